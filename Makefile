@@ -1,0 +1,46 @@
+# npuemu build. `make` builds the drop-in libraries into emu/lib; `make demo`
+# also runs the demo C program on them; `make test` runs every check.
+
+GO      ?= go
+CC      := $(shell $(GO) env CC)
+LIB     := emu/lib
+SONAMES := libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so
+CFLAGS_APP := -O2 -Wall -Werror -I emu/include
+
+.PHONY: all lib generate demo test check-format vet gotest clean
+
+all: lib
+
+# One Go c-shared library; every vendor soname is a symlink to it, so the
+# dynamic loader maps one object (one Go runtime) whatever names a program
+# links or dlopens.
+lib:
+	@mkdir -p $(LIB)
+	$(GO) build -buildmode=c-shared -o $(LIB)/libnpuemu.so ./libfake
+	@rm -f $(LIB)/libnpuemu.h
+	@cd $(LIB) && for n in $(SONAMES); do ln -sf libnpuemu.so $$n; done
+
+# Regenerate headers, ABI checks, Go constants and C shims from ../shared/spec
+# and from our own headers.
+generate:
+	$(GO) run ./cmd/specgen -spec ../shared/spec -out .
+	$(GO) run ./cmd/shimgen -out libfake
+
+demo: lib
+	@mkdir -p build
+	$(CC) $(CFLAGS_APP) -o build/hello_npu examples/hello_npu.c -L $(LIB) -lascendcl
+	LD_LIBRARY_PATH=$(LIB) ./build/hello_npu
+
+check-format:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+gotest: lib
+	$(GO) test -race -shuffle=on -count=1 ./...
+
+test: check-format vet gotest
+
+clean:
+	rm -rf $(LIB) build

@@ -1,0 +1,76 @@
+package acl
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Thread is the ACL state of one application thread: its current context,
+// its last error (aclrtGetLastError / PeekAtLastError) and its recent error
+// message (aclGetRecentErrMsg). libfake keeps the thread's id in C
+// thread-local storage and resolves it with ThreadByID on every call, so a
+// Thread is only ever used by its own OS thread; no lock is needed on it.
+type Thread struct {
+	ID uint64
+
+	// Ctx is the thread's current context; nil when it has none.
+	Ctx *Context
+
+	lastErr abi.Code
+	errMsg  string
+}
+
+// Fail records err as the thread's last error and recent message and
+// returns its code; a nil err returns 0 and records nothing.
+func (t *Thread) Fail(err error) abi.Code {
+	if err == nil {
+		return 0
+	}
+	code := abi.CodeOf(err)
+	t.lastErr = code
+	t.errMsg = err.Error()
+	return code
+}
+
+// LastError returns the last error code, clearing it when clear is set.
+func (t *Thread) LastError(clear bool) abi.Code {
+	c := t.lastErr
+	if clear {
+		t.lastErr = 0
+	}
+	return c
+}
+
+// TakeErrMsg returns the recent error message and clears it ("" if none).
+func (t *Thread) TakeErrMsg() string {
+	m := t.errMsg
+	t.errMsg = ""
+	return m
+}
+
+// threads maps thread ids to their state. Ids start at 1 so that a zeroed
+// C thread-local slot means "not registered yet".
+var threads struct {
+	mu   sync.RWMutex // guards list
+	list []*Thread
+}
+
+// NewThread registers a new application thread.
+func NewThread() *Thread {
+	threads.mu.Lock()
+	defer threads.mu.Unlock()
+	t := &Thread{ID: uint64(len(threads.list) + 1)}
+	threads.list = append(threads.list, t)
+	return t
+}
+
+// ThreadByID returns the thread registered under id, or nil.
+func ThreadByID(id uint64) *Thread {
+	threads.mu.RLock()
+	defer threads.mu.RUnlock()
+	if id == 0 || id > uint64(len(threads.list)) {
+		return nil
+	}
+	return threads.list[id-1]
+}
