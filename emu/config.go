@@ -1,0 +1,204 @@
+package emu
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Environment variables read by LoadConfig.
+const (
+	EnvConfig  = "NPUEMU_CONFIG"  // path of a JSON file with Config's keys
+	EnvDevices = "NPUEMU_DEVICES" // device count, 1..MaxDevices; overrides the file
+	EnvSoC     = "NPUEMU_SOC"     // SoC name from the catalogue; overrides the file
+)
+
+// Defaults and limits of the configuration.
+const (
+	DefaultDevices = 8  // an Atlas A2 server has 8 NPUs
+	MaxDevices     = 64 // the most an emulated node may have
+)
+
+// Config chooses the emulated node. It is read from the JSON file named by
+// NPUEMU_CONFIG; NPUEMU_DEVICES and NPUEMU_SOC override the file.
+type Config struct {
+	SoC      string  `json:"soc"`       // catalogue name; default DefaultSoC
+	Devices  int     `json:"devices"`   // 1..MaxDevices; default DefaultDevices
+	HBMBytes uint64  `json:"hbm_bytes"` // usable device memory; 0 = the SoC's UsableHBMBytes
+	Pacing   float64 `json:"pacing"`    // 0 = as fast as possible, 1 = wall clock follows virtual time
+
+	// Source says where the values came from ("defaults", the file, the
+	// environment variables), for `npuemu info` and messages.
+	Source string `json:"-"`
+}
+
+// DefaultConfig is the configuration of a node nobody configured.
+func DefaultConfig() Config {
+	return Config{SoC: DefaultSoC, Devices: DefaultDevices, Source: "defaults"}
+}
+
+// fileConfig is the JSON file's shape; pointers tell "absent" from zero so
+// that an explicit "devices": 0 is reported rather than defaulted.
+type fileConfig struct {
+	SoC      *string  `json:"soc"`
+	Devices  *int     `json:"devices"`
+	HBMBytes *uint64  `json:"hbm_bytes"`
+	Pacing   *float64 `json:"pacing"`
+}
+
+// LoadConfig builds the node configuration from NPUEMU_CONFIG, NPUEMU_DEVICES
+// and NPUEMU_SOC on top of DefaultConfig. Every problem is an abi.Error with
+// ACL_ERROR_INVALID_PARAM naming the file, variable or key at fault.
+func LoadConfig() (Config, error) {
+	return loadConfig(os.Getenv)
+}
+
+func loadConfig(getenv func(string) string) (Config, error) {
+	cfg := DefaultConfig()
+	var sources []string
+	if path := getenv(EnvConfig); path != "" {
+		if err := readConfigFile(path, &cfg); err != nil {
+			return Config{}, err
+		}
+		sources = append(sources, "file "+path)
+	}
+	if v := getenv(EnvDevices); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > MaxDevices {
+			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+				"%s=%q: want a device count from 1 to %d", EnvDevices, v, MaxDevices)
+		}
+		cfg.Devices = n
+		sources = append(sources, EnvDevices+"="+v)
+	}
+	if v := getenv(EnvSoC); v != "" {
+		if _, ok := LookupSoC(v); !ok {
+			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+				"%s=%q: unknown SoC; known: %s", EnvSoC, v, strings.Join(SoCNames(), ", "))
+		}
+		cfg.SoC = v
+		sources = append(sources, EnvSoC+"="+v)
+	}
+	if len(sources) > 0 {
+		cfg.Source = strings.Join(sources, ", ")
+	}
+	if err := cfg.Validate(); err != nil {
+		var ae *abi.Error
+		if errors.As(err, &ae) {
+			return Config{}, abi.Errorf(ae.Code, "%s (configuration from %s)", ae.Msg, cfg.Source)
+		}
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// readConfigFile decodes the JSON file at path over cfg.
+func readConfigFile(path string, cfg *Config) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cannot read configuration file: %v", EnvConfig, err)
+	}
+	var fc fileConfig
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fc); err != nil {
+		return configFileError(path, data, err)
+	}
+	end := dec.InputOffset()
+	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: unexpected data after the JSON object at %s",
+			EnvConfig, path, position(data, int64(len(data)-len(rest))))
+	}
+	bad := func(key, format string, args ...any) error {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: key %q: %s", EnvConfig, path, key, fmt.Sprintf(format, args...))
+	}
+	if fc.SoC != nil {
+		if _, ok := LookupSoC(*fc.SoC); !ok {
+			return bad("soc", "unknown SoC %q; known: %s", *fc.SoC, strings.Join(SoCNames(), ", "))
+		}
+		cfg.SoC = *fc.SoC
+	}
+	if fc.Devices != nil {
+		if *fc.Devices < 1 || *fc.Devices > MaxDevices {
+			return bad("devices", "%d is not a device count from 1 to %d", *fc.Devices, MaxDevices)
+		}
+		cfg.Devices = *fc.Devices
+	}
+	if fc.HBMBytes != nil {
+		if *fc.HBMBytes == 0 {
+			return bad("hbm_bytes", "0 bytes; omit the key to use the SoC's capacity")
+		}
+		cfg.HBMBytes = *fc.HBMBytes
+	}
+	if fc.Pacing != nil {
+		if *fc.Pacing < 0 || math.IsNaN(*fc.Pacing) || math.IsInf(*fc.Pacing, 0) {
+			return bad("pacing", "%v is not a finite number >= 0", *fc.Pacing)
+		}
+		cfg.Pacing = *fc.Pacing
+	}
+	return nil
+}
+
+// configFileError turns a decoding error into a message with the file and the
+// line:column of the fault.
+func configFileError(path string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: malformed JSON at %s: %v",
+			EnvConfig, path, position(data, syn.Offset), syn)
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: the file must hold one JSON object, not a JSON %s",
+				EnvConfig, path, typ.Value)
+		}
+		want := map[string]string{"int": "an integer", "uint64": "a non-negative integer", "float64": "a number", "string": "a string"}[typ.Type.String()]
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: key %q at %s: want %s, got a JSON %s",
+			EnvConfig, path, typ.Field, position(data, typ.Offset), want, typ.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: malformed JSON at %s: unexpected end of file",
+			EnvConfig, path, position(data, int64(len(data))))
+	}
+	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: unknown key %s (known keys: soc, devices, hbm_bytes, pacing)",
+			EnvConfig, path, field)
+	}
+	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: %v", EnvConfig, path, err)
+}
+
+// position renders a byte offset of data as "line L, column C" (1-based).
+func position(data []byte, off int64) string {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	col := int(off) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+// Validate checks a Config built in code (LoadConfig's results always pass).
+func (c Config) Validate() error {
+	soc, ok := LookupSoC(c.SoC)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: unknown SoC %q; known: %s", c.SoC, strings.Join(SoCNames(), ", "))
+	}
+	if c.Devices < 1 || c.Devices > MaxDevices {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %d devices: want 1 to %d", c.Devices, MaxDevices)
+	}
+	if c.HBMBytes > soc.HBMBytes {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: hbm_bytes %d exceeds the %s's %d bytes of device memory",
+			c.HBMBytes, c.SoC, soc.HBMBytes)
+	}
+	if c.Pacing < 0 || math.IsNaN(c.Pacing) || math.IsInf(c.Pacing, 0) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: pacing %v is not a finite number >= 0", c.Pacing)
+	}
+	return nil
+}

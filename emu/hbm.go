@@ -1,0 +1,204 @@
+package emu
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Allocation granularity of device memory.
+const (
+	// HBMMinAlign is the alignment of every HBM block's start and extent
+	// (the runtime promises at least 64-byte aligned device pointers).
+	HBMMinAlign = 64
+	// hbmReleaseMin: when a free leaves at least this many whole pages
+	// unused, they are returned to the OS (one huge page: smaller frees are
+	// left resident for reuse, so churn of small buffers costs no syscalls).
+	hbmReleaseMin = hugePageSize
+)
+
+// HBM is one device's memory: a reserved sparse VA range (MAP_NORESERVE,
+// MADV_HUGEPAGE) with exact capacity accounting. Device pointers are real
+// host addresses inside the range, so copies are plain memmoves.
+//
+// The range is twice the capacity, so that alignment padding and
+// fragmentation never make an allocation fail before the accounting does:
+// out of memory means Used()+size > Total(), as on the real device.
+type HBM struct {
+	name       string
+	base       uintptr
+	span       uint64
+	total      uint64
+	raw        uintptr
+	rawLen     uint64
+	mu         sync.RWMutex
+	used       uint64 // guarded by mu
+	arena      *arena // guarded by mu; nil once closed
+	releaseMin uint64
+}
+
+// NewHBM reserves the address range of a device memory of total usable
+// bytes. name ("dev0") appears in messages.
+func NewHBM(name string, total uint64) (*HBM, error) {
+	if total == 0 || total > 1<<46 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: capacity %d bytes out of range", name, total)
+	}
+	span := alignUp(2*total, hugePageSize)
+	base, raw, rawLen, err := reserve(span)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+			"emu: %s HBM: cannot reserve %d bytes of address space: %v", name, span, err)
+	}
+	return &HBM{
+		name: name, base: base, span: span, total: total, raw: raw, rawLen: rawLen,
+		arena: newArena(base, span, HBMMinAlign), releaseMin: hbmReleaseMin,
+	}, nil
+}
+
+// Alloc returns a block of size bytes aligned to align (0 or anything below
+// HBMMinAlign means HBMMinAlign; otherwise a power of two). The memory is not
+// initialised. Beyond capacity → ACL_ERROR_RT_MEMORY_ALLOCATION.
+func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
+	if size == 0 {
+		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: allocation of 0 bytes", h.name)
+	}
+	if align != 0 && bits.OnesCount64(align) != 1 {
+		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: alignment %d is not a power of two", h.name, align)
+	}
+	align = max(align, HBMMinAlign)
+	if size > h.total || align > h.span {
+		return 0, h.oom(size, "exceeds the capacity")
+	}
+	ext := alignUp(size, HBMMinAlign)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.arena == nil {
+		return 0, h.closed()
+	}
+	if h.used+size > h.total {
+		return 0, h.oomLocked(size, "not enough free memory")
+	}
+	addr := h.arena.alloc(ext, size, align)
+	if addr == 0 {
+		return 0, h.oomLocked(size, "no free range large enough (fragmented)")
+	}
+	h.used += size
+	return addr, nil
+}
+
+// Free releases the block that starts at addr and returns its size. Whole
+// pages that become unused are returned to the OS when they add up to at
+// least a huge page.
+func (h *HBM) Free(addr uintptr) (uint64, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.arena == nil {
+		return 0, h.closed()
+	}
+	req, baddr, bsize, merged, ok := h.arena.free(addr)
+	if !ok {
+		if s, in := h.arena.find(addr); in {
+			return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE,
+				"emu: %s HBM: %#x is inside the block at %#x, not its start", h.name, addr, s.addr)
+		}
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
+	}
+	h.used -= req
+	// Release only pages of the freed block that are now wholly free: a page
+	// shared with a neighbouring live block keeps its data. This runs under
+	// the lock so no new block can be handed these pages before they are
+	// zapped.
+	lo := max(alignUp(merged.addr, pageSize), alignDown(baddr, pageSize))
+	hi := min(alignDown(merged.addr+uintptr(merged.size), pageSize), alignUp(baddr+uintptr(bsize), pageSize))
+	if hi > lo && uint64(hi-lo) >= h.releaseMin {
+		discard(lo, uint64(hi-lo))
+	}
+	return req, nil
+}
+
+// Find returns the allocation holding addr: its start and its size.
+func (h *HBM) Find(addr uintptr) (base uintptr, size uint64, ok bool) {
+	if !h.Contains(addr) {
+		return 0, 0, false
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.arena == nil {
+		return 0, 0, false
+	}
+	s, ok := h.arena.find(addr)
+	if !ok {
+		return 0, 0, false
+	}
+	return s.addr, s.req, true
+}
+
+// Contains reports whether addr lies in this device's address range at all
+// (allocated or not).
+func (h *HBM) Contains(addr uintptr) bool {
+	return addr >= h.base && uint64(addr-h.base) < h.span
+}
+
+// Range returns the device's reserved address range.
+func (h *HBM) Range() (base uintptr, size uint64) { return h.base, h.span }
+
+// Total returns the usable capacity in bytes (aclrtGetMemInfo's total).
+func (h *HBM) Total() uint64 { return h.total }
+
+// Used returns the bytes currently allocated (the sum of requested sizes).
+func (h *HBM) Used() uint64 {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.used
+}
+
+// Count returns the number of live allocations.
+func (h *HBM) Count() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.arena == nil {
+		return 0
+	}
+	return h.arena.count
+}
+
+// Walk calls fn for every live allocation in address order (leak reports).
+// fn must not call back into h.
+func (h *HBM) Walk(fn func(base uintptr, size uint64)) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.arena != nil {
+		h.arena.walk(fn)
+	}
+}
+
+// Close unmaps the range. Every pointer into it becomes invalid; later calls
+// fail.
+func (h *HBM) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.arena == nil {
+		return nil
+	}
+	h.arena = nil
+	h.used = 0
+	return unreserve(h.raw, h.rawLen)
+}
+
+func (h *HBM) oom(size uint64, why string) error {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.oomLocked(size, why)
+}
+
+// Precondition: h.mu held.
+func (h *HBM) oomLocked(size uint64, why string) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+		"emu: %s HBM: cannot allocate %d bytes: %s (%d of %d bytes in use, %d free)",
+		h.name, size, why, h.used, h.total, h.total-h.used)
+}
+
+func (h *HBM) closed() error {
+	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "emu: %s HBM: device memory already released", h.name)
+}

@@ -1,0 +1,133 @@
+package emu
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Node is the emulated machine: DeviceCount devices of one SoC and the host's
+// pinned memory. Devices cost nothing until Device opens them.
+type Node struct {
+	cfg  Config
+	soc  SoC
+	host HostMem
+
+	devs []atomic.Pointer[Device] // set once by open; read lock-free
+
+	mu     sync.Mutex // serialises opening and Close
+	closed bool       // guarded by mu
+}
+
+// Device is one opened NPU: its SoC, its memory and its task scheduler.
+type Device struct {
+	ID  int
+	SoC SoC
+	HBM *HBM
+	TS  *tsfw.Device
+}
+
+// NewNode validates cfg and returns a node with no device opened.
+func NewNode(cfg Config) (*Node, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Source == "" {
+		cfg.Source = "code"
+	}
+	soc, _ := LookupSoC(cfg.SoC)
+	return &Node{cfg: cfg, soc: soc, devs: make([]atomic.Pointer[Device], cfg.Devices)}, nil
+}
+
+// Config returns the configuration the node was built from.
+func (n *Node) Config() Config { return n.cfg }
+
+// SoC returns the SoC of every device of the node.
+func (n *Node) SoC() SoC { return n.soc }
+
+// DeviceCount returns the number of devices, opened or not.
+func (n *Node) DeviceCount() int { return len(n.devs) }
+
+// HBMTotal returns the usable device memory of each device: the configured
+// hbm_bytes, else the SoC's UsableHBMBytes.
+func (n *Node) HBMTotal() uint64 {
+	if n.cfg.HBMBytes != 0 {
+		return n.cfg.HBMBytes
+	}
+	return n.soc.UsableHBMBytes
+}
+
+// Device returns device id, opening it on first use: its HBM range is
+// reserved and its task scheduler started. A bad id →
+// ACL_ERROR_RT_INVALID_DEVICEID.
+func (n *Node) Device(id int) (*Device, error) {
+	if id < 0 || id >= len(n.devs) {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID,
+			"emu: device id %d out of range: the node has %d devices (0..%d)", id, len(n.devs), len(n.devs)-1)
+	}
+	if d := n.devs[id].Load(); d != nil {
+		return d, nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "emu: device %d: the node is closed", id)
+	}
+	if d := n.devs[id].Load(); d != nil {
+		return d, nil
+	}
+	name := fmt.Sprintf("dev%d", id)
+	hbm, err := NewHBM(name, n.HBMTotal())
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{ID: id, SoC: n.soc, HBM: hbm, TS: newScheduler(name, n.soc, n.cfg.Pacing)}
+	n.devs[id].Store(d)
+	return d, nil
+}
+
+// Opened returns device id if it has been opened, else nil.
+func (n *Node) Opened(id int) *Device {
+	if id < 0 || id >= len(n.devs) {
+		return nil
+	}
+	return n.devs[id].Load()
+}
+
+// FindDevice returns the opened device whose HBM range holds addr.
+func (n *Node) FindDevice(addr uintptr) (*Device, bool) {
+	for i := range n.devs {
+		if d := n.devs[i].Load(); d != nil && d.HBM.Contains(addr) {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Host returns the node's pinned host memory.
+func (n *Node) Host() *HostMem { return &n.host }
+
+// Close stops every opened device's scheduler and unmaps all device and
+// pinned host memory. Pointers into them become invalid.
+func (n *Node) Close() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return
+	}
+	n.closed = true
+	// munmap of a range this package mapped cannot fail short of a bug, and
+	// a teardown has no caller to report to: the errors are dropped.
+	for i := range n.devs {
+		d := n.devs[i].Swap(nil)
+		if d == nil {
+			continue
+		}
+		d.TS.Close()
+		_ = d.HBM.Close()
+	}
+	_ = n.host.Close()
+}
