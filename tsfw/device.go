@@ -1,0 +1,605 @@
+package tsfw
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Config describes one device's task scheduler.
+type Config struct {
+	Name        string    // "dev0", for messages
+	SDMAEngines int       // copy/memset engines that run concurrently (0: 1)
+	QueueDepth  int       // RTSQ ring entries per stream (0: 1024)
+	MaxEvents   int       // event-id pool size (0: 65536)
+	Cost        CostModel // zero fields take DefaultCost's
+	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
+}
+
+// Priority levels of a queue: 0 is the highest.
+const (
+	PriorityGreatest = 0
+	PriorityLeast    = 7
+	numPriorities    = PriorityLeast + 1
+)
+
+const (
+	defaultQueueDepth = 1024
+	defaultMaxEvents  = 65536
+	initialRing       = 16
+	// spinRounds bounds the busy phase of waits and idle engines: each
+	// round is one runtime.Gosched (~0.1–0.5 µs here), so a few µs in all.
+	spinRounds = 32
+)
+
+// Device is the task scheduler of one device: its queues, SDMA engines,
+// event pool and virtual clock.
+type Device struct {
+	cfg   Config
+	cost  CostModel
+	epoch time.Time // wall-clock origin of virtual time, for pacing
+
+	now   atomic.Int64 // virtual end of the latest completed task
+	vHost atomic.Int64 // virtual time the host has observed (syncs, sync copies)
+
+	doorbell chan struct{} // kicks the scheduler goroutine (cross-device waits, pacing)
+	quit     chan struct{}
+	wg       sync.WaitGroup
+
+	mu sync.Mutex
+	// Guarded by mu.
+	queues   []*Queue
+	active   [numPriorities][]*Queue // queues holding tasks, per priority
+	engines  []*engine
+	free     []*engine       // idle engines (LIFO: the last freed is still warm)
+	sdmaFree []time.Duration // virtual time each SDMA timeline becomes free
+	seq      uint64
+	nextQID  int
+	inflight int // tasks running on engines or host goroutines
+	closing  bool
+	closed   bool
+	space    sync.Cond // a ring slot freed, or a queue/device went away
+	idle     sync.Cond // a task completed while closing
+	scratch  []*Queue
+	paceT    *time.Timer
+	paceOn   bool
+	paceAt   time.Time
+
+	evMu sync.Mutex
+	// Guarded by evMu.
+	evFree []int32
+	evNext int32
+	evLive int
+}
+
+type engine struct {
+	id  int
+	ch  chan struct{}
+	job job // written under Device.mu before the send on ch
+}
+
+type job struct {
+	q *Queue
+	t Task
+}
+
+// NewDevice starts the scheduler and SDMA engine goroutines of one device.
+func NewDevice(cfg Config) *Device {
+	if cfg.SDMAEngines <= 0 {
+		cfg.SDMAEngines = 1
+	}
+	if cfg.QueueDepth <= 0 {
+		cfg.QueueDepth = defaultQueueDepth
+	}
+	if cfg.MaxEvents <= 0 {
+		cfg.MaxEvents = defaultMaxEvents
+	}
+	if cfg.Pacing < 0 {
+		cfg.Pacing = 0
+	}
+	if cfg.Name == "" {
+		cfg.Name = "dev"
+	}
+	d := &Device{
+		cfg:      cfg,
+		cost:     cfg.Cost.withDefaults(),
+		epoch:    time.Now(),
+		doorbell: make(chan struct{}, 1),
+		quit:     make(chan struct{}),
+		sdmaFree: make([]time.Duration, cfg.SDMAEngines),
+	}
+	d.space.L = &d.mu
+	d.idle.L = &d.mu
+	for i := range cfg.SDMAEngines {
+		e := &engine{id: i, ch: make(chan struct{}, 1)}
+		d.engines = append(d.engines, e)
+		d.free = append(d.free, e)
+		d.wg.Add(1)
+		go d.engineLoop(e)
+	}
+	d.wg.Add(1)
+	go d.schedulerLoop()
+	return d
+}
+
+// Name returns the configured device name.
+func (d *Device) Name() string { return d.cfg.Name }
+
+// Config returns the configuration with defaults applied.
+func (d *Device) Config() Config {
+	c := d.cfg
+	c.Cost = d.cost
+	return c
+}
+
+// Now returns the device's virtual clock: the virtual end of the latest
+// completed task.
+func (d *Device) Now() time.Duration { return time.Duration(d.now.Load()) }
+
+func atomicMax(a *atomic.Int64, v time.Duration) {
+	for {
+		old := a.Load()
+		if int64(v) <= old || a.CompareAndSwap(old, int64(v)) {
+			return
+		}
+	}
+}
+
+// kick makes the scheduler goroutine run an arbitration pass. It never
+// blocks, so it may be called with any lock held.
+func (d *Device) kick() {
+	select {
+	case d.doorbell <- struct{}{}:
+	default:
+	}
+}
+
+func (d *Device) schedulerLoop() {
+	defer d.wg.Done()
+	for {
+		select {
+		case <-d.doorbell:
+			d.mu.Lock()
+			d.schedule()
+			d.mu.Unlock()
+		case <-d.quit:
+			return
+		}
+	}
+}
+
+// engineLoop runs the tasks handed to one SDMA engine.
+func (d *Device) engineLoop(e *engine) {
+	defer d.wg.Done()
+	// A copy from a bad address becomes an asynchronous task error instead
+	// of killing the process.
+	debug.SetPanicOnFault(true)
+	for {
+		got := false
+		for range spinRounds {
+			select {
+			case <-e.ch:
+				got = true
+			default:
+				runtime.Gosched()
+				continue
+			}
+			break
+		}
+		if !got {
+			select {
+			case <-e.ch:
+			case <-d.quit:
+				return
+			}
+		}
+		// The send on e.ch published e.job; nobody writes it again until
+		// the engine is back on the free list.
+		j := &e.job
+		err := runEngineTask(&j.t)
+		d.pace(j.t.vEnd)
+		d.mu.Lock()
+		q := j.q
+		e.job = job{}
+		d.free = append(d.free, e)
+		d.inflight--
+		d.complete(q, err)
+		d.schedule()
+		d.mu.Unlock()
+	}
+}
+
+// runEngineTask executes a copy, memset or engine function.
+func runEngineTask(t *Task) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = abi.Errorf(abi.ACL_ERROR_RT_SYS_DMA, "%s task (dst %#x, src %#x, %d bytes) faulted: %v", t.kind, t.dst, t.src, t.n, r)
+		}
+	}()
+	switch t.kind {
+	case kindCopy:
+		memmove(t.dst, t.src, t.n)
+	case kindCopy2D:
+		for i := range t.height {
+			memmove(t.dst+uintptr(i*t.dpitch), t.src+uintptr(i*t.spitch), t.n)
+		}
+	case kindMemset:
+		memset(t.dst, t.value, t.n)
+	case kindEngine:
+		return t.fn()
+	}
+	return nil
+}
+
+func (d *Device) runHost(q *Queue, t Task) {
+	defer d.wg.Done()
+	err := callHost(t.fn)
+	d.pace(t.vEnd)
+	d.mu.Lock()
+	d.inflight--
+	d.complete(q, err)
+	d.schedule()
+	d.mu.Unlock()
+}
+
+func callHost(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "host task panicked: %v", r)
+		}
+	}()
+	return fn()
+}
+
+// due returns the wall-clock time at which a task ending at virtual time v
+// may complete under pacing.
+func (d *Device) due(v time.Duration) time.Time {
+	return d.epoch.Add(time.Duration(float64(v) / d.cfg.Pacing))
+}
+
+// pace sleeps until the task ending at virtual time v may complete.
+// Precondition: d.mu not held.
+func (d *Device) pace(v time.Duration) {
+	if d.cfg.Pacing <= 0 {
+		return
+	}
+	if w := time.Until(d.due(v)); w > 0 {
+		time.Sleep(w)
+	}
+}
+
+// paceReady reports whether an inline task ending at v may complete now;
+// if not, it arms a timer that kicks the scheduler when it may.
+// Precondition: d.mu held.
+func (d *Device) paceReady(v time.Duration) bool {
+	if d.cfg.Pacing <= 0 {
+		return true
+	}
+	at := d.due(v)
+	w := time.Until(at)
+	if w <= 0 {
+		return true
+	}
+	if !d.paceOn || at.Before(d.paceAt) {
+		if d.paceT == nil {
+			d.paceT = time.AfterFunc(w, d.paceFired)
+		} else {
+			d.paceT.Reset(w)
+		}
+		d.paceOn, d.paceAt = true, at
+	}
+	return false
+}
+
+func (d *Device) paceFired() {
+	d.mu.Lock()
+	d.paceOn = false
+	d.mu.Unlock()
+	d.kick()
+}
+
+// schedule is the arbiter: it runs every task that can run now, taking
+// queues in strict priority order (0 first) and, within one priority, in
+// the submission order of their head tasks. Event tasks complete inline;
+// copies go to free SDMA engines; host tasks to a new runtime goroutine.
+// After any inline completion the pass restarts from the highest priority,
+// since the completion may have exposed a more urgent head.
+// Precondition: d.mu held.
+func (d *Device) schedule() {
+	for d.schedulePass() {
+	}
+}
+
+// schedulePass reports whether a task completed inline.
+func (d *Device) schedulePass() bool {
+	for p := range d.active {
+		if len(d.active[p]) == 0 {
+			continue
+		}
+		cands := d.scratch[:0]
+		for _, q := range d.active[p] {
+			if !q.inflight {
+				cands = append(cands, q)
+			}
+		}
+		// Insertion sort by head submission order: the lists are short.
+		for i := 1; i < len(cands); i++ {
+			for j := i; j > 0 && cands[j].headSeq() < cands[j-1].headSeq(); j-- {
+				cands[j], cands[j-1] = cands[j-1], cands[j]
+			}
+		}
+		progressed := false
+		for _, q := range cands {
+			if d.dispatch(q) {
+				progressed = true
+				break
+			}
+		}
+		clear(cands)
+		d.scratch = cands[:0]
+		if progressed {
+			return true
+		}
+	}
+	return false
+}
+
+// dispatch starts or completes q's head task if it is ready; it reports
+// whether the task completed inline.
+// Precondition: d.mu held, q has a head task and none in flight.
+func (d *Device) dispatch(q *Queue) bool {
+	t := &q.ring[q.head]
+	switch t.kind {
+	case kindCopy, kindCopy2D, kindMemset, kindEngine:
+		if len(d.free) == 0 {
+			return false
+		}
+		e := d.free[len(d.free)-1]
+		d.free = d.free[:len(d.free)-1]
+		e.job = job{q: q, t: *t}
+		q.inflight = true
+		d.inflight++
+		e.ch <- struct{}{} // buffered and empty: the engine was idle
+		return false
+	case kindHost:
+		q.inflight = true
+		d.inflight++
+		d.wg.Add(1)
+		go d.runHost(q, *t)
+		return false
+	case kindRecord:
+		if !d.paceReady(t.vEnd) {
+			return false
+		}
+		t.ev.complete(t.recSeq, t.vEnd, d)
+	case kindWait:
+		if !t.ev.waitDone(t.recSeq, d) || !d.paceReady(t.vEnd) {
+			return false
+		}
+	case kindReset:
+		if !d.paceReady(t.vEnd) {
+			return false
+		}
+		t.ev.reset()
+	}
+	d.complete(q, nil)
+	return true
+}
+
+// complete retires q's head task.
+// Precondition: d.mu held.
+func (d *Device) complete(q *Queue, err error) {
+	t := &q.ring[q.head]
+	atomicMax(&d.now, t.vEnd)
+	*t = Task{}
+	q.head++
+	if q.head == len(q.ring) {
+		q.head = 0
+	}
+	q.count--
+	q.inflight = false
+	if err != nil && q.err == nil {
+		q.err = err
+		q.hasErr.Store(true)
+	}
+	q.completed.Add(1)
+	q.wakeWaiters()
+	if q.count == 0 {
+		d.deactivate(q)
+	}
+	if q.blocked > 0 {
+		d.space.Broadcast()
+	}
+	if d.closing {
+		d.idle.Broadcast()
+	}
+}
+
+// deactivate removes an empty queue from the arbiter's lists.
+// Precondition: d.mu held.
+func (d *Device) deactivate(q *Queue) {
+	if !q.active {
+		return
+	}
+	l := d.active[q.prio]
+	for i, x := range l {
+		if x == q {
+			copy(l[i:], l[i+1:])
+			l[len(l)-1] = nil
+			d.active[q.prio] = l[:len(l)-1]
+			break
+		}
+	}
+	q.active = false
+	if q.destroyed {
+		q.ring = nil
+	}
+}
+
+// earliestSDMA returns the SDMA timeline that frees first (lowest index on
+// ties), so the choice depends on the submission sequence only.
+// Precondition: d.mu held.
+func (d *Device) earliestSDMA() int {
+	k := 0
+	for i, f := range d.sdmaFree {
+		if f < d.sdmaFree[k] {
+			k = i
+		}
+	}
+	return k
+}
+
+// NewQueue creates one RTSQ. priority must be in 0 (highest) … 7 (lowest).
+func (d *Device) NewQueue(priority int) (*Queue, error) {
+	if priority < PriorityGreatest || priority > PriorityLeast {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: queue priority %d outside %d..%d", d.cfg.Name, priority, PriorityGreatest, PriorityLeast)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closing {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "%s: device is closed", d.cfg.Name)
+	}
+	q := &Queue{d: d, prio: priority, id: d.nextQID, depth: d.cfg.QueueDepth}
+	d.nextQID++
+	d.queues = append(d.queues, q)
+	return q, nil
+}
+
+// Synchronize waits until every task submitted to any queue of the device
+// before the call has completed, and returns (and clears) the first
+// asynchronous task error found. timeout < 0 waits forever; on expiry it
+// returns ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
+func (d *Device) Synchronize(timeout time.Duration) error {
+	d.mu.Lock()
+	qs := make([]*Queue, len(d.queues))
+	targets := make([]uint64, len(d.queues))
+	copy(qs, d.queues)
+	for i, q := range qs {
+		targets[i] = q.submitted.Load()
+	}
+	d.mu.Unlock()
+	var deadline time.Time
+	if timeout >= 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for i, q := range qs {
+		if !q.waitFor(targets[i], timeout < 0, deadline) {
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: device synchronize timed out after %v", d.cfg.Name, timeout)
+		}
+	}
+	var first error
+	for _, q := range qs {
+		if err := q.takeErr(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// syncCharge reserves an SDMA timeline for a synchronous operation issued
+// by the host now and returns its virtual end.
+func (d *Device) syncCharge(cost time.Duration) (time.Duration, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closing {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "%s: device is closed", d.cfg.Name)
+	}
+	k := d.earliestSDMA()
+	start := max(d.sdmaFree[k], time.Duration(d.vHost.Load()))
+	end := start + cost
+	d.sdmaFree[k] = end
+	return end, nil
+}
+
+func (d *Device) syncDone(end time.Duration) {
+	d.pace(end)
+	atomicMax(&d.vHost, end)
+	atomicMax(&d.now, end)
+}
+
+// CopyNow copies n bytes on the calling goroutine (aclrtMemcpy): it does
+// not wait for queued tasks, and it occupies an SDMA timeline of the
+// virtual clock for the copy's cost.
+func (d *Device) CopyNow(dst, src uintptr, n uint64, dir CopyDir) error {
+	t := CopyTask(dst, src, n, dir)
+	return d.runNow(&t)
+}
+
+// MemsetNow fills n bytes at dst with value on the calling goroutine
+// (aclrtMemset), charged like CopyNow.
+func (d *Device) MemsetNow(dst uintptr, value byte, n uint64) error {
+	t := MemsetTask(dst, value, n)
+	return d.runNow(&t)
+}
+
+func (d *Device) runNow(t *Task) error {
+	if err := t.validate(); err != nil {
+		return err
+	}
+	end, err := d.syncCharge(d.cost.cost(t))
+	if err != nil {
+		return err
+	}
+	old := debug.SetPanicOnFault(true)
+	err = runEngineTask(t)
+	debug.SetPanicOnFault(old)
+	d.syncDone(end)
+	return err
+}
+
+// Close drains the device and stops its goroutines. Tasks that can still
+// run are run; once nothing is in flight and no head can start (e.g. a wait
+// for an event of another device that will never be recorded), the rest
+// are dropped. Later calls fail with ACL_ERROR_RT_DEVICE_TASK_ABORT.
+func (d *Device) Close() {
+	d.mu.Lock()
+	if d.closing {
+		d.mu.Unlock()
+		return
+	}
+	d.closing = true
+	for {
+		d.schedule()
+		if d.pending() == 0 {
+			break
+		}
+		if d.inflight == 0 && !d.paceOn {
+			for _, q := range d.queues {
+				q.drop()
+			}
+			break
+		}
+		d.idle.Wait()
+	}
+	d.closed = true
+	for _, q := range d.queues {
+		q.destroyed = true
+	}
+	d.queues = nil
+	if d.paceT != nil {
+		d.paceT.Stop()
+	}
+	d.space.Broadcast()
+	close(d.quit)
+	d.mu.Unlock()
+	d.wg.Wait()
+}
+
+// pending counts the tasks still queued on the device.
+// Precondition: d.mu held.
+func (d *Device) pending() int {
+	n := 0
+	for _, l := range d.active {
+		for _, q := range l {
+			n += q.count
+		}
+	}
+	return n
+}
+
+func (d *Device) String() string { return fmt.Sprintf("tsfw.Device(%s)", d.cfg.Name) }

@@ -1,0 +1,327 @@
+package tsfw
+
+import (
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Queue is one runtime submission queue (RTSQ): the ring of task
+// descriptors of one stream. Its tasks run one after another in submission
+// order.
+type Queue struct {
+	d     *Device
+	prio  int
+	id    int
+	depth int
+
+	// Read without the lock by Synchronize and Query.
+	submitted atomic.Uint64
+	completed atomic.Uint64
+	hasErr    atomic.Bool
+	lastVEnd  atomic.Int64 // virtual end of the latest submitted task
+
+	// Guarded by d.mu.
+	ring      []Task // grows by doubling up to depth, then stays
+	head      int
+	count     int
+	inflight  bool // the head task is running on an engine or host goroutine
+	active    bool // listed in d.active
+	destroyed bool
+	blocked   int           // submitters waiting for a free slot
+	vEnd      time.Duration // virtual end of the latest submitted task
+	err       error         // first asynchronous error not yet reported
+	waiters   []*waiter
+}
+
+// waiter is one parked Synchronize call.
+type waiter struct {
+	target uint64
+	ch     chan struct{}
+}
+
+func newWaiter(target uint64) *waiter {
+	return &waiter{target: target, ch: make(chan struct{}, 1)}
+}
+
+// Priority returns the queue's priority (0 highest).
+func (q *Queue) Priority() int { return q.prio }
+
+// ID returns the queue's number on its device.
+func (q *Queue) ID() int { return q.id }
+
+// Device returns the device the queue belongs to.
+func (q *Queue) Device() *Device { return q.d }
+
+// headSeq is the submission order of the head task.
+// Precondition: d.mu held, q.count > 0.
+func (q *Queue) headSeq() uint64 { return q.ring[q.head].seq }
+
+// Submit appends t to the queue and returns at once; it blocks only while
+// the ring is full. It fails if the task is malformed, refers to a
+// destroyed event, or the queue or device has gone away.
+func (q *Queue) Submit(t Task) error {
+	if err := t.validate(); err != nil {
+		return err
+	}
+	d := q.d
+	d.mu.Lock()
+	for {
+		if q.destroyed || d.closing {
+			d.mu.Unlock()
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
+		}
+		if q.count < q.depth {
+			break
+		}
+		q.blocked++
+		d.space.Wait()
+		q.blocked--
+	}
+	if err := d.stamp(q, &t); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	if q.count == len(q.ring) {
+		q.grow()
+	}
+	i := q.head + q.count
+	if i >= len(q.ring) {
+		i -= len(q.ring)
+	}
+	q.ring[i] = t
+	q.count++
+	q.submitted.Add(1)
+	if !q.active {
+		q.active = true
+		d.active[q.prio] = append(d.active[q.prio], q)
+	}
+	// Only a new head can change what the arbiter may start.
+	if q.count == 1 {
+		d.schedule()
+	}
+	d.mu.Unlock()
+	return nil
+}
+
+// grow doubles the ring (up to depth), unrolling it to start at 0.
+// Precondition: d.mu held, q.count == len(q.ring) < q.depth.
+func (q *Queue) grow() {
+	n := min(max(2*len(q.ring), initialRing), q.depth)
+	r := make([]Task, n)
+	k := copy(r, q.ring[q.head:])
+	copy(r[k:], q.ring[:q.head])
+	q.ring, q.head = r, 0
+}
+
+// stamp computes t's virtual start and end and its event bookkeeping.
+// Precondition: d.mu held.
+func (d *Device) stamp(q *Queue, t *Task) error {
+	start := max(q.vEnd, time.Duration(d.vHost.Load()))
+	cost := d.cost.cost(t)
+	switch t.kind {
+	case kindCopy, kindCopy2D, kindMemset, kindEngine:
+		k := d.earliestSDMA()
+		start = max(start, d.sdmaFree[k])
+		d.sdmaFree[k] = start + cost
+	case kindRecord:
+		if t.ev.d != d {
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: record of event %d of %s: event and queue must be on the same device", d.cfg.Name, t.ev.id, t.ev.d.cfg.Name)
+		}
+		seq, err := t.ev.addRecord(start + cost)
+		if err != nil {
+			return err
+		}
+		t.recSeq = seq
+	case kindWait:
+		target, recEnd, err := t.ev.waitTarget()
+		if err != nil {
+			return err
+		}
+		t.recSeq = target
+		start = max(start, recEnd)
+	case kindReset:
+		if err := t.ev.alive(); err != nil {
+			return err
+		}
+	}
+	d.seq++
+	t.seq = d.seq
+	t.vStart, t.vEnd = start, start+cost
+	q.vEnd = t.vEnd
+	q.lastVEnd.Store(int64(t.vEnd))
+	return nil
+}
+
+// Query reports whether every submitted task has completed.
+func (q *Queue) Query() bool {
+	s := q.submitted.Load()
+	return q.completed.Load() >= s
+}
+
+// Synchronize waits until every task submitted before the call has
+// completed and returns (and clears) the first asynchronous task error.
+// timeout < 0 waits forever; on expiry it returns
+// ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
+func (q *Queue) Synchronize(timeout time.Duration) error {
+	target := q.submitted.Load()
+	if q.completed.Load() >= target && !q.hasErr.Load() {
+		atomicMax(&q.d.vHost, time.Duration(q.lastVEnd.Load()))
+		return nil
+	}
+	var deadline time.Time
+	if timeout >= 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	if !q.waitFor(target, timeout < 0, deadline) {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: queue %d synchronize timed out after %v", q.d.cfg.Name, q.id, timeout)
+	}
+	atomicMax(&q.d.vHost, time.Duration(q.lastVEnd.Load()))
+	return q.takeErr()
+}
+
+// waitFor spins briefly, then parks until completed reaches target or the
+// deadline passes; it reports whether the target was reached.
+func (q *Queue) waitFor(target uint64, forever bool, deadline time.Time) bool {
+	for range spinRounds {
+		if q.completed.Load() >= target {
+			return true
+		}
+		runtime.Gosched()
+	}
+	var timer *time.Timer
+	if !forever {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return q.completed.Load() >= target
+		}
+		timer = time.NewTimer(left)
+		defer timer.Stop()
+	}
+	d := q.d
+	d.mu.Lock()
+	if q.completed.Load() >= target {
+		d.mu.Unlock()
+		return true
+	}
+	w := newWaiter(target)
+	q.waiters = append(q.waiters, w)
+	d.mu.Unlock()
+	if forever {
+		<-w.ch
+		return true
+	}
+	select {
+	case <-w.ch:
+		return true
+	case <-timer.C:
+	}
+	d.mu.Lock()
+	q.waiters = removeWaiter(q.waiters, w)
+	ok := q.completed.Load() >= target
+	d.mu.Unlock()
+	return ok
+}
+
+func removeWaiter(ws []*waiter, w *waiter) []*waiter {
+	for i, x := range ws {
+		if x == w {
+			copy(ws[i:], ws[i+1:])
+			ws[len(ws)-1] = nil
+			return ws[:len(ws)-1]
+		}
+	}
+	return ws
+}
+
+// wakeWaiters releases the Synchronize calls whose target is reached.
+// Precondition: d.mu held.
+func (q *Queue) wakeWaiters() {
+	if len(q.waiters) == 0 {
+		return
+	}
+	q.waiters = wake(q.waiters, q.completed.Load())
+}
+
+// wake signals the waiters whose target is ≤ done and returns the rest.
+func wake(ws []*waiter, done uint64) []*waiter {
+	n := 0
+	for _, w := range ws {
+		if done >= w.target {
+			w.ch <- struct{}{} // buffered, and each waiter is signalled once
+		} else {
+			ws[n] = w
+			n++
+		}
+	}
+	clear(ws[n:])
+	return ws[:n]
+}
+
+// takeErr returns and clears the pending asynchronous error.
+func (q *Queue) takeErr() error {
+	if !q.hasErr.Load() {
+		return nil
+	}
+	q.d.mu.Lock()
+	err := q.err
+	q.err = nil
+	q.hasErr.Store(false)
+	q.d.mu.Unlock()
+	return err
+}
+
+// Destroy releases the queue. wait=true first waits for the submitted
+// tasks; wait=false drops the tasks not yet started (a task already on an
+// engine finishes). Submitters blocked on a full ring fail.
+func (q *Queue) Destroy(wait bool) {
+	if wait {
+		_ = q.Synchronize(-1) // the caller asked to destroy, not for errors
+	}
+	d := q.d
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if q.destroyed {
+		return
+	}
+	q.destroyed = true
+	q.drop()
+	for i, x := range d.queues {
+		if x == q {
+			d.queues = slices.Delete(d.queues, i, i+1)
+			break
+		}
+	}
+	d.space.Broadcast()
+	// A dropped record may have released waits of other queues.
+	d.schedule()
+}
+
+// drop discards the tasks that have not started. They count as completed,
+// so that nobody synchronizes on them forever; a dropped record completes
+// its event for the same reason.
+// Precondition: d.mu held.
+func (q *Queue) drop() {
+	keep := 0
+	if q.inflight {
+		keep = 1
+	}
+	for i := keep; i < q.count; i++ {
+		j := (q.head + i) % len(q.ring)
+		t := &q.ring[j]
+		if t.kind == kindRecord {
+			t.ev.complete(t.recSeq, t.vEnd, q.d)
+		}
+		*t = Task{}
+	}
+	dropped := q.count - keep
+	q.count = keep
+	q.completed.Add(uint64(dropped))
+	q.wakeWaiters()
+	if q.count == 0 {
+		q.d.deactivate(q)
+	}
+}

@@ -1,0 +1,128 @@
+package tsfw
+
+import (
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+type kind uint8
+
+const (
+	kindNone kind = iota
+	kindCopy
+	kindCopy2D
+	kindMemset
+	kindRecord
+	kindWait
+	kindReset
+	kindHost
+	// kindEngine runs a Go function on an SDMA engine; it lets the package
+	// (and its tests) occupy an engine with arbitrary work.
+	kindEngine
+)
+
+func (k kind) String() string {
+	return [...]string{"none", "copy", "copy2d", "memset", "record", "wait", "reset", "host", "engine"}[k]
+}
+
+// usesEngine reports whether tasks of kind k run on an SDMA engine.
+func (k kind) usesEngine() bool {
+	return k == kindCopy || k == kindCopy2D || k == kindMemset || k == kindEngine
+}
+
+// Task is one task descriptor (SQE) of an RTSQ. Build it with the *Task
+// constructors; the zero Task is rejected by Submit.
+type Task struct {
+	kind   kind
+	dir    CopyDir
+	value  byte
+	dst    uintptr
+	src    uintptr
+	n      uint64 // bytes; row width for Copy2D
+	dpitch uint64
+	spitch uint64
+	height uint64
+	ev     *Event
+	fn     func() error
+
+	// Filled in by Submit.
+	seq    uint64 // device-wide submission order: FIFO among equal priorities
+	recSeq uint64 // record: this record's number; wait: the record waited for
+	vStart time.Duration
+	vEnd   time.Duration
+}
+
+// CopyTask copies n bytes from src to dst (overlap allowed).
+func CopyTask(dst, src uintptr, n uint64, dir CopyDir) Task {
+	return Task{kind: kindCopy, dst: dst, src: src, n: n, dir: dir}
+}
+
+// Copy2DTask copies height rows of width bytes; row i starts at
+// src+i*spitch and lands at dst+i*dpitch.
+func Copy2DTask(dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, dir CopyDir) Task {
+	return Task{kind: kindCopy2D, dst: dst, dpitch: dpitch, src: src, spitch: spitch, n: width, height: height, dir: dir}
+}
+
+// MemsetTask fills n bytes at dst with value.
+func MemsetTask(dst uintptr, value byte, n uint64) Task {
+	return Task{kind: kindMemset, dst: dst, value: value, n: n}
+}
+
+// RecordTask records e when the stream reaches it; the record's timestamp
+// is the task's virtual end.
+func RecordTask(e *Event) Task { return Task{kind: kindRecord, ev: e} }
+
+// WaitTask makes the stream wait until the latest record of e submitted
+// before this task has completed. e may belong to another Device.
+func WaitTask(e *Event) Task { return Task{kind: kindWait, ev: e} }
+
+// ResetTask resets e when the stream reaches it: waits submitted later
+// block until a record newer than the reset completes.
+func ResetTask(e *Event) Task { return Task{kind: kindReset, ev: e} }
+
+// HostTask runs fn on a runtime goroutine when the stream reaches it; later
+// tasks of the stream wait for fn to return, and its error becomes the
+// queue's asynchronous error.
+func HostTask(fn func() error) Task { return Task{kind: kindHost, fn: fn} }
+
+// engineTask runs fn on an SDMA engine.
+func engineTask(fn func() error) Task { return Task{kind: kindEngine, fn: fn} }
+
+// validate checks what can be checked before the task is queued.
+func (t *Task) validate() error {
+	switch t.kind {
+	case kindCopy:
+		if t.n > 0 && (t.dst == 0 || t.src == 0) {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy task: null address (dst %#x, src %#x, %d bytes)", t.dst, t.src, t.n)
+		}
+		if t.dir < HostToHost || t.dir > PeerToPeer {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy task: invalid direction %d", int(t.dir))
+		}
+	case kindCopy2D:
+		if t.n > 0 && t.height > 0 && (t.dst == 0 || t.src == 0) {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy2d task: null address (dst %#x, src %#x)", t.dst, t.src)
+		}
+		if t.height > 1 && (t.n > t.dpitch || t.n > t.spitch) {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy2d task: width %d exceeds a pitch (dpitch %d, spitch %d)", t.n, t.dpitch, t.spitch)
+		}
+		if t.dir < HostToHost || t.dir > PeerToPeer {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy2d task: invalid direction %d", int(t.dir))
+		}
+	case kindMemset:
+		if t.n > 0 && t.dst == 0 {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "memset task: null address")
+		}
+	case kindRecord, kindWait, kindReset:
+		if t.ev == nil {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil event", t.kind)
+		}
+	case kindHost, kindEngine:
+		if t.fn == nil {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil function", t.kind)
+		}
+	default:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "task: empty task descriptor")
+	}
+	return nil
+}
