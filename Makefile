@@ -25,6 +25,8 @@ lib:
 generate:
 	$(GO) run ./cmd/specgen -spec ../shared/spec -out .
 	$(GO) run ./cmd/shimgen -out libfake
+	$(GO) run ./cmd/npuemu compat -markdown -w docs/compat.md
+	$(GO) run ./cmd/npuemu compat -summary -w README.md
 
 demo: lib
 	@mkdir -p build

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
+)
+
+const (
+	shimsFile = "zshims.c"
+	caseFile  = "zunsupported.c"
+)
+
+// shimLibs are the libraries whose symbols libfake defines. DSMI belongs to
+// libdrvdsmi_host.so, which npuemu does not ship yet; adding "dsmi" here is
+// all the generator needs (its int results are drvError_t codes).
+var shimLibs = map[string]bool{"acl": true, "hal": true}
+
+// cOnly are symbols written by hand in libfake's C files because Go cannot
+// export them (variadic); shimgen emits nothing for them and they count as
+// implemented.
+var cOnly = map[string]string{
+	"aclAppLog": "applog.c",
+}
+
+// handleTypes are typedefs of pointers that appear as return types; their
+// failure value is NULL.
+var handleTypes = map[string]bool{
+	"aclrtBinary":        true,
+	"aclrtAllocatorDesc": true,
+}
+
+// codeTypes are return types that carry an error code; the failure value
+// is the support table's code.
+var codeTypes = map[string]bool{
+	"aclError":   true,
+	"drvError_t": true,
+	"DVresult":   true,
+}
+
+// numberTypes are return types whose failure value is 0.
+var numberTypes = map[string]bool{
+	"float": true, "double": true, "aclFloat16": true,
+	"int": true, "unsigned int": true, "size_t": true,
+	"int32_t": true, "uint32_t": true, "int64_t": true, "uint64_t": true,
+	"uint16_t": true, "UINT32": true, "UINT64": true,
+}
+
+type output struct {
+	shims, unsupported []byte
+}
+
+// generate builds both files from abi.Symbols and the exports in libDir.
+func generate(libDir string) (output, error) {
+	exp, err := scanExports(libDir)
+	if err != nil {
+		return output{}, err
+	}
+	shims, err := genShims(abi.Symbols, exp)
+	if err != nil {
+		return output{}, err
+	}
+	cas, err := genUnsupported(abi.Symbols, exp)
+	if err != nil {
+		return output{}, err
+	}
+	return output{shims: shims, unsupported: cas}, nil
+}
+
+var exportRE = regexp.MustCompile(`(?m)^//export npu_(\w+)\s*$`)
+
+// scanExports returns the names X of every `//export npu_X` in dir/*.go.
+func scanExports(dir string) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	exp := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range exportRE.FindAllSubmatch(src, -1) {
+			exp[string(m[1])] = true
+		}
+	}
+	return exp, nil
+}
+
+// implemented reports whether libfake implements s (a Go export or C code).
+func implemented(s abi.Symbol, exp map[string]bool) bool {
+	return exp[s.Name] || cOnly[s.Name] != ""
+}
+
+// param is one parameter of a prototype.
+type param struct {
+	typ   string // as declared, without the name ("const void*")
+	name  string
+	array bool // declared as name[]
+}
+
+var paramRE = regexp.MustCompile(`^(.*?)\s*\b([A-Za-z_]\w*)\s*(\[[^\]]*\])?$`)
+
+// parseParams splits the params column of the spec into parameters.
+func parseParams(s string) (ps []param, variadic bool, err error) {
+	s = strings.TrimSpace(s)
+	if s == "(empty)" || s == "void" || s == "" {
+		return nil, false, nil
+	}
+	if strings.ContainsAny(s, "()") {
+		return nil, false, fmt.Errorf("parameters %q: function-pointer parameters need a typedef", s)
+	}
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "..." {
+			variadic = true
+			continue
+		}
+		m := paramRE.FindStringSubmatch(p)
+		if m == nil || strings.TrimSpace(m[1]) == "" || isTypeWord(m[2]) {
+			return nil, false, fmt.Errorf("parameter %q: want a type and a name", p)
+		}
+		ps = append(ps, param{typ: strings.TrimSpace(m[1]), name: m[2], array: m[3] != ""})
+	}
+	return ps, variadic, nil
+}
+
+// isTypeWord reports a trailing word that cannot be a parameter name, as in
+// an unnamed "const char*" or "unsigned int".
+func isTypeWord(w string) bool {
+	switch w {
+	case "const", "int", "char", "void", "long", "short", "unsigned", "signed", "float", "double":
+		return true
+	}
+	return false
+}
+
+var constRE = regexp.MustCompile(`\bconst\b`)
+
+// stripConst removes every const qualifier: the type a Go export sees.
+func stripConst(t string) string {
+	t = constRE.ReplaceAllString(t, "")
+	t = strings.Join(strings.Fields(t), " ")
+	return strings.ReplaceAll(t, " *", "*")
+}
+
+// forward is the argument expression passing p to the Go export: a pointer
+// to const data is cast to the non-const pointer cgo declares, so the call
+// compiles without warnings. A const pointer value ("T* const") or a const
+// scalar passes unchanged.
+func (p param) forward() string {
+	star := strings.LastIndex(p.typ, "*")
+	if p.array || star < 0 || !constRE.MatchString(p.typ[:star]) {
+		return p.name
+	}
+	return "(" + stripConst(p.typ) + ")" + p.name
+}
+
+// zero is an argument expression of p's type with value zero/NULL.
+func (p param) zero() string {
+	t := p.typ
+	if p.array {
+		t += "*"
+	}
+	return "(" + t + "){0}"
+}
+
+// failureBody is the body of an unsupported shim of s, calling unsupported.
+func failureBody(s abi.Symbol, call string) (string, error) {
+	r := strings.TrimSpace(s.Return)
+	switch {
+	case r == "void":
+		return "    " + call + ";\n", nil
+	case codeTypes[r] || (r == "int" && s.Lib == "dsmi"):
+		return fmt.Sprintf("    return (%s)%s;\n", r, call), nil
+	case strings.HasSuffix(r, "*") || handleTypes[r]:
+		return "    " + call + ";\n    return NULL;\n", nil
+	case r == "bool":
+		return "    " + call + ";\n    return false;\n", nil
+	case numberTypes[r]:
+		return "    " + call + ";\n    return 0;\n", nil
+	}
+	return "", fmt.Errorf("%s: no failure value for return type %q (add it to shimgen's type tables)", s.Name, r)
+}
+
+// definition is the prototype of s as a definition: the spec's parameter
+// list, with "()" written "(void)" (the same prototype in a definition).
+func definition(s abi.Symbol) string {
+	ps := strings.TrimSpace(s.Params)
+	if ps == "(empty)" || ps == "" {
+		ps = "void"
+	}
+	return fmt.Sprintf("NPU_EXPORT %s %s(%s)", strings.TrimSpace(s.Return), s.Name, ps)
+}
+
+// headers lists the distinct headers of syms in first-seen order.
+func headers(syms []abi.Symbol) []string {
+	seen := map[string]bool{}
+	var hs []string
+	for _, s := range syms {
+		if s.Header != "" && !seen[s.Header] {
+			seen[s.Header] = true
+			hs = append(hs, s.Header)
+		}
+	}
+	return hs
+}
+
+// genShims writes zshims.c.
+func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
+	var picked []abi.Symbol
+	for _, s := range syms {
+		if shimLibs[s.Lib] {
+			picked = append(picked, s)
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("// Code generated by shimgen from abi.Symbols and the libfake exports; DO NOT EDIT.\n\n")
+	b.WriteString("/* zshims.c: the C definition of every exported ACL and HAL symbol, with the\n" +
+		" * prototype of our headers. Implemented symbols call their Go export\n" +
+		" * npu_<symbol>; the others call npu_unsupported with their index in\n" +
+		" * abi.Symbols. Regenerate with `make generate`. */\n\n")
+	b.WriteString("#include <stdbool.h>\n#include <stddef.h>\n\n")
+	for _, h := range headers(picked) {
+		fmt.Fprintf(&b, "#include %q\n", h)
+	}
+	b.WriteString("\n#include \"npu.h\"\n#include \"_cgo_export.h\"\n")
+	var skipped []string
+	for i, s := range syms {
+		if !shimLibs[s.Lib] {
+			continue
+		}
+		if f := cOnly[s.Name]; f != "" {
+			skipped = append(skipped, fmt.Sprintf("%s (%s)", s.Name, f))
+			continue
+		}
+		ps, variadic, err := parseParams(s.Params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		if variadic {
+			return nil, fmt.Errorf("%s is variadic: Go cannot export it; write it in C and list it in cOnly", s.Name)
+		}
+		fmt.Fprintf(&b, "\n%s {\n", definition(s))
+		if exp[s.Name] {
+			args := []string{"npu_self()"}
+			for _, p := range ps {
+				args = append(args, p.forward())
+			}
+			call := fmt.Sprintf("npu_%s(%s)", s.Name, strings.Join(args, ", "))
+			if strings.TrimSpace(s.Return) == "void" {
+				fmt.Fprintf(&b, "    %s;\n}\n", call)
+			} else {
+				fmt.Fprintf(&b, "    return %s;\n}\n", call)
+			}
+			continue
+		}
+		for _, p := range ps {
+			fmt.Fprintf(&b, "    (void)%s;\n", p.name)
+		}
+		body, err := failureBody(s, fmt.Sprintf("npu_unsupported(npu_self(), %d)", i))
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(body)
+		b.WriteString("}\n")
+	}
+	if len(skipped) > 0 {
+		sort.Strings(skipped)
+		fmt.Fprintf(&b, "\n/* Written in C by hand: %s. */\n", strings.Join(skipped, ", "))
+	}
+	return b.Bytes(), nil
+}
+
+// genUnsupported writes the conformance case that calls every unsupported
+// ACL function returning aclError with zero arguments and checks the
+// support table's code and a non-empty aclGetRecentErrMsg.
+func genUnsupported(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by shimgen from the ACL support table; DO NOT EDIT.\n\n")
+	b.WriteString("/* zunsupported.c: every ACL function npuemu does not implement fails with\n" +
+		" * the code of its support-table entry (`npuemu compat`) and leaves a message\n" +
+		" * for aclGetRecentErrMsg, even with zero/NULL arguments and before aclInit.\n" +
+		" * The table is npuemu's own, so on another target the case skips. */\n")
+	b.WriteString("#define _GNU_SOURCE\n#include <dlfcn.h>\n\n#include \"check.h\"\n")
+	var aclSyms []abi.Symbol
+	for _, s := range syms {
+		if s.Lib == "acl" {
+			aclSyms = append(aclSyms, s)
+		}
+	}
+	// acl.h (from check.h) leaves out some headers, e.g. acl_rt_memory_soma.h.
+	for _, h := range headers(aclSyms) {
+		fmt.Fprintf(&b, "#include %q\n", h)
+	}
+	b.WriteString("\n")
+	b.WriteString("/* Deprecated functions are called on purpose. */\n")
+	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
+	b.WriteString("int main(void) {\n")
+	b.WriteString("    if (dlsym(RTLD_DEFAULT, \"npu_unsupported\") == NULL)\n")
+	b.WriteString("        SKIP(\"the unsupported-symbol table is npuemu's; the target is not npuemu\");\n")
+	n := 0
+	for _, s := range syms {
+		if s.Lib != "acl" || implemented(s, exp) || strings.TrimSpace(s.Return) != "aclError" {
+			continue
+		}
+		e, ok := acl.SupportOf(s.Name)
+		if !ok || e.Status != abi.Unsupported {
+			// The support table disagrees with the exports; the consistency
+			// test reports it. No expectation can be generated.
+			continue
+		}
+		ps, _, err := parseParams(s.Params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		args := make([]string, len(ps))
+		for i, p := range ps {
+			args[i] = p.zero()
+		}
+		fmt.Fprintf(&b, "    CHECK_ERR(%s(%s), %s);\n", s.Name, strings.Join(args, ", "), codeName(e.Code))
+		n++
+	}
+	fmt.Fprintf(&b, "    printf(\"%%d unsupported ACL functions checked\\n\", %d);\n", n)
+	b.WriteString("    return 0;\n}\n")
+	return b.Bytes(), nil
+}
+
+// codeName is the C name of an aclError code for the generated case.
+func codeName(code int32) string {
+	if c := abi.Code(code); c.Known() {
+		return c.Name()
+	}
+	return fmt.Sprint(code)
+}

@@ -1,0 +1,45 @@
+// Command shimgen generates libfake/zshims.c, the C definition of every ACL
+// and HAL symbol of abi.Symbols, and conformance/cases/zunsupported.c, the
+// conformance case that calls every unsupported ACL symbol.
+//
+// A shim has the exact prototype of the spec, so the C compiler checks it
+// against the declaration in our headers. It calls the Go export
+// npu_<symbol> when some libfake/*.go file declares `//export npu_<symbol>`,
+// and npu_unsupported(npu_self(), <index in abi.Symbols>) otherwise. The
+// choice comes from the exports alone; the support tables (acl.Support,
+// hal.Support) must agree, which the tests check.
+//
+// Usage (from `make generate`): go run ./cmd/shimgen -out libfake
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	out := flag.String("out", "libfake", "libfake directory: its *.go files are scanned for exports and zshims.c is written there")
+	cases := flag.String("cases", "", "conformance case directory for zunsupported.c (default: <out>/../conformance/cases)")
+	flag.Parse()
+	if *cases == "" {
+		*cases = filepath.Join(*out, "..", "conformance", "cases")
+	}
+	if err := run(*out, *cases); err != nil {
+		fmt.Fprintln(os.Stderr, "shimgen:", err)
+		os.Exit(1)
+	}
+}
+
+// run generates both files from the exports found in libDir.
+func run(libDir, casesDir string) error {
+	files, err := generate(libDir)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(libDir, shimsFile), files.shims, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(casesDir, caseFile), files.unsupported, 0o644)
+}

@@ -1,0 +1,42 @@
+/* applog.c: aclAppLog, the only variadic ACL function. Go cannot export a
+ * variadic C function, so it lives here and never enters Go. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "npu.h"
+
+/* APPLOG_MAX is the documented limit of one message, NUL included. */
+#define APPLOG_MAX 1024
+
+static const char truncated[] = "...[truncated]";
+
+static const char *level_name(aclLogLevel level) {
+    switch (level) {
+    case ACL_DEBUG: return "DEBUG";
+    case ACL_INFO: return "INFO";
+    case ACL_WARNING: return "WARNING";
+    case ACL_ERROR: return "ERROR";
+    }
+    return "UNKNOWN";
+}
+
+NPU_EXPORT void aclAppLog(aclLogLevel logLevel, const char *func, const char *file,
+                          uint32_t line, const char *fmt, ...) {
+    char msg[APPLOG_MAX];
+    msg[0] = '\0';
+    if (fmt != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            snprintf(msg, sizeof msg, "(bad format \"%s\")", fmt);
+        } else if ((size_t)n >= sizeof msg) {
+            memcpy(msg + sizeof msg - sizeof truncated, truncated, sizeof truncated);
+        }
+    }
+    fprintf(stderr, "[%s] %s %s:%u: %s\n", level_name(logLevel), func ? func : "?",
+            file ? file : "?", (unsigned)line, msg);
+}
