@@ -1,0 +1,45 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNpuemuBenchQuick builds npuemu_bench.c against the built library and
+// runs it with tiny sizes: it must succeed and print every metric the
+// harness expects with a positive value. Speed is not checked here.
+func TestNpuemuBenchQuick(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	if err := libraryBuilt(root); err != nil {
+		t.Skip(err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h := &harness{root: root, cc: compiler(), timeout: time.Minute, log: io.Discard}
+	p, err := h.buildNpuemu(ctx, t.TempDir())
+	require.NoError(t, err)
+	p.args = []string{"--quick"}
+	stdout, err := h.execute(ctx, p)
+	require.NoError(t, err)
+	run, err := ParseMetrics(bytes.NewReader(stdout))
+	require.NoError(t, err, "output:\n%s", stdout)
+	for _, row := range catalogue {
+		s, ok := run[row.Metric]
+		if row.Pending != "" {
+			assert.False(t, ok, "%s is printed: clear its Pending note in the catalogue", row.Metric)
+			continue
+		}
+		if assert.True(t, ok, "metric %s missing from:\n%s", row.Metric, stdout) {
+			assert.Greater(t, s.Value, 0.0, "metric %s", row.Metric)
+			assert.Equal(t, row.Unit, s.Unit, "unit of %s", row.Metric)
+		}
+	}
+}

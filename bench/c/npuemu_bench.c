@@ -1,0 +1,286 @@
+// npuemu benchmark: the runtime-level workloads of the PoCL peer
+// (../shared/bench/ocl_peer.c) expressed in ACL, plus npuemu-only figures.
+// Prints one "metric value unit" line per workload on stdout, with the peer's
+// metric names wherever the workload is the same, so `go run ./bench` can put
+// both columns side by side. Diagnostics go to stderr; any failed call exits 1.
+//
+//   npuemu_bench            full sizes and iteration counts
+//   npuemu_bench --quick    tiny sizes, only to check that everything runs
+//
+// Host memory: the peer copies from and to plain malloc'ed (pageable) memory,
+// so the metrics shared with it (h2d_64MiB_GBps, d2h_64MiB_GBps,
+// h2d_4KiB_sync_us) do too. The same 64 MiB copies from aclrtMallocHost
+// (pinned) memory are printed as the npuemu-only *_pinned_GBps metrics.
+#define _GNU_SOURCE
+#include "acl/acl.h"
+
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+#define CK(x)                                                                      \
+    do {                                                                           \
+        aclError e_ = (x);                                                         \
+        if (e_ != ACL_SUCCESS) {                                                   \
+            const char *m_ = aclGetRecentErrMsg();                                 \
+            fprintf(stderr, "%s:%d %s = %d (%s)\n", __FILE__, __LINE__, #x, (int)e_, \
+                    m_ ? m_ : "no message");                                       \
+            exit(1);                                                               \
+        }                                                                          \
+    } while (0)
+
+// Sizes and iteration counts; --quick shrinks them to a smoke test.
+struct params {
+    size_t big;        // bulk copy size (64 MiB, as the peer)
+    int bulk_iters;    // timed bulk copies (peer: 10)
+    int small_iters;   // 4 KiB copies and event round trips (peer: 2000)
+    int sync_iters;    // synchronisations of an empty stream
+    int spawn_samples; // child processes for start_to_first_malloc_ms
+};
+
+static const struct params full = {64u << 20, 10, 2000, 20000, 3};
+static const struct params quick = {1u << 20, 2, 20, 20, 1};
+
+struct bench {
+    struct params p;
+    int32_t device;
+    char *pageable;   // p.big bytes of malloc'ed host memory
+    void *pinned;     // p.big bytes of aclrtMallocHost memory
+    void *dev;        // p.big bytes of device memory
+};
+
+static void metric(const char *name, double value, const char *unit) {
+    printf("%s %.6g %s\n", name, value, unit);
+    fflush(stdout);
+}
+
+// ---- copies -----------------------------------------------------------------
+
+static double bulk_gbps(struct bench *b, void *host, aclrtMemcpyKind kind) {
+    size_t n = b->p.big;
+    void *dst = kind == ACL_MEMCPY_HOST_TO_DEVICE ? b->dev : host;
+    const void *src = kind == ACL_MEMCPY_HOST_TO_DEVICE ? host : b->dev;
+    CK(aclrtMemcpy(dst, n, src, n, kind)); // warm-up: first touch of every page
+    double t0 = now_ns();
+    for (int i = 0; i < b->p.bulk_iters; i++) CK(aclrtMemcpy(dst, n, src, n, kind));
+    double t1 = now_ns();
+    return (double)n * b->p.bulk_iters / (t1 - t0);
+}
+
+static void bench_bulk_copies(struct bench *b) {
+    metric("h2d_64MiB_GBps", bulk_gbps(b, b->pageable, ACL_MEMCPY_HOST_TO_DEVICE), "GB/s");
+    metric("d2h_64MiB_GBps", bulk_gbps(b, b->pageable, ACL_MEMCPY_DEVICE_TO_HOST), "GB/s");
+    metric("h2d_64MiB_pinned_GBps", bulk_gbps(b, b->pinned, ACL_MEMCPY_HOST_TO_DEVICE), "GB/s");
+    metric("d2h_64MiB_pinned_GBps", bulk_gbps(b, b->pinned, ACL_MEMCPY_DEVICE_TO_HOST), "GB/s");
+    // The copied bytes must have arrived: a copy that only returns success
+    // would otherwise look infinitely fast.
+    memset(b->pageable, 0x5a, 4096);
+    CK(aclrtMemcpy(b->dev, 4096, b->pageable, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+    memset(b->pinned, 0, 4096);
+    CK(aclrtMemcpy(b->pinned, 4096, b->dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+    if (memcmp(b->pinned, b->pageable, 4096) != 0) {
+        fprintf(stderr, "round trip host -> device -> host changed the data\n");
+        exit(1);
+    }
+}
+
+static void bench_small_copy(struct bench *b) {
+    int n = b->p.small_iters;
+    double t0 = now_ns();
+    for (int i = 0; i < n; i++)
+        CK(aclrtMemcpy(b->dev, 4096, b->pageable, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+    double t1 = now_ns();
+    metric("h2d_4KiB_sync_us", (t1 - t0) / n / 1e3, "us");
+}
+
+// ---- streams and events -------------------------------------------------------
+
+static void bench_sync_empty_stream(struct bench *b) {
+    aclrtStream s;
+    CK(aclrtCreateStream(&s));
+    CK(aclrtSynchronizeStream(s));
+    int n = b->p.sync_iters;
+    double t0 = now_ns();
+    for (int i = 0; i < n; i++) CK(aclrtSynchronizeStream(s));
+    double t1 = now_ns();
+    CK(aclrtDestroyStream(s));
+    metric("sync_empty_stream_us", (t1 - t0) / n / 1e3, "us");
+}
+
+// Record on stream A, stream B waits for the event, the host synchronises B:
+// the peer's marker / barrier / clFinish sequence.
+static void bench_cross_queue_event(struct bench *b) {
+    aclrtStream a, s2;
+    aclrtEvent ev;
+    CK(aclrtCreateStream(&a));
+    CK(aclrtCreateStream(&s2));
+    CK(aclrtCreateEvent(&ev));
+    int n = b->p.small_iters;
+    double t0 = now_ns();
+    for (int i = 0; i < n; i++) {
+        CK(aclrtRecordEvent(ev, a));
+        CK(aclrtStreamWaitEvent(s2, ev));
+        CK(aclrtSynchronizeStream(s2));
+    }
+    double t1 = now_ns();
+    CK(aclrtDestroyEvent(ev));
+    CK(aclrtDestroyStream(s2));
+    CK(aclrtDestroyStream(a));
+    metric("cross_queue_event_roundtrip_us", (t1 - t0) / n / 1e3, "us");
+}
+
+// Creates every stream the device still has room for, then destroys them all.
+// Runs while the benchmark holds no stream of its own, so the count is the
+// device's whole limit less the default stream.
+static void bench_stream_limit(struct bench *b) {
+    (void)b;
+    uint32_t avail = 0;
+    CK(aclrtGetStreamAvailableNum(&avail));
+    if (avail == 0) {
+        fprintf(stderr, "aclrtGetStreamAvailableNum reported 0 streams\n");
+        exit(1);
+    }
+    aclrtStream *s = calloc(avail, sizeof *s);
+    if (s == NULL) exit(1);
+    double t0 = now_ns();
+    for (uint32_t i = 0; i < avail; i++) CK(aclrtCreateStream(&s[i]));
+    for (uint32_t i = 0; i < avail; i++) CK(aclrtDestroyStream(s[i]));
+    double t1 = now_ns();
+    free(s);
+    metric("stream_limit_create_destroy_ms", (t1 - t0) / 1e6, "ms");
+    metric("stream_limit_count", avail, "streams");
+}
+
+// ---- process start ----------------------------------------------------------
+
+// Child mode (--first-malloc): everything a program does before its first
+// device allocation, then print the CLOCK_MONOTONIC time of that moment.
+// Loading the Go runtime happens at exec, before main, and is included.
+static int first_malloc_child(void) {
+    void *p = NULL;
+    CK(aclInit(NULL));
+    CK(aclrtSetDevice(0));
+    CK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    double t = now_ns();
+    printf("%.0f\n", t);
+    fflush(stdout);
+    CK(aclrtFree(p));
+    CK(aclrtResetDevice(0));
+    CK(aclFinalize());
+    return 0;
+}
+
+// Spawns this program in child mode and measures from just before the spawn
+// to the child's first successful aclrtMalloc. CLOCK_MONOTONIC is system-wide,
+// so the two processes' readings compare directly.
+static double spawn_first_malloc_ms(void) {
+    int fd[2];
+    if (pipe(fd) != 0) { perror("pipe"); exit(1); }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fd[0]);
+    posix_spawn_file_actions_addclose(&fa, fd[1]);
+    char *argv[] = {"npuemu_bench", "--first-malloc", NULL};
+    pid_t pid;
+    double t0 = now_ns();
+    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (rc != 0) { fprintf(stderr, "posix_spawn: %s\n", strerror(rc)); exit(1); }
+    char buf[64] = {0};
+    size_t got = 0;
+    ssize_t r;
+    while (got < sizeof buf - 1 && (r = read(fd[0], buf + got, sizeof buf - 1 - got)) > 0) got += r;
+    close(fd[0]);
+    int status = -1;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "first-malloc child failed (status %d)\n", status);
+        exit(1);
+    }
+    double t1 = strtod(buf, NULL);
+    if (t1 <= t0) { fprintf(stderr, "first-malloc child printed %s\n", buf); exit(1); }
+    return (t1 - t0) / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void bench_start_to_first_malloc(struct bench *b) {
+    double v[16];
+    int n = b->p.spawn_samples;
+    for (int i = 0; i < n; i++) v[i] = spawn_first_malloc_ms();
+    qsort(v, n, sizeof v[0], cmp_double);
+    metric("start_to_first_malloc_ms", v[n / 2], "ms");
+}
+
+// ---- workload table ---------------------------------------------------------
+
+// The peer's kernel workloads (launch_enqueue_ns, launch_throughput,
+// launch_sync_roundtrip_us, vector_add_16Mi_GBps) belong in this table once
+// npuemu launches host kernels (aclrtBinaryLoadFromFile + a kernel built
+// against npuemu/kernel.h); until then the runner shows "—" for them.
+struct workload {
+    const char *name;
+    void (*run)(struct bench *);
+};
+
+static const struct workload workloads[] = {
+    {"stream limit", bench_stream_limit}, // first: no stream of ours exists yet
+    {"bulk copies", bench_bulk_copies},
+    {"small copy", bench_small_copy},
+    {"empty stream sync", bench_sync_empty_stream},
+    {"cross-queue event", bench_cross_queue_event},
+};
+
+int main(int argc, char **argv) {
+    struct bench b = {.p = full, .device = 0};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--first-malloc") == 0) return first_malloc_child();
+        if (strcmp(argv[i], "--quick") == 0) {
+            b.p = quick;
+        } else {
+            fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            return 2;
+        }
+    }
+    // Measured before this process initialises ACL, so the child does not
+    // compete with our own runtime's start-up.
+    bench_start_to_first_malloc(&b);
+
+    CK(aclInit(NULL));
+    CK(aclrtSetDevice(b.device));
+    b.pageable = malloc(b.p.big);
+    if (b.pageable == NULL) return 1;
+    memset(b.pageable, 1, b.p.big);
+    CK(aclrtMallocHost(&b.pinned, b.p.big));
+    memset(b.pinned, 1, b.p.big);
+    CK(aclrtMalloc(&b.dev, b.p.big, ACL_MEM_MALLOC_HUGE_FIRST));
+
+    for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {
+        fprintf(stderr, "npuemu_bench: %s\n", workloads[i].name);
+        workloads[i].run(&b);
+    }
+
+    CK(aclrtFree(b.dev));
+    CK(aclrtFreeHost(b.pinned));
+    free(b.pageable);
+    CK(aclrtResetDevice(b.device));
+    CK(aclFinalize());
+    return 0;
+}
