@@ -1,0 +1,202 @@
+package svm
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Advice is one managed-memory hint. aclrtMemManagedAdviseType and the HAL's
+// uvmMemAdviseType name the same six operations with the same values; both
+// are converted here so the rest of the package sees one set.
+type Advice int32
+
+// The advice kinds.
+const (
+	// AdviseSetReadMostly: reads duplicate the page read-only at the
+	// reader; a write invalidates every other copy.
+	AdviseSetReadMostly Advice = iota
+	// AdviseUnsetReadMostly: duplicates are dropped, the authoritative copy
+	// stays.
+	AdviseUnsetReadMostly
+	// AdviseSetPreferredLocation: pages that reach the location stay there;
+	// other locations access them remotely instead of migrating them.
+	AdviseSetPreferredLocation
+	AdviseUnsetPreferredLocation
+	// AdviseSetAccessedBy: the location keeps a mapping of the pages and
+	// accesses them remotely wherever they are, without faulting.
+	AdviseSetAccessedBy
+	AdviseUnsetAccessedBy
+)
+
+var adviceNames = [...]string{"SET_READ_MOSTLY", "UNSET_READ_MOSTLY", "SET_PREFERRED_LOCATION",
+	"UNSET_PREFERRED_LOCATION", "SET_ACCESSED_BY", "UNSET_ACCESSED_BY"}
+
+func (a Advice) String() string {
+	if a >= 0 && int(a) < len(adviceNames) {
+		return adviceNames[a]
+	}
+	return "advice(" + strconv.Itoa(int(a)) + ")"
+}
+
+// AdviceFromACL converts an aclrtMemManagedAdviseType.
+func AdviceFromACL(v int32) (Advice, error) {
+	switch v {
+	case abi.ACL_MEM_ADVISE_SET_READ_MOSTLY:
+		return AdviseSetReadMostly, nil
+	case abi.ACL_MEM_ADVISE_UNSET_READ_MOSTLY:
+		return AdviseUnsetReadMostly, nil
+	case abi.ACL_MEM_ADVISE_SET_PREFERRED_LOCATION:
+		return AdviseSetPreferredLocation, nil
+	case abi.ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+		return AdviseUnsetPreferredLocation, nil
+	case abi.ACL_MEM_ADVISE_SET_ACCESSED_BY:
+		return AdviseSetAccessedBy, nil
+	case abi.ACL_MEM_ADVISE_UNSET_ACCESSED_BY:
+		return AdviseUnsetAccessedBy, nil
+	}
+	return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtMemManagedAdvise: advise %d is not an aclrtMemManagedAdviseType", v)
+}
+
+// AdviceFromHAL converts a uvmMemAdviseType (halMemManagedAdvise).
+func AdviceFromHAL(v uint32) (Advice, error) {
+	switch v {
+	case abi.READ_MOSTLY:
+		return AdviseSetReadMostly, nil
+	case abi.UNSET_READ_MOSTLY:
+		return AdviseUnsetReadMostly, nil
+	case abi.PREFER_LOCATION:
+		return AdviseSetPreferredLocation, nil
+	case abi.UNSET_PREFER_LOCATION:
+		return AdviseUnsetPreferredLocation, nil
+	case abi.ACCESS_BY_LOCATION:
+		return AdviseSetAccessedBy, nil
+	case abi.UNSET_ACCESS_BY_LOCATION:
+		return AdviseUnsetAccessedBy, nil
+	}
+	return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemManagedAdvise: advise %d is not a uvmMemAdviseType", v)
+}
+
+// Advise applies a to the pages of [addr, addr+n); both must be multiples of
+// the page size. loc is the location argument of the preferred-location and
+// accessed-by kinds and is ignored by the read-mostly kinds (as in CUDA and
+// CANN). Advice changes future behaviour; it migrates nothing by itself.
+func (s *Space) Advise(addr uintptr, n uint64, a Advice, loc Location) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, first, end, err := s.spanAligned("svm.Advise", addr, n)
+	if err != nil {
+		return err
+	}
+	switch a {
+	case AdviseSetReadMostly, AdviseUnsetReadMostly, AdviseUnsetPreferredLocation:
+	case AdviseSetPreferredLocation, AdviseSetAccessedBy, AdviseUnsetAccessedBy:
+		if err := s.checkLoc("svm.Advise "+a.String(), loc); err != nil {
+			return err
+		}
+	default:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "svm.Advise: %v is not a managed-memory advice", a)
+	}
+	for i := first; i < end; i++ {
+		p := &r.pages[i]
+		switch a {
+		case AdviseSetReadMostly:
+			p.readMostly = true
+		case AdviseUnsetReadMostly:
+			p.readMostly = false
+			p.dups.each(func(h Location) { s.invalidate(r, i, h) })
+		case AdviseSetPreferredLocation:
+			p.pref = loc
+		case AdviseUnsetPreferredLocation:
+			p.pref = NoLocation
+		case AdviseSetAccessedBy:
+			p.accessedBy = p.accessedBy.with(loc)
+		case AdviseUnsetAccessedBy:
+			p.accessedBy = p.accessedBy.without(loc)
+		}
+		s.setProt(r, i)
+	}
+	return s.finish(nil)
+}
+
+// HALAdvise implements the residency part of halMemAdvise(ptr, count, type,
+// device), whose type is an OR of ADVISE_* bits. The bits map onto Advice:
+// ADVISE_TYPE (HBM) makes the device the preferred location, ADVISE_PIN (pin
+// in DDR) makes the host the preferred location and ADVISE_UNPIN clears it,
+// ADVISE_PLE prefetches to the device (its cost is returned). ADVISE_EXE and
+// ADVISE_THP concern executability and page size, which do not change
+// residency: they are accepted and change nothing here. addr must be page
+// aligned; count is rounded up to whole pages.
+func (s *Space) HALAdvise(addr uintptr, count uint64, bits uint32, dev Location) (time.Duration, error) {
+	const known = abi.ADVISE_TYPE | abi.ADVISE_EXE | abi.ADVISE_THP | abi.ADVISE_PLE | abi.ADVISE_PIN | abi.ADVISE_UNPIN
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if bits&^known != 0 {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemAdvise: type %#x has unknown ADVISE_* bits %#x", bits, bits&^known)
+	}
+	if bits&abi.ADVISE_PIN != 0 && bits&(abi.ADVISE_UNPIN|abi.ADVISE_TYPE) != 0 {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemAdvise: type %#x combines ADVISE_PIN with ADVISE_UNPIN or ADVISE_TYPE", bits)
+	}
+	if err := s.checkDev("halMemAdvise", dev); err != nil {
+		return 0, err
+	}
+	if uint64(addr)&(s.pageSize-1) != 0 {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemAdvise: address %#x is not aligned to the page size %#x", addr, s.pageSize)
+	}
+	r, first, end, err := s.span("halMemAdvise", addr, count)
+	if err != nil {
+		return 0, err
+	}
+	for i := first; i < end; i++ {
+		p := &r.pages[i]
+		switch {
+		case bits&abi.ADVISE_TYPE != 0:
+			p.pref = dev
+		case bits&abi.ADVISE_PIN != 0:
+			p.pref = Host
+		case bits&abi.ADVISE_UNPIN != 0 && p.pref == Host:
+			p.pref = NoLocation
+		}
+		s.setProt(r, i)
+	}
+	if bits&abi.ADVISE_PLE != 0 {
+		return s.prefetch(r, first, end, dev)
+	}
+	return 0, s.finish(nil)
+}
+
+// Attrs are the range attributes of aclrtMemManagedGetAttr /
+// halMemManagedRangeGetAttributes.
+type Attrs struct {
+	// ReadMostly: every page of the range is read-mostly.
+	ReadMostly bool
+	// Preferred: the preferred location shared by every page, NoLocation
+	// when unset or not the same everywhere.
+	Preferred Location
+	// AccessedBy: the locations set on every page, ascending (host first).
+	AccessedBy []Location
+}
+
+// RangeAttrs returns the attributes of [addr, addr+n); both must be
+// multiples of the page size.
+func (s *Space) RangeAttrs(addr uintptr, n uint64) (Attrs, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, first, end, err := s.spanAligned("svm.RangeAttrs", addr, n)
+	if err != nil {
+		return Attrs{}, err
+	}
+	a := Attrs{ReadMostly: true, Preferred: r.pages[first].pref}
+	by := ^locSet(0)
+	for i := first; i < end; i++ {
+		p := &r.pages[i]
+		a.ReadMostly = a.ReadMostly && p.readMostly
+		if p.pref != a.Preferred {
+			a.Preferred = NoLocation
+		}
+		by &= p.accessedBy
+	}
+	a.AccessedBy = by.list()
+	return a, nil
+}
