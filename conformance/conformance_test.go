@@ -22,7 +22,7 @@ import (
 var (
 	includeFlag = flag.String("include", "", "header directory of the target, relative to the repository root (default emu/include)")
 	libFlag     = flag.String("lib", "", "library directory of the target, relative to the repository root (default emu/lib)")
-	realFlag    = flag.Bool("real", false, "run the cases through npuemu's passthrough mode on a real NPU (not implemented yet)")
+	realFlag    = flag.Bool("real", false, "run the cases through npuemu's passthrough mode (NPUEMU_MODE=passthrough) on a machine with the vendor's CANN; see docs/passthrough.md")
 	caseTimeout = flag.Duration("case-timeout", 60*time.Second, "how long one case may run")
 )
 
@@ -30,12 +30,11 @@ var (
 // to do when it is not usable.
 func target(t *testing.T) *Target {
 	t.Helper()
-	if *realFlag {
-		t.Fatal("-real: the passthrough mode (NPUEMU_MODE=passthrough, forwarding to the vendor libraries) " +
-			"is not implemented yet; to run the cases against a vendor CANN install use -include DIR -lib DIR")
-	}
 	repo, err := filepath.Abs("..")
 	require.NoError(t, err)
+	if *realFlag {
+		return realTarget(t, repo) // real_test.go
+	}
 	include, lib := *includeFlag, *libFlag
 	if (include == "") != (lib == "") {
 		t.Fatal("-include and -lib go together: give both, or neither for the emulator in emu/")
@@ -66,7 +65,7 @@ func TestConformance(t *testing.T) {
 	cases, err := Discover("cases")
 	require.NoError(t, err)
 	require.NotEmpty(t, cases, "no case in conformance/cases")
-	t.Logf("target: include %s, lib %s (emulator: %v)", tg.Include, tg.Lib, tg.Emulator)
+	t.Logf("target: include %s, lib %s (%s%s)", tg.Include, tg.Lib, tg.Kind, cannText(tg))
 
 	var tally tally
 	// Compilation is the slow part: bound it to GOMAXPROCS compilers at a
@@ -115,16 +114,21 @@ func runCase(t *testing.T, tg *Target, c Case, dir string, compilers chan struct
 	reason, err := tg.Unmet(c)
 	require.NoError(t, err)
 	if reason != "" {
+		checkLedger(t, tg, c, Result{Outcome: Skip, Reason: reason}) // ledger_test.go
 		t.Skip(reason)
 	}
 	compilers <- struct{}{}
 	exe, log, err := tg.Build(c, dir)
 	<-compilers
-	require.NoError(t, err, "%s", log)
+	if err != nil {
+		checkLedger(t, tg, c, Result{Outcome: Fail, Reason: "does not compile", Stderr: log})
+		t.Fatalf("%v\n%s", err, log)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), *caseTimeout)
 	defer cancel()
 	r := tg.Run(ctx, c, exe)
+	checkLedger(t, tg, c, r)
 	switch r.Outcome {
 	case Pass:
 	case Skip:

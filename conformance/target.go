@@ -27,6 +27,14 @@ type Target struct {
 	Emulator bool
 	CC, CXX  []string // compiler commands, e.g. ["gcc"]
 
+	// Kind names the target in ledger.tsv: KindEmulator, KindPassthrough
+	// (-real) or KindVendor (-include/-lib elsewhere); Version is the CANN
+	// version of a vendor target ("" when unknown). See real.go.
+	Kind, Version string
+	// ExtraEnv is added to every run after the caller's environment and
+	// before the case's env (-real: NPUEMU_MODE=passthrough).
+	ExtraEnv []string
+
 	// CountDevices returns the number of devices the target shows to a
 	// program run with env; NewTarget sets it to a probe program (compiled
 	// once into WorkDir), unit tests to a fake.
@@ -65,8 +73,9 @@ func NewTarget(include, lib, workDir string) (*Target, error) {
 		return nil, fmt.Errorf("library directory %s has no libascendcl.so", lib)
 	}
 	t := &Target{Include: include, Lib: lib, WorkDir: workDir}
+	t.Kind = KindVendor
 	if real, err := filepath.EvalSymlinks(so); err == nil && filepath.Base(real) == "libnpuemu.so" {
-		t.Emulator = true
+		t.Emulator, t.Kind = true, KindEmulator
 	}
 	if t.CC, err = goEnv("CC"); err != nil {
 		return nil, err
@@ -261,6 +270,7 @@ func (t *Target) Env(c Case) []string {
 		}
 	}
 	env = append(env, "LD_LIBRARY_PATH="+ld)
+	env = append(env, t.ExtraEnv...)
 	return append(env, c.Env...)
 }
 

@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "npu.h"
+#include "passthrough.h"
 
 /* APPLOG_MAX is the documented limit of one message, NUL included. */
 #define APPLOG_MAX 1024
@@ -37,6 +38,8 @@ NPU_EXPORT void aclAppLog(aclLogLevel logLevel, const char *func, const char *fi
             memcpy(msg + sizeof msg - sizeof truncated, truncated, sizeof truncated);
         }
     }
+    /* Passthrough forwards the formatted message; tracing records it. */
+    if (__builtin_expect(npu_hooks != 0, 0) && npu_applog_hook(logLevel, func, file, line, msg)) return;
     fprintf(stderr, "[%s] %s %s:%u: %s\n", level_name(logLevel), func ? func : "?",
             file ? file : "?", (unsigned)line, msg);
 }

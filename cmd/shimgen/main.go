@@ -9,6 +9,15 @@
 // choice comes from the exports alone; the support tables (acl.Support,
 // hal.Support) must agree, which the tests check.
 //
+// Before that, one test of the global npu_hooks (libfake/passthrough.h)
+// sends the call to the shim's hook_ function when NPUEMU_MODE=passthrough
+// or NPUEMU_TRACE is set: the hook calls the vendor's function
+// npu_pt_fns[<index>] with the arguments unchanged (or the emulator), then
+// writes the call's trace line, an argument at a time; only const char*
+// parameters are told apart here (as strings), the C compiler picks the
+// format of every other type. zshims.c also holds npu_pt_syms, the name and
+// library of every symbol by index, which passthrough.c resolves.
+//
 // Usage (from `make generate`): go run ./cmd/shimgen -out libfake
 package main
 

@@ -117,19 +117,81 @@ func TestGenShimsBodies(t *testing.T) {
 		{Name: "aclB", Lib: "acl", Header: "acl/acl.h", Return: "const char*", Params: "(empty)"},
 		{Name: "halC", Lib: "hal", Header: "ascend_hal.h", Return: "drvError_t", Params: "void"},
 		{Name: "dsmiD", Lib: "dsmi", Header: "dsmi_common_interface.h", Return: "int", Params: "int *n"},
+		{Name: "aclFinalize", Lib: "acl", Header: "acl/acl.h", Return: "aclError", Params: "(empty)"},
+		{Name: "halE", Lib: "hal", Header: "ascend_hal.h", Return: "void", Params: "const char *name, int pid[]"},
 	}
-	out, err := genShims(syms, map[string]bool{"aclA": true})
+	out, err := genShims(syms, map[string]bool{"aclA": true, "aclFinalize": true, "halE": true})
 	require.NoError(t, err)
 	src := string(out)
-	assert.Contains(t, src, "NPU_EXPORT aclError aclA(const void* p, int32_t n) {\n    return npu_aclA(npu_self(), (void*)p, n);\n}")
-	assert.Contains(t, src, "NPU_EXPORT const char* aclB(void) {\n    npu_unsupported(npu_self(), 1);\n    return NULL;\n}")
-	assert.Contains(t, src, "NPU_EXPORT drvError_t halC(void) {\n    return (drvError_t)npu_unsupported(npu_self(), 2);\n}")
-	assert.NotContains(t, src, "dsmiD", "dsmi symbols belong to a later library")
+
+	// The emulator path is the old shim body, behind one test of npu_hooks.
+	assert.Contains(t, src, "static inline aclError emu_aclA(const void* p, int32_t n) {\n    return npu_aclA(npu_self(), (void*)p, n);\n}")
+	assert.Contains(t, src, "NPU_EXPORT aclError aclA(const void* p, int32_t n) {\n"+
+		"    if (__builtin_expect(npu_hooks != 0, 0))\n        return hook_aclA(p, n);\n    return emu_aclA(p, n);\n}")
+	assert.Contains(t, src, "static inline const char* emu_aclB(void) {\n    npu_unsupported(npu_self(), 1);\n    return NULL;\n}")
+	assert.Contains(t, src, "static inline drvError_t emu_halC(void) {\n    return (drvError_t)npu_unsupported(npu_self(), 2);\n}")
+
+	// The hook forwards by index, with the arguments unchanged, and traces.
+	assert.Contains(t, src, "static NPU_HOOK aclError hook_aclA(const void* p, int32_t n) {\n"+
+		"    npu_call c;\n    npu_call_begin(&c);\n    aclError r;\n"+
+		"    if (!npu_pt_on)\n        r = emu_aclA(p, n);\n"+
+		"    else if (npu_pt_fns[0] != NULL)\n        r = ((__typeof__(&aclA))npu_pt_fns[0])(p, n);\n"+
+		"    else\n        r = (aclError)npu_pt_fail(0);\n"+
+		"    if (c.trace) {\n        npu_tr *t = npu_tr_start(&c, 0);\n"+
+		"        NPU_TR_ARG(t, \"p\", p);\n        NPU_TR_ARG(t, \"n\", n);\n        NPU_TR_RET(t, r);\n"+
+		"        npu_tr_finish(t, &c);\n    }\n    return r;\n}")
+	assert.Contains(t, src, "r = ((void)npu_pt_fail(1), (const char*)NULL);")
+	assert.Contains(t, src, "r = (drvError_t)npu_pt_fail(2);")
+	assert.Contains(t, src, "    npu_tr_flush();\n    return r;\n}\n\nNPU_EXPORT aclError aclFinalize(void)", "aclFinalize flushes the trace")
+
+	// A void function; a string is traced as a string, an array as a pointer.
+	assert.Contains(t, src, "NPU_EXPORT void halE(const char *name, int pid[]) {\n"+
+		"    if (__builtin_expect(npu_hooks != 0, 0)) {\n        hook_halE(name, pid);\n        return;\n    }\n"+
+		"    emu_halE(name, pid);\n}")
+	assert.Contains(t, src, "    else\n        npu_pt_fail(5);\n")
+	assert.Contains(t, src, "npu_tr_str(t, \"name\", name);\n        npu_tr_ptr(t, \"pid\", pid);\n        npu_tr_finish")
+
+	// The table has every symbol by index; DSMI has no shim yet.
+	assert.Contains(t, src, "const npu_pt_sym npu_pt_syms[] = {\n    {\"aclA\", NPU_LIB_ACL},\n    {\"aclB\", NPU_LIB_ACL},\n"+
+		"    {\"halC\", NPU_LIB_HAL},\n    {\"dsmiD\", NPU_LIB_OTHER},\n")
+	assert.Contains(t, src, "const int npu_pt_nsyms = 6;\nvoid *npu_pt_fns[6];\n")
+	assert.NotContains(t, src, "dsmiD(", "dsmi symbols belong to a later library")
 	assert.Contains(t, src, `#include "ascend_hal.h"`)
 	assert.NotContains(t, src, `#include "dsmi_common_interface.h"`)
 
 	_, err = genShims([]abi.Symbol{{Name: "aclV", Lib: "acl", Return: "void", Params: "const char* fmt, ..."}}, nil)
 	assert.ErrorContains(t, err, "variadic")
+}
+
+func TestPtFailure(t *testing.T) {
+	tests := []struct {
+		ret, lib, want string
+	}{
+		{"aclError", "acl", "(aclError)npu_pt_fail(3)"},
+		{"DVresult", "hal", "(DVresult)npu_pt_fail(3)"},
+		{"int", "dsmi", "(int)npu_pt_fail(3)"},
+		{"aclrtBinary", "acl", "((void)npu_pt_fail(3), (aclrtBinary)NULL)"},
+		{"bool", "hal", "((void)npu_pt_fail(3), false)"},
+		{"float", "acl", "((void)npu_pt_fail(3), (float)0)"},
+		{"void", "acl", "npu_pt_fail(3)"},
+	}
+	for _, tt := range tests {
+		got, err := ptFailure(abi.Symbol{Name: "f", Lib: tt.lib, Return: tt.ret}, 3)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, got, tt.ret)
+	}
+	_, err := ptFailure(abi.Symbol{Name: "f", Lib: "acl", Return: "struct mystery"}, 3)
+	assert.Error(t, err)
+}
+
+func TestInputString(t *testing.T) {
+	for typ, want := range map[string]bool{
+		"const char*": true, "const char *": true, "const char* const": true,
+		"char*": false, "char *": false, "const char**": false, "const void*": false,
+	} {
+		assert.Equal(t, want, param{typ: typ, name: "s"}.inputString(), typ)
+	}
+	assert.False(t, param{typ: "const char", name: "s", array: true}.inputString())
 }
 
 func TestGeneratedFilesUpToDate(t *testing.T) {

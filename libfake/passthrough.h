@@ -1,0 +1,56 @@
+/* passthrough.h: the mode switch of the libfake shims (not installed;
+ * internal).
+ *
+ * Every generated shim (zshims.c) begins with one test of npu_hooks. It is
+ * zero in the emulator without tracing, so the shim calls its Go export and
+ * nothing else changes. Otherwise the shim takes its hook_ path, which
+ * forwards to the vendor library (NPUEMU_MODE=passthrough, npu_pt_on) or
+ * calls the emulator, and writes a trace line (NPUEMU_TRACE, trace.h).
+ *
+ * The flags are set once, by the library's constructor (passthrough.c),
+ * before any shim can run, and never change afterwards.
+ */
+#ifndef NPUEMU_LIBFAKE_PASSTHROUGH_H
+#define NPUEMU_LIBFAKE_PASSTHROUGH_H
+
+#include <stdint.h>
+
+#include "acl/acl_base_rt.h"
+
+/* npu_hooks is nonzero when npu_pt_on or tracing is on. */
+extern int npu_hooks;
+/* npu_pt_on is nonzero in passthrough mode (also when the vendor library
+ * could not be loaded: every call then fails with the reason). */
+extern int npu_pt_on;
+
+/* The library a symbol belongs to, in npu_pt_syms. */
+enum { NPU_LIB_ACL = 0, NPU_LIB_HAL = 1, NPU_LIB_OTHER = 2 };
+
+typedef struct npu_pt_sym {
+    const char *name;
+    int lib;
+} npu_pt_sym;
+
+/* Generated (zshims.c): every symbol of abi.Symbols by index, and the
+ * vendor's function for each index (NULL: not loaded / not found). */
+extern const npu_pt_sym npu_pt_syms[];
+extern const int npu_pt_nsyms;
+extern void *npu_pt_fns[];
+
+/* npu_pt_fail records why symbol idx cannot be forwarded (the vendor
+ * library or the symbol is missing) for aclGetRecentErrMsg and stderr, and
+ * returns the code of the failure: ACL_ERROR_API_NOT_SUPPORT for ACL
+ * symbols, DRV_ERROR_NOT_SUPPORT for the others. */
+int32_t npu_pt_fail(int idx);
+
+/* npu_applog_hook is called by aclAppLog (applog.c) with the formatted
+ * message when npu_hooks is set: it traces the call and, in passthrough
+ * mode, forwards it and returns 1; in the emulator it returns 0 and
+ * aclAppLog goes on as usual. */
+int npu_applog_hook(aclLogLevel level, const char *func, const char *file, uint32_t line,
+                    const char *msg);
+
+/* NPU_HOOK marks the slow paths: kept out of line and out of the hot code. */
+#define NPU_HOOK __attribute__((noinline, cold))
+
+#endif
