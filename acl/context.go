@@ -1,4 +1,288 @@
 package acl
 
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
 // Context is an ACL context: one device plus its streams and resources.
-type Context struct{}
+// A device's primary (default) context is created by aclrtSetDevice and
+// shared by every thread that sets the device; explicit contexts come from
+// aclrtCreateContext.
+type Context struct {
+	h       Handle
+	dev     *device
+	primary bool
+	dead    atomic.Bool // destroyed or released by a device reset
+
+	defStream *Stream // the context's default stream (aclrtStream NULL)
+
+	// Guarded by rt.mu.
+	streams map[*Stream]struct{} // explicit streams
+	events  map[*Event]struct{}
+
+	mu      sync.Mutex      // guards sysOpts
+	sysOpts map[int32]int64 // aclrtCtxSetSysParamOpt values
+}
+
+// Handle returns the context's C handle.
+func (c *Context) Handle() Handle { return c.h }
+
+// Device returns the context's device id.
+func (c *Context) Device() int32 { return c.dev.id }
+
+// newContextLocked creates a context with its default stream on d.
+// Precondition: rt.mu held.
+func newContextLocked(fn string, d *device, primary bool) (*Context, error) {
+	c := &Context{dev: d, primary: primary, streams: map[*Stream]struct{}{}, events: map[*Event]struct{}{}}
+	s, err := newStreamLocked(fn, c, 0, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	c.defStream = s
+	c.h = contexts.add(c)
+	d.contexts[c] = struct{}{}
+	kind := "explicit"
+	if primary {
+		kind = "primary"
+	}
+	register(tableContexts, record{ID: uint64(c.h), Device: int(d.id), Summary: fmt.Sprintf("%s context %#x", kind, uintptr(c.h))})
+	return c, nil
+}
+
+// destroyLocked releases c: its events, explicit streams and default
+// stream (waiting for them when wait is set), then its handle.
+// Precondition: rt.mu held.
+func (c *Context) destroyLocked(wait bool) {
+	if c.dead.Swap(true) {
+		return
+	}
+	for e := range c.events {
+		e.destroyLocked()
+	}
+	for s := range c.streams {
+		s.destroyLocked(wait)
+	}
+	c.defStream.destroyLocked(wait)
+	contexts.remove(c.h)
+	delete(c.dev.contexts, c)
+	unregister(tableContexts, uint64(c.h))
+}
+
+var contexts = newTable[Context](kindContext)
+
+// current returns the thread's current context. A thread without one gets
+// the primary context of aclInit's defaultDevice, if configured.
+func current(t *Thread, fn string) (*Context, error) {
+	if c := t.Ctx; c != nil && !c.dead.Load() {
+		return c, nil
+	}
+	t.Ctx = nil
+	if dd := atomic.LoadInt32(&rt.defaultDevice); dd >= 0 {
+		rt.mu.Lock()
+		c, err := setDeviceLocked(fn, dd)
+		rt.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		t.Ctx = c
+		return c, nil
+	}
+	return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL,
+		"%s: the calling thread has no current context (call aclrtSetDevice, aclrtCreateContext or aclrtSetCurrentContext first)", fn)
+}
+
+// resolveContext resolves a context handle.
+func resolveContext(fn string, h Handle) (*Context, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: context must not be NULL", fn)
+	}
+	c, err := contexts.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return c, nil
+}
+
+// CreateContext implements aclrtCreateContext: the new context becomes the
+// calling thread's current context.
+func CreateContext(t *Thread, out *Handle, id int32) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context must not be NULL")
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.initRefs == 0 {
+		return errUninitialized("aclrtCreateContext")
+	}
+	d, err := deviceLocked("aclrtCreateContext", id)
+	if err != nil {
+		return err
+	}
+	c, err := newContextLocked("aclrtCreateContext", d, false)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	*out = c.h
+	return nil
+}
+
+// DestroyContext implements aclrtDestroyContext (explicit contexts only).
+func DestroyContext(t *Thread, h Handle) error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	c, err := resolveContext("aclrtDestroyContext", h)
+	if err != nil {
+		return err
+	}
+	if c.primary {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"aclrtDestroyContext: %#x is the default context of device %d; release it with aclrtResetDevice", uintptr(h), c.dev.id)
+	}
+	c.destroyLocked(true)
+	if t.Ctx == c {
+		t.Ctx = nil
+	}
+	return nil
+}
+
+// SetCurrentContext implements aclrtSetCurrentContext; it also switches
+// the thread's current device.
+func SetCurrentContext(t *Thread, h Handle) error {
+	c, err := resolveContext("aclrtSetCurrentContext", h)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	return nil
+}
+
+// GetCurrentContext implements aclrtGetCurrentContext.
+func GetCurrentContext(t *Thread, out *Handle) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context must not be NULL")
+	}
+	c, err := current(t, "aclrtGetCurrentContext")
+	if err != nil {
+		return err
+	}
+	*out = c.h
+	return nil
+}
+
+// CtxGetCurrentDefaultStream implements aclrtCtxGetCurrentDefaultStream:
+// the default stream's handle (usable wherever NULL is).
+func CtxGetCurrentDefaultStream(t *Thread, out *Handle) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCtxGetCurrentDefaultStream: stream must not be NULL")
+	}
+	c, err := current(t, "aclrtCtxGetCurrentDefaultStream")
+	if err != nil {
+		return err
+	}
+	*out = c.defStream.h
+	return nil
+}
+
+// GetPrimaryCtxState implements aclrtGetPrimaryCtxState.
+func GetPrimaryCtxState(t *Thread, id int32, flags *uint32, active *int32) error {
+	if active == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetPrimaryCtxState: active must not be NULL")
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	d, err := deviceLocked("aclrtGetPrimaryCtxState", id)
+	if err != nil {
+		return err
+	}
+	if flags != nil {
+		*flags = 0
+	}
+	*active = 0
+	if d.primary != nil {
+		*active = 1
+	}
+	return nil
+}
+
+// sysParamOptCount is the number of aclSysParamOpt values.
+const sysParamOptCount = 4
+
+func checkSysOpt(fn string, opt int32) error {
+	if opt < 0 || opt >= sysParamOptCount {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclSysParamOpt %d", fn, opt)
+	}
+	return nil
+}
+
+// CtxSetSysParamOpt implements aclrtCtxSetSysParamOpt.
+func CtxSetSysParamOpt(t *Thread, opt int32, value int64) error {
+	if err := checkSysOpt("aclrtCtxSetSysParamOpt", opt); err != nil {
+		return err
+	}
+	c, err := current(t, "aclrtCtxSetSysParamOpt")
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sysOpts == nil {
+		c.sysOpts = map[int32]int64{}
+	}
+	c.sysOpts[opt] = value
+	return nil
+}
+
+// CtxGetSysParamOpt implements aclrtCtxGetSysParamOpt: Get before Set fails.
+func CtxGetSysParamOpt(t *Thread, opt int32, value *int64) error {
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: value must not be NULL")
+	}
+	if err := checkSysOpt("aclrtCtxGetSysParamOpt", opt); err != nil {
+		return err
+	}
+	c, err := current(t, "aclrtCtxGetSysParamOpt")
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.sysOpts[opt]
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, "aclrtCtxGetSysParamOpt: option %d was never set on this context", opt)
+	}
+	*value = v
+	return nil
+}
+
+// SetSysParamOpt implements the process-wide aclrtSetSysParamOpt.
+func SetSysParamOpt(t *Thread, opt int32, value int64) error {
+	if err := checkSysOpt("aclrtSetSysParamOpt", opt); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.sysOpts == nil {
+		rt.sysOpts = map[int32]int64{}
+	}
+	rt.sysOpts[opt] = value
+	return nil
+}
+
+// GetSysParamOpt implements aclrtGetSysParamOpt: an unset option reads 0.
+func GetSysParamOpt(t *Thread, opt int32, value *int64) error {
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt: value must not be NULL")
+	}
+	if err := checkSysOpt("aclrtGetSysParamOpt", opt); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	*value = rt.sysOpts[opt]
+	return nil
+}

@@ -1,0 +1,440 @@
+package acl
+
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// ptrClass is what an address is, as far as copies care.
+type ptrClass int
+
+const (
+	pageable ptrClass = iota // host memory the runtime did not allocate
+	pinned                   // aclrtMallocHost memory
+	devmem                   // HBM of some device
+)
+
+// ptrInfo classifies one copy operand.
+type ptrInfo struct {
+	class ptrClass
+	dev   *device // devmem only
+	room  uint64  // bytes from the address to the end of its allocation; 0 = unknown (pageable)
+}
+
+func (p ptrInfo) host() bool { return p.class != devmem }
+
+// classify finds out what addr is; an address inside a device's HBM range
+// but outside every allocation is an error.
+func classify(fn, what string, addr uintptr) (ptrInfo, error) {
+	n := rt.node.Load()
+	if n == nil {
+		return ptrInfo{class: pageable}, nil
+	}
+	if d := deviceOf(addr); d != nil {
+		base, _, ok := d.emu.HBM.Find(addr)
+		if ok {
+			d.allocMu.RLock()
+			a, ok2 := d.allocs[base]
+			d.allocMu.RUnlock()
+			if ok2 && uint64(addr-base) < a.size {
+				return ptrInfo{class: devmem, dev: d, room: a.size - uint64(addr-base)}, nil
+			}
+		}
+		return ptrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: %s %#x is in device %d's memory but not inside any live allocation", fn, what, addr, d.id)
+	}
+	if base, size, ok := n.Host().Find(addr); ok {
+		return ptrInfo{class: pinned, room: size - uint64(addr-base)}, nil
+	}
+	return ptrInfo{class: pageable}, nil
+}
+
+// checkRoom refuses a copy that would run past the end of an allocation.
+func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
+	if p.room != 0 && count > p.room {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: %d bytes at %s %#x overrun its allocation (%d bytes left)", fn, count, what, addr, p.room)
+	}
+	return nil
+}
+
+// peerEnabled reports whether copies between devices a and b are allowed:
+// peer access enabled in either direction.
+func peerEnabled(a, b *device) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return a.peers[b.id] || b.peers[a.id]
+}
+
+// copyPlan is the resolved direction of one copy.
+type copyPlan struct {
+	dir tsfw.CopyDir
+	dev *device // the device whose engines do the copy
+}
+
+// plan infers the direction of a copy from its operands.
+func plan(fn string, ctx *Context, dst, src ptrInfo) (copyPlan, error) {
+	switch {
+	case dst.host() && src.host():
+		return copyPlan{tsfw.HostToHost, ctx.dev}, nil
+	case dst.class == devmem && src.host():
+		return copyPlan{tsfw.HostToDevice, dst.dev}, nil
+	case dst.host() && src.class == devmem:
+		return copyPlan{tsfw.DeviceToHost, src.dev}, nil
+	case dst.dev == src.dev:
+		return copyPlan{tsfw.DeviceToDevice, src.dev}, nil
+	}
+	if !peerEnabled(src.dev, dst.dev) {
+		return copyPlan{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: copy from device %d to device %d needs peer access (aclrtDeviceEnablePeerAccess)", fn, src.dev.id, dst.dev.id)
+	}
+	return copyPlan{tsfw.PeerToPeer, src.dev}, nil
+}
+
+// checkCopyArgs runs the argument checks every memcpy shares, in the
+// runtime's order. It reports done for a zero-length copy.
+func checkCopyArgs(fn string, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, async bool) (bool, error) {
+	if count == 0 {
+		return true, nil
+	}
+	if kind < 0 || kind > abi.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE || (!async && kind > abi.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+		return false, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d is not an accepted aclrtMemcpyKind here", fn, kind)
+	}
+	if dst == 0 || src == 0 {
+		return false, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dst and src must not be NULL", fn)
+	}
+	if destMax == 0 || count > destMax {
+		return false, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: count %d exceeds destMax %d", fn, count, destMax)
+	}
+	return false, nil
+}
+
+// operands classifies and bounds-checks both operands of a copy.
+func operands(fn string, dst, src uintptr, count uint64) (ptrInfo, ptrInfo, error) {
+	di, err := classify(fn, "dst", dst)
+	if err != nil {
+		return di, di, err
+	}
+	si, err := classify(fn, "src", src)
+	if err != nil {
+		return di, si, err
+	}
+	if err := checkRoom(fn, "dst", dst, di, count); err != nil {
+		return di, si, err
+	}
+	if err := checkRoom(fn, "src", src, si, count); err != nil {
+		return di, si, err
+	}
+	return di, si, nil
+}
+
+// Memcpy implements aclrtMemcpy: synchronous, direction inferred from the
+// pointers (kind is range-checked only), no implicit synchronisation.
+func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
+	const fn = "aclrtMemcpy"
+	if done, err := checkCopyArgs(fn, dst, destMax, src, count, kind, false); done || err != nil {
+		return err
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	di, si, err := operands(fn, dst, src, count)
+	if err != nil {
+		return err
+	}
+	p, err := plan(fn, c, di, si)
+	if err != nil {
+		return err
+	}
+	if err := p.dev.emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return nil
+}
+
+// kindMatches checks an async copy's kind against its operands (the async
+// form trusts kind as given).
+func kindMatches(fn string, kind int32, di, si ptrInfo) error {
+	want := func(dstDev, srcDev bool) error {
+		if (di.class == devmem) != dstDev || (si.class == devmem) != srcDev {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match the operands (dst %s, src %s)",
+				fn, kind, di.class, si.class)
+		}
+		return nil
+	}
+	switch kind {
+	case abi.ACL_MEMCPY_HOST_TO_HOST:
+		if err := want(false, false); err != nil {
+			return err
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: asynchronous host-to-host copies are not supported on a PCIe-attached device", fn)
+	case abi.ACL_MEMCPY_HOST_TO_DEVICE, abi.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+		return want(true, false)
+	case abi.ACL_MEMCPY_DEVICE_TO_HOST:
+		return want(false, true)
+	case abi.ACL_MEMCPY_DEVICE_TO_DEVICE:
+		return want(true, true)
+	case abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, abi.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+		if err := want(true, true); err != nil {
+			return err
+		}
+		if same := di.dev == si.dev; same != (kind == abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.dev.id, di.dev.id)
+		}
+	case abi.ACL_MEMCPY_DEFAULT:
+		if di.host() && si.host() {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: asynchronous host-to-host copies are not supported on a PCIe-attached device", fn)
+		}
+	}
+	return nil
+}
+
+func (c ptrClass) String() string {
+	switch c {
+	case pinned:
+		return "pinned host memory"
+	case devmem:
+		return "device memory"
+	}
+	return "pageable host memory"
+}
+
+// MemcpyAsync implements aclrtMemcpyAsync (and the deprecated
+// aclrtMemcpyAsyncWithCondition): queued on the stream with pinned host
+// memory or device memory; with pageable host memory the call returns only
+// after the copy completed.
+func MemcpyAsync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, sh Handle) error {
+	const fn = "aclrtMemcpyAsync"
+	if done, err := checkCopyArgs(fn, dst, destMax, src, count, kind, true); done || err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	di, si, err := operands(fn, dst, src, count)
+	if err != nil {
+		return err
+	}
+	if err := kindMatches(fn, kind, di, si); err != nil {
+		return err
+	}
+	p, err := plan(fn, s.ctx, di, si)
+	if err != nil {
+		return err
+	}
+	if err := sameDevice(fn, s, di, si); err != nil {
+		return err
+	}
+	if err := s.submit(fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
+		return err
+	}
+	if di.class == pageable || si.class == pageable {
+		return s.waitPageable(fn)
+	}
+	return nil
+}
+
+// sameDevice refuses device operands of a device other than the stream's,
+// unless peer access connects them.
+func sameDevice(fn string, s *Stream, ops ...ptrInfo) error {
+	for _, o := range ops {
+		if o.class == devmem && o.dev != s.ctx.dev && !peerEnabled(o.dev, s.ctx.dev) {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+				"%s: device %d memory used on a stream of device %d without peer access", fn, o.dev.id, s.ctx.dev.id)
+		}
+	}
+	return nil
+}
+
+// waitPageable waits until everything submitted to s so far (the copy just
+// queued included) has completed: pageable host memory makes an async call
+// synchronous.
+func (s *Stream) waitPageable(fn string) error {
+	if err := s.q.Synchronize(-1); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+	}
+	return nil
+}
+
+// checkMemsetArgs: count 0 succeeds first; NULL; count > maxCount.
+func checkMemsetArgs(fn string, p uintptr, maxCount, count uint64) (bool, error) {
+	if count == 0 {
+		return true, nil
+	}
+	if p == 0 {
+		return false, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
+	}
+	if maxCount == 0 || count > maxCount {
+		return false, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: count %d exceeds maxCount %d", fn, count, maxCount)
+	}
+	return false, nil
+}
+
+// Memset implements aclrtMemset: a synchronous byte fill (low 8 bits of
+// value) of device or host memory.
+func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) error {
+	const fn = "aclrtMemset"
+	if done, err := checkMemsetArgs(fn, p, maxCount, count); done || err != nil {
+		return err
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	pi, err := classify(fn, "devPtr", p)
+	if err != nil {
+		return err
+	}
+	if err := checkRoom(fn, "devPtr", p, pi, count); err != nil {
+		return err
+	}
+	d := c.dev
+	if pi.class == devmem {
+		d = pi.dev
+	}
+	if err := d.emu.TS.MemsetNow(p, byte(value), count); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return nil
+}
+
+// MemsetAsync implements aclrtMemsetAsync.
+func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint64, sh Handle) error {
+	const fn = "aclrtMemsetAsync"
+	if done, err := checkMemsetArgs(fn, p, maxCount, count); done || err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	pi, err := classify(fn, "devPtr", p)
+	if err != nil {
+		return err
+	}
+	if err := checkRoom(fn, "devPtr", p, pi, count); err != nil {
+		return err
+	}
+	if err := sameDevice(fn, s, pi); err != nil {
+		return err
+	}
+	if err := s.submit(fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
+		return err
+	}
+	if pi.class == pageable {
+		return s.waitPageable(fn)
+	}
+	return nil
+}
+
+// Limits of aclrtMemcpy2dAsync.
+const (
+	max2DWidth  = 5000000
+	max2DHeight = 5242880
+)
+
+// check2D validates a 2-D copy and its operands; done for an empty copy.
+func check2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, async bool) (bool, ptrInfo, ptrInfo, error) {
+	var di, si ptrInfo
+	if dst == 0 || src == 0 {
+		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dst and src must not be NULL", fn)
+	}
+	if width > dpitch || width > spitch {
+		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: width %d exceeds dpitch %d or spitch %d", fn, width, dpitch, spitch)
+	}
+	if async && (width > max2DWidth || height > max2DHeight) {
+		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: width %d / height %d exceed %d / %d", fn, width, height, max2DWidth, max2DHeight)
+	}
+	switch kind {
+	case abi.ACL_MEMCPY_HOST_TO_DEVICE, abi.ACL_MEMCPY_DEVICE_TO_HOST, abi.ACL_MEMCPY_DEFAULT:
+	case abi.ACL_MEMCPY_DEVICE_TO_DEVICE:
+		if !async {
+			return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d: only host-to-device and device-to-host", fn, kind)
+		}
+		if s, _, err := soc(fn); err != nil {
+			return false, di, si, err
+		} else if s.Family != emu.Family950 && s.Family != emu.FamilyA3 && s.Family != emu.FamilyA2 {
+			return false, di, si, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: device-to-device 2-D copies exist only on Ascend 950 and Atlas A2/A3, not on %s", fn, s.Name)
+		}
+	default:
+		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d is not accepted for 2-D copies", fn, kind)
+	}
+	if width == 0 || height == 0 {
+		return true, di, si, nil
+	}
+	span := func(pitch uint64) uint64 { return (height-1)*pitch + width }
+	var err error
+	if di, err = classify(fn, "dst", dst); err != nil {
+		return false, di, si, err
+	}
+	if si, err = classify(fn, "src", src); err != nil {
+		return false, di, si, err
+	}
+	if err := checkRoom(fn, "dst", dst, di, span(dpitch)); err != nil {
+		return false, di, si, err
+	}
+	if err := checkRoom(fn, "src", src, si, span(spitch)); err != nil {
+		return false, di, si, err
+	}
+	if kind != abi.ACL_MEMCPY_DEFAULT {
+		if err := kindMatches(fn, kind, di, si); err != nil {
+			return false, di, si, err
+		}
+	} else if di.host() == si.host() && (!async || di.host()) {
+		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: operands (dst %s, src %s) are not a host/device pair", fn, di.class, si.class)
+	}
+	return false, di, si, nil
+}
+
+// Memcpy2D implements aclrtMemcpy2d (synchronous, H2D / D2H).
+func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32) error {
+	const fn = "aclrtMemcpy2d"
+	done, di, si, err := check2D(fn, dst, dpitch, src, spitch, width, height, kind, false)
+	if done || err != nil {
+		return err
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	p, err := plan(fn, c, di, si)
+	if err != nil {
+		return err
+	}
+	for row := uint64(0); row < height; row++ {
+		if err := p.dev.emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.dir); err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, messageOf(err))
+		}
+	}
+	return nil
+}
+
+// Memcpy2DAsync implements aclrtMemcpy2dAsync (H2D, D2H, D2D).
+func Memcpy2DAsync(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, sh Handle) error {
+	const fn = "aclrtMemcpy2dAsync"
+	done, di, si, err := check2D(fn, dst, dpitch, src, spitch, width, height, kind, true)
+	if done || err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	p, err := plan(fn, s.ctx, di, si)
+	if err != nil {
+		return err
+	}
+	if err := sameDevice(fn, s, di, si); err != nil {
+		return err
+	}
+	if err := s.submit(fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir)); err != nil {
+		return err
+	}
+	if di.class == pageable || si.class == pageable {
+		return s.waitPageable(fn)
+	}
+	return nil
+}

@@ -1,0 +1,470 @@
+package acl
+
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// GetDeviceInfo implements aclrtGetDeviceInfo. SIMT attributes (202–212)
+// read 0 except on 950, whose SIMT figures npuemu does not model; the
+// 950-only attributes 408/409 fail elsewhere; SuperPOD ids exist on A3
+// only.
+func GetDeviceInfo(t *Thread, id uint32, attr int32, value *int64) error {
+	const fn = "aclrtGetDeviceInfo"
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	d, err := openDevice(fn, int32(id))
+	if err != nil {
+		return err
+	}
+	s := d.emu.SoC
+	is950 := s.Family == emu.Family950
+	notHere := func() error {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: attribute %d is not available on %s", fn, attr, s.Name)
+	}
+	var v int64
+	switch attr {
+	case abi.ACL_DEV_ATTR_AICPU_CORE_NUM:
+		v = int64(s.AICPUs)
+	case abi.ACL_DEV_ATTR_AICORE_CORE_NUM:
+		v = int64(s.AICores)
+	case abi.ACL_DEV_ATTR_CUBE_CORE_NUM:
+		v = int64(s.CubeCores)
+	case abi.ACL_DEV_ATTR_VECTOR_CORE_NUM:
+		v = int64(s.VectorCores)
+	case abi.ACL_DEV_ATTR_WARP_SIZE, abi.ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE, abi.ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE,
+		abi.ACL_DEV_ATTR_MAX_GRID_DIM_X, abi.ACL_DEV_ATTR_MAX_GRID_DIM_Y, abi.ACL_DEV_ATTR_MAX_GRID_DIM_Z,
+		abi.ACL_DEV_ATTR_MAX_BLOCK_PER_GRID, abi.ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK,
+		abi.ACL_DEV_ATTR_MAX_BLOCK_DIM_X, abi.ACL_DEV_ATTR_MAX_BLOCK_DIM_Y, abi.ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+		if is950 {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: SIMT attribute %d is not modelled by npuemu", fn, attr)
+		}
+		v = 0
+	case abi.ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
+		v = int64(d.emu.HBM.Total())
+	case abi.ACL_DEV_ATTR_L2_CACHE_SIZE:
+		v = int64(s.L2Bytes)
+	case abi.ACL_DEV_ATTR_SMP_ID, abi.ACL_DEV_ATTR_MAINBOARD_ID, abi.ACL_DEV_ATTR_IS_VIRTUAL:
+		v = 0
+	case abi.ACL_DEV_ATTR_PHY_CHIP_ID:
+		v = int64(id)
+	case abi.ACL_DEV_ATTR_SUPER_POD_DEVICE_ID, abi.ACL_DEV_ATTR_SUPER_POD_SERVER_ID, abi.ACL_DEV_ATTR_SUPER_POD_ID:
+		if s.Family != emu.FamilyA3 {
+			return notHere()
+		}
+		if attr == abi.ACL_DEV_ATTR_SUPER_POD_DEVICE_ID {
+			v = int64(id)
+		}
+	case abi.ACL_DEV_ATTR_CUST_OP_PRIVILEGE:
+		if is950 {
+			return notHere()
+		}
+		v = 0
+	case abi.ACL_DEV_ATTR_HD_CONNECT_TYPE:
+		if !is950 {
+			return notHere()
+		}
+		v = abi.ACL_HOST_DEVICE_CONNECT_TYPE_PCIE
+	case abi.ACL_DEV_ATTR_DEVICE_FORM_FACTOR:
+		if !is950 {
+			return notHere()
+		}
+		v = abi.ACL_DEVICE_FORM_FACTOR_PCIE_CARD
+	case abi.ACL_DEV_ATTR_NPU_ARCH:
+		v = int64(s.NpuArch)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: unknown aclrtDevAttr %d", fn, attr)
+	}
+	*value = v
+	return nil
+}
+
+// GetDeviceCapabilityLegacy implements aclGetDeviceCapability (acl_base_rt.h).
+func GetDeviceCapabilityLegacy(t *Thread, id uint32, info int32, value *int64) error {
+	const fn = "aclGetDeviceCapability"
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	if err := checkDeviceID(fn, int32(id)); err != nil {
+		return err
+	}
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	switch info {
+	case abi.ACL_DEVICE_INFO_AI_CORE_NUM:
+		*value = int64(s.AICores)
+	case abi.ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+		*value = int64(s.VectorCores)
+	case abi.ACL_DEVICE_INFO_L2_SIZE:
+		*value = int64(s.L2Bytes)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclDeviceInfo %d", fn, info)
+	}
+	return nil
+}
+
+// GetDeviceCapability implements aclrtGetDeviceCapability: 0/1 per
+// feature. Neither documented feature (TS task update of AIC/AIV tasks,
+// cross-device memory-queue events) is modelled, so both read
+// ACL_DEV_FEATURE_NOT_SUPPORT.
+func GetDeviceCapability(t *Thread, id int32, feature int32, value *int32) error {
+	const fn = "aclrtGetDeviceCapability"
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	if err := checkDeviceID(fn, id); err != nil {
+		return err
+	}
+	switch feature {
+	case abi.ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, abi.ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV:
+		*value = abi.ACL_DEV_FEATURE_NOT_SUPPORT
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevFeatureType %d", fn, feature)
+	}
+	return nil
+}
+
+// UtilizationInfo is aclrtUtilizationInfo.
+type UtilizationInfo struct {
+	Cube, Vector, AICPU, Memory int32
+	Extend                      uintptr // must be NULL
+}
+
+// GetDeviceUtilizationRate implements aclrtGetDeviceUtilizationRate: memory
+// utilisation from HBM use; cube/vector/AI CPU read 0 (no kernels run on
+// them yet), vector −1 on SoCs without separate vector cores.
+func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
+	const fn = "aclrtGetDeviceUtilizationRate"
+	if u == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationInfo must not be NULL", fn)
+	}
+	if u.Extend != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationExtend must be NULL", fn)
+	}
+	d, err := openDevice(fn, id)
+	if err != nil {
+		return err
+	}
+	h := d.emu.HBM
+	mem := int32(0)
+	if total := h.Total(); total > 0 {
+		mem = int32(h.Used() * 100 / total)
+	}
+	vec := int32(0)
+	if d.emu.SoC.VectorCores == 0 {
+		vec = -1
+	}
+	*u = UtilizationInfo{Cube: 0, Vector: vec, AICPU: 0, Memory: mem}
+	return nil
+}
+
+// DeviceCanAccessPeer implements aclrtDeviceCanAccessPeer: any two distinct
+// devices of the node, except on 310B (no P2P).
+func DeviceCanAccessPeer(t *Thread, can *int32, id, peer int32) error {
+	const fn = "aclrtDeviceCanAccessPeer"
+	if can == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: canAccessPeer must not be NULL", fn)
+	}
+	if err := checkDeviceID(fn, id); err != nil {
+		return err
+	}
+	if err := checkDeviceID(fn, peer); err != nil {
+		return err
+	}
+	if id == peer {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: deviceId and peerDeviceId are both %d", fn, id)
+	}
+	s, _, _ := soc(fn)
+	*can = 1
+	if s.Family == emu.Family310B {
+		*can = 0
+	}
+	return nil
+}
+
+// DeviceEnablePeerAccess implements aclrtDeviceEnablePeerAccess (current
+// device → peer, at most 8 peers).
+func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
+	const fn = "aclrtDeviceEnablePeerAccess"
+	if flags != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags must be 0, got %d", fn, flags)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	if err := checkDeviceID(fn, peer); err != nil {
+		return err
+	}
+	if peer == c.dev.id {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: device %d cannot be its own peer", fn, peer)
+	}
+	if s, _, _ := soc(fn); s.Family == emu.Family310B {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no peer-to-peer access", fn, s.Name)
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if c.dev.peers[peer] {
+		return nil
+	}
+	if len(c.dev.peers) >= maxPeers {
+		return abi.Errorf(abi.ACL_ERROR_RT_OVER_LIMIT, "%s: device %d already has %d peers enabled (the limit)", fn, c.dev.id, maxPeers)
+	}
+	c.dev.peers[peer] = true
+	return nil
+}
+
+// DeviceDisablePeerAccess implements aclrtDeviceDisablePeerAccess.
+func DeviceDisablePeerAccess(t *Thread, peer int32) error {
+	const fn = "aclrtDeviceDisablePeerAccess"
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	if err := checkDeviceID(fn, peer); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if !c.dev.peers[peer] {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: peer access from device %d to %d is not enabled", fn, c.dev.id, peer)
+	}
+	delete(c.dev.peers, peer)
+	return nil
+}
+
+// DevicePeerAccessStatus implements aclrtDevicePeerAccessStatus.
+func DevicePeerAccessStatus(t *Thread, id, peer int32, status *int32) error {
+	const fn = "aclrtDevicePeerAccessStatus"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	if err := checkDeviceID(fn, id); err != nil {
+		return err
+	}
+	if err := checkDeviceID(fn, peer); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	*status = 0
+	if int(id) < len(rt.devs) && rt.devs[id] != nil && rt.devs[id].peers[peer] {
+		*status = 1
+	}
+	return nil
+}
+
+// SetDeviceSatMode implements aclrtSetDeviceSatMode (affects later streams).
+func SetDeviceSatMode(t *Thread, mode int32) error {
+	const fn = "aclrtSetDeviceSatMode"
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	switch mode {
+	case abi.ACL_RT_OVERFLOW_MODE_SATURATION:
+		if s.Family == emu.Family950 {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s supports only INF/NAN mode", fn, s.Name)
+		}
+	case abi.ACL_RT_OVERFLOW_MODE_INFNAN:
+		if !infNanCapable(s) {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s supports only saturation mode", fn, s.Name)
+		}
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtFloatOverflowMode %d", fn, mode)
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.satMode, rt.satIsSet = mode, true
+	return nil
+}
+
+func infNanCapable(s emu.SoC) bool {
+	return s.Family == emu.FamilyA2 || s.Family == emu.FamilyA3 || s.Family == emu.Family950
+}
+
+// GetDeviceSatMode implements aclrtGetDeviceSatMode: INF/NAN by default on
+// A2/A3/950, saturation elsewhere.
+func GetDeviceSatMode(t *Thread, mode *int32) error {
+	const fn = "aclrtGetDeviceSatMode"
+	if mode == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode must not be NULL", fn)
+	}
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	switch {
+	case rt.satIsSet:
+		*mode = rt.satMode
+	case infNanCapable(s):
+		*mode = abi.ACL_RT_OVERFLOW_MODE_INFNAN
+	default:
+		*mode = abi.ACL_RT_OVERFLOW_MODE_SATURATION
+	}
+	return nil
+}
+
+// Device limits (aclrtDeviceLimit) defaults and ranges.
+const (
+	defaultSIMDStack  = 32768
+	defaultSIMDPrintf = 32768
+)
+
+// DeviceSetLimit implements aclrtDeviceSetLimit (process-wide; SIMT limits
+// exist on 950 only).
+func DeviceSetLimit(t *Thread, limit int32, value uint64) error {
+	const fn = "aclrtDeviceSetLimit"
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	switch limit {
+	case abi.ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
+		maxStack := uint64(196608)
+		if s.Family == emu.Family950 {
+			maxStack = 131072
+		}
+		if value > maxStack {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: SIMD stack size %d exceeds %d on %s", fn, value, maxStack, s.Name)
+		}
+		if value <= 32*kib {
+			value = 32 * kib
+		} else {
+			value = alignUp(value, 16*kib)
+		}
+	case abi.ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
+		if value < 1024 || value > 67108864 || value%8 != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: SIMD printf FIFO size %d: want a multiple of 8 in [1024, 67108864]", fn, value)
+		}
+	case abi.ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, abi.ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE, abi.ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE:
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: SIMT limit %d is not available on %s", fn, limit, s.Name)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDeviceLimit %d", fn, limit)
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.limits == nil {
+		rt.limits = map[int32]uint64{}
+	}
+	rt.limits[limit] = value
+	return nil
+}
+
+// DeviceGetLimit implements aclrtDeviceGetLimit.
+func DeviceGetLimit(t *Thread, limit int32, value *uint64) error {
+	const fn = "aclrtDeviceGetLimit"
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	var def uint64
+	switch limit {
+	case abi.ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE:
+		def = defaultSIMDStack
+	case abi.ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
+		def = defaultSIMDPrintf
+	case abi.ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, abi.ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE, abi.ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE:
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: SIMT limit %d is not available on %s", fn, limit, s.Name)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDeviceLimit %d", fn, limit)
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if v, ok := rt.limits[limit]; ok {
+		def = v
+	}
+	*value = def
+	return nil
+}
+
+// hardwareCores is a device's core count per aclrtDevResLimitType.
+func hardwareCores(s emu.SoC, typ int32) (uint32, bool) {
+	switch typ {
+	case abi.ACL_RT_DEV_RES_CUBE_CORE:
+		return uint32(s.CubeCores), true
+	case abi.ACL_RT_DEV_RES_VECTOR_CORE:
+		return uint32(s.VectorCores), true
+	}
+	return 0, false
+}
+
+// SetDeviceResLimit implements aclrtSetDeviceResLimit: 1..hardware cores,
+// recorded for later launches.
+func SetDeviceResLimit(t *Thread, id int32, typ int32, value uint32) error {
+	const fn = "aclrtSetDeviceResLimit"
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	d, err := deviceLocked(fn, id)
+	if err != nil {
+		return err
+	}
+	hw, ok := hardwareCores(d.emu.SoC, typ)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
+	}
+	if value == 0 || value > hw {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d cores: want 1..%d", fn, value, hw)
+	}
+	d.resLimit[typ] = value
+	return nil
+}
+
+// GetDeviceResLimit implements aclrtGetDeviceResLimit: the hardware count
+// unless set.
+func GetDeviceResLimit(t *Thread, id int32, typ int32, value *uint32) error {
+	const fn = "aclrtGetDeviceResLimit"
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	d, err := deviceLocked(fn, id)
+	if err != nil {
+		return err
+	}
+	hw, ok := hardwareCores(d.emu.SoC, typ)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
+	}
+	if v, ok := d.resLimit[typ]; ok {
+		hw = v
+	}
+	*value = hw
+	return nil
+}
+
+// ResetDeviceResLimit implements aclrtResetDeviceResLimit.
+func ResetDeviceResLimit(t *Thread, id int32) error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	d, err := deviceLocked("aclrtResetDeviceResLimit", id)
+	if err != nil {
+		return err
+	}
+	d.resLimit = map[int32]uint32{}
+	return nil
+}
+
+// GetResInCurrentThread implements aclrtGetResInCurrentThread: the limit
+// in force for the thread's current device (stream-level limits are not
+// modelled, so the device-level one).
+func GetResInCurrentThread(t *Thread, typ int32, value *uint32) error {
+	const fn = "aclrtGetResInCurrentThread"
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	return GetDeviceResLimit(t, c.dev.id, typ, value)
+}

@@ -1,0 +1,416 @@
+package acl
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// eventKind says which create call made an event; it decides which calls
+// the event accepts (semantics.md §5, §21 items 6–7).
+type eventKind int
+
+const (
+	evPlain    eventKind = iota // aclrtCreateEvent: no reset
+	evWithFlag                  // aclrtCreateEventWithFlag
+	evEx                        // aclrtCreateEventExWithFlag: re-recordable, no reset/QueryEvent
+)
+
+// Event is an ACL event over a tsfw event of its context's device.
+type Event struct {
+	h     Handle
+	ctx   *Context
+	ev    *tsfw.Event
+	flags uint32
+	kind  eventKind
+	dead  atomic.Bool
+
+	waitMu  sync.Mutex // guards waiters
+	waiters []*Stream  // streams that waited on e since its last reset
+}
+
+var events = newTable[Event](kindEvent)
+
+// Flags accepted by the create calls.
+const (
+	eventFlagsWithFlag = abi.ACL_EVENT_SYNC | abi.ACL_EVENT_CAPTURE_STREAM_PROGRESS | abi.ACL_EVENT_TIME_LINE |
+		abi.ACL_EVENT_DEVICE_USE_ONLY | abi.ACL_EVENT_EXTERNAL
+	eventFlagsEx = eventFlagsWithFlag | abi.ACL_EVENT_IPC
+)
+
+func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
+	}
+	switch kind {
+	case evWithFlag, evEx:
+		allowed := uint32(eventFlagsWithFlag)
+		if kind == evEx {
+			allowed = eventFlagsEx
+		}
+		if flags == 0 || flags&^allowed != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x is not a valid combination of ACL_EVENT_* flags", fn, flags)
+		}
+		if flags&abi.ACL_EVENT_EXTERNAL != 0 && flags != abi.ACL_EVENT_EXTERNAL {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_EXTERNAL cannot be combined with other flags", fn)
+		}
+		if flags&abi.ACL_EVENT_IPC != 0 && flags != abi.ACL_EVENT_IPC {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_IPC cannot be combined with other flags", fn)
+		}
+		if flags == abi.ACL_EVENT_IPC {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: IPC events are not implemented by npuemu yet", fn)
+		}
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if c.dead.Load() {
+		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
+	}
+	te, err := c.dev.emu.TS.NewEvent(flags)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+	}
+	e := &Event{ctx: c, ev: te, flags: flags, kind: kind}
+	e.h = events.add(e)
+	c.events[e] = struct{}{}
+	c.dev.nevents++
+	register(tableEvents, record{ID: uint64(e.h), Device: int(c.dev.id), Owner: uint64(c.h),
+		Summary: fmt.Sprintf("event %#x (flags %#x)", uintptr(e.h), flags)})
+	*out = e.h
+	return nil
+}
+
+// CreateEvent implements aclrtCreateEvent.
+func CreateEvent(t *Thread, out *Handle) error {
+	return createEvent(t, "aclrtCreateEvent", out, 0, evPlain)
+}
+
+// CreateEventWithFlag implements aclrtCreateEventWithFlag.
+func CreateEventWithFlag(t *Thread, out *Handle, flags uint32) error {
+	return createEvent(t, "aclrtCreateEventWithFlag", out, flags, evWithFlag)
+}
+
+// CreateEventExWithFlag implements aclrtCreateEventExWithFlag.
+func CreateEventExWithFlag(t *Thread, out *Handle, flags uint32) error {
+	return createEvent(t, "aclrtCreateEventExWithFlag", out, flags, evEx)
+}
+
+// destroyLocked releases e. Precondition: rt.mu held.
+func (e *Event) destroyLocked() {
+	if e.dead.Swap(true) {
+		return
+	}
+	e.ev.Destroy()
+	events.remove(e.h)
+	delete(e.ctx.events, e)
+	e.ctx.dev.nevents--
+	unregister(tableEvents, uint64(e.h))
+}
+
+func resolveEvent(fn string, h Handle) (*Event, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
+	}
+	e, err := events.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return e, nil
+}
+
+// DestroyEvent implements aclrtDestroyEvent: non-blocking; the tsfw event
+// is released once pending records complete.
+func DestroyEvent(t *Thread, h Handle) error {
+	e, err := resolveEvent("aclrtDestroyEvent", h)
+	if err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	e.destroyLocked()
+	return nil
+}
+
+// RecordEvent implements aclrtRecordEvent / aclrtRecordEventWithFlag
+// (ACL_EVENT_RECORD_DEFAULT only; EXTERNAL belongs to capture).
+func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
+	const fn = "aclrtRecordEvent"
+	if flag != abi.ACL_EVENT_RECORD_DEFAULT {
+		if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "aclrtRecordEventWithFlag: ACL_EVENT_RECORD_EXTERNAL is only valid on a capturing stream")
+		}
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtRecordEventWithFlag: unknown flag %d", flag)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if s.ctx.dev != e.ctx.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: event of device %d recorded on a stream of device %d", fn, e.ctx.dev.id, s.ctx.dev.id)
+	}
+	return s.submit(fn, tsfw.RecordTask(e.ev))
+}
+
+// StreamWaitEvent implements aclrtStreamWaitEvent.
+func StreamWaitEvent(t *Thread, sh, h Handle) error {
+	return streamWaitEvent(t, "aclrtStreamWaitEvent", sh, h)
+}
+
+// StreamWaitEventWithTimeout implements aclrtStreamWaitEventWithTimeout:
+// timeout in seconds, ≥ 0, 0 = never. npuemu queues the same wait and does
+// not expire it (the support table says so).
+func StreamWaitEventWithTimeout(t *Thread, sh, h Handle, timeoutSec int32) error {
+	const fn = "aclrtStreamWaitEventWithTimeout"
+	if timeoutSec < 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d s: want >= 0 (0 = never)", fn, timeoutSec)
+	}
+	return streamWaitEvent(t, fn, sh, h)
+}
+
+func streamWaitEvent(t *Thread, fn string, sh, h Handle) error {
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.kind != evPlain && e.flags&abi.ACL_EVENT_SYNC == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was created without ACL_EVENT_SYNC and cannot be waited on", fn, uintptr(h))
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := s.submit(fn, tsfw.WaitTask(e.ev)); err != nil {
+		return err
+	}
+	e.waitMu.Lock()
+	defer e.waitMu.Unlock()
+	for _, w := range e.waiters {
+		if w == s {
+			return nil
+		}
+	}
+	e.waiters = append(e.waiters, s)
+	return nil
+}
+
+// QueryEventWaitStatus implements aclrtQueryEventWaitStatus: COMPLETE (0)
+// once every stream that waited on e has run all its submitted tasks (a
+// conservative reading of "the tasks waiting on the event have finished").
+func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
+	const fn = "aclrtQueryEventWaitStatus"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.kind == evEx {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events from aclrtCreateEventExWithFlag have no wait status", fn)
+	}
+	e.waitMu.Lock()
+	defer e.waitMu.Unlock()
+	*status = abi.ACL_EVENT_WAIT_STATUS_COMPLETE
+	for _, w := range e.waiters {
+		if !w.dead.Load() && !w.q.Query() {
+			*status = abi.ACL_EVENT_WAIT_STATUS_NOT_READY
+		}
+	}
+	return nil
+}
+
+// ResetEvent implements aclrtResetEvent: only for events created with
+// aclrtCreateEventWithFlag(ACL_EVENT_SYNC).
+func ResetEvent(t *Thread, h, sh Handle) error {
+	const fn = "aclrtResetEvent"
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.kind != evWithFlag || e.flags&abi.ACL_EVENT_SYNC == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: only events from aclrtCreateEventWithFlag(ACL_EVENT_SYNC) can be reset", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	return s.submit(fn, tsfw.ResetTask(e.ev))
+}
+
+// QueryEvent implements the deprecated aclrtQueryEvent: COMPLETE 0,
+// NOT_READY 1.
+func QueryEvent(t *Thread, h Handle, status *int32) error {
+	const fn = "aclrtQueryEvent"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.kind == evEx {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent (use aclrtQueryEventStatus)", fn)
+	}
+	*status = abi.ACL_EVENT_STATUS_NOT_READY
+	if e.ev.Complete() {
+		*status = abi.ACL_EVENT_STATUS_COMPLETE
+	}
+	return nil
+}
+
+// QueryEventStatus implements aclrtQueryEventStatus: NOT_READY 0 (also
+// when never recorded, except Ex events which report complete), COMPLETE 1.
+func QueryEventStatus(t *Thread, h Handle, status *int32) error {
+	const fn = "aclrtQueryEventStatus"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
+	recorded := e.ev.Recorded()
+	if (recorded || e.kind == evEx) && e.ev.Complete() {
+		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
+	}
+	return nil
+}
+
+// SynchronizeEvent implements aclrtSynchronizeEvent(WithTimeout): timeout
+// in ms, −1 = forever.
+func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
+	fn := "aclrtSynchronizeEvent"
+	if timeoutMs != -1 {
+		fn = "aclrtSynchronizeEventWithTimeout"
+		if timeoutMs < -1 || timeoutMs == 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
+		}
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return nil
+}
+
+// timed reports whether e carries timestamps: plain events always do;
+// flagged events only with ACL_EVENT_TIME_LINE.
+func (e *Event) timed() bool {
+	return e.kind == evPlain || e.flags&abi.ACL_EVENT_TIME_LINE != 0
+}
+
+// timestamp returns the virtual time of e's latest completed record.
+func (e *Event) timestamp(fn string) (time.Duration, error) {
+	if !e.timed() {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: event %#x has no timestamps (create it with ACL_EVENT_TIME_LINE)", fn, uintptr(e.h))
+	}
+	if !e.ev.Recorded() {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: event %#x was never recorded", fn, uintptr(e.h))
+	}
+	if !e.ev.Complete() {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_NOT_COMPLETE, "%s: event %#x has not completed", fn, uintptr(e.h))
+	}
+	ts, ok := e.ev.Timestamp()
+	if !ok {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: event %#x has no timestamp", fn, uintptr(e.h))
+	}
+	return ts, nil
+}
+
+// EventElapsedTime implements aclrtEventElapsedTime: milliseconds between
+// two completed records on the same stream, from the virtual clock.
+func EventElapsedTime(t *Thread, ms *float32, start, end Handle) error {
+	const fn = "aclrtEventElapsedTime"
+	if ms == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ms must not be NULL", fn)
+	}
+	s, err := resolveEvent(fn, start)
+	if err != nil {
+		return err
+	}
+	e, err := resolveEvent(fn, end)
+	if err != nil {
+		return err
+	}
+	if s.ctx.dev != e.ctx.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events of devices %d and %d have no common clock", fn, s.ctx.dev.id, e.ctx.dev.id)
+	}
+	t0, err := s.timestamp(fn)
+	if err != nil {
+		return err
+	}
+	t1, err := e.timestamp(fn)
+	if err != nil {
+		return err
+	}
+	if t1 < t0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, "%s: end event completed before the start event", fn)
+	}
+	*ms = float32(float64(t1-t0) / float64(time.Millisecond))
+	return nil
+}
+
+// EventGetTimestamp implements aclrtEventGetTimestamp: microseconds of
+// virtual time since the device opened.
+func EventGetTimestamp(t *Thread, h Handle, ts *uint64) error {
+	const fn = "aclrtEventGetTimestamp"
+	if ts == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timestamp must not be NULL", fn)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	v, err := e.timestamp(fn)
+	if err != nil {
+		return err
+	}
+	*ts = uint64(v / time.Microsecond)
+	return nil
+}
+
+// GetEventAvailNum implements aclrtGetEventAvailNum for the current device.
+func GetEventAvailNum(t *Thread, n *uint32) error {
+	if n == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetEventAvailNum: eventCount must not be NULL")
+	}
+	c, err := current(t, "aclrtGetEventAvailNum")
+	if err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	*n = uint32(max(c.dev.emu.SoC.MaxEvents-c.dev.nevents, 0))
+	return nil
+}
+
+// GetEventID implements aclrtGetEventId: the event's hardware id.
+func GetEventID(t *Thread, h Handle, id *uint32) error {
+	const fn = "aclrtGetEventId"
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: eventId must not be NULL", fn)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	*id = uint32(e.ev.ID())
+	return nil
+}

@@ -1,0 +1,127 @@
+package acl
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Handle is what crosses the C boundary for an aclrtContext, aclrtStream or
+// aclrtEvent: an opaque integer, never a Go pointer.
+//
+// Encoding (64 bits): kind tag in bits 56..63, generation in bits 32..55,
+// slot index in bits 0..31. The tag makes every handle non-zero and a
+// non-canonical address on x86-64/aarch64, so it can neither be NULL nor
+// alias a real pointer; the generation makes a handle stale once its object
+// is destroyed, even after the slot is reused. A garbage or stale handle
+// resolves to the documented error instead of a crash.
+type Handle uintptr
+
+// handleKind is the tag byte of a Handle.
+type handleKind uint8
+
+const (
+	kindContext handleKind = 0xC7
+	kindStream  handleKind = 0x57
+	kindEvent   handleKind = 0xE7
+)
+
+func (k handleKind) String() string {
+	switch k {
+	case kindContext:
+		return "context"
+	case kindStream:
+		return "stream"
+	case kindEvent:
+		return "event"
+	}
+	return "handle"
+}
+
+const genMask = 1<<24 - 1
+
+func makeHandle(k handleKind, gen uint32, idx uint32) Handle {
+	return Handle(uint64(k)<<56 | uint64(gen&genMask)<<32 | uint64(idx))
+}
+
+func (h Handle) parts() (handleKind, uint32, uint32) {
+	v := uint64(h)
+	return handleKind(v >> 56), uint32(v>>32) & genMask, uint32(v)
+}
+
+// table maps handles of one kind to objects in O(1): a slice of slots, each
+// with the generation of its current (or last) occupant, and a free list.
+type table[T any] struct {
+	kind handleKind
+	mu   sync.RWMutex // guards slots, free, live
+	// slots[i].obj is nil when the slot is free.
+	slots []slot[T]
+	free  []uint32
+	live  int
+}
+
+type slot[T any] struct {
+	gen uint32
+	obj *T
+}
+
+func newTable[T any](k handleKind) *table[T] { return &table[T]{kind: k} }
+
+// add stores obj and returns its new handle.
+func (t *table[T]) add(obj *T) Handle {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var idx uint32
+	if n := len(t.free); n > 0 {
+		idx = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		idx = uint32(len(t.slots))
+		t.slots = append(t.slots, slot[T]{})
+	}
+	s := &t.slots[idx]
+	s.gen = (s.gen + 1) & genMask
+	if s.gen == 0 {
+		s.gen = 1
+	}
+	s.obj = obj
+	t.live++
+	return makeHandle(t.kind, s.gen, idx)
+}
+
+// get resolves h; the error says why it could not be resolved.
+func (t *table[T]) get(h Handle) (*T, error) {
+	k, gen, idx := h.parts()
+	if k != t.kind {
+		return nil, fmt.Errorf("%#x is not a %s handle", uintptr(h), t.kind)
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if int(idx) >= len(t.slots) || t.slots[idx].gen != gen || t.slots[idx].obj == nil {
+		return nil, fmt.Errorf("%s handle %#x is stale (destroyed) or was never created", t.kind, uintptr(h))
+	}
+	return t.slots[idx].obj, nil
+}
+
+// remove frees h's slot; it reports whether h was live.
+func (t *table[T]) remove(h Handle) bool {
+	k, gen, idx := h.parts()
+	if k != t.kind {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if int(idx) >= len(t.slots) || t.slots[idx].gen != gen || t.slots[idx].obj == nil {
+		return false
+	}
+	t.slots[idx].obj = nil
+	t.free = append(t.free, idx)
+	t.live--
+	return true
+}
+
+// len returns the number of live handles.
+func (t *table[T]) len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.live
+}

@@ -1,0 +1,360 @@
+package acl
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// allocation is one aclrtMalloc* block. The device's allocation map is the
+// registry of record for allocations (see registry.go).
+type allocation struct {
+	base   uintptr
+	size   uint64 // bytes the caller may use: the padded size (ALIGN_UP(size,32)[+32])
+	pages  uint64 // bytes charged to HBM: size rounded to the page granularity
+	policy uint32
+	huge   bool // backed by 2 MiB / 1 GiB pages
+}
+
+const (
+	kib       = uint64(1) << 10
+	mib       = uint64(1) << 20
+	gib       = uint64(1) << 30
+	pageSmall = 4 * kib
+	pageHuge  = 2 * mib
+	pageGiant = 1 * gib
+
+	// allocAlign is the alignment the runtime asks the driver for
+	// (MEM_SET_ALIGN_SIZE 9: 512 bytes).
+	allocAlign = 512
+)
+
+func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
+
+// policy flags aclrtMallocWithCfg accepts on top of a base policy.
+const policyFlags = abi.ACL_MEM_TYPE_LOW_BAND_WIDTH | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH | abi.ACL_MEM_ACCESS_USER_SPACE_READONLY
+
+// MallocConfigAttr is one aclrtMallocAttribute of an aclrtMallocConfig.
+type MallocConfigAttr struct {
+	Attr  int32
+	Value uint64 // the union's first 8 bytes; moduleId/deviceId/vaFlag read from it
+}
+
+// MallocOpts are the variations of the aclrtMalloc family.
+type MallocOpts struct {
+	Fn       string
+	Align32  bool               // aclrtMallocAlign32: no +32 padding
+	WithCfg  bool               // aclrtMallocWithCfg: policy may carry flags
+	CfgAttrs []MallocConfigAttr // cfg attributes (nil for a NULL cfg)
+}
+
+// Malloc implements aclrtMalloc, aclrtMallocCached (identical),
+// aclrtMallocAlign32 and aclrtMallocWithCfg.
+func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) error {
+	fn := o.Fn
+	if fn == "" {
+		fn = "aclrtMalloc"
+	}
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
+	}
+	if size == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	}
+	base := policy
+	if o.WithCfg {
+		base = policy &^ policyFlags
+		if f := policy & (abi.ACL_MEM_TYPE_LOW_BAND_WIDTH | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH); f == abi.ACL_MEM_TYPE_LOW_BAND_WIDTH|abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: policy %#x: LOW_BAND_WIDTH and HIGH_BAND_WIDTH are exclusive", fn, policy)
+		}
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	d := c.dev
+	for _, a := range o.CfgAttrs {
+		switch a.Attr {
+		case abi.ACL_RT_MEM_ATTR_DEVICE_ID:
+			if int32(uint32(a.Value)) != d.id {
+				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cfg deviceId %d is not the current device %d", fn, uint32(a.Value), d.id)
+			}
+		case abi.ACL_RT_MEM_ATTR_MODULE_ID, abi.ACL_RT_MEM_ATTR_VA_FLAG, abi.ACL_RT_MEM_ATTR_RSV:
+		default:
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtMallocAttrType %d", fn, a.Attr)
+		}
+	}
+	soc := d.emu.SoC
+	giant := base == abi.ACL_MEM_MALLOC_HUGE1G_ONLY || base == abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P
+	if giant && soc.Family != "A2" && soc.Family != "A3" {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: 1 GiB huge pages (policy %d) exist only on Atlas A2/A3, not on %s", fn, base, soc.Name)
+	}
+	usable := alignUp(size, 32)
+	if soc.MallocPadding && !o.Align32 && !giant {
+		usable += 32
+	}
+	var page uint64
+	switch base {
+	case abi.ACL_MEM_MALLOC_HUGE_FIRST, abi.ACL_MEM_MALLOC_HUGE_FIRST_P2P:
+		page = pageSmall
+		if size > mib {
+			page = pageHuge
+		}
+	case abi.ACL_MEM_MALLOC_HUGE_ONLY, abi.ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+		page = pageHuge
+	case abi.ACL_MEM_MALLOC_NORMAL_ONLY, abi.ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+		page = pageSmall
+	case abi.ACL_MEM_MALLOC_HUGE1G_ONLY, abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+		page = pageGiant
+	default:
+		// An out-of-range policy behaves like "≥ 2 MiB → huge, else normal".
+		page = pageSmall
+		if size >= 2*mib {
+			page = pageHuge
+		}
+	}
+	pages := alignUp(usable, page)
+	addr, err := d.emu.HBM.Alloc(pages, max(page, allocAlign))
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with rounding) on device %d: %s", fn, size, pages, d.id, messageOf(err))
+	}
+	d.allocMu.Lock()
+	d.allocs[addr] = allocation{base: addr, size: usable, pages: pages, policy: policy, huge: page > pageSmall}
+	d.allocMu.Unlock()
+	*out = addr
+	return nil
+}
+
+// allocations returns d's allocations ordered by address.
+func (d *device) allocations() []allocation {
+	d.allocMu.RLock()
+	out := make([]allocation, 0, len(d.allocs))
+	for _, a := range d.allocs {
+		out = append(out, a)
+	}
+	d.allocMu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].base < out[j].base })
+	return out
+}
+
+// deviceOf returns the opened runtime device whose HBM holds addr.
+func deviceOf(addr uintptr) *device {
+	n := rt.node.Load()
+	if n == nil {
+		return nil
+	}
+	ed, ok := n.FindDevice(addr)
+	if !ok {
+		return nil
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if int(ed.ID) < len(rt.devs) {
+		return rt.devs[ed.ID]
+	}
+	return nil
+}
+
+// Free implements aclrtFree (sync false) and aclrtFreeWithDevSync.
+func Free(t *Thread, p uintptr, sync bool) error {
+	fn := "aclrtFree"
+	if sync {
+		fn = "aclrtFreeWithDevSync"
+	}
+	if p == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
+	}
+	d := deviceOf(p)
+	if d == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not device memory allocated by aclrtMalloc", fn, p)
+	}
+	d.allocMu.Lock()
+	a, ok := d.allocs[p]
+	if ok {
+		delete(d.allocs, p)
+	}
+	d.allocMu.Unlock()
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMalloc allocation on device %d (already freed?)", fn, p, d.id)
+	}
+	if sync {
+		if err := d.emu.TS.Synchronize(-1); err != nil {
+			d.allocMu.Lock()
+			d.allocs[p] = a
+			d.allocMu.Unlock()
+			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.id, messageOf(err))
+		}
+	}
+	if _, err := d.emu.HBM.Free(p); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
+	}
+	return nil
+}
+
+// MallocHost implements aclrtMallocHost / aclrtMallocHostWithCfg: pinned
+// host memory from the node's host pool.
+func MallocHost(t *Thread, out *uintptr, size uint64, fn string) error {
+	if fn == "" {
+		fn = "aclrtMallocHost"
+	}
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
+	}
+	if size == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	}
+	_, n, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	p, err := n.Host().Alloc(size)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, messageOf(err))
+	}
+	*out = p
+	return nil
+}
+
+// FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync.
+func FreeHost(t *Thread, p uintptr, sync bool) error {
+	fn := "aclrtFreeHost"
+	if sync {
+		fn = "aclrtFreeHostWithDevSync"
+	}
+	if p == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
+	}
+	n := rt.node.Load()
+	if n == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not memory from aclrtMallocHost", fn, p)
+	}
+	if base, _, ok := n.Host().Find(p); !ok || base != p {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMallocHost block", fn, p)
+	}
+	if sync {
+		if c, err := current(t, fn); err == nil {
+			if err := c.dev.emu.TS.Synchronize(-1); err != nil {
+				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+			}
+		}
+	}
+	if err := n.Host().Free(p); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
+	}
+	return nil
+}
+
+// memAttr classes of aclrtGetMemInfo.
+const (
+	memAll = iota
+	memHuge
+	memNormal
+	memGiant
+)
+
+// GetMemInfo implements aclrtGetMemInfo for the current device. npuemu's
+// HBM is one pool from which normal and huge pages are carved, so every
+// page class reports the same free and total; 1 GiB classes only on A2/A3.
+func GetMemInfo(t *Thread, attr int32, free, total *uint64) error {
+	if free == nil || total == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free and total must not be NULL")
+	}
+	c, err := current(t, "aclrtGetMemInfo")
+	if err != nil {
+		return err
+	}
+	class := -1
+	switch attr {
+	case abi.ACL_DDR_MEM, abi.ACL_HBM_MEM:
+		class = memAll
+	case abi.ACL_DDR_MEM_HUGE, abi.ACL_HBM_MEM_HUGE, abi.ACL_DDR_MEM_P2P_HUGE, abi.ACL_HBM_MEM_P2P_HUGE, abi.ACL_MEM_HUGE, abi.ACL_MEM_P2P_HUGE:
+		class = memHuge
+	case abi.ACL_DDR_MEM_NORMAL, abi.ACL_HBM_MEM_NORMAL, abi.ACL_DDR_MEM_P2P_NORMAL, abi.ACL_HBM_MEM_P2P_NORMAL, abi.ACL_MEM_NORMAL, abi.ACL_MEM_P2P_NORMAL:
+		class = memNormal
+	case abi.ACL_HBM_MEM_HUGE1G, abi.ACL_HBM_MEM_P2P_HUGE1G, abi.ACL_MEM_HUGE1G, abi.ACL_MEM_P2P_HUGE1G:
+		class = memGiant
+	}
+	*free, *total = 0, 0
+	h := c.dev.emu.HBM
+	fam := c.dev.emu.SoC.Family
+	if class < 0 || (class == memGiant && fam != "A2" && fam != "A3") {
+		return nil // unsupported attribute: 0/0, as documented
+	}
+	*total = h.Total()
+	*free = h.Total() - h.Used()
+	return nil
+}
+
+// PtrAttributes is aclrtPtrAttributes.
+type PtrAttributes struct {
+	LocationID   uint32
+	LocationType uint32
+	PageSize     uint32
+	Rsv          [4]uint32
+}
+
+// PointerGetAttributes implements aclrtPointerGetAttributes.
+func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
+	if p == 0 || out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes: ptr and attributes must not be NULL")
+	}
+	*out = PtrAttributes{LocationType: abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED, PageSize: uint32(pageSmall)}
+	n := rt.node.Load()
+	if n == nil {
+		return nil
+	}
+	if d := deviceOf(p); d != nil {
+		out.LocationID, out.LocationType = uint32(d.id), abi.ACL_MEM_LOCATION_TYPE_DEVICE
+		if base, _, ok := d.emu.HBM.Find(p); ok {
+			d.allocMu.RLock()
+			a, ok := d.allocs[base]
+			d.allocMu.RUnlock()
+			if ok && a.huge {
+				out.PageSize = uint32(pageHuge)
+				if b := a.policy &^ policyFlags; b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY || b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P {
+					out.PageSize = uint32(pageGiant)
+				}
+			}
+		}
+		return nil
+	}
+	if _, _, ok := n.Host().Find(p); ok {
+		out.LocationType = abi.ACL_MEM_LOCATION_TYPE_HOST
+	}
+	return nil
+}
+
+// String describes an allocation for messages.
+func (a allocation) String() string {
+	return fmt.Sprintf("%#x (%d bytes)", a.base, a.size)
+}
+
+// MemFlush implements aclrtMemFlush / aclrtMemInvalidate: cache
+// maintenance is a no-op in this runtime version (and in emulated HBM);
+// the arguments are still checked.
+func MemFlush(t *Thread, fn string, p uintptr, size uint64) error {
+	if p == 0 || size == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL and size not 0", fn)
+	}
+	return nil
+}
+
+// AllocationRange returns the aclrtMalloc allocation (base and page-rounded
+// size) or aclrtMallocHost block holding addr, for aclrtMemGetAddressRange.
+func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
+	if d := deviceOf(addr); d != nil {
+		b, _, found := d.emu.HBM.Find(addr)
+		if !found {
+			return 0, 0, false
+		}
+		d.allocMu.RLock()
+		a, live := d.allocs[b]
+		d.allocMu.RUnlock()
+		return b, a.pages, live
+	}
+	if n := rt.node.Load(); n != nil {
+		return n.Host().Find(addr)
+	}
+	return 0, 0, false
+}
