@@ -42,6 +42,8 @@ func newScheduler(name string, soc SoC, pacing float64) *tsfw.Device {
 		SDMAEngines: soc.SDMAEngines,
 		QueueDepth:  QueueDepth,
 		MaxEvents:   soc.MaxEvents,
+		CubeCores:   soc.CubeCores,
+		VectorCores: soc.VectorCores,
 		Cost:        CostModel(soc.Family),
 		Pacing:      pacing,
 	})

@@ -42,6 +42,10 @@ type CostModel struct {
 	H2HBytesPerSec float64
 	// TaskOverhead is the fixed virtual cost of every task.
 	TaskOverhead time.Duration
+
+	// AI Core pool sizes, set by NewDevice from the Config: a kernel's
+	// duration depends on how many of its blocks run at once.
+	cubeCores, vectorCores int
 }
 
 // DefaultCost is a model in the range of an Atlas A2 card on PCIe 4.0 x16:
@@ -107,6 +111,8 @@ func (c *CostModel) cost(t *Task) time.Duration {
 		return c.copyCost(t.n*t.height, t.dir)
 	case kindMemset:
 		return c.TaskOverhead + bytesCost(t.n, c.MemsetBytesPerSec)
+	case kindKernel:
+		return c.TaskOverhead + t.ks.duration(c.cubeCores, c.vectorCores)
 	}
 	return c.TaskOverhead
 }

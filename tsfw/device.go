@@ -19,6 +19,8 @@ type Config struct {
 	MaxEvents   int       // event-id pool size (0: 65536)
 	Cost        CostModel // zero fields take DefaultCost's
 	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
+	CubeCores   int       // AI Core cube pool (0: 1)
+	VectorCores int       // AI Core vector pool (0: vector kernels share the cube pool)
 }
 
 // Priority levels of a queue: 0 is the highest.
@@ -70,6 +72,9 @@ type Device struct {
 	paceOn   bool
 	paceAt   time.Time
 
+	aic aicore   // AI Core pools and block workers (aicore.go)
+	vw  memWatch // wakes value waits on memory changes (builtin.go)
+
 	evMu sync.Mutex
 	// Guarded by evMu.
 	evFree []int32
@@ -102,6 +107,10 @@ func NewDevice(cfg Config) *Device {
 	if cfg.Pacing < 0 {
 		cfg.Pacing = 0
 	}
+	if cfg.CubeCores <= 0 {
+		cfg.CubeCores = 1
+	}
+	cfg.VectorCores = max(cfg.VectorCores, 0)
 	if cfg.Name == "" {
 		cfg.Name = "dev"
 	}
@@ -115,6 +124,8 @@ func NewDevice(cfg Config) *Device {
 	}
 	d.space.L = &d.mu
 	d.idle.L = &d.mu
+	d.aic.init(cfg)
+	d.cost.cubeCores, d.cost.vectorCores = cfg.CubeCores, cfg.VectorCores
 	for i := range cfg.SDMAEngines {
 		e := &engine{id: i, ch: make(chan struct{}, 1)}
 		d.engines = append(d.engines, e)
@@ -372,6 +383,9 @@ func (d *Device) dispatch(q *Queue) bool {
 		d.wg.Add(1)
 		go d.runHost(q, *t)
 		return false
+	case kindKernel:
+		d.dispatchKernel(q, t)
+		return false
 	case kindRecord:
 		if !d.paceReady(t.vEnd) {
 			return false
@@ -394,6 +408,9 @@ func (d *Device) dispatch(q *Queue) bool {
 // complete retires q's head task.
 // Precondition: d.mu held.
 func (d *Device) complete(q *Queue, err error) {
+	if err != nil && d.deferReport(q, err) {
+		return // completed by the report goroutine (builtin_ctl.go)
+	}
 	t := &q.ring[q.head]
 	atomicMax(&d.now, t.vEnd)
 	*t = Task{}
@@ -418,6 +435,7 @@ func (d *Device) complete(q *Queue, err error) {
 	if d.closing {
 		d.idle.Broadcast()
 	}
+	d.memChanged()
 }
 
 // deactivate removes an empty queue from the arbiter's lists.
@@ -517,6 +535,7 @@ func (d *Device) syncCharge(cost time.Duration) (time.Duration, error) {
 }
 
 func (d *Device) syncDone(end time.Duration) {
+	d.memChanged() // a synchronous write may satisfy a value wait
 	d.pace(end)
 	atomicMax(&d.vHost, end)
 	atomicMax(&d.now, end)
@@ -563,6 +582,9 @@ func (d *Device) Close() {
 		return
 	}
 	d.closing = true
+	for _, q := range d.queues {
+		q.cancelWait() // value waits and callbacks would never return
+	}
 	for {
 		d.schedule()
 		if d.pending() == 0 {

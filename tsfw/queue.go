@@ -35,6 +35,9 @@ type Queue struct {
 	vEnd      time.Duration // virtual end of the latest submitted task
 	err       error         // first asynchronous error not yet reported
 	waiters   []*waiter
+	stopped   error         // set by Stop: Submit fails with it (builtin_ctl.go)
+	cancel    chan struct{} // closed to cancel the running host wait (builtin_ctl.go)
+	reporting bool          // the head's failure is being reported (builtin_ctl.go)
 }
 
 // waiter is one parked Synchronize call.
@@ -64,15 +67,28 @@ func (q *Queue) headSeq() uint64 { return q.ring[q.head].seq }
 // the ring is full. It fails if the task is malformed, refers to a
 // destroyed event, or the queue or device has gone away.
 func (q *Queue) Submit(t Task) error {
+	_, err := q.SubmitID(t)
+	return err
+}
+
+// SubmitID is Submit that also returns the task's id: its 1-based position
+// in the queue's submission order, truncated to 32 bits (TaskError.TaskID
+// uses the same numbering).
+func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if err := t.validate(); err != nil {
-		return err
+		return 0, err
 	}
 	d := q.d
 	d.mu.Lock()
 	for {
 		if q.destroyed || d.closing {
 			d.mu.Unlock()
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
+			return 0, abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
+		}
+		if q.stopped != nil {
+			err := q.stopped
+			d.mu.Unlock()
+			return 0, err
 		}
 		if q.count < q.depth {
 			break
@@ -83,7 +99,7 @@ func (q *Queue) Submit(t Task) error {
 	}
 	if err := d.stamp(q, &t); err != nil {
 		d.mu.Unlock()
-		return err
+		return 0, err
 	}
 	if q.count == len(q.ring) {
 		q.grow()
@@ -94,7 +110,7 @@ func (q *Queue) Submit(t Task) error {
 	}
 	q.ring[i] = t
 	q.count++
-	q.submitted.Add(1)
+	id := uint32(q.submitted.Add(1))
 	if !q.active {
 		q.active = true
 		d.active[q.prio] = append(d.active[q.prio], q)
@@ -104,7 +120,7 @@ func (q *Queue) Submit(t Task) error {
 		d.schedule()
 	}
 	d.mu.Unlock()
-	return nil
+	return id, nil
 }
 
 // grow doubles the ring (up to depth), unrolling it to start at 0.
@@ -288,6 +304,7 @@ func (q *Queue) Destroy(wait bool) {
 		return
 	}
 	q.destroyed = true
+	q.cancelWait()
 	q.drop()
 	for i, x := range d.queues {
 		if x == q {

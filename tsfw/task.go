@@ -20,10 +20,12 @@ const (
 	// kindEngine runs a Go function on an SDMA engine; it lets the package
 	// (and its tests) occupy an engine with arbitrary work.
 	kindEngine
+	// kindKernel runs the blocks of a kernel on AI Cores (aicore.go).
+	kindKernel
 )
 
 func (k kind) String() string {
-	return [...]string{"none", "copy", "copy2d", "memset", "record", "wait", "reset", "host", "engine"}[k]
+	return [...]string{"none", "copy", "copy2d", "memset", "record", "wait", "reset", "host", "engine", "kernel"}[k]
 }
 
 // usesEngine reports whether tasks of kind k run on an SDMA engine.
@@ -45,6 +47,8 @@ type Task struct {
 	height uint64
 	ev     *Event
 	fn     func() error
+	kern   Kernel     // kindKernel: the host code of the blocks
+	ks     KernelSpec // kindKernel: geometry, cores and cost
 
 	// Filled in by Submit.
 	seq    uint64 // device-wide submission order: FIFO among equal priorities
@@ -117,6 +121,8 @@ func (t *Task) validate() error {
 		if t.ev == nil {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil event", t.kind)
 		}
+	case kindKernel:
+		return t.ks.validate(t.kern)
 	case kindHost, kindEngine:
 		if t.fn == nil {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil function", t.kind)

@@ -1,0 +1,681 @@
+package acl
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Kernels (docs/kernels.md). A kernel binary is a host shared object
+// following emu/include/npuemu/kernel.h; the KernelHost (libfake, C) opens
+// it, reads its kernel table and runs blocks under a fault guard. acl keeps
+// the handles (binaries, functions, args), builds the launch image of the
+// arguments and queues a tsfw kernel task whose blocks call the host.
+//
+// Launch hot path: three O(1) handle lookups, a launch object from a free
+// list (its argument buffer is reused), one copy of the blob, one Submit;
+// no memdb, no allocation in the steady state.
+
+// KernelEntry is one kernel of a loaded binary's table.
+type KernelEntry struct {
+	Name       string
+	Fn         uintptr // entry point (npuemu_kernel_fn)
+	Kind       uint32  // aclrtKernelType value: 0 AI Core, 1 cube, 2 vector, 3 mix
+	MixCube    uint16  // mix ratio, cube part (0: 1)
+	MixVector  uint16  // mix ratio, vector part (0: 2)
+	NsPerBlock uint64
+	NsPerUnit  float64
+	SizeOffset uint32 // blob offset of the uint64 unit count (read when NsPerUnit > 0)
+	NumParams  uint32
+}
+
+// KernelHost is the host side of kernel binaries, implemented by libfake
+// (dlopen and the fault-guarded block runner in C) and by fakes in tests.
+type KernelHost interface {
+	// Open loads the kernel binary at path; Load loads one from memory.
+	// The error says why the file is not a kernel binary.
+	Open(path string) (lib uintptr, entries []KernelEntry, err error)
+	Load(data []byte) (lib uintptr, entries []KernelEntry, err error)
+	// Close unloads a binary; no block of it is running.
+	Close(lib uintptr)
+	// Alloc returns n bytes of zeroed host memory outside the Go heap and
+	// its address; Free releases it.
+	Alloc(n int) ([]byte, uintptr)
+	Free(b []byte)
+	// Run runs one block of the kernel at fn with the blob at args. state
+	// is the launch's 16-byte scratch (host memory from Alloc, zeroed
+	// before the first block). A fault or trap is an error.
+	Run(fn, args uintptr, size uint64, block, blocks uint32, state []byte) error
+	// Flush writes the launch's kernel output (npuemu_printf) and clears
+	// state; called once after the last block.
+	Flush(state []byte)
+}
+
+var host struct {
+	mu sync.RWMutex
+	h  KernelHost
+}
+
+// SetKernelHost installs the kernel host (libfake does at start-up).
+func SetKernelHost(h KernelHost) {
+	host.mu.Lock()
+	host.h = h
+	host.mu.Unlock()
+}
+
+func kernelHost(fn string) (KernelHost, error) {
+	host.mu.RLock()
+	h := host.h
+	host.mu.RUnlock()
+	if h == nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: this build of npuemu has no kernel host (kernels run only through libnpuemu.so)", fn)
+	}
+	return h, nil
+}
+
+const (
+	kindBinary   handleKind = 0xB1
+	kindFunction handleKind = 0xF1
+)
+
+// Binary is a loaded kernel binary (aclrtBinHandle).
+type Binary struct {
+	h     Handle
+	host  KernelHost
+	lib   uintptr
+	path  string // "" when loaded from memory
+	funcs []*Function
+
+	mu       sync.Mutex // guards below
+	unloaded bool
+	closed   bool
+	inflight int // launches queued or running
+	args     []*Args
+}
+
+// Function is one kernel of a binary (aclrtFuncHandle).
+type Function struct {
+	h   Handle
+	bin *Binary
+	e   KernelEntry
+}
+
+var (
+	binaries  = newTable[Binary](kindBinary)
+	functions = newTable[Function](kindFunction)
+)
+
+// notKernelBinary is the message for a file the loader refuses.
+const notKernelBinary = "npuemu runs kernels built as host shared objects that export npuemu_kernel_table " +
+	"(build with `cc -shared -fPIC -I emu/include kernel.c -o kernel.so`, see docs/kernels.md); real AI Core binaries cannot run on the emulator"
+
+// BinaryLoadOption is one aclrtBinaryLoadOption (type and the first word
+// of its value union).
+type BinaryLoadOption struct {
+	Type  int32
+	Value uint32
+}
+
+func checkLoadOptions(fn string, opts []BinaryLoadOption) error {
+	for _, o := range opts {
+		switch o.Type {
+		case abi.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
+			if o.Value > 1 {
+				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: isLazyLoad %d: want 0 or 1", fn, o.Value)
+			}
+		case abi.ACL_RT_BINARY_LOAD_OPT_MAGIC:
+			switch o.Value {
+			case abi.ACL_RT_BINARY_MAGIC_ELF_AICORE, abi.ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE, abi.ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE:
+			default:
+				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: magic %#x is none of ACL_RT_BINARY_MAGIC_ELF_*", fn, o.Value)
+			}
+		case abi.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: AI CPU kernels (ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE) are not emulated", fn)
+		default:
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtBinaryLoadOptionType %d", fn, o.Type)
+		}
+	}
+	return nil
+}
+
+// BinaryLoadFromFile implements aclrtBinaryLoadFromFile.
+func BinaryLoadFromFile(t *Thread, path string, opts []BinaryLoadOption, out *Handle) error {
+	const fn = "aclrtBinaryLoadFromFile"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
+	}
+	if path == "" {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binPath must not be NULL or empty", fn)
+	}
+	if err := checkLoadOptions(fn, opts); err != nil {
+		return err
+	}
+	if _, err := current(t, fn); err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: %v", fn, err)
+	}
+	if !st.Mode().IsRegular() {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: %s is not a regular file", fn, path)
+	}
+	h, err := kernelHost(fn)
+	if err != nil {
+		return err
+	}
+	lib, entries, err := h.Open(path)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: %s is not an npuemu kernel binary (%v): %s", fn, path, err, notKernelBinary)
+	}
+	*out = newBinary(h, lib, path, entries).h
+	return nil
+}
+
+// BinaryLoadFromData implements aclrtBinaryLoadFromData.
+func BinaryLoadFromData(t *Thread, data []byte, opts []BinaryLoadOption, out *Handle) error {
+	const fn = "aclrtBinaryLoadFromData"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
+	}
+	if len(data) == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data must not be NULL and length must be > 0", fn)
+	}
+	if err := checkLoadOptions(fn, opts); err != nil {
+		return err
+	}
+	if _, err := current(t, fn); err != nil {
+		return err
+	}
+	h, err := kernelHost(fn)
+	if err != nil {
+		return err
+	}
+	lib, entries, err := h.Load(data)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: the %d bytes are not an npuemu kernel binary (%v): %s", fn, len(data), err, notKernelBinary)
+	}
+	*out = newBinary(h, lib, "", entries).h
+	return nil
+}
+
+func newBinary(h KernelHost, lib uintptr, path string, entries []KernelEntry) *Binary {
+	b := &Binary{host: h, lib: lib, path: path}
+	b.h = binaries.add(b)
+	for _, e := range entries {
+		f := &Function{bin: b, e: e}
+		f.h = functions.add(f)
+		b.funcs = append(b.funcs, f)
+	}
+	return b
+}
+
+func resolveBinary(fn string, h Handle) (*Binary, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
+	}
+	b, err := binaries.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return b, nil
+}
+
+func resolveFunction(fn string, h Handle) (*Function, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
+	}
+	f, err := functions.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v (unloaded binary?)", fn, err)
+	}
+	return f, nil
+}
+
+// BinaryUnLoad implements aclrtBinaryUnLoad. Its handles die at once; the
+// shared object is closed when its last queued launch has finished.
+func BinaryUnLoad(t *Thread, h Handle) error {
+	const fn = "aclrtBinaryUnLoad"
+	b, err := resolveBinary(fn, h)
+	if err != nil {
+		return err
+	}
+	if !binaries.remove(h) {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already unloaded", fn, uintptr(h))
+	}
+	for _, f := range b.funcs {
+		functions.remove(f.h)
+	}
+	b.mu.Lock()
+	b.unloaded = true
+	args := b.args
+	b.args = nil
+	closeNow := b.inflight == 0 && !b.closed
+	if closeNow {
+		b.closed = true
+	}
+	b.mu.Unlock()
+	for _, a := range args {
+		argsTable.remove(a.h)
+		a.release(b.host)
+	}
+	if closeNow {
+		b.host.Close(b.lib)
+	}
+	return nil
+}
+
+// BinaryGetFunction implements aclrtBinaryGetFunction.
+func BinaryGetFunction(t *Thread, h Handle, name string, out *Handle) error {
+	const fn = "aclrtBinaryGetFunction"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
+	}
+	if name == "" {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kernelName must not be NULL or empty", fn)
+	}
+	b, err := resolveBinary(fn, h)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(b.funcs))
+	for _, f := range b.funcs {
+		if f.e.Name == name {
+			*out = f.h
+			return nil
+		}
+		names = append(names, f.e.Name)
+	}
+	return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: the binary has no kernel %q (its table lists: %s)", fn, name, strings.Join(names, ", "))
+}
+
+// FunctionGetBinary implements aclrtFunctionGetBinary.
+func FunctionGetBinary(t *Thread, fh Handle, out *Handle) error {
+	const fn = "aclrtFunctionGetBinary"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
+	}
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	*out = f.bin.h
+	return nil
+}
+
+// FunctionName returns the kernel name (aclrtGetFunctionName; libfake
+// copies it out).
+func FunctionName(t *Thread, fh Handle) (string, error) {
+	f, err := resolveFunction("aclrtGetFunctionName", fh)
+	if err != nil {
+		return "", err
+	}
+	return f.e.Name, nil
+}
+
+// GetFunctionAddr implements aclrtGetFunctionAddr: the entry point is the
+// cube part of cube/AI Core/mix kernels and the vector part of vector and
+// mix kernels; an absent part is 0.
+func GetFunctionAddr(t *Thread, fh Handle, aic, aiv *uintptr) error {
+	const fn = "aclrtGetFunctionAddr"
+	if aic == nil || aiv == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aicAddr and aivAddr must not be NULL", fn)
+	}
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	*aic, *aiv = 0, 0
+	switch f.e.Kind {
+	case abi.ACL_KERNEL_TYPE_VECTOR:
+		*aiv = f.e.Fn
+	case abi.ACL_KERNEL_TYPE_MIX:
+		*aic, *aiv = f.e.Fn, f.e.Fn
+	default:
+		*aic = f.e.Fn
+	}
+	return nil
+}
+
+// GetFunctionAttribute implements aclrtGetFunctionAttribute.
+func GetFunctionAttribute(t *Thread, fh Handle, attr int32, v *int64) error {
+	const fn = "aclrtGetFunctionAttribute"
+	if v == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue must not be NULL", fn)
+	}
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	switch attr {
+	case abi.ACL_FUNC_ATTR_KERNEL_TYPE:
+		*v = int64(f.e.Kind)
+	case abi.ACL_FUNC_ATTR_KERNEL_RATIO:
+		// uint16[1] is the cube part, uint16[0] the vector part.
+		c, vec := int64(1), int64(0)
+		switch f.e.Kind {
+		case abi.ACL_KERNEL_TYPE_VECTOR:
+			c, vec = 0, 1
+		case abi.ACL_KERNEL_TYPE_MIX:
+			c, vec = int64(max(f.e.MixCube, 1)), int64(f.e.MixVector)
+			if vec == 0 {
+				vec = 2
+			}
+		}
+		*v = c<<16 | vec
+	case abi.ACL_FUNC_ATTR_KERNEL_SCHED_MODE:
+		*v = 0 // normal; a launch may ask for batch mode
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtFuncAttribute %d", fn, attr)
+	}
+	return nil
+}
+
+// LaunchAttr is one aclrtLaunchKernelAttr: its id and the 16 bytes of its
+// value union.
+type LaunchAttr struct {
+	ID    int32
+	Value [16]byte
+}
+
+// launchCfg is what the attributes of a launch ask for.
+type launchCfg struct {
+	batch   bool
+	timeout time.Duration
+	engine  int32 // -1: the kernel's own kind
+}
+
+func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {
+	cfg := launchCfg{engine: -1}
+	var haveT, haveUs bool
+	for _, a := range attrs {
+		u8 := a.Value[0]
+		u32 := binary.LittleEndian.Uint32(a.Value[:4])
+		switch a.ID {
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+			if u8 > 1 {
+				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: schemMode %d: want 0 (normal) or 1 (batch)", fn, u8)
+			}
+			cfg.batch = u8 == 1
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+			haveT = true
+			cfg.timeout = time.Duration(binary.LittleEndian.Uint16(a.Value[:2])) * time.Second
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+			haveUs = true
+			us := uint64(u32) | uint64(binary.LittleEndian.Uint32(a.Value[4:8]))<<32
+			cfg.timeout = time.Duration(min(us, math.MaxInt64/1000)) * time.Microsecond
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+			if u8 > 1 {
+				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d: value %d: want 0 or 1", fn, a.ID, u8)
+			}
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+			if u32 != 0 {
+				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: dynamic UB (%d bytes) exists for SIMT kernels of the Ascend 950 only", fn, u32)
+			}
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+			if !strings.HasPrefix(soc, "Ascend310P") {
+				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE is for Atlas inference (310P) only, not %s", fn, soc)
+			}
+			if u32 > abi.ACL_RT_ENGINE_TYPE_AIV {
+				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: engineType %d: want ACL_RT_ENGINE_TYPE_AIC (0) or _AIV (1)", fn, u32)
+			}
+			cfg.engine = int32(u32)
+		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+			if u32 != 0 {
+				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a non-zero blockDimOffset (310P core groups) is not emulated", fn)
+			}
+		default:
+			return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtLaunchKernelAttrId %d", fn, a.ID)
+		}
+	}
+	if haveT && haveUs {
+		return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and _TIMEOUT_US are mutually exclusive", fn)
+	}
+	return cfg, nil
+}
+
+// spec builds the tsfw description of a launch of f.
+func (f *Function) spec(blocks uint32, cfg launchCfg, units uint64) tsfw.KernelSpec {
+	s := tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
+	switch f.e.Kind {
+	case abi.ACL_KERNEL_TYPE_VECTOR:
+		s.Kind = tsfw.CoreVector
+	case abi.ACL_KERNEL_TYPE_MIX:
+		s.Kind = tsfw.CoreMix
+		s.MixVector = uint32(f.e.MixVector) / uint32(max(f.e.MixCube, 1))
+	}
+	switch cfg.engine {
+	case abi.ACL_RT_ENGINE_TYPE_AIC:
+		s.Kind = tsfw.CoreCube
+	case abi.ACL_RT_ENGINE_TYPE_AIV:
+		s.Kind = tsfw.CoreVector
+	}
+	ns := float64(f.e.NsPerBlock)
+	if f.e.NsPerUnit > 0 {
+		per := (units + uint64(blocks) - 1) / uint64(blocks)
+		ns += f.e.NsPerUnit * float64(per)
+	}
+	s.BlockCost = time.Duration(min(ns, float64(math.MaxInt64/2)))
+	return s
+}
+
+// launchHeader is the host scratch in front of each launch image.
+const launchHeader = 16
+
+// launch is one queued kernel: the tsfw.Kernel of its task.
+type launch struct {
+	f    *Function
+	host KernelHost
+	buf  []byte  // host memory: header, then the argument image (WithConfig)
+	addr uintptr // address of buf
+	args uintptr // what the kernel sees as its blob
+	size uint64
+}
+
+// launches recycles launch objects and their host buffers. A plain free
+// list rather than a sync.Pool: the buffers are C memory that a dropped
+// pool entry would leak.
+var launches struct {
+	mu   sync.Mutex
+	free []*launch
+}
+
+const maxFreeLaunches = 4096
+
+func getLaunch(h KernelHost, n int) *launch {
+	launches.mu.Lock()
+	var l *launch
+	if k := len(launches.free); k > 0 {
+		l = launches.free[k-1]
+		launches.free = launches.free[:k-1]
+	}
+	launches.mu.Unlock()
+	if l == nil {
+		l = &launch{}
+	}
+	need := launchHeader + n
+	if l.host != h || cap(l.buf) < need {
+		if l.buf != nil {
+			l.host.Free(l.buf)
+		}
+		l.buf, l.addr = h.Alloc(max(need, 256))
+		l.host = h
+	}
+	clear(l.buf[:launchHeader])
+	return l
+}
+
+func putLaunch(l *launch) {
+	l.f = nil
+	launches.mu.Lock()
+	if len(launches.free) < maxFreeLaunches {
+		launches.free = append(launches.free, l)
+		launches.mu.Unlock()
+		return
+	}
+	launches.mu.Unlock()
+	l.host.Free(l.buf)
+}
+
+// RunBlock implements tsfw.Kernel.
+func (l *launch) RunBlock(b, n uint32) error {
+	if err := l.host.Run(l.f.e.Fn, l.args, l.size, b, n, l.buf[:launchHeader]); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "kernel %s, block %d of %d: %s", l.f.e.Name, b, n, messageOf(err))
+	}
+	return nil
+}
+
+// Done implements tsfw.Kernel: the kernel's output is written, the binary
+// released and the launch recycled.
+func (l *launch) Done(err error) error {
+	l.host.Flush(l.buf[:launchHeader])
+	l.f.bin.release()
+	putLaunch(l)
+	return err
+}
+
+// acquire counts a launch of b; it fails once b is unloaded.
+func (b *Binary) acquire(fn string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.unloaded {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
+	}
+	b.inflight++
+	return nil
+}
+
+// release ends a launch of b, closing an unloaded binary after its last.
+func (b *Binary) release() {
+	b.mu.Lock()
+	b.inflight--
+	closeNow := b.unloaded && b.inflight == 0 && !b.closed
+	if closeNow {
+		b.closed = true
+	}
+	b.mu.Unlock()
+	if closeNow {
+		b.host.Close(b.lib)
+	}
+}
+
+func checkBlocks(fn string, blocks uint32) error {
+	if blocks == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numBlocks must be > 0", fn)
+	}
+	if blocks > tsfw.MaxBlocks {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: numBlocks %d exceeds npuemu's limit of %d", fn, blocks, tsfw.MaxBlocks)
+	}
+	return nil
+}
+
+// LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig: the
+// finalized blob of the args handle is copied, so later updates do not
+// affect this launch.
+func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
+	const fn = "aclrtLaunchKernelWithConfig"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := checkBlocks(fn, blocks); err != nil {
+		return err
+	}
+	a, err := resolveArgs(fn, ah)
+	if err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	cfg := launchCfg{engine: -1}
+	if len(attrs) > 0 {
+		if cfg, err = parseLaunchAttrs(fn, attrs, s.ctx.dev.emu.SoC.Name); err != nil {
+			return err
+		}
+	}
+	if a.fn != f {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
+	}
+	h := f.bin.host
+	a.mu.Lock()
+	if !a.final {
+		a.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
+	}
+	l := getLaunch(h, a.total)
+	img := l.buf[launchHeader : launchHeader+a.total]
+	a.fill(img, l.addr+launchHeader)
+	a.mu.Unlock()
+	l.args, l.size = l.addr+launchHeader, uint64(a.total)
+	var units uint64
+	if f.e.NsPerUnit > 0 && int(f.e.SizeOffset)+8 <= len(img) {
+		units = binary.LittleEndian.Uint64(img[f.e.SizeOffset:])
+	}
+	return submitLaunch(fn, s, f, l, f.spec(blocks, cfg, units))
+}
+
+// LaunchKernel implements aclrtLaunchKernel: argsData is device memory of
+// the stream's device holding the packed arguments; the kernel reads it in
+// place when it runs.
+func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle) error {
+	const fn = "aclrtLaunchKernel"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := checkBlocks(fn, blocks); err != nil {
+		return err
+	}
+	if argsSize > 0 && argsData == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	var units uint64
+	if argsSize > 0 {
+		hbm := s.ctx.dev.emu.HBM
+		base, size, ok := hbm.Find(argsData)
+		if !ok || uint64(argsData-base)+argsSize > size {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.ctx.dev.id)
+		}
+		if f.e.NsPerUnit > 0 && uint64(f.e.SizeOffset)+8 <= argsSize {
+			units = peekU64(argsData + uintptr(f.e.SizeOffset))
+		}
+	}
+	l := getLaunch(f.bin.host, 0)
+	l.args, l.size = argsData, argsSize
+	return submitLaunch(fn, s, f, l, f.spec(blocks, launchCfg{engine: -1}, units))
+}
+
+func submitLaunch(fn string, s *Stream, f *Function, l *launch, spec tsfw.KernelSpec) error {
+	if err := f.bin.acquire(fn); err != nil {
+		putLaunch(l)
+		return err
+	}
+	l.f = f
+	if err := s.q.Submit(tsfw.KernelTask(l, spec)); err != nil {
+		f.bin.release()
+		putLaunch(l)
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+	}
+	return nil
+}
+
+// LiveKernelObjects reports the binaries, functions and args handles alive
+// (for leak checks).
+func LiveKernelObjects() (bins, funcs, args int) {
+	return binaries.len(), functions.len(), argsTable.len()
+}
+
+func (b *Binary) String() string { return fmt.Sprintf("binary %#x (%s)", uintptr(b.h), b.path) }

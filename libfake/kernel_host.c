@@ -1,0 +1,273 @@
+/* kernel_host.c: npuemu kernel binaries on the host.
+ *
+ * Loading: dlopen with RTLD_LOCAL, so that kernels of different binaries
+ * may share names; the exported npuemu_kernel_table marks a kernel binary.
+ * From memory: the bytes go to a memfd and /proc/self/fd/N is opened.
+ *
+ * Fault guard: each block runs after sigsetjmp on a thread-local guard.
+ * A handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE, installed once, jumps
+ * back to the guard when the fault happens inside a guarded block; any
+ * other fault goes to the handler that was installed before (the Go
+ * runtime's, which turns faults of Go code into panics or crash reports),
+ * honouring SA_SIGINFO, or to the default action. npuemu_trap jumps to the
+ * same guard. sigsetjmp does not save the signal mask (a syscall per
+ * block); after a signal the mask at the fault, from the handler's
+ * ucontext, is put back by hand.
+ *
+ * A kernel that faults may leave locks it held (malloc's, stdio's) taken:
+ * the same is true of a crashed device kernel, and the runtime only
+ * reports the exception.
+ */
+#define _GNU_SOURCE
+#include "kernel_host.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+typedef struct npu_guard {
+    sigjmp_buf jb;
+    int sig;
+    int code;
+    void *addr;
+    sigset_t mask; /* the thread's mask when the fault hit */
+    npu_kstate *st;
+    uint32_t block;
+} npu_guard;
+
+/* initial-exec: the handler must not call __tls_get_addr (it may
+ * allocate). Go's own c-shared runtime needs static TLS as well. */
+static __thread npu_guard *cur_guard __attribute__((tls_model("initial-exec")));
+
+static const int guarded[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+static struct sigaction prev[NSIG];
+static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+
+static void chain(int sig, siginfo_t *si, void *uc) {
+    struct sigaction *p = &prev[sig];
+    if (p->sa_flags & SA_SIGINFO) {
+        if (p->sa_sigaction != NULL) {
+            p->sa_sigaction(sig, si, uc);
+            return;
+        }
+    } else if (p->sa_handler == SIG_IGN) {
+        return;
+    } else if (p->sa_handler != SIG_DFL) {
+        p->sa_handler(sig);
+        return;
+    }
+    /* Default action: restore it and return; the faulting instruction
+     * runs again and the signal takes its default course. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc) {
+    npu_guard *g = cur_guard;
+    if (g == NULL) {
+        chain(sig, si, uc);
+        return;
+    }
+    cur_guard = NULL;
+    g->sig = sig;
+    g->addr = si ? si->si_addr : NULL;
+    g->mask = ((ucontext_t *)uc)->uc_sigmask;
+    siglongjmp(g->jb, NPU_KRUN_SIGNAL);
+}
+
+static void install(void) {
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+        int sig = guarded[i];
+        struct sigaction sa;
+        if (sigaction(sig, NULL, &prev[sig]) != 0) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        sa.sa_mask = prev[sig].sa_mask;
+        /* SA_ONSTACK: Go threads handle signals on their gsignal stack, and
+         * the chained Go handler expects to run there. */
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigaction(sig, &sa, NULL);
+    }
+}
+
+static void *finish_open(void *lib, const npuemu_kernel_table_t **table, char *err, size_t errlen) {
+    if (lib == NULL) {
+        const char *e = dlerror();
+        snprintf(err, errlen, "%s", e ? e : "dlopen failed");
+        return NULL;
+    }
+    dlerror();
+    void *sym = dlsym(lib, "npuemu_kernel_table");
+    if (sym == NULL) {
+        snprintf(err, errlen, "the shared object exports no npuemu_kernel_table symbol");
+        dlclose(lib);
+        return NULL;
+    }
+    *table = (const npuemu_kernel_table_t *)sym;
+    pthread_once(&install_once, install);
+    return lib;
+}
+
+void *npu_kopen(const char *path, const npuemu_kernel_table_t **table, char *err, size_t errlen) {
+    return finish_open(dlopen(path, RTLD_NOW | RTLD_LOCAL), table, err, errlen);
+}
+
+void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **table, char *err, size_t errlen) {
+    int fd = memfd_create("npuemu-kernel", MFD_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+        return NULL;
+    }
+    const char *p = data;
+    size_t left = n;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, errlen, "writing the binary to a memfd: %s", strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    close(fd); /* the mapping keeps the contents */
+    return finish_open(lib, table, err, errlen);
+}
+
+void npu_kclose(void *lib) {
+    if (lib != NULL) dlclose(lib);
+}
+
+/* Kernel output of one launch: records appended by the blocks, written in
+ * (block, order of printing) order by npu_kflush. */
+typedef struct npu_krec {
+    uint32_t block;
+    uint32_t seq;
+    size_t len;
+    char *text;
+} npu_krec;
+
+typedef struct npu_kprint {
+    pthread_mutex_t mu;
+    npu_krec *recs;
+    size_t n, cap;
+    uint32_t seq;
+} npu_kprint;
+
+static void rt_trap(const npuemu_kernel_ctx *ctx, int code) {
+    npu_guard *g = ctx->priv;
+    cur_guard = NULL;
+    g->code = code;
+    siglongjmp(g->jb, NPU_KRUN_TRAP);
+}
+
+static npu_kprint *kprint(npu_kstate *st) {
+    npu_kprint *p = (npu_kprint *)__atomic_load_n(&st->print, __ATOMIC_ACQUIRE);
+    if (p != NULL) return p;
+    npu_kprint *np = calloc(1, sizeof *np);
+    if (np == NULL) return NULL;
+    pthread_mutex_init(&np->mu, NULL);
+    uintptr_t expect = 0;
+    if (__atomic_compare_exchange_n(&st->print, &expect, (uintptr_t)np, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return np;
+    pthread_mutex_destroy(&np->mu);
+    free(np);
+    return (npu_kprint *)expect;
+}
+
+static int rt_vprintf(const npuemu_kernel_ctx *ctx, const char *fmt, va_list ap) {
+    npu_guard *g = ctx->priv;
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) return n;
+    char *text = malloc((size_t)n + 1);
+    if (text == NULL) return -1;
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    npu_kprint *p = kprint(g->st);
+    if (p == NULL) {
+        free(text);
+        return -1;
+    }
+    pthread_mutex_lock(&p->mu);
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        npu_krec *r = realloc(p->recs, cap * sizeof *r);
+        if (r == NULL) {
+            pthread_mutex_unlock(&p->mu);
+            free(text);
+            return -1;
+        }
+        p->recs = r;
+        p->cap = cap;
+    }
+    p->recs[p->n++] = (npu_krec){g->block, p->seq++, (size_t)n, text};
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
+static const npuemu_kernel_rt rt = {rt_trap, rt_vprintf};
+
+int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st) {
+    npu_guard g;
+    npuemu_kernel_ctx ctx = {block, blocks, (const void *)args, size, &rt, &g};
+    g.st = st;
+    g.block = block;
+    g.sig = 0;
+    g.code = 0;
+    g.addr = NULL;
+    int r = sigsetjmp(g.jb, 0);
+    if (r == 0) {
+        cur_guard = &g;
+        ((npuemu_kernel_fn)fn)(&ctx);
+        cur_guard = NULL;
+        return NPU_KRUN_OK;
+    }
+    cur_guard = NULL;
+    if (r == NPU_KRUN_SIGNAL) {
+        /* The handler was left by a jump: the thread still has the
+         * handler's mask (the signal itself, and the sa_mask we copied from
+         * Go's handler: every signal). Put back the mask of the fault. */
+        pthread_sigmask(SIG_SETMASK, &g.mask, NULL);
+        st->fault_addr = (uintptr_t)g.addr;
+        return (int64_t)NPU_KRUN_SIGNAL << 32 | (uint32_t)g.sig;
+    }
+    return (int64_t)NPU_KRUN_TRAP << 32 | (uint32_t)g.code;
+}
+
+static int rec_cmp(const void *a, const void *b) {
+    const npu_krec *x = a, *y = b;
+    if (x->block != y->block) return x->block < y->block ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void npu_kflush(npu_kstate *st) {
+    npu_kprint *p = (npu_kprint *)st->print;
+    st->print = 0;
+    st->fault_addr = 0;
+    if (p == NULL) return;
+    qsort(p->recs, p->n, sizeof *p->recs, rec_cmp);
+    for (size_t i = 0; i < p->n; i++) {
+        fwrite(p->recs[i].text, 1, p->recs[i].len, stdout);
+        free(p->recs[i].text);
+    }
+    fflush(stdout);
+    free(p->recs);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}

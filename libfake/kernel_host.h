@@ -1,0 +1,40 @@
+/* kernel_host.h: loading npuemu kernel binaries and running their blocks
+ * under a fault guard (internal to libfake; the kernel ABI itself is
+ * emu/include/npuemu/kernel.h). */
+#ifndef NPUEMU_LIBFAKE_KERNEL_HOST_H
+#define NPUEMU_LIBFAKE_KERNEL_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "npuemu/kernel.h"
+
+/* npu_kopen dlopens path (RTLD_NOW | RTLD_LOCAL) and looks up its
+ * npuemu_kernel_table. On failure it returns NULL and writes why into err. */
+void *npu_kopen(const char *path, const npuemu_kernel_table_t **table, char *err, size_t errlen);
+
+/* npu_kopen_data writes data to a memfd and opens /proc/self/fd/N. */
+void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **table, char *err, size_t errlen);
+
+void npu_kclose(void *lib);
+
+/* Results of npu_krun. */
+#define NPU_KRUN_OK 0
+#define NPU_KRUN_SIGNAL 1 /* detail: the signal number */
+#define NPU_KRUN_TRAP 2   /* detail: the npuemu_trap code */
+
+/* The launch scratch (16 bytes of host memory per launch, zeroed before
+ * the first block): the launch's print buffer and the last fault address. */
+typedef struct npu_kstate {
+    uintptr_t print;      /* npu_kprint * (lazily created) */
+    uintptr_t fault_addr; /* si_addr of the last fault */
+} npu_kstate;
+
+/* npu_krun runs one block of fn. It returns NPU_KRUN_* << 32 | detail. */
+int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st);
+
+/* npu_kflush writes the launch's npuemu_printf output to stdout in block
+ * order and frees it. */
+void npu_kflush(npu_kstate *st);
+
+#endif

@@ -1,0 +1,357 @@
+package tsfw
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// The AI Core engine. A kernel task has Blocks blocks of one CoreKind; the
+// device has a cube pool and a vector pool of cores (Config.CubeCores,
+// Config.VectorCores). When a kernel reaches the head of its queue the
+// arbiter gives it as many free cores as it can use at once (its width:
+// Blocks, capped by the pool and by KernelSpec.MaxCores; a batch kernel
+// waits until its whole width is free, a normal one starts with any free
+// core). Each granted core is a lane: a worker goroutine that takes the
+// next block number from a shared counter until none is left, so the
+// blocks run in waves over the granted cores, really in parallel. Kernels
+// of other queues start whenever cores are free and wait when not. The last
+// lane to finish returns the cores and completes the task.
+//
+// Virtual time does not depend on how many cores happened to be free: a
+// kernel lasts waves × BlockCost, where waves = ceil(Blocks / width) and
+// width uses the whole pool (capped by MaxCores), so durations are
+// deterministic. Contention between queues is real on the host but not
+// charged on the virtual clock.
+//
+// A block that fails (a fault, a trap, a panic of a Go kernel) makes the
+// task fail with its error, normally ACL_ERROR_RT_AICORE_EXCEPTION; the
+// lanes start no further block once one has failed. A Timeout is checked
+// against the wall-clock run time when the kernel ends (host code cannot
+// be interrupted safely): a kernel that ran longer fails with
+// ACL_ERROR_RT_AICORE_TIMEOUT.
+
+// CoreKind is the kind of AI Core a kernel's blocks run on.
+type CoreKind uint8
+
+// Core kinds. On a SoC without a vector pool (VectorCores 0) vector
+// kernels run on the cube pool, whose AI Cores carry the vector units, and
+// a mix block takes one cube core only.
+const (
+	CoreCube   CoreKind = iota // AI Core (cube) kernels: one cube core per block
+	CoreVector                 // vector kernels: one vector core per block
+	CoreMix                    // mix kernels: one cube core + MixVector vector cores per block
+)
+
+func (k CoreKind) String() string {
+	switch k {
+	case CoreCube:
+		return "cube"
+	case CoreVector:
+		return "vector"
+	case CoreMix:
+		return "mix"
+	}
+	return fmt.Sprintf("CoreKind(%d)", int(k))
+}
+
+// MaxBlocks is the largest blockDim a kernel task accepts.
+const MaxBlocks = 65535
+
+// defaultMixVector is the vector cores per mix block when the spec says 0
+// (the 1:2 cube:vector ratio of the Atlas A2/A3 AI Core).
+const defaultMixVector = 2
+
+// Kernel is the host code of a kernel task's blocks.
+type Kernel interface {
+	// RunBlock runs block number block of blocks; it is called from
+	// several goroutines at once. An error fails the task.
+	RunBlock(block, blocks uint32) error
+	// Done is called once, after the last block has returned, with the
+	// task's error so far (nil when every block succeeded); its result
+	// becomes the task's error.
+	Done(err error) error
+}
+
+// KernelSpec is the geometry, resource and cost description of a kernel
+// task.
+type KernelSpec struct {
+	Blocks    uint32        // blockDim, 1..MaxBlocks
+	Kind      CoreKind      // pool(s) the blocks run on
+	MixVector uint32        // mix kernels: vector cores per block (0: 2)
+	BlockCost time.Duration // virtual duration of one block on one core
+	MaxCores  uint32        // at most this many blocks at once (0: the pool); resource limits
+	Batch     bool          // start only when the whole width is free (schedule mode 1)
+	Timeout   time.Duration // wall-clock limit checked at the end (0: none)
+}
+
+// KernelTask runs k's blocks on the AI Cores when the stream reaches it.
+func KernelTask(k Kernel, spec KernelSpec) Task {
+	return Task{kind: kindKernel, kern: k, ks: spec}
+}
+
+func (s *KernelSpec) validate(k Kernel) error {
+	switch {
+	case k == nil:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: nil kernel")
+	case s.Blocks == 0 || s.Blocks > MaxBlocks:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: %d blocks: want 1..%d", s.Blocks, MaxBlocks)
+	case s.Kind > CoreMix:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: invalid core kind %d", int(s.Kind))
+	case s.BlockCost < 0 || s.Timeout < 0:
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: negative block cost or timeout")
+	}
+	return nil
+}
+
+// need returns the cube and vector cores one block takes on a device with
+// the given vector pool.
+func (s *KernelSpec) need(vectorCores int) (cube, vector int) {
+	shared := vectorCores == 0
+	switch s.Kind {
+	case CoreVector:
+		if shared {
+			return 1, 0
+		}
+		return 0, 1
+	case CoreMix:
+		if shared {
+			return 1, 0
+		}
+		mv := int(s.MixVector)
+		if mv == 0 {
+			mv = defaultMixVector
+		}
+		return 1, mv
+	}
+	return 1, 0
+}
+
+// width is how many blocks run at once when avail cube/vector cores are
+// free: capped by Blocks and MaxCores; 0 when not even one block fits.
+func (s *KernelSpec) width(cube, vector, availCube, availVector int) int {
+	w := int(s.Blocks)
+	if s.MaxCores > 0 {
+		w = min(w, int(s.MaxCores))
+	}
+	if cube > 0 {
+		w = min(w, availCube/cube)
+	}
+	if vector > 0 {
+		w = min(w, availVector/vector)
+	}
+	return max(w, 0)
+}
+
+// duration is the virtual duration of the kernel on pools of the given
+// sizes: waves × BlockCost.
+func (s *KernelSpec) duration(cubeCores, vectorCores int) time.Duration {
+	c, v := s.need(vectorCores)
+	w := s.width(c, v, cubeCores, vectorCores)
+	if w == 0 {
+		// The pool cannot hold one block (a mix ratio above the vector
+		// pool): the kernel runs one block at a time, see dispatchKernel.
+		w = 1
+	}
+	waves := (int(s.Blocks) + w - 1) / w
+	return time.Duration(waves) * s.BlockCost
+}
+
+// aicore is the AI Core state of a Device.
+type aicore struct {
+	cubeCores, vectorCores int
+	// Guarded by Device.mu.
+	freeCube, freeVector int
+	idle                 []*lane // parked lane workers (LIFO: the last freed is warm)
+	lanes                int     // lane workers started
+	runs                 []*krun // recycled run states
+}
+
+func (a *aicore) init(cfg Config) {
+	a.cubeCores, a.vectorCores = cfg.CubeCores, cfg.VectorCores
+	a.freeCube, a.freeVector = a.cubeCores, a.vectorCores
+}
+
+// lane is one worker goroutine standing for a granted core.
+type lane struct {
+	ch  chan struct{}
+	run *krun // written under Device.mu before the send on ch
+}
+
+// krun is the shared state of one running kernel task.
+type krun struct {
+	q      *Queue
+	t      Task
+	cube   int // cores taken from each pool
+	vector int
+	start  time.Time
+
+	next   atomic.Uint32 // next block number to run
+	left   atomic.Int32  // lanes still running
+	failed atomic.Bool
+	errMu  sync.Mutex
+	err    error // first block error; guarded by errMu
+}
+
+// dispatchKernel starts q's head kernel on free cores, or leaves it queued
+// until a completion frees enough of them.
+// Precondition: d.mu held, t is q's head task and q has none in flight.
+func (d *Device) dispatchKernel(q *Queue, t *Task) {
+	a := &d.aic
+	ks := &t.ks
+	c, v := ks.need(a.vectorCores)
+	full := ks.width(c, v, a.cubeCores, a.vectorCores)
+	n := ks.width(c, v, a.freeCube, a.freeVector)
+	if full == 0 {
+		// More vector cores per block than the pool has: run one block at
+		// a time on whatever the pool holds once it is entirely free.
+		if a.freeCube < a.cubeCores || a.freeVector < a.vectorCores {
+			return
+		}
+		n, c, v = 1, min(c, a.cubeCores), min(v, a.vectorCores)
+	}
+	if n == 0 || (ks.Batch && n < full) {
+		return
+	}
+	var r *krun
+	if k := len(a.runs); k > 0 {
+		r = a.runs[k-1]
+		a.runs = a.runs[:k-1]
+	} else {
+		r = new(krun)
+	}
+	r.q, r.t, r.cube, r.vector = q, *t, n*c, n*v
+	r.next.Store(0)
+	r.left.Store(int32(n))
+	r.failed.Store(false)
+	r.err = nil
+	if ks.Timeout > 0 {
+		r.start = time.Now()
+	}
+	a.freeCube -= r.cube
+	a.freeVector -= r.vector
+	q.inflight = true
+	d.inflight++
+	for range n {
+		var l *lane
+		if k := len(a.idle); k > 0 {
+			l = a.idle[k-1]
+			a.idle = a.idle[:k-1]
+		} else {
+			l = &lane{ch: make(chan struct{}, 1)}
+			a.lanes++
+			d.wg.Add(1)
+			go d.laneLoop(l)
+		}
+		l.run = r
+		l.ch <- struct{}{} // buffered and empty: the lane was idle
+	}
+}
+
+// laneLoop is one core's worker: it runs blocks of the kernels handed to it.
+func (d *Device) laneLoop(l *lane) {
+	defer d.wg.Done()
+	for {
+		got := false
+		for range spinRounds {
+			select {
+			case <-l.ch:
+				got = true
+			default:
+				runtime.Gosched()
+				continue
+			}
+			break
+		}
+		if !got {
+			select {
+			case <-l.ch:
+			case <-d.quit:
+				return
+			}
+		}
+		// The send on l.ch published l.run.
+		r := l.run
+		runLane(r)
+		d.mu.Lock()
+		l.run = nil
+		d.aic.idle = append(d.aic.idle, l)
+		d.mu.Unlock()
+		if r.left.Add(-1) == 0 {
+			d.finishKernel(r)
+		}
+	}
+}
+
+// runLane runs blocks of r until none is left or one has failed.
+func runLane(r *krun) {
+	blocks := r.t.ks.Blocks
+	b := uint32(0)
+	defer func() {
+		if p := recover(); p != nil {
+			r.fail(abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "kernel block %d/%d panicked: %v", b, blocks, p))
+		}
+	}()
+	for !r.failed.Load() {
+		b = r.next.Add(1) - 1
+		if b >= blocks {
+			return
+		}
+		if err := r.t.kern.RunBlock(b, blocks); err != nil {
+			r.fail(err)
+			return
+		}
+	}
+}
+
+func (r *krun) fail(err error) {
+	r.errMu.Lock()
+	if r.err == nil {
+		r.err = err
+	}
+	r.errMu.Unlock()
+	r.failed.Store(true)
+}
+
+// finishKernel completes r's task once its last lane has returned.
+func (d *Device) finishKernel(r *krun) {
+	err := r.err // every lane has returned: no concurrent writer
+	if err == nil && r.t.ks.Timeout > 0 {
+		if ran := time.Since(r.start); ran > r.t.ks.Timeout {
+			err = abi.Errorf(abi.ACL_ERROR_RT_AICORE_TIMEOUT, "kernel of %d blocks ran %v, over its timeout of %v", r.t.ks.Blocks, ran.Round(time.Microsecond), r.t.ks.Timeout)
+		}
+	}
+	err = callDone(r.t.kern, err)
+	d.pace(r.t.vEnd)
+	d.mu.Lock()
+	a := &d.aic
+	a.freeCube += r.cube
+	a.freeVector += r.vector
+	q := r.q
+	r.q, r.t, r.err = nil, Task{}, nil
+	a.runs = append(a.runs, r)
+	d.inflight--
+	d.complete(q, err)
+	d.schedule()
+	d.mu.Unlock()
+}
+
+func callDone(k Kernel, err error) (out error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "kernel completion panicked: %v", p)
+		}
+	}()
+	return k.Done(err)
+}
+
+// CoresInUse returns the cube and vector cores running kernel blocks now.
+func (d *Device) CoresInUse() (cube, vector int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.aic.cubeCores - d.aic.freeCube, d.aic.vectorCores - d.aic.freeVector
+}

@@ -1,0 +1,310 @@
+package tsfw
+
+import (
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testKernel is a Go kernel: it counts the runs of each block and the
+// blocks running at once, and may block, fail or panic.
+type testKernel struct {
+	runs    []atomic.Int32
+	running atomic.Int32
+	peak    atomic.Int32
+	started chan uint32   // receives each block number as it starts (buffered), if set
+	gate    chan struct{} // blocks wait for it to close, if set
+	failAt  int64         // block that returns an error (-1: none)
+	panicAt int64         // block that panics (-1: none)
+	done    atomic.Int32
+	doneErr error
+}
+
+func newKernel(blocks int) *testKernel {
+	return &testKernel{runs: make([]atomic.Int32, blocks), failAt: -1, panicAt: -1}
+}
+
+func (k *testKernel) RunBlock(b, n uint32) error {
+	if int(n) != len(k.runs) {
+		return errors.New("wrong block count")
+	}
+	k.runs[b].Add(1)
+	cur := k.running.Add(1)
+	defer k.running.Add(-1)
+	for {
+		p := k.peak.Load()
+		if cur <= p || k.peak.CompareAndSwap(p, cur) {
+			break
+		}
+	}
+	if k.started != nil {
+		k.started <- b
+	}
+	if k.gate != nil {
+		<-k.gate
+	}
+	if int64(b) == k.panicAt {
+		panic("kernel bug")
+	}
+	if int64(b) == k.failAt {
+		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "block %d faulted", b)
+	}
+	return nil
+}
+
+func (k *testKernel) Done(err error) error {
+	k.done.Add(1)
+	k.doneErr = err
+	return err
+}
+
+func (k *testKernel) each(t *testing.T, want int32) {
+	t.Helper()
+	for i := range k.runs {
+		require.Equal(t, want, k.runs[i].Load(), "block %d", i)
+	}
+}
+
+func TestKernelRunsEveryBlockOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		spec   KernelSpec
+		maxPar int32
+	}{
+		{"cube waves", Config{CubeCores: 4, VectorCores: 8}, KernelSpec{Blocks: 37, Kind: CoreCube}, 4},
+		{"vector", Config{CubeCores: 2, VectorCores: 3}, KernelSpec{Blocks: 10, Kind: CoreVector}, 3},
+		{"vector on shared pool", Config{CubeCores: 2}, KernelSpec{Blocks: 5, Kind: CoreVector}, 2},
+		{"mix 1:2", Config{CubeCores: 4, VectorCores: 4}, KernelSpec{Blocks: 9, Kind: CoreMix}, 2},
+		{"mix ratio above pool", Config{CubeCores: 4, VectorCores: 2}, KernelSpec{Blocks: 3, Kind: CoreMix, MixVector: 5}, 1},
+		{"capped", Config{CubeCores: 8}, KernelSpec{Blocks: 6, MaxCores: 1}, 1},
+		{"one block", Config{CubeCores: 8}, KernelSpec{Blocks: 1}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDev(t, tc.cfg)
+			q := newQ(t, d, 0)
+			k := newKernel(int(tc.spec.Blocks))
+			require.NoError(t, q.Submit(KernelTask(k, tc.spec)))
+			require.NoError(t, q.Synchronize(-1))
+			k.each(t, 1)
+			assert.LessOrEqual(t, k.peak.Load(), tc.maxPar)
+			assert.Equal(t, int32(1), k.done.Load())
+			c, v := d.CoresInUse()
+			assert.Zero(t, c+v, "cores returned")
+		})
+	}
+}
+
+func TestKernelDurationIsWaves(t *testing.T) {
+	const cost = 10 * time.Microsecond
+	over := DefaultCost.TaskOverhead
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		spec KernelSpec
+		want time.Duration
+	}{
+		{"one wave", Config{CubeCores: 8}, KernelSpec{Blocks: 8, BlockCost: cost}, over + cost},
+		{"three waves", Config{CubeCores: 4}, KernelSpec{Blocks: 9, BlockCost: cost}, over + 3*cost},
+		{"cap", Config{CubeCores: 8}, KernelSpec{Blocks: 8, BlockCost: cost, MaxCores: 3}, over + 3*cost},
+		{"vector pool", Config{CubeCores: 2, VectorCores: 4}, KernelSpec{Blocks: 8, Kind: CoreVector, BlockCost: cost}, over + 2*cost},
+		{"mix", Config{CubeCores: 4, VectorCores: 4}, KernelSpec{Blocks: 4, Kind: CoreMix, BlockCost: cost}, over + 2*cost},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDev(t, tc.cfg)
+			q := newQ(t, d, 0)
+			require.NoError(t, q.Submit(KernelTask(newKernel(int(tc.spec.Blocks)), tc.spec)))
+			require.NoError(t, q.Submit(KernelTask(newKernel(int(tc.spec.Blocks)), tc.spec)))
+			require.NoError(t, q.Synchronize(-1))
+			assert.Equal(t, 2*tc.want, d.Now(), "two kernels back to back")
+		})
+	}
+}
+
+// TestKernelsConcurrentAcrossStreams: two kernels that each need half the
+// pool run at the same time; each block waits until the other kernel has
+// started, so the test only finishes if they overlap.
+func TestKernelsConcurrentAcrossStreams(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 4})
+	q1, q2 := newQ(t, d, 0), newQ(t, d, 0)
+	a, b := newKernel(2), newKernel(2)
+	a.started, b.started = make(chan uint32, 2), make(chan uint32, 2)
+	gate := make(chan struct{})
+	a.gate, b.gate = gate, gate
+	require.NoError(t, q1.Submit(KernelTask(a, KernelSpec{Blocks: 2})))
+	require.NoError(t, q2.Submit(KernelTask(b, KernelSpec{Blocks: 2})))
+	for range 2 {
+		<-a.started
+		<-b.started
+	}
+	c, _ := d.CoresInUse()
+	assert.Equal(t, 4, c)
+	close(gate)
+	require.NoError(t, d.Synchronize(-1))
+	a.each(t, 1)
+	b.each(t, 1)
+}
+
+// TestKernelWaitsForCores: a kernel holding every core keeps another
+// stream's kernel queued (a batch kernel also waits for a partial pool).
+func TestKernelWaitsForCores(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		first    uint32 // blocks of the blocking kernel
+		second   KernelSpec
+		startsAt int // cores in use once the second is submitted
+	}{
+		{"pool full", 4, KernelSpec{Blocks: 1}, 4},
+		{"normal starts on free cores", 2, KernelSpec{Blocks: 4}, 4},
+		{"batch waits for its width", 2, KernelSpec{Blocks: 4, Batch: true}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDev(t, Config{CubeCores: 4})
+			q1, q2 := newQ(t, d, 0), newQ(t, d, 0)
+			a := newKernel(int(tc.first))
+			a.started = make(chan uint32, tc.first)
+			a.gate = make(chan struct{})
+			require.NoError(t, q1.Submit(KernelTask(a, KernelSpec{Blocks: tc.first})))
+			for range tc.first {
+				<-a.started
+			}
+			b := newKernel(int(tc.second.Blocks))
+			b.gate = make(chan struct{})
+			// Submit arbitrates under the device lock: cores are granted
+			// (or not) before it returns.
+			require.NoError(t, q2.Submit(KernelTask(b, tc.second)))
+			c, _ := d.CoresInUse()
+			assert.Equal(t, tc.startsAt, c)
+			assert.False(t, q2.Query())
+			close(a.gate)
+			close(b.gate)
+			require.NoError(t, d.Synchronize(-1))
+			b.each(t, 1)
+		})
+	}
+}
+
+func TestKernelFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		failAt  int64
+		panicAt int64
+		code    abi.Code
+	}{
+		{"block error", 3, -1, abi.ACL_ERROR_RT_AICORE_EXCEPTION},
+		{"go panic", -1, 0, abi.ACL_ERROR_RT_AICORE_EXCEPTION},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDev(t, Config{CubeCores: 2})
+			q := newQ(t, d, 0)
+			k := newKernel(8)
+			k.failAt, k.panicAt = tc.failAt, tc.panicAt
+			require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 8})), "failures are asynchronous")
+			after := newKernel(2)
+			require.NoError(t, q.Submit(KernelTask(after, KernelSpec{Blocks: 2})))
+			err := q.Synchronize(-1)
+			require.Error(t, err)
+			assert.True(t, isCode(err, tc.code), "%v", err)
+			assert.Equal(t, int32(1), k.done.Load())
+			assert.Error(t, k.doneErr, "Done sees the failure")
+			after.each(t, 1) // the stream goes on
+			assert.NoError(t, q.Synchronize(-1), "reported once")
+			c, _ := d.CoresInUse()
+			assert.Zero(t, c)
+		})
+	}
+}
+
+func TestKernelTimeout(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1})
+	q := newQ(t, d, 0)
+	k := newKernel(1)
+	k.gate = make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 1, Timeout: time.Nanosecond})))
+	time.AfterFunc(time.Millisecond, func() { close(k.gate) })
+	err := q.Synchronize(-1)
+	assert.True(t, isCode(err, abi.ACL_ERROR_RT_AICORE_TIMEOUT), "%v", err)
+}
+
+func TestKernelTaskValidation(t *testing.T) {
+	d := newDev(t, Config{})
+	q := newQ(t, d, 0)
+	for _, tc := range []struct {
+		name string
+		k    Kernel
+		spec KernelSpec
+	}{
+		{"nil kernel", nil, KernelSpec{Blocks: 1}},
+		{"zero blocks", newKernel(1), KernelSpec{}},
+		{"too many blocks", newKernel(1), KernelSpec{Blocks: MaxBlocks + 1}},
+		{"bad kind", newKernel(1), KernelSpec{Blocks: 1, Kind: 7}},
+		{"negative cost", newKernel(1), KernelSpec{Blocks: 1, BlockCost: -1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := q.Submit(KernelTask(tc.k, tc.spec))
+			assert.True(t, isCode(err, abi.ACL_ERROR_RT_PARAM_INVALID), "%v", err)
+		})
+	}
+	assert.Equal(t, uint64(0), q.submitted.Load())
+}
+
+// kernelScenario submits the same launches on three queues and returns the virtual clock after each synchronize.
+func kernelScenario(t *testing.T) []time.Duration {
+	d := newDev(t, Config{CubeCores: 3, VectorCores: 5})
+	qs := []*Queue{newQ(t, d, 0), newQ(t, d, 1), newQ(t, d, 0)}
+	var out []time.Duration
+	for i := range 12 {
+		spec := KernelSpec{Blocks: uint32(1 + i*7%11), Kind: CoreKind(i % 3), BlockCost: time.Duration(1+i) * time.Microsecond}
+		require.NoError(t, qs[i%3].Submit(KernelTask(newKernel(int(spec.Blocks)), spec)))
+		if i%4 == 3 {
+			require.NoError(t, qs[i%3].Synchronize(-1))
+			out = append(out, d.Now())
+		}
+	}
+	require.NoError(t, d.Synchronize(-1))
+	return append(out, d.Now())
+}
+
+func TestKernelDeterminism(t *testing.T) {
+	assert.Equal(t, kernelScenario(t), kernelScenario(t))
+}
+
+func TestKernelCloseWithLanes(t *testing.T) {
+	d := NewDevice(Config{CubeCores: 4})
+	q, err := d.NewQueue(0)
+	require.NoError(t, err)
+	ks := []*testKernel{newKernel(16), newKernel(16), newKernel(16)}
+	for _, k := range ks {
+		require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 16})))
+	}
+	d.Close() // runs what is queued, then stops the lane workers
+	assert.True(t, q.Query())
+	for _, k := range ks {
+		k.each(t, 1)
+	}
+}
+
+func BenchmarkKernelLaunchSync(b *testing.B) {
+	d := newDev(b, Config{CubeCores: 4})
+	q := newQ(b, d, 0)
+	k := &emptyKernel{}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
+			b.Fatal(err)
+		}
+		if err := q.Synchronize(-1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type emptyKernel struct{}
+
+func (emptyKernel) RunBlock(uint32, uint32) error { return nil }
+func (emptyKernel) Done(err error) error          { return err }
