@@ -47,7 +47,33 @@ var areaRules = map[string]rule{
 }
 
 // symbolRules overrides areaRules for single symbols.
-var symbolRules = map[string]rule{}
+var symbolRules = map[string]rule{
+	"drvGetDevNum":             supported("number of emulated devices (NPUEMU_DEVICES)"),
+	"drvGetDevIDs":             supported("ids 0..n-1; physical ids equal logical ids"),
+	"drvGetDeviceLocalIDs":     supported("ids 0..n-1; physical ids equal logical ids"),
+	"drvDeviceGetPhyIdByIndex": supported("identity: physical ids equal logical ids"),
+	"drvDeviceGetIndexByPhyId": supported("identity: physical ids equal logical ids"),
+	"drvGetPlatformInfo":       supported("1: npuemu always runs on the host side"),
+	"halGetAPIVersion":         supported("__HAL_API_VERSION of the headers"),
+	"halGetDeviceInfo":         partial("core counts, frequency, VERSION, PHY_CHIP_ID, RUN_MACH, ADDR_MODE, PRODUCT_TYPE, HD_CONNECT_TYPE, ...; other documented pairs DRV_ERROR_NOT_SUPPORT (docs/hal.md)"),
+	"halGetSocVersion":         supported("the SoC name, e.g. Ascend910B3"),
+	"halGetChipInfo":           supported("type Ascend, name without the prefix, version V1"),
+	"halGetDevNumEx":           supported("hw_type 0: NPUs; 1: Kunpeng (none)"),
+	"halGetVdevNum":            supported("0: devices are never split"),
+	"halSupportFeature":        supported("false for every feature npuemu does not provide (all, for now)"),
+	"halResourceInfoQuery":     partial("stream/event/notify capacities of the SoC; usedNum counts events only"),
+	"halGetDeviceSplitMode":    supported("VMNG_NORMAL_NONE_SPLIT_MODE"),
+	"halMemAlloc":              partial("MEM_DEV and MEM_HOST; SVM/UVM/host-agent/DVPP/reserve kinds DRV_ERROR_NOT_SUPPORT (SVM memory not implemented yet)"),
+	"halMemFree":               supported("halMemAlloc memory only; ACL allocations are refused"),
+	"halMemGetInfo":            partial("DDR/HBM size types; the pool is reported as normal pages; NUMA/address-check types DRV_ERROR_NOT_SUPPORT"),
+	"halMemGetInfoEx":          partial("as halMemGetInfo"),
+	"drvMemcpy":                supported("synchronous, direction from the addresses, on the device's SDMA model"),
+	"halMemcpy":                partial("device-to-host only, as the header documents"),
+	"halSdmaCopy":              supported("not on Ascend950, not between devices (as documented)"),
+	"drvMemsetD8":              supported("synchronous byte memset"),
+	"drvMemGetAttribute":       partial("DV_MEM_LOCK_DEV / DV_MEM_LOCK_HOST; no SVM or user-malloc attributes"),
+	"halMemGetAddressRange":    supported("device and pinned host allocations"),
+}
 
 var support = sync.OnceValues(func() ([]abi.Entry, map[string]int) {
 	var list []abi.Entry
