@@ -17,6 +17,7 @@ type Config struct {
 	SDMAEngines int       // copy/memset engines that run concurrently (0: 1)
 	QueueDepth  int       // RTSQ ring entries per stream (0: 1024)
 	MaxEvents   int       // event-id pool size (0: 65536)
+	MaxNotifies int       // notify-id pool size, plain and counting (0: 8192)
 	Cost        CostModel // zero fields take DefaultCost's
 	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
 	CubeCores   int       // AI Core cube pool (0: 1)
@@ -72,14 +73,16 @@ type Device struct {
 	paceOn   bool
 	paceAt   time.Time
 
-	aic aicore   // AI Core pools and block workers (aicore.go)
-	vw  memWatch // wakes value waits on memory changes (builtin.go)
+	aic aicore     // AI Core pools and block workers (aicore.go)
+	vw  memWatch   // wakes value waits on memory changes (builtin.go)
+	nf  notifyPool // notify ids (notify.go)
 
 	evMu sync.Mutex
 	// Guarded by evMu.
-	evFree []int32
-	evNext int32
-	evLive int
+	evFree  []int32
+	evNext  int32
+	evLive  int
+	evOther int32 // ids handed to unpooled events
 }
 
 type engine struct {
@@ -392,9 +395,22 @@ func (d *Device) dispatch(q *Queue) bool {
 		}
 		t.ev.complete(t.recSeq, t.vEnd, d)
 	case kindWait:
-		if !t.ev.waitDone(t.recSeq, d) || !d.paceReady(t.vEnd) {
+		if !t.ev.waitDone(t.recSeq, d) {
+			done, err := d.waitExpired(t)
+			if done {
+				d.complete(q, err)
+			}
+			return done
+		}
+		if !d.paceReady(t.vEnd) {
 			return false
 		}
+	case kindNotifyRecord, kindNotifyWait, kindCntRecord, kindCntWait, kindCntReset, kindWaitDone:
+		done, err := d.dispatchSignal(t)
+		if done {
+			d.complete(q, err)
+		}
+		return done
 	case kindReset:
 		if !d.paceReady(t.vEnd) {
 			return false

@@ -47,6 +47,24 @@
 // parks on a channel signalled by the completion that reaches its target;
 // a timeout is a timer, never polling.
 //
+// # Failures, stop and abort (builtin_ctl.go)
+//
+// A failed task is handed to the process-wide hook of SetTaskErrorHook (the
+// acl layer's exception reporting) on a goroutine of its own before it is
+// retired, so a Synchronize that returns the error returns after the hook.
+// Queue.Stop makes a queue drop its queued tasks and refuse new ones;
+// Queue.Abort drops them and releases parked Synchronize calls with an
+// error, leaving the queue usable. Host tasks that wait for something
+// outside the queue select on Queue.Cancelled so that neither, nor Destroy
+// or Close, can strand them.
+//
+// # Built-in tasks (builtin.go, builtin_random.go)
+//
+// Value writes, reductions and random numbers (Philox4x32-10) run on SDMA
+// engines; a value wait is a host task that parks until its word satisfies
+// the condition, re-checking on every completion of the device, after
+// every synchronous copy, and on a capped backoff timer.
+//
 // # Events
 //
 // Records of an event are numbered at submission. A wait targets the
@@ -105,7 +123,8 @@
 //
 // # Lock order
 //
-// Device.mu → Event.mu → Device.evMu. Event.mu is taken under the mutex of
+// Device.mu → Event.mu → Device.evMu; Device.vw.mu (value waits) is a
+// leaf taken under Device.mu. Event.mu is taken under the mutex of
 // any device (a foreign event in a cross-device wait) but no device mutex is
 // ever taken while holding an Event.mu, and two device mutexes are never
 // held together: a device reaches another only through its non-blocking

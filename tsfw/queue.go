@@ -163,6 +163,12 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		if err := t.ev.alive(); err != nil {
 			return err
 		}
+	case kindNotifyRecord, kindNotifyWait, kindCntRecord, kindCntWait, kindCntReset:
+		s, err := t.stampSignal(start, cost)
+		if err != nil {
+			return err
+		}
+		start = s
 	}
 	d.seq++
 	t.seq = d.seq
@@ -202,6 +208,9 @@ func (q *Queue) Synchronize(timeout time.Duration) error {
 // waitFor spins briefly, then parks until completed reaches target or the
 // deadline passes; it reports whether the target was reached.
 func (q *Queue) waitFor(target uint64, forever bool, deadline time.Time) bool {
+	if forever {
+		q.d.HelpQueue(q, target) // run q's kernels here rather than wait for lanes to wake (aicore.go)
+	}
 	for range spinRounds {
 		if q.completed.Load() >= target {
 			return true

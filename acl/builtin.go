@@ -1,0 +1,265 @@
+package acl
+
+import (
+	"encoding/binary"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Built-in tasks (semantics.md §10, stream memory operations and system
+// tasks): aclrtValueWrite / aclrtValueWait, aclrtReduceAsync and
+// aclrtRandomNumAsync. Their device-side work is Go code in tsfw
+// (builtin.go, builtin_random.go) running on the device's engines; this
+// file validates the arguments and translates the ACL enums. See
+// docs/callbacks.md for the generator and the value-wait wake-up rules.
+
+// deviceOperand checks that addr names at least n bytes of device memory of
+// the stream's device (or of a peer it may access).
+func deviceOperand(fn, what string, s *Stream, addr uintptr, n uint64) error {
+	if addr == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, what)
+	}
+	pi, err := classify(fn, what, addr)
+	if err != nil {
+		return err
+	}
+	if pi.class != devmem {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is not device memory", fn, what, addr)
+	}
+	if err := checkRoom(fn, what, addr, pi, n); err != nil {
+		return err
+	}
+	return sameDevice(fn, s, pi)
+}
+
+// memOpStream resolves the stream of a stream memory operation, which
+// only 950/A3/A2 support.
+func memOpStream(t *Thread, fn string, addr uintptr, sh Handle) (*Stream, error) {
+	if addr == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr must not be NULL", fn)
+	}
+	if addr%8 != 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr %#x must be 8-byte aligned", fn, addr)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return nil, err
+	}
+	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+		return nil, err
+	}
+	return s, deviceOperand(fn, "devAddr", s, addr, 8)
+}
+
+// ValueWrite implements aclrtValueWrite: the stream writes the 8-byte
+// value at devAddr (flag must be 0).
+func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) error {
+	const fn = "aclrtValueWrite"
+	if flag != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: must be 0", fn, flag)
+	}
+	s, err := memOpStream(t, fn, addr, sh)
+	if err != nil {
+		return err
+	}
+	task, err := tsfw.ValueWriteTask(addr, value)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return s.submitTask(t, fn, task)
+}
+
+// ValueWait implements aclrtValueWait: the stream's later tasks wait until
+// the 8-byte word at devAddr satisfies the ACL_STREAM_WAIT_VALUE_* flag.
+func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) error {
+	const fn = "aclrtValueWait"
+	if flag > abi.ACL_STREAM_WAIT_VALUE_NOR {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: want ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (0..3)", fn, flag)
+	}
+	s, err := memOpStream(t, fn, addr, sh)
+	if err != nil {
+		return err
+	}
+	if err := s.captureRefuse(fn); err != nil {
+		return err
+	}
+	id, err := s.q.SubmitValueWait(addr, value, flag)
+	return s.noteSubmit(t, fn, id, err)
+}
+
+var reduceOps = map[int32]tsfw.ReduceOp{
+	abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM:   tsfw.ReduceSum,
+	abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX:   tsfw.ReduceMax,
+	abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN:   tsfw.ReduceMin,
+	abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL: tsfw.ReduceEqual,
+}
+
+// reduceTypes are the element types of aclrtReduceAsync on the emulated
+// SoCs (the A2 list of the documentation).
+var reduceTypes = map[int32]tsfw.DType{
+	abi.ACL_INT8:    tsfw.Int8,
+	abi.ACL_INT16:   tsfw.Int16,
+	abi.ACL_INT32:   tsfw.Int32,
+	abi.ACL_FLOAT16: tsfw.Float16,
+	abi.ACL_FLOAT:   tsfw.Float32,
+	abi.ACL_BF16:    tsfw.BFloat16,
+}
+
+// ReduceAsync implements aclrtReduceAsync: dst = dst OP src element-wise
+// over count bytes, on the stream's SDMA engines.
+func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, sh Handle, reserve uintptr) error {
+	const fn = "aclrtReduceAsync"
+	if reserve != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserve must be NULL", fn)
+	}
+	op, ok := reduceOps[kind]
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d: want ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM/MAX/MIN/EQUAL (10..13)", fn, kind)
+	}
+	dt, ok := reduceTypes[dtype]
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data type %d: want ACL_INT8, ACL_INT16, ACL_INT32, ACL_FLOAT16, ACL_FLOAT or ACL_BF16", fn, dtype)
+	}
+	if dst == 0 || src == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dst and src must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if f := s.ctx.dev.emu.SoC.Family; op != tsfw.ReduceSum && (f == emu.Family310P || f == emu.FamilyA1) {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: only ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM is supported on %s", fn, s.ctx.dev.emu.SoC.Name)
+	}
+	if count%dt.Size() != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: count %d bytes is not a whole number of %d-byte elements", fn, count, dt.Size())
+	}
+	if count == 0 {
+		return nil
+	}
+	if err := deviceOperand(fn, "dst", s, dst, count); err != nil {
+		return err
+	}
+	if err := deviceOperand(fn, "src", s, src, count); err != nil {
+		return err
+	}
+	task, err := tsfw.ReduceTask(dst, src, count, op, dt)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return s.submitTask(t, fn, task)
+}
+
+// RandomParaInfo mirrors aclrtRandomParaInfo (16 bytes, alignment 1).
+type RandomParaInfo struct {
+	IsAddr      uint8
+	ValueOrAddr [8]byte
+	Size        uint8
+	Rsv         [6]byte
+}
+
+// RandomNumTaskInfo mirrors aclrtRandomNumTaskInfo (104 bytes, alignment
+// 8); Params is the union of aclrtRandomNumFuncParaInfo after funcType.
+type RandomNumTaskInfo struct {
+	DataType    int32
+	FuncType    int32
+	Params      [2]RandomParaInfo // dropout ratio | uniform min, max | normal mean, stddev
+	ParaAddr    uintptr
+	ResultAddr  uintptr
+	CounterAddr uintptr
+	Seed        RandomParaInfo
+	Num         RandomParaInfo
+	Rsv         [8]byte
+}
+
+var randomTypes = map[int32]tsfw.DType{
+	abi.ACL_INT32:   tsfw.Int32,
+	abi.ACL_INT64:   tsfw.Int64,
+	abi.ACL_UINT32:  tsfw.Uint32,
+	abi.ACL_UINT64:  tsfw.Uint64,
+	abi.ACL_BF16:    tsfw.BFloat16,
+	abi.ACL_FLOAT16: tsfw.Float16,
+	abi.ACL_FLOAT:   tsfw.Float32,
+}
+
+// param converts one aclrtRandomParaInfo; a parameter in device memory is
+// checked now and read when the task runs.
+func (p *RandomParaInfo) param(fn, what string, s *Stream) (tsfw.RandomParam, error) {
+	if p.Size == 0 || p.Size > 8 {
+		return tsfw.RandomParam{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s: size %d: want 1..8 bytes", fn, what, p.Size)
+	}
+	raw := binary.LittleEndian.Uint64(p.ValueOrAddr[:])
+	switch p.IsAddr {
+	case 0:
+		return tsfw.RandomParam{Value: raw, Size: p.Size}, nil
+	case 1:
+		if err := deviceOperand(fn, what, s, uintptr(raw), uint64(p.Size)); err != nil {
+			return tsfw.RandomParam{}, err
+		}
+		return tsfw.RandomParam{Addr: uintptr(raw), Size: p.Size}, nil
+	}
+	return tsfw.RandomParam{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s: isAddr %d: want 0 or 1", fn, what, p.IsAddr)
+}
+
+// RandomNumAsync implements aclrtRandomNumAsync (Philox4x32-10; see
+// tsfw/builtin_random.go for the conversions).
+func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintptr) error {
+	const fn = "aclrtRandomNumAsync"
+	if info == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: taskInfo must not be NULL", fn)
+	}
+	if reserve != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserve must be NULL", fn)
+	}
+	dt, ok := randomTypes[info.DataType]
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data type %d: want ACL_INT32, ACL_INT64, ACL_UINT32, ACL_UINT64, ACL_BF16, ACL_FLOAT16 or ACL_FLOAT", fn, info.DataType)
+	}
+	if info.FuncType < abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK || info.FuncType > abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d: want 0..3 (aclrtRandomNumFuncType)", fn, info.FuncType)
+	}
+	dist := tsfw.RandomDist(info.FuncType) // same order as aclrtRandomNumFuncType
+	if dist != tsfw.Uniform && !dt.IsFloat() {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d needs a floating-point data type, got %d", fn, info.FuncType, info.DataType)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := needFamily(fn, s, emu.FamilyA3, emu.FamilyA2); err != nil {
+		return err
+	}
+	spec := tsfw.RandomSpec{Dist: dist, DType: dt, Out: info.ResultAddr, Counter: info.CounterAddr}
+	if spec.Seed, err = info.Seed.param(fn, "randomSeed", s); err != nil {
+		return err
+	}
+	if spec.Count, err = info.Num.param(fn, "randomNum", s); err != nil {
+		return err
+	}
+	if spec.A, err = info.Params[0].param(fn, "first distribution parameter", s); err != nil {
+		return err
+	}
+	if dist != tsfw.DropoutBitmask {
+		if spec.B, err = info.Params[1].param(fn, "second distribution parameter", s); err != nil {
+			return err
+		}
+	}
+	if err := deviceOperand(fn, "randomCounterAddr", s, info.CounterAddr, 16); err != nil {
+		return err
+	}
+	out := uint64(1)
+	if spec.Count.Addr == 0 {
+		out = spec.OutBytes(spec.Count.Value)
+	}
+	if out > 0 {
+		if err := deviceOperand(fn, "randomResultAddr", s, info.ResultAddr, out); err != nil {
+			return err
+		}
+	}
+	task, err := tsfw.RandomTask(spec)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return s.submitTask(t, fn, task)
+}

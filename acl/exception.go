@@ -1,0 +1,312 @@
+package acl
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Exception reporting (semantics.md §17), stream abort/stop and the effect
+// of the stream failure mode (§4, §21.10).
+//
+// tsfw calls onTaskError (installed with tsfw.SetTaskErrorHook) for every
+// task that fails asynchronously — a faulting copy, a kernel's AI Core
+// exception, a built-in task — on a goroutine of its own, before the task
+// is retired. So when aclrtSynchronizeStream returns the task's error, the
+// exception callbacks have run and, in stop-on-failure mode, the
+// context's streams are stopped. The callbacks get an ExceptionInfo that
+// libfake lays out as aclrtExceptionInfo (five uint32: task id, stream id,
+// thread id, device id, error code); its task id is the one
+// aclrtGetThreadLastTaskId reports, its thread id the acl thread id of the
+// last thread that issued a tracked task to the stream (0 if none).
+//
+// Lock order: excState.mu and lastTasks are leaves; callbacks run with no
+// lock held.
+
+func init() { tsfw.SetTaskErrorHook(onTaskError) }
+
+// ExceptionInfo is the content of an aclrtExceptionInfo. Args, ArgsLen
+// and Func describe a failing kernel: they come from a task error that
+// implements KernelFault.
+type ExceptionInfo struct {
+	TaskID, StreamID, ThreadID, DeviceID, ErrorCode uint32
+
+	ArgsLen uint32
+	Args    uintptr // device address of the kernel's argument block
+	Func    uintptr // the kernel's aclrtFuncHandle
+}
+
+// KernelFault is implemented by task errors of failing kernels, so that
+// exception callbacks can report the kernel (aclrtGetArgsFromExceptionInfo,
+// aclrtGetFuncHandleFromExceptionInfo).
+type KernelFault interface {
+	KernelFault() (args uintptr, argsLen uint32, fn uintptr)
+}
+
+// ExceptionCallback receives one exception; info is valid during the call.
+type ExceptionCallback func(info *ExceptionInfo)
+
+type excEntry struct {
+	key uintptr // the C function pointer: identity for dedup and unregister
+	fn  ExceptionCallback
+}
+
+var excState struct {
+	mu   sync.Mutex
+	slot excEntry   // aclrtSetExceptionInfoCallback's single slot
+	reg  []excEntry // aclrtExceptionInfoCallbackRegister's set
+}
+
+// SetExceptionInfoCallback implements the deprecated
+// aclrtSetExceptionInfoCallback: one slot, last call wins, key 0 (NULL)
+// clears it.
+func SetExceptionInfoCallback(t *Thread, key uintptr, fn ExceptionCallback) error {
+	excState.mu.Lock()
+	defer excState.mu.Unlock()
+	if key == 0 {
+		excState.slot = excEntry{}
+		return nil
+	}
+	excState.slot = excEntry{key: key, fn: fn}
+	return nil
+}
+
+// ExceptionInfoCallbackRegister implements
+// aclrtExceptionInfoCallbackRegister: registering the same function twice
+// keeps one registration.
+func ExceptionInfoCallbackRegister(t *Thread, key uintptr, fn ExceptionCallback) error {
+	if key == 0 || fn == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackRegister: callback must not be NULL")
+	}
+	excState.mu.Lock()
+	defer excState.mu.Unlock()
+	for _, e := range excState.reg {
+		if e.key == key {
+			return nil
+		}
+	}
+	excState.reg = append(excState.reg, excEntry{key: key, fn: fn})
+	return nil
+}
+
+// ExceptionInfoCallbackUnregister implements
+// aclrtExceptionInfoCallbackUnregister: an unknown callback is a success;
+// a callback running now is not waited for.
+func ExceptionInfoCallbackUnregister(t *Thread, key uintptr) error {
+	if key == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackUnregister: callback must not be NULL")
+	}
+	excState.mu.Lock()
+	defer excState.mu.Unlock()
+	for i, e := range excState.reg {
+		if e.key == key {
+			excState.reg = append(excState.reg[:i], excState.reg[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+// exceptionCallbacks returns the callbacks to call now: the slot's first,
+// then the registered ones (a function in both is called twice).
+func exceptionCallbacks() []ExceptionCallback {
+	excState.mu.Lock()
+	defer excState.mu.Unlock()
+	out := make([]ExceptionCallback, 0, len(excState.reg)+1)
+	if excState.slot.key != 0 {
+		out = append(out, excState.slot.fn)
+	}
+	for _, e := range excState.reg {
+		out = append(out, e.fn)
+	}
+	return out
+}
+
+// streamOfQueue finds the live stream that owns q; nil if none (a queue of
+// another runtime user, e.g. a test).
+func streamOfQueue(q *tsfw.Queue) *Stream {
+	streams.mu.RLock()
+	defer streams.mu.RUnlock()
+	for _, sl := range streams.slots {
+		if sl.obj != nil && sl.obj.q == q {
+			return sl.obj
+		}
+	}
+	return nil
+}
+
+// contextStreams returns the live streams of c, default stream included.
+// It reads the handle table, not c.streams, because it runs where rt.mu
+// must not be taken (a thread holding rt.mu may be waiting for the task
+// being reported).
+func contextStreams(c *Context) []*Stream {
+	streams.mu.RLock()
+	defer streams.mu.RUnlock()
+	var out []*Stream
+	for _, sl := range streams.slots {
+		if sl.obj != nil && sl.obj.ctx == c {
+			out = append(out, sl.obj)
+		}
+	}
+	return out
+}
+
+// onTaskError is the tsfw task-error hook: exception callbacks, then the
+// stop-on-failure effect.
+func onTaskError(te tsfw.TaskError) {
+	s := streamOfQueue(te.Queue)
+	if s == nil {
+		return
+	}
+	info := ExceptionInfo{
+		TaskID:    te.TaskID,
+		StreamID:  uint32(s.id),
+		ThreadID:  lastSubmitter(s),
+		DeviceID:  uint32(s.ctx.dev.id),
+		ErrorCode: uint32(abi.CodeOf(te.Err)),
+	}
+	var kf KernelFault
+	if errors.As(te.Err, &kf) {
+		info.Args, info.ArgsLen, info.Func = kf.KernelFault()
+	}
+	for _, cb := range exceptionCallbacks() {
+		cb(&info)
+	}
+	all := contextStreams(s.ctx)
+	stop := false
+	for _, x := range all {
+		x.mu.Lock()
+		stop = stop || x.failureMode == abi.ACL_STOP_ON_FAILURE
+		x.mu.Unlock()
+	}
+	if !stop {
+		return
+	}
+	err := abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT,
+		"stream %d of device %d failed (task %d: %s) and its context is in ACL_STOP_ON_FAILURE mode: no new tasks are accepted",
+		s.id, s.ctx.dev.id, te.TaskID, messageOf(te.Err))
+	for _, x := range all {
+		x.q.Stop(err)
+	}
+}
+
+// lastTasks records, per thread, the id of the last task it issued to an
+// explicit stream, and per stream the last thread that issued a task.
+var lastTasks struct {
+	mu       sync.Mutex
+	byThread map[*Thread]uint32
+	byStream map[*Stream]uint32 // thread id
+}
+
+func noteTask(t *Thread, s *Stream, id uint32) {
+	lastTasks.mu.Lock()
+	defer lastTasks.mu.Unlock()
+	if lastTasks.byThread == nil {
+		lastTasks.byThread = map[*Thread]uint32{}
+		lastTasks.byStream = map[*Stream]uint32{}
+	}
+	if !s.isDefault {
+		lastTasks.byThread[t] = id
+	}
+	if _, ok := lastTasks.byStream[s]; !ok && len(lastTasks.byStream) >= 256 {
+		for x := range lastTasks.byStream { // forget destroyed streams
+			if x.dead.Load() {
+				delete(lastTasks.byStream, x)
+			}
+		}
+	}
+	lastTasks.byStream[s] = uint32(t.ID)
+}
+
+func lastSubmitter(s *Stream) uint32 {
+	lastTasks.mu.Lock()
+	defer lastTasks.mu.Unlock()
+	return lastTasks.byStream[s]
+}
+
+// submitTask queues task on s for thread t and records its task id.
+func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
+	if s.capturing() {
+		if done, err := s.captureSubmit(fn, task, nil); done {
+			return err
+		}
+	}
+	id, err := s.q.SubmitID(task)
+	return s.noteSubmit(t, fn, id, err)
+}
+
+// noteSubmit records a submission's id, or wraps its error.
+func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+	}
+	noteTask(t, s, id)
+	return nil
+}
+
+// GetThreadLastTaskID implements aclrtGetThreadLastTaskId: the id of the
+// last task the thread issued to an explicit stream through a tracked
+// call (host functions, callbacks, built-in tasks).
+func GetThreadLastTaskID(t *Thread, id *uint32) error {
+	const fn = "aclrtGetThreadLastTaskId"
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: taskId must not be NULL", fn)
+	}
+	lastTasks.mu.Lock()
+	v, ok := lastTasks.byThread[t]
+	lastTasks.mu.Unlock()
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the calling thread has issued no task to an explicit stream", fn)
+	}
+	*id = v
+	return nil
+}
+
+// needFamily refuses fn on SoC families the support lists exclude.
+func needFamily(fn string, s *Stream, families ...string) error {
+	f := s.ctx.dev.emu.SoC.Family
+	for _, x := range families {
+		if x == f {
+			return nil
+		}
+	}
+	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, s.ctx.dev.emu.SoC.Name, f)
+}
+
+// StreamAbort implements aclrtStreamAbort: queued tasks are discarded, a
+// running wait is cancelled, and threads blocked synchronising the stream
+// get ACL_ERROR_RT_STREAM_ABORT. The stream stays usable.
+func StreamAbort(t *Thread, sh Handle) error {
+	const fn = "aclrtStreamAbort"
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+		return err
+	}
+	s.q.Abort(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was aborted by aclrtStreamAbort", s.id))
+	return nil
+}
+
+// StreamStop implements aclrtStreamStop: the stream's queued tasks are
+// discarded and it accepts no more tasks (ACL_ERROR_RT_STREAM_ABORT) until
+// destroyed.
+func StreamStop(t *Thread, sh Handle) error {
+	const fn = "aclrtStreamStop"
+	if sh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL (the default stream cannot be stopped)", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+		return err
+	}
+	s.q.Stop(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was stopped by aclrtStreamStop", s.id))
+	return nil
+}

@@ -1,0 +1,37 @@
+/* callback.h: calling application function pointers from Go (internal to
+ * libfake), and npuemu's layout of the opaque aclrtExceptionInfo. */
+#ifndef NPUEMU_LIBFAKE_CALLBACK_H
+#define NPUEMU_LIBFAKE_CALLBACK_H
+
+#include <stdint.h>
+
+#include "acl/acl.h"
+
+/* struct rtExceptionInfo is opaque in the headers (aclrtExceptionInfo);
+ * applications read it through the aclrtGet*FromExceptionInfo accessors.
+ * It starts with the five uint32 of the vendor's internal layout; the rest
+ * describes a failing kernel (zero for other tasks). */
+struct rtExceptionInfo {
+    uint32_t taskid;
+    uint32_t streamid;
+    uint32_t tid;
+    uint32_t deviceid;
+    uint32_t retcode;
+    uint32_t args_len; /* bytes of the kernel's argument block */
+    uint64_t args;     /* device address of the kernel's argument block */
+    uint64_t func_handle; /* aclrtFuncHandle of the kernel */
+};
+
+/* npu_call_hostfn calls an aclrtHostFunc or aclrtCallback: fn(arg). */
+void npu_call_hostfn(uintptr_t fn, uintptr_t arg);
+
+/* npu_call_exccb calls an aclrtExceptionInfoCallback with a pointer to a
+ * copy of *info that lives on this C stack frame: valid only during the
+ * call, as documented. */
+void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info);
+
+/* npu_pthread_self returns pthread_self() as the uint64_t that
+ * aclrtSubscribeReport takes. */
+uint64_t npu_pthread_self(void);
+
+#endif
