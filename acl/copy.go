@@ -13,6 +13,7 @@ const (
 	pageable ptrClass = iota // host memory the runtime did not allocate
 	pinned                   // aclrtMallocHost memory
 	devmem                   // HBM of some device
+	managedmem               // aclrtMemAllocManaged memory (managed.go): host-side for directions
 )
 
 // ptrInfo classifies one copy operand.
@@ -32,13 +33,16 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 		return ptrInfo{class: pageable}, nil
 	}
 	if d := deviceOf(addr); d != nil {
-		base, _, ok := d.emu.HBM.Find(addr)
+		base, req, ok := d.emu.HBM.Find(addr)
 		if ok {
 			d.allocMu.RLock()
 			a, ok2 := d.allocs[base]
 			d.allocMu.RUnlock()
 			if ok2 && uint64(addr-base) < a.size {
 				return ptrInfo{class: devmem, dev: d, room: a.size - uint64(addr-base)}, nil
+			}
+			if !ok2 { // a HAL (halMemAlloc) block: device memory all the same
+				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}
 		return ptrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
@@ -47,7 +51,12 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 	if base, size, ok := n.Host().Find(addr); ok {
 		return ptrInfo{class: pinned, room: size - uint64(addr-base)}, nil
 	}
-	return ptrInfo{class: pageable}, nil
+	if g := n.LoadedSVM(); g != nil {
+		if base, size, ok := g.Lookup(addr); ok {
+			return ptrInfo{class: managedmem, room: size - uint64(addr-base)}, nil
+		}
+	}
+	return classifyMapped(fn, what, n, addr)
 }
 
 // checkRoom refuses a copy that would run past the end of an allocation.
@@ -136,6 +145,9 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 	if done, err := checkCopyArgs(fn, dst, destMax, src, count, kind, false); done || err != nil {
 		return err
 	}
+	if err := unsafeGuard(t, fn); err != nil {
+		return err
+	}
 	c, err := current(t, fn)
 	if err != nil {
 		return err
@@ -148,6 +160,11 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 	if err != nil {
 		return err
 	}
+	u, err := managedSync(fn, syncEngine(p, di, si), managedOperand{"dst", dst, count, true, di}, managedOperand{"src", src, count, false, si})
+	if err != nil {
+		return err
+	}
+	defer u.release()
 	if err := p.dev.emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
@@ -157,8 +174,9 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 // kindMatches checks an async copy's kind against its operands (the async
 // form trusts kind as given).
 func kindMatches(fn string, kind int32, di, si ptrInfo) error {
+	// Managed memory is reachable from both sides: it matches any kind.
 	want := func(dstDev, srcDev bool) error {
-		if (di.class == devmem) != dstDev || (si.class == devmem) != srcDev {
+		if (di.class != managedmem && (di.class == devmem) != dstDev) || (si.class != managedmem && (si.class == devmem) != srcDev) {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match the operands (dst %s, src %s)",
 				fn, kind, di.class, si.class)
 		}
@@ -184,7 +202,7 @@ func kindMatches(fn string, kind int32, di, si ptrInfo) error {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.dev.id, di.dev.id)
 		}
 	case abi.ACL_MEMCPY_DEFAULT:
-		if di.host() && si.host() {
+		if di.host() && si.host() && di.class != managedmem && si.class != managedmem {
 			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: asynchronous host-to-host copies are not supported on a PCIe-attached device", fn)
 		}
 	}
@@ -197,6 +215,8 @@ func (c ptrClass) String() string {
 		return "pinned host memory"
 	case devmem:
 		return "device memory"
+	case managedmem:
+		return "managed memory"
 	}
 	return "pageable host memory"
 }
@@ -228,7 +248,15 @@ func MemcpyAsync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if err := sameDevice(fn, s, di, si); err != nil {
 		return err
 	}
+	u, cost, err := managedOp(fn, s, managedOperand{"dst", dst, count, true, di}, managedOperand{"src", src, count, false, si})
+	if err != nil {
+		return err
+	}
 	if err := s.submit(fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
+		u.release()
+		return err
+	}
+	if err := s.chargeManaged(fn, cost, u); err != nil {
 		return err
 	}
 	if di.class == pageable || si.class == pageable {
@@ -253,6 +281,9 @@ func sameDevice(fn string, s *Stream, ops ...ptrInfo) error {
 // queued included) has completed: pageable host memory makes an async call
 // synchronous.
 func (s *Stream) waitPageable(fn string) error {
+	if err := s.pageableGuard(fn); err != nil {
+		return err
+	}
 	if err := s.q.Synchronize(-1); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
 	}
@@ -280,6 +311,9 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 	if done, err := checkMemsetArgs(fn, p, maxCount, count); done || err != nil {
 		return err
 	}
+	if err := unsafeGuard(t, fn); err != nil {
+		return err
+	}
 	c, err := current(t, fn)
 	if err != nil {
 		return err
@@ -295,6 +329,11 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 	if pi.class == devmem {
 		d = pi.dev
 	}
+	u, err := managedSync(fn, d, managedOperand{"devPtr", p, count, true, pi})
+	if err != nil {
+		return err
+	}
+	defer u.release()
 	if err := d.emu.TS.MemsetNow(p, byte(value), count); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
@@ -321,7 +360,15 @@ func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint6
 	if err := sameDevice(fn, s, pi); err != nil {
 		return err
 	}
+	u, cost, err := managedOp(fn, s, managedOperand{"devPtr", p, count, true, pi})
+	if err != nil {
+		return err
+	}
 	if err := s.submit(fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
+		u.release()
+		return err
+	}
+	if err := s.chargeManaged(fn, cost, u); err != nil {
 		return err
 	}
 	if pi.class == pageable {
@@ -394,6 +441,9 @@ func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width,
 	const fn = "aclrtMemcpy2d"
 	done, di, si, err := check2D(fn, dst, dpitch, src, spitch, width, height, kind, false)
 	if done || err != nil {
+		return err
+	}
+	if err := unsafeGuard(t, fn); err != nil {
 		return err
 	}
 	c, err := current(t, fn)

@@ -3,8 +3,10 @@ package acl
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 )
 
 // allocation is one aclrtMalloc* block. The device's allocation map is the
@@ -148,12 +150,23 @@ func deviceOf(addr uintptr) *device {
 	if !ok {
 		return nil
 	}
+	return runtimeDevice(ed)
+}
+
+// runtimeDevice returns the runtime device of an opened emu device,
+// opening the runtime's view of it when only the HAL has used it so far
+// (its memory is still device memory to every copy).
+func runtimeDevice(ed *emu.Device) *device {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if int(ed.ID) < len(rt.devs) {
+	if int(ed.ID) < len(rt.devs) && rt.devs[ed.ID] != nil {
 		return rt.devs[ed.ID]
 	}
-	return nil
+	d, err := deviceLocked("npuemu", int32(ed.ID))
+	if err != nil {
+		return nil
+	}
+	return d
 }
 
 // Free implements aclrtFree (sync false) and aclrtFreeWithDevSync.
@@ -167,6 +180,9 @@ func Free(t *Thread, p uintptr, sync bool) error {
 	}
 	d := deviceOf(p)
 	if d == nil {
+		if handled, err := freeManaged(fn, p); handled {
+			return err
+		}
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not device memory allocated by aclrtMalloc", fn, p)
 	}
 	d.allocMu.Lock()
@@ -212,8 +228,29 @@ func MallocHost(t *Thread, out *uintptr, size uint64, fn string) error {
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, messageOf(err))
 	}
+	hostBlocks.mu.Lock()
+	hostBlocksOf(n)[p] = true
+	hostBlocks.mu.Unlock()
 	*out = p
 	return nil
+}
+
+// hostBlocks are the pinned blocks aclrtMallocHost made: the node's pinned
+// pool also serves halMemAlloc(MEM_HOST), whose blocks aclrtFreeHost must
+// refuse. The set belongs to one node (dropped when another appears, after
+// aclFinalize). hostBlocks.mu is a leaf lock.
+var hostBlocks struct {
+	mu   sync.Mutex
+	node *emu.Node
+	m    map[uintptr]bool
+}
+
+// hostBlocksOf returns the set of node n. Precondition: hostBlocks.mu held.
+func hostBlocksOf(n *emu.Node) map[uintptr]bool {
+	if hostBlocks.node != n {
+		hostBlocks.node, hostBlocks.m = n, map[uintptr]bool{}
+	}
+	return hostBlocks.m
 }
 
 // FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync.
@@ -232,6 +269,12 @@ func FreeHost(t *Thread, p uintptr, sync bool) error {
 	if base, _, ok := n.Host().Find(p); !ok || base != p {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMallocHost block", fn, p)
 	}
+	hostBlocks.mu.Lock()
+	mine := hostBlocksOf(n)[p]
+	hostBlocks.mu.Unlock()
+	if !mine {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was not allocated by aclrtMallocHost (halMemAlloc memory is freed with halMemFree)", fn, p)
+	}
 	if sync {
 		if c, err := current(t, fn); err == nil {
 			if err := c.dev.emu.TS.Synchronize(-1); err != nil {
@@ -242,6 +285,9 @@ func FreeHost(t *Thread, p uintptr, sync bool) error {
 	if err := n.Host().Free(p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
 	}
+	hostBlocks.mu.Lock()
+	delete(hostBlocksOf(n), p)
+	hostBlocks.mu.Unlock()
 	return nil
 }
 
@@ -321,7 +367,9 @@ func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
 	}
 	if _, _, ok := n.Host().Find(p); ok {
 		out.LocationType = abi.ACL_MEM_LOCATION_TYPE_HOST
+		return nil
 	}
+	managedPointer(p, out)
 	return nil
 }
 
@@ -341,20 +389,29 @@ func MemFlush(t *Thread, fn string, p uintptr, size uint64) error {
 }
 
 // AllocationRange returns the aclrtMalloc allocation (base and page-rounded
-// size) or aclrtMallocHost block holding addr, for aclrtMemGetAddressRange.
+// size), aclrtMallocHost block or mapped VMM range holding addr, for
+// aclrtMemGetAddressRange. Device blocks the HAL allocated count too (the
+// real runtime allocates through the driver).
 func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
 	if d := deviceOf(addr); d != nil {
-		b, _, found := d.emu.HBM.Find(addr)
+		b, req, found := d.emu.HBM.Find(addr)
 		if !found {
 			return 0, 0, false
 		}
 		d.allocMu.RLock()
 		a, live := d.allocs[b]
 		d.allocMu.RUnlock()
-		return b, a.pages, live
+		if !live {
+			return b, alignUp(req, pageSmall), true
+		}
+		return b, a.pages, true
 	}
 	if n := rt.node.Load(); n != nil {
-		return n.Host().Find(addr)
+		if r, in := n.VMM().Find(addr); in {
+			return r.Base, r.Size, true
+		}
+		b, req, found := n.Host().Find(addr)
+		return b, alignUp(req, pageSmall), found
 	}
 	return 0, 0, false
 }

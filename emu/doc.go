@@ -21,7 +21,9 @@
 // Locking. Node.mu serialises opening devices and Close; opened devices are
 // published through atomic pointers, so Device, Opened and FindDevice take no
 // lock after the first open. HBM and HostMem each have one RWMutex (Find
-// takes it shared). Lock order: Node.mu, then an HBM's or HostMem's mutex
-// (only Close takes both). Node.mu is held while a device's tsfw.Device is
+// takes it shared). Lock order: Node.mu, then VMM.mu, then an HBM's or
+// HostMem's mutex (only Close takes Node.mu with another; VMM.mu is held
+// over an HBM's mutex when a block is exported). The VMM (reservations,
+// physical handles, shared and registered memory) is docs/vmm.md. Node.mu is held while a device's tsfw.Device is
 // started or closed; tsfw never calls back into emu.
 package emu

@@ -36,6 +36,7 @@ type HBM struct {
 	used       uint64 // guarded by mu
 	arena      *arena // guarded by mu; nil once closed
 	releaseMin uint64
+	shared     map[uintptr]sharedRange // guarded by mu: block ranges backed by a memory file (shmem.go)
 }
 
 // NewHBM reserves the address range of a device memory of total usable
@@ -105,6 +106,7 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
 	}
 	h.used -= req
+	h.unshareLocked(baddr, bsize)
 	// Release only pages of the freed block that are now wholly free: a page
 	// shared with a neighbouring live block keeps its data. This runs under
 	// the lock so no new block can be handed these pages before they are
@@ -184,6 +186,31 @@ func (h *HBM) Close() error {
 	h.arena = nil
 	h.used = 0
 	return unreserve(h.raw, h.rawLen)
+}
+
+// Charge accounts size bytes of device memory that lives outside the
+// range (VMM physical allocations): beyond capacity →
+// ACL_ERROR_RT_MEMORY_ALLOCATION, as for Alloc.
+func (h *HBM) Charge(size uint64) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.arena == nil {
+		return h.closed()
+	}
+	if size > h.total || h.used+size > h.total {
+		return h.oomLocked(size, "not enough free memory")
+	}
+	h.used += size
+	return nil
+}
+
+// Uncharge returns what Charge accounted.
+func (h *HBM) Uncharge(size uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.arena != nil {
+		h.used -= min(size, h.used)
+	}
 }
 
 func (h *HBM) oom(size uint64, why string) error {

@@ -15,8 +15,10 @@ type Node struct {
 	cfg  Config
 	soc  SoC
 	host HostMem
+	vmm  *VMM // reservations, physical handles, shared and registered memory (vmm.go)
 
 	devs []atomic.Pointer[Device] // set once by open; read lock-free
+	svm  svmState                 // managed memory, created on first use (svm.go)
 
 	mu     sync.Mutex // serialises opening and Close
 	closed bool       // guarded by mu
@@ -39,7 +41,9 @@ func NewNode(cfg Config) (*Node, error) {
 		cfg.Source = "code"
 	}
 	soc, _ := LookupSoC(cfg.SoC)
-	return &Node{cfg: cfg, soc: soc, devs: make([]atomic.Pointer[Device], cfg.Devices)}, nil
+	n := &Node{cfg: cfg, soc: soc, devs: make([]atomic.Pointer[Device], cfg.Devices)}
+	n.vmm = newVMM(n)
+	return n, nil
 }
 
 // Config returns the configuration the node was built from.
@@ -113,12 +117,14 @@ func (n *Node) Host() *HostMem { return &n.host }
 // Close stops every opened device's scheduler and unmaps all device and
 // pinned host memory. Pointers into them become invalid.
 func (n *Node) Close() {
+	n.closeSVM()
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
 		return
 	}
 	n.closed = true
+	n.vmm.close()
 	// munmap of a range this package mapped cannot fail short of a bug, and
 	// a teardown has no caller to report to: the errors are dropped.
 	for i := range n.devs {

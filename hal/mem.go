@@ -27,8 +27,8 @@ const (
 	maxAllocBytes = uint64(1) << 56
 )
 
-const svmNotYet = "SVM memory is not implemented yet (SVM/managed memory is later work of the SVM/HAL issue); " +
-	"MEM_DEV (device memory) and MEM_HOST (pinned host memory) are supported"
+const svmNotYet = "host-agent and host-UVA memory are not modelled by npuemu; " +
+	"MEM_DEV (device memory), MEM_HOST (pinned host memory), MEM_SVM and MEM_UVM (managed memory) are supported"
 
 // block is one halMemAlloc allocation.
 type block struct {
@@ -89,8 +89,8 @@ func supportedFlag(fn string, flag uint64, f AllocFlag) error {
 		return abi.DrvErrorf(abi.DRV_ERROR_NOT_SUPPORT, "%s: flag %#x (%s): %s", fn, flag, f, why)
 	}
 	switch f.Virt {
-	case virtDev, virtHost:
-	case virtSVM, virtHostAgent, virtHostUVA, virtUVM:
+	case virtDev, virtHost, virtSVM, virtUVM: // SVM and UVM: hal/uvm.go
+	case virtHostAgent, virtHostUVA:
 		return no(svmNotYet)
 	case virtDVPP:
 		return no("DVPP memory is not modelled by npuemu")
@@ -135,6 +135,9 @@ func MemAlloc(pp *uintptr, size, flag uint64) error {
 	}
 	if f.Virt == virtHost {
 		return allocHost(fn, n, pp, size, flag, f)
+	}
+	if f.Virt == virtSVM || f.Virt == virtUVM {
+		return allocManaged(fn, n, pp, size, flag, f)
 	}
 	return allocDevice(fn, n, pp, size, flag, f)
 }
@@ -222,6 +225,9 @@ func MemFree(p uintptr) error {
 	}
 	mem.mu.Unlock()
 	if !ok {
+		if handled, err := freeManaged(fn, n, p); handled {
+			return err
+		}
 		return notHALBlock(fn, n, p)
 	}
 	switch d := n.Opened(b.dev); {
@@ -337,6 +343,9 @@ func locate(fn, what string, n *emu.Node, addr uintptr) (where, error) {
 	}
 	if base, size, ok := n.Host().Find(addr); ok {
 		return where{room: size - uint64(addr-base)}, nil
+	}
+	if r, ok := n.VMM().Find(addr); ok { // mapped VMM memory or an opened shared name
+		return where{dev: r.Dev, room: r.Size - uint64(addr-r.Base)}, nil
 	}
 	return where{}, nil
 }
@@ -513,7 +522,8 @@ func MemsetD8(dst uintptr, destMax uint64, value byte, num uint64) error {
 }
 
 // AddressRange implements halMemGetAddressRange: the block holding ptr,
-// its size rounded up to whole pages. Blocks of aclrtMalloc and
+// its size rounded up to whole pages; for reserved address ranges the
+// mapping holding ptr (unmapped parts are an error). Blocks of aclrtMalloc and
 // aclrtMallocHost count too (the real runtime allocates them through the
 // driver). pbase and psize may each be nil.
 func AddressRange(ptr uintptr, pbase *uintptr, psize *uint64) error {
@@ -532,7 +542,9 @@ func AddressRange(ptr uintptr, pbase *uintptr, psize *uint64) error {
 	)
 	if d, in := n.FindDevice(ptr); in {
 		base, size, ok = d.HBM.Find(ptr)
-	} else {
+	} else if r, in := n.VMM().Find(ptr); in {
+		base, size, ok = r.Base, r.Size, true
+	} else if base, size, ok = managedRange(n, ptr); !ok {
 		base, size, ok = n.Host().Find(ptr)
 	}
 	if !ok {
@@ -587,6 +599,8 @@ func MemGetAttribute(vptr uintptr, attr *DVAttribute) error {
 		}
 	} else if _, _, ok := n.Host().Find(vptr); ok {
 		a.MemType = abi.DV_MEM_LOCK_HOST
+	} else {
+		managedAttribute(n, vptr, &a)
 	}
 	*attr = a
 	return nil

@@ -1,0 +1,149 @@
+package acl
+
+import (
+	"errors"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// Host memory registration (semantics.md §9) over emu.VMM: registered host
+// memory is read and written by kernels without a copy. The device pointer
+// is the host pointer itself (the emulated devices share this process's
+// page tables); copies treat registered memory as pinned host memory.
+
+// hostRegErr converts the driver's answers to the runtime's codes for
+// registration: an overlapping registration is
+// ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, an unknown one
+// ACL_ERROR_HOST_MEMORY_NOT_REGISTERED.
+func hostRegErr(fn string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
+		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, messageOf(err))
+	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
+		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, messageOf(err))
+	}
+	return drv(fn, err)
+}
+
+// hostRegister registers for the current device.
+func hostRegister(t *Thread, fn string, p uintptr, size uint64, flags uint32, mapped bool) (uintptr, error) {
+	c, err := current(t, fn)
+	if err != nil {
+		return 0, err
+	}
+	_, n, err := soc(fn)
+	if err != nil {
+		return 0, err
+	}
+	out, err := n.VMM().HostRegister(p, size, int(c.dev.id), flags, mapped)
+	return out, hostRegErr(fn, err)
+}
+
+// HostRegister implements aclrtHostRegister: ptr page aligned, type
+// ACL_HOST_REGISTER_MAPPED; *devPtr is the address kernels use.
+func HostRegister(t *Thread, p uintptr, size uint64, typ uint32, devPtr *uintptr) error {
+	const fn = "aclrtHostRegister"
+	switch {
+	case p == 0 || devPtr == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr and devPtr must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	}
+	switch typ {
+	case abi.ACL_HOST_REGISTER_MAPPED:
+	case abi.ACL_HOST_REGISTER_IOMEMORY, abi.ACL_HOST_REGISTER_READONLY:
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: type %d: I/O memory and device-read-only registration are not modelled (only ACL_HOST_REGISTER_MAPPED)", fn, typ)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d is not an aclrtHostRegisterType", fn, typ)
+	}
+	dp, err := hostRegister(t, fn, p, size, typ, true)
+	if err != nil {
+		return err
+	}
+	*devPtr = dp
+	return nil
+}
+
+// hostRegV2Flags are the aclrtHostRegisterV2 flags npuemu implements.
+const hostRegV2Flags = abi.ACL_HOST_REG_MAPPED | abi.ACL_HOST_REG_PINNED
+
+// HostRegisterV2 implements aclrtHostRegisterV2: MAPPED gives a device
+// address (aclrtHostGetDevicePointer), PINNED pins pageable memory (memory
+// of aclrtMallocHost is pinned already: an error).
+func HostRegisterV2(t *Thread, p uintptr, size uint64, flag uint32) error {
+	const fn = "aclrtHostRegisterV2"
+	switch {
+	case p == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case flag == 0 || flag&^hostRegV2Flags != 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: an OR of ACL_HOST_REG_MAPPED and ACL_HOST_REG_PINNED (IOMEMORY and READONLY are reserved)", fn, flag)
+	}
+	if flag&abi.ACL_HOST_REG_PINNED != 0 {
+		if n := rt.node.Load(); n != nil {
+			if _, _, ok := n.Host().Find(p); ok {
+				return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %#x is pinned memory of aclrtMallocHost already", fn, p)
+			}
+		}
+	}
+	_, err := hostRegister(t, fn, p, size, flag, flag&abi.ACL_HOST_REG_MAPPED != 0)
+	return err
+}
+
+// HostGetDevicePointer implements aclrtHostGetDevicePointer (flag 0).
+func HostGetDevicePointer(t *Thread, p uintptr, out *uintptr, flag uint32) error {
+	const fn = "aclrtHostGetDevicePointer"
+	switch {
+	case p == 0 || out == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pHost and pDevice must not be NULL", fn)
+	case flag != 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: must be 0", fn, flag)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	dp, err := v.HostDevPointer(p, -1)
+	if err != nil {
+		return hostRegErr(fn, err)
+	}
+	*out = dp
+	return nil
+}
+
+// HostUnregister implements aclrtHostUnregister (pairs with both register
+// calls): ptr is the start of a registration.
+func HostUnregister(t *Thread, p uintptr) error {
+	const fn = "aclrtHostUnregister"
+	if p == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return hostRegErr(fn, v.HostUnregister(p, -1))
+}
+
+// HostMemMapCapabilities implements aclrtHostMemMapCapabilities.
+func HostMemMapCapabilities(t *Thread, dev uint32, hac uint32, out *uint32) error {
+	const fn = "aclrtHostMemMapCapabilities"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: capabilities must not be NULL", fn)
+	}
+	if hac > abi.ACL_RT_HAC_TYPE_CCU {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hacType %d is not an aclrtHacType", fn, hac)
+	}
+	if err := checkDeviceID(fn, int32(dev)); err != nil {
+		return err
+	}
+	*out = abi.ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED
+	if emu.HostMapCapable(hac) {
+		*out = abi.ACL_RT_HOST_MEM_MAP_SUPPORTED
+	}
+	return nil
+}

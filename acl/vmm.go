@@ -1,0 +1,542 @@
+package acl
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical,
+// aclrtMapMem, ...; semantics.md §11) over the node's emu.VMM, the model
+// the HAL's halMem* VMM calls use too. The ACL layer checks what the
+// runtime checks before calling the driver (NULL pointers, zero sizes,
+// reserved arguments → ACL_ERROR_INVALID_PARAM) and converts the driver's
+// answers the way the runtime does (DRV_ERROR_INVALID_VALUE → 107000,
+// DRV_ERROR_INVALID_HANDLE → 107017, DRV_ERROR_OUT_OF_MEMORY → 207001, ...).
+// An aclrtDrvMemHandle is the driver handle itself.
+
+// MemLocation is aclrtMemLocation.
+type MemLocation struct {
+	ID   uint32
+	Type uint32 // aclrtMemLocationType
+}
+
+// PhysicalMemProp is aclrtPhysicalMemProp.
+type PhysicalMemProp struct {
+	HandleType     uint32
+	AllocationType uint32
+	MemAttr        uint32
+	Location       MemLocation
+	_              uint32
+	Reserve        uint64
+}
+
+// MemAccessDesc is aclrtMemAccessDesc.
+type MemAccessDesc struct {
+	Flags    uint32
+	Location MemLocation
+	Rsv      [12]byte
+}
+
+// The runtime's user-address window for aclrtReserveMemAddress.
+const (
+	tib             = uint64(1) << 40
+	reserveUserLow  = 16 * tib
+	reserveUserHigh = 24 * tib
+)
+
+// reserveFlags are the flag bits the driver understands (page type in bits
+// 0-1, device-share and remote-map bits); the runtime passes them down.
+const reserveFlags = 3 | abi.MEM_RSV_TYPE_DEVICE_SHARE | abi.MEM_RSV_TYPE_REMOTE_MAP
+
+// physProps remembers the aclrtPhysicalMemProp each handle was created
+// with, so that aclrtMemGetAllocationPropertiesFromHandle gives it back
+// unchanged (the driver keeps only page and memory type). physProps.mu is a
+// leaf lock.
+var physProps struct {
+	mu sync.Mutex
+	m  map[uint64]PhysicalMemProp
+}
+
+// theVMM returns the node's VMM.
+func theVMM(fn string) (*emu.VMM, error) {
+	_, n, err := soc(fn)
+	if err != nil {
+		return nil, err
+	}
+	return n.VMM(), nil
+}
+
+// drv converts a driver (model) error to the runtime's error, naming fn.
+func drv(fn string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+}
+
+// ReserveMemAddress implements aclrtReserveMemAddress (noUC false) and
+// aclrtReserveMemAddressNoUCMemory (noUC true: sizes in whole GiB, Atlas A3
+// only).
+func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect uintptr, flags uint64, noUC bool) error {
+	fn := "aclrtReserveMemAddress"
+	if noUC {
+		fn = "aclrtReserveMemAddressNoUCMemory"
+	}
+	switch {
+	case out == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case flags&^reserveFlags != 0 || flags&3 >= abi.MEM_MAX_PAGE_TYPE:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: unknown bits or page type", fn, flags)
+	}
+	s, n, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	if noUC {
+		if s.Family != emu.FamilyA3 {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: exists only on Atlas A3, not on %s", fn, s.Name)
+		}
+		if size%gib != 0 {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: size %#x is not a multiple of 1 GiB", fn, size)
+		}
+	} else if expect != 0 {
+		if s.Family == emu.Family950 {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: expectPtr must be NULL on %s", fn, s.Name)
+		}
+		if uint64(expect) < reserveUserLow || uint64(expect)+size > reserveUserHigh {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: expectPtr %#x (%#x bytes) is outside the user window 16 TB..24 TB", fn, expect, size)
+		}
+	}
+	p, err := n.VMM().Reserve(size, alignment, expect, flags&3 == emu.PageGiant)
+	if err != nil {
+		return drv(fn, err)
+	}
+	*out = p
+	return nil
+}
+
+// ReleaseMemAddress implements aclrtReleaseMemAddress: every mapping of the
+// range must be unmapped first.
+func ReleaseMemAddress(t *Thread, p uintptr) error {
+	const fn = "aclrtReleaseMemAddress"
+	if p == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return drv(fn, v.Free(p))
+}
+
+// memAttrInfo maps an aclrtMemAttr to the driver's page type and memory
+// type. auto attributes (ACL_MEM_*) choose HBM, or DDR on DDR-only SoCs.
+func memAttrInfo(fn string, attr uint32, s emu.SoC) (pg, mt uint32, err error) {
+	ddrOnly := s.Family == emu.Family310P || s.Family == emu.Family310B
+	const (
+		ddr = iota
+		hbm
+		auto
+	)
+	var kind int
+	p2p := false
+	switch attr {
+	case abi.ACL_DDR_MEM:
+		kind, pg = ddr, emu.PageHuge
+	case abi.ACL_HBM_MEM:
+		kind, pg = hbm, emu.PageHuge
+	case abi.ACL_DDR_MEM_HUGE:
+		kind, pg = ddr, emu.PageHuge
+	case abi.ACL_DDR_MEM_NORMAL:
+		kind, pg = ddr, emu.PageNormal
+	case abi.ACL_HBM_MEM_HUGE:
+		kind, pg = hbm, emu.PageHuge
+	case abi.ACL_HBM_MEM_NORMAL:
+		kind, pg = hbm, emu.PageNormal
+	case abi.ACL_DDR_MEM_P2P_HUGE:
+		kind, pg, p2p = ddr, emu.PageHuge, true
+	case abi.ACL_DDR_MEM_P2P_NORMAL:
+		kind, pg, p2p = ddr, emu.PageNormal, true
+	case abi.ACL_HBM_MEM_P2P_HUGE:
+		kind, pg, p2p = hbm, emu.PageHuge, true
+	case abi.ACL_HBM_MEM_P2P_NORMAL:
+		kind, pg, p2p = hbm, emu.PageNormal, true
+	case abi.ACL_HBM_MEM_HUGE1G:
+		kind, pg = hbm, emu.PageGiant
+	case abi.ACL_HBM_MEM_P2P_HUGE1G:
+		kind, pg, p2p = hbm, emu.PageGiant, true
+	case abi.ACL_MEM_NORMAL:
+		kind, pg = auto, emu.PageNormal
+	case abi.ACL_MEM_HUGE:
+		kind, pg = auto, emu.PageHuge
+	case abi.ACL_MEM_HUGE1G:
+		kind, pg = auto, emu.PageGiant
+	case abi.ACL_MEM_P2P_NORMAL:
+		kind, pg, p2p = auto, emu.PageNormal, true
+	case abi.ACL_MEM_P2P_HUGE:
+		kind, pg, p2p = auto, emu.PageHuge, true
+	case abi.ACL_MEM_P2P_HUGE1G:
+		kind, pg, p2p = auto, emu.PageGiant, true
+	default:
+		return 0, 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memAttr %d is not an aclrtMemAttr", fn, attr)
+	}
+	isDDR := kind == ddr || (kind == auto && ddrOnly) || (kind == hbm && ddrOnly) // HBM absent → DDR
+	switch {
+	case isDDR && p2p:
+		mt = abi.MEM_P2P_DDR_TYPE
+	case isDDR:
+		mt = abi.MEM_DDR_TYPE
+	case p2p:
+		mt = abi.MEM_P2P_HBM_TYPE
+	default:
+		mt = abi.MEM_HBM_TYPE
+	}
+	return pg, mt, nil
+}
+
+// physPropOf checks an aclrtPhysicalMemProp and converts it.
+func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
+	switch p.HandleType {
+	case abi.ACL_MEM_HANDLE_TYPE_NONE:
+	case abi.ACL_MEM_HANDLE_TYPE_POSIX:
+		return emu.PhysProp{}, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: prop handleType POSIX is not supported (only ACL_MEM_HANDLE_TYPE_NONE)", fn)
+	default:
+		return emu.PhysProp{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop handleType %d is not an aclrtMemHandleType", fn, p.HandleType)
+	}
+	if p.AllocationType != abi.ACL_MEM_ALLOCATION_TYPE_PINNED {
+		return emu.PhysProp{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop allocationType %d: only ACL_MEM_ALLOCATION_TYPE_PINNED", fn, p.AllocationType)
+	}
+	s, _, err := soc(fn)
+	if err != nil {
+		return emu.PhysProp{}, err
+	}
+	pg, mt, err := memAttrInfo(fn, p.MemAttr, s)
+	if err != nil {
+		return emu.PhysProp{}, err
+	}
+	out := emu.PhysProp{PageType: pg, MemType: mt, Module: 33}
+	switch p.Location.Type {
+	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
+		if err := checkDeviceID(fn, int32(p.Location.ID)); err != nil {
+			return out, err
+		}
+		out.Dev = int(p.Location.ID)
+	case abi.ACL_MEM_LOCATION_TYPE_HOST:
+		out.Host = true
+	case abi.ACL_MEM_LOCATION_TYPE_HOST_NUMA:
+		out.Host, out.NUMA = true, true
+	default:
+		return out, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop location type %d: DEVICE, HOST or HOST_NUMA", fn, p.Location.Type)
+	}
+	return out, nil
+}
+
+// MallocPhysical implements aclrtMallocPhysical: size must be a multiple
+// of the granularity (aclrtMemGetAllocationGranularity); device memory
+// counts against the device's capacity like aclrtMalloc.
+func MallocPhysical(t *Thread, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64) error {
+	const fn = "aclrtMallocPhysical"
+	switch {
+	case out == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	case prop == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case flags != 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
+	}
+	p, err := physPropOf(fn, prop)
+	if err != nil {
+		return err
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	h, err := v.Create(size, p)
+	if err != nil {
+		return drv(fn, err)
+	}
+	physProps.mu.Lock()
+	if physProps.m == nil {
+		physProps.m = map[uint64]PhysicalMemProp{}
+	}
+	physProps.m[h] = *prop
+	physProps.mu.Unlock()
+	*out = h
+	return nil
+}
+
+// FreePhysical implements aclrtFreePhysical: one reference of the handle;
+// memory still mapped is released when its last mapping goes.
+func FreePhysical(t *Thread, h uint64) error {
+	const fn = "aclrtFreePhysical"
+	if h == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	if err := v.Release(h); err != nil {
+		return drv(fn, err)
+	}
+	if _, _, err := v.Prop(h); err != nil {
+		physProps.mu.Lock()
+		delete(physProps.m, h)
+		physProps.mu.Unlock()
+	}
+	return nil
+}
+
+// MapMem implements aclrtMapMem and aclrtMemMapNoAccess (noAccess).
+func MapMem(t *Thread, va uintptr, size, offset, h, flags uint64, noAccess bool) error {
+	fn := "aclrtMapMem"
+	if noAccess {
+		fn = "aclrtMemMapNoAccess"
+	}
+	switch {
+	case va == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
+	case h == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case flags != 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return drv(fn, v.Map(va, size, offset, h, noAccess))
+}
+
+// UnmapMem implements aclrtUnmapMem.
+func UnmapMem(t *Thread, va uintptr) error {
+	const fn = "aclrtUnmapMem"
+	if va == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return drv(fn, v.Unmap(va))
+}
+
+// locationOf converts an access location (HOST with id 0, or DEVICE).
+func locationOf(fn string, l MemLocation) (emu.Location, error) {
+	switch l.Type {
+	case abi.ACL_MEM_LOCATION_TYPE_HOST:
+		return emu.Location{Host: true, ID: int(l.ID)}, nil
+	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
+		if err := checkDeviceID(fn, int32(l.ID)); err != nil {
+			return emu.Location{}, err
+		}
+		return emu.Location{ID: int(l.ID)}, nil
+	}
+	return emu.Location{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: HOST or DEVICE", fn, l.Type)
+}
+
+// MemSetAccess implements aclrtMemSetAccess: va and size are one whole
+// mapping; the flags are ACL_RT_MEM_ACCESS_FLAGS_READWRITE.
+func MemSetAccess(t *Thread, va uintptr, size uint64, desc []MemAccessDesc) error {
+	const fn = "aclrtMemSetAccess"
+	switch {
+	case va == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case len(desc) == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc must not be NULL and count not 0", fn)
+	}
+	ds := make([]emu.AccessDesc, len(desc))
+	for i, d := range desc {
+		if d.Flags != abi.ACL_RT_MEM_ACCESS_FLAGS_READWRITE {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc[%d].flags %d: only ACL_RT_MEM_ACCESS_FLAGS_READWRITE", fn, i, d.Flags)
+		}
+		l, err := locationOf(fn, d.Location)
+		if err != nil {
+			return err
+		}
+		ds[i] = emu.AccessDesc{Flags: d.Flags, Loc: l}
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return drv(fn, v.SetAccess(va, size, ds))
+}
+
+// MemGetAccess implements aclrtMemGetAccess: the access location has to
+// va's mapping; a location never granted access reads
+// MEM_ACCESS_TYPE_MAX, as the driver reports it.
+func MemGetAccess(t *Thread, va uintptr, loc *MemLocation, flags *uint64) error {
+	const fn = "aclrtMemGetAccess"
+	if va == 0 || loc == nil || flags == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr, location and flag must not be NULL", fn)
+	}
+	l, err := locationOf(fn, *loc)
+	if err != nil {
+		return err
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	a, err := v.GetAccess(va, l)
+	if err != nil {
+		return drv(fn, err)
+	}
+	*flags = uint64(a)
+	return nil
+}
+
+// MemGetAllocationGranularity implements aclrtMemGetAllocationGranularity:
+// 2 MiB for device memory, 1 GiB for 1 GiB pages, the host page for host
+// normal pages with MINIMUM.
+func MemGetAllocationGranularity(t *Thread, prop *PhysicalMemProp, option uint32, g *uint64) error {
+	const fn = "aclrtMemGetAllocationGranularity"
+	if prop == nil || g == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop and granularity must not be NULL", fn)
+	}
+	if option != abi.ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM && option != abi.ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: option %d is neither MINIMUM nor RECOMMENDED", fn, option)
+	}
+	p, err := physPropOf(fn, prop)
+	if err != nil {
+		return err
+	}
+	*g = p.Granularity(option == abi.ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM)
+	return nil
+}
+
+// MemRetainAllocationHandle implements aclrtMemRetainAllocationHandle:
+// the handle of the allocation mapped at va, with one more reference that
+// needs its own aclrtFreePhysical.
+func MemRetainAllocationHandle(t *Thread, va uintptr, out *uint64) error {
+	const fn = "aclrtMemRetainAllocationHandle"
+	if va == 0 || out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr and handle must not be NULL", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	h, err := v.Retain(va)
+	if err != nil {
+		return drv(fn, err)
+	}
+	*out = h
+	return nil
+}
+
+// MemGetAllocationPropertiesFromHandle implements
+// aclrtMemGetAllocationPropertiesFromHandle.
+func MemGetAllocationPropertiesFromHandle(t *Thread, h uint64, out *PhysicalMemProp) error {
+	const fn = "aclrtMemGetAllocationPropertiesFromHandle"
+	if h == 0 || out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle and prop must not be NULL", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	p, _, err := v.Prop(h)
+	if err != nil {
+		return drv(fn, err)
+	}
+	physProps.mu.Lock()
+	saved, ok := physProps.m[h]
+	physProps.mu.Unlock()
+	if ok {
+		*out = saved
+		return nil
+	}
+	*out = aclPropOf(p)
+	return nil
+}
+
+// aclPropOf describes a handle made through the HAL or imported.
+func aclPropOf(p emu.PhysProp) PhysicalMemProp {
+	out := PhysicalMemProp{AllocationType: abi.ACL_MEM_ALLOCATION_TYPE_PINNED}
+	p2p := p.MemType == abi.MEM_P2P_HBM_TYPE || p.MemType == abi.MEM_P2P_DDR_TYPE
+	switch {
+	case p.PageType == emu.PageGiant && p2p:
+		out.MemAttr = abi.ACL_MEM_P2P_HUGE1G
+	case p.PageType == emu.PageGiant:
+		out.MemAttr = abi.ACL_MEM_HUGE1G
+	case p.PageType == emu.PageNormal && p2p:
+		out.MemAttr = abi.ACL_MEM_P2P_NORMAL
+	case p.PageType == emu.PageNormal:
+		out.MemAttr = abi.ACL_MEM_NORMAL
+	case p2p:
+		out.MemAttr = abi.ACL_MEM_P2P_HUGE
+	default:
+		out.MemAttr = abi.ACL_MEM_HUGE
+	}
+	switch {
+	case p.NUMA:
+		out.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST_NUMA
+	case p.Host:
+		out.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST
+	default:
+		out.Location = MemLocation{ID: uint32(p.Dev), Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}
+	}
+	return out
+}
+
+// MemGetAddressRange implements aclrtMemGetAddressRange: base and
+// page-rounded size of the aclrtMalloc / aclrtMallocHost block or mapped
+// VMM range holding ptr. pbase and psize may each be NULL.
+func MemGetAddressRange(t *Thread, ptr uintptr, pbase *uintptr, psize *uint64) error {
+	const fn = "aclrtMemGetAddressRange"
+	if ptr == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	}
+	if _, _, err := soc(fn); err != nil {
+		return err
+	}
+	base, size, ok := AllocationRange(ptr)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not inside device memory, pinned host memory or a mapped virtual range", fn, ptr)
+	}
+	if pbase != nil {
+		*pbase = base
+	}
+	if psize != nil {
+		*psize = size
+	}
+	return nil
+}
+
+// classifyMapped classifies an address outside the HBM ranges and the
+// pinned pool: mapped VMM memory or opened IPC memory is device memory (or
+// pinned host memory when host memory is mapped), registered host memory is
+// pinned, a reserved but unmapped address is an error, anything else is
+// pageable.
+func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (ptrInfo, error) {
+	v := n.VMM()
+	if r, ok := v.Find(addr); ok {
+		room := r.Size - uint64(addr-r.Base)
+		if r.Host {
+			return ptrInfo{class: pinned, room: room}, nil
+		}
+		if d := runtimeDevice(r.Dev); d != nil {
+			return ptrInfo{class: devmem, dev: d, room: room}, nil
+		}
+	}
+	if v.Reserved(addr) {
+		return ptrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is in a reserved address range but not mapped", fn, what, addr)
+	}
+	if r, ok := v.Registered(addr); ok {
+		return ptrInfo{class: pinned, room: r.Size - uint64(addr-r.Base)}, nil
+	}
+	return ptrInfo{class: pageable}, nil
+}

@@ -1,0 +1,278 @@
+package acl
+
+import (
+	"os"
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// Memory sharing between processes, modelled inside one process
+// (semantics.md §11 "Physical sharing", §13, §21.14):
+//
+//   - shareable handles (aclrtMemExportToShareableHandle → SetPid →
+//     aclrtMemImportFromShareableHandle) give a new physical handle to the
+//     same memory; mapping it gives an alias of the exporter's mapping;
+//   - IPC keys (aclrtIpcMemGetExportKey → aclrtIpcMemSetImportPid →
+//     aclrtIpcMemImportByKey) map plain device memory at a new address
+//     aliasing the exporter's.
+//
+// The importer is this very process, so the pid whitelist is checked
+// against os.Getpid(): a program whitelists its own pid (or exports with
+// pid validation disabled), as a second process would have to. Sharing
+// with another process is not modelled (docs/vmm.md).
+
+// ipcKeyLen is the size of an IPC export key buffer.
+const ipcKeyLen = emu.ShmemNameLen
+
+// ipc records what this process did with each key: the keys it exported
+// and the addresses it imported (most recent last). ipc.mu is a leaf lock.
+var ipc struct {
+	mu       sync.Mutex
+	node     *emu.Node
+	exported map[string]bool
+	imports  map[string][]uintptr
+}
+
+// ipcState returns the tables of node n. Precondition: ipc.mu held.
+func ipcState(n *emu.Node) {
+	if ipc.node != n {
+		ipc.node, ipc.exported, ipc.imports = n, map[string]bool{}, map[string][]uintptr{}
+	}
+}
+
+func self() int32 { return int32(os.Getpid()) }
+
+// MemExportToShareableHandle implements aclrtMemExportToShareableHandle
+// (v2 false: handleType is an aclrtMemHandleType) and the DEFAULT share
+// type of aclrtMemExportToShareableHandleV2.
+func MemExportToShareableHandle(t *Thread, fn string, h uint64, handleType uint32, flags uint64, out *uint64) error {
+	switch {
+	case h == 0 || out == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle and shareableHandle must not be NULL", fn)
+	case handleType != abi.ACL_MEM_HANDLE_TYPE_NONE:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handleType %d: only ACL_MEM_HANDLE_TYPE_NONE", fn, handleType)
+	case flags != abi.ACL_RT_VMM_EXPORT_FLAG_DEFAULT && flags != abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: DEFAULT (0) or DISABLE_PID_VALIDATION (1)", fn, flags)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	s, err := v.Export(h, flags == abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+	if err != nil {
+		return drv(fn, err)
+	}
+	*out = s
+	return nil
+}
+
+// checkShareType accepts ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT (a uint64_t
+// handle); FABRIC handles cross servers, which one process cannot model.
+func checkShareType(fn string, st uint32) error {
+	switch st {
+	case abi.ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT:
+		return nil
+	case abi.ACL_MEM_SHARE_HANDLE_TYPE_FABRIC:
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: FABRIC handles (sharing across servers) are not supported by npuemu", fn)
+	}
+	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: shareType %d is not an aclrtMemSharedHandleType", fn, st)
+}
+
+// CheckShareType is checkShareType for libfake, which reads the handle
+// only once the type is known.
+func CheckShareType(fn string, st uint32) error { return checkShareType(fn, st) }
+
+// MemImportFromShareableHandle implements aclrtMemImportFromShareableHandle
+// (and V2 with deviceId −1: the calling thread's device).
+func MemImportFromShareableHandle(t *Thread, fn string, s uint64, deviceID int32, flags uint64, out *uint64) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	}
+	if flags != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
+	}
+	if deviceID < 0 {
+		c, err := current(t, fn)
+		if err != nil {
+			return err
+		}
+		deviceID = c.dev.id
+	} else if err := checkDeviceID(fn, deviceID); err != nil {
+		return err
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	h, err := v.Import(s, int(deviceID), self())
+	if err != nil {
+		return drv(fn, err)
+	}
+	*out = h
+	return nil
+}
+
+// MemSetPidToShareableHandle implements aclrtMemSetPidToShareableHandle(V2).
+func MemSetPidToShareableHandle(t *Thread, fn string, s uint64, pids []int32) error {
+	if len(pids) == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and pidNum not 0", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return drv(fn, v.SetSharePids(s, pids))
+}
+
+// IpcMemGetExportKey implements aclrtIpcMemGetExportKey: size bytes of
+// device memory starting on a page boundary are exported under a key of
+// at most 64 characters, returned NUL-terminated in a 65-byte buffer.
+func IpcMemGetExportKey(t *Thread, devPtr uintptr, size uint64, keyBuf bool, keyLen uint64, flags uint64) (string, error) {
+	const fn = "aclrtIpcMemGetExportKey"
+	switch {
+	case devPtr == 0 || !keyBuf:
+		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr and key must not be NULL", fn)
+	case size == 0:
+		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case keyLen != ipcKeyLen:
+		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: len %d: the key buffer is %d bytes", fn, keyLen, ipcKeyLen)
+	case flags != abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT && flags != abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION:
+		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: DEFAULT (0) or DISABLE_PID_VALIDATION (1)", fn, flags)
+	}
+	_, n, err := soc(fn)
+	if err != nil {
+		return "", err
+	}
+	v := n.VMM()
+	name, err := v.ShmemCreate(devPtr, size, false)
+	if err != nil {
+		return "", drv(fn, err)
+	}
+	if flags == abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION {
+		if err := v.ShmemSetAttr(name, abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER, abi.SHMEM_NO_WLIST_ENABLE); err != nil {
+			_ = v.ShmemDestroy(name)
+			return "", drv(fn, err)
+		}
+	}
+	ipc.mu.Lock()
+	ipcState(n)
+	ipc.exported[name] = true
+	ipc.mu.Unlock()
+	return name, nil
+}
+
+func checkKey(fn, key string, null bool) error {
+	if null || key == "" {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: key must not be NULL or empty", fn)
+	}
+	if len(key) >= ipcKeyLen {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: key is longer than %d characters", fn, ipcKeyLen-1)
+	}
+	return nil
+}
+
+// IpcMemSetImportPid implements aclrtIpcMemSetImportPid.
+func IpcMemSetImportPid(t *Thread, key string, null bool, pids []int32) error {
+	const fn = "aclrtIpcMemSetImportPid"
+	if err := checkKey(fn, key, null); err != nil {
+		return err
+	}
+	if len(pids) == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and num not 0", fn)
+	}
+	v, err := theVMM(fn)
+	if err != nil {
+		return err
+	}
+	return drv(fn, v.ShmemSetPids(key, pids))
+}
+
+// IpcMemSetAttr implements aclrtIpcMemSetAttr (ACCESS_LINK: the link
+// importers use; recorded, every link reaches the same memory here).
+func IpcMemSetAttr(t *Thread, key string, null bool, typ uint32, attr uint64) error {
+	const fn = "aclrtIpcMemSetAttr"
+	if err := checkKey(fn, key, null); err != nil {
+		return err
+	}
+	if typ != abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d is not an aclrtIpcMemAttrType", fn, typ)
+	}
+	if attr > abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: access link %d out of range (0..%d)", fn, attr, abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH)
+	}
+	s, n, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	if s.Family != emu.FamilyA3 {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: access links exist only on Atlas A3, not on %s", fn, s.Name)
+	}
+	return drv(fn, n.VMM().ShmemSetAttr(key, abi.SHMEM_ATTR_TYPE_MEM_MAP, attr))
+}
+
+// IpcMemImportByKey implements aclrtIpcMemImportByKey: the exported memory
+// at a new address of this process.
+func IpcMemImportByKey(t *Thread, out *uintptr, key string, null bool, flags uint64) error {
+	const fn = "aclrtIpcMemImportByKey"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
+	}
+	if err := checkKey(fn, key, null); err != nil {
+		return err
+	}
+	if flags != abi.ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT && flags != abi.ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: DEFAULT (0) or ENABLE_PEER_ACCESS (1)", fn, flags)
+	}
+	_, n, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	p, err := n.VMM().ShmemOpen(key, -1, self())
+	if err != nil {
+		return drv(fn, err)
+	}
+	ipc.mu.Lock()
+	ipcState(n)
+	ipc.imports[key] = append(ipc.imports[key], p)
+	ipc.mu.Unlock()
+	*out = p
+	return nil
+}
+
+// IpcMemClose implements aclrtIpcMemClose. Both sides call it, importers
+// first: in this one process a key's imports are closed first (the most
+// recent one per call), and the call after the last import withdraws the
+// export itself.
+func IpcMemClose(t *Thread, key string, null bool) error {
+	const fn = "aclrtIpcMemClose"
+	if err := checkKey(fn, key, null); err != nil {
+		return err
+	}
+	_, n, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	v := n.VMM()
+	ipc.mu.Lock()
+	ipcState(n)
+	list := ipc.imports[key]
+	if k := len(list); k > 0 {
+		p := list[k-1]
+		if k == 1 {
+			delete(ipc.imports, key)
+		} else {
+			ipc.imports[key] = list[:k-1]
+		}
+		ipc.mu.Unlock()
+		return drv(fn, v.ShmemClose(p))
+	}
+	mine := ipc.exported[key]
+	delete(ipc.exported, key)
+	ipc.mu.Unlock()
+	if !mine {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: key %q was neither exported nor imported by this process (closed already?)", fn, key)
+	}
+	return drv(fn, v.ShmemDestroy(key))
+}
