@@ -103,6 +103,7 @@ func Init(t *Thread, path string) error {
 	rt.initRefs = 1
 	rt.initConfig = content
 	rt.errMsgProcess = cfg.errMsgProcess
+	setErrMsgProcessWide(cfg.errMsgProcess)
 	atomic.StoreInt32(&rt.defaultDevice, cfg.defaultDevice)
 	return nil
 }
@@ -267,6 +268,7 @@ func finalizeLocked(t *Thread) {
 	rt.initRefs = 0
 	rt.initConfig = nil
 	rt.errMsgProcess = false
+	setErrMsgProcessWide(false)
 	rt.limits = nil
 	rt.sysOpts = nil
 	rt.satIsSet = false

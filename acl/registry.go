@@ -3,6 +3,7 @@ package acl
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	memdb "github.com/hashicorp/go-memdb"
 )
@@ -10,10 +11,37 @@ import (
 // The registry of record for long-lived objects (devices in use, contexts,
 // streams, events) is a go-memdb database: it answers "what is alive" for
 // the leak report at aclFinalize and for tools, never for a hot path.
-// Writes happen on create/destroy only. Device allocations are NOT stored
-// here: a memdb write costs ~24 µs on this machine against an aclrtMalloc
-// budget of ~2 µs, so each device's allocation map (device.allocs) is the
-// registry of record for allocations.
+// Device allocations are NOT stored here: each device's allocation map
+// (device.allocs) is the registry of record for allocations.
+//
+// Writes are batched. A memdb write transaction costs ~20 µs on this
+// machine (radix-node copies, watch channels, its own GC load), which made
+// creating and destroying the 1983 streams of a device take ~150 ms. So
+// register and unregister only queue the change (a map operation, well under
+// a microsecond) and the queue is applied in ONE transaction:
+//
+//   - before every read of the database (registered, hence LiveObjects, the
+//     leak report and tools), so a reader always sees every create and
+//     destroy that returned before it: the registry is exact at every read;
+//   - when the queue reaches flushAt distinct objects, so a program that
+//     never reads the registry keeps a bounded queue.
+//
+// Within the queue only the last change of an object matters: an insert
+// replaces the stored record (the id index is unique), a delete removes it.
+// An object created and destroyed between two flushes, whose key the
+// database does not hold, leaves no trace: the registrar keeps the set of
+// keys the database holds (reg.stored) to know that without a read
+// transaction (~0.8 µs each). The database
+// itself is built on the first flush, which keeps go-memdb out of process
+// start (see start_to_first_malloc_ms in docs/benchmarks.md).
+//
+// The schema has one index, the unique id: a second (per-device) index
+// made each change ~2.5× dearer (4.5 against 1.7 µs per change in a batch
+// of 1000) and nothing queried it; the few per-device questions scan.
+//
+// Lock order: reg.mu is a leaf taken under rt.mu (callers of register /
+// unregister hold it) or alone (readers); nothing is locked under reg.mu
+// but memdb's own writer lock.
 
 const (
 	tableDevices  = "devices"
@@ -35,8 +63,7 @@ func recordSchema(name string) *memdb.TableSchema {
 	return &memdb.TableSchema{
 		Name: name,
 		Indexes: map[string]*memdb.IndexSchema{
-			"id":     {Name: "id", Unique: true, Indexer: &memdb.UintFieldIndex{Field: "ID"}},
-			"device": {Name: "device", Indexer: &memdb.IntFieldIndex{Field: "Device"}},
+			"id": {Name: "id", Unique: true, Indexer: &memdb.UintFieldIndex{Field: "ID"}},
 		},
 	}
 }
@@ -55,39 +82,103 @@ func registrySchema() *memdb.DBSchema {
 	}}
 }
 
-var registry = mustRegistry()
+// flushAt bounds the queue; one transaction of this many changes costs
+// about 2 ms here (BenchmarkRegistryFlush).
+const flushAt = 1024
 
-func mustRegistry() *memdb.MemDB {
-	db, err := memdb.NewMemDB(registrySchema())
-	if err != nil {
-		panic(fmt.Sprintf("acl: registry schema: %v", err))
-	}
-	return db
+// regKey names one object of one table.
+type regKey struct {
+	table string
+	id    uint64
 }
 
-// register inserts rec into table.
+// reg is the registry and its queue of unapplied changes.
+var reg struct {
+	mu      sync.Mutex          // guards the fields below
+	db      *memdb.MemDB        // nil until the first flush
+	pending map[regKey]*record  // last change per object: a record to insert, nil to delete
+	stored  map[regKey]struct{} // keys the database holds: lets a queued change be dropped without a read transaction
+}
+
+// register records rec as alive in table.
 func register(table string, rec record) {
-	txn := registry.Txn(true)
-	defer txn.Abort()
-	if err := txn.Insert(table, &rec); err != nil {
-		panic(fmt.Sprintf("acl: registry insert into %s: %v", table, err))
-	}
-	txn.Commit()
+	queueChange(regKey{table, rec.ID}, &rec)
 }
 
-// unregister removes the record with id from table, if present.
+// unregister records that the object with id in table is gone.
 func unregister(table string, id uint64) {
-	txn := registry.Txn(true)
+	queueChange(regKey{table, id}, nil)
+}
+
+func queueChange(k regKey, rec *record) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.pending == nil {
+		reg.pending = make(map[regKey]*record)
+	}
+	if _, ok := reg.stored[k]; !ok && rec == nil {
+		// Never flushed (created and destroyed since the last flush, or
+		// never registered): nothing for the database to forget.
+		delete(reg.pending, k)
+		return
+	}
+	reg.pending[k] = rec
+	if len(reg.pending) >= flushAt {
+		flushLocked()
+	}
+}
+
+// flushLocked applies the queued changes in one transaction and returns
+// the database. Precondition: reg.mu held.
+func flushLocked() *memdb.MemDB {
+	if reg.db == nil {
+		db, err := memdb.NewMemDB(registrySchema())
+		if err != nil {
+			panic(fmt.Sprintf("acl: registry schema: %v", err))
+		}
+		reg.db = db
+		reg.stored = make(map[regKey]struct{})
+	}
+	if len(reg.pending) == 0 {
+		return reg.db
+	}
+	txn := reg.db.Txn(true)
 	defer txn.Abort()
-	if _, err := txn.DeleteAll(table, "id", id); err != nil {
-		panic(fmt.Sprintf("acl: registry delete from %s: %v", table, err))
+	for k, rec := range reg.pending {
+		if rec != nil {
+			if err := txn.Insert(k.table, rec); err != nil {
+				panic(fmt.Sprintf("acl: registry insert into %s: %v", k.table, err))
+			}
+			continue
+		}
+		// Only keys in reg.stored queue a delete (queueChange).
+		if err := txn.Delete(k.table, &record{ID: k.id}); err != nil {
+			panic(fmt.Sprintf("acl: registry delete from %s: %v", k.table, err))
+		}
 	}
 	txn.Commit()
+	for k, rec := range reg.pending {
+		if rec != nil {
+			reg.stored[k] = struct{}{}
+		} else {
+			delete(reg.stored, k)
+		}
+	}
+	clear(reg.pending)
+	return reg.db
+}
+
+// registryDB applies the queue and returns the database, current as of
+// every register / unregister that returned before the call.
+func registryDB() *memdb.MemDB {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	return flushLocked()
 }
 
 // registered returns every record of table, ordered by id.
 func registered(table string) []record {
-	txn := registry.Txn(false)
+	txn := registryDB().Txn(false)
 	defer txn.Abort()
 	it, err := txn.Get(table, "id")
 	if err != nil {

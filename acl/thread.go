@@ -29,7 +29,9 @@ func (t *Thread) Fail(err error) abi.Code {
 	}
 	code := abi.CodeOf(err)
 	t.lastErr = code
-	t.errMsg = err.Error()
+	if msg := err.Error(); !recordProcessErrMsg(msg) { // err_msg_mode "1": process-wide (errmsg.go)
+		t.errMsg = msg
+	}
 	return code
 }
 

@@ -10,16 +10,27 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
 )
 
 // The error-reporting APIs of the exception family. They read the thread's
 // state that ret records; they do not go through ret themselves on
 // success, so reading an error does not overwrite it.
 
+// npu_aclGetRecentErrMsg implements aclGetRecentErrMsg: the calling
+// thread's message, or with aclInit's "err_msg_mode": "1" the messages of
+// every thread, newest first. The text is copied into the thread's message
+// buffer, so the pointer stays valid until the thread calls it again.
+//
 //export npu_aclGetRecentErrMsg
 func npu_aclGetRecentErrMsg(t *C.npu_thread) *C.char {
 	th := thread(t)
-	msg := th.TakeErrMsg()
+	msg, ok := acl.TakeProcessErrMsg()
+	if !ok {
+		msg = th.TakeErrMsg()
+	} else {
+		th.TakeErrMsg() // a message from before process scope began is stale
+	}
 	if msg == "" {
 		return nil
 	}

@@ -11,11 +11,13 @@ func bytesAt(addr uintptr, n uint64) []byte {
 	return unsafe.Slice((*byte)(p), n)
 }
 
-// chunk bounds one memmove so a huge copy does not hold a worker in one
+// chunk bounds one memmove so a huge copy does not hold a goroutine in one
 // non-preemptible call.
 const chunk = 4 << 20
 
-func memmove(dst, src uintptr, n uint64) {
+// memmoveSerial copies n bytes on the calling goroutine, with memmove's
+// semantics for overlapping ranges.
+func memmoveSerial(dst, src uintptr, n uint64) {
 	if n == 0 {
 		return
 	}
@@ -36,7 +38,8 @@ func memmove(dst, src uintptr, n uint64) {
 	}
 }
 
-func memset(dst uintptr, v byte, n uint64) {
+// memsetSerial fills n bytes at dst with v on the calling goroutine.
+func memsetSerial(dst uintptr, v byte, n uint64) {
 	for off := uint64(0); off < n; {
 		c := min(n-off, chunk)
 		b := bytesAt(dst+uintptr(off), c)
