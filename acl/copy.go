@@ -10,10 +10,10 @@ import (
 type ptrClass int
 
 const (
-	pageable ptrClass = iota // host memory the runtime did not allocate
-	pinned                   // aclrtMallocHost memory
-	devmem                   // HBM of some device
-	managedmem               // aclrtMemAllocManaged memory (managed.go): host-side for directions
+	pageable   ptrClass = iota // host memory the runtime did not allocate
+	pinned                     // aclrtMallocHost memory
+	devmem                     // HBM of some device
+	managedmem                 // aclrtMemAllocManaged memory (managed.go): host-side for directions
 )
 
 // ptrInfo classifies one copy operand.

@@ -108,10 +108,22 @@ func (h *harness) run(ctx context.Context, runs int, quick bool) *Report {
 		return rep
 	}
 
-	var npu, peer, limits *program
+	var npu, replay, svmProg, peer, limits *program
 	npu, rep.NpuErr = h.buildNpuemu(ctx, out)
 	if npu != nil && quick {
 		npu.args = []string{"--quick"}
+	}
+	if rep.NpuErr == nil {
+		replay, rep.NpuErr = h.buildReplay(ctx, out)
+		if replay != nil && quick {
+			replay.args = []string{"--quick"}
+		}
+	}
+	if rep.NpuErr == nil {
+		svmProg, rep.NpuErr = h.buildSVM(ctx, out) // svm.go
+		if svmProg != nil && quick {
+			svmProg.args = []string{"--quick"}
+		}
 	}
 	if quick {
 		rep.PeerErr = errors.New("not run in -quick mode")
@@ -127,6 +139,12 @@ func (h *harness) run(ctx context.Context, runs int, quick bool) *Report {
 		fmt.Fprintf(h.log, "bench: run %d/%d\n", i+1, runs)
 		if npu != nil && rep.NpuErr == nil {
 			rep.NpuErr = h.collect(ctx, npu, rep.Npu)
+		}
+		if replay != nil && rep.NpuErr == nil {
+			rep.NpuErr = h.collect(ctx, replay, rep.Npu)
+		}
+		if svmProg != nil && rep.NpuErr == nil {
+			rep.NpuErr = h.collect(ctx, svmProg, rep.Npu)
 		}
 		if peer != nil && rep.PeerErr == nil {
 			if err := h.collect(ctx, peer, rep.Peer); err != nil {
@@ -153,6 +171,22 @@ func (h *harness) buildNpuemu(ctx context.Context, out string) (*program, error)
 	}
 	exe := filepath.Join(out, "npuemu_bench")
 	src := filepath.Join(h.root, "bench", "c", "npuemu_bench.c")
+	if err := h.compile(ctx, "-O2", "-Wall", "-Werror", "-I", inc, "-o", exe, src, "-L", lib, "-lascendcl"); err != nil {
+		return nil, err
+	}
+	return &program{path: exe, env: libraryEnv(lib)}, nil
+}
+
+// buildReplay compiles replay_bench.c (capture + replay against direct
+// submission) the same way.
+func (h *harness) buildReplay(ctx context.Context, out string) (*program, error) {
+	lib := filepath.Join(h.root, "emu", "lib")
+	inc := filepath.Join(h.root, "emu", "include")
+	if err := libraryBuilt(h.root); err != nil {
+		return nil, err
+	}
+	exe := filepath.Join(out, replayBench)
+	src := filepath.Join(h.root, "bench", "c", replayBench+".c")
 	if err := h.compile(ctx, "-O2", "-Wall", "-Werror", "-I", inc, "-o", exe, src, "-L", lib, "-lascendcl"); err != nil {
 		return nil, err
 	}

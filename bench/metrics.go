@@ -153,21 +153,26 @@ type Row struct {
 	// Pending explains why npuemu_bench does not print the metric yet; empty
 	// for metrics it must print.
 	Pending string
+	// Program is the benchmark program that prints the metric when it is not
+	// npuemu_bench ("replay_bench": bench/c/replay_bench.c).
+	Program string
 }
 
 const (
 	fromIssue = "issue #3"
 	fromArch  = "ARCHITECTURE.md hot-path budget"
-	noKernels = "npuemu cannot launch kernels yet, so npuemu_bench.c has no kernel workloads"
+	fromKern  = "issue #4"
+	fromRI    = "issue #6"
+	fromSVM   = "issue #5"
 )
 
 // catalogue lists the rows of the table in order. Metrics printed by either
 // program but absent here are appended after it, so a new workload shows up
 // without touching the runner.
 var catalogue = []Row{
-	{Metric: "launch_enqueue_ns", Unit: "ns/launch", Peer: "launch_enqueue_ns", Target: &Target{AtMost, 500, fromArch}, Pending: noKernels},
-	{Metric: "launch_throughput", Unit: "launches/s", Peer: "launch_throughput", Target: &Target{AtLeast, 1e6, fromArch}, Pending: noKernels},
-	{Metric: "launch_sync_roundtrip_us", Unit: "us", Peer: "launch_sync_roundtrip_us", Target: &Target{AtMost, 5, fromArch}, Pending: noKernels},
+	{Metric: "launch_enqueue_ns", Unit: "ns/launch", Peer: "launch_enqueue_ns", Target: &Target{AtMost, 500, fromArch}},
+	{Metric: "launch_throughput", Unit: "launches/s", Peer: "launch_throughput", Target: &Target{AtLeast, 1e6, fromArch}},
+	{Metric: "launch_sync_roundtrip_us", Unit: "us", Peer: "launch_sync_roundtrip_us", Target: &Target{AtMost, 5, fromArch}},
 	{Metric: "h2d_64MiB_GBps", Unit: "GB/s", Peer: "h2d_64MiB_GBps", Target: &Target{SpeedupAtLeast, 1, fromIssue}},
 	{Metric: "d2h_64MiB_GBps", Unit: "GB/s", Peer: "d2h_64MiB_GBps", Target: &Target{SpeedupAtLeast, 1, fromIssue}},
 	{Metric: "h2d_64MiB_pinned_GBps", Unit: "GB/s"},
@@ -176,11 +181,31 @@ var catalogue = []Row{
 	// The peer's clFinish on an empty queue is the same workload.
 	{Metric: "sync_empty_stream_us", Unit: "us", Peer: "empty_sync_us", Target: &Target{AtMost, 0.2, fromIssue}},
 	{Metric: "cross_queue_event_roundtrip_us", Unit: "us", Peer: "cross_queue_event_roundtrip_us", Target: &Target{AtMost, 5, fromIssue}},
-	{Metric: "vector_add_16Mi_GBps", Unit: "GB/s", Peer: "vector_add_16Mi_GBps", Pending: noKernels},
+	// A host kernel (bench/c/bench_kernels.c) with blockDim = the host's
+	// cores, against PoCL's LLVM-vectorised kernel on the same cores.
+	{Metric: "vector_add_16Mi_GBps", Unit: "GB/s", Peer: "vector_add_16Mi_GBps", Target: &Target{SpeedupAtLeast, 0.8, fromKern}},
 	{Metric: "stream_limit_create_destroy_ms", Unit: "ms", Target: &Target{AtMost, 50, fromIssue}},
 	{Metric: "stream_limit_count", Unit: "streams"},
 	{Metric: "start_to_first_malloc_ms", Unit: "ms", Target: &Target{AtMost, 20, fromIssue}},
+	// replay_bench.c: 100 small async tasks issued directly vs replayed from
+	// a captured model run instance; host time per task.
+	{Metric: "direct_task_ns", Unit: "ns/task", Program: replayBench},
+	{Metric: "replay_task_ns", Unit: "ns/task", Program: replayBench},
+	{Metric: "replay_direct_ratio", Unit: "ratio", Program: replayBench, Target: &Target{AtMost, 0.5, fromRI}},
+	// svm_bench.c: managed memory (docs/svm.md). Fault service on the
+	// device (a kernel's footprint) and on the host (mprotect mode, bounded
+	// by the platform's protection change, svm_mprotect_2MiB_us), and
+	// migration of 2 MiB pages against memcpy.
+	{Metric: "svm_device_fault_rate", Unit: "faults/s", Program: svmBench, Target: &Target{AtLeast, 1e5, fromSVM}},
+	{Metric: "svm_host_fault_rate", Unit: "faults/s", Program: svmBench, Target: &Target{AtLeast, 1e5, fromSVM}},
+	{Metric: "svm_mprotect_2MiB_us", Unit: "us", Program: svmBench},
+	{Metric: "svm_migrate_GBps", Unit: "GB/s", Program: svmBench},
+	{Metric: "svm_memcpy_GBps", Unit: "GB/s", Program: svmBench},
+	{Metric: "svm_migrate_memcpy_ratio", Unit: "ratio", Program: svmBench, Target: &Target{AtLeast, 0.8, fromSVM}},
 }
+
+// replayBench is the program name of bench/c/replay_bench.c.
+const replayBench = "replay_bench"
 
 // targetSources lists, per source of goals, the metrics it sets a target
 // for, in catalogue order.

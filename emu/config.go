@@ -16,9 +16,10 @@ import (
 
 // Environment variables read by LoadConfig.
 const (
-	EnvConfig  = "NPUEMU_CONFIG"  // path of a JSON file with Config's keys
-	EnvDevices = "NPUEMU_DEVICES" // device count, 1..MaxDevices; overrides the file
-	EnvSoC     = "NPUEMU_SOC"     // SoC name from the catalogue; overrides the file
+	EnvConfig  = "NPUEMU_CONFIG"    // path of a JSON file with Config's keys
+	EnvDevices = "NPUEMU_DEVICES"   // device count, 1..MaxDevices; overrides the file
+	EnvSoC     = "NPUEMU_SOC"       // SoC name from the catalogue; overrides the file
+	EnvHBM     = "NPUEMU_HBM_BYTES" // usable device memory in bytes; overrides the file's hbm_bytes
 )
 
 // Defaults and limits of the configuration.
@@ -86,6 +87,14 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		}
 		cfg.SoC = v
 		sources = append(sources, EnvSoC+"="+v)
+	}
+	if v := getenv(EnvHBM); v != "" {
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 0, 64)
+		if err != nil || n == 0 {
+			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: want a byte count > 0", EnvHBM, v)
+		}
+		cfg.HBMBytes = n
+		sources = append(sources, EnvHBM+"="+v)
 	}
 	if len(sources) > 0 {
 		cfg.Source = strings.Join(sources, ", ")

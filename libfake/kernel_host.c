@@ -20,8 +20,11 @@
  */
 #define _GNU_SOURCE
 #include "kernel_host.h"
+#include "svmfault.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -73,8 +76,14 @@ static void chain(int sig, siginfo_t *si, void *uc) {
     sigaction(sig, &dfl, NULL);
 }
 
+/* npu_kguarded reports whether the calling thread runs a guarded block
+ * (svmfault.c: a kernel's fault on a managed page is a device access). */
+int npu_kguarded(void) { return cur_guard != NULL; }
+
 static void on_fault(int sig, siginfo_t *si, void *uc) {
     npu_guard *g = cur_guard;
+    /* A managed page a kernel (or anyone) touched: resolved, resume. */
+    if (npu_svm_claim(sig, si, uc, g != NULL)) return;
     if (g == NULL) {
         chain(sig, si, uc);
         return;
@@ -151,6 +160,39 @@ void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **t
 
 void npu_kclose(void *lib) {
     if (lib != NULL) dlclose(lib);
+}
+
+uintptr_t npu_kbase(uintptr_t addr) {
+    Dl_info info;
+    if (dladdr((void *)addr, &info) == 0) return 0;
+    return (uintptr_t)info.dli_fbase;
+}
+
+uintptr_t npu_kglobal(void *lib, const char *name, uint64_t *size, char *err, size_t errlen) {
+    dlerror();
+    void *p = dlsym(lib, name);
+    if (p == NULL) {
+        const char *e = dlerror();
+        snprintf(err, errlen, "%s", e ? e : "the symbol's address is NULL");
+        return 0;
+    }
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    if (dladdr1(p, &info, (void **)&sym, RTLD_DL_SYMENT) == 0 || sym == NULL) {
+        snprintf(err, errlen, "no symbol table entry for %s", name);
+        return 0;
+    }
+    switch (ELF64_ST_TYPE(sym->st_info)) {
+    case STT_OBJECT:
+    case STT_COMMON:
+    case STT_NOTYPE:
+        break;
+    default:
+        snprintf(err, errlen, "%s is not a variable (ELF symbol type %d)", name, (int)ELF64_ST_TYPE(sym->st_info));
+        return 0;
+    }
+    *size = sym->st_size;
+    return (uintptr_t)p;
 }
 
 /* Kernel output of one launch: records appended by the blocks, written in

@@ -54,8 +54,10 @@
 // devices hold read-only duplicates, no access while a device owns the page.
 // Explicit (the default) arms nothing and host access is accounted at the
 // migration points only; Mprotect changes protections with mprotect(2) and
-// needs the SIGSEGV handler that libfake (the only C) will install, which
-// calls HostAccess and returns to retry. DetectMode reports whether
+// needs the SIGSEGV handler that libfake (the only C) installs: it opens the
+// page itself and returns to retry, and the runtime reports the access later
+// through Trapped. Hold keeps the pages of an in-flight device operation
+// reachable (device code runs on host threads). DetectMode reports whether
 // userfaultfd write-protect is available; its handler is not built yet.
 //
 // # Errors and locking

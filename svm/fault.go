@@ -324,6 +324,10 @@ func (s *Space) key(r *rng, i int) uintptr { return r.base>>s.shift + uintptr(i)
 // host access that must change residency traps.
 func hostProt(p *page) int8 {
 	switch {
+	case p.held > 0:
+		// Device code runs on host threads: the bytes must stay reachable
+		// while a device operation uses them.
+		return protRW
 	case p.loc == Host && p.dups == 0:
 		return protRW
 	case p.loc == Host || p.dups.has(Host):

@@ -8,7 +8,10 @@ import "syscall"
 // pages and makes it inaccessible again, so a stale pointer faults instead of
 // reading the next allocation's data.
 
-const mapFixedNoreplace = 0x100000 // MAP_FIXED_NOREPLACE (Linux ≥ 4.17)
+const (
+	mapFixedNoreplace = 0x100000 // MAP_FIXED_NOREPLACE (Linux ≥ 4.17)
+	madvHugepage      = 14       // MADV_HUGEPAGE
+)
 
 func reserveWindow(base uintptr, size uint64) (uintptr, error) {
 	flags := uintptr(syscall.MAP_PRIVATE | syscall.MAP_ANONYMOUS | syscall.MAP_NORESERVE)
@@ -24,6 +27,10 @@ func reserveWindow(base uintptr, size uint64) (uintptr, error) {
 		_ = unmap(r, size)
 		return 0, syscall.EEXIST
 	}
+	// Transparent huge pages where the kernel leaves them to madvise: a
+	// 2 MiB managed page is then one PMD, so changing its protection
+	// (mprotect mode) is one entry instead of 512. Best effort.
+	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, r, uintptr(size), madvHugepage)
 	return r, nil
 }
 

@@ -85,6 +85,7 @@ type page struct {
 	tick       uint64   // last access, Space.tick
 	evictDev   Location // last device that evicted the page
 	evictSeq   uint64   // that device's eviction count at the time
+	held       int32    // device operations in flight on the page (Hold): its host mapping stays read-write
 }
 
 type devState struct {

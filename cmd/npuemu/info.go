@@ -78,6 +78,7 @@ func printInfo(w io.Writer, n *emu.Node) {
 		})
 	}
 	writeTable(w, rows)
+	printSVM(w, n) // info_svm.go
 }
 
 // writeTable draws rows (the first is the heading) in an npu-smi-style box.

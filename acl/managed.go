@@ -1,0 +1,581 @@
+package acl
+
+import (
+	"encoding/binary"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/svm"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Managed memory (semantics.md §12, docs/svm.md). Allocations live in the
+// node's svm Space (emu.SVM); this file is the ACL face of it.
+//
+// Device-side faults happen when a device operation is submitted, in
+// submission order, like every other virtual-time decision of tsfw: the
+// operation's managed ranges are faulted in on its device (svm Access),
+// held reachable until it completes (svm Hold, for mprotect mode), and the
+// modelled cost is charged on its stream by a one-block charge task queued
+// in front of it. What the operations touch:
+//
+//   - a kernel launch: every managed allocation its argument blob points
+//     into (any 8-byte-aligned word of the blob holding an address inside
+//     one), whole, for writing — a kernel may write anything it is given —
+//     except ranges advised read-mostly, which it is assumed to read;
+//   - an asynchronous copy or memset: its managed operands on the stream's
+//     device;
+//   - a synchronous copy: the managed operand on the device of the other
+//     operand when that is device memory, else the host (a host copy);
+//     a synchronous memset on the current device.
+//
+// A stream being captured into a model records no managed access: replays
+// fault, if at all, through the host fault handler.
+
+// ManagedLocation is aclrtMemManagedLocation.
+type ManagedLocation struct {
+	Type int32
+	ID   int32
+}
+
+// managedSVM returns the node's managed memory, creating it.
+func managedSVM(fn string) (*emu.SVM, error) {
+	n, err := theNode()
+	if err != nil {
+		return nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
+	}
+	g, err := n.SVM()
+	if err != nil {
+		return nil, abi.Errorf(abi.CodeOf(err), "%s: managed memory: %s", fn, messageOf(err))
+	}
+	return g, nil
+}
+
+// loadedSVM returns the node's managed memory if any was ever allocated;
+// nil keeps copies and launches free of managed-memory work.
+func loadedSVM() *emu.SVM {
+	if n := rt.node.Load(); n != nil {
+		return n.LoadedSVM()
+	}
+	return nil
+}
+
+// checkManagedSoC refuses the managed API on SoCs whose runtime lacks it
+// (it exists on Atlas A2 and A3 only).
+func checkManagedSoC(fn string) error {
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	if s.Family != emu.FamilyA2 && s.Family != emu.FamilyA3 {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: managed memory exists on Atlas A2/A3 only, not on %s", fn, s.Name)
+	}
+	return nil
+}
+
+// wrap prefixes an svm error with the API name, keeping its code.
+func wrap(fn string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+}
+
+// AllocManaged implements aclrtMemAllocManaged: size rounded up to 2 MiB,
+// resident on the host until first touched, not initialised.
+func AllocManaged(t *Thread, out *uintptr, size uint64, flag uint32) error {
+	const fn = "aclrtMemAllocManaged"
+	switch {
+	case out == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	case size > svm.ManagedSize:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size %d exceeds the 3 TB of managed memory a process may have", fn, size)
+	case flag != abi.ACL_RT_MEM_ATTACH_GLOBAL:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: only ACL_RT_MEM_ATTACH_GLOBAL (1) is accepted", fn, flag)
+	}
+	if _, err := current(t, fn); err != nil {
+		return err
+	}
+	if err := checkManagedSoC(fn); err != nil {
+		return err
+	}
+	g, err := managedSVM(fn)
+	if err != nil {
+		return err
+	}
+	p, err := g.Alloc(size, fn)
+	if err != nil {
+		return wrap(fn, err)
+	}
+	*out = p
+	return nil
+}
+
+// freeManaged frees p if it is managed memory: handled reports whether it
+// was in the managed window at all.
+func freeManaged(fn string, p uintptr) (handled bool, err error) {
+	g := loadedSVM()
+	if g == nil || !g.Contains(p) {
+		return false, nil
+	}
+	if base, _, ok := g.Lookup(p); !ok || base != p {
+		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of a managed allocation (already freed?)", fn, p)
+	}
+	if o := g.Owner(p); o != "aclrtMemAllocManaged" {
+		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was allocated by %s, not aclrtMemAllocManaged: free it there", fn, p, o)
+	}
+	return true, wrap(fn, g.Free(p))
+}
+
+// managedRange checks that [p, p+size) is managed memory: the window
+// check comes first so that ordinary pointers get a clear message.
+func managedRange(fn string, p uintptr, size uint64) (*emu.SVM, error) {
+	if p == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	}
+	if size == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	}
+	g := loadedSVM()
+	if g == nil || !g.Contains(p) {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not managed memory (aclrtMemAllocManaged)", fn, p)
+	}
+	if _, _, ok := g.Lookup(p); !ok {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is in the managed window but not allocated (freed?)", fn, p)
+	}
+	return g, nil
+}
+
+// location converts an aclrtMemManagedLocation and checks a device id
+// against the node.
+func location(fn string, l ManagedLocation) (svm.Location, error) {
+	loc, err := svm.LocationFromACL(l.Type, l.ID)
+	if err != nil {
+		return loc, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s", fn, messageOf(err))
+	}
+	if loc >= 0 {
+		n, err := theNode()
+		if err != nil {
+			return loc, wrap(fn, err)
+		}
+		if int(loc) >= n.DeviceCount() {
+			return loc, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: location device %d: the node has %d devices", fn, loc, n.DeviceCount())
+		}
+	}
+	return loc, nil
+}
+
+// ManagedAdvise implements aclrtMemManagedAdvise.
+func ManagedAdvise(t *Thread, p uintptr, size uint64, advise int32, l ManagedLocation) error {
+	const fn = "aclrtMemManagedAdvise"
+	g, err := managedRange(fn, p, size)
+	if err != nil {
+		return err
+	}
+	a, err := svm.AdviceFromACL(advise)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s", fn, messageOf(err))
+	}
+	loc := svm.NoLocation
+	switch a {
+	case svm.AdviseSetPreferredLocation, svm.AdviseSetAccessedBy, svm.AdviseUnsetAccessedBy:
+		if loc, err = location(fn, l); err != nil {
+			return err
+		}
+	}
+	return wrap(fn, g.Advise(p, size, a, loc))
+}
+
+// PrefetchAsync implements aclrtMemManagedPrefetchAsync: the range moves to
+// the location when the call is made, in stream order with the stream's
+// other managed accesses, and the migration time is charged on the stream.
+func PrefetchAsync(t *Thread, p uintptr, size uint64, l ManagedLocation, flags uint32, sh Handle) error {
+	const fn = "aclrtMemManagedPrefetchAsync"
+	if flags != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
+	}
+	return prefetchBatch(t, fn, []uintptr{p}, []uint64{size}, []ManagedLocation{l}, []uint64{0}, sh)
+}
+
+// PrefetchBatchAsync implements aclrtMemManagedPrefetchBatchAsync: locs[k]
+// applies to items locIdxs[k] .. locIdxs[k+1]-1 (the last to the end), the
+// index scheme of aclrtMemcpyBatch.
+func PrefetchBatchAsync(t *Thread, ptrs []uintptr, sizes []uint64, locs []ManagedLocation, locIdxs []uint64, flags uint64, sh Handle) error {
+	const fn = "aclrtMemManagedPrefetchBatchAsync"
+	switch {
+	case len(ptrs) == 0 || ptrs == nil || sizes == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptrs and sizes must not be NULL and count must be > 0", fn)
+	case len(locs) == 0 || locIdxs == nil:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prefetchLocs and prefetchLocIdxs must not be NULL and numPrefetchLocs must be > 0", fn)
+	case len(locs) > len(ptrs):
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numPrefetchLocs %d exceeds count %d", fn, len(locs), len(ptrs))
+	case flags != 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
+	}
+	for k, i := range locIdxs {
+		switch {
+		case k == 0 && i != 0:
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prefetchLocIdxs[0] is %d, must be 0", fn, i)
+		case i >= uint64(len(ptrs)):
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prefetchLocIdxs[%d] = %d is not below count %d", fn, k, i, len(ptrs))
+		case k > 0 && i <= locIdxs[k-1]:
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prefetchLocIdxs must increase strictly (index %d)", fn, k)
+		}
+	}
+	return prefetchBatch(t, fn, ptrs, sizes, locs, locIdxs, sh)
+}
+
+func prefetchBatch(t *Thread, fn string, ptrs []uintptr, sizes []uint64, locs []ManagedLocation, locIdxs []uint64, sh Handle) error {
+	type item struct {
+		p    uintptr
+		size uint64
+		loc  svm.Location
+	}
+	items := make([]item, len(ptrs))
+	var g *emu.SVM
+	for k := range locs {
+		end := uint64(len(ptrs))
+		if k+1 < len(locIdxs) {
+			end = locIdxs[k+1]
+		}
+		loc, err := location(fn, locs[k])
+		if err != nil {
+			return err
+		}
+		for i := locIdxs[k]; i < end; i++ {
+			if g, err = managedRange(fn, ptrs[i], sizes[i]); err != nil {
+				return abi.Errorf(abi.CodeOf(err), "%s (item %d)", messageOf(err), i)
+			}
+			items[i] = item{ptrs[i], sizes[i], loc}
+		}
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	var cost time.Duration
+	for i, it := range items {
+		c, err := g.Prefetch(it.p, it.size, it.loc)
+		cost += c
+		if err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s: item %d: %s", fn, i, messageOf(err))
+		}
+	}
+	return s.chargeManaged(fn, cost, nil)
+}
+
+// Managed range attribute sizes (semantics.md §12).
+const attrWord = 4
+
+// ManagedGetAttr implements aclrtMemManagedGetAttr: data holds dataSize
+// bytes.
+func ManagedGetAttr(t *Thread, attr int32, p uintptr, size uint64, data []byte) error {
+	return managedAttr("aclrtMemManagedGetAttr", attr, p, size, data)
+}
+
+// ManagedGetAttrs implements aclrtMemManagedGetAttrs: data[i] holds
+// dataSizes[i] bytes for attrs[i].
+func ManagedGetAttrs(t *Thread, attrs []int32, p uintptr, size uint64, data [][]byte) error {
+	const fn = "aclrtMemManagedGetAttrs"
+	if len(attrs) == 0 || len(data) != len(attrs) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attributes, data and dataSizes must not be NULL and numAttributes must be > 0", fn)
+	}
+	for i, a := range attrs {
+		if err := managedAttr(fn, a, p, size, data[i]); err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s (attribute %d)", messageOf(err), i)
+		}
+	}
+	return nil
+}
+
+func managedAttr(fn string, attr int32, p uintptr, size uint64, data []byte) error {
+	if data == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data must not be NULL", fn)
+	}
+	need := uint64(attrWord)
+	switch attr {
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+		abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+		if uint64(len(data)) < need {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d needs dataSize >= %d, got %d", fn, attr, need, len(data))
+		}
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		if len(data) == 0 || len(data)%attrWord != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACCESSED_BY needs a non-zero dataSize that is a multiple of 4, got %d", fn, len(data))
+		}
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, abi.ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+		abi.ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: attribute %d (LAST_PREFETCH_*) is reserved", fn, attr)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d is not an aclrtMemManagedRangeAttribute", fn, attr)
+	}
+	g, err := managedRange(fn, p, size)
+	if err != nil {
+		return err
+	}
+	a, err := g.RangeAttrs(p, size)
+	if err != nil {
+		return wrap(fn, err)
+	}
+	put := func(i int, v int32) { binary.LittleEndian.PutUint32(data[i*attrWord:], uint32(v)) }
+	switch attr {
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+		v := int32(0)
+		if a.ReadMostly {
+			v = 1
+		}
+		put(0, v)
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+		put(0, int32(a.Preferred))
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+		switch {
+		case a.Preferred == svm.Host:
+			put(0, abi.ACL_MEM_LOCATIONTYPE_HOST)
+		case a.Preferred >= 0:
+			put(0, abi.ACL_MEM_LOCATIONTYPE_DEVICE)
+		default:
+			put(0, abi.ACL_MEM_LOCATIONTYPE_INVALID)
+		}
+	case abi.ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		for i := range len(data) / attrWord {
+			v := int32(svm.NoLocation)
+			if i < len(a.AccessedBy) {
+				v = int32(a.AccessedBy[i])
+			}
+			put(i, v)
+		}
+	}
+	return nil
+}
+
+// managedUse is the managed memory one device operation holds until it
+// completes.
+type managedUse struct {
+	g     *emu.SVM
+	spans [][2]uint64 // base, size
+}
+
+// release drops the holds of u (nil-safe).
+func (u *managedUse) release() {
+	if u == nil {
+		return
+	}
+	for _, sp := range u.spans {
+		// The allocation may have been freed under a running operation
+		// (aclrtFree does not wait): nothing is held any more.
+		_ = u.g.Release(uintptr(sp[0]), sp[1])
+	}
+	u.spans = nil
+}
+
+// access faults [addr, addr+n) in on dev and holds it.
+func (u *managedUse) access(dev int32, addr uintptr, n uint64, write, kernel bool) (time.Duration, error) {
+	c, err := u.g.AccessHold(int(dev), addr, n, write, kernel)
+	if err != nil {
+		return c, err
+	}
+	u.spans = append(u.spans, [2]uint64{uint64(addr), n})
+	return c, nil
+}
+
+// chargeTask carries the time of managed-memory work on a stream. The
+// migration itself was done at submission (see the file comment); the
+// task's block is the device waiting for it, and its completion releases
+// the holds of the operation queued before it.
+type chargeTask struct{ u *managedUse }
+
+// RunBlock implements tsfw.Kernel: the pages were migrated at submission.
+func (c chargeTask) RunBlock(uint32, uint32) error { return nil }
+
+// Done implements tsfw.Kernel.
+func (c chargeTask) Done(err error) error {
+	c.u.release()
+	return err
+}
+
+// chargeManaged queues the charge task for cost on s; it releases u when
+// the stream reaches it (nil: nothing to release).
+func (s *Stream) chargeManaged(fn string, cost time.Duration, u *managedUse) error {
+	if err := s.submit(fn, tsfw.KernelTask(chargeTask{u}, tsfw.KernelSpec{Blocks: 1, BlockCost: cost})); err != nil {
+		u.release()
+		return err
+	}
+	return nil
+}
+
+// launchManaged faults in the managed footprint of a kernel launch whose
+// argument blob has words 8-byte words read by word(i): every managed
+// allocation a word points into. The faults' time is charged on s ahead of
+// the kernel; the holds go with the launch (released when it is recycled).
+func launchManaged(fn string, s *Stream, l *launch, words int, word func(i int) uint64) error {
+	g := loadedSVM()
+	if g == nil || words == 0 || s.capturing() {
+		return nil
+	}
+	var u *managedUse
+	var cost time.Duration
+	for i := range words {
+		v := uintptr(word(i))
+		if !g.Contains(v) {
+			continue
+		}
+		base, size, ok := g.Lookup(v)
+		if !ok {
+			continue
+		}
+		if u == nil {
+			u = &managedUse{g: g}
+		} else if seen(u, base) {
+			continue
+		}
+		write := true
+		if a, err := g.RangeAttrs(base, size); err == nil && a.ReadMostly {
+			write = false
+		}
+		c, err := u.access(s.ctx.dev.id, base, size, write, true)
+		cost += c
+		if err != nil {
+			u.release()
+			return abi.Errorf(abi.CodeOf(err), "%s: managed argument %#x on device %d: %s", fn, v, s.ctx.dev.id, messageOf(err))
+		}
+	}
+	if u == nil {
+		return nil
+	}
+	if err := s.chargeManaged(fn, cost, nil); err != nil {
+		u.release()
+		return err
+	}
+	l.svm = u
+	return nil
+}
+
+func seen(u *managedUse, base uintptr) bool {
+	for _, sp := range u.spans {
+		if sp[0] == uint64(base) {
+			return true
+		}
+	}
+	return false
+}
+
+// blobWords reads the 8-byte words of a launch image.
+func blobWords(img []byte) (int, func(int) uint64) {
+	return len(img) / 8, func(i int) uint64 { return binary.LittleEndian.Uint64(img[i*8:]) }
+}
+
+// deviceWords reads the 8-byte words of an argument blob in device memory.
+func deviceWords(addr uintptr, n uint64) (int, func(int) uint64) {
+	return int(n / 8), func(i int) uint64 { return peekU64(addr + uintptr(i*8)) }
+}
+
+// managedOp faults in the managed operands of a copy or memset queued on
+// s (device side, the stream's device) and returns their holds and cost.
+// A nil use means no managed operand.
+func managedOp(fn string, s *Stream, ops ...managedOperand) (*managedUse, time.Duration, error) {
+	var u *managedUse
+	var cost time.Duration
+	for _, o := range ops {
+		if o.info.class != managedmem {
+			continue
+		}
+		if u == nil {
+			u = &managedUse{g: loadedSVM()}
+		}
+		c, err := u.access(s.ctx.dev.id, o.addr, o.n, o.write, false)
+		cost += c
+		if err != nil {
+			u.release()
+			return nil, 0, abi.Errorf(abi.CodeOf(err), "%s: managed %s %#x on device %d: %s", fn, o.what, o.addr, s.ctx.dev.id, messageOf(err))
+		}
+	}
+	return u, cost, nil
+}
+
+// managedOperand is one operand of a copy or memset.
+type managedOperand struct {
+	what  string
+	addr  uintptr
+	n     uint64
+	write bool
+	info  ptrInfo
+}
+
+// managedSync serves the managed operands of a synchronous copy or memset
+// run on the calling thread: on dev (the device whose engine runs the
+// operation, nil for a host copy) or as host accesses. The returned use
+// must be released after the operation.
+func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, error) {
+	var u *managedUse
+	for _, o := range ops {
+		if o.info.class != managedmem {
+			continue
+		}
+		if u == nil {
+			u = &managedUse{g: loadedSVM()}
+		}
+		var err error
+		if dev == nil {
+			_, err = u.g.HostAccess(o.addr, o.n, o.write)
+		} else {
+			_, err = u.access(dev.id, o.addr, o.n, o.write, false)
+		}
+		if err != nil {
+			u.release()
+			return nil, abi.Errorf(abi.CodeOf(err), "%s: managed %s %#x: %s", fn, o.what, o.addr, messageOf(err))
+		}
+	}
+	return u, nil
+}
+
+// managedPointer fills aclrtPointerGetAttributes for managed memory: type
+// MANAGED, the device holding the page (0 while the host does), 2 MiB
+// pages. It reports false for other memory.
+func managedPointer(p uintptr, out *PtrAttributes) bool {
+	g := loadedSVM()
+	if g == nil || !g.Contains(p) {
+		return false
+	}
+	pi, err := g.Page(p)
+	if err != nil {
+		return false
+	}
+	out.LocationType, out.LocationID, out.PageSize = abi.ACL_MEM_LOCATION_TYPE_MANAGED, 0, uint32(g.PageSize())
+	if pi.Location >= 0 {
+		out.LocationID = uint32(pi.Location)
+	}
+	return true
+}
+
+// syncEngine is the device whose engine runs a synchronous copy with a
+// managed operand: the device of the device-memory operand, or nil when
+// both operands are host-side (a host copy: host accesses).
+func syncEngine(p copyPlan, di, si ptrInfo) *device {
+	if di.class == devmem || si.class == devmem {
+		return p.dev
+	}
+	return nil
+}
+
+// ManagedStats returns the managed-memory counters of device dev, or of the
+// host for dev -1 (npuemuSvmGetStats, npuemu info). Before the first
+// managed allocation every counter is 0.
+func ManagedStats(dev int32) (svm.Stats, error) {
+	const fn = "npuemuSvmGetStats"
+	n, err := theNode()
+	if err != nil {
+		return svm.Stats{}, wrap(fn, err)
+	}
+	if dev != int32(svm.Host) && (dev < 0 || int(dev) >= n.DeviceCount()) {
+		return svm.Stats{}, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d: the node has %d devices (-1 is the host)", fn, dev, n.DeviceCount())
+	}
+	g := n.LoadedSVM()
+	if g == nil {
+		return svm.Stats{}, nil
+	}
+	st, err := g.Stats(svm.Location(dev))
+	return st, wrap(fn, err)
+}
