@@ -1,9 +1,11 @@
 // Package hal implements the semantics of the driver HAL (libascend_hal.so)
 // over the same emu device model as ACL, with drvError_t results: device
-// enumeration and information (device.go) and plain memory (mem.go:
-// halMemAlloc of MEM_DEV / MEM_HOST, copies, memset, address queries). SVM,
-// UVM, VMM and sharing are later work and answer DRV_ERROR_NOT_SUPPORT. It
-// has its own support table. It never imports libfake or "C".
+// enumeration and information (device.go), plain memory (mem.go:
+// halMemAlloc of MEM_DEV / MEM_HOST, copies, memset, address queries), SVM
+// and UVM memory on the svm model (uvm.go), VMM (vmm.go), shared names and
+// shareable handles within one process (shmem.go) and host registration
+// (hostreg.go). It has its own support table. It never imports libfake or
+// "C".
 //
 // The node is the process's one emu.Current: memory allocated here is
 // accounted in the same emu.HBM that aclrtGetMemInfo reads, and aclFinalize
