@@ -37,6 +37,9 @@ var halCandidates = []struct{ name, call string }{
 	{"halMemAddressFree", "halMemAddressFree(NULL)"},
 	{"halMemUnmap", "halMemUnmap(NULL)"},
 	{"halMemFree", "halMemFree(NULL)"},
+	{"halMemAgentOpen", "halMemAgentOpen(0, 0)"},
+	{"halMemCtl", "halMemCtl(0, NULL, 0, NULL, NULL)"},
+	{"halGetChipCapability", "halGetChipCapability(0, NULL)"},
 }
 
 func TestMain(m *testing.M) {
