@@ -283,7 +283,7 @@ func newArgs(fn string, f *Function, user []byte) (*Args, error) {
 	b := f.bin
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.unloaded {
+	if b.unloaded.Load() {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
 	}
 	a := &Args{fn: f}

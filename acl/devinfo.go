@@ -134,8 +134,9 @@ type UtilizationInfo struct {
 }
 
 // GetDeviceUtilizationRate implements aclrtGetDeviceUtilizationRate: memory
-// utilisation from HBM use; cube/vector/AI CPU read 0 (no kernels run on
-// them yet), vector −1 on SoCs without separate vector cores.
+// utilisation from HBM use; cube/vector from the cores running kernel
+// blocks at the call (acl/kernel_reslimit.go), vector −1 on SoCs without
+// separate vector cores; AI CPU 0 (no AI CPU tasks are emulated).
 func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
 	const fn = "aclrtGetDeviceUtilizationRate"
 	if u == nil {
@@ -153,11 +154,8 @@ func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
 	if total := h.Total(); total > 0 {
 		mem = int32(h.Used() * 100 / total)
 	}
-	vec := int32(0)
-	if d.emu.SoC.VectorCores == 0 {
-		vec = -1
-	}
-	*u = UtilizationInfo{Cube: 0, Vector: vec, AICPU: 0, Memory: mem}
+	cube, vec := coreUtilization(d)
+	*u = UtilizationInfo{Cube: cube, Vector: vec, AICPU: 0, Memory: mem}
 	return nil
 }
 
@@ -415,6 +413,7 @@ func SetDeviceResLimit(t *Thread, id int32, typ int32, value uint32) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d cores: want 1..%d", fn, value, hw)
 	}
 	d.resLimit[typ] = value
+	noteResLimit()
 	return nil
 }
 
@@ -455,8 +454,8 @@ func ResetDeviceResLimit(t *Thread, id int32) error {
 }
 
 // GetResInCurrentThread implements aclrtGetResInCurrentThread: the limit
-// in force for the thread's current device (stream-level limits are not
-// modelled, so the device-level one).
+// in force for the thread's current device: the one of the stream the
+// thread uses (acl/kernel_reslimit.go), else the device-level one.
 func GetResInCurrentThread(t *Thread, typ int32, value *uint32) error {
 	const fn = "aclrtGetResInCurrentThread"
 	if value == nil {
@@ -465,6 +464,10 @@ func GetResInCurrentThread(t *Thread, typ int32, value *uint32) error {
 	c, err := current(t, fn)
 	if err != nil {
 		return err
+	}
+	if v, ok := threadResLimit(t, c.dev, typ); ok {
+		*value = v
+		return nil
 	}
 	return GetDeviceResLimit(t, c.dev.id, typ, value)
 }

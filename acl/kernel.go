@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -34,6 +36,12 @@ type KernelEntry struct {
 	NsPerUnit  float64
 	SizeOffset uint32 // blob offset of the uint64 unit count (read when NsPerUnit > 0)
 	NumParams  uint32
+	// ParamSizes holds the byte size of each of the NumParams parameters
+	// (npuemu_kernel_entry.param_sizes); nil means 8 bytes each.
+	ParamSizes []uint32
+	// CodeSize is the size of the entry point's code from the object's
+	// symbol table, 0 when the object does not say (stripped).
+	CodeSize uint64
 }
 
 // KernelHost is the host side of kernel binaries, implemented by libfake
@@ -45,6 +53,9 @@ type KernelHost interface {
 	Load(data []byte) (lib uintptr, entries []KernelEntry, err error)
 	// Close unloads a binary; no block of it is running.
 	Close(lib uintptr)
+	// Global returns the address and size of the exported variable name of
+	// a loaded binary.
+	Global(lib uintptr, name string) (addr uintptr, size uint64, err error)
 	// Alloc returns n bytes of zeroed host memory outside the Go heap and
 	// its address; Free releases it.
 	Alloc(n int) ([]byte, uintptr)
@@ -93,11 +104,16 @@ type Binary struct {
 	path  string // "" when loaded from memory
 	funcs []*Function
 
-	mu       sync.Mutex // guards below
-	unloaded bool
-	closed   bool
-	inflight int // launches queued or running
-	args     []*Args
+	// Launches count themselves in inflight without a lock (the launch
+	// path and the lane completing a kernel would contend for one); unload
+	// sets unloaded, and whoever sees inflight reach 0 after it wins the
+	// closed flag and closes the object.
+	inflight atomic.Int64 // launches queued or running
+	unloaded atomic.Bool
+	closed   atomic.Bool
+
+	mu   sync.Mutex // guards args
+	args []*Args
 }
 
 // Function is one kernel of a binary (aclrtFuncHandle).
@@ -214,6 +230,7 @@ func newBinary(h KernelHost, lib uintptr, path string, entries []KernelEntry) *B
 		f.h = functions.add(f)
 		b.funcs = append(b.funcs, f)
 	}
+	registerEntries(b)
 	return b
 }
 
@@ -253,22 +270,17 @@ func BinaryUnLoad(t *Thread, h Handle) error {
 	for _, f := range b.funcs {
 		functions.remove(f.h)
 	}
+	unregisterEntries(b)
 	b.mu.Lock()
-	b.unloaded = true
+	b.unloaded.Store(true)
 	args := b.args
 	b.args = nil
-	closeNow := b.inflight == 0 && !b.closed
-	if closeNow {
-		b.closed = true
-	}
 	b.mu.Unlock()
 	for _, a := range args {
 		argsTable.remove(a.h)
 		a.release(b.host)
 	}
-	if closeNow {
-		b.host.Close(b.lib)
-	}
+	b.maybeClose()
 	return nil
 }
 
@@ -471,40 +483,42 @@ const launchHeader = 16
 
 // launch is one queued kernel: the tsfw.Kernel of its task.
 type launch struct {
+	*launchMem
 	f    *Function
-	host KernelHost
-	buf  []byte  // host memory: header, then the argument image (WithConfig)
-	addr uintptr // address of buf
 	args uintptr // what the kernel sees as its blob
 	size uint64
+	svm  *managedUse // managed pages the kernel's arguments hold (acl/managed.go)
 }
 
-// launches recycles launch objects and their host buffers. A plain free
-// list rather than a sync.Pool: the buffers are C memory that a dropped
-// pool entry would leak.
-var launches struct {
-	mu   sync.Mutex
-	free []*launch
+// launches recycles launch objects and their host buffers. A sync.Pool:
+// the launching thread takes objects and the lanes completing kernels put
+// them back, which a locked free list would make contend on every launch.
+// A buffer is C memory; a cleanup frees it when the pool drops its launch.
+var launches sync.Pool
+
+// launchMem is a launch's host buffer, apart from the launch so that the
+// cleanup of the launch can refer to it.
+type launchMem struct {
+	host KernelHost
+	buf  []byte  // header, then the argument image
+	addr uintptr // address of buf
 }
 
-const maxFreeLaunches = 4096
+func freeLaunchMem(m *launchMem) {
+	if m.buf != nil {
+		m.host.Free(m.buf)
+	}
+}
 
 func getLaunch(h KernelHost, n int) *launch {
-	launches.mu.Lock()
-	var l *launch
-	if k := len(launches.free); k > 0 {
-		l = launches.free[k-1]
-		launches.free = launches.free[:k-1]
-	}
-	launches.mu.Unlock()
+	l, _ := launches.Get().(*launch)
 	if l == nil {
-		l = &launch{}
+		l = &launch{launchMem: &launchMem{}}
+		runtime.AddCleanup(l, freeLaunchMem, l.launchMem)
 	}
 	need := launchHeader + n
 	if l.host != h || cap(l.buf) < need {
-		if l.buf != nil {
-			l.host.Free(l.buf)
-		}
+		freeLaunchMem(l.launchMem)
 		l.buf, l.addr = h.Alloc(max(need, 256))
 		l.host = h
 	}
@@ -514,14 +528,11 @@ func getLaunch(h KernelHost, n int) *launch {
 
 func putLaunch(l *launch) {
 	l.f = nil
-	launches.mu.Lock()
-	if len(launches.free) < maxFreeLaunches {
-		launches.free = append(launches.free, l)
-		launches.mu.Unlock()
-		return
+	if l.svm != nil {
+		l.svm.release()
+		l.svm = nil
 	}
-	launches.mu.Unlock()
-	l.host.Free(l.buf)
+	launches.Put(l)
 }
 
 // RunBlock implements tsfw.Kernel.
@@ -541,27 +552,28 @@ func (l *launch) Done(err error) error {
 	return err
 }
 
-// acquire counts a launch of b; it fails once b is unloaded.
+// acquire counts a launch of b; it fails once b is unloaded. The count is
+// raised before unloaded is read, so an unload that does not see it is
+// seen by it.
 func (b *Binary) acquire(fn string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.unloaded {
+	b.inflight.Add(1)
+	if b.unloaded.Load() {
+		b.release()
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
 	}
-	b.inflight++
 	return nil
 }
 
 // release ends a launch of b, closing an unloaded binary after its last.
 func (b *Binary) release() {
-	b.mu.Lock()
-	b.inflight--
-	closeNow := b.unloaded && b.inflight == 0 && !b.closed
-	if closeNow {
-		b.closed = true
+	if b.inflight.Add(-1) == 0 {
+		b.maybeClose()
 	}
-	b.mu.Unlock()
-	if closeNow {
+}
+
+// maybeClose closes b's object once it is unloaded and no launch is left.
+func (b *Binary) maybeClose() {
+	if b.unloaded.Load() && b.inflight.Load() == 0 && b.closed.CompareAndSwap(false, true) {
 		b.host.Close(b.lib)
 	}
 }
@@ -572,102 +584,6 @@ func checkBlocks(fn string, blocks uint32) error {
 	}
 	if blocks > tsfw.MaxBlocks {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: numBlocks %d exceeds npuemu's limit of %d", fn, blocks, tsfw.MaxBlocks)
-	}
-	return nil
-}
-
-// LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig: the
-// finalized blob of the args handle is copied, so later updates do not
-// affect this launch.
-func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
-	const fn = "aclrtLaunchKernelWithConfig"
-	f, err := resolveFunction(fn, fh)
-	if err != nil {
-		return err
-	}
-	if err := checkBlocks(fn, blocks); err != nil {
-		return err
-	}
-	a, err := resolveArgs(fn, ah)
-	if err != nil {
-		return err
-	}
-	s, err := resolveStream(t, fn, sh)
-	if err != nil {
-		return err
-	}
-	cfg := launchCfg{engine: -1}
-	if len(attrs) > 0 {
-		if cfg, err = parseLaunchAttrs(fn, attrs, s.ctx.dev.emu.SoC.Name); err != nil {
-			return err
-		}
-	}
-	if a.fn != f {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
-	}
-	h := f.bin.host
-	a.mu.Lock()
-	if !a.final {
-		a.mu.Unlock()
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
-	}
-	l := getLaunch(h, a.total)
-	img := l.buf[launchHeader : launchHeader+a.total]
-	a.fill(img, l.addr+launchHeader)
-	a.mu.Unlock()
-	l.args, l.size = l.addr+launchHeader, uint64(a.total)
-	var units uint64
-	if f.e.NsPerUnit > 0 && int(f.e.SizeOffset)+8 <= len(img) {
-		units = binary.LittleEndian.Uint64(img[f.e.SizeOffset:])
-	}
-	return submitLaunch(fn, s, f, l, f.spec(blocks, cfg, units))
-}
-
-// LaunchKernel implements aclrtLaunchKernel: argsData is device memory of
-// the stream's device holding the packed arguments; the kernel reads it in
-// place when it runs.
-func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle) error {
-	const fn = "aclrtLaunchKernel"
-	f, err := resolveFunction(fn, fh)
-	if err != nil {
-		return err
-	}
-	if err := checkBlocks(fn, blocks); err != nil {
-		return err
-	}
-	if argsSize > 0 && argsData == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
-	}
-	s, err := resolveStream(t, fn, sh)
-	if err != nil {
-		return err
-	}
-	var units uint64
-	if argsSize > 0 {
-		hbm := s.ctx.dev.emu.HBM
-		base, size, ok := hbm.Find(argsData)
-		if !ok || uint64(argsData-base)+argsSize > size {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.ctx.dev.id)
-		}
-		if f.e.NsPerUnit > 0 && uint64(f.e.SizeOffset)+8 <= argsSize {
-			units = peekU64(argsData + uintptr(f.e.SizeOffset))
-		}
-	}
-	l := getLaunch(f.bin.host, 0)
-	l.args, l.size = argsData, argsSize
-	return submitLaunch(fn, s, f, l, f.spec(blocks, launchCfg{engine: -1}, units))
-}
-
-func submitLaunch(fn string, s *Stream, f *Function, l *launch, spec tsfw.KernelSpec) error {
-	if err := f.bin.acquire(fn); err != nil {
-		putLaunch(l)
-		return err
-	}
-	l.f = f
-	if err := s.q.Submit(tsfw.KernelTask(l, spec)); err != nil {
-		f.bin.release()
-		putLaunch(l)
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
 	}
 	return nil
 }

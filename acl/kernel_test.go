@@ -41,6 +41,9 @@ var fakeEntries = []KernelEntry{
 	{Name: "echo", Fn: 1, Kind: abi.ACL_KERNEL_TYPE_VECTOR, NsPerBlock: 100},
 	{Name: "mix", Fn: 2, Kind: abi.ACL_KERNEL_TYPE_MIX, MixCube: 1, MixVector: 2},
 	{Name: "cube", Fn: 3, Kind: abi.ACL_KERNEL_TYPE_CUBE},
+	{Name: "slow", Fn: 4, Kind: abi.ACL_KERNEL_TYPE_VECTOR, NsPerBlock: 1_000_000},
+	{Name: "typed", Fn: 5, Kind: abi.ACL_KERNEL_TYPE_CUBE, NumParams: 3, ParamSizes: []uint32{4, 8, 2}, CodeSize: 64},
+	{Name: "mixslow", Fn: 6, Kind: abi.ACL_KERNEL_TYPE_MIX, MixCube: 1, MixVector: 2, NsPerBlock: 1_000_000},
 }
 
 func (h *fakeHost) Open(path string) (uintptr, []KernelEntry, error) {
@@ -67,6 +70,14 @@ func (h *fakeHost) Close(lib uintptr) {
 	h.mu.Unlock()
 }
 
+// Global knows one variable, "counter", of 4 bytes.
+func (h *fakeHost) Global(lib uintptr, name string) (uintptr, uint64, error) {
+	if name != "counter" {
+		return 0, 0, errors.New("undefined symbol: " + name)
+	}
+	return lib + 0x100, 4, nil
+}
+
 func (h *fakeHost) Alloc(n int) ([]byte, uintptr) {
 	b := make([]byte, n)
 	p := reflect.ValueOf(b[:cap(b)][:1]).Pointer()
@@ -90,8 +101,11 @@ func (h *fakeHost) Run(fn, args uintptr, size uint64, block, blocks uint32, stat
 	defer h.mu.Unlock()
 	if block == 0 && !h.quiet {
 		h.addrs = append(h.addrs, args)
-		buf := h.bufs[args-launchHeader]
-		h.blobs = append(h.blobs, append([]byte(nil), buf[launchHeader:launchHeader+int(size)]...))
+		var blob []byte // nil for arguments read in place (device memory)
+		if buf, ok := h.bufs[args-launchHeader]; ok {
+			blob = append([]byte(nil), buf[launchHeader:launchHeader+int(size)]...)
+		}
+		h.blobs = append(h.blobs, blob)
 	}
 	if h.fail[block] {
 		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: npuemu_trap with code 42")

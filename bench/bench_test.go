@@ -32,6 +32,9 @@ func TestNpuemuBenchQuick(t *testing.T) {
 	run, err := ParseMetrics(bytes.NewReader(stdout))
 	require.NoError(t, err, "output:\n%s", stdout)
 	for _, row := range catalogue {
+		if row.Program != "" {
+			continue // TestReplayBenchQuick
+		}
 		s, ok := run[row.Metric]
 		if row.Pending != "" {
 			assert.False(t, ok, "%s is printed: clear its Pending note in the catalogue", row.Metric)
@@ -42,4 +45,36 @@ func TestNpuemuBenchQuick(t *testing.T) {
 			assert.Equal(t, row.Unit, s.Unit, "unit of %s", row.Metric)
 		}
 	}
+}
+
+// TestReplayBenchQuick does the same for replay_bench.c and its rows.
+func TestReplayBenchQuick(t *testing.T) {
+	root, err := filepath.Abs("..")
+	require.NoError(t, err)
+	if err := libraryBuilt(root); err != nil {
+		t.Skip(err.Error())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h := &harness{root: root, cc: compiler(), timeout: time.Minute, log: io.Discard}
+	p, err := h.buildReplay(ctx, t.TempDir())
+	require.NoError(t, err)
+	p.args = []string{"--quick"}
+	stdout, err := h.execute(ctx, p)
+	require.NoError(t, err)
+	run, err := ParseMetrics(bytes.NewReader(stdout))
+	require.NoError(t, err, "output:\n%s", stdout)
+	n := 0
+	for _, row := range catalogue {
+		if row.Program != replayBench {
+			continue
+		}
+		n++
+		s, ok := run[row.Metric]
+		if assert.True(t, ok, "metric %s missing from:\n%s", row.Metric, stdout) {
+			assert.Greater(t, s.Value, 0.0, "metric %s", row.Metric)
+			assert.Equal(t, row.Unit, s.Unit, "unit of %s", row.Metric)
+		}
+	}
+	assert.Equal(t, 3, n, "replay rows in the catalogue")
 }

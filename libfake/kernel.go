@@ -10,6 +10,8 @@ package main
 import "C"
 
 import (
+	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -32,8 +34,13 @@ type cHost struct{}
 // table is refused instead of read far out of bounds.
 const maxKernels = 1 << 16
 
-// minEntrySize is the size of npuemu_kernel_entry in ABI version 1.
-const minEntrySize = C.sizeof_npuemu_kernel_entry
+// minEntrySize is the size of npuemu_kernel_entry in ABI version 1 as it
+// first shipped; fields added since (param_sizes) are read only from
+// tables whose entry_size includes them.
+const minEntrySize = C.NPU_KENTRY_V1_SIZE
+
+// maxParamSize bounds one declared parameter (a struct passed by value).
+const maxParamSize = 1 << 16
 
 func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 	switch {
@@ -66,19 +73,32 @@ func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 		if f := float64(e.ns_per_unit); f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("kernel %s: ns_per_unit %v is not a finite non-negative cost", name, f)
 		}
-		out = append(out, acl.KernelEntry{
+		ke := acl.KernelEntry{
 			Name: name, Fn: uintptr(unsafe.Pointer(e.fn)), Kind: uint32(e.kind),
 			MixCube: uint16(e.mix_cube), MixVector: uint16(e.mix_vector),
 			NsPerBlock: uint64(e.ns_per_block), NsPerUnit: float64(e.ns_per_unit),
 			SizeOffset: uint32(e.size_offset), NumParams: uint32(e.num_params),
-		})
+		}
+		if uintptr(tab.entry_size) >= C.sizeof_npuemu_kernel_entry && e.param_sizes != nil && ke.NumParams > 0 {
+			if ke.NumParams > acl.MaxKernelParams {
+				return nil, fmt.Errorf("kernel %s: num_params %d exceeds %d", name, ke.NumParams, acl.MaxKernelParams)
+			}
+			sizes := unsafe.Slice((*uint32)(unsafe.Pointer(e.param_sizes)), int(ke.NumParams))
+			for j, n := range sizes {
+				if n == 0 || n > maxParamSize {
+					return nil, fmt.Errorf("kernel %s: param_sizes[%d] is %d bytes (want 1..%d)", name, j, n, maxParamSize)
+				}
+			}
+			ke.ParamSizes = append([]uint32(nil), sizes...)
+		}
+		out = append(out, ke)
 	}
 	return out, nil
 }
 
 const errLen = 512
 
-func (cHost) open(load func(tab **C.npuemu_kernel_table_t, err *C.char) unsafe.Pointer) (uintptr, []acl.KernelEntry, error) {
+func (cHost) open(load func(tab **C.npuemu_kernel_table_t, err *C.char) unsafe.Pointer, elfOf func() (*elf.File, error)) (uintptr, []acl.KernelEntry, error) {
 	var tab *C.npuemu_kernel_table_t
 	msg := (*C.char)(C.calloc(errLen, 1))
 	defer C.free(unsafe.Pointer(msg))
@@ -91,7 +111,36 @@ func (cHost) open(load func(tab **C.npuemu_kernel_table_t, err *C.char) unsafe.P
 		C.npu_kclose(lib)
 		return 0, nil, err
 	}
+	if src, err := elfOf(); err == nil {
+		codeSizes(src, entries)
+		src.Close()
+	}
 	return uintptr(lib), entries, nil
+}
+
+// codeSizes fills in the entries' code sizes from the object's symbol
+// tables: the function symbol whose value is the entry's offset from the
+// object's load address. A stripped object leaves them 0.
+func codeSizes(f *elf.File, entries []acl.KernelEntry) {
+	if len(entries) == 0 {
+		return
+	}
+	base := uintptr(C.npu_kbase(C.uintptr_t(entries[0].Fn)))
+	if base == 0 {
+		return
+	}
+	size := map[uint64]uint64{}
+	for _, read := range []func() ([]elf.Symbol, error){f.Symbols, f.DynamicSymbols} {
+		syms, _ := read()
+		for _, sym := range syms {
+			if elf.ST_TYPE(sym.Info) == elf.STT_FUNC && sym.Size > 0 {
+				size[sym.Value] = sym.Size
+			}
+		}
+	}
+	for i := range entries {
+		entries[i].CodeSize = size[uint64(entries[i].Fn-base)]
+	}
 }
 
 func (h cHost) Open(path string) (uintptr, []acl.KernelEntry, error) {
@@ -99,7 +148,7 @@ func (h cHost) Open(path string) (uintptr, []acl.KernelEntry, error) {
 	defer C.free(unsafe.Pointer(cpath))
 	return h.open(func(tab **C.npuemu_kernel_table_t, msg *C.char) unsafe.Pointer {
 		return C.npu_kopen(cpath, tab, msg, errLen)
-	})
+	}, func() (*elf.File, error) { return elf.Open(path) })
 }
 
 func (h cHost) Load(data []byte) (uintptr, []acl.KernelEntry, error) {
@@ -108,12 +157,25 @@ func (h cHost) Load(data []byte) (uintptr, []acl.KernelEntry, error) {
 	defer C.free(p)
 	return h.open(func(tab **C.npuemu_kernel_table_t, msg *C.char) unsafe.Pointer {
 		return C.npu_kopen_data(p, C.size_t(len(data)), tab, msg, errLen)
-	})
+	}, func() (*elf.File, error) { return elf.NewFile(bytes.NewReader(data)) })
 }
 
 // Close takes the handle dlopen returned; it is C memory, so it is
 // reinterpreted through memory rather than converted from a uintptr.
 func (cHost) Close(lib uintptr) { C.npu_kclose(*(*unsafe.Pointer)(unsafe.Pointer(&lib))) }
+
+func (cHost) Global(lib uintptr, name string) (uintptr, uint64, error) {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	msg := (*C.char)(C.calloc(errLen, 1))
+	defer C.free(unsafe.Pointer(msg))
+	var size C.uint64_t
+	addr := C.npu_kglobal(*(*unsafe.Pointer)(unsafe.Pointer(&lib)), cname, &size, msg, errLen)
+	if addr == 0 {
+		return 0, 0, fmt.Errorf("%s", C.GoString(msg))
+	}
+	return uintptr(addr), uint64(size), nil
+}
 
 func (cHost) Alloc(n int) ([]byte, uintptr) {
 	p := C.calloc(C.size_t(max(n, 1)), 1)
@@ -161,7 +223,13 @@ func unix(s syscall.Signal) string {
 	return fmt.Sprintf("signal %d", int(s))
 }
 
-func (cHost) Flush(state []byte) { C.npu_kflush(kstate(state)) }
+// Flush skips the C call when the launch printed nothing and did not
+// fault: the common case, on the path of every launch.
+func (cHost) Flush(state []byte) {
+	if st := kstate(state); st.print != 0 || st.fault_addr != 0 {
+		C.npu_kflush(st)
+	}
+}
 
 // cstr reads an optional C string ("" for NULL).
 func cstr(p *C.char) string {

@@ -18,6 +18,17 @@ void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **t
 
 void npu_kclose(void *lib);
 
+/* The size of npuemu_kernel_entry in ABI version 1, before param_sizes. */
+#define NPU_KENTRY_V1_SIZE offsetof(npuemu_kernel_entry, param_sizes)
+
+/* npu_kbase returns the load address of the object holding addr (0 if
+ * none). */
+uintptr_t npu_kbase(uintptr_t addr);
+
+/* npu_kglobal looks up the exported variable name of lib: its address and
+ * size. On failure it returns 0 and writes why into err. */
+uintptr_t npu_kglobal(void *lib, const char *name, uint64_t *size, char *err, size_t errlen);
+
 /* Results of npu_krun. */
 #define NPU_KRUN_OK 0
 #define NPU_KRUN_SIGNAL 1 /* detail: the signal number */

@@ -20,7 +20,9 @@ import (
 // next block number from a shared counter until none is left, so the
 // blocks run in waves over the granted cores, really in parallel. Kernels
 // of other queues start whenever cores are free and wait when not. The last
-// lane to finish returns the cores and completes the task.
+// lane to finish returns the cores and completes the task. A thread waiting
+// for a queue may run the queue's kernel in place of a lane that has not
+// woken yet (HelpQueue).
 //
 // Virtual time does not depend on how many cores happened to be free: a
 // kernel lasts waves × BlockCost, where waves = ceil(Blocks / width) and
@@ -169,6 +171,7 @@ type aicore struct {
 	idle                 []*lane // parked lane workers (LIFO: the last freed is warm)
 	lanes                int     // lane workers started
 	runs                 []*krun // recycled run states
+	running              []*krun // kernels on the cores
 }
 
 func (a *aicore) init(cfg Config) {
@@ -176,10 +179,16 @@ func (a *aicore) init(cfg Config) {
 	a.freeCube, a.freeVector = a.cubeCores, a.vectorCores
 }
 
-// lane is one worker goroutine standing for a granted core.
+// lane is one worker goroutine standing for a granted core. A kernel is
+// handed to it by setting run, then token, then kicking wake; whoever
+// clears token first runs the kernel: the lane, or a thread waiting for
+// the kernel's queue (HelpQueue). The token is apart from the wake-up so
+// that a parked lane's kernel can still be taken: a send on a channel a
+// goroutine waits on goes to that goroutine.
 type lane struct {
-	ch  chan struct{}
-	run *krun // written under Device.mu before the send on ch
+	token atomic.Bool
+	wake  chan struct{} // buffered 1; a kick may be stale
+	run   *krun         // written under Device.mu before token is set
 }
 
 // krun is the shared state of one running kernel task.
@@ -189,6 +198,7 @@ type krun struct {
 	cube   int // cores taken from each pool
 	vector int
 	start  time.Time
+	lanes  []*lane // the lanes granted; guarded by Device.mu
 
 	next   atomic.Uint32 // next block number to run
 	left   atomic.Int32  // lanes still running
@@ -234,6 +244,8 @@ func (d *Device) dispatchKernel(q *Queue, t *Task) {
 	}
 	a.freeCube -= r.cube
 	a.freeVector -= r.vector
+	a.running = append(a.running, r)
+	r.lanes = r.lanes[:0]
 	q.inflight = true
 	d.inflight++
 	for range n {
@@ -242,47 +254,97 @@ func (d *Device) dispatchKernel(q *Queue, t *Task) {
 			l = a.idle[k-1]
 			a.idle = a.idle[:k-1]
 		} else {
-			l = &lane{ch: make(chan struct{}, 1)}
+			l = &lane{wake: make(chan struct{}, 1)}
 			a.lanes++
 			d.wg.Add(1)
 			go d.laneLoop(l)
 		}
 		l.run = r
-		l.ch <- struct{}{} // buffered and empty: the lane was idle
+		r.lanes = append(r.lanes, l)
+		l.token.Store(true)
+		select {
+		case l.wake <- struct{}{}:
+		default: // a kick is pending already
+		}
 	}
 }
 
 // laneLoop is one core's worker: it runs blocks of the kernels handed to it.
+// It is locked to its OS thread: lanes then keep their own threads, which
+// the OS spreads over the host's CPUs, so the blocks of a kernel really run
+// in parallel. Unlocked, a woken lane runs on whatever thread the Go
+// scheduler picks, and the OS often wakes those threads on the CPU of the
+// waker, serialising the blocks for milliseconds.
 func (d *Device) laneLoop(l *lane) {
 	defer d.wg.Done()
+	runtime.LockOSThread()
 	for {
-		got := false
-		for range spinRounds {
-			select {
-			case <-l.ch:
-				got = true
-			default:
-				runtime.Gosched()
-				continue
-			}
-			break
+		if l.token.CompareAndSwap(true, false) {
+			d.runAsLane(l)
+			continue
 		}
-		if !got {
-			select {
-			case <-l.ch:
-			case <-d.quit:
-				return
-			}
+		select {
+		case <-l.wake:
+		case <-d.quit:
+			return
 		}
-		// The send on l.ch published l.run.
-		r := l.run
-		runLane(r)
+	}
+}
+
+// runAsLane runs l's kernel after the caller took l's token: the lane's
+// goroutine, or a thread helping (HelpQueue).
+func (d *Device) runAsLane(l *lane) {
+	// Setting the token published l.run.
+	r := l.run
+	runLane(r)
+	if r.left.Add(-1) == 0 {
+		// The last lane goes idle inside finishKernel's critical section:
+		// one lock instead of two on the path of every small kernel.
+		d.finishKernel(r, l)
+		return
+	}
+	d.mu.Lock()
+	l.run = nil
+	d.aic.idle = append(d.aic.idle, l)
+	d.mu.Unlock()
+}
+
+// maxHelp bounds the lanes one HelpQueue pass looks at.
+const maxHelp = 8
+
+// HelpQueue lets a thread that waits for q (a synchronisation with no
+// timeout) run q's kernels itself: it takes the tokens of q's lanes that
+// have not woken up yet and runs their blocks, until target tasks of q have
+// completed or no token is left to take. Waking a parked lane costs tens of
+// µs here; the waiting thread is already running, so a small kernel
+// launched and then waited for completes in a few µs instead, without any
+// thread switch. A token taken may already belong to the lane's next
+// kernel, of any queue: the thread then runs that one, which is as
+// correct. Virtual time does not change.
+func (d *Device) HelpQueue(q *Queue, target uint64) {
+	var buf [maxHelp]*lane
+	for q.completed.Load() < target {
+		lanes := buf[:0]
 		d.mu.Lock()
-		l.run = nil
-		d.aic.idle = append(d.aic.idle, l)
+		for _, r := range d.aic.running {
+			if r.q == q {
+				for _, l := range r.lanes {
+					if len(lanes) < maxHelp {
+						lanes = append(lanes, l)
+					}
+				}
+			}
+		}
 		d.mu.Unlock()
-		if r.left.Add(-1) == 0 {
-			d.finishKernel(r)
+		took := false
+		for _, l := range lanes {
+			if l.token.CompareAndSwap(true, false) {
+				took = true
+				d.runAsLane(l)
+			}
+		}
+		if !took {
+			return // the lanes are awake and running it
 		}
 	}
 }
@@ -317,8 +379,9 @@ func (r *krun) fail(err error) {
 	r.failed.Store(true)
 }
 
-// finishKernel completes r's task once its last lane has returned.
-func (d *Device) finishKernel(r *krun) {
+// finishKernel completes r's task once its last lane, l, has returned; l
+// goes back to the idle list.
+func (d *Device) finishKernel(r *krun, l *lane) {
 	err := r.err // every lane has returned: no concurrent writer
 	if err == nil && r.t.ks.Timeout > 0 {
 		if ran := time.Since(r.start); ran > r.t.ks.Timeout {
@@ -329,10 +392,20 @@ func (d *Device) finishKernel(r *krun) {
 	d.pace(r.t.vEnd)
 	d.mu.Lock()
 	a := &d.aic
+	l.run = nil
+	a.idle = append(a.idle, l)
 	a.freeCube += r.cube
 	a.freeVector += r.vector
 	q := r.q
+	for i, x := range a.running {
+		if x == r {
+			a.running = append(a.running[:i], a.running[i+1:]...)
+			break
+		}
+	}
 	r.q, r.t, r.err = nil, Task{}, nil
+	clear(r.lanes)
+	r.lanes = r.lanes[:0]
 	a.runs = append(a.runs, r)
 	d.inflight--
 	d.complete(q, err)

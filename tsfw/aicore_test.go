@@ -253,7 +253,10 @@ func TestKernelTaskValidation(t *testing.T) {
 	assert.Equal(t, uint64(0), q.submitted.Load())
 }
 
-// kernelScenario submits the same launches on three queues and returns the virtual clock after each synchronize.
+// kernelScenario submits the same launches on three queues and returns the
+// virtual end of each synchronized queue, then the device's clock once all
+// is done. (The device clock between synchronizations would also count the
+// other queues' kernels that happened to finish: host timing.)
 func kernelScenario(t *testing.T) []time.Duration {
 	d := newDev(t, Config{CubeCores: 3, VectorCores: 5})
 	qs := []*Queue{newQ(t, d, 0), newQ(t, d, 1), newQ(t, d, 0)}
@@ -263,7 +266,7 @@ func kernelScenario(t *testing.T) []time.Duration {
 		require.NoError(t, qs[i%3].Submit(KernelTask(newKernel(int(spec.Blocks)), spec)))
 		if i%4 == 3 {
 			require.NoError(t, qs[i%3].Synchronize(-1))
-			out = append(out, d.Now())
+			out = append(out, time.Duration(qs[i%3].lastVEnd.Load()))
 		}
 	}
 	require.NoError(t, d.Synchronize(-1))
@@ -285,6 +288,48 @@ func TestKernelCloseWithLanes(t *testing.T) {
 	d.Close() // runs what is queued, then stops the lane workers
 	assert.True(t, q.Query())
 	for _, k := range ks {
+		k.each(t, 1)
+	}
+}
+
+// A waiter with no timeout runs its queue's kernel itself when the lane
+// has not woken: here the lane has no goroutine at all, so only the
+// waiter can run the blocks.
+func TestSynchronizeHelpsParkedLanes(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 2})
+	q := newQ(t, d, 0)
+	ghost := &lane{wake: make(chan struct{}, 1)}
+	d.mu.Lock()
+	d.aic.idle = append(d.aic.idle, ghost) // LIFO: the next kernel's lane
+	d.mu.Unlock()
+	k := newKernel(5)
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 5, MaxCores: 1})))
+	done := make(chan error, 1)
+	go func() { done <- q.Synchronize(-1) }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("Synchronize did not run the kernel of the ghost lane")
+	}
+	k.each(t, 1)
+	assert.Equal(t, int32(1), k.done.Load())
+	assert.Equal(t, int32(1), k.peak.Load(), "one lane")
+
+	// Many launches raced between real lanes and the waiter: every block
+	// still runs exactly once.
+	d.mu.Lock()
+	for i, l := range d.aic.idle {
+		if l == ghost {
+			d.aic.idle = append(d.aic.idle[:i], d.aic.idle[i+1:]...)
+			break
+		}
+	}
+	d.mu.Unlock()
+	for range 200 {
+		k := newKernel(3)
+		require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 3})))
+		require.NoError(t, q.Synchronize(-1))
 		k.each(t, 1)
 	}
 }

@@ -229,12 +229,131 @@ static void bench_start_to_first_malloc(struct bench *b) {
     metric("start_to_first_malloc_ms", v[n / 2], "ms");
 }
 
+// ---- kernels ----------------------------------------------------------------
+
+// The kernels live in bench_kernels.c next to this file; the runner compiles
+// this file by absolute path, so __FILE__ locates both it and emu/include.
+// They are built like any npuemu kernel (docs/kernels.md), with -O3
+// -march=native: the kernel runs on this very host, and the peer's kernels
+// are vectorised by LLVM for it too.
+static void build_bench_kernels(char *so, size_t n) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", __FILE__);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) {
+        fprintf(stderr, "npuemu_bench: built from %s, not an absolute path: cannot find bench_kernels.c\n", __FILE__);
+        exit(1);
+    }
+    *slash = 0; // dir = .../bench/c
+    char tmp[] = "/tmp/npuemu-bench-XXXXXX";
+    if (mkdtemp(tmp) == NULL) { perror("mkdtemp"); exit(1); }
+    const char *cc = getenv("CC");
+    if (cc == NULL || *cc == 0) cc = "cc";
+    snprintf(so, n, "%s/bench_kernels.so", tmp);
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, "%s -shared -fPIC -O3 -march=native -Wall -Werror -I '%s/../../emu/include' '%s/bench_kernels.c' -o '%s'",
+             cc, dir, dir, so);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "npuemu_bench: building the kernels failed: %s\n", cmd);
+        exit(1);
+    }
+}
+
+static aclrtArgsHandle kernel_args(aclrtFuncHandle f, void *const *ptrs, int nptrs, uint64_t n, int with_n) {
+    aclrtArgsHandle a;
+    aclrtParamHandle p;
+    CK(aclrtKernelArgsInit(f, &a));
+    for (int i = 0; i < nptrs; i++) CK(aclrtKernelArgsAppend(a, (void *)&ptrs[i], sizeof ptrs[i], &p));
+    if (with_n) CK(aclrtKernelArgsAppend(a, &n, sizeof n, &p));
+    CK(aclrtKernelArgsFinalize(a));
+    return a;
+}
+
+// Empty kernel (blockDim 1, one pointer argument), the peer's three launch
+// workloads: enqueue cost and throughput of N launches, then R launches each
+// followed by a synchronisation.
+static void bench_launch(struct bench *b, aclrtBinHandle bin) {
+    aclrtFuncHandle f;
+    aclrtStream s;
+    CK(aclrtBinaryGetFunction(bin, "empty", &f));
+    CK(aclrtCreateStream(&s));
+    aclrtArgsHandle a = kernel_args(f, &b->dev, 1, 0, 0);
+    for (int i = 0; i < 100; i++) CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL)); // warm-up
+    CK(aclrtSynchronizeStream(s));
+    int n = b->p.sync_iters; // peer: 20000
+    double t0 = now_ns();
+    for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL));
+    double t1 = now_ns();
+    CK(aclrtSynchronizeStream(s));
+    double t2 = now_ns();
+    metric("launch_enqueue_ns", (t1 - t0) / n, "ns/launch");
+    metric("launch_throughput", n / ((t2 - t0) / 1e9), "launches/s");
+    int r = b->p.small_iters; // peer: 2000
+    t0 = now_ns();
+    for (int i = 0; i < r; i++) {
+        CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL));
+        CK(aclrtSynchronizeStream(s));
+    }
+    t1 = now_ns();
+    metric("launch_sync_roundtrip_us", (t1 - t0) / r / 1e3, "us");
+    CK(aclrtDestroyStream(s));
+}
+
+// c = a + b on 16 Mi floats (the bulk size / 4), K launches after a warm-up
+// one, bytes counted as the peer does (3 arrays per launch). blockDim is the
+// number of host cores, so the blocks of a launch run in parallel.
+static void bench_vector_add(struct bench *b, aclrtBinHandle bin) {
+    size_t n = b->p.big / sizeof(float), bytes = n * sizeof(float);
+    uint32_t blocks = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    if (blocks < 1) blocks = 1;
+    aclrtFuncHandle f;
+    aclrtStream s;
+    void *d[3];
+    CK(aclrtBinaryGetFunction(bin, "vadd", &f));
+    CK(aclrtCreateStream(&s));
+    float *h = malloc(bytes);
+    if (h == NULL) exit(1);
+    for (size_t i = 0; i < n; i++) h[i] = (float)i;
+    for (int i = 0; i < 3; i++) CK(aclrtMalloc(&d[i], bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    CK(aclrtMemcpy(d[0], bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    CK(aclrtMemcpy(d[1], bytes, h, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclrtArgsHandle a = kernel_args(f, d, 3, n, 1);
+    CK(aclrtLaunchKernelWithConfig(f, blocks, s, NULL, a, NULL)); // warm-up: first touch of c
+    CK(aclrtSynchronizeStream(s));
+    int k = b->p.bulk_iters; // peer: 10
+    double t0 = now_ns();
+    for (int i = 0; i < k; i++) CK(aclrtLaunchKernelWithConfig(f, blocks, s, NULL, a, NULL));
+    CK(aclrtSynchronizeStream(s));
+    double t1 = now_ns();
+    metric("vector_add_16Mi_GBps", 3.0 * bytes * k / (t1 - t0), "GB/s");
+    CK(aclrtMemcpy(h, bytes, d[2], bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (size_t i = 0; i < n; i += n / 64 + 1) {
+        if (h[i] != 2.0f * (float)i) {
+            fprintf(stderr, "vector add wrong: c[%zu] = %g, want %g\n", i, h[i], 2.0 * i);
+            exit(1);
+        }
+    }
+    for (int i = 0; i < 3; i++) CK(aclrtFree(d[i]));
+    free(h);
+    CK(aclrtDestroyStream(s));
+}
+
+static void bench_kernels(struct bench *b) {
+    char so[4200];
+    build_bench_kernels(so, sizeof so);
+    aclrtBinHandle bin;
+    CK(aclrtBinaryLoadFromFile(so, NULL, &bin));
+    // The loaded object stays mapped; remove the file and its directory.
+    unlink(so);
+    *strrchr(so, '/') = 0;
+    rmdir(so);
+    bench_launch(b, bin);
+    bench_vector_add(b, bin);
+    CK(aclrtBinaryUnLoad(bin));
+}
+
 // ---- workload table ---------------------------------------------------------
 
-// The peer's kernel workloads (launch_enqueue_ns, launch_throughput,
-// launch_sync_roundtrip_us, vector_add_16Mi_GBps) belong in this table once
-// npuemu launches host kernels (aclrtBinaryLoadFromFile + a kernel built
-// against npuemu/kernel.h); until then the runner shows "—" for them.
 struct workload {
     const char *name;
     void (*run)(struct bench *);
@@ -246,6 +365,7 @@ static const struct workload workloads[] = {
     {"small copy", bench_small_copy},
     {"empty stream sync", bench_sync_empty_stream},
     {"cross-queue event", bench_cross_queue_event},
+    {"kernels", bench_kernels},
 };
 
 int main(int argc, char **argv) {

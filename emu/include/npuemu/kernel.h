@@ -93,7 +93,18 @@ typedef struct npuemu_kernel_entry {
     double ns_per_unit;    /* cost of one unit of the size argument */
     uint32_t size_offset;  /* blob offset of the uint64 unit count */
     uint32_t num_params;   /* parameter count for aclrtFunctionGetParamCount (0: unknown) */
+    /* Byte size of each of the num_params parameters, for
+     * aclrtFunctionGetParamInfo and aclrtLaunchKernelWithArgsArray (NULL:
+     * 8 bytes each: pointers and 64-bit scalars). Parameters lie at the
+     * next multiple of 8 bytes in order, as aclrtKernelArgsAppend puts
+     * them. Added after ABI version 1 shipped: the loader reads it only
+     * from tables whose entry_size includes it. */
+    const uint32_t *param_sizes;
 } npuemu_kernel_entry;
+
+/* NPUEMU_PARAMS(8, 8, 4) is a param_sizes array (C only; in C++ point
+ * .param_sizes at a static array). */
+#define NPUEMU_PARAMS(...) ((const uint32_t[]){__VA_ARGS__})
 
 /* The marker: exported as npuemu_kernel_table. entry_size lets a newer
  * runtime read an older table. */

@@ -1,0 +1,281 @@
+package acl
+
+import (
+	"encoding/binary"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// The launch variants. All of them end in one launch image: the argument
+// blob the kernel's blocks see, either copied into the launch's host
+// buffer at the call (WithConfig, WithHostArgs, WithArgsArray, V2 with host
+// arguments) or read in place from device memory when the kernel runs
+// (aclrtLaunchKernel, V2 with device arguments).
+
+// launchTarget resolves and checks what every variant shares.
+func launchTarget(t *Thread, fn string, blocks uint32, sh Handle, attrs []LaunchAttr) (*Stream, launchCfg, error) {
+	cfg := launchCfg{engine: -1}
+	if err := checkBlocks(fn, blocks); err != nil {
+		return nil, cfg, err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return nil, cfg, err
+	}
+	if len(attrs) > 0 {
+		if cfg, err = parseLaunchAttrs(fn, attrs, s.ctx.dev.emu.SoC.Name); err != nil {
+			return nil, cfg, err
+		}
+	}
+	return s, cfg, nil
+}
+
+// unitsOf reads f's unit count from a launch image.
+func (f *Function) unitsOf(img []byte) uint64 {
+	if f.e.NsPerUnit > 0 && int(f.e.SizeOffset)+8 <= len(img) {
+		return binary.LittleEndian.Uint64(img[f.e.SizeOffset:])
+	}
+	return 0
+}
+
+// submitImage queues a launch whose image is in l: img is the copied image,
+// nil when the kernel reads its arguments in place (l.args, l.size). A
+// stream that records (capture, model build) takes the task instead; the
+// managed allocations the arguments point into are faulted in ahead of the
+// kernel (acl/managed.go).
+func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
+	spec := f.spec(blocks, cfg, units)
+	spec.MaxCores = launchCap(t, s, &spec)
+	if err := f.bin.acquire(fn); err != nil {
+		putLaunch(l)
+		return err
+	}
+	l.f = f
+	task := tsfw.KernelTask(l, spec)
+	if s.capturing() {
+		if done, err := s.captureSubmit(fn, task, l); done {
+			if err != nil {
+				f.bin.release()
+				putLaunch(l)
+			}
+			return err
+		}
+	}
+	words, word := blobWords(img)
+	if img == nil {
+		words, word = deviceWords(l.args, l.size)
+	}
+	if err := launchManaged(fn, s, l, words, word); err != nil {
+		f.bin.release()
+		putLaunch(l)
+		return err
+	}
+	id, err := s.q.SubmitID(task)
+	if err != nil {
+		f.bin.release()
+		putLaunch(l)
+	}
+	return s.noteSubmit(t, fn, id, err)
+}
+
+// copyLaunch returns a launch holding a copy of blob as its image.
+func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
+	l := getLaunch(f.bin.host, len(blob))
+	img := l.buf[launchHeader : launchHeader+len(blob)]
+	copy(img, blob)
+	l.args, l.size = l.addr+launchHeader, uint64(len(blob))
+	return l, img
+}
+
+// LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig: the
+// finalized blob of the args handle is copied, so later updates do not
+// affect this launch.
+func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
+	const fn = "aclrtLaunchKernelWithConfig"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := checkBlocks(fn, blocks); err != nil {
+		return err
+	}
+	a, err := resolveArgs(fn, ah)
+	if err != nil {
+		return err
+	}
+	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	if err != nil {
+		return err
+	}
+	if a.fn != f {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
+	}
+	a.mu.Lock()
+	if !a.final {
+		a.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
+	}
+	l := getLaunch(f.bin.host, a.total)
+	img := l.buf[launchHeader : launchHeader+a.total]
+	a.fill(img, l.addr+launchHeader)
+	a.mu.Unlock()
+	l.args, l.size = l.addr+launchHeader, uint64(a.total)
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+}
+
+// deviceArgs checks that argsData..+argsSize lies in one allocation of s's
+// device and returns the unit count it holds for f.
+func deviceArgs(fn string, s *Stream, f *Function, argsData uintptr, argsSize uint64) (uint64, bool) {
+	hbm := s.ctx.dev.emu.HBM
+	base, size, ok := hbm.Find(argsData)
+	if !ok || uint64(argsData-base)+argsSize > size {
+		return 0, false
+	}
+	if f.e.NsPerUnit > 0 && uint64(f.e.SizeOffset)+8 <= argsSize {
+		return peekU64(argsData + uintptr(f.e.SizeOffset)), true
+	}
+	return 0, true
+}
+
+// LaunchKernel implements aclrtLaunchKernel: argsData is device memory of
+// the stream's device holding the packed arguments; the kernel reads it in
+// place when it runs.
+func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle) error {
+	const fn = "aclrtLaunchKernel"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := checkBlocks(fn, blocks); err != nil {
+		return err
+	}
+	if argsSize > 0 && argsData == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
+	}
+	s, cfg, err := launchTarget(t, fn, blocks, sh, nil)
+	if err != nil {
+		return err
+	}
+	var units uint64
+	if argsSize > 0 {
+		var ok bool
+		if units, ok = deviceArgs(fn, s, f, argsData, argsSize); !ok {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.ctx.dev.id)
+		}
+	}
+	l := getLaunch(f.bin.host, 0)
+	l.args, l.size = argsData, argsSize
+	return submitImage(t, fn, s, f, l, nil, blocks, cfg, units)
+}
+
+// LaunchKernelV2 implements aclrtLaunchKernelV2: aclrtLaunchKernel with a
+// launch configuration. argsData may be device memory of the stream's
+// device (read in place when the kernel runs, as aclrtLaunchKernel) or host
+// memory, which is copied at the call; hostArgs returns the argsSize bytes
+// at argsData when argsData is not device memory.
+func LaunchKernelV2(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, attrs []LaunchAttr, sh Handle, hostArgs func() []byte) error {
+	const fn = "aclrtLaunchKernelV2"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if argsSize > 0 && argsData == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
+	}
+	if argsSize > maxHostArgs {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsSize %d exceeds %d bytes", fn, argsSize, maxHostArgs)
+	}
+	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	if err != nil {
+		return err
+	}
+	if argsSize == 0 {
+		l := getLaunch(f.bin.host, 0)
+		l.args, l.size = 0, 0
+		return submitImage(t, fn, s, f, l, nil, blocks, cfg, 0)
+	}
+	if units, ok := deviceArgs(fn, s, f, argsData, argsSize); ok {
+		l := getLaunch(f.bin.host, 0)
+		l.args, l.size = argsData, argsSize
+		return submitImage(t, fn, s, f, l, nil, blocks, cfg, units)
+	}
+	l, img := copyLaunch(f, hostArgs())
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+}
+
+// maxHostArgs bounds an argument blob passed by pointer and size.
+const maxHostArgs = 1 << 30
+
+// PlaceHolder is one aclrtPlaceHolderInfo: the blob offset of an 8-byte
+// address slot and the blob offset of the data whose address it receives.
+type PlaceHolder struct {
+	AddrOffset, DataOffset uint32
+}
+
+// LaunchKernelWithHostArgs implements aclrtLaunchKernelWithHostArgs: the
+// host blob is copied at the call; each placeholder's slot receives the
+// address of its data in the copy (where the real runtime patches in the
+// device address of the data it copied).
+func LaunchKernelWithHostArgs(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, blob []byte, phs []PlaceHolder) error {
+	const fn = "aclrtLaunchKernelWithHostArgs"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if len(blob) == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostArgs must not be NULL and argsSize must be > 0", fn)
+	}
+	for i, p := range phs {
+		if uint64(p.AddrOffset)+8 > uint64(len(blob)) || uint64(p.DataOffset) >= uint64(len(blob)) {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: placeholder %d (addrOffset %d, dataOffset %d) lies outside the %d-byte argument blob", fn, i, p.AddrOffset, p.DataOffset, len(blob))
+		}
+	}
+	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	if err != nil {
+		return err
+	}
+	l, img := copyLaunch(f, blob)
+	for _, p := range phs {
+		binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.args)+uint64(p.DataOffset))
+	}
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+}
+
+// LaunchKernelWithArgsArray implements aclrtLaunchKernelWithArgsArray: func
+// is a function handle or a kernel entry address (aclrtGetFuncBySymbol);
+// param(i, size) returns the size bytes parameter i points to (nil when its
+// pointer is NULL). The parameters are packed as aclrtKernelArgsAppend
+// packs them, so the kernel needs its table to declare them.
+func LaunchKernelWithArgsArray(t *Thread, fptr uintptr, blocks uint32, sh Handle, attrs []LaunchAttr, param func(i, size int) []byte) error {
+	const fn = "aclrtLaunchKernelWithArgsArray"
+	f, err := resolveFuncOrSymbol(fn, fptr)
+	if err != nil {
+		return err
+	}
+	layout, err := f.params(fn)
+	if err != nil {
+		return err
+	}
+	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	if err != nil {
+		return err
+	}
+	total := 0
+	if n := len(layout); n > 0 {
+		total = layout[n-1].off + layout[n-1].size
+	}
+	l := getLaunch(f.bin.host, total)
+	img := l.buf[launchHeader : launchHeader+total]
+	clear(img)
+	for i, p := range layout {
+		v := param(i, p.size)
+		if v == nil {
+			putLaunch(l)
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: args[%d] is NULL (kernel %s has %d parameters)", fn, i, f.e.Name, len(layout))
+		}
+		copy(img[p.off:], v)
+	}
+	l.args, l.size = l.addr+launchHeader, uint64(total)
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+}

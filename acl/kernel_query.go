@@ -1,0 +1,311 @@
+package acl
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Kernel queries and the remaining binary calls: parameter layout, code
+// sizes, entry addresses, exported globals, binaries created from memory.
+
+// entries maps kernel entry addresses to their functions, for
+// aclrtGetFuncBySymbol and the calls that take a kernel symbol. One shared
+// object loaded twice is mapped once by the dynamic loader, so an address
+// may belong to several live functions: the latest load wins.
+var entries struct {
+	mu sync.Mutex
+	m  map[uintptr][]*Function
+}
+
+func registerEntries(b *Binary) {
+	entries.mu.Lock()
+	defer entries.mu.Unlock()
+	if entries.m == nil {
+		entries.m = map[uintptr][]*Function{}
+	}
+	for _, f := range b.funcs {
+		entries.m[f.e.Fn] = append(entries.m[f.e.Fn], f)
+	}
+}
+
+func unregisterEntries(b *Binary) {
+	entries.mu.Lock()
+	defer entries.mu.Unlock()
+	for _, f := range b.funcs {
+		list := entries.m[f.e.Fn]
+		for i, g := range list {
+			if g == f {
+				list = append(list[:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(entries.m, f.e.Fn)
+		} else {
+			entries.m[f.e.Fn] = list
+		}
+	}
+}
+
+func functionByEntry(addr uintptr) *Function {
+	entries.mu.Lock()
+	defer entries.mu.Unlock()
+	if list := entries.m[addr]; len(list) > 0 {
+		return list[len(list)-1]
+	}
+	return nil
+}
+
+// resolveFuncOrSymbol resolves the `void *func` of the calls that accept a
+// function handle or a kernel symbol (entry address).
+func resolveFuncOrSymbol(fn string, p uintptr) (*Function, error) {
+	if p == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", fn)
+	}
+	if k, _, _ := Handle(p).parts(); k == kindFunction {
+		return resolveFunction(fn, Handle(p))
+	}
+	if f := functionByEntry(p); f != nil {
+		return f, nil
+	}
+	return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %#x is neither a function handle nor the entry of a kernel of a loaded binary", fn, p)
+}
+
+// GetFuncBySymbol implements aclrtGetFuncBySymbol: the symbol of an npuemu
+// kernel is its entry point (npuemu_kernel_entry.fn, as
+// aclrtGetFunctionAddr reports it) in a loaded binary.
+func GetFuncBySymbol(t *Thread, symbol uintptr, out *Handle) error {
+	const fn = "aclrtGetFuncBySymbol"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
+	}
+	if symbol == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: symbol must not be NULL", fn)
+	}
+	f := functionByEntry(symbol)
+	if f == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: %#x is not the entry of a kernel of a loaded binary (npuemu kernels are found by their npuemu_kernel_entry.fn)", fn, symbol)
+	}
+	*out = f.h
+	return nil
+}
+
+// paramSlot is where one parameter lies in the blob.
+type paramSlot struct{ off, size int }
+
+// params returns f's parameter layout, packed as aclrtKernelArgsAppend
+// packs it: each parameter at the next multiple of 8 bytes.
+func (f *Function) params(fn string) ([]paramSlot, error) {
+	n := int(f.e.NumParams)
+	if n == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			"%s: kernel %s does not declare its parameters (set .num_params, and .param_sizes for parameters that are not 8 bytes, in its NPUEMU_KERNEL entry)", fn, f.e.Name)
+	}
+	out := make([]paramSlot, n)
+	off := 0
+	for i := range out {
+		size := 8
+		if f.e.ParamSizes != nil {
+			size = int(f.e.ParamSizes[i])
+		}
+		off = align8(off)
+		out[i] = paramSlot{off, size}
+		off += size
+	}
+	return out, nil
+}
+
+// FunctionGetParamCount implements aclrtFunctionGetParamCount from the
+// kernel table's num_params.
+func FunctionGetParamCount(t *Thread, fptr uintptr, count *uint64) error {
+	const fn = "aclrtFunctionGetParamCount"
+	if count == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramCount must not be NULL", fn)
+	}
+	f, err := resolveFuncOrSymbol(fn, fptr)
+	if err != nil {
+		return err
+	}
+	p, err := f.params(fn)
+	if err != nil {
+		return err
+	}
+	*count = uint64(len(p))
+	return nil
+}
+
+// FunctionGetParamInfo implements aclrtFunctionGetParamInfo: the offset and
+// size of parameter i in the blob.
+func FunctionGetParamInfo(t *Thread, fptr uintptr, i uint64, off, size *uint64) error {
+	const fn = "aclrtFunctionGetParamInfo"
+	if off == nil || size == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramOffset and paramSize must not be NULL", fn)
+	}
+	f, err := resolveFuncOrSymbol(fn, fptr)
+	if err != nil {
+		return err
+	}
+	p, err := f.params(fn)
+	if err != nil {
+		return err
+	}
+	if i >= uint64(len(p)) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramIndex %d: kernel %s has %d parameters", fn, i, f.e.Name, len(p))
+	}
+	*off, *size = uint64(p[i].off), uint64(p[i].size)
+	return nil
+}
+
+// GetFunctionSize implements aclrtGetFunctionSize: the code size of the
+// entry point (from the object's symbol table) for the part its kind
+// declares, as aclrtGetFunctionAddr; an absent part is 0.
+func GetFunctionSize(t *Thread, fh Handle, aic, aiv *uint64) error {
+	const fn = "aclrtGetFunctionSize"
+	if aic == nil || aiv == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aicSize and aivSize must not be NULL", fn)
+	}
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	*aic, *aiv = 0, 0
+	switch f.e.Kind {
+	case abi.ACL_KERNEL_TYPE_VECTOR:
+		*aiv = f.e.CodeSize
+	case abi.ACL_KERNEL_TYPE_MIX:
+		*aic, *aiv = f.e.CodeSize, f.e.CodeSize
+	default:
+		*aic = f.e.CodeSize
+	}
+	return nil
+}
+
+// FunctionGetAvailDynUbufPerBlock implements
+// aclrtFunctionGetAvailDynUbufPerBlock: 0, as for every kernel that is not
+// a SIMT kernel of the Ascend 950.
+func FunctionGetAvailDynUbufPerBlock(t *Thread, fptr uintptr, flags uint32, size *uint64) error {
+	const fn = "aclrtFunctionGetAvailDynUbufPerBlock"
+	if size == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dynamicUbufSize must not be NULL", fn)
+	}
+	if _, err := resolveFuncOrSymbol(fn, fptr); err != nil {
+		return err
+	}
+	*size = 0
+	return nil
+}
+
+// BinaryGetGlobal implements aclrtBinaryGetGlobal: a global of a host
+// kernel binary is a variable the object exports (default visibility); its
+// address is host memory the kernels use directly, written and read with
+// plain loads and stores or aclrtMemcpy.
+func BinaryGetGlobal(t *Thread, bh Handle, name string, dptr *uintptr, size *uint64) error {
+	const fn = "aclrtBinaryGetGlobal"
+	if dptr == nil && size == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dptr and size must not both be NULL", fn)
+	}
+	if name == "" {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL or empty", fn)
+	}
+	b, err := resolveBinary(fn, bh)
+	if err != nil {
+		return err
+	}
+	addr, n, err := b.host.Global(b.lib, name)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: %s has no global %q: %v", fn, b, name, err)
+	}
+	if dptr != nil {
+		*dptr = addr
+	}
+	if size != nil {
+		*size = n
+	}
+	return nil
+}
+
+// RegisterCpuFunc implements aclrtRegisterCpuFunc. It registers AI CPU
+// kernels of binaries loaded in CPU kernel mode 2; npuemu loads AI Core
+// (host) kernels only, and for those the call fails as documented.
+func RegisterCpuFunc(t *Thread, bh Handle, funcName, kernelName string, out *Handle) error {
+	const fn = "aclrtRegisterCpuFunc"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
+	}
+	if funcName == "" || kernelName == "" {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcName and kernelName must not be NULL or empty", fn)
+	}
+	b, err := resolveBinary(fn, bh)
+	if err != nil {
+		return err
+	}
+	return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s is not an AI CPU binary (npuemu loads AI Core kernels as host objects; AI CPU kernels are not emulated)", fn, b)
+}
+
+const kindRawBinary handleKind = 0xB7
+
+// RawBinary is an aclrtBinary: the caller's bytes, not copied, until
+// aclrtBinaryLoad copies them.
+type RawBinary struct {
+	h    Handle
+	data []byte
+}
+
+var rawBinaries = newTable[RawBinary](kindRawBinary)
+
+// CreateBinary implements aclrtCreateBinary: data stays the caller's and
+// must live until aclrtBinaryLoad.
+func CreateBinary(t *Thread, data []byte) (Handle, error) {
+	const fn = "aclrtCreateBinary"
+	if len(data) == 0 {
+		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data must not be NULL and dataLen must be > 0", fn)
+	}
+	r := &RawBinary{data: data}
+	r.h = rawBinaries.add(r)
+	return r.h, nil
+}
+
+func resolveRawBinary(fn string, h Handle) (*RawBinary, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binary must not be NULL", fn)
+	}
+	r, err := rawBinaries.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return r, nil
+}
+
+// DestroyBinary implements aclrtDestroyBinary; binaries loaded from it stay
+// loaded.
+func DestroyBinary(t *Thread, h Handle) error {
+	const fn = "aclrtDestroyBinary"
+	if _, err := resolveRawBinary(fn, h); err != nil {
+		return err
+	}
+	if !rawBinaries.remove(h) {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already destroyed", fn, uintptr(h))
+	}
+	return nil
+}
+
+// BinaryLoad implements aclrtBinaryLoad: aclrtBinaryLoadFromData of the
+// bytes given to aclrtCreateBinary.
+func BinaryLoad(t *Thread, h Handle, out *Handle) error {
+	const fn = "aclrtBinaryLoad"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
+	}
+	r, err := resolveRawBinary(fn, h)
+	if err != nil {
+		return err
+	}
+	if err := BinaryLoadFromData(t, r.data, nil, out); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	return nil
+}
+
+// LiveRawBinaries reports the aclrtBinary objects alive (for leak checks).
+func LiveRawBinaries() int { return rawBinaries.len() }
