@@ -90,7 +90,7 @@ func ValueSatisfied(word, value uint64, flag uint32) bool {
 	case WaitAND:
 		return word&value != 0
 	case WaitNOR:
-		return ^(word|value) != 0
+		return ^(word | value) != 0
 	}
 	return false
 }
