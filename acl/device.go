@@ -289,6 +289,9 @@ func synchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
 	if err != nil {
 		return err
 	}
+	if err := c.dev.deviceGuard(fn); err != nil {
+		return err
+	}
 	if err := c.dev.emu.TS.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
 	}

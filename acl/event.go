@@ -31,6 +31,8 @@ type Event struct {
 
 	waitMu  sync.Mutex // guards waiters
 	waiters []*Stream  // streams that waited on e since its last reset
+
+	share *eventShare // IPC event with opened handles (acl/eventx.go); guarded by rt.mu
 }
 
 var events = newTable[Event](kindEvent)
@@ -61,9 +63,6 @@ func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind
 		if flags&abi.ACL_EVENT_IPC != 0 && flags != abi.ACL_EVENT_IPC {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_IPC cannot be combined with other flags", fn)
 		}
-		if flags == abi.ACL_EVENT_IPC {
-			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: IPC events are not implemented by npuemu yet", fn)
-		}
 	}
 	c, err := current(t, fn)
 	if err != nil {
@@ -74,9 +73,18 @@ func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind
 	if c.dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
 	}
-	te, err := c.dev.emu.TS.NewEvent(flags)
-	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+	// Only events that need a hardware id take one of the SoC's pool
+	// (semantics.md §5): plain events (npuemu takes the id at creation
+	// rather than at the first record) and flagged events with SYNC or
+	// EXTERNAL; Ex events never do.
+	var te *tsfw.Event
+	if kind == evPlain || kind == evWithFlag && flags&(abi.ACL_EVENT_SYNC|abi.ACL_EVENT_EXTERNAL) != 0 {
+		te, err = c.dev.emu.TS.NewEvent(flags)
+		if err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		}
+	} else {
+		te = c.dev.emu.TS.NewEventUnpooled(flags)
 	}
 	e := &Event{ctx: c, ev: te, flags: flags, kind: kind}
 	e.h = events.add(e)
@@ -108,7 +116,12 @@ func (e *Event) destroyLocked() {
 	if e.dead.Swap(true) {
 		return
 	}
-	e.ev.Destroy()
+	if e.share != nil {
+		e.share.refs--
+	}
+	if e.share == nil || e.share.refs == 0 {
+		e.ev.Destroy()
+	}
 	events.remove(e.h)
 	delete(e.ctx.events, e)
 	e.ctx.dev.nevents--
@@ -143,10 +156,7 @@ func DestroyEvent(t *Thread, h Handle) error {
 // (ACL_EVENT_RECORD_DEFAULT only; EXTERNAL belongs to capture).
 func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 	const fn = "aclrtRecordEvent"
-	if flag != abi.ACL_EVENT_RECORD_DEFAULT {
-		if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "aclrtRecordEventWithFlag: ACL_EVENT_RECORD_EXTERNAL is only valid on a capturing stream")
-		}
+	if flag != abi.ACL_EVENT_RECORD_DEFAULT && flag != abi.ACL_EVENT_RECORD_EXTERNAL {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtRecordEventWithFlag: unknown flag %d", flag)
 	}
 	e, err := resolveEvent(fn, h)
@@ -160,38 +170,41 @@ func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 	if s.ctx.dev != e.ctx.dev {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: event of device %d recorded on a stream of device %d", fn, e.ctx.dev.id, s.ctx.dev.id)
 	}
+	if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
+		return s.captureExternal("aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.ev))
+	}
 	return s.submit(fn, tsfw.RecordTask(e.ev))
 }
 
 // StreamWaitEvent implements aclrtStreamWaitEvent.
 func StreamWaitEvent(t *Thread, sh, h Handle) error {
-	return streamWaitEvent(t, "aclrtStreamWaitEvent", sh, h)
+	return streamWaitEvent(t, "aclrtStreamWaitEvent", sh, h, defaultWaitTimeout())
 }
 
 // StreamWaitEventWithTimeout implements aclrtStreamWaitEventWithTimeout:
-// timeout in seconds, ≥ 0, 0 = never. npuemu queues the same wait and does
-// not expire it (the support table says so).
+// timeout in seconds, ≥ 0, 0 = never; an expired wait is the stream's
+// asynchronous error (ACL_ERROR_RT_WAIT_TIMEOUT).
 func StreamWaitEventWithTimeout(t *Thread, sh, h Handle, timeoutSec int32) error {
 	const fn = "aclrtStreamWaitEventWithTimeout"
 	if timeoutSec < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d s: want >= 0 (0 = never)", fn, timeoutSec)
 	}
-	return streamWaitEvent(t, fn, sh, h)
+	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
 
-func streamWaitEvent(t *Thread, fn string, sh, h Handle) error {
+func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) error {
 	e, err := resolveEvent(fn, h)
 	if err != nil {
 		return err
 	}
-	if e.kind != evPlain && e.flags&abi.ACL_EVENT_SYNC == 0 {
+	if e.kind != evPlain && e.flags&abi.ACL_EVENT_SYNC == 0 && e.flags != abi.ACL_EVENT_IPC {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was created without ACL_EVENT_SYNC and cannot be waited on", fn, uintptr(h))
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if err := s.submit(fn, tsfw.WaitTask(e.ev)); err != nil {
+	if err := s.submit(fn, waitTask(e, timeout)); err != nil {
 		return err
 	}
 	e.waitMu.Lock()
@@ -219,6 +232,9 @@ func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
 	}
 	if e.kind == evEx {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events from aclrtCreateEventExWithFlag have no wait status", fn)
+	}
+	if err := e.eventGuard(fn); err != nil {
+		return err
 	}
 	e.waitMu.Lock()
 	defer e.waitMu.Unlock()
@@ -264,6 +280,9 @@ func QueryEvent(t *Thread, h Handle, status *int32) error {
 	if e.kind == evEx {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent (use aclrtQueryEventStatus)", fn)
 	}
+	if err := e.eventGuard(fn); err != nil {
+		return err
+	}
 	*status = abi.ACL_EVENT_STATUS_NOT_READY
 	if e.ev.Complete() {
 		*status = abi.ACL_EVENT_STATUS_COMPLETE
@@ -281,6 +300,12 @@ func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 	e, err := resolveEvent(fn, h)
 	if err != nil {
 		return err
+	}
+	if err := e.eventGuard(fn); err != nil {
+		return err
+	}
+	if e.flags == abi.ACL_EVENT_IPC {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: IPC events cannot be queried", fn)
 	}
 	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
 	recorded := e.ev.Recorded()
@@ -302,6 +327,9 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	}
 	e, err := resolveEvent(fn, h)
 	if err != nil {
+		return err
+	}
+	if err := e.eventGuard(fn); err != nil {
 		return err
 	}
 	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
@@ -397,7 +425,7 @@ func GetEventAvailNum(t *Thread, n *uint32) error {
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	*n = uint32(max(c.dev.emu.SoC.MaxEvents-c.dev.nevents, 0))
+	*n = uint32(max(c.dev.emu.SoC.MaxEvents-c.dev.emu.TS.EventsInUse(), 0))
 	return nil
 }
 

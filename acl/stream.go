@@ -18,6 +18,7 @@ type Stream struct {
 	flags     uint32
 	isDefault bool
 	dead      atomic.Bool
+	rec       atomic.Pointer[recorder] // capture / model build / task update (capture.go); nil: queue normally
 
 	mu          sync.Mutex // guards the attributes below
 	priority    uint32
@@ -68,6 +69,7 @@ func (s *Stream) destroyLocked(wait bool) {
 	if s.dead.Swap(true) {
 		return
 	}
+	s.dropRecorder()
 	s.q.Destroy(wait)
 	streams.remove(s.h)
 	s.ctx.dev.nstreams--
@@ -178,6 +180,9 @@ func SynchronizeStream(t *Thread, h Handle, timeoutMs int32) error {
 	if s.flags&noSyncFlags != 0 {
 		return nil
 	}
+	if err := s.streamGuard(fn); err != nil {
+		return err
+	}
 	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
 	}
@@ -191,6 +196,9 @@ func StreamQuery(t *Thread, h Handle, status *int32) error {
 	}
 	s, err := resolveStream(t, "aclrtStreamQuery", h)
 	if err != nil {
+		return err
+	}
+	if err := s.streamGuard("aclrtStreamQuery"); err != nil {
 		return err
 	}
 	*status = abi.ACL_STREAM_STATUS_NOT_READY
@@ -358,6 +366,11 @@ func GetStreamAttribute(t *Thread, h Handle, attr int32, v *StreamAttrValue) err
 
 // submit queues task on s, reporting a destroyed queue as a stream error.
 func (s *Stream) submit(fn string, task tsfw.Task) error {
+	if s.capturing() {
+		if done, err := s.captureSubmit(fn, task, nil); done {
+			return err
+		}
+	}
 	if err := s.q.Submit(task); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
 	}

@@ -343,11 +343,11 @@ var symbolRules = map[string]rule{
 	"aclmdlRICaptureTaskGrpEnd":         supported("model run instances (acl package)"),
 	"aclmdlRICaptureTaskUpdateBegin":    supported("the stream records instead of running until TaskUpdateEnd"),
 	"aclmdlRICaptureTaskUpdateEnd":      supported("same number and kinds of tasks required (107040 otherwise); effective for later executions"),
-	"aclmdlRIKernelTaskGetAttribute":    notImplemented("launch attributes are not recorded with captured kernels"),
-	"aclmdlRICondHandleCreate":          notImplemented("conditional sub-graphs are not modelled: the documentation does not define how the condition word is evaluated between replays"),
-	"aclmdlRICondHandleGetCondPtr":      notImplemented("conditional sub-graphs are not modelled (see aclmdlRICondHandleCreate)"),
-	"aclmdlRIAddCondTask":               notImplemented("conditional sub-graphs are not modelled (see aclmdlRICondHandleCreate)"),
-	"aclmdlRICaptureToModelRIBegin":     notImplemented("capture into a sub-instance belongs to conditional graphs, which are not modelled"),
+	"aclmdlRIKernelTaskGetAttribute":    notImplemented("issue #6: launch attributes are not recorded with captured kernels"),
+	"aclmdlRICondHandleCreate":          notImplemented("issue #6: conditional sub-graphs are not modelled: the documentation does not define how the condition word is evaluated between replays"),
+	"aclmdlRICondHandleGetCondPtr":      notImplemented("issue #6: conditional sub-graphs are not modelled (see aclmdlRICondHandleCreate)"),
+	"aclmdlRIAddCondTask":               notImplemented("issue #6: conditional sub-graphs are not modelled (see aclmdlRICondHandleCreate)"),
+	"aclmdlRICaptureToModelRIBegin":     notImplemented("issue #6: capture into a sub-instance belongs to conditional graphs, which are not modelled"),
 
 	// No product supports these (support lists all N).
 	"aclrtCreateStreamConfigHandle":  noFeature("no product supports it per the documentation"),

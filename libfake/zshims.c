@@ -2836,12 +2836,7 @@ NPU_EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttribute
 }
 
 static inline aclError emu_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    (void)attribute;
-    (void)ptr;
-    (void)size;
-    (void)data;
-    (void)dataSize;
-    return (aclError)npu_unsupported(npu_self(), 78);
+    return npu_aclrtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -2874,13 +2869,7 @@ NPU_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
 }
 
 static inline aclError emu_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    (void)attributes;
-    (void)numAttributes;
-    (void)ptr;
-    (void)size;
-    (void)data;
-    (void)dataSizes;
-    return (aclError)npu_unsupported(npu_self(), 79);
+    return npu_aclrtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -2914,11 +2903,7 @@ NPU_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attri
 }
 
 static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
-    (void)ptr;
-    (void)size;
-    (void)type;
-    (void)devPtr;
-    return (aclError)npu_unsupported(npu_self(), 80);
+    return npu_aclrtHostRegister(npu_self(), ptr, size, type, devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
@@ -2950,10 +2935,7 @@ NPU_EXPORT aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegiste
 }
 
 static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    (void)ptr;
-    (void)size;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 81);
+    return npu_aclrtHostRegisterV2(npu_self(), ptr, size, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -2984,10 +2966,7 @@ NPU_EXPORT aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag)
 }
 
 static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    (void)pHost;
-    (void)pDevice;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 82);
+    return npu_aclrtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -3018,8 +2997,7 @@ NPU_EXPORT aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint3
 }
 
 static inline aclError emu_aclrtHostUnregister(void* ptr) {
-    (void)ptr;
-    return (aclError)npu_unsupported(npu_self(), 83);
+    return npu_aclrtHostUnregister(npu_self(), ptr);
 }
 
 static NPU_HOOK aclError hook_aclrtHostUnregister(void* ptr) {
@@ -3048,10 +3026,7 @@ NPU_EXPORT aclError aclrtHostUnregister(void* ptr) {
 }
 
 static inline aclError emu_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
-    (void)deviceId;
-    (void)hacType;
-    (void)capabilities;
-    return (aclError)npu_unsupported(npu_self(), 84);
+    return npu_aclrtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
 }
 
 static NPU_HOOK aclError hook_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
@@ -3260,10 +3235,7 @@ NPU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-    (void)ptr;
-    (void)size;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 91);
+    return npu_aclrtMemAllocManaged(npu_self(), ptr, size, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
@@ -3916,11 +3888,7 @@ NPU_EXPORT aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t valu
 }
 
 static inline aclError emu_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
-    (void)ptr;
-    (void)size;
-    (void)advise;
-    (void)location;
-    return (aclError)npu_unsupported(npu_self(), 110);
+    return npu_aclrtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
@@ -3952,12 +3920,7 @@ NPU_EXPORT aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, 
 }
 
 static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    (void)virPtr;
-    (void)size;
-    (void)alignment;
-    (void)expectPtr;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 111);
+    return npu_aclrtReserveMemAddress(npu_self(), virPtr, size, alignment, expectPtr, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -3990,8 +3953,7 @@ NPU_EXPORT aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t al
 }
 
 static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
-    (void)virPtr;
-    return (aclError)npu_unsupported(npu_self(), 112);
+    return npu_aclrtReleaseMemAddress(npu_self(), virPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtReleaseMemAddress(void* virPtr) {
@@ -4020,11 +3982,7 @@ NPU_EXPORT aclError aclrtReleaseMemAddress(void* virPtr) {
 }
 
 static inline aclError emu_aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
-    (void)handle;
-    (void)size;
-    (void)prop;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 113);
+    return npu_aclrtMallocPhysical(npu_self(), handle, size, (aclrtPhysicalMemProp*)prop, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
@@ -4056,8 +4014,7 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
 }
 
 static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 114);
+    return npu_aclrtFreePhysical(npu_self(), handle);
 }
 
 static NPU_HOOK aclError hook_aclrtFreePhysical(aclrtDrvMemHandle handle) {
@@ -4086,12 +4043,7 @@ NPU_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
 }
 
 static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    (void)virPtr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 115);
+    return npu_aclrtMapMem(npu_self(), virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -4124,8 +4076,7 @@ NPU_EXPORT aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtD
 }
 
 static inline aclError emu_aclrtUnmapMem(void* virPtr) {
-    (void)virPtr;
-    return (aclError)npu_unsupported(npu_self(), 116);
+    return npu_aclrtUnmapMem(npu_self(), virPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtUnmapMem(void* virPtr) {
@@ -4154,12 +4105,7 @@ NPU_EXPORT aclError aclrtUnmapMem(void* virPtr) {
 }
 
 static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    (void)virPtr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 117);
+    return npu_aclrtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -4616,11 +4562,7 @@ NPU_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
-    (void)stream;
-    (void)event;
-    (void)timeout;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 132);
+    return npu_aclrtStreamWaitEventWithFlag(npu_self(), stream, event, timeout, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
@@ -5029,8 +4971,7 @@ NPU_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* me
 }
 
 static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
-    (void)timeout;
-    return (aclError)npu_unsupported(npu_self(), 145);
+    return npu_aclrtSetOpWaitTimeout(npu_self(), timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSetOpWaitTimeout(uint32_t timeout) {
@@ -5059,8 +5000,7 @@ NPU_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
 }
 
 static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-    (void)timeout;
-    return (aclError)npu_unsupported(npu_self(), 146);
+    return npu_aclrtSetOpExecuteTimeOut(npu_self(), timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -5491,10 +5431,7 @@ NPU_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* 
 }
 
 static inline aclrtBinary emu_aclrtCreateBinary(const void* data, size_t dataLen) {
-    (void)data;
-    (void)dataLen;
-    npu_unsupported(npu_self(), 160);
-    return NULL;
+    return npu_aclrtCreateBinary(npu_self(), (void*)data, dataLen);
 }
 
 static NPU_HOOK aclrtBinary hook_aclrtCreateBinary(const void* data, size_t dataLen) {
@@ -5524,8 +5461,7 @@ NPU_EXPORT aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
 }
 
 static inline aclError emu_aclrtDestroyBinary(aclrtBinary binary) {
-    (void)binary;
-    return (aclError)npu_unsupported(npu_self(), 161);
+    return npu_aclrtDestroyBinary(npu_self(), binary);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyBinary(aclrtBinary binary) {
@@ -5554,9 +5490,7 @@ NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
 }
 
 static inline aclError emu_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
-    (void)binary;
-    (void)binHandle;
-    return (aclError)npu_unsupported(npu_self(), 162);
+    return npu_aclrtBinaryLoad(npu_self(), binary, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
@@ -5679,11 +5613,7 @@ NPU_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBl
 }
 
 static inline aclError emu_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    (void)handle;
-    (void)handleType;
-    (void)flags;
-    (void)shareableHandle;
-    return (aclError)npu_unsupported(npu_self(), 166);
+    return npu_aclrtMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -5715,11 +5645,7 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
 }
 
 static inline aclError emu_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
-    (void)handle;
-    (void)flags;
-    (void)shareType;
-    (void)shareableHandle;
-    return (aclError)npu_unsupported(npu_self(), 167);
+    return npu_aclrtMemExportToShareableHandleV2(npu_self(), handle, flags, shareType, shareableHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
@@ -5751,10 +5677,7 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
 }
 
 static inline aclError emu_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
-    (void)shareableHandle;
-    (void)deviceId;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 168);
+    return npu_aclrtMemImportFromShareableHandle(npu_self(), shareableHandle, deviceId, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
@@ -5785,11 +5708,7 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
 }
 
 static inline aclError emu_aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
-    (void)shareableHandle;
-    (void)shareType;
-    (void)flags;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 169);
+    return npu_aclrtMemImportFromShareableHandleV2(npu_self(), shareableHandle, shareType, flags, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
@@ -5821,10 +5740,7 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, a
 }
 
 static inline aclError emu_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
-    (void)shareableHandle;
-    (void)pid;
-    (void)pidNum;
-    return (aclError)npu_unsupported(npu_self(), 170);
+    return npu_aclrtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
@@ -5855,11 +5771,7 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
 }
 
 static inline aclError emu_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
-    (void)shareableHandle;
-    (void)shareType;
-    (void)pid;
-    (void)pidNum;
-    return (aclError)npu_unsupported(npu_self(), 171);
+    return npu_aclrtMemSetPidToShareableHandleV2(npu_self(), shareableHandle, shareType, pid, pidNum);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
@@ -5891,10 +5803,7 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
 }
 
 static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
-    (void)prop;
-    (void)option;
-    (void)granularity;
-    return (aclError)npu_unsupported(npu_self(), 172);
+    return npu_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
@@ -6220,11 +6129,7 @@ NPU_EXPORT aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint
 }
 
 static inline aclError emu_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
-    (void)binHandle;
-    (void)name;
-    (void)dptr;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 182);
+    return npu_aclrtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -6256,9 +6161,7 @@ NPU_EXPORT aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* n
 }
 
 static inline aclError emu_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
-    (void)symbol;
-    (void)funcHandle;
-    return (aclError)npu_unsupported(npu_self(), 183);
+    return npu_aclrtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
@@ -6319,10 +6222,7 @@ NPU_EXPORT aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicA
 }
 
 static inline aclError emu_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
-    (void)funcHandle;
-    (void)aicSize;
-    (void)aivSize;
-    return (aclError)npu_unsupported(npu_self(), 185);
+    return npu_aclrtGetFunctionSize(npu_self(), funcHandle, aicSize, aivSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -6786,9 +6686,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint
 }
 
 static inline aclError emu_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-    (void)task;
-    (void)params;
-    return (aclError)npu_unsupported(npu_self(), 199);
+    return npu_aclmdlRITaskGetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -6818,9 +6716,7 @@ NPU_EXPORT aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams*
 }
 
 static inline aclError emu_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-    (void)task;
-    (void)params;
-    return (aclError)npu_unsupported(npu_self(), 200);
+    return npu_aclmdlRITaskSetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -6884,8 +6780,7 @@ NPU_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
 }
 
 static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
-    (void)modelRI;
-    return (aclError)npu_unsupported(npu_self(), 202);
+    return npu_aclmdlRIUpdate(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIUpdate(aclmdlRI modelRI) {
@@ -6914,8 +6809,7 @@ NPU_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRITaskDisable(aclmdlRITask task) {
-    (void)task;
-    return (aclError)npu_unsupported(npu_self(), 203);
+    return npu_aclmdlRITaskDisable(npu_self(), task);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskDisable(aclmdlRITask task) {
@@ -7128,9 +7022,7 @@ NPU_EXPORT aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
 }
 
 static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
-    (void)notify;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 210);
+    return npu_aclrtCreateNotify(npu_self(), notify, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
@@ -7160,8 +7052,7 @@ NPU_EXPORT aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 }
 
 static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
-    (void)notify;
-    return (aclError)npu_unsupported(npu_self(), 211);
+    return npu_aclrtDestroyNotify(npu_self(), notify);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyNotify(aclrtNotify notify) {
@@ -7190,9 +7081,7 @@ NPU_EXPORT aclError aclrtDestroyNotify(aclrtNotify notify) {
 }
 
 static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
-    (void)cntNotify;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 212);
+    return npu_aclrtCntNotifyCreate(npu_self(), cntNotify, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
@@ -7222,8 +7111,7 @@ NPU_EXPORT aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t fla
 }
 
 static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
-    (void)cntNotify;
-    return (aclError)npu_unsupported(npu_self(), 213);
+    return npu_aclrtCntNotifyDestroy(npu_self(), cntNotify);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
@@ -7252,9 +7140,7 @@ NPU_EXPORT aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
 }
 
 static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
-    (void)notify;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 214);
+    return npu_aclrtRecordNotify(npu_self(), notify, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
@@ -7284,10 +7170,7 @@ NPU_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
-    (void)notify;
-    (void)stream;
-    (void)timeout;
-    return (aclError)npu_unsupported(npu_self(), 215);
+    return npu_aclrtWaitAndResetNotify(npu_self(), notify, stream, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
@@ -7318,9 +7201,7 @@ NPU_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stre
 }
 
 static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
-    (void)notify;
-    (void)notifyId;
-    return (aclError)npu_unsupported(npu_self(), 216);
+    return npu_aclrtGetNotifyId(npu_self(), notify, notifyId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
@@ -7919,10 +7800,7 @@ NPU_EXPORT aclError aclrtResetDeviceResLimit(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
-    (void)stream;
-    (void)type;
-    (void)value;
-    return (aclError)npu_unsupported(npu_self(), 235);
+    return npu_aclrtGetStreamResLimit(npu_self(), stream, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
@@ -7953,10 +7831,7 @@ NPU_EXPORT aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
 }
 
 static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
-    (void)stream;
-    (void)type;
-    (void)value;
-    return (aclError)npu_unsupported(npu_self(), 236);
+    return npu_aclrtSetStreamResLimit(npu_self(), stream, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
@@ -7987,8 +7862,7 @@ NPU_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
 }
 
 static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 237);
+    return npu_aclrtResetStreamResLimit(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetStreamResLimit(aclrtStream stream) {
@@ -8017,8 +7891,7 @@ NPU_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 238);
+    return npu_aclrtUseStreamResInCurrentThread(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
@@ -8047,8 +7920,7 @@ NPU_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 239);
+    return npu_aclrtUnuseStreamResInCurrentThread(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
@@ -8107,8 +7979,7 @@ NPU_EXPORT aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32
 }
 
 static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
-    (void)label;
-    return (aclError)npu_unsupported(npu_self(), 241);
+    return npu_aclrtCreateLabel(npu_self(), label);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateLabel(aclrtLabel* label) {
@@ -8137,9 +8008,7 @@ NPU_EXPORT aclError aclrtCreateLabel(aclrtLabel* label) {
 }
 
 static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-    (void)label;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 242);
+    return npu_aclrtSetLabel(npu_self(), label, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
@@ -8169,8 +8038,7 @@ NPU_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
-    (void)label;
-    return (aclError)npu_unsupported(npu_self(), 243);
+    return npu_aclrtDestroyLabel(npu_self(), label);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyLabel(aclrtLabel label) {
@@ -8199,10 +8067,7 @@ NPU_EXPORT aclError aclrtDestroyLabel(aclrtLabel label) {
 }
 
 static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-    (void)labels;
-    (void)num;
-    (void)labelList;
-    return (aclError)npu_unsupported(npu_self(), 244);
+    return npu_aclrtCreateLabelList(npu_self(), labels, num, labelList);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
@@ -8233,8 +8098,7 @@ NPU_EXPORT aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLa
 }
 
 static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
-    (void)labelList;
-    return (aclError)npu_unsupported(npu_self(), 245);
+    return npu_aclrtDestroyLabelList(npu_self(), labelList);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyLabelList(aclrtLabelList labelList) {
@@ -8263,11 +8127,7 @@ NPU_EXPORT aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 }
 
 static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
-    (void)ptr;
-    (void)maxValue;
-    (void)labelList;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 246);
+    return npu_aclrtSwitchLabelByIndex(npu_self(), ptr, maxValue, labelList, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
@@ -8299,9 +8159,7 @@ NPU_EXPORT aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtL
 }
 
 static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-    (void)activeStream;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 247);
+    return npu_aclrtActiveStream(npu_self(), activeStream, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
@@ -8331,14 +8189,7 @@ NPU_EXPORT aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stre
 }
 
 static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-    (void)leftValue;
-    (void)cond;
-    (void)rightValue;
-    (void)dataType;
-    (void)trueStream;
-    (void)falseStream;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 248);
+    return npu_aclrtSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
@@ -8798,11 +8649,7 @@ NPU_EXPORT aclError aclrtBinaryLoadFromData(const void* data, size_t length, con
 }
 
 static inline aclError emu_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
-    (void)handle;
-    (void)funcName;
-    (void)kernelName;
-    (void)funcHandle;
-    return (aclError)npu_unsupported(npu_self(), 262);
+    return npu_aclrtRegisterCpuFunc(npu_self(), handle, (char*)funcName, (char*)kernelName, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -9124,12 +8971,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void*
 }
 
 static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
-    (void)devPtr;
-    (void)size;
-    (void)key;
-    (void)len;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 270);
+    return npu_aclrtIpcMemGetExportKey(npu_self(), devPtr, size, key, len, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
@@ -9162,8 +9004,7 @@ NPU_EXPORT aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key
 }
 
 static inline aclError emu_aclrtIpcMemClose(const char* key) {
-    (void)key;
-    return (aclError)npu_unsupported(npu_self(), 271);
+    return npu_aclrtIpcMemClose(npu_self(), (char*)key);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemClose(const char* key) {
@@ -9192,10 +9033,7 @@ NPU_EXPORT aclError aclrtIpcMemClose(const char* key) {
 }
 
 static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-    (void)devPtr;
-    (void)key;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 272);
+    return npu_aclrtIpcMemImportByKey(npu_self(), devPtr, (char*)key, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
@@ -9226,10 +9064,7 @@ NPU_EXPORT aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint6
 }
 
 static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-    (void)key;
-    (void)pid;
-    (void)num;
-    return (aclError)npu_unsupported(npu_self(), 273);
+    return npu_aclrtIpcMemSetImportPid(npu_self(), (char*)key, pid, num);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
@@ -9260,10 +9095,7 @@ NPU_EXPORT aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_
 }
 
 static inline aclError emu_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
-    (void)key;
-    (void)type;
-    (void)attr;
-    return (aclError)npu_unsupported(npu_self(), 274);
+    return npu_aclrtIpcMemSetAttr(npu_self(), (char*)key, type, attr);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
@@ -9328,9 +9160,7 @@ NPU_EXPORT aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServer
 }
 
 static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
-    (void)notifies;
-    (void)num;
-    return (aclError)npu_unsupported(npu_self(), 276);
+    return npu_aclrtNotifyBatchReset(npu_self(), notifies, num);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
@@ -9360,11 +9190,7 @@ NPU_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
 }
 
 static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
-    (void)notify;
-    (void)key;
-    (void)len;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 277);
+    return npu_aclrtNotifyGetExportKey(npu_self(), notify, key, len, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
@@ -9396,10 +9222,7 @@ NPU_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_
 }
 
 static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-    (void)notify;
-    (void)key;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 278);
+    return npu_aclrtNotifyImportByKey(npu_self(), notify, (char*)key, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
@@ -9430,10 +9253,7 @@ NPU_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
 }
 
 static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-    (void)notify;
-    (void)pid;
-    (void)num;
-    return (aclError)npu_unsupported(npu_self(), 279);
+    return npu_aclrtNotifySetImportPid(npu_self(), notify, pid, num);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
@@ -9498,9 +9318,7 @@ NPU_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrt
 }
 
 static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-    (void)stream;
-    (void)mode;
-    return (aclError)npu_unsupported(npu_self(), 281);
+    return npu_aclmdlRICaptureBegin(npu_self(), stream, mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
@@ -9530,10 +9348,7 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
-    (void)stream;
-    (void)status;
-    (void)modelRI;
-    return (aclError)npu_unsupported(npu_self(), 282);
+    return npu_aclmdlRICaptureGetInfo(npu_self(), stream, status, modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
@@ -9564,9 +9379,7 @@ NPU_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
 }
 
 static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-    (void)stream;
-    (void)modelRI;
-    return (aclError)npu_unsupported(npu_self(), 283);
+    return npu_aclmdlRICaptureEnd(npu_self(), stream, modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
@@ -9596,8 +9409,7 @@ NPU_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 }
 
 static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
-    (void)modelRI;
-    return (aclError)npu_unsupported(npu_self(), 284);
+    return npu_aclmdlRIDebugPrint(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDebugPrint(aclmdlRI modelRI) {
@@ -9626,10 +9438,7 @@ NPU_EXPORT aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
-    (void)modelRI;
-    (void)path;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 285);
+    return npu_aclmdlRIDebugJsonPrint(npu_self(), modelRI, (char*)path, flags);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
@@ -9660,8 +9469,7 @@ NPU_EXPORT aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, u
 }
 
 static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-    (void)mode;
-    return (aclError)npu_unsupported(npu_self(), 286);
+    return npu_aclmdlRICaptureThreadExchangeMode(npu_self(), mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
@@ -9690,9 +9498,7 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
 }
 
 static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
-    (void)modelRI;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 287);
+    return npu_aclmdlRIExecuteAsync(npu_self(), modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
@@ -9722,9 +9528,7 @@ NPU_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-    (void)modelRI;
-    (void)timeout;
-    return (aclError)npu_unsupported(npu_self(), 288);
+    return npu_aclmdlRIExecute(npu_self(), modelRI, timeout);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
@@ -9754,8 +9558,7 @@ NPU_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 }
 
 static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
-    (void)modelRI;
-    return (aclError)npu_unsupported(npu_self(), 289);
+    return npu_aclmdlRIDestroy(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroy(aclmdlRI modelRI) {
@@ -9784,8 +9587,7 @@ NPU_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 290);
+    return npu_aclmdlRICaptureTaskGrpBegin(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
@@ -9814,9 +9616,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-    (void)stream;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 291);
+    return npu_aclmdlRICaptureTaskGrpEnd(npu_self(), stream, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
@@ -9846,9 +9646,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* 
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-    (void)stream;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 292);
+    return npu_aclmdlRICaptureTaskUpdateBegin(npu_self(), stream, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
@@ -9878,8 +9676,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTask
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 293);
+    return npu_aclmdlRICaptureTaskUpdateEnd(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
@@ -9908,9 +9705,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-    (void)modelRI;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 294);
+    return npu_aclmdlRIBuildBegin(npu_self(), modelRI, flag);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
@@ -9940,10 +9735,7 @@ NPU_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
 }
 
 static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
-    (void)modelRI;
-    (void)stream;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 295);
+    return npu_aclmdlRIBindStream(npu_self(), modelRI, stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
@@ -9974,9 +9766,7 @@ NPU_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 }
 
 static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-    (void)modelRI;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 296);
+    return npu_aclmdlRIEndTask(npu_self(), modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
@@ -10006,9 +9796,7 @@ NPU_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-    (void)modelRI;
-    (void)reserve;
-    return (aclError)npu_unsupported(npu_self(), 297);
+    return npu_aclmdlRIBuildEnd(npu_self(), modelRI, reserve);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
@@ -10038,9 +9826,7 @@ NPU_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 }
 
 static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-    (void)modelRI;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 298);
+    return npu_aclmdlRIUnbindStream(npu_self(), modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
@@ -10070,9 +9856,7 @@ NPU_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-    (void)modelRI;
-    (void)name;
-    return (aclError)npu_unsupported(npu_self(), 299);
+    return npu_aclmdlRISetName(npu_self(), modelRI, (char*)name);
 }
 
 static NPU_HOOK aclError hook_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
@@ -10102,10 +9886,7 @@ NPU_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
 }
 
 static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-    (void)modelRI;
-    (void)maxLen;
-    (void)name;
-    return (aclError)npu_unsupported(npu_self(), 300);
+    return npu_aclmdlRIGetName(npu_self(), modelRI, maxLen, name);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
@@ -10136,9 +9917,7 @@ NPU_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* nam
 }
 
 static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-    (void)modelRI;
-    (void)modelRIId;
-    return (aclError)npu_unsupported(npu_self(), 301);
+    return npu_aclmdlRIGetId(npu_self(), modelRI, modelRIId);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
@@ -10168,10 +9947,7 @@ NPU_EXPORT aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
 }
 
 static inline aclError emu_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
-    (void)modelRI;
-    (void)func;
-    (void)userData;
-    return (aclError)npu_unsupported(npu_self(), 302);
+    return npu_aclmdlRIDestroyRegisterCallback(npu_self(), modelRI, func, userData);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
@@ -10202,9 +9978,7 @@ NPU_EXPORT aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallb
 }
 
 static inline aclError emu_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
-    (void)modelRI;
-    (void)func;
-    return (aclError)npu_unsupported(npu_self(), 303);
+    return npu_aclmdlRIDestroyUnregisterCallback(npu_self(), modelRI, func);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
@@ -10320,10 +10094,7 @@ NPU_EXPORT aclError aclmdlFinalizeDump(void) {
 }
 
 static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
-    (void)modelRI;
-    (void)streams;
-    (void)numStreams;
-    return (aclError)npu_unsupported(npu_self(), 307);
+    return npu_aclmdlRIGetStreams(npu_self(), modelRI, streams, numStreams);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
@@ -10354,10 +10125,7 @@ NPU_EXPORT aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, u
 }
 
 static inline aclError emu_aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
-    (void)stream;
-    (void)tasks;
-    (void)numTasks;
-    return (aclError)npu_unsupported(npu_self(), 308);
+    return npu_aclmdlRIGetTasksByStream(npu_self(), stream, tasks, numTasks);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
@@ -10388,9 +10156,7 @@ NPU_EXPORT aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* t
 }
 
 static inline aclError emu_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
-    (void)task;
-    (void)type;
-    return (aclError)npu_unsupported(npu_self(), 309);
+    return npu_aclmdlRITaskGetType(npu_self(), task, type);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
@@ -10420,9 +10186,7 @@ NPU_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* typ
 }
 
 static inline aclError emu_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
-    (void)task;
-    (void)id;
-    return (aclError)npu_unsupported(npu_self(), 310);
+    return npu_aclmdlRITaskGetSeqId(npu_self(), task, id);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
@@ -10879,13 +10643,7 @@ NPU_EXPORT aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream s
 }
 
 static inline aclError emu_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
-    (void)funcHandle;
-    (void)numBlocks;
-    (void)argsData;
-    (void)argsSize;
-    (void)cfg;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 324);
+    return npu_aclrtLaunchKernelV2(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, cfg, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
@@ -10919,15 +10677,7 @@ NPU_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t num
 }
 
 static inline aclError emu_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    (void)funcHandle;
-    (void)numBlocks;
-    (void)stream;
-    (void)cfg;
-    (void)hostArgs;
-    (void)argsSize;
-    (void)placeHolderArray;
-    (void)placeHolderNum;
-    return (aclError)npu_unsupported(npu_self(), 325);
+    return npu_aclrtLaunchKernelWithHostArgs(npu_self(), funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
@@ -10963,12 +10713,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 }
 
 static inline aclError emu_aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
-    (void)func;
-    (void)numBlocks;
-    (void)stream;
-    (void)cfg;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 326);
+    return npu_aclrtLaunchKernelWithArgsArray(npu_self(), func, numBlocks, stream, cfg, args);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
@@ -11447,8 +11192,7 @@ NPU_EXPORT aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDe
 }
 
 static inline aclError emu_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
-    (void)timeoutMs;
-    return (aclError)npu_unsupported(npu_self(), 340);
+    return npu_aclrtGetOpExecuteTimeout(npu_self(), timeoutMs);
 }
 
 static NPU_HOOK aclError hook_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
@@ -11703,8 +11447,7 @@ NPU_EXPORT aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t*
 }
 
 static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
-    (void)modelRI;
-    return (aclError)npu_unsupported(npu_self(), 348);
+    return npu_aclmdlRIAbort(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIAbort(aclmdlRI modelRI) {
@@ -11869,10 +11612,7 @@ NPU_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI m
 }
 
 static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
-    (void)cntNotify;
-    (void)stream;
-    (void)info;
-    return (aclError)npu_unsupported(npu_self(), 353);
+    return npu_aclrtCntNotifyRecord(npu_self(), cntNotify, stream, info);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
@@ -11903,10 +11643,7 @@ NPU_EXPORT aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream s
 }
 
 static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
-    (void)cntNotify;
-    (void)stream;
-    (void)info;
-    return (aclError)npu_unsupported(npu_self(), 354);
+    return npu_aclrtCntNotifyWaitWithTimeout(npu_self(), cntNotify, stream, info);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
@@ -11937,9 +11674,7 @@ NPU_EXPORT aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclr
 }
 
 static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
-    (void)cntNotify;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 355);
+    return npu_aclrtCntNotifyReset(npu_self(), cntNotify, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
@@ -11969,9 +11704,7 @@ NPU_EXPORT aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream st
 }
 
 static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
-    (void)cntNotify;
-    (void)notifyId;
-    return (aclError)npu_unsupported(npu_self(), 356);
+    return npu_aclrtCntNotifyGetId(npu_self(), cntNotify, notifyId);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
@@ -12001,8 +11734,7 @@ NPU_EXPORT aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* noti
 }
 
 static inline aclError emu_aclrtPersistentTaskClean(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 357);
+    return npu_aclrtPersistentTaskClean(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtPersistentTaskClean(aclrtStream stream) {
@@ -12093,11 +11825,7 @@ NPU_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* err
 }
 
 static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
-    (void)virPtr;
-    (void)size;
-    (void)desc;
-    (void)count;
-    return (aclError)npu_unsupported(npu_self(), 360);
+    return npu_aclrtMemSetAccess(npu_self(), virPtr, size, desc, count);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
@@ -12129,10 +11857,7 @@ NPU_EXPORT aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessD
 }
 
 static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
-    (void)virPtr;
-    (void)location;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 361);
+    return npu_aclrtMemGetAccess(npu_self(), virPtr, location, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
@@ -12482,9 +12207,7 @@ NPU_EXPORT aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, acl
 }
 
 static inline aclError emu_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    (void)func;
-    (void)paramCount;
-    return (aclError)npu_unsupported(npu_self(), 372);
+    return npu_aclrtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -12514,11 +12237,7 @@ NPU_EXPORT aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCo
 }
 
 static inline aclError emu_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    (void)func;
-    (void)paramIndex;
-    (void)paramOffset;
-    (void)paramSize;
-    return (aclError)npu_unsupported(npu_self(), 373);
+    return npu_aclrtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -12550,10 +12269,7 @@ NPU_EXPORT aclError aclrtFunctionGetParamInfo(const void* func, size_t paramInde
 }
 
 static inline aclError emu_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    (void)func;
-    (void)flags;
-    (void)dynamicUbufSize;
-    return (aclError)npu_unsupported(npu_self(), 374);
+    return npu_aclrtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -12584,9 +12300,7 @@ NPU_EXPORT aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t fl
 }
 
 static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-    (void)event;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 375);
+    return npu_aclrtIpcGetEventHandle(npu_self(), event, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
@@ -12616,9 +12330,7 @@ NPU_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle
 }
 
 static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-    (void)handle;
-    (void)event;
-    return (aclError)npu_unsupported(npu_self(), 376);
+    return npu_aclrtIpcOpenEventHandle(npu_self(), handle, event);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
@@ -12648,9 +12360,7 @@ NPU_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEve
 }
 
 static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-    (void)virPtr;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 377);
+    return npu_aclrtMemRetainAllocationHandle(npu_self(), virPtr, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
@@ -12680,9 +12390,7 @@ NPU_EXPORT aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHand
 }
 
 static inline aclError emu_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
-    (void)handle;
-    (void)prop;
-    return (aclError)npu_unsupported(npu_self(), 378);
+    return npu_aclrtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
@@ -12712,12 +12420,7 @@ NPU_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle 
 }
 
 static inline aclError emu_aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    (void)virPtr;
-    (void)size;
-    (void)alignment;
-    (void)expectPtr;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 379);
+    return npu_aclrtReserveMemAddressNoUCMemory(npu_self(), virPtr, size, alignment, expectPtr, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -12750,10 +12453,7 @@ NPU_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
 }
 
 static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    (void)ptr;
-    (void)pbase;
-    (void)psize;
-    return (aclError)npu_unsupported(npu_self(), 380);
+    return npu_aclrtMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -12820,12 +12520,7 @@ NPU_EXPORT aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, 
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
-    (void)ptr;
-    (void)size;
-    (void)location;
-    (void)flags;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 382);
+    return npu_aclrtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
@@ -12858,15 +12553,7 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, a
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
-    (void)ptrs;
-    (void)sizes;
-    (void)count;
-    (void)prefetchLocs;
-    (void)prefetchLocIdxs;
-    (void)numPrefetchLocs;
-    (void)flags;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 383);
+    return npu_aclrtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
@@ -13613,11 +13300,7 @@ NPU_EXPORT drvError_t halMemFree(void *pp) {
 }
 
 static inline drvError_t emu_halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device) {
-    (void)ptr;
-    (void)count;
-    (void)type;
-    (void)device;
-    return (drvError_t)npu_unsupported(npu_self(), 406);
+    return npu_halMemAdvise(npu_self(), ptr, count, type, device);
 }
 
 static NPU_HOOK drvError_t hook_halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device) {
@@ -13649,10 +13332,7 @@ NPU_EXPORT drvError_t halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int t
 }
 
 static inline DVresult emu_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVdevice device) {
-    (void)dev_ptr;
-    (void)len;
-    (void)device;
-    return (DVresult)npu_unsupported(npu_self(), 407);
+    return npu_drvMemPrefetchToDevice(npu_self(), dev_ptr, len, device);
 }
 
 static NPU_HOOK DVresult hook_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVdevice device) {
@@ -14003,12 +13683,7 @@ NPU_EXPORT drvError_t halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase,
 }
 
 static inline drvError_t emu_halMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag) {
-    (void)ptr;
-    (void)size;
-    (void)alignment;
-    (void)addr;
-    (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 418);
+    return npu_halMemAddressReserve(npu_self(), ptr, size, alignment, addr, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag) {
@@ -14041,8 +13716,7 @@ NPU_EXPORT drvError_t halMemAddressReserve(void **ptr, size_t size, size_t align
 }
 
 static inline drvError_t emu_halMemAddressFree(void *ptr) {
-    (void)ptr;
-    return (drvError_t)npu_unsupported(npu_self(), 419);
+    return npu_halMemAddressFree(npu_self(), ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemAddressFree(void *ptr) {
@@ -14071,11 +13745,7 @@ NPU_EXPORT drvError_t halMemAddressFree(void *ptr) {
 }
 
 static inline drvError_t emu_halMemCreate(drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag) {
-    (void)handle;
-    (void)size;
-    (void)prop;
-    (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 420);
+    return npu_halMemCreate(npu_self(), handle, size, (struct drv_mem_prop*)prop, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemCreate(drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag) {
@@ -14107,8 +13777,7 @@ NPU_EXPORT drvError_t halMemCreate(drv_mem_handle_t **handle, size_t size, const
 }
 
 static inline drvError_t emu_halMemRelease(drv_mem_handle_t *handle) {
-    (void)handle;
-    return (drvError_t)npu_unsupported(npu_self(), 421);
+    return npu_halMemRelease(npu_self(), handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemRelease(drv_mem_handle_t *handle) {
@@ -14137,9 +13806,7 @@ NPU_EXPORT drvError_t halMemRelease(drv_mem_handle_t *handle) {
 }
 
 static inline drvError_t emu_halMemRetainAllocationHandle(drv_mem_handle_t **handle, void *ptr) {
-    (void)handle;
-    (void)ptr;
-    return (drvError_t)npu_unsupported(npu_self(), 422);
+    return npu_halMemRetainAllocationHandle(npu_self(), handle, ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemRetainAllocationHandle(drv_mem_handle_t **handle, void *ptr) {
@@ -14169,12 +13836,7 @@ NPU_EXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle, vo
 }
 
 static inline drvError_t emu_halMemMap(void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag) {
-    (void)ptr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 423);
+    return npu_halMemMap(npu_self(), ptr, size, offset, handle, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemMap(void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag) {
@@ -14207,8 +13869,7 @@ NPU_EXPORT drvError_t halMemMap(void *ptr, size_t size, size_t offset, drv_mem_h
 }
 
 static inline drvError_t emu_halMemUnmap(void *ptr) {
-    (void)ptr;
-    return (drvError_t)npu_unsupported(npu_self(), 424);
+    return npu_halMemUnmap(npu_self(), ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemUnmap(void *ptr) {
@@ -14237,11 +13898,7 @@ NPU_EXPORT drvError_t halMemUnmap(void *ptr) {
 }
 
 static inline drvError_t emu_halMemSetAccess(void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count) {
-    (void)ptr;
-    (void)size;
-    (void)desc;
-    (void)count;
-    return (drvError_t)npu_unsupported(npu_self(), 425);
+    return npu_halMemSetAccess(npu_self(), ptr, size, desc, count);
 }
 
 static NPU_HOOK drvError_t hook_halMemSetAccess(void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count) {
@@ -14273,10 +13930,7 @@ NPU_EXPORT drvError_t halMemSetAccess(void *ptr, size_t size, struct drv_mem_acc
 }
 
 static inline drvError_t emu_halMemGetAccess(void *ptr, struct drv_mem_location *location, uint64_t *flags) {
-    (void)ptr;
-    (void)location;
-    (void)flags;
-    return (drvError_t)npu_unsupported(npu_self(), 426);
+    return npu_halMemGetAccess(npu_self(), ptr, location, flags);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAccess(void *ptr, struct drv_mem_location *location, uint64_t *flags) {
@@ -14307,10 +13961,7 @@ NPU_EXPORT drvError_t halMemGetAccess(void *ptr, struct drv_mem_location *locati
 }
 
 static inline drvError_t emu_halMemGetAllocationGranularity(const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity) {
-    (void)prop;
-    (void)option;
-    (void)granularity;
-    return (drvError_t)npu_unsupported(npu_self(), 427);
+    return npu_halMemGetAllocationGranularity(npu_self(), (struct drv_mem_prop*)prop, option, granularity);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAllocationGranularity(const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity) {
@@ -14341,9 +13992,7 @@ NPU_EXPORT drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop *
 }
 
 static inline drvError_t emu_halMemGetAllocationPropertiesFromHandle(struct drv_mem_prop *prop, drv_mem_handle_t *handle) {
-    (void)prop;
-    (void)handle;
-    return (drvError_t)npu_unsupported(npu_self(), 428);
+    return npu_halMemGetAllocationPropertiesFromHandle(npu_self(), prop, handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAllocationPropertiesFromHandle(struct drv_mem_prop *prop, drv_mem_handle_t *handle) {
@@ -14373,11 +14022,7 @@ NPU_EXPORT drvError_t halMemGetAllocationPropertiesFromHandle(struct drv_mem_pro
 }
 
 static inline drvError_t emu_halMemExportToShareableHandle(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle) {
-    (void)handle;
-    (void)handle_type;
-    (void)flags;
-    (void)shareable_handle;
-    return (drvError_t)npu_unsupported(npu_self(), 429);
+    return npu_halMemExportToShareableHandle(npu_self(), handle, handle_type, flags, shareable_handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemExportToShareableHandle(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle) {
@@ -14409,11 +14054,7 @@ NPU_EXPORT drvError_t halMemExportToShareableHandle(drv_mem_handle_t *handle, dr
 }
 
 static inline drvError_t emu_halMemExportToShareableHandleV2(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle) {
-    (void)handle;
-    (void)handle_type;
-    (void)flags;
-    (void)share_handle;
-    return (drvError_t)npu_unsupported(npu_self(), 430);
+    return npu_halMemExportToShareableHandleV2(npu_self(), handle, handle_type, flags, share_handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemExportToShareableHandleV2(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle) {
@@ -14445,10 +14086,7 @@ NPU_EXPORT drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle, 
 }
 
 static inline drvError_t emu_halMemImportFromShareableHandle(uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
-    (void)shareable_handle;
-    (void)devid;
-    (void)handle;
-    return (drvError_t)npu_unsupported(npu_self(), 431);
+    return npu_halMemImportFromShareableHandle(npu_self(), shareable_handle, devid, handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemImportFromShareableHandle(uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
@@ -14479,11 +14117,7 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandle(uint64_t shareable_handle,
 }
 
 static inline drvError_t emu_halMemImportFromShareableHandleV2(drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle) {
-    (void)handle_type;
-    (void)share_handle;
-    (void)devid;
-    (void)handle;
-    return (drvError_t)npu_unsupported(npu_self(), 432);
+    return npu_halMemImportFromShareableHandleV2(npu_self(), handle_type, share_handle, devid, handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemImportFromShareableHandleV2(drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle) {
@@ -14515,10 +14149,7 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandleV2(drv_mem_handle_type hand
 }
 
 static inline drvError_t emu_halMemSetPidToShareableHandle(uint64_t shareable_handle, int pid[], uint32_t pid_num) {
-    (void)shareable_handle;
-    (void)pid;
-    (void)pid_num;
-    return (drvError_t)npu_unsupported(npu_self(), 433);
+    return npu_halMemSetPidToShareableHandle(npu_self(), shareable_handle, pid, pid_num);
 }
 
 static NPU_HOOK drvError_t hook_halMemSetPidToShareableHandle(uint64_t shareable_handle, int pid[], uint32_t pid_num) {
@@ -14549,11 +14180,7 @@ NPU_EXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle, i
 }
 
 static inline DVresult emu_halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len) {
-    (void)vptr;
-    (void)byte_count;
-    (void)name;
-    (void)name_len;
-    return (DVresult)npu_unsupported(npu_self(), 434);
+    return npu_halShmemCreateHandle(npu_self(), vptr, byte_count, name, name_len);
 }
 
 static NPU_HOOK DVresult hook_halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len) {
@@ -14585,8 +14212,7 @@ NPU_EXPORT DVresult halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, ch
 }
 
 static inline DVresult emu_halShmemDestroyHandle(const char *name) {
-    (void)name;
-    return (DVresult)npu_unsupported(npu_self(), 435);
+    return npu_halShmemDestroyHandle(npu_self(), (char*)name);
 }
 
 static NPU_HOOK DVresult hook_halShmemDestroyHandle(const char *name) {
@@ -14615,10 +14241,7 @@ NPU_EXPORT DVresult halShmemDestroyHandle(const char *name) {
 }
 
 static inline DVresult emu_halShmemSetPidHandle(const char *name, int pid[], int num) {
-    (void)name;
-    (void)pid;
-    (void)num;
-    return (DVresult)npu_unsupported(npu_self(), 436);
+    return npu_halShmemSetPidHandle(npu_self(), (char*)name, pid, num);
 }
 
 static NPU_HOOK DVresult hook_halShmemSetPidHandle(const char *name, int pid[], int num) {
@@ -14649,9 +14272,7 @@ NPU_EXPORT DVresult halShmemSetPidHandle(const char *name, int pid[], int num) {
 }
 
 static inline DVresult emu_halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
-    (void)name;
-    (void)vptr;
-    return (DVresult)npu_unsupported(npu_self(), 437);
+    return npu_halShmemOpenHandle(npu_self(), (char*)name, vptr);
 }
 
 static NPU_HOOK DVresult hook_halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
@@ -14681,10 +14302,7 @@ NPU_EXPORT DVresult halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
 }
 
 static inline DVresult emu_halShmemOpenHandleByDevId(DVdevice dev_id, const char *name, DVdeviceptr *vptr) {
-    (void)dev_id;
-    (void)name;
-    (void)vptr;
-    return (DVresult)npu_unsupported(npu_self(), 438);
+    return npu_halShmemOpenHandleByDevId(npu_self(), dev_id, (char*)name, vptr);
 }
 
 static NPU_HOOK DVresult hook_halShmemOpenHandleByDevId(DVdevice dev_id, const char *name, DVdeviceptr *vptr) {
@@ -14715,8 +14333,7 @@ NPU_EXPORT DVresult halShmemOpenHandleByDevId(DVdevice dev_id, const char *name,
 }
 
 static inline DVresult emu_halShmemCloseHandle(DVdeviceptr vptr) {
-    (void)vptr;
-    return (DVresult)npu_unsupported(npu_self(), 439);
+    return npu_halShmemCloseHandle(npu_self(), vptr);
 }
 
 static NPU_HOOK DVresult hook_halShmemCloseHandle(DVdeviceptr vptr) {
@@ -14745,10 +14362,7 @@ NPU_EXPORT DVresult halShmemCloseHandle(DVdeviceptr vptr) {
 }
 
 static inline DVresult emu_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr) {
-    (void)name;
-    (void)type;
-    (void)attr;
-    return (DVresult)npu_unsupported(npu_self(), 440);
+    return npu_halShmemSetAttribute(npu_self(), (char*)name, type, attr);
 }
 
 static NPU_HOOK DVresult hook_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr) {
@@ -14779,10 +14393,7 @@ NPU_EXPORT DVresult halShmemSetAttribute(const char *name, uint32_t type, uint64
 }
 
 static inline DVresult emu_halShmemGetAttribute(const char *name, enum ShmemAttrType type, uint64_t *attr) {
-    (void)name;
-    (void)type;
-    (void)attr;
-    return (DVresult)npu_unsupported(npu_self(), 441);
+    return npu_halShmemGetAttribute(npu_self(), (char*)name, type, attr);
 }
 
 static NPU_HOOK DVresult hook_halShmemGetAttribute(const char *name, enum ShmemAttrType type, uint64_t *attr) {
@@ -14877,12 +14488,7 @@ NPU_EXPORT drvError_t halMemAgentClose(uint32_t devid, uint32_t flag) {
 }
 
 static inline drvError_t emu_halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr) {
-    (void)src_ptr;
-    (void)size;
-    (void)flag;
-    (void)devid;
-    (void)dst_ptr;
-    return (drvError_t)npu_unsupported(npu_self(), 444);
+    return npu_halHostRegister(npu_self(), src_ptr, size, flag, devid, dst_ptr);
 }
 
 static NPU_HOOK drvError_t hook_halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr) {
@@ -14915,9 +14521,7 @@ NPU_EXPORT drvError_t halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, U
 }
 
 static inline drvError_t emu_halHostUnregister(void *src_ptr, UINT32 devid) {
-    (void)src_ptr;
-    (void)devid;
-    return (drvError_t)npu_unsupported(npu_self(), 445);
+    return npu_halHostUnregister(npu_self(), src_ptr, devid);
 }
 
 static NPU_HOOK drvError_t hook_halHostUnregister(void *src_ptr, UINT32 devid) {
@@ -14947,10 +14551,7 @@ NPU_EXPORT drvError_t halHostUnregister(void *src_ptr, UINT32 devid) {
 }
 
 static inline drvError_t emu_halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 flag) {
-    (void)src_ptr;
-    (void)devid;
-    (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 446);
+    return npu_halHostUnregisterEx(npu_self(), src_ptr, devid, flag);
 }
 
 static NPU_HOOK drvError_t hook_halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 flag) {
@@ -14981,10 +14582,7 @@ NPU_EXPORT drvError_t halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 fl
 }
 
 static inline drvError_t emu_halMemHostGetDevPointer(void *src_ptr, uint32_t devid, void **dst_ptr) {
-    (void)src_ptr;
-    (void)devid;
-    (void)dst_ptr;
-    return (drvError_t)npu_unsupported(npu_self(), 447);
+    return npu_halMemHostGetDevPointer(npu_self(), src_ptr, devid, dst_ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemHostGetDevPointer(void *src_ptr, uint32_t devid, void **dst_ptr) {
@@ -15015,10 +14613,7 @@ NPU_EXPORT drvError_t halMemHostGetDevPointer(void *src_ptr, uint32_t devid, voi
 }
 
 static inline drvError_t emu_halHostRegisterCapabilities(uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap) {
-    (void)devid;
-    (void)acc_module_type;
-    (void)mem_map_cap;
-    return (drvError_t)npu_unsupported(npu_self(), 448);
+    return npu_halHostRegisterCapabilities(npu_self(), devid, acc_module_type, mem_map_cap);
 }
 
 static NPU_HOOK drvError_t hook_halHostRegisterCapabilities(uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap) {
@@ -15049,11 +14644,7 @@ NPU_EXPORT drvError_t halHostRegisterCapabilities(uint32_t devid, uint32_t acc_m
 }
 
 static inline drvError_t emu_halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location) {
-    (void)ptr;
-    (void)size;
-    (void)advise;
-    (void)location;
-    return (drvError_t)npu_unsupported(npu_self(), 449);
+    return npu_halMemManagedAdvise(npu_self(), ptr, size, advise, location);
 }
 
 static NPU_HOOK drvError_t hook_halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location) {
@@ -15085,11 +14676,7 @@ NPU_EXPORT drvError_t halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t
 }
 
 static inline DVresult emu_halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags) {
-    (void)ptr;
-    (void)size;
-    (void)location;
-    (void)flags;
-    return (DVresult)npu_unsupported(npu_self(), 450);
+    return npu_halMemManagedPrefetch(npu_self(), ptr, size, location, flags);
 }
 
 static NPU_HOOK DVresult hook_halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags) {
@@ -15121,14 +14708,7 @@ NPU_EXPORT DVresult halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct d
 }
 
 static inline DVresult emu_halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags) {
-    (void)ptrs;
-    (void)sizes;
-    (void)count;
-    (void)prefetchLocs;
-    (void)prefetchLocIdxs;
-    (void)numPrefetchLocs;
-    (void)flags;
-    return (DVresult)npu_unsupported(npu_self(), 451);
+    return npu_halMemManagedPrefetchBatch(npu_self(), ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
 }
 
 static NPU_HOOK DVresult hook_halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags) {

@@ -22,10 +22,20 @@ const (
 	kindEngine
 	// kindKernel runs the blocks of a kernel on AI Cores (aicore.go).
 	kindKernel
+	// Notify tasks (notify.go).
+	kindNotifyRecord
+	kindNotifyWait
+	kindCntRecord
+	kindCntWait
+	kindCntReset
+	// kindWaitDone is a notify wait that has consumed its notify and only
+	// waits for pacing.
+	kindWaitDone
 )
 
 func (k kind) String() string {
-	return [...]string{"none", "copy", "copy2d", "memset", "record", "wait", "reset", "host", "engine", "kernel"}[k]
+	return [...]string{"none", "copy", "copy2d", "memset", "record", "wait", "reset", "host", "engine", "kernel",
+		"notify record", "notify wait", "cnt notify record", "cnt notify wait", "cnt notify reset", "notify wait"}[k]
 }
 
 // usesEngine reports whether tasks of kind k run on an SDMA engine.
@@ -49,6 +59,15 @@ type Task struct {
 	fn     func() error
 	kern   Kernel     // kindKernel: the host code of the blocks
 	ks     KernelSpec // kindKernel: geometry, cores and cost
+	nt     *Notify    // notify record/wait
+	cn     *CntNotify // counting notify record/wait/reset
+	cnt    cntOp      // counting notify operand
+
+	// Waits (event, notify): a timeout > 0 fails the wait once it has
+	// blocked that long; deadline (wall clock, UnixNano) is set when it
+	// first blocks.
+	timeout  time.Duration
+	deadline int64
 
 	// Filled in by Submit.
 	seq    uint64 // device-wide submission order: FIFO among equal priorities
@@ -80,6 +99,13 @@ func RecordTask(e *Event) Task { return Task{kind: kindRecord, ev: e} }
 // WaitTask makes the stream wait until the latest record of e submitted
 // before this task has completed. e may belong to another Device.
 func WaitTask(e *Event) Task { return Task{kind: kindWait, ev: e} }
+
+// WaitTaskTimeout is WaitTask whose wait fails with
+// ACL_ERROR_RT_WAIT_TIMEOUT (the queue's asynchronous error) once it has
+// blocked for timeout; 0 waits forever.
+func WaitTaskTimeout(e *Event, timeout time.Duration) Task {
+	return Task{kind: kindWait, ev: e, timeout: timeout}
+}
 
 // ResetTask resets e when the stream reaches it: waits submitted later
 // block until a record newer than the reset completes.
@@ -121,8 +147,13 @@ func (t *Task) validate() error {
 		if t.ev == nil {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil event", t.kind)
 		}
+		if t.timeout < 0 {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: negative timeout", t.kind)
+		}
 	case kindKernel:
 		return t.ks.validate(t.kern)
+	case kindNotifyRecord, kindNotifyWait, kindCntRecord, kindCntWait, kindCntReset:
+		return t.validateSignal()
 	case kindHost, kindEngine:
 		if t.fn == nil {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil function", t.kind)

@@ -1,0 +1,693 @@
+package acl
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Model run instances (aclmdlRI*, semantics.md §18): the recorded task
+// descriptors of a capture (capture.go) or of persistent streams bound
+// with aclmdlRIBindStream, replayed by aclmdlRIExecute(Async).
+//
+// A replay submits a prepared plan of descriptors to tsfw in one call
+// (tsfw.Device.SubmitGraph): the captured origin stream's tasks go to the
+// target stream, each joined branch to a stream the RI created at
+// CaptureEnd, in capture order, so every wait meets the record it met
+// during the capture. A built RI runs each bound stream's tasks on that
+// stream, forked from and joined back into the target stream. Every plan
+// starts with a wait for the previous execution's end and ends with a
+// record of it, so executions of one RI never overlap (their recorded
+// kernel argument images and branch streams are shared).
+
+// Handle kinds of the RI family.
+const (
+	kindModelRI handleKind = 0x3D
+	kindRITask  handleKind = 0x3E
+	kindTaskGrp handleKind = 0x3F
+)
+
+var (
+	modelRIs = newTable[ModelRI](kindModelRI)
+	riTasks  = newTable[step](kindRITask)
+	taskGrps = newTable[taskGrp](kindTaskGrp)
+	nextRIID atomic.Uint32
+)
+
+// States of a ModelRI.
+const (
+	riCapturing int32 = iota
+	riBuilding
+	riReady
+	riDead
+)
+
+// maxRIName is the longest name kept by aclmdlRISetName, NUL included.
+const maxRIName = 512
+
+// ModelRI is one model run instance.
+type ModelRI struct {
+	h        Handle
+	id       uint32
+	ctx      *Context
+	dev      *device
+	captured bool
+	state    atomic.Int32
+
+	// Guarded by capState.mu.
+	cap       *capture
+	steps     []*step
+	perStream []uint32      // tasks recorded per stream (next seq id)
+	events    []*tsfw.Event // events the RI owns
+	streams   []*Stream     // capture: the RI's own streams; build: the bound streams
+	unbound   map[*Stream]bool
+	ended     map[*Stream]bool
+	bindFlag  map[*Stream]uint32
+	name      string
+	callbacks []riCallback
+	groups    []*taskGrp
+	retired   []*launch // launches replaced by an update, freed at destroy
+
+	execMu sync.Mutex // serialises executions and plan rebuilds
+	// Guarded by execMu.
+	plan   []tsfw.Task
+	qidx   []uint16
+	queues []*tsfw.Queue // [0] is the target of the execution
+	exec   *Stream       // the stream of aclmdlRIExecute
+	done   *tsfw.Event   // recorded at the end of every execution
+	fork   *tsfw.Event   // built RIs: start of the bound streams
+	joins  []*tsfw.Event // built RIs: end of each bound stream
+}
+
+// step is one recorded task.
+type step struct {
+	h        Handle // aclmdlRITask, 0 until asked for
+	ri       *ModelRI
+	sidx     uint16
+	seq      uint32
+	task     tsfw.Task
+	typ      int32
+	ext      uint32      // stepExternal for external records/waits
+	userEv   *tsfw.Event // the application's event of a record/wait/reset
+	launch   *launch     // kernel steps: the launch the RI owns
+	grp      *taskGrp
+	deps     []int // cross-stream: index of the record step a wait waits for
+	disabled bool
+}
+
+type riCallback struct {
+	key uintptr
+	fn  func()
+}
+
+// taskGrp is a group of tasks captured between TaskGrpBegin and End.
+type taskGrp struct {
+	h        Handle
+	ri       *ModelRI
+	stream   *Stream
+	steps    []*step
+	open     bool
+	updating *taskUpdate
+}
+
+// taskUpdate collects the tasks re-issued between TaskUpdateBegin and End.
+type taskUpdate struct {
+	grp      *taskGrp
+	s        *Stream
+	tasks    []tsfw.Task
+	launches []*launch
+	err      error
+}
+
+// riKernel is a captured kernel: unlike a plain launch it survives its
+// completion, since every replay runs it again.
+type riKernel struct{ l *launch }
+
+// RunBlock implements tsfw.Kernel.
+func (k *riKernel) RunBlock(b, n uint32) error { return k.l.RunBlock(b, n) }
+
+// Done implements tsfw.Kernel: the output is flushed, the launch kept.
+func (k *riKernel) Done(err error) error {
+	k.l.host.Flush(k.l.buf[:launchHeader])
+	return err
+}
+
+func persistentKernel(task tsfw.Task, l *launch) tsfw.Task {
+	_, spec := task.KernelOf()
+	return tsfw.KernelTask(&riKernel{l}, spec)
+}
+
+// freeLaunch ends a launch the RI owned.
+func freeLaunch(l *launch) {
+	l.f.bin.release()
+	putLaunch(l)
+}
+
+func newModelRI(c *Context, captured bool) *ModelRI {
+	ri := &ModelRI{ctx: c, dev: c.dev, captured: captured, id: nextRIID.Add(1),
+		unbound: map[*Stream]bool{}, ended: map[*Stream]bool{}, bindFlag: map[*Stream]uint32{}}
+	if captured {
+		ri.state.Store(riCapturing)
+	} else {
+		ri.state.Store(riBuilding)
+	}
+	ri.h = modelRIs.add(ri)
+	return ri
+}
+
+// appendStepLocked adds st. Precondition: capState.mu held.
+func (ri *ModelRI) appendStepLocked(st *step) {
+	for int(st.sidx) >= len(ri.perStream) {
+		ri.perStream = append(ri.perStream, 0)
+	}
+	st.seq = ri.perStream[st.sidx]
+	ri.perStream[st.sidx]++
+	ri.steps = append(ri.steps, st)
+	if st.grp != nil {
+		st.grp.steps = append(st.grp.steps, st)
+	}
+}
+
+// release frees everything the RI owns except its streams' queues (see
+// destroy) and its handle.
+func (ri *ModelRI) release() {
+	ri.state.Store(riDead)
+	capState.mu.Lock()
+	steps, events, retired, groups := ri.steps, ri.events, ri.retired, ri.groups
+	ri.steps, ri.events, ri.retired, ri.groups = nil, nil, nil, nil
+	for _, s := range ri.streams {
+		if capState.byStrm[s] == ri {
+			delete(capState.byStrm, s)
+		}
+		if r := s.rec.Load(); r != nil && r.kind == recBuild && r.ri == ri {
+			s.rec.Store(nil)
+		}
+	}
+	capState.mu.Unlock()
+	for _, st := range steps {
+		if st.launch != nil {
+			freeLaunch(st.launch)
+		}
+		if st.h != 0 {
+			riTasks.remove(st.h)
+		}
+	}
+	for _, l := range retired {
+		freeLaunch(l)
+	}
+	for _, g := range groups {
+		if g.h != 0 {
+			taskGrps.remove(g.h)
+		}
+	}
+	for _, e := range events {
+		e.Destroy()
+	}
+	modelRIs.remove(ri.h)
+}
+
+// finishCapture gives a captured RI its streams and its plan.
+func (ri *ModelRI) finishCapture(fn string, c *capture) error {
+	prios := make([]uint32, len(c.streams))
+	for i, s := range c.streams {
+		s.mu.Lock()
+		prios[i] = s.priority
+		s.mu.Unlock()
+	}
+	rt.mu.Lock()
+	if ri.ctx.dead.Load() {
+		rt.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the capture's context was destroyed", fn)
+	}
+	var own []*Stream
+	for _, p := range prios {
+		s, err := newStreamLocked(fn, ri.ctx, p, 0, false)
+		if err != nil {
+			for _, x := range own {
+				x.destroyLocked(false)
+			}
+			rt.mu.Unlock()
+			return err
+		}
+		own = append(own, s)
+	}
+	rt.mu.Unlock()
+	done, err := ri.dev.emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
+	if err != nil {
+		rt.mu.Lock()
+		for _, x := range own {
+			x.destroyLocked(false)
+		}
+		rt.mu.Unlock()
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	ri.execMu.Lock()
+	defer ri.execMu.Unlock()
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	ri.streams = own
+	for _, s := range own {
+		capState.byStrm[s] = ri
+	}
+	ri.events = append(ri.events, done)
+	ri.done, ri.exec = done, own[0]
+	ri.rebuildLocked()
+	ri.state.Store(riReady)
+	return nil
+}
+
+// rebuildLocked prepares the plan an execution submits.
+// Precondition: execMu and capState.mu held.
+func (ri *ModelRI) rebuildLocked() {
+	off := 0
+	if !ri.captured {
+		off = 1
+	}
+	ri.plan, ri.qidx = ri.plan[:0], ri.qidx[:0]
+	add := func(q int, t tsfw.Task) {
+		ri.plan = append(ri.plan, t)
+		ri.qidx = append(ri.qidx, uint16(q))
+	}
+	add(0, tsfw.WaitTask(ri.done))
+	if !ri.captured {
+		add(0, tsfw.RecordTask(ri.fork))
+		for k := range ri.streams {
+			add(k+1, tsfw.WaitTask(ri.fork))
+		}
+	}
+	for _, st := range ri.steps {
+		if st.disabled && !st.task.IsRecord() && !st.task.IsWait() && !st.task.IsReset() {
+			continue // a disabled event task still orders its streams
+		}
+		add(int(st.sidx)+off, st.task)
+	}
+	if !ri.captured {
+		for k := range ri.streams {
+			add(k+1, tsfw.RecordTask(ri.joins[k]))
+			add(0, tsfw.WaitTask(ri.joins[k]))
+		}
+	}
+	add(0, tsfw.RecordTask(ri.done))
+	ri.queues = make([]*tsfw.Queue, len(ri.streams)+off)
+	for k, s := range ri.streams {
+		ri.queues[k+off] = s.q
+	}
+}
+
+func resolveRI(fn string, h Handle) (*ModelRI, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
+	}
+	ri, err := modelRIs.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return ri, nil
+}
+
+// ready refuses an RI that cannot run yet.
+func (ri *ModelRI) ready(fn string) error {
+	switch ri.state.Load() {
+	case riReady:
+		return nil
+	case riCapturing:
+		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_CAPTURED, "%s: model run instance %d is still being captured (call aclmdlRICaptureEnd first)", fn, ri.id)
+	case riBuilding:
+		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d is still being built (call aclmdlRIBuildEnd first)", fn, ri.id)
+	}
+	return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: model run instance %d was destroyed", fn, ri.id)
+}
+
+// submitPlan submits one execution with target as queue 0.
+// Precondition: execMu held.
+func (ri *ModelRI) submitPlan(fn string, target *Stream) error {
+	ri.queues[0] = target.q
+	err := ri.dev.emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
+	ri.queues[0] = nil
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: model run instance %d on stream %d: %s", fn, ri.id, target.id, messageOf(err))
+	}
+	return nil
+}
+
+// ExecuteAsync implements aclmdlRIExecuteAsync.
+func ExecuteAsync(t *Thread, rh, sh Handle) error {
+	const fn = "aclmdlRIExecuteAsync"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	if s.ctx.dev != ri.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.id, s.ctx.dev.id, ri.dev.id)
+	}
+	if r := s.rec.Load(); r != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		if r != nil && r.kind == recCapture {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot capture the execution of a model run instance (stream %d is capturing)", fn, s.id)
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d records for a model run instance and cannot run one", fn, s.id)
+	}
+	ri.execMu.Lock()
+	defer ri.execMu.Unlock()
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	return ri.submitPlan(fn, s)
+}
+
+// Execute implements aclmdlRIExecute: run on the RI's own stream and wait
+// (timeout in ms, −1 = forever).
+func Execute(t *Thread, rh Handle, timeoutMs int32) error {
+	const fn = "aclmdlRIExecute"
+	if err := checkTimeout(fn, timeoutMs); err != nil {
+		return err
+	}
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	ri.execMu.Lock()
+	if err := ri.ready(fn); err != nil {
+		ri.execMu.Unlock()
+		return err
+	}
+	s := ri.exec
+	err = ri.submitPlan(fn, s)
+	ri.execMu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: model run instance %d: %s", fn, ri.id, messageOf(err))
+	}
+	return nil
+}
+
+// Destroy implements aclmdlRIDestroy: it waits for the RI's executions
+// still running, releases what it owns, then calls the registered destroy
+// callbacks.
+func Destroy(t *Thread, rh Handle) error {
+	const fn = "aclmdlRIDestroy"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	switch ri.state.Load() {
+	case riCapturing:
+		capState.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_CAPTURED, "%s: model run instance %d is being captured: end the capture first", fn, ri.id)
+	case riDead:
+		capState.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: model run instance %d was destroyed", fn, ri.id)
+	}
+	ri.state.Store(riDead)
+	cbs := ri.callbacks
+	ri.callbacks = nil
+	own := ri.captured
+	streams := append([]*Stream(nil), ri.streams...)
+	capState.mu.Unlock()
+
+	ri.execMu.Lock()
+	if ri.done != nil {
+		_ = ri.done.Synchronize(-1) // the last execution's end; its errors belong to its stream
+	}
+	exec := ri.exec
+	ri.execMu.Unlock()
+	ri.release()
+	rt.mu.Lock()
+	if own {
+		for _, s := range streams {
+			s.destroyLocked(true)
+		}
+	} else if exec != nil {
+		exec.destroyLocked(true)
+	}
+	rt.mu.Unlock()
+	for _, cb := range cbs {
+		cb.fn()
+	}
+	return nil
+}
+
+// Abort implements aclmdlRIAbort for built RIs: the queued tasks of its
+// streams are discarded (running ones finish).
+func Abort(t *Thread, rh Handle) error {
+	const fn = "aclmdlRIAbort"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if ri.captured {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d was captured; aclmdlRIAbort is only for instances built with aclmdlRIBuildBegin", fn, ri.id)
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	streams := append([]*Stream(nil), ri.streams...)
+	capState.mu.Unlock()
+	ri.execMu.Lock()
+	exec := ri.exec
+	ri.execMu.Unlock()
+	aborted := abi.Errorf(abi.ACL_ERROR_RT_MODEL_ABORT_NORMAL, "model run instance %d was aborted", ri.id)
+	for _, s := range append(streams, exec) {
+		if s != nil && !s.dead.Load() {
+			s.q.Abort(aborted)
+		}
+	}
+	return nil
+}
+
+// BuildBegin implements aclmdlRIBuildBegin.
+func BuildBegin(t *Thread, out *Handle, flag uint32) error {
+	const fn = "aclmdlRIBuildBegin"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
+	}
+	if flag != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: must be 0", fn, flag)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	initCapState()
+	capState.mu.Unlock()
+	*out = newModelRI(c, false).h
+	return nil
+}
+
+// Flags of aclmdlRIBindStream (documented values; not in the runtime
+// headers).
+const (
+	modelStreamFlagHead    = 0x0
+	modelStreamFlagDefault = 0x7FFFFFFF
+)
+
+// BindStream implements aclmdlRIBindStream.
+func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
+	const fn = "aclmdlRIBindStream"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if sh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL (the default stream cannot be bound)", fn)
+	}
+	if flag != modelStreamFlagHead && flag != modelStreamFlagDefault {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: want ACL_MODEL_STREAM_FLAG_HEAD (0) or ACL_MODEL_STREAM_FLAG_DEFAULT (0x7FFFFFFF)", fn, flag)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if s.flags&abi.ACL_STREAM_PERSISTENT == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.id)
+	}
+	if s.ctx.dev != ri.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.id, s.ctx.dev.id, ri.dev.id)
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if ri.captured || ri.state.Load() != riBuilding {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being built (aclmdlRIBuildBegin)", fn, ri.id)
+	}
+	if prev := capState.byStrm[s]; s.rec.Load() != nil || (prev != nil && !prev.unbound[s]) {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model run instance", fn, s.id)
+	}
+	s.rec.Store(&recorder{kind: recBuild, ri: ri})
+	ri.streams = append(ri.streams, s)
+	ri.bindFlag[s] = flag
+	capState.byStrm[s] = ri
+	return nil
+}
+
+// addBuilt records a task issued to a persistent stream bound to ri.
+func (ri *ModelRI) addBuilt(s *Stream, fn string, task tsfw.Task, l *launch) error {
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if ri.state.Load() != riBuilding {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to model run instance %d, which is built: no more tasks", fn, s.id, ri.id)
+	}
+	if err := task.Validate(); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+	}
+	idx := -1
+	for i, x := range ri.streams {
+		if x == s {
+			idx = i
+		}
+	}
+	st := &step{ri: ri, sidx: uint16(idx), task: task, typ: taskType(&task), userEv: task.Event()}
+	if l != nil {
+		st.task, st.launch = persistentKernel(task, l), l
+	}
+	ri.appendStepLocked(st)
+	return nil
+}
+
+// taskType maps a descriptor to its aclmdlRITaskType.
+func taskType(t *tsfw.Task) int32 {
+	switch {
+	case t.IsKernel():
+		return abi.ACL_MODEL_RI_TASK_KERNEL
+	case t.IsRecord():
+		return abi.ACL_MODEL_RI_TASK_EVENT_RECORD
+	case t.IsWait():
+		return abi.ACL_MODEL_RI_TASK_EVENT_WAIT
+	case t.IsReset():
+		return abi.ACL_MODEL_RI_TASK_EVENT_RESET
+	}
+	return abi.ACL_MODEL_RI_TASK_DEFAULT
+}
+
+// boundStream checks that s is bound to ri.
+// Precondition: capState.mu held.
+func (ri *ModelRI) boundStream(fn string, s *Stream) error {
+	if capState.byStrm[s] != ri || ri.captured {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to model run instance %d", fn, s.id, ri.id)
+	}
+	return nil
+}
+
+// EndTask implements aclmdlRIEndTask: the end of s's tasks in ri.
+func EndTask(t *Thread, rh, sh Handle) error {
+	const fn = "aclmdlRIEndTask"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if sh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if err := ri.boundStream(fn, s); err != nil {
+		return err
+	}
+	if ri.state.Load() != riBuilding {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: model run instance %d is already built", fn, ri.id)
+	}
+	ri.ended[s] = true
+	return nil
+}
+
+// BuildEnd implements aclmdlRIBuildEnd.
+func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
+	const fn = "aclmdlRIBuildEnd"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if reserve != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserve must be NULL", fn)
+	}
+	capState.mu.Lock()
+	if ri.captured || ri.state.Load() != riBuilding {
+		capState.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being built", fn, ri.id)
+	}
+	if len(ri.ended) == 0 {
+		capState.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d has no end task: call aclmdlRIEndTask on its stream(s) first", fn, ri.id)
+	}
+	n := len(ri.streams)
+	capState.mu.Unlock()
+
+	evs := make([]*tsfw.Event, 0, n+2)
+	for range n + 2 {
+		e, err := ri.dev.emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
+		if err != nil {
+			for _, x := range evs {
+				x.Destroy()
+			}
+			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		}
+		evs = append(evs, e)
+	}
+	rt.mu.Lock()
+	exec, err := newStreamLocked(fn, ri.ctx, 0, 0, false)
+	rt.mu.Unlock()
+	if err != nil {
+		for _, x := range evs {
+			x.Destroy()
+		}
+		return err
+	}
+	ri.execMu.Lock()
+	defer ri.execMu.Unlock()
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	ri.events = append(ri.events, evs...)
+	ri.done, ri.fork, ri.joins, ri.exec = evs[0], evs[1], evs[2:], exec
+	ri.rebuildLocked()
+	ri.state.Store(riReady)
+	return nil
+}
+
+// UnbindStream implements aclmdlRIUnbindStream: s queues normally again;
+// the RI keeps the tasks recorded on it.
+func UnbindStream(t *Thread, rh, sh Handle) error {
+	const fn = "aclmdlRIUnbindStream"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if sh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if ri.unbound[s] {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d was already unbound", fn, s.id)
+	}
+	if err := ri.boundStream(fn, s); err != nil {
+		return err
+	}
+	ri.unbound[s] = true
+	if r := s.rec.Load(); r != nil && r.ri == ri {
+		s.rec.Store(nil)
+	}
+	return nil
+}

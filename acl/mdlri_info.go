@@ -1,0 +1,749 @@
+package acl
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Introspection, update and debug output of model run instances.
+
+// GetStreams implements aclmdlRIGetStreams: with out == nil only *num is
+// set; otherwise out must hold every stream (else 107039).
+func GetStreams(t *Thread, rh Handle, out []Handle, num *uint32) error {
+	const fn = "aclmdlRIGetStreams"
+	if num == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numStreams must not be NULL", fn)
+	}
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	n := len(ri.streams)
+	if out != nil {
+		if len(out) < n {
+			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d streams, the model run instance has %d", fn, len(out), n)
+		}
+		for i, s := range ri.streams {
+			out[i] = s.h
+		}
+	}
+	*num = uint32(n)
+	return nil
+}
+
+// GetTasksByStream implements aclmdlRIGetTasksByStream for a stream of a
+// ready RI (as aclmdlRIGetStreams returns them).
+func GetTasksByStream(t *Thread, sh Handle, out []Handle, num *uint32) error {
+	const fn = "aclmdlRIGetTasksByStream"
+	if num == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numTasks must not be NULL", fn)
+	}
+	if sh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	ri := capState.byStrm[s]
+	if ri == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model run instance", fn, s.id)
+	}
+	if ri.state.Load() != riReady {
+		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d is not built yet", fn, ri.id)
+	}
+	idx := -1
+	for i, x := range ri.streams {
+		if x == s {
+			idx = i
+		}
+	}
+	var mine []*step
+	for _, st := range ri.steps {
+		if int(st.sidx) == idx {
+			mine = append(mine, st)
+		}
+	}
+	if out != nil {
+		if len(out) < len(mine) {
+			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d tasks, stream %d has %d", fn, len(out), s.id, len(mine))
+		}
+		for i, st := range mine {
+			if st.h == 0 {
+				st.h = riTasks.add(st)
+			}
+			out[i] = st.h
+		}
+	}
+	*num = uint32(len(mine))
+	return nil
+}
+
+// resolveTask resolves an aclmdlRITask of a live RI.
+func resolveTask(fn string, h Handle) (*step, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: task must not be NULL", fn)
+	}
+	st, err := riTasks.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return st, nil
+}
+
+// TaskGetType implements aclmdlRITaskGetType.
+func TaskGetType(t *Thread, th Handle, typ *int32) error {
+	const fn = "aclmdlRITaskGetType"
+	if typ == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type must not be NULL", fn)
+	}
+	st, err := resolveTask(fn, th)
+	if err != nil {
+		return err
+	}
+	*typ = st.typ
+	return nil
+}
+
+// TaskGetSeqID implements aclmdlRITaskGetSeqId: the task's 0-based
+// position among the tasks of its stream.
+func TaskGetSeqID(t *Thread, th Handle, id *uint32) error {
+	const fn = "aclmdlRITaskGetSeqId"
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: id must not be NULL", fn)
+	}
+	st, err := resolveTask(fn, th)
+	if err != nil {
+		return err
+	}
+	*id = st.seq
+	return nil
+}
+
+// RITaskParams is aclmdlRITaskParams (200 bytes): the union at offset 72
+// is kept as bytes and read per type.
+type RITaskParams struct {
+	Type       int32
+	Rsv0       [3]uint32
+	TaskGrp    uint64
+	OpInfoPtr  uint64
+	OpInfoSize uint64
+	Rsv1       [32]byte
+	U          [128]byte
+}
+
+// Offsets inside the union (acl-types.md).
+const (
+	kpFunc       = 0
+	kpCfg        = 8
+	kpArgs       = 16
+	kpIsHostArgs = 24
+	kpArgsSize   = 32
+	kpNumBlocks  = 40
+	epEvent      = 0
+	epEventFlag  = 8
+	epFlag       = 12
+)
+
+var le = binary.LittleEndian
+
+// eventHandleOf finds the application's event handle of a tsfw event
+// (0 when it was destroyed).
+func eventHandleOf(te *tsfw.Event) (Handle, uint32) {
+	events.mu.RLock()
+	defer events.mu.RUnlock()
+	for i, sl := range events.slots {
+		if sl.obj != nil && sl.obj.ev == te {
+			return makeHandle(kindEvent, sl.gen, uint32(i)), sl.obj.flags
+		}
+	}
+	return 0, 0
+}
+
+// TaskGetParams implements aclmdlRITaskGetParams.
+func TaskGetParams(t *Thread, th Handle, p *RITaskParams) error {
+	const fn = "aclmdlRITaskGetParams"
+	if p == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: params must not be NULL", fn)
+	}
+	st, err := resolveTask(fn, th)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	*p = RITaskParams{Type: st.typ}
+	if st.grp != nil {
+		p.TaskGrp = uint64(st.grp.h)
+	}
+	u := p.U[:]
+	switch st.typ {
+	case abi.ACL_MODEL_RI_TASK_KERNEL:
+		if l := st.launch; l != nil {
+			_, spec := st.task.KernelOf()
+			le.PutUint64(u[kpFunc:], uint64(l.f.h))
+			le.PutUint64(u[kpArgs:], uint64(l.args))
+			le.PutUint64(u[kpArgsSize:], l.size)
+			le.PutUint32(u[kpNumBlocks:], spec.Blocks)
+		}
+	case abi.ACL_MODEL_RI_TASK_EVENT_RECORD, abi.ACL_MODEL_RI_TASK_EVENT_WAIT, abi.ACL_MODEL_RI_TASK_EVENT_RESET:
+		h, flags := eventHandleOf(st.userEv)
+		le.PutUint64(u[epEvent:], uint64(h))
+		le.PutUint32(u[epEventFlag:], flags)
+		if st.typ != abi.ACL_MODEL_RI_TASK_EVENT_RESET {
+			le.PutUint32(u[epFlag:], st.ext)
+		}
+	}
+	return nil
+}
+
+// TaskSetParams implements aclmdlRITaskSetParams for kernel tasks: the
+// function, its arguments (device memory, or host memory copied now) and
+// the block count; the change takes effect at aclmdlRIUpdate.
+func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
+	const fn = "aclmdlRITaskSetParams"
+	if p == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: params must not be NULL", fn)
+	}
+	st, err := resolveTask(fn, th)
+	if err != nil {
+		return err
+	}
+	if p.Type != st.typ {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, p.Type, st.typ)
+	}
+	if st.typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.launch == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel tasks only (task type %d)", fn, st.typ)
+	}
+	u := p.U[:]
+	f, err := resolveFunction(fn, Handle(le.Uint64(u[kpFunc:])))
+	if err != nil {
+		return err
+	}
+	blocks := le.Uint32(u[kpNumBlocks:])
+	if err := checkBlocks(fn, blocks); err != nil {
+		return err
+	}
+	args, size, host := uintptr(le.Uint64(u[kpArgs:])), le.Uint64(u[kpArgsSize:]), le.Uint32(u[kpIsHostArgs:])
+	if size > 0 && args == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: args must not be NULL when argsSize is %d", fn, size)
+	}
+	if host > 1 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: isHostArgs %d: want 0 or 1", fn, host)
+	}
+	if err := f.bin.acquire(fn); err != nil {
+		return err
+	}
+	var nl *launch
+	if host == 1 {
+		nl = getLaunch(f.bin.host, int(size))
+		copy(nl.buf[launchHeader:launchHeader+int(size)], hostBytes(args, size))
+		nl.args, nl.size = nl.addr+launchHeader, size
+	} else {
+		nl = getLaunch(f.bin.host, 0)
+		nl.args, nl.size = args, size
+	}
+	nl.f = f
+	_, spec := st.task.KernelOf()
+	spec.Blocks = blocks
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	st.ri.retired = append(st.ri.retired, st.launch)
+	st.launch = nl
+	st.task = tsfw.KernelTask(&riKernel{nl}, spec)
+	return nil
+}
+
+// TaskDisable implements aclmdlRITaskDisable: from the next
+// aclmdlRIUpdate on, the task no longer runs (a disabled event task keeps
+// ordering its streams).
+func TaskDisable(t *Thread, th Handle) error {
+	st, err := resolveTask("aclmdlRITaskDisable", th)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	st.disabled = true
+	return nil
+}
+
+// Update implements aclmdlRIUpdate: parameter changes and disabled tasks
+// take effect for the executions issued afterwards.
+func Update(t *Thread, rh Handle) error {
+	const fn = "aclmdlRIUpdate"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	ri.execMu.Lock()
+	defer ri.execMu.Unlock()
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	ri.rebuildLocked()
+	return nil
+}
+
+// SetName implements aclmdlRISetName (longer names are truncated).
+func SetName(t *Thread, rh Handle, name string, isNull bool) error {
+	const fn = "aclmdlRISetName"
+	if isNull {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL", fn)
+	}
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if len(name) > maxRIName-1 {
+		name = name[:maxRIName-1]
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	ri.name = name
+	return nil
+}
+
+// GetName implements aclmdlRIGetName: the name, truncated to fit buf with
+// its NUL; "" when never set.
+func GetName(t *Thread, rh Handle, buf []byte) error {
+	const fn = "aclmdlRIGetName"
+	if len(buf) == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL and maxLen must be > 0", fn)
+	}
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	n := copy(buf[:len(buf)-1], ri.name)
+	buf[n] = 0
+	return nil
+}
+
+// GetID implements aclmdlRIGetId.
+func GetID(t *Thread, rh Handle, id *uint32) error {
+	const fn = "aclmdlRIGetId"
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRIId must not be NULL", fn)
+	}
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	*id = ri.id
+	return nil
+}
+
+// DestroyRegisterCallback implements aclmdlRIDestroyRegisterCallback: fn
+// runs when the RI is destroyed; key identifies it for unregistering.
+func DestroyRegisterCallback(t *Thread, rh Handle, key uintptr, fn func()) error {
+	const name = "aclmdlRIDestroyRegisterCallback"
+	if fn == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", name)
+	}
+	ri, err := resolveRI(name, rh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	for i, cb := range ri.callbacks {
+		if cb.key == key {
+			ri.callbacks[i].fn = fn // the latest user data wins
+			return nil
+		}
+	}
+	ri.callbacks = append(ri.callbacks, riCallback{key: key, fn: fn})
+	return nil
+}
+
+// DestroyUnregisterCallback implements aclmdlRIDestroyUnregisterCallback.
+func DestroyUnregisterCallback(t *Thread, rh Handle, key uintptr) error {
+	const name = "aclmdlRIDestroyUnregisterCallback"
+	if key == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", name)
+	}
+	ri, err := resolveRI(name, rh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	for i, cb := range ri.callbacks {
+		if cb.key == key {
+			ri.callbacks = append(ri.callbacks[:i], ri.callbacks[i+1:]...)
+			return nil
+		}
+	}
+	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the function was not registered on model run instance %d", name, ri.id)
+}
+
+// CaptureTaskGrpBegin implements aclmdlRICaptureTaskGrpBegin.
+func CaptureTaskGrpBegin(t *Thread, sh Handle) error {
+	const fn = "aclmdlRICaptureTaskGrpBegin"
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	r := s.rec.Load()
+	if r == nil || r.kind != recCapture {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
+	}
+	c := r.cap
+	if c.grp[s] != nil {
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d already has an open task group", fn, s.id)
+	}
+	g := &taskGrp{ri: c.ri, stream: s, open: true}
+	c.grp[s] = g
+	c.ri.groups = append(c.ri.groups, g)
+	return nil
+}
+
+// CaptureTaskGrpEnd implements aclmdlRICaptureTaskGrpEnd.
+func CaptureTaskGrpEnd(t *Thread, sh Handle, out *Handle) error {
+	const fn = "aclmdlRICaptureTaskGrpEnd"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	r := s.rec.Load()
+	if r == nil || r.kind != recCapture {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
+	}
+	g := r.cap.grp[s]
+	if g == nil {
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d has no open task group (aclmdlRICaptureTaskGrpBegin)", fn, s.id)
+	}
+	delete(r.cap.grp, s)
+	g.open = false
+	g.h = taskGrps.add(g)
+	*out = g.h
+	return nil
+}
+
+// CaptureTaskUpdateBegin implements aclmdlRICaptureTaskUpdateBegin: the
+// tasks issued to s (not capturing) until TaskUpdateEnd replace the
+// group's tasks, one for one.
+func CaptureTaskUpdateBegin(t *Thread, sh, gh Handle) error {
+	const fn = "aclmdlRICaptureTaskUpdateBegin"
+	if gh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	g, err := taskGrps.get(gh)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	if err := g.ri.ready(fn); err != nil {
+		return err
+	}
+	if s.isDefault || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d cannot re-issue a task group (default or persistent stream)", fn, s.id)
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if r := s.rec.Load(); r != nil {
+		if r.kind == recCapture {
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is capturing", fn, s.id)
+		}
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is already updating a task group", fn, s.id)
+	}
+	if g.updating != nil {
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: the task group is already being updated", fn)
+	}
+	u := &taskUpdate{grp: g, s: s}
+	g.updating = u
+	s.rec.Store(&recorder{kind: recUpdate, upd: u})
+	return nil
+}
+
+// add collects a re-issued task.
+func (u *taskUpdate) add(s *Stream, fn string, task tsfw.Task, l *launch) error {
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if err := task.Validate(); err != nil {
+		err = abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		if u.err == nil {
+			u.err = err
+		}
+		return err
+	}
+	if l != nil {
+		task = persistentKernel(task, l)
+		u.launches = append(u.launches, l)
+	}
+	u.tasks = append(u.tasks, task)
+	return nil
+}
+
+// CaptureTaskUpdateEnd implements aclmdlRICaptureTaskUpdateEnd: the
+// re-issued tasks must match the group's in number and kind (and event
+// tasks their event); they replace the group's tasks for the executions
+// issued afterwards.
+func CaptureTaskUpdateEnd(t *Thread, sh Handle) error {
+	const fn = "aclmdlRICaptureTaskUpdateEnd"
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	r := s.rec.Load()
+	if r == nil || r.kind != recUpdate {
+		capState.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.id)
+	}
+	u := r.upd
+	s.rec.Store(nil)
+	u.grp.updating = nil
+	g := u.grp
+	fail := u.err
+	if fail == nil && len(u.tasks) != len(g.steps) {
+		fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: %d tasks re-issued, the group has %d", fn, len(u.tasks), len(g.steps))
+	}
+	for i := 0; fail == nil && i < len(u.tasks); i++ {
+		nt, st := &u.tasks[i], g.steps[i]
+		if nt.Kind() != st.task.Kind() {
+			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is a %s task, the group's is a %s task", fn, i, nt.Kind(), st.task.Kind())
+		} else if ev := nt.Event(); ev != nil && ev != st.userEv {
+			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d acts on another event than the group's", fn, i)
+		}
+	}
+	capState.mu.Unlock()
+	if fail != nil {
+		for _, l := range u.launches {
+			freeLaunch(l)
+		}
+		return fail
+	}
+	ri := g.ri
+	ri.execMu.Lock()
+	defer ri.execMu.Unlock()
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	if ri.state.Load() != riReady {
+		for _, l := range u.launches {
+			freeLaunch(l)
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the group's model run instance was destroyed", fn)
+	}
+	for i, st := range g.steps {
+		nt := u.tasks[i]
+		if nt.Event() != nil {
+			continue // event tasks keep the RI's event mapping
+		}
+		if nt.IsKernel() {
+			kern, _ := nt.KernelOf()
+			if rk, ok := kern.(*riKernel); ok {
+				if st.launch != nil {
+					ri.retired = append(ri.retired, st.launch)
+				}
+				st.launch = rk.l
+			}
+		}
+		st.task = nt
+	}
+	ri.rebuildLocked()
+	return nil
+}
+
+// Debug output.
+
+var riTypeNames = map[int32]string{
+	abi.ACL_MODEL_RI_TASK_DEFAULT:      "DEFAULT",
+	abi.ACL_MODEL_RI_TASK_KERNEL:       "KERNEL",
+	abi.ACL_MODEL_RI_TASK_EVENT_RECORD: "EVENT_RECORD",
+	abi.ACL_MODEL_RI_TASK_EVENT_WAIT:   "EVENT_WAIT",
+	abi.ACL_MODEL_RI_TASK_EVENT_RESET:  "EVENT_RESET",
+	abi.ACL_MODEL_RI_TASK_VALUE_WRITE:  "VALUE_WRITE",
+	abi.ACL_MODEL_RI_TASK_VALUE_WAIT:   "VALUE_WAIT",
+}
+
+type riJSON struct {
+	ID           uint32      `json:"id"`
+	Name         string      `json:"name"`
+	Source       string      `json:"source"`
+	State        string      `json:"state"`
+	Tasks        int         `json:"tasks"`
+	Streams      []riStream  `json:"streams"`
+	Dependencies []riDepJSON `json:"dependencies"`
+	TaskGroups   []riGrpJSON `json:"task_groups,omitempty"`
+}
+
+type riStream struct {
+	Index    int          `json:"index"`
+	StreamID int32        `json:"stream_id"`
+	Bind     string       `json:"bind,omitempty"`
+	Tasks    []riTaskJSON `json:"tasks"`
+}
+
+type riTaskJSON struct {
+	Seq      uint32         `json:"seq"`
+	Type     string         `json:"type"`
+	Disabled bool           `json:"disabled,omitempty"`
+	External bool           `json:"external,omitempty"`
+	Detail   *tsfw.TaskInfo `json:"detail,omitempty"`
+}
+
+type riRef struct {
+	Stream int    `json:"stream"`
+	Seq    uint32 `json:"seq"`
+}
+
+type riDepJSON struct {
+	From riRef `json:"from"`
+	To   riRef `json:"to"`
+}
+
+type riGrpJSON struct {
+	Stream int      `json:"stream"`
+	Tasks  []uint32 `json:"tasks"`
+}
+
+// describe renders ri for debug output. Precondition: capState.mu held.
+func (ri *ModelRI) describe(verbose bool) riJSON {
+	out := riJSON{ID: ri.id, Name: ri.name, Source: "build", State: "ready", Tasks: len(ri.steps),
+		Dependencies: []riDepJSON{}}
+	if ri.captured {
+		out.Source = "capture"
+	}
+	switch ri.state.Load() {
+	case riCapturing:
+		out.State = "capturing"
+	case riBuilding:
+		out.State = "building"
+	}
+	for i, s := range ri.streams {
+		rs := riStream{Index: i, StreamID: s.id, Tasks: []riTaskJSON{}}
+		if !ri.captured {
+			rs.Bind = "default"
+			if ri.bindFlag[s] == modelStreamFlagHead {
+				rs.Bind = "head"
+			}
+		}
+		out.Streams = append(out.Streams, rs)
+	}
+	for _, st := range ri.steps {
+		if int(st.sidx) >= len(out.Streams) {
+			continue // capturing: streams not created yet
+		}
+		tj := riTaskJSON{Seq: st.seq, Type: riTypeNames[st.typ], Disabled: st.disabled, External: st.ext != 0}
+		if verbose {
+			in := st.task.Info()
+			tj.Detail = &in
+		}
+		out.Streams[st.sidx].Tasks = append(out.Streams[st.sidx].Tasks, tj)
+		for _, d := range st.deps {
+			from := ri.steps[d]
+			out.Dependencies = append(out.Dependencies, riDepJSON{
+				From: riRef{int(from.sidx), from.seq}, To: riRef{int(st.sidx), st.seq}})
+		}
+	}
+	for _, g := range ri.groups {
+		if len(g.steps) == 0 {
+			continue
+		}
+		gj := riGrpJSON{Stream: int(g.steps[0].sidx)}
+		for _, st := range g.steps {
+			gj.Tasks = append(gj.Tasks, st.seq)
+		}
+		out.TaskGroups = append(out.TaskGroups, gj)
+	}
+	return out
+}
+
+// DebugJSONPrint implements aclmdlRIDebugJsonPrint: npuemu's own JSON
+// (streams, their tasks, cross-stream dependencies, task groups) written
+// to path; when path is an existing directory, to
+// modelRI_<id>.json inside it.
+func DebugJSONPrint(t *Thread, rh Handle, path string, flags uint32) error {
+	const fn = "aclmdlRIDebugJsonPrint"
+	if path == "" {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: path must not be NULL or empty", fn)
+	}
+	if flags != abi.ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY && flags != abi.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %d: want ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY (0) or _VERBOSE (1)", fn, flags)
+	}
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, fmt.Sprintf("modelRI_%d.json", ri.id))
+	} else if _, err := os.Stat(filepath.Dir(path)); err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: directory of %q does not exist", fn, path)
+	}
+	capState.mu.Lock()
+	doc := ri.describe(flags == abi.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
+	capState.mu.Unlock()
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INTERNAL_ERROR, "%s: %v", fn, err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
+	}
+	return nil
+}
+
+// DebugPrint implements the deprecated aclmdlRIDebugPrint: a text summary
+// on w (stderr from libfake).
+func DebugPrint(t *Thread, rh Handle, w io.Writer) error {
+	const fn = "aclmdlRIDebugPrint"
+	ri, err := resolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	if err := ri.ready(fn); err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	doc := ri.describe(false)
+	capState.mu.Unlock()
+	var b strings.Builder
+	fmt.Fprintf(&b, "[npuemu] model run instance %d %q (%s): %d tasks on %d streams, %d cross-stream dependencies\n",
+		doc.ID, doc.Name, doc.Source, doc.Tasks, len(doc.Streams), len(doc.Dependencies))
+	for _, s := range doc.Streams {
+		fmt.Fprintf(&b, "[npuemu]   stream %d (id %d):", s.Index, s.StreamID)
+		for _, tj := range s.Tasks {
+			fmt.Fprintf(&b, " %s", tj.Type)
+		}
+		b.WriteString("\n")
+	}
+	_, err = io.WriteString(w, b.String())
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INTERNAL_ERROR, "%s: %v", fn, err)
+	}
+	return nil
+}
