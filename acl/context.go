@@ -63,6 +63,7 @@ func (c *Context) destroyLocked(wait bool) {
 	for e := range c.events {
 		e.destroyLocked()
 	}
+	destroyContextSignals(c) // notifies and counting notifies (acl/notify.go)
 	for s := range c.streams {
 		s.destroyLocked(wait)
 	}

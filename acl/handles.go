@@ -23,6 +23,11 @@ const (
 	kindContext handleKind = 0xC7
 	kindStream  handleKind = 0x57
 	kindEvent   handleKind = 0xE7
+	// Notifies and labels (acl/notify.go, acl/cntnotify.go, acl/label.go).
+	kindNotify    handleKind = 0x4E
+	kindCntNotify handleKind = 0x4C
+	kindLabel     handleKind = 0x1A
+	kindLabelList handleKind = 0x1B
 )
 
 func (k handleKind) String() string {
@@ -33,6 +38,14 @@ func (k handleKind) String() string {
 		return "stream"
 	case kindEvent:
 		return "event"
+	case kindNotify:
+		return "notify"
+	case kindCntNotify:
+		return "cnt notify"
+	case kindLabel:
+		return "label"
+	case kindLabelList:
+		return "label list"
 	}
 	return "handle"
 }

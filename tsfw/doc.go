@@ -77,6 +77,27 @@
 // Config.MaxEvents; a destroyed event returns its id once its latest record
 // has completed.
 //
+// Events that need no hardware id (NewEventUnpooled) take their id from a
+// separate counter above the pool's range.
+//
+// # Notifies
+//
+// Notify and CntNotify (notify.go) share the notify-id pool of
+// Config.MaxNotifies. A notify is a flag: a record sets it, a wait blocks
+// until it is set and clears it, so one record releases one wait. A
+// counting notify is a 32-bit counter that records set, add, or and and
+// into and that a wait compares (count < value, ==, >, >=, masked equal),
+// optionally clearing it on release. Records and waits may name a notify of
+// another device; waiters register on the notify and a change kicks their
+// device, as for events. For virtual time a notify wait pairs with the
+// record submitted before it and not yet paired (a counting-notify wait
+// with the latest record), if any.
+//
+// A wait (event or notify) may carry a timeout: when it first blocks a
+// timer is armed that kicks the scheduler at the deadline, and a wait
+// still blocked then completes with ACL_ERROR_RT_WAIT_TIMEOUT as the
+// queue's asynchronous error; later tasks run.
+//
 // Destroy(false) and Close drop tasks that have not started; they count as
 // completed, and a dropped record completes its event, so no waiter is
 // stranded. Close first runs everything that can still run, then drops what

@@ -12,9 +12,10 @@ import (
 // Event is one hardware event of a device. Records are numbered in
 // submission order; a wait targets the latest record submitted before it.
 type Event struct {
-	d     *Device
-	id    int32
-	flags uint32
+	d      *Device
+	id     int32
+	flags  uint32
+	pooled bool // id taken from the device's pool (returned on release)
 
 	lastSubmitted atomic.Uint64 // number of the latest submitted record
 	completedSeq  atomic.Uint64 // highest completed record number
@@ -47,7 +48,18 @@ func (d *Device) NewEvent(flags uint32) (*Event, error) {
 		d.evNext++
 	}
 	d.evLive++
-	return &Event{d: d, id: id, flags: flags}, nil
+	return &Event{d: d, id: id, flags: flags, pooled: true}, nil
+}
+
+// NewEventUnpooled creates an event that takes no id of the pool (events
+// of aclrtCreateEventExWithFlag, flagged events without SYNC): its id is
+// numbered after the pool's range, so it never collides with a pooled id.
+func (d *Device) NewEventUnpooled(flags uint32) *Event {
+	d.evMu.Lock()
+	defer d.evMu.Unlock()
+	id := int32(d.cfg.MaxEvents) + d.evOther
+	d.evOther++
+	return &Event{d: d, id: id, flags: flags}
 }
 
 // EventsInUse returns how many event ids are taken.
@@ -82,8 +94,8 @@ func (e *Event) Destroy() {
 		return
 	}
 	e.destroyed = true
-	release := e.completedSeq.Load() >= e.lastSubmitted.Load()
-	e.released = release
+	release := e.completedSeq.Load() >= e.lastSubmitted.Load() && e.pooled
+	e.released = release || !e.pooled
 	e.mu.Unlock()
 	if release {
 		e.d.releaseEventID(e.id)
