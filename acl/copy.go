@@ -252,7 +252,7 @@ func MemcpyAsync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if err != nil {
 		return err
 	}
-	if err := s.submit(fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
+	if err := s.submitTask(t, fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
 		u.release()
 		return err
 	}
@@ -364,7 +364,7 @@ func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint6
 	if err != nil {
 		return err
 	}
-	if err := s.submit(fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
+	if err := s.submitTask(t, fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
 		u.release()
 		return err
 	}
@@ -480,7 +480,7 @@ func Memcpy2DAsync(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, w
 	if err := sameDevice(fn, s, di, si); err != nil {
 		return err
 	}
-	if err := s.submit(fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir)); err != nil {
+	if err := s.submitTask(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir)); err != nil {
 		return err
 	}
 	if di.class == pageable || si.class == pageable {

@@ -23,7 +23,7 @@ import (
 // aclrtGetThreadLastTaskId reports, its thread id the acl thread id of the
 // last thread that issued a tracked task to the stream (0 if none).
 //
-// Lock order: excState.mu and lastTasks are leaves; callbacks run with no
+// Lock order: excState.mu is a leaf; callbacks run with no
 // lock held.
 
 func init() { tsfw.SetTaskErrorHook(onTaskError) }
@@ -164,7 +164,7 @@ func onTaskError(te tsfw.TaskError) {
 	info := ExceptionInfo{
 		TaskID:    te.TaskID,
 		StreamID:  uint32(s.id),
-		ThreadID:  lastSubmitter(s),
+		ThreadID:  uint32(s.submitter.Load()),
 		DeviceID:  uint32(s.ctx.dev.id),
 		ErrorCode: uint32(abi.CodeOf(te.Err)),
 	}
@@ -193,40 +193,6 @@ func onTaskError(te tsfw.TaskError) {
 	}
 }
 
-// lastTasks records, per thread, the id of the last task it issued to an
-// explicit stream, and per stream the last thread that issued a task.
-var lastTasks struct {
-	mu       sync.Mutex
-	byThread map[*Thread]uint32
-	byStream map[*Stream]uint32 // thread id
-}
-
-func noteTask(t *Thread, s *Stream, id uint32) {
-	lastTasks.mu.Lock()
-	defer lastTasks.mu.Unlock()
-	if lastTasks.byThread == nil {
-		lastTasks.byThread = map[*Thread]uint32{}
-		lastTasks.byStream = map[*Stream]uint32{}
-	}
-	if !s.isDefault {
-		lastTasks.byThread[t] = id
-	}
-	if _, ok := lastTasks.byStream[s]; !ok && len(lastTasks.byStream) >= 256 {
-		for x := range lastTasks.byStream { // forget destroyed streams
-			if x.dead.Load() {
-				delete(lastTasks.byStream, x)
-			}
-		}
-	}
-	lastTasks.byStream[s] = uint32(t.ID)
-}
-
-func lastSubmitter(s *Stream) uint32 {
-	lastTasks.mu.Lock()
-	defer lastTasks.mu.Unlock()
-	return lastTasks.byStream[s]
-}
-
 // submitTask queues task on s for thread t and records its task id.
 func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
 	if s.capturing() {
@@ -243,25 +209,26 @@ func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
 	}
-	noteTask(t, s, id)
+	if !s.isDefault {
+		t.lastTask, t.hasLastTask = id, true
+	}
+	s.submitter.Store(t.ID)
 	return nil
 }
 
 // GetThreadLastTaskID implements aclrtGetThreadLastTaskId: the id of the
-// last task the thread issued to an explicit stream through a tracked
-// call (host functions, callbacks, built-in tasks).
+// last task the thread issued to an explicit stream: an async copy, memset
+// or 2-D copy, a kernel launch, a host function, a callback or a built-in
+// task (event and notify tasks are not counted).
 func GetThreadLastTaskID(t *Thread, id *uint32) error {
 	const fn = "aclrtGetThreadLastTaskId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: taskId must not be NULL", fn)
 	}
-	lastTasks.mu.Lock()
-	v, ok := lastTasks.byThread[t]
-	lastTasks.mu.Unlock()
-	if !ok {
+	if !t.hasLastTask {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the calling thread has issued no task to an explicit stream", fn)
 	}
-	*id = v
+	*id = t.lastTask
 	return nil
 }
 

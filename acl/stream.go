@@ -19,6 +19,7 @@ type Stream struct {
 	isDefault bool
 	dead      atomic.Bool
 	rec       atomic.Pointer[recorder] // capture / model build / task update (capture.go); nil: queue normally
+	submitter atomic.Uint64            // id of the Thread that issued the last tracked task (exception info)
 
 	mu          sync.Mutex // guards the attributes below
 	priority    uint32

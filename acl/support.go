@@ -268,7 +268,7 @@ var symbolRules = map[string]rule{
 	"aclrtGetThreadIdFromExceptionInfo":    partial("npuemu's thread number of the last thread that issued a tracked task to the stream, 0 if none"),
 	"aclrtGetDeviceIdFromExceptionInfo":    supported("callbacks/exceptions (acl package)"),
 	"aclrtGetErrorCodeFromExceptionInfo":   supported("callbacks/exceptions (acl package)"),
-	"aclrtGetThreadLastTaskId":             partial("tracked for host functions, callbacks and built-in tasks; copies, memsets and kernels are not tracked yet"),
+	"aclrtGetThreadLastTaskId":             supported("async copies and memsets, kernel launches, host functions, callbacks and built-in tasks carry task ids; event and notify tasks are not counted"),
 	"aclrtStreamAbort":                     partial("queued tasks are discarded and a waiting task is cancelled; a copy or kernel already running finishes"),
 	"aclrtStreamStop":                      partial("the stream drops its queued tasks and refuses new ones until destroyed"),
 	"aclrtValueWrite":                      supported("8-byte atomic write on an SDMA engine"),

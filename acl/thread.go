@@ -19,6 +19,12 @@ type Thread struct {
 
 	lastErr abi.Code
 	errMsg  string
+
+	// lastTask is the id of the last task this thread issued to an
+	// explicit stream (aclrtGetThreadLastTaskId); hasLastTask says
+	// whether there is one.
+	lastTask    uint32
+	hasLastTask bool
 }
 
 // Fail records err as the thread's last error and recent message and
