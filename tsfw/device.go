@@ -17,7 +17,7 @@ type Config struct {
 	SDMAEngines int       // copy/memset engines that run concurrently (0: 1)
 	QueueDepth  int       // RTSQ ring entries per stream (0: 1024)
 	MaxEvents   int       // event-id pool size (0: 65536)
-	MaxNotifies int       // notify-id pool size, plain and counting (0: 8192)
+	MaxNotifies int       // notify-id pool size, plain and counting (0: 65535)
 	Cost        CostModel // zero fields take DefaultCost's
 	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
 	CubeCores   int       // AI Core cube pool (0: 1)

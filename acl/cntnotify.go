@@ -1,0 +1,204 @@
+package acl
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// CntNotify is an ACL counting notify (aclrtCntNotify) over a tsfw
+// counting notify; the documentation limits the family to the Ascend 950.
+type CntNotify struct {
+	h    Handle
+	ctx  *Context
+	cn   *tsfw.CntNotify
+	dead atomic.Bool
+}
+
+// CntNotifyRecordInfo mirrors aclrtCntNotifyRecordInfo (8 bytes).
+type CntNotifyRecordInfo struct {
+	Mode  uint32
+	Value uint32
+}
+
+// CntNotifyWaitInfo mirrors aclrtCntNotifyWaitInfo (16 bytes).
+type CntNotifyWaitInfo struct {
+	Mode    uint32
+	Value   uint32
+	Timeout uint32 // seconds, 0 = forever
+	IsClear uint8
+	_       [3]uint8
+}
+
+var (
+	cntNotifies = newTable[CntNotify](kindCntNotify)
+	// cntMu guards ctxCntNotifies.
+	cntMu          sync.Mutex
+	ctxCntNotifies = map[*Context]map[*CntNotify]struct{}{}
+)
+
+// CntNotifyCreate implements aclrtCntNotifyCreate (flag must be 0).
+func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
+	const fn = "aclrtCntNotifyCreate"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cntNotify must not be NULL", fn)
+	}
+	if flag != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: must be 0", fn, flag)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	if err := needFamily(fn, c.defStream, emu.Family950); err != nil {
+		return err
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if c.dead.Load() {
+		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
+	}
+	if err := checkNotifyRoom(fn, c); err != nil {
+		return err
+	}
+	cn, err := c.dev.emu.TS.NewCntNotify()
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+	}
+	n := &CntNotify{ctx: c, cn: cn}
+	n.h = cntNotifies.add(n)
+	cntMu.Lock()
+	m := ctxCntNotifies[c]
+	if m == nil {
+		m = map[*CntNotify]struct{}{}
+		ctxCntNotifies[c] = m
+	}
+	m[n] = struct{}{}
+	cntMu.Unlock()
+	*out = n.h
+	return nil
+}
+
+func resolveCntNotify(fn string, h Handle) (*CntNotify, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cntNotify must not be NULL", fn)
+	}
+	n, err := cntNotifies.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	if n.ctx.dead.Load() {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the context of counting notify %#x was destroyed", fn, uintptr(h))
+	}
+	return n, nil
+}
+
+// destroyLocked releases n. Precondition: cntMu held.
+func (n *CntNotify) destroyLocked() {
+	if n.dead.Swap(true) {
+		return
+	}
+	cntNotifies.remove(n.h)
+	if m := ctxCntNotifies[n.ctx]; m != nil {
+		delete(m, n)
+		if len(m) == 0 {
+			delete(ctxCntNotifies, n.ctx)
+		}
+	}
+	n.cn.Destroy()
+}
+
+// CntNotifyDestroy implements aclrtCntNotifyDestroy.
+func CntNotifyDestroy(t *Thread, h Handle) error {
+	n, err := resolveCntNotify("aclrtCntNotifyDestroy", h)
+	if err != nil {
+		return err
+	}
+	cntMu.Lock()
+	defer cntMu.Unlock()
+	n.destroyLocked()
+	return nil
+}
+
+// CntNotifyRecord implements aclrtCntNotifyRecord: the stream applies the
+// record mode (set, add, or, and) with the value to the counter.
+func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
+	const fn = "aclrtCntNotifyRecord"
+	if info == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
+	}
+	switch info.Mode {
+	case tsfw.CntSet, tsfw.CntAdd, tsfw.CntOr, tsfw.CntAnd:
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode %d is not an aclrtCntNotifyRecordMode (0, 1, 2 or 4)", fn, info.Mode)
+	}
+	n, err := resolveCntNotify(fn, h)
+	if err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	return s.submit(fn, tsfw.CntRecordTask(n.cn, info.Mode, info.Value))
+}
+
+// CntNotifyWaitWithTimeout implements aclrtCntNotifyWaitWithTimeout: the
+// stream blocks until the counter satisfies the wait mode against the
+// value (count < value, ==, >, >=, (count & value) == value); isClear
+// resets the counter when the wait is released; timeout in seconds, 0 =
+// forever.
+func CntNotifyWaitWithTimeout(t *Thread, h, sh Handle, info *CntNotifyWaitInfo) error {
+	const fn = "aclrtCntNotifyWaitWithTimeout"
+	if info == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
+	}
+	if info.Mode > tsfw.CntEqualBitmask {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode %d is not an aclrtCntNotifyWaitMode (0..4)", fn, info.Mode)
+	}
+	if info.IsClear > 1 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: isClear %d: want 0 or 1", fn, info.IsClear)
+	}
+	n, err := resolveCntNotify(fn, h)
+	if err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	return s.submit(fn, tsfw.CntWaitTask(n.cn, info.Mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second))
+}
+
+// CntNotifyReset implements aclrtCntNotifyReset: the stream sets the
+// counter to 0.
+func CntNotifyReset(t *Thread, h, sh Handle) error {
+	const fn = "aclrtCntNotifyReset"
+	n, err := resolveCntNotify(fn, h)
+	if err != nil {
+		return err
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	return s.submit(fn, tsfw.CntResetTask(n.cn))
+}
+
+// CntNotifyGetID implements aclrtCntNotifyGetId.
+func CntNotifyGetID(t *Thread, h Handle, id *uint32) error {
+	const fn = "aclrtCntNotifyGetId"
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifyId must not be NULL", fn)
+	}
+	n, err := resolveCntNotify(fn, h)
+	if err != nil {
+		return err
+	}
+	*id = uint32(n.cn.ID())
+	return nil
+}

@@ -1,0 +1,46 @@
+package acl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkStreamCreateDestroy measures aclrtCreateStream followed by
+// aclrtDestroyStream, in batches of 64 so that creates and destroys each
+// see a populated device (the bench's stream_limit workload does 1983).
+func BenchmarkStreamCreateDestroy(b *testing.B) {
+	th := benchSetup(b)
+	var hs [64]Handle
+	for b.Loop() {
+		for i := range hs {
+			if err := CreateStream(th, &hs[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := range hs {
+			if err := DestroyStream(th, hs[i], false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(hs)), "ns/stream")
+	require.Empty(b, registered(tableStreams)[1:], "only the default stream is left")
+}
+
+// BenchmarkRegistryFlush measures applying a full queue (flushAt inserts)
+// and then as many deletes: the price of the batched go-memdb writes, per
+// change.
+func BenchmarkRegistryFlush(b *testing.B) {
+	for b.Loop() {
+		for i := range uint64(flushAt - 1) {
+			register(tableEvents, record{ID: i + 1, Summary: "bench"})
+		}
+		registryDB()
+		for i := range uint64(flushAt - 1) {
+			unregister(tableEvents, i+1)
+		}
+		registryDB()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*(flushAt-1)), "ns/change")
+}
