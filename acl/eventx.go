@@ -53,7 +53,11 @@ func StreamWaitEventWithFlag(t *Thread, sh, h Handle, timeoutSec, flag uint32) e
 		return err
 	}
 	if flag == abi.ACL_EVENT_WAIT_EXTERNAL {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: ACL_EVENT_WAIT_EXTERNAL is only valid on a capturing stream", fn)
+		e, err := resolveEvent(fn, h)
+		if err != nil {
+			return err
+		}
+		return s.captureExternal(fn, e, tsfw.WaitTask(e.ev))
 	}
 	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }

@@ -168,7 +168,7 @@ var symbolRules = map[string]rule{
 	"aclrtCreateEventExWithFlag":        partial("ACL_EVENT_IPC events are shared within one process only (docs/events.md)"),
 	"aclrtDestroyEvent":                 supported("ACL runtime core (acl package)"),
 	"aclrtRecordEvent":                  supported("ACL runtime core (acl package)"),
-	"aclrtRecordEventWithFlag":          supported("ACL_EVENT_RECORD_EXTERNAL on a capturing stream with an aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) event (capture.go)"),
+	"aclrtRecordEventWithFlag":          supported("950/A3/A2 as documented; ACL_EVENT_RECORD_EXTERNAL records into a capture as an external dependency"),
 	"aclrtResetEvent":                   supported("ACL runtime core (acl package)"),
 	"aclrtQueryEvent":                   supported("ACL runtime core (acl package)"),
 	"aclrtQueryEventStatus":             supported("ACL runtime core (acl package)"),
@@ -277,7 +277,7 @@ var symbolRules = map[string]rule{
 	"aclrtRandomNumAsync":                  partial("Philox4x32-10; the value conversions are npuemu's (docs/callbacks.md); randomParaAddr is not used"),
 
 	// Events, notifies, labels and stream control (issue #6 part 1): acl/{eventx,notify,cntnotify,label,streamctl}.go; docs/events.md.
-	"aclrtStreamWaitEventWithFlag":  supported("950/A3/A2 as documented; ACL_EVENT_WAIT_EXTERNAL belongs to capture"),
+	"aclrtStreamWaitEventWithFlag":  supported("950/A3/A2 as documented; ACL_EVENT_WAIT_EXTERNAL waits on an external record inside a capture"),
 	"aclrtSetOpWaitTimeout":         supported("applies to later aclrtStreamWaitEvent waits; expiry is ACL_ERROR_RT_WAIT_TIMEOUT at the next synchronisation"),
 	"aclrtSetOpExecuteTimeOut":      partial("stored, capped at the SoC maximum and reported by aclrtGetOpExecuteTimeout; kernels are held to it only where the launch path reads acl.OpExecuteTimeout"),
 	"aclrtGetOpExecuteTimeout":      supported("the configured value or the SoC's documented default, in ms"),

@@ -42,6 +42,7 @@ func newScheduler(name string, soc SoC, pacing float64) *tsfw.Device {
 		SDMAEngines: soc.SDMAEngines,
 		QueueDepth:  QueueDepth,
 		MaxEvents:   soc.MaxEvents,
+		MaxNotifies: soc.MaxNotifies,
 		CubeCores:   soc.CubeCores,
 		VectorCores: soc.VectorCores,
 		Cost:        CostModel(soc.Family),
