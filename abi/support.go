@@ -49,3 +49,38 @@ type Entry struct {
 func (e Entry) Message() string {
 	return fmt.Sprintf("%s is not supported by npuemu: %s", e.Symbol, e.Note)
 }
+
+// Table is a support table: one entry per symbol of some libraries, in the
+// order of Symbols, with a lookup by name.
+type Table struct {
+	list  []Entry
+	index map[string]int
+}
+
+// NewTable builds the table of the symbols for which keep is true, with
+// entry(s) as each symbol's row (Symbol, Lib and Area are filled in here).
+func NewTable(keep func(Symbol) bool, entry func(Symbol) Entry) *Table {
+	t := &Table{index: map[string]int{}}
+	for _, s := range Symbols {
+		if !keep(s) {
+			continue
+		}
+		e := entry(s)
+		e.Symbol, e.Lib, e.Area = s.Name, s.Lib, s.Area
+		t.index[s.Name] = len(t.list)
+		t.list = append(t.list, e)
+	}
+	return t
+}
+
+// Entries returns every row; the caller must not modify it.
+func (t *Table) Entries() []Entry { return t.list }
+
+// Of returns the row of the symbol name.
+func (t *Table) Of(name string) (Entry, bool) {
+	i, ok := t.index[name]
+	if !ok {
+		return Entry{}, false
+	}
+	return t.list[i], true
+}

@@ -416,13 +416,8 @@ var symbolRules = map[string]rule{
 	"aclrtHostMemMapCapabilities":               supported("AI Core/Vector/AI CPU/STARS/SDMA/PCIe DMA reach host memory; RDMA, DVPP, UDMA, CCU not modelled"),
 }
 
-var support = sync.OnceValues(func() ([]abi.Entry, map[string]int) {
-	var list []abi.Entry
-	index := map[string]int{}
-	for _, s := range abi.Symbols {
-		if s.Lib != "acl" {
-			continue
-		}
+var support = sync.OnceValue(func() *abi.Table {
+	return abi.NewTable(func(s abi.Symbol) bool { return s.Lib == "acl" }, func(s abi.Symbol) abi.Entry {
 		r, ok := symbolRules[s.Name]
 		if !ok {
 			r, ok = areaRules[s.Area]
@@ -431,29 +426,17 @@ var support = sync.OnceValues(func() ([]abi.Entry, map[string]int) {
 			// A new area in the spec without a rule: TestSupportRules fails.
 			r = notImplemented("no support rule for area " + s.Area)
 		}
-		e := abi.Entry{Symbol: s.Name, Lib: s.Lib, Area: s.Area, Status: r.status, Note: r.note}
+		e := abi.Entry{Status: r.status, Note: r.note}
 		if r.status == abi.Unsupported {
 			e.Code = int32(r.code)
 		}
-		index[s.Name] = len(list)
-		list = append(list, e)
-	}
-	return list, index
+		return e
+	})
 })
 
 // Support returns the ACL support table: one entry per ACL symbol, in the
 // order of abi.Symbols. The caller must not modify it.
-func Support() []abi.Entry {
-	list, _ := support()
-	return list
-}
+func Support() []abi.Entry { return support().Entries() }
 
 // SupportOf returns the support entry of the ACL symbol name.
-func SupportOf(name string) (abi.Entry, bool) {
-	list, index := support()
-	i, ok := index[name]
-	if !ok {
-		return abi.Entry{}, false
-	}
-	return list[i], true
-}
+func SupportOf(name string) (abi.Entry, bool) { return support().Of(name) }

@@ -113,44 +113,27 @@ var symbolRules = map[string]rule{
 	"halHostRegisterCapabilities":             supported("AI Core/Vector/AI CPU/STARS/SDMA/PCIe DMA: supported; RDMA, DVPP, UDMA, CCU not modelled"),
 }
 
-var support = sync.OnceValues(func() ([]abi.Entry, map[string]int) {
-	var list []abi.Entry
-	index := map[string]int{}
-	for _, s := range abi.Symbols {
-		if s.Lib != "hal" && s.Lib != "dsmi" {
-			continue
-		}
+var support = sync.OnceValue(func() *abi.Table {
+	return abi.NewTable(func(s abi.Symbol) bool { return s.Lib == "hal" || s.Lib == "dsmi" }, func(s abi.Symbol) abi.Entry {
 		r, ok := symbolRules[s.Name]
 		if !ok {
 			r, ok = areaRules[s.Area]
 		}
 		if !ok {
-			// A new area without a rule: TestSupportRules fails.
+			// A new area in the spec without a rule: TestSupportRules fails.
 			r = notImplemented("no support rule for area " + s.Area)
 		}
-		e := abi.Entry{Symbol: s.Name, Lib: s.Lib, Area: s.Area, Status: r.status, Note: r.note}
+		e := abi.Entry{Status: r.status, Note: r.note}
 		if r.status == abi.Unsupported {
 			e.Code = int32(abi.DRV_ERROR_NOT_SUPPORT)
 		}
-		index[s.Name] = len(list)
-		list = append(list, e)
-	}
-	return list, index
+		return e
+	})
 })
 
 // Support returns the driver support table: one entry per HAL and DSMI
 // symbol, in the order of abi.Symbols. The caller must not modify it.
-func Support() []abi.Entry {
-	list, _ := support()
-	return list
-}
+func Support() []abi.Entry { return support().Entries() }
 
 // SupportOf returns the support entry of the HAL or DSMI symbol name.
-func SupportOf(name string) (abi.Entry, bool) {
-	list, index := support()
-	i, ok := index[name]
-	if !ok {
-		return abi.Entry{}, false
-	}
-	return list[i], true
-}
+func SupportOf(name string) (abi.Entry, bool) { return support().Of(name) }
