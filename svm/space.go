@@ -1,9 +1,12 @@
 package svm
 
 import (
+	"errors"
+	"fmt"
 	"math/bits"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -127,8 +130,15 @@ func New(cfg Config) (*Space, error) {
 		cfg.Protector = Explicit{}
 	}
 	base, err := reserveWindow(cfg.Base, cfg.Size)
+	if errors.Is(err, syscall.EEXIST) {
+		// Something already lives in the documented window: in a c-shared
+		// library the Go runtime randomises its heap arena hints over the
+		// whole address space, so a 64 MiB arena can land there. Managed
+		// memory then lives in a window the kernel chooses.
+		base, err = reserveWindow(0, cfg.Size)
+	}
 	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm: cannot reserve the managed window %#x+%#x: %v", cfg.Base, cfg.Size, err)
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm: cannot reserve the managed window %#x+%#x: %v%s", cfg.Base, cfg.Size, err, occupants(cfg.Base, cfg.Size))
 	}
 	s := &Space{
 		base:      base,
@@ -367,4 +377,27 @@ func (s *Space) statsOf(l Location) *Stats {
 		return &s.host
 	}
 	return &s.devs[l].stats
+}
+
+// occupants describes the mappings of /proc/self/maps that overlap
+// [base, base+size), for the message of a failed window reservation.
+func occupants(base uintptr, size uint64) string {
+	data, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		var lo, hi uint64
+		if _, err := fmt.Sscanf(l, "%x-%x", &lo, &hi); err != nil {
+			continue
+		}
+		if lo < uint64(base)+size && hi > uint64(base) {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (occupied by: " + strings.Join(out, "; ") + ")"
 }
