@@ -14,6 +14,10 @@ const (
 )
 
 func reserveWindow(base uintptr, size uint64) (uintptr, error) {
+	if base != 0 && takeAdopted(base, size) {
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, base, uintptr(size), madvHugepage)
+		return base, nil
+	}
 	flags := uintptr(syscall.MAP_PRIVATE | syscall.MAP_ANONYMOUS | syscall.MAP_NORESERVE)
 	if base != 0 {
 		flags |= mapFixedNoreplace

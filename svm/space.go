@@ -169,7 +169,7 @@ func (s *Space) Close() error {
 		s.freeLocked(s.ranges[0])
 	}
 	s.closed = true
-	return unmap(s.base, s.size)
+	return releaseWindow(s.base, s.size)
 }
 
 // Window returns the VA window of the Space.
