@@ -206,6 +206,7 @@ func (ri *ModelRI) release() {
 		e.Destroy()
 	}
 	modelRIs.remove(ri.h)
+	condRelease(ri) // cond.go: condition words and sub-graphs
 }
 
 // finishCapture gives a captured RI its streams and its plan.
@@ -271,6 +272,7 @@ func (ri *ModelRI) rebuildLocked() {
 		ri.qidx = append(ri.qidx, uint16(q))
 	}
 	add(0, tsfw.WaitTask(ri.done))
+	ri.condPrologueLocked(add) // cond.go: default values of condition words
 	if !ri.captured {
 		add(0, tsfw.RecordTask(ri.fork))
 		for k := range ri.streams {
@@ -401,6 +403,9 @@ func Destroy(t *Thread, rh Handle) error {
 	const fn = "aclmdlRIDestroy"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
+		return err
+	}
+	if err := condSubGuard(fn, ri); err != nil {
 		return err
 	}
 	capState.mu.Lock()

@@ -1,0 +1,49 @@
+package main
+
+/*
+#include "acl/acl.h"
+#include "npu.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/npuemu/npuemu/acl"
+)
+
+// Exports of conditional tasks in model run instances (acl/cond.go).
+
+//export npu_aclmdlRICondHandleCreate
+func npu_aclmdlRICondHandleCreate(t *C.npu_thread, modelRI C.aclmdlRI, defaultLaunchValue C.uint32_t, flag C.aclmdlRICondHandleFlag, h *C.aclmdlRICondHandle) C.aclError {
+	th := thread(t)
+	return ret(th, acl.CondHandleCreate(th, handle(unsafe.Pointer(modelRI)), uint32(defaultLaunchValue), int32(flag), handleOut(unsafe.Pointer(h))))
+}
+
+//export npu_aclmdlRICondHandleGetCondPtr
+func npu_aclmdlRICondHandleGetCondPtr(t *C.npu_thread, h C.aclmdlRICondHandle, ptr **C.uint64_t) C.aclError {
+	th := thread(t)
+	return ret(th, acl.CondHandleGetCondPtr(th, handle(unsafe.Pointer(h)), (*uintptr)(unsafe.Pointer(ptr))))
+}
+
+//export npu_aclmdlRIAddCondTask
+func npu_aclmdlRIAddCondTask(t *C.npu_thread, params C.aclmdlRICondTaskParams, stream C.aclrtStream, flags C.uint32_t) C.aclError {
+	th := thread(t)
+	p := acl.CondTaskParams{
+		Handle: handle(unsafe.Pointer(params.handle)),
+		Type:   int32(params._type),
+		Size:   uint32(params.size),
+	}
+	// The array receives the sub-graphs; its length is the declared size
+	// (bounded so that a wild size cannot make a huge view).
+	if params.modelRIArray != nil && p.Size > 0 && p.Size <= 1<<16 {
+		p.Subs = unsafe.Slice((*acl.Handle)(unsafe.Pointer(params.modelRIArray)), int(p.Size))
+	}
+	return ret(th, acl.AddCondTask(th, p, handle(unsafe.Pointer(stream)), uint32(flags)))
+}
+
+//export npu_aclmdlRICaptureToModelRIBegin
+func npu_aclmdlRICaptureToModelRIBegin(t *C.npu_thread, stream C.aclrtStream, modelRI C.aclmdlRI, mode C.aclmdlRICaptureMode) C.aclError {
+	th := thread(t)
+	return ret(th, acl.CaptureToModelRIBegin(th, handle(unsafe.Pointer(stream)), handle(unsafe.Pointer(modelRI)), int32(mode)))
+}
