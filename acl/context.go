@@ -114,6 +114,7 @@ func CreateContext(t *Thread, out *Handle, id int32) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context must not be NULL")
 	}
+	defer flushStreamStates() // after the unlock below
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.initRefs == 0 {
@@ -134,6 +135,9 @@ func CreateContext(t *Thread, out *Handle, id int32) error {
 
 // DestroyContext implements aclrtDestroyContext (explicit contexts only).
 func DestroyContext(t *Thread, h Handle) error {
+	if c, err := contexts.get(h); err == nil && !c.primary {
+		fireStreamsDestroyPre(func() []*Stream { return contextStreamsLocked(c) })
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	c, err := resolveContext("aclrtDestroyContext", h)

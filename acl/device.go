@@ -102,6 +102,16 @@ func GetRunMode(t *Thread, mode *int32) error {
 
 // SetDevice implements aclrtSetDevice.
 func SetDevice(t *Thread, id int32) error {
+	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
+	err := setDevice(t, id)
+	flushStreamStates()
+	if err == nil {
+		fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
+	}
+	return err
+}
+
+func setDevice(t *Thread, id int32) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.initRefs == 0 {
@@ -145,6 +155,16 @@ func errUninitialized(fn string) error {
 
 // ResetDevice implements aclrtResetDevice.
 func ResetDevice(t *Thread, id int32) error {
+	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
+	fireStreamsDestroyPre(func() []*Stream { return primaryReleasedLocked(id, false) })
+	if err := resetDevice(t, id); err != nil {
+		return err
+	}
+	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
+	return nil
+}
+
+func resetDevice(t *Thread, id int32) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	d, err := deviceLocked("aclrtResetDevice", id)
@@ -167,6 +187,16 @@ func ResetDevice(t *Thread, id int32) error {
 // ResetDeviceForce implements aclrtResetDeviceForce: it releases the
 // primary context whatever the reference count, once.
 func ResetDeviceForce(t *Thread, id int32) error {
+	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
+	fireStreamsDestroyPre(func() []*Stream { return primaryReleasedLocked(id, true) })
+	if err := resetDeviceForce(t, id); err != nil {
+		return err
+	}
+	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
+	return nil
+}
+
+func resetDeviceForce(t *Thread, id int32) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	d, err := deviceLocked("aclrtResetDeviceForce", id)

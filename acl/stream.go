@@ -52,6 +52,7 @@ func newStreamLocked(fn string, c *Context, priority, flags uint32, isDefault bo
 	d.nextStream++
 	d.nstreams++
 	s.h = streams.add(s)
+	noteStreamCreated(s)
 	if !isDefault {
 		c.streams[s] = struct{}{}
 	}
@@ -128,6 +129,7 @@ func createStream(t *Thread, fn string, out *Handle, priority, flags uint32) err
 	if err != nil {
 		return err
 	}
+	defer flushStreamStates() // after the unlock below
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if c.dead.Load() {
@@ -158,6 +160,7 @@ func DestroyStream(t *Thread, h Handle, force bool) error {
 	if s.isDefault {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is a default stream, released with its context", fn, uintptr(h))
 	}
+	fireStreamsDestroyPre(func() []*Stream { return []*Stream{s} })
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	s.destroyLocked(!force)

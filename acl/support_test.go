@@ -123,6 +123,11 @@ func TestSupportFollowsSpecColumns(t *testing.T) {
 			// them and other SoCs get ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 			continue
 		}
+		if e.Status != abi.Unsupported && strings.Contains(e.Note, "documentation lists no product") {
+			// Listed for no product at all, yet asked for (stream config
+			// handles): implemented everywhere, the note warns -real may differ.
+			continue
+		}
 		assert.Equal(t, abi.Unsupported, e.Status, "%s (%s)", name, sup)
 		assert.Equal(t, int32(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT), e.Code, "%s (%s)", name, sup)
 	}

@@ -1,0 +1,162 @@
+package acl
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Float overflow detection. Each context owns one status word in its
+// device's HBM (aclrtCtxGetFloatOverflowAddr). aclrtGetOverflowStatus copies
+// it, in stream order, into the caller's device buffer and
+// aclrtResetOverflowStatus clears it. Emulated kernels do not report float
+// overflow, so the word stays 0 unless the application writes it itself.
+
+// ovfStatusSize is the size of the status block the runtime writes (the
+// documented outputSize).
+const ovfStatusSize = 64
+
+// ovfWordSize is the size of the per-context status word.
+const ovfWordSize = 8
+
+var ovf struct {
+	mu    sync.Mutex
+	words map[*Context]uintptr
+}
+
+// overflowWord returns c's status word, allocating and zeroing it on first
+// use; words of destroyed contexts are released on the way.
+func overflowWord(fn string, c *Context) (uintptr, error) {
+	ovf.mu.Lock()
+	defer ovf.mu.Unlock()
+	if ovf.words == nil {
+		ovf.words = map[*Context]uintptr{}
+	}
+	for x, a := range ovf.words {
+		if x.dead.Load() {
+			_, _ = x.dev.emu.HBM.Free(a) // fails harmlessly once the device memory is closed
+			delete(ovf.words, x)
+		}
+	}
+	if a, ok := ovf.words[c]; ok {
+		return a, nil
+	}
+	a, err := c.dev.emu.HBM.Alloc(ovfWordSize, 0)
+	if err != nil {
+		return 0, abi.Errorf(abi.CodeOf(err), "%s: overflow status word of device %d: %s", fn, c.dev.id, messageOf(err))
+	}
+	if err := c.dev.emu.TS.MemsetNow(a, 0, ovfWordSize); err != nil {
+		_, _ = c.dev.emu.HBM.Free(a)
+		return 0, abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+	}
+	ovf.words[c] = a
+	return a, nil
+}
+
+// CtxGetFloatOverflowAddr implements aclrtCtxGetFloatOverflowAddr.
+func CtxGetFloatOverflowAddr(t *Thread, addr *uintptr) error {
+	const fn = "aclrtCtxGetFloatOverflowAddr"
+	if addr == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: overflowAddr must not be NULL", fn)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	a, err := overflowWord(fn, c)
+	if err != nil {
+		return err
+	}
+	*addr = a
+	return nil
+}
+
+// SetStreamOverflowSwitch implements aclrtSetStreamOverflowSwitch (the same
+// setting as the FLOAT_OVERFLOW_CHECK stream attribute).
+func SetStreamOverflowSwitch(t *Thread, h Handle, flag uint32) error {
+	const fn = "aclrtSetStreamOverflowSwitch"
+	if flag > 1 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: want 0 (off) or 1 (on)", fn, flag)
+	}
+	s, err := resolveStream(t, fn, h)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.overflow = flag
+	s.mu.Unlock()
+	return nil
+}
+
+// GetStreamOverflowSwitch implements aclrtGetStreamOverflowSwitch.
+func GetStreamOverflowSwitch(t *Thread, h Handle, flag *uint32) error {
+	const fn = "aclrtGetStreamOverflowSwitch"
+	if flag == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, h)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	*flag = s.overflow
+	s.mu.Unlock()
+	return nil
+}
+
+// GetOverflowStatus implements aclrtGetOverflowStatus: asynchronously
+// writes the status block (the status word, then zeros) into device memory
+// at out; 0 means no overflow.
+func GetOverflowStatus(t *Thread, out uintptr, size uint64, h Handle) error {
+	const fn = "aclrtGetOverflowStatus"
+	if out == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputAddr must not be NULL", fn)
+	}
+	if size < ovfWordSize {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputSize %d is smaller than the %d-byte status word (the documented size is %d)", fn, size, ovfWordSize, ovfStatusSize)
+	}
+	s, err := resolveStream(t, fn, h)
+	if err != nil {
+		return err
+	}
+	pi, err := classify(fn, "outputAddr", out)
+	if err != nil {
+		return err
+	}
+	if pi.class != devmem {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputAddr %#x is not device memory", fn, out)
+	}
+	n := min(size, ovfStatusSize)
+	if err := checkRoom(fn, "outputAddr", out, pi, n); err != nil {
+		return err
+	}
+	if err := sameDevice(fn, s, pi); err != nil {
+		return err
+	}
+	w, err := overflowWord(fn, s.ctx)
+	if err != nil {
+		return err
+	}
+	if n > ovfWordSize {
+		if err := s.submitTask(t, fn, tsfw.MemsetTask(out+ovfWordSize, 0, n-ovfWordSize)); err != nil {
+			return err
+		}
+	}
+	return s.submitTask(t, fn, tsfw.CopyTask(out, w, ovfWordSize, tsfw.DeviceToDevice))
+}
+
+// ResetOverflowStatus implements aclrtResetOverflowStatus: clears the
+// status word in stream order.
+func ResetOverflowStatus(t *Thread, h Handle) error {
+	const fn = "aclrtResetOverflowStatus"
+	s, err := resolveStream(t, fn, h)
+	if err != nil {
+		return err
+	}
+	w, err := overflowWord(fn, s.ctx)
+	if err != nil {
+		return err
+	}
+	return s.submitTask(t, fn, tsfw.MemsetTask(w, 0, ovfWordSize))
+}
