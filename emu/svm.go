@@ -21,13 +21,27 @@ import (
 // did before the call.
 
 // EnvSVMHostFaults chooses host-side fault detection: "explicit" (the
-// default) or "mprotect".
+// default), "mprotect" or "userfaultfd-wp".
 const EnvSVMHostFaults = "NPUEMU_SVM_HOST_FAULTS"
+
+// uffdMode caches whether this process may use userfaultfd-wp.
+var uffdMode = sync.OnceValue(svm.DetectMode)
+
+// uffdFallback is the mode used when userfaultfd-wp is asked for but
+// refused: mprotect where the SIGSEGV handler is loaded, else explicit.
+func uffdFallback() string {
+	if hostFaults.Load() != nil {
+		return svm.ModeMprotect
+	}
+	return svm.ModeExplicit
+}
 
 // SVMMode returns the host fault detection mode NPUEMU_SVM_HOST_FAULTS asks
 // for. Explicit is the default: it never traps, so it cannot break a
 // program (a read(2) into a device-resident page under mprotect fails with
 // EFAULT, as there is no signal to catch in a system call).
+// userfaultfd-wp, when the kernel or the sandbox refuses it, falls back to
+// mprotect (or explicit without the handler): the answer is the mode in use.
 func SVMMode() (string, error) {
 	v := strings.TrimSpace(os.Getenv(EnvSVMHostFaults))
 	switch v {
@@ -35,14 +49,19 @@ func SVMMode() (string, error) {
 		return svm.ModeExplicit, nil
 	case svm.ModeMprotect:
 		return v, nil
+	case svm.ModeUserfaultfdWP:
+		if uffdMode() == svm.ModeUserfaultfdWP {
+			return v, nil
+		}
+		return uffdFallback(), nil
 	}
 	if _, err := svm.NewProtector(v); err != nil {
 		var ae *abi.Error
 		if errors.As(err, &ae) {
-			return "", abi.Errorf(ae.Code, "%s=%q: %s (supported: %s, %s)", EnvSVMHostFaults, v, ae.Msg, svm.ModeExplicit, svm.ModeMprotect)
+			return "", abi.Errorf(ae.Code, "%s=%q: %s (supported: %s, %s, %s)", EnvSVMHostFaults, v, ae.Msg, svm.ModeExplicit, svm.ModeMprotect, svm.ModeUserfaultfdWP)
 		}
 	}
-	return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: want %s or %s", EnvSVMHostFaults, v, svm.ModeExplicit, svm.ModeMprotect)
+	return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: want %s, %s or %s", EnvSVMHostFaults, v, svm.ModeExplicit, svm.ModeMprotect, svm.ModeUserfaultfdWP)
 }
 
 // HostFaults is the host half of mprotect mode: a SIGSEGV handler, which
@@ -78,7 +97,8 @@ func SetHostFaults(h HostFaults) { hostFaults.Store(&h) }
 type SVM struct {
 	space *svm.Space
 	mode  string
-	hf    HostFaults // nil in explicit mode
+	hf    HostFaults  // nil unless mprotect mode
+	uffd  *svm.UffdWP // nil unless userfaultfd-wp mode
 
 	ownMu  sync.Mutex
 	owners map[uintptr]string // allocation start → the API that allocated it; guarded by ownMu
@@ -114,6 +134,15 @@ func (n *Node) SVM() (*SVM, error) {
 	for i := range n.DeviceCount() {
 		cfg.Devices = append(cfg.Devices, hbmBudget{n, i})
 	}
+	if mode == svm.ModeUserfaultfdWP {
+		if u, err := svm.NewUffdWP(); err == nil {
+			g.uffd = u
+			cfg.Protector = u
+		} else {
+			mode = uffdFallback()
+			g.mode = mode
+		}
+	}
 	if mode == svm.ModeMprotect {
 		p := hostFaults.Load()
 		if p == nil {
@@ -129,7 +158,32 @@ func (n *Node) SVM() (*SVM, error) {
 		s, err = svm.New(cfg)
 	}
 	if err != nil {
+		if g.uffd != nil {
+			_ = g.uffd.Close()
+		}
 		return nil, err
+	}
+	if g.uffd != nil {
+		if err := g.uffd.Start(s); err != nil {
+			// Refused at registration (a sandbox may allow the descriptor
+			// but not write-protect on this mapping): fall back.
+			_ = g.uffd.Close()
+			_ = s.Close()
+			g.uffd, g.mode = nil, svm.ModeExplicit
+			cfg.Protector = nil
+			if cfg.Base = svm.ManagedBase; uffdFallback() == svm.ModeMprotect {
+				g.hf = *hostFaults.Load()
+				g.mode = svm.ModeMprotect
+				cfg.Protector = g.hf.Protector()
+			}
+			if s, err = svm.New(cfg); err != nil && g.hf == nil {
+				cfg.Base = 0
+				s, err = svm.New(cfg)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	if g.hf != nil {
 		base, size := s.Window()
@@ -159,6 +213,10 @@ func (n *Node) closeSVM() {
 	base, size := g.space.Window()
 	if g.hf != nil {
 		g.hf.Disarm(base, size)
+	}
+	if g.uffd != nil {
+		// First: wakes any writer still blocked on the window.
+		_ = g.uffd.Close()
 	}
 	_ = g.space.Close()
 }
@@ -246,6 +304,9 @@ func (g *SVM) Free(addr uintptr) error {
 	base, size, ok := g.space.Lookup(addr)
 	if g.hf != nil && ok && base == addr {
 		g.hf.Disarm(base, size)
+	}
+	if g.uffd != nil && ok && base == addr {
+		g.uffd.Disarm(base, size)
 	}
 	if err := g.space.Free(addr); err != nil {
 		return err

@@ -31,7 +31,7 @@ func TestSVMMode(t *testing.T) {
 		want string
 		ok   bool
 	}{{"", svm.ModeExplicit, true}, {"explicit", svm.ModeExplicit, true}, {"mprotect", svm.ModeMprotect, true},
-		{"userfaultfd-wp", "", false}, {"signals", "", false}} {
+		{"signals", "", false}} {
 		t.Setenv(EnvSVMHostFaults, tc.env)
 		got, err := SVMMode()
 		if tc.ok {

@@ -262,6 +262,8 @@ NPU_EXPORT const char *npuemuSvmHostFaultMode(void) {
         return "explicit";
     case 1:
         return "mprotect";
+    case 2:
+        return "userfaultfd-wp";
     }
     return NULL;
 }

@@ -107,7 +107,9 @@ func npusvmStats(t *C.npu_thread, dev C.int32_t, out *C.struct_npuemu_svm_stats)
 }
 
 // npusvmMode is npuemuSvmHostFaultMode's answer (svmfault.c maps it to a
-// string): 0 explicit, 1 mprotect, -1 an invalid NPUEMU_SVM_HOST_FAULTS.
+// string): 0 explicit, 1 mprotect, 2 userfaultfd-wp, -1 an invalid
+// NPUEMU_SVM_HOST_FAULTS. It is the mode in use: userfaultfd-wp refused by
+// the kernel reads as its fallback.
 //
 //export npusvmMode
 func npusvmMode() C.int {
@@ -116,6 +118,8 @@ func npusvmMode() C.int {
 		return -1
 	case m == svm.ModeMprotect:
 		return 1
+	case m == svm.ModeUserfaultfdWP:
+		return 2
 	}
 	return 0
 }

@@ -40,9 +40,10 @@ struct npuemu_svm_stats {
  * managed allocation every counter is 0. */
 int npuemuSvmGetStats(int32_t dev, struct npuemu_svm_stats *out);
 
-/* npuemuSvmHostFaultMode returns the host fault detection mode chosen by
- * NPUEMU_SVM_HOST_FAULTS: "explicit" (default) or "mprotect"; NULL when the
- * variable holds something else. */
+/* npuemuSvmHostFaultMode returns the host fault detection mode in use, as
+ * chosen by NPUEMU_SVM_HOST_FAULTS: "explicit" (default), "mprotect" or
+ * "userfaultfd-wp" (which reads as its fallback, "mprotect", where the
+ * kernel refuses it); NULL when the variable holds something else. */
 const char *npuemuSvmHostFaultMode(void);
 
 #ifdef __cplusplus
