@@ -58,7 +58,8 @@
 // page itself and returns to retry, and the runtime reports the access later
 // through Trapped. Hold keeps the pages of an in-flight device operation
 // reachable (device code runs on host threads). DetectMode reports whether
-// userfaultfd write-protect is available; its handler is not built yet.
+// userfaultfd write-protect is available; NewUffdWP + Start serve it with a
+// Go event loop (uffd.go).
 //
 // # Errors and locking
 //

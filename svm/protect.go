@@ -82,9 +82,9 @@ func DetectMode() string {
 	return ModeMprotect
 }
 
-// NewProtector returns the Protector of mode. userfaultfd-wp needs an event
-// loop that resolves write faults; it is not built yet, so asking for it is
-// an error (callers fall back to mprotect or explicit).
+// NewProtector returns the Protector of mode. userfaultfd-wp is not a plain
+// Protector: it needs its event loop bound to a Space (NewUffdWP, then
+// Start), so asking for it here is an error.
 func NewProtector(mode string) (Protector, error) {
 	switch mode {
 	case ModeExplicit:
@@ -92,7 +92,7 @@ func NewProtector(mode string) (Protector, error) {
 	case ModeMprotect:
 		return Mprotect{}, nil
 	case ModeUserfaultfdWP:
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "svm: host fault detection %q is detected but has no handler yet; use %q or %q", mode, ModeMprotect, ModeExplicit)
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "svm: host fault detection %q is built with NewUffdWP and Start(space), not NewProtector", mode)
 	}
 	return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: unknown host fault detection mode %q", mode)
 }
