@@ -68,8 +68,13 @@ func theNode() (*emu.Node, error) {
 const maxJSONDepth = 10
 
 // Init implements aclInit. path "" means NULL (no configuration file).
-func Init(t *Thread, path string) error {
+func Init(t *Thread, path string) (err error) {
 	var content []byte
+	defer func() { // runs after the deferred unlock below (initcb.go)
+		if err == nil {
+			runInitCallbacks(content)
+		}
+	}()
 	if path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -217,6 +222,9 @@ func ErrMsgProcessWide() bool {
 // Finalize implements aclFinalize: whatever the reference count, it
 // releases everything still alive.
 func Finalize(t *Thread) error {
+	if Initialized() {
+		runFinalizeCallbacks() // outside rt.mu (initcb.go)
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.initRefs == 0 {

@@ -3452,11 +3452,7 @@ NPU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
 }
 
 static inline aclError emu_aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
-    (void)ptr;
-    (void)memSize;
-    (void)value;
-    (void)N;
-    return (aclError)npu_unsupported(npu_self(), 98);
+    return npu_aclrtMemsetD32(npu_self(), ptr, memSize, value, N);
 }
 
 static NPU_HOOK aclError hook_aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
@@ -3488,12 +3484,7 @@ NPU_EXPORT aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, si
 }
 
 static inline aclError emu_aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
-    (void)ptr;
-    (void)memSize;
-    (void)value;
-    (void)N;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 99);
+    return npu_aclrtMemsetD32Async(npu_self(), ptr, memSize, value, N, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
@@ -4138,8 +4129,7 @@ NPU_EXPORT aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset
 }
 
 static inline aclrtStreamConfigHandle* emu_aclrtCreateStreamConfigHandle(void) {
-    npu_unsupported(npu_self(), 118);
-    return NULL;
+    return npu_aclrtCreateStreamConfigHandle(npu_self());
 }
 
 static NPU_HOOK aclrtStreamConfigHandle* hook_aclrtCreateStreamConfigHandle(void) {
@@ -4167,8 +4157,7 @@ NPU_EXPORT aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
 }
 
 static inline aclError emu_aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 119);
+    return npu_aclrtDestroyStreamConfigHandle(npu_self(), handle);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
@@ -4197,11 +4186,7 @@ NPU_EXPORT aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* hand
 }
 
 static inline aclError emu_aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
-    (void)handle;
-    (void)attr;
-    (void)attrValue;
-    (void)valueSize;
-    return (aclError)npu_unsupported(npu_self(), 120);
+    return npu_aclrtSetStreamConfigOpt(npu_self(), handle, attr, (void*)attrValue, valueSize);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
@@ -4262,9 +4247,7 @@ NPU_EXPORT aclError aclrtCreateStream(aclrtStream* stream) {
 }
 
 static inline aclError emu_aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
-    (void)stream;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 122);
+    return npu_aclrtCreateStreamV2(npu_self(), stream, (aclrtStreamConfigHandle*)handle);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
@@ -5121,9 +5104,7 @@ NPU_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
 }
 
 static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-    (void)stream;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 150);
+    return npu_aclrtSetStreamOverflowSwitch(npu_self(), stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
@@ -5153,9 +5134,7 @@ NPU_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
 }
 
 static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-    (void)stream;
-    (void)flag;
-    return (aclError)npu_unsupported(npu_self(), 151);
+    return npu_aclrtGetStreamOverflowSwitch(npu_self(), stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
@@ -5243,10 +5222,7 @@ NPU_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
 }
 
 static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
-    (void)outputAddr;
-    (void)outputSize;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 154);
+    return npu_aclrtGetOverflowStatus(npu_self(), outputAddr, outputSize, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
@@ -5277,8 +5253,7 @@ NPU_EXPORT aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, 
 }
 
 static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 155);
+    return npu_aclrtResetOverflowStatus(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetOverflowStatus(aclrtStream stream) {
@@ -7382,9 +7357,7 @@ NPU_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureTy
 }
 
 static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
-    (void)deviceId;
-    (void)uuid;
-    return (aclError)npu_unsupported(npu_self(), 222);
+    return npu_aclrtDeviceGetUuid(npu_self(), deviceId, uuid);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
@@ -7474,10 +7447,7 @@ NPU_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
 }
 
 static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
-    (void)deviceId;
-    (void)pciBusId;
-    (void)len;
-    return (aclError)npu_unsupported(npu_self(), 225);
+    return npu_aclrtDeviceGetPCIBusId(npu_self(), deviceId, pciBusId, len);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
@@ -7508,9 +7478,7 @@ NPU_EXPORT aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int
 }
 
 static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
-    (void)pciBusId;
-    (void)deviceId;
-    return (aclError)npu_unsupported(npu_self(), 226);
+    return npu_aclrtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
@@ -8787,16 +8755,7 @@ NPU_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceI
 }
 
 static inline aclError emu_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
-    (void)dsts;
-    (void)destMaxs;
-    (void)srcs;
-    (void)sizes;
-    (void)numBatches;
-    (void)attrs;
-    (void)attrsIndexes;
-    (void)numAttrs;
-    (void)failIndex;
-    return (aclError)npu_unsupported(npu_self(), 266);
+    return npu_aclrtMemcpyBatch(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
@@ -8833,15 +8792,7 @@ NPU_EXPORT aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
 }
 
 static inline aclError emu_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
-    (void)dsts;
-    (void)destMaxs;
-    (void)srcs;
-    (void)sizes;
-    (void)numBatches;
-    (void)attrs;
-    (void)attrsIndexes;
-    (void)numAttrs;
-    return (aclError)npu_unsupported(npu_self(), 267);
+    return npu_aclrtMemcpyBatchV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
@@ -8877,17 +8828,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** src
 }
 
 static inline aclError emu_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
-    (void)dsts;
-    (void)destMaxs;
-    (void)srcs;
-    (void)sizes;
-    (void)numBatches;
-    (void)attrs;
-    (void)attrsIndexes;
-    (void)numAttrs;
-    (void)failIndex;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 268);
+    return npu_aclrtMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
@@ -8925,16 +8866,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** 
 }
 
 static inline aclError emu_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
-    (void)dsts;
-    (void)destMaxs;
-    (void)srcs;
-    (void)sizes;
-    (void)numBatches;
-    (void)attrs;
-    (void)attrsIndexes;
-    (void)numAttrs;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 269);
+    return npu_aclrtMemcpyBatchAsyncV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
@@ -10247,10 +10179,7 @@ NPU_EXPORT aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion
 }
 
 static inline aclError emu_aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
-    (void)type;
-    (void)cbFunc;
-    (void)userData;
-    return (aclError)npu_unsupported(npu_self(), 312);
+    return npu_aclInitCallbackRegister(npu_self(), type, cbFunc, userData);
 }
 
 static NPU_HOOK aclError hook_aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
@@ -10281,9 +10210,7 @@ NPU_EXPORT aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclIni
 }
 
 static inline aclError emu_aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
-    (void)type;
-    (void)cbFunc;
-    return (aclError)npu_unsupported(npu_self(), 313);
+    return npu_aclInitCallbackUnRegister(npu_self(), type, cbFunc);
 }
 
 static NPU_HOOK aclError hook_aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
@@ -10313,10 +10240,7 @@ NPU_EXPORT aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclI
 }
 
 static inline aclError emu_aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
-    (void)type;
-    (void)cbFunc;
-    (void)userData;
-    return (aclError)npu_unsupported(npu_self(), 314);
+    return npu_aclFinalizeCallbackRegister(npu_self(), type, cbFunc, userData);
 }
 
 static NPU_HOOK aclError hook_aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
@@ -10347,9 +10271,7 @@ NPU_EXPORT aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, ac
 }
 
 static inline aclError emu_aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
-    (void)type;
-    (void)cbFunc;
-    return (aclError)npu_unsupported(npu_self(), 315);
+    return npu_aclFinalizeCallbackUnRegister(npu_self(), type, cbFunc);
 }
 
 static NPU_HOOK aclError hook_aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
@@ -10379,12 +10301,7 @@ NPU_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, 
 }
 
 static inline aclError emu_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    (void)addrList;
-    (void)size;
-    (void)memType;
-    (void)checkResult;
-    (void)reserve;
-    return (aclError)npu_unsupported(npu_self(), 316);
+    return npu_aclrtCheckMemType(npu_self(), addrList, size, memType, checkResult, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -10417,9 +10334,7 @@ NPU_EXPORT aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t m
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
-    (void)userDevid;
-    (void)logicDevId;
-    return (aclError)npu_unsupported(npu_self(), 317);
+    return npu_aclrtGetLogicDevIdByUserDevId(npu_self(), userDevid, logicDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
@@ -10449,9 +10364,7 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32
 }
 
 static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
-    (void)logicDevId;
-    (void)userDevid;
-    return (aclError)npu_unsupported(npu_self(), 318);
+    return npu_aclrtGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevid);
 }
 
 static NPU_HOOK aclError hook_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
@@ -10481,9 +10394,7 @@ NPU_EXPORT aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int3
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
-    (void)phyDevId;
-    (void)logicDevId;
-    return (aclError)npu_unsupported(npu_self(), 319);
+    return npu_aclrtGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
@@ -10513,9 +10424,7 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
-    (void)logicDevId;
-    (void)phyDevId;
-    return (aclError)npu_unsupported(npu_self(), 320);
+    return npu_aclrtGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
@@ -10545,9 +10454,7 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32
 }
 
 static inline aclError emu_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
-    (void)phyDevId;
-    (void)userDevId;
-    return (aclError)npu_unsupported(npu_self(), 321);
+    return npu_aclrtGetUserDevIdByPhyDevId(npu_self(), phyDevId, userDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
@@ -10577,9 +10484,7 @@ NPU_EXPORT aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t*
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
-    (void)userDevId;
-    (void)phyDevId;
-    return (aclError)npu_unsupported(npu_self(), 322);
+    return npu_aclrtGetPhyDevIdByUserDevId(npu_self(), userDevId, phyDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
@@ -10836,8 +10741,7 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, 
 }
 
 static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-    (void)overflowAddr;
-    return (aclError)npu_unsupported(npu_self(), 329);
+    return npu_aclrtCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -11090,10 +10994,7 @@ NPU_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, 
 }
 
 static inline aclError emu_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
-    (void)regName;
-    (void)callback;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 337);
+    return npu_aclrtRegStreamStateCallback(npu_self(), (char*)regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
@@ -11124,10 +11025,7 @@ NPU_EXPORT aclError aclrtRegStreamStateCallback(const char* regName, aclrtStream
 }
 
 static inline aclError emu_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
-    (void)regName;
-    (void)callback;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 338);
+    return npu_aclrtRegDeviceStateCallback(npu_self(), (char*)regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
@@ -11476,11 +11374,7 @@ NPU_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
-    (void)modelRI;
-    (void)defaultLaunchValue;
-    (void)flag;
-    (void)handle;
-    return (aclError)npu_unsupported(npu_self(), 349);
+    return npu_aclmdlRICondHandleCreate(npu_self(), modelRI, defaultLaunchValue, flag, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
@@ -11512,9 +11406,7 @@ NPU_EXPORT aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultL
 }
 
 static inline aclError emu_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
-    (void)handle;
-    (void)ptr;
-    return (aclError)npu_unsupported(npu_self(), 350);
+    return npu_aclmdlRICondHandleGetCondPtr(npu_self(), handle, ptr);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
@@ -11544,10 +11436,7 @@ NPU_EXPORT aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint
 }
 
 static inline aclError emu_aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
-    (void)params;
-    (void)stream;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 351);
+    return npu_aclmdlRIAddCondTask(npu_self(), params, stream, flags);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
@@ -11578,10 +11467,7 @@ NPU_EXPORT aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStre
 }
 
 static inline aclError emu_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
-    (void)stream;
-    (void)modelRI;
-    (void)mode;
-    return (aclError)npu_unsupported(npu_self(), 352);
+    return npu_aclmdlRICaptureToModelRIBegin(npu_self(), stream, modelRI, mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
@@ -12082,9 +11968,7 @@ NPU_EXPORT aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, ac
 }
 
 static inline aclError emu_aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    (void)infoPtr;
-    (void)infoSize;
-    return (aclError)npu_unsupported(npu_self(), 368);
+    return npu_aclrtCacheLastTaskOpInfo(npu_self(), (void*)infoPtr, infoSize);
 }
 
 static NPU_HOOK aclError hook_aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -12114,9 +11998,7 @@ NPU_EXPORT aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const si
 }
 
 static inline aclError emu_aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    (void)extendInfoPtr;
-    (void)infoSize;
-    return (aclError)npu_unsupported(npu_self(), 369);
+    return npu_aclrtCacheLastTaskExtendInfo(npu_self(), (char*)extendInfoPtr, infoSize);
 }
 
 static NPU_HOOK aclError hook_aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
