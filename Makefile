@@ -7,7 +7,7 @@ LIB     := emu/lib
 SONAMES := libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so
 CFLAGS_APP := -O2 -Wall -Werror -I emu/include
 
-.PHONY: all lib generate demo test check-format vet gotest clean bench
+.PHONY: all lib generate demo test deps check-format vet gotest clean bench
 
 all: lib
 
@@ -42,7 +42,11 @@ vet:
 gotest: lib
 	$(GO) test -race -shuffle=on -count=1 ./...
 
-test: check-format vet gotest
+# Tools beyond Go and gcc come from our own script, never by hand.
+deps:
+	@bash scripts/install-deps.sh
+
+test: deps check-format vet gotest
 
 # Benchmarks npuemu beside the PoCL peer and the machine's limits
 # (docs/benchmarks.md). Install the peer once with bench/install-pocl.sh;
