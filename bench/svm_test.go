@@ -1,15 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"io"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/svm"
 )
@@ -17,21 +11,7 @@ import (
 // svm_bench --quick runs through the real library and prints every svm row
 // of the catalogue with its unit.
 func TestSVMBenchQuick(t *testing.T) {
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	if err := libraryBuilt(root); err != nil {
-		t.Skip(err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	h := &harness{root: root, cc: compiler(), timeout: time.Minute, log: io.Discard}
-	p, err := h.buildSVM(ctx, t.TempDir())
-	require.NoError(t, err)
-	p.args = []string{"--quick"}
-	stdout, err := h.execute(ctx, p)
-	require.NoError(t, err)
-	run, err := ParseMetrics(bytes.NewReader(stdout))
-	require.NoError(t, err, "output:\n%s", stdout)
+	run, stdout := runQuick(t, (*harness).buildSVM)
 	n := 0
 	for _, row := range catalogue {
 		if row.Program != svmBench || row.Metric == svmUffdRate && svm.DetectMode() != svm.ModeUserfaultfdWP {
