@@ -2,6 +2,8 @@ package acl
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -22,6 +24,11 @@ import (
 // thread id, device id, error code); its task id is the one
 // aclrtGetThreadLastTaskId reports, its thread id the acl thread id of the
 // last thread that issued a tracked task to the stream (0 if none).
+//
+// A kernel's failure carries the launch (kernelFault): its function
+// handle, argument block and binary, so that the accessors can report the
+// kernel and the binary's own callback (aclrtBinarySetExceptionCallback)
+// fires after the process-wide ones.
 //
 // Lock order: excState.mu is a leaf; callbacks run with no
 // lock held.
@@ -58,6 +65,10 @@ var excState struct {
 	mu   sync.Mutex
 	slot excEntry   // aclrtSetExceptionInfoCallback's single slot
 	reg  []excEntry // aclrtExceptionInfoCallbackRegister's set
+	// bin holds aclrtBinarySetExceptionCallback's callbacks by binary
+	// handle; handles are never reused, so an entry of an unloaded binary
+	// never fires for another one (stale entries are dropped at each set).
+	bin map[Handle]ExceptionCallback
 }
 
 // SetExceptionInfoCallback implements the deprecated
@@ -175,6 +186,12 @@ func onTaskError(te tsfw.TaskError) {
 	for _, cb := range exceptionCallbacks() {
 		cb(&info)
 	}
+	var fault *kernelFault
+	if errors.As(te.Err, &fault) {
+		if cb := binaryExceptionCallback(fault.bin); cb != nil {
+			cb(&info)
+		}
+	}
 	all := contextStreams(s.ctx)
 	stop := false
 	for _, x := range all {
@@ -275,5 +292,102 @@ func StreamStop(t *Thread, sh Handle) error {
 		return err
 	}
 	s.q.Stop(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was stopped by aclrtStreamStop", s.id))
+	return nil
+}
+
+// kernelFault is the task error of a kernel whose block faulted: the
+// launch's identity, captured when the block fails because the launch
+// object is recycled once the kernel is done.
+type kernelFault struct {
+	err     *abi.Error
+	args    uintptr
+	argsLen uint32
+	fn      Handle
+	bin     Handle
+}
+
+// Error returns the message alone, like messageOf of an *abi.Error: every
+// caller that reports a task error wraps it with its code (abi.CodeOf sees
+// it through Unwrap), so the code is not repeated in the message.
+func (k *kernelFault) Error() string { return k.err.Msg }
+func (k *kernelFault) Unwrap() error { return k.err }
+
+// KernelFault implements KernelFault.
+func (k *kernelFault) KernelFault() (uintptr, uint32, uintptr) {
+	return k.args, k.argsLen, uintptr(k.fn)
+}
+
+// fault builds the task error of block b of n failing with err.
+func (l *launch) fault(b, n uint32, err error) error {
+	return &kernelFault{
+		err:     &abi.Error{Code: abi.CodeOf(err), Msg: fmt.Sprintf("kernel %s, block %d of %d: %s", l.f.e.Name, b, n, messageOf(err))},
+		args:    l.args,
+		argsLen: uint32(min(l.size, math.MaxUint32)),
+		fn:      l.f.h,
+		bin:     l.f.bin.h,
+	}
+}
+
+// BinarySetExceptionCallback implements aclrtBinarySetExceptionCallback:
+// fn is called for the exceptions of the binary's kernels, after the
+// process-wide callbacks; the last call wins and a NULL callback (nil fn)
+// removes it.
+func BinarySetExceptionCallback(t *Thread, bh Handle, fn ExceptionCallback) error {
+	const name = "aclrtBinarySetExceptionCallback"
+	if _, err := resolveBinary(name, bh); err != nil {
+		return err
+	}
+	excState.mu.Lock()
+	defer excState.mu.Unlock()
+	for h := range excState.bin {
+		if _, err := binaries.get(h); err != nil {
+			delete(excState.bin, h)
+		}
+	}
+	if fn == nil {
+		delete(excState.bin, bh)
+		return nil
+	}
+	if excState.bin == nil {
+		excState.bin = map[Handle]ExceptionCallback{}
+	}
+	excState.bin[bh] = fn
+	return nil
+}
+
+// binaryExceptionCallback returns the callback of binary bh, nil if none.
+func binaryExceptionCallback(bh Handle) ExceptionCallback {
+	excState.mu.Lock()
+	defer excState.mu.Unlock()
+	return excState.bin[bh]
+}
+
+// GetArgsFromExceptionInfo implements aclrtGetArgsFromExceptionInfo: the
+// argument block of the failing kernel, as the kernel saw it. An
+// exception that is not a kernel's has none (ACL_ERROR_RT_PARAM_INVALID).
+func GetArgsFromExceptionInfo(t *Thread, info *ExceptionInfo, args *uintptr, n *uint32) error {
+	const fn = "aclrtGetArgsFromExceptionInfo"
+	if info == nil || args == nil || n == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info, devArgsPtr and devArgsLen must not be NULL", fn)
+	}
+	if info.Func == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exception of task %d is not a kernel's: it has no arguments", fn, info.TaskID)
+	}
+	*args, *n = info.Args, info.ArgsLen
+	return nil
+}
+
+// GetFuncHandleFromExceptionInfo implements
+// aclrtGetFuncHandleFromExceptionInfo: the function handle the failing
+// kernel was launched with (it dies with its binary).
+func GetFuncHandleFromExceptionInfo(t *Thread, info *ExceptionInfo, out *uintptr) error {
+	const fn = "aclrtGetFuncHandleFromExceptionInfo"
+	if info == nil || out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info and func must not be NULL", fn)
+	}
+	if info.Func == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exception of task %d is not a kernel's: it has no function", fn, info.TaskID)
+	}
+	*out = info.Func
 	return nil
 }

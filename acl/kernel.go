@@ -538,7 +538,7 @@ func putLaunch(l *launch) {
 // RunBlock implements tsfw.Kernel.
 func (l *launch) RunBlock(b, n uint32) error {
 	if err := l.host.Run(l.f.e.Fn, l.args, l.size, b, n, l.buf[:launchHeader]); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "kernel %s, block %d of %d: %s", l.f.e.Name, b, n, messageOf(err))
+		return l.fault(b, n, err) // carries the launch for the exception info
 	}
 	return nil
 }

@@ -14,4 +14,14 @@ void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info) {
     ((aclrtExceptionInfoCallback)cb)(&copy);
 }
 
+void npu_call_opexccb(uintptr_t cb, const struct rtExceptionInfo *info, uintptr_t userData) {
+    struct rtExceptionInfo copy;
+    memcpy(&copy, info, sizeof copy);
+    ((aclrtOpExceptionCallback)cb)(&copy, (void *)userData);
+}
+
+int32_t npu_call_abortcb(uintptr_t cb, int32_t deviceId, int32_t stage, uint32_t timeout, uintptr_t args) {
+    return ((aclrtDeviceTaskAbortCallback)cb)(deviceId, (aclrtDeviceTaskAbortStage)stage, timeout, (void *)args);
+}
+
 uint64_t npu_pthread_self(void) { return (uint64_t)pthread_self(); }

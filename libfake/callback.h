@@ -30,6 +30,14 @@ void npu_call_hostfn(uintptr_t fn, uintptr_t arg);
  * call, as documented. */
 void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info);
 
+/* npu_call_opexccb calls an aclrtOpExceptionCallback (a binary's
+ * callback, aclrtBinarySetExceptionCallback) like npu_call_exccb, with its
+ * userData. */
+void npu_call_opexccb(uintptr_t cb, const struct rtExceptionInfo *info, uintptr_t userData);
+
+/* npu_call_abortcb calls an aclrtDeviceTaskAbortCallback. */
+int32_t npu_call_abortcb(uintptr_t cb, int32_t deviceId, int32_t stage, uint32_t timeout, uintptr_t args);
+
 /* npu_pthread_self returns pthread_self() as the uint64_t that
  * aclrtSubscribeReport takes. */
 uint64_t npu_pthread_self(void);

@@ -17,21 +17,95 @@ import (
 // the aclrtGet*FromExceptionInfo accessors over callback.h's layout, the
 // thread's last task id, and stream abort/stop.
 
+// cExcInfo lays info out as callback.h's struct rtExceptionInfo.
+func cExcInfo(info *acl.ExceptionInfo) C.struct_rtExceptionInfo {
+	var c C.struct_rtExceptionInfo
+	c.taskid = C.uint32_t(info.TaskID)
+	c.streamid = C.uint32_t(info.StreamID)
+	c.tid = C.uint32_t(info.ThreadID)
+	c.deviceid = C.uint32_t(info.DeviceID)
+	c.retcode = C.uint32_t(info.ErrorCode)
+	c.args_len = C.uint32_t(info.ArgsLen)
+	c.args = C.uint64_t(info.Args)
+	c.func_handle = C.uint64_t(info.Func)
+	return c
+}
+
+// goExcInfo reads callback.h's layout back.
+func goExcInfo(info *C.aclrtExceptionInfo) *acl.ExceptionInfo {
+	if info == nil {
+		return nil
+	}
+	c := (*C.struct_rtExceptionInfo)(unsafe.Pointer(info))
+	return &acl.ExceptionInfo{
+		TaskID: uint32(c.taskid), StreamID: uint32(c.streamid), ThreadID: uint32(c.tid),
+		DeviceID: uint32(c.deviceid), ErrorCode: uint32(c.retcode),
+		ArgsLen: uint32(c.args_len), Args: uintptr(c.args), Func: uintptr(c.func_handle),
+	}
+}
+
 // excCallback wraps an aclrtExceptionInfoCallback.
 func excCallback(cb unsafe.Pointer) acl.ExceptionCallback {
 	f := C.uintptr_t(uintptr(cb))
 	return func(info *acl.ExceptionInfo) {
-		var c C.struct_rtExceptionInfo
-		c.taskid = C.uint32_t(info.TaskID)
-		c.streamid = C.uint32_t(info.StreamID)
-		c.tid = C.uint32_t(info.ThreadID)
-		c.deviceid = C.uint32_t(info.DeviceID)
-		c.retcode = C.uint32_t(info.ErrorCode)
-		c.args_len = C.uint32_t(info.ArgsLen)
-		c.args = C.uint64_t(info.Args)
-		c.func_handle = C.uint64_t(info.Func)
+		c := cExcInfo(info)
 		C.npu_call_exccb(f, &c)
 	}
+}
+
+// opExcCallback wraps an aclrtOpExceptionCallback and its userData.
+func opExcCallback(cb, userData unsafe.Pointer) acl.ExceptionCallback {
+	f, u := C.uintptr_t(uintptr(cb)), C.uintptr_t(uintptr(userData))
+	return func(info *acl.ExceptionInfo) {
+		c := cExcInfo(info)
+		C.npu_call_opexccb(f, &c, u)
+	}
+}
+
+//export npu_aclrtBinarySetExceptionCallback
+func npu_aclrtBinarySetExceptionCallback(t *C.npu_thread, binHandle C.aclrtBinHandle, callback C.aclrtOpExceptionCallback, userData unsafe.Pointer) C.aclError {
+	th := thread(t)
+	var fn acl.ExceptionCallback
+	if p := unsafe.Pointer(callback); p != nil {
+		fn = opExcCallback(p, userData)
+	}
+	return ret(th, acl.BinarySetExceptionCallback(th, handle(unsafe.Pointer(binHandle)), fn))
+}
+
+//export npu_aclrtGetArgsFromExceptionInfo
+func npu_aclrtGetArgsFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo, devArgsPtr *unsafe.Pointer, devArgsLen *C.uint32_t) C.aclError {
+	th := thread(t)
+	var args uintptr
+	var n uint32
+	var pa *uintptr
+	var pn *uint32
+	if devArgsPtr != nil {
+		pa = &args
+	}
+	if devArgsLen != nil {
+		pn = &n
+	}
+	if err := acl.GetArgsFromExceptionInfo(th, goExcInfo(info), pa, pn); err != nil {
+		return ret(th, err)
+	}
+	*(*uintptr)(unsafe.Pointer(devArgsPtr)) = args
+	*devArgsLen = C.uint32_t(n)
+	return 0
+}
+
+//export npu_aclrtGetFuncHandleFromExceptionInfo
+func npu_aclrtGetFuncHandleFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo, fn *C.aclrtFuncHandle) C.aclError {
+	th := thread(t)
+	var h uintptr
+	var ph *uintptr
+	if fn != nil {
+		ph = &h
+	}
+	if err := acl.GetFuncHandleFromExceptionInfo(th, goExcInfo(info), ph); err != nil {
+		return ret(th, err)
+	}
+	*(*uintptr)(unsafe.Pointer(fn)) = h
+	return 0
 }
 
 //export npu_aclrtSetExceptionInfoCallback
