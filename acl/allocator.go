@@ -1,0 +1,223 @@
+package acl
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// External allocators (acl_rt_allocator.h): an application describes its
+// own device-memory allocator (an object and four callbacks) and registers
+// it for a stream. The runtime only keeps the registration; the consumers
+// (operator and dynamic-shape model execution, outside the runtime
+// library) fetch it with aclrtAllocatorGetByStream and call the callbacks
+// themselves. npuemu has no such consumer, so nothing here calls them.
+
+// kindAllocDesc tags aclrtAllocatorDesc handles.
+const kindAllocDesc handleKind = 0xAD
+
+// AllocatorParts are the parts of an allocator description. Callbacks are
+// C function pointers, kept as integers and never called from Go.
+type AllocatorParts struct {
+	Desc             Handle // the description registered (GetByStream output)
+	Obj              uintptr
+	Alloc            uintptr
+	Free             uintptr
+	AllocAdvise      uintptr
+	GetAddrFromBlock uintptr
+}
+
+// Parts an aclrtAllocatorSet*ToDesc call sets.
+const (
+	AllocatorObj = iota
+	AllocatorAlloc
+	AllocatorFree
+	AllocatorAllocAdvise
+	AllocatorGetAddrFromBlock
+)
+
+// allocatorDesc is one aclrtAllocatorDesc. mu guards parts.
+type allocatorDesc struct {
+	mu    sync.Mutex
+	parts AllocatorParts
+}
+
+var allocDescs = newTable[allocatorDesc](kindAllocDesc)
+
+// allocRegs maps a stream to its registered allocator: a snapshot of the
+// description at registration, so later Set*ToDesc calls or destroying
+// the description do not change what the stream has. allocRegs.mu is a
+// leaf lock.
+var allocRegs struct {
+	mu sync.Mutex
+	m  map[*Stream]AllocatorParts
+}
+
+// AllocatorCreateDesc implements aclrtAllocatorCreateDesc.
+func AllocatorCreateDesc(t *Thread) Handle {
+	d := &allocatorDesc{}
+	h := allocDescs.add(d)
+	d.parts.Desc = h
+	return h
+}
+
+func resolveAllocDesc(fn string, h Handle) (*allocatorDesc, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: allocatorDesc must not be NULL", fn)
+	}
+	d, err := allocDescs.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
+	}
+	return d, nil
+}
+
+// AllocatorDestroyDesc implements aclrtAllocatorDestroyDesc. Streams that
+// registered the description keep their snapshot.
+func AllocatorDestroyDesc(t *Thread, h Handle) error {
+	const fn = "aclrtAllocatorDestroyDesc"
+	if _, err := resolveAllocDesc(fn, h); err != nil {
+		return err
+	}
+	allocDescs.remove(h)
+	return nil
+}
+
+// AllocatorSetPart implements the aclrtAllocatorSet*ToDesc family: part
+// is one of AllocatorObj..AllocatorGetAddrFromBlock; v must not be NULL.
+func AllocatorSetPart(t *Thread, fn string, h Handle, part int, v uintptr) error {
+	d, err := resolveAllocDesc(fn, h)
+	if err != nil {
+		return err
+	}
+	if v == 0 {
+		what := "func"
+		if part == AllocatorObj {
+			what = "allocator"
+		}
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, what)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch part {
+	case AllocatorObj:
+		d.parts.Obj = v
+	case AllocatorAlloc:
+		d.parts.Alloc = v
+	case AllocatorFree:
+		d.parts.Free = v
+	case AllocatorAllocAdvise:
+		d.parts.AllocAdvise = v
+	case AllocatorGetAddrFromBlock:
+		d.parts.GetAddrFromBlock = v
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown allocator part %d", fn, part)
+	}
+	return nil
+}
+
+// allocatorStream resolves the stream argument of Register/GetByStream:
+// NULL is refused (a registration belongs to an explicit stream).
+func allocatorStream(t *Thread, fn string, sh Handle) (*Stream, error) {
+	if sh == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return nil, err
+	}
+	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P, emu.FamilyA1); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// AllocatorRegister implements aclrtAllocatorRegister: the description
+// must carry the object and the alloc, free and getAddrFromBlock
+// callbacks (allocAdvise is optional); a later registration for the same
+// stream replaces this one.
+func AllocatorRegister(t *Thread, sh Handle, dh Handle) error {
+	const fn = "aclrtAllocatorRegister"
+	d, err := resolveAllocDesc(fn, dh)
+	if err != nil {
+		return err
+	}
+	s, err := allocatorStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	p := d.parts
+	d.mu.Unlock()
+	for _, m := range []struct {
+		v    uintptr
+		what string
+	}{{p.Obj, "allocator object (aclrtAllocatorSetObjToDesc)"}, {p.Alloc, "alloc function"}, {p.Free, "free function"}, {p.GetAddrFromBlock, "getAddrFromBlock function"}} {
+		if m.v == 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the description has no %s", fn, m.what)
+		}
+	}
+	allocRegs.mu.Lock()
+	defer allocRegs.mu.Unlock()
+	if s.dead.Load() {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed", fn, s.id)
+	}
+	if allocRegs.m == nil {
+		allocRegs.m = map[*Stream]AllocatorParts{}
+	}
+	allocRegs.m[s] = p
+	return nil
+}
+
+// AllocatorGetByStream implements aclrtAllocatorGetByStream. A stream
+// without a registration yields zero (NULL) parts.
+func AllocatorGetByStream(t *Thread, sh Handle, out *AllocatorParts) error {
+	const fn = "aclrtAllocatorGetByStream"
+	s, err := allocatorStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	allocRegs.mu.Lock()
+	*out = allocRegs.m[s]
+	allocRegs.mu.Unlock()
+	return nil
+}
+
+// AllocatorUnregister implements aclrtAllocatorUnregister: a stream with
+// no registration (never registered, already unregistered, or destroyed)
+// is a success, as documented.
+func AllocatorUnregister(t *Thread, sh Handle) error {
+	const fn = "aclrtAllocatorUnregister"
+	if sh == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	s, err := streams.get(sh)
+	if err != nil {
+		return nil // a destroyed stream's registration went with it
+	}
+	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P, emu.FamilyA1); err != nil {
+		return err
+	}
+	allocRegs.mu.Lock()
+	delete(allocRegs.m, s)
+	allocRegs.mu.Unlock()
+	return nil
+}
+
+// allocatorRegistered returns how many streams have an allocator
+// registered (tests).
+func allocatorRegistered() int {
+	allocRegs.mu.Lock()
+	defer allocRegs.mu.Unlock()
+	return len(allocRegs.m)
+}
+
+// streamGone drops what this file and mempool.go keep per stream; called
+// by Stream.destroyLocked once the stream's queue is gone.
+func streamGone(s *Stream) {
+	allocRegs.mu.Lock()
+	delete(allocRegs.m, s)
+	allocRegs.mu.Unlock()
+	poolStreamGone(s)
+}

@@ -1,0 +1,616 @@
+package acl
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Stream-ordered memory pools (acl_rt_memory_soma.h, Atlas A2 only).
+//
+// A pool grows on demand: each block it hands out is one HBM block of the
+// pool's device (so aclrtGetMemInfo and copies see it as device memory),
+// and a block given back with aclrtMemPoolFreeAsync stays reserved by the
+// pool for reuse. A block's life: in use → pending (FreeAsync queued a
+// host task on its stream, not yet reached) → idle (the stream passed the
+// free). Reuse picks the smallest fitting block among those the request's
+// stream may take:
+//
+//   - a block freed on the same stream, pending or idle (stream order makes
+//     the free precede every later task);
+//   - an idle block freed on another stream, with REUSE_ALLOW_OPPORTUNISTIC;
+//   - a pending block freed on another stream, with
+//     REUSE_ALLOW_INTERNAL_DEPENDENCIES: an event recorded on the freeing
+//     stream is waited for by the allocating one.
+//
+// REUSE_FOLLOW_EVENT_DEPENDENCIES is kept but adds no reuse: npuemu does
+// not track which events a stream waited for. Idle blocks go back to HBM
+// at aclrtMemPoolTrimTo, when a new block would exceed maxSize, and at a
+// stream synchronise while the reservation exceeds RELEASE_THRESHOLD.
+//
+// Lock order: pools.mu → memPool.mu → poolPtrs.mu (leaf), HBM locks.
+
+// kindMemPool tags aclrtMemPool handles.
+const kindMemPool handleKind = 0x9B
+
+// poolAlign is the granularity of pool blocks (the runtime's 512-byte
+// allocation alignment).
+const poolAlign = allocAlign
+
+// MemPoolProps is aclrtMemPoolProps (56 bytes).
+type MemPoolProps struct {
+	AllocType  uint32
+	HandleType uint32
+	LocID      uint32
+	LocType    uint32
+	MaxSize    uint64
+	Reserved   [32]byte
+}
+
+type blockState int
+
+const (
+	blockInUse blockState = iota
+	blockPending
+	blockIdle
+)
+
+type poolBlock struct {
+	base   uintptr
+	size   uint64
+	state  blockState
+	stream *Stream // the stream of the last FreeAsync (pending, idle)
+	gen    uint64  // bumped at each FreeAsync: a stale free task does nothing
+}
+
+type memPool struct {
+	h       Handle
+	dev     *device
+	node    *emu.Node
+	maxSize uint64
+
+	mu sync.Mutex // guards the fields below
+	// Attributes (REUSE_* are 0/1).
+	followEvents, opportunistic, internalDeps uint32
+	threshold                                 uint64
+	reserved, reservedHigh, used, usedHigh    uint64
+	free                                      []*poolBlock // pending and idle blocks
+	inUse                                     int
+	dead                                      bool
+}
+
+var memPools = newTable[memPool](kindMemPool)
+
+// pools is the set of live pools (stream synchronise and destroy visit
+// them); poolPtrs maps an in-use block's address to its pool.
+var (
+	pools struct {
+		mu  sync.Mutex
+		set map[*memPool]struct{}
+	}
+	poolPtrs struct {
+		mu sync.Mutex
+		m  map[uintptr]poolRef
+	}
+)
+
+type poolRef struct {
+	p *memPool
+	b *poolBlock
+}
+
+// poolSoC refuses the pool API off Atlas A2, as documented.
+func poolSoC(fn string) error {
+	s, _, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	if s.Family != emu.FamilyA2 {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream-ordered memory pools exist only on Atlas A2 per the documentation, not on %s", fn, s.Name)
+	}
+	return nil
+}
+
+// MemPoolCreate implements aclrtMemPoolCreate. The pool reserves nothing
+// up front; maxSize bounds what it may reserve.
+func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
+	const fn = "aclrtMemPoolCreate"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	if out == nil || props == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memPool and poolProps must not be NULL", fn)
+	}
+	switch {
+	case props.AllocType != abi.ACL_MEM_ALLOCATION_TYPE_PINNED:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: allocType %d: only ACL_MEM_ALLOCATION_TYPE_PINNED (0)", fn, props.AllocType)
+	case props.HandleType != abi.ACL_MEM_HANDLE_TYPE_NONE:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handleType %d: only ACL_MEM_HANDLE_TYPE_NONE (0)", fn, props.HandleType)
+	case props.LocType != abi.ACL_MEM_LOCATION_TYPE_DEVICE:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: only ACL_MEM_LOCATION_TYPE_DEVICE (1)", fn, props.LocType)
+	case props.MaxSize == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: maxSize must not be 0", fn)
+	}
+	for _, b := range props.Reserved {
+		if b != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserved bytes must be zero", fn)
+		}
+	}
+	if err := checkDeviceID(fn, int32(props.LocID)); err != nil {
+		return err
+	}
+	d, err := openDevice(fn, int32(props.LocID))
+	if err != nil {
+		return err
+	}
+	p := &memPool{dev: d, node: rt.node.Load(), maxSize: props.MaxSize, followEvents: 1, opportunistic: 1, internalDeps: 1}
+	p.h = memPools.add(p)
+	pools.mu.Lock()
+	if pools.set == nil {
+		pools.set = map[*memPool]struct{}{}
+	}
+	pools.set[p] = struct{}{}
+	pools.mu.Unlock()
+	*out = p.h
+	return nil
+}
+
+// resolvePool resolves a pool handle; pools of a finalized runtime are
+// stale.
+func resolvePool(fn string, h Handle) (*memPool, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memPool must not be NULL", fn)
+	}
+	p, err := memPools.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
+	}
+	if p.node != rt.node.Load() {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pool %#x belongs to a finalized runtime", fn, uintptr(h))
+	}
+	return p, nil
+}
+
+// MemPoolDestroy implements aclrtMemPoolDestroy: idle memory goes back at
+// once, blocks whose free is still queued when their stream reaches it.
+// A pool with blocks still allocated is refused (their memory would be
+// lost to the application).
+func MemPoolDestroy(t *Thread, h Handle) error {
+	const fn = "aclrtMemPoolDestroy"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	p, err := resolvePool(fn, h)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	if p.inUse > 0 {
+		n := p.inUse
+		p.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %d block(s) of the pool are still allocated (aclrtMemPoolFreeAsync them first)", fn, n)
+	}
+	p.dead = true
+	p.trimLocked(0)
+	p.mu.Unlock()
+	memPools.remove(h)
+	return nil
+}
+
+// MemPoolAttrWidth returns the size in bytes of attribute attr's value
+// (0 for an unknown attribute).
+func MemPoolAttrWidth(attr int32) int {
+	switch attr {
+	case abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		return 4
+	case abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH,
+		abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH:
+		return 8
+	}
+	return 0
+}
+
+// MemPoolSetAttr implements aclrtMemPoolSetAttr; v is the value read with
+// MemPoolAttrWidth's width (nil: NULL value).
+func MemPoolSetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
+	const fn = "aclrtMemPoolSetAttr"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	p, err := resolvePool(fn, h)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch attr {
+	case abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		if *v > 1 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d: value %d: want 0 or 1", fn, attr, *v)
+		}
+		switch attr {
+		case abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+			p.followEvents = uint32(*v)
+		case abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC:
+			p.opportunistic = uint32(*v)
+		default:
+			p.internalDeps = uint32(*v)
+		}
+	case abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD:
+		p.threshold = *v
+	case abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH:
+		if *v != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d: a high watermark can only be reset (value 0), not set to %d", fn, attr, *v)
+		}
+		// The watermark restarts from the current level: it is the
+		// highest level since the reset, and the current one is part of it.
+		if attr == abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH {
+			p.reservedHigh = p.reserved
+		} else {
+			p.usedHigh = p.used
+		}
+	case abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d is read-only", fn, attr)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtMemPoolAttr %d", fn, attr)
+	}
+	return nil
+}
+
+// MemPoolGetAttr implements aclrtMemPoolGetAttr.
+func MemPoolGetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
+	const fn = "aclrtMemPoolGetAttr"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	p, err := resolvePool(fn, h)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch attr {
+	case abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+		*v = uint64(p.followEvents)
+	case abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC:
+		*v = uint64(p.opportunistic)
+	case abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		*v = uint64(p.internalDeps)
+	case abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD:
+		*v = p.threshold
+	case abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT:
+		*v = p.reserved
+	case abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH:
+		*v = p.reservedHigh
+	case abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT:
+		*v = p.used
+	case abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH:
+		*v = p.usedHigh
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtMemPoolAttr %d", fn, attr)
+	}
+	return nil
+}
+
+// poolStream resolves the stream of MallocAsync/FreeAsync: it must belong
+// to the pool's device and not be recording tasks (capture, model build),
+// where a stream-ordered allocation is not modelled.
+func poolStream(t *Thread, fn string, sh Handle) (*Stream, error) {
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return nil, err
+	}
+	if s.rec.Load() != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d records tasks (capture or model): stream-ordered allocation there is not supported by npuemu", fn, s.id)
+	}
+	return s, nil
+}
+
+// MemPoolMallocAsync implements aclrtMemPoolMallocAsync: the address is
+// returned at once; a block reused across streams makes the stream wait
+// for the free first.
+func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handle) error {
+	const fn = "aclrtMemPoolMallocAsync"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	}
+	if size == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	}
+	p, err := resolvePool(fn, h)
+	if err != nil {
+		return err
+	}
+	s, err := poolStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if s.ctx.dev != p.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is on device %d, the pool on device %d", fn, s.id, s.ctx.dev.id, p.dev.id)
+	}
+	want := alignUp(size, poolAlign)
+	p.mu.Lock()
+	b, waitOn := p.pickLocked(want, s)
+	if b == nil {
+		b, err = p.growLocked(fn, want)
+		if err != nil {
+			p.mu.Unlock()
+			return err
+		}
+	}
+	if b.state != blockPending { // a pending block still counts as used
+		p.used += b.size
+		p.usedHigh = max(p.usedHigh, p.used)
+	}
+	b.state, b.stream = blockInUse, nil
+	p.inUse++
+	p.mu.Unlock()
+	poolPtrs.mu.Lock()
+	if poolPtrs.m == nil {
+		poolPtrs.m = map[uintptr]poolRef{}
+	}
+	poolPtrs.m[b.base] = poolRef{p, b}
+	poolPtrs.mu.Unlock()
+	if waitOn != nil {
+		// The freeing stream may be gone by now: its queue then ran or
+		// dropped the free, and the block is free to use.
+		ev := p.dev.emu.TS.NewEventUnpooled(0)
+		if waitOn.q.Submit(tsfw.RecordTask(ev)) == nil {
+			if err := s.submit(fn, tsfw.WaitTask(ev)); err != nil {
+				ev.Destroy()
+				p.release(b)
+				return err
+			}
+		}
+		ev.Destroy()
+	}
+	*out = b.base
+	return nil
+}
+
+// pickLocked returns the smallest reusable block of at least want bytes
+// for stream s, taking it off the free list, and the stream s must wait
+// for when the block's free is still queued on another stream.
+// Precondition: p.mu held.
+func (p *memPool) pickLocked(want uint64, s *Stream) (*poolBlock, *Stream) {
+	best := -1
+	for i, b := range p.free {
+		if b.size < want || (best >= 0 && b.size >= p.free[best].size) {
+			continue
+		}
+		switch {
+		case b.stream == s:
+		case b.state == blockIdle && p.opportunistic == 1:
+		case b.state == blockPending && p.internalDeps == 1:
+		default:
+			continue
+		}
+		best = i
+	}
+	if best < 0 {
+		return nil, nil
+	}
+	b := p.free[best]
+	p.free = append(p.free[:best], p.free[best+1:]...)
+	var waitOn *Stream
+	if b.state == blockPending && b.stream != s {
+		waitOn = b.stream
+	}
+	return b, waitOn
+}
+
+// growLocked reserves a new block of size bytes from HBM, first handing
+// idle blocks back when the pool would exceed maxSize.
+// Precondition: p.mu held.
+func (p *memPool) growLocked(fn string, size uint64) (*poolBlock, error) {
+	if size > p.maxSize {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: %d bytes exceed the pool's maxSize %d", fn, size, p.maxSize)
+	}
+	if p.reserved+size > p.maxSize {
+		p.trimLocked(p.maxSize - size)
+		if p.reserved+size > p.maxSize {
+			return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+				"%s: %d bytes: the pool has %d of its maxSize %d bytes reserved and none of it reusable by this stream", fn, size, p.reserved, p.maxSize)
+		}
+	}
+	addr, err := p.dev.emu.HBM.Alloc(size, poolAlign)
+	if err != nil {
+		return nil, abi.Errorf(abi.CodeOf(err), "%s: %d bytes on device %d: %s", fn, size, p.dev.id, messageOf(err))
+	}
+	p.reserved += size
+	p.reservedHigh = max(p.reservedHigh, p.reserved)
+	noteUsage(p.dev, abi.APP_MODULE_ID, int64(size))
+	return &poolBlock{base: addr, size: size}, nil
+}
+
+// release undoes a MallocAsync whose stream wait could not be queued.
+func (p *memPool) release(b *poolBlock) {
+	poolPtrs.mu.Lock()
+	delete(poolPtrs.m, b.base)
+	poolPtrs.mu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inUse--
+	p.used -= b.size
+	b.state = blockIdle
+	p.free = append(p.free, b)
+}
+
+// trimLocked hands idle blocks back to HBM, largest first, while the pool
+// reserves more than keep bytes. Pending blocks stay: queued work may
+// still use them. Precondition: p.mu held.
+func (p *memPool) trimLocked(keep uint64) {
+	sort.Slice(p.free, func(i, j int) bool { return p.free[i].size > p.free[j].size })
+	kept := p.free[:0]
+	for _, b := range p.free {
+		if p.reserved > keep && b.state == blockIdle {
+			p.dropLocked(b)
+			continue
+		}
+		kept = append(kept, b)
+	}
+	clear(p.free[len(kept):])
+	p.free = kept
+}
+
+// dropLocked returns b's memory to HBM. Precondition: p.mu held.
+func (p *memPool) dropLocked(b *poolBlock) {
+	_, _ = p.dev.emu.HBM.Free(b.base)
+	p.reserved -= b.size
+	noteUsage(p.dev, abi.APP_MODULE_ID, -int64(b.size))
+}
+
+// MemPoolFreeAsync implements aclrtMemPoolFreeAsync: the block returns to
+// its pool when the stream reaches the free (and at once for later
+// allocations on the same stream).
+func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
+	const fn = "aclrtMemPoolFreeAsync"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	if ptr == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+	}
+	s, err := poolStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	poolPtrs.mu.Lock()
+	r, ok := poolPtrs.m[ptr]
+	if ok && r.p.dev != s.ctx.dev {
+		poolPtrs.mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x belongs to a pool of device %d, the stream to device %d", fn, ptr, r.p.dev.id, s.ctx.dev.id)
+	}
+	if ok {
+		delete(poolPtrs.m, ptr)
+	}
+	poolPtrs.mu.Unlock()
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not an allocated block of a memory pool (already freed?)", fn, ptr)
+	}
+	p, b := r.p, r.b
+	p.mu.Lock()
+	b.gen++
+	gen := b.gen
+	b.state, b.stream = blockPending, s
+	p.free = append(p.free, b)
+	p.inUse--
+	p.mu.Unlock()
+	if err := s.submit(fn, tsfw.HostTask(func() error { p.freeDone(b, gen); return nil })); err != nil {
+		p.mu.Lock()
+		for i, x := range p.free {
+			if x == b {
+				p.free = append(p.free[:i], p.free[i+1:]...)
+				break
+			}
+		}
+		b.state, b.stream = blockInUse, nil
+		p.inUse++
+		p.mu.Unlock()
+		poolPtrs.mu.Lock()
+		poolPtrs.m[ptr] = r
+		poolPtrs.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// freeDone runs when the stream reaches a FreeAsync: the block becomes
+// idle unless it was reused since (gen changed); a destroyed pool hands it
+// back to HBM.
+func (p *memPool) freeDone(b *poolBlock, gen uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if b.gen != gen || b.state != blockPending {
+		return
+	}
+	b.state = blockIdle
+	p.used -= b.size
+	if p.dead {
+		p.trimLocked(0)
+	}
+}
+
+// livePools returns the pools of device d, destroyed ones included while
+// frees are still queued for them (forgotten once empty).
+func livePools(d *device) []*memPool {
+	pools.mu.Lock()
+	defer pools.mu.Unlock()
+	var out []*memPool
+	for p := range pools.set {
+		p.mu.Lock()
+		gone := p.dead && len(p.free) == 0
+		p.mu.Unlock()
+		if gone {
+			delete(pools.set, p)
+			continue
+		}
+		if p.dev == d {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// poolsSynced applies RELEASE_THRESHOLD after stream s was synchronised:
+// the pools of its device give idle memory above the threshold back.
+func poolsSynced(s *Stream) {
+	for _, p := range livePools(s.ctx.dev) {
+		p.mu.Lock()
+		if p.reserved > p.threshold {
+			p.trimLocked(p.threshold)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// poolStreamGone settles the frees queued on a destroyed stream: its queue
+// ran or dropped them, so the blocks are idle.
+func poolStreamGone(s *Stream) {
+	for _, p := range livePools(s.ctx.dev) {
+		p.mu.Lock()
+		for _, b := range p.free {
+			if b.stream == s {
+				if b.state == blockPending {
+					b.state = blockIdle
+					p.used -= b.size
+				}
+				b.stream = nil
+			}
+		}
+		if p.dead {
+			p.trimLocked(0)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// MemPoolTrimTo implements aclrtMemPoolTrimTo: idle memory goes back to
+// the device until the pool reserves at most minBytesToKeep bytes (or
+// nothing idle is left), whatever the release threshold.
+func MemPoolTrimTo(t *Thread, h Handle, keep uint64) error {
+	const fn = "aclrtMemPoolTrimTo"
+	if err := poolSoC(fn); err != nil {
+		return err
+	}
+	p, err := resolvePool(fn, h)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.trimLocked(keep)
+	p.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,35 @@
+package main
+
+/*
+#include "acl/acl.h"
+#include "npu.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/npuemu/npuemu/acl"
+)
+
+// The Go mirror has the C layout (compile-time checks).
+var (
+	_ [unsafe.Sizeof(acl.MemUsageInfo{}) - C.sizeof_aclrtMemUsageInfo]byte
+	_ [C.sizeof_aclrtMemUsageInfo - unsafe.Sizeof(acl.MemUsageInfo{})]byte
+	_ [unsafe.Offsetof(acl.MemUsageInfo{}.Cur) - unsafe.Offsetof(C.aclrtMemUsageInfo{}.curMemSize)]byte
+	_ [unsafe.Offsetof(C.aclrtMemUsageInfo{}.curMemSize) - unsafe.Offsetof(acl.MemUsageInfo{}.Cur)]byte
+	_ [unsafe.Offsetof(acl.MemUsageInfo{}.Peak) - unsafe.Offsetof(C.aclrtMemUsageInfo{}.memPeakSize)]byte
+	_ [unsafe.Offsetof(C.aclrtMemUsageInfo{}.memPeakSize) - unsafe.Offsetof(acl.MemUsageInfo{}.Peak)]byte
+)
+
+// Export of aclrtGetMemUsageInfo (acl/memusage.go).
+
+//export npu_aclrtGetMemUsageInfo
+func npu_aclrtGetMemUsageInfo(t *C.npu_thread, deviceId C.int32_t, infos *C.aclrtMemUsageInfo, inputNum C.size_t, outputNum *C.size_t) C.aclError {
+	th := thread(t)
+	var out []acl.MemUsageInfo
+	if infos != nil && inputNum > 0 {
+		out = unsafe.Slice((*acl.MemUsageInfo)(unsafe.Pointer(infos)), int(inputNum))
+	}
+	return ret(th, acl.GetMemUsageInfo(th, int32(deviceId), out, (*uint64)(unsafe.Pointer(outputNum))))
+}
