@@ -28,7 +28,13 @@ import (
 //     device;
 //   - a synchronous copy: the managed operand on the device of the other
 //     operand when that is device memory, else the host (a host copy);
-//     a synchronous memset on the current device.
+//     a synchronous memset on the current device. Having no stream, their
+//     fault time is charged at once on the device clock (tsfw ChargeNow).
+//
+// In explicit host fault mode a successful synchronize (stream, event,
+// device) writes back the pages its device left dirty
+// (managedSynchronized). aclrtMemP2PMap gives a peer device a mapping of
+// managed pages (MemP2PMap).
 //
 // A stream being captured into a model records no managed access: replays
 // fault, if at all, through the host fault handler.
@@ -515,8 +521,11 @@ type managedOperand struct {
 
 // managedSync serves the managed operands of a synchronous copy or memset
 // run on the calling thread: on dev (the device whose engine runs the
-// operation, nil for a host copy) or as host accesses. The returned use
-// must be released after the operation.
+// operation, nil for a host copy) or as host accesses. The modelled time of
+// the faults is charged at once on the device clocks (tsfw ChargeNow):
+// device accesses on dev, ahead of the operation's own charge; host
+// accesses on the device each page comes back from. The returned use must
+// be released after the operation.
 func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, error) {
 	var u *managedUse
 	for _, o := range ops {
@@ -528,9 +537,15 @@ func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, er
 		}
 		var err error
 		if dev == nil {
-			_, err = u.g.HostAccess(o.addr, o.n, o.write)
+			var by []time.Duration
+			if by, err = u.g.HostAccessByDevice(o.addr, o.n, o.write); err == nil {
+				err = chargeEach(by)
+			}
 		} else {
-			_, err = u.access(dev.id, o.addr, o.n, o.write, false)
+			var c time.Duration
+			if c, err = u.access(dev.id, o.addr, o.n, o.write, false); err == nil {
+				err = dev.emu.TS.ChargeNow(c)
+			}
 		}
 		if err != nil {
 			u.release()
@@ -538,6 +553,112 @@ func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, er
 		}
 	}
 	return u, nil
+}
+
+// chargeEach charges by[id] on device id's clock. A device that holds
+// managed pages is open (its HBM budget opened it).
+func chargeEach(by []time.Duration) error {
+	n := rt.node.Load()
+	if n == nil {
+		return nil
+	}
+	for id, c := range by {
+		if c == 0 {
+			continue
+		}
+		if d := n.Opened(id); d != nil {
+			if err := d.TS.ChargeNow(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// managedSynchronized is the migration point of a synchronize that waited
+// for device d's work (stream, event or device, with or without a
+// timeout, once the wait has succeeded): in explicit mode the pages d
+// left dirty are written back for the host to read (emu.SVM.Synchronized)
+// and the write-back's time is charged on d's clock.
+func managedSynchronized(fn string, d *device) error {
+	g := loadedSVM()
+	if g == nil || d == nil {
+		return nil
+	}
+	c, err := g.Synchronized(int(d.id))
+	if err == nil {
+		err = d.emu.TS.ChargeNow(c)
+	}
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: writing back managed memory of device %d: %s", fn, d.id, messageOf(err))
+	}
+	return nil
+}
+
+// MemP2PMap implements aclrtMemP2PMap: it maps [p, p+size) for device
+// dstDevId, which must have peer access with the device holding the memory
+// (docs/svm.md "aclrtMemP2PMap"). Managed memory is mapped page by page in
+// the svm model (svm.Space.MapPeer), so the peer's accesses are remote
+// accesses, not faults; the holding device is then the current one.
+// Device memory is reachable by an enabled peer as it is, so for it the
+// call only checks.
+func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) error {
+	const fn = "aclrtMemP2PMap"
+	switch {
+	case p == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr is NULL", fn)
+	case size == 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size is 0", fn)
+	case flags != 0:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags must be 0, got %#x", fn, flags)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	if err := checkDeviceID(fn, dstDevID); err != nil {
+		return err
+	}
+	if s, _, _ := soc(fn); s.Family == emu.Family310B {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no peer-to-peer access", fn, s.Name)
+	}
+	pi, err := classify(fn, "devPtr", p)
+	if err != nil {
+		return err
+	}
+	owner := c.dev
+	switch pi.class {
+	case managedmem:
+	case devmem:
+		owner = pi.dev
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr %#x is %s, not device or managed memory", fn, p, pi.class)
+	}
+	if err := checkRoom(fn, "devPtr", p, pi, size); err != nil {
+		return err
+	}
+	if owner.id == dstDevID {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: devPtr %#x belongs to device %d itself: a P2P map is for a peer", fn, p, dstDevID)
+	}
+	if !peerWith(owner, dstDevID) {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: device %d and device %d have no peer access (aclrtDeviceEnablePeerAccess)", fn, owner.id, dstDevID)
+	}
+	if pi.class != managedmem {
+		return nil
+	}
+	return wrap(fn, loadedSVM().MapPeer(p, size, int(dstDevID)))
+}
+
+// peerWith reports whether peer access connects d and device id, enabled
+// from either side (as for copies, peerEnabled).
+func peerWith(d *device, id int32) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if d.peers[id] {
+		return true
+	}
+	return int(id) < len(rt.devs) && rt.devs[id] != nil && rt.devs[id].peers[d.id]
 }
 
 // managedPointer fills aclrtPointerGetAttributes for managed memory: type

@@ -362,6 +362,34 @@ func (g *SVM) HostAccess(addr uintptr, n uint64, write bool) (time.Duration, err
 	return g.space.HostAccess(addr, n, write)
 }
 
+// HostAccessByDevice is HostAccess with the cost split by the device
+// serving each page (svm.Space.HostAccessByDevice), for a synchronous copy
+// that charges it on those devices' clocks.
+func (g *SVM) HostAccessByDevice(addr uintptr, n uint64, write bool) ([]time.Duration, error) {
+	g.drain()
+	return g.space.HostAccessByDevice(addr, n, write)
+}
+
+// Synchronized is the migration point of a stream, event or device
+// synchronize on device dev. In explicit mode nothing traps, so the host is
+// assumed to read what the device wrote: every page dirty on dev is written
+// back (svm.Space.Writeback) and the returned cost is that write-back's.
+// The trapping modes account a host access when it happens, so they do
+// nothing here.
+func (g *SVM) Synchronized(dev int) (time.Duration, error) {
+	if g.mode != svm.ModeExplicit {
+		return 0, nil
+	}
+	return g.space.Writeback(svm.Location(dev))
+}
+
+// MapPeer implements the managed-memory part of aclrtMemP2PMap
+// (svm.Space.MapPeer).
+func (g *SVM) MapPeer(addr uintptr, n uint64, dev int) error {
+	g.drain()
+	return g.space.MapPeer(addr, n, svm.Location(dev))
+}
+
 // Prefetch implements the residency part of the prefetch calls.
 func (g *SVM) Prefetch(addr uintptr, n uint64, dest svm.Location) (time.Duration, error) {
 	g.drain()

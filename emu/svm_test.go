@@ -120,3 +120,48 @@ func TestHBMReserveAfterClose(t *testing.T) {
 	assert.False(t, h.Reserve(1))
 	h.Release(1)
 }
+
+// Synchronized writes back in explicit mode only: the trapping modes
+// account the host's access when it happens.
+func TestSVMSynchronizedWritesBackInExplicitMode(t *testing.T) {
+	for _, tc := range []struct {
+		mode      string
+		writeback bool
+	}{{svm.ModeExplicit, true}, {svm.ModeUserfaultfdWP, false}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Setenv(EnvSVMHostFaults, tc.mode)
+			n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: 4 * svm.HugePage})
+			require.NoError(t, err)
+			t.Cleanup(n.Close)
+			g, err := n.SVM()
+			require.NoError(t, err)
+			if g.Mode() != tc.mode {
+				t.Skipf("mode %s refused here; in use: %s", tc.mode, g.Mode())
+			}
+			p, err := g.Alloc(2*svm.HugePage, "test")
+			require.NoError(t, err)
+			_, err = g.Access(1, p, 2*svm.HugePage, true)
+			require.NoError(t, err)
+			c, err := g.Synchronized(0) // nothing dirty on device 0
+			require.NoError(t, err)
+			assert.Zero(t, c)
+			c, err = g.Synchronized(1)
+			require.NoError(t, err)
+			st, err := g.Stats(1)
+			require.NoError(t, err)
+			pi, err := g.Page(p)
+			require.NoError(t, err)
+			assert.Equal(t, svm.Location(1), pi.Location, "nothing moves")
+			if tc.writeback {
+				assert.Positive(t, c)
+				assert.Equal(t, uint64(2*svm.HugePage), st.BytesDtoH)
+				assert.False(t, pi.Dirty)
+			} else {
+				assert.Zero(t, c)
+				assert.Zero(t, st.BytesDtoH)
+				assert.True(t, pi.Dirty)
+			}
+			require.NoError(t, g.Free(p))
+		})
+	}
+}

@@ -93,3 +93,9 @@ func npu_aclrtMemManagedGetAttrs(t *C.npu_thread, attributes *C.aclrtMemManagedR
 	}
 	return ret(th, acl.ManagedGetAttrs(th, attrs, uintptr(ptr), uint64(size), views))
 }
+
+//export npu_aclrtMemP2PMap
+func npu_aclrtMemP2PMap(t *C.npu_thread, devPtr unsafe.Pointer, size C.size_t, dstDevId C.int32_t, flags C.uint64_t) C.aclError {
+	th := thread(t)
+	return ret(th, acl.MemP2PMap(th, uintptr(devPtr), uint64(size), int32(dstDevId), uint64(flags)))
+}

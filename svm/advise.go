@@ -200,3 +200,28 @@ func (s *Space) RangeAttrs(addr uintptr, n uint64) (Attrs, error) {
 	a.AccessedBy = by.list()
 	return a, nil
 }
+
+// MapPeer gives device dev a mapping of every page holding [addr, addr+n)
+// (widened to whole pages) — the model of aclrtMemP2PMap: from then on dev
+// reaches those pages where they are, as a remote access over the peer
+// link, instead of faulting them in; nothing migrates now or later because
+// of dev's accesses. It differs from the accessed-by advice only in being
+// invisible to RangeAttrs (it is a mapping, not advice) and permanent: it
+// lasts until the allocation is freed. A read of a read-mostly page still
+// duplicates it (rule order of docs/svm.md), and a page dev itself holds
+// is simply a hit.
+func (s *Space) MapPeer(addr uintptr, n uint64, dev Location) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkDev("svm.MapPeer", dev); err != nil {
+		return err
+	}
+	r, first, end, err := s.span("svm.MapPeer", addr, n)
+	if err != nil {
+		return err
+	}
+	for i := first; i < end; i++ {
+		r.pages[i].peers = r.pages[i].peers.with(dev)
+	}
+	return nil
+}

@@ -43,7 +43,10 @@
 //     drvMemPrefetchToDevice: Space.Prefetch, cost charged on the stream.
 //   - aclrtMemManagedGetAttr: Space.RangeAttrs; aclrtPointerGetAttributes
 //     and npuemu info: Space.Page, Space.Stats.
-//   - synchronize in explicit mode: Space.Writeback(dev).
+//   - synchronize in explicit mode: Space.Writeback(dev); synchronous
+//     copies to host memory: Space.HostAccessByDevice, whose per-device
+//     costs the caller charges on each device's clock.
+//   - aclrtMemP2PMap: Space.MapPeer (the peer's accesses become remote).
 //   - Config.Devices: one Device per device; emu's HBM implements
 //     Reserve/Release so managed pages count against the same capacity.
 //
@@ -56,7 +59,9 @@
 // migration points only; Mprotect changes protections with mprotect(2) and
 // needs the SIGSEGV handler that libfake (the only C) installs: it opens the
 // page itself and returns to retry, and the runtime reports the access later
-// through Trapped. Hold keeps the pages of an in-flight device operation
+// through Trapped. Protection changes are noted during an operation and
+// applied at its end (finish → flushProt), one call per run of adjacent
+// pages needing the same protection. Hold keeps the pages of an in-flight device operation
 // reachable (device code runs on host threads). DetectMode reports whether
 // userfaultfd write-protect is available; NewUffdWP + Start serve it with a
 // Go event loop (uffd.go).

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"fmt"
 	"runtime/debug"
 	"testing"
 
@@ -142,4 +143,60 @@ func TestModes(t *testing.T) {
 	}
 	_, err := NewProtector(ModeUserfaultfdWP)
 	requireCode(t, err, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+}
+
+// callLog is a Protector that logs every call.
+type callLog struct{ calls []string }
+
+func (c *callLog) Mode() string { return "log" }
+func (c *callLog) Protect(addr uintptr, size uint64, ro bool) error {
+	kind := "none"
+	if ro {
+		kind = "r"
+	}
+	c.calls = append(c.calls, fmt.Sprintf("%s %#x+%d", kind, addr, size/pg))
+	return nil
+}
+func (c *callLog) Unprotect(addr uintptr, size uint64) error {
+	c.calls = append(c.calls, fmt.Sprintf("rw %#x+%d", addr, size/pg))
+	return nil
+}
+
+// An operation over many pages changes each run of adjacent pages that
+// need the same protection with one call, at its end.
+func TestProtectionBatched(t *testing.T) {
+	log := &callLog{}
+	s, _ := newSpace(t, []uint64{8, 8}, func(c *Config) { c.Protector = log })
+	p, err := s.Alloc(6 * pg)
+	require.NoError(t, err)
+	require.NoError(t, s.Advise(p+2*pg, pg, AdviseSetReadMostly, NoLocation))
+	steps := []struct {
+		name string
+		do   func() error
+		want []string
+	}{
+		{"prefetch: two runs around the read-mostly duplicate", func() error {
+			_, err := s.Prefetch(p, 6*pg, 0)
+			return err
+		}, []string{fmt.Sprintf("none %#x+2", p), fmt.Sprintf("r %#x+1", p+2*pg), fmt.Sprintf("none %#x+3", p+3*pg)}},
+		{"hold: one run opens", func() error { return s.Hold(p, 6*pg, true) },
+			[]string{fmt.Sprintf("rw %#x+6", p)}},
+		{"access while held: nothing", func() error { _, err := s.Access(1, p, 6*pg, true); return err }, nil},
+		{"release: one run closes", func() error { return s.Hold(p, 6*pg, false) },
+			[]string{fmt.Sprintf("none %#x+6", p)}},
+		{"host takes the pages back", func() error { _, err := s.HostAccess(p+pg, 4*pg, true); return err },
+			[]string{fmt.Sprintf("rw %#x+4", p+pg)}},
+		{"hold and release of one page: a call each", func() error {
+			// Device 1 still owns page 0.
+			if err := s.Hold(p, pg, true); err != nil {
+				return err
+			}
+			return s.Hold(p, pg, false)
+		}, []string{fmt.Sprintf("rw %#x+1", p), fmt.Sprintf("none %#x+1", p)}},
+	}
+	for _, st := range steps {
+		log.calls = nil
+		require.NoError(t, st.do(), st.name)
+		assert.Equal(t, st.want, log.calls, st.name)
+	}
 }

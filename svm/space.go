@@ -65,8 +65,9 @@ type Space struct {
 	ranges  []*rng     // sorted by base
 	devs    []devState // index = device id
 	host    Stats
-	tick    uint64 // logical time of the last access, for LRU
-	protErr error  // first Protector failure inside the current operation
+	tick    uint64     // logical time of the last access, for LRU
+	protErr error      // first Protector failure inside the current operation
+	pending []pendPage // pages whose protection may change, applied by finish
 }
 
 // rng is one allocation and its page table.
@@ -84,11 +85,13 @@ type page struct {
 	readMostly bool
 	pref       Location // preferred location, NoLocation when unset
 	accessedBy locSet
+	peers      locSet   // devices given a mapping by MapPeer (aclrtMemP2PMap)
 	prot       int8     // host protection currently applied (PROT_* bits)
 	tick       uint64   // last access, Space.tick
 	evictDev   Location // last device that evicted the page
 	evictSeq   uint64   // that device's eviction count at the time
 	held       int32    // device operations in flight on the page (Hold): its host mapping stays read-write
+	pend       bool     // listed in Space.pending (setProt)
 }
 
 type devState struct {
@@ -295,6 +298,7 @@ type PageInfo struct {
 	ReadMostly bool
 	Preferred  Location
 	AccessedBy []Location
+	Peers      []Location // devices mapped by MapPeer
 }
 
 // Page returns the page-table entry of the page holding addr.
@@ -308,7 +312,7 @@ func (s *Space) Page(addr uintptr) (PageInfo, error) {
 	p := &r.pages[i]
 	return PageInfo{
 		Location: p.loc, Copies: p.dups.list(), Dirty: p.dirty, ReadMostly: p.readMostly,
-		Preferred: p.pref, AccessedBy: p.accessedBy.list(),
+		Preferred: p.pref, AccessedBy: p.accessedBy.list(), Peers: p.peers.list(),
 	}, nil
 }
 

@@ -18,6 +18,13 @@
 //                          in the kernel until the runtime's userfaultfd
 //                          handler has served it; not printed (a note on
 //                          stderr) where the kernel refuses the mode
+//   svm_host_fault_floor   the platform's bound for the row above, without
+//                          npuemu (a forked child, its own SIGSEGV
+//                          handler): the same HPAGES writes, each fault
+//                          resolved by one mprotect of its 2 MiB page
+//   svm_host_fault_floor_4KiB  the same when the handler opens only the
+//                          4 KiB granule touched (what a smaller protection
+//                          granule could reach at best)
 //   svm_mprotect_2MiB_us   the platform's cost of protecting a 2 MiB page
 //                          the CPU has just written (what every host fault
 //                          pays once), for reading the line above
@@ -36,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -246,6 +254,63 @@ static void host_faults(aclrtStream s) {
     free(mp);
 }
 
+// The platform floor of a host fault: SIGSEGV delivery, one mprotect in
+// the handler, sigreturn — nothing of npuemu. floor_gran is the protection
+// granule the handler opens.
+static size_t floor_gran;
+
+static void floor_segv(int sig, siginfo_t *si, void *uc) {
+    (void)sig;
+    (void)uc;
+    uintptr_t a = (uintptr_t)si->si_addr & ~(uintptr_t)(floor_gran - 1);
+    if (mprotect((void *)a, floor_gran, PROT_READ | PROT_WRITE) != 0) _exit(3);
+}
+
+static double floor_rate(size_t gran) {
+    floor_gran = gran;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = floor_segv;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, &old);
+    char *raw = mmap(NULL, (size_t)(hpages + 1) * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw == MAP_FAILED) exit(1);
+    char *m = (char *)(((uintptr_t)raw + PAGE - 1) & ~(uintptr_t)(PAGE - 1));
+    madvise(m, (size_t)hpages * PAGE, MADV_HUGEPAGE); // as the managed window
+    for (int i = 0; i < hpages; i++) m[(size_t)i * PAGE] = 1;
+    double *rate = calloc(rounds, sizeof(double));
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < hpages; i++) mprotect(m + (size_t)i * PAGE, PAGE, PROT_NONE);
+        double t0 = now_ns();
+        for (int i = 0; i < hpages; i++) m[(size_t)i * PAGE] = (char)r;
+        double t1 = now_ns();
+        rate[r] = hpages / ((t1 - t0) / 1e9);
+    }
+    double v = median(rate, rounds);
+    free(rate);
+    munmap(raw, (size_t)(hpages + 1) * PAGE);
+    sigaction(SIGSEGV, &old, NULL);
+    return v;
+}
+
+// host_fault_floor prints the two floor rows from a child of its own, so
+// that its SIGSEGV handler never meets the library's.
+static void host_fault_floor(void) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        printf("svm_host_fault_floor %.6g faults/s\n", floor_rate(PAGE));
+        printf("svm_host_fault_floor_4KiB %.6g faults/s\n", floor_rate(4096));
+        fflush(stdout);
+        _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "svm_bench: the host-fault floor child failed\n");
+        exit(1);
+    }
+}
+
 int main(int argc, char **argv) {
     int quick = 0, hostpart = 0;
     for (int i = 1; i < argc; i++) {
@@ -259,6 +324,8 @@ int main(int argc, char **argv) {
         }
     }
     if (quick) rounds = 3, pages = 16, hpages = 4, mig = (size_t)8 << 20;
+
+    if (!hostpart) host_fault_floor();
 
     // The host-fault parts need a fault mode, which the library reads from
     // the environment when it loads: a child of their own each.
