@@ -1,6 +1,7 @@
 package acl
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -8,11 +9,9 @@ import (
 )
 
 // Labels (semantics.md §7) mark positions in the streams of a model run
-// instance, and aclrtSwitchLabelByIndex jumps to one of a list. npuemu
-// keeps the objects, their limits and their validation; the control flow
-// itself would run inside a model run instance's replay, which does not
-// interpret label tasks, so setting or switching on a bound stream is
-// refused with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and on any other stream
+// instance, and aclrtSwitchLabelByIndex jumps to one of a list. Both
+// record control steps on a stream bound to an RI being built; the flow
+// interpreter of mdlri_flow.go runs them. On any other stream they fail
 // with the documented ACL_ERROR_RT_STREAM_MODEL.
 
 // MaxLabels is the per-process label limit, also the longest label list.
@@ -67,9 +66,11 @@ func destroyContextLabels(c *Context) {
 	for l := range ls.labels {
 		l.dead.Store(true)
 		labels.remove(l.h)
+		unregister(tableLabels, uint64(l.h))
 	}
 	for l := range ls.lists {
 		labelLists.remove(l.h)
+		unregister(tableLabelLists, uint64(l.h))
 	}
 	delete(ctxLabels, c)
 }
@@ -91,6 +92,7 @@ func CreateLabel(t *Thread, out *Handle) error {
 	}
 	l := &Label{ctx: c}
 	l.h = labels.add(l)
+	registerHandle(tableLabels, l.h, l.ctx, "label")
 	labelsOf(c).labels[l] = struct{}{}
 	*out = l.h
 	return nil
@@ -117,6 +119,7 @@ func DestroyLabel(t *Thread, h Handle) error {
 	defer labelMu.Unlock()
 	if !l.dead.Swap(true) {
 		labels.remove(l.h)
+		unregister(tableLabels, uint64(l.h))
 		delete(labelsOf(l.ctx).labels, l)
 	}
 	return nil
@@ -152,6 +155,7 @@ func CreateLabelList(t *Thread, hs []Handle, num uint64, out *Handle) error {
 	labelMu.Lock()
 	defer labelMu.Unlock()
 	list.h = labelLists.add(list)
+	registerHandle(tableLabelLists, list.h, list.ctx, "label list")
 	labelsOf(list.ctx).lists[list] = struct{}{}
 	*out = list.h
 	return nil
@@ -177,6 +181,7 @@ func DestroyLabelList(t *Thread, h Handle) error {
 	labelMu.Lock()
 	defer labelMu.Unlock()
 	if labelLists.remove(l.h) {
+		unregister(tableLabelLists, uint64(l.h))
 		delete(labelsOf(l.ctx).lists, l)
 	}
 	return nil
@@ -196,7 +201,7 @@ func SetLabel(t *Thread, h, sh Handle) error {
 	if l.ctx != s.ctx {
 		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label and stream %d belong to different contexts", fn, s.id)
 	}
-	return modelControl(fn, s)
+	return recordControl(fn, s, &ctlOp{kind: ctlLabel, label: l})
 }
 
 // SwitchLabelByIndex implements aclrtSwitchLabelByIndex.
@@ -222,14 +227,6 @@ func SwitchLabelByIndex(t *Thread, ptr uintptr, maxValue uint32, lh, sh Handle) 
 	if err := deviceOperand(fn, "ptr", s, ptr, 4); err != nil {
 		return err
 	}
-	return modelControl(fn, s)
-}
-
-// modelControl answers a control-flow task (label, switch, active) issued
-// to s: such tasks exist only inside a model run instance.
-func modelControl(fn string, s *Stream) error {
-	if r := s.rec.Load(); r == nil || r.kind != recBuild {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to a model run instance (aclmdlRIBindStream)", fn, s.id)
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d: control-flow tasks inside a model run instance are not modelled by npuemu", fn, s.id)
+	// The list is read now: destroying or reusing it later changes nothing.
+	return recordControl(fn, s, &ctlOp{kind: ctlSwitchLabel, list: slices.Clone(list.labels), ptr: ptr, maxValue: maxValue})
 }

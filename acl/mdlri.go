@@ -1,6 +1,8 @@
 package acl
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -17,7 +19,8 @@ import (
 // target stream, each joined branch to a stream the RI created at
 // CaptureEnd, in capture order, so every wait meets the record it met
 // during the capture. A built RI runs each bound stream's tasks on that
-// stream, forked from and joined back into the target stream. Every plan
+// stream, forked from and joined back into the target stream; one with
+// labels, switches or activations executes as a flow (mdlri_flow.go). Every plan
 // starts with a wait for the previous execution's end and ends with a
 // record of it, so executions of one RI never overlap (their recorded
 // kernel argument images and branch streams are shared).
@@ -68,7 +71,9 @@ type ModelRI struct {
 	name      string
 	callbacks []riCallback
 	groups    []*taskGrp
-	retired   []*launch // launches replaced by an update, freed at destroy
+	retired   []*launch          // launches replaced by an update, freed at destroy
+	labels    map[*Label]flowPos // labels set on the bound streams (mdlri_flow.go)
+	hasCtl    bool               // control steps recorded: executes as a flow
 
 	execMu sync.Mutex // serialises executions and plan rebuilds
 	// Guarded by execMu.
@@ -79,6 +84,10 @@ type ModelRI struct {
 	done   *tsfw.Event   // recorded at the end of every execution
 	fork   *tsfw.Event   // built RIs: start of the bound streams
 	joins  []*tsfw.Event // built RIs: end of each bound stream
+	flow   *flowPlan     // built RIs with control steps (mdlri_flow.go)
+	flowAt int           // index of the flow step in plan
+
+	abortGen atomic.Uint64 // aclmdlRIAbort calls, for flows queued before one
 }
 
 // step is one recorded task.
@@ -95,6 +104,7 @@ type step struct {
 	grp      *taskGrp
 	deps     []int // cross-stream: index of the record step a wait waits for
 	disabled bool
+	ctl      *ctlOp // control steps (labels, switches, activations)
 }
 
 type riCallback struct {
@@ -154,7 +164,41 @@ func newModelRI(c *Context, captured bool) *ModelRI {
 		ri.state.Store(riBuilding)
 	}
 	ri.h = modelRIs.add(ri)
+	liveRIs.Lock()
+	liveRIs.m[ri] = struct{}{}
+	liveRIs.Unlock()
 	return ri
+}
+
+// liveRIs lists the RIs not released yet, for aclFinalize.
+var liveRIs = struct {
+	sync.Mutex
+	m map[*ModelRI]struct{}
+}{m: map[*ModelRI]struct{}{}}
+
+// finalizeModelRIs destroys, at aclFinalize, the model run instances the
+// application left alive (built or captured, not sub-graphs, which go with
+// their parent), as aclmdlRIDestroy would: each waits for its last
+// execution, then its destroy callbacks run. RIs still being captured
+// end with their capture's streams.
+func finalizeModelRIs() {
+	liveRIs.Lock()
+	list := make([]*ModelRI, 0, len(liveRIs.m))
+	for ri := range liveRIs.m {
+		list = append(list, ri)
+	}
+	liveRIs.Unlock()
+	slices.SortFunc(list, func(a, b *ModelRI) int { return cmp.Compare(a.id, b.id) })
+	for _, ri := range list {
+		capState.mu.Lock()
+		sub := condState.parent[ri] != nil
+		st := ri.state.Load()
+		capState.mu.Unlock()
+		if sub || st == riCapturing || st == riDead {
+			continue
+		}
+		_ = Destroy(nil, ri.h)
+	}
 }
 
 // appendStepLocked adds st. Precondition: capState.mu held.
@@ -206,6 +250,9 @@ func (ri *ModelRI) release() {
 		e.Destroy()
 	}
 	modelRIs.remove(ri.h)
+	liveRIs.Lock()
+	delete(liveRIs.m, ri)
+	liveRIs.Unlock()
 	condRelease(ri) // cond.go: condition words and sub-graphs
 }
 
@@ -262,6 +309,10 @@ func (ri *ModelRI) finishCapture(fn string, c *capture) error {
 // rebuildLocked prepares the plan an execution submits.
 // Precondition: execMu and capState.mu held.
 func (ri *ModelRI) rebuildLocked() {
+	if !ri.captured && ri.hasCtl {
+		ri.rebuildFlowLocked()
+		return
+	}
 	off := 0
 	if !ri.captured {
 		off = 1
@@ -273,22 +324,33 @@ func (ri *ModelRI) rebuildLocked() {
 	}
 	add(0, tsfw.WaitTask(ri.done))
 	ri.condPrologueLocked(add) // cond.go: default values of condition words
+	// Built RIs: only the streams that start an execution run; with no
+	// control step nothing activates the others (mdlri_flow.go).
+	var head []bool
 	if !ri.captured {
+		head = ri.headsLocked()
 		add(0, tsfw.RecordTask(ri.fork))
 		for k := range ri.streams {
-			add(k+1, tsfw.WaitTask(ri.fork))
+			if head[k] {
+				add(k+1, tsfw.WaitTask(ri.fork))
+			}
 		}
 	}
 	for _, st := range ri.steps {
 		if st.disabled && !st.task.IsRecord() && !st.task.IsWait() && !st.task.IsReset() {
 			continue // a disabled event task still orders its streams
 		}
+		if head != nil && !head[st.sidx] {
+			continue
+		}
 		add(int(st.sidx)+off, st.task)
 	}
 	if !ri.captured {
 		for k := range ri.streams {
-			add(k+1, tsfw.RecordTask(ri.joins[k]))
-			add(0, tsfw.WaitTask(ri.joins[k]))
+			if head[k] {
+				add(k+1, tsfw.RecordTask(ri.joins[k]))
+				add(0, tsfw.WaitTask(ri.joins[k]))
+			}
 		}
 	}
 	add(0, tsfw.RecordTask(ri.done))
@@ -326,6 +388,10 @@ func (ri *ModelRI) ready(fn string) error {
 // Precondition: execMu held.
 func (ri *ModelRI) submitPlan(fn string, target *Stream) error {
 	ri.queues[0] = target.q
+	if fp := ri.flow; fp != nil {
+		tq, gen := target.q, ri.abortGen.Load()
+		ri.plan[ri.flowAt] = tsfw.HostTask(func() error { return fp.run(tq, gen) })
+	}
 	err := ri.dev.emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
 	ri.queues[0] = nil
 	if err != nil {
@@ -467,6 +533,7 @@ func Abort(t *Thread, rh Handle) error {
 	exec := ri.exec
 	ri.execMu.Unlock()
 	aborted := abi.Errorf(abi.ACL_ERROR_RT_MODEL_ABORT_NORMAL, "model run instance %d was aborted", ri.id)
+	ri.abortFlow(aborted)
 	for _, s := range append(streams, exec) {
 		if s != nil && !s.dead.Load() {
 			s.q.Abort(aborted)
@@ -632,6 +699,10 @@ func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
 	if len(ri.ended) == 0 {
 		capState.mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d has no end task: call aclmdlRIEndTask on its stream(s) first", fn, ri.id)
+	}
+	if err := ri.checkFlowLocked(fn); err != nil {
+		capState.mu.Unlock()
+		return err
 	}
 	n := len(ri.streams)
 	capState.mu.Unlock()

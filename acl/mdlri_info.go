@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -610,7 +612,32 @@ type riTaskJSON struct {
 	Type     string         `json:"type"`
 	Disabled bool           `json:"disabled,omitempty"`
 	External bool           `json:"external,omitempty"`
+	Control  *riCtlJSON     `json:"control,omitempty"`
 	Detail   *tsfw.TaskInfo `json:"detail,omitempty"`
+}
+
+// riCtlJSON describes a control step (mdlri_flow.go).
+type riCtlJSON struct {
+	Kind      string  `json:"kind"`                // label, switch_label, active_stream, switch_stream
+	Activates *int    `json:"activates,omitempty"` // index of the stream activated
+	Labels    []riRef `json:"labels,omitempty"`    // switch_label: where the list's labels are set
+}
+
+var ctlNames = map[ctlKind]string{ctlLabel: "label", ctlSwitchLabel: "switch_label", ctlActive: "active_stream", ctlSwitchStream: "switch_stream"}
+
+// describeCtl renders a control step. Precondition: capState.mu held.
+func (ri *ModelRI) describeCtl(op *ctlOp) *riCtlJSON {
+	c := &riCtlJSON{Kind: ctlNames[op.kind]}
+	if op.target != nil {
+		k := ri.streamIndexLocked(op.target)
+		c.Activates = &k
+	}
+	for _, l := range op.list {
+		if p, ok := ri.labels[l]; ok {
+			c.Labels = append(c.Labels, riRef{p.k, uint32(p.pos)})
+		}
+	}
+	return c
 }
 
 type riRef struct {
@@ -656,6 +683,9 @@ func (ri *ModelRI) describe(verbose bool) riJSON {
 			continue // capturing: streams not created yet
 		}
 		tj := riTaskJSON{Seq: st.seq, Type: riTypeNames[st.typ], Disabled: st.disabled, External: st.ext != 0}
+		if st.ctl != nil {
+			tj.Control = ri.describeCtl(st.ctl)
+		}
 		if verbose {
 			in := st.task.Info()
 			tj.Detail = &in
@@ -745,5 +775,57 @@ func DebugPrint(t *Thread, rh Handle, w io.Writer) error {
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_INTERNAL_ERROR, "%s: %v", fn, err)
 	}
+	return nil
+}
+
+// KernelTaskGetAttribute implements aclmdlRIKernelTaskGetAttribute: the
+// launch attributes of a recorded kernel, as kept in its task descriptor
+// (the attributes that change how npuemu runs the kernel). out receives
+// the 16-byte aclrtLaunchKernelAttrValue. The documentation excludes
+// ENGINE_TYPE, BLOCKDIM_OFFSET and BLOCK_TASK_PREFETCH; DATA_DUMP and
+// ENABLE_PROFILING have no effect in npuemu and are not kept, so asking
+// for them fails instead of inventing a value.
+func KernelTaskGetAttribute(t *Thread, th Handle, id int32, out *[16]byte) error {
+	const fn = "aclmdlRIKernelTaskGetAttribute"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue must not be NULL", fn)
+	}
+	st, err := resolveTask(fn, th)
+	if err != nil {
+		return err
+	}
+	if soc := st.ri.dev.emu.SoC; soc.Family != emu.Family950 && soc.Family != emu.FamilyA3 && soc.Family != emu.FamilyA2 {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, soc.Name, soc.Family)
+	}
+	capState.mu.Lock()
+	task := st.task
+	capState.mu.Unlock()
+	if !task.IsKernel() {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the task is not a kernel task (aclmdlRITaskGetType)", fn)
+	}
+	_, spec := task.KernelOf()
+	var v [16]byte
+	switch id {
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+		if spec.Batch {
+			v[0] = 1
+		}
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+		// Only 0 is accepted at launch (no SIMT kernels): v stays 0.
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+		// Whole seconds of the kernel's limit, whichever attribute set it.
+		le.PutUint16(v[:], uint16(min(spec.Timeout/time.Second, 0xFFFF)))
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+		us := uint64(spec.Timeout / time.Microsecond)
+		le.PutUint32(v[:], uint32(us))
+		le.PutUint32(v[4:], uint32(us>>32))
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET, abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d cannot be queried on a recorded kernel (documented exclusion)", fn, id)
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: attribute %d has no effect in npuemu and is not kept with a recorded kernel", fn, id)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtLaunchKernelAttrId %d", fn, id)
+	}
+	*out = v
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 // aclrtActiveStream and aclrtSwitchStream act only on streams bound to a
 // model run instance; aclrtPersistentTaskClean empties a persistent
 // stream. The tasks recorded on a bound persistent stream belong to the
-// model run instance (acl/mdlri.go); see modelControl in acl/label.go.
+// model run instance (acl/mdlri.go); the control flow is mdlri_flow.go.
 
 // ActiveStream implements aclrtActiveStream.
 func ActiveStream(t *Thread, activeHandle, sh Handle) error {
@@ -31,7 +31,7 @@ func ActiveStream(t *Thread, activeHandle, sh Handle) error {
 	if err := needFamily(fn, s, emu.Family950, emu.FamilyA2, emu.Family310B, emu.Family310P, emu.FamilyA1); err != nil {
 		return err
 	}
-	return modelControl(fn, s)
+	return recordControl(fn, s, &ctlOp{kind: ctlActive, target: a})
 }
 
 // SwitchStream implements aclrtSwitchStream: compares *left with *right
@@ -57,7 +57,8 @@ func SwitchStream(t *Thread, left uintptr, cond int32, right uintptr, dataType i
 	if err != nil {
 		return err
 	}
-	if _, err := resolveStream(t, fn, trueHandle); err != nil {
+	ts, err := resolveStream(t, fn, trueHandle)
+	if err != nil {
 		return err
 	}
 	if err := needFamily(fn, s, emu.Family950, emu.FamilyA2, emu.Family310B, emu.Family310P, emu.FamilyA1); err != nil {
@@ -73,7 +74,10 @@ func SwitchStream(t *Thread, left uintptr, cond int32, right uintptr, dataType i
 	if err := deviceOperand(fn, "rightValue", s, right, size); err != nil {
 		return err
 	}
-	return modelControl(fn, s)
+	if ts == s {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: a stream cannot activate itself", fn)
+	}
+	return recordControl(fn, s, &ctlOp{kind: ctlSwitchStream, target: ts, left: left, right: right, cond: cond, dt: dataType})
 }
 
 // PersistentTaskClean implements aclrtPersistentTaskClean (950/A3/A2 per

@@ -138,6 +138,12 @@ func npu_aclmdlRITaskSetParams(t *C.npu_thread, task C.aclmdlRITask, params *C.a
 	return ret(th, acl.TaskSetParams(th, handle(unsafe.Pointer(task)), (*acl.RITaskParams)(unsafe.Pointer(params))))
 }
 
+//export npu_aclmdlRIKernelTaskGetAttribute
+func npu_aclmdlRIKernelTaskGetAttribute(t *C.npu_thread, task C.aclmdlRITask, attrID C.aclrtLaunchKernelAttrId, attrValue *C.aclrtLaunchKernelAttrValue) C.aclError {
+	th := thread(t)
+	return ret(th, acl.KernelTaskGetAttribute(th, handle(unsafe.Pointer(task)), int32(attrID), (*[16]byte)(unsafe.Pointer(attrValue))))
+}
+
 //export npu_aclmdlRITaskDisable
 func npu_aclmdlRITaskDisable(t *C.npu_thread, task C.aclmdlRITask) C.aclError {
 	th := thread(t)

@@ -113,24 +113,33 @@ func (d *Device) SubmitGraph(queues []*Queue, tasks []Task, qidx []uint16) error
 			d.space.Wait()
 			q.blocked--
 		}
-		t := tasks[i]
-		if err := d.stamp(q, &t); err != nil {
-			return err
-		}
 		if q.count == len(q.ring) {
 			q.grow()
 		}
-		j := q.head + q.count
-		if j >= len(q.ring) {
-			j -= len(q.ring)
+		if err := d.enqueueLocked(q, tasks[i]); err != nil {
+			return err
 		}
-		q.ring[j] = t
-		q.count++
-		q.submitted.Add(1)
-		if !q.active {
-			q.active = true
-			d.active[q.prio] = append(d.active[q.prio], q)
-		}
+	}
+	return nil
+}
+
+// enqueueLocked stamps a copy of t and appends it to q, whose ring has a
+// free slot.
+// Precondition: d.mu held, q.count < len(q.ring).
+func (d *Device) enqueueLocked(q *Queue, t Task) error {
+	if err := d.stamp(q, &t); err != nil {
+		return err
+	}
+	j := q.head + q.count
+	if j >= len(q.ring) {
+		j -= len(q.ring)
+	}
+	q.ring[j] = t
+	q.count++
+	q.submitted.Add(1)
+	if !q.active {
+		q.active = true
+		d.active[q.prio] = append(d.active[q.prio], q)
 	}
 	return nil
 }
