@@ -71,6 +71,7 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	}
 	n := &CntNotify{ctx: c, cn: cn}
 	n.h = cntNotifies.add(n)
+	registerHandle(tableCntNotifies, n.h, n.ctx, "counting notify")
 	cntMu.Lock()
 	m := ctxCntNotifies[c]
 	if m == nil {
@@ -103,6 +104,7 @@ func (n *CntNotify) destroyLocked() {
 		return
 	}
 	cntNotifies.remove(n.h)
+	unregister(tableCntNotifies, uint64(n.h))
 	if m := ctxCntNotifies[n.ctx]; m != nil {
 		delete(m, n)
 		if len(m) == 0 {

@@ -12,12 +12,16 @@ import (
 
 // Device-id mapping, PCI bus ids and UUIDs.
 //
-// npuemu emulates a bare-metal node: no container, and the device count does
-// not honour ASCEND_RT_VISIBLE_DEVICES, so user, logical and physical ids are
-// the same number. Each mapping checks the id against the node's device count.
+// npuemu emulates a bare-metal node (no container), so logical == physical.
+// ASCEND_RT_VISIBLE_DEVICES (emu.EnvVisible) renumbers the listed physical
+// devices 0..n−1: those are the user ids every other ACL call takes. As the
+// spec notes, the "logic" id of aclrtGetLogicDevIdByPhyDevId and
+// aclrtGetPhyDevIdByLogicDevId is really the user id, so those two behave
+// like the user/physical pair. A physical (or logical) id that is not
+// visible is ACL_ERROR_RT_INVALID_DEVICEID.
 
-// mapDevID is the identity mapping shared by the six aclrtGet*DevIdBy* calls.
-func mapDevID(fn, inName string, in int32, out *int32) error {
+// userToPhy maps a user id to its physical (== logical) id.
+func userToPhy(fn, inName string, user int32, out *int32) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
 	}
@@ -25,41 +29,73 @@ func mapDevID(fn, inName string, in int32, out *int32) error {
 	if err != nil {
 		return err
 	}
-	if in < 0 || int(in) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (the node has %d devices)", fn, inName, in, n.DeviceCount())
+	if user < 0 || int(user) >= n.DeviceCount() {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (%d devices are visible)", fn, inName, user, n.DeviceCount())
 	}
-	*out = in
+	*out = int32(n.Config().PhysicalID(int(user)))
 	return nil
+}
+
+// phyToUser maps a physical (== logical) id to its user id.
+func phyToUser(fn, inName string, phy int32, out *int32) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
+	}
+	_, n, err := soc(fn)
+	if err != nil {
+		return err
+	}
+	cfg := n.Config()
+	u, ok := cfg.NodeID(int(phy))
+	if !ok {
+		if cfg.Visible != nil && phy >= 0 && int(phy) < cfg.PhysicalCount() {
+			return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d is not in %s=%v", fn, inName, phy, emu.EnvVisible, cfg.Visible)
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (the node has %d devices)", fn, inName, phy, cfg.PhysicalCount())
+	}
+	*out = int32(u)
+	return nil
+}
+
+// physicalID returns the physical id of user device id (aclrtGetDeviceInfo's
+// PHY_CHIP_ID), id itself when the node is not built.
+func physicalID(id int32) int64 {
+	if n := rt.node.Load(); n != nil {
+		return int64(n.Config().PhysicalID(int(id)))
+	}
+	return int64(id)
 }
 
 // GetLogicDevIdByUserDevId implements aclrtGetLogicDevIdByUserDevId.
 func GetLogicDevIdByUserDevId(t *Thread, user int32, logic *int32) error {
-	return mapDevID("aclrtGetLogicDevIdByUserDevId", "userDevid", user, logic)
+	return userToPhy("aclrtGetLogicDevIdByUserDevId", "userDevid", user, logic)
 }
 
 // GetUserDevIdByLogicDevId implements aclrtGetUserDevIdByLogicDevId.
 func GetUserDevIdByLogicDevId(t *Thread, logic int32, user *int32) error {
-	return mapDevID("aclrtGetUserDevIdByLogicDevId", "logicDevId", logic, user)
+	return phyToUser("aclrtGetUserDevIdByLogicDevId", "logicDevId", logic, user)
 }
 
-// GetLogicDevIdByPhyDevId implements aclrtGetLogicDevIdByPhyDevId.
+// GetLogicDevIdByPhyDevId implements aclrtGetLogicDevIdByPhyDevId (its
+// "logic" id is the user id).
 func GetLogicDevIdByPhyDevId(t *Thread, phy int32, logic *int32) error {
-	return mapDevID("aclrtGetLogicDevIdByPhyDevId", "phyDevId", phy, logic)
+	return phyToUser("aclrtGetLogicDevIdByPhyDevId", "phyDevId", phy, logic)
 }
 
-// GetPhyDevIdByLogicDevId implements aclrtGetPhyDevIdByLogicDevId.
+// GetPhyDevIdByLogicDevId implements aclrtGetPhyDevIdByLogicDevId (its
+// "logic" id is the user id).
 func GetPhyDevIdByLogicDevId(t *Thread, logic int32, phy *int32) error {
-	return mapDevID("aclrtGetPhyDevIdByLogicDevId", "logicDevId", logic, phy)
+	return userToPhy("aclrtGetPhyDevIdByLogicDevId", "logicDevId", logic, phy)
 }
 
 // GetUserDevIdByPhyDevId implements aclrtGetUserDevIdByPhyDevId.
 func GetUserDevIdByPhyDevId(t *Thread, phy int32, user *int32) error {
-	return mapDevID("aclrtGetUserDevIdByPhyDevId", "phyDevId", phy, user)
+	return phyToUser("aclrtGetUserDevIdByPhyDevId", "phyDevId", phy, user)
 }
 
 // GetPhyDevIdByUserDevId implements aclrtGetPhyDevIdByUserDevId.
 func GetPhyDevIdByUserDevId(t *Thread, user int32, phy *int32) error {
-	return mapDevID("aclrtGetPhyDevIdByUserDevId", "userDevId", user, phy)
+	return userToPhy("aclrtGetPhyDevIdByUserDevId", "userDevId", user, phy)
 }
 
 // pciBusLen is the size of "0000:3d:00.0" plus its terminating NUL.
@@ -84,9 +120,10 @@ func needPCI(fn string) (*emu.Node, error) {
 	return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s", fn, s.Name)
 }
 
-// pciBusID is the bus id string of device id.
-func pciBusID(id int32) string {
-	return fmt.Sprintf("0000:%02x:00.0", pciBusBase+int(id))
+// pciBusID is the bus id string of user device id: the slot belongs to the
+// physical device, so it does not change with ASCEND_RT_VISIBLE_DEVICES.
+func pciBusID(n *emu.Node, id int32) string {
+	return fmt.Sprintf("0000:%02x:00.0", pciBusBase+n.Config().PhysicalID(int(id)))
 }
 
 // DeviceGetPCIBusId implements aclrtDeviceGetPCIBusId: it returns the id
@@ -99,13 +136,14 @@ func DeviceGetPCIBusId(t *Thread, id int32, haveBuf bool, length int32) (string,
 	if length < pciBusLen {
 		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: len %d is below %d", fn, length, pciBusLen)
 	}
-	if _, err := needPCI(fn); err != nil {
+	n, err := needPCI(fn)
+	if err != nil {
 		return "", err
 	}
 	if err := checkDeviceID(fn, id); err != nil {
 		return "", err
 	}
-	return pciBusID(id), nil
+	return pciBusID(n, id), nil
 }
 
 // DeviceGetByPCIBusId implements aclrtDeviceGetByPCIBusId: the inverse of
@@ -121,7 +159,7 @@ func DeviceGetByPCIBusId(t *Thread, busID string, haveBus bool, id *int32) error
 	}
 	want := strings.ToLower(busID)
 	for i := 0; i < n.DeviceCount(); i++ {
-		if pciBusID(int32(i)) == want {
+		if pciBusID(n, int32(i)) == want {
 			*id = int32(i)
 			return nil
 		}
@@ -133,8 +171,9 @@ func DeviceGetByPCIBusId(t *Thread, busID string, haveBus bool, id *int32) error
 var uuidSpace = uuid.MustParse("0f6d0a43-7a3c-4b62-9a57-5c2f0e9a1d18")
 
 // DeviceGetUuid implements aclrtDeviceGetUuid: a name-based (SHA-1, v5)
-// UUID of "<SoC name>/<device id>", stable across runs and distinct per
-// device and SoC.
+// UUID of "<SoC name>/<physical device id>", stable across runs and
+// distinct per device and SoC (and the same whatever
+// ASCEND_RT_VISIBLE_DEVICES says).
 func DeviceGetUuid(t *Thread, id int32, out *[16]byte) error {
 	const fn = "aclrtDeviceGetUuid"
 	if out == nil {
@@ -148,9 +187,9 @@ func DeviceGetUuid(t *Thread, id int32, out *[16]byte) error {
 		return err
 	}
 	if id < 0 || int(id) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (%d devices are visible)", fn, id, n.DeviceCount())
 	}
-	u := uuid.NewSHA1(uuidSpace, fmt.Appendf(nil, "%s/%d", s.Name, id))
+	u := uuid.NewSHA1(uuidSpace, fmt.Appendf(nil, "%s/%d", s.Name, n.Config().PhysicalID(int(id))))
 	*out = u
 	return nil
 }

@@ -48,7 +48,7 @@ func GetDeviceInfo(t *Thread, id uint32, attr int32, value *int64) error {
 	case abi.ACL_DEV_ATTR_SMP_ID, abi.ACL_DEV_ATTR_MAINBOARD_ID, abi.ACL_DEV_ATTR_IS_VIRTUAL:
 		v = 0
 	case abi.ACL_DEV_ATTR_PHY_CHIP_ID:
-		v = int64(id)
+		v = physicalID(int32(id))
 	case abi.ACL_DEV_ATTR_SUPER_POD_DEVICE_ID, abi.ACL_DEV_ATTR_SUPER_POD_SERVER_ID, abi.ACL_DEV_ATTR_SUPER_POD_ID:
 		if s.Family != emu.FamilyA3 {
 			return notHere()

@@ -335,7 +335,7 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
-	return nil
+	return managedSynchronized(fn, e.ctx.dev)
 }
 
 // timed reports whether e carries timestamps: plain events always do;

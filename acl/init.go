@@ -103,7 +103,7 @@ func Init(t *Thread, path string) (err error) {
 	}
 	if cfg.defaultDevice >= 0 && int(cfg.defaultDevice) >= n.DeviceCount() {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
-			"aclInit: %s: defaultDevice.default_device %d: the node has %d devices", path, cfg.defaultDevice, n.DeviceCount())
+			"aclInit: %s: defaultDevice.default_device %d: %d devices are visible", path, cfg.defaultDevice, n.DeviceCount())
 	}
 	rt.initRefs = 1
 	rt.initConfig = content
@@ -223,7 +223,7 @@ func ErrMsgProcessWide() bool {
 // releases everything still alive.
 func Finalize(t *Thread) error {
 	if Initialized() {
-		runFinalizeCallbacks() // outside rt.mu (initcb.go)
+		beforeFinalize()
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -239,6 +239,12 @@ func Finalize(t *Thread) error {
 // remaining count.
 func FinalizeReference(t *Thread, refCount *uint64) error {
 	rt.mu.Lock()
+	last := rt.initRefs == 1
+	rt.mu.Unlock()
+	if last {
+		beforeFinalize()
+	}
+	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.initRefs == 0 {
 		return abi.Errorf(abi.ACL_ERROR_REPEAT_FINALIZE, "aclFinalizeReference: not initialised (aclInit not called, or already finalized)")
@@ -251,6 +257,16 @@ func FinalizeReference(t *Thread, refCount *uint64) error {
 		*refCount = rt.initRefs
 	}
 	return nil
+}
+
+// beforeFinalize runs, outside rt.mu and while the runtime is still
+// usable, what precedes a real finalization: the aclFinalizeCallbackRegister
+// callbacks (initcb.go), then DESTROY_PRE for every stream finalization
+// releases, default streams included, as an explicit destroy would.
+func beforeFinalize() {
+	runFinalizeCallbacks()
+	finalizeModelRIs() // mdlri.go
+	fireStreamsDestroyPre(allStreamsLocked)
 }
 
 // LeakCheckEnv names the variable that makes aclFinalize list, on stderr,
@@ -273,6 +289,7 @@ func finalizeLocked(t *Thread) {
 		}
 	}
 	rt.devs = nil
+	forget(tableVMMHandles, tableReservations) // they die with the node below
 	rt.initRefs = 0
 	rt.initConfig = nil
 	rt.errMsgProcess = false
@@ -297,7 +314,11 @@ func reportLeaks(w io.Writer) {
 	}
 	fmt.Fprintf(w, "npuemu: leak check: %d object(s) still alive at aclFinalize:\n", len(live))
 	for _, l := range live {
-		fmt.Fprintf(w, "  device %d %s %s\n", l.Device, l.Kind, l.Summary)
+		where := fmt.Sprintf("device %d", l.Device)
+		if l.Device == processWide {
+			where = "process"
+		}
+		fmt.Fprintf(w, "  %s %s %s\n", where, l.Kind, l.Summary)
 	}
 }
 

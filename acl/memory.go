@@ -16,7 +16,8 @@ type allocation struct {
 	size   uint64 // bytes the caller may use: the padded size (ALIGN_UP(size,32)[+32])
 	pages  uint64 // bytes charged to HBM: size rounded to the page granularity
 	policy uint32
-	huge   bool // backed by 2 MiB / 1 GiB pages
+	huge   bool   // backed by 2 MiB / 1 GiB pages
+	module uint16 // moduleId charged (memusage.go)
 }
 
 const (
@@ -121,9 +122,11 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with rounding) on device %d: %s", fn, size, pages, d.id, messageOf(err))
 	}
+	module := mallocModule(o.CfgAttrs)
 	d.allocMu.Lock()
-	d.allocs[addr] = allocation{base: addr, size: usable, pages: pages, policy: policy, huge: page > pageSmall}
+	d.allocs[addr] = allocation{base: addr, size: usable, pages: pages, policy: policy, huge: page > pageSmall, module: module}
 	d.allocMu.Unlock()
+	noteUsage(d, module, int64(pages))
 	*out = addr
 	return nil
 }
@@ -205,6 +208,7 @@ func Free(t *Thread, p uintptr, sync bool) error {
 	if _, err := d.emu.HBM.Free(p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
 	}
+	noteUsage(d, a.module, -int64(a.pages))
 	return nil
 }
 

@@ -95,6 +95,7 @@ func CreateNotify(t *Thread, out *Handle, flag uint64) error {
 	}
 	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, pidCheck: true}, flags: flag}
 	n.h = notifies.add(n)
+	registerHandle(tableNotifies, n.h, n.ctx, "notify")
 	notifyMu.Lock()
 	addCtxNotify(n)
 	notifyMu.Unlock()
@@ -123,6 +124,7 @@ func (n *Notify) destroyLocked() {
 		return
 	}
 	notifies.remove(n.h)
+	unregister(tableNotifies, uint64(n.h))
 	if m := ctxNotifies[n.ctx]; m != nil {
 		delete(m, n)
 		if len(m) == 0 {
@@ -344,6 +346,7 @@ func NotifyImportByKey(t *Thread, out *Handle, key string, flags uint64) error {
 	n := &Notify{ctx: c, hw: src.hw, flags: src.flags}
 	src.hw.refs++
 	n.h = notifies.add(n)
+	registerHandle(tableNotifies, n.h, n.ctx, "notify")
 	addCtxNotify(n)
 	*out = n.h
 	return nil

@@ -6,10 +6,13 @@ import (
 	"sync"
 
 	memdb "github.com/hashicorp/go-memdb"
+
+	"github.com/npuemu/npuemu/emu"
 )
 
 // The registry of record for long-lived objects (devices in use, contexts,
-// streams, events) is a go-memdb database: it answers "what is alive" for
+// streams, events, notifies, counting notifies, labels, label lists, VMM
+// physical handles and address reservations) is a go-memdb database: it answers "what is alive" for
 // the leak report at aclFinalize and for tools, never for a hot path.
 // Device allocations are NOT stored here: each device's allocation map
 // (device.allocs) is the registry of record for allocations.
@@ -44,11 +47,30 @@ import (
 // but memdb's own writer lock.
 
 const (
-	tableDevices  = "devices"
-	tableContexts = "contexts"
-	tableStreams  = "streams"
-	tableEvents   = "events"
+	tableDevices      = "devices"
+	tableContexts     = "contexts"
+	tableStreams      = "streams"
+	tableEvents       = "events"
+	tableNotifies     = "notifies"
+	tableCntNotifies  = "cntnotifies"
+	tableLabels       = "labels"
+	tableLabelLists   = "labellists"
+	tableVMMHandles   = "vmmhandles"   // aclrtMallocPhysical handles, by handle
+	tableReservations = "reservations" // aclrtReserveMemAddress ranges, by base address
 )
+
+// regKinds lists the tables in leak-report order with the kind they print.
+var regKinds = []struct{ table, kind string }{
+	{tableDevices, "device"}, {tableContexts, "context"},
+	{tableStreams, "stream"}, {tableEvents, "event"},
+	{tableNotifies, "notify"}, {tableCntNotifies, "cnt notify"},
+	{tableLabels, "label"}, {tableLabelLists, "label list"},
+	{tableVMMHandles, "physical memory"}, {tableReservations, "address reservation"},
+}
+
+// processWide is the Device of records that belong to no device (address
+// reservations); the leak report prints "process" for it.
+const processWide = -1
 
 // record is one registered object. Stored records are never mutated: a
 // change is a new record inserted in a new transaction.
@@ -68,18 +90,14 @@ func recordSchema(name string) *memdb.TableSchema {
 	}
 }
 
-func devicesTableSchema() *memdb.TableSchema  { return recordSchema(tableDevices) }
-func contextsTableSchema() *memdb.TableSchema { return recordSchema(tableContexts) }
-func streamsTableSchema() *memdb.TableSchema  { return recordSchema(tableStreams) }
-func eventsTableSchema() *memdb.TableSchema   { return recordSchema(tableEvents) }
-
+// Every table has the same shape (recordSchema), so one schema function
+// serves them all.
 func registrySchema() *memdb.DBSchema {
-	return &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{
-		tableDevices:  devicesTableSchema(),
-		tableContexts: contextsTableSchema(),
-		tableStreams:  streamsTableSchema(),
-		tableEvents:   eventsTableSchema(),
-	}}
+	tables := make(map[string]*memdb.TableSchema, len(regKinds))
+	for _, k := range regKinds {
+		tables[k.table] = recordSchema(k.table)
+	}
+	return &memdb.DBSchema{Tables: tables}
 }
 
 // flushAt bounds the queue; one transaction of this many changes costs
@@ -108,6 +126,69 @@ func register(table string, rec record) {
 // unregister records that the object with id in table is gone.
 func unregister(table string, id uint64) {
 	queueChange(regKey{table, id}, nil)
+}
+
+// registerHandle records the handle h of an object of context c (notifies,
+// counting notifies, labels, label lists) as alive in table; one line at
+// each creation site.
+func registerHandle(table string, h Handle, c *Context, what string) {
+	rec := record{ID: uint64(h), Device: processWide, Summary: fmt.Sprintf("%s %#x", what, uintptr(h))}
+	if c != nil {
+		rec.Owner = uint64(c.h)
+		rec.Summary += fmt.Sprintf(" of context %#x", uintptr(c.h))
+		if c.dev != nil {
+			rec.Device = int(c.dev.id)
+		}
+	}
+	register(table, rec)
+}
+
+// registerPhysical records the VMM physical handle h (aclrtMallocPhysical).
+func registerPhysical(h, size uint64, p emu.PhysProp) {
+	rec := record{ID: h, Device: p.Dev, Summary: fmt.Sprintf("handle %#x: %d bytes of device memory", h, size)}
+	if p.Host {
+		rec.Device = processWide
+		rec.Summary = fmt.Sprintf("handle %#x: %d bytes of host memory", h, size)
+	}
+	register(tableVMMHandles, rec)
+}
+
+// registerReservation records the address range [va, va+size)
+// (aclrtReserveMemAddress).
+func registerReservation(va uintptr, size uint64) {
+	register(tableReservations, record{ID: uint64(va), Device: processWide, Summary: fmt.Sprintf("%#x: %d bytes of address space", va, size)})
+}
+
+// unregisterIf unregisters id from table when err is nil and returns err,
+// so that a release call site stays one line: return f(unregisterIf(..., call())).
+func unregisterIf(table string, id uint64, err error) error {
+	if err == nil {
+		unregister(table, id)
+	}
+	return err
+}
+
+// forget drops every record of tables: aclFinalize uses it for objects that
+// die with the node (VMM handles and reservations) rather than through
+// their release calls.
+func forget(tables ...string) {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.pending == nil {
+		reg.pending = make(map[regKey]*record)
+	}
+	for _, t := range tables {
+		for k := range reg.pending {
+			if k.table == t {
+				delete(reg.pending, k)
+			}
+		}
+		for k := range reg.stored {
+			if k.table == t {
+				reg.pending[k] = nil
+			}
+		}
+	}
 }
 
 func queueChange(k regKey, rec *record) {
@@ -194,13 +275,13 @@ func registered(table string) []record {
 
 // Live is one object still alive, for leak reports and tools.
 type Live struct {
-	Kind    string // "device", "context", "stream", "event", "allocation"
-	Device  int
+	Kind    string // a kind of regKinds, or "allocation"
+	Device  int    // −1 (processWide) for objects of no device
 	Summary string
 }
 
-// LiveObjects lists every object still alive: registered devices,
-// contexts, streams, events, and every device allocation.
+// LiveObjects lists every object still alive: every registered object
+// (regKinds) and every device allocation.
 func LiveObjects() []Live {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -210,10 +291,7 @@ func LiveObjects() []Live {
 // liveLocked is LiveObjects. Precondition: rt.mu held.
 func liveLocked() []Live {
 	var out []Live
-	for _, tk := range []struct{ table, kind string }{
-		{tableDevices, "device"}, {tableContexts, "context"},
-		{tableStreams, "stream"}, {tableEvents, "event"},
-	} {
+	for _, tk := range regKinds {
 		for _, r := range registered(tk.table) {
 			out = append(out, Live{Kind: tk.kind, Device: r.Device, Summary: r.Summary})
 		}

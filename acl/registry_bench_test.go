@@ -44,3 +44,25 @@ func BenchmarkRegistryFlush(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*(flushAt-1)), "ns/change")
 }
+
+// BenchmarkNotifyCreateDestroy measures aclrtCreateNotify followed by
+// aclrtDestroyNotify in batches of 64: the registry hooks must keep this
+// near the stream figure (a queued change, no memdb transaction).
+func BenchmarkNotifyCreateDestroy(b *testing.B) {
+	th := benchSetup(b)
+	var hs [64]Handle
+	for b.Loop() {
+		for i := range hs {
+			if err := CreateNotify(th, &hs[i], 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := range hs {
+			if err := DestroyNotify(th, hs[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(hs)), "ns/notify")
+	require.Empty(b, registered(tableNotifies), "every notify unregistered")
+}

@@ -146,6 +146,22 @@ func primaryReleasedLocked(id int32, force bool) []*Stream {
 	return contextStreamsLocked(d.primary)
 }
 
+// allStreamsLocked lists every stream aclFinalize would release: the
+// explicit and default streams of every context of every device.
+// Precondition: rt.mu held.
+func allStreamsLocked() []*Stream {
+	var ss []*Stream
+	for _, d := range rt.devs {
+		if d == nil {
+			continue
+		}
+		for c := range d.contexts {
+			ss = append(ss, contextStreamsLocked(c)...)
+		}
+	}
+	return ss
+}
+
 // fireDeviceState runs the device callbacks. Call it without rt.mu.
 func fireDeviceState(id int32, state int32) {
 	stateCBs.mu.Lock()

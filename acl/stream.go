@@ -73,6 +73,7 @@ func (s *Stream) destroyLocked(wait bool) {
 	}
 	s.dropRecorder()
 	s.q.Destroy(wait)
+	streamGone(s) // allocator registrations, pool frees (allocator.go)
 	streams.remove(s.h)
 	s.ctx.dev.nstreams--
 	delete(s.ctx.streams, s)
@@ -190,7 +191,8 @@ func SynchronizeStream(t *Thread, h Handle, timeoutMs int32) error {
 	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
 	}
-	return nil
+	poolsSynced(s) // memory pools' RELEASE_THRESHOLD (mempool.go)
+	return managedSynchronized(fn, s.ctx.dev)
 }
 
 // StreamQuery implements aclrtStreamQuery.

@@ -115,6 +115,7 @@ func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect u
 	if err != nil {
 		return drv(fn, err)
 	}
+	registerReservation(p, size)
 	*out = p
 	return nil
 }
@@ -130,7 +131,7 @@ func ReleaseMemAddress(t *Thread, p uintptr) error {
 	if err != nil {
 		return err
 	}
-	return drv(fn, v.Free(p))
+	return drv(fn, unregisterIf(tableReservations, uint64(p), v.Free(p)))
 }
 
 // memAttrInfo maps an aclrtMemAttr to the driver's page type and memory
@@ -268,6 +269,7 @@ func MallocPhysical(t *Thread, out *uint64, size uint64, prop *PhysicalMemProp, 
 	}
 	physProps.m[h] = *prop
 	physProps.mu.Unlock()
+	registerPhysical(h, size, p)
 	*out = h
 	return nil
 }
@@ -287,6 +289,7 @@ func FreePhysical(t *Thread, h uint64) error {
 		return drv(fn, err)
 	}
 	if _, _, err := v.Prop(h); err != nil {
+		unregister(tableVMMHandles, h)
 		physProps.mu.Lock()
 		delete(physProps.m, h)
 		physProps.mu.Unlock()

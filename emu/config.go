@@ -20,6 +20,11 @@ const (
 	EnvDevices = "NPUEMU_DEVICES"   // device count, 1..MaxDevices; overrides the file
 	EnvSoC     = "NPUEMU_SOC"       // SoC name from the catalogue; overrides the file
 	EnvHBM     = "NPUEMU_HBM_BYTES" // usable device memory in bytes; overrides the file's hbm_bytes
+
+	// EnvVisible is the CANN runtime's device filter: a comma-separated list
+	// of physical device ids; the node keeps those devices, renumbered
+	// 0..n−1 in list order (parseVisible has the rules).
+	EnvVisible = "ASCEND_RT_VISIBLE_DEVICES"
 )
 
 // Defaults and limits of the configuration.
@@ -35,6 +40,13 @@ type Config struct {
 	Devices  int     `json:"devices"`   // 1..MaxDevices; default DefaultDevices
 	HBMBytes uint64  `json:"hbm_bytes"` // usable device memory; 0 = the SoC's UsableHBMBytes
 	Pacing   float64 `json:"pacing"`    // 0 = as fast as possible, 1 = wall clock follows virtual time
+
+	// Visible is nil unless ASCEND_RT_VISIBLE_DEVICES selected devices:
+	// then node device i is physical device Visible[i] of a machine with
+	// Physical devices, and Devices == len(Visible). Everything above the
+	// HAL and ACL sees node (user) ids; PhysicalID maps them back.
+	Visible  []int `json:"-"`
+	Physical int   `json:"-"`
 
 	// Source says where the values came from ("defaults", the file, the
 	// environment variables), for `npuemu info` and messages.
@@ -96,6 +108,14 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		cfg.HBMBytes = n
 		sources = append(sources, EnvHBM+"="+v)
 	}
+	if v := getenv(EnvVisible); v != "" {
+		vis, note, err := parseVisible(v, cfg.Devices)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.Physical, cfg.Visible, cfg.Devices = cfg.Devices, vis, len(vis)
+		sources = append(sources, EnvVisible+"="+v+note)
+	}
 	if len(sources) > 0 {
 		cfg.Source = strings.Join(sources, ", ")
 	}
@@ -107,6 +127,74 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// parseVisible reads ASCEND_RT_VISIBLE_DEVICES against a machine of
+// physical devices. The spec only says that the listed devices are
+// renumbered 0..n−1; for bad entries npuemu applies the rule of
+// CUDA_VISIBLE_DEVICES, which this variable imitates: ids are taken in
+// order up to the first entry that is not a decimal id, is out of range or
+// repeats an earlier one; that entry and everything after it are ignored
+// (note says so, for `npuemu info`). A list that leaves no device visible is
+// an error (ACL_ERROR_RT_INVALID_DEVICEID): every device call of the process
+// would fail anyway, and failing at aclInit says why.
+func parseVisible(v string, physical int) (ids []int, note string, err error) {
+	seen := make(map[int]bool)
+	for i, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		id, perr := strconv.Atoi(f)
+		bad := ""
+		switch {
+		case perr != nil || f == "" || f[0] == '+' || f[0] == '-':
+			bad = "not a device id"
+		case id >= physical:
+			bad = fmt.Sprintf("out of range (the node has %d devices)", physical)
+		case seen[id]:
+			bad = "repeated"
+		}
+		if bad != "" {
+			if len(ids) == 0 {
+				return nil, "", abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID,
+					"%s=%q: entry %d %q is %s, so no device is visible", EnvVisible, v, i, f, bad)
+			}
+			return ids, fmt.Sprintf(" (entry %d %q %s: it and the rest are ignored)", i, f, bad), nil
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	return ids, "", nil
+}
+
+// PhysicalID returns the physical id of node device i (i itself unless
+// ASCEND_RT_VISIBLE_DEVICES selected devices).
+func (c Config) PhysicalID(i int) int {
+	if c.Visible == nil || i < 0 || i >= len(c.Visible) {
+		return i
+	}
+	return c.Visible[i]
+}
+
+// NodeID returns the node (user) id of physical device phys, and false
+// when phys does not exist or is not visible.
+func (c Config) NodeID(phys int) (int, bool) {
+	if c.Visible == nil {
+		return phys, phys >= 0 && phys < c.Devices
+	}
+	for i, p := range c.Visible {
+		if p == phys {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// PhysicalCount returns the number of devices of the machine before
+// ASCEND_RT_VISIBLE_DEVICES filtered them.
+func (c Config) PhysicalCount() int {
+	if c.Visible == nil {
+		return c.Devices
+	}
+	return c.Physical
 }
 
 // readConfigFile decodes the JSON file at path over cfg.
@@ -208,6 +296,19 @@ func (c Config) Validate() error {
 	}
 	if c.Pacing < 0 || math.IsNaN(c.Pacing) || math.IsInf(c.Pacing, 0) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: pacing %v is not a finite number >= 0", c.Pacing)
+	}
+	if c.Visible != nil {
+		if len(c.Visible) != c.Devices || c.Physical < c.Devices || c.Physical > MaxDevices {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %d visible devices of %d physical for a node of %d devices",
+				len(c.Visible), c.Physical, c.Devices)
+		}
+		seen := make(map[int]bool)
+		for _, p := range c.Visible {
+			if p < 0 || p >= c.Physical || seen[p] {
+				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: visible device %d: repeated or not in 0..%d", p, c.Physical-1)
+			}
+			seen[p] = true
+		}
 	}
 	return nil
 }

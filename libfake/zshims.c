@@ -582,10 +582,7 @@ NPU_EXPORT aclFloat16 aclFloatToFloat16(float value) {
 }
 
 static inline aclDataBuffer* emu_aclCreateDataBuffer(void* data, size_t size) {
-    (void)data;
-    (void)size;
-    npu_unsupported(npu_self(), 2);
-    return NULL;
+    return npu_aclCreateDataBuffer(npu_self(), data, size);
 }
 
 static NPU_HOOK aclDataBuffer* hook_aclCreateDataBuffer(void* data, size_t size) {
@@ -615,8 +612,7 @@ NPU_EXPORT aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 }
 
 static inline aclError emu_aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
-    (void)dataBuffer;
-    return (aclError)npu_unsupported(npu_self(), 3);
+    return npu_aclDestroyDataBuffer(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK aclError hook_aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
@@ -645,10 +641,7 @@ NPU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 }
 
 static inline aclError emu_aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
-    (void)dataBuffer;
-    (void)data;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 4);
+    return npu_aclUpdateDataBuffer(npu_self(), dataBuffer, data, size);
 }
 
 static NPU_HOOK aclError hook_aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
@@ -679,9 +672,7 @@ NPU_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, s
 }
 
 static inline void* emu_aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
-    (void)dataBuffer;
-    npu_unsupported(npu_self(), 5);
-    return NULL;
+    return npu_aclGetDataBufferAddr(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK void* hook_aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
@@ -710,9 +701,7 @@ NPU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 }
 
 static inline uint32_t emu_aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
-    (void)dataBuffer;
-    npu_unsupported(npu_self(), 6);
-    return 0;
+    return npu_aclGetDataBufferSize(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK uint32_t hook_aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
@@ -741,9 +730,7 @@ NPU_EXPORT uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
 }
 
 static inline size_t emu_aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-    (void)dataBuffer;
-    npu_unsupported(npu_self(), 7);
-    return 0;
+    return npu_aclGetDataBufferSizeV2(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK size_t hook_aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
@@ -1416,10 +1403,7 @@ NPU_EXPORT uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo*
 }
 
 static inline aclError emu_aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
-    (void)info;
-    (void)devArgsPtr;
-    (void)devArgsLen;
-    return (aclError)npu_unsupported(npu_self(), 31);
+    return npu_aclrtGetArgsFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, devArgsPtr, devArgsLen);
 }
 
 static NPU_HOOK aclError hook_aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
@@ -1450,9 +1434,7 @@ NPU_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info
 }
 
 static inline aclError emu_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
-    (void)info;
-    (void)func;
-    return (aclError)npu_unsupported(npu_self(), 32);
+    return npu_aclrtGetFuncHandleFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, func);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
@@ -1482,10 +1464,7 @@ NPU_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo
 }
 
 static inline aclError emu_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
-    (void)binHandle;
-    (void)callback;
-    (void)userData;
-    return (aclError)npu_unsupported(npu_self(), 33);
+    return npu_aclrtBinarySetExceptionCallback(npu_self(), binHandle, callback, userData);
 }
 
 static NPU_HOOK aclError hook_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
@@ -2106,8 +2085,7 @@ NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 }
 
 static inline aclError emu_aclrtSetTsDevice(aclrtTsId tsId) {
-    (void)tsId;
-    return (aclError)npu_unsupported(npu_self(), 54);
+    return npu_aclrtSetTsDevice(npu_self(), tsId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetTsDevice(aclrtTsId tsId) {
@@ -2739,11 +2717,7 @@ NPU_EXPORT aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallo
 }
 
 static inline aclError emu_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    (void)devPtr;
-    (void)size;
-    (void)policy;
-    (void)cfg;
-    return (aclError)npu_unsupported(npu_self(), 75);
+    return npu_aclrtMallocForTaskScheduler(npu_self(), devPtr, size, policy, cfg);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
@@ -3622,9 +3596,7 @@ NPU_EXPORT aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src
 }
 
 static inline aclError emu_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
-    (void)symbol;
-    (void)devPtr;
-    return (aclError)npu_unsupported(npu_self(), 103);
+    return npu_aclrtGetSymbolAddress(npu_self(), (void*)symbol, devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
@@ -3654,9 +3626,7 @@ NPU_EXPORT aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
 }
 
 static inline aclError emu_aclrtGetSymbolSize(const void* symbol, size_t* size) {
-    (void)symbol;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 104);
+    return npu_aclrtGetSymbolSize(npu_self(), (void*)symbol, size);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSymbolSize(const void* symbol, size_t* size) {
@@ -3686,13 +3656,7 @@ NPU_EXPORT aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
 }
 
 static inline aclError emu_aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
-    (void)dst;
-    (void)dstMax;
-    (void)symbol;
-    (void)count;
-    (void)offset;
-    (void)kind;
-    return (aclError)npu_unsupported(npu_self(), 105);
+    return npu_aclrtMemcpyFromSymbol(npu_self(), dst, dstMax, (void*)symbol, count, offset, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
@@ -3726,14 +3690,7 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* 
 }
 
 static inline aclError emu_aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
-    (void)dst;
-    (void)dstMax;
-    (void)symbol;
-    (void)count;
-    (void)offset;
-    (void)kind;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 106);
+    return npu_aclrtMemcpyFromSymbolAsync(npu_self(), dst, dstMax, (void*)symbol, count, offset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3768,12 +3725,7 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const v
 }
 
 static inline aclError emu_aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
-    (void)symbol;
-    (void)src;
-    (void)count;
-    (void)offset;
-    (void)kind;
-    return (aclError)npu_unsupported(npu_self(), 107);
+    return npu_aclrtMemcpyToSymbol(npu_self(), (void*)symbol, (void*)src, count, offset, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
@@ -3806,13 +3758,7 @@ NPU_EXPORT aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, siz
 }
 
 static inline aclError emu_aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
-    (void)symbol;
-    (void)src;
-    (void)count;
-    (void)offset;
-    (void)kind;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 108);
+    return npu_aclrtMemcpyToSymbolAsync(npu_self(), (void*)symbol, (void*)src, count, offset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -4918,11 +4864,7 @@ NPU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* tot
 }
 
 static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    (void)deviceId;
-    (void)memUsageInfo;
-    (void)inputNum;
-    (void)outputNum;
-    return (aclError)npu_unsupported(npu_self(), 144);
+    return npu_aclrtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -5874,11 +5816,7 @@ NPU_EXPORT aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, 
 }
 
 static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
-    (void)deviceId;
-    (void)memUceInfoArray;
-    (void)arraySize;
-    (void)retSize;
-    return (aclError)npu_unsupported(npu_self(), 175);
+    return npu_aclrtGetMemUceInfo(npu_self(), deviceId, memUceInfoArray, arraySize, retSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
@@ -5910,9 +5848,7 @@ NPU_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUce
 }
 
 static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-    (void)deviceId;
-    (void)timeout;
-    return (aclError)npu_unsupported(npu_self(), 176);
+    return npu_aclrtDeviceTaskAbort(npu_self(), deviceId, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
@@ -5942,10 +5878,7 @@ NPU_EXPORT aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
 }
 
 static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
-    (void)deviceId;
-    (void)memUceInfoArray;
-    (void)arraySize;
-    return (aclError)npu_unsupported(npu_self(), 177);
+    return npu_aclrtMemUceRepair(npu_self(), deviceId, memUceInfoArray, arraySize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
@@ -6228,9 +6161,7 @@ NPU_EXPORT aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aic
 }
 
 static inline aclError emu_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
-    (void)kind;
-    (void)descSize;
-    return (aclError)npu_unsupported(npu_self(), 186);
+    return npu_aclrtGetMemcpyDescSize(npu_self(), kind, descSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
@@ -6260,13 +6191,7 @@ NPU_EXPORT aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSiz
 }
 
 static inline aclError emu_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
-    (void)desc;
-    (void)kind;
-    (void)srcAddr;
-    (void)dstAddr;
-    (void)count;
-    (void)config;
-    return (aclError)npu_unsupported(npu_self(), 187);
+    return npu_aclrtSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
 }
 
 static NPU_HOOK aclError hook_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
@@ -6300,15 +6225,7 @@ NPU_EXPORT aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* s
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
-    (void)dst;
-    (void)destMax;
-    (void)dstDataOffset;
-    (void)src;
-    (void)count;
-    (void)srcDataOffset;
-    (void)kind;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 188);
+    return npu_aclrtMemcpyAsyncWithOffset(npu_self(), dst, destMax, dstDataOffset, (void**)src, count, srcDataOffset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -6344,10 +6261,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
-    (void)desc;
-    (void)kind;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 189);
+    return npu_aclrtMemcpyAsyncWithDesc(npu_self(), desc, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -6721,10 +6635,7 @@ NPU_EXPORT aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams*
 }
 
 static inline aclError emu_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
-    (void)task;
-    (void)attrId;
-    (void)attrValue;
-    return (aclError)npu_unsupported(npu_self(), 201);
+    return npu_aclmdlRIKernelTaskGetAttribute(npu_self(), task, attrId, attrValue);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
@@ -8721,10 +8632,7 @@ NPU_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStr
 }
 
 static inline aclError emu_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
-    (void)deviceId;
-    (void)otherDeviceId;
-    (void)value;
-    return (aclError)npu_unsupported(npu_self(), 265);
+    return npu_aclrtGetDevicesTopo(npu_self(), deviceId, otherDeviceId, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
@@ -11056,10 +10964,7 @@ NPU_EXPORT aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDevice
 }
 
 static inline aclError emu_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
-    (void)regName;
-    (void)callback;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 339);
+    return npu_aclrtSetDeviceTaskAbortCallback(npu_self(), (char*)regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
@@ -11679,9 +11584,7 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
 }
 
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    (void)deviceId;
-    (void)errorInfo;
-    return (aclError)npu_unsupported(npu_self(), 359);
+    return npu_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
@@ -12366,11 +12269,7 @@ NPU_EXPORT aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psi
 }
 
 static inline aclError emu_aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
-    (void)devPtr;
-    (void)size;
-    (void)dstDevId;
-    (void)flags;
-    return (aclError)npu_unsupported(npu_self(), 381);
+    return npu_aclrtMemP2PMap(npu_self(), devPtr, size, dstDevId, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
@@ -12569,8 +12468,7 @@ NPU_EXPORT aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkTyp
 }
 
 static inline aclrtAllocatorDesc emu_aclrtAllocatorCreateDesc(void) {
-    npu_unsupported(npu_self(), 387);
-    return NULL;
+    return npu_aclrtAllocatorCreateDesc(npu_self());
 }
 
 static NPU_HOOK aclrtAllocatorDesc hook_aclrtAllocatorCreateDesc(void) {
@@ -12598,8 +12496,7 @@ NPU_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
 }
 
 static inline aclError emu_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
-    (void)allocatorDesc;
-    return (aclError)npu_unsupported(npu_self(), 388);
+    return npu_aclrtAllocatorDestroyDesc(npu_self(), allocatorDesc);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
@@ -12628,9 +12525,7 @@ NPU_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) 
 }
 
 static inline aclError emu_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
-    (void)allocatorDesc;
-    (void)allocator;
-    return (aclError)npu_unsupported(npu_self(), 389);
+    return npu_aclrtAllocatorSetObjToDesc(npu_self(), allocatorDesc, allocator);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
@@ -12660,9 +12555,7 @@ NPU_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 }
 
 static inline aclError emu_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
-    (void)allocatorDesc;
-    (void)func;
-    return (aclError)npu_unsupported(npu_self(), 390);
+    return npu_aclrtAllocatorSetAllocFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
@@ -12692,9 +12585,7 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocato
 }
 
 static inline aclError emu_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
-    (void)allocatorDesc;
-    (void)func;
-    return (aclError)npu_unsupported(npu_self(), 391);
+    return npu_aclrtAllocatorSetFreeFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
@@ -12724,9 +12615,7 @@ NPU_EXPORT aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocator
 }
 
 static inline aclError emu_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
-    (void)allocatorDesc;
-    (void)func;
-    return (aclError)npu_unsupported(npu_self(), 392);
+    return npu_aclrtAllocatorSetAllocAdviseFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
@@ -12756,9 +12645,7 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc al
 }
 
 static inline aclError emu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
-    (void)allocatorDesc;
-    (void)func;
-    return (aclError)npu_unsupported(npu_self(), 393);
+    return npu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
@@ -12788,9 +12675,7 @@ NPU_EXPORT aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDe
 }
 
 static inline aclError emu_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
-    (void)stream;
-    (void)allocatorDesc;
-    return (aclError)npu_unsupported(npu_self(), 394);
+    return npu_aclrtAllocatorRegister(npu_self(), stream, allocatorDesc);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
@@ -12820,14 +12705,7 @@ NPU_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
 }
 
 static inline aclError emu_aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
-    (void)stream;
-    (void)allocatorDesc;
-    (void)allocator;
-    (void)allocFunc;
-    (void)freeFunc;
-    (void)allocAdviseFunc;
-    (void)getAddrFromBlockFunc;
-    return (aclError)npu_unsupported(npu_self(), 395);
+    return npu_aclrtAllocatorGetByStream(npu_self(), stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
@@ -12862,8 +12740,7 @@ NPU_EXPORT aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocator
 }
 
 static inline aclError emu_aclrtAllocatorUnregister(aclrtStream stream) {
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 396);
+    return npu_aclrtAllocatorUnregister(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorUnregister(aclrtStream stream) {
@@ -12892,9 +12769,7 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    (void)memPool;
-    (void)poolProps;
-    return (aclError)npu_unsupported(npu_self(), 397);
+    return npu_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
@@ -12924,8 +12799,7 @@ NPU_EXPORT aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPool
 }
 
 static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
-    (void)memPool;
-    return (aclError)npu_unsupported(npu_self(), 398);
+    return npu_aclrtMemPoolDestroy(npu_self(), memPool);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
@@ -12954,10 +12828,7 @@ NPU_EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
 }
 
 static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    (void)memPool;
-    (void)attr;
-    (void)value;
-    return (aclError)npu_unsupported(npu_self(), 399);
+    return npu_aclrtMemPoolSetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -12988,10 +12859,7 @@ NPU_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
 }
 
 static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    (void)memPool;
-    (void)attr;
-    (void)value;
-    return (aclError)npu_unsupported(npu_self(), 400);
+    return npu_aclrtMemPoolGetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -13022,11 +12890,7 @@ NPU_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
 }
 
 static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
-    (void)ptr;
-    (void)size;
-    (void)memPool;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 401);
+    return npu_aclrtMemPoolMallocAsync(npu_self(), ptr, size, memPool, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
@@ -13058,9 +12922,7 @@ NPU_EXPORT aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPoo
 }
 
 static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
-    (void)ptr;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 402);
+    return npu_aclrtMemPoolFreeAsync(npu_self(), ptr, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
@@ -13090,9 +12952,7 @@ NPU_EXPORT aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
-    (void)memPool;
-    (void)minBytesToKeep;
-    return (aclError)npu_unsupported(npu_self(), 403);
+    return npu_aclrtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {

@@ -18,13 +18,13 @@ func init() {
 }
 
 // runInfo loads the configuration the library would load (NPUEMU_CONFIG,
-// NPUEMU_DEVICES, NPUEMU_SOC) and prints the node it describes. In a fresh
+// NPUEMU_DEVICES, NPUEMU_SOC, ASCEND_RT_VISIBLE_DEVICES) and prints the node it describes. In a fresh
 // process no device is opened, so every device shows 0 MiB in use.
 func runInfo(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: npuemu info\n\nPrints the node configured by NPUEMU_CONFIG, NPUEMU_DEVICES and NPUEMU_SOC.")
+		fmt.Fprintln(os.Stderr, "usage: npuemu info\n\nPrints the node configured by NPUEMU_CONFIG, NPUEMU_DEVICES, NPUEMU_SOC\nand ASCEND_RT_VISIBLE_DEVICES.")
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -49,7 +49,9 @@ func runInfo(args []string, out io.Writer) int {
 }
 
 // infoColumns are the device table's headings; tests find rows by them.
-var infoColumns = []string{"NPU", "Name", "State", "HBM-Usage(MiB)", "AICore(cube/vector)", "AICPU", "Streams"}
+// NPU is the id ACL calls take; Phy-ID the physical device it is (they
+// differ under ASCEND_RT_VISIBLE_DEVICES).
+var infoColumns = []string{"NPU", "Phy-ID", "Name", "State", "HBM-Usage(MiB)", "AICore(cube/vector)", "AICPU", "Streams"}
 
 // printInfo writes the node as an npu-smi-like table.
 func printInfo(w io.Writer, n *emu.Node) {
@@ -58,6 +60,10 @@ func printInfo(w io.Writer, n *emu.Node) {
 	cfg := n.Config()
 	fmt.Fprintf(w, "Node:          %d x %s (family %s, NPU arch %d)\n", n.DeviceCount(), soc.Name, soc.Family, soc.NpuArch)
 	fmt.Fprintf(w, "Configuration: %s\n", cfg.Source)
+	if cfg.Visible != nil {
+		fmt.Fprintf(w, "Visible:       %s keeps %d of %d devices: physical %s are NPU 0..%d\n",
+			emu.EnvVisible, len(cfg.Visible), cfg.PhysicalCount(), strings.Trim(fmt.Sprint(cfg.Visible), "[]"), len(cfg.Visible)-1)
+	}
 	fmt.Fprintf(w, "Per device:    HBM %d MiB nominal, %d MiB usable; L2 %d MiB; AI core clock %d MHz; %d SDMA engines\n",
 		soc.HBMBytes/mib, n.HBMTotal()/mib, soc.L2Bytes/mib, soc.CubeMHz, soc.SDMAEngines)
 	fmt.Fprintf(w, "Limits:        %d streams, %d events, %d notifies; stream priority %d (highest) to %d (lowest)\n",
@@ -70,7 +76,7 @@ func printInfo(w io.Writer, n *emu.Node) {
 			state, used = "open", d.HBM.Used()
 		}
 		rows = append(rows, []string{
-			fmt.Sprint(id), soc.Name, state,
+			fmt.Sprint(id), fmt.Sprint(cfg.PhysicalID(id)), soc.Name, state,
 			fmt.Sprintf("%d / %d", used/mib, n.HBMTotal()/mib),
 			fmt.Sprintf("%d / %d", soc.CubeCores, soc.VectorCores),
 			fmt.Sprint(soc.AICPUs),

@@ -105,3 +105,29 @@ func TestInfoBadConfiguration(t *testing.T) {
 	assert.Empty(t, out.String())
 	assert.Equal(t, 2, run([]string{"info", "extra"}, &out))
 }
+
+func TestInfoVisibleDevices(t *testing.T) {
+	t.Setenv(emu.EnvConfig, "")
+	t.Setenv(emu.EnvSoC, "Ascend910B3")
+	t.Setenv(emu.EnvDevices, "8")
+	t.Setenv(emu.EnvVisible, "6,2")
+	var out bytes.Buffer
+	require.Equal(t, 0, run([]string{"info"}, &out))
+	text := out.String()
+	assert.Contains(t, text, "2 x Ascend910B3")
+	assert.Contains(t, text, "ASCEND_RT_VISIBLE_DEVICES keeps 2 of 8 devices: physical 6 2 are NPU 0..1")
+	rows := tableRows(t, text)
+	require.Len(t, rows, 2)
+	assert.Equal(t, "0", rows[0]["NPU"])
+	assert.Equal(t, "6", rows[0]["Phy-ID"])
+	assert.Equal(t, "1", rows[1]["NPU"])
+	assert.Equal(t, "2", rows[1]["Phy-ID"])
+}
+
+func TestInfoVisibleDevicesNoneVisible(t *testing.T) {
+	t.Setenv(emu.EnvConfig, "")
+	t.Setenv(emu.EnvDevices, "2")
+	t.Setenv(emu.EnvVisible, "5")
+	var out bytes.Buffer
+	assert.Equal(t, 1, run([]string{"info"}, &out))
+}

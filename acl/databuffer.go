@@ -1,0 +1,85 @@
+package acl
+
+import (
+	"github.com/npuemu/npuemu/abi"
+)
+
+// aclDataBuffer: a host-side descriptor {address, size} that the operator
+// and model APIs take for their inputs and outputs. The runtime neither
+// checks nor owns the memory it describes, so any address and size are
+// accepted (an empty tensor is {NULL, 0}), no aclInit is needed, and
+// aclFinalize leaves the descriptors alone: the application destroys them.
+
+// kindDataBuffer tags aclDataBuffer handles (see handles.go).
+const kindDataBuffer handleKind = 0xDB
+
+// DataBuffer is one aclDataBuffer.
+type DataBuffer struct {
+	Addr uintptr
+	Size uint64
+}
+
+var dataBuffers = newTable[DataBuffer](kindDataBuffer)
+
+// CreateDataBuffer implements aclCreateDataBuffer.
+func CreateDataBuffer(t *Thread, addr uintptr, size uint64) Handle {
+	return dataBuffers.add(&DataBuffer{Addr: addr, Size: size})
+}
+
+// dataBuffer resolves h for fn: NULL → ACL_ERROR_INVALID_PARAM, like a
+// destroyed or foreign handle.
+func dataBuffer(fn string, h Handle) (*DataBuffer, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataBuffer must not be NULL", fn)
+	}
+	if k, _, _ := h.parts(); k != kindDataBuffer {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclDataBuffer", fn, uintptr(h))
+	}
+	b, err := dataBuffers.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclDataBuffer %#x was destroyed or never created", fn, uintptr(h))
+	}
+	return b, nil
+}
+
+// DestroyDataBuffer implements aclDestroyDataBuffer. The described memory
+// is not freed.
+func DestroyDataBuffer(t *Thread, h Handle) error {
+	const fn = "aclDestroyDataBuffer"
+	if _, err := dataBuffer(fn, h); err != nil {
+		return err
+	}
+	if !dataBuffers.remove(h) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataBuffer %#x was destroyed concurrently", fn, uintptr(h))
+	}
+	return nil
+}
+
+// UpdateDataBuffer implements aclUpdateDataBuffer: the descriptor now
+// names addr and size.
+func UpdateDataBuffer(t *Thread, h Handle, addr uintptr, size uint64) error {
+	b, err := dataBuffer("aclUpdateDataBuffer", h)
+	if err != nil {
+		return err
+	}
+	dataBuffers.mu.Lock() // the table lock also guards the descriptors' fields
+	*b = DataBuffer{Addr: addr, Size: size}
+	dataBuffers.mu.Unlock()
+	return nil
+}
+
+// GetDataBuffer implements aclGetDataBufferAddr and aclGetDataBufferSize(V2):
+// a NULL or invalid handle is an error, which the C functions turn into
+// NULL / 0 (their return types carry no error code).
+func GetDataBuffer(t *Thread, fn string, h Handle) (DataBuffer, error) {
+	b, err := dataBuffer(fn, h)
+	if err != nil {
+		return DataBuffer{}, err
+	}
+	dataBuffers.mu.RLock()
+	defer dataBuffers.mu.RUnlock()
+	return *b, nil
+}
+
+// LiveDataBuffers returns the number of data buffers not destroyed.
+func LiveDataBuffers() int { return dataBuffers.len() }
