@@ -185,10 +185,37 @@ func (a *aicore) init(cfg Config) {
 // the kernel's queue (HelpQueue). The token is apart from the wake-up so
 // that a parked lane's kernel can still be taken: a send on a channel a
 // goroutine waits on goes to that goroutine.
+//
+// An idle lane spins for a while (laneSpin) before it parks, and says when
+// it parks: a kernel handed to a spinning lane costs one atomic store, not
+// a futex wake-up and a thread switch, so a launch loop keeps its lane
+// awake. The spin is bounded because on a host with few CPUs a spinning
+// lane takes a CPU the launcher or another lane may need.
 type lane struct {
-	token atomic.Bool
-	wake  chan struct{} // buffered 1; a kick may be stale
-	run   *krun         // written under Device.mu before token is set
+	token  atomic.Bool
+	parked atomic.Bool   // set before the lane blocks on wake (see kick)
+	wake   chan struct{} // buffered 1; a kick may be stale
+	run    *krun         // written under Device.mu before token is set
+	_      [40]byte      // a cache line per lane: idle lanes poll token
+}
+
+// laneSpin bounds the wall time an idle lane polls its token before it
+// parks: a few times the gap between two launches of a launch loop, well
+// under the tens of µs a futex wake-up costs here.
+const laneSpin = 20 * time.Microsecond
+
+// kick hands l its next kernel (l.run is set): the token, then a wake-up
+// only if the lane is parked. parked is stored before the lane's last look
+// at its token and token before kick reads parked (sequentially consistent
+// atomics), so either the lane sees the token or kick sees it parked.
+func (l *lane) kick() {
+	l.token.Store(true)
+	if l.parked.Load() {
+		select {
+		case l.wake <- struct{}{}:
+		default: // a kick is pending already
+		}
+	}
 }
 
 // krun is the shared state of one running kernel task.
@@ -210,7 +237,11 @@ type krun struct {
 // dispatchKernel starts q's head kernel on free cores, or leaves it queued
 // until a completion frees enough of them.
 // Precondition: d.mu held, t is q's head task and q has none in flight.
-func (d *Device) dispatchKernel(q *Queue, t *Task) {
+//
+// With self set the caller takes the first granted core itself: that lane
+// is not kicked and is returned, for the caller to run with runAsLane once
+// it has released d.mu (nil when the kernel did not start).
+func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	a := &d.aic
 	ks := &t.ks
 	c, v := ks.need(a.vectorCores)
@@ -220,12 +251,12 @@ func (d *Device) dispatchKernel(q *Queue, t *Task) {
 		// More vector cores per block than the pool has: run one block at
 		// a time on whatever the pool holds once it is entirely free.
 		if a.freeCube < a.cubeCores || a.freeVector < a.vectorCores {
-			return
+			return nil
 		}
 		n, c, v = 1, min(c, a.cubeCores), min(v, a.vectorCores)
 	}
 	if n == 0 || (ks.Batch && n < full) {
-		return
+		return nil
 	}
 	var r *krun
 	if k := len(a.runs); k > 0 {
@@ -248,7 +279,8 @@ func (d *Device) dispatchKernel(q *Queue, t *Task) {
 	r.lanes = r.lanes[:0]
 	q.inflight = true
 	d.inflight++
-	for range n {
+	var mine *lane
+	for i := range n {
 		var l *lane
 		if k := len(a.idle); k > 0 {
 			l = a.idle[k-1]
@@ -261,12 +293,25 @@ func (d *Device) dispatchKernel(q *Queue, t *Task) {
 		}
 		l.run = r
 		r.lanes = append(r.lanes, l)
-		l.token.Store(true)
-		select {
-		case l.wake <- struct{}{}:
-		default: // a kick is pending already
+		if self && i == 0 {
+			mine = l // its token stays clear: nobody else takes this core
+			continue
 		}
+		l.kick()
 	}
+	return mine
+}
+
+// startInline starts q's head kernel with the calling thread as one of its
+// lanes, if the head is a kernel that can start now, and returns that lane
+// (see dispatchKernel), else nil. A submitter waiting for ring space runs
+// its queue's kernels this way (Queue.spinSpace).
+// Precondition: d.mu held.
+func (d *Device) startInline(q *Queue) *lane {
+	if q.count == 0 || q.inflight || q.destroyed || d.closing || q.ring[q.head].kind != kindKernel {
+		return nil
+	}
+	return d.dispatchKernel(q, &q.ring[q.head], true)
 }
 
 // laneLoop is one core's worker: it runs blocks of the kernels handed to it.
@@ -283,11 +328,20 @@ func (d *Device) laneLoop(l *lane) {
 			d.runAsLane(l)
 			continue
 		}
+		if poll(laneSpin, l.token.Load) {
+			continue
+		}
+		l.parked.Store(true)
+		if l.token.Load() {
+			l.parked.Store(false)
+			continue
+		}
 		select {
 		case <-l.wake:
 		case <-d.quit:
 			return
 		}
+		l.parked.Store(false)
 	}
 }
 

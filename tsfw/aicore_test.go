@@ -353,3 +353,158 @@ type emptyKernel struct{}
 
 func (emptyKernel) RunBlock(uint32, uint32) error { return nil }
 func (emptyKernel) Done(err error) error          { return err }
+
+// BenchmarkKernelLaunchStream measures back-to-back launches of an empty
+// kernel with one synchronisation per 4096 (the benchmark's launch loop):
+// the launcher and the lane run on different threads, so it covers the
+// hand-off of each kernel to a lane and the ring-full regime.
+func BenchmarkKernelLaunchStream(b *testing.B) {
+	d := newDev(b, Config{CubeCores: 4})
+	q := newQ(b, d, 0)
+	k := &emptyKernel{}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
+			b.Fatal(err)
+		}
+		if i++; i%4096 == 0 {
+			if err := q.Synchronize(-1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := q.Synchronize(-1); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// TestIdleLaneParksAndIsWoken drives the hand-off through both of its
+// paths: a lane that is still polling its token, and one that has given up
+// polling and parked (the kick must then wake it).
+func TestIdleLaneParksAndIsWoken(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1})
+	q := newQ(t, d, 0)
+	parked := func() bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return len(d.aic.idle) == 1 && d.aic.idle[0].parked.Load()
+	}
+	for i := range 4 {
+		k := newKernel(3)
+		require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 3})))
+		done := make(chan error, 1)
+		go func() { done <- q.Synchronize(-1) }()
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+		case <-time.After(30 * time.Second):
+			t.Fatalf("launch %d: kernel never completed", i)
+		}
+		k.each(t, 1)
+		if i%2 == 1 {
+			continue // next launch while the lane may still be polling
+		}
+		require.Eventually(t, parked, 30*time.Second, 100*time.Microsecond, "idle lane never parked")
+	}
+	d.mu.Lock()
+	assert.Equal(t, 1, d.aic.lanes, "one core: one lane, reused")
+	d.mu.Unlock()
+}
+
+// TestSubmitFullRingStuckHead checks that a submitter waiting on a full
+// ring takes the first free slot when the ring stops draining: it polls
+// for a batch of free slots first, and must not wait for that batch.
+func TestSubmitFullRingStuckHead(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1, QueueDepth: 16})
+	q := newQ(t, d, 0)
+	first, second := newKernel(1), newKernel(1)
+	first.gate, second.gate = make(chan struct{}), make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(first, KernelSpec{Blocks: 1})))
+	require.NoError(t, q.Submit(KernelTask(second, KernelSpec{Blocks: 1})))
+	rest := make([]*testKernel, 14)
+	for i := range rest {
+		rest[i] = newKernel(1)
+		require.NoError(t, q.Submit(KernelTask(rest[i], KernelSpec{Blocks: 1})))
+	}
+	last := newKernel(1)
+	submitted := make(chan error, 1)
+	go func() { submitted <- q.Submit(KernelTask(last, KernelSpec{Blocks: 1})) }()
+	select {
+	case err := <-submitted:
+		t.Fatalf("Submit on a full ring returned %v before a slot was free", err)
+	case <-time.After(10 * time.Millisecond):
+	}
+	close(first.gate) // one slot frees; second keeps the ring stuck
+	select {
+	case err := <-submitted:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("Submit did not take the free slot of a stuck ring")
+	}
+	assert.Equal(t, int32(0), second.done.Load(), "the ring was still stuck")
+	close(second.gate)
+	require.NoError(t, q.Synchronize(-1))
+	for _, k := range append(rest, first, second, last) {
+		k.each(t, 1)
+		assert.Equal(t, int32(1), k.done.Load())
+	}
+}
+
+func TestPoll(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		after int // calls before ready reports true; -1: never
+		want  bool
+	}{
+		{"ready at once", 0, true},
+		{"ready after many calls", 1000, true},
+		{"never ready", -1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			got := poll(time.Millisecond, func() bool {
+				calls++
+				return tc.after >= 0 && calls > tc.after
+			})
+			assert.Equal(t, tc.want, got)
+			if tc.want {
+				assert.Equal(t, tc.after+1, calls, "stops at the first true")
+			}
+		})
+	}
+}
+
+// TestSubmitFullRingHelps checks that a submitter waiting for ring space
+// runs the queue's head kernels itself when their lane does not (here a
+// lane that never wakes).
+func TestSubmitFullRingHelps(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1, QueueDepth: 16})
+	q := newQ(t, d, 0)
+	ghost := &lane{wake: make(chan struct{}, 1)}
+	d.mu.Lock()
+	d.aic.idle = append(d.aic.idle, ghost) // the only core's lane: never runs
+	d.mu.Unlock()
+	ks := make([]*testKernel, 17)
+	for i := range 16 {
+		ks[i] = newKernel(2)
+		require.NoError(t, q.Submit(KernelTask(ks[i], KernelSpec{Blocks: 2})))
+	}
+	ks[16] = newKernel(2)
+	submitted := make(chan error, 1)
+	go func() { submitted <- q.Submit(KernelTask(ks[16], KernelSpec{Blocks: 2})) }()
+	select {
+	case err := <-submitted:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("Submit on a full ring did not run the head kernels of a lane that never wakes")
+	}
+	require.NoError(t, q.Synchronize(-1)) // runs the rest the same way
+	for _, k := range ks {
+		k.each(t, 1)
+		assert.Equal(t, int32(1), k.done.Load())
+	}
+	d.mu.Lock()
+	assert.Equal(t, 0, d.aic.lanes, "no real lane was started")
+	d.mu.Unlock()
+}

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -163,6 +164,41 @@ func atomicMax(a *atomic.Int64, v time.Duration) {
 		}
 	}
 }
+
+// poll calls ready until it reports true or about limit has passed, and
+// returns its last answer; it reads the clock every 64 calls. Launching
+// threads (C threads' goroutines) and lanes are locked to their OS
+// threads, and for a locked goroutine runtime.Gosched, like parking, is a
+// hand-off of the thread (futex wake-ups both ways); so once it has polled
+// yieldAfter, poll yields the OS thread instead at each clock reading
+// (sched_yield: back at once on an idle CPU; on a busy one it lets another
+// runnable thread in, maybe the one being waited for). Not before: a
+// system call costs more here than most waits last.
+func poll(limit time.Duration, ready func() bool) bool {
+	var start time.Time
+	for i := 1; ; i++ {
+		if ready() {
+			return true
+		}
+		if i&63 == 0 {
+			now := time.Now()
+			if start.IsZero() {
+				start = now
+				continue
+			}
+			waited := now.Sub(start)
+			if waited > limit {
+				return ready()
+			}
+			if waited > yieldAfter {
+				syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+			}
+		}
+	}
+}
+
+// yieldAfter is how long poll polls before it starts yielding.
+const yieldAfter = 5 * time.Microsecond
 
 // kick makes the scheduler goroutine run an arbitration pass. It never
 // blocks, so it may be called with any lock held.
@@ -387,7 +423,9 @@ func (d *Device) dispatch(q *Queue) bool {
 		go d.runHost(q, *t)
 		return false
 	case kindKernel:
-		d.dispatchKernel(q, t)
+		if q.helping == 0 { // else the waiting submitter starts it (spinSpace)
+			d.dispatchKernel(q, t, false)
+		}
 		return false
 	case kindRecord:
 		if !d.paceReady(t.vEnd) {
@@ -436,6 +474,7 @@ func (d *Device) complete(q *Queue, err error) {
 	}
 	q.count--
 	q.inflight = false
+	q.cancelled = false
 	if err != nil && q.err == nil {
 		q.err = err
 		q.hasErr.Store(true)

@@ -13,8 +13,9 @@
 //
 // A Queue is a ring of Task values that grows by doubling up to
 // Config.QueueDepth and then stays, so the steady path allocates nothing.
-// Submit blocks (on a condition variable) only while the ring is full. The
-// tasks of one queue run strictly one after another.
+// Submit blocks only while the ring is full: it first runs the queue's
+// kernels itself for a while (Queue.spinSpace), then waits on a condition
+// variable. The tasks of one queue run strictly one after another.
 //
 // The arbiter is a function, not a goroutine: it runs under Device.mu in
 // whichever goroutine changed the state — the submitter when its task
@@ -43,9 +44,10 @@
 //
 // Each queue counts submitted and completed tasks atomically, so
 // Synchronize of an idle queue and Query are two atomic loads. A
-// Synchronize that must wait spins a few rounds with runtime.Gosched, then
-// parks on a channel signalled by the completion that reaches its target;
-// a timeout is a timer, never polling.
+// Synchronize that must wait polls for up to 20 µs (poll: no
+// runtime.Gosched, which hands a locked thread off), then parks on a
+// channel signalled by the completion that reaches its target; a timeout
+// is a timer.
 //
 // # Failures, stop and abort (builtin_ctl.go)
 //
