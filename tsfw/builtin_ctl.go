@@ -131,18 +131,29 @@ func (q *Queue) Cancelled() <-chan struct{} {
 		close(ch)
 		return ch
 	}
+	if q.cancelled {
+		ch := make(chan struct{})
+		close(ch)
+		return ch
+	}
 	if q.cancel == nil {
 		q.cancel = make(chan struct{})
 	}
 	return q.cancel
 }
 
-// cancelWait closes the cancel channel handed out by Cancelled.
+// cancelWait closes the cancel channel handed out by Cancelled. A host
+// task that has been dispatched but has not called Cancelled yet must see
+// the cancellation too, so it is remembered until the running task
+// completes.
 // Precondition: d.mu held.
 func (q *Queue) cancelWait() {
 	if q.cancel != nil {
 		close(q.cancel)
 		q.cancel = nil
+	}
+	if q.inflight {
+		q.cancelled = true
 	}
 }
 
