@@ -123,6 +123,7 @@ func (e *Event) destroyLocked() {
 		e.ev.Destroy()
 	}
 	events.remove(e.h)
+	poolEventGone(e) // memory pools' event dependencies (mempool.go)
 	delete(e.ctx.events, e)
 	e.ctx.dev.nevents--
 	unregister(tableEvents, uint64(e.h))
@@ -173,7 +174,11 @@ func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 	if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
 		return s.captureExternal("aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.ev))
 	}
-	return s.submit(fn, tsfw.RecordTask(e.ev))
+	if err := s.submit(fn, tsfw.RecordTask(e.ev)); err != nil {
+		return err
+	}
+	poolEventRecorded(e, s) // memory pools' event dependencies (mempool.go)
+	return nil
 }
 
 // StreamWaitEvent implements aclrtStreamWaitEvent.
@@ -207,6 +212,7 @@ func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) 
 	if err := s.submit(fn, waitTask(e, timeout)); err != nil {
 		return err
 	}
+	poolEventWaited(s, e) // memory pools' event dependencies (mempool.go)
 	e.waitMu.Lock()
 	defer e.waitMu.Unlock()
 	for _, w := range e.waiters {
@@ -263,7 +269,11 @@ func ResetEvent(t *Thread, h, sh Handle) error {
 	if err != nil {
 		return err
 	}
-	return s.submit(fn, tsfw.ResetTask(e.ev))
+	if err := s.submit(fn, tsfw.ResetTask(e.ev)); err != nil {
+		return err
+	}
+	poolEventGone(e) // memory pools' event dependencies (mempool.go)
+	return nil
 }
 
 // QueryEvent implements the deprecated aclrtQueryEvent: COMPLETE 0,
@@ -335,6 +345,7 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
+	poolsSyncedDevice(e.ctx.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, e.ctx.dev)
 }
 

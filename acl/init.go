@@ -265,6 +265,7 @@ func FinalizeReference(t *Thread, refCount *uint64) error {
 // releases, default streams included, as an explicit destroy would.
 func beforeFinalize() {
 	runFinalizeCallbacks()
+	noteLeakedRIs()    // registry.go: the leak report lists them, made after they are destroyed
 	finalizeModelRIs() // mdlri.go
 	fireStreamsDestroyPre(allStreamsLocked)
 }
@@ -289,7 +290,7 @@ func finalizeLocked(t *Thread) {
 		}
 	}
 	rt.devs = nil
-	forget(tableVMMHandles, tableReservations) // they die with the node below
+	forget(tableVMMHandles, tableReservations, tableMemPools) // they die with the node below
 	rt.initRefs = 0
 	rt.initConfig = nil
 	rt.errMsgProcess = false

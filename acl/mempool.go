@@ -3,6 +3,7 @@ package acl
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
@@ -22,16 +23,25 @@ import (
 //   - a block freed on the same stream, pending or idle (stream order makes
 //     the free precede every later task);
 //   - an idle block freed on another stream, with REUSE_ALLOW_OPPORTUNISTIC;
+//   - a block, pending or idle, freed on another stream A when the
+//     requesting stream already waited (aclrtStreamWaitEvent), directly or
+//     through other streams, for an event recorded on A after the free,
+//     with REUSE_FOLLOW_EVENT_DEPENDENCIES: the application's own
+//     dependency orders the free before the reuse, no wait is added;
 //   - a pending block freed on another stream, with
 //     REUSE_ALLOW_INTERNAL_DEPENDENCIES: an event recorded on the freeing
 //     stream is waited for by the allocating one.
 //
-// REUSE_FOLLOW_EVENT_DEPENDENCIES is kept but adds no reuse: npuemu does
-// not track which events a stream waited for. Idle blocks go back to HBM
-// at aclrtMemPoolTrimTo, when a new block would exceed maxSize, and at a
-// stream synchronise while the reservation exceeds RELEASE_THRESHOLD.
+// The event dependencies are tracked like vector clocks (poolDeps): each
+// FreeAsync numbers the frees of its stream; a record snapshots what its
+// stream is ordered after (its own frees and what it waited for); a wait
+// merges the event's snapshot into the waiting stream's. Idle blocks go
+// back to HBM at aclrtMemPoolTrimTo, when a new block would exceed
+// maxSize, and at a stream, device or event synchronise while the
+// reservation exceeds RELEASE_THRESHOLD.
 //
-// Lock order: pools.mu → memPool.mu → poolPtrs.mu (leaf), HBM locks.
+// Lock order: pools.mu → memPool.mu → poolDeps.mu, poolPtrs.mu (leaves),
+// HBM locks.
 
 // kindMemPool tags aclrtMemPool handles.
 const kindMemPool handleKind = 0x9B
@@ -63,6 +73,7 @@ type poolBlock struct {
 	size   uint64
 	state  blockState
 	stream *Stream // the stream of the last FreeAsync (pending, idle)
+	seq    uint64  // that free's number among the frees of stream (poolDeps)
 	gen    uint64  // bumped at each FreeAsync: a stale free task does nothing
 }
 
@@ -152,8 +163,21 @@ func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 	if pools.set == nil {
 		pools.set = map[*memPool]struct{}{}
 	}
+	for old := range pools.set { // pools of a finalized runtime died with its node
+		if old.node != p.node {
+			delete(pools.set, old)
+		}
+	}
 	pools.set[p] = struct{}{}
 	pools.mu.Unlock()
+	poolPtrs.mu.Lock()
+	for base, r := range poolPtrs.m {
+		if r.p.node != p.node {
+			delete(poolPtrs.m, base)
+		}
+	}
+	poolPtrs.mu.Unlock()
+	registerPool(p)
 	*out = p.h
 	return nil
 }
@@ -197,6 +221,7 @@ func MemPoolDestroy(t *Thread, h Handle) error {
 	p.trimLocked(0)
 	p.mu.Unlock()
 	memPools.remove(h)
+	unregister(tableMemPools, uint64(h))
 	return nil
 }
 
@@ -302,8 +327,10 @@ func MemPoolGetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
 }
 
 // poolStream resolves the stream of MallocAsync/FreeAsync: it must belong
-// to the pool's device and not be recording tasks (capture, model build),
-// where a stream-ordered allocation is not modelled.
+// to the pool's device and not be recording tasks (capture, model build,
+// persistent). The specification says nothing of pool allocations inside a
+// captured graph (when a replay allocates, what a recorded free does), so
+// npuemu refuses them rather than invent graph-owned allocations.
 func poolStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
@@ -382,22 +409,26 @@ func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handl
 
 // pickLocked returns the smallest reusable block of at least want bytes
 // for stream s, taking it off the free list, and the stream s must wait
-// for when the block's free is still queued on another stream.
+// for when the block's free is still queued on another stream and nothing
+// orders it before s yet.
 // Precondition: p.mu held.
 func (p *memPool) pickLocked(want uint64, s *Stream) (*poolBlock, *Stream) {
-	best := -1
+	best, bestWait := -1, false
 	for i, b := range p.free {
 		if b.size < want || (best >= 0 && b.size >= p.free[best].size) {
 			continue
 		}
+		wait := false
 		switch {
 		case b.stream == s:
+		case p.followEvents == 1 && b.stream != nil && poolOrdered(s, b.stream, b.seq):
 		case b.state == blockIdle && p.opportunistic == 1:
 		case b.state == blockPending && p.internalDeps == 1:
+			wait = true
 		default:
 			continue
 		}
-		best = i
+		best, bestWait = i, wait
 	}
 	if best < 0 {
 		return nil, nil
@@ -405,7 +436,7 @@ func (p *memPool) pickLocked(want uint64, s *Stream) (*poolBlock, *Stream) {
 	b := p.free[best]
 	p.free = append(p.free[:best], p.free[best+1:]...)
 	var waitOn *Stream
-	if b.state == blockPending && b.stream != s {
+	if bestWait {
 		waitOn = b.stream
 	}
 	return b, waitOn
@@ -501,10 +532,11 @@ func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not an allocated block of a memory pool (already freed?)", fn, ptr)
 	}
 	p, b := r.p, r.b
+	seq := poolFreeIssued(s)
 	p.mu.Lock()
 	b.gen++
 	gen := b.gen
-	b.state, b.stream = blockPending, s
+	b.state, b.stream, b.seq = blockPending, s, seq
 	p.free = append(p.free, b)
 	p.inUse--
 	p.mu.Unlock()
@@ -566,8 +598,14 @@ func livePools(d *device) []*memPool {
 
 // poolsSynced applies RELEASE_THRESHOLD after stream s was synchronised:
 // the pools of its device give idle memory above the threshold back.
-func poolsSynced(s *Stream) {
-	for _, p := range livePools(s.ctx.dev) {
+func poolsSynced(s *Stream) { poolsSyncedDevice(s.ctx.dev) }
+
+// poolsSyncedDevice applies RELEASE_THRESHOLD to the pools of d after a
+// synchronise that involved it: aclrtSynchronizeStream, -Device and
+// -Event (and their WithTimeout forms) all make frees that were reached
+// idle, and the threshold caps what the pool keeps of them.
+func poolsSyncedDevice(d *device) {
+	for _, p := range livePools(d) {
 		p.mu.Lock()
 		if p.reserved > p.threshold {
 			p.trimLocked(p.threshold)
@@ -579,6 +617,7 @@ func poolsSynced(s *Stream) {
 // poolStreamGone settles the frees queued on a destroyed stream: its queue
 // ran or dropped them, so the blocks are idle.
 func poolStreamGone(s *Stream) {
+	poolDepsStreamGone(s)
 	for _, p := range livePools(s.ctx.dev) {
 		p.mu.Lock()
 		for _, b := range p.free {
@@ -613,4 +652,136 @@ func MemPoolTrimTo(t *Thread, h Handle, keep uint64) error {
 	p.trimLocked(keep)
 	p.mu.Unlock()
 	return nil
+}
+
+// frontier maps a stream to the number of its pool frees some stream or
+// event record is known to be ordered after.
+type frontier map[*Stream]uint64
+
+// poolDeps tracks the event dependencies REUSE_FOLLOW_EVENT_DEPENDENCIES
+// follows. It stays empty (and its hooks cost one atomic load) until the
+// first aclrtMemPoolFreeAsync of the process.
+var poolDeps struct {
+	active atomic.Bool
+
+	mu    sync.Mutex           // guards the maps below; a leaf lock
+	frees map[*Stream]uint64   // FreeAsync calls issued per stream
+	known map[*Stream]frontier // per stream: other streams' frees it waited for
+	cover map[*Event]frontier  // per event: its last record's snapshot
+}
+
+// poolFreeIssued numbers a new FreeAsync on s.
+func poolFreeIssued(s *Stream) uint64 {
+	poolDeps.mu.Lock()
+	defer poolDeps.mu.Unlock()
+	if poolDeps.frees == nil {
+		poolDeps.frees = map[*Stream]uint64{}
+		poolDeps.known = map[*Stream]frontier{}
+		poolDeps.cover = map[*Event]frontier{}
+		poolDeps.active.Store(true)
+	}
+	poolDeps.frees[s]++
+	return poolDeps.frees[s]
+}
+
+// poolOrdered reports whether stream s waited, through events, for the
+// seq-th free of stream a. Lock order: memPool.mu → poolDeps.mu.
+func poolOrdered(s, a *Stream, seq uint64) bool {
+	if !poolDeps.active.Load() {
+		return false
+	}
+	poolDeps.mu.Lock()
+	defer poolDeps.mu.Unlock()
+	return poolDeps.known[s][a] >= seq
+}
+
+// executes reports whether a task submitted to s runs now, in stream
+// order, rather than being recorded (capture, model build): only the
+// former orders frees.
+func executes(s *Stream) bool {
+	return s.rec.Load() == nil && s.flags&abi.ACL_STREAM_PERSISTENT == 0
+}
+
+// poolEventRecorded notes that e was recorded on s: the record covers
+// every free s is ordered after, and replaces the previous snapshot.
+func poolEventRecorded(e *Event, s *Stream) {
+	if !poolDeps.active.Load() {
+		return
+	}
+	poolDeps.mu.Lock()
+	defer poolDeps.mu.Unlock()
+	if !executes(s) {
+		delete(poolDeps.cover, e)
+		return
+	}
+	k, own := poolDeps.known[s], poolDeps.frees[s]
+	if len(k) == 0 && own == 0 {
+		delete(poolDeps.cover, e)
+		return
+	}
+	f := make(frontier, len(k)+1)
+	for a, n := range k {
+		f[a] = n
+	}
+	if own > 0 {
+		f[s] = own
+	}
+	poolDeps.cover[e] = f
+}
+
+// poolEventWaited notes that s waits for e's last record: s is ordered
+// after every free the record covers.
+func poolEventWaited(s *Stream, e *Event) {
+	if !poolDeps.active.Load() {
+		return
+	}
+	poolDeps.mu.Lock()
+	defer poolDeps.mu.Unlock()
+	c := poolDeps.cover[e]
+	if len(c) == 0 || !executes(s) {
+		return
+	}
+	k := poolDeps.known[s]
+	if k == nil {
+		k = frontier{}
+		poolDeps.known[s] = k
+	}
+	for a, n := range c {
+		if a != s && k[a] < n {
+			k[a] = n
+		}
+	}
+}
+
+// poolEventGone forgets e's snapshot: at destroy, and at reset (a wait on
+// a reset event need not wait for the earlier record).
+func poolEventGone(e *Event) {
+	if !poolDeps.active.Load() {
+		return
+	}
+	poolDeps.mu.Lock()
+	delete(poolDeps.cover, e)
+	poolDeps.mu.Unlock()
+}
+
+// poolDepsStreamGone forgets destroyed stream s everywhere: its blocks
+// become idle without a stream (poolStreamGone), so no order through it is
+// needed any more.
+func poolDepsStreamGone(s *Stream) {
+	if !poolDeps.active.Load() {
+		return
+	}
+	poolDeps.mu.Lock()
+	defer poolDeps.mu.Unlock()
+	delete(poolDeps.frees, s)
+	delete(poolDeps.known, s)
+	for _, k := range poolDeps.known {
+		delete(k, s)
+	}
+	for e, c := range poolDeps.cover {
+		delete(c, s)
+		if len(c) == 0 {
+			delete(poolDeps.cover, e)
+		}
+	}
 }

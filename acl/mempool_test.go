@@ -290,3 +290,150 @@ func BenchmarkMemPoolMallocFreeAsync(b *testing.B) {
 	require.NoError(b, SynchronizeStream(th, 0, -1))
 	require.NoError(b, MemPoolDestroy(th, p))
 }
+
+func TestMemPoolFollowEventDependencies(t *testing.T) {
+	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
+	require.NoError(t, SetDevice(th, 0))
+	var p, s1, s2, s3, e1, e2 Handle
+	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
+	for _, s := range []*Handle{&s1, &s2, &s3} {
+		require.NoError(t, CreateStream(th, s))
+	}
+	require.NoError(t, CreateEvent(th, &e1))
+	require.NoError(t, CreateEvent(th, &e2))
+	// Only event dependencies may move a block between streams.
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0)
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0)
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 1<<20)
+	st1, err := streams.get(s1)
+	require.NoError(t, err)
+	gate := make(chan struct{})
+	require.NoError(t, st1.q.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
+
+	var a, b, c uintptr
+	require.NoError(t, MemPoolMallocAsync(th, &a, 4096, p, s1))
+	// A record made before the free does not cover it.
+	require.NoError(t, RecordEvent(th, e1, s1, 0))
+	require.NoError(t, MemPoolFreeAsync(th, a, s1))
+	require.NoError(t, StreamWaitEvent(th, s2, e1))
+	require.NoError(t, MemPoolMallocAsync(th, &b, 4096, p, s2))
+	assert.NotEqual(t, a, b, "the wait precedes the free")
+	require.NoError(t, MemPoolFreeAsync(th, b, s2))
+
+	// Recorded after the free and waited for: s2 reuses the block while
+	// the free is still queued, with no wait of its own.
+	require.NoError(t, RecordEvent(th, e1, s1, 0))
+	require.NoError(t, StreamWaitEvent(th, s2, e1))
+	require.NoError(t, MemPoolMallocAsync(th, &c, 4096, p, s2))
+	assert.Equal(t, a, c, "reused through the application's event dependency")
+
+	// Transitively: s3 waits for a record on s2 made after s2's wait.
+	require.NoError(t, MemPoolFreeAsync(th, c, s2))
+	require.NoError(t, RecordEvent(th, e2, s2, 0))
+	require.NoError(t, StreamWaitEvent(th, s3, e2))
+	var d uintptr
+	require.NoError(t, MemPoolMallocAsync(th, &d, 4096, p, s3))
+	assert.Contains(t, []uintptr{a, b}, d, "s3 is ordered after s2's frees")
+	assert.Equal(t, uint64(8192), poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT), "no new block")
+
+	// Off: the same dependency adds no reuse.
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, 0)
+	require.NoError(t, MemPoolFreeAsync(th, d, s3))
+	require.NoError(t, RecordEvent(th, e2, s3, 0))
+	require.NoError(t, StreamWaitEvent(th, s1, e2))
+	var x uintptr
+	require.NoError(t, MemPoolMallocAsync(th, &x, 4096, p, s1))
+	assert.NotEqual(t, a, x)
+	require.NoError(t, MemPoolFreeAsync(th, x, s1))
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, 1)
+
+	close(gate)
+	require.NoError(t, SynchronizeDevice(th))
+	// A destroyed event forgets its snapshot; streams keep what they waited.
+	require.NoError(t, DestroyEvent(th, e1))
+	require.NoError(t, DestroyEvent(th, e2))
+	require.NoError(t, MemPoolTrimTo(th, p, 0))
+	require.NoError(t, MemPoolDestroy(th, p))
+	for _, s := range []Handle{s1, s2, s3} {
+		require.NoError(t, DestroyStream(th, s, false))
+	}
+	poolDeps.mu.Lock()
+	for _, s := range []Handle{s1, s2, s3} {
+		for st := range poolDeps.frees {
+			assert.NotEqual(t, s, st.h, "destroyed streams are forgotten")
+		}
+	}
+	poolDeps.mu.Unlock()
+}
+
+func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {
+	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
+	require.NoError(t, SetDevice(th, 0))
+	var p, s, e Handle
+	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
+	require.NoError(t, CreateStream(th, &s))
+	require.NoError(t, CreateEvent(th, &e))
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 1024)
+	reserved := func() uint64 { return poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) }
+	for name, sync := range map[string]func() error{
+		"device":              func() error { return SynchronizeDevice(th) },
+		"device with timeout": func() error { return SynchronizeDeviceWithTimeout(th, 5000) },
+		"event":               func() error { return SynchronizeEvent(th, e, -1) },
+		"event with timeout":  func() error { return SynchronizeEvent(th, e, 5000) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var a, b uintptr
+			require.NoError(t, MemPoolMallocAsync(th, &a, 1024, p, s))
+			require.NoError(t, MemPoolMallocAsync(th, &b, 4096, p, s))
+			require.NoError(t, MemPoolFreeAsync(th, a, s))
+			require.NoError(t, MemPoolFreeAsync(th, b, s))
+			require.NoError(t, RecordEvent(th, e, s, 0))
+			require.Equal(t, uint64(5120), reserved())
+			require.NoError(t, sync())
+			assert.Equal(t, uint64(1024), reserved(), "idle memory above the threshold went back")
+			require.NoError(t, MemPoolTrimTo(th, p, 0))
+		})
+	}
+	require.NoError(t, MemPoolDestroy(th, p))
+	require.NoError(t, DestroyEvent(th, e))
+	require.NoError(t, DestroyStream(th, s, false))
+}
+
+// TestMemPoolRecordingStreams checks the refusal on streams that record
+// tasks, and that a record or wait captured into a graph orders no free.
+func TestMemPoolRecordingStreams(t *testing.T) {
+	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
+	require.NoError(t, SetDevice(th, 0))
+	var p, s, s2, e Handle
+	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
+	require.NoError(t, CreateStream(th, &s))
+	require.NoError(t, CreateStream(th, &s2))
+	require.NoError(t, CreateEvent(th, &e))
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0)
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0)
+	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 1<<20)
+	var a, b uintptr
+	require.NoError(t, MemPoolMallocAsync(th, &a, 512, p, s))
+	require.NoError(t, MemPoolFreeAsync(th, a, s))
+
+	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
+	requireCode(t, MemPoolMallocAsync(th, &b, 512, p, s), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, MemPoolFreeAsync(th, a, s), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	// Recorded into the graph, not executed: s2 is not ordered after the
+	// free by it.
+	require.NoError(t, RecordEvent(th, e, s, 0))
+	var ri Handle
+	require.NoError(t, CaptureEnd(th, s, &ri))
+	require.NoError(t, StreamWaitEvent(th, s2, e))
+	require.NoError(t, MemPoolMallocAsync(th, &b, 512, p, s2))
+	assert.NotEqual(t, a, b)
+
+	require.NoError(t, MemPoolFreeAsync(th, b, s2))
+	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, Destroy(th, ri))
+	require.NoError(t, MemPoolTrimTo(th, p, 0))
+	require.NoError(t, MemPoolDestroy(th, p))
+	require.NoError(t, DestroyEvent(th, e))
+	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, DestroyStream(th, s2, false))
+}

@@ -11,8 +11,13 @@ import (
 
 // Per-module device-memory accounting for aclrtGetMemUsageInfo. Charged:
 // aclrtMalloc* blocks (page-rounded, to the moduleId of aclrtMallocWithCfg,
-// APP by default) and memory-pool reservations (APP). HAL and VMM
-// allocations are not attributed to a module.
+// APP by default), memory-pool reservations (APP), VMM physical device
+// memory of aclrtMallocPhysical (the prop's module: APP, the ACL prop has
+// no module field) from the allocation to aclrtFreePhysical, and device
+// memory of halMemAlloc (page-rounded, to the module id of bits 56–63 of
+// its flag word) through the hook hal.NoteUsage, which libfake points at
+// NoteDeviceUsage. Host and managed memory are not device memory and are
+// not counted.
 
 // MemUsageInfo is aclrtMemUsageInfo (112 bytes).
 type MemUsageInfo struct {
@@ -24,20 +29,29 @@ type MemUsageInfo struct {
 
 type modUsage struct{ cur, peak uint64 }
 
-// memUsage holds the counters per runtime device and module; devices of a
-// finalized runtime are dropped at the next query. Lock order: rt.mu →
-// memPool.mu → memUsage.mu (leaf).
+// memUsage holds the counters per emulated device and module. They are
+// keyed by the emu device, which the ACL runtime and the HAL share, so
+// memory of both surfaces adds up; devices of a closed node (aclFinalize)
+// are dropped at the next query. Lock order: rt.mu → memPool.mu →
+// memUsage.mu (leaf).
 var memUsage struct {
 	mu sync.Mutex
-	m  map[*device]map[uint16]*modUsage
+	m  map[*emu.Device]map[uint16]*modUsage
 }
 
 // noteUsage charges delta bytes (negative: released) to module on d.
-func noteUsage(d *device, module uint16, delta int64) {
+func noteUsage(d *device, module uint16, delta int64) { NoteDeviceUsage(d.emu, module, delta) }
+
+// NoteDeviceUsage charges delta bytes (negative: released) of device
+// memory to module on d; the HAL reports halMemAlloc memory through it.
+func NoteDeviceUsage(d *emu.Device, module uint16, delta int64) {
+	if d == nil || delta == 0 {
+		return
+	}
 	memUsage.mu.Lock()
 	defer memUsage.mu.Unlock()
 	if memUsage.m == nil {
-		memUsage.m = map[*device]map[uint16]*modUsage{}
+		memUsage.m = map[*emu.Device]map[uint16]*modUsage{}
 	}
 	mods := memUsage.m[d]
 	if mods == nil {
@@ -122,14 +136,14 @@ func GetMemUsageInfo(t *Thread, devID int32, out []MemUsageInfo, n *uint64) erro
 		u  modUsage
 	}
 	var recs []rec
-	rt.mu.Lock()
-	var d *device
-	if int(devID) < len(rt.devs) {
-		d = rt.devs[devID]
+	node := rt.node.Load()
+	var d *emu.Device
+	if node != nil {
+		d = node.Opened(int(devID))
 	}
 	memUsage.mu.Lock()
-	for old := range memUsage.m { // devices of a finalized runtime
-		if int(old.id) >= len(rt.devs) || rt.devs[old.id] != old {
+	for old := range memUsage.m { // devices of a closed node
+		if node == nil || node.Opened(old.ID) != old {
 			delete(memUsage.m, old)
 		}
 	}
@@ -137,7 +151,6 @@ func GetMemUsageInfo(t *Thread, devID int32, out []MemUsageInfo, n *uint64) erro
 		recs = append(recs, rec{id, *u})
 	}
 	memUsage.mu.Unlock()
-	rt.mu.Unlock()
 	sort.Slice(recs, func(i, j int) bool {
 		a, b := recs[i], recs[j]
 		if a.u.cur != b.u.cur {
@@ -155,4 +168,53 @@ func GetMemUsageInfo(t *Thread, devID int32, out []MemUsageInfo, n *uint64) erro
 	}
 	*n = uint64(k)
 	return nil
+}
+
+// vmmCharge is what an aclrtMallocPhysical handle charged.
+type vmmCharge struct {
+	d      *emu.Device
+	module uint16
+	size   uint64
+}
+
+// vmmUsage maps the live aclrtMallocPhysical handles of device memory to
+// their charge; handles of a closed node are dropped at the next charge.
+var vmmUsage struct {
+	mu   sync.Mutex
+	node *emu.Node
+	m    map[uint64]vmmCharge
+}
+
+// chargePhysical charges a new VMM physical allocation h of size bytes to
+// the module of its prop; host memory is not device memory.
+func chargePhysical(h, size uint64, p emu.PhysProp) {
+	n := rt.node.Load()
+	if p.Host || n == nil {
+		return
+	}
+	d := n.Opened(p.Dev)
+	if d == nil {
+		return
+	}
+	c := vmmCharge{d: d, module: uint16(p.Module), size: size}
+	vmmUsage.mu.Lock()
+	if vmmUsage.node != n {
+		vmmUsage.node, vmmUsage.m = n, map[uint64]vmmCharge{}
+	}
+	vmmUsage.m[h] = c
+	vmmUsage.mu.Unlock()
+	NoteDeviceUsage(c.d, c.module, int64(c.size))
+}
+
+// dischargePhysical releases the charge of handle h once its last
+// reference is gone (imported handles charged nothing: the memory is the
+// exporter's).
+func dischargePhysical(h uint64) {
+	vmmUsage.mu.Lock()
+	c, ok := vmmUsage.m[h]
+	delete(vmmUsage.m, h)
+	vmmUsage.mu.Unlock()
+	if ok {
+		NoteDeviceUsage(c.d, c.module, -int64(c.size))
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/hal"
 )
 
 func usageName(u MemUsageInfo) string { return strings.TrimRight(string(u.Name[:]), "\x00") }
@@ -65,4 +66,74 @@ func TestGetMemUsageInfo950(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend950PR_9599"})
 	var n uint64
 	requireCode(t, GetMemUsageInfo(th, 0, make([]MemUsageInfo, 1), &n), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+}
+
+// usageOf returns the current and peak usage of module name on device 0.
+func usageOf(t *testing.T, th *Thread, name string) (cur, peak uint64) {
+	t.Helper()
+	out := make([]MemUsageInfo, 64)
+	var n uint64
+	require.NoError(t, GetMemUsageInfo(th, 0, out, &n))
+	for _, u := range out[:n] {
+		if usageName(u) == name {
+			return u.Cur, u.Peak
+		}
+	}
+	return 0, 0
+}
+
+func TestGetMemUsageInfoHALAndVMM(t *testing.T) {
+	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
+	old := hal.NoteUsage
+	hal.NoteUsage = NoteDeviceUsage // what libfake does at load
+	t.Cleanup(func() { hal.NoteUsage = old })
+	require.NoError(t, SetDevice(th, 0))
+
+	// halMemAlloc: the module id comes from bits 56–63 of the flag word,
+	// the size is page-rounded; host memory is not device memory.
+	flag := func(module uint64) uint64 {
+		return abi.MEM_DEV | abi.MEM_TYPE_HBM | module<<abi.MEM_MODULE_ID_BIT
+	}
+	var hccl, dvpp, host uintptr
+	require.NoError(t, hal.MemAlloc(&hccl, 5000, flag(abi.HCCL_HAL_MODULE_ID)))
+	require.NoError(t, hal.MemAlloc(&dvpp, 100, flag(abi.DVPP_MODULE_ID)))
+	require.NoError(t, hal.MemAlloc(&host, 4096, abi.MEM_HOST|uint64(abi.HCCL_HAL_MODULE_ID)<<abi.MEM_MODULE_ID_BIT))
+	cur, _ := usageOf(t, th, "HCCL_HAL")
+	assert.Equal(t, uint64(8192), cur)
+	cur, _ = usageOf(t, th, "DVPP")
+	assert.Equal(t, uint64(4096), cur)
+
+	// aclrtMallocPhysical device memory counts under APP until its handle
+	// is released; host memory does not count.
+	appBefore, _ := usageOf(t, th, "APP")
+	var h, hh uint64
+	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{ID: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
+	require.NoError(t, MallocPhysical(th, &h, 4<<20, &prop, 0))
+	hostProp := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_HOST}}
+	require.NoError(t, MallocPhysical(th, &hh, 2<<20, &hostProp, 0))
+	cur, _ = usageOf(t, th, "APP")
+	assert.Equal(t, appBefore+4<<20, cur)
+	require.NoError(t, FreePhysical(th, h))
+	require.NoError(t, FreePhysical(th, hh))
+	cur, peak := usageOf(t, th, "APP")
+	assert.Equal(t, appBefore, cur)
+	assert.Equal(t, appBefore+4<<20, peak)
+
+	// halMemCreate: the module of its prop, until halMemRelease.
+	var hc uint64
+	require.NoError(t, hal.MemCreate(&hc, 2<<20, &hal.MemProp{Side: abi.MEM_DEV_SIDE, PgType: abi.MEM_HUGE_PAGE_TYPE, ModuleID: abi.TDT_MODULE_ID}, 0))
+	cur, _ = usageOf(t, th, "TDT")
+	assert.Equal(t, uint64(2<<20), cur)
+	require.NoError(t, hal.MemRelease(hc))
+	cur, peak = usageOf(t, th, "TDT")
+	assert.Zero(t, cur)
+	assert.Equal(t, uint64(2<<20), peak)
+
+	// halMemFree gives it back; the peak stays.
+	require.NoError(t, hal.MemFree(hccl))
+	require.NoError(t, hal.MemFree(dvpp))
+	require.NoError(t, hal.MemFree(host))
+	cur, peak = usageOf(t, th, "HCCL_HAL")
+	assert.Zero(t, cur)
+	assert.Equal(t, uint64(8192), peak)
 }

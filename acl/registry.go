@@ -2,6 +2,7 @@ package acl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -12,10 +13,13 @@ import (
 
 // The registry of record for long-lived objects (devices in use, contexts,
 // streams, events, notifies, counting notifies, labels, label lists, VMM
-// physical handles and address reservations) is a go-memdb database: it answers "what is alive" for
-// the leak report at aclFinalize and for tools, never for a hot path.
+// physical handles, imported shareable handles, address reservations and
+// memory pools) is a go-memdb database: it answers "what is alive" for the
+// leak report at aclFinalize and for tools, never for a hot path.
 // Device allocations are NOT stored here: each device's allocation map
-// (device.allocs) is the registry of record for allocations.
+// (device.allocs) is the registry of record for allocations, and the
+// pools' block map (poolPtrs) for pool blocks; model run instances are
+// listed from liveRIs (mdlri.go). Both are read at report time.
 //
 // Writes are batched. A memdb write transaction costs ~20 µs on this
 // machine (radix-node copies, watch channels, its own GC load), which made
@@ -57,6 +61,7 @@ const (
 	tableLabelLists   = "labellists"
 	tableVMMHandles   = "vmmhandles"   // aclrtMallocPhysical handles, by handle
 	tableReservations = "reservations" // aclrtReserveMemAddress ranges, by base address
+	tableMemPools     = "mempools"     // aclrtMemPoolCreate pools, by handle
 )
 
 // regKinds lists the tables in leak-report order with the kind they print.
@@ -66,6 +71,7 @@ var regKinds = []struct{ table, kind string }{
 	{tableNotifies, "notify"}, {tableCntNotifies, "cnt notify"},
 	{tableLabels, "label"}, {tableLabelLists, "label list"},
 	{tableVMMHandles, "physical memory"}, {tableReservations, "address reservation"},
+	{tableMemPools, "memory pool"},
 }
 
 // processWide is the Device of records that belong to no device (address
@@ -151,6 +157,20 @@ func registerPhysical(h, size uint64, p emu.PhysProp) {
 		rec.Summary = fmt.Sprintf("handle %#x: %d bytes of host memory", h, size)
 	}
 	register(tableVMMHandles, rec)
+}
+
+// registerImported records the VMM handle h imported from shareable
+// handle share (aclrtMemImportFromShareableHandle*); it is released with
+// aclrtFreePhysical like an allocated one.
+func registerImported(h, share, size uint64, dev int) {
+	register(tableVMMHandles, record{ID: h, Device: dev,
+		Summary: fmt.Sprintf("handle %#x: imported from shareable handle %#x, %d bytes", h, share, size)})
+}
+
+// registerPool records memory pool p (aclrtMemPoolCreate).
+func registerPool(p *memPool) {
+	register(tableMemPools, record{ID: uint64(p.h), Device: int(p.dev.id),
+		Summary: fmt.Sprintf("%#x: maxSize %d bytes", uintptr(p.h), p.maxSize)})
 }
 
 // registerReservation records the address range [va, va+size)
@@ -281,7 +301,8 @@ type Live struct {
 }
 
 // LiveObjects lists every object still alive: every registered object
-// (regKinds) and every device allocation.
+// (regKinds), every device allocation, every allocated pool block and
+// every model run instance.
 func LiveObjects() []Live {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -304,6 +325,101 @@ func liveLocked() []Live {
 			out = append(out, Live{Kind: "allocation", Device: int(d.id),
 				Summary: fmt.Sprintf("%#x: %d bytes (policy %d)", a.base, a.size, a.policy)})
 		}
+	}
+	out = append(out, livePoolBlocks()...)
+	return append(out, liveModelRIs()...)
+}
+
+// livePoolBlocks lists the blocks of memory pools not freed with
+// aclrtMemPoolFreeAsync, by address.
+func livePoolBlocks() []Live {
+	n := rt.node.Load()
+	type blk struct {
+		base uintptr
+		size uint64
+		p    *memPool
+	}
+	var bs []blk
+	poolPtrs.mu.Lock()
+	for base, r := range poolPtrs.m {
+		if r.p.node == n {
+			bs = append(bs, blk{base, r.b.size, r.p})
+		}
+	}
+	poolPtrs.mu.Unlock()
+	sort.Slice(bs, func(i, j int) bool { return bs[i].base < bs[j].base })
+	out := make([]Live, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, Live{Kind: "pool block", Device: int(b.p.dev.id),
+			Summary: fmt.Sprintf("%#x: %d bytes of memory pool %#x", b.base, b.size, uintptr(b.p.h))})
+	}
+	return out
+}
+
+// riLeaks holds the model run instances alive when the last aclFinalize
+// started: beforeFinalize destroys them (finalizeModelRIs) before the leak
+// report is made, and the report must still tell the application about
+// them. It belongs to the runtime of node.
+var riLeaks struct {
+	sync.Mutex
+	node *emu.Node
+	ris  []*ModelRI
+}
+
+// noteLeakedRIs remembers the model run instances the application left
+// alive; called by beforeFinalize before they are destroyed.
+func noteLeakedRIs() {
+	ris := modelRIsAlive()
+	riLeaks.Lock()
+	riLeaks.node, riLeaks.ris = rt.node.Load(), ris
+	riLeaks.Unlock()
+}
+
+// modelRIsAlive returns the live model run instances the application owns
+// (sub-graphs go with their parent), by id.
+func modelRIsAlive() []*ModelRI {
+	liveRIs.Lock()
+	list := make([]*ModelRI, 0, len(liveRIs.m))
+	for ri := range liveRIs.m {
+		list = append(list, ri)
+	}
+	liveRIs.Unlock()
+	capState.mu.Lock()
+	kept := list[:0]
+	for _, ri := range list {
+		if condState.parent[ri] == nil && ri.state.Load() != riDead {
+			kept = append(kept, ri)
+		}
+	}
+	capState.mu.Unlock()
+	return kept
+}
+
+// liveModelRIs lists the model run instances alive now, and those alive
+// when this runtime's aclFinalize started (noteLeakedRIs), by id.
+func liveModelRIs() []Live {
+	ris := modelRIsAlive()
+	riLeaks.Lock()
+	if riLeaks.node == rt.node.Load() {
+		for _, ri := range riLeaks.ris {
+			if !slices.Contains(ris, ri) {
+				ris = append(ris, ri)
+			}
+		}
+	}
+	riLeaks.Unlock()
+	sort.Slice(ris, func(i, j int) bool { return ris[i].id < ris[j].id })
+	out := make([]Live, 0, len(ris))
+	for _, ri := range ris {
+		how := "built"
+		if ri.captured {
+			how = "captured"
+		}
+		if ri.state.Load() == riCapturing {
+			how = "still being captured"
+		}
+		out = append(out, Live{Kind: "model run instance", Device: int(ri.dev.id),
+			Summary: fmt.Sprintf("%#x: id %d, %s", uintptr(ri.h), ri.id, how)})
 	}
 	return out
 }

@@ -1,11 +1,15 @@
 package acl
 
 import (
+	"bytes"
 	"fmt"
+	"maps"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/abi"
 )
 
 // regOp is one register (summary set) or unregister (summary "") of an
@@ -115,4 +119,82 @@ func TestRegistryStreams(t *testing.T) {
 		require.NoError(t, DestroyStream(th, h, false))
 	}
 	require.NoError(t, ResetDevice(th, 0))
+}
+
+// TestLeakReportPoolsImportsAndRIs covers the kinds the leak report reads
+// outside the registry tables of the first version: imported shareable
+// handles, memory pools and their allocated blocks, and model run
+// instances, which aclFinalize destroys before the report is made.
+func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
+	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
+	require.NoError(t, SetDevice(th, 0))
+	kinds := func() map[string]int {
+		m := map[string]int{}
+		for _, o := range LiveObjects() {
+			m[o.Kind]++
+		}
+		return m
+	}
+	base := kinds()
+
+	// A pool with one block allocated and one freed; a destroyed pool.
+	var p, gone Handle
+	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
+	require.NoError(t, MemPoolCreate(th, &gone, poolProps(1<<20)))
+	require.NoError(t, MemPoolDestroy(th, gone))
+	var blk, freed uintptr
+	require.NoError(t, MemPoolMallocAsync(th, &blk, 1000, p, 0))
+	require.NoError(t, MemPoolMallocAsync(th, &freed, 1000, p, 0))
+	require.NoError(t, MemPoolFreeAsync(th, freed, 0))
+
+	// An imported handle, next to the allocation it shares.
+	var h, share, imp uint64
+	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{ID: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
+	require.NoError(t, MallocPhysical(th, &h, 2<<20, &prop, 0))
+	require.NoError(t, MemExportToShareableHandle(th, "aclrtMemExportToShareableHandle", h, 0, abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &share))
+	require.NoError(t, MemImportFromShareableHandle(th, "aclrtMemImportFromShareableHandle", share, 0, 0, &imp))
+
+	// Two model run instances, one destroyed.
+	var ri, riGone Handle
+	require.NoError(t, BuildBegin(th, &ri, 0))
+	require.NoError(t, BuildBegin(th, &riGone, 0))
+	require.NoError(t, Destroy(th, riGone))
+
+	got := kinds()
+	want := maps.Clone(base)
+	want["memory pool"]++
+	want["pool block"]++
+	want["physical memory"] += 2
+	want["model run instance"]++
+	assert.Equal(t, want, got)
+	var imported bool
+	for _, o := range LiveObjects() {
+		imported = imported || o.Summary == fmt.Sprintf("handle %#x: imported from shareable handle %#x, %d bytes", imp, share, 2<<20)
+	}
+	assert.True(t, imported, "the imported handle is listed as such")
+
+	// The imported handle goes with aclrtFreePhysical like any handle.
+	require.NoError(t, FreePhysical(th, imp))
+	want["physical memory"]--
+	assert.Equal(t, want, kinds())
+
+	// At aclFinalize the report still lists the instance it destroyed.
+	var buf bytes.Buffer
+	old := leakOut
+	leakOut = &buf
+	defer func() { leakOut = old }()
+	t.Setenv(LeakCheckEnv, "1")
+	require.NoError(t, Finalize(th))
+	out := buf.String()
+	for _, s := range []string{
+		fmt.Sprintf("device 0 memory pool %#x", uintptr(p)),
+		fmt.Sprintf("device 0 pool block %#x: 1024 bytes of memory pool %#x", blk, uintptr(p)),
+		fmt.Sprintf("device 0 model run instance %#x", uintptr(ri)),
+	} {
+		assert.Contains(t, out, s)
+	}
+	assert.NotContains(t, out, fmt.Sprintf("%#x", uintptr(gone)))
+	assert.NotContains(t, out, fmt.Sprintf("model run instance %#x", uintptr(riGone)))
+	assert.NotContains(t, out, "imported")
+	assert.Empty(t, LiveObjects(), "finalization empties the registry")
 }

@@ -270,6 +270,7 @@ func MallocPhysical(t *Thread, out *uint64, size uint64, prop *PhysicalMemProp, 
 	physProps.m[h] = *prop
 	physProps.mu.Unlock()
 	registerPhysical(h, size, p)
+	chargePhysical(h, size, p) // aclrtGetMemUsageInfo (memusage.go)
 	*out = h
 	return nil
 }
@@ -290,6 +291,7 @@ func FreePhysical(t *Thread, h uint64) error {
 	}
 	if _, _, err := v.Prop(h); err != nil {
 		unregister(tableVMMHandles, h)
+		dischargePhysical(h) // aclrtGetMemUsageInfo (memusage.go)
 		physProps.mu.Lock()
 		delete(physProps.m, h)
 		physProps.mu.Unlock()

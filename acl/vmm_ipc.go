@@ -110,6 +110,11 @@ func MemImportFromShareableHandle(t *Thread, fn string, s uint64, deviceID int32
 	if err != nil {
 		return drv(fn, err)
 	}
+	var size uint64
+	if _, sz, err := v.Prop(h); err == nil {
+		size = sz
+	}
+	registerImported(h, s, size, int(deviceID))
 	*out = h
 	return nil
 }

@@ -32,8 +32,10 @@ const svmNotYet = "host-agent and host-UVA memory are not modelled by npuemu; " 
 
 // block is one halMemAlloc allocation.
 type block struct {
-	dev  int    // device id; -1 for pinned host memory
-	page uint64 // page size it was allocated with
+	dev    int    // device id; -1 for pinned host memory
+	page   uint64 // page size it was allocated with
+	size   uint64 // bytes charged (page-rounded)
+	module uint16 // module id of the flag word (memory accounting)
 }
 
 // mem holds the allocations made through the HAL. They belong to one node:
@@ -175,8 +177,9 @@ func allocDevice(fn string, n *emu.Node, pp *uintptr, size, flag uint64, f Alloc
 			fn, size, charged, page, f.Dev, message(err))
 	}
 	mem.mu.Lock()
-	blocksOf(n)[addr] = block{dev: int(f.Dev), page: page}
+	blocksOf(n)[addr] = block{dev: int(f.Dev), page: page, size: charged, module: uint16(f.Module)}
 	mem.mu.Unlock()
+	noteUsage(d, uint16(f.Module), int64(charged))
 	*pp = addr
 	return nil
 }
@@ -236,7 +239,9 @@ func MemFree(p uintptr) error {
 	case d == nil: // the node was closed under us: its memory is gone
 		err = abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "device %d is closed", b.dev)
 	default:
-		_, err = d.HBM.Free(p)
+		if _, err = d.HBM.Free(p); err == nil {
+			noteUsage(d, b.module, -int64(b.size))
+		}
 	}
 	if err != nil {
 		return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: %#x: %s", fn, p, message(err))

@@ -144,6 +144,9 @@ func MemCreate(ph *uint64, size uint64, prop *MemProp, flag uint64) error {
 	if err != nil {
 		return wrap(fn, err)
 	}
+	if n, err := node(fn); err == nil {
+		chargeCreated(n, h, size, p) // per-module accounting (memusage.go)
+	}
 	*ph = h
 	return nil
 }
@@ -155,7 +158,13 @@ func MemRelease(h uint64) error {
 	if err != nil {
 		return err
 	}
-	return wrap(fn, v.Release(h))
+	if err := v.Release(h); err != nil {
+		return wrap(fn, err)
+	}
+	if _, _, err := v.Prop(h); err != nil { // the last reference went
+		dischargeCreated(h)
+	}
+	return nil
 }
 
 // RetainAllocationHandle implements halMemRetainAllocationHandle.
