@@ -42,6 +42,10 @@ type recorder struct {
 	cap  *capture
 	ri   *ModelRI
 	upd  *taskUpdate
+
+	// Guarded by capState.mu.
+	last    uint32 // sequence id of the latest task recorded from this stream
+	hasLast bool
 }
 
 // capture is one capture sequence, from CaptureBegin to CaptureEnd.
@@ -104,6 +108,55 @@ func (s *Stream) captureSubmit(fn string, task tsfw.Task, l *launch) (bool, erro
 		return true, r.upd.add(s, fn, task, l)
 	}
 	return false, nil
+}
+
+// captureSubmitBy is captureSubmit for a task thread t issues: a task
+// recorded into a model run instance (capture or bound stream) becomes the
+// thread's last task (aclrtGetThreadLastTaskId), and its id is its
+// sequence id in its stream (aclmdlRITaskGetSeqId). That is the id
+// aclrtTaskUpdateAsync names. Re-issued tasks of a task-group update keep
+// the thread's previous id: they replace tasks that already have one.
+func (s *Stream) captureSubmitBy(t *Thread, fn string, task tsfw.Task, l *launch) (bool, error) {
+	done, err := s.captureSubmit(fn, task, l)
+	if !done || err != nil {
+		return done, err
+	}
+	capState.mu.Lock()
+	r := s.rec.Load()
+	id, ok := uint32(0), false
+	if r != nil {
+		id, ok = r.last, r.hasLast
+	}
+	capState.mu.Unlock()
+	if ok && !s.isDefault {
+		t.lastTask, t.hasLastTask = id, true
+	}
+	return true, nil
+}
+
+// Bits of launchCfg.flags and launch.attr: the 0/1 launch attributes that
+// change nothing in npuemu but are reported back for recorded kernels
+// (aclmdlRIKernelTaskGetAttribute).
+const (
+	launchPrefetch  uint8 = 1 << iota // ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH
+	launchDataDump                    // ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP
+	launchProfiling                   // ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING
+)
+
+// launchFlagOf returns the bit of 0/1 attribute id when v is 1, else 0.
+func launchFlagOf(id int32, v uint8) uint8 {
+	if v != 1 {
+		return 0
+	}
+	switch id {
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+		return launchPrefetch
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+		return launchDataDump
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+		return launchProfiling
+	}
+	return 0
 }
 
 // joinCapture handles a record or wait on a stream outside any capture
@@ -249,6 +302,9 @@ func (c *capture) addLocked(s *Stream, fn string, task tsfw.Task, l *launch, ext
 		}
 	}
 	ri.appendStepLocked(st)
+	if r := c.rec[s]; r != nil {
+		r.last, r.hasLast = st.seq, true
+	}
 	return nil
 }
 

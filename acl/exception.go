@@ -213,7 +213,7 @@ func onTaskError(te tsfw.TaskError) {
 // submitTask queues task on s for thread t and records its task id.
 func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
 	if s.capturing() {
-		if done, err := s.captureSubmit(fn, task, nil); done {
+		if done, err := s.captureSubmitBy(t, fn, task, nil); done {
 			return err
 		}
 	}

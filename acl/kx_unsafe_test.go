@@ -105,7 +105,7 @@ func TestReplayedKernelFaultCarriesTheKernel(t *testing.T) {
 	h := &fakeHost{bufs: map[uintptr][]byte{}, fail: map[uint32]bool{1: true}, quiet: true}
 	l := &launch{launchMem: &launchMem{host: h, buf: make([]byte, launchHeader)},
 		f: &Function{h: 0xF1, bin: &Binary{h: 0xB1}, e: KernelEntry{Name: "k"}}, args: 0x5000, size: 24}
-	k := &riKernel{l}
+	k := &riKernel{l: l}
 	require.NoError(t, k.RunBlock(0, 2))
 	err := k.RunBlock(1, 2)
 	requireCode(t, err, abi.ACL_ERROR_RT_AICORE_EXCEPTION)

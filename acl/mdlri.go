@@ -133,20 +133,56 @@ type taskUpdate struct {
 
 // riKernel is a captured kernel: unlike a plain launch it survives its
 // completion, since every replay runs it again.
-type riKernel struct{ l *launch }
+//
+// aclrtTaskUpdateAsync (taskupdate.go) changes a kernel in stream order,
+// after executions may already have been submitted with its old
+// descriptor: it stores the new launch and block count in live, which
+// every later run reads. A run dispatched with another block count than
+// live says runs the live count of logical blocks on the dispatched
+// ones (block b runs b, b+n, ...), so the data is that of the new
+// numBlocks; the virtual duration stays that of the submitted descriptor
+// until the plan is rebuilt.
+type riKernel struct {
+	l    *launch
+	live atomic.Pointer[riLive] // nil until an aclrtTaskUpdateAsync ran
+}
+
+// riLive is a kernel as an aclrtTaskUpdateAsync left it.
+type riLive struct {
+	l      *launch
+	blocks uint32
+}
 
 // RunBlock implements tsfw.Kernel.
-func (k *riKernel) RunBlock(b, n uint32) error { return k.l.RunBlock(b, n) }
+func (k *riKernel) RunBlock(b, n uint32) error {
+	lv := k.live.Load()
+	if lv == nil {
+		return k.l.RunBlock(b, n)
+	}
+	if lv.blocks == n {
+		return lv.l.RunBlock(b, n)
+	}
+	for x := b; x < lv.blocks; x += n {
+		if err := lv.l.RunBlock(x, lv.blocks); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Done implements tsfw.Kernel: the output is flushed, the launch kept.
 func (k *riKernel) Done(err error) error {
-	k.l.host.Flush(k.l.buf[:launchHeader])
+	l := k.l
+	if lv := k.live.Load(); lv != nil {
+		l = lv.l
+	}
+	l.host.Flush(l.buf[:launchHeader])
 	return err
 }
 
 func persistentKernel(task tsfw.Task, l *launch) tsfw.Task {
 	_, spec := task.KernelOf()
-	return tsfw.KernelTask(&riKernel{l}, spec)
+	return tsfw.KernelTask(&riKernel{l: l}, spec)
 }
 
 // freeLaunch ends a launch the RI owned.
@@ -628,6 +664,9 @@ func (ri *ModelRI) addBuilt(s *Stream, fn string, task tsfw.Task, l *launch) err
 		st.task, st.launch = persistentKernel(task, l), l
 	}
 	ri.appendStepLocked(st)
+	if r := s.rec.Load(); r != nil {
+		r.last, r.hasLast = st.seq, true
+	}
 	return nil
 }
 

@@ -261,13 +261,14 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 		nl.args, nl.size = args, size
 	}
 	nl.f = f
-	_, spec := st.task.KernelOf()
-	spec.Blocks = blocks
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
+	nl.attr = st.launch.attr // the launch attributes stay those of the recorded launch
+	_, spec := st.task.KernelOf()
+	spec.Blocks = blocks
 	st.ri.retired = append(st.ri.retired, st.launch)
 	st.launch = nl
-	st.task = tsfw.KernelTask(&riKernel{nl}, spec)
+	st.task = tsfw.KernelTask(&riKernel{l: nl}, spec)
 	return nil
 }
 
@@ -779,12 +780,12 @@ func DebugPrint(t *Thread, rh Handle, w io.Writer) error {
 }
 
 // KernelTaskGetAttribute implements aclmdlRIKernelTaskGetAttribute: the
-// launch attributes of a recorded kernel, as kept in its task descriptor
-// (the attributes that change how npuemu runs the kernel). out receives
-// the 16-byte aclrtLaunchKernelAttrValue. The documentation excludes
-// ENGINE_TYPE, BLOCKDIM_OFFSET and BLOCK_TASK_PREFETCH; DATA_DUMP and
-// ENABLE_PROFILING have no effect in npuemu and are not kept, so asking
-// for them fails instead of inventing a value.
+// launch attributes of a recorded kernel, as its launch gave them (the
+// default when it did not): SCHEM_MODE and the timeout from the task
+// descriptor, DATA_DUMP and ENABLE_PROFILING from the flags the launch
+// keeps (they change nothing in npuemu). out receives the 16-byte
+// aclrtLaunchKernelAttrValue. The documentation excludes ENGINE_TYPE,
+// BLOCKDIM_OFFSET and BLOCK_TASK_PREFETCH.
 func KernelTaskGetAttribute(t *Thread, th Handle, id int32, out *[16]byte) error {
 	const fn = "aclmdlRIKernelTaskGetAttribute"
 	if out == nil {
@@ -799,6 +800,10 @@ func KernelTaskGetAttribute(t *Thread, th Handle, id int32, out *[16]byte) error
 	}
 	capState.mu.Lock()
 	task := st.task
+	var flags uint8
+	if st.launch != nil {
+		flags = st.launch.attr
+	}
 	capState.mu.Unlock()
 	if !task.IsKernel() {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the task is not a kernel task (aclmdlRITaskGetType)", fn)
@@ -821,8 +826,10 @@ func KernelTaskGetAttribute(t *Thread, th Handle, id int32, out *[16]byte) error
 		le.PutUint32(v[4:], uint32(us>>32))
 	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET, abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d cannot be queried on a recorded kernel (documented exclusion)", fn, id)
-	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: attribute %d has no effect in npuemu and is not kept with a recorded kernel", fn, id)
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+		v[0] = flags & launchDataDump / launchDataDump
+	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+		v[0] = flags & launchProfiling / launchProfiling
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtLaunchKernelAttrId %d", fn, id)
 	}

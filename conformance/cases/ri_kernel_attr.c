@@ -1,6 +1,7 @@
 /* ri_kernel_attr: aclmdlRIKernelTaskGetAttribute (semantics.md §18) on the
  * kernels of a captured graph: the launch attributes are recorded with the
- * kernel (schedule mode, timeout in seconds or microseconds), a kernel
+ * kernel (schedule mode, timeout in seconds or microseconds, data dump and
+ * profiling switches), a kernel
  * launched without attributes reads the defaults, the documented
  * exclusions and non-kernel tasks are refused. The replayed kernels still
  * compute the right sums.
@@ -58,13 +59,15 @@ int main(void) {
 
     CHECK_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
     CHECK_OK(aclrtMemsetAsync(dc, bytes, 0, bytes, cs));
-    aclrtLaunchKernelAttr attrs[2];
+    aclrtLaunchKernelAttr attrs[3];
     memset(attrs, 0, sizeof attrs);
     attrs[0].id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
     attrs[0].value.schemMode = 1;
     attrs[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
     attrs[1].value.timeoutUs.timeoutLow = 2500000;
-    aclrtLaunchKernelCfg cfg = {.attrs = attrs, .numAttrs = 2};
+    attrs[2].id = ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING;
+    attrs[2].value.enableProfiling = 1;
+    aclrtLaunchKernelCfg cfg = {.attrs = attrs, .numAttrs = 3};
     CHECK_OK(aclrtLaunchKernelWithConfig(f32, 5, cs, &cfg, args, NULL));
     CHECK_OK(aclrtLaunchKernelWithConfig(f32, 3, cs, NULL, args, NULL));
     aclmdlRI ri = NULL;
@@ -93,6 +96,12 @@ int main(void) {
     CHECK_EQ(v.timeoutUs.timeoutLow, 0u);
     CHECK_OK(aclmdlRIKernelTaskGetAttribute(tasks[2], ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, &v));
     CHECK_EQ(v.dynUBufSize, 0u);
+    CHECK_OK(aclmdlRIKernelTaskGetAttribute(tasks[1], ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING, &v));
+    CHECK_EQ(v.enableProfiling, 1);
+    CHECK_OK(aclmdlRIKernelTaskGetAttribute(tasks[1], ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, &v));
+    CHECK_EQ(v.isDataDump, 0); /* not given: the default */
+    CHECK_OK(aclmdlRIKernelTaskGetAttribute(tasks[2], ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING, &v));
+    CHECK_EQ(v.enableProfiling, 0);
     /* doc: not ENGINE_TYPE / BLOCKDIM_OFFSET / BLOCK_TASK_PREFETCH. */
     CHECK_ERR(aclmdlRIKernelTaskGetAttribute(tasks[1], ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, &v), ACL_ERROR_INVALID_PARAM);
     CHECK_ERR(aclmdlRIKernelTaskGetAttribute(tasks[1], ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, &v), ACL_ERROR_INVALID_PARAM);
