@@ -402,6 +402,7 @@ type launchCfg struct {
 	batch   bool
 	timeout time.Duration
 	engine  int32 // -1: the kernel's own kind
+	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
 }
 
 func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {
@@ -427,6 +428,7 @@ func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, err
 			if u8 > 1 {
 				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d: value %d: want 0 or 1", fn, a.ID, u8)
 			}
+			cfg.flags |= launchFlagOf(a.ID, u8)
 		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
 			if u32 != 0 {
 				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: dynamic UB (%d bytes) exists for SIMT kernels of the Ascend 950 only", fn, u32)
@@ -456,6 +458,10 @@ func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, err
 // spec builds the tsfw description of a launch of f.
 func (f *Function) spec(blocks uint32, cfg launchCfg, units uint64) tsfw.KernelSpec {
 	s := tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
+	if s.Timeout == 0 {
+		// No timeout attribute: aclrtSetOpExecuteTimeOut's, if one was set.
+		s.Timeout = OpExecuteTimeout()
+	}
 	switch f.e.Kind {
 	case abi.ACL_KERNEL_TYPE_VECTOR:
 		s.Kind = tsfw.CoreVector
@@ -488,39 +494,82 @@ type launch struct {
 	args uintptr // what the kernel sees as its blob
 	size uint64
 	svm  *managedUse // managed pages the kernel's arguments hold (acl/managed.go)
+	attr uint8       // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
 }
 
 // launches recycles launch objects and their host buffers. A sync.Pool:
 // the launching thread takes objects and the lanes completing kernels put
 // them back, which a locked free list would make contend on every launch.
-// A buffer is C memory; a cleanup frees it when the pool drops its launch.
+// An empty pool is refilled a slab at a time (newLaunches), so a launch
+// loop that fills a ring (~1000 launches in flight) makes a few slabs
+// instead of paying a Go allocation, a C allocation and a page fault on
+// each of its first thousand launches.
 var launches sync.Pool
 
-// launchMem is a launch's host buffer, apart from the launch so that the
-// cleanup of the launch can refer to it.
+const (
+	// slabLaunches is the launch objects one slab holds.
+	slabLaunches = 128
+	// launchSlot is each slab launch's share of the slab's C buffer: the
+	// header and an argument image of up to 112 bytes (a dozen pointer
+	// arguments). A launch whose image is larger gets a buffer of its own.
+	launchSlot = 128
+)
+
+// launchSlab is launch objects allocated together; their buffers are
+// slots of one C allocation, freed by a cleanup once no launch of the slab
+// is reachable (an interior pointer keeps the whole slab alive).
+type launchSlab struct {
+	ls [slabLaunches]launch
+	ms [slabLaunches]launchMem
+}
+
+// launchMem is a launch's host buffer, apart from the launch so that a
+// launch can swap a slab slot for a larger buffer of its own.
 type launchMem struct {
 	host KernelHost
 	buf  []byte  // header, then the argument image
 	addr uintptr // address of buf
 }
 
-func freeLaunchMem(m *launchMem) {
-	if m.buf != nil {
-		m.host.Free(m.buf)
+// hostMem is C memory to free: the argument of a cleanup, which must not
+// refer to the object it is attached to.
+type hostMem struct {
+	host KernelHost
+	buf  []byte
+}
+
+func freeHostMem(m hostMem) { m.host.Free(m.buf) }
+
+// newLaunches makes a slab of launches for h, pools all but one and
+// returns that one.
+func newLaunches(h KernelHost) *launch {
+	s := new(launchSlab)
+	mem, addr := h.Alloc(slabLaunches * launchSlot)
+	clear(mem) // fault its pages in now, not one per first launch
+	runtime.AddCleanup(s, freeHostMem, hostMem{h, mem})
+	for i := range s.ls {
+		m := &s.ms[i]
+		off := i * launchSlot
+		m.host, m.buf, m.addr = h, mem[off:off+launchSlot:off+launchSlot], addr+uintptr(off)
+		s.ls[i].launchMem = m
+		if i > 0 {
+			launches.Put(&s.ls[i])
+		}
 	}
+	return &s.ls[0]
 }
 
 func getLaunch(h KernelHost, n int) *launch {
 	l, _ := launches.Get().(*launch)
 	if l == nil {
-		l = &launch{launchMem: &launchMem{}}
-		runtime.AddCleanup(l, freeLaunchMem, l.launchMem)
+		l = newLaunches(h)
 	}
 	need := launchHeader + n
 	if l.host != h || cap(l.buf) < need {
-		freeLaunchMem(l.launchMem)
-		l.buf, l.addr = h.Alloc(max(need, 256))
-		l.host = h
+		m := &launchMem{host: h}
+		m.buf, m.addr = h.Alloc(max(need, 256))
+		runtime.AddCleanup(m, freeHostMem, hostMem{h, m.buf})
+		l.launchMem = m
 	}
 	clear(l.buf[:launchHeader])
 	return l

@@ -51,10 +51,10 @@ func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []
 		putLaunch(l)
 		return err
 	}
-	l.f = f
+	l.f, l.attr = f, cfg.flags
 	task := tsfw.KernelTask(l, spec)
 	if s.capturing() {
-		if done, err := s.captureSubmit(fn, task, l); done {
+		if done, err := s.captureSubmitBy(t, fn, task, l); done {
 			if err != nil {
 				f.bin.release()
 				putLaunch(l)

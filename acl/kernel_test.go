@@ -102,7 +102,7 @@ func (h *fakeHost) Run(fn, args uintptr, size uint64, block, blocks uint32, stat
 	if block == 0 && !h.quiet {
 		h.addrs = append(h.addrs, args)
 		var blob []byte // nil for arguments read in place (device memory)
-		if buf, ok := h.bufs[args-launchHeader]; ok {
+		if buf, ok := h.find(args - launchHeader); ok {
 			blob = append([]byte(nil), buf[launchHeader:launchHeader+int(size)]...)
 		}
 		h.blobs = append(h.blobs, blob)
@@ -114,6 +114,48 @@ func (h *fakeHost) Run(fn, args uintptr, size uint64, block, blocks uint32, stat
 }
 
 func (h *fakeHost) Flush(state []byte) {}
+
+// find returns the bytes from addr to the end of the buffer holding it: a
+// launch's buffer may be a slot of a slab (getLaunch).
+// Precondition: h.mu held.
+func (h *fakeHost) find(addr uintptr) ([]byte, bool) {
+	for base, b := range h.bufs {
+		if addr >= base && addr < base+uintptr(len(b)) {
+			return b[addr-base:], true
+		}
+	}
+	return nil, false
+}
+
+// TestLaunchSlabs checks the launch objects a launch loop gets: each has
+// its own buffer, large enough, at the address it reports, and an image
+// larger than a slab slot gets a buffer of its own.
+func TestLaunchSlabs(t *testing.T) {
+	h := newFakeHost(t)
+	type span struct{ lo, hi uintptr }
+	var got []*launch
+	var spans []span
+	for i := range 2*slabLaunches + 3 {
+		n := 8
+		if i%50 == 7 {
+			n = 4 * launchSlot // outgrows a slot
+		}
+		l := getLaunch(h, n)
+		got = append(got, l)
+		require.GreaterOrEqual(t, len(l.buf), launchHeader+n)
+		require.Equal(t, reflect.ValueOf(l.buf).Pointer(), l.addr, "launch %d", i)
+		require.Equal(t, make([]byte, launchHeader), l.buf[:launchHeader], "header of launch %d is cleared", i)
+		spans = append(spans, span{l.addr, l.addr + uintptr(cap(l.buf))})
+	}
+	for i, a := range spans {
+		for j, b := range spans[:i] {
+			require.False(t, a.lo < b.hi && b.lo < a.hi, "launches %d and %d share buffer bytes", i, j)
+		}
+	}
+	for _, l := range got {
+		putLaunch(l)
+	}
+}
 
 func (h *fakeHost) seen() [][]byte {
 	h.mu.Lock()

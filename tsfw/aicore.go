@@ -218,11 +218,15 @@ func (l *lane) kick() {
 	}
 }
 
-// krun is the shared state of one running kernel task.
+// krun is the shared state of one running kernel task. It holds what the
+// lanes need of the task rather than a copy of it: the 224-byte descriptor
+// would be read, copied and cleared again on the lane's side.
 type krun struct {
 	q      *Queue
-	t      Task
-	cube   int // cores taken from each pool
+	kern   Kernel
+	ks     KernelSpec
+	vEnd   time.Duration // the task's virtual end
+	cube   int           // cores taken from each pool
 	vector int
 	start  time.Time
 	lanes  []*lane // the lanes granted; guarded by Device.mu
@@ -265,7 +269,7 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	} else {
 		r = new(krun)
 	}
-	r.q, r.t, r.cube, r.vector = q, *t, n*c, n*v
+	r.q, r.kern, r.ks, r.vEnd, r.cube, r.vector = q, t.kern, t.ks, t.vEnd, n*c, n*v
 	r.next.Store(0)
 	r.left.Store(int32(n))
 	r.failed.Store(false)
@@ -306,12 +310,60 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 // lanes, if the head is a kernel that can start now, and returns that lane
 // (see dispatchKernel), else nil. A submitter waiting for ring space runs
 // its queue's kernels this way (Queue.spinSpace).
+//
+// Strict priority holds here as in the arbiter: the kernels of queues the
+// arbiter takes before q (aheadOf) start first if they can, and while one
+// of them still waits for cores q's kernel does not start inline, even if
+// it would fit in the cores left (the arbiter itself would let it; the
+// inline path is a shortcut and leaves that choice to the arbiter, which
+// gets q back when the submitter stops waiting).
 // Precondition: d.mu held.
 func (d *Device) startInline(q *Queue) *lane {
 	if q.count == 0 || q.inflight || q.destroyed || d.closing || q.ring[q.head].kind != kindKernel {
 		return nil
 	}
+	if d.startAhead(q) {
+		return nil
+	}
 	return d.dispatchKernel(q, &q.ring[q.head], true)
+}
+
+// startAhead starts, in the arbiter's order, the head kernels of the queues
+// ranked before q (a higher priority, or the same priority and an earlier
+// head) that can start now, and reports whether one of them is still
+// waiting: for cores, or for the submitter helping its queue.
+// Precondition: d.mu held, q has a head task.
+func (d *Device) startAhead(q *Queue) bool {
+	seq := q.headSeq()
+	waiting := false
+	for p := 0; p <= q.prio; p++ {
+		cands := d.scratch[:0]
+		for _, x := range d.active[p] {
+			if x == q || x.inflight || x.count == 0 || x.ring[x.head].kind != kindKernel {
+				continue
+			}
+			if p == q.prio && x.headSeq() > seq {
+				continue
+			}
+			cands = append(cands, x)
+		}
+		for i := 1; i < len(cands); i++ {
+			for j := i; j > 0 && cands[j].headSeq() < cands[j-1].headSeq(); j-- {
+				cands[j], cands[j-1] = cands[j-1], cands[j]
+			}
+		}
+		for _, x := range cands {
+			if x.helping == 0 {
+				d.dispatchKernel(x, &x.ring[x.head], false)
+			}
+			if !x.inflight {
+				waiting = true
+			}
+		}
+		clear(cands)
+		d.scratch = cands[:0]
+	}
+	return waiting
 }
 
 // laneLoop is one core's worker: it runs blocks of the kernels handed to it.
@@ -347,20 +399,27 @@ func (d *Device) laneLoop(l *lane) {
 
 // runAsLane runs l's kernel after the caller took l's token: the lane's
 // goroutine, or a thread helping (HelpQueue).
-func (d *Device) runAsLane(l *lane) {
+func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0) }
+
+// runInline is runAsLane for a submitter waiting for space in next's ring
+// (spinSpace; nil for others): if l's kernel ends here and next still has
+// more than limit tasks queued, next's following kernel is started with
+// the caller as its lane in the same critical section, and that lane is
+// returned (nil otherwise).
+func (d *Device) runInline(l *lane, next *Queue, limit uint64) *lane {
 	// Setting the token published l.run.
 	r := l.run
 	runLane(r)
 	if r.left.Add(-1) == 0 {
 		// The last lane goes idle inside finishKernel's critical section:
 		// one lock instead of two on the path of every small kernel.
-		d.finishKernel(r, l)
-		return
+		return d.finishKernel(r, l, next, limit)
 	}
 	d.mu.Lock()
 	l.run = nil
 	d.aic.idle = append(d.aic.idle, l)
 	d.mu.Unlock()
+	return nil
 }
 
 // maxHelp bounds the lanes one HelpQueue pass looks at.
@@ -405,7 +464,7 @@ func (d *Device) HelpQueue(q *Queue, target uint64) {
 
 // runLane runs blocks of r until none is left or one has failed.
 func runLane(r *krun) {
-	blocks := r.t.ks.Blocks
+	blocks := r.ks.Blocks
 	b := uint32(0)
 	defer func() {
 		if p := recover(); p != nil {
@@ -417,7 +476,7 @@ func runLane(r *krun) {
 		if b >= blocks {
 			return
 		}
-		if err := r.t.kern.RunBlock(b, blocks); err != nil {
+		if err := r.kern.RunBlock(b, blocks); err != nil {
 			r.fail(err)
 			return
 		}
@@ -434,16 +493,17 @@ func (r *krun) fail(err error) {
 }
 
 // finishKernel completes r's task once its last lane, l, has returned; l
-// goes back to the idle list.
-func (d *Device) finishKernel(r *krun, l *lane) {
+// goes back to the idle list. With next set it then starts next's head
+// kernel inline if next holds more than limit tasks (see runInline).
+func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane {
 	err := r.err // every lane has returned: no concurrent writer
-	if err == nil && r.t.ks.Timeout > 0 {
-		if ran := time.Since(r.start); ran > r.t.ks.Timeout {
-			err = abi.Errorf(abi.ACL_ERROR_RT_AICORE_TIMEOUT, "kernel of %d blocks ran %v, over its timeout of %v", r.t.ks.Blocks, ran.Round(time.Microsecond), r.t.ks.Timeout)
+	if err == nil && r.ks.Timeout > 0 {
+		if ran := time.Since(r.start); ran > r.ks.Timeout {
+			err = abi.Errorf(abi.ACL_ERROR_RT_AICORE_TIMEOUT, "kernel of %d blocks ran %v, over its timeout of %v", r.ks.Blocks, ran.Round(time.Microsecond), r.ks.Timeout)
 		}
 	}
-	err = callDone(r.t.kern, err)
-	d.pace(r.t.vEnd)
+	err = callDone(r.kern, err)
+	d.pace(r.vEnd)
 	d.mu.Lock()
 	a := &d.aic
 	l.run = nil
@@ -457,14 +517,19 @@ func (d *Device) finishKernel(r *krun, l *lane) {
 			break
 		}
 	}
-	r.q, r.t, r.err = nil, Task{}, nil
+	r.q, r.kern, r.err = nil, nil, nil
 	clear(r.lanes)
 	r.lanes = r.lanes[:0]
 	a.runs = append(a.runs, r)
 	d.inflight--
 	d.complete(q, err)
 	d.schedule()
+	var mine *lane
+	if next != nil && next.submitted.Load()-next.completed.Load() > limit {
+		mine = d.startInline(next)
+	}
 	d.mu.Unlock()
+	return mine
 }
 
 func callDone(k Kernel, err error) (out error) {

@@ -514,3 +514,81 @@ func TestSubmitFullRingHelps(t *testing.T) {
 	assert.Equal(t, 0, d.aic.lanes, "no real lane was started")
 	d.mu.Unlock()
 }
+
+// TestStartInlineStrictPriority checks that a submitter running its queue's
+// kernels inline (spinSpace) never starts one ahead of a kernel the
+// arbiter ranks first that waits for cores, and starts such a kernel first
+// when it can.
+func TestStartInlineStrictPriority(t *testing.T) {
+	const lowPrio = 5
+	for _, tc := range []struct {
+		name      string
+		prio      int  // the other queue's priority
+		batch     bool // the other kernel waits for 2 cores (1 is free)
+		before    bool // the other kernel is submitted before the inline queue's
+		hidden    bool // the arbiter has not seen the other kernel yet
+		wantStart bool // the inline queue's kernel starts
+		wantCores int  // cube cores in use after startInline
+	}{
+		{"higher priority waits for cores", 0, true, true, false, false, 1},
+		{"same priority, earlier head waits", lowPrio, true, true, false, false, 1},
+		{"same priority, later head waits", lowPrio, true, false, false, true, 2},
+		{"lower priority waits", 7, true, true, false, true, 2},
+		{"higher priority that fits starts first", 0, false, true, true, false, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDev(t, Config{CubeCores: 2})
+			busy, other, low := newQ(t, d, 3), newQ(t, d, tc.prio), newQ(t, d, lowPrio)
+			a := newKernel(1)
+			a.started, a.gate = make(chan uint32, 1), make(chan struct{})
+			require.NoError(t, busy.Submit(KernelTask(a, KernelSpec{Blocks: 1})))
+			<-a.started // one core of two is taken
+
+			spec := KernelSpec{Blocks: 1}
+			if tc.batch {
+				spec = KernelSpec{Blocks: 2, Batch: true}
+			}
+			o := newKernel(int(spec.Blocks))
+			o.gate = make(chan struct{})
+			k := newKernel(1)
+			d.mu.Lock()
+			low.helping++ // a submitter waits on low's full ring
+			if tc.hidden {
+				other.helping++
+			}
+			d.mu.Unlock()
+			submitOther := func() { require.NoError(t, other.Submit(KernelTask(o, spec))) }
+			if tc.before {
+				submitOther()
+			}
+			require.NoError(t, low.Submit(KernelTask(k, KernelSpec{Blocks: 1})))
+			if !tc.before {
+				submitOther()
+			}
+
+			d.mu.Lock()
+			if tc.hidden {
+				other.helping-- // without a pass of the arbiter
+			}
+			l := d.startInline(low)
+			cores := d.aic.cubeCores - d.aic.freeCube
+			d.mu.Unlock()
+			assert.Equal(t, tc.wantStart, l != nil)
+			assert.Equal(t, tc.wantCores, cores)
+			if l != nil {
+				d.runAsLane(l)
+				k.each(t, 1)
+			}
+
+			d.mu.Lock()
+			low.helping--
+			d.schedule()
+			d.mu.Unlock()
+			close(a.gate)
+			close(o.gate)
+			require.NoError(t, d.Synchronize(-1))
+			k.each(t, 1)
+			o.each(t, 1)
+		})
+	}
+}

@@ -93,7 +93,21 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 			return 0, err
 		}
 		if q.count < q.depth {
-			break
+			if q.count < len(q.ring) {
+				break
+			}
+			// The ring must grow: allocate and fault in the new one
+			// without the lock (a launch loop's ring reaches ~200 KiB;
+			// a lane waiting for the lock meanwhile would park), then
+			// look again.
+			n := min(max(2*len(q.ring), initialRing), q.depth)
+			d.mu.Unlock()
+			r := newRing(n)
+			d.mu.Lock()
+			if len(q.ring) < n && !q.destroyed {
+				q.growInto(r)
+			}
+			continue
 		}
 		if !spun {
 			// A launch loop has filled the ring: run its kernels here
@@ -116,9 +130,6 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if err := d.stamp(q, &t); err != nil {
 		d.mu.Unlock()
 		return 0, err
-	}
-	if q.count == len(q.ring) {
-		q.grow()
 	}
 	i := q.head + q.count
 	if i >= len(q.ring) {
@@ -165,19 +176,26 @@ func (q *Queue) spinSpace() {
 	batch := uint64(max(1, min(spaceBatch, q.depth/2)))
 	limit := uint64(q.depth) - batch
 	ok := func() bool { return q.submitted.Load()-q.completed.Load() <= limit }
-	until := time.Now().Add(submitSpin)
+	var until time.Time // set when a pass makes no progress
 	for !ok() {
 		d.mu.Lock()
 		l := d.startInline(q)
 		d.mu.Unlock()
 		if l != nil {
-			d.runAsLane(l)
-			until = time.Now().Add(submitSpin)
+			// Each kernel that ends here starts the next one in the
+			// same critical section.
+			for l != nil {
+				l = d.runInline(l, q, limit)
+			}
+			until = time.Time{}
 			continue
 		}
 		// The head is not a kernel, waits for cores, or was handed to a
 		// lane before this submitter came: take it if that lane is not
 		// awake, else wait a little.
+		if until.IsZero() {
+			until = time.Now().Add(submitSpin)
+		}
 		d.HelpQueue(q, q.completed.Load()+1)
 		if poll(helpEvery, ok) || time.Now().After(until) {
 			return
@@ -196,11 +214,26 @@ const (
 // grow doubles the ring (up to depth), unrolling it to start at 0.
 // Precondition: d.mu held, q.count == len(q.ring) < q.depth.
 func (q *Queue) grow() {
-	n := min(max(2*len(q.ring), initialRing), q.depth)
-	r := make([]Task, n)
-	k := copy(r, q.ring[q.head:])
-	copy(r[k:], q.ring[:q.head])
+	q.growInto(make([]Task, min(max(2*len(q.ring), initialRing), q.depth)))
+}
+
+// growInto moves the ring's tasks to r, unrolled to start at 0.
+// Precondition: d.mu held, len(r) > len(q.ring).
+func (q *Queue) growInto(r []Task) {
+	k := copy(r, q.ring[q.head:min(q.head+q.count, len(q.ring))])
+	if k < q.count {
+		copy(r[k:], q.ring[:q.count-k])
+	}
 	q.ring, q.head = r, 0
+}
+
+// newRing returns a ring of n empty tasks whose pages are faulted in.
+func newRing(n int) []Task {
+	r := make([]Task, n)
+	for i := 0; i < n; i += 16 { // 16 tasks fit in 4 KiB (a Task is under 256 bytes): every page is written
+		r[i].kind = kindNone
+	}
+	return r
 }
 
 // stamp computes t's virtual start and end and its event bookkeeping.
