@@ -68,11 +68,19 @@ func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) e
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
-	return s.submitTask(t, fn, task)
+	if s.capturing() {
+		op := &valueOp{addr: addr, value: value}
+		if done, err := s.captureSubmitByOp(t, fn, task, nil, op); done {
+			return err
+		}
+	}
+	id, err := s.q.SubmitID(task)
+	return s.noteSubmit(t, fn, id, err)
 }
 
 // ValueWait implements aclrtValueWait: the stream's later tasks wait until
 // the 8-byte word at devAddr satisfies the ACL_STREAM_WAIT_VALUE_* flag.
+// On a capturing or bound stream both are recorded (capture.go, valueOp).
 func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) error {
 	const fn = "aclrtValueWait"
 	if flag > abi.ACL_STREAM_WAIT_VALUE_NOR {
@@ -82,10 +90,18 @@ func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) er
 	if err != nil {
 		return err
 	}
-	if err := s.captureRefuse(fn); err != nil {
-		return err
+	task, err := s.q.ValueWaitTask(addr, value, flag)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
-	id, err := s.q.SubmitValueWait(addr, value, flag)
+	if s.capturing() {
+		// Recorded with its parameters: replays bind it to their queue.
+		op := &valueOp{wait: true, addr: addr, value: value, flag: flag}
+		if done, err := s.captureSubmitByOp(t, fn, task, nil, op); done {
+			return err
+		}
+	}
+	id, err := s.q.SubmitID(task)
 	return s.noteSubmit(t, fn, id, err)
 }
 

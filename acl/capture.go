@@ -89,6 +89,12 @@ func (s *Stream) capturing() bool {
 // caller queues the task as usual. l is the launch of a kernel task (nil
 // otherwise); when the task is handled without error the recorder owns l.
 func (s *Stream) captureSubmit(fn string, task tsfw.Task, l *launch) (bool, error) {
+	return s.captureSubmitOp(fn, task, l, nil)
+}
+
+// captureSubmitOp is captureSubmit for a task that may be a value write or
+// wait (op non-nil), recorded with its parameters.
+func (s *Stream) captureSubmitOp(fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
 	r := s.rec.Load()
 	if r == nil {
 		if s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
@@ -101,11 +107,11 @@ func (s *Stream) captureSubmit(fn string, task tsfw.Task, l *launch) (bool, erro
 	case recCapture:
 		capState.mu.Lock()
 		defer capState.mu.Unlock()
-		return true, r.cap.addLocked(s, fn, task, l, 0)
+		return true, r.cap.addLockedOp(s, fn, task, l, 0, op)
 	case recBuild:
-		return true, r.ri.addBuilt(s, fn, task, l)
+		return true, r.ri.addBuiltOp(s, fn, task, l, op)
 	case recUpdate:
-		return true, r.upd.add(s, fn, task, l)
+		return true, r.upd.addOp(s, fn, task, l, op)
 	}
 	return false, nil
 }
@@ -117,7 +123,13 @@ func (s *Stream) captureSubmit(fn string, task tsfw.Task, l *launch) (bool, erro
 // aclrtTaskUpdateAsync names. Re-issued tasks of a task-group update keep
 // the thread's previous id: they replace tasks that already have one.
 func (s *Stream) captureSubmitBy(t *Thread, fn string, task tsfw.Task, l *launch) (bool, error) {
-	done, err := s.captureSubmit(fn, task, l)
+	return s.captureSubmitByOp(t, fn, task, l, nil)
+}
+
+// captureSubmitByOp is captureSubmitBy for a task that may be a value
+// write or wait (op non-nil).
+func (s *Stream) captureSubmitByOp(t *Thread, fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
+	done, err := s.captureSubmitOp(fn, task, l, op)
 	if !done || err != nil {
 		return done, err
 	}
@@ -242,6 +254,12 @@ const (
 // it acts on the application's event at every replay.
 // Precondition: capState.mu held; s is part of c.
 func (c *capture) addLocked(s *Stream, fn string, task tsfw.Task, l *launch, ext uint32) error {
+	return c.addLockedOp(s, fn, task, l, ext, nil)
+}
+
+// addLockedOp is addLocked for a task that may be a value write or wait
+// (op non-nil). Precondition: capState.mu held; s is part of c.
+func (c *capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *launch, ext uint32, op *valueOp) error {
 	if c.invalid != nil {
 		return c.invalidErr(fn)
 	}
@@ -256,6 +274,8 @@ func (c *capture) addLocked(s *Stream, fn string, task tsfw.Task, l *launch, ext
 	ri := c.ri
 	st := &step{ri: ri, sidx: uint16(c.index(s)), task: task, typ: abi.ACL_MODEL_RI_TASK_DEFAULT, ext: ext, grp: c.grp[s]}
 	switch ev := task.Event(); {
+	case op != nil:
+		st.setValueOp(op)
 	case task.IsRecord():
 		st.typ, st.userEv = abi.ACL_MODEL_RI_TASK_EVENT_RECORD, ev
 		if ext == 0 {
@@ -720,19 +740,63 @@ func (s *Stream) captureExternal(fn string, e *Event, task tsfw.Task) error {
 	return r.cap.addLocked(s, fn, task, nil, stepExternal)
 }
 
-// captureRefuse refuses a task the recorders cannot replay (aclrtValueWait,
-// whose task is bound to the queue it was issued to) on a recording
-// stream; a capture it was issued into is invalidated.
-func (s *Stream) captureRefuse(fn string) error {
-	r := s.rec.Load()
-	if r == nil && s.flags&abi.ACL_STREAM_PERSISTENT == 0 {
-		return nil
+// valueOp is a recorded value write or wait (aclrtValueWrite /
+// aclrtValueWait), kept by value in its step so that
+// aclmdlRITaskGetParams reads it and aclmdlRITaskSetParams replaces it.
+//
+// A value wait parks on the cancellation of the queue it runs on, so its
+// descriptor is bound to a queue: the step holds a placeholder, and every
+// plan (mdlri.go) or flow segment (mdlri_flow.go) builds the real wait for
+// the queue that replays it. For a captured RI the origin stream's tasks
+// run on the execution's target stream, known only at execution, so
+// submitPlan rebinds those waits per execution.
+type valueOp struct {
+	wait  bool
+	addr  uintptr
+	value uint64
+	flag  uint32 // waits: ACL_STREAM_WAIT_VALUE_*
+}
+
+// task returns op's descriptor for a replay on q (q is unused by writes).
+// The parameters were checked when they were recorded or set.
+func (op valueOp) task(q *tsfw.Queue) tsfw.Task {
+	var t tsfw.Task
+	var err error
+	if op.wait {
+		t, err = q.ValueWaitTask(op.addr, op.value, op.flag)
+	} else {
+		t, err = tsfw.ValueWriteTask(op.addr, op.value)
 	}
-	err := abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot record this task for a model run instance (stream %d)", fn, s.id)
-	if r != nil && r.kind == recCapture {
-		capState.mu.Lock()
-		r.cap.invalidate(err)
-		capState.mu.Unlock()
+	if err != nil {
+		return tsfw.HostTask(func() error { return err })
 	}
-	return err
+	return t
+}
+
+// valuePlaceholder is the descriptor a value-wait step keeps: replays
+// substitute the wait bound to their queue, so it never runs.
+func valuePlaceholder() error {
+	return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "a recorded value wait ran outside the replay of its model run instance")
+}
+
+// setValueOp makes st the value write or wait op.
+// Precondition: capState.mu held (or st not published yet).
+func (st *step) setValueOp(op *valueOp) {
+	cp := *op
+	st.vop = &cp
+	if op.wait {
+		st.typ = abi.ACL_MODEL_RI_TASK_VALUE_WAIT
+		st.task = tsfw.HostTask(valuePlaceholder)
+		return
+	}
+	st.typ = abi.ACL_MODEL_RI_TASK_VALUE_WRITE
+	st.task = op.task(nil)
+}
+
+// replayTask is st's descriptor for a replay on q.
+func (st *step) replayTask(q *tsfw.Queue) tsfw.Task {
+	if st.vop != nil && st.vop.wait {
+		return st.vop.task(q)
+	}
+	return st.task
 }

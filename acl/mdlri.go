@@ -86,6 +86,7 @@ type ModelRI struct {
 	joins  []*tsfw.Event // built RIs: end of each bound stream
 	flow   *flowPlan     // built RIs with control steps (mdlri_flow.go)
 	flowAt int           // index of the flow step in plan
+	waits  []planWait    // value waits of plan, bound to their queue per execution
 
 	abortGen atomic.Uint64 // aclmdlRIAbort calls, for flows queued before one
 }
@@ -104,7 +105,16 @@ type step struct {
 	grp      *taskGrp
 	deps     []int // cross-stream: index of the record step a wait waits for
 	disabled bool
-	ctl      *ctlOp // control steps (labels, switches, activations)
+	ctl      *ctlOp   // control steps (labels, switches, activations)
+	vop      *valueOp // value write/wait steps (capture.go)
+}
+
+// planWait is a value wait of a plan: plan[i] is rebuilt for the queue
+// it runs on at every execution, from the parameters op had when the plan
+// was built (a later aclmdlRITaskSetParams waits for aclmdlRIUpdate).
+type planWait struct {
+	i  int
+	op valueOp
 }
 
 type riCallback struct {
@@ -127,6 +137,7 @@ type taskUpdate struct {
 	grp      *taskGrp
 	s        *Stream
 	tasks    []tsfw.Task
+	vops     []*valueOp // per task: its value write/wait, nil for others
 	launches []*launch
 	err      error
 }
@@ -353,7 +364,7 @@ func (ri *ModelRI) rebuildLocked() {
 	if !ri.captured {
 		off = 1
 	}
-	ri.plan, ri.qidx = ri.plan[:0], ri.qidx[:0]
+	ri.plan, ri.qidx, ri.waits = ri.plan[:0], ri.qidx[:0], ri.waits[:0]
 	add := func(q int, t tsfw.Task) {
 		ri.plan = append(ri.plan, t)
 		ri.qidx = append(ri.qidx, uint16(q))
@@ -378,6 +389,9 @@ func (ri *ModelRI) rebuildLocked() {
 		}
 		if head != nil && !head[st.sidx] {
 			continue
+		}
+		if st.vop != nil && st.vop.wait {
+			ri.waits = append(ri.waits, planWait{len(ri.plan), *st.vop})
 		}
 		add(int(st.sidx)+off, st.task)
 	}
@@ -427,6 +441,9 @@ func (ri *ModelRI) submitPlan(fn string, target *Stream) error {
 	if fp := ri.flow; fp != nil {
 		tq, gen := target.q, ri.abortGen.Load()
 		ri.plan[ri.flowAt] = tsfw.HostTask(func() error { return fp.run(tq, gen) })
+	}
+	for _, w := range ri.waits {
+		ri.plan[w.i] = w.op.task(ri.queues[ri.qidx[w.i]])
 	}
 	err := ri.dev.emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
 	ri.queues[0] = nil
@@ -645,6 +662,12 @@ func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
 
 // addBuilt records a task issued to a persistent stream bound to ri.
 func (ri *ModelRI) addBuilt(s *Stream, fn string, task tsfw.Task, l *launch) error {
+	return ri.addBuiltOp(s, fn, task, l, nil)
+}
+
+// addBuiltOp is addBuilt for a task that may be a value write or wait (op
+// non-nil).
+func (ri *ModelRI) addBuiltOp(s *Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if ri.state.Load() != riBuilding {
@@ -662,6 +685,9 @@ func (ri *ModelRI) addBuilt(s *Stream, fn string, task tsfw.Task, l *launch) err
 	st := &step{ri: ri, sidx: uint16(idx), task: task, typ: taskType(&task), userEv: task.Event()}
 	if l != nil {
 		st.task, st.launch = persistentKernel(task, l), l
+	}
+	if op != nil {
+		st.setValueOp(op)
 	}
 	ri.appendStepLocked(st)
 	if r := s.rec.Load(); r != nil {

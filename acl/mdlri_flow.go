@@ -224,7 +224,7 @@ func (ri *ModelRI) rebuildFlowLocked() {
 		}
 	}
 	ri.flow = fp
-	ri.plan, ri.qidx = ri.plan[:0], ri.qidx[:0]
+	ri.plan, ri.qidx, ri.waits = ri.plan[:0], ri.qidx[:0], ri.waits[:0] // segments bind their value waits
 	add := func(_ int, t tsfw.Task) {
 		ri.plan = append(ri.plan, t)
 		ri.qidx = append(ri.qidx, 0)
@@ -247,7 +247,7 @@ func (fp *flowPlan) segment(k int, prog []*step, pos int) *flowSeg {
 			if st.disabled && !st.task.IsRecord() && !st.task.IsWait() && !st.task.IsReset() {
 				continue // a disabled event task still orders its streams
 			}
-			sg.tasks = append(sg.tasks, st.task)
+			sg.tasks = append(sg.tasks, st.replayTask(fp.queues[k]))
 			continue
 		}
 		if st.ctl.kind == ctlLabel || st.disabled {

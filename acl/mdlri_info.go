@@ -160,6 +160,9 @@ const (
 	epEvent      = 0
 	epEventFlag  = 8
 	epFlag       = 12
+	vpAddr       = 0 // valueWriteTaskParams / valueWaitTaskParams
+	vpValue      = 8
+	vpFlag       = 16 // valueWaitTaskParams only
 )
 
 var le = binary.LittleEndian
@@ -210,13 +213,23 @@ func TaskGetParams(t *Thread, th Handle, p *RITaskParams) error {
 		if st.typ != abi.ACL_MODEL_RI_TASK_EVENT_RESET {
 			le.PutUint32(u[epFlag:], st.ext)
 		}
+	case abi.ACL_MODEL_RI_TASK_VALUE_WRITE, abi.ACL_MODEL_RI_TASK_VALUE_WAIT:
+		if op := st.vop; op != nil {
+			le.PutUint64(u[vpAddr:], uint64(op.addr))
+			le.PutUint64(u[vpValue:], op.value)
+			if op.wait {
+				le.PutUint32(u[vpFlag:], op.flag)
+			}
+		}
 	}
 	return nil
 }
 
-// TaskSetParams implements aclmdlRITaskSetParams for kernel tasks: the
-// function, its arguments (device memory, or host memory copied now) and
-// the block count; the change takes effect at aclmdlRIUpdate.
+// TaskSetParams implements aclmdlRITaskSetParams for kernel tasks (the
+// function, its arguments — device memory, or host memory copied now —
+// and the block count) and value write/wait tasks (address, value, wait
+// condition); the change takes effect at aclmdlRIUpdate. Event tasks are
+// refused: see docs/capture.md.
 func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 	const fn = "aclmdlRITaskSetParams"
 	if p == nil {
@@ -229,8 +242,11 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 	if p.Type != st.typ {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, p.Type, st.typ)
 	}
+	if st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WRITE || st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT {
+		return setValueParams(fn, st, p)
+	}
 	if st.typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.launch == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel tasks only (task type %d)", fn, st.typ)
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.typ)
 	}
 	u := p.U[:]
 	f, err := resolveFunction(fn, Handle(le.Uint64(u[kpFunc:])))
@@ -269,6 +285,42 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 	st.ri.retired = append(st.ri.retired, st.launch)
 	st.launch = nl
 	st.task = tsfw.KernelTask(&riKernel{l: nl}, spec)
+	return nil
+}
+
+// setValueParams changes a recorded value write or wait; the address is
+// checked as aclrtValueWrite / aclrtValueWait check it.
+func setValueParams(fn string, st *step, p *RITaskParams) error {
+	u := p.U[:]
+	op := valueOp{wait: st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT,
+		addr: uintptr(le.Uint64(u[vpAddr:])), value: le.Uint64(u[vpValue:])}
+	if op.wait {
+		op.flag = le.Uint32(u[vpFlag:])
+		if op.flag > abi.ACL_STREAM_WAIT_VALUE_NOR {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: valueWaitTaskParams.flag %d: want ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (0..3)", fn, op.flag)
+		}
+	}
+	if op.addr == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr must not be NULL", fn)
+	}
+	if op.addr%8 != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr %#x must be 8-byte aligned", fn, op.addr)
+	}
+	capState.mu.Lock()
+	var s *Stream
+	if int(st.sidx) < len(st.ri.streams) {
+		s = st.ri.streams[st.sidx]
+	}
+	capState.mu.Unlock()
+	if s == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the task's model run instance was destroyed", fn)
+	}
+	if err := deviceOperand(fn, "devAddr", s, op.addr, 8); err != nil {
+		return err
+	}
+	capState.mu.Lock()
+	defer capState.mu.Unlock()
+	st.setValueOp(&op)
 	return nil
 }
 
@@ -489,8 +541,8 @@ func CaptureTaskUpdateBegin(t *Thread, sh, gh Handle) error {
 	return nil
 }
 
-// add collects a re-issued task.
-func (u *taskUpdate) add(s *Stream, fn string, task tsfw.Task, l *launch) error {
+// addOp collects a re-issued task (op: a value write or wait, else nil).
+func (u *taskUpdate) addOp(s *Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if err := task.Validate(); err != nil {
@@ -505,6 +557,7 @@ func (u *taskUpdate) add(s *Stream, fn string, task tsfw.Task, l *launch) error 
 		u.launches = append(u.launches, l)
 	}
 	u.tasks = append(u.tasks, task)
+	u.vops = append(u.vops, op)
 	return nil
 }
 
@@ -534,7 +587,9 @@ func CaptureTaskUpdateEnd(t *Thread, sh Handle) error {
 	}
 	for i := 0; fail == nil && i < len(u.tasks); i++ {
 		nt, st := &u.tasks[i], g.steps[i]
-		if nt.Kind() != st.task.Kind() {
+		if vop := u.vops[i]; (vop == nil) != (st.vop == nil) || (vop != nil && vop.wait != st.vop.wait) {
+			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is not of the group's task's type %d", fn, i, st.typ)
+		} else if nt.Kind() != st.task.Kind() {
 			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is a %s task, the group's is a %s task", fn, i, nt.Kind(), st.task.Kind())
 		} else if ev := nt.Event(); ev != nil && ev != st.userEv {
 			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d acts on another event than the group's", fn, i)
@@ -562,6 +617,10 @@ func CaptureTaskUpdateEnd(t *Thread, sh Handle) error {
 		nt := u.tasks[i]
 		if nt.Event() != nil {
 			continue // event tasks keep the RI's event mapping
+		}
+		if vop := u.vops[i]; vop != nil {
+			st.setValueOp(vop)
+			continue
 		}
 		if nt.IsKernel() {
 			kern, _ := nt.KernelOf()
@@ -689,6 +748,12 @@ func (ri *ModelRI) describe(verbose bool) riJSON {
 		}
 		if verbose {
 			in := st.task.Info()
+			if op := st.vop; op != nil { // the descriptor is a placeholder for waits
+				in = tsfw.TaskInfo{Kind: "value_write", Dst: uint64(op.addr), Bytes: 8}
+				if op.wait {
+					in.Kind = "value_wait"
+				}
+			}
 			tj.Detail = &in
 		}
 		out.Streams[st.sidx].Tasks = append(out.Streams[st.sidx].Tasks, tj)

@@ -11084,11 +11084,7 @@ NPU_EXPORT aclError aclrtStreamStop(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
-    (void)taskStream;
-    (void)taskId;
-    (void)info;
-    (void)execStream;
-    return (aclError)npu_unsupported(npu_self(), 343);
+    return npu_aclrtTaskUpdateAsync(npu_self(), taskStream, taskId, info, execStream);
 }
 
 static NPU_HOOK aclError hook_aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {

@@ -105,13 +105,11 @@ func checkWord(what string, addr uintptr) error {
 // SubmitValueWait queues a task that blocks q until the 8-byte word at addr
 // satisfies flag against value (see the conditions above).
 func (q *Queue) SubmitValueWait(addr uintptr, value uint64, flag uint32) (uint32, error) {
-	if err := checkWord("value wait", addr); err != nil {
+	t, err := q.ValueWaitTask(addr, value, flag)
+	if err != nil {
 		return 0, err
 	}
-	if flag > WaitNOR {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "value wait task: unknown condition %d", flag)
-	}
-	return q.SubmitID(HostTask(func() error { return q.d.waitValue(q, addr, value, flag) }))
+	return q.SubmitID(t)
 }
 
 // waitValue parks until the word satisfies the condition or the queue's

@@ -272,3 +272,36 @@ func TestRandomTask(t *testing.T) {
 }
 
 func runtimeYield() { runtime.Gosched() }
+
+// TestValueWaitTaskInGraph: a value wait built for a queue runs in a
+// graph replay on that queue, blocks it until the word is written by
+// another queue of the graph, and is cancelled by an abort of its queue.
+func TestValueWaitTaskInGraph(t *testing.T) {
+	d := newDev(t, Config{SDMAEngines: 2})
+	cons, prod := newQ(t, d, 0), newQ(t, d, 0)
+	b, p := buf(t, 16)
+	for i := range uint64(3) {
+		wait, err := cons.ValueWaitTask(p, i+1, WaitEQ)
+		require.NoError(t, err)
+		write, err := ValueWriteTask(p, i+1)
+		require.NoError(t, err)
+		after, err := ValueWriteTask(p+8, 10*(i+1))
+		require.NoError(t, err)
+		require.NoError(t, d.SubmitGraph([]*Queue{cons, prod}, []Task{wait, after, write}, []uint16{0, 0, 1}))
+		require.NoError(t, cons.Synchronize(-1))
+		assert.Equal(t, i+1, binary.LittleEndian.Uint64(b))
+		assert.Equal(t, 10*(i+1), binary.LittleEndian.Uint64(b[8:]), "the task after the wait ran after the write")
+	}
+	_, err := cons.ValueWaitTask(p+4, 0, WaitEQ)
+	assert.True(t, isCode(err, abi.ACL_ERROR_RT_PARAM_INVALID), "unaligned: %v", err)
+	_, err = cons.ValueWaitTask(p, 0, WaitNOR+1)
+	assert.True(t, isCode(err, abi.ACL_ERROR_RT_PARAM_INVALID), "unknown condition: %v", err)
+
+	// Nothing writes 99: only an abort of the queue ends the wait.
+	wait, err := cons.ValueWaitTask(p, 99, WaitEQ)
+	require.NoError(t, err)
+	require.NoError(t, d.SubmitGraph([]*Queue{cons}, []Task{wait}, []uint16{0}))
+	cons.Abort(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "aborted"))
+	require.NoError(t, cons.Synchronize(-1))
+	assert.True(t, cons.Query())
+}
