@@ -27,19 +27,6 @@ const memcpyDescMagic = 0x4353_4544_4d45_4d4e // "NMEMDESC"
 // descFamilies are the SoCs with descriptor copies per the documentation.
 var descFamilies = []string{emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310B}
 
-func socFamily(fn string, families ...string) error {
-	s, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	for _, f := range families {
-		if f == s.Family {
-			return nil
-		}
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, s.Name, s.Family)
-}
-
 func innerD2D(fn string, kind int32) error {
 	if kind != abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d: only ACL_MEMCPY_INNER_DEVICE_TO_DEVICE (6)", fn, kind)

@@ -44,7 +44,7 @@ func SetDeviceTaskAbortCallback(t *Thread, name string, fn DeviceTaskAbortCallba
 	if name == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: regName must not be NULL or empty", op)
 	}
-	if err := nodeFamily(op, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+	if err := socFamily(op, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	abortCbs.mu.Lock()
@@ -112,19 +112,4 @@ func DeviceTaskAbort(t *Thread, id int32, timeout uint32) error {
 		s.q.Abort(abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "the tasks of device %d (stream %d) were aborted by aclrtDeviceTaskAbort", id, s.id))
 	}
 	return runAbortCallbacks(op, id, abi.ACL_RT_DEVICE_TASK_ABORT_POST, timeout)
-}
-
-// nodeFamily refuses fn when the node's SoC is not of one of families (for
-// calls that name no device).
-func nodeFamily(fn string, families ...string) error {
-	sc, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	for _, x := range families {
-		if x == sc.Family {
-			return nil
-		}
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, sc.Name, sc.Family)
 }
