@@ -1,5 +1,5 @@
 # npuemu build. `make` builds the drop-in libraries into emu/lib; `make demo`
-# also runs the demo C program on them; `make test` runs every check.
+# also runs the demo C programs (hello_npu, vector_add) on them; `make test` runs every check.
 
 GO      ?= go
 CC      := $(shell $(GO) env CC)
@@ -32,6 +32,9 @@ demo: lib
 	@mkdir -p build
 	$(CC) $(CFLAGS_APP) -o build/hello_npu examples/hello_npu.c -L $(LIB) -lascendcl
 	LD_LIBRARY_PATH=$(LIB) ./build/hello_npu
+	$(CC) -shared -fPIC -O2 -Wall -Werror -I emu/include -o build/vadd.so examples/kernels/vadd.c
+	$(CC) $(CFLAGS_APP) -o build/vector_add examples/vector_add.c -L $(LIB) -lascendcl
+	LD_LIBRARY_PATH=$(LIB) ./build/vector_add build/vadd.so
 
 check-format:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
