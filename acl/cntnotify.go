@@ -38,7 +38,7 @@ var (
 	cntNotifies = newTable[CntNotify](kindCntNotify)
 	// cntMu guards ctxCntNotifies.
 	cntMu          sync.Mutex
-	ctxCntNotifies = map[*Context]map[*CntNotify]struct{}{}
+	ctxCntNotifies = byContext[*CntNotify]{}
 )
 
 // CntNotifyCreate implements aclrtCntNotifyCreate (flag must be 0).
@@ -73,12 +73,7 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	n.h = cntNotifies.add(n)
 	registerHandle(tableCntNotifies, n.h, n.ctx, "counting notify")
 	cntMu.Lock()
-	m := ctxCntNotifies[c]
-	if m == nil {
-		m = map[*CntNotify]struct{}{}
-		ctxCntNotifies[c] = m
-	}
-	m[n] = struct{}{}
+	ctxCntNotifies.add(c, n)
 	cntMu.Unlock()
 	*out = n.h
 	return nil
@@ -105,12 +100,7 @@ func (n *CntNotify) destroyLocked() {
 	}
 	cntNotifies.remove(n.h)
 	unregister(tableCntNotifies, uint64(n.h))
-	if m := ctxCntNotifies[n.ctx]; m != nil {
-		delete(m, n)
-		if len(m) == 0 {
-			delete(ctxCntNotifies, n.ctx)
-		}
-	}
+	ctxCntNotifies.remove(n.ctx, n)
 	n.cn.Destroy()
 }
 

@@ -138,3 +138,25 @@ func (t *table[T]) len() int {
 	defer t.mu.RUnlock()
 	return t.live
 }
+
+// byContext files objects under the context that owns them, so that
+// destroying a context can release them. The caller's lock guards it.
+type byContext[T comparable] map[*Context]map[T]struct{}
+
+func (b byContext[T]) add(c *Context, x T) {
+	m := b[c]
+	if m == nil {
+		m = map[T]struct{}{}
+		b[c] = m
+	}
+	m[x] = struct{}{}
+}
+
+func (b byContext[T]) remove(c *Context, x T) {
+	if m := b[c]; m != nil {
+		delete(m, x)
+		if len(m) == 0 {
+			delete(b, c)
+		}
+	}
+}

@@ -44,7 +44,7 @@ var (
 	// per-context notify sets (ctxNotifies).
 	notifyMu    sync.Mutex
 	notifyKeys  = map[string]*Notify{} // export key → exporting handle
-	ctxNotifies = map[*Context]map[*Notify]struct{}{}
+	ctxNotifies = byContext[*Notify]{}
 )
 
 // checkNotifyRoom enforces the SoC's notify limit (semantics.md §6).
@@ -55,17 +55,6 @@ func checkNotifyRoom(fn string, c *Context) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "%s: device %d already has %d notifies (the %s's limit)", fn, c.dev.id, soc.MaxNotifies, soc.Name)
 	}
 	return nil
-}
-
-// addCtxObject files n under its context so that destroying the context
-// releases it. Precondition: notifyMu held.
-func addCtxNotify(n *Notify) {
-	m := ctxNotifies[n.ctx]
-	if m == nil {
-		m = map[*Notify]struct{}{}
-		ctxNotifies[n.ctx] = m
-	}
-	m[n] = struct{}{}
 }
 
 // CreateNotify implements aclrtCreateNotify.
@@ -97,7 +86,7 @@ func CreateNotify(t *Thread, out *Handle, flag uint64) error {
 	n.h = notifies.add(n)
 	registerHandle(tableNotifies, n.h, n.ctx, "notify")
 	notifyMu.Lock()
-	addCtxNotify(n)
+	ctxNotifies.add(n.ctx, n)
 	notifyMu.Unlock()
 	*out = n.h
 	return nil
@@ -125,12 +114,7 @@ func (n *Notify) destroyLocked() {
 	}
 	notifies.remove(n.h)
 	unregister(tableNotifies, uint64(n.h))
-	if m := ctxNotifies[n.ctx]; m != nil {
-		delete(m, n)
-		if len(m) == 0 {
-			delete(ctxNotifies, n.ctx)
-		}
-	}
+	ctxNotifies.remove(n.ctx, n)
 	if notifyKeys[n.hw.key] == n {
 		delete(notifyKeys, n.hw.key)
 	}
@@ -347,7 +331,7 @@ func NotifyImportByKey(t *Thread, out *Handle, key string, flags uint64) error {
 	src.hw.refs++
 	n.h = notifies.add(n)
 	registerHandle(tableNotifies, n.h, n.ctx, "notify")
-	addCtxNotify(n)
+	ctxNotifies.add(n.ctx, n)
 	*out = n.h
 	return nil
 }
