@@ -185,15 +185,7 @@ func (v *VMM) ShmemSetPids(name string, pids []int32) error {
 	if s.noWlist {
 		return invalid("%q has its whitelist disabled (no-whitelist attribute or export flag): pids cannot be set", name)
 	}
-	for _, p := range pids {
-		if p <= 0 {
-			return invalid("pid %d is not a process id", p)
-		}
-	}
-	for _, p := range pids {
-		s.pids[p] = true
-	}
-	return nil
+	return addPids(s.pids, pids)
 }
 
 // ShmemSetAttr sets attribute typ of name (halShmemSetAttribute).

@@ -772,6 +772,20 @@ func (v *VMM) Export(h uint64, noPid bool) (uint64, error) {
 // maxPids is the most pids a whitelist takes.
 const maxPids = 65535
 
+// addPids adds pids to a whitelist, all or none: every pid must be a
+// process id.
+func addPids(list map[int32]bool, pids []int32) error {
+	for _, p := range pids {
+		if p <= 0 {
+			return invalid("pid %d is not a process id", p)
+		}
+	}
+	for _, p := range pids {
+		list[p] = true
+	}
+	return nil
+}
+
 func (v *VMM) shareOf(id uint64) (*share, error) {
 	s, ok := v.shares[id]
 	if !ok {
@@ -794,15 +808,7 @@ func (v *VMM) SetSharePids(id uint64, pids []int32) error {
 	if s.noPid {
 		return invalid("shareable handle %#x was exported with pid validation disabled: it has no whitelist", id)
 	}
-	for _, p := range pids {
-		if p <= 0 {
-			return invalid("pid %d is not a process id", p)
-		}
-	}
-	for _, p := range pids {
-		s.pids[p] = true
-	}
-	return nil
+	return addPids(s.pids, pids)
 }
 
 // Import opens shareable handle id as process pid on device dev and
