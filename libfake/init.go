@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/timeline"
 )
 
 // Exports of the init, version and misc families (acl/init.go, acl/misc.go).
@@ -30,7 +31,9 @@ func npu_aclInit(t *C.npu_thread, configPath *C.char) C.aclError {
 //export npu_aclFinalize
 func npu_aclFinalize(t *C.npu_thread) C.aclError {
 	th := thread(t)
-	return ret(th, acl.Finalize(th))
+	err := acl.Finalize(th)
+	timeline.Flush()
+	return ret(th, err)
 }
 
 //export npu_aclFinalizeReference

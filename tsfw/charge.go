@@ -21,7 +21,7 @@ func (d *Device) ChargeNow(cost time.Duration) error {
 	if cost == 0 {
 		return nil
 	}
-	end, err := d.syncCharge(cost)
+	end, err := d.syncCharge(cost, nil)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/timeline"
 )
 
 // Config describes one device's task scheduler.
@@ -466,6 +467,9 @@ func (d *Device) complete(q *Queue, err error) {
 		return // completed by the report goroutine (builtin_ctl.go)
 	}
 	t := &q.ring[q.head]
+	if timeline.Enabled() {
+		d.traceDone(t, err)
+	}
 	atomicMax(&d.now, t.vEnd)
 	*t = Task{}
 	q.head++
@@ -576,7 +580,8 @@ func (d *Device) Synchronize(timeout time.Duration) error {
 
 // syncCharge reserves an SDMA timeline for a synchronous operation issued
 // by the host now and returns its virtual end.
-func (d *Device) syncCharge(cost time.Duration) (time.Duration, error) {
+// t is the operation, nil for a charge (ChargeNow), for the timeline.
+func (d *Device) syncCharge(cost time.Duration, t *Task) (time.Duration, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closing {
@@ -586,6 +591,9 @@ func (d *Device) syncCharge(cost time.Duration) (time.Duration, error) {
 	start := max(d.sdmaFree[k], time.Duration(d.vHost.Load()))
 	end := start + cost
 	d.sdmaFree[k] = end
+	if timeline.Enabled() {
+		d.traceSync(t, k, start, end)
+	}
 	return end, nil
 }
 
@@ -615,7 +623,7 @@ func (d *Device) runNow(t *Task) error {
 	if err := t.validate(); err != nil {
 		return err
 	}
-	end, err := d.syncCharge(d.cost.cost(t))
+	end, err := d.syncCharge(d.cost.cost(t), t)
 	if err != nil {
 		return err
 	}

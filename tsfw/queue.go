@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/timeline"
 )
 
 // Queue is one runtime submission queue (RTSQ): the ring of task
@@ -241,11 +242,13 @@ func newRing(n int) []Task {
 func (d *Device) stamp(q *Queue, t *Task) error {
 	start := max(q.vEnd, time.Duration(d.vHost.Load()))
 	cost := d.cost.cost(t)
+	engine := -1
 	switch t.kind {
 	case kindCopy, kindCopy2D, kindMemset, kindEngine:
 		k := d.earliestSDMA()
 		start = max(start, d.sdmaFree[k])
 		d.sdmaFree[k] = start + cost
+		engine = k
 	case kindRecord:
 		if t.ev.d != d {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: record of event %d of %s: event and queue must be on the same device", d.cfg.Name, t.ev.id, t.ev.d.cfg.Name)
@@ -278,6 +281,9 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 	t.vStart, t.vEnd = start, start+cost
 	q.vEnd = t.vEnd
 	q.lastVEnd.Store(int64(t.vEnd))
+	if timeline.Enabled() {
+		d.traceTask(q, t, engine)
+	}
 	return nil
 }
 

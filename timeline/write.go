@@ -1,0 +1,362 @@
+package timeline
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Track layout of the file (docs/timeline.md). Each device is a process,
+// pid DevicePID(dev); the host is pid HostPID. Within a device process:
+const (
+	HostPID       = 1
+	devPIDBase    = 1000
+	TidInstants   = 1     // instants (injected faults, sanitizer reports)
+	TidSDMA       = 100   // + engine index
+	TidPipe       = 300   // + index of the pipe name, sorted
+	TidNamed      = 500   // + index of a named track (SVM, mstx <domain>), sorted
+	TidSync       = 999   // synchronous operations (aclrtMemcpy, aclrtMemset)
+	TidStream     = 1000  // + queue id
+	TidCubeCore   = 10000 // + core index
+	TidVectorCore = 20000 // + core index
+)
+
+// DevicePID is the process id the file gives device dev.
+func DevicePID(dev int) int { return devPIDBase + dev }
+
+// ev is one rendered event with its sort key.
+type ev struct {
+	ts   time.Duration
+	ord  int
+	line []byte
+}
+
+// usec renders ns as microseconds with three decimals (exact).
+func usec(d time.Duration) string {
+	ns := int64(d)
+	sign := ""
+	if ns < 0 {
+		sign, ns = "-", -ns
+	}
+	return fmt.Sprintf("%s%d.%03d", sign, ns/1000, ns%1000)
+}
+
+func jstr(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// jargs renders m with sorted keys.
+func jargs(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		v, err := json.Marshal(m[k])
+		if err != nil {
+			v = []byte(jstr(fmt.Sprint(m[k])))
+		}
+		b = append(b, jstr(k)...)
+		b = append(b, ':')
+		b = append(b, v...)
+	}
+	return string(append(b, '}'))
+}
+
+// kv is an ordered argument list.
+type kv []any
+
+func (a kv) render() string {
+	b := []byte{'{'}
+	for i := 0; i+1 < len(a); i += 2 {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, jstr(a[i].(string))...)
+		b = append(b, ':')
+		switch v := a[i+1].(type) {
+		case string:
+			b = append(b, jstr(v)...)
+		case raw:
+			b = append(b, v...)
+		default:
+			b = append(b, fmt.Sprint(v)...)
+		}
+	}
+	return string(append(b, '}'))
+}
+
+// raw is pre-rendered JSON.
+type raw string
+
+func complete(name, cat string, pid, tid int, start, end time.Duration, args string) []byte {
+	return fmt.Appendf(nil, `{"name":%s,"cat":%q,"ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":%s,"args":%s}`,
+		jstr(name), cat, pid, tid, usec(start), usec(max(end-start, 0)), args)
+}
+
+func meta(kind string, pid, tid int, key string, val string) []byte {
+	return fmt.Appendf(nil, `{"name":%q,"ph":"M","pid":%d,"tid":%d,"args":{%q:%s}}`, kind, pid, tid, key, val)
+}
+
+// taskName is how a task is labelled: the kernel name, else its kind.
+func taskName(t *Task) string {
+	if t.Name != "" {
+		return t.Name
+	}
+	return t.Kind
+}
+
+// taskArgs is the argument object of a task's slice on its stream.
+func taskArgs(t *Task) string {
+	a := kv{"kind", t.Kind, "seq", t.Seq, "stream", t.Stream}
+	if t.Kind == "kernel" {
+		a = append(a, "blocks", t.Blocks, "core", t.Core, "width", t.Width)
+	}
+	if t.Bytes > 0 || t.Dir != "" {
+		a = append(a, "bytes", t.Bytes)
+	}
+	if t.Dir != "" {
+		a = append(a, "dir", t.Dir)
+	}
+	if t.Engine >= 0 {
+		a = append(a, "engine", "SDMA "+strconv.Itoa(t.Engine))
+	}
+	if t.Out.Kind != "" {
+		a = append(a, t.Out.Kind, t.Out.ID)
+	}
+	if t.In.Kind != "" {
+		a = append(a, t.In.Kind, t.In.ID)
+	}
+	if t.Err != "" {
+		a = append(a, "error", t.Err)
+	}
+	if len(t.Pipes) > 0 {
+		p := kv{}
+		for _, x := range t.Pipes {
+			p = append(p, x.Name, x.Cycles)
+		}
+		a = append(a, "pipe_cycles", raw(p.render()))
+	}
+	return a.render()
+}
+
+// deviceEvents renders the events of one device, sorted.
+// Precondition: r.mu held.
+func (r *Recorder) deviceEvents(dev int, l *devLog) (metas [][]byte, evs []ev) {
+	pid := DevicePID(dev)
+	threads := map[int]string{}
+	add := func(ts time.Duration, line []byte) {
+		evs = append(evs, ev{ts: ts, ord: len(evs), line: line})
+	}
+	pipeNames, named := map[string]bool{}, map[string]bool{}
+	for i := range l.tasks {
+		for _, p := range l.tasks[i].Pipes {
+			pipeNames[p.Name] = true
+		}
+	}
+	for _, s := range l.spans {
+		named[s.track] = true
+	}
+	for _, in := range l.instants {
+		if t, ok := in.args["track"].(string); ok {
+			named[t] = true
+		}
+	}
+	pipeTid, namedTid := indexOf(pipeNames, TidPipe), indexOf(named, TidNamed)
+
+	for i := range l.tasks {
+		t := &l.tasks[i]
+		tid := TidStream + t.Stream
+		threads[tid] = "Stream " + strconv.Itoa(t.Stream)
+		if t.Stream < 0 {
+			tid = TidSync
+			threads[tid] = "Synchronous ops"
+		}
+		add(t.Start, complete(taskName(t), "task", pid, tid, t.Start, t.End, taskArgs(t)))
+		if t.flowOut != 0 {
+			add(t.Start, fmt.Appendf(nil, `{"name":%q,"cat":"flow","ph":"s","id":%d,"pid":%d,"tid":%d,"ts":%s}`,
+				t.Out.Kind, t.flowOut, pid, tid, usec(t.Start)))
+		}
+		if t.flowIn != 0 {
+			add(t.Start, fmt.Appendf(nil, `{"name":%q,"cat":"flow","ph":"f","bp":"e","id":%d,"pid":%d,"tid":%d,"ts":%s}`,
+				t.In.Kind, t.flowIn, pid, tid, usec(t.Start)))
+		}
+		if t.Engine >= 0 {
+			etid := TidSDMA + t.Engine
+			threads[etid] = "SDMA " + strconv.Itoa(t.Engine)
+			add(t.Start, complete(taskName(t), "engine", pid, etid, t.Start, t.End,
+				kv{"seq", t.Seq, "stream", t.Stream, "bytes", t.Bytes}.render()))
+		}
+		if t.Kind == "kernel" {
+			r.coreEvents(pid, t, threads, add)
+			for _, p := range t.Pipes {
+				ptid := pipeTid[p.Name]
+				threads[ptid] = "Pipe " + p.Name
+				busy := time.Duration(float64(p.Cycles) * 1e9 / CoreClockHz)
+				add(t.Start, complete(taskName(t), "pipe", pid, ptid, t.Start, t.Start+busy,
+					kv{"seq", t.Seq, "cycles", p.Cycles}.render()))
+			}
+		}
+	}
+	for _, s := range l.spans {
+		tid := namedTid[s.track]
+		threads[tid] = s.track
+		add(s.start, complete(s.name, s.cat, pid, tid, s.start, s.end, jargs(s.args)))
+	}
+	for _, in := range l.instants {
+		tid := TidInstants
+		if t, ok := in.args["track"].(string); ok {
+			tid = namedTid[t]
+			threads[tid] = t
+		} else {
+			threads[tid] = "Instants"
+		}
+		add(in.ts, fmt.Appendf(nil, `{"name":%s,"cat":%q,"ph":"i","s":"t","pid":%d,"tid":%d,"ts":%s,"args":%s}`,
+			jstr(in.name), in.cat, pid, tid, usec(in.ts), jargs(in.args)))
+	}
+	for _, c := range l.counters {
+		add(c.ts, fmt.Appendf(nil, `{"name":%s,"cat":"counter","ph":"C","pid":%d,"tid":0,"ts":%s,"args":{"bytes":%d}}`,
+			jstr(c.name), pid, usec(c.ts), c.value))
+	}
+	sort.SliceStable(evs, func(i, j int) bool {
+		if evs[i].ts != evs[j].ts {
+			return evs[i].ts < evs[j].ts
+		}
+		return evs[i].ord < evs[j].ord
+	})
+	metas = append(metas, meta("process_name", pid, 0, "name", jstr("NPU "+strconv.Itoa(dev)+" (device clock)")),
+		meta("process_sort_index", pid, 0, "sort_index", strconv.Itoa(pid)))
+	tids := make([]int, 0, len(threads))
+	for tid := range threads {
+		tids = append(tids, tid)
+	}
+	sort.Ints(tids)
+	for _, tid := range tids {
+		metas = append(metas, meta("thread_name", pid, tid, "name", jstr(threads[tid])),
+			meta("thread_sort_index", pid, tid, "sort_index", strconv.Itoa(tid)))
+	}
+	return metas, evs
+}
+
+// indexOf numbers the sorted names from base.
+func indexOf(names map[string]bool, base int) map[string]int {
+	s := make([]string, 0, len(names))
+	for n := range names {
+		s = append(s, n)
+	}
+	sort.Strings(s)
+	m := map[string]int{}
+	for i, n := range s {
+		m[n] = base + i
+	}
+	return m
+}
+
+// coreEvents draws which cores ran t's blocks when, on the virtual clock:
+// the blocks run in waves of t.Width after the task's fixed overhead, core
+// i taking blocks i, i+Width, ...; one slice per core.
+func (r *Recorder) coreEvents(pid int, t *Task, threads map[int]string, add func(time.Duration, []byte)) {
+	w := max(t.Width, 1)
+	waves := (int(t.Blocks) + w - 1) / w
+	begin := max(t.End-time.Duration(waves)*t.BlockCost, t.Start)
+	for i := 0; i < w && i < int(t.Blocks); i++ {
+		n := (int(t.Blocks) - i + w - 1) / w
+		s, e := begin, begin+time.Duration(n)*t.BlockCost
+		args := kv{"seq", t.Seq, "stream", t.Stream, "first_block", i, "blocks", n, "block_step", w}.render()
+		for c := 0; c < t.CubePer; c++ {
+			tid := TidCubeCore + i*t.CubePer + c
+			threads[tid] = "AI Core " + strconv.Itoa(tid-TidCubeCore)
+			add(s, complete(taskName(t), "core", pid, tid, s, e, args))
+		}
+		for c := 0; c < t.VecPer; c++ {
+			tid := TidVectorCore + i*t.VecPer + c
+			threads[tid] = "Vector Core " + strconv.Itoa(tid-TidVectorCore)
+			add(s, complete(taskName(t), "core", pid, tid, s, e, args))
+		}
+	}
+}
+
+// WriteTo writes the whole collection as a trace-event JSON object, one
+// event per line: metadata, then each device's events in time order, then
+// the host track (unless withHost is false).
+func (r *Recorder) WriteTo(w io.Writer, withHost bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"npuemu timeline 1\",\"clock\":\"device virtual time, us\",\"tasks\":%d,\"dropped\":%d},\n\"traceEvents\":[\n", r.tasks, r.dropped)
+	first := true
+	line := func(b []byte) {
+		if !first {
+			bw.WriteString(",\n")
+		}
+		first = false
+		bw.Write(b)
+	}
+	for _, d := range r.sortedDevs() {
+		metas, evs := r.deviceEvents(d, r.devs[d])
+		for _, m := range metas {
+			line(m)
+		}
+		for _, e := range evs {
+			line(e.line)
+		}
+	}
+	if withHost && len(r.host) > 0 {
+		r.hostEvents(line)
+	}
+	bw.WriteString("\n]}\n")
+	return bw.Flush()
+}
+
+// hostEvents renders the API calls of the host threads: one track per
+// thread, wall clock since the recorder started, which is where device
+// time 0 is put (with NPUEMU_PACING=1 the two clocks agree; at the default
+// pacing 0 the device clock runs ahead of the wall clock).
+// Precondition: r.mu held.
+func (r *Recorder) hostEvents(line func([]byte)) {
+	calls := append([]HostCall(nil), r.host...)
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Start < calls[j].Start })
+	line([]byte(fmt.Sprintf(`{"name":"process_name","cat":"host","ph":"M","pid":%d,"tid":0,"args":{"name":"Host API calls (wall clock)"}}`, HostPID)))
+	named := map[int]bool{}
+	for _, c := range calls {
+		if !named[c.Tid] {
+			named[c.Tid] = true
+			line(fmt.Appendf(nil, `{"name":"thread_name","cat":"host","ph":"M","pid":%d,"tid":%d,"args":{"name":"Thread %d"}}`, HostPID, c.Tid, c.Tid))
+		}
+		s := time.Duration(c.Start - r.epoch)
+		line(fmt.Appendf(nil, `{"name":%s,"cat":"host","ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":%s,"args":{"ret":%d}}`,
+			jstr(c.Name), HostPID, c.Tid, usec(s), usec(time.Duration(c.Dur)), c.Ret))
+	}
+}
+
+// WriteFile writes the collection to path (through a temporary file in
+// the same directory, renamed into place).
+func (r *Recorder) WriteFile(path string, withHost bool) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".timeline-*")
+	if err != nil {
+		return err
+	}
+	if err := r.WriteTo(tmp, withHost); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	os.Chmod(tmp.Name(), 0o644)
+	return os.Rename(tmp.Name(), path)
+}
