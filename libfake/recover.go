@@ -8,6 +8,7 @@ package main
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -20,7 +21,9 @@ import (
 // debug.SetPanicOnFault for the call's duration), is answered here instead
 // of aborting the host program. The call returns ACL_ERROR_RT_INTERNAL_ERROR
 // (DRV_ERROR_INNER_ERR for a HAL symbol; 0 or NULL for other result types)
-// and aclGetRecentErrMsg says which function failed and why. Setting
+// and aclGetRecentErrMsg says which function failed and why. A boundary
+// check that refuses the call (callermem.go's rejection) is answered with
+// its own code (ACL_ERROR_INVALID_PARAM) the same way. Setting
 // NPUEMU_PANIC_TRACE=1 also prints the Go stack to stderr. A fault in C code
 // (a host kernel, the caller's own memory written by C) is not caught: it
 // faults as on hardware. docs/hardening.md has the rules.
@@ -39,10 +42,21 @@ func recordPanic(p any, old bool, t *C.npu_thread, sym string) error {
 	if p == nil {
 		return nil
 	}
-	if panicTrace {
-		fmt.Fprintf(os.Stderr, "npuemu: panic in %s: %v\n%s", sym, p, debug.Stack())
+	var err error
+	if r, ok := p.(rejection); ok {
+		// A boundary check refused the call (callermem.go): its own code.
+		var e *abi.Error
+		if errors.As(r.err, &e) {
+			err = abi.Errorf(e.Code, "%s: %s", sym, e.Msg)
+		} else {
+			err = abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", sym, r.err)
+		}
+	} else {
+		if panicTrace {
+			fmt.Fprintf(os.Stderr, "npuemu: panic in %s: %v\n%s", sym, p, debug.Stack())
+		}
+		err = abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "npuemu: internal error in %s (argument the checks missed, or a bug): %v", sym, p)
 	}
-	err := abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "npuemu: internal error in %s (argument the checks missed, or a bug): %v", sym, p)
 	func() {
 		defer func() { _ = recover() }() // the thread table itself may be what broke
 		thread(t).Fail(err)
@@ -58,16 +72,18 @@ func endGuard(old bool, t *C.npu_thread, sym string) {
 // caught is the deferred end of an aclError guard: ok when p was a panic,
 // with the code to return.
 func caught(p any, old bool, t *C.npu_thread, sym string) (int32, bool) {
-	if recordPanic(p, old, t, sym) == nil {
+	err := recordPanic(p, old, t, sym)
+	if err == nil {
 		return 0, false
 	}
-	return int32(abi.ACL_ERROR_RT_INTERNAL_ERROR), true
+	return int32(abi.CodeOf(err)), true
 }
 
 // caughtDrv is caught for a drvError_t guard.
 func caughtDrv(p any, old bool, t *C.npu_thread, sym string) (int32, bool) {
-	if recordPanic(p, old, t, sym) == nil {
+	err := recordPanic(p, old, t, sym)
+	if err == nil {
 		return 0, false
 	}
-	return int32(abi.DRV_ERROR_INNER_ERR), true
+	return int32(abi.DrvCodeOf(err)), true
 }
