@@ -194,7 +194,10 @@ func AllocatorUnregister(t *Thread, sh Handle) error {
 	}
 	s, err := streams.get(sh)
 	if err != nil {
-		return nil // a destroyed stream's registration went with it
+		if k, _, _ := sh.parts(); k == kindStream {
+			return nil // a destroyed stream's registration went with it
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
 	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P, emu.FamilyA1); err != nil {
 		return err

@@ -65,7 +65,13 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 	if size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
 	}
-	base := policy
+	if err := checkAllocSize(fn, size); err != nil {
+		return err
+	}
+	if err := checkMallocPolicy(fn, policy); err != nil {
+		return err
+	}
+	base := policy &^ policyFlags
 	if o.WithCfg {
 		base = policy &^ policyFlags
 		if f := policy & (abi.ACL_MEM_TYPE_LOW_BAND_WIDTH | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH); f == abi.ACL_MEM_TYPE_LOW_BAND_WIDTH|abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH {

@@ -100,12 +100,13 @@ func MemsetD32(t *Thread, p uintptr, memSize uint64, value uint32, n uint64) err
 // stream order; host memory synchronously (as the runtime does).
 func MemsetD32Async(t *Thread, p uintptr, memSize uint64, value uint32, n uint64, sh Handle) error {
 	const fn = "aclrtMemsetD32Async"
-	done, pi, err := checkD32(fn, p, memSize, n)
-	if done || err != nil {
-		return err
-	}
+	// The stream is checked even when there is nothing to fill.
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
+		return err
+	}
+	done, pi, err := checkD32(fn, p, memSize, n)
+	if done || err != nil {
 		return err
 	}
 	if pi.class != devmem {

@@ -119,6 +119,9 @@ func CreateStream(t *Thread, out *Handle) error {
 
 // CreateStreamWithConfig implements aclrtCreateStreamWithConfig.
 func CreateStreamWithConfig(t *Thread, out *Handle, priority, flags uint32) error {
+	if err := checkStreamFlags("aclrtCreateStreamWithConfig", flags); err != nil {
+		return err
+	}
 	return createStream(t, "aclrtCreateStreamWithConfig", out, clampPriority(priority), flags)
 }
 

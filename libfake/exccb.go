@@ -8,8 +8,10 @@ package main
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 
+	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 )
 
@@ -31,12 +33,63 @@ func cExcInfo(info *acl.ExceptionInfo) C.struct_rtExceptionInfo {
 	return c
 }
 
-// goExcInfo reads callback.h's layout back.
-func goExcInfo(info *C.aclrtExceptionInfo) *acl.ExceptionInfo {
+// liveExcInfos holds the exception infos handed to callbacks that are
+// running: an accessor reads only those, so a garbage, stale or foreign
+// pointer is answered as "no info" instead of being dereferenced.
+var liveExcInfos struct {
+	sync.Mutex
+	m map[*C.struct_rtExceptionInfo]int
+}
+
+// callWithInfo runs call with c registered as a live exception info.
+func callWithInfo(c *C.struct_rtExceptionInfo, call func()) {
+	liveExcInfos.Lock()
+	if liveExcInfos.m == nil {
+		liveExcInfos.m = map[*C.struct_rtExceptionInfo]int{}
+	}
+	liveExcInfos.m[c]++
+	liveExcInfos.Unlock()
+	defer func() {
+		liveExcInfos.Lock()
+		if liveExcInfos.m[c]--; liveExcInfos.m[c] <= 0 {
+			delete(liveExcInfos.m, c)
+		}
+		liveExcInfos.Unlock()
+	}()
+	call()
+}
+
+// excInfo returns info as callback.h's layout when it is an info npuemu
+// handed to a running callback, nil otherwise.
+func excInfo(info *C.aclrtExceptionInfo) *C.struct_rtExceptionInfo {
 	if info == nil {
 		return nil
 	}
 	c := (*C.struct_rtExceptionInfo)(unsafe.Pointer(info))
+	liveExcInfos.Lock()
+	ok := liveExcInfos.m[c] > 0
+	liveExcInfos.Unlock()
+	if !ok {
+		return nil
+	}
+	return c
+}
+
+// checkExcInfo refuses a non-NULL info that excInfo does not know.
+func checkExcInfo(fn string, info *C.aclrtExceptionInfo) error {
+	if info != nil && excInfo(info) == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info %p is not the exception info of a running exception callback", fn, unsafe.Pointer(info))
+	}
+	return nil
+}
+
+// goExcInfo reads callback.h's layout back (nil for an info that is not
+// live; the acl accessors answer that with ACL_ERROR_INVALID_PARAM).
+func goExcInfo(info *C.aclrtExceptionInfo) *acl.ExceptionInfo {
+	c := excInfo(info)
+	if c == nil {
+		return nil
+	}
 	return &acl.ExceptionInfo{
 		TaskID: uint32(c.taskid), StreamID: uint32(c.streamid), ThreadID: uint32(c.tid),
 		DeviceID: uint32(c.deviceid), ErrorCode: uint32(c.retcode),
@@ -49,7 +102,7 @@ func excCallback(cb unsafe.Pointer) acl.ExceptionCallback {
 	f := C.uintptr_t(uintptr(cb))
 	return func(info *acl.ExceptionInfo) {
 		c := cExcInfo(info)
-		C.npu_call_exccb(f, &c)
+		callWithInfo(&c, func() { C.npu_call_exccb(f, &c) })
 	}
 }
 
@@ -58,7 +111,7 @@ func opExcCallback(cb, userData unsafe.Pointer) acl.ExceptionCallback {
 	f, u := C.uintptr_t(uintptr(cb)), C.uintptr_t(uintptr(userData))
 	return func(info *acl.ExceptionInfo) {
 		c := cExcInfo(info)
-		C.npu_call_opexccb(f, &c, u)
+		callWithInfo(&c, func() { C.npu_call_opexccb(f, &c, u) })
 	}
 }
 
@@ -75,6 +128,9 @@ func npu_aclrtBinarySetExceptionCallback(t *C.npu_thread, binHandle C.aclrtBinHa
 //export npu_aclrtGetArgsFromExceptionInfo
 func npu_aclrtGetArgsFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo, devArgsPtr *unsafe.Pointer, devArgsLen *C.uint32_t) C.aclError {
 	th := thread(t)
+	if err := checkExcInfo("aclrtGetArgsFromExceptionInfo", info); err != nil {
+		return ret(th, err)
+	}
 	var args uintptr
 	var n uint32
 	var pa *uintptr
@@ -96,6 +152,9 @@ func npu_aclrtGetArgsFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionIn
 //export npu_aclrtGetFuncHandleFromExceptionInfo
 func npu_aclrtGetFuncHandleFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo, fn *C.aclrtFuncHandle) C.aclError {
 	th := thread(t)
+	if err := checkExcInfo("aclrtGetFuncHandleFromExceptionInfo", info); err != nil {
+		return ret(th, err)
+	}
 	var h uintptr
 	var ph *uintptr
 	if fn != nil {
@@ -132,47 +191,53 @@ func npu_aclrtExceptionInfoCallbackUnregister(t *C.npu_thread, callback C.aclrtE
 	return ret(th, acl.ExceptionInfoCallbackUnregister(th, uintptr(unsafe.Pointer(callback))))
 }
 
-// excInfoNone is what the accessors return for a NULL info.
+// excInfoNone is what the accessors return for a NULL info, or one that
+// is not live (excInfo).
 const excInfoNone = 0xFFFFFFFF
 
 //export npu_aclrtGetTaskIdFromExceptionInfo
 func npu_aclrtGetTaskIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo) C.uint32_t {
-	if info == nil {
+	c := excInfo(info)
+	if c == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).taskid
+	return c.taskid
 }
 
 //export npu_aclrtGetStreamIdFromExceptionInfo
 func npu_aclrtGetStreamIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo) C.uint32_t {
-	if info == nil {
+	c := excInfo(info)
+	if c == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).streamid
+	return c.streamid
 }
 
 //export npu_aclrtGetThreadIdFromExceptionInfo
 func npu_aclrtGetThreadIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo) C.uint32_t {
-	if info == nil {
+	c := excInfo(info)
+	if c == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).tid
+	return c.tid
 }
 
 //export npu_aclrtGetDeviceIdFromExceptionInfo
 func npu_aclrtGetDeviceIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo) C.uint32_t {
-	if info == nil {
+	c := excInfo(info)
+	if c == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).deviceid
+	return c.deviceid
 }
 
 //export npu_aclrtGetErrorCodeFromExceptionInfo
 func npu_aclrtGetErrorCodeFromExceptionInfo(t *C.npu_thread, info *C.aclrtExceptionInfo) C.uint32_t {
-	if info == nil {
+	c := excInfo(info)
+	if c == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).retcode
+	return c.retcode
 }
 
 //export npu_aclrtGetThreadLastTaskId

@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -264,7 +265,7 @@ func npu_aclrtBinaryLoadFromData(t *C.npu_thread, data unsafe.Pointer, length C.
 	th := thread(t)
 	var b []byte
 	if data != nil && length > 0 {
-		b = unsafe.Slice((*byte)(data), int(length))
+		b = callerSlice[byte]("length", data, uint64(length))
 	}
 	return ret(th, acl.BinaryLoadFromData(th, b, loadOptions(options), handleOut(unsafe.Pointer(binHandle))))
 }
@@ -318,20 +319,26 @@ func npu_aclrtGetFunctionAttribute(t *C.npu_thread, funcHandle C.aclrtFuncHandle
 	return ret(th, acl.GetFunctionAttribute(th, handle(unsafe.Pointer(funcHandle)), int32(attrType), (*int64)(unsafe.Pointer(attrValue))))
 }
 
-// argsHandle resolves an aclrtArgsHandle: a runtime handle, or caller
-// memory initialised by aclrtKernelArgsInitByUserMem (magic, then the
-// handle).
+// argsHandle resolves an aclrtArgsHandle: a runtime handle (tagged), or
+// caller memory that aclrtKernelArgsInitByUserMem initialised, found by
+// its address in userArgs. The caller's memory is never read to resolve a
+// handle, so a garbage pointer is answered as "not a handle" (never a
+// dereference).
 func argsHandle(p C.aclrtArgsHandle) acl.Handle {
 	h := acl.Handle(uintptr(unsafe.Pointer(p)))
 	if uintptr(h)>>56 != 0 || p == nil {
 		return h // a runtime handle (tagged), or NULL
 	}
-	m := (*[2]uint64)(unsafe.Pointer(p))
-	if m[0] != acl.ArgsUserMagic {
-		return acl.Handle(uintptr(unsafe.Pointer(p))) // resolves to "not a handle"
+	if v, ok := userArgs.Load(uintptr(unsafe.Pointer(p))); ok {
+		return v.(acl.Handle)
 	}
-	return acl.Handle(uintptr(m[1]))
+	return h // resolves to "not a handle"
 }
+
+// userArgs maps the address of caller memory initialised by
+// aclrtKernelArgsInitByUserMem to its runtime handle (stale once the args
+// are finalised, like any handle).
+var userArgs sync.Map
 
 //export npu_aclrtKernelArgsInit
 func npu_aclrtKernelArgsInit(t *C.npu_thread, funcHandle C.aclrtFuncHandle, argsHandle *C.aclrtArgsHandle) C.aclError {
@@ -345,9 +352,12 @@ func npu_aclrtKernelArgsInitByUserMem(t *C.npu_thread, funcHandle C.aclrtFuncHan
 	if argsHandle == nil {
 		return ret(th, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtKernelArgsInitByUserMem: argsHandle must not be NULL (memory of aclrtKernelArgsGetHandleMemSize bytes)"))
 	}
+	if uintptr(unsafe.Pointer(argsHandle))>>56 != 0 {
+		return ret(th, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtKernelArgsInitByUserMem: argsHandle %p is a runtime handle; it must be caller memory of aclrtKernelArgsGetHandleMemSize bytes", unsafe.Pointer(argsHandle)))
+	}
 	var mem []byte
 	if userHostMem != nil && actualArgsSize > 0 {
-		mem = unsafe.Slice((*byte)(userHostMem), int(actualArgsSize))
+		mem = callerSlice[byte]("actualArgsSize", userHostMem, uint64(actualArgsSize))
 	}
 	h, err := acl.KernelArgsInitByUserMem(th, handle(unsafe.Pointer(funcHandle)), mem)
 	if err != nil {
@@ -355,6 +365,7 @@ func npu_aclrtKernelArgsInitByUserMem(t *C.npu_thread, funcHandle C.aclrtFuncHan
 	}
 	m := (*[2]uint64)(unsafe.Pointer(argsHandle))
 	m[0], m[1] = acl.ArgsUserMagic, uint64(h)
+	userArgs.Store(uintptr(unsafe.Pointer(argsHandle)), h)
 	return 0
 }
 
@@ -374,7 +385,7 @@ func hostBytes(p unsafe.Pointer, n C.size_t) []byte {
 	if p == nil || n == 0 {
 		return nil
 	}
-	return unsafe.Slice((*byte)(p), int(n))
+	return callerSlice[byte]("size", p, uint64(n))
 }
 
 //export npu_aclrtKernelArgsAppend

@@ -67,7 +67,7 @@ func attrBytes(data unsafe.Pointer, n C.size_t) []byte {
 	if n == 0 {
 		return []byte{}
 	}
-	return unsafe.Slice((*byte)(data), int(n))
+	return unsafe.Slice((*byte)(data), callerLen("dataSize", uint64(n), 1))
 }
 
 //export npu_aclrtMemManagedGetAttr

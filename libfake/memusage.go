@@ -34,7 +34,7 @@ func npu_aclrtGetMemUsageInfo(t *C.npu_thread, deviceId C.int32_t, infos *C.aclr
 	th := thread(t)
 	var out []acl.MemUsageInfo
 	if infos != nil && inputNum > 0 {
-		out = unsafe.Slice((*acl.MemUsageInfo)(unsafe.Pointer(infos)), int(inputNum))
+		out = callerSlice[acl.MemUsageInfo]("inputNum", unsafe.Pointer(infos), uint64(inputNum))
 	}
 	return ret(th, acl.GetMemUsageInfo(th, int32(deviceId), out, (*uint64)(unsafe.Pointer(outputNum))))
 }

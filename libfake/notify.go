@@ -20,7 +20,7 @@ func handles(p unsafe.Pointer, num C.size_t) []acl.Handle {
 	if p == nil || num == 0 {
 		return nil
 	}
-	return unsafe.Slice((*acl.Handle)(p), int(num))
+	return callerSlice[acl.Handle]("num", p, uint64(num))
 }
 
 //export npu_aclrtCreateNotify
@@ -64,7 +64,7 @@ func npu_aclrtNotifyGetExportKey(t *C.npu_thread, notify C.aclrtNotify, key *C.c
 	th := thread(t)
 	var buf []byte
 	if key != nil {
-		buf = unsafe.Slice((*byte)(unsafe.Pointer(key)), int(length))
+		buf = callerSlice[byte]("len", unsafe.Pointer(key), uint64(length))
 	}
 	return ret(th, acl.NotifyGetExportKey(th, handle(unsafe.Pointer(notify)), buf, uint64(flags)))
 }
@@ -74,7 +74,7 @@ func npu_aclrtNotifySetImportPid(t *C.npu_thread, notify C.aclrtNotify, pid *C.i
 	th := thread(t)
 	var pids []int32
 	if pid != nil && num > 0 {
-		pids = unsafe.Slice((*int32)(unsafe.Pointer(pid)), int(num))
+		pids = callerSlice[int32]("num", unsafe.Pointer(pid), uint64(num))
 	}
 	return ret(th, acl.NotifySetImportPid(th, handle(unsafe.Pointer(notify)), pids))
 }

@@ -45,7 +45,8 @@ func uceInfos(p *C.aclrtMemUceInfo, n C.size_t) []C.aclrtMemUceInfo {
 	if p == nil || n == 0 {
 		return nil
 	}
-	return unsafe.Slice(p, int(min(n, 1<<20)))
+	arr := callerSlice[C.aclrtMemUceInfo]("arraySize", unsafe.Pointer(p), uint64(n))
+	return arr[:min(len(arr), 1<<20)]
 }
 
 //export npu_aclrtGetMemUceInfo

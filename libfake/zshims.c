@@ -2,7 +2,7 @@
 
 /* zshims.c: the C definition of every exported ACL and HAL symbol, with the
  * prototype of our headers. In the emulator a shim calls emu_<symbol>: the
- * Go export npu_<symbol> when there is one, npu_unsupported with the
+ * Go export npu_<symbol> through its guard npug_<symbol> when there is one, npu_unsupported with the
  * symbol's index in abi.Symbols otherwise. When npu_hooks is set
  * (passthrough.h) it calls hook_<symbol> instead, which forwards to the
  * vendor's function npu_pt_fns[index] in passthrough mode and writes the
@@ -524,7 +524,7 @@ const int npu_pt_nsyms = 491;
 void *npu_pt_fns[491];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
-    return npu_aclFloat16ToFloat(npu_self(), value);
+    return npug_aclFloat16ToFloat(npu_self(), value);
 }
 
 static NPU_HOOK float hook_aclFloat16ToFloat(aclFloat16 value) {
@@ -553,7 +553,7 @@ NPU_EXPORT float aclFloat16ToFloat(aclFloat16 value) {
 }
 
 static inline aclFloat16 emu_aclFloatToFloat16(float value) {
-    return npu_aclFloatToFloat16(npu_self(), value);
+    return npug_aclFloatToFloat16(npu_self(), value);
 }
 
 static NPU_HOOK aclFloat16 hook_aclFloatToFloat16(float value) {
@@ -582,7 +582,7 @@ NPU_EXPORT aclFloat16 aclFloatToFloat16(float value) {
 }
 
 static inline aclDataBuffer* emu_aclCreateDataBuffer(void* data, size_t size) {
-    return npu_aclCreateDataBuffer(npu_self(), data, size);
+    return npug_aclCreateDataBuffer(npu_self(), data, size);
 }
 
 static NPU_HOOK aclDataBuffer* hook_aclCreateDataBuffer(void* data, size_t size) {
@@ -612,7 +612,7 @@ NPU_EXPORT aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 }
 
 static inline aclError emu_aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
-    return npu_aclDestroyDataBuffer(npu_self(), (aclDataBuffer*)dataBuffer);
+    return npug_aclDestroyDataBuffer(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK aclError hook_aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
@@ -641,7 +641,7 @@ NPU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 }
 
 static inline aclError emu_aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
-    return npu_aclUpdateDataBuffer(npu_self(), dataBuffer, data, size);
+    return npug_aclUpdateDataBuffer(npu_self(), dataBuffer, data, size);
 }
 
 static NPU_HOOK aclError hook_aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
@@ -672,7 +672,7 @@ NPU_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, s
 }
 
 static inline void* emu_aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
-    return npu_aclGetDataBufferAddr(npu_self(), (aclDataBuffer*)dataBuffer);
+    return npug_aclGetDataBufferAddr(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK void* hook_aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
@@ -701,7 +701,7 @@ NPU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 }
 
 static inline uint32_t emu_aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
-    return npu_aclGetDataBufferSize(npu_self(), (aclDataBuffer*)dataBuffer);
+    return npug_aclGetDataBufferSize(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK uint32_t hook_aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
@@ -730,7 +730,7 @@ NPU_EXPORT uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
 }
 
 static inline size_t emu_aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-    return npu_aclGetDataBufferSizeV2(npu_self(), (aclDataBuffer*)dataBuffer);
+    return npug_aclGetDataBufferSizeV2(npu_self(), (aclDataBuffer*)dataBuffer);
 }
 
 static NPU_HOOK size_t hook_aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
@@ -759,7 +759,7 @@ NPU_EXPORT size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 }
 
 static inline size_t emu_aclDataTypeSize(aclDataType dataType) {
-    return npu_aclDataTypeSize(npu_self(), dataType);
+    return npug_aclDataTypeSize(npu_self(), dataType);
 }
 
 static NPU_HOOK size_t hook_aclDataTypeSize(aclDataType dataType) {
@@ -788,7 +788,7 @@ NPU_EXPORT size_t aclDataTypeSize(aclDataType dataType) {
 }
 
 static inline const char* emu_aclrtGetSocName(void) {
-    return npu_aclrtGetSocName(npu_self());
+    return npug_aclrtGetSocName(npu_self());
 }
 
 static NPU_HOOK const char* hook_aclrtGetSocName(void) {
@@ -816,7 +816,7 @@ NPU_EXPORT const char* aclrtGetSocName(void) {
 }
 
 static inline aclError emu_aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
-    return npu_aclGetCannAttributeList(npu_self(), (aclCannAttr**)cannAttrList, num);
+    return npug_aclGetCannAttributeList(npu_self(), (aclCannAttr**)cannAttrList, num);
 }
 
 static NPU_HOOK aclError hook_aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
@@ -846,7 +846,7 @@ NPU_EXPORT aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, si
 }
 
 static inline aclError emu_aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
-    return npu_aclGetCannAttribute(npu_self(), cannAttr, value);
+    return npug_aclGetCannAttribute(npu_self(), cannAttr, value);
 }
 
 static NPU_HOOK aclError hook_aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
@@ -876,7 +876,7 @@ NPU_EXPORT aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
 }
 
 static inline aclError emu_aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
-    return npu_aclGetDeviceCapability(npu_self(), deviceId, deviceInfo, value);
+    return npug_aclGetDeviceCapability(npu_self(), deviceId, deviceInfo, value);
 }
 
 static NPU_HOOK aclError hook_aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
@@ -907,7 +907,7 @@ NPU_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo devi
 }
 
 static inline aclError emu_aclInit(const char* configPath) {
-    return npu_aclInit(npu_self(), (char*)configPath);
+    return npug_aclInit(npu_self(), (char*)configPath);
 }
 
 static NPU_HOOK aclError hook_aclInit(const char* configPath) {
@@ -936,7 +936,7 @@ NPU_EXPORT aclError aclInit(const char* configPath) {
 }
 
 static inline aclError emu_aclFinalize(void) {
-    return npu_aclFinalize(npu_self());
+    return npug_aclFinalize(npu_self());
 }
 
 static NPU_HOOK aclError hook_aclFinalize(void) {
@@ -966,7 +966,7 @@ NPU_EXPORT aclError aclFinalize(void) {
 }
 
 static inline aclError emu_aclFinalizeReference(uint64_t* refCount) {
-    return npu_aclFinalizeReference(npu_self(), refCount);
+    return npug_aclFinalizeReference(npu_self(), refCount);
 }
 
 static NPU_HOOK aclError hook_aclFinalizeReference(uint64_t* refCount) {
@@ -995,7 +995,7 @@ NPU_EXPORT aclError aclFinalizeReference(uint64_t* refCount) {
 }
 
 static inline const char* emu_aclGetRecentErrMsg(void) {
-    return npu_aclGetRecentErrMsg(npu_self());
+    return npug_aclGetRecentErrMsg(npu_self());
 }
 
 static NPU_HOOK const char* hook_aclGetRecentErrMsg(void) {
@@ -1023,7 +1023,7 @@ NPU_EXPORT const char* aclGetRecentErrMsg(void) {
 }
 
 static inline aclError emu_aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
-    return npu_aclsysGetCANNVersion(npu_self(), name, version);
+    return npug_aclsysGetCANNVersion(npu_self(), name, version);
 }
 
 static NPU_HOOK aclError hook_aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
@@ -1053,7 +1053,7 @@ NPU_EXPORT aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackage
 }
 
 static inline aclError emu_aclsysGetVersionStr(char* pkgName, char* versionStr) {
-    return npu_aclsysGetVersionStr(npu_self(), pkgName, versionStr);
+    return npug_aclsysGetVersionStr(npu_self(), pkgName, versionStr);
 }
 
 static NPU_HOOK aclError hook_aclsysGetVersionStr(char* pkgName, char* versionStr) {
@@ -1083,7 +1083,7 @@ NPU_EXPORT aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
 }
 
 static inline aclError emu_aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
-    return npu_aclsysGetVersionNum(npu_self(), pkgName, versionNum);
+    return npug_aclsysGetVersionNum(npu_self(), pkgName, versionNum);
 }
 
 static NPU_HOOK aclError hook_aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
@@ -1113,7 +1113,7 @@ NPU_EXPORT aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
 }
 
 static inline aclError emu_aclrtPeekAtLastError(aclrtLastErrLevel level) {
-    return npu_aclrtPeekAtLastError(npu_self(), level);
+    return npug_aclrtPeekAtLastError(npu_self(), level);
 }
 
 static NPU_HOOK aclError hook_aclrtPeekAtLastError(aclrtLastErrLevel level) {
@@ -1142,7 +1142,7 @@ NPU_EXPORT aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
 }
 
 static inline aclError emu_aclrtGetLastError(aclrtLastErrLevel level) {
-    return npu_aclrtGetLastError(npu_self(), level);
+    return npug_aclrtGetLastError(npu_self(), level);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLastError(aclrtLastErrLevel level) {
@@ -1171,7 +1171,7 @@ NPU_EXPORT aclError aclrtGetLastError(aclrtLastErrLevel level) {
 }
 
 static inline aclError emu_aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
-    return npu_aclrtSetExceptionInfoCallback(npu_self(), callback);
+    return npug_aclrtSetExceptionInfoCallback(npu_self(), callback);
 }
 
 static NPU_HOOK aclError hook_aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
@@ -1200,7 +1200,7 @@ NPU_EXPORT aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback cal
 }
 
 static inline aclError emu_aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
-    return npu_aclrtExceptionInfoCallbackRegister(npu_self(), callback);
+    return npug_aclrtExceptionInfoCallbackRegister(npu_self(), callback);
 }
 
 static NPU_HOOK aclError hook_aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
@@ -1229,7 +1229,7 @@ NPU_EXPORT aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallbac
 }
 
 static inline aclError emu_aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
-    return npu_aclrtExceptionInfoCallbackUnregister(npu_self(), callback);
+    return npug_aclrtExceptionInfoCallbackUnregister(npu_self(), callback);
 }
 
 static NPU_HOOK aclError hook_aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
@@ -1258,7 +1258,7 @@ NPU_EXPORT aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallb
 }
 
 static inline uint32_t emu_aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-    return npu_aclrtGetTaskIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
+    return npug_aclrtGetTaskIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
 }
 
 static NPU_HOOK uint32_t hook_aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1287,7 +1287,7 @@ NPU_EXPORT uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* in
 }
 
 static inline uint32_t emu_aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-    return npu_aclrtGetStreamIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
+    return npug_aclrtGetStreamIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
 }
 
 static NPU_HOOK uint32_t hook_aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1316,7 +1316,7 @@ NPU_EXPORT uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* 
 }
 
 static inline uint32_t emu_aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-    return npu_aclrtGetThreadIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
+    return npug_aclrtGetThreadIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
 }
 
 static NPU_HOOK uint32_t hook_aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1345,7 +1345,7 @@ NPU_EXPORT uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* 
 }
 
 static inline uint32_t emu_aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-    return npu_aclrtGetDeviceIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
+    return npug_aclrtGetDeviceIdFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
 }
 
 static NPU_HOOK uint32_t hook_aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1374,7 +1374,7 @@ NPU_EXPORT uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* 
 }
 
 static inline uint32_t emu_aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
-    return npu_aclrtGetErrorCodeFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
+    return npug_aclrtGetErrorCodeFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info);
 }
 
 static NPU_HOOK uint32_t hook_aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
@@ -1403,7 +1403,7 @@ NPU_EXPORT uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo*
 }
 
 static inline aclError emu_aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
-    return npu_aclrtGetArgsFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, devArgsPtr, devArgsLen);
+    return npug_aclrtGetArgsFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, devArgsPtr, devArgsLen);
 }
 
 static NPU_HOOK aclError hook_aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
@@ -1434,7 +1434,7 @@ NPU_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info
 }
 
 static inline aclError emu_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
-    return npu_aclrtGetFuncHandleFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, func);
+    return npug_aclrtGetFuncHandleFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, func);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
@@ -1464,7 +1464,7 @@ NPU_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo
 }
 
 static inline aclError emu_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
-    return npu_aclrtBinarySetExceptionCallback(npu_self(), binHandle, callback, userData);
+    return npug_aclrtBinarySetExceptionCallback(npu_self(), binHandle, callback, userData);
 }
 
 static NPU_HOOK aclError hook_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
@@ -1495,7 +1495,7 @@ NPU_EXPORT aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, ac
 }
 
 static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    return npu_aclrtSubscribeReport(npu_self(), threadId, stream);
+    return npug_aclrtSubscribeReport(npu_self(), threadId, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -1525,7 +1525,7 @@ NPU_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) 
 }
 
 static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
-    return npu_aclrtLaunchCallback(npu_self(), fn, userData, blockType, stream);
+    return npug_aclrtLaunchCallback(npu_self(), fn, userData, blockType, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
@@ -1557,7 +1557,7 @@ NPU_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtC
 }
 
 static inline aclError emu_aclrtProcessReport(int32_t timeout) {
-    return npu_aclrtProcessReport(npu_self(), timeout);
+    return npug_aclrtProcessReport(npu_self(), timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtProcessReport(int32_t timeout) {
@@ -1586,7 +1586,7 @@ NPU_EXPORT aclError aclrtProcessReport(int32_t timeout) {
 }
 
 static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    return npu_aclrtUnSubscribeReport(npu_self(), threadId, stream);
+    return npug_aclrtUnSubscribeReport(npu_self(), threadId, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -1616,7 +1616,7 @@ NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
 }
 
 static inline aclError emu_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-    return npu_aclrtCreateContext(npu_self(), context, deviceId);
+    return npug_aclrtCreateContext(npu_self(), context, deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
@@ -1646,7 +1646,7 @@ NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) 
 }
 
 static inline aclError emu_aclrtDestroyContext(aclrtContext context) {
-    return npu_aclrtDestroyContext(npu_self(), context);
+    return npug_aclrtDestroyContext(npu_self(), context);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyContext(aclrtContext context) {
@@ -1675,7 +1675,7 @@ NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
 }
 
 static inline aclError emu_aclrtSetCurrentContext(aclrtContext context) {
-    return npu_aclrtSetCurrentContext(npu_self(), context);
+    return npug_aclrtSetCurrentContext(npu_self(), context);
 }
 
 static NPU_HOOK aclError hook_aclrtSetCurrentContext(aclrtContext context) {
@@ -1704,7 +1704,7 @@ NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
 }
 
 static inline aclError emu_aclrtGetCurrentContext(aclrtContext* context) {
-    return npu_aclrtGetCurrentContext(npu_self(), context);
+    return npug_aclrtGetCurrentContext(npu_self(), context);
 }
 
 static NPU_HOOK aclError hook_aclrtGetCurrentContext(aclrtContext* context) {
@@ -1733,7 +1733,7 @@ NPU_EXPORT aclError aclrtGetCurrentContext(aclrtContext* context) {
 }
 
 static inline aclError emu_aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
-    return npu_aclrtCtxGetSysParamOpt(npu_self(), opt, value);
+    return npug_aclrtCtxGetSysParamOpt(npu_self(), opt, value);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
@@ -1763,7 +1763,7 @@ NPU_EXPORT aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
 }
 
 static inline aclError emu_aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-    return npu_aclrtCtxSetSysParamOpt(npu_self(), opt, value);
+    return npug_aclrtCtxSetSysParamOpt(npu_self(), opt, value);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
@@ -1793,7 +1793,7 @@ NPU_EXPORT aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 static inline aclError emu_aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
-    return npu_aclrtGetSysParamOpt(npu_self(), opt, value);
+    return npug_aclrtGetSysParamOpt(npu_self(), opt, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
@@ -1823,7 +1823,7 @@ NPU_EXPORT aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
 }
 
 static inline aclError emu_aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-    return npu_aclrtSetSysParamOpt(npu_self(), opt, value);
+    return npug_aclrtSetSysParamOpt(npu_self(), opt, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
@@ -1853,7 +1853,7 @@ NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 static inline aclError emu_aclrtSetDevice(int32_t deviceId) {
-    return npu_aclrtSetDevice(npu_self(), deviceId);
+    return npug_aclrtSetDevice(npu_self(), deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDevice(int32_t deviceId) {
@@ -1882,7 +1882,7 @@ NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtResetDevice(int32_t deviceId) {
-    return npu_aclrtResetDevice(npu_self(), deviceId);
+    return npug_aclrtResetDevice(npu_self(), deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtResetDevice(int32_t deviceId) {
@@ -1911,7 +1911,7 @@ NPU_EXPORT aclError aclrtResetDevice(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtResetDeviceForce(int32_t deviceId) {
-    return npu_aclrtResetDeviceForce(npu_self(), deviceId);
+    return npug_aclrtResetDeviceForce(npu_self(), deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtResetDeviceForce(int32_t deviceId) {
@@ -1940,7 +1940,7 @@ NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtGetDevice(int32_t* deviceId) {
-    return npu_aclrtGetDevice(npu_self(), deviceId);
+    return npug_aclrtGetDevice(npu_self(), deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDevice(int32_t* deviceId) {
@@ -1969,7 +1969,7 @@ NPU_EXPORT aclError aclrtGetDevice(int32_t* deviceId) {
 }
 
 static inline aclError emu_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
-    return npu_aclrtSetStreamFailureMode(npu_self(), stream, mode);
+    return npug_aclrtSetStreamFailureMode(npu_self(), stream, mode);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
@@ -1999,7 +1999,7 @@ NPU_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
 }
 
 static inline aclError emu_aclrtGetRunMode(aclrtRunMode* runMode) {
-    return npu_aclrtGetRunMode(npu_self(), runMode);
+    return npug_aclrtGetRunMode(npu_self(), runMode);
 }
 
 static NPU_HOOK aclError hook_aclrtGetRunMode(aclrtRunMode* runMode) {
@@ -2028,7 +2028,7 @@ NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 static inline aclError emu_aclrtSynchronizeDevice(void) {
-    return npu_aclrtSynchronizeDevice(npu_self());
+    return npug_aclrtSynchronizeDevice(npu_self());
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeDevice(void) {
@@ -2056,7 +2056,7 @@ NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
 }
 
 static inline aclError emu_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
-    return npu_aclrtSynchronizeDeviceWithTimeout(npu_self(), timeout);
+    return npug_aclrtSynchronizeDeviceWithTimeout(npu_self(), timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
@@ -2085,7 +2085,7 @@ NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 }
 
 static inline aclError emu_aclrtSetTsDevice(aclrtTsId tsId) {
-    return npu_aclrtSetTsDevice(npu_self(), tsId);
+    return npug_aclrtSetTsDevice(npu_self(), tsId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetTsDevice(aclrtTsId tsId) {
@@ -2114,7 +2114,7 @@ NPU_EXPORT aclError aclrtSetTsDevice(aclrtTsId tsId) {
 }
 
 static inline aclError emu_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
-    return npu_aclrtGetDeviceUtilizationRate(npu_self(), deviceId, utilizationInfo);
+    return npug_aclrtGetDeviceUtilizationRate(npu_self(), deviceId, utilizationInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
@@ -2144,7 +2144,7 @@ NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtiliza
 }
 
 static inline aclError emu_aclrtGetDeviceCount(uint32_t* count) {
-    return npu_aclrtGetDeviceCount(npu_self(), count);
+    return npug_aclrtGetDeviceCount(npu_self(), count);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceCount(uint32_t* count) {
@@ -2173,7 +2173,7 @@ NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 static inline aclError emu_aclrtCreateEvent(aclrtEvent* event) {
-    return npu_aclrtCreateEvent(npu_self(), event);
+    return npug_aclrtCreateEvent(npu_self(), event);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateEvent(aclrtEvent* event) {
@@ -2202,7 +2202,7 @@ NPU_EXPORT aclError aclrtCreateEvent(aclrtEvent* event) {
 }
 
 static inline aclError emu_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-    return npu_aclrtCreateEventWithFlag(npu_self(), event, flag);
+    return npug_aclrtCreateEventWithFlag(npu_self(), event, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -2232,7 +2232,7 @@ NPU_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 }
 
 static inline aclError emu_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-    return npu_aclrtCreateEventExWithFlag(npu_self(), event, flag);
+    return npug_aclrtCreateEventExWithFlag(npu_self(), event, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -2262,7 +2262,7 @@ NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag)
 }
 
 static inline aclError emu_aclrtDestroyEvent(aclrtEvent event) {
-    return npu_aclrtDestroyEvent(npu_self(), event);
+    return npug_aclrtDestroyEvent(npu_self(), event);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyEvent(aclrtEvent event) {
@@ -2291,7 +2291,7 @@ NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 static inline aclError emu_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-    return npu_aclrtRecordEvent(npu_self(), event, stream);
+    return npug_aclrtRecordEvent(npu_self(), event, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
@@ -2321,7 +2321,7 @@ NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
-    return npu_aclrtRecordEventWithFlag(npu_self(), event, stream, flag);
+    return npug_aclrtRecordEventWithFlag(npu_self(), event, stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
@@ -2352,7 +2352,7 @@ NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream strea
 }
 
 static inline aclError emu_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-    return npu_aclrtResetEvent(npu_self(), event, stream);
+    return npug_aclrtResetEvent(npu_self(), event, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -2382,7 +2382,7 @@ NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
-    return npu_aclrtQueryEvent(npu_self(), event, status);
+    return npug_aclrtQueryEvent(npu_self(), event, status);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
@@ -2412,7 +2412,7 @@ NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) 
 }
 
 static inline aclError emu_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
-    return npu_aclrtQueryEventStatus(npu_self(), event, status);
+    return npug_aclrtQueryEventStatus(npu_self(), event, status);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
@@ -2442,7 +2442,7 @@ NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
 }
 
 static inline aclError emu_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
-    return npu_aclrtQueryEventWaitStatus(npu_self(), event, status);
+    return npug_aclrtQueryEventWaitStatus(npu_self(), event, status);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
@@ -2472,7 +2472,7 @@ NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitSt
 }
 
 static inline aclError emu_aclrtSynchronizeEvent(aclrtEvent event) {
-    return npu_aclrtSynchronizeEvent(npu_self(), event);
+    return npug_aclrtSynchronizeEvent(npu_self(), event);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeEvent(aclrtEvent event) {
@@ -2501,7 +2501,7 @@ NPU_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event) {
 }
 
 static inline aclError emu_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-    return npu_aclrtSynchronizeEventWithTimeout(npu_self(), event, timeout);
+    return npug_aclrtSynchronizeEventWithTimeout(npu_self(), event, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
@@ -2531,7 +2531,7 @@ NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
 }
 
 static inline aclError emu_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
-    return npu_aclrtEventElapsedTime(npu_self(), ms, startEvent, endEvent);
+    return npug_aclrtEventElapsedTime(npu_self(), ms, startEvent, endEvent);
 }
 
 static NPU_HOOK aclError hook_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
@@ -2562,7 +2562,7 @@ NPU_EXPORT aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclr
 }
 
 static inline aclError emu_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
-    return npu_aclrtEventGetTimestamp(npu_self(), event, timestamp);
+    return npug_aclrtEventGetTimestamp(npu_self(), event, timestamp);
 }
 
 static NPU_HOOK aclError hook_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
@@ -2592,7 +2592,7 @@ NPU_EXPORT aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp
 }
 
 static inline aclError emu_aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    return npu_aclrtMalloc(npu_self(), devPtr, size, policy);
+    return npug_aclrtMalloc(npu_self(), devPtr, size, policy);
 }
 
 static NPU_HOOK aclError hook_aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -2623,7 +2623,7 @@ NPU_EXPORT aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy
 }
 
 static inline aclError emu_aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    return npu_aclrtMallocAlign32(npu_self(), devPtr, size, policy);
+    return npug_aclrtMallocAlign32(npu_self(), devPtr, size, policy);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -2654,7 +2654,7 @@ NPU_EXPORT aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallo
 }
 
 static inline aclError emu_aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-    return npu_aclrtMallocCached(npu_self(), devPtr, size, policy);
+    return npug_aclrtMallocCached(npu_self(), devPtr, size, policy);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -2685,7 +2685,7 @@ NPU_EXPORT aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMalloc
 }
 
 static inline aclError emu_aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    return npu_aclrtMallocWithCfg(npu_self(), devPtr, size, policy, cfg);
+    return npug_aclrtMallocWithCfg(npu_self(), devPtr, size, policy, cfg);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
@@ -2717,7 +2717,7 @@ NPU_EXPORT aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallo
 }
 
 static inline aclError emu_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    return npu_aclrtMallocForTaskScheduler(npu_self(), devPtr, size, policy, cfg);
+    return npug_aclrtMallocForTaskScheduler(npu_self(), devPtr, size, policy, cfg);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
@@ -2749,7 +2749,7 @@ NPU_EXPORT aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclr
 }
 
 static inline aclError emu_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
-    return npu_aclrtMallocHostWithCfg(npu_self(), ptr, size, cfg);
+    return npug_aclrtMallocHostWithCfg(npu_self(), ptr, size, cfg);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
@@ -2780,7 +2780,7 @@ NPU_EXPORT aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallo
 }
 
 static inline aclError emu_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
-    return npu_aclrtPointerGetAttributes(npu_self(), (void*)ptr, attributes);
+    return npug_aclrtPointerGetAttributes(npu_self(), (void*)ptr, attributes);
 }
 
 static NPU_HOOK aclError hook_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
@@ -2810,7 +2810,7 @@ NPU_EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttribute
 }
 
 static inline aclError emu_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    return npu_aclrtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
+    return npug_aclrtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -2843,7 +2843,7 @@ NPU_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
 }
 
 static inline aclError emu_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    return npu_aclrtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
+    return npug_aclrtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -2877,7 +2877,7 @@ NPU_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attri
 }
 
 static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
-    return npu_aclrtHostRegister(npu_self(), ptr, size, type, devPtr);
+    return npug_aclrtHostRegister(npu_self(), ptr, size, type, devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
@@ -2909,7 +2909,7 @@ NPU_EXPORT aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegiste
 }
 
 static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    return npu_aclrtHostRegisterV2(npu_self(), ptr, size, flag);
+    return npug_aclrtHostRegisterV2(npu_self(), ptr, size, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -2940,7 +2940,7 @@ NPU_EXPORT aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag)
 }
 
 static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    return npu_aclrtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
+    return npug_aclrtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -2971,7 +2971,7 @@ NPU_EXPORT aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint3
 }
 
 static inline aclError emu_aclrtHostUnregister(void* ptr) {
-    return npu_aclrtHostUnregister(npu_self(), ptr);
+    return npug_aclrtHostUnregister(npu_self(), ptr);
 }
 
 static NPU_HOOK aclError hook_aclrtHostUnregister(void* ptr) {
@@ -3000,7 +3000,7 @@ NPU_EXPORT aclError aclrtHostUnregister(void* ptr) {
 }
 
 static inline aclError emu_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
-    return npu_aclrtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
+    return npug_aclrtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
 }
 
 static NPU_HOOK aclError hook_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
@@ -3031,7 +3031,7 @@ NPU_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
 }
 
 static inline aclError emu_aclrtGetThreadLastTaskId(uint32_t* taskId) {
-    return npu_aclrtGetThreadLastTaskId(npu_self(), taskId);
+    return npug_aclrtGetThreadLastTaskId(npu_self(), taskId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetThreadLastTaskId(uint32_t* taskId) {
@@ -3060,7 +3060,7 @@ NPU_EXPORT aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
 }
 
 static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
-    return npu_aclrtStreamGetId(npu_self(), stream, streamId);
+    return npug_aclrtStreamGetId(npu_self(), stream, streamId);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
@@ -3090,7 +3090,7 @@ NPU_EXPORT aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
 }
 
 static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
-    return npu_aclrtMemFlush(npu_self(), devPtr, size);
+    return npug_aclrtMemFlush(npu_self(), devPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtMemFlush(void* devPtr, size_t size) {
@@ -3120,7 +3120,7 @@ NPU_EXPORT aclError aclrtMemFlush(void* devPtr, size_t size) {
 }
 
 static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
-    return npu_aclrtMemInvalidate(npu_self(), devPtr, size);
+    return npug_aclrtMemInvalidate(npu_self(), devPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtMemInvalidate(void* devPtr, size_t size) {
@@ -3150,7 +3150,7 @@ NPU_EXPORT aclError aclrtMemInvalidate(void* devPtr, size_t size) {
 }
 
 static inline aclError emu_aclrtFree(void* devPtr) {
-    return npu_aclrtFree(npu_self(), devPtr);
+    return npug_aclrtFree(npu_self(), devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFree(void* devPtr) {
@@ -3179,7 +3179,7 @@ NPU_EXPORT aclError aclrtFree(void* devPtr) {
 }
 
 static inline aclError emu_aclrtMallocHost(void** hostPtr, size_t size) {
-    return npu_aclrtMallocHost(npu_self(), hostPtr, size);
+    return npug_aclrtMallocHost(npu_self(), hostPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocHost(void** hostPtr, size_t size) {
@@ -3209,7 +3209,7 @@ NPU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-    return npu_aclrtMemAllocManaged(npu_self(), ptr, size, flag);
+    return npug_aclrtMemAllocManaged(npu_self(), ptr, size, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
@@ -3240,7 +3240,7 @@ NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t fla
 }
 
 static inline aclError emu_aclrtFreeHost(void* hostPtr) {
-    return npu_aclrtFreeHost(npu_self(), hostPtr);
+    return npug_aclrtFreeHost(npu_self(), hostPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeHost(void* hostPtr) {
@@ -3269,7 +3269,7 @@ NPU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
 }
 
 static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
-    return npu_aclrtFreeWithDevSync(npu_self(), devPtr);
+    return npug_aclrtFreeWithDevSync(npu_self(), devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeWithDevSync(void* devPtr) {
@@ -3298,7 +3298,7 @@ NPU_EXPORT aclError aclrtFreeWithDevSync(void* devPtr) {
 }
 
 static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
-    return npu_aclrtFreeHostWithDevSync(npu_self(), hostPtr);
+    return npug_aclrtFreeHostWithDevSync(npu_self(), hostPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeHostWithDevSync(void* hostPtr) {
@@ -3327,7 +3327,7 @@ NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline aclError emu_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-    return npu_aclrtMemcpy(npu_self(), dst, destMax, (void*)src, count, kind);
+    return npug_aclrtMemcpy(npu_self(), dst, destMax, (void*)src, count, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
@@ -3360,7 +3360,7 @@ NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size
 }
 
 static inline aclError emu_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-    return npu_aclrtMemset(npu_self(), devPtr, maxCount, value, count);
+    return npug_aclrtMemset(npu_self(), devPtr, maxCount, value, count);
 }
 
 static NPU_HOOK aclError hook_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -3392,7 +3392,7 @@ NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, si
 }
 
 static inline aclError emu_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpyAsync(npu_self(), dst, destMax, (void*)src, count, kind, stream);
+    return npug_aclrtMemcpyAsync(npu_self(), dst, destMax, (void*)src, count, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3426,7 +3426,7 @@ NPU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
 }
 
 static inline aclError emu_aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
-    return npu_aclrtMemsetD32(npu_self(), ptr, memSize, value, N);
+    return npug_aclrtMemsetD32(npu_self(), ptr, memSize, value, N);
 }
 
 static NPU_HOOK aclError hook_aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
@@ -3458,7 +3458,7 @@ NPU_EXPORT aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, si
 }
 
 static inline aclError emu_aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
-    return npu_aclrtMemsetD32Async(npu_self(), ptr, memSize, value, N, stream);
+    return npug_aclrtMemsetD32Async(npu_self(), ptr, memSize, value, N, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
@@ -3491,7 +3491,7 @@ NPU_EXPORT aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t valu
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpyAsyncWithCondition(npu_self(), dst, destMax, (void*)src, count, kind, stream);
+    return npug_aclrtMemcpyAsyncWithCondition(npu_self(), dst, destMax, (void*)src, count, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3525,7 +3525,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, con
 }
 
 static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
-    return npu_aclrtMemcpy2d(npu_self(), dst, dpitch, (void*)src, spitch, width, height, kind);
+    return npug_aclrtMemcpy2d(npu_self(), dst, dpitch, (void*)src, spitch, width, height, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
@@ -3560,7 +3560,7 @@ NPU_EXPORT aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, siz
 }
 
 static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpy2dAsync(npu_self(), dst, dpitch, (void*)src, spitch, width, height, kind, stream);
+    return npug_aclrtMemcpy2dAsync(npu_self(), dst, dpitch, (void*)src, spitch, width, height, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3596,7 +3596,7 @@ NPU_EXPORT aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src
 }
 
 static inline aclError emu_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
-    return npu_aclrtGetSymbolAddress(npu_self(), (void*)symbol, devPtr);
+    return npug_aclrtGetSymbolAddress(npu_self(), (void*)symbol, devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
@@ -3626,7 +3626,7 @@ NPU_EXPORT aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
 }
 
 static inline aclError emu_aclrtGetSymbolSize(const void* symbol, size_t* size) {
-    return npu_aclrtGetSymbolSize(npu_self(), (void*)symbol, size);
+    return npug_aclrtGetSymbolSize(npu_self(), (void*)symbol, size);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSymbolSize(const void* symbol, size_t* size) {
@@ -3656,7 +3656,7 @@ NPU_EXPORT aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
 }
 
 static inline aclError emu_aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
-    return npu_aclrtMemcpyFromSymbol(npu_self(), dst, dstMax, (void*)symbol, count, offset, kind);
+    return npug_aclrtMemcpyFromSymbol(npu_self(), dst, dstMax, (void*)symbol, count, offset, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
@@ -3690,7 +3690,7 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* 
 }
 
 static inline aclError emu_aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpyFromSymbolAsync(npu_self(), dst, dstMax, (void*)symbol, count, offset, kind, stream);
+    return npug_aclrtMemcpyFromSymbolAsync(npu_self(), dst, dstMax, (void*)symbol, count, offset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3725,7 +3725,7 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const v
 }
 
 static inline aclError emu_aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
-    return npu_aclrtMemcpyToSymbol(npu_self(), (void*)symbol, (void*)src, count, offset, kind);
+    return npug_aclrtMemcpyToSymbol(npu_self(), (void*)symbol, (void*)src, count, offset, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
@@ -3758,7 +3758,7 @@ NPU_EXPORT aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, siz
 }
 
 static inline aclError emu_aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpyToSymbolAsync(npu_self(), (void*)symbol, (void*)src, count, offset, kind, stream);
+    return npug_aclrtMemcpyToSymbolAsync(npu_self(), (void*)symbol, (void*)src, count, offset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -3792,7 +3792,7 @@ NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src
 }
 
 static inline aclError emu_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
-    return npu_aclrtMemsetAsync(npu_self(), devPtr, maxCount, value, count, stream);
+    return npug_aclrtMemsetAsync(npu_self(), devPtr, maxCount, value, count, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
@@ -3825,7 +3825,7 @@ NPU_EXPORT aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t valu
 }
 
 static inline aclError emu_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
-    return npu_aclrtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
+    return npug_aclrtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
@@ -3857,7 +3857,7 @@ NPU_EXPORT aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, 
 }
 
 static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    return npu_aclrtReserveMemAddress(npu_self(), virPtr, size, alignment, expectPtr, flags);
+    return npug_aclrtReserveMemAddress(npu_self(), virPtr, size, alignment, expectPtr, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -3890,7 +3890,7 @@ NPU_EXPORT aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t al
 }
 
 static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
-    return npu_aclrtReleaseMemAddress(npu_self(), virPtr);
+    return npug_aclrtReleaseMemAddress(npu_self(), virPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtReleaseMemAddress(void* virPtr) {
@@ -3919,7 +3919,7 @@ NPU_EXPORT aclError aclrtReleaseMemAddress(void* virPtr) {
 }
 
 static inline aclError emu_aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
-    return npu_aclrtMallocPhysical(npu_self(), handle, size, (aclrtPhysicalMemProp*)prop, flags);
+    return npug_aclrtMallocPhysical(npu_self(), handle, size, (aclrtPhysicalMemProp*)prop, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
@@ -3951,7 +3951,7 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
 }
 
 static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
-    return npu_aclrtFreePhysical(npu_self(), handle);
+    return npug_aclrtFreePhysical(npu_self(), handle);
 }
 
 static NPU_HOOK aclError hook_aclrtFreePhysical(aclrtDrvMemHandle handle) {
@@ -3980,7 +3980,7 @@ NPU_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
 }
 
 static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    return npu_aclrtMapMem(npu_self(), virPtr, size, offset, handle, flags);
+    return npug_aclrtMapMem(npu_self(), virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -4013,7 +4013,7 @@ NPU_EXPORT aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtD
 }
 
 static inline aclError emu_aclrtUnmapMem(void* virPtr) {
-    return npu_aclrtUnmapMem(npu_self(), virPtr);
+    return npug_aclrtUnmapMem(npu_self(), virPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtUnmapMem(void* virPtr) {
@@ -4042,7 +4042,7 @@ NPU_EXPORT aclError aclrtUnmapMem(void* virPtr) {
 }
 
 static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    return npu_aclrtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
+    return npug_aclrtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -4075,7 +4075,7 @@ NPU_EXPORT aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset
 }
 
 static inline aclrtStreamConfigHandle* emu_aclrtCreateStreamConfigHandle(void) {
-    return npu_aclrtCreateStreamConfigHandle(npu_self());
+    return npug_aclrtCreateStreamConfigHandle(npu_self());
 }
 
 static NPU_HOOK aclrtStreamConfigHandle* hook_aclrtCreateStreamConfigHandle(void) {
@@ -4103,7 +4103,7 @@ NPU_EXPORT aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
 }
 
 static inline aclError emu_aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
-    return npu_aclrtDestroyStreamConfigHandle(npu_self(), handle);
+    return npug_aclrtDestroyStreamConfigHandle(npu_self(), handle);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
@@ -4132,7 +4132,7 @@ NPU_EXPORT aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* hand
 }
 
 static inline aclError emu_aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
-    return npu_aclrtSetStreamConfigOpt(npu_self(), handle, attr, (void*)attrValue, valueSize);
+    return npug_aclrtSetStreamConfigOpt(npu_self(), handle, attr, (void*)attrValue, valueSize);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
@@ -4164,7 +4164,7 @@ NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, acl
 }
 
 static inline aclError emu_aclrtCreateStream(aclrtStream* stream) {
-    return npu_aclrtCreateStream(npu_self(), stream);
+    return npug_aclrtCreateStream(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateStream(aclrtStream* stream) {
@@ -4193,7 +4193,7 @@ NPU_EXPORT aclError aclrtCreateStream(aclrtStream* stream) {
 }
 
 static inline aclError emu_aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
-    return npu_aclrtCreateStreamV2(npu_self(), stream, (aclrtStreamConfigHandle*)handle);
+    return npug_aclrtCreateStreamV2(npu_self(), stream, (aclrtStreamConfigHandle*)handle);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
@@ -4223,7 +4223,7 @@ NPU_EXPORT aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamCo
 }
 
 static inline aclError emu_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
-    return npu_aclrtCreateStreamWithConfig(npu_self(), stream, priority, flag);
+    return npug_aclrtCreateStreamWithConfig(npu_self(), stream, priority, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
@@ -4254,7 +4254,7 @@ NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t pr
 }
 
 static inline aclError emu_aclrtDestroyStream(aclrtStream stream) {
-    return npu_aclrtDestroyStream(npu_self(), stream);
+    return npug_aclrtDestroyStream(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyStream(aclrtStream stream) {
@@ -4283,7 +4283,7 @@ NPU_EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtDestroyStreamForce(aclrtStream stream) {
-    return npu_aclrtDestroyStreamForce(npu_self(), stream);
+    return npug_aclrtDestroyStreamForce(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyStreamForce(aclrtStream stream) {
@@ -4312,7 +4312,7 @@ NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtSynchronizeStream(aclrtStream stream) {
-    return npu_aclrtSynchronizeStream(npu_self(), stream);
+    return npug_aclrtSynchronizeStream(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeStream(aclrtStream stream) {
@@ -4341,7 +4341,7 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
-    return npu_aclrtSynchronizeStreamWithTimeout(npu_self(), stream, timeout);
+    return npug_aclrtSynchronizeStreamWithTimeout(npu_self(), stream, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
@@ -4371,7 +4371,7 @@ NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 }
 
 static inline aclError emu_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
-    return npu_aclrtStreamQuery(npu_self(), stream, status);
+    return npug_aclrtStreamQuery(npu_self(), stream, status);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
@@ -4401,7 +4401,7 @@ NPU_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* stat
 }
 
 static inline aclError emu_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
-    return npu_aclrtStreamGetPriority(npu_self(), stream, priority);
+    return npug_aclrtStreamGetPriority(npu_self(), stream, priority);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
@@ -4431,7 +4431,7 @@ NPU_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priorit
 }
 
 static inline aclError emu_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
-    return npu_aclrtStreamGetFlags(npu_self(), stream, flags);
+    return npug_aclrtStreamGetFlags(npu_self(), stream, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
@@ -4461,7 +4461,7 @@ NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 }
 
 static inline aclError emu_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-    return npu_aclrtStreamWaitEvent(npu_self(), stream, event);
+    return npug_aclrtStreamWaitEvent(npu_self(), stream, event);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
@@ -4491,7 +4491,7 @@ NPU_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
-    return npu_aclrtStreamWaitEventWithFlag(npu_self(), stream, event, timeout, flag);
+    return npug_aclrtStreamWaitEventWithFlag(npu_self(), stream, event, timeout, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
@@ -4523,7 +4523,7 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent 
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
-    return npu_aclrtStreamWaitEventWithTimeout(npu_self(), stream, event, timeout);
+    return npug_aclrtStreamWaitEventWithTimeout(npu_self(), stream, event, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
@@ -4743,7 +4743,7 @@ NPU_EXPORT aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int
 }
 
 static inline aclError emu_aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
-    return npu_aclrtDeviceCanAccessPeer(npu_self(), canAccessPeer, deviceId, peerDeviceId);
+    return npug_aclrtDeviceCanAccessPeer(npu_self(), canAccessPeer, deviceId, peerDeviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
@@ -4774,7 +4774,7 @@ NPU_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t dev
 }
 
 static inline aclError emu_aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
-    return npu_aclrtDeviceEnablePeerAccess(npu_self(), peerDeviceId, flags);
+    return npug_aclrtDeviceEnablePeerAccess(npu_self(), peerDeviceId, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
@@ -4804,7 +4804,7 @@ NPU_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
 }
 
 static inline aclError emu_aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
-    return npu_aclrtDeviceDisablePeerAccess(npu_self(), peerDeviceId);
+    return npug_aclrtDeviceDisablePeerAccess(npu_self(), peerDeviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
@@ -4833,7 +4833,7 @@ NPU_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
 }
 
 static inline aclError emu_aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
-    return npu_aclrtGetMemInfo(npu_self(), attr, free, total);
+    return npug_aclrtGetMemInfo(npu_self(), attr, free, total);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
@@ -4864,7 +4864,7 @@ NPU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* tot
 }
 
 static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    return npu_aclrtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
+    return npug_aclrtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -4896,7 +4896,7 @@ NPU_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* me
 }
 
 static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
-    return npu_aclrtSetOpWaitTimeout(npu_self(), timeout);
+    return npug_aclrtSetOpWaitTimeout(npu_self(), timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSetOpWaitTimeout(uint32_t timeout) {
@@ -4925,7 +4925,7 @@ NPU_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
 }
 
 static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-    return npu_aclrtSetOpExecuteTimeOut(npu_self(), timeout);
+    return npug_aclrtSetOpExecuteTimeOut(npu_self(), timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -5046,7 +5046,7 @@ NPU_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
 }
 
 static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-    return npu_aclrtSetStreamOverflowSwitch(npu_self(), stream, flag);
+    return npug_aclrtSetStreamOverflowSwitch(npu_self(), stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
@@ -5076,7 +5076,7 @@ NPU_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
 }
 
 static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-    return npu_aclrtGetStreamOverflowSwitch(npu_self(), stream, flag);
+    return npug_aclrtGetStreamOverflowSwitch(npu_self(), stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
@@ -5106,7 +5106,7 @@ NPU_EXPORT aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* f
 }
 
 static inline aclError emu_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
-    return npu_aclrtSetDeviceSatMode(npu_self(), mode);
+    return npug_aclrtSetDeviceSatMode(npu_self(), mode);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
@@ -5135,7 +5135,7 @@ NPU_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
 }
 
 static inline aclError emu_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
-    return npu_aclrtGetDeviceSatMode(npu_self(), mode);
+    return npug_aclrtGetDeviceSatMode(npu_self(), mode);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
@@ -5164,7 +5164,7 @@ NPU_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
 }
 
 static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
-    return npu_aclrtGetOverflowStatus(npu_self(), outputAddr, outputSize, stream);
+    return npug_aclrtGetOverflowStatus(npu_self(), outputAddr, outputSize, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
@@ -5195,7 +5195,7 @@ NPU_EXPORT aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, 
 }
 
 static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
-    return npu_aclrtResetOverflowStatus(npu_self(), stream);
+    return npug_aclrtResetOverflowStatus(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetOverflowStatus(aclrtStream stream) {
@@ -5318,7 +5318,7 @@ NPU_EXPORT aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStr
 }
 
 static inline aclError emu_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
-    return npu_aclrtQueryDeviceStatus(npu_self(), deviceId, deviceStatus);
+    return npug_aclrtQueryDeviceStatus(npu_self(), deviceId, deviceStatus);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
@@ -5348,7 +5348,7 @@ NPU_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* 
 }
 
 static inline aclrtBinary emu_aclrtCreateBinary(const void* data, size_t dataLen) {
-    return npu_aclrtCreateBinary(npu_self(), (void*)data, dataLen);
+    return npug_aclrtCreateBinary(npu_self(), (void*)data, dataLen);
 }
 
 static NPU_HOOK aclrtBinary hook_aclrtCreateBinary(const void* data, size_t dataLen) {
@@ -5378,7 +5378,7 @@ NPU_EXPORT aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
 }
 
 static inline aclError emu_aclrtDestroyBinary(aclrtBinary binary) {
-    return npu_aclrtDestroyBinary(npu_self(), binary);
+    return npug_aclrtDestroyBinary(npu_self(), binary);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyBinary(aclrtBinary binary) {
@@ -5407,7 +5407,7 @@ NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
 }
 
 static inline aclError emu_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
-    return npu_aclrtBinaryLoad(npu_self(), binary, binHandle);
+    return npug_aclrtBinaryLoad(npu_self(), binary, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
@@ -5437,7 +5437,7 @@ NPU_EXPORT aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* bi
 }
 
 static inline aclError emu_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
-    return npu_aclrtBinaryUnLoad(npu_self(), binHandle);
+    return npug_aclrtBinaryUnLoad(npu_self(), binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
@@ -5466,7 +5466,7 @@ NPU_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 }
 
 static inline aclError emu_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
-    return npu_aclrtBinaryGetFunction(npu_self(), binHandle, (char*)kernelName, funcHandle);
+    return npug_aclrtBinaryGetFunction(npu_self(), binHandle, (char*)kernelName, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -5497,7 +5497,7 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
 }
 
 static inline aclError emu_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
-    return npu_aclrtLaunchKernel(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, stream);
+    return npug_aclrtLaunchKernel(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
@@ -5530,7 +5530,7 @@ NPU_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBl
 }
 
 static inline aclError emu_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    return npu_aclrtMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
+    return npug_aclrtMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -5562,7 +5562,7 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
 }
 
 static inline aclError emu_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
-    return npu_aclrtMemExportToShareableHandleV2(npu_self(), handle, flags, shareType, shareableHandle);
+    return npug_aclrtMemExportToShareableHandleV2(npu_self(), handle, flags, shareType, shareableHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
@@ -5594,7 +5594,7 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
 }
 
 static inline aclError emu_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
-    return npu_aclrtMemImportFromShareableHandle(npu_self(), shareableHandle, deviceId, handle);
+    return npug_aclrtMemImportFromShareableHandle(npu_self(), shareableHandle, deviceId, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
@@ -5625,7 +5625,7 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
 }
 
 static inline aclError emu_aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
-    return npu_aclrtMemImportFromShareableHandleV2(npu_self(), shareableHandle, shareType, flags, handle);
+    return npug_aclrtMemImportFromShareableHandleV2(npu_self(), shareableHandle, shareType, flags, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
@@ -5657,7 +5657,7 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, a
 }
 
 static inline aclError emu_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
-    return npu_aclrtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
+    return npug_aclrtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
@@ -5688,7 +5688,7 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
 }
 
 static inline aclError emu_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
-    return npu_aclrtMemSetPidToShareableHandleV2(npu_self(), shareableHandle, shareType, pid, pidNum);
+    return npug_aclrtMemSetPidToShareableHandleV2(npu_self(), shareableHandle, shareType, pid, pidNum);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
@@ -5720,7 +5720,7 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
 }
 
 static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
-    return npu_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
+    return npug_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
@@ -5751,7 +5751,7 @@ NPU_EXPORT aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
 }
 
 static inline aclError emu_aclrtDeviceGetBareTgid(int32_t* pid) {
-    return npu_aclrtDeviceGetBareTgid(npu_self(), pid);
+    return npug_aclrtDeviceGetBareTgid(npu_self(), pid);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetBareTgid(int32_t* pid) {
@@ -5816,7 +5816,7 @@ NPU_EXPORT aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, 
 }
 
 static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
-    return npu_aclrtGetMemUceInfo(npu_self(), deviceId, memUceInfoArray, arraySize, retSize);
+    return npug_aclrtGetMemUceInfo(npu_self(), deviceId, memUceInfoArray, arraySize, retSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
@@ -5848,7 +5848,7 @@ NPU_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUce
 }
 
 static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-    return npu_aclrtDeviceTaskAbort(npu_self(), deviceId, timeout);
+    return npug_aclrtDeviceTaskAbort(npu_self(), deviceId, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
@@ -5878,7 +5878,7 @@ NPU_EXPORT aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
 }
 
 static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
-    return npu_aclrtMemUceRepair(npu_self(), deviceId, memUceInfoArray, arraySize);
+    return npug_aclrtMemUceRepair(npu_self(), deviceId, memUceInfoArray, arraySize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
@@ -5909,7 +5909,7 @@ NPU_EXPORT aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceI
 }
 
 static inline aclError emu_aclrtStreamAbort(aclrtStream stream) {
-    return npu_aclrtStreamAbort(npu_self(), stream);
+    return npug_aclrtStreamAbort(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamAbort(aclrtStream stream) {
@@ -5938,7 +5938,7 @@ NPU_EXPORT aclError aclrtStreamAbort(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
-    return npu_aclrtBinaryLoadFromFile(npu_self(), (char*)binPath, options, binHandle);
+    return npug_aclrtBinaryLoadFromFile(npu_self(), (char*)binPath, options, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -6037,7 +6037,7 @@ NPU_EXPORT aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint
 }
 
 static inline aclError emu_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
-    return npu_aclrtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
+    return npug_aclrtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -6069,7 +6069,7 @@ NPU_EXPORT aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* n
 }
 
 static inline aclError emu_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
-    return npu_aclrtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
+    return npug_aclrtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
@@ -6099,7 +6099,7 @@ NPU_EXPORT aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* fu
 }
 
 static inline aclError emu_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
-    return npu_aclrtGetFunctionAddr(npu_self(), funcHandle, aicAddr, aivAddr);
+    return npug_aclrtGetFunctionAddr(npu_self(), funcHandle, aicAddr, aivAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -6130,7 +6130,7 @@ NPU_EXPORT aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicA
 }
 
 static inline aclError emu_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
-    return npu_aclrtGetFunctionSize(npu_self(), funcHandle, aicSize, aivSize);
+    return npug_aclrtGetFunctionSize(npu_self(), funcHandle, aicSize, aivSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -6161,7 +6161,7 @@ NPU_EXPORT aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aic
 }
 
 static inline aclError emu_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
-    return npu_aclrtGetMemcpyDescSize(npu_self(), kind, descSize);
+    return npug_aclrtGetMemcpyDescSize(npu_self(), kind, descSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
@@ -6191,7 +6191,7 @@ NPU_EXPORT aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSiz
 }
 
 static inline aclError emu_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
-    return npu_aclrtSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
+    return npug_aclrtSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
 }
 
 static NPU_HOOK aclError hook_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
@@ -6225,7 +6225,7 @@ NPU_EXPORT aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* s
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpyAsyncWithOffset(npu_self(), dst, destMax, dstDataOffset, (void**)src, count, srcDataOffset, kind, stream);
+    return npug_aclrtMemcpyAsyncWithOffset(npu_self(), dst, destMax, dstDataOffset, (void**)src, count, srcDataOffset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -6261,7 +6261,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
-    return npu_aclrtMemcpyAsyncWithDesc(npu_self(), desc, kind, stream);
+    return npug_aclrtMemcpyAsyncWithDesc(npu_self(), desc, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -6292,7 +6292,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, a
 }
 
 static inline aclError emu_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
-    return npu_aclrtKernelArgsGetHandleMemSize(npu_self(), funcHandle, memSize);
+    return npug_aclrtKernelArgsGetHandleMemSize(npu_self(), funcHandle, memSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
@@ -6322,7 +6322,7 @@ NPU_EXPORT aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, 
 }
 
 static inline aclError emu_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
-    return npu_aclrtKernelArgsGetMemSize(npu_self(), funcHandle, userArgsSize, actualArgsSize);
+    return npug_aclrtKernelArgsGetMemSize(npu_self(), funcHandle, userArgsSize, actualArgsSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -6353,7 +6353,7 @@ NPU_EXPORT aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t
 }
 
 static inline aclError emu_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
-    return npu_aclrtKernelArgsInit(npu_self(), funcHandle, argsHandle);
+    return npug_aclrtKernelArgsInit(npu_self(), funcHandle, argsHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
@@ -6383,7 +6383,7 @@ NPU_EXPORT aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHan
 }
 
 static inline aclError emu_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
-    return npu_aclrtKernelArgsInitByUserMem(npu_self(), funcHandle, argsHandle, userHostMem, actualArgsSize);
+    return npug_aclrtKernelArgsInitByUserMem(npu_self(), funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -6415,7 +6415,7 @@ NPU_EXPORT aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, acl
 }
 
 static inline aclError emu_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
-    return npu_aclrtKernelArgsAppend(npu_self(), argsHandle, param, paramSize, paramHandle);
+    return npug_aclrtKernelArgsAppend(npu_self(), argsHandle, param, paramSize, paramHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
@@ -6447,7 +6447,7 @@ NPU_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* para
 }
 
 static inline aclError emu_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
-    return npu_aclrtKernelArgsAppendPlaceHolder(npu_self(), argsHandle, paramHandle);
+    return npug_aclrtKernelArgsAppendPlaceHolder(npu_self(), argsHandle, paramHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
@@ -6477,7 +6477,7 @@ NPU_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
 }
 
 static inline aclError emu_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
-    return npu_aclrtKernelArgsGetPlaceHolderBuffer(npu_self(), argsHandle, paramHandle, dataSize, bufferAddr);
+    return npug_aclrtKernelArgsGetPlaceHolderBuffer(npu_self(), argsHandle, paramHandle, dataSize, bufferAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
@@ -6509,7 +6509,7 @@ NPU_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHand
 }
 
 static inline aclError emu_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
-    return npu_aclrtKernelArgsParaUpdate(npu_self(), argsHandle, paramHandle, param, paramSize);
+    return npug_aclrtKernelArgsParaUpdate(npu_self(), argsHandle, paramHandle, param, paramSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
@@ -6541,7 +6541,7 @@ NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
 }
 
 static inline aclError emu_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    return npu_aclrtLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+    return npug_aclrtLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
@@ -6575,7 +6575,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint
 }
 
 static inline aclError emu_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-    return npu_aclmdlRITaskGetParams(npu_self(), task, params);
+    return npug_aclmdlRITaskGetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -6605,7 +6605,7 @@ NPU_EXPORT aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams*
 }
 
 static inline aclError emu_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-    return npu_aclmdlRITaskSetParams(npu_self(), task, params);
+    return npug_aclmdlRITaskSetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
@@ -6635,7 +6635,7 @@ NPU_EXPORT aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams*
 }
 
 static inline aclError emu_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
-    return npu_aclmdlRIKernelTaskGetAttribute(npu_self(), task, attrId, attrValue);
+    return npug_aclmdlRIKernelTaskGetAttribute(npu_self(), task, attrId, attrValue);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
@@ -6666,7 +6666,7 @@ NPU_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
 }
 
 static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
-    return npu_aclmdlRIUpdate(npu_self(), modelRI);
+    return npug_aclmdlRIUpdate(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIUpdate(aclmdlRI modelRI) {
@@ -6695,7 +6695,7 @@ NPU_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRITaskDisable(aclmdlRITask task) {
-    return npu_aclmdlRITaskDisable(npu_self(), task);
+    return npug_aclmdlRITaskDisable(npu_self(), task);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskDisable(aclmdlRITask task) {
@@ -6724,7 +6724,7 @@ NPU_EXPORT aclError aclmdlRITaskDisable(aclmdlRITask task) {
 }
 
 static inline aclError emu_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
-    return npu_aclrtKernelArgsFinalize(npu_self(), argsHandle);
+    return npug_aclrtKernelArgsFinalize(npu_self(), argsHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
@@ -6753,7 +6753,7 @@ NPU_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
 }
 
 static inline aclError emu_aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
-    return npu_aclrtValueWrite(npu_self(), devAddr, value, flag, stream);
+    return npug_aclrtValueWrite(npu_self(), devAddr, value, flag, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
@@ -6785,7 +6785,7 @@ NPU_EXPORT aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag
 }
 
 static inline aclError emu_aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
-    return npu_aclrtValueWait(npu_self(), devAddr, value, flag, stream);
+    return npug_aclrtValueWait(npu_self(), devAddr, value, flag, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
@@ -6817,7 +6817,7 @@ NPU_EXPORT aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
 }
 
 static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-    return npu_aclrtGetStreamAvailableNum(npu_self(), streamCount);
+    return npug_aclrtGetStreamAvailableNum(npu_self(), streamCount);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
@@ -6846,7 +6846,7 @@ NPU_EXPORT aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
 }
 
 static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    return npu_aclrtSetStreamAttribute(npu_self(), stream, stmAttrType, value);
+    return npug_aclrtSetStreamAttribute(npu_self(), stream, stmAttrType, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
@@ -6877,7 +6877,7 @@ NPU_EXPORT aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
 }
 
 static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    return npu_aclrtGetStreamAttribute(npu_self(), stream, stmAttrType, value);
+    return npug_aclrtGetStreamAttribute(npu_self(), stream, stmAttrType, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
@@ -6908,7 +6908,7 @@ NPU_EXPORT aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
 }
 
 static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
-    return npu_aclrtCreateNotify(npu_self(), notify, flag);
+    return npug_aclrtCreateNotify(npu_self(), notify, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
@@ -6938,7 +6938,7 @@ NPU_EXPORT aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 }
 
 static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
-    return npu_aclrtDestroyNotify(npu_self(), notify);
+    return npug_aclrtDestroyNotify(npu_self(), notify);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyNotify(aclrtNotify notify) {
@@ -6967,7 +6967,7 @@ NPU_EXPORT aclError aclrtDestroyNotify(aclrtNotify notify) {
 }
 
 static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
-    return npu_aclrtCntNotifyCreate(npu_self(), cntNotify, flag);
+    return npug_aclrtCntNotifyCreate(npu_self(), cntNotify, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
@@ -6997,7 +6997,7 @@ NPU_EXPORT aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t fla
 }
 
 static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
-    return npu_aclrtCntNotifyDestroy(npu_self(), cntNotify);
+    return npug_aclrtCntNotifyDestroy(npu_self(), cntNotify);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
@@ -7026,7 +7026,7 @@ NPU_EXPORT aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
 }
 
 static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
-    return npu_aclrtRecordNotify(npu_self(), notify, stream);
+    return npug_aclrtRecordNotify(npu_self(), notify, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
@@ -7056,7 +7056,7 @@ NPU_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
-    return npu_aclrtWaitAndResetNotify(npu_self(), notify, stream, timeout);
+    return npug_aclrtWaitAndResetNotify(npu_self(), notify, stream, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
@@ -7087,7 +7087,7 @@ NPU_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stre
 }
 
 static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
-    return npu_aclrtGetNotifyId(npu_self(), notify, notifyId);
+    return npug_aclrtGetNotifyId(npu_self(), notify, notifyId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
@@ -7117,7 +7117,7 @@ NPU_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
 }
 
 static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
-    return npu_aclrtGetEventId(npu_self(), event, eventId);
+    return npug_aclrtGetEventId(npu_self(), event, eventId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
@@ -7147,7 +7147,7 @@ NPU_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
 }
 
 static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
-    return npu_aclrtGetEventAvailNum(npu_self(), eventCount);
+    return npug_aclrtGetEventAvailNum(npu_self(), eventCount);
 }
 
 static NPU_HOOK aclError hook_aclrtGetEventAvailNum(uint32_t* eventCount) {
@@ -7176,7 +7176,7 @@ NPU_EXPORT aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
 }
 
 static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
-    return npu_aclrtGetDeviceInfo(npu_self(), deviceId, attr, value);
+    return npug_aclrtGetDeviceInfo(npu_self(), deviceId, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
@@ -7207,7 +7207,7 @@ NPU_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
 }
 
 static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    return npu_aclrtDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
+    return npug_aclrtDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -7237,7 +7237,7 @@ NPU_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, in
 }
 
 static inline aclError emu_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
-    return npu_aclrtGetDeviceCapability(npu_self(), deviceId, devFeatureType, value);
+    return npug_aclrtGetDeviceCapability(npu_self(), deviceId, devFeatureType, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
@@ -7268,7 +7268,7 @@ NPU_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureTy
 }
 
 static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
-    return npu_aclrtDeviceGetUuid(npu_self(), deviceId, uuid);
+    return npug_aclrtDeviceGetUuid(npu_self(), deviceId, uuid);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
@@ -7298,7 +7298,7 @@ NPU_EXPORT aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
 }
 
 static inline aclError emu_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
-    return npu_aclrtDeviceSetLimit(npu_self(), limit, value);
+    return npug_aclrtDeviceSetLimit(npu_self(), limit, value);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
@@ -7328,7 +7328,7 @@ NPU_EXPORT aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
 }
 
 static inline aclError emu_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
-    return npu_aclrtDeviceGetLimit(npu_self(), limit, value);
+    return npug_aclrtDeviceGetLimit(npu_self(), limit, value);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
@@ -7358,7 +7358,7 @@ NPU_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
 }
 
 static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
-    return npu_aclrtDeviceGetPCIBusId(npu_self(), deviceId, pciBusId, len);
+    return npug_aclrtDeviceGetPCIBusId(npu_self(), deviceId, pciBusId, len);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
@@ -7389,7 +7389,7 @@ NPU_EXPORT aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int
 }
 
 static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
-    return npu_aclrtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, deviceId);
+    return npug_aclrtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
@@ -7493,7 +7493,7 @@ NPU_EXPORT aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, 
 }
 
 static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
-    return npu_aclrtCtxGetCurrentDefaultStream(npu_self(), stream);
+    return npug_aclrtCtxGetCurrentDefaultStream(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
@@ -7522,7 +7522,7 @@ NPU_EXPORT aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
 }
 
 static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
-    return npu_aclrtGetPrimaryCtxState(npu_self(), deviceId, flags, active);
+    return npug_aclrtGetPrimaryCtxState(npu_self(), deviceId, flags, active);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
@@ -7553,7 +7553,7 @@ NPU_EXPORT aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, i
 }
 
 static inline aclError emu_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
-    return npu_aclrtReduceAsync(npu_self(), dst, (void*)src, count, kind, type, stream, reserve);
+    return npug_aclrtReduceAsync(npu_self(), dst, (void*)src, count, kind, type, stream, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
@@ -7588,7 +7588,7 @@ NPU_EXPORT aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
 }
 
 static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
-    return npu_aclrtGetDeviceResLimit(npu_self(), deviceId, type, value);
+    return npug_aclrtGetDeviceResLimit(npu_self(), deviceId, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
@@ -7619,7 +7619,7 @@ NPU_EXPORT aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
 }
 
 static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
-    return npu_aclrtSetDeviceResLimit(npu_self(), deviceId, type, value);
+    return npug_aclrtSetDeviceResLimit(npu_self(), deviceId, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
@@ -7650,7 +7650,7 @@ NPU_EXPORT aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
 }
 
 static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
-    return npu_aclrtResetDeviceResLimit(npu_self(), deviceId);
+    return npug_aclrtResetDeviceResLimit(npu_self(), deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtResetDeviceResLimit(int32_t deviceId) {
@@ -7679,7 +7679,7 @@ NPU_EXPORT aclError aclrtResetDeviceResLimit(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
-    return npu_aclrtGetStreamResLimit(npu_self(), stream, type, value);
+    return npug_aclrtGetStreamResLimit(npu_self(), stream, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
@@ -7710,7 +7710,7 @@ NPU_EXPORT aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
 }
 
 static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
-    return npu_aclrtSetStreamResLimit(npu_self(), stream, type, value);
+    return npug_aclrtSetStreamResLimit(npu_self(), stream, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
@@ -7741,7 +7741,7 @@ NPU_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
 }
 
 static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
-    return npu_aclrtResetStreamResLimit(npu_self(), stream);
+    return npug_aclrtResetStreamResLimit(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetStreamResLimit(aclrtStream stream) {
@@ -7770,7 +7770,7 @@ NPU_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
-    return npu_aclrtUseStreamResInCurrentThread(npu_self(), stream);
+    return npug_aclrtUseStreamResInCurrentThread(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
@@ -7799,7 +7799,7 @@ NPU_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
-    return npu_aclrtUnuseStreamResInCurrentThread(npu_self(), stream);
+    return npug_aclrtUnuseStreamResInCurrentThread(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
@@ -7828,7 +7828,7 @@ NPU_EXPORT aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
-    return npu_aclrtGetResInCurrentThread(npu_self(), type, value);
+    return npug_aclrtGetResInCurrentThread(npu_self(), type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
@@ -7858,7 +7858,7 @@ NPU_EXPORT aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32
 }
 
 static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
-    return npu_aclrtCreateLabel(npu_self(), label);
+    return npug_aclrtCreateLabel(npu_self(), label);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateLabel(aclrtLabel* label) {
@@ -7887,7 +7887,7 @@ NPU_EXPORT aclError aclrtCreateLabel(aclrtLabel* label) {
 }
 
 static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-    return npu_aclrtSetLabel(npu_self(), label, stream);
+    return npug_aclrtSetLabel(npu_self(), label, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
@@ -7917,7 +7917,7 @@ NPU_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
-    return npu_aclrtDestroyLabel(npu_self(), label);
+    return npug_aclrtDestroyLabel(npu_self(), label);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyLabel(aclrtLabel label) {
@@ -7946,7 +7946,7 @@ NPU_EXPORT aclError aclrtDestroyLabel(aclrtLabel label) {
 }
 
 static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-    return npu_aclrtCreateLabelList(npu_self(), labels, num, labelList);
+    return npug_aclrtCreateLabelList(npu_self(), labels, num, labelList);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
@@ -7977,7 +7977,7 @@ NPU_EXPORT aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLa
 }
 
 static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
-    return npu_aclrtDestroyLabelList(npu_self(), labelList);
+    return npug_aclrtDestroyLabelList(npu_self(), labelList);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyLabelList(aclrtLabelList labelList) {
@@ -8006,7 +8006,7 @@ NPU_EXPORT aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 }
 
 static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
-    return npu_aclrtSwitchLabelByIndex(npu_self(), ptr, maxValue, labelList, stream);
+    return npug_aclrtSwitchLabelByIndex(npu_self(), ptr, maxValue, labelList, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
@@ -8038,7 +8038,7 @@ NPU_EXPORT aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtL
 }
 
 static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-    return npu_aclrtActiveStream(npu_self(), activeStream, stream);
+    return npug_aclrtActiveStream(npu_self(), activeStream, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
@@ -8068,7 +8068,7 @@ NPU_EXPORT aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stre
 }
 
 static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-    return npu_aclrtSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    return npug_aclrtSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
@@ -8103,7 +8103,7 @@ NPU_EXPORT aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void
 }
 
 static inline aclError emu_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
-    return npu_aclrtGetFunctionName(npu_self(), funcHandle, maxLen, name);
+    return npug_aclrtGetFunctionName(npu_self(), funcHandle, maxLen, name);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
@@ -8496,7 +8496,7 @@ NPU_EXPORT aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
 }
 
 static inline aclError emu_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
-    return npu_aclrtBinaryLoadFromData(npu_self(), (void*)data, length, (aclrtBinaryLoadOptions*)options, binHandle);
+    return npug_aclrtBinaryLoadFromData(npu_self(), (void*)data, length, (aclrtBinaryLoadOptions*)options, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -8528,7 +8528,7 @@ NPU_EXPORT aclError aclrtBinaryLoadFromData(const void* data, size_t length, con
 }
 
 static inline aclError emu_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
-    return npu_aclrtRegisterCpuFunc(npu_self(), handle, (char*)funcName, (char*)kernelName, funcHandle);
+    return npug_aclrtRegisterCpuFunc(npu_self(), handle, (char*)funcName, (char*)kernelName, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -8632,7 +8632,7 @@ NPU_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStr
 }
 
 static inline aclError emu_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
-    return npu_aclrtGetDevicesTopo(npu_self(), deviceId, otherDeviceId, value);
+    return npug_aclrtGetDevicesTopo(npu_self(), deviceId, otherDeviceId, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
@@ -8663,7 +8663,7 @@ NPU_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceI
 }
 
 static inline aclError emu_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
-    return npu_aclrtMemcpyBatch(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+    return npug_aclrtMemcpyBatch(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
@@ -8700,7 +8700,7 @@ NPU_EXPORT aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
 }
 
 static inline aclError emu_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
-    return npu_aclrtMemcpyBatchV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+    return npug_aclrtMemcpyBatchV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
@@ -8736,7 +8736,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** src
 }
 
 static inline aclError emu_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
-    return npu_aclrtMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+    return npug_aclrtMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
@@ -8774,7 +8774,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** 
 }
 
 static inline aclError emu_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
-    return npu_aclrtMemcpyBatchAsyncV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+    return npug_aclrtMemcpyBatchAsyncV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
@@ -8811,7 +8811,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void*
 }
 
 static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
-    return npu_aclrtIpcMemGetExportKey(npu_self(), devPtr, size, key, len, flags);
+    return npug_aclrtIpcMemGetExportKey(npu_self(), devPtr, size, key, len, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
@@ -8844,7 +8844,7 @@ NPU_EXPORT aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key
 }
 
 static inline aclError emu_aclrtIpcMemClose(const char* key) {
-    return npu_aclrtIpcMemClose(npu_self(), (char*)key);
+    return npug_aclrtIpcMemClose(npu_self(), (char*)key);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemClose(const char* key) {
@@ -8873,7 +8873,7 @@ NPU_EXPORT aclError aclrtIpcMemClose(const char* key) {
 }
 
 static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-    return npu_aclrtIpcMemImportByKey(npu_self(), devPtr, (char*)key, flags);
+    return npug_aclrtIpcMemImportByKey(npu_self(), devPtr, (char*)key, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
@@ -8904,7 +8904,7 @@ NPU_EXPORT aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint6
 }
 
 static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-    return npu_aclrtIpcMemSetImportPid(npu_self(), (char*)key, pid, num);
+    return npug_aclrtIpcMemSetImportPid(npu_self(), (char*)key, pid, num);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
@@ -8935,7 +8935,7 @@ NPU_EXPORT aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_
 }
 
 static inline aclError emu_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
-    return npu_aclrtIpcMemSetAttr(npu_self(), (char*)key, type, attr);
+    return npug_aclrtIpcMemSetAttr(npu_self(), (char*)key, type, attr);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
@@ -9000,7 +9000,7 @@ NPU_EXPORT aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServer
 }
 
 static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
-    return npu_aclrtNotifyBatchReset(npu_self(), notifies, num);
+    return npug_aclrtNotifyBatchReset(npu_self(), notifies, num);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
@@ -9030,7 +9030,7 @@ NPU_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
 }
 
 static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
-    return npu_aclrtNotifyGetExportKey(npu_self(), notify, key, len, flags);
+    return npug_aclrtNotifyGetExportKey(npu_self(), notify, key, len, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
@@ -9062,7 +9062,7 @@ NPU_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_
 }
 
 static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-    return npu_aclrtNotifyImportByKey(npu_self(), notify, (char*)key, flags);
+    return npug_aclrtNotifyImportByKey(npu_self(), notify, (char*)key, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
@@ -9093,7 +9093,7 @@ NPU_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
 }
 
 static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-    return npu_aclrtNotifySetImportPid(npu_self(), notify, pid, num);
+    return npug_aclrtNotifySetImportPid(npu_self(), notify, pid, num);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
@@ -9158,7 +9158,7 @@ NPU_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrt
 }
 
 static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-    return npu_aclmdlRICaptureBegin(npu_self(), stream, mode);
+    return npug_aclmdlRICaptureBegin(npu_self(), stream, mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
@@ -9188,7 +9188,7 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
-    return npu_aclmdlRICaptureGetInfo(npu_self(), stream, status, modelRI);
+    return npug_aclmdlRICaptureGetInfo(npu_self(), stream, status, modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
@@ -9219,7 +9219,7 @@ NPU_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
 }
 
 static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-    return npu_aclmdlRICaptureEnd(npu_self(), stream, modelRI);
+    return npug_aclmdlRICaptureEnd(npu_self(), stream, modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
@@ -9249,7 +9249,7 @@ NPU_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 }
 
 static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
-    return npu_aclmdlRIDebugPrint(npu_self(), modelRI);
+    return npug_aclmdlRIDebugPrint(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDebugPrint(aclmdlRI modelRI) {
@@ -9278,7 +9278,7 @@ NPU_EXPORT aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
-    return npu_aclmdlRIDebugJsonPrint(npu_self(), modelRI, (char*)path, flags);
+    return npug_aclmdlRIDebugJsonPrint(npu_self(), modelRI, (char*)path, flags);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
@@ -9309,7 +9309,7 @@ NPU_EXPORT aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, u
 }
 
 static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-    return npu_aclmdlRICaptureThreadExchangeMode(npu_self(), mode);
+    return npug_aclmdlRICaptureThreadExchangeMode(npu_self(), mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
@@ -9338,7 +9338,7 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
 }
 
 static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
-    return npu_aclmdlRIExecuteAsync(npu_self(), modelRI, stream);
+    return npug_aclmdlRIExecuteAsync(npu_self(), modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
@@ -9368,7 +9368,7 @@ NPU_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-    return npu_aclmdlRIExecute(npu_self(), modelRI, timeout);
+    return npug_aclmdlRIExecute(npu_self(), modelRI, timeout);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
@@ -9398,7 +9398,7 @@ NPU_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 }
 
 static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
-    return npu_aclmdlRIDestroy(npu_self(), modelRI);
+    return npug_aclmdlRIDestroy(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroy(aclmdlRI modelRI) {
@@ -9427,7 +9427,7 @@ NPU_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-    return npu_aclmdlRICaptureTaskGrpBegin(npu_self(), stream);
+    return npug_aclmdlRICaptureTaskGrpBegin(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
@@ -9456,7 +9456,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-    return npu_aclmdlRICaptureTaskGrpEnd(npu_self(), stream, handle);
+    return npug_aclmdlRICaptureTaskGrpEnd(npu_self(), stream, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
@@ -9486,7 +9486,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* 
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-    return npu_aclmdlRICaptureTaskUpdateBegin(npu_self(), stream, handle);
+    return npug_aclmdlRICaptureTaskUpdateBegin(npu_self(), stream, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
@@ -9516,7 +9516,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTask
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-    return npu_aclmdlRICaptureTaskUpdateEnd(npu_self(), stream);
+    return npug_aclmdlRICaptureTaskUpdateEnd(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
@@ -9545,7 +9545,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-    return npu_aclmdlRIBuildBegin(npu_self(), modelRI, flag);
+    return npug_aclmdlRIBuildBegin(npu_self(), modelRI, flag);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
@@ -9575,7 +9575,7 @@ NPU_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
 }
 
 static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
-    return npu_aclmdlRIBindStream(npu_self(), modelRI, stream, flag);
+    return npug_aclmdlRIBindStream(npu_self(), modelRI, stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
@@ -9606,7 +9606,7 @@ NPU_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 }
 
 static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-    return npu_aclmdlRIEndTask(npu_self(), modelRI, stream);
+    return npug_aclmdlRIEndTask(npu_self(), modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
@@ -9636,7 +9636,7 @@ NPU_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-    return npu_aclmdlRIBuildEnd(npu_self(), modelRI, reserve);
+    return npug_aclmdlRIBuildEnd(npu_self(), modelRI, reserve);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
@@ -9666,7 +9666,7 @@ NPU_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 }
 
 static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-    return npu_aclmdlRIUnbindStream(npu_self(), modelRI, stream);
+    return npug_aclmdlRIUnbindStream(npu_self(), modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
@@ -9696,7 +9696,7 @@ NPU_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
 }
 
 static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-    return npu_aclmdlRISetName(npu_self(), modelRI, (char*)name);
+    return npug_aclmdlRISetName(npu_self(), modelRI, (char*)name);
 }
 
 static NPU_HOOK aclError hook_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
@@ -9726,7 +9726,7 @@ NPU_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
 }
 
 static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-    return npu_aclmdlRIGetName(npu_self(), modelRI, maxLen, name);
+    return npug_aclmdlRIGetName(npu_self(), modelRI, maxLen, name);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
@@ -9757,7 +9757,7 @@ NPU_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* nam
 }
 
 static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-    return npu_aclmdlRIGetId(npu_self(), modelRI, modelRIId);
+    return npug_aclmdlRIGetId(npu_self(), modelRI, modelRIId);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
@@ -9787,7 +9787,7 @@ NPU_EXPORT aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
 }
 
 static inline aclError emu_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
-    return npu_aclmdlRIDestroyRegisterCallback(npu_self(), modelRI, func, userData);
+    return npug_aclmdlRIDestroyRegisterCallback(npu_self(), modelRI, func, userData);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
@@ -9818,7 +9818,7 @@ NPU_EXPORT aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallb
 }
 
 static inline aclError emu_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
-    return npu_aclmdlRIDestroyUnregisterCallback(npu_self(), modelRI, func);
+    return npug_aclmdlRIDestroyUnregisterCallback(npu_self(), modelRI, func);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
@@ -9934,7 +9934,7 @@ NPU_EXPORT aclError aclmdlFinalizeDump(void) {
 }
 
 static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
-    return npu_aclmdlRIGetStreams(npu_self(), modelRI, streams, numStreams);
+    return npug_aclmdlRIGetStreams(npu_self(), modelRI, streams, numStreams);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
@@ -9965,7 +9965,7 @@ NPU_EXPORT aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, u
 }
 
 static inline aclError emu_aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
-    return npu_aclmdlRIGetTasksByStream(npu_self(), stream, tasks, numTasks);
+    return npug_aclmdlRIGetTasksByStream(npu_self(), stream, tasks, numTasks);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
@@ -9996,7 +9996,7 @@ NPU_EXPORT aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* t
 }
 
 static inline aclError emu_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
-    return npu_aclmdlRITaskGetType(npu_self(), task, type);
+    return npug_aclmdlRITaskGetType(npu_self(), task, type);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
@@ -10026,7 +10026,7 @@ NPU_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* typ
 }
 
 static inline aclError emu_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
-    return npu_aclmdlRITaskGetSeqId(npu_self(), task, id);
+    return npug_aclmdlRITaskGetSeqId(npu_self(), task, id);
 }
 
 static NPU_HOOK aclError hook_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
@@ -10056,7 +10056,7 @@ NPU_EXPORT aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
 }
 
 static inline aclError emu_aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
-    return npu_aclrtGetVersion(npu_self(), majorVersion, minorVersion, patchVersion);
+    return npug_aclrtGetVersion(npu_self(), majorVersion, minorVersion, patchVersion);
 }
 
 static NPU_HOOK aclError hook_aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
@@ -10087,7 +10087,7 @@ NPU_EXPORT aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion
 }
 
 static inline aclError emu_aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
-    return npu_aclInitCallbackRegister(npu_self(), type, cbFunc, userData);
+    return npug_aclInitCallbackRegister(npu_self(), type, cbFunc, userData);
 }
 
 static NPU_HOOK aclError hook_aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
@@ -10118,7 +10118,7 @@ NPU_EXPORT aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclIni
 }
 
 static inline aclError emu_aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
-    return npu_aclInitCallbackUnRegister(npu_self(), type, cbFunc);
+    return npug_aclInitCallbackUnRegister(npu_self(), type, cbFunc);
 }
 
 static NPU_HOOK aclError hook_aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
@@ -10148,7 +10148,7 @@ NPU_EXPORT aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclI
 }
 
 static inline aclError emu_aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
-    return npu_aclFinalizeCallbackRegister(npu_self(), type, cbFunc, userData);
+    return npug_aclFinalizeCallbackRegister(npu_self(), type, cbFunc, userData);
 }
 
 static NPU_HOOK aclError hook_aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
@@ -10179,7 +10179,7 @@ NPU_EXPORT aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, ac
 }
 
 static inline aclError emu_aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
-    return npu_aclFinalizeCallbackUnRegister(npu_self(), type, cbFunc);
+    return npug_aclFinalizeCallbackUnRegister(npu_self(), type, cbFunc);
 }
 
 static NPU_HOOK aclError hook_aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
@@ -10209,7 +10209,7 @@ NPU_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, 
 }
 
 static inline aclError emu_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    return npu_aclrtCheckMemType(npu_self(), addrList, size, memType, checkResult, reserve);
+    return npug_aclrtCheckMemType(npu_self(), addrList, size, memType, checkResult, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -10242,7 +10242,7 @@ NPU_EXPORT aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t m
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
-    return npu_aclrtGetLogicDevIdByUserDevId(npu_self(), userDevid, logicDevId);
+    return npug_aclrtGetLogicDevIdByUserDevId(npu_self(), userDevid, logicDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
@@ -10272,7 +10272,7 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32
 }
 
 static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
-    return npu_aclrtGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevid);
+    return npug_aclrtGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevid);
 }
 
 static NPU_HOOK aclError hook_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
@@ -10302,7 +10302,7 @@ NPU_EXPORT aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int3
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
-    return npu_aclrtGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
+    return npug_aclrtGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
@@ -10332,7 +10332,7 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
-    return npu_aclrtGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
+    return npug_aclrtGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
@@ -10362,7 +10362,7 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32
 }
 
 static inline aclError emu_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
-    return npu_aclrtGetUserDevIdByPhyDevId(npu_self(), phyDevId, userDevId);
+    return npug_aclrtGetUserDevIdByPhyDevId(npu_self(), phyDevId, userDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
@@ -10392,7 +10392,7 @@ NPU_EXPORT aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t*
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
-    return npu_aclrtGetPhyDevIdByUserDevId(npu_self(), userDevId, phyDevId);
+    return npug_aclrtGetPhyDevIdByUserDevId(npu_self(), userDevId, phyDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
@@ -10456,7 +10456,7 @@ NPU_EXPORT aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream s
 }
 
 static inline aclError emu_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
-    return npu_aclrtLaunchKernelV2(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, cfg, stream);
+    return npug_aclrtLaunchKernelV2(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, cfg, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
@@ -10490,7 +10490,7 @@ NPU_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t num
 }
 
 static inline aclError emu_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    return npu_aclrtLaunchKernelWithHostArgs(npu_self(), funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    return npug_aclrtLaunchKernelWithHostArgs(npu_self(), funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
@@ -10526,7 +10526,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 }
 
 static inline aclError emu_aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
-    return npu_aclrtLaunchKernelWithArgsArray(npu_self(), func, numBlocks, stream, cfg, args);
+    return npug_aclrtLaunchKernelWithArgsArray(npu_self(), func, numBlocks, stream, cfg, args);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
@@ -10649,7 +10649,7 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, 
 }
 
 static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-    return npu_aclrtCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
+    return npug_aclrtCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -10810,7 +10810,7 @@ NPU_EXPORT aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtSt
 }
 
 static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
-    return npu_aclrtLaunchHostFunc(npu_self(), stream, fn, args);
+    return npug_aclrtLaunchHostFunc(npu_self(), stream, fn, args);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
@@ -10871,7 +10871,7 @@ NPU_EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
 }
 
 static inline aclError emu_aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
-    return npu_aclrtRandomNumAsync(npu_self(), (aclrtRandomNumTaskInfo*)taskInfo, stream, reserve);
+    return npug_aclrtRandomNumAsync(npu_self(), (aclrtRandomNumTaskInfo*)taskInfo, stream, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
@@ -10902,7 +10902,7 @@ NPU_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, 
 }
 
 static inline aclError emu_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
-    return npu_aclrtRegStreamStateCallback(npu_self(), (char*)regName, callback, args);
+    return npug_aclrtRegStreamStateCallback(npu_self(), (char*)regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
@@ -10933,7 +10933,7 @@ NPU_EXPORT aclError aclrtRegStreamStateCallback(const char* regName, aclrtStream
 }
 
 static inline aclError emu_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
-    return npu_aclrtRegDeviceStateCallback(npu_self(), (char*)regName, callback, args);
+    return npug_aclrtRegDeviceStateCallback(npu_self(), (char*)regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
@@ -10964,7 +10964,7 @@ NPU_EXPORT aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDevice
 }
 
 static inline aclError emu_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
-    return npu_aclrtSetDeviceTaskAbortCallback(npu_self(), (char*)regName, callback, args);
+    return npug_aclrtSetDeviceTaskAbortCallback(npu_self(), (char*)regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
@@ -10995,7 +10995,7 @@ NPU_EXPORT aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDe
 }
 
 static inline aclError emu_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
-    return npu_aclrtGetOpExecuteTimeout(npu_self(), timeoutMs);
+    return npug_aclrtGetOpExecuteTimeout(npu_self(), timeoutMs);
 }
 
 static NPU_HOOK aclError hook_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
@@ -11024,7 +11024,7 @@ NPU_EXPORT aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
 }
 
 static inline aclError emu_aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
-    return npu_aclrtDevicePeerAccessStatus(npu_self(), deviceId, peerDeviceId, status);
+    return npug_aclrtDevicePeerAccessStatus(npu_self(), deviceId, peerDeviceId, status);
 }
 
 static NPU_HOOK aclError hook_aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
@@ -11055,7 +11055,7 @@ NPU_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDe
 }
 
 static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
-    return npu_aclrtStreamStop(npu_self(), stream);
+    return npug_aclrtStreamStop(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamStop(aclrtStream stream) {
@@ -11084,7 +11084,7 @@ NPU_EXPORT aclError aclrtStreamStop(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
-    return npu_aclrtTaskUpdateAsync(npu_self(), taskStream, taskId, info, execStream);
+    return npug_aclrtTaskUpdateAsync(npu_self(), taskStream, taskId, info, execStream);
 }
 
 static NPU_HOOK aclError hook_aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
@@ -11216,7 +11216,7 @@ NPU_EXPORT aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, a
 }
 
 static inline aclError emu_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
-    return npu_aclrtCheckArchCompatibility(npu_self(), (char*)socVersion, canCompatible);
+    return npug_aclrtCheckArchCompatibility(npu_self(), (char*)socVersion, canCompatible);
 }
 
 static NPU_HOOK aclError hook_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
@@ -11246,7 +11246,7 @@ NPU_EXPORT aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t*
 }
 
 static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
-    return npu_aclmdlRIAbort(npu_self(), modelRI);
+    return npug_aclmdlRIAbort(npu_self(), modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIAbort(aclmdlRI modelRI) {
@@ -11275,7 +11275,7 @@ NPU_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI) {
 }
 
 static inline aclError emu_aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
-    return npu_aclmdlRICondHandleCreate(npu_self(), modelRI, defaultLaunchValue, flag, handle);
+    return npug_aclmdlRICondHandleCreate(npu_self(), modelRI, defaultLaunchValue, flag, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
@@ -11307,7 +11307,7 @@ NPU_EXPORT aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultL
 }
 
 static inline aclError emu_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
-    return npu_aclmdlRICondHandleGetCondPtr(npu_self(), handle, ptr);
+    return npug_aclmdlRICondHandleGetCondPtr(npu_self(), handle, ptr);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
@@ -11337,7 +11337,7 @@ NPU_EXPORT aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint
 }
 
 static inline aclError emu_aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
-    return npu_aclmdlRIAddCondTask(npu_self(), params, stream, flags);
+    return npug_aclmdlRIAddCondTask(npu_self(), params, stream, flags);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
@@ -11368,7 +11368,7 @@ NPU_EXPORT aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStre
 }
 
 static inline aclError emu_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
-    return npu_aclmdlRICaptureToModelRIBegin(npu_self(), stream, modelRI, mode);
+    return npug_aclmdlRICaptureToModelRIBegin(npu_self(), stream, modelRI, mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
@@ -11399,7 +11399,7 @@ NPU_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI m
 }
 
 static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
-    return npu_aclrtCntNotifyRecord(npu_self(), cntNotify, stream, info);
+    return npug_aclrtCntNotifyRecord(npu_self(), cntNotify, stream, info);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
@@ -11430,7 +11430,7 @@ NPU_EXPORT aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream s
 }
 
 static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
-    return npu_aclrtCntNotifyWaitWithTimeout(npu_self(), cntNotify, stream, info);
+    return npug_aclrtCntNotifyWaitWithTimeout(npu_self(), cntNotify, stream, info);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
@@ -11461,7 +11461,7 @@ NPU_EXPORT aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclr
 }
 
 static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
-    return npu_aclrtCntNotifyReset(npu_self(), cntNotify, stream);
+    return npug_aclrtCntNotifyReset(npu_self(), cntNotify, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
@@ -11491,7 +11491,7 @@ NPU_EXPORT aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream st
 }
 
 static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
-    return npu_aclrtCntNotifyGetId(npu_self(), cntNotify, notifyId);
+    return npug_aclrtCntNotifyGetId(npu_self(), cntNotify, notifyId);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
@@ -11521,7 +11521,7 @@ NPU_EXPORT aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* noti
 }
 
 static inline aclError emu_aclrtPersistentTaskClean(aclrtStream stream) {
-    return npu_aclrtPersistentTaskClean(npu_self(), stream);
+    return npug_aclrtPersistentTaskClean(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtPersistentTaskClean(aclrtStream stream) {
@@ -11550,7 +11550,7 @@ NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-    return npu_aclrtGetErrorVerbose(npu_self(), deviceId, errorInfo);
+    return npug_aclrtGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
@@ -11580,7 +11580,7 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
 }
 
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    return npu_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
+    return npug_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
@@ -11610,7 +11610,7 @@ NPU_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* err
 }
 
 static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
-    return npu_aclrtMemSetAccess(npu_self(), virPtr, size, desc, count);
+    return npug_aclrtMemSetAccess(npu_self(), virPtr, size, desc, count);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
@@ -11642,7 +11642,7 @@ NPU_EXPORT aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessD
 }
 
 static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
-    return npu_aclrtMemGetAccess(npu_self(), virPtr, location, flag);
+    return npug_aclrtMemGetAccess(npu_self(), virPtr, location, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
@@ -11867,7 +11867,7 @@ NPU_EXPORT aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, ac
 }
 
 static inline aclError emu_aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    return npu_aclrtCacheLastTaskOpInfo(npu_self(), (void*)infoPtr, infoSize);
+    return npug_aclrtCacheLastTaskOpInfo(npu_self(), (void*)infoPtr, infoSize);
 }
 
 static NPU_HOOK aclError hook_aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -11897,7 +11897,7 @@ NPU_EXPORT aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const si
 }
 
 static inline aclError emu_aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    return npu_aclrtCacheLastTaskExtendInfo(npu_self(), (char*)extendInfoPtr, infoSize);
+    return npug_aclrtCacheLastTaskExtendInfo(npu_self(), (char*)extendInfoPtr, infoSize);
 }
 
 static NPU_HOOK aclError hook_aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -11927,7 +11927,7 @@ NPU_EXPORT aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr
 }
 
 static inline aclError emu_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
-    return npu_aclrtGetFunctionAttribute(npu_self(), funcHandle, attrType, attrValue);
+    return npug_aclrtGetFunctionAttribute(npu_self(), funcHandle, attrType, attrValue);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
@@ -11958,7 +11958,7 @@ NPU_EXPORT aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtF
 }
 
 static inline aclError emu_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
-    return npu_aclrtFunctionGetBinary(npu_self(), funcHandle, binHandle);
+    return npug_aclrtFunctionGetBinary(npu_self(), funcHandle, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
@@ -11988,7 +11988,7 @@ NPU_EXPORT aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, acl
 }
 
 static inline aclError emu_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    return npu_aclrtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
+    return npug_aclrtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -12018,7 +12018,7 @@ NPU_EXPORT aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCo
 }
 
 static inline aclError emu_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    return npu_aclrtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
+    return npug_aclrtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -12050,7 +12050,7 @@ NPU_EXPORT aclError aclrtFunctionGetParamInfo(const void* func, size_t paramInde
 }
 
 static inline aclError emu_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    return npu_aclrtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
+    return npug_aclrtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -12081,7 +12081,7 @@ NPU_EXPORT aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t fl
 }
 
 static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-    return npu_aclrtIpcGetEventHandle(npu_self(), event, handle);
+    return npug_aclrtIpcGetEventHandle(npu_self(), event, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
@@ -12111,7 +12111,7 @@ NPU_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle
 }
 
 static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-    return npu_aclrtIpcOpenEventHandle(npu_self(), handle, event);
+    return npug_aclrtIpcOpenEventHandle(npu_self(), handle, event);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
@@ -12141,7 +12141,7 @@ NPU_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEve
 }
 
 static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-    return npu_aclrtMemRetainAllocationHandle(npu_self(), virPtr, handle);
+    return npug_aclrtMemRetainAllocationHandle(npu_self(), virPtr, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
@@ -12171,7 +12171,7 @@ NPU_EXPORT aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHand
 }
 
 static inline aclError emu_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
-    return npu_aclrtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
+    return npug_aclrtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
@@ -12201,7 +12201,7 @@ NPU_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle 
 }
 
 static inline aclError emu_aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    return npu_aclrtReserveMemAddressNoUCMemory(npu_self(), virPtr, size, alignment, expectPtr, flags);
+    return npug_aclrtReserveMemAddressNoUCMemory(npu_self(), virPtr, size, alignment, expectPtr, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -12234,7 +12234,7 @@ NPU_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
 }
 
 static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    return npu_aclrtMemGetAddressRange(npu_self(), ptr, pbase, psize);
+    return npug_aclrtMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -12265,7 +12265,7 @@ NPU_EXPORT aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psi
 }
 
 static inline aclError emu_aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
-    return npu_aclrtMemP2PMap(npu_self(), devPtr, size, dstDevId, flags);
+    return npug_aclrtMemP2PMap(npu_self(), devPtr, size, dstDevId, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
@@ -12297,7 +12297,7 @@ NPU_EXPORT aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, 
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
-    return npu_aclrtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
+    return npug_aclrtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
@@ -12330,7 +12330,7 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, a
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
-    return npu_aclrtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    return npug_aclrtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
@@ -12464,7 +12464,7 @@ NPU_EXPORT aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkTyp
 }
 
 static inline aclrtAllocatorDesc emu_aclrtAllocatorCreateDesc(void) {
-    return npu_aclrtAllocatorCreateDesc(npu_self());
+    return npug_aclrtAllocatorCreateDesc(npu_self());
 }
 
 static NPU_HOOK aclrtAllocatorDesc hook_aclrtAllocatorCreateDesc(void) {
@@ -12492,7 +12492,7 @@ NPU_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
 }
 
 static inline aclError emu_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
-    return npu_aclrtAllocatorDestroyDesc(npu_self(), allocatorDesc);
+    return npug_aclrtAllocatorDestroyDesc(npu_self(), allocatorDesc);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
@@ -12521,7 +12521,7 @@ NPU_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) 
 }
 
 static inline aclError emu_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
-    return npu_aclrtAllocatorSetObjToDesc(npu_self(), allocatorDesc, allocator);
+    return npug_aclrtAllocatorSetObjToDesc(npu_self(), allocatorDesc, allocator);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
@@ -12551,7 +12551,7 @@ NPU_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 }
 
 static inline aclError emu_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
-    return npu_aclrtAllocatorSetAllocFuncToDesc(npu_self(), allocatorDesc, func);
+    return npug_aclrtAllocatorSetAllocFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
@@ -12581,7 +12581,7 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocato
 }
 
 static inline aclError emu_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
-    return npu_aclrtAllocatorSetFreeFuncToDesc(npu_self(), allocatorDesc, func);
+    return npug_aclrtAllocatorSetFreeFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
@@ -12611,7 +12611,7 @@ NPU_EXPORT aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocator
 }
 
 static inline aclError emu_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
-    return npu_aclrtAllocatorSetAllocAdviseFuncToDesc(npu_self(), allocatorDesc, func);
+    return npug_aclrtAllocatorSetAllocAdviseFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
@@ -12641,7 +12641,7 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc al
 }
 
 static inline aclError emu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
-    return npu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(npu_self(), allocatorDesc, func);
+    return npug_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(npu_self(), allocatorDesc, func);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
@@ -12671,7 +12671,7 @@ NPU_EXPORT aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDe
 }
 
 static inline aclError emu_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
-    return npu_aclrtAllocatorRegister(npu_self(), stream, allocatorDesc);
+    return npug_aclrtAllocatorRegister(npu_self(), stream, allocatorDesc);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
@@ -12701,7 +12701,7 @@ NPU_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
 }
 
 static inline aclError emu_aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
-    return npu_aclrtAllocatorGetByStream(npu_self(), stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+    return npug_aclrtAllocatorGetByStream(npu_self(), stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
@@ -12736,7 +12736,7 @@ NPU_EXPORT aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocator
 }
 
 static inline aclError emu_aclrtAllocatorUnregister(aclrtStream stream) {
-    return npu_aclrtAllocatorUnregister(npu_self(), stream);
+    return npug_aclrtAllocatorUnregister(npu_self(), stream);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocatorUnregister(aclrtStream stream) {
@@ -12765,7 +12765,7 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    return npu_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
+    return npug_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
@@ -12795,7 +12795,7 @@ NPU_EXPORT aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPool
 }
 
 static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
-    return npu_aclrtMemPoolDestroy(npu_self(), memPool);
+    return npug_aclrtMemPoolDestroy(npu_self(), memPool);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
@@ -12824,7 +12824,7 @@ NPU_EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
 }
 
 static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    return npu_aclrtMemPoolSetAttr(npu_self(), memPool, attr, value);
+    return npug_aclrtMemPoolSetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -12855,7 +12855,7 @@ NPU_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
 }
 
 static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    return npu_aclrtMemPoolGetAttr(npu_self(), memPool, attr, value);
+    return npug_aclrtMemPoolGetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -12886,7 +12886,7 @@ NPU_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
 }
 
 static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
-    return npu_aclrtMemPoolMallocAsync(npu_self(), ptr, size, memPool, stream);
+    return npug_aclrtMemPoolMallocAsync(npu_self(), ptr, size, memPool, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
@@ -12918,7 +12918,7 @@ NPU_EXPORT aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPoo
 }
 
 static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
-    return npu_aclrtMemPoolFreeAsync(npu_self(), ptr, stream);
+    return npug_aclrtMemPoolFreeAsync(npu_self(), ptr, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
@@ -12948,7 +12948,7 @@ NPU_EXPORT aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
-    return npu_aclrtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
+    return npug_aclrtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
@@ -12978,7 +12978,7 @@ NPU_EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKe
 }
 
 static inline drvError_t emu_halMemAlloc(void **pp, unsigned long long size, unsigned long long flag) {
-    return npu_halMemAlloc(npu_self(), pp, size, flag);
+    return npug_halMemAlloc(npu_self(), pp, size, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemAlloc(void **pp, unsigned long long size, unsigned long long flag) {
@@ -13009,7 +13009,7 @@ NPU_EXPORT drvError_t halMemAlloc(void **pp, unsigned long long size, unsigned l
 }
 
 static inline drvError_t emu_halMemFree(void *pp) {
-    return npu_halMemFree(npu_self(), pp);
+    return npug_halMemFree(npu_self(), pp);
 }
 
 static NPU_HOOK drvError_t hook_halMemFree(void *pp) {
@@ -13038,7 +13038,7 @@ NPU_EXPORT drvError_t halMemFree(void *pp) {
 }
 
 static inline drvError_t emu_halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device) {
-    return npu_halMemAdvise(npu_self(), ptr, count, type, device);
+    return npug_halMemAdvise(npu_self(), ptr, count, type, device);
 }
 
 static NPU_HOOK drvError_t hook_halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int type, DVdevice device) {
@@ -13070,7 +13070,7 @@ NPU_EXPORT drvError_t halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int t
 }
 
 static inline DVresult emu_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVdevice device) {
-    return npu_drvMemPrefetchToDevice(npu_self(), dev_ptr, len, device);
+    return npug_drvMemPrefetchToDevice(npu_self(), dev_ptr, len, device);
 }
 
 static NPU_HOOK DVresult hook_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVdevice device) {
@@ -13101,7 +13101,7 @@ NPU_EXPORT DVresult drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVde
 }
 
 static inline DVresult emu_halMemGetInfo(DVdevice device, unsigned int type, struct MemInfo *info) {
-    return npu_halMemGetInfo(npu_self(), device, type, info);
+    return npug_halMemGetInfo(npu_self(), device, type, info);
 }
 
 static NPU_HOOK DVresult hook_halMemGetInfo(DVdevice device, unsigned int type, struct MemInfo *info) {
@@ -13132,7 +13132,7 @@ NPU_EXPORT DVresult halMemGetInfo(DVdevice device, unsigned int type, struct Mem
 }
 
 static inline DVresult emu_halMemGetInfoEx(DVdevice device, unsigned int type, struct MemInfo *info) {
-    return npu_halMemGetInfoEx(npu_self(), device, type, info);
+    return npug_halMemGetInfoEx(npu_self(), device, type, info);
 }
 
 static NPU_HOOK DVresult hook_halMemGetInfoEx(DVdevice device, unsigned int type, struct MemInfo *info) {
@@ -13201,7 +13201,7 @@ NPU_EXPORT drvError_t halMemCtl(int type, void *param_value, size_t param_value_
 }
 
 static inline DVresult emu_drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src, size_t byte_count) {
-    return npu_drvMemcpy(npu_self(), dst, dest_max, src, byte_count);
+    return npug_drvMemcpy(npu_self(), dst, dest_max, src, byte_count);
 }
 
 static NPU_HOOK DVresult hook_drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src, size_t byte_count) {
@@ -13233,7 +13233,7 @@ NPU_EXPORT DVresult drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src,
 }
 
 static inline drvError_t emu_halMemcpy(void *dst, size_t dst_size, void *src, size_t count, struct memcpy_info *info) {
-    return npu_halMemcpy(npu_self(), dst, dst_size, src, count, info);
+    return npug_halMemcpy(npu_self(), dst, dst_size, src, count, info);
 }
 
 static NPU_HOOK drvError_t hook_halMemcpy(void *dst, size_t dst_size, void *src, size_t count, struct memcpy_info *info) {
@@ -13296,7 +13296,7 @@ NPU_EXPORT drvError_t halMemcpy2D(struct MEMCPY2D *p_copy) {
 }
 
 static inline drvError_t emu_halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr src, size_t len) {
-    return npu_halSdmaCopy(npu_self(), dst, dst_size, src, len);
+    return npug_halSdmaCopy(npu_self(), dst, dst_size, src, len);
 }
 
 static NPU_HOOK drvError_t hook_halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr src, size_t len) {
@@ -13328,7 +13328,7 @@ NPU_EXPORT drvError_t halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr 
 }
 
 static inline DVresult emu_drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, size_t num) {
-    return npu_drvMemsetD8(npu_self(), dst, destMax, value, num);
+    return npug_drvMemsetD8(npu_self(), dst, destMax, value, num);
 }
 
 static NPU_HOOK DVresult hook_drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, size_t num) {
@@ -13360,7 +13360,7 @@ NPU_EXPORT DVresult drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, si
 }
 
 static inline DVresult emu_drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *attr) {
-    return npu_drvMemGetAttribute(npu_self(), vptr, attr);
+    return npug_drvMemGetAttribute(npu_self(), vptr, attr);
 }
 
 static NPU_HOOK DVresult hook_drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *attr) {
@@ -13390,7 +13390,7 @@ NPU_EXPORT DVresult drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *att
 }
 
 static inline drvError_t emu_halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase, size_t *psize) {
-    return npu_halMemGetAddressRange(npu_self(), ptr, pbase, psize);
+    return npug_halMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase, size_t *psize) {
@@ -13421,7 +13421,7 @@ NPU_EXPORT drvError_t halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase,
 }
 
 static inline drvError_t emu_halMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag) {
-    return npu_halMemAddressReserve(npu_self(), ptr, size, alignment, addr, flag);
+    return npug_halMemAddressReserve(npu_self(), ptr, size, alignment, addr, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr, uint64_t flag) {
@@ -13454,7 +13454,7 @@ NPU_EXPORT drvError_t halMemAddressReserve(void **ptr, size_t size, size_t align
 }
 
 static inline drvError_t emu_halMemAddressFree(void *ptr) {
-    return npu_halMemAddressFree(npu_self(), ptr);
+    return npug_halMemAddressFree(npu_self(), ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemAddressFree(void *ptr) {
@@ -13483,7 +13483,7 @@ NPU_EXPORT drvError_t halMemAddressFree(void *ptr) {
 }
 
 static inline drvError_t emu_halMemCreate(drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag) {
-    return npu_halMemCreate(npu_self(), handle, size, (struct drv_mem_prop*)prop, flag);
+    return npug_halMemCreate(npu_self(), handle, size, (struct drv_mem_prop*)prop, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemCreate(drv_mem_handle_t **handle, size_t size, const struct drv_mem_prop *prop, uint64_t flag) {
@@ -13515,7 +13515,7 @@ NPU_EXPORT drvError_t halMemCreate(drv_mem_handle_t **handle, size_t size, const
 }
 
 static inline drvError_t emu_halMemRelease(drv_mem_handle_t *handle) {
-    return npu_halMemRelease(npu_self(), handle);
+    return npug_halMemRelease(npu_self(), handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemRelease(drv_mem_handle_t *handle) {
@@ -13544,7 +13544,7 @@ NPU_EXPORT drvError_t halMemRelease(drv_mem_handle_t *handle) {
 }
 
 static inline drvError_t emu_halMemRetainAllocationHandle(drv_mem_handle_t **handle, void *ptr) {
-    return npu_halMemRetainAllocationHandle(npu_self(), handle, ptr);
+    return npug_halMemRetainAllocationHandle(npu_self(), handle, ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemRetainAllocationHandle(drv_mem_handle_t **handle, void *ptr) {
@@ -13574,7 +13574,7 @@ NPU_EXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle, vo
 }
 
 static inline drvError_t emu_halMemMap(void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag) {
-    return npu_halMemMap(npu_self(), ptr, size, offset, handle, flag);
+    return npug_halMemMap(npu_self(), ptr, size, offset, handle, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemMap(void *ptr, size_t size, size_t offset, drv_mem_handle_t *handle, uint64_t flag) {
@@ -13607,7 +13607,7 @@ NPU_EXPORT drvError_t halMemMap(void *ptr, size_t size, size_t offset, drv_mem_h
 }
 
 static inline drvError_t emu_halMemUnmap(void *ptr) {
-    return npu_halMemUnmap(npu_self(), ptr);
+    return npug_halMemUnmap(npu_self(), ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemUnmap(void *ptr) {
@@ -13636,7 +13636,7 @@ NPU_EXPORT drvError_t halMemUnmap(void *ptr) {
 }
 
 static inline drvError_t emu_halMemSetAccess(void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count) {
-    return npu_halMemSetAccess(npu_self(), ptr, size, desc, count);
+    return npug_halMemSetAccess(npu_self(), ptr, size, desc, count);
 }
 
 static NPU_HOOK drvError_t hook_halMemSetAccess(void *ptr, size_t size, struct drv_mem_access_desc *desc, size_t count) {
@@ -13668,7 +13668,7 @@ NPU_EXPORT drvError_t halMemSetAccess(void *ptr, size_t size, struct drv_mem_acc
 }
 
 static inline drvError_t emu_halMemGetAccess(void *ptr, struct drv_mem_location *location, uint64_t *flags) {
-    return npu_halMemGetAccess(npu_self(), ptr, location, flags);
+    return npug_halMemGetAccess(npu_self(), ptr, location, flags);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAccess(void *ptr, struct drv_mem_location *location, uint64_t *flags) {
@@ -13699,7 +13699,7 @@ NPU_EXPORT drvError_t halMemGetAccess(void *ptr, struct drv_mem_location *locati
 }
 
 static inline drvError_t emu_halMemGetAllocationGranularity(const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity) {
-    return npu_halMemGetAllocationGranularity(npu_self(), (struct drv_mem_prop*)prop, option, granularity);
+    return npug_halMemGetAllocationGranularity(npu_self(), (struct drv_mem_prop*)prop, option, granularity);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAllocationGranularity(const struct drv_mem_prop *prop, drv_mem_granularity_options option, size_t *granularity) {
@@ -13730,7 +13730,7 @@ NPU_EXPORT drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop *
 }
 
 static inline drvError_t emu_halMemGetAllocationPropertiesFromHandle(struct drv_mem_prop *prop, drv_mem_handle_t *handle) {
-    return npu_halMemGetAllocationPropertiesFromHandle(npu_self(), prop, handle);
+    return npug_halMemGetAllocationPropertiesFromHandle(npu_self(), prop, handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemGetAllocationPropertiesFromHandle(struct drv_mem_prop *prop, drv_mem_handle_t *handle) {
@@ -13760,7 +13760,7 @@ NPU_EXPORT drvError_t halMemGetAllocationPropertiesFromHandle(struct drv_mem_pro
 }
 
 static inline drvError_t emu_halMemExportToShareableHandle(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle) {
-    return npu_halMemExportToShareableHandle(npu_self(), handle, handle_type, flags, shareable_handle);
+    return npug_halMemExportToShareableHandle(npu_self(), handle, handle_type, flags, shareable_handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemExportToShareableHandle(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, uint64_t *shareable_handle) {
@@ -13792,7 +13792,7 @@ NPU_EXPORT drvError_t halMemExportToShareableHandle(drv_mem_handle_t *handle, dr
 }
 
 static inline drvError_t emu_halMemExportToShareableHandleV2(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle) {
-    return npu_halMemExportToShareableHandleV2(npu_self(), handle, handle_type, flags, share_handle);
+    return npug_halMemExportToShareableHandleV2(npu_self(), handle, handle_type, flags, share_handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemExportToShareableHandleV2(drv_mem_handle_t *handle, drv_mem_handle_type handle_type, uint64_t flags, struct MemShareHandle *share_handle) {
@@ -13824,7 +13824,7 @@ NPU_EXPORT drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle, 
 }
 
 static inline drvError_t emu_halMemImportFromShareableHandle(uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
-    return npu_halMemImportFromShareableHandle(npu_self(), shareable_handle, devid, handle);
+    return npug_halMemImportFromShareableHandle(npu_self(), shareable_handle, devid, handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemImportFromShareableHandle(uint64_t shareable_handle, uint32_t devid, drv_mem_handle_t **handle) {
@@ -13855,7 +13855,7 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandle(uint64_t shareable_handle,
 }
 
 static inline drvError_t emu_halMemImportFromShareableHandleV2(drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle) {
-    return npu_halMemImportFromShareableHandleV2(npu_self(), handle_type, share_handle, devid, handle);
+    return npug_halMemImportFromShareableHandleV2(npu_self(), handle_type, share_handle, devid, handle);
 }
 
 static NPU_HOOK drvError_t hook_halMemImportFromShareableHandleV2(drv_mem_handle_type handle_type, struct MemShareHandle *share_handle, uint32_t devid, drv_mem_handle_t **handle) {
@@ -13887,7 +13887,7 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandleV2(drv_mem_handle_type hand
 }
 
 static inline drvError_t emu_halMemSetPidToShareableHandle(uint64_t shareable_handle, int pid[], uint32_t pid_num) {
-    return npu_halMemSetPidToShareableHandle(npu_self(), shareable_handle, pid, pid_num);
+    return npug_halMemSetPidToShareableHandle(npu_self(), shareable_handle, pid, pid_num);
 }
 
 static NPU_HOOK drvError_t hook_halMemSetPidToShareableHandle(uint64_t shareable_handle, int pid[], uint32_t pid_num) {
@@ -13918,7 +13918,7 @@ NPU_EXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle, i
 }
 
 static inline DVresult emu_halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len) {
-    return npu_halShmemCreateHandle(npu_self(), vptr, byte_count, name, name_len);
+    return npug_halShmemCreateHandle(npu_self(), vptr, byte_count, name, name_len);
 }
 
 static NPU_HOOK DVresult hook_halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, char *name, uint32_t name_len) {
@@ -13950,7 +13950,7 @@ NPU_EXPORT DVresult halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, ch
 }
 
 static inline DVresult emu_halShmemDestroyHandle(const char *name) {
-    return npu_halShmemDestroyHandle(npu_self(), (char*)name);
+    return npug_halShmemDestroyHandle(npu_self(), (char*)name);
 }
 
 static NPU_HOOK DVresult hook_halShmemDestroyHandle(const char *name) {
@@ -13979,7 +13979,7 @@ NPU_EXPORT DVresult halShmemDestroyHandle(const char *name) {
 }
 
 static inline DVresult emu_halShmemSetPidHandle(const char *name, int pid[], int num) {
-    return npu_halShmemSetPidHandle(npu_self(), (char*)name, pid, num);
+    return npug_halShmemSetPidHandle(npu_self(), (char*)name, pid, num);
 }
 
 static NPU_HOOK DVresult hook_halShmemSetPidHandle(const char *name, int pid[], int num) {
@@ -14010,7 +14010,7 @@ NPU_EXPORT DVresult halShmemSetPidHandle(const char *name, int pid[], int num) {
 }
 
 static inline DVresult emu_halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
-    return npu_halShmemOpenHandle(npu_self(), (char*)name, vptr);
+    return npug_halShmemOpenHandle(npu_self(), (char*)name, vptr);
 }
 
 static NPU_HOOK DVresult hook_halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
@@ -14040,7 +14040,7 @@ NPU_EXPORT DVresult halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
 }
 
 static inline DVresult emu_halShmemOpenHandleByDevId(DVdevice dev_id, const char *name, DVdeviceptr *vptr) {
-    return npu_halShmemOpenHandleByDevId(npu_self(), dev_id, (char*)name, vptr);
+    return npug_halShmemOpenHandleByDevId(npu_self(), dev_id, (char*)name, vptr);
 }
 
 static NPU_HOOK DVresult hook_halShmemOpenHandleByDevId(DVdevice dev_id, const char *name, DVdeviceptr *vptr) {
@@ -14071,7 +14071,7 @@ NPU_EXPORT DVresult halShmemOpenHandleByDevId(DVdevice dev_id, const char *name,
 }
 
 static inline DVresult emu_halShmemCloseHandle(DVdeviceptr vptr) {
-    return npu_halShmemCloseHandle(npu_self(), vptr);
+    return npug_halShmemCloseHandle(npu_self(), vptr);
 }
 
 static NPU_HOOK DVresult hook_halShmemCloseHandle(DVdeviceptr vptr) {
@@ -14100,7 +14100,7 @@ NPU_EXPORT DVresult halShmemCloseHandle(DVdeviceptr vptr) {
 }
 
 static inline DVresult emu_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr) {
-    return npu_halShmemSetAttribute(npu_self(), (char*)name, type, attr);
+    return npug_halShmemSetAttribute(npu_self(), (char*)name, type, attr);
 }
 
 static NPU_HOOK DVresult hook_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr) {
@@ -14131,7 +14131,7 @@ NPU_EXPORT DVresult halShmemSetAttribute(const char *name, uint32_t type, uint64
 }
 
 static inline DVresult emu_halShmemGetAttribute(const char *name, enum ShmemAttrType type, uint64_t *attr) {
-    return npu_halShmemGetAttribute(npu_self(), (char*)name, type, attr);
+    return npug_halShmemGetAttribute(npu_self(), (char*)name, type, attr);
 }
 
 static NPU_HOOK DVresult hook_halShmemGetAttribute(const char *name, enum ShmemAttrType type, uint64_t *attr) {
@@ -14226,7 +14226,7 @@ NPU_EXPORT drvError_t halMemAgentClose(uint32_t devid, uint32_t flag) {
 }
 
 static inline drvError_t emu_halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr) {
-    return npu_halHostRegister(npu_self(), src_ptr, size, flag, devid, dst_ptr);
+    return npug_halHostRegister(npu_self(), src_ptr, size, flag, devid, dst_ptr);
 }
 
 static NPU_HOOK drvError_t hook_halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, UINT32 devid, void **dst_ptr) {
@@ -14259,7 +14259,7 @@ NPU_EXPORT drvError_t halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, U
 }
 
 static inline drvError_t emu_halHostUnregister(void *src_ptr, UINT32 devid) {
-    return npu_halHostUnregister(npu_self(), src_ptr, devid);
+    return npug_halHostUnregister(npu_self(), src_ptr, devid);
 }
 
 static NPU_HOOK drvError_t hook_halHostUnregister(void *src_ptr, UINT32 devid) {
@@ -14289,7 +14289,7 @@ NPU_EXPORT drvError_t halHostUnregister(void *src_ptr, UINT32 devid) {
 }
 
 static inline drvError_t emu_halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 flag) {
-    return npu_halHostUnregisterEx(npu_self(), src_ptr, devid, flag);
+    return npug_halHostUnregisterEx(npu_self(), src_ptr, devid, flag);
 }
 
 static NPU_HOOK drvError_t hook_halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 flag) {
@@ -14320,7 +14320,7 @@ NPU_EXPORT drvError_t halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 fl
 }
 
 static inline drvError_t emu_halMemHostGetDevPointer(void *src_ptr, uint32_t devid, void **dst_ptr) {
-    return npu_halMemHostGetDevPointer(npu_self(), src_ptr, devid, dst_ptr);
+    return npug_halMemHostGetDevPointer(npu_self(), src_ptr, devid, dst_ptr);
 }
 
 static NPU_HOOK drvError_t hook_halMemHostGetDevPointer(void *src_ptr, uint32_t devid, void **dst_ptr) {
@@ -14351,7 +14351,7 @@ NPU_EXPORT drvError_t halMemHostGetDevPointer(void *src_ptr, uint32_t devid, voi
 }
 
 static inline drvError_t emu_halHostRegisterCapabilities(uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap) {
-    return npu_halHostRegisterCapabilities(npu_self(), devid, acc_module_type, mem_map_cap);
+    return npug_halHostRegisterCapabilities(npu_self(), devid, acc_module_type, mem_map_cap);
 }
 
 static NPU_HOOK drvError_t hook_halHostRegisterCapabilities(uint32_t devid, uint32_t acc_module_type, uint32_t *mem_map_cap) {
@@ -14382,7 +14382,7 @@ NPU_EXPORT drvError_t halHostRegisterCapabilities(uint32_t devid, uint32_t acc_m
 }
 
 static inline drvError_t emu_halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location) {
-    return npu_halMemManagedAdvise(npu_self(), ptr, size, advise, location);
+    return npug_halMemManagedAdvise(npu_self(), ptr, size, advise, location);
 }
 
 static NPU_HOOK drvError_t hook_halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t advise, struct drv_uvm_location location) {
@@ -14414,7 +14414,7 @@ NPU_EXPORT drvError_t halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t
 }
 
 static inline DVresult emu_halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags) {
-    return npu_halMemManagedPrefetch(npu_self(), ptr, size, location, flags);
+    return npug_halMemManagedPrefetch(npu_self(), ptr, size, location, flags);
 }
 
 static NPU_HOOK DVresult hook_halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct drv_uvm_location location, unsigned int flags) {
@@ -14446,7 +14446,7 @@ NPU_EXPORT DVresult halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct d
 }
 
 static inline DVresult emu_halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags) {
-    return npu_halMemManagedPrefetchBatch(npu_self(), ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
+    return npug_halMemManagedPrefetchBatch(npu_self(), ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
 }
 
 static NPU_HOOK DVresult hook_halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes, size_t count, struct drv_uvm_location *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags) {
@@ -14547,7 +14547,7 @@ NPU_EXPORT drvError_t halSetMemSharing(struct drvMemSharingPara *para) {
 }
 
 static inline drvError_t emu_drvGetDevNum(uint32_t *num_dev) {
-    return npu_drvGetDevNum(npu_self(), num_dev);
+    return npug_drvGetDevNum(npu_self(), num_dev);
 }
 
 static NPU_HOOK drvError_t hook_drvGetDevNum(uint32_t *num_dev) {
@@ -14576,7 +14576,7 @@ NPU_EXPORT drvError_t drvGetDevNum(uint32_t *num_dev) {
 }
 
 static inline drvError_t emu_drvGetDevIDs(uint32_t *devices, uint32_t len) {
-    return npu_drvGetDevIDs(npu_self(), devices, len);
+    return npug_drvGetDevIDs(npu_self(), devices, len);
 }
 
 static NPU_HOOK drvError_t hook_drvGetDevIDs(uint32_t *devices, uint32_t len) {
@@ -14606,7 +14606,7 @@ NPU_EXPORT drvError_t drvGetDevIDs(uint32_t *devices, uint32_t len) {
 }
 
 static inline drvError_t emu_drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
-    return npu_drvGetDeviceLocalIDs(npu_self(), devices, len);
+    return npug_drvGetDeviceLocalIDs(npu_self(), devices, len);
 }
 
 static NPU_HOOK drvError_t hook_drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
@@ -14636,7 +14636,7 @@ NPU_EXPORT drvError_t drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
 }
 
 static inline drvError_t emu_drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyId) {
-    return npu_drvDeviceGetPhyIdByIndex(npu_self(), devIndex, phyId);
+    return npug_drvDeviceGetPhyIdByIndex(npu_self(), devIndex, phyId);
 }
 
 static NPU_HOOK drvError_t hook_drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyId) {
@@ -14666,7 +14666,7 @@ NPU_EXPORT drvError_t drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyI
 }
 
 static inline drvError_t emu_drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devIndex) {
-    return npu_drvDeviceGetIndexByPhyId(npu_self(), phyId, devIndex);
+    return npug_drvDeviceGetIndexByPhyId(npu_self(), phyId, devIndex);
 }
 
 static NPU_HOOK drvError_t hook_drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devIndex) {
@@ -14696,7 +14696,7 @@ NPU_EXPORT drvError_t drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devInde
 }
 
 static inline drvError_t emu_drvGetPlatformInfo(uint32_t *info) {
-    return npu_drvGetPlatformInfo(npu_self(), info);
+    return npug_drvGetPlatformInfo(npu_self(), info);
 }
 
 static NPU_HOOK drvError_t hook_drvGetPlatformInfo(uint32_t *info) {
@@ -14725,7 +14725,7 @@ NPU_EXPORT drvError_t drvGetPlatformInfo(uint32_t *info) {
 }
 
 static inline drvError_t emu_halGetAPIVersion(int *halAPIVersion) {
-    return npu_halGetAPIVersion(npu_self(), halAPIVersion);
+    return npug_halGetAPIVersion(npu_self(), halAPIVersion);
 }
 
 static NPU_HOOK drvError_t hook_halGetAPIVersion(int *halAPIVersion) {
@@ -14754,7 +14754,7 @@ NPU_EXPORT drvError_t halGetAPIVersion(int *halAPIVersion) {
 }
 
 static inline drvError_t emu_halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value) {
-    return npu_halGetDeviceInfo(npu_self(), devId, moduleType, infoType, value);
+    return npug_halGetDeviceInfo(npu_self(), devId, moduleType, infoType, value);
 }
 
 static NPU_HOOK drvError_t hook_halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value) {
@@ -14862,7 +14862,7 @@ NPU_EXPORT drvError_t halSetDeviceInfoByBuff(uint32_t devId, int32_t moduleType,
 }
 
 static inline drvError_t emu_halGetSocVersion(uint32_t devId, char *socVersion, uint32_t len) {
-    return npu_halGetSocVersion(npu_self(), devId, socVersion, len);
+    return npug_halGetSocVersion(npu_self(), devId, socVersion, len);
 }
 
 static NPU_HOOK drvError_t hook_halGetSocVersion(uint32_t devId, char *socVersion, uint32_t len) {
@@ -14893,7 +14893,7 @@ NPU_EXPORT drvError_t halGetSocVersion(uint32_t devId, char *socVersion, uint32_
 }
 
 static inline drvError_t emu_halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) {
-    return npu_halGetChipInfo(npu_self(), devId, chipInfo);
+    return npug_halGetChipInfo(npu_self(), devId, chipInfo);
 }
 
 static NPU_HOOK drvError_t hook_halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) {
@@ -14923,7 +14923,7 @@ NPU_EXPORT drvError_t halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) 
 }
 
 static inline drvError_t emu_halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
-    return npu_halGetDevNumEx(npu_self(), hw_type, devNum);
+    return npug_halGetDevNumEx(npu_self(), hw_type, devNum);
 }
 
 static NPU_HOOK drvError_t hook_halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
@@ -14953,7 +14953,7 @@ NPU_EXPORT drvError_t halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
 }
 
 static inline drvError_t emu_halGetVdevNum(uint32_t *num_dev) {
-    return npu_halGetVdevNum(npu_self(), num_dev);
+    return npug_halGetVdevNum(npu_self(), num_dev);
 }
 
 static NPU_HOOK drvError_t hook_halGetVdevNum(uint32_t *num_dev) {
@@ -14982,7 +14982,7 @@ NPU_EXPORT drvError_t halGetVdevNum(uint32_t *num_dev) {
 }
 
 static inline bool emu_halSupportFeature(uint32_t devId, drvFeature_t type) {
-    return npu_halSupportFeature(npu_self(), devId, type);
+    return npug_halSupportFeature(npu_self(), devId, type);
 }
 
 static NPU_HOOK bool hook_halSupportFeature(uint32_t devId, drvFeature_t type) {
@@ -15012,7 +15012,7 @@ NPU_EXPORT bool halSupportFeature(uint32_t devId, drvFeature_t type) {
 }
 
 static inline drvError_t emu_halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info) {
-    return npu_halResourceInfoQuery(npu_self(), devId, tsId, type, info);
+    return npug_halResourceInfoQuery(npu_self(), devId, tsId, type, info);
 }
 
 static NPU_HOOK drvError_t hook_halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info) {
@@ -15076,7 +15076,7 @@ NPU_EXPORT drvError_t halGetChipCapability(uint32_t devId, struct halCapabilityI
 }
 
 static inline drvError_t emu_halGetDeviceSplitMode(unsigned int dev_id, unsigned int *mode) {
-    return npu_halGetDeviceSplitMode(npu_self(), dev_id, mode);
+    return npug_halGetDeviceSplitMode(npu_self(), dev_id, mode);
 }
 
 static NPU_HOOK drvError_t hook_halGetDeviceSplitMode(unsigned int dev_id, unsigned int *mode) {

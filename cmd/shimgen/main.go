@@ -18,6 +18,13 @@
 // format of every other type. zshims.c also holds npu_pt_syms, the name and
 // library of every symbol by index, which passthrough.c resolves.
 //
+// It also writes libfake/zguard.go: for every Go export npu_X a guard
+// npug_X, the function the shim really calls, which recovers a panic (and a
+// fault in Go code, through debug.SetPanicOnFault) escaping npu_X and
+// returns ACL_ERROR_RT_INTERNAL_ERROR / DRV_ERROR_INNER_ERR (0 or NULL for
+// other result types) with the panic as aclGetRecentErrMsg's message
+// (docs/hardening.md).
+//
 // Usage (from `make generate`): go run ./cmd/shimgen -out libfake
 package main
 
@@ -48,6 +55,9 @@ func run(libDir, casesDir string) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(libDir, shimsFile), files.shims, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(libDir, guardFile), files.guards, 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(casesDir, caseFile), files.unsupported, 0o644)

@@ -125,7 +125,7 @@ func TestGenShimsBodies(t *testing.T) {
 	src := string(out)
 
 	// The emulator path is the old shim body, behind one test of npu_hooks.
-	assert.Contains(t, src, "static inline aclError emu_aclA(const void* p, int32_t n) {\n    return npu_aclA(npu_self(), (void*)p, n);\n}")
+	assert.Contains(t, src, "static inline aclError emu_aclA(const void* p, int32_t n) {\n    return npug_aclA(npu_self(), (void*)p, n);\n}")
 	assert.Contains(t, src, "NPU_EXPORT aclError aclA(const void* p, int32_t n) {\n"+
 		"    if (__builtin_expect(npu_hooks != 0, 0))\n        return hook_aclA(p, n);\n    return emu_aclA(p, n);\n}")
 	assert.Contains(t, src, "static inline const char* emu_aclB(void) {\n    npu_unsupported(npu_self(), 1);\n    return NULL;\n}")
@@ -203,6 +203,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	}{
 		{filepath.Join(libDir, shimsFile), got.shims},
 		{filepath.Join(casesDir, caseFile), got.unsupported},
+		{filepath.Join(libDir, guardFile), got.guards},
 	} {
 		have, err := os.ReadFile(f.path)
 		require.NoError(t, err, "run %s", refresh)
