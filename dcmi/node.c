@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,13 +210,8 @@ int npu_ready(void) { return __atomic_load_n(&inited, __ATOMIC_ACQUIRE); }
 
 const struct npu_cfg *npu_config(void) { return &cfg; }
 
-/* slot_alive: the owner holds its liveness lock and, in our pid namespace,
- * /proc/<pid> still shows the recorded start time (a forked child shares
- * the parent's lock but not its pid). */
-static int slot_alive(const struct mapping *m, int i, int pid, uint64_t start, uint64_t pid_ns) {
-    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = (off_t)NPUEMU_NODE_LOCK_SLOT(i), .l_len = 1};
-    if (fcntl(m->fd, F_OFD_GETLK, &fl) != 0 || fl.l_type == F_UNLCK) return 0;
-    if (pid_ns != my_pid_ns || start == 0) return 1;
+/* proc_start_time reads field 22 of /proc/<pid>/stat; 0 when unreadable. */
+static uint64_t proc_start_time(int pid) {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -225,11 +221,47 @@ static int slot_alive(const struct mapping *m, int i, int pid, uint64_t start, u
     if (r <= 0) return 0;
     buf[r] = '\0';
     char *p = strrchr(buf, ')'); /* comm may hold spaces; fields restart after ')' */
-    if (p == NULL) return 0;
     unsigned long long v = 0;
     for (int field = 2; field < 22 && p != NULL; field++) p = strchr(p + 1, ' ');
     if (p == NULL || sscanf(p + 1, "%llu", &v) != 1) return 0;
-    return v == start;
+    return v;
+}
+
+/* A verified (pid, start time) per slot: re-read /proc at most every
+ * VERIFY_NS; in between the pid's existence (kill 0) is enough, since the
+ * slot lock proves a holder alive and only a forked child could hold it
+ * for a dead owner whose pid would then have to be reused within that time. */
+#define VERIFY_NS 100000000ull
+static struct verified {
+    int pid;
+    uint64_t start, at;
+} verified[NPUEMU_NODE_MAX_PROCS];
+static pthread_mutex_t verified_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t mono_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* slot_alive: the owner holds its liveness lock and, in our pid namespace,
+ * the pid still shows the recorded start time (a forked child shares the
+ * parent's lock but not its pid). */
+static int slot_alive(const struct mapping *m, int i, int pid, uint64_t start, uint64_t pid_ns) {
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = (off_t)NPUEMU_NODE_LOCK_SLOT(i), .l_len = 1};
+    if (fcntl(m->fd, F_OFD_GETLK, &fl) != 0 || fl.l_type == F_UNLCK) return 0;
+    if (pid_ns != my_pid_ns || start == 0) return 1;
+    uint64_t now = mono_ns();
+    pthread_mutex_lock(&verified_mu);
+    struct verified *v = &verified[i];
+    int fresh = v->pid == pid && v->start == start && now - v->at < VERIFY_NS;
+    pthread_mutex_unlock(&verified_mu);
+    if (fresh) return kill(pid, 0) == 0 || errno == EPERM;
+    if (proc_start_time(pid) != start) return 0;
+    pthread_mutex_lock(&verified_mu);
+    v->pid = pid, v->start = start, v->at = now;
+    pthread_mutex_unlock(&verified_mu);
+    return 1;
 }
 
 /* Utilization from two samples of the node's counters: the library keeps

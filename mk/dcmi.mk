@@ -44,3 +44,11 @@ install-driver: dcmi
 
 generate-dcmi:
 	$(GO) run ./dcmi/socgen
+
+# Benchmark: dcmi_get_device_resource_info median (issue #12 asks <= 50 us).
+BENCH_DCMI_PROCS ?= 4
+.PHONY: bench-dcmi
+bench-dcmi: lib
+	@mkdir -p build
+	$(CC) -O2 -Wall -Werror -I emu/include -o build/bench_dcmi dcmi/bench/resource_info.c -L $(LIB) -ldcmi -ldl
+	LD_LIBRARY_PATH=$(CURDIR)/$(LIB) BENCH_DCMI_PROCS=$(BENCH_DCMI_PROCS) ./build/bench_dcmi
