@@ -197,12 +197,14 @@ static void deliver(int dev, unsigned int code, int assertion, unsigned int heal
     if (filter_pass(e)) sub_cb(&ev);
 }
 
+/* The subscriber's view: taken when the subscription is made, so that a
+ * fault recorded right after dcmi_subscribe_fault_event returns is an event. */
+static struct npu_dev prev[64], now;
+static uint32_t seen;
+
 static void *subscriber(void *arg) {
     (void)arg;
-    int ndev = npu_config()->ndev;
-    static struct npu_dev prev[64], now;
-    for (int i = 0; i < ndev; i++) npu_read_device(i, &prev[i]);
-    uint32_t seen = npu_fault_seq();
+    int ndev = npu_config()->ndev < 64 ? npu_config()->ndev : 64;
     int serial = 0;
     for (;;) {
         struct timespec ts = {0, 100 * 1000 * 1000};
@@ -241,6 +243,8 @@ int dcmi_subscribe_fault_event(int card_id, int device_id, struct dcmi_event_fil
     sub_filter = filter;
     sub_cb = handler;
     sub_card = card_id;
+    seen = npu_fault_seq();
+    for (int i = 0; i < npu_config()->ndev && i < 64; i++) npu_read_device(i, &prev[i]);
     pthread_t t;
     pthread_attr_t a;
     pthread_attr_init(&a);
