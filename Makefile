@@ -59,3 +59,4 @@ bench: lib
 
 clean:
 	rm -rf $(LIB) build
+include mk/dcmi.mk

@@ -280,6 +280,10 @@ func (t *Target) Env(c Case) []string {
 func (t *Target) Run(ctx context.Context, c Case, bin string) Result {
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Env = t.Env(c)
+	if dir := privateNode(c); dir != "" { // node.go
+		cmd.Env = append(cmd.Env, "NPUEMU_NODE="+dir)
+		defer os.RemoveAll(dir)
+	}
 	cmd.Dir = filepath.Dir(bin)
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer

@@ -218,7 +218,7 @@ func (a *arena) walk(fn func(addr uintptr, req uint64)) {
 			return
 		}
 		rec(t.left)
-		if !t.free {
+		if !t.free && t.req != 0 { // req 0: a placeholder (hbm_node.go)
 			fn(t.addr, t.req)
 		}
 		rec(t.right)

@@ -48,6 +48,11 @@ type Config struct {
 	Visible  []int `json:"-"`
 	Physical int   `json:"-"`
 
+	// NodeDir is the node directory shared with the other processes of
+	// the machine (docs/node.md), from NPUEMU_NODE; "" = a node private to
+	// this process (Go programs that did not ask for one).
+	NodeDir string `json:"-"`
+
 	// Source says where the values came from ("defaults", the file, the
 	// environment variables), for `npuemu info` and messages.
 	Source string `json:"-"`
@@ -108,6 +113,11 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		cfg.HBMBytes = n
 		sources = append(sources, EnvHBM+"="+v)
 	}
+	dir, err := resolveNodeDir(getenv(EnvNode))
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.NodeDir = dir
 	if v := getenv(EnvVisible); v != "" {
 		vis, note, err := parseVisible(v, cfg.Devices)
 		if err != nil {

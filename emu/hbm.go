@@ -3,6 +3,7 @@ package emu
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
 )
@@ -37,6 +38,7 @@ type HBM struct {
 	arena      *arena // guarded by mu; nil once closed
 	releaseMin uint64
 	shared     map[uintptr]sharedRange // guarded by mu: block ranges backed by a memory file (shmem.go)
+	nd         *nodeHBM                // nil: process-private memory; else the node directory's (hbm_node.go)
 }
 
 // NewHBM reserves the address range of a device memory of total usable
@@ -72,6 +74,9 @@ func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
 		return 0, h.oom(size, "exceeds the capacity")
 	}
 	ext := alignUp(size, HBMMinAlign)
+	if h.nd != nil {
+		return h.allocNode(size, ext, align)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.arena == nil {
@@ -97,16 +102,29 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 	if h.arena == nil {
 		return 0, h.closed()
 	}
+	if h.nd != nil {
+		if s, in := h.arena.find(addr); !in || s.addr != addr {
+			return 0, h.notBlock(addr)
+		}
+	}
 	req, baddr, bsize, merged, ok := h.arena.free(addr)
 	if !ok {
 		if s, in := h.arena.find(addr); in {
 			return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE,
 				"emu: %s HBM: %#x is inside the block at %#x, not its start", h.name, addr, s.addr)
 		}
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
+		return 0, h.notBlock(addr)
 	}
 	h.used -= req
 	h.unshareLocked(baddr, bsize)
+	if h.nd != nil {
+		h.nd.uncharge(req)
+		h.nd.releaseLocked(h, baddr, bsize)
+		if h.nd.takeExportsLocked(baddr, bsize) {
+			// Lock order HBM.mu → the node's table lock.
+			h.nd.dir.KeyDestroyRange(h.nd.phys, baddr, bsize)
+		}
+	}
 	// Release only pages of the freed block that are now wholly free: a page
 	// shared with a neighbouring live block keeps its data. This runs under
 	// the lock so no new block can be handed these pages before they are
@@ -114,7 +132,11 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 	lo := max(alignUp(merged.addr, pageSize), alignDown(baddr, pageSize))
 	hi := min(alignDown(merged.addr+uintptr(merged.size), pageSize), alignUp(baddr+uintptr(bsize), pageSize))
 	if hi > lo && uint64(hi-lo) >= h.releaseMin {
-		discard(lo, uint64(hi-lo))
+		if h.nd != nil {
+			h.nd.discard(h, lo, uint64(hi-lo))
+		} else {
+			discard(lo, uint64(hi-lo))
+		}
 	}
 	return req, nil
 }
@@ -148,8 +170,13 @@ func (h *HBM) Range() (base uintptr, size uint64) { return h.base, h.span }
 // Total returns the usable capacity in bytes (aclrtGetMemInfo's total).
 func (h *HBM) Total() uint64 { return h.total }
 
-// Used returns the bytes currently allocated (the sum of requested sizes).
+// Used returns the bytes currently allocated (the sum of requested sizes):
+// by every process of the node when the memory is a node directory's.
 func (h *HBM) Used() uint64 {
+	if h.nd != nil {
+		h.nd.dir.Reclaim(false)
+		return atomic.LoadUint64(&h.nd.rec.HBMUsed)
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	return h.used
@@ -184,6 +211,11 @@ func (h *HBM) Close() error {
 		return nil
 	}
 	h.arena = nil
+	if h.nd != nil {
+		err := h.nd.close(h)
+		h.used = 0
+		return err
+	}
 	h.used = 0
 	return unreserve(h.raw, h.rawLen)
 }
@@ -197,7 +229,11 @@ func (h *HBM) Charge(size uint64) error {
 	if h.arena == nil {
 		return h.closed()
 	}
-	if size > h.total || h.used+size > h.total {
+	if h.nd != nil {
+		if !h.nd.charge(size) {
+			return h.oomLocked(size, "not enough free memory")
+		}
+	} else if size > h.total || h.used+size > h.total {
 		return h.oomLocked(size, "not enough free memory")
 	}
 	h.used += size
@@ -209,7 +245,11 @@ func (h *HBM) Uncharge(size uint64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.arena != nil {
-		h.used -= min(size, h.used)
+		n := min(size, h.used)
+		h.used -= n
+		if h.nd != nil {
+			h.nd.uncharge(n)
+		}
 	}
 }
 
@@ -221,9 +261,45 @@ func (h *HBM) oom(size uint64, why string) error {
 
 // Precondition: h.mu held.
 func (h *HBM) oomLocked(size uint64, why string) error {
+	used, whose := h.used, ""
+	if h.nd != nil {
+		used, whose = min(atomic.LoadUint64(&h.nd.rec.HBMUsed), h.total), " by all processes of the node"
+	}
 	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
-		"emu: %s HBM: cannot allocate %d bytes: %s (%d of %d bytes in use, %d free)",
-		h.name, size, why, h.used, h.total, h.total-h.used)
+		"emu: %s HBM: cannot allocate %d bytes: %s (%d of %d bytes in use%s, %d free)",
+		h.name, size, why, used, h.total, whose, h.total-used)
+}
+
+func (h *HBM) notBlock(addr uintptr) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
+}
+
+// allocNode is Alloc on a node directory's memory: charged node-wide
+// first, then placed in chunks this process owns.
+func (h *HBM) allocNode(size, ext, align uint64) (uintptr, error) {
+	if !h.nd.charge(size) {
+		return 0, h.oom(size, "not enough free memory")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.arena == nil {
+		h.nd.uncharge(size)
+		return 0, h.closed()
+	}
+	for {
+		addr := h.arena.alloc(ext, size, align)
+		if addr == 0 {
+			if h.nd.unmaskLocked(h) {
+				continue
+			}
+			h.nd.uncharge(size)
+			return 0, h.oomLocked(size, "no free range large enough (fragmented)")
+		}
+		if h.nd.claimLocked(h, addr, ext) {
+			h.used += size
+			return addr, nil
+		}
+	}
 }
 
 func (h *HBM) closed() error {

@@ -18,6 +18,7 @@ type Node struct {
 	vmm  *VMM // reservations, physical handles, shared and registered memory (vmm.go)
 
 	devs []atomic.Pointer[Device] // set once by open; read lock-free
+	dir  *NodeDir                 // the shared node directory; nil: private to this process
 	svm  svmState                 // managed memory, created on first use (svm.go)
 
 	mu     sync.Mutex // serialises opening and Close
@@ -42,6 +43,13 @@ func NewNode(cfg Config) (*Node, error) {
 	}
 	soc, _ := LookupSoC(cfg.SoC)
 	n := &Node{cfg: cfg, soc: soc, devs: make([]atomic.Pointer[Device], cfg.Devices)}
+	if cfg.NodeDir != "" {
+		dir, err := OpenNodeDir(cfg.NodeDir, cfg, soc, n.HBMTotal())
+		if err != nil {
+			return nil, err
+		}
+		n.dir = dir
+	}
 	n.vmm = newVMM(n)
 	return n, nil
 }
@@ -84,7 +92,13 @@ func (n *Node) Device(id int) (*Device, error) {
 		return d, nil
 	}
 	name := fmt.Sprintf("dev%d", id)
-	hbm, err := NewHBM(name, n.HBMTotal())
+	var hbm *HBM
+	var err error
+	if n.dir != nil {
+		hbm, err = newNodeHBM(name, n.dir, n.cfg.PhysicalID(id))
+	} else {
+		hbm, err = NewHBM(name, n.HBMTotal())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +125,10 @@ func (n *Node) FindDevice(addr uintptr) (*Device, bool) {
 	return nil, false
 }
 
+// Dir returns the node directory this node shares with other processes,
+// nil when the node is private to this process.
+func (n *Node) Dir() *NodeDir { return n.dir }
+
 // Host returns the node's pinned host memory.
 func (n *Node) Host() *HostMem { return &n.host }
 
@@ -136,4 +154,7 @@ func (n *Node) Close() {
 		_ = d.HBM.Close()
 	}
 	_ = n.host.Close()
+	if n.dir != nil {
+		n.dir.Close()
+	}
 }

@@ -21,4 +21,8 @@ case ":${LD_LIBRARY_PATH:-}:" in
     *":$npuemu_home/lib64:"*) ;;
     *) export LD_LIBRARY_PATH="$npuemu_home/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
 esac
+case ":${PATH:-}:" in
+    *":$npuemu_home/bin:"*) ;;
+    *) export PATH="$npuemu_home/bin${PATH:+:$PATH}" ;;
+esac
 unset npuemu_set_env_file npuemu_home

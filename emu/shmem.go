@@ -45,8 +45,9 @@ type shmem struct {
 
 // shmemImport is an opened name: its own reservation holding one mapping.
 type shmemImport struct {
-	s   *shmem
-	dev int
+	s        *shmem
+	dev      int
+	nodeAddr uintptr // on a node directory: the exporter's address (s is nil)
 }
 
 // ShmemNameLen is the size of a name buffer: 64 characters and the NUL.
@@ -147,6 +148,9 @@ func (v *VMM) ShmemCreate(addr uintptr, size uint64, exact bool) (string, error)
 	if end := uint64(base) + alignUp(req, pageSize); uint64(addr)+n > end || uint64(addr)+n < uint64(addr) {
 		return "", invalid("%d bytes at %#x run past the end of the allocation at %#x (%d bytes)", size, addr, base, req)
 	}
+	if v.node.dir != nil {
+		return v.shmemNodeCreate(d, addr, n)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if err := v.checkOpen(); err != nil {
@@ -176,6 +180,9 @@ func (v *VMM) ShmemSetPids(name string, pids []int32) error {
 	if len(pids) == 0 || len(pids) > maxPids {
 		return invalid("%d pids: between 1 and %d", len(pids), maxPids)
 	}
+	if v.node.dir != nil {
+		return v.node.dir.KeySetPids(name, pids)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	s, err := v.shmemOf(name)
@@ -190,6 +197,9 @@ func (v *VMM) ShmemSetPids(name string, pids []int32) error {
 
 // ShmemSetAttr sets attribute typ of name (halShmemSetAttribute).
 func (v *VMM) ShmemSetAttr(name string, typ uint32, val uint64) error {
+	if v.node.dir != nil {
+		return v.node.dir.KeySetAttr(name, typ, val)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	s, err := v.shmemOf(name)
@@ -218,6 +228,9 @@ func (v *VMM) ShmemSetAttr(name string, typ uint32, val uint64) error {
 
 // ShmemGetAttr returns attribute typ of name (halShmemGetAttribute).
 func (v *VMM) ShmemGetAttr(name string, typ uint32) (uint64, error) {
+	if v.node.dir != nil {
+		return v.node.dir.KeyGetAttr(name, typ)
+	}
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	s, err := v.shmemOf(name)
@@ -245,6 +258,9 @@ func (v *VMM) ShmemOpen(name string, dev int, pid int32) (uintptr, error) {
 			return 0, err
 		}
 	}
+	if v.node.dir != nil {
+		return v.shmemNodeOpen(name, dev, pid)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	s, err := v.shmemOf(name)
@@ -271,6 +287,9 @@ func (v *VMM) ShmemOpen(name string, dev int, pid int32) (uintptr, error) {
 
 // ShmemClose unmaps memory opened at va (halShmemCloseHandle).
 func (v *VMM) ShmemClose(va uintptr) error {
+	if v.node.dir != nil {
+		return v.shmemNodeClose(va)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	r, _ := v.findLocked(va)
@@ -290,6 +309,9 @@ func (v *VMM) ShmemClose(va uintptr) error {
 // ShmemDestroy withdraws name (halShmemDestroyHandle). Memory opened
 // already stays valid until closed; the exporter's block is unaffected.
 func (v *VMM) ShmemDestroy(name string) error {
+	if v.node.dir != nil {
+		return v.node.dir.KeyDestroy(name)
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	s, err := v.shmemOf(name)
@@ -303,6 +325,9 @@ func (v *VMM) ShmemDestroy(name string) error {
 
 // ShmemOpens returns how many opens of name are live.
 func (v *VMM) ShmemOpens(name string) (int, error) {
+	if v.node.dir != nil {
+		return v.node.dir.KeyImports(name)
+	}
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	s, err := v.shmemOf(name)

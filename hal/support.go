@@ -7,8 +7,8 @@ import (
 )
 
 // The HAL support table: one entry per driver symbol of abi.Symbols (Lib
-// "hal", and "dsmi" for libdrvdsmi_host.so, which npuemu does not ship
-// yet), printed by `npuemu compat` and used by libfake's unsupported shims,
+// "hal", and "dsmi" for libdrvdsmi_host.so, a plain-C library built from
+// dcmi/ that reads the node directory, not this Go library), printed by `npuemu compat` and used by libfake's unsupported shims,
 // whose calls return the entry's drvError_t. It is written as a
 // default per area plus per-symbol overrides; when a libfake export lands,
 // flip its symbol with one line in symbolRules, e.g.
@@ -36,14 +36,14 @@ var (
 const (
 	memoryWork = "not implemented yet: HAL memory, VMM, sharing and UVM are SVM/HAL issue #5"
 	deviceWork = "not implemented yet: HAL device queries (applications reach devices through ACL)"
-	dsmiWork   = "not shipped yet: npuemu has no libdrvdsmi_host.so; `npuemu info` shows the node"
+	dsmiWork   = "libdrvdsmi_host.so: plain C (dcmi/dsmi.c) over the node directory, the same answers as libdcmi.so (docs/dcmi.md)"
 )
 
 // areaRules is the default rule of every HAL area.
 var areaRules = map[string]rule{
 	"mem":    notImplemented(memoryWork),
 	"device": notImplemented(deviceWork),
-	"dsmi":   notImplemented(dsmiWork),
+	"dsmi":   supported(dsmiWork),
 }
 
 // symbolRules overrides areaRules for single symbols.
@@ -111,6 +111,11 @@ var symbolRules = map[string]rule{
 	"halHostUnregisterEx":                     supported("host registration (hal/hostreg.go)"),
 	"halMemHostGetDevPointer":                 supported("the host pointer itself"),
 	"halHostRegisterCapabilities":             supported("AI Core/Vector/AI CPU/STARS/SDMA/PCIe DMA: supported; RDMA, DVPP, UDMA, CCU not modelled"),
+
+	// libdrvdsmi_host.so (dcmi/dsmi.c, docs/dcmi.md).
+	"dsmi_get_device_info":    partial("MEMORY capacity (struct dsmi_memory_info, MB) and ECC enable; QOS, HOST_AICPU, SVM and the rest DRV_ERROR_NOT_SUPPORT (the spec gives no buffer layouts)"),
+	"dsmi_get_memory_info_v2": partial("the DDR view: DRV_ERROR_NOT_SUPPORT on A2/A3, which have HBM only"),
+	"dsmi_get_board_info":     notImplemented("struct dsmi_board_info_stru has no documented layout"),
 }
 
 var support = sync.OnceValue(func() *abi.Table {

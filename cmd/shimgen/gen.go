@@ -19,8 +19,8 @@ const (
 )
 
 // shimLibs are the libraries whose symbols libfake defines. DSMI belongs to
-// libdrvdsmi_host.so, which npuemu does not ship yet; adding "dsmi" here is
-// all the generator needs (its int results are drvError_t codes).
+// libdrvdsmi_host.so, a plain-C library built from dcmi/ (one source of
+// truth with libdcmi.so), so libfake defines no dsmi_* symbol.
 var shimLibs = map[string]bool{"acl": true, "hal": true}
 
 // cOnly are symbols written by hand in libfake's C files because Go cannot

@@ -1,0 +1,622 @@
+package emu
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// The node directory (docs/node.md, npuemu/node_format.h): the state every
+// process of one emulated machine shares, without a daemon. NodeDir is one
+// process's view of it: the mapped node file, the process's slot (held by
+// an OFD lock the kernel drops at death) and the table lock.
+//
+// Lock order: NodeDir.mu (in-process half of the table lock) → the OFD
+// table lock → HBM.mu. OFD locks of one open file description do not
+// exclude each other, so threads of this process serialise on mu first.
+
+// Environment variables of the node directory.
+const (
+	EnvNode      = "NPUEMU_NODE"       // node name or absolute directory; default DefaultNodeDir
+	EnvNodeGroup = "NPUEMU_NODE_GROUP" // group (name or gid) that may share the node: 0770/0660 files
+)
+
+// DefaultNodeDir is the node directory when NPUEMU_NODE is unset.
+const DefaultNodeDir = "/dev/shm/npuemu-node"
+
+// Fcntl commands of OFD locks (package syscall predates them).
+const (
+	fOFDGetLk  = 36
+	fOFDSetLk  = 37
+	fOFDSetLkw = 38
+)
+
+// nodeScanEvery bounds how often node-wide queries look for dead processes.
+const nodeScanEvery = 100 * time.Millisecond
+
+var nodeNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// sharedNodeDefault: the library (libfake) always uses a node directory;
+// Go programs that build nodes themselves use one only when NPUEMU_NODE
+// names it.
+var sharedNodeDefault atomic.Bool
+
+// UseNodeDirByDefault makes LoadConfig pick the default node directory when
+// NPUEMU_NODE is unset (the C library calls it at load).
+func UseNodeDirByDefault() { sharedNodeDefault.Store(true) }
+
+// resolveNodeDir maps NPUEMU_NODE's value to a directory ("" = none).
+func resolveNodeDir(v string) (string, error) {
+	switch {
+	case v == "":
+		if sharedNodeDefault.Load() {
+			return DefaultNodeDir, nil
+		}
+		return "", nil
+	case filepath.IsAbs(v):
+		return filepath.Clean(v), nil
+	case nodeNameRE.MatchString(v) && v != "." && v != "..":
+		return "/dev/shm/npuemu-" + v, nil
+	}
+	return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+		"%s=%q: want a name of letters, digits, '.', '_', '-' (directory /dev/shm/npuemu-<name>) or an absolute path", EnvNode, v)
+}
+
+// nodeLayout is the section layout of a node file for n devices.
+type nodeLayout struct {
+	devices, chunks, procs, ipc, events, notifies, imports, vnpus, size uint64
+}
+
+func layoutFor(n uint64) nodeLayout {
+	var l nodeLayout
+	off := uint64(sizeofNodeHeader)
+	next := func(bytes uint64) uint64 {
+		o := off
+		off = alignUp(off+bytes, pageSize)
+		return o
+	}
+	l.devices = next(n * sizeofNodeDevice)
+	l.chunks = next(n * NodeChunks * 4)
+	l.procs = next(NodeMaxProcs * sizeofNodeProc)
+	l.ipc = next(NodeMaxIPC * sizeofNodeIPC)
+	l.events = next(NodeMaxEvents * sizeofNodeEvent)
+	l.notifies = next(NodeMaxNotifies * sizeofNodeNotify)
+	l.imports = next(NodeMaxImports * sizeofNodeImport)
+	l.vnpus = next(n * NodeMaxVNPUs * sizeofNodeVNPU)
+	l.size = off
+	return l
+}
+
+// NodeDir is this process's attachment to a node directory.
+type NodeDir struct {
+	path string
+	fd   int
+	mem  uintptr // the node file's mapping
+	size uint64
+	hdr  *NodeHeader
+	slot int
+	gen  uint64
+	proc *NodeProc
+
+	mu         sync.Mutex // in-process half of the table lock
+	lastScan   atomic.Int64
+	closed     bool // guarded by mu
+	ipcHint    int  // guarded by mu: where the search for a free IPC entry starts
+	importHint int  // guarded by mu: where the search for a free import entry starts
+}
+
+// nodeErr is the error of a node directory that cannot be used.
+func nodeErr(path, format string, args ...any) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "emu: node directory %s: %s", path, fmt.Sprintf(format, args...))
+}
+
+// nodePermErr is nodeErr for a permission problem.
+func nodePermErr(path string, err error) error {
+	owner := ""
+	var st syscall.Stat_t
+	if syscall.Stat(path, &st) == nil {
+		owner = fmt.Sprintf(" (owner uid %d, group %d, mode %#o; this process is uid %d)", st.Uid, st.Gid, st.Mode&0o777, os.Getuid())
+	}
+	return abi.Errorf(abi.ACL_ERROR_RT_NO_PERMISSION,
+		"emu: node directory %s: %v%s; set %s to a node of your own or ask its owner to share it with %s", path, err, owner, EnvNode, EnvNodeGroup)
+}
+
+// nodeGroup returns the gid of NPUEMU_NODE_GROUP, or -1 when unset.
+func nodeGroup() (int, error) {
+	v := strings.TrimSpace(os.Getenv(EnvNodeGroup))
+	if v == "" {
+		return -1, nil
+	}
+	if gid, err := strconv.Atoi(v); err == nil && gid >= 0 {
+		return gid, nil
+	}
+	data, err := os.ReadFile("/etc/group")
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Split(line, ":")
+			if len(f) >= 3 && f[0] == v {
+				if gid, err := strconv.Atoi(f[2]); err == nil {
+					return gid, nil
+				}
+			}
+		}
+	}
+	return -1, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: no such group", EnvNodeGroup, v)
+}
+
+// nodeSpec is what a node file must say to match this process's
+// configuration.
+type nodeSpec struct {
+	soc      SoC
+	devices  int    // physical devices of the node
+	usable   uint64 // usable bytes per device
+	span     uint64 // bytes of each device's window
+	chunk    uint64
+	chunks   int
+	stride   uint64
+	fileMode uint32
+}
+
+func specFor(cfg Config, soc SoC, usable uint64) (nodeSpec, error) {
+	s := nodeSpec{soc: soc, devices: cfg.PhysicalCount(), usable: usable}
+	span := alignUp(2*usable, hugePageSize)
+	s.chunk = hugePageSize
+	for s.chunk*NodeChunks < span {
+		s.chunk *= 2
+	}
+	s.span = alignUp(span, s.chunk)
+	s.chunks = int(s.span / s.chunk)
+	s.stride = alignUp(s.span, 1<<30)
+	if uint64(s.devices)*s.stride > NodeWindowSize {
+		return s, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+			"emu: %d devices of %d bytes do not fit the node's device window (%d TiB): use fewer devices or less memory per device",
+			s.devices, usable, NodeWindowSize>>40)
+	}
+	return s, nil
+}
+
+// OpenNodeDir attaches this process to the node directory path, creating
+// it for cfg when it does not exist. An existing node must describe the
+// same machine (SoC, device count, memory); anything else is refused with
+// a message, never replaced.
+func OpenNodeDir(path string, cfg Config, soc SoC, usable uint64) (*NodeDir, error) {
+	spec, err := specFor(cfg, soc, usable)
+	if err != nil {
+		return nil, err
+	}
+	gid, err := nodeGroup()
+	if err != nil {
+		return nil, err
+	}
+	dirMode, fileMode := uint32(0o700), uint32(0o600)
+	if gid >= 0 {
+		dirMode, fileMode = 0o770, 0o660
+	}
+	spec.fileMode = fileMode
+	if err := os.Mkdir(path, os.FileMode(dirMode)); err == nil {
+		_ = os.Chmod(path, os.FileMode(dirMode)) // the umask may have narrowed it
+		if gid >= 0 {
+			if err := os.Chown(path, -1, gid); err != nil {
+				return nil, nodePermErr(path, err)
+			}
+		}
+	} else if !errors.Is(err, os.ErrExist) {
+		if errors.Is(err, os.ErrPermission) {
+			return nil, nodePermErr(path, err)
+		}
+		return nil, nodeErr(path, "cannot create it: %v", err)
+	}
+	file := filepath.Join(path, "node")
+	fd, err := syscall.Open(file, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	if errors.Is(err, syscall.ENOENT) {
+		fd, err = createNodeFile(path, file, spec, gid)
+	}
+	if err != nil {
+		if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
+			return nil, nodePermErr(file, err)
+		}
+		var ae *abi.Error
+		if errors.As(err, &ae) {
+			return nil, err
+		}
+		return nil, nodeErr(path, "cannot open %s: %v", file, err)
+	}
+	d := &NodeDir{path: path, fd: fd}
+	if err := d.mapAndCheck(spec); err != nil {
+		_ = syscall.Close(fd)
+		return nil, err
+	}
+	if err := d.attach(); err != nil {
+		d.unmap()
+		return nil, err
+	}
+	d.Reclaim(true)
+	return d, nil
+}
+
+// createNodeFile writes a complete node file under a temporary name and
+// links it into place; the loser of a creation race opens the winner's.
+func createNodeFile(dir, file string, s nodeSpec, gid int) (int, error) {
+	tmp := filepath.Join(dir, fmt.Sprintf("node.tmp-%d", os.Getpid()))
+	_ = os.Remove(tmp)
+	fd, err := syscall.Open(tmp, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, s.fileMode)
+	if err != nil {
+		return -1, err
+	}
+	defer func() { _ = os.Remove(tmp) }()
+	_ = syscall.Fchmod(fd, s.fileMode)
+	if gid >= 0 {
+		_ = syscall.Fchown(fd, -1, gid)
+	}
+	l := layoutFor(uint64(s.devices))
+	if err := syscall.Ftruncate(fd, int64(l.size)); err != nil {
+		_ = syscall.Close(fd)
+		return -1, err
+	}
+	addr, err := mmapAt(0, l.size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED, fd, 0)
+	if err != nil {
+		_ = syscall.Close(fd)
+		return -1, err
+	}
+	initNodeFile(addr, l, s)
+	munmapAt(addr, l.size)
+	if err := syscall.Link(tmp, file); err != nil && !errors.Is(err, syscall.EEXIST) {
+		_ = syscall.Close(fd)
+		return -1, err
+	}
+	_ = syscall.Close(fd)
+	return syscall.Open(file, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+}
+
+// initNodeFile fills a zeroed node file of layout l.
+func initNodeFile(addr uintptr, l nodeLayout, s nodeSpec) {
+	h := nodeHeaderAt(addr)
+	h.Magic, h.Version, h.HeaderSize, h.FileSize = NodeMagic, NodeVersion, uint32(sizeofNodeHeader), l.size
+	h.CreatedNS = uint64(time.Now().UnixNano())
+	copy(h.SocName[:len(h.SocName)-1], s.soc.Name)
+	h.DeviceCount = uint32(s.devices)
+	h.MaxProcs, h.MaxIPC, h.MaxEvents, h.MaxNotifies = NodeMaxProcs, NodeMaxIPC, NodeMaxEvents, NodeMaxNotifies
+	h.MaxImports, h.MaxVNPUs, h.ChunkCount = NodeMaxImports, NodeMaxVNPUs, uint32(s.chunks)
+	h.DevicesOff, h.ChunksOff, h.ProcsOff, h.IPCOff = l.devices, l.chunks, l.procs, l.ipc
+	h.EventsOff, h.NotifiesOff, h.ImportsOff, h.VNPUsOff = l.events, l.notifies, l.imports, l.vnpus
+	h.DeviceSize, h.ProcSize, h.IPCSize, h.EventSize = uint32(sizeofNodeDevice), uint32(sizeofNodeProc), uint32(sizeofNodeIPC), uint32(sizeofNodeEvent)
+	h.NotifySize, h.ImportSize, h.VNPUSize = uint32(sizeofNodeNotify), uint32(sizeofNodeImport), uint32(sizeofNodeVNPU)
+	h.Mode = s.fileMode
+	h.WindowBase, h.WindowStride = NodeWindowBase, s.stride
+	h.HeaderSum = nodeSum(headerBytes(h))
+	h.State = NodeStateReady
+	for i := 0; i < s.devices; i++ {
+		d := nodeDeviceAt(addr + uintptr(l.devices) + uintptr(uint64(i)*sizeofNodeDevice))
+		d.ID, d.PhysID = uint32(i), uint32(i)
+		copy(d.SocName[:len(d.SocName)-1], s.soc.Name)
+		d.AICoreCount, d.VectorCount, d.AICPUCount, d.CubeCount = uint32(s.soc.AICores), uint32(s.soc.VectorCores), uint32(s.soc.AICPUs), uint32(s.soc.CubeCores)
+		d.HBMUsable = s.usable
+		d.HBMTotal = max(s.soc.HBMBytes, s.usable)
+		d.HBMOSBytes = d.HBMTotal - s.usable
+		d.HBMSpan, d.ChunkBytes, d.ChunkCount = s.span, s.chunk, uint32(s.chunks)
+		d.CubeMHz = uint32(s.soc.CubeMHz)
+		d.StaticSum = nodeSum(deviceStaticBytes(d))
+		d.AICoreFree, d.AICPUFree, d.HBMFreeVNPU = d.AICoreCount, d.AICPUCount, s.usable
+	}
+}
+
+// mapAndCheck maps the node file and runs the reader's checks of
+// docs/node.md, then compares the node with spec.
+func (d *NodeDir) mapAndCheck(s nodeSpec) error {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(d.fd, &st); err != nil {
+		return nodeErr(d.path, "stat of the node file: %v", err)
+	}
+	if uint64(st.Size) < sizeofNodeHeader {
+		return nodeErr(d.path, "the node file is truncated (%d bytes, a header alone is %d): remove the directory to start afresh", st.Size, sizeofNodeHeader)
+	}
+	d.size = uint64(st.Size)
+	addr, err := mmapAt(0, d.size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED, d.fd, 0)
+	if err != nil {
+		return nodeErr(d.path, "cannot map the node file: %v", err)
+	}
+	d.mem = addr
+	d.hdr = nodeHeaderAt(addr)
+	if err := checkNodeFile(d.hdr, d.size, d.mem); err != nil {
+		d.unmap()
+		return nodeErr(d.path, "%v: remove the directory to start afresh", err)
+	}
+	h := d.hdr
+	socName := string(bytes.TrimRight(h.SocName[:], "\x00"))
+	dev0 := d.Device(0)
+	if socName != s.soc.Name || int(h.DeviceCount) != s.devices || dev0.HBMUsable != s.usable {
+		d.unmap()
+		return nodeErr(d.path, "it holds %d × %s with %d bytes each, this process is configured for %d × %s with %d bytes: use the same configuration or another %s",
+			h.DeviceCount, socName, dev0.HBMUsable, s.devices, s.soc.Name, s.usable, EnvNode)
+	}
+	return nil
+}
+
+// checkNodeFile runs the format checks of docs/node.md.
+func checkNodeFile(h *NodeHeader, size uint64, mem uintptr) error {
+	switch {
+	case h.Magic != NodeMagic:
+		return fmt.Errorf("not an npuemu node file (magic %#x)", h.Magic)
+	case h.Version != NodeVersion:
+		return fmt.Errorf("node format version %d, this library reads version %d", h.Version, NodeVersion)
+	case uint64(h.HeaderSize) != sizeofNodeHeader || uint64(h.DeviceSize) != sizeofNodeDevice || uint64(h.ProcSize) != sizeofNodeProc ||
+		uint64(h.IPCSize) != sizeofNodeIPC || uint64(h.EventSize) != sizeofNodeEvent || uint64(h.NotifySize) != sizeofNodeNotify ||
+		uint64(h.ImportSize) != sizeofNodeImport || uint64(h.VNPUSize) != sizeofNodeVNPU:
+		return errors.New("record sizes differ from this library's format")
+	case h.HeaderSum != nodeSum(headerBytes(h)):
+		return errors.New("header checksum mismatch (corrupt node file)")
+	case h.DeviceCount == 0 || h.DeviceCount > NodeMaxDevices || h.State != NodeStateReady:
+		return fmt.Errorf("bad device count %d or state %d", h.DeviceCount, h.State)
+	}
+	l := layoutFor(uint64(h.DeviceCount))
+	if h.FileSize != l.size || size != l.size || h.DevicesOff != l.devices || h.ChunksOff != l.chunks ||
+		h.ProcsOff != l.procs || h.IPCOff != l.ipc || h.VNPUsOff != l.vnpus {
+		return fmt.Errorf("the node file is %d bytes, its header says %d and its layout %d (truncated or corrupt)", size, h.FileSize, l.size)
+	}
+	for i := uint32(0); i < h.DeviceCount; i++ {
+		dv := nodeDeviceAt(mem + uintptr(h.DevicesOff) + uintptr(uint64(i)*sizeofNodeDevice))
+		if dv.StaticSum != nodeSum(deviceStaticBytes(dv)) {
+			return fmt.Errorf("device %d record checksum mismatch (corrupt node file)", i)
+		}
+	}
+	return nil
+}
+
+func (d *NodeDir) unmap() {
+	if d.mem != 0 {
+		munmapAt(d.mem, d.size)
+		d.mem, d.hdr = 0, nil
+	}
+}
+
+// Path returns the directory.
+func (d *NodeDir) Path() string { return d.path }
+
+// Slot returns this process's slot index.
+func (d *NodeDir) Slot() int { return d.slot }
+
+// Header returns the mapped header.
+func (d *NodeDir) Header() *NodeHeader { return d.hdr }
+
+// Device returns the record of physical device i.
+func (d *NodeDir) Device(i int) *NodeDevice {
+	return nodeDeviceAt(d.mem + uintptr(d.hdr.DevicesOff) + uintptr(uint64(i)*sizeofNodeDevice))
+}
+
+// Proc returns process slot i.
+func (d *NodeDir) Proc(i int) *NodeProc {
+	return nodeProcAt(d.mem + uintptr(d.hdr.ProcsOff) + uintptr(uint64(i)*sizeofNodeProc))
+}
+
+// Self returns this process's slot.
+func (d *NodeDir) Self() *NodeProc { return d.proc }
+
+// lock takes the table lock. Every table change happens between lock and
+// unlock; seq marks the change for lock-free readers.
+func (d *NodeDir) lock() error {
+	d.mu.Lock()
+	if err := d.ofdLock(NodeLockTables, syscall.F_WRLCK, true); err != nil {
+		d.mu.Unlock()
+		return nodeErr(d.path, "table lock: %v", err)
+	}
+	atomic.AddUint64(&d.hdr.TablesSeq, 1)
+	return nil
+}
+
+func (d *NodeDir) unlock() {
+	atomic.AddUint64(&d.hdr.TablesSeq, 1)
+	_ = d.ofdLock(NodeLockTables, syscall.F_UNLCK, false)
+	d.mu.Unlock()
+}
+
+// ofdLock sets an OFD lock of type typ on one byte.
+func (d *NodeDir) ofdLock(off uint64, typ int16, wait bool) error {
+	cmd := fOFDSetLk
+	if wait {
+		cmd = fOFDSetLkw
+	}
+	lk := syscall.Flock_t{Type: typ, Whence: 0, Start: int64(off), Len: 1}
+	for {
+		err := syscall.FcntlFlock(uintptr(d.fd), cmd, &lk)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+// attach claims a free process slot and its liveness lock.
+func (d *NodeDir) attach() error {
+	if err := d.lock(); err != nil {
+		return err
+	}
+	defer d.unlock()
+	for i := 0; i < NodeMaxProcs; i++ {
+		p := d.Proc(i)
+		if p.State != NodeProcFree {
+			continue
+		}
+		if err := d.ofdLock(NodeLockSlotBase+uint64(i), syscall.F_WRLCK, false); err != nil {
+			continue // a process that died mid-attach, or one still reclaiming it
+		}
+		gen := p.Generation + 1
+		*p = NodeProc{}
+		p.Generation = gen
+		p.PID = int32(os.Getpid())
+		p.BareTGID = p.PID
+		p.UID = uint32(os.Getuid())
+		p.StartTime = procStartTime(os.Getpid())
+		p.MntNS = nsInode("mnt")
+		p.PIDNS = nsInode("pid")
+		p.AttachedNS = uint64(time.Now().UnixNano())
+		if comm, err := os.ReadFile("/proc/self/comm"); err == nil {
+			copy(p.Comm[:len(p.Comm)-1], bytes.TrimSpace(comm))
+		}
+		for j := range p.VNPU {
+			p.VNPU[j] = -1
+		}
+		atomic.StoreUint32(&p.State, NodeProcLive)
+		d.slot, d.gen, d.proc = i, gen, p
+		return nil
+	}
+	return abi.Errorf(abi.ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
+		"emu: node directory %s: all %d process slots are in use", d.path, NodeMaxProcs)
+}
+
+// procStartTime returns field 22 of /proc/<pid>/stat (0 if unreadable).
+func procStartTime(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return 0
+	}
+	v, _ := strconv.ParseUint(f[19], 10, 64) // field 22 counted from pid
+	return v
+}
+
+func nsInode(kind string) uint64 {
+	var st syscall.Stat_t
+	if syscall.Stat("/proc/self/ns/"+kind, &st) != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+// Reclaim frees the slots of dead processes (docs/node.md, "Reclaim").
+// Unless force, it runs at most every nodeScanEvery.
+func (d *NodeDir) Reclaim(force bool) {
+	now := time.Now().UnixNano()
+	if last := d.lastScan.Load(); !force && now-last < int64(nodeScanEvery) {
+		return
+	}
+	d.lastScan.Store(now)
+	var dead []int
+	for i := 0; i < NodeMaxProcs; i++ {
+		if i != d.slot && atomic.LoadUint32(&d.Proc(i).State) != NodeProcFree && d.slotDead(i) {
+			dead = append(dead, i)
+		}
+	}
+	if len(dead) == 0 {
+		return
+	}
+	if d.lock() != nil {
+		return
+	}
+	defer d.unlock()
+	for _, i := range dead {
+		if d.Proc(i).State != NodeProcFree {
+			d.reclaimLocked(i)
+		} else { // another process reclaimed it first
+			_ = d.ofdLock(NodeLockSlotBase+uint64(i), syscall.F_UNLCK, false)
+		}
+	}
+}
+
+// slotDead reports whether slot i's owner is gone: its liveness lock is
+// free (taken here for the reclaim, released by reclaimLocked) or its pid
+// no longer names the process that took it.
+func (d *NodeDir) slotDead(i int) bool {
+	off := NodeLockSlotBase + uint64(i)
+	if d.ofdLock(off, syscall.F_WRLCK, false) == nil {
+		return true
+	}
+	p := d.Proc(i)
+	if p.PIDNS == nsInode("pid") && p.StartTime != 0 {
+		return procStartTime(int(p.PID)) != p.StartTime
+	}
+	return false
+}
+
+// reclaimLocked applies the driver's rules for a dead process to slot i.
+// Precondition: table lock held.
+func (d *NodeDir) reclaimLocked(i int) {
+	p := d.Proc(i)
+	atomic.StoreUint32(&p.State, NodeProcDead)
+	d.reclaimIPCLocked(i)
+	for dev := 0; dev < int(d.hdr.DeviceCount); dev++ {
+		if n := atomic.SwapUint64(&p.HBMBytes[dev], 0); n != 0 {
+			subSat(&d.Device(dev).HBMUsed, n)
+		}
+		d.releaseChunksOf(dev, uint32(i+1))
+	}
+	atomic.StoreUint32(&p.State, NodeProcFree)
+	_ = d.ofdLock(NodeLockSlotBase+uint64(i), syscall.F_UNLCK, false)
+}
+
+// subSat subtracts n from *p without going below 0.
+func subSat(p *uint64, n uint64) {
+	for {
+		v := atomic.LoadUint64(p)
+		if atomic.CompareAndSwapUint64(p, v, v-min(v, n)) {
+			return
+		}
+	}
+}
+
+// releaseChunksOf frees every chunk of device dev owned by owner and
+// punches its pages out of the device's memory file.
+func (d *NodeDir) releaseChunksOf(dev int, owner uint32) {
+	chunks := d.Chunks(dev)
+	dv := d.Device(dev)
+	var fd = -1
+	for c := range chunks {
+		if atomic.LoadUint32(&chunks[c]) != owner {
+			continue
+		}
+		if fd < 0 {
+			var err error
+			if fd, err = syscall.Open(filepath.Join(d.path, fmt.Sprintf("hbm%d", dev)), syscall.O_RDWR|syscall.O_CLOEXEC, 0); err != nil {
+				fd = -2 // no file, nothing to punch
+			}
+		}
+		if fd >= 0 {
+			punchHole(fd, uint64(c)*dv.ChunkBytes, dv.ChunkBytes)
+		}
+		atomic.CompareAndSwapUint32(&chunks[c], owner, 0)
+	}
+	if fd >= 0 {
+		_ = syscall.Close(fd)
+	}
+}
+
+// punchHole frees [off, off+n) of a memory file (FALLOC_FL_PUNCH_HOLE |
+// FALLOC_FL_KEEP_SIZE); a kernel that refuses only keeps the pages.
+func punchHole(fd int, off, n uint64) {
+	const mode = 0x02 | 0x01
+	_ = syscall.Fallocate(fd, mode, int64(off), int64(n))
+}
+
+// Close gives the slot back: this process's IPC entries are destroyed and
+// its memory returns to the pool, as if it had died.
+func (d *NodeDir) Close() {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return
+	}
+	d.closed = true
+	d.mu.Unlock()
+	if d.lock() == nil {
+		d.reclaimLocked(d.slot)
+		d.unlock()
+	}
+	d.unmap()
+	_ = syscall.Close(d.fd)
+}
