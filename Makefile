@@ -59,3 +59,6 @@ bench: lib
 
 clean:
 	rm -rf $(LIB) build
+
+# Ascend C toolchain: driver, host libraries, toolkit link names (docs/ascendc-build.md)
+include mk/ascendc.mk

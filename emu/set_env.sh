@@ -21,4 +21,9 @@ case ":${LD_LIBRARY_PATH:-}:" in
     *":$npuemu_home/lib64:"*) ;;
     *) export LD_LIBRARY_PATH="$npuemu_home/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
 esac
+# the Ascend C compiler driver (bisheng, ccec), as the vendor's PATH has it
+case ":${PATH:-}:" in
+    *":$npuemu_home/compiler/ccec_compiler/bin:"*) ;;
+    *) export PATH="$npuemu_home/compiler/ccec_compiler/bin${PATH:+:$PATH}" ;;
+esac
 unset npuemu_set_env_file npuemu_home
