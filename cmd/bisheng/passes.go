@@ -258,6 +258,9 @@ func fatbinLink(inv *invocation) error {
 		return err
 	}
 	defer w.done()
+	if err := os.MkdirAll(filepath.Dir(inv.output), 0o755); err != nil {
+		return err
+	}
 	tab := w.path("npuemu_table.cpp")
 	if err := os.WriteFile(tab, []byte(tableUnit()), 0o644); err != nil {
 		return err

@@ -142,6 +142,9 @@ func scanSource(src string) (*scan, error) {
 	bl := blank(src)
 	s := &scan{}
 	fileMix := matmulRe.MatchString(bl)
+	// SyncAll and cross-core flags are often called from a class the kernel
+	// uses, so the whole file counts
+	fileCoop := coopRe.MatchString(bl)
 	for _, m := range globalRe.FindAllStringIndex(bl, -1) {
 		k, ok, err := kernelAt(bl, m[0])
 		if err != nil {
@@ -156,7 +159,7 @@ func scanSource(src string) (*scan, error) {
 		if k.Kind == "" {
 			k.Kind = "NPUEMU_VECTOR"
 		}
-		if k.Kind == "NPUEMU_MIX" {
+		if k.Kind == "NPUEMU_MIX" || fileCoop {
 			k.Coop = true
 		}
 		if k.Name == "" {
@@ -247,7 +250,6 @@ func kernelAt(bl string, off int) (kernel, bool, error) {
 	if m := taskTypeRe.FindStringSubmatch(text); m != nil {
 		k.Kind = kindOf(m[1])
 	}
-	k.Coop = coopRe.MatchString(text)
 	return k, true, nil
 }
 
