@@ -60,3 +60,6 @@ bench: lib
 clean:
 	rm -rf $(LIB) build
 include mk/dcmi.mk
+
+# Ascend C toolchain: driver, host libraries, toolkit link names (docs/ascendc-build.md)
+include mk/ascendc.mk

@@ -65,9 +65,26 @@ func TestABIChecks(t *testing.T) {
 	}
 }
 
+// cxx17Marker marks a C++17-only header (the Ascend C headers: kernel
+// operator API, tiling and platform headers): its first line contains it.
+// Such a header is compiled alone as C++17 instead of C99 and C++11. This
+// is the one rule by which the hygiene test tells them apart.
+const cxx17Marker = "npuemu-cxx17"
+
+// isCXX17Header reports whether the header at path carries cxx17Marker on
+// its first line.
+func isCXX17Header(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	return strings.Contains(first, cxx17Marker)
+}
+
 // TestHeadersStandalone includes each header of emu/include alone in a
-// translation unit, as C99 and as C++11, so every header carries its own
-// dependencies.
+// translation unit, as C99 and as C++11 (C++17 for the headers marked
+// npuemu-cxx17), so every header carries its own dependencies.
 func TestHeadersStandalone(t *testing.T) {
 	cc, cxx := compilers(t)
 	var headers []string
@@ -84,6 +101,13 @@ func TestHeadersStandalone(t *testing.T) {
 	for _, h := range headers {
 		src := filepath.Join(dir, strings.NewReplacer("/", "_", ".", "_").Replace(h)+".c")
 		require.NoError(t, os.WriteFile(src, []byte("#include \""+h+"\"\n"), 0o644))
+		if isCXX17Header(filepath.Join(includeRoot, h)) {
+			t.Run(h+"/c++17", func(t *testing.T) {
+				t.Parallel()
+				compile(t, cxx, "-std=c++17", "-x", "c++", src)
+			})
+			continue
+		}
 		t.Run(h+"/c99", func(t *testing.T) {
 			t.Parallel()
 			compile(t, cc, "-std=c99", "-x", "c", src)

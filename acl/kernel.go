@@ -42,6 +42,8 @@ type KernelEntry struct {
 	// CodeSize is the size of the entry point's code from the object's
 	// symbol table, 0 when the object does not say (stripped).
 	CodeSize uint64
+	// Flags holds npuemu_kernel_entry.flags (KernelCooperative).
+	Flags uint32
 }
 
 // KernelHost is the host side of kernel binaries, implemented by libfake
@@ -484,17 +486,19 @@ func (f *Function) spec(blocks uint32, cfg launchCfg, units uint64) tsfw.KernelS
 	return s
 }
 
-// launchHeader is the host scratch in front of each launch image.
-const launchHeader = 16
+// launchHeader is the host scratch in front of each launch image
+// (libfake/kernel_host.h, npu_kstate).
+const launchHeader = 32
 
 // launch is one queued kernel: the tsfw.Kernel of its task.
 type launch struct {
 	*launchMem
-	f    *Function
-	args uintptr // what the kernel sees as its blob
-	size uint64
-	svm  *managedUse // managed pages the kernel's arguments hold (acl/managed.go)
-	attr uint8       // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
+	f      *Function
+	args   uintptr // what the kernel sees as its blob
+	size   uint64
+	svm    *managedUse // managed pages the kernel's arguments hold (acl/managed.go)
+	attr   uint8       // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
+	blocks uint32      // numBlocks, for the cycle record
 }
 
 // launches recycles launch objects and their host buffers. A sync.Pool:
@@ -510,7 +514,7 @@ const (
 	// slabLaunches is the launch objects one slab holds.
 	slabLaunches = 128
 	// launchSlot is each slab launch's share of the slab's C buffer: the
-	// header and an argument image of up to 112 bytes (a dozen pointer
+	// header and an argument image of up to 96 bytes (a dozen pointer
 	// arguments). A launch whose image is larger gets a buffer of its own.
 	launchSlot = 128
 )
@@ -595,6 +599,7 @@ func (l *launch) RunBlock(b, n uint32) error {
 // Done implements tsfw.Kernel: the kernel's output is written, the binary
 // released and the launch recycled.
 func (l *launch) Done(err error) error {
+	l.recordCycles()
 	l.host.Flush(l.buf[:launchHeader])
 	l.f.bin.release()
 	putLaunch(l)

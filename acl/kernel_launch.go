@@ -47,6 +47,13 @@ func (f *Function) unitsOf(img []byte) uint64 {
 func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
 	spec := f.spec(blocks, cfg, units)
 	spec.MaxCores = launchCap(t, s, &spec)
+	if soc := s.ctx.dev.emu.SoC; f.e.Flags != 0 {
+		if err := cooperative(fn, &f.e, &spec, soc.CubeCores, soc.VectorCores); err != nil {
+			putLaunch(l)
+			return err
+		}
+	}
+	l.blocks = blocks
 	if err := f.bin.acquire(fn); err != nil {
 		putLaunch(l)
 		return err

@@ -25,4 +25,9 @@ case ":${PATH:-}:" in
     *":$npuemu_home/bin:"*) ;;
     *) export PATH="$npuemu_home/bin${PATH:+:$PATH}" ;;
 esac
+# the Ascend C compiler driver (bisheng, ccec), as the vendor's PATH has it
+case ":${PATH:-}:" in
+    *":$npuemu_home/compiler/ccec_compiler/bin:"*) ;;
+    *) export PATH="$npuemu_home/compiler/ccec_compiler/bin${PATH:+:$PATH}" ;;
+esac
 unset npuemu_set_env_file npuemu_home

@@ -40,6 +40,12 @@ const maxKernels = 1 << 16
 // tables whose entry_size includes them.
 const minEntrySize = C.NPU_KENTRY_V1_SIZE
 
+// Sizes of the entry up to and including param_sizes, and flags.
+const (
+	entryWithParams = C.NPU_KENTRY_V1_SIZE + C.sizeof_uintptr_t
+	entryWithFlags  = C.NPU_KENTRY_FLAGS_END
+)
+
 // maxParamSize bounds one declared parameter (a struct passed by value).
 const maxParamSize = 1 << 16
 
@@ -80,7 +86,10 @@ func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 			NsPerBlock: uint64(e.ns_per_block), NsPerUnit: float64(e.ns_per_unit),
 			SizeOffset: uint32(e.size_offset), NumParams: uint32(e.num_params),
 		}
-		if uintptr(tab.entry_size) >= C.sizeof_npuemu_kernel_entry && e.param_sizes != nil && ke.NumParams > 0 {
+		if uintptr(tab.entry_size) >= entryWithFlags {
+			ke.Flags = uint32(e.flags)
+		}
+		if uintptr(tab.entry_size) >= entryWithParams && e.param_sizes != nil && ke.NumParams > 0 {
 			if ke.NumParams > acl.MaxKernelParams {
 				return nil, fmt.Errorf("kernel %s: num_params %d exceeds %d", name, ke.NumParams, acl.MaxKernelParams)
 			}
@@ -197,10 +206,18 @@ func kstate(state []byte) *C.npu_kstate {
 }
 
 func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []byte) error {
-	r := int64(C.npu_krun(C.uintptr_t(fn), C.uintptr_t(args), C.uint64_t(size), C.uint32_t(block), C.uint32_t(blocks), kstate(state)))
+	var msg *C.char
+	r := int64(C.npu_krun(C.uintptr_t(fn), C.uintptr_t(args), C.uint64_t(size), C.uint32_t(block), C.uint32_t(blocks), kstate(state), &msg))
 	switch r >> 32 {
 	case C.NPU_KRUN_OK:
 		return nil
+	case C.NPU_KRUN_FAULT:
+		text := "(no message)"
+		if msg != nil {
+			text = C.GoString(msg)
+			C.free(unsafe.Pointer(msg))
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %s", text)
 	case C.NPU_KRUN_SIGNAL:
 		sig := syscall.Signal(int32(r))
 		addr := uint64(kstate(state).fault_addr)
@@ -227,7 +244,7 @@ func unix(s syscall.Signal) string {
 // Flush skips the C call when the launch printed nothing and did not
 // fault: the common case, on the path of every launch.
 func (cHost) Flush(state []byte) {
-	if st := kstate(state); st.print != 0 || st.fault_addr != 0 {
+	if st := kstate(state); st.print != 0 || st.fault_addr != 0 || st.shared != 0 {
 		C.npu_kflush(st)
 	}
 }

@@ -45,13 +45,28 @@ typedef struct npu_guard {
     sigset_t mask; /* the thread's mask when the fault hit */
     npu_kstate *st;
     uint32_t block;
+    char msg[1024]; /* NPU_KRUN_FAULT: the message */
 } npu_guard;
+
+/* The shared state of a launch of an Ascend C kernel (npuemu_kernel_rt
+ * .shared/.report): the scratch whose first word is the abort word, and
+ * the cycle record. */
+typedef struct npu_kshared {
+    uint32_t scratch[NPUEMU_LAUNCH_SHARED_SIZE / 4];
+    pthread_mutex_t mu;
+    uint64_t busy[NPU_KPIPES];
+    uint64_t cycles;
+    uint32_t reports;
+} npu_kshared;
+
+/* The Go side: the allocation holding addr (libfake/kernel_gm.go). */
+extern int npuGMFind(uint64_t addr, uint64_t *base, uint64_t *size);
 
 /* initial-exec: the handler must not call __tls_get_addr (it may
  * allocate). Go's own c-shared runtime needs static TLS as well. */
 static __thread npu_guard *cur_guard __attribute__((tls_model("initial-exec")));
 
-static const int guarded[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+static const int guarded_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
 static struct sigaction prev[NSIG];
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
@@ -96,8 +111,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc) {
 }
 
 static void install(void) {
-    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
-        int sig = guarded[i];
+    for (size_t i = 0; i < sizeof guarded_sigs / sizeof guarded_sigs[0]; i++) {
+        int sig = guarded_sigs[i];
         struct sigaction sa;
         if (sigaction(sig, NULL, &prev[sig]) != 0) continue;
         memset(&sa, 0, sizeof sa);
@@ -218,6 +233,74 @@ static void rt_trap(const npuemu_kernel_ctx *ctx, int code) {
     siglongjmp(g->jb, NPU_KRUN_TRAP);
 }
 
+static void rt_fault(const npuemu_kernel_ctx *ctx, const char *msg) {
+    npu_guard *g = ctx->priv;
+    cur_guard = NULL;
+    snprintf(g->msg, sizeof g->msg, "%s", msg ? msg : "(no message)");
+    siglongjmp(g->jb, NPU_KRUN_FAULT);
+}
+
+static npu_kshared *kshared(npu_kstate *st) {
+    npu_kshared *p = (npu_kshared *)__atomic_load_n(&st->shared, __ATOMIC_ACQUIRE);
+    if (p != NULL) return p;
+    npu_kshared *np = calloc(1, sizeof *np);
+    if (np == NULL) return NULL;
+    pthread_mutex_init(&np->mu, NULL);
+    uintptr_t expect = 0;
+    if (__atomic_compare_exchange_n(&st->shared, &expect, (uintptr_t)np, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return np;
+    pthread_mutex_destroy(&np->mu);
+    free(np);
+    return (npu_kshared *)expect;
+}
+
+static void *rt_shared(const npuemu_kernel_ctx *ctx) {
+    npu_guard *g = ctx->priv;
+    npu_kshared *p = kshared(g->st);
+    return p ? (void *)p->scratch : NULL;
+}
+
+/* abort_launch marks the launch failed so that blocks waiting for each
+ * other (SyncAll, cross-core flags) give up. */
+static void abort_launch(npu_kstate *st) {
+    npu_kshared *p = kshared(st);
+    if (p == NULL) return;
+    __atomic_store_n(&p->scratch[0], 1u, __ATOMIC_RELEASE);
+}
+
+static void rt_report(const npuemu_kernel_ctx *ctx, const uint64_t *busy, uint32_t npipes, uint64_t cycles) {
+    npu_guard *g = ctx->priv;
+    npu_kshared *p = kshared(g->st);
+    if (p == NULL) return;
+    pthread_mutex_lock(&p->mu);
+    for (uint32_t i = 0; i < npipes && i < NPU_KPIPES; i++) p->busy[i] += busy[i];
+    if (cycles > p->cycles) p->cycles = cycles;
+    p->reports++;
+    pthread_mutex_unlock(&p->mu);
+}
+
+uint32_t npu_kcycles(npu_kstate *st, uint64_t *busy, uint64_t *cycles) {
+    npu_kshared *p = (npu_kshared *)st->shared;
+    if (p == NULL || p->reports == 0) return 0;
+    memcpy(busy, p->busy, sizeof p->busy);
+    *cycles = p->cycles;
+    return p->reports;
+}
+
+static int rt_gm_find(const npuemu_kernel_ctx *ctx, uint64_t addr, uint64_t *base, uint64_t *size) {
+    (void)ctx;
+    return npuGMFind(addr, base, size);
+}
+
+extern char *npuKernelSoC(void);
+
+static const char *rt_soc(const npuemu_kernel_ctx *ctx) {
+    npu_guard *g = ctx->priv;
+    if (g->st->soc) return (const char *)g->st->soc;
+    return npuKernelSoC();
+}
+
+static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(const npuemu_kernel_ctx *, void *, uint32_t), void *arg);
+
 static npu_kprint *kprint(npu_kstate *st) {
     npu_kprint *p = (npu_kprint *)__atomic_load_n(&st->print, __ATOMIC_ACQUIRE);
     if (p != NULL) return p;
@@ -263,33 +346,125 @@ static int rt_vprintf(const npuemu_kernel_ctx *ctx, const char *fmt, va_list ap)
     return n;
 }
 
-static const npuemu_kernel_rt rt = {rt_trap, rt_vprintf};
+static const npuemu_kernel_rt rt = {rt_trap, rt_vprintf, rt_fault, rt_report, rt_gm_find, rt_shared, rt_run_sub, rt_soc};
 
-int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st) {
-    npu_guard g;
-    npuemu_kernel_ctx ctx = {block, blocks, (const void *)args, size, &rt, &g};
-    g.st = st;
-    g.block = block;
-    g.sig = 0;
-    g.code = 0;
-    g.addr = NULL;
-    int r = sigsetjmp(g.jb, 0);
+/* guarded runs fn(ctx) (or sub(ctx, arg, i)) under guard g, which becomes
+ * the thread's guard for the call and the outer one is put back after.
+ * It returns NPU_KRUN_*. */
+static int guarded(npu_guard *g, npuemu_kernel_ctx *ctx, npuemu_kernel_fn fn, void (*sub)(const npuemu_kernel_ctx *, void *, uint32_t), void *arg,
+                   uint32_t i) {
+    npu_guard *outer = cur_guard;
+    g->sig = 0;
+    g->code = 0;
+    g->addr = NULL;
+    g->msg[0] = 0;
+    ctx->priv = g;
+    int r = sigsetjmp(g->jb, 0);
     if (r == 0) {
-        cur_guard = &g;
-        ((npuemu_kernel_fn)fn)(&ctx);
-        cur_guard = NULL;
+        cur_guard = g;
+        if (fn) {
+            fn(ctx);
+        } else {
+            sub(ctx, arg, i);
+        }
+        cur_guard = outer;
         return NPU_KRUN_OK;
     }
-    cur_guard = NULL;
     if (r == NPU_KRUN_SIGNAL) {
         /* The handler was left by a jump: the thread still has the
          * handler's mask (the signal itself, and the sa_mask we copied from
          * Go's handler: every signal). Put back the mask of the fault. */
-        pthread_sigmask(SIG_SETMASK, &g.mask, NULL);
+        pthread_sigmask(SIG_SETMASK, &g->mask, NULL);
+    }
+    cur_guard = outer;
+    abort_launch(g->st);
+    return r;
+}
+
+int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st, char **msg) {
+    npu_guard g;
+    npuemu_kernel_ctx ctx = {block, blocks, (const void *)args, size, &rt, &g};
+    g.st = st;
+    g.block = block;
+    int r = guarded(&g, &ctx, (npuemu_kernel_fn)fn, NULL, NULL, 0);
+    switch (r) {
+    case NPU_KRUN_OK:
+        return NPU_KRUN_OK;
+    case NPU_KRUN_SIGNAL:
         st->fault_addr = (uintptr_t)g.addr;
         return (int64_t)NPU_KRUN_SIGNAL << 32 | (uint32_t)g.sig;
+    case NPU_KRUN_FAULT:
+        *msg = strdup(g.msg);
+        return (int64_t)NPU_KRUN_FAULT << 32;
+    default:
+        return (int64_t)NPU_KRUN_TRAP << 32 | (uint32_t)g.code;
     }
-    return (int64_t)NPU_KRUN_TRAP << 32 | (uint32_t)g.code;
+}
+
+/* Sub-blocks (the AIC and AIVs of a MIX block): threads of their own, each
+ * under its own guard; the first failure (by sub-block index) becomes the
+ * block's. */
+typedef struct npu_sub {
+    npu_guard g;
+    npuemu_kernel_ctx ctx;
+    void (*fn)(const npuemu_kernel_ctx *, void *, uint32_t);
+    void *arg;
+    uint32_t i;
+    int r;
+} npu_sub;
+
+static void *sub_main(void *p) {
+    npu_sub *s = p;
+    /* Go's threads block every signal in sa_mask of the handler; a fresh
+     * thread inherits the creator's mask: make sure faults are delivered. */
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t k = 0; k < sizeof guarded_sigs / sizeof guarded_sigs[0]; k++) sigaddset(&set, guarded_sigs[k]);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    s->r = guarded(&s->g, &s->ctx, NULL, s->fn, s->arg, s->i);
+    return NULL;
+}
+
+static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(const npuemu_kernel_ctx *, void *, uint32_t), void *arg) {
+    npu_guard *outer = ctx->priv;
+    npu_sub subs[8];
+    pthread_t th[8];
+    int started[8] = {0};
+    if (n > 8) n = 8;
+    for (uint32_t i = 0; i < n; i++) {
+        npu_sub *s = &subs[i];
+        s->g.st = outer->st;
+        s->g.block = outer->block;
+        s->ctx = *ctx;
+        s->fn = fn;
+        s->arg = arg;
+        s->i = i;
+        s->r = NPU_KRUN_OK;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        if (pthread_create(&th[i], NULL, sub_main, &subs[i]) == 0) {
+            started[i] = 1;
+        } else {
+            abort_launch(outer->st);
+            snprintf(subs[i].g.msg, sizeof subs[i].g.msg, "cannot start a thread for sub-block %u", i);
+            subs[i].r = NPU_KRUN_FAULT;
+        }
+    }
+    subs[0].r = guarded(&subs[0].g, &subs[0].ctx, NULL, fn, arg, 0);
+    for (uint32_t i = 1; i < n; i++)
+        if (started[i]) pthread_join(th[i], NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        npu_sub *s = &subs[i];
+        if (s->r == NPU_KRUN_OK) continue;
+        /* Pass the failure on to the block's own guard. */
+        cur_guard = NULL;
+        outer->sig = s->g.sig;
+        outer->code = s->g.code;
+        outer->addr = s->g.addr;
+        memcpy(outer->msg, s->g.msg, sizeof outer->msg);
+        if (s->r == NPU_KRUN_SIGNAL) sigprocmask(SIG_SETMASK, NULL, &outer->mask);
+        siglongjmp(outer->jb, s->r);
+    }
 }
 
 static int rec_cmp(const void *a, const void *b) {
@@ -300,8 +475,14 @@ static int rec_cmp(const void *a, const void *b) {
 
 void npu_kflush(npu_kstate *st) {
     npu_kprint *p = (npu_kprint *)st->print;
+    npu_kshared *sh = (npu_kshared *)st->shared;
     st->print = 0;
     st->fault_addr = 0;
+    st->shared = 0;
+    if (sh != NULL) {
+        pthread_mutex_destroy(&sh->mu);
+        free(sh);
+    }
     if (p == NULL) return;
     qsort(p->recs, p->n, sizeof *p->recs, rec_cmp);
     for (size_t i = 0; i < p->n; i++) {

@@ -20,6 +20,8 @@ void npu_kclose(void *lib);
 
 /* The size of npuemu_kernel_entry in ABI version 1, before param_sizes. */
 #define NPU_KENTRY_V1_SIZE offsetof(npuemu_kernel_entry, param_sizes)
+/* The end of npuemu_kernel_entry.flags (added after param_sizes). */
+#define NPU_KENTRY_FLAGS_END (offsetof(npuemu_kernel_entry, flags) + sizeof(uint32_t))
 
 /* npu_kbase returns the load address of the object holding addr (0 if
  * none). */
@@ -33,19 +35,32 @@ uintptr_t npu_kglobal(void *lib, const char *name, uint64_t *size, char *err, si
 #define NPU_KRUN_OK 0
 #define NPU_KRUN_SIGNAL 1 /* detail: the signal number */
 #define NPU_KRUN_TRAP 2   /* detail: the npuemu_trap code */
+#define NPU_KRUN_FAULT 3  /* a rule violation: *msg holds its message */
 
-/* The launch scratch (16 bytes of host memory per launch, zeroed before
- * the first block): the launch's print buffer and the last fault address. */
+/* The launch scratch (host memory per launch, zeroed before the first
+ * block): the launch's print buffer, the last fault address, the shared
+ * state of Ascend C kernels and the SoC name the kernel sees. */
 typedef struct npu_kstate {
     uintptr_t print;      /* npu_kprint * (lazily created) */
     uintptr_t fault_addr; /* si_addr of the last fault */
+    uintptr_t shared;     /* npu_kshared * (lazily created) */
+    uintptr_t soc;        /* const char *: the device's SoC name (set by the launcher; may be 0) */
 } npu_kstate;
 
-/* npu_krun runs one block of fn. It returns NPU_KRUN_* << 32 | detail. */
-int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st);
+/* Pipes counted in a launch's cycle record (Ascend C pipe_t values). */
+#define NPU_KPIPES 16
+
+/* npu_krun runs one block of fn. It returns NPU_KRUN_* << 32 | detail;
+ * for NPU_KRUN_FAULT *msg is a malloc'ed message the caller frees. */
+int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st, char **msg);
+
+/* npu_kcycles copies the launch's per-pipe busy cycles (NPU_KPIPES,
+ * summed over its blocks) and its length in cycles (the slowest block);
+ * it returns the number of blocks that reported, 0 when none did. */
+uint32_t npu_kcycles(npu_kstate *st, uint64_t *busy, uint64_t *cycles);
 
 /* npu_kflush writes the launch's npuemu_printf output to stdout in block
- * order and frees it. */
+ * order and frees it and the shared state. */
 void npu_kflush(npu_kstate *st);
 
 #endif

@@ -60,7 +60,42 @@ typedef struct npuemu_kernel_rt {
     void (*trap)(const npuemu_kernel_ctx *ctx, int code);
     /* printf into the launch's output (see npuemu_printf). */
     int (*vprintf)(const npuemu_kernel_ctx *ctx, const char *fmt, va_list ap);
+
+    /* The services below were appended for Ascend C kernels
+     * (npuemu/ascendc_rt.h); ABI version 1 is unchanged for kernels that
+     * do not use them. */
+
+    /* Ends the calling block with an AI Core exception whose message is
+     * msg (the runtime adds the kernel name and the block); never
+     * returns. */
+    void (*fault)(const npuemu_kernel_ctx *ctx, const char *msg);
+    /* Adds the block's per-pipe busy cycles (npipes counters, indexed by
+     * Ascend C pipe_t) and its end time in cycles to the launch's record:
+     * busy cycles are summed over blocks, the launch lasts as long as its
+     * slowest block. */
+    void (*report)(const npuemu_kernel_ctx *ctx, const uint64_t *busy, uint32_t npipes, uint64_t cycles);
+    /* Finds the device allocation holding addr: 1 and its start and size,
+     * or 0 when no allocation (device memory, pinned host memory, managed
+     * memory) holds it. */
+    int (*gm_find)(const npuemu_kernel_ctx *ctx, uint64_t addr, uint64_t *base, uint64_t *size);
+    /* The launch's shared scratch: NPUEMU_LAUNCH_SHARED_SIZE zeroed bytes,
+     * the same for every block of one launch, for SyncAll and cross-core
+     * flags; its first word (uint32) becomes non-zero once a block of the
+     * launch has failed, so that waiters give up. */
+    void *(*shared)(const npuemu_kernel_ctx *ctx);
+    /* Runs fn(sub, arg, i) for i in 0..n-1 at the same time, each on its
+     * own thread under its own fault guard (i = 0 on the calling thread),
+     * and returns once all have returned. sub is a context like ctx. If
+     * one of them faulted, the calling block fails with that fault after
+     * all have returned (the call does not return). n <= 8. */
+    void (*run_sub)(const npuemu_kernel_ctx *ctx, uint32_t n,
+                    void (*fn)(const npuemu_kernel_ctx *sub, void *arg, uint32_t i), void *arg);
+    /* The SoC of the device running the launch ("Ascend910B3"). */
+    const char *(*soc)(const npuemu_kernel_ctx *ctx);
 } npuemu_kernel_rt;
+
+/* Bytes of the launch's shared scratch (npuemu_kernel_rt.shared). */
+#define NPUEMU_LAUNCH_SHARED_SIZE 65536u
 
 /* What one block sees. Valid only during the call. */
 struct npuemu_kernel_ctx {
@@ -100,7 +135,16 @@ typedef struct npuemu_kernel_entry {
      * them. Added after ABI version 1 shipped: the loader reads it only
      * from tables whose entry_size includes it. */
     const uint32_t *param_sizes;
+    /* NPUEMU_KERNEL_* flags. Added after param_sizes: read only from
+     * tables whose entry_size includes it. */
+    uint32_t flags;
 } npuemu_kernel_entry;
+
+/* npuemu_kernel_entry.flags: the blocks of a launch must all run at the
+ * same time (Ascend C SyncAll, cross-core flags): the runtime starts the
+ * launch only when it can hold every block at once, and fails it with
+ * ACL_ERROR_RT_PARAM_INVALID when blockDim exceeds the cores. */
+#define NPUEMU_KERNEL_COOPERATIVE 1u
 
 /* NPUEMU_PARAMS(8, 8, 4) is a param_sizes array (C only; in C++ point
  * .param_sizes at a static array). */

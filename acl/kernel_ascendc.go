@@ -1,0 +1,155 @@
+package acl
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// What the runtime gives Ascend C kernels (emu/include/npuemu/ascendc_rt.h)
+// beyond the plain kernel ABI: the allocation holding a GM address (the
+// rule "GM access outside every allocation"), the SoC name (local memory
+// sizes and cost table), cooperative launches (SyncAll: every block
+// resident at once) and the per-pipe cycle record of each launch.
+
+// KernelCooperative is npuemu_kernel_entry.flags' NPUEMU_KERNEL_COOPERATIVE.
+const KernelCooperative = 1
+
+// KernelGMFind returns the allocation holding addr, as a kernel may touch
+// it: device memory (aclrtMalloc, halMemAlloc), pinned host memory
+// (aclrtMallocHost) or managed memory.
+func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
+	n := rt.node.Load()
+	if n == nil {
+		return 0, 0, false
+	}
+	if ed, found := n.FindDevice(addr); found {
+		return ed.HBM.Find(addr)
+	}
+	if base, size, ok := n.Host().Find(addr); ok {
+		return base, size, true
+	}
+	if g := n.LoadedSVM(); g != nil {
+		if base, size, ok := g.Lookup(addr); ok {
+			return base, size, true
+		}
+	}
+	return 0, 0, false
+}
+
+// KernelSoC returns the SoC name kernels see ("" before the node exists).
+func KernelSoC() string {
+	n := rt.node.Load()
+	if n == nil {
+		return ""
+	}
+	return n.SoC().Name
+}
+
+// KernelPipes is the number of pipes in a launch's cycle record: the
+// Ascend C pipe_t values PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2,
+// PIPE_MTE3, PIPE_ALL (unused), PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX.
+const KernelPipes = 16
+
+// PipeNames names the entries of KernelCycles.Busy.
+var PipeNames = [...]string{"S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX"}
+
+// KernelCycles is the cycle record of one launch of an Ascend C kernel:
+// per pipe, the cycles it was busy summed over every core of the launch,
+// and the launch's length (the slowest core's end, in cycles of the SoC
+// clock; docs/ascendc.md has the cost table).
+type KernelCycles struct {
+	Kernel string
+	Blocks uint32
+	Cores  uint32 // cores that reported (a MIX block is three)
+	Busy   [KernelPipes]uint64
+	Cycles uint64
+}
+
+// CycleHost is implemented by kernel hosts that keep cycle records.
+type CycleHost interface {
+	Cycles(state []byte) (busy [KernelPipes]uint64, cycles uint64, cores uint32)
+}
+
+var cycleState struct {
+	mu   sync.Mutex
+	last KernelCycles
+	hook func(KernelCycles)
+}
+
+// LastKernelCycles returns the cycle record of the last launch of an
+// Ascend C kernel that completed (false when none has).
+func LastKernelCycles() (KernelCycles, bool) {
+	cycleState.mu.Lock()
+	defer cycleState.mu.Unlock()
+	return cycleState.last, cycleState.last.Kernel != ""
+}
+
+// SetKernelCyclesHook sets a function called with the cycle record of
+// every completed launch of an Ascend C kernel (the timeline, #15); nil
+// removes it. It runs on the thread completing the launch: keep it short.
+func SetKernelCyclesHook(fn func(KernelCycles)) {
+	cycleState.mu.Lock()
+	cycleState.hook = fn
+	cycleState.mu.Unlock()
+}
+
+// recordCycles is called by launch.Done before the state is flushed.
+func (l *launch) recordCycles() {
+	ch, ok := l.host.(CycleHost)
+	if !ok {
+		return
+	}
+	busy, cycles, cores := ch.Cycles(l.buf[:launchHeader])
+	if cores == 0 {
+		return
+	}
+	rec := KernelCycles{Kernel: l.f.e.Name, Blocks: l.blocks, Cores: cores, Busy: busy, Cycles: cycles}
+	cycleState.mu.Lock()
+	cycleState.last = rec
+	hook := cycleState.hook
+	cycleState.mu.Unlock()
+	if hook != nil {
+		hook(rec)
+	}
+}
+
+// cooperative makes a launch of a cooperative kernel start only when all
+// its blocks fit on the cores at once, and refuses one that can never fit.
+func cooperative(fn string, e *KernelEntry, s *tsfw.KernelSpec, cube, vector int) error {
+	if e.Flags&KernelCooperative == 0 {
+		return nil
+	}
+	s.Batch = true
+	var pool int
+	per := 1
+	switch s.Kind {
+	case tsfw.CoreVector:
+		pool = vector
+		if vector == 0 {
+			pool = cube
+		}
+	case tsfw.CoreMix:
+		pool = cube
+		if vector > 0 {
+			mv := int(s.MixVector)
+			if mv == 0 {
+				mv = 2
+			}
+			if vector/mv < pool {
+				pool = vector / mv
+			}
+		}
+	default:
+		pool = cube
+	}
+	if s.MaxCores > 0 && int(s.MaxCores) < pool {
+		pool = int(s.MaxCores)
+	}
+	if int(s.Blocks)*per > pool {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: kernel %s synchronises all its blocks (SyncAll or cross-core flags), so they must run at once: numBlocks %d exceeds the %d cores it can use", fn, e.Name, s.Blocks, pool)
+	}
+	return nil
+}

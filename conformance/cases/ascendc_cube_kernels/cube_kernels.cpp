@@ -1,0 +1,177 @@
+/* Ascend C kernels of the ascendc_cube_* conformance cases: the cube path
+ * step by step (GM -> L1 -> L0A/L0B -> Mmad -> Fixpipe -> GM) and the
+ * rules it enforces. Built at run time by build.h with the bisheng driver.
+ */
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+namespace {
+
+/* The whole path for C (m x n, fp32) = A (m x k, fp16) * B (k x n, fp16)
+ * [+ bias (n, fp16, through C1 -> C2 with conversion)]: m, n multiples of
+ * 16, k any up to what fits. */
+struct CubePath {
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::B1> b1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    TBuf<TPosition::C1> bias1;
+    TBuf<TPosition::C2> bias2;
+
+    void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k, bool useBias) {
+        const uint32_t kA = (k + 15) / 16 * 16, mB = m / 16, nB = n / 16, kB = kA / 16;
+        GlobalTensor<half> aGM, bGM, biasGM;
+        GlobalTensor<float> cGM;
+        aGM.SetGlobalBuffer((__gm__ half *)a);
+        bGM.SetGlobalBuffer((__gm__ half *)b);
+        biasGM.SetGlobalBuffer((__gm__ half *)bias);
+        cGM.SetGlobalBuffer((__gm__ float *)c);
+        pipe.InitBuffer(a1, m * kA * sizeof(half));
+        pipe.InitBuffer(b1, kA * n * sizeof(half));
+        pipe.InitBuffer(a2, m * kA * sizeof(half));
+        pipe.InitBuffer(b2, kA * n * sizeof(half));
+        pipe.InitBuffer(co1, m * n * sizeof(float));
+        pipe.InitBuffer(bias1, n * sizeof(half) < 64 ? 64 : n * sizeof(half));
+        pipe.InitBuffer(bias2, n * sizeof(float));
+        LocalTensor<half> a1L = a1.Get<half>(), b1L = b1.Get<half>(), a2L = a2.Get<half>(), b2L = b2.Get<half>();
+        LocalTensor<float> c1L = co1.Get<float>();
+
+        /* ND -> NZ: A as mB x kB fractals column by column, B likewise. */
+        Nd2NzParams pa(1, m, k, 0, k, m, 1, 0);
+        DataCopy(a1L, aGM, pa);
+        Nd2NzParams pb(1, k, n, 0, n, kA, 1, 0);
+        DataCopy(b1L, bGM, pb);
+
+        /* NZ -> ZZ for A: one LoadData per fractal row. */
+        for (uint32_t i = 0; i < mB; i++) {
+            LoadData2DParams p;
+            p.repeatTimes = kB;
+            p.srcStride = mB;
+            LoadData(a2L[i * kB * 256], a1L[i * 256], p);
+        }
+        /* NZ -> ZN for B: transpose each fractal. */
+        for (uint32_t i = 0; i < kB; i++) {
+            LoadData2DParams p;
+            p.repeatTimes = nB;
+            p.srcStride = kB;
+            p.ifTranspose = true;
+            LoadData(b2L[i * nB * 256], b1L[i * 256], p);
+        }
+        MmadParams mp;
+        mp.m = m;
+        mp.n = n;
+        mp.k = k;
+        if (useBias) {
+            LocalTensor<half> bias1L = bias1.Get<half>();
+            LocalTensor<float> bias2L = bias2.Get<float>();
+            DataCopy(bias1L, biasGM, n < 32 ? 32 : n);
+            DataCopy(bias2L, bias1L, DataCopyParams(1, (uint16_t)((n * sizeof(half) + 63) / 64), 0, 0));
+            mp.cmatrixInitVal = false;
+            Mmad(c1L, a2L, b2L, bias2L, mp);
+        } else {
+            Mmad(c1L, a2L, b2L, mp);
+        }
+        FixpipeParamsV220 fp;
+        fp.nSize = n;
+        fp.mSize = m;
+        fp.srcStride = m;
+        fp.dstStride = n;
+        Fixpipe(cGM, c1L, fp);
+    }
+};
+
+} // namespace
+
+/* C = A * B [+ bias] through the whole cube path. */
+extern "C" __global__ __aicore__ void cube_mmad(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k,
+                                                 uint32_t useBias) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    CubePath path;
+    path.Run(a, b, bias, c, m, n, k, useBias != 0);
+}
+
+/* Mmad accumulating: C = A*B, then C += A*B (cmatrixInitVal false), then
+ * Fixpipe with relu into half: out = relu(2*A*B) as fp16 (m = n = k = 16,
+ * B = I - 2*E00 so that one element goes negative). */
+extern "C" __global__ __aicore__ void cube_accumulate(GM_ADDR a, GM_ADDR b, GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::B1> b1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(a1, 512);
+    pipe.InitBuffer(b1, 512);
+    pipe.InitBuffer(a2, 512);
+    pipe.InitBuffer(b2, 512);
+    pipe.InitBuffer(co1, 1024);
+    GlobalTensor<half> aGM, bGM, oGM;
+    aGM.SetGlobalBuffer((__gm__ half *)a);
+    bGM.SetGlobalBuffer((__gm__ half *)b);
+    oGM.SetGlobalBuffer((__gm__ half *)out);
+    LocalTensor<half> a1L = a1.Get<half>(), b1L = b1.Get<half>(), a2L = a2.Get<half>(), b2L = b2.Get<half>();
+    LocalTensor<float> c1L = co1.Get<float>();
+    DataCopy(a1L, aGM, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    DataCopy(b1L, bGM, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    LoadData(a2L, a1L, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    LoadData(b2L, b1L, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+    MmadParams mp;
+    mp.m = mp.n = mp.k = 16;
+    Mmad(c1L, a2L, b2L, mp);
+    mp.cmatrixInitVal = false;
+    Mmad(c1L, a2L, b2L, mp);
+    FixpipeParamsV220 fp(16, 16, 16, 16, true);
+    fp.quantPre = F322F16;
+    Fixpipe(oGM, c1L, fp);
+}
+
+/* Rule violations, one per `which`:
+ *  1: LoadData into L0A at byte 256 (the 512-byte L0 rule);
+ *  2: Mmad whose A needs more than its L0A buffer holds (capacity);
+ *  3: Mmad with A in L1 instead of L0A (operand position);
+ *  4: Fixpipe NoQuant into a half destination (quantPre types). */
+extern "C" __global__ __aicore__ void cube_rules(GM_ADDR a, GM_ADDR c, uint32_t which) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(a1, 8192);
+    pipe.InitBuffer(a2, 2048);
+    pipe.InitBuffer(b2, 8192);
+    pipe.InitBuffer(co1, 16384);
+    GlobalTensor<half> aGM;
+    aGM.SetGlobalBuffer((__gm__ half *)a);
+    LocalTensor<half> a1L = a1.Get<half>(), a2L = a2.Get<half>(), b2L = b2.Get<half>();
+    LocalTensor<float> c1L = co1.Get<float>();
+    DataCopy(a1L, aGM, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+    MmadParams mp;
+    mp.m = 64;
+    mp.n = 16;
+    mp.k = 16;
+    switch (which) {
+    case 1:
+        LoadData(a2L[128], a1L, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+        break;
+    case 2: /* A of 64 x 16 halves is 2048 bytes from a2L[256] (512 B in): 512 bytes too many */
+        Mmad(c1L, a2L[256], b2L, mp);
+        break;
+    case 3:
+        mp.m = 16;
+        Mmad(c1L, a1L, b2L, mp);
+        break;
+    case 4: {
+        GlobalTensor<half> cGM;
+        cGM.SetGlobalBuffer((__gm__ half *)c);
+        Fixpipe(cGM, c1L.ReinterpretCast<float>(), FixpipeParamsV220(16, 16, 16, 16, false));
+        break;
+    }
+    default:
+        break;
+    }
+}

@@ -1,0 +1,103 @@
+/* ascendc_cube_mmad: the cube path of an Ascend C kernel computes what the
+ * documentation says: ND data copied to L1 as NZ fractals (Nd2NzParams,
+ * zero padding of a K that is not a whole fractal), loaded to L0A/L0B
+ * (LoadData2DParams, transposed for B), multiplied by Mmad in fp32 with
+ * the bias from the bias table (fp16 -> fp32 on the C1 -> C2 move), and
+ * written back as ND by Fixpipe; Mmad accumulates when cmatrixInitVal is
+ * false; Fixpipe applies relu and the F322F16 conversion. Inputs are small
+ * integers, so every result is exact.
+ *
+ * needs: emulator
+ */
+#include <stdint.h>
+
+#include "ascendc_cube_kernels/build.h"
+
+static float h2f(uint16_t h) { return aclFloat16ToFloat(h); }
+
+/* One product of m x k by k x n (+ bias) checked element by element. */
+static void mmad_case(aclrtFuncHandle f, aclrtStream s, uint32_t m, uint32_t n, uint32_t k, uint32_t useBias, int identity) {
+    size_t na = (size_t)m * k, nb = (size_t)k * n;
+    uint16_t *a = malloc(na * 2), *b = malloc(nb * 2), *bias = malloc((n < 32 ? 32 : n) * 2);
+    float *c = malloc((size_t)m * n * 4);
+    for (size_t i = 0; i < na; i++) a[i] = aclFloatToFloat16((float)((int)(i * 7 % 11) - 5));
+    for (uint32_t i = 0; i < k; i++)
+        for (uint32_t j = 0; j < n; j++)
+            b[(size_t)i * n + j] = aclFloatToFloat16(identity ? (i == j ? 1.0f : 0.0f) : (float)((int)((i * 3 + j * 5) % 7) - 3));
+    for (uint32_t j = 0; j < (n < 32 ? 32 : n); j++) bias[j] = aclFloatToFloat16((float)(j % 13));
+    void *da, *db, *dbias, *dc;
+    CHECK_OK(aclrtMalloc(&da, na * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&db, nb * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dbias, 64 + n * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dc, (size_t)m * n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(da, na * 2, a, na * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemcpy(db, nb * 2, b, nb * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemcpy(dbias, (n < 32 ? 32 : n) * 2, bias, (n < 32 ? 32 : n) * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemset(dc, (size_t)m * n * 4, 0xff, (size_t)m * n * 4));
+    asc_param ps[] = {{&da, 8}, {&db, 8}, {&dbias, 8}, {&dc, 8}, {&m, 4}, {&n, 4}, {&k, 4}, {&useBias, 4}};
+    asc_launch(f, 1, s, ps, 8);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(c, (size_t)m * n * 4, dc, (size_t)m * n * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < m; i++)
+        for (uint32_t j = 0; j < n; j++) {
+            float want = useBias ? h2f(bias[j]) : 0.0f;
+            for (uint32_t kk = 0; kk < k; kk++) want += h2f(a[(size_t)i * k + kk]) * h2f(b[(size_t)kk * n + j]);
+            if (c[(size_t)i * n + j] != want) FAIL("m=%u n=%u k=%u bias=%u: C[%u][%u] = %g, want %g", m, n, k, useBias, i, j, c[(size_t)i * n + j], want);
+        }
+    CHECK_OK(aclrtFree(da));
+    CHECK_OK(aclrtFree(db));
+    CHECK_OK(aclrtFree(dbias));
+    CHECK_OK(aclrtFree(dc));
+    free(a);
+    free(b);
+    free(bias);
+    free(c);
+}
+
+int main(void) {
+    char repo[4096];
+    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
+    CHECK_OK(aclInit(NULL));
+    CHECK_OK(aclrtSetDevice(0));
+    aclrtStream s;
+    CHECK_OK(aclrtCreateStream(&s));
+    aclrtBinHandle bin = asc_load(repo, "cube_kernels.cpp");
+    aclrtFuncHandle mmad, accum;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_mmad", &mmad));
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_accumulate", &accum));
+
+    mmad_case(mmad, s, 32, 32, 32, 0, 1);  /* A * I = A: the layouts round-trip */
+    mmad_case(mmad, s, 32, 32, 32, 1, 0);  /* the mmad_bias sample's shape, with bias */
+    mmad_case(mmad, s, 48, 64, 80, 1, 0);  /* several fractals each way */
+    mmad_case(mmad, s, 16, 32, 20, 0, 0);  /* K = 20: the ND2NZ copy pads the second fractal with zeros */
+
+    /* Accumulation and Fixpipe relu + F322F16: out = relu(2 * A * B). */
+    uint16_t a[256], b[256], out[256];
+    for (int i = 0; i < 256; i++) a[i] = aclFloatToFloat16((float)(i % 16 + 1));
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) b[i * 16 + j] = aclFloatToFloat16(i == j ? (i == 0 ? -1.0f : 1.0f) : 0.0f);
+    void *da, *db, *dout;
+    CHECK_OK(aclrtMalloc(&da, 512, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&db, 512, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dout, 512, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(da, 512, a, 512, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemcpy(db, 512, b, 512, ACL_MEMCPY_HOST_TO_DEVICE));
+    asc_param ps[] = {{&da, 8}, {&db, 8}, {&dout, 8}};
+    asc_launch(accum, 1, s, ps, 3);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(out, 512, dout, 512, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            float want = j == 0 ? 0.0f : 2.0f * h2f(a[i * 16 + j]);
+            if (h2f(out[i * 16 + j]) != want) FAIL("accumulate: out[%d][%d] = %g, want %g", i, j, h2f(out[i * 16 + j]), want);
+        }
+    CHECK_OK(aclrtFree(da));
+    CHECK_OK(aclrtFree(db));
+    CHECK_OK(aclrtFree(dout));
+    CHECK_OK(aclrtBinaryUnLoad(bin));
+    CHECK_OK(aclrtDestroyStream(s));
+    CHECK_OK(aclrtResetDevice(0));
+    CHECK_OK(aclFinalize());
+    printf("ok\n");
+    return 0;
+}

@@ -1,0 +1,540 @@
+// npuemu-cxx17: this header is C++17 only (see docs/ascendc.md).
+/* ascendc/cube.h: the cube data path of the AI Core (Atlas A2, dav-2201):
+ *
+ *   GM --DataCopy(Nd2NzParams)--> L1 (A1/B1)  ND -> NZ fractals   [MTE2]
+ *   L1 --LoadData(LoadData2DParams)--> L0A (A2) / L0B (B2)        [MTE1]
+ *   L1 (C1) --DataCopy--> BT (C2): the bias table, fp16 -> fp32   [MTE1]
+ *   Mmad(L0C <- L0A x L0B [+ bias]) over 16 x 16 fractals         [M]
+ *   L0C (CO1) --Fixpipe(FixpipeParamsV220)--> GM or L1, NZ -> ND  [FIX]
+ *
+ * Layouts (the Mmad documentation's): A in L0A is "ZZ" (16 x k0 fractals,
+ * rows inside, fractals row by row), B in L0B "ZN" (k0 x 16 fractals,
+ * columns inside, fractals row by row), C in L0C "NZ" (16 x 16 fractals,
+ * rows inside, fractals column by column); k0 = 32 bytes of the input
+ * type (16 half/bf16, 8 float, 32 int8). A fractal is 512 bytes.
+ *
+ * Rules (AI Core exception 507015 through npuemu::asc::fault): operands in
+ * the documented positions; L0A/L0B addresses 512-byte aligned, L0C
+ * addresses 64-byte aligned (Fixpipe) and 256-element aligned (Mmad), L1
+ * 32-byte aligned, BT 64-byte aligned; every range inside its memory;
+ * GM ranges inside one allocation; parameter ranges as documented.
+ * docs/ascendc-cube.md has the details and the cost entries.
+ */
+#ifndef NPUEMU_ASCENDC_CUBE_H
+#define NPUEMU_ASCENDC_CUBE_H
+
+#include <type_traits>
+#include <vector>
+
+#include "ascendc/cube_gemm.h"
+#include "ascendc/datacopy.h"
+#include "ascendc/tensor.h"
+
+namespace AscendC {
+
+/* GM ND -> L1 NZ (DataCopy). Units: srcNdMatrixStride, srcDValue and
+ * dstNzMatrixStride in elements; dstNzC0Stride and dstNzNStride in 32-byte
+ * blocks (C0). */
+struct Nd2NzParams {
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+    Nd2NzParams() = default;
+    Nd2NzParams(uint16_t nd, uint16_t n, uint16_t d, uint16_t srcMat, uint16_t srcD, uint16_t c0, uint16_t nStride,
+                uint16_t dstMat)
+        : ndNum(nd), nValue(n), dValue(d), srcNdMatrixStride(srcMat), srcDValue(srcD), dstNzC0Stride(c0),
+          dstNzNStride(nStride), dstNzMatrixStride(dstMat) {}
+};
+
+/* L1 -> L0A/L0B (LoadData): repeatTimes fractals of 512 bytes; source
+ * fractal r at startIndex + r*srcStride, destination at r*(dstGap+1)
+ * (fractal units); ifTranspose transposes each 16 x 16 fractal (b16). */
+struct LoadData2DParams {
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint8_t sid = 0;
+    uint16_t dstGap = 0;
+    bool ifTranspose = false;
+    uint8_t addrMode = 0;
+    LoadData2DParams() = default;
+    LoadData2DParams(uint16_t start, uint8_t repeat, uint16_t srcS, uint8_t s, uint16_t gap, bool trans, uint8_t mode)
+        : startIndex(start), repeatTimes(repeat), srcStride(srcS), sid(s), dstGap(gap), ifTranspose(trans), addrMode(mode) {}
+};
+
+/* Mmad: C (m x n) = A (m x k) * B (k x n) [+ C or bias]. */
+struct MmadParams {
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false; /* deprecated: true accumulates onto C */
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false; /* with cmatrixInitVal false: initial C from the bias table (C2) */
+    bool cmatrixInitVal = true; /* true: C starts at 0 */
+    MmadParams() = default;
+    MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool bias, int32_t off, bool sparse, bool wa, bool wb)
+        : m(m_), n(n_), k(k_), isBias(bias), fmOffset(off), enSsparse(sparse), enWinogradA(wa), enWinogradB(wb) {
+        cmatrixInitVal = !bias;
+    }
+    MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, uint8_t unit, bool source, bool init)
+        : m(m_), n(n_), k(k_), unitFlag(unit), cmatrixSource(source), cmatrixInitVal(init) {}
+};
+
+/* Fixpipe quantisation modes (documented names). */
+enum QuantMode_t {
+    NoQuant = 0,
+    F322F16,
+    F322BF16,
+    DEQF16,
+    VDEQF16,
+    QF322B8_PRE,
+    VQF322B8_PRE,
+    REQ8,
+    VREQ8,
+};
+
+/* L0C -> GM/L1 (Fixpipe). srcStride: rows of the source NZ matrix between
+ * its column blocks (C0 = 16 elements each); dstStride: elements between
+ * destination rows (ND) or rows between destination column blocks (NZ). */
+struct FixpipeParamsV220 {
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+    FixpipeParamsV220() = default;
+    FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t srcS, uint32_t dstS, bool relu)
+        : nSize(n), mSize(m), srcStride(srcS), dstStride(dstS), reluEn(relu) {}
+};
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format;
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+
+} // namespace AscendC
+
+namespace npuemu {
+namespace asc {
+namespace cube {
+
+using AscendC::TPosition;
+
+/* Cycle cost of the FIX pipe: the copy engine's bytes per cycle. */
+inline uint64_t fix_cycles(uint64_t bytes) {
+    uint32_t per = blk().soc->mte3_bytes ? blk().soc->mte3_bytes : 64;
+    return (bytes + per - 1) / per;
+}
+
+/* Checks a local operand: its memory (by position), alignment of its
+ * start, and that bytes from its start stay inside its buffer. */
+template <typename T>
+inline void check_operand(const AscendC::LocalTensor<T> &t, Hardware want, uint32_t align, uint64_t bytes, const char *api,
+                          const char *what) {
+    if (t.ptr_ == nullptr) fault(api, "%s is an empty LocalTensor (rule: operand allocated)", what);
+    Hardware h = hw_of(t.pos_);
+    if (h != want) {
+        fault(api, "%s is in %s (%s); it must be in the %s (rule: operand position)", what, pos_name(t.pos_), mem_name(h),
+              mem_name(want));
+    }
+    uint32_t off = 0;
+    int real = mem_of(t.ptr_, &off);
+    if (real != (int)want) {
+        fault(api, "%s does not point into this core's %s (rule: operand position)", what, mem_name(want));
+    }
+    if (off % align != 0) {
+        fault(api, "%s starts at byte %u of the %s, not %u-byte aligned (rule: %u-byte alignment of %s addresses)", what, off,
+              mem_name(want), align, align, mem_name(want));
+    }
+    uint64_t cap = t.cap_ ? t.cap_ : (uint64_t)mem_size(want) - off;
+    if (bytes > cap || (uint64_t)off + bytes > mem_size(want)) {
+        fault(api, "%s needs %llu bytes from byte %u of the %s but its buffer has %llu (rule: local memory capacity)", what,
+              (unsigned long long)bytes, off, mem_name(want), (unsigned long long)cap);
+    }
+}
+
+template <typename T, typename U>
+inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<U> &src, const AscendC::DataCopyParams &p);
+
+/* k0: the K of one fractal, 32 bytes of the input type. */
+template <typename U>
+constexpr uint32_t k0_of() {
+    return 32 / sizeof(U);
+}
+
+template <typename T>
+inline float to_f(T v) {
+    return static_cast<float>(v);
+}
+
+} // namespace cube
+} // namespace asc
+} // namespace npuemu
+
+namespace AscendC {
+
+/* GM (ND) -> L1 (NZ). */
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p) {
+    using namespace npuemu::asc;
+    const char *api = "DataCopy(GM->L1, Nd2NzParams)";
+    const uint32_t c0 = 32 / sizeof(T); /* elements per 32-byte block */
+    if (hw_of(dst.pos_) != Hardware::L1 && hw_of(dst.pos_) != Hardware::UB) {
+        fault(api, "destination is in %s; ND2NZ copies go to A1/B1/C1 (L1) or VECIN (rule: operand position)", pos_name(dst.pos_));
+    }
+    if (p.ndNum > 4095 || p.nValue > 16384 || p.dValue > 65535) {
+        fault(api, "ndNum %u / nValue %u / dValue %u out of range (rule: ndNum <= 4095, nValue <= 16384)", p.ndNum, p.nValue, p.dValue);
+    }
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    if (p.srcDValue < p.dValue) {
+        fault(api, "srcDValue %u is less than dValue %u (rule: a source row holds dValue elements)", p.srcDValue, p.dValue);
+    }
+    const uint32_t blocks = (p.dValue + c0 - 1) / c0;
+    /* Destination extent: the last matrix's last row's last block. */
+    uint64_t lastBlock = (uint64_t)(p.ndNum - 1) * p.dstNzMatrixStride +
+                         ((uint64_t)(p.nValue - 1) * p.dstNzNStride + (uint64_t)(blocks - 1) * p.dstNzC0Stride) * c0 + c0;
+    cube::check_operand(dst, hw_of(dst.pos_), 32, lastBlock * sizeof(T), api, "destination");
+    uint64_t srcLast = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue + p.dValue;
+    gm_check(src.ptr_, srcLast * sizeof(T), api);
+    for (uint32_t i = 0; i < p.ndNum; i++) {
+        const T *s0 = src.ptr_ + (uint64_t)i * p.srcNdMatrixStride;
+        T *d0 = dst.ptr_ + (uint64_t)i * p.dstNzMatrixStride;
+        for (uint32_t r = 0; r < p.nValue; r++) {
+            const T *s = s0 + (uint64_t)r * p.srcDValue;
+            T *d = d0 + (uint64_t)r * p.dstNzNStride * c0;
+            for (uint32_t b = 0; b < blocks; b++) {
+                uint32_t w = p.dValue - b * c0 < c0 ? p.dValue - b * c0 : c0;
+                T *db = d + (uint64_t)b * p.dstNzC0Stride * c0;
+                std::memcpy(db, s + (uint64_t)b * c0, w * sizeof(T));
+                if (w < c0) std::memset(static_cast<void *>(db + w), 0, (c0 - w) * sizeof(T)); /* pad the block with zeros */
+            }
+        }
+    }
+    charge(PIPE_MTE2, copy_cycles(PIPE_MTE2, (uint64_t)p.ndNum * p.nValue * blocks * 32));
+}
+
+/* L1 -> L0A / L0B, 512-byte fractals. */
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2DParams &p) {
+    using namespace npuemu::asc;
+    const char *api = "LoadData(LoadData2DParams)";
+    Hardware dh = hw_of(dst.pos_);
+    if (dh != Hardware::L0A && dh != Hardware::L0B) {
+        fault(api, "destination is in %s; LoadData loads A2 (L0A) or B2 (L0B) (rule: operand position)", pos_name(dst.pos_));
+    }
+    if (hw_of(src.pos_) != Hardware::L1) {
+        fault(api, "source is in %s; LoadData reads A1/B1 (L1) (rule: operand position)", pos_name(src.pos_));
+    }
+    if (p.ifTranspose && sizeof(T) != 2) {
+        fault(api, "ifTranspose on %zu-byte elements: the 2D transpose is for 16-bit types (rule: ifTranspose needs b16)", sizeof(T));
+    }
+    if (p.repeatTimes == 0) return;
+    const uint32_t fr = 512 / sizeof(T); /* elements per fractal */
+    uint64_t srcLast = ((uint64_t)p.startIndex + (uint64_t)(p.repeatTimes - 1) * p.srcStride + 1) * 512;
+    uint64_t dstLast = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1u) + 1) * 512;
+    cube::check_operand(dst, dh, 512, dstLast, api, "destination");
+    cube::check_operand(src, Hardware::L1, 32, srcLast, api, "source");
+    for (uint32_t r = 0; r < p.repeatTimes; r++) {
+        const T *s = src.ptr_ + ((uint64_t)p.startIndex + (uint64_t)r * p.srcStride) * fr;
+        T *d = dst.ptr_ + (uint64_t)r * (p.dstGap + 1u) * fr;
+        if (!p.ifTranspose) {
+            std::memmove(static_cast<void *>(d), s, 512);
+        } else {
+            T tmp[256];
+            for (int i = 0; i < 16; i++)
+                for (int j = 0; j < 16; j++) tmp[j * 16 + i] = s[i * 16 + j];
+            std::memcpy(static_cast<void *>(d), tmp, 512);
+        }
+    }
+    charge(PIPE_MTE1, copy_cycles(PIPE_MTE1, (uint64_t)p.repeatTimes * 512));
+}
+
+/* L1 (C1) -> bias table (C2), converting fp16 to fp32 when the types say
+ * so. blockLen counts 64-byte units of the source, srcStride 32-byte
+ * units, dstStride 64-byte units (the bias-table move's units). */
+template <typename T, typename U>
+inline std::enable_if_t<!std::is_same<T, U>::value> DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src,
+                                                             const DataCopyParams &p) {
+    npuemu::asc::cube::copy_l1_to_bt(dst, src, p);
+}
+
+} // namespace AscendC
+
+namespace npuemu {
+namespace asc {
+namespace cube {
+
+/* The L1 -> BT move (also reached from the same-type local DataCopy when
+ * the destination is C2). */
+template <typename T, typename U>
+inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<U> &src, const AscendC::DataCopyParams &p) {
+    const char *api = "DataCopy(C1->C2)";
+    constexpr bool conv = std::is_same<T, float>::value && (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value);
+    if constexpr (!conv && !std::is_same<T, U>::value) {
+        fault(api, "converting %zu-byte to %zu-byte elements: the bias-table move converts half/bfloat16 to float only (rule: bias types)",
+              sizeof(U), sizeof(T));
+    } else {
+        if (hw_of(dst.pos_) != Hardware::BIAS || hw_of(src.pos_) != Hardware::L1) {
+            fault(api, "moves %s -> %s; a local copy between different types is the C1 (L1) -> C2 (bias table) move (rule: operand position)",
+                  pos_name(src.pos_), pos_name(dst.pos_));
+        }
+        const uint64_t srcBlock = 64, dstBlock = conv ? 64 * sizeof(T) / sizeof(U) : 64;
+        uint64_t srcSpan = p.blockCount ? ((uint64_t)(p.blockCount - 1) * (p.blockLen * 2 + p.srcStride) + p.blockLen * 2) * 32 : 0;
+        uint64_t dstSpan = p.blockCount ? ((uint64_t)(p.blockCount - 1) * (p.blockLen * (dstBlock / 64) + p.dstStride) + p.blockLen * (dstBlock / 64)) * 64 : 0;
+        check_operand(src, Hardware::L1, 32, srcSpan, api, "source");
+        check_operand(dst, Hardware::BIAS, 64, dstSpan, api, "destination");
+        const uint8_t *s = reinterpret_cast<const uint8_t *>(src.ptr_);
+        uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr_);
+        for (uint32_t b = 0; b < p.blockCount; b++) {
+            const U *sb = reinterpret_cast<const U *>(s + b * (p.blockLen * srcBlock + (uint64_t)p.srcStride * 32));
+            T *db = reinterpret_cast<T *>(d + b * (p.blockLen * dstBlock + (uint64_t)p.dstStride * 64));
+            uint64_t n = p.blockLen * srcBlock / sizeof(U);
+            for (uint64_t i = 0; i < n; i++) db[i] = static_cast<T>(static_cast<float>(sb[i]));
+        }
+        charge(PIPE_MTE1, copy_cycles(PIPE_MTE1, (uint64_t)p.blockCount * p.blockLen * dstBlock));
+    }
+}
+
+/* Reads A (ZZ in L0A) into a row-major float matrix m x k. */
+template <typename U>
+inline void unpack_a(const U *a, uint32_t m, uint32_t k, std::vector<float> &out) {
+    constexpr uint32_t k0 = k0_of<U>();
+    const uint32_t kB = (k + k0 - 1) / k0;
+    out.resize((size_t)m * k);
+    for (uint32_t i = 0; i < m; i++)
+        for (uint32_t kk = 0; kk < k; kk++)
+            out[(size_t)i * k + kk] = to_f(a[((size_t)(i / 16) * kB + kk / k0) * 16 * k0 + (i % 16) * k0 + kk % k0]);
+}
+
+/* Reads B (ZN in L0B) into a row-major float matrix k x n. */
+template <typename U>
+inline void unpack_b(const U *b, uint32_t k, uint32_t n, std::vector<float> &out) {
+    constexpr uint32_t k0 = k0_of<U>();
+    const uint32_t nB = (n + 15) / 16;
+    out.resize((size_t)k * n);
+    for (uint32_t kk = 0; kk < k; kk++)
+        for (uint32_t j = 0; j < n; j++)
+            out[(size_t)kk * n + j] = to_f(b[((size_t)(kk / k0) * nB + j / 16) * k0 * 16 + (j % 16) * k0 + kk % k0]);
+}
+
+/* C (NZ in L0C) element (i, j) of an m-row matrix. */
+inline size_t nz_index(uint32_t i, uint32_t j, uint32_t mB) { return ((size_t)(j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16; }
+
+template <typename T, typename U, typename V>
+inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U> &a, const AscendC::LocalTensor<U> &b,
+                 const AscendC::LocalTensor<V> *bias, const AscendC::MmadParams &p) {
+    const char *api = "Mmad";
+    constexpr bool f32acc = std::is_same<T, float>::value &&
+                            (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value || std::is_same<U, float>::value);
+    constexpr bool i32acc = std::is_same<T, int32_t>::value && (std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value);
+    if constexpr (!f32acc && !i32acc) {
+        fault(api, "A/B of %zu-byte elements into C of %zu-byte elements is not a cube type combination "
+                   "(rule: half/bfloat16/float -> float, int8 -> int32)",
+              sizeof(U), sizeof(T));
+    } else {
+        constexpr uint32_t k0 = k0_of<U>();
+        if (p.m > 4095 || p.n > 4095 || p.k > 4095) fault(api, "m %u / n %u / k %u out of range (rule: m, n, k <= 4095)", p.m, p.n, p.k);
+        if (p.m == 0 || p.n == 0 || p.k == 0) return;
+        const uint32_t mB = (p.m + 15) / 16, nB = (p.n + 15) / 16, kB = (p.k + k0 - 1) / k0;
+        check_operand(a, Hardware::L0A, 512, (uint64_t)mB * kB * 512, api, "A (fm)");
+        check_operand(b, Hardware::L0B, 512, (uint64_t)nB * kB * 512, api, "B (filter)");
+        check_operand(c, Hardware::L0C, 256 * sizeof(T), (uint64_t)mB * nB * 256 * sizeof(T), api, "C (dst)");
+        /* The initial C: the bias table (bias overload, or cmatrixSource),
+         * the C already in L0C (cmatrixInitVal false, or the deprecated
+         * isBias), or zero. */
+        const T *biasv = nullptr;
+        if (bias != nullptr) {
+            Hardware bh = hw_of(bias->pos_);
+            if (bh == Hardware::BIAS) {
+                check_operand(*bias, Hardware::BIAS, 64, (uint64_t)p.n * sizeof(V), api, "bias");
+                biasv = reinterpret_cast<const T *>(bias->ptr_);
+                if constexpr (!std::is_same<T, V>::value) fault(api, "the bias table holds the accumulator type (rule: bias type = C type)");
+            } else if (bh != Hardware::L0C) {
+                fault(api, "bias is in %s; it must be in C2 (bias table) or CO1 (rule: operand position)", pos_name(bias->pos_));
+            }
+        }
+        bool fromC = bias == nullptr ? (!p.cmatrixInitVal && !p.cmatrixSource) || p.isBias : hw_of(bias->pos_) == Hardware::L0C;
+        if (bias == nullptr && !p.cmatrixInitVal && p.cmatrixSource) {
+            fault(api, "cmatrixSource asks for the initial C from the bias table but no bias tensor was given (rule: bias operand)");
+        }
+        if constexpr (f32acc) {
+            std::vector<float> A, B, C((size_t)p.m * p.n);
+            unpack_a(a.ptr_, p.m, p.k, A);
+            unpack_b(b.ptr_, p.k, p.n, B);
+            const T *init = bias != nullptr && hw_of(bias->pos_) == Hardware::L0C ? reinterpret_cast<const T *>(bias->ptr_) : c.ptr_;
+            for (uint32_t i = 0; i < p.m; i++)
+                for (uint32_t j = 0; j < p.n; j++)
+                    C[(size_t)i * p.n + j] = biasv ? biasv[j] : fromC ? init[nz_index(i, j, mB)] : 0.0f;
+            gemm(Mat{A.data(), Elem::F32, p.k, 1}, Mat{B.data(), Elem::F32, p.n, 1}, p.m, p.n, p.k, C.data(), p.n, true);
+            for (uint32_t i = 0; i < p.m; i++)
+                for (uint32_t j = 0; j < p.n; j++) c.ptr_[nz_index(i, j, mB)] = C[(size_t)i * p.n + j];
+        } else {
+            const T *init = bias != nullptr && hw_of(bias->pos_) == Hardware::L0C ? reinterpret_cast<const T *>(bias->ptr_) : c.ptr_;
+            std::vector<int32_t> C((size_t)p.m * p.n);
+            for (uint32_t i = 0; i < p.m; i++)
+                for (uint32_t j = 0; j < p.n; j++) {
+                    int32_t s = biasv ? biasv[j] : fromC ? init[nz_index(i, j, mB)] : 0;
+                    for (uint32_t kk = 0; kk < p.k; kk++) {
+                        U av = a.ptr_[((size_t)(i / 16) * kB + kk / k0) * 16 * k0 + (i % 16) * k0 + kk % k0];
+                        U bv = b.ptr_[((size_t)(kk / k0) * nB + j / 16) * k0 * 16 + (j % 16) * k0 + kk % k0];
+                        s += (int32_t)av * (int32_t)bv;
+                    }
+                    C[(size_t)i * p.n + j] = s;
+                }
+            for (uint32_t i = 0; i < p.m; i++)
+                for (uint32_t j = 0; j < p.n; j++) c.ptr_[nz_index(i, j, mB)] = C[(size_t)i * p.n + j];
+        }
+        charge(PIPE_M, (uint64_t)mB * nB * kB);
+    }
+}
+
+/* Converts one accumulator value for Fixpipe. */
+template <typename D, typename S>
+inline D fix_convert(S v, const AscendC::FixpipeParamsV220 &p, const char *api) {
+    if (p.reluEn && v < S(0)) v = S(0);
+    switch (p.quantPre) {
+    case AscendC::NoQuant:
+        if constexpr (!std::is_same<D, S>::value) {
+            fault(api, "NoQuant needs the destination type of the source (%zu-byte elements); choose F322F16/F322BF16 to convert (rule: quantPre)",
+                  sizeof(S));
+        }
+        return static_cast<D>(v);
+    case AscendC::F322F16:
+        if constexpr (!std::is_same<D, half>::value || !std::is_same<S, float>::value) {
+            fault(api, "F322F16 converts float to half (rule: quantPre types)");
+        }
+        return static_cast<D>(static_cast<float>(v));
+    case AscendC::F322BF16:
+        if constexpr (!std::is_same<D, bfloat16_t>::value || !std::is_same<S, float>::value) {
+            fault(api, "F322BF16 converts float to bfloat16_t (rule: quantPre types)");
+        }
+        return static_cast<D>(static_cast<float>(v));
+    default:
+        fault(api, "quantPre %d is not emulated by npuemu (supported: NoQuant, F322F16, F322BF16)", (int)p.quantPre);
+    }
+}
+
+/* L0C (NZ) -> destination element pointer per (row, col). */
+template <typename D, typename S, typename Dst>
+inline void fixpipe(Dst dstAt, const AscendC::LocalTensor<S> &src, const AscendC::FixpipeParamsV220 &p, const char *api) {
+    if (p.ndNum > 1) fault(api, "ndNum %u > 1 is not emulated by npuemu (rule: one matrix per Fixpipe)", p.ndNum);
+    if (p.mSize == 0 || p.nSize == 0) return;
+    if (p.srcStride < p.mSize) {
+        fault(api, "srcStride %u is less than mSize %u (rule: a source column block holds mSize rows)", p.srcStride, p.mSize);
+    }
+    const uint32_t nB = (p.nSize + 15) / 16;
+    check_operand(src, Hardware::L0C, 64, ((uint64_t)(nB - 1) * p.srcStride * 16 + (uint64_t)p.mSize * 16) * sizeof(S), api, "source");
+    std::vector<D> row(p.nSize);
+    for (uint32_t i = 0; i < p.mSize; i++) {
+        for (uint32_t j = 0; j < p.nSize; j++) {
+            S v = src.ptr_[(size_t)(j / 16) * p.srcStride * 16 + (size_t)i * 16 + j % 16];
+            dstAt(i, j) = fix_convert<D, S>(v, p, api);
+        }
+    }
+    charge(PIPE_FIX, fix_cycles((uint64_t)p.mSize * p.nSize * sizeof(D)));
+}
+
+} // namespace cube
+} // namespace asc
+} // namespace npuemu
+
+namespace AscendC {
+
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter, const MmadParams &p) {
+    static_assert(std::is_same<U, S>::value, "Mmad: A and B have one element type");
+    npuemu::asc::cube::mmad<T, U, T>(dst, fm, filter, nullptr, p);
+}
+
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const LocalTensor<S> &filter, const LocalTensor<V> &bias,
+                 const MmadParams &p) {
+    static_assert(std::is_same<U, S>::value, "Mmad: A and B have one element type");
+    npuemu::asc::cube::mmad<T, U, V>(dst, fm, filter, &bias, p);
+}
+
+/* L0C -> GM. CFG_ROW_MAJOR writes ND rows dstStride elements apart;
+ * CFG_NZ writes 16-column blocks dstStride rows apart. */
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p) {
+    using namespace npuemu::asc;
+    const char *api = "Fixpipe(CO1->GM)";
+    if (p.mSize == 0 || p.nSize == 0) return;
+    uint64_t last;
+    if (config.format == CO2Layout::NZ) {
+        last = ((uint64_t)((p.nSize + 15) / 16 - 1) * p.dstStride * 16 + (uint64_t)p.mSize * 16);
+    } else {
+        if (p.dstStride < p.nSize) fault(api, "dstStride %u is less than nSize %u (rule: ND rows do not overlap)", p.dstStride, p.nSize);
+        last = (uint64_t)(p.mSize - 1) * p.dstStride + p.nSize;
+    }
+    gm_check(dst.ptr_, last * sizeof(D), api);
+    D *d = dst.ptr_;
+    std::mutex *m = blk().atomic_op != ATOMIC_NONE ? &AscendC::detail::atomic_mutex() : nullptr;
+    std::unique_lock<std::mutex> lk;
+    if (m) lk = std::unique_lock<std::mutex>(*m);
+    uint8_t op = blk().atomic_op;
+    struct Ref {
+        D *p;
+        uint8_t op;
+        Ref &operator=(D v) {
+            if (op == ATOMIC_SUM) {
+                *p = static_cast<D>(*p + v);
+            } else if (op == ATOMIC_MAX) {
+                *p = v > *p ? v : *p;
+            } else if (op == ATOMIC_MIN) {
+                *p = v < *p ? v : *p;
+            } else {
+                *p = v;
+            }
+            return *this;
+        }
+    };
+    if (config.format == CO2Layout::NZ) {
+        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) { return Ref{d + (size_t)(j / 16) * p.dstStride * 16 + (size_t)i * 16 + j % 16, op}; },
+                            src, p, api);
+    } else {
+        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) { return Ref{d + (size_t)i * p.dstStride + j, op}; }, src, p, api);
+    }
+}
+
+/* L0C -> L1 (A1/B1/C1), for reuse as a cube operand. */
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p) {
+    using namespace npuemu::asc;
+    const char *api = "Fixpipe(CO1->L1)";
+    if (p.mSize == 0 || p.nSize == 0) return;
+    uint64_t last = config.format == CO2Layout::NZ
+                        ? ((uint64_t)((p.nSize + 15) / 16 - 1) * p.dstStride * 16 + (uint64_t)p.mSize * 16)
+                        : (uint64_t)(p.mSize - 1) * p.dstStride + p.nSize;
+    cube::check_operand(dst, Hardware::L1, 32, last * sizeof(D), api, "destination");
+    D *d = dst.ptr_;
+    if (config.format == CO2Layout::NZ) {
+        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) -> D & { return d[(size_t)(j / 16) * p.dstStride * 16 + (size_t)i * 16 + j % 16]; },
+                            src, p, api);
+    } else {
+        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) -> D & { return d[(size_t)i * p.dstStride + j]; }, src, p, api);
+    }
+}
+
+} // namespace AscendC
+
+#endif

@@ -1,0 +1,194 @@
+// npuemu-cxx17: this header is C++17 only (see docs/ascendc.md).
+/* ascendc/tensor.h: LocalTensor (a view of a local memory of the core) and
+ * GlobalTensor (a view of global memory). */
+#ifndef NPUEMU_ASCENDC_TENSOR_H
+#define NPUEMU_ASCENDC_TENSOR_H
+
+#include "npuemu/ascendc_rt.h"
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor;
+
+/* The element size in bytes (int4b_t: half a byte, counted as 1 here). */
+template <typename T>
+constexpr uint32_t elem_size() {
+    return sizeof(T);
+}
+
+struct ShapeInfo {
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[8] = {0};
+    uint32_t originalShape[8] = {0};
+    uint8_t dataFormat = 0;
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t dim, const uint32_t s[]) : shapeDim(dim), originalShapeDim(dim) {
+        for (uint8_t i = 0; i < dim && i < 8; i++) shape[i] = originalShape[i] = s[i];
+    }
+};
+
+template <typename T>
+class LocalTensor {
+public:
+    using PrimType = T;
+
+    LocalTensor() = default;
+    /* A tensor at byte address addr of the memory of pos, of tileSize
+     * elements (static tensor programming). */
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) { place(pos, addr, tileSize, "LocalTensor"); }
+
+    T GetValue(uint32_t i) const {
+        npuemu::asc::charge(PIPE_S, 1);
+        check_index(i, "LocalTensor::GetValue");
+        return ptr_[i];
+    }
+    template <typename V>
+    void SetValue(uint32_t i, V v) const {
+        npuemu::asc::charge(PIPE_S, 1);
+        check_index(i, "LocalTensor::SetValue");
+        ptr_[i] = static_cast<T>(v);
+    }
+    T &operator()(uint32_t i) const {
+        check_index(i, "LocalTensor::operator()");
+        return ptr_[i];
+    }
+    LocalTensor operator[](uint32_t off) const {
+        LocalTensor t = *this;
+        t.ptr_ = ptr_ + off;
+        t.size_ = off < size_ ? size_ - off : 0;
+        t.cap_ = (uint64_t)off * sizeof(T) < cap_ ? cap_ - (uint32_t)(off * sizeof(T)) : 0;
+        return t;
+    }
+
+    uint32_t GetSize() const { return size_; }
+    void SetSize(uint32_t n) { size_ = n; }
+    uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
+    void SetBufferLen(uint32_t bytes) { size_ = bytes / (uint32_t)sizeof(T); }
+    T *GetPhyAddr() const { return ptr_; }
+    T *GetPhyAddr(uint32_t off) const { return ptr_ + off; }
+    TPosition GetPosition() const { return pos_; }
+    void SetUserTag(int32_t tag) { tag_ = tag; }
+    int32_t GetUserTag() const { return tag_; }
+    void SetShapeInfo(const ShapeInfo &s) { shape_ = s; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
+
+    template <typename U>
+    LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> t;
+        t.ptr_ = reinterpret_cast<U *>(ptr_);
+        t.pos_ = pos_;
+        t.size_ = (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U));
+        t.cap_ = cap_;
+        t.owner_ = owner_;
+        t.buf_ = buf_;
+        t.tag_ = tag_;
+        return t;
+    }
+    template <typename U>
+    void SetAddrWithOffset(LocalTensor<U> &src, uint32_t off) {
+        ptr_ = reinterpret_cast<T *>(src.ptr_ + off);
+        pos_ = src.pos_;
+        cap_ = (uint64_t)off * sizeof(U) < src.cap_ ? src.cap_ - (uint32_t)(off * sizeof(U)) : 0;
+        size_ = cap_ / (uint32_t)sizeof(T);
+    }
+
+    /* npuemu: the byte offset of element 0 inside its local memory, and
+     * the bytes from element 0 to the end of its buffer. */
+    uint32_t npuemu_offset() const {
+        uint32_t off = 0;
+        npuemu::asc::mem_of(ptr_, &off);
+        return off;
+    }
+    uint32_t npuemu_avail() const { return cap_; }
+    npuemu::asc::Hardware npuemu_hw() const { return npuemu::asc::hw_of(pos_); }
+
+    /* State; public so that the queues and the other LocalTensor types can
+     * build tensors. */
+    T *ptr_ = nullptr;
+    TPosition pos_ = TPosition::VECCALC;
+    uint32_t size_ = 0;  /* elements */
+    uint32_t cap_ = 0;   /* bytes from ptr_ to the end of the buffer */
+    void *owner_ = nullptr;
+    int32_t buf_ = -1;
+    int32_t tag_ = 0;
+    ShapeInfo shape_;
+
+    void place(TPosition pos, uint32_t addr, uint32_t n, const char *api) {
+        npuemu::asc::Hardware h = npuemu::asc::hw_of(pos);
+        uint32_t cap = npuemu::asc::mem_size(h);
+        uint64_t end = (uint64_t)addr + (uint64_t)n * sizeof(T);
+        if (end > cap) {
+            npuemu::asc::fault(api, "tensor [%u, %llu) lies past the end of the %u-byte %s (rule: local memory capacity)", addr,
+                               (unsigned long long)end, cap, npuemu::asc::mem_name(h));
+        }
+        if (addr % npuemu::asc::mem_align(h) != 0) {
+            npuemu::asc::fault(api, "address %u in the %s is not %u-byte aligned (rule: local address alignment)", addr,
+                               npuemu::asc::mem_name(h), npuemu::asc::mem_align(h));
+        }
+        ptr_ = reinterpret_cast<T *>(npuemu::asc::mem_base(h) + addr);
+        pos_ = pos;
+        size_ = n;
+        cap_ = cap - addr;
+    }
+
+private:
+    void check_index(uint32_t i, const char *api) const {
+        if ((uint64_t)(i + 1) * sizeof(T) > cap_) {
+            npuemu::asc::fault(api, "element %u lies past the end of the tensor's %u-byte buffer (rule: local memory capacity)", i, cap_);
+        }
+    }
+};
+
+template <typename T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+
+    GlobalTensor() = default;
+    void SetGlobalBuffer(__gm__ T *buf, uint64_t size) {
+        ptr_ = buf;
+        size_ = size;
+    }
+    void SetGlobalBuffer(__gm__ T *buf) {
+        ptr_ = buf;
+        size_ = 0;
+    }
+    T GetValue(uint64_t i) const {
+        npuemu::asc::charge(PIPE_S, 1);
+        npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::GetValue");
+        return ptr_[i];
+    }
+    template <typename V>
+    void SetValue(uint64_t i, V v) const {
+        npuemu::asc::charge(PIPE_S, 1);
+        npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::SetValue");
+        ptr_[i] = static_cast<T>(v);
+    }
+    T &operator()(uint64_t i) const {
+        npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::operator()");
+        return ptr_[i];
+    }
+    GlobalTensor operator[](uint64_t off) const {
+        GlobalTensor t = *this;
+        t.ptr_ = ptr_ + off;
+        t.size_ = off < size_ ? size_ - off : 0;
+        return t;
+    }
+    __gm__ T *GetPhyAddr() const { return ptr_; }
+    __gm__ T *GetPhyAddr(uint64_t off) const { return ptr_ + off; }
+    uint64_t GetSize() const { return size_; }
+    void SetShapeInfo(const ShapeInfo &s) { shape_ = s; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
+    template <typename M>
+    void SetL2CacheHint(M) {}
+
+    T *ptr_ = nullptr;
+    uint64_t size_ = 0;
+    ShapeInfo shape_;
+};
+
+} // namespace AscendC
+
+#endif

@@ -1,0 +1,444 @@
+// npuemu-cxx17: this header is C++17 only (see docs/ascendc.md).
+/* npuemu/ascendc_rt.h: the runtime side of Ascend C kernels on npuemu.
+ *
+ * A kernel source written in Ascend C is compiled with the host C++
+ * compiler into an npuemu kernel object (npuemu/kernel.h). The compiler
+ * driver appends one entry per kernel:
+ *
+ *     static void npuemu_entry_NAME(const npuemu_kernel_ctx *ctx) {
+ *         npuemu::asc::run_block(ctx, "NAME", NPUEMU_VECTOR, [&] {
+ *             NAME(npuemu::asc::arg<T1>(ctx, 0), npuemu::asc::arg<T2>(ctx, 8));
+ *         });
+ *     }
+ *
+ * run_block sets up the block's state (block index and count, core type,
+ * the local memories with the SoC's sizes, flags, cycle counters), runs
+ * the body once per core of the block (MIX: one AIC and two AIV sub-blocks
+ * at the same time) and reports the per-pipe cycles. A rule violation
+ * (npuemu::asc::fault) ends the block with an AI Core exception whose
+ * message names the API and the rule; the runtime adds the kernel and the
+ * block. docs/ascendc.md describes the rules and the cost table.
+ */
+#ifndef NPUEMU_ASCENDC_RT_H
+#define NPUEMU_ASCENDC_RT_H
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ascendc/types.h"
+#include "npuemu/kernel.h"
+
+namespace AscendC {
+class TPipe;
+}
+
+namespace npuemu {
+namespace asc {
+
+using AscendC::Hardware;
+using AscendC::TPosition;
+
+constexpr int kMems = (int)Hardware::MAX;
+constexpr int kPipes = (int)PIPE_NUM;
+constexpr int kEvents = (int)AscendC::HardEvent::MAX;
+constexpr int kEventIds = 8;
+
+/* The local memories of one SoC family, in bytes (Hardware order: GM, UB,
+ * L1, L0A, L0B, L0C, BIAS, FIXBUF) and its cost table (docs/ascendc.md). */
+struct SocTable {
+    const char *prefix; /* SoC names starting with this */
+    uint32_t mem[kMems];
+    uint32_t mte2_bytes;  /* GM -> local bytes per cycle */
+    uint32_t mte3_bytes;  /* local -> GM bytes per cycle */
+    uint32_t mte1_bytes;  /* L1 -> L0 bytes per cycle */
+    uint32_t vec_bytes;   /* vector unit: bytes per cycle (one 256-byte repeat in 1 cycle) */
+    uint32_t cube_macs;   /* fp16 MACs per cycle (16x16x16 fractal) */
+    uint32_t issue;       /* fixed cycles per instruction */
+    uint32_t mhz;         /* clock, for the conversion to time */
+};
+
+inline const SocTable &soc_table(const char *soc) {
+    static const SocTable tables[] = {
+        /* Atlas A2 (Ascend910B*, dav-2201) and A3 (Ascend910_93*). */
+        {"Ascend910B", {0, 192u << 10, 512u << 10, 64u << 10, 64u << 10, 128u << 10, 1u << 10, 7u << 10}, 64, 64, 256, 256, 4096, 14, 1800},
+        {"Ascend910_93", {0, 192u << 10, 512u << 10, 64u << 10, 64u << 10, 128u << 10, 1u << 10, 7u << 10}, 64, 64, 256, 256, 4096, 14, 1800},
+        /* Atlas inference (Ascend310P*, dav-m200): 256 KiB UB, 1 MiB L1,
+         * 256 KiB L0C, no BT/FB buffer. */
+        {"Ascend310P", {0, 256u << 10, 1024u << 10, 64u << 10, 64u << 10, 256u << 10, 0, 0}, 32, 32, 128, 256, 4096, 14, 1000},
+        /* Atlas training (Ascend910, dav-c100). */
+        {"Ascend910", {0, 256u << 10, 1024u << 10, 64u << 10, 64u << 10, 256u << 10, 0, 0}, 64, 64, 256, 256, 4096, 14, 1000},
+    };
+    if (soc != nullptr) {
+        for (const SocTable &t : tables) {
+            if (std::strncmp(soc, t.prefix, std::strlen(t.prefix)) == 0) return t;
+        }
+    }
+    return tables[0];
+}
+
+inline const char *mem_name(Hardware h) {
+    switch (h) {
+    case Hardware::GM: return "Global Memory";
+    case Hardware::UB: return "Unified Buffer";
+    case Hardware::L1: return "L1 Buffer";
+    case Hardware::L0A: return "L0A Buffer";
+    case Hardware::L0B: return "L0B Buffer";
+    case Hardware::L0C: return "L0C Buffer";
+    case Hardware::BIAS: return "BT (bias table) Buffer";
+    case Hardware::FIXBUF: return "Fixpipe Buffer";
+    default: return "?";
+    }
+}
+
+/* The physical memory of a logical position on the A2 family. */
+inline Hardware hw_of(TPosition p) {
+    switch (p) {
+    case TPosition::GM: return Hardware::GM;
+    case TPosition::VECIN:
+    case TPosition::VECOUT:
+    case TPosition::VECCALC: return Hardware::UB;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+    case TPosition::TSCM: return Hardware::L1;
+    case TPosition::A2: return Hardware::L0A;
+    case TPosition::B2: return Hardware::L0B;
+    case TPosition::CO1: return Hardware::L0C;
+    case TPosition::C2: return Hardware::BIAS;
+    case TPosition::C2PIPE2GM: return Hardware::FIXBUF;
+    case TPosition::CO2: return Hardware::UB; /* the UB output of a matmul on the AIV side */
+    case TPosition::SPM: return Hardware::UB;
+    default: return Hardware::UB;
+    }
+}
+
+/* Address alignment of each memory (Ascend C general constraints). */
+inline uint32_t mem_align(Hardware h) {
+    switch (h) {
+    case Hardware::L0A:
+    case Hardware::L0B: return 512;
+    case Hardware::L0C:
+    case Hardware::BIAS: return 64;
+    case Hardware::GM: return 1;
+    default: return 32;
+    }
+}
+
+inline const char *pos_name(TPosition p) {
+    static const char *names[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC", "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL"};
+    unsigned i = (unsigned)p;
+    return i < sizeof names / sizeof names[0] ? names[i] : "?";
+}
+
+inline const char *pipe_name(int p) {
+    static const char *names[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2", "PIPE_FIX"};
+    return p >= 0 && p < kPipes ? names[p] : "?";
+}
+
+/* Cross-core state of one MIX block: one AIC and two AIV sub-blocks. */
+struct MixState {
+    std::atomic<uint32_t> flag[2][16][3]; /* [direction: 0 AIC->AIV, 1 AIV->AIC][flag id][AIV index] */
+    std::atomic<uint32_t> live;           /* sub-blocks still running */
+    std::atomic<uint32_t> waiting;        /* sub-blocks blocked in a wait */
+};
+
+/* The state of the running block (one per core: AIC or AIV). */
+struct Block {
+    const npuemu_kernel_ctx *ctx;
+    const char *kernel;
+    uint32_t kind;      /* NPUEMU_VECTOR / CUBE / MIX / AICORE */
+    bool aic;           /* the cube core of the block */
+    uint32_t sub;       /* sub-block index: AIV 0/1 of a MIX block, else 0 */
+    uint32_t idx, num;  /* what GetBlockIdx / GetBlockNum return */
+    const SocTable *soc;
+    uint8_t *mem[kMems];
+    uint32_t mem_size[kMems];
+    /* Time: each pipe's clock (cycles) and the cycles it was busy. */
+    uint64_t clock[kPipes];
+    uint64_t busy[kPipes];
+    /* SetFlag/WaitFlag: pending sets per event and id, and the time of
+     * the oldest pending set. */
+    uint16_t flags[kEvents][kEventIds];
+    uint64_t flag_time[kEvents][kEventIds][4];
+    /* Atomic mode of the copy engines into GM. */
+    uint8_t atomic_op;
+    /* GM ranges already found to be allocations. */
+    uintptr_t gm_lo[8], gm_hi[8];
+    uint32_t gm_n;
+    uint8_t *sys_workspace;
+    AscendC::TPipe *pipe;
+    MixState *mix;
+    /* Vector mask state (SetVectorMask / SetMaskCount). */
+    uint64_t mask[2];
+    bool mask_counter;
+};
+
+inline Block *&current_slot() {
+    static thread_local Block *b = nullptr;
+    return b;
+}
+
+/* The running block; a kernel body can only run inside run_block. */
+inline Block &blk() {
+    Block *b = current_slot();
+    if (b == nullptr) {
+        std::fprintf(stderr, "npuemu: an Ascend C API was called outside a kernel launch\n");
+        std::abort();
+    }
+    return *b;
+}
+
+inline bool in_kernel() { return current_slot() != nullptr; }
+
+/* fault ends the block with an AI Core exception: "<core>: <api>: <text>".
+ * The runtime prefixes the kernel name and the block. */
+[[noreturn]] inline void vfault(const char *api, const char *fmt, va_list ap) {
+    Block &b = blk();
+    char text[768];
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    char msg[1024];
+    if (b.kind == NPUEMU_MIX) {
+        if (b.aic) {
+            std::snprintf(msg, sizeof msg, "AIC: %s: %s", api, text);
+        } else {
+            std::snprintf(msg, sizeof msg, "AIV %u: %s: %s", b.sub, api, text);
+        }
+    } else {
+        std::snprintf(msg, sizeof msg, "%s: %s", api, text);
+    }
+    b.ctx->rt->fault(b.ctx, msg);
+    __builtin_unreachable();
+}
+
+[[noreturn]] __attribute__((format(printf, 2, 3))) inline void fault(const char *api, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfault(api, fmt, ap);
+}
+
+/* Time. charge(pipe, cycles): the instruction starts when its pipe is free
+ * and takes cycles (plus the issue overhead). */
+inline void charge(pipe_t pipe, uint64_t cycles) {
+    Block &b = blk();
+    uint64_t c = cycles + b.soc->issue;
+    b.clock[pipe] += c;
+    b.busy[pipe] += c;
+}
+
+/* Cycles of moving bytes on a copy pipe. */
+inline uint64_t copy_cycles(pipe_t pipe, uint64_t bytes) {
+    const SocTable &t = *blk().soc;
+    uint32_t per = pipe == PIPE_MTE2 ? t.mte2_bytes : pipe == PIPE_MTE3 ? t.mte3_bytes : pipe == PIPE_V ? t.vec_bytes : t.mte1_bytes;
+    return (bytes + per - 1) / per;
+}
+
+/* Cycles of a vector instruction over bytes of operand (one 256-byte
+ * repeat per cycle; wider work types, e.g. float math of half data, cost
+ * as their bytes). */
+inline uint64_t vec_cycles(uint64_t bytes) { return (bytes + blk().soc->vec_bytes - 1) / blk().soc->vec_bytes; }
+
+/* One pipe waits for another up to a point in time (flags, queues). */
+inline void wait_until(pipe_t pipe, uint64_t t) {
+    Block &b = blk();
+    if (b.clock[pipe] < t) b.clock[pipe] = t;
+}
+
+inline void barrier_all() {
+    Block &b = blk();
+    uint64_t m = 0;
+    for (int p = 0; p < kPipes; p++) m = m > b.clock[p] ? m : b.clock[p];
+    for (int p = 0; p < kPipes; p++) b.clock[p] = m;
+}
+
+/* Local memories. */
+inline uint32_t mem_size(Hardware h) { return blk().mem_size[(int)h]; }
+inline uint32_t mem_size(TPosition p) { return mem_size(hw_of(p)); }
+inline uint8_t *mem_base(Hardware h) { return blk().mem[(int)h]; }
+
+/* GM: [p, p+bytes) must lie in one allocation. Ranges found are cached per
+ * block, so the runtime is asked once per buffer. */
+inline void gm_check(const void *p, uint64_t bytes, const char *api) {
+    Block &b = blk();
+    uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
+    if (bytes == 0) return;
+    for (uint32_t i = 0; i < b.gm_n; i++) {
+        if (lo >= b.gm_lo[i] && hi <= b.gm_hi[i]) return;
+    }
+    uint64_t base = 0, size = 0;
+    if (b.ctx->rt->gm_find == nullptr) return;
+    if (!b.ctx->rt->gm_find(b.ctx, (uint64_t)lo, &base, &size)) {
+        fault(api, "GM address %#lx (%llu bytes) lies outside every device allocation (rule: GM access outside every allocation)",
+              (unsigned long)lo, (unsigned long long)bytes);
+    }
+    if (hi > base + size) {
+        fault(api, "GM range [%#lx, %#lx) runs %llu bytes past the end of the allocation [%#llx, %#llx) (rule: GM access outside every allocation)",
+              (unsigned long)lo, (unsigned long)hi, (unsigned long long)(hi - (base + size)), (unsigned long long)base,
+              (unsigned long long)(base + size));
+    }
+    uint32_t slot = b.gm_n < 8 ? b.gm_n++ : (uint32_t)(lo >> 6) % 8;
+    b.gm_lo[slot] = (uintptr_t)base;
+    b.gm_hi[slot] = (uintptr_t)(base + size);
+}
+
+/* Which memory holds a host pointer, and its offset there (-1: none). */
+inline int mem_of(const void *p, uint32_t *off) {
+    Block &b = blk();
+    uintptr_t a = (uintptr_t)p;
+    for (int h = 1; h < kMems; h++) {
+        uintptr_t base = (uintptr_t)b.mem[h];
+        if (base != 0 && a >= base && a < base + b.mem_size[h]) {
+            if (off) *off = (uint32_t)(a - base);
+            return h;
+        }
+    }
+    return -1;
+}
+
+/* Core identity for the cube helpers. */
+inline bool is_aic() { return blk().aic; }
+inline bool is_mix() { return blk().kind == NPUEMU_MIX; }
+inline uint32_t sub_block_idx() { return blk().sub; }
+
+/* Wait helpers: futex on a 32-bit word, woken by the setter, with a
+ * 10 ms timeout to look at the launch's abort word. */
+inline void futex_wait(std::atomic<uint32_t> *w, uint32_t val) {
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(w), FUTEX_WAIT, val, &ts, nullptr, 0);
+}
+inline void futex_wake(std::atomic<uint32_t> *w) {
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(w), FUTEX_WAKE, 0x7fffffff, nullptr, nullptr, 0);
+}
+
+/* The launch's shared scratch: abort word, SyncAll barriers, finished
+ * blocks. */
+struct LaunchShared {
+    std::atomic<uint32_t> aborted;  /* set by the runtime when a block failed */
+    std::atomic<uint32_t> finished; /* cores (blocks or sub-blocks) that returned */
+    struct Barrier {
+        std::atomic<uint32_t> count;
+        std::atomic<uint32_t> gen;
+    } sync[3]; /* SyncAll: AIV only, AIC only, all cores */
+};
+static_assert(sizeof(LaunchShared) <= NPUEMU_LAUNCH_SHARED_SIZE, "shared scratch");
+
+inline LaunchShared *launch_shared() {
+    Block &b = blk();
+    if (b.ctx->rt->shared == nullptr) return nullptr;
+    return static_cast<LaunchShared *>(b.ctx->rt->shared(b.ctx));
+}
+
+/* arg<T>(ctx, off): the parameter of type T at byte offset off of the
+ * argument blob (copied: any size, any alignment). */
+template <typename T>
+inline T arg(const npuemu_kernel_ctx *ctx, size_t off) {
+    static_assert(std::is_trivially_copyable<T>::value, "kernel parameters are trivially copyable");
+    T v;
+    if (off > ctx->args_size || sizeof(T) > ctx->args_size - off) {
+        char msg[256];
+        std::snprintf(msg, sizeof msg, "kernel argument of %zu bytes at offset %zu lies past the %llu-byte argument blob", sizeof(T), off,
+                      (unsigned long long)ctx->args_size);
+        if (ctx->rt->fault != nullptr) ctx->rt->fault(ctx, msg);
+        ctx->rt->trap(ctx, -1);
+    }
+    std::memcpy(&v, static_cast<const char *>(ctx->args) + off, sizeof(T));
+    return v;
+}
+
+/* Local memory of one core, kept per host thread and reused. */
+inline uint8_t *thread_mem(int h, uint32_t size) {
+    static thread_local uint8_t *bufs[kMems];
+    static thread_local uint32_t sizes[kMems];
+    if (size == 0) return nullptr;
+    if (sizes[h] < size) {
+        std::free(bufs[h]);
+        bufs[h] = static_cast<uint8_t *>(std::aligned_alloc(4096, (size + 4095) & ~4095u));
+        sizes[h] = bufs[h] ? size : 0;
+    }
+    return bufs[h];
+}
+
+inline void end_of_core(); /* ascendc/sync.h: checks at the end of a core's body */
+
+template <typename F>
+struct CoreRun {
+    const char *name;
+    uint32_t kind;
+    F *body;
+    MixState *mix;
+};
+
+template <typename F>
+inline void run_core(const npuemu_kernel_ctx *ctx, const char *name, uint32_t kind, bool aic, uint32_t sub, MixState *mix, F &body) {
+    Block b;
+    std::memset(&b, 0, sizeof b);
+    b.ctx = ctx;
+    b.kernel = name;
+    b.kind = kind;
+    b.aic = aic;
+    b.sub = sub;
+    b.mix = mix;
+    b.soc = &soc_table(ctx->rt->soc ? ctx->rt->soc(ctx) : nullptr);
+    if (kind == NPUEMU_MIX && !aic) {
+        b.idx = ctx->block_idx * 2 + sub;
+        b.num = ctx->block_dim;
+    } else {
+        b.idx = ctx->block_idx;
+        b.num = ctx->block_dim;
+    }
+    for (int h = 1; h < kMems; h++) {
+        b.mem_size[h] = b.soc->mem[h];
+        b.mem[h] = thread_mem(h, b.mem_size[h]);
+    }
+    b.mask[0] = b.mask[1] = ~0ull;
+    Block *saved = current_slot();
+    current_slot() = &b;
+    body();
+    end_of_core();
+    uint64_t end = 0;
+    for (int p = 0; p < kPipes; p++) end = end > b.clock[p] ? end : b.clock[p];
+    if (ctx->rt->report) ctx->rt->report(ctx, b.busy, (uint32_t)kPipes, end);
+    if (LaunchShared *ls = (ctx->rt->shared ? launch_shared() : nullptr)) {
+        ls->finished.fetch_add(1);
+        for (auto &s : ls->sync) futex_wake(&s.gen);
+    }
+    if (mix) {
+        mix->live.fetch_sub(1);
+        for (auto &d : mix->flag)
+            for (auto &f : d)
+                for (auto &w : f) futex_wake(&w);
+    }
+    current_slot() = saved;
+}
+
+/* run_block runs one block of a kernel: the body once on its core, or for
+ * MIX on one AIC and two AIV sub-blocks at the same time. */
+template <typename F>
+inline void run_block(const npuemu_kernel_ctx *ctx, const char *name, uint32_t kind, F &&body) {
+    if (kind != NPUEMU_MIX) {
+        run_core(ctx, name, kind, kind == NPUEMU_CUBE || kind == NPUEMU_AICORE, 0, nullptr, body);
+        return;
+    }
+    MixState mix;
+    std::memset((void *)&mix, 0, sizeof mix);
+    mix.live.store(3);
+    CoreRun<typename std::remove_reference<F>::type> run{name, kind, &body, &mix};
+    using R = decltype(run);
+    ctx->rt->run_sub(ctx, 3,
+                     [](const npuemu_kernel_ctx *sub, void *arg, uint32_t i) {
+                         R *r = static_cast<R *>(arg);
+                         run_core(sub, r->name, r->kind, i == 0, i == 0 ? 0 : i - 1, r->mix, *r->body);
+                     },
+                     &run);
+}
+
+} // namespace asc
+} // namespace npuemu
+
+#endif
