@@ -22,5 +22,5 @@ func init() {
 	}
 }
 
-//export npu_timeline_flush
-func npu_timeline_flush() { timeline.Flush() }
+//export npuemu_timeline_flush
+func npuemu_timeline_flush() { timeline.Flush() }
