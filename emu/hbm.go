@@ -85,6 +85,7 @@ func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
 		return 0, h.oomLocked(size, "no free range large enough (fragmented)")
 	}
 	h.used += size
+	h.traceUsedLocked()
 	return addr, nil
 }
 
@@ -106,6 +107,7 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
 	}
 	h.used -= req
+	h.traceUsedLocked()
 	h.unshareLocked(baddr, bsize)
 	// Release only pages of the freed block that are now wholly free: a page
 	// shared with a neighbouring live block keeps its data. This runs under
@@ -201,6 +203,7 @@ func (h *HBM) Charge(size uint64) error {
 		return h.oomLocked(size, "not enough free memory")
 	}
 	h.used += size
+	h.traceUsedLocked()
 	return nil
 }
 
@@ -210,6 +213,7 @@ func (h *HBM) Uncharge(size uint64) {
 	defer h.mu.Unlock()
 	if h.arena != nil {
 		h.used -= min(size, h.used)
+		h.traceUsedLocked()
 	}
 }
 
