@@ -4,7 +4,7 @@
 GO      ?= go
 CC      := $(shell $(GO) env CC)
 LIB     := emu/lib
-SONAMES := libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so
+SONAMES := libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so libmsprofiler.so libprofapi.so libms_tools_ext.so
 CFLAGS_APP := -O2 -Wall -Werror -I emu/include
 
 .PHONY: all lib generate demo test deps check-format vet gotest clean bench

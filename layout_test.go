@@ -24,7 +24,7 @@ const module = "github.com/npuemu/npuemu"
 
 // topLevel is the fixed top-level layout (ARCHITECTURE.md): these
 // directories exist, and Go code lives only in them or in abi/.
-var topLevel = []string{"emu", "hal", "acl", "tsfw", "svm", "libfake", "cmd", "conformance", "examples", "bench"}
+var topLevel = []string{"emu", "hal", "acl", "tsfw", "svm", "libfake", "cmd", "conformance", "examples", "bench", "timeline"}
 
 // forbidden lists, per layer, the packages it must never depend on, even
 // indirectly (docs/internals.md): the hardware model and the ABI data stay
@@ -47,6 +47,11 @@ var forbidden = []struct {
 	{layers: []string{"svm"}, deps: []string{"tsfw", "emu"}, why: "svm sits below tsfw and emu"},
 	{layers: []string{"tsfw"}, deps: []string{"emu"}, why: "tsfw sits below emu"},
 	{layers: []string{"cmd"}, deps: []string{"libfake"}, why: "the CLI reads the model, never the C boundary"},
+	{
+		layers: []string{"timeline"},
+		deps:   []string{"abi", "emu", "tsfw", "svm", "acl", "hal", "libfake", "cmd"},
+		why:    "the timeline is a leaf every layer may feed (docs/timeline.md)",
+	},
 }
 
 // goPackage is the part of `go list -json` these tests read.

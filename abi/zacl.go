@@ -144,6 +144,68 @@ const (
 	ACL_ERROR_PROFILING_FAILURE               Code = 500005
 )
 
+// Constants of acl/acl_prof.h (acl headers).
+const (
+	ACL_PROF_ACL_API                    = 1
+	ACL_PROF_TASK_TIME                  = 2
+	ACL_PROF_AICORE_METRICS             = 4
+	ACL_PROF_AICPU                      = 8
+	ACL_PROF_L2CACHE                    = 16
+	ACL_PROF_HCCL_TRACE                 = 32
+	ACL_PROF_TRAINING_TRACE             = 64
+	ACL_PROF_MSPROFTX                   = 128
+	ACL_PROF_RUNTIME_API                = 256
+	ACL_PROF_GE_API_L0                  = 512
+	ACL_PROF_TASK_TIME_L0               = 2048
+	ACL_PROF_TASK_MEMORY                = 4096
+	ACL_PROF_TASK_TIME_L2               = 8192
+	ACL_PROF_OP_ATTR                    = 16384
+	ACL_PROF_TASK_TIME_L3               = 32768
+	ACL_PROF_GE_API_L1                  = 16777216
+	ACL_PROF_API_STATS                  = 17179869184
+	ACL_PROF_AICORE_SHAPE               = 34359738368
+	ACL_PROF_MAX_OP_NAME_LEN            = 257
+	ACL_PROF_MAX_OP_TYPE_LEN            = 65
+	ACL_PROF_EVENT_ATTR_VERSION         = 1
+	ACL_PROF_TENSOR_DATA_SHAPE_LEN      = 8
+	ACL_AICORE_ARITHMETIC_UTILIZATION   = 0
+	ACL_AICORE_PIPE_UTILIZATION         = 1
+	ACL_AICORE_MEMORY_BANDWIDTH         = 2
+	ACL_AICORE_L0B_AND_WIDTH            = 3
+	ACL_AICORE_RESOURCE_CONFLICT_RATIO  = 4
+	ACL_AICORE_MEMORY_UB                = 5
+	ACL_AICORE_L2_CACHE                 = 6
+	ACL_AICORE_PIPE_EXECUTE_UTILIZATION = 7
+	ACL_AICORE_MEMORY_ACCESS            = 8
+	ACL_AICORE_NONE                     = 255
+	ACL_STEP_START                      = 0
+	ACL_STEP_END                        = 1
+	ACL_SUBSCRIBE_OP                    = 0
+	ACL_SUBSCRIBE_SUBGRAPH              = 1
+	ACL_SUBSCRIBE_OP_THREAD             = 2
+	ACL_SUBSCRIBE_NONE                  = 255
+	ACL_SUBSCRIBE_ATTRI_THREADID        = 0
+	ACL_SUBSCRIBE_ATTRI_NONE            = 1
+	ACL_PROF_ARGS_MIN                   = 0
+	ACL_PROF_STORAGE_LIMIT              = 1
+	ACL_PROF_SYS_HARDWARE_MEM_FREQ      = 3
+	ACL_PROF_LLC_MODE                   = 4
+	ACL_PROF_SYS_IO_FREQ                = 5
+	ACL_PROF_SYS_INTERCONNECTION_FREQ   = 6
+	ACL_PROF_DVPP_FREQ                  = 7
+	ACL_PROF_HOST_SYS                   = 8
+	ACL_PROF_HOST_SYS_USAGE             = 9
+	ACL_PROF_HOST_SYS_USAGE_FREQ        = 10
+	ACL_PROF_LOW_POWER_FREQ             = 11
+	ACL_PROF_SYS_MEM_SERVICEFLOW        = 12
+	ACL_PROF_SYS_CPU_FREQ               = 13
+	ACL_PROF_OPTYPE                     = 14
+	ACL_PROF_NTS_METRICS                = 15
+	ACL_PROF_PATH                       = 16
+	ACL_PROF_ARGS_MAX                   = 17
+	ACL_PROF_MESSAGE_TYPE_TENSOR_INFO   = 0
+)
+
 // Constants of acl/acl_rt.h (acl headers).
 const (
 	ACL_MODEL_STREAM_FLAG_HEAD                          = 0

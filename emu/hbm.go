@@ -90,6 +90,7 @@ func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
 		return 0, h.oomLocked(size, "no free range large enough (fragmented)")
 	}
 	h.used += size
+	h.traceUsedLocked()
 	return addr, nil
 }
 
@@ -116,6 +117,7 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 		return 0, h.notBlock(addr)
 	}
 	h.used -= req
+	h.traceUsedLocked()
 	h.unshareLocked(baddr, bsize)
 	if h.nd != nil {
 		h.nd.uncharge(req)
@@ -237,6 +239,7 @@ func (h *HBM) Charge(size uint64) error {
 		return h.oomLocked(size, "not enough free memory")
 	}
 	h.used += size
+	h.traceUsedLocked()
 	return nil
 }
 
@@ -247,6 +250,7 @@ func (h *HBM) Uncharge(size uint64) {
 	if h.arena != nil {
 		n := min(size, h.used)
 		h.used -= n
+		h.traceUsedLocked()
 		if h.nd != nil {
 			h.nd.uncharge(n)
 		}

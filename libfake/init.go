@@ -13,7 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
-	"github.com/npuemu/npuemu/timeline"
 )
 
 // Exports of the init, version and misc families (acl/init.go, acl/misc.go).
@@ -32,7 +31,7 @@ func npu_aclInit(t *C.npu_thread, configPath *C.char) C.aclError {
 func npu_aclFinalize(t *C.npu_thread) C.aclError {
 	th := thread(t)
 	err := acl.Finalize(th)
-	timeline.Flush()
+	flushTimeline()
 	return ret(th, err)
 }
 

@@ -3,6 +3,6 @@
 
 #include "_cgo_export.h"
 
-static void at_exit(void) { npu_timeline_flush(); }
+static void at_exit(void) { npuemu_timeline_flush(); }
 
 void npu_timeline_atexit(void) { atexit(at_exit); }

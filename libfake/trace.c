@@ -25,12 +25,22 @@ struct npu_tr {
     size_t len;
     int in_args;
     int cut;
+    int idx;           /* the symbol's index (host timeline) */
+    long long ret;     /* the result, when an integer (host timeline) */
 };
 
 static __thread npu_tr line;
 static __thread pid_t tid;
 
 static int fd = -1;
+
+/* The host track of NPUEMU_TIMELINE (timeline.h): with it on, the shims
+ * route every call through the trace path, which records the call here
+ * instead of (or besides) writing a line. Guarded by mu. */
+static int tl_on;
+static npu_tl_rec *tl_recs;
+static size_t tl_n, tl_cap;
+#define TL_MAX ((size_t)4 << 20)
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static char shared[TR_BUF]; /* guarded by mu */
 static size_t shared_len;   /* guarded by mu */
@@ -67,6 +77,7 @@ static void atfork_prepare(void) { pthread_mutex_lock(&mu); }
 static void atfork_parent(void) { pthread_mutex_unlock(&mu); }
 static void atfork_child(void) {
     shared_len = 0;
+    tl_n = 0;
     tid = 0;
     pthread_mutex_unlock(&mu);
 }
@@ -88,7 +99,17 @@ static void expand(const char *name, char *out, size_t cap) {
     out[o] = '\0';
 }
 
+/* tl_init turns the host track on when NPUEMU_TIMELINE is set and
+ * NPUEMU_TIMELINE_HOST is not "0". */
+static void tl_init(void) {
+    const char *tl = getenv("NPUEMU_TIMELINE"), *host = getenv("NPUEMU_TIMELINE_HOST");
+    if (tl == NULL || tl[0] == '\0' || (host != NULL && strcmp(host, "0") == 0)) return;
+    tl_on = 1;
+    npu_tr_on = 1;
+}
+
 void npu_tr_init(void) {
+    tl_init();
     const char *name = getenv("NPUEMU_TRACE");
     if (name == NULL || name[0] == '\0') return;
     char path[4096];
@@ -100,9 +121,13 @@ void npu_tr_init(void) {
         return;
     }
     atexit(at_exit);
-    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     npu_tr_on = 1;
 }
+
+static void tl_atfork(void) __attribute__((constructor));
+static void tl_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+
+static void tl_record_locked(const npu_tr *t, int64_t ns);
 
 /* force appends s[0:n] within the line's capacity: the closing fields. */
 static void force(npu_tr *t, const char *s, size_t n) {
@@ -120,6 +145,9 @@ static void force(npu_tr *t, const char *s, size_t n) {
  * every later argument are left out, and the line says so. */
 static void emit(npu_tr *t, const char *name, const char *val, size_t n) {
     if (name == NULL) {
+        char *end = NULL;
+        t->ret = strtoll(val, &end, 10);
+        if (end != val + n) t->ret = 0;
         if (t->in_args) {
             force(t, "}", 1);
             t->in_args = 0;
@@ -152,6 +180,8 @@ npu_tr *npu_tr_start(const npu_call *c, int idx) {
     t->len = (n > 0 && n < TR_LINE) ? (size_t)n : 0;
     t->cut = 0;
     t->in_args = 1;
+    t->idx = idx;
+    t->ret = 0;
     return t;
 }
 
@@ -291,8 +321,47 @@ void npu_tr_finish(npu_tr *t, const npu_call *c) {
     force(t, end, (size_t)n);
 
     pthread_mutex_lock(&mu);
-    if (shared_len + t->len > sizeof shared) flush_locked();
-    memcpy(shared + shared_len, t->buf, t->len);
-    shared_len += t->len;
+    if (fd >= 0) {
+        if (shared_len + t->len > sizeof shared) flush_locked();
+        memcpy(shared + shared_len, t->buf, t->len);
+        shared_len += t->len;
+    }
+    if (tl_on) tl_record_locked(t, ns);
     pthread_mutex_unlock(&mu);
 }
+
+static int64_t wall_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Precondition: mu held. */
+static void tl_record_locked(const npu_tr *t, int64_t ns) {
+    if (tl_n == tl_cap) {
+        if (tl_cap >= TL_MAX) return; /* full: the host track stops */
+        size_t cap = tl_cap ? 2 * tl_cap : 4096;
+        npu_tl_rec *r = realloc(tl_recs, cap * sizeof *r);
+        if (r == NULL) return;
+        tl_recs = r;
+        tl_cap = cap;
+    }
+    npu_tl_rec *r = &tl_recs[tl_n++];
+    r->start = wall_now() - ns;
+    r->dur = ns;
+    r->ret = t->ret;
+    r->tid = (int32_t)tid;
+    r->idx = t->idx;
+}
+
+size_t npu_tl_take(npu_tl_rec **out) {
+    pthread_mutex_lock(&mu);
+    size_t n = tl_n;
+    *out = tl_recs;
+    tl_recs = NULL;
+    tl_n = tl_cap = 0;
+    pthread_mutex_unlock(&mu);
+    return n;
+}
+
+const char *npu_tl_name(int idx) { return (idx >= 0 && idx < npu_pt_nsyms) ? npu_pt_syms[idx].name : "?"; }

@@ -54,6 +54,20 @@ void npu_tr_finish(npu_tr *t, const npu_call *c);
 /* npu_tr_flush writes out the buffered lines (aclFinalize, exit). */
 void npu_tr_flush(void);
 
+/* npu_tl_rec is one API call on the host track of NPUEMU_TIMELINE. */
+typedef struct npu_tl_rec {
+    int64_t start; /* wall clock, ns since the epoch */
+    int64_t dur;   /* ns */
+    long long ret; /* the result when an integer, else 0 */
+    int32_t tid;
+    int32_t idx;   /* symbol index (npu_tl_name) */
+} npu_tl_rec;
+
+/* npu_tl_take hands over (malloc'd, the caller frees) the calls recorded
+ * since the last take. */
+size_t npu_tl_take(npu_tl_rec **out);
+const char *npu_tl_name(int idx);
+
 /* npu_tr_init opens the trace file; called once by the library constructor. */
 void npu_tr_init(void);
 

@@ -15,6 +15,9 @@
 #include "acl/acl_rt.h"
 #include "acl/acl_rt_allocator.h"
 #include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_prof.h"
+#include "mstx/ms_tools_ext.h"
+#include "mstx/ms_tools_ext_mem.h"
 #include "ascend_hal_base.h"
 
 #include "npu.h"
@@ -432,6 +435,58 @@ const npu_pt_sym npu_pt_syms[] = {
     {"aclrtMemPoolMallocAsync", NPU_LIB_ACL},
     {"aclrtMemPoolFreeAsync", NPU_LIB_ACL},
     {"aclrtMemPoolTrimTo", NPU_LIB_ACL},
+    {"aclprofInit", NPU_LIB_ACL},
+    {"aclprofFinalize", NPU_LIB_ACL},
+    {"aclprofSetConfig", NPU_LIB_ACL},
+    {"aclprofCreateConfig", NPU_LIB_ACL},
+    {"aclprofDestroyConfig", NPU_LIB_ACL},
+    {"aclprofStart", NPU_LIB_ACL},
+    {"aclprofStop", NPU_LIB_ACL},
+    {"aclprofCreateSubscribeConfig", NPU_LIB_ACL},
+    {"aclprofDestroySubscribeConfig", NPU_LIB_ACL},
+    {"aclprofModelSubscribe", NPU_LIB_ACL},
+    {"aclprofModelUnSubscribe", NPU_LIB_ACL},
+    {"aclprofGetOpDescSize", NPU_LIB_ACL},
+    {"aclprofGetOpNum", NPU_LIB_ACL},
+    {"aclprofGetOpTypeLen", NPU_LIB_ACL},
+    {"aclprofGetOpType", NPU_LIB_ACL},
+    {"aclprofGetOpNameLen", NPU_LIB_ACL},
+    {"aclprofGetOpName", NPU_LIB_ACL},
+    {"aclprofGetOpStart", NPU_LIB_ACL},
+    {"aclprofGetOpEnd", NPU_LIB_ACL},
+    {"aclprofGetOpDuration", NPU_LIB_ACL},
+    {"aclprofGetModelId", NPU_LIB_ACL},
+    {"aclprofGetOpFlag", NPU_LIB_ACL},
+    {"aclprofGetOpAttriValue", NPU_LIB_ACL},
+    {"aclprofCreateStepInfo", NPU_LIB_ACL},
+    {"aclprofDestroyStepInfo", NPU_LIB_ACL},
+    {"aclprofGetStepTimestamp", NPU_LIB_ACL},
+    {"aclprofCreateStamp", NPU_LIB_ACL},
+    {"aclprofDestroyStamp", NPU_LIB_ACL},
+    {"aclprofSetStampTraceMessage", NPU_LIB_ACL},
+    {"aclprofMark", NPU_LIB_ACL},
+    {"aclprofMarkEx", NPU_LIB_ACL},
+    {"aclprofPush", NPU_LIB_ACL},
+    {"aclprofPop", NPU_LIB_ACL},
+    {"aclprofRangeStart", NPU_LIB_ACL},
+    {"aclprofRangeStop", NPU_LIB_ACL},
+    {"aclprofStr2Id", NPU_LIB_ACL},
+    {"aclprofRangePushEx", NPU_LIB_ACL},
+    {"aclprofRangePop", NPU_LIB_ACL},
+    {"mstxMarkA", NPU_LIB_ACL},
+    {"mstxRangeStartA", NPU_LIB_ACL},
+    {"mstxRangeEnd", NPU_LIB_ACL},
+    {"mstxDomainCreateA", NPU_LIB_ACL},
+    {"mstxDomainDestroy", NPU_LIB_ACL},
+    {"mstxDomainMarkA", NPU_LIB_ACL},
+    {"mstxDomainRangeStartA", NPU_LIB_ACL},
+    {"mstxDomainRangeEnd", NPU_LIB_ACL},
+    {"mstxGetToolId", NPU_LIB_ACL},
+    {"mstxMemHeapRegister", NPU_LIB_ACL},
+    {"mstxMemHeapUnregister", NPU_LIB_ACL},
+    {"mstxMemRegionsRegister", NPU_LIB_ACL},
+    {"mstxMemRegionsUnregister", NPU_LIB_ACL},
+    {"mstxMemPermissionsAssign", NPU_LIB_ACL},
     {"halMemAlloc", NPU_LIB_HAL},
     {"halMemFree", NPU_LIB_HAL},
     {"halMemAdvise", NPU_LIB_HAL},
@@ -520,8 +575,8 @@ const npu_pt_sym npu_pt_syms[] = {
     {"dsmi_get_board_info", NPU_LIB_OTHER},
     {"dsmi_get_chip_count", NPU_LIB_OTHER},
 };
-const int npu_pt_nsyms = 491;
-void *npu_pt_fns[491];
+const int npu_pt_nsyms = 543;
+void *npu_pt_fns[543];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -12977,6 +13032,1555 @@ NPU_EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKe
     return emu_aclrtMemPoolTrimTo(memPool, minBytesToKeep);
 }
 
+static inline aclError emu_aclprofInit(const char *profilerResultPath, size_t length) {
+    return npu_aclprofInit(npu_self(), (char*)profilerResultPath, length);
+}
+
+static NPU_HOOK aclError hook_aclprofInit(const char *profilerResultPath, size_t length) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofInit(profilerResultPath, length);
+    else if (npu_pt_fns[404] != NULL)
+        r = ((__typeof__(&aclprofInit))npu_pt_fns[404])(profilerResultPath, length);
+    else
+        r = (aclError)npu_pt_fail(404);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 404);
+        npu_tr_str(t, "profilerResultPath", profilerResultPath);
+        NPU_TR_ARG(t, "length", length);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofInit(const char *profilerResultPath, size_t length) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofInit(profilerResultPath, length);
+    return emu_aclprofInit(profilerResultPath, length);
+}
+
+static inline aclError emu_aclprofFinalize(void) {
+    return npu_aclprofFinalize(npu_self());
+}
+
+static NPU_HOOK aclError hook_aclprofFinalize(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofFinalize();
+    else if (npu_pt_fns[405] != NULL)
+        r = ((__typeof__(&aclprofFinalize))npu_pt_fns[405])();
+    else
+        r = (aclError)npu_pt_fail(405);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 405);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofFinalize(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofFinalize();
+    return emu_aclprofFinalize();
+}
+
+static inline aclError emu_aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
+    return npu_aclprofSetConfig(npu_self(), configType, (char*)config, configLength);
+}
+
+static NPU_HOOK aclError hook_aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofSetConfig(configType, config, configLength);
+    else if (npu_pt_fns[406] != NULL)
+        r = ((__typeof__(&aclprofSetConfig))npu_pt_fns[406])(configType, config, configLength);
+    else
+        r = (aclError)npu_pt_fail(406);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 406);
+        NPU_TR_ARG(t, "configType", configType);
+        npu_tr_str(t, "config", config);
+        NPU_TR_ARG(t, "configLength", configLength);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofSetConfig(configType, config, configLength);
+    return emu_aclprofSetConfig(configType, config, configLength);
+}
+
+static inline aclprofConfig * emu_aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
+    return npu_aclprofCreateConfig(npu_self(), deviceIdList, deviceNums, aicoreMetrics, (aclprofAicoreEvents*)aicoreEvents, dataTypeConfig);
+}
+
+static NPU_HOOK aclprofConfig * hook_aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclprofConfig * r;
+    if (!npu_pt_on)
+        r = emu_aclprofCreateConfig(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+    else if (npu_pt_fns[407] != NULL)
+        r = ((__typeof__(&aclprofCreateConfig))npu_pt_fns[407])(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+    else
+        r = ((void)npu_pt_fail(407), (aclprofConfig *)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 407);
+        NPU_TR_ARG(t, "deviceIdList", deviceIdList);
+        NPU_TR_ARG(t, "deviceNums", deviceNums);
+        NPU_TR_ARG(t, "aicoreMetrics", aicoreMetrics);
+        NPU_TR_ARG(t, "aicoreEvents", aicoreEvents);
+        NPU_TR_ARG(t, "dataTypeConfig", dataTypeConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclprofConfig * aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofCreateConfig(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+    return emu_aclprofCreateConfig(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+}
+
+static inline aclError emu_aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
+    return npu_aclprofDestroyConfig(npu_self(), (aclprofConfig*)profilerConfig);
+}
+
+static NPU_HOOK aclError hook_aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofDestroyConfig(profilerConfig);
+    else if (npu_pt_fns[408] != NULL)
+        r = ((__typeof__(&aclprofDestroyConfig))npu_pt_fns[408])(profilerConfig);
+    else
+        r = (aclError)npu_pt_fail(408);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 408);
+        NPU_TR_ARG(t, "profilerConfig", profilerConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofDestroyConfig(profilerConfig);
+    return emu_aclprofDestroyConfig(profilerConfig);
+}
+
+static inline aclError emu_aclprofStart(const aclprofConfig *profilerConfig) {
+    return npu_aclprofStart(npu_self(), (aclprofConfig*)profilerConfig);
+}
+
+static NPU_HOOK aclError hook_aclprofStart(const aclprofConfig *profilerConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofStart(profilerConfig);
+    else if (npu_pt_fns[409] != NULL)
+        r = ((__typeof__(&aclprofStart))npu_pt_fns[409])(profilerConfig);
+    else
+        r = (aclError)npu_pt_fail(409);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 409);
+        NPU_TR_ARG(t, "profilerConfig", profilerConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofStart(const aclprofConfig *profilerConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofStart(profilerConfig);
+    return emu_aclprofStart(profilerConfig);
+}
+
+static inline aclError emu_aclprofStop(const aclprofConfig *profilerConfig) {
+    return npu_aclprofStop(npu_self(), (aclprofConfig*)profilerConfig);
+}
+
+static NPU_HOOK aclError hook_aclprofStop(const aclprofConfig *profilerConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofStop(profilerConfig);
+    else if (npu_pt_fns[410] != NULL)
+        r = ((__typeof__(&aclprofStop))npu_pt_fns[410])(profilerConfig);
+    else
+        r = (aclError)npu_pt_fail(410);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 410);
+        NPU_TR_ARG(t, "profilerConfig", profilerConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofStop(const aclprofConfig *profilerConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofStop(profilerConfig);
+    return emu_aclprofStop(profilerConfig);
+}
+
+static inline aclprofSubscribeConfig * emu_aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
+    return npu_aclprofCreateSubscribeConfig(npu_self(), timeInfoSwitch, aicoreMetrics, fd);
+}
+
+static NPU_HOOK aclprofSubscribeConfig * hook_aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclprofSubscribeConfig * r;
+    if (!npu_pt_on)
+        r = emu_aclprofCreateSubscribeConfig(timeInfoSwitch, aicoreMetrics, fd);
+    else if (npu_pt_fns[411] != NULL)
+        r = ((__typeof__(&aclprofCreateSubscribeConfig))npu_pt_fns[411])(timeInfoSwitch, aicoreMetrics, fd);
+    else
+        r = ((void)npu_pt_fail(411), (aclprofSubscribeConfig *)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 411);
+        NPU_TR_ARG(t, "timeInfoSwitch", timeInfoSwitch);
+        NPU_TR_ARG(t, "aicoreMetrics", aicoreMetrics);
+        NPU_TR_ARG(t, "fd", fd);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclprofSubscribeConfig * aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofCreateSubscribeConfig(timeInfoSwitch, aicoreMetrics, fd);
+    return emu_aclprofCreateSubscribeConfig(timeInfoSwitch, aicoreMetrics, fd);
+}
+
+static inline aclError emu_aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
+    return npu_aclprofDestroySubscribeConfig(npu_self(), (aclprofSubscribeConfig*)profSubscribeConfig);
+}
+
+static NPU_HOOK aclError hook_aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofDestroySubscribeConfig(profSubscribeConfig);
+    else if (npu_pt_fns[412] != NULL)
+        r = ((__typeof__(&aclprofDestroySubscribeConfig))npu_pt_fns[412])(profSubscribeConfig);
+    else
+        r = (aclError)npu_pt_fail(412);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 412);
+        NPU_TR_ARG(t, "profSubscribeConfig", profSubscribeConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofDestroySubscribeConfig(profSubscribeConfig);
+    return emu_aclprofDestroySubscribeConfig(profSubscribeConfig);
+}
+
+static inline aclError emu_aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
+    return npu_aclprofModelSubscribe(npu_self(), modelId, (aclprofSubscribeConfig*)profSubscribeConfig);
+}
+
+static NPU_HOOK aclError hook_aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofModelSubscribe(modelId, profSubscribeConfig);
+    else if (npu_pt_fns[413] != NULL)
+        r = ((__typeof__(&aclprofModelSubscribe))npu_pt_fns[413])(modelId, profSubscribeConfig);
+    else
+        r = (aclError)npu_pt_fail(413);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 413);
+        NPU_TR_ARG(t, "modelId", modelId);
+        NPU_TR_ARG(t, "profSubscribeConfig", profSubscribeConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofModelSubscribe(modelId, profSubscribeConfig);
+    return emu_aclprofModelSubscribe(modelId, profSubscribeConfig);
+}
+
+static inline aclError emu_aclprofModelUnSubscribe(uint32_t modelId) {
+    return npu_aclprofModelUnSubscribe(npu_self(), modelId);
+}
+
+static NPU_HOOK aclError hook_aclprofModelUnSubscribe(uint32_t modelId) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofModelUnSubscribe(modelId);
+    else if (npu_pt_fns[414] != NULL)
+        r = ((__typeof__(&aclprofModelUnSubscribe))npu_pt_fns[414])(modelId);
+    else
+        r = (aclError)npu_pt_fail(414);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 414);
+        NPU_TR_ARG(t, "modelId", modelId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofModelUnSubscribe(uint32_t modelId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofModelUnSubscribe(modelId);
+    return emu_aclprofModelUnSubscribe(modelId);
+}
+
+static inline aclError emu_aclprofGetOpDescSize(size_t *opDescSize) {
+    return npu_aclprofGetOpDescSize(npu_self(), opDescSize);
+}
+
+static NPU_HOOK aclError hook_aclprofGetOpDescSize(size_t *opDescSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpDescSize(opDescSize);
+    else if (npu_pt_fns[415] != NULL)
+        r = ((__typeof__(&aclprofGetOpDescSize))npu_pt_fns[415])(opDescSize);
+    else
+        r = (aclError)npu_pt_fail(415);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 415);
+        NPU_TR_ARG(t, "opDescSize", opDescSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetOpDescSize(size_t *opDescSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpDescSize(opDescSize);
+    return emu_aclprofGetOpDescSize(opDescSize);
+}
+
+static inline aclError emu_aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
+    return npu_aclprofGetOpNum(npu_self(), (void*)opInfo, opInfoLen, opNumber);
+}
+
+static NPU_HOOK aclError hook_aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpNum(opInfo, opInfoLen, opNumber);
+    else if (npu_pt_fns[416] != NULL)
+        r = ((__typeof__(&aclprofGetOpNum))npu_pt_fns[416])(opInfo, opInfoLen, opNumber);
+    else
+        r = (aclError)npu_pt_fail(416);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 416);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "opNumber", opNumber);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpNum(opInfo, opInfoLen, opNumber);
+    return emu_aclprofGetOpNum(opInfo, opInfoLen, opNumber);
+}
+
+static inline aclError emu_aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
+    return npu_aclprofGetOpTypeLen(npu_self(), (void*)opInfo, opInfoLen, index, opTypeLen);
+}
+
+static NPU_HOOK aclError hook_aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpTypeLen(opInfo, opInfoLen, index, opTypeLen);
+    else if (npu_pt_fns[417] != NULL)
+        r = ((__typeof__(&aclprofGetOpTypeLen))npu_pt_fns[417])(opInfo, opInfoLen, index, opTypeLen);
+    else
+        r = (aclError)npu_pt_fail(417);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 417);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "opTypeLen", opTypeLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpTypeLen(opInfo, opInfoLen, index, opTypeLen);
+    return emu_aclprofGetOpTypeLen(opInfo, opInfoLen, index, opTypeLen);
+}
+
+static inline aclError emu_aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
+    return npu_aclprofGetOpType(npu_self(), (void*)opInfo, opInfoLen, index, opType, opTypeLen);
+}
+
+static NPU_HOOK aclError hook_aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpType(opInfo, opInfoLen, index, opType, opTypeLen);
+    else if (npu_pt_fns[418] != NULL)
+        r = ((__typeof__(&aclprofGetOpType))npu_pt_fns[418])(opInfo, opInfoLen, index, opType, opTypeLen);
+    else
+        r = (aclError)npu_pt_fail(418);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 418);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "opType", opType);
+        NPU_TR_ARG(t, "opTypeLen", opTypeLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpType(opInfo, opInfoLen, index, opType, opTypeLen);
+    return emu_aclprofGetOpType(opInfo, opInfoLen, index, opType, opTypeLen);
+}
+
+static inline aclError emu_aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
+    return npu_aclprofGetOpNameLen(npu_self(), (void*)opInfo, opInfoLen, index, opNameLen);
+}
+
+static NPU_HOOK aclError hook_aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpNameLen(opInfo, opInfoLen, index, opNameLen);
+    else if (npu_pt_fns[419] != NULL)
+        r = ((__typeof__(&aclprofGetOpNameLen))npu_pt_fns[419])(opInfo, opInfoLen, index, opNameLen);
+    else
+        r = (aclError)npu_pt_fail(419);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 419);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "opNameLen", opNameLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpNameLen(opInfo, opInfoLen, index, opNameLen);
+    return emu_aclprofGetOpNameLen(opInfo, opInfoLen, index, opNameLen);
+}
+
+static inline aclError emu_aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
+    return npu_aclprofGetOpName(npu_self(), (void*)opInfo, opInfoLen, index, opName, opNameLen);
+}
+
+static NPU_HOOK aclError hook_aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpName(opInfo, opInfoLen, index, opName, opNameLen);
+    else if (npu_pt_fns[420] != NULL)
+        r = ((__typeof__(&aclprofGetOpName))npu_pt_fns[420])(opInfo, opInfoLen, index, opName, opNameLen);
+    else
+        r = (aclError)npu_pt_fail(420);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 420);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "opName", opName);
+        NPU_TR_ARG(t, "opNameLen", opNameLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpName(opInfo, opInfoLen, index, opName, opNameLen);
+    return emu_aclprofGetOpName(opInfo, opInfoLen, index, opName, opNameLen);
+}
+
+static inline uint64_t emu_aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    return npu_aclprofGetOpStart(npu_self(), (void*)opInfo, opInfoLen, index);
+}
+
+static NPU_HOOK uint64_t hook_aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    npu_call c;
+    npu_call_begin(&c);
+    uint64_t r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpStart(opInfo, opInfoLen, index);
+    else if (npu_pt_fns[421] != NULL)
+        r = ((__typeof__(&aclprofGetOpStart))npu_pt_fns[421])(opInfo, opInfoLen, index);
+    else
+        r = ((void)npu_pt_fail(421), (uint64_t)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 421);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpStart(opInfo, opInfoLen, index);
+    return emu_aclprofGetOpStart(opInfo, opInfoLen, index);
+}
+
+static inline uint64_t emu_aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    return npu_aclprofGetOpEnd(npu_self(), (void*)opInfo, opInfoLen, index);
+}
+
+static NPU_HOOK uint64_t hook_aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    npu_call c;
+    npu_call_begin(&c);
+    uint64_t r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpEnd(opInfo, opInfoLen, index);
+    else if (npu_pt_fns[422] != NULL)
+        r = ((__typeof__(&aclprofGetOpEnd))npu_pt_fns[422])(opInfo, opInfoLen, index);
+    else
+        r = ((void)npu_pt_fail(422), (uint64_t)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 422);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpEnd(opInfo, opInfoLen, index);
+    return emu_aclprofGetOpEnd(opInfo, opInfoLen, index);
+}
+
+static inline uint64_t emu_aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    return npu_aclprofGetOpDuration(npu_self(), (void*)opInfo, opInfoLen, index);
+}
+
+static NPU_HOOK uint64_t hook_aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    npu_call c;
+    npu_call_begin(&c);
+    uint64_t r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpDuration(opInfo, opInfoLen, index);
+    else if (npu_pt_fns[423] != NULL)
+        r = ((__typeof__(&aclprofGetOpDuration))npu_pt_fns[423])(opInfo, opInfoLen, index);
+    else
+        r = ((void)npu_pt_fail(423), (uint64_t)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 423);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpDuration(opInfo, opInfoLen, index);
+    return emu_aclprofGetOpDuration(opInfo, opInfoLen, index);
+}
+
+static inline size_t emu_aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    return npu_aclprofGetModelId(npu_self(), (void*)opInfo, opInfoLen, index);
+}
+
+static NPU_HOOK size_t hook_aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    npu_call c;
+    npu_call_begin(&c);
+    size_t r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetModelId(opInfo, opInfoLen, index);
+    else if (npu_pt_fns[424] != NULL)
+        r = ((__typeof__(&aclprofGetModelId))npu_pt_fns[424])(opInfo, opInfoLen, index);
+    else
+        r = ((void)npu_pt_fail(424), (size_t)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 424);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetModelId(opInfo, opInfoLen, index);
+    return emu_aclprofGetModelId(opInfo, opInfoLen, index);
+}
+
+static inline aclprofSubscribeOpFlag emu_aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    return npu_aclprofGetOpFlag(npu_self(), (void*)opInfo, opInfoLen, index);
+}
+
+static NPU_HOOK aclprofSubscribeOpFlag hook_aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclprofSubscribeOpFlag r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpFlag(opInfo, opInfoLen, index);
+    else if (npu_pt_fns[425] != NULL)
+        r = ((__typeof__(&aclprofGetOpFlag))npu_pt_fns[425])(opInfo, opInfoLen, index);
+    else
+        r = ((void)npu_pt_fail(425), (aclprofSubscribeOpFlag)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 425);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpFlag(opInfo, opInfoLen, index);
+    return emu_aclprofGetOpFlag(opInfo, opInfoLen, index);
+}
+
+static inline const char * emu_aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
+    return npu_aclprofGetOpAttriValue(npu_self(), (void*)opInfo, opInfoLen, index, attri);
+}
+
+static NPU_HOOK const char * hook_aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
+    npu_call c;
+    npu_call_begin(&c);
+    const char * r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetOpAttriValue(opInfo, opInfoLen, index, attri);
+    else if (npu_pt_fns[426] != NULL)
+        r = ((__typeof__(&aclprofGetOpAttriValue))npu_pt_fns[426])(opInfo, opInfoLen, index, attri);
+    else
+        r = ((void)npu_pt_fail(426), (const char *)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 426);
+        NPU_TR_ARG(t, "opInfo", opInfo);
+        NPU_TR_ARG(t, "opInfoLen", opInfoLen);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "attri", attri);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT const char * aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetOpAttriValue(opInfo, opInfoLen, index, attri);
+    return emu_aclprofGetOpAttriValue(opInfo, opInfoLen, index, attri);
+}
+
+static inline aclprofStepInfo * emu_aclprofCreateStepInfo(void) {
+    return npu_aclprofCreateStepInfo(npu_self());
+}
+
+static NPU_HOOK aclprofStepInfo * hook_aclprofCreateStepInfo(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclprofStepInfo * r;
+    if (!npu_pt_on)
+        r = emu_aclprofCreateStepInfo();
+    else if (npu_pt_fns[427] != NULL)
+        r = ((__typeof__(&aclprofCreateStepInfo))npu_pt_fns[427])();
+    else
+        r = ((void)npu_pt_fail(427), (aclprofStepInfo *)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 427);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclprofStepInfo * aclprofCreateStepInfo(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofCreateStepInfo();
+    return emu_aclprofCreateStepInfo();
+}
+
+static inline void emu_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
+    npu_aclprofDestroyStepInfo(npu_self(), stepinfo);
+}
+
+static NPU_HOOK void hook_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_aclprofDestroyStepInfo(stepinfo);
+    else if (npu_pt_fns[428] != NULL)
+        ((__typeof__(&aclprofDestroyStepInfo))npu_pt_fns[428])(stepinfo);
+    else
+        npu_pt_fail(428);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 428);
+        NPU_TR_ARG(t, "stepinfo", stepinfo);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_aclprofDestroyStepInfo(stepinfo);
+        return;
+    }
+    emu_aclprofDestroyStepInfo(stepinfo);
+}
+
+static inline aclError emu_aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
+    return npu_aclprofGetStepTimestamp(npu_self(), stepInfo, tag, stream);
+}
+
+static NPU_HOOK aclError hook_aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofGetStepTimestamp(stepInfo, tag, stream);
+    else if (npu_pt_fns[429] != NULL)
+        r = ((__typeof__(&aclprofGetStepTimestamp))npu_pt_fns[429])(stepInfo, tag, stream);
+    else
+        r = (aclError)npu_pt_fail(429);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 429);
+        NPU_TR_ARG(t, "stepInfo", stepInfo);
+        NPU_TR_ARG(t, "tag", tag);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofGetStepTimestamp(stepInfo, tag, stream);
+    return emu_aclprofGetStepTimestamp(stepInfo, tag, stream);
+}
+
+static inline void * emu_aclprofCreateStamp(void) {
+    return npu_aclprofCreateStamp(npu_self());
+}
+
+static NPU_HOOK void * hook_aclprofCreateStamp(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    void * r;
+    if (!npu_pt_on)
+        r = emu_aclprofCreateStamp();
+    else if (npu_pt_fns[430] != NULL)
+        r = ((__typeof__(&aclprofCreateStamp))npu_pt_fns[430])();
+    else
+        r = ((void)npu_pt_fail(430), (void *)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 430);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT void * aclprofCreateStamp(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofCreateStamp();
+    return emu_aclprofCreateStamp();
+}
+
+static inline void emu_aclprofDestroyStamp(void *stamp) {
+    npu_aclprofDestroyStamp(npu_self(), stamp);
+}
+
+static NPU_HOOK void hook_aclprofDestroyStamp(void *stamp) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_aclprofDestroyStamp(stamp);
+    else if (npu_pt_fns[431] != NULL)
+        ((__typeof__(&aclprofDestroyStamp))npu_pt_fns[431])(stamp);
+    else
+        npu_pt_fail(431);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 431);
+        NPU_TR_ARG(t, "stamp", stamp);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_aclprofDestroyStamp(stamp);
+        return;
+    }
+    emu_aclprofDestroyStamp(stamp);
+}
+
+static inline aclError emu_aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
+    return npu_aclprofSetStampTraceMessage(npu_self(), stamp, (char*)msg, msgLen);
+}
+
+static NPU_HOOK aclError hook_aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofSetStampTraceMessage(stamp, msg, msgLen);
+    else if (npu_pt_fns[432] != NULL)
+        r = ((__typeof__(&aclprofSetStampTraceMessage))npu_pt_fns[432])(stamp, msg, msgLen);
+    else
+        r = (aclError)npu_pt_fail(432);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 432);
+        NPU_TR_ARG(t, "stamp", stamp);
+        npu_tr_str(t, "msg", msg);
+        NPU_TR_ARG(t, "msgLen", msgLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofSetStampTraceMessage(stamp, msg, msgLen);
+    return emu_aclprofSetStampTraceMessage(stamp, msg, msgLen);
+}
+
+static inline aclError emu_aclprofMark(void *stamp) {
+    return npu_aclprofMark(npu_self(), stamp);
+}
+
+static NPU_HOOK aclError hook_aclprofMark(void *stamp) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofMark(stamp);
+    else if (npu_pt_fns[433] != NULL)
+        r = ((__typeof__(&aclprofMark))npu_pt_fns[433])(stamp);
+    else
+        r = (aclError)npu_pt_fail(433);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 433);
+        NPU_TR_ARG(t, "stamp", stamp);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofMark(void *stamp) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofMark(stamp);
+    return emu_aclprofMark(stamp);
+}
+
+static inline aclError emu_aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
+    return npu_aclprofMarkEx(npu_self(), (char*)msg, msgLen, stream);
+}
+
+static NPU_HOOK aclError hook_aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofMarkEx(msg, msgLen, stream);
+    else if (npu_pt_fns[434] != NULL)
+        r = ((__typeof__(&aclprofMarkEx))npu_pt_fns[434])(msg, msgLen, stream);
+    else
+        r = (aclError)npu_pt_fail(434);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 434);
+        npu_tr_str(t, "msg", msg);
+        NPU_TR_ARG(t, "msgLen", msgLen);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofMarkEx(msg, msgLen, stream);
+    return emu_aclprofMarkEx(msg, msgLen, stream);
+}
+
+static inline aclError emu_aclprofPush(void *stamp) {
+    return npu_aclprofPush(npu_self(), stamp);
+}
+
+static NPU_HOOK aclError hook_aclprofPush(void *stamp) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofPush(stamp);
+    else if (npu_pt_fns[435] != NULL)
+        r = ((__typeof__(&aclprofPush))npu_pt_fns[435])(stamp);
+    else
+        r = (aclError)npu_pt_fail(435);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 435);
+        NPU_TR_ARG(t, "stamp", stamp);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofPush(void *stamp) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofPush(stamp);
+    return emu_aclprofPush(stamp);
+}
+
+static inline aclError emu_aclprofPop(void) {
+    return npu_aclprofPop(npu_self());
+}
+
+static NPU_HOOK aclError hook_aclprofPop(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofPop();
+    else if (npu_pt_fns[436] != NULL)
+        r = ((__typeof__(&aclprofPop))npu_pt_fns[436])();
+    else
+        r = (aclError)npu_pt_fail(436);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 436);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofPop(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofPop();
+    return emu_aclprofPop();
+}
+
+static inline aclError emu_aclprofRangeStart(void *stamp, uint32_t *rangeId) {
+    return npu_aclprofRangeStart(npu_self(), stamp, rangeId);
+}
+
+static NPU_HOOK aclError hook_aclprofRangeStart(void *stamp, uint32_t *rangeId) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofRangeStart(stamp, rangeId);
+    else if (npu_pt_fns[437] != NULL)
+        r = ((__typeof__(&aclprofRangeStart))npu_pt_fns[437])(stamp, rangeId);
+    else
+        r = (aclError)npu_pt_fail(437);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 437);
+        NPU_TR_ARG(t, "stamp", stamp);
+        NPU_TR_ARG(t, "rangeId", rangeId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofRangeStart(void *stamp, uint32_t *rangeId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofRangeStart(stamp, rangeId);
+    return emu_aclprofRangeStart(stamp, rangeId);
+}
+
+static inline aclError emu_aclprofRangeStop(uint32_t rangeId) {
+    return npu_aclprofRangeStop(npu_self(), rangeId);
+}
+
+static NPU_HOOK aclError hook_aclprofRangeStop(uint32_t rangeId) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofRangeStop(rangeId);
+    else if (npu_pt_fns[438] != NULL)
+        r = ((__typeof__(&aclprofRangeStop))npu_pt_fns[438])(rangeId);
+    else
+        r = (aclError)npu_pt_fail(438);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 438);
+        NPU_TR_ARG(t, "rangeId", rangeId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofRangeStop(uint32_t rangeId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofRangeStop(rangeId);
+    return emu_aclprofRangeStop(rangeId);
+}
+
+static inline uint64_t emu_aclprofStr2Id(const char *message) {
+    return npu_aclprofStr2Id(npu_self(), (char*)message);
+}
+
+static NPU_HOOK uint64_t hook_aclprofStr2Id(const char *message) {
+    npu_call c;
+    npu_call_begin(&c);
+    uint64_t r;
+    if (!npu_pt_on)
+        r = emu_aclprofStr2Id(message);
+    else if (npu_pt_fns[439] != NULL)
+        r = ((__typeof__(&aclprofStr2Id))npu_pt_fns[439])(message);
+    else
+        r = ((void)npu_pt_fail(439), (uint64_t)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 439);
+        npu_tr_str(t, "message", message);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT uint64_t aclprofStr2Id(const char *message) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofStr2Id(message);
+    return emu_aclprofStr2Id(message);
+}
+
+static inline aclError emu_aclprofRangePushEx(aclprofEventAttributes *attr) {
+    return npu_aclprofRangePushEx(npu_self(), attr);
+}
+
+static NPU_HOOK aclError hook_aclprofRangePushEx(aclprofEventAttributes *attr) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofRangePushEx(attr);
+    else if (npu_pt_fns[440] != NULL)
+        r = ((__typeof__(&aclprofRangePushEx))npu_pt_fns[440])(attr);
+    else
+        r = (aclError)npu_pt_fail(440);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 440);
+        NPU_TR_ARG(t, "attr", attr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofRangePushEx(aclprofEventAttributes *attr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofRangePushEx(attr);
+    return emu_aclprofRangePushEx(attr);
+}
+
+static inline aclError emu_aclprofRangePop(void) {
+    return npu_aclprofRangePop(npu_self());
+}
+
+static NPU_HOOK aclError hook_aclprofRangePop(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    aclError r;
+    if (!npu_pt_on)
+        r = emu_aclprofRangePop();
+    else if (npu_pt_fns[441] != NULL)
+        r = ((__typeof__(&aclprofRangePop))npu_pt_fns[441])();
+    else
+        r = (aclError)npu_pt_fail(441);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 441);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclprofRangePop(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_aclprofRangePop();
+    return emu_aclprofRangePop();
+}
+
+static inline void emu_mstxMarkA(const char *message, aclrtStream stream) {
+    npu_mstxMarkA(npu_self(), (char*)message, stream);
+}
+
+static NPU_HOOK void hook_mstxMarkA(const char *message, aclrtStream stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxMarkA(message, stream);
+    else if (npu_pt_fns[442] != NULL)
+        ((__typeof__(&mstxMarkA))npu_pt_fns[442])(message, stream);
+    else
+        npu_pt_fail(442);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 442);
+        npu_tr_str(t, "message", message);
+        NPU_TR_ARG(t, "stream", stream);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxMarkA(message, stream);
+        return;
+    }
+    emu_mstxMarkA(message, stream);
+}
+
+static inline mstxRangeId emu_mstxRangeStartA(const char *message, aclrtStream stream) {
+    return npu_mstxRangeStartA(npu_self(), (char*)message, stream);
+}
+
+static NPU_HOOK mstxRangeId hook_mstxRangeStartA(const char *message, aclrtStream stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    mstxRangeId r;
+    if (!npu_pt_on)
+        r = emu_mstxRangeStartA(message, stream);
+    else if (npu_pt_fns[443] != NULL)
+        r = ((__typeof__(&mstxRangeStartA))npu_pt_fns[443])(message, stream);
+    else
+        r = ((void)npu_pt_fail(443), (mstxRangeId)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 443);
+        npu_tr_str(t, "message", message);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_mstxRangeStartA(message, stream);
+    return emu_mstxRangeStartA(message, stream);
+}
+
+static inline void emu_mstxRangeEnd(mstxRangeId id) {
+    npu_mstxRangeEnd(npu_self(), id);
+}
+
+static NPU_HOOK void hook_mstxRangeEnd(mstxRangeId id) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxRangeEnd(id);
+    else if (npu_pt_fns[444] != NULL)
+        ((__typeof__(&mstxRangeEnd))npu_pt_fns[444])(id);
+    else
+        npu_pt_fail(444);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 444);
+        NPU_TR_ARG(t, "id", id);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxRangeEnd(id);
+        return;
+    }
+    emu_mstxRangeEnd(id);
+}
+
+static inline mstxDomainHandle_t emu_mstxDomainCreateA(const char *name) {
+    return npu_mstxDomainCreateA(npu_self(), (char*)name);
+}
+
+static NPU_HOOK mstxDomainHandle_t hook_mstxDomainCreateA(const char *name) {
+    npu_call c;
+    npu_call_begin(&c);
+    mstxDomainHandle_t r;
+    if (!npu_pt_on)
+        r = emu_mstxDomainCreateA(name);
+    else if (npu_pt_fns[445] != NULL)
+        r = ((__typeof__(&mstxDomainCreateA))npu_pt_fns[445])(name);
+    else
+        r = ((void)npu_pt_fail(445), (mstxDomainHandle_t)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 445);
+        npu_tr_str(t, "name", name);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char *name) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_mstxDomainCreateA(name);
+    return emu_mstxDomainCreateA(name);
+}
+
+static inline void emu_mstxDomainDestroy(mstxDomainHandle_t domain) {
+    npu_mstxDomainDestroy(npu_self(), domain);
+}
+
+static NPU_HOOK void hook_mstxDomainDestroy(mstxDomainHandle_t domain) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxDomainDestroy(domain);
+    else if (npu_pt_fns[446] != NULL)
+        ((__typeof__(&mstxDomainDestroy))npu_pt_fns[446])(domain);
+    else
+        npu_pt_fail(446);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 446);
+        NPU_TR_ARG(t, "domain", domain);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxDomainDestroy(domain);
+        return;
+    }
+    emu_mstxDomainDestroy(domain);
+}
+
+static inline void emu_mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
+    npu_mstxDomainMarkA(npu_self(), domain, (char*)message, stream);
+}
+
+static NPU_HOOK void hook_mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxDomainMarkA(domain, message, stream);
+    else if (npu_pt_fns[447] != NULL)
+        ((__typeof__(&mstxDomainMarkA))npu_pt_fns[447])(domain, message, stream);
+    else
+        npu_pt_fail(447);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 447);
+        NPU_TR_ARG(t, "domain", domain);
+        npu_tr_str(t, "message", message);
+        NPU_TR_ARG(t, "stream", stream);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxDomainMarkA(domain, message, stream);
+        return;
+    }
+    emu_mstxDomainMarkA(domain, message, stream);
+}
+
+static inline mstxRangeId emu_mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
+    return npu_mstxDomainRangeStartA(npu_self(), domain, (char*)message, stream);
+}
+
+static NPU_HOOK mstxRangeId hook_mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    mstxRangeId r;
+    if (!npu_pt_on)
+        r = emu_mstxDomainRangeStartA(domain, message, stream);
+    else if (npu_pt_fns[448] != NULL)
+        r = ((__typeof__(&mstxDomainRangeStartA))npu_pt_fns[448])(domain, message, stream);
+    else
+        r = ((void)npu_pt_fail(448), (mstxRangeId)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 448);
+        NPU_TR_ARG(t, "domain", domain);
+        npu_tr_str(t, "message", message);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_mstxDomainRangeStartA(domain, message, stream);
+    return emu_mstxDomainRangeStartA(domain, message, stream);
+}
+
+static inline void emu_mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
+    npu_mstxDomainRangeEnd(npu_self(), domain, id);
+}
+
+static NPU_HOOK void hook_mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxDomainRangeEnd(domain, id);
+    else if (npu_pt_fns[449] != NULL)
+        ((__typeof__(&mstxDomainRangeEnd))npu_pt_fns[449])(domain, id);
+    else
+        npu_pt_fail(449);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 449);
+        NPU_TR_ARG(t, "domain", domain);
+        NPU_TR_ARG(t, "id", id);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxDomainRangeEnd(domain, id);
+        return;
+    }
+    emu_mstxDomainRangeEnd(domain, id);
+}
+
+static inline void emu_mstxGetToolId(uint64_t *id) {
+    npu_mstxGetToolId(npu_self(), id);
+}
+
+static NPU_HOOK void hook_mstxGetToolId(uint64_t *id) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxGetToolId(id);
+    else if (npu_pt_fns[450] != NULL)
+        ((__typeof__(&mstxGetToolId))npu_pt_fns[450])(id);
+    else
+        npu_pt_fail(450);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 450);
+        NPU_TR_ARG(t, "id", id);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxGetToolId(uint64_t *id) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxGetToolId(id);
+        return;
+    }
+    emu_mstxGetToolId(id);
+}
+
+static inline mstxMemHeapHandle_t emu_mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
+    return npu_mstxMemHeapRegister(npu_self(), domain, (mstxMemHeapDesc_t*)desc);
+}
+
+static NPU_HOOK mstxMemHeapHandle_t hook_mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
+    npu_call c;
+    npu_call_begin(&c);
+    mstxMemHeapHandle_t r;
+    if (!npu_pt_on)
+        r = emu_mstxMemHeapRegister(domain, desc);
+    else if (npu_pt_fns[451] != NULL)
+        r = ((__typeof__(&mstxMemHeapRegister))npu_pt_fns[451])(domain, desc);
+    else
+        r = ((void)npu_pt_fail(451), (mstxMemHeapHandle_t)NULL);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 451);
+        NPU_TR_ARG(t, "domain", domain);
+        NPU_TR_ARG(t, "desc", desc);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT mstxMemHeapHandle_t mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_mstxMemHeapRegister(domain, desc);
+    return emu_mstxMemHeapRegister(domain, desc);
+}
+
+static inline void emu_mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
+    npu_mstxMemHeapUnregister(npu_self(), domain, heap);
+}
+
+static NPU_HOOK void hook_mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxMemHeapUnregister(domain, heap);
+    else if (npu_pt_fns[452] != NULL)
+        ((__typeof__(&mstxMemHeapUnregister))npu_pt_fns[452])(domain, heap);
+    else
+        npu_pt_fail(452);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 452);
+        NPU_TR_ARG(t, "domain", domain);
+        NPU_TR_ARG(t, "heap", heap);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxMemHeapUnregister(domain, heap);
+        return;
+    }
+    emu_mstxMemHeapUnregister(domain, heap);
+}
+
+static inline void emu_mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
+    npu_mstxMemRegionsRegister(npu_self(), domain, (mstxMemRegionsRegisterBatch_t*)desc);
+}
+
+static NPU_HOOK void hook_mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxMemRegionsRegister(domain, desc);
+    else if (npu_pt_fns[453] != NULL)
+        ((__typeof__(&mstxMemRegionsRegister))npu_pt_fns[453])(domain, desc);
+    else
+        npu_pt_fail(453);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 453);
+        NPU_TR_ARG(t, "domain", domain);
+        NPU_TR_ARG(t, "desc", desc);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxMemRegionsRegister(domain, desc);
+        return;
+    }
+    emu_mstxMemRegionsRegister(domain, desc);
+}
+
+static inline void emu_mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
+    npu_mstxMemRegionsUnregister(npu_self(), domain, (mstxMemRegionsUnregisterBatch_t*)desc);
+}
+
+static NPU_HOOK void hook_mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxMemRegionsUnregister(domain, desc);
+    else if (npu_pt_fns[454] != NULL)
+        ((__typeof__(&mstxMemRegionsUnregister))npu_pt_fns[454])(domain, desc);
+    else
+        npu_pt_fail(454);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 454);
+        NPU_TR_ARG(t, "domain", domain);
+        NPU_TR_ARG(t, "desc", desc);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxMemRegionsUnregister(domain, desc);
+        return;
+    }
+    emu_mstxMemRegionsUnregister(domain, desc);
+}
+
+static inline void emu_mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
+    npu_mstxMemPermissionsAssign(npu_self(), domain, (mstxMemPermissionsAssignBatch_t*)desc);
+}
+
+static NPU_HOOK void hook_mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
+    npu_call c;
+    npu_call_begin(&c);
+    if (!npu_pt_on)
+        emu_mstxMemPermissionsAssign(domain, desc);
+    else if (npu_pt_fns[455] != NULL)
+        ((__typeof__(&mstxMemPermissionsAssign))npu_pt_fns[455])(domain, desc);
+    else
+        npu_pt_fail(455);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 455);
+        NPU_TR_ARG(t, "domain", domain);
+        NPU_TR_ARG(t, "desc", desc);
+        npu_tr_finish(t, &c);
+    }
+}
+
+NPU_EXPORT void mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
+    if (__builtin_expect(npu_hooks != 0, 0)) {
+        hook_mstxMemPermissionsAssign(domain, desc);
+        return;
+    }
+    emu_mstxMemPermissionsAssign(domain, desc);
+}
+
 static inline drvError_t emu_halMemAlloc(void **pp, unsigned long long size, unsigned long long flag) {
     return npug_halMemAlloc(npu_self(), pp, size, flag);
 }
@@ -12987,12 +14591,12 @@ static NPU_HOOK drvError_t hook_halMemAlloc(void **pp, unsigned long long size, 
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemAlloc(pp, size, flag);
-    else if (npu_pt_fns[404] != NULL)
-        r = ((__typeof__(&halMemAlloc))npu_pt_fns[404])(pp, size, flag);
+    else if (npu_pt_fns[456] != NULL)
+        r = ((__typeof__(&halMemAlloc))npu_pt_fns[456])(pp, size, flag);
     else
-        r = (drvError_t)npu_pt_fail(404);
+        r = (drvError_t)npu_pt_fail(456);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 404);
+        npu_tr *t = npu_tr_start(&c, 456);
         NPU_TR_ARG(t, "pp", pp);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -13018,12 +14622,12 @@ static NPU_HOOK drvError_t hook_halMemFree(void *pp) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemFree(pp);
-    else if (npu_pt_fns[405] != NULL)
-        r = ((__typeof__(&halMemFree))npu_pt_fns[405])(pp);
+    else if (npu_pt_fns[457] != NULL)
+        r = ((__typeof__(&halMemFree))npu_pt_fns[457])(pp);
     else
-        r = (drvError_t)npu_pt_fail(405);
+        r = (drvError_t)npu_pt_fail(457);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 405);
+        npu_tr *t = npu_tr_start(&c, 457);
         NPU_TR_ARG(t, "pp", pp);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -13047,12 +14651,12 @@ static NPU_HOOK drvError_t hook_halMemAdvise(DVdeviceptr ptr, size_t count, unsi
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemAdvise(ptr, count, type, device);
-    else if (npu_pt_fns[406] != NULL)
-        r = ((__typeof__(&halMemAdvise))npu_pt_fns[406])(ptr, count, type, device);
+    else if (npu_pt_fns[458] != NULL)
+        r = ((__typeof__(&halMemAdvise))npu_pt_fns[458])(ptr, count, type, device);
     else
-        r = (drvError_t)npu_pt_fail(406);
+        r = (drvError_t)npu_pt_fail(458);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 406);
+        npu_tr *t = npu_tr_start(&c, 458);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "count", count);
         NPU_TR_ARG(t, "type", type);
@@ -13079,12 +14683,12 @@ static NPU_HOOK DVresult hook_drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t
     DVresult r;
     if (!npu_pt_on)
         r = emu_drvMemPrefetchToDevice(dev_ptr, len, device);
-    else if (npu_pt_fns[407] != NULL)
-        r = ((__typeof__(&drvMemPrefetchToDevice))npu_pt_fns[407])(dev_ptr, len, device);
+    else if (npu_pt_fns[459] != NULL)
+        r = ((__typeof__(&drvMemPrefetchToDevice))npu_pt_fns[459])(dev_ptr, len, device);
     else
-        r = (DVresult)npu_pt_fail(407);
+        r = (DVresult)npu_pt_fail(459);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 407);
+        npu_tr *t = npu_tr_start(&c, 459);
         NPU_TR_ARG(t, "dev_ptr", dev_ptr);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_ARG(t, "device", device);
@@ -13110,12 +14714,12 @@ static NPU_HOOK DVresult hook_halMemGetInfo(DVdevice device, unsigned int type, 
     DVresult r;
     if (!npu_pt_on)
         r = emu_halMemGetInfo(device, type, info);
-    else if (npu_pt_fns[408] != NULL)
-        r = ((__typeof__(&halMemGetInfo))npu_pt_fns[408])(device, type, info);
+    else if (npu_pt_fns[460] != NULL)
+        r = ((__typeof__(&halMemGetInfo))npu_pt_fns[460])(device, type, info);
     else
-        r = (DVresult)npu_pt_fail(408);
+        r = (DVresult)npu_pt_fail(460);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 408);
+        npu_tr *t = npu_tr_start(&c, 460);
         NPU_TR_ARG(t, "device", device);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "info", info);
@@ -13141,12 +14745,12 @@ static NPU_HOOK DVresult hook_halMemGetInfoEx(DVdevice device, unsigned int type
     DVresult r;
     if (!npu_pt_on)
         r = emu_halMemGetInfoEx(device, type, info);
-    else if (npu_pt_fns[409] != NULL)
-        r = ((__typeof__(&halMemGetInfoEx))npu_pt_fns[409])(device, type, info);
+    else if (npu_pt_fns[461] != NULL)
+        r = ((__typeof__(&halMemGetInfoEx))npu_pt_fns[461])(device, type, info);
     else
-        r = (DVresult)npu_pt_fail(409);
+        r = (DVresult)npu_pt_fail(461);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 409);
+        npu_tr *t = npu_tr_start(&c, 461);
         NPU_TR_ARG(t, "device", device);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "info", info);
@@ -13168,7 +14772,7 @@ static inline drvError_t emu_halMemCtl(int type, void *param_value, size_t param
     (void)param_value_size;
     (void)out_value;
     (void)out_size_ret;
-    return (drvError_t)npu_unsupported(npu_self(), 410);
+    return (drvError_t)npu_unsupported(npu_self(), 462);
 }
 
 static NPU_HOOK drvError_t hook_halMemCtl(int type, void *param_value, size_t param_value_size, void *out_value, size_t *out_size_ret) {
@@ -13177,12 +14781,12 @@ static NPU_HOOK drvError_t hook_halMemCtl(int type, void *param_value, size_t pa
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemCtl(type, param_value, param_value_size, out_value, out_size_ret);
-    else if (npu_pt_fns[410] != NULL)
-        r = ((__typeof__(&halMemCtl))npu_pt_fns[410])(type, param_value, param_value_size, out_value, out_size_ret);
+    else if (npu_pt_fns[462] != NULL)
+        r = ((__typeof__(&halMemCtl))npu_pt_fns[462])(type, param_value, param_value_size, out_value, out_size_ret);
     else
-        r = (drvError_t)npu_pt_fail(410);
+        r = (drvError_t)npu_pt_fail(462);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 410);
+        npu_tr *t = npu_tr_start(&c, 462);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "param_value", param_value);
         NPU_TR_ARG(t, "param_value_size", param_value_size);
@@ -13210,12 +14814,12 @@ static NPU_HOOK DVresult hook_drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdevi
     DVresult r;
     if (!npu_pt_on)
         r = emu_drvMemcpy(dst, dest_max, src, byte_count);
-    else if (npu_pt_fns[411] != NULL)
-        r = ((__typeof__(&drvMemcpy))npu_pt_fns[411])(dst, dest_max, src, byte_count);
+    else if (npu_pt_fns[463] != NULL)
+        r = ((__typeof__(&drvMemcpy))npu_pt_fns[463])(dst, dest_max, src, byte_count);
     else
-        r = (DVresult)npu_pt_fail(411);
+        r = (DVresult)npu_pt_fail(463);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 411);
+        npu_tr *t = npu_tr_start(&c, 463);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dest_max", dest_max);
         NPU_TR_ARG(t, "src", src);
@@ -13242,12 +14846,12 @@ static NPU_HOOK drvError_t hook_halMemcpy(void *dst, size_t dst_size, void *src,
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemcpy(dst, dst_size, src, count, info);
-    else if (npu_pt_fns[412] != NULL)
-        r = ((__typeof__(&halMemcpy))npu_pt_fns[412])(dst, dst_size, src, count, info);
+    else if (npu_pt_fns[464] != NULL)
+        r = ((__typeof__(&halMemcpy))npu_pt_fns[464])(dst, dst_size, src, count, info);
     else
-        r = (drvError_t)npu_pt_fail(412);
+        r = (drvError_t)npu_pt_fail(464);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 412);
+        npu_tr *t = npu_tr_start(&c, 464);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dst_size", dst_size);
         NPU_TR_ARG(t, "src", src);
@@ -13267,7 +14871,7 @@ NPU_EXPORT drvError_t halMemcpy(void *dst, size_t dst_size, void *src, size_t co
 
 static inline drvError_t emu_halMemcpy2D(struct MEMCPY2D *p_copy) {
     (void)p_copy;
-    return (drvError_t)npu_unsupported(npu_self(), 413);
+    return (drvError_t)npu_unsupported(npu_self(), 465);
 }
 
 static NPU_HOOK drvError_t hook_halMemcpy2D(struct MEMCPY2D *p_copy) {
@@ -13276,12 +14880,12 @@ static NPU_HOOK drvError_t hook_halMemcpy2D(struct MEMCPY2D *p_copy) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemcpy2D(p_copy);
-    else if (npu_pt_fns[413] != NULL)
-        r = ((__typeof__(&halMemcpy2D))npu_pt_fns[413])(p_copy);
+    else if (npu_pt_fns[465] != NULL)
+        r = ((__typeof__(&halMemcpy2D))npu_pt_fns[465])(p_copy);
     else
-        r = (drvError_t)npu_pt_fail(413);
+        r = (drvError_t)npu_pt_fail(465);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 413);
+        npu_tr *t = npu_tr_start(&c, 465);
         NPU_TR_ARG(t, "p_copy", p_copy);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -13305,12 +14909,12 @@ static NPU_HOOK drvError_t hook_halSdmaCopy(DVdeviceptr dst, size_t dst_size, DV
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halSdmaCopy(dst, dst_size, src, len);
-    else if (npu_pt_fns[414] != NULL)
-        r = ((__typeof__(&halSdmaCopy))npu_pt_fns[414])(dst, dst_size, src, len);
+    else if (npu_pt_fns[466] != NULL)
+        r = ((__typeof__(&halSdmaCopy))npu_pt_fns[466])(dst, dst_size, src, len);
     else
-        r = (drvError_t)npu_pt_fail(414);
+        r = (drvError_t)npu_pt_fail(466);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 414);
+        npu_tr *t = npu_tr_start(&c, 466);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dst_size", dst_size);
         NPU_TR_ARG(t, "src", src);
@@ -13337,12 +14941,12 @@ static NPU_HOOK DVresult hook_drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8
     DVresult r;
     if (!npu_pt_on)
         r = emu_drvMemsetD8(dst, destMax, value, num);
-    else if (npu_pt_fns[415] != NULL)
-        r = ((__typeof__(&drvMemsetD8))npu_pt_fns[415])(dst, destMax, value, num);
+    else if (npu_pt_fns[467] != NULL)
+        r = ((__typeof__(&drvMemsetD8))npu_pt_fns[467])(dst, destMax, value, num);
     else
-        r = (DVresult)npu_pt_fail(415);
+        r = (DVresult)npu_pt_fail(467);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 415);
+        npu_tr *t = npu_tr_start(&c, 467);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -13369,12 +14973,12 @@ static NPU_HOOK DVresult hook_drvMemGetAttribute(DVdeviceptr vptr, struct DVattr
     DVresult r;
     if (!npu_pt_on)
         r = emu_drvMemGetAttribute(vptr, attr);
-    else if (npu_pt_fns[416] != NULL)
-        r = ((__typeof__(&drvMemGetAttribute))npu_pt_fns[416])(vptr, attr);
+    else if (npu_pt_fns[468] != NULL)
+        r = ((__typeof__(&drvMemGetAttribute))npu_pt_fns[468])(vptr, attr);
     else
-        r = (DVresult)npu_pt_fail(416);
+        r = (DVresult)npu_pt_fail(468);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 416);
+        npu_tr *t = npu_tr_start(&c, 468);
         NPU_TR_ARG(t, "vptr", vptr);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_RET(t, r);
@@ -13399,12 +15003,12 @@ static NPU_HOOK drvError_t hook_halMemGetAddressRange(DVdeviceptr ptr, DVdevicep
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemGetAddressRange(ptr, pbase, psize);
-    else if (npu_pt_fns[417] != NULL)
-        r = ((__typeof__(&halMemGetAddressRange))npu_pt_fns[417])(ptr, pbase, psize);
+    else if (npu_pt_fns[469] != NULL)
+        r = ((__typeof__(&halMemGetAddressRange))npu_pt_fns[469])(ptr, pbase, psize);
     else
-        r = (drvError_t)npu_pt_fail(417);
+        r = (drvError_t)npu_pt_fail(469);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 417);
+        npu_tr *t = npu_tr_start(&c, 469);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "pbase", pbase);
         NPU_TR_ARG(t, "psize", psize);
@@ -13430,12 +15034,12 @@ static NPU_HOOK drvError_t hook_halMemAddressReserve(void **ptr, size_t size, si
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemAddressReserve(ptr, size, alignment, addr, flag);
-    else if (npu_pt_fns[418] != NULL)
-        r = ((__typeof__(&halMemAddressReserve))npu_pt_fns[418])(ptr, size, alignment, addr, flag);
+    else if (npu_pt_fns[470] != NULL)
+        r = ((__typeof__(&halMemAddressReserve))npu_pt_fns[470])(ptr, size, alignment, addr, flag);
     else
-        r = (drvError_t)npu_pt_fail(418);
+        r = (drvError_t)npu_pt_fail(470);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 418);
+        npu_tr *t = npu_tr_start(&c, 470);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "alignment", alignment);
@@ -13463,12 +15067,12 @@ static NPU_HOOK drvError_t hook_halMemAddressFree(void *ptr) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemAddressFree(ptr);
-    else if (npu_pt_fns[419] != NULL)
-        r = ((__typeof__(&halMemAddressFree))npu_pt_fns[419])(ptr);
+    else if (npu_pt_fns[471] != NULL)
+        r = ((__typeof__(&halMemAddressFree))npu_pt_fns[471])(ptr);
     else
-        r = (drvError_t)npu_pt_fail(419);
+        r = (drvError_t)npu_pt_fail(471);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 419);
+        npu_tr *t = npu_tr_start(&c, 471);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -13492,12 +15096,12 @@ static NPU_HOOK drvError_t hook_halMemCreate(drv_mem_handle_t **handle, size_t s
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemCreate(handle, size, prop, flag);
-    else if (npu_pt_fns[420] != NULL)
-        r = ((__typeof__(&halMemCreate))npu_pt_fns[420])(handle, size, prop, flag);
+    else if (npu_pt_fns[472] != NULL)
+        r = ((__typeof__(&halMemCreate))npu_pt_fns[472])(handle, size, prop, flag);
     else
-        r = (drvError_t)npu_pt_fail(420);
+        r = (drvError_t)npu_pt_fail(472);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 420);
+        npu_tr *t = npu_tr_start(&c, 472);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "prop", prop);
@@ -13524,12 +15128,12 @@ static NPU_HOOK drvError_t hook_halMemRelease(drv_mem_handle_t *handle) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemRelease(handle);
-    else if (npu_pt_fns[421] != NULL)
-        r = ((__typeof__(&halMemRelease))npu_pt_fns[421])(handle);
+    else if (npu_pt_fns[473] != NULL)
+        r = ((__typeof__(&halMemRelease))npu_pt_fns[473])(handle);
     else
-        r = (drvError_t)npu_pt_fail(421);
+        r = (drvError_t)npu_pt_fail(473);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 421);
+        npu_tr *t = npu_tr_start(&c, 473);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -13553,12 +15157,12 @@ static NPU_HOOK drvError_t hook_halMemRetainAllocationHandle(drv_mem_handle_t **
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemRetainAllocationHandle(handle, ptr);
-    else if (npu_pt_fns[422] != NULL)
-        r = ((__typeof__(&halMemRetainAllocationHandle))npu_pt_fns[422])(handle, ptr);
+    else if (npu_pt_fns[474] != NULL)
+        r = ((__typeof__(&halMemRetainAllocationHandle))npu_pt_fns[474])(handle, ptr);
     else
-        r = (drvError_t)npu_pt_fail(422);
+        r = (drvError_t)npu_pt_fail(474);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 422);
+        npu_tr *t = npu_tr_start(&c, 474);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_RET(t, r);
@@ -13583,12 +15187,12 @@ static NPU_HOOK drvError_t hook_halMemMap(void *ptr, size_t size, size_t offset,
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemMap(ptr, size, offset, handle, flag);
-    else if (npu_pt_fns[423] != NULL)
-        r = ((__typeof__(&halMemMap))npu_pt_fns[423])(ptr, size, offset, handle, flag);
+    else if (npu_pt_fns[475] != NULL)
+        r = ((__typeof__(&halMemMap))npu_pt_fns[475])(ptr, size, offset, handle, flag);
     else
-        r = (drvError_t)npu_pt_fail(423);
+        r = (drvError_t)npu_pt_fail(475);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 423);
+        npu_tr *t = npu_tr_start(&c, 475);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -13616,12 +15220,12 @@ static NPU_HOOK drvError_t hook_halMemUnmap(void *ptr) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemUnmap(ptr);
-    else if (npu_pt_fns[424] != NULL)
-        r = ((__typeof__(&halMemUnmap))npu_pt_fns[424])(ptr);
+    else if (npu_pt_fns[476] != NULL)
+        r = ((__typeof__(&halMemUnmap))npu_pt_fns[476])(ptr);
     else
-        r = (drvError_t)npu_pt_fail(424);
+        r = (drvError_t)npu_pt_fail(476);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 424);
+        npu_tr *t = npu_tr_start(&c, 476);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -13645,12 +15249,12 @@ static NPU_HOOK drvError_t hook_halMemSetAccess(void *ptr, size_t size, struct d
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemSetAccess(ptr, size, desc, count);
-    else if (npu_pt_fns[425] != NULL)
-        r = ((__typeof__(&halMemSetAccess))npu_pt_fns[425])(ptr, size, desc, count);
+    else if (npu_pt_fns[477] != NULL)
+        r = ((__typeof__(&halMemSetAccess))npu_pt_fns[477])(ptr, size, desc, count);
     else
-        r = (drvError_t)npu_pt_fail(425);
+        r = (drvError_t)npu_pt_fail(477);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 425);
+        npu_tr *t = npu_tr_start(&c, 477);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "desc", desc);
@@ -13677,12 +15281,12 @@ static NPU_HOOK drvError_t hook_halMemGetAccess(void *ptr, struct drv_mem_locati
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemGetAccess(ptr, location, flags);
-    else if (npu_pt_fns[426] != NULL)
-        r = ((__typeof__(&halMemGetAccess))npu_pt_fns[426])(ptr, location, flags);
+    else if (npu_pt_fns[478] != NULL)
+        r = ((__typeof__(&halMemGetAccess))npu_pt_fns[478])(ptr, location, flags);
     else
-        r = (drvError_t)npu_pt_fail(426);
+        r = (drvError_t)npu_pt_fail(478);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 426);
+        npu_tr *t = npu_tr_start(&c, 478);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "location", location);
         NPU_TR_ARG(t, "flags", flags);
@@ -13708,12 +15312,12 @@ static NPU_HOOK drvError_t hook_halMemGetAllocationGranularity(const struct drv_
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemGetAllocationGranularity(prop, option, granularity);
-    else if (npu_pt_fns[427] != NULL)
-        r = ((__typeof__(&halMemGetAllocationGranularity))npu_pt_fns[427])(prop, option, granularity);
+    else if (npu_pt_fns[479] != NULL)
+        r = ((__typeof__(&halMemGetAllocationGranularity))npu_pt_fns[479])(prop, option, granularity);
     else
-        r = (drvError_t)npu_pt_fail(427);
+        r = (drvError_t)npu_pt_fail(479);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 427);
+        npu_tr *t = npu_tr_start(&c, 479);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_ARG(t, "option", option);
         NPU_TR_ARG(t, "granularity", granularity);
@@ -13739,12 +15343,12 @@ static NPU_HOOK drvError_t hook_halMemGetAllocationPropertiesFromHandle(struct d
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemGetAllocationPropertiesFromHandle(prop, handle);
-    else if (npu_pt_fns[428] != NULL)
-        r = ((__typeof__(&halMemGetAllocationPropertiesFromHandle))npu_pt_fns[428])(prop, handle);
+    else if (npu_pt_fns[480] != NULL)
+        r = ((__typeof__(&halMemGetAllocationPropertiesFromHandle))npu_pt_fns[480])(prop, handle);
     else
-        r = (drvError_t)npu_pt_fail(428);
+        r = (drvError_t)npu_pt_fail(480);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 428);
+        npu_tr *t = npu_tr_start(&c, 480);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -13769,12 +15373,12 @@ static NPU_HOOK drvError_t hook_halMemExportToShareableHandle(drv_mem_handle_t *
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemExportToShareableHandle(handle, handle_type, flags, shareable_handle);
-    else if (npu_pt_fns[429] != NULL)
-        r = ((__typeof__(&halMemExportToShareableHandle))npu_pt_fns[429])(handle, handle_type, flags, shareable_handle);
+    else if (npu_pt_fns[481] != NULL)
+        r = ((__typeof__(&halMemExportToShareableHandle))npu_pt_fns[481])(handle, handle_type, flags, shareable_handle);
     else
-        r = (drvError_t)npu_pt_fail(429);
+        r = (drvError_t)npu_pt_fail(481);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 429);
+        npu_tr *t = npu_tr_start(&c, 481);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handle_type", handle_type);
         NPU_TR_ARG(t, "flags", flags);
@@ -13801,12 +15405,12 @@ static NPU_HOOK drvError_t hook_halMemExportToShareableHandleV2(drv_mem_handle_t
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemExportToShareableHandleV2(handle, handle_type, flags, share_handle);
-    else if (npu_pt_fns[430] != NULL)
-        r = ((__typeof__(&halMemExportToShareableHandleV2))npu_pt_fns[430])(handle, handle_type, flags, share_handle);
+    else if (npu_pt_fns[482] != NULL)
+        r = ((__typeof__(&halMemExportToShareableHandleV2))npu_pt_fns[482])(handle, handle_type, flags, share_handle);
     else
-        r = (drvError_t)npu_pt_fail(430);
+        r = (drvError_t)npu_pt_fail(482);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 430);
+        npu_tr *t = npu_tr_start(&c, 482);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handle_type", handle_type);
         NPU_TR_ARG(t, "flags", flags);
@@ -13833,12 +15437,12 @@ static NPU_HOOK drvError_t hook_halMemImportFromShareableHandle(uint64_t shareab
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemImportFromShareableHandle(shareable_handle, devid, handle);
-    else if (npu_pt_fns[431] != NULL)
-        r = ((__typeof__(&halMemImportFromShareableHandle))npu_pt_fns[431])(shareable_handle, devid, handle);
+    else if (npu_pt_fns[483] != NULL)
+        r = ((__typeof__(&halMemImportFromShareableHandle))npu_pt_fns[483])(shareable_handle, devid, handle);
     else
-        r = (drvError_t)npu_pt_fail(431);
+        r = (drvError_t)npu_pt_fail(483);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 431);
+        npu_tr *t = npu_tr_start(&c, 483);
         NPU_TR_ARG(t, "shareable_handle", shareable_handle);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_ARG(t, "handle", handle);
@@ -13864,12 +15468,12 @@ static NPU_HOOK drvError_t hook_halMemImportFromShareableHandleV2(drv_mem_handle
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemImportFromShareableHandleV2(handle_type, share_handle, devid, handle);
-    else if (npu_pt_fns[432] != NULL)
-        r = ((__typeof__(&halMemImportFromShareableHandleV2))npu_pt_fns[432])(handle_type, share_handle, devid, handle);
+    else if (npu_pt_fns[484] != NULL)
+        r = ((__typeof__(&halMemImportFromShareableHandleV2))npu_pt_fns[484])(handle_type, share_handle, devid, handle);
     else
-        r = (drvError_t)npu_pt_fail(432);
+        r = (drvError_t)npu_pt_fail(484);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 432);
+        npu_tr *t = npu_tr_start(&c, 484);
         NPU_TR_ARG(t, "handle_type", handle_type);
         NPU_TR_ARG(t, "share_handle", share_handle);
         NPU_TR_ARG(t, "devid", devid);
@@ -13896,12 +15500,12 @@ static NPU_HOOK drvError_t hook_halMemSetPidToShareableHandle(uint64_t shareable
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemSetPidToShareableHandle(shareable_handle, pid, pid_num);
-    else if (npu_pt_fns[433] != NULL)
-        r = ((__typeof__(&halMemSetPidToShareableHandle))npu_pt_fns[433])(shareable_handle, pid, pid_num);
+    else if (npu_pt_fns[485] != NULL)
+        r = ((__typeof__(&halMemSetPidToShareableHandle))npu_pt_fns[485])(shareable_handle, pid, pid_num);
     else
-        r = (drvError_t)npu_pt_fail(433);
+        r = (drvError_t)npu_pt_fail(485);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 433);
+        npu_tr *t = npu_tr_start(&c, 485);
         NPU_TR_ARG(t, "shareable_handle", shareable_handle);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "pid_num", pid_num);
@@ -13927,12 +15531,12 @@ static NPU_HOOK DVresult hook_halShmemCreateHandle(DVdeviceptr vptr, size_t byte
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemCreateHandle(vptr, byte_count, name, name_len);
-    else if (npu_pt_fns[434] != NULL)
-        r = ((__typeof__(&halShmemCreateHandle))npu_pt_fns[434])(vptr, byte_count, name, name_len);
+    else if (npu_pt_fns[486] != NULL)
+        r = ((__typeof__(&halShmemCreateHandle))npu_pt_fns[486])(vptr, byte_count, name, name_len);
     else
-        r = (DVresult)npu_pt_fail(434);
+        r = (DVresult)npu_pt_fail(486);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 434);
+        npu_tr *t = npu_tr_start(&c, 486);
         NPU_TR_ARG(t, "vptr", vptr);
         NPU_TR_ARG(t, "byte_count", byte_count);
         NPU_TR_ARG(t, "name", name);
@@ -13959,12 +15563,12 @@ static NPU_HOOK DVresult hook_halShmemDestroyHandle(const char *name) {
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemDestroyHandle(name);
-    else if (npu_pt_fns[435] != NULL)
-        r = ((__typeof__(&halShmemDestroyHandle))npu_pt_fns[435])(name);
+    else if (npu_pt_fns[487] != NULL)
+        r = ((__typeof__(&halShmemDestroyHandle))npu_pt_fns[487])(name);
     else
-        r = (DVresult)npu_pt_fail(435);
+        r = (DVresult)npu_pt_fail(487);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 435);
+        npu_tr *t = npu_tr_start(&c, 487);
         npu_tr_str(t, "name", name);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -13988,12 +15592,12 @@ static NPU_HOOK DVresult hook_halShmemSetPidHandle(const char *name, int pid[], 
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemSetPidHandle(name, pid, num);
-    else if (npu_pt_fns[436] != NULL)
-        r = ((__typeof__(&halShmemSetPidHandle))npu_pt_fns[436])(name, pid, num);
+    else if (npu_pt_fns[488] != NULL)
+        r = ((__typeof__(&halShmemSetPidHandle))npu_pt_fns[488])(name, pid, num);
     else
-        r = (DVresult)npu_pt_fail(436);
+        r = (DVresult)npu_pt_fail(488);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 436);
+        npu_tr *t = npu_tr_start(&c, 488);
         npu_tr_str(t, "name", name);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -14019,12 +15623,12 @@ static NPU_HOOK DVresult hook_halShmemOpenHandle(const char *name, DVdeviceptr *
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemOpenHandle(name, vptr);
-    else if (npu_pt_fns[437] != NULL)
-        r = ((__typeof__(&halShmemOpenHandle))npu_pt_fns[437])(name, vptr);
+    else if (npu_pt_fns[489] != NULL)
+        r = ((__typeof__(&halShmemOpenHandle))npu_pt_fns[489])(name, vptr);
     else
-        r = (DVresult)npu_pt_fail(437);
+        r = (DVresult)npu_pt_fail(489);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 437);
+        npu_tr *t = npu_tr_start(&c, 489);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "vptr", vptr);
         NPU_TR_RET(t, r);
@@ -14049,12 +15653,12 @@ static NPU_HOOK DVresult hook_halShmemOpenHandleByDevId(DVdevice dev_id, const c
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemOpenHandleByDevId(dev_id, name, vptr);
-    else if (npu_pt_fns[438] != NULL)
-        r = ((__typeof__(&halShmemOpenHandleByDevId))npu_pt_fns[438])(dev_id, name, vptr);
+    else if (npu_pt_fns[490] != NULL)
+        r = ((__typeof__(&halShmemOpenHandleByDevId))npu_pt_fns[490])(dev_id, name, vptr);
     else
-        r = (DVresult)npu_pt_fail(438);
+        r = (DVresult)npu_pt_fail(490);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 438);
+        npu_tr *t = npu_tr_start(&c, 490);
         NPU_TR_ARG(t, "dev_id", dev_id);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "vptr", vptr);
@@ -14080,12 +15684,12 @@ static NPU_HOOK DVresult hook_halShmemCloseHandle(DVdeviceptr vptr) {
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemCloseHandle(vptr);
-    else if (npu_pt_fns[439] != NULL)
-        r = ((__typeof__(&halShmemCloseHandle))npu_pt_fns[439])(vptr);
+    else if (npu_pt_fns[491] != NULL)
+        r = ((__typeof__(&halShmemCloseHandle))npu_pt_fns[491])(vptr);
     else
-        r = (DVresult)npu_pt_fail(439);
+        r = (DVresult)npu_pt_fail(491);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 439);
+        npu_tr *t = npu_tr_start(&c, 491);
         NPU_TR_ARG(t, "vptr", vptr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -14109,12 +15713,12 @@ static NPU_HOOK DVresult hook_halShmemSetAttribute(const char *name, uint32_t ty
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemSetAttribute(name, type, attr);
-    else if (npu_pt_fns[440] != NULL)
-        r = ((__typeof__(&halShmemSetAttribute))npu_pt_fns[440])(name, type, attr);
+    else if (npu_pt_fns[492] != NULL)
+        r = ((__typeof__(&halShmemSetAttribute))npu_pt_fns[492])(name, type, attr);
     else
-        r = (DVresult)npu_pt_fail(440);
+        r = (DVresult)npu_pt_fail(492);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 440);
+        npu_tr *t = npu_tr_start(&c, 492);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "attr", attr);
@@ -14140,12 +15744,12 @@ static NPU_HOOK DVresult hook_halShmemGetAttribute(const char *name, enum ShmemA
     DVresult r;
     if (!npu_pt_on)
         r = emu_halShmemGetAttribute(name, type, attr);
-    else if (npu_pt_fns[441] != NULL)
-        r = ((__typeof__(&halShmemGetAttribute))npu_pt_fns[441])(name, type, attr);
+    else if (npu_pt_fns[493] != NULL)
+        r = ((__typeof__(&halShmemGetAttribute))npu_pt_fns[493])(name, type, attr);
     else
-        r = (DVresult)npu_pt_fail(441);
+        r = (DVresult)npu_pt_fail(493);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 441);
+        npu_tr *t = npu_tr_start(&c, 493);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "attr", attr);
@@ -14164,7 +15768,7 @@ NPU_EXPORT DVresult halShmemGetAttribute(const char *name, enum ShmemAttrType ty
 static inline drvError_t emu_halMemAgentOpen(uint32_t devid, uint32_t flag) {
     (void)devid;
     (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 442);
+    return (drvError_t)npu_unsupported(npu_self(), 494);
 }
 
 static NPU_HOOK drvError_t hook_halMemAgentOpen(uint32_t devid, uint32_t flag) {
@@ -14173,12 +15777,12 @@ static NPU_HOOK drvError_t hook_halMemAgentOpen(uint32_t devid, uint32_t flag) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemAgentOpen(devid, flag);
-    else if (npu_pt_fns[442] != NULL)
-        r = ((__typeof__(&halMemAgentOpen))npu_pt_fns[442])(devid, flag);
+    else if (npu_pt_fns[494] != NULL)
+        r = ((__typeof__(&halMemAgentOpen))npu_pt_fns[494])(devid, flag);
     else
-        r = (drvError_t)npu_pt_fail(442);
+        r = (drvError_t)npu_pt_fail(494);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 442);
+        npu_tr *t = npu_tr_start(&c, 494);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -14196,7 +15800,7 @@ NPU_EXPORT drvError_t halMemAgentOpen(uint32_t devid, uint32_t flag) {
 static inline drvError_t emu_halMemAgentClose(uint32_t devid, uint32_t flag) {
     (void)devid;
     (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 443);
+    return (drvError_t)npu_unsupported(npu_self(), 495);
 }
 
 static NPU_HOOK drvError_t hook_halMemAgentClose(uint32_t devid, uint32_t flag) {
@@ -14205,12 +15809,12 @@ static NPU_HOOK drvError_t hook_halMemAgentClose(uint32_t devid, uint32_t flag) 
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemAgentClose(devid, flag);
-    else if (npu_pt_fns[443] != NULL)
-        r = ((__typeof__(&halMemAgentClose))npu_pt_fns[443])(devid, flag);
+    else if (npu_pt_fns[495] != NULL)
+        r = ((__typeof__(&halMemAgentClose))npu_pt_fns[495])(devid, flag);
     else
-        r = (drvError_t)npu_pt_fail(443);
+        r = (drvError_t)npu_pt_fail(495);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 443);
+        npu_tr *t = npu_tr_start(&c, 495);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -14235,12 +15839,12 @@ static NPU_HOOK drvError_t hook_halHostRegister(void *src_ptr, UINT64 size, UINT
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halHostRegister(src_ptr, size, flag, devid, dst_ptr);
-    else if (npu_pt_fns[444] != NULL)
-        r = ((__typeof__(&halHostRegister))npu_pt_fns[444])(src_ptr, size, flag, devid, dst_ptr);
+    else if (npu_pt_fns[496] != NULL)
+        r = ((__typeof__(&halHostRegister))npu_pt_fns[496])(src_ptr, size, flag, devid, dst_ptr);
     else
-        r = (drvError_t)npu_pt_fail(444);
+        r = (drvError_t)npu_pt_fail(496);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 444);
+        npu_tr *t = npu_tr_start(&c, 496);
         NPU_TR_ARG(t, "src_ptr", src_ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -14268,12 +15872,12 @@ static NPU_HOOK drvError_t hook_halHostUnregister(void *src_ptr, UINT32 devid) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halHostUnregister(src_ptr, devid);
-    else if (npu_pt_fns[445] != NULL)
-        r = ((__typeof__(&halHostUnregister))npu_pt_fns[445])(src_ptr, devid);
+    else if (npu_pt_fns[497] != NULL)
+        r = ((__typeof__(&halHostUnregister))npu_pt_fns[497])(src_ptr, devid);
     else
-        r = (drvError_t)npu_pt_fail(445);
+        r = (drvError_t)npu_pt_fail(497);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 445);
+        npu_tr *t = npu_tr_start(&c, 497);
         NPU_TR_ARG(t, "src_ptr", src_ptr);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_RET(t, r);
@@ -14298,12 +15902,12 @@ static NPU_HOOK drvError_t hook_halHostUnregisterEx(void *src_ptr, UINT32 devid,
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halHostUnregisterEx(src_ptr, devid, flag);
-    else if (npu_pt_fns[446] != NULL)
-        r = ((__typeof__(&halHostUnregisterEx))npu_pt_fns[446])(src_ptr, devid, flag);
+    else if (npu_pt_fns[498] != NULL)
+        r = ((__typeof__(&halHostUnregisterEx))npu_pt_fns[498])(src_ptr, devid, flag);
     else
-        r = (drvError_t)npu_pt_fail(446);
+        r = (drvError_t)npu_pt_fail(498);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 446);
+        npu_tr *t = npu_tr_start(&c, 498);
         NPU_TR_ARG(t, "src_ptr", src_ptr);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_ARG(t, "flag", flag);
@@ -14329,12 +15933,12 @@ static NPU_HOOK drvError_t hook_halMemHostGetDevPointer(void *src_ptr, uint32_t 
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemHostGetDevPointer(src_ptr, devid, dst_ptr);
-    else if (npu_pt_fns[447] != NULL)
-        r = ((__typeof__(&halMemHostGetDevPointer))npu_pt_fns[447])(src_ptr, devid, dst_ptr);
+    else if (npu_pt_fns[499] != NULL)
+        r = ((__typeof__(&halMemHostGetDevPointer))npu_pt_fns[499])(src_ptr, devid, dst_ptr);
     else
-        r = (drvError_t)npu_pt_fail(447);
+        r = (drvError_t)npu_pt_fail(499);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 447);
+        npu_tr *t = npu_tr_start(&c, 499);
         NPU_TR_ARG(t, "src_ptr", src_ptr);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_ARG(t, "dst_ptr", dst_ptr);
@@ -14360,12 +15964,12 @@ static NPU_HOOK drvError_t hook_halHostRegisterCapabilities(uint32_t devid, uint
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halHostRegisterCapabilities(devid, acc_module_type, mem_map_cap);
-    else if (npu_pt_fns[448] != NULL)
-        r = ((__typeof__(&halHostRegisterCapabilities))npu_pt_fns[448])(devid, acc_module_type, mem_map_cap);
+    else if (npu_pt_fns[500] != NULL)
+        r = ((__typeof__(&halHostRegisterCapabilities))npu_pt_fns[500])(devid, acc_module_type, mem_map_cap);
     else
-        r = (drvError_t)npu_pt_fail(448);
+        r = (drvError_t)npu_pt_fail(500);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 448);
+        npu_tr *t = npu_tr_start(&c, 500);
         NPU_TR_ARG(t, "devid", devid);
         NPU_TR_ARG(t, "acc_module_type", acc_module_type);
         NPU_TR_ARG(t, "mem_map_cap", mem_map_cap);
@@ -14391,12 +15995,12 @@ static NPU_HOOK drvError_t hook_halMemManagedAdvise(DVdeviceptr ptr, size_t size
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halMemManagedAdvise(ptr, size, advise, location);
-    else if (npu_pt_fns[449] != NULL)
-        r = ((__typeof__(&halMemManagedAdvise))npu_pt_fns[449])(ptr, size, advise, location);
+    else if (npu_pt_fns[501] != NULL)
+        r = ((__typeof__(&halMemManagedAdvise))npu_pt_fns[501])(ptr, size, advise, location);
     else
-        r = (drvError_t)npu_pt_fail(449);
+        r = (drvError_t)npu_pt_fail(501);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 449);
+        npu_tr *t = npu_tr_start(&c, 501);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "advise", advise);
@@ -14423,12 +16027,12 @@ static NPU_HOOK DVresult hook_halMemManagedPrefetch(DVdeviceptr ptr, size_t size
     DVresult r;
     if (!npu_pt_on)
         r = emu_halMemManagedPrefetch(ptr, size, location, flags);
-    else if (npu_pt_fns[450] != NULL)
-        r = ((__typeof__(&halMemManagedPrefetch))npu_pt_fns[450])(ptr, size, location, flags);
+    else if (npu_pt_fns[502] != NULL)
+        r = ((__typeof__(&halMemManagedPrefetch))npu_pt_fns[502])(ptr, size, location, flags);
     else
-        r = (DVresult)npu_pt_fail(450);
+        r = (DVresult)npu_pt_fail(502);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 450);
+        npu_tr *t = npu_tr_start(&c, 502);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "location", location);
@@ -14455,12 +16059,12 @@ static NPU_HOOK DVresult hook_halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size
     DVresult r;
     if (!npu_pt_on)
         r = emu_halMemManagedPrefetchBatch(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
-    else if (npu_pt_fns[451] != NULL)
-        r = ((__typeof__(&halMemManagedPrefetchBatch))npu_pt_fns[451])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
+    else if (npu_pt_fns[503] != NULL)
+        r = ((__typeof__(&halMemManagedPrefetchBatch))npu_pt_fns[503])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
     else
-        r = (DVresult)npu_pt_fail(451);
+        r = (DVresult)npu_pt_fail(503);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 451);
+        npu_tr *t = npu_tr_start(&c, 503);
         NPU_TR_ARG(t, "ptrs", ptrs);
         NPU_TR_ARG(t, "sizes", sizes);
         NPU_TR_ARG(t, "count", count);
@@ -14485,7 +16089,7 @@ static inline drvError_t emu_halGetMemUsageInfo(uint32_t dev_id, struct mem_modu
     (void)mem_usage;
     (void)in_num;
     (void)out_num;
-    return (drvError_t)npu_unsupported(npu_self(), 452);
+    return (drvError_t)npu_unsupported(npu_self(), 504);
 }
 
 static NPU_HOOK drvError_t hook_halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num) {
@@ -14494,12 +16098,12 @@ static NPU_HOOK drvError_t hook_halGetMemUsageInfo(uint32_t dev_id, struct mem_m
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetMemUsageInfo(dev_id, mem_usage, in_num, out_num);
-    else if (npu_pt_fns[452] != NULL)
-        r = ((__typeof__(&halGetMemUsageInfo))npu_pt_fns[452])(dev_id, mem_usage, in_num, out_num);
+    else if (npu_pt_fns[504] != NULL)
+        r = ((__typeof__(&halGetMemUsageInfo))npu_pt_fns[504])(dev_id, mem_usage, in_num, out_num);
     else
-        r = (drvError_t)npu_pt_fail(452);
+        r = (drvError_t)npu_pt_fail(504);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 452);
+        npu_tr *t = npu_tr_start(&c, 504);
         NPU_TR_ARG(t, "dev_id", dev_id);
         NPU_TR_ARG(t, "mem_usage", mem_usage);
         NPU_TR_ARG(t, "in_num", in_num);
@@ -14518,7 +16122,7 @@ NPU_EXPORT drvError_t halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usag
 
 static inline drvError_t emu_halSetMemSharing(struct drvMemSharingPara *para) {
     (void)para;
-    return (drvError_t)npu_unsupported(npu_self(), 453);
+    return (drvError_t)npu_unsupported(npu_self(), 505);
 }
 
 static NPU_HOOK drvError_t hook_halSetMemSharing(struct drvMemSharingPara *para) {
@@ -14527,12 +16131,12 @@ static NPU_HOOK drvError_t hook_halSetMemSharing(struct drvMemSharingPara *para)
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halSetMemSharing(para);
-    else if (npu_pt_fns[453] != NULL)
-        r = ((__typeof__(&halSetMemSharing))npu_pt_fns[453])(para);
+    else if (npu_pt_fns[505] != NULL)
+        r = ((__typeof__(&halSetMemSharing))npu_pt_fns[505])(para);
     else
-        r = (drvError_t)npu_pt_fail(453);
+        r = (drvError_t)npu_pt_fail(505);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 453);
+        npu_tr *t = npu_tr_start(&c, 505);
         NPU_TR_ARG(t, "para", para);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -14556,12 +16160,12 @@ static NPU_HOOK drvError_t hook_drvGetDevNum(uint32_t *num_dev) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_drvGetDevNum(num_dev);
-    else if (npu_pt_fns[454] != NULL)
-        r = ((__typeof__(&drvGetDevNum))npu_pt_fns[454])(num_dev);
+    else if (npu_pt_fns[506] != NULL)
+        r = ((__typeof__(&drvGetDevNum))npu_pt_fns[506])(num_dev);
     else
-        r = (drvError_t)npu_pt_fail(454);
+        r = (drvError_t)npu_pt_fail(506);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 454);
+        npu_tr *t = npu_tr_start(&c, 506);
         NPU_TR_ARG(t, "num_dev", num_dev);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -14585,12 +16189,12 @@ static NPU_HOOK drvError_t hook_drvGetDevIDs(uint32_t *devices, uint32_t len) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_drvGetDevIDs(devices, len);
-    else if (npu_pt_fns[455] != NULL)
-        r = ((__typeof__(&drvGetDevIDs))npu_pt_fns[455])(devices, len);
+    else if (npu_pt_fns[507] != NULL)
+        r = ((__typeof__(&drvGetDevIDs))npu_pt_fns[507])(devices, len);
     else
-        r = (drvError_t)npu_pt_fail(455);
+        r = (drvError_t)npu_pt_fail(507);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 455);
+        npu_tr *t = npu_tr_start(&c, 507);
         NPU_TR_ARG(t, "devices", devices);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -14615,12 +16219,12 @@ static NPU_HOOK drvError_t hook_drvGetDeviceLocalIDs(uint32_t *devices, uint32_t
     drvError_t r;
     if (!npu_pt_on)
         r = emu_drvGetDeviceLocalIDs(devices, len);
-    else if (npu_pt_fns[456] != NULL)
-        r = ((__typeof__(&drvGetDeviceLocalIDs))npu_pt_fns[456])(devices, len);
+    else if (npu_pt_fns[508] != NULL)
+        r = ((__typeof__(&drvGetDeviceLocalIDs))npu_pt_fns[508])(devices, len);
     else
-        r = (drvError_t)npu_pt_fail(456);
+        r = (drvError_t)npu_pt_fail(508);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 456);
+        npu_tr *t = npu_tr_start(&c, 508);
         NPU_TR_ARG(t, "devices", devices);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -14645,12 +16249,12 @@ static NPU_HOOK drvError_t hook_drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint
     drvError_t r;
     if (!npu_pt_on)
         r = emu_drvDeviceGetPhyIdByIndex(devIndex, phyId);
-    else if (npu_pt_fns[457] != NULL)
-        r = ((__typeof__(&drvDeviceGetPhyIdByIndex))npu_pt_fns[457])(devIndex, phyId);
+    else if (npu_pt_fns[509] != NULL)
+        r = ((__typeof__(&drvDeviceGetPhyIdByIndex))npu_pt_fns[509])(devIndex, phyId);
     else
-        r = (drvError_t)npu_pt_fail(457);
+        r = (drvError_t)npu_pt_fail(509);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 457);
+        npu_tr *t = npu_tr_start(&c, 509);
         NPU_TR_ARG(t, "devIndex", devIndex);
         NPU_TR_ARG(t, "phyId", phyId);
         NPU_TR_RET(t, r);
@@ -14675,12 +16279,12 @@ static NPU_HOOK drvError_t hook_drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_
     drvError_t r;
     if (!npu_pt_on)
         r = emu_drvDeviceGetIndexByPhyId(phyId, devIndex);
-    else if (npu_pt_fns[458] != NULL)
-        r = ((__typeof__(&drvDeviceGetIndexByPhyId))npu_pt_fns[458])(phyId, devIndex);
+    else if (npu_pt_fns[510] != NULL)
+        r = ((__typeof__(&drvDeviceGetIndexByPhyId))npu_pt_fns[510])(phyId, devIndex);
     else
-        r = (drvError_t)npu_pt_fail(458);
+        r = (drvError_t)npu_pt_fail(510);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 458);
+        npu_tr *t = npu_tr_start(&c, 510);
         NPU_TR_ARG(t, "phyId", phyId);
         NPU_TR_ARG(t, "devIndex", devIndex);
         NPU_TR_RET(t, r);
@@ -14705,12 +16309,12 @@ static NPU_HOOK drvError_t hook_drvGetPlatformInfo(uint32_t *info) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_drvGetPlatformInfo(info);
-    else if (npu_pt_fns[459] != NULL)
-        r = ((__typeof__(&drvGetPlatformInfo))npu_pt_fns[459])(info);
+    else if (npu_pt_fns[511] != NULL)
+        r = ((__typeof__(&drvGetPlatformInfo))npu_pt_fns[511])(info);
     else
-        r = (drvError_t)npu_pt_fail(459);
+        r = (drvError_t)npu_pt_fail(511);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 459);
+        npu_tr *t = npu_tr_start(&c, 511);
         NPU_TR_ARG(t, "info", info);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -14734,12 +16338,12 @@ static NPU_HOOK drvError_t hook_halGetAPIVersion(int *halAPIVersion) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetAPIVersion(halAPIVersion);
-    else if (npu_pt_fns[460] != NULL)
-        r = ((__typeof__(&halGetAPIVersion))npu_pt_fns[460])(halAPIVersion);
+    else if (npu_pt_fns[512] != NULL)
+        r = ((__typeof__(&halGetAPIVersion))npu_pt_fns[512])(halAPIVersion);
     else
-        r = (drvError_t)npu_pt_fail(460);
+        r = (drvError_t)npu_pt_fail(512);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 460);
+        npu_tr *t = npu_tr_start(&c, 512);
         NPU_TR_ARG(t, "halAPIVersion", halAPIVersion);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -14763,12 +16367,12 @@ static NPU_HOOK drvError_t hook_halGetDeviceInfo(uint32_t devId, int32_t moduleT
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetDeviceInfo(devId, moduleType, infoType, value);
-    else if (npu_pt_fns[461] != NULL)
-        r = ((__typeof__(&halGetDeviceInfo))npu_pt_fns[461])(devId, moduleType, infoType, value);
+    else if (npu_pt_fns[513] != NULL)
+        r = ((__typeof__(&halGetDeviceInfo))npu_pt_fns[513])(devId, moduleType, infoType, value);
     else
-        r = (drvError_t)npu_pt_fail(461);
+        r = (drvError_t)npu_pt_fail(513);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 461);
+        npu_tr *t = npu_tr_start(&c, 513);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "moduleType", moduleType);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -14791,7 +16395,7 @@ static inline drvError_t emu_halGetDeviceInfoByBuff(uint32_t devId, int32_t modu
     (void)infoType;
     (void)buf;
     (void)size;
-    return (drvError_t)npu_unsupported(npu_self(), 462);
+    return (drvError_t)npu_unsupported(npu_self(), 514);
 }
 
 static NPU_HOOK drvError_t hook_halGetDeviceInfoByBuff(uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t *size) {
@@ -14800,12 +16404,12 @@ static NPU_HOOK drvError_t hook_halGetDeviceInfoByBuff(uint32_t devId, int32_t m
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetDeviceInfoByBuff(devId, moduleType, infoType, buf, size);
-    else if (npu_pt_fns[462] != NULL)
-        r = ((__typeof__(&halGetDeviceInfoByBuff))npu_pt_fns[462])(devId, moduleType, infoType, buf, size);
+    else if (npu_pt_fns[514] != NULL)
+        r = ((__typeof__(&halGetDeviceInfoByBuff))npu_pt_fns[514])(devId, moduleType, infoType, buf, size);
     else
-        r = (drvError_t)npu_pt_fail(462);
+        r = (drvError_t)npu_pt_fail(514);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 462);
+        npu_tr *t = npu_tr_start(&c, 514);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "moduleType", moduleType);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -14829,7 +16433,7 @@ static inline drvError_t emu_halSetDeviceInfoByBuff(uint32_t devId, int32_t modu
     (void)infoType;
     (void)buf;
     (void)size;
-    return (drvError_t)npu_unsupported(npu_self(), 463);
+    return (drvError_t)npu_unsupported(npu_self(), 515);
 }
 
 static NPU_HOOK drvError_t hook_halSetDeviceInfoByBuff(uint32_t devId, int32_t moduleType, int32_t infoType, void *buf, int32_t size) {
@@ -14838,12 +16442,12 @@ static NPU_HOOK drvError_t hook_halSetDeviceInfoByBuff(uint32_t devId, int32_t m
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halSetDeviceInfoByBuff(devId, moduleType, infoType, buf, size);
-    else if (npu_pt_fns[463] != NULL)
-        r = ((__typeof__(&halSetDeviceInfoByBuff))npu_pt_fns[463])(devId, moduleType, infoType, buf, size);
+    else if (npu_pt_fns[515] != NULL)
+        r = ((__typeof__(&halSetDeviceInfoByBuff))npu_pt_fns[515])(devId, moduleType, infoType, buf, size);
     else
-        r = (drvError_t)npu_pt_fail(463);
+        r = (drvError_t)npu_pt_fail(515);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 463);
+        npu_tr *t = npu_tr_start(&c, 515);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "moduleType", moduleType);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -14871,12 +16475,12 @@ static NPU_HOOK drvError_t hook_halGetSocVersion(uint32_t devId, char *socVersio
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetSocVersion(devId, socVersion, len);
-    else if (npu_pt_fns[464] != NULL)
-        r = ((__typeof__(&halGetSocVersion))npu_pt_fns[464])(devId, socVersion, len);
+    else if (npu_pt_fns[516] != NULL)
+        r = ((__typeof__(&halGetSocVersion))npu_pt_fns[516])(devId, socVersion, len);
     else
-        r = (drvError_t)npu_pt_fail(464);
+        r = (drvError_t)npu_pt_fail(516);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 464);
+        npu_tr *t = npu_tr_start(&c, 516);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "socVersion", socVersion);
         NPU_TR_ARG(t, "len", len);
@@ -14902,12 +16506,12 @@ static NPU_HOOK drvError_t hook_halGetChipInfo(unsigned int devId, halChipInfo *
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetChipInfo(devId, chipInfo);
-    else if (npu_pt_fns[465] != NULL)
-        r = ((__typeof__(&halGetChipInfo))npu_pt_fns[465])(devId, chipInfo);
+    else if (npu_pt_fns[517] != NULL)
+        r = ((__typeof__(&halGetChipInfo))npu_pt_fns[517])(devId, chipInfo);
     else
-        r = (drvError_t)npu_pt_fail(465);
+        r = (drvError_t)npu_pt_fail(517);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 465);
+        npu_tr *t = npu_tr_start(&c, 517);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "chipInfo", chipInfo);
         NPU_TR_RET(t, r);
@@ -14932,12 +16536,12 @@ static NPU_HOOK drvError_t hook_halGetDevNumEx(uint32_t hw_type, uint32_t *devNu
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetDevNumEx(hw_type, devNum);
-    else if (npu_pt_fns[466] != NULL)
-        r = ((__typeof__(&halGetDevNumEx))npu_pt_fns[466])(hw_type, devNum);
+    else if (npu_pt_fns[518] != NULL)
+        r = ((__typeof__(&halGetDevNumEx))npu_pt_fns[518])(hw_type, devNum);
     else
-        r = (drvError_t)npu_pt_fail(466);
+        r = (drvError_t)npu_pt_fail(518);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 466);
+        npu_tr *t = npu_tr_start(&c, 518);
         NPU_TR_ARG(t, "hw_type", hw_type);
         NPU_TR_ARG(t, "devNum", devNum);
         NPU_TR_RET(t, r);
@@ -14962,12 +16566,12 @@ static NPU_HOOK drvError_t hook_halGetVdevNum(uint32_t *num_dev) {
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetVdevNum(num_dev);
-    else if (npu_pt_fns[467] != NULL)
-        r = ((__typeof__(&halGetVdevNum))npu_pt_fns[467])(num_dev);
+    else if (npu_pt_fns[519] != NULL)
+        r = ((__typeof__(&halGetVdevNum))npu_pt_fns[519])(num_dev);
     else
-        r = (drvError_t)npu_pt_fail(467);
+        r = (drvError_t)npu_pt_fail(519);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 467);
+        npu_tr *t = npu_tr_start(&c, 519);
         NPU_TR_ARG(t, "num_dev", num_dev);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -14991,12 +16595,12 @@ static NPU_HOOK bool hook_halSupportFeature(uint32_t devId, drvFeature_t type) {
     bool r;
     if (!npu_pt_on)
         r = emu_halSupportFeature(devId, type);
-    else if (npu_pt_fns[468] != NULL)
-        r = ((__typeof__(&halSupportFeature))npu_pt_fns[468])(devId, type);
+    else if (npu_pt_fns[520] != NULL)
+        r = ((__typeof__(&halSupportFeature))npu_pt_fns[520])(devId, type);
     else
-        r = ((void)npu_pt_fail(468), false);
+        r = ((void)npu_pt_fail(520), false);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 468);
+        npu_tr *t = npu_tr_start(&c, 520);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_RET(t, r);
@@ -15021,12 +16625,12 @@ static NPU_HOOK drvError_t hook_halResourceInfoQuery(uint32_t devId, uint32_t ts
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halResourceInfoQuery(devId, tsId, type, info);
-    else if (npu_pt_fns[469] != NULL)
-        r = ((__typeof__(&halResourceInfoQuery))npu_pt_fns[469])(devId, tsId, type, info);
+    else if (npu_pt_fns[521] != NULL)
+        r = ((__typeof__(&halResourceInfoQuery))npu_pt_fns[521])(devId, tsId, type, info);
     else
-        r = (drvError_t)npu_pt_fail(469);
+        r = (drvError_t)npu_pt_fail(521);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 469);
+        npu_tr *t = npu_tr_start(&c, 521);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "tsId", tsId);
         NPU_TR_ARG(t, "type", type);
@@ -15046,7 +16650,7 @@ NPU_EXPORT drvError_t halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvRes
 static inline drvError_t emu_halGetChipCapability(uint32_t devId, struct halCapabilityInfo *info) {
     (void)devId;
     (void)info;
-    return (drvError_t)npu_unsupported(npu_self(), 470);
+    return (drvError_t)npu_unsupported(npu_self(), 522);
 }
 
 static NPU_HOOK drvError_t hook_halGetChipCapability(uint32_t devId, struct halCapabilityInfo *info) {
@@ -15055,12 +16659,12 @@ static NPU_HOOK drvError_t hook_halGetChipCapability(uint32_t devId, struct halC
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetChipCapability(devId, info);
-    else if (npu_pt_fns[470] != NULL)
-        r = ((__typeof__(&halGetChipCapability))npu_pt_fns[470])(devId, info);
+    else if (npu_pt_fns[522] != NULL)
+        r = ((__typeof__(&halGetChipCapability))npu_pt_fns[522])(devId, info);
     else
-        r = (drvError_t)npu_pt_fail(470);
+        r = (drvError_t)npu_pt_fail(522);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 470);
+        npu_tr *t = npu_tr_start(&c, 522);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "info", info);
         NPU_TR_RET(t, r);
@@ -15085,12 +16689,12 @@ static NPU_HOOK drvError_t hook_halGetDeviceSplitMode(unsigned int dev_id, unsig
     drvError_t r;
     if (!npu_pt_on)
         r = emu_halGetDeviceSplitMode(dev_id, mode);
-    else if (npu_pt_fns[471] != NULL)
-        r = ((__typeof__(&halGetDeviceSplitMode))npu_pt_fns[471])(dev_id, mode);
+    else if (npu_pt_fns[523] != NULL)
+        r = ((__typeof__(&halGetDeviceSplitMode))npu_pt_fns[523])(dev_id, mode);
     else
-        r = (drvError_t)npu_pt_fail(471);
+        r = (drvError_t)npu_pt_fail(523);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 471);
+        npu_tr *t = npu_tr_start(&c, 523);
         NPU_TR_ARG(t, "dev_id", dev_id);
         NPU_TR_ARG(t, "mode", mode);
         NPU_TR_RET(t, r);

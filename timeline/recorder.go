@@ -137,7 +137,9 @@ type Recorder struct {
 	pending map[flowRef][]uint64 // notify records not yet paired with a wait
 	last    map[flowRef]uint64   // counting notifies: the latest record's flow
 	host    []HostCall
-	kernels map[any]taskRef // kernels queued and not yet retired (AttachPipes)
+	kernels map[any]taskRef    // kernels queued and not yet retired (AttachPipes)
+	subs    map[int]func(Task) // completion listeners (Subscribe)
+	nextSub int
 	tasks   int
 	dropped int
 	epoch   int64 // wall clock (ns) mapped to device time 0
@@ -237,6 +239,38 @@ func (r *Recorder) TaskDone(dev int, seq uint64, err error, pipes []Pipe) {
 	if len(pipes) > 0 {
 		l.tasks[i].Pipes = append([]Pipe(nil), pipes...)
 	}
+	for _, id := range sortedKeys(r.subs) {
+		r.subs[id](l.tasks[i])
+	}
+}
+
+// Subscribe calls fn with every task recorded from now on, when it
+// completes (aclprofModelSubscribe). fn runs under the device's and the
+// recorder's locks: it must only hand the task on, never block or call
+// into the timeline. cancel stops the calls.
+func (r *Recorder) Subscribe(fn func(Task)) (cancel func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.subs == nil {
+		r.subs = map[int]func(Task){}
+	}
+	r.nextSub++
+	id := r.nextSub
+	r.subs[id] = fn
+	return func() {
+		r.mu.Lock()
+		delete(r.subs, id)
+		r.mu.Unlock()
+	}
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	return ks
 }
 
 // Instant records an instant event on device dev at the device time the

@@ -205,3 +205,47 @@ func TestScriptedProgram(t *testing.T) {
 	}
 	assert.Len(t, m.Tracks, 2*len(s.Tracks))
 }
+
+// TestMstxOnTimeline runs testdata/mstx.c: its mstx ranges and mark are on
+// the "mstx <domain>" tracks at the device times of the work they enclose.
+func TestMstxOnTimeline(t *testing.T) {
+	repo := libReady(t)
+	dir := t.TempDir()
+	exe := buildC(t, repo, dir, "testdata/mstx.c", "mstx", false)
+	evs := parse(t, runTimeline(t, repo, exe, filepath.Join(dir, "m.json"), nil))
+	threads := map[int]string{}
+	var copies []event
+	var mstx []event
+	for _, e := range evs {
+		switch {
+		case e.Ph == "M" && e.Name == "thread_name":
+			threads[e.Tid] = e.Args["name"].(string)
+		case e.Cat == "task" && e.Name == "copy":
+			copies = append(copies, e)
+		case e.Cat == "mstx":
+			mstx = append(mstx, e)
+		}
+	}
+	require.Len(t, copies, 2)
+	require.Len(t, mstx, 3, "%+v", mstx)
+	byName := map[string]event{}
+	for _, e := range mstx {
+		byName[e.Name] = e
+	}
+	r := byName["copies"]
+	assert.Equal(t, "X", r.Ph)
+	assert.Equal(t, "mstx default", threads[r.Tid])
+	// The range spans exactly the two copies on the stream.
+	assert.Equal(t, nsOf(copies[0].Ts), nsOf(r.Ts))
+	assert.Equal(t, nsOf(copies[1].Ts)+nsOf(copies[1].Dur), nsOf(r.Ts)+nsOf(r.Dur))
+	s := byName["sync"]
+	assert.Equal(t, "mstx phase", threads[s.Tid])
+	assert.Equal(t, "phase", s.Args["domain"])
+	// Without a stream: from the host's view before the synchronize (0) to
+	// after it (the end of the copies).
+	assert.Equal(t, int64(0), nsOf(s.Ts))
+	assert.Equal(t, nsOf(copies[1].Ts)+nsOf(copies[1].Dur), nsOf(s.Ts)+nsOf(s.Dur))
+	m := byName["done"]
+	assert.Equal(t, "i", m.Ph)
+	assert.Equal(t, "mstx default", threads[m.Tid])
+}

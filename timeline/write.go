@@ -199,6 +199,12 @@ func (r *Recorder) deviceEvents(dev int, l *devLog) (metas [][]byte, evs []ev) {
 			add(t.Start, complete(taskName(t), "engine", pid, etid, t.Start, t.End,
 				kv{"seq", t.Seq, "stream", t.Stream, "bytes", t.Bytes}.render()))
 		}
+		if t.Err != "" {
+			threads[TidInstants] = "Instants"
+			add(t.End, fmt.Appendf(nil, `{"name":%s,"cat":"instant","ph":"i","s":"t","pid":%d,"tid":%d,"ts":%s,"args":%s}`,
+				jstr("task failed: "+taskName(t)), pid, TidInstants, usec(t.End),
+				kv{"seq", t.Seq, "stream", t.Stream, "error", t.Err}.render()))
+		}
 		if t.Kind == "kernel" {
 			r.coreEvents(pid, t, threads, add)
 			for _, p := range t.Pipes {
@@ -321,13 +327,16 @@ func (r *Recorder) WriteTo(w io.Writer, withHost bool) error {
 }
 
 // hostEvents renders the API calls of the host threads: one track per
-// thread, wall clock since the recorder started, which is where device
-// time 0 is put (with NPUEMU_PACING=1 the two clocks agree; at the default
+// thread, wall clock since the recorder started (or the first call, if
+// earlier), which is where device time 0 is put (with NPUEMU_PACING=1 the two clocks agree; at the default
 // pacing 0 the device clock runs ahead of the wall clock).
 // Precondition: r.mu held.
 func (r *Recorder) hostEvents(line func([]byte)) {
 	calls := append([]HostCall(nil), r.host...)
 	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Start < calls[j].Start })
+	// A call may have begun before the library finished loading (the
+	// first one waits for the Go runtime): it starts the host clock then.
+	epoch := min(r.epoch, calls[0].Start)
 	line([]byte(fmt.Sprintf(`{"name":"process_name","cat":"host","ph":"M","pid":%d,"tid":0,"args":{"name":"Host API calls (wall clock)"}}`, HostPID)))
 	named := map[int]bool{}
 	for _, c := range calls {
@@ -335,7 +344,7 @@ func (r *Recorder) hostEvents(line func([]byte)) {
 			named[c.Tid] = true
 			line(fmt.Appendf(nil, `{"name":"thread_name","cat":"host","ph":"M","pid":%d,"tid":%d,"args":{"name":"Thread %d"}}`, HostPID, c.Tid, c.Tid))
 		}
-		s := time.Duration(c.Start - r.epoch)
+		s := time.Duration(c.Start - epoch)
 		line(fmt.Appendf(nil, `{"name":%s,"cat":"host","ph":"X","pid":%d,"tid":%d,"ts":%s,"dur":%s,"args":{"ret":%d}}`,
 			jstr(c.Name), HostPID, c.Tid, usec(s), usec(time.Duration(c.Dur)), c.Ret))
 	}

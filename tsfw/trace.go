@@ -118,3 +118,16 @@ func (d *Device) HostTime() time.Duration { return time.Duration(d.vHost.Load())
 
 // TraceID returns the device number the timeline uses for d.
 func (d *Device) TraceID() int { return d.traceID() }
+
+// Queues returns the device's live queues.
+func (d *Device) Queues() []*Queue {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]*Queue, 0, len(d.queues))
+	for _, q := range d.queues {
+		if !q.destroyed {
+			out = append(out, q)
+		}
+	}
+	return out
+}

@@ -158,7 +158,7 @@ func genGoConsts(root string) (map[string]string, error) {
 		}
 		hal = append(hal, cs...)
 	}
-	if err := probe(root, []string{"acl/acl.h", "acl/acl_rt_memory_soma.h"}, acl); err != nil {
+	if err := probe(root, []string{"acl/acl.h", "acl/acl_rt_memory_soma.h", "acl/acl_prof.h"}, acl); err != nil {
 		return nil, err
 	}
 	if err := probe(root, []string{"ascend_hal.h", "dsmi_common_interface.h"}, hal); err != nil {

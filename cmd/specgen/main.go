@@ -30,6 +30,8 @@ type inputs struct {
 	aclTypes  *aclTypes
 	halConsts []constant
 	hal       *halSpec
+	profFuncs []function // prof.go
+	profRows  []profRow
 }
 
 func readInputs(specDir string) (*inputs, error) {
@@ -48,6 +50,12 @@ func readInputs(specDir string) (*inputs, error) {
 		return nil, err
 	}
 	if in.hal, err = parseHALSpec(specDir); err != nil {
+		return nil, err
+	}
+	if in.profFuncs, err = parseProfFunctions(specDir); err != nil {
+		return nil, err
+	}
+	if in.profRows, err = parseProfConstants(specDir); err != nil {
 		return nil, err
 	}
 	return &in, nil
@@ -74,7 +82,10 @@ func generate(specDir, outDir string) error {
 	for p, s := range hal {
 		files[filepath.Join("emu/include/driver", p)] = s
 	}
-	syms, err := genSymbols(in.aclFuncs, in.hal.Functions)
+	for p, s := range genProfHeaders(in.profFuncs, in.profRows) {
+		files[p] = s
+	}
+	syms, err := genSymbols(append(append([]function(nil), in.aclFuncs...), in.profFuncs...), in.hal.Functions)
 	if err != nil {
 		return err
 	}

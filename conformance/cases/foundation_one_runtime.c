@@ -1,6 +1,6 @@
 /* One Go runtime per process (ARCHITECTURE.md): npuemu is one Go c-shared
  * library and every vendor library name resolves to it, so a program linked
- * against all five names loads one object, one Go runtime and one runtime
+ * against all eight names loads one object, one Go runtime and one runtime
  * state. Two Go runtimes in one process would crash or corrupt each other.
  *
  * The proof: (a) walking the loaded objects, exactly one defines the cgo
@@ -9,7 +9,7 @@
  * dlsym(handle, "aclInit") the same address.
  *
  * needs: emulator
- * link: -Wl,--no-as-needed -lascendcl -lacl_rt -lacl_rt_impl -lruntime -lascend_hal
+ * link: -Wl,--no-as-needed -lascendcl -lacl_rt -lacl_rt_impl -lruntime -lascend_hal -lmsprofiler -lprofapi -lms_tools_ext
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,6 +19,7 @@
 
 static const char *const names[] = {
     "libascendcl.so", "libacl_rt.so", "libacl_rt_impl.so", "libruntime.so", "libascend_hal.so",
+    "libmsprofiler.so", "libprofapi.so", "libms_tools_ext.so",
 };
 #define NNAMES (sizeof names / sizeof names[0])
 

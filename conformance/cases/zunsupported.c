@@ -12,6 +12,9 @@
 #include "acl/acl_rt.h"
 #include "acl/acl_rt_allocator.h"
 #include "acl/acl_rt_memory_soma.h"
+#include "acl/acl_prof.h"
+#include "mstx/ms_tools_ext.h"
+#include "mstx/ms_tools_ext_mem.h"
 
 /* Deprecated functions are called on purpose. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
