@@ -41,7 +41,7 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 			if ok2 && uint64(addr-base) < a.size {
 				return ptrInfo{class: devmem, dev: d, room: a.size - uint64(addr-base)}, nil
 			}
-			if !ok2 { // a HAL (halMemAlloc) block: device memory all the same
+			if !ok2 && !isDeferred(d, base) { // a HAL (halMemAlloc) block: device memory all the same
 				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}

@@ -252,6 +252,7 @@ func (d *device) releaseAllLocked() {
 	}
 	d.primary = nil
 	d.refs = 0
+	dropDeferred(d)
 	d.allocMu.Lock()
 	for base := range d.allocs {
 		_, _ = d.emu.HBM.Free(base)

@@ -124,7 +124,11 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 		}
 	}
 	pages := alignUp(usable, page)
+	reapDeferred(d)
 	addr, err := d.emu.HBM.Alloc(pages, max(page, allocAlign))
+	if err != nil && waitDeferred(d) { // memory freed while work used it (deferfree.go)
+		addr, err = d.emu.HBM.Alloc(pages, max(page, allocAlign))
+	}
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with rounding) on device %d: %s", fn, size, pages, d.id, messageOf(err))
 	}
@@ -211,10 +215,10 @@ func Free(t *Thread, p uintptr, sync bool) error {
 			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.id, messageOf(err))
 		}
 	}
-	if _, err := d.emu.HBM.Free(p); err != nil {
+	reapDeferred(d)
+	if err := freeWhenIdle(d, a); err != nil { // deferfree.go
 		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
 	}
-	noteUsage(d, a.module, -int64(a.pages))
 	return nil
 }
 

@@ -35,6 +35,10 @@ void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info);
  * userData. */
 void npu_call_opexccb(uintptr_t cb, const struct rtExceptionInfo *info, uintptr_t userData);
 
+/* npu_exc_live reports whether p is the info of a running exception
+ * callback (callback.c). */
+int npu_exc_live(const void *p);
+
 /* npu_call_abortcb calls an aclrtDeviceTaskAbortCallback. */
 int32_t npu_call_abortcb(uintptr_t cb, int32_t deviceId, int32_t stage, uint32_t timeout, uintptr_t args);
 

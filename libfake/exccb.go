@@ -8,7 +8,6 @@ package main
 import "C"
 
 import (
-	"sync"
 	"unsafe"
 
 	"github.com/npuemu/npuemu/abi"
@@ -33,46 +32,17 @@ func cExcInfo(info *acl.ExceptionInfo) C.struct_rtExceptionInfo {
 	return c
 }
 
-// liveExcInfos holds the exception infos handed to callbacks that are
-// running: an accessor reads only those, so a garbage, stale or foreign
-// pointer is answered as "no info" instead of being dereferenced.
-var liveExcInfos struct {
-	sync.Mutex
-	m map[*C.struct_rtExceptionInfo]int
-}
-
-// callWithInfo runs call with c registered as a live exception info.
-func callWithInfo(c *C.struct_rtExceptionInfo, call func()) {
-	liveExcInfos.Lock()
-	if liveExcInfos.m == nil {
-		liveExcInfos.m = map[*C.struct_rtExceptionInfo]int{}
-	}
-	liveExcInfos.m[c]++
-	liveExcInfos.Unlock()
-	defer func() {
-		liveExcInfos.Lock()
-		if liveExcInfos.m[c]--; liveExcInfos.m[c] <= 0 {
-			delete(liveExcInfos.m, c)
-		}
-		liveExcInfos.Unlock()
-	}()
-	call()
-}
-
 // excInfo returns info as callback.h's layout when it is an info npuemu
-// handed to a running callback, nil otherwise.
+// handed to a running callback (callback.c keeps the set), nil otherwise:
+// a garbage, stale or foreign pointer is never dereferenced.
 func excInfo(info *C.aclrtExceptionInfo) *C.struct_rtExceptionInfo {
 	if info == nil {
 		return nil
 	}
-	c := (*C.struct_rtExceptionInfo)(unsafe.Pointer(info))
-	liveExcInfos.Lock()
-	ok := liveExcInfos.m[c] > 0
-	liveExcInfos.Unlock()
-	if !ok {
+	if C.npu_exc_live(unsafe.Pointer(info)) == 0 {
 		return nil
 	}
-	return c
+	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info))
 }
 
 // checkExcInfo refuses a non-NULL info that excInfo does not know.
@@ -102,7 +72,7 @@ func excCallback(cb unsafe.Pointer) acl.ExceptionCallback {
 	f := C.uintptr_t(uintptr(cb))
 	return func(info *acl.ExceptionInfo) {
 		c := cExcInfo(info)
-		callWithInfo(&c, func() { C.npu_call_exccb(f, &c) })
+		C.npu_call_exccb(f, &c)
 	}
 }
 
@@ -111,7 +81,7 @@ func opExcCallback(cb, userData unsafe.Pointer) acl.ExceptionCallback {
 	f, u := C.uintptr_t(uintptr(cb)), C.uintptr_t(uintptr(userData))
 	return func(info *acl.ExceptionInfo) {
 		c := cExcInfo(info)
-		callWithInfo(&c, func() { C.npu_call_opexccb(f, &c, u) })
+		C.npu_call_opexccb(f, &c, u)
 	}
 }
 

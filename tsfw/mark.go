@@ -1,0 +1,56 @@
+package tsfw
+
+import "time"
+
+// Mark is how far each busy queue of a device must get for the work
+// submitted before the mark to be done. The acl layer keeps device memory
+// freed while such work may still use it out of reuse until its mark has
+// passed (aclrtFree returns at once, as documented, but a stale copy or
+// kernel must never overwrite the memory's next owner).
+type Mark struct{ qs []markQ }
+
+type markQ struct {
+	q      *Queue
+	target uint64
+}
+
+// Mark returns the device's mark now: the submitted count of every queue
+// holding tasks. It is empty when the device is idle.
+func (d *Device) Mark() Mark {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var m Mark
+	for _, l := range d.active {
+		for _, q := range l {
+			if s := q.submitted.Load(); q.completed.Load() < s {
+				m.qs = append(m.qs, markQ{q, s})
+			}
+		}
+	}
+	return m
+}
+
+// Empty reports a mark taken on an idle device.
+func (m Mark) Empty() bool { return len(m.qs) == 0 }
+
+// Passed reports whether every queue has completed (or dropped) the work
+// submitted before the mark. Two atomic loads per queue.
+func (m Mark) Passed() bool {
+	for _, x := range m.qs {
+		if x.q.completed.Load() < x.target {
+			return false
+		}
+	}
+	return true
+}
+
+// Wait waits until the mark has passed or the deadline; it reports
+// whether it passed.
+func (m Mark) Wait(deadline time.Time) bool {
+	for _, x := range m.qs {
+		if x.q.completed.Load() < x.target && !x.q.waitFor(x.target, false, deadline) {
+			return false
+		}
+	}
+	return true
+}
