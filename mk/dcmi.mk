@@ -43,7 +43,7 @@ install-driver: dcmi
 	@echo "installed into $(PREFIX); for ascend-common clients add $(PREFIX)/lib64/driver to LD_LIBRARY_PATH or ldconfig"
 
 generate-dcmi:
-	$(GO) run ./dcmi/socgen
+	$(GO) run ./cmd/dcmigen
 
 # Benchmark: dcmi_get_device_resource_info median (issue #12 asks <= 50 us).
 BENCH_DCMI_PROCS ?= 4
