@@ -27,9 +27,9 @@
 int npu_cfg_from_env(struct npu_cfg *c, char *err, size_t errlen);
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* guards everything below */
-static int inited;
+static int cfg_loaded; /* cfg holds the environment's configuration */
+static int ready;      /* npu_init succeeded; cfg is final */
 static struct npu_cfg cfg;
-static char init_err[512];
 
 /* The current mapping of the node file; replaced, never unmapped while a
  * reader may use it (a replaced mapping is kept: nodes are rarely replaced). */
@@ -161,52 +161,59 @@ static const struct npuemu_node_vnpu *vnpu_rec(const struct mapping *m, int dev,
 #define LOAD64(p) atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)(p), memory_order_acquire)
 #define LOAD32(p) atomic_load_explicit((_Atomic uint32_t *)(uintptr_t)(p), memory_order_acquire)
 
+/* npu_init loads the configuration (once), then validates the node if it
+ * exists and takes the SoC and device count from it. The library is ready
+ * only when both succeeded; cfg is never changed once ready is set, so
+ * readers that saw npu_ready() need no lock. */
 int npu_init(char *err, size_t errlen) {
     pthread_mutex_lock(&mu);
-    if (!inited) {
+    if (ready) {
+        pthread_mutex_unlock(&mu);
+        return 0;
+    }
+    if (!cfg_loaded) {
         struct npu_cfg c;
         memset(&c, 0, sizeof c);
         node_dir(c.node_dir, sizeof c.node_dir);
-        if (npu_cfg_from_env(&c, init_err, sizeof init_err) == 0) {
-            cfg = c;
-            inited = 1;
+        if (npu_cfg_from_env(&c, err, errlen) != 0) {
+            pthread_mutex_unlock(&mu);
+            return -1;
         }
+        cfg = c;
+        cfg_loaded = 1;
         my_pid_ns = ino_of("/proc/self/ns/pid");
     }
-    int ok = inited;
-    if (!ok) snprintf(err, errlen, "%s", init_err);
     pthread_mutex_unlock(&mu);
-    if (!ok) return -1;
-    /* A node that exists decides the SoC and the device count. */
     char e[512];
     struct mapping *m = map_node(e, sizeof e);
     if (m == NULL && e[0] != '\0') {
         snprintf(err, errlen, "%s", e);
         return -1;
     }
-    if (m != NULL) {
-        pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&mu);
+    if (m != NULL && !ready) {
+        /* A node that exists decides the SoC and the device count. */
         const struct npuemu_node_header *h = hdr(m);
         char name[33];
         memcpy(name, h->soc_name, 32);
         name[32] = '\0';
         const struct npu_soc *s = npu_soc_lookup(name);
-        if (s != NULL) {
-            cfg.soc = s;
-            cfg.ndev = (int)h->device_count;
-            cfg.usable_bytes = dev_rec(m, 0)->hbm_usable;
-            snprintf(cfg.source, sizeof cfg.source, "node %s", cfg.node_dir);
-        }
-        pthread_mutex_unlock(&mu);
         if (s == NULL) {
+            pthread_mutex_unlock(&mu);
             snprintf(err, errlen, "%s/node: unknown SoC %s", cfg.node_dir, name);
             return -1;
         }
+        cfg.soc = s;
+        cfg.ndev = (int)h->device_count;
+        cfg.usable_bytes = dev_rec(m, 0)->hbm_usable;
+        snprintf(cfg.source, sizeof cfg.source, "node %s", cfg.node_dir);
     }
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&mu);
     return 0;
 }
 
-int npu_ready(void) { return __atomic_load_n(&inited, __ATOMIC_ACQUIRE); }
+int npu_ready(void) { return __atomic_load_n(&ready, __ATOMIC_ACQUIRE); }
 
 const struct npu_cfg *npu_config(void) { return &cfg; }
 
