@@ -271,11 +271,16 @@ static int slot_alive(const struct mapping *m, int i, int pid, uint64_t start, u
     return 1;
 }
 
-/* Utilization from two samples of the node's counters: the library keeps
- * the last sample per device; a device clock that did not move means an
- * idle device. */
+/* Utilization from two samples of the node's counters. The library keeps
+ * the last sample per device and takes a new one when the device clock
+ * moved by at least UTIL_MIN_NS since it (so a burst of queries, as
+ * npu-smi makes, reads one consistent figure), or when UTIL_IDLE_NS of
+ * host time passed (so a device whose clock stopped reads 0 % within a
+ * second). Figures are busy time over elapsed device time, per unit. */
+#define UTIL_MIN_NS 10000000ull    /* 10 ms of device time */
+#define UTIL_IDLE_NS 1000000000ull /* 1 s of host time */
 struct util_sample {
-    uint64_t clock, busy[3];
+    uint64_t clock, busy[3], at;
     unsigned int pct[3];
 };
 static struct util_sample samples[NPUEMU_NODE_MAX_DEVICES];
@@ -286,18 +291,20 @@ static void utilization(const struct npuemu_node_device *r, int dev, struct npu_
     uint64_t busy[3];
     unsigned units[3] = {r->aicore_count, r->vector_count, r->aicpu_count};
     for (int e = 0; e < 3; e++) busy[e] = LOAD64(&r->busy_ns[e]);
+    uint64_t now = mono_ns();
     pthread_mutex_lock(&sample_mu);
     struct util_sample *s = &samples[dev];
-    if (clock != s->clock) {
-        uint64_t dc = clock - s->clock;
+    uint64_t dc = clock - s->clock;
+    if (clock < s->clock) dc = 0, s->clock = clock; /* a new node: start over */
+    if (dc >= UTIL_MIN_NS || s->at == 0 || now - s->at >= UTIL_IDLE_NS) {
         for (int e = 0; e < 3; e++) {
             uint64_t db = busy[e] - s->busy[e];
-            uint64_t p = units[e] ? (db * 100 + dc * units[e] / 2) / (dc * units[e]) : 0;
+            uint64_t p = (dc && units[e]) ? (db * 100 + dc * units[e] / 2) / (dc * units[e]) : 0;
             s->pct[e] = p > 100 ? 100 : (unsigned)p;
-            if (s->clock == 0 && clock > 0 && db == 0) s->pct[e] = 0;
         }
         s->clock = clock;
         memcpy(s->busy, busy, sizeof busy);
+        s->at = now;
     }
     d->util_aicore = s->pct[0], d->util_vector = s->pct[1], d->util_aicpu = s->pct[2];
     pthread_mutex_unlock(&sample_mu);
