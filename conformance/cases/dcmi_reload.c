@@ -41,6 +41,9 @@ int main(void) {
     char node[64];
     snprintf(node, sizeof node, "/tmp/npuemu-dcmi-reload-%d", (int)getpid()); /* never created */
     setenv("NPUEMU_NODE", node, 1);
+    unsetenv("NPUEMU_DEVICES"); /* the default node: 8 x Ascend910B3 */
+    unsetenv("NPUEMU_SOC");
+    unsetenv("NPUEMU_CONFIG");
     for (int cycle = 0; cycle < 3; cycle++) {
         void *h = dlopen("libdcmi.so", RTLD_LAZY | RTLD_GLOBAL);
         if (h == NULL) FAIL("dlopen: %s", dlerror());
