@@ -2,6 +2,8 @@
  * libdcmi.so: vNPUs (create, destroy, VDEV_MNG queries of
  * dcmi_get_device_info), fault-event subscription and reset.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -245,6 +247,11 @@ int dcmi_subscribe_fault_event(int card_id, int device_id, struct dcmi_event_fil
     sub_card = card_id;
     seen = npu_fault_seq();
     for (int i = 0; i < npu_config()->ndev && i < 64; i++) npu_read_device(i, &prev[i]);
+    /* The subscriber thread runs this library's code for the rest of the
+     * process: pin the library so that a later dlclose cannot unmap it. */
+    Dl_info self;
+    if (dladdr((void *)dcmi_subscribe_fault_event, &self) != 0 && self.dli_fname != NULL)
+        (void)dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     pthread_t t;
     pthread_attr_t a;
     pthread_attr_init(&a);

@@ -27,9 +27,9 @@
 int npu_cfg_from_env(struct npu_cfg *c, char *err, size_t errlen);
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* guards everything below */
-static int inited;
+static int cfg_loaded; /* cfg holds the environment's configuration */
+static int ready;      /* npu_init succeeded; cfg is final */
 static struct npu_cfg cfg;
-static char init_err[512];
 
 /* The current mapping of the node file; replaced, never unmapped while a
  * reader may use it (a replaced mapping is kept: nodes are rarely replaced). */
@@ -161,52 +161,59 @@ static const struct npuemu_node_vnpu *vnpu_rec(const struct mapping *m, int dev,
 #define LOAD64(p) atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)(p), memory_order_acquire)
 #define LOAD32(p) atomic_load_explicit((_Atomic uint32_t *)(uintptr_t)(p), memory_order_acquire)
 
+/* npu_init loads the configuration (once), then validates the node if it
+ * exists and takes the SoC and device count from it. The library is ready
+ * only when both succeeded; cfg is never changed once ready is set, so
+ * readers that saw npu_ready() need no lock. */
 int npu_init(char *err, size_t errlen) {
     pthread_mutex_lock(&mu);
-    if (!inited) {
+    if (ready) {
+        pthread_mutex_unlock(&mu);
+        return 0;
+    }
+    if (!cfg_loaded) {
         struct npu_cfg c;
         memset(&c, 0, sizeof c);
         node_dir(c.node_dir, sizeof c.node_dir);
-        if (npu_cfg_from_env(&c, init_err, sizeof init_err) == 0) {
-            cfg = c;
-            inited = 1;
+        if (npu_cfg_from_env(&c, err, errlen) != 0) {
+            pthread_mutex_unlock(&mu);
+            return -1;
         }
+        cfg = c;
+        cfg_loaded = 1;
         my_pid_ns = ino_of("/proc/self/ns/pid");
     }
-    int ok = inited;
-    if (!ok) snprintf(err, errlen, "%s", init_err);
     pthread_mutex_unlock(&mu);
-    if (!ok) return -1;
-    /* A node that exists decides the SoC and the device count. */
     char e[512];
     struct mapping *m = map_node(e, sizeof e);
     if (m == NULL && e[0] != '\0') {
         snprintf(err, errlen, "%s", e);
         return -1;
     }
-    if (m != NULL) {
-        pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&mu);
+    if (m != NULL && !ready) {
+        /* A node that exists decides the SoC and the device count. */
         const struct npuemu_node_header *h = hdr(m);
         char name[33];
         memcpy(name, h->soc_name, 32);
         name[32] = '\0';
         const struct npu_soc *s = npu_soc_lookup(name);
-        if (s != NULL) {
-            cfg.soc = s;
-            cfg.ndev = (int)h->device_count;
-            cfg.usable_bytes = dev_rec(m, 0)->hbm_usable;
-            snprintf(cfg.source, sizeof cfg.source, "node %s", cfg.node_dir);
-        }
-        pthread_mutex_unlock(&mu);
         if (s == NULL) {
+            pthread_mutex_unlock(&mu);
             snprintf(err, errlen, "%s/node: unknown SoC %s", cfg.node_dir, name);
             return -1;
         }
+        cfg.soc = s;
+        cfg.ndev = (int)h->device_count;
+        cfg.usable_bytes = dev_rec(m, 0)->hbm_usable;
+        snprintf(cfg.source, sizeof cfg.source, "node %s", cfg.node_dir);
     }
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&mu);
     return 0;
 }
 
-int npu_ready(void) { return __atomic_load_n(&inited, __ATOMIC_ACQUIRE); }
+int npu_ready(void) { return __atomic_load_n(&ready, __ATOMIC_ACQUIRE); }
 
 const struct npu_cfg *npu_config(void) { return &cfg; }
 
@@ -264,11 +271,16 @@ static int slot_alive(const struct mapping *m, int i, int pid, uint64_t start, u
     return 1;
 }
 
-/* Utilization from two samples of the node's counters: the library keeps
- * the last sample per device; a device clock that did not move means an
- * idle device. */
+/* Utilization from two samples of the node's counters. The library keeps
+ * the last sample per device and takes a new one when the device clock
+ * moved by at least UTIL_MIN_NS since it (so a burst of queries, as
+ * npu-smi makes, reads one consistent figure), or when UTIL_IDLE_NS of
+ * host time passed (so a device whose clock stopped reads 0 % within a
+ * second). Figures are busy time over elapsed device time, per unit. */
+#define UTIL_MIN_NS 10000000ull    /* 10 ms of device time */
+#define UTIL_IDLE_NS 1000000000ull /* 1 s of host time */
 struct util_sample {
-    uint64_t clock, busy[3];
+    uint64_t clock, busy[3], at;
     unsigned int pct[3];
 };
 static struct util_sample samples[NPUEMU_NODE_MAX_DEVICES];
@@ -279,18 +291,20 @@ static void utilization(const struct npuemu_node_device *r, int dev, struct npu_
     uint64_t busy[3];
     unsigned units[3] = {r->aicore_count, r->vector_count, r->aicpu_count};
     for (int e = 0; e < 3; e++) busy[e] = LOAD64(&r->busy_ns[e]);
+    uint64_t now = mono_ns();
     pthread_mutex_lock(&sample_mu);
     struct util_sample *s = &samples[dev];
-    if (clock != s->clock) {
-        uint64_t dc = clock - s->clock;
+    uint64_t dc = clock - s->clock;
+    if (clock < s->clock) dc = 0, s->clock = clock; /* a new node: start over */
+    if (dc >= UTIL_MIN_NS || s->at == 0 || now - s->at >= UTIL_IDLE_NS) {
         for (int e = 0; e < 3; e++) {
             uint64_t db = busy[e] - s->busy[e];
-            uint64_t p = units[e] ? (db * 100 + dc * units[e] / 2) / (dc * units[e]) : 0;
+            uint64_t p = (dc && units[e]) ? (db * 100 + dc * units[e] / 2) / (dc * units[e]) : 0;
             s->pct[e] = p > 100 ? 100 : (unsigned)p;
-            if (s->clock == 0 && clock > 0 && db == 0) s->pct[e] = 0;
         }
         s->clock = clock;
         memcpy(s->busy, busy, sizeof busy);
+        s->at = now;
     }
     d->util_aicore = s->pct[0], d->util_vector = s->pct[1], d->util_aicpu = s->pct[2];
     pthread_mutex_unlock(&sample_mu);

@@ -133,12 +133,10 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 	// zapped.
 	lo := max(alignUp(merged.addr, pageSize), alignDown(baddr, pageSize))
 	hi := min(alignDown(merged.addr+uintptr(merged.size), pageSize), alignUp(baddr+uintptr(bsize), pageSize))
-	if hi > lo && uint64(hi-lo) >= h.releaseMin {
-		if h.nd != nil {
-			h.nd.discard(h, lo, uint64(hi-lo))
-		} else {
-			discard(lo, uint64(hi-lo))
-		}
+	// On a node directory, memory goes back to the OS a chunk at a time
+	// (releaseLocked), which keeps the free path free of system calls.
+	if h.nd == nil && hi > lo && uint64(hi-lo) >= h.releaseMin {
+		discard(lo, uint64(hi-lo))
 	}
 	return req, nil
 }

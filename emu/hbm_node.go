@@ -220,12 +220,6 @@ func (nd *nodeHBM) releaseLocked(h *HBM, addr uintptr, ext uint64) {
 	}
 }
 
-// discard frees the pages of [addr, addr+n) of the memory file (they are
-// this process's: inside a block it just freed).
-func (nd *nodeHBM) discard(h *HBM, addr uintptr, n uint64) {
-	punchHole(nd.fd, uint64(addr-h.base), n)
-}
-
 // close returns what this process still holds and unmaps the window.
 // Precondition: HBM.mu held.
 func (nd *nodeHBM) close(h *HBM) error {

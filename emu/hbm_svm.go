@@ -11,6 +11,9 @@ func (h *HBM) Reserve(n uint64) bool {
 	if h.arena == nil || n > h.total-h.used {
 		return false
 	}
+	if h.nd != nil && !h.nd.charge(n) {
+		return false
+	}
 	h.used += n
 	return true
 }
@@ -23,5 +26,9 @@ func (h *HBM) Release(n uint64) {
 	if h.arena == nil {
 		return
 	}
-	h.used -= min(n, h.used)
+	n = min(n, h.used)
+	h.used -= n
+	if h.nd != nil {
+		h.nd.uncharge(n)
+	}
 }

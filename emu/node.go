@@ -102,7 +102,13 @@ func (n *Node) Device(id int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{ID: id, SoC: n.soc, HBM: hbm, TS: newScheduler(name, n.soc, n.cfg.Pacing)}
+	var ts *tsfw.Device
+	if n.dir != nil {
+		ts = newSchedulerBusy(name, n.soc, n.cfg.Pacing, n.dir.busyCounter(n.cfg.PhysicalID(id)))
+	} else {
+		ts = newScheduler(name, n.soc, n.cfg.Pacing)
+	}
+	d := &Device{ID: id, SoC: n.soc, HBM: hbm, TS: ts}
 	n.devs[id].Store(d)
 	return d, nil
 }

@@ -335,10 +335,10 @@ func (d *NodeDir) mapAndCheck(s nodeSpec) error {
 	h := d.hdr
 	socName := string(bytes.TrimRight(h.SocName[:], "\x00"))
 	dev0 := d.Device(0)
-	if socName != s.soc.Name || int(h.DeviceCount) != s.devices || dev0.HBMUsable != s.usable {
-		d.unmap()
+	if count, usable := int(h.DeviceCount), dev0.HBMUsable; socName != s.soc.Name || count != s.devices || usable != s.usable {
+		d.unmap() // h and dev0 are gone from here on
 		return nodeErr(d.path, "it holds %d × %s with %d bytes each, this process is configured for %d × %s with %d bytes: use the same configuration or another %s",
-			h.DeviceCount, socName, dev0.HBMUsable, s.devices, s.soc.Name, s.usable, EnvNode)
+			count, socName, usable, s.devices, s.soc.Name, s.usable, EnvNode)
 	}
 	return nil
 }

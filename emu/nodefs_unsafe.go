@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -43,3 +44,5 @@ func (d *NodeDir) Chunks(dev int) []uint32 {
 	base := d.mem + uintptr(d.hdr.ChunksOff) + uintptr(dev)*NodeChunks*4
 	return unsafe.Slice((*uint32)(rawPtr(base)), d.hdr.ChunkCount)
 }
+
+func atomicCAS32(p *uint32, old, new uint32) bool { return atomic.CompareAndSwapUint32(p, old, new) }

@@ -37,7 +37,14 @@ func CostModel(family string) tsfw.CostModel {
 
 // newScheduler starts the task-scheduler firmware of one device.
 func newScheduler(name string, soc SoC, pacing float64) *tsfw.Device {
+	return newSchedulerBusy(name, soc, pacing, nil)
+}
+
+// newSchedulerBusy is newScheduler whose busy time goes to onBusy (the
+// node directory's utilization counters, nodeutil.go).
+func newSchedulerBusy(name string, soc SoC, pacing float64, onBusy func(tsfw.BusyEngine, time.Duration)) *tsfw.Device {
 	return tsfw.NewDevice(tsfw.Config{
+		OnBusy:      onBusy,
 		Name:        name,
 		SDMAEngines: soc.SDMAEngines,
 		QueueDepth:  QueueDepth,

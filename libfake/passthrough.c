@@ -423,6 +423,7 @@ static _Atomic unsigned char *pt_told_sym; /* by index; allocated at load */
 static __thread char pt_symmsg[512];
 
 static int recent_idx = -1, applog_idx = -1;
+static int32_t pt_fail_code[2]; /* set by npu_pt_fail_all: the codes every call returns */
 
 /* pt_recent stands in for aclGetRecentErrMsg when the vendor's ACL library
  * is not loaded: it returns why the last call failed. */
@@ -443,7 +444,21 @@ int32_t npu_pt_fail(int idx) {
         pt_last = pt_err[l];
         if (atomic_exchange(&pt_told[l], 1) == 0) fprintf(stderr, "%s\n", pt_err[l]);
     }
+    if (pt_fail_code[0] != 0) return lib == NPU_LIB_ACL ? pt_fail_code[0] : pt_fail_code[1];
     return lib == NPU_LIB_ACL ? ACL_ERROR_API_NOT_SUPPORT : DRV_ERROR_NOT_SUPPORT;
+}
+
+/* npu_pt_fail_all makes every later call of the process fail with the ACL
+ * code acl (HAL: drv) and the message why, without entering Go (forked
+ * children, forkcheck.c). Only in emulator mode. */
+void npu_pt_fail_all(int32_t acl, int32_t drv, const char *why) {
+    if (npu_pt_on) return;
+    for (int lib = 0; lib < 2; lib++) snprintf(pt_err[lib], sizeof pt_err[lib], "%s", why);
+    pt_fail_code[0] = acl;
+    pt_fail_code[1] = drv;
+    if (recent_idx >= 0) npu_pt_fns[recent_idx] = (void *)pt_recent;
+    npu_pt_on = 1;
+    npu_hooks = 1;
 }
 
 /* ---- aclAppLog ---- */

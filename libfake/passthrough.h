@@ -43,6 +43,10 @@ extern void *npu_pt_fns[];
  * symbols, DRV_ERROR_NOT_SUPPORT for the others. */
 int32_t npu_pt_fail(int idx);
 
+/* npu_pt_fail_all makes every later call fail with acl (HAL calls: drv)
+ * and the message why, without entering Go; nothing in passthrough mode. */
+void npu_pt_fail_all(int32_t acl, int32_t drv, const char *why);
+
 /* npu_applog_hook is called by aclAppLog (applog.c) with the formatted
  * message when npu_hooks is set: it traces the call and, in passthrough
  * mode, forwards it and returns 1; in the emulator it returns 0 and

@@ -19,17 +19,17 @@ dcmi: $(DCMI_LIBS) $(NPU_SMI)
 
 $(LIB)/libdcmi.so: dcmi/dcmi.c dcmi/dcmi_vdev.c $(DCMI_COMMON) $(DCMI_HEADERS)
 	@mkdir -p $(LIB)
-	$(CC) $(DCMI_CFLAGS) -shared -Wl,-soname,libdcmi.so -o $@ dcmi/dcmi.c dcmi/dcmi_vdev.c $(DCMI_COMMON) -lpthread
+	$(CC) $(DCMI_CFLAGS) -shared -Wl,-soname,libdcmi.so -o $@ dcmi/dcmi.c dcmi/dcmi_vdev.c $(DCMI_COMMON) -lpthread -ldl
 
 $(LIB)/libdrvdsmi_host.so: dcmi/dsmi.c $(DCMI_COMMON) $(DCMI_HEADERS)
 	@mkdir -p $(LIB)
-	$(CC) $(DCMI_CFLAGS) -shared -Wl,-soname,libdrvdsmi_host.so -o $@ dcmi/dsmi.c $(DCMI_COMMON) -lpthread
+	$(CC) $(DCMI_CFLAGS) -shared -Wl,-soname,libdrvdsmi_host.so -o $@ dcmi/dsmi.c $(DCMI_COMMON) -lpthread -ldl
 
 # npu-smi links libdcmi.so's sources statically: it asks the DCMI API, as the
 # vendor's tool does, and runs without LD_LIBRARY_PATH.
 $(NPU_SMI): dcmi/npusmi.c dcmi/dcmi.c dcmi/dcmi_vdev.c $(DCMI_COMMON) $(DCMI_HEADERS)
 	@mkdir -p emu/bin
-	$(CC) $(DCMI_CFLAGS) -o $@ dcmi/npusmi.c dcmi/dcmi.c dcmi/dcmi_vdev.c $(DCMI_COMMON) -lpthread
+	$(CC) $(DCMI_CFLAGS) -o $@ dcmi/npusmi.c dcmi/dcmi.c dcmi/dcmi_vdev.c $(DCMI_COMMON) -lpthread -ldl
 
 # The real clients load libdcmi.so only from root-owned directories without
 # group/other write permission and refuse symlinks: install real files.
@@ -43,7 +43,7 @@ install-driver: dcmi
 	@echo "installed into $(PREFIX); for ascend-common clients add $(PREFIX)/lib64/driver to LD_LIBRARY_PATH or ldconfig"
 
 generate-dcmi:
-	$(GO) run ./dcmi/socgen
+	$(GO) run ./cmd/dcmigen
 
 # Benchmark: dcmi_get_device_resource_info median (issue #12 asks <= 50 us).
 BENCH_DCMI_PROCS ?= 4

@@ -24,7 +24,24 @@ type Config struct {
 	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
 	CubeCores   int       // AI Core cube pool (0: 1)
 	VectorCores int       // AI Core vector pool (0: vector kernels share the cube pool)
+
+	// OnBusy, when set, is told at submission the busy time each task
+	// will add to an engine (utilization counters of a shared node):
+	// kernels in core-nanoseconds (blocks × block cost) on BusyCube or
+	// BusyVector, copies and memsets on BusySDMA. Called under the
+	// device's submission lock: it must not block or call back.
+	OnBusy func(engine BusyEngine, d time.Duration)
 }
+
+// BusyEngine names the engine of an OnBusy report.
+type BusyEngine uint8
+
+// Engines of OnBusy.
+const (
+	BusyCube BusyEngine = iota
+	BusyVector
+	BusySDMA
+)
 
 // Priority levels of a queue: 0 is the highest.
 const (

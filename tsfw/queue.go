@@ -276,6 +276,9 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		}
 		start = s
 	}
+	if d.cfg.OnBusy != nil {
+		d.reportBusy(t, cost)
+	}
 	d.seq++
 	t.seq = d.seq
 	t.vStart, t.vEnd = start, start+cost
@@ -459,5 +462,29 @@ func (q *Queue) drop() {
 	q.wakeWaiters()
 	if q.count == 0 {
 		q.d.deactivate(q)
+	}
+}
+
+// reportBusy tells cfg.OnBusy what t adds to its engine. Precondition:
+// d.mu held.
+func (d *Device) reportBusy(t *Task, cost time.Duration) {
+	switch t.kind {
+	case kindCopy, kindCopy2D, kindMemset, kindEngine:
+		d.cfg.OnBusy(BusySDMA, cost)
+	case kindKernel:
+		busy := time.Duration(t.ks.Blocks) * t.ks.BlockCost
+		switch t.ks.Kind {
+		case CoreVector:
+			d.cfg.OnBusy(BusyVector, busy)
+		case CoreMix:
+			d.cfg.OnBusy(BusyCube, busy)
+			mv := t.ks.MixVector
+			if mv == 0 {
+				mv = 2
+			}
+			d.cfg.OnBusy(BusyVector, busy*time.Duration(mv))
+		default:
+			d.cfg.OnBusy(BusyCube, busy)
+		}
 	}
 }

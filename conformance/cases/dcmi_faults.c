@@ -74,6 +74,9 @@ int main(int argc, char **argv) {
     char node[64];
     snprintf(node, sizeof node, "/tmp/npuemu-dcmi-faults-%d", (int)getpid());
     setenv("NPUEMU_NODE", node, 1);
+    unsetenv("NPUEMU_DEVICES"); /* the default node: 8 x Ascend910B3 */
+    unsetenv("NPUEMU_SOC");
+    unsetenv("NPUEMU_CONFIG");
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {

@@ -1,7 +1,10 @@
 /* dcmi_layout: the structures of dcmi_interface_api.h have the documented
  * sizes and offsets (dcmi-api.md §5, x86-64 LP64) and the documented
- * constant values (dcmi-constants.tsv). Compiling is the test.
+ * constant values (dcmi-constants.tsv). Compiling is the test. (Emulator
+ * only: a vendor install keeps dcmi_interface_api.h beside the driver,
+ * not in the toolkit's include directory.)
  *
+ * needs: emulator
  * link: -ldcmi
  */
 #include <stddef.h>

@@ -84,6 +84,9 @@ int main(int argc, char **argv) {
     char node[64], cmd[640];
     snprintf(node, sizeof node, "/tmp/npuemu-dcmi-procs-%d", (int)getpid());
     setenv("NPUEMU_NODE", node, 1);
+    unsetenv("NPUEMU_DEVICES"); /* the default node: 8 x Ascend910B3 */
+    unsetenv("NPUEMU_SOC");
+    unsetenv("NPUEMU_CONFIG");
     CHECK_EQ(dcmi_init(), DCMI_OK);
     unsigned long long idle = used_mb(CARD);
 

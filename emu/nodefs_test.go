@@ -1,0 +1,176 @@
+package emu
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+func nodeTestConfig(t *testing.T) (Config, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "node")
+	cfg := DefaultConfig()
+	cfg.Devices = 2
+	cfg.HBMBytes = 1 << 30
+	cfg.NodeDir = dir
+	return cfg, dir
+}
+
+func openTestDir(t *testing.T, cfg Config) (*NodeDir, error) {
+	soc, _ := LookupSoC(cfg.SoC)
+	return OpenNodeDir(cfg.NodeDir, cfg, soc, cfg.HBMBytes)
+}
+
+func TestResolveNodeDir(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"abc", "/dev/shm/npuemu-abc"},
+		{"/x/y/", "/x/y"},
+		{"a.b_c-1", "/dev/shm/npuemu-a.b_c-1"},
+	} {
+		got, err := resolveNodeDir(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, got)
+	}
+	for _, bad := range []string{"a/b", "..", "x y"} {
+		_, err := resolveNodeDir(bad)
+		assert.Equal(t, abi.ACL_ERROR_INVALID_PARAM, abi.CodeOf(err), bad)
+	}
+}
+
+// TestNodeDirShared: two attachments (two open file descriptions, as two
+// processes) see one device memory; the dead one's memory comes back.
+func TestNodeDirShared(t *testing.T) {
+	cfg, dir := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer a.Close()
+	st, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "owner-only directory")
+	st, err = os.Stat(filepath.Join(dir, "node"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), st.Mode().Perm(), "owner-only node file")
+
+	b, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	assert.NotEqual(t, a.Slot(), b.Slot())
+
+	// b "allocates" through the node accounting, then dies: its descriptor
+	// closes without any clean-up, as at kill -9.
+	nd := &nodeHBM{dir: b, phys: 1, rec: b.Device(1), chunks: b.Chunks(1), me: uint32(b.Slot() + 1)}
+	require.True(t, nd.charge(512<<20))
+	require.True(t, atomicCAS32(&b.Chunks(1)[3], 0, nd.me))
+	assert.Equal(t, uint64(512<<20), a.Device(1).HBMUsed, "a sees b's memory")
+	assert.False(t, nd.charge(600<<20), "b cannot exceed the device")
+
+	b.unmap()
+	require.NoError(t, syscall.Close(b.fd))
+	a.Reclaim(true)
+	assert.Equal(t, uint64(0), a.Device(1).HBMUsed, "b's memory is back")
+	assert.Equal(t, uint32(0), a.Chunks(1)[3], "b's chunk is free")
+	assert.Equal(t, uint32(NodeProcFree), a.Proc(int(nd.me-1)).State)
+}
+
+// TestNodeDirKeys: a key is found by name, refused to a pid outside its
+// whitelist, changed only by its creator, and destroyed with a dead
+// creator.
+func TestNodeDirKeys(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+
+	name, err := b.ExportKey(0, NodeWindowBase+4096, 8192)
+	require.NoError(t, err)
+	_, _, _, err = a.KeyOpen(name, 4242)
+	assert.Equal(t, abi.DRV_ERROR_OPER_NOT_PERMITTED, abi.DrvCodeOf(err))
+	assert.Equal(t, abi.DRV_ERROR_OPER_NOT_PERMITTED, abi.DrvCodeOf(a.KeySetPids(name, []int32{4242})), "only the creator sets pids")
+	require.NoError(t, b.KeySetPids(name, []int32{4242}))
+	phys, addr, size, err := a.KeyOpen(name, 4242)
+	require.NoError(t, err)
+	assert.Equal(t, 0, phys)
+	assert.Equal(t, uintptr(NodeWindowBase+4096), addr)
+	assert.Equal(t, uint64(8192), size)
+	n, err := b.KeyImports(name)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+
+	b.unmap()
+	require.NoError(t, syscall.Close(b.fd))
+	a.Reclaim(true)
+	_, _, _, err = a.KeyOpen(name, 4242)
+	assert.Equal(t, abi.DRV_ERROR_INVALID_VALUE, abi.DrvCodeOf(err), "the dead creator's key is gone")
+	ok, err := a.KeyClose(addr)
+	require.NoError(t, err)
+	assert.False(t, ok, "imports of a destroyed key are closed")
+}
+
+// TestNodeDirRefusals: a corrupt, truncated, foreign-version or
+// differently configured node is refused with a message, never replaced.
+func TestNodeDirRefusals(t *testing.T) {
+	cfg, dir := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	a.Close()
+	file := filepath.Join(dir, "node")
+	orig, err := os.ReadFile(file)
+	require.NoError(t, err)
+	restore := func() { require.NoError(t, os.WriteFile(file, orig, 0o600)) }
+
+	for _, tc := range []struct {
+		name  string
+		edit  func(b []byte) []byte
+		cfg   func(c *Config)
+		code  abi.Code
+		inMsg string
+	}{
+		{"checksum", func(b []byte) []byte { b[40] ^= 0xff; return b }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "checksum"},
+		{"version", func(b []byte) []byte { b[8] = 9; return b }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "version 9"},
+		{"magic", func(b []byte) []byte { b[0] = 0; return b }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "not an npuemu node"},
+		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "truncated"},
+		{"short", func(b []byte) []byte { return b[:100] }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "truncated"},
+		{"device record", func(b []byte) []byte { b[4096+8] ^= 1; return b }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "device 0"},
+		{"other config", nil, func(c *Config) { c.Devices = 3 }, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "configured for 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			restore()
+			c := cfg
+			if tc.edit != nil {
+				b := append([]byte(nil), orig...)
+				require.NoError(t, os.WriteFile(file, tc.edit(b), 0o600))
+			}
+			if tc.cfg != nil {
+				tc.cfg(&c)
+			}
+			_, err := openTestDir(t, c)
+			require.Error(t, err)
+			assert.Equal(t, tc.code, abi.CodeOf(err))
+			assert.Contains(t, err.Error(), tc.inMsg)
+			assert.Contains(t, err.Error(), dir)
+		})
+	}
+	restore()
+	d, err := openTestDir(t, cfg)
+	require.NoError(t, err, "the original file still opens")
+	d.Close()
+}
+
+// TestNodeDirPermission: a directory this process may not enter is an
+// error naming it, never a private node.
+func TestNodeDirPermission(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Skip("root ignores permissions")
+	}
+	cfg, dir := nodeTestConfig(t)
+	require.NoError(t, os.Mkdir(dir, 0o000))
+	_, err := openTestDir(t, cfg)
+	assert.Equal(t, abi.ACL_ERROR_RT_NO_PERMISSION, abi.CodeOf(err))
+}
