@@ -4,7 +4,8 @@
  * (LoadData2DParams, transposed for B), multiplied by Mmad in fp32 with
  * the bias from the bias table (fp16 -> fp32 on the C1 -> C2 move), and
  * written back as ND by Fixpipe; Mmad accumulates when cmatrixInitVal is
- * false; Fixpipe applies relu and the F322F16 conversion. Inputs are small
+ * false; Fixpipe applies relu and the F322F16 conversion; an ND matrix
+ * survives ND -> NZ -> ND through UB (Nd2NzParams, Nz2NdParamsFull). Inputs are small
  * integers, so every result is exact.
  *
  * needs: emulator
@@ -94,6 +95,25 @@ int main(void) {
     CHECK_OK(aclrtFree(da));
     CHECK_OK(aclrtFree(db));
     CHECK_OK(aclrtFree(dout));
+
+    /* ND -> NZ -> ND round trip through UB (Nd2NzParams, Nz2NdParamsFull). */
+    aclrtFuncHandle rt;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_nz_roundtrip", &rt));
+    uint32_t rows = 20, cols = 48, padRows = 32;
+    uint16_t nd[20 * 48], back[20 * 48];
+    for (int i = 0; i < 20 * 48; i++) nd[i] = aclFloatToFloat16((float)(i % 1000));
+    void *dsrc, *ddst;
+    CHECK_OK(aclrtMalloc(&dsrc, sizeof nd, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&ddst, sizeof nd, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(dsrc, sizeof nd, nd, sizeof nd, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemset(ddst, sizeof nd, 0, sizeof nd));
+    asc_param pr[] = {{&dsrc, 8}, {&ddst, 8}, {&rows, 4}, {&cols, 4}, {&padRows, 4}};
+    asc_launch(rt, 1, s, pr, 5);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(back, sizeof back, ddst, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(memcmp(nd, back, sizeof nd) == 0);
+    CHECK_OK(aclrtFree(dsrc));
+    CHECK_OK(aclrtFree(ddst));
     CHECK_OK(aclrtBinaryUnLoad(bin));
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

@@ -175,3 +175,19 @@ extern "C" __global__ __aicore__ void cube_rules(GM_ADDR a, GM_ADDR c, uint32_t 
         break;
     }
 }
+
+/* ND -> NZ (GM -> VECIN, Nd2NzParams) and back NZ -> ND (VECIN -> GM,
+ * Nz2NdParamsFull): rows x cols halves (cols a multiple of 16) come back
+ * unchanged, through a NZ matrix of `padRows` rows per column block. */
+extern "C" __global__ __aicore__ void cube_nz_roundtrip(GM_ADDR src, GM_ADDR dst, uint32_t rows, uint32_t cols, uint32_t padRows) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, padRows * cols * sizeof(half));
+    GlobalTensor<half> sG, dG;
+    sG.SetGlobalBuffer((__gm__ half *)src);
+    dG.SetGlobalBuffer((__gm__ half *)dst);
+    LocalTensor<half> t = ub.Get<half>();
+    DataCopy(t, sG, Nd2NzParams(1, rows, cols, 0, cols, padRows, 1, 0));
+    DataCopy(dG, t, Nz2NdParamsFull(1, rows, cols, 1, padRows, cols, 1));
+}

@@ -51,6 +51,23 @@ struct Nd2NzParams {
           dstNzNStride(nStride), dstNzMatrixStride(dstMat) {}
 };
 
+/* Local NZ -> GM ND (DataCopy, Nz2NdParamsFull). Units: srcNdMatrixStride
+ * in 256-element fractals, srcNStride in 16-element rows (the rows of the
+ * NZ matrix between its column blocks), dstDStride and dstNdMatrixStride
+ * in elements; dValue is a multiple of 16. */
+struct Nz2NdParamsFull {
+    uint16_t ndNum = 1;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 1;
+    uint16_t srcNStride = 0;
+    uint16_t dstDStride = 0;
+    uint16_t dstNdMatrixStride = 1;
+    Nz2NdParamsFull() = default;
+    Nz2NdParamsFull(uint16_t nd, uint16_t n, uint16_t d, uint16_t srcMat, uint16_t srcN, uint16_t dstD, uint16_t dstMat)
+        : ndNum(nd), nValue(n), dValue(d), srcNdMatrixStride(srcMat), srcNStride(srcN), dstDStride(dstD), dstNdMatrixStride(dstMat) {}
+};
+
 /* L1 -> L0A/L0B (LoadData): repeatTimes fractals of 512 bytes; source
  * fractal r at startIndex + r*srcStride, destination at r*(dstGap+1)
  * (fractal units); ifTranspose transposes each 16 x 16 fractal (b16). */
@@ -230,6 +247,34 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
         }
     }
     charge(PIPE_MTE2, copy_cycles(PIPE_MTE2, (uint64_t)p.ndNum * p.nValue * blocks * 32));
+}
+
+/* Local (VECOUT, NZ) -> GM (ND). */
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Nz2NdParamsFull &p) {
+    using namespace npuemu::asc;
+    const char *api = "DataCopy(local->GM, Nz2NdParamsFull)";
+    if (p.ndNum > 4095 || p.nValue == 0 || p.nValue > 8192 || p.dValue == 0 || p.dValue > 8192 || p.dValue % 16 != 0) {
+        if (p.ndNum == 0) return;
+        fault(api, "ndNum %u / nValue %u / dValue %u out of range (rule: ndNum <= 4095, nValue and dValue in [1, 8192], dValue a multiple of 16)",
+              p.ndNum, p.nValue, p.dValue);
+    }
+    if (p.ndNum == 0) return;
+    if (p.srcNStride < p.nValue) fault(api, "srcNStride %u is less than nValue %u (rule: a column block holds nValue rows)", p.srcNStride, p.nValue);
+    if (p.dstDStride < p.dValue) fault(api, "dstDStride %u is less than dValue %u (rule: ND rows do not overlap)", p.dstDStride, p.dValue);
+    const uint32_t cb = p.dValue / 16;
+    uint64_t srcLast = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride * 256 + ((uint64_t)(cb - 1) * p.srcNStride + p.nValue) * 16;
+    cube::check_operand(src, hw_of(src.pos_), 32, srcLast * sizeof(T), api, "source");
+    uint64_t dstLast = (uint64_t)(p.ndNum - 1) * p.dstNdMatrixStride + (uint64_t)(p.nValue - 1) * p.dstDStride + p.dValue;
+    gm_check(dst.ptr_, dstLast * sizeof(T), api);
+    for (uint32_t i = 0; i < p.ndNum; i++) {
+        const T *s0 = src.ptr_ + (uint64_t)i * p.srcNdMatrixStride * 256;
+        T *d0 = dst.ptr_ + (uint64_t)i * p.dstNdMatrixStride;
+        for (uint32_t r = 0; r < p.nValue; r++)
+            for (uint32_t b = 0; b < cb; b++)
+                AscendC::detail::gm_store(d0 + (uint64_t)r * p.dstDStride + b * 16, s0 + ((uint64_t)b * p.srcNStride + r) * 16, 16);
+    }
+    charge(PIPE_MTE3, copy_cycles(PIPE_MTE3, (uint64_t)p.ndNum * p.nValue * p.dValue * sizeof(T)));
 }
 
 /* L1 -> L0A / L0B, 512-byte fractals. */
