@@ -158,7 +158,6 @@ struct Operand {
 inline void check_tiling(const TCubeTiling &t, uint32_t inBytes, uint32_t biasBytes) {
     const char *api = "Matmul::Init (REGIST_MATMUL_OBJ)";
     if (t.M <= 0 || t.N <= 0 || t.Ka <= 0 || t.Kb <= 0) fault(api, "tiling M %d, N %d, Ka %d, Kb %d must be positive (rule: TCubeTiling shape)", t.M, t.N, t.Ka, t.Kb);
-    if (t.Ka != t.Kb) fault(api, "tiling Ka %d differs from Kb %d (rule: A and B share K)", t.Ka, t.Kb);
     if (t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0) {
         fault(api, "tiling singleCoreM %d / singleCoreN %d / singleCoreK %d must be positive (rule: TCubeTiling singleCore*)", t.singleCoreM,
               t.singleCoreN, t.singleCoreK);
