@@ -51,11 +51,17 @@ constexpr Elem elem_of() {
     }
 }
 
-/* A strided matrix: element (i, j) at p + i*rs + j*cs (in elements). */
+/* A strided matrix: element (i, j) at p + i*rs + j*cs (in elements). With
+ * nzRows != 0 it is an NZ matrix instead: the stored matrix (i, j), or
+ * (j, i) when nzTrans, is cut into columns of c0 elements (32 bytes),
+ * each holding nzRows rows (16-aligned): (r, c) at
+ * (c / c0) * nzRows * c0 + r * c0 + c % c0. */
 struct Mat {
     const void *p;
     Elem e;
     size_t rs, cs;
+    size_t nzRows = 0;
+    bool nzTrans = false;
 };
 
 inline bool have_avx2() {
@@ -122,6 +128,11 @@ inline void cvt_run(const void *src, Elem e, float *d, size_t n) {
 inline size_t elem_bytes(Elem e) { return e == Elem::F32 ? 4 : 2; }
 
 inline const void *at(const Mat &m, size_t i, size_t j) {
+    if (m.nzRows != 0) {
+        const size_t c0 = 32 / elem_bytes(m.e);
+        size_t r = m.nzTrans ? j : i, c = m.nzTrans ? i : j;
+        return static_cast<const uint8_t *>(m.p) + ((c / c0) * m.nzRows * c0 + r * c0 + c % c0) * elem_bytes(m.e);
+    }
     return static_cast<const uint8_t *>(m.p) + (i * m.rs + j * m.cs) * elem_bytes(m.e);
 }
 
@@ -146,13 +157,13 @@ inline void pack_a(const Mat &src, int M, int K, PackedA &out) {
     out.K = K;
     out.buf.assign((size_t)panels * K * kMR, 0.0f);
     std::vector<float> run((size_t)(K > M ? K : M));
-    if (src.cs == 1 || K == 1) { /* rows contiguous along K */
+    if (src.nzRows == 0 && (src.cs == 1 || K == 1)) { /* rows contiguous along K */
         for (int i = 0; i < M; i++) {
             cvt_run(at(src, i, 0), src.e, run.data(), K);
             float *dst = out.buf.data() + (size_t)(i / kMR) * K * kMR + i % kMR;
             for (int k = 0; k < K; k++) dst[(size_t)k * kMR] = run[k];
         }
-    } else if (src.rs == 1) { /* columns contiguous along M (transposed A) */
+    } else if (src.nzRows == 0 && src.rs == 1) { /* columns contiguous along M (transposed A) */
         for (int k = 0; k < K; k++) {
             cvt_run(at(src, 0, k), src.e, run.data(), M);
             for (int i = 0; i < M; i++) out.buf[(size_t)(i / kMR) * K * kMR + (size_t)k * kMR + i % kMR] = run[i];
@@ -174,7 +185,7 @@ inline void pack_b(const Mat &src, int K, int N, PackedB &out) {
     out.K = K;
     out.buf.assign((size_t)panels * K * kNR, 0.0f);
     std::vector<float> run((size_t)(K > N ? K : N));
-    if (src.cs == 1 || N == 1) { /* rows contiguous along N */
+    if (src.nzRows == 0 && (src.cs == 1 || N == 1)) { /* rows contiguous along N */
         for (int k = 0; k < K; k++) {
             cvt_run(at(src, k, 0), src.e, run.data(), N);
             for (int q = 0; q < panels; q++) {
@@ -182,7 +193,7 @@ inline void pack_b(const Mat &src, int K, int N, PackedB &out) {
                 std::memcpy(out.buf.data() + (size_t)q * K * kNR + (size_t)k * kNR, run.data() + q * kNR, w * sizeof(float));
             }
         }
-    } else if (src.rs == 1) { /* columns contiguous along K (transposed B) */
+    } else if (src.nzRows == 0 && src.rs == 1) { /* columns contiguous along K (transposed B) */
         for (int j = 0; j < N; j++) {
             cvt_run(at(src, 0, j), src.e, run.data(), K);
             float *dst = out.buf.data() + (size_t)(j / kNR) * K * kNR + j % kNR;
