@@ -5,7 +5,8 @@
  * the bias from the bias table (fp16 -> fp32 on the C1 -> C2 move), and
  * written back as ND by Fixpipe; Mmad accumulates when cmatrixInitVal is
  * false; Fixpipe applies relu and the F322F16 conversion; an ND matrix
- * survives ND -> NZ -> ND through UB (Nd2NzParams, Nz2NdParamsFull). Inputs are small
+ * survives ND -> NZ -> ND through UB (Nd2NzParams, Nz2NdParamsFull);
+ * InitConstValue fills L0A per its two parameter forms. Inputs are small
  * integers, so every result is exact.
  *
  * needs: emulator
@@ -114,6 +115,25 @@ int main(void) {
     CHECK(memcmp(nd, back, sizeof nd) == 0);
     CHECK_OK(aclrtFree(dsrc));
     CHECK_OK(aclrtFree(ddst));
+
+    /* InitConstValue in L0A, both parameter forms. */
+    aclrtFuncHandle ic;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_init_const", &ic));
+    uint16_t ones[48 * 16];
+    float c16[256];
+    for (int i = 0; i < 48 * 16; i++) ones[i] = aclFloatToFloat16(1.0f);
+    void *dones, *dc16;
+    CHECK_OK(aclrtMalloc(&dones, sizeof ones, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dc16, sizeof c16, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(dones, sizeof ones, ones, sizeof ones, ACL_MEMCPY_HOST_TO_DEVICE));
+    asc_param pi[] = {{&dones, 8}, {&dc16, 8}};
+    asc_launch(ic, 1, s, pi, 2);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(c16, sizeof c16, dc16, sizeof c16, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 256; i++)
+        if (c16[i] != 80.0f) FAIL("InitConstValue: C[%d] = %g, want 80", i, c16[i]);
+    CHECK_OK(aclrtFree(dones));
+    CHECK_OK(aclrtFree(dc16));
     CHECK_OK(aclrtBinaryUnLoad(bin));
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

@@ -191,3 +191,35 @@ extern "C" __global__ __aicore__ void cube_nz_roundtrip(GM_ADDR src, GM_ADDR dst
     DataCopy(t, sG, Nd2NzParams(1, rows, cols, 0, cols, padRows, 1, 0));
     DataCopy(dG, t, Nz2NdParamsFull(1, rows, cols, 1, padRows, cols, 1));
 }
+
+/* InitConstValue into L0A: A (16 x 48 halves, three fractals) filled with
+ * 1, then fractals 0 and 2 with 2 (blockNum 1, dstGap 1); B (48 x 16) all
+ * ones from GM; out = A * B = 80 everywhere. */
+extern "C" __global__ __aicore__ void cube_init_const(GM_ADDR b, GM_ADDR c) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::B1> b1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(b1, 48 * 16 * 2);
+    pipe.InitBuffer(a2, 48 * 16 * 2);
+    pipe.InitBuffer(b2, 48 * 16 * 2);
+    pipe.InitBuffer(co1, 16 * 16 * 4);
+    GlobalTensor<half> bG;
+    GlobalTensor<float> cG;
+    bG.SetGlobalBuffer((__gm__ half *)b);
+    cG.SetGlobalBuffer((__gm__ float *)c);
+    LocalTensor<half> b1L = b1.Get<half>(), a2L = a2.Get<half>(), b2L = b2.Get<half>();
+    LocalTensor<float> c1L = co1.Get<float>();
+    InitConstValue(a2L, InitConstValueParams<half>(3, half(1.0f)));
+    InitConstValue(a2L, InitConstValueParams<half>(2, 1, 1, half(2.0f)));
+    DataCopy(b1L, bG, Nd2NzParams(1, 48, 16, 0, 16, 48, 1, 0));
+    LoadData(b2L, b1L, LoadData2DParams(0, 3, 1, 0, 0, true, 0));
+    MmadParams mp;
+    mp.m = 16;
+    mp.n = 16;
+    mp.k = 48;
+    Mmad(c1L, a2L, b2L, mp);
+    Fixpipe(cG, c1L, FixpipeParamsV220(16, 16, 16, 16, false));
+}

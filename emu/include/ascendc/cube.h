@@ -84,6 +84,22 @@ struct LoadData2DParams {
         : startIndex(start), repeatTimes(repeat), srcStride(srcS), sid(s), dstGap(gap), ifTranspose(trans), addrMode(mode) {}
 };
 
+/* InitConstValue: repeatTimes iterations, each filling blockNum blocks
+ * (32 bytes in A1/B1, 512 bytes in A2/B2) with initValue and then skipping
+ * dstGap blocks. The two-field form (repeatTimes, initValue; blockNum and
+ * dstGap 0) fills 512 bytes per iteration. */
+template <typename T>
+struct InitConstValueParams {
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = T(0);
+    InitConstValueParams() = default;
+    InitConstValueParams(uint16_t repeat, T value) : repeatTimes(repeat), initValue(value) {}
+    InitConstValueParams(uint16_t repeat, uint16_t blocks, uint16_t gap, T value)
+        : repeatTimes(repeat), blockNum(blocks), dstGap(gap), initValue(value) {}
+};
+
 /* Mmad: C (m x n) = A (m x k) * B (k x n) [+ C or bias]. */
 struct MmadParams {
     uint16_t m = 0;
@@ -247,6 +263,28 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
         }
     }
     charge(PIPE_MTE2, copy_cycles(PIPE_MTE2, (uint64_t)p.ndNum * p.nValue * blocks * 32));
+}
+
+template <typename T, typename U>
+inline std::enable_if_t<std::is_same<T, U>::value> InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams<U> &p) {
+    using namespace npuemu::asc;
+    const char *api = "InitConstValue";
+    Hardware h = hw_of(dst.pos_);
+    if (h != Hardware::L1 && h != Hardware::L0A && h != Hardware::L0B) {
+        fault(api, "destination is in %s; InitConstValue fills A1/B1 (L1) or A2/B2 (L0A/L0B) (rule: operand position)", pos_name(dst.pos_));
+    }
+    const uint64_t block = h == Hardware::L1 ? 32 : 512;
+    const bool simple = p.blockNum == 0 && p.dstGap == 0;
+    const uint64_t per = simple ? 512 : p.blockNum * block, gap = simple ? 0 : p.dstGap * block;
+    if (p.repeatTimes == 0 || per == 0) return;
+    uint64_t span = (uint64_t)(p.repeatTimes - 1) * (per + gap) + per;
+    cube::check_operand(dst, h, (uint32_t)block == 32 ? 32 : 512, span, api, "destination");
+    uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr_);
+    for (uint32_t r = 0; r < p.repeatTimes; r++) {
+        T *row = reinterpret_cast<T *>(d + r * (per + gap));
+        for (uint64_t i = 0; i < per / sizeof(T); i++) row[i] = p.initValue;
+    }
+    charge(PIPE_MTE1, copy_cycles(PIPE_MTE1, (uint64_t)p.repeatTimes * per));
 }
 
 /* Local (VECOUT, NZ) -> GM (ND). */
