@@ -546,16 +546,29 @@ namespace mm {
 
 inline void regist(AscendC::TPipe *, GM_ADDR) {}
 
+/* One object without its tiling: the kernel calls mm.Init(&tiling) later. */
+template <class MM>
+inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj) {
+    (void)pipe;
+    obj.SetWorkspace(ws, 0);
+}
+
+/* Objects with their tilings; a NULL tiling leaves Init to the kernel. */
 template <class MM, class... Rest>
 inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj, const TCubeTiling *tiling, Rest &&...rest) {
     obj.SetWorkspace(ws, 0);
-    obj.Init(tiling, pipe);
+    if (tiling != nullptr) obj.Init(tiling, pipe);
     regist(pipe, ws, rest...);
 }
 
 template <class MM, class... Rest>
 inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj, TCubeTiling *tiling, Rest &&...rest) {
     regist(pipe, ws, obj, static_cast<const TCubeTiling *>(tiling), rest...);
+}
+
+template <class MM, class... Rest>
+inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj, std::nullptr_t, Rest &&...rest) {
+    regist(pipe, ws, obj, static_cast<const TCubeTiling *>(nullptr), rest...);
 }
 
 /* True on the AIC sub-block of a MIX launch: it serves the AIVs on
@@ -567,7 +580,8 @@ inline bool aic_of_mix() { return is_mix() && is_aic(); }
 } // namespace npuemu
 
 /* REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...]):
- * registers the Matmul objects. On the AIC of a MIX kernel it returns from
+ * registers the Matmul objects (a tiling may be NULL, or a single object
+ * may come alone: the kernel then calls mm.Init(&tiling) itself). On the AIC of a MIX kernel it returns from
  * the enclosing (kernel) function, as the vendor's does. */
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                         \
     if (npuemu::asc::mm::aic_of_mix()) {                                                                  \
