@@ -104,11 +104,24 @@ bash run.sh npu case2`,
 	},
 }
 
+// ascendcCPUSamples are also built with RUN_MODE=cpu (find_package
+// (tikicpulib), ICPU_RUN_KF), which npuemu runs on its runtime too: one of
+// each build style.
+var ascendcCPUSamples = map[string]ascendcSample{
+	"add_tiling_struct": {script: "bash run.sh -r cpu -v Ascend910B3", check: passCount(1)},
+	"leakyrelu_cce": {script: "bash run.sh -r cpu -v Ascend910B3", check: func(out string, rc int) error {
+		if countLines(out, "INFO: execute op on cpu succeed!") != 1 || countLines(out, "test pass") != 1 {
+			return fmt.Errorf(`want "INFO: execute op on cpu succeed!" and "test pass" once each`)
+		}
+		return nil
+	}},
+}
+
 // TestAscendCSamples builds every program of ../shared/ascendc-samples with
 // its own CMake files and runs it with its own script (CHECK.md), with
 // ASCEND_INSTALL_PATH at the toolkit emu/, and asserts the program's own
-// success criterion. Each runs in a copy (shared/ is read-only) from
-// scratch; two run at a time. The tools come from scripts/install-deps.sh:
+// success criterion; ascendcCPUSamples again with RUN_MODE=cpu. Each runs
+// in a copy (shared/ is read-only) from scratch; two run at a time. The tools come from scripts/install-deps.sh:
 // cmake, and python3 with numpy; the samples call `python3`, so a
 // directory whose python3 imports numpy (Debian's /usr/bin) goes first on
 // their PATH. The sample whose gen_data.py needs torch skips without it.
@@ -146,10 +159,22 @@ func TestAscendCSamples(t *testing.T) {
 	require.NotEmpty(t, names)
 	env := samplesEnv(pyDir, root)
 	slots := make(chan struct{}, 2)
+	type job struct {
+		test, sample string
+		s            ascendcSample
+		ok           bool
+	}
+	var jobs []job
 	for _, name := range names {
-		name := name
-		t.Run(name, func(t *testing.T) {
-			s, ok := ascendcSamples[name]
+		s, ok := ascendcSamples[name]
+		jobs = append(jobs, job{name, name, s, ok})
+		if c, ok := ascendcCPUSamples[name]; ok {
+			jobs = append(jobs, job{name + "_cpu", name, c, true})
+		}
+	}
+	for _, j := range jobs {
+		name, s, ok := j.sample, j.s, j.ok
+		t.Run(j.test, func(t *testing.T) {
 			if !ok {
 				t.Fatalf("sample %s has no entry in ascendcSamples: add how its CHECK.md says to build, run and judge it", name)
 			}
