@@ -1,6 +1,8 @@
 package acl
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -143,7 +145,21 @@ func (l *launch) recordCycles() {
 	if hook != nil {
 		hook(rec)
 	}
+	if printCycles {
+		fmt.Fprintf(os.Stderr, "npuemu: kernel %s: %d blocks, %d cycles (%.1f us); busy cycles:", rec.Kernel, rec.Blocks, rec.Cycles,
+			float64(rec.Cycles)/ClockMHz(KernelSoC()))
+		for i, n := range rec.Busy {
+			if n > 0 && i < len(PipeNames) {
+				fmt.Fprintf(os.Stderr, " %s %d", PipeNames[i], n)
+			}
+		}
+		fmt.Fprintln(os.Stderr)
+	}
 }
+
+// printCycles: NPUEMU_ASCENDC_CYCLES=1 prints each launch's cycle record
+// on stderr.
+var printCycles = os.Getenv("NPUEMU_ASCENDC_CYCLES") == "1"
 
 // cooperative makes a launch of a cooperative kernel start only when all
 // its blocks fit on the cores at once, and refuses one that can never fit.
