@@ -123,6 +123,10 @@ type Function struct {
 	h   Handle
 	bin *Binary
 	e   KernelEntry
+	// measured is the duration of the last completed launch of an Ascend
+	// C kernel from its cycle record (ns, 0: none yet): the block cost of
+	// its next launches (acl/kernel_ascendc.go).
+	measured atomic.Int64
 }
 
 var (
@@ -478,6 +482,9 @@ func (f *Function) spec(blocks uint32, cfg launchCfg, units uint64) tsfw.KernelS
 		s.Kind = tsfw.CoreVector
 	}
 	ns := float64(f.e.NsPerBlock)
+	if m := f.measured.Load(); m > 0 && f.e.NsPerBlock == 0 && f.e.NsPerUnit == 0 {
+		ns = float64(m)
+	}
 	if f.e.NsPerUnit > 0 {
 		per := (units + uint64(blocks) - 1) / uint64(blocks)
 		ns += f.e.NsPerUnit * float64(per)

@@ -1,6 +1,9 @@
 package acl
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -13,6 +16,16 @@ import (
 // sizes and cost table), cooperative launches (SyncAll: every block
 // resident at once) and the per-pipe cycle record of each launch.
 
+// ClockMHz is the AI Core clock of a SoC, for converting cycles into
+// time: 1800 MHz on the Atlas A2/A3 families (Ascend910B*, Ascend910_93*),
+// 1000 MHz otherwise (an estimate; docs/ascendc.md).
+func ClockMHz(soc string) float64 {
+	if strings.HasPrefix(soc, "Ascend910B") || strings.HasPrefix(soc, "Ascend910_93") {
+		return 1800
+	}
+	return 1000
+}
+
 // KernelCooperative is npuemu_kernel_entry.flags' NPUEMU_KERNEL_COOPERATIVE.
 const KernelCooperative = 1
 
@@ -24,8 +37,20 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 	if n == nil {
 		return 0, 0, false
 	}
-	if ed, found := n.FindDevice(addr); found {
-		return ed.HBM.Find(addr)
+	if d := deviceOf(addr); d != nil {
+		b, req, found := d.emu.HBM.Find(addr)
+		if !found {
+			return 0, 0, false
+		}
+		// An aclrtMalloc block: the bytes the caller may use (the padded
+		// size), not the pages behind them; a HAL block: what it asked.
+		d.allocMu.RLock()
+		a, live := d.allocs[b]
+		d.allocMu.RUnlock()
+		if live {
+			return b, a.size, true
+		}
+		return b, req, true
 	}
 	if base, size, ok := n.Host().Find(addr); ok {
 		return base, size, true
@@ -106,6 +131,13 @@ func (l *launch) recordCycles() {
 		return
 	}
 	rec := KernelCycles{Kernel: l.f.e.Name, Blocks: l.blocks, Cores: cores, Busy: busy, Cycles: cycles}
+	// The launch lasted as long as its slowest core; with as many blocks as
+	// cores that is one wave: the block cost of the function's next
+	// launches on the device clock (the launch itself was charged when it
+	// was queued, before its cycles were known).
+	if l.blocks > 0 {
+		l.f.measured.Store(int64(float64(cycles) * 1000 / ClockMHz(KernelSoC())))
+	}
 	cycleState.mu.Lock()
 	cycleState.last = rec
 	hook := cycleState.hook
@@ -113,7 +145,21 @@ func (l *launch) recordCycles() {
 	if hook != nil {
 		hook(rec)
 	}
+	if printCycles {
+		fmt.Fprintf(os.Stderr, "npuemu: kernel %s: %d blocks, %d cycles (%.1f us); busy cycles:", rec.Kernel, rec.Blocks, rec.Cycles,
+			float64(rec.Cycles)/ClockMHz(KernelSoC()))
+		for i, n := range rec.Busy {
+			if n > 0 && i < len(PipeNames) {
+				fmt.Fprintf(os.Stderr, " %s %d", PipeNames[i], n)
+			}
+		}
+		fmt.Fprintln(os.Stderr)
+	}
 }
+
+// printCycles: NPUEMU_ASCENDC_CYCLES=1 prints each launch's cycle record
+// on stderr.
+var printCycles = os.Getenv("NPUEMU_ASCENDC_CYCLES") == "1"
 
 // cooperative makes a launch of a cooperative kernel start only when all
 // its blocks fit on the cores at once, and refuses one that can never fit.

@@ -125,6 +125,10 @@ func (h *harness) run(ctx context.Context, runs int, quick bool) *Report {
 			svmProg.args = []string{"--quick"}
 		}
 	}
+	var ascendc []*program
+	if rep.NpuErr == nil {
+		ascendc, rep.NpuErr = h.buildAscendc(ctx, out, quick) // ascendc.go
+	}
 	if quick {
 		rep.PeerErr = errors.New("not run in -quick mode")
 	} else {
@@ -145,6 +149,14 @@ func (h *harness) run(ctx context.Context, runs int, quick bool) *Report {
 		}
 		if svmProg != nil && rep.NpuErr == nil {
 			rep.NpuErr = h.collect(ctx, svmProg, rep.Npu)
+		}
+		for _, p := range ascendc {
+			if rep.NpuErr == nil {
+				rep.NpuErr = h.collect(ctx, p, rep.Npu)
+			}
+		}
+		if ascendc != nil && rep.NpuErr == nil {
+			rep.NpuErr = h.collectAscendcBuild(ctx, out, rep.Npu)
 		}
 		if peer != nil && rep.PeerErr == nil {
 			if err := h.collect(ctx, peer, rep.Peer); err != nil {

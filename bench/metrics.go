@@ -159,11 +159,12 @@ type Row struct {
 }
 
 const (
-	fromIssue = "issue #3"
-	fromArch  = "ARCHITECTURE.md hot-path budget"
-	fromKern  = "issue #4"
-	fromRI    = "issue #6"
-	fromSVM   = "issue #5"
+	fromIssue   = "issue #3"
+	fromArch    = "ARCHITECTURE.md hot-path budget"
+	fromKern    = "issue #4"
+	fromRI      = "issue #6"
+	fromSVM     = "issue #5"
+	fromAscendC = "issue #11"
 )
 
 // catalogue lists the rows of the table in order. Metrics printed by either
@@ -202,7 +203,21 @@ var catalogue = []Row{
 	{Metric: "svm_migrate_GBps", Unit: "GB/s", Program: svmBench},
 	{Metric: "svm_memcpy_GBps", Unit: "GB/s", Program: svmBench},
 	{Metric: "svm_migrate_memcpy_ratio", Unit: "ratio", Program: svmBench, Target: &Target{AtLeast, 0.8, fromSVM}},
+	// Ascend C (bench/ascendc.go): the samples' vector add (TPipe/TQue/
+	// DataCopy/Add, 8 blocks) against PoCL's vector add, the Matmul API,
+	// and the driver's build time of one sample kernel.
+	{Metric: "ascendc_vector_add_16Mi_GBps", Unit: "GB/s", Peer: "vector_add_16Mi_GBps", Program: ascendcVaddBench, Target: &Target{SpeedupAtLeast, 0.5, fromAscendC}},
+	{Metric: "ascendc_vector_add_16Mi_half_GBps", Unit: "GB/s", Program: ascendcVaddBench},
+	{Metric: "ascendc_matmul_gflops", Unit: "GFLOP/s", Program: ascendcMatmulBench, Target: &Target{AtLeast, 10, fromAscendC}},
+	{Metric: "ascendc_matmul_ms", Unit: "ms", Program: ascendcMatmulBench},
+	{Metric: "ascendc_build_kernel_s", Unit: "s", Program: "bisheng", Target: &Target{AtMost, 3, fromAscendC}},
 }
+
+// Program names of the Ascend C benchmarks (bench/ascendc.go).
+const (
+	ascendcVaddBench   = "ascendc_vadd_bench"
+	ascendcMatmulBench = "ascendc_matmul_bench"
+)
 
 // replayBench is the program name of bench/c/replay_bench.c.
 const replayBench = "replay_bench"

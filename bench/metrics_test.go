@@ -175,6 +175,7 @@ func TestCatalogue(t *testing.T) {
 		"issue #4: vector_add_16Mi_GBps",
 		"issue #6: replay_direct_ratio",
 		"issue #5: svm_device_fault_rate, svm_host_fault_rate, svm_migrate_memcpy_ratio",
+		"issue #11: ascendc_vector_add_16Mi_GBps, ascendc_matmul_gflops, ascendc_build_kernel_s",
 	}, targetSources())
 }
 

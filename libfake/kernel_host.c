@@ -45,6 +45,8 @@ typedef struct npu_guard {
     sigset_t mask; /* the thread's mask when the fault hit */
     npu_kstate *st;
     uint32_t block;
+    uint32_t order; /* failures of the launch are numbered: the first is the cause */
+    int propagated; /* the failure is a sub-block's, already numbered */
     char msg[1024]; /* NPU_KRUN_FAULT: the message */
 } npu_guard;
 
@@ -57,6 +59,14 @@ typedef struct npu_kshared {
     uint64_t busy[NPU_KPIPES];
     uint64_t cycles;
     uint32_t reports;
+    uint32_t failures;
+    /* The first failure of the launch, written before the abort word is
+     * set: blocks that only gave up because of it report it instead. */
+    int cause_r;
+    int cause_sig, cause_code;
+    uint32_t cause_block;
+    void *cause_addr;
+    char cause[1024];
 } npu_kshared;
 
 /* The Go side: the allocation holding addr (libfake/kernel_gm.go). */
@@ -261,10 +271,34 @@ static void *rt_shared(const npuemu_kernel_ctx *ctx) {
 
 /* abort_launch marks the launch failed so that blocks waiting for each
  * other (SyncAll, cross-core flags) give up. */
-static void abort_launch(npu_kstate *st) {
-    npu_kshared *p = kshared(st);
-    if (p == NULL) return;
+static uint32_t abort_launch(npu_guard *g, int r) {
+    npu_kshared *p = kshared(g->st);
+    if (p == NULL) return 0;
+    uint32_t order = __atomic_add_fetch(&p->failures, 1, __ATOMIC_ACQ_REL);
+    if (order == 1) {
+        p->cause_r = r;
+        p->cause_sig = g->sig;
+        p->cause_code = g->code;
+        p->cause_addr = g->addr;
+        p->cause_block = g->block;
+        memcpy(p->cause, g->msg, sizeof p->cause);
+    }
     __atomic_store_n(&p->scratch[0], 1u, __ATOMIC_RELEASE);
+    return order;
+}
+
+/* root_cause replaces g's failure by the launch's first one when g's came
+ * later (a block that gave up waiting because another failed). */
+static int root_cause(npu_guard *g, int r) {
+    npu_kshared *p = (npu_kshared *)g->st->shared;
+    if (p == NULL || g->order <= 1 || p->failures == 0) return r;
+    g->sig = p->cause_sig;
+    g->code = p->cause_code;
+    g->addr = p->cause_addr;
+    if (p->cause_r == NPU_KRUN_FAULT) {
+        snprintf(g->msg, sizeof g->msg, "block %u failed first: %s", p->cause_block, p->cause);
+    }
+    return p->cause_r;
 }
 
 static void rt_report(const npuemu_kernel_ctx *ctx, const uint64_t *busy, uint32_t npipes, uint64_t cycles) {
@@ -358,6 +392,7 @@ static int guarded(npu_guard *g, npuemu_kernel_ctx *ctx, npuemu_kernel_fn fn, vo
     g->code = 0;
     g->addr = NULL;
     g->msg[0] = 0;
+    g->propagated = 0;
     ctx->priv = g;
     int r = sigsetjmp(g->jb, 0);
     if (r == 0) {
@@ -377,7 +412,7 @@ static int guarded(npu_guard *g, npuemu_kernel_ctx *ctx, npuemu_kernel_fn fn, vo
         pthread_sigmask(SIG_SETMASK, &g->mask, NULL);
     }
     cur_guard = outer;
-    abort_launch(g->st);
+    if (!g->propagated) g->order = abort_launch(g, r);
     return r;
 }
 
@@ -387,6 +422,7 @@ int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, ui
     g.st = st;
     g.block = block;
     int r = guarded(&g, &ctx, (npuemu_kernel_fn)fn, NULL, NULL, 0);
+    if (r != NPU_KRUN_OK) r = root_cause(&g, r);
     switch (r) {
     case NPU_KRUN_OK:
         return NPU_KRUN_OK;
@@ -445,23 +481,30 @@ static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(cons
         if (pthread_create(&th[i], NULL, sub_main, &subs[i]) == 0) {
             started[i] = 1;
         } else {
-            abort_launch(outer->st);
             snprintf(subs[i].g.msg, sizeof subs[i].g.msg, "cannot start a thread for sub-block %u", i);
             subs[i].r = NPU_KRUN_FAULT;
+            subs[i].g.order = 0;
         }
     }
     subs[0].r = guarded(&subs[0].g, &subs[0].ctx, NULL, fn, arg, 0);
     for (uint32_t i = 1; i < n; i++)
         if (started[i]) pthread_join(th[i], NULL);
+    npu_sub *first = NULL;
     for (uint32_t i = 0; i < n; i++) {
         npu_sub *s = &subs[i];
-        if (s->r == NPU_KRUN_OK) continue;
-        /* Pass the failure on to the block's own guard. */
+        if (s->r != NPU_KRUN_OK && (first == NULL || s->g.order < first->g.order)) first = s;
+    }
+    if (first != NULL) {
+        npu_sub *s = first;
+        /* Pass the failure that came first (the others may only have given
+         * up because of it) on to the block's own guard. */
         cur_guard = NULL;
         outer->sig = s->g.sig;
         outer->code = s->g.code;
         outer->addr = s->g.addr;
         memcpy(outer->msg, s->g.msg, sizeof outer->msg);
+        outer->order = s->g.order;
+        outer->propagated = 1;
         if (s->r == NPU_KRUN_SIGNAL) sigprocmask(SIG_SETMASK, NULL, &outer->mask);
         siglongjmp(outer->jb, s->r);
     }

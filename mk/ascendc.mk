@@ -16,7 +16,7 @@ ASC_HOST_HDRS   := $(shell find emu/include ascendc/hostlib -name '*.h' 2>/dev/n
 # Link names: programs name these libraries on their link line but call
 # nothing in them (or only what libnpuemu.so exports). libascendalog.so is
 # one only while ascendc/hostlib/ascendalog has no sources.
-ASC_LINK_NAMES  := libacl_op_compiler.so libruntime_camodel.so libmsprofiler.so libascend_dump.so \
+ASC_LINK_NAMES  := libacl_op_compiler.so libruntime_camodel.so libmsprofiler.so libascend_dump.so libc_sec.so \
                    $(if $(wildcard ascendc/hostlib/ascendalog/*.cpp),,libascendalog.so)
 
 .PHONY: ascendc ascendc-links ascendc-clean ascendc-demo
@@ -25,7 +25,7 @@ lib: ascendc
 clean: ascendc-clean
 demo: ascendc-demo
 
-ascendc: $(ASC_DRIVER) $(ASC_HOSTLIBS) ascendc-links
+ascendc: $(ASC_DRIVER) $(ASC_HOSTLIBS) $(LIB)/libnpuemu_cpu_trampoline.so ascendc-links
 
 $(ASC_DRIVER): $(wildcard cmd/bisheng/*.go)
 	$(GO) build -o $@ ./cmd/bisheng
@@ -38,6 +38,11 @@ $(LIB)/lib$(1).so: $(wildcard ascendc/hostlib/$(1)/*.cpp) $(ASC_HOST_HDRS)
 		-o $$@ $(wildcard ascendc/hostlib/$(1)/*.cpp)
 endef
 $(foreach l,$(sort $(notdir $(patsubst %/,%,$(dir $(ASC_HOSTLIB_SRC))))),$(eval $(call asc_hostlib_rule,$(l))))
+
+# The device binary behind ICPU_RUN_KF (RUN_MODE=cpu, tikicpulib.h).
+$(LIB)/libnpuemu_cpu_trampoline.so: emu/tools/tikicpulib/lib/trampoline.c emu/include/npuemu/kernel.h
+	@mkdir -p $(LIB)
+	$(CC) -shared -fPIC -O2 -Wall -Werror -I emu/include -o $@ $<
 
 ascendc-links:
 	@mkdir -p $(LIB)

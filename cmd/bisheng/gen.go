@@ -199,11 +199,26 @@ func deviceEpilogue(ks []kernel, withTable bool) string {
 	b.WriteString(regDecl)
 	b.WriteString(`namespace {
 namespace npuemu_asc_drv {
+// HAVE_WORKSPACE (ascendc_compile_definitions): the system workspace
+// GetSysWorkSpacePtr returns is the last parameter, or the one before the
+// tiling with HAVE_TILING.
+#if defined(HAVE_WORKSPACE) && defined(HAVE_TILING)
+constexpr std::size_t workspace_from_end = 2;
+#elif defined(HAVE_WORKSPACE)
+constexpr std::size_t workspace_from_end = 1;
+#else
+constexpr std::size_t workspace_from_end = 0;
+#endif
 template <class... P, std::size_t... I>
 inline void invoke(void (*f)(P...), const npuemu_kernel_ctx *ctx, std::index_sequence<I...>) {
     constexpr auto off = layout<P...>::offsets();
     (void)off;
     (void)ctx;
+#if defined(HAVE_WORKSPACE)
+    if constexpr (workspace_from_end > 0 && sizeof...(P) >= workspace_from_end) {
+        AscendC::SetSysWorkspace(npuemu::asc::arg<GM_ADDR>(ctx, off[sizeof...(P) - workspace_from_end]));
+    }
+#endif
     f(npuemu::asc::arg<P>(ctx, off[I])...);
 }
 template <class... P> inline void invoke(void (*f)(P...), const npuemu_kernel_ctx *ctx) {

@@ -133,7 +133,8 @@ var (
 	globalRe   = regexp.MustCompile(`\b__global__\b`)
 	launchRe   = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*<<<`)
 	taskTypeRe = regexp.MustCompile(`KERNEL_TASK_TYPE(?:_DEFAULT)?\s*\(([^)]*)\)`)
-	matmulRe   = regexp.MustCompile(`\bREGIST_MATMUL_OBJ\b|matmul_intf\.h|\bMatmulImpl\b|\bAscendC::Matmul\s*<|\bMatmul\s*<`)
+	matmulRe   = regexp.MustCompile(`\bREGIST_MATMUL_OBJ\b|\bMatmulImpl\b|\bAscendC::Matmul\s*<|\bMatmul\s*<`)
+	matmulInc  = regexp.MustCompile(`(?m)^\s*#\s*include\s*[<"](?:lib/)?matmul_intf\.h[">]`)
 	coopRe     = regexp.MustCompile(`\bSyncAll\b|\bCrossCore[A-Za-z]*\b`)
 )
 
@@ -141,7 +142,7 @@ var (
 func scanSource(src string) (*scan, error) {
 	bl := blank(src)
 	s := &scan{}
-	fileMix := matmulRe.MatchString(bl)
+	fileMix := matmulRe.MatchString(bl) || matmulInc.MatchString(src)
 	// SyncAll and cross-core flags are often called from a class the kernel
 	// uses, so the whole file counts
 	fileCoop := coopRe.MatchString(bl)

@@ -3,7 +3,8 @@
  * the matrices with at most SetDim cores, and the high-level Matmul of an
  * Ascend C MIX kernel computes C = A * B (+ bias) with it exactly: through
  * IterateAll to GM (B plain and transposed) and through Iterate +
- * GetTensorC into a local tensor, on 2 and 4 AIV cores. The platform
+ * GetTensorC into a local tensor, on 2 and 4 AIV cores, and with A and B
+ * (transposed) given in NZ. The platform
  * library reports the runtime's SoC and core counts.
  *
  * needs: emulator
@@ -154,6 +155,44 @@ int main(void) {
     run_case(s, all, 128, 320, 96, 2, true, true, false, MatrixTraverse::FIRSTN);
     run_case(s, all, 200, 176, 72, 4, true, false, false, MatrixTraverse::FIRSTM); /* tails in M */
     run_case(s, local, 256, 256, 128, 4, false, false, true, MatrixTraverse::FIRSTM);
+
+    /* A and B in NZ (B transposed): M 40 (padded to 48 rows), N 32, K 48. */
+    {
+        const int M = 40, N = 32, K = 48, Mp = 48;
+        TCubeTiling t = make_tiling(M, N, K, 1, false, true, MatrixTraverse::FIRSTM);
+        std::vector<uint16_t> a((size_t)M * K), b((size_t)N * K), anz((size_t)Mp * K, 0), bnz((size_t)N * K, 0);
+        for (size_t i = 0; i < a.size(); i++) a[i] = aclFloatToFloat16((float)((int)(i % 7) - 3));
+        for (size_t i = 0; i < b.size(); i++) b[i] = aclFloatToFloat16((float)((int)(i % 5) - 2));
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++) anz[(size_t)(k / 16) * Mp * 16 + i * 16 + k % 16] = a[(size_t)i * K + k];
+        for (int j = 0; j < N; j++) /* B stored transposed: N x K */
+            for (int k = 0; k < K; k++) bnz[(size_t)(k / 16) * N * 16 + j * 16 + k % 16] = b[(size_t)j * K + k];
+        void *da, *db, *dc, *dt;
+        std::vector<float> c((size_t)M * N);
+        CHECK_OK(aclrtMalloc(&da, anz.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK_OK(aclrtMalloc(&db, bnz.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK_OK(aclrtMalloc(&dc, c.size() * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK_OK(aclrtMalloc(&dt, sizeof t, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK_OK(aclrtMemcpy(da, anz.size() * 2, anz.data(), anz.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+        CHECK_OK(aclrtMemcpy(db, bnz.size() * 2, bnz.data(), bnz.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+        CHECK_OK(aclrtMemcpy(dt, sizeof t, &t, sizeof t, ACL_MEMCPY_HOST_TO_DEVICE));
+        aclrtFuncHandle nz;
+        CHECK_OK(aclrtBinaryGetFunction(bin, "mm_nz", &nz));
+        asc_param ps[] = {{&da, 8}, {&db, 8}, {&dc, 8}, {&dt, 8}};
+        asc_launch(nz, 1, s, ps, 4);
+        CHECK_OK(aclrtSynchronizeStream(s));
+        CHECK_OK(aclrtMemcpy(c.data(), c.size() * 4, dc, c.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                float want = 0;
+                for (int k = 0; k < K; k++) want += h2f(a[(size_t)i * K + k]) * h2f(b[(size_t)j * K + k]);
+                if (c[(size_t)i * N + j] != want) FAIL("NZ: C[%d][%d] = %g, want %g", i, j, c[(size_t)i * N + j], want);
+            }
+        CHECK_OK(aclrtFree(da));
+        CHECK_OK(aclrtFree(db));
+        CHECK_OK(aclrtFree(dc));
+        CHECK_OK(aclrtFree(dt));
+    }
     CHECK_OK(aclrtBinaryUnLoad(bin));
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

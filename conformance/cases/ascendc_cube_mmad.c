@@ -4,7 +4,9 @@
  * (LoadData2DParams, transposed for B), multiplied by Mmad in fp32 with
  * the bias from the bias table (fp16 -> fp32 on the C1 -> C2 move), and
  * written back as ND by Fixpipe; Mmad accumulates when cmatrixInitVal is
- * false; Fixpipe applies relu and the F322F16 conversion. Inputs are small
+ * false; Fixpipe applies relu and the F322F16 conversion; an ND matrix
+ * survives ND -> NZ -> ND through UB (Nd2NzParams, Nz2NdParamsFull);
+ * InitConstValue fills L0A per its two parameter forms. Inputs are small
  * integers, so every result is exact.
  *
  * needs: emulator
@@ -19,20 +21,28 @@ static float h2f(uint16_t h) { return aclFloat16ToFloat(h); }
 static void mmad_case(aclrtFuncHandle f, aclrtStream s, uint32_t m, uint32_t n, uint32_t k, uint32_t useBias, int identity) {
     size_t na = (size_t)m * k, nb = (size_t)k * n;
     uint16_t *a = malloc(na * 2), *b = malloc(nb * 2), *bias = malloc((n < 32 ? 32 : n) * 2);
+    float *biasf = malloc((n < 32 ? 32 : n) * 4);
     float *c = malloc((size_t)m * n * 4);
     for (size_t i = 0; i < na; i++) a[i] = aclFloatToFloat16((float)((int)(i * 7 % 11) - 5));
     for (uint32_t i = 0; i < k; i++)
         for (uint32_t j = 0; j < n; j++)
             b[(size_t)i * n + j] = aclFloatToFloat16(identity ? (i == j ? 1.0f : 0.0f) : (float)((int)((i * 3 + j * 5) % 7) - 3));
-    for (uint32_t j = 0; j < (n < 32 ? 32 : n); j++) bias[j] = aclFloatToFloat16((float)(j % 13));
+    for (uint32_t j = 0; j < (n < 32 ? 32 : n); j++) {
+        bias[j] = aclFloatToFloat16((float)(j % 13));
+        biasf[j] = (float)(j % 13) + 0.25f; /* not a half value's neighbour: only an fp32 path keeps the .25 */
+    }
     void *da, *db, *dbias, *dc;
     CHECK_OK(aclrtMalloc(&da, na * 2, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK_OK(aclrtMalloc(&db, nb * 2, ACL_MEM_MALLOC_HUGE_FIRST));
-    CHECK_OK(aclrtMalloc(&dbias, 64 + n * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dbias, 128 + n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK_OK(aclrtMalloc(&dc, (size_t)m * n * 4, ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK_OK(aclrtMemcpy(da, na * 2, a, na * 2, ACL_MEMCPY_HOST_TO_DEVICE));
     CHECK_OK(aclrtMemcpy(db, nb * 2, b, nb * 2, ACL_MEMCPY_HOST_TO_DEVICE));
-    CHECK_OK(aclrtMemcpy(dbias, (n < 32 ? 32 : n) * 2, bias, (n < 32 ? 32 : n) * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    if (useBias == 2) {
+        CHECK_OK(aclrtMemcpy(dbias, (n < 32 ? 32 : n) * 4, biasf, (n < 32 ? 32 : n) * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    } else {
+        CHECK_OK(aclrtMemcpy(dbias, (n < 32 ? 32 : n) * 2, bias, (n < 32 ? 32 : n) * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+    }
     CHECK_OK(aclrtMemset(dc, (size_t)m * n * 4, 0xff, (size_t)m * n * 4));
     asc_param ps[] = {{&da, 8}, {&db, 8}, {&dbias, 8}, {&dc, 8}, {&m, 4}, {&n, 4}, {&k, 4}, {&useBias, 4}};
     asc_launch(f, 1, s, ps, 8);
@@ -40,7 +50,7 @@ static void mmad_case(aclrtFuncHandle f, aclrtStream s, uint32_t m, uint32_t n, 
     CHECK_OK(aclrtMemcpy(c, (size_t)m * n * 4, dc, (size_t)m * n * 4, ACL_MEMCPY_DEVICE_TO_HOST));
     for (uint32_t i = 0; i < m; i++)
         for (uint32_t j = 0; j < n; j++) {
-            float want = useBias ? h2f(bias[j]) : 0.0f;
+            float want = useBias == 2 ? biasf[j] : useBias ? h2f(bias[j]) : 0.0f;
             for (uint32_t kk = 0; kk < k; kk++) want += h2f(a[(size_t)i * k + kk]) * h2f(b[(size_t)kk * n + j]);
             if (c[(size_t)i * n + j] != want) FAIL("m=%u n=%u k=%u bias=%u: C[%u][%u] = %g, want %g", m, n, k, useBias, i, j, c[(size_t)i * n + j], want);
         }
@@ -51,6 +61,7 @@ static void mmad_case(aclrtFuncHandle f, aclrtStream s, uint32_t m, uint32_t n, 
     free(a);
     free(b);
     free(bias);
+    free(biasf);
     free(c);
 }
 
@@ -70,6 +81,7 @@ int main(void) {
     mmad_case(mmad, s, 32, 32, 32, 1, 0);  /* the mmad_bias sample's shape, with bias */
     mmad_case(mmad, s, 48, 64, 80, 1, 0);  /* several fractals each way */
     mmad_case(mmad, s, 16, 32, 20, 0, 0);  /* K = 20: the ND2NZ copy pads the second fractal with zeros */
+    mmad_case(mmad, s, 32, 64, 32, 2, 0);  /* fp32 bias: the same-type C1 -> C2 move counts 64-byte units */
 
     /* Accumulation and Fixpipe relu + F322F16: out = relu(2 * A * B). */
     uint16_t a[256], b[256], out[256];
@@ -94,6 +106,44 @@ int main(void) {
     CHECK_OK(aclrtFree(da));
     CHECK_OK(aclrtFree(db));
     CHECK_OK(aclrtFree(dout));
+
+    /* ND -> NZ -> ND round trip through UB (Nd2NzParams, Nz2NdParamsFull). */
+    aclrtFuncHandle rt;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_nz_roundtrip", &rt));
+    uint32_t rows = 20, cols = 48, padRows = 32;
+    uint16_t nd[20 * 48], back[20 * 48];
+    for (int i = 0; i < 20 * 48; i++) nd[i] = aclFloatToFloat16((float)(i % 1000));
+    void *dsrc, *ddst;
+    CHECK_OK(aclrtMalloc(&dsrc, sizeof nd, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&ddst, sizeof nd, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(dsrc, sizeof nd, nd, sizeof nd, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemset(ddst, sizeof nd, 0, sizeof nd));
+    asc_param pr[] = {{&dsrc, 8}, {&ddst, 8}, {&rows, 4}, {&cols, 4}, {&padRows, 4}};
+    asc_launch(rt, 1, s, pr, 5);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(back, sizeof back, ddst, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(memcmp(nd, back, sizeof nd) == 0);
+    CHECK_OK(aclrtFree(dsrc));
+    CHECK_OK(aclrtFree(ddst));
+
+    /* InitConstValue in L0A, both parameter forms. */
+    aclrtFuncHandle ic;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_init_const", &ic));
+    uint16_t ones[48 * 16];
+    float c16[256];
+    for (int i = 0; i < 48 * 16; i++) ones[i] = aclFloatToFloat16(1.0f);
+    void *dones, *dc16;
+    CHECK_OK(aclrtMalloc(&dones, sizeof ones, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dc16, sizeof c16, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(dones, sizeof ones, ones, sizeof ones, ACL_MEMCPY_HOST_TO_DEVICE));
+    asc_param pi[] = {{&dones, 8}, {&dc16, 8}};
+    asc_launch(ic, 1, s, pi, 2);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(c16, sizeof c16, dc16, sizeof c16, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 256; i++)
+        if (c16[i] != 80.0f) FAIL("InitConstValue: C[%d] = %g, want 80", i, c16[i]);
+    CHECK_OK(aclrtFree(dones));
+    CHECK_OK(aclrtFree(dc16));
     CHECK_OK(aclrtBinaryUnLoad(bin));
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

@@ -21,7 +21,9 @@ struct CubePath {
     TBuf<TPosition::C1> bias1;
     TBuf<TPosition::C2> bias2;
 
-    void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k, bool useBias) {
+    /* useBias: 0 none, 1 fp16 bias (converted on the C1 -> C2 move), 2 fp32
+     * bias (same-type move). */
+    void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k, uint32_t useBias) {
         const uint32_t kA = (k + 15) / 16 * 16, mB = m / 16, nB = n / 16, kB = kA / 16;
         GlobalTensor<half> aGM, bGM, biasGM;
         GlobalTensor<float> cGM;
@@ -34,7 +36,7 @@ struct CubePath {
         pipe.InitBuffer(a2, m * kA * sizeof(half));
         pipe.InitBuffer(b2, kA * n * sizeof(half));
         pipe.InitBuffer(co1, m * n * sizeof(float));
-        pipe.InitBuffer(bias1, n * sizeof(half) < 64 ? 64 : n * sizeof(half));
+        pipe.InitBuffer(bias1, n * sizeof(float) < 64 ? 64 : n * sizeof(float));
         pipe.InitBuffer(bias2, n * sizeof(float));
         LocalTensor<half> a1L = a1.Get<half>(), b1L = b1.Get<half>(), a2L = a2.Get<half>(), b2L = b2.Get<half>();
         LocalTensor<float> c1L = co1.Get<float>();
@@ -64,7 +66,16 @@ struct CubePath {
         mp.m = m;
         mp.n = n;
         mp.k = k;
-        if (useBias) {
+        if (useBias == 2) {
+            GlobalTensor<float> biasF;
+            biasF.SetGlobalBuffer((__gm__ float *)bias);
+            LocalTensor<float> bias1L = bias1.Get<float>();
+            LocalTensor<float> bias2L = bias2.Get<float>();
+            DataCopy(bias1L, biasF, n < 16 ? 16 : n);
+            DataCopy(bias2L, bias1L, DataCopyParams(1, (uint16_t)((n * sizeof(float) + 63) / 64), 0, 0));
+            mp.cmatrixInitVal = false;
+            Mmad(c1L, a2L, b2L, bias2L, mp);
+        } else if (useBias) {
             LocalTensor<half> bias1L = bias1.Get<half>();
             LocalTensor<float> bias2L = bias2.Get<float>();
             DataCopy(bias1L, biasGM, n < 32 ? 32 : n);
@@ -90,7 +101,7 @@ extern "C" __global__ __aicore__ void cube_mmad(GM_ADDR a, GM_ADDR b, GM_ADDR bi
                                                  uint32_t useBias) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
     CubePath path;
-    path.Run(a, b, bias, c, m, n, k, useBias != 0);
+    path.Run(a, b, bias, c, m, n, k, useBias);
 }
 
 /* Mmad accumulating: C = A*B, then C += A*B (cmatrixInitVal false), then
@@ -174,4 +185,52 @@ extern "C" __global__ __aicore__ void cube_rules(GM_ADDR a, GM_ADDR c, uint32_t 
     default:
         break;
     }
+}
+
+/* ND -> NZ (GM -> VECIN, Nd2NzParams) and back NZ -> ND (VECIN -> GM,
+ * Nz2NdParamsFull): rows x cols halves (cols a multiple of 16) come back
+ * unchanged, through a NZ matrix of `padRows` rows per column block. */
+extern "C" __global__ __aicore__ void cube_nz_roundtrip(GM_ADDR src, GM_ADDR dst, uint32_t rows, uint32_t cols, uint32_t padRows) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, padRows * cols * sizeof(half));
+    GlobalTensor<half> sG, dG;
+    sG.SetGlobalBuffer((__gm__ half *)src);
+    dG.SetGlobalBuffer((__gm__ half *)dst);
+    LocalTensor<half> t = ub.Get<half>();
+    DataCopy(t, sG, Nd2NzParams(1, rows, cols, 0, cols, padRows, 1, 0));
+    DataCopy(dG, t, Nz2NdParamsFull(1, rows, cols, 1, padRows, cols, 1));
+}
+
+/* InitConstValue into L0A: A (16 x 48 halves, three fractals) filled with
+ * 1, then fractals 0 and 2 with 2 (blockNum 1, dstGap 1); B (48 x 16) all
+ * ones from GM; out = A * B = 80 everywhere. */
+extern "C" __global__ __aicore__ void cube_init_const(GM_ADDR b, GM_ADDR c) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::B1> b1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(b1, 48 * 16 * 2);
+    pipe.InitBuffer(a2, 48 * 16 * 2);
+    pipe.InitBuffer(b2, 48 * 16 * 2);
+    pipe.InitBuffer(co1, 16 * 16 * 4);
+    GlobalTensor<half> bG;
+    GlobalTensor<float> cG;
+    bG.SetGlobalBuffer((__gm__ half *)b);
+    cG.SetGlobalBuffer((__gm__ float *)c);
+    LocalTensor<half> b1L = b1.Get<half>(), a2L = a2.Get<half>(), b2L = b2.Get<half>();
+    LocalTensor<float> c1L = co1.Get<float>();
+    InitConstValue(a2L, InitConstValueParams<half>(3, half(1.0f)));
+    InitConstValue(a2L, InitConstValueParams<half>(2, 1, 1, half(2.0f)));
+    DataCopy(b1L, bG, Nd2NzParams(1, 48, 16, 0, 16, 48, 1, 0));
+    LoadData(b2L, b1L, LoadData2DParams(0, 3, 1, 0, 0, true, 0));
+    MmadParams mp;
+    mp.m = 16;
+    mp.n = 16;
+    mp.k = 48;
+    Mmad(c1L, a2L, b2L, mp);
+    Fixpipe(cG, c1L, FixpipeParamsV220(16, 16, 16, 16, false));
 }

@@ -129,3 +129,26 @@ extern "C" __global__ __aicore__ void mm_bad_tiling(GM_ADDR tilingGM) {
     LoadTiling(t, tilingGM);
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
 }
+
+/* C = A * B on one core with A given in NZ (32-byte columns of
+ * align16(M) rows) and B transposed in NZ. */
+extern "C" __global__ __aicore__ void mm_nz(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGM) {
+    AscendC::TPipe pipe;
+    using A = MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half>;
+    using B = MatmulType<AscendC::TPosition::GM, CubeFormat::NZ, half, true>;
+    using C = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+    Matmul<A, B, C, C> mm;
+    TCubeTiling t;
+    LoadTiling(t, tilingGM);
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (AscendC::GetBlockIdx() != 0) return;
+    AscendC::GlobalTensor<half> aG, bG;
+    AscendC::GlobalTensor<float> cG;
+    aG.SetGlobalBuffer((__gm__ half *)a);
+    bG.SetGlobalBuffer((__gm__ half *)b);
+    cG.SetGlobalBuffer((__gm__ float *)c);
+    mm.SetTensorA(aG);
+    mm.SetTensorB(bG, true);
+    mm.IterateAll(cG);
+    mm.End();
+}

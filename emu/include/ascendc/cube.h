@@ -51,6 +51,23 @@ struct Nd2NzParams {
           dstNzNStride(nStride), dstNzMatrixStride(dstMat) {}
 };
 
+/* Local NZ -> GM ND (DataCopy, Nz2NdParamsFull). Units: srcNdMatrixStride
+ * in 256-element fractals, srcNStride in 16-element rows (the rows of the
+ * NZ matrix between its column blocks), dstDStride and dstNdMatrixStride
+ * in elements; dValue is a multiple of 16. */
+struct Nz2NdParamsFull {
+    uint16_t ndNum = 1;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 1;
+    uint16_t srcNStride = 0;
+    uint16_t dstDStride = 0;
+    uint16_t dstNdMatrixStride = 1;
+    Nz2NdParamsFull() = default;
+    Nz2NdParamsFull(uint16_t nd, uint16_t n, uint16_t d, uint16_t srcMat, uint16_t srcN, uint16_t dstD, uint16_t dstMat)
+        : ndNum(nd), nValue(n), dValue(d), srcNdMatrixStride(srcMat), srcNStride(srcN), dstDStride(dstD), dstNdMatrixStride(dstMat) {}
+};
+
 /* L1 -> L0A/L0B (LoadData): repeatTimes fractals of 512 bytes; source
  * fractal r at startIndex + r*srcStride, destination at r*(dstGap+1)
  * (fractal units); ifTranspose transposes each 16 x 16 fractal (b16). */
@@ -65,6 +82,22 @@ struct LoadData2DParams {
     LoadData2DParams() = default;
     LoadData2DParams(uint16_t start, uint8_t repeat, uint16_t srcS, uint8_t s, uint16_t gap, bool trans, uint8_t mode)
         : startIndex(start), repeatTimes(repeat), srcStride(srcS), sid(s), dstGap(gap), ifTranspose(trans), addrMode(mode) {}
+};
+
+/* InitConstValue: repeatTimes iterations, each filling blockNum blocks
+ * (32 bytes in A1/B1, 512 bytes in A2/B2) with initValue and then skipping
+ * dstGap blocks. The two-field form (repeatTimes, initValue; blockNum and
+ * dstGap 0) fills 512 bytes per iteration. */
+template <typename T>
+struct InitConstValueParams {
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = T(0);
+    InitConstValueParams() = default;
+    InitConstValueParams(uint16_t repeat, T value) : repeatTimes(repeat), initValue(value) {}
+    InitConstValueParams(uint16_t repeat, uint16_t blocks, uint16_t gap, T value)
+        : repeatTimes(repeat), blockNum(blocks), dstGap(gap), initValue(value) {}
 };
 
 /* Mmad: C (m x n) = A (m x k) * B (k x n) [+ C or bias]. */
@@ -230,6 +263,56 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
         }
     }
     charge(PIPE_MTE2, copy_cycles(PIPE_MTE2, (uint64_t)p.ndNum * p.nValue * blocks * 32));
+}
+
+template <typename T, typename U>
+inline std::enable_if_t<std::is_same<T, U>::value> InitConstValue(const LocalTensor<T> &dst, const InitConstValueParams<U> &p) {
+    using namespace npuemu::asc;
+    const char *api = "InitConstValue";
+    Hardware h = hw_of(dst.pos_);
+    if (h != Hardware::L1 && h != Hardware::L0A && h != Hardware::L0B) {
+        fault(api, "destination is in %s; InitConstValue fills A1/B1 (L1) or A2/B2 (L0A/L0B) (rule: operand position)", pos_name(dst.pos_));
+    }
+    const uint64_t block = h == Hardware::L1 ? 32 : 512;
+    const bool simple = p.blockNum == 0 && p.dstGap == 0;
+    const uint64_t per = simple ? 512 : p.blockNum * block, gap = simple ? 0 : p.dstGap * block;
+    if (p.repeatTimes == 0 || per == 0) return;
+    uint64_t span = (uint64_t)(p.repeatTimes - 1) * (per + gap) + per;
+    cube::check_operand(dst, h, (uint32_t)block == 32 ? 32 : 512, span, api, "destination");
+    uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr_);
+    for (uint32_t r = 0; r < p.repeatTimes; r++) {
+        T *row = reinterpret_cast<T *>(d + r * (per + gap));
+        for (uint64_t i = 0; i < per / sizeof(T); i++) row[i] = p.initValue;
+    }
+    charge(PIPE_MTE1, copy_cycles(PIPE_MTE1, (uint64_t)p.repeatTimes * per));
+}
+
+/* Local (VECOUT, NZ) -> GM (ND). */
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Nz2NdParamsFull &p) {
+    using namespace npuemu::asc;
+    const char *api = "DataCopy(local->GM, Nz2NdParamsFull)";
+    if (p.ndNum > 4095 || p.nValue == 0 || p.nValue > 8192 || p.dValue == 0 || p.dValue > 8192 || p.dValue % 16 != 0) {
+        if (p.ndNum == 0) return;
+        fault(api, "ndNum %u / nValue %u / dValue %u out of range (rule: ndNum <= 4095, nValue and dValue in [1, 8192], dValue a multiple of 16)",
+              p.ndNum, p.nValue, p.dValue);
+    }
+    if (p.ndNum == 0) return;
+    if (p.srcNStride < p.nValue) fault(api, "srcNStride %u is less than nValue %u (rule: a column block holds nValue rows)", p.srcNStride, p.nValue);
+    if (p.dstDStride < p.dValue) fault(api, "dstDStride %u is less than dValue %u (rule: ND rows do not overlap)", p.dstDStride, p.dValue);
+    const uint32_t cb = p.dValue / 16;
+    uint64_t srcLast = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride * 256 + ((uint64_t)(cb - 1) * p.srcNStride + p.nValue) * 16;
+    cube::check_operand(src, hw_of(src.pos_), 32, srcLast * sizeof(T), api, "source");
+    uint64_t dstLast = (uint64_t)(p.ndNum - 1) * p.dstNdMatrixStride + (uint64_t)(p.nValue - 1) * p.dstDStride + p.dValue;
+    gm_check(dst.ptr_, dstLast * sizeof(T), api);
+    for (uint32_t i = 0; i < p.ndNum; i++) {
+        const T *s0 = src.ptr_ + (uint64_t)i * p.srcNdMatrixStride * 256;
+        T *d0 = dst.ptr_ + (uint64_t)i * p.dstNdMatrixStride;
+        for (uint32_t r = 0; r < p.nValue; r++)
+            for (uint32_t b = 0; b < cb; b++)
+                AscendC::detail::gm_store(d0 + (uint64_t)r * p.dstDStride + b * 16, s0 + ((uint64_t)b * p.srcNStride + r) * 16, 16);
+    }
+    charge(PIPE_MTE3, copy_cycles(PIPE_MTE3, (uint64_t)p.ndNum * p.nValue * p.dValue * sizeof(T)));
 }
 
 /* L1 -> L0A / L0B, 512-byte fractals. */

@@ -22,8 +22,10 @@
 
 #include "ascendc/types.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
+/* No <immintrin.h>: it would double the parse time of every kernel
+ * (kernel_operator.h includes this header); GCC vector extensions and two
+ * builtins do the same. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NPUEMU_CUBE_X86 1
 #endif
 
@@ -49,11 +51,17 @@ constexpr Elem elem_of() {
     }
 }
 
-/* A strided matrix: element (i, j) at p + i*rs + j*cs (in elements). */
+/* A strided matrix: element (i, j) at p + i*rs + j*cs (in elements). With
+ * nzRows != 0 it is an NZ matrix instead: the stored matrix (i, j), or
+ * (j, i) when nzTrans, is cut into columns of c0 elements (32 bytes),
+ * each holding nzRows rows (16-aligned): (r, c) at
+ * (c / c0) * nzRows * c0 + r * c0 + c % c0. */
 struct Mat {
     const void *p;
     Elem e;
     size_t rs, cs;
+    size_t nzRows = 0;
+    bool nzTrans = false;
 };
 
 inline bool have_avx2() {
@@ -74,12 +82,18 @@ inline bool have_f16c() {
 #endif
 }
 
+typedef float v8f __attribute__((vector_size(32), aligned(4)));
+typedef float v4f __attribute__((vector_size(16), aligned(4)));
+typedef short v8h __attribute__((vector_size(16), aligned(2)));
+
 #ifdef NPUEMU_CUBE_X86
 __attribute__((target("avx,f16c"))) inline void cvt_f16_run_f16c(const uint16_t *s, float *d, size_t n) {
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-        _mm256_storeu_ps(d + i, _mm256_cvtph_ps(h));
+        v8h h;
+        std::memcpy(&h, s + i, sizeof h);
+        v8f f = __builtin_ia32_vcvtph2ps256(h);
+        std::memcpy(d + i, &f, sizeof f);
     }
     for (; i < n; i++) d[i] = f16_to_f32(s[i]);
 }
@@ -114,6 +128,11 @@ inline void cvt_run(const void *src, Elem e, float *d, size_t n) {
 inline size_t elem_bytes(Elem e) { return e == Elem::F32 ? 4 : 2; }
 
 inline const void *at(const Mat &m, size_t i, size_t j) {
+    if (m.nzRows != 0) {
+        const size_t c0 = 32 / elem_bytes(m.e);
+        size_t r = m.nzTrans ? j : i, c = m.nzTrans ? i : j;
+        return static_cast<const uint8_t *>(m.p) + ((c / c0) * m.nzRows * c0 + r * c0 + c % c0) * elem_bytes(m.e);
+    }
     return static_cast<const uint8_t *>(m.p) + (i * m.rs + j * m.cs) * elem_bytes(m.e);
 }
 
@@ -138,13 +157,13 @@ inline void pack_a(const Mat &src, int M, int K, PackedA &out) {
     out.K = K;
     out.buf.assign((size_t)panels * K * kMR, 0.0f);
     std::vector<float> run((size_t)(K > M ? K : M));
-    if (src.cs == 1 || K == 1) { /* rows contiguous along K */
+    if (src.nzRows == 0 && (src.cs == 1 || K == 1)) { /* rows contiguous along K */
         for (int i = 0; i < M; i++) {
             cvt_run(at(src, i, 0), src.e, run.data(), K);
             float *dst = out.buf.data() + (size_t)(i / kMR) * K * kMR + i % kMR;
             for (int k = 0; k < K; k++) dst[(size_t)k * kMR] = run[k];
         }
-    } else if (src.rs == 1) { /* columns contiguous along M (transposed A) */
+    } else if (src.nzRows == 0 && src.rs == 1) { /* columns contiguous along M (transposed A) */
         for (int k = 0; k < K; k++) {
             cvt_run(at(src, 0, k), src.e, run.data(), M);
             for (int i = 0; i < M; i++) out.buf[(size_t)(i / kMR) * K * kMR + (size_t)k * kMR + i % kMR] = run[i];
@@ -166,7 +185,7 @@ inline void pack_b(const Mat &src, int K, int N, PackedB &out) {
     out.K = K;
     out.buf.assign((size_t)panels * K * kNR, 0.0f);
     std::vector<float> run((size_t)(K > N ? K : N));
-    if (src.cs == 1 || N == 1) { /* rows contiguous along N */
+    if (src.nzRows == 0 && (src.cs == 1 || N == 1)) { /* rows contiguous along N */
         for (int k = 0; k < K; k++) {
             cvt_run(at(src, k, 0), src.e, run.data(), N);
             for (int q = 0; q < panels; q++) {
@@ -174,7 +193,7 @@ inline void pack_b(const Mat &src, int K, int N, PackedB &out) {
                 std::memcpy(out.buf.data() + (size_t)q * K * kNR + (size_t)k * kNR, run.data() + q * kNR, w * sizeof(float));
             }
         }
-    } else if (src.rs == 1) { /* columns contiguous along K (transposed B) */
+    } else if (src.nzRows == 0 && src.rs == 1) { /* columns contiguous along K (transposed B) */
         for (int j = 0; j < N; j++) {
             cvt_run(at(src, 0, j), src.e, run.data(), K);
             float *dst = out.buf.data() + (size_t)(j / kNR) * K * kNR + j % kNR;
@@ -191,56 +210,43 @@ inline void pack_b(const Mat &src, int K, int N, PackedB &out) {
 }
 
 /* Micro-kernels: c[mr x nr] (ldc) (+)= a[kc x MR] * b[kc x NR]. */
-typedef float v8f __attribute__((vector_size(32), aligned(4)));
-typedef float v4f __attribute__((vector_size(16), aligned(4)));
-
 #ifdef NPUEMU_CUBE_X86
+/* 4 x 16 block in eight 8-wide accumulators; the multiply-adds contract to
+ * FMA (GNU C++ -ffp-contract=fast). */
 __attribute__((target("avx2,fma"))) inline void kernel_avx2(int kc, const float *a, const float *b, float *c, size_t ldc,
                                                              int mr, int nr, bool acc) {
-    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
-    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
-    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
-    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+    v8f c00 = {}, c01 = {}, c10 = {}, c11 = {}, c20 = {}, c21 = {}, c30 = {}, c31 = {};
     for (int k = 0; k < kc; k++) {
-        __m256 b0 = _mm256_loadu_ps(b);
-        __m256 b1 = _mm256_loadu_ps(b + 8);
-        __m256 a0 = _mm256_broadcast_ss(a);
-        c00 = _mm256_fmadd_ps(a0, b0, c00);
-        c01 = _mm256_fmadd_ps(a0, b1, c01);
-        __m256 a1 = _mm256_broadcast_ss(a + 1);
-        c10 = _mm256_fmadd_ps(a1, b0, c10);
-        c11 = _mm256_fmadd_ps(a1, b1, c11);
-        __m256 a2 = _mm256_broadcast_ss(a + 2);
-        c20 = _mm256_fmadd_ps(a2, b0, c20);
-        c21 = _mm256_fmadd_ps(a2, b1, c21);
-        __m256 a3 = _mm256_broadcast_ss(a + 3);
-        c30 = _mm256_fmadd_ps(a3, b0, c30);
-        c31 = _mm256_fmadd_ps(a3, b1, c31);
+        v8f b0 = *reinterpret_cast<const v8f *>(b);
+        v8f b1 = *reinterpret_cast<const v8f *>(b + 8);
+        float a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+        c00 += a0 * b0;
+        c01 += a0 * b1;
+        c10 += a1 * b0;
+        c11 += a1 * b1;
+        c20 += a2 * b0;
+        c21 += a2 * b1;
+        c30 += a3 * b0;
+        c31 += a3 * b1;
         a += kMR;
         b += kNR;
     }
+    v8f r[8] = {c00, c01, c10, c11, c20, c21, c30, c31};
     if (mr == kMR && nr == kNR) {
-        __m256 r[8] = {c00, c01, c10, c11, c20, c21, c30, c31};
         for (int i = 0; i < 4; i++) {
-            float *row = c + i * ldc;
+            v8f *row = reinterpret_cast<v8f *>(c + i * ldc);
             if (acc) {
-                r[2 * i] = _mm256_add_ps(r[2 * i], _mm256_loadu_ps(row));
-                r[2 * i + 1] = _mm256_add_ps(r[2 * i + 1], _mm256_loadu_ps(row + 8));
+                row[0] += r[2 * i];
+                row[1] += r[2 * i + 1];
+            } else {
+                row[0] = r[2 * i];
+                row[1] = r[2 * i + 1];
             }
-            _mm256_storeu_ps(row, r[2 * i]);
-            _mm256_storeu_ps(row + 8, r[2 * i + 1]);
         }
         return;
     }
-    alignas(32) float t[kMR * kNR];
-    _mm256_store_ps(t + 0, c00);
-    _mm256_store_ps(t + 8, c01);
-    _mm256_store_ps(t + 16, c10);
-    _mm256_store_ps(t + 24, c11);
-    _mm256_store_ps(t + 32, c20);
-    _mm256_store_ps(t + 40, c21);
-    _mm256_store_ps(t + 48, c30);
-    _mm256_store_ps(t + 56, c31);
+    float t[kMR * kNR];
+    std::memcpy(t, r, sizeof t);
     for (int i = 0; i < mr; i++)
         for (int j = 0; j < nr; j++) c[i * ldc + j] = acc ? c[i * ldc + j] + t[i * kNR + j] : t[i * kNR + j];
 }

@@ -137,6 +137,21 @@ inline pipe_t local_pipe(TPosition dst, TPosition src) {
 
 } // namespace detail
 
+} // namespace AscendC
+
+/* The L1 -> BT (bias table) move counts 64-byte units: the cube helpers
+ * (ascendc/cube.h) implement it. */
+namespace npuemu {
+namespace asc {
+namespace cube {
+template <typename T, typename U>
+inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<U> &src, const AscendC::DataCopyParams &p);
+} // namespace cube
+} // namespace asc
+} // namespace npuemu
+
+namespace AscendC {
+
 /* GM -> local, count elements. */
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count) {
@@ -222,6 +237,10 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p) {
     const char *api = "DataCopy(local->local, DataCopyParams)";
+    if (npuemu::asc::hw_of(dst.pos_) == npuemu::asc::Hardware::BIAS) {
+        npuemu::asc::cube::copy_l1_to_bt(dst, src, p);
+        return;
+    }
     detail::check_local(dst, detail::span(p, false, 32), api);
     detail::check_local(src, detail::span(p, true, 32), api);
     detail::strided_copy(reinterpret_cast<uint8_t *>(dst.ptr_), reinterpret_cast<const uint8_t *>(src.ptr_), p, 32, false, sizeof(T), nullptr);

@@ -66,9 +66,13 @@ inline void DumpAccChkPoint(const LocalTensor<T> &t, uint32_t index, uint32_t co
     DumpTensor(t[countOff], index, dumpSize);
 }
 
-/* trap: ends the block with an AI Core exception. */
-[[noreturn]] inline void trap() { npuemu::asc::fault("trap", "the kernel called trap()"); }
+} // namespace AscendC
 
+/* trap: ends the block with an AI Core exception (global, and reachable as
+ * AscendC::trap). */
+[[noreturn]] inline void trap() { npuemu::asc::fault("trap", "the kernel called trap()"); }
+namespace AscendC {
+using ::trap;
 } // namespace AscendC
 
 namespace npuemu {
@@ -84,8 +88,5 @@ namespace asc {
 #undef assert
 #endif
 #define assert(expr) ASSERT(expr)
-#ifndef trap
-inline void trap() { AscendC::trap(); }
-#endif
 
 #endif

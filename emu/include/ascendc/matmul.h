@@ -158,7 +158,6 @@ struct Operand {
 inline void check_tiling(const TCubeTiling &t, uint32_t inBytes, uint32_t biasBytes) {
     const char *api = "Matmul::Init (REGIST_MATMUL_OBJ)";
     if (t.M <= 0 || t.N <= 0 || t.Ka <= 0 || t.Kb <= 0) fault(api, "tiling M %d, N %d, Ka %d, Kb %d must be positive (rule: TCubeTiling shape)", t.M, t.N, t.Ka, t.Kb);
-    if (t.Ka != t.Kb) fault(api, "tiling Ka %d differs from Kb %d (rule: A and B share K)", t.Ka, t.Kb);
     if (t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0) {
         fault(api, "tiling singleCoreM %d / singleCoreN %d / singleCoreK %d must be positive (rule: TCubeTiling singleCore*)", t.singleCoreM,
               t.singleCoreN, t.singleCoreK);
@@ -207,6 +206,10 @@ public:
     static constexpr bool kInt8 = std::is_same<SrcAT, int8_t>::value;
     static constexpr bool kFloatIn = std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value || std::is_same<SrcAT, float>::value;
     static_assert(kInt8 || kFloatIn, "Matmul: A/B must be half, bfloat16_t, float or int8_t");
+    static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ, "Matmul: npuemu takes A in ND or NZ");
+    static_assert(B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ, "Matmul: npuemu takes B in ND or NZ");
+    static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN, "Matmul: npuemu writes C in ND");
+    static_assert(!kInt8 || (A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND), "Matmul: int8 operands in ND");
 
     Matmul() = default;
 
@@ -407,14 +410,31 @@ private:
         /* A: element (i, k) at i*Ka + k, transposed at k*M + i. */
         size_t aRs = a_.trans ? 1 : (size_t)orgKa_, aCs = a_.trans ? (size_t)orgM_ : 1;
         size_t bRs = b_.trans ? 1 : (size_t)orgN_, bCs = b_.trans ? (size_t)orgKb_ : 1;
-        if (!a_.local) gm_check(a_.p, (((size_t)singleM_ - 1) * aRs + ((size_t)singleK_ - 1) * aCs + 1) * es, "Matmul::SetTensorA");
-        if (!b_.local) gm_check(b_.p, (((size_t)singleK_ - 1) * bRs + ((size_t)singleN_ - 1) * bCs + 1) * es, "Matmul::SetTensorB");
+        /* NZ operands: the stored matrix (M x Ka for A, Ka x ... ) in
+         * 32-byte columns of 16-aligned height. */
+        const size_t c0 = 32 / es;
+        cube::Mat am{a_.p, a_.e, aRs, aCs}, bm{b_.p, b_.e, bRs, bCs};
+        if constexpr (A_TYPE::format == CubeFormat::NZ) {
+            am.nzRows = ((size_t)(a_.trans ? orgKa_ : orgM_) + 15) / 16 * 16;
+            am.nzTrans = a_.trans;
+            size_t cols = a_.trans ? (size_t)orgM_ : (size_t)orgKa_;
+            if (!a_.local) gm_check(a_.p, (cols + c0 - 1) / c0 * c0 * am.nzRows * es, "Matmul::SetTensorA");
+        } else if (!a_.local) {
+            gm_check(a_.p, (((size_t)singleM_ - 1) * aRs + ((size_t)singleK_ - 1) * aCs + 1) * es, "Matmul::SetTensorA");
+        }
+        if constexpr (B_TYPE::format == CubeFormat::NZ) {
+            bm.nzRows = ((size_t)(b_.trans ? orgN_ : orgKb_) + 15) / 16 * 16;
+            bm.nzTrans = b_.trans;
+            size_t cols = b_.trans ? (size_t)orgKb_ : (size_t)orgN_;
+            if (!b_.local) gm_check(b_.p, (cols + c0 - 1) / c0 * c0 * bm.nzRows * es, "Matmul::SetTensorB");
+        } else if (!b_.local) {
+            gm_check(b_.p, (((size_t)singleK_ - 1) * bRs + ((size_t)singleN_ - 1) * bCs + 1) * es, "Matmul::SetTensorB");
+        }
         if (biasOn_) {
             if (bias_ == nullptr) fault(api, "the tiling enables bias (isBias) but SetBias was not called (rule: bias operand)");
             if (!biasLocal_) gm_check(bias_, (uint64_t)singleN_ * sizeof(BiasT), "Matmul::SetBias");
         }
         if constexpr (kFloatIn) {
-            cube::Mat am{a_.p, a_.e, aRs, aCs}, bm{b_.p, b_.e, bRs, bCs};
             cube::pack_a(am, singleM_, singleK_, pa_);
             cube::pack_b(bm, singleK_, singleN_, pb_);
         }
@@ -526,16 +546,29 @@ namespace mm {
 
 inline void regist(AscendC::TPipe *, GM_ADDR) {}
 
+/* One object without its tiling: the kernel calls mm.Init(&tiling) later. */
+template <class MM>
+inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj) {
+    (void)pipe;
+    obj.SetWorkspace(ws, 0);
+}
+
+/* Objects with their tilings; a NULL tiling leaves Init to the kernel. */
 template <class MM, class... Rest>
 inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj, const TCubeTiling *tiling, Rest &&...rest) {
     obj.SetWorkspace(ws, 0);
-    obj.Init(tiling, pipe);
+    if (tiling != nullptr) obj.Init(tiling, pipe);
     regist(pipe, ws, rest...);
 }
 
 template <class MM, class... Rest>
 inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj, TCubeTiling *tiling, Rest &&...rest) {
     regist(pipe, ws, obj, static_cast<const TCubeTiling *>(tiling), rest...);
+}
+
+template <class MM, class... Rest>
+inline void regist(AscendC::TPipe *pipe, GM_ADDR ws, MM &obj, std::nullptr_t, Rest &&...rest) {
+    regist(pipe, ws, obj, static_cast<const TCubeTiling *>(nullptr), rest...);
 }
 
 /* True on the AIC sub-block of a MIX launch: it serves the AIVs on
@@ -547,7 +580,8 @@ inline bool aic_of_mix() { return is_mix() && is_aic(); }
 } // namespace npuemu
 
 /* REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...]):
- * registers the Matmul objects. On the AIC of a MIX kernel it returns from
+ * registers the Matmul objects (a tiling may be NULL, or a single object
+ * may come alone: the kernel then calls mm.Init(&tiling) itself). On the AIC of a MIX kernel it returns from
  * the enclosing (kernel) function, as the vendor's does. */
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                         \
     if (npuemu::asc::mm::aic_of_mix()) {                                                                  \

@@ -229,14 +229,15 @@ inline void CrossCoreSetFlag(uint16_t flagId) {
     detail::check_flag_id(api, flagId);
     if (modeId == 0) {
         detail::sync_all(false, 0);
+        blk().xflag0[flagId]++;
         return;
     }
     MixState &m = detail::mix_of(api);
     Block &b = blk();
     if (modeId == 1) {
         if (b.aic) fault(api, "mode 1 synchronises the two AIVs of a block; the AIC cannot set it");
-        m.flag[1][flagId][2 - b.sub].fetch_add(1); /* slot 2: for AIV 0, slot 1: for AIV 1 */
-        futex_wake(&m.flag[1][flagId][2 - b.sub]);
+        m.flag[1][flagId][2 - b.sub].fetch_add(1); /* slot 2: for AIV 1, slot 1: for AIV 0 */
+        futex_wake(&m.flag[0][flagId][1 - b.sub]);  /* the other AIV waits on its dir-0 word */
     } else if (b.aic) {
         m.flag[0][flagId][0].fetch_add(1);
         m.flag[0][flagId][1].fetch_add(1);
@@ -249,25 +250,23 @@ inline void CrossCoreSetFlag(uint16_t flagId) {
     charge(pipe, 1);
 }
 
+/* The wait takes whatever set reaches this core: on the AIC, both AIVs of
+ * its block (mode 2); on an AIV, its AIC (mode 2) or the other AIV (mode
+ * 1); a mode 0 set of this core (already met every core). */
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId) {
     using namespace npuemu::asc;
     const char *api = "CrossCoreWaitFlag";
     detail::check_flag_id(api, flagId);
-    if (modeId == 0) return; /* mode 0: the set already met every core */
-    MixState &m = detail::mix_of(api);
     Block &b = blk();
+    if (b.xflag0[flagId] > 0) {
+        b.xflag0[flagId]--;
+        return;
+    }
+    MixState &m = detail::mix_of(api);
     char what[64];
     std::snprintf(what, sizeof what, "cross-core flag %u", flagId);
-    if (modeId == 1) {
-        std::atomic<uint32_t> &w = m.flag[1][flagId][1 + b.sub];
-        block_until(api, &w, &m.live, &m.waiting, [&] { return w.load() > 0; }, what);
-        w.fetch_sub(1);
-    } else if (!b.aic) {
-        std::atomic<uint32_t> &w = m.flag[0][flagId][b.sub];
-        block_until(api, &w, &m.live, &m.waiting, [&] { return w.load() > 0; }, what);
-        w.fetch_sub(1);
-    } else {
+    if (b.aic) {
         /* both AIVs must have set: the low and high halves of slot 2 */
         std::atomic<uint32_t> &w = m.flag[0][flagId][2];
         block_until(api, &w, &m.live, &m.waiting, [&] {
@@ -275,6 +274,17 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
             return (v & 0xffffu) > 0 && (v >> 16) > 0;
         }, what);
         w.fetch_sub(0x10001u);
+        return;
+    }
+    std::atomic<uint32_t> &fromAic = m.flag[0][flagId][b.sub];
+    std::atomic<uint32_t> &fromAiv = m.flag[1][flagId][1 + b.sub];
+    std::atomic<uint32_t> &word = m.flag[0][flagId][b.sub];
+    for (;;) {
+        block_until(api, &word, &m.live, &m.waiting, [&] { return fromAic.load() > 0 || fromAiv.load() > 0; }, what);
+        uint32_t v = fromAic.load();
+        if (v > 0 && fromAic.compare_exchange_strong(v, v - 1)) return;
+        v = fromAiv.load();
+        if (v > 0 && fromAiv.compare_exchange_strong(v, v - 1)) return;
     }
 }
 
@@ -294,6 +304,10 @@ namespace asc {
 inline void end_of_core() {}
 } // namespace asc
 } // namespace npuemu
+
+/* Which core runs: `if ASCEND_IS_AIV { ... }` or `if (ASCEND_IS_AIC)`. */
+#define ASCEND_IS_AIC (npuemu::asc::is_aic())
+#define ASCEND_IS_AIV (!npuemu::asc::is_aic())
 
 /* Lower-case intrinsics some kernels call directly. */
 inline void pipe_barrier(pipe_t p) {

@@ -17,7 +17,6 @@
 
 #include <cmath>
 #include <limits>
-#include <immintrin.h>
 
 #include "ascendc/tensor.h"
 
@@ -47,16 +46,29 @@ inline bool has_avx2() {
     return v;
 }
 
-/* Bulk half <-> float. */
+/* Bulk half <-> float with the F16C instructions, through the compiler's
+ * builtins (no <immintrin.h>: it would double the parse time of every
+ * kernel). */
+typedef float v8sf_ __attribute__((vector_size(32)));
+typedef short v8hi_ __attribute__((vector_size(16)));
 __attribute__((target("avx2,f16c"))) inline void h2f_f16c(const uint16_t *s, float *d, size_t n) {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i))));
+    for (; i + 8 <= n; i += 8) {
+        v8hi_ h;
+        std::memcpy(&h, s + i, sizeof h);
+        v8sf_ f = __builtin_ia32_vcvtph2ps256(h);
+        std::memcpy(d + i, &f, sizeof f);
+    }
     for (; i < n; i++) d[i] = f16_to_f32(s[i]);
 }
 __attribute__((target("avx2,f16c"))) inline void f2h_f16c(const float *s, uint16_t *d, size_t n) {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm_storeu_si128(reinterpret_cast<__m128i *>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for (; i + 8 <= n; i += 8) {
+        v8sf_ f;
+        std::memcpy(&f, s + i, sizeof f);
+        v8hi_ h = __builtin_ia32_vcvtps2ph256(f, 0 /* round to nearest even */);
+        std::memcpy(d + i, &h, sizeof h);
+    }
     for (; i < n; i++) d[i] = f32_to_f16(s[i]);
 }
 
@@ -131,6 +143,28 @@ inline bool partial_overlap(const void *d, const void *s, size_t bytes) {
 
 constexpr size_t kChunk = 1024;
 
+/* Does functor F take vectors (a static vector_ok member)? */
+template <typename F, typename = void>
+struct VectorOk : std::false_type {};
+template <typename F>
+struct VectorOk<F, std::void_t<decltype(F::vector_ok)>> : std::integral_constant<bool, F::vector_ok> {};
+
+/* half: convert, compute and convert back 8 lanes at a time, in one pass. */
+template <typename F>
+__attribute__((target("avx2,f16c,fma"), optimize("O3"), noinline)) void half_binary_f16c(uint16_t *d, const uint16_t *a, const uint16_t *b, size_t n, F f) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        v8hi_ ha, hb;
+        std::memcpy(&ha, a + i, sizeof ha);
+        std::memcpy(&hb, b + i, sizeof hb);
+        v8sf_ fa = __builtin_ia32_vcvtph2ps256(ha), fb = __builtin_ia32_vcvtph2ps256(hb), r;
+        f.vec(r, fa, fb);
+        v8hi_ hr = __builtin_ia32_vcvtps2ph256(r, 0);
+        std::memcpy(d + i, &hr, sizeof hr);
+    }
+    for (; i < n; i++) d[i] = f32_to_f16(f(f16_to_f32(a[i]), f16_to_f32(b[i])));
+}
+
 /* dst[i] = f(a[i], b[i]) for i < n. */
 template <typename T, typename F>
 inline void binary_n(T *d, const T *a, const T *b, size_t n, F f) {
@@ -142,6 +176,12 @@ inline void binary_n(T *d, const T *a, const T *b, size_t n, F f) {
         }
         for (size_t i = 0; i < n; i++) d[i] = f(a[i], b[i]);
     } else {
+        if constexpr (std::is_same<T, half>::value && VectorOk<F>::value) {
+            if (has_avx2()) {
+                half_binary_f16c(reinterpret_cast<uint16_t *>(d), reinterpret_cast<const uint16_t *>(a), reinterpret_cast<const uint16_t *>(b), n, f);
+                return;
+            }
+        }
         alignas(64) W x[kChunk], y[kChunk];
         for (size_t i = 0; i < n; i += kChunk) {
             size_t m = n - i < kChunk ? n - i : kChunk;

@@ -118,14 +118,32 @@ inline void unary(const char *api, const LocalTensor<T> &d, const LocalTensor<T>
 template <typename W>
 struct OpAdd {
     NPUEMU_ASC_AI W operator()(W a, W b) const { return a + b; }
+    /* The same on GCC vectors of W, by reference (vector_ok). */
+    static constexpr bool vector_ok = true;
+    template <typename V>
+    NPUEMU_ASC_AI void vec(V &r, const V &a, const V &b) const {
+        r = a + b;
+    }
 };
 template <typename W>
 struct OpSub {
     NPUEMU_ASC_AI W operator()(W a, W b) const { return a - b; }
+    /* The same on GCC vectors of W, by reference (vector_ok). */
+    static constexpr bool vector_ok = true;
+    template <typename V>
+    NPUEMU_ASC_AI void vec(V &r, const V &a, const V &b) const {
+        r = a - b;
+    }
 };
 template <typename W>
 struct OpMul {
     NPUEMU_ASC_AI W operator()(W a, W b) const { return a * b; }
+    /* The same on GCC vectors of W, by reference (vector_ok). */
+    static constexpr bool vector_ok = true;
+    template <typename V>
+    NPUEMU_ASC_AI void vec(V &r, const V &a, const V &b) const {
+        r = a * b;
+    }
 };
 template <typename W>
 struct OpDiv {
@@ -134,10 +152,22 @@ struct OpDiv {
 template <typename W>
 struct OpMax {
     NPUEMU_ASC_AI W operator()(W a, W b) const { return a > b ? a : b; }
+    /* The same on GCC vectors of W, by reference (vector_ok). */
+    static constexpr bool vector_ok = true;
+    template <typename V>
+    NPUEMU_ASC_AI void vec(V &r, const V &a, const V &b) const {
+        r = a > b ? a : b;
+    }
 };
 template <typename W>
 struct OpMin {
     NPUEMU_ASC_AI W operator()(W a, W b) const { return a < b ? a : b; }
+    /* The same on GCC vectors of W, by reference (vector_ok). */
+    static constexpr bool vector_ok = true;
+    template <typename V>
+    NPUEMU_ASC_AI void vec(V &r, const V &a, const V &b) const {
+        r = a < b ? a : b;
+    }
 };
 template <typename W>
 struct OpAnd {

@@ -175,6 +175,8 @@ struct Block {
     uint8_t *sys_workspace;
     AscendC::TPipe *pipe;
     MixState *mix;
+    /* Cross-core flags set in mode 0 by this core, not yet waited for. */
+    uint16_t xflag0[16];
     /* Vector mask state (SetVectorMask / SetMaskCount). */
     uint64_t mask[2];
     bool mask_counter;

@@ -1,3 +1,4 @@
+// npuemu-cxx17: this header is C++ only (C++11 or later; see docs/ascendc-cube.md).
 /* register/tilingdata_base.h: host-side tiling data classes of Ascend C
  * (BEGIN_TILING_DATA_DEF / TILING_DATA_FIELD_DEF / END_TILING_DATA_DEF /
  * REGISTER_TILING_DATA_CLASS) on npuemu. C++11 or later.

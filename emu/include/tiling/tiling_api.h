@@ -1,3 +1,4 @@
+// npuemu-cxx17: this header is C++ only (C++11 or later; see docs/ascendc-cube.md).
 /* tiling/tiling_api.h: the host-side Matmul tiling API of Ascend C
  * (matmul_tiling::MatmulApiTiling, MultiCoreMatmulTiling) and the host
  * tiling class optiling::TCubeTiling, on npuemu. C++11 or later.

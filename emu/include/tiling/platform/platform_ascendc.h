@@ -1,3 +1,4 @@
+// npuemu-cxx17: this header is C++ only (C++11 or later; see docs/ascendc-cube.md).
 /* tiling/platform/platform_ascendc.h: the host-side platform API of Ascend C
  * (PlatformAscendC, PlatformAscendCManager) on npuemu. C++ only.
  *

@@ -5,7 +5,9 @@
 # code in the CPU-debug branch (ASCENDC_CPU_DEBUG, __CCE_KT_TEST__) with
 # tikicpulib.h, and links the emulator's runtime. RUN_MODE=cpu programs
 # then run their kernels through npuemu's runtime (ICPU_RUN_KF launches the
-# kernel on the emulated device; docs/ascendc-build.md).
+# kernel on the emulated device; docs/ascendc-build.md). GNUInstallDirs is
+# included, as the samples' cpu_lib.cmake installs to CMAKE_INSTALL_LIBDIR.
+include(GNUInstallDirs)
 get_filename_component(_tikicpulib_dir "${CMAKE_CURRENT_LIST_DIR}" REALPATH)
 get_filename_component(_tikicpulib_root "${_tikicpulib_dir}/../../../.." ABSOLUTE)
 set(tikicpulib_FOUND TRUE)

@@ -1,0 +1,62 @@
+/* datacopy.cpp: DataCopy with DataCopyParams (strided blocks both ways),
+ * DataCopyPad (any length, padding), UB -> UB, and atomic-add stores. */
+#include "entry.h"
+
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void copy_params(GM_ADDR px, GM_ADDR po) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qi;
+    TQue<TPosition::VECOUT, 1> qo;
+    pipe.InitBuffer(qi, 1, 1024);
+    pipe.InitBuffer(qo, 1, 1024);
+    GlobalTensor<float> gx, go;
+    gx.SetGlobalBuffer((__gm__ float *)px, 256);
+    go.SetGlobalBuffer((__gm__ float *)po, 256);
+    LocalTensor<float> a = qi.AllocTensor<float>();
+    DataCopy(a, gx, DataCopyParams(4, 1, 1, 0)); /* x[0..8) x[16..24) x[32..40) x[48..56) */
+    qi.EnQue(a);
+    a = qi.DeQue<float>();
+    LocalTensor<float> b = qo.AllocTensor<float>();
+    DataCopy(b, a, 32); /* UB -> UB */
+    qo.EnQue(b);
+    qi.FreeTensor(a);
+    b = qo.DeQue<float>();
+    DataCopy(go, b, DataCopyParams(4, 1, 0, 2)); /* to o[0..8) o[24..32) o[48..56) o[72..80) */
+    qo.FreeTensor(b);
+}
+
+extern "C" __global__ __aicore__ void copy_pad(GM_ADDR px, GM_ADDR po) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    GlobalTensor<float> gx, go;
+    gx.SetGlobalBuffer((__gm__ float *)px, 256);
+    go.SetGlobalBuffer((__gm__ float *)po, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    /* 2 blocks of 3 floats, 1 float apart in GM, padded to 8 with 9 */
+    DataCopyPad(t, gx, DataCopyExtParams(2, 12, 4, 0, 0), DataCopyPadExtParams<float>(true, 0, 5, 9.0f));
+    PipeBarrier<PIPE_ALL>();
+    /* out: 2 blocks of 5 floats, back to back */
+    DataCopyPad(go, t, DataCopyExtParams(2, 20, 0, 0, 0));
+}
+
+extern "C" __global__ __aicore__ void copy_atomic(GM_ADDR px, GM_ADDR po) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    GlobalTensor<float> gx, go;
+    gx.SetGlobalBuffer((__gm__ float *)px, 64);
+    go.SetGlobalBuffer((__gm__ float *)po, 64);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, gx, 64);
+    PipeBarrier<PIPE_ALL>();
+    SetAtomicAdd<float>();
+    DataCopy(go, t, 64);
+    SetAtomicNone();
+}
+
+ASC_ENTRY(copy_params, NPUEMU_VECTOR, copy_params(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
+ASC_ENTRY(copy_pad, NPUEMU_VECTOR, copy_pad(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
+ASC_ENTRY(copy_atomic, NPUEMU_VECTOR, copy_atomic(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
+NPUEMU_KERNEL_TABLE(ASC_ROW(copy_params, NPUEMU_VECTOR), ASC_ROW(copy_pad, NPUEMU_VECTOR), ASC_ROW(copy_atomic, NPUEMU_VECTOR))
