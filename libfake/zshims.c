@@ -13033,7 +13033,7 @@ NPU_EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKe
 }
 
 static inline aclError emu_aclprofInit(const char *profilerResultPath, size_t length) {
-    return npu_aclprofInit(npu_self(), (char*)profilerResultPath, length);
+    return npug_aclprofInit(npu_self(), (char*)profilerResultPath, length);
 }
 
 static NPU_HOOK aclError hook_aclprofInit(const char *profilerResultPath, size_t length) {
@@ -13063,7 +13063,7 @@ NPU_EXPORT aclError aclprofInit(const char *profilerResultPath, size_t length) {
 }
 
 static inline aclError emu_aclprofFinalize(void) {
-    return npu_aclprofFinalize(npu_self());
+    return npug_aclprofFinalize(npu_self());
 }
 
 static NPU_HOOK aclError hook_aclprofFinalize(void) {
@@ -13091,7 +13091,7 @@ NPU_EXPORT aclError aclprofFinalize(void) {
 }
 
 static inline aclError emu_aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
-    return npu_aclprofSetConfig(npu_self(), configType, (char*)config, configLength);
+    return npug_aclprofSetConfig(npu_self(), configType, (char*)config, configLength);
 }
 
 static NPU_HOOK aclError hook_aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength) {
@@ -13122,7 +13122,7 @@ NPU_EXPORT aclError aclprofSetConfig(aclprofConfigType configType, const char *c
 }
 
 static inline aclprofConfig * emu_aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
-    return npu_aclprofCreateConfig(npu_self(), deviceIdList, deviceNums, aicoreMetrics, (aclprofAicoreEvents*)aicoreEvents, dataTypeConfig);
+    return npug_aclprofCreateConfig(npu_self(), deviceIdList, deviceNums, aicoreMetrics, (aclprofAicoreEvents*)aicoreEvents, dataTypeConfig);
 }
 
 static NPU_HOOK aclprofConfig * hook_aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig) {
@@ -13155,7 +13155,7 @@ NPU_EXPORT aclprofConfig * aclprofCreateConfig(uint32_t *deviceIdList, uint32_t 
 }
 
 static inline aclError emu_aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
-    return npu_aclprofDestroyConfig(npu_self(), (aclprofConfig*)profilerConfig);
+    return npug_aclprofDestroyConfig(npu_self(), (aclprofConfig*)profilerConfig);
 }
 
 static NPU_HOOK aclError hook_aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
@@ -13184,7 +13184,7 @@ NPU_EXPORT aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
 }
 
 static inline aclError emu_aclprofStart(const aclprofConfig *profilerConfig) {
-    return npu_aclprofStart(npu_self(), (aclprofConfig*)profilerConfig);
+    return npug_aclprofStart(npu_self(), (aclprofConfig*)profilerConfig);
 }
 
 static NPU_HOOK aclError hook_aclprofStart(const aclprofConfig *profilerConfig) {
@@ -13213,7 +13213,7 @@ NPU_EXPORT aclError aclprofStart(const aclprofConfig *profilerConfig) {
 }
 
 static inline aclError emu_aclprofStop(const aclprofConfig *profilerConfig) {
-    return npu_aclprofStop(npu_self(), (aclprofConfig*)profilerConfig);
+    return npug_aclprofStop(npu_self(), (aclprofConfig*)profilerConfig);
 }
 
 static NPU_HOOK aclError hook_aclprofStop(const aclprofConfig *profilerConfig) {
@@ -13242,7 +13242,7 @@ NPU_EXPORT aclError aclprofStop(const aclprofConfig *profilerConfig) {
 }
 
 static inline aclprofSubscribeConfig * emu_aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
-    return npu_aclprofCreateSubscribeConfig(npu_self(), timeInfoSwitch, aicoreMetrics, fd);
+    return npug_aclprofCreateSubscribeConfig(npu_self(), timeInfoSwitch, aicoreMetrics, fd);
 }
 
 static NPU_HOOK aclprofSubscribeConfig * hook_aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd) {
@@ -13273,7 +13273,7 @@ NPU_EXPORT aclprofSubscribeConfig * aclprofCreateSubscribeConfig(int8_t timeInfo
 }
 
 static inline aclError emu_aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
-    return npu_aclprofDestroySubscribeConfig(npu_self(), (aclprofSubscribeConfig*)profSubscribeConfig);
+    return npug_aclprofDestroySubscribeConfig(npu_self(), (aclprofSubscribeConfig*)profSubscribeConfig);
 }
 
 static NPU_HOOK aclError hook_aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig) {
@@ -13302,7 +13302,7 @@ NPU_EXPORT aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *
 }
 
 static inline aclError emu_aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
-    return npu_aclprofModelSubscribe(npu_self(), modelId, (aclprofSubscribeConfig*)profSubscribeConfig);
+    return npug_aclprofModelSubscribe(npu_self(), modelId, (aclprofSubscribeConfig*)profSubscribeConfig);
 }
 
 static NPU_HOOK aclError hook_aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
@@ -13332,7 +13332,7 @@ NPU_EXPORT aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscri
 }
 
 static inline aclError emu_aclprofModelUnSubscribe(uint32_t modelId) {
-    return npu_aclprofModelUnSubscribe(npu_self(), modelId);
+    return npug_aclprofModelUnSubscribe(npu_self(), modelId);
 }
 
 static NPU_HOOK aclError hook_aclprofModelUnSubscribe(uint32_t modelId) {
@@ -13361,7 +13361,7 @@ NPU_EXPORT aclError aclprofModelUnSubscribe(uint32_t modelId) {
 }
 
 static inline aclError emu_aclprofGetOpDescSize(size_t *opDescSize) {
-    return npu_aclprofGetOpDescSize(npu_self(), opDescSize);
+    return npug_aclprofGetOpDescSize(npu_self(), opDescSize);
 }
 
 static NPU_HOOK aclError hook_aclprofGetOpDescSize(size_t *opDescSize) {
@@ -13390,7 +13390,7 @@ NPU_EXPORT aclError aclprofGetOpDescSize(size_t *opDescSize) {
 }
 
 static inline aclError emu_aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
-    return npu_aclprofGetOpNum(npu_self(), (void*)opInfo, opInfoLen, opNumber);
+    return npug_aclprofGetOpNum(npu_self(), (void*)opInfo, opInfoLen, opNumber);
 }
 
 static NPU_HOOK aclError hook_aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber) {
@@ -13421,7 +13421,7 @@ NPU_EXPORT aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32
 }
 
 static inline aclError emu_aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
-    return npu_aclprofGetOpTypeLen(npu_self(), (void*)opInfo, opInfoLen, index, opTypeLen);
+    return npug_aclprofGetOpTypeLen(npu_self(), (void*)opInfo, opInfoLen, index, opTypeLen);
 }
 
 static NPU_HOOK aclError hook_aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen) {
@@ -13453,7 +13453,7 @@ NPU_EXPORT aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, ui
 }
 
 static inline aclError emu_aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
-    return npu_aclprofGetOpType(npu_self(), (void*)opInfo, opInfoLen, index, opType, opTypeLen);
+    return npug_aclprofGetOpType(npu_self(), (void*)opInfo, opInfoLen, index, opType, opTypeLen);
 }
 
 static NPU_HOOK aclError hook_aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType, size_t opTypeLen) {
@@ -13486,7 +13486,7 @@ NPU_EXPORT aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint3
 }
 
 static inline aclError emu_aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
-    return npu_aclprofGetOpNameLen(npu_self(), (void*)opInfo, opInfoLen, index, opNameLen);
+    return npug_aclprofGetOpNameLen(npu_self(), (void*)opInfo, opInfoLen, index, opNameLen);
 }
 
 static NPU_HOOK aclError hook_aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen) {
@@ -13518,7 +13518,7 @@ NPU_EXPORT aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, ui
 }
 
 static inline aclError emu_aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
-    return npu_aclprofGetOpName(npu_self(), (void*)opInfo, opInfoLen, index, opName, opNameLen);
+    return npug_aclprofGetOpName(npu_self(), (void*)opInfo, opInfoLen, index, opName, opNameLen);
 }
 
 static NPU_HOOK aclError hook_aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName, size_t opNameLen) {
@@ -13551,7 +13551,7 @@ NPU_EXPORT aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint3
 }
 
 static inline uint64_t emu_aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
-    return npu_aclprofGetOpStart(npu_self(), (void*)opInfo, opInfoLen, index);
+    return npug_aclprofGetOpStart(npu_self(), (void*)opInfo, opInfoLen, index);
 }
 
 static NPU_HOOK uint64_t hook_aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -13582,7 +13582,7 @@ NPU_EXPORT uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint
 }
 
 static inline uint64_t emu_aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
-    return npu_aclprofGetOpEnd(npu_self(), (void*)opInfo, opInfoLen, index);
+    return npug_aclprofGetOpEnd(npu_self(), (void*)opInfo, opInfoLen, index);
 }
 
 static NPU_HOOK uint64_t hook_aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -13613,7 +13613,7 @@ NPU_EXPORT uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32
 }
 
 static inline uint64_t emu_aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
-    return npu_aclprofGetOpDuration(npu_self(), (void*)opInfo, opInfoLen, index);
+    return npug_aclprofGetOpDuration(npu_self(), (void*)opInfo, opInfoLen, index);
 }
 
 static NPU_HOOK uint64_t hook_aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -13644,7 +13644,7 @@ NPU_EXPORT uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, u
 }
 
 static inline size_t emu_aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
-    return npu_aclprofGetModelId(npu_self(), (void*)opInfo, opInfoLen, index);
+    return npug_aclprofGetModelId(npu_self(), (void*)opInfo, opInfoLen, index);
 }
 
 static NPU_HOOK size_t hook_aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -13675,7 +13675,7 @@ NPU_EXPORT size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32
 }
 
 static inline aclprofSubscribeOpFlag emu_aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
-    return npu_aclprofGetOpFlag(npu_self(), (void*)opInfo, opInfoLen, index);
+    return npug_aclprofGetOpFlag(npu_self(), (void*)opInfo, opInfoLen, index);
 }
 
 static NPU_HOOK aclprofSubscribeOpFlag hook_aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index) {
@@ -13706,7 +13706,7 @@ NPU_EXPORT aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t op
 }
 
 static inline const char * emu_aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
-    return npu_aclprofGetOpAttriValue(npu_self(), (void*)opInfo, opInfoLen, index, attri);
+    return npug_aclprofGetOpAttriValue(npu_self(), (void*)opInfo, opInfoLen, index, attri);
 }
 
 static NPU_HOOK const char * hook_aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
@@ -13738,7 +13738,7 @@ NPU_EXPORT const char * aclprofGetOpAttriValue(const void *opInfo, size_t opInfo
 }
 
 static inline aclprofStepInfo * emu_aclprofCreateStepInfo(void) {
-    return npu_aclprofCreateStepInfo(npu_self());
+    return npug_aclprofCreateStepInfo(npu_self());
 }
 
 static NPU_HOOK aclprofStepInfo * hook_aclprofCreateStepInfo(void) {
@@ -13766,7 +13766,7 @@ NPU_EXPORT aclprofStepInfo * aclprofCreateStepInfo(void) {
 }
 
 static inline void emu_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
-    npu_aclprofDestroyStepInfo(npu_self(), stepinfo);
+    npug_aclprofDestroyStepInfo(npu_self(), stepinfo);
 }
 
 static NPU_HOOK void hook_aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
@@ -13794,7 +13794,7 @@ NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
 }
 
 static inline aclError emu_aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
-    return npu_aclprofGetStepTimestamp(npu_self(), stepInfo, tag, stream);
+    return npug_aclprofGetStepTimestamp(npu_self(), stepInfo, tag, stream);
 }
 
 static NPU_HOOK aclError hook_aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream) {
@@ -13825,7 +13825,7 @@ NPU_EXPORT aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofSt
 }
 
 static inline void * emu_aclprofCreateStamp(void) {
-    return npu_aclprofCreateStamp(npu_self());
+    return npug_aclprofCreateStamp(npu_self());
 }
 
 static NPU_HOOK void * hook_aclprofCreateStamp(void) {
@@ -13853,7 +13853,7 @@ NPU_EXPORT void * aclprofCreateStamp(void) {
 }
 
 static inline void emu_aclprofDestroyStamp(void *stamp) {
-    npu_aclprofDestroyStamp(npu_self(), stamp);
+    npug_aclprofDestroyStamp(npu_self(), stamp);
 }
 
 static NPU_HOOK void hook_aclprofDestroyStamp(void *stamp) {
@@ -13881,7 +13881,7 @@ NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
 }
 
 static inline aclError emu_aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
-    return npu_aclprofSetStampTraceMessage(npu_self(), stamp, (char*)msg, msgLen);
+    return npug_aclprofSetStampTraceMessage(npu_self(), stamp, (char*)msg, msgLen);
 }
 
 static NPU_HOOK aclError hook_aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen) {
@@ -13912,7 +13912,7 @@ NPU_EXPORT aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, ui
 }
 
 static inline aclError emu_aclprofMark(void *stamp) {
-    return npu_aclprofMark(npu_self(), stamp);
+    return npug_aclprofMark(npu_self(), stamp);
 }
 
 static NPU_HOOK aclError hook_aclprofMark(void *stamp) {
@@ -13941,7 +13941,7 @@ NPU_EXPORT aclError aclprofMark(void *stamp) {
 }
 
 static inline aclError emu_aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
-    return npu_aclprofMarkEx(npu_self(), (char*)msg, msgLen, stream);
+    return npug_aclprofMarkEx(npu_self(), (char*)msg, msgLen, stream);
 }
 
 static NPU_HOOK aclError hook_aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
@@ -13972,7 +13972,7 @@ NPU_EXPORT aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream st
 }
 
 static inline aclError emu_aclprofPush(void *stamp) {
-    return npu_aclprofPush(npu_self(), stamp);
+    return npug_aclprofPush(npu_self(), stamp);
 }
 
 static NPU_HOOK aclError hook_aclprofPush(void *stamp) {
@@ -14001,7 +14001,7 @@ NPU_EXPORT aclError aclprofPush(void *stamp) {
 }
 
 static inline aclError emu_aclprofPop(void) {
-    return npu_aclprofPop(npu_self());
+    return npug_aclprofPop(npu_self());
 }
 
 static NPU_HOOK aclError hook_aclprofPop(void) {
@@ -14029,7 +14029,7 @@ NPU_EXPORT aclError aclprofPop(void) {
 }
 
 static inline aclError emu_aclprofRangeStart(void *stamp, uint32_t *rangeId) {
-    return npu_aclprofRangeStart(npu_self(), stamp, rangeId);
+    return npug_aclprofRangeStart(npu_self(), stamp, rangeId);
 }
 
 static NPU_HOOK aclError hook_aclprofRangeStart(void *stamp, uint32_t *rangeId) {
@@ -14059,7 +14059,7 @@ NPU_EXPORT aclError aclprofRangeStart(void *stamp, uint32_t *rangeId) {
 }
 
 static inline aclError emu_aclprofRangeStop(uint32_t rangeId) {
-    return npu_aclprofRangeStop(npu_self(), rangeId);
+    return npug_aclprofRangeStop(npu_self(), rangeId);
 }
 
 static NPU_HOOK aclError hook_aclprofRangeStop(uint32_t rangeId) {
@@ -14088,7 +14088,7 @@ NPU_EXPORT aclError aclprofRangeStop(uint32_t rangeId) {
 }
 
 static inline uint64_t emu_aclprofStr2Id(const char *message) {
-    return npu_aclprofStr2Id(npu_self(), (char*)message);
+    return npug_aclprofStr2Id(npu_self(), (char*)message);
 }
 
 static NPU_HOOK uint64_t hook_aclprofStr2Id(const char *message) {
@@ -14117,7 +14117,7 @@ NPU_EXPORT uint64_t aclprofStr2Id(const char *message) {
 }
 
 static inline aclError emu_aclprofRangePushEx(aclprofEventAttributes *attr) {
-    return npu_aclprofRangePushEx(npu_self(), attr);
+    return npug_aclprofRangePushEx(npu_self(), attr);
 }
 
 static NPU_HOOK aclError hook_aclprofRangePushEx(aclprofEventAttributes *attr) {
@@ -14146,7 +14146,7 @@ NPU_EXPORT aclError aclprofRangePushEx(aclprofEventAttributes *attr) {
 }
 
 static inline aclError emu_aclprofRangePop(void) {
-    return npu_aclprofRangePop(npu_self());
+    return npug_aclprofRangePop(npu_self());
 }
 
 static NPU_HOOK aclError hook_aclprofRangePop(void) {
@@ -14174,7 +14174,7 @@ NPU_EXPORT aclError aclprofRangePop(void) {
 }
 
 static inline void emu_mstxMarkA(const char *message, aclrtStream stream) {
-    npu_mstxMarkA(npu_self(), (char*)message, stream);
+    npug_mstxMarkA(npu_self(), (char*)message, stream);
 }
 
 static NPU_HOOK void hook_mstxMarkA(const char *message, aclrtStream stream) {
@@ -14203,7 +14203,7 @@ NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
 }
 
 static inline mstxRangeId emu_mstxRangeStartA(const char *message, aclrtStream stream) {
-    return npu_mstxRangeStartA(npu_self(), (char*)message, stream);
+    return npug_mstxRangeStartA(npu_self(), (char*)message, stream);
 }
 
 static NPU_HOOK mstxRangeId hook_mstxRangeStartA(const char *message, aclrtStream stream) {
@@ -14233,7 +14233,7 @@ NPU_EXPORT mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream) 
 }
 
 static inline void emu_mstxRangeEnd(mstxRangeId id) {
-    npu_mstxRangeEnd(npu_self(), id);
+    npug_mstxRangeEnd(npu_self(), id);
 }
 
 static NPU_HOOK void hook_mstxRangeEnd(mstxRangeId id) {
@@ -14261,7 +14261,7 @@ NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
 }
 
 static inline mstxDomainHandle_t emu_mstxDomainCreateA(const char *name) {
-    return npu_mstxDomainCreateA(npu_self(), (char*)name);
+    return npug_mstxDomainCreateA(npu_self(), (char*)name);
 }
 
 static NPU_HOOK mstxDomainHandle_t hook_mstxDomainCreateA(const char *name) {
@@ -14290,7 +14290,7 @@ NPU_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char *name) {
 }
 
 static inline void emu_mstxDomainDestroy(mstxDomainHandle_t domain) {
-    npu_mstxDomainDestroy(npu_self(), domain);
+    npug_mstxDomainDestroy(npu_self(), domain);
 }
 
 static NPU_HOOK void hook_mstxDomainDestroy(mstxDomainHandle_t domain) {
@@ -14318,7 +14318,7 @@ NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
 }
 
 static inline void emu_mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
-    npu_mstxDomainMarkA(npu_self(), domain, (char*)message, stream);
+    npug_mstxDomainMarkA(npu_self(), domain, (char*)message, stream);
 }
 
 static NPU_HOOK void hook_mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -14348,7 +14348,7 @@ NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, 
 }
 
 static inline mstxRangeId emu_mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
-    return npu_mstxDomainRangeStartA(npu_self(), domain, (char*)message, stream);
+    return npug_mstxDomainRangeStartA(npu_self(), domain, (char*)message, stream);
 }
 
 static NPU_HOOK mstxRangeId hook_mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message, aclrtStream stream) {
@@ -14379,7 +14379,7 @@ NPU_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const ch
 }
 
 static inline void emu_mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
-    npu_mstxDomainRangeEnd(npu_self(), domain, id);
+    npug_mstxDomainRangeEnd(npu_self(), domain, id);
 }
 
 static NPU_HOOK void hook_mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
@@ -14408,7 +14408,7 @@ NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
 }
 
 static inline void emu_mstxGetToolId(uint64_t *id) {
-    npu_mstxGetToolId(npu_self(), id);
+    npug_mstxGetToolId(npu_self(), id);
 }
 
 static NPU_HOOK void hook_mstxGetToolId(uint64_t *id) {
@@ -14436,7 +14436,7 @@ NPU_EXPORT void mstxGetToolId(uint64_t *id) {
 }
 
 static inline mstxMemHeapHandle_t emu_mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
-    return npu_mstxMemHeapRegister(npu_self(), domain, (mstxMemHeapDesc_t*)desc);
+    return npug_mstxMemHeapRegister(npu_self(), domain, (mstxMemHeapDesc_t*)desc);
 }
 
 static NPU_HOOK mstxMemHeapHandle_t hook_mstxMemHeapRegister(mstxDomainHandle_t domain, const mstxMemHeapDesc_t *desc) {
@@ -14466,7 +14466,7 @@ NPU_EXPORT mstxMemHeapHandle_t mstxMemHeapRegister(mstxDomainHandle_t domain, co
 }
 
 static inline void emu_mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
-    npu_mstxMemHeapUnregister(npu_self(), domain, heap);
+    npug_mstxMemHeapUnregister(npu_self(), domain, heap);
 }
 
 static NPU_HOOK void hook_mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHandle_t heap) {
@@ -14495,7 +14495,7 @@ NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHand
 }
 
 static inline void emu_mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
-    npu_mstxMemRegionsRegister(npu_self(), domain, (mstxMemRegionsRegisterBatch_t*)desc);
+    npug_mstxMemRegionsRegister(npu_self(), domain, (mstxMemRegionsRegisterBatch_t*)desc);
 }
 
 static NPU_HOOK void hook_mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemRegionsRegisterBatch_t *desc) {
@@ -14524,7 +14524,7 @@ NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemR
 }
 
 static inline void emu_mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
-    npu_mstxMemRegionsUnregister(npu_self(), domain, (mstxMemRegionsUnregisterBatch_t*)desc);
+    npug_mstxMemRegionsUnregister(npu_self(), domain, (mstxMemRegionsUnregisterBatch_t*)desc);
 }
 
 static NPU_HOOK void hook_mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMemRegionsUnregisterBatch_t *desc) {
@@ -14553,7 +14553,7 @@ NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMe
 }
 
 static inline void emu_mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
-    npu_mstxMemPermissionsAssign(npu_self(), domain, (mstxMemPermissionsAssignBatch_t*)desc);
+    npug_mstxMemPermissionsAssign(npu_self(), domain, (mstxMemPermissionsAssignBatch_t*)desc);
 }
 
 static NPU_HOOK void hook_mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMemPermissionsAssignBatch_t *desc) {
