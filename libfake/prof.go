@@ -28,12 +28,10 @@ import (
 
 // Exports of acl/acl_prof.h (acl/prof*.go) and mstx (acl/mstx.go).
 
-// cbytes views n bytes at p (nil when p is NULL).
+// cbytes views n bytes at p (nil when p is NULL); a length no buffer can
+// hold refuses the call (callermem.go).
 func cbytes(p unsafe.Pointer, n C.size_t) []byte {
-	if p == nil {
-		return nil
-	}
-	return unsafe.Slice((*byte)(p), int(n))
+	return callerSlice[byte]("length", p, uint64(n))
 }
 
 // cstrLen is a C string whose strlen must equal length: otherwise nil.
