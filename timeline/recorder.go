@@ -18,8 +18,8 @@ const Env = "NPUEMU_TIMELINE"
 // HostEnv set to "0" leaves the host track (wall clock) out of the file.
 const HostEnv = "NPUEMU_TIMELINE_HOST"
 
-// MaxTasks bounds the tasks one recorder keeps (about 200 bytes each).
-const MaxTasks = 4 << 20
+// MaxTasks bounds the tasks one recorder keeps (about 300 bytes each).
+const MaxTasks = 1 << 20
 
 // on is the one flag every hook tests.
 var on atomic.Bool
