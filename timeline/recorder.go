@@ -409,13 +409,19 @@ func (r *Recorder) sortedDevs() []int {
 func (r *Recorder) link(l *devLog, t *Task) (out, in uint64) {
 	if t.Out.Kind != "" {
 		key := flowRef{t.Out.Kind, t.Out.Dev, t.Out.ID, t.Out.N}
-		out = r.flowID(l, t.Dev)
 		switch t.Out.Kind {
 		case "notify":
-			r.pending[key] = append(r.pending[key], out)
+			// A notify is a flag: a record while one is pending pairs
+			// with no wait of its own (tsfw's pairing).
+			if len(r.pending[key]) == 0 {
+				out = r.flowID(l, t.Dev)
+				r.pending[key] = []uint64{out}
+			}
 		case "cntnotify":
+			out = r.flowID(l, t.Dev)
 			r.last[key] = out
 		default:
+			out = r.flowID(l, t.Dev)
 			r.links[key] = out
 		}
 	}
