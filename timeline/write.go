@@ -168,8 +168,8 @@ func taskArgs(t *Task) string {
 func deviceTracks(l *devLog) (threads map[int]string, pipeTid, namedTid map[string]int) {
 	threads = map[int]string{}
 	pipeNames, named := map[string]bool{}, map[string]bool{}
-	for i := range l.tasks {
-		t := &l.tasks[i]
+	for i := 0; i < l.tasks.len(); i++ {
+		t := l.tasks.at(i)
 		for _, p := range t.Pipes {
 			pipeNames[p.Name] = true
 		}
@@ -237,9 +237,9 @@ func (r *Recorder) writeDevice(dev int, l *devLog, line func([]byte)) {
 		line(meta("thread_sort_index", pid, tid, "sort_index", strconv.Itoa(tid)))
 	}
 
-	prims := make([]prim, 0, len(l.tasks)+len(l.spans)+len(l.instants)+len(l.counters))
-	for i := range l.tasks {
-		prims = append(prims, prim{ts: l.tasks[i].Start, kind: primTask, idx: i})
+	prims := make([]prim, 0, l.tasks.len()+len(l.spans)+len(l.instants)+len(l.counters))
+	for i := 0; i < l.tasks.len(); i++ {
+		prims = append(prims, prim{ts: l.tasks.at(i).Start, kind: primTask, idx: i})
 	}
 	for i := range l.spans {
 		prims = append(prims, prim{ts: l.spans[i].start, kind: primSpan, idx: i})
@@ -262,7 +262,7 @@ func (r *Recorder) writeDevice(dev int, l *devLog, line func([]byte)) {
 	for _, p := range prims {
 		switch p.kind {
 		case primTask:
-			writeTask(pid, &l.tasks[p.idx], pipeTid, line)
+			writeTask(pid, l.tasks.at(p.idx), pipeTid, line)
 		case primSpan:
 			sp := &l.spans[p.idx]
 			line(complete(sp.name, sp.cat, pid, namedTid[sp.track], sp.start, sp.end, jargs(sp.args)))
