@@ -26,8 +26,11 @@ const OpDescSize = 80
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// opSignature is CRC-32C over bytes 4..79, initial value ~0, no final XOR.
-func opSignature(rec []byte) uint32 { return ^crc32.Checksum(rec[4:OpDescSize], castagnoli) }
+// crc32cNoXor is CRC-32C with initial value ~0 and no final XOR.
+func crc32cNoXor(b []byte) uint32 { return ^crc32.Checksum(b, castagnoli) }
+
+// opSignature is the record's signature: crc32cNoXor of bytes 4..79.
+func opSignature(rec []byte) uint32 { return crc32cNoXor(rec[4:OpDescSize]) }
 
 type subConfig struct {
 	timeInfo bool

@@ -15,7 +15,7 @@
 // Every hook is guarded by Enabled, one atomic load of a package variable:
 // a predictable branch on the launch path and nothing else. When on, a task
 // costs one append of a fixed-size record under the recorder's mutex;
-// records stay in memory (about 200 bytes a task) until the file is
+// records stay in memory (about 300 bytes a task) until the file is
 // written, at aclFinalize and at process exit. After MaxTasks tasks the
 // recorder keeps counting but stops recording, and the file says so.
 //
@@ -23,7 +23,8 @@
 //
 // Everything but the host track is stamped with device-clock times, which
 // depend only on the submission sequence (tsfw's virtual time), and is
-// written sorted by (device, time, recording order), one event per line.
+// written sorted by (device, time, recording order), one event per line,
+// each task followed by the events it implies.
 // So a single-threaded program gives a byte-identical file on every run
 // once the host track (cat "host", wall clock) is left out — the lines
 // holding "cat":"host"; NPUEMU_TIMELINE_HOST=0 omits them altogether.

@@ -7,7 +7,7 @@ import (
 )
 
 var envMu sync.Mutex
-var envPath string // guarded by envMu: the file NPUEMU_TIMELINE names, expanded
+var envPath string // guarded by envMu: the file NPUEMU_TIMELINE names ("%p" expanded when written)
 
 // FromEnv attaches a recorder when NPUEMU_TIMELINE names a file; the
 // library calls it once when it is loaded, before any device exists.
@@ -17,7 +17,7 @@ func FromEnv() {
 		return
 	}
 	envMu.Lock()
-	envPath = ExpandPath(name)
+	envPath = name
 	envMu.Unlock()
 	if Current() == nil {
 		Attach(NewRecorder())
@@ -35,8 +35,8 @@ func Flush() {
 	if envPath == "" || r == nil {
 		return
 	}
-	if err := r.WriteFile(envPath, os.Getenv(HostEnv) != "0"); err != nil {
-		fmt.Fprintf(os.Stderr, "npuemu: %s=%s: %v\n", Env, envPath, err)
+	if err := r.WriteFile(ExpandPath(envPath), os.Getenv(HostEnv) != "0"); err != nil {
+		fmt.Fprintf(os.Stderr, "npuemu: %s=%s: %v\n", Env, ExpandPath(envPath), err)
 		envPath = ""
 	}
 }

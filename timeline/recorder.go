@@ -18,8 +18,8 @@ const Env = "NPUEMU_TIMELINE"
 // HostEnv set to "0" leaves the host track (wall clock) out of the file.
 const HostEnv = "NPUEMU_TIMELINE_HOST"
 
-// MaxTasks bounds the tasks one recorder keeps (about 200 bytes each).
-const MaxTasks = 4 << 20
+// MaxTasks bounds the tasks one recorder keeps (about 300 bytes each).
+const MaxTasks = 1 << 20
 
 // on is the one flag every hook tests.
 var on atomic.Bool
@@ -114,7 +114,7 @@ type span struct {
 }
 
 type devLog struct {
-	tasks    []Task
+	tasks    taskList
 	instants []instant
 	counters []counter
 	spans    []span
@@ -208,8 +208,7 @@ func (r *Recorder) AddTask(t *Task) {
 		r.dropped++
 		return
 	}
-	l.tasks = append(l.tasks, *t)
-	n := &l.tasks[len(l.tasks)-1]
+	n := l.tasks.push(t)
 	n.flowOut, n.flowIn = r.link(l, n)
 }
 
@@ -229,18 +228,20 @@ func (r *Recorder) TaskDone(dev int, seq uint64, err error, pipes []Pipe) {
 	if l == nil {
 		return
 	}
-	i := sort.Search(len(l.tasks), func(i int) bool { return l.tasks[i].Seq >= seq })
-	if i == len(l.tasks) || l.tasks[i].Seq != seq {
+	t := l.tasks.bySeq(seq)
+	if t == nil {
 		return // queued before the recorder was attached, or dropped
 	}
 	if err != nil {
-		l.tasks[i].Err = err.Error()
+		t.Err = err.Error()
 	}
 	if len(pipes) > 0 {
-		l.tasks[i].Pipes = append([]Pipe(nil), pipes...)
+		t.Pipes = append([]Pipe(nil), pipes...)
 	}
-	for _, id := range sortedKeys(r.subs) {
-		r.subs[id](l.tasks[i])
+	if len(r.subs) > 0 {
+		for _, id := range sortedKeys(r.subs) {
+			r.subs[id](*t)
+		}
 	}
 }
 
@@ -361,7 +362,11 @@ func (r *Recorder) Tasks(dev int) []Task {
 	if l == nil {
 		return nil
 	}
-	return append([]Task(nil), l.tasks...)
+	out := make([]Task, l.tasks.len())
+	for i := range out {
+		out[i] = *l.tasks.at(i)
+	}
+	return out
 }
 
 // TasksSince returns the tasks of every device with Seq > after[dev] (the
@@ -371,9 +376,10 @@ func (r *Recorder) TasksSince(after map[int]uint64) []Task {
 	defer r.mu.Unlock()
 	var out []Task
 	for _, d := range r.sortedDevs() {
-		for _, t := range r.devs[d].tasks {
-			if t.Seq > after[d] {
-				out = append(out, t)
+		ts := &r.devs[d].tasks
+		for i := 0; i < ts.len(); i++ {
+			if t := ts.at(i); t.Seq > after[d] {
+				out = append(out, *t)
 			}
 		}
 	}
@@ -387,8 +393,8 @@ func (r *Recorder) LastSeq() map[int]uint64 {
 	defer r.mu.Unlock()
 	m := map[int]uint64{}
 	for d, l := range r.devs {
-		if n := len(l.tasks); n > 0 {
-			m[d] = l.tasks[n-1].Seq
+		if n := l.tasks.len(); n > 0 {
+			m[d] = l.tasks.at(n - 1).Seq
 		}
 	}
 	return m
@@ -409,13 +415,19 @@ func (r *Recorder) sortedDevs() []int {
 func (r *Recorder) link(l *devLog, t *Task) (out, in uint64) {
 	if t.Out.Kind != "" {
 		key := flowRef{t.Out.Kind, t.Out.Dev, t.Out.ID, t.Out.N}
-		out = r.flowID(l, t.Dev)
 		switch t.Out.Kind {
 		case "notify":
-			r.pending[key] = append(r.pending[key], out)
+			// A notify is a flag: a record while one is pending pairs
+			// with no wait of its own (tsfw's pairing).
+			if len(r.pending[key]) == 0 {
+				out = r.flowID(l, t.Dev)
+				r.pending[key] = []uint64{out}
+			}
 		case "cntnotify":
+			out = r.flowID(l, t.Dev)
 			r.last[key] = out
 		default:
+			out = r.flowID(l, t.Dev)
 			r.links[key] = out
 		}
 	}
@@ -500,11 +512,10 @@ func AttachPipes(k any, pipes []Pipe) {
 	if l == nil {
 		return
 	}
-	i := sort.Search(len(l.tasks), func(i int) bool { return l.tasks[i].Seq >= ref.seq })
-	if i == len(l.tasks) || l.tasks[i].Seq != ref.seq {
+	t := l.tasks.bySeq(ref.seq)
+	if t == nil {
 		return
 	}
-	t := &l.tasks[i]
 next:
 	for _, p := range pipes {
 		for j := range t.Pipes {

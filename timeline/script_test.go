@@ -93,6 +93,21 @@ func TestScriptedProgram(t *testing.T) {
 	first := runTimeline(t, repo, exe, filepath.Join(dir, "a.json"), nil, so)
 	second := runTimeline(t, repo, exe, filepath.Join(dir, "b.json"), nil, so)
 	require.True(t, bytes.Equal(first, second), "two runs gave different timelines:\n%s\n---\n%s", first, second)
+	// With the host track (wall clock) on, the rest of the file is the same.
+	withHost := runTimeline(t, repo, exe, filepath.Join(dir, "h.json"), []string{timeline.HostEnv + "=1"}, so)
+	// Lines compared without their separating commas: the last device line
+	// is followed by host lines in one file and by the end in the other.
+	lines := func(b []byte, host bool) (out []string) {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, `"cat":"host"`) == host {
+				out = append(out, strings.TrimSuffix(l, ","))
+			}
+		}
+		return out
+	}
+	assert.Greater(t, len(lines(withHost, true)), 10, "the host track has the API calls")
+	assert.Contains(t, string(withHost), `"name":"aclrtLaunchKernelWithConfig"`)
+	assert.Equal(t, lines(first, false), lines(withHost, false))
 
 	evs := parse(t, first)
 	threads := map[int]string{}

@@ -30,12 +30,22 @@ const (
 // DevicePID is the process id the file gives device dev.
 func DevicePID(dev int) int { return devPIDBase + dev }
 
-// ev is one rendered event with its sort key.
-type ev struct {
+// prim is one primary event of a device (a task, a span, an instant, a
+// counter level) with its sort key; what a task implies (its flows, its
+// engine and core slices, its pipes) is written right after it.
+type prim struct {
 	ts   time.Duration
 	ord  int
-	line []byte
+	kind uint8 // primTask, primSpan, primInstant, primCounter
+	idx  int   // into the devLog slice of its kind
 }
+
+const (
+	primTask uint8 = iota
+	primSpan
+	primInstant
+	primCounter
+)
 
 // usec renders ns as microseconds with three decimals (exact).
 func usec(d time.Duration) string {
@@ -152,108 +162,160 @@ func taskArgs(t *Task) string {
 	return a.render()
 }
 
-// deviceEvents renders the events of one device, sorted.
+// deviceTracks names the tracks of one device and the tids of the pipe
+// and named tracks.
 // Precondition: r.mu held.
-func (r *Recorder) deviceEvents(dev int, l *devLog) (metas [][]byte, evs []ev) {
-	pid := DevicePID(dev)
-	threads := map[int]string{}
-	add := func(ts time.Duration, line []byte) {
-		evs = append(evs, ev{ts: ts, ord: len(evs), line: line})
-	}
+func deviceTracks(l *devLog) (threads map[int]string, pipeTid, namedTid map[string]int) {
+	threads = map[int]string{}
 	pipeNames, named := map[string]bool{}, map[string]bool{}
-	for i := range l.tasks {
-		for _, p := range l.tasks[i].Pipes {
+	for i := 0; i < l.tasks.len(); i++ {
+		t := l.tasks.at(i)
+		for _, p := range t.Pipes {
 			pipeNames[p.Name] = true
 		}
+		if t.Stream < 0 {
+			threads[TidSync] = "Synchronous ops"
+		} else {
+			threads[TidStream+t.Stream] = "Stream " + strconv.Itoa(t.Stream)
+		}
+		if t.Engine >= 0 {
+			threads[TidSDMA+t.Engine] = "SDMA " + strconv.Itoa(t.Engine)
+		}
+		if t.Err != "" {
+			threads[TidInstants] = "Instants"
+		}
+		if t.Kind == "kernel" {
+			for i := 0; i < max(t.Width, 1) && i < int(t.Blocks); i++ {
+				for c := 0; c < t.CubePer; c++ {
+					tid := TidCubeCore + i*t.CubePer + c
+					threads[tid] = "AI Core " + strconv.Itoa(tid-TidCubeCore)
+				}
+				for c := 0; c < t.VecPer; c++ {
+					tid := TidVectorCore + i*t.VecPer + c
+					threads[tid] = "Vector Core " + strconv.Itoa(tid-TidVectorCore)
+				}
+			}
+		}
 	}
-	for _, s := range l.spans {
-		named[s.track] = true
+	for _, sp := range l.spans {
+		named[sp.track] = true
 	}
 	for _, in := range l.instants {
 		if t, ok := in.args["track"].(string); ok {
 			named[t] = true
-		}
-	}
-	pipeTid, namedTid := indexOf(pipeNames, TidPipe), indexOf(named, TidNamed)
-
-	for i := range l.tasks {
-		t := &l.tasks[i]
-		tid := TidStream + t.Stream
-		threads[tid] = "Stream " + strconv.Itoa(t.Stream)
-		if t.Stream < 0 {
-			tid = TidSync
-			threads[tid] = "Synchronous ops"
-		}
-		add(t.Start, complete(taskName(t), "task", pid, tid, t.Start, t.End, taskArgs(t)))
-		if t.flowOut != 0 {
-			add(t.Start, fmt.Appendf(nil, `{"name":%q,"cat":"flow","ph":"s","id":%d,"pid":%d,"tid":%d,"ts":%s}`,
-				t.Out.Kind, t.flowOut, pid, tid, usec(t.Start)))
-		}
-		if t.flowIn != 0 {
-			add(t.Start, fmt.Appendf(nil, `{"name":%q,"cat":"flow","ph":"f","bp":"e","id":%d,"pid":%d,"tid":%d,"ts":%s}`,
-				t.In.Kind, t.flowIn, pid, tid, usec(t.Start)))
-		}
-		if t.Engine >= 0 {
-			etid := TidSDMA + t.Engine
-			threads[etid] = "SDMA " + strconv.Itoa(t.Engine)
-			add(t.Start, complete(taskName(t), "engine", pid, etid, t.Start, t.End,
-				kv{"seq", t.Seq, "stream", t.Stream, "bytes", t.Bytes}.render()))
-		}
-		if t.Err != "" {
-			threads[TidInstants] = "Instants"
-			add(t.End, fmt.Appendf(nil, `{"name":%s,"cat":"instant","ph":"i","s":"t","pid":%d,"tid":%d,"ts":%s,"args":%s}`,
-				jstr("task failed: "+taskName(t)), pid, TidInstants, usec(t.End),
-				kv{"seq", t.Seq, "stream", t.Stream, "error", t.Err}.render()))
-		}
-		if t.Kind == "kernel" {
-			r.coreEvents(pid, t, threads, add)
-			for _, p := range t.Pipes {
-				ptid := pipeTid[p.Name]
-				threads[ptid] = "Pipe " + p.Name
-				busy := time.Duration(float64(p.Cycles) * 1e9 / CoreClockHz)
-				add(t.Start, complete(taskName(t), "pipe", pid, ptid, t.Start, t.Start+busy,
-					kv{"seq", t.Seq, "cycles", p.Cycles}.render()))
-			}
-		}
-	}
-	for _, s := range l.spans {
-		tid := namedTid[s.track]
-		threads[tid] = s.track
-		add(s.start, complete(s.name, s.cat, pid, tid, s.start, s.end, jargs(s.args)))
-	}
-	for _, in := range l.instants {
-		tid := TidInstants
-		if t, ok := in.args["track"].(string); ok {
-			tid = namedTid[t]
-			threads[tid] = t
 		} else {
-			threads[tid] = "Instants"
+			threads[TidInstants] = "Instants"
 		}
-		add(in.ts, fmt.Appendf(nil, `{"name":%s,"cat":%q,"ph":"i","s":"t","pid":%d,"tid":%d,"ts":%s,"args":%s}`,
-			jstr(in.name), in.cat, pid, tid, usec(in.ts), jargs(in.args)))
 	}
-	for _, c := range l.counters {
-		add(c.ts, fmt.Appendf(nil, `{"name":%s,"cat":"counter","ph":"C","pid":%d,"tid":0,"ts":%s,"args":{"bytes":%d}}`,
-			jstr(c.name), pid, usec(c.ts), c.value))
+	pipeTid, namedTid = indexOf(pipeNames, TidPipe), indexOf(named, TidNamed)
+	for n, tid := range pipeTid {
+		threads[tid] = "Pipe " + n
 	}
-	sort.SliceStable(evs, func(i, j int) bool {
-		if evs[i].ts != evs[j].ts {
-			return evs[i].ts < evs[j].ts
-		}
-		return evs[i].ord < evs[j].ord
-	})
-	metas = append(metas, meta("process_name", pid, 0, "name", jstr("NPU "+strconv.Itoa(dev)+" (device clock)")),
-		meta("process_sort_index", pid, 0, "sort_index", strconv.Itoa(pid)))
+	for n, tid := range namedTid {
+		threads[tid] = n
+	}
+	return threads, pipeTid, namedTid
+}
+
+// writeDevice writes the events of one device: its metadata, then its
+// primary events sorted by (time, recording order), each task followed by
+// the events it implies. Nothing is rendered ahead, so the memory needed
+// is a few words per primary event however many cores a kernel used.
+// Precondition: r.mu held.
+func (r *Recorder) writeDevice(dev int, l *devLog, line func([]byte)) {
+	pid := DevicePID(dev)
+	threads, pipeTid, namedTid := deviceTracks(l)
+	line(meta("process_name", pid, 0, "name", jstr("NPU "+strconv.Itoa(dev)+" (device clock)")))
+	line(meta("process_sort_index", pid, 0, "sort_index", strconv.Itoa(pid)))
 	tids := make([]int, 0, len(threads))
 	for tid := range threads {
 		tids = append(tids, tid)
 	}
 	sort.Ints(tids)
 	for _, tid := range tids {
-		metas = append(metas, meta("thread_name", pid, tid, "name", jstr(threads[tid])),
-			meta("thread_sort_index", pid, tid, "sort_index", strconv.Itoa(tid)))
+		line(meta("thread_name", pid, tid, "name", jstr(threads[tid])))
+		line(meta("thread_sort_index", pid, tid, "sort_index", strconv.Itoa(tid)))
 	}
-	return metas, evs
+
+	prims := make([]prim, 0, l.tasks.len()+len(l.spans)+len(l.instants)+len(l.counters))
+	for i := 0; i < l.tasks.len(); i++ {
+		prims = append(prims, prim{ts: l.tasks.at(i).Start, kind: primTask, idx: i})
+	}
+	for i := range l.spans {
+		prims = append(prims, prim{ts: l.spans[i].start, kind: primSpan, idx: i})
+	}
+	for i := range l.instants {
+		prims = append(prims, prim{ts: l.instants[i].ts, kind: primInstant, idx: i})
+	}
+	for i := range l.counters {
+		prims = append(prims, prim{ts: l.counters[i].ts, kind: primCounter, idx: i})
+	}
+	for i := range prims {
+		prims[i].ord = i
+	}
+	sort.Slice(prims, func(i, j int) bool {
+		if prims[i].ts != prims[j].ts {
+			return prims[i].ts < prims[j].ts
+		}
+		return prims[i].ord < prims[j].ord
+	})
+	for _, p := range prims {
+		switch p.kind {
+		case primTask:
+			writeTask(pid, l.tasks.at(p.idx), pipeTid, line)
+		case primSpan:
+			sp := &l.spans[p.idx]
+			line(complete(sp.name, sp.cat, pid, namedTid[sp.track], sp.start, sp.end, jargs(sp.args)))
+		case primInstant:
+			in := &l.instants[p.idx]
+			tid := TidInstants
+			if t, ok := in.args["track"].(string); ok {
+				tid = namedTid[t]
+			}
+			line(fmt.Appendf(nil, `{"name":%s,"cat":%q,"ph":"i","s":"t","pid":%d,"tid":%d,"ts":%s,"args":%s}`,
+				jstr(in.name), in.cat, pid, tid, usec(in.ts), jargs(in.args)))
+		case primCounter:
+			c := &l.counters[p.idx]
+			line(fmt.Appendf(nil, `{"name":%s,"cat":"counter","ph":"C","pid":%d,"tid":0,"ts":%s,"args":{"bytes":%d}}`,
+				jstr(c.name), pid, usec(c.ts), c.value))
+		}
+	}
+}
+
+// writeTask writes t's slice on its stream and what it implies: flow ends,
+// its SDMA engine slice, a failure instant, its core and pipe slices.
+func writeTask(pid int, t *Task, pipeTid map[string]int, line func([]byte)) {
+	tid := TidStream + t.Stream
+	if t.Stream < 0 {
+		tid = TidSync
+	}
+	line(complete(taskName(t), "task", pid, tid, t.Start, t.End, taskArgs(t)))
+	if t.flowOut != 0 {
+		line(fmt.Appendf(nil, `{"name":%q,"cat":"flow","ph":"s","id":%d,"pid":%d,"tid":%d,"ts":%s}`,
+			t.Out.Kind, t.flowOut, pid, tid, usec(t.Start)))
+	}
+	if t.flowIn != 0 {
+		line(fmt.Appendf(nil, `{"name":%q,"cat":"flow","ph":"f","bp":"e","id":%d,"pid":%d,"tid":%d,"ts":%s}`,
+			t.In.Kind, t.flowIn, pid, tid, usec(t.Start)))
+	}
+	if t.Engine >= 0 {
+		line(complete(taskName(t), "engine", pid, TidSDMA+t.Engine, t.Start, t.End,
+			kv{"seq", t.Seq, "stream", t.Stream, "bytes", t.Bytes}.render()))
+	}
+	if t.Err != "" {
+		line(fmt.Appendf(nil, `{"name":%s,"cat":"instant","ph":"i","s":"t","pid":%d,"tid":%d,"ts":%s,"args":%s}`,
+			jstr("task failed: "+taskName(t)), pid, TidInstants, usec(t.End),
+			kv{"seq", t.Seq, "stream", t.Stream, "error", t.Err}.render()))
+	}
+	if t.Kind != "kernel" {
+		return
+	}
+	coreEvents(pid, t, line)
+	for _, p := range t.Pipes {
+		busy := time.Duration(float64(p.Cycles) * 1e9 / CoreClockHz)
+		line(complete(taskName(t), "pipe", pid, pipeTid[p.Name], t.Start, t.Start+busy,
+			kv{"seq", t.Seq, "cycles", p.Cycles}.render()))
+	}
 }
 
 // indexOf numbers the sorted names from base.
@@ -273,7 +335,7 @@ func indexOf(names map[string]bool, base int) map[string]int {
 // coreEvents draws which cores ran t's blocks when, on the virtual clock:
 // the blocks run in waves of t.Width after the task's fixed overhead, core
 // i taking blocks i, i+Width, ...; one slice per core.
-func (r *Recorder) coreEvents(pid int, t *Task, threads map[int]string, add func(time.Duration, []byte)) {
+func coreEvents(pid int, t *Task, line func([]byte)) {
 	w := max(t.Width, 1)
 	waves := (int(t.Blocks) + w - 1) / w
 	begin := max(t.End-time.Duration(waves)*t.BlockCost, t.Start)
@@ -282,21 +344,18 @@ func (r *Recorder) coreEvents(pid int, t *Task, threads map[int]string, add func
 		s, e := begin, begin+time.Duration(n)*t.BlockCost
 		args := kv{"seq", t.Seq, "stream", t.Stream, "first_block", i, "blocks", n, "block_step", w}.render()
 		for c := 0; c < t.CubePer; c++ {
-			tid := TidCubeCore + i*t.CubePer + c
-			threads[tid] = "AI Core " + strconv.Itoa(tid-TidCubeCore)
-			add(s, complete(taskName(t), "core", pid, tid, s, e, args))
+			line(complete(taskName(t), "core", pid, TidCubeCore+i*t.CubePer+c, s, e, args))
 		}
 		for c := 0; c < t.VecPer; c++ {
-			tid := TidVectorCore + i*t.VecPer + c
-			threads[tid] = "Vector Core " + strconv.Itoa(tid-TidVectorCore)
-			add(s, complete(taskName(t), "core", pid, tid, s, e, args))
+			line(complete(taskName(t), "core", pid, TidVectorCore+i*t.VecPer+c, s, e, args))
 		}
 	}
 }
 
 // WriteTo writes the whole collection as a trace-event JSON object, one
-// event per line: metadata, then each device's events in time order, then
-// the host track (unless withHost is false).
+// event per line: per device its metadata and its events in time order
+// (each task followed by the events it implies), then the host track
+// (unless withHost is false).
 func (r *Recorder) WriteTo(w io.Writer, withHost bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -311,13 +370,7 @@ func (r *Recorder) WriteTo(w io.Writer, withHost bool) error {
 		bw.Write(b)
 	}
 	for _, d := range r.sortedDevs() {
-		metas, evs := r.deviceEvents(d, r.devs[d])
-		for _, m := range metas {
-			line(m)
-		}
-		for _, e := range evs {
-			line(e.line)
-		}
+		r.writeDevice(d, r.devs[d], line)
 	}
 	if withHost && len(r.host) > 0 {
 		r.hostEvents(line)

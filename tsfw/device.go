@@ -92,6 +92,8 @@ type Device struct {
 	paceOn   bool
 	paceAt   time.Time
 
+	tlID int // timeline device number + 1, 0 until first traced; guarded by mu (trace.go)
+
 	aic aicore     // AI Core pools and block workers (aicore.go)
 	vw  memWatch   // wakes value waits on memory changes (builtin.go)
 	nf  notifyPool // notify ids (notify.go)

@@ -19,6 +19,15 @@ type TaskNamer interface {
 	TaskName() string
 }
 
+// tracedID is traceID, parsed once.
+// Precondition: d.mu held.
+func (d *Device) tracedID() int {
+	if d.tlID == 0 {
+		d.tlID = d.traceID() + 1
+	}
+	return d.tlID - 1
+}
+
 // traceID is the device number of d for the timeline: the digits ending
 // its name ("dev3" → 3), else 0.
 func (d *Device) traceID() int {
@@ -36,7 +45,7 @@ func (d *Device) traceID() int {
 // Precondition: d.mu held.
 func (d *Device) traceTask(q *Queue, t *Task, engine int) {
 	r := timeline.Task{
-		Dev: d.traceID(), Stream: q.id, Seq: t.seq, Kind: t.kind.String(),
+		Dev: d.tracedID(), Stream: q.id, Seq: t.seq, Kind: t.kind.String(),
 		Start: t.vStart, End: t.vEnd, Engine: engine,
 	}
 	switch t.kind {
@@ -85,7 +94,7 @@ func (d *Device) traceDone(t *Task, err error) {
 	if t.kind == kindKernel {
 		timeline.Retired(t.kern, t.seq)
 	}
-	timeline.TaskDone(d.traceID(), t.seq, err, nil)
+	timeline.TaskDone(d.tracedID(), t.seq, err, nil)
 }
 
 // traceSync reports a synchronous operation (t: aclrtMemcpy / aclrtMemset)
@@ -94,7 +103,7 @@ func (d *Device) traceDone(t *Task, err error) {
 // from start to end.
 // Precondition: d.mu held.
 func (d *Device) traceSync(t *Task, engine int, start, end time.Duration) {
-	dev := d.traceID()
+	dev := d.tracedID()
 	if t == nil {
 		timeline.Span(dev, "SVM", "svm", "managed migration", start, end,
 			map[string]any{"engine": "SDMA " + strconv.Itoa(engine)})

@@ -121,3 +121,12 @@ func TestTimelineHooks(t *testing.T) {
 		assert.Equal(t, "Instants", threads[in.Tid])
 	}
 }
+
+// BenchmarkSubmitTimeline is BenchmarkSubmit with the timeline on: the
+// cost of recording a task (compare the two; with it off the hooks are one
+// atomic load each).
+func BenchmarkSubmitTimeline(b *testing.B) {
+	old := timeline.Attach(timeline.NewRecorder())
+	defer timeline.Attach(old)
+	BenchmarkSubmit(b)
+}
