@@ -270,6 +270,14 @@ func createNodeFile(dir, file string, s nodeSpec, gid int) (int, error) {
 		return -1, err
 	}
 	initNodeFile(addr, l, s)
+	if spec := os.Getenv(EnvVNPUs); spec != "" {
+		view := &NodeDir{path: dir, fd: fd, mem: addr, hdr: nodeHeaderAt(addr)}
+		if err := view.createConfiguredVNPUs(spec); err != nil {
+			munmapAt(addr, l.size)
+			_ = syscall.Close(fd)
+			return -1, err
+		}
+	}
 	munmapAt(addr, l.size)
 	if err := syscall.Link(tmp, file); err != nil && !errors.Is(err, syscall.EEXIST) {
 		_ = syscall.Close(fd)
@@ -550,6 +558,7 @@ func (d *NodeDir) reclaimLocked(i int) {
 	p := d.Proc(i)
 	atomic.StoreUint32(&p.State, NodeProcDead)
 	d.reclaimIPCLocked(i)
+	d.reclaimVNPULocked(p)
 	for dev := 0; dev < int(d.hdr.DeviceCount); dev++ {
 		if n := atomic.SwapUint64(&p.HBMBytes[dev], 0); n != 0 {
 			subSat(&d.Device(dev).HBMUsed, n)
