@@ -314,3 +314,21 @@ func (a *arena) unreserve(addr uintptr) {
 		a.count++ // placeholders are not counted
 	}
 }
+
+// NodeDir returns the node directory whose memory h is, nil for private
+// memory.
+func (h *HBM) NodeDir() *NodeDir {
+	if h.nd == nil {
+		return nil
+	}
+	return h.nd.dir
+}
+
+// PhysID returns the device's physical id in its node directory (its id
+// on a private node).
+func (d *Device) PhysID() int {
+	if d.HBM.nd != nil {
+		return d.HBM.nd.phys
+	}
+	return d.ID
+}
