@@ -138,7 +138,6 @@ func TestNodeDirRefusals(t *testing.T) {
 		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "truncated"},
 		{"short", func(b []byte) []byte { return b[:100] }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "truncated"},
 		{"device record", func(b []byte) []byte { b[4096+8] ^= 1; return b }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "device 0"},
-		{"other config", nil, func(c *Config) { c.Devices = 3 }, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "configured for 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			restore()
@@ -173,4 +172,25 @@ func TestNodeDirPermission(t *testing.T) {
 	require.NoError(t, os.Mkdir(dir, 0o000))
 	_, err := openTestDir(t, cfg)
 	assert.Equal(t, abi.ACL_ERROR_RT_NO_PERMISSION, abi.CodeOf(err))
+}
+
+// TestNodeDirOtherConfig: a node of another configuration is refused while
+// a process uses it, and replaced once nobody does.
+func TestNodeDirOtherConfig(t *testing.T) {
+	cfg, dir := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	other := cfg
+	other.Devices = 3
+	_, err = openTestDir(t, other)
+	require.Error(t, err)
+	assert.Equal(t, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, abi.CodeOf(err))
+	assert.Contains(t, err.Error(), "configured for 3")
+	assert.Contains(t, err.Error(), dir)
+	a.Close()
+
+	b, err := openTestDir(t, other)
+	require.NoError(t, err, "an unused node is replaced")
+	defer b.Close()
+	assert.Equal(t, uint32(3), b.Header().DeviceCount)
 }
