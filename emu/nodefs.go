@@ -639,6 +639,7 @@ func (d *NodeDir) reclaimLocked(i int) {
 	atomic.StoreUint32(&p.State, NodeProcDead)
 	d.reclaimIPCLocked(i)
 	d.reclaimEventsLocked(i)
+	d.reclaimNotifiesLocked(i)
 	d.reclaimVNPULocked(p)
 	for dev := 0; dev < int(d.hdr.DeviceCount); dev++ {
 		if n := atomic.SwapUint64(&p.HBMBytes[dev], 0); n != 0 {

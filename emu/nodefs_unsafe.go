@@ -64,3 +64,5 @@ func futexWake(p *uint64) {
 	const futexWakeOp = 1
 	_, _, _ = syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(p)), futexWakeOp, 1<<30, 0, 0, 0)
 }
+
+func nodeNotifyAt(addr uintptr) *NodeNotify { return (*NodeNotify)(rawPtr(addr)) }
