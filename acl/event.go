@@ -358,7 +358,7 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	}
 	if n := e.importedNode(); n != nil {
 		target, _, _ := emu.NodeEventStatus(n.entry, n.ref.Gen)
-		if err := emu.NodeEventWait(n.entry, n.ref.Gen, target, msTimeout(timeoutMs)); err != nil {
+		if err := n.dir.NodeEventWait(n.entry, n.ref.Gen, target, msTimeout(timeoutMs)); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 		}
 		return nil

@@ -121,7 +121,7 @@ func nodeWaitTask(n *nodeEvent, timeout time.Duration) tsfw.Task {
 	if timeout <= 0 {
 		timeout = -1
 	}
-	return tsfw.HostTask(func() error { return emu.NodeEventWait(n.entry, n.ref.Gen, target, timeout) })
+	return tsfw.HostTask(func() error { return n.dir.NodeEventWait(n.entry, n.ref.Gen, target, timeout) })
 }
 
 // nodeQuery answers aclrtQueryEventStatus for an imported event.

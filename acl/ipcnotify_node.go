@@ -97,5 +97,5 @@ func nodeNotifyRecordTask(l *nodeNotify) tsfw.Task {
 }
 
 func nodeNotifyWaitTask(l *nodeNotify, timeout time.Duration) tsfw.Task {
-	return tsfw.HostTask(func() error { return emu.NodeNotifyWait(l.entry, l.gen, timeout) })
+	return tsfw.HostTask(func() error { return l.dir.NodeNotifyWait(l.entry, l.gen, timeout) })
 }

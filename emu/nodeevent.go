@@ -126,8 +126,9 @@ func NodeEventStatus(e *NodeEvent, gen uint64) (rec, done uint64, ok bool) {
 
 // NodeEventWait blocks until record target of the entry has completed
 // (timeout < 0: forever). A destroyed entry (its exporter died) ends the
-// wait with an error.
-func NodeEventWait(e *NodeEvent, gen, target uint64, timeout time.Duration) error {
+// wait with an error; the waiter reclaims dead processes while it waits,
+// so an exporter killed meanwhile ends the wait within the reclaim period.
+func (d *NodeDir) NodeEventWait(e *NodeEvent, gen, target uint64, timeout time.Duration) error {
 	var deadline time.Time
 	if timeout >= 0 {
 		deadline = time.Now().Add(timeout)
@@ -149,6 +150,7 @@ func NodeEventWait(e *NodeEvent, gen, target uint64, timeout time.Duration) erro
 			step = min(step, left)
 		}
 		futexWait(&e.DoneSeq, uint32(done), step)
+		d.Reclaim(false)
 	}
 }
 

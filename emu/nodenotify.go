@@ -187,8 +187,9 @@ func NodeNotifyRecord(n *NodeNotify) {
 }
 
 // NodeNotifyWait waits until the notify is set and consumes the set
-// (timeout <= 0: forever). A destroyed entry ends the wait with an error.
-func NodeNotifyWait(n *NodeNotify, gen uint64, timeout time.Duration) error {
+// (timeout <= 0: forever). A destroyed entry ends the wait with an error;
+// the waiter reclaims dead processes while it waits.
+func (d *NodeDir) NodeNotifyWait(n *NodeNotify, gen uint64, timeout time.Duration) error {
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
@@ -213,5 +214,6 @@ func NodeNotifyWait(n *NodeNotify, gen uint64, timeout time.Duration) error {
 			step = min(step, left)
 		}
 		futexWait(&n.Pending, uint32(p), step)
+		d.Reclaim(false)
 	}
 }
