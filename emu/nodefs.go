@@ -420,7 +420,7 @@ func (d *NodeDir) mapAndCheck(s nodeSpec) error {
 	h := d.hdr
 	socName := string(bytes.TrimRight(h.SocName[:], "\x00"))
 	dev0 := d.Device(0)
-	if count, usable := int(h.DeviceCount), dev0.HBMUsable; socName != s.soc.Name || count != s.devices || usable != s.usable {
+	if count, usable := int(h.DeviceCount), dev0.HBMUsable; socName != s.soc.Name || count != s.devices || usable != s.usable || h.WindowBase != NodeWindowBase {
 		d.unmap() // h and dev0 are gone from here on
 		return errNodeMismatch{nodeErr(d.path, "it holds %d × %s with %d bytes each and processes use it, this process is configured for %d × %s with %d bytes: use the same configuration or another %s",
 			count, socName, usable, s.devices, s.soc.Name, s.usable, EnvNode)}
