@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -33,6 +34,7 @@ type Event struct {
 	waiters []*Stream  // streams that waited on e since its last reset
 
 	share *eventShare // IPC event with opened handles (acl/eventx.go); guarded by rt.mu
+	node  *nodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under rt.mu
 }
 
 var events = newTable[Event](kindEvent)
@@ -121,6 +123,7 @@ func (e *Event) destroyLocked() {
 	}
 	if e.share == nil || e.share.refs == 0 {
 		e.ev.Destroy()
+		e.nodeClose()
 	}
 	events.remove(e.h)
 	poolEventGone(e) // memory pools' event dependencies (mempool.go)
@@ -174,9 +177,13 @@ func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 	if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
 		return s.captureExternal("aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.ev))
 	}
+	if e.importedNode() != nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was opened from another process's IPC handle: only the exporting process records it", fn, uintptr(h))
+	}
 	if err := s.submit(fn, tsfw.RecordTask(e.ev)); err != nil {
 		return err
 	}
+	e.nodeRecorded()
 	poolEventRecorded(e, s) // memory pools' event dependencies (mempool.go)
 	return nil
 }
@@ -209,7 +216,11 @@ func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) 
 	if err != nil {
 		return err
 	}
-	if err := s.submit(fn, waitTask(e, timeout)); err != nil {
+	task := waitTask(e, timeout)
+	if n := e.importedNode(); n != nil {
+		task = nodeWaitTask(n, timeout)
+	}
+	if err := s.submit(fn, task); err != nil {
 		return err
 	}
 	poolEventWaited(s, e) // memory pools' event dependencies (mempool.go)
@@ -314,6 +325,9 @@ func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 	if err := e.eventGuard(fn); err != nil {
 		return err
 	}
+	if n := e.importedNode(); n != nil {
+		return nodeQuery(fn, n, status)
+	}
 	if e.flags == abi.ACL_EVENT_IPC {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: IPC events cannot be queried", fn)
 	}
@@ -341,6 +355,13 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	}
 	if err := e.eventGuard(fn); err != nil {
 		return err
+	}
+	if n := e.importedNode(); n != nil {
+		target, _, _ := emu.NodeEventStatus(n.entry, n.ref.Gen)
+		if err := n.dir.NodeEventWait(n.entry, n.ref.Gen, target, msTimeout(timeoutMs)); err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		}
+		return nil
 	}
 	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))

@@ -173,6 +173,9 @@ func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
 	copy(b[:8], ipcEventMagic[:])
 	binary.LittleEndian.PutUint32(b[8:], uint32(os.Getpid()))
 	binary.LittleEndian.PutUint64(b[16:], uint64(h))
+	if err := exportNodeEvent(e, &b); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
 	*out = b
 	return nil
 }
@@ -189,7 +192,7 @@ func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the handle was not produced by aclrtIpcGetEventHandle", fn)
 	}
 	if pid := binary.LittleEndian.Uint32(in[8:]); int(pid) != os.Getpid() {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the handle comes from process %d; npuemu shares events only within one process", fn, pid)
+		return openNodeEvent(t, fn, in, out) // acl/ipcevent_node.go
 	}
 	if _, err := current(t, fn); err != nil {
 		return err

@@ -33,9 +33,10 @@ type notifyHW struct {
 
 	// Guarded by notifyMu.
 	refs     int
-	key      string  // export key, "" until exported
-	pidCheck bool    // the importer's pid must be on pids
-	pids     []int32 // aclrtNotifySetImportPid
+	key      string      // export key, "" until exported
+	pidCheck bool        // the importer's pid must be on pids
+	pids     []int32     // aclrtNotifySetImportPid
+	node     *nodeNotify // exported on a shared node, or imported from one (ipcnotify_node.go)
 }
 
 var (
@@ -121,6 +122,9 @@ func (n *Notify) destroyLocked() {
 	n.hw.refs--
 	if n.hw.refs == 0 {
 		n.hw.nt.Destroy()
+		if l := n.hw.node; l != nil {
+			l.dir.CloseNotify(l.ref, l.exporter)
+		}
 	}
 }
 
@@ -166,6 +170,9 @@ func RecordNotify(t *Thread, h, sh Handle) error {
 	if err != nil {
 		return err
 	}
+	if l := n.hw.node; l != nil {
+		return s.submit(fn, nodeNotifyRecordTask(l))
+	}
 	return s.submit(fn, tsfw.NotifyRecordTask(n.hw.nt))
 }
 
@@ -182,6 +189,9 @@ func WaitAndResetNotify(t *Thread, h, sh Handle, timeoutSec uint32) error {
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
 		return err
+	}
+	if l := n.hw.node; l != nil {
+		return s.submit(fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second))
 	}
 	return s.submit(fn, tsfw.NotifyWaitTask(n.hw.nt, time.Duration(timeoutSec)*time.Second))
 }
@@ -266,6 +276,9 @@ func NotifyGetExportKey(t *Thread, h Handle, key []byte, flags uint64) error {
 		notifyKeys[n.hw.key] = n
 	}
 	n.hw.pidCheck = flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
+	if err := exportNodeNotify(n, n.hw.pidCheck); err != nil { // ipcnotify_node.go
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
 	clear(key)
 	copy(key, n.hw.key)
 	return nil
@@ -292,6 +305,11 @@ func NotifySetImportPid(t *Thread, h Handle, pids []int32) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid[%d] = %d is not a process id", fn, i, p)
 		}
 	}
+	if l := n.hw.node; l != nil && l.exporter {
+		if err := l.dir.NotifySetPids(l.ref, pids); err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		}
+	}
 	n.hw.pids = append(n.hw.pids, pids...)
 	return nil
 }
@@ -310,7 +328,7 @@ func NotifyImportByKey(t *Thread, out *Handle, key string, flags uint64) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %q is not a notify export key", fn, key)
 	}
 	if pid != os.Getpid() {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the key was exported by process %d; npuemu shares notifies only within one process", fn, pid)
+		return importNodeNotify(t, fn, key, out) // ipcnotify_node.go
 	}
 	c, err := current(t, fn)
 	if err != nil {

@@ -3,7 +3,6 @@ package emu
 import (
 	"math/bits"
 	"sync"
-	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
 )
@@ -175,7 +174,7 @@ func (h *HBM) Total() uint64 { return h.total }
 func (h *HBM) Used() uint64 {
 	if h.nd != nil {
 		h.nd.dir.Reclaim(false)
-		return atomic.LoadUint64(&h.nd.rec.HBMUsed)
+		return h.nd.used()
 	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
@@ -265,7 +264,7 @@ func (h *HBM) oom(size uint64, why string) error {
 func (h *HBM) oomLocked(size uint64, why string) error {
 	used, whose := h.used, ""
 	if h.nd != nil {
-		used, whose = min(atomic.LoadUint64(&h.nd.rec.HBMUsed), h.total), " by all processes of the node"
+		used, whose = min(h.nd.used(), h.total), " by all processes of the node"
 	}
 	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
 		"emu: %s HBM: cannot allocate %d bytes: %s (%d of %d bytes in use%s, %d free)",

@@ -53,10 +53,12 @@ type nodeHBM struct {
 	empty   []int           // owned chunks with no block, oldest first
 	foreign map[int]bool    // chunks masked in the arena (owned by others)
 	exports map[uintptr]int // block addresses this process exported by name (shmem_node.go)
+	vnpu    *NodeVNPU       // the vNPU this process is bound to on this device, nil: the whole device
 }
 
 // newNodeHBM maps physical device phys's memory file of dir.
-func newNodeHBM(name string, dir *NodeDir, phys int) (*HBM, error) {
+// A process bound to vNPU v sees v's memory as the device's.
+func newNodeHBM(name string, dir *NodeDir, phys int, v *NodeVNPU) (*HBM, error) {
 	rec := dir.Device(phys)
 	hdr := dir.Header()
 	base := uintptr(hdr.WindowBase + uint64(phys)*hdr.WindowStride)
@@ -106,11 +108,15 @@ func newNodeHBM(name string, dir *NodeDir, phys int) (*HBM, error) {
 		dir: dir, phys: phys, rec: rec, chunks: dir.Chunks(phys), me: uint32(dir.Slot() + 1),
 		shift: uint(bits.TrailingZeros64(rec.ChunkBytes)), fd: fd, adopted: adopted,
 		blocks: make([]int32, rec.ChunkCount), foreign: map[int]bool{},
-		exports: map[uintptr]int{},
+		exports: map[uintptr]int{}, vnpu: v,
+	}
+	total := rec.HBMUsable
+	if v != nil {
+		total = v.HBMBytes
 	}
 	atomic.OrUint64(&dir.Self().DevicesOpen, 1<<uint(phys))
 	return &HBM{
-		name: name, base: base, span: rec.HBMSpan, total: rec.HBMUsable, raw: base, rawLen: rec.HBMSpan,
+		name: name, base: base, span: rec.HBMSpan, total: total, raw: base, rawLen: rec.HBMSpan,
 		arena: newArena(base, rec.HBMSpan, HBMMinAlign), releaseMin: hbmReleaseMin, nd: nd,
 	}, nil
 }
@@ -119,6 +125,26 @@ func newNodeHBM(name string, dir *NodeDir, phys int) (*HBM, error) {
 // usable bytes would be exceeded. Dead processes are reclaimed once before
 // giving up.
 func (nd *nodeHBM) charge(size uint64) bool {
+	if v := nd.vnpu; v != nil {
+		for {
+			u := atomic.LoadUint64(&v.HBMUsed)
+			if u+size > v.HBMBytes || u+size < u {
+				return false
+			}
+			if atomic.CompareAndSwapUint64(&v.HBMUsed, u, u+size) {
+				break
+			}
+		}
+		if !nd.chargeDevice(size) {
+			subSat(&v.HBMUsed, size)
+			return false
+		}
+		return true
+	}
+	return nd.chargeDevice(size)
+}
+
+func (nd *nodeHBM) chargeDevice(size uint64) bool {
 	total := nd.rec.HBMUsable
 	for retried := false; ; {
 		v := atomic.LoadUint64(&nd.rec.HBMUsed)
@@ -140,6 +166,17 @@ func (nd *nodeHBM) charge(size uint64) bool {
 func (nd *nodeHBM) uncharge(size uint64) {
 	subSat(&nd.dir.Self().HBMBytes[nd.phys], size)
 	subSat(&nd.rec.HBMUsed, size)
+	if nd.vnpu != nil {
+		subSat(&nd.vnpu.HBMUsed, size)
+	}
+}
+
+// used is what the process sees in use: its vNPU's, else the device's.
+func (nd *nodeHBM) used() uint64 {
+	if nd.vnpu != nil {
+		return atomic.LoadUint64(&nd.vnpu.HBMUsed)
+	}
+	return atomic.LoadUint64(&nd.rec.HBMUsed)
 }
 
 func (nd *nodeHBM) chunkRange(base, addr uintptr, ext uint64) (int, int) {
@@ -276,4 +313,22 @@ func (a *arena) unreserve(addr uintptr) {
 	if _, _, _, _, ok := a.free(addr); ok {
 		a.count++ // placeholders are not counted
 	}
+}
+
+// NodeDir returns the node directory whose memory h is, nil for private
+// memory.
+func (h *HBM) NodeDir() *NodeDir {
+	if h.nd == nil {
+		return nil
+	}
+	return h.nd.dir
+}
+
+// PhysID returns the device's physical id in its node directory (its id
+// on a private node).
+func (d *Device) PhysID() int {
+	if d.HBM.nd != nil {
+		return d.HBM.nd.phys
+	}
+	return d.ID
 }

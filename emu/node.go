@@ -94,8 +94,17 @@ func (n *Node) Device(id int) (*Device, error) {
 	name := fmt.Sprintf("dev%d", id)
 	var hbm *HBM
 	var err error
+	soc := n.soc
 	if n.dir != nil {
-		hbm, err = newNodeHBM(name, n.dir, n.cfg.PhysicalID(id))
+		phys := n.cfg.PhysicalID(id)
+		var v *NodeVNPU
+		if v, err = n.dir.vnpuOf(phys); err != nil {
+			return nil, err
+		}
+		if v != nil {
+			soc = vnpuSoC(soc, v)
+		}
+		hbm, err = newNodeHBM(name, n.dir, phys, v)
 	} else {
 		hbm, err = NewHBM(name, n.HBMTotal())
 	}
@@ -104,11 +113,11 @@ func (n *Node) Device(id int) (*Device, error) {
 	}
 	var ts *tsfw.Device
 	if n.dir != nil {
-		ts = newSchedulerBusy(name, n.soc, n.cfg.Pacing, n.dir.busyCounter(n.cfg.PhysicalID(id)))
+		ts = newSchedulerBusy(name, soc, n.cfg.Pacing, n.dir.busyCounter(n.cfg.PhysicalID(id)))
 	} else {
-		ts = newScheduler(name, n.soc, n.cfg.Pacing)
+		ts = newScheduler(name, soc, n.cfg.Pacing)
 	}
-	d := &Device{ID: id, SoC: n.soc, HBM: hbm, TS: ts}
+	d := &Device{ID: id, SoC: soc, HBM: hbm, TS: ts}
 	n.devs[id].Store(d)
 	return d, nil
 }

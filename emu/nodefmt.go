@@ -26,8 +26,8 @@ const (
 	NodeLockTables   = 0       // NPUEMU_NODE_LOCK_TABLES
 	NodeLockSlotBase = 1 << 40 // NPUEMU_NODE_LOCK_SLOT_BASE
 
-	NodeWindowBase = 0x100000000000 // NPUEMU_NODE_WINDOW_BASE
-	NodeWindowSize = 64 << 40       // NPUEMU_NODE_WINDOW_SIZE
+	NodeWindowBase = 0x200000000000 // NPUEMU_NODE_WINDOW_BASE
+	NodeWindowSize = 32 << 40       // NPUEMU_NODE_WINDOW_SIZE
 
 	NodeStateCreating = 0 // NPUEMU_NODE_STATE_CREATING
 	NodeStateReady    = 1 // NPUEMU_NODE_STATE_READY

@@ -218,6 +218,29 @@ func OpenNodeDir(path string, cfg Config, soc SoC, usable uint64) (*NodeDir, err
 		return nil, nodeErr(path, "cannot create it: %v", err)
 	}
 	file := filepath.Join(path, "node")
+	for try := 0; ; try++ {
+		d, err := openNodeFile(path, file, spec, gid)
+		if (!errors.Is(err, errNodeStale) && !errors.Is(err, errNodeReplaced)) || try == 5 {
+			return d, err
+		}
+	}
+}
+
+// errNodeStale: the node file was replaced while this process opened it;
+// errNodeReplaced: this process replaced an unused node of another
+// configuration. Both mean: open again.
+var (
+	errNodeStale    = errors.New("node file replaced meanwhile")
+	errNodeReplaced = errors.New("unused node replaced")
+)
+
+// errNodeMismatch wraps the message of a node of another configuration.
+type errNodeMismatch struct{ err error }
+
+func (e errNodeMismatch) Error() string { return e.err.Error() }
+func (e errNodeMismatch) Unwrap() error { return e.err }
+
+func openNodeFile(path, file string, spec nodeSpec, gid int) (*NodeDir, error) {
 	fd, err := syscall.Open(file, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
 	if errors.Is(err, syscall.ENOENT) {
 		fd, err = createNodeFile(path, file, spec, gid)
@@ -234,15 +257,69 @@ func OpenNodeDir(path string, cfg Config, soc SoC, usable uint64) (*NodeDir, err
 	}
 	d := &NodeDir{path: path, fd: fd}
 	if err := d.mapAndCheck(spec); err != nil {
+		var mm errNodeMismatch
+		if errors.As(err, &mm) && d.replaceUnused() {
+			_ = syscall.Close(fd)
+			return nil, errNodeReplaced
+		}
 		_ = syscall.Close(fd)
+		if errors.As(err, &mm) {
+			return nil, mm.err
+		}
 		return nil, err
 	}
 	if err := d.attach(); err != nil {
 		d.unmap()
+		_ = syscall.Close(fd)
 		return nil, err
 	}
 	d.Reclaim(true)
 	return d, nil
+}
+
+// replaceUnused removes a node of another configuration that no live
+// process uses, so that the caller creates one for its own: a node outlives
+// its processes, and one left by an earlier run must not lock the machine
+// into that run's configuration. A node in use is never replaced.
+func (d *NodeDir) replaceUnused() bool {
+	if d.ofdLock(NodeLockTables, syscall.F_WRLCK, true) != nil {
+		return false
+	}
+	// The file may be this process's view of an already replaced node.
+	if !d.current() {
+		return true
+	}
+	var st syscall.Stat_t
+	if syscall.Fstat(d.fd, &st) != nil || uint64(st.Size) < sizeofNodeHeader {
+		return false
+	}
+	addr, err := mmapAt(0, uint64(st.Size), syscall.PROT_READ, syscall.MAP_SHARED, d.fd, 0)
+	if err != nil {
+		return false
+	}
+	defer munmapAt(addr, uint64(st.Size))
+	h := nodeHeaderAt(addr)
+	view := &NodeDir{path: d.path, fd: d.fd, mem: addr, hdr: h, slot: -1}
+	for i := 0; i < int(h.MaxProcs) && i < NodeMaxProcs; i++ {
+		if atomic.LoadUint32(&view.Proc(i).State) != NodeProcFree && !view.slotDead(i) {
+			return false // in use: the caller reports the mismatch
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(d.path, "hbm*"))
+	for _, n := range names {
+		_ = os.Remove(n)
+	}
+	_ = os.Remove(filepath.Join(d.path, "node"))
+	return true // closing d.fd drops every lock taken here
+}
+
+// current reports whether d.fd is still the directory's node file.
+func (d *NodeDir) current() bool {
+	var a, b syscall.Stat_t
+	if syscall.Fstat(d.fd, &a) != nil || syscall.Stat(filepath.Join(d.path, "node"), &b) != nil {
+		return false
+	}
+	return a.Dev == b.Dev && a.Ino == b.Ino
 }
 
 // createNodeFile writes a complete node file under a temporary name and
@@ -270,6 +347,14 @@ func createNodeFile(dir, file string, s nodeSpec, gid int) (int, error) {
 		return -1, err
 	}
 	initNodeFile(addr, l, s)
+	if spec := os.Getenv(EnvVNPUs); spec != "" {
+		view := &NodeDir{path: dir, fd: fd, mem: addr, hdr: nodeHeaderAt(addr)}
+		if err := view.createConfiguredVNPUs(spec); err != nil {
+			munmapAt(addr, l.size)
+			_ = syscall.Close(fd)
+			return -1, err
+		}
+	}
 	munmapAt(addr, l.size)
 	if err := syscall.Link(tmp, file); err != nil && !errors.Is(err, syscall.EEXIST) {
 		_ = syscall.Close(fd)
@@ -335,10 +420,10 @@ func (d *NodeDir) mapAndCheck(s nodeSpec) error {
 	h := d.hdr
 	socName := string(bytes.TrimRight(h.SocName[:], "\x00"))
 	dev0 := d.Device(0)
-	if count, usable := int(h.DeviceCount), dev0.HBMUsable; socName != s.soc.Name || count != s.devices || usable != s.usable {
+	if count, usable := int(h.DeviceCount), dev0.HBMUsable; socName != s.soc.Name || count != s.devices || usable != s.usable || h.WindowBase != NodeWindowBase {
 		d.unmap() // h and dev0 are gone from here on
-		return nodeErr(d.path, "it holds %d × %s with %d bytes each, this process is configured for %d × %s with %d bytes: use the same configuration or another %s",
-			count, socName, usable, s.devices, s.soc.Name, s.usable, EnvNode)
+		return errNodeMismatch{nodeErr(d.path, "it holds %d × %s with %d bytes each and processes use it, this process is configured for %d × %s with %d bytes: use the same configuration or another %s",
+			count, socName, usable, s.devices, s.soc.Name, s.usable, EnvNode)}
 	}
 	return nil
 }
@@ -441,6 +526,9 @@ func (d *NodeDir) attach() error {
 		return err
 	}
 	defer d.unlock()
+	if !d.current() {
+		return errNodeStale
+	}
 	for i := 0; i < NodeMaxProcs; i++ {
 		p := d.Proc(i)
 		if p.State != NodeProcFree {
@@ -550,6 +638,9 @@ func (d *NodeDir) reclaimLocked(i int) {
 	p := d.Proc(i)
 	atomic.StoreUint32(&p.State, NodeProcDead)
 	d.reclaimIPCLocked(i)
+	d.reclaimEventsLocked(i)
+	d.reclaimNotifiesLocked(i)
+	d.reclaimVNPULocked(p)
 	for dev := 0; dev < int(d.hdr.DeviceCount); dev++ {
 		if n := atomic.SwapUint64(&p.HBMBytes[dev], 0); n != 0 {
 			subSat(&d.Device(dev).HBMUsed, n)

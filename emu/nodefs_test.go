@@ -138,7 +138,6 @@ func TestNodeDirRefusals(t *testing.T) {
 		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "truncated"},
 		{"short", func(b []byte) []byte { return b[:100] }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "truncated"},
 		{"device record", func(b []byte) []byte { b[4096+8] ^= 1; return b }, nil, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "device 0"},
-		{"other config", nil, func(c *Config) { c.Devices = 3 }, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "configured for 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			restore()
@@ -173,4 +172,66 @@ func TestNodeDirPermission(t *testing.T) {
 	require.NoError(t, os.Mkdir(dir, 0o000))
 	_, err := openTestDir(t, cfg)
 	assert.Equal(t, abi.ACL_ERROR_RT_NO_PERMISSION, abi.CodeOf(err))
+}
+
+// TestNodeDirOtherConfig: a node of another configuration is refused while
+// a process uses it, and replaced once nobody does.
+func TestNodeDirOtherConfig(t *testing.T) {
+	cfg, dir := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	other := cfg
+	other.Devices = 3
+	_, err = openTestDir(t, other)
+	require.Error(t, err)
+	assert.Equal(t, abi.ACL_ERROR_RT_DEV_SETUP_ERROR, abi.CodeOf(err))
+	assert.Contains(t, err.Error(), "configured for 3")
+	assert.Contains(t, err.Error(), dir)
+	a.Close()
+
+	b, err := openTestDir(t, other)
+	require.NoError(t, err, "an unused node is replaced")
+	defer b.Close()
+	assert.Equal(t, uint32(3), b.Header().DeviceCount)
+}
+
+// TestNodeVNPU: templates the SoC accepts are carved from the device until
+// it runs out; others are refused with the accepted list; a binding counts
+// the process.
+func TestNodeVNPU(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	cfg.HBMBytes = 0 // the SoC's memory: room for the templates
+	soc, _ := LookupSoC(cfg.SoC)
+	d, err := OpenNodeDir(cfg.NodeDir, cfg, soc, soc.UsableHBMBytes)
+	require.NoError(t, err)
+	defer d.Close()
+
+	_, err = d.CreateVNPU(0, "vir12_3c_32g")
+	require.Error(t, err, "a 910B1/B2 template on an Ascend910B3")
+	assert.Contains(t, err.Error(), "vir10_3c_32g")
+	id, err := d.CreateVNPU(1, "vir10_3c_32g")
+	require.NoError(t, err)
+	assert.Equal(t, uint32(100+16*1), id)
+	id2, err := d.CreateVNPU(1, "vir05_1c_16g")
+	require.NoError(t, err)
+	assert.Equal(t, uint32(100+16*1+1), id2)
+	rec := d.Device(1)
+	assert.Equal(t, uint32(2), rec.VNPUCount)
+	assert.Equal(t, uint32(soc.AICores-15), rec.AICoreFree)
+	_, err = d.CreateVNPU(1, "vir10_3c_32g")
+	assert.Equal(t, abi.ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, abi.CodeOf(err), "the device's AI Cores are used up")
+
+	v, err := d.bindVNPU(1, id)
+	require.NoError(t, err)
+	require.NotNil(t, v)
+	assert.Equal(t, uint32(1), v.ProcessCount)
+	other, err := d.bindVNPU(0, id)
+	require.NoError(t, err)
+	assert.Nil(t, other, "the vNPU lives on device 1")
+	_, err = d.bindVNPU(0, 999)
+	assert.Equal(t, abi.ACL_ERROR_RT_INVALID_DEVICEID, abi.CodeOf(err))
+	s := vnpuSoC(soc, v)
+	assert.Equal(t, 10, s.AICores)
+	assert.Equal(t, 3, s.AICPUs)
+	assert.Equal(t, uint64(30720)<<20, s.UsableHBMBytes)
 }

@@ -2,6 +2,8 @@ package emu
 
 import (
 	"sync/atomic"
+	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -46,3 +48,21 @@ func (d *NodeDir) Chunks(dev int) []uint32 {
 }
 
 func atomicCAS32(p *uint32, old, new uint32) bool { return atomic.CompareAndSwapUint32(p, old, new) }
+
+func nodeEventAt(addr uintptr) *NodeEvent { return (*NodeEvent)(rawPtr(addr)) }
+
+// futexWait sleeps while the low 32 bits of *p equal val, at most d
+// (FUTEX_WAIT on shared memory: woken by any process).
+func futexWait(p *uint64, val uint32, d time.Duration) {
+	ts := syscall.NsecToTimespec(int64(d))
+	const futexWaitOp = 0
+	_, _, _ = syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(p)), futexWaitOp, uintptr(val), uintptr(unsafe.Pointer(&ts)), 0, 0)
+}
+
+// futexWake wakes every waiter of futexWait on p, in any process.
+func futexWake(p *uint64) {
+	const futexWakeOp = 1
+	_, _, _ = syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(p)), futexWakeOp, 1<<30, 0, 0, 0)
+}
+
+func nodeNotifyAt(addr uintptr) *NodeNotify { return (*NodeNotify)(rawPtr(addr)) }

@@ -300,7 +300,7 @@ func (d *NodeDir) KeyImports(name string) (int, error) {
 func (d *NodeDir) reclaimIPCLocked(slot int) {
 	for j := 0; j < NodeMaxImports; j++ {
 		im := d.importAt(j)
-		if im.State == NodeEntryLive && im.Slot == uint32(slot) {
+		if im.State == NodeEntryLive && im.Kind == NodeImportIPC && im.Slot == uint32(slot) {
 			d.dropImportLocked(im)
 		}
 	}

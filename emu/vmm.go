@@ -140,6 +140,7 @@ type share struct {
 	ph    *phys
 	noPid bool
 	pids  map[int32]bool
+	node  bool // entered in the node directory's table (vmm_node.go)
 }
 
 // mapping is a file mapped into a reservation.
@@ -379,6 +380,9 @@ func (v *VMM) Release(h uint64) error {
 	delete(v.handles, h)
 	if ph.share != nil {
 		delete(v.shares, ph.share.id)
+		if ph.share.node {
+			v.unexportNode(ph.share.id)
+		}
 		ph.share = nil
 	}
 	v.unref(ph.b)
@@ -764,6 +768,11 @@ func (v *VMM) Export(h uint64, noPid bool) (uint64, error) {
 		return 0, invalid("handle %#x is already exported as shareable handle %#x", h, ph.share.id)
 	}
 	s := &share{id: shareTag | v.id(), ph: ph, noPid: noPid, pids: map[int32]bool{}}
+	if v.node.dir != nil {
+		if err := v.exportNode(s); err != nil {
+			return 0, err
+		}
+	}
 	ph.share = s
 	v.shares[s.id] = s
 	return s.id, nil
@@ -808,6 +817,11 @@ func (v *VMM) SetSharePids(id uint64, pids []int32) error {
 	if s.noPid {
 		return invalid("shareable handle %#x was exported with pid validation disabled: it has no whitelist", id)
 	}
+	if s.node {
+		if err := v.setSharePidsNode(id, pids); err != nil {
+			return err
+		}
+	}
 	return addPids(s.pids, pids)
 }
 
@@ -820,6 +834,9 @@ func (v *VMM) Import(id uint64, dev int, pid int32) (uint64, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	s, err := v.shareOf(id)
+	if err != nil && v.node.dir != nil && id&nodeShareBit != 0 {
+		return v.importNode(id, dev, pid) // another process's handle (vmm_node.go)
+	}
 	if err != nil {
 		return 0, err
 	}

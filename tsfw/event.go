@@ -17,10 +17,11 @@ type Event struct {
 	flags  uint32
 	pooled bool // id taken from the device's pool (returned on release)
 
-	lastSubmitted atomic.Uint64 // number of the latest submitted record
-	completedSeq  atomic.Uint64 // highest completed record number
-	resetSeq      atomic.Uint64 // completedSeq when the latest reset ran
-	lastRecVEnd   atomic.Int64  // virtual end of the latest submitted record
+	lastSubmitted atomic.Uint64                    // number of the latest submitted record
+	completedSeq  atomic.Uint64                    // highest completed record number
+	resetSeq      atomic.Uint64                    // completedSeq when the latest reset ran
+	lastRecVEnd   atomic.Int64                     // virtual end of the latest submitted record
+	onComplete    atomic.Pointer[func(seq uint64)] // SetOnComplete
 
 	mu sync.Mutex
 	// Guarded by mu.
@@ -101,6 +102,14 @@ func (e *Event) Destroy() {
 		e.d.releaseEventID(e.id)
 	}
 }
+
+// LastRecord returns the number of the latest submitted record (0: none).
+func (e *Event) LastRecord() uint64 { return e.lastSubmitted.Load() }
+
+// SetOnComplete makes fn be told the number of every record of e that
+// completes (an IPC event mirrored into a shared node). fn runs on the
+// completing engine and must not block.
+func (e *Event) SetOnComplete(fn func(seq uint64)) { e.onComplete.Store(&fn) }
 
 // Recorded reports whether a record of e has been submitted.
 func (e *Event) Recorded() bool { return e.lastSubmitted.Load() > 0 }
@@ -272,7 +281,11 @@ func (e *Event) complete(seq uint64, vEnd time.Duration, d *Device) {
 	if release {
 		e.released = true
 	}
+	done := e.completedSeq.Load()
 	e.mu.Unlock()
+	if fn := e.onComplete.Load(); fn != nil {
+		(*fn)(done)
+	}
 	for _, k := range kicks {
 		if k != d { // d is inside its arbiter pass, which rescans
 			k.kick()

@@ -72,8 +72,8 @@ extern "C" {
 /* Device memory windows: device N's memory is at
  * window_base + N * window_stride in every process (header fields; these
  * are the values version 1 writes). */
-#define NPUEMU_NODE_WINDOW_BASE 0x100000000000ull /* 16 TiB */
-#define NPUEMU_NODE_WINDOW_SIZE (64ull << 40)     /* the reservation for all devices */
+#define NPUEMU_NODE_WINDOW_BASE 0x200000000000ull /* 32 TiB: above AddressSanitizer's shadow */
+#define NPUEMU_NODE_WINDOW_SIZE (32ull << 40)     /* the reservation for all devices */
 
 /* npuemu_node_header.state */
 #define NPUEMU_NODE_STATE_CREATING 0u /* being initialised by its creator: wait, then re-read */

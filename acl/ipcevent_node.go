@@ -1,0 +1,153 @@
+package acl
+
+import (
+	"encoding/binary"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// IPC events across processes (docs/node.md, "IPC"): when the node is a
+// shared node directory, aclrtIpcGetEventHandle enters the event in the
+// node's event table and mirrors its records there; the handle carries
+// the entry (index, generation). aclrtIpcOpenEventHandle in another
+// process opens the entry: a wait on the opened event is a host task that
+// waits until the exporter's records seen at wait issue have completed;
+// aclrtQueryEventStatus and aclrtSynchronizeEvent compare and wait the
+// same way. Only the exporting process records.
+
+// nodeEvent links an acl event to its node entry.
+type nodeEvent struct {
+	dir      *emu.NodeDir
+	ref      emu.NodeEventRef
+	entry    *emu.NodeEvent
+	exporter bool
+}
+
+// Handle layout beyond the magic (8 bytes) and pid (4 at 8): the acl
+// handle at 16 (same-process opens), then the node entry index at 24 and
+// its generation at 32.
+const (
+	ipcHandleIndex = 24
+	ipcHandleGen   = 32
+	ipcHandleNode  = 40 // 1: the entry fields are valid
+)
+
+// exportNodeEvent enters e in the node's event table (once) and writes
+// the entry into b. No-op on a private node.
+func exportNodeEvent(e *Event, b *IpcEventHandle) error {
+	dir := e.ctx.dev.emu.HBM.NodeDir()
+	if dir == nil {
+		return nil
+	}
+	rt.mu.Lock()
+	ne := e.node
+	rt.mu.Unlock()
+	if ne == nil {
+		ref, entry, err := dir.ExportEvent(e.ctx.dev.emu.PhysID())
+		if err != nil {
+			return err
+		}
+		ne = &nodeEvent{dir: dir, ref: ref, entry: entry, exporter: true}
+		rt.mu.Lock()
+		if e.node == nil {
+			e.node = ne
+			e.ev.SetOnComplete(func(seq uint64) { emu.NodeEventCompleted(entry, seq) })
+			emu.NodeEventRecorded(entry, e.ev.LastRecord())
+			emu.NodeEventCompleted(entry, e.ev.LastRecord()-boolU64(!e.ev.Complete()))
+		} else {
+			dir.CloseEvent(ref, true)
+			ne = e.node
+		}
+		rt.mu.Unlock()
+	}
+	binary.LittleEndian.PutUint64(b[ipcHandleIndex:], uint64(ne.ref.Index))
+	binary.LittleEndian.PutUint64(b[ipcHandleGen:], ne.ref.Gen)
+	b[ipcHandleNode] = 1
+	return nil
+}
+
+func boolU64(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// openNodeEvent opens the event of another process's handle.
+func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
+	if in[ipcHandleNode] != 1 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the handle names no event of the node", fn)
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return err
+	}
+	dir := c.dev.emu.HBM.NodeDir()
+	if dir == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the handle comes from process %d, and this process runs a private node", fn, binary.LittleEndian.Uint32(in[8:]))
+	}
+	ref := emu.NodeEventRef{Index: int(binary.LittleEndian.Uint64(in[ipcHandleIndex:])), Gen: binary.LittleEndian.Uint64(in[ipcHandleGen:])}
+	entry, err := dir.OpenEvent(ref)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	e := &Event{ctx: c, ev: c.dev.emu.TS.NewEventUnpooled(abi.ACL_EVENT_IPC), flags: abi.ACL_EVENT_IPC, kind: evEx,
+		node: &nodeEvent{dir: dir, ref: ref, entry: entry}}
+	e.h = events.add(e)
+	c.events[e] = struct{}{}
+	c.dev.nevents++
+	*out = e.h
+	return nil
+}
+
+// importedNode returns e's node link when e was opened from another
+// process's handle.
+func (e *Event) importedNode() *nodeEvent {
+	if n := e.node; n != nil && !n.exporter {
+		return n
+	}
+	return nil
+}
+
+// nodeWaitTask is the wait of an imported event: the records the exporter
+// had submitted when the wait was issued.
+func nodeWaitTask(n *nodeEvent, timeout time.Duration) tsfw.Task {
+	target, _, _ := emu.NodeEventStatus(n.entry, n.ref.Gen)
+	if timeout <= 0 {
+		timeout = -1
+	}
+	return tsfw.HostTask(func() error { return n.dir.NodeEventWait(n.entry, n.ref.Gen, target, timeout) })
+}
+
+// nodeQuery answers aclrtQueryEventStatus for an imported event.
+func nodeQuery(fn string, n *nodeEvent, status *int32) error {
+	rec, done, ok := emu.NodeEventStatus(n.entry, n.ref.Gen)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the IPC event was destroyed by its exporter (or the exporter died)", fn)
+	}
+	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
+	if done >= rec {
+		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
+	}
+	return nil
+}
+
+// nodeRecorded mirrors a record of an exported event into the node.
+func (e *Event) nodeRecorded() {
+	if n := e.node; n != nil && n.exporter {
+		emu.NodeEventRecorded(n.entry, e.ev.LastRecord())
+	}
+}
+
+// nodeClose ends the node side of e when its last handle goes.
+// Precondition: rt.mu held.
+func (e *Event) nodeClose() {
+	if n := e.node; n != nil {
+		n.dir.CloseEvent(n.ref, n.exporter)
+	}
+}
