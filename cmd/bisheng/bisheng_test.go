@@ -190,7 +190,8 @@ template <class F> void run_block(const npuemu_kernel_ctx *, const char *, uint3
 	src := `#include "kernel_operator.h"
 struct T { uint32_t n; float s; };
 extern "C" __global__ __aicore__ void k(GM_ADDR x, T t) { ((float *)x)[0] = t.s * t.n; }
-void k_do(uint32_t b, void *s, uint8_t *x, T t) { k<<<b, nullptr, s>>>(x, t); }
+void elsewhere();
+void k_do(uint32_t b, void *s, uint8_t *x, T t) { elsewhere(); k<<<b, nullptr, s>>>(x, t); }
 `
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "kernel_operator.h"), []byte(mock), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "k.cpp"), []byte(src), 0o644))
@@ -212,6 +213,12 @@ void k_do(uint32_t b, void *s, uint8_t *x, T t) { k<<<b, nullptr, s>>>(x, t); }
 	nm, err = exec.Command("nm", "-D", "--defined-only", fat).Output()
 	require.NoError(t, err)
 	assert.Contains(t, string(nm), "npuemu_kernel_table")
+	// host code of the unit is left out of the device binary: a dlopen
+	// could not resolve what it calls in other units
+	nm, err = exec.Command("nm", "-D", "--undefined-only", fat).Output()
+	require.NoError(t, err)
+	assert.NotContains(t, string(nm), "elsewhere")
+	assert.NotContains(t, string(nm), "aclrt")
 
 	// a launch of a kernel defined elsewhere is refused with the reason
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.cpp"), []byte("extern \"C\" void k(int);\nvoid f() { k<<<1, nullptr, nullptr>>>(1); }\n"), 0o644))

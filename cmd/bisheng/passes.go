@@ -265,7 +265,7 @@ func fatbinLink(inv *invocation) error {
 	if err := os.WriteFile(tab, []byte(tableUnit()), 0o644); err != nil {
 		return err
 	}
-	args := []string{"-std=c++17", "-O2", "-fPIC", "-shared", "-I" + filepath.Join(inv.root, "include"), tab}
+	args := []string{"-std=c++17", "-O2", "-fPIC", "-shared", "-Wl,--gc-sections", "-I" + filepath.Join(inv.root, "include"), tab}
 	args = append(args, inv.inputs...)
 	args = append(args, inv.linkOnly...)
 	args = append(args, "-o", inv.output)
