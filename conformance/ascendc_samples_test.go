@@ -228,9 +228,10 @@ func samplesEnv(pyDir, root string) []string {
 }
 
 // runSample runs the script in dir (its own process group, killed whole
-// after 3 minutes) and returns stdout+stderr and the exit status.
+// after 6 minutes: a hang guard, generous for a busy machine) and returns
+// stdout+stderr and the exit status.
 func runSample(t *testing.T, dir, script string, env []string) (string, int) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
@@ -240,7 +241,7 @@ func runSample(t *testing.T, dir, script string, env []string) (string, int) {
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Errorf("timed out after 3 minutes")
+		t.Errorf("timed out after 6 minutes")
 	}
 	rc := 0
 	if err != nil {
