@@ -157,6 +157,49 @@ void *npu_kopen(const char *path, const npuemu_kernel_table_t **table, char *err
     return finish_open(dlopen(path, RTLD_NOW | RTLD_LOCAL), table, err, errlen);
 }
 
+/* A library loaded from memory keeps its memfd open until it is unloaded.
+ * glibc's dlopen matches loaded objects by name: were the fd closed, the
+ * next load would get the same number, hence the same /proc/self/fd/N
+ * name, and dlopen would hand back the earlier library instead of the new
+ * bytes (two kernel sources of one program, each with its own device
+ * object). */
+static pthread_mutex_t memfd_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct memfd_lib {
+    void *lib;
+    int fd;
+} *memfd_libs;
+static size_t memfd_count, memfd_cap;
+
+static int memfd_keep(void *lib, int fd) {
+    int ok = 1;
+    pthread_mutex_lock(&memfd_mu);
+    if (memfd_count == memfd_cap) {
+        size_t cap = memfd_cap ? 2 * memfd_cap : 16;
+        struct memfd_lib *n = realloc(memfd_libs, cap * sizeof *n);
+        if (n == NULL) {
+            ok = 0;
+        } else {
+            memfd_libs = n;
+            memfd_cap = cap;
+        }
+    }
+    if (ok) memfd_libs[memfd_count++] = (struct memfd_lib){lib, fd};
+    pthread_mutex_unlock(&memfd_mu);
+    return ok;
+}
+
+static void memfd_release(void *lib) {
+    pthread_mutex_lock(&memfd_mu);
+    for (size_t i = 0; i < memfd_count; i++) {
+        if (memfd_libs[i].lib == lib) {
+            close(memfd_libs[i].fd);
+            memfd_libs[i] = memfd_libs[--memfd_count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&memfd_mu);
+}
+
 void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **table, char *err, size_t errlen) {
     int fd = memfd_create("npuemu-kernel", MFD_CLOEXEC);
     if (fd < 0) {
@@ -178,13 +221,15 @@ void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **t
     }
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    close(fd); /* the mapping keeps the contents */
-    return finish_open(lib, table, err, errlen);
+    void *lib = finish_open(dlopen(path, RTLD_NOW | RTLD_LOCAL), table, err, errlen);
+    if (lib == NULL || !memfd_keep(lib, fd)) close(fd);
+    return lib;
 }
 
 void npu_kclose(void *lib) {
-    if (lib != NULL) dlclose(lib);
+    if (lib == NULL) return;
+    dlclose(lib);
+    memfd_release(lib);
 }
 
 uintptr_t npu_kbase(uintptr_t addr) {
