@@ -3,7 +3,7 @@
  * instructions in their count form; the counter-mask, bit-mask and
  * block/repeat-stride forms (elements outside the mask untouched);
  * Duplicate and Copy with repeats; Cast with each round mode; Compare +
- * Select.
+ * Select; Brcb, Gather, CreateVecIndex.
  *
  * needs: emulator
  */
@@ -105,6 +105,12 @@ int main(void) {
         near("cast half", i, of[5 * N + i], (float)half(v), 0);
         near("select", i, of[6 * N + i], fminf(v, ys[i]), 0);
         near("select scalar", i, of[7 * N + i], v < ys[i] ? v : 0.0f, 0);
+    }
+    run(bin, "extras_float", xs, ys, 4, o, 3);
+    for (int i = 0; i < N; i++) {
+        near("brcb", i, o[i], i < 128 ? xs[i / 8] : -1.0f, 0);
+        near("gather", i, o[N + i], xs[N - 1 - i], 0);
+        near("vec index", i, o[2 * N + i], 3.0f + (float)i, 0);
     }
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));
