@@ -66,6 +66,10 @@ func TestScanKindAndCooperation(t *testing.T) {
 		// SyncAll from a class the kernel uses: the whole file counts
 		{"class C { void f() { AscendC::SyncAll(); } };\n__global__ __aicore__ void k() { }", "NPUEMU_VECTOR", true},
 		{"__global__ __aicore__ void k() { CrossCoreSetFlag<0, PIPE_MTE3>(1); }", "NPUEMU_VECTOR", true},
+		// the file's only task type, written in a helper the kernel calls
+		{"inline void setup() { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }\n__global__ __aicore__ void k() { setup(); }", "NPUEMU_CUBE", false},
+		// two different ones outside: neither is taken
+		{"void a() { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }\nvoid b() { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }\n__global__ __aicore__ void k() { }", "NPUEMU_VECTOR", false},
 	} {
 		s, err := scanSource(c.src)
 		require.NoError(t, err, c.src)
