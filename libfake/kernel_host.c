@@ -494,23 +494,90 @@ typedef struct npu_sub {
     int r;
 } npu_sub;
 
-static void *sub_main(void *p) {
-    npu_sub *s = p;
+/* Sub-blocks run on pooled worker threads: a MIX launch would otherwise
+ * start two threads per block (hundreds of µs); a worker keeps its
+ * thread-local state (the core's local memories) between jobs. */
+typedef struct npu_worker {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    npu_sub *job; /* set by the submitter, cleared by the worker */
+    int done;
+    struct npu_worker *next;
+} npu_worker;
+
+static npu_worker *idle_workers;
+static pthread_mutex_t workers_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker_main(void *p) {
+    npu_worker *w = p;
     /* Go's threads block every signal in sa_mask of the handler; a fresh
      * thread inherits the creator's mask: make sure faults are delivered. */
     sigset_t set;
     sigemptyset(&set);
     for (size_t k = 0; k < sizeof guarded_sigs / sizeof guarded_sigs[0]; k++) sigaddset(&set, guarded_sigs[k]);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    s->r = guarded(&s->g, &s->ctx, NULL, s->fn, s->arg, s->i);
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->job == NULL) pthread_cond_wait(&w->cv, &w->mu);
+        npu_sub *s = w->job;
+        pthread_mutex_unlock(&w->mu);
+        s->r = guarded(&s->g, &s->ctx, NULL, s->fn, s->arg, s->i);
+        pthread_mutex_lock(&w->mu);
+        w->job = NULL;
+        w->done = 1;
+        pthread_cond_broadcast(&w->cv);
+    }
     return NULL;
+}
+
+/* worker_start hands s to an idle worker (or a new one); NULL when no
+ * thread can be started. */
+static npu_worker *worker_start(npu_sub *s) {
+    pthread_mutex_lock(&workers_mu);
+    npu_worker *w = idle_workers;
+    if (w != NULL) idle_workers = w->next;
+    pthread_mutex_unlock(&workers_mu);
+    if (w == NULL) {
+        w = calloc(1, sizeof *w);
+        if (w == NULL) return NULL;
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->cv, NULL);
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        pthread_t th;
+        int e = pthread_create(&th, &attr, worker_main, w);
+        pthread_attr_destroy(&attr);
+        if (e != 0) {
+            pthread_cond_destroy(&w->cv);
+            pthread_mutex_destroy(&w->mu);
+            free(w);
+            return NULL;
+        }
+    }
+    pthread_mutex_lock(&w->mu);
+    w->done = 0;
+    w->job = s;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return w;
+}
+
+/* worker_wait waits for w's job and puts w back in the pool. */
+static void worker_wait(npu_worker *w) {
+    pthread_mutex_lock(&w->mu);
+    while (!w->done) pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    pthread_mutex_lock(&workers_mu);
+    w->next = idle_workers;
+    idle_workers = w;
+    pthread_mutex_unlock(&workers_mu);
 }
 
 static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(const npuemu_kernel_ctx *, void *, uint32_t), void *arg) {
     npu_guard *outer = ctx->priv;
     npu_sub subs[8];
-    pthread_t th[8];
-    int started[8] = {0};
+    npu_worker *workers[8] = {NULL};
     if (n > 8) n = 8;
     for (uint32_t i = 0; i < n; i++) {
         npu_sub *s = &subs[i];
@@ -523,17 +590,17 @@ static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(cons
         s->r = NPU_KRUN_OK;
     }
     for (uint32_t i = 1; i < n; i++) {
-        if (pthread_create(&th[i], NULL, sub_main, &subs[i]) == 0) {
-            started[i] = 1;
-        } else {
+        workers[i] = worker_start(&subs[i]);
+        if (workers[i] == NULL) {
             snprintf(subs[i].g.msg, sizeof subs[i].g.msg, "cannot start a thread for sub-block %u", i);
             subs[i].r = NPU_KRUN_FAULT;
-            subs[i].g.order = 0;
+            /* the others must not wait for it */
+            subs[i].g.order = abort_launch(&subs[i].g, NPU_KRUN_FAULT);
         }
     }
     subs[0].r = guarded(&subs[0].g, &subs[0].ctx, NULL, fn, arg, 0);
     for (uint32_t i = 1; i < n; i++)
-        if (started[i]) pthread_join(th[i], NULL);
+        if (workers[i] != NULL) worker_wait(workers[i]);
     npu_sub *first = NULL;
     for (uint32_t i = 0; i < n; i++) {
         npu_sub *s = &subs[i];
