@@ -17,6 +17,14 @@
  * A kernel that faults may leave locks it held (malloc's, stdio's) taken:
  * the same is true of a crashed device kernel, and the runtime only
  * reports the exception.
+ *
+ * Ascend C services (npuemu/ascendc_rt.h): a block may end with a fault
+ * message (rule violations), report its per-pipe cycles into the launch's
+ * shared state (npu_kshared, created on first use and freed by
+ * npu_kflush), use the launch's zeroed scratch for SyncAll and cross-core
+ * flags, and run sub-blocks (the AIC and AIVs of a MIX block) on pooled
+ * worker threads, each under its own guard. The first failure of a launch
+ * is its cause: blocks that only gave up waiting report it instead.
  */
 #define _GNU_SOURCE
 #include "kernel_host.h"
