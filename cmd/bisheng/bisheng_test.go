@@ -202,6 +202,16 @@ void k_do(uint32_t b, void *s, uint8_t *x, T t) { elsewhere(); k<<<b, nullptr, s
 	t.Setenv("NPUEMU_TOOLKIT_ROOT", root)
 	obj := filepath.Join(dir, "k.o")
 	require.NoError(t, run([]string{"-DHAVE_WORKSPACE", "-c", filepath.Join(dir, "k.cpp"), "-o", obj}))
+	// a dependency file asked for with -MD alone: named after the output,
+	// for the output, listing the source and not the generated unit
+	require.NoError(t, run([]string{"-MD", "-c", filepath.Join(dir, "k.cpp"), "-o", filepath.Join(dir, "kd.o")}))
+	dep, err := os.ReadFile(filepath.Join(dir, "kd.d"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(dep), filepath.Join(dir, "kd.o")+":"), "%s", dep)
+	assert.Contains(t, string(dep), filepath.Join(dir, "k.cpp"))
+	assert.Contains(t, string(dep), "kernel_operator.h")
+	assert.NotContains(t, string(dep), "npuemu_host_tu")
+
 	nm, err := exec.Command("nm", obj).Output()
 	require.NoError(t, err)
 	assert.Contains(t, string(nm), " T aclrtlaunch_k")
