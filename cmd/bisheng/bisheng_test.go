@@ -219,6 +219,13 @@ void k_do(uint32_t b, void *s, uint8_t *x, T t) { elsewhere(); k<<<b, nullptr, s
 	assert.Contains(t, string(nm), " U aclrtBinaryLoadFromData")
 	assert.Regexp(t, ` R npuemu_asc_devbin_[0-9a-f]+_end`, string(nm))
 
+	// the CCE modules' static library rule: an archive of the objects
+	lib := filepath.Join(dir, "libk.a")
+	require.NoError(t, run([]string{"--cce-fatobj-link", "-fPIC", "--cce-build-static-lib", "-o", lib, obj}))
+	members, err := exec.Command("ar", "t", lib).Output()
+	require.NoError(t, err)
+	assert.Equal(t, "k.o\n", string(members))
+
 	// the device part alone, linked as a fatbin: one exported table
 	dev := filepath.Join(dir, "k.dev.o")
 	require.NoError(t, run([]string{"--npuemu-launcher", "--npuemu-device-only", "g++", "-c", filepath.Join(dir, "k.cpp"), "-o", dev}))
