@@ -151,7 +151,7 @@ extern "C" __global__ __aicore__ void cast_cmp(GM_ADDR px, GM_ADDR py, GM_ADDR p
  * 2: CreateVecIndex from 3: o[i] = 3 + i. */
 extern "C" __global__ __aicore__ void extras_float(GM_ADDR px, GM_ADDR py, GM_ADDR po) {
     Io<float> io;
-    io.Init(px, py, po, 3);
+    io.Init(px, py, po, 5);
     Duplicate(io.o, -1.0f, N);
     Brcb(io.o, io.x, 2, {1, 8});
     io.Out(0);
@@ -164,6 +164,19 @@ extern "C" __global__ __aicore__ void extras_float(GM_ADDR px, GM_ADDR py, GM_AD
     CreateVecIndex(io.o, 3.0f, N);
     DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(io.go);
     io.Out(2);
+    /* 3: Compare (register form, x > y on the first 64) + Select by the
+     * register: o[i] = x[i] > y[i] ? x[i] : y[i] for each 64-element
+     * repeat's bits of the first repeat's comparison. */
+    Compare(io.x, io.y, CMPMODE::GT, (uint64_t)64, {1, 1, 1, 8, 8, 8});
+    TBuf<TPosition::VECCALC> bm;
+    io.pipe.InitBuffer(bm, 32);
+    LocalTensor<uint8_t> m = bm.Get<uint8_t>();
+    Select(io.o, m, io.x, io.y, SELMODE::VSEL_CMPMASK_SPR, N);
+    io.Out(3);
+    /* 4: GetCmpMask: the 8 bytes of those 64 bits, as floats */
+    GetCmpMask(m);
+    for (int32_t i = 0; i < 8; i++) io.o.SetValue(i, (float)m.GetValue(i));
+    io.Out(4);
 }
 
 ASC_ENTRY(binary_float, NPUEMU_VECTOR, binary_float(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))

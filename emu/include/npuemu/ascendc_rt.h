@@ -178,6 +178,9 @@ struct Block {
     MixState *mix;
     /* Cross-core flags set in mode 0 by this core, not yet waited for. */
     uint16_t xflag0[16];
+    /* The CmpMask register: Compare's register form writes it,
+     * Select(VSEL_CMPMASK_SPR) reads it, GetCmpMask/SetCmpMask move it. */
+    uint8_t cmpmask[16];
     /* Vector mask state (SetVectorMask / SetMaskCount). */
     uint64_t mask[2];
     bool mask_counter;
