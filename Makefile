@@ -42,6 +42,8 @@ check-format:
 vet:
 	$(GO) vet ./...
 
+# -timeout 30m: conformance also builds and runs every Ascend C sample with
+# its own CMake (TestAscendCSamples, a few minutes on 2 cores).
 gotest: lib
 	$(GO) test -race -shuffle=on -count=1 -timeout 30m ./...
 

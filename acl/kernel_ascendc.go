@@ -37,18 +37,23 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 	if n == nil {
 		return 0, 0, false
 	}
-	if d := deviceOf(addr); d != nil {
-		b, req, found := d.emu.HBM.Find(addr)
-		if !found {
+	if ed, found := n.FindDevice(addr); found {
+		b, req, ok := ed.HBM.Find(addr)
+		if !ok {
 			return 0, 0, false
 		}
 		// An aclrtMalloc block: the bytes the caller may use (the padded
 		// size), not the pages behind them; a HAL block: what it asked.
-		d.allocMu.RLock()
-		a, live := d.allocs[b]
-		d.allocMu.RUnlock()
-		if live {
-			return b, a.size, true
+		// This runs on a kernel's thread: it must not wait for rt.mu,
+		// which a thread waiting for the kernel may hold; when it is
+		// taken, the block's pages are the bound.
+		if d := kernelDevice(int(ed.ID)); d != nil {
+			d.allocMu.RLock()
+			a, live := d.allocs[b]
+			d.allocMu.RUnlock()
+			if live {
+				return b, a.size, true
+			}
 		}
 		return b, req, true
 	}
@@ -61,6 +66,19 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// kernelDevice returns the runtime device id if rt.mu is free now (nil
+// otherwise, or when the runtime has not opened it).
+func kernelDevice(id int) *device {
+	if !rt.mu.TryLock() {
+		return nil
+	}
+	defer rt.mu.Unlock()
+	if id < len(rt.devs) {
+		return rt.devs[id]
+	}
+	return nil
 }
 
 // KernelSoC returns the SoC name kernels see ("" before the node exists).

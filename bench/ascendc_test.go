@@ -40,8 +40,10 @@ func TestAscendcBuildProbe(t *testing.T) {
 	}
 	s := Series{}
 	require.NoError(t, h.collectAscendcBuild(context.Background(), t.TempDir(), s))
-	v, unit, ok := s.Median("ascendc_build_kernel_s")
-	require.True(t, ok)
-	assert.Equal(t, "s", unit)
-	assert.Greater(t, v, 0.0)
+	for _, m := range []string{"ascendc_build_kernel_s", "ascendc_build_kernel_cpu_s"} {
+		v, unit, ok := s.Median(m)
+		require.True(t, ok, m)
+		assert.Equal(t, "s", unit, m)
+		assert.Greater(t, v, 0.0, m)
+	}
 }

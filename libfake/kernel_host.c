@@ -17,6 +17,14 @@
  * A kernel that faults may leave locks it held (malloc's, stdio's) taken:
  * the same is true of a crashed device kernel, and the runtime only
  * reports the exception.
+ *
+ * Ascend C services (npuemu/ascendc_rt.h): a block may end with a fault
+ * message (rule violations), report its per-pipe cycles into the launch's
+ * shared state (npu_kshared, created on first use and freed by
+ * npu_kflush), use the launch's zeroed scratch for SyncAll and cross-core
+ * flags, and run sub-blocks (the AIC and AIVs of a MIX block) on pooled
+ * worker threads, each under its own guard. The first failure of a launch
+ * is its cause: blocks that only gave up waiting report it instead.
  */
 #define _GNU_SOURCE
 #include "kernel_host.h"
@@ -157,6 +165,49 @@ void *npu_kopen(const char *path, const npuemu_kernel_table_t **table, char *err
     return finish_open(dlopen(path, RTLD_NOW | RTLD_LOCAL), table, err, errlen);
 }
 
+/* A library loaded from memory keeps its memfd open until it is unloaded.
+ * glibc's dlopen matches loaded objects by name: were the fd closed, the
+ * next load would get the same number, hence the same /proc/self/fd/N
+ * name, and dlopen would hand back the earlier library instead of the new
+ * bytes (two kernel sources of one program, each with its own device
+ * object). */
+static pthread_mutex_t memfd_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct memfd_lib {
+    void *lib;
+    int fd;
+} *memfd_libs;
+static size_t memfd_count, memfd_cap;
+
+static int memfd_keep(void *lib, int fd) {
+    int ok = 1;
+    pthread_mutex_lock(&memfd_mu);
+    if (memfd_count == memfd_cap) {
+        size_t cap = memfd_cap ? 2 * memfd_cap : 16;
+        struct memfd_lib *n = realloc(memfd_libs, cap * sizeof *n);
+        if (n == NULL) {
+            ok = 0;
+        } else {
+            memfd_libs = n;
+            memfd_cap = cap;
+        }
+    }
+    if (ok) memfd_libs[memfd_count++] = (struct memfd_lib){lib, fd};
+    pthread_mutex_unlock(&memfd_mu);
+    return ok;
+}
+
+static void memfd_release(void *lib) {
+    pthread_mutex_lock(&memfd_mu);
+    for (size_t i = 0; i < memfd_count; i++) {
+        if (memfd_libs[i].lib == lib) {
+            close(memfd_libs[i].fd);
+            memfd_libs[i] = memfd_libs[--memfd_count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&memfd_mu);
+}
+
 void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **table, char *err, size_t errlen) {
     int fd = memfd_create("npuemu-kernel", MFD_CLOEXEC);
     if (fd < 0) {
@@ -178,13 +229,15 @@ void *npu_kopen_data(const void *data, size_t n, const npuemu_kernel_table_t **t
     }
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    close(fd); /* the mapping keeps the contents */
-    return finish_open(lib, table, err, errlen);
+    void *lib = finish_open(dlopen(path, RTLD_NOW | RTLD_LOCAL), table, err, errlen);
+    if (lib == NULL || !memfd_keep(lib, fd)) close(fd);
+    return lib;
 }
 
 void npu_kclose(void *lib) {
-    if (lib != NULL) dlclose(lib);
+    if (lib == NULL) return;
+    dlclose(lib);
+    memfd_release(lib);
 }
 
 uintptr_t npu_kbase(uintptr_t addr) {
@@ -449,23 +502,90 @@ typedef struct npu_sub {
     int r;
 } npu_sub;
 
-static void *sub_main(void *p) {
-    npu_sub *s = p;
+/* Sub-blocks run on pooled worker threads: a MIX launch would otherwise
+ * start two threads per block (hundreds of µs); a worker keeps its
+ * thread-local state (the core's local memories) between jobs. */
+typedef struct npu_worker {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    npu_sub *job; /* set by the submitter, cleared by the worker */
+    int done;
+    struct npu_worker *next;
+} npu_worker;
+
+static npu_worker *idle_workers;
+static pthread_mutex_t workers_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker_main(void *p) {
+    npu_worker *w = p;
     /* Go's threads block every signal in sa_mask of the handler; a fresh
      * thread inherits the creator's mask: make sure faults are delivered. */
     sigset_t set;
     sigemptyset(&set);
     for (size_t k = 0; k < sizeof guarded_sigs / sizeof guarded_sigs[0]; k++) sigaddset(&set, guarded_sigs[k]);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-    s->r = guarded(&s->g, &s->ctx, NULL, s->fn, s->arg, s->i);
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->job == NULL) pthread_cond_wait(&w->cv, &w->mu);
+        npu_sub *s = w->job;
+        pthread_mutex_unlock(&w->mu);
+        s->r = guarded(&s->g, &s->ctx, NULL, s->fn, s->arg, s->i);
+        pthread_mutex_lock(&w->mu);
+        w->job = NULL;
+        w->done = 1;
+        pthread_cond_broadcast(&w->cv);
+    }
     return NULL;
+}
+
+/* worker_start hands s to an idle worker (or a new one); NULL when no
+ * thread can be started. */
+static npu_worker *worker_start(npu_sub *s) {
+    pthread_mutex_lock(&workers_mu);
+    npu_worker *w = idle_workers;
+    if (w != NULL) idle_workers = w->next;
+    pthread_mutex_unlock(&workers_mu);
+    if (w == NULL) {
+        w = calloc(1, sizeof *w);
+        if (w == NULL) return NULL;
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->cv, NULL);
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        pthread_t th;
+        int e = pthread_create(&th, &attr, worker_main, w);
+        pthread_attr_destroy(&attr);
+        if (e != 0) {
+            pthread_cond_destroy(&w->cv);
+            pthread_mutex_destroy(&w->mu);
+            free(w);
+            return NULL;
+        }
+    }
+    pthread_mutex_lock(&w->mu);
+    w->done = 0;
+    w->job = s;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return w;
+}
+
+/* worker_wait waits for w's job and puts w back in the pool. */
+static void worker_wait(npu_worker *w) {
+    pthread_mutex_lock(&w->mu);
+    while (!w->done) pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    pthread_mutex_lock(&workers_mu);
+    w->next = idle_workers;
+    idle_workers = w;
+    pthread_mutex_unlock(&workers_mu);
 }
 
 static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(const npuemu_kernel_ctx *, void *, uint32_t), void *arg) {
     npu_guard *outer = ctx->priv;
     npu_sub subs[8];
-    pthread_t th[8];
-    int started[8] = {0};
+    npu_worker *workers[8] = {NULL};
     if (n > 8) n = 8;
     for (uint32_t i = 0; i < n; i++) {
         npu_sub *s = &subs[i];
@@ -478,17 +598,17 @@ static void rt_run_sub(const npuemu_kernel_ctx *ctx, uint32_t n, void (*fn)(cons
         s->r = NPU_KRUN_OK;
     }
     for (uint32_t i = 1; i < n; i++) {
-        if (pthread_create(&th[i], NULL, sub_main, &subs[i]) == 0) {
-            started[i] = 1;
-        } else {
+        workers[i] = worker_start(&subs[i]);
+        if (workers[i] == NULL) {
             snprintf(subs[i].g.msg, sizeof subs[i].g.msg, "cannot start a thread for sub-block %u", i);
             subs[i].r = NPU_KRUN_FAULT;
-            subs[i].g.order = 0;
+            /* the others must not wait for it */
+            subs[i].g.order = abort_launch(&subs[i].g, NPU_KRUN_FAULT);
         }
     }
     subs[0].r = guarded(&subs[0].g, &subs[0].ctx, NULL, fn, arg, 0);
     for (uint32_t i = 1; i < n; i++)
-        if (started[i]) pthread_join(th[i], NULL);
+        if (workers[i] != NULL) worker_wait(workers[i]);
     npu_sub *first = NULL;
     for (uint32_t i = 0; i < n; i++) {
         npu_sub *s = &subs[i];

@@ -4,6 +4,8 @@
 #                  (emu/bin/bisheng) compiles kernels with it
 #   cmake          the Ascend C samples and examples build with their own CMake
 #   python3-numpy  the samples' gen_data.py / verify_result.py import numpy
+#   python3-torch  only with NPUEMU_DEPS_TORCH=1: the one sample whose
+#                  gen_data.py imports torch (it skips without it)
 # Idempotent and quiet; does nothing when all is there.
 #
 # numpy is checked with Debian's own interpreter (/usr/bin/python3): a
@@ -16,6 +18,9 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 if ! { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1; }; then
     missing+=(python3-numpy)
+fi
+if [ "${NPUEMU_DEPS_TORCH:-0}" = 1 ] && ! /usr/bin/python3 -c 'import torch' >/dev/null 2>&1; then
+    missing+=(python3-torch)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

@@ -66,6 +66,10 @@ func TestScanKindAndCooperation(t *testing.T) {
 		// SyncAll from a class the kernel uses: the whole file counts
 		{"class C { void f() { AscendC::SyncAll(); } };\n__global__ __aicore__ void k() { }", "NPUEMU_VECTOR", true},
 		{"__global__ __aicore__ void k() { CrossCoreSetFlag<0, PIPE_MTE3>(1); }", "NPUEMU_VECTOR", true},
+		// the file's only task type, written in a helper the kernel calls
+		{"inline void setup() { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }\n__global__ __aicore__ void k() { setup(); }", "NPUEMU_CUBE", false},
+		// two different ones outside: neither is taken
+		{"void a() { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }\nvoid b() { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }\n__global__ __aicore__ void k() { }", "NPUEMU_VECTOR", false},
 	} {
 		s, err := scanSource(c.src)
 		require.NoError(t, err, c.src)
@@ -190,19 +194,37 @@ template <class F> void run_block(const npuemu_kernel_ctx *, const char *, uint3
 	src := `#include "kernel_operator.h"
 struct T { uint32_t n; float s; };
 extern "C" __global__ __aicore__ void k(GM_ADDR x, T t) { ((float *)x)[0] = t.s * t.n; }
-void k_do(uint32_t b, void *s, uint8_t *x, T t) { k<<<b, nullptr, s>>>(x, t); }
+void elsewhere();
+void k_do(uint32_t b, void *s, uint8_t *x, T t) { elsewhere(); k<<<b, nullptr, s>>>(x, t); }
 `
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "kernel_operator.h"), []byte(mock), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "k.cpp"), []byte(src), 0o644))
 	t.Setenv("NPUEMU_TOOLKIT_ROOT", root)
 	obj := filepath.Join(dir, "k.o")
 	require.NoError(t, run([]string{"-DHAVE_WORKSPACE", "-c", filepath.Join(dir, "k.cpp"), "-o", obj}))
+	// a dependency file asked for with -MD alone: named after the output,
+	// for the output, listing the source and not the generated unit
+	require.NoError(t, run([]string{"-MD", "-c", filepath.Join(dir, "k.cpp"), "-o", filepath.Join(dir, "kd.o")}))
+	dep, err := os.ReadFile(filepath.Join(dir, "kd.d"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(dep), filepath.Join(dir, "kd.o")+":"), "%s", dep)
+	assert.Contains(t, string(dep), filepath.Join(dir, "k.cpp"))
+	assert.Contains(t, string(dep), "kernel_operator.h")
+	assert.NotContains(t, string(dep), "npuemu_host_tu")
+
 	nm, err := exec.Command("nm", obj).Output()
 	require.NoError(t, err)
 	assert.Contains(t, string(nm), " T aclrtlaunch_k")
 	assert.Contains(t, string(nm), " U aclrtLaunchKernelWithHostArgs")
 	assert.Contains(t, string(nm), " U aclrtBinaryLoadFromData")
 	assert.Regexp(t, ` R npuemu_asc_devbin_[0-9a-f]+_end`, string(nm))
+
+	// the CCE modules' static library rule: an archive of the objects
+	lib := filepath.Join(dir, "libk.a")
+	require.NoError(t, run([]string{"--cce-fatobj-link", "-fPIC", "--cce-build-static-lib", "-o", lib, obj}))
+	members, err := exec.Command("ar", "t", lib).Output()
+	require.NoError(t, err)
+	assert.Equal(t, "k.o\n", string(members))
 
 	// the device part alone, linked as a fatbin: one exported table
 	dev := filepath.Join(dir, "k.dev.o")
@@ -212,6 +234,12 @@ void k_do(uint32_t b, void *s, uint8_t *x, T t) { k<<<b, nullptr, s>>>(x, t); }
 	nm, err = exec.Command("nm", "-D", "--defined-only", fat).Output()
 	require.NoError(t, err)
 	assert.Contains(t, string(nm), "npuemu_kernel_table")
+	// host code of the unit is left out of the device binary: a dlopen
+	// could not resolve what it calls in other units
+	nm, err = exec.Command("nm", "-D", "--undefined-only", fat).Output()
+	require.NoError(t, err)
+	assert.NotContains(t, string(nm), "elsewhere")
+	assert.NotContains(t, string(nm), "aclrt")
 
 	// a launch of a kernel defined elsewhere is refused with the reason
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "l.cpp"), []byte("extern \"C\" void k(int);\nvoid f() { k<<<1, nullptr, nullptr>>>(1); }\n"), 0o644))

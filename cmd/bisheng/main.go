@@ -325,7 +325,13 @@ func (inv *invocation) passFlags(device bool) []string {
 		fmt.Sprintf("-D__CCE_AICORE__=%d", inv.arch.cceAicore),
 		"-I"+filepath.Join(inv.root, "include"))
 	if device {
-		f = append(f, "-D__NPUEMU_DEVICE_PASS__=1", "-fPIC")
+		// Host code of the unit (main, launch wrappers) is compiled here too
+		// but must not be linked in: it may call functions of other units,
+		// which a dlopen'ed device object cannot resolve. Hidden by default
+		// and collected by the linker, only what the kernel table reaches
+		// stays (the table itself is exported).
+		f = append(f, "-D__NPUEMU_DEVICE_PASS__=1", "-fPIC", "-fvisibility=hidden",
+			"-ffunction-sections", "-fdata-sections", "-Wl,--gc-sections")
 		// the device pass runs the kernels: optimise unless told -O3/-Ofast
 		if !hasOpt(f, "-O3", "-Ofast") {
 			f = append(f, "-O2")

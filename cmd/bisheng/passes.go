@@ -147,6 +147,7 @@ func compile(inv *invocation, src, out string) error {
 		return err
 	}
 	hostArgs := append(inv.passFlags(false), srcDirQuote...)
+	hostArgs = append(hostArgs, depDefaults(inv, out)...)
 	hostArgs = append(hostArgs, "-c", hostTU, "-o", hostObj)
 
 	// the two passes run at once
@@ -179,6 +180,36 @@ func compile(inv *invocation, src, out string) error {
 		return err
 	}
 	return runCmd(inv.cxx, []string{"-r", "-nostdlib", hostObj, blobObj, "-o", out})
+}
+
+// depDefaults: the host pass compiles a generated unit into a scratch
+// object, so a dependency file asked for without its name or target gets
+// those gcc would have given the real output: <out without extension>.d
+// and target out. fixDepFile then names the source instead of the unit.
+func depDefaults(inv *invocation, out string) []string {
+	var md, mf, mt bool
+	for _, a := range inv.hostOnly {
+		switch {
+		case a == "-MD" || a == "-MMD":
+			md = true
+		case strings.HasPrefix(a, "-MF"):
+			mf = true
+		case strings.HasPrefix(a, "-MT") || strings.HasPrefix(a, "-MQ"):
+			mt = true
+		}
+	}
+	if !md {
+		return nil
+	}
+	var f []string
+	if !mf {
+		inv.depFile = strings.TrimSuffix(out, filepath.Ext(out)) + ".d"
+		f = append(f, "-MF", inv.depFile)
+	}
+	if !mt {
+		f = append(f, "-MT", out)
+	}
+	return f
 }
 
 // fixDepFile names the source instead of the generated unit in a
@@ -265,7 +296,7 @@ func fatbinLink(inv *invocation) error {
 	if err := os.WriteFile(tab, []byte(tableUnit()), 0o644); err != nil {
 		return err
 	}
-	args := []string{"-std=c++17", "-O2", "-fPIC", "-shared", "-I" + filepath.Join(inv.root, "include"), tab}
+	args := []string{"-std=c++17", "-O2", "-fPIC", "-shared", "-Wl,--gc-sections", "-I" + filepath.Join(inv.root, "include"), tab}
 	args = append(args, inv.inputs...)
 	args = append(args, inv.linkOnly...)
 	args = append(args, "-o", inv.output)

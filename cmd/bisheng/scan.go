@@ -13,6 +13,8 @@ type kernel struct {
 	Kind   string // NPUEMU_VECTOR, NPUEMU_CUBE or NPUEMU_MIX
 	Coop   bool   // needs all blocks at once (SyncAll, cross-core flags, MIX)
 	Line   int
+
+	bodyStart, bodyEnd int // the body's braces in the source
 }
 
 // A param is one kernel parameter as written.
@@ -154,6 +156,18 @@ func scanSource(src string) (*scan, error) {
 		if !ok {
 			continue
 		}
+		if k.Name == "" {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: a templated __global__ kernel gets no launch entry (instantiate it in a non-template kernel)", k.Line))
+			continue
+		}
+		s.Kernels = append(s.Kernels, k)
+	}
+	fileKind := outsideKind(bl, s.Kernels)
+	for i := range s.Kernels {
+		k := &s.Kernels[i]
+		if k.Kind == "" {
+			k.Kind = fileKind
+		}
 		if fileMix && k.Kind == "" {
 			k.Kind = "NPUEMU_MIX"
 		}
@@ -163,11 +177,6 @@ func scanSource(src string) (*scan, error) {
 		if k.Kind == "NPUEMU_MIX" || fileCoop {
 			k.Coop = true
 		}
-		if k.Name == "" {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: a templated __global__ kernel gets no launch entry (instantiate it in a non-template kernel)", k.Line))
-			continue
-		}
-		s.Kernels = append(s.Kernels, k)
 	}
 	for _, m := range launchRe.FindAllStringSubmatchIndex(bl, -1) {
 		l := launch{Name: bl[m[2]:m[3]], Start: m[0], OpenEnd: m[1], Line: lineOf(bl, m[0])}
@@ -180,6 +189,28 @@ func scanSource(src string) (*scan, error) {
 		s.Launches = append(s.Launches, l)
 	}
 	return s, nil
+}
+
+// outsideKind is the kind of the task types written outside every kernel
+// body (a helper, a project macro), when they all agree; "" otherwise.
+func outsideKind(bl string, ks []kernel) string {
+	kind := ""
+	n := 0
+outer:
+	for _, m := range taskTypeRe.FindAllStringSubmatchIndex(bl, -1) {
+		for _, k := range ks {
+			if m[0] > k.bodyStart && m[0] < k.bodyEnd {
+				continue outer
+			}
+		}
+		kk := kindOf(bl[m[2]:m[3]])
+		if n > 0 && kk != kind {
+			return ""
+		}
+		kind = kk
+		n++
+	}
+	return kind
 }
 
 func lineOf(s string, off int) int { return strings.Count(s[:off], "\n") + 1 }
@@ -251,6 +282,7 @@ func kernelAt(bl string, off int) (kernel, bool, error) {
 	if m := taskTypeRe.FindStringSubmatch(text); m != nil {
 		k.Kind = kindOf(m[1])
 	}
+	k.bodyStart, k.bodyEnd = j, body
 	return k, true, nil
 }
 

@@ -3,7 +3,8 @@
  * instructions in their count form; the counter-mask, bit-mask and
  * block/repeat-stride forms (elements outside the mask untouched);
  * Duplicate and Copy with repeats; Cast with each round mode; Compare +
- * Select.
+ * Select (mask tensor and CmpMask register, GetCmpMask); Brcb, Gather,
+ * CreateVecIndex.
  *
  * needs: emulator
  */
@@ -105,6 +106,19 @@ int main(void) {
         near("cast half", i, of[5 * N + i], (float)half(v), 0);
         near("select", i, of[6 * N + i], fminf(v, ys[i]), 0);
         near("select scalar", i, of[7 * N + i], v < ys[i] ? v : 0.0f, 0);
+    }
+    run(bin, "extras_float", xs, ys, 4, o, 5);
+    for (int i = 0; i < N; i++) {
+        near("brcb", i, o[i], i < 128 ? xs[i / 8] : -1.0f, 0);
+        near("gather", i, o[N + i], xs[N - 1 - i], 0);
+        near("vec index", i, o[2 * N + i], 3.0f + (float)i, 0);
+        int e = i % 64;
+        near("select by CmpMask", i, o[3 * N + i], xs[e] > ys[e] ? xs[i] : ys[i], 0);
+    }
+    for (int b = 0; b < 8; b++) {
+        int want = 0;
+        for (int k = 0; k < 8; k++) want |= (xs[b * 8 + k] > ys[b * 8 + k]) << k;
+        near("GetCmpMask", b, o[4 * N + b], (float)want, 0);
     }
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

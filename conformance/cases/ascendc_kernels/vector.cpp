@@ -145,11 +145,46 @@ extern "C" __global__ __aicore__ void cast_cmp(GM_ADDR px, GM_ADDR py, GM_ADDR p
     io.Out(7);
 }
 
+/* Brcb, Gather, CreateVecIndex:
+ * 0: Brcb of x[0..16) over 2 repeats: o[b*8 + k] = x[b];
+ * 1: Gather with offsets (255 - i) * 4: o[i] = x[255 - i];
+ * 2: CreateVecIndex from 3: o[i] = 3 + i. */
+extern "C" __global__ __aicore__ void extras_float(GM_ADDR px, GM_ADDR py, GM_ADDR po) {
+    Io<float> io;
+    io.Init(px, py, po, 5);
+    Duplicate(io.o, -1.0f, N);
+    Brcb(io.o, io.x, 2, {1, 8});
+    io.Out(0);
+    TBuf<TPosition::VECCALC> bo;
+    io.pipe.InitBuffer(bo, N * 4);
+    LocalTensor<uint32_t> off = bo.Get<uint32_t>();
+    for (int32_t i = 0; i < N; i++) off.SetValue(i, (uint32_t)(N - 1 - i) * 4);
+    Gather(io.o, io.x, off, 0, N);
+    io.Out(1);
+    CreateVecIndex(io.o, 3.0f, N);
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(io.go);
+    io.Out(2);
+    /* 3: Compare (register form, x > y on the first 64) + Select by the
+     * register: o[i] = x[i] > y[i] ? x[i] : y[i] for each 64-element
+     * repeat's bits of the first repeat's comparison. */
+    Compare(io.x, io.y, CMPMODE::GT, (uint64_t)64, {1, 1, 1, 8, 8, 8});
+    TBuf<TPosition::VECCALC> bm;
+    io.pipe.InitBuffer(bm, 32);
+    LocalTensor<uint8_t> m = bm.Get<uint8_t>();
+    Select(io.o, m, io.x, io.y, SELMODE::VSEL_CMPMASK_SPR, N);
+    io.Out(3);
+    /* 4: GetCmpMask: the 8 bytes of those 64 bits, as floats */
+    GetCmpMask(m);
+    for (int32_t i = 0; i < 8; i++) io.o.SetValue(i, (float)m.GetValue(i));
+    io.Out(4);
+}
+
 ASC_ENTRY(binary_float, NPUEMU_VECTOR, binary_float(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 ASC_ENTRY(binary_half, NPUEMU_VECTOR, binary_half(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 ASC_ENTRY(unary_float, NPUEMU_VECTOR, unary_float(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 ASC_ENTRY(mask_float, NPUEMU_VECTOR, mask_float(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 ASC_ENTRY(cast_cmp, NPUEMU_VECTOR, cast_cmp(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
+ASC_ENTRY(extras_float, NPUEMU_VECTOR, extras_float(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 
 NPUEMU_KERNEL_TABLE(ASC_ROW(binary_float, NPUEMU_VECTOR), ASC_ROW(binary_half, NPUEMU_VECTOR), ASC_ROW(unary_float, NPUEMU_VECTOR),
-                    ASC_ROW(mask_float, NPUEMU_VECTOR), ASC_ROW(cast_cmp, NPUEMU_VECTOR))
+                    ASC_ROW(mask_float, NPUEMU_VECTOR), ASC_ROW(cast_cmp, NPUEMU_VECTOR), ASC_ROW(extras_float, NPUEMU_VECTOR))

@@ -436,6 +436,9 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
     } else {
         constexpr uint32_t k0 = k0_of<U>();
         if (p.m > 4095 || p.n > 4095 || p.k > 4095) fault(api, "m %u / n %u / k %u out of range (rule: m, n, k <= 4095)", p.m, p.n, p.k);
+        if (p.enSsparse || p.enWinogradA || p.enWinogradB || p.fmOffset != 0) {
+            fault(api, "sparse, Winograd and fmOffset Mmad modes are not emulated by npuemu (rule: supported MmadParams)");
+        }
         if (p.m == 0 || p.n == 0 || p.k == 0) return;
         const uint32_t mB = (p.m + 15) / 16, nB = (p.n + 15) / 16, kB = (p.k + k0 - 1) / k0;
         check_operand(a, Hardware::L0A, 512, (uint64_t)mB * kB * 512, api, "A (fm)");

@@ -5,16 +5,31 @@
 #ifndef NPUEMU_ASCENDC_DEBUG_H
 #define NPUEMU_ASCENDC_DEBUG_H
 
+#include <cstdarg>
 #include <cstdio>
 
 #include "ascendc/tensor.h"
+
+namespace npuemu {
+namespace asc {
+/* printf into the launch's output; no format attribute: the format of
+ * AscendC::printf is a parameter, not a literal. */
+inline int vprint(const char *fmt, ...) {
+    Block &b = blk();
+    va_list ap;
+    va_start(ap, fmt);
+    int n = b.ctx->rt->vprintf(b.ctx, fmt, ap);
+    va_end(ap);
+    return n;
+}
+} // namespace asc
+} // namespace npuemu
 
 namespace AscendC {
 
 template <typename... Args>
 inline void printf(const char *fmt, Args... args) {
-    npuemu::asc::Block &b = npuemu::asc::blk();
-    npuemu_printf(b.ctx, fmt, args...);
+    npuemu::asc::vprint(fmt, args...);
 }
 template <typename... Args>
 inline void PRINTF(const char *fmt, Args... args) {

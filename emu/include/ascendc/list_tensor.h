@@ -3,7 +3,8 @@
  * a list of tensors (dynamic inputs). Layout read: uint64 word 0 = byte
  * offset of the table of data pointers; from word 1 on, per tensor, one
  * uint64 whose low 32 bits are its dimension count, then that many uint64
- * dimensions. */
+ * dimensions. GetDesc copies a tensor's descriptor word and dimensions into
+ * the buffer given to TensorDesc::SetShapeAddr, as documented. */
 #ifndef NPUEMU_ASCENDC_LIST_TENSOR_H
 #define NPUEMU_ASCENDC_LIST_TENSOR_H
 
@@ -65,9 +66,12 @@ public:
     template <typename T>
     void GetDesc(TensorDesc<T> &desc, uint32_t index) const {
         if (index >= count_) npuemu::asc::fault("ListTensorDesc::GetDesc", "tensor %u of %u", index, count_);
+        if (desc.shape_ == nullptr) npuemu::asc::fault("ListTensorDesc::GetDesc", "call TensorDesc::SetShapeAddr first: GetDesc writes the shape there");
         uint64_t w = 1;
         for (uint32_t i = 0; i < index; i++) w += 1 + (base_[w] & 0xffffffffull);
-        desc.shape_ = base_ + w;
+        uint64_t dim = base_[w] & 0xffffffffull;
+        /* the shape is copied into the caller's buffer (SetShapeAddr) */
+        for (uint64_t k = 0; k <= dim; k++) desc.shape_[k] = base_[w + k];
         desc.data_ = reinterpret_cast<T *>(ptrs_[index]);
         desc.index_ = index;
     }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "ascendc/cube.h"
+#include "ascendc/sync.h" /* GetBlockIdx, GetSysWorkSpacePtr */
 #include "kernel_tiling/kernel_tiling.h"
 
 namespace AscendC {

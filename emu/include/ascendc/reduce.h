@@ -322,6 +322,65 @@ inline void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const 
     npuemu::asc::vec::charge_v<T>((uint64_t)repeatTimes * 32 * 8);
 }
 
+/* Brcb: each repeat broadcasts 8 elements of src, each into one 32-byte
+ * datablock of dst (blocks dstBlkStride apart, repeats dstRepStride
+ * blocks apart). */
+struct BrcbRepeatParams {
+    uint16_t dstBlkStride = 1;
+    uint16_t dstRepStride = 8;
+    BrcbRepeatParams() = default;
+    BrcbRepeatParams(uint16_t b, uint16_t r) : dstBlkStride(b), dstRepStride(r) {}
+};
+template <typename T>
+inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTimes, const BrcbRepeatParams &p) {
+    using namespace npuemu::asc::vec;
+    const char *api = "Brcb";
+    constexpr uint32_t pb = 32 / sizeof(T);
+    check_operand(src, (uint64_t)repeatTimes * 8 * sizeof(T), api);
+    if (repeatTimes > 0) check_operand(dst, ((uint64_t)(repeatTimes - 1) * p.dstRepStride + 7ull * p.dstBlkStride + 1) * 32, api);
+    for (uint32_t r = 0; r < repeatTimes; r++)
+        for (uint32_t i = 0; i < 8; i++)
+            for (uint32_t k = 0; k < pb; k++) dst.ptr_[((size_t)r * p.dstRepStride + (size_t)i * p.dstBlkStride) * pb + k] = src.ptr_[r * 8 + i];
+    charge_v<T>((uint64_t)repeatTimes * (256 / sizeof(T)));
+}
+
+/* Gather: dst[i] = the element at byte offset srcBaseAddr + srcOffset[i]
+ * of src. */
+template <typename T>
+inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &srcOffset, const uint32_t srcBaseAddr,
+                   const uint32_t count) {
+    using namespace npuemu::asc::vec;
+    const char *api = "Gather";
+    check_operand(dst, (uint64_t)count * sizeof(T), api);
+    check_operand(srcOffset, (uint64_t)count * 4, api);
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t off = (uint64_t)srcBaseAddr + srcOffset.ptr_[i];
+        if (off % sizeof(T) != 0 || off + sizeof(T) > src.cap_) {
+            npuemu::asc::fault(api, "offset %llu of element %u is unaligned or past the source's %u bytes (rule: local memory capacity)",
+                               (unsigned long long)off, i, src.cap_);
+        }
+        std::memcpy(&dst.ptr_[i], reinterpret_cast<const uint8_t *>(src.ptr_) + off, sizeof(T));
+    }
+    charge_v<T>((uint64_t)count * 8); /* a gather reads one element per lane: ~8x a contiguous read */
+}
+
+/* CreateVecIndex: dst[i] = firstValue + i. */
+template <typename T>
+inline void CreateVecIndex(const LocalTensor<T> &dst, const T &firstValue, uint32_t count) {
+    npuemu::asc::vec::check_operand(dst, (uint64_t)count * sizeof(T), "CreateVecIndex");
+    for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = static_cast<T>((float)firstValue + (float)i);
+    npuemu::asc::vec::charge_v<T>(count);
+}
+
+/* The data cache between the scalar unit and GM does not exist here: the
+ * calls are accepted and do nothing. */
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entire = CacheLine::SINGLE_CACHE_LINE, DcciDst dst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
+template <typename T, CacheLine entire = CacheLine::SINGLE_CACHE_LINE, DcciDst dst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T> &) {}
+
 } // namespace AscendC
 
 #endif

@@ -73,33 +73,57 @@ inline void wait_flag(AscendC::HardEvent e, int32_t id) {
     wait_until(dst, t);
 }
 
-/* Blocks until ready() holds, watching the launch's abort word and the
- * live/waiting counts for a deadlock. */
-template <typename Ready>
-inline void block_until(const char *api, std::atomic<uint32_t> *word, std::atomic<uint32_t> *live, std::atomic<uint32_t> *waiting, Ready ready,
-                        const char *what) {
-    if (ready()) return;
+/* Whether core c of a MIX block (0 AIC, 1-2 AIV) could pass its wait for
+ * flag id now: the AIC needs both AIVs' sets, an AIV its AIC's or the
+ * other AIV's. */
+inline bool mix_ready(MixState &m, uint32_t c, uint32_t id) {
+    if (c == 0) {
+        uint32_t v = m.flag[0][id][2].load();
+        return (v & 0xffffu) > 0 && (v >> 16) > 0;
+    }
+    return m.flag[0][id][c - 1].load() > 0 || m.flag[1][id][c].load() > 0;
+}
+
+/* A deadlock: every core of the block still running waits, and none of
+ * their waits can pass. */
+inline bool mix_deadlocked(MixState &m) {
+    if (m.waiting.load() < m.live.load()) return false;
+    for (uint32_t c = 0; c < 3; c++) {
+        uint32_t w = m.wait_on[c].load();
+        if (w != 0 && mix_ready(m, c, w - 1)) return false;
+    }
+    return true;
+}
+
+/* Blocks core c of a MIX block until it can pass its wait for flag id,
+ * watching the launch's abort word and the block for a deadlock. */
+inline void mix_wait(const char *api, MixState &m, uint32_t c, uint32_t id, std::atomic<uint32_t> *word, const char *what) {
+    if (mix_ready(m, c, id)) return;
     LaunchShared *ls = launch_shared();
-    waiting->fetch_add(1);
+    m.wait_on[c].store(id + 1);
+    m.waiting.fetch_add(1);
     int stuck = 0;
-    while (!ready()) {
+    while (!mix_ready(m, c, id)) {
         if (ls && ls->aborted.load()) {
-            waiting->fetch_sub(1);
+            m.waiting.fetch_sub(1);
+            m.wait_on[c].store(0);
             fault(api, "abandoned: another core of the launch failed while this one waited for %s", what);
         }
-        if (waiting->load() >= live->load()) {
+        if (mix_deadlocked(m)) {
             if (++stuck >= 3) {
-                waiting->fetch_sub(1);
+                m.waiting.fetch_sub(1);
+                m.wait_on[c].store(0);
                 fault(api, "deadlock: every core still running waits and none can set %s (rule: wait without a matching set)", what);
             }
         } else {
             stuck = 0;
         }
         uint32_t v = word->load();
-        if (ready()) break;
+        if (mix_ready(m, c, id)) break;
         futex_wait(word, v);
     }
-    waiting->fetch_sub(1);
+    m.waiting.fetch_sub(1);
+    m.wait_on[c].store(0);
 }
 
 } // namespace asc
@@ -185,7 +209,7 @@ inline void sync_all(bool aivOnly, uint32_t used) {
     int stuck = 0;
     while (s.gen.load() == gen) {
         if (ls->aborted.load()) fault(api, "abandoned: another core of the launch failed while this one waited in SyncAll");
-        uint32_t fin = ls->finished.load();
+        uint32_t fin = group == 2 ? ls->finished[0].load() + ls->finished[1].load() : ls->finished[group].load();
         if (fin > 0 && s.count.load() + fin >= n && s.gen.load() == gen) {
             if (++stuck >= 3) {
                 fault(api, "%u of %u cores ended without reaching SyncAll: the others would wait forever (rule: SyncAll reached by every core)", fin, n);
@@ -269,10 +293,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
     if (b.aic) {
         /* both AIVs must have set: the low and high halves of slot 2 */
         std::atomic<uint32_t> &w = m.flag[0][flagId][2];
-        block_until(api, &w, &m.live, &m.waiting, [&] {
-            uint32_t v = w.load();
-            return (v & 0xffffu) > 0 && (v >> 16) > 0;
-        }, what);
+        mix_wait(api, m, 0, flagId, &w, what);
         w.fetch_sub(0x10001u);
         return;
     }
@@ -280,7 +301,7 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
     std::atomic<uint32_t> &fromAiv = m.flag[1][flagId][1 + b.sub];
     std::atomic<uint32_t> &word = m.flag[0][flagId][b.sub];
     for (;;) {
-        block_until(api, &word, &m.live, &m.waiting, [&] { return fromAic.load() > 0 || fromAiv.load() > 0; }, what);
+        mix_wait(api, m, 1 + b.sub, flagId, &word, what);
         uint32_t v = fromAic.load();
         if (v > 0 && fromAic.compare_exchange_strong(v, v - 1)) return;
         v = fromAiv.load();

@@ -134,9 +134,15 @@ public:
     }
 
 private:
+    /* An element past the tensor's buffer but inside the same memory is
+     * legal (hardware reads the neighbouring buffer); past the memory it
+     * is not. */
     void check_index(uint32_t i, const char *api) const {
-        if ((uint64_t)(i + 1) * sizeof(T) > cap_) {
-            npuemu::asc::fault(api, "element %u lies past the end of the tensor's %u-byte buffer (rule: local memory capacity)", i, cap_);
+        if ((uint64_t)(i + 1) * sizeof(T) <= cap_) return;
+        uint32_t off = 0;
+        int h = npuemu::asc::mem_of(ptr_, &off);
+        if (h < 0 || (uint64_t)off + (uint64_t)(i + 1) * sizeof(T) > npuemu::asc::blk().mem_size[h]) {
+            npuemu::asc::fault(api, "element %u lies past the end of the tensor's local memory (rule: local memory capacity)", i);
         }
     }
 };

@@ -124,6 +124,19 @@ inline float bf16_to_f32(uint16_t h) {
 } // namespace asc
 } // namespace npuemu
 
+/* Mixed arithmetic with the built-in number types happens in float (and
+ * compares in float): exact-match templates, so that `h > 0` or `h + 1.0f`
+ * is not ambiguous between the two conversions. */
+#define NPUEMU_ASC_MIXED(NAME, OP, R)                                                                  \
+    template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>          \
+    inline R operator OP(NAME a, U b) {                                                                  \
+        return (R)(float(a) OP(float) b);                                                                \
+    }                                                                                                    \
+    template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>          \
+    inline R operator OP(U a, NAME b) {                                                                  \
+        return (R)((float)a OP float(b));                                                                \
+    }
+
 /* The 16-bit float types: storage plus float arithmetic. */
 #define NPUEMU_ASC_FLOAT16_TYPE(NAME, TO, FROM)                                              \
     struct NAME {                                                                            \
@@ -162,11 +175,17 @@ inline float bf16_to_f32(uint16_t h) {
     inline bool operator<(NAME a, NAME b) { return float(a) < float(b); }                    \
     inline bool operator>(NAME a, NAME b) { return float(a) > float(b); }                    \
     inline bool operator<=(NAME a, NAME b) { return float(a) <= float(b); }                  \
-    inline bool operator>=(NAME a, NAME b) { return float(a) >= float(b); }
+    inline bool operator>=(NAME a, NAME b) { return float(a) >= float(b); }                \
+    NPUEMU_ASC_MIXED(NAME, +, float) NPUEMU_ASC_MIXED(NAME, -, float)                        \
+    NPUEMU_ASC_MIXED(NAME, *, float) NPUEMU_ASC_MIXED(NAME, /, float)                        \
+    NPUEMU_ASC_MIXED(NAME, ==, bool) NPUEMU_ASC_MIXED(NAME, !=, bool)                        \
+    NPUEMU_ASC_MIXED(NAME, <, bool) NPUEMU_ASC_MIXED(NAME, >, bool)                          \
+    NPUEMU_ASC_MIXED(NAME, <=, bool) NPUEMU_ASC_MIXED(NAME, >=, bool)
 
 NPUEMU_ASC_FLOAT16_TYPE(half, f16_to_f32, f32_to_f16)
 NPUEMU_ASC_FLOAT16_TYPE(bfloat16_t, bf16_to_f32, f32_to_bf16)
 #undef NPUEMU_ASC_FLOAT16_TYPE
+#undef NPUEMU_ASC_MIXED
 
 static_assert(sizeof(half) == 2 && std::is_trivially_copyable<half>::value, "half is 2 bytes");
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t is 2 bytes");

@@ -554,16 +554,64 @@ inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
         if (detail::cmp<detail::W<T>>(src0.ptr_[i], src1, mode)) bits[i / 8] |= (uint8_t)(1u << (i % 8));
     npuemu::asc::vec::charge_v<T>(count);
 }
+/* Compare, register form: one repeat (256 bytes) of src0 and src1, the
+ * result bits of the enabled elements into the CmpMask register (the
+ * others keep their bits). */
+template <typename T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE mode, const uint64_t mask[], const BinaryRepeatParams &p) {
+    using namespace npuemu::asc::vec;
+    const char *api = "Compare";
+    Mask k = Mask::of(mask);
+    check_mask<T>(k, api);
+    Strides s = detail::strides(p);
+    check_operand(src0, span_bytes<T>(s, 1, 1), api);
+    check_operand(src1, span_bytes<T>(s, 2, 1), api);
+    uint8_t *reg = npuemu::asc::blk().cmpmask;
+    constexpr uint32_t per = 256 / sizeof(T);
+    for (uint32_t e = 0; e < per; e++) {
+        if (!k.on(e)) continue;
+        bool v = detail::cmp<detail::W<T>>(src0.ptr_[at<T>(s, 1, 0, e)], src1.ptr_[at<T>(s, 2, 0, e)], mode);
+        reg[e / 8] = (uint8_t)((reg[e / 8] & ~(1u << (e % 8))) | ((v ? 1u : 0u) << (e % 8)));
+    }
+    charge_v<T>(per);
+}
+template <typename T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE mode, const uint64_t mask, const BinaryRepeatParams &p) {
+    uint64_t bits[2] = {0, 0};
+    for (uint64_t e = 0; e < mask && e < 128; e++) bits[e >> 6] |= 1ull << (e & 63);
+    Compare<T, isSetMask>(src0, src1, mode, bits, p);
+}
+template <typename T>
+inline void GetCmpMask(const LocalTensor<T> &dst) {
+    npuemu::asc::vec::check_operand(dst, 16, "GetCmpMask");
+    std::memcpy(dst.ptr_, npuemu::asc::blk().cmpmask, 16);
+}
+template <typename T>
+inline void SetCmpMask(const LocalTensor<T> &src) {
+    npuemu::asc::vec::check_operand(src, 16, "SetCmpMask");
+    std::memcpy(npuemu::asc::blk().cmpmask, src.ptr_, 16);
+}
+
+/* Select: VSEL_CMPMASK_SPR takes the bits of the CmpMask register (the
+ * same bits for each 256-byte repeat), the other modes those of selMask. */
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE mode,
                    uint32_t count) {
     const char *api = "Select";
-    (void)mode;
     npuemu::asc::vec::check_operand(dst, (uint64_t)count * sizeof(T), api);
     npuemu::asc::vec::check_operand(src0, (uint64_t)count * sizeof(T), api);
     npuemu::asc::vec::check_operand(src1, (uint64_t)count * sizeof(T), api);
+    constexpr uint32_t per = 256 / sizeof(T);
     const uint8_t *bits = reinterpret_cast<const uint8_t *>(selMask.ptr_);
-    for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1) ? src0.ptr_[i] : src1.ptr_[i];
+    if (mode == SELMODE::VSEL_CMPMASK_SPR) {
+        const uint8_t *reg = npuemu::asc::blk().cmpmask;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t e = i % per;
+            dst.ptr_[i] = ((reg[e / 8] >> (e % 8)) & 1) ? src0.ptr_[i] : src1.ptr_[i];
+        }
+    } else {
+        for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1) ? src0.ptr_[i] : src1.ptr_[i];
+    }
     npuemu::asc::vec::charge_v<T>(count);
 }
 template <typename T, typename U>

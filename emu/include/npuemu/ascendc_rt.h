@@ -147,6 +147,7 @@ struct MixState {
     std::atomic<uint32_t> flag[2][16][3]; /* [direction: 0 AIC->AIV, 1 AIV->AIC][flag id][AIV index] */
     std::atomic<uint32_t> live;           /* sub-blocks still running */
     std::atomic<uint32_t> waiting;        /* sub-blocks blocked in a wait */
+    std::atomic<uint32_t> wait_on[3];     /* per core (0 AIC, 1-2 AIV): flag id + 1 it waits for, 0: none */
 };
 
 /* The state of the running block (one per core: AIC or AIV). */
@@ -177,6 +178,9 @@ struct Block {
     MixState *mix;
     /* Cross-core flags set in mode 0 by this core, not yet waited for. */
     uint16_t xflag0[16];
+    /* The CmpMask register: Compare's register form writes it,
+     * Select(VSEL_CMPMASK_SPR) reads it, GetCmpMask/SetCmpMask move it. */
+    uint8_t cmpmask[16];
     /* Vector mask state (SetVectorMask / SetMaskCount). */
     uint64_t mask[2];
     bool mask_counter;
@@ -321,8 +325,8 @@ inline void futex_wake(std::atomic<uint32_t> *w) {
 /* The launch's shared scratch: abort word, SyncAll barriers, finished
  * blocks. */
 struct LaunchShared {
-    std::atomic<uint32_t> aborted;  /* set by the runtime when a block failed */
-    std::atomic<uint32_t> finished; /* cores (blocks or sub-blocks) that returned */
+    std::atomic<uint32_t> aborted;     /* set by the runtime when a block failed */
+    std::atomic<uint32_t> finished[2]; /* cores that returned: [0] vector cores, [1] cube cores */
     struct Barrier {
         std::atomic<uint32_t> count;
         std::atomic<uint32_t> gen;
@@ -353,17 +357,29 @@ inline T arg(const npuemu_kernel_ctx *ctx, size_t off) {
     return v;
 }
 
-/* Local memory of one core, kept per host thread and reused. */
-inline uint8_t *thread_mem(int h, uint32_t size) {
-    static thread_local uint8_t *bufs[kMems];
-    static thread_local uint32_t sizes[kMems];
-    if (size == 0) return nullptr;
-    if (sizes[h] < size) {
-        std::free(bufs[h]);
-        bufs[h] = static_cast<uint8_t *>(std::aligned_alloc(4096, (size + 4095) & ~4095u));
-        sizes[h] = bufs[h] ? size : 0;
+/* Local memory of one core, kept per host thread and reused; freed when
+ * the thread ends (the sub-block threads of MIX blocks end with their
+ * block). */
+struct ThreadMem {
+    uint8_t *bufs[kMems] = {};
+    uint32_t sizes[kMems] = {};
+    ~ThreadMem() {
+        for (uint8_t *b : bufs) std::free(b);
     }
-    return bufs[h];
+};
+inline uint8_t *thread_mem(int h, uint32_t size) {
+    static thread_local ThreadMem m;
+    if (size == 0) return nullptr;
+    if (m.sizes[h] < size) {
+        std::free(m.bufs[h]);
+        m.bufs[h] = static_cast<uint8_t *>(std::aligned_alloc(4096, (size + 4095) & ~4095u));
+        m.sizes[h] = m.bufs[h] ? size : 0;
+        if (m.bufs[h] == nullptr) {
+            npuemu_kernel_ctx const *ctx = current_slot() ? current_slot()->ctx : nullptr;
+            if (ctx && ctx->rt->fault) ctx->rt->fault(ctx, "out of host memory for the core's local memories");
+        }
+    }
+    return m.bufs[h];
 }
 
 inline void end_of_core(); /* ascendc/sync.h: checks at the end of a core's body */
@@ -407,7 +423,7 @@ inline void run_core(const npuemu_kernel_ctx *ctx, const char *name, uint32_t ki
     for (int p = 0; p < kPipes; p++) end = end > b.clock[p] ? end : b.clock[p];
     if (ctx->rt->report) ctx->rt->report(ctx, b.busy, (uint32_t)kPipes, end);
     if (LaunchShared *ls = (ctx->rt->shared ? launch_shared() : nullptr)) {
-        ls->finished.fetch_add(1);
+        ls->finished[b.aic ? 1 : 0].fetch_add(1);
         for (auto &s : ls->sync) futex_wake(&s.gen);
     }
     if (mix) {
