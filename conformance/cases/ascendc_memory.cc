@@ -32,6 +32,7 @@ int main(void) {
     CHECK_EQ(o[19], 4096);
     CHECK_EQ(o[20], 77);
     CHECK_EQ(o[21], 0);
+    CHECK_EQ(o[22], 82);
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));
     CHECK_OK(aclFinalize());

@@ -1,6 +1,6 @@
 /* ascendc_sync: SyncAll really holds every block of a cooperative launch
  * until all arrive (each block reads a value its neighbour wrote before
- * the barrier); a MIX block runs one AIC and two AIVs at once whose
+ * the barrier); IBWait holds a block until another's IBSet; a MIX block runs one AIC and two AIVs at once whose
  * cross-core flags order them (AIC -> both AIVs -> AIC); on an AIV of a
  * MIX launch GetBlockIdx is blockIdx * 2 + GetSubBlockIdx. A block that
  * skips SyncAll, a wait nobody answers and a cross-core flag outside a MIX
@@ -39,6 +39,16 @@ int main(void) {
             CHECK_EQ(h[b * 8], b + 1);
             CHECK_EQ(h[(8 + b) * 8], (b + 1) % 8 + 1);
         }
+    }
+
+    /* IBSet/IBWait: a chain through 6 blocks, each waiting for the one
+     * before (whatever order the host runs them in). */
+    CHECK_OK(aclrtMemset(x, 4096 * 4, 0, 4096 * 4));
+    {
+        void *args[1] = {x};
+        CHECK_OK(asc_run(asc_fn(bin, "ib_chain"), 6, s, args, sizeof args));
+        CHECK_OK(aclrtMemcpy(h, sizeof h, x, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
+        for (int b = 0; b < 6; b++) CHECK_EQ(h[b * 8], b + 1);
     }
 
     /* MIX: 3 blocks of AIC + 2 AIV. */

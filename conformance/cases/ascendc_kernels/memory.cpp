@@ -8,7 +8,8 @@
  *  [19]    LocalMemAllocator: second tensor's offset from the first (4096);
  *  [20]    a static LocalTensor(VECCALC, addr, n) at the address of the
  *          first allocated one reads its value (77);
- *  [21]    after TPipe::Reset the first InitBuffer starts at offset 0 again. */
+ *  [21]    after TPipe::Reset the first InitBuffer starts at offset 0 again;
+ *  [22]    Transpose of a 16 x 16 matrix (see below). */
 #include "entry.h"
 
 using namespace AscendC;
@@ -66,6 +67,16 @@ extern "C" __global__ __aicore__ void memory_objects(GM_ADDR px, GM_ADDR po) {
     s1.SetValue(0, 77);
     LocalTensor<int32_t> st(TPosition::VECCALC, 0, 8);
     go.SetValue(20, st.GetValue(0));
+
+    /* [22] Transpose of a 16 x 16 int16 matrix m[i][j] = 16 i + j: element
+     * (2, 5) of the result is m[5][2] = 82. */
+    TBuf<TPosition::VECCALC> tm, tt;
+    pipe.InitBuffer(tm, 512);
+    pipe.InitBuffer(tt, 512);
+    LocalTensor<int16_t> m = tm.Get<int16_t>(), mt = tt.Get<int16_t>();
+    for (int i = 0; i < 256; i++) m.SetValue(i, (int16_t)i);
+    Transpose(mt, m);
+    go.SetValue(22, mt.GetValue(2 * 16 + 5));
 
     pipe.Reset();
     TBuf<TPosition::VECCALC> again;

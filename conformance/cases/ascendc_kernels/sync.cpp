@@ -17,6 +17,22 @@ extern "C" __global__ __aicore__ void syncall_ring(GM_ADDR x) {
     g.SetValue((uint64_t)((n + b) * 8), g.GetValue((uint64_t)(((b + 1) % n) * 8)));
 }
 
+/* IBSet/IBWait chain: block b waits for block b-1, then x[b*8] =
+ * x[(b-1)*8] + 1 (x[0] = 1), then signals block b+1. */
+extern "C" __global__ __aicore__ void ib_chain(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 256);
+    GlobalTensor<int32_t> g, ws;
+    int32_t b = (int32_t)GetBlockIdx();
+    g.SetGlobalBuffer((__gm__ int32_t *)x, 1024);
+    ws.SetGlobalBuffer((__gm__ int32_t *)x + 512, 256);
+    LocalTensor<int32_t> u = ub.Get<int32_t>();
+    if (b > 0) IBWait(ws, u, b - 1, 0);
+    g.SetValue(b * 8, b == 0 ? 1 : g.GetValue((b - 1) * 8) + 1);
+    IBSet(ws, u, b, 0);
+}
+
 /* Block 0 leaves without SyncAll: the others could never pass. */
 extern "C" __global__ __aicore__ void syncall_missing(GM_ADDR) {
     if (GetBlockIdx() == 0) return;
@@ -60,9 +76,10 @@ extern "C" __global__ __aicore__ void xcore_not_mix(GM_ADDR) { CrossCoreSetFlag<
 
 ASC_ENTRY(syncall_ring, NPUEMU_VECTOR, syncall_ring(ASC_ARG(GM_ADDR, 0)))
 ASC_ENTRY(syncall_missing, NPUEMU_VECTOR, syncall_missing(ASC_ARG(GM_ADDR, 0)))
+ASC_ENTRY(ib_chain, NPUEMU_VECTOR, ib_chain(ASC_ARG(GM_ADDR, 0)))
 ASC_ENTRY(mix_flags, NPUEMU_MIX, mix_flags(ASC_ARG(GM_ADDR, 0)))
 ASC_ENTRY(mix_deadlock, NPUEMU_MIX, mix_deadlock(ASC_ARG(GM_ADDR, 0)))
 ASC_ENTRY(xcore_not_mix, NPUEMU_VECTOR, xcore_not_mix(ASC_ARG(GM_ADDR, 0)))
 
-NPUEMU_KERNEL_TABLE(ASC_ROW_COOP(syncall_ring, NPUEMU_VECTOR), ASC_ROW_COOP(syncall_missing, NPUEMU_VECTOR), ASC_ROW_COOP(mix_flags, NPUEMU_MIX),
+NPUEMU_KERNEL_TABLE(ASC_ROW_COOP(syncall_ring, NPUEMU_VECTOR), ASC_ROW_COOP(syncall_missing, NPUEMU_VECTOR), ASC_ROW_COOP(ib_chain, NPUEMU_VECTOR), ASC_ROW_COOP(mix_flags, NPUEMU_MIX),
                     ASC_ROW_COOP(mix_deadlock, NPUEMU_MIX), ASC_ROW(xcore_not_mix, NPUEMU_VECTOR))

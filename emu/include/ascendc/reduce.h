@@ -364,6 +364,20 @@ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const L
     charge_v<T>((uint64_t)count * 8); /* a gather reads one element per lane: ~8x a contiguous read */
 }
 
+/* Transpose (basic form): one 16 x 16 matrix of 2-byte elements. */
+template <typename T>
+inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src) {
+    static_assert(sizeof(T) == 2, "the basic Transpose takes 16 x 16 two-byte elements");
+    using namespace npuemu::asc::vec;
+    check_operand(dst, 512, "Transpose");
+    check_operand(src, 512, "Transpose");
+    T tmp[256];
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) tmp[j * 16 + i] = src.ptr_[i * 16 + j];
+    std::memcpy(dst.ptr_, tmp, sizeof tmp);
+    charge_v<T>(256);
+}
+
 /* CreateVecIndex: dst[i] = firstValue + i. */
 template <typename T>
 inline void CreateVecIndex(const LocalTensor<T> &dst, const T &firstValue, uint32_t count) {

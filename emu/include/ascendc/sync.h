@@ -231,6 +231,60 @@ inline void SyncAll(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<
     detail::sync_all(isAIVOnly, (uint32_t)usedCores);
 }
 
+/* IBSet / IBWait: block-to-block events through GM. IBSet marks event
+ * eventID of the calling block; IBWait(blockIdx, eventID) waits until
+ * block blockIdx has marked it (and consumes the mark). The GM and UB
+ * workspaces are checked but the marks live in the launch's scratch. */
+namespace detail {
+/* The cores IBSet/IBWait count: the AIVs of a MIX launch, else the blocks. */
+inline uint32_t ib_cores() {
+    npuemu::asc::Block &b = npuemu::asc::blk();
+    return b.kind == NPUEMU_MIX && !b.aic ? 2 * b.ctx->block_dim : b.ctx->block_dim;
+}
+inline std::atomic<uint32_t> &ib_slot(const char *api, int32_t block, int32_t eventID) {
+    using namespace npuemu::asc;
+    LaunchShared *ls = launch_shared();
+    if (ls == nullptr) fault(api, "the runtime gives no launch scratch");
+    uint32_t n = ib_cores();
+    if (block < 0 || block >= 1024 || (uint32_t)block >= n) fault(api, "block %d: want 0..%u (rule: block index range)", block, n - 1);
+    if (eventID < 0 || eventID >= 8) fault(api, "event id %d: want 0..7 (rule: event id range)", eventID);
+    return ls->ib[block][eventID];
+}
+} // namespace detail
+
+template <bool isAIVOnly = true>
+inline void IBSet(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx, int32_t eventID) {
+    (void)ubWorkspace;
+    npuemu::asc::gm_check(gmWorkspace.ptr_, 32, "IBSet");
+    npuemu::asc::barrier_all();
+    std::atomic<uint32_t> &w = detail::ib_slot("IBSet", blockIdx, eventID);
+    w.fetch_add(1);
+    npuemu::asc::futex_wake(&w);
+}
+
+template <bool isAIVOnly = true>
+inline void IBWait(const GlobalTensor<int32_t> &gmWorkspace, const LocalTensor<int32_t> &ubWorkspace, int32_t blockIdx, int32_t eventID) {
+    using namespace npuemu::asc;
+    const char *api = "IBWait";
+    (void)ubWorkspace;
+    gm_check(gmWorkspace.ptr_, 32, api);
+    std::atomic<uint32_t> &w = detail::ib_slot(api, blockIdx, eventID);
+    LaunchShared *ls = launch_shared();
+    int stuck = 0;
+    for (;;) {
+        uint32_t v = w.load();
+        if (v > 0 && w.compare_exchange_strong(v, v - 1)) break;
+        if (v > 0) continue;
+        if (ls->aborted.load()) fault(api, "abandoned: another core of the launch failed while this one waited for block %d", blockIdx);
+        uint32_t fin = ls->finished[blk().aic ? 1 : 0].load();
+        if (fin + 1 >= detail::ib_cores()) {
+            if (++stuck >= 3) fault(api, "block %d ended without IBSet of event %d (rule: wait without a matching set)", blockIdx, eventID);
+        }
+        futex_wait(&w, 0);
+    }
+    barrier_all();
+}
+
 /* Cross-core flags of a MIX block. modeId 0: all cores of the launch meet
  * (like SyncAll over every core); 1: the two AIVs of a block; 2: the AIC
  * and the AIVs of a block (AIC sets: each AIV may wait once; AIV: the AIC

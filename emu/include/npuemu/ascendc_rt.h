@@ -331,6 +331,8 @@ struct LaunchShared {
         std::atomic<uint32_t> count;
         std::atomic<uint32_t> gen;
     } sync[3]; /* SyncAll: AIV only, AIC only, all cores */
+    /* IBSet / IBWait: sets per (block, event id), for 1024 blocks x 8 ids */
+    std::atomic<uint32_t> ib[1024][8];
 };
 static_assert(sizeof(LaunchShared) <= NPUEMU_LAUNCH_SHARED_SIZE, "shared scratch");
 
