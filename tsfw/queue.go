@@ -79,6 +79,9 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
+	if h := submitHook.Load(); h != nil { // fault injection (fault.go)
+		t = (*h)(q, t)
+	}
 	d := q.d
 	spun := false
 	d.mu.Lock()
