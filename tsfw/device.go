@@ -57,22 +57,24 @@ type Device struct {
 
 	mu sync.Mutex
 	// Guarded by mu.
-	queues   []*Queue
-	active   [numPriorities][]*Queue // queues holding tasks, per priority
-	engines  []*engine
-	free     []*engine       // idle engines (LIFO: the last freed is still warm)
-	sdmaFree []time.Duration // virtual time each SDMA timeline becomes free
-	seq      uint64
-	nextQID  int
-	inflight int // tasks running on engines or host goroutines
-	closing  bool
-	closed   bool
-	space    sync.Cond // a ring slot freed, or a queue/device went away
-	idle     sync.Cond // a task completed while closing
-	scratch  []*Queue
-	paceT    *time.Timer
-	paceOn   bool
-	paceAt   time.Time
+	queues     []*Queue
+	active     [numPriorities][]*Queue // queues holding tasks, per priority
+	engines    []*engine
+	free       []*engine       // idle engines (LIFO: the last freed is still warm)
+	sdmaFree   []time.Duration // virtual time each SDMA timeline becomes free
+	seq        uint64
+	nextQID    int
+	inflight   int // tasks running on engines or host goroutines
+	closing    bool
+	closed     bool
+	wdOn       bool      // the watchdog runs (watchdog.go)
+	closeStart time.Time // when Close began (watchdog.go)
+	space      sync.Cond // a ring slot freed, or a queue/device went away
+	idle       sync.Cond // a task completed while closing
+	scratch    []*Queue
+	paceT      *time.Timer
+	paceOn     bool
+	paceAt     time.Time
 
 	aic aicore     // AI Core pools and block workers (aicore.go)
 	vw  memWatch   // wakes value waits on memory changes (builtin.go)
@@ -637,6 +639,8 @@ func (d *Device) Close() {
 		return
 	}
 	d.closing = true
+	d.closeStart = time.Now()
+	d.startWatchdog() // abandons kernels that outlive closeGrace (watchdog.go)
 	for _, q := range d.queues {
 		q.cancelWait() // value waits and callbacks would never return
 	}
