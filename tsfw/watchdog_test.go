@@ -18,7 +18,7 @@ type gateKernel struct {
 }
 
 func (k *gateKernel) RunBlock(b, n uint32) error { <-k.gate; return nil }
-func (k *gateKernel) Done(err error) error      { k.done <- err; return err }
+func (k *gateKernel) Done(err error) error       { k.done <- err; return err }
 
 // A kernel past its timeout fails its task at that time; the queue goes on;
 // the kernel's completion and a mark wait for its blocks to return.
