@@ -529,6 +529,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 		for i, x := range a.abandoned {
 			if x == r {
 				a.abandoned = append(a.abandoned[:i], a.abandoned[i+1:]...)
+				d.busy.Add(-1)
 				break
 			}
 		}

@@ -67,10 +67,11 @@ type Device struct {
 	inflight   int // tasks running on engines or host goroutines
 	closing    bool
 	closed     bool
-	wdOn       bool      // the watchdog runs (watchdog.go)
-	closeStart time.Time // when Close began (watchdog.go)
-	space      sync.Cond // a ring slot freed, or a queue/device went away
-	idle       sync.Cond // a task completed while closing
+	wdOn       bool         // the watchdog runs (watchdog.go)
+	busy       atomic.Int32 // active queues + abandoned kernels: 0 is an idle device (Mark's fast path)
+	closeStart time.Time    // when Close began (watchdog.go)
+	space      sync.Cond    // a ring slot freed, or a queue/device went away
+	idle       sync.Cond    // a task completed while closing
 	scratch    []*Queue
 	paceT      *time.Timer
 	paceOn     bool
@@ -511,6 +512,7 @@ func (d *Device) deactivate(q *Queue) {
 		}
 	}
 	q.active = false
+	d.busy.Add(-1)
 	if q.destroyed {
 		q.ring = nil
 	}

@@ -29,6 +29,9 @@ type markQ struct {
 // Mark returns the device's mark now: the submitted count of every queue
 // holding tasks. It is empty when the device is idle.
 func (d *Device) Mark() Mark {
+	if d.busy.Load() == 0 {
+		return Mark{} // no queue holds a task and no abandoned kernel runs
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var m Mark

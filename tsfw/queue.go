@@ -143,6 +143,7 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	id := uint32(q.submitted.Add(1))
 	if !q.active {
 		q.active = true
+		d.busy.Add(1)
 		d.active[q.prio] = append(d.active[q.prio], q)
 	}
 	// Only a new head can change what the arbiter may start.

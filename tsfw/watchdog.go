@@ -94,6 +94,7 @@ func (d *Device) abandon(r *krun, err error) {
 		}
 	}
 	a.abandoned = append(a.abandoned, r)
+	d.busy.Add(1)
 	a.freeCube += r.cube
 	a.freeVector += r.vector
 	for _, l := range r.lanes {
@@ -118,6 +119,7 @@ func (d *Device) finishAbandoned(r *krun, l *lane) {
 	for i, x := range a.abandoned {
 		if x == r {
 			a.abandoned = append(a.abandoned[:i], a.abandoned[i+1:]...)
+			d.busy.Add(-1)
 			break
 		}
 	}
