@@ -103,7 +103,6 @@ func (q *Queue) Abort(err error) {
 	}
 	q.cancelWait()
 	q.drop()
-	d.abandonQueue(q, err) // a running kernel is not waited for (watchdog.go)
 	if len(q.waiters) > 0 {
 		if q.err == nil {
 			q.err = err

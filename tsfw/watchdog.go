@@ -22,8 +22,8 @@ import (
 //
 // Close abandons the kernels still running closeGrace after it began, so
 // aclFinalize and aclrtResetDevice return in bounded time whatever a
-// kernel does; a stream abort (Queue.Abort) abandons its queue's running
-// kernel at once.
+// kernel does. A stream abort (Queue.Abort) returns at once and leaves a
+// running kernel to finish, as before; past its timeout it is abandoned.
 
 // watchdogPeriod is how often the watchdog looks: a timeout fires at most
 // this late.
@@ -148,14 +148,3 @@ func (d *Device) Abandoned() int {
 
 func (r *krun) String() string { return fmt.Sprintf("kernel of %d blocks", r.ks.Blocks) }
 
-// abandonQueue abandons q's running kernel, if any (stream abort): its
-// task fails with err now.
-// Precondition: d.mu held.
-func (d *Device) abandonQueue(q *Queue, err error) {
-	for _, r := range d.aic.running {
-		if r.q == q {
-			d.abandon(r, err)
-			return
-		}
-	}
-}
