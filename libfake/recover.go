@@ -31,17 +31,10 @@ import (
 // panicTrace is NPUEMU_PANIC_TRACE, read once.
 var panicTrace = os.Getenv("NPUEMU_PANIC_TRACE") == "1"
 
-// beginGuard turns faults in Go code into panics for this call and returns
-// the previous setting for the deferred end.
-func beginGuard() bool { return debug.SetPanicOnFault(true) }
-
-// recordPanic restores the fault setting and, when p is a panic, records
-// it on the calling thread as an internal error of sym.
-func recordPanic(p any, old bool, t *C.npu_thread, sym string) error {
-	debug.SetPanicOnFault(old)
-	if p == nil {
-		return nil
-	}
+// recordPanic records p, a recovered panic, on the calling thread as an
+// error of sym: a boundary check's rejection with its own code, anything
+// else as an internal error.
+func recordPanic(p any, t *C.npu_thread, sym string) error {
 	var err error
 	if r, ok := p.(rejection); ok {
 		// A boundary check refused the call (callermem.go): its own code.
@@ -64,26 +57,13 @@ func recordPanic(p any, old bool, t *C.npu_thread, sym string) error {
 	return err
 }
 
-// endGuard is the deferred end of a guard whose result is not a code.
-func endGuard(old bool, t *C.npu_thread, sym string) {
-	_ = recordPanic(recover(), old, t, sym)
-}
-
-// caught is the deferred end of an aclError guard: ok when p was a panic,
-// with the code to return.
-func caught(p any, old bool, t *C.npu_thread, sym string) (int32, bool) {
-	err := recordPanic(p, old, t, sym)
-	if err == nil {
-		return 0, false
-	}
-	return int32(abi.CodeOf(err)), true
+// caught handles a panic recovered by an aclError guard (or one whose
+// result is not a code) and returns the aclError to answer.
+func caught(p any, t *C.npu_thread, sym string) int32 {
+	return int32(abi.CodeOf(recordPanic(p, t, sym)))
 }
 
 // caughtDrv is caught for a drvError_t guard.
-func caughtDrv(p any, old bool, t *C.npu_thread, sym string) (int32, bool) {
-	err := recordPanic(p, old, t, sym)
-	if err == nil {
-		return 0, false
-	}
-	return int32(abi.DrvCodeOf(err)), true
+func caughtDrv(p any, t *C.npu_thread, sym string) int32 {
+	return int32(abi.DrvCodeOf(recordPanic(p, t, sym)))
 }
