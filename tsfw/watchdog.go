@@ -147,4 +147,3 @@ func (d *Device) Abandoned() int {
 }
 
 func (r *krun) String() string { return fmt.Sprintf("kernel of %d blocks", r.ks.Blocks) }
-
