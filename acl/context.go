@@ -79,6 +79,9 @@ var contexts = newTable[Context](kindContext)
 // the primary context of aclInit's defaultDevice, if configured.
 func current(t *Thread, fn string) (*Context, error) {
 	if c := t.Ctx; c != nil && !c.dead.Load() {
+		if err := deviceLost(fn, c.dev.id); err != nil { // faults.go
+			return nil, err
+		}
 		return c, nil
 	}
 	t.Ctx = nil

@@ -239,6 +239,7 @@ func (d *device) releasePrimaryLocked(wait bool) {
 	if d.primary == nil {
 		return
 	}
+	clearDeviceFaults(d.id) // faults.go: a reset recovers the device
 	d.primary.destroyLocked(wait)
 	d.primary = nil
 	unregister(tableDevices, uint64(d.id))
@@ -253,6 +254,7 @@ func (d *device) releaseAllLocked() {
 	d.primary = nil
 	d.refs = 0
 	dropDeferred(d)
+	clearDeviceFaults(d.id)
 	d.allocMu.Lock()
 	for base := range d.allocs {
 		_, _ = d.emu.HBM.Free(base)

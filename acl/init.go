@@ -97,6 +97,9 @@ func Init(t *Thread, path string) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := loadFaultPlan(); err != nil { // faults.go
+		return err
+	}
 	n, err := theNode()
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "aclInit: emulator configuration: %s", messageOf(err))

@@ -124,6 +124,9 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 		}
 	}
 	pages := alignUp(usable, page)
+	if err := faultMalloc(fn, d.id, size); err != nil { // faults.go
+		return err
+	}
 	reapDeferred(d)
 	addr, err := d.emu.HBM.Alloc(pages, max(page, allocAlign))
 	if err != nil && waitDeferred(d) { // memory freed while work used it (deferfree.go)

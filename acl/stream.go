@@ -95,6 +95,9 @@ func resolveStream(t *Thread, fn string, h Handle) (*Stream, error) {
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
+	if err := deviceLost(fn, s.ctx.dev.id); err != nil { // faults.go
+		return nil, err
+	}
 	if c := t.Ctx; c != nil && !c.dead.Load() && c != s.ctx {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT,
 			"%s: stream %#x belongs to context %#x (device %d), not to the current context %#x (device %d)",

@@ -9,8 +9,10 @@ import (
 // error repair (aclrtRepairError), 950/A3/A2 per the documentation. The
 // emulated HBM is host memory without ECC, so no device ever has an
 // uncorrectable error (UCE) or any other hardware error to repair, as
-// aclrtGetErrorVerbose reports (ACL_RT_NO_ERROR). So: the UCE list is
-// empty; repairing an address range that was never reported, or an error
+// aclrtGetErrorVerbose reports (ACL_RT_NO_ERROR). So: the UCE list holds
+// only the errors injected with NPUEMU_FAULTS (uce and ecc rules,
+// faults.go, docs/faults.md), which aclrtMemUceRepair of the reported range
+// clears; repairing an address range that was never reported, or an error
 // the device never raised, fails with ACL_ERROR_RT_PARAM_INVALID; repairing
 // ACL_RT_NO_ERROR has nothing to do and succeeds.
 
@@ -41,7 +43,8 @@ func GetMemUceInfo(t *Thread, id int32, out []MemUceInfo, hasArray bool, retSize
 	if err := uceDevice(fn, id); err != nil {
 		return err
 	}
-	*retSize = 0
+	n := copy(out, injectedUCE(id)) // faults.go: uce/ecc rules
+	*retSize = uint64(n)
 	return nil
 }
 
@@ -54,6 +57,12 @@ func MemUceRepair(t *Thread, id int32, in []MemUceInfo, hasArray bool) error {
 	}
 	if err := uceDevice(fn, id); err != nil {
 		return err
+	}
+	if repairUCE(id, in[0]) { // faults.go: an injected error is repaired
+		for _, x := range in[1:] {
+			repairUCE(id, x)
+		}
+		return nil
 	}
 	return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: device %d has no uncorrectable memory error at %#x (+%d bytes): the emulated HBM never reports one (aclrtGetMemUceInfo lists none)", fn, id, in[0].Addr, in[0].Len)
 }

@@ -17,3419 +17,3837 @@ package main
 */
 import "C"
 
+import "runtime/debug"
+
 import "unsafe"
 
 var _ unsafe.Pointer
 
 //export npug_aclFloat16ToFloat
 func npug_aclFloat16ToFloat(a_t *C.npu_thread, a_value C.aclFloat16) (r C.float) {
-	defer endGuard(beginGuard(), a_t, "aclFloat16ToFloat")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclFloat16ToFloat")
+		}
+	}()
 	return npu_aclFloat16ToFloat(a_t, a_value)
 }
 
 //export npug_aclFloatToFloat16
 func npug_aclFloatToFloat16(a_t *C.npu_thread, a_value C.float) (r C.aclFloat16) {
-	defer endGuard(beginGuard(), a_t, "aclFloatToFloat16")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclFloatToFloat16")
+		}
+	}()
 	return npu_aclFloatToFloat16(a_t, a_value)
 }
 
 //export npug_aclCreateDataBuffer
 func npug_aclCreateDataBuffer(a_t *C.npu_thread, a_data unsafe.Pointer, a_size C.size_t) (r *C.aclDataBuffer) {
-	defer endGuard(beginGuard(), a_t, "aclCreateDataBuffer")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclCreateDataBuffer")
+		}
+	}()
 	return npu_aclCreateDataBuffer(a_t, a_data, a_size)
 }
 
 //export npug_aclDestroyDataBuffer
 func npug_aclDestroyDataBuffer(a_t *C.npu_thread, a_dataBuffer *C.aclDataBuffer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclDestroyDataBuffer"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclDestroyDataBuffer"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclDestroyDataBuffer(a_t, a_dataBuffer)
 }
 
 //export npug_aclUpdateDataBuffer
 func npug_aclUpdateDataBuffer(a_t *C.npu_thread, a_dataBuffer *C.aclDataBuffer, a_data unsafe.Pointer, a_size C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclUpdateDataBuffer"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclUpdateDataBuffer"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclUpdateDataBuffer(a_t, a_dataBuffer, a_data, a_size)
 }
 
 //export npug_aclGetDataBufferAddr
 func npug_aclGetDataBufferAddr(a_t *C.npu_thread, a_dataBuffer *C.aclDataBuffer) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclGetDataBufferAddr")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclGetDataBufferAddr")
+		}
+	}()
 	return npu_aclGetDataBufferAddr(a_t, a_dataBuffer)
 }
 
 //export npug_aclGetDataBufferSize
 func npug_aclGetDataBufferSize(a_t *C.npu_thread, a_dataBuffer *C.aclDataBuffer) (r C.uint32_t) {
-	defer endGuard(beginGuard(), a_t, "aclGetDataBufferSize")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclGetDataBufferSize")
+		}
+	}()
 	return npu_aclGetDataBufferSize(a_t, a_dataBuffer)
 }
 
 //export npug_aclGetDataBufferSizeV2
 func npug_aclGetDataBufferSizeV2(a_t *C.npu_thread, a_dataBuffer *C.aclDataBuffer) (r C.size_t) {
-	defer endGuard(beginGuard(), a_t, "aclGetDataBufferSizeV2")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclGetDataBufferSizeV2")
+		}
+	}()
 	return npu_aclGetDataBufferSizeV2(a_t, a_dataBuffer)
 }
 
 //export npug_aclDataTypeSize
 func npug_aclDataTypeSize(a_t *C.npu_thread, a_dataType C.aclDataType) (r C.size_t) {
-	defer endGuard(beginGuard(), a_t, "aclDataTypeSize")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclDataTypeSize")
+		}
+	}()
 	return npu_aclDataTypeSize(a_t, a_dataType)
 }
 
 //export npug_aclrtGetSocName
 func npug_aclrtGetSocName(a_t *C.npu_thread) (r *C.char) {
-	defer endGuard(beginGuard(), a_t, "aclrtGetSocName")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtGetSocName")
+		}
+	}()
 	return npu_aclrtGetSocName(a_t)
 }
 
 //export npug_aclGetCannAttributeList
 func npug_aclGetCannAttributeList(a_t *C.npu_thread, a_list **C.aclCannAttr, a_num *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclGetCannAttributeList"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclGetCannAttributeList"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclGetCannAttributeList(a_t, a_list, a_num)
 }
 
 //export npug_aclGetCannAttribute
 func npug_aclGetCannAttribute(a_t *C.npu_thread, a_attr C.aclCannAttr, a_value *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclGetCannAttribute"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclGetCannAttribute"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclGetCannAttribute(a_t, a_attr, a_value)
 }
 
 //export npug_aclGetDeviceCapability
 func npug_aclGetDeviceCapability(a_t *C.npu_thread, a_deviceId C.uint32_t, a_deviceInfo C.aclDeviceInfo, a_value *C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclGetDeviceCapability"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclGetDeviceCapability"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclGetDeviceCapability(a_t, a_deviceId, a_deviceInfo, a_value)
 }
 
 //export npug_aclInit
 func npug_aclInit(a_t *C.npu_thread, a_configPath *C.char) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclInit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclInit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclInit(a_t, a_configPath)
 }
 
 //export npug_aclFinalize
 func npug_aclFinalize(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclFinalize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclFinalize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclFinalize(a_t)
 }
 
 //export npug_aclFinalizeReference
 func npug_aclFinalizeReference(a_t *C.npu_thread, a_refCount *C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclFinalizeReference"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclFinalizeReference"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclFinalizeReference(a_t, a_refCount)
 }
 
 //export npug_aclGetRecentErrMsg
 func npug_aclGetRecentErrMsg(a_t *C.npu_thread) (r *C.char) {
-	defer endGuard(beginGuard(), a_t, "aclGetRecentErrMsg")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclGetRecentErrMsg")
+		}
+	}()
 	return npu_aclGetRecentErrMsg(a_t)
 }
 
 //export npug_aclsysGetCANNVersion
 func npug_aclsysGetCANNVersion(a_t *C.npu_thread, a_name C.aclCANNPackageName, a_version *C.aclCANNPackageVersion) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclsysGetCANNVersion"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclsysGetCANNVersion"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclsysGetCANNVersion(a_t, a_name, a_version)
 }
 
 //export npug_aclsysGetVersionStr
 func npug_aclsysGetVersionStr(a_t *C.npu_thread, a_pkgName *C.char, a_versionStr *C.char) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclsysGetVersionStr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclsysGetVersionStr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclsysGetVersionStr(a_t, a_pkgName, a_versionStr)
 }
 
 //export npug_aclsysGetVersionNum
 func npug_aclsysGetVersionNum(a_t *C.npu_thread, a_pkgName *C.char, a_versionNum *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclsysGetVersionNum"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclsysGetVersionNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclsysGetVersionNum(a_t, a_pkgName, a_versionNum)
 }
 
 //export npug_aclrtPeekAtLastError
 func npug_aclrtPeekAtLastError(a_t *C.npu_thread, a_level C.aclrtLastErrLevel) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtPeekAtLastError"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtPeekAtLastError"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtPeekAtLastError(a_t, a_level)
 }
 
 //export npug_aclrtGetLastError
 func npug_aclrtGetLastError(a_t *C.npu_thread, a_level C.aclrtLastErrLevel) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetLastError"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetLastError"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetLastError(a_t, a_level)
 }
 
 //export npug_aclrtSetExceptionInfoCallback
 func npug_aclrtSetExceptionInfoCallback(a_t *C.npu_thread, a_callback C.aclrtExceptionInfoCallback) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetExceptionInfoCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetExceptionInfoCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetExceptionInfoCallback(a_t, a_callback)
 }
 
 //export npug_aclrtExceptionInfoCallbackRegister
 func npug_aclrtExceptionInfoCallbackRegister(a_t *C.npu_thread, a_callback C.aclrtExceptionInfoCallback) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtExceptionInfoCallbackRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtExceptionInfoCallbackRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtExceptionInfoCallbackRegister(a_t, a_callback)
 }
 
 //export npug_aclrtExceptionInfoCallbackUnregister
 func npug_aclrtExceptionInfoCallbackUnregister(a_t *C.npu_thread, a_callback C.aclrtExceptionInfoCallback) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtExceptionInfoCallbackUnregister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtExceptionInfoCallbackUnregister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtExceptionInfoCallbackUnregister(a_t, a_callback)
 }
 
 //export npug_aclrtGetTaskIdFromExceptionInfo
 func npug_aclrtGetTaskIdFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo) (r C.uint32_t) {
-	defer endGuard(beginGuard(), a_t, "aclrtGetTaskIdFromExceptionInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtGetTaskIdFromExceptionInfo")
+		}
+	}()
 	return npu_aclrtGetTaskIdFromExceptionInfo(a_t, a_info)
 }
 
 //export npug_aclrtGetStreamIdFromExceptionInfo
 func npug_aclrtGetStreamIdFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo) (r C.uint32_t) {
-	defer endGuard(beginGuard(), a_t, "aclrtGetStreamIdFromExceptionInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtGetStreamIdFromExceptionInfo")
+		}
+	}()
 	return npu_aclrtGetStreamIdFromExceptionInfo(a_t, a_info)
 }
 
 //export npug_aclrtGetThreadIdFromExceptionInfo
 func npug_aclrtGetThreadIdFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo) (r C.uint32_t) {
-	defer endGuard(beginGuard(), a_t, "aclrtGetThreadIdFromExceptionInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtGetThreadIdFromExceptionInfo")
+		}
+	}()
 	return npu_aclrtGetThreadIdFromExceptionInfo(a_t, a_info)
 }
 
 //export npug_aclrtGetDeviceIdFromExceptionInfo
 func npug_aclrtGetDeviceIdFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo) (r C.uint32_t) {
-	defer endGuard(beginGuard(), a_t, "aclrtGetDeviceIdFromExceptionInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtGetDeviceIdFromExceptionInfo")
+		}
+	}()
 	return npu_aclrtGetDeviceIdFromExceptionInfo(a_t, a_info)
 }
 
 //export npug_aclrtGetErrorCodeFromExceptionInfo
 func npug_aclrtGetErrorCodeFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo) (r C.uint32_t) {
-	defer endGuard(beginGuard(), a_t, "aclrtGetErrorCodeFromExceptionInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtGetErrorCodeFromExceptionInfo")
+		}
+	}()
 	return npu_aclrtGetErrorCodeFromExceptionInfo(a_t, a_info)
 }
 
 //export npug_aclrtGetArgsFromExceptionInfo
 func npug_aclrtGetArgsFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo, a_devArgsPtr *unsafe.Pointer, a_devArgsLen *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetArgsFromExceptionInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetArgsFromExceptionInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetArgsFromExceptionInfo(a_t, a_info, a_devArgsPtr, a_devArgsLen)
 }
 
 //export npug_aclrtGetFuncHandleFromExceptionInfo
 func npug_aclrtGetFuncHandleFromExceptionInfo(a_t *C.npu_thread, a_info *C.aclrtExceptionInfo, a_fn *C.aclrtFuncHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetFuncHandleFromExceptionInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetFuncHandleFromExceptionInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetFuncHandleFromExceptionInfo(a_t, a_info, a_fn)
 }
 
 //export npug_aclrtBinarySetExceptionCallback
 func npug_aclrtBinarySetExceptionCallback(a_t *C.npu_thread, a_binHandle C.aclrtBinHandle, a_callback C.aclrtOpExceptionCallback, a_userData unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinarySetExceptionCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinarySetExceptionCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinarySetExceptionCallback(a_t, a_binHandle, a_callback, a_userData)
 }
 
 //export npug_aclrtSubscribeReport
 func npug_aclrtSubscribeReport(a_t *C.npu_thread, a_threadId C.uint64_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSubscribeReport"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSubscribeReport"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSubscribeReport(a_t, a_threadId, a_stream)
 }
 
 //export npug_aclrtLaunchCallback
 func npug_aclrtLaunchCallback(a_t *C.npu_thread, a_fn C.aclrtCallback, a_userData unsafe.Pointer, a_blockType C.aclrtCallbackBlockType, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchCallback(a_t, a_fn, a_userData, a_blockType, a_stream)
 }
 
 //export npug_aclrtProcessReport
 func npug_aclrtProcessReport(a_t *C.npu_thread, a_timeout C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtProcessReport"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtProcessReport"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtProcessReport(a_t, a_timeout)
 }
 
 //export npug_aclrtUnSubscribeReport
 func npug_aclrtUnSubscribeReport(a_t *C.npu_thread, a_threadId C.uint64_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtUnSubscribeReport"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtUnSubscribeReport"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtUnSubscribeReport(a_t, a_threadId, a_stream)
 }
 
 //export npug_aclrtCreateContext
 func npug_aclrtCreateContext(a_t *C.npu_thread, a_context *C.aclrtContext, a_deviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateContext"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateContext"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateContext(a_t, a_context, a_deviceId)
 }
 
 //export npug_aclrtDestroyContext
 func npug_aclrtDestroyContext(a_t *C.npu_thread, a_context C.aclrtContext) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyContext"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyContext"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyContext(a_t, a_context)
 }
 
 //export npug_aclrtSetCurrentContext
 func npug_aclrtSetCurrentContext(a_t *C.npu_thread, a_context C.aclrtContext) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetCurrentContext"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetCurrentContext"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetCurrentContext(a_t, a_context)
 }
 
 //export npug_aclrtGetCurrentContext
 func npug_aclrtGetCurrentContext(a_t *C.npu_thread, a_context *C.aclrtContext) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetCurrentContext"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetCurrentContext"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetCurrentContext(a_t, a_context)
 }
 
 //export npug_aclrtCtxGetSysParamOpt
 func npug_aclrtCtxGetSysParamOpt(a_t *C.npu_thread, a_opt C.aclSysParamOpt, a_value *C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCtxGetSysParamOpt"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCtxGetSysParamOpt"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCtxGetSysParamOpt(a_t, a_opt, a_value)
 }
 
 //export npug_aclrtCtxSetSysParamOpt
 func npug_aclrtCtxSetSysParamOpt(a_t *C.npu_thread, a_opt C.aclSysParamOpt, a_value C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCtxSetSysParamOpt"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCtxSetSysParamOpt"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCtxSetSysParamOpt(a_t, a_opt, a_value)
 }
 
 //export npug_aclrtGetSysParamOpt
 func npug_aclrtGetSysParamOpt(a_t *C.npu_thread, a_opt C.aclSysParamOpt, a_value *C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetSysParamOpt"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetSysParamOpt"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetSysParamOpt(a_t, a_opt, a_value)
 }
 
 //export npug_aclrtSetSysParamOpt
 func npug_aclrtSetSysParamOpt(a_t *C.npu_thread, a_opt C.aclSysParamOpt, a_value C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetSysParamOpt"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetSysParamOpt"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetSysParamOpt(a_t, a_opt, a_value)
 }
 
 //export npug_aclrtSetDevice
 func npug_aclrtSetDevice(a_t *C.npu_thread, a_deviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetDevice"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetDevice"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetDevice(a_t, a_deviceId)
 }
 
 //export npug_aclrtResetDevice
 func npug_aclrtResetDevice(a_t *C.npu_thread, a_deviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtResetDevice"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtResetDevice"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtResetDevice(a_t, a_deviceId)
 }
 
 //export npug_aclrtResetDeviceForce
 func npug_aclrtResetDeviceForce(a_t *C.npu_thread, a_deviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtResetDeviceForce"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtResetDeviceForce"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtResetDeviceForce(a_t, a_deviceId)
 }
 
 //export npug_aclrtGetDevice
 func npug_aclrtGetDevice(a_t *C.npu_thread, a_deviceId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDevice"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDevice"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDevice(a_t, a_deviceId)
 }
 
 //export npug_aclrtSetStreamFailureMode
 func npug_aclrtSetStreamFailureMode(a_t *C.npu_thread, a_stream C.aclrtStream, a_mode C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetStreamFailureMode"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetStreamFailureMode"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetStreamFailureMode(a_t, a_stream, a_mode)
 }
 
 //export npug_aclrtGetRunMode
 func npug_aclrtGetRunMode(a_t *C.npu_thread, a_runMode *C.aclrtRunMode) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetRunMode"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetRunMode"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetRunMode(a_t, a_runMode)
 }
 
 //export npug_aclrtSynchronizeDevice
 func npug_aclrtSynchronizeDevice(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSynchronizeDevice"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSynchronizeDevice"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSynchronizeDevice(a_t)
 }
 
 //export npug_aclrtSynchronizeDeviceWithTimeout
 func npug_aclrtSynchronizeDeviceWithTimeout(a_t *C.npu_thread, a_timeout C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSynchronizeDeviceWithTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSynchronizeDeviceWithTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSynchronizeDeviceWithTimeout(a_t, a_timeout)
 }
 
 //export npug_aclrtSetTsDevice
 func npug_aclrtSetTsDevice(a_t *C.npu_thread, a_tsId C.aclrtTsId) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetTsDevice"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetTsDevice"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetTsDevice(a_t, a_tsId)
 }
 
 //export npug_aclrtGetDeviceUtilizationRate
 func npug_aclrtGetDeviceUtilizationRate(a_t *C.npu_thread, a_deviceId C.int32_t, a_info *C.aclrtUtilizationInfo) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDeviceUtilizationRate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDeviceUtilizationRate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDeviceUtilizationRate(a_t, a_deviceId, a_info)
 }
 
 //export npug_aclrtGetDeviceCount
 func npug_aclrtGetDeviceCount(a_t *C.npu_thread, a_count *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDeviceCount"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDeviceCount"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDeviceCount(a_t, a_count)
 }
 
 //export npug_aclrtCreateEvent
 func npug_aclrtCreateEvent(a_t *C.npu_thread, a_event *C.aclrtEvent) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateEvent(a_t, a_event)
 }
 
 //export npug_aclrtCreateEventWithFlag
 func npug_aclrtCreateEventWithFlag(a_t *C.npu_thread, a_event *C.aclrtEvent, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateEventWithFlag"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateEventWithFlag"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateEventWithFlag(a_t, a_event, a_flag)
 }
 
 //export npug_aclrtCreateEventExWithFlag
 func npug_aclrtCreateEventExWithFlag(a_t *C.npu_thread, a_event *C.aclrtEvent, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateEventExWithFlag"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateEventExWithFlag"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateEventExWithFlag(a_t, a_event, a_flag)
 }
 
 //export npug_aclrtDestroyEvent
 func npug_aclrtDestroyEvent(a_t *C.npu_thread, a_event C.aclrtEvent) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyEvent(a_t, a_event)
 }
 
 //export npug_aclrtRecordEvent
 func npug_aclrtRecordEvent(a_t *C.npu_thread, a_event C.aclrtEvent, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRecordEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRecordEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRecordEvent(a_t, a_event, a_stream)
 }
 
 //export npug_aclrtRecordEventWithFlag
 func npug_aclrtRecordEventWithFlag(a_t *C.npu_thread, a_event C.aclrtEvent, a_stream C.aclrtStream, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRecordEventWithFlag"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRecordEventWithFlag"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRecordEventWithFlag(a_t, a_event, a_stream, a_flag)
 }
 
 //export npug_aclrtResetEvent
 func npug_aclrtResetEvent(a_t *C.npu_thread, a_event C.aclrtEvent, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtResetEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtResetEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtResetEvent(a_t, a_event, a_stream)
 }
 
 //export npug_aclrtQueryEvent
 func npug_aclrtQueryEvent(a_t *C.npu_thread, a_event C.aclrtEvent, a_status *C.aclrtEventStatus) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtQueryEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtQueryEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtQueryEvent(a_t, a_event, a_status)
 }
 
 //export npug_aclrtQueryEventStatus
 func npug_aclrtQueryEventStatus(a_t *C.npu_thread, a_event C.aclrtEvent, a_status *C.aclrtEventRecordedStatus) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtQueryEventStatus"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtQueryEventStatus"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtQueryEventStatus(a_t, a_event, a_status)
 }
 
 //export npug_aclrtQueryEventWaitStatus
 func npug_aclrtQueryEventWaitStatus(a_t *C.npu_thread, a_event C.aclrtEvent, a_status *C.aclrtEventWaitStatus) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtQueryEventWaitStatus"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtQueryEventWaitStatus"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtQueryEventWaitStatus(a_t, a_event, a_status)
 }
 
 //export npug_aclrtSynchronizeEvent
 func npug_aclrtSynchronizeEvent(a_t *C.npu_thread, a_event C.aclrtEvent) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSynchronizeEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSynchronizeEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSynchronizeEvent(a_t, a_event)
 }
 
 //export npug_aclrtSynchronizeEventWithTimeout
 func npug_aclrtSynchronizeEventWithTimeout(a_t *C.npu_thread, a_event C.aclrtEvent, a_timeout C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSynchronizeEventWithTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSynchronizeEventWithTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSynchronizeEventWithTimeout(a_t, a_event, a_timeout)
 }
 
 //export npug_aclrtEventElapsedTime
 func npug_aclrtEventElapsedTime(a_t *C.npu_thread, a_ms *C.float, a_startEvent C.aclrtEvent, a_endEvent C.aclrtEvent) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtEventElapsedTime"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtEventElapsedTime"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtEventElapsedTime(a_t, a_ms, a_startEvent, a_endEvent)
 }
 
 //export npug_aclrtEventGetTimestamp
 func npug_aclrtEventGetTimestamp(a_t *C.npu_thread, a_event C.aclrtEvent, a_timestamp *C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtEventGetTimestamp"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtEventGetTimestamp"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtEventGetTimestamp(a_t, a_event, a_timestamp)
 }
 
 //export npug_aclrtMalloc
 func npug_aclrtMalloc(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.size_t, a_policy C.aclrtMemMallocPolicy) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMalloc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMalloc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMalloc(a_t, a_devPtr, a_size, a_policy)
 }
 
 //export npug_aclrtMallocAlign32
 func npug_aclrtMallocAlign32(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.size_t, a_policy C.aclrtMemMallocPolicy) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocAlign32"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocAlign32"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocAlign32(a_t, a_devPtr, a_size, a_policy)
 }
 
 //export npug_aclrtMallocCached
 func npug_aclrtMallocCached(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.size_t, a_policy C.aclrtMemMallocPolicy) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocCached"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocCached"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocCached(a_t, a_devPtr, a_size, a_policy)
 }
 
 //export npug_aclrtMallocWithCfg
 func npug_aclrtMallocWithCfg(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.size_t, a_policy C.aclrtMemMallocPolicy, a_cfg *C.aclrtMallocConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocWithCfg"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocWithCfg"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocWithCfg(a_t, a_devPtr, a_size, a_policy, a_cfg)
 }
 
 //export npug_aclrtMallocForTaskScheduler
 func npug_aclrtMallocForTaskScheduler(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.size_t, a_policy C.aclrtMemMallocPolicy, a_cfg *C.aclrtMallocConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocForTaskScheduler"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocForTaskScheduler"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocForTaskScheduler(a_t, a_devPtr, a_size, a_policy, a_cfg)
 }
 
 //export npug_aclrtMallocHostWithCfg
 func npug_aclrtMallocHostWithCfg(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_cfg *C.aclrtMallocConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocHostWithCfg"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocHostWithCfg"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocHostWithCfg(a_t, a_ptr, a_size, a_cfg)
 }
 
 //export npug_aclrtPointerGetAttributes
 func npug_aclrtPointerGetAttributes(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_attributes *C.aclrtPtrAttributes) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtPointerGetAttributes"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtPointerGetAttributes"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtPointerGetAttributes(a_t, a_ptr, a_attributes)
 }
 
 //export npug_aclrtMemManagedGetAttr
 func npug_aclrtMemManagedGetAttr(a_t *C.npu_thread, a_attribute C.aclrtMemManagedRangeAttribute, a_ptr unsafe.Pointer, a_size C.size_t, a_data unsafe.Pointer, a_dataSize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemManagedGetAttr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemManagedGetAttr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemManagedGetAttr(a_t, a_attribute, a_ptr, a_size, a_data, a_dataSize)
 }
 
 //export npug_aclrtMemManagedGetAttrs
 func npug_aclrtMemManagedGetAttrs(a_t *C.npu_thread, a_attributes *C.aclrtMemManagedRangeAttribute, a_numAttributes C.size_t, a_ptr unsafe.Pointer, a_size C.size_t, a_data *unsafe.Pointer, a_dataSizes *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemManagedGetAttrs"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemManagedGetAttrs"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemManagedGetAttrs(a_t, a_attributes, a_numAttributes, a_ptr, a_size, a_data, a_dataSizes)
 }
 
 //export npug_aclrtHostRegister
 func npug_aclrtHostRegister(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_typ C.aclrtHostRegisterType, a_devPtr *unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtHostRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtHostRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtHostRegister(a_t, a_ptr, a_size, a_typ, a_devPtr)
 }
 
 //export npug_aclrtHostRegisterV2
 func npug_aclrtHostRegisterV2(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtHostRegisterV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtHostRegisterV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtHostRegisterV2(a_t, a_ptr, a_size, a_flag)
 }
 
 //export npug_aclrtHostGetDevicePointer
 func npug_aclrtHostGetDevicePointer(a_t *C.npu_thread, a_pHost unsafe.Pointer, a_pDevice *unsafe.Pointer, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtHostGetDevicePointer"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtHostGetDevicePointer"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtHostGetDevicePointer(a_t, a_pHost, a_pDevice, a_flag)
 }
 
 //export npug_aclrtHostUnregister
 func npug_aclrtHostUnregister(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtHostUnregister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtHostUnregister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtHostUnregister(a_t, a_ptr)
 }
 
 //export npug_aclrtHostMemMapCapabilities
 func npug_aclrtHostMemMapCapabilities(a_t *C.npu_thread, a_deviceId C.uint32_t, a_hacType C.aclrtHacType, a_capabilities *C.aclrtHostMemMapCapability) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtHostMemMapCapabilities"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtHostMemMapCapabilities"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtHostMemMapCapabilities(a_t, a_deviceId, a_hacType, a_capabilities)
 }
 
 //export npug_aclrtGetThreadLastTaskId
 func npug_aclrtGetThreadLastTaskId(a_t *C.npu_thread, a_taskId *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetThreadLastTaskId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetThreadLastTaskId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetThreadLastTaskId(a_t, a_taskId)
 }
 
 //export npug_aclrtStreamGetId
 func npug_aclrtStreamGetId(a_t *C.npu_thread, a_stream C.aclrtStream, a_streamId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamGetId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamGetId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamGetId(a_t, a_stream, a_streamId)
 }
 
 //export npug_aclrtMemFlush
 func npug_aclrtMemFlush(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_size C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemFlush"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemFlush"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemFlush(a_t, a_devPtr, a_size)
 }
 
 //export npug_aclrtMemInvalidate
 func npug_aclrtMemInvalidate(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_size C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemInvalidate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemInvalidate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemInvalidate(a_t, a_devPtr, a_size)
 }
 
 //export npug_aclrtFree
 func npug_aclrtFree(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFree"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFree"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFree(a_t, a_devPtr)
 }
 
 //export npug_aclrtMallocHost
 func npug_aclrtMallocHost(a_t *C.npu_thread, a_hostPtr *unsafe.Pointer, a_size C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocHost"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocHost"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocHost(a_t, a_hostPtr, a_size)
 }
 
 //export npug_aclrtMemAllocManaged
 func npug_aclrtMemAllocManaged(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemAllocManaged"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemAllocManaged"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemAllocManaged(a_t, a_ptr, a_size, a_flag)
 }
 
 //export npug_aclrtFreeHost
 func npug_aclrtFreeHost(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFreeHost"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFreeHost"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFreeHost(a_t, a_hostPtr)
 }
 
 //export npug_aclrtFreeWithDevSync
 func npug_aclrtFreeWithDevSync(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFreeWithDevSync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFreeWithDevSync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFreeWithDevSync(a_t, a_devPtr)
 }
 
 //export npug_aclrtFreeHostWithDevSync
 func npug_aclrtFreeHostWithDevSync(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFreeHostWithDevSync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFreeHostWithDevSync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFreeHostWithDevSync(a_t, a_hostPtr)
 }
 
 //export npug_aclrtMemcpy
 func npug_aclrtMemcpy(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.size_t, a_src unsafe.Pointer, a_count C.size_t, a_kind C.aclrtMemcpyKind) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpy"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpy"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpy(a_t, a_dst, a_destMax, a_src, a_count, a_kind)
 }
 
 //export npug_aclrtMemset
 func npug_aclrtMemset(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_maxCount C.size_t, a_value C.int32_t, a_count C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemset"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemset"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemset(a_t, a_devPtr, a_maxCount, a_value, a_count)
 }
 
 //export npug_aclrtMemcpyAsync
 func npug_aclrtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.size_t, a_src unsafe.Pointer, a_count C.size_t, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyAsync(a_t, a_dst, a_destMax, a_src, a_count, a_kind, a_stream)
 }
 
 //export npug_aclrtMemsetD32
 func npug_aclrtMemsetD32(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_memSize C.size_t, a_value C.uint32_t, a_N C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemsetD32"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemsetD32"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemsetD32(a_t, a_ptr, a_memSize, a_value, a_N)
 }
 
 //export npug_aclrtMemsetD32Async
 func npug_aclrtMemsetD32Async(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_memSize C.size_t, a_value C.uint32_t, a_N C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemsetD32Async"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemsetD32Async"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemsetD32Async(a_t, a_ptr, a_memSize, a_value, a_N, a_stream)
 }
 
 //export npug_aclrtMemcpyAsyncWithCondition
 func npug_aclrtMemcpyAsyncWithCondition(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.size_t, a_src unsafe.Pointer, a_count C.size_t, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyAsyncWithCondition"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyAsyncWithCondition"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyAsyncWithCondition(a_t, a_dst, a_destMax, a_src, a_count, a_kind, a_stream)
 }
 
 //export npug_aclrtMemcpy2d
 func npug_aclrtMemcpy2d(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dpitch C.size_t, a_src unsafe.Pointer, a_spitch C.size_t, a_width C.size_t, a_height C.size_t, a_kind C.aclrtMemcpyKind) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpy2d"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpy2d"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpy2d(a_t, a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind)
 }
 
 //export npug_aclrtMemcpy2dAsync
 func npug_aclrtMemcpy2dAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dpitch C.size_t, a_src unsafe.Pointer, a_spitch C.size_t, a_width C.size_t, a_height C.size_t, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpy2dAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpy2dAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpy2dAsync(a_t, a_dst, a_dpitch, a_src, a_spitch, a_width, a_height, a_kind, a_stream)
 }
 
 //export npug_aclrtGetSymbolAddress
 func npug_aclrtGetSymbolAddress(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_devPtr *unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetSymbolAddress"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetSymbolAddress"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetSymbolAddress(a_t, a_symbol, a_devPtr)
 }
 
 //export npug_aclrtGetSymbolSize
 func npug_aclrtGetSymbolSize(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_size *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetSymbolSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetSymbolSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetSymbolSize(a_t, a_symbol, a_size)
 }
 
 //export npug_aclrtMemcpyFromSymbol
 func npug_aclrtMemcpyFromSymbol(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstMax C.size_t, a_symbol unsafe.Pointer, a_count C.size_t, a_offset C.size_t, a_kind C.aclrtMemcpyKind) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyFromSymbol"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyFromSymbol"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyFromSymbol(a_t, a_dst, a_dstMax, a_symbol, a_count, a_offset, a_kind)
 }
 
 //export npug_aclrtMemcpyFromSymbolAsync
 func npug_aclrtMemcpyFromSymbolAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstMax C.size_t, a_symbol unsafe.Pointer, a_count C.size_t, a_offset C.size_t, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyFromSymbolAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyFromSymbolAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyFromSymbolAsync(a_t, a_dst, a_dstMax, a_symbol, a_count, a_offset, a_kind, a_stream)
 }
 
 //export npug_aclrtMemcpyToSymbol
 func npug_aclrtMemcpyToSymbol(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_src unsafe.Pointer, a_count C.size_t, a_offset C.size_t, a_kind C.aclrtMemcpyKind) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyToSymbol"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyToSymbol"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyToSymbol(a_t, a_symbol, a_src, a_count, a_offset, a_kind)
 }
 
 //export npug_aclrtMemcpyToSymbolAsync
 func npug_aclrtMemcpyToSymbolAsync(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_src unsafe.Pointer, a_count C.size_t, a_offset C.size_t, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyToSymbolAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyToSymbolAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyToSymbolAsync(a_t, a_symbol, a_src, a_count, a_offset, a_kind, a_stream)
 }
 
 //export npug_aclrtMemsetAsync
 func npug_aclrtMemsetAsync(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_maxCount C.size_t, a_value C.int32_t, a_count C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemsetAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemsetAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemsetAsync(a_t, a_devPtr, a_maxCount, a_value, a_count, a_stream)
 }
 
 //export npug_aclrtMemManagedAdvise
 func npug_aclrtMemManagedAdvise(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_advise C.aclrtMemManagedAdviseType, a_location C.aclrtMemManagedLocation) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemManagedAdvise"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemManagedAdvise"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemManagedAdvise(a_t, a_ptr, a_size, a_advise, a_location)
 }
 
 //export npug_aclrtReserveMemAddress
 func npug_aclrtReserveMemAddress(a_t *C.npu_thread, a_virPtr *unsafe.Pointer, a_size C.size_t, a_alignment C.size_t, a_expectPtr unsafe.Pointer, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtReserveMemAddress"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtReserveMemAddress"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtReserveMemAddress(a_t, a_virPtr, a_size, a_alignment, a_expectPtr, a_flags)
 }
 
 //export npug_aclrtReleaseMemAddress
 func npug_aclrtReleaseMemAddress(a_t *C.npu_thread, a_virPtr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtReleaseMemAddress"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtReleaseMemAddress"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtReleaseMemAddress(a_t, a_virPtr)
 }
 
 //export npug_aclrtMallocPhysical
 func npug_aclrtMallocPhysical(a_t *C.npu_thread, a_handle *C.aclrtDrvMemHandle, a_size C.size_t, a_prop *C.aclrtPhysicalMemProp, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMallocPhysical"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMallocPhysical"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMallocPhysical(a_t, a_handle, a_size, a_prop, a_flags)
 }
 
 //export npug_aclrtFreePhysical
 func npug_aclrtFreePhysical(a_t *C.npu_thread, a_handle C.aclrtDrvMemHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFreePhysical"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFreePhysical"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFreePhysical(a_t, a_handle)
 }
 
 //export npug_aclrtMapMem
 func npug_aclrtMapMem(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t, a_handle C.aclrtDrvMemHandle, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMapMem"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMapMem"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMapMem(a_t, a_virPtr, a_size, a_offset, a_handle, a_flags)
 }
 
 //export npug_aclrtUnmapMem
 func npug_aclrtUnmapMem(a_t *C.npu_thread, a_virPtr unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtUnmapMem"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtUnmapMem"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtUnmapMem(a_t, a_virPtr)
 }
 
 //export npug_aclrtMemMapNoAccess
 func npug_aclrtMemMapNoAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t, a_handle C.aclrtDrvMemHandle, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemMapNoAccess"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemMapNoAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemMapNoAccess(a_t, a_virPtr, a_size, a_offset, a_handle, a_flags)
 }
 
 //export npug_aclrtCreateStreamConfigHandle
 func npug_aclrtCreateStreamConfigHandle(a_t *C.npu_thread) (r *C.aclrtStreamConfigHandle) {
-	defer endGuard(beginGuard(), a_t, "aclrtCreateStreamConfigHandle")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtCreateStreamConfigHandle")
+		}
+	}()
 	return npu_aclrtCreateStreamConfigHandle(a_t)
 }
 
 //export npug_aclrtDestroyStreamConfigHandle
 func npug_aclrtDestroyStreamConfigHandle(a_t *C.npu_thread, a_handle *C.aclrtStreamConfigHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyStreamConfigHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyStreamConfigHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyStreamConfigHandle(a_t, a_handle)
 }
 
 //export npug_aclrtSetStreamConfigOpt
 func npug_aclrtSetStreamConfigOpt(a_t *C.npu_thread, a_handle *C.aclrtStreamConfigHandle, a_attr C.aclrtStreamConfigAttr, a_attrValue unsafe.Pointer, a_valueSize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetStreamConfigOpt"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetStreamConfigOpt"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetStreamConfigOpt(a_t, a_handle, a_attr, a_attrValue, a_valueSize)
 }
 
 //export npug_aclrtCreateStream
 func npug_aclrtCreateStream(a_t *C.npu_thread, a_stream *C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateStream(a_t, a_stream)
 }
 
 //export npug_aclrtCreateStreamV2
 func npug_aclrtCreateStreamV2(a_t *C.npu_thread, a_stream *C.aclrtStream, a_handle *C.aclrtStreamConfigHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateStreamV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateStreamV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateStreamV2(a_t, a_stream, a_handle)
 }
 
 //export npug_aclrtCreateStreamWithConfig
 func npug_aclrtCreateStreamWithConfig(a_t *C.npu_thread, a_stream *C.aclrtStream, a_priority C.uint32_t, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateStreamWithConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateStreamWithConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateStreamWithConfig(a_t, a_stream, a_priority, a_flag)
 }
 
 //export npug_aclrtDestroyStream
 func npug_aclrtDestroyStream(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyStream(a_t, a_stream)
 }
 
 //export npug_aclrtDestroyStreamForce
 func npug_aclrtDestroyStreamForce(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyStreamForce"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyStreamForce"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyStreamForce(a_t, a_stream)
 }
 
 //export npug_aclrtSynchronizeStream
 func npug_aclrtSynchronizeStream(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSynchronizeStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSynchronizeStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSynchronizeStream(a_t, a_stream)
 }
 
 //export npug_aclrtSynchronizeStreamWithTimeout
 func npug_aclrtSynchronizeStreamWithTimeout(a_t *C.npu_thread, a_stream C.aclrtStream, a_timeout C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSynchronizeStreamWithTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSynchronizeStreamWithTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSynchronizeStreamWithTimeout(a_t, a_stream, a_timeout)
 }
 
 //export npug_aclrtStreamQuery
 func npug_aclrtStreamQuery(a_t *C.npu_thread, a_stream C.aclrtStream, a_status *C.aclrtStreamStatus) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamQuery"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamQuery"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamQuery(a_t, a_stream, a_status)
 }
 
 //export npug_aclrtStreamGetPriority
 func npug_aclrtStreamGetPriority(a_t *C.npu_thread, a_stream C.aclrtStream, a_priority *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamGetPriority"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamGetPriority"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamGetPriority(a_t, a_stream, a_priority)
 }
 
 //export npug_aclrtStreamGetFlags
 func npug_aclrtStreamGetFlags(a_t *C.npu_thread, a_stream C.aclrtStream, a_flags *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamGetFlags"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamGetFlags"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamGetFlags(a_t, a_stream, a_flags)
 }
 
 //export npug_aclrtStreamWaitEvent
 func npug_aclrtStreamWaitEvent(a_t *C.npu_thread, a_stream C.aclrtStream, a_event C.aclrtEvent) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamWaitEvent"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamWaitEvent"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamWaitEvent(a_t, a_stream, a_event)
 }
 
 //export npug_aclrtStreamWaitEventWithFlag
 func npug_aclrtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stream C.aclrtStream, a_event C.aclrtEvent, a_timeout C.uint32_t, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamWaitEventWithFlag"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamWaitEventWithFlag"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamWaitEventWithFlag(a_t, a_stream, a_event, a_timeout, a_flag)
 }
 
 //export npug_aclrtStreamWaitEventWithTimeout
 func npug_aclrtStreamWaitEventWithTimeout(a_t *C.npu_thread, a_stream C.aclrtStream, a_event C.aclrtEvent, a_timeout C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamWaitEventWithTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamWaitEventWithTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamWaitEventWithTimeout(a_t, a_stream, a_event, a_timeout)
 }
 
 //export npug_aclrtDeviceCanAccessPeer
 func npug_aclrtDeviceCanAccessPeer(a_t *C.npu_thread, a_can *C.int32_t, a_deviceId C.int32_t, a_peerDeviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceCanAccessPeer"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceCanAccessPeer"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceCanAccessPeer(a_t, a_can, a_deviceId, a_peerDeviceId)
 }
 
 //export npug_aclrtDeviceEnablePeerAccess
 func npug_aclrtDeviceEnablePeerAccess(a_t *C.npu_thread, a_peerDeviceId C.int32_t, a_flags C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceEnablePeerAccess"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceEnablePeerAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceEnablePeerAccess(a_t, a_peerDeviceId, a_flags)
 }
 
 //export npug_aclrtDeviceDisablePeerAccess
 func npug_aclrtDeviceDisablePeerAccess(a_t *C.npu_thread, a_peerDeviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceDisablePeerAccess"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceDisablePeerAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceDisablePeerAccess(a_t, a_peerDeviceId)
 }
 
 //export npug_aclrtGetMemInfo
 func npug_aclrtGetMemInfo(a_t *C.npu_thread, a_attr C.aclrtMemAttr, a_free *C.size_t, a_total *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetMemInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetMemInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetMemInfo(a_t, a_attr, a_free, a_total)
 }
 
 //export npug_aclrtGetMemUsageInfo
 func npug_aclrtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.int32_t, a_infos *C.aclrtMemUsageInfo, a_inputNum C.size_t, a_outputNum *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetMemUsageInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetMemUsageInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
 //export npug_aclrtSetOpWaitTimeout
 func npug_aclrtSetOpWaitTimeout(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetOpWaitTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetOpWaitTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetOpWaitTimeout(a_t, a_timeout)
 }
 
 //export npug_aclrtSetOpExecuteTimeOut
 func npug_aclrtSetOpExecuteTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetOpExecuteTimeOut"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetOpExecuteTimeOut"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetOpExecuteTimeOut(a_t, a_timeout)
 }
 
 //export npug_aclrtSetStreamOverflowSwitch
 func npug_aclrtSetStreamOverflowSwitch(a_t *C.npu_thread, a_stream C.aclrtStream, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetStreamOverflowSwitch"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetStreamOverflowSwitch"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetStreamOverflowSwitch(a_t, a_stream, a_flag)
 }
 
 //export npug_aclrtGetStreamOverflowSwitch
 func npug_aclrtGetStreamOverflowSwitch(a_t *C.npu_thread, a_stream C.aclrtStream, a_flag *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetStreamOverflowSwitch"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetStreamOverflowSwitch"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetStreamOverflowSwitch(a_t, a_stream, a_flag)
 }
 
 //export npug_aclrtSetDeviceSatMode
 func npug_aclrtSetDeviceSatMode(a_t *C.npu_thread, a_mode C.aclrtFloatOverflowMode) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetDeviceSatMode"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetDeviceSatMode"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetDeviceSatMode(a_t, a_mode)
 }
 
 //export npug_aclrtGetDeviceSatMode
 func npug_aclrtGetDeviceSatMode(a_t *C.npu_thread, a_mode *C.aclrtFloatOverflowMode) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDeviceSatMode"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDeviceSatMode"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDeviceSatMode(a_t, a_mode)
 }
 
 //export npug_aclrtGetOverflowStatus
 func npug_aclrtGetOverflowStatus(a_t *C.npu_thread, a_outputAddr unsafe.Pointer, a_outputSize C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetOverflowStatus"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetOverflowStatus"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetOverflowStatus(a_t, a_outputAddr, a_outputSize, a_stream)
 }
 
 //export npug_aclrtResetOverflowStatus
 func npug_aclrtResetOverflowStatus(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtResetOverflowStatus"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtResetOverflowStatus"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtResetOverflowStatus(a_t, a_stream)
 }
 
 //export npug_aclrtQueryDeviceStatus
 func npug_aclrtQueryDeviceStatus(a_t *C.npu_thread, a_deviceId C.int32_t, a_deviceStatus *C.aclrtDeviceStatus) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtQueryDeviceStatus"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtQueryDeviceStatus"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtQueryDeviceStatus(a_t, a_deviceId, a_deviceStatus)
 }
 
 //export npug_aclrtCreateBinary
 func npug_aclrtCreateBinary(a_t *C.npu_thread, a_data unsafe.Pointer, a_dataLen C.size_t) (r C.aclrtBinary) {
-	defer endGuard(beginGuard(), a_t, "aclrtCreateBinary")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtCreateBinary")
+		}
+	}()
 	return npu_aclrtCreateBinary(a_t, a_data, a_dataLen)
 }
 
 //export npug_aclrtDestroyBinary
 func npug_aclrtDestroyBinary(a_t *C.npu_thread, a_binary C.aclrtBinary) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyBinary"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyBinary"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyBinary(a_t, a_binary)
 }
 
 //export npug_aclrtBinaryLoad
 func npug_aclrtBinaryLoad(a_t *C.npu_thread, a_binary C.aclrtBinary, a_binHandle *C.aclrtBinHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinaryLoad"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinaryLoad"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinaryLoad(a_t, a_binary, a_binHandle)
 }
 
 //export npug_aclrtBinaryUnLoad
 func npug_aclrtBinaryUnLoad(a_t *C.npu_thread, a_binHandle C.aclrtBinHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinaryUnLoad"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinaryUnLoad"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinaryUnLoad(a_t, a_binHandle)
 }
 
 //export npug_aclrtBinaryGetFunction
 func npug_aclrtBinaryGetFunction(a_t *C.npu_thread, a_binHandle C.aclrtBinHandle, a_kernelName *C.char, a_funcHandle *C.aclrtFuncHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinaryGetFunction"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinaryGetFunction"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinaryGetFunction(a_t, a_binHandle, a_kernelName, a_funcHandle)
 }
 
 //export npug_aclrtLaunchKernel
 func npug_aclrtLaunchKernel(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_numBlocks C.uint32_t, a_argsData unsafe.Pointer, a_argsSize C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchKernel"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchKernel"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchKernel(a_t, a_funcHandle, a_numBlocks, a_argsData, a_argsSize, a_stream)
 }
 
 //export npug_aclrtMemExportToShareableHandle
 func npug_aclrtMemExportToShareableHandle(a_t *C.npu_thread, a_handle C.aclrtDrvMemHandle, a_handleType C.aclrtMemHandleType, a_flags C.uint64_t, a_shareableHandle *C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemExportToShareableHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemExportToShareableHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemExportToShareableHandle(a_t, a_handle, a_handleType, a_flags, a_shareableHandle)
 }
 
 //export npug_aclrtMemExportToShareableHandleV2
 func npug_aclrtMemExportToShareableHandleV2(a_t *C.npu_thread, a_handle C.aclrtDrvMemHandle, a_flags C.uint64_t, a_shareType C.aclrtMemSharedHandleType, a_shareableHandle unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemExportToShareableHandleV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemExportToShareableHandleV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemExportToShareableHandleV2(a_t, a_handle, a_flags, a_shareType, a_shareableHandle)
 }
 
 //export npug_aclrtMemImportFromShareableHandle
 func npug_aclrtMemImportFromShareableHandle(a_t *C.npu_thread, a_shareableHandle C.uint64_t, a_deviceId C.int32_t, a_handle *C.aclrtDrvMemHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemImportFromShareableHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemImportFromShareableHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemImportFromShareableHandle(a_t, a_shareableHandle, a_deviceId, a_handle)
 }
 
 //export npug_aclrtMemImportFromShareableHandleV2
 func npug_aclrtMemImportFromShareableHandleV2(a_t *C.npu_thread, a_shareableHandle unsafe.Pointer, a_shareType C.aclrtMemSharedHandleType, a_flags C.uint64_t, a_handle *C.aclrtDrvMemHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemImportFromShareableHandleV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemImportFromShareableHandleV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemImportFromShareableHandleV2(a_t, a_shareableHandle, a_shareType, a_flags, a_handle)
 }
 
 //export npug_aclrtMemSetPidToShareableHandle
 func npug_aclrtMemSetPidToShareableHandle(a_t *C.npu_thread, a_shareableHandle C.uint64_t, a_pid *C.int32_t, a_pidNum C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemSetPidToShareableHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemSetPidToShareableHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemSetPidToShareableHandle(a_t, a_shareableHandle, a_pid, a_pidNum)
 }
 
 //export npug_aclrtMemSetPidToShareableHandleV2
 func npug_aclrtMemSetPidToShareableHandleV2(a_t *C.npu_thread, a_shareableHandle unsafe.Pointer, a_shareType C.aclrtMemSharedHandleType, a_pid *C.int32_t, a_pidNum C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemSetPidToShareableHandleV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemSetPidToShareableHandleV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemSetPidToShareableHandleV2(a_t, a_shareableHandle, a_shareType, a_pid, a_pidNum)
 }
 
 //export npug_aclrtMemGetAllocationGranularity
 func npug_aclrtMemGetAllocationGranularity(a_t *C.npu_thread, a_prop *C.aclrtPhysicalMemProp, a_option C.aclrtMemGranularityOptions, a_granularity *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemGetAllocationGranularity"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemGetAllocationGranularity"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemGetAllocationGranularity(a_t, a_prop, a_option, a_granularity)
 }
 
 //export npug_aclrtDeviceGetBareTgid
 func npug_aclrtDeviceGetBareTgid(a_t *C.npu_thread, a_pid *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceGetBareTgid"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceGetBareTgid"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceGetBareTgid(a_t, a_pid)
 }
 
 //export npug_aclrtGetMemUceInfo
 func npug_aclrtGetMemUceInfo(a_t *C.npu_thread, a_deviceId C.int32_t, a_memUceInfoArray *C.aclrtMemUceInfo, a_arraySize C.size_t, a_retSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetMemUceInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetMemUceInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetMemUceInfo(a_t, a_deviceId, a_memUceInfoArray, a_arraySize, a_retSize)
 }
 
 //export npug_aclrtDeviceTaskAbort
 func npug_aclrtDeviceTaskAbort(a_t *C.npu_thread, a_deviceId C.int32_t, a_timeout C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceTaskAbort"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceTaskAbort"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceTaskAbort(a_t, a_deviceId, a_timeout)
 }
 
 //export npug_aclrtMemUceRepair
 func npug_aclrtMemUceRepair(a_t *C.npu_thread, a_deviceId C.int32_t, a_memUceInfoArray *C.aclrtMemUceInfo, a_arraySize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemUceRepair"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemUceRepair"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemUceRepair(a_t, a_deviceId, a_memUceInfoArray, a_arraySize)
 }
 
 //export npug_aclrtStreamAbort
 func npug_aclrtStreamAbort(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamAbort"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamAbort"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamAbort(a_t, a_stream)
 }
 
 //export npug_aclrtBinaryLoadFromFile
 func npug_aclrtBinaryLoadFromFile(a_t *C.npu_thread, a_binPath *C.char, a_options *C.aclrtBinaryLoadOptions, a_binHandle *C.aclrtBinHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinaryLoadFromFile"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinaryLoadFromFile"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinaryLoadFromFile(a_t, a_binPath, a_options, a_binHandle)
 }
 
 //export npug_aclrtBinaryGetGlobal
 func npug_aclrtBinaryGetGlobal(a_t *C.npu_thread, a_binHandle C.aclrtBinHandle, a_name *C.char, a_dptr *unsafe.Pointer, a_size *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinaryGetGlobal"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinaryGetGlobal"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinaryGetGlobal(a_t, a_binHandle, a_name, a_dptr, a_size)
 }
 
 //export npug_aclrtGetFuncBySymbol
 func npug_aclrtGetFuncBySymbol(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_funcHandle *C.aclrtFuncHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetFuncBySymbol"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetFuncBySymbol"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetFuncBySymbol(a_t, a_symbol, a_funcHandle)
 }
 
 //export npug_aclrtGetFunctionAddr
 func npug_aclrtGetFunctionAddr(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_aicAddr *unsafe.Pointer, a_aivAddr *unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetFunctionAddr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetFunctionAddr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetFunctionAddr(a_t, a_funcHandle, a_aicAddr, a_aivAddr)
 }
 
 //export npug_aclrtGetFunctionSize
 func npug_aclrtGetFunctionSize(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_aicSize *C.size_t, a_aivSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetFunctionSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetFunctionSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetFunctionSize(a_t, a_funcHandle, a_aicSize, a_aivSize)
 }
 
 //export npug_aclrtGetMemcpyDescSize
 func npug_aclrtGetMemcpyDescSize(a_t *C.npu_thread, a_kind C.aclrtMemcpyKind, a_descSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetMemcpyDescSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetMemcpyDescSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetMemcpyDescSize(a_t, a_kind, a_descSize)
 }
 
 //export npug_aclrtSetMemcpyDesc
 func npug_aclrtSetMemcpyDesc(a_t *C.npu_thread, a_desc unsafe.Pointer, a_kind C.aclrtMemcpyKind, a_srcAddr unsafe.Pointer, a_dstAddr unsafe.Pointer, a_count C.size_t, a_config unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetMemcpyDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetMemcpyDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetMemcpyDesc(a_t, a_desc, a_kind, a_srcAddr, a_dstAddr, a_count, a_config)
 }
 
 //export npug_aclrtMemcpyAsyncWithOffset
 func npug_aclrtMemcpyAsyncWithOffset(a_t *C.npu_thread, a_dst *unsafe.Pointer, a_destMax C.size_t, a_dstDataOffset C.size_t, a_src *unsafe.Pointer, a_count C.size_t, a_srcDataOffset C.size_t, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyAsyncWithOffset"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyAsyncWithOffset"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyAsyncWithOffset(a_t, a_dst, a_destMax, a_dstDataOffset, a_src, a_count, a_srcDataOffset, a_kind, a_stream)
 }
 
 //export npug_aclrtMemcpyAsyncWithDesc
 func npug_aclrtMemcpyAsyncWithDesc(a_t *C.npu_thread, a_desc unsafe.Pointer, a_kind C.aclrtMemcpyKind, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyAsyncWithDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyAsyncWithDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyAsyncWithDesc(a_t, a_desc, a_kind, a_stream)
 }
 
 //export npug_aclrtKernelArgsGetHandleMemSize
 func npug_aclrtKernelArgsGetHandleMemSize(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_memSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsGetHandleMemSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsGetHandleMemSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsGetHandleMemSize(a_t, a_funcHandle, a_memSize)
 }
 
 //export npug_aclrtKernelArgsGetMemSize
 func npug_aclrtKernelArgsGetMemSize(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_userArgsSize C.size_t, a_actualArgsSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsGetMemSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsGetMemSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsGetMemSize(a_t, a_funcHandle, a_userArgsSize, a_actualArgsSize)
 }
 
 //export npug_aclrtKernelArgsInit
 func npug_aclrtKernelArgsInit(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_argsHandle *C.aclrtArgsHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsInit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsInit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsInit(a_t, a_funcHandle, a_argsHandle)
 }
 
 //export npug_aclrtKernelArgsInitByUserMem
 func npug_aclrtKernelArgsInitByUserMem(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_argsHandle C.aclrtArgsHandle, a_userHostMem unsafe.Pointer, a_actualArgsSize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsInitByUserMem"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsInitByUserMem"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsInitByUserMem(a_t, a_funcHandle, a_argsHandle, a_userHostMem, a_actualArgsSize)
 }
 
 //export npug_aclrtKernelArgsAppend
 func npug_aclrtKernelArgsAppend(a_t *C.npu_thread, a_args C.aclrtArgsHandle, a_param unsafe.Pointer, a_paramSize C.size_t, a_paramHandle *C.aclrtParamHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsAppend"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsAppend"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsAppend(a_t, a_args, a_param, a_paramSize, a_paramHandle)
 }
 
 //export npug_aclrtKernelArgsAppendPlaceHolder
 func npug_aclrtKernelArgsAppendPlaceHolder(a_t *C.npu_thread, a_args C.aclrtArgsHandle, a_paramHandle *C.aclrtParamHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsAppendPlaceHolder"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsAppendPlaceHolder"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsAppendPlaceHolder(a_t, a_args, a_paramHandle)
 }
 
 //export npug_aclrtKernelArgsGetPlaceHolderBuffer
 func npug_aclrtKernelArgsGetPlaceHolderBuffer(a_t *C.npu_thread, a_args C.aclrtArgsHandle, a_paramHandle C.aclrtParamHandle, a_dataSize C.size_t, a_bufferAddr *unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsGetPlaceHolderBuffer"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsGetPlaceHolderBuffer"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsGetPlaceHolderBuffer(a_t, a_args, a_paramHandle, a_dataSize, a_bufferAddr)
 }
 
 //export npug_aclrtKernelArgsParaUpdate
 func npug_aclrtKernelArgsParaUpdate(a_t *C.npu_thread, a_args C.aclrtArgsHandle, a_paramHandle C.aclrtParamHandle, a_param unsafe.Pointer, a_paramSize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsParaUpdate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsParaUpdate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsParaUpdate(a_t, a_args, a_paramHandle, a_param, a_paramSize)
 }
 
 //export npug_aclrtLaunchKernelWithConfig
 func npug_aclrtLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_numBlocks C.uint32_t, a_stream C.aclrtStream, a_cfg *C.aclrtLaunchKernelCfg, a_args C.aclrtArgsHandle, a_reserve unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchKernelWithConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchKernelWithConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stream, a_cfg, a_args, a_reserve)
 }
 
 //export npug_aclmdlRITaskGetParams
 func npug_aclmdlRITaskGetParams(a_t *C.npu_thread, a_task C.aclmdlRITask, a_params *C.aclmdlRITaskParams) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRITaskGetParams"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRITaskGetParams"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRITaskGetParams(a_t, a_task, a_params)
 }
 
 //export npug_aclmdlRITaskSetParams
 func npug_aclmdlRITaskSetParams(a_t *C.npu_thread, a_task C.aclmdlRITask, a_params *C.aclmdlRITaskParams) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRITaskSetParams"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRITaskSetParams"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRITaskSetParams(a_t, a_task, a_params)
 }
 
 //export npug_aclmdlRIKernelTaskGetAttribute
 func npug_aclmdlRIKernelTaskGetAttribute(a_t *C.npu_thread, a_task C.aclmdlRITask, a_attrID C.aclrtLaunchKernelAttrId, a_attrValue *C.aclrtLaunchKernelAttrValue) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIKernelTaskGetAttribute"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIKernelTaskGetAttribute"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIKernelTaskGetAttribute(a_t, a_task, a_attrID, a_attrValue)
 }
 
 //export npug_aclmdlRIUpdate
 func npug_aclmdlRIUpdate(a_t *C.npu_thread, a_modelRI C.aclmdlRI) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIUpdate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIUpdate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIUpdate(a_t, a_modelRI)
 }
 
 //export npug_aclmdlRITaskDisable
 func npug_aclmdlRITaskDisable(a_t *C.npu_thread, a_task C.aclmdlRITask) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRITaskDisable"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRITaskDisable"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRITaskDisable(a_t, a_task)
 }
 
 //export npug_aclrtKernelArgsFinalize
 func npug_aclrtKernelArgsFinalize(a_t *C.npu_thread, a_args C.aclrtArgsHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtKernelArgsFinalize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtKernelArgsFinalize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtKernelArgsFinalize(a_t, a_args)
 }
 
 //export npug_aclrtValueWrite
 func npug_aclrtValueWrite(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.uint64_t, a_flag C.uint32_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtValueWrite"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtValueWrite"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtValueWrite(a_t, a_devAddr, a_value, a_flag, a_stream)
 }
 
 //export npug_aclrtValueWait
 func npug_aclrtValueWait(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.uint64_t, a_flag C.uint32_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtValueWait"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtValueWait"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtValueWait(a_t, a_devAddr, a_value, a_flag, a_stream)
 }
 
 //export npug_aclrtGetStreamAvailableNum
 func npug_aclrtGetStreamAvailableNum(a_t *C.npu_thread, a_streamCount *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetStreamAvailableNum"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetStreamAvailableNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetStreamAvailableNum(a_t, a_streamCount)
 }
 
 //export npug_aclrtSetStreamAttribute
 func npug_aclrtSetStreamAttribute(a_t *C.npu_thread, a_stream C.aclrtStream, a_attr C.aclrtStreamAttr, a_value *C.aclrtStreamAttrValue) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetStreamAttribute"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetStreamAttribute"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetStreamAttribute(a_t, a_stream, a_attr, a_value)
 }
 
 //export npug_aclrtGetStreamAttribute
 func npug_aclrtGetStreamAttribute(a_t *C.npu_thread, a_stream C.aclrtStream, a_attr C.aclrtStreamAttr, a_value *C.aclrtStreamAttrValue) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetStreamAttribute"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetStreamAttribute"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetStreamAttribute(a_t, a_stream, a_attr, a_value)
 }
 
 //export npug_aclrtCreateNotify
 func npug_aclrtCreateNotify(a_t *C.npu_thread, a_notify *C.aclrtNotify, a_flag C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateNotify"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateNotify"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateNotify(a_t, a_notify, a_flag)
 }
 
 //export npug_aclrtDestroyNotify
 func npug_aclrtDestroyNotify(a_t *C.npu_thread, a_notify C.aclrtNotify) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyNotify"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyNotify"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyNotify(a_t, a_notify)
 }
 
 //export npug_aclrtCntNotifyCreate
 func npug_aclrtCntNotifyCreate(a_t *C.npu_thread, a_cntNotify *C.aclrtCntNotify, a_flag C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCntNotifyCreate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCntNotifyCreate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCntNotifyCreate(a_t, a_cntNotify, a_flag)
 }
 
 //export npug_aclrtCntNotifyDestroy
 func npug_aclrtCntNotifyDestroy(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCntNotifyDestroy"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCntNotifyDestroy"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCntNotifyDestroy(a_t, a_cntNotify)
 }
 
 //export npug_aclrtRecordNotify
 func npug_aclrtRecordNotify(a_t *C.npu_thread, a_notify C.aclrtNotify, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRecordNotify"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRecordNotify"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRecordNotify(a_t, a_notify, a_stream)
 }
 
 //export npug_aclrtWaitAndResetNotify
 func npug_aclrtWaitAndResetNotify(a_t *C.npu_thread, a_notify C.aclrtNotify, a_stream C.aclrtStream, a_timeout C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtWaitAndResetNotify"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtWaitAndResetNotify"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtWaitAndResetNotify(a_t, a_notify, a_stream, a_timeout)
 }
 
 //export npug_aclrtGetNotifyId
 func npug_aclrtGetNotifyId(a_t *C.npu_thread, a_notify C.aclrtNotify, a_notifyId *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetNotifyId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetNotifyId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetNotifyId(a_t, a_notify, a_notifyId)
 }
 
 //export npug_aclrtGetEventId
 func npug_aclrtGetEventId(a_t *C.npu_thread, a_event C.aclrtEvent, a_eventId *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetEventId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetEventId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetEventId(a_t, a_event, a_eventId)
 }
 
 //export npug_aclrtGetEventAvailNum
 func npug_aclrtGetEventAvailNum(a_t *C.npu_thread, a_eventCount *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetEventAvailNum"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetEventAvailNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetEventAvailNum(a_t, a_eventCount)
 }
 
 //export npug_aclrtGetDeviceInfo
 func npug_aclrtGetDeviceInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_attr C.aclrtDevAttr, a_value *C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDeviceInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDeviceInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDeviceInfo(a_t, a_deviceId, a_attr, a_value)
 }
 
 //export npug_aclrtDeviceGetStreamPriorityRange
 func npug_aclrtDeviceGetStreamPriorityRange(a_t *C.npu_thread, a_least *C.int32_t, a_greatest *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceGetStreamPriorityRange"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceGetStreamPriorityRange"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceGetStreamPriorityRange(a_t, a_least, a_greatest)
 }
 
 //export npug_aclrtGetDeviceCapability
 func npug_aclrtGetDeviceCapability(a_t *C.npu_thread, a_deviceId C.int32_t, a_devFeatureType C.aclrtDevFeatureType, a_value *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDeviceCapability"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDeviceCapability"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDeviceCapability(a_t, a_deviceId, a_devFeatureType, a_value)
 }
 
 //export npug_aclrtDeviceGetUuid
 func npug_aclrtDeviceGetUuid(a_t *C.npu_thread, a_deviceId C.int32_t, a_uuid *C.aclrtUuid) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceGetUuid"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceGetUuid"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceGetUuid(a_t, a_deviceId, a_uuid)
 }
 
 //export npug_aclrtDeviceSetLimit
 func npug_aclrtDeviceSetLimit(a_t *C.npu_thread, a_limit C.aclrtDeviceLimit, a_value C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceSetLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceSetLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceSetLimit(a_t, a_limit, a_value)
 }
 
 //export npug_aclrtDeviceGetLimit
 func npug_aclrtDeviceGetLimit(a_t *C.npu_thread, a_limit C.aclrtDeviceLimit, a_value *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceGetLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceGetLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceGetLimit(a_t, a_limit, a_value)
 }
 
 //export npug_aclrtDeviceGetPCIBusId
 func npug_aclrtDeviceGetPCIBusId(a_t *C.npu_thread, a_deviceId C.int32_t, a_pciBusId *C.char, a_length C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceGetPCIBusId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceGetPCIBusId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceGetPCIBusId(a_t, a_deviceId, a_pciBusId, a_length)
 }
 
 //export npug_aclrtDeviceGetByPCIBusId
 func npug_aclrtDeviceGetByPCIBusId(a_t *C.npu_thread, a_pciBusId *C.char, a_deviceId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDeviceGetByPCIBusId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDeviceGetByPCIBusId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDeviceGetByPCIBusId(a_t, a_pciBusId, a_deviceId)
 }
 
 //export npug_aclrtCtxGetCurrentDefaultStream
 func npug_aclrtCtxGetCurrentDefaultStream(a_t *C.npu_thread, a_stream *C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCtxGetCurrentDefaultStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCtxGetCurrentDefaultStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCtxGetCurrentDefaultStream(a_t, a_stream)
 }
 
 //export npug_aclrtGetPrimaryCtxState
 func npug_aclrtGetPrimaryCtxState(a_t *C.npu_thread, a_deviceId C.int32_t, a_flags *C.uint32_t, a_active *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetPrimaryCtxState"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetPrimaryCtxState"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetPrimaryCtxState(a_t, a_deviceId, a_flags, a_active)
 }
 
 //export npug_aclrtReduceAsync
 func npug_aclrtReduceAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_src unsafe.Pointer, a_count C.uint64_t, a_kind C.aclrtReduceKind, a_typ C.aclDataType, a_stream C.aclrtStream, a_reserve unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtReduceAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtReduceAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtReduceAsync(a_t, a_dst, a_src, a_count, a_kind, a_typ, a_stream, a_reserve)
 }
 
 //export npug_aclrtGetDeviceResLimit
 func npug_aclrtGetDeviceResLimit(a_t *C.npu_thread, a_deviceId C.int32_t, a_typ C.aclrtDevResLimitType, a_value *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDeviceResLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDeviceResLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDeviceResLimit(a_t, a_deviceId, a_typ, a_value)
 }
 
 //export npug_aclrtSetDeviceResLimit
 func npug_aclrtSetDeviceResLimit(a_t *C.npu_thread, a_deviceId C.int32_t, a_typ C.aclrtDevResLimitType, a_value C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetDeviceResLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetDeviceResLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetDeviceResLimit(a_t, a_deviceId, a_typ, a_value)
 }
 
 //export npug_aclrtResetDeviceResLimit
 func npug_aclrtResetDeviceResLimit(a_t *C.npu_thread, a_deviceId C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtResetDeviceResLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtResetDeviceResLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtResetDeviceResLimit(a_t, a_deviceId)
 }
 
 //export npug_aclrtGetStreamResLimit
 func npug_aclrtGetStreamResLimit(a_t *C.npu_thread, a_stream C.aclrtStream, a_typ C.aclrtDevResLimitType, a_value *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetStreamResLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetStreamResLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetStreamResLimit(a_t, a_stream, a_typ, a_value)
 }
 
 //export npug_aclrtSetStreamResLimit
 func npug_aclrtSetStreamResLimit(a_t *C.npu_thread, a_stream C.aclrtStream, a_typ C.aclrtDevResLimitType, a_value C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetStreamResLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetStreamResLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetStreamResLimit(a_t, a_stream, a_typ, a_value)
 }
 
 //export npug_aclrtResetStreamResLimit
 func npug_aclrtResetStreamResLimit(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtResetStreamResLimit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtResetStreamResLimit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtResetStreamResLimit(a_t, a_stream)
 }
 
 //export npug_aclrtUseStreamResInCurrentThread
 func npug_aclrtUseStreamResInCurrentThread(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtUseStreamResInCurrentThread"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtUseStreamResInCurrentThread"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtUseStreamResInCurrentThread(a_t, a_stream)
 }
 
 //export npug_aclrtUnuseStreamResInCurrentThread
 func npug_aclrtUnuseStreamResInCurrentThread(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtUnuseStreamResInCurrentThread"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtUnuseStreamResInCurrentThread"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtUnuseStreamResInCurrentThread(a_t, a_stream)
 }
 
 //export npug_aclrtGetResInCurrentThread
 func npug_aclrtGetResInCurrentThread(a_t *C.npu_thread, a_typ C.aclrtDevResLimitType, a_value *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetResInCurrentThread"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetResInCurrentThread"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetResInCurrentThread(a_t, a_typ, a_value)
 }
 
 //export npug_aclrtCreateLabel
 func npug_aclrtCreateLabel(a_t *C.npu_thread, a_label *C.aclrtLabel) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateLabel"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateLabel"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateLabel(a_t, a_label)
 }
 
 //export npug_aclrtSetLabel
 func npug_aclrtSetLabel(a_t *C.npu_thread, a_label C.aclrtLabel, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetLabel"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetLabel"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetLabel(a_t, a_label, a_stream)
 }
 
 //export npug_aclrtDestroyLabel
 func npug_aclrtDestroyLabel(a_t *C.npu_thread, a_label C.aclrtLabel) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyLabel"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyLabel"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyLabel(a_t, a_label)
 }
 
 //export npug_aclrtCreateLabelList
 func npug_aclrtCreateLabelList(a_t *C.npu_thread, a_labels *C.aclrtLabel, a_num C.size_t, a_labelList *C.aclrtLabelList) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCreateLabelList"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCreateLabelList"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCreateLabelList(a_t, a_labels, a_num, a_labelList)
 }
 
 //export npug_aclrtDestroyLabelList
 func npug_aclrtDestroyLabelList(a_t *C.npu_thread, a_labelList C.aclrtLabelList) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDestroyLabelList"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyLabelList"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDestroyLabelList(a_t, a_labelList)
 }
 
 //export npug_aclrtSwitchLabelByIndex
 func npug_aclrtSwitchLabelByIndex(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_maxValue C.uint32_t, a_labelList C.aclrtLabelList, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSwitchLabelByIndex"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSwitchLabelByIndex"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSwitchLabelByIndex(a_t, a_ptr, a_maxValue, a_labelList, a_stream)
 }
 
 //export npug_aclrtActiveStream
 func npug_aclrtActiveStream(a_t *C.npu_thread, a_activeStream C.aclrtStream, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtActiveStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtActiveStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtActiveStream(a_t, a_activeStream, a_stream)
 }
 
 //export npug_aclrtSwitchStream
 func npug_aclrtSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_cond C.aclrtCondition, a_rightValue unsafe.Pointer, a_dataType C.aclrtCompareDataType, a_trueStream C.aclrtStream, a_falseStream C.aclrtStream, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSwitchStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSwitchStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSwitchStream(a_t, a_leftValue, a_cond, a_rightValue, a_dataType, a_trueStream, a_falseStream, a_stream)
 }
 
 //export npug_aclrtGetFunctionName
 func npug_aclrtGetFunctionName(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_maxLen C.uint32_t, a_name *C.char) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetFunctionName"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetFunctionName"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetFunctionName(a_t, a_funcHandle, a_maxLen, a_name)
 }
 
 //export npug_aclrtBinaryLoadFromData
 func npug_aclrtBinaryLoadFromData(a_t *C.npu_thread, a_data unsafe.Pointer, a_length C.size_t, a_options *C.aclrtBinaryLoadOptions, a_binHandle *C.aclrtBinHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtBinaryLoadFromData"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtBinaryLoadFromData"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtBinaryLoadFromData(a_t, a_data, a_length, a_options, a_binHandle)
 }
 
 //export npug_aclrtRegisterCpuFunc
 func npug_aclrtRegisterCpuFunc(a_t *C.npu_thread, a_h C.aclrtBinHandle, a_funcName *C.char, a_kernelName *C.char, a_funcHandle *C.aclrtFuncHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRegisterCpuFunc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRegisterCpuFunc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRegisterCpuFunc(a_t, a_h, a_funcName, a_kernelName, a_funcHandle)
 }
 
 //export npug_aclrtGetDevicesTopo
 func npug_aclrtGetDevicesTopo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_otherDeviceId C.uint32_t, a_value *C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetDevicesTopo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetDevicesTopo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetDevicesTopo(a_t, a_deviceId, a_otherDeviceId, a_value)
 }
 
 //export npug_aclrtMemcpyBatch
 func npug_aclrtMemcpyBatch(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMaxs *C.size_t, a_srcs *unsafe.Pointer, a_sizes *C.size_t, a_numBatches C.size_t, a_attrs *C.aclrtMemcpyBatchAttr, a_attrsIndexes *C.size_t, a_numAttrs C.size_t, a_failIndex *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyBatch"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatch"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyBatch(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs, a_failIndex)
 }
 
 //export npug_aclrtMemcpyBatchV2
 func npug_aclrtMemcpyBatchV2(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMaxs *C.size_t, a_srcs *unsafe.Pointer, a_sizes *C.size_t, a_numBatches C.size_t, a_attrs *C.aclrtMemcpyBatchAttr, a_attrsIndexes *C.size_t, a_numAttrs C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyBatchV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatchV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyBatchV2(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs)
 }
 
 //export npug_aclrtMemcpyBatchAsync
 func npug_aclrtMemcpyBatchAsync(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMaxs *C.size_t, a_srcs *unsafe.Pointer, a_sizes *C.size_t, a_numBatches C.size_t, a_attrs *C.aclrtMemcpyBatchAttr, a_attrsIndexes *C.size_t, a_numAttrs C.size_t, a_failIndex *C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyBatchAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatchAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyBatchAsync(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs, a_failIndex, a_stream)
 }
 
 //export npug_aclrtMemcpyBatchAsyncV2
 func npug_aclrtMemcpyBatchAsyncV2(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMaxs *C.size_t, a_srcs *unsafe.Pointer, a_sizes *C.size_t, a_numBatches C.size_t, a_attrs *C.aclrtMemcpyBatchAttr, a_attrsIndexes *C.size_t, a_numAttrs C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemcpyBatchAsyncV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatchAsyncV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemcpyBatchAsyncV2(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs, a_stream)
 }
 
 //export npug_aclrtIpcMemGetExportKey
 func npug_aclrtIpcMemGetExportKey(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_size C.size_t, a_key *C.char, a_length C.size_t, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcMemGetExportKey"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcMemGetExportKey"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcMemGetExportKey(a_t, a_devPtr, a_size, a_key, a_length, a_flags)
 }
 
 //export npug_aclrtIpcMemClose
 func npug_aclrtIpcMemClose(a_t *C.npu_thread, a_key *C.char) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcMemClose"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcMemClose"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcMemClose(a_t, a_key)
 }
 
 //export npug_aclrtIpcMemImportByKey
 func npug_aclrtIpcMemImportByKey(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_key *C.char, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcMemImportByKey"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcMemImportByKey"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcMemImportByKey(a_t, a_devPtr, a_key, a_flags)
 }
 
 //export npug_aclrtIpcMemSetImportPid
 func npug_aclrtIpcMemSetImportPid(a_t *C.npu_thread, a_key *C.char, a_pid *C.int32_t, a_num C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcMemSetImportPid"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcMemSetImportPid"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcMemSetImportPid(a_t, a_key, a_pid, a_num)
 }
 
 //export npug_aclrtIpcMemSetAttr
 func npug_aclrtIpcMemSetAttr(a_t *C.npu_thread, a_key *C.char, a_typ C.aclrtIpcMemAttrType, a_attr C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcMemSetAttr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcMemSetAttr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcMemSetAttr(a_t, a_key, a_typ, a_attr)
 }
 
 //export npug_aclrtNotifyBatchReset
 func npug_aclrtNotifyBatchReset(a_t *C.npu_thread, a_notifies *C.aclrtNotify, a_num C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtNotifyBatchReset"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtNotifyBatchReset"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtNotifyBatchReset(a_t, a_notifies, a_num)
 }
 
 //export npug_aclrtNotifyGetExportKey
 func npug_aclrtNotifyGetExportKey(a_t *C.npu_thread, a_notify C.aclrtNotify, a_key *C.char, a_length C.size_t, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtNotifyGetExportKey"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtNotifyGetExportKey"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtNotifyGetExportKey(a_t, a_notify, a_key, a_length, a_flags)
 }
 
 //export npug_aclrtNotifyImportByKey
 func npug_aclrtNotifyImportByKey(a_t *C.npu_thread, a_notify *C.aclrtNotify, a_key *C.char, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtNotifyImportByKey"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtNotifyImportByKey"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtNotifyImportByKey(a_t, a_notify, a_key, a_flags)
 }
 
 //export npug_aclrtNotifySetImportPid
 func npug_aclrtNotifySetImportPid(a_t *C.npu_thread, a_notify C.aclrtNotify, a_pid *C.int32_t, a_num C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtNotifySetImportPid"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtNotifySetImportPid"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtNotifySetImportPid(a_t, a_notify, a_pid, a_num)
 }
 
 //export npug_aclmdlRICaptureBegin
 func npug_aclmdlRICaptureBegin(a_t *C.npu_thread, a_stream C.aclrtStream, a_mode C.aclmdlRICaptureMode) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureBegin"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureBegin"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureBegin(a_t, a_stream, a_mode)
 }
 
 //export npug_aclmdlRICaptureGetInfo
 func npug_aclmdlRICaptureGetInfo(a_t *C.npu_thread, a_stream C.aclrtStream, a_status *C.aclmdlRICaptureStatus, a_modelRI *C.aclmdlRI) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureGetInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureGetInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureGetInfo(a_t, a_stream, a_status, a_modelRI)
 }
 
 //export npug_aclmdlRICaptureEnd
 func npug_aclmdlRICaptureEnd(a_t *C.npu_thread, a_stream C.aclrtStream, a_modelRI *C.aclmdlRI) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureEnd"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureEnd"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureEnd(a_t, a_stream, a_modelRI)
 }
 
 //export npug_aclmdlRIDebugPrint
 func npug_aclmdlRIDebugPrint(a_t *C.npu_thread, a_modelRI C.aclmdlRI) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIDebugPrint"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIDebugPrint"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIDebugPrint(a_t, a_modelRI)
 }
 
 //export npug_aclmdlRIDebugJsonPrint
 func npug_aclmdlRIDebugJsonPrint(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_path *C.char, a_flags C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIDebugJsonPrint"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIDebugJsonPrint"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIDebugJsonPrint(a_t, a_modelRI, a_path, a_flags)
 }
 
 //export npug_aclmdlRICaptureThreadExchangeMode
 func npug_aclmdlRICaptureThreadExchangeMode(a_t *C.npu_thread, a_mode *C.aclmdlRICaptureMode) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureThreadExchangeMode"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureThreadExchangeMode"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureThreadExchangeMode(a_t, a_mode)
 }
 
 //export npug_aclmdlRIExecuteAsync
 func npug_aclmdlRIExecuteAsync(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIExecuteAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIExecuteAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIExecuteAsync(a_t, a_modelRI, a_stream)
 }
 
 //export npug_aclmdlRIExecute
 func npug_aclmdlRIExecute(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_timeout C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIExecute"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIExecute"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIExecute(a_t, a_modelRI, a_timeout)
 }
 
 //export npug_aclmdlRIDestroy
 func npug_aclmdlRIDestroy(a_t *C.npu_thread, a_modelRI C.aclmdlRI) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIDestroy"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIDestroy"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIDestroy(a_t, a_modelRI)
 }
 
 //export npug_aclmdlRICaptureTaskGrpBegin
 func npug_aclmdlRICaptureTaskGrpBegin(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureTaskGrpBegin"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskGrpBegin"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureTaskGrpBegin(a_t, a_stream)
 }
 
 //export npug_aclmdlRICaptureTaskGrpEnd
 func npug_aclmdlRICaptureTaskGrpEnd(a_t *C.npu_thread, a_stream C.aclrtStream, a_grp *C.aclrtTaskGrp) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureTaskGrpEnd"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskGrpEnd"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureTaskGrpEnd(a_t, a_stream, a_grp)
 }
 
 //export npug_aclmdlRICaptureTaskUpdateBegin
 func npug_aclmdlRICaptureTaskUpdateBegin(a_t *C.npu_thread, a_stream C.aclrtStream, a_grp C.aclrtTaskGrp) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureTaskUpdateBegin"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskUpdateBegin"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureTaskUpdateBegin(a_t, a_stream, a_grp)
 }
 
 //export npug_aclmdlRICaptureTaskUpdateEnd
 func npug_aclmdlRICaptureTaskUpdateEnd(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureTaskUpdateEnd"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskUpdateEnd"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureTaskUpdateEnd(a_t, a_stream)
 }
 
 //export npug_aclmdlRIBuildBegin
 func npug_aclmdlRIBuildBegin(a_t *C.npu_thread, a_modelRI *C.aclmdlRI, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIBuildBegin"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIBuildBegin"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIBuildBegin(a_t, a_modelRI, a_flag)
 }
 
 //export npug_aclmdlRIBindStream
 func npug_aclmdlRIBindStream(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_stream C.aclrtStream, a_flag C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIBindStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIBindStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIBindStream(a_t, a_modelRI, a_stream, a_flag)
 }
 
 //export npug_aclmdlRIEndTask
 func npug_aclmdlRIEndTask(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIEndTask"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIEndTask"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIEndTask(a_t, a_modelRI, a_stream)
 }
 
 //export npug_aclmdlRIBuildEnd
 func npug_aclmdlRIBuildEnd(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_reserve unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIBuildEnd"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIBuildEnd"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIBuildEnd(a_t, a_modelRI, a_reserve)
 }
 
 //export npug_aclmdlRIUnbindStream
 func npug_aclmdlRIUnbindStream(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIUnbindStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIUnbindStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIUnbindStream(a_t, a_modelRI, a_stream)
 }
 
 //export npug_aclmdlRISetName
 func npug_aclmdlRISetName(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_name *C.char) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRISetName"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRISetName"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRISetName(a_t, a_modelRI, a_name)
 }
 
 //export npug_aclmdlRIGetName
 func npug_aclmdlRIGetName(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_maxLen C.uint32_t, a_name *C.char) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIGetName"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIGetName"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIGetName(a_t, a_modelRI, a_maxLen, a_name)
 }
 
 //export npug_aclmdlRIGetId
 func npug_aclmdlRIGetId(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_id *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIGetId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIGetId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIGetId(a_t, a_modelRI, a_id)
 }
 
 //export npug_aclmdlRIDestroyRegisterCallback
 func npug_aclmdlRIDestroyRegisterCallback(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_fn C.aclrtCallback, a_userData unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIDestroyRegisterCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIDestroyRegisterCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIDestroyRegisterCallback(a_t, a_modelRI, a_fn, a_userData)
 }
 
 //export npug_aclmdlRIDestroyUnregisterCallback
 func npug_aclmdlRIDestroyUnregisterCallback(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_fn C.aclrtCallback) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIDestroyUnregisterCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIDestroyUnregisterCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIDestroyUnregisterCallback(a_t, a_modelRI, a_fn)
 }
 
 //export npug_aclmdlRIGetStreams
 func npug_aclmdlRIGetStreams(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_streams *C.aclrtStream, a_numStreams *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIGetStreams"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIGetStreams"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIGetStreams(a_t, a_modelRI, a_streams, a_numStreams)
 }
 
 //export npug_aclmdlRIGetTasksByStream
 func npug_aclmdlRIGetTasksByStream(a_t *C.npu_thread, a_stream C.aclrtStream, a_tasks *C.aclmdlRITask, a_numTasks *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIGetTasksByStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIGetTasksByStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIGetTasksByStream(a_t, a_stream, a_tasks, a_numTasks)
 }
 
 //export npug_aclmdlRITaskGetType
 func npug_aclmdlRITaskGetType(a_t *C.npu_thread, a_task C.aclmdlRITask, a_typ *C.aclmdlRITaskType) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRITaskGetType"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRITaskGetType"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRITaskGetType(a_t, a_task, a_typ)
 }
 
 //export npug_aclmdlRITaskGetSeqId
 func npug_aclmdlRITaskGetSeqId(a_t *C.npu_thread, a_task C.aclmdlRITask, a_id *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRITaskGetSeqId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRITaskGetSeqId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRITaskGetSeqId(a_t, a_task, a_id)
 }
 
 //export npug_aclrtGetVersion
 func npug_aclrtGetVersion(a_t *C.npu_thread, a_major *C.int32_t, a_minor *C.int32_t, a_patch *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetVersion"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetVersion"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetVersion(a_t, a_major, a_minor, a_patch)
 }
 
 //export npug_aclInitCallbackRegister
 func npug_aclInitCallbackRegister(a_t *C.npu_thread, a_typ C.aclRegisterCallbackType, a_cbFunc C.aclInitCallbackFunc, a_userData unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclInitCallbackRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclInitCallbackRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclInitCallbackRegister(a_t, a_typ, a_cbFunc, a_userData)
 }
 
 //export npug_aclInitCallbackUnRegister
 func npug_aclInitCallbackUnRegister(a_t *C.npu_thread, a_typ C.aclRegisterCallbackType, a_cbFunc C.aclInitCallbackFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclInitCallbackUnRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclInitCallbackUnRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclInitCallbackUnRegister(a_t, a_typ, a_cbFunc)
 }
 
 //export npug_aclFinalizeCallbackRegister
 func npug_aclFinalizeCallbackRegister(a_t *C.npu_thread, a_typ C.aclRegisterCallbackType, a_cbFunc C.aclFinalizeCallbackFunc, a_userData unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclFinalizeCallbackRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclFinalizeCallbackRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclFinalizeCallbackRegister(a_t, a_typ, a_cbFunc, a_userData)
 }
 
 //export npug_aclFinalizeCallbackUnRegister
 func npug_aclFinalizeCallbackUnRegister(a_t *C.npu_thread, a_typ C.aclRegisterCallbackType, a_cbFunc C.aclFinalizeCallbackFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclFinalizeCallbackUnRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclFinalizeCallbackUnRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclFinalizeCallbackUnRegister(a_t, a_typ, a_cbFunc)
 }
 
 //export npug_aclrtCheckMemType
 func npug_aclrtCheckMemType(a_t *C.npu_thread, a_addrList *unsafe.Pointer, a_size C.uint32_t, a_memType C.uint32_t, a_checkResult *C.uint32_t, a_reserve C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCheckMemType"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCheckMemType"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCheckMemType(a_t, a_addrList, a_size, a_memType, a_checkResult, a_reserve)
 }
 
 //export npug_aclrtGetLogicDevIdByUserDevId
 func npug_aclrtGetLogicDevIdByUserDevId(a_t *C.npu_thread, a_userDevid C.int32_t, a_logicDevId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetLogicDevIdByUserDevId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetLogicDevIdByUserDevId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetLogicDevIdByUserDevId(a_t, a_userDevid, a_logicDevId)
 }
 
 //export npug_aclrtGetUserDevIdByLogicDevId
 func npug_aclrtGetUserDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t, a_userDevid *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetUserDevIdByLogicDevId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetUserDevIdByLogicDevId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetUserDevIdByLogicDevId(a_t, a_logicDevId, a_userDevid)
 }
 
 //export npug_aclrtGetLogicDevIdByPhyDevId
 func npug_aclrtGetLogicDevIdByPhyDevId(a_t *C.npu_thread, a_phyDevId C.int32_t, a_logicDevId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetLogicDevIdByPhyDevId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetLogicDevIdByPhyDevId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetLogicDevIdByPhyDevId(a_t, a_phyDevId, a_logicDevId)
 }
 
 //export npug_aclrtGetPhyDevIdByLogicDevId
 func npug_aclrtGetPhyDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t, a_phyDevId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetPhyDevIdByLogicDevId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetPhyDevIdByLogicDevId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetPhyDevIdByLogicDevId(a_t, a_logicDevId, a_phyDevId)
 }
 
 //export npug_aclrtGetUserDevIdByPhyDevId
 func npug_aclrtGetUserDevIdByPhyDevId(a_t *C.npu_thread, a_phyDevId C.int32_t, a_userDevId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetUserDevIdByPhyDevId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetUserDevIdByPhyDevId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetUserDevIdByPhyDevId(a_t, a_phyDevId, a_userDevId)
 }
 
 //export npug_aclrtGetPhyDevIdByUserDevId
 func npug_aclrtGetPhyDevIdByUserDevId(a_t *C.npu_thread, a_userDevId C.int32_t, a_phyDevId *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetPhyDevIdByUserDevId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetPhyDevIdByUserDevId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetPhyDevIdByUserDevId(a_t, a_userDevId, a_phyDevId)
 }
 
 //export npug_aclrtLaunchKernelV2
 func npug_aclrtLaunchKernelV2(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_numBlocks C.uint32_t, a_argsData unsafe.Pointer, a_argsSize C.size_t, a_cfg *C.aclrtLaunchKernelCfg, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchKernelV2"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchKernelV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchKernelV2(a_t, a_funcHandle, a_numBlocks, a_argsData, a_argsSize, a_cfg, a_stream)
 }
 
 //export npug_aclrtLaunchKernelWithHostArgs
 func npug_aclrtLaunchKernelWithHostArgs(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_numBlocks C.uint32_t, a_stream C.aclrtStream, a_cfg *C.aclrtLaunchKernelCfg, a_hostArgs unsafe.Pointer, a_argsSize C.size_t, a_placeHolderArray *C.aclrtPlaceHolderInfo, a_placeHolderNum C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchKernelWithHostArgs"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchKernelWithHostArgs"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchKernelWithHostArgs(a_t, a_funcHandle, a_numBlocks, a_stream, a_cfg, a_hostArgs, a_argsSize, a_placeHolderArray, a_placeHolderNum)
 }
 
 //export npug_aclrtLaunchKernelWithArgsArray
 func npug_aclrtLaunchKernelWithArgsArray(a_t *C.npu_thread, a_fn unsafe.Pointer, a_numBlocks C.uint32_t, a_stream C.aclrtStream, a_cfg *C.aclrtLaunchKernelCfg, a_args *unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchKernelWithArgsArray"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchKernelWithArgsArray"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchKernelWithArgsArray(a_t, a_fn, a_numBlocks, a_stream, a_cfg, a_args)
 }
 
 //export npug_aclrtCtxGetFloatOverflowAddr
 func npug_aclrtCtxGetFloatOverflowAddr(a_t *C.npu_thread, a_overflowAddr *unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCtxGetFloatOverflowAddr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCtxGetFloatOverflowAddr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCtxGetFloatOverflowAddr(a_t, a_overflowAddr)
 }
 
 //export npug_aclrtLaunchHostFunc
 func npug_aclrtLaunchHostFunc(a_t *C.npu_thread, a_stream C.aclrtStream, a_fn C.aclrtHostFunc, a_args unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtLaunchHostFunc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtLaunchHostFunc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtLaunchHostFunc(a_t, a_stream, a_fn, a_args)
 }
 
 //export npug_aclrtRandomNumAsync
 func npug_aclrtRandomNumAsync(a_t *C.npu_thread, a_taskInfo *C.aclrtRandomNumTaskInfo, a_stream C.aclrtStream, a_reserve unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRandomNumAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRandomNumAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRandomNumAsync(a_t, a_taskInfo, a_stream, a_reserve)
 }
 
 //export npug_aclrtRegStreamStateCallback
 func npug_aclrtRegStreamStateCallback(a_t *C.npu_thread, a_regName *C.char, a_callback C.aclrtStreamStateCallback, a_args unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRegStreamStateCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRegStreamStateCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRegStreamStateCallback(a_t, a_regName, a_callback, a_args)
 }
 
 //export npug_aclrtRegDeviceStateCallback
 func npug_aclrtRegDeviceStateCallback(a_t *C.npu_thread, a_regName *C.char, a_callback C.aclrtDeviceStateCallback, a_args unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRegDeviceStateCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRegDeviceStateCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRegDeviceStateCallback(a_t, a_regName, a_callback, a_args)
 }
 
 //export npug_aclrtSetDeviceTaskAbortCallback
 func npug_aclrtSetDeviceTaskAbortCallback(a_t *C.npu_thread, a_regName *C.char, a_callback C.aclrtDeviceTaskAbortCallback, a_args unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtSetDeviceTaskAbortCallback"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetDeviceTaskAbortCallback"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtSetDeviceTaskAbortCallback(a_t, a_regName, a_callback, a_args)
 }
 
 //export npug_aclrtGetOpExecuteTimeout
 func npug_aclrtGetOpExecuteTimeout(a_t *C.npu_thread, a_timeoutMs *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetOpExecuteTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetOpExecuteTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetOpExecuteTimeout(a_t, a_timeoutMs)
 }
 
 //export npug_aclrtDevicePeerAccessStatus
 func npug_aclrtDevicePeerAccessStatus(a_t *C.npu_thread, a_deviceId C.int32_t, a_peerDeviceId C.int32_t, a_status *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtDevicePeerAccessStatus"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDevicePeerAccessStatus"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtDevicePeerAccessStatus(a_t, a_deviceId, a_peerDeviceId, a_status)
 }
 
 //export npug_aclrtStreamStop
 func npug_aclrtStreamStop(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtStreamStop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtStreamStop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtStreamStop(a_t, a_stream)
 }
 
 //export npug_aclrtTaskUpdateAsync
 func npug_aclrtTaskUpdateAsync(a_t *C.npu_thread, a_taskStream C.aclrtStream, a_taskID C.uint32_t, a_info *C.aclrtTaskUpdateInfo, a_execStream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtTaskUpdateAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtTaskUpdateAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtTaskUpdateAsync(a_t, a_taskStream, a_taskID, a_info, a_execStream)
 }
 
 //export npug_aclrtCheckArchCompatibility
 func npug_aclrtCheckArchCompatibility(a_t *C.npu_thread, a_socVersion *C.char, a_canCompatible *C.int32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCheckArchCompatibility"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCheckArchCompatibility"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCheckArchCompatibility(a_t, a_socVersion, a_canCompatible)
 }
 
 //export npug_aclmdlRIAbort
 func npug_aclmdlRIAbort(a_t *C.npu_thread, a_modelRI C.aclmdlRI) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIAbort"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIAbort"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIAbort(a_t, a_modelRI)
 }
 
 //export npug_aclmdlRICondHandleCreate
 func npug_aclmdlRICondHandleCreate(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_defaultLaunchValue C.uint32_t, a_flag C.aclmdlRICondHandleFlag, a_h *C.aclmdlRICondHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICondHandleCreate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICondHandleCreate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICondHandleCreate(a_t, a_modelRI, a_defaultLaunchValue, a_flag, a_h)
 }
 
 //export npug_aclmdlRICondHandleGetCondPtr
 func npug_aclmdlRICondHandleGetCondPtr(a_t *C.npu_thread, a_h C.aclmdlRICondHandle, a_ptr **C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICondHandleGetCondPtr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICondHandleGetCondPtr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICondHandleGetCondPtr(a_t, a_h, a_ptr)
 }
 
 //export npug_aclmdlRIAddCondTask
 func npug_aclmdlRIAddCondTask(a_t *C.npu_thread, a_params C.aclmdlRICondTaskParams, a_stream C.aclrtStream, a_flags C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRIAddCondTask"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRIAddCondTask"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRIAddCondTask(a_t, a_params, a_stream, a_flags)
 }
 
 //export npug_aclmdlRICaptureToModelRIBegin
 func npug_aclmdlRICaptureToModelRIBegin(a_t *C.npu_thread, a_stream C.aclrtStream, a_modelRI C.aclmdlRI, a_mode C.aclmdlRICaptureMode) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclmdlRICaptureToModelRIBegin"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclmdlRICaptureToModelRIBegin"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclmdlRICaptureToModelRIBegin(a_t, a_stream, a_modelRI, a_mode)
 }
 
 //export npug_aclrtCntNotifyRecord
 func npug_aclrtCntNotifyRecord(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, a_stream C.aclrtStream, a_info *C.aclrtCntNotifyRecordInfo) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCntNotifyRecord"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCntNotifyRecord"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCntNotifyRecord(a_t, a_cntNotify, a_stream, a_info)
 }
 
 //export npug_aclrtCntNotifyWaitWithTimeout
 func npug_aclrtCntNotifyWaitWithTimeout(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, a_stream C.aclrtStream, a_info *C.aclrtCntNotifyWaitInfo) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCntNotifyWaitWithTimeout"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCntNotifyWaitWithTimeout"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCntNotifyWaitWithTimeout(a_t, a_cntNotify, a_stream, a_info)
 }
 
 //export npug_aclrtCntNotifyReset
 func npug_aclrtCntNotifyReset(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCntNotifyReset"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCntNotifyReset"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCntNotifyReset(a_t, a_cntNotify, a_stream)
 }
 
 //export npug_aclrtCntNotifyGetId
 func npug_aclrtCntNotifyGetId(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, a_notifyId *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCntNotifyGetId"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCntNotifyGetId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCntNotifyGetId(a_t, a_cntNotify, a_notifyId)
 }
 
 //export npug_aclrtPersistentTaskClean
 func npug_aclrtPersistentTaskClean(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtPersistentTaskClean"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtPersistentTaskClean"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtPersistentTaskClean(a_t, a_stream)
 }
 
 //export npug_aclrtGetErrorVerbose
 func npug_aclrtGetErrorVerbose(a_t *C.npu_thread, a_deviceId C.int32_t, a_errorInfo *C.aclrtErrorInfo) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetErrorVerbose"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetErrorVerbose"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetErrorVerbose(a_t, a_deviceId, a_errorInfo)
 }
 
 //export npug_aclrtRepairError
 func npug_aclrtRepairError(a_t *C.npu_thread, a_deviceId C.int32_t, a_errorInfo *C.aclrtErrorInfo) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtRepairError"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtRepairError"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtRepairError(a_t, a_deviceId, a_errorInfo)
 }
 
 //export npug_aclrtMemSetAccess
 func npug_aclrtMemSetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_size C.size_t, a_desc *C.aclrtMemAccessDesc, a_count C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemSetAccess"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemSetAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemSetAccess(a_t, a_virPtr, a_size, a_desc, a_count)
 }
 
 //export npug_aclrtMemGetAccess
 func npug_aclrtMemGetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_location *C.aclrtMemLocation, a_flag *C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemGetAccess"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemGetAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemGetAccess(a_t, a_virPtr, a_location, a_flag)
 }
 
 //export npug_aclrtCacheLastTaskOpInfo
 func npug_aclrtCacheLastTaskOpInfo(a_t *C.npu_thread, a_infoPtr unsafe.Pointer, a_infoSize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCacheLastTaskOpInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCacheLastTaskOpInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCacheLastTaskOpInfo(a_t, a_infoPtr, a_infoSize)
 }
 
 //export npug_aclrtCacheLastTaskExtendInfo
 func npug_aclrtCacheLastTaskExtendInfo(a_t *C.npu_thread, a_extendInfoPtr *C.char, a_infoSize C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtCacheLastTaskExtendInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCacheLastTaskExtendInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtCacheLastTaskExtendInfo(a_t, a_extendInfoPtr, a_infoSize)
 }
 
 //export npug_aclrtGetFunctionAttribute
 func npug_aclrtGetFunctionAttribute(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_attrType C.aclrtFuncAttribute, a_attrValue *C.int64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtGetFunctionAttribute"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetFunctionAttribute"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtGetFunctionAttribute(a_t, a_funcHandle, a_attrType, a_attrValue)
 }
 
 //export npug_aclrtFunctionGetBinary
 func npug_aclrtFunctionGetBinary(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle, a_binHandle *C.aclrtBinHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFunctionGetBinary"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFunctionGetBinary"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFunctionGetBinary(a_t, a_funcHandle, a_binHandle)
 }
 
 //export npug_aclrtFunctionGetParamCount
 func npug_aclrtFunctionGetParamCount(a_t *C.npu_thread, a_fn unsafe.Pointer, a_paramCount *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFunctionGetParamCount"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFunctionGetParamCount"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFunctionGetParamCount(a_t, a_fn, a_paramCount)
 }
 
 //export npug_aclrtFunctionGetParamInfo
 func npug_aclrtFunctionGetParamInfo(a_t *C.npu_thread, a_fn unsafe.Pointer, a_paramIndex C.size_t, a_paramOffset *C.size_t, a_paramSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFunctionGetParamInfo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFunctionGetParamInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFunctionGetParamInfo(a_t, a_fn, a_paramIndex, a_paramOffset, a_paramSize)
 }
 
 //export npug_aclrtFunctionGetAvailDynUbufPerBlock
 func npug_aclrtFunctionGetAvailDynUbufPerBlock(a_t *C.npu_thread, a_fn unsafe.Pointer, a_flags C.uint32_t, a_dynamicUbufSize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtFunctionGetAvailDynUbufPerBlock"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFunctionGetAvailDynUbufPerBlock"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtFunctionGetAvailDynUbufPerBlock(a_t, a_fn, a_flags, a_dynamicUbufSize)
 }
 
 //export npug_aclrtIpcGetEventHandle
 func npug_aclrtIpcGetEventHandle(a_t *C.npu_thread, a_event C.aclrtEvent, a_h *C.aclrtIpcEventHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcGetEventHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcGetEventHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcGetEventHandle(a_t, a_event, a_h)
 }
 
 //export npug_aclrtIpcOpenEventHandle
 func npug_aclrtIpcOpenEventHandle(a_t *C.npu_thread, a_h C.aclrtIpcEventHandle, a_event *C.aclrtEvent) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtIpcOpenEventHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtIpcOpenEventHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtIpcOpenEventHandle(a_t, a_h, a_event)
 }
 
 //export npug_aclrtMemRetainAllocationHandle
 func npug_aclrtMemRetainAllocationHandle(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_handle *C.aclrtDrvMemHandle) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemRetainAllocationHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemRetainAllocationHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemRetainAllocationHandle(a_t, a_virPtr, a_handle)
 }
 
 //export npug_aclrtMemGetAllocationPropertiesFromHandle
 func npug_aclrtMemGetAllocationPropertiesFromHandle(a_t *C.npu_thread, a_handle C.aclrtDrvMemHandle, a_prop *C.aclrtPhysicalMemProp) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemGetAllocationPropertiesFromHandle"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemGetAllocationPropertiesFromHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemGetAllocationPropertiesFromHandle(a_t, a_handle, a_prop)
 }
 
 //export npug_aclrtReserveMemAddressNoUCMemory
 func npug_aclrtReserveMemAddressNoUCMemory(a_t *C.npu_thread, a_virPtr *unsafe.Pointer, a_size C.size_t, a_alignment C.size_t, a_expectPtr unsafe.Pointer, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtReserveMemAddressNoUCMemory"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtReserveMemAddressNoUCMemory"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtReserveMemAddressNoUCMemory(a_t, a_virPtr, a_size, a_alignment, a_expectPtr, a_flags)
 }
 
 //export npug_aclrtMemGetAddressRange
 func npug_aclrtMemGetAddressRange(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_pbase *unsafe.Pointer, a_psize *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemGetAddressRange"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemGetAddressRange"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemGetAddressRange(a_t, a_ptr, a_pbase, a_psize)
 }
 
 //export npug_aclrtMemP2PMap
 func npug_aclrtMemP2PMap(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_size C.size_t, a_dstDevId C.int32_t, a_flags C.uint64_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemP2PMap"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemP2PMap"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemP2PMap(a_t, a_devPtr, a_size, a_dstDevId, a_flags)
 }
 
 //export npug_aclrtMemManagedPrefetchAsync
 func npug_aclrtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_location C.aclrtMemManagedLocation, a_flags C.uint32_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemManagedPrefetchAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemManagedPrefetchAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stream)
 }
 
 //export npug_aclrtMemManagedPrefetchBatchAsync
 func npug_aclrtMemManagedPrefetchBatchAsync(a_t *C.npu_thread, a_ptrs *unsafe.Pointer, a_sizes *C.size_t, a_count C.size_t, a_prefetchLocs *C.aclrtMemManagedLocation, a_prefetchLocIdxs *C.size_t, a_numPrefetchLocs C.size_t, a_flags C.uint64_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemManagedPrefetchBatchAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemManagedPrefetchBatchAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemManagedPrefetchBatchAsync(a_t, a_ptrs, a_sizes, a_count, a_prefetchLocs, a_prefetchLocIdxs, a_numPrefetchLocs, a_flags, a_stream)
 }
 
 //export npug_aclrtAllocatorCreateDesc
 func npug_aclrtAllocatorCreateDesc(a_t *C.npu_thread) (r C.aclrtAllocatorDesc) {
-	defer endGuard(beginGuard(), a_t, "aclrtAllocatorCreateDesc")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtAllocatorCreateDesc")
+		}
+	}()
 	return npu_aclrtAllocatorCreateDesc(a_t)
 }
 
 //export npug_aclrtAllocatorDestroyDesc
 func npug_aclrtAllocatorDestroyDesc(a_t *C.npu_thread, a_desc C.aclrtAllocatorDesc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorDestroyDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorDestroyDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorDestroyDesc(a_t, a_desc)
 }
 
 //export npug_aclrtAllocatorSetObjToDesc
 func npug_aclrtAllocatorSetObjToDesc(a_t *C.npu_thread, a_desc C.aclrtAllocatorDesc, a_allocator C.aclrtAllocator) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorSetObjToDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorSetObjToDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorSetObjToDesc(a_t, a_desc, a_allocator)
 }
 
 //export npug_aclrtAllocatorSetAllocFuncToDesc
 func npug_aclrtAllocatorSetAllocFuncToDesc(a_t *C.npu_thread, a_desc C.aclrtAllocatorDesc, a_f C.aclrtAllocatorAllocFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorSetAllocFuncToDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorSetAllocFuncToDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorSetAllocFuncToDesc(a_t, a_desc, a_f)
 }
 
 //export npug_aclrtAllocatorSetFreeFuncToDesc
 func npug_aclrtAllocatorSetFreeFuncToDesc(a_t *C.npu_thread, a_desc C.aclrtAllocatorDesc, a_f C.aclrtAllocatorFreeFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorSetFreeFuncToDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorSetFreeFuncToDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorSetFreeFuncToDesc(a_t, a_desc, a_f)
 }
 
 //export npug_aclrtAllocatorSetAllocAdviseFuncToDesc
 func npug_aclrtAllocatorSetAllocAdviseFuncToDesc(a_t *C.npu_thread, a_desc C.aclrtAllocatorDesc, a_f C.aclrtAllocatorAllocAdviseFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorSetAllocAdviseFuncToDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorSetAllocAdviseFuncToDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorSetAllocAdviseFuncToDesc(a_t, a_desc, a_f)
 }
 
 //export npug_aclrtAllocatorSetGetAddrFromBlockFuncToDesc
 func npug_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(a_t *C.npu_thread, a_desc C.aclrtAllocatorDesc, a_f C.aclrtAllocatorGetAddrFromBlockFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(a_t, a_desc, a_f)
 }
 
 //export npug_aclrtAllocatorRegister
 func npug_aclrtAllocatorRegister(a_t *C.npu_thread, a_stream C.aclrtStream, a_desc C.aclrtAllocatorDesc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorRegister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorRegister(a_t, a_stream, a_desc)
 }
 
 //export npug_aclrtAllocatorGetByStream
 func npug_aclrtAllocatorGetByStream(a_t *C.npu_thread, a_stream C.aclrtStream, a_desc *C.aclrtAllocatorDesc, a_allocator *C.aclrtAllocator, a_allocFunc *C.aclrtAllocatorAllocFunc, a_freeFunc *C.aclrtAllocatorFreeFunc, a_adviseFunc *C.aclrtAllocatorAllocAdviseFunc, a_getAddrFunc *C.aclrtAllocatorGetAddrFromBlockFunc) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorGetByStream"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorGetByStream"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorGetByStream(a_t, a_stream, a_desc, a_allocator, a_allocFunc, a_freeFunc, a_adviseFunc, a_getAddrFunc)
 }
 
 //export npug_aclrtAllocatorUnregister
 func npug_aclrtAllocatorUnregister(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtAllocatorUnregister"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocatorUnregister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtAllocatorUnregister(a_t, a_stream)
 }
 
 //export npug_aclrtMemPoolCreate
 func npug_aclrtMemPoolCreate(a_t *C.npu_thread, a_memPool *C.aclrtMemPool, a_props *C.aclrtMemPoolProps) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolCreate"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolCreate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolCreate(a_t, a_memPool, a_props)
 }
 
 //export npug_aclrtMemPoolDestroy
 func npug_aclrtMemPoolDestroy(a_t *C.npu_thread, a_memPool C.aclrtMemPool) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolDestroy"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolDestroy"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolDestroy(a_t, a_memPool)
 }
 
 //export npug_aclrtMemPoolSetAttr
 func npug_aclrtMemPoolSetAttr(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_attr C.aclrtMemPoolAttr, a_value unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolSetAttr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolSetAttr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolSetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
 //export npug_aclrtMemPoolGetAttr
 func npug_aclrtMemPoolGetAttr(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_attr C.aclrtMemPoolAttr, a_value unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolGetAttr"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolGetAttr"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolGetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
 //export npug_aclrtMemPoolMallocAsync
 func npug_aclrtMemPoolMallocAsync(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.size_t, a_memPool C.aclrtMemPool, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolMallocAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolMallocAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolMallocAsync(a_t, a_ptr, a_size, a_memPool, a_stream)
 }
 
 //export npug_aclrtMemPoolFreeAsync
 func npug_aclrtMemPoolFreeAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolFreeAsync"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolFreeAsync"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolFreeAsync(a_t, a_ptr, a_stream)
 }
 
 //export npug_aclrtMemPoolTrimTo
 func npug_aclrtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_minBytesToKeep C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclrtMemPoolTrimTo"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtMemPoolTrimTo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclrtMemPoolTrimTo(a_t, a_memPool, a_minBytesToKeep)
 }
 
@@ -3847,522 +4265,649 @@ func npug_mstxMemPermissionsAssign(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, 
 
 //export npug_halMemAlloc
 func npug_halMemAlloc(a_t *C.npu_thread, a_pp *unsafe.Pointer, a_size C.ulonglong, a_flag C.ulonglong) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemAlloc"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemAlloc"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemAlloc(a_t, a_pp, a_size, a_flag)
 }
 
 //export npug_halMemFree
 func npug_halMemFree(a_t *C.npu_thread, a_pp unsafe.Pointer) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemFree"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemFree"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemFree(a_t, a_pp)
 }
 
 //export npug_halMemAdvise
 func npug_halMemAdvise(a_t *C.npu_thread, a_ptr C.DVdeviceptr, a_count C.size_t, a_typ C.uint, a_device C.DVdevice) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemAdvise"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemAdvise"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemAdvise(a_t, a_ptr, a_count, a_typ, a_device)
 }
 
 //export npug_drvMemPrefetchToDevice
 func npug_drvMemPrefetchToDevice(a_t *C.npu_thread, a_devPtr C.DVdeviceptr, a_length C.size_t, a_device C.DVdevice) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "drvMemPrefetchToDevice")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemPrefetchToDevice")
+		}
+	}()
 	return npu_drvMemPrefetchToDevice(a_t, a_devPtr, a_length, a_device)
 }
 
 //export npug_halMemGetInfo
 func npug_halMemGetInfo(a_t *C.npu_thread, a_device C.DVdevice, a_typ C.uint, a_info *C.struct_MemInfo) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halMemGetInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMemGetInfo")
+		}
+	}()
 	return npu_halMemGetInfo(a_t, a_device, a_typ, a_info)
 }
 
 //export npug_halMemGetInfoEx
 func npug_halMemGetInfoEx(a_t *C.npu_thread, a_device C.DVdevice, a_typ C.uint, a_info *C.struct_MemInfo) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halMemGetInfoEx")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMemGetInfoEx")
+		}
+	}()
 	return npu_halMemGetInfoEx(a_t, a_device, a_typ, a_info)
 }
 
 //export npug_drvMemcpy
 func npug_drvMemcpy(a_t *C.npu_thread, a_dst C.DVdeviceptr, a_dest_max C.size_t, a_src C.DVdeviceptr, a_byte_count C.size_t) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "drvMemcpy")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemcpy")
+		}
+	}()
 	return npu_drvMemcpy(a_t, a_dst, a_dest_max, a_src, a_byte_count)
 }
 
 //export npug_halMemcpy
 func npug_halMemcpy(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dst_size C.size_t, a_src unsafe.Pointer, a_count C.size_t, a_info *C.struct_memcpy_info) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemcpy"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemcpy"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemcpy(a_t, a_dst, a_dst_size, a_src, a_count, a_info)
 }
 
 //export npug_halSdmaCopy
 func npug_halSdmaCopy(a_t *C.npu_thread, a_dst C.DVdeviceptr, a_dst_size C.size_t, a_src C.DVdeviceptr, a_n C.size_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halSdmaCopy"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halSdmaCopy"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halSdmaCopy(a_t, a_dst, a_dst_size, a_src, a_n)
 }
 
 //export npug_drvMemsetD8
 func npug_drvMemsetD8(a_t *C.npu_thread, a_dst C.DVdeviceptr, a_destMax C.size_t, a_value C.UINT8, a_num C.size_t) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "drvMemsetD8")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemsetD8")
+		}
+	}()
 	return npu_drvMemsetD8(a_t, a_dst, a_destMax, a_value, a_num)
 }
 
 //export npug_drvMemGetAttribute
 func npug_drvMemGetAttribute(a_t *C.npu_thread, a_vptr C.DVdeviceptr, a_attr *C.struct_DVattribute) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "drvMemGetAttribute")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemGetAttribute")
+		}
+	}()
 	return npu_drvMemGetAttribute(a_t, a_vptr, a_attr)
 }
 
 //export npug_halMemGetAddressRange
 func npug_halMemGetAddressRange(a_t *C.npu_thread, a_ptr C.DVdeviceptr, a_pbase *C.DVdeviceptr, a_psize *C.size_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemGetAddressRange"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemGetAddressRange"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemGetAddressRange(a_t, a_ptr, a_pbase, a_psize)
 }
 
 //export npug_halMemAddressReserve
 func npug_halMemAddressReserve(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.size_t, a_alignment C.size_t, a_addr unsafe.Pointer, a_flag C.uint64_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemAddressReserve"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemAddressReserve"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemAddressReserve(a_t, a_ptr, a_size, a_alignment, a_addr, a_flag)
 }
 
 //export npug_halMemAddressFree
 func npug_halMemAddressFree(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemAddressFree"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemAddressFree"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemAddressFree(a_t, a_ptr)
 }
 
 //export npug_halMemCreate
 func npug_halMemCreate(a_t *C.npu_thread, a_handle **C.drv_mem_handle_t, a_size C.size_t, a_prop *C.struct_drv_mem_prop, a_flag C.uint64_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemCreate"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemCreate"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemCreate(a_t, a_handle, a_size, a_prop, a_flag)
 }
 
 //export npug_halMemRelease
 func npug_halMemRelease(a_t *C.npu_thread, a_handle *C.drv_mem_handle_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemRelease"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemRelease"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemRelease(a_t, a_handle)
 }
 
 //export npug_halMemRetainAllocationHandle
 func npug_halMemRetainAllocationHandle(a_t *C.npu_thread, a_handle **C.drv_mem_handle_t, a_ptr unsafe.Pointer) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemRetainAllocationHandle"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemRetainAllocationHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemRetainAllocationHandle(a_t, a_handle, a_ptr)
 }
 
 //export npug_halMemMap
 func npug_halMemMap(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_offset C.size_t, a_handle *C.drv_mem_handle_t, a_flag C.uint64_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemMap"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemMap"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemMap(a_t, a_ptr, a_size, a_offset, a_handle, a_flag)
 }
 
 //export npug_halMemUnmap
 func npug_halMemUnmap(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemUnmap"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemUnmap"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemUnmap(a_t, a_ptr)
 }
 
 //export npug_halMemSetAccess
 func npug_halMemSetAccess(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_desc *C.struct_drv_mem_access_desc, a_count C.size_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemSetAccess"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemSetAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemSetAccess(a_t, a_ptr, a_size, a_desc, a_count)
 }
 
 //export npug_halMemGetAccess
 func npug_halMemGetAccess(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_location *C.struct_drv_mem_location, a_flags *C.uint64_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemGetAccess"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemGetAccess"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemGetAccess(a_t, a_ptr, a_location, a_flags)
 }
 
 //export npug_halMemGetAllocationGranularity
 func npug_halMemGetAllocationGranularity(a_t *C.npu_thread, a_prop *C.struct_drv_mem_prop, a_option C.drv_mem_granularity_options, a_granularity *C.size_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemGetAllocationGranularity"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemGetAllocationGranularity"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemGetAllocationGranularity(a_t, a_prop, a_option, a_granularity)
 }
 
 //export npug_halMemGetAllocationPropertiesFromHandle
 func npug_halMemGetAllocationPropertiesFromHandle(a_t *C.npu_thread, a_prop *C.struct_drv_mem_prop, a_handle *C.drv_mem_handle_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemGetAllocationPropertiesFromHandle"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemGetAllocationPropertiesFromHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemGetAllocationPropertiesFromHandle(a_t, a_prop, a_handle)
 }
 
 //export npug_halMemExportToShareableHandle
 func npug_halMemExportToShareableHandle(a_t *C.npu_thread, a_handle *C.drv_mem_handle_t, a_handleType C.drv_mem_handle_type, a_flags C.uint64_t, a_shareableHandle *C.uint64_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemExportToShareableHandle"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemExportToShareableHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemExportToShareableHandle(a_t, a_handle, a_handleType, a_flags, a_shareableHandle)
 }
 
 //export npug_halMemExportToShareableHandleV2
 func npug_halMemExportToShareableHandleV2(a_t *C.npu_thread, a_handle *C.drv_mem_handle_t, a_handleType C.drv_mem_handle_type, a_flags C.uint64_t, a_shareHandle *C.struct_MemShareHandle) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemExportToShareableHandleV2"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemExportToShareableHandleV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemExportToShareableHandleV2(a_t, a_handle, a_handleType, a_flags, a_shareHandle)
 }
 
 //export npug_halMemImportFromShareableHandle
 func npug_halMemImportFromShareableHandle(a_t *C.npu_thread, a_shareableHandle C.uint64_t, a_devid C.uint32_t, a_handle **C.drv_mem_handle_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemImportFromShareableHandle"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemImportFromShareableHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemImportFromShareableHandle(a_t, a_shareableHandle, a_devid, a_handle)
 }
 
 //export npug_halMemImportFromShareableHandleV2
 func npug_halMemImportFromShareableHandleV2(a_t *C.npu_thread, a_handleType C.drv_mem_handle_type, a_shareHandle *C.struct_MemShareHandle, a_devid C.uint32_t, a_handle **C.drv_mem_handle_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemImportFromShareableHandleV2"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemImportFromShareableHandleV2"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemImportFromShareableHandleV2(a_t, a_handleType, a_shareHandle, a_devid, a_handle)
 }
 
 //export npug_halMemSetPidToShareableHandle
 func npug_halMemSetPidToShareableHandle(a_t *C.npu_thread, a_shareableHandle C.uint64_t, a_pid *C.int, a_pidNum C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemSetPidToShareableHandle"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemSetPidToShareableHandle"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemSetPidToShareableHandle(a_t, a_shareableHandle, a_pid, a_pidNum)
 }
 
 //export npug_halShmemCreateHandle
 func npug_halShmemCreateHandle(a_t *C.npu_thread, a_vptr C.DVdeviceptr, a_byteCount C.size_t, a_name *C.char, a_nameLen C.uint32_t) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemCreateHandle")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemCreateHandle")
+		}
+	}()
 	return npu_halShmemCreateHandle(a_t, a_vptr, a_byteCount, a_name, a_nameLen)
 }
 
 //export npug_halShmemDestroyHandle
 func npug_halShmemDestroyHandle(a_t *C.npu_thread, a_name *C.char) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemDestroyHandle")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemDestroyHandle")
+		}
+	}()
 	return npu_halShmemDestroyHandle(a_t, a_name)
 }
 
 //export npug_halShmemSetPidHandle
 func npug_halShmemSetPidHandle(a_t *C.npu_thread, a_name *C.char, a_pid *C.int, a_num C.int) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemSetPidHandle")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemSetPidHandle")
+		}
+	}()
 	return npu_halShmemSetPidHandle(a_t, a_name, a_pid, a_num)
 }
 
 //export npug_halShmemOpenHandle
 func npug_halShmemOpenHandle(a_t *C.npu_thread, a_name *C.char, a_vptr *C.DVdeviceptr) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemOpenHandle")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemOpenHandle")
+		}
+	}()
 	return npu_halShmemOpenHandle(a_t, a_name, a_vptr)
 }
 
 //export npug_halShmemOpenHandleByDevId
 func npug_halShmemOpenHandleByDevId(a_t *C.npu_thread, a_devId C.DVdevice, a_name *C.char, a_vptr *C.DVdeviceptr) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemOpenHandleByDevId")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemOpenHandleByDevId")
+		}
+	}()
 	return npu_halShmemOpenHandleByDevId(a_t, a_devId, a_name, a_vptr)
 }
 
 //export npug_halShmemCloseHandle
 func npug_halShmemCloseHandle(a_t *C.npu_thread, a_vptr C.DVdeviceptr) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemCloseHandle")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemCloseHandle")
+		}
+	}()
 	return npu_halShmemCloseHandle(a_t, a_vptr)
 }
 
 //export npug_halShmemSetAttribute
 func npug_halShmemSetAttribute(a_t *C.npu_thread, a_name *C.char, a_typ C.uint32_t, a_attr C.uint64_t) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemSetAttribute")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemSetAttribute")
+		}
+	}()
 	return npu_halShmemSetAttribute(a_t, a_name, a_typ, a_attr)
 }
 
 //export npug_halShmemGetAttribute
 func npug_halShmemGetAttribute(a_t *C.npu_thread, a_name *C.char, a_typ C.enum_ShmemAttrType, a_attr *C.uint64_t) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halShmemGetAttribute")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halShmemGetAttribute")
+		}
+	}()
 	return npu_halShmemGetAttribute(a_t, a_name, a_typ, a_attr)
 }
 
 //export npug_halHostRegister
 func npug_halHostRegister(a_t *C.npu_thread, a_srcPtr unsafe.Pointer, a_size C.UINT64, a_flag C.UINT32, a_devid C.UINT32, a_dstPtr *unsafe.Pointer) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halHostRegister"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halHostRegister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halHostRegister(a_t, a_srcPtr, a_size, a_flag, a_devid, a_dstPtr)
 }
 
 //export npug_halHostUnregister
 func npug_halHostUnregister(a_t *C.npu_thread, a_srcPtr unsafe.Pointer, a_devid C.UINT32) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halHostUnregister"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halHostUnregister"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halHostUnregister(a_t, a_srcPtr, a_devid)
 }
 
 //export npug_halHostUnregisterEx
 func npug_halHostUnregisterEx(a_t *C.npu_thread, a_srcPtr unsafe.Pointer, a_devid C.UINT32, a_flag C.UINT32) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halHostUnregisterEx"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halHostUnregisterEx"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halHostUnregisterEx(a_t, a_srcPtr, a_devid, a_flag)
 }
 
 //export npug_halMemHostGetDevPointer
 func npug_halMemHostGetDevPointer(a_t *C.npu_thread, a_srcPtr unsafe.Pointer, a_devid C.uint32_t, a_dstPtr *unsafe.Pointer) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemHostGetDevPointer"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemHostGetDevPointer"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemHostGetDevPointer(a_t, a_srcPtr, a_devid, a_dstPtr)
 }
 
 //export npug_halHostRegisterCapabilities
 func npug_halHostRegisterCapabilities(a_t *C.npu_thread, a_devid C.uint32_t, a_accModuleType C.uint32_t, a_memMapCap *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halHostRegisterCapabilities"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halHostRegisterCapabilities"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halHostRegisterCapabilities(a_t, a_devid, a_accModuleType, a_memMapCap)
 }
 
 //export npug_halMemManagedAdvise
 func npug_halMemManagedAdvise(a_t *C.npu_thread, a_ptr C.DVdeviceptr, a_size C.size_t, a_advise C.uint32_t, a_location C.struct_drv_uvm_location) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halMemManagedAdvise"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemManagedAdvise"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halMemManagedAdvise(a_t, a_ptr, a_size, a_advise, a_location)
 }
 
 //export npug_halMemManagedPrefetch
 func npug_halMemManagedPrefetch(a_t *C.npu_thread, a_ptr C.DVdeviceptr, a_size C.size_t, a_location C.struct_drv_uvm_location, a_flags C.uint) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halMemManagedPrefetch")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMemManagedPrefetch")
+		}
+	}()
 	return npu_halMemManagedPrefetch(a_t, a_ptr, a_size, a_location, a_flags)
 }
 
 //export npug_halMemManagedPrefetchBatch
 func npug_halMemManagedPrefetchBatch(a_t *C.npu_thread, a_ptrs *C.DVdeviceptr, a_sizes *C.size_t, a_count C.size_t, a_prefetchLocs *C.struct_drv_uvm_location, a_prefetchLocIdxs *C.size_t, a_numPrefetchLocs C.size_t, a_flags C.ulonglong) (r C.DVresult) {
-	defer endGuard(beginGuard(), a_t, "halMemManagedPrefetchBatch")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMemManagedPrefetchBatch")
+		}
+	}()
 	return npu_halMemManagedPrefetchBatch(a_t, a_ptrs, a_sizes, a_count, a_prefetchLocs, a_prefetchLocIdxs, a_numPrefetchLocs, a_flags)
 }
 
 //export npug_drvGetDevNum
 func npug_drvGetDevNum(a_t *C.npu_thread, a_num_dev *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "drvGetDevNum"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "drvGetDevNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_drvGetDevNum(a_t, a_num_dev)
 }
 
 //export npug_drvGetDevIDs
 func npug_drvGetDevIDs(a_t *C.npu_thread, a_devices *C.uint32_t, a_n C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "drvGetDevIDs"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "drvGetDevIDs"))
 		}
-	}(beginGuard())
+	}()
 	return npu_drvGetDevIDs(a_t, a_devices, a_n)
 }
 
 //export npug_drvGetDeviceLocalIDs
 func npug_drvGetDeviceLocalIDs(a_t *C.npu_thread, a_devices *C.uint32_t, a_n C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "drvGetDeviceLocalIDs"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "drvGetDeviceLocalIDs"))
 		}
-	}(beginGuard())
+	}()
 	return npu_drvGetDeviceLocalIDs(a_t, a_devices, a_n)
 }
 
 //export npug_drvDeviceGetPhyIdByIndex
 func npug_drvDeviceGetPhyIdByIndex(a_t *C.npu_thread, a_devIndex C.uint32_t, a_phyId *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "drvDeviceGetPhyIdByIndex"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "drvDeviceGetPhyIdByIndex"))
 		}
-	}(beginGuard())
+	}()
 	return npu_drvDeviceGetPhyIdByIndex(a_t, a_devIndex, a_phyId)
 }
 
 //export npug_drvDeviceGetIndexByPhyId
 func npug_drvDeviceGetIndexByPhyId(a_t *C.npu_thread, a_phyId C.uint32_t, a_devIndex *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "drvDeviceGetIndexByPhyId"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "drvDeviceGetIndexByPhyId"))
 		}
-	}(beginGuard())
+	}()
 	return npu_drvDeviceGetIndexByPhyId(a_t, a_phyId, a_devIndex)
 }
 
 //export npug_drvGetPlatformInfo
 func npug_drvGetPlatformInfo(a_t *C.npu_thread, a_info *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "drvGetPlatformInfo"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "drvGetPlatformInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_drvGetPlatformInfo(a_t, a_info)
 }
 
 //export npug_halGetAPIVersion
 func npug_halGetAPIVersion(a_t *C.npu_thread, a_halAPIVersion *C.int) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetAPIVersion"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetAPIVersion"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetAPIVersion(a_t, a_halAPIVersion)
 }
 
 //export npug_halGetDeviceInfo
 func npug_halGetDeviceInfo(a_t *C.npu_thread, a_devId C.uint32_t, a_moduleType C.int32_t, a_infoType C.int32_t, a_value *C.int64_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetDeviceInfo"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetDeviceInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetDeviceInfo(a_t, a_devId, a_moduleType, a_infoType, a_value)
 }
 
 //export npug_halGetSocVersion
 func npug_halGetSocVersion(a_t *C.npu_thread, a_devId C.uint32_t, a_socVersion *C.char, a_n C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetSocVersion"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetSocVersion"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetSocVersion(a_t, a_devId, a_socVersion, a_n)
 }
 
 //export npug_halGetChipInfo
 func npug_halGetChipInfo(a_t *C.npu_thread, a_devId C.uint, a_chipInfo *C.halChipInfo) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetChipInfo"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetChipInfo"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetChipInfo(a_t, a_devId, a_chipInfo)
 }
 
 //export npug_halGetDevNumEx
 func npug_halGetDevNumEx(a_t *C.npu_thread, a_hw_type C.uint32_t, a_devNum *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetDevNumEx"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetDevNumEx"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetDevNumEx(a_t, a_hw_type, a_devNum)
 }
 
 //export npug_halGetVdevNum
 func npug_halGetVdevNum(a_t *C.npu_thread, a_num_dev *C.uint32_t) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetVdevNum"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetVdevNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetVdevNum(a_t, a_num_dev)
 }
 
 //export npug_halSupportFeature
 func npug_halSupportFeature(a_t *C.npu_thread, a_devId C.uint32_t, a_typ C.drvFeature_t) (r C.bool) {
-	defer endGuard(beginGuard(), a_t, "halSupportFeature")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halSupportFeature")
+		}
+	}()
 	return npu_halSupportFeature(a_t, a_devId, a_typ)
 }
 
 //export npug_halResourceInfoQuery
 func npug_halResourceInfoQuery(a_t *C.npu_thread, a_devId C.uint32_t, a_tsId C.uint32_t, a_typ C.drvResourceType_t, a_info *C.struct_halResourceInfo) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halResourceInfoQuery"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halResourceInfoQuery"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halResourceInfoQuery(a_t, a_devId, a_tsId, a_typ, a_info)
 }
 
 //export npug_halGetDeviceSplitMode
 func npug_halGetDeviceSplitMode(a_t *C.npu_thread, a_dev_id C.uint, a_mode *C.uint) (r C.drvError_t) {
-	defer func(old bool) {
-		if c, ok := caughtDrv(recover(), old, a_t, "halGetDeviceSplitMode"); ok {
-			r = C.drvError_t(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetDeviceSplitMode"))
 		}
-	}(beginGuard())
+	}()
 	return npu_halGetDeviceSplitMode(a_t, a_dev_id, a_mode)
 }

@@ -172,6 +172,7 @@ type aicore struct {
 	lanes                int     // lane workers started
 	runs                 []*krun // recycled run states
 	running              []*krun // kernels on the cores
+	abandoned            []*krun // kernels failed by the watchdog whose blocks have not returned (watchdog.go)
 }
 
 func (a *aicore) init(cfg Config) {
@@ -196,6 +197,7 @@ type lane struct {
 	parked atomic.Bool   // set before the lane blocks on wake (see kick)
 	wake   chan struct{} // buffered 1; a kick may be stale
 	run    *krun         // written under Device.mu before token is set
+	owed   atomic.Bool   // the lane still owes Device.wg its Done (watchdog.go)
 	_      [40]byte      // a cache line per lane: idle lanes poll token
 }
 
@@ -236,6 +238,9 @@ type krun struct {
 	failed atomic.Bool
 	errMu  sync.Mutex
 	err    error // first block error; guarded by errMu
+
+	abandoned atomic.Bool   // failed by the watchdog while its blocks ran (watchdog.go)
+	gen       atomic.Uint64 // moves on when the run is recycled (Mark)
 }
 
 // dispatchKernel starts q's head kernel on free cores, or leaves it queued
@@ -276,6 +281,7 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	r.err = nil
 	if ks.Timeout > 0 {
 		r.start = time.Now()
+		d.startWatchdog()
 	}
 	a.freeCube -= r.cube
 	a.freeVector -= r.vector
@@ -293,6 +299,7 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 			l = &lane{wake: make(chan struct{}, 1)}
 			a.lanes++
 			d.wg.Add(1)
+			l.owed.Store(true)
 			go d.laneLoop(l)
 		}
 		l.run = r
@@ -373,7 +380,11 @@ func (d *Device) startAhead(q *Queue) bool {
 // scheduler picks, and the OS often wakes those threads on the CPU of the
 // waker, serialising the blocks for milliseconds.
 func (d *Device) laneLoop(l *lane) {
-	defer d.wg.Done()
+	defer func() {
+		if l.owed.CompareAndSwap(true, false) {
+			d.wg.Done()
+		}
+	}()
 	runtime.LockOSThread()
 	for {
 		if l.token.CompareAndSwap(true, false) {
@@ -411,6 +422,10 @@ func (d *Device) runInline(l *lane, next *Queue, limit uint64) *lane {
 	r := l.run
 	runLane(r)
 	if r.left.Add(-1) == 0 {
+		if r.abandoned.Load() {
+			d.finishAbandoned(r, l)
+			return nil
+		}
 		// The last lane goes idle inside finishKernel's critical section:
 		// one lock instead of two on the path of every small kernel.
 		return d.finishKernel(r, l, next, limit)
@@ -508,6 +523,21 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 	a := &d.aic
 	l.run = nil
 	a.idle = append(a.idle, l)
+	if r.abandoned.Load() {
+		// The watchdog failed the task while this lane was on its way
+		// here: the task, cores and in-flight count are settled.
+		for i, x := range a.abandoned {
+			if x == r {
+				a.abandoned = append(a.abandoned[:i], a.abandoned[i+1:]...)
+				d.busy.Add(-1)
+				break
+			}
+		}
+		r.recycle()
+		a.runs = append(a.runs, r)
+		d.mu.Unlock()
+		return nil
+	}
 	a.freeCube += r.cube
 	a.freeVector += r.vector
 	q := r.q
@@ -517,9 +547,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 			break
 		}
 	}
-	r.q, r.kern, r.err = nil, nil, nil
-	clear(r.lanes)
-	r.lanes = r.lanes[:0]
+	r.recycle()
 	a.runs = append(a.runs, r)
 	d.inflight--
 	d.complete(q, err)

@@ -75,22 +75,25 @@ type Device struct {
 
 	mu sync.Mutex
 	// Guarded by mu.
-	queues   []*Queue
-	active   [numPriorities][]*Queue // queues holding tasks, per priority
-	engines  []*engine
-	free     []*engine       // idle engines (LIFO: the last freed is still warm)
-	sdmaFree []time.Duration // virtual time each SDMA timeline becomes free
-	seq      uint64
-	nextQID  int
-	inflight int // tasks running on engines or host goroutines
-	closing  bool
-	closed   bool
-	space    sync.Cond // a ring slot freed, or a queue/device went away
-	idle     sync.Cond // a task completed while closing
-	scratch  []*Queue
-	paceT    *time.Timer
-	paceOn   bool
-	paceAt   time.Time
+	queues     []*Queue
+	active     [numPriorities][]*Queue // queues holding tasks, per priority
+	engines    []*engine
+	free       []*engine       // idle engines (LIFO: the last freed is still warm)
+	sdmaFree   []time.Duration // virtual time each SDMA timeline becomes free
+	seq        uint64
+	nextQID    int
+	inflight   int // tasks running on engines or host goroutines
+	closing    bool
+	closed     bool
+	wdOn       bool         // the watchdog runs (watchdog.go)
+	busy       atomic.Int32 // active queues + abandoned kernels: 0 is an idle device (Mark's fast path)
+	closeStart time.Time    // when Close began (watchdog.go)
+	space      sync.Cond    // a ring slot freed, or a queue/device went away
+	idle       sync.Cond    // a task completed while closing
+	scratch    []*Queue
+	paceT      *time.Timer
+	paceOn     bool
+	paceAt     time.Time
 
 	tlID int // timeline device number + 1, 0 until first traced; guarded by mu (trace.go)
 
@@ -532,6 +535,7 @@ func (d *Device) deactivate(q *Queue) {
 		}
 	}
 	q.active = false
+	d.busy.Add(-1)
 	if q.destroyed {
 		q.ring = nil
 	}
@@ -664,6 +668,8 @@ func (d *Device) Close() {
 		return
 	}
 	d.closing = true
+	d.closeStart = time.Now()
+	d.startWatchdog() // abandons kernels that outlive closeGrace (watchdog.go)
 	for _, q := range d.queues {
 		q.cancelWait() // value waits and callbacks would never return
 	}

@@ -139,6 +139,7 @@ func (d *Device) enqueueLocked(q *Queue, t Task) error {
 	q.submitted.Add(1)
 	if !q.active {
 		q.active = true
+		d.busy.Add(1)
 		d.active[q.prio] = append(d.active[q.prio], q)
 	}
 	return nil

@@ -7,7 +7,19 @@ import "time"
 // freed while such work may still use it out of reuse until its mark has
 // passed (aclrtFree returns at once, as documented, but a stale copy or
 // kernel must never overwrite the memory's next owner).
-type Mark struct{ qs []markQ }
+//
+// A kernel running at the mark counts until its blocks have returned, even
+// if the watchdog failed its task meanwhile (watchdog.go): an abandoned
+// kernel's memory stays out of reuse while it may still write it.
+type Mark struct {
+	qs   []markQ
+	runs []markRun
+}
+
+type markRun struct {
+	r   *krun
+	gen uint64
+}
 
 type markQ struct {
 	q      *Queue
@@ -17,6 +29,9 @@ type markQ struct {
 // Mark returns the device's mark now: the submitted count of every queue
 // holding tasks. It is empty when the device is idle.
 func (d *Device) Mark() Mark {
+	if d.busy.Load() == 0 {
+		return Mark{} // no queue holds a task and no abandoned kernel runs
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var m Mark
@@ -27,17 +42,27 @@ func (d *Device) Mark() Mark {
 			}
 		}
 	}
+	for _, rs := range [][]*krun{d.aic.running, d.aic.abandoned} {
+		for _, r := range rs {
+			m.runs = append(m.runs, markRun{r, r.gen.Load()})
+		}
+	}
 	return m
 }
 
 // Empty reports a mark taken on an idle device.
-func (m Mark) Empty() bool { return len(m.qs) == 0 }
+func (m Mark) Empty() bool { return len(m.qs) == 0 && len(m.runs) == 0 }
 
 // Passed reports whether every queue has completed (or dropped) the work
 // submitted before the mark. Two atomic loads per queue.
 func (m Mark) Passed() bool {
 	for _, x := range m.qs {
 		if x.q.completed.Load() < x.target {
+			return false
+		}
+	}
+	for _, x := range m.runs {
+		if x.r.gen.Load() == x.gen {
 			return false
 		}
 	}
@@ -52,5 +77,5 @@ func (m Mark) Wait(deadline time.Time) bool {
 			return false
 		}
 	}
-	return true
+	return m.Passed() // an abandoned kernel is not waited for
 }

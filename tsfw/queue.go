@@ -80,6 +80,9 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
+	if h := submitHook.Load(); h != nil { // fault injection (fault.go)
+		t = (*h)(q, t)
+	}
 	d := q.d
 	spun := false
 	d.mu.Lock()
@@ -141,6 +144,7 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	id := uint32(q.submitted.Add(1))
 	if !q.active {
 		q.active = true
+		d.busy.Add(1)
 		d.active[q.prio] = append(d.active[q.prio], q)
 	}
 	// Only a new head can change what the arbiter may start.

@@ -29,6 +29,7 @@ var (
 	alarmFlag  = flag.Int("sweep.alarm", 10, "seconds one call may take before it counts as a hang")
 	jobsFlag   = flag.Int("sweep.jobs", 0, "batches run in parallel (default GOMAXPROCS)")
 	reportFlag = flag.String("sweep.report", "", "file to write every case's outcome to")
+	libFlag    = flag.String("sweep.lib", "", "libascendcl.so to sweep (default: emu/lib of this repository)")
 )
 
 func repoRoot(t *testing.T) string {
@@ -100,6 +101,9 @@ func TestSweep(t *testing.T) {
 	}
 	repo := repoRoot(t)
 	inc, lib := filepath.Join(repo, "emu", "include"), filepath.Join(repo, "emu", "lib", "libascendcl.so")
+	if *libFlag != "" {
+		lib = *libFlag
+	}
 	if _, err := os.Stat(lib); err != nil {
 		t.Fatalf("%s is missing: run `make lib` first", lib)
 	}

@@ -1,0 +1,52 @@
+package acl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseFaults(t *testing.T) {
+	rules, err := parseFaults("oom:nth=3; aicore@1:kernel=vadd_f32,every=2 ;uce:addr=0x1000;sdma:p=50,seed=7")
+	require.NoError(t, err)
+	require.Len(t, rules, 4)
+	assert.Equal(t, faultOOM, rules[0].kind)
+	assert.Equal(t, uint64(3), rules[0].nth)
+	assert.Equal(t, int32(-1), rules[0].dev)
+	assert.Equal(t, int32(1), rules[1].dev)
+	assert.Equal(t, "vadd_f32", rules[1].kernel)
+	assert.Equal(t, uint64(2), rules[1].every)
+	assert.Equal(t, uintptr(0x1000), rules[2].addr)
+	assert.Equal(t, uint64(64), rules[2].length, "uce length defaults to 64 bytes")
+	assert.Equal(t, uint64(1), rules[2].nth, "no trigger: the first event")
+
+	for _, bad := range []string{"boom", "oom:nth", "oom:x=1", "oom@x", "sdma:kernel=k", "oom:p=200"} {
+		_, err := parseFaults(bad)
+		assert.Error(t, err, bad)
+	}
+	none, err := parseFaults("")
+	require.NoError(t, err)
+	assert.Empty(t, none)
+}
+
+// The same seed fires on the same events; nth and every count exactly.
+func TestFaultTriggers(t *testing.T) {
+	fire := func(spec string, n int) []int {
+		rules, err := parseFaults(spec)
+		require.NoError(t, err)
+		var got []int
+		for i := 1; i <= n; i++ {
+			if rules[0].hit() {
+				got = append(got, i)
+			}
+		}
+		return got
+	}
+	assert.Equal(t, []int{3}, fire("oom:nth=3", 10))
+	assert.Equal(t, []int{4, 8}, fire("oom:every=4", 10))
+	a, b := fire("oom:p=30,seed=9", 200), fire("oom:p=30,seed=9", 200)
+	assert.Equal(t, a, b)
+	assert.InDelta(t, 60, len(a), 30)
+	assert.Empty(t, fire("oom:p=0.0001,seed=1", 10))
+}
