@@ -28,7 +28,7 @@ generate:
 	$(GO) run ./cmd/npuemu compat -markdown -w docs/compat.md
 	$(GO) run ./cmd/npuemu compat -summary -w README.md
 
-demo: lib
+demo: deps lib
 	@mkdir -p build
 	$(CC) $(CFLAGS_APP) -o build/hello_npu examples/hello_npu.c -L $(LIB) -lascendcl
 	LD_LIBRARY_PATH=$(LIB) ./build/hello_npu
