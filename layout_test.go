@@ -24,7 +24,7 @@ const module = "github.com/npuemu/npuemu"
 
 // topLevel is the fixed top-level layout (ARCHITECTURE.md): these
 // directories exist, and Go code lives only in them or in abi/.
-var topLevel = []string{"emu", "hal", "acl", "tsfw", "svm", "libfake", "cmd", "conformance", "examples", "bench"}
+var topLevel = []string{"emu", "hal", "acl", "tsfw", "svm", "libfake", "cmd", "conformance", "examples", "bench", "rt"}
 
 // forbidden lists, per layer, the packages it must never depend on, even
 // indirectly (docs/internals.md): the hardware model and the ABI data stay
@@ -47,6 +47,8 @@ var forbidden = []struct {
 	{layers: []string{"svm"}, deps: []string{"tsfw", "emu"}, why: "svm sits below tsfw and emu"},
 	{layers: []string{"tsfw"}, deps: []string{"emu"}, why: "tsfw sits below emu"},
 	{layers: []string{"cmd"}, deps: []string{"libfake"}, why: "the CLI reads the model, never the C boundary"},
+	{layers: []string{"hal"}, deps: []string{"acl", "rt"}, why: "the driver sits below the runtime and the ACL surface (docs/stack.md)"},
+	{layers: []string{"rt/stack"}, deps: []string{"acl", "rt"}, why: "the boundary table is a leaf both layers above the driver use"},
 }
 
 // goPackage is the part of `go list -json` these tests read.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 )
 
 // device is the runtime's view of one emulated device.
@@ -253,7 +254,12 @@ func (d *device) releaseAllLocked() {
 	d.primary = nil
 	d.refs = 0
 	d.allocMu.Lock()
-	for base := range d.allocs {
+	for base, a := range d.allocs {
+		if a.hal && hal.Release(base) {
+			// Directly, not through an interposed halMemFree: locks are held.
+			_ = hal.MemFree(base)
+			continue
+		}
 		_, _ = d.emu.HBM.Free(base)
 	}
 	d.allocs = map[uintptr]allocation{}

@@ -8,16 +8,16 @@ void npu_call_hostfn(uintptr_t fn, uintptr_t arg) {
     ((void (*)(void *))fn)((void *)arg);
 }
 
-void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info) {
-    struct rtExceptionInfo copy;
+void npu_call_exccb(uintptr_t cb, const struct npu_exception_info *info) {
+    struct npu_exception_info copy;
     memcpy(&copy, info, sizeof copy);
-    ((aclrtExceptionInfoCallback)cb)(&copy);
+    ((aclrtExceptionInfoCallback)cb)((aclrtExceptionInfo *)&copy);
 }
 
-void npu_call_opexccb(uintptr_t cb, const struct rtExceptionInfo *info, uintptr_t userData) {
-    struct rtExceptionInfo copy;
+void npu_call_opexccb(uintptr_t cb, const struct npu_exception_info *info, uintptr_t userData) {
+    struct npu_exception_info copy;
     memcpy(&copy, info, sizeof copy);
-    ((aclrtOpExceptionCallback)cb)(&copy, (void *)userData);
+    ((aclrtOpExceptionCallback)cb)((aclrtExceptionInfo *)&copy, (void *)userData);
 }
 
 int32_t npu_call_abortcb(uintptr_t cb, int32_t deviceId, int32_t stage, uint32_t timeout, uintptr_t args) {

@@ -17,9 +17,9 @@ import (
 // the aclrtGet*FromExceptionInfo accessors over callback.h's layout, the
 // thread's last task id, and stream abort/stop.
 
-// cExcInfo lays info out as callback.h's struct rtExceptionInfo.
-func cExcInfo(info *acl.ExceptionInfo) C.struct_rtExceptionInfo {
-	var c C.struct_rtExceptionInfo
+// cExcInfo lays info out as callback.h's struct npu_exception_info.
+func cExcInfo(info *acl.ExceptionInfo) C.struct_npu_exception_info {
+	var c C.struct_npu_exception_info
 	c.taskid = C.uint32_t(info.TaskID)
 	c.streamid = C.uint32_t(info.StreamID)
 	c.tid = C.uint32_t(info.ThreadID)
@@ -36,7 +36,7 @@ func goExcInfo(info *C.aclrtExceptionInfo) *acl.ExceptionInfo {
 	if info == nil {
 		return nil
 	}
-	c := (*C.struct_rtExceptionInfo)(unsafe.Pointer(info))
+	c := (*C.struct_npu_exception_info)(unsafe.Pointer(info))
 	return &acl.ExceptionInfo{
 		TaskID: uint32(c.taskid), StreamID: uint32(c.streamid), ThreadID: uint32(c.tid),
 		DeviceID: uint32(c.deviceid), ErrorCode: uint32(c.retcode),
@@ -140,7 +140,7 @@ func npu_aclrtGetTaskIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtException
 	if info == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).taskid
+	return (*C.struct_npu_exception_info)(unsafe.Pointer(info)).taskid
 }
 
 //export npu_aclrtGetStreamIdFromExceptionInfo
@@ -148,7 +148,7 @@ func npu_aclrtGetStreamIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExcepti
 	if info == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).streamid
+	return (*C.struct_npu_exception_info)(unsafe.Pointer(info)).streamid
 }
 
 //export npu_aclrtGetThreadIdFromExceptionInfo
@@ -156,7 +156,7 @@ func npu_aclrtGetThreadIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExcepti
 	if info == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).tid
+	return (*C.struct_npu_exception_info)(unsafe.Pointer(info)).tid
 }
 
 //export npu_aclrtGetDeviceIdFromExceptionInfo
@@ -164,7 +164,7 @@ func npu_aclrtGetDeviceIdFromExceptionInfo(t *C.npu_thread, info *C.aclrtExcepti
 	if info == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).deviceid
+	return (*C.struct_npu_exception_info)(unsafe.Pointer(info)).deviceid
 }
 
 //export npu_aclrtGetErrorCodeFromExceptionInfo
@@ -172,7 +172,7 @@ func npu_aclrtGetErrorCodeFromExceptionInfo(t *C.npu_thread, info *C.aclrtExcept
 	if info == nil {
 		return excInfoNone
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info)).retcode
+	return (*C.struct_npu_exception_info)(unsafe.Pointer(info)).retcode
 }
 
 //export npu_aclrtGetThreadLastTaskId

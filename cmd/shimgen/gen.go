@@ -21,7 +21,7 @@ const (
 // shimLibs are the libraries whose symbols libfake defines. DSMI belongs to
 // libdrvdsmi_host.so, which npuemu does not ship yet; adding "dsmi" here is
 // all the generator needs (its int results are drvError_t codes).
-var shimLibs = map[string]bool{"acl": true, "hal": true}
+var shimLibs = map[string]bool{"acl": true, "hal": true, "rt": true}
 
 // cOnly are symbols written by hand in libfake's C files because Go cannot
 // export them (variadic); shimgen emits nothing for them and they count as
@@ -43,6 +43,7 @@ var codeTypes = map[string]bool{
 	"aclError":   true,
 	"drvError_t": true,
 	"DVresult":   true,
+	"rtError_t":  true,
 }
 
 // numberTypes are return types whose failure value is 0.
@@ -265,7 +266,9 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 }
 
 // libCodes are the NPU_LIB_* values of passthrough.h.
-var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL"}
+// rt* symbols are looked up through the vendor's ACL library, whose
+// namespace holds its libruntime.so.
+var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL", "rt": "NPU_LIB_ACL"}
 
 // genTable writes npu_pt_syms, the name and library of every symbol by its
 // index in abi.Symbols, and npu_pt_fns, the vendor's functions by index.

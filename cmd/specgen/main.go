@@ -30,6 +30,7 @@ type inputs struct {
 	aclTypes  *aclTypes
 	halConsts []constant
 	hal       *halSpec
+	rt        *rtSpec
 }
 
 func readInputs(specDir string) (*inputs, error) {
@@ -48,6 +49,9 @@ func readInputs(specDir string) (*inputs, error) {
 		return nil, err
 	}
 	if in.hal, err = parseHALSpec(specDir); err != nil {
+		return nil, err
+	}
+	if in.rt, err = parseRTSpec(specDir); err != nil {
 		return nil, err
 	}
 	return &in, nil
@@ -74,7 +78,24 @@ func generate(specDir, outDir string) error {
 	for p, s := range hal {
 		files[filepath.Join("emu/include/driver", p)] = s
 	}
-	syms, err := genSymbols(in.aclFuncs, in.hal.Functions)
+	rt, err := genRTHeaders(in.rt)
+	if err != nil {
+		return err
+	}
+	for p, s := range rt {
+		files[filepath.Join("emu/include", p)] = s
+	}
+	if files["abi/testdata/zabi_rt.c"], err = genRTABICheck(in.rt); err != nil {
+		return err
+	}
+	drvRows, drvOther, err := parseDrvMap(specDir)
+	if err != nil {
+		return err
+	}
+	if files["abi/zrterr.go"], err = genDrvMap(drvRows, drvOther); err != nil {
+		return err
+	}
+	syms, err := genSymbols(in.aclFuncs, in.hal.Functions, in.rt.Funcs)
 	if err != nil {
 		return err
 	}
@@ -94,6 +115,11 @@ func generate(specDir, outDir string) error {
 	if err != nil {
 		return err
 	}
+	rtConsts, err := genRTGoConsts(filepath.Join(outDir, "emu/include"), goConstValues(consts))
+	if err != nil {
+		return err
+	}
+	consts["abi/zrt.go"] = rtConsts["abi/zrt.go"]
 	return writeFiles(outDir, consts)
 }
 

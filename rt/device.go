@@ -1,0 +1,39 @@
+package rt
+
+import "github.com/npuemu/npuemu/acl"
+
+// SetDevice implements rtSetDevice: open device id (on first use) and make
+// its primary context the thread's current one.
+func SetDevice(t *acl.Thread, id int32) error { return wrap("rtSetDevice", acl.SetDevice(t, id)) }
+
+// GetDevice implements rtGetDevice.
+func GetDevice(t *acl.Thread, id *int32) error {
+	if id == nil {
+		return invalid("rtGetDevice", "devId must not be NULL")
+	}
+	return wrap("rtGetDevice", acl.GetDevice(t, id))
+}
+
+// DeviceReset implements rtDeviceReset.
+func DeviceReset(t *acl.Thread, id int32) error {
+	return wrap("rtDeviceReset", acl.ResetDevice(t, id))
+}
+
+// DeviceSynchronize implements rtDeviceSynchronize: wait for every stream
+// of the current device.
+func DeviceSynchronize(t *acl.Thread) error {
+	return wrap("rtDeviceSynchronize", acl.SynchronizeDevice(t))
+}
+
+// GetDeviceCount implements rtGetDeviceCount.
+func GetDeviceCount(t *acl.Thread, n *int32) error {
+	if n == nil {
+		return invalid("rtGetDeviceCount", "cnt must not be NULL")
+	}
+	var c uint32
+	if err := acl.GetDeviceCount(t, &c); err != nil {
+		return wrap("rtGetDeviceCount", err)
+	}
+	*n = int32(c)
+	return nil
+}
