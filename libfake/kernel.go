@@ -6,7 +6,6 @@ package main
 #include "acl/acl.h"
 #include "npu.h"
 #include "kernel_host.h"
-#include "stack.h"
 */
 import "C"
 
@@ -430,10 +429,6 @@ func launchAttrs(cfg *C.aclrtLaunchKernelCfg, buf *[4]acl.LaunchAttr) []acl.Laun
 //export npu_aclrtLaunchKernelWithConfig
 func npu_aclrtLaunchKernelWithConfig(t *C.npu_thread, funcHandle C.aclrtFuncHandle, numBlocks C.uint32_t, stream C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args C.aclrtArgsHandle, reserve unsafe.Pointer) C.aclError {
 	th := thread(t)
-	if crossLaunchWithConfig { // split layout, rtsLaunchKernelWithConfig interposed (stack.go)
-		return ret(th, crossed(C.NPU_X_rtsLaunchKernelWithConfig, int32(C.npu_x_rtsLaunchKernelWithConfig(unsafe.Pointer(funcHandle),
-			numBlocks, unsafe.Pointer(stream), unsafe.Pointer(cfg), unsafe.Pointer(args), reserve))))
-	}
 	var buf [4]acl.LaunchAttr
 	return ret(th, acl.LaunchKernelWithConfig(th, handle(unsafe.Pointer(funcHandle)), uint32(numBlocks), handle(unsafe.Pointer(stream)), launchAttrs(cfg, &buf), argsHandle(args)))
 }
@@ -441,9 +436,5 @@ func npu_aclrtLaunchKernelWithConfig(t *C.npu_thread, funcHandle C.aclrtFuncHand
 //export npu_aclrtLaunchKernel
 func npu_aclrtLaunchKernel(t *C.npu_thread, funcHandle C.aclrtFuncHandle, numBlocks C.uint32_t, argsData unsafe.Pointer, argsSize C.size_t, stream C.aclrtStream) C.aclError {
 	th := thread(t)
-	if crossLaunchV3 && uint64(argsSize) <= 0xFFFFFFFF { // split layout, rtLaunchKernelByFuncHandleV3 interposed (stack.go)
-		return ret(th, crossed(C.NPU_X_rtLaunchKernelByFuncHandleV3, int32(C.npu_x_rtLaunchKernelByFuncHandleV3(unsafe.Pointer(funcHandle),
-			numBlocks, argsData, C.uint32_t(argsSize), unsafe.Pointer(stream)))))
-	}
 	return ret(th, acl.LaunchKernel(th, handle(unsafe.Pointer(funcHandle)), uint32(numBlocks), uintptr(argsData), uint64(argsSize), handle(unsafe.Pointer(stream))))
 }

@@ -14,9 +14,6 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_rtMalloc] = "rtMalloc",
     [NPU_X_rtFree] = "rtFree",
     [NPU_X_rtMemGetInfoEx] = "rtMemGetInfoEx",
-    [NPU_X_rtStreamCreate] = "rtStreamCreate",
-    [NPU_X_rtLaunchKernelByFuncHandleV3] = "rtLaunchKernelByFuncHandleV3",
-    [NPU_X_rtsLaunchKernelWithConfig] = "rtsLaunchKernelWithConfig",
     [NPU_X_halMemAlloc] = "halMemAlloc",
     [NPU_X_halMemFree] = "halMemFree",
     [NPU_X_halMemGetInfo] = "halMemGetInfo",
@@ -30,6 +27,14 @@ static int split;
 /* ours is any function of this library; its base address tells a definition
  * of ours from a foreign one. */
 static void ours(void) {}
+
+/* foreign returns the global definition of name when it is not ours. */
+static void *foreign(void *global, const Dl_info *self, const char *name) {
+    void *p = dlsym(global, name);
+    Dl_info where;
+    if (p == NULL || dladdr(p, &where) == 0 || where.dli_fbase == self->dli_fbase) return NULL;
+    return p;
+}
 
 static void resolve(void) {
     const char *v = getenv("NPUEMU_STACK");
@@ -48,12 +53,13 @@ static void resolve(void) {
     if (global == NULL) return;
     for (int i = 0; i < NPU_X_COUNT; i++) {
         if (i < NPU_X_FIRST_HAL && !split) continue; /* ACL→rt binds internally */
-        void *p = dlsym(global, cross_names[i]);
-        Dl_info where;
-        if (p == NULL || dladdr(p, &where) == 0 || where.dli_fbase == self.dli_fbase) continue;
-        npu_cross[i] = p;
+        npu_cross[i] = foreign(global, &self, cross_names[i]);
     }
+    for (int i = 0; split && i < npu_route_n; i++) npu_route_fns[i] = foreign(global, &self, npu_route_names[i]);
 }
+
+/* The library's constructor decides before any shim can run. */
+__attribute__((constructor)) static void stack_init(void) { npu_stack_resolve(); }
 
 int npu_stack_resolve(void) {
     pthread_once(&once, resolve);
@@ -72,24 +78,14 @@ int32_t npu_x_rtMemGetInfoEx(uint32_t type, size_t *freeSize, size_t *totalSize)
     return ((__typeof__(&rtMemGetInfoEx))npu_cross[NPU_X_rtMemGetInfoEx])((rtMemInfoType_t)type, freeSize, totalSize);
 }
 
-int32_t npu_x_rtStreamCreate(void **stm, int32_t priority) {
-    return ((__typeof__(&rtStreamCreate))npu_cross[NPU_X_rtStreamCreate])(stm, priority);
-}
-
-/* aclrtLaunchKernel's call (acl-to-rt.tsv): an rtArgsEx_t over the device
- * argument block, no H2D copy, no task config. */
-int32_t npu_x_rtLaunchKernelByFuncHandleV3(void *funcHandle, uint32_t numBlocks, void *args, uint32_t argsSize, void *stm) {
+int32_t npu_route_launch_v3(void *fn, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
+                            aclrtStream stream) {
     rtArgsEx_t a;
     memset(&a, 0, sizeof a);
-    a.args = args;
-    a.argsSize = argsSize;
+    a.args = (void *)argsData;
+    a.argsSize = (uint32_t)argsSize;
     a.isNoNeedH2DCopy = 1;
-    return ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_cross[NPU_X_rtLaunchKernelByFuncHandleV3])(funcHandle, numBlocks, &a, stm, NULL);
-}
-
-int32_t npu_x_rtsLaunchKernelWithConfig(void *funcHandle, uint32_t numBlocks, void *stm, void *cfg, void *argsHandle, void *reserve) {
-    return ((__typeof__(&rtsLaunchKernelWithConfig))npu_cross[NPU_X_rtsLaunchKernelWithConfig])(
-        funcHandle, numBlocks, stm, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve);
+    return ((__typeof__(&rtLaunchKernelByFuncHandleV3))fn)(funcHandle, numBlocks, &a, stream, NULL);
 }
 
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag) {

@@ -16,16 +16,12 @@ import (
 
 // The stack wiring (rt/stack, stack.c): at the first call into npuemu the
 // boundary symbols are resolved once; for each one another library
-// interposed, the matching field of stack.RT / stack.HAL (or, for the ACL
-// launch and stream calls that are pure pass-throughs, the cross* flags
-// read by their exports) is set to a trampoline that calls it. Nothing is
-// set when nothing is interposed: every call stays a direct Go call.
+// interposed, the matching field of stack.RT / stack.HAL is set to a
+// trampoline that calls it. Nothing is set when nothing is interposed:
+// every call stays a direct Go call. (The ACL functions that are one rt*
+// call are routed in their C shims: shimgen's routes.)
 
 var stackOnce sync.Once
-
-// Pass-through ACL calls that cross to rt* in the split layout when the rt*
-// symbol is interposed; their exports test these (set once, read after).
-var crossStreamCreate, crossLaunchV3, crossLaunchWithConfig bool
 
 func wireStack() {
 	if C.npu_stack_resolve() != 0 {
@@ -50,9 +46,6 @@ func wireStack() {
 			return crossed(C.NPU_X_rtMemGetInfoEx, r)
 		}
 	}
-	crossStreamCreate = set(C.NPU_X_rtStreamCreate)
-	crossLaunchV3 = set(C.NPU_X_rtLaunchKernelByFuncHandleV3)
-	crossLaunchWithConfig = set(C.NPU_X_rtsLaunchKernelWithConfig)
 	if set(C.NPU_X_halMemAlloc) {
 		stack.HAL.MemAlloc = func(pp *uintptr, size, flag uint64) error {
 			return crossedDrv(C.NPU_X_halMemAlloc, int32(C.npu_x_halMemAlloc((*unsafe.Pointer)(unsafe.Pointer(pp)), C.uint64_t(size), C.uint64_t(flag))))

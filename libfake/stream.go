@@ -3,7 +3,6 @@ package main
 /*
 #include "acl/acl.h"
 #include "npu.h"
-#include "stack.h"
 */
 import "C"
 
@@ -19,9 +18,6 @@ import (
 //export npu_aclrtCreateStream
 func npu_aclrtCreateStream(t *C.npu_thread, stream *C.aclrtStream) C.aclError {
 	th := thread(t)
-	if crossStreamCreate && stream != nil { // split layout, rtStreamCreate interposed (stack.go)
-		return ret(th, crossed(C.NPU_X_rtStreamCreate, int32(C.npu_x_rtStreamCreate((*unsafe.Pointer)(unsafe.Pointer(stream)), 0))))
-	}
 	return ret(th, acl.CreateStream(th, handleOut(unsafe.Pointer(stream))))
 }
 

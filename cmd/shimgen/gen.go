@@ -239,12 +239,13 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 	for _, h := range headers(picked) {
 		fmt.Fprintf(&b, "#include %q\n", h)
 	}
-	b.WriteString("\n#include \"npu.h\"\n#include \"passthrough.h\"\n#include \"trace.h\"\n#include \"_cgo_export.h\"\n\n")
+	b.WriteString("\n#include \"npu.h\"\n#include \"passthrough.h\"\n#include \"stack.h\"\n#include \"trace.h\"\n#include \"_cgo_export.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n")
 	if err := genTable(&b, syms); err != nil {
 		return nil, err
 	}
+	genRouteTable(&b)
 	var skipped []string
 	for i, s := range syms {
 		if !shimLibs[s.Lib] {
@@ -342,6 +343,9 @@ func genShim(b *bytes.Buffer, idx int, s abi.Symbol, exported bool) error {
 
 	// emu_: what the shim did before passthrough existed.
 	fmt.Fprintf(b, "\nstatic inline %s emu_%s(%s) {\n", ret, s.Name, params)
+	if r, slot, ok := routeOf(s.Name); ok {
+		b.WriteString(routeCheck(r, slot, ps))
+	}
 	if exported {
 		fwd := []string{"npu_self()"}
 		for _, p := range ps {

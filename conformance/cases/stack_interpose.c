@@ -121,6 +121,24 @@ static int child(void) {
     CHECK_OK(aclrtFree(args));
     nFree += 2;
 
+    /* What a limiter watches besides memory: device, events, waits. */
+    int32_t dev = -1;
+    CHECK_OK(aclrtGetDevice(&dev));
+    CHECK_EQ(dev, 0);
+    aclrtEvent e0, e1;
+    CHECK_OK(aclrtCreateEvent(&e0));
+    CHECK_OK(aclrtCreateEvent(&e1));
+    CHECK_OK(aclrtRecordEvent(e0, s));
+    CHECK_OK(aclrtRecordEvent(e1, s));
+    CHECK_OK(aclrtStreamWaitEvent(s, e1));
+    CHECK_OK(aclrtSynchronizeStream(s));
+    float ms = -1;
+    CHECK_OK(aclrtEventElapsedTime(&ms, e0, e1));
+    CHECK(ms >= 0);
+    CHECK_OK(aclrtSynchronizeDevice());
+    CHECK_OK(aclrtDestroyEvent(e0));
+    CHECK_OK(aclrtDestroyEvent(e1));
+
     /* Before the second library runs: the ACL program's own traffic. */
     long rtSeen = split ? 1 : 0;
     CHECK_EQ(count("rtMalloc"), rtSeen * nMalloc);
@@ -129,6 +147,14 @@ static int child(void) {
     CHECK_EQ(count("rtStreamCreate"), rtSeen * nStream);
     CHECK_EQ(count("rtLaunchKernelByFuncHandleV3"), rtSeen);
     CHECK_EQ(count("rtsLaunchKernelWithConfig"), rtSeen);
+    CHECK_EQ(count("rtSetDevice"), rtSeen);
+    CHECK_EQ(count("rtGetDevice"), rtSeen);
+    CHECK_EQ(count("rtDeviceSynchronize"), rtSeen);
+    CHECK_EQ(count("rtEventCreate"), rtSeen * 2);
+    CHECK_EQ(count("rtEventRecord"), rtSeen * 2);
+    CHECK_EQ(count("rtStreamWaitEvent"), rtSeen);
+    CHECK_EQ(count("rtStreamSynchronize"), rtSeen * 3);
+    CHECK_EQ(count("rtEventElapsedTime"), rtSeen);
     /* The runtime's driver calls cross in both layouts. A refusal at the
      * rt level never reaches the driver; one at the hal level does. */
     long halAllocs = strcmp(level, "hal") == 0 ? nMalloc : nMallocOK;

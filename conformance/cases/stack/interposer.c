@@ -22,9 +22,12 @@
 #include "runtime/rt.h"
 
 enum { C_rtMalloc, C_rtFree, C_rtMemGetInfoEx, C_rtStreamCreate, C_rtLaunchV3, C_rtsLaunchWithConfig,
-       C_halMemAlloc, C_halMemFree, C_halMemGetInfo, C_N };
+       C_halMemAlloc, C_halMemFree, C_halMemGetInfo, C_rtSetDevice, C_rtGetDevice, C_rtDeviceSynchronize,
+       C_rtEventCreate, C_rtEventRecord, C_rtStreamWaitEvent, C_rtStreamSynchronize, C_rtEventElapsedTime, C_N };
 static const char *const names[C_N] = {"rtMalloc", "rtFree", "rtMemGetInfoEx", "rtStreamCreate",
-    "rtLaunchKernelByFuncHandleV3", "rtsLaunchKernelWithConfig", "halMemAlloc", "halMemFree", "halMemGetInfo"};
+    "rtLaunchKernelByFuncHandleV3", "rtsLaunchKernelWithConfig", "halMemAlloc", "halMemFree", "halMemGetInfo",
+    "rtSetDevice", "rtGetDevice", "rtDeviceSynchronize", "rtEventCreate", "rtEventRecord", "rtStreamWaitEvent",
+    "rtStreamSynchronize", "rtEventElapsedTime"};
 static long counts[C_N];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -175,4 +178,46 @@ DVresult halMemGetInfo(DVdevice device, unsigned int type, struct MemInfo *info)
         info->phy_info.giant_total = info->phy_info.giant_free = 0;
     }
     return r;
+}
+
+/* The calls a vNPU limiter makes for its own bookkeeping: counted and
+ * forwarded. */
+rtError_t rtSetDevice(int32_t devId) {
+    count(C_rtSetDevice);
+    return ((__typeof__(&rtSetDevice))next("rtSetDevice"))(devId);
+}
+
+rtError_t rtGetDevice(int32_t *devId) {
+    count(C_rtGetDevice);
+    return ((__typeof__(&rtGetDevice))next("rtGetDevice"))(devId);
+}
+
+rtError_t rtDeviceSynchronize(void) {
+    count(C_rtDeviceSynchronize);
+    return ((__typeof__(&rtDeviceSynchronize))next("rtDeviceSynchronize"))();
+}
+
+rtError_t rtEventCreate(rtEvent_t *evt) {
+    count(C_rtEventCreate);
+    return ((__typeof__(&rtEventCreate))next("rtEventCreate"))(evt);
+}
+
+rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
+    count(C_rtEventRecord);
+    return ((__typeof__(&rtEventRecord))next("rtEventRecord"))(evt, stm);
+}
+
+rtError_t rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
+    count(C_rtStreamWaitEvent);
+    return ((__typeof__(&rtStreamWaitEvent))next("rtStreamWaitEvent"))(stm, evt);
+}
+
+rtError_t rtStreamSynchronize(rtStream_t stm) {
+    count(C_rtStreamSynchronize);
+    return ((__typeof__(&rtStreamSynchronize))next("rtStreamSynchronize"))(stm);
+}
+
+rtError_t rtEventElapsedTime(float32_t *timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
+    count(C_rtEventElapsedTime);
+    return ((__typeof__(&rtEventElapsedTime))next("rtEventElapsedTime"))(timeInterval, startEvent, endEvent);
 }
