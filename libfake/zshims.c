@@ -20,6 +20,7 @@
 
 #include "npu.h"
 #include "passthrough.h"
+#include "stack.h"
 #include "trace.h"
 #include "_cgo_export.h"
 
@@ -878,6 +879,32 @@ const npu_pt_sym npu_pt_syms[] = {
 };
 const int npu_pt_nsyms = 846;
 void *npu_pt_fns[846];
+
+/* The rt* calls of ACL functions that cross into libruntime.so in the
+ * split layout (shimgen's routes); stack.c fills npu_route_fns with the
+ * interposed definitions it finds. */
+const char *const npu_route_names[] = {
+    "rtSetDevice",
+    "rtDeviceReset",
+    "rtGetDevice",
+    "rtDeviceSynchronize",
+    "rtStreamCreate",
+    "rtStreamDestroy",
+    "rtStreamSynchronize",
+    "rtStreamWaitEvent",
+    "rtEventCreate",
+    "rtEventDestroy",
+    "rtEventRecord",
+    "rtEventReset",
+    "rtEventSynchronize",
+    "rtEventElapsedTime",
+    "rtEventQueryStatus",
+    "rtModelExecute",
+    "rtLaunchKernelByFuncHandleV3",
+    "rtsLaunchKernelWithConfig",
+};
+const int npu_route_n = 18;
+void *npu_route_fns[18];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npu_aclFloat16ToFloat(npu_self(), value);
@@ -2209,6 +2236,8 @@ NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 static inline aclError emu_aclrtSetDevice(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[0] != NULL, 0)) /* split layout, rtSetDevice interposed */
+        return (aclError)((__typeof__(&rtSetDevice))npu_route_fns[0])(deviceId);
     return npu_aclrtSetDevice(npu_self(), deviceId);
 }
 
@@ -2238,6 +2267,8 @@ NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtResetDevice(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[1] != NULL, 0)) /* split layout, rtDeviceReset interposed */
+        return (aclError)((__typeof__(&rtDeviceReset))npu_route_fns[1])(deviceId);
     return npu_aclrtResetDevice(npu_self(), deviceId);
 }
 
@@ -2296,6 +2327,8 @@ NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtGetDevice(int32_t* deviceId) {
+    if (__builtin_expect(npu_route_fns[2] != NULL, 0) && (deviceId != NULL)) /* split layout, rtGetDevice interposed */
+        return (aclError)((__typeof__(&rtGetDevice))npu_route_fns[2])(deviceId);
     return npu_aclrtGetDevice(npu_self(), deviceId);
 }
 
@@ -2384,6 +2417,8 @@ NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 static inline aclError emu_aclrtSynchronizeDevice(void) {
+    if (__builtin_expect(npu_route_fns[3] != NULL, 0)) /* split layout, rtDeviceSynchronize interposed */
+        return (aclError)((__typeof__(&rtDeviceSynchronize))npu_route_fns[3])();
     return npu_aclrtSynchronizeDevice(npu_self());
 }
 
@@ -2529,6 +2564,8 @@ NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 static inline aclError emu_aclrtCreateEvent(aclrtEvent* event) {
+    if (__builtin_expect(npu_route_fns[8] != NULL, 0) && (event != NULL)) /* split layout, rtEventCreate interposed */
+        return (aclError)((__typeof__(&rtEventCreate))npu_route_fns[8])(event);
     return npu_aclrtCreateEvent(npu_self(), event);
 }
 
@@ -2618,6 +2655,8 @@ NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag)
 }
 
 static inline aclError emu_aclrtDestroyEvent(aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[9] != NULL, 0) && (event != NULL)) /* split layout, rtEventDestroy interposed */
+        return (aclError)((__typeof__(&rtEventDestroy))npu_route_fns[9])(event);
     return npu_aclrtDestroyEvent(npu_self(), event);
 }
 
@@ -2647,6 +2686,8 @@ NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 static inline aclError emu_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[10] != NULL, 0) && (event != NULL)) /* split layout, rtEventRecord interposed */
+        return (aclError)((__typeof__(&rtEventRecord))npu_route_fns[10])(event, stream);
     return npu_aclrtRecordEvent(npu_self(), event, stream);
 }
 
@@ -2708,6 +2749,8 @@ NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream strea
 }
 
 static inline aclError emu_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[11] != NULL, 0) && (event != NULL)) /* split layout, rtEventReset interposed */
+        return (aclError)((__typeof__(&rtEventReset))npu_route_fns[11])(event, stream);
     return npu_aclrtResetEvent(npu_self(), event, stream);
 }
 
@@ -2768,6 +2811,8 @@ NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) 
 }
 
 static inline aclError emu_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+    if (__builtin_expect(npu_route_fns[14] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQueryStatus interposed */
+        return (aclError)((__typeof__(&rtEventQueryStatus))npu_route_fns[14])(event, (rtEventStatus_t *)status);
     return npu_aclrtQueryEventStatus(npu_self(), event, status);
 }
 
@@ -2828,6 +2873,8 @@ NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitSt
 }
 
 static inline aclError emu_aclrtSynchronizeEvent(aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[12] != NULL, 0) && (event != NULL)) /* split layout, rtEventSynchronize interposed */
+        return (aclError)((__typeof__(&rtEventSynchronize))npu_route_fns[12])(event);
     return npu_aclrtSynchronizeEvent(npu_self(), event);
 }
 
@@ -2887,6 +2934,8 @@ NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
 }
 
 static inline aclError emu_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    if (__builtin_expect(npu_route_fns[13] != NULL, 0) && (ms != NULL && startEvent != NULL && endEvent != NULL)) /* split layout, rtEventElapsedTime interposed */
+        return (aclError)((__typeof__(&rtEventElapsedTime))npu_route_fns[13])(ms, startEvent, endEvent);
     return npu_aclrtEventElapsedTime(npu_self(), ms, startEvent, endEvent);
 }
 
@@ -4520,6 +4569,8 @@ NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, acl
 }
 
 static inline aclError emu_aclrtCreateStream(aclrtStream* stream) {
+    if (__builtin_expect(npu_route_fns[4] != NULL, 0) && (stream != NULL)) /* split layout, rtStreamCreate interposed */
+        return (aclError)((__typeof__(&rtStreamCreate))npu_route_fns[4])(stream, 0);
     return npu_aclrtCreateStream(npu_self(), stream);
 }
 
@@ -4610,6 +4661,8 @@ NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t pr
 }
 
 static inline aclError emu_aclrtDestroyStream(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[5] != NULL, 0) && (stream != NULL)) /* split layout, rtStreamDestroy interposed */
+        return (aclError)((__typeof__(&rtStreamDestroy))npu_route_fns[5])(stream);
     return npu_aclrtDestroyStream(npu_self(), stream);
 }
 
@@ -4668,6 +4721,8 @@ NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtSynchronizeStream(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[6] != NULL, 0)) /* split layout, rtStreamSynchronize interposed */
+        return (aclError)((__typeof__(&rtStreamSynchronize))npu_route_fns[6])(stream);
     return npu_aclrtSynchronizeStream(npu_self(), stream);
 }
 
@@ -4817,6 +4872,8 @@ NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 }
 
 static inline aclError emu_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[7] != NULL, 0) && (event != NULL)) /* split layout, rtStreamWaitEvent interposed */
+        return (aclError)((__typeof__(&rtStreamWaitEvent))npu_route_fns[7])(stream, event);
     return npu_aclrtStreamWaitEvent(npu_self(), stream, event);
 }
 
@@ -5853,6 +5910,8 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
 }
 
 static inline aclError emu_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[16] != NULL, 0) && (argsSize <= 0xFFFFFFFFu)) /* split layout, rtLaunchKernelByFuncHandleV3 interposed */
+        return (aclError)npu_route_launch_v3(npu_route_fns[16], funcHandle, numBlocks, argsData, argsSize, stream);
     return npu_aclrtLaunchKernel(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, stream);
 }
 
@@ -6897,6 +6956,8 @@ NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
 }
 
 static inline aclError emu_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+    if (__builtin_expect(npu_route_fns[17] != NULL, 0)) /* split layout, rtsLaunchKernelWithConfig interposed */
+        return (aclError)((__typeof__(&rtsLaunchKernelWithConfig))npu_route_fns[17])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve);
     return npu_aclrtLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
 }
 
@@ -9694,6 +9755,8 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
 }
 
 static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[15] != NULL, 0) && (modelRI != NULL)) /* split layout, rtModelExecute interposed */
+        return (aclError)((__typeof__(&rtModelExecute))npu_route_fns[15])(modelRI, stream, 0);
     return npu_aclmdlRIExecuteAsync(npu_self(), modelRI, stream);
 }
 
