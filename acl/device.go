@@ -117,9 +117,15 @@ func GetRunMode(t *Thread, mode *int32) error {
 }
 
 // SetDevice implements aclrtSetDevice.
-func SetDevice(t *Thread, id int32) error {
+func SetDevice(t *Thread, id int32) error { return setDeviceFiring(t, id, true) }
+
+// RuntimeSetDevice is rtSetDevice: aclrtSetDevice without the ACL's
+// aclInit requirement (the runtime boots on its first call).
+func RuntimeSetDevice(t *Thread, id int32) error { return setDeviceFiring(t, id, false) }
+
+func setDeviceFiring(t *Thread, id int32, needInit bool) error {
 	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
-	err := setDevice(t, id)
+	err := setDevice(t, id, needInit)
 	flushStreamStates()
 	if err == nil {
 		fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
@@ -127,10 +133,10 @@ func SetDevice(t *Thread, id int32) error {
 	return err
 }
 
-func setDevice(t *Thread, id int32) error {
+func setDevice(t *Thread, id int32, needInit bool) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if rt.initRefs == 0 {
+	if needInit && rt.initRefs == 0 {
 		return errUninitialized("aclrtSetDevice")
 	}
 	c, err := setDeviceLocked("aclrtSetDevice", id)

@@ -44,3 +44,16 @@ func npu_rtMemcpyAsync(t *C.npu_thread, dst unsafe.Pointer, destMax C.uint64_t, 
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.MemcpyAsync(th, uintptr(dst), uint64(destMax), uintptr(src), uint64(cnt), int32(kind), handle(unsafe.Pointer(stm)))))
 }
+
+//export npu_rtMallocPhysical
+func npu_rtMallocPhysical(t *C.npu_thread, handle *C.rtDrvMemHandle, size C.size_t, prop *C.rtDrvMemProp_t, flags C.uint64_t) C.rtError_t {
+	th := thread(t)
+	// rt.DrvMemProp mirrors struct DrvMemProp (32 bytes; zabi_rt.c pins it).
+	return C.rtError_t(ret(th, rt.MallocPhysical(th, memHandleOut(unsafe.Pointer(handle)), uint64(size), (*rt.DrvMemProp)(unsafe.Pointer(prop)), uint64(flags))))
+}
+
+//export npu_rtFreePhysical
+func npu_rtFreePhysical(t *C.npu_thread, handle C.rtDrvMemHandle) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.FreePhysical(th, memHandle(unsafe.Pointer(handle)))))
+}

@@ -49,11 +49,13 @@ var symbolRules = map[string]rule{
 	"rtLaunchKernelByFuncHandleV3": partial("argument blocks in device memory (isNoNeedH2DCopy = 1, as aclrtLaunchKernel passes) without tiling or host-input info; cfgInfo must be NULL"),
 	"rtsLaunchKernelWithConfig":    supported("as aclrtLaunchKernelWithConfig (rtKernelLaunchCfg_t has its layout)"),
 	"rtModelExecute":               supported("flag 0; as aclmdlRIExecuteAsync"),
+	"rtMallocPhysical":             partial("HBM/DDR (and P2P) memory on the device, host or host-NUMA side, as aclrtMallocPhysical; module_id is not charged separately"),
+	"rtFreePhysical":               supported("as aclrtFreePhysical"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
 var areaNotes = map[string]string{
-	"kernel": "not implemented yet by npuemu's rt layer: kernels are launched by function handle (rtLaunchKernelByFuncHandleV3, rtsLaunchKernelWithConfig); stub registration and AI CPU kernels by name are not modelled",
+	"kernel": "not implemented yet by npuemu's rt layer: kernels are launched by function handle (rtLaunchKernelByFuncHandleV3, rtsLaunchKernelWithConfig); stub registration (rtFunctionRegister, rtKernelLaunchWithFlagV2), tiling-key entries (rtKernelLaunchWithHandleV2) and AI CPU kernels by name (rtAicpuKernelLaunch*) are not modelled",
 }
 
 const otherNote = "not implemented yet by npuemu's rt layer (docs/stack.md lists what is); the aclrt* function of the same family works"
