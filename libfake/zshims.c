@@ -19337,11 +19337,7 @@ NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint
 }
 
 static inline rtError_t emu_rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
-    (void)handle;
-    (void)size;
-    (void)prop;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 611);
+    return npu_rtMallocPhysical(npu_self(), handle, size, prop, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
@@ -20131,8 +20127,7 @@ NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreePhysical(rtDrvMemHandle handle) {
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 634);
+    return npu_rtFreePhysical(npu_self(), handle);
 }
 
 static NPU_HOOK rtError_t hook_rtFreePhysical(rtDrvMemHandle handle) {
