@@ -4,7 +4,9 @@ import "github.com/npuemu/npuemu/acl"
 
 // SetDevice implements rtSetDevice: open device id (on first use) and make
 // its primary context the thread's current one.
-func SetDevice(t *acl.Thread, id int32) error { return wrap("rtSetDevice", acl.RuntimeSetDevice(t, id)) }
+func SetDevice(t *acl.Thread, id int32) error {
+	return wrap("rtSetDevice", acl.RuntimeSetDevice(t, id))
+}
 
 // GetDevice implements rtGetDevice.
 func GetDevice(t *acl.Thread, id *int32) error {
