@@ -6195,11 +6195,7 @@ NPU_EXPORT aclError aclrtDeviceGetBareTgid(int32_t* pid) {
 }
 
 static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
-    (void)src;
-    (void)size;
-    (void)cmoType;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 174);
+    return npu_aclrtCmoAsync(npu_self(), src, size, cmoType, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
@@ -11535,8 +11531,7 @@ NPU_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId
 }
 
 static inline aclError emu_aclrtCmoGetDescSize(size_t* size) {
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 344);
+    return npu_aclrtCmoGetDescSize(npu_self(), size);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoGetDescSize(size_t* size) {
@@ -11565,10 +11560,7 @@ NPU_EXPORT aclError aclrtCmoGetDescSize(size_t* size) {
 }
 
 static inline aclError emu_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
-    (void)cmoDesc;
-    (void)src;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 345);
+    return npu_aclrtCmoSetDesc(npu_self(), cmoDesc, src, size);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
@@ -11599,11 +11591,7 @@ NPU_EXPORT aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
 }
 
 static inline aclError emu_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
-    (void)cmoDesc;
-    (void)cmoType;
-    (void)stream;
-    (void)reserve;
-    return (aclError)npu_unsupported(npu_self(), 346);
+    return npu_aclrtCmoAsyncWithDesc(npu_self(), cmoDesc, cmoType, stream, (void*)reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
