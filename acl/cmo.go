@@ -27,7 +27,6 @@ const (
 // cmoFamilies are the SoC families that have the CMO functions.
 var cmoFamilies = []string{emu.FamilyA2, emu.FamilyA3, emu.Family950}
 
-
 // cmoType checks the aclrtCmoType argument.
 func cmoType(fn string, typ int32) error {
 	switch typ {
