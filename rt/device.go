@@ -39,3 +39,29 @@ func GetDeviceCount(t *acl.Thread, n *int32) error {
 	*n = int32(c)
 	return nil
 }
+
+// DeviceSynchronizeWithTimeout implements rtDeviceSynchronizeWithTimeout
+// (milliseconds, -1 = forever).
+func DeviceSynchronizeWithTimeout(t *acl.Thread, timeoutMs int32) error {
+	if timeoutMs < -1 {
+		return invalid("rtDeviceSynchronizeWithTimeout", "timeout %d: -1 (forever) or more", timeoutMs)
+	}
+	return wrap("rtDeviceSynchronizeWithTimeout", acl.SynchronizeDeviceWithTimeout(t, timeoutMs))
+}
+
+// GetSocVersion implements rtGetSocVersion: the SoC name, NUL-terminated,
+// into a buffer of maxLen bytes (the caller copies it; libfake writes it).
+func GetSocVersion(t *acl.Thread, maxLen uint32) (string, error) {
+	const fn = "rtGetSocVersion"
+	name, err := acl.SocName(t)
+	if err != nil {
+		return "", wrap(fn, err)
+	}
+	if uint32(len(name)) >= maxLen {
+		return "", invalid(fn, "maxLen %d cannot hold %q and its NUL", maxLen, name)
+	}
+	return name, nil
+}
+
+// GetSocVersionNil is rtGetSocVersion's answer to a NULL buffer.
+func GetSocVersionNil() error { return invalid("rtGetSocVersion", "ver must not be NULL") }

@@ -88,3 +88,12 @@ func EventElapsedTime(t *acl.Thread, ms *float32, start, end acl.Handle) error {
 	}
 	return wrap("rtEventElapsedTime", acl.EventElapsedTime(t, ms, start, end))
 }
+
+// EventQueryWaitStatus implements rtEventQueryWaitStatus (the
+// rtEventWaitStatus_t numbering is aclrtEventWaitStatus's).
+func EventQueryWaitStatus(t *acl.Thread, e acl.Handle, status *int32) error {
+	if e == 0 || status == nil {
+		return invalid("rtEventQueryWaitStatus", "evt and status must not be NULL")
+	}
+	return wrap("rtEventQueryWaitStatus", acl.QueryEventWaitStatus(t, e, status))
+}

@@ -53,3 +53,31 @@ func MemcpyAsync(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count 
 	}
 	return wrap(fn, acl.MemcpyAsync(t, dst, destMax, src, count, k, stream))
 }
+
+// MallocHost implements rtMallocHost: pinned host memory (moduleId is
+// accepted; host memory is not charged to device modules).
+func MallocHost(t *acl.Thread, out *uintptr, size uint64, module uint16) error {
+	const fn = "rtMallocHost"
+	if out == nil || size == 0 {
+		return invalid(fn, "hostPtr must not be NULL and size must not be 0")
+	}
+	return wrap(fn, acl.MallocHost(t, out, size, fn))
+}
+
+// FreeHost implements rtFreeHost.
+func FreeHost(t *acl.Thread, p uintptr) error {
+	if p == 0 {
+		return invalid("rtFreeHost", "hostPtr must not be NULL")
+	}
+	return wrap("rtFreeHost", acl.FreeHost(t, p, false))
+}
+
+// Memset implements rtMemset: cnt bytes of val (its low byte) at devPtr.
+func Memset(t *acl.Thread, p uintptr, destMax uint64, val uint32, cnt uint64) error {
+	return wrap("rtMemset", acl.Memset(t, p, destMax, int32(val&0xFF), cnt))
+}
+
+// MemsetAsync implements rtMemsetAsync.
+func MemsetAsync(t *acl.Thread, p uintptr, destMax uint64, val uint32, cnt uint64, s acl.Handle) error {
+	return wrap("rtMemsetAsync", acl.MemsetAsync(t, p, destMax, int32(val&0xFF), cnt, s))
+}

@@ -1,6 +1,9 @@
 package rt
 
-import "github.com/npuemu/npuemu/acl"
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
+)
 
 // StreamCreate implements rtStreamCreate: a stream of the current context
 // with the given priority (clamped to the device's range, as the runtime
@@ -46,4 +49,27 @@ func StreamGetCaptureInfo(t *acl.Thread, s acl.Handle, status *int32, model *acl
 		return invalid("rtStreamGetCaptureInfo", "status must not be NULL")
 	}
 	return wrap("rtStreamGetCaptureInfo", acl.CaptureGetInfo(t, s, status, model))
+}
+
+// StreamQuery implements rtStreamQuery: success when every task of the
+// stream completed, ACL_ERROR_RT_STREAM_NOT_COMPLETE while one has not.
+func StreamQuery(t *acl.Thread, s acl.Handle) error {
+	const fn = "rtStreamQuery"
+	var st int32
+	if err := acl.StreamQuery(t, s, &st); err != nil {
+		return wrap(fn, err)
+	}
+	if st != abi.ACL_STREAM_STATUS_COMPLETE {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_COMPLETE, "%s: stream %#x has tasks not complete", fn, uintptr(s))
+	}
+	return nil
+}
+
+// StreamSynchronizeWithTimeout implements rtStreamSynchronizeWithTimeout
+// (milliseconds, -1 = forever).
+func StreamSynchronizeWithTimeout(t *acl.Thread, s acl.Handle, timeoutMs int32) error {
+	if timeoutMs < -1 {
+		return invalid("rtStreamSynchronizeWithTimeout", "timeout %d: -1 (forever) or more", timeoutMs)
+	}
+	return wrap("rtStreamSynchronizeWithTimeout", acl.SynchronizeStream(t, s, timeoutMs))
 }

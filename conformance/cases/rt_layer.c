@@ -115,6 +115,34 @@ int main(void) {
     prop.side = 7;
     CHECK_RT(rtMallocPhysical(&h, 2 * 1024 * 1024, &prop, 0), ACL_ERROR_RT_PARAM_INVALID);
 
+    /* Contexts, host memory, memset, queries with the rt codes. */
+    rtContext_t ctx = NULL, cur = NULL;
+    CHECK_RT(rtCtxCreateEx(&ctx, 0, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtCtxGetCurrent(&cur), ACL_RT_SUCCESS);
+    CHECK(cur == ctx);
+    CHECK_RT(rtCtxSetCurrent(ctx), ACL_RT_SUCCESS);
+    void *hp = NULL, *dp = NULL;
+    CHECK_RT(rtMallocHost(&hp, 4096, 33), ACL_RT_SUCCESS);
+    CHECK_RT(rtMalloc(&dp, 4096, RT_MEMORY_DEFAULT, 33), ACL_RT_SUCCESS);
+    CHECK_RT(rtMemset(dp, 4096, 0x1A5, 4096), ACL_RT_SUCCESS); /* the low byte, 0xA5 */
+    CHECK_RT(rtMemcpy(hp, 4096, dp, 4096, RT_MEMCPY_DEVICE_TO_HOST), ACL_RT_SUCCESS);
+    CHECK_EQ(((unsigned char *)hp)[4095], 0xA5);
+    rtStream_t s2 = NULL;
+    CHECK_RT(rtStreamCreate(&s2, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtMemsetAsync(dp, 4096, 0x5A, 4096, s2), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronizeWithTimeout(s2, -1), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamQuery(s2), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronizeWithTimeout(s2, -2), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceSynchronizeWithTimeout(-1), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamDestroy(s2), ACL_RT_SUCCESS);
+    CHECK_RT(rtFree(dp), ACL_RT_SUCCESS);
+    CHECK_RT(rtFreeHost(hp), ACL_RT_SUCCESS);
+    char soc[64] = {0};
+    CHECK_RT(rtGetSocVersion(soc, sizeof soc), ACL_RT_SUCCESS);
+    CHECK(strcmp(soc, aclrtGetSocName()) == 0);
+    CHECK_RT(rtGetSocVersion(soc, 2), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtCtxDestroyEx(ctx), ACL_RT_SUCCESS);
+
     /* What npuemu does not implement fails with the runtime's code. */
     rtArgsEx_t args;
     memset(&args, 0, sizeof args);
