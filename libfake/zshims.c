@@ -16149,10 +16149,7 @@ NPU_EXPORT rtError_t rtPeekAtLastError(rtLastErrLevel_t level) {
 }
 
 static inline rtError_t emu_rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
-    (void)createCtx;
-    (void)flags;
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 511);
+    return npu_rtCtxCreateEx(npu_self(), createCtx, flags, devId);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
@@ -16183,8 +16180,7 @@ NPU_EXPORT rtError_t rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32
 }
 
 static inline rtError_t emu_rtCtxDestroyEx(rtContext_t destroyCtx) {
-    (void)destroyCtx;
-    return (rtError_t)npu_unsupported(npu_self(), 512);
+    return npu_rtCtxDestroyEx(npu_self(), destroyCtx);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxDestroyEx(rtContext_t destroyCtx) {
@@ -16213,8 +16209,7 @@ NPU_EXPORT rtError_t rtCtxDestroyEx(rtContext_t destroyCtx) {
 }
 
 static inline rtError_t emu_rtCtxSetCurrent(rtContext_t currentCtx) {
-    (void)currentCtx;
-    return (rtError_t)npu_unsupported(npu_self(), 513);
+    return npu_rtCtxSetCurrent(npu_self(), currentCtx);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxSetCurrent(rtContext_t currentCtx) {
@@ -16243,8 +16238,7 @@ NPU_EXPORT rtError_t rtCtxSetCurrent(rtContext_t currentCtx) {
 }
 
 static inline rtError_t emu_rtCtxGetCurrent(rtContext_t* currentCtx) {
-    (void)currentCtx;
-    return (rtError_t)npu_unsupported(npu_self(), 514);
+    return npu_rtCtxGetCurrent(npu_self(), currentCtx);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxGetCurrent(rtContext_t* currentCtx) {
@@ -16705,8 +16699,7 @@ NPU_EXPORT rtError_t rtDeviceSynchronize(void) {
 }
 
 static inline rtError_t emu_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 529);
+    return npu_rtDeviceSynchronizeWithTimeout(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
@@ -16827,9 +16820,7 @@ NPU_EXPORT rtError_t rtGetRunMode(rtRunMode* runMode) {
 }
 
 static inline rtError_t emu_rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
-    (void)ver;
-    (void)maxLen;
-    return (rtError_t)npu_unsupported(npu_self(), 533);
+    return npu_rtGetSocVersion(npu_self(), ver, maxLen);
 }
 
 static NPU_HOOK rtError_t hook_rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
@@ -17505,9 +17496,7 @@ NPU_EXPORT rtError_t rtEventQuery(rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
-    (void)evt;
-    (void)status;
-    return (rtError_t)npu_unsupported(npu_self(), 555);
+    return npu_rtEventQueryWaitStatus(npu_self(), evt, status);
 }
 
 static NPU_HOOK rtError_t hook_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
@@ -18072,9 +18061,7 @@ NPU_EXPORT rtError_t rtStreamSynchronize(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
-    (void)stm;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 573);
+    return npu_rtStreamSynchronizeWithTimeout(npu_self(), stm, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
@@ -18104,8 +18091,7 @@ NPU_EXPORT rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t time
 }
 
 static inline rtError_t emu_rtStreamQuery(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 574);
+    return npu_rtStreamQuery(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamQuery(rtStream_t stm) {
@@ -19418,10 +19404,7 @@ NPU_EXPORT rtError_t rtFree(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
-    (void)hostPtr;
-    (void)size;
-    (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 614);
+    return npu_rtMallocHost(npu_self(), hostPtr, size, moduleId);
 }
 
 static NPU_HOOK rtError_t hook_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
@@ -19452,8 +19435,7 @@ NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t 
 }
 
 static inline rtError_t emu_rtFreeHost(void* hostPtr) {
-    (void)hostPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 615);
+    return npu_rtFreeHost(npu_self(), hostPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeHost(void* hostPtr) {
@@ -19874,11 +19856,7 @@ NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* s
 }
 
 static inline rtError_t emu_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
-    (void)devPtr;
-    (void)destMax;
-    (void)val;
-    (void)cnt;
-    return (rtError_t)npu_unsupported(npu_self(), 627);
+    return npu_rtMemset(npu_self(), devPtr, destMax, val, cnt);
 }
 
 static NPU_HOOK rtError_t hook_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
@@ -19910,12 +19888,7 @@ NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint
 }
 
 static inline rtError_t emu_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
-    (void)ptr;
-    (void)destMax;
-    (void)val;
-    (void)cnt;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 628);
+    return npu_rtMemsetAsync(npu_self(), ptr, destMax, val, cnt, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
