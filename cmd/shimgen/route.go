@@ -49,6 +49,13 @@ var routes = []route{
 	{acl: "aclmdlRIExecuteAsync", rt: "rtModelExecute", args: "modelRI, stream, 0", guard: "modelRI != NULL"},
 	{acl: "aclrtLaunchKernel", rt: "rtLaunchKernelByFuncHandleV3", helper: "npu_route_launch_v3", guard: "argsSize <= 0xFFFFFFFFu"},
 	{acl: "aclrtLaunchKernelWithConfig", rt: "rtsLaunchKernelWithConfig", args: "funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve"},
+	// The copy kinds 0..3 have the same numbers in ACL and rt; DEFAULT and
+	// HOST_TO_BUF_TO_DEVICE are translated by ACL and stay unrouted, as do
+	// count 0 (no rt call) and NULL pointers (ACL's own check).
+	{acl: "aclrtMemcpy", rt: "rtMemcpy", args: "dst, destMax, src, count, (rtMemcpyKind_t)kind",
+		guard: "dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE"},
+	{acl: "aclrtMemcpyAsync", rt: "rtMemcpyAsync", args: "dst, destMax, src, count, (rtMemcpyKind_t)kind, stream",
+		guard: "dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE"},
 }
 
 // routeOf returns the route of an ACL symbol and its slot.

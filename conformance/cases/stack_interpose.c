@@ -155,6 +155,7 @@ static int child(void) {
     CHECK_EQ(count("rtStreamWaitEvent"), rtSeen);
     CHECK_EQ(count("rtStreamSynchronize"), rtSeen * 3);
     CHECK_EQ(count("rtEventElapsedTime"), rtSeen);
+    CHECK_EQ(count("rtMemcpy"), rtSeen * 2); /* the argument block in, the echo out */
     /* The runtime's driver calls cross in both layouts. A refusal at the
      * rt level never reaches the driver; one at the hal level does. */
     long halAllocs = strcmp(level, "hal") == 0 ? nMalloc : nMallocOK;

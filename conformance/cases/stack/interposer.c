@@ -23,11 +23,11 @@
 
 enum { C_rtMalloc, C_rtFree, C_rtMemGetInfoEx, C_rtStreamCreate, C_rtLaunchV3, C_rtsLaunchWithConfig,
        C_halMemAlloc, C_halMemFree, C_halMemGetInfo, C_rtSetDevice, C_rtGetDevice, C_rtDeviceSynchronize,
-       C_rtEventCreate, C_rtEventRecord, C_rtStreamWaitEvent, C_rtStreamSynchronize, C_rtEventElapsedTime, C_N };
+       C_rtEventCreate, C_rtEventRecord, C_rtStreamWaitEvent, C_rtStreamSynchronize, C_rtEventElapsedTime, C_rtMemcpy, C_N };
 static const char *const names[C_N] = {"rtMalloc", "rtFree", "rtMemGetInfoEx", "rtStreamCreate",
     "rtLaunchKernelByFuncHandleV3", "rtsLaunchKernelWithConfig", "halMemAlloc", "halMemFree", "halMemGetInfo",
     "rtSetDevice", "rtGetDevice", "rtDeviceSynchronize", "rtEventCreate", "rtEventRecord", "rtStreamWaitEvent",
-    "rtStreamSynchronize", "rtEventElapsedTime"};
+    "rtStreamSynchronize", "rtEventElapsedTime", "rtMemcpy"};
 static long counts[C_N];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -220,4 +220,9 @@ rtError_t rtStreamSynchronize(rtStream_t stm) {
 rtError_t rtEventElapsedTime(float32_t *timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
     count(C_rtEventElapsedTime);
     return ((__typeof__(&rtEventElapsedTime))next("rtEventElapsedTime"))(timeInterval, startEvent, endEvent);
+}
+
+rtError_t rtMemcpy(void *dst, uint64_t destMax, const void *src, uint64_t cnt, rtMemcpyKind_t kind) {
+    count(C_rtMemcpy);
+    return ((__typeof__(&rtMemcpy))next("rtMemcpy"))(dst, destMax, src, cnt, kind);
 }
