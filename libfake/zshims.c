@@ -902,9 +902,11 @@ const char *const npu_route_names[] = {
     "rtModelExecute",
     "rtLaunchKernelByFuncHandleV3",
     "rtsLaunchKernelWithConfig",
+    "rtMemcpy",
+    "rtMemcpyAsync",
 };
-const int npu_route_n = 18;
-void *npu_route_fns[18];
+const int npu_route_n = 20;
+void *npu_route_fns[20];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npu_aclFloat16ToFloat(npu_self(), value);
@@ -3732,6 +3734,8 @@ NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline aclError emu_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    if (__builtin_expect(npu_route_fns[18] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) /* split layout, rtMemcpy interposed */
+        return (aclError)((__typeof__(&rtMemcpy))npu_route_fns[18])(dst, destMax, src, count, (rtMemcpyKind_t)kind);
     return npu_aclrtMemcpy(npu_self(), dst, destMax, (void*)src, count, kind);
 }
 
@@ -3797,6 +3801,8 @@ NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, si
 }
 
 static inline aclError emu_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[19] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) /* split layout, rtMemcpyAsync interposed */
+        return (aclError)((__typeof__(&rtMemcpyAsync))npu_route_fns[19])(dst, destMax, src, count, (rtMemcpyKind_t)kind, stream);
     return npu_aclrtMemcpyAsync(npu_self(), dst, destMax, (void*)src, count, kind, stream);
 }
 
