@@ -24,7 +24,7 @@ const module = "github.com/npuemu/npuemu"
 
 // topLevel is the fixed top-level layout (ARCHITECTURE.md): these
 // directories exist, and Go code lives only in them or in abi/.
-var topLevel = []string{"emu", "hal", "acl", "tsfw", "svm", "libfake", "cmd", "conformance", "examples", "bench", "timeline"}
+var topLevel = []string{"emu", "hal", "acl", "tsfw", "svm", "libfake", "cmd", "conformance", "examples", "bench", "timeline", "rt"}
 
 // forbidden lists, per layer, the packages it must never depend on, even
 // indirectly (docs/internals.md): the hardware model and the ABI data stay
@@ -52,6 +52,8 @@ var forbidden = []struct {
 		deps:   []string{"abi", "emu", "tsfw", "svm", "acl", "hal", "libfake", "cmd"},
 		why:    "the timeline is a leaf every layer may feed (docs/timeline.md)",
 	},
+	{layers: []string{"hal"}, deps: []string{"acl", "rt"}, why: "the driver sits below the runtime and the ACL surface (docs/stack.md)"},
+	{layers: []string{"rt/stack"}, deps: []string{"acl", "rt"}, why: "the boundary table is a leaf both layers above the driver use"},
 }
 
 // goPackage is the part of `go list -json` these tests read.

@@ -52,7 +52,7 @@ func compile(t *testing.T, compiler string, args ...string) {
 // prototype must agree, as C11 and as C++11.
 func TestABIChecks(t *testing.T) {
 	cc, cxx := compilers(t)
-	for _, f := range []string{"zabi_acl.c", "zabi_hal.c"} {
+	for _, f := range []string{"zabi_acl.c", "zabi_hal.c", "zabi_rt.c"} {
 		src := filepath.Join("testdata", f)
 		t.Run(f+"/c11", func(t *testing.T) {
 			t.Parallel()

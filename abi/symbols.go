@@ -1,7 +1,7 @@
 package abi
 
 // Symbol is one exported C function of the specification (zsymbols.go):
-// its name, library ("acl", "hal", "dsmi"), declaring header (relative to
+// its name, library ("acl", "hal", "dsmi", "rt"), declaring header (relative to
 // emu/include for ACL, emu/include/driver for HAL/DSMI), API area, return
 // type, parameter list exactly as the spec writes it ("(empty)" for "()",
 // "void" for "(void)") and deprecation message ("" if not deprecated).

@@ -11,7 +11,7 @@ func TestSymbols(t *testing.T) {
 	libs := map[string]int{}
 	seen := map[string]bool{}
 	last := ""
-	order := map[string]int{"acl": 0, "hal": 1, "dsmi": 2}
+	order := map[string]int{"acl": 0, "hal": 1, "dsmi": 2, "rt": 3}
 	for i, s := range Symbols {
 		require.NotEmpty(t, s.Name)
 		assert.False(t, seen[s.Name], "duplicate %s", s.Name)
@@ -39,6 +39,7 @@ func TestSymbols(t *testing.T) {
 	assert.Equal(t, 38+14, libs["prof-api.md"], "prof-api.md declares 38 aclprof and 14 mstx functions")
 	assert.Positive(t, libs["hal"])
 	assert.Positive(t, libs["dsmi"])
+	assert.Equal(t, 355, libs["rt"], "rt-functions.tsv has 355 priority-A functions")
 
 	_, ok := SymbolByName("aclrtNoSuchThing")
 	assert.False(t, ok)

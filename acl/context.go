@@ -113,14 +113,22 @@ func resolveContext(fn string, h Handle) (*Context, error) {
 
 // CreateContext implements aclrtCreateContext: the new context becomes the
 // calling thread's current context.
-func CreateContext(t *Thread, out *Handle, id int32) error {
+func CreateContext(t *Thread, out *Handle, id int32) error { return createContext(t, out, id, true) }
+
+// RuntimeCreateContext is rtCtxCreateEx's context creation: without the
+// ACL's aclInit requirement (the runtime boots on its first call).
+func RuntimeCreateContext(t *Thread, out *Handle, id int32) error {
+	return createContext(t, out, id, false)
+}
+
+func createContext(t *Thread, out *Handle, id int32, needInit bool) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context must not be NULL")
 	}
 	defer flushStreamStates() // after the unlock below
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if rt.initRefs == 0 {
+	if needInit && rt.initRefs == 0 {
 		return errUninitialized("aclrtCreateContext")
 	}
 	d, err := deviceLocked("aclrtCreateContext", id)

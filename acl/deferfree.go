@@ -51,14 +51,6 @@ func freeWhenIdle(d *device, a allocation) error {
 	return nil
 }
 
-func releaseAllocation(d *device, a allocation) error {
-	if _, err := d.emu.HBM.Free(a.base); err != nil {
-		return err
-	}
-	noteUsage(d, a.module, -int64(a.pages))
-	return nil
-}
-
 // reapDeferred releases d's deferred frees whose work has completed and
 // reports whether some remain.
 func reapDeferred(d *device) bool {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 )
 
 // device is the runtime's view of one emulated device.
@@ -116,9 +117,15 @@ func GetRunMode(t *Thread, mode *int32) error {
 }
 
 // SetDevice implements aclrtSetDevice.
-func SetDevice(t *Thread, id int32) error {
+func SetDevice(t *Thread, id int32) error { return setDeviceFiring(t, id, true) }
+
+// RuntimeSetDevice is rtSetDevice: aclrtSetDevice without the ACL's
+// aclInit requirement (the runtime boots on its first call).
+func RuntimeSetDevice(t *Thread, id int32) error { return setDeviceFiring(t, id, false) }
+
+func setDeviceFiring(t *Thread, id int32, needInit bool) error {
 	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
-	err := setDevice(t, id)
+	err := setDevice(t, id, needInit)
 	flushStreamStates()
 	if err == nil {
 		fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
@@ -126,10 +133,10 @@ func SetDevice(t *Thread, id int32) error {
 	return err
 }
 
-func setDevice(t *Thread, id int32) error {
+func setDevice(t *Thread, id int32, needInit bool) error {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	if rt.initRefs == 0 {
+	if needInit && rt.initRefs == 0 {
 		return errUninitialized("aclrtSetDevice")
 	}
 	c, err := setDeviceLocked("aclrtSetDevice", id)
@@ -256,7 +263,12 @@ func (d *device) releaseAllLocked() {
 	dropDeferred(d)
 	clearDeviceFaults(d.id)
 	d.allocMu.Lock()
-	for base := range d.allocs {
+	for base, a := range d.allocs {
+		if a.hal && hal.Release(base) {
+			// Directly, not through an interposed halMemFree: locks are held.
+			_ = hal.MemFree(base)
+			continue
+		}
 		_, _ = d.emu.HBM.Free(base)
 	}
 	d.allocs = map[uintptr]allocation{}

@@ -16,7 +16,7 @@ import (
 type eventKind int
 
 const (
-	evPlain    eventKind = iota // aclrtCreateEvent: no reset
+	evPlain    eventKind = iota // aclrtCreateEvent
 	evWithFlag                  // aclrtCreateEventWithFlag
 	evEx                        // aclrtCreateEventExWithFlag: re-recordable, no reset/QueryEvent
 )
@@ -264,17 +264,20 @@ func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
 	return nil
 }
 
-// ResetEvent implements aclrtResetEvent: only for events created with
-// aclrtCreateEventWithFlag(ACL_EVENT_SYNC).
+// ResetEvent implements aclrtResetEvent: for events created with the
+// default flags (aclrtCreateEvent) or with aclrtCreateEventWithFlag
+// (ACL_EVENT_SYNC). The runtime resets a default-flag event too
+// (rtEventReset); semantics.md §5 said otherwise and was corrected against
+// the vendor's source (issue #13).
 func ResetEvent(t *Thread, h, sh Handle) error {
 	const fn = "aclrtResetEvent"
 	e, err := resolveEvent(fn, h)
 	if err != nil {
 		return err
 	}
-	if e.kind != evWithFlag || e.flags&abi.ACL_EVENT_SYNC == 0 {
+	if e.kind != evPlain && (e.kind != evWithFlag || e.flags&abi.ACL_EVENT_SYNC == 0) {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"%s: only events from aclrtCreateEventWithFlag(ACL_EVENT_SYNC) can be reset", fn)
+			"%s: only events from aclrtCreateEvent or aclrtCreateEventWithFlag(ACL_EVENT_SYNC) can be reset", fn)
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
@@ -312,7 +315,8 @@ func QueryEvent(t *Thread, h Handle, status *int32) error {
 }
 
 // QueryEventStatus implements aclrtQueryEventStatus: NOT_READY 0 (also
-// when never recorded, except Ex events which report complete), COMPLETE 1.
+// when never recorded, except Ex events which report complete), COMPLETE 1;
+// IPC events included.
 func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 	const fn = "aclrtQueryEventStatus"
 	if status == nil {
@@ -328,9 +332,8 @@ func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 	if n := e.importedNode(); n != nil {
 		return nodeQuery(fn, n, status)
 	}
-	if e.flags == abi.ACL_EVENT_IPC {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: IPC events cannot be queried", fn)
-	}
+	// IPC events are queried like any other (the runtime's
+	// rtEventQueryStatus makes no exception; issue #13).
 	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
 	recorded := e.ev.Recorded()
 	if (recorded || e.kind == evEx) && e.ev.Complete() {

@@ -18,6 +18,7 @@ type allocation struct {
 	policy uint32
 	huge   bool   // backed by 2 MiB / 1 GiB pages
 	module uint16 // moduleId charged (memusage.go)
+	hal    bool   // a halMemAlloc block claimed by rtMalloc (rtmem.go)
 }
 
 const (
@@ -103,45 +104,40 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 	if soc.MallocPadding && !o.Align32 && !giant {
 		usable += 32
 	}
-	var page uint64
-	switch base {
-	case abi.ACL_MEM_MALLOC_HUGE_FIRST, abi.ACL_MEM_MALLOC_HUGE_FIRST_P2P:
-		page = pageSmall
-		if size > mib {
-			page = pageHuge
-		}
-	case abi.ACL_MEM_MALLOC_HUGE_ONLY, abi.ACL_MEM_MALLOC_HUGE_ONLY_P2P:
-		page = pageHuge
-	case abi.ACL_MEM_MALLOC_NORMAL_ONLY, abi.ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
-		page = pageSmall
-	case abi.ACL_MEM_MALLOC_HUGE1G_ONLY, abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
-		page = pageGiant
-	default:
-		// An out-of-range policy behaves like "≥ 2 MiB → huge, else normal".
-		page = pageSmall
-		if size >= 2*mib {
-			page = pageHuge
-		}
-	}
-	pages := alignUp(usable, page)
 	if err := faultMalloc(fn, d.id, size); err != nil { // faults.go
 		return err
 	}
-	reapDeferred(d)
-	addr, err := d.emu.HBM.Alloc(pages, max(page, allocAlign))
-	if err != nil && waitDeferred(d) { // memory freed while work used it (deferfree.go)
-		addr, err = d.emu.HBM.Alloc(pages, max(page, allocAlign))
+	var addr uintptr
+	if err := below().Malloc(t, &addr, usable, rtMemType(base), mallocModule(o.CfgAttrs)); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with padding) on device %d: %s", fn, size, usable, d.id, messageOf(err))
 	}
-	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with rounding) on device %d: %s", fn, size, pages, d.id, messageOf(err))
-	}
-	module := mallocModule(o.CfgAttrs)
-	d.allocMu.Lock()
-	d.allocs[addr] = allocation{base: addr, size: usable, pages: pages, policy: policy, huge: page > pageSmall, module: module}
-	d.allocMu.Unlock()
-	noteUsage(d, module, int64(pages))
 	*out = addr
 	return nil
+}
+
+// rtMemType is the rtMemType_t aclrtMalloc passes to rtMalloc for a policy
+// (acl-to-rt.tsv): the matching RT_MEMORY_POLICY_* bit, RT_MEMORY_DEFAULT
+// for anything else.
+func rtMemType(policy uint32) uint32 {
+	switch policy {
+	case abi.ACL_MEM_MALLOC_HUGE_FIRST:
+		return abi.RT_MEMORY_POLICY_HUGE_PAGE_FIRST
+	case abi.ACL_MEM_MALLOC_HUGE_ONLY:
+		return abi.RT_MEMORY_POLICY_HUGE_PAGE_ONLY
+	case abi.ACL_MEM_MALLOC_NORMAL_ONLY:
+		return abi.RT_MEMORY_POLICY_DEFAULT_PAGE_ONLY
+	case abi.ACL_MEM_MALLOC_HUGE_FIRST_P2P:
+		return abi.RT_MEMORY_POLICY_HUGE_PAGE_FIRST_P2P
+	case abi.ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+		return abi.RT_MEMORY_POLICY_HUGE_PAGE_ONLY_P2P
+	case abi.ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+		return abi.RT_MEMORY_POLICY_DEFAULT_PAGE_ONLY_P2P
+	case abi.ACL_MEM_MALLOC_HUGE1G_ONLY:
+		return abi.RT_MEMORY_POLICY_HUGE1G_PAGE_ONLY
+	case abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+		return abi.RT_MEMORY_POLICY_HUGE1G_PAGE_ONLY_P2P
+	}
+	return abi.RT_MEMORY_DEFAULT
 }
 
 // allocations returns d's allocations ordered by address.
@@ -201,26 +197,19 @@ func Free(t *Thread, p uintptr, sync bool) error {
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not device memory allocated by aclrtMalloc", fn, p)
 	}
-	d.allocMu.Lock()
-	a, ok := d.allocs[p]
-	if ok {
-		delete(d.allocs, p)
-	}
-	d.allocMu.Unlock()
+	d.allocMu.RLock()
+	_, ok := d.allocs[p]
+	d.allocMu.RUnlock()
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMalloc allocation on device %d (already freed?)", fn, p, d.id)
 	}
 	if sync {
 		if err := d.emu.TS.Synchronize(-1); err != nil {
-			d.allocMu.Lock()
-			d.allocs[p] = a
-			d.allocMu.Unlock()
 			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.id, messageOf(err))
 		}
 	}
-	reapDeferred(d)
-	if err := freeWhenIdle(d, a); err != nil { // deferfree.go
-		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
+	if err := below().Free(t, p); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
 	return nil
 }
@@ -323,30 +312,26 @@ func GetMemInfo(t *Thread, attr int32, free, total *uint64) error {
 	if free == nil || total == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free and total must not be NULL")
 	}
-	c, err := current(t, "aclrtGetMemInfo")
-	if err != nil {
+	if _, err := current(t, "aclrtGetMemInfo"); err != nil {
 		return err
 	}
-	class := -1
+	return below().MemGetInfoEx(t, uint32(attr), free, total)
+}
+
+// memClass is the page class of an aclrtMemAttr / rtMemInfoType_t (the
+// same numbering), -1 for a type without one.
+func memClass(attr int32) int {
 	switch attr {
 	case abi.ACL_DDR_MEM, abi.ACL_HBM_MEM:
-		class = memAll
+		return memAll
 	case abi.ACL_DDR_MEM_HUGE, abi.ACL_HBM_MEM_HUGE, abi.ACL_DDR_MEM_P2P_HUGE, abi.ACL_HBM_MEM_P2P_HUGE, abi.ACL_MEM_HUGE, abi.ACL_MEM_P2P_HUGE:
-		class = memHuge
+		return memHuge
 	case abi.ACL_DDR_MEM_NORMAL, abi.ACL_HBM_MEM_NORMAL, abi.ACL_DDR_MEM_P2P_NORMAL, abi.ACL_HBM_MEM_P2P_NORMAL, abi.ACL_MEM_NORMAL, abi.ACL_MEM_P2P_NORMAL:
-		class = memNormal
+		return memNormal
 	case abi.ACL_HBM_MEM_HUGE1G, abi.ACL_HBM_MEM_P2P_HUGE1G, abi.ACL_MEM_HUGE1G, abi.ACL_MEM_P2P_HUGE1G:
-		class = memGiant
+		return memGiant
 	}
-	*free, *total = 0, 0
-	h := c.dev.emu.HBM
-	fam := c.dev.emu.SoC.Family
-	if class < 0 || (class == memGiant && fam != "A2" && fam != "A3") {
-		return nil // unsupported attribute: 0/0, as documented
-	}
-	*total = h.Total()
-	*free = h.Total() - h.Used()
-	return nil
+	return -1
 }
 
 // PtrAttributes is aclrtPtrAttributes.

@@ -400,6 +400,11 @@ var symbolRules = map[string]rule{
 	// Ascend 310B only.
 	"aclrtCmoAsyncWithBarrier": noFeature("Ascend 310B only per the documentation"),
 	"aclrtCmoWaitBarrier":      noFeature("Ascend 310B only per the documentation"),
+	// Cache maintenance (acl/cmo.go): Atlas A2/A3 and Ascend 950.
+	"aclrtCmoAsync":         supported("PREFETCH only (documented); ordered with the stream, changes no data: npuemu's device memory has no cache"),
+	"aclrtCmoGetDescSize":   supported("npuemu's descriptor is 32 bytes"),
+	"aclrtCmoSetDesc":       supported("writes npuemu's descriptor into the device memory given"),
+	"aclrtCmoAsyncWithDesc": supported("PREFETCH only; the task reads the descriptor when it runs"),
 
 	// Declared in the header but undocumented.
 	"aclrtGetFloatOverflowStatus":      notImplemented("undocumented (header only); use aclrtGetOverflowStatus"),

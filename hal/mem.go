@@ -36,6 +36,9 @@ type block struct {
 	page   uint64 // page size it was allocated with
 	size   uint64 // bytes charged (page-rounded)
 	module uint16 // module id of the flag word (memory accounting)
+	// runtime: rtMalloc's block (claim.go); halMemFree refuses it until
+	// rtFree releases it.
+	runtime bool
 }
 
 // mem holds the allocations made through the HAL. They belong to one node:
@@ -223,6 +226,10 @@ func MemFree(p uintptr) error {
 	mem.mu.Lock()
 	blocks := blocksOf(n)
 	b, ok := blocks[p]
+	if ok && b.runtime {
+		mem.mu.Unlock()
+		return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: %#x was allocated by aclrtMalloc, not halMemAlloc: free it there", fn, p)
+	}
 	if ok {
 		delete(blocks, p)
 	}
@@ -253,7 +260,8 @@ func MemFree(p uintptr) error {
 func notHALBlock(fn string, n *emu.Node, p uintptr) error {
 	owner := func(base uintptr, acl string) error {
 		mem.mu.Lock()
-		_, hal := blocksOf(n)[base]
+		b, hal := blocksOf(n)[base]
+		hal = hal && !b.runtime
 		mem.mu.Unlock()
 		switch {
 		case base != p && hal:

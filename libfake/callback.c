@@ -45,19 +45,19 @@ int npu_exc_live(const void *p) {
     return live;
 }
 
-void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info) {
-    struct rtExceptionInfo copy;
+void npu_call_exccb(uintptr_t cb, const struct npu_exception_info *info) {
+    struct npu_exception_info copy;
     memcpy(&copy, info, sizeof copy);
     int slot = npu_exc_enter(&copy);
-    ((aclrtExceptionInfoCallback)cb)(&copy);
+    ((aclrtExceptionInfoCallback)cb)((aclrtExceptionInfo *)&copy);
     npu_exc_leave(slot);
 }
 
-void npu_call_opexccb(uintptr_t cb, const struct rtExceptionInfo *info, uintptr_t userData) {
-    struct rtExceptionInfo copy;
+void npu_call_opexccb(uintptr_t cb, const struct npu_exception_info *info, uintptr_t userData) {
+    struct npu_exception_info copy;
     memcpy(&copy, info, sizeof copy);
     int slot = npu_exc_enter(&copy);
-    ((aclrtOpExceptionCallback)cb)(&copy, (void *)userData);
+    ((aclrtOpExceptionCallback)cb)((aclrtExceptionInfo *)&copy, (void *)userData);
     npu_exc_leave(slot);
 }
 

@@ -7,11 +7,13 @@
 
 #include "acl/acl.h"
 
-/* struct rtExceptionInfo is opaque in the headers (aclrtExceptionInfo);
- * applications read it through the aclrtGet*FromExceptionInfo accessors.
- * It starts with the five uint32 of the vendor's internal layout; the rest
- * describes a failing kernel (zero for other tasks). */
-struct rtExceptionInfo {
+/* aclrtExceptionInfo is struct rtExceptionInfo, whose layout runtime/rt.h
+ * gives (2112 bytes); applications read it through the
+ * aclrtGet*FromExceptionInfo accessors. npuemu's record starts with the
+ * vendor's five uint32 and is as large as the vendor's; the fields after
+ * them are npuemu's own and describe a failing kernel (zero for other
+ * tasks): the expandInfo of the vendor layout is not filled. */
+struct npu_exception_info {
     uint32_t taskid;
     uint32_t streamid;
     uint32_t tid;
@@ -20,6 +22,7 @@ struct rtExceptionInfo {
     uint32_t args_len; /* bytes of the kernel's argument block */
     uint64_t args;     /* device address of the kernel's argument block */
     uint64_t func_handle; /* aclrtFuncHandle of the kernel */
+    uint8_t rest[2112 - 40]; /* to sizeof(struct rtExceptionInfo) */
 };
 
 /* npu_call_hostfn calls an aclrtHostFunc or aclrtCallback: fn(arg). */
@@ -28,12 +31,12 @@ void npu_call_hostfn(uintptr_t fn, uintptr_t arg);
 /* npu_call_exccb calls an aclrtExceptionInfoCallback with a pointer to a
  * copy of *info that lives on this C stack frame: valid only during the
  * call, as documented. */
-void npu_call_exccb(uintptr_t cb, const struct rtExceptionInfo *info);
+void npu_call_exccb(uintptr_t cb, const struct npu_exception_info *info);
 
 /* npu_call_opexccb calls an aclrtOpExceptionCallback (a binary's
  * callback, aclrtBinarySetExceptionCallback) like npu_call_exccb, with its
  * userData. */
-void npu_call_opexccb(uintptr_t cb, const struct rtExceptionInfo *info, uintptr_t userData);
+void npu_call_opexccb(uintptr_t cb, const struct npu_exception_info *info, uintptr_t userData);
 
 /* npu_exc_live reports whether p is the info of a running exception
  * callback (callback.c). */

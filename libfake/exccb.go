@@ -18,9 +18,9 @@ import (
 // the aclrtGet*FromExceptionInfo accessors over callback.h's layout, the
 // thread's last task id, and stream abort/stop.
 
-// cExcInfo lays info out as callback.h's struct rtExceptionInfo.
-func cExcInfo(info *acl.ExceptionInfo) C.struct_rtExceptionInfo {
-	var c C.struct_rtExceptionInfo
+// cExcInfo lays info out as callback.h's struct npu_exception_info.
+func cExcInfo(info *acl.ExceptionInfo) C.struct_npu_exception_info {
+	var c C.struct_npu_exception_info
 	c.taskid = C.uint32_t(info.TaskID)
 	c.streamid = C.uint32_t(info.StreamID)
 	c.tid = C.uint32_t(info.ThreadID)
@@ -35,14 +35,14 @@ func cExcInfo(info *acl.ExceptionInfo) C.struct_rtExceptionInfo {
 // excInfo returns info as callback.h's layout when it is an info npuemu
 // handed to a running callback (callback.c keeps the set), nil otherwise:
 // a garbage, stale or foreign pointer is never dereferenced.
-func excInfo(info *C.aclrtExceptionInfo) *C.struct_rtExceptionInfo {
+func excInfo(info *C.aclrtExceptionInfo) *C.struct_npu_exception_info {
 	if info == nil {
 		return nil
 	}
 	if C.npu_exc_live(unsafe.Pointer(info)) == 0 {
 		return nil
 	}
-	return (*C.struct_rtExceptionInfo)(unsafe.Pointer(info))
+	return (*C.struct_npu_exception_info)(unsafe.Pointer(info))
 }
 
 // checkExcInfo refuses a non-NULL info that excInfo does not know.

@@ -20,6 +20,7 @@ package main
 #cgo CFLAGS: -I${SRCDIR}/../emu/include -I${SRCDIR}/../emu/include/driver
 #include "acl/acl.h"
 #include "ascend_hal.h"
+#include "runtime/rt.h"
 #include "npu.h"
 */
 import "C"
@@ -30,6 +31,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt"
 )
 
 func main() {}
@@ -42,6 +44,7 @@ func thread(t *C.npu_thread) *acl.Thread {
 			return th
 		}
 	}
+	stackOnce.Do(wireStack) // once per process, before its first call goes on
 	th := acl.NewThread()
 	t.id = C.uint64_t(th.ID)
 	return th
@@ -95,17 +98,22 @@ func unsupportedAnswer(s abi.Symbol) unsupportedCall {
 		e, ok = acl.SupportOf(s.Name)
 	case "hal", "dsmi":
 		e, ok = hal.SupportOf(s.Name)
+	case "rt":
+		e, ok = rt.SupportOf(s.Name)
 	}
 	if !ok || e.Status != abi.Unsupported || e.Code == 0 {
 		e = abi.Entry{Symbol: s.Name, Lib: s.Lib, Status: abi.Unsupported,
 			Note: "libfake has no implementation (support table out of date)"}
-		if s.Lib == "acl" {
+		switch s.Lib {
+		case "acl":
 			e.Code = int32(abi.ACL_ERROR_API_NOT_SUPPORT)
-		} else {
+		case "rt":
+			e.Code = int32(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+		default:
 			e.Code = int32(abi.DRV_ERROR_NOT_SUPPORT)
 		}
 	}
-	if s.Lib == "acl" {
+	if s.Lib == "acl" || s.Lib == "rt" {
 		return unsupportedCall{code: e.Code, err: abi.Errorf(abi.Code(e.Code), "%s", e.Message())}
 	}
 	return unsupportedCall{code: e.Code, err: abi.DrvErrorf(abi.DrvCode(e.Code), "%s", e.Message())}

@@ -20,7 +20,8 @@ import (
 // a panic escaping an export, or a fault in Go code (turned into a panic by
 // debug.SetPanicOnFault, which every guard sets), is answered here instead
 // of aborting the host program. The call returns ACL_ERROR_RT_INTERNAL_ERROR
-// (DRV_ERROR_INNER_ERR for a HAL symbol; 0 or NULL for other result types)
+// (DRV_ERROR_INNER_ERR for a HAL symbol, the rt code of that error for an
+// rt* symbol; 0 or NULL for other result types)
 // and aclGetRecentErrMsg says which function failed and why. A boundary
 // check that refuses the call (callermem.go's rejection) is answered with
 // its own code (ACL_ERROR_INVALID_PARAM) the same way. Setting
@@ -61,6 +62,11 @@ func recordPanic(p any, t *C.npu_thread, sym string) error {
 // result is not a code) and returns the aclError to answer.
 func caught(p any, t *C.npu_thread, sym string) int32 {
 	return int32(abi.CodeOf(recordPanic(p, t, sym)))
+}
+
+// caughtRT is caught for an rtError_t guard (the rt* layer's codes).
+func caughtRT(p any, t *C.npu_thread, sym string) int32 {
+	return int32(abi.RTCodeOf(recordPanic(p, t, sym)))
 }
 
 // caughtDrv is caught for a drvError_t guard.

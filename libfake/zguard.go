@@ -13,6 +13,7 @@ package main
 #include "mstx/ms_tools_ext.h"
 #include "mstx/ms_tools_ext_mem.h"
 #include "ascend_hal_base.h"
+#include "runtime/rt.h"
 #include "npu.h"
 */
 import "C"
@@ -1794,6 +1795,17 @@ func npug_aclrtDeviceGetBareTgid(a_t *C.npu_thread, a_pid *C.int32_t) (r C.aclEr
 	return npu_aclrtDeviceGetBareTgid(a_t, a_pid)
 }
 
+//export npug_aclrtCmoAsync
+func npug_aclrtCmoAsync(a_t *C.npu_thread, a_src unsafe.Pointer, a_size C.size_t, a_cmoType C.aclrtCmoType, a_stream C.aclrtStream) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCmoAsync"))
+		}
+	}()
+	return npu_aclrtCmoAsync(a_t, a_src, a_size, a_cmoType, a_stream)
+}
+
 //export npug_aclrtGetMemUceInfo
 func npug_aclrtGetMemUceInfo(a_t *C.npu_thread, a_deviceId C.int32_t, a_memUceInfoArray *C.aclrtMemUceInfo, a_arraySize C.size_t, a_retSize *C.size_t) (r C.aclError) {
 	debug.SetPanicOnFault(true)
@@ -3323,6 +3335,39 @@ func npug_aclrtTaskUpdateAsync(a_t *C.npu_thread, a_taskStream C.aclrtStream, a_
 	return npu_aclrtTaskUpdateAsync(a_t, a_taskStream, a_taskID, a_info, a_execStream)
 }
 
+//export npug_aclrtCmoGetDescSize
+func npug_aclrtCmoGetDescSize(a_t *C.npu_thread, a_size *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCmoGetDescSize"))
+		}
+	}()
+	return npu_aclrtCmoGetDescSize(a_t, a_size)
+}
+
+//export npug_aclrtCmoSetDesc
+func npug_aclrtCmoSetDesc(a_t *C.npu_thread, a_cmoDesc unsafe.Pointer, a_src unsafe.Pointer, a_size C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCmoSetDesc"))
+		}
+	}()
+	return npu_aclrtCmoSetDesc(a_t, a_cmoDesc, a_src, a_size)
+}
+
+//export npug_aclrtCmoAsyncWithDesc
+func npug_aclrtCmoAsyncWithDesc(a_t *C.npu_thread, a_cmoDesc unsafe.Pointer, a_cmoType C.aclrtCmoType, a_stream C.aclrtStream, a_reserve unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCmoAsyncWithDesc"))
+		}
+	}()
+	return npu_aclrtCmoAsyncWithDesc(a_t, a_cmoDesc, a_cmoType, a_stream, a_reserve)
+}
+
 //export npug_aclrtCheckArchCompatibility
 func npug_aclrtCheckArchCompatibility(a_t *C.npu_thread, a_socVersion *C.char, a_canCompatible *C.int32_t) (r C.aclError) {
 	debug.SetPanicOnFault(true)
@@ -3853,413 +3898,573 @@ func npug_aclrtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_minB
 
 //export npug_aclprofInit
 func npug_aclprofInit(a_t *C.npu_thread, a_path *C.char, a_length C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofInit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofInit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofInit(a_t, a_path, a_length)
 }
 
 //export npug_aclprofFinalize
 func npug_aclprofFinalize(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofFinalize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofFinalize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofFinalize(a_t)
 }
 
 //export npug_aclprofSetConfig
 func npug_aclprofSetConfig(a_t *C.npu_thread, a_typ C.aclprofConfigType, a_config *C.char, a_length C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofSetConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofSetConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofSetConfig(a_t, a_typ, a_config, a_length)
 }
 
 //export npug_aclprofCreateConfig
 func npug_aclprofCreateConfig(a_t *C.npu_thread, a_list *C.uint32_t, a_n C.uint32_t, a_metrics C.aclprofAicoreMetrics, a_events *C.aclprofAicoreEvents, a_types C.uint64_t) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateConfig")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateConfig")
+		}
+	}()
 	return npu_aclprofCreateConfig(a_t, a_list, a_n, a_metrics, a_events, a_types)
 }
 
 //export npug_aclprofDestroyConfig
 func npug_aclprofDestroyConfig(a_t *C.npu_thread, a_cfg *C.aclprofConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofDestroyConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofDestroyConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofDestroyConfig(a_t, a_cfg)
 }
 
 //export npug_aclprofStart
 func npug_aclprofStart(a_t *C.npu_thread, a_cfg *C.aclprofConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofStart"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofStart"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofStart(a_t, a_cfg)
 }
 
 //export npug_aclprofStop
 func npug_aclprofStop(a_t *C.npu_thread, a_cfg *C.aclprofConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofStop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofStop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofStop(a_t, a_cfg)
 }
 
 //export npug_aclprofCreateSubscribeConfig
 func npug_aclprofCreateSubscribeConfig(a_t *C.npu_thread, a_timeInfo C.int8_t, a_metrics C.aclprofAicoreMetrics, a_fd unsafe.Pointer) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateSubscribeConfig")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateSubscribeConfig")
+		}
+	}()
 	return npu_aclprofCreateSubscribeConfig(a_t, a_timeInfo, a_metrics, a_fd)
 }
 
 //export npug_aclprofDestroySubscribeConfig
 func npug_aclprofDestroySubscribeConfig(a_t *C.npu_thread, a_cfg *C.aclprofSubscribeConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofDestroySubscribeConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofDestroySubscribeConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofDestroySubscribeConfig(a_t, a_cfg)
 }
 
 //export npug_aclprofModelSubscribe
 func npug_aclprofModelSubscribe(a_t *C.npu_thread, a_model C.uint32_t, a_cfg *C.aclprofSubscribeConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofModelSubscribe"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofModelSubscribe"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofModelSubscribe(a_t, a_model, a_cfg)
 }
 
 //export npug_aclprofModelUnSubscribe
 func npug_aclprofModelUnSubscribe(a_t *C.npu_thread, a_model C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofModelUnSubscribe"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofModelUnSubscribe"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofModelUnSubscribe(a_t, a_model)
 }
 
 //export npug_aclprofGetOpDescSize
 func npug_aclprofGetOpDescSize(a_t *C.npu_thread, a_size *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpDescSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpDescSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpDescSize(a_t, a_size)
 }
 
 //export npug_aclprofGetOpNum
 func npug_aclprofGetOpNum(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_num *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpNum"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpNum(a_t, a_info, a_n, a_num)
 }
 
 //export npug_aclprofGetOpTypeLen
 func npug_aclprofGetOpTypeLen(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_l *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpTypeLen"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpTypeLen"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpTypeLen(a_t, a_info, a_n, a_index, a_l)
 }
 
 //export npug_aclprofGetOpType
 func npug_aclprofGetOpType(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_out *C.char, a_l C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpType"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpType"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpType(a_t, a_info, a_n, a_index, a_out, a_l)
 }
 
 //export npug_aclprofGetOpNameLen
 func npug_aclprofGetOpNameLen(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_l *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpNameLen"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpNameLen"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpNameLen(a_t, a_info, a_n, a_index, a_l)
 }
 
 //export npug_aclprofGetOpName
 func npug_aclprofGetOpName(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_out *C.char, a_l C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpName"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpName"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpName(a_t, a_info, a_n, a_index, a_out, a_l)
 }
 
 //export npug_aclprofGetOpStart
 func npug_aclprofGetOpStart(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpStart")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpStart")
+		}
+	}()
 	return npu_aclprofGetOpStart(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpEnd
 func npug_aclprofGetOpEnd(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpEnd")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpEnd")
+		}
+	}()
 	return npu_aclprofGetOpEnd(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpDuration
 func npug_aclprofGetOpDuration(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpDuration")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpDuration")
+		}
+	}()
 	return npu_aclprofGetOpDuration(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetModelId
 func npug_aclprofGetModelId(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.size_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetModelId")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetModelId")
+		}
+	}()
 	return npu_aclprofGetModelId(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpFlag
 func npug_aclprofGetOpFlag(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.aclprofSubscribeOpFlag) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpFlag")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpFlag")
+		}
+	}()
 	return npu_aclprofGetOpFlag(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpAttriValue
 func npug_aclprofGetOpAttriValue(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_attri C.aclprofSubscribeOpAttri) (r *C.char) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpAttriValue")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpAttriValue")
+		}
+	}()
 	return npu_aclprofGetOpAttriValue(a_t, a_info, a_n, a_index, a_attri)
 }
 
 //export npug_aclprofCreateStepInfo
 func npug_aclprofCreateStepInfo(a_t *C.npu_thread) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateStepInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateStepInfo")
+		}
+	}()
 	return npu_aclprofCreateStepInfo(a_t)
 }
 
 //export npug_aclprofDestroyStepInfo
 func npug_aclprofDestroyStepInfo(a_t *C.npu_thread, a_si *C.aclprofStepInfo) {
-	defer endGuard(beginGuard(), a_t, "aclprofDestroyStepInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofDestroyStepInfo")
+		}
+	}()
 	npu_aclprofDestroyStepInfo(a_t, a_si)
 }
 
 //export npug_aclprofGetStepTimestamp
 func npug_aclprofGetStepTimestamp(a_t *C.npu_thread, a_si *C.aclprofStepInfo, a_tag C.aclprofStepTag, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetStepTimestamp"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetStepTimestamp"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetStepTimestamp(a_t, a_si, a_tag, a_stream)
 }
 
 //export npug_aclprofCreateStamp
 func npug_aclprofCreateStamp(a_t *C.npu_thread) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateStamp")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateStamp")
+		}
+	}()
 	return npu_aclprofCreateStamp(a_t)
 }
 
 //export npug_aclprofDestroyStamp
 func npug_aclprofDestroyStamp(a_t *C.npu_thread, a_s unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofDestroyStamp")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofDestroyStamp")
+		}
+	}()
 	npu_aclprofDestroyStamp(a_t, a_s)
 }
 
 //export npug_aclprofSetStampTraceMessage
 func npug_aclprofSetStampTraceMessage(a_t *C.npu_thread, a_s unsafe.Pointer, a_msg *C.char, a_n C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofSetStampTraceMessage"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofSetStampTraceMessage"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofSetStampTraceMessage(a_t, a_s, a_msg, a_n)
 }
 
 //export npug_aclprofMark
 func npug_aclprofMark(a_t *C.npu_thread, a_s unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofMark"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofMark"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofMark(a_t, a_s)
 }
 
 //export npug_aclprofMarkEx
 func npug_aclprofMarkEx(a_t *C.npu_thread, a_msg *C.char, a_n C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofMarkEx"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofMarkEx"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofMarkEx(a_t, a_msg, a_n, a_stream)
 }
 
 //export npug_aclprofPush
 func npug_aclprofPush(a_t *C.npu_thread, a_s unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofPush"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofPush"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofPush(a_t, a_s)
 }
 
 //export npug_aclprofPop
 func npug_aclprofPop(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofPop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofPop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofPop(a_t)
 }
 
 //export npug_aclprofRangeStart
 func npug_aclprofRangeStart(a_t *C.npu_thread, a_s unsafe.Pointer, a_id *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangeStart"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangeStart"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangeStart(a_t, a_s, a_id)
 }
 
 //export npug_aclprofRangeStop
 func npug_aclprofRangeStop(a_t *C.npu_thread, a_id C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangeStop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangeStop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangeStop(a_t, a_id)
 }
 
 //export npug_aclprofStr2Id
 func npug_aclprofStr2Id(a_t *C.npu_thread, a_msg *C.char) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofStr2Id")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofStr2Id")
+		}
+	}()
 	return npu_aclprofStr2Id(a_t, a_msg)
 }
 
 //export npug_aclprofRangePushEx
 func npug_aclprofRangePushEx(a_t *C.npu_thread, a_attr *C.aclprofEventAttributes) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangePushEx"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangePushEx"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangePushEx(a_t, a_attr)
 }
 
 //export npug_aclprofRangePop
 func npug_aclprofRangePop(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangePop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangePop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangePop(a_t)
 }
 
 //export npug_mstxMarkA
 func npug_mstxMarkA(a_t *C.npu_thread, a_msg *C.char, a_stream C.aclrtStream) {
-	defer endGuard(beginGuard(), a_t, "mstxMarkA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMarkA")
+		}
+	}()
 	npu_mstxMarkA(a_t, a_msg, a_stream)
 }
 
 //export npug_mstxRangeStartA
 func npug_mstxRangeStartA(a_t *C.npu_thread, a_msg *C.char, a_stream C.aclrtStream) (r C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxRangeStartA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxRangeStartA")
+		}
+	}()
 	return npu_mstxRangeStartA(a_t, a_msg, a_stream)
 }
 
 //export npug_mstxRangeEnd
 func npug_mstxRangeEnd(a_t *C.npu_thread, a_id C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxRangeEnd")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxRangeEnd")
+		}
+	}()
 	npu_mstxRangeEnd(a_t, a_id)
 }
 
 //export npug_mstxDomainCreateA
 func npug_mstxDomainCreateA(a_t *C.npu_thread, a_name *C.char) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainCreateA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainCreateA")
+		}
+	}()
 	return npu_mstxDomainCreateA(a_t, a_name)
 }
 
 //export npug_mstxDomainDestroy
 func npug_mstxDomainDestroy(a_t *C.npu_thread, a_d C.mstxDomainHandle_t) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainDestroy")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainDestroy")
+		}
+	}()
 	npu_mstxDomainDestroy(a_t, a_d)
 }
 
 //export npug_mstxDomainMarkA
 func npug_mstxDomainMarkA(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_msg *C.char, a_stream C.aclrtStream) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainMarkA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainMarkA")
+		}
+	}()
 	npu_mstxDomainMarkA(a_t, a_d, a_msg, a_stream)
 }
 
 //export npug_mstxDomainRangeStartA
 func npug_mstxDomainRangeStartA(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_msg *C.char, a_stream C.aclrtStream) (r C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainRangeStartA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainRangeStartA")
+		}
+	}()
 	return npu_mstxDomainRangeStartA(a_t, a_d, a_msg, a_stream)
 }
 
 //export npug_mstxDomainRangeEnd
 func npug_mstxDomainRangeEnd(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_id C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainRangeEnd")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainRangeEnd")
+		}
+	}()
 	npu_mstxDomainRangeEnd(a_t, a_d, a_id)
 }
 
 //export npug_mstxGetToolId
 func npug_mstxGetToolId(a_t *C.npu_thread, a_id *C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "mstxGetToolId")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxGetToolId")
+		}
+	}()
 	npu_mstxGetToolId(a_t, a_id)
 }
 
 //export npug_mstxMemHeapRegister
 func npug_mstxMemHeapRegister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemHeapDesc_t) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "mstxMemHeapRegister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemHeapRegister")
+		}
+	}()
 	return npu_mstxMemHeapRegister(a_t, a_d, a_desc)
 }
 
 //export npug_mstxMemHeapUnregister
 func npug_mstxMemHeapUnregister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_heap C.mstxMemHeapHandle_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemHeapUnregister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemHeapUnregister")
+		}
+	}()
 	npu_mstxMemHeapUnregister(a_t, a_d, a_heap)
 }
 
 //export npug_mstxMemRegionsRegister
 func npug_mstxMemRegionsRegister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemRegionsRegisterBatch_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemRegionsRegister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemRegionsRegister")
+		}
+	}()
 	npu_mstxMemRegionsRegister(a_t, a_d, a_desc)
 }
 
 //export npug_mstxMemRegionsUnregister
 func npug_mstxMemRegionsUnregister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemRegionsUnregisterBatch_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemRegionsUnregister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemRegionsUnregister")
+		}
+	}()
 	npu_mstxMemRegionsUnregister(a_t, a_d, a_desc)
 }
 
 //export npug_mstxMemPermissionsAssign
 func npug_mstxMemPermissionsAssign(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemPermissionsAssignBatch_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemPermissionsAssign")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemPermissionsAssign")
+		}
+	}()
 	npu_mstxMemPermissionsAssign(a_t, a_d, a_desc)
 }
 
@@ -4910,4 +5115,455 @@ func npug_halGetDeviceSplitMode(a_t *C.npu_thread, a_dev_id C.uint, a_mode *C.ui
 		}
 	}()
 	return npu_halGetDeviceSplitMode(a_t, a_dev_id, a_mode)
+}
+
+//export npug_rtCtxCreateEx
+func npug_rtCtxCreateEx(a_t *C.npu_thread, a_createCtx *C.rtContext_t, a_flags C.uint32_t, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxCreateEx"))
+		}
+	}()
+	return npu_rtCtxCreateEx(a_t, a_createCtx, a_flags, a_devId)
+}
+
+//export npug_rtCtxDestroyEx
+func npug_rtCtxDestroyEx(a_t *C.npu_thread, a_destroyCtx C.rtContext_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxDestroyEx"))
+		}
+	}()
+	return npu_rtCtxDestroyEx(a_t, a_destroyCtx)
+}
+
+//export npug_rtCtxSetCurrent
+func npug_rtCtxSetCurrent(a_t *C.npu_thread, a_currentCtx C.rtContext_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxSetCurrent"))
+		}
+	}()
+	return npu_rtCtxSetCurrent(a_t, a_currentCtx)
+}
+
+//export npug_rtCtxGetCurrent
+func npug_rtCtxGetCurrent(a_t *C.npu_thread, a_currentCtx *C.rtContext_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxGetCurrent"))
+		}
+	}()
+	return npu_rtCtxGetCurrent(a_t, a_currentCtx)
+}
+
+//export npug_rtGetDeviceCount
+func npug_rtGetDeviceCount(a_t *C.npu_thread, a_cnt *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceCount"))
+		}
+	}()
+	return npu_rtGetDeviceCount(a_t, a_cnt)
+}
+
+//export npug_rtSetDevice
+func npug_rtSetDevice(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetDevice"))
+		}
+	}()
+	return npu_rtSetDevice(a_t, a_devId)
+}
+
+//export npug_rtGetDevice
+func npug_rtGetDevice(a_t *C.npu_thread, a_devId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDevice"))
+		}
+	}()
+	return npu_rtGetDevice(a_t, a_devId)
+}
+
+//export npug_rtDeviceReset
+func npug_rtDeviceReset(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceReset"))
+		}
+	}()
+	return npu_rtDeviceReset(a_t, a_devId)
+}
+
+//export npug_rtDeviceSynchronize
+func npug_rtDeviceSynchronize(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceSynchronize"))
+		}
+	}()
+	return npu_rtDeviceSynchronize(a_t)
+}
+
+//export npug_rtDeviceSynchronizeWithTimeout
+func npug_rtDeviceSynchronizeWithTimeout(a_t *C.npu_thread, a_timeout C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceSynchronizeWithTimeout"))
+		}
+	}()
+	return npu_rtDeviceSynchronizeWithTimeout(a_t, a_timeout)
+}
+
+//export npug_rtGetSocVersion
+func npug_rtGetSocVersion(a_t *C.npu_thread, a_ver *C.char_t, a_maxLen C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetSocVersion"))
+		}
+	}()
+	return npu_rtGetSocVersion(a_t, a_ver, a_maxLen)
+}
+
+//export npug_rtEventCreate
+func npug_rtEventCreate(a_t *C.npu_thread, a_evt *C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventCreate"))
+		}
+	}()
+	return npu_rtEventCreate(a_t, a_evt)
+}
+
+//export npug_rtEventDestroy
+func npug_rtEventDestroy(a_t *C.npu_thread, a_evt C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventDestroy"))
+		}
+	}()
+	return npu_rtEventDestroy(a_t, a_evt)
+}
+
+//export npug_rtEventRecord
+func npug_rtEventRecord(a_t *C.npu_thread, a_evt C.rtEvent_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventRecord"))
+		}
+	}()
+	return npu_rtEventRecord(a_t, a_evt, a_stm)
+}
+
+//export npug_rtEventReset
+func npug_rtEventReset(a_t *C.npu_thread, a_evt C.rtEvent_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventReset"))
+		}
+	}()
+	return npu_rtEventReset(a_t, a_evt, a_stm)
+}
+
+//export npug_rtEventSynchronize
+func npug_rtEventSynchronize(a_t *C.npu_thread, a_evt C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventSynchronize"))
+		}
+	}()
+	return npu_rtEventSynchronize(a_t, a_evt)
+}
+
+//export npug_rtEventQuery
+func npug_rtEventQuery(a_t *C.npu_thread, a_evt C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventQuery"))
+		}
+	}()
+	return npu_rtEventQuery(a_t, a_evt)
+}
+
+//export npug_rtEventQueryWaitStatus
+func npug_rtEventQueryWaitStatus(a_t *C.npu_thread, a_evt C.rtEvent_t, a_status *C.rtEventWaitStatus_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventQueryWaitStatus"))
+		}
+	}()
+	return npu_rtEventQueryWaitStatus(a_t, a_evt, a_status)
+}
+
+//export npug_rtEventQueryStatus
+func npug_rtEventQueryStatus(a_t *C.npu_thread, a_evt C.rtEvent_t, a_status *C.rtEventStatus_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventQueryStatus"))
+		}
+	}()
+	return npu_rtEventQueryStatus(a_t, a_evt, a_status)
+}
+
+//export npug_rtEventElapsedTime
+func npug_rtEventElapsedTime(a_t *C.npu_thread, a_timeInterval *C.float32_t, a_startEvent C.rtEvent_t, a_endEvent C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventElapsedTime"))
+		}
+	}()
+	return npu_rtEventElapsedTime(a_t, a_timeInterval, a_startEvent, a_endEvent)
+}
+
+//export npug_rtStreamCreate
+func npug_rtStreamCreate(a_t *C.npu_thread, a_stm *C.rtStream_t, a_priority C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamCreate"))
+		}
+	}()
+	return npu_rtStreamCreate(a_t, a_stm, a_priority)
+}
+
+//export npug_rtStreamDestroy
+func npug_rtStreamDestroy(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamDestroy"))
+		}
+	}()
+	return npu_rtStreamDestroy(a_t, a_stm)
+}
+
+//export npug_rtStreamWaitEvent
+func npug_rtStreamWaitEvent(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamWaitEvent"))
+		}
+	}()
+	return npu_rtStreamWaitEvent(a_t, a_stm, a_evt)
+}
+
+//export npug_rtStreamSynchronize
+func npug_rtStreamSynchronize(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamSynchronize"))
+		}
+	}()
+	return npu_rtStreamSynchronize(a_t, a_stm)
+}
+
+//export npug_rtStreamSynchronizeWithTimeout
+func npug_rtStreamSynchronizeWithTimeout(a_t *C.npu_thread, a_stm C.rtStream_t, a_timeout C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamSynchronizeWithTimeout"))
+		}
+	}()
+	return npu_rtStreamSynchronizeWithTimeout(a_t, a_stm, a_timeout)
+}
+
+//export npug_rtStreamQuery
+func npug_rtStreamQuery(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamQuery"))
+		}
+	}()
+	return npu_rtStreamQuery(a_t, a_stm)
+}
+
+//export npug_rtStreamGetCaptureInfo
+func npug_rtStreamGetCaptureInfo(a_t *C.npu_thread, a_stm C.rtStream_t, a_status *C.rtStreamCaptureStatus, a_captureMdl *C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetCaptureInfo"))
+		}
+	}()
+	return npu_rtStreamGetCaptureInfo(a_t, a_stm, a_status, a_captureMdl)
+}
+
+//export npug_rtLaunchKernelByFuncHandleV3
+func npug_rtLaunchKernelByFuncHandleV3(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_stm C.rtStream_t, a_cfgInfo *C.rtTaskCfgInfo_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtLaunchKernelByFuncHandleV3"))
+		}
+	}()
+	return npu_rtLaunchKernelByFuncHandleV3(a_t, a_funcHandle, a_numBlocks, a_argsInfo, a_stm, a_cfgInfo)
+}
+
+//export npug_rtMemcpy
+func npug_rtMemcpy(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpy"))
+		}
+	}()
+	return npu_rtMemcpy(a_t, a_dst, a_destMax, a_src, a_cnt, a_kind)
+}
+
+//export npug_rtMallocPhysical
+func npug_rtMallocPhysical(a_t *C.npu_thread, a_handle *C.rtDrvMemHandle, a_size C.size_t, a_prop *C.rtDrvMemProp_t, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMallocPhysical"))
+		}
+	}()
+	return npu_rtMallocPhysical(a_t, a_handle, a_size, a_prop, a_flags)
+}
+
+//export npug_rtMalloc
+func npug_rtMalloc(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.uint64_t, a_typ C.rtMemType_t, a_moduleId C.uint16_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMalloc"))
+		}
+	}()
+	return npu_rtMalloc(a_t, a_devPtr, a_size, a_typ, a_moduleId)
+}
+
+//export npug_rtFree
+func npug_rtFree(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFree"))
+		}
+	}()
+	return npu_rtFree(a_t, a_devPtr)
+}
+
+//export npug_rtMallocHost
+func npug_rtMallocHost(a_t *C.npu_thread, a_hostPtr *unsafe.Pointer, a_size C.uint64_t, a_moduleId C.uint16_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMallocHost"))
+		}
+	}()
+	return npu_rtMallocHost(a_t, a_hostPtr, a_size, a_moduleId)
+}
+
+//export npug_rtFreeHost
+func npug_rtFreeHost(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFreeHost"))
+		}
+	}()
+	return npu_rtFreeHost(a_t, a_hostPtr)
+}
+
+//export npug_rtMemcpyAsync
+func npug_rtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpyAsync"))
+		}
+	}()
+	return npu_rtMemcpyAsync(a_t, a_dst, a_destMax, a_src, a_cnt, a_kind, a_stm)
+}
+
+//export npug_rtMemset
+func npug_rtMemset(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_destMax C.uint64_t, a_val C.uint32_t, a_cnt C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemset"))
+		}
+	}()
+	return npu_rtMemset(a_t, a_devPtr, a_destMax, a_val, a_cnt)
+}
+
+//export npug_rtMemsetAsync
+func npug_rtMemsetAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_destMax C.uint64_t, a_val C.uint32_t, a_cnt C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetAsync"))
+		}
+	}()
+	return npu_rtMemsetAsync(a_t, a_ptr, a_destMax, a_val, a_cnt, a_stm)
+}
+
+//export npug_rtMemGetInfoEx
+func npug_rtMemGetInfoEx(a_t *C.npu_thread, a_typ C.rtMemInfoType_t, a_freeSize *C.size_t, a_totalSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemGetInfoEx"))
+		}
+	}()
+	return npu_rtMemGetInfoEx(a_t, a_typ, a_freeSize, a_totalSize)
+}
+
+//export npug_rtFreePhysical
+func npug_rtFreePhysical(a_t *C.npu_thread, a_handle C.rtDrvMemHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFreePhysical"))
+		}
+	}()
+	return npu_rtFreePhysical(a_t, a_handle)
+}
+
+//export npug_rtModelExecute
+func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelExecute"))
+		}
+	}()
+	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtsLaunchKernelWithConfig
+func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_argsHandle_ C.rtArgsHandle, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchKernelWithConfig"))
+		}
+	}()
+	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
 }

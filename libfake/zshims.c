@@ -19,9 +19,11 @@
 #include "mstx/ms_tools_ext.h"
 #include "mstx/ms_tools_ext_mem.h"
 #include "ascend_hal_base.h"
+#include "runtime/rt.h"
 
 #include "npu.h"
 #include "passthrough.h"
+#include "stack.h"
 #include "trace.h"
 #include "_cgo_export.h"
 
@@ -574,9 +576,392 @@ const npu_pt_sym npu_pt_syms[] = {
     {"dsmi_get_version", NPU_LIB_OTHER},
     {"dsmi_get_board_info", NPU_LIB_OTHER},
     {"dsmi_get_chip_count", NPU_LIB_OTHER},
+    {"rtRegTaskFailCallbackByModule", NPU_LIB_ACL},
+    {"rtGetSocSpec", NPU_LIB_ACL},
+    {"rtStreamSetMode", NPU_LIB_ACL},
+    {"rtSetDeviceWithoutTsd", NPU_LIB_ACL},
+    {"rtGetDevMsg", NPU_LIB_ACL},
+    {"rtGetDeviceInfo", NPU_LIB_ACL},
+    {"rtsDeviceGetCapability", NPU_LIB_ACL},
+    {"rtEnableP2P", NPU_LIB_ACL},
+    {"rtDisableP2P", NPU_LIB_ACL},
+    {"rtDeviceGetPCIBusId", NPU_LIB_ACL},
+    {"rtDeviceGetByPCIBusId", NPU_LIB_ACL},
+    {"rtGetAiCoreCount", NPU_LIB_ACL},
+    {"rtSetOpWaitTimeOut", NPU_LIB_ACL},
+    {"rtSetOpExecuteTimeOut", NPU_LIB_ACL},
+    {"rtSetOpExecuteTimeOutWithMs", NPU_LIB_ACL},
+    {"rtGetOpTimeOutInterval", NPU_LIB_ACL},
+    {"rtSetOpExecuteTimeOutV2", NPU_LIB_ACL},
+    {"rtGetOpExecuteTimeoutV2", NPU_LIB_ACL},
+    {"rtGetLastError", NPU_LIB_ACL},
+    {"rtPeekAtLastError", NPU_LIB_ACL},
+    {"rtCtxCreateEx", NPU_LIB_ACL},
+    {"rtCtxDestroyEx", NPU_LIB_ACL},
+    {"rtCtxSetCurrent", NPU_LIB_ACL},
+    {"rtCtxGetCurrent", NPU_LIB_ACL},
+    {"rtSetGroup", NPU_LIB_ACL},
+    {"rtGetGroupInfo", NPU_LIB_ACL},
+    {"rtGetGroupCount", NPU_LIB_ACL},
+    {"rtCtxSetSysParamOpt", NPU_LIB_ACL},
+    {"rtCtxGetSysParamOpt", NPU_LIB_ACL},
+    {"rtGetDeviceCount", NPU_LIB_ACL},
+    {"rtSetDevice", NPU_LIB_ACL},
+    {"rtGetDevicePhyIdByIndex", NPU_LIB_ACL},
+    {"rtDeviceCanAccessPeer", NPU_LIB_ACL},
+    {"rtDeviceGetBareTgid", NPU_LIB_ACL},
+    {"rtGetDevice", NPU_LIB_ACL},
+    {"rtDeviceReset", NPU_LIB_ACL},
+    {"rtDeviceSetLimit", NPU_LIB_ACL},
+    {"rtDeviceSynchronize", NPU_LIB_ACL},
+    {"rtDeviceSynchronizeWithTimeout", NPU_LIB_ACL},
+    {"rtDeviceTaskAbort", NPU_LIB_ACL},
+    {"rtSetTSDevice", NPU_LIB_ACL},
+    {"rtGetRunMode", NPU_LIB_ACL},
+    {"rtGetSocVersion", NPU_LIB_ACL},
+    {"rtCheckArchCompatibility", NPU_LIB_ACL},
+    {"rtDeviceStatusQuery", NPU_LIB_ACL},
+    {"rtDeviceResetWithoutTsd", NPU_LIB_ACL},
+    {"rtSetDeviceSatMode", NPU_LIB_ACL},
+    {"rtGetDeviceSatMode", NPU_LIB_ACL},
+    {"rtGetAllUtilizations", NPU_LIB_ACL},
+    {"rtSetDefaultDeviceId", NPU_LIB_ACL},
+    {"rtDeviceResetForce", NPU_LIB_ACL},
+    {"rtGetSysParamOpt", NPU_LIB_ACL},
+    {"rtSetSysParamOpt", NPU_LIB_ACL},
+    {"rtGetDeviceUuid", NPU_LIB_ACL},
+    {"rtEventWorkModeSet", NPU_LIB_ACL},
+    {"rtEventCreate", NPU_LIB_ACL},
+    {"rtEventCreateWithFlag", NPU_LIB_ACL},
+    {"rtEventCreateExWithFlag", NPU_LIB_ACL},
+    {"rtEventDestroy", NPU_LIB_ACL},
+    {"rtEventRecord", NPU_LIB_ACL},
+    {"rtEventReset", NPU_LIB_ACL},
+    {"rtEventSynchronize", NPU_LIB_ACL},
+    {"rtEventSynchronizeWithTimeout", NPU_LIB_ACL},
+    {"rtEventQuery", NPU_LIB_ACL},
+    {"rtEventQueryWaitStatus", NPU_LIB_ACL},
+    {"rtEventQueryStatus", NPU_LIB_ACL},
+    {"rtEventElapsedTime", NPU_LIB_ACL},
+    {"rtEventGetTimeStamp", NPU_LIB_ACL},
+    {"rtGetFaultEvent", NPU_LIB_ACL},
+    {"rtGetMemUceInfo", NPU_LIB_ACL},
+    {"rtMemUceRepair", NPU_LIB_ACL},
+    {"rtIpcGetEventHandle", NPU_LIB_ACL},
+    {"rtIpcOpenEventHandle", NPU_LIB_ACL},
+    {"rtModelGetId", NPU_LIB_ACL},
+    {"rtStreamCreate", NPU_LIB_ACL},
+    {"rtStreamCreateWithConfig", NPU_LIB_ACL},
+    {"rtStreamGetPriority", NPU_LIB_ACL},
+    {"rtStreamGetFlags", NPU_LIB_ACL},
+    {"rtStreamDestroy", NPU_LIB_ACL},
+    {"rtStreamDestroyForce", NPU_LIB_ACL},
+    {"rtStreamWaitEvent", NPU_LIB_ACL},
+    {"rtStreamSynchronize", NPU_LIB_ACL},
+    {"rtStreamSynchronizeWithTimeout", NPU_LIB_ACL},
+    {"rtStreamQuery", NPU_LIB_ACL},
+    {"rtSetStreamOverflowSwitch", NPU_LIB_ACL},
+    {"rtGetStreamOverflowSwitch", NPU_LIB_ACL},
+    {"rtStreamAbort", NPU_LIB_ACL},
+    {"rtStreamBeginCapture", NPU_LIB_ACL},
+    {"rtStreamEndCapture", NPU_LIB_ACL},
+    {"rtStreamGetCaptureInfo", NPU_LIB_ACL},
+    {"rtThreadExchangeCaptureMode", NPU_LIB_ACL},
+    {"rtAicpuKernelLaunchExWithArgs", NPU_LIB_ACL},
+    {"rtBinarySetExceptionCallback", NPU_LIB_ACL},
+    {"rtGetFuncHandleFromExceptionInfo", NPU_LIB_ACL},
+    {"rtKernelLaunchWithHandleV2", NPU_LIB_ACL},
+    {"rtKernelLaunchWithFlagV2", NPU_LIB_ACL},
+    {"rtAicpuKernelLaunchWithFlag", NPU_LIB_ACL},
+    {"rtSubscribeReport", NPU_LIB_ACL},
+    {"rtCallbackLaunch", NPU_LIB_ACL},
+    {"rtProcessReport", NPU_LIB_ACL},
+    {"rtUnSubscribeReport", NPU_LIB_ACL},
+    {"rtBinaryUnLoad", NPU_LIB_ACL},
+    {"rtGetDeviceSatStatus", NPU_LIB_ACL},
+    {"rtCleanDeviceSatStatus", NPU_LIB_ACL},
+    {"rtSubscribeHostFunc", NPU_LIB_ACL},
+    {"rtProcessHostFunc", NPU_LIB_ACL},
+    {"rtUnSubscribeHostFunc", NPU_LIB_ACL},
+    {"rtBinaryLoadWithoutTilingKey", NPU_LIB_ACL},
+    {"rtLaunchKernelByFuncHandleV3", NPU_LIB_ACL},
+    {"rtCacheLastTaskOpInfo", NPU_LIB_ACL},
+    {"rtFunctionGetAttribute", NPU_LIB_ACL},
+    {"rtMbufAlloc", NPU_LIB_ACL},
+    {"rtMbufFree", NPU_LIB_ACL},
+    {"rtMbufSetDataLen", NPU_LIB_ACL},
+    {"rtMbufGetDataLen", NPU_LIB_ACL},
+    {"rtMbufGetBuffAddr", NPU_LIB_ACL},
+    {"rtMbufGetBuffSize", NPU_LIB_ACL},
+    {"rtMbufGetPrivInfo", NPU_LIB_ACL},
+    {"rtMbufCopyBufRef", NPU_LIB_ACL},
+    {"rtMemcpy", NPU_LIB_ACL},
+    {"rtMallocPhysical", NPU_LIB_ACL},
+    {"rtMalloc", NPU_LIB_ACL},
+    {"rtFree", NPU_LIB_ACL},
+    {"rtMallocHost", NPU_LIB_ACL},
+    {"rtFreeHost", NPU_LIB_ACL},
+    {"rtFreeWithDevSync", NPU_LIB_ACL},
+    {"rtFreeHostWithDevSync", NPU_LIB_ACL},
+    {"rtHostMemMapCapabilities", NPU_LIB_ACL},
+    {"rtMemAllocManaged", NPU_LIB_ACL},
+    {"rtMallocCached", NPU_LIB_ACL},
+    {"rtFlushCache", NPU_LIB_ACL},
+    {"rtInvalidCache", NPU_LIB_ACL},
+    {"rtMemcpyAsync", NPU_LIB_ACL},
+    {"rtMemcpyAsyncEx", NPU_LIB_ACL},
+    {"rtMemcpy2d", NPU_LIB_ACL},
+    {"rtMemcpy2dAsync", NPU_LIB_ACL},
+    {"rtMemset", NPU_LIB_ACL},
+    {"rtMemsetAsync", NPU_LIB_ACL},
+    {"rtMemGetInfoEx", NPU_LIB_ACL},
+    {"rtMemPrefetchToDevice", NPU_LIB_ACL},
+    {"rtIpcSetMemoryAttr", NPU_LIB_ACL},
+    {"rtReserveMemAddress", NPU_LIB_ACL},
+    {"rtReleaseMemAddress", NPU_LIB_ACL},
+    {"rtFreePhysical", NPU_LIB_ACL},
+    {"rtMapMem", NPU_LIB_ACL},
+    {"rtUnmapMem", NPU_LIB_ACL},
+    {"rtMemSetAccess", NPU_LIB_ACL},
+    {"rtMemGetAccess", NPU_LIB_ACL},
+    {"rtMemExportToShareableHandleV2", NPU_LIB_ACL},
+    {"rtMemImportFromShareableHandle", NPU_LIB_ACL},
+    {"rtMemImportFromShareableHandleV2", NPU_LIB_ACL},
+    {"rtMemSetPidToShareableHandle", NPU_LIB_ACL},
+    {"rtMemSetPidToShareableHandleV2", NPU_LIB_ACL},
+    {"rtMemGetAllocationGranularity", NPU_LIB_ACL},
+    {"rtsMemcpyBatch", NPU_LIB_ACL},
+    {"rtsMemcpyBatchAsync", NPU_LIB_ACL},
+    {"rtsValueWrite", NPU_LIB_ACL},
+    {"rtsValueWait", NPU_LIB_ACL},
+    {"rtMemRetainAllocationHandle", NPU_LIB_ACL},
+    {"rtMemGetAllocationPropertiesFromHandle", NPU_LIB_ACL},
+    {"rtModelDestroy", NPU_LIB_ACL},
+    {"rtModelExecute", NPU_LIB_ACL},
+    {"rtModelDebugDotPrint", NPU_LIB_ACL},
+    {"rtModelDebugJsonPrint", NPU_LIB_ACL},
+    {"rtCmoAsync", NPU_LIB_ACL},
+    {"rtMbufChainAppend", NPU_LIB_ACL},
+    {"rtMbufChainGetMbufNum", NPU_LIB_ACL},
+    {"rtMbufChainGetMbuf", NPU_LIB_ACL},
+    {"rtsGetErrorVerbose", NPU_LIB_ACL},
+    {"rtsRepairError", NPU_LIB_ACL},
+    {"rtRegKernelLaunchFillFunc", NPU_LIB_ACL},
+    {"rtUnRegKernelLaunchFillFunc", NPU_LIB_ACL},
+    {"rtsGetPairDevicesInfo", NPU_LIB_ACL},
+    {"rtsDeviceGetInfo", NPU_LIB_ACL},
+    {"rtsDeviceGetStreamPriorityRange", NPU_LIB_ACL},
+    {"rtsGetDevice", NPU_LIB_ACL},
+    {"rtsSetDeviceResLimit", NPU_LIB_ACL},
+    {"rtsResetDeviceResLimit", NPU_LIB_ACL},
+    {"rtsGetDeviceResLimit", NPU_LIB_ACL},
+    {"rtsGetLogicDevIdByPhyDevId", NPU_LIB_ACL},
+    {"rtsGetPhyDevIdByLogicDevId", NPU_LIB_ACL},
+    {"rtsGetLogicDevIdByUserDevId", NPU_LIB_ACL},
+    {"rtsGetUserDevIdByLogicDevId", NPU_LIB_ACL},
+    {"rtsRegDeviceStateCallback", NPU_LIB_ACL},
+    {"rtsSetDeviceTaskAbortCallback", NPU_LIB_ACL},
+    {"rtsCtxGetCurrentDefaultStream", NPU_LIB_ACL},
+    {"rtsGetPrimaryCtxState", NPU_LIB_ACL},
+    {"rtsCtxGetFloatOverflowAddr", NPU_LIB_ACL},
+    {"rtsEventGetId", NPU_LIB_ACL},
+    {"rtsEventWait", NPU_LIB_ACL},
+    {"rtsEventGetAvailNum", NPU_LIB_ACL},
+    {"rtsNotifyCreate", NPU_LIB_ACL},
+    {"rtsNotifyDestroy", NPU_LIB_ACL},
+    {"rtsNotifyRecord", NPU_LIB_ACL},
+    {"rtsNotifyWaitAndReset", NPU_LIB_ACL},
+    {"rtsNotifyGetId", NPU_LIB_ACL},
+    {"rtsNotifyBatchReset", NPU_LIB_ACL},
+    {"rtsNotifyGetExportKey", NPU_LIB_ACL},
+    {"rtsNotifyImportByKey", NPU_LIB_ACL},
+    {"rtsNotifySetImportPid", NPU_LIB_ACL},
+    {"rtNotifySetImportPidInterServer", NPU_LIB_ACL},
+    {"rtCntNotifyDestroy", NPU_LIB_ACL},
+    {"rtCntNotifyCreateServer", NPU_LIB_ACL},
+    {"rtsCntNotifyRecord", NPU_LIB_ACL},
+    {"rtsCntNotifyWaitWithTimeout", NPU_LIB_ACL},
+    {"rtsCntNotifyReset", NPU_LIB_ACL},
+    {"rtsCntNotifyGetId", NPU_LIB_ACL},
+    {"rtsGetMemcpyDescSize", NPU_LIB_ACL},
+    {"rtsSetMemcpyDesc", NPU_LIB_ACL},
+    {"rtsMemcpyAsyncWithDesc", NPU_LIB_ACL},
+    {"rtsCmoAsyncWithBarrier", NPU_LIB_ACL},
+    {"rtsMalloc", NPU_LIB_ACL},
+    {"rtsMemExportToShareableHandle", NPU_LIB_ACL},
+    {"rtsMallocHost", NPU_LIB_ACL},
+    {"rtsPointerGetAttributes", NPU_LIB_ACL},
+    {"rtsHostRegister", NPU_LIB_ACL},
+    {"rtHostRegisterV2", NPU_LIB_ACL},
+    {"rtsHostUnregister", NPU_LIB_ACL},
+    {"rtHostGetDevicePointer", NPU_LIB_ACL},
+    {"rtsGetCmoDescSize", NPU_LIB_ACL},
+    {"rtsSetCmoDesc", NPU_LIB_ACL},
+    {"rtsLaunchCmoAddrTask", NPU_LIB_ACL},
+    {"rtsLaunchReduceAsyncTask", NPU_LIB_ACL},
+    {"rtsGetP2PStatus", NPU_LIB_ACL},
+    {"rtsIpcMemGetExportKey", NPU_LIB_ACL},
+    {"rtsIpcMemClose", NPU_LIB_ACL},
+    {"rtsIpcMemImportByKey", NPU_LIB_ACL},
+    {"rtsIpcMemSetImportPid", NPU_LIB_ACL},
+    {"rtsCheckMemType", NPU_LIB_ACL},
+    {"rtMemcpyAsyncWithOffset", NPU_LIB_ACL},
+    {"rtIpcMemImportPidInterServer", NPU_LIB_ACL},
+    {"rtGetMemUsageInfo", NPU_LIB_ACL},
+    {"rtsStreamCreate", NPU_LIB_ACL},
+    {"rtsStreamSetAttribute", NPU_LIB_ACL},
+    {"rtsStreamGetAttribute", NPU_LIB_ACL},
+    {"rtsStreamGetAvailableNum", NPU_LIB_ACL},
+    {"rtsStreamGetId", NPU_LIB_ACL},
+    {"rtsStreamBeginTaskGrp", NPU_LIB_ACL},
+    {"rtsStreamEndTaskGrp", NPU_LIB_ACL},
+    {"rtsStreamBeginTaskUpdate", NPU_LIB_ACL},
+    {"rtsStreamEndTaskUpdate", NPU_LIB_ACL},
+    {"rtsSwitchStream", NPU_LIB_ACL},
+    {"rtsActiveStream", NPU_LIB_ACL},
+    {"rtsSetStreamResLimit", NPU_LIB_ACL},
+    {"rtsResetStreamResLimit", NPU_LIB_ACL},
+    {"rtsGetStreamResLimit", NPU_LIB_ACL},
+    {"rtsUseStreamResInCurrentThread", NPU_LIB_ACL},
+    {"rtsNotUseStreamResInCurrentThread", NPU_LIB_ACL},
+    {"rtsGetResInCurrentThread", NPU_LIB_ACL},
+    {"rtsRegStreamStateCallback", NPU_LIB_ACL},
+    {"rtsStreamStop", NPU_LIB_ACL},
+    {"rtsPersistentTaskClean", NPU_LIB_ACL},
+    {"rtsBinaryLoadFromFile", NPU_LIB_ACL},
+    {"rtsBinaryLoadFromData", NPU_LIB_ACL},
+    {"rtsFuncGetByName", NPU_LIB_ACL},
+    {"rtsFuncGetByEntry", NPU_LIB_ACL},
+    {"rtsFuncGetAddr", NPU_LIB_ACL},
+    {"rtsRegisterCpuFunc", NPU_LIB_ACL},
+    {"rtsLaunchKernelWithHostArgs", NPU_LIB_ACL},
+    {"rtsGetThreadLastTaskId", NPU_LIB_ACL},
+    {"rtsNpuClearFloatOverFlowStatus", NPU_LIB_ACL},
+    {"rtsNpuGetFloatOverFlowStatus", NPU_LIB_ACL},
+    {"rtsLaunchKernelWithConfig", NPU_LIB_ACL},
+    {"rtsKernelArgsInit", NPU_LIB_ACL},
+    {"rtsKernelArgsAppend", NPU_LIB_ACL},
+    {"rtsKernelArgsAppendPlaceHolder", NPU_LIB_ACL},
+    {"rtsKernelArgsFinalize", NPU_LIB_ACL},
+    {"rtsKernelArgsParaUpdate", NPU_LIB_ACL},
+    {"rtsKernelArgsInitByUserMem", NPU_LIB_ACL},
+    {"rtsKernelArgsGetMemSize", NPU_LIB_ACL},
+    {"rtsKernelArgsGetHandleMemSize", NPU_LIB_ACL},
+    {"rtsKernelArgsGetPlaceHolderBuffer", NPU_LIB_ACL},
+    {"rtsFuncGetName", NPU_LIB_ACL},
+    {"rtsGetHardwareSyncAddr", NPU_LIB_ACL},
+    {"rtsGetFloatOverflowStatus", NPU_LIB_ACL},
+    {"rtsResetFloatOverflowStatus", NPU_LIB_ACL},
+    {"rtsLaunchKernelWithDevArgs", NPU_LIB_ACL},
+    {"rtsLaunchHostFunc", NPU_LIB_ACL},
+    {"rtsBinaryGetDevAddress", NPU_LIB_ACL},
+    {"rtsLaunchUpdateTask", NPU_LIB_ACL},
+    {"rtsModelCreate", NPU_LIB_ACL},
+    {"rtsModelBindStream", NPU_LIB_ACL},
+    {"rtsEndGraph", NPU_LIB_ACL},
+    {"rtsModelLoadComplete", NPU_LIB_ACL},
+    {"rtsModelUnbindStream", NPU_LIB_ACL},
+    {"rtsModelExecute", NPU_LIB_ACL},
+    {"rtsLabelCreate", NPU_LIB_ACL},
+    {"rtsLabelDestroy", NPU_LIB_ACL},
+    {"rtsLabelSwitchListCreate", NPU_LIB_ACL},
+    {"rtsLabelSwitchListDestroy", NPU_LIB_ACL},
+    {"rtsLabelSet", NPU_LIB_ACL},
+    {"rtsLabelSwitchByIndex", NPU_LIB_ACL},
+    {"rtsModelSetName", NPU_LIB_ACL},
+    {"rtsModelGetName", NPU_LIB_ACL},
+    {"rtsModelAbort", NPU_LIB_ACL},
+    {"rtsLaunchRandomNumTask", NPU_LIB_ACL},
+    {"rtsLaunchBarrierTask", NPU_LIB_ACL},
+    {"rtsProfTrace", NPU_LIB_ACL},
+    {"rtSnapShotProcessLock", NPU_LIB_ACL},
+    {"rtSnapShotProcessUnlock", NPU_LIB_ACL},
+    {"rtSnapShotProcessBackup", NPU_LIB_ACL},
+    {"rtSnapShotProcessRestore", NPU_LIB_ACL},
+    {"rtSnapShotCallbackRegister", NPU_LIB_ACL},
+    {"rtSnapShotCallbackUnregister", NPU_LIB_ACL},
+    {"rtDeviceGetHostAtomicCapabilities", NPU_LIB_ACL},
+    {"rtDeviceGetP2PAtomicCapabilities", NPU_LIB_ACL},
+    {"rtDeviceGetLimit", NPU_LIB_ACL},
+    {"rtDeviceL2CacheFlush", NPU_LIB_ACL},
+    {"rtEventRecordWithFlag", NPU_LIB_ACL},
+    {"rtMemPoolCreate", NPU_LIB_ACL},
+    {"rtMemPoolDestroy", NPU_LIB_ACL},
+    {"rtMemPoolSetAttr", NPU_LIB_ACL},
+    {"rtMemPoolGetAttr", NPU_LIB_ACL},
+    {"rtMemGetAddressRange", NPU_LIB_ACL},
+    {"rtMemPoolMallocAsync", NPU_LIB_ACL},
+    {"rtMemPoolFreeAsync", NPU_LIB_ACL},
+    {"rtMemManagedAdvise", NPU_LIB_ACL},
+    {"rtMemManagedGetAttr", NPU_LIB_ACL},
+    {"rtMemManagedGetAttrs", NPU_LIB_ACL},
+    {"rtMemPoolTrimTo", NPU_LIB_ACL},
+    {"rtMemManagedPrefetchAsync", NPU_LIB_ACL},
+    {"rtMemManagedPrefetchBatchAsync", NPU_LIB_ACL},
+    {"rtMemMapSelectedLink", NPU_LIB_ACL},
+    {"rtMemMapNoAccess", NPU_LIB_ACL},
+    {"rtMemsetD32", NPU_LIB_ACL},
+    {"rtMemsetD32Async", NPU_LIB_ACL},
+    {"rtMemMapSetLink", NPU_LIB_ACL},
+    {"rtModelGetStreams", NPU_LIB_ACL},
+    {"rtModelDestroyRegisterCallback", NPU_LIB_ACL},
+    {"rtModelDestroyUnregisterCallback", NPU_LIB_ACL},
+    {"rtModelUpdate", NPU_LIB_ACL},
+    {"rtModelCondHandleCreate", NPU_LIB_ACL},
+    {"rtModelCondHandleGetCondPtr", NPU_LIB_ACL},
+    {"rtStreamAddCondTask", NPU_LIB_ACL},
+    {"rtStreamBeginCaptureToModel", NPU_LIB_ACL},
+    {"rtStreamGetTasks", NPU_LIB_ACL},
+    {"rtStreamWaitEventWithFlag", NPU_LIB_ACL},
+    {"rtTaskGetType", NPU_LIB_ACL},
+    {"rtTaskGetSeqId", NPU_LIB_ACL},
+    {"rtModelTaskGetParams", NPU_LIB_ACL},
+    {"rtModelTaskSetParams", NPU_LIB_ACL},
+    {"rtModelKernelTaskGetAttribute", NPU_LIB_ACL},
+    {"rtModelTaskDisable", NPU_LIB_ACL},
+    {"rtCacheLastTaskExtendInfo", NPU_LIB_ACL},
+    {"rtLaunchKernelWithArgsArray", NPU_LIB_ACL},
+    {"rtLaunchSIMTKernelWithArgsArray", NPU_LIB_ACL},
+    {"rtLaunchSIMTKernelWithHostArgs", NPU_LIB_ACL},
+    {"rtFuncGetSize", NPU_LIB_ACL},
+    {"rtFunctionGetBinary", NPU_LIB_ACL},
+    {"rtFunctionGetParamCount", NPU_LIB_ACL},
+    {"rtFunctionGetParamInfo", NPU_LIB_ACL},
+    {"rtFunctionGetAvailDynUbufPerBlock", NPU_LIB_ACL},
+    {"rtSymbolLookup", NPU_LIB_ACL},
+    {"rtBinaryGetGlobal", NPU_LIB_ACL},
+    {"rtGetFuncBySymbol", NPU_LIB_ACL},
 };
-const int npu_pt_nsyms = 543;
-void *npu_pt_fns[543];
+const int npu_pt_nsyms = 898;
+void *npu_pt_fns[898];
+
+/* The rt* calls of ACL functions that cross into libruntime.so in the
+ * split layout (shimgen's routes); stack.c fills npu_route_fns with the
+ * interposed definitions it finds. */
+const char *const npu_route_names[] = {
+    "rtSetDevice",
+    "rtDeviceReset",
+    "rtGetDevice",
+    "rtDeviceSynchronize",
+    "rtStreamCreate",
+    "rtStreamDestroy",
+    "rtStreamSynchronize",
+    "rtStreamWaitEvent",
+    "rtEventCreate",
+    "rtEventDestroy",
+    "rtEventRecord",
+    "rtEventReset",
+    "rtEventSynchronize",
+    "rtEventElapsedTime",
+    "rtEventQueryStatus",
+    "rtModelExecute",
+    "rtLaunchKernelByFuncHandleV3",
+    "rtsLaunchKernelWithConfig",
+    "rtMemcpy",
+    "rtMemcpyAsync",
+};
+const int npu_route_n = 20;
+void *npu_route_fns[20];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -1908,6 +2293,8 @@ NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 static inline aclError emu_aclrtSetDevice(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[0] != NULL, 0)) /* split layout, rtSetDevice interposed */
+        return (aclError)((__typeof__(&rtSetDevice))npu_route_fns[0])(deviceId);
     return npug_aclrtSetDevice(npu_self(), deviceId);
 }
 
@@ -1937,6 +2324,8 @@ NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtResetDevice(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[1] != NULL, 0)) /* split layout, rtDeviceReset interposed */
+        return (aclError)((__typeof__(&rtDeviceReset))npu_route_fns[1])(deviceId);
     return npug_aclrtResetDevice(npu_self(), deviceId);
 }
 
@@ -1995,6 +2384,8 @@ NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 static inline aclError emu_aclrtGetDevice(int32_t* deviceId) {
+    if (__builtin_expect(npu_route_fns[2] != NULL, 0) && (deviceId != NULL)) /* split layout, rtGetDevice interposed */
+        return (aclError)((__typeof__(&rtGetDevice))npu_route_fns[2])(deviceId);
     return npug_aclrtGetDevice(npu_self(), deviceId);
 }
 
@@ -2083,6 +2474,8 @@ NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 static inline aclError emu_aclrtSynchronizeDevice(void) {
+    if (__builtin_expect(npu_route_fns[3] != NULL, 0)) /* split layout, rtDeviceSynchronize interposed */
+        return (aclError)((__typeof__(&rtDeviceSynchronize))npu_route_fns[3])();
     return npug_aclrtSynchronizeDevice(npu_self());
 }
 
@@ -2228,6 +2621,8 @@ NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 static inline aclError emu_aclrtCreateEvent(aclrtEvent* event) {
+    if (__builtin_expect(npu_route_fns[8] != NULL, 0) && (event != NULL)) /* split layout, rtEventCreate interposed */
+        return (aclError)((__typeof__(&rtEventCreate))npu_route_fns[8])(event);
     return npug_aclrtCreateEvent(npu_self(), event);
 }
 
@@ -2317,6 +2712,8 @@ NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag)
 }
 
 static inline aclError emu_aclrtDestroyEvent(aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[9] != NULL, 0) && (event != NULL)) /* split layout, rtEventDestroy interposed */
+        return (aclError)((__typeof__(&rtEventDestroy))npu_route_fns[9])(event);
     return npug_aclrtDestroyEvent(npu_self(), event);
 }
 
@@ -2346,6 +2743,8 @@ NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 static inline aclError emu_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[10] != NULL, 0) && (event != NULL)) /* split layout, rtEventRecord interposed */
+        return (aclError)((__typeof__(&rtEventRecord))npu_route_fns[10])(event, stream);
     return npug_aclrtRecordEvent(npu_self(), event, stream);
 }
 
@@ -2407,6 +2806,8 @@ NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream strea
 }
 
 static inline aclError emu_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[11] != NULL, 0) && (event != NULL)) /* split layout, rtEventReset interposed */
+        return (aclError)((__typeof__(&rtEventReset))npu_route_fns[11])(event, stream);
     return npug_aclrtResetEvent(npu_self(), event, stream);
 }
 
@@ -2467,6 +2868,8 @@ NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) 
 }
 
 static inline aclError emu_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+    if (__builtin_expect(npu_route_fns[14] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQueryStatus interposed */
+        return (aclError)((__typeof__(&rtEventQueryStatus))npu_route_fns[14])(event, (rtEventStatus_t *)status);
     return npug_aclrtQueryEventStatus(npu_self(), event, status);
 }
 
@@ -2527,6 +2930,8 @@ NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitSt
 }
 
 static inline aclError emu_aclrtSynchronizeEvent(aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[12] != NULL, 0) && (event != NULL)) /* split layout, rtEventSynchronize interposed */
+        return (aclError)((__typeof__(&rtEventSynchronize))npu_route_fns[12])(event);
     return npug_aclrtSynchronizeEvent(npu_self(), event);
 }
 
@@ -2586,6 +2991,8 @@ NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
 }
 
 static inline aclError emu_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    if (__builtin_expect(npu_route_fns[13] != NULL, 0) && (ms != NULL && startEvent != NULL && endEvent != NULL)) /* split layout, rtEventElapsedTime interposed */
+        return (aclError)((__typeof__(&rtEventElapsedTime))npu_route_fns[13])(ms, startEvent, endEvent);
     return npug_aclrtEventElapsedTime(npu_self(), ms, startEvent, endEvent);
 }
 
@@ -3382,6 +3789,8 @@ NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline aclError emu_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    if (__builtin_expect(npu_route_fns[18] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) /* split layout, rtMemcpy interposed */
+        return (aclError)((__typeof__(&rtMemcpy))npu_route_fns[18])(dst, destMax, src, count, (rtMemcpyKind_t)kind);
     return npug_aclrtMemcpy(npu_self(), dst, destMax, (void*)src, count, kind);
 }
 
@@ -3447,6 +3856,8 @@ NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, si
 }
 
 static inline aclError emu_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[19] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) /* split layout, rtMemcpyAsync interposed */
+        return (aclError)((__typeof__(&rtMemcpyAsync))npu_route_fns[19])(dst, destMax, src, count, (rtMemcpyKind_t)kind, stream);
     return npug_aclrtMemcpyAsync(npu_self(), dst, destMax, (void*)src, count, kind, stream);
 }
 
@@ -4219,6 +4630,8 @@ NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, acl
 }
 
 static inline aclError emu_aclrtCreateStream(aclrtStream* stream) {
+    if (__builtin_expect(npu_route_fns[4] != NULL, 0) && (stream != NULL)) /* split layout, rtStreamCreate interposed */
+        return (aclError)((__typeof__(&rtStreamCreate))npu_route_fns[4])(stream, 0);
     return npug_aclrtCreateStream(npu_self(), stream);
 }
 
@@ -4309,6 +4722,8 @@ NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t pr
 }
 
 static inline aclError emu_aclrtDestroyStream(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[5] != NULL, 0) && (stream != NULL)) /* split layout, rtStreamDestroy interposed */
+        return (aclError)((__typeof__(&rtStreamDestroy))npu_route_fns[5])(stream);
     return npug_aclrtDestroyStream(npu_self(), stream);
 }
 
@@ -4367,6 +4782,8 @@ NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtSynchronizeStream(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[6] != NULL, 0)) /* split layout, rtStreamSynchronize interposed */
+        return (aclError)((__typeof__(&rtStreamSynchronize))npu_route_fns[6])(stream);
     return npug_aclrtSynchronizeStream(npu_self(), stream);
 }
 
@@ -4516,6 +4933,8 @@ NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 }
 
 static inline aclError emu_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[7] != NULL, 0) && (event != NULL)) /* split layout, rtStreamWaitEvent interposed */
+        return (aclError)((__typeof__(&rtStreamWaitEvent))npu_route_fns[7])(stream, event);
     return npug_aclrtStreamWaitEvent(npu_self(), stream, event);
 }
 
@@ -5552,6 +5971,8 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
 }
 
 static inline aclError emu_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[16] != NULL, 0) && (argsSize <= 0xFFFFFFFFu)) /* split layout, rtLaunchKernelByFuncHandleV3 interposed */
+        return (aclError)npu_route_launch_v3(npu_route_fns[16], funcHandle, numBlocks, argsData, argsSize, stream);
     return npug_aclrtLaunchKernel(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, stream);
 }
 
@@ -5835,11 +6256,7 @@ NPU_EXPORT aclError aclrtDeviceGetBareTgid(int32_t* pid) {
 }
 
 static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
-    (void)src;
-    (void)size;
-    (void)cmoType;
-    (void)stream;
-    return (aclError)npu_unsupported(npu_self(), 174);
+    return npug_aclrtCmoAsync(npu_self(), src, size, cmoType, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
@@ -6596,6 +7013,8 @@ NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
 }
 
 static inline aclError emu_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+    if (__builtin_expect(npu_route_fns[17] != NULL, 0)) /* split layout, rtsLaunchKernelWithConfig interposed */
+        return (aclError)((__typeof__(&rtsLaunchKernelWithConfig))npu_route_fns[17])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve);
     return npug_aclrtLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
 }
 
@@ -9393,6 +9812,8 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
 }
 
 static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[15] != NULL, 0) && (modelRI != NULL)) /* split layout, rtModelExecute interposed */
+        return (aclError)((__typeof__(&rtModelExecute))npu_route_fns[15])(modelRI, stream, 0);
     return npug_aclmdlRIExecuteAsync(npu_self(), modelRI, stream);
 }
 
@@ -11171,8 +11592,7 @@ NPU_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId
 }
 
 static inline aclError emu_aclrtCmoGetDescSize(size_t* size) {
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 344);
+    return npug_aclrtCmoGetDescSize(npu_self(), size);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoGetDescSize(size_t* size) {
@@ -11201,10 +11621,7 @@ NPU_EXPORT aclError aclrtCmoGetDescSize(size_t* size) {
 }
 
 static inline aclError emu_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
-    (void)cmoDesc;
-    (void)src;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 345);
+    return npug_aclrtCmoSetDesc(npu_self(), cmoDesc, src, size);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
@@ -11235,11 +11652,7 @@ NPU_EXPORT aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
 }
 
 static inline aclError emu_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
-    (void)cmoDesc;
-    (void)cmoType;
-    (void)stream;
-    (void)reserve;
-    return (aclError)npu_unsupported(npu_self(), 346);
+    return npug_aclrtCmoAsyncWithDesc(npu_self(), cmoDesc, cmoType, stream, (void*)reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
@@ -16707,6 +17120,11725 @@ NPU_EXPORT drvError_t halGetDeviceSplitMode(unsigned int dev_id, unsigned int *m
     if (__builtin_expect(npu_hooks != 0, 0))
         return hook_halGetDeviceSplitMode(dev_id, mode);
     return emu_halGetDeviceSplitMode(dev_id, mode);
+}
+
+static inline rtError_t emu_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
+    (void)moduleName;
+    (void)callback;
+    return (rtError_t)npu_unsupported(npu_self(), 543);
+}
+
+static NPU_HOOK rtError_t hook_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtRegTaskFailCallbackByModule(moduleName, callback);
+    else if (npu_pt_fns[543] != NULL)
+        r = ((__typeof__(&rtRegTaskFailCallbackByModule))npu_pt_fns[543])(moduleName, callback);
+    else
+        r = (rtError_t)npu_pt_fail(543);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 543);
+        NPU_TR_ARG(t, "moduleName", moduleName);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtRegTaskFailCallbackByModule(moduleName, callback);
+    return emu_rtRegTaskFailCallbackByModule(moduleName, callback);
+}
+
+static inline rtError_t emu_rtGetSocSpec(const char* label, const char* key, char* val, const uint32_t maxLen) {
+    (void)label;
+    (void)key;
+    (void)val;
+    (void)maxLen;
+    return (rtError_t)npu_unsupported(npu_self(), 544);
+}
+
+static NPU_HOOK rtError_t hook_rtGetSocSpec(const char* label, const char* key, char* val, const uint32_t maxLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetSocSpec(label, key, val, maxLen);
+    else if (npu_pt_fns[544] != NULL)
+        r = ((__typeof__(&rtGetSocSpec))npu_pt_fns[544])(label, key, val, maxLen);
+    else
+        r = (rtError_t)npu_pt_fail(544);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 544);
+        npu_tr_str(t, "label", label);
+        npu_tr_str(t, "key", key);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_ARG(t, "maxLen", maxLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val, const uint32_t maxLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetSocSpec(label, key, val, maxLen);
+    return emu_rtGetSocSpec(label, key, val, maxLen);
+}
+
+static inline rtError_t emu_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
+    (void)stm;
+    (void)stmMode;
+    return (rtError_t)npu_unsupported(npu_self(), 545);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamSetMode(stm, stmMode);
+    else if (npu_pt_fns[545] != NULL)
+        r = ((__typeof__(&rtStreamSetMode))npu_pt_fns[545])(stm, stmMode);
+    else
+        r = (rtError_t)npu_pt_fail(545);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 545);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "stmMode", stmMode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamSetMode(stm, stmMode);
+    return emu_rtStreamSetMode(stm, stmMode);
+}
+
+static inline rtError_t emu_rtSetDeviceWithoutTsd(int32_t devId) {
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 546);
+}
+
+static NPU_HOOK rtError_t hook_rtSetDeviceWithoutTsd(int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetDeviceWithoutTsd(devId);
+    else if (npu_pt_fns[546] != NULL)
+        r = ((__typeof__(&rtSetDeviceWithoutTsd))npu_pt_fns[546])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(546);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 546);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetDeviceWithoutTsd(int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetDeviceWithoutTsd(devId);
+    return emu_rtSetDeviceWithoutTsd(devId);
+}
+
+static inline rtError_t emu_rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
+    (void)getMsgType;
+    (void)callback;
+    return (rtError_t)npu_unsupported(npu_self(), 547);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDevMsg(getMsgType, callback);
+    else if (npu_pt_fns[547] != NULL)
+        r = ((__typeof__(&rtGetDevMsg))npu_pt_fns[547])(getMsgType, callback);
+    else
+        r = (rtError_t)npu_pt_fail(547);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 547);
+        NPU_TR_ARG(t, "getMsgType", getMsgType);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDevMsg(getMsgType, callback);
+    return emu_rtGetDevMsg(getMsgType, callback);
+}
+
+static inline rtError_t emu_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
+    (void)deviceId;
+    (void)moduleType;
+    (void)infoType;
+    (void)val;
+    return (rtError_t)npu_unsupported(npu_self(), 548);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDeviceInfo(deviceId, moduleType, infoType, val);
+    else if (npu_pt_fns[548] != NULL)
+        r = ((__typeof__(&rtGetDeviceInfo))npu_pt_fns[548])(deviceId, moduleType, infoType, val);
+    else
+        r = (rtError_t)npu_pt_fail(548);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 548);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "moduleType", moduleType);
+        NPU_TR_ARG(t, "infoType", infoType);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDeviceInfo(deviceId, moduleType, infoType, val);
+    return emu_rtGetDeviceInfo(deviceId, moduleType, infoType, val);
+}
+
+static inline rtError_t emu_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
+    (void)deviceId;
+    (void)devFeatureType;
+    (void)val;
+    return (rtError_t)npu_unsupported(npu_self(), 549);
+}
+
+static NPU_HOOK rtError_t hook_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsDeviceGetCapability(deviceId, devFeatureType, val);
+    else if (npu_pt_fns[549] != NULL)
+        r = ((__typeof__(&rtsDeviceGetCapability))npu_pt_fns[549])(deviceId, devFeatureType, val);
+    else
+        r = (rtError_t)npu_pt_fail(549);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 549);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "devFeatureType", devFeatureType);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsDeviceGetCapability(deviceId, devFeatureType, val);
+    return emu_rtsDeviceGetCapability(deviceId, devFeatureType, val);
+}
+
+static inline rtError_t emu_rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
+    (void)devIdDes;
+    (void)phyIdSrc;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 550);
+}
+
+static NPU_HOOK rtError_t hook_rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEnableP2P(devIdDes, phyIdSrc, flag);
+    else if (npu_pt_fns[550] != NULL)
+        r = ((__typeof__(&rtEnableP2P))npu_pt_fns[550])(devIdDes, phyIdSrc, flag);
+    else
+        r = (rtError_t)npu_pt_fail(550);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 550);
+        NPU_TR_ARG(t, "devIdDes", devIdDes);
+        NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEnableP2P(devIdDes, phyIdSrc, flag);
+    return emu_rtEnableP2P(devIdDes, phyIdSrc, flag);
+}
+
+static inline rtError_t emu_rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
+    (void)devIdDes;
+    (void)phyIdSrc;
+    return (rtError_t)npu_unsupported(npu_self(), 551);
+}
+
+static NPU_HOOK rtError_t hook_rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDisableP2P(devIdDes, phyIdSrc);
+    else if (npu_pt_fns[551] != NULL)
+        r = ((__typeof__(&rtDisableP2P))npu_pt_fns[551])(devIdDes, phyIdSrc);
+    else
+        r = (rtError_t)npu_pt_fail(551);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 551);
+        NPU_TR_ARG(t, "devIdDes", devIdDes);
+        NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDisableP2P(devIdDes, phyIdSrc);
+    return emu_rtDisableP2P(devIdDes, phyIdSrc);
+}
+
+static inline rtError_t emu_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
+    (void)devId;
+    (void)pciBusId;
+    (void)len;
+    return (rtError_t)npu_unsupported(npu_self(), 552);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceGetPCIBusId(devId, pciBusId, len);
+    else if (npu_pt_fns[552] != NULL)
+        r = ((__typeof__(&rtDeviceGetPCIBusId))npu_pt_fns[552])(devId, pciBusId, len);
+    else
+        r = (rtError_t)npu_pt_fail(552);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 552);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "pciBusId", pciBusId);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceGetPCIBusId(devId, pciBusId, len);
+    return emu_rtDeviceGetPCIBusId(devId, pciBusId, len);
+}
+
+static inline rtError_t emu_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
+    (void)pciBusId;
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 553);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceGetByPCIBusId(pciBusId, devId);
+    else if (npu_pt_fns[553] != NULL)
+        r = ((__typeof__(&rtDeviceGetByPCIBusId))npu_pt_fns[553])(pciBusId, devId);
+    else
+        r = (rtError_t)npu_pt_fail(553);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 553);
+        npu_tr_str(t, "pciBusId", pciBusId);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceGetByPCIBusId(pciBusId, devId);
+    return emu_rtDeviceGetByPCIBusId(pciBusId, devId);
+}
+
+static inline rtError_t emu_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
+    (void)aiCoreCnt;
+    return (rtError_t)npu_unsupported(npu_self(), 554);
+}
+
+static NPU_HOOK rtError_t hook_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetAiCoreCount(aiCoreCnt);
+    else if (npu_pt_fns[554] != NULL)
+        r = ((__typeof__(&rtGetAiCoreCount))npu_pt_fns[554])(aiCoreCnt);
+    else
+        r = (rtError_t)npu_pt_fail(554);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 554);
+        NPU_TR_ARG(t, "aiCoreCnt", aiCoreCnt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetAiCoreCount(aiCoreCnt);
+    return emu_rtGetAiCoreCount(aiCoreCnt);
+}
+
+static inline rtError_t emu_rtSetOpWaitTimeOut(uint32_t timeout) {
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 555);
+}
+
+static NPU_HOOK rtError_t hook_rtSetOpWaitTimeOut(uint32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetOpWaitTimeOut(timeout);
+    else if (npu_pt_fns[555] != NULL)
+        r = ((__typeof__(&rtSetOpWaitTimeOut))npu_pt_fns[555])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(555);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 555);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetOpWaitTimeOut(timeout);
+    return emu_rtSetOpWaitTimeOut(timeout);
+}
+
+static inline rtError_t emu_rtSetOpExecuteTimeOut(uint32_t timeout) {
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 556);
+}
+
+static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOut(uint32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetOpExecuteTimeOut(timeout);
+    else if (npu_pt_fns[556] != NULL)
+        r = ((__typeof__(&rtSetOpExecuteTimeOut))npu_pt_fns[556])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(556);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 556);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetOpExecuteTimeOut(uint32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetOpExecuteTimeOut(timeout);
+    return emu_rtSetOpExecuteTimeOut(timeout);
+}
+
+static inline rtError_t emu_rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 557);
+}
+
+static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetOpExecuteTimeOutWithMs(timeout);
+    else if (npu_pt_fns[557] != NULL)
+        r = ((__typeof__(&rtSetOpExecuteTimeOutWithMs))npu_pt_fns[557])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(557);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 557);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetOpExecuteTimeOutWithMs(timeout);
+    return emu_rtSetOpExecuteTimeOutWithMs(timeout);
+}
+
+static inline rtError_t emu_rtGetOpTimeOutInterval(uint64_t* interval) {
+    (void)interval;
+    return (rtError_t)npu_unsupported(npu_self(), 558);
+}
+
+static NPU_HOOK rtError_t hook_rtGetOpTimeOutInterval(uint64_t* interval) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetOpTimeOutInterval(interval);
+    else if (npu_pt_fns[558] != NULL)
+        r = ((__typeof__(&rtGetOpTimeOutInterval))npu_pt_fns[558])(interval);
+    else
+        r = (rtError_t)npu_pt_fail(558);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 558);
+        NPU_TR_ARG(t, "interval", interval);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetOpTimeOutInterval(interval);
+    return emu_rtGetOpTimeOutInterval(interval);
+}
+
+static inline rtError_t emu_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+    (void)timeout;
+    (void)actualTimeout;
+    return (rtError_t)npu_unsupported(npu_self(), 559);
+}
+
+static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetOpExecuteTimeOutV2(timeout, actualTimeout);
+    else if (npu_pt_fns[559] != NULL)
+        r = ((__typeof__(&rtSetOpExecuteTimeOutV2))npu_pt_fns[559])(timeout, actualTimeout);
+    else
+        r = (rtError_t)npu_pt_fail(559);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 559);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_ARG(t, "actualTimeout", actualTimeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetOpExecuteTimeOutV2(timeout, actualTimeout);
+    return emu_rtSetOpExecuteTimeOutV2(timeout, actualTimeout);
+}
+
+static inline rtError_t emu_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 560);
+}
+
+static NPU_HOOK rtError_t hook_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetOpExecuteTimeoutV2(timeout);
+    else if (npu_pt_fns[560] != NULL)
+        r = ((__typeof__(&rtGetOpExecuteTimeoutV2))npu_pt_fns[560])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(560);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 560);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetOpExecuteTimeoutV2(timeout);
+    return emu_rtGetOpExecuteTimeoutV2(timeout);
+}
+
+static inline rtError_t emu_rtGetLastError(rtLastErrLevel_t level) {
+    (void)level;
+    return (rtError_t)npu_unsupported(npu_self(), 561);
+}
+
+static NPU_HOOK rtError_t hook_rtGetLastError(rtLastErrLevel_t level) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetLastError(level);
+    else if (npu_pt_fns[561] != NULL)
+        r = ((__typeof__(&rtGetLastError))npu_pt_fns[561])(level);
+    else
+        r = (rtError_t)npu_pt_fail(561);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 561);
+        NPU_TR_ARG(t, "level", level);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetLastError(level);
+    return emu_rtGetLastError(level);
+}
+
+static inline rtError_t emu_rtPeekAtLastError(rtLastErrLevel_t level) {
+    (void)level;
+    return (rtError_t)npu_unsupported(npu_self(), 562);
+}
+
+static NPU_HOOK rtError_t hook_rtPeekAtLastError(rtLastErrLevel_t level) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtPeekAtLastError(level);
+    else if (npu_pt_fns[562] != NULL)
+        r = ((__typeof__(&rtPeekAtLastError))npu_pt_fns[562])(level);
+    else
+        r = (rtError_t)npu_pt_fail(562);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 562);
+        NPU_TR_ARG(t, "level", level);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtPeekAtLastError(rtLastErrLevel_t level) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtPeekAtLastError(level);
+    return emu_rtPeekAtLastError(level);
+}
+
+static inline rtError_t emu_rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
+    return npug_rtCtxCreateEx(npu_self(), createCtx, flags, devId);
+}
+
+static NPU_HOOK rtError_t hook_rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCtxCreateEx(createCtx, flags, devId);
+    else if (npu_pt_fns[563] != NULL)
+        r = ((__typeof__(&rtCtxCreateEx))npu_pt_fns[563])(createCtx, flags, devId);
+    else
+        r = (rtError_t)npu_pt_fail(563);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 563);
+        NPU_TR_ARG(t, "createCtx", createCtx);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCtxCreateEx(createCtx, flags, devId);
+    return emu_rtCtxCreateEx(createCtx, flags, devId);
+}
+
+static inline rtError_t emu_rtCtxDestroyEx(rtContext_t destroyCtx) {
+    return npug_rtCtxDestroyEx(npu_self(), destroyCtx);
+}
+
+static NPU_HOOK rtError_t hook_rtCtxDestroyEx(rtContext_t destroyCtx) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCtxDestroyEx(destroyCtx);
+    else if (npu_pt_fns[564] != NULL)
+        r = ((__typeof__(&rtCtxDestroyEx))npu_pt_fns[564])(destroyCtx);
+    else
+        r = (rtError_t)npu_pt_fail(564);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 564);
+        NPU_TR_ARG(t, "destroyCtx", destroyCtx);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCtxDestroyEx(rtContext_t destroyCtx) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCtxDestroyEx(destroyCtx);
+    return emu_rtCtxDestroyEx(destroyCtx);
+}
+
+static inline rtError_t emu_rtCtxSetCurrent(rtContext_t currentCtx) {
+    return npug_rtCtxSetCurrent(npu_self(), currentCtx);
+}
+
+static NPU_HOOK rtError_t hook_rtCtxSetCurrent(rtContext_t currentCtx) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCtxSetCurrent(currentCtx);
+    else if (npu_pt_fns[565] != NULL)
+        r = ((__typeof__(&rtCtxSetCurrent))npu_pt_fns[565])(currentCtx);
+    else
+        r = (rtError_t)npu_pt_fail(565);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 565);
+        NPU_TR_ARG(t, "currentCtx", currentCtx);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCtxSetCurrent(rtContext_t currentCtx) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCtxSetCurrent(currentCtx);
+    return emu_rtCtxSetCurrent(currentCtx);
+}
+
+static inline rtError_t emu_rtCtxGetCurrent(rtContext_t* currentCtx) {
+    return npug_rtCtxGetCurrent(npu_self(), currentCtx);
+}
+
+static NPU_HOOK rtError_t hook_rtCtxGetCurrent(rtContext_t* currentCtx) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCtxGetCurrent(currentCtx);
+    else if (npu_pt_fns[566] != NULL)
+        r = ((__typeof__(&rtCtxGetCurrent))npu_pt_fns[566])(currentCtx);
+    else
+        r = (rtError_t)npu_pt_fail(566);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 566);
+        NPU_TR_ARG(t, "currentCtx", currentCtx);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCtxGetCurrent(rtContext_t* currentCtx) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCtxGetCurrent(currentCtx);
+    return emu_rtCtxGetCurrent(currentCtx);
+}
+
+static inline rtError_t emu_rtSetGroup(int32_t groupId) {
+    (void)groupId;
+    return (rtError_t)npu_unsupported(npu_self(), 567);
+}
+
+static NPU_HOOK rtError_t hook_rtSetGroup(int32_t groupId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetGroup(groupId);
+    else if (npu_pt_fns[567] != NULL)
+        r = ((__typeof__(&rtSetGroup))npu_pt_fns[567])(groupId);
+    else
+        r = (rtError_t)npu_pt_fail(567);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 567);
+        NPU_TR_ARG(t, "groupId", groupId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetGroup(int32_t groupId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetGroup(groupId);
+    return emu_rtSetGroup(groupId);
+}
+
+static inline rtError_t emu_rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
+    (void)groupId;
+    (void)groupInfo;
+    (void)cnt;
+    return (rtError_t)npu_unsupported(npu_self(), 568);
+}
+
+static NPU_HOOK rtError_t hook_rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetGroupInfo(groupId, groupInfo, cnt);
+    else if (npu_pt_fns[568] != NULL)
+        r = ((__typeof__(&rtGetGroupInfo))npu_pt_fns[568])(groupId, groupInfo, cnt);
+    else
+        r = (rtError_t)npu_pt_fail(568);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 568);
+        NPU_TR_ARG(t, "groupId", groupId);
+        NPU_TR_ARG(t, "groupInfo", groupInfo);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetGroupInfo(groupId, groupInfo, cnt);
+    return emu_rtGetGroupInfo(groupId, groupInfo, cnt);
+}
+
+static inline rtError_t emu_rtGetGroupCount(uint32_t* cnt) {
+    (void)cnt;
+    return (rtError_t)npu_unsupported(npu_self(), 569);
+}
+
+static NPU_HOOK rtError_t hook_rtGetGroupCount(uint32_t* cnt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetGroupCount(cnt);
+    else if (npu_pt_fns[569] != NULL)
+        r = ((__typeof__(&rtGetGroupCount))npu_pt_fns[569])(cnt);
+    else
+        r = (rtError_t)npu_pt_fail(569);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 569);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetGroupCount(cnt);
+    return emu_rtGetGroupCount(cnt);
+}
+
+static inline rtError_t emu_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
+    (void)configOpt;
+    (void)configVal;
+    return (rtError_t)npu_unsupported(npu_self(), 570);
+}
+
+static NPU_HOOK rtError_t hook_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCtxSetSysParamOpt(configOpt, configVal);
+    else if (npu_pt_fns[570] != NULL)
+        r = ((__typeof__(&rtCtxSetSysParamOpt))npu_pt_fns[570])(configOpt, configVal);
+    else
+        r = (rtError_t)npu_pt_fail(570);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 570);
+        NPU_TR_ARG(t, "configOpt", configOpt);
+        NPU_TR_ARG(t, "configVal", configVal);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCtxSetSysParamOpt(configOpt, configVal);
+    return emu_rtCtxSetSysParamOpt(configOpt, configVal);
+}
+
+static inline rtError_t emu_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
+    (void)configOpt;
+    (void)configVal;
+    return (rtError_t)npu_unsupported(npu_self(), 571);
+}
+
+static NPU_HOOK rtError_t hook_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCtxGetSysParamOpt(configOpt, configVal);
+    else if (npu_pt_fns[571] != NULL)
+        r = ((__typeof__(&rtCtxGetSysParamOpt))npu_pt_fns[571])(configOpt, configVal);
+    else
+        r = (rtError_t)npu_pt_fail(571);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 571);
+        NPU_TR_ARG(t, "configOpt", configOpt);
+        NPU_TR_ARG(t, "configVal", configVal);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCtxGetSysParamOpt(configOpt, configVal);
+    return emu_rtCtxGetSysParamOpt(configOpt, configVal);
+}
+
+static inline rtError_t emu_rtGetDeviceCount(int32_t* cnt) {
+    return npug_rtGetDeviceCount(npu_self(), cnt);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDeviceCount(int32_t* cnt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDeviceCount(cnt);
+    else if (npu_pt_fns[572] != NULL)
+        r = ((__typeof__(&rtGetDeviceCount))npu_pt_fns[572])(cnt);
+    else
+        r = (rtError_t)npu_pt_fail(572);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 572);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDeviceCount(int32_t* cnt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDeviceCount(cnt);
+    return emu_rtGetDeviceCount(cnt);
+}
+
+static inline rtError_t emu_rtSetDevice(int32_t devId) {
+    return npug_rtSetDevice(npu_self(), devId);
+}
+
+static NPU_HOOK rtError_t hook_rtSetDevice(int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetDevice(devId);
+    else if (npu_pt_fns[573] != NULL)
+        r = ((__typeof__(&rtSetDevice))npu_pt_fns[573])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(573);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 573);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetDevice(int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetDevice(devId);
+    return emu_rtSetDevice(devId);
+}
+
+static inline rtError_t emu_rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
+    (void)devIndex;
+    (void)phyId;
+    return (rtError_t)npu_unsupported(npu_self(), 574);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDevicePhyIdByIndex(devIndex, phyId);
+    else if (npu_pt_fns[574] != NULL)
+        r = ((__typeof__(&rtGetDevicePhyIdByIndex))npu_pt_fns[574])(devIndex, phyId);
+    else
+        r = (rtError_t)npu_pt_fail(574);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 574);
+        NPU_TR_ARG(t, "devIndex", devIndex);
+        NPU_TR_ARG(t, "phyId", phyId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDevicePhyIdByIndex(devIndex, phyId);
+    return emu_rtGetDevicePhyIdByIndex(devIndex, phyId);
+}
+
+static inline rtError_t emu_rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
+    (void)canAccessPeer;
+    (void)devId;
+    (void)peerDevice;
+    return (rtError_t)npu_unsupported(npu_self(), 575);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceCanAccessPeer(canAccessPeer, devId, peerDevice);
+    else if (npu_pt_fns[575] != NULL)
+        r = ((__typeof__(&rtDeviceCanAccessPeer))npu_pt_fns[575])(canAccessPeer, devId, peerDevice);
+    else
+        r = (rtError_t)npu_pt_fail(575);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 575);
+        NPU_TR_ARG(t, "canAccessPeer", canAccessPeer);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "peerDevice", peerDevice);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceCanAccessPeer(canAccessPeer, devId, peerDevice);
+    return emu_rtDeviceCanAccessPeer(canAccessPeer, devId, peerDevice);
+}
+
+static inline rtError_t emu_rtDeviceGetBareTgid(uint32_t* pid) {
+    (void)pid;
+    return (rtError_t)npu_unsupported(npu_self(), 576);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceGetBareTgid(uint32_t* pid) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceGetBareTgid(pid);
+    else if (npu_pt_fns[576] != NULL)
+        r = ((__typeof__(&rtDeviceGetBareTgid))npu_pt_fns[576])(pid);
+    else
+        r = (rtError_t)npu_pt_fail(576);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 576);
+        NPU_TR_ARG(t, "pid", pid);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceGetBareTgid(uint32_t* pid) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceGetBareTgid(pid);
+    return emu_rtDeviceGetBareTgid(pid);
+}
+
+static inline rtError_t emu_rtGetDevice(int32_t* devId) {
+    return npug_rtGetDevice(npu_self(), devId);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDevice(int32_t* devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDevice(devId);
+    else if (npu_pt_fns[577] != NULL)
+        r = ((__typeof__(&rtGetDevice))npu_pt_fns[577])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(577);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 577);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDevice(int32_t* devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDevice(devId);
+    return emu_rtGetDevice(devId);
+}
+
+static inline rtError_t emu_rtDeviceReset(int32_t devId) {
+    return npug_rtDeviceReset(npu_self(), devId);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceReset(int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceReset(devId);
+    else if (npu_pt_fns[578] != NULL)
+        r = ((__typeof__(&rtDeviceReset))npu_pt_fns[578])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(578);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 578);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceReset(devId);
+    return emu_rtDeviceReset(devId);
+}
+
+static inline rtError_t emu_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
+    (void)devId;
+    (void)type;
+    (void)val;
+    return (rtError_t)npu_unsupported(npu_self(), 579);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceSetLimit(devId, type, val);
+    else if (npu_pt_fns[579] != NULL)
+        r = ((__typeof__(&rtDeviceSetLimit))npu_pt_fns[579])(devId, type, val);
+    else
+        r = (rtError_t)npu_pt_fail(579);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 579);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceSetLimit(devId, type, val);
+    return emu_rtDeviceSetLimit(devId, type, val);
+}
+
+static inline rtError_t emu_rtDeviceSynchronize(void) {
+    return npug_rtDeviceSynchronize(npu_self());
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceSynchronize(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceSynchronize();
+    else if (npu_pt_fns[580] != NULL)
+        r = ((__typeof__(&rtDeviceSynchronize))npu_pt_fns[580])();
+    else
+        r = (rtError_t)npu_pt_fail(580);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 580);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceSynchronize(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceSynchronize();
+    return emu_rtDeviceSynchronize();
+}
+
+static inline rtError_t emu_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
+    return npug_rtDeviceSynchronizeWithTimeout(npu_self(), timeout);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceSynchronizeWithTimeout(timeout);
+    else if (npu_pt_fns[581] != NULL)
+        r = ((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_pt_fns[581])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(581);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 581);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceSynchronizeWithTimeout(timeout);
+    return emu_rtDeviceSynchronizeWithTimeout(timeout);
+}
+
+static inline rtError_t emu_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
+    (void)devId;
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 582);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceTaskAbort(devId, timeout);
+    else if (npu_pt_fns[582] != NULL)
+        r = ((__typeof__(&rtDeviceTaskAbort))npu_pt_fns[582])(devId, timeout);
+    else
+        r = (rtError_t)npu_pt_fail(582);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 582);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceTaskAbort(devId, timeout);
+    return emu_rtDeviceTaskAbort(devId, timeout);
+}
+
+static inline rtError_t emu_rtSetTSDevice(uint32_t tsId) {
+    (void)tsId;
+    return (rtError_t)npu_unsupported(npu_self(), 583);
+}
+
+static NPU_HOOK rtError_t hook_rtSetTSDevice(uint32_t tsId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetTSDevice(tsId);
+    else if (npu_pt_fns[583] != NULL)
+        r = ((__typeof__(&rtSetTSDevice))npu_pt_fns[583])(tsId);
+    else
+        r = (rtError_t)npu_pt_fail(583);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 583);
+        NPU_TR_ARG(t, "tsId", tsId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetTSDevice(tsId);
+    return emu_rtSetTSDevice(tsId);
+}
+
+static inline rtError_t emu_rtGetRunMode(rtRunMode* runMode) {
+    (void)runMode;
+    return (rtError_t)npu_unsupported(npu_self(), 584);
+}
+
+static NPU_HOOK rtError_t hook_rtGetRunMode(rtRunMode* runMode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetRunMode(runMode);
+    else if (npu_pt_fns[584] != NULL)
+        r = ((__typeof__(&rtGetRunMode))npu_pt_fns[584])(runMode);
+    else
+        r = (rtError_t)npu_pt_fail(584);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 584);
+        NPU_TR_ARG(t, "runMode", runMode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetRunMode(rtRunMode* runMode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetRunMode(runMode);
+    return emu_rtGetRunMode(runMode);
+}
+
+static inline rtError_t emu_rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
+    return npug_rtGetSocVersion(npu_self(), ver, maxLen);
+}
+
+static NPU_HOOK rtError_t hook_rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetSocVersion(ver, maxLen);
+    else if (npu_pt_fns[585] != NULL)
+        r = ((__typeof__(&rtGetSocVersion))npu_pt_fns[585])(ver, maxLen);
+    else
+        r = (rtError_t)npu_pt_fail(585);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 585);
+        NPU_TR_ARG(t, "ver", ver);
+        NPU_TR_ARG(t, "maxLen", maxLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetSocVersion(ver, maxLen);
+    return emu_rtGetSocVersion(ver, maxLen);
+}
+
+static inline rtError_t emu_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
+    (void)omSocVersion;
+    (void)canCompatible;
+    return (rtError_t)npu_unsupported(npu_self(), 586);
+}
+
+static NPU_HOOK rtError_t hook_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCheckArchCompatibility(omSocVersion, canCompatible);
+    else if (npu_pt_fns[586] != NULL)
+        r = ((__typeof__(&rtCheckArchCompatibility))npu_pt_fns[586])(omSocVersion, canCompatible);
+    else
+        r = (rtError_t)npu_pt_fail(586);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 586);
+        NPU_TR_ARG(t, "omSocVersion", omSocVersion);
+        NPU_TR_ARG(t, "canCompatible", canCompatible);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCheckArchCompatibility(omSocVersion, canCompatible);
+    return emu_rtCheckArchCompatibility(omSocVersion, canCompatible);
+}
+
+static inline rtError_t emu_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
+    (void)devId;
+    (void)deviceStatus;
+    return (rtError_t)npu_unsupported(npu_self(), 587);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceStatusQuery(devId, deviceStatus);
+    else if (npu_pt_fns[587] != NULL)
+        r = ((__typeof__(&rtDeviceStatusQuery))npu_pt_fns[587])(devId, deviceStatus);
+    else
+        r = (rtError_t)npu_pt_fail(587);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 587);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "deviceStatus", deviceStatus);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceStatusQuery(devId, deviceStatus);
+    return emu_rtDeviceStatusQuery(devId, deviceStatus);
+}
+
+static inline rtError_t emu_rtDeviceResetWithoutTsd(int32_t devId) {
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 588);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceResetWithoutTsd(int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceResetWithoutTsd(devId);
+    else if (npu_pt_fns[588] != NULL)
+        r = ((__typeof__(&rtDeviceResetWithoutTsd))npu_pt_fns[588])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(588);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 588);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceResetWithoutTsd(devId);
+    return emu_rtDeviceResetWithoutTsd(devId);
+}
+
+static inline rtError_t emu_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
+    (void)floatOverflowMode;
+    return (rtError_t)npu_unsupported(npu_self(), 589);
+}
+
+static NPU_HOOK rtError_t hook_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetDeviceSatMode(floatOverflowMode);
+    else if (npu_pt_fns[589] != NULL)
+        r = ((__typeof__(&rtSetDeviceSatMode))npu_pt_fns[589])(floatOverflowMode);
+    else
+        r = (rtError_t)npu_pt_fail(589);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 589);
+        NPU_TR_ARG(t, "floatOverflowMode", floatOverflowMode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetDeviceSatMode(floatOverflowMode);
+    return emu_rtSetDeviceSatMode(floatOverflowMode);
+}
+
+static inline rtError_t emu_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
+    (void)floatOverflowMode;
+    return (rtError_t)npu_unsupported(npu_self(), 590);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDeviceSatMode(floatOverflowMode);
+    else if (npu_pt_fns[590] != NULL)
+        r = ((__typeof__(&rtGetDeviceSatMode))npu_pt_fns[590])(floatOverflowMode);
+    else
+        r = (rtError_t)npu_pt_fail(590);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 590);
+        NPU_TR_ARG(t, "floatOverflowMode", floatOverflowMode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDeviceSatMode(floatOverflowMode);
+    return emu_rtGetDeviceSatMode(floatOverflowMode);
+}
+
+static inline rtError_t emu_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
+    (void)devId;
+    (void)kind;
+    (void)util;
+    return (rtError_t)npu_unsupported(npu_self(), 591);
+}
+
+static NPU_HOOK rtError_t hook_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetAllUtilizations(devId, kind, util);
+    else if (npu_pt_fns[591] != NULL)
+        r = ((__typeof__(&rtGetAllUtilizations))npu_pt_fns[591])(devId, kind, util);
+    else
+        r = (rtError_t)npu_pt_fail(591);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 591);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "util", util);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetAllUtilizations(devId, kind, util);
+    return emu_rtGetAllUtilizations(devId, kind, util);
+}
+
+static inline rtError_t emu_rtSetDefaultDeviceId(const int32_t deviceId) {
+    (void)deviceId;
+    return (rtError_t)npu_unsupported(npu_self(), 592);
+}
+
+static NPU_HOOK rtError_t hook_rtSetDefaultDeviceId(const int32_t deviceId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetDefaultDeviceId(deviceId);
+    else if (npu_pt_fns[592] != NULL)
+        r = ((__typeof__(&rtSetDefaultDeviceId))npu_pt_fns[592])(deviceId);
+    else
+        r = (rtError_t)npu_pt_fail(592);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 592);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetDefaultDeviceId(deviceId);
+    return emu_rtSetDefaultDeviceId(deviceId);
+}
+
+static inline rtError_t emu_rtDeviceResetForce(int32_t devId) {
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 593);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceResetForce(int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceResetForce(devId);
+    else if (npu_pt_fns[593] != NULL)
+        r = ((__typeof__(&rtDeviceResetForce))npu_pt_fns[593])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(593);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 593);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceResetForce(devId);
+    return emu_rtDeviceResetForce(devId);
+}
+
+static inline rtError_t emu_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
+    (void)configOpt;
+    (void)configVal;
+    return (rtError_t)npu_unsupported(npu_self(), 594);
+}
+
+static NPU_HOOK rtError_t hook_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetSysParamOpt(configOpt, configVal);
+    else if (npu_pt_fns[594] != NULL)
+        r = ((__typeof__(&rtGetSysParamOpt))npu_pt_fns[594])(configOpt, configVal);
+    else
+        r = (rtError_t)npu_pt_fail(594);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 594);
+        NPU_TR_ARG(t, "configOpt", configOpt);
+        NPU_TR_ARG(t, "configVal", configVal);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetSysParamOpt(configOpt, configVal);
+    return emu_rtGetSysParamOpt(configOpt, configVal);
+}
+
+static inline rtError_t emu_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
+    (void)configOpt;
+    (void)configVal;
+    return (rtError_t)npu_unsupported(npu_self(), 595);
+}
+
+static NPU_HOOK rtError_t hook_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetSysParamOpt(configOpt, configVal);
+    else if (npu_pt_fns[595] != NULL)
+        r = ((__typeof__(&rtSetSysParamOpt))npu_pt_fns[595])(configOpt, configVal);
+    else
+        r = (rtError_t)npu_pt_fail(595);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 595);
+        NPU_TR_ARG(t, "configOpt", configOpt);
+        NPU_TR_ARG(t, "configVal", configVal);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetSysParamOpt(configOpt, configVal);
+    return emu_rtSetSysParamOpt(configOpt, configVal);
+}
+
+static inline rtError_t emu_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
+    (void)devId;
+    (void)uuid;
+    return (rtError_t)npu_unsupported(npu_self(), 596);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDeviceUuid(devId, uuid);
+    else if (npu_pt_fns[596] != NULL)
+        r = ((__typeof__(&rtGetDeviceUuid))npu_pt_fns[596])(devId, uuid);
+    else
+        r = (rtError_t)npu_pt_fail(596);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 596);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "uuid", uuid);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDeviceUuid(devId, uuid);
+    return emu_rtGetDeviceUuid(devId, uuid);
+}
+
+static inline rtError_t emu_rtEventWorkModeSet(uint8_t mode) {
+    (void)mode;
+    return (rtError_t)npu_unsupported(npu_self(), 597);
+}
+
+static NPU_HOOK rtError_t hook_rtEventWorkModeSet(uint8_t mode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventWorkModeSet(mode);
+    else if (npu_pt_fns[597] != NULL)
+        r = ((__typeof__(&rtEventWorkModeSet))npu_pt_fns[597])(mode);
+    else
+        r = (rtError_t)npu_pt_fail(597);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 597);
+        NPU_TR_ARG(t, "mode", mode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventWorkModeSet(uint8_t mode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventWorkModeSet(mode);
+    return emu_rtEventWorkModeSet(mode);
+}
+
+static inline rtError_t emu_rtEventCreate(rtEvent_t* evt) {
+    return npug_rtEventCreate(npu_self(), evt);
+}
+
+static NPU_HOOK rtError_t hook_rtEventCreate(rtEvent_t* evt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventCreate(evt);
+    else if (npu_pt_fns[598] != NULL)
+        r = ((__typeof__(&rtEventCreate))npu_pt_fns[598])(evt);
+    else
+        r = (rtError_t)npu_pt_fail(598);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 598);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventCreate(evt);
+    return emu_rtEventCreate(evt);
+}
+
+static inline rtError_t emu_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
+    (void)evt;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 599);
+}
+
+static NPU_HOOK rtError_t hook_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventCreateWithFlag(evt, flag);
+    else if (npu_pt_fns[599] != NULL)
+        r = ((__typeof__(&rtEventCreateWithFlag))npu_pt_fns[599])(evt, flag);
+    else
+        r = (rtError_t)npu_pt_fail(599);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 599);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventCreateWithFlag(evt, flag);
+    return emu_rtEventCreateWithFlag(evt, flag);
+}
+
+static inline rtError_t emu_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
+    (void)evt;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 600);
+}
+
+static NPU_HOOK rtError_t hook_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventCreateExWithFlag(evt, flag);
+    else if (npu_pt_fns[600] != NULL)
+        r = ((__typeof__(&rtEventCreateExWithFlag))npu_pt_fns[600])(evt, flag);
+    else
+        r = (rtError_t)npu_pt_fail(600);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 600);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventCreateExWithFlag(evt, flag);
+    return emu_rtEventCreateExWithFlag(evt, flag);
+}
+
+static inline rtError_t emu_rtEventDestroy(rtEvent_t evt) {
+    return npug_rtEventDestroy(npu_self(), evt);
+}
+
+static NPU_HOOK rtError_t hook_rtEventDestroy(rtEvent_t evt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventDestroy(evt);
+    else if (npu_pt_fns[601] != NULL)
+        r = ((__typeof__(&rtEventDestroy))npu_pt_fns[601])(evt);
+    else
+        r = (rtError_t)npu_pt_fail(601);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 601);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventDestroy(rtEvent_t evt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventDestroy(evt);
+    return emu_rtEventDestroy(evt);
+}
+
+static inline rtError_t emu_rtEventRecord(rtEvent_t evt, rtStream_t stm) {
+    return npug_rtEventRecord(npu_self(), evt, stm);
+}
+
+static NPU_HOOK rtError_t hook_rtEventRecord(rtEvent_t evt, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventRecord(evt, stm);
+    else if (npu_pt_fns[602] != NULL)
+        r = ((__typeof__(&rtEventRecord))npu_pt_fns[602])(evt, stm);
+    else
+        r = (rtError_t)npu_pt_fail(602);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 602);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventRecord(evt, stm);
+    return emu_rtEventRecord(evt, stm);
+}
+
+static inline rtError_t emu_rtEventReset(rtEvent_t evt, rtStream_t stm) {
+    return npug_rtEventReset(npu_self(), evt, stm);
+}
+
+static NPU_HOOK rtError_t hook_rtEventReset(rtEvent_t evt, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventReset(evt, stm);
+    else if (npu_pt_fns[603] != NULL)
+        r = ((__typeof__(&rtEventReset))npu_pt_fns[603])(evt, stm);
+    else
+        r = (rtError_t)npu_pt_fail(603);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 603);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventReset(rtEvent_t evt, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventReset(evt, stm);
+    return emu_rtEventReset(evt, stm);
+}
+
+static inline rtError_t emu_rtEventSynchronize(rtEvent_t evt) {
+    return npug_rtEventSynchronize(npu_self(), evt);
+}
+
+static NPU_HOOK rtError_t hook_rtEventSynchronize(rtEvent_t evt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventSynchronize(evt);
+    else if (npu_pt_fns[604] != NULL)
+        r = ((__typeof__(&rtEventSynchronize))npu_pt_fns[604])(evt);
+    else
+        r = (rtError_t)npu_pt_fail(604);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 604);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventSynchronize(evt);
+    return emu_rtEventSynchronize(evt);
+}
+
+static inline rtError_t emu_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
+    (void)evt;
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 605);
+}
+
+static NPU_HOOK rtError_t hook_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventSynchronizeWithTimeout(evt, timeout);
+    else if (npu_pt_fns[605] != NULL)
+        r = ((__typeof__(&rtEventSynchronizeWithTimeout))npu_pt_fns[605])(evt, timeout);
+    else
+        r = (rtError_t)npu_pt_fail(605);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 605);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventSynchronizeWithTimeout(evt, timeout);
+    return emu_rtEventSynchronizeWithTimeout(evt, timeout);
+}
+
+static inline rtError_t emu_rtEventQuery(rtEvent_t evt) {
+    return npug_rtEventQuery(npu_self(), evt);
+}
+
+static NPU_HOOK rtError_t hook_rtEventQuery(rtEvent_t evt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventQuery(evt);
+    else if (npu_pt_fns[606] != NULL)
+        r = ((__typeof__(&rtEventQuery))npu_pt_fns[606])(evt);
+    else
+        r = (rtError_t)npu_pt_fail(606);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 606);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventQuery(rtEvent_t evt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventQuery(evt);
+    return emu_rtEventQuery(evt);
+}
+
+static inline rtError_t emu_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
+    return npug_rtEventQueryWaitStatus(npu_self(), evt, status);
+}
+
+static NPU_HOOK rtError_t hook_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventQueryWaitStatus(evt, status);
+    else if (npu_pt_fns[607] != NULL)
+        r = ((__typeof__(&rtEventQueryWaitStatus))npu_pt_fns[607])(evt, status);
+    else
+        r = (rtError_t)npu_pt_fail(607);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 607);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "status", status);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventQueryWaitStatus(evt, status);
+    return emu_rtEventQueryWaitStatus(evt, status);
+}
+
+static inline rtError_t emu_rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) {
+    return npug_rtEventQueryStatus(npu_self(), evt, status);
+}
+
+static NPU_HOOK rtError_t hook_rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventQueryStatus(evt, status);
+    else if (npu_pt_fns[608] != NULL)
+        r = ((__typeof__(&rtEventQueryStatus))npu_pt_fns[608])(evt, status);
+    else
+        r = (rtError_t)npu_pt_fail(608);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 608);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "status", status);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventQueryStatus(evt, status);
+    return emu_rtEventQueryStatus(evt, status);
+}
+
+static inline rtError_t emu_rtEventElapsedTime(float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
+    return npug_rtEventElapsedTime(npu_self(), timeInterval, startEvent, endEvent);
+}
+
+static NPU_HOOK rtError_t hook_rtEventElapsedTime(float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventElapsedTime(timeInterval, startEvent, endEvent);
+    else if (npu_pt_fns[609] != NULL)
+        r = ((__typeof__(&rtEventElapsedTime))npu_pt_fns[609])(timeInterval, startEvent, endEvent);
+    else
+        r = (rtError_t)npu_pt_fail(609);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 609);
+        NPU_TR_ARG(t, "timeInterval", timeInterval);
+        NPU_TR_ARG(t, "startEvent", startEvent);
+        NPU_TR_ARG(t, "endEvent", endEvent);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventElapsedTime(timeInterval, startEvent, endEvent);
+    return emu_rtEventElapsedTime(timeInterval, startEvent, endEvent);
+}
+
+static inline rtError_t emu_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
+    (void)timeStamp;
+    (void)evt;
+    return (rtError_t)npu_unsupported(npu_self(), 610);
+}
+
+static NPU_HOOK rtError_t hook_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventGetTimeStamp(timeStamp, evt);
+    else if (npu_pt_fns[610] != NULL)
+        r = ((__typeof__(&rtEventGetTimeStamp))npu_pt_fns[610])(timeStamp, evt);
+    else
+        r = (rtError_t)npu_pt_fail(610);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 610);
+        NPU_TR_ARG(t, "timeStamp", timeStamp);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventGetTimeStamp(timeStamp, evt);
+    return emu_rtEventGetTimeStamp(timeStamp, evt);
+}
+
+static inline rtError_t emu_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
+    (void)deviceId;
+    (void)filter;
+    (void)dmsEvent;
+    (void)len;
+    (void)eventCount;
+    return (rtError_t)npu_unsupported(npu_self(), 611);
+}
+
+static NPU_HOOK rtError_t hook_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetFaultEvent(deviceId, filter, dmsEvent, len, eventCount);
+    else if (npu_pt_fns[611] != NULL)
+        r = ((__typeof__(&rtGetFaultEvent))npu_pt_fns[611])(deviceId, filter, dmsEvent, len, eventCount);
+    else
+        r = (rtError_t)npu_pt_fail(611);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 611);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "filter", filter);
+        NPU_TR_ARG(t, "dmsEvent", dmsEvent);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_ARG(t, "eventCount", eventCount);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetFaultEvent(deviceId, filter, dmsEvent, len, eventCount);
+    return emu_rtGetFaultEvent(deviceId, filter, dmsEvent, len, eventCount);
+}
+
+static inline rtError_t emu_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    (void)deviceId;
+    (void)memUceInfo;
+    return (rtError_t)npu_unsupported(npu_self(), 612);
+}
+
+static NPU_HOOK rtError_t hook_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetMemUceInfo(deviceId, memUceInfo);
+    else if (npu_pt_fns[612] != NULL)
+        r = ((__typeof__(&rtGetMemUceInfo))npu_pt_fns[612])(deviceId, memUceInfo);
+    else
+        r = (rtError_t)npu_pt_fail(612);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 612);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "memUceInfo", memUceInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetMemUceInfo(deviceId, memUceInfo);
+    return emu_rtGetMemUceInfo(deviceId, memUceInfo);
+}
+
+static inline rtError_t emu_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    (void)deviceId;
+    (void)memUceInfo;
+    return (rtError_t)npu_unsupported(npu_self(), 613);
+}
+
+static NPU_HOOK rtError_t hook_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemUceRepair(deviceId, memUceInfo);
+    else if (npu_pt_fns[613] != NULL)
+        r = ((__typeof__(&rtMemUceRepair))npu_pt_fns[613])(deviceId, memUceInfo);
+    else
+        r = (rtError_t)npu_pt_fail(613);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 613);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "memUceInfo", memUceInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemUceRepair(deviceId, memUceInfo);
+    return emu_rtMemUceRepair(deviceId, memUceInfo);
+}
+
+static inline rtError_t emu_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
+    (void)event;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 614);
+}
+
+static NPU_HOOK rtError_t hook_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtIpcGetEventHandle(event, handle);
+    else if (npu_pt_fns[614] != NULL)
+        r = ((__typeof__(&rtIpcGetEventHandle))npu_pt_fns[614])(event, handle);
+    else
+        r = (rtError_t)npu_pt_fail(614);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 614);
+        NPU_TR_ARG(t, "event", event);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtIpcGetEventHandle(event, handle);
+    return emu_rtIpcGetEventHandle(event, handle);
+}
+
+static inline rtError_t emu_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
+    (void)handle;
+    (void)event;
+    return (rtError_t)npu_unsupported(npu_self(), 615);
+}
+
+static NPU_HOOK rtError_t hook_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtIpcOpenEventHandle(handle, event);
+    else if (npu_pt_fns[615] != NULL)
+        r = ((__typeof__(&rtIpcOpenEventHandle))npu_pt_fns[615])(handle, event);
+    else
+        r = (rtError_t)npu_pt_fail(615);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 615);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "event", event);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtIpcOpenEventHandle(handle, event);
+    return emu_rtIpcOpenEventHandle(handle, event);
+}
+
+static inline rtError_t emu_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
+    (void)mdl;
+    (void)modelId;
+    return (rtError_t)npu_unsupported(npu_self(), 616);
+}
+
+static NPU_HOOK rtError_t hook_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelGetId(mdl, modelId);
+    else if (npu_pt_fns[616] != NULL)
+        r = ((__typeof__(&rtModelGetId))npu_pt_fns[616])(mdl, modelId);
+    else
+        r = (rtError_t)npu_pt_fail(616);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 616);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "modelId", modelId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelGetId(mdl, modelId);
+    return emu_rtModelGetId(mdl, modelId);
+}
+
+static inline rtError_t emu_rtStreamCreate(rtStream_t* stm, int32_t priority) {
+    return npug_rtStreamCreate(npu_self(), stm, priority);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamCreate(rtStream_t* stm, int32_t priority) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamCreate(stm, priority);
+    else if (npu_pt_fns[617] != NULL)
+        r = ((__typeof__(&rtStreamCreate))npu_pt_fns[617])(stm, priority);
+    else
+        r = (rtError_t)npu_pt_fail(617);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 617);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "priority", priority);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamCreate(stm, priority);
+    return emu_rtStreamCreate(stm, priority);
+}
+
+static inline rtError_t emu_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
+    (void)stm;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 618);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamCreateWithConfig(stm, handle);
+    else if (npu_pt_fns[618] != NULL)
+        r = ((__typeof__(&rtStreamCreateWithConfig))npu_pt_fns[618])(stm, handle);
+    else
+        r = (rtError_t)npu_pt_fail(618);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 618);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamCreateWithConfig(stm, handle);
+    return emu_rtStreamCreateWithConfig(stm, handle);
+}
+
+static inline rtError_t emu_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
+    (void)stm;
+    (void)priority;
+    return (rtError_t)npu_unsupported(npu_self(), 619);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamGetPriority(stm, priority);
+    else if (npu_pt_fns[619] != NULL)
+        r = ((__typeof__(&rtStreamGetPriority))npu_pt_fns[619])(stm, priority);
+    else
+        r = (rtError_t)npu_pt_fail(619);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 619);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "priority", priority);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamGetPriority(stm, priority);
+    return emu_rtStreamGetPriority(stm, priority);
+}
+
+static inline rtError_t emu_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
+    (void)stm;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 620);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamGetFlags(stm, flags);
+    else if (npu_pt_fns[620] != NULL)
+        r = ((__typeof__(&rtStreamGetFlags))npu_pt_fns[620])(stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(620);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 620);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamGetFlags(stm, flags);
+    return emu_rtStreamGetFlags(stm, flags);
+}
+
+static inline rtError_t emu_rtStreamDestroy(rtStream_t stm) {
+    return npug_rtStreamDestroy(npu_self(), stm);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamDestroy(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamDestroy(stm);
+    else if (npu_pt_fns[621] != NULL)
+        r = ((__typeof__(&rtStreamDestroy))npu_pt_fns[621])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(621);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 621);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamDestroy(stm);
+    return emu_rtStreamDestroy(stm);
+}
+
+static inline rtError_t emu_rtStreamDestroyForce(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 622);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamDestroyForce(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamDestroyForce(stm);
+    else if (npu_pt_fns[622] != NULL)
+        r = ((__typeof__(&rtStreamDestroyForce))npu_pt_fns[622])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(622);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 622);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamDestroyForce(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamDestroyForce(stm);
+    return emu_rtStreamDestroyForce(stm);
+}
+
+static inline rtError_t emu_rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
+    return npug_rtStreamWaitEvent(npu_self(), stm, evt);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamWaitEvent(stm, evt);
+    else if (npu_pt_fns[623] != NULL)
+        r = ((__typeof__(&rtStreamWaitEvent))npu_pt_fns[623])(stm, evt);
+    else
+        r = (rtError_t)npu_pt_fail(623);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 623);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamWaitEvent(stm, evt);
+    return emu_rtStreamWaitEvent(stm, evt);
+}
+
+static inline rtError_t emu_rtStreamSynchronize(rtStream_t stm) {
+    return npug_rtStreamSynchronize(npu_self(), stm);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamSynchronize(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamSynchronize(stm);
+    else if (npu_pt_fns[624] != NULL)
+        r = ((__typeof__(&rtStreamSynchronize))npu_pt_fns[624])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(624);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 624);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamSynchronize(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamSynchronize(stm);
+    return emu_rtStreamSynchronize(stm);
+}
+
+static inline rtError_t emu_rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
+    return npug_rtStreamSynchronizeWithTimeout(npu_self(), stm, timeout);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamSynchronizeWithTimeout(stm, timeout);
+    else if (npu_pt_fns[625] != NULL)
+        r = ((__typeof__(&rtStreamSynchronizeWithTimeout))npu_pt_fns[625])(stm, timeout);
+    else
+        r = (rtError_t)npu_pt_fail(625);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 625);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamSynchronizeWithTimeout(stm, timeout);
+    return emu_rtStreamSynchronizeWithTimeout(stm, timeout);
+}
+
+static inline rtError_t emu_rtStreamQuery(rtStream_t stm) {
+    return npug_rtStreamQuery(npu_self(), stm);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamQuery(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamQuery(stm);
+    else if (npu_pt_fns[626] != NULL)
+        r = ((__typeof__(&rtStreamQuery))npu_pt_fns[626])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(626);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 626);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamQuery(stm);
+    return emu_rtStreamQuery(stm);
+}
+
+static inline rtError_t emu_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
+    (void)stm;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 627);
+}
+
+static NPU_HOOK rtError_t hook_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSetStreamOverflowSwitch(stm, flags);
+    else if (npu_pt_fns[627] != NULL)
+        r = ((__typeof__(&rtSetStreamOverflowSwitch))npu_pt_fns[627])(stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(627);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 627);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSetStreamOverflowSwitch(stm, flags);
+    return emu_rtSetStreamOverflowSwitch(stm, flags);
+}
+
+static inline rtError_t emu_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
+    (void)stm;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 628);
+}
+
+static NPU_HOOK rtError_t hook_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetStreamOverflowSwitch(stm, flags);
+    else if (npu_pt_fns[628] != NULL)
+        r = ((__typeof__(&rtGetStreamOverflowSwitch))npu_pt_fns[628])(stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(628);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 628);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetStreamOverflowSwitch(stm, flags);
+    return emu_rtGetStreamOverflowSwitch(stm, flags);
+}
+
+static inline rtError_t emu_rtStreamAbort(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 629);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamAbort(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamAbort(stm);
+    else if (npu_pt_fns[629] != NULL)
+        r = ((__typeof__(&rtStreamAbort))npu_pt_fns[629])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(629);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 629);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamAbort(stm);
+    return emu_rtStreamAbort(stm);
+}
+
+static inline rtError_t emu_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
+    (void)stm;
+    (void)mode;
+    return (rtError_t)npu_unsupported(npu_self(), 630);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamBeginCapture(stm, mode);
+    else if (npu_pt_fns[630] != NULL)
+        r = ((__typeof__(&rtStreamBeginCapture))npu_pt_fns[630])(stm, mode);
+    else
+        r = (rtError_t)npu_pt_fail(630);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 630);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "mode", mode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamBeginCapture(stm, mode);
+    return emu_rtStreamBeginCapture(stm, mode);
+}
+
+static inline rtError_t emu_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
+    (void)stm;
+    (void)captureMdl;
+    return (rtError_t)npu_unsupported(npu_self(), 631);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamEndCapture(stm, captureMdl);
+    else if (npu_pt_fns[631] != NULL)
+        r = ((__typeof__(&rtStreamEndCapture))npu_pt_fns[631])(stm, captureMdl);
+    else
+        r = (rtError_t)npu_pt_fail(631);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 631);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "captureMdl", captureMdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamEndCapture(stm, captureMdl);
+    return emu_rtStreamEndCapture(stm, captureMdl);
+}
+
+static inline rtError_t emu_rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl) {
+    return npug_rtStreamGetCaptureInfo(npu_self(), stm, status, captureMdl);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamGetCaptureInfo(stm, status, captureMdl);
+    else if (npu_pt_fns[632] != NULL)
+        r = ((__typeof__(&rtStreamGetCaptureInfo))npu_pt_fns[632])(stm, status, captureMdl);
+    else
+        r = (rtError_t)npu_pt_fail(632);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 632);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "status", status);
+        NPU_TR_ARG(t, "captureMdl", captureMdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamGetCaptureInfo(stm, status, captureMdl);
+    return emu_rtStreamGetCaptureInfo(stm, status, captureMdl);
+}
+
+static inline rtError_t emu_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
+    (void)mode;
+    return (rtError_t)npu_unsupported(npu_self(), 633);
+}
+
+static NPU_HOOK rtError_t hook_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtThreadExchangeCaptureMode(mode);
+    else if (npu_pt_fns[633] != NULL)
+        r = ((__typeof__(&rtThreadExchangeCaptureMode))npu_pt_fns[633])(mode);
+    else
+        r = (rtError_t)npu_pt_fail(633);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 633);
+        NPU_TR_ARG(t, "mode", mode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtThreadExchangeCaptureMode(mode);
+    return emu_rtThreadExchangeCaptureMode(mode);
+}
+
+static inline rtError_t emu_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
+    (void)kernelType;
+    (void)opName;
+    (void)numBlocks;
+    (void)argsInfo;
+    (void)smDesc;
+    (void)stm;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 634);
+}
+
+static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtAicpuKernelLaunchExWithArgs(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[634] != NULL)
+        r = ((__typeof__(&rtAicpuKernelLaunchExWithArgs))npu_pt_fns[634])(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(634);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 634);
+        NPU_TR_ARG(t, "kernelType", kernelType);
+        NPU_TR_ARG(t, "opName", opName);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtAicpuKernelLaunchExWithArgs(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    return emu_rtAicpuKernelLaunchExWithArgs(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
+static inline rtError_t emu_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
+    (void)binHandle;
+    (void)callback;
+    (void)userData;
+    return (rtError_t)npu_unsupported(npu_self(), 635);
+}
+
+static NPU_HOOK rtError_t hook_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtBinarySetExceptionCallback(binHandle, callback, userData);
+    else if (npu_pt_fns[635] != NULL)
+        r = ((__typeof__(&rtBinarySetExceptionCallback))npu_pt_fns[635])(binHandle, callback, userData);
+    else
+        r = (rtError_t)npu_pt_fail(635);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 635);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_ARG(t, "userData", userData);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtBinarySetExceptionCallback(binHandle, callback, userData);
+    return emu_rtBinarySetExceptionCallback(binHandle, callback, userData);
+}
+
+static inline rtError_t emu_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
+    (void)info;
+    (void)func;
+    return (rtError_t)npu_unsupported(npu_self(), 636);
+}
+
+static NPU_HOOK rtError_t hook_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetFuncHandleFromExceptionInfo(info, func);
+    else if (npu_pt_fns[636] != NULL)
+        r = ((__typeof__(&rtGetFuncHandleFromExceptionInfo))npu_pt_fns[636])(info, func);
+    else
+        r = (rtError_t)npu_pt_fail(636);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 636);
+        NPU_TR_ARG(t, "info", info);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetFuncHandleFromExceptionInfo(info, func);
+    return emu_rtGetFuncHandleFromExceptionInfo(info, func);
+}
+
+static inline rtError_t emu_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
+    (void)hdl;
+    (void)tilingKey;
+    (void)numBlocks;
+    (void)argsInfo;
+    (void)smDesc;
+    (void)stm;
+    (void)cfgInfo;
+    return (rtError_t)npu_unsupported(npu_self(), 637);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    else if (npu_pt_fns[637] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[637])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    else
+        r = (rtError_t)npu_pt_fail(637);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 637);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_ARG(t, "tilingKey", tilingKey);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfgInfo", cfgInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    return emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+}
+
+static inline rtError_t emu_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
+    (void)stubFunc;
+    (void)numBlocks;
+    (void)argsInfo;
+    (void)smDesc;
+    (void)stm;
+    (void)flags;
+    (void)cfgInfo;
+    return (rtError_t)npu_unsupported(npu_self(), 638);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    else if (npu_pt_fns[638] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[638])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    else
+        r = (rtError_t)npu_pt_fail(638);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 638);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "cfgInfo", cfgInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    return emu_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+}
+
+static inline rtError_t emu_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    (void)launchNames;
+    (void)numBlocks;
+    (void)argsInfo;
+    (void)smDesc;
+    (void)stm;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 639);
+}
+
+static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[639] != NULL)
+        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[639])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(639);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 639);
+        NPU_TR_ARG(t, "launchNames", launchNames);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    return emu_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
+static inline rtError_t emu_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    (void)threadId;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 640);
+}
+
+static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSubscribeReport(threadId, stm);
+    else if (npu_pt_fns[640] != NULL)
+        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[640])(threadId, stm);
+    else
+        r = (rtError_t)npu_pt_fail(640);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 640);
+        NPU_TR_ARG(t, "threadId", threadId);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSubscribeReport(threadId, stm);
+    return emu_rtSubscribeReport(threadId, stm);
+}
+
+static inline rtError_t emu_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
+    (void)callBackFunc;
+    (void)fnData;
+    (void)stm;
+    (void)isBlock;
+    return (rtError_t)npu_unsupported(npu_self(), 641);
+}
+
+static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
+    else if (npu_pt_fns[641] != NULL)
+        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[641])(callBackFunc, fnData, stm, isBlock);
+    else
+        r = (rtError_t)npu_pt_fail(641);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 641);
+        NPU_TR_ARG(t, "callBackFunc", callBackFunc);
+        NPU_TR_ARG(t, "fnData", fnData);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "isBlock", isBlock);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
+    return emu_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
+}
+
+static inline rtError_t emu_rtProcessReport(int32_t timeout) {
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 642);
+}
+
+static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtProcessReport(timeout);
+    else if (npu_pt_fns[642] != NULL)
+        r = ((__typeof__(&rtProcessReport))npu_pt_fns[642])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(642);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 642);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtProcessReport(timeout);
+    return emu_rtProcessReport(timeout);
+}
+
+static inline rtError_t emu_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    (void)threadId;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 643);
+}
+
+static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtUnSubscribeReport(threadId, stm);
+    else if (npu_pt_fns[643] != NULL)
+        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[643])(threadId, stm);
+    else
+        r = (rtError_t)npu_pt_fail(643);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 643);
+        NPU_TR_ARG(t, "threadId", threadId);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtUnSubscribeReport(threadId, stm);
+    return emu_rtUnSubscribeReport(threadId, stm);
+}
+
+static inline rtError_t emu_rtBinaryUnLoad(rtBinHandle binHandle) {
+    (void)binHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 644);
+}
+
+static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtBinaryUnLoad(binHandle);
+    else if (npu_pt_fns[644] != NULL)
+        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[644])(binHandle);
+    else
+        r = (rtError_t)npu_pt_fail(644);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 644);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtBinaryUnLoad(binHandle);
+    return emu_rtBinaryUnLoad(binHandle);
+}
+
+static inline rtError_t emu_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    (void)outputAddrPtr;
+    (void)outputSize;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 645);
+}
+
+static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[645] != NULL)
+        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[645])(outputAddrPtr, outputSize, stm);
+    else
+        r = (rtError_t)npu_pt_fail(645);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 645);
+        NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
+        NPU_TR_ARG(t, "outputSize", outputSize);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
+    return emu_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
+}
+
+static inline rtError_t emu_rtCleanDeviceSatStatus(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 646);
+}
+
+static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCleanDeviceSatStatus(stm);
+    else if (npu_pt_fns[646] != NULL)
+        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[646])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(646);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 646);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCleanDeviceSatStatus(stm);
+    return emu_rtCleanDeviceSatStatus(stm);
+}
+
+static inline rtError_t emu_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
+    (void)threadId;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 647);
+}
+
+static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSubscribeHostFunc(threadId, stream);
+    else if (npu_pt_fns[647] != NULL)
+        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[647])(threadId, stream);
+    else
+        r = (rtError_t)npu_pt_fail(647);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 647);
+        NPU_TR_ARG(t, "threadId", threadId);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSubscribeHostFunc(threadId, stream);
+    return emu_rtSubscribeHostFunc(threadId, stream);
+}
+
+static inline rtError_t emu_rtProcessHostFunc(int32_t timeout) {
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 648);
+}
+
+static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtProcessHostFunc(timeout);
+    else if (npu_pt_fns[648] != NULL)
+        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[648])(timeout);
+    else
+        r = (rtError_t)npu_pt_fail(648);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 648);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtProcessHostFunc(timeout);
+    return emu_rtProcessHostFunc(timeout);
+}
+
+static inline rtError_t emu_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
+    (void)threadId;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 649);
+}
+
+static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtUnSubscribeHostFunc(threadId, stream);
+    else if (npu_pt_fns[649] != NULL)
+        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[649])(threadId, stream);
+    else
+        r = (rtError_t)npu_pt_fail(649);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 649);
+        NPU_TR_ARG(t, "threadId", threadId);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtUnSubscribeHostFunc(threadId, stream);
+    return emu_rtUnSubscribeHostFunc(threadId, stream);
+}
+
+static inline rtError_t emu_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
+    (void)data;
+    (void)length;
+    (void)binHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 650);
+}
+
+static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
+    else if (npu_pt_fns[650] != NULL)
+        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[650])(data, length, binHandle);
+    else
+        r = (rtError_t)npu_pt_fail(650);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 650);
+        NPU_TR_ARG(t, "data", data);
+        NPU_TR_ARG(t, "length", length);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
+    return emu_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
+}
+
+static inline rtError_t emu_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
+    return npug_rtLaunchKernelByFuncHandleV3(npu_self(), funcHandle, numBlocks, (rtArgsEx_t*)argsInfo, stm, (rtTaskCfgInfo_t*)cfgInfo);
+}
+
+static NPU_HOOK rtError_t hook_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    else if (npu_pt_fns[651] != NULL)
+        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[651])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    else
+        r = (rtError_t)npu_pt_fail(651);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 651);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfgInfo", cfgInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    return emu_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+}
+
+static inline rtError_t emu_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
+    (void)infoPtr;
+    (void)infoSize;
+    return (rtError_t)npu_unsupported(npu_self(), 652);
+}
+
+static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCacheLastTaskOpInfo(infoPtr, infoSize);
+    else if (npu_pt_fns[652] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[652])(infoPtr, infoSize);
+    else
+        r = (rtError_t)npu_pt_fail(652);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 652);
+        NPU_TR_ARG(t, "infoPtr", infoPtr);
+        NPU_TR_ARG(t, "infoSize", infoSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCacheLastTaskOpInfo(infoPtr, infoSize);
+    return emu_rtCacheLastTaskOpInfo(infoPtr, infoSize);
+}
+
+static inline rtError_t emu_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
+    (void)funcHandle;
+    (void)attrType;
+    (void)attrValue;
+    return (rtError_t)npu_unsupported(npu_self(), 653);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
+    else if (npu_pt_fns[653] != NULL)
+        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[653])(funcHandle, attrType, attrValue);
+    else
+        r = (rtError_t)npu_pt_fail(653);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 653);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "attrType", attrType);
+        NPU_TR_ARG(t, "attrValue", attrValue);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
+    return emu_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
+}
+
+static inline rtError_t emu_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
+    (void)memBuf;
+    (void)size;
+    return (rtError_t)npu_unsupported(npu_self(), 654);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufAlloc(memBuf, size);
+    else if (npu_pt_fns[654] != NULL)
+        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[654])(memBuf, size);
+    else
+        r = (rtError_t)npu_pt_fail(654);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 654);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufAlloc(memBuf, size);
+    return emu_rtMbufAlloc(memBuf, size);
+}
+
+static inline rtError_t emu_rtMbufFree(rtMbufPtr_t memBuf) {
+    (void)memBuf;
+    return (rtError_t)npu_unsupported(npu_self(), 655);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufFree(rtMbufPtr_t memBuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufFree(memBuf);
+    else if (npu_pt_fns[655] != NULL)
+        r = ((__typeof__(&rtMbufFree))npu_pt_fns[655])(memBuf);
+    else
+        r = (rtError_t)npu_pt_fail(655);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 655);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufFree(memBuf);
+    return emu_rtMbufFree(memBuf);
+}
+
+static inline rtError_t emu_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
+    (void)memBuf;
+    (void)len;
+    return (rtError_t)npu_unsupported(npu_self(), 656);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufSetDataLen(memBuf, len);
+    else if (npu_pt_fns[656] != NULL)
+        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[656])(memBuf, len);
+    else
+        r = (rtError_t)npu_pt_fail(656);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 656);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufSetDataLen(memBuf, len);
+    return emu_rtMbufSetDataLen(memBuf, len);
+}
+
+static inline rtError_t emu_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
+    (void)memBuf;
+    (void)len;
+    return (rtError_t)npu_unsupported(npu_self(), 657);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufGetDataLen(memBuf, len);
+    else if (npu_pt_fns[657] != NULL)
+        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[657])(memBuf, len);
+    else
+        r = (rtError_t)npu_pt_fail(657);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 657);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufGetDataLen(memBuf, len);
+    return emu_rtMbufGetDataLen(memBuf, len);
+}
+
+static inline rtError_t emu_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
+    (void)memBuf;
+    (void)buf;
+    return (rtError_t)npu_unsupported(npu_self(), 658);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufGetBuffAddr(memBuf, buf);
+    else if (npu_pt_fns[658] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[658])(memBuf, buf);
+    else
+        r = (rtError_t)npu_pt_fail(658);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 658);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "buf", buf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufGetBuffAddr(memBuf, buf);
+    return emu_rtMbufGetBuffAddr(memBuf, buf);
+}
+
+static inline rtError_t emu_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
+    (void)memBuf;
+    (void)totalSize;
+    return (rtError_t)npu_unsupported(npu_self(), 659);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufGetBuffSize(memBuf, totalSize);
+    else if (npu_pt_fns[659] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[659])(memBuf, totalSize);
+    else
+        r = (rtError_t)npu_pt_fail(659);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 659);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "totalSize", totalSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufGetBuffSize(memBuf, totalSize);
+    return emu_rtMbufGetBuffSize(memBuf, totalSize);
+}
+
+static inline rtError_t emu_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
+    (void)memBuf;
+    (void)priv;
+    (void)size;
+    return (rtError_t)npu_unsupported(npu_self(), 660);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufGetPrivInfo(memBuf, priv, size);
+    else if (npu_pt_fns[660] != NULL)
+        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[660])(memBuf, priv, size);
+    else
+        r = (rtError_t)npu_pt_fail(660);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 660);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "priv", priv);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufGetPrivInfo(memBuf, priv, size);
+    return emu_rtMbufGetPrivInfo(memBuf, priv, size);
+}
+
+static inline rtError_t emu_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
+    (void)memBuf;
+    (void)newMemBuf;
+    return (rtError_t)npu_unsupported(npu_self(), 661);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufCopyBufRef(memBuf, newMemBuf);
+    else if (npu_pt_fns[661] != NULL)
+        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[661])(memBuf, newMemBuf);
+    else
+        r = (rtError_t)npu_pt_fail(661);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 661);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_ARG(t, "newMemBuf", newMemBuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufCopyBufRef(memBuf, newMemBuf);
+    return emu_rtMbufCopyBufRef(memBuf, newMemBuf);
+}
+
+static inline rtError_t emu_rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
+    return npug_rtMemcpy(npu_self(), dst, destMax, (void*)src, cnt, kind);
+}
+
+static NPU_HOOK rtError_t hook_rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemcpy(dst, destMax, src, cnt, kind);
+    else if (npu_pt_fns[662] != NULL)
+        r = ((__typeof__(&rtMemcpy))npu_pt_fns[662])(dst, destMax, src, cnt, kind);
+    else
+        r = (rtError_t)npu_pt_fail(662);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 662);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "src", src);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemcpy(dst, destMax, src, cnt, kind);
+    return emu_rtMemcpy(dst, destMax, src, cnt, kind);
+}
+
+static inline rtError_t emu_rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
+    return npug_rtMallocPhysical(npu_self(), handle, size, prop, flags);
+}
+
+static NPU_HOOK rtError_t hook_rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMallocPhysical(handle, size, prop, flags);
+    else if (npu_pt_fns[663] != NULL)
+        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[663])(handle, size, prop, flags);
+    else
+        r = (rtError_t)npu_pt_fail(663);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 663);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "prop", prop);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMallocPhysical(handle, size, prop, flags);
+    return emu_rtMallocPhysical(handle, size, prop, flags);
+}
+
+static inline rtError_t emu_rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
+    return npug_rtMalloc(npu_self(), devPtr, size, type, moduleId);
+}
+
+static NPU_HOOK rtError_t hook_rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMalloc(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[664] != NULL)
+        r = ((__typeof__(&rtMalloc))npu_pt_fns[664])(devPtr, size, type, moduleId);
+    else
+        r = (rtError_t)npu_pt_fail(664);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 664);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "moduleId", moduleId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMalloc(devPtr, size, type, moduleId);
+    return emu_rtMalloc(devPtr, size, type, moduleId);
+}
+
+static inline rtError_t emu_rtFree(void* devPtr) {
+    return npug_rtFree(npu_self(), devPtr);
+}
+
+static NPU_HOOK rtError_t hook_rtFree(void* devPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFree(devPtr);
+    else if (npu_pt_fns[665] != NULL)
+        r = ((__typeof__(&rtFree))npu_pt_fns[665])(devPtr);
+    else
+        r = (rtError_t)npu_pt_fail(665);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 665);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFree(void* devPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFree(devPtr);
+    return emu_rtFree(devPtr);
+}
+
+static inline rtError_t emu_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
+    return npug_rtMallocHost(npu_self(), hostPtr, size, moduleId);
+}
+
+static NPU_HOOK rtError_t hook_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMallocHost(hostPtr, size, moduleId);
+    else if (npu_pt_fns[666] != NULL)
+        r = ((__typeof__(&rtMallocHost))npu_pt_fns[666])(hostPtr, size, moduleId);
+    else
+        r = (rtError_t)npu_pt_fail(666);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 666);
+        NPU_TR_ARG(t, "hostPtr", hostPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "moduleId", moduleId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMallocHost(hostPtr, size, moduleId);
+    return emu_rtMallocHost(hostPtr, size, moduleId);
+}
+
+static inline rtError_t emu_rtFreeHost(void* hostPtr) {
+    return npug_rtFreeHost(npu_self(), hostPtr);
+}
+
+static NPU_HOOK rtError_t hook_rtFreeHost(void* hostPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFreeHost(hostPtr);
+    else if (npu_pt_fns[667] != NULL)
+        r = ((__typeof__(&rtFreeHost))npu_pt_fns[667])(hostPtr);
+    else
+        r = (rtError_t)npu_pt_fail(667);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 667);
+        NPU_TR_ARG(t, "hostPtr", hostPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFreeHost(hostPtr);
+    return emu_rtFreeHost(hostPtr);
+}
+
+static inline rtError_t emu_rtFreeWithDevSync(void* devPtr) {
+    (void)devPtr;
+    return (rtError_t)npu_unsupported(npu_self(), 668);
+}
+
+static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFreeWithDevSync(devPtr);
+    else if (npu_pt_fns[668] != NULL)
+        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[668])(devPtr);
+    else
+        r = (rtError_t)npu_pt_fail(668);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 668);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFreeWithDevSync(devPtr);
+    return emu_rtFreeWithDevSync(devPtr);
+}
+
+static inline rtError_t emu_rtFreeHostWithDevSync(void* hostPtr) {
+    (void)hostPtr;
+    return (rtError_t)npu_unsupported(npu_self(), 669);
+}
+
+static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFreeHostWithDevSync(hostPtr);
+    else if (npu_pt_fns[669] != NULL)
+        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[669])(hostPtr);
+    else
+        r = (rtError_t)npu_pt_fail(669);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 669);
+        NPU_TR_ARG(t, "hostPtr", hostPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFreeHostWithDevSync(hostPtr);
+    return emu_rtFreeHostWithDevSync(hostPtr);
+}
+
+static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
+    (void)deviceId;
+    (void)hacType;
+    (void)capabilities;
+    return (rtError_t)npu_unsupported(npu_self(), 670);
+}
+
+static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
+    else if (npu_pt_fns[670] != NULL)
+        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[670])(deviceId, hacType, capabilities);
+    else
+        r = (rtError_t)npu_pt_fail(670);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 670);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "hacType", hacType);
+        NPU_TR_ARG(t, "capabilities", capabilities);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
+    return emu_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
+}
+
+static inline rtError_t emu_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
+    (void)ptr;
+    (void)size;
+    (void)flag;
+    (void)moduleId;
+    return (rtError_t)npu_unsupported(npu_self(), 671);
+}
+
+static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemAllocManaged(ptr, size, flag, moduleId);
+    else if (npu_pt_fns[671] != NULL)
+        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[671])(ptr, size, flag, moduleId);
+    else
+        r = (rtError_t)npu_pt_fail(671);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 671);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_ARG(t, "moduleId", moduleId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemAllocManaged(ptr, size, flag, moduleId);
+    return emu_rtMemAllocManaged(ptr, size, flag, moduleId);
+}
+
+static inline rtError_t emu_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
+    (void)devPtr;
+    (void)size;
+    (void)type;
+    (void)moduleId;
+    return (rtError_t)npu_unsupported(npu_self(), 672);
+}
+
+static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMallocCached(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[672] != NULL)
+        r = ((__typeof__(&rtMallocCached))npu_pt_fns[672])(devPtr, size, type, moduleId);
+    else
+        r = (rtError_t)npu_pt_fail(672);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 672);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "moduleId", moduleId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMallocCached(devPtr, size, type, moduleId);
+    return emu_rtMallocCached(devPtr, size, type, moduleId);
+}
+
+static inline rtError_t emu_rtFlushCache(void* base, size_t len) {
+    (void)base;
+    (void)len;
+    return (rtError_t)npu_unsupported(npu_self(), 673);
+}
+
+static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFlushCache(base, len);
+    else if (npu_pt_fns[673] != NULL)
+        r = ((__typeof__(&rtFlushCache))npu_pt_fns[673])(base, len);
+    else
+        r = (rtError_t)npu_pt_fail(673);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 673);
+        NPU_TR_ARG(t, "base", base);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFlushCache(base, len);
+    return emu_rtFlushCache(base, len);
+}
+
+static inline rtError_t emu_rtInvalidCache(void* base, size_t len) {
+    (void)base;
+    (void)len;
+    return (rtError_t)npu_unsupported(npu_self(), 674);
+}
+
+static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtInvalidCache(base, len);
+    else if (npu_pt_fns[674] != NULL)
+        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[674])(base, len);
+    else
+        r = (rtError_t)npu_pt_fail(674);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 674);
+        NPU_TR_ARG(t, "base", base);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtInvalidCache(base, len);
+    return emu_rtInvalidCache(base, len);
+}
+
+static inline rtError_t emu_rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
+    return npug_rtMemcpyAsync(npu_self(), dst, destMax, (void*)src, cnt, kind, stm);
+}
+
+static NPU_HOOK rtError_t hook_rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
+    else if (npu_pt_fns[675] != NULL)
+        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[675])(dst, destMax, src, cnt, kind, stm);
+    else
+        r = (rtError_t)npu_pt_fail(675);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 675);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "src", src);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
+    return emu_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
+}
+
+static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
+    (void)dst;
+    (void)destMax;
+    (void)src;
+    (void)cnt;
+    (void)kind;
+    (void)stm;
+    (void)memcpyConfig;
+    return (rtError_t)npu_unsupported(npu_self(), 676);
+}
+
+static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    else if (npu_pt_fns[676] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[676])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    else
+        r = (rtError_t)npu_pt_fail(676);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 676);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "src", src);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "memcpyConfig", memcpyConfig);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    return emu_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+}
+
+static inline rtError_t emu_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
+    (void)dst;
+    (void)dstPitch;
+    (void)src;
+    (void)srcPitch;
+    (void)width;
+    (void)height;
+    (void)kind;
+    return (rtError_t)npu_unsupported(npu_self(), 677);
+}
+
+static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
+    else if (npu_pt_fns[677] != NULL)
+        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[677])(dst, dstPitch, src, srcPitch, width, height, kind);
+    else
+        r = (rtError_t)npu_pt_fail(677);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 677);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "dstPitch", dstPitch);
+        NPU_TR_ARG(t, "src", src);
+        NPU_TR_ARG(t, "srcPitch", srcPitch);
+        NPU_TR_ARG(t, "width", width);
+        NPU_TR_ARG(t, "height", height);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
+    return emu_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
+}
+
+static inline rtError_t emu_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
+    (void)dst;
+    (void)dstPitch;
+    (void)src;
+    (void)srcPitch;
+    (void)width;
+    (void)height;
+    (void)kind;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 678);
+}
+
+static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    else if (npu_pt_fns[678] != NULL)
+        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[678])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    else
+        r = (rtError_t)npu_pt_fail(678);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 678);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "dstPitch", dstPitch);
+        NPU_TR_ARG(t, "src", src);
+        NPU_TR_ARG(t, "srcPitch", srcPitch);
+        NPU_TR_ARG(t, "width", width);
+        NPU_TR_ARG(t, "height", height);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    return emu_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+}
+
+static inline rtError_t emu_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
+    return npug_rtMemset(npu_self(), devPtr, destMax, val, cnt);
+}
+
+static NPU_HOOK rtError_t hook_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemset(devPtr, destMax, val, cnt);
+    else if (npu_pt_fns[679] != NULL)
+        r = ((__typeof__(&rtMemset))npu_pt_fns[679])(devPtr, destMax, val, cnt);
+    else
+        r = (rtError_t)npu_pt_fail(679);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 679);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemset(devPtr, destMax, val, cnt);
+    return emu_rtMemset(devPtr, destMax, val, cnt);
+}
+
+static inline rtError_t emu_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
+    return npug_rtMemsetAsync(npu_self(), ptr, destMax, val, cnt, stm);
+}
+
+static NPU_HOOK rtError_t hook_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemsetAsync(ptr, destMax, val, cnt, stm);
+    else if (npu_pt_fns[680] != NULL)
+        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[680])(ptr, destMax, val, cnt, stm);
+    else
+        r = (rtError_t)npu_pt_fail(680);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 680);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemsetAsync(ptr, destMax, val, cnt, stm);
+    return emu_rtMemsetAsync(ptr, destMax, val, cnt, stm);
+}
+
+static inline rtError_t emu_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
+    return npug_rtMemGetInfoEx(npu_self(), memInfoType, freeSize, totalSize);
+}
+
+static NPU_HOOK rtError_t hook_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
+    else if (npu_pt_fns[681] != NULL)
+        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[681])(memInfoType, freeSize, totalSize);
+    else
+        r = (rtError_t)npu_pt_fail(681);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 681);
+        NPU_TR_ARG(t, "memInfoType", memInfoType);
+        NPU_TR_ARG(t, "freeSize", freeSize);
+        NPU_TR_ARG(t, "totalSize", totalSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
+    return emu_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
+}
+
+static inline rtError_t emu_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
+    (void)devPtr;
+    (void)len;
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 682);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPrefetchToDevice(devPtr, len, devId);
+    else if (npu_pt_fns[682] != NULL)
+        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[682])(devPtr, len, devId);
+    else
+        r = (rtError_t)npu_pt_fail(682);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 682);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPrefetchToDevice(devPtr, len, devId);
+    return emu_rtMemPrefetchToDevice(devPtr, len, devId);
+}
+
+static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
+    (void)name;
+    (void)type;
+    (void)attr;
+    return (rtError_t)npu_unsupported(npu_self(), 683);
+}
+
+static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtIpcSetMemoryAttr(name, type, attr);
+    else if (npu_pt_fns[683] != NULL)
+        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[683])(name, type, attr);
+    else
+        r = (rtError_t)npu_pt_fail(683);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 683);
+        npu_tr_str(t, "name", name);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "attr", attr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtIpcSetMemoryAttr(name, type, attr);
+    return emu_rtIpcSetMemoryAttr(name, type, attr);
+}
+
+static inline rtError_t emu_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
+    (void)devPtr;
+    (void)size;
+    (void)alignment;
+    (void)devAddr;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 684);
+}
+
+static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
+    else if (npu_pt_fns[684] != NULL)
+        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[684])(devPtr, size, alignment, devAddr, flags);
+    else
+        r = (rtError_t)npu_pt_fail(684);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 684);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "alignment", alignment);
+        NPU_TR_ARG(t, "devAddr", devAddr);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
+    return emu_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
+}
+
+static inline rtError_t emu_rtReleaseMemAddress(void* devPtr) {
+    (void)devPtr;
+    return (rtError_t)npu_unsupported(npu_self(), 685);
+}
+
+static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtReleaseMemAddress(devPtr);
+    else if (npu_pt_fns[685] != NULL)
+        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[685])(devPtr);
+    else
+        r = (rtError_t)npu_pt_fail(685);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 685);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtReleaseMemAddress(devPtr);
+    return emu_rtReleaseMemAddress(devPtr);
+}
+
+static inline rtError_t emu_rtFreePhysical(rtDrvMemHandle handle) {
+    return npug_rtFreePhysical(npu_self(), handle);
+}
+
+static NPU_HOOK rtError_t hook_rtFreePhysical(rtDrvMemHandle handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFreePhysical(handle);
+    else if (npu_pt_fns[686] != NULL)
+        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[686])(handle);
+    else
+        r = (rtError_t)npu_pt_fail(686);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 686);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFreePhysical(handle);
+    return emu_rtFreePhysical(handle);
+}
+
+static inline rtError_t emu_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    (void)devPtr;
+    (void)size;
+    (void)offset;
+    (void)handle;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 687);
+}
+
+static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMapMem(devPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[687] != NULL)
+        r = ((__typeof__(&rtMapMem))npu_pt_fns[687])(devPtr, size, offset, handle, flags);
+    else
+        r = (rtError_t)npu_pt_fail(687);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 687);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "offset", offset);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMapMem(devPtr, size, offset, handle, flags);
+    return emu_rtMapMem(devPtr, size, offset, handle, flags);
+}
+
+static inline rtError_t emu_rtUnmapMem(void* devPtr) {
+    (void)devPtr;
+    return (rtError_t)npu_unsupported(npu_self(), 688);
+}
+
+static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtUnmapMem(devPtr);
+    else if (npu_pt_fns[688] != NULL)
+        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[688])(devPtr);
+    else
+        r = (rtError_t)npu_pt_fail(688);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 688);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtUnmapMem(devPtr);
+    return emu_rtUnmapMem(devPtr);
+}
+
+static inline rtError_t emu_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
+    (void)virPtr;
+    (void)size;
+    (void)desc;
+    (void)count;
+    return (rtError_t)npu_unsupported(npu_self(), 689);
+}
+
+static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemSetAccess(virPtr, size, desc, count);
+    else if (npu_pt_fns[689] != NULL)
+        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[689])(virPtr, size, desc, count);
+    else
+        r = (rtError_t)npu_pt_fail(689);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 689);
+        NPU_TR_ARG(t, "virPtr", virPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "desc", desc);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemSetAccess(virPtr, size, desc, count);
+    return emu_rtMemSetAccess(virPtr, size, desc, count);
+}
+
+static inline rtError_t emu_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
+    (void)virPtr;
+    (void)location;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 690);
+}
+
+static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemGetAccess(virPtr, location, flags);
+    else if (npu_pt_fns[690] != NULL)
+        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[690])(virPtr, location, flags);
+    else
+        r = (rtError_t)npu_pt_fail(690);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 690);
+        NPU_TR_ARG(t, "virPtr", virPtr);
+        NPU_TR_ARG(t, "location", location);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemGetAccess(virPtr, location, flags);
+    return emu_rtMemGetAccess(virPtr, location, flags);
+}
+
+static inline rtError_t emu_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
+    (void)handle;
+    (void)handleType;
+    (void)flags;
+    (void)shareableHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 691);
+}
+
+static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[691] != NULL)
+        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[691])(handle, handleType, flags, shareableHandle);
+    else
+        r = (rtError_t)npu_pt_fail(691);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 691);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "handleType", handleType);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "shareableHandle", shareableHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
+    return emu_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
+}
+
+static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
+    (void)shareableHandle;
+    (void)devId;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 692);
+}
+
+static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
+    else if (npu_pt_fns[692] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[692])(shareableHandle, devId, handle);
+    else
+        r = (rtError_t)npu_pt_fail(692);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 692);
+        NPU_TR_ARG(t, "shareableHandle", shareableHandle);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
+    return emu_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
+}
+
+static inline rtError_t emu_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
+    (void)shareableHandle;
+    (void)handleType;
+    (void)flags;
+    (void)devId;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 693);
+}
+
+static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
+    else if (npu_pt_fns[693] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[693])(shareableHandle, handleType, flags, devId, handle);
+    else
+        r = (rtError_t)npu_pt_fail(693);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 693);
+        NPU_TR_ARG(t, "shareableHandle", shareableHandle);
+        NPU_TR_ARG(t, "handleType", handleType);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
+    return emu_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
+}
+
+static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
+    (void)shareableHandle;
+    (void)pid;
+    (void)pidNum;
+    return (rtError_t)npu_unsupported(npu_self(), 694);
+}
+
+static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
+    else if (npu_pt_fns[694] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[694])(shareableHandle, pid, pidNum);
+    else
+        r = (rtError_t)npu_pt_fail(694);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 694);
+        NPU_TR_ARG(t, "shareableHandle", shareableHandle);
+        npu_tr_ptr(t, "pid", pid);
+        NPU_TR_ARG(t, "pidNum", pidNum);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
+    return emu_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
+}
+
+static inline rtError_t emu_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
+    (void)shareableHandle;
+    (void)handleType;
+    (void)pid;
+    (void)pidNum;
+    return (rtError_t)npu_unsupported(npu_self(), 695);
+}
+
+static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
+    else if (npu_pt_fns[695] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[695])(shareableHandle, handleType, pid, pidNum);
+    else
+        r = (rtError_t)npu_pt_fail(695);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 695);
+        NPU_TR_ARG(t, "shareableHandle", shareableHandle);
+        NPU_TR_ARG(t, "handleType", handleType);
+        npu_tr_ptr(t, "pid", pid);
+        NPU_TR_ARG(t, "pidNum", pidNum);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
+    return emu_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
+}
+
+static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
+    (void)prop;
+    (void)option;
+    (void)granularity;
+    return (rtError_t)npu_unsupported(npu_self(), 696);
+}
+
+static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemGetAllocationGranularity(prop, option, granularity);
+    else if (npu_pt_fns[696] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[696])(prop, option, granularity);
+    else
+        r = (rtError_t)npu_pt_fail(696);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 696);
+        NPU_TR_ARG(t, "prop", prop);
+        NPU_TR_ARG(t, "option", option);
+        NPU_TR_ARG(t, "granularity", granularity);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemGetAllocationGranularity(prop, option, granularity);
+    return emu_rtMemGetAllocationGranularity(prop, option, granularity);
+}
+
+static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
+    (void)dsts;
+    (void)srcs;
+    (void)sizes;
+    (void)count;
+    (void)attrs;
+    (void)attrsIdxs;
+    (void)numAttrs;
+    (void)failIdx;
+    return (rtError_t)npu_unsupported(npu_self(), 697);
+}
+
+static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    else if (npu_pt_fns[697] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[697])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    else
+        r = (rtError_t)npu_pt_fail(697);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 697);
+        NPU_TR_ARG(t, "dsts", dsts);
+        NPU_TR_ARG(t, "srcs", srcs);
+        NPU_TR_ARG(t, "sizes", sizes);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "attrs", attrs);
+        NPU_TR_ARG(t, "attrsIdxs", attrsIdxs);
+        NPU_TR_ARG(t, "numAttrs", numAttrs);
+        NPU_TR_ARG(t, "failIdx", failIdx);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    return emu_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+}
+
+static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
+    (void)dsts;
+    (void)destMaxs;
+    (void)srcs;
+    (void)sizes;
+    (void)count;
+    (void)attrs;
+    (void)attrsIdxs;
+    (void)numAttrs;
+    (void)failIdx;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 698);
+}
+
+static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    else if (npu_pt_fns[698] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[698])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    else
+        r = (rtError_t)npu_pt_fail(698);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 698);
+        NPU_TR_ARG(t, "dsts", dsts);
+        NPU_TR_ARG(t, "destMaxs", destMaxs);
+        NPU_TR_ARG(t, "srcs", srcs);
+        NPU_TR_ARG(t, "sizes", sizes);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "attrs", attrs);
+        NPU_TR_ARG(t, "attrsIdxs", attrsIdxs);
+        NPU_TR_ARG(t, "numAttrs", numAttrs);
+        NPU_TR_ARG(t, "failIdx", failIdx);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    return emu_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+}
+
+static inline rtError_t emu_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
+    (void)devAddr;
+    (void)value;
+    (void)flag;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 699);
+}
+
+static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsValueWrite(devAddr, value, flag, stm);
+    else if (npu_pt_fns[699] != NULL)
+        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[699])(devAddr, value, flag, stm);
+    else
+        r = (rtError_t)npu_pt_fail(699);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 699);
+        NPU_TR_ARG(t, "devAddr", devAddr);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsValueWrite(devAddr, value, flag, stm);
+    return emu_rtsValueWrite(devAddr, value, flag, stm);
+}
+
+static inline rtError_t emu_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
+    (void)devAddr;
+    (void)value;
+    (void)flag;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 700);
+}
+
+static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsValueWait(devAddr, value, flag, stm);
+    else if (npu_pt_fns[700] != NULL)
+        r = ((__typeof__(&rtsValueWait))npu_pt_fns[700])(devAddr, value, flag, stm);
+    else
+        r = (rtError_t)npu_pt_fail(700);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 700);
+        NPU_TR_ARG(t, "devAddr", devAddr);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsValueWait(devAddr, value, flag, stm);
+    return emu_rtsValueWait(devAddr, value, flag, stm);
+}
+
+static inline rtError_t emu_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
+    (void)virPtr;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 701);
+}
+
+static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemRetainAllocationHandle(virPtr, handle);
+    else if (npu_pt_fns[701] != NULL)
+        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[701])(virPtr, handle);
+    else
+        r = (rtError_t)npu_pt_fail(701);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 701);
+        NPU_TR_ARG(t, "virPtr", virPtr);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemRetainAllocationHandle(virPtr, handle);
+    return emu_rtMemRetainAllocationHandle(virPtr, handle);
+}
+
+static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
+    (void)handle;
+    (void)prop;
+    return (rtError_t)npu_unsupported(npu_self(), 702);
+}
+
+static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemGetAllocationPropertiesFromHandle(handle, prop);
+    else if (npu_pt_fns[702] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[702])(handle, prop);
+    else
+        r = (rtError_t)npu_pt_fail(702);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 702);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "prop", prop);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemGetAllocationPropertiesFromHandle(handle, prop);
+    return emu_rtMemGetAllocationPropertiesFromHandle(handle, prop);
+}
+
+static inline rtError_t emu_rtModelDestroy(rtModel_t mdl) {
+    (void)mdl;
+    return (rtError_t)npu_unsupported(npu_self(), 703);
+}
+
+static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelDestroy(mdl);
+    else if (npu_pt_fns[703] != NULL)
+        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[703])(mdl);
+    else
+        r = (rtError_t)npu_pt_fail(703);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 703);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelDestroy(mdl);
+    return emu_rtModelDestroy(mdl);
+}
+
+static inline rtError_t emu_rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    return npug_rtModelExecute(npu_self(), mdl, stm, flag);
+}
+
+static NPU_HOOK rtError_t hook_rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelExecute(mdl, stm, flag);
+    else if (npu_pt_fns[704] != NULL)
+        r = ((__typeof__(&rtModelExecute))npu_pt_fns[704])(mdl, stm, flag);
+    else
+        r = (rtError_t)npu_pt_fail(704);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 704);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelExecute(mdl, stm, flag);
+    return emu_rtModelExecute(mdl, stm, flag);
+}
+
+static inline rtError_t emu_rtModelDebugDotPrint(rtModel_t mdl) {
+    (void)mdl;
+    return (rtError_t)npu_unsupported(npu_self(), 705);
+}
+
+static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelDebugDotPrint(mdl);
+    else if (npu_pt_fns[705] != NULL)
+        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[705])(mdl);
+    else
+        r = (rtError_t)npu_pt_fail(705);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 705);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelDebugDotPrint(mdl);
+    return emu_rtModelDebugDotPrint(mdl);
+}
+
+static inline rtError_t emu_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
+    (void)mdl;
+    (void)path;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 706);
+}
+
+static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelDebugJsonPrint(mdl, path, flags);
+    else if (npu_pt_fns[706] != NULL)
+        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[706])(mdl, path, flags);
+    else
+        r = (rtError_t)npu_pt_fail(706);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 706);
+        NPU_TR_ARG(t, "mdl", mdl);
+        npu_tr_str(t, "path", path);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelDebugJsonPrint(mdl, path, flags);
+    return emu_rtModelDebugJsonPrint(mdl, path, flags);
+}
+
+static inline rtError_t emu_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
+    (void)srcAddrPtr;
+    (void)srcLen;
+    (void)cmoType;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 707);
+}
+
+static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
+    else if (npu_pt_fns[707] != NULL)
+        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[707])(srcAddrPtr, srcLen, cmoType, stm);
+    else
+        r = (rtError_t)npu_pt_fail(707);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 707);
+        NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
+        NPU_TR_ARG(t, "srcLen", srcLen);
+        NPU_TR_ARG(t, "cmoType", cmoType);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
+    return emu_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
+}
+
+static inline rtError_t emu_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
+    (void)memBufChainHead;
+    (void)memBuf;
+    return (rtError_t)npu_unsupported(npu_self(), 708);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufChainAppend(memBufChainHead, memBuf);
+    else if (npu_pt_fns[708] != NULL)
+        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[708])(memBufChainHead, memBuf);
+    else
+        r = (rtError_t)npu_pt_fail(708);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 708);
+        NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufChainAppend(memBufChainHead, memBuf);
+    return emu_rtMbufChainAppend(memBufChainHead, memBuf);
+}
+
+static inline rtError_t emu_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
+    (void)memBufChainHead;
+    (void)num;
+    return (rtError_t)npu_unsupported(npu_self(), 709);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufChainGetMbufNum(memBufChainHead, num);
+    else if (npu_pt_fns[709] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[709])(memBufChainHead, num);
+    else
+        r = (rtError_t)npu_pt_fail(709);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 709);
+        NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufChainGetMbufNum(memBufChainHead, num);
+    return emu_rtMbufChainGetMbufNum(memBufChainHead, num);
+}
+
+static inline rtError_t emu_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
+    (void)memBufChainHead;
+    (void)index;
+    (void)memBuf;
+    return (rtError_t)npu_unsupported(npu_self(), 710);
+}
+
+static NPU_HOOK rtError_t hook_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
+    else if (npu_pt_fns[710] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[710])(memBufChainHead, index, memBuf);
+    else
+        r = (rtError_t)npu_pt_fail(710);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 710);
+        NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "memBuf", memBuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
+    return emu_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
+}
+
+static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
+    (void)deviceId;
+    (void)errorInfo;
+    return (rtError_t)npu_unsupported(npu_self(), 711);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetErrorVerbose(deviceId, errorInfo);
+    else if (npu_pt_fns[711] != NULL)
+        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[711])(deviceId, errorInfo);
+    else
+        r = (rtError_t)npu_pt_fail(711);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 711);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "errorInfo", errorInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetErrorVerbose(deviceId, errorInfo);
+    return emu_rtsGetErrorVerbose(deviceId, errorInfo);
+}
+
+static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
+    (void)deviceId;
+    (void)errorInfo;
+    return (rtError_t)npu_unsupported(npu_self(), 712);
+}
+
+static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsRepairError(deviceId, errorInfo);
+    else if (npu_pt_fns[712] != NULL)
+        r = ((__typeof__(&rtsRepairError))npu_pt_fns[712])(deviceId, errorInfo);
+    else
+        r = (rtError_t)npu_pt_fail(712);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 712);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "errorInfo", errorInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsRepairError(deviceId, errorInfo);
+    return emu_rtsRepairError(deviceId, errorInfo);
+}
+
+static inline rtError_t emu_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
+    (void)symbol;
+    (void)callback;
+    return (rtError_t)npu_unsupported(npu_self(), 713);
+}
+
+static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtRegKernelLaunchFillFunc(symbol, callback);
+    else if (npu_pt_fns[713] != NULL)
+        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[713])(symbol, callback);
+    else
+        r = (rtError_t)npu_pt_fail(713);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 713);
+        npu_tr_str(t, "symbol", symbol);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtRegKernelLaunchFillFunc(symbol, callback);
+    return emu_rtRegKernelLaunchFillFunc(symbol, callback);
+}
+
+static inline rtError_t emu_rtUnRegKernelLaunchFillFunc(const char* symbol) {
+    (void)symbol;
+    return (rtError_t)npu_unsupported(npu_self(), 714);
+}
+
+static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtUnRegKernelLaunchFillFunc(symbol);
+    else if (npu_pt_fns[714] != NULL)
+        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[714])(symbol);
+    else
+        r = (rtError_t)npu_pt_fail(714);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 714);
+        npu_tr_str(t, "symbol", symbol);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtUnRegKernelLaunchFillFunc(symbol);
+    return emu_rtUnRegKernelLaunchFillFunc(symbol);
+}
+
+static inline rtError_t emu_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
+    (void)devId;
+    (void)otherDevId;
+    (void)infoType;
+    (void)val;
+    return (rtError_t)npu_unsupported(npu_self(), 715);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
+    else if (npu_pt_fns[715] != NULL)
+        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[715])(devId, otherDevId, infoType, val);
+    else
+        r = (rtError_t)npu_pt_fail(715);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 715);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "otherDevId", otherDevId);
+        NPU_TR_ARG(t, "infoType", infoType);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
+    return emu_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
+}
+
+static inline rtError_t emu_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
+    (void)deviceId;
+    (void)attr;
+    (void)val;
+    return (rtError_t)npu_unsupported(npu_self(), 716);
+}
+
+static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsDeviceGetInfo(deviceId, attr, val);
+    else if (npu_pt_fns[716] != NULL)
+        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[716])(deviceId, attr, val);
+    else
+        r = (rtError_t)npu_pt_fail(716);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 716);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "attr", attr);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsDeviceGetInfo(deviceId, attr, val);
+    return emu_rtsDeviceGetInfo(deviceId, attr, val);
+}
+
+static inline rtError_t emu_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+    (void)leastPriority;
+    (void)greatestPriority;
+    return (rtError_t)npu_unsupported(npu_self(), 717);
+}
+
+static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
+    else if (npu_pt_fns[717] != NULL)
+        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[717])(leastPriority, greatestPriority);
+    else
+        r = (rtError_t)npu_pt_fail(717);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 717);
+        NPU_TR_ARG(t, "leastPriority", leastPriority);
+        NPU_TR_ARG(t, "greatestPriority", greatestPriority);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
+    return emu_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
+}
+
+static inline rtError_t emu_rtsGetDevice(int32_t* devId) {
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 718);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetDevice(devId);
+    else if (npu_pt_fns[718] != NULL)
+        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[718])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(718);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 718);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetDevice(devId);
+    return emu_rtsGetDevice(devId);
+}
+
+static inline rtError_t emu_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
+    (void)devId;
+    (void)type;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 719);
+}
+
+static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsSetDeviceResLimit(devId, type, value);
+    else if (npu_pt_fns[719] != NULL)
+        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[719])(devId, type, value);
+    else
+        r = (rtError_t)npu_pt_fail(719);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 719);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsSetDeviceResLimit(devId, type, value);
+    return emu_rtsSetDeviceResLimit(devId, type, value);
+}
+
+static inline rtError_t emu_rtsResetDeviceResLimit(const int32_t devId) {
+    (void)devId;
+    return (rtError_t)npu_unsupported(npu_self(), 720);
+}
+
+static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsResetDeviceResLimit(devId);
+    else if (npu_pt_fns[720] != NULL)
+        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[720])(devId);
+    else
+        r = (rtError_t)npu_pt_fail(720);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 720);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsResetDeviceResLimit(devId);
+    return emu_rtsResetDeviceResLimit(devId);
+}
+
+static inline rtError_t emu_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
+    (void)devId;
+    (void)type;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 721);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetDeviceResLimit(devId, type, value);
+    else if (npu_pt_fns[721] != NULL)
+        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[721])(devId, type, value);
+    else
+        r = (rtError_t)npu_pt_fail(721);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 721);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetDeviceResLimit(devId, type, value);
+    return emu_rtsGetDeviceResLimit(devId, type, value);
+}
+
+static inline rtError_t emu_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
+    (void)phyDevId;
+    (void)logicDevId;
+    return (rtError_t)npu_unsupported(npu_self(), 722);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
+    else if (npu_pt_fns[722] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[722])(phyDevId, logicDevId);
+    else
+        r = (rtError_t)npu_pt_fail(722);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 722);
+        NPU_TR_ARG(t, "phyDevId", phyDevId);
+        NPU_TR_ARG(t, "logicDevId", logicDevId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
+    return emu_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
+}
+
+static inline rtError_t emu_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
+    (void)logicDevId;
+    (void)phyDevId;
+    return (rtError_t)npu_unsupported(npu_self(), 723);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
+    else if (npu_pt_fns[723] != NULL)
+        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[723])(logicDevId, phyDevId);
+    else
+        r = (rtError_t)npu_pt_fail(723);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 723);
+        NPU_TR_ARG(t, "logicDevId", logicDevId);
+        NPU_TR_ARG(t, "phyDevId", phyDevId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
+    return emu_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
+}
+
+static inline rtError_t emu_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
+    (void)userDevId;
+    (void)logicDevId;
+    return (rtError_t)npu_unsupported(npu_self(), 724);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
+    else if (npu_pt_fns[724] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[724])(userDevId, logicDevId);
+    else
+        r = (rtError_t)npu_pt_fail(724);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 724);
+        NPU_TR_ARG(t, "userDevId", userDevId);
+        NPU_TR_ARG(t, "logicDevId", logicDevId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
+    return emu_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
+}
+
+static inline rtError_t emu_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
+    (void)logicDevId;
+    (void)userDevId;
+    return (rtError_t)npu_unsupported(npu_self(), 725);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
+    else if (npu_pt_fns[725] != NULL)
+        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[725])(logicDevId, userDevId);
+    else
+        r = (rtError_t)npu_pt_fail(725);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 725);
+        NPU_TR_ARG(t, "logicDevId", logicDevId);
+        NPU_TR_ARG(t, "userDevId", userDevId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
+    return emu_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
+}
+
+static inline rtError_t emu_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
+    (void)regName;
+    (void)callback;
+    (void)args;
+    return (rtError_t)npu_unsupported(npu_self(), 726);
+}
+
+static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsRegDeviceStateCallback(regName, callback, args);
+    else if (npu_pt_fns[726] != NULL)
+        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[726])(regName, callback, args);
+    else
+        r = (rtError_t)npu_pt_fail(726);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 726);
+        NPU_TR_ARG(t, "regName", regName);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsRegDeviceStateCallback(regName, callback, args);
+    return emu_rtsRegDeviceStateCallback(regName, callback, args);
+}
+
+static inline rtError_t emu_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
+    (void)regName;
+    (void)callback;
+    (void)args;
+    return (rtError_t)npu_unsupported(npu_self(), 727);
+}
+
+static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsSetDeviceTaskAbortCallback(regName, callback, args);
+    else if (npu_pt_fns[727] != NULL)
+        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[727])(regName, callback, args);
+    else
+        r = (rtError_t)npu_pt_fail(727);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 727);
+        NPU_TR_ARG(t, "regName", regName);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsSetDeviceTaskAbortCallback(regName, callback, args);
+    return emu_rtsSetDeviceTaskAbortCallback(regName, callback, args);
+}
+
+static inline rtError_t emu_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 728);
+}
+
+static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCtxGetCurrentDefaultStream(stm);
+    else if (npu_pt_fns[728] != NULL)
+        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[728])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(728);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 728);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCtxGetCurrentDefaultStream(stm);
+    return emu_rtsCtxGetCurrentDefaultStream(stm);
+}
+
+static inline rtError_t emu_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
+    (void)devId;
+    (void)flags;
+    (void)active;
+    return (rtError_t)npu_unsupported(npu_self(), 729);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetPrimaryCtxState(devId, flags, active);
+    else if (npu_pt_fns[729] != NULL)
+        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[729])(devId, flags, active);
+    else
+        r = (rtError_t)npu_pt_fail(729);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 729);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "active", active);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetPrimaryCtxState(devId, flags, active);
+    return emu_rtsGetPrimaryCtxState(devId, flags, active);
+}
+
+static inline rtError_t emu_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
+    (void)overflowAddr;
+    return (rtError_t)npu_unsupported(npu_self(), 730);
+}
+
+static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCtxGetFloatOverflowAddr(overflowAddr);
+    else if (npu_pt_fns[730] != NULL)
+        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[730])(overflowAddr);
+    else
+        r = (rtError_t)npu_pt_fail(730);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 730);
+        NPU_TR_ARG(t, "overflowAddr", overflowAddr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCtxGetFloatOverflowAddr(overflowAddr);
+    return emu_rtsCtxGetFloatOverflowAddr(overflowAddr);
+}
+
+static inline rtError_t emu_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
+    (void)evt;
+    (void)evtId;
+    return (rtError_t)npu_unsupported(npu_self(), 731);
+}
+
+static NPU_HOOK rtError_t hook_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsEventGetId(evt, evtId);
+    else if (npu_pt_fns[731] != NULL)
+        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[731])(evt, evtId);
+    else
+        r = (rtError_t)npu_pt_fail(731);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 731);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "evtId", evtId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsEventGetId(evt, evtId);
+    return emu_rtsEventGetId(evt, evtId);
+}
+
+static inline rtError_t emu_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
+    (void)stream;
+    (void)evt;
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 732);
+}
+
+static NPU_HOOK rtError_t hook_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsEventWait(stream, evt, timeout);
+    else if (npu_pt_fns[732] != NULL)
+        r = ((__typeof__(&rtsEventWait))npu_pt_fns[732])(stream, evt, timeout);
+    else
+        r = (rtError_t)npu_pt_fail(732);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 732);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsEventWait(stream, evt, timeout);
+    return emu_rtsEventWait(stream, evt, timeout);
+}
+
+static inline rtError_t emu_rtsEventGetAvailNum(uint32_t* eventCount) {
+    (void)eventCount;
+    return (rtError_t)npu_unsupported(npu_self(), 733);
+}
+
+static NPU_HOOK rtError_t hook_rtsEventGetAvailNum(uint32_t* eventCount) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsEventGetAvailNum(eventCount);
+    else if (npu_pt_fns[733] != NULL)
+        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[733])(eventCount);
+    else
+        r = (rtError_t)npu_pt_fail(733);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 733);
+        NPU_TR_ARG(t, "eventCount", eventCount);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsEventGetAvailNum(eventCount);
+    return emu_rtsEventGetAvailNum(eventCount);
+}
+
+static inline rtError_t emu_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
+    (void)notify;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 734);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyCreate(notify, flag);
+    else if (npu_pt_fns[734] != NULL)
+        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[734])(notify, flag);
+    else
+        r = (rtError_t)npu_pt_fail(734);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 734);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyCreate(notify, flag);
+    return emu_rtsNotifyCreate(notify, flag);
+}
+
+static inline rtError_t emu_rtsNotifyDestroy(rtNotify_t notify) {
+    (void)notify;
+    return (rtError_t)npu_unsupported(npu_self(), 735);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyDestroy(rtNotify_t notify) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyDestroy(notify);
+    else if (npu_pt_fns[735] != NULL)
+        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[735])(notify);
+    else
+        r = (rtError_t)npu_pt_fail(735);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 735);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyDestroy(notify);
+    return emu_rtsNotifyDestroy(notify);
+}
+
+static inline rtError_t emu_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
+    (void)notify;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 736);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyRecord(notify, stm);
+    else if (npu_pt_fns[736] != NULL)
+        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[736])(notify, stm);
+    else
+        r = (rtError_t)npu_pt_fail(736);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 736);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyRecord(notify, stm);
+    return emu_rtsNotifyRecord(notify, stm);
+}
+
+static inline rtError_t emu_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
+    (void)notify;
+    (void)stm;
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 737);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyWaitAndReset(notify, stm, timeout);
+    else if (npu_pt_fns[737] != NULL)
+        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[737])(notify, stm, timeout);
+    else
+        r = (rtError_t)npu_pt_fail(737);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 737);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyWaitAndReset(notify, stm, timeout);
+    return emu_rtsNotifyWaitAndReset(notify, stm, timeout);
+}
+
+static inline rtError_t emu_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
+    (void)notify;
+    (void)notifyId;
+    return (rtError_t)npu_unsupported(npu_self(), 738);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyGetId(notify, notifyId);
+    else if (npu_pt_fns[738] != NULL)
+        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[738])(notify, notifyId);
+    else
+        r = (rtError_t)npu_pt_fail(738);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 738);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "notifyId", notifyId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyGetId(notify, notifyId);
+    return emu_rtsNotifyGetId(notify, notifyId);
+}
+
+static inline rtError_t emu_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
+    (void)notifies;
+    (void)num;
+    return (rtError_t)npu_unsupported(npu_self(), 739);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyBatchReset(notifies, num);
+    else if (npu_pt_fns[739] != NULL)
+        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[739])(notifies, num);
+    else
+        r = (rtError_t)npu_pt_fail(739);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 739);
+        NPU_TR_ARG(t, "notifies", notifies);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyBatchReset(notifies, num);
+    return emu_rtsNotifyBatchReset(notifies, num);
+}
+
+static inline rtError_t emu_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
+    (void)notify;
+    (void)key;
+    (void)len;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 740);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyGetExportKey(notify, key, len, flag);
+    else if (npu_pt_fns[740] != NULL)
+        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[740])(notify, key, len, flag);
+    else
+        r = (rtError_t)npu_pt_fail(740);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 740);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "key", key);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyGetExportKey(notify, key, len, flag);
+    return emu_rtsNotifyGetExportKey(notify, key, len, flag);
+}
+
+static inline rtError_t emu_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
+    (void)notify;
+    (void)key;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 741);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifyImportByKey(notify, key, flag);
+    else if (npu_pt_fns[741] != NULL)
+        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[741])(notify, key, flag);
+    else
+        r = (rtError_t)npu_pt_fail(741);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 741);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "key", key);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifyImportByKey(notify, key, flag);
+    return emu_rtsNotifyImportByKey(notify, key, flag);
+}
+
+static inline rtError_t emu_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
+    (void)notify;
+    (void)pid;
+    (void)num;
+    return (rtError_t)npu_unsupported(npu_self(), 742);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotifySetImportPid(notify, pid, num);
+    else if (npu_pt_fns[742] != NULL)
+        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[742])(notify, pid, num);
+    else
+        r = (rtError_t)npu_pt_fail(742);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 742);
+        NPU_TR_ARG(t, "notify", notify);
+        npu_tr_ptr(t, "pid", pid);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotifySetImportPid(notify, pid, num);
+    return emu_rtsNotifySetImportPid(notify, pid, num);
+}
+
+static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
+    (void)notify;
+    (void)serverPids;
+    (void)num;
+    return (rtError_t)npu_unsupported(npu_self(), 743);
+}
+
+static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtNotifySetImportPidInterServer(notify, serverPids, num);
+    else if (npu_pt_fns[743] != NULL)
+        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[743])(notify, serverPids, num);
+    else
+        r = (rtError_t)npu_pt_fail(743);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 743);
+        NPU_TR_ARG(t, "notify", notify);
+        NPU_TR_ARG(t, "serverPids", serverPids);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtNotifySetImportPidInterServer(notify, serverPids, num);
+    return emu_rtNotifySetImportPidInterServer(notify, serverPids, num);
+}
+
+static inline rtError_t emu_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
+    (void)inCntNotify;
+    return (rtError_t)npu_unsupported(npu_self(), 744);
+}
+
+static NPU_HOOK rtError_t hook_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCntNotifyDestroy(inCntNotify);
+    else if (npu_pt_fns[744] != NULL)
+        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[744])(inCntNotify);
+    else
+        r = (rtError_t)npu_pt_fail(744);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 744);
+        NPU_TR_ARG(t, "inCntNotify", inCntNotify);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCntNotifyDestroy(inCntNotify);
+    return emu_rtCntNotifyDestroy(inCntNotify);
+}
+
+static inline rtError_t emu_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
+    (void)cntNotify;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 745);
+}
+
+static NPU_HOOK rtError_t hook_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCntNotifyCreateServer(cntNotify, flags);
+    else if (npu_pt_fns[745] != NULL)
+        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[745])(cntNotify, flags);
+    else
+        r = (rtError_t)npu_pt_fail(745);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 745);
+        NPU_TR_ARG(t, "cntNotify", cntNotify);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCntNotifyCreateServer(cntNotify, flags);
+    return emu_rtCntNotifyCreateServer(cntNotify, flags);
+}
+
+static inline rtError_t emu_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
+    (void)cntNotify;
+    (void)stm;
+    (void)info;
+    return (rtError_t)npu_unsupported(npu_self(), 746);
+}
+
+static NPU_HOOK rtError_t hook_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCntNotifyRecord(cntNotify, stm, info);
+    else if (npu_pt_fns[746] != NULL)
+        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[746])(cntNotify, stm, info);
+    else
+        r = (rtError_t)npu_pt_fail(746);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 746);
+        NPU_TR_ARG(t, "cntNotify", cntNotify);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "info", info);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCntNotifyRecord(cntNotify, stm, info);
+    return emu_rtsCntNotifyRecord(cntNotify, stm, info);
+}
+
+static inline rtError_t emu_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
+    (void)cntNotify;
+    (void)stm;
+    (void)info;
+    return (rtError_t)npu_unsupported(npu_self(), 747);
+}
+
+static NPU_HOOK rtError_t hook_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
+    else if (npu_pt_fns[747] != NULL)
+        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[747])(cntNotify, stm, info);
+    else
+        r = (rtError_t)npu_pt_fail(747);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 747);
+        NPU_TR_ARG(t, "cntNotify", cntNotify);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "info", info);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
+    return emu_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
+}
+
+static inline rtError_t emu_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
+    (void)cntNotify;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 748);
+}
+
+static NPU_HOOK rtError_t hook_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCntNotifyReset(cntNotify, stm);
+    else if (npu_pt_fns[748] != NULL)
+        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[748])(cntNotify, stm);
+    else
+        r = (rtError_t)npu_pt_fail(748);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 748);
+        NPU_TR_ARG(t, "cntNotify", cntNotify);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCntNotifyReset(cntNotify, stm);
+    return emu_rtsCntNotifyReset(cntNotify, stm);
+}
+
+static inline rtError_t emu_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
+    (void)cntNotify;
+    (void)notifyId;
+    return (rtError_t)npu_unsupported(npu_self(), 749);
+}
+
+static NPU_HOOK rtError_t hook_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCntNotifyGetId(cntNotify, notifyId);
+    else if (npu_pt_fns[749] != NULL)
+        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[749])(cntNotify, notifyId);
+    else
+        r = (rtError_t)npu_pt_fail(749);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 749);
+        NPU_TR_ARG(t, "cntNotify", cntNotify);
+        NPU_TR_ARG(t, "notifyId", notifyId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCntNotifyGetId(cntNotify, notifyId);
+    return emu_rtsCntNotifyGetId(cntNotify, notifyId);
+}
+
+static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
+    (void)kind;
+    (void)descSize;
+    return (rtError_t)npu_unsupported(npu_self(), 750);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetMemcpyDescSize(kind, descSize);
+    else if (npu_pt_fns[750] != NULL)
+        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[750])(kind, descSize);
+    else
+        r = (rtError_t)npu_pt_fail(750);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 750);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "descSize", descSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetMemcpyDescSize(kind, descSize);
+    return emu_rtsGetMemcpyDescSize(kind, descSize);
+}
+
+static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
+    (void)desc;
+    (void)kind;
+    (void)srcAddr;
+    (void)dstAddr;
+    (void)count;
+    (void)config;
+    return (rtError_t)npu_unsupported(npu_self(), 751);
+}
+
+static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
+    else if (npu_pt_fns[751] != NULL)
+        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[751])(desc, kind, srcAddr, dstAddr, count, config);
+    else
+        r = (rtError_t)npu_pt_fail(751);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 751);
+        NPU_TR_ARG(t, "desc", desc);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "srcAddr", srcAddr);
+        NPU_TR_ARG(t, "dstAddr", dstAddr);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "config", config);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
+    return emu_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
+}
+
+static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
+    (void)desc;
+    (void)kind;
+    (void)config;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 752);
+}
+
+static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
+    else if (npu_pt_fns[752] != NULL)
+        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[752])(desc, kind, config, stream);
+    else
+        r = (rtError_t)npu_pt_fail(752);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 752);
+        NPU_TR_ARG(t, "desc", desc);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "config", config);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
+    return emu_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
+}
+
+static inline rtError_t emu_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
+    (void)srcAddrPtr;
+    (void)srcLen;
+    (void)cmoType;
+    (void)logicId;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 753);
+}
+
+static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    else if (npu_pt_fns[753] != NULL)
+        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[753])(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    else
+        r = (rtError_t)npu_pt_fail(753);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 753);
+        NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
+        NPU_TR_ARG(t, "srcLen", srcLen);
+        NPU_TR_ARG(t, "cmoType", cmoType);
+        NPU_TR_ARG(t, "logicId", logicId);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    return emu_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
+}
+
+static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
+    (void)devPtr;
+    (void)size;
+    (void)policy;
+    (void)advise;
+    (void)cfg;
+    return (rtError_t)npu_unsupported(npu_self(), 754);
+}
+
+static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsMalloc(devPtr, size, policy, advise, cfg);
+    else if (npu_pt_fns[754] != NULL)
+        r = ((__typeof__(&rtsMalloc))npu_pt_fns[754])(devPtr, size, policy, advise, cfg);
+    else
+        r = (rtError_t)npu_pt_fail(754);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 754);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "policy", policy);
+        NPU_TR_ARG(t, "advise", advise);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsMalloc(devPtr, size, policy, advise, cfg);
+    return emu_rtsMalloc(devPtr, size, policy, advise, cfg);
+}
+
+static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+    (void)handle;
+    (void)handleType;
+    (void)flags;
+    (void)shareableHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 755);
+}
+
+static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[755] != NULL)
+        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[755])(handle, handleType, flags, shareableHandle);
+    else
+        r = (rtError_t)npu_pt_fail(755);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 755);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "handleType", handleType);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "shareableHandle", shareableHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
+    return emu_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
+}
+
+static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
+    (void)hostPtr;
+    (void)size;
+    (void)cfg;
+    return (rtError_t)npu_unsupported(npu_self(), 756);
+}
+
+static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsMallocHost(hostPtr, size, cfg);
+    else if (npu_pt_fns[756] != NULL)
+        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[756])(hostPtr, size, cfg);
+    else
+        r = (rtError_t)npu_pt_fail(756);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 756);
+        NPU_TR_ARG(t, "hostPtr", hostPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsMallocHost(hostPtr, size, cfg);
+    return emu_rtsMallocHost(hostPtr, size, cfg);
+}
+
+static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
+    (void)ptr;
+    (void)attributes;
+    return (rtError_t)npu_unsupported(npu_self(), 757);
+}
+
+static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsPointerGetAttributes(ptr, attributes);
+    else if (npu_pt_fns[757] != NULL)
+        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[757])(ptr, attributes);
+    else
+        r = (rtError_t)npu_pt_fail(757);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 757);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "attributes", attributes);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsPointerGetAttributes(ptr, attributes);
+    return emu_rtsPointerGetAttributes(ptr, attributes);
+}
+
+static inline rtError_t emu_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
+    (void)ptr;
+    (void)size;
+    (void)type;
+    (void)devPtr;
+    return (rtError_t)npu_unsupported(npu_self(), 758);
+}
+
+static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsHostRegister(ptr, size, type, devPtr);
+    else if (npu_pt_fns[758] != NULL)
+        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[758])(ptr, size, type, devPtr);
+    else
+        r = (rtError_t)npu_pt_fail(758);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 758);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsHostRegister(ptr, size, type, devPtr);
+    return emu_rtsHostRegister(ptr, size, type, devPtr);
+}
+
+static inline rtError_t emu_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    (void)ptr;
+    (void)size;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 759);
+}
+
+static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtHostRegisterV2(ptr, size, flag);
+    else if (npu_pt_fns[759] != NULL)
+        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[759])(ptr, size, flag);
+    else
+        r = (rtError_t)npu_pt_fail(759);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 759);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtHostRegisterV2(ptr, size, flag);
+    return emu_rtHostRegisterV2(ptr, size, flag);
+}
+
+static inline rtError_t emu_rtsHostUnregister(void* ptr) {
+    (void)ptr;
+    return (rtError_t)npu_unsupported(npu_self(), 760);
+}
+
+static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsHostUnregister(ptr);
+    else if (npu_pt_fns[760] != NULL)
+        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[760])(ptr);
+    else
+        r = (rtError_t)npu_pt_fail(760);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 760);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsHostUnregister(ptr);
+    return emu_rtsHostUnregister(ptr);
+}
+
+static inline rtError_t emu_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    (void)pHost;
+    (void)pDevice;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 761);
+}
+
+static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtHostGetDevicePointer(pHost, pDevice, flag);
+    else if (npu_pt_fns[761] != NULL)
+        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[761])(pHost, pDevice, flag);
+    else
+        r = (rtError_t)npu_pt_fail(761);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 761);
+        NPU_TR_ARG(t, "pHost", pHost);
+        NPU_TR_ARG(t, "pDevice", pDevice);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtHostGetDevicePointer(pHost, pDevice, flag);
+    return emu_rtHostGetDevicePointer(pHost, pDevice, flag);
+}
+
+static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
+    (void)size;
+    return (rtError_t)npu_unsupported(npu_self(), 762);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetCmoDescSize(size);
+    else if (npu_pt_fns[762] != NULL)
+        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[762])(size);
+    else
+        r = (rtError_t)npu_pt_fail(762);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 762);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetCmoDescSize(size);
+    return emu_rtsGetCmoDescSize(size);
+}
+
+static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
+    (void)cmoDesc;
+    (void)srcAddr;
+    (void)srcLen;
+    return (rtError_t)npu_unsupported(npu_self(), 763);
+}
+
+static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
+    else if (npu_pt_fns[763] != NULL)
+        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[763])(cmoDesc, srcAddr, srcLen);
+    else
+        r = (rtError_t)npu_pt_fail(763);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 763);
+        NPU_TR_ARG(t, "cmoDesc", cmoDesc);
+        NPU_TR_ARG(t, "srcAddr", srcAddr);
+        NPU_TR_ARG(t, "srcLen", srcLen);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
+    return emu_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
+}
+
+static inline rtError_t emu_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
+    (void)cmoDesc;
+    (void)stm;
+    (void)cmoOpCode;
+    (void)reserve;
+    return (rtError_t)npu_unsupported(npu_self(), 764);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
+    else if (npu_pt_fns[764] != NULL)
+        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[764])(cmoDesc, stm, cmoOpCode, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(764);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 764);
+        NPU_TR_ARG(t, "cmoDesc", cmoDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cmoOpCode", cmoOpCode);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
+    return emu_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
+}
+
+static inline rtError_t emu_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
+    (void)reduceInfo;
+    (void)stm;
+    (void)reserve;
+    return (rtError_t)npu_unsupported(npu_self(), 765);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
+    else if (npu_pt_fns[765] != NULL)
+        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[765])(reduceInfo, stm, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(765);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 765);
+        NPU_TR_ARG(t, "reduceInfo", reduceInfo);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
+    return emu_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
+}
+
+static inline rtError_t emu_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
+    (void)devIdDes;
+    (void)phyIdSrc;
+    (void)status;
+    return (rtError_t)npu_unsupported(npu_self(), 766);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
+    else if (npu_pt_fns[766] != NULL)
+        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[766])(devIdDes, phyIdSrc, status);
+    else
+        r = (rtError_t)npu_pt_fail(766);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 766);
+        NPU_TR_ARG(t, "devIdDes", devIdDes);
+        NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
+        NPU_TR_ARG(t, "status", status);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
+    return emu_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
+}
+
+static inline rtError_t emu_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
+    (void)ptr;
+    (void)size;
+    (void)key;
+    (void)len;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 767);
+}
+
+static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
+    else if (npu_pt_fns[767] != NULL)
+        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[767])(ptr, size, key, len, flags);
+    else
+        r = (rtError_t)npu_pt_fail(767);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 767);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "key", key);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
+    return emu_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
+}
+
+static inline rtError_t emu_rtsIpcMemClose(const char_t* key) {
+    (void)key;
+    return (rtError_t)npu_unsupported(npu_self(), 768);
+}
+
+static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsIpcMemClose(key);
+    else if (npu_pt_fns[768] != NULL)
+        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[768])(key);
+    else
+        r = (rtError_t)npu_pt_fail(768);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 768);
+        NPU_TR_ARG(t, "key", key);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsIpcMemClose(key);
+    return emu_rtsIpcMemClose(key);
+}
+
+static inline rtError_t emu_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
+    (void)ptr;
+    (void)key;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 769);
+}
+
+static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsIpcMemImportByKey(ptr, key, flags);
+    else if (npu_pt_fns[769] != NULL)
+        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[769])(ptr, key, flags);
+    else
+        r = (rtError_t)npu_pt_fail(769);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 769);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "key", key);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsIpcMemImportByKey(ptr, key, flags);
+    return emu_rtsIpcMemImportByKey(ptr, key, flags);
+}
+
+static inline rtError_t emu_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
+    (void)key;
+    (void)pid;
+    (void)num;
+    return (rtError_t)npu_unsupported(npu_self(), 770);
+}
+
+static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsIpcMemSetImportPid(key, pid, num);
+    else if (npu_pt_fns[770] != NULL)
+        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[770])(key, pid, num);
+    else
+        r = (rtError_t)npu_pt_fail(770);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 770);
+        NPU_TR_ARG(t, "key", key);
+        npu_tr_ptr(t, "pid", pid);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsIpcMemSetImportPid(key, pid, num);
+    return emu_rtsIpcMemSetImportPid(key, pid, num);
+}
+
+static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+    (void)addrs;
+    (void)size;
+    (void)memType;
+    (void)checkResult;
+    (void)reserve;
+    return (rtError_t)npu_unsupported(npu_self(), 771);
+}
+
+static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
+    else if (npu_pt_fns[771] != NULL)
+        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[771])(addrs, size, memType, checkResult, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(771);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 771);
+        NPU_TR_ARG(t, "addrs", addrs);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "memType", memType);
+        NPU_TR_ARG(t, "checkResult", checkResult);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
+    return emu_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
+}
+
+static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
+    (void)dst;
+    (void)dstMax;
+    (void)dstDataOffset;
+    (void)src;
+    (void)cnt;
+    (void)srcDataOffset;
+    (void)kind;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 772);
+}
+
+static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    else if (npu_pt_fns[772] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[772])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    else
+        r = (rtError_t)npu_pt_fail(772);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 772);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "dstMax", dstMax);
+        NPU_TR_ARG(t, "dstDataOffset", dstDataOffset);
+        NPU_TR_ARG(t, "src", src);
+        NPU_TR_ARG(t, "cnt", cnt);
+        NPU_TR_ARG(t, "srcDataOffset", srcDataOffset);
+        NPU_TR_ARG(t, "kind", kind);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    return emu_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+}
+
+static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
+    (void)key;
+    (void)serverPids;
+    (void)num;
+    return (rtError_t)npu_unsupported(npu_self(), 773);
+}
+
+static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtIpcMemImportPidInterServer(key, serverPids, num);
+    else if (npu_pt_fns[773] != NULL)
+        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[773])(key, serverPids, num);
+    else
+        r = (rtError_t)npu_pt_fail(773);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 773);
+        npu_tr_str(t, "key", key);
+        NPU_TR_ARG(t, "serverPids", serverPids);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtIpcMemImportPidInterServer(key, serverPids, num);
+    return emu_rtIpcMemImportPidInterServer(key, serverPids, num);
+}
+
+static inline rtError_t emu_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
+    (void)deviceId;
+    (void)memUsageInfo;
+    (void)inputNum;
+    (void)outputNum;
+    return (rtError_t)npu_unsupported(npu_self(), 774);
+}
+
+static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
+    else if (npu_pt_fns[774] != NULL)
+        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[774])(deviceId, memUsageInfo, inputNum, outputNum);
+    else
+        r = (rtError_t)npu_pt_fail(774);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 774);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_ARG(t, "memUsageInfo", memUsageInfo);
+        NPU_TR_ARG(t, "inputNum", inputNum);
+        NPU_TR_ARG(t, "outputNum", outputNum);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
+    return emu_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
+}
+
+static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
+    (void)stream;
+    (void)config;
+    return (rtError_t)npu_unsupported(npu_self(), 775);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamCreate(stream, config);
+    else if (npu_pt_fns[775] != NULL)
+        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[775])(stream, config);
+    else
+        r = (rtError_t)npu_pt_fail(775);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 775);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_ARG(t, "config", config);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamCreate(stream, config);
+    return emu_rtsStreamCreate(stream, config);
+}
+
+static inline rtError_t emu_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    (void)stm;
+    (void)stmAttrId;
+    (void)attrValue;
+    return (rtError_t)npu_unsupported(npu_self(), 776);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[776] != NULL)
+        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[776])(stm, stmAttrId, attrValue);
+    else
+        r = (rtError_t)npu_pt_fail(776);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 776);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "stmAttrId", stmAttrId);
+        NPU_TR_ARG(t, "attrValue", attrValue);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
+    return emu_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
+}
+
+static inline rtError_t emu_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    (void)stm;
+    (void)stmAttrId;
+    (void)attrValue;
+    return (rtError_t)npu_unsupported(npu_self(), 777);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[777] != NULL)
+        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[777])(stm, stmAttrId, attrValue);
+    else
+        r = (rtError_t)npu_pt_fail(777);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 777);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "stmAttrId", stmAttrId);
+        NPU_TR_ARG(t, "attrValue", attrValue);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
+    return emu_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
+}
+
+static inline rtError_t emu_rtsStreamGetAvailableNum(uint32_t* streamCount) {
+    (void)streamCount;
+    return (rtError_t)npu_unsupported(npu_self(), 778);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamGetAvailableNum(streamCount);
+    else if (npu_pt_fns[778] != NULL)
+        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[778])(streamCount);
+    else
+        r = (rtError_t)npu_pt_fail(778);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 778);
+        NPU_TR_ARG(t, "streamCount", streamCount);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamGetAvailableNum(streamCount);
+    return emu_rtsStreamGetAvailableNum(streamCount);
+}
+
+static inline rtError_t emu_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
+    (void)stm;
+    (void)streamId;
+    return (rtError_t)npu_unsupported(npu_self(), 779);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamGetId(stm, streamId);
+    else if (npu_pt_fns[779] != NULL)
+        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[779])(stm, streamId);
+    else
+        r = (rtError_t)npu_pt_fail(779);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 779);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "streamId", streamId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamGetId(stm, streamId);
+    return emu_rtsStreamGetId(stm, streamId);
+}
+
+static inline rtError_t emu_rtsStreamBeginTaskGrp(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 780);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamBeginTaskGrp(stm);
+    else if (npu_pt_fns[780] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[780])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(780);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 780);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamBeginTaskGrp(stm);
+    return emu_rtsStreamBeginTaskGrp(stm);
+}
+
+static inline rtError_t emu_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
+    (void)stm;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 781);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamEndTaskGrp(stm, handle);
+    else if (npu_pt_fns[781] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[781])(stm, handle);
+    else
+        r = (rtError_t)npu_pt_fail(781);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 781);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamEndTaskGrp(stm, handle);
+    return emu_rtsStreamEndTaskGrp(stm, handle);
+}
+
+static inline rtError_t emu_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
+    (void)stm;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 782);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamBeginTaskUpdate(stm, handle);
+    else if (npu_pt_fns[782] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[782])(stm, handle);
+    else
+        r = (rtError_t)npu_pt_fail(782);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 782);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamBeginTaskUpdate(stm, handle);
+    return emu_rtsStreamBeginTaskUpdate(stm, handle);
+}
+
+static inline rtError_t emu_rtsStreamEndTaskUpdate(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 783);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamEndTaskUpdate(stm);
+    else if (npu_pt_fns[783] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[783])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(783);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 783);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamEndTaskUpdate(stm);
+    return emu_rtsStreamEndTaskUpdate(stm);
+}
+
+static inline rtError_t emu_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
+    (void)leftValue;
+    (void)cond;
+    (void)rightValue;
+    (void)dataType;
+    (void)trueStream;
+    (void)falseStream;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 784);
+}
+
+static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    else if (npu_pt_fns[784] != NULL)
+        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[784])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    else
+        r = (rtError_t)npu_pt_fail(784);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 784);
+        NPU_TR_ARG(t, "leftValue", leftValue);
+        NPU_TR_ARG(t, "cond", cond);
+        NPU_TR_ARG(t, "rightValue", rightValue);
+        NPU_TR_ARG(t, "dataType", dataType);
+        NPU_TR_ARG(t, "trueStream", trueStream);
+        NPU_TR_ARG(t, "falseStream", falseStream);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    return emu_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+}
+
+static inline rtError_t emu_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
+    (void)activeStream;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 785);
+}
+
+static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsActiveStream(activeStream, stream);
+    else if (npu_pt_fns[785] != NULL)
+        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[785])(activeStream, stream);
+    else
+        r = (rtError_t)npu_pt_fail(785);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 785);
+        NPU_TR_ARG(t, "activeStream", activeStream);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsActiveStream(activeStream, stream);
+    return emu_rtsActiveStream(activeStream, stream);
+}
+
+static inline rtError_t emu_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
+    (void)stm;
+    (void)type;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 786);
+}
+
+static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsSetStreamResLimit(stm, type, value);
+    else if (npu_pt_fns[786] != NULL)
+        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[786])(stm, type, value);
+    else
+        r = (rtError_t)npu_pt_fail(786);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 786);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsSetStreamResLimit(stm, type, value);
+    return emu_rtsSetStreamResLimit(stm, type, value);
+}
+
+static inline rtError_t emu_rtsResetStreamResLimit(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 787);
+}
+
+static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsResetStreamResLimit(stm);
+    else if (npu_pt_fns[787] != NULL)
+        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[787])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(787);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 787);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsResetStreamResLimit(stm);
+    return emu_rtsResetStreamResLimit(stm);
+}
+
+static inline rtError_t emu_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
+    (void)stm;
+    (void)type;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 788);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetStreamResLimit(stm, type, value);
+    else if (npu_pt_fns[788] != NULL)
+        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[788])(stm, type, value);
+    else
+        r = (rtError_t)npu_pt_fail(788);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 788);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetStreamResLimit(stm, type, value);
+    return emu_rtsGetStreamResLimit(stm, type, value);
+}
+
+static inline rtError_t emu_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 789);
+}
+
+static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsUseStreamResInCurrentThread(stm);
+    else if (npu_pt_fns[789] != NULL)
+        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[789])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(789);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 789);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsUseStreamResInCurrentThread(stm);
+    return emu_rtsUseStreamResInCurrentThread(stm);
+}
+
+static inline rtError_t emu_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 790);
+}
+
+static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNotUseStreamResInCurrentThread(stm);
+    else if (npu_pt_fns[790] != NULL)
+        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[790])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(790);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 790);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNotUseStreamResInCurrentThread(stm);
+    return emu_rtsNotUseStreamResInCurrentThread(stm);
+}
+
+static inline rtError_t emu_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
+    (void)type;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 791);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetResInCurrentThread(type, value);
+    else if (npu_pt_fns[791] != NULL)
+        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[791])(type, value);
+    else
+        r = (rtError_t)npu_pt_fail(791);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 791);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetResInCurrentThread(type, value);
+    return emu_rtsGetResInCurrentThread(type, value);
+}
+
+static inline rtError_t emu_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
+    (void)regName;
+    (void)callback;
+    (void)args;
+    return (rtError_t)npu_unsupported(npu_self(), 792);
+}
+
+static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsRegStreamStateCallback(regName, callback, args);
+    else if (npu_pt_fns[792] != NULL)
+        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[792])(regName, callback, args);
+    else
+        r = (rtError_t)npu_pt_fail(792);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 792);
+        NPU_TR_ARG(t, "regName", regName);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsRegStreamStateCallback(regName, callback, args);
+    return emu_rtsRegStreamStateCallback(regName, callback, args);
+}
+
+static inline rtError_t emu_rtsStreamStop(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 793);
+}
+
+static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsStreamStop(stm);
+    else if (npu_pt_fns[793] != NULL)
+        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[793])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(793);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 793);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsStreamStop(stm);
+    return emu_rtsStreamStop(stm);
+}
+
+static inline rtError_t emu_rtsPersistentTaskClean(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 794);
+}
+
+static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsPersistentTaskClean(stm);
+    else if (npu_pt_fns[794] != NULL)
+        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[794])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(794);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 794);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsPersistentTaskClean(stm);
+    return emu_rtsPersistentTaskClean(stm);
+}
+
+static inline rtError_t emu_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    (void)binPath;
+    (void)optionalCfg;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 795);
+}
+
+static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
+    else if (npu_pt_fns[795] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[795])(binPath, optionalCfg, handle);
+    else
+        r = (rtError_t)npu_pt_fail(795);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 795);
+        NPU_TR_ARG(t, "binPath", binPath);
+        NPU_TR_ARG(t, "optionalCfg", optionalCfg);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
+    return emu_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
+}
+
+static inline rtError_t emu_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    (void)data;
+    (void)length;
+    (void)optionalCfg;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 796);
+}
+
+static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
+    else if (npu_pt_fns[796] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[796])(data, length, optionalCfg, handle);
+    else
+        r = (rtError_t)npu_pt_fail(796);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 796);
+        NPU_TR_ARG(t, "data", data);
+        NPU_TR_ARG(t, "length", length);
+        NPU_TR_ARG(t, "optionalCfg", optionalCfg);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
+    return emu_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
+}
+
+static inline rtError_t emu_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
+    (void)binHandle;
+    (void)kernelName;
+    (void)funcHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 797);
+}
+
+static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsFuncGetByName(binHandle, kernelName, funcHandle);
+    else if (npu_pt_fns[797] != NULL)
+        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[797])(binHandle, kernelName, funcHandle);
+    else
+        r = (rtError_t)npu_pt_fail(797);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 797);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "kernelName", kernelName);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsFuncGetByName(binHandle, kernelName, funcHandle);
+    return emu_rtsFuncGetByName(binHandle, kernelName, funcHandle);
+}
+
+static inline rtError_t emu_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
+    (void)binHandle;
+    (void)funcEntry;
+    (void)funcHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 798);
+}
+
+static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
+    else if (npu_pt_fns[798] != NULL)
+        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[798])(binHandle, funcEntry, funcHandle);
+    else
+        r = (rtError_t)npu_pt_fail(798);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 798);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "funcEntry", funcEntry);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
+    return emu_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
+}
+
+static inline rtError_t emu_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+    (void)funcHandle;
+    (void)aicAddr;
+    (void)aivAddr;
+    return (rtError_t)npu_unsupported(npu_self(), 799);
+}
+
+static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
+    else if (npu_pt_fns[799] != NULL)
+        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[799])(funcHandle, aicAddr, aivAddr);
+    else
+        r = (rtError_t)npu_pt_fail(799);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 799);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "aicAddr", aicAddr);
+        NPU_TR_ARG(t, "aivAddr", aivAddr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
+    return emu_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
+}
+
+static inline rtError_t emu_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
+    (void)binHandle;
+    (void)funcName;
+    (void)kernelName;
+    (void)funcHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 800);
+}
+
+static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
+    else if (npu_pt_fns[800] != NULL)
+        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[800])(binHandle, funcName, kernelName, funcHandle);
+    else
+        r = (rtError_t)npu_pt_fail(800);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 800);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "funcName", funcName);
+        NPU_TR_ARG(t, "kernelName", kernelName);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
+    return emu_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
+}
+
+static inline rtError_t emu_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
+    (void)funcHandle;
+    (void)numBlocks;
+    (void)stm;
+    (void)cfg;
+    (void)hostArgs;
+    (void)argsSize;
+    (void)placeHolderArray;
+    (void)placeHolderNum;
+    return (rtError_t)npu_unsupported(npu_self(), 801);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[801] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[801])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else
+        r = (rtError_t)npu_pt_fail(801);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 801);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_ARG(t, "hostArgs", hostArgs);
+        NPU_TR_ARG(t, "argsSize", argsSize);
+        NPU_TR_ARG(t, "placeHolderArray", placeHolderArray);
+        NPU_TR_ARG(t, "placeHolderNum", placeHolderNum);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    return emu_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+}
+
+static inline rtError_t emu_rtsGetThreadLastTaskId(uint32_t* taskId) {
+    (void)taskId;
+    return (rtError_t)npu_unsupported(npu_self(), 802);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetThreadLastTaskId(taskId);
+    else if (npu_pt_fns[802] != NULL)
+        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[802])(taskId);
+    else
+        r = (rtError_t)npu_pt_fail(802);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 802);
+        NPU_TR_ARG(t, "taskId", taskId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetThreadLastTaskId(taskId);
+    return emu_rtsGetThreadLastTaskId(taskId);
+}
+
+static inline rtError_t emu_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
+    (void)checkMode;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 803);
+}
+
+static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
+    else if (npu_pt_fns[803] != NULL)
+        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[803])(checkMode, stm);
+    else
+        r = (rtError_t)npu_pt_fail(803);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 803);
+        NPU_TR_ARG(t, "checkMode", checkMode);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
+    return emu_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
+}
+
+static inline rtError_t emu_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
+    (void)outputAddrPtr;
+    (void)outputSize;
+    (void)checkMode;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 804);
+}
+
+static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
+    else if (npu_pt_fns[804] != NULL)
+        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[804])(outputAddrPtr, outputSize, checkMode, stm);
+    else
+        r = (rtError_t)npu_pt_fail(804);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 804);
+        NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
+        NPU_TR_ARG(t, "outputSize", outputSize);
+        NPU_TR_ARG(t, "checkMode", checkMode);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
+    return emu_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
+}
+
+static inline rtError_t emu_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
+    return npug_rtsLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    else if (npu_pt_fns[805] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[805])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(805);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 805);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    return emu_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+}
+
+static inline rtError_t emu_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
+    (void)funcHandle;
+    (void)argsHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 806);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsInit(funcHandle, argsHandle);
+    else if (npu_pt_fns[806] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[806])(funcHandle, argsHandle);
+    else
+        r = (rtError_t)npu_pt_fail(806);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 806);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsInit(funcHandle, argsHandle);
+    return emu_rtsKernelArgsInit(funcHandle, argsHandle);
+}
+
+static inline rtError_t emu_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
+    (void)argsHandle;
+    (void)para;
+    (void)paraSize;
+    (void)paraHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 807);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
+    else if (npu_pt_fns[807] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[807])(argsHandle, para, paraSize, paraHandle);
+    else
+        r = (rtError_t)npu_pt_fail(807);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 807);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_ARG(t, "para", para);
+        NPU_TR_ARG(t, "paraSize", paraSize);
+        NPU_TR_ARG(t, "paraHandle", paraHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
+    return emu_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
+}
+
+static inline rtError_t emu_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
+    (void)argsHandle;
+    (void)paraHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 808);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
+    else if (npu_pt_fns[808] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[808])(argsHandle, paraHandle);
+    else
+        r = (rtError_t)npu_pt_fail(808);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 808);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_ARG(t, "paraHandle", paraHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
+    return emu_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
+}
+
+static inline rtError_t emu_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
+    (void)argsHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 809);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsFinalize(argsHandle);
+    else if (npu_pt_fns[809] != NULL)
+        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[809])(argsHandle);
+    else
+        r = (rtError_t)npu_pt_fail(809);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 809);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsFinalize(argsHandle);
+    return emu_rtsKernelArgsFinalize(argsHandle);
+}
+
+static inline rtError_t emu_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
+    (void)argsHandle;
+    (void)paraHandle;
+    (void)para;
+    (void)paraSize;
+    return (rtError_t)npu_unsupported(npu_self(), 810);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
+    else if (npu_pt_fns[810] != NULL)
+        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[810])(argsHandle, paraHandle, para, paraSize);
+    else
+        r = (rtError_t)npu_pt_fail(810);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 810);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_ARG(t, "paraHandle", paraHandle);
+        NPU_TR_ARG(t, "para", para);
+        NPU_TR_ARG(t, "paraSize", paraSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
+    return emu_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
+}
+
+static inline rtError_t emu_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
+    (void)funcHandle;
+    (void)argsHandle;
+    (void)userHostMem;
+    (void)actualArgsSize;
+    return (rtError_t)npu_unsupported(npu_self(), 811);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    else if (npu_pt_fns[811] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[811])(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    else
+        r = (rtError_t)npu_pt_fail(811);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 811);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_ARG(t, "userHostMem", userHostMem);
+        NPU_TR_ARG(t, "actualArgsSize", actualArgsSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    return emu_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
+}
+
+static inline rtError_t emu_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+    (void)funcHandle;
+    (void)userArgsSize;
+    (void)actualArgsSize;
+    return (rtError_t)npu_unsupported(npu_self(), 812);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
+    else if (npu_pt_fns[812] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[812])(funcHandle, userArgsSize, actualArgsSize);
+    else
+        r = (rtError_t)npu_pt_fail(812);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 812);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "userArgsSize", userArgsSize);
+        NPU_TR_ARG(t, "actualArgsSize", actualArgsSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
+    return emu_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
+}
+
+static inline rtError_t emu_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
+    (void)funcHandle;
+    (void)memSize;
+    return (rtError_t)npu_unsupported(npu_self(), 813);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
+    else if (npu_pt_fns[813] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[813])(funcHandle, memSize);
+    else
+        r = (rtError_t)npu_pt_fail(813);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 813);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "memSize", memSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
+    return emu_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
+}
+
+static inline rtError_t emu_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
+    (void)argsHandle;
+    (void)paraHandle;
+    (void)dataSize;
+    (void)bufferAddr;
+    return (rtError_t)npu_unsupported(npu_self(), 814);
+}
+
+static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
+    else if (npu_pt_fns[814] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[814])(argsHandle, paraHandle, dataSize, bufferAddr);
+    else
+        r = (rtError_t)npu_pt_fail(814);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 814);
+        NPU_TR_ARG(t, "argsHandle", argsHandle);
+        NPU_TR_ARG(t, "paraHandle", paraHandle);
+        NPU_TR_ARG(t, "dataSize", dataSize);
+        NPU_TR_ARG(t, "bufferAddr", bufferAddr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
+    return emu_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
+}
+
+static inline rtError_t emu_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
+    (void)funcHandle;
+    (void)maxLen;
+    (void)name;
+    return (rtError_t)npu_unsupported(npu_self(), 815);
+}
+
+static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsFuncGetName(funcHandle, maxLen, name);
+    else if (npu_pt_fns[815] != NULL)
+        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[815])(funcHandle, maxLen, name);
+    else
+        r = (rtError_t)npu_pt_fail(815);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 815);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "maxLen", maxLen);
+        NPU_TR_ARG(t, "name", name);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsFuncGetName(funcHandle, maxLen, name);
+    return emu_rtsFuncGetName(funcHandle, maxLen, name);
+}
+
+static inline rtError_t emu_rtsGetHardwareSyncAddr(void** addr) {
+    (void)addr;
+    return (rtError_t)npu_unsupported(npu_self(), 816);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetHardwareSyncAddr(addr);
+    else if (npu_pt_fns[816] != NULL)
+        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[816])(addr);
+    else
+        r = (rtError_t)npu_pt_fail(816);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 816);
+        NPU_TR_ARG(t, "addr", addr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetHardwareSyncAddr(addr);
+    return emu_rtsGetHardwareSyncAddr(addr);
+}
+
+static inline rtError_t emu_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    (void)outputAddrPtr;
+    (void)outputSize;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 817);
+}
+
+static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[817] != NULL)
+        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[817])(outputAddrPtr, outputSize, stm);
+    else
+        r = (rtError_t)npu_pt_fail(817);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 817);
+        NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
+        NPU_TR_ARG(t, "outputSize", outputSize);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
+    return emu_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
+}
+
+static inline rtError_t emu_rtsResetFloatOverflowStatus(rtStream_t stm) {
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 818);
+}
+
+static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsResetFloatOverflowStatus(stm);
+    else if (npu_pt_fns[818] != NULL)
+        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[818])(stm);
+    else
+        r = (rtError_t)npu_pt_fail(818);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 818);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsResetFloatOverflowStatus(stm);
+    return emu_rtsResetFloatOverflowStatus(stm);
+}
+
+static inline rtError_t emu_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
+    (void)funcHandle;
+    (void)numBlocks;
+    (void)stm;
+    (void)cfg;
+    (void)args;
+    (void)argsSize;
+    (void)reserve;
+    return (rtError_t)npu_unsupported(npu_self(), 819);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    else if (npu_pt_fns[819] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[819])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(819);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 819);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_ARG(t, "argsSize", argsSize);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    return emu_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+}
+
+static inline rtError_t emu_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
+    (void)stm;
+    (void)callBackFunc;
+    (void)fnData;
+    return (rtError_t)npu_unsupported(npu_self(), 820);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchHostFunc(stm, callBackFunc, fnData);
+    else if (npu_pt_fns[820] != NULL)
+        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[820])(stm, callBackFunc, fnData);
+    else
+        r = (rtError_t)npu_pt_fail(820);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 820);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "callBackFunc", callBackFunc);
+        NPU_TR_ARG(t, "fnData", fnData);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchHostFunc(stm, callBackFunc, fnData);
+    return emu_rtsLaunchHostFunc(stm, callBackFunc, fnData);
+}
+
+static inline rtError_t emu_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
+    (void)binHandle;
+    (void)bin;
+    (void)binSize;
+    return (rtError_t)npu_unsupported(npu_self(), 821);
+}
+
+static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsBinaryGetDevAddress(binHandle, bin, binSize);
+    else if (npu_pt_fns[821] != NULL)
+        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[821])(binHandle, bin, binSize);
+    else
+        r = (rtError_t)npu_pt_fail(821);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 821);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "bin", bin);
+        NPU_TR_ARG(t, "binSize", binSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsBinaryGetDevAddress(binHandle, bin, binSize);
+    return emu_rtsBinaryGetDevAddress(binHandle, bin, binSize);
+}
+
+static inline rtError_t emu_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
+    (void)destStm;
+    (void)destTaskId;
+    (void)stm;
+    (void)cfg;
+    return (rtError_t)npu_unsupported(npu_self(), 822);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
+    else if (npu_pt_fns[822] != NULL)
+        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[822])(destStm, destTaskId, stm, cfg);
+    else
+        r = (rtError_t)npu_pt_fail(822);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 822);
+        NPU_TR_ARG(t, "destStm", destStm);
+        NPU_TR_ARG(t, "destTaskId", destTaskId);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
+    return emu_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
+}
+
+static inline rtError_t emu_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
+    (void)mdl;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 823);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelCreate(mdl, flag);
+    else if (npu_pt_fns[823] != NULL)
+        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[823])(mdl, flag);
+    else
+        r = (rtError_t)npu_pt_fail(823);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 823);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelCreate(mdl, flag);
+    return emu_rtsModelCreate(mdl, flag);
+}
+
+static inline rtError_t emu_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    (void)mdl;
+    (void)stm;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 824);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelBindStream(mdl, stm, flag);
+    else if (npu_pt_fns[824] != NULL)
+        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[824])(mdl, stm, flag);
+    else
+        r = (rtError_t)npu_pt_fail(824);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 824);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelBindStream(mdl, stm, flag);
+    return emu_rtsModelBindStream(mdl, stm, flag);
+}
+
+static inline rtError_t emu_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
+    (void)mdl;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 825);
+}
+
+static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsEndGraph(mdl, stm);
+    else if (npu_pt_fns[825] != NULL)
+        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[825])(mdl, stm);
+    else
+        r = (rtError_t)npu_pt_fail(825);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 825);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsEndGraph(mdl, stm);
+    return emu_rtsEndGraph(mdl, stm);
+}
+
+static inline rtError_t emu_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
+    (void)mdl;
+    (void)reserve;
+    return (rtError_t)npu_unsupported(npu_self(), 826);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelLoadComplete(mdl, reserve);
+    else if (npu_pt_fns[826] != NULL)
+        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[826])(mdl, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(826);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 826);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelLoadComplete(mdl, reserve);
+    return emu_rtsModelLoadComplete(mdl, reserve);
+}
+
+static inline rtError_t emu_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
+    (void)mdl;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 827);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelUnbindStream(mdl, stm);
+    else if (npu_pt_fns[827] != NULL)
+        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[827])(mdl, stm);
+    else
+        r = (rtError_t)npu_pt_fail(827);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 827);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelUnbindStream(mdl, stm);
+    return emu_rtsModelUnbindStream(mdl, stm);
+}
+
+static inline rtError_t emu_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
+    (void)mdl;
+    (void)timeout;
+    return (rtError_t)npu_unsupported(npu_self(), 828);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelExecute(mdl, timeout);
+    else if (npu_pt_fns[828] != NULL)
+        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[828])(mdl, timeout);
+    else
+        r = (rtError_t)npu_pt_fail(828);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 828);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelExecute(mdl, timeout);
+    return emu_rtsModelExecute(mdl, timeout);
+}
+
+static inline rtError_t emu_rtsLabelCreate(rtLabel_t* lbl) {
+    (void)lbl;
+    return (rtError_t)npu_unsupported(npu_self(), 829);
+}
+
+static NPU_HOOK rtError_t hook_rtsLabelCreate(rtLabel_t* lbl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLabelCreate(lbl);
+    else if (npu_pt_fns[829] != NULL)
+        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[829])(lbl);
+    else
+        r = (rtError_t)npu_pt_fail(829);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 829);
+        NPU_TR_ARG(t, "lbl", lbl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLabelCreate(lbl);
+    return emu_rtsLabelCreate(lbl);
+}
+
+static inline rtError_t emu_rtsLabelDestroy(rtLabel_t lbl) {
+    (void)lbl;
+    return (rtError_t)npu_unsupported(npu_self(), 830);
+}
+
+static NPU_HOOK rtError_t hook_rtsLabelDestroy(rtLabel_t lbl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLabelDestroy(lbl);
+    else if (npu_pt_fns[830] != NULL)
+        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[830])(lbl);
+    else
+        r = (rtError_t)npu_pt_fail(830);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 830);
+        NPU_TR_ARG(t, "lbl", lbl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLabelDestroy(lbl);
+    return emu_rtsLabelDestroy(lbl);
+}
+
+static inline rtError_t emu_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
+    (void)labels;
+    (void)num;
+    (void)labelList;
+    return (rtError_t)npu_unsupported(npu_self(), 831);
+}
+
+static NPU_HOOK rtError_t hook_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLabelSwitchListCreate(labels, num, labelList);
+    else if (npu_pt_fns[831] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[831])(labels, num, labelList);
+    else
+        r = (rtError_t)npu_pt_fail(831);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 831);
+        NPU_TR_ARG(t, "labels", labels);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_ARG(t, "labelList", labelList);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLabelSwitchListCreate(labels, num, labelList);
+    return emu_rtsLabelSwitchListCreate(labels, num, labelList);
+}
+
+static inline rtError_t emu_rtsLabelSwitchListDestroy(void* labelList) {
+    (void)labelList;
+    return (rtError_t)npu_unsupported(npu_self(), 832);
+}
+
+static NPU_HOOK rtError_t hook_rtsLabelSwitchListDestroy(void* labelList) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLabelSwitchListDestroy(labelList);
+    else if (npu_pt_fns[832] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[832])(labelList);
+    else
+        r = (rtError_t)npu_pt_fail(832);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 832);
+        NPU_TR_ARG(t, "labelList", labelList);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLabelSwitchListDestroy(labelList);
+    return emu_rtsLabelSwitchListDestroy(labelList);
+}
+
+static inline rtError_t emu_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
+    (void)lbl;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 833);
+}
+
+static NPU_HOOK rtError_t hook_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLabelSet(lbl, stm);
+    else if (npu_pt_fns[833] != NULL)
+        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[833])(lbl, stm);
+    else
+        r = (rtError_t)npu_pt_fail(833);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 833);
+        NPU_TR_ARG(t, "lbl", lbl);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLabelSet(lbl, stm);
+    return emu_rtsLabelSet(lbl, stm);
+}
+
+static inline rtError_t emu_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
+    (void)ptr;
+    (void)maxValue;
+    (void)labelInfoPtr;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 834);
+}
+
+static NPU_HOOK rtError_t hook_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
+    else if (npu_pt_fns[834] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[834])(ptr, maxValue, labelInfoPtr, stm);
+    else
+        r = (rtError_t)npu_pt_fail(834);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 834);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "maxValue", maxValue);
+        NPU_TR_ARG(t, "labelInfoPtr", labelInfoPtr);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
+    return emu_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
+}
+
+static inline rtError_t emu_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
+    (void)mdl;
+    (void)mdlName;
+    return (rtError_t)npu_unsupported(npu_self(), 835);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelSetName(mdl, mdlName);
+    else if (npu_pt_fns[835] != NULL)
+        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[835])(mdl, mdlName);
+    else
+        r = (rtError_t)npu_pt_fail(835);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 835);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "mdlName", mdlName);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelSetName(mdl, mdlName);
+    return emu_rtsModelSetName(mdl, mdlName);
+}
+
+static inline rtError_t emu_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
+    (void)mdl;
+    (void)maxLen;
+    (void)mdlName;
+    return (rtError_t)npu_unsupported(npu_self(), 836);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelGetName(mdl, maxLen, mdlName);
+    else if (npu_pt_fns[836] != NULL)
+        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[836])(mdl, maxLen, mdlName);
+    else
+        r = (rtError_t)npu_pt_fail(836);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 836);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "maxLen", maxLen);
+        NPU_TR_ARG(t, "mdlName", mdlName);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelGetName(mdl, maxLen, mdlName);
+    return emu_rtsModelGetName(mdl, maxLen, mdlName);
+}
+
+static inline rtError_t emu_rtsModelAbort(rtModel_t mdl) {
+    (void)mdl;
+    return (rtError_t)npu_unsupported(npu_self(), 837);
+}
+
+static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsModelAbort(mdl);
+    else if (npu_pt_fns[837] != NULL)
+        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[837])(mdl);
+    else
+        r = (rtError_t)npu_pt_fail(837);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 837);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsModelAbort(mdl);
+    return emu_rtsModelAbort(mdl);
+}
+
+static inline rtError_t emu_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
+    (void)taskInfo;
+    (void)stm;
+    (void)reserve;
+    return (rtError_t)npu_unsupported(npu_self(), 838);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
+    else if (npu_pt_fns[838] != NULL)
+        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[838])(taskInfo, stm, reserve);
+    else
+        r = (rtError_t)npu_pt_fail(838);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 838);
+        NPU_TR_ARG(t, "taskInfo", taskInfo);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "reserve", reserve);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
+    return emu_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
+}
+
+static inline rtError_t emu_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
+    (void)taskInfo;
+    (void)stm;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 839);
+}
+
+static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsLaunchBarrierTask(taskInfo, stm, flag);
+    else if (npu_pt_fns[839] != NULL)
+        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[839])(taskInfo, stm, flag);
+    else
+        r = (rtError_t)npu_pt_fail(839);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 839);
+        NPU_TR_ARG(t, "taskInfo", taskInfo);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsLaunchBarrierTask(taskInfo, stm, flag);
+    return emu_rtsLaunchBarrierTask(taskInfo, stm, flag);
+}
+
+static inline rtError_t emu_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
+    (void)userdata;
+    (void)length;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 840);
+}
+
+static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtsProfTrace(userdata, length, stream);
+    else if (npu_pt_fns[840] != NULL)
+        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[840])(userdata, length, stream);
+    else
+        r = (rtError_t)npu_pt_fail(840);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 840);
+        NPU_TR_ARG(t, "userdata", userdata);
+        NPU_TR_ARG(t, "length", length);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtsProfTrace(userdata, length, stream);
+    return emu_rtsProfTrace(userdata, length, stream);
+}
+
+static inline rtError_t emu_rtSnapShotProcessLock(void) {
+    return (rtError_t)npu_unsupported(npu_self(), 841);
+}
+
+static NPU_HOOK rtError_t hook_rtSnapShotProcessLock(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSnapShotProcessLock();
+    else if (npu_pt_fns[841] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[841])();
+    else
+        r = (rtError_t)npu_pt_fail(841);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 841);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSnapShotProcessLock();
+    return emu_rtSnapShotProcessLock();
+}
+
+static inline rtError_t emu_rtSnapShotProcessUnlock(void) {
+    return (rtError_t)npu_unsupported(npu_self(), 842);
+}
+
+static NPU_HOOK rtError_t hook_rtSnapShotProcessUnlock(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSnapShotProcessUnlock();
+    else if (npu_pt_fns[842] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[842])();
+    else
+        r = (rtError_t)npu_pt_fail(842);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 842);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSnapShotProcessUnlock();
+    return emu_rtSnapShotProcessUnlock();
+}
+
+static inline rtError_t emu_rtSnapShotProcessBackup(void) {
+    return (rtError_t)npu_unsupported(npu_self(), 843);
+}
+
+static NPU_HOOK rtError_t hook_rtSnapShotProcessBackup(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSnapShotProcessBackup();
+    else if (npu_pt_fns[843] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[843])();
+    else
+        r = (rtError_t)npu_pt_fail(843);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 843);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSnapShotProcessBackup();
+    return emu_rtSnapShotProcessBackup();
+}
+
+static inline rtError_t emu_rtSnapShotProcessRestore(void) {
+    return (rtError_t)npu_unsupported(npu_self(), 844);
+}
+
+static NPU_HOOK rtError_t hook_rtSnapShotProcessRestore(void) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSnapShotProcessRestore();
+    else if (npu_pt_fns[844] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[844])();
+    else
+        r = (rtError_t)npu_pt_fail(844);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 844);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSnapShotProcessRestore();
+    return emu_rtSnapShotProcessRestore();
+}
+
+static inline rtError_t emu_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
+    (void)stage;
+    (void)callback;
+    (void)args;
+    return (rtError_t)npu_unsupported(npu_self(), 845);
+}
+
+static NPU_HOOK rtError_t hook_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSnapShotCallbackRegister(stage, callback, args);
+    else if (npu_pt_fns[845] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[845])(stage, callback, args);
+    else
+        r = (rtError_t)npu_pt_fail(845);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 845);
+        NPU_TR_ARG(t, "stage", stage);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSnapShotCallbackRegister(stage, callback, args);
+    return emu_rtSnapShotCallbackRegister(stage, callback, args);
+}
+
+static inline rtError_t emu_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
+    (void)stage;
+    (void)callback;
+    return (rtError_t)npu_unsupported(npu_self(), 846);
+}
+
+static NPU_HOOK rtError_t hook_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSnapShotCallbackUnregister(stage, callback);
+    else if (npu_pt_fns[846] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[846])(stage, callback);
+    else
+        r = (rtError_t)npu_pt_fail(846);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 846);
+        NPU_TR_ARG(t, "stage", stage);
+        NPU_TR_ARG(t, "callback", callback);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSnapShotCallbackUnregister(stage, callback);
+    return emu_rtSnapShotCallbackUnregister(stage, callback);
+}
+
+static inline rtError_t emu_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
+    (void)capabilities;
+    (void)operations;
+    (void)count;
+    (void)deviceId;
+    return (rtError_t)npu_unsupported(npu_self(), 847);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
+    else if (npu_pt_fns[847] != NULL)
+        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[847])(capabilities, operations, count, deviceId);
+    else
+        r = (rtError_t)npu_pt_fail(847);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 847);
+        NPU_TR_ARG(t, "capabilities", capabilities);
+        NPU_TR_ARG(t, "operations", operations);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "deviceId", deviceId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
+    return emu_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
+}
+
+static inline rtError_t emu_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+    (void)capabilities;
+    (void)operations;
+    (void)count;
+    (void)srcDeviceId;
+    (void)dstDeviceId;
+    return (rtError_t)npu_unsupported(npu_self(), 848);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    else if (npu_pt_fns[848] != NULL)
+        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[848])(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    else
+        r = (rtError_t)npu_pt_fail(848);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 848);
+        NPU_TR_ARG(t, "capabilities", capabilities);
+        NPU_TR_ARG(t, "operations", operations);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "srcDeviceId", srcDeviceId);
+        NPU_TR_ARG(t, "dstDeviceId", dstDeviceId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    return emu_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
+}
+
+static inline rtError_t emu_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
+    (void)type;
+    (void)val;
+    return (rtError_t)npu_unsupported(npu_self(), 849);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceGetLimit(type, val);
+    else if (npu_pt_fns[849] != NULL)
+        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[849])(type, val);
+    else
+        r = (rtError_t)npu_pt_fail(849);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 849);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_ARG(t, "val", val);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceGetLimit(type, val);
+    return emu_rtDeviceGetLimit(type, val);
+}
+
+static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
+    (void)rsv;
+    return (rtError_t)npu_unsupported(npu_self(), 850);
+}
+
+static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDeviceL2CacheFlush(rsv);
+    else if (npu_pt_fns[850] != NULL)
+        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[850])(rsv);
+    else
+        r = (rtError_t)npu_pt_fail(850);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 850);
+        NPU_TR_ARG(t, "rsv", rsv);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDeviceL2CacheFlush(rsv);
+    return emu_rtDeviceL2CacheFlush(rsv);
+}
+
+static inline rtError_t emu_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
+    (void)evt;
+    (void)stm;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 851);
+}
+
+static NPU_HOOK rtError_t hook_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtEventRecordWithFlag(evt, stm, flag);
+    else if (npu_pt_fns[851] != NULL)
+        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[851])(evt, stm, flag);
+    else
+        r = (rtError_t)npu_pt_fail(851);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 851);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtEventRecordWithFlag(evt, stm, flag);
+    return emu_rtEventRecordWithFlag(evt, stm, flag);
+}
+
+static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
+    (void)memPool;
+    (void)poolProps;
+    return (rtError_t)npu_unsupported(npu_self(), 852);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolCreate(memPool, poolProps);
+    else if (npu_pt_fns[852] != NULL)
+        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[852])(memPool, poolProps);
+    else
+        r = (rtError_t)npu_pt_fail(852);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 852);
+        NPU_TR_ARG(t, "memPool", memPool);
+        NPU_TR_ARG(t, "poolProps", poolProps);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolCreate(memPool, poolProps);
+    return emu_rtMemPoolCreate(memPool, poolProps);
+}
+
+static inline rtError_t emu_rtMemPoolDestroy(rtMemPool_t const memPool) {
+    (void)memPool;
+    return (rtError_t)npu_unsupported(npu_self(), 853);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolDestroy(memPool);
+    else if (npu_pt_fns[853] != NULL)
+        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[853])(memPool);
+    else
+        r = (rtError_t)npu_pt_fail(853);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 853);
+        NPU_TR_ARG(t, "memPool", memPool);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolDestroy(memPool);
+    return emu_rtMemPoolDestroy(memPool);
+}
+
+static inline rtError_t emu_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    (void)memPool;
+    (void)attr;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 854);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolSetAttr(memPool, attr, value);
+    else if (npu_pt_fns[854] != NULL)
+        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[854])(memPool, attr, value);
+    else
+        r = (rtError_t)npu_pt_fail(854);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 854);
+        NPU_TR_ARG(t, "memPool", memPool);
+        NPU_TR_ARG(t, "attr", attr);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolSetAttr(memPool, attr, value);
+    return emu_rtMemPoolSetAttr(memPool, attr, value);
+}
+
+static inline rtError_t emu_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    (void)memPool;
+    (void)attr;
+    (void)value;
+    return (rtError_t)npu_unsupported(npu_self(), 855);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolGetAttr(memPool, attr, value);
+    else if (npu_pt_fns[855] != NULL)
+        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[855])(memPool, attr, value);
+    else
+        r = (rtError_t)npu_pt_fail(855);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 855);
+        NPU_TR_ARG(t, "memPool", memPool);
+        NPU_TR_ARG(t, "attr", attr);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolGetAttr(memPool, attr, value);
+    return emu_rtMemPoolGetAttr(memPool, attr, value);
+}
+
+static inline rtError_t emu_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+    (void)ptr;
+    (void)pbase;
+    (void)psize;
+    return (rtError_t)npu_unsupported(npu_self(), 856);
+}
+
+static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemGetAddressRange(ptr, pbase, psize);
+    else if (npu_pt_fns[856] != NULL)
+        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[856])(ptr, pbase, psize);
+    else
+        r = (rtError_t)npu_pt_fail(856);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 856);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "pbase", pbase);
+        NPU_TR_ARG(t, "psize", psize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemGetAddressRange(ptr, pbase, psize);
+    return emu_rtMemGetAddressRange(ptr, pbase, psize);
+}
+
+static inline rtError_t emu_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
+    (void)ptr;
+    (void)size;
+    (void)memPoolId;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 857);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
+    else if (npu_pt_fns[857] != NULL)
+        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[857])(ptr, size, memPoolId, stm);
+    else
+        r = (rtError_t)npu_pt_fail(857);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 857);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "memPoolId", memPoolId);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
+    return emu_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
+}
+
+static inline rtError_t emu_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
+    (void)ptr;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 858);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolFreeAsync(ptr, stm);
+    else if (npu_pt_fns[858] != NULL)
+        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[858])(ptr, stm);
+    else
+        r = (rtError_t)npu_pt_fail(858);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 858);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolFreeAsync(ptr, stm);
+    return emu_rtMemPoolFreeAsync(ptr, stm);
+}
+
+static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
+    (void)ptr;
+    (void)size;
+    (void)advise;
+    (void)location;
+    return (rtError_t)npu_unsupported(npu_self(), 859);
+}
+
+static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemManagedAdvise(ptr, size, advise, location);
+    else if (npu_pt_fns[859] != NULL)
+        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[859])(ptr, size, advise, location);
+    else
+        r = (rtError_t)npu_pt_fail(859);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 859);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "advise", advise);
+        NPU_TR_ARG(t, "location", location);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemManagedAdvise(ptr, size, advise, location);
+    return emu_rtMemManagedAdvise(ptr, size, advise, location);
+}
+
+static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+    (void)attribute;
+    (void)ptr;
+    (void)size;
+    (void)data;
+    (void)dataSize;
+    return (rtError_t)npu_unsupported(npu_self(), 860);
+}
+
+static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
+    else if (npu_pt_fns[860] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[860])(attribute, ptr, size, data, dataSize);
+    else
+        r = (rtError_t)npu_pt_fail(860);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 860);
+        NPU_TR_ARG(t, "attribute", attribute);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "data", data);
+        NPU_TR_ARG(t, "dataSize", dataSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
+    return emu_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
+}
+
+static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+    (void)attributes;
+    (void)numAttributes;
+    (void)ptr;
+    (void)size;
+    (void)data;
+    (void)dataSizes;
+    return (rtError_t)npu_unsupported(npu_self(), 861);
+}
+
+static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
+    else if (npu_pt_fns[861] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[861])(attributes, numAttributes, ptr, size, data, dataSizes);
+    else
+        r = (rtError_t)npu_pt_fail(861);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 861);
+        NPU_TR_ARG(t, "attributes", attributes);
+        NPU_TR_ARG(t, "numAttributes", numAttributes);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "data", data);
+        NPU_TR_ARG(t, "dataSizes", dataSizes);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
+    return emu_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
+}
+
+static inline rtError_t emu_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
+    (void)memPool;
+    (void)minBytesToKeep;
+    return (rtError_t)npu_unsupported(npu_self(), 862);
+}
+
+static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemPoolTrimTo(memPool, minBytesToKeep);
+    else if (npu_pt_fns[862] != NULL)
+        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[862])(memPool, minBytesToKeep);
+    else
+        r = (rtError_t)npu_pt_fail(862);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 862);
+        NPU_TR_ARG(t, "memPool", memPool);
+        NPU_TR_ARG(t, "minBytesToKeep", minBytesToKeep);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemPoolTrimTo(memPool, minBytesToKeep);
+    return emu_rtMemPoolTrimTo(memPool, minBytesToKeep);
+}
+
+static inline rtError_t emu_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
+    (void)ptr;
+    (void)size;
+    (void)location;
+    (void)flags;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 863);
+}
+
+static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
+    else if (npu_pt_fns[863] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[863])(ptr, size, location, flags, stream);
+    else
+        r = (rtError_t)npu_pt_fail(863);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 863);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "location", location);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
+    return emu_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
+}
+
+static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
+    (void)ptrs;
+    (void)sizes;
+    (void)count;
+    (void)prefetchLocs;
+    (void)prefetchLocIdxs;
+    (void)numPrefetchLocs;
+    (void)flags;
+    (void)stream;
+    return (rtError_t)npu_unsupported(npu_self(), 864);
+}
+
+static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    else if (npu_pt_fns[864] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[864])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    else
+        r = (rtError_t)npu_pt_fail(864);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 864);
+        NPU_TR_ARG(t, "ptrs", ptrs);
+        NPU_TR_ARG(t, "sizes", sizes);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "prefetchLocs", prefetchLocs);
+        NPU_TR_ARG(t, "prefetchLocIdxs", prefetchLocIdxs);
+        NPU_TR_ARG(t, "numPrefetchLocs", numPrefetchLocs);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "stream", stream);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    return emu_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+}
+
+static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
+    (void)virPtrDst;
+    (void)size;
+    (void)virPtrSrc;
+    (void)linkIdx;
+    return (rtError_t)npu_unsupported(npu_self(), 865);
+}
+
+static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
+    else if (npu_pt_fns[865] != NULL)
+        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[865])(virPtrDst, size, virPtrSrc, linkIdx);
+    else
+        r = (rtError_t)npu_pt_fail(865);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 865);
+        NPU_TR_ARG(t, "virPtrDst", virPtrDst);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "virPtrSrc", virPtrSrc);
+        NPU_TR_ARG(t, "linkIdx", linkIdx);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
+    return emu_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
+}
+
+static inline rtError_t emu_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    (void)virPtr;
+    (void)size;
+    (void)offset;
+    (void)handle;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 866);
+}
+
+static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[866] != NULL)
+        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[866])(virPtr, size, offset, handle, flags);
+    else
+        r = (rtError_t)npu_pt_fail(866);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 866);
+        NPU_TR_ARG(t, "virPtr", virPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "offset", offset);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
+    return emu_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
+}
+
+static inline rtError_t emu_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
+    (void)dst;
+    (void)destMax;
+    (void)value;
+    (void)count;
+    return (rtError_t)npu_unsupported(npu_self(), 867);
+}
+
+static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemsetD32(dst, destMax, value, count);
+    else if (npu_pt_fns[867] != NULL)
+        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[867])(dst, destMax, value, count);
+    else
+        r = (rtError_t)npu_pt_fail(867);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 867);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemsetD32(dst, destMax, value, count);
+    return emu_rtMemsetD32(dst, destMax, value, count);
+}
+
+static inline rtError_t emu_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
+    (void)dst;
+    (void)destMax;
+    (void)value;
+    (void)count;
+    (void)stm;
+    return (rtError_t)npu_unsupported(npu_self(), 868);
+}
+
+static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemsetD32Async(dst, destMax, value, count, stm);
+    else if (npu_pt_fns[868] != NULL)
+        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[868])(dst, destMax, value, count, stm);
+    else
+        r = (rtError_t)npu_pt_fail(868);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 868);
+        NPU_TR_ARG(t, "dst", dst);
+        NPU_TR_ARG(t, "destMax", destMax);
+        NPU_TR_ARG(t, "value", value);
+        NPU_TR_ARG(t, "count", count);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemsetD32Async(dst, destMax, value, count, stm);
+    return emu_rtMemsetD32Async(dst, destMax, value, count, stm);
+}
+
+static inline rtError_t emu_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
+    (void)handle;
+    (void)adviceLink;
+    return (rtError_t)npu_unsupported(npu_self(), 869);
+}
+
+static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtMemMapSetLink(handle, adviceLink);
+    else if (npu_pt_fns[869] != NULL)
+        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[869])(handle, adviceLink);
+    else
+        r = (rtError_t)npu_pt_fail(869);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 869);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "adviceLink", adviceLink);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtMemMapSetLink(handle, adviceLink);
+    return emu_rtMemMapSetLink(handle, adviceLink);
+}
+
+static inline rtError_t emu_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
+    (void)mdl;
+    (void)streams;
+    (void)numStreams;
+    return (rtError_t)npu_unsupported(npu_self(), 870);
+}
+
+static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelGetStreams(mdl, streams, numStreams);
+    else if (npu_pt_fns[870] != NULL)
+        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[870])(mdl, streams, numStreams);
+    else
+        r = (rtError_t)npu_pt_fail(870);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 870);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "streams", streams);
+        NPU_TR_ARG(t, "numStreams", numStreams);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelGetStreams(mdl, streams, numStreams);
+    return emu_rtModelGetStreams(mdl, streams, numStreams);
+}
+
+static inline rtError_t emu_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
+    (void)mdl;
+    (void)fn;
+    (void)ptr;
+    return (rtError_t)npu_unsupported(npu_self(), 871);
+}
+
+static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelDestroyRegisterCallback(mdl, fn, ptr);
+    else if (npu_pt_fns[871] != NULL)
+        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[871])(mdl, fn, ptr);
+    else
+        r = (rtError_t)npu_pt_fail(871);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 871);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "fn", fn);
+        NPU_TR_ARG(t, "ptr", ptr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelDestroyRegisterCallback(mdl, fn, ptr);
+    return emu_rtModelDestroyRegisterCallback(mdl, fn, ptr);
+}
+
+static inline rtError_t emu_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
+    (void)mdl;
+    (void)fn;
+    return (rtError_t)npu_unsupported(npu_self(), 872);
+}
+
+static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelDestroyUnregisterCallback(mdl, fn);
+    else if (npu_pt_fns[872] != NULL)
+        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[872])(mdl, fn);
+    else
+        r = (rtError_t)npu_pt_fail(872);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 872);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "fn", fn);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelDestroyUnregisterCallback(mdl, fn);
+    return emu_rtModelDestroyUnregisterCallback(mdl, fn);
+}
+
+static inline rtError_t emu_rtModelUpdate(rtModel_t mdl) {
+    (void)mdl;
+    return (rtError_t)npu_unsupported(npu_self(), 873);
+}
+
+static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelUpdate(mdl);
+    else if (npu_pt_fns[873] != NULL)
+        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[873])(mdl);
+    else
+        r = (rtError_t)npu_pt_fail(873);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 873);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelUpdate(mdl);
+    return emu_rtModelUpdate(mdl);
+}
+
+static inline rtError_t emu_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
+    (void)mdl;
+    (void)defaultLaunchValue;
+    (void)flag;
+    (void)handle;
+    return (rtError_t)npu_unsupported(npu_self(), 874);
+}
+
+static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
+    else if (npu_pt_fns[874] != NULL)
+        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[874])(mdl, defaultLaunchValue, flag, handle);
+    else
+        r = (rtError_t)npu_pt_fail(874);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 874);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "defaultLaunchValue", defaultLaunchValue);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
+    return emu_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
+}
+
+static inline rtError_t emu_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
+    (void)handle;
+    (void)devPtr;
+    return (rtError_t)npu_unsupported(npu_self(), 875);
+}
+
+static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelCondHandleGetCondPtr(handle, devPtr);
+    else if (npu_pt_fns[875] != NULL)
+        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[875])(handle, devPtr);
+    else
+        r = (rtError_t)npu_pt_fail(875);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 875);
+        NPU_TR_ARG(t, "handle", handle);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelCondHandleGetCondPtr(handle, devPtr);
+    return emu_rtModelCondHandleGetCondPtr(handle, devPtr);
+}
+
+static inline rtError_t emu_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
+    (void)params;
+    (void)stm;
+    (void)flags;
+    return (rtError_t)npu_unsupported(npu_self(), 876);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamAddCondTask(params, stm, flags);
+    else if (npu_pt_fns[876] != NULL)
+        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[876])(params, stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(876);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 876);
+        NPU_TR_ARG(t, "params", params);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamAddCondTask(params, stm, flags);
+    return emu_rtStreamAddCondTask(params, stm, flags);
+}
+
+static inline rtError_t emu_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
+    (void)stm;
+    (void)mdl;
+    (void)mode;
+    return (rtError_t)npu_unsupported(npu_self(), 877);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamBeginCaptureToModel(stm, mdl, mode);
+    else if (npu_pt_fns[877] != NULL)
+        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[877])(stm, mdl, mode);
+    else
+        r = (rtError_t)npu_pt_fail(877);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 877);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "mdl", mdl);
+        NPU_TR_ARG(t, "mode", mode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamBeginCaptureToModel(stm, mdl, mode);
+    return emu_rtStreamBeginCaptureToModel(stm, mdl, mode);
+}
+
+static inline rtError_t emu_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
+    (void)stm;
+    (void)tasks;
+    (void)numTasks;
+    return (rtError_t)npu_unsupported(npu_self(), 878);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamGetTasks(stm, tasks, numTasks);
+    else if (npu_pt_fns[878] != NULL)
+        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[878])(stm, tasks, numTasks);
+    else
+        r = (rtError_t)npu_pt_fail(878);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 878);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "tasks", tasks);
+        NPU_TR_ARG(t, "numTasks", numTasks);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamGetTasks(stm, tasks, numTasks);
+    return emu_rtStreamGetTasks(stm, tasks, numTasks);
+}
+
+static inline rtError_t emu_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
+    (void)stm;
+    (void)evt;
+    (void)timeout;
+    (void)flag;
+    return (rtError_t)npu_unsupported(npu_self(), 879);
+}
+
+static NPU_HOOK rtError_t hook_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
+    else if (npu_pt_fns[879] != NULL)
+        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[879])(stm, evt, timeout, flag);
+    else
+        r = (rtError_t)npu_pt_fail(879);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 879);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "evt", evt);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_ARG(t, "flag", flag);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
+    return emu_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
+}
+
+static inline rtError_t emu_rtTaskGetType(rtTask_t task, rtTaskType* type) {
+    (void)task;
+    (void)type;
+    return (rtError_t)npu_unsupported(npu_self(), 880);
+}
+
+static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtTaskGetType(task, type);
+    else if (npu_pt_fns[880] != NULL)
+        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[880])(task, type);
+    else
+        r = (rtError_t)npu_pt_fail(880);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 880);
+        NPU_TR_ARG(t, "task", task);
+        NPU_TR_ARG(t, "type", type);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtTaskGetType(task, type);
+    return emu_rtTaskGetType(task, type);
+}
+
+static inline rtError_t emu_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
+    (void)task;
+    (void)id;
+    return (rtError_t)npu_unsupported(npu_self(), 881);
+}
+
+static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtTaskGetSeqId(task, id);
+    else if (npu_pt_fns[881] != NULL)
+        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[881])(task, id);
+    else
+        r = (rtError_t)npu_pt_fail(881);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 881);
+        NPU_TR_ARG(t, "task", task);
+        NPU_TR_ARG(t, "id", id);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtTaskGetSeqId(task, id);
+    return emu_rtTaskGetSeqId(task, id);
+}
+
+static inline rtError_t emu_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
+    (void)task;
+    (void)params;
+    return (rtError_t)npu_unsupported(npu_self(), 882);
+}
+
+static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelTaskGetParams(task, params);
+    else if (npu_pt_fns[882] != NULL)
+        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[882])(task, params);
+    else
+        r = (rtError_t)npu_pt_fail(882);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 882);
+        NPU_TR_ARG(t, "task", task);
+        NPU_TR_ARG(t, "params", params);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelTaskGetParams(task, params);
+    return emu_rtModelTaskGetParams(task, params);
+}
+
+static inline rtError_t emu_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
+    (void)task;
+    (void)params;
+    return (rtError_t)npu_unsupported(npu_self(), 883);
+}
+
+static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelTaskSetParams(task, params);
+    else if (npu_pt_fns[883] != NULL)
+        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[883])(task, params);
+    else
+        r = (rtError_t)npu_pt_fail(883);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 883);
+        NPU_TR_ARG(t, "task", task);
+        NPU_TR_ARG(t, "params", params);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelTaskSetParams(task, params);
+    return emu_rtModelTaskSetParams(task, params);
+}
+
+static inline rtError_t emu_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
+    (void)task;
+    (void)attrId;
+    (void)attrValue;
+    return (rtError_t)npu_unsupported(npu_self(), 884);
+}
+
+static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
+    else if (npu_pt_fns[884] != NULL)
+        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[884])(task, attrId, attrValue);
+    else
+        r = (rtError_t)npu_pt_fail(884);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 884);
+        NPU_TR_ARG(t, "task", task);
+        NPU_TR_ARG(t, "attrId", attrId);
+        NPU_TR_ARG(t, "attrValue", attrValue);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
+    return emu_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
+}
+
+static inline rtError_t emu_rtModelTaskDisable(rtTask_t task) {
+    (void)task;
+    return (rtError_t)npu_unsupported(npu_self(), 885);
+}
+
+static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtModelTaskDisable(task);
+    else if (npu_pt_fns[885] != NULL)
+        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[885])(task);
+    else
+        r = (rtError_t)npu_pt_fail(885);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 885);
+        NPU_TR_ARG(t, "task", task);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtModelTaskDisable(task);
+    return emu_rtModelTaskDisable(task);
+}
+
+static inline rtError_t emu_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
+    (void)extendInfoPtr;
+    (void)infoSize;
+    return (rtError_t)npu_unsupported(npu_self(), 886);
+}
+
+static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
+    else if (npu_pt_fns[886] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[886])(extendInfoPtr, infoSize);
+    else
+        r = (rtError_t)npu_pt_fail(886);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 886);
+        npu_tr_str(t, "extendInfoPtr", extendInfoPtr);
+        NPU_TR_ARG(t, "infoSize", infoSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
+    return emu_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
+}
+
+static inline rtError_t emu_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
+    (void)func;
+    (void)numBlocks;
+    (void)stm;
+    (void)cfg;
+    (void)args;
+    return (rtError_t)npu_unsupported(npu_self(), 887);
+}
+
+static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
+    else if (npu_pt_fns[887] != NULL)
+        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[887])(func, numBlocks, stm, cfg, args);
+    else
+        r = (rtError_t)npu_pt_fail(887);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 887);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
+    return emu_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
+}
+
+static inline rtError_t emu_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
+    (void)func;
+    (void)gridDim;
+    (void)blockDim;
+    (void)dynUbufSize;
+    (void)stm;
+    (void)cfg;
+    (void)args;
+    return (rtError_t)npu_unsupported(npu_self(), 888);
+}
+
+static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    else if (npu_pt_fns[888] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[888])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    else
+        r = (rtError_t)npu_pt_fail(888);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 888);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_ARG(t, "gridDim", gridDim);
+        NPU_TR_ARG(t, "blockDim", blockDim);
+        NPU_TR_ARG(t, "dynUbufSize", dynUbufSize);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    return emu_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+}
+
+static inline rtError_t emu_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
+    (void)func;
+    (void)gridDim;
+    (void)blockDim;
+    (void)dynUbufSize;
+    (void)stm;
+    (void)cfg;
+    (void)hostArgs;
+    (void)argsSize;
+    (void)placeHolderArray;
+    (void)placeHolderNum;
+    return (rtError_t)npu_unsupported(npu_self(), 889);
+}
+
+static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[889] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[889])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else
+        r = (rtError_t)npu_pt_fail(889);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 889);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_ARG(t, "gridDim", gridDim);
+        NPU_TR_ARG(t, "blockDim", blockDim);
+        NPU_TR_ARG(t, "dynUbufSize", dynUbufSize);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "cfg", cfg);
+        NPU_TR_ARG(t, "hostArgs", hostArgs);
+        NPU_TR_ARG(t, "argsSize", argsSize);
+        NPU_TR_ARG(t, "placeHolderArray", placeHolderArray);
+        NPU_TR_ARG(t, "placeHolderNum", placeHolderNum);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    return emu_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+}
+
+static inline rtError_t emu_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+    (void)funcHandle;
+    (void)aicSize;
+    (void)aivSize;
+    return (rtError_t)npu_unsupported(npu_self(), 890);
+}
+
+static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFuncGetSize(funcHandle, aicSize, aivSize);
+    else if (npu_pt_fns[890] != NULL)
+        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[890])(funcHandle, aicSize, aivSize);
+    else
+        r = (rtError_t)npu_pt_fail(890);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 890);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "aicSize", aicSize);
+        NPU_TR_ARG(t, "aivSize", aivSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFuncGetSize(funcHandle, aicSize, aivSize);
+    return emu_rtFuncGetSize(funcHandle, aicSize, aivSize);
+}
+
+static inline rtError_t emu_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
+    (void)funcHandle;
+    (void)binHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 891);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionGetBinary(funcHandle, binHandle);
+    else if (npu_pt_fns[891] != NULL)
+        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[891])(funcHandle, binHandle);
+    else
+        r = (rtError_t)npu_pt_fail(891);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 891);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionGetBinary(funcHandle, binHandle);
+    return emu_rtFunctionGetBinary(funcHandle, binHandle);
+}
+
+static inline rtError_t emu_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
+    (void)func;
+    (void)paramCount;
+    return (rtError_t)npu_unsupported(npu_self(), 892);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionGetParamCount(func, paramCount);
+    else if (npu_pt_fns[892] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[892])(func, paramCount);
+    else
+        r = (rtError_t)npu_pt_fail(892);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 892);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_ARG(t, "paramCount", paramCount);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCount) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionGetParamCount(func, paramCount);
+    return emu_rtFunctionGetParamCount(func, paramCount);
+}
+
+static inline rtError_t emu_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+    (void)func;
+    (void)paramIndex;
+    (void)paramOffset;
+    (void)paramSize;
+    return (rtError_t)npu_unsupported(npu_self(), 893);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
+    else if (npu_pt_fns[893] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[893])(func, paramIndex, paramOffset, paramSize);
+    else
+        r = (rtError_t)npu_pt_fail(893);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 893);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_ARG(t, "paramIndex", paramIndex);
+        NPU_TR_ARG(t, "paramOffset", paramOffset);
+        NPU_TR_ARG(t, "paramSize", paramSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
+    return emu_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
+}
+
+static inline rtError_t emu_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+    (void)func;
+    (void)flags;
+    (void)dynamicUbufSize;
+    return (rtError_t)npu_unsupported(npu_self(), 894);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
+    else if (npu_pt_fns[894] != NULL)
+        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[894])(func, flags, dynamicUbufSize);
+    else
+        r = (rtError_t)npu_pt_fail(894);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 894);
+        NPU_TR_ARG(t, "func", func);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_ARG(t, "dynamicUbufSize", dynamicUbufSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
+    return emu_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
+}
+
+static inline rtError_t emu_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
+    (void)hostVar;
+    (void)devPtr;
+    (void)size;
+    return (rtError_t)npu_unsupported(npu_self(), 895);
+}
+
+static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtSymbolLookup(hostVar, devPtr, size);
+    else if (npu_pt_fns[895] != NULL)
+        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[895])(hostVar, devPtr, size);
+    else
+        r = (rtError_t)npu_pt_fail(895);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 895);
+        NPU_TR_ARG(t, "hostVar", hostVar);
+        NPU_TR_ARG(t, "devPtr", devPtr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtSymbolLookup(hostVar, devPtr, size);
+    return emu_rtSymbolLookup(hostVar, devPtr, size);
+}
+
+static inline rtError_t emu_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+    (void)binHandle;
+    (void)name;
+    (void)dptr;
+    (void)size;
+    return (rtError_t)npu_unsupported(npu_self(), 896);
+}
+
+static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtBinaryGetGlobal(binHandle, name, dptr, size);
+    else if (npu_pt_fns[896] != NULL)
+        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[896])(binHandle, name, dptr, size);
+    else
+        r = (rtError_t)npu_pt_fail(896);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 896);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        npu_tr_str(t, "name", name);
+        NPU_TR_ARG(t, "dptr", dptr);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtBinaryGetGlobal(binHandle, name, dptr, size);
+    return emu_rtBinaryGetGlobal(binHandle, name, dptr, size);
+}
+
+static inline rtError_t emu_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
+    (void)symbol;
+    (void)funcHandle;
+    return (rtError_t)npu_unsupported(npu_self(), 897);
+}
+
+static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtGetFuncBySymbol(symbol, funcHandle);
+    else if (npu_pt_fns[897] != NULL)
+        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[897])(symbol, funcHandle);
+    else
+        r = (rtError_t)npu_pt_fail(897);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 897);
+        NPU_TR_ARG(t, "symbol", symbol);
+        NPU_TR_ARG(t, "funcHandle", funcHandle);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtGetFuncBySymbol(symbol, funcHandle);
+    return emu_rtGetFuncBySymbol(symbol, funcHandle);
 }
 
 /* Written in C by hand: aclAppLog (applog.c). */

@@ -14,6 +14,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt"
 )
 
 func init() {
@@ -103,9 +104,10 @@ func runCompat(args []string, out io.Writer) int {
 	return 0
 }
 
-// supportEntries is every support entry: ACL first, then HAL.
+// supportEntries is every support entry: ACL first, then HAL, then the
+// runtime's rt* layer.
 func supportEntries() []abi.Entry {
-	return append(append([]abi.Entry(nil), acl.Support()...), hal.Support()...)
+	return append(append(append([]abi.Entry(nil), acl.Support()...), hal.Support()...), rt.Support()...)
 }
 
 // codeText names an unsupported entry's error code ("-" otherwise).
@@ -190,6 +192,7 @@ var libTitle = map[string]string{
 	"acl":  "ACL runtime (libascendcl.so, libacl_rt.so)",
 	"hal":  "Driver HAL (libascend_hal.so)",
 	"dsmi": "DSMI (libdrvdsmi_host.so)",
+	"rt":   "Runtime rt* layer (libruntime.so; docs/stack.md)",
 }
 
 // compatSummary is the README block: counts per library, area and status.
@@ -235,7 +238,7 @@ func summaryTables(entries []abi.Entry) []byte {
 func compatMarkdown(entries []abi.Entry) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Compatibility\n\n")
-	fmt.Fprintf(&b, "Generated from the support tables (`acl/support.go`, `hal/support.go`) by\n`%s`; do not edit.\n\n", refreshDoc)
+	fmt.Fprintf(&b, "Generated from the support tables (`acl/support.go`, `hal/support.go`, `rt/support.go`) by\n`%s`; do not edit.\n\n", refreshDoc)
 	b.WriteString("Every exported symbol has one entry. *supported*: implemented as the\n" +
 		"specification describes. *partial*: implemented with the limits in the\n" +
 		"note. *unsupported*: every call fails with the code shown and leaves\n" +

@@ -21,7 +21,7 @@ const (
 // shimLibs are the libraries whose symbols libfake defines. DSMI belongs to
 // libdrvdsmi_host.so, a plain-C library built from dcmi/ (one source of
 // truth with libdcmi.so), so libfake defines no dsmi_* symbol.
-var shimLibs = map[string]bool{"acl": true, "hal": true}
+var shimLibs = map[string]bool{"acl": true, "hal": true, "rt": true}
 
 // cOnly are symbols written by hand in libfake's C files because Go cannot
 // export them (variadic); shimgen emits nothing for them and they count as
@@ -43,6 +43,7 @@ var codeTypes = map[string]bool{
 	"aclError":   true,
 	"drvError_t": true,
 	"DVresult":   true,
+	"rtError_t":  true,
 }
 
 // numberTypes are return types whose failure value is 0.
@@ -251,12 +252,13 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 	for _, h := range headers(picked) {
 		fmt.Fprintf(&b, "#include %q\n", h)
 	}
-	b.WriteString("\n#include \"npu.h\"\n#include \"passthrough.h\"\n#include \"trace.h\"\n#include \"_cgo_export.h\"\n\n")
+	b.WriteString("\n#include \"npu.h\"\n#include \"passthrough.h\"\n#include \"stack.h\"\n#include \"trace.h\"\n#include \"_cgo_export.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n")
 	if err := genTable(&b, syms); err != nil {
 		return nil, err
 	}
+	genRouteTable(&b)
 	var skipped []string
 	for i, s := range syms {
 		if !shimLibs[s.Lib] {
@@ -278,7 +280,9 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 }
 
 // libCodes are the NPU_LIB_* values of passthrough.h.
-var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL"}
+// rt* symbols are looked up through the vendor's ACL library, whose
+// namespace holds its libruntime.so.
+var libCodes = map[string]string{"acl": "NPU_LIB_ACL", "hal": "NPU_LIB_HAL", "rt": "NPU_LIB_ACL"}
 
 // genTable writes npu_pt_syms, the name and library of every symbol by its
 // index in abi.Symbols, and npu_pt_fns, the vendor's functions by index.
@@ -352,6 +356,9 @@ func genShim(b *bytes.Buffer, idx int, s abi.Symbol, exported bool) error {
 
 	// emu_: what the shim did before passthrough existed.
 	fmt.Fprintf(b, "\nstatic inline %s emu_%s(%s) {\n", ret, s.Name, params)
+	if r, slot, ok := routeOf(s.Name); ok {
+		b.WriteString(routeCheck(r, slot, ps))
+	}
 	if exported {
 		fwd := []string{"npu_self()"}
 		for _, p := range ps {

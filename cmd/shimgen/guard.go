@@ -156,6 +156,8 @@ func genGuards(syms []abi.Symbol, goExp map[string]goExport) ([]byte, error) {
 			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.aclError(caught(p, %s, %q))\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
 		case e.result == "C.drvError_t":
 			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.drvError_t(caughtDrv(p, %s, %q))\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
+		case e.result == "C.rtError_t":
+			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.rtError_t(caughtRT(p, %s, %q))\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
 		default:
 			// Another result type keeps its zero value (0, NULL) on a panic.
 			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tcaught(p, %s, %q)\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)

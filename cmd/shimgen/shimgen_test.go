@@ -12,6 +12,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt"
 )
 
 const (
@@ -246,7 +247,7 @@ func TestSupportTablesAgree(t *testing.T) {
 		assert.Contains(t, bySymbol, name, "cOnly names %s, which is no spec symbol", name)
 	}
 
-	tables := map[string]func(string) (abi.Entry, bool){"acl": acl.SupportOf, "hal": hal.SupportOf}
+	tables := map[string]func(string) (abi.Entry, bool){"acl": acl.SupportOf, "hal": hal.SupportOf, "rt": rt.SupportOf}
 	n := 0
 	for _, s := range abi.Symbols {
 		n++
@@ -276,7 +277,7 @@ func TestSupportTablesAgree(t *testing.T) {
 			assert.Equal(t, abi.Unsupported, e.Status, "%s has no libfake export (npu_%s) but its support entry says %s", s.Name, s.Name, e.Status)
 		}
 	}
-	assert.Equal(t, n, len(acl.Support())+len(hal.Support()), "the support tables list symbols that are not in abi.Symbols")
+	assert.Equal(t, n, len(acl.Support())+len(hal.Support())+len(rt.Support()), "the support tables list symbols that are not in abi.Symbols")
 }
 
 // TestGeneratedCaseCoversUnsupported checks the conformance case against the

@@ -32,6 +32,7 @@ type inputs struct {
 	hal       *halSpec
 	profFuncs []function // prof.go
 	profRows  []profRow
+	rt        *rtSpec
 }
 
 func readInputs(specDir string) (*inputs, error) {
@@ -53,6 +54,9 @@ func readInputs(specDir string) (*inputs, error) {
 		return nil, err
 	}
 	if in.profFuncs, err = parseProfFunctions(specDir); err != nil {
+		return nil, err
+	}
+	if in.rt, err = parseRTSpec(specDir); err != nil {
 		return nil, err
 	}
 	if in.profRows, err = parseProfConstants(specDir); err != nil {
@@ -85,7 +89,24 @@ func generate(specDir, outDir string) error {
 	for p, s := range genProfHeaders(in.profFuncs, in.profRows) {
 		files[p] = s
 	}
-	syms, err := genSymbols(append(append([]function(nil), in.aclFuncs...), in.profFuncs...), in.hal.Functions)
+	rt, err := genRTHeaders(in.rt)
+	if err != nil {
+		return err
+	}
+	for p, s := range rt {
+		files[filepath.Join("emu/include", p)] = s
+	}
+	if files["abi/testdata/zabi_rt.c"], err = genRTABICheck(in.rt); err != nil {
+		return err
+	}
+	drvRows, drvOther, err := parseDrvMap(specDir)
+	if err != nil {
+		return err
+	}
+	if files["abi/zrterr.go"], err = genDrvMap(drvRows, drvOther); err != nil {
+		return err
+	}
+	syms, err := genSymbols(append(append([]function(nil), in.aclFuncs...), in.profFuncs...), in.hal.Functions, in.rt.Funcs)
 	if err != nil {
 		return err
 	}
@@ -105,6 +126,11 @@ func generate(specDir, outDir string) error {
 	if err != nil {
 		return err
 	}
+	rtConsts, err := genRTGoConsts(filepath.Join(outDir, "emu/include"), goConstValues(consts))
+	if err != nil {
+		return err
+	}
+	consts["abi/zrt.go"] = rtConsts["abi/zrt.go"]
 	return writeFiles(outDir, consts)
 }
 

@@ -22,9 +22,13 @@ int main(void)
     CHECK_OK(aclrtIpcGetEventHandle(e, &h));
     CHECK_ERR(aclrtIpcGetEventHandle(e, NULL), ACL_ERROR_INVALID_PARAM);
 
-    /* doc: semantics.md §5 — IPC events cannot be queried. */
-    aclrtEventRecordedStatus rs;
-    CHECK_FAILS(aclrtQueryEventStatus(e, &rs));
+    /* IPC events are queried like any other (rtEventQueryStatus makes no
+     * exception; the vendor's source corrects semantics.md §5, issue #13).
+     * An event of aclrtCreateEventExWithFlag that was never recorded reads
+     * as complete (semantics.md §5). */
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    CHECK_OK(aclrtQueryEventStatus(e, &rs));
+    CHECK_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
 
     aclrtEvent opened = NULL;
     CHECK_OK(aclrtIpcOpenEventHandle(h, &opened));
@@ -35,6 +39,13 @@ int main(void)
     CHECK_OK(aclrtRecordEvent(e, NULL));
     CHECK_OK(aclrtStreamWaitEvent(s, opened));
     CHECK_OK(aclrtSynchronizeStream(s));
+    /* Both ends report the record complete. */
+    CHECK_OK(aclrtSynchronizeEvent(e));
+    CHECK_OK(aclrtQueryEventStatus(e, &rs));
+    CHECK_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    CHECK_OK(aclrtQueryEventStatus(opened, &rs));
+    CHECK_EQ(rs, ACL_EVENT_RECORDED_STATUS_COMPLETE);
     CHECK_OK(aclrtDestroyEvent(opened));
     CHECK_OK(aclrtDestroyEvent(e));
 

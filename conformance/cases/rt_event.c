@@ -52,9 +52,12 @@ int main(void)
     CHECK_OK(aclrtRecordEvent(e, NULL));
     CHECK_OK(aclrtSynchronizeEvent(e));
 
-    /* doc: semantics.md §5 / §21.7 — events from aclrtCreateEvent cannot be
-     * reset (no code given). */
-    CHECK_FAILS(aclrtResetEvent(e, s));
+    /* Events from aclrtCreateEvent can be reset: aclrtResetEvent calls
+     * rtEventReset, which accepts default-flag events (acl-to-rt.tsv; the
+     * vendor's source corrects semantics.md §5 / §21.7 here, issue #13).
+     */
+    CHECK_OK(aclrtResetEvent(e, s));
+    CHECK_OK(aclrtSynchronizeStream(s));
 
     /* doc: semantics.md §5 — elapsed time in ms between two events recorded
      * on the same stream, both complete; TIME_LINE events record timestamps. */

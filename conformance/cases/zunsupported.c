@@ -33,7 +33,6 @@ int main(void) {
     CHECK_ERR(aclrtSubscribeHostFunc((uint64_t){0}, (aclrtStream){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     CHECK_ERR(aclrtProcessHostFunc((int32_t){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     CHECK_ERR(aclrtUnSubscribeHostFunc((uint64_t){0}, (aclrtStream){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    CHECK_ERR(aclrtCmoAsync((void*){0}, (size_t){0}, (aclrtCmoType){0}, (aclrtStream){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtBinaryGetDevAddress((const aclrtBinHandle){0}, (void**){0}, (size_t*){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     CHECK_ERR(aclrtBinaryGetFunctionByEntry((aclrtBinHandle){0}, (uint64_t){0}, (aclrtFuncHandle*){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     CHECK_ERR(aclrtDeviceGetHostAtomicCapabilities((uint32_t*){0}, (const aclrtAtomicOperation*){0}, (const uint32_t){0}, (int32_t){0}), ACL_ERROR_API_NOT_SUPPORT);
@@ -64,9 +63,6 @@ int main(void) {
     CHECK_ERR(aclrtNpuGetFloatOverFlowStatus((void*){0}, (uint64_t){0}, (uint32_t){0}, (aclrtStream){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtNpuClearFloatOverFlowStatus((uint32_t){0}, (aclrtStream){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtGetHardwareSyncAddr((void**){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    CHECK_ERR(aclrtCmoGetDescSize((size_t*){0}), ACL_ERROR_API_NOT_SUPPORT);
-    CHECK_ERR(aclrtCmoSetDesc((void*){0}, (void*){0}, (size_t){0}), ACL_ERROR_API_NOT_SUPPORT);
-    CHECK_ERR(aclrtCmoAsyncWithDesc((void*){0}, (aclrtCmoType){0}, (aclrtStream){0}, (const void*){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtSnapShotProcessLock((int){0}, (void*){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtSnapShotProcessUnlock((int){0}, (void*){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtSnapShotProcessBackup((int){0}, (aclrtSnapShotBackupArgs*){0}), ACL_ERROR_API_NOT_SUPPORT);
@@ -76,6 +72,6 @@ int main(void) {
     CHECK_ERR(aclrtMemMapSelectedLink((void*){0}, (size_t){0}, (void*){0}, (uint32_t){0}), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     CHECK_ERR(aclrtDeviceL2CacheFlush((void*){0}), ACL_ERROR_API_NOT_SUPPORT);
     CHECK_ERR(aclrtMemMapSetLink((aclrtDrvMemHandle){0}, (aclrtMemLinkType){0}), ACL_ERROR_API_NOT_SUPPORT);
-    printf("%d unsupported ACL functions checked\n", 54);
+    printf("%d unsupported ACL functions checked\n", 50);
     return 0;
 }

@@ -1,0 +1,94 @@
+package main
+
+/*
+#include "runtime/rt.h"
+#include "npu.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/npuemu/npuemu/rt"
+)
+
+// Exports of the runtime's rt* stream and event families (rt/stream.go,
+// rt/event.go). Handles are the ACL ones (rtStream_t == aclrtStream).
+
+//export npu_rtStreamCreate
+func npu_rtStreamCreate(t *C.npu_thread, stm *C.rtStream_t, priority C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamCreate(th, handleOut(unsafe.Pointer(stm)), int32(priority))))
+}
+
+//export npu_rtStreamDestroy
+func npu_rtStreamDestroy(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamDestroy(th, handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtStreamSynchronize
+func npu_rtStreamSynchronize(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamSynchronize(th, handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtStreamWaitEvent
+func npu_rtStreamWaitEvent(t *C.npu_thread, stm C.rtStream_t, evt C.rtEvent_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamWaitEvent(th, handle(unsafe.Pointer(stm)), handle(unsafe.Pointer(evt)))))
+}
+
+//export npu_rtStreamGetCaptureInfo
+func npu_rtStreamGetCaptureInfo(t *C.npu_thread, stm C.rtStream_t, status *C.rtStreamCaptureStatus, captureMdl *C.rtModel_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetCaptureInfo(th, handle(unsafe.Pointer(stm)), (*int32)(unsafe.Pointer(status)), handleOut(unsafe.Pointer(captureMdl)))))
+}
+
+//export npu_rtEventCreate
+func npu_rtEventCreate(t *C.npu_thread, evt *C.rtEvent_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventCreate(th, handleOut(unsafe.Pointer(evt)))))
+}
+
+//export npu_rtEventDestroy
+func npu_rtEventDestroy(t *C.npu_thread, evt C.rtEvent_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventDestroy(th, handle(unsafe.Pointer(evt)))))
+}
+
+//export npu_rtEventRecord
+func npu_rtEventRecord(t *C.npu_thread, evt C.rtEvent_t, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventRecord(th, handle(unsafe.Pointer(evt)), handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtEventReset
+func npu_rtEventReset(t *C.npu_thread, evt C.rtEvent_t, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventReset(th, handle(unsafe.Pointer(evt)), handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtEventSynchronize
+func npu_rtEventSynchronize(t *C.npu_thread, evt C.rtEvent_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventSynchronize(th, handle(unsafe.Pointer(evt)))))
+}
+
+//export npu_rtEventQuery
+func npu_rtEventQuery(t *C.npu_thread, evt C.rtEvent_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventQuery(th, handle(unsafe.Pointer(evt)))))
+}
+
+//export npu_rtEventQueryStatus
+func npu_rtEventQueryStatus(t *C.npu_thread, evt C.rtEvent_t, status *C.rtEventStatus_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventQueryStatus(th, handle(unsafe.Pointer(evt)), (*int32)(unsafe.Pointer(status)))))
+}
+
+//export npu_rtEventElapsedTime
+func npu_rtEventElapsedTime(t *C.npu_thread, timeInterval *C.float32_t, startEvent, endEvent C.rtEvent_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.EventElapsedTime(th, (*float32)(unsafe.Pointer(timeInterval)), handle(unsafe.Pointer(startEvent)), handle(unsafe.Pointer(endEvent)))))
+}

@@ -1,0 +1,110 @@
+/* stack.c: the boundary table of stack.h. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stack.h"
+
+void *npu_cross[NPU_X_COUNT];
+
+static const char *const cross_names[NPU_X_COUNT] = {
+    [NPU_X_rtMalloc] = "rtMalloc",
+    [NPU_X_rtFree] = "rtFree",
+    [NPU_X_rtMemGetInfoEx] = "rtMemGetInfoEx",
+    [NPU_X_halMemAlloc] = "halMemAlloc",
+    [NPU_X_halMemFree] = "halMemFree",
+    [NPU_X_halMemGetInfo] = "halMemGetInfo",
+};
+
+const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int split;
+
+/* ours is any function of this library; its base address tells a definition
+ * of ours from a foreign one. */
+static void ours(void) {}
+
+/* foreign returns the global definition of name when it is not ours. */
+static void *foreign(void *global, const Dl_info *self, const char *name) {
+    void *p = dlsym(global, name);
+    Dl_info where;
+    if (p == NULL || dladdr(p, &where) == 0 || where.dli_fbase == self->dli_fbase) return NULL;
+    return p;
+}
+
+static void resolve(void) {
+    const char *v = getenv("NPUEMU_STACK");
+    if (v != NULL && strcmp(v, "split") == 0) {
+        split = 1;
+    } else if (v != NULL && *v != '\0' && strcmp(v, "merged") != 0) {
+        fprintf(stderr, "npuemu: NPUEMU_STACK=%s is neither \"merged\" nor \"split\"; using merged\n", v);
+    }
+    Dl_info self;
+    if (dladdr((void *)ours, &self) == 0) return; /* cannot tell: stay direct */
+    /* Look names up in the global scope through the program's handle:
+     * dlsym(RTLD_DEFAULT) would search this library first, because it is
+     * linked -Bsymbolic (DT_SYMBOLIC, as Go links every c-shared library,
+     * and as the vendor links libruntime.so). */
+    void *global = dlopen(NULL, RTLD_LAZY);
+    if (global == NULL) return;
+    for (int i = 0; i < NPU_X_COUNT; i++) {
+        if (i < NPU_X_FIRST_HAL && !split) continue; /* ACL→rt binds internally */
+        npu_cross[i] = foreign(global, &self, cross_names[i]);
+    }
+    for (int i = 0; split && i < npu_route_n; i++) npu_route_fns[i] = foreign(global, &self, npu_route_names[i]);
+}
+
+/* The library's constructor decides before any shim can run. */
+__attribute__((constructor)) static void stack_init(void) { npu_stack_resolve(); }
+
+int npu_stack_resolve(void) {
+    pthread_once(&once, resolve);
+    return split;
+}
+
+int32_t npu_x_rtMalloc(void **devPtr, uint64_t size, uint32_t type, uint16_t moduleId) {
+    return ((__typeof__(&rtMalloc))npu_cross[NPU_X_rtMalloc])(devPtr, size, type, moduleId);
+}
+
+int32_t npu_x_rtFree(uintptr_t devPtr) {
+    return ((__typeof__(&rtFree))npu_cross[NPU_X_rtFree])((void *)devPtr);
+}
+
+int32_t npu_x_rtMemGetInfoEx(uint32_t type, size_t *freeSize, size_t *totalSize) {
+    return ((__typeof__(&rtMemGetInfoEx))npu_cross[NPU_X_rtMemGetInfoEx])((rtMemInfoType_t)type, freeSize, totalSize);
+}
+
+int32_t npu_route_launch_v3(void *fn, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
+                            aclrtStream stream) {
+    rtArgsEx_t a;
+    memset(&a, 0, sizeof a);
+    a.args = (void *)argsData;
+    a.argsSize = (uint32_t)argsSize;
+    a.isNoNeedH2DCopy = 1;
+    return ((__typeof__(&rtLaunchKernelByFuncHandleV3))fn)(funcHandle, numBlocks, &a, stream, NULL);
+}
+
+int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag) {
+    return ((__typeof__(&halMemAlloc))npu_cross[NPU_X_halMemAlloc])(pp, size, flag);
+}
+
+int32_t npu_x_halMemFree(uintptr_t pp) {
+    return ((__typeof__(&halMemFree))npu_cross[NPU_X_halMemFree])((void *)pp);
+}
+
+int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]) {
+    struct MemInfo info;
+    memset(&info, 0, sizeof info);
+    int32_t r = ((__typeof__(&halMemGetInfo))npu_cross[NPU_X_halMemGetInfo])(devId, type, &info);
+    phy[0] = info.phy_info.total;
+    phy[1] = info.phy_info.free;
+    phy[2] = info.phy_info.huge_total;
+    phy[3] = info.phy_info.huge_free;
+    phy[4] = info.phy_info.giant_total;
+    phy[5] = info.phy_info.giant_free;
+    return r;
+}

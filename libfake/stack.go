@@ -1,0 +1,84 @@
+package main
+
+/*
+#include "stack.h"
+*/
+import "C"
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/stack"
+)
+
+// The stack wiring (rt/stack, stack.c): at the first call into npuemu the
+// boundary symbols are resolved once; for each one another library
+// interposed, the matching field of stack.RT / stack.HAL is set to a
+// trampoline that calls it. Nothing is set when nothing is interposed:
+// every call stays a direct Go call. (The ACL functions that are one rt*
+// call are routed in their C shims: shimgen's routes.)
+
+var stackOnce sync.Once
+
+func wireStack() {
+	if C.npu_stack_resolve() != 0 {
+		stack.Current = stack.Split
+	}
+	set := func(i C.int) bool { return C.npu_cross[i] != nil }
+	if set(C.NPU_X_rtMalloc) {
+		stack.RT.Malloc = func(out *uintptr, size uint64, typ uint32, module uint16) error {
+			return crossed(C.NPU_X_rtMalloc, int32(C.npu_x_rtMalloc((*unsafe.Pointer)(unsafe.Pointer(out)), C.uint64_t(size), C.uint32_t(typ), C.uint16_t(module))))
+		}
+	}
+	if set(C.NPU_X_rtFree) {
+		stack.RT.Free = func(p uintptr) error {
+			return crossed(C.NPU_X_rtFree, int32(C.npu_x_rtFree(C.uintptr_t(p))))
+		}
+	}
+	if set(C.NPU_X_rtMemGetInfoEx) {
+		stack.RT.MemGetInfoEx = func(typ uint32, free, total *uint64) error {
+			var f, t C.size_t
+			r := int32(C.npu_x_rtMemGetInfoEx(C.uint32_t(typ), &f, &t))
+			*free, *total = uint64(f), uint64(t)
+			return crossed(C.NPU_X_rtMemGetInfoEx, r)
+		}
+	}
+	if set(C.NPU_X_halMemAlloc) {
+		stack.HAL.MemAlloc = func(pp *uintptr, size, flag uint64) error {
+			return crossedDrv(C.NPU_X_halMemAlloc, int32(C.npu_x_halMemAlloc((*unsafe.Pointer)(unsafe.Pointer(pp)), C.uint64_t(size), C.uint64_t(flag))))
+		}
+	}
+	if set(C.NPU_X_halMemFree) {
+		stack.HAL.MemFree = func(p uintptr) error {
+			return crossedDrv(C.NPU_X_halMemFree, int32(C.npu_x_halMemFree(C.uintptr_t(p))))
+		}
+	}
+	if set(C.NPU_X_halMemGetInfo) {
+		stack.HAL.MemGetInfo = func(dev, typ uint32, info *hal.MemPhyInfo) error {
+			var phy [6]C.uint64_t
+			r := int32(C.npu_x_halMemGetInfo(C.uint32_t(dev), C.uint32_t(typ), &phy[0]))
+			*info = hal.MemPhyInfo{Total: uint64(phy[0]), Free: uint64(phy[1]), HugeTotal: uint64(phy[2]),
+				HugeFree: uint64(phy[3]), GiantTotal: uint64(phy[4]), GiantFree: uint64(phy[5])}
+			return crossedDrv(C.NPU_X_halMemGetInfo, r)
+		}
+	}
+}
+
+// crossed is the error of an interposed rt* call's result.
+func crossed(i C.int, code int32) error {
+	if code == 0 {
+		return nil
+	}
+	return abi.Errorf(abi.Code(code), "%s (interposed) returned %d", C.GoString(C.npu_stack_name(i)), code)
+}
+
+// crossedDrv is the error of an interposed hal* call's drvError_t.
+func crossedDrv(i C.int, code int32) error {
+	if code == 0 {
+		return nil
+	}
+	return abi.DrvErrorf(abi.DrvCode(code), "%s (interposed) returned %d", C.GoString(C.npu_stack_name(i)), code)
+}

@@ -1,0 +1,99 @@
+package rt
+
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
+)
+
+// EventCreate implements rtEventCreate (default flags).
+func EventCreate(t *acl.Thread, out *acl.Handle) error {
+	if out == nil {
+		return invalid("rtEventCreate", "evt must not be NULL")
+	}
+	return wrap("rtEventCreate", acl.CreateEvent(t, out))
+}
+
+// EventDestroy implements rtEventDestroy.
+func EventDestroy(t *acl.Thread, e acl.Handle) error {
+	if e == 0 {
+		return invalid("rtEventDestroy", "evt must not be NULL")
+	}
+	return wrap("rtEventDestroy", acl.DestroyEvent(t, e))
+}
+
+// EventRecord implements rtEventRecord.
+func EventRecord(t *acl.Thread, e, s acl.Handle) error {
+	if e == 0 {
+		return invalid("rtEventRecord", "evt must not be NULL")
+	}
+	return wrap("rtEventRecord", acl.RecordEvent(t, e, s, 0))
+}
+
+// EventReset implements rtEventReset.
+func EventReset(t *acl.Thread, e, s acl.Handle) error {
+	if e == 0 {
+		return invalid("rtEventReset", "evt must not be NULL")
+	}
+	return wrap("rtEventReset", acl.ResetEvent(t, e, s))
+}
+
+// EventSynchronize implements rtEventSynchronize.
+func EventSynchronize(t *acl.Thread, e acl.Handle) error {
+	if e == 0 {
+		return invalid("rtEventSynchronize", "evt must not be NULL")
+	}
+	return wrap("rtEventSynchronize", acl.SynchronizeEvent(t, e, -1))
+}
+
+// EventQuery implements rtEventQuery: success when the recorded work is
+// complete, ACL_ERROR_RT_EVENT_NOT_COMPLETE while it is not (the code
+// aclrtQueryEvent turns into ACL_EVENT_STATUS_NOT_READY).
+func EventQuery(t *acl.Thread, e acl.Handle) error {
+	const fn = "rtEventQuery"
+	if e == 0 {
+		return invalid(fn, "evt must not be NULL")
+	}
+	var st int32
+	if err := acl.QueryEventStatus(t, e, &st); err != nil {
+		return wrap(fn, err)
+	}
+	if st != abi.ACL_EVENT_RECORDED_STATUS_COMPLETE {
+		return abi.Errorf(abi.ACL_ERROR_RT_EVENT_NOT_COMPLETE, "%s: event %#x is not complete", fn, uintptr(e))
+	}
+	return nil
+}
+
+// EventQueryStatus implements rtEventQueryStatus: RT_EVENT_RECORDED once
+// the recorded work is complete, RT_EVENT_INIT before.
+func EventQueryStatus(t *acl.Thread, e acl.Handle, status *int32) error {
+	const fn = "rtEventQueryStatus"
+	if e == 0 || status == nil {
+		return invalid(fn, "evt and status must not be NULL")
+	}
+	var st int32
+	if err := acl.QueryEventStatus(t, e, &st); err != nil {
+		return wrap(fn, err)
+	}
+	*status = abi.RT_EVENT_INIT
+	if st == abi.ACL_EVENT_RECORDED_STATUS_COMPLETE {
+		*status = abi.RT_EVENT_RECORDED
+	}
+	return nil
+}
+
+// EventElapsedTime implements rtEventElapsedTime (milliseconds).
+func EventElapsedTime(t *acl.Thread, ms *float32, start, end acl.Handle) error {
+	if ms == nil || start == 0 || end == 0 {
+		return invalid("rtEventElapsedTime", "timeInterval, startEvent and endEvent must not be NULL")
+	}
+	return wrap("rtEventElapsedTime", acl.EventElapsedTime(t, ms, start, end))
+}
+
+// EventQueryWaitStatus implements rtEventQueryWaitStatus (the
+// rtEventWaitStatus_t numbering is aclrtEventWaitStatus's).
+func EventQueryWaitStatus(t *acl.Thread, e acl.Handle, status *int32) error {
+	if e == 0 || status == nil {
+		return invalid("rtEventQueryWaitStatus", "evt and status must not be NULL")
+	}
+	return wrap("rtEventQueryWaitStatus", acl.QueryEventWaitStatus(t, e, status))
+}

@@ -1,0 +1,83 @@
+package rt
+
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
+)
+
+// Malloc implements rtMalloc: device memory of the current device from the
+// driver (halMemAlloc), pages by the RT_MEMORY_POLICY_* bits of typ,
+// charged to moduleId. aclrtMalloc calls it with its padded size.
+func Malloc(t *acl.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
+	return acl.RuntimeMalloc(t, out, size, typ, module)
+}
+
+// Free implements rtFree (halMemFree underneath).
+func Free(t *acl.Thread, p uintptr) error { return acl.RuntimeFree(t, p) }
+
+// MemGetInfoEx implements rtMemGetInfoEx (halMemGetInfo underneath).
+func MemGetInfoEx(t *acl.Thread, typ uint32, free, total *uint64) error {
+	return acl.RuntimeMemGetInfoEx(t, typ, free, total)
+}
+
+// memcpyKind maps an rtMemcpyKind_t to the aclrtMemcpyKind with the same
+// meaning (acl-to-rt.tsv: the ACL surface translates the other way).
+func memcpyKind(fn string, kind int32) (int32, error) {
+	switch kind {
+	case abi.RT_MEMCPY_HOST_TO_HOST, abi.RT_MEMCPY_HOST_TO_DEVICE, abi.RT_MEMCPY_DEVICE_TO_HOST, abi.RT_MEMCPY_DEVICE_TO_DEVICE:
+		return kind, nil // the same numbering
+	case abi.RT_MEMCPY_HOST_TO_DEVICE_EX:
+		return abi.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, nil
+	case abi.RT_MEMCPY_DEFAULT:
+		return abi.ACL_MEMCPY_DEFAULT, nil
+	}
+	return 0, invalid(fn, "kind %d is not a copy direction npuemu models (0..3, 6, 8)", kind)
+}
+
+// Memcpy implements rtMemcpy: a synchronous copy.
+func Memcpy(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
+	const fn = "rtMemcpy"
+	k, err := memcpyKind(fn, kind)
+	if err != nil {
+		return err
+	}
+	return wrap(fn, acl.Memcpy(t, dst, destMax, src, count, k))
+}
+
+// MemcpyAsync implements rtMemcpyAsync.
+func MemcpyAsync(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, stream acl.Handle) error {
+	const fn = "rtMemcpyAsync"
+	k, err := memcpyKind(fn, kind)
+	if err != nil {
+		return err
+	}
+	return wrap(fn, acl.MemcpyAsync(t, dst, destMax, src, count, k, stream))
+}
+
+// MallocHost implements rtMallocHost: pinned host memory (moduleId is
+// accepted; host memory is not charged to device modules).
+func MallocHost(t *acl.Thread, out *uintptr, size uint64, module uint16) error {
+	const fn = "rtMallocHost"
+	if out == nil || size == 0 {
+		return invalid(fn, "hostPtr must not be NULL and size must not be 0")
+	}
+	return wrap(fn, acl.MallocHost(t, out, size, fn))
+}
+
+// FreeHost implements rtFreeHost.
+func FreeHost(t *acl.Thread, p uintptr) error {
+	if p == 0 {
+		return invalid("rtFreeHost", "hostPtr must not be NULL")
+	}
+	return wrap("rtFreeHost", acl.FreeHost(t, p, false))
+}
+
+// Memset implements rtMemset: cnt bytes of val (its low byte) at devPtr.
+func Memset(t *acl.Thread, p uintptr, destMax uint64, val uint32, cnt uint64) error {
+	return wrap("rtMemset", acl.Memset(t, p, destMax, int32(val&0xFF), cnt))
+}
+
+// MemsetAsync implements rtMemsetAsync.
+func MemsetAsync(t *acl.Thread, p uintptr, destMax uint64, val uint32, cnt uint64, s acl.Handle) error {
+	return wrap("rtMemsetAsync", acl.MemsetAsync(t, p, destMax, int32(val&0xFF), cnt, s))
+}

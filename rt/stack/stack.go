@@ -1,0 +1,100 @@
+// Package stack models where the emulated libraries meet: which calls
+// between the ACL surface, the runtime's rt* layer and the driver HAL cross
+// a library boundary on the real CANN stack, and, for each such call, the
+// definition it reaches when another library interposed the symbol
+// (LD_PRELOAD). It holds no behaviour of its own.
+//
+// Layouts (NPUEMU_STACK):
+//
+//   - merged (default; CANN 8.x, whose spec we emulate): the ACL
+//     implementation lives inside libruntime.so, linked -Bsymbolic, so
+//     aclrt* → rt* calls bind internally; rt* → hal*/drv* calls cross into
+//     libascend_hal.so.
+//   - split (earlier releases): libascendcl.so calls libruntime.so's rt*
+//     across the boundary too.
+//
+// rt* calls made by other libraries reach our exported symbols through the
+// dynamic linker in both layouts, so they are always interposable.
+//
+// The decision is made once, by libfake's C constructor (stack.c), which
+// looks each boundary symbol up in the global scope and compares the
+// result with our own definition. libfake then sets the matching field of
+// RT or HAL below to a trampoline that calls the foreign definition. A nil
+// field means "call directly": the fast path is a nil check.
+//
+// Must not: import acl or rt (both import it); do work of its own.
+package stack
+
+import "github.com/npuemu/npuemu/hal"
+
+// Layout is the library layout being emulated.
+type Layout int
+
+const (
+	Merged Layout = iota // aclrt* inside libruntime.so; only rt*→hal* crosses
+	Split                // libascendcl.so separate: aclrt*→rt* crosses as well
+)
+
+func (l Layout) String() string {
+	if l == Split {
+		return "split"
+	}
+	return "merged"
+}
+
+// Current is the layout chosen at load (libfake sets it from NPUEMU_STACK
+// before the first call).
+var Current = Merged
+
+// RTCalls are the aclrt* → rt* calls the ACL surface makes through the
+// runtime's exported symbols. Each field is nil unless the layout is split
+// and another library interposed that rt* symbol; the field then calls the
+// interposed definition, whose integer result comes back as an error with
+// that code (nil for 0). Handles are the C values (aclrtStream == rtStream_t).
+type RTCalls struct {
+	Malloc                   func(out *uintptr, size uint64, typ uint32, module uint16) error
+	Free                     func(p uintptr) error
+	MemGetInfoEx             func(typ uint32, free, total *uint64) error
+	StreamCreate             func(out *uintptr, priority int32) error
+	LaunchKernelByFuncHandle func(fh uintptr, blocks uint32, args uintptr, size uint32, stream uintptr) error
+}
+
+// RT is set once at load; see RTCalls.
+var RT RTCalls
+
+// HALCalls are the rt* → hal* calls the runtime makes through the driver's
+// exported symbols (they cross in both layouts). A nil field calls the hal
+// package directly; a set field calls an interposed definition and returns
+// its drvError_t as an error (nil for DRV_ERROR_NONE).
+type HALCalls struct {
+	MemAlloc   func(pp *uintptr, size, flag uint64) error
+	MemFree    func(p uintptr) error
+	MemGetInfo func(dev, typ uint32, info *hal.MemPhyInfo) error
+}
+
+// HAL is set once at load; see HALCalls.
+var HAL HALCalls
+
+// MemAlloc is halMemAlloc as the runtime calls it.
+func MemAlloc(pp *uintptr, size, flag uint64) error {
+	if f := HAL.MemAlloc; f != nil {
+		return f(pp, size, flag)
+	}
+	return hal.MemAlloc(pp, size, flag)
+}
+
+// MemFree is halMemFree as the runtime calls it.
+func MemFree(p uintptr) error {
+	if f := HAL.MemFree; f != nil {
+		return f(p)
+	}
+	return hal.MemFree(p)
+}
+
+// MemGetInfo is halMemGetInfo as the runtime calls it.
+func MemGetInfo(dev, typ uint32, info *hal.MemPhyInfo) error {
+	if f := HAL.MemGetInfo; f != nil {
+		return f(dev, typ, info)
+	}
+	return hal.MemGetInfo("halMemGetInfo", dev, typ, info)
+}

@@ -1,0 +1,75 @@
+package rt
+
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
+)
+
+// StreamCreate implements rtStreamCreate: a stream of the current context
+// with the given priority (clamped to the device's range, as the runtime
+// does).
+func StreamCreate(t *acl.Thread, out *acl.Handle, priority int32) error {
+	const fn = "rtStreamCreate"
+	if out == nil {
+		return invalid(fn, "stm must not be NULL")
+	}
+	if priority < 0 {
+		return invalid(fn, "priority %d is negative", priority)
+	}
+	return wrap(fn, acl.CreateStreamWithConfig(t, out, uint32(priority), 0))
+}
+
+// StreamDestroy implements rtStreamDestroy.
+func StreamDestroy(t *acl.Thread, s acl.Handle) error {
+	if s == 0 {
+		return invalid("rtStreamDestroy", "stm must not be NULL")
+	}
+	return wrap("rtStreamDestroy", acl.DestroyStream(t, s, false))
+}
+
+// StreamSynchronize implements rtStreamSynchronize (NULL: the default
+// stream).
+func StreamSynchronize(t *acl.Thread, s acl.Handle) error {
+	return wrap("rtStreamSynchronize", acl.SynchronizeStream(t, s, -1))
+}
+
+// StreamWaitEvent implements rtStreamWaitEvent.
+func StreamWaitEvent(t *acl.Thread, s, e acl.Handle) error {
+	if e == 0 {
+		return invalid("rtStreamWaitEvent", "evt must not be NULL")
+	}
+	return wrap("rtStreamWaitEvent", acl.StreamWaitEvent(t, s, e))
+}
+
+// StreamGetCaptureInfo implements rtStreamGetCaptureInfo: the capture
+// status of the stream (rtStreamCaptureStatus, numbered as
+// aclmdlRICaptureStatus) and the model it is captured into.
+func StreamGetCaptureInfo(t *acl.Thread, s acl.Handle, status *int32, model *acl.Handle) error {
+	if status == nil {
+		return invalid("rtStreamGetCaptureInfo", "status must not be NULL")
+	}
+	return wrap("rtStreamGetCaptureInfo", acl.CaptureGetInfo(t, s, status, model))
+}
+
+// StreamQuery implements rtStreamQuery: success when every task of the
+// stream completed, ACL_ERROR_RT_STREAM_NOT_COMPLETE while one has not.
+func StreamQuery(t *acl.Thread, s acl.Handle) error {
+	const fn = "rtStreamQuery"
+	var st int32
+	if err := acl.StreamQuery(t, s, &st); err != nil {
+		return wrap(fn, err)
+	}
+	if st != abi.ACL_STREAM_STATUS_COMPLETE {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_COMPLETE, "%s: stream %#x has tasks not complete", fn, uintptr(s))
+	}
+	return nil
+}
+
+// StreamSynchronizeWithTimeout implements rtStreamSynchronizeWithTimeout
+// (milliseconds, -1 = forever).
+func StreamSynchronizeWithTimeout(t *acl.Thread, s acl.Handle, timeoutMs int32) error {
+	if timeoutMs < -1 {
+		return invalid("rtStreamSynchronizeWithTimeout", "timeout %d: -1 (forever) or more", timeoutMs)
+	}
+	return wrap("rtStreamSynchronizeWithTimeout", acl.SynchronizeStream(t, s, timeoutMs))
+}

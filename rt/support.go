@@ -1,0 +1,95 @@
+package rt
+
+import (
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// The rt* support table: one entry per rt* symbol of abi.Symbols (the
+// priority-A functions of rt-functions.tsv), printed by `npuemu compat`
+// and used by libfake's unsupported shims, whose calls return the entry's
+// code, ACL_ERROR_RT_FEATURE_NOT_SUPPORT: the runtime's own code for a
+// feature it does not provide. A symbol is supported or partial exactly
+// when libfake exports it (the consistency test checks).
+
+type rule struct {
+	status abi.Status
+	note   string
+}
+
+func supported(note string) rule { return rule{status: abi.Supported, note: note} }
+func partial(note string) rule   { return rule{status: abi.Partial, note: note} }
+
+// symbolRules are the implemented rt* functions.
+var symbolRules = map[string]rule{
+	"rtMalloc":                       supported("device memory from halMemAlloc (crosses into the driver: a halMemAlloc hook sees it); pages by RT_MEMORY_POLICY_* bits"),
+	"rtFree":                         supported("rtMalloc/aclrtMalloc memory; halMemFree underneath"),
+	"rtMemGetInfoEx":                 supported("halMemGetInfo underneath: free/total are the driver's normal plus huge pages"),
+	"rtMemcpy":                       partial("kinds 0..3, RT_MEMCPY_HOST_TO_DEVICE_EX and RT_MEMCPY_DEFAULT; as aclrtMemcpy"),
+	"rtMemcpyAsync":                  partial("kinds as rtMemcpy; as aclrtMemcpyAsync"),
+	"rtSetDevice":                    supported("as aclrtSetDevice"),
+	"rtGetDevice":                    supported("as aclrtGetDevice"),
+	"rtDeviceReset":                  supported("as aclrtResetDevice"),
+	"rtDeviceSynchronize":            supported("as aclrtSynchronizeDevice"),
+	"rtGetDeviceCount":               supported("number of emulated devices"),
+	"rtStreamCreate":                 supported("priority clamped as aclrtCreateStreamWithConfig"),
+	"rtStreamDestroy":                supported("as aclrtDestroyStream"),
+	"rtStreamSynchronize":            supported("as aclrtSynchronizeStream"),
+	"rtStreamWaitEvent":              supported("as aclrtStreamWaitEvent"),
+	"rtStreamGetCaptureInfo":         supported("as aclmdlRICaptureGetInfo"),
+	"rtEventCreate":                  supported("default flags, as aclrtCreateEvent"),
+	"rtEventDestroy":                 supported("as aclrtDestroyEvent"),
+	"rtEventRecord":                  supported("as aclrtRecordEvent"),
+	"rtEventReset":                   supported("as aclrtResetEvent"),
+	"rtEventSynchronize":             supported("as aclrtSynchronizeEvent"),
+	"rtEventQuery":                   supported("ACL_ERROR_RT_EVENT_NOT_COMPLETE until the recorded work completes"),
+	"rtEventQueryStatus":             supported("RT_EVENT_INIT / RT_EVENT_RECORDED"),
+	"rtEventElapsedTime":             supported("as aclrtEventElapsedTime (virtual clock)"),
+	"rtLaunchKernelByFuncHandleV3":   partial("argument blocks in device memory (isNoNeedH2DCopy = 1, as aclrtLaunchKernel passes) without tiling or host-input info; cfgInfo must be NULL"),
+	"rtsLaunchKernelWithConfig":      supported("as aclrtLaunchKernelWithConfig (rtKernelLaunchCfg_t has its layout)"),
+	"rtModelExecute":                 supported("flag 0; as aclmdlRIExecuteAsync"),
+	"rtMallocPhysical":               partial("HBM/DDR (and P2P) memory on the device, host or host-NUMA side, as aclrtMallocPhysical; module_id is not charged separately"),
+	"rtFreePhysical":                 supported("as aclrtFreePhysical"),
+	"rtCtxCreateEx":                  partial("flags 0 (RT_CTX_NORMAL_MODE) only; as aclrtCreateContext"),
+	"rtCtxDestroyEx":                 supported("as aclrtDestroyContext"),
+	"rtCtxSetCurrent":                supported("as aclrtSetCurrentContext"),
+	"rtCtxGetCurrent":                supported("as aclrtGetCurrentContext"),
+	"rtStreamQuery":                  supported("ACL_ERROR_RT_STREAM_NOT_COMPLETE while tasks are pending"),
+	"rtStreamSynchronizeWithTimeout": supported("milliseconds, -1 forever; as aclrtSynchronizeStreamWithTimeout"),
+	"rtDeviceSynchronizeWithTimeout": supported("milliseconds, -1 forever; as aclrtSynchronizeDeviceWithTimeout"),
+	"rtGetSocVersion":                supported("the emulated SoC's name"),
+	"rtEventQueryWaitStatus":         supported("as aclrtQueryEventWaitStatus"),
+	"rtMallocHost":                   supported("pinned host memory, as aclrtMallocHost"),
+	"rtFreeHost":                     supported("as aclrtFreeHost"),
+	"rtMemset":                       supported("the low byte of val; as aclrtMemset"),
+	"rtMemsetAsync":                  supported("the low byte of val; as aclrtMemsetAsync"),
+}
+
+// areaNotes say why the rest of an area is not there yet.
+var areaNotes = map[string]string{
+	"kernel": "not implemented yet by npuemu's rt layer: kernels are launched by function handle (rtLaunchKernelByFuncHandleV3, rtsLaunchKernelWithConfig); stub registration (rtFunctionRegister, rtKernelLaunchWithFlagV2), tiling-key entries (rtKernelLaunchWithHandleV2) and AI CPU kernels by name (rtAicpuKernelLaunch*) are not modelled",
+}
+
+const otherNote = "not implemented yet by npuemu's rt layer (docs/stack.md lists what is); the aclrt* function of the same family works"
+
+var support = sync.OnceValue(func() *abi.Table {
+	return abi.NewTable(func(s abi.Symbol) bool { return s.Lib == "rt" }, func(s abi.Symbol) abi.Entry {
+		r, ok := symbolRules[s.Name]
+		if !ok {
+			note := areaNotes[s.Area]
+			if note == "" {
+				note = otherNote
+			}
+			return abi.Entry{Status: abi.Unsupported, Note: note, Code: int32(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)}
+		}
+		return abi.Entry{Status: r.status, Note: r.note}
+	})
+})
+
+// Support returns the rt* support table in the order of abi.Symbols. The
+// caller must not modify it.
+func Support() []abi.Entry { return support().Entries() }
+
+// SupportOf returns the entry of the rt* symbol name.
+func SupportOf(name string) (abi.Entry, bool) { return support().Of(name) }
