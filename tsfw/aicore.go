@@ -166,6 +166,7 @@ func (s *KernelSpec) duration(cubeCores, vectorCores int) time.Duration {
 // aicore is the AI Core state of a Device.
 type aicore struct {
 	cubeCores, vectorCores int
+	threads                int // host lanes per kernel at most (Config.HostThreads)
 	// Guarded by Device.mu.
 	freeCube, freeVector int
 	idle                 []*lane // parked lane workers (LIFO: the last freed is warm)
@@ -176,6 +177,7 @@ type aicore struct {
 
 func (a *aicore) init(cfg Config) {
 	a.cubeCores, a.vectorCores = cfg.CubeCores, cfg.VectorCores
+	a.threads = max(cfg.HostThreads, 1)
 	a.freeCube, a.freeVector = a.cubeCores, a.vectorCores
 }
 
@@ -194,9 +196,10 @@ func (a *aicore) init(cfg Config) {
 type lane struct {
 	token  atomic.Bool
 	parked atomic.Bool   // set before the lane blocks on wake (see kick)
+	solo   atomic.Bool   // run has this lane alone (krun.solo); stored before token
 	wake   chan struct{} // buffered 1; a kick may be stale
 	run    *krun         // written under Device.mu before token is set
-	_      [40]byte      // a cache line per lane: idle lanes poll token
+	_      [32]byte      // a cache line per lane: idle lanes poll token
 }
 
 // laneSpin bounds the wall time an idle lane polls its token before it
@@ -229,7 +232,11 @@ type krun struct {
 	cube   int           // cores taken from each pool
 	vector int
 	start  time.Time
-	lanes  []*lane // the lanes granted; guarded by Device.mu
+	lanes  []*lane       // the host lanes handed the kernel; guarded by Device.mu
+	solo   bool          // one host lane (laneGrace)
+	extra  int           // granted cores without a lane yet (watchResidency); guarded by Device.mu
+	gen    uint64        // dispatch count of this run state; guarded by Device.mu
+	ended  atomic.Uint32 // blocks that have returned
 
 	next   atomic.Uint32 // next block number to run
 	left   atomic.Int32  // lanes still running
@@ -270,8 +277,13 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 		r = new(krun)
 	}
 	r.q, r.kern, r.ks, r.vEnd, r.cube, r.vector = q, t.kern, t.ks, t.vEnd, n*c, n*v
+	// n cores are granted on the virtual clock; at most a.threads host
+	// lanes run the blocks (threads.go).
+	h := min(n, a.threads)
+	r.solo = h == 1
 	r.next.Store(0)
-	r.left.Store(int32(n))
+	r.ended.Store(0)
+	r.left.Store(int32(h))
 	r.failed.Store(false)
 	r.err = nil
 	if ks.Timeout > 0 {
@@ -283,19 +295,13 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	r.lanes = r.lanes[:0]
 	q.inflight = true
 	d.inflight++
+	r.gen++
+	r.extra = n - h
 	var mine *lane
-	for i := range n {
-		var l *lane
-		if k := len(a.idle); k > 0 {
-			l = a.idle[k-1]
-			a.idle = a.idle[:k-1]
-		} else {
-			l = &lane{wake: make(chan struct{}, 1)}
-			a.lanes++
-			d.wg.Add(1)
-			go d.laneLoop(l)
-		}
+	for i := range h {
+		l := d.idleLane()
 		l.run = r
+		l.solo.Store(r.solo)
 		r.lanes = append(r.lanes, l)
 		if self && i == 0 {
 			mine = l // its token stays clear: nobody else takes this core
@@ -303,7 +309,80 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 		}
 		l.kick()
 	}
+	if r.extra > 0 {
+		d.watchResidency(r)
+	}
 	return mine
+}
+
+// idleLane takes an idle lane, or starts one.
+// Precondition: d.mu held.
+func (d *Device) idleLane() *lane {
+	a := &d.aic
+	if k := len(a.idle); k > 0 {
+		l := a.idle[k-1]
+		a.idle = a.idle[:k-1]
+		return l
+	}
+	l := &lane{wake: make(chan struct{}, 1)}
+	a.lanes++
+	d.wg.Add(1)
+	go d.laneLoop(l)
+	return l
+}
+
+// stallAfter is how long a kernel granted more cores than it has host
+// lanes may go without a block ending, while blocks are still to start,
+// before it gets a lane per granted core.
+const stallAfter = 2 * time.Millisecond
+
+// watchResidency keeps the device's promise that the blocks of one wave
+// run at the same time (blocks may wait for each other, as cross-core
+// synchronisation does) while running them on fewer host lanes than cores
+// granted (threads.go): if no block of r ends for stallAfter while some
+// have not started, the blocks running are taken to wait for those, and r
+// gets its remaining r.extra lanes. A kernel whose blocks make progress
+// never pays more threads than the host has.
+// Precondition: d.mu held, r just dispatched.
+func (d *Device) watchResidency(r *krun) {
+	gen, seen := r.gen, r.ended.Load()
+	var check func()
+	check = func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if r.gen != gen || r.q == nil || r.extra == 0 {
+			return // ended (the run state may be another kernel's now)
+		}
+		now := r.ended.Load()
+		if now != seen || r.next.Load() >= r.ks.Blocks || r.failed.Load() {
+			if r.next.Load() < r.ks.Blocks && !r.failed.Load() {
+				seen = now
+				time.AfterFunc(stallAfter, check)
+			}
+			return
+		}
+		// r.left only reaches 0 once (its last lane then completes r):
+		// add the lanes only while it has not.
+		for {
+			v := r.left.Load()
+			if v == 0 {
+				return
+			}
+			if r.left.CompareAndSwap(v, v+int32(r.extra)) {
+				break
+			}
+		}
+		r.solo = false
+		for range r.extra {
+			l := d.idleLane()
+			l.run = r
+			l.solo.Store(false)
+			r.lanes = append(r.lanes, l)
+			l.kick()
+		}
+		r.extra = 0
+	}
+	time.AfterFunc(stallAfter, check)
 }
 
 // startInline starts q's head kernel with the calling thread as one of its
@@ -381,6 +460,7 @@ func (d *Device) laneLoop(l *lane) {
 			continue
 		}
 		if poll(laneSpin, l.token.Load) {
+			l.grace()
 			continue
 		}
 		l.parked.Store(true)
@@ -395,6 +475,26 @@ func (d *Device) laneLoop(l *lane) {
 		}
 		l.parked.Store(false)
 	}
+}
+
+// laneGrace is how long a polling lane leaves a kernel it was just handed
+// to a thread that may be about to wait for it, when the kernel has that
+// lane alone: a launch followed by a synchronisation then runs the kernel
+// on the synchronising thread (HelpQueue), whose CPU already holds the
+// launch's descriptor, arguments and the device lock, instead of moving
+// all of them to the lane's CPU and the completion back (several cache
+// lines each way: ~0.1 µs each between two cores of a big machine, more
+// between sockets). A kernel nobody waits for starts laneGrace later on
+// the host; virtual time does not change.
+const laneGrace = 2 * time.Microsecond
+
+// grace waits, after a poll saw l's token set, up to laneGrace for a
+// waiting thread to take a solo kernel.
+func (l *lane) grace() {
+	if !l.solo.Load() {
+		return
+	}
+	poll(laneGrace, func() bool { return !l.token.Load() })
 }
 
 // runAsLane runs l's kernel after the caller took l's token: the lane's
@@ -450,7 +550,14 @@ func (d *Device) HelpQueue(q *Queue, target uint64) {
 		}
 		d.mu.Unlock()
 		took := false
-		for _, l := range lanes {
+		for i, l := range lanes {
+			// A lane that is polling takes its token within a few
+			// hundred ns: leave it to run alongside, except for the first
+			// lane (this thread runs blocks too) and a kernel alone on
+			// its lane (laneGrace).
+			if i > 0 && !l.parked.Load() {
+				continue
+			}
 			if l.token.CompareAndSwap(true, false) {
 				took = true
 				d.runAsLane(l)
@@ -476,7 +583,9 @@ func runLane(r *krun) {
 		if b >= blocks {
 			return
 		}
-		if err := r.kern.RunBlock(b, blocks); err != nil {
+		err := r.kern.RunBlock(b, blocks)
+		r.ended.Add(1)
+		if err != nil {
 			r.fail(err)
 			return
 		}

@@ -23,6 +23,7 @@ type Config struct {
 	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
 	CubeCores   int       // AI Core cube pool (0: 1)
 	VectorCores int       // AI Core vector pool (0: vector kernels share the cube pool)
+	HostThreads int       // lanes one kernel's blocks run on at most (0: HostThreads(), threads.go)
 }
 
 // Priority levels of a queue: 0 is the highest.
@@ -48,8 +49,9 @@ type Device struct {
 	cost  CostModel
 	epoch time.Time // wall-clock origin of virtual time, for pacing
 
-	now   atomic.Int64 // virtual end of the latest completed task
-	vHost atomic.Int64 // virtual time the host has observed (syncs, sync copies)
+	now   atomic.Int64  // virtual end of the latest completed task
+	vHost atomic.Int64  // virtual time the host has observed (syncs, sync copies)
+	seq   atomic.Uint64 // submission order of tasks (stamp), across queues
 
 	doorbell chan struct{} // kicks the scheduler goroutine (cross-device waits, pacing)
 	quit     chan struct{}
@@ -62,7 +64,6 @@ type Device struct {
 	engines  []*engine
 	free     []*engine       // idle engines (LIFO: the last freed is still warm)
 	sdmaFree []time.Duration // virtual time each SDMA timeline becomes free
-	seq      uint64
 	nextQID  int
 	inflight int // tasks running on engines or host goroutines
 	closing  bool
@@ -115,6 +116,9 @@ func NewDevice(cfg Config) *Device {
 		cfg.CubeCores = 1
 	}
 	cfg.VectorCores = max(cfg.VectorCores, 0)
+	if cfg.HostThreads <= 0 {
+		cfg.HostThreads = HostThreads()
+	}
 	if cfg.Name == "" {
 		cfg.Name = "dev"
 	}
@@ -480,6 +484,7 @@ func (d *Device) complete(q *Queue, err error) {
 		q.hasErr.Store(true)
 	}
 	q.completed.Add(1)
+	q.pull() // the launches queued meanwhile (inbox.go)
 	q.wakeWaiters()
 	if q.count == 0 {
 		d.deactivate(q)
@@ -638,6 +643,7 @@ func (d *Device) Close() {
 	}
 	d.closing = true
 	for _, q := range d.queues {
+		q.closeInbox()
 		q.cancelWait() // value waits and callbacks would never return
 	}
 	for {

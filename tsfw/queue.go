@@ -17,11 +17,15 @@ type Queue struct {
 	id    int
 	depth int
 
-	// Read without the lock by Synchronize and Query.
+	// Read without the lock by Synchronize and Query. submitted is
+	// written by launching threads, completed by lanes: apart.
 	submitted atomic.Uint64
+	lastVEnd  atomic.Int64 // virtual end of the latest submitted task
+	_         [48]byte
 	completed atomic.Uint64
 	hasErr    atomic.Bool
-	lastVEnd  atomic.Int64 // virtual end of the latest submitted task
+
+	in inbox // kernels submitted without d.mu (inbox.go)
 
 	// Guarded by d.mu.
 	ring      []Task // grows by doubling up to depth, then stays
@@ -32,7 +36,7 @@ type Queue struct {
 	destroyed bool
 	blocked   int           // submitters waiting for a free slot
 	helping   int           // submitters running q's kernels while the ring is full (spinSpace)
-	vEnd      time.Duration // virtual end of the latest submitted task
+	vEnd      time.Duration // virtual end of the latest submitted task; also guarded by in.mu (inbox.go)
 	err       error         // first asynchronous error not yet reported
 	waiters   []*waiter
 	stopped   error         // set by Stop: Submit fails with it (builtin_ctl.go)
@@ -79,9 +83,15 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
+	if t.kind == kindKernel {
+		if id, ok := q.submitFast(&t); ok {
+			return id, nil
+		}
+	}
 	d := q.d
 	spun := false
 	d.mu.Lock()
+	q.closeInbox()
 	for {
 		if q.destroyed || d.closing {
 			d.mu.Unlock()
@@ -146,6 +156,7 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if q.count == 1 {
 		d.schedule()
 	}
+	q.openInbox()
 	d.mu.Unlock()
 	return id, nil
 }
@@ -237,7 +248,8 @@ func newRing(n int) []Task {
 }
 
 // stamp computes t's virtual start and end and its event bookkeeping.
-// Precondition: d.mu held.
+// Precondition: d.mu held; for a kernel task, q.in.mu instead while the
+// inbox is live (inbox.go): a kernel reads only q.vEnd and atomics here.
 func (d *Device) stamp(q *Queue, t *Task) error {
 	start := max(q.vEnd, time.Duration(d.vHost.Load()))
 	cost := d.cost.cost(t)
@@ -273,8 +285,7 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		}
 		start = s
 	}
-	d.seq++
-	t.seq = d.seq
+	t.seq = d.seq.Add(1)
 	t.vStart, t.vEnd = start, start+cost
 	q.vEnd = t.vEnd
 	q.lastVEnd.Store(int64(t.vEnd))
@@ -435,6 +446,7 @@ func (q *Queue) Destroy(wait bool) {
 // its event for the same reason.
 // Precondition: d.mu held.
 func (q *Queue) drop() {
+	q.closeInbox()
 	keep := 0
 	if q.inflight {
 		keep = 1
