@@ -614,12 +614,20 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 	err = callDone(r.kern, err)
 	d.pace(r.vEnd)
 	d.mu.Lock()
+	q := r.q
+	for err == nil && next == nil {
+		k := d.chainable(q, r)
+		if k == 0 {
+			break
+		}
+		d.complete(q, nil)
+		err = d.runChain(q, r, k) // chain.go
+	}
 	a := &d.aic
 	l.run = nil
 	a.idle = append(a.idle, l)
 	a.freeCube += r.cube
 	a.freeVector += r.vector
-	q := r.q
 	for i, x := range a.running {
 		if x == r {
 			a.running = append(a.running[:i], a.running[i+1:]...)

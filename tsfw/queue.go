@@ -36,6 +36,7 @@ type Queue struct {
 	destroyed bool
 	blocked   int           // submitters waiting for a free slot
 	helping   int           // submitters running q's kernels while the ring is full (spinSpace)
+	chain     int           // head tasks claimed by a running chain (chain.go)
 	vEnd      time.Duration // virtual end of the latest submitted task; also guarded by in.mu (inbox.go)
 	err       error         // first asynchronous error not yet reported
 	waiters   []*waiter
@@ -449,7 +450,7 @@ func (q *Queue) drop() {
 	q.closeInbox()
 	keep := 0
 	if q.inflight {
-		keep = 1
+		keep = max(1, q.chain)
 	}
 	for i := keep; i < q.count; i++ {
 		j := (q.head + i) % len(q.ring)
