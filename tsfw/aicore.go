@@ -331,10 +331,10 @@ func (d *Device) idleLane() *lane {
 	return l
 }
 
-// stallAfter is how long a kernel granted more cores than it has host
+// stallAfter (a variable for tests) is how long a kernel granted more cores than it has host
 // lanes may go without a block ending, while blocks are still to start,
 // before it gets a lane per granted core.
-const stallAfter = 2 * time.Millisecond
+var stallAfter = 2 * time.Millisecond
 
 // watchResidency keeps the device's promise that the blocks of one wave
 // run at the same time (blocks may wait for each other, as cross-core

@@ -97,8 +97,8 @@ func (d *Device) SubmitGraph(queues []*Queue, tasks []Task, qidx []uint16) error
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: graph task %d names queue %d of %d", d.cfg.Name, i, qi, len(queues))
 		}
 		q := queues[qi]
-		q.closeInbox()
 		for {
+			q.closeInbox() // again after a wait: a submitter may have turned it on
 			if q.destroyed || d.closing {
 				return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
 			}

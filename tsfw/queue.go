@@ -92,8 +92,10 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	d := q.d
 	spun := false
 	d.mu.Lock()
-	q.closeInbox()
 	for {
+		// Again after every wait below released d.mu: another
+		// submitter may have turned the fast path on meanwhile.
+		q.closeInbox()
 		if q.destroyed || d.closing {
 			d.mu.Unlock()
 			return 0, abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
