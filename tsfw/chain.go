@@ -60,8 +60,9 @@ func (d *Device) chainable(q *Queue, r *krun) int {
 // runChain runs the k kernels at q's head (claimed: r's previous task has
 // just been completed) on r's core, releasing d.mu meanwhile, and retires
 // all but the last one run, which becomes r's task for the caller to
-// complete with the error returned. A kernel that fails ends the chain;
-// the claimed kernels after it stay queued.
+// complete with the error returned. A kernel that fails ends the chain, and
+// so does a submitter starting to run the queue's kernels itself; the
+// claimed kernels after that stay queued.
 // Precondition: d.mu held; on return d.mu held.
 func (d *Device) runChain(q *Queue, r *krun, k int) error {
 	var buf [maxChain]chained
@@ -88,8 +89,8 @@ func (d *Device) runChain(q *Queue, r *krun, k int) error {
 		runLane(r)
 		err = callDone(r.kern, r.err)
 		n++
-		if err != nil {
-			break
+		if err != nil || q.helpWanted.Load() > 0 {
+			break // a submitter waits for ring space: it runs the rest (spinSpace)
 		}
 	}
 	clear(c)

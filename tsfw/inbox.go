@@ -31,6 +31,7 @@ type inbox struct {
 	_     [64]byte // off the cache line of the queue's other fields
 	mu    sync.Mutex
 	live  bool         // the fast path is on (see above)
+	done  uint64       // q.completed as last read: completions are only ever more
 	tasks []Task       // stamped, in submission order
 	n     atomic.Int32 // len(tasks), for pull's check without mu
 	_     [64]byte
@@ -42,9 +43,18 @@ type inbox struct {
 func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 	in := &q.in
 	in.mu.Lock()
-	if !in.live || q.submitted.Load()-q.completed.Load() >= uint64(q.depth) {
+	if !in.live {
 		in.mu.Unlock()
 		return 0, false
+	}
+	// Room: read the lane's completion count (a cache line it writes)
+	// only when the count read last says the ring may be full.
+	if q.submitted.Load()-in.done >= uint64(q.depth) {
+		in.done = q.completed.Load()
+		if q.submitted.Load()-in.done >= uint64(q.depth) {
+			in.mu.Unlock()
+			return 0, false
+		}
 	}
 	// A kernel's stamp reads q.vEnd (guarded by in.mu while live) and
 	// the device's atomics only.

@@ -19,11 +19,12 @@ type Queue struct {
 
 	// Read without the lock by Synchronize and Query. submitted is
 	// written by launching threads, completed by lanes: apart.
-	submitted atomic.Uint64
-	lastVEnd  atomic.Int64 // virtual end of the latest submitted task
-	_         [48]byte
-	completed atomic.Uint64
-	hasErr    atomic.Bool
+	submitted  atomic.Uint64
+	lastVEnd   atomic.Int64 // virtual end of the latest submitted task
+	_          [48]byte
+	completed  atomic.Uint64
+	hasErr     atomic.Bool
+	helpWanted atomic.Int32 // q.helping, read by running chains without d.mu
 
 	in inbox // kernels submitted without d.mu (inbox.go)
 
@@ -128,9 +129,11 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 			// completion, and a thread hand-off for a C thread).
 			spun = true
 			q.helping++
+			q.helpWanted.Add(1) // a running chain stops (chain.go)
 			d.mu.Unlock()
 			q.spinSpace()
 			d.mu.Lock()
+			q.helpWanted.Add(-1)
 			if q.helping--; q.helping == 0 {
 				d.schedule() // hand q's next kernel to a lane again
 			}
