@@ -16,9 +16,10 @@ import (
 // arbiter gives it as many free cores as it can use at once (its width:
 // Blocks, capped by the pool and by KernelSpec.MaxCores; a batch kernel
 // waits until its whole width is free, a normal one starts with any free
-// core). Each granted core is a lane: a worker goroutine that takes the
-// next block number from a shared counter until none is left, so the
-// blocks run in waves over the granted cores, really in parallel. Kernels
+// core). The granted cores are run by lanes, at most Config.HostThreads of
+// them (threads.go; watchResidency adds the rest if the blocks stall):
+// worker goroutines that take the next block number from a shared counter
+// until none is left, so the blocks run in waves, really in parallel. Kernels
 // of other queues start whenever cores are free and wait when not. The last
 // lane to finish returns the cores and completes the task. A thread waiting
 // for a queue may run the queue's kernel in place of a lane that has not
