@@ -90,6 +90,7 @@ type KernelSpec struct {
 	MaxCores  uint32        // at most this many blocks at once (0: the pool); resource limits
 	Batch     bool          // start only when the whole width is free (schedule mode 1)
 	Timeout   time.Duration // wall-clock limit checked at the end (0: none)
+	Resident  bool          // a host lane per granted core from the start (blocks wait for each other), not HostThreads
 }
 
 // KernelTask runs k's blocks on the AI Cores when the stream reaches it.
@@ -280,7 +281,10 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	r.q, r.kern, r.ks, r.vEnd, r.cube, r.vector = q, t.kern, t.ks, t.vEnd, n*c, n*v
 	// n cores are granted on the virtual clock; at most a.threads host
 	// lanes run the blocks (threads.go).
-	h := min(n, a.threads)
+	h := n
+	if !ks.Resident {
+		h = min(n, a.threads)
+	}
 	r.solo = h == 1
 	r.next.Store(0)
 	r.ended.Store(0)

@@ -282,3 +282,23 @@ func TestParseThreads(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, HostThreads(), 1)
 }
+
+// TestResidentKernel: a kernel marked Resident gets a lane per granted core
+// at once, without waiting for the watchdog.
+func TestResidentKernel(t *testing.T) {
+	old := stallAfter
+	stallAfter = time.Hour
+	t.Cleanup(func() { stallAfter = old })
+	d := newDev(t, Config{CubeCores: 4, HostThreads: 1})
+	q := newQ(t, d, 0)
+	k := newKernel(4)
+	k.started = make(chan uint32, 4)
+	k.gate = make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4, Resident: true})))
+	for range 4 {
+		<-k.started
+	}
+	close(k.gate)
+	require.NoError(t, q.Synchronize(-1))
+	k.each(t, 1)
+}
