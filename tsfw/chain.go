@@ -10,8 +10,9 @@ package tsfw
 // virtual time and every observable order are those of running them one
 // by one; only the host sees the completions of a chain arrive together.
 //
-// A chain is taken only when no other queue has a kernel waiting at its
-// head (it would have had the core by the arbiter's order), never while a
+// A chain is taken only when both pools still have a free core, or no
+// other queue has a kernel waiting at its head (it would have had the
+// core by the arbiter's order); never while a
 // submitter runs the queue's kernels itself (spinSpace), nor under pacing
 // or for kernels with a timeout. Tasks claimed by a running chain count as
 // running: Stop, Abort and Destroy(false) keep them (drop).
@@ -46,6 +47,9 @@ func (d *Device) chainable(q *Queue, r *krun) int {
 	}
 	if k == 0 {
 		return 0
+	}
+	if d.aic.freeCube > 0 && (d.aic.vectorCores == 0 || d.aic.freeVector > 0) {
+		return k // a kernel waiting elsewhere is not short of a core we hold
 	}
 	for p := range d.active {
 		for _, x := range d.active[p] {
