@@ -27,8 +27,8 @@ import (
 // EnvThreads is the environment variable that sets HostThreads.
 const EnvThreads = "NPUEMU_THREADS"
 
-// maxHostThreads bounds NPUEMU_THREADS.
-const maxHostThreads = 1024
+// MaxHostThreads bounds NPUEMU_THREADS.
+const MaxHostThreads = 1024
 
 var hostThreads struct {
 	once sync.Once
@@ -44,10 +44,11 @@ func HostThreads() int {
 }
 
 // parseThreads returns the thread count v asks for, or def when v is not
-// an integer in 1..maxHostThreads.
+// an integer in 1..MaxHostThreads (emu.LoadConfig reports such a value as
+// an error before any device starts).
 func parseThreads(v string, def int) int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 1 || n > maxHostThreads {
+	if err != nil || n < 1 || n > MaxHostThreads {
 		return max(def, 1)
 	}
 	return n
