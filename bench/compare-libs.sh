@@ -10,6 +10,7 @@
 #   DIR/prebuilt/ (npuemu_bench, replay_bench, svm_bench, limits and
 #                  bench_kernels.so built elsewhere, used without a compiler)
 # and run `OUT=/some/dir bash DIR/run.sh`. QUICK=1 passes --quick.
+D=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 RAW=$OUT/raw.txt; : > "$RAW"
 T0=$(date +%s); Q=${QUICK:+--quick}
