@@ -67,6 +67,13 @@ func (d *Device) expire(now time.Time) {
 	a := &d.aic
 	for i := 0; i < len(a.running); i++ {
 		r := a.running[i]
+		if r.q != nil && r.q.chain > 0 {
+			// A chain of one-block kernels without a timeout
+			// (chain.go) runs with d.mu released and its position
+			// known to its lane only: it is not abandoned, Close
+			// waits for it (no new chain starts once closing).
+			continue
+		}
 		var err error
 		switch {
 		case r.ks.Timeout > 0 && now.Sub(r.start) > r.ks.Timeout:
