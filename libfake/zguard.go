@@ -3853,413 +3853,573 @@ func npug_aclrtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_minB
 
 //export npug_aclprofInit
 func npug_aclprofInit(a_t *C.npu_thread, a_path *C.char, a_length C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofInit"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofInit"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofInit(a_t, a_path, a_length)
 }
 
 //export npug_aclprofFinalize
 func npug_aclprofFinalize(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofFinalize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofFinalize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofFinalize(a_t)
 }
 
 //export npug_aclprofSetConfig
 func npug_aclprofSetConfig(a_t *C.npu_thread, a_typ C.aclprofConfigType, a_config *C.char, a_length C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofSetConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofSetConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofSetConfig(a_t, a_typ, a_config, a_length)
 }
 
 //export npug_aclprofCreateConfig
 func npug_aclprofCreateConfig(a_t *C.npu_thread, a_list *C.uint32_t, a_n C.uint32_t, a_metrics C.aclprofAicoreMetrics, a_events *C.aclprofAicoreEvents, a_types C.uint64_t) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateConfig")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateConfig")
+		}
+	}()
 	return npu_aclprofCreateConfig(a_t, a_list, a_n, a_metrics, a_events, a_types)
 }
 
 //export npug_aclprofDestroyConfig
 func npug_aclprofDestroyConfig(a_t *C.npu_thread, a_cfg *C.aclprofConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofDestroyConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofDestroyConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofDestroyConfig(a_t, a_cfg)
 }
 
 //export npug_aclprofStart
 func npug_aclprofStart(a_t *C.npu_thread, a_cfg *C.aclprofConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofStart"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofStart"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofStart(a_t, a_cfg)
 }
 
 //export npug_aclprofStop
 func npug_aclprofStop(a_t *C.npu_thread, a_cfg *C.aclprofConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofStop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofStop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofStop(a_t, a_cfg)
 }
 
 //export npug_aclprofCreateSubscribeConfig
 func npug_aclprofCreateSubscribeConfig(a_t *C.npu_thread, a_timeInfo C.int8_t, a_metrics C.aclprofAicoreMetrics, a_fd unsafe.Pointer) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateSubscribeConfig")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateSubscribeConfig")
+		}
+	}()
 	return npu_aclprofCreateSubscribeConfig(a_t, a_timeInfo, a_metrics, a_fd)
 }
 
 //export npug_aclprofDestroySubscribeConfig
 func npug_aclprofDestroySubscribeConfig(a_t *C.npu_thread, a_cfg *C.aclprofSubscribeConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofDestroySubscribeConfig"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofDestroySubscribeConfig"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofDestroySubscribeConfig(a_t, a_cfg)
 }
 
 //export npug_aclprofModelSubscribe
 func npug_aclprofModelSubscribe(a_t *C.npu_thread, a_model C.uint32_t, a_cfg *C.aclprofSubscribeConfig) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofModelSubscribe"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofModelSubscribe"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofModelSubscribe(a_t, a_model, a_cfg)
 }
 
 //export npug_aclprofModelUnSubscribe
 func npug_aclprofModelUnSubscribe(a_t *C.npu_thread, a_model C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofModelUnSubscribe"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofModelUnSubscribe"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofModelUnSubscribe(a_t, a_model)
 }
 
 //export npug_aclprofGetOpDescSize
 func npug_aclprofGetOpDescSize(a_t *C.npu_thread, a_size *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpDescSize"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpDescSize"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpDescSize(a_t, a_size)
 }
 
 //export npug_aclprofGetOpNum
 func npug_aclprofGetOpNum(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_num *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpNum"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpNum"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpNum(a_t, a_info, a_n, a_num)
 }
 
 //export npug_aclprofGetOpTypeLen
 func npug_aclprofGetOpTypeLen(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_l *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpTypeLen"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpTypeLen"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpTypeLen(a_t, a_info, a_n, a_index, a_l)
 }
 
 //export npug_aclprofGetOpType
 func npug_aclprofGetOpType(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_out *C.char, a_l C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpType"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpType"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpType(a_t, a_info, a_n, a_index, a_out, a_l)
 }
 
 //export npug_aclprofGetOpNameLen
 func npug_aclprofGetOpNameLen(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_l *C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpNameLen"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpNameLen"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpNameLen(a_t, a_info, a_n, a_index, a_l)
 }
 
 //export npug_aclprofGetOpName
 func npug_aclprofGetOpName(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_out *C.char, a_l C.size_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetOpName"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetOpName"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetOpName(a_t, a_info, a_n, a_index, a_out, a_l)
 }
 
 //export npug_aclprofGetOpStart
 func npug_aclprofGetOpStart(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpStart")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpStart")
+		}
+	}()
 	return npu_aclprofGetOpStart(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpEnd
 func npug_aclprofGetOpEnd(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpEnd")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpEnd")
+		}
+	}()
 	return npu_aclprofGetOpEnd(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpDuration
 func npug_aclprofGetOpDuration(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpDuration")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpDuration")
+		}
+	}()
 	return npu_aclprofGetOpDuration(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetModelId
 func npug_aclprofGetModelId(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.size_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetModelId")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetModelId")
+		}
+	}()
 	return npu_aclprofGetModelId(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpFlag
 func npug_aclprofGetOpFlag(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t) (r C.aclprofSubscribeOpFlag) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpFlag")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpFlag")
+		}
+	}()
 	return npu_aclprofGetOpFlag(a_t, a_info, a_n, a_index)
 }
 
 //export npug_aclprofGetOpAttriValue
 func npug_aclprofGetOpAttriValue(a_t *C.npu_thread, a_info unsafe.Pointer, a_n C.size_t, a_index C.uint32_t, a_attri C.aclprofSubscribeOpAttri) (r *C.char) {
-	defer endGuard(beginGuard(), a_t, "aclprofGetOpAttriValue")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofGetOpAttriValue")
+		}
+	}()
 	return npu_aclprofGetOpAttriValue(a_t, a_info, a_n, a_index, a_attri)
 }
 
 //export npug_aclprofCreateStepInfo
 func npug_aclprofCreateStepInfo(a_t *C.npu_thread) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateStepInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateStepInfo")
+		}
+	}()
 	return npu_aclprofCreateStepInfo(a_t)
 }
 
 //export npug_aclprofDestroyStepInfo
 func npug_aclprofDestroyStepInfo(a_t *C.npu_thread, a_si *C.aclprofStepInfo) {
-	defer endGuard(beginGuard(), a_t, "aclprofDestroyStepInfo")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofDestroyStepInfo")
+		}
+	}()
 	npu_aclprofDestroyStepInfo(a_t, a_si)
 }
 
 //export npug_aclprofGetStepTimestamp
 func npug_aclprofGetStepTimestamp(a_t *C.npu_thread, a_si *C.aclprofStepInfo, a_tag C.aclprofStepTag, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofGetStepTimestamp"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofGetStepTimestamp"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofGetStepTimestamp(a_t, a_si, a_tag, a_stream)
 }
 
 //export npug_aclprofCreateStamp
 func npug_aclprofCreateStamp(a_t *C.npu_thread) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofCreateStamp")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofCreateStamp")
+		}
+	}()
 	return npu_aclprofCreateStamp(a_t)
 }
 
 //export npug_aclprofDestroyStamp
 func npug_aclprofDestroyStamp(a_t *C.npu_thread, a_s unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "aclprofDestroyStamp")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofDestroyStamp")
+		}
+	}()
 	npu_aclprofDestroyStamp(a_t, a_s)
 }
 
 //export npug_aclprofSetStampTraceMessage
 func npug_aclprofSetStampTraceMessage(a_t *C.npu_thread, a_s unsafe.Pointer, a_msg *C.char, a_n C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofSetStampTraceMessage"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofSetStampTraceMessage"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofSetStampTraceMessage(a_t, a_s, a_msg, a_n)
 }
 
 //export npug_aclprofMark
 func npug_aclprofMark(a_t *C.npu_thread, a_s unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofMark"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofMark"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofMark(a_t, a_s)
 }
 
 //export npug_aclprofMarkEx
 func npug_aclprofMarkEx(a_t *C.npu_thread, a_msg *C.char, a_n C.size_t, a_stream C.aclrtStream) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofMarkEx"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofMarkEx"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofMarkEx(a_t, a_msg, a_n, a_stream)
 }
 
 //export npug_aclprofPush
 func npug_aclprofPush(a_t *C.npu_thread, a_s unsafe.Pointer) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofPush"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofPush"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofPush(a_t, a_s)
 }
 
 //export npug_aclprofPop
 func npug_aclprofPop(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofPop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofPop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofPop(a_t)
 }
 
 //export npug_aclprofRangeStart
 func npug_aclprofRangeStart(a_t *C.npu_thread, a_s unsafe.Pointer, a_id *C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangeStart"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangeStart"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangeStart(a_t, a_s, a_id)
 }
 
 //export npug_aclprofRangeStop
 func npug_aclprofRangeStop(a_t *C.npu_thread, a_id C.uint32_t) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangeStop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangeStop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangeStop(a_t, a_id)
 }
 
 //export npug_aclprofStr2Id
 func npug_aclprofStr2Id(a_t *C.npu_thread, a_msg *C.char) (r C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "aclprofStr2Id")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclprofStr2Id")
+		}
+	}()
 	return npu_aclprofStr2Id(a_t, a_msg)
 }
 
 //export npug_aclprofRangePushEx
 func npug_aclprofRangePushEx(a_t *C.npu_thread, a_attr *C.aclprofEventAttributes) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangePushEx"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangePushEx"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangePushEx(a_t, a_attr)
 }
 
 //export npug_aclprofRangePop
 func npug_aclprofRangePop(a_t *C.npu_thread) (r C.aclError) {
-	defer func(old bool) {
-		if c, ok := caught(recover(), old, a_t, "aclprofRangePop"); ok {
-			r = C.aclError(c)
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclprofRangePop"))
 		}
-	}(beginGuard())
+	}()
 	return npu_aclprofRangePop(a_t)
 }
 
 //export npug_mstxMarkA
 func npug_mstxMarkA(a_t *C.npu_thread, a_msg *C.char, a_stream C.aclrtStream) {
-	defer endGuard(beginGuard(), a_t, "mstxMarkA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMarkA")
+		}
+	}()
 	npu_mstxMarkA(a_t, a_msg, a_stream)
 }
 
 //export npug_mstxRangeStartA
 func npug_mstxRangeStartA(a_t *C.npu_thread, a_msg *C.char, a_stream C.aclrtStream) (r C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxRangeStartA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxRangeStartA")
+		}
+	}()
 	return npu_mstxRangeStartA(a_t, a_msg, a_stream)
 }
 
 //export npug_mstxRangeEnd
 func npug_mstxRangeEnd(a_t *C.npu_thread, a_id C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxRangeEnd")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxRangeEnd")
+		}
+	}()
 	npu_mstxRangeEnd(a_t, a_id)
 }
 
 //export npug_mstxDomainCreateA
 func npug_mstxDomainCreateA(a_t *C.npu_thread, a_name *C.char) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainCreateA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainCreateA")
+		}
+	}()
 	return npu_mstxDomainCreateA(a_t, a_name)
 }
 
 //export npug_mstxDomainDestroy
 func npug_mstxDomainDestroy(a_t *C.npu_thread, a_d C.mstxDomainHandle_t) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainDestroy")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainDestroy")
+		}
+	}()
 	npu_mstxDomainDestroy(a_t, a_d)
 }
 
 //export npug_mstxDomainMarkA
 func npug_mstxDomainMarkA(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_msg *C.char, a_stream C.aclrtStream) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainMarkA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainMarkA")
+		}
+	}()
 	npu_mstxDomainMarkA(a_t, a_d, a_msg, a_stream)
 }
 
 //export npug_mstxDomainRangeStartA
 func npug_mstxDomainRangeStartA(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_msg *C.char, a_stream C.aclrtStream) (r C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainRangeStartA")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainRangeStartA")
+		}
+	}()
 	return npu_mstxDomainRangeStartA(a_t, a_d, a_msg, a_stream)
 }
 
 //export npug_mstxDomainRangeEnd
 func npug_mstxDomainRangeEnd(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_id C.mstxRangeId) {
-	defer endGuard(beginGuard(), a_t, "mstxDomainRangeEnd")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxDomainRangeEnd")
+		}
+	}()
 	npu_mstxDomainRangeEnd(a_t, a_d, a_id)
 }
 
 //export npug_mstxGetToolId
 func npug_mstxGetToolId(a_t *C.npu_thread, a_id *C.uint64_t) {
-	defer endGuard(beginGuard(), a_t, "mstxGetToolId")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxGetToolId")
+		}
+	}()
 	npu_mstxGetToolId(a_t, a_id)
 }
 
 //export npug_mstxMemHeapRegister
 func npug_mstxMemHeapRegister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemHeapDesc_t) (r unsafe.Pointer) {
-	defer endGuard(beginGuard(), a_t, "mstxMemHeapRegister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemHeapRegister")
+		}
+	}()
 	return npu_mstxMemHeapRegister(a_t, a_d, a_desc)
 }
 
 //export npug_mstxMemHeapUnregister
 func npug_mstxMemHeapUnregister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_heap C.mstxMemHeapHandle_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemHeapUnregister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemHeapUnregister")
+		}
+	}()
 	npu_mstxMemHeapUnregister(a_t, a_d, a_heap)
 }
 
 //export npug_mstxMemRegionsRegister
 func npug_mstxMemRegionsRegister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemRegionsRegisterBatch_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemRegionsRegister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemRegionsRegister")
+		}
+	}()
 	npu_mstxMemRegionsRegister(a_t, a_d, a_desc)
 }
 
 //export npug_mstxMemRegionsUnregister
 func npug_mstxMemRegionsUnregister(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemRegionsUnregisterBatch_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemRegionsUnregister")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemRegionsUnregister")
+		}
+	}()
 	npu_mstxMemRegionsUnregister(a_t, a_d, a_desc)
 }
 
 //export npug_mstxMemPermissionsAssign
 func npug_mstxMemPermissionsAssign(a_t *C.npu_thread, a_d C.mstxDomainHandle_t, a_desc *C.mstxMemPermissionsAssignBatch_t) {
-	defer endGuard(beginGuard(), a_t, "mstxMemPermissionsAssign")
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "mstxMemPermissionsAssign")
+		}
+	}()
 	npu_mstxMemPermissionsAssign(a_t, a_d, a_desc)
 }
 
