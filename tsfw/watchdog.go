@@ -24,6 +24,11 @@ import (
 // aclFinalize and aclrtResetDevice return in bounded time whatever a
 // kernel does. A stream abort (Queue.Abort) returns at once and leaves a
 // running kernel to finish, as before; past its timeout it is abandoned.
+//
+// Decision (merge of the launch fast path): a chain of one-block kernels
+// (chain.go) is never abandoned, at close either; kernels with a Timeout
+// never join a chain, and no chain starts once the device is closing, so
+// only a chain already running when Close began is waited for in full.
 
 // watchdogPeriod is how often the watchdog looks: a timeout fires at most
 // this late.
