@@ -186,6 +186,7 @@ func cooperative(fn string, e *KernelEntry, s *tsfw.KernelSpec, cube, vector int
 		return nil
 	}
 	s.Batch = true
+	s.Resident = true // every block on a host lane of its own: blocks wait for each other (SyncAll)
 	var pool int
 	per := 1
 	switch s.Kind {

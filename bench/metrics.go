@@ -165,6 +165,7 @@ const (
 	fromRI      = "issue #6"
 	fromSVM     = "issue #5"
 	fromAscendC = "issue #11"
+	fromPerf    = "issue #15"
 )
 
 // catalogue lists the rows of the table in order. Metrics printed by either
@@ -185,6 +186,12 @@ var catalogue = []Row{
 	// A host kernel (bench/c/bench_kernels.c) with blockDim = the host's
 	// cores, against PoCL's LLVM-vectorised kernel on the same cores.
 	{Metric: "vector_add_16Mi_GBps", Unit: "GB/s", Peer: "vector_add_16Mi_GBps", Target: &Target{SpeedupAtLeast, 0.8, fromKern}},
+	// The same kernel launched as a user would: 40 blocks (the vector
+	// cores of an Atlas A2), no resource limit; the blocks run on the
+	// host's threads (NPUEMU_THREADS, docs/kernels.md).
+	{Metric: "vector_add_40blk_16Mi_GBps", Unit: "GB/s", Peer: "vector_add_16Mi_GBps", Target: &Target{SpeedupAtLeast, 0.8, fromPerf}},
+	// 4 threads launching the empty kernel, each into its own stream.
+	{Metric: "launch_mt4_throughput", Unit: "launches/s", Target: &Target{AtLeast, 2e6, fromPerf}},
 	{Metric: "stream_limit_create_destroy_ms", Unit: "ms", Target: &Target{AtMost, 50, fromIssue}},
 	{Metric: "stream_limit_count", Unit: "streams"},
 	{Metric: "start_to_first_malloc_ms", Unit: "ms", Target: &Target{AtMost, 20, fromIssue}},

@@ -173,6 +173,7 @@ func TestCatalogue(t *testing.T) {
 		"ARCHITECTURE.md hot-path budget: launch_enqueue_ns, launch_throughput, launch_sync_roundtrip_us",
 		"issue #3: h2d_64MiB_GBps, d2h_64MiB_GBps, h2d_4KiB_sync_us, sync_empty_stream_us, cross_queue_event_roundtrip_us, stream_limit_create_destroy_ms, start_to_first_malloc_ms",
 		"issue #4: vector_add_16Mi_GBps",
+		"issue #15: vector_add_40blk_16Mi_GBps, launch_mt4_throughput",
 		"issue #6: replay_direct_ratio",
 		"issue #5: svm_device_fault_rate, svm_host_fault_rate, svm_migrate_memcpy_ratio",
 		"issue #11: ascendc_vector_add_16Mi_GBps, ascendc_matmul_gflops, ascendc_build_kernel_s",

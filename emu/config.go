@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
 )
 
 // Environment variables read by LoadConfig.
@@ -118,6 +119,16 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	cfg.NodeDir = dir
+	if v := getenv(tsfw.EnvThreads); v != "" {
+		// Read by tsfw.HostThreads itself; checked here so that a bad
+		// value is an error rather than the default.
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > tsfw.MaxHostThreads {
+			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+				"%s=%q: want a host thread count from 1 to %d", tsfw.EnvThreads, v, tsfw.MaxHostThreads)
+		}
+		sources = append(sources, tsfw.EnvThreads+"="+v)
+	}
 	if v := getenv(EnvVisible); v != "" {
 		vis, note, err := parseVisible(v, cfg.Devices)
 		if err != nil {

@@ -78,6 +78,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "devices 65", env: map[string]string{EnvDevices: "65"}, wantMsg: []string{"NPUEMU_DEVICES", "1 to 64"}},
 		{name: "devices negative", env: map[string]string{EnvDevices: "-3"}, wantMsg: []string{"NPUEMU_DEVICES"}},
 		{name: "unknown soc", env: map[string]string{EnvSoC: "ascend910b3"}, wantMsg: []string{"NPUEMU_SOC", "ascend910b3"}},
+		{name: "threads zero", env: map[string]string{"NPUEMU_THREADS": "0"}, wantMsg: []string{"NPUEMU_THREADS", "1 to 1024"}},
+		{name: "threads not a number", env: map[string]string{"NPUEMU_THREADS": "all"}, wantMsg: []string{"NPUEMU_THREADS", "all"}},
 		{name: "env soc too small for file hbm", file: `{"hbm_bytes": 60000000000}`,
 			env: map[string]string{EnvSoC: "Ascend910B4"}, wantMsg: []string{"hbm_bytes", "Ascend910B4", "NPUEMU_SOC=Ascend910B4"}},
 	}

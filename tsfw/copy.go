@@ -1,7 +1,6 @@
 package tsfw
 
 import (
-	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -56,7 +55,7 @@ type parJob struct {
 }
 
 // helpers are the goroutines that take part in split copies, started on
-// the first one: one per extra P.
+// the first one: one per host thread besides the caller (HostThreads).
 var helpers struct {
 	once sync.Once
 	ch   chan *parJob
@@ -64,7 +63,7 @@ var helpers struct {
 }
 
 func startHelpers() {
-	helpers.n = runtime.GOMAXPROCS(0) - 1
+	helpers.n = HostThreads() - 1
 	helpers.ch = make(chan *parJob, max(helpers.n, 1))
 	for range helpers.n {
 		go helperLoop()

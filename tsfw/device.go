@@ -24,12 +24,16 @@ type Config struct {
 	Pacing      float64   // 0: as fast as possible; 1: wall clock follows virtual time
 	CubeCores   int       // AI Core cube pool (0: 1)
 	VectorCores int       // AI Core vector pool (0: vector kernels share the cube pool)
+	HostThreads int       // lanes one kernel's blocks run on at most (0: HostThreads(), threads.go)
 
 	// OnBusy, when set, is told at submission the busy time each task
 	// will add to an engine (utilization counters of a shared node):
 	// kernels in core-nanoseconds (blocks × block cost) on BusyCube or
-	// BusyVector, copies and memsets on BusySDMA. Called under the
-	// device's submission lock: it must not block or call back.
+	// BusyVector, copies and memsets on BusySDMA. Called where the
+	// task is stamped: under the device's submission lock, or under the
+	// queue's inbox lock for a kernel launched into a busy stream
+	// (inbox.go), so calls for different streams may run at once: it
+	// must be safe for concurrent use, and must not block or call back.
 	OnBusy func(engine BusyEngine, d time.Duration)
 }
 
@@ -66,8 +70,9 @@ type Device struct {
 	cost  CostModel
 	epoch time.Time // wall-clock origin of virtual time, for pacing
 
-	now   atomic.Int64 // virtual end of the latest completed task
-	vHost atomic.Int64 // virtual time the host has observed (syncs, sync copies)
+	now   atomic.Int64  // virtual end of the latest completed task
+	vHost atomic.Int64  // virtual time the host has observed (syncs, sync copies)
+	seq   atomic.Uint64 // submission order of tasks (stamp), across queues
 
 	doorbell chan struct{} // kicks the scheduler goroutine (cross-device waits, pacing)
 	quit     chan struct{}
@@ -80,7 +85,6 @@ type Device struct {
 	engines    []*engine
 	free       []*engine       // idle engines (LIFO: the last freed is still warm)
 	sdmaFree   []time.Duration // virtual time each SDMA timeline becomes free
-	seq        uint64
 	nextQID    int
 	inflight   int // tasks running on engines or host goroutines
 	closing    bool
@@ -95,7 +99,7 @@ type Device struct {
 	paceOn     bool
 	paceAt     time.Time
 
-	tlID int // timeline device number + 1, 0 until first traced; guarded by mu (trace.go)
+	tlID int // timeline device number (traceID), fixed at NewDevice: stamp reads it without mu (trace.go)
 
 	aic aicore     // AI Core pools and block workers (aicore.go)
 	vw  memWatch   // wakes value waits on memory changes (builtin.go)
@@ -138,6 +142,9 @@ func NewDevice(cfg Config) *Device {
 		cfg.CubeCores = 1
 	}
 	cfg.VectorCores = max(cfg.VectorCores, 0)
+	if cfg.HostThreads <= 0 {
+		cfg.HostThreads = HostThreads()
+	}
 	if cfg.Name == "" {
 		cfg.Name = "dev"
 	}
@@ -151,6 +158,7 @@ func NewDevice(cfg Config) *Device {
 	}
 	d.space.L = &d.mu
 	d.idle.L = &d.mu
+	d.tlID = d.traceID()
 	d.aic.init(cfg)
 	d.cost.cubeCores, d.cost.vectorCores = cfg.CubeCores, cfg.VectorCores
 	for i := range cfg.SDMAEngines {
@@ -506,6 +514,7 @@ func (d *Device) complete(q *Queue, err error) {
 		q.hasErr.Store(true)
 	}
 	q.completed.Add(1)
+	q.pull() // the launches queued meanwhile (inbox.go)
 	q.wakeWaiters()
 	if q.count == 0 {
 		d.deactivate(q)
@@ -671,6 +680,7 @@ func (d *Device) Close() {
 	d.closeStart = time.Now()
 	d.startWatchdog() // abandons kernels that outlive closeGrace (watchdog.go)
 	for _, q := range d.queues {
+		q.closeInbox()
 		q.cancelWait() // value waits and callbacks would never return
 	}
 	for {

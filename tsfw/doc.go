@@ -17,6 +17,12 @@
 // kernels itself for a while (Queue.spinSpace), then waits on a condition
 // variable. The tasks of one queue run strictly one after another.
 //
+// A kernel submitted to a queue that already holds tasks takes a fast path
+// (inbox.go): it is stamped and appended to the queue's inbox under the
+// queue's own mutex, without Device.mu, and the device side moves the
+// inbox into the ring when the queue's head completes. Runs of one-block
+// kernels are then executed by one lane as a chain (chain.go).
+//
 // The arbiter is a function, not a goroutine: it runs under Device.mu in
 // whichever goroutine changed the state — the submitter when its task
 // becomes a queue's head, an SDMA engine or host goroutine when a task

@@ -98,6 +98,7 @@ func (d *Device) SubmitGraph(queues []*Queue, tasks []Task, qidx []uint16) error
 		}
 		q := queues[qi]
 		for {
+			q.closeInbox() // again after a wait: a submitter may have turned it on
 			if q.destroyed || d.closing {
 				return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
 			}

@@ -19,6 +19,7 @@ func (q *Queue) RunningEnd() time.Duration {
 	d := q.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	q.closeInbox()
 	if q.count == 0 {
 		return q.vEnd
 	}
@@ -48,6 +49,7 @@ func (d *Device) SubmitAfter(after time.Duration, queues []*Queue, tasks []Task,
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: graph task %d names queue %d of %d", d.cfg.Name, i, qi, len(queues))
 		}
 		q := queues[qi]
+		q.closeInbox()
 		if q.destroyed || d.closing {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
 		}

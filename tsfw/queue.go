@@ -18,11 +18,16 @@ type Queue struct {
 	id    int
 	depth int
 
-	// Read without the lock by Synchronize and Query.
-	submitted atomic.Uint64
-	completed atomic.Uint64
-	hasErr    atomic.Bool
-	lastVEnd  atomic.Int64 // virtual end of the latest submitted task
+	// Read without the lock by Synchronize and Query. submitted is
+	// written by launching threads, completed by lanes: apart.
+	submitted  atomic.Uint64
+	lastVEnd   atomic.Int64 // virtual end of the latest submitted task
+	_          [48]byte
+	completed  atomic.Uint64
+	hasErr     atomic.Bool
+	helpWanted atomic.Int32 // q.helping, read by running chains without d.mu
+
+	in inbox // kernels submitted without d.mu (inbox.go)
 
 	// Guarded by d.mu.
 	ring      []Task // grows by doubling up to depth, then stays
@@ -33,7 +38,8 @@ type Queue struct {
 	destroyed bool
 	blocked   int           // submitters waiting for a free slot
 	helping   int           // submitters running q's kernels while the ring is full (spinSpace)
-	vEnd      time.Duration // virtual end of the latest submitted task
+	chain     int           // head tasks claimed by a running chain (chain.go)
+	vEnd      time.Duration // virtual end of the latest submitted task; also guarded by in.mu (inbox.go)
 	err       error         // first asynchronous error not yet reported
 	waiters   []*waiter
 	stopped   error         // set by Stop: Submit fails with it (builtin_ctl.go)
@@ -83,10 +89,18 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if h := submitHook.Load(); h != nil { // fault injection (fault.go)
 		t = (*h)(q, t)
 	}
+	if t.kind == kindKernel { // fast path after the hook: a faulty kernel is a kernel too
+		if id, ok := q.submitFast(&t); ok {
+			return id, nil
+		}
+	}
 	d := q.d
 	spun := false
 	d.mu.Lock()
 	for {
+		// Again after every wait below released d.mu: another
+		// submitter may have turned the fast path on meanwhile.
+		q.closeInbox()
 		if q.destroyed || d.closing {
 			d.mu.Unlock()
 			return 0, abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
@@ -119,9 +133,11 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 			// completion, and a thread hand-off for a C thread).
 			spun = true
 			q.helping++
+			q.helpWanted.Add(1) // a running chain stops (chain.go)
 			d.mu.Unlock()
 			q.spinSpace()
 			d.mu.Lock()
+			q.helpWanted.Add(-1)
 			if q.helping--; q.helping == 0 {
 				d.schedule() // hand q's next kernel to a lane again
 			}
@@ -151,6 +167,7 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if q.count == 1 {
 		d.schedule()
 	}
+	q.openInbox()
 	d.mu.Unlock()
 	return id, nil
 }
@@ -242,7 +259,8 @@ func newRing(n int) []Task {
 }
 
 // stamp computes t's virtual start and end and its event bookkeeping.
-// Precondition: d.mu held.
+// Precondition: d.mu held; for a kernel task, q.in.mu instead while the
+// inbox is live (inbox.go): a kernel reads only q.vEnd and atomics here.
 func (d *Device) stamp(q *Queue, t *Task) error {
 	start := max(q.vEnd, time.Duration(d.vHost.Load()))
 	cost := d.cost.cost(t)
@@ -283,8 +301,7 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 	if d.cfg.OnBusy != nil {
 		d.reportBusy(t, cost)
 	}
-	d.seq++
-	t.seq = d.seq
+	t.seq = d.seq.Add(1)
 	t.vStart, t.vEnd = start, start+cost
 	q.vEnd = t.vEnd
 	q.lastVEnd.Store(int64(t.vEnd))
@@ -448,9 +465,10 @@ func (q *Queue) Destroy(wait bool) {
 // its event for the same reason.
 // Precondition: d.mu held.
 func (q *Queue) drop() {
+	q.closeInbox()
 	keep := 0
 	if q.inflight {
-		keep = 1
+		keep = max(1, q.chain)
 	}
 	for i := keep; i < q.count; i++ {
 		j := (q.head + i) % len(q.ring)
@@ -470,7 +488,7 @@ func (q *Queue) drop() {
 }
 
 // reportBusy tells cfg.OnBusy what t adds to its engine. Precondition:
-// d.mu held.
+// d.mu held, or q.in.mu for a kernel stamped through the inbox (stamp).
 func (d *Device) reportBusy(t *Task, cost time.Duration) {
 	switch t.kind {
 	case kindCopy, kindCopy2D, kindMemset, kindEngine:

@@ -19,14 +19,9 @@ type TaskNamer interface {
 	TaskName() string
 }
 
-// tracedID is traceID, parsed once.
-// Precondition: d.mu held.
-func (d *Device) tracedID() int {
-	if d.tlID == 0 {
-		d.tlID = d.traceID() + 1
-	}
-	return d.tlID - 1
-}
+// tracedID is traceID, parsed once at NewDevice: read without d.mu by
+// stamp on the inbox path (inbox.go).
+func (d *Device) tracedID() int { return d.tlID }
 
 // traceID is the device number of d for the timeline: the digits ending
 // its name ("dev3" → 3), else 0.
@@ -42,7 +37,8 @@ func (d *Device) traceID() int {
 
 // traceTask reports t, just stamped on q; engine is the SDMA timeline it
 // occupies (-1: none).
-// Precondition: d.mu held.
+// Precondition: d.mu held, or q.in.mu for a kernel stamped through the
+// inbox (the timeline recorder takes its own lock).
 func (d *Device) traceTask(q *Queue, t *Task, engine int) {
 	r := timeline.Task{
 		Dev: d.tracedID(), Stream: q.id, Seq: t.seq, Kind: t.kind.String(),
@@ -109,7 +105,7 @@ func (d *Device) traceSync(t *Task, engine int, start, end time.Duration) {
 			map[string]any{"engine": "SDMA " + strconv.Itoa(engine)})
 		return
 	}
-	r := timeline.Task{Dev: dev, Stream: -1, Seq: d.seq, Kind: t.kind.String(), Start: start, End: end, Engine: engine, Bytes: t.n}
+	r := timeline.Task{Dev: dev, Stream: -1, Seq: d.seq.Load(), Kind: t.kind.String(), Start: start, End: end, Engine: engine, Bytes: t.n}
 	if t.kind == kindCopy {
 		r.Dir = t.dir.String()
 	}

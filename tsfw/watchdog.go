@@ -24,6 +24,11 @@ import (
 // aclFinalize and aclrtResetDevice return in bounded time whatever a
 // kernel does. A stream abort (Queue.Abort) returns at once and leaves a
 // running kernel to finish, as before; past its timeout it is abandoned.
+//
+// Decision (merge of the launch fast path): a chain of one-block kernels
+// (chain.go) is never abandoned, at close either; kernels with a Timeout
+// never join a chain, and no chain starts once the device is closing, so
+// only a chain already running when Close began is waited for in full.
 
 // watchdogPeriod is how often the watchdog looks: a timeout fires at most
 // this late.
@@ -67,6 +72,13 @@ func (d *Device) expire(now time.Time) {
 	a := &d.aic
 	for i := 0; i < len(a.running); i++ {
 		r := a.running[i]
+		if r.q != nil && r.q.chain > 0 {
+			// A chain of one-block kernels without a timeout
+			// (chain.go) runs with d.mu released and its position
+			// known to its lane only: it is not abandoned, Close
+			// waits for it (no new chain starts once closing).
+			continue
+		}
 		var err error
 		switch {
 		case r.ks.Timeout > 0 && now.Sub(r.start) > r.ks.Timeout:

@@ -6,6 +6,7 @@
 //
 //   npuemu_bench            full sizes and iteration counts
 //   npuemu_bench --quick    tiny sizes, only to check that everything runs
+//   npuemu_bench --kernels  the kernel workloads only (launch, vector add)
 //
 // Host memory: the peer copies from and to plain malloc'ed (pageable) memory,
 // so the metrics shared with it (h2d_64MiB_GBps, d2h_64MiB_GBps,
@@ -14,6 +15,7 @@
 #define _GNU_SOURCE
 #include "acl/acl.h"
 
+#include <pthread.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -237,6 +239,21 @@ static void bench_start_to_first_malloc(struct bench *b) {
 // -march=native: the kernel runs on this very host, and the peer's kernels
 // are vectorised by LLVM for it too.
 static void build_bench_kernels(char *so, size_t n) {
+    // NPUEMU_BENCH_KERNELS names a prebuilt bench_kernels.so, for hosts
+    // without a compiler (it is not removed afterwards: copied first).
+    const char *pre = getenv("NPUEMU_BENCH_KERNELS");
+    if (pre != NULL && *pre != 0) {
+        char tmpd[] = "/tmp/npuemu-bench-XXXXXX";
+        if (mkdtemp(tmpd) == NULL) { perror("mkdtemp"); exit(1); }
+        snprintf(so, n, "%s/bench_kernels.so", tmpd);
+        char cp[9000];
+        snprintf(cp, sizeof cp, "cp '%s' '%s'", pre, so);
+        if (system(cp) != 0) {
+            fprintf(stderr, "npuemu_bench: cannot copy %s\n", pre);
+            exit(1);
+        }
+        return;
+    }
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", __FILE__);
     char *slash = strrchr(dir, '/');
@@ -358,6 +375,86 @@ static void bench_vector_add(struct bench *b, aclrtBinHandle bin) {
     CK(aclrtDestroyStream(s));
 }
 
+// npuemu only: 4 threads, each launching the empty kernel into a stream of
+// its own (the many-core launch path: no lock shared by the streams on the
+// way), N launches each after a warm-up; launches of all threads per second
+// from the moment they all start to the last synchronisation.
+#define MT_THREADS 4
+
+struct mt_launcher {
+    aclrtContext ctx;
+    aclrtFuncHandle f;
+    aclrtArgsHandle a;
+    aclrtStream s;
+    int n;
+    pthread_barrier_t *start;
+};
+
+static void *mt_launch(void *p) {
+    struct mt_launcher *m = p;
+    CK(aclrtSetCurrentContext(m->ctx));
+    for (int i = 0; i < 100; i++) CK(aclrtLaunchKernelWithConfig(m->f, 1, m->s, NULL, m->a, NULL));
+    CK(aclrtSynchronizeStream(m->s));
+    pthread_barrier_wait(m->start);
+    for (int i = 0; i < m->n; i++) CK(aclrtLaunchKernelWithConfig(m->f, 1, m->s, NULL, m->a, NULL));
+    CK(aclrtSynchronizeStream(m->s));
+    return NULL;
+}
+
+static void bench_launch_mt(struct bench *b, aclrtBinHandle bin) {
+    struct mt_launcher m[MT_THREADS];
+    pthread_t th[MT_THREADS];
+    pthread_barrier_t start;
+    aclrtContext ctx;
+    aclrtFuncHandle f;
+    CK(aclrtGetCurrentContext(&ctx));
+    CK(aclrtBinaryGetFunction(bin, "empty", &f));
+    aclrtArgsHandle a = kernel_args(f, &b->dev, 1, 0, 0);
+    pthread_barrier_init(&start, NULL, MT_THREADS + 1);
+    for (int i = 0; i < MT_THREADS; i++) {
+        m[i] = (struct mt_launcher){.ctx = ctx, .f = f, .a = a, .n = b->p.sync_iters, .start = &start};
+        CK(aclrtCreateStream(&m[i].s));
+        if (pthread_create(&th[i], NULL, mt_launch, &m[i]) != 0) {
+            fprintf(stderr, "pthread_create failed\n");
+            exit(1);
+        }
+    }
+    pthread_barrier_wait(&start);
+    double t0 = now_ns();
+    for (int i = 0; i < MT_THREADS; i++) pthread_join(th[i], NULL);
+    double t1 = now_ns();
+    metric("launch_mt4_throughput", MT_THREADS * (double)b->p.sync_iters / ((t1 - t0) / 1e9), "launches/s");
+    pthread_barrier_destroy(&start);
+    for (int i = 0; i < MT_THREADS; i++) CK(aclrtDestroyStream(m[i].s));
+}
+
+// npuemu only: the vector add launched as a user would, 40 blocks (an
+// Atlas A2's vector cores) with no resource limit: the blocks run on the
+// host's threads (docs/kernels.md, "Host threads").
+static void bench_vector_add_40(struct bench *b, aclrtBinHandle bin) {
+    size_t n = b->p.big / sizeof(float), bytes = n * sizeof(float);
+    const uint32_t blocks = 40;
+    aclrtFuncHandle f;
+    aclrtStream s;
+    void *d[3];
+    CK(aclrtBinaryGetFunction(bin, "vadd", &f));
+    CK(aclrtCreateStream(&s));
+    for (int i = 0; i < 3; i++) CK(aclrtMalloc(&d[i], bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    CK(aclrtMemcpy(d[0], bytes, b->pageable, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    CK(aclrtMemcpy(d[1], bytes, b->pageable, bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclrtArgsHandle a = kernel_args(f, d, 3, n, 1);
+    CK(aclrtLaunchKernelWithConfig(f, blocks, s, NULL, a, NULL)); // warm-up: first touch of c
+    CK(aclrtSynchronizeStream(s));
+    int k = b->p.bulk_iters;
+    double t0 = now_ns();
+    for (int i = 0; i < k; i++) CK(aclrtLaunchKernelWithConfig(f, blocks, s, NULL, a, NULL));
+    CK(aclrtSynchronizeStream(s));
+    double t1 = now_ns();
+    metric("vector_add_40blk_16Mi_GBps", 3.0 * bytes * k / (t1 - t0), "GB/s");
+    for (int i = 0; i < 3; i++) CK(aclrtFree(d[i]));
+    CK(aclrtDestroyStream(s));
+}
+
 static void bench_kernels(struct bench *b) {
     char so[4200];
     build_bench_kernels(so, sizeof so);
@@ -368,7 +465,9 @@ static void bench_kernels(struct bench *b) {
     *strrchr(so, '/') = 0;
     rmdir(so);
     bench_launch(b, bin);
+    bench_launch_mt(b, bin);
     bench_vector_add(b, bin);
+    bench_vector_add_40(b, bin);
     CK(aclrtBinaryUnLoad(bin));
 }
 
@@ -390,18 +489,21 @@ static const struct workload workloads[] = {
 
 int main(int argc, char **argv) {
     struct bench b = {.p = full, .device = 0};
+    int kernels_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--first-malloc") == 0) return first_malloc_child();
         if (strcmp(argv[i], "--quick") == 0) {
             b.p = quick;
+        } else if (strcmp(argv[i], "--kernels") == 0) {
+            kernels_only = 1;
         } else {
-            fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--kernels]\n", argv[0]);
             return 2;
         }
     }
     // Measured before this process initialises ACL, so the child does not
     // compete with our own runtime's start-up.
-    bench_start_to_first_malloc(&b);
+    if (!kernels_only) bench_start_to_first_malloc(&b);
 
     CK(aclInit(NULL));
     CK(aclrtSetDevice(b.device));
@@ -413,6 +515,7 @@ int main(int argc, char **argv) {
     CK(aclrtMalloc(&b.dev, b.p.big, ACL_MEM_MALLOC_HUGE_FIRST));
 
     for (size_t i = 0; i < sizeof workloads / sizeof workloads[0]; i++) {
+        if (kernels_only && workloads[i].run != bench_kernels) continue;
         fprintf(stderr, "npuemu_bench: %s\n", workloads[i].name);
         workloads[i].run(&b);
     }

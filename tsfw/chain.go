@@ -1,0 +1,109 @@
+package tsfw
+
+// Chained kernels. A lane that ends a one-block kernel and finds more
+// one-block kernels of the same kind queued right behind it in the same
+// queue (a launch loop's, typically moved there from the inbox in one
+// pull) runs up to maxChain of them on the core it holds, without the
+// device lock between them and without a pass of the arbiter each: one
+// lock to claim them, one to retire them. Each still completes as its own
+// task, in order, with its own virtual end (stamped at submission), so
+// virtual time and every observable order are those of running them one
+// by one; only the host sees the completions of a chain arrive together.
+//
+// A chain is taken only when both pools still have a free core, or no
+// other queue has a kernel waiting at its head (it would have had the
+// core by the arbiter's order); never while a
+// submitter runs the queue's kernels itself (spinSpace), nor under pacing
+// or for kernels with a timeout. Tasks claimed by a running chain count as
+// running: Stop, Abort and Destroy(false) keep them (drop).
+
+// maxChain bounds the kernels one chain claims.
+const maxChain = 64
+
+// chained is what a chain needs of one claimed task.
+type chained struct {
+	kern Kernel
+	ks   KernelSpec
+}
+
+// chainable returns how many tasks behind q's head (r's kernel, which has
+// ended) r's lane may run as a chain.
+// Precondition: d.mu held, r's task is q's head.
+func (d *Device) chainable(q *Queue, r *krun) int {
+	if !r.solo || r.ks.Blocks != 1 || q.helping > 0 || q.destroyed || q.stopped != nil || d.closing || d.cfg.Pacing > 0 {
+		return 0
+	}
+	k := 0
+	for i := 1; i < q.count && k < maxChain; i++ {
+		j := q.head + i
+		if j >= len(q.ring) {
+			j -= len(q.ring)
+		}
+		t := &q.ring[j]
+		if t.kind != kindKernel || t.ks.Blocks != 1 || t.ks.Kind != r.ks.Kind || t.ks.MixVector != r.ks.MixVector || t.ks.Timeout != 0 {
+			break
+		}
+		k++
+	}
+	if k == 0 {
+		return 0
+	}
+	if d.aic.freeCube > 0 && (d.aic.vectorCores == 0 || d.aic.freeVector > 0) {
+		return k // a kernel waiting elsewhere is not short of a core we hold
+	}
+	for p := range d.active {
+		for _, x := range d.active[p] {
+			if x != q && !x.inflight && x.count > 0 && x.ring[x.head].kind == kindKernel {
+				return 0
+			}
+		}
+	}
+	return k
+}
+
+// runChain runs the k kernels at q's head (claimed: r's previous task has
+// just been completed) on r's core, releasing d.mu meanwhile, and retires
+// all but the last one run, which becomes r's task for the caller to
+// complete with the error returned. A kernel that fails ends the chain, and
+// so does a submitter starting to run the queue's kernels itself; the
+// claimed kernels after that stay queued.
+// Precondition: d.mu held; on return d.mu held.
+func (d *Device) runChain(q *Queue, r *krun, k int) error {
+	var buf [maxChain]chained
+	c := buf[:k]
+	for i := range c {
+		j := q.head + i
+		if j >= len(q.ring) {
+			j -= len(q.ring)
+		}
+		t := &q.ring[j]
+		c[i] = chained{kern: t.kern, ks: t.ks}
+	}
+	q.inflight = true
+	q.chain = k
+	d.mu.Unlock()
+	n := 0
+	var err error
+	for n < k {
+		x := &c[n]
+		r.kern, r.ks = x.kern, x.ks
+		r.next.Store(0)
+		r.failed.Store(false)
+		r.err = nil
+		runLane(r)
+		err = callDone(r.kern, r.err)
+		n++
+		if err != nil || q.helpWanted.Load() > 0 {
+			break // a submitter waits for ring space: it runs the rest (spinSpace)
+		}
+	}
+	clear(c)
+	d.mu.Lock()
+	q.chain = 0
+	for range n - 1 {
+		d.complete(q, nil)
+	}
+	q.inflight = true // the last kernel run is still to be completed
+	r.vEnd = q.ring[q.head].vEnd
+	return err
+}

@@ -1,0 +1,149 @@
+package tsfw
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// The launch fast path. A launch loop submits kernel after kernel to one
+// queue while a lane on another CPU runs them; if every Submit took
+// Device.mu, the lock's cache line, and the arbiter state behind it, would
+// move between the two CPUs twice per kernel, and on a many-core host
+// every launching thread of every stream would meet there. So a kernel
+// submitted to a queue that already holds tasks goes to the queue's inbox
+// instead: a short list guarded by the queue's own mutex, stamped on the
+// virtual clock there (a kernel's start and end depend on the queue's
+// previous task and the host's observed time only, see stamp). The device
+// side moves the whole inbox into the ring under Device.mu when the
+// queue's head completes (complete → pull), so the lane running the
+// stream's kernels takes the launches in batches and the launcher never
+// touches the device lock while the stream is busy.
+//
+// Invariant: inbox.live is written under both Device.mu and inbox.mu, and
+// is true only while q.count > 0, so a completion of q is still to come and
+// will pull. While live is false only Device.mu holders append to q or
+// stamp it; any code under Device.mu that looks past q's head or at q.vEnd
+// first calls closeInbox, which moves the inbox into the ring and turns the
+// fast path off until the next slow Submit turns it on again. Submission
+// order, ids (submitted) and virtual times are those Submit would have
+// given: they are assigned under inbox.mu in arrival order.
+type inbox struct {
+	_     [64]byte // off the cache line of the queue's other fields
+	mu    sync.Mutex
+	live  bool         // the fast path is on (see above)
+	done  uint64       // q.completed as last read: completions are only ever more
+	tasks []Task       // stamped, in submission order
+	n     atomic.Int32 // len(tasks), for pull's check without mu
+	_     [64]byte
+}
+
+// submitFast queues a kernel task through the inbox if the fast path is
+// on and the ring (with the inbox) has room; ok is false otherwise, and
+// the caller takes the slow path.
+func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
+	in := &q.in
+	in.mu.Lock()
+	if !in.live {
+		in.mu.Unlock()
+		return 0, false
+	}
+	// Room: read the lane's completion count (a cache line it writes)
+	// only when the count read last says the ring may be full.
+	if q.submitted.Load()-in.done >= uint64(q.depth) {
+		in.done = q.completed.Load()
+		if q.submitted.Load()-in.done >= uint64(q.depth) {
+			in.mu.Unlock()
+			return 0, false
+		}
+	}
+	// A kernel's stamp reads q.vEnd (guarded by in.mu while live) and
+	// the device's atomics only.
+	if err := q.d.stamp(q, t); err != nil {
+		in.mu.Unlock()
+		return 0, false
+	}
+	in.tasks = append(in.tasks, *t)
+	in.n.Store(int32(len(in.tasks)))
+	id = uint32(q.submitted.Add(1))
+	in.mu.Unlock()
+	return id, true
+}
+
+// pull moves the inbox into the ring after q's head completed, and turns
+// the fast path off when q is left empty.
+// Precondition: d.mu held.
+func (q *Queue) pull() {
+	in := &q.in
+	if !in.live || (q.count > 0 && in.n.Load() == 0) {
+		// Not live: nothing was queued there. Nothing queued and tasks
+		// left: a submission that races with this check is pulled at
+		// the next completion.
+		return
+	}
+	in.mu.Lock()
+	q.moveInbox()
+	if q.count == 0 {
+		in.live = false
+	}
+	in.mu.Unlock()
+}
+
+// closeInbox moves the inbox into the ring and turns the fast path off, so
+// that the caller may look at or append to the whole queue.
+// Precondition: d.mu held.
+func (q *Queue) closeInbox() {
+	in := &q.in
+	if !in.live {
+		return
+	}
+	in.mu.Lock()
+	q.moveInbox()
+	in.live = false
+	in.mu.Unlock()
+}
+
+// openInbox turns the fast path on if q holds tasks and takes new ones.
+// Precondition: d.mu held.
+func (q *Queue) openInbox() {
+	if q.count == 0 || q.destroyed || q.stopped != nil || q.d.closing {
+		return
+	}
+	in := &q.in
+	in.mu.Lock()
+	in.live = true
+	in.mu.Unlock()
+}
+
+// moveInbox appends the inbox's tasks to the ring, growing it as needed
+// (the fast path admits no more than the queue depth in all).
+// Precondition: d.mu and q.in.mu held.
+func (q *Queue) moveInbox() {
+	in := &q.in
+	k := len(in.tasks)
+	if k == 0 {
+		return
+	}
+	if need := q.count + k; need > len(q.ring) {
+		n := max(len(q.ring), initialRing)
+		for n < need {
+			n *= 2
+		}
+		q.growInto(newRing(n))
+	}
+	for i := range in.tasks {
+		j := q.head + q.count
+		if j >= len(q.ring) {
+			j -= len(q.ring)
+		}
+		q.ring[j] = in.tasks[i]
+		q.count++
+	}
+	clear(in.tasks)
+	in.tasks = in.tasks[:0]
+	in.n.Store(0)
+	if !q.active {
+		q.active = true
+		q.d.busy.Add(1)
+		q.d.active[q.prio] = append(q.d.active[q.prio], q)
+	}
+}

@@ -1,0 +1,55 @@
+package tsfw
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Host threads. The emulated device has many more cores (40 vector cores
+// on an Atlas A2) than a CI runner has CPUs, and a core granted to a
+// kernel is a share of the virtual clock, not a host thread: a kernel of
+// 40 blocks granted 40 cores lasts ceil(40/40) waves on the virtual clock
+// whatever runs it. On the host, its blocks are run by at most HostThreads
+// lanes (plus a thread waiting for it), which take block numbers from a
+// shared counter; more lanes than CPUs only make the OS time-slice them,
+// and each lane that parks and wakes costs a futex round trip. Split bulk
+// copies use the same number of threads.
+//
+// The number is NPUEMU_THREADS when set to a positive integer, else the
+// CPUs this process may run on (runtime.NumCPU: the affinity mask at
+// start, so `taskset -c 0,1` means 2). Decision: no NUMA placement; the
+// lanes are OS threads the kernel's scheduler spreads, and one process
+// that wants fewer sets NPUEMU_THREADS (or taskset).
+
+// EnvThreads is the environment variable that sets HostThreads.
+const EnvThreads = "NPUEMU_THREADS"
+
+// MaxHostThreads bounds NPUEMU_THREADS.
+const MaxHostThreads = 1024
+
+var hostThreads struct {
+	once sync.Once
+	n    int
+}
+
+// HostThreads returns how many host threads run kernel blocks and split
+// copies: NPUEMU_THREADS if it is an integer in 1..1024, else the CPUs
+// the process may run on.
+func HostThreads() int {
+	hostThreads.once.Do(func() { hostThreads.n = parseThreads(os.Getenv(EnvThreads), runtime.NumCPU()) })
+	return hostThreads.n
+}
+
+// parseThreads returns the thread count v asks for, or def when v is not
+// an integer in 1..MaxHostThreads (emu.LoadConfig reports such a value as
+// an error before any device starts).
+func parseThreads(v string, def int) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > MaxHostThreads {
+		return max(def, 1)
+	}
+	return n
+}
