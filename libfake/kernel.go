@@ -206,8 +206,8 @@ func kstate(state []byte) *C.npu_kstate {
 }
 
 func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []byte) error {
-	var msg *C.char
-	r := int64(C.npu_krun(C.uintptr_t(fn), C.uintptr_t(args), C.uint64_t(size), C.uint32_t(block), C.uint32_t(blocks), kstate(state), &msg))
+	res := C.npu_krun_r(C.uintptr_t(fn), C.uintptr_t(args), C.uint64_t(size), C.uint32_t(block), C.uint32_t(blocks), kstate(state))
+	r, msg := int64(res.r), res.msg
 	switch r >> 32 {
 	case C.NPU_KRUN_OK:
 		return nil

@@ -49,8 +49,14 @@ func npuKernelSoC() *C.char {
 func (cHost) Cycles(state []byte) (busy [acl.KernelPipes]uint64, cycles uint64, cores uint32) {
 	st := kstate(state)
 	if st.shared == 0 {
-		return busy, 0, 0
+		return busy, 0, 0 // not an Ascend C launch: nothing escapes, nothing allocated
 	}
+	return launchCycles(st)
+}
+
+// launchCycles reads an Ascend C launch's cycle record (its buffers go to C,
+// so they live on the heap: kept out of Cycles' common path).
+func launchCycles(st *C.npu_kstate) (busy [acl.KernelPipes]uint64, cycles uint64, cores uint32) {
 	var c C.uint64_t
 	n := C.npu_kcycles(st, (*C.uint64_t)(unsafe.Pointer(&busy[0])), &c)
 	return busy, uint64(c), uint32(n)

@@ -54,6 +54,20 @@ typedef struct npu_kstate {
  * for NPU_KRUN_FAULT *msg is a malloc'ed message the caller frees. */
 int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st, char **msg);
 
+/* npu_krun_r is npu_krun with the message returned by value, so that the Go
+ * caller passes no pointer to its own memory (which would move the message
+ * slot to the Go heap: an allocation per block). */
+typedef struct npu_krun_ret {
+    int64_t r;
+    char *msg;
+} npu_krun_ret;
+static inline npu_krun_ret npu_krun_r(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, uint32_t blocks, npu_kstate *st) {
+    npu_krun_ret o;
+    o.msg = NULL;
+    o.r = npu_krun(fn, args, size, block, blocks, st, &o.msg);
+    return o;
+}
+
 /* npu_kcycles copies the launch's per-pipe busy cycles (NPU_KPIPES,
  * summed over its blocks) and its length in cycles (the slowest block);
  * it returns the number of blocks that reported, 0 when none did. */
