@@ -59,52 +59,14 @@ func (d DrvCode) Known() bool {
 }
 
 // ACL converts a driver error to the aclError the ACL runtime returns for
-// it (hal-api.md §2, the runtime's own conversion table); codes the table
-// does not list become ACL_ERROR_RT_DRV_INTERNAL_ERROR.
-func (d DrvCode) ACL() Code {
-	if c, ok := drvToACL[d]; ok {
-		return c
-	}
-	return ACL_ERROR_RT_DRV_INTERNAL_ERROR
-}
-
-var drvToACL = map[DrvCode]Code{
-	DRV_ERROR_NONE:                ACL_RT_SUCCESS,
-	DRV_ERROR_NO_DEVICE:           ACL_ERROR_RT_NO_DEVICE,
-	DRV_ERROR_INVALID_DEVICE:      ACL_ERROR_RT_INVALID_DEVICEID,
-	DRV_ERROR_INVALID_VALUE:       ACL_ERROR_RT_PARAM_INVALID,
-	DRV_ERROR_INVALID_HANDLE:      ACL_ERROR_RT_INVALID_HANDLE,
-	DRV_ERROR_INVALID_MALLOC_TYPE: ACL_ERROR_RT_INVALID_MALLOC_TYPE,
-	DRV_ERROR_OUT_OF_MEMORY:       ACL_ERROR_RT_MEMORY_ALLOCATION,
-	DRV_ERROR_WAIT_TIMEOUT:        ACL_ERROR_RT_REPORT_TIMEOUT,
-	DRV_ERROR_SOCKET_CLOSE:        ACL_ERROR_RT_SOCKET_CLOSE,
-	DRV_ERROR_SEND_MESG:           ACL_ERROR_RT_SEND_MSG,
-	DRV_ERROR_BUS_DOWN:            ACL_ERROR_RT_LOST_HEARTBEAT,
-	DRV_ERROR_DEV_PROCESS_HANG:    ACL_ERROR_RT_INTERNAL_ERROR,
-	DRV_ERROR_MALLOC_FAIL:         ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
-	DRV_ERROR_OPER_NOT_PERMITTED:  ACL_ERROR_RT_NO_PERMISSION,
-	DRV_ERROR_NO_EVENT_RESOURCES:  ACL_ERROR_RT_NO_EVENT_RESOURCE,
-	DRV_ERROR_NO_STREAM_RESOURCES: ACL_ERROR_RT_NO_STREAM_RESOURCE,
-	DRV_ERROR_NO_NOTIFY_RESOURCES: ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
-	DRV_ERROR_NO_MODEL_RESOURCES:  ACL_ERROR_RT_NO_MODEL_RESOURCE,
-	DRV_ERROR_NOT_SUPPORT:         ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-	DRV_ERROR_NO_CDQ_RESOURCES:    ACL_ERROR_RT_NO_CDQ_RESOURCE,
-	DRV_ERROR_CDQ_NOT_EXIST:       ACL_ERROR_RT_PARAM_INVALID,
-	DRV_ERROR_CDQ_ABNORMAL:        ACL_ERROR_RT_CDQ_BATCH_ABNORMAL,
-	DRV_ERROR_OVER_LIMIT:          ACL_ERROR_RT_OVER_LIMIT,
-	DRV_ERROR_QUEUE_EMPTY:         ACL_ERROR_RT_QUEUE_EMPTY,
-	DRV_ERROR_QUEUE_FULL:          ACL_ERROR_RT_QUEUE_FULL,
-	DRV_ERROR_REPEATED_INIT:       ACL_ERROR_RT_REPEATED_INIT,
-	DRV_ERROR_IOCRL_FAIL:          ACL_ERROR_RT_DRV_INTERNAL_ERROR,
-	DRV_ERROR_NO_RESOURCES:        ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
-	DRV_ERROR_COPY_USER_FAIL:      ACL_ERROR_RT_COPY_DATA,
-	DRV_ERROR_MEMORY_OPT_FAIL:     ACL_ERROR_RT_PARAM_INVALID,
-	DRV_ERROR_RESUME:              ACL_ERROR_RT_TIMEOUT,
-}
+// it: the runtime's one conversion table (rt-types.md §8.4, generated in
+// zrterr.go; the rt* layer returns the same codes); codes the table does
+// not list become ACL_ERROR_RT_DRV_INTERNAL_ERROR.
+func (d DrvCode) ACL() Code { return RTCodeOfDrv(d) }
 
 // aclToDrv is the way back for DrvCodeOf: an aclError met on a driver path
 // becomes the driver code that says the same thing. It is chosen rather
-// than inverted from drvToACL because several driver codes share one ACL
+// than inverted from the driver → ACL table (zrterr.go) because several driver codes share one ACL
 // code there.
 var aclToDrv = map[Code]DrvCode{
 	ACL_SUCCESS:                        DRV_ERROR_NONE,
