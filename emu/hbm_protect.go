@@ -162,3 +162,22 @@ func (h *HBM) FreedBlock(addr uintptr) (Block, bool) {
 	defer h.mu.RUnlock()
 	return h.freed.find(addr)
 }
+
+// HostPKeys reports whether the CPU and kernel offer memory protection keys
+// (x86-64 "pku" and "ospke" in /proc/cpuinfo). With them, host threads
+// could be denied device memory that kernel threads may touch; npuemu does
+// not use them yet (docs/hardening.md), so host code dereferencing a device
+// pointer reads or writes it as host memory, as npuemu info says.
+func HostPKeys() bool {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
+			f := " " + v + " "
+			return strings.Contains(f, " pku ") && strings.Contains(f, " ospke ")
+		}
+	}
+	return false
+}
