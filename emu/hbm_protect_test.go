@@ -121,3 +121,29 @@ func TestHBMProtectedFillsCapacity(t *testing.T) {
 	}
 	assert.Equal(t, 32, n)
 }
+
+// TestNodeHBMProtected: on a node directory the shared window is PROT_NONE
+// in this process except the blocks it allocated.
+func TestNodeHBMProtected(t *testing.T) {
+	t.Setenv(EnvProtect, "1")
+	cfg, _ := nodeTestConfig(t)
+	n := newTestNode(t, cfg)
+	d, err := n.Device(0)
+	require.NoError(t, err)
+	h := d.HBM
+	require.NotNil(t, h.nd, "node-wide memory")
+	require.True(t, h.Protected())
+	a, err := h.Alloc(8192, 0)
+	require.NoError(t, err)
+	b, err := h.Alloc(64, 0)
+	require.NoError(t, err)
+	assert.Equal(t, "rw-", protOf(t, a+8191))
+	assert.Equal(t, "---", protOf(t, a+8192), "guard page")
+	assert.Equal(t, a+3*pageSize, b)
+	base, span := h.Range()
+	assert.Equal(t, "---", protOf(t, base+uintptr(span)/2), "the rest of the window")
+	_, err = h.Free(a)
+	require.NoError(t, err)
+	assert.Equal(t, "---", protOf(t, a))
+	assert.Equal(t, "rw-", protOf(t, b))
+}
