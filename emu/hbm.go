@@ -22,9 +22,10 @@ const (
 // MADV_HUGEPAGE) with exact capacity accounting. Device pointers are real
 // host addresses inside the range, so copies are plain memmoves.
 //
-// The range is twice the capacity, so that alignment padding and
-// fragmentation never make an allocation fail before the accounting does:
-// out of memory means Used()+size > Total(), as on the real device.
+// The range is twice the capacity (four times with protection's guard
+// pages, hbm_protect.go), so that alignment padding and fragmentation never
+// make an allocation fail before the accounting does: out of memory means
+// Used()+size > Total(), as on the real device.
 type HBM struct {
 	name       string
 	base       uintptr
