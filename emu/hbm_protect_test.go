@@ -125,6 +125,9 @@ func TestHBMProtectedFillsCapacity(t *testing.T) {
 // TestNodeHBMProtected: on a node directory the shared window is PROT_NONE
 // in this process except the blocks it allocated.
 func TestNodeHBMProtected(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory holds the node window's address")
+	}
 	t.Setenv(EnvProtect, "1")
 	cfg, _ := nodeTestConfig(t)
 	n := newTestNode(t, cfg)
