@@ -23,9 +23,11 @@ import (
 //     returns the code, the exception callbacks and aclrtGetLastError see
 //     it, nothing is written, the stream and the others go on.
 //   - A synchronous one (aclrtMemcpy, aclrtMemcpy2d, aclrtMemset,
-//     aclrtMemsetD32, batch copies) is refused by the call itself, which
-//     is its own synchronisation point, with ACL_ERROR_RT_PARAM_INVALID as
-//     before.
+//     aclrtMemsetD32, aclrtMemcpyBatch) is refused by the call itself,
+//     which is its own synchronisation point, with
+//     ACL_ERROR_RT_PARAM_INVALID as before. An asynchronous batch refuses
+//     an item that starts outside every allocation at the call (its
+//     failIndex) and queues the SDMA exception for one that overruns.
 //
 // Every report names the address, the allocation it is nearest to (base,
 // size, how far past its end or before its start, or the freed block it
