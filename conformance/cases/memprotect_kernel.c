@@ -9,6 +9,7 @@
  * streams go on.
  *
  * needs: emulator
+ * env: NPUEMU_PROTECT=1
  */
 #include <inttypes.h>
 #include <stdint.h>
