@@ -1,6 +1,8 @@
 package acl
 
 import (
+	"fmt"
+
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
@@ -45,8 +47,8 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}
-		return ptrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"%s: %s %#x is in device %d's memory but not inside any live allocation", fn, what, addr, d.id)
+		return ptrInfo{}, deviceOOB(fn, what, addr, addr, // memprotect.go
+			fmt.Sprintf("%s %#x is in device %d's memory but not inside any live allocation", what, addr, d.id))
 	}
 	if base, size, ok := n.Host().Find(addr); ok {
 		return ptrInfo{class: pinned, room: size - uint64(addr-base)}, nil
@@ -61,6 +63,10 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 
 // checkRoom refuses a copy that would run past the end of an allocation.
 func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
+	if p.room != 0 && count > p.room && p.class == devmem {
+		return deviceOOB(fn, what, addr, addr+uintptr(p.room), // memprotect.go
+			fmt.Sprintf("%d bytes at %s %#x overrun its allocation (%d bytes left)", count, what, addr, p.room))
+	}
 	if p.room != 0 && count > p.room {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
 			"%s: %d bytes at %s %#x overrun its allocation (%d bytes left)", fn, count, what, addr, p.room)
@@ -235,7 +241,7 @@ func MemcpyAsync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint
 		return err
 	}
 	di, si, err := operands(fn, dst, src, count)
-	if err != nil {
+	if handled, err := s.queueOOB(t, err); handled || err != nil { // memprotect.go
 		return err
 	}
 	if err := kindMatches(fn, kind, di, si); err != nil {
@@ -351,10 +357,10 @@ func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint6
 		return err
 	}
 	pi, err := classify(fn, "devPtr", p)
-	if err != nil {
-		return err
+	if err == nil {
+		err = checkRoom(fn, "devPtr", p, pi, count)
 	}
-	if err := checkRoom(fn, "devPtr", p, pi, count); err != nil {
+	if handled, err := s.queueOOB(t, err); handled || err != nil { // memprotect.go
 		return err
 	}
 	if err := sameDevice(fn, s, pi); err != nil {
@@ -466,12 +472,18 @@ func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width,
 func Memcpy2DAsync(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, sh Handle) error {
 	const fn = "aclrtMemcpy2dAsync"
 	done, di, si, err := check2D(fn, dst, dpitch, src, spitch, width, height, kind, true)
-	if done || err != nil {
+	if done {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, serr := resolveStream(t, fn, sh)
 	if err != nil {
+		if serr == nil {
+			_, err = s.queueOOB(t, err) // memprotect.go
+		}
 		return err
+	}
+	if serr != nil {
+		return serr
 	}
 	p, err := plan(fn, s.ctx, di, si)
 	if err != nil {

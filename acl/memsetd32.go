@@ -106,7 +106,7 @@ func MemsetD32Async(t *Thread, p uintptr, memSize uint64, value uint32, n uint64
 		return err
 	}
 	done, pi, err := checkD32(fn, p, memSize, n)
-	if done || err != nil {
+	if handled, err := s.queueOOB(t, err); done || handled || err != nil { // memprotect.go
 		return err
 	}
 	if pi.class != devmem {

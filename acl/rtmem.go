@@ -74,6 +74,7 @@ func RuntimeMalloc(t *Thread, out *uintptr, size uint64, typ uint32, module uint
 	d.allocMu.Lock()
 	d.allocs[addr] = allocation{base: addr, size: size, pages: alignUp(size, page), policy: typ, huge: page > pageSmall, module: module, hal: true}
 	d.allocMu.Unlock()
+	d.emu.HBM.Trim(addr, size) // whole pages past size become guard pages (memprotect.go)
 	*out = addr
 	return nil
 }

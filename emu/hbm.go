@@ -22,9 +22,10 @@ const (
 // MADV_HUGEPAGE) with exact capacity accounting. Device pointers are real
 // host addresses inside the range, so copies are plain memmoves.
 //
-// The range is twice the capacity, so that alignment padding and
-// fragmentation never make an allocation fail before the accounting does:
-// out of memory means Used()+size > Total(), as on the real device.
+// The range is twice the capacity (four times with protection's guard
+// pages, hbm_protect.go), so that alignment padding and fragmentation never
+// make an allocation fail before the accounting does: out of memory means
+// Used()+size > Total(), as on the real device.
 type HBM struct {
 	name       string
 	base       uintptr
@@ -38,6 +39,8 @@ type HBM struct {
 	releaseMin uint64
 	shared     map[uintptr]sharedRange // guarded by mu: block ranges backed by a memory file (shmem.go)
 	nd         *nodeHBM                // nil: process-private memory; else the node directory's (hbm_node.go)
+	guard      bool                    // unallocated pages are PROT_NONE, blocks end in a guard page (hbm_protect.go)
+	freed      freedRing               // guarded by mu: the last blocks freed (fault reports)
 }
 
 // NewHBM reserves the address range of a device memory of total usable
@@ -47,15 +50,28 @@ func NewHBM(name string, total uint64) (*HBM, error) {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: capacity %d bytes out of range", name, total)
 	}
 	span := alignUp(2*total, hugePageSize)
+	guard := ProtectEnabled()
+	if guard {
+		// Guard pages and page-rounded extents take address space: twice
+		// as much again keeps capacity, not placement, the limit.
+		span *= 2
+	}
 	base, raw, rawLen, err := reserve(span)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
 			"emu: %s HBM: cannot reserve %d bytes of address space: %v", name, span, err)
 	}
-	return &HBM{
+	h := &HBM{
 		name: name, base: base, span: span, total: total, raw: raw, rawLen: rawLen,
-		arena: newArena(base, span, HBMMinAlign), releaseMin: hbmReleaseMin,
-	}, nil
+		arena: newArena(base, span, HBMMinAlign), releaseMin: hbmReleaseMin, guard: guard,
+	}
+	if guard {
+		if err := h.protectSpan(); err != nil {
+			_ = unreserve(raw, rawLen)
+			return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "emu: %s HBM: cannot protect the range: %v", name, err)
+		}
+	}
+	return h, nil
 }
 
 // Alloc returns a block of size bytes aligned to align (0 or anything below
@@ -72,7 +88,7 @@ func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
 	if size > h.total || align > h.span {
 		return 0, h.oom(size, "exceeds the capacity")
 	}
-	ext := alignUp(size, HBMMinAlign)
+	ext, align := h.extent(alignUp(size, HBMMinAlign), align)
 	if h.nd != nil {
 		return h.allocNode(size, ext, align)
 	}
@@ -87,6 +103,10 @@ func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
 	addr := h.arena.alloc(ext, size, align)
 	if addr == 0 {
 		return 0, h.oomLocked(size, "no free range large enough (fragmented)")
+	}
+	if err := h.openLocked(addr, size); err != nil {
+		h.arena.free(addr)
+		return 0, h.oomLocked(size, err.Error())
 	}
 	h.used += size
 	h.traceUsedLocked()
@@ -118,6 +138,7 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 	h.used -= req
 	h.traceUsedLocked()
 	h.unshareLocked(baddr, bsize)
+	h.closeLocked(baddr, req, bsize)
 	if h.nd != nil {
 		h.nd.uncharge(req)
 		h.nd.releaseLocked(h, baddr, bsize)
@@ -297,6 +318,12 @@ func (h *HBM) allocNode(size, ext, align uint64) (uintptr, error) {
 			return 0, h.oomLocked(size, "no free range large enough (fragmented)")
 		}
 		if h.nd.claimLocked(h, addr, ext) {
+			if err := h.openLocked(addr, size); err != nil {
+				h.arena.free(addr)
+				h.nd.releaseLocked(h, addr, ext)
+				h.nd.uncharge(size)
+				return 0, h.oomLocked(size, err.Error())
+			}
 			h.used += size
 			return addr, nil
 		}

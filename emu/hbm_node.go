@@ -115,10 +115,19 @@ func newNodeHBM(name string, dir *NodeDir, phys int, v *NodeVNPU) (*HBM, error) 
 		total = v.HBMBytes
 	}
 	atomic.OrUint64(&dir.Self().DevicesOpen, 1<<uint(phys))
-	return &HBM{
+	h := &HBM{
 		name: name, base: base, span: rec.HBMSpan, total: total, raw: base, rawLen: rec.HBMSpan,
 		arena: newArena(base, rec.HBMSpan, HBMMinAlign), releaseMin: hbmReleaseMin, nd: nd,
-	}, nil
+		guard: ProtectEnabled(),
+	}
+	if h.guard {
+		// Every process opens only the blocks it allocates (hbm_protect.go);
+		// another's blocks in the shared window stay PROT_NONE here.
+		if err := h.protectSpan(); err != nil {
+			h.guard = false
+		}
+	}
+	return h, nil
 }
 
 // charge accounts size bytes node-wide: out of memory when the device's

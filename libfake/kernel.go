@@ -221,6 +221,9 @@ func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []by
 	case C.NPU_KRUN_SIGNAL:
 		sig := syscall.Signal(int32(r))
 		addr := uint64(kstate(state).fault_addr)
+		if where := acl.DescribeDeviceAddr(uintptr(addr)); where != "" { // device memory protection (acl/memprotect.go)
+			return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x: %s", sig, unix(sig), addr, where)
+		}
 		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x", sig, unix(sig), addr)
 	default:
 		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: npuemu_trap with code %d", int32(r))

@@ -5,12 +5,13 @@
  * From memory: the bytes go to a memfd and /proc/self/fd/N is opened.
  *
  * Fault guard: each block runs after sigsetjmp on a thread-local guard.
- * A handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE, installed once, jumps
- * back to the guard when the fault happens inside a guarded block; any
- * other fault goes to the handler that was installed before (the Go
- * runtime's, which turns faults of Go code into panics or crash reports),
- * honouring SA_SIGINFO, or to the default action. npuemu_trap jumps to the
- * same guard. sigsetjmp does not save the signal mask (a syscall per
+ * The process's one fault handler (sigchain.c) calls npu_kfault, which
+ * jumps back to the guard when the fault happens inside a guarded block;
+ * any other fault goes on to the handler that was installed before (the
+ * Go runtime's, which turns faults of Go code into panics or crash
+ * reports). A kernel touching device memory no allocation covers faults
+ * there too (emu/hbm_protect.go keeps it PROT_NONE). npuemu_trap jumps to
+ * the same guard. sigsetjmp does not save the signal mask (a syscall per
  * block); after a signal the mask at the fault, from the handler's
  * ucontext, is put back by hand.
  *
@@ -28,7 +29,7 @@
  */
 #define _GNU_SOURCE
 #include "kernel_host.h"
-#include "svmfault.h"
+#include "sigchain.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -84,63 +85,20 @@ extern int npuGMFind(uint64_t addr, uint64_t *base, uint64_t *size);
  * allocate). Go's own c-shared runtime needs static TLS as well. */
 static __thread npu_guard *cur_guard __attribute__((tls_model("initial-exec")));
 
-static const int guarded_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
-static struct sigaction prev[NSIG];
-static pthread_once_t install_once = PTHREAD_ONCE_INIT;
-
-static void chain(int sig, siginfo_t *si, void *uc) {
-    struct sigaction *p = &prev[sig];
-    if (p->sa_flags & SA_SIGINFO) {
-        if (p->sa_sigaction != NULL) {
-            p->sa_sigaction(sig, si, uc);
-            return;
-        }
-    } else if (p->sa_handler == SIG_IGN) {
-        return;
-    } else if (p->sa_handler != SIG_DFL) {
-        p->sa_handler(sig);
-        return;
-    }
-    /* Default action: restore it and return; the faulting instruction
-     * runs again and the signal takes its default course. */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-}
-
 /* npu_kguarded reports whether the calling thread runs a guarded block
  * (svmfault.c: a kernel's fault on a managed page is a device access). */
 int npu_kguarded(void) { return cur_guard != NULL; }
 
-static void on_fault(int sig, siginfo_t *si, void *uc) {
+/* npu_kfault is sigchain.c's second step: a fault on a thread that runs a
+ * guarded block jumps back to its guard; otherwise it returns. */
+void npu_kfault(int sig, siginfo_t *si, void *uc) {
     npu_guard *g = cur_guard;
-    /* A managed page a kernel (or anyone) touched: resolved, resume. */
-    if (npu_svm_claim(sig, si, uc, g != NULL)) return;
-    if (g == NULL) {
-        chain(sig, si, uc);
-        return;
-    }
+    if (g == NULL) return;
     cur_guard = NULL;
     g->sig = sig;
     g->addr = si ? si->si_addr : NULL;
     g->mask = ((ucontext_t *)uc)->uc_sigmask;
     siglongjmp(g->jb, NPU_KRUN_SIGNAL);
-}
-
-static void install(void) {
-    for (size_t i = 0; i < sizeof guarded_sigs / sizeof guarded_sigs[0]; i++) {
-        int sig = guarded_sigs[i];
-        struct sigaction sa;
-        if (sigaction(sig, NULL, &prev[sig]) != 0) continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_fault;
-        sa.sa_mask = prev[sig].sa_mask;
-        /* SA_ONSTACK: Go threads handle signals on their gsignal stack, and
-         * the chained Go handler expects to run there. */
-        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-        sigaction(sig, &sa, NULL);
-    }
 }
 
 static void *finish_open(void *lib, const npuemu_kernel_table_t **table, char *err, size_t errlen) {
@@ -157,7 +115,7 @@ static void *finish_open(void *lib, const npuemu_kernel_table_t **table, char *e
         return NULL;
     }
     *table = (const npuemu_kernel_table_t *)sym;
-    pthread_once(&install_once, install);
+    npu_sig_install();
     return lib;
 }
 
@@ -522,7 +480,7 @@ static void *worker_main(void *p) {
      * thread inherits the creator's mask: make sure faults are delivered. */
     sigset_t set;
     sigemptyset(&set);
-    for (size_t k = 0; k < sizeof guarded_sigs / sizeof guarded_sigs[0]; k++) sigaddset(&set, guarded_sigs[k]);
+    for (size_t k = 0; k < sizeof npu_sig_owned / sizeof npu_sig_owned[0]; k++) sigaddset(&set, npu_sig_owned[k]);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     pthread_mutex_lock(&w->mu);
     for (;;) {

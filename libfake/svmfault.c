@@ -17,13 +17,13 @@
  * what it reports; a handler racing with it re-extends the bounds, so the
  * next drain finds the note.
  *
- * The handler is installed once, in front of whatever was there (the Go
- * runtime's, kernel_host.c's guard): faults it does not claim are chained
- * to that handler as kernel_host.c does. kernel_host.c asks npu_svm_claim
- * first, so the order of the two installations does not matter.
+ * The process's one fault handler (sigchain.c) asks npu_svm_claim first;
+ * faults it does not claim go on to the kernel guard, then to the handler
+ * that was there before.
  */
 #define _GNU_SOURCE
 #include "svmfault.h"
+#include "sigchain.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -54,7 +54,6 @@ static uint64_t nfaults;
  * kernel block. */
 int npu_kguarded(void);
 
-static struct sigaction prev_segv;
 
 static void atomic_min(size_t *p, size_t v) {
     size_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -98,7 +97,7 @@ static int fault_is_write(void *uc) {
 #endif
 }
 
-int npu_svm_claim(int sig, siginfo_t *si, void *uc, int kernel) {
+int npu_svm_claim(int sig, siginfo_t *si, void *uc) {
     uint8_t *s = __atomic_load_n(&st, __ATOMIC_ACQUIRE);
     if (sig != SIGSEGV || si == NULL || s == NULL) return 0;
     uintptr_t a = (uintptr_t)si->si_addr;
@@ -111,7 +110,7 @@ int npu_svm_claim(int sig, siginfo_t *si, void *uc, int kernel) {
     int rc = mprotect((void *)(wbase + ((uintptr_t)i << wshift)), (size_t)1 << wshift, prot);
     errno = saved;
     if (rc != 0) return 0;
-    uint8_t note = (uint8_t)((write ? ST_WRITE : ST_READ) | (kernel ? ST_KERNEL : 0));
+    uint8_t note = (uint8_t)((write ? ST_WRITE : ST_READ) | (npu_kguarded() ? ST_KERNEL : 0));
     uint8_t old = __atomic_fetch_or(&s[i], note, __ATOMIC_ACQ_REL);
     if (!(old & ST_NOTES)) {
         __atomic_add_fetch(&npu_svm_pending, 1, __ATOMIC_ACQ_REL);
@@ -120,50 +119,6 @@ int npu_svm_claim(int sig, siginfo_t *si, void *uc, int kernel) {
     atomic_max(&phi, i + 1);
     __atomic_add_fetch(&nfaults, 1, __ATOMIC_RELAXED);
     return 1;
-}
-
-static void chain(int sig, siginfo_t *si, void *uc) {
-    struct sigaction *p = &prev_segv;
-    if (p->sa_flags & SA_SIGINFO) {
-        if (p->sa_sigaction != NULL) {
-            p->sa_sigaction(sig, si, uc);
-            return;
-        }
-    } else if (p->sa_handler == SIG_IGN) {
-        return;
-    } else if (p->sa_handler != SIG_DFL) {
-        p->sa_handler(sig);
-        return;
-    }
-    /* Default action: restore it; the instruction faults again and the
-     * signal takes its default course. */
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-}
-
-static void on_segv(int sig, siginfo_t *si, void *uc) {
-    if (npu_svm_claim(sig, si, uc, npu_kguarded())) return;
-    chain(sig, si, uc);
-}
-
-static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
-static int handler_err;
-
-static void install_handler(void) {
-    struct sigaction sa;
-    if (sigaction(SIGSEGV, NULL, &prev_segv) != 0) {
-        handler_err = errno;
-        return;
-    }
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_segv;
-    sa.sa_mask = prev_segv.sa_mask;
-    /* SA_ONSTACK: Go threads take signals on their gsignal stack, and the
-     * chained Go handler expects to run there. */
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    if (sigaction(SIGSEGV, &sa, NULL) != 0) handler_err = errno;
 }
 
 int npu_svm_install(uintptr_t base, uint64_t size, unsigned shift) {
@@ -185,11 +140,10 @@ int npu_svm_install(uintptr_t base, uint64_t size, unsigned shift) {
     wsize = size;
     wshift = shift;
     npages = n;
-    pthread_once(&handler_once, install_handler);
-    if (handler_err != 0) {
+    if ((rc = npu_sig_install()) != 0) {
         munmap(m, n);
         pthread_mutex_unlock(&install_mu);
-        return handler_err;
+        return rc;
     }
     __atomic_store_n(&st, (uint8_t *)m, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&install_mu);

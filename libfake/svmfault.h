@@ -47,11 +47,10 @@ extern int64_t npu_svm_pending;
 /* npu_svm_drain moves up to max notes into out and returns their number. */
 size_t npu_svm_drain(npu_svm_fault *out, size_t max);
 
-/* npu_svm_claim is the handler's test: it resolves the fault and returns 1
- * when si_addr is an armed page, else 0. kernel_host.c calls it before
- * treating a fault as a kernel exception. kernel says whether the thread
- * is in a guarded kernel block. */
-int npu_svm_claim(int sig, siginfo_t *si, void *uc, int kernel);
+/* npu_svm_claim is the first step of the fault handler (sigchain.c): it
+ * resolves the fault and returns 1 when si_addr is an armed page, else 0.
+ * A fault on a thread in a guarded kernel block is noted as the kernel's. */
+int npu_svm_claim(int sig, siginfo_t *si, void *uc);
 
 /* npu_svm_faults counts every fault claimed (for benchmarks and tests). */
 uint64_t npu_svm_faults(void);

@@ -68,6 +68,7 @@ func printInfo(w io.Writer, n *emu.Node) {
 		soc.HBMBytes/mib, n.HBMTotal()/mib, soc.L2Bytes/mib, soc.CubeMHz, soc.SDMAEngines)
 	fmt.Fprintf(w, "Limits:        %d streams, %d events, %d notifies; stream priority %d (highest) to %d (lowest)\n",
 		soc.MaxStreams, soc.MaxEvents, soc.MaxNotifies, soc.PriorityGreatest, soc.PriorityLeast)
+	printProtect(w) // info_protect.go
 
 	rows := [][]string{infoColumns}
 	for id := 0; id < n.DeviceCount(); id++ {

@@ -59,6 +59,8 @@ func TestInfoCommand(t *testing.T) {
 			soc, ok := emu.LookupSoC(tt.soc)
 			require.True(t, ok)
 			assert.Contains(t, text, "Configuration: NPUEMU_DEVICES=")
+			assert.Contains(t, text, "Protection:    device memory guard pages on")
+			assert.Contains(t, text, "dereferencing a device pointer does not fault")
 			assert.Contains(t, text, fmt.Sprintf("%d x %s", tt.devices, tt.soc))
 			assert.Contains(t, text, fmt.Sprintf("%d MiB usable", soc.UsableHBMBytes>>20))
 			assert.Contains(t, text, fmt.Sprintf("%d streams, %d events, %d notifies", soc.MaxStreams, soc.MaxEvents, soc.MaxNotifies))

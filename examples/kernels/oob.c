@@ -1,10 +1,11 @@
 /* oob.c: an out-of-bounds writer. Block 0 writes one uint32 at
  * buf + offset bytes (buf: device pointer at offset 0; offset: int64 at
- * offset 8). Device memory is a single mapped range in which allocations
- * are packed, so a write just past a buffer lands in the range and does
- * not fault (as on the real device, where it corrupts a neighbour); an
- * offset that leaves every mapping (e.g. 1 << 52) faults, and the launch
- * fails with ACL_ERROR_RT_AICORE_EXCEPTION at the next synchronisation.
+ * offset 8). Device memory that no allocation covers is inaccessible
+ * (docs/hardening.md §7): a write past the page holding the buffer's last
+ * byte, into freed memory or outside every mapping (e.g. 1 << 52) faults,
+ * and the launch fails with ACL_ERROR_RT_AICORE_EXCEPTION at the next
+ * synchronisation; a write into the rest of that page does not (as on the
+ * real device, whose MMU works in pages too).
  */
 #include "npuemu/kernel.h"
 

@@ -1,0 +1,152 @@
+package emu
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// protOf reads the permissions of the mapping holding addr from
+// /proc/self/maps ("rw-p", "---p"; "" when unmapped).
+func protOf(t *testing.T, addr uintptr) string {
+	t.Helper()
+	f, err := os.Open("/proc/self/maps")
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var lo, hi uint64
+		var perm string
+		if _, err := fmt.Sscanf(sc.Text(), "%x-%x %s", &lo, &hi, &perm); err != nil {
+			continue
+		}
+		if uint64(addr) >= lo && uint64(addr) < hi {
+			return perm[:3]
+		}
+	}
+	return ""
+}
+
+func TestHBMGuardPlacement(t *testing.T) {
+	t.Setenv(EnvProtect, "1")
+	h := newTestHBM(t, 64<<20)
+	require.True(t, h.Protected())
+	base, span := h.Range()
+	assert.Equal(t, "---", protOf(t, base), "unallocated memory is inaccessible")
+	assert.Equal(t, "---", protOf(t, base+uintptr(span)-1))
+
+	a, err := h.Alloc(4096, 0)
+	require.NoError(t, err)
+	b, err := h.Alloc(100, 0)
+	require.NoError(t, err)
+	c, err := h.Alloc(3*4096, 0)
+	require.NoError(t, err)
+	for _, p := range []uintptr{a, b, c} {
+		assert.Zero(t, p%pageSize, "blocks start on a page")
+	}
+	// Each block ends in a guard page: a page multiple is caught one byte
+	// past its end; a smaller block at the end of its page.
+	assert.Equal(t, "rw-", protOf(t, a))
+	assert.Equal(t, "rw-", protOf(t, a+4095))
+	assert.Equal(t, "---", protOf(t, a+4096), "the guard page after a 4 KiB block")
+	assert.Equal(t, a+2*pageSize, b, "the next block lies past the guard")
+	assert.Equal(t, "rw-", protOf(t, b+pageSize-1), "the rest of a small block's page")
+	assert.Equal(t, "---", protOf(t, b+pageSize))
+	assert.Equal(t, "rw-", protOf(t, c+3*4096-1))
+	assert.Equal(t, "---", protOf(t, c+3*4096))
+	// The block's own bytes are usable.
+	buf := bytesAt(c, 3*4096)
+	buf[0], buf[len(buf)-1] = 1, 2
+
+	// Freed memory is inaccessible at once and remembered.
+	_, err = h.Free(b)
+	require.NoError(t, err)
+	assert.Equal(t, "---", protOf(t, b))
+	fb, ok := h.FreedBlock(b + 10)
+	require.True(t, ok)
+	assert.Equal(t, Block{b, 100}, fb)
+	below, above := h.Neighbours(b + 10)
+	assert.Equal(t, Block{a, 4096}, below)
+	assert.Equal(t, Block{c, 3 * 4096}, above)
+	// Reuse opens the pages again.
+	b2, err := h.Alloc(64, 0)
+	require.NoError(t, err)
+	assert.Equal(t, b, b2)
+	assert.Equal(t, "rw-", protOf(t, b2))
+
+	// Trim protects whole pages past what the owner hands out.
+	d, err := h.Alloc(4*4096, 0)
+	require.NoError(t, err)
+	h.Trim(d, 4096+32)
+	assert.Equal(t, "rw-", protOf(t, d+8191))
+	assert.Equal(t, "---", protOf(t, d+8192))
+	f, _, ok := h.Find(d + 8192)
+	assert.True(t, ok, "trimmed pages still belong to the block")
+	assert.Equal(t, d, f)
+
+	// Huge alignments keep their guard.
+	e, err := h.Alloc(2<<20, 2<<20)
+	require.NoError(t, err)
+	assert.Zero(t, e%(2<<20))
+	assert.Equal(t, "---", protOf(t, e+2<<20))
+}
+
+func TestHBMProtectOff(t *testing.T) {
+	t.Setenv(EnvProtect, "0")
+	h := newTestHBM(t, 64<<20)
+	require.False(t, h.Protected())
+	a, err := h.Alloc(4096, 0)
+	require.NoError(t, err)
+	b, err := h.Alloc(100, 0)
+	require.NoError(t, err)
+	assert.Equal(t, a+4096, b, "without protection blocks are packed")
+	assert.Equal(t, "rw-", protOf(t, b+4096))
+}
+
+func TestHBMProtectedFillsCapacity(t *testing.T) {
+	t.Setenv(EnvProtect, "1")
+	h := newTestHBM(t, 64<<20)
+	// Capacity, not guard pages, is the limit: 2 MiB blocks aligned to
+	// 2 MiB fill the device.
+	var n int
+	for {
+		if _, err := h.Alloc(2<<20, 2<<20); err != nil {
+			break
+		}
+		n++
+	}
+	assert.Equal(t, 32, n)
+}
+
+// TestNodeHBMProtected: on a node directory the shared window is PROT_NONE
+// in this process except the blocks it allocated.
+func TestNodeHBMProtected(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory holds the node window's address")
+	}
+	t.Setenv(EnvProtect, "1")
+	cfg, _ := nodeTestConfig(t)
+	n := newTestNode(t, cfg)
+	d, err := n.Device(0)
+	require.NoError(t, err)
+	h := d.HBM
+	require.NotNil(t, h.nd, "node-wide memory")
+	require.True(t, h.Protected())
+	a, err := h.Alloc(8192, 0)
+	require.NoError(t, err)
+	b, err := h.Alloc(64, 0)
+	require.NoError(t, err)
+	assert.Equal(t, "rw-", protOf(t, a+8191))
+	assert.Equal(t, "---", protOf(t, a+8192), "guard page")
+	assert.Equal(t, a+3*pageSize, b)
+	base, span := h.Range()
+	assert.Equal(t, "---", protOf(t, base+uintptr(span)/2), "the rest of the window")
+	_, err = h.Free(a)
+	require.NoError(t, err)
+	assert.Equal(t, "---", protOf(t, a))
+	assert.Equal(t, "rw-", protOf(t, b))
+}

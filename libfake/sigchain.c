@@ -1,0 +1,69 @@
+/* sigchain.c: the one fault-signal handler of the process (sigchain.h). */
+#define _GNU_SOURCE
+#include "sigchain.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "svmfault.h"
+
+/* kernel_host.c: jumps back to the guard of the calling thread's kernel
+ * block and does not return; returns when the thread runs none. */
+void npu_kfault(int sig, siginfo_t *si, void *uc);
+
+const int npu_sig_owned[4] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+
+static struct sigaction prev[NSIG];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int install_err;
+
+static void chain(int sig, siginfo_t *si, void *uc) {
+    struct sigaction *p = &prev[sig];
+    if (p->sa_flags & SA_SIGINFO) {
+        if (p->sa_sigaction != NULL) {
+            p->sa_sigaction(sig, si, uc);
+            return;
+        }
+    } else if (p->sa_handler == SIG_IGN) {
+        return;
+    } else if (p->sa_handler != SIG_DFL) {
+        p->sa_handler(sig);
+        return;
+    }
+    /* Default action: restore it and return; the faulting instruction
+     * runs again and the signal takes its default course. */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc) {
+    if (npu_svm_claim(sig, si, uc)) return; /* a managed page: resolved, resume */
+    npu_kfault(sig, si, uc);                  /* a kernel block's: does not return */
+    chain(sig, si, uc);
+}
+
+static void install(void) {
+    for (size_t i = 0; i < sizeof npu_sig_owned / sizeof npu_sig_owned[0]; i++) {
+        int sig = npu_sig_owned[i];
+        struct sigaction sa;
+        if (sigaction(sig, NULL, &prev[sig]) != 0) {
+            if (install_err == 0) install_err = errno;
+            continue;
+        }
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        sa.sa_mask = prev[sig].sa_mask;
+        /* SA_ONSTACK: Go threads handle signals on their gsignal stack, and
+         * the chained Go handler expects to run there. */
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        if (sigaction(sig, &sa, NULL) != 0 && install_err == 0) install_err = errno;
+    }
+}
+
+int npu_sig_install(void) {
+    pthread_once(&once, install);
+    return install_err;
+}

@@ -1,0 +1,28 @@
+/* sigchain.h: the one owner of the fault signals in the process (internal
+ * to libfake).
+ *
+ * npuemu handles SIGSEGV, SIGBUS, SIGILL and SIGFPE through one handler,
+ * installed once in front of whatever was there (the Go runtime's), that
+ * dispatches each fault in this order:
+ *   1. a SIGSEGV on an armed managed-memory page: svm resolves it and the
+ *      instruction resumes (svmfault.c, npu_svm_claim);
+ *   2. a fault on a thread running a guarded kernel block: it becomes the
+ *      AI Core exception of that launch (kernel_host.c, npu_kfault; it does
+ *      not return);
+ *   3. anything else: the previous handler (honouring SA_SIGINFO), or the
+ *      default action.
+ * Nothing in the path allocates, locks or calls into Go.
+ */
+#ifndef NPUEMU_LIBFAKE_SIGCHAIN_H
+#define NPUEMU_LIBFAKE_SIGCHAIN_H
+
+#include <signal.h>
+
+/* npu_sig_install installs the handler (once; later calls do nothing) and
+ * returns 0, or the errno of the first sigaction that failed. */
+int npu_sig_install(void);
+
+/* The signals the handler owns. */
+extern const int npu_sig_owned[4];
+
+#endif
