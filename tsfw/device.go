@@ -35,6 +35,10 @@ type Config struct {
 	// (inbox.go), so calls for different streams may run at once: it
 	// must be safe for concurrent use, and must not block or call back.
 	OnBusy func(engine BusyEngine, d time.Duration)
+
+	// Cores, when set, shares the AI Cores with kernels outside this
+	// Device (share.go); nil: the Device has them alone.
+	Cores CoreArbiter
 }
 
 // BusyEngine names the engine of an OnBusy report.

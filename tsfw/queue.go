@@ -287,6 +287,10 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		}
 		t.recSeq = target
 		start = max(start, recEnd)
+	case kindKernel:
+		if d.cfg.Cores != nil {
+			start = d.claimCores(t, start, cost) // share.go
+		}
 	case kindReset:
 		if err := t.ev.alive(); err != nil {
 			return err

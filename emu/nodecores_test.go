@@ -1,0 +1,160 @@
+package emu
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+const ms = time.Millisecond
+
+// kill closes d's descriptor without any clean-up, as at kill -9.
+func kill(t *testing.T, d *NodeDir) {
+	t.Helper()
+	d.unmap()
+	require.NoError(t, syscall.Close(d.fd))
+}
+
+// A process alone on a device waits for nothing and publishes nothing.
+func TestNodeCoresAlone(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer a.Close()
+	ca, err := a.joinCores(0, 20, 40)
+	require.NoError(t, err)
+	assert.Equal(t, uint32(1), a.Device(0).CoreUsers)
+	assert.Equal(t, 3*ms, ca.Claim(3*ms, 10*ms, 20, 0))
+	assert.Equal(t, uint64(0), a.Device(0).CoreHold[a.Slot()], "alone: nothing published")
+}
+
+// Two processes: the second's kernel waits until the first's holding
+// leaves room for it, per core kind; a process's own kernels never wait
+// for each other; a dead holder's cores are released by the reclaim.
+func TestNodeCoresContention(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	ca, err := a.joinCores(0, 20, 40)
+	require.NoError(t, err)
+	cb, err := b.joinCores(0, 20, 40)
+	require.NoError(t, err)
+	rec := a.Device(0)
+	assert.Equal(t, uint32(2), rec.CoreUsers)
+	assert.Equal(t, uint64(0), ca.base)
+	assert.Equal(t, uint64(0), cb.base)
+
+	// a takes all cube cores for 10 ms, then 10 of them until 15 ms.
+	assert.Equal(t, time.Duration(0), ca.Claim(0, 10*ms, 20, 0))
+	assert.Equal(t, time.Duration(0), ca.Claim(0, 10*ms, 20, 0), "a's own kernels do not wait for each other")
+	until, cube, _ := unpackHold(rec.CoreHold[a.Slot()])
+	assert.Equal(t, uint64(10*ms), until)
+	assert.Equal(t, 20, cube, "overlapping kernels hold at most the pool")
+	assert.Equal(t, 10*ms, ca.Claim(10*ms, 5*ms, 10, 0))
+	until, cube, _ = unpackHold(rec.CoreHold[a.Slot()])
+	assert.Equal(t, uint64(15*ms), until)
+	assert.Equal(t, 20, cube, "back to back: the larger count stays until the end")
+
+	// b: vector cores are free; cube cores wait until a releases them.
+	assert.Equal(t, 1*ms, cb.Claim(1*ms, ms, 0, 40))
+	assert.Equal(t, 15*ms, cb.Claim(1*ms, ms, 10, 0))
+	// a, after a gap, holds 5 cores: 15 fit beside them.
+	assert.Equal(t, 20*ms, ca.Claim(20*ms, 10*ms, 5, 0))
+	assert.Equal(t, 21*ms, cb.Claim(21*ms, ms, 15, 0), "15 cores fit beside a's 5")
+	assert.Equal(t, 30*ms, cb.Claim(22*ms, ms, 16, 0), "16 do not")
+	// a now waits for b's holding (b holds 16 cube cores until 31 ms).
+	assert.Equal(t, 31*ms, ca.Claim(30*ms, ms, 20, 0))
+
+	// A third process starts its clock after every published holding.
+	c, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	cc, err := c.joinCores(0, 20, 40)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(32*ms), cc.base)
+	assert.Equal(t, uint64(32*ms), c.Self().ClockBaseNS[0])
+	c.Close()
+	assert.Equal(t, uint32(2), rec.CoreUsers, "a closed process leaves")
+
+	// b holds all cores for 100 ms and dies: a's kernels wait for it until
+	// the reclaim releases it.
+	assert.Equal(t, 40*ms, cb.Claim(40*ms, 100*ms, 20, 0))
+	assert.Equal(t, 140*ms, ca.Claim(40*ms, ms, 1, 0))
+	kill(t, b)
+	a.Reclaim(true)
+	assert.Equal(t, uint32(1), rec.CoreUsers)
+	assert.Equal(t, uint64(0), rec.CoreHold[cb.slot], "b's holding is released")
+	assert.Equal(t, uint64(140*ms), rec.CoreClockFloor, "its end stays the clock floor for newcomers")
+	assert.Equal(t, 50*ms, ca.Claim(50*ms, ms, 20, 0), "a is alone again")
+}
+
+// Processes bound to different vNPUs have cores of their own; a process
+// using the whole device competes with both.
+func TestNodeCoresVNPUs(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	a, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	w, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer w.Close()
+	a.proc.VNPU[0], b.proc.VNPU[0] = 100, 101
+	ca, err := a.joinCores(0, 10, 20)
+	require.NoError(t, err)
+	cb, err := b.joinCores(0, 10, 20)
+	require.NoError(t, err)
+	cw, err := w.joinCores(0, 20, 40)
+	require.NoError(t, err)
+	assert.Equal(t, time.Duration(0), ca.Claim(0, 10*ms, 10, 0))
+	assert.Equal(t, time.Duration(0), cb.Claim(0, 10*ms, 10, 0), "another vNPU")
+	assert.Equal(t, 10*ms, cw.Claim(0, ms, 1, 0), "the whole device holds both vNPUs' cores")
+}
+
+// Through a node's scheduler: a kernel waits for another process's
+// holding (here a second attachment of the node directory), and the
+// utilization counters count the process's kernels.
+func TestNodeCoresScheduler(t *testing.T) {
+	cfg, _ := nodeTestConfig(t)
+	n := newTestNode(t, cfg)
+	dev, err := n.Device(0)
+	require.NoError(t, err)
+	other, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer other.Close()
+	co, err := other.joinCores(0, dev.SoC.CubeCores, dev.SoC.VectorCores)
+	require.NoError(t, err)
+	base := time.Duration(n.Dir().Self().ClockBaseNS[0])
+	require.Equal(t, time.Duration(0), co.Claim(0, 50*ms, dev.SoC.CubeCores, 0), "the other holds every cube core from its 0")
+
+	q, err := dev.TS.NewQueue(0)
+	require.NoError(t, err)
+	defer q.Destroy(true)
+	e, err := dev.TS.NewEvent(0)
+	require.NoError(t, err)
+	defer e.Destroy()
+	blocks := uint32(dev.SoC.CubeCores)
+	require.NoError(t, q.Submit(tsfw.KernelTask(nopKernel{}, tsfw.KernelSpec{Blocks: blocks, BlockCost: ms})))
+	require.NoError(t, q.Submit(tsfw.RecordTask(e)))
+	require.NoError(t, q.Synchronize(-1))
+	ts, ok := e.Timestamp()
+	require.True(t, ok)
+	overhead := CostModel(dev.SoC.Family).TaskOverhead
+	start := ts - overhead - (overhead + ms) // the record, then the kernel
+	assert.Equal(t, time.Duration(co.base)+50*ms, start+base, "the kernel starts on the device clock when the other's holding ends")
+	assert.Equal(t, uint64(ms)*uint64(blocks), n.Dir().Self().AICoreBusyNS[0])
+}
+
+type nopKernel struct{}
+
+func (nopKernel) RunBlock(b, n uint32) error { return nil }
+func (nopKernel) Done(err error) error       { return err }
