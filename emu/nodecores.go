@@ -136,11 +136,11 @@ func (c *nodeCores) firstFree(s uint64, cube, vector int) uint64 {
 		for m != 0 {
 			i := w*64 + bits.TrailingZeros64(m)
 			m &= m - 1
-			if i == c.slot || !c.contends(i) {
+			if i == c.slot {
 				continue
 			}
 			until, hc, hv := unpackHold(atomic.LoadUint64(&c.rec.CoreHold[i]))
-			if until <= s || (hc == 0 && hv == 0) {
+			if until <= s || (hc == 0 && hv == 0) || !c.contends(i) {
 				continue
 			}
 			hs = append(hs, hold{until, hc, hv})

@@ -158,3 +158,33 @@ type nopKernel struct{}
 
 func (nopKernel) RunBlock(b, n uint32) error { return nil }
 func (nopKernel) Done(err error) error       { return err }
+
+// BenchmarkNodeCoresClaim: what a kernel's stamping pays for the core
+// occupancy, alone on the device (one load) and shared with one other
+// process (its holding read, one compare-and-swap).
+func BenchmarkNodeCoresClaim(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Devices, cfg.HBMBytes, cfg.NodeDir = 1, 1<<30, b.TempDir()+"/node"
+	soc, _ := LookupSoC(cfg.SoC)
+	a, err := OpenNodeDir(cfg.NodeDir, cfg, soc, cfg.HBMBytes)
+	require.NoError(b, err)
+	defer a.Close()
+	ca, err := a.joinCores(0, 20, 40)
+	require.NoError(b, err)
+	b.Run("alone", func(b *testing.B) {
+		for i := range b.N {
+			ca.Claim(time.Duration(i), 1, 1, 0)
+		}
+	})
+	o, err := OpenNodeDir(cfg.NodeDir, cfg, soc, cfg.HBMBytes)
+	require.NoError(b, err)
+	defer o.Close()
+	co, err := o.joinCores(0, 20, 40)
+	require.NoError(b, err)
+	co.Claim(0, 1, 1, 0)
+	b.Run("shared", func(b *testing.B) {
+		for i := range b.N {
+			ca.Claim(time.Duration(i), 1, 1, 0)
+		}
+	})
+}
