@@ -188,3 +188,55 @@ func BenchmarkNodeCoresClaim(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkNodeCoresLaunch: a node device's launch path (empty one-block
+// kernels into one stream) without the occupancy hook, with it alone on
+// the device, and shared with another process (a second attachment).
+// enqueue: 1000 launches then one synchronisation, per launch;
+// roundtrip: one launch and its synchronisation.
+func BenchmarkNodeCoresLaunch(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Devices, cfg.HBMBytes, cfg.NodeDir = 1, 1<<30, b.TempDir()+"/node"
+	soc, _ := LookupSoC(cfg.SoC)
+	dir, err := OpenNodeDir(cfg.NodeDir, cfg, soc, cfg.HBMBytes)
+	require.NoError(b, err)
+	defer dir.Close()
+	cores, err := dir.joinCores(0, soc.CubeCores, soc.VectorCores)
+	require.NoError(b, err)
+	busy := dir.busyCounter(0)
+	var other *NodeDir
+	defer func() {
+		if other != nil {
+			other.Close()
+		}
+	}()
+	spec := tsfw.KernelSpec{Blocks: 1, BlockCost: time.Microsecond}
+	for _, mode := range []string{"nohook", "alone", "shared"} {
+		var arb tsfw.CoreArbiter
+		if mode != "nohook" {
+			arb = cores
+		}
+		if mode == "shared" {
+			other, err = OpenNodeDir(cfg.NodeDir, cfg, soc, cfg.HBMBytes)
+			require.NoError(b, err)
+			_, err = other.joinCores(0, soc.CubeCores, soc.VectorCores)
+			require.NoError(b, err)
+		}
+		ts := newSchedulerNode("bench", soc, 0, busy, arb)
+		q, err := ts.NewQueue(0)
+		require.NoError(b, err)
+		b.Run(mode+"/enqueue", func(b *testing.B) {
+			for range b.N {
+				require.NoError(b, q.Submit(tsfw.KernelTask(nopKernel{}, spec)))
+			}
+			require.NoError(b, q.Synchronize(-1))
+		})
+		b.Run(mode+"/roundtrip", func(b *testing.B) {
+			for range b.N {
+				require.NoError(b, q.Submit(tsfw.KernelTask(nopKernel{}, spec)))
+				require.NoError(b, q.Synchronize(-1))
+			}
+		})
+		ts.Close()
+	}
+}
