@@ -23,12 +23,14 @@ import (
 // after another's published work starts after it.
 //
 // Cost: a kernel stamped while the process is the device's only user
-// reads one word (core_users) and nothing else: a process alone gets
-// exactly the virtual times it gets without a node. Shared, a kernel reads
-// the holdings of the other users and publishes its own with one
-// compare-and-swap. What a process stamped while alone is not published:
-// a process that opens the device meanwhile does not wait for it (only for
-// the kernels stamped after it opened the device).
+// reads two words (core_users, its own core_hold) and publishes its
+// holding only when the published end lags behind by more than aloneLag
+// of device time (one compare-and-swap per millisecond of device time at
+// most): a process alone gets exactly the virtual times it gets without a
+// node. Shared, a kernel reads the holdings of the other users and
+// publishes its own with one compare-and-swap. A process that opens the
+// device while another works alone may therefore overlap the last
+// aloneLag of the work stamped before it came, never more.
 
 // holdUntilMask masks a core_hold word's device time (NPUEMU_NODE_HOLD_UNTIL).
 const holdUntilMask = 1<<NodeHoldUntilBits - 1
@@ -114,12 +116,23 @@ type hold struct {
 	cube, vector int
 }
 
+// aloneLag: a process alone on a device publishes its holding only when
+// the published end lags behind a kernel's end by more than this, so that
+// a process that opens the device later starts its clock after (all but
+// the last aloneLag of) the work stamped before it came.
+const aloneLag = uint64(time.Millisecond)
+
 // Claim implements tsfw.CoreArbiter.
 func (c *nodeCores) Claim(start, dur time.Duration, cube, vector int) time.Duration {
-	if atomic.LoadUint32(&c.rec.CoreUsers) < 2 {
-		return start // alone on the device: nothing to wait for, nothing to publish
-	}
 	s := uint64(start) + c.base
+	end := s + uint64(max(dur, 0))
+	if atomic.LoadUint32(&c.rec.CoreUsers) < 2 {
+		// Alone on the device: nothing to wait for.
+		if until, _, _ := unpackHold(atomic.LoadUint64(&c.rec.CoreHold[c.slot])); end > until+aloneLag {
+			c.publish(s, end, cube, vector)
+		}
+		return start
+	}
 	s = c.firstFree(s, cube, vector)
 	c.publish(s, s+uint64(max(dur, 0)), cube, vector)
 	return time.Duration(s - c.base)

@@ -20,7 +20,9 @@ func kill(t *testing.T, d *NodeDir) {
 	require.NoError(t, syscall.Close(d.fd))
 }
 
-// A process alone on a device waits for nothing and publishes nothing.
+// A process alone on a device waits for nothing and publishes its holding
+// only when the published one lags by more than aloneLag; a process that
+// opens the device later starts its clock after it.
 func TestNodeCoresAlone(t *testing.T) {
 	cfg, _ := nodeTestConfig(t)
 	a, err := openTestDir(t, cfg)
@@ -28,9 +30,26 @@ func TestNodeCoresAlone(t *testing.T) {
 	defer a.Close()
 	ca, err := a.joinCores(0, 20, 40)
 	require.NoError(t, err)
-	assert.Equal(t, uint32(1), a.Device(0).CoreUsers)
+	rec := a.Device(0)
+	assert.Equal(t, uint32(1), rec.CoreUsers)
 	assert.Equal(t, 3*ms, ca.Claim(3*ms, 10*ms, 20, 0))
-	assert.Equal(t, uint64(0), a.Device(0).CoreHold[a.Slot()], "alone: nothing published")
+	until, cube, _ := unpackHold(rec.CoreHold[a.Slot()])
+	assert.Equal(t, uint64(13*ms), until, "published: it lagged by 13 ms")
+	assert.Equal(t, 20, cube)
+	assert.Equal(t, 13*ms, ca.Claim(13*ms, ms/2, 1, 0))
+	assert.Equal(t, 13*ms+ms/2, ca.Claim(13*ms+ms/2, ms/4, 1, 0))
+	until, _, _ = unpackHold(rec.CoreHold[a.Slot()])
+	assert.Equal(t, uint64(13*ms), until, "within aloneLag: not published")
+	assert.Equal(t, 14*ms, ca.Claim(14*ms, ms/2, 1, 0))
+	until, _, _ = unpackHold(rec.CoreHold[a.Slot()])
+	assert.Equal(t, uint64(14*ms+ms/2), until, "over aloneLag: published")
+
+	b, err := openTestDir(t, cfg)
+	require.NoError(t, err)
+	defer b.Close()
+	cb, err := b.joinCores(0, 20, 40)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(14*ms+ms/2), cb.base, "b's clock starts after a's published work")
 }
 
 // Two processes: the second's kernel waits until the first's holding
