@@ -187,6 +187,12 @@ int main(int argc, char **argv) {
     CHECK_EQ(busy_a, 20ull * cubes * MS);
     CHECK_EQ(busy_b, (uint64_t)cubes * MS);
     CHECK(dev0()->busy_ns[NPUEMU_NODE_ENGINE_AICORE] >= busy_a + busy_b);
+    /* clock_ns is the device clock: B's kernel, the last work, ended at
+     * base_b + b1 (less a record), within the 100 us the clock may lag;
+     * over it the cube cores were busy with A's and B's work only. */
+    uint64_t clock = dev0()->clock_ns;
+    CHECK(clock <= base_b + b1 && clock + 100000 + 2000 >= base_b + b1);
+    CHECK((busy_a + busy_b) / cubes <= clock);
     send_line(b.to, "bye");
     CHECK_EQ(wait_child(b), 0);
 
