@@ -113,7 +113,13 @@ func (n *Node) Device(id int) (*Device, error) {
 	}
 	var ts *tsfw.Device
 	if n.dir != nil {
-		ts = newSchedulerBusy(name, soc, n.cfg.Pacing, n.dir.busyCounter(n.cfg.PhysicalID(id)))
+		phys := n.cfg.PhysicalID(id)
+		cores, err := n.dir.joinCores(phys, soc.CubeCores, soc.VectorCores)
+		if err != nil {
+			_ = hbm.Close()
+			return nil, err
+		}
+		ts = newSchedulerNode(name, soc, n.cfg.Pacing, n.dir.busyCounter(phys), cores)
 	} else {
 		ts = newScheduler(name, soc, n.cfg.Pacing)
 	}

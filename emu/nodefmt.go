@@ -8,7 +8,7 @@ package emu
 // Constants of npuemu/node_format.h.
 const (
 	NodeMagic   = 0x45444f4e554d454e // NPUEMU_NODE_MAGIC
-	NodeVersion = 1                  // NPUEMU_NODE_VERSION
+	NodeVersion = 2                  // NPUEMU_NODE_VERSION
 
 	NodeMaxDevices  = 64   // NPUEMU_NODE_MAX_DEVICES
 	NodeMaxProcs    = 256  // NPUEMU_NODE_MAX_PROCS
@@ -59,6 +59,8 @@ const (
 	NodeImportIPC    = 1 // NPUEMU_NODE_IMPORT_IPC
 	NodeImportEvent  = 2 // NPUEMU_NODE_IMPORT_EVENT
 	NodeImportNotify = 3 // NPUEMU_NODE_IMPORT_NOTIFY
+
+	NodeHoldUntilBits = 48 // NPUEMU_NODE_HOLD_UNTIL_BITS
 )
 
 // NodeHeader mirrors struct npuemu_node_header.
@@ -105,38 +107,43 @@ type NodeHeader struct {
 
 // NodeDevice mirrors struct npuemu_node_device.
 type NodeDevice struct {
-	ID             uint32                `c:"id"`
-	PhysID         uint32                `c:"phys_id"`
-	SocName        [32]byte              `c:"soc_name"`
-	AICoreCount    uint32                `c:"aicore_count"`
-	VectorCount    uint32                `c:"vector_count"`
-	AICPUCount     uint32                `c:"aicpu_count"`
-	CubeCount      uint32                `c:"cube_count"`
-	HBMTotal       uint64                `c:"hbm_total"`
-	HBMUsable      uint64                `c:"hbm_usable"`
-	HBMOSBytes     uint64                `c:"hbm_os_bytes"`
-	HBMSpan        uint64                `c:"hbm_span"`
-	ChunkBytes     uint64                `c:"chunk_bytes"`
-	ChunkCount     uint32                `c:"chunk_count"`
-	CubeMHz        uint32                `c:"cube_mhz"`
-	StaticSum      uint64                `c:"static_sum"`
-	HBMUsed        uint64                `c:"hbm_used"`
-	Health         uint32                `c:"health"`
-	Flags          uint32                `c:"flags"`
-	ErrorCount     uint32                `c:"error_count"`
-	Pad0           uint32                `c:"pad0"`
-	ErrorCodes     [NodeMaxErrors]uint32 `c:"error_codes"`
-	ErrorSeq       uint64                `c:"error_seq"`
-	ClockNS        uint64                `c:"clock_ns"`
-	BusyNS         [NodeEngines]uint64   `c:"busy_ns"`
-	HBMBWBytes     uint64                `c:"hbm_bw_bytes"`
-	VNPUCount      uint32                `c:"vnpu_count"`
-	AICoreFree     uint32                `c:"aicore_free"`
-	AICPUFree      uint32                `c:"aicpu_free"`
-	Pad1           uint32                `c:"pad1"`
-	HBMFreeVNPU    uint64                `c:"hbm_free_vnpu"`
-	AICoreOccupied uint64                `c:"aicore_occupied"`
-	Reserved       [3776]byte            `c:"reserved"`
+	ID             uint32                    `c:"id"`
+	PhysID         uint32                    `c:"phys_id"`
+	SocName        [32]byte                  `c:"soc_name"`
+	AICoreCount    uint32                    `c:"aicore_count"`
+	VectorCount    uint32                    `c:"vector_count"`
+	AICPUCount     uint32                    `c:"aicpu_count"`
+	CubeCount      uint32                    `c:"cube_count"`
+	HBMTotal       uint64                    `c:"hbm_total"`
+	HBMUsable      uint64                    `c:"hbm_usable"`
+	HBMOSBytes     uint64                    `c:"hbm_os_bytes"`
+	HBMSpan        uint64                    `c:"hbm_span"`
+	ChunkBytes     uint64                    `c:"chunk_bytes"`
+	ChunkCount     uint32                    `c:"chunk_count"`
+	CubeMHz        uint32                    `c:"cube_mhz"`
+	StaticSum      uint64                    `c:"static_sum"`
+	HBMUsed        uint64                    `c:"hbm_used"`
+	Health         uint32                    `c:"health"`
+	Flags          uint32                    `c:"flags"`
+	ErrorCount     uint32                    `c:"error_count"`
+	Pad0           uint32                    `c:"pad0"`
+	ErrorCodes     [NodeMaxErrors]uint32     `c:"error_codes"`
+	ErrorSeq       uint64                    `c:"error_seq"`
+	ClockNS        uint64                    `c:"clock_ns"`
+	BusyNS         [NodeEngines]uint64       `c:"busy_ns"`
+	HBMBWBytes     uint64                    `c:"hbm_bw_bytes"`
+	VNPUCount      uint32                    `c:"vnpu_count"`
+	AICoreFree     uint32                    `c:"aicore_free"`
+	AICPUFree      uint32                    `c:"aicpu_free"`
+	Pad1           uint32                    `c:"pad1"`
+	HBMFreeVNPU    uint64                    `c:"hbm_free_vnpu"`
+	AICoreOccupied uint64                    `c:"aicore_occupied"`
+	CoreUsers      uint32                    `c:"core_users"`
+	Pad2           uint32                    `c:"pad2"`
+	CoreUserMask   [NodeMaxProcs / 64]uint64 `c:"core_user_mask"`
+	CoreClockFloor uint64                    `c:"core_clock_floor_ns"`
+	CoreHold       [NodeMaxProcs]uint64      `c:"core_hold"`
+	Reserved       [1680]byte                `c:"reserved"`
 }
 
 // NodeProc mirrors struct npuemu_node_proc.
@@ -155,7 +162,8 @@ type NodeProc struct {
 	VNPU         [NodeMaxDevices]int32  `c:"vnpu"`
 	HBMBytes     [NodeMaxDevices]uint64 `c:"hbm_bytes"`
 	AICoreBusyNS [NodeMaxDevices]uint64 `c:"aicore_busy_ns"`
-	Reserved     [688]byte              `c:"reserved"`
+	ClockBaseNS  [NodeMaxDevices]uint64 `c:"clock_base_ns"`
+	Reserved     [176]byte              `c:"reserved"`
 }
 
 // NodeIPC mirrors struct npuemu_node_ipc.

@@ -68,7 +68,8 @@ func TestNodeFormatLayout(t *testing.T) {
 		"NPUEMU_NODE_IPC_MEM_KEY": NodeIPCMemKey, "NPUEMU_NODE_IPC_SHAREABLE": NodeIPCShareable,
 		"NPUEMU_NODE_IPC_NO_PID_CHECK": NodeIPCNoPidCheck,
 		"NPUEMU_NODE_IMPORT_IPC":       NodeImportIPC, "NPUEMU_NODE_IMPORT_EVENT": NodeImportEvent,
-		"NPUEMU_NODE_IMPORT_NOTIFY": NodeImportNotify,
+		"NPUEMU_NODE_IMPORT_NOTIFY":   NodeImportNotify,
+		"NPUEMU_NODE_HOLD_UNTIL_BITS": NodeHoldUntilBits,
 	}
 	for name, v := range consts {
 		fmt.Fprintf(&b, "printf(\"%s %%llu\\n\", (unsigned long long)(%s));\n", name, name)

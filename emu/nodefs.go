@@ -640,6 +640,7 @@ func (d *NodeDir) reclaimLocked(i int) {
 	d.reclaimIPCLocked(i)
 	d.reclaimEventsLocked(i)
 	d.reclaimNotifiesLocked(i)
+	d.leaveCoresLocked(i) // nodecores.go
 	d.reclaimVNPULocked(p)
 	for dev := 0; dev < int(d.hdr.DeviceCount); dev++ {
 		if n := atomic.SwapUint64(&p.HBMBytes[dev], 0); n != 0 {

@@ -42,8 +42,15 @@ func newScheduler(name string, soc SoC, pacing float64) *tsfw.Device {
 
 // newSchedulerBusy is newScheduler whose busy time goes to onBusy (the
 // node directory's utilization counters, nodeutil.go).
-func newSchedulerBusy(name string, soc SoC, pacing float64, onBusy func(tsfw.BusyEngine, time.Duration)) *tsfw.Device {
+func newSchedulerBusy(name string, soc SoC, pacing float64, onBusy func(tsfw.BusyEngine, time.Duration, time.Duration)) *tsfw.Device {
+	return newSchedulerNode(name, soc, pacing, onBusy, nil)
+}
+
+// newSchedulerNode is newSchedulerBusy whose AI Cores are shared through
+// cores (the node directory's core occupancy, nodecores.go; nil: not shared).
+func newSchedulerNode(name string, soc SoC, pacing float64, onBusy func(tsfw.BusyEngine, time.Duration, time.Duration), cores tsfw.CoreArbiter) *tsfw.Device {
 	return tsfw.NewDevice(tsfw.Config{
+		Cores:       cores,
 		OnBusy:      onBusy,
 		Name:        name,
 		SDMAEngines: soc.SDMAEngines,

@@ -27,14 +27,19 @@ type Config struct {
 	HostThreads int       // lanes one kernel's blocks run on at most (0: HostThreads(), threads.go)
 
 	// OnBusy, when set, is told at submission the busy time each task
-	// will add to an engine (utilization counters of a shared node):
+	// will add to an engine and the task's virtual end (utilization
+	// counters and device clock of a shared node):
 	// kernels in core-nanoseconds (blocks × block cost) on BusyCube or
 	// BusyVector, copies and memsets on BusySDMA. Called where the
 	// task is stamped: under the device's submission lock, or under the
 	// queue's inbox lock for a kernel launched into a busy stream
 	// (inbox.go), so calls for different streams may run at once: it
 	// must be safe for concurrent use, and must not block or call back.
-	OnBusy func(engine BusyEngine, d time.Duration)
+	OnBusy func(engine BusyEngine, busy, end time.Duration)
+
+	// Cores, when set, shares the AI Cores with kernels outside this
+	// Device (share.go); nil: the Device has them alone.
+	Cores CoreArbiter
 }
 
 // BusyEngine names the engine of an OnBusy report.

@@ -135,6 +135,11 @@
 // not aligned); a wait released by a record newer than its target (after a
 // reset) keeps the time computed at submission.
 //
+// A kernel's start also waits for AI Cores held outside the Device when
+// Config.Cores is set (share.go: other processes of a node directory,
+// first come first served); an arbiter that reports no other holder
+// changes nothing.
+//
 // Cost model (CostModel; zero fields take DefaultCost's):
 //
 //	copy     TaskOverhead + bytes / bandwidth of the direction (H2H, H2D, D2H, D2D, P2P)

@@ -287,6 +287,10 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		}
 		t.recSeq = target
 		start = max(start, recEnd)
+	case kindKernel:
+		if d.cfg.Cores != nil {
+			start = d.claimCores(t, start, cost) // share.go
+		}
 	case kindReset:
 		if err := t.ev.alive(); err != nil {
 			return err
@@ -299,7 +303,7 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		start = s
 	}
 	if d.cfg.OnBusy != nil {
-		d.reportBusy(t, cost)
+		d.reportBusy(t, cost, start+cost)
 	}
 	t.seq = d.seq.Add(1)
 	t.vStart, t.vEnd = start, start+cost
@@ -487,26 +491,27 @@ func (q *Queue) drop() {
 	}
 }
 
-// reportBusy tells cfg.OnBusy what t adds to its engine. Precondition:
-// d.mu held, or q.in.mu for a kernel stamped through the inbox (stamp).
-func (d *Device) reportBusy(t *Task, cost time.Duration) {
+// reportBusy tells cfg.OnBusy what t, ending at end, adds to its engine.
+// Precondition: d.mu held, or q.in.mu for a kernel stamped through the
+// inbox (stamp).
+func (d *Device) reportBusy(t *Task, cost, end time.Duration) {
 	switch t.kind {
 	case kindCopy, kindCopy2D, kindMemset, kindEngine:
-		d.cfg.OnBusy(BusySDMA, cost)
+		d.cfg.OnBusy(BusySDMA, cost, end)
 	case kindKernel:
 		busy := time.Duration(t.ks.Blocks) * t.ks.BlockCost
 		switch t.ks.Kind {
 		case CoreVector:
-			d.cfg.OnBusy(BusyVector, busy)
+			d.cfg.OnBusy(BusyVector, busy, end)
 		case CoreMix:
-			d.cfg.OnBusy(BusyCube, busy)
+			d.cfg.OnBusy(BusyCube, busy, end)
 			mv := t.ks.MixVector
 			if mv == 0 {
 				mv = 2
 			}
-			d.cfg.OnBusy(BusyVector, busy*time.Duration(mv))
+			d.cfg.OnBusy(BusyVector, busy*time.Duration(mv), end)
 		default:
-			d.cfg.OnBusy(BusyCube, busy)
+			d.cfg.OnBusy(BusyCube, busy, end)
 		}
 	}
 }

@@ -70,7 +70,7 @@ int main(void) {
     h.magic = NPUEMU_NODE_MAGIC;
     h.version = NPUEMU_NODE_VERSION + 1;
     write_node(&h, sizeof h);
-    init_fails("node format version 2, this library reads version 1");
+    init_fails("node format version 3, this library reads version 2");
 
     h.version = NPUEMU_NODE_VERSION;
     h.header_size = sizeof h;

@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define NPUEMU_NODE_MAGIC 0x45444f4e554d454eull /* "NEMUNODE" read as little-endian bytes */
-#define NPUEMU_NODE_VERSION 1u
+#define NPUEMU_NODE_VERSION 2u /* 2: core occupancy (core_users, core_hold, clock_base_ns) */
 
 /* Capacities of the tables (fixed for a version). */
 #define NPUEMU_NODE_MAX_DEVICES 64u
@@ -199,8 +199,23 @@ struct npuemu_node_device {
     uint32_t pad1;
     uint64_t hbm_free_vnpu;               /* bytes not given to a vNPU */
     uint64_t aicore_occupied;             /* atomic: AI Cores running a kernel block now, all processes */
-    uint8_t reserved[3776];
+    /* Core occupancy (docs/node.md, "Contention between processes"):
+     * which processes hold the device's AI Cores until when, on the
+     * device clock. */
+    uint32_t core_users;                  /* atomic: processes that opened the device (bits of core_user_mask) */
+    uint32_t pad2;
+    uint64_t core_user_mask[NPUEMU_NODE_MAX_PROCS / 64]; /* atomic: bit i = slot i opened the device */
+    uint64_t core_clock_floor_ns;         /* atomic, only grows: latest hold end of a process that closed or died */
+    uint64_t core_hold[NPUEMU_NODE_MAX_PROCS]; /* atomic, written by slot i only: NPUEMU_NODE_HOLD_* of what slot i holds */
+    uint8_t reserved[1680];
 };
+
+/* A core_hold word: the device time (ns) until which the slot holds cores,
+ * and how many cube and vector cores it holds until then. */
+#define NPUEMU_NODE_HOLD_UNTIL_BITS 48u
+#define NPUEMU_NODE_HOLD_UNTIL(w) ((uint64_t)(w) & ((1ull << NPUEMU_NODE_HOLD_UNTIL_BITS) - 1))
+#define NPUEMU_NODE_HOLD_CUBE(w) (((uint64_t)(w) >> 48) & 0xffu)
+#define NPUEMU_NODE_HOLD_VECTOR(w) (((uint64_t)(w) >> 56) & 0xffu)
 
 /* One process slot: 2048 bytes. Owned by one process while its liveness
  * lock is held. */
@@ -219,7 +234,8 @@ struct npuemu_node_proc {
     int32_t vnpu[NPUEMU_NODE_MAX_DEVICES]; /* bound vNPU id per device, -1 = the whole device */
     uint64_t hbm_bytes[NPUEMU_NODE_MAX_DEVICES]; /* atomic: device memory this process holds, per device */
     uint64_t aicore_busy_ns[NPUEMU_NODE_MAX_DEVICES]; /* atomic: AI Core busy core-ns of this process, per device */
-    uint8_t reserved[688];
+    uint64_t clock_base_ns[NPUEMU_NODE_MAX_DEVICES]; /* device clock at this process's virtual time 0, per device (set when it opens the device) */
+    uint8_t reserved[176];
 };
 
 /* One exported memory key or shareable handle: 512 bytes. */
