@@ -1,0 +1,96 @@
+package conformance
+
+import (
+	"debug/elf"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// TestFrontExportsCore: programs bind to the plain-C front library
+// (emu/lib/libnpuemu.so), which loads the Go core (libnpuemu_core.so) on the
+// first call (docs/internals.md "The C boundary"). Every name a program may
+// call — a spec symbol or a function of our headers — that the core defines
+// must be defined by the front too, or a program linking it fails to load;
+// and the core's static TLS must stay small, since the core is always
+// dlopen'ed after start-up.
+func TestFrontExportsCore(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	require.NoError(t, err)
+	lib := filepath.Join(repo, "emu", "lib")
+	coreFile := filepath.Join(lib, "libnpuemu_core.so")
+	if _, err := os.Stat(coreFile); err != nil {
+		t.Fatalf("the library is not built: run `make lib` first (%v)", err)
+	}
+	core := definedFuncs(t, coreFile)
+	front := definedFuncs(t, filepath.Join(lib, "libnpuemu.so"))
+
+	public := map[string]bool{}
+	for _, s := range abi.Symbols {
+		public[s.Name] = true
+	}
+	decl := regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(`)
+	err = filepath.WalkDir(filepath.Join(repo, "emu", "include"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".h" {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range decl.FindAllSubmatch(src, -1) {
+			public[string(m[1])] = true
+		}
+		return nil
+	})
+	require.NoError(t, err)
+
+	var missing []string
+	n := 0
+	for name := range core {
+		if !public[name] {
+			continue
+		}
+		n++
+		if !front[name] {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	assert.Greater(t, n, 500, "the core defines the spec's names")
+	assert.Empty(t, missing, "names the core defines for programs but the front does not (cmd/shimgen front.go, libfake/front/front.c)")
+	assert.True(t, front["npu_unsupported"], "npuemu's mark (conformance/cases/zunsupported.c)")
+
+	f, err := elf.Open(coreFile)
+	require.NoError(t, err)
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_TLS {
+			assert.LessOrEqual(t, p.Memsz, uint64(256),
+				"the core's static TLS block (%d bytes) must fit the loader's reserve for dlopen: keep large per-thread buffers on the heap", p.Memsz)
+		}
+	}
+}
+
+// definedFuncs returns the functions path defines in its dynamic table.
+func definedFuncs(t *testing.T, path string) map[string]bool {
+	f, err := elf.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	syms, err := f.DynamicSymbols()
+	require.NoError(t, err)
+	out := map[string]bool{}
+	for _, s := range syms {
+		if s.Section != elf.SHN_UNDEF && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			out[s.Name] = true
+		}
+	}
+	return out
+}
