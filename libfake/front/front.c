@@ -10,11 +10,15 @@
  * The core is loaded once and never unloaded (it is NODELETE, as is this
  * library).
  *
- * fork: the prepare handler takes the load lock, so a child never inherits
- * a half-done load. A child forked before the first call has no core: its
- * own first call loads one, with a Go runtime of its own. A child forked
- * after it inherits the parent's core, whose fork check
- * (libfake/forkcheck.c) makes every call fail with a message naming fork.
+ * fork: a child forked before the first call has no core: its own first
+ * call loads one, with a Go runtime of its own. A child forked after it
+ * inherits the parent's core, whose fork check (libfake/forkcheck.c) makes
+ * every call fail with a message naming fork. A child forked while another
+ * thread was loading the core (it cannot tell how far the load got) fails
+ * every call the same way, from the front. The fork handler blocks nothing:
+ * waiting in a prepare handler for a load that registers fork handlers
+ * itself could deadlock on C libraries that hold their fork-handler lock
+ * while running the handlers.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "ascend_hal.h"
@@ -48,9 +53,22 @@ static const char *const extra_names[X_COUNT] = {"npu_applog_v", "npu_unsupporte
                                                  "npuemuSvmHostFaultMode"};
 static void *extra[X_COUNT];
 
-static void prepare(void) { pthread_mutex_lock(&load_mu); }
-static void parent(void) { pthread_mutex_unlock(&load_mu); }
-static void child(void) { pthread_mutex_init(&load_mu, NULL); }
+/* child runs in a forked child: the load lock may be held by a thread that
+ * is not there. A load in progress at the fork is abandoned: the child
+ * forgets what it had published and fails every call. */
+static void child(void) {
+    pthread_mutex_init(&load_mu, NULL);
+    if (!atomic_load(&loading)) return;
+    atomic_store(&loading, 0);
+    snprintf(why, sizeof why,
+             "npuemu: this process was forked (without exec) from process %d while that process was loading the "
+             "runtime core; the runtime cannot run in such a child, so every call fails: start NPU children with "
+             "exec (posix_spawn, Python multiprocessing 'spawn') or fork them before the parent's first call",
+             (int)getppid());
+    for (int i = 0; i < npu_front_nsyms; i++) __atomic_store_n(&npu_front_fns[i], NULL, __ATOMIC_RELAXED);
+    for (int i = 0; i < X_COUNT; i++) __atomic_store_n(&extra[i], NULL, __ATOMIC_RELAXED);
+    atomic_store(&state, -1);
+}
 
 __attribute__((constructor)) static void front_init(void) {
     Dl_info self;
@@ -69,7 +87,7 @@ __attribute__((constructor)) static void front_init(void) {
         }
         free(real);
     }
-    pthread_atfork(prepare, parent, child);
+    pthread_atfork(NULL, NULL, child);
 }
 
 /* publish resolves every name in the core h. Precondition: load_mu held. */
@@ -92,15 +110,15 @@ static void load_core(void) {
     loader = pthread_self();
     atomic_store(&loading, 1);
     void *h = dlopen(core_path, RTLD_NOW | RTLD_LOCAL);
-    atomic_store(&loading, 0);
     if (h == NULL) {
         const char *e = dlerror();
         snprintf(why, sizeof why, "npuemu: cannot load the runtime core %s: %s", core_path, e ? e : "dlopen failed");
         state = -1;
-        return;
+    } else {
+        publish(h);
+        state = 1;
     }
-    publish(h);
-    state = 1;
+    atomic_store(&loading, 0); /* after publishing: a fork sees all or nothing */
 }
 
 /* ensure loads the core unless this thread is loading it right now (a
