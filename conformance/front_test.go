@@ -3,9 +3,11 @@ package conformance
 import (
 	"debug/elf"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,4 +95,58 @@ func definedFuncs(t *testing.T, path string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// frontAlone is a program run against the front library without its core.
+const frontAlone = `#include <stdio.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "driver/ascend_hal.h"
+int main(void) {
+    int bad = 0;
+    if (aclInit(NULL) != ACL_ERROR_RT_DEV_SETUP_ERROR) bad |= 1;
+    const char *m = aclGetRecentErrMsg();
+    if (m == NULL || strstr(m, "cannot load the runtime core") == NULL) bad |= 2;
+    uint32_t n = 7;
+    if (drvGetDevNum(&n) != DRV_ERROR_NO_DEVICE) bad |= 4;
+    void *p = NULL;
+    if (aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_ERROR_RT_DEV_SETUP_ERROR || p != NULL) bad |= 8;
+    aclAppLog(ACL_INFO, "f", "alone.c", 1, "still logs %d", 5);
+    printf("%d %s\n", bad, m ? m : "(null)");
+    return bad;
+}
+`
+
+// TestFrontWithoutCore: when the core cannot be loaded, every call fails
+// with the documented code (ACL and rt: ACL_ERROR_RT_DEV_SETUP_ERROR, HAL:
+// DRV_ERROR_NO_DEVICE), the reason is aclGetRecentErrMsg's message and goes
+// to stderr once, and nothing crashes or hangs.
+func TestFrontWithoutCore(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	require.NoError(t, err)
+	front := filepath.Join(repo, "emu", "lib", "libnpuemu.so")
+	if _, err := os.Stat(front); err != nil {
+		t.Fatalf("the library is not built: run `make lib` first (%v)", err)
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(front)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "libascendcl.so"), data, 0o755))
+	src := filepath.Join(dir, "alone.c")
+	require.NoError(t, os.WriteFile(src, []byte(frontAlone), 0o644))
+	cc := "cc"
+	if v := os.Getenv("CC"); v != "" {
+		cc = v
+	}
+	exe := filepath.Join(dir, "alone")
+	out, err := exec.Command(cc, "-O2", "-I", filepath.Join(repo, "emu", "include"), "-o", exe, src, "-L", dir, "-lascendcl").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+dir)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "stdout: %s\nstderr: %s", stdout.String(), stderr.String())
+	assert.True(t, strings.HasPrefix(stdout.String(), "0 npuemu: cannot load the runtime core "+filepath.Join(dir, "libnpuemu_core.so")), stdout.String())
+	assert.Equal(t, 1, strings.Count(stderr.String(), "cannot load the runtime core"), "the reason goes to stderr once: %s", stderr.String())
+	assert.Contains(t, stderr.String(), "[INFO] f alone.c:1: still logs 5")
 }

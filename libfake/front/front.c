@@ -60,6 +60,7 @@ static void child(void) {
     pthread_mutex_init(&load_mu, NULL);
     if (!atomic_load(&loading)) return;
     atomic_store(&loading, 0);
+    atomic_store(&told, 0);
     snprintf(why, sizeof why,
              "npuemu: this process was forked (without exec) from process %d while that process was loading the "
              "runtime core; the runtime cannot run in such a child, so every call fails: start NPU children with "
@@ -147,16 +148,14 @@ static __thread const char *last; /* the reason of this thread's last failure */
 /* reason is why symbol idx (-1: a hand-written name) cannot be called. */
 static const char *reason(int idx, const char *name) {
     static char missing[PATH_MAX + 512]; /* a symbol missing from a loaded core: a build mismatch */
-    if (state == 1 || why[0] == '\0') {
-        if (name == NULL && idx >= 0 && idx < npu_front_nsyms) name = npu_front_syms[idx].name;
-        pthread_mutex_lock(&load_mu);
-        snprintf(missing, sizeof missing, "npuemu: %s is not in the runtime core %s (rebuild emu/lib with `make lib`)",
-                 name ? name : "?", core_path);
-        pthread_mutex_unlock(&load_mu);
-        return missing;
-    }
-    if (atomic_load(&loading)) return "npuemu: called while its runtime core is being loaded";
-    return why;
+    if (atomic_load(&loading)) return "npuemu: called by its runtime core while the core is being loaded";
+    if (atomic_load(&state) == -1 && why[0] != '\0') return why;
+    if (name == NULL && idx >= 0 && idx < npu_front_nsyms) name = npu_front_syms[idx].name;
+    pthread_mutex_lock(&load_mu);
+    snprintf(missing, sizeof missing, "npuemu: %s is not in the runtime core %s (rebuild emu/lib with `make lib`)",
+             name ? name : "?", core_path);
+    pthread_mutex_unlock(&load_mu);
+    return missing;
 }
 
 static void tell(const char *msg) {
