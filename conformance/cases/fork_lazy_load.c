@@ -15,6 +15,9 @@
 #include "driver/ascend_hal.h"
 #include "fork_work.h"
 
+/* aclrtGetVersion (deprecated) is called on purpose: a call that needs no aclInit. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 /* tasks counts the threads of this process. */
 static int tasks(void) {
     DIR *d = opendir("/proc/self/task");
