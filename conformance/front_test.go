@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"debug/elf"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,4 +151,51 @@ func TestFrontWithoutCore(t *testing.T) {
 	assert.True(t, strings.HasPrefix(stdout.String(), "0 npuemu: cannot load the runtime core "+filepath.Join(dir, "libnpuemu_core.so")), stdout.String())
 	assert.Equal(t, 1, strings.Count(stderr.String(), "cannot load the runtime core"), "the reason goes to stderr once: %s", stderr.String())
 	assert.Contains(t, stderr.String(), "[INFO] f alone.c:1: still logs 5")
+}
+
+// pythonPool is Python multiprocessing with the "fork" start method after
+// the library is imported (ctypes, nothing called): each worker's first
+// call loads its own core (docs/node.md "fork").
+const pythonPool = `import ctypes, multiprocessing as mp, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.aclGetRecentErrMsg.restype = ctypes.c_char_p
+def work(i):
+    if lib.aclInit(None) != 0: return "aclInit: %s" % lib.aclGetRecentErrMsg()
+    if lib.aclrtSetDevice(0) != 0: return "aclrtSetDevice"
+    p = ctypes.c_void_p()
+    if lib.aclrtMalloc(ctypes.byref(p), 1 << 20, 0) != 0: return "aclrtMalloc"
+    src = (ctypes.c_ubyte * 4096)(*([i + 1] * 4096))
+    dst = (ctypes.c_ubyte * 4096)()
+    if lib.aclrtMemcpy(p, 4096, src, 4096, 1) != 0: return "h2d"
+    if lib.aclrtMemcpy(dst, 4096, p, 4096, 2) != 0: return "d2h"
+    lib.aclrtFree(p); lib.aclrtResetDevice(0); lib.aclFinalize()
+    return "ok" if dst[0] == i + 1 and dst[4095] == i + 1 else "bad bytes"
+if __name__ == "__main__":
+    mp.set_start_method("fork")
+    with mp.Pool(3) as pool:
+        print(" ".join(pool.map(work, range(6))))
+    print("parent", work(41))
+`
+
+// TestPythonForkPool runs pythonPool (skipped without python3).
+func TestPythonForkPool(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	repo, err := filepath.Abs("..")
+	require.NoError(t, err)
+	lib := filepath.Join(repo, "emu", "lib")
+	if _, err := os.Stat(filepath.Join(lib, "libnpuemu_core.so")); err != nil {
+		t.Fatalf("the library is not built: run `make lib` first (%v)", err)
+	}
+	script := filepath.Join(t.TempDir(), "pool.py")
+	require.NoError(t, os.WriteFile(script, []byte(pythonPool), 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, script, filepath.Join(lib, "libascendcl.so"))
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Equal(t, "ok ok ok ok ok ok\nparent ok\n", string(out))
 }
