@@ -11,13 +11,18 @@ CFLAGS_APP := -O2 -Wall -Werror -I emu/include
 
 all: lib
 
-# One Go c-shared library; every vendor soname is a symlink to it, so the
-# dynamic loader maps one object (one Go runtime) whatever names a program
-# links or dlopens.
+# One library under every vendor soname (symlinks to it), so the dynamic
+# loader maps one object (one Go runtime) whatever names a program links or
+# dlopens. libnpuemu.so is the plain-C front (libfake/front): it exports
+# every name and loads the Go core, libnpuemu_core.so (./libfake), on the
+# first call (docs/internals.md "The C boundary").
+FRONT_SRC    := $(wildcard libfake/front/*.c)
+FRONT_CFLAGS := -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden -Wl,-z,nodelete -I emu/include -I emu/include/driver
 lib:
 	@mkdir -p $(LIB)
-	$(GO) build -buildmode=c-shared -o $(LIB)/libnpuemu.so ./libfake
-	@rm -f $(LIB)/libnpuemu.h
+	$(GO) build -buildmode=c-shared -o $(LIB)/libnpuemu_core.so ./libfake
+	@rm -f $(LIB)/libnpuemu_core.h $(LIB)/libnpuemu.h
+	$(CC) $(FRONT_CFLAGS) -o $(LIB)/libnpuemu.so $(FRONT_SRC) -ldl -lpthread
 	@cd $(LIB) && for n in $(SONAMES); do ln -sf libnpuemu.so $$n; done
 
 # Regenerate headers, ABI checks, Go constants and C shims from ../shared/spec

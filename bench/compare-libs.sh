@@ -1,6 +1,7 @@
 #!/bin/bash
 # compare-libs.sh: runs the benchmark programs against two builds of the
-# library (base/ and new/, each holding a libnpuemu.so), alternated, 5 times
+# library (base/ and new/, each holding a libnpuemu.so, and its libnpuemu_core.so
+# when it is a front library: docs/internals.md), alternated, 5 times
 # each (ROUNDS), on all CPUs and then under `taskset -c 0,1`, plus limits.c;
 # raw "config build metric value unit" lines go to $OUT/raw.txt and the
 # medians to $OUT/table.txt. Used for docs/benchmarks.md, "Issue #15", on a

@@ -13,6 +13,9 @@
 
 static const char truncated[] = "...[truncated]";
 
+NPU_EXPORT void npu_applog_v(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                             const char *fmt, va_list ap);
+
 static const char *level_name(aclLogLevel level) {
     switch (level) {
     case ACL_DEBUG: return "DEBUG";
@@ -25,13 +28,21 @@ static const char *level_name(aclLogLevel level) {
 
 NPU_EXPORT void aclAppLog(aclLogLevel logLevel, const char *func, const char *file,
                           uint32_t line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    npu_applog_v(logLevel, func, file, line, fmt, ap);
+    va_end(ap);
+}
+
+/* npu_applog_v is aclAppLog with a va_list: the front library's aclAppLog
+ * (libfake/front) forwards here, since a variadic call cannot be forwarded
+ * through a function pointer. */
+NPU_EXPORT void npu_applog_v(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                             const char *fmt, va_list ap) {
     char msg[APPLOG_MAX];
     msg[0] = '\0';
     if (fmt != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
         int n = vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
         if (n < 0) {
             snprintf(msg, sizeof msg, "(bad format \"%s\")", fmt);
         } else if ((size_t)n >= sizeof msg) {

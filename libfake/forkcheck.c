@@ -1,18 +1,20 @@
-/* forkcheck.c: what fork(2) does to a process that loaded the library
+/* forkcheck.c: what fork(2) does to a process whose Go core is loaded
  * (docs/node.md, "fork").
  *
- * The Go runtime inside the library starts when the library loads and does
- * not survive fork: the child has only the forking thread, while the
- * runtime's scheduler still lists the parent's other threads as idle and
- * hands them work that nobody runs. A child forked while the runtime was
- * still starting hung in its first call; one forked later hung as soon as a
- * call needed a second thread (the first stream synchronisation, say).
- * One Go runtime per process cannot be restarted, so a forked child gets,
- * for every call, ACL_ERROR_RT_DEV_SETUP_ERROR (HAL calls:
- * DRV_ERROR_NO_DEVICE) and a message naming fork, without entering Go: it
- * never hangs. The parent is unaffected. NPU work in children needs exec
- * (posix_spawn, Python multiprocessing's "spawn" or "forkserver" started
- * before the library is imported). Passthrough mode is left alone. */
+ * The core is loaded by the front library (libfake/front) at the process's
+ * first call, so a child forked before that has no core: its own first call
+ * loads one and it works normally. This file handles the other children.
+ * The Go runtime does not survive fork: the child has only the forking
+ * thread, while the runtime's scheduler still lists the parent's other
+ * threads as idle and hands them work that nobody runs. A child forked while
+ * the runtime was still starting hung in its first call; one forked later
+ * hung as soon as a call needed a second thread (the first stream
+ * synchronisation, say). One Go runtime per process cannot be restarted,
+ * so such a child gets, for every call, ACL_ERROR_RT_DEV_SETUP_ERROR (HAL
+ * calls: DRV_ERROR_NO_DEVICE) and a message naming fork, without entering
+ * Go: it never hangs. The parent is unaffected. NPU work in those children
+ * needs exec (posix_spawn, Python multiprocessing's "spawn") or a fork
+ * before the parent's first call. Passthrough mode is left alone. */
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -28,9 +30,9 @@ static void fork_prepare(void) { fork_parent = getpid(); }
 static void fork_child(void) {
     char why[512];
     snprintf(why, sizeof why,
-             "npuemu: this process was forked (without exec) from process %d, which had loaded the runtime; "
-             "the runtime cannot run in a forked child, so every call fails: start NPU children with exec "
-             "(posix_spawn, Python multiprocessing 'spawn')",
+             "npuemu: this process was forked (without exec) from process %d after that process had called the "
+             "runtime; the runtime cannot run in such a child, so every call fails: start NPU children with exec "
+             "(posix_spawn, Python multiprocessing 'spawn') or fork them before the parent's first call",
              (int)fork_parent);
     npu_pt_fail_all(ACL_ERROR_RT_DEV_SETUP_ERROR, DRV_ERROR_NO_DEVICE, why);
 }

@@ -32,6 +32,7 @@
 
 #include "acl/acl.h"
 #include "ascend_hal.h"
+#include "frontid.h"
 #include "passthrough.h"
 #include "trace.h"
 
@@ -49,9 +50,12 @@ static _Atomic int pt_told[2]; /* the reason went to stderr once */
 static dev_t self_dev;
 static ino_t self_ino;
 
+/* is_self: path is npuemu's own file, this library or its front
+ * (frontid.h). */
 static int is_self(const char *path) {
     struct stat st;
-    return stat(path, &st) == 0 && st.st_dev == self_dev && st.st_ino == self_ino;
+    if (stat(path, &st) == 0 && st.st_dev == self_dev && st.st_ino == self_ino) return 1;
+    return npu_front_file(path);
 }
 
 /* msg appends to a message buffer, keeping it NUL-terminated. */
@@ -420,7 +424,11 @@ static void vendor_dirs(void) {
 
 static __thread const char *pt_last;
 static _Atomic unsigned char *pt_told_sym; /* by index; allocated at load */
-static __thread char pt_symmsg[512];
+/* The message of a missing vendor symbol, per thread; on the heap (never
+ * freed: one small buffer per thread that met a missing symbol) to keep the
+ * library's static TLS small (trace.c says why). */
+static __thread char *pt_symmsg;
+#define PT_SYMMSG 512
 
 static int recent_idx = -1, applog_idx = -1;
 static int32_t pt_fail_code[2]; /* set by npu_pt_fail_all: the codes every call returns */
@@ -433,7 +441,9 @@ int32_t npu_pt_fail(int idx) {
     int lib = (idx >= 0 && idx < npu_pt_nsyms) ? npu_pt_syms[idx].lib : NPU_LIB_ACL;
     int l = lib == NPU_LIB_HAL ? NPU_LIB_HAL : NPU_LIB_ACL;
     if (lib == NPU_LIB_OTHER || pt_loaded[l]) {
-        snprintf(pt_symmsg, sizeof pt_symmsg, "npuemu passthrough: %s is not in the vendor's %s",
+        if (pt_symmsg == NULL) pt_symmsg = malloc(PT_SYMMSG);
+        if (pt_symmsg == NULL) return lib == NPU_LIB_ACL ? ACL_ERROR_API_NOT_SUPPORT : DRV_ERROR_NOT_SUPPORT;
+        snprintf(pt_symmsg, PT_SYMMSG, "npuemu passthrough: %s is not in the vendor's %s",
                  idx >= 0 && idx < npu_pt_nsyms ? npu_pt_syms[idx].name : "?", libfile[l]);
         pt_last = pt_symmsg;
         /* The vendor's aclGetRecentErrMsg knows nothing of it: tell stderr,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontid.h"
 #include "stack.h"
 
 void *npu_cross[NPU_X_COUNT];
@@ -28,11 +29,15 @@ static int split;
  * of ours from a foreign one. */
 static void ours(void) {}
 
-/* foreign returns the global definition of name when it is not ours. */
+/* foreign returns the global definition of name when it is not ours: not
+ * this core's, nor the front library's (frontid.h), whose exported names
+ * are the ones the program binds to. */
 static void *foreign(void *global, const Dl_info *self, const char *name) {
     void *p = dlsym(global, name);
     Dl_info where;
-    if (p == NULL || dladdr(p, &where) == 0 || where.dli_fbase == self->dli_fbase) return NULL;
+    if (p == NULL || dladdr(p, &where) == 0 || where.dli_fbase == self->dli_fbase ||
+        where.dli_fbase == npu_front_base())
+        return NULL;
     return p;
 }
 

@@ -29,8 +29,16 @@ struct npu_tr {
     long long ret;     /* the result, when an integer (host timeline) */
 };
 
-static __thread npu_tr line;
+/* Each thread's line is on the heap, not in TLS: the library's static TLS
+ * block must stay small, because it is dlopen'ed after the program started
+ * (libfake/front, docs/internals.md "The C boundary"). The key frees it when
+ * the thread exits. */
+static __thread npu_tr *line;
 static __thread pid_t tid;
+static pthread_key_t line_key;
+static pthread_once_t line_once = PTHREAD_ONCE_INIT;
+
+static void line_key_init(void) { pthread_key_create(&line_key, free); }
 
 static int fd = -1;
 
@@ -173,7 +181,13 @@ static void emit(npu_tr *t, const char *name, const char *val, size_t n) {
 
 npu_tr *npu_tr_start(const npu_call *c, int idx) {
     (void)c;
-    npu_tr *t = &line;
+    if (line == NULL) {
+        pthread_once(&line_once, line_key_init);
+        line = malloc(sizeof *line);
+        if (line == NULL) return NULL; /* out of memory: no line for this call */
+        pthread_setspecific(line_key, line);
+    }
+    npu_tr *t = line;
     if (tid == 0) tid = (pid_t)syscall(SYS_gettid);
     const char *sym = (idx >= 0 && idx < npu_pt_nsyms) ? npu_pt_syms[idx].name : "?";
     int n = snprintf(t->buf, TR_LINE, "{\"tid\":%d,\"sym\":\"%s\",\"args\":{", (int)tid, sym);
@@ -201,6 +215,7 @@ enum {
 #define TR_STRUCT 256
 
 void npu_tr_val(npu_tr *t, const char *name, const void *p, size_t n, int cls, int sgn) {
+    if (t == NULL) return;
     char v[2 * TR_STRUCT + 32];
     int k = -1;
     switch (cls) {
@@ -281,6 +296,7 @@ void npu_tr_ptr(npu_tr *t, const char *name, const void *p) {
 #define TR_STR 256
 
 void npu_tr_str(npu_tr *t, const char *name, const char *s) {
+    if (t == NULL) return;
     if (s == NULL) {
         emit(t, name, "null", 4);
         return;
@@ -310,6 +326,7 @@ void npu_tr_str(npu_tr *t, const char *name, const char *s) {
 }
 
 void npu_tr_finish(npu_tr *t, const npu_call *c) {
+    if (t == NULL) return;
     int64_t ns = npu_tr_now() - c->t0;
     if (t->in_args) {
         force(t, "}", 1);

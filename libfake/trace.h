@@ -44,7 +44,8 @@ static inline void npu_call_begin(npu_call *c) {
 
 /* npu_tr_start begins the line of symbol idx; args follow with npu_tr_val
  * and npu_tr_str, then optionally the result (npu_tr_ret_*), then
- * npu_tr_finish writes the line. */
+ * npu_tr_finish writes the line. npu_tr_start returns NULL when the thread's
+ * line cannot be allocated; the other functions then do nothing. */
 npu_tr *npu_tr_start(const npu_call *c, int idx);
 void npu_tr_val(npu_tr *t, const char *name, const void *p, size_t n, int cls, int sgn);
 void npu_tr_str(npu_tr *t, const char *name, const char *s);

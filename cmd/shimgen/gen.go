@@ -55,7 +55,7 @@ var numberTypes = map[string]bool{
 }
 
 type output struct {
-	shims, unsupported, guards []byte
+	shims, unsupported, guards, front []byte
 }
 
 // generate builds both files from abi.Symbols and the exports in libDir.
@@ -85,7 +85,11 @@ func generate(libDir string) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	return output{shims: shims, unsupported: cas, guards: guards}, nil
+	front, err := genFront(abi.Symbols)
+	if err != nil {
+		return output{}, err
+	}
+	return output{shims: shims, unsupported: cas, guards: guards, front: front}, nil
 }
 
 var exportRE = regexp.MustCompile(`(?m)^//export npu_(\w+)\s*$`)

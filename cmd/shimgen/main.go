@@ -25,6 +25,10 @@
 // other result types) with the panic as aclGetRecentErrMsg's message
 // (docs/hardening.md).
 //
+// It also writes libfake/front/zfront.c, the plain-C front library's
+// definition of every exported symbol, which forwards to the Go core loaded
+// on the first call (front.go).
+//
 // Usage (from `make generate`): go run ./cmd/shimgen -out libfake
 package main
 
@@ -58,6 +62,9 @@ func run(libDir, casesDir string) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(libDir, guardFile), files.guards, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(libDir, frontFile), files.front, 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(casesDir, caseFile), files.unsupported, 0o644)

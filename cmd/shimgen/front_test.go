@@ -1,0 +1,49 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+func TestGenFront(t *testing.T) {
+	syms := []abi.Symbol{
+		{Name: "aclA", Lib: "acl", Header: "acl/acl.h", Return: "aclError", Params: "const void* p, int32_t n"},
+		{Name: "aclGetRecentErrMsg", Lib: "acl", Header: "acl/acl.h", Return: "const char*", Params: "(empty)"},
+		{Name: "halC", Lib: "hal", Header: "ascend_hal.h", Return: "drvError_t", Params: "void"},
+		{Name: "dsmiD", Lib: "dsmi", Header: "dsmi_common_interface.h", Return: "int", Params: "int *n"},
+		{Name: "halE", Lib: "hal", Header: "ascend_hal.h", Return: "void", Params: "const char *name, int pid[]"},
+		{Name: "rtF", Lib: "rt", Header: "runtime/rt.h", Return: "rtError_t", Params: "uint32_t x"},
+		{Name: "aclAppLog", Lib: "acl", Header: "acl/acl.h", Return: "void", Params: "aclLogLevel l, const char* fmt, ..."},
+	}
+	out, err := genFront(syms)
+	require.NoError(t, err)
+	src := string(out)
+
+	// Every call: one acquire load of the slot and a tail call; the first
+	// goes through the cold load_ function.
+	assert.Contains(t, src, "NPU_EXPORT aclError aclA(const void* p, int32_t n) {\n"+
+		"    void *f = npu_front_slot(0);\n    if (__builtin_expect(f == NULL, 0))\n        return load_aclA(p, n);\n"+
+		"    return ((__typeof__(&aclA))f)(p, n);\n}")
+	assert.Contains(t, src, "static NPU_FRONT_COLD aclError load_aclA(const void* p, int32_t n) {\n"+
+		"    void *f = npu_front_load(0);\n    if (f == NULL)\n        return (aclError)npu_front_fail(0);\n"+
+		"    return ((__typeof__(&aclA))f)(p, n);\n}")
+	// Without a core: the reason itself, the library's codes, void.
+	assert.Contains(t, src, "return npu_front_errmsg(1);")
+	assert.Contains(t, src, "return (drvError_t)npu_front_fail(2);")
+	assert.Contains(t, src, "return (rtError_t)npu_front_fail(5);")
+	assert.Contains(t, src, "NPU_EXPORT void halE(const char *name, int pid[]) {\n    void *f = npu_front_slot(4);\n"+
+		"    if (__builtin_expect(f == NULL, 0)) {\n        load_halE(name, pid);\n        return;\n    }\n"+
+		"    ((__typeof__(&halE))f)(name, pid);\n}")
+	// The table: names by index; DSMI is not the front's; aclAppLog is
+	// written by hand (front.c) but resolved by name.
+	assert.Contains(t, src, "const npu_front_sym npu_front_syms[] = {\n    {\"aclA\", NPU_FRONT_ACL},\n"+
+		"    {\"aclGetRecentErrMsg\", NPU_FRONT_ACL},\n    {\"halC\", NPU_FRONT_HAL},\n    {NULL, NPU_FRONT_ACL},\n")
+	assert.Contains(t, src, "    {\"rtF\", NPU_FRONT_RT},\n")
+	assert.Contains(t, src, "const int npu_front_nsyms = 7;\nvoid *npu_front_fns[7];\n")
+	assert.NotContains(t, src, "dsmiD(")
+	assert.NotContains(t, src, "aclAppLog(")
+}

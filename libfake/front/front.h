@@ -1,0 +1,58 @@
+/* front.h: the front library (not installed; internal).
+ * docs/internals.md "The C boundary", docs/node.md "fork".
+ *
+ * emu/lib/libnpuemu.so (every vendor soname links to it) is this plain-C
+ * library: it defines every exported name and nothing of Go. The first call
+ * of any of them loads the Go core, emu/lib/libnpuemu_core.so from the same
+ * directory, with RTLD_LOCAL (its names stay out of the global scope), and
+ * resolves each name in it once into npu_front_fns; from then on a front
+ * function costs one load and one indirect call. So a process that loads
+ * npuemu but calls nothing starts no Go runtime, and a child forked before
+ * the first call loads its own core.
+ */
+#ifndef NPUEMU_LIBFAKE_FRONT_H
+#define NPUEMU_LIBFAKE_FRONT_H
+
+#include <stdint.h>
+
+/* The library of a symbol, which picks its failure code when the core
+ * cannot be loaded: ACL_ERROR_RT_DEV_SETUP_ERROR for ACL and rt,
+ * DRV_ERROR_NO_DEVICE for HAL. */
+enum { NPU_FRONT_ACL = 0, NPU_FRONT_HAL = 1, NPU_FRONT_RT = 2 };
+
+typedef struct npu_front_sym {
+    const char *name; /* NULL: not defined by the front */
+    int lib;
+} npu_front_sym;
+
+/* Generated (zfront.c): every symbol of abi.Symbols by index, and the
+ * core's function of each (NULL until the core is loaded). */
+extern const npu_front_sym npu_front_syms[];
+extern const int npu_front_nsyms;
+extern void *npu_front_fns[];
+
+/* npu_front_load loads the core once (any thread; a fork waits for a load
+ * in progress) and returns the core's function of symbol idx, NULL when the
+ * core or the symbol is missing. */
+void *npu_front_load(int idx) __attribute__((noinline, cold));
+
+/* npu_front_slot is the core's function of symbol idx once loaded, else
+ * NULL (then the caller goes through npu_front_load). */
+static inline void *npu_front_slot(int idx) { return __atomic_load_n(&npu_front_fns[idx], __ATOMIC_ACQUIRE); }
+
+/* NPU_FRONT_COLD marks the first-call paths: out of line, out of the hot
+ * code. */
+#define NPU_FRONT_COLD __attribute__((noinline, cold))
+
+/* npu_front_fail records why symbol idx cannot be called (for
+ * aclGetRecentErrMsg and, once, stderr) and returns its failure code. */
+int32_t npu_front_fail(int idx);
+
+/* npu_front_errmsg is aclGetRecentErrMsg without a core: the reason. */
+const char *npu_front_errmsg(int idx);
+
+/* NPU_EXPORT: every exported name is in the dynamic table whatever
+ * -fvisibility the front is built with. */
+#define NPU_EXPORT __attribute__((visibility("default")))
+
+#endif
