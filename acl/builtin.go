@@ -47,9 +47,6 @@ func memOpStream(t *Thread, fn string, addr uintptr, sh Handle) (*Stream, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
-		return nil, err
-	}
 	return s, deviceOperand(fn, "devAddr", s, addr, 8)
 }
 
@@ -241,9 +238,6 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, s, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	spec := tsfw.RandomSpec{Dist: dist, DType: dt, Out: info.ResultAddr, Counter: info.CounterAddr}

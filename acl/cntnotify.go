@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -52,9 +51,6 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	}
 	c, err := current(t, fn)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, c.defStream, emu.Family950); err != nil {
 		return err
 	}
 	rt.mu.Lock()

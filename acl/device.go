@@ -3,7 +3,6 @@ package acl
 import (
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -68,20 +67,6 @@ func soc(fn string) (emu.SoC, *emu.Node, error) {
 		return emu.SoC{}, nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
 	}
 	return n.SoC(), n, nil
-}
-
-// socFamily refuses fn with ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the
-// node's SoC is not of one of families: the per-SoC support column of
-// acl-functions.tsv for calls that name no device.
-func socFamily(fn string, families ...string) error {
-	s, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	if slices.Contains(families, s.Family) {
-		return nil
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, s.Name, s.Family)
 }
 
 // SocName implements aclrtGetSocName (works before aclInit).

@@ -20,11 +20,7 @@ import (
 // ACL_EVENT_RECORD_EXTERNAL belongs to a capturing stream.
 func RecordEventWithFlag(t *Thread, h, sh Handle, flag uint32) error {
 	const fn = "aclrtRecordEventWithFlag"
-	s, err := resolveStream(t, fn, sh)
-	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+	if _, err := resolveStream(t, fn, sh); err != nil {
 		return err
 	}
 	return RecordEvent(t, h, sh, flag)
@@ -47,9 +43,6 @@ func StreamWaitEventWithFlag(t *Thread, sh, h Handle, timeoutSec, flag uint32) e
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	if flag == abi.ACL_EVENT_WAIT_EXTERNAL {
@@ -165,9 +158,6 @@ func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
 	}
 	if e.kind != evEx || e.flags != abi.ACL_EVENT_IPC {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was not created with aclrtCreateEventExWithFlag(ACL_EVENT_IPC)", fn, uintptr(h))
-	}
-	if err := needFamily(fn, e.ctx.defStream, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
-		return err
 	}
 	var b IpcEventHandle
 	copy(b[:8], ipcEventMagic[:])

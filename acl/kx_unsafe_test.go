@@ -203,12 +203,12 @@ func TestSymbols(t *testing.T) {
 }
 
 func TestSymbolsFollowTheSoCSupportList(t *testing.T) {
-	th, _, sym := symbolSetup(t, map[string]string{"NPUEMU_SOC": "Ascend310B1"})
-	requireCode(t, GetSymbolAddress(th, sym, new(uintptr)), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, DeviceTaskAbort(th, 0, 0), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, SetDeviceTaskAbortCallback(th, "kx", func(int32, int32, uint32) int32 { return 0 }), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, RepairError(th, 0, &ErrorInfo{}), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, GetMemUceInfo(th, 0, make([]MemUceInfo, 1), true, new(uint64)), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	symbolSetup(t, map[string]string{"NPUEMU_SOC": "Ascend310B1"})
+	requireCode(t, CheckSoC("aclrtGetSymbolAddress"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, CheckSoC("aclrtDeviceTaskAbort"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, CheckSoC("aclrtSetDeviceTaskAbortCallback"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, CheckSoC("aclrtRepairError"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, CheckSoC("aclrtGetMemUceInfo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }
 
 // startHost reports when a block starts running.

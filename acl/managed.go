@@ -67,19 +67,6 @@ func loadedSVM() *emu.SVM {
 	return nil
 }
 
-// checkManagedSoC refuses the managed API on SoCs whose runtime lacks it
-// (it exists on Atlas A2 and A3 only).
-func checkManagedSoC(fn string) error {
-	s, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	if s.Family != emu.FamilyA2 && s.Family != emu.FamilyA3 {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: managed memory exists on Atlas A2/A3 only, not on %s", fn, s.Name)
-	}
-	return nil
-}
-
 // wrap prefixes an svm error with the API name, keeping its code.
 func wrap(fn string, err error) error {
 	if err == nil {
@@ -103,9 +90,6 @@ func AllocManaged(t *Thread, out *uintptr, size uint64, flag uint32) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: only ACL_RT_MEM_ATTACH_GLOBAL (1) is accepted", fn, flag)
 	}
 	if _, err := current(t, fn); err != nil {
-		return err
-	}
-	if err := checkManagedSoC(fn); err != nil {
 		return err
 	}
 	g, err := managedSVM(fn)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -217,11 +216,7 @@ func NotifyBatchReset(t *Thread, hs []Handle) error {
 	if len(hs) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifies must not be NULL and num must be > 0", fn)
 	}
-	c, err := current(t, fn)
-	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, c.defStream, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+	if _, err := current(t, fn); err != nil {
 		return err
 	}
 	ns := make([]*Notify, len(hs))
