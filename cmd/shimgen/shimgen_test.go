@@ -205,6 +205,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 		{filepath.Join(libDir, shimsFile), got.shims},
 		{filepath.Join(casesDir, caseFile), got.unsupported},
 		{filepath.Join(libDir, guardFile), got.guards},
+		{filepath.Join(libDir, mirrorsFile), got.mirrors},
 	} {
 		have, err := os.ReadFile(f.path)
 		require.NoError(t, err, "run %s", refresh)
