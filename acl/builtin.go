@@ -63,7 +63,7 @@ func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) e
 	}
 	task, err := tsfw.ValueWriteTask(addr, value)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	if s.capturing() {
 		op := &valueOp{addr: addr, value: value}
@@ -89,7 +89,7 @@ func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) er
 	}
 	task, err := s.q.ValueWaitTask(addr, value, flag)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	if s.capturing() {
 		// Recorded with its parameters: replays bind it to their queue.
@@ -159,7 +159,7 @@ func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, s
 	}
 	task, err := tsfw.ReduceTask(dst, src, count, op, dt)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return s.submitTask(t, fn, task)
 }
@@ -269,7 +269,7 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	}
 	task, err := tsfw.RandomTask(spec)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return s.submitTask(t, fn, task)
 }

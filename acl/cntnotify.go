@@ -63,7 +63,7 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	}
 	cn, err := c.dev.emu.TS.NewCntNotify()
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	n := &CntNotify{ctx: c, cn: cn}
 	n.h = cntNotifies.add(n)

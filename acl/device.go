@@ -39,7 +39,7 @@ const maxPeers = 8
 func deviceLocked(fn string, id int32) (*device, error) {
 	n, err := theNode()
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
 	}
 	if id < 0 || int(id) >= n.DeviceCount() {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
@@ -52,7 +52,7 @@ func deviceLocked(fn string, id int32) (*device, error) {
 	}
 	ed, err := n.Device(int(id))
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, id, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: device %d", fn, id)
 	}
 	d := &device{id: id, emu: ed, contexts: map[*Context]struct{}{}, peers: map[int32]bool{},
 		resLimit: map[int32]uint32{}, allocs: map[uintptr]allocation{}}
@@ -64,7 +64,7 @@ func deviceLocked(fn string, id int32) (*device, error) {
 func soc(fn string) (emu.SoC, *emu.Node, error) {
 	n, err := theNode()
 	if err != nil {
-		return emu.SoC{}, nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
+		return emu.SoC{}, nil, abi.Wrapf(err, "%s: emulator configuration", fn)
 	}
 	return n.SoC(), n, nil
 }
@@ -338,7 +338,7 @@ func synchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
 		return err
 	}
 	if err := c.dev.emu.TS.Synchronize(msTimeout(timeoutMs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	poolsSyncedDevice(c.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, c.dev)

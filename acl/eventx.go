@@ -164,7 +164,7 @@ func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
 	binary.LittleEndian.PutUint32(b[8:], uint32(os.Getpid()))
 	binary.LittleEndian.PutUint64(b[16:], uint64(h))
 	if err := exportNodeEvent(e, &b); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	*out = b
 	return nil

@@ -223,7 +223,7 @@ func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
 // noteSubmit records a submission's id, or wraps its error.
 func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	if !s.isDefault {
 		t.lastTask, t.hasLastTask = id, true

@@ -545,7 +545,7 @@ func (u *taskUpdate) addOp(s *Stream, fn string, task tsfw.Task, l *launch, op *
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if err := task.Validate(); err != nil {
-		err = abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		err = abi.Wrapf(err, "%s: stream %d", fn, s.id)
 		if u.err == nil {
 			u.err = err
 		}

@@ -150,7 +150,7 @@ func d2dNow(fn string, d *device, dst, src uintptr, count uint64) error {
 		return err
 	}
 	if err := d.emu.TS.CopyNow(dst, src, count, tsfw.DeviceToDevice); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return nil
 }

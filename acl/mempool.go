@@ -431,7 +431,7 @@ func (p *memPool) growLocked(fn string, size uint64) (*poolBlock, error) {
 	}
 	addr, err := p.dev.emu.HBM.Alloc(size, poolAlign)
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: %d bytes on device %d: %s", fn, size, p.dev.id, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: %d bytes on device %d", fn, size, p.dev.id)
 	}
 	p.reserved += size
 	p.reservedHigh = max(p.reservedHigh, p.reserved)

@@ -80,7 +80,7 @@ func CreateNotify(t *Thread, out *Handle, flag uint64) error {
 	}
 	nt, err := c.dev.emu.TS.NewNotify()
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, pidCheck: true}, flags: flag}
 	n.h = notifies.add(n)
@@ -223,7 +223,7 @@ func NotifyBatchReset(t *Thread, hs []Handle) error {
 	for i, h := range hs {
 		n, err := resolveNotify(fn, h)
 		if err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: notifies[%d]: %s", fn, i, messageOf(err))
+			return abi.Wrapf(err, "%s: notifies[%d]", fn, i)
 		}
 		ns[i] = n
 	}
@@ -272,7 +272,7 @@ func NotifyGetExportKey(t *Thread, h Handle, key []byte, flags uint64) error {
 	}
 	n.hw.pidCheck = flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
 	if err := exportNodeNotify(n, n.hw.pidCheck); err != nil { // ipcnotify_node.go
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	clear(key)
 	copy(key, n.hw.key)
@@ -302,7 +302,7 @@ func NotifySetImportPid(t *Thread, h Handle, pids []int32) error {
 	}
 	if l := n.hw.node; l != nil && l.exporter {
 		if err := l.dir.NotifySetPids(l.ref, pids); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+			return abi.Wrapf(err, "%s", fn)
 		}
 	}
 	n.hw.pids = append(n.hw.pids, pids...)

@@ -219,7 +219,7 @@ func (c symbolCopy) now(t *Thread, symbol uintptr) error {
 		d = oi.dev
 	}
 	if err := d.emu.TS.CopyNow(dst, src, c.count, dir); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", c.fn, messageOf(err))
+		return abi.Wrapf(err, "%s", c.fn)
 	}
 	return nil
 }

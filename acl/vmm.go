@@ -73,7 +73,7 @@ func drv(fn string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	return abi.Wrapf(err, "%s", fn)
 }
 
 // ReserveMemAddress implements aclrtReserveMemAddress (noUC false) and
