@@ -33,7 +33,7 @@ type Event struct {
 	waitMu  sync.Mutex // guards waiters
 	waiters []*Stream  // streams that waited on e since its last reset
 
-	share *eventShare // IPC event with opened handles (acl/eventx.go); guarded by rt.mu
+	share *eventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by rt.mu
 	node  *nodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under rt.mu
 }
 

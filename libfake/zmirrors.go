@@ -33,7 +33,7 @@ var mirrors = []mirror{
 	{"aclrtCntNotifyRecordInfo", reflect.TypeOf((*C.aclrtCntNotifyRecordInfo)(nil)).Elem(), reflect.TypeOf((*acl.CntNotifyRecordInfo)(nil)).Elem(), "notify.go:npu_aclrtCntNotifyRecord"},
 	{"aclrtCntNotifyWaitInfo", reflect.TypeOf((*C.aclrtCntNotifyWaitInfo)(nil)).Elem(), reflect.TypeOf((*acl.CntNotifyWaitInfo)(nil)).Elem(), "notify.go:npu_aclrtCntNotifyWaitWithTimeout"},
 	{"aclrtErrorInfo", reflect.TypeOf((*C.aclrtErrorInfo)(nil)).Elem(), reflect.TypeOf((*acl.ErrorInfo)(nil)).Elem(), "device.go:npu_aclrtGetErrorVerbose"},
-	{"aclrtIpcEventHandle", reflect.TypeOf((*C.aclrtIpcEventHandle)(nil)).Elem(), reflect.TypeOf((*acl.IpcEventHandle)(nil)).Elem(), "eventx.go:npu_aclrtIpcGetEventHandle"},
+	{"aclrtIpcEventHandle", reflect.TypeOf((*C.aclrtIpcEventHandle)(nil)).Elem(), reflect.TypeOf((*acl.IpcEventHandle)(nil)).Elem(), "event_flag_timeout_ipc.go:npu_aclrtIpcGetEventHandle"},
 	{"aclrtLabel", reflect.TypeOf((*C.aclrtLabel)(nil)).Elem(), reflect.TypeOf((*acl.Handle)(nil)).Elem(), "label.go:npu_aclrtCreateLabelList"},
 	{"aclrtMemAccessDesc", reflect.TypeOf((*C.aclrtMemAccessDesc)(nil)).Elem(), reflect.TypeOf((*acl.MemAccessDesc)(nil)).Elem(), "vmm.go:npu_aclrtMemSetAccess"},
 	{"aclrtMemLocation", reflect.TypeOf((*C.aclrtMemLocation)(nil)).Elem(), reflect.TypeOf((*acl.MemLocation)(nil)).Elem(), "vmm.go:npu_aclrtMemGetAccess"},
