@@ -256,3 +256,28 @@ func TestTopLevelLayout(t *testing.T) {
 	sort.Strings(stray)
 	assert.Empty(t, stray, "Go packages outside the fixed top-level layout")
 }
+
+// TestFileNamesSayWhatTheyHold: no "x" twin of another file of the package
+// (eventx.go beside event.go) and no two-letter abbreviation as a file
+// name's first word (kx_, dx_), rt — the runtime family's own name — aside.
+func TestFileNamesSayWhatTheyHold(t *testing.T) {
+	files := goFiles(t)
+	require.NotEmpty(t, files)
+	stems := map[string]bool{}
+	stem := func(f string) string {
+		s := strings.TrimSuffix(f, ".go")
+		s = strings.TrimSuffix(s, "_test")
+		return strings.TrimSuffix(s, "_unsafe")
+	}
+	for _, f := range files {
+		stems[stem(f)] = true
+	}
+	for _, f := range files {
+		s := stem(f)
+		assert.False(t, strings.HasSuffix(s, "x") && stems[strings.TrimSuffix(s, "x")],
+			"%s: an x-suffixed twin of %s.go; name it for what it holds", f, strings.TrimSuffix(s, "x"))
+		first := strings.SplitN(filepath.Base(s), "_", 2)
+		assert.False(t, len(first) == 2 && len(first[0]) == 2 && first[0] != "rt",
+			"%s: %q abbreviates; name the family", f, first[0]+"_")
+	}
+}

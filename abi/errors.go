@@ -14,6 +14,8 @@ type Code int32
 type Error struct {
 	Code Code
 	Msg  string
+
+	cause error // the error Wrapf wrapped (Unwrap), nil for a fresh error
 }
 
 func (e *Error) Error() string {

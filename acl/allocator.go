@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 )
 
 // External allocators (acl_rt_allocator.h): an application describes its
@@ -127,9 +126,6 @@ func allocatorStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P, emu.FamilyA1); err != nil {
-		return nil, err
-	}
 	return s, nil
 }
 
@@ -198,9 +194,6 @@ func AllocatorUnregister(t *Thread, sh Handle) error {
 			return nil // a destroyed stream's registration went with it
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P, emu.FamilyA1); err != nil {
-		return err
 	}
 	allocRegs.mu.Lock()
 	delete(allocRegs.m, s)

@@ -81,7 +81,7 @@ func TestAllocatorRegisterSoC(t *testing.T) {
 	for part, v := range []uintptr{1, 2, 3, 4, 5} {
 		require.NoError(t, AllocatorSetPart(th, "set", d, part, v))
 	}
-	requireCode(t, AllocatorRegister(th, s, d), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, CheckSoC("aclrtAllocatorRegister"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 	require.NoError(t, AllocatorDestroyDesc(th, d))
 	require.NoError(t, DestroyStream(th, s, false))
 }

@@ -108,7 +108,7 @@ func memcpyBatch(t *Thread, fn string, items []BatchItem, attrs []BatchAttr, idx
 			if failIndex != nil {
 				*failIndex = uint64(i)
 			}
-			return abi.Errorf(abi.CodeOf(err), "%s: item %d: %s", fn, i, messageOf(err))
+			return abi.Wrapf(err, "%s: item %d", fn, i)
 		}
 	}
 	return nil

@@ -47,9 +47,6 @@ func memOpStream(t *Thread, fn string, addr uintptr, sh Handle) (*Stream, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
-		return nil, err
-	}
 	return s, deviceOperand(fn, "devAddr", s, addr, 8)
 }
 
@@ -66,7 +63,7 @@ func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) e
 	}
 	task, err := tsfw.ValueWriteTask(addr, value)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	if s.capturing() {
 		op := &valueOp{addr: addr, value: value}
@@ -92,7 +89,7 @@ func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) er
 	}
 	task, err := s.q.ValueWaitTask(addr, value, flag)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	if s.capturing() {
 		// Recorded with its parameters: replays bind it to their queue.
@@ -162,7 +159,7 @@ func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, s
 	}
 	task, err := tsfw.ReduceTask(dst, src, count, op, dt)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return s.submitTask(t, fn, task)
 }
@@ -243,9 +240,6 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	if err != nil {
 		return err
 	}
-	if err := needFamily(fn, s, emu.FamilyA3, emu.FamilyA2); err != nil {
-		return err
-	}
 	spec := tsfw.RandomSpec{Dist: dist, DType: dt, Out: info.ResultAddr, Counter: info.CounterAddr}
 	if spec.Seed, err = info.Seed.param(fn, "randomSeed", s); err != nil {
 		return err
@@ -275,7 +269,7 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	}
 	task, err := tsfw.RandomTask(spec)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return s.submitTask(t, fn, task)
 }

@@ -267,7 +267,7 @@ func (c *capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *launch, e
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d: its capture has ended", fn, s.id)
 	}
 	if err := task.Validate(); err != nil {
-		err = abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		err = abi.Wrapf(err, "%s: stream %d", fn, s.id)
 		c.invalidate(err)
 		return err
 	}
@@ -337,7 +337,7 @@ func (c *capture) internal(ev *tsfw.Event) (*tsfw.Event, error) {
 	}
 	in, err := c.dev.emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "capture: device %d: %s", c.dev.id, messageOf(err))
+		return nil, abi.Wrapf(err, "capture: device %d", c.dev.id)
 	}
 	c.evmap[ev] = in
 	c.ri.events = append(c.ri.events, in)

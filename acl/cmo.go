@@ -2,7 +2,6 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -24,9 +23,6 @@ const (
 	cmoDescMagic = 0x3130_4f4d_4355_504e // "NPUCMO01"
 )
 
-// cmoFamilies are the SoC families that have the CMO functions.
-var cmoFamilies = []string{emu.FamilyA2, emu.FamilyA3, emu.Family950}
-
 // cmoType checks the aclrtCmoType argument.
 func cmoType(fn string, typ int32) error {
 	switch typ {
@@ -36,16 +32,6 @@ func cmoType(fn string, typ int32) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: cmoType %d: only ACL_RT_CMO_TYPE_PREFETCH is supported (documented)", fn, typ)
 	}
 	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cmoType %d is not an aclrtCmoType", fn, typ)
-}
-
-// cmoFamily checks that device d has the CMO functions.
-func cmoFamily(fn string, d *device) error {
-	for _, f := range cmoFamilies {
-		if d.emu.SoC.Family == f {
-			return nil
-		}
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, d.emu.SoC.Name, d.emu.SoC.Family)
 }
 
 // cmoRange checks that [src, src+size) is device memory of device d,
@@ -75,9 +61,6 @@ func cmoStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmoFamily(fn, s.ctx.dev); err != nil {
-		return nil, err
-	}
 	return s, nil
 }
 
@@ -103,11 +86,7 @@ func CmoGetDescSize(t *Thread, size *uint64) error {
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be NULL", fn)
 	}
-	c, err := current(t, fn)
-	if err != nil {
-		return err
-	}
-	if err := cmoFamily(fn, c.dev); err != nil {
+	if _, err := current(t, fn); err != nil {
 		return err
 	}
 	*size = cmoDescSize
@@ -120,9 +99,6 @@ func CmoSetDesc(t *Thread, desc, src uintptr, size uint64) error {
 	const fn = "aclrtCmoSetDesc"
 	c, err := current(t, fn)
 	if err != nil {
-		return err
-	}
-	if err := cmoFamily(fn, c.dev); err != nil {
 		return err
 	}
 	if err := cmoRange(fn, "cmoDesc", c.dev, desc, cmoDescSize); err != nil {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -54,9 +53,6 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := needFamily(fn, c.defStream, emu.Family950); err != nil {
-		return err
-	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if c.dead.Load() {
@@ -67,7 +63,7 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	}
 	cn, err := c.dev.emu.TS.NewCntNotify()
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	n := &CntNotify{ctx: c, cn: cn}
 	n.h = cntNotifies.add(n)

@@ -83,7 +83,7 @@ func CondHandleCreate(t *Thread, rh Handle, def uint32, flag int32, out *Handle)
 	d := ri.dev
 	addr, err := d.emu.HBM.Alloc(pageSmall, allocAlign)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: condition word on device %d: %s", fn, d.id, messageOf(err))
+		return abi.Wrapf(err, "%s: condition word on device %d", fn, d.id)
 	}
 	pokeU64(addr, uint64(def))
 	// Registered like an allocation so that the application's value
@@ -268,7 +268,7 @@ func runSub(sub *ModelRI) (bool, error) {
 		return true, err
 	}
 	if err := s.q.Synchronize(-1); err != nil {
-		return true, abi.Errorf(abi.CodeOf(err), "%s: sub-graph %d: %s", fn, sub.id, messageOf(err))
+		return true, abi.Wrapf(err, "%s: sub-graph %d", fn, sub.id)
 	}
 	return true, nil
 }

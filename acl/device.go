@@ -3,7 +3,6 @@ package acl
 import (
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -40,7 +39,7 @@ const maxPeers = 8
 func deviceLocked(fn string, id int32) (*device, error) {
 	n, err := theNode()
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
 	}
 	if id < 0 || int(id) >= n.DeviceCount() {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
@@ -53,7 +52,7 @@ func deviceLocked(fn string, id int32) (*device, error) {
 	}
 	ed, err := n.Device(int(id))
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, id, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: device %d", fn, id)
 	}
 	d := &device{id: id, emu: ed, contexts: map[*Context]struct{}{}, peers: map[int32]bool{},
 		resLimit: map[int32]uint32{}, allocs: map[uintptr]allocation{}}
@@ -65,23 +64,9 @@ func deviceLocked(fn string, id int32) (*device, error) {
 func soc(fn string) (emu.SoC, *emu.Node, error) {
 	n, err := theNode()
 	if err != nil {
-		return emu.SoC{}, nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
+		return emu.SoC{}, nil, abi.Wrapf(err, "%s: emulator configuration", fn)
 	}
 	return n.SoC(), n, nil
-}
-
-// socFamily refuses fn with ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the
-// node's SoC is not of one of families: the per-SoC support column of
-// acl-functions.tsv for calls that name no device.
-func socFamily(fn string, families ...string) error {
-	s, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	if slices.Contains(families, s.Family) {
-		return nil
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, s.Name, s.Family)
 }
 
 // SocName implements aclrtGetSocName (works before aclInit).
@@ -353,7 +338,7 @@ func synchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
 		return err
 	}
 	if err := c.dev.emu.TS.Synchronize(msTimeout(timeoutMs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	poolsSyncedDevice(c.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, c.dev)

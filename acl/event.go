@@ -33,7 +33,7 @@ type Event struct {
 	waitMu  sync.Mutex // guards waiters
 	waiters []*Stream  // streams that waited on e since its last reset
 
-	share *eventShare // IPC event with opened handles (acl/eventx.go); guarded by rt.mu
+	share *eventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by rt.mu
 	node  *nodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under rt.mu
 }
 
@@ -83,7 +83,7 @@ func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind
 	if kind == evPlain || kind == evWithFlag && flags&(abi.ACL_EVENT_SYNC|abi.ACL_EVENT_EXTERNAL) != 0 {
 		te, err = c.dev.emu.TS.NewEvent(flags)
 		if err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+			return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 		}
 	} else {
 		te = c.dev.emu.TS.NewEventUnpooled(flags)
@@ -362,12 +362,12 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	if n := e.importedNode(); n != nil {
 		target, _, _ := emu.NodeEventStatus(n.entry, n.ref.Gen)
 		if err := n.dir.NodeEventWait(n.entry, n.ref.Gen, target, msTimeout(timeoutMs)); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+			return abi.Wrapf(err, "%s", fn)
 		}
 		return nil
 	}
 	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	poolsSyncedDevice(e.ctx.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, e.ctx.dev)

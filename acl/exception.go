@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -224,7 +223,7 @@ func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
 // noteSubmit records a submission's id, or wraps its error.
 func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	if !s.isDefault {
 		t.lastTask, t.hasLastTask = id, true
@@ -249,17 +248,6 @@ func GetThreadLastTaskID(t *Thread, id *uint32) error {
 	return nil
 }
 
-// needFamily refuses fn on SoC families the support lists exclude.
-func needFamily(fn string, s *Stream, families ...string) error {
-	f := s.ctx.dev.emu.SoC.Family
-	for _, x := range families {
-		if x == f {
-			return nil
-		}
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, s.ctx.dev.emu.SoC.Name, f)
-}
-
 // StreamAbort implements aclrtStreamAbort: queued tasks are discarded, a
 // running wait is cancelled, and threads blocked synchronising the stream
 // get ACL_ERROR_RT_STREAM_ABORT. The stream stays usable.
@@ -267,9 +255,6 @@ func StreamAbort(t *Thread, sh Handle) error {
 	const fn = "aclrtStreamAbort"
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	s.q.Abort(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was aborted by aclrtStreamAbort", s.id))
@@ -286,9 +271,6 @@ func StreamStop(t *Thread, sh Handle) error {
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	s.q.Stop(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was stopped by aclrtStreamStop", s.id))

@@ -340,7 +340,7 @@ func deviceLost(fn string, dev int32) error {
 	if err == nil {
 		return nil
 	}
-	return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	return abi.Wrapf(err, "%s", fn)
 }
 
 // clearDeviceFaults forgets a device's injected state (aclrtResetDevice,

@@ -30,24 +30,36 @@ const (
 	kindLabelList handleKind = 0x1B
 )
 
+// handleKindNames names every kind of handle, as messages print it ("stream
+// handle 0x57... is stale"). A new kind adds its line here; a test checks
+// that every handleKind constant of the package has one.
+var handleKindNames = map[handleKind]string{
+	kindContext:    "context",
+	kindStream:     "stream",
+	kindEvent:      "event",
+	kindNotify:     "notify",
+	kindCntNotify:  "counting notify",
+	kindLabel:      "label",
+	kindLabelList:  "label list",
+	kindAllocDesc:  "allocator descriptor",
+	kindArgs:       "kernel arguments",
+	kindParam:      "kernel argument",
+	kindCondHandle: "condition",
+	kindDataBuffer: "data buffer",
+	kindBinary:     "binary",
+	kindFunction:   "function",
+	kindRawBinary:  "created binary",
+	kindModelRI:    "model run instance",
+	kindRITask:     "model run instance task",
+	kindTaskGrp:    "task group",
+	kindMemPool:    "memory pool",
+}
+
 func (k handleKind) String() string {
-	switch k {
-	case kindContext:
-		return "context"
-	case kindStream:
-		return "stream"
-	case kindEvent:
-		return "event"
-	case kindNotify:
-		return "notify"
-	case kindCntNotify:
-		return "cnt notify"
-	case kindLabel:
-		return "label"
-	case kindLabelList:
-		return "label list"
+	if name, ok := handleKindNames[k]; ok {
+		return name
 	}
-	return "handle"
+	return fmt.Sprintf("tag-%#02x", uint8(k))
 }
 
 const genMask = 1<<24 - 1

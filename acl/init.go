@@ -102,7 +102,7 @@ func Init(t *Thread, path string) (err error) {
 	}
 	n, err := theNode()
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "aclInit: emulator configuration: %s", messageOf(err))
+		return abi.Wrapf(err, "aclInit: emulator configuration")
 	}
 	if cfg.defaultDevice >= 0 && int(cfg.defaultDevice) >= n.DeviceCount() {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
@@ -117,12 +117,7 @@ func Init(t *Thread, path string) (err error) {
 }
 
 // messageOf returns an abi.Error's own message (without the code prefix).
-func messageOf(err error) string {
-	if e, ok := err.(*abi.Error); ok && e.Msg != "" {
-		return e.Msg
-	}
-	return err.Error()
-}
+func messageOf(err error) string { return abi.MessageOf(err) }
 
 type initConfig struct {
 	defaultDevice int32

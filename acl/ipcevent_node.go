@@ -92,7 +92,7 @@ func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
 	ref := emu.NodeEventRef{Index: int(binary.LittleEndian.Uint64(in[ipcHandleIndex:])), Gen: binary.LittleEndian.Uint64(in[ipcHandleGen:])}
 	entry, err := dir.OpenEvent(ref)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()

@@ -67,7 +67,7 @@ func importNodeNotify(t *Thread, fn, key string, out *Handle) error {
 	ref := emu.NotifyRefOf(code)
 	entry, gen, err := dir.OpenNotify(ref, self())
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	if err := checkNotifyRoom(fn, c); err != nil {
 		dir.CloseNotify(ref, false)
@@ -76,7 +76,7 @@ func importNodeNotify(t *Thread, fn, key string, out *Handle) error {
 	nt, err := c.dev.emu.TS.NewNotify()
 	if err != nil {
 		dir.CloseNotify(ref, false)
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()

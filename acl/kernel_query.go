@@ -302,7 +302,7 @@ func BinaryLoad(t *Thread, h Handle, out *Handle) error {
 		return err
 	}
 	if err := BinaryLoadFromData(t, r.data, nil, out); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return nil
 }

@@ -144,7 +144,7 @@ func CreateLabelList(t *Thread, hs []Handle, num uint64, out *Handle) error {
 	for i, h := range hs {
 		l, err := resolveLabel(fn, h)
 		if err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: labels[%d]: %s", fn, i, messageOf(err))
+			return abi.Wrapf(err, "%s: labels[%d]", fn, i)
 		}
 		if i > 0 && l.ctx != list.labels[0].ctx {
 			return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: labels[%d] belongs to another context than labels[0]", fn, i)

@@ -49,11 +49,11 @@ type ManagedLocation struct {
 func managedSVM(fn string) (*emu.SVM, error) {
 	n, err := theNode()
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: emulator configuration: %s", fn, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
 	}
 	g, err := n.SVM()
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: managed memory: %s", fn, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: managed memory", fn)
 	}
 	return g, nil
 }
@@ -67,25 +67,12 @@ func loadedSVM() *emu.SVM {
 	return nil
 }
 
-// checkManagedSoC refuses the managed API on SoCs whose runtime lacks it
-// (it exists on Atlas A2 and A3 only).
-func checkManagedSoC(fn string) error {
-	s, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	if s.Family != emu.FamilyA2 && s.Family != emu.FamilyA3 {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: managed memory exists on Atlas A2/A3 only, not on %s", fn, s.Name)
-	}
-	return nil
-}
-
 // wrap prefixes an svm error with the API name, keeping its code.
 func wrap(fn string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	return abi.Wrapf(err, "%s", fn)
 }
 
 // AllocManaged implements aclrtMemAllocManaged: size rounded up to 2 MiB,
@@ -103,9 +90,6 @@ func AllocManaged(t *Thread, out *uintptr, size uint64, flag uint32) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: only ACL_RT_MEM_ATTACH_GLOBAL (1) is accepted", fn, flag)
 	}
 	if _, err := current(t, fn); err != nil {
-		return err
-	}
-	if err := checkManagedSoC(fn); err != nil {
 		return err
 	}
 	g, err := managedSVM(fn)
@@ -267,7 +251,7 @@ func prefetchBatch(t *Thread, fn string, ptrs []uintptr, sizes []uint64, locs []
 		c, err := g.Prefetch(it.p, it.size, it.loc)
 		cost += c
 		if err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: item %d: %s", fn, i, messageOf(err))
+			return abi.Wrapf(err, "%s: item %d", fn, i)
 		}
 	}
 	return s.chargeManaged(fn, cost, nil)
@@ -448,7 +432,7 @@ func launchManaged(fn string, s *Stream, l *launch, words int, word func(i int) 
 		cost += c
 		if err != nil {
 			u.release()
-			return abi.Errorf(abi.CodeOf(err), "%s: managed argument %#x on device %d: %s", fn, v, s.ctx.dev.id, messageOf(err))
+			return abi.Wrapf(err, "%s: managed argument %#x on device %d", fn, v, s.ctx.dev.id)
 		}
 	}
 	if u == nil {
@@ -504,7 +488,7 @@ func managedOp(fn string, s *Stream, ops ...managedOperand) (*managedUse, time.D
 		cost += c
 		if err != nil {
 			u.release()
-			return nil, 0, abi.Errorf(abi.CodeOf(err), "%s: managed %s %#x on device %d: %s", fn, o.what, o.addr, s.ctx.dev.id, messageOf(err))
+			return nil, 0, abi.Wrapf(err, "%s: managed %s %#x on device %d", fn, o.what, o.addr, s.ctx.dev.id)
 		}
 	}
 	return u, cost, nil
@@ -549,7 +533,7 @@ func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, er
 		}
 		if err != nil {
 			u.release()
-			return nil, abi.Errorf(abi.CodeOf(err), "%s: managed %s %#x: %s", fn, o.what, o.addr, messageOf(err))
+			return nil, abi.Wrapf(err, "%s: managed %s %#x", fn, o.what, o.addr)
 		}
 	}
 	return u, nil
@@ -590,7 +574,7 @@ func managedSynchronized(fn string, d *device) error {
 		err = d.emu.TS.ChargeNow(c)
 	}
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: writing back managed memory of device %d: %s", fn, d.id, messageOf(err))
+		return abi.Wrapf(err, "%s: writing back managed memory of device %d", fn, d.id)
 	}
 	return nil
 }

@@ -126,6 +126,5 @@ func TestManagedAdvisePrefetchAttrs(t *testing.T) {
 func TestManagedOnlyOnA2A3(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend310P3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p uintptr
-	requireCode(t, AllocManaged(th, &p, mpage, abi.ACL_RT_MEM_ATTACH_GLOBAL), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, CheckSoC("aclrtMemAllocManaged"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }

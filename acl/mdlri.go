@@ -336,7 +336,7 @@ func (ri *ModelRI) finishCapture(fn string, c *capture) error {
 			x.destroyLocked(false)
 		}
 		rt.mu.Unlock()
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	ri.execMu.Lock()
 	defer ri.execMu.Unlock()
@@ -448,7 +448,7 @@ func (ri *ModelRI) submitPlan(fn string, target *Stream) error {
 	err := ri.dev.emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
 	ri.queues[0] = nil
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: model run instance %d on stream %d: %s", fn, ri.id, target.id, messageOf(err))
+		return abi.Wrapf(err, "%s: model run instance %d on stream %d", fn, ri.id, target.id)
 	}
 	return nil
 }
@@ -510,7 +510,7 @@ func Execute(t *Thread, rh Handle, timeoutMs int32) error {
 		return err
 	}
 	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: model run instance %d: %s", fn, ri.id, messageOf(err))
+		return abi.Wrapf(err, "%s: model run instance %d", fn, ri.id)
 	}
 	return nil
 }
@@ -674,7 +674,7 @@ func (ri *ModelRI) addBuiltOp(s *Stream, fn string, task tsfw.Task, l *launch, o
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to model run instance %d, which is built: no more tasks", fn, s.id, ri.id)
 	}
 	if err := task.Validate(); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	idx := -1
 	for i, x := range ri.streams {
@@ -779,7 +779,7 @@ func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
 			for _, x := range evs {
 				x.Destroy()
 			}
-			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+			return abi.Wrapf(err, "%s", fn)
 		}
 		evs = append(evs, e)
 	}

@@ -313,7 +313,7 @@ func (fp *flowPlan) start(ex *flowExec, after time.Duration, k, pos int, counted
 	copy(tasks, sg.tasks)
 	tasks[len(sg.tasks)] = tsfw.HostTask(func() error { return fp.decide(ex, sg) })
 	if err := fp.dev.SubmitAfter(after, fp.queues, tasks, sg.qidx); err != nil {
-		ex.failLocked(abi.Errorf(abi.CodeOf(err), "model run instance %d: stream %d: %s", fp.ri.id, fp.ri.streams[k].id, messageOf(err)))
+		ex.failLocked(abi.Wrapf(err, "model run instance %d: stream %d", fp.ri.id, fp.ri.streams[k].id))
 		ex.endRunLocked()
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -546,7 +545,7 @@ func (u *taskUpdate) addOp(s *Stream, fn string, task tsfw.Task, l *launch, op *
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if err := task.Validate(); err != nil {
-		err = abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		err = abi.Wrapf(err, "%s: stream %d", fn, s.id)
 		if u.err == nil {
 			u.err = err
 		}
@@ -859,9 +858,6 @@ func KernelTaskGetAttribute(t *Thread, th Handle, id int32, out *[16]byte) error
 	st, err := resolveTask(fn, th)
 	if err != nil {
 		return err
-	}
-	if soc := st.ri.dev.emu.SoC; soc.Family != emu.Family950 && soc.Family != emu.FamilyA3 && soc.Family != emu.FamilyA2 {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, soc.Name, soc.Family)
 	}
 	capState.mu.Lock()
 	task := st.task

@@ -4,7 +4,6 @@ import (
 	"runtime/debug"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -24,9 +23,6 @@ const memcpyDescSize = 64
 // memcpyDescMagic marks a descriptor written by aclrtSetMemcpyDesc.
 const memcpyDescMagic = 0x4353_4544_4d45_4d4e // "NMEMDESC"
 
-// descFamilies are the SoCs with descriptor copies per the documentation.
-var descFamilies = []string{emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310B}
-
 func innerD2D(fn string, kind int32) error {
 	if kind != abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d: only ACL_MEMCPY_INNER_DEVICE_TO_DEVICE (6)", fn, kind)
@@ -37,9 +33,6 @@ func innerD2D(fn string, kind int32) error {
 // GetMemcpyDescSize implements aclrtGetMemcpyDescSize.
 func GetMemcpyDescSize(t *Thread, kind int32, size *uint64) error {
 	const fn = "aclrtGetMemcpyDescSize"
-	if err := socFamily(fn, descFamilies...); err != nil {
-		return err
-	}
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: descSize must not be NULL", fn)
 	}
@@ -73,9 +66,6 @@ func devOperand(fn, what string, addr uintptr, n uint64, d *device) (*device, er
 // descriptor are memory of one device; the descriptor is written at once.
 func SetMemcpyDesc(t *Thread, desc uintptr, kind int32, src, dst uintptr, count uint64, config bool) error {
 	const fn = "aclrtSetMemcpyDesc"
-	if err := socFamily(fn, descFamilies...); err != nil {
-		return err
-	}
 	if desc == 0 || src == 0 || dst == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc, srcAddr and dstAddr must not be NULL", fn)
 	}
@@ -109,9 +99,6 @@ func SetMemcpyDesc(t *Thread, desc uintptr, kind int32, src, dst uintptr, count 
 // (or names memory no longer valid) fails the stream asynchronously.
 func MemcpyAsyncWithDesc(t *Thread, desc uintptr, kind int32, sh Handle) error {
 	const fn = "aclrtMemcpyAsyncWithDesc"
-	if err := socFamily(fn, descFamilies...); err != nil {
-		return err
-	}
 	if desc == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc must not be NULL", fn)
 	}
@@ -163,7 +150,7 @@ func d2dNow(fn string, d *device, dst, src uintptr, count uint64) error {
 		return err
 	}
 	if err := d.emu.TS.CopyNow(dst, src, count, tsfw.DeviceToDevice); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	return nil
 }
@@ -174,9 +161,6 @@ func d2dNow(fn string, d *device, dst, src uintptr, count uint64) error {
 // *dst+dstOffset.
 func MemcpyAsyncWithOffset(t *Thread, dstCell uintptr, destMax, dstOff uint64, srcCell uintptr, count, srcOff uint64, kind int32, sh Handle) error {
 	const fn = "aclrtMemcpyAsyncWithOffset"
-	if err := socFamily(fn, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.FamilyA1); err != nil {
-		return err
-	}
 	if count == 0 {
 		return nil
 	}

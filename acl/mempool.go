@@ -113,25 +113,10 @@ type poolRef struct {
 	b *poolBlock
 }
 
-// poolSoC refuses the pool API off Atlas A2, as documented.
-func poolSoC(fn string) error {
-	s, _, err := soc(fn)
-	if err != nil {
-		return err
-	}
-	if s.Family != emu.FamilyA2 {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream-ordered memory pools exist only on Atlas A2 per the documentation, not on %s", fn, s.Name)
-	}
-	return nil
-}
-
 // MemPoolCreate implements aclrtMemPoolCreate. The pool reserves nothing
 // up front; maxSize bounds what it may reserve.
 func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 	const fn = "aclrtMemPoolCreate"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	if out == nil || props == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memPool and poolProps must not be NULL", fn)
 	}
@@ -204,9 +189,6 @@ func resolvePool(fn string, h Handle) (*memPool, error) {
 // lost to the application).
 func MemPoolDestroy(t *Thread, h Handle) error {
 	const fn = "aclrtMemPoolDestroy"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	p, err := resolvePool(fn, h)
 	if err != nil {
 		return err
@@ -242,9 +224,6 @@ func MemPoolAttrWidth(attr int32) int {
 // MemPoolAttrWidth's width (nil: NULL value).
 func MemPoolSetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
 	const fn = "aclrtMemPoolSetAttr"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	p, err := resolvePool(fn, h)
 	if err != nil {
 		return err
@@ -291,9 +270,6 @@ func MemPoolSetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
 // MemPoolGetAttr implements aclrtMemPoolGetAttr.
 func MemPoolGetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
 	const fn = "aclrtMemPoolGetAttr"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	p, err := resolvePool(fn, h)
 	if err != nil {
 		return err
@@ -347,9 +323,6 @@ func poolStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 // for the free first.
 func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handle) error {
 	const fn = "aclrtMemPoolMallocAsync"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
 	}
@@ -458,7 +431,7 @@ func (p *memPool) growLocked(fn string, size uint64) (*poolBlock, error) {
 	}
 	addr, err := p.dev.emu.HBM.Alloc(size, poolAlign)
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: %d bytes on device %d: %s", fn, size, p.dev.id, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: %d bytes on device %d", fn, size, p.dev.id)
 	}
 	p.reserved += size
 	p.reservedHigh = max(p.reservedHigh, p.reserved)
@@ -508,9 +481,6 @@ func (p *memPool) dropLocked(b *poolBlock) {
 // allocations on the same stream).
 func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
 	const fn = "aclrtMemPoolFreeAsync"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	if ptr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
 	}
@@ -641,9 +611,6 @@ func poolStreamGone(s *Stream) {
 // nothing idle is left), whatever the release threshold.
 func MemPoolTrimTo(t *Thread, h Handle, keep uint64) error {
 	const fn = "aclrtMemPoolTrimTo"
-	if err := poolSoC(fn); err != nil {
-		return err
-	}
 	p, err := resolvePool(fn, h)
 	if err != nil {
 		return err

@@ -73,7 +73,7 @@ func d32Now(fn string, d *device, p uintptr, value uint32, n uint64, pi ptrInfo)
 			err = d.emu.TS.MemsetNow(op.dst, op.value, op.n)
 		}
 		if err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+			return abi.Wrapf(err, "%s", fn)
 		}
 	}
 	return nil

@@ -121,12 +121,8 @@ func GetMemUsageInfo(t *Thread, devID int32, out []MemUsageInfo, n *uint64) erro
 	if len(out) == 0 || n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memUsageInfo and outputNum must not be NULL and inputNum not 0", fn)
 	}
-	s, _, err := soc(fn)
-	if err != nil {
+	if _, _, err := soc(fn); err != nil {
 		return err
-	}
-	if s.Family == emu.Family950 {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s per the documentation", fn, s.Name)
 	}
 	if err := checkDeviceID(fn, devID); err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -81,7 +80,7 @@ func CreateNotify(t *Thread, out *Handle, flag uint64) error {
 	}
 	nt, err := c.dev.emu.TS.NewNotify()
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, pidCheck: true}, flags: flag}
 	n.h = notifies.add(n)
@@ -217,18 +216,14 @@ func NotifyBatchReset(t *Thread, hs []Handle) error {
 	if len(hs) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifies must not be NULL and num must be > 0", fn)
 	}
-	c, err := current(t, fn)
-	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, c.defStream, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
+	if _, err := current(t, fn); err != nil {
 		return err
 	}
 	ns := make([]*Notify, len(hs))
 	for i, h := range hs {
 		n, err := resolveNotify(fn, h)
 		if err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: notifies[%d]: %s", fn, i, messageOf(err))
+			return abi.Wrapf(err, "%s: notifies[%d]", fn, i)
 		}
 		ns[i] = n
 	}
@@ -277,7 +272,7 @@ func NotifyGetExportKey(t *Thread, h Handle, key []byte, flags uint64) error {
 	}
 	n.hw.pidCheck = flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
 	if err := exportNodeNotify(n, n.hw.pidCheck); err != nil { // ipcnotify_node.go
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Wrapf(err, "%s", fn)
 	}
 	clear(key)
 	copy(key, n.hw.key)
@@ -307,7 +302,7 @@ func NotifySetImportPid(t *Thread, h Handle, pids []int32) error {
 	}
 	if l := n.hw.node; l != nil && l.exporter {
 		if err := l.dir.NotifySetPids(l.ref, pids); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+			return abi.Wrapf(err, "%s", fn)
 		}
 	}
 	n.hw.pids = append(n.hw.pids, pids...)

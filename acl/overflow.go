@@ -44,11 +44,11 @@ func overflowWord(fn string, c *Context) (uintptr, error) {
 	}
 	a, err := c.dev.emu.HBM.Alloc(ovfWordSize, 0)
 	if err != nil {
-		return 0, abi.Errorf(abi.CodeOf(err), "%s: overflow status word of device %d: %s", fn, c.dev.id, messageOf(err))
+		return 0, abi.Wrapf(err, "%s: overflow status word of device %d", fn, c.dev.id)
 	}
 	if err := c.dev.emu.TS.MemsetNow(a, 0, ovfWordSize); err != nil {
 		_, _ = c.dev.emu.HBM.Free(a)
-		return 0, abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
+		return 0, abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
 	ovf.words[c] = a
 	return a, nil

@@ -122,7 +122,7 @@ func releaseAllocation(d *device, a allocation) error {
 	}
 	hal.Release(a.base)
 	if err := stack.MemFree(a.base); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "halMemFree(%#x): %s", a.base, messageOf(err))
+		return abi.Wrapf(err, "halMemFree(%#x)", a.base)
 	}
 	return nil
 }

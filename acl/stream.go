@@ -46,7 +46,7 @@ func newStreamLocked(fn string, c *Context, priority, flags uint32, isDefault bo
 	}
 	q, err := d.emu.TS.NewQueue(int(priority))
 	if err != nil {
-		return nil, abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.id, messageOf(err))
+		return nil, abi.Wrapf(err, "%s: device %d", fn, d.id)
 	}
 	s := &Stream{ctx: c, q: q, id: d.nextStream, flags: flags, isDefault: isDefault, priority: priority}
 	d.nextStream++
@@ -195,7 +195,7 @@ func SynchronizeStream(t *Thread, h Handle, timeoutMs int32) error {
 		return err
 	}
 	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	poolsSynced(s) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, s.ctx.dev)
@@ -384,7 +384,7 @@ func (s *Stream) submit(fn string, task tsfw.Task) error {
 		}
 	}
 	if err := s.q.Submit(task); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	return nil
 }

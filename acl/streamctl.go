@@ -2,7 +2,6 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 )
 
 // Stream control inside model run instances (semantics.md §4):
@@ -27,9 +26,6 @@ func ActiveStream(t *Thread, activeHandle, sh Handle) error {
 	}
 	if a == s {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: a stream cannot activate itself", fn)
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA2, emu.Family310B, emu.Family310P, emu.FamilyA1); err != nil {
-		return err
 	}
 	return recordControl(fn, s, &ctlOp{kind: ctlActive, target: a})
 }
@@ -61,9 +57,6 @@ func SwitchStream(t *Thread, left uintptr, cond int32, right uintptr, dataType i
 	if err != nil {
 		return err
 	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA2, emu.Family310B, emu.Family310P, emu.FamilyA1); err != nil {
-		return err
-	}
 	size := uint64(4)
 	if dataType == abi.ACL_RT_SWITCH_INT64 {
 		size = 8
@@ -93,9 +86,6 @@ func PersistentTaskClean(t *Thread, sh Handle) error {
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, s, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	if s.flags&abi.ACL_STREAM_PERSISTENT == 0 {

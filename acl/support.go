@@ -295,7 +295,7 @@ var symbolRules = map[string]rule{
 	"aclrtRepairError":                    supported("ACL_RT_NO_ERROR (what aclrtGetErrorVerbose reports) needs no repair; any other error type was never raised: ACL_ERROR_RT_PARAM_INVALID"),
 	"aclrtTaskUpdateAsync":                supported("AIC/AIV kernel tasks of a model run instance built on bound streams, named by the id aclrtGetThreadLastTaskId reported (the task's sequence id on its stream); function entry and numBlocks read from device memory when the update runs on execStream; random-number tasks are never recorded in npuemu"),
 
-	// Events, notifies, labels and stream control (issue #6 part 1): acl/{eventx,notify,cntnotify,label,streamctl}.go; docs/events.md.
+	// Events, notifies, labels and stream control (issue #6 part 1): acl/{event_flag_timeout_ipc,notify,cntnotify,label,streamctl}.go; docs/events.md.
 	"aclrtStreamWaitEventWithFlag":  supported("950/A3/A2 as documented; ACL_EVENT_WAIT_EXTERNAL waits on an external record inside a capture"),
 	"aclrtSetOpWaitTimeout":         supported("applies to later aclrtStreamWaitEvent waits; expiry is ACL_ERROR_RT_WAIT_TIMEOUT at the next synchronisation"),
 	"aclrtSetOpExecuteTimeOut":      supported("seconds, 0 or above the SoC maximum = the maximum; kernels launched without a TIMEOUT/TIMEOUT_US attribute fail with ACL_ERROR_RT_AICORE_TIMEOUT when they run longer (wall time of the host kernel)"),
@@ -459,7 +459,7 @@ var symbolRules = map[string]rule{
 	"aclrtDeviceGetHostAtomicCapabilities": notImplemented("the spec defines the operation and capability enums but not which atomics each SoC supports over PCIe; npuemu does not invent that table"),
 	"aclrtDeviceGetP2PAtomicCapabilities":  notImplemented("the spec defines the operation and capability enums but not which atomics each SoC supports between devices; npuemu does not invent that table"),
 
-	// Issue #3 loose ends: acl/{devid,memsetd32,initcb,batchcopy,miscx}.go.
+	// Issue #3 loose ends: acl/{devid,memsetd32,initcb,batchcopy,taskinfo_memtype}.go.
 	"aclrtGetLogicDevIdByUserDevId": supported("physical id of a user id (ASCEND_RT_VISIBLE_DEVICES renumbers; no container: logical == physical)"),
 	"aclrtGetUserDevIdByLogicDevId": supported("user id of a visible logical (== physical) id"),
 	"aclrtGetLogicDevIdByPhyDevId":  supported("its \"logic\" id is the user id (spec §2): user id of a visible physical id"),

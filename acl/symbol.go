@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -39,10 +38,6 @@ func SetSymbolResolver(r SymbolResolver) {
 	symbolResolver.Store(&r)
 }
 
-// symbolFamilies are the SoC families the documentation lists for the
-// symbol calls (950/A3/A2/310P).
-var symbolFamilies = []string{emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P}
-
 // resolveSymbol returns the address and size of the device variable
 // symbol, checked against the SoC support list of fn.
 func resolveSymbol(t *Thread, fn string, symbol uintptr) (*Context, uintptr, uint64, error) {
@@ -51,9 +46,6 @@ func resolveSymbol(t *Thread, fn string, symbol uintptr) (*Context, uintptr, uin
 	}
 	c, err := current(t, fn)
 	if err != nil {
-		return nil, 0, 0, err
-	}
-	if err := deviceFamily(fn, c.dev, symbolFamilies...); err != nil {
 		return nil, 0, 0, err
 	}
 	rp := symbolResolver.Load()
@@ -98,17 +90,6 @@ func loadedBinaries() []*Binary {
 		}
 	}
 	return out
-}
-
-// deviceFamily refuses fn on SoC families the support lists exclude.
-func deviceFamily(fn string, d *device, families ...string) error {
-	f := d.emu.SoC.Family
-	for _, x := range families {
-		if x == f {
-			return nil
-		}
-	}
-	return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (%s family) per the documentation", fn, d.emu.SoC.Name, f)
 }
 
 // GetSymbolAddress implements aclrtGetSymbolAddress: the variable is used
@@ -238,7 +219,7 @@ func (c symbolCopy) now(t *Thread, symbol uintptr) error {
 		d = oi.dev
 	}
 	if err := d.emu.TS.CopyNow(dst, src, c.count, dir); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", c.fn, messageOf(err))
+		return abi.Wrapf(err, "%s", c.fn)
 	}
 	return nil
 }

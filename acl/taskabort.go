@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 )
 
 // Device task abort (aclrtDeviceTaskAbort, aclrtSetDeviceTaskAbortCallback):
@@ -43,9 +42,6 @@ func SetDeviceTaskAbortCallback(t *Thread, name string, fn DeviceTaskAbortCallba
 	const op = "aclrtSetDeviceTaskAbortCallback"
 	if name == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: regName must not be NULL or empty", op)
-	}
-	if err := socFamily(op, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
-		return err
 	}
 	abortCbs.mu.Lock()
 	defer abortCbs.mu.Unlock()
@@ -100,9 +96,6 @@ func DeviceTaskAbort(t *Thread, id int32, timeout uint32) error {
 	const op = "aclrtDeviceTaskAbort"
 	d, err := openDevice(op, id)
 	if err != nil {
-		return err
-	}
-	if err := deviceFamily(op, d, emu.Family950, emu.FamilyA3, emu.FamilyA2); err != nil {
 		return err
 	}
 	if err := runAbortCallbacks(op, id, abi.ACL_RT_DEVICE_TASK_ABORT_PRE, timeout); err != nil {

@@ -2,7 +2,6 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -47,9 +46,6 @@ func TaskUpdateAsync(t *Thread, taskSH Handle, taskID uint32, info *TaskUpdateIn
 	}
 	es, err := resolveStream(t, fn, execSH)
 	if err != nil {
-		return err
-	}
-	if err := needFamily(fn, es, emu.Family950, emu.FamilyA3, emu.FamilyA2, emu.Family310P); err != nil {
 		return err
 	}
 	switch info.ID {

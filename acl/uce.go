@@ -2,7 +2,6 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 )
 
 // Uncorrectable memory errors (aclrtGetMemUceInfo, aclrtMemUceRepair) and
@@ -23,11 +22,8 @@ type MemUceInfo struct {
 }
 
 func uceDevice(fn string, id int32) error {
-	d, err := openDevice(fn, id)
-	if err != nil {
-		return err
-	}
-	return deviceFamily(fn, d, emu.Family950, emu.FamilyA3, emu.FamilyA2)
+	_, err := openDevice(fn, id)
+	return err
 }
 
 // GetMemUceInfo implements aclrtGetMemUceInfo: *retSize is the number of

@@ -73,7 +73,7 @@ func drv(fn string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+	return abi.Wrapf(err, "%s", fn)
 }
 
 // ReserveMemAddress implements aclrtReserveMemAddress (noUC false) and
@@ -97,9 +97,6 @@ func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect u
 		return err
 	}
 	if noUC {
-		if s.Family != emu.FamilyA3 {
-			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: exists only on Atlas A3, not on %s", fn, s.Name)
-		}
 		if size%gib != 0 {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: size %#x is not a multiple of 1 GiB", fn, size)
 		}

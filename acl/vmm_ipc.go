@@ -207,12 +207,9 @@ func IpcMemSetAttr(t *Thread, key string, null bool, typ uint32, attr uint64) er
 	if attr > abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: access link %d out of range (0..%d)", fn, attr, abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH)
 	}
-	s, n, err := soc(fn)
+	_, n, err := soc(fn)
 	if err != nil {
 		return err
-	}
-	if s.Family != emu.FamilyA3 {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: access links exist only on Atlas A3, not on %s", fn, s.Name)
 	}
 	return drv(fn, n.VMM().ShmemSetAttr(key, abi.SHMEM_ATTR_TYPE_MEM_MAP, attr))
 }

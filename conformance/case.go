@@ -13,7 +13,7 @@ import (
 // Case is one C or C++ program of the suite with the directives of its
 // header comments.
 type Case struct {
-	Name  string   // file name without extension, e.g. "foundation_socname"
+	Name  string   // file name without extension, e.g. "device_socname"
 	Path  string   // absolute path of the source file
 	CXX   bool     // a *.cc file, compiled with the C++ compiler
 	Needs []Need   // what the target must offer, else the case is skipped

@@ -26,8 +26,6 @@ import (
 // Exports of the kernel family (acl/kernel.go, acl/args.go) and the
 // KernelHost that loads binaries and runs blocks (kernel_host.c).
 
-func init() { acl.SetKernelHost(cHost{}) }
-
 // cHost implements acl.KernelHost with kernel_host.c.
 type cHost struct{}
 

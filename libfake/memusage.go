@@ -10,12 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
-	"github.com/npuemu/npuemu/hal"
 )
-
-// halMemAlloc device memory counts in aclrtGetMemUsageInfo; acl and hal do
-// not import each other, so the hook is set here.
-func init() { hal.NoteUsage = acl.NoteDeviceUsage }
 
 // The Go mirror has the C layout (compile-time checks).
 var (

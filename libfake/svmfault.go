@@ -25,8 +25,6 @@ import (
 // the only C, so it provides emu.HostFaults, and the C entry points of
 // npuemu/svm.h.
 
-func init() { emu.SetHostFaults(hostFaults{}) }
-
 // hostFaults implements emu.HostFaults over svmfault.c.
 type hostFaults struct{}
 

@@ -18,8 +18,6 @@ import (
 // Exports of the device-variable (symbol) family (acl/symbol.go) and the
 // resolver that names a symbol through the dynamic loader.
 
-func init() { acl.SetSymbolResolver(dlSymbol) }
-
 // dlSymbol names the exported symbol containing addr: dladdr1 gives the
 // nearest symbol at or below addr and its ELF entry; addr must lie inside
 // it (a symbol of size 0 only at its start).

@@ -703,6 +703,9 @@ func npug_aclrtRecordEventWithFlag(a_t *C.npu_thread, a_event C.aclrtEvent, a_st
 			r = C.aclError(caught(p, a_t, "aclrtRecordEventWithFlag"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtRecordEventWithFlag"); refused {
+		return code
+	}
 	return npu_aclrtRecordEventWithFlag(a_t, a_event, a_stream, a_flag)
 }
 
@@ -879,6 +882,9 @@ func npug_aclrtMemManagedGetAttr(a_t *C.npu_thread, a_attribute C.aclrtMemManage
 			r = C.aclError(caught(p, a_t, "aclrtMemManagedGetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemManagedGetAttr"); refused {
+		return code
+	}
 	return npu_aclrtMemManagedGetAttr(a_t, a_attribute, a_ptr, a_size, a_data, a_dataSize)
 }
 
@@ -890,6 +896,9 @@ func npug_aclrtMemManagedGetAttrs(a_t *C.npu_thread, a_attributes *C.aclrtMemMan
 			r = C.aclError(caught(p, a_t, "aclrtMemManagedGetAttrs"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemManagedGetAttrs"); refused {
+		return code
+	}
 	return npu_aclrtMemManagedGetAttrs(a_t, a_attributes, a_numAttributes, a_ptr, a_size, a_data, a_dataSizes)
 }
 
@@ -901,6 +910,9 @@ func npug_aclrtHostRegister(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.ui
 			r = C.aclError(caught(p, a_t, "aclrtHostRegister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtHostRegister"); refused {
+		return code
+	}
 	return npu_aclrtHostRegister(a_t, a_ptr, a_size, a_typ, a_devPtr)
 }
 
@@ -912,6 +924,9 @@ func npug_aclrtHostRegisterV2(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.
 			r = C.aclError(caught(p, a_t, "aclrtHostRegisterV2"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtHostRegisterV2"); refused {
+		return code
+	}
 	return npu_aclrtHostRegisterV2(a_t, a_ptr, a_size, a_flag)
 }
 
@@ -923,6 +938,9 @@ func npug_aclrtHostGetDevicePointer(a_t *C.npu_thread, a_pHost unsafe.Pointer, a
 			r = C.aclError(caught(p, a_t, "aclrtHostGetDevicePointer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtHostGetDevicePointer"); refused {
+		return code
+	}
 	return npu_aclrtHostGetDevicePointer(a_t, a_pHost, a_pDevice, a_flag)
 }
 
@@ -934,6 +952,9 @@ func npug_aclrtHostUnregister(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.aclE
 			r = C.aclError(caught(p, a_t, "aclrtHostUnregister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtHostUnregister"); refused {
+		return code
+	}
 	return npu_aclrtHostUnregister(a_t, a_ptr)
 }
 
@@ -1022,6 +1043,9 @@ func npug_aclrtMemAllocManaged(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size 
 			r = C.aclError(caught(p, a_t, "aclrtMemAllocManaged"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemAllocManaged"); refused {
+		return code
+	}
 	return npu_aclrtMemAllocManaged(a_t, a_ptr, a_size, a_flag)
 }
 
@@ -1099,6 +1123,9 @@ func npug_aclrtMemsetD32(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_memSize C.si
 			r = C.aclError(caught(p, a_t, "aclrtMemsetD32"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemsetD32"); refused {
+		return code
+	}
 	return npu_aclrtMemsetD32(a_t, a_ptr, a_memSize, a_value, a_N)
 }
 
@@ -1110,6 +1137,9 @@ func npug_aclrtMemsetD32Async(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_memSize
 			r = C.aclError(caught(p, a_t, "aclrtMemsetD32Async"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemsetD32Async"); refused {
+		return code
+	}
 	return npu_aclrtMemsetD32Async(a_t, a_ptr, a_memSize, a_value, a_N, a_stream)
 }
 
@@ -1154,6 +1184,9 @@ func npug_aclrtGetSymbolAddress(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_de
 			r = C.aclError(caught(p, a_t, "aclrtGetSymbolAddress"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetSymbolAddress"); refused {
+		return code
+	}
 	return npu_aclrtGetSymbolAddress(a_t, a_symbol, a_devPtr)
 }
 
@@ -1165,6 +1198,9 @@ func npug_aclrtGetSymbolSize(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_size 
 			r = C.aclError(caught(p, a_t, "aclrtGetSymbolSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetSymbolSize"); refused {
+		return code
+	}
 	return npu_aclrtGetSymbolSize(a_t, a_symbol, a_size)
 }
 
@@ -1176,6 +1212,9 @@ func npug_aclrtMemcpyFromSymbol(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstMa
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyFromSymbol"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyFromSymbol"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyFromSymbol(a_t, a_dst, a_dstMax, a_symbol, a_count, a_offset, a_kind)
 }
 
@@ -1187,6 +1226,9 @@ func npug_aclrtMemcpyFromSymbolAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyFromSymbolAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyFromSymbolAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyFromSymbolAsync(a_t, a_dst, a_dstMax, a_symbol, a_count, a_offset, a_kind, a_stream)
 }
 
@@ -1198,6 +1240,9 @@ func npug_aclrtMemcpyToSymbol(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_src 
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyToSymbol"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyToSymbol"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyToSymbol(a_t, a_symbol, a_src, a_count, a_offset, a_kind)
 }
 
@@ -1209,6 +1254,9 @@ func npug_aclrtMemcpyToSymbolAsync(a_t *C.npu_thread, a_symbol unsafe.Pointer, a
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyToSymbolAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyToSymbolAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyToSymbolAsync(a_t, a_symbol, a_src, a_count, a_offset, a_kind, a_stream)
 }
 
@@ -1231,6 +1279,9 @@ func npug_aclrtMemManagedAdvise(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size 
 			r = C.aclError(caught(p, a_t, "aclrtMemManagedAdvise"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemManagedAdvise"); refused {
+		return code
+	}
 	return npu_aclrtMemManagedAdvise(a_t, a_ptr, a_size, a_advise, a_location)
 }
 
@@ -1473,6 +1524,9 @@ func npug_aclrtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stream C.aclrtStream
 			r = C.aclError(caught(p, a_t, "aclrtStreamWaitEventWithFlag"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtStreamWaitEventWithFlag"); refused {
+		return code
+	}
 	return npu_aclrtStreamWaitEventWithFlag(a_t, a_stream, a_event, a_timeout, a_flag)
 }
 
@@ -1495,6 +1549,9 @@ func npug_aclrtDeviceCanAccessPeer(a_t *C.npu_thread, a_can *C.int32_t, a_device
 			r = C.aclError(caught(p, a_t, "aclrtDeviceCanAccessPeer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceCanAccessPeer"); refused {
+		return code
+	}
 	return npu_aclrtDeviceCanAccessPeer(a_t, a_can, a_deviceId, a_peerDeviceId)
 }
 
@@ -1506,6 +1563,9 @@ func npug_aclrtDeviceEnablePeerAccess(a_t *C.npu_thread, a_peerDeviceId C.int32_
 			r = C.aclError(caught(p, a_t, "aclrtDeviceEnablePeerAccess"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceEnablePeerAccess"); refused {
+		return code
+	}
 	return npu_aclrtDeviceEnablePeerAccess(a_t, a_peerDeviceId, a_flags)
 }
 
@@ -1517,6 +1577,9 @@ func npug_aclrtDeviceDisablePeerAccess(a_t *C.npu_thread, a_peerDeviceId C.int32
 			r = C.aclError(caught(p, a_t, "aclrtDeviceDisablePeerAccess"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceDisablePeerAccess"); refused {
+		return code
+	}
 	return npu_aclrtDeviceDisablePeerAccess(a_t, a_peerDeviceId)
 }
 
@@ -1539,6 +1602,9 @@ func npug_aclrtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.int32_t, a_infos 
 			r = C.aclError(caught(p, a_t, "aclrtGetMemUsageInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetMemUsageInfo"); refused {
+		return code
+	}
 	return npu_aclrtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
@@ -1550,6 +1616,9 @@ func npug_aclrtSetOpWaitTimeout(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.ac
 			r = C.aclError(caught(p, a_t, "aclrtSetOpWaitTimeout"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSetOpWaitTimeout"); refused {
+		return code
+	}
 	return npu_aclrtSetOpWaitTimeout(a_t, a_timeout)
 }
 
@@ -1572,6 +1641,9 @@ func npug_aclrtSetStreamOverflowSwitch(a_t *C.npu_thread, a_stream C.aclrtStream
 			r = C.aclError(caught(p, a_t, "aclrtSetStreamOverflowSwitch"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSetStreamOverflowSwitch"); refused {
+		return code
+	}
 	return npu_aclrtSetStreamOverflowSwitch(a_t, a_stream, a_flag)
 }
 
@@ -1583,6 +1655,9 @@ func npug_aclrtGetStreamOverflowSwitch(a_t *C.npu_thread, a_stream C.aclrtStream
 			r = C.aclError(caught(p, a_t, "aclrtGetStreamOverflowSwitch"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetStreamOverflowSwitch"); refused {
+		return code
+	}
 	return npu_aclrtGetStreamOverflowSwitch(a_t, a_stream, a_flag)
 }
 
@@ -1803,6 +1878,9 @@ func npug_aclrtCmoAsync(a_t *C.npu_thread, a_src unsafe.Pointer, a_size C.size_t
 			r = C.aclError(caught(p, a_t, "aclrtCmoAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCmoAsync"); refused {
+		return code
+	}
 	return npu_aclrtCmoAsync(a_t, a_src, a_size, a_cmoType, a_stream)
 }
 
@@ -1814,6 +1892,9 @@ func npug_aclrtGetMemUceInfo(a_t *C.npu_thread, a_deviceId C.int32_t, a_memUceIn
 			r = C.aclError(caught(p, a_t, "aclrtGetMemUceInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetMemUceInfo"); refused {
+		return code
+	}
 	return npu_aclrtGetMemUceInfo(a_t, a_deviceId, a_memUceInfoArray, a_arraySize, a_retSize)
 }
 
@@ -1825,6 +1906,9 @@ func npug_aclrtDeviceTaskAbort(a_t *C.npu_thread, a_deviceId C.int32_t, a_timeou
 			r = C.aclError(caught(p, a_t, "aclrtDeviceTaskAbort"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceTaskAbort"); refused {
+		return code
+	}
 	return npu_aclrtDeviceTaskAbort(a_t, a_deviceId, a_timeout)
 }
 
@@ -1836,6 +1920,9 @@ func npug_aclrtMemUceRepair(a_t *C.npu_thread, a_deviceId C.int32_t, a_memUceInf
 			r = C.aclError(caught(p, a_t, "aclrtMemUceRepair"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemUceRepair"); refused {
+		return code
+	}
 	return npu_aclrtMemUceRepair(a_t, a_deviceId, a_memUceInfoArray, a_arraySize)
 }
 
@@ -1847,6 +1934,9 @@ func npug_aclrtStreamAbort(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclEr
 			r = C.aclError(caught(p, a_t, "aclrtStreamAbort"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtStreamAbort"); refused {
+		return code
+	}
 	return npu_aclrtStreamAbort(a_t, a_stream)
 }
 
@@ -1880,6 +1970,9 @@ func npug_aclrtGetFuncBySymbol(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_fun
 			r = C.aclError(caught(p, a_t, "aclrtGetFuncBySymbol"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetFuncBySymbol"); refused {
+		return code
+	}
 	return npu_aclrtGetFuncBySymbol(a_t, a_symbol, a_funcHandle)
 }
 
@@ -1902,6 +1995,9 @@ func npug_aclrtGetFunctionSize(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle
 			r = C.aclError(caught(p, a_t, "aclrtGetFunctionSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetFunctionSize"); refused {
+		return code
+	}
 	return npu_aclrtGetFunctionSize(a_t, a_funcHandle, a_aicSize, a_aivSize)
 }
 
@@ -1913,6 +2009,9 @@ func npug_aclrtGetMemcpyDescSize(a_t *C.npu_thread, a_kind C.aclrtMemcpyKind, a_
 			r = C.aclError(caught(p, a_t, "aclrtGetMemcpyDescSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetMemcpyDescSize"); refused {
+		return code
+	}
 	return npu_aclrtGetMemcpyDescSize(a_t, a_kind, a_descSize)
 }
 
@@ -1924,6 +2023,9 @@ func npug_aclrtSetMemcpyDesc(a_t *C.npu_thread, a_desc unsafe.Pointer, a_kind C.
 			r = C.aclError(caught(p, a_t, "aclrtSetMemcpyDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSetMemcpyDesc"); refused {
+		return code
+	}
 	return npu_aclrtSetMemcpyDesc(a_t, a_desc, a_kind, a_srcAddr, a_dstAddr, a_count, a_config)
 }
 
@@ -1935,6 +2037,9 @@ func npug_aclrtMemcpyAsyncWithOffset(a_t *C.npu_thread, a_dst *unsafe.Pointer, a
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyAsyncWithOffset"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyAsyncWithOffset"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyAsyncWithOffset(a_t, a_dst, a_destMax, a_dstDataOffset, a_src, a_count, a_srcDataOffset, a_kind, a_stream)
 }
 
@@ -1946,6 +2051,9 @@ func npug_aclrtMemcpyAsyncWithDesc(a_t *C.npu_thread, a_desc unsafe.Pointer, a_k
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyAsyncWithDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyAsyncWithDesc"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyAsyncWithDesc(a_t, a_desc, a_kind, a_stream)
 }
 
@@ -2056,6 +2164,9 @@ func npug_aclmdlRITaskGetParams(a_t *C.npu_thread, a_task C.aclmdlRITask, a_para
 			r = C.aclError(caught(p, a_t, "aclmdlRITaskGetParams"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRITaskGetParams"); refused {
+		return code
+	}
 	return npu_aclmdlRITaskGetParams(a_t, a_task, a_params)
 }
 
@@ -2067,6 +2178,9 @@ func npug_aclmdlRITaskSetParams(a_t *C.npu_thread, a_task C.aclmdlRITask, a_para
 			r = C.aclError(caught(p, a_t, "aclmdlRITaskSetParams"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRITaskSetParams"); refused {
+		return code
+	}
 	return npu_aclmdlRITaskSetParams(a_t, a_task, a_params)
 }
 
@@ -2078,6 +2192,9 @@ func npug_aclmdlRIKernelTaskGetAttribute(a_t *C.npu_thread, a_task C.aclmdlRITas
 			r = C.aclError(caught(p, a_t, "aclmdlRIKernelTaskGetAttribute"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIKernelTaskGetAttribute"); refused {
+		return code
+	}
 	return npu_aclmdlRIKernelTaskGetAttribute(a_t, a_task, a_attrID, a_attrValue)
 }
 
@@ -2089,6 +2206,9 @@ func npug_aclmdlRIUpdate(a_t *C.npu_thread, a_modelRI C.aclmdlRI) (r C.aclError)
 			r = C.aclError(caught(p, a_t, "aclmdlRIUpdate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIUpdate"); refused {
+		return code
+	}
 	return npu_aclmdlRIUpdate(a_t, a_modelRI)
 }
 
@@ -2100,6 +2220,9 @@ func npug_aclmdlRITaskDisable(a_t *C.npu_thread, a_task C.aclmdlRITask) (r C.acl
 			r = C.aclError(caught(p, a_t, "aclmdlRITaskDisable"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRITaskDisable"); refused {
+		return code
+	}
 	return npu_aclmdlRITaskDisable(a_t, a_task)
 }
 
@@ -2122,6 +2245,9 @@ func npug_aclrtValueWrite(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C
 			r = C.aclError(caught(p, a_t, "aclrtValueWrite"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtValueWrite"); refused {
+		return code
+	}
 	return npu_aclrtValueWrite(a_t, a_devAddr, a_value, a_flag, a_stream)
 }
 
@@ -2133,6 +2259,9 @@ func npug_aclrtValueWait(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.
 			r = C.aclError(caught(p, a_t, "aclrtValueWait"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtValueWait"); refused {
+		return code
+	}
 	return npu_aclrtValueWait(a_t, a_devAddr, a_value, a_flag, a_stream)
 }
 
@@ -2199,6 +2328,9 @@ func npug_aclrtCntNotifyCreate(a_t *C.npu_thread, a_cntNotify *C.aclrtCntNotify,
 			r = C.aclError(caught(p, a_t, "aclrtCntNotifyCreate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCntNotifyCreate"); refused {
+		return code
+	}
 	return npu_aclrtCntNotifyCreate(a_t, a_cntNotify, a_flag)
 }
 
@@ -2210,6 +2342,9 @@ func npug_aclrtCntNotifyDestroy(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify)
 			r = C.aclError(caught(p, a_t, "aclrtCntNotifyDestroy"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCntNotifyDestroy"); refused {
+		return code
+	}
 	return npu_aclrtCntNotifyDestroy(a_t, a_cntNotify)
 }
 
@@ -2309,6 +2444,9 @@ func npug_aclrtDeviceGetUuid(a_t *C.npu_thread, a_deviceId C.int32_t, a_uuid *C.
 			r = C.aclError(caught(p, a_t, "aclrtDeviceGetUuid"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceGetUuid"); refused {
+		return code
+	}
 	return npu_aclrtDeviceGetUuid(a_t, a_deviceId, a_uuid)
 }
 
@@ -2320,6 +2458,9 @@ func npug_aclrtDeviceSetLimit(a_t *C.npu_thread, a_limit C.aclrtDeviceLimit, a_v
 			r = C.aclError(caught(p, a_t, "aclrtDeviceSetLimit"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceSetLimit"); refused {
+		return code
+	}
 	return npu_aclrtDeviceSetLimit(a_t, a_limit, a_value)
 }
 
@@ -2331,6 +2472,9 @@ func npug_aclrtDeviceGetLimit(a_t *C.npu_thread, a_limit C.aclrtDeviceLimit, a_v
 			r = C.aclError(caught(p, a_t, "aclrtDeviceGetLimit"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceGetLimit"); refused {
+		return code
+	}
 	return npu_aclrtDeviceGetLimit(a_t, a_limit, a_value)
 }
 
@@ -2342,6 +2486,9 @@ func npug_aclrtDeviceGetPCIBusId(a_t *C.npu_thread, a_deviceId C.int32_t, a_pciB
 			r = C.aclError(caught(p, a_t, "aclrtDeviceGetPCIBusId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceGetPCIBusId"); refused {
+		return code
+	}
 	return npu_aclrtDeviceGetPCIBusId(a_t, a_deviceId, a_pciBusId, a_length)
 }
 
@@ -2353,6 +2500,9 @@ func npug_aclrtDeviceGetByPCIBusId(a_t *C.npu_thread, a_pciBusId *C.char, a_devi
 			r = C.aclError(caught(p, a_t, "aclrtDeviceGetByPCIBusId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDeviceGetByPCIBusId"); refused {
+		return code
+	}
 	return npu_aclrtDeviceGetByPCIBusId(a_t, a_pciBusId, a_deviceId)
 }
 
@@ -2562,6 +2712,9 @@ func npug_aclrtActiveStream(a_t *C.npu_thread, a_activeStream C.aclrtStream, a_s
 			r = C.aclError(caught(p, a_t, "aclrtActiveStream"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtActiveStream"); refused {
+		return code
+	}
 	return npu_aclrtActiveStream(a_t, a_activeStream, a_stream)
 }
 
@@ -2573,6 +2726,9 @@ func npug_aclrtSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_con
 			r = C.aclError(caught(p, a_t, "aclrtSwitchStream"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSwitchStream"); refused {
+		return code
+	}
 	return npu_aclrtSwitchStream(a_t, a_leftValue, a_cond, a_rightValue, a_dataType, a_trueStream, a_falseStream, a_stream)
 }
 
@@ -2628,6 +2784,9 @@ func npug_aclrtMemcpyBatch(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMaxs
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatch"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyBatch"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyBatch(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs, a_failIndex)
 }
 
@@ -2639,6 +2798,9 @@ func npug_aclrtMemcpyBatchV2(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMa
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatchV2"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyBatchV2"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyBatchV2(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs)
 }
 
@@ -2650,6 +2812,9 @@ func npug_aclrtMemcpyBatchAsync(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_des
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatchAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyBatchAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyBatchAsync(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs, a_failIndex, a_stream)
 }
 
@@ -2661,6 +2826,9 @@ func npug_aclrtMemcpyBatchAsyncV2(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_d
 			r = C.aclError(caught(p, a_t, "aclrtMemcpyBatchAsyncV2"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemcpyBatchAsyncV2"); refused {
+		return code
+	}
 	return npu_aclrtMemcpyBatchAsyncV2(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_numBatches, a_attrs, a_attrsIndexes, a_numAttrs, a_stream)
 }
 
@@ -2672,6 +2840,9 @@ func npug_aclrtIpcMemGetExportKey(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_
 			r = C.aclError(caught(p, a_t, "aclrtIpcMemGetExportKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcMemGetExportKey"); refused {
+		return code
+	}
 	return npu_aclrtIpcMemGetExportKey(a_t, a_devPtr, a_size, a_key, a_length, a_flags)
 }
 
@@ -2683,6 +2854,9 @@ func npug_aclrtIpcMemClose(a_t *C.npu_thread, a_key *C.char) (r C.aclError) {
 			r = C.aclError(caught(p, a_t, "aclrtIpcMemClose"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcMemClose"); refused {
+		return code
+	}
 	return npu_aclrtIpcMemClose(a_t, a_key)
 }
 
@@ -2694,6 +2868,9 @@ func npug_aclrtIpcMemImportByKey(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_
 			r = C.aclError(caught(p, a_t, "aclrtIpcMemImportByKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcMemImportByKey"); refused {
+		return code
+	}
 	return npu_aclrtIpcMemImportByKey(a_t, a_devPtr, a_key, a_flags)
 }
 
@@ -2705,6 +2882,9 @@ func npug_aclrtIpcMemSetImportPid(a_t *C.npu_thread, a_key *C.char, a_pid *C.int
 			r = C.aclError(caught(p, a_t, "aclrtIpcMemSetImportPid"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcMemSetImportPid"); refused {
+		return code
+	}
 	return npu_aclrtIpcMemSetImportPid(a_t, a_key, a_pid, a_num)
 }
 
@@ -2716,6 +2896,9 @@ func npug_aclrtIpcMemSetAttr(a_t *C.npu_thread, a_key *C.char, a_typ C.aclrtIpcM
 			r = C.aclError(caught(p, a_t, "aclrtIpcMemSetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcMemSetAttr"); refused {
+		return code
+	}
 	return npu_aclrtIpcMemSetAttr(a_t, a_key, a_typ, a_attr)
 }
 
@@ -2727,6 +2910,9 @@ func npug_aclrtNotifyBatchReset(a_t *C.npu_thread, a_notifies *C.aclrtNotify, a_
 			r = C.aclError(caught(p, a_t, "aclrtNotifyBatchReset"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtNotifyBatchReset"); refused {
+		return code
+	}
 	return npu_aclrtNotifyBatchReset(a_t, a_notifies, a_num)
 }
 
@@ -2738,6 +2924,9 @@ func npug_aclrtNotifyGetExportKey(a_t *C.npu_thread, a_notify C.aclrtNotify, a_k
 			r = C.aclError(caught(p, a_t, "aclrtNotifyGetExportKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtNotifyGetExportKey"); refused {
+		return code
+	}
 	return npu_aclrtNotifyGetExportKey(a_t, a_notify, a_key, a_length, a_flags)
 }
 
@@ -2749,6 +2938,9 @@ func npug_aclrtNotifyImportByKey(a_t *C.npu_thread, a_notify *C.aclrtNotify, a_k
 			r = C.aclError(caught(p, a_t, "aclrtNotifyImportByKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtNotifyImportByKey"); refused {
+		return code
+	}
 	return npu_aclrtNotifyImportByKey(a_t, a_notify, a_key, a_flags)
 }
 
@@ -2760,6 +2952,9 @@ func npug_aclrtNotifySetImportPid(a_t *C.npu_thread, a_notify C.aclrtNotify, a_p
 			r = C.aclError(caught(p, a_t, "aclrtNotifySetImportPid"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtNotifySetImportPid"); refused {
+		return code
+	}
 	return npu_aclrtNotifySetImportPid(a_t, a_notify, a_pid, a_num)
 }
 
@@ -2771,6 +2966,9 @@ func npug_aclmdlRICaptureBegin(a_t *C.npu_thread, a_stream C.aclrtStream, a_mode
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureBegin"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureBegin"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureBegin(a_t, a_stream, a_mode)
 }
 
@@ -2782,6 +2980,9 @@ func npug_aclmdlRICaptureGetInfo(a_t *C.npu_thread, a_stream C.aclrtStream, a_st
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureGetInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureGetInfo"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureGetInfo(a_t, a_stream, a_status, a_modelRI)
 }
 
@@ -2793,6 +2994,9 @@ func npug_aclmdlRICaptureEnd(a_t *C.npu_thread, a_stream C.aclrtStream, a_modelR
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureEnd"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureEnd"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureEnd(a_t, a_stream, a_modelRI)
 }
 
@@ -2804,6 +3008,9 @@ func npug_aclmdlRIDebugPrint(a_t *C.npu_thread, a_modelRI C.aclmdlRI) (r C.aclEr
 			r = C.aclError(caught(p, a_t, "aclmdlRIDebugPrint"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIDebugPrint"); refused {
+		return code
+	}
 	return npu_aclmdlRIDebugPrint(a_t, a_modelRI)
 }
 
@@ -2815,6 +3022,9 @@ func npug_aclmdlRIDebugJsonPrint(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_path
 			r = C.aclError(caught(p, a_t, "aclmdlRIDebugJsonPrint"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIDebugJsonPrint"); refused {
+		return code
+	}
 	return npu_aclmdlRIDebugJsonPrint(a_t, a_modelRI, a_path, a_flags)
 }
 
@@ -2826,6 +3036,9 @@ func npug_aclmdlRICaptureThreadExchangeMode(a_t *C.npu_thread, a_mode *C.aclmdlR
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureThreadExchangeMode"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureThreadExchangeMode"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureThreadExchangeMode(a_t, a_mode)
 }
 
@@ -2837,6 +3050,9 @@ func npug_aclmdlRIExecuteAsync(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_stream
 			r = C.aclError(caught(p, a_t, "aclmdlRIExecuteAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIExecuteAsync"); refused {
+		return code
+	}
 	return npu_aclmdlRIExecuteAsync(a_t, a_modelRI, a_stream)
 }
 
@@ -2870,6 +3086,9 @@ func npug_aclmdlRICaptureTaskGrpBegin(a_t *C.npu_thread, a_stream C.aclrtStream)
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskGrpBegin"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureTaskGrpBegin"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureTaskGrpBegin(a_t, a_stream)
 }
 
@@ -2881,6 +3100,9 @@ func npug_aclmdlRICaptureTaskGrpEnd(a_t *C.npu_thread, a_stream C.aclrtStream, a
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskGrpEnd"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureTaskGrpEnd"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureTaskGrpEnd(a_t, a_stream, a_grp)
 }
 
@@ -2892,6 +3114,9 @@ func npug_aclmdlRICaptureTaskUpdateBegin(a_t *C.npu_thread, a_stream C.aclrtStre
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskUpdateBegin"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureTaskUpdateBegin"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureTaskUpdateBegin(a_t, a_stream, a_grp)
 }
 
@@ -2903,6 +3128,9 @@ func npug_aclmdlRICaptureTaskUpdateEnd(a_t *C.npu_thread, a_stream C.aclrtStream
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureTaskUpdateEnd"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureTaskUpdateEnd"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureTaskUpdateEnd(a_t, a_stream)
 }
 
@@ -2991,6 +3219,9 @@ func npug_aclmdlRIGetId(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_id *C.uint32_
 			r = C.aclError(caught(p, a_t, "aclmdlRIGetId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIGetId"); refused {
+		return code
+	}
 	return npu_aclmdlRIGetId(a_t, a_modelRI, a_id)
 }
 
@@ -3024,6 +3255,9 @@ func npug_aclmdlRIGetStreams(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_streams 
 			r = C.aclError(caught(p, a_t, "aclmdlRIGetStreams"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIGetStreams"); refused {
+		return code
+	}
 	return npu_aclmdlRIGetStreams(a_t, a_modelRI, a_streams, a_numStreams)
 }
 
@@ -3035,6 +3269,9 @@ func npug_aclmdlRIGetTasksByStream(a_t *C.npu_thread, a_stream C.aclrtStream, a_
 			r = C.aclError(caught(p, a_t, "aclmdlRIGetTasksByStream"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIGetTasksByStream"); refused {
+		return code
+	}
 	return npu_aclmdlRIGetTasksByStream(a_t, a_stream, a_tasks, a_numTasks)
 }
 
@@ -3046,6 +3283,9 @@ func npug_aclmdlRITaskGetType(a_t *C.npu_thread, a_task C.aclmdlRITask, a_typ *C
 			r = C.aclError(caught(p, a_t, "aclmdlRITaskGetType"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRITaskGetType"); refused {
+		return code
+	}
 	return npu_aclmdlRITaskGetType(a_t, a_task, a_typ)
 }
 
@@ -3057,6 +3297,9 @@ func npug_aclmdlRITaskGetSeqId(a_t *C.npu_thread, a_task C.aclmdlRITask, a_id *C
 			r = C.aclError(caught(p, a_t, "aclmdlRITaskGetSeqId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRITaskGetSeqId"); refused {
+		return code
+	}
 	return npu_aclmdlRITaskGetSeqId(a_t, a_task, a_id)
 }
 
@@ -3255,6 +3498,9 @@ func npug_aclrtRandomNumAsync(a_t *C.npu_thread, a_taskInfo *C.aclrtRandomNumTas
 			r = C.aclError(caught(p, a_t, "aclrtRandomNumAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtRandomNumAsync"); refused {
+		return code
+	}
 	return npu_aclrtRandomNumAsync(a_t, a_taskInfo, a_stream, a_reserve)
 }
 
@@ -3288,6 +3534,9 @@ func npug_aclrtSetDeviceTaskAbortCallback(a_t *C.npu_thread, a_regName *C.char, 
 			r = C.aclError(caught(p, a_t, "aclrtSetDeviceTaskAbortCallback"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSetDeviceTaskAbortCallback"); refused {
+		return code
+	}
 	return npu_aclrtSetDeviceTaskAbortCallback(a_t, a_regName, a_callback, a_args)
 }
 
@@ -3321,6 +3570,9 @@ func npug_aclrtStreamStop(a_t *C.npu_thread, a_stream C.aclrtStream) (r C.aclErr
 			r = C.aclError(caught(p, a_t, "aclrtStreamStop"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtStreamStop"); refused {
+		return code
+	}
 	return npu_aclrtStreamStop(a_t, a_stream)
 }
 
@@ -3332,6 +3584,9 @@ func npug_aclrtTaskUpdateAsync(a_t *C.npu_thread, a_taskStream C.aclrtStream, a_
 			r = C.aclError(caught(p, a_t, "aclrtTaskUpdateAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtTaskUpdateAsync"); refused {
+		return code
+	}
 	return npu_aclrtTaskUpdateAsync(a_t, a_taskStream, a_taskID, a_info, a_execStream)
 }
 
@@ -3343,6 +3598,9 @@ func npug_aclrtCmoGetDescSize(a_t *C.npu_thread, a_size *C.size_t) (r C.aclError
 			r = C.aclError(caught(p, a_t, "aclrtCmoGetDescSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCmoGetDescSize"); refused {
+		return code
+	}
 	return npu_aclrtCmoGetDescSize(a_t, a_size)
 }
 
@@ -3354,6 +3612,9 @@ func npug_aclrtCmoSetDesc(a_t *C.npu_thread, a_cmoDesc unsafe.Pointer, a_src uns
 			r = C.aclError(caught(p, a_t, "aclrtCmoSetDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCmoSetDesc"); refused {
+		return code
+	}
 	return npu_aclrtCmoSetDesc(a_t, a_cmoDesc, a_src, a_size)
 }
 
@@ -3365,6 +3626,9 @@ func npug_aclrtCmoAsyncWithDesc(a_t *C.npu_thread, a_cmoDesc unsafe.Pointer, a_c
 			r = C.aclError(caught(p, a_t, "aclrtCmoAsyncWithDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCmoAsyncWithDesc"); refused {
+		return code
+	}
 	return npu_aclrtCmoAsyncWithDesc(a_t, a_cmoDesc, a_cmoType, a_stream, a_reserve)
 }
 
@@ -3398,6 +3662,9 @@ func npug_aclmdlRICondHandleCreate(a_t *C.npu_thread, a_modelRI C.aclmdlRI, a_de
 			r = C.aclError(caught(p, a_t, "aclmdlRICondHandleCreate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICondHandleCreate"); refused {
+		return code
+	}
 	return npu_aclmdlRICondHandleCreate(a_t, a_modelRI, a_defaultLaunchValue, a_flag, a_h)
 }
 
@@ -3409,6 +3676,9 @@ func npug_aclmdlRICondHandleGetCondPtr(a_t *C.npu_thread, a_h C.aclmdlRICondHand
 			r = C.aclError(caught(p, a_t, "aclmdlRICondHandleGetCondPtr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICondHandleGetCondPtr"); refused {
+		return code
+	}
 	return npu_aclmdlRICondHandleGetCondPtr(a_t, a_h, a_ptr)
 }
 
@@ -3420,6 +3690,9 @@ func npug_aclmdlRIAddCondTask(a_t *C.npu_thread, a_params C.aclmdlRICondTaskPara
 			r = C.aclError(caught(p, a_t, "aclmdlRIAddCondTask"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRIAddCondTask"); refused {
+		return code
+	}
 	return npu_aclmdlRIAddCondTask(a_t, a_params, a_stream, a_flags)
 }
 
@@ -3431,6 +3704,9 @@ func npug_aclmdlRICaptureToModelRIBegin(a_t *C.npu_thread, a_stream C.aclrtStrea
 			r = C.aclError(caught(p, a_t, "aclmdlRICaptureToModelRIBegin"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclmdlRICaptureToModelRIBegin"); refused {
+		return code
+	}
 	return npu_aclmdlRICaptureToModelRIBegin(a_t, a_stream, a_modelRI, a_mode)
 }
 
@@ -3442,6 +3718,9 @@ func npug_aclrtCntNotifyRecord(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, 
 			r = C.aclError(caught(p, a_t, "aclrtCntNotifyRecord"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCntNotifyRecord"); refused {
+		return code
+	}
 	return npu_aclrtCntNotifyRecord(a_t, a_cntNotify, a_stream, a_info)
 }
 
@@ -3453,6 +3732,9 @@ func npug_aclrtCntNotifyWaitWithTimeout(a_t *C.npu_thread, a_cntNotify C.aclrtCn
 			r = C.aclError(caught(p, a_t, "aclrtCntNotifyWaitWithTimeout"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCntNotifyWaitWithTimeout"); refused {
+		return code
+	}
 	return npu_aclrtCntNotifyWaitWithTimeout(a_t, a_cntNotify, a_stream, a_info)
 }
 
@@ -3464,6 +3746,9 @@ func npug_aclrtCntNotifyReset(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, a
 			r = C.aclError(caught(p, a_t, "aclrtCntNotifyReset"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCntNotifyReset"); refused {
+		return code
+	}
 	return npu_aclrtCntNotifyReset(a_t, a_cntNotify, a_stream)
 }
 
@@ -3475,6 +3760,9 @@ func npug_aclrtCntNotifyGetId(a_t *C.npu_thread, a_cntNotify C.aclrtCntNotify, a
 			r = C.aclError(caught(p, a_t, "aclrtCntNotifyGetId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCntNotifyGetId"); refused {
+		return code
+	}
 	return npu_aclrtCntNotifyGetId(a_t, a_cntNotify, a_notifyId)
 }
 
@@ -3486,6 +3774,9 @@ func npug_aclrtPersistentTaskClean(a_t *C.npu_thread, a_stream C.aclrtStream) (r
 			r = C.aclError(caught(p, a_t, "aclrtPersistentTaskClean"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtPersistentTaskClean"); refused {
+		return code
+	}
 	return npu_aclrtPersistentTaskClean(a_t, a_stream)
 }
 
@@ -3497,6 +3788,9 @@ func npug_aclrtGetErrorVerbose(a_t *C.npu_thread, a_deviceId C.int32_t, a_errorI
 			r = C.aclError(caught(p, a_t, "aclrtGetErrorVerbose"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetErrorVerbose"); refused {
+		return code
+	}
 	return npu_aclrtGetErrorVerbose(a_t, a_deviceId, a_errorInfo)
 }
 
@@ -3508,6 +3802,9 @@ func npug_aclrtRepairError(a_t *C.npu_thread, a_deviceId C.int32_t, a_errorInfo 
 			r = C.aclError(caught(p, a_t, "aclrtRepairError"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtRepairError"); refused {
+		return code
+	}
 	return npu_aclrtRepairError(a_t, a_deviceId, a_errorInfo)
 }
 
@@ -3541,6 +3838,9 @@ func npug_aclrtCacheLastTaskOpInfo(a_t *C.npu_thread, a_infoPtr unsafe.Pointer, 
 			r = C.aclError(caught(p, a_t, "aclrtCacheLastTaskOpInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCacheLastTaskOpInfo"); refused {
+		return code
+	}
 	return npu_aclrtCacheLastTaskOpInfo(a_t, a_infoPtr, a_infoSize)
 }
 
@@ -3552,6 +3852,9 @@ func npug_aclrtCacheLastTaskExtendInfo(a_t *C.npu_thread, a_extendInfoPtr *C.cha
 			r = C.aclError(caught(p, a_t, "aclrtCacheLastTaskExtendInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtCacheLastTaskExtendInfo"); refused {
+		return code
+	}
 	return npu_aclrtCacheLastTaskExtendInfo(a_t, a_extendInfoPtr, a_infoSize)
 }
 
@@ -3618,6 +3921,9 @@ func npug_aclrtIpcGetEventHandle(a_t *C.npu_thread, a_event C.aclrtEvent, a_h *C
 			r = C.aclError(caught(p, a_t, "aclrtIpcGetEventHandle"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcGetEventHandle"); refused {
+		return code
+	}
 	return npu_aclrtIpcGetEventHandle(a_t, a_event, a_h)
 }
 
@@ -3629,6 +3935,9 @@ func npug_aclrtIpcOpenEventHandle(a_t *C.npu_thread, a_h C.aclrtIpcEventHandle, 
 			r = C.aclError(caught(p, a_t, "aclrtIpcOpenEventHandle"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtIpcOpenEventHandle"); refused {
+		return code
+	}
 	return npu_aclrtIpcOpenEventHandle(a_t, a_h, a_event)
 }
 
@@ -3662,6 +3971,9 @@ func npug_aclrtReserveMemAddressNoUCMemory(a_t *C.npu_thread, a_virPtr *unsafe.P
 			r = C.aclError(caught(p, a_t, "aclrtReserveMemAddressNoUCMemory"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtReserveMemAddressNoUCMemory"); refused {
+		return code
+	}
 	return npu_aclrtReserveMemAddressNoUCMemory(a_t, a_virPtr, a_size, a_alignment, a_expectPtr, a_flags)
 }
 
@@ -3684,6 +3996,9 @@ func npug_aclrtMemP2PMap(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_size C.si
 			r = C.aclError(caught(p, a_t, "aclrtMemP2PMap"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemP2PMap"); refused {
+		return code
+	}
 	return npu_aclrtMemP2PMap(a_t, a_devPtr, a_size, a_dstDevId, a_flags)
 }
 
@@ -3695,6 +4010,9 @@ func npug_aclrtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, 
 			r = C.aclError(caught(p, a_t, "aclrtMemManagedPrefetchAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemManagedPrefetchAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stream)
 }
 
@@ -3706,6 +4024,9 @@ func npug_aclrtMemManagedPrefetchBatchAsync(a_t *C.npu_thread, a_ptrs *unsafe.Po
 			r = C.aclError(caught(p, a_t, "aclrtMemManagedPrefetchBatchAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemManagedPrefetchBatchAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemManagedPrefetchBatchAsync(a_t, a_ptrs, a_sizes, a_count, a_prefetchLocs, a_prefetchLocIdxs, a_numPrefetchLocs, a_flags, a_stream)
 }
 
@@ -3794,6 +4115,9 @@ func npug_aclrtAllocatorRegister(a_t *C.npu_thread, a_stream C.aclrtStream, a_de
 			r = C.aclError(caught(p, a_t, "aclrtAllocatorRegister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtAllocatorRegister"); refused {
+		return code
+	}
 	return npu_aclrtAllocatorRegister(a_t, a_stream, a_desc)
 }
 
@@ -3805,6 +4129,9 @@ func npug_aclrtAllocatorGetByStream(a_t *C.npu_thread, a_stream C.aclrtStream, a
 			r = C.aclError(caught(p, a_t, "aclrtAllocatorGetByStream"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtAllocatorGetByStream"); refused {
+		return code
+	}
 	return npu_aclrtAllocatorGetByStream(a_t, a_stream, a_desc, a_allocator, a_allocFunc, a_freeFunc, a_adviseFunc, a_getAddrFunc)
 }
 
@@ -3816,6 +4143,9 @@ func npug_aclrtAllocatorUnregister(a_t *C.npu_thread, a_stream C.aclrtStream) (r
 			r = C.aclError(caught(p, a_t, "aclrtAllocatorUnregister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtAllocatorUnregister"); refused {
+		return code
+	}
 	return npu_aclrtAllocatorUnregister(a_t, a_stream)
 }
 
@@ -3827,6 +4157,9 @@ func npug_aclrtMemPoolCreate(a_t *C.npu_thread, a_memPool *C.aclrtMemPool, a_pro
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolCreate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolCreate"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolCreate(a_t, a_memPool, a_props)
 }
 
@@ -3838,6 +4171,9 @@ func npug_aclrtMemPoolDestroy(a_t *C.npu_thread, a_memPool C.aclrtMemPool) (r C.
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolDestroy"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolDestroy"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolDestroy(a_t, a_memPool)
 }
 
@@ -3849,6 +4185,9 @@ func npug_aclrtMemPoolSetAttr(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_att
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolSetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolSetAttr"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolSetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
@@ -3860,6 +4199,9 @@ func npug_aclrtMemPoolGetAttr(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_att
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolGetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolGetAttr"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolGetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
@@ -3871,6 +4213,9 @@ func npug_aclrtMemPoolMallocAsync(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_si
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolMallocAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolMallocAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolMallocAsync(a_t, a_ptr, a_size, a_memPool, a_stream)
 }
 
@@ -3882,6 +4227,9 @@ func npug_aclrtMemPoolFreeAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_strea
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolFreeAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolFreeAsync"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolFreeAsync(a_t, a_ptr, a_stream)
 }
 
@@ -3893,6 +4241,9 @@ func npug_aclrtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.aclrtMemPool, a_minB
 			r = C.aclError(caught(p, a_t, "aclrtMemPoolTrimTo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtMemPoolTrimTo"); refused {
+		return code
+	}
 	return npu_aclrtMemPoolTrimTo(a_t, a_memPool, a_minBytesToKeep)
 }
 

@@ -56,6 +56,7 @@ var numberTypes = map[string]bool{
 
 type output struct {
 	shims, unsupported, guards, front []byte
+	mirrors                           []byte // zmirrors.go (mirrors.go)
 }
 
 // generate builds both files from abi.Symbols and the exports in libDir.
@@ -89,7 +90,21 @@ func generate(libDir string) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	return output{shims: shims, unsupported: cas, guards: guards, front: front}, nil
+	pairs, err := scanMirrors(libDir)
+	if err != nil {
+		return output{}, err
+	}
+	var picked []abi.Symbol
+	for _, s := range abi.Symbols {
+		if shimLibs[s.Lib] {
+			picked = append(picked, s)
+		}
+	}
+	mirrors, err := genMirrors(pairs, headers(picked))
+	if err != nil {
+		return output{}, err
+	}
+	return output{shims: shims, unsupported: cas, guards: guards, front: front, mirrors: mirrors}, nil
 }
 
 var exportRE = regexp.MustCompile(`(?m)^//export npu_(\w+)\s*$`)

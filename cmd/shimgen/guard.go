@@ -149,18 +149,19 @@ func genGuards(syms []abi.Symbol, goExp map[string]goExport) ([]byte, error) {
 		call := fmt.Sprintf("npu_%s(%s)", s.Name, strings.Join(e.names, ", "))
 		t := e.names[0]
 		const begin = "\tdebug.SetPanicOnFault(true)\n"
+		gate := socGate(s.Name, t, e.result)
 		switch {
 		case e.result == "":
-			fmt.Fprintf(&body, " {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tcaught(p, %s, %q)\n\t\t}\n\t}()\n\t%s\n}\n", begin, t, s.Name, call)
+			fmt.Fprintf(&body, " {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tcaught(p, %s, %q)\n\t\t}\n\t}()\n%s\t%s\n}\n", begin, t, s.Name, gate, call)
 		case e.result == "C.aclError":
-			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.aclError(caught(p, %s, %q))\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
+			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.aclError(caught(p, %s, %q))\n\t\t}\n\t}()\n%s\treturn %s\n}\n", e.result, begin, t, s.Name, gate, call)
 		case e.result == "C.drvError_t":
-			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.drvError_t(caughtDrv(p, %s, %q))\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
+			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.drvError_t(caughtDrv(p, %s, %q))\n\t\t}\n\t}()\n%s\treturn %s\n}\n", e.result, begin, t, s.Name, gate, call)
 		case e.result == "C.rtError_t":
-			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.rtError_t(caughtRT(p, %s, %q))\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
+			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tr = C.rtError_t(caughtRT(p, %s, %q))\n\t\t}\n\t}()\n%s\treturn %s\n}\n", e.result, begin, t, s.Name, gate, call)
 		default:
 			// Another result type keeps its zero value (0, NULL) on a panic.
-			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tcaught(p, %s, %q)\n\t\t}\n\t}()\n\treturn %s\n}\n", e.result, begin, t, s.Name, call)
+			fmt.Fprintf(&body, " (r %s) {\n%s\tdefer func() {\n\t\tif p := recover(); p != nil {\n\t\t\tcaught(p, %s, %q)\n\t\t}\n\t}()\n%s\treturn %s\n}\n", e.result, begin, t, s.Name, gate, call)
 		}
 	}
 	b.WriteString("import \"runtime/debug\"\n\n")
@@ -169,4 +170,19 @@ func genGuards(syms []abi.Symbol, goExp map[string]goExport) ([]byte, error) {
 	}
 	b.Write(body.Bytes())
 	return format.Source(b.Bytes())
+}
+
+// socGate is the SoC check a guard makes before calling npu_X: for an ACL
+// function the documentation lists for some SoC families only
+// (abi.SoCSupport), the call is refused on the other families with
+// ACL_ERROR_RT_FEATURE_NOT_SUPPORT before any argument is looked at. It is
+// the one place the per-SoC support column is enforced (libfake/socgate.go).
+func socGate(name, thread, result string) string {
+	if _, gated := abi.SoCSupport(name); !gated {
+		return ""
+	}
+	if result == "C.aclError" {
+		return fmt.Sprintf("\tif code, refused := socRefused(%s, %q); refused {\n\t\treturn code\n\t}\n", thread, name)
+	}
+	return fmt.Sprintf("\tif _, refused := socRefused(%s, %q); refused {\n\t\treturn\n\t}\n", thread, name)
 }

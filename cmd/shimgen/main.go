@@ -67,5 +67,8 @@ func run(libDir, casesDir string) error {
 	if err := os.WriteFile(filepath.Join(libDir, frontFile), files.front, 0o644); err != nil {
 		return err
 	}
+	if err := writeMirrors(libDir, files.mirrors); err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(casesDir, caseFile), files.unsupported, 0o644)
 }

@@ -206,6 +206,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 		{filepath.Join(casesDir, caseFile), got.unsupported},
 		{filepath.Join(libDir, guardFile), got.guards},
 		{filepath.Join(libDir, frontFile), got.front},
+		{filepath.Join(libDir, mirrorsFile), got.mirrors},
 	} {
 		have, err := os.ReadFile(f.path)
 		require.NoError(t, err, "run %s", refresh)

@@ -111,6 +111,9 @@ func generate(specDir, outDir string) error {
 		return err
 	}
 	files["abi/zsymbols.go"] = syms
+	if files["abi/zsocsupport.go"], err = genSoCSupport(specDir); err != nil {
+		return err
+	}
 	aclCheck, halCheck, err := genABIChecks(in)
 	if err != nil {
 		return err

@@ -74,7 +74,7 @@ int main(void) {
     /* Out of bounds: just past the 4096 bytes asked for stays inside the
      * allocation's last page (4096 + the runtime's 32-byte padding: no
      * fault, docs/hardening.md §7), 2^52 bytes past it leaves every
-     * mapping (memprotect_kernel covers the guard pages). */
+     * mapping (memory_protect_kernel covers the guard pages). */
     int64_t near = 4096, far = (int64_t)1 << 52;
     aclrtArgsHandle a1 = args2(foob, &d, sizeof d, &near, sizeof near);
     CHECK_OK(aclrtLaunchKernelWithConfig(foob, 1, s, NULL, a1, NULL));

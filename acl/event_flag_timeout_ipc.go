@@ -1,0 +1,217 @@
+package acl
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// The extended event APIs (flagged record/wait, IPC event handles) and the
+// process-wide wait and execution timeouts; docs/events.md.
+
+// RecordEventWithFlag implements aclrtRecordEventWithFlag (950/A3/A2 per
+// the documentation): ACL_EVENT_RECORD_DEFAULT is aclrtRecordEvent;
+// ACL_EVENT_RECORD_EXTERNAL belongs to a capturing stream.
+func RecordEventWithFlag(t *Thread, h, sh Handle, flag uint32) error {
+	const fn = "aclrtRecordEventWithFlag"
+	if _, err := resolveStream(t, fn, sh); err != nil {
+		return err
+	}
+	return RecordEvent(t, h, sh, flag)
+}
+
+// StreamWaitEventWithFlag implements aclrtStreamWaitEventWithFlag (950/A3/A2
+// per the documentation): ACL_EVENT_WAIT_DEFAULT waits with a timeout in
+// seconds (0 = never); ACL_EVENT_WAIT_EXTERNAL belongs to a capturing
+// stream and needs timeout 0.
+func StreamWaitEventWithFlag(t *Thread, sh, h Handle, timeoutSec, flag uint32) error {
+	const fn = "aclrtStreamWaitEventWithFlag"
+	switch flag {
+	case abi.ACL_EVENT_WAIT_DEFAULT:
+	case abi.ACL_EVENT_WAIT_EXTERNAL:
+		if timeoutSec != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_WAIT_EXTERNAL requires timeout 0, got %d", fn, timeoutSec)
+		}
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown flag %d (want ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL)", fn, flag)
+	}
+	s, err := resolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if flag == abi.ACL_EVENT_WAIT_EXTERNAL {
+		e, err := resolveEvent(fn, h)
+		if err != nil {
+			return err
+		}
+		return s.captureExternal(fn, e, tsfw.WaitTask(e.ev))
+	}
+	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
+}
+
+// opWaitTimeout is aclrtSetOpWaitTimeout's value in seconds (0 = none).
+var opWaitTimeout atomic.Uint32
+
+// defaultWaitTimeout is the timeout of a plain aclrtStreamWaitEvent: the
+// one set with aclrtSetOpWaitTimeout, 0 (never) by default.
+func defaultWaitTimeout() time.Duration {
+	return time.Duration(opWaitTimeout.Load()) * time.Second
+}
+
+// SetOpWaitTimeout implements aclrtSetOpWaitTimeout: seconds, 0 = no
+// timeout; the last call wins and applies to event waits issued later with
+// aclrtStreamWaitEvent. An expired wait is the stream's asynchronous error
+// (ACL_ERROR_RT_WAIT_TIMEOUT), returned by the next synchronisation.
+func SetOpWaitTimeout(t *Thread, sec uint32) error {
+	const fn = "aclrtSetOpWaitTimeout"
+	if c := t.Ctx; c != nil && !c.dead.Load() && c.dev.emu.SoC.Family == emu.Family310P {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (310P family) per the documentation", fn, c.dev.emu.SoC.Name)
+	}
+	opWaitTimeout.Store(sec)
+	return nil
+}
+
+// opExecTimeout is aclrtSetOpExecuteTimeOut's value in seconds; 0 means
+// never set (the SoC default applies).
+var opExecTimeout atomic.Uint32
+
+// execTimeoutLimits returns the SoC family's default and maximum kernel
+// execution timeout in seconds (semantics.md §15, AI Core figures).
+func execTimeoutLimits(family string) (def, maxSec uint32) {
+	switch family {
+	case emu.Family310P:
+		return 547, 547
+	case emu.FamilyA1:
+		return 68, 2176
+	}
+	return 1091, 1091
+}
+
+// currentFamily returns the current context's SoC family, or the A2's
+// when the thread has none.
+func currentFamily(t *Thread) string {
+	if c := t.Ctx; c != nil && !c.dead.Load() {
+		return c.dev.emu.SoC.Family
+	}
+	return emu.FamilyA2
+}
+
+// SetOpExecuteTimeOut implements aclrtSetOpExecuteTimeOut: seconds, 0 =
+// the maximum; values above the maximum are capped. Kernels launched
+// without their own timeout attribute are held to it (OpExecuteTimeout).
+func SetOpExecuteTimeOut(t *Thread, sec uint32) error {
+	_, maxSec := execTimeoutLimits(currentFamily(t))
+	if sec == 0 || sec > maxSec {
+		sec = maxSec
+	}
+	opExecTimeout.Store(sec)
+	return nil
+}
+
+// GetOpExecuteTimeout implements aclrtGetOpExecuteTimeout: the configured
+// value, or the SoC default, in milliseconds.
+func GetOpExecuteTimeout(t *Thread, ms *uint32) error {
+	if ms == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetOpExecuteTimeout: timeoutMs must not be NULL")
+	}
+	sec := opExecTimeout.Load()
+	if sec == 0 {
+		sec, _ = execTimeoutLimits(currentFamily(t))
+	}
+	*ms = uint32(min(uint64(sec)*1000, math.MaxUint32))
+	return nil
+}
+
+// OpExecuteTimeout returns the kernel execution timeout set with
+// aclrtSetOpExecuteTimeOut, 0 if it was never set (the SoC default, far
+// longer than any emulated kernel, applies).
+func OpExecuteTimeout() time.Duration {
+	return time.Duration(opExecTimeout.Load()) * time.Second
+}
+
+// IpcEventHandle is aclrtIpcEventHandle: 64 opaque bytes passed by value.
+// npuemu writes a magic, the exporting process id and the event handle.
+type IpcEventHandle [abi.ACL_IPC_EVENT_HANDLE_SIZE]byte
+
+var ipcEventMagic = [8]byte{'n', 'p', 'u', 'e', 'm', 'u', 'E', 'V'}
+
+// eventShare counts the handles on one IPC event: the exporter's and the
+// ones opened from its IPC handle. Guarded by rt.mu.
+type eventShare struct{ refs int }
+
+// IpcGetEventHandle implements aclrtIpcGetEventHandle for events created
+// with aclrtCreateEventExWithFlag(ACL_EVENT_IPC).
+func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
+	const fn = "aclrtIpcGetEventHandle"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
+	}
+	e, err := resolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.kind != evEx || e.flags != abi.ACL_EVENT_IPC {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was not created with aclrtCreateEventExWithFlag(ACL_EVENT_IPC)", fn, uintptr(h))
+	}
+	var b IpcEventHandle
+	copy(b[:8], ipcEventMagic[:])
+	binary.LittleEndian.PutUint32(b[8:], uint32(os.Getpid()))
+	binary.LittleEndian.PutUint64(b[16:], uint64(h))
+	if err := exportNodeEvent(e, &b); err != nil {
+		return abi.Wrapf(err, "%s", fn)
+	}
+	*out = b
+	return nil
+}
+
+// IpcOpenEventHandle implements aclrtIpcOpenEventHandle within one
+// process: the new handle names the same hardware event, for waits;
+// destroying either handle leaves the other usable.
+func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
+	const fn = "aclrtIpcOpenEventHandle"
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
+	}
+	if [8]byte(in[:8]) != ipcEventMagic {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the handle was not produced by aclrtIpcGetEventHandle", fn)
+	}
+	if pid := binary.LittleEndian.Uint32(in[8:]); int(pid) != os.Getpid() {
+		return openNodeEvent(t, fn, in, out) // acl/ipcevent_node.go
+	}
+	if _, err := current(t, fn); err != nil {
+		return err
+	}
+	src, err := resolveEvent(fn, Handle(binary.LittleEndian.Uint64(in[16:])))
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event no longer exists: %s", fn, messageOf(err))
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if src.dead.Load() || src.ctx.dead.Load() {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event was destroyed", fn)
+	}
+	if src.share == nil {
+		src.share = &eventShare{refs: 1}
+	}
+	src.share.refs++
+	e := &Event{ctx: src.ctx, ev: src.ev, flags: src.flags, kind: src.kind, share: src.share}
+	e.h = events.add(e)
+	src.ctx.events[e] = struct{}{}
+	src.ctx.dev.nevents++
+	*out = e.h
+	return nil
+}
+
+// waitTask builds the wait of an event, with a timeout when > 0.
+func waitTask(e *Event, timeout time.Duration) tsfw.Task {
+	if timeout > 0 {
+		return tsfw.WaitTaskTimeout(e.ev, timeout)
+	}
+	return tsfw.WaitTask(e.ev)
+}
