@@ -82,6 +82,15 @@ type table[T any] struct {
 	slots []slot[T]
 	free  []uint32
 	live  int
+	// index mirrors slots for get, which takes no lock (readindex.go):
+	// element i is slot i's occupant and generation, nil when free.
+	index readIndex[slotEntry[T]]
+}
+
+// slotEntry is an occupant of a slot as get sees it (immutable).
+type slotEntry[T any] struct {
+	gen uint32
+	obj *T
 }
 
 type slot[T any] struct {
@@ -110,6 +119,7 @@ func (t *table[T]) add(obj *T) Handle {
 	}
 	s.obj = obj
 	t.live++
+	t.index.store(idx, &slotEntry[T]{gen: s.gen, obj: obj})
 	return makeHandle(t.kind, s.gen, idx)
 }
 
@@ -119,12 +129,11 @@ func (t *table[T]) get(h Handle) (*T, error) {
 	if k != t.kind {
 		return nil, fmt.Errorf("%#x is not a %s handle", uintptr(h), t.kind)
 	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if int(idx) >= len(t.slots) || t.slots[idx].gen != gen || t.slots[idx].obj == nil {
+	e := t.index.load(idx)
+	if e == nil || e.gen != gen {
 		return nil, fmt.Errorf("%s handle %#x is stale (destroyed) or was never created", t.kind, uintptr(h))
 	}
-	return t.slots[idx].obj, nil
+	return e.obj, nil
 }
 
 // remove frees h's slot; it reports whether h was live.
@@ -139,6 +148,7 @@ func (t *table[T]) remove(h Handle) bool {
 		return false
 	}
 	t.slots[idx].obj = nil
+	t.index.store(idx, nil)
 	t.free = append(t.free, idx)
 	t.live--
 	return true

@@ -286,3 +286,11 @@ func LaunchKernelWithArgsArray(t *Thread, fptr uintptr, blocks uint32, sh Handle
 	l.args, l.size = l.addr+launchHeader, uint64(total)
 	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
 }
+
+// cycleProbe is a CycleHost that tells cheaply whether a launch's state
+// holds a cycle record (an Ascend C launch). Done asks it first: fetching
+// the record (KernelPipes counters by value through an interface) was ~7 %
+// of a launch loop of empty kernels.
+type cycleProbe interface {
+	HasCycles(state []byte) bool
+}

@@ -101,6 +101,9 @@ var (
 	pools struct {
 		mu  sync.Mutex
 		set map[*memPool]struct{}
+		// ever: a pool was created. Until then livePools takes no lock:
+		// every stream synchronisation asks for the pools.
+		ever atomic.Bool
 	}
 	poolPtrs struct {
 		mu sync.Mutex
@@ -145,6 +148,7 @@ func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 	p := &memPool{dev: d, node: rt.node.Load(), maxSize: props.MaxSize, followEvents: 1, opportunistic: 1, internalDeps: 1}
 	p.h = memPools.add(p)
 	pools.mu.Lock()
+	pools.ever.Store(true)
 	if pools.set == nil {
 		pools.set = map[*memPool]struct{}{}
 	}
@@ -548,6 +552,9 @@ func (p *memPool) freeDone(b *poolBlock, gen uint64) {
 // livePools returns the pools of device d, destroyed ones included while
 // frees are still queued for them (forgotten once empty).
 func livePools(d *device) []*memPool {
+	if !pools.ever.Load() {
+		return nil
+	}
 	pools.mu.Lock()
 	defer pools.mu.Unlock()
 	var out []*memPool

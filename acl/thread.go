@@ -58,27 +58,28 @@ func (t *Thread) TakeErrMsg() string {
 }
 
 // threads maps thread ids to their state. Ids start at 1 so that a zeroed
-// C thread-local slot means "not registered yet".
+// C thread-local slot means "not registered yet". Every exported call
+// resolves its thread here, so the lookup takes no lock (readindex.go).
 var threads struct {
-	mu   sync.RWMutex // guards list
-	list []*Thread
+	mu    sync.Mutex // serialises NewThread
+	n     uint32     // threads registered
+	index readIndex[Thread]
 }
 
 // NewThread registers a new application thread.
 func NewThread() *Thread {
 	threads.mu.Lock()
 	defer threads.mu.Unlock()
-	t := &Thread{ID: uint64(len(threads.list) + 1)}
-	threads.list = append(threads.list, t)
+	threads.n++
+	t := &Thread{ID: uint64(threads.n)}
+	threads.index.store(threads.n-1, t)
 	return t
 }
 
 // ThreadByID returns the thread registered under id, or nil.
 func ThreadByID(id uint64) *Thread {
-	threads.mu.RLock()
-	defer threads.mu.RUnlock()
-	if id == 0 || id > uint64(len(threads.list)) {
+	if id == 0 || id > 1<<32 {
 		return nil
 	}
-	return threads.list[id-1]
+	return threads.index.load(uint32(id - 1))
 }

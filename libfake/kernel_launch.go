@@ -162,3 +162,7 @@ func npu_aclrtUnuseStreamResInCurrentThread(t *C.npu_thread, stream C.aclrtStrea
 	th := thread(t)
 	return ret(th, acl.UnuseStreamResInCurrentThread(th, handle(unsafe.Pointer(stream))))
 }
+
+// HasCycles implements acl's cycleProbe: only Ascend C launches create the
+// shared state that holds cycle counters (kernel_gm.go, Cycles).
+func (cHost) HasCycles(state []byte) bool { return kstate(state).shared != 0 }

@@ -641,13 +641,14 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 	d.pace(r.vEnd)
 	d.mu.Lock()
 	q := r.q
-	for err == nil && next == nil && !r.abandoned.Load() {
-		k := d.chainable(q, r)
+	own := next != nil && next == q // the submitter runs its own kernels (spinSpace)
+	for err == nil && (next == nil || own) && !r.abandoned.Load() {
+		k := d.chainable(q, r, own, ownChain(next, limit))
 		if k == 0 {
 			break
 		}
 		d.complete(q, nil)
-		err = d.runChain(q, r, k) // chain.go
+		err = d.runChain(q, r, k, own) // chain.go
 	}
 	a := &d.aic
 	l.run = nil

@@ -12,9 +12,13 @@ package tsfw
 //
 // A chain is taken only when both pools still have a free core, or no
 // other queue has a kernel waiting at its head (it would have had the
-// core by the arbiter's order); never while a
-// submitter runs the queue's kernels itself (spinSpace), nor under pacing
-// or for kernels with a timeout. Tasks claimed by a running chain count as
+// core by the arbiter's order); never under pacing or for kernels with a
+// timeout. While a submitter runs the queue's kernels itself (its ring is
+// full: spinSpace), a lane takes no chain, but that submitter does: it
+// runs the kernels it needs to get below its limit as chains of up to
+// maxChain on the core it holds (an own chain), so a launch loop that
+// outruns the lanes pays one lock and one completion pass per chain
+// instead of a dispatch, a completion and an arbiter pass per kernel. Tasks claimed by a running chain count as
 // running: Stop, Abort and Destroy(false) keep them (drop).
 
 // maxChain bounds the kernels one chain claims.
@@ -27,14 +31,15 @@ type chained struct {
 }
 
 // chainable returns how many tasks behind q's head (r's kernel, which has
-// ended) r's lane may run as a chain.
+// ended) r's lane may run as a chain, at most most; own: the lane is the
+// submitter helping q (spinSpace), else no chain is taken while one helps.
 // Precondition: d.mu held, r's task is q's head.
-func (d *Device) chainable(q *Queue, r *krun) int {
-	if !r.solo || r.ks.Blocks != 1 || q.helping > 0 || q.destroyed || q.stopped != nil || d.closing || d.cfg.Pacing > 0 {
+func (d *Device) chainable(q *Queue, r *krun, own bool, most int) int {
+	if !r.solo || r.ks.Blocks != 1 || (q.helping > 0 && !own) || q.destroyed || q.stopped != nil || d.closing || d.cfg.Pacing > 0 {
 		return 0
 	}
 	k := 0
-	for i := 1; i < q.count && k < maxChain; i++ {
+	for i := 1; i < q.count && k < most; i++ {
 		j := q.head + i
 		if j >= len(q.ring) {
 			j -= len(q.ring)
@@ -65,10 +70,10 @@ func (d *Device) chainable(q *Queue, r *krun) int {
 // just been completed) on r's core, releasing d.mu meanwhile, and retires
 // all but the last one run, which becomes r's task for the caller to
 // complete with the error returned. A kernel that fails ends the chain, and
-// so does a submitter starting to run the queue's kernels itself; the
-// claimed kernels after that stay queued.
+// so does a submitter starting to run the queue's kernels itself (unless
+// the chain is its own); the claimed kernels after that stay queued.
 // Precondition: d.mu held; on return d.mu held.
-func (d *Device) runChain(q *Queue, r *krun, k int) error {
+func (d *Device) runChain(q *Queue, r *krun, k int, own bool) error {
 	var buf [maxChain]chained
 	c := buf[:k]
 	for i := range c {
@@ -93,7 +98,7 @@ func (d *Device) runChain(q *Queue, r *krun, k int) error {
 		runLane(r)
 		err = callDone(r.kern, r.err)
 		n++
-		if err != nil || q.helpWanted.Load() > 0 {
+		if err != nil || (!own && q.helpWanted.Load() > 0) {
 			break // a submitter waits for ring space: it runs the rest (spinSpace)
 		}
 	}
@@ -106,4 +111,18 @@ func (d *Device) runChain(q *Queue, r *krun, k int) error {
 	q.inflight = true // the last kernel run is still to be completed
 	r.vEnd = q.ring[q.head].vEnd
 	return err
+}
+
+// ownChain returns the most kernels a chain may take: maxChain for a lane
+// (next nil), and for a submitter helping next, those it must still run
+// to bring next's backlog down to limit, besides the one that just ended.
+func ownChain(next *Queue, limit uint64) int {
+	if next == nil {
+		return maxChain
+	}
+	left := next.submitted.Load() - next.completed.Load() // the kernel that ended included
+	if left <= limit+1 {
+		return 0
+	}
+	return int(min(left-limit-1, maxChain))
 }

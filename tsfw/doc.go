@@ -21,7 +21,8 @@
 // (inbox.go): it is stamped and appended to the queue's inbox under the
 // queue's own mutex, without Device.mu, and the device side moves the
 // inbox into the ring when the queue's head completes. Runs of one-block
-// kernels are then executed by one lane as a chain (chain.go).
+// kernels are then executed by one lane as a chain (chain.go), or by the
+// submitter itself when it waits for ring space (an own chain).
 //
 // The arbiter is a function, not a goroutine: it runs under Device.mu in
 // whichever goroutine changed the state — the submitter when its task

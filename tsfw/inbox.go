@@ -27,6 +27,12 @@ import (
 // fast path off until the next slow Submit turns it on again. Submission
 // order, ids (submitted) and virtual times are those Submit would have
 // given: they are assigned under inbox.mu in arrival order.
+//
+// The device side holds inbox.mu only to swap the inbox's slice for an
+// empty one (double buffering: takeInbox); it copies the taken tasks into
+// the ring after releasing it, still under Device.mu, so a launcher never
+// waits behind the copy of up to a ring's worth of descriptors (nor, on a
+// host with few CPUs, behind a lane descheduled in the middle of it).
 type inbox struct {
 	_     [64]byte // off the cache line of the queue's other fields
 	mu    sync.Mutex
@@ -35,6 +41,7 @@ type inbox struct {
 	tasks []Task       // stamped, in submission order
 	n     atomic.Int32 // len(tasks), for pull's check without mu
 	_     [64]byte
+	spare []Task // the other buffer, empty; guarded by Device.mu
 }
 
 // submitFast queues a kernel task through the inbox if the fast path is
@@ -81,11 +88,12 @@ func (q *Queue) pull() {
 		return
 	}
 	in.mu.Lock()
-	q.moveInbox()
-	if q.count == 0 {
+	b := q.takeInbox()
+	if q.count+len(b) == 0 {
 		in.live = false
 	}
 	in.mu.Unlock()
+	q.moveInbox(b)
 }
 
 // closeInbox moves the inbox into the ring and turns the fast path off, so
@@ -97,9 +105,10 @@ func (q *Queue) closeInbox() {
 		return
 	}
 	in.mu.Lock()
-	q.moveInbox()
+	b := q.takeInbox()
 	in.live = false
 	in.mu.Unlock()
+	q.moveInbox(b)
 }
 
 // openInbox turns the fast path on if q holds tasks and takes new ones.
@@ -114,12 +123,25 @@ func (q *Queue) openInbox() {
 	in.mu.Unlock()
 }
 
-// moveInbox appends the inbox's tasks to the ring, growing it as needed
-// (the fast path admits no more than the queue depth in all).
+// takeInbox returns the inbox's tasks and leaves it the spare buffer.
 // Precondition: d.mu and q.in.mu held.
-func (q *Queue) moveInbox() {
+func (q *Queue) takeInbox() []Task {
 	in := &q.in
-	k := len(in.tasks)
+	b := in.tasks
+	if len(b) == 0 {
+		return nil
+	}
+	in.tasks, in.spare = in.spare[:0], nil
+	in.n.Store(0)
+	return b
+}
+
+// moveInbox appends b, the tasks taken from the inbox, to the ring,
+// growing it as needed (the fast path admits no more than the queue depth
+// in all), and keeps b as the inbox's spare buffer.
+// Precondition: d.mu held (not q.in.mu: b is no longer the inbox's).
+func (q *Queue) moveInbox(b []Task) {
+	k := len(b)
 	if k == 0 {
 		return
 	}
@@ -130,17 +152,16 @@ func (q *Queue) moveInbox() {
 		}
 		q.growInto(newRing(n))
 	}
-	for i := range in.tasks {
+	for i := range b {
 		j := q.head + q.count
 		if j >= len(q.ring) {
 			j -= len(q.ring)
 		}
-		q.ring[j] = in.tasks[i]
+		q.ring[j] = b[i]
 		q.count++
 	}
-	clear(in.tasks)
-	in.tasks = in.tasks[:0]
-	in.n.Store(0)
+	clear(b)
+	q.in.spare = b[:0]
 	if !q.active {
 		q.active = true
 		q.d.busy.Add(1)

@@ -1,0 +1,120 @@
+/* launch_ab.c: the launch workloads of npuemu_bench, one at a time, with
+ * the CPU time of the whole process (every thread: launchers and lanes)
+ * per operation beside the wall time. On a loaded host the wall time of a
+ * launch mostly measures the wait for a CPU; the CPU time does not, so
+ * before/after comparisons of the launch path use both
+ * (bench/compare-launch.sh runs it against two builds, alternated).
+ *
+ *   launch_ab MODE N [REPS]   with KSO=path/bench_kernels.so
+ *   MODE e: N launches of the empty kernel in a row, then a synchronisation
+ *        s: N times launch + aclrtSynchronizeStream
+ *        y: N synchronisations of an idle stream
+ *        m: 4 threads, each N launches into a stream of its own
+ * Output, one line per repetition: "MODE wall VALUE UNIT cpu_ns NS".
+ */
+#include "acl/acl.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define CK(x)                                                                            \
+    do {                                                                                 \
+        aclError e_ = (x);                                                               \
+        if (e_) {                                                                        \
+            fprintf(stderr, "%s: %d %s\n", #x, e_, aclGetRecentErrMsg());                \
+            exit(1);                                                                     \
+        }                                                                                \
+    } while (0)
+
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static double cpu_ns(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e9 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e3;
+}
+
+static aclrtFuncHandle f;
+static aclrtArgsHandle a;
+static aclrtContext ctx;
+
+static void *mt(void *p) {
+    int n = *(int *)p;
+    aclrtStream s;
+    CK(aclrtSetCurrentContext(ctx));
+    CK(aclrtCreateStream(&s));
+    for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL));
+    CK(aclrtSynchronizeStream(s));
+    CK(aclrtDestroyStream(s));
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3 || getenv("KSO") == NULL) {
+        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|y|m N [REPS]\n", argv[0]);
+        return 2;
+    }
+    char mode = argv[1][0];
+    int n = atoi(argv[2]), reps = argc > 3 ? atoi(argv[3]) : 1;
+    CK(aclInit(NULL));
+    CK(aclrtSetDevice(0));
+    CK(aclrtGetCurrentContext(&ctx));
+    aclrtBinHandle bin;
+    CK(aclrtBinaryLoadFromFile(getenv("KSO"), NULL, &bin));
+    CK(aclrtBinaryGetFunction(bin, "empty", &f));
+    void *dev;
+    CK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclrtParamHandle ph;
+    CK(aclrtKernelArgsInit(f, &a));
+    CK(aclrtKernelArgsAppend(a, &dev, sizeof dev, &ph));
+    CK(aclrtKernelArgsFinalize(a));
+    aclrtStream s;
+    CK(aclrtCreateStream(&s));
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns(), c0 = cpu_ns();
+        switch (mode) {
+        case 'e':
+            for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL));
+            printf("e wall %.0f ns/launch", (now_ns() - t0) / n);
+            CK(aclrtSynchronizeStream(s));
+            break;
+        case 's':
+            for (int i = 0; i < n; i++) {
+                CK(aclrtLaunchKernelWithConfig(f, 1, s, NULL, a, NULL));
+                CK(aclrtSynchronizeStream(s));
+            }
+            printf("s wall %.3f us", (now_ns() - t0) / n / 1e3);
+            break;
+        case 'y':
+            for (int i = 0; i < n; i++) CK(aclrtSynchronizeStream(s));
+            printf("y wall %.3f us", (now_ns() - t0) / n / 1e3);
+            break;
+        case 'm': {
+            pthread_t th[4];
+            for (int i = 0; i < 4; i++)
+                if (pthread_create(&th[i], NULL, mt, &n) != 0) exit(1);
+            for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+            printf("m wall %.3f Mlaunches/s", 4.0 * n / (now_ns() - t0) * 1e3);
+            n *= 4;
+            break;
+        }
+        default:
+            fprintf(stderr, "unknown mode %c\n", mode);
+            return 2;
+        }
+        printf(" cpu_ns %.0f\n", (cpu_ns() - c0) / n);
+        if (mode == 'm') n /= 4;
+    }
+    CK(aclrtDestroyStream(s));
+    CK(aclrtFree(dev));
+    CK(aclrtBinaryUnLoad(bin));
+    CK(aclrtResetDevice(0));
+    CK(aclFinalize());
+    return 0;
+}

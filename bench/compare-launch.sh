@@ -1,0 +1,35 @@
+#!/bin/bash
+# compare-launch.sh: before/after of the launch path on a busy host. Runs
+# bench/c/launch_ab.c against two library folders (each holding
+# libnpuemu.so, or the usual symlinks), alternated ROUNDS times (default
+# 11) for each workload, and prints the median wall time and the median
+# CPU time per operation of each (the CPU time of every thread of the
+# process: what a loaded machine does not inflate).
+#   bench/compare-launch.sh BASE_LIB_DIR NEW_LIB_DIR
+# Run from the repository root after `make lib` (headers from emu/include).
+set -e
+[ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
+B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
+CC=${CC:-cc}
+for v in "$1" "$2"; do
+  (cd "$v" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do [ -e $n ] || ln -sf libnpuemu.so $n; done)
+done
+$CC -O2 -Wall -Werror -I emu/include -o "$B/launch_ab" bench/c/launch_ab.c -L "$2" -lascendcl -lpthread
+$CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
+export KSO=$B/k.so
+raw=$B/raw.txt
+for i in $(seq 1 "${ROUNDS:-11}"); do
+  for m in "e 20000" "s 20000" "y 20000" "m 20000"; do
+    LD_LIBRARY_PATH=$1 "$B/launch_ab" $m | sed 's/^/base /' >> "$raw"
+    LD_LIBRARY_PATH=$2 "$B/launch_ab" $m | sed 's/^/new /' >> "$raw"
+  done
+done
+# lines: VARIANT MODE wall VALUE UNIT cpu_ns NS
+awk '{w[$2" "$1]=w[$2" "$1]" "$4; c[$2" "$1]=c[$2" "$1]" "$7; u[$2]=$5}
+function med(s,  x, n, p, q, t) { n = split(s, x, " ")
+  for (p = 1; p <= n; p++) for (q = p + 1; q <= n; q++) if (x[q] < x[p]) { t = x[p]; x[p] = x[q]; x[q] = t }
+  return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
+END { split("e s y m", ms, " "); split("launch_enqueue launch_sync sync_empty launch_mt4", nm, " ")
+  printf "%-16s %14s %14s %12s %12s  (medians of %d)\n", "workload", "wall base", "wall new", "cpu ns base", "cpu ns new", '"${ROUNDS:-11}"'
+  for (i = 1; i <= 4; i++) { m = ms[i]
+    printf "%-16s %9.3f %-4s %9.3f %-4s %12.0f %12.0f\n", nm[i], med(w[m" base"]), substr(u[m], 1, 4), med(w[m" new"]), substr(u[m], 1, 4), med(c[m" base"]), med(c[m" new"]) } }' "$raw"
