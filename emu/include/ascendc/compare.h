@@ -293,15 +293,22 @@ inline const uint8_t *sel_of_register(SELMODE mode, uint64_t bytes) {
     uint64_t v;
     std::memcpy(&v, reg, sizeof v);
     uint32_t off = 0;
+    const uint8_t *ub = npuemu::asc::mem_base(Hardware::UB);
+    uint32_t size = npuemu::asc::mem_size(Hardware::UB);
     const uint8_t *p = reinterpret_cast<const uint8_t *>((uintptr_t)v);
-    if (npuemu::asc::mem_of(p, &off) < 0) {
+    if (npuemu::asc::mem_of(p, &off) >= 0) return p;
+    /* the device idiom keeps 32 bits of GetPhyAddr(): our UB address
+     * truncated, or a UB offset */
+    p = reinterpret_cast<const uint8_t *>(((uintptr_t)ub & ~(uintptr_t)0xffffffffu) | (uintptr_t)(uint32_t)v);
+    if (p >= ub && p < ub + size) {
+        off = (uint32_t)(p - ub);
+    } else {
         off = (uint32_t)v;
-        p = npuemu::asc::mem_base(Hardware::UB) + off;
-        if ((uint64_t)off + bytes > npuemu::asc::mem_size(Hardware::UB)) {
-            npuemu::asc::fault(api, "the CmpMask register holds %#llx: not a selMask address in UB (rule: local memory capacity)", (unsigned long long)v);
-        }
     }
-    return p;
+    if ((uint64_t)off + bytes > size) {
+        npuemu::asc::fault(api, "the CmpMask register holds %#llx: not the address of a selMask in UB (rule: local memory capacity)", (unsigned long long)v);
+    }
+    return ub + off;
 }
 } // namespace detail
 template <typename T, SELMODE selMode>
