@@ -1,11 +1,14 @@
 /* ascendc_datacopy: DataCopy moves 32-byte blocks with the strides of
  * DataCopyParams (GM -> UB and UB -> GM) and UB -> UB; DataCopyPad moves
  * any byte length and fills the padding; with SetAtomicAdd the stores of
- * every block add into GM (16 blocks at once, exactly 16 x).
+ * every block add into GM (16 blocks at once, exactly 16 x); a UB -> GM
+ * copy into a 16 MiB allocation (streaming stores) at a 2-byte aligned
+ * and at a 16-byte aligned address writes exactly its bytes.
  *
  * needs: emulator
  */
 #include "ascendc_build.h"
+#include "ascendc/types.h"
 
 static float x[256], o[256];
 static aclrtStream s;
@@ -45,6 +48,25 @@ int main(void) {
     run(asc_fn(bin, "copy_atomic"), 16);
     for (int i = 0; i < 64; i++)
         if (o[i] != 16 * x[i]) FAIL("atomic add o[%d] = %g, want %g", i, o[i], 16 * x[i]);
+
+    {
+        size_t big = 16u << 20;
+        void *dx = asc_dev(1024), *dout = asc_dev(big);
+        void *args[2] = {dx, dout};
+        CHECK_OK(asc_run(asc_fn(bin, "copy_stream"), 1, s, args, sizeof args));
+        static uint16_t h[10000];
+        CHECK_OK(aclrtMemcpy(h, sizeof h, dout, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
+        for (int i = 0; i < 10000; i++) {
+            float want = 0;
+            if (i >= 1 && i < 1 + 4112) want = (float)((i - 1) % 2000);
+            if (i >= 5000 && i < 5000 + 4112) want = (float)((i - 5000) % 2000);
+            half got;
+            memcpy(&got, &h[i], 2);
+            if ((float)got != want) FAIL("copy_stream h[%d] = %g, want %g", i, (float)got, want);
+        }
+        CHECK_OK(aclrtFree(dx));
+        CHECK_OK(aclrtFree(dout));
+    }
 
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

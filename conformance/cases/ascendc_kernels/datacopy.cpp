@@ -56,7 +56,27 @@ extern "C" __global__ __aicore__ void copy_atomic(GM_ADDR px, GM_ADDR po) {
     SetAtomicNone();
 }
 
+/* UB -> GM into a 16 MiB allocation (the streaming-store path of
+ * DataCopy): 4112 halfs t[i] = i % 2000 to GM half index 1 (a 2-byte
+ * aligned address) and to half index 5000. */
+extern "C" __global__ __aicore__ void copy_stream(GM_ADDR px, GM_ADDR po) {
+    (void)px;
+    constexpr uint32_t n = 4112;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, n * sizeof(half));
+    LocalTensor<half> t = b.Get<half>();
+    for (uint32_t i = 0; i < n; i++) t.SetValue(i, half((float)(i % 2000)));
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half *)po, 8u << 20);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(g[1], t, n);
+    DataCopy(g[5000], t, n);
+}
+
 ASC_ENTRY(copy_params, NPUEMU_VECTOR, copy_params(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_pad, NPUEMU_VECTOR, copy_pad(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_atomic, NPUEMU_VECTOR, copy_atomic(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
-NPUEMU_KERNEL_TABLE(ASC_ROW(copy_params, NPUEMU_VECTOR), ASC_ROW(copy_pad, NPUEMU_VECTOR), ASC_ROW(copy_atomic, NPUEMU_VECTOR))
+ASC_ENTRY(copy_stream, NPUEMU_VECTOR, copy_stream(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
+NPUEMU_KERNEL_TABLE(ASC_ROW(copy_params, NPUEMU_VECTOR), ASC_ROW(copy_pad, NPUEMU_VECTOR), ASC_ROW(copy_atomic, NPUEMU_VECTOR),
+                    ASC_ROW(copy_stream, NPUEMU_VECTOR))

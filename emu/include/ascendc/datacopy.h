@@ -106,12 +106,51 @@ inline void check_len32(uint64_t bytes, const char *api) {
     }
 }
 
+/* Streaming stores into GM: a copy of at least kStreamMin bytes into an
+ * allocation of at least kStreamAlloc bytes goes around the host caches
+ * (non-temporal stores): such a buffer does not stay in cache anyway, and
+ * a plain store would first read each destination line from memory. */
+constexpr uint64_t kStreamMin = 4096;
+constexpr uint64_t kStreamAlloc = 16ull << 20;
+inline bool gm_streams(const void *dst, uint64_t bytes) {
+    if (bytes < kStreamMin) return false;
+    npuemu::asc::Block &b = npuemu::asc::blk();
+    uintptr_t a = (uintptr_t)dst;
+    for (uint32_t i = 0; i < b.gm_n; i++)
+        if (a >= b.gm_lo[i] && a < b.gm_hi[i]) return b.gm_hi[i] - b.gm_lo[i] >= kStreamAlloc;
+    return false;
+}
+typedef long long v2di_ __attribute__((vector_size(16)));
+__attribute__((noinline)) inline void copy_stream(uint8_t *d, const uint8_t *s, uint64_t n) {
+    uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (head > n) head = n;
+    std::memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        v2di_ x0, x1, x2, x3;
+        std::memcpy(&x0, s, 16);
+        std::memcpy(&x1, s + 16, 16);
+        std::memcpy(&x2, s + 32, 16);
+        std::memcpy(&x3, s + 48, 16);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d), x0);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d + 16), x1);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d + 32), x2);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d + 48), x3);
+    }
+    __builtin_ia32_sfence();
+    std::memcpy(d, s, n);
+}
+
 /* Stores n elements into GM, honouring the atomic mode. */
 template <typename T>
 inline void gm_store(T *dst, const T *src, uint64_t n) {
     uint8_t op = npuemu::asc::blk().atomic_op;
     if (op == ATOMIC_NONE) {
-        std::memcpy(dst, src, n * sizeof(T));
+        if (gm_streams(dst, n * sizeof(T))) {
+            copy_stream(reinterpret_cast<uint8_t *>(dst), reinterpret_cast<const uint8_t *>(src), n * sizeof(T));
+        } else {
+            std::memcpy(dst, src, n * sizeof(T));
+        }
         return;
     }
     std::lock_guard<std::mutex> g(atomic_mutex());

@@ -116,6 +116,15 @@ inline MaskUse mask_use(const npuemu::asc::vec::Mask &given) {
     u.k = npuemu::asc::vec::Mask::of(m);
     return u;
 }
+/* The mask of an instruction without a counter-mode form (the
+ * reductions): the argument, or the mask register in normal mode; in
+ * counter mode they fault (not modelled). */
+template <typename T, bool isSetMask>
+inline npuemu::asc::vec::Mask mask_plain(const npuemu::asc::vec::Mask &given, const char *api) {
+    MaskUse u = mask_use<T, isSetMask>(given);
+    if (u.counter) npuemu::asc::fault(api, "counter mask mode (SetMaskCount) is not supported by this instruction in npuemu; use SetMaskNorm");
+    return u.k;
+}
 /* The repeats an instruction makes: repeatTimes, or in counter mode as
  * many as the count needs. */
 template <typename T>
