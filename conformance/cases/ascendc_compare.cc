@@ -5,7 +5,9 @@
  * selMask as a pointer or in 32 bits, the scalar), the isSetMask = false
  * forms reading the vector mask register in normal and counter mode, on
  * float and half; and ListTensorDesc / TensorDesc reading a descriptor
- * the host wrote in the documented layout (docs/ascendc.md).
+ * the host wrote in the documented layout (docs/ascendc.md); and
+ * GET_TILING_DATA (the three forms, TILING_KEY_IS) over a struct the host
+ * wrote, with a bad tiling pointer an AI Core exception naming it.
  *
  * needs: emulator
  */
@@ -137,6 +139,29 @@ int main(void) {
     CHECK_OK(aclrtFree(dc));
     CHECK_OK(aclrtFree(ddesc));
     CHECK_OK(aclrtFree(dout));
+
+    /* GET_TILING_DATA: {total 1000, scale 0.25, tiles {7, -3}} */
+    struct {
+        uint32_t total;
+        float scale;
+        int16_t tiles[2];
+    } td = {1000, 0.25f, {7, -3}};
+    void *dt = asc_dev(64), *dto = asc_dev(32);
+    CHECK_OK(aclrtMemcpy(dt, sizeof td, &td, sizeof td, ACL_MEMCPY_HOST_TO_DEVICE));
+    void *targs[2] = {dt, dto};
+    e = asc_run(asc_fn(bin, "tiling"), 1, s, targs, sizeof targs);
+    if (e != ACL_SUCCESS) FAIL("tiling: %d: %s", e, aclGetRecentErrMsg());
+    float to[8];
+    CHECK_OK(aclrtMemcpy(to, sizeof to, dto, sizeof to, ACL_MEMCPY_DEVICE_TO_HOST));
+    const float want_t[7] = {1000, 0.25f, -3, 7, 1, 0, 1000};
+    for (int i = 0; i < 7; i++) want_val("GET_TILING_DATA", i, to[i], want_t[i]);
+    /* a tiling pointer outside every allocation is an AI Core exception */
+    void *bad[2] = {(void *)(uintptr_t)0x10, dto};
+    e = asc_run(asc_fn(bin, "tiling"), 1, s, bad, sizeof bad);
+    if (e != ACL_ERROR_RT_AICORE_EXCEPTION) FAIL("tiling from a bad pointer: got %d, want ACL_ERROR_RT_AICORE_EXCEPTION", e);
+    if (strstr(aclGetRecentErrMsg(), "GET_TILING_DATA") == NULL) FAIL("the message does not name GET_TILING_DATA: %s", aclGetRecentErrMsg());
+    CHECK_OK(aclrtFree(dt));
+    CHECK_OK(aclrtFree(dto));
 
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

@@ -1,7 +1,8 @@
 /* compare.cpp: the mask / repeat forms of Compare, CompareScalar /
  * Compares and Select, Select's register forms, the isSetMask = false
- * forms reading the vector mask register (normal and counter mode), and
- * ListTensorDesc / TensorDesc reading a descriptor written by the host.
+ * forms reading the vector mask register (normal and counter mode),
+ * ListTensorDesc / TensorDesc reading a descriptor written by the host,
+ * and GET_TILING_DATA over a tiling struct written by the host.
  * Each section writes 256 floats of output. */
 #include "entry.h"
 
@@ -190,8 +191,36 @@ extern "C" __global__ __aicore__ void list_desc(GM_ADDR desc, GM_ADDR po) {
     }
 }
 
+/* GET_TILING_DATA and friends over a tiling struct the host wrote:
+ * o[0..2] = the fields, o[3] = a field through the pointer form, o[4] =
+ * TILING_KEY_IS(0), o[5] = TILING_KEY_IS(1). */
+struct TilingData {
+    uint32_t total;
+    float scale;
+    int16_t tiles[2];
+};
+struct OtherTiling {
+    uint64_t word;
+};
+extern "C" __global__ __aicore__ void tiling(GM_ADDR t, GM_ADDR po) {
+    GET_TILING_DATA(td, t);
+    GET_TILING_DATA_WITH_STRUCT(OtherTiling, ot, t);
+    GET_TILING_DATA_PTR_WITH_STRUCT(TilingData, tp, t);
+    GlobalTensor<float> out;
+    out.SetGlobalBuffer((__gm__ float *)po, 8);
+    out.SetValue(0, (float)td.total);
+    out.SetValue(1, td.scale);
+    out.SetValue(2, (float)td.tiles[1]);
+    out.SetValue(3, (float)tp->tiles[0]);
+    out.SetValue(4, TILING_KEY_IS(0) ? 1.0f : 0.0f);
+    out.SetValue(5, TILING_KEY_IS(1) ? 1.0f : 0.0f);
+    out.SetValue(6, (float)(ot.word & 0xffffffffu));
+}
+
 ASC_ENTRY(cmp_float, NPUEMU_VECTOR, cmp_float(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 ASC_ENTRY(cmp_half, NPUEMU_VECTOR, cmp_half(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(GM_ADDR, 16)))
 ASC_ENTRY(list_desc, NPUEMU_VECTOR, list_desc(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
+ASC_ENTRY(tiling, NPUEMU_VECTOR, tiling(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 
-NPUEMU_KERNEL_TABLE(ASC_ROW(cmp_float, NPUEMU_VECTOR), ASC_ROW(cmp_half, NPUEMU_VECTOR), ASC_ROW(list_desc, NPUEMU_VECTOR))
+NPUEMU_KERNEL_TABLE(ASC_ROW(cmp_float, NPUEMU_VECTOR), ASC_ROW(cmp_half, NPUEMU_VECTOR), ASC_ROW(list_desc, NPUEMU_VECTOR),
+                    ASC_ROW(tiling, NPUEMU_VECTOR))

@@ -254,13 +254,16 @@ enum KernelMetaType : uint8_t {
 #ifndef NPUEMU_ASC_TILING_TYPE
 #define NPUEMU_ASC_TILING_TYPE TilingData
 #endif
-#define GET_TILING_DATA(var, tiling)      \
-    NPUEMU_ASC_TILING_TYPE var;            \
+#define GET_TILING_DATA(var, tiling)                                           \
+    NPUEMU_ASC_TILING_TYPE var;                                                 \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA"); \
     std::memcpy(&(var), (const void *)(tiling), sizeof(var))
-#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
-    type var;                                          \
+#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling)                                     \
+    type var;                                                                               \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA_WITH_STRUCT"); \
     std::memcpy(&(var), (const void *)(tiling), sizeof(var))
-#define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling) \
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling)                                         \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(type), "GET_TILING_DATA_PTR_WITH_STRUCT"); \
     const type *ptr = reinterpret_cast<const type *>(tiling)
 #define REGISTER_TILING_DEFAULT(type) static_assert(true, "")
 /* TILING_KEY_IS(k): the tiling key of the launch; kernel-launch programs
