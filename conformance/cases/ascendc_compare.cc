@@ -4,9 +4,9 @@
  * register forms of Select (SetCmpMask with the bits, the address of
  * selMask as a pointer or in 32 bits, the scalar), the isSetMask = false
  * forms reading the vector mask register in normal and counter mode, on
- * float and half; and ListTensorDesc / TensorDesc reading a descriptor
- * the host wrote in the documented layout (docs/ascendc.md); and
- * GET_TILING_DATA (the three forms, TILING_KEY_IS) over a struct the host
+ * float and half; Axpy's mask form; ListTensorDesc / TensorDesc reading
+ * a descriptor the host wrote in the documented layout (docs/ascendc.md);
+ * and GET_TILING_DATA (the three forms, TILING_KEY_IS) over a struct the host
  * wrote, with a bad tiling pointer an AI Core exception naming it.
  *
  * needs: emulator
@@ -66,8 +66,8 @@ int main(void) {
     uint8_t sel[32] = {0};
     for (int i = 0; i < N; i++) setbit(sel, i, xs[i] < ys[i]);
 
-    static float o[N * 13];
-    run(bin, "cmp_float", xs, ys, 4, o, 13);
+    static float o[N * 14];
+    run(bin, "cmp_float", xs, ys, 4, o, 14);
     uint8_t b[32];
     memset(b, 0xAA, sizeof b);
     for (int r = 0; r < 3; r++)
@@ -98,6 +98,7 @@ int main(void) {
         want_val("Select register mode 1", i, o[10 * N + i], x < y ? x : 7.0f);
         want_val("Add, counter mode", i, o[11 * N + i], i < 100 ? x + y : -1.0f);
         want_val("Mul, mask register", i, o[12 * N + i], e < 8 ? x * y : -1.0f);
+        want_val("Axpy, counter mask", i, o[13 * N + i], e < 16 ? y + x * 2.0f : y);
     }
 
     static half hx[N], hy[N];

@@ -62,7 +62,7 @@ struct Io {
 
 extern "C" __global__ __aicore__ void cmp_float(GM_ADDR px, GM_ADDR py, GM_ADDR po) {
     Io<float> io;
-    io.Init(px, py, po, 13);
+    io.Init(px, py, po, 14);
     BinaryRepeatParams bp; /* {1, 1, 1, 8, 8, 8} */
     UnaryRepeatParams up;  /* {1, 1, 8, 8} */
 
@@ -148,6 +148,10 @@ extern "C" __global__ __aicore__ void cmp_float(GM_ADDR px, GM_ADDR py, GM_ADDR 
     Mul<float, false>(io.f, io.x, io.y, MASK_PLACEHOLDER, 4, bp);
     ResetMask();
     io.OutF(12);
+    /* 13: Axpy, counter mask 16: y + 2 x on 16 of each repeat */
+    DataCopy(io.f, io.y, N);
+    Axpy(io.f, io.x, 2.0f, (uint64_t)16, 4, up);
+    io.OutF(13);
 }
 
 /* half: Compare LE, counter mask 100, 2 repeats (16 bytes a repeat),

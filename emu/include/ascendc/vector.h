@@ -448,6 +448,47 @@ inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U s
     npuemu::asc::vec::charge_v<T>((uint64_t)count);
 }
 
+namespace detail {
+template <typename T, typename U>
+inline void axpy_rep(const LocalTensor<T> &dst, const LocalTensor<U> &src, U scalar, const MaskUse &u, uint8_t repeatTimes, const UnaryRepeatParams &p) {
+    using namespace npuemu::asc::vec;
+    const char *api = "Axpy";
+    using B = typename std::conditional<(sizeof(T) > sizeof(U)), T, U>::type;
+    constexpr uint32_t per = 256 / sizeof(B);
+    uint32_t repeat = repeats_of<B>(u, repeatTimes, api);
+    Strides s = strides(p);
+    auto span = [&](int o, uint32_t esize) -> uint64_t {
+        uint64_t nb = (uint64_t)per * esize / 32;
+        return repeat == 0 ? 0 : ((uint64_t)(repeat - 1) * s.rep[o] + (nb - 1) * s.blk[o] + 1) * 32;
+    };
+    check_operand(dst, span(0, sizeof(T)), api);
+    check_operand(src, span(1, sizeof(U)), api);
+    each_repeat<B>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
+        for (uint32_t r = r0; r < r0 + n; r++)
+            for (uint32_t e = 0; e < per; e++) {
+                if (!k.on(e)) continue;
+                T &d = dst.ptr_[at<T>(s, 0, r, e)];
+                d = static_cast<T>((float)d + (float)src.ptr_[at<U>(s, 1, r, e)] * (float)scalar);
+            }
+    });
+    charge_v<B>((uint64_t)repeat * per);
+}
+} // namespace detail
+/* Axpy, mask / repeat forms: in a repeat of a half src and float dst the
+ * elements are those of the float (64). */
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalar, uint64_t mask, const uint8_t repeatTimes,
+                 const UnaryRepeatParams &p) {
+    using B = typename std::conditional<(sizeof(T) > sizeof(U)), T, U>::type;
+    detail::axpy_rep(dst, src, scalar, detail::mask_use<B, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalar, const uint64_t mask[], const uint8_t repeatTimes,
+                 const UnaryRepeatParams &p) {
+    using B = typename std::conditional<(sizeof(T) > sizeof(U)), T, U>::type;
+    detail::axpy_rep(dst, src, scalar, detail::mask_use<B, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p);
+}
+
 /* Duplicate: dst = scalar. */
 template <typename T>
 inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, const int32_t &count) {
