@@ -3,7 +3,10 @@
  * any byte length and fills the padding; with SetAtomicAdd the stores of
  * every block add into GM (16 blocks at once, exactly 16 x); a UB -> GM
  * copy into a 16 MiB allocation (streaming stores) at a 2-byte aligned
- * and at a 16-byte aligned address writes exactly its bytes.
+ * and at a 16-byte aligned address writes exactly its bytes; int4b_t
+ * tensors hold two elements a byte (sizes, DataCopy lengths, GetValue,
+ * SetValue, Cast half <-> int4b_t); DataCopy with DataCopyEnhancedParams
+ * (any block mode) is the basic copy.
  *
  * needs: emulator
  */
@@ -38,6 +41,19 @@ int main(void) {
         if (o[i] != want) FAIL("copy_params o[%d] = %g, want %g", i, o[i], want);
     }
 
+    /* the same copy through DataCopyEnhancedParams (matrix block mode,
+     * isRelu, DEQ): identical, negative values included (no relu on A2) */
+    for (int i = 0; i < 256; i++) x[i] = (float)(i % 2 ? -(i + 1) : i + 1);
+    run(asc_fn(bin, "copy_enhanced"), 1);
+    for (int i = 0; i < 96; i++) {
+        int blk = i / 8, e = i % 8;
+        float want = 0;
+        if (blk % 3 == 0 && blk / 3 < 4) want = x[(blk / 3) * 16 + e];
+        if (o[i] != want) FAIL("copy_enhanced o[%d] = %g, want %g", i, o[i], want);
+    }
+    if (o[1] != -2.0f || o[24] != 17.0f) FAIL("copy_enhanced spot values o[1] = %g (want -2), o[24] = %g (want 17)", o[1], o[24]);
+    for (int i = 0; i < 256; i++) x[i] = (float)(i + 1);
+
     run(asc_fn(bin, "copy_pad"), 1);
     const float want_pad[10] = {x[0], x[1], x[2], 9, 9, x[4], x[5], x[6], 9, 9};
     for (int i = 0; i < 10; i++)
@@ -68,6 +84,53 @@ int main(void) {
         CHECK_OK(aclrtFree(dout));
     }
 
+
+    {
+        /* int4b_t: x[i] = (i - 32) / 2, cast with round-half-to-even and
+         * saturation to [-8, 7], two per byte, element 2k in the low nibble. */
+        half hx[64];
+        for (int i = 0; i < 64; i++) hx[i] = half((float)(i - 32) * 0.5f);
+        void *dx = asc_dev(1024), *dout = asc_dev(1024);
+        CHECK_OK(aclrtMemcpy(dx, sizeof hx, hx, sizeof hx, ACL_MEMCPY_HOST_TO_DEVICE));
+        CHECK_OK(aclrtMemset(dout, 1024, 0, 1024));
+        void *args[2] = {dx, dout};
+        CHECK_OK(asc_run(asc_fn(bin, "copy_int4"), 1, s, args, sizeof args));
+        uint8_t out[208];
+        CHECK_OK(aclrtMemcpy(out, sizeof out, dout, sizeof out, ACL_MEMCPY_DEVICE_TO_HOST));
+        int q[64];
+        for (int i = 0; i < 64; i++) {
+            float v = (float)(i - 32) * 0.5f, r = (float)(long)v;
+            float frac = v - r;
+            if (frac == 0.5f && ((long)r & 1)) r += 1; /* half to even */
+            if (frac == -0.5f && ((long)r & 1)) r -= 1;
+            q[i] = r < -8 ? -8 : r > 7 ? 7 : (int)r;
+        }
+        q[1] = -3;
+        for (int k = 0; k < 32; k++) {
+            uint8_t want = (uint8_t)((q[2 * k] & 15) | ((q[2 * k + 1] & 15) << 4));
+            if (out[k] != want) FAIL("int4 byte %d = 0x%02x, want 0x%02x", k, out[k], want);
+        }
+        /* hand-computed: -16 -> -8 and SetValue(1, -3): 0xd8; 0.5 -> 0, 0 -> 0: 0x00;
+         * 1 -> 1, 1.5 -> 2: 0x21; 2 -> 2, 2.5 -> 2: 0x22; 15, 15.5 -> 7: 0x77 */
+        if (out[0] != 0xd8 || out[16] != 0x00 || out[17] != 0x21 || out[18] != 0x22 || out[31] != 0x77) {
+            FAIL("int4 spot bytes %02x %02x %02x %02x %02x, want d8 00 21 22 77", out[0], out[16], out[17], out[18], out[31]);
+        }
+        for (int i = 32; i < 64; i++)
+            if (out[i] != 0) FAIL("DataCopy of 64 int4b_t wrote past its 32 bytes: byte %d = 0x%02x", i, out[i]);
+        for (int i = 0; i < 64; i++) {
+            half got;
+            memcpy(&got, out + 64 + 2 * i, 2);
+            if ((float)got != (float)q[i]) FAIL("int4 -> half [%d] = %g, want %d", i, (float)got, q[i]);
+        }
+        int32_t meta[4];
+        memcpy(meta, out + 192, sizeof meta);
+        if (meta[0] != 64 || meta[1] != 32 || meta[2] != -8 || meta[3] != 32) {
+            FAIL("int4b_t tensor of 32 bytes: GetSize %d GetLength %d GetValue(0) %d int8 size %d, want 64 32 -8 32", meta[0], meta[1], meta[2],
+                 meta[3]);
+        }
+        CHECK_OK(aclrtFree(dx));
+        CHECK_OK(aclrtFree(dout));
+    }
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));
     CHECK_OK(aclFinalize());

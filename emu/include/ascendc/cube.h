@@ -230,6 +230,7 @@ namespace AscendC {
 /* GM (ND) -> L1 (NZ). */
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p) {
+    static_assert(!npuemu::asc::is_int4<T>(), "npuemu: DataCopy with Nd2NzParams of int4b_t is not emulated (docs/ascendc.md, int4b_t)");
     using namespace npuemu::asc;
     const char *api = "DataCopy(GM->L1, Nd2NzParams)";
     const uint32_t c0 = 32 / sizeof(T); /* elements per 32-byte block */
@@ -292,6 +293,7 @@ inline std::enable_if_t<std::is_same<T, U>::value> InitConstValue(const LocalTen
 /* Local (VECOUT, NZ) -> GM (ND). */
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Nz2NdParamsFull &p) {
+    static_assert(!npuemu::asc::is_int4<T>(), "npuemu: DataCopy with Nz2NdParamsFull of int4b_t is not emulated (docs/ascendc.md, int4b_t)");
     using namespace npuemu::asc;
     const char *api = "DataCopy(local->GM, Nz2NdParamsFull)";
     if (p.ndNum > 4095 || p.nValue == 0 || p.nValue > 8192 || p.dValue == 0 || p.dValue > 8192 || p.dValue % 16 != 0) {
@@ -431,7 +433,9 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
     constexpr bool f32acc = std::is_same<T, float>::value &&
                             (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value || std::is_same<U, float>::value);
     constexpr bool i32acc = std::is_same<T, int32_t>::value && (std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value);
-    if constexpr (!f32acc && !i32acc) {
+    if constexpr (is_int4<U>()) {
+        fault(api, "int4b_t A/B (int4 -> int32 on A2) is not emulated by npuemu (docs/ascendc.md, int4b_t)");
+    } else if constexpr (!f32acc && !i32acc) {
         fault(api, "A/B of %zu-byte elements into C of %zu-byte elements is not a cube type combination "
                    "(rule: half/bfloat16/float -> float, int8 -> int32)",
               sizeof(U), sizeof(T));

@@ -153,14 +153,18 @@ inline void gm_store(T *dst, const T *src, uint64_t n) {
         }
         return;
     }
-    std::lock_guard<std::mutex> g(atomic_mutex());
-    for (uint64_t i = 0; i < n; i++) {
-        if (op == ATOMIC_SUM) {
-            dst[i] = static_cast<T>(dst[i] + src[i]);
-        } else if (op == ATOMIC_MAX) {
-            dst[i] = src[i] > dst[i] ? src[i] : dst[i];
-        } else {
-            dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+    if constexpr (npuemu::asc::is_int4<T>()) {
+        npuemu::asc::fault("DataCopy(local->GM)", "atomic accumulation of int4b_t is not emulated by npuemu (SetAtomicNone before the copy)");
+    } else {
+        std::lock_guard<std::mutex> g(atomic_mutex());
+        for (uint64_t i = 0; i < n; i++) {
+            if (op == ATOMIC_SUM) {
+                dst[i] = static_cast<T>(dst[i] + src[i]);
+            } else if (op == ATOMIC_MAX) {
+                dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+            } else {
+                dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+            }
         }
     }
 }
@@ -195,7 +199,7 @@ namespace AscendC {
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count) {
     const char *api = "DataCopy(GM->local)";
-    uint64_t bytes = (uint64_t)count * sizeof(T);
+    uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(dst, bytes, api);
     npuemu::asc::gm_check(src.ptr_, bytes, api);
@@ -207,11 +211,11 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count) {
     const char *api = "DataCopy(local->GM)";
-    uint64_t bytes = (uint64_t)count * sizeof(T);
+    uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(src, bytes, api);
     npuemu::asc::gm_check(dst.ptr_, bytes, api);
-    detail::gm_store(dst.ptr_, src.ptr_, count);
+    detail::gm_store(dst.ptr_, src.ptr_, npuemu::asc::is_int4<T>() ? bytes : count);
     npuemu::asc::charge(PIPE_MTE3, npuemu::asc::copy_cycles(PIPE_MTE3, bytes));
 }
 
@@ -219,7 +223,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count) {
     const char *api = "DataCopy(local->local)";
-    uint64_t bytes = (uint64_t)count * sizeof(T);
+    uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(dst, bytes, api);
     detail::check_local(src, bytes, api);
@@ -287,15 +291,22 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     npuemu::asc::charge(pp, npuemu::asc::copy_cycles(pp, (uint64_t)p.blockCount * p.blockLen * 32));
 }
 
-/* DataCopy with DataCopyEnhancedParams: the normal block mode only. */
+/* DataCopy with DataCopyEnhancedParams. The documentation: the enhanced
+ * parameters take effect only on the CO1 -> CO2 path of the Atlas
+ * inference (310P) AI Core; on the other products and paths the call is
+ * supported and equals the basic DataCopy. npuemu models the A2 family
+ * and provides no CO1 -> CO2 path, so every block mode (and deqScale,
+ * isRelu, padMode, ...) is accepted and the copy is the basic one. */
 template <typename T>
-inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &e) {
-    if (e.blockMode != BlockMode::BLOCK_MODE_NORMAL) npuemu::asc::fault("DataCopy", "DataCopyEnhancedParams block mode %d is not emulated", (int)e.blockMode);
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &) {
     DataCopy(dst, src, p);
 }
 template <typename T>
-inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &e) {
-    if (e.blockMode != BlockMode::BLOCK_MODE_NORMAL) npuemu::asc::fault("DataCopy", "DataCopyEnhancedParams block mode %d is not emulated", (int)e.blockMode);
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &) {
+    DataCopy(dst, src, p);
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &) {
     DataCopy(dst, src, p);
 }
 

@@ -600,9 +600,23 @@ inline double widen(const S &v) {
 template <typename D, typename S>
 inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &mode, const uint32_t count) {
     const char *api = "Cast";
-    npuemu::asc::vec::check_operand(dst, (uint64_t)count * sizeof(D), api);
-    npuemu::asc::vec::check_operand(src, (uint64_t)count * sizeof(S), api);
-    if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
+    npuemu::asc::vec::check_operand(dst, npuemu::asc::bytes_of<D>(count), api);
+    npuemu::asc::vec::check_operand(src, npuemu::asc::bytes_of<S>(count), api);
+    if constexpr (npuemu::asc::is_int4<D>() || npuemu::asc::is_int4<S>()) {
+        /* half <-> int4b_t (the documented A2 pair), two int4b_t a byte */
+        static_assert(std::is_same<D, half>::value || std::is_same<S, half>::value, "Cast: int4b_t converts to and from half");
+        if constexpr (npuemu::asc::is_int4<D>()) {
+            for (uint32_t i = 0; i < count; i++) {
+                double r = detail::round_by(detail::widen(src.ptr_[i]), mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode);
+                int v = std::isnan(r) ? 0 : r < -8 ? -8 : r > 7 ? 7 : (int)r; /* saturate to [-8, 7] */
+                detail::int4_set(dst.ptr_, i, v);
+            }
+        } else {
+            for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = half((float)detail::int4_get(src.ptr_, i).value());
+        }
+        npuemu::asc::vec::charge_v<half>(count);
+        return;
+    } else if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
         npuemu::asc::vec::load(src.ptr_, dst.ptr_, count);
     } else if constexpr (std::is_same<D, half>::value && std::is_same<S, float>::value) {
         if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
@@ -620,6 +634,8 @@ template <typename D, typename S>
 inline void cast_rep(const LocalTensor<D> &dst, const LocalTensor<S> &src, RoundMode mode, const MaskUse &u, uint8_t repeatTimes, const UnaryRepeatParams &p) {
     using namespace npuemu::asc::vec;
     const char *api = "Cast";
+    static_assert(!npuemu::asc::is_int4<D>() && !npuemu::asc::is_int4<S>(),
+                  "npuemu: Cast of int4b_t is emulated in its count form only (docs/ascendc.md, int4b_t)");
     using B = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
     constexpr uint32_t per = 256 / sizeof(B);
     uint32_t repeat = repeats_of<B>(u, repeatTimes, api);
