@@ -8,7 +8,8 @@
  * survives ND -> NZ -> ND through UB (Nd2NzParams, Nz2NdParamsFull);
  * InitConstValue fills L0A per its two parameter forms; Fixpipe's
  * quantisation modes (DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8,
- * VREQ8: scale, round half to even, saturate) and ndNum > 1. Inputs are
+ * VREQ8: scale, round half to even, saturate) and ndNum > 1; int4b_t
+ * Mmad (packed two a byte, k0 = 64) into int32. Inputs are
  * small integers, so every result is exact.
  *
  * needs: emulator
@@ -148,6 +149,46 @@ static void fixpipe_quant(aclrtFuncHandle f, aclrtStream s) {
     CHECK_OK(aclrtFree(dsc));
 }
 
+/* int4 Mmad: C = A (16 x 128) * B (128 x 32), int4 values packed two a
+ * byte (element 2k in the low nibble), B given transposed (32 x 128). */
+static void mmad_int4(aclrtFuncHandle f, aclrtStream s) {
+    static int av[16][128], bv[128][32];
+    static uint8_t ap[16 * 64], bp[32 * 64];
+    int32_t c[16 * 32];
+    memset(ap, 0, sizeof ap);
+    memset(bp, 0, sizeof bp);
+    for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 128; k++) {
+            av[i][k] = (i * 7 + k * 3) % 16 - 8;
+            ap[i * 64 + k / 2] |= (uint8_t)((av[i][k] & 15) << (k % 2 ? 4 : 0));
+        }
+    for (int k = 0; k < 128; k++)
+        for (int j = 0; j < 32; j++) {
+            bv[k][j] = (k * 5 + j * 11) % 16 - 8;
+            bp[j * 64 + k / 2] |= (uint8_t)((bv[k][j] & 15) << (k % 2 ? 4 : 0));
+        }
+    void *da, *db, *dc;
+    CHECK_OK(aclrtMalloc(&da, sizeof ap, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&db, sizeof bp, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&dc, sizeof c, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(da, sizeof ap, ap, sizeof ap, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemcpy(db, sizeof bp, bp, sizeof bp, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_OK(aclrtMemset(dc, sizeof c, 0xff, sizeof c));
+    asc_param ps[] = {{&da, 8}, {&db, 8}, {&dc, 8}};
+    asc_launch(f, 1, s, ps, 3);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtMemcpy(c, sizeof c, dc, sizeof c, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 32; j++) {
+            int32_t want = 0;
+            for (int k = 0; k < 128; k++) want += av[i][k] * bv[k][j];
+            if (c[i * 32 + j] != want) FAIL("int4 Mmad: C[%d][%d] = %d, want %d", i, j, c[i * 32 + j], want);
+        }
+    CHECK_OK(aclrtFree(da));
+    CHECK_OK(aclrtFree(db));
+    CHECK_OK(aclrtFree(dc));
+}
+
 int main(void) {
     char repo[4096];
     npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
@@ -231,6 +272,10 @@ int main(void) {
     aclrtFuncHandle fq;
     CHECK_OK(aclrtBinaryGetFunction(bin, "cube_fixpipe_quant", &fq));
     fixpipe_quant(fq, s);
+
+    aclrtFuncHandle m4;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "cube_mmad_int4", &m4));
+    mmad_int4(m4, s);
     CHECK_OK(aclrtBinaryUnLoad(bin));
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtResetDevice(0));

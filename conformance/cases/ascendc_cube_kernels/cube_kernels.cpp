@@ -356,3 +356,42 @@ extern "C" __global__ __aicore__ void cube_fixpipe_quant(GM_ADDR out, GM_ADDR sc
         break;
     }
 }
+
+/* int4 Mmad (A2: int4b_t x int4b_t -> int32_t): A 16 x 128 and B^T
+ * 32 x 128, int4b_t packed two a byte in GM (64 bytes a row). Moved as
+ * bytes (int8_t: a 32-byte C0 row of int8_t is a 64-element int4b_t row):
+ * Nd2Nz to L1 gives A in ZZ (one fractal row) and B in ZN, LoadData
+ * moves the 512-byte fractals, Mmad reads them as int4b_t (k0 = 64), and
+ * Fixpipe writes C (16 x 32 int32_t, NoQuant). */
+extern "C" __global__ __aicore__ void cube_mmad_int4(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::B1> b1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(a1, 1024);
+    pipe.InitBuffer(b1, 2048);
+    pipe.InitBuffer(a2, 1024);
+    pipe.InitBuffer(b2, 2048);
+    pipe.InitBuffer(co1, 16 * 32 * 4);
+    GlobalTensor<int8_t> aG, bG;
+    GlobalTensor<int32_t> cG;
+    aG.SetGlobalBuffer((__gm__ int8_t *)a);
+    bG.SetGlobalBuffer((__gm__ int8_t *)bt);
+    cG.SetGlobalBuffer((__gm__ int32_t *)c);
+    LocalTensor<int8_t> a1L = a1.Get<int8_t>(), b1L = b1.Get<int8_t>(), a2L = a2.Get<int8_t>(), b2L = b2.Get<int8_t>();
+    DataCopy(a1L, aG, Nd2NzParams(1, 16, 64, 0, 64, 16, 1, 0));
+    DataCopy(b1L, bG, Nd2NzParams(1, 32, 64, 0, 64, 32, 1, 0));
+    LoadData(a2L, a1L, LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+    LoadData(b2L, b1L, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    LocalTensor<int4b_t> a4 = a2L.ReinterpretCast<int4b_t>(), b4 = b2L.ReinterpretCast<int4b_t>();
+    LocalTensor<int32_t> c1L = co1.Get<int32_t>();
+    MmadParams mp;
+    mp.m = 16;
+    mp.n = 32;
+    mp.k = 128;
+    Mmad(c1L, a4, b4, mp);
+    Fixpipe(cG, c1L, FixpipeParamsV220(32, 16, 16, 32, false));
+}

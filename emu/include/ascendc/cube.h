@@ -213,7 +213,7 @@ inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::Loc
 /* k0: the K of one fractal, 32 bytes of the input type. */
 template <typename U>
 constexpr uint32_t k0_of() {
-    return 32 / sizeof(U);
+    return is_int4<U>() ? 64 : 32 / sizeof(U); /* int4b_t: 64 a 32-byte row */
 }
 
 template <typename T>
@@ -380,6 +380,7 @@ inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::Loc
         fault(api, "converting %zu-byte to %zu-byte elements: the bias-table move converts half/bfloat16 to float only (rule: bias types)",
               sizeof(U), sizeof(T));
     } else {
+        /* int4b_t: two a byte, a fractal is 16 x 64 (512 bytes) */
         if (hw_of(dst.pos_) != Hardware::BIAS || hw_of(src.pos_) != Hardware::L1) {
             fault(api, "moves %s -> %s; a local copy between different types is the C1 (L1) -> C2 (bias table) move (rule: operand position)",
                   pos_name(src.pos_), pos_name(dst.pos_));
@@ -432,10 +433,9 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
     const char *api = "Mmad";
     constexpr bool f32acc = std::is_same<T, float>::value &&
                             (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value || std::is_same<U, float>::value);
-    constexpr bool i32acc = std::is_same<T, int32_t>::value && (std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value);
-    if constexpr (is_int4<U>()) {
-        fault(api, "int4b_t A/B (int4 -> int32 on A2) is not emulated by npuemu (docs/ascendc.md, int4b_t)");
-    } else if constexpr (!f32acc && !i32acc) {
+    constexpr bool i32acc = std::is_same<T, int32_t>::value &&
+                            (std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value || is_int4<U>());
+    if constexpr (!f32acc && !i32acc) {
         fault(api, "A/B of %zu-byte elements into C of %zu-byte elements is not a cube type combination "
                    "(rule: half/bfloat16/float -> float, int8 -> int32)",
               sizeof(U), sizeof(T));
@@ -486,9 +486,13 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
                 for (uint32_t j = 0; j < p.n; j++) {
                     int32_t s = biasv ? biasv[j] : fromC ? init[nz_index(i, j, mB)] : 0;
                     for (uint32_t kk = 0; kk < p.k; kk++) {
-                        U av = a.ptr_[((size_t)(i / 16) * kB + kk / k0) * 16 * k0 + (i % 16) * k0 + kk % k0];
-                        U bv = b.ptr_[((size_t)(kk / k0) * nB + j / 16) * k0 * 16 + (j % 16) * k0 + kk % k0];
-                        s += (int32_t)av * (int32_t)bv;
+                        size_t ai = ((size_t)(i / 16) * kB + kk / k0) * 16 * k0 + (i % 16) * k0 + kk % k0;
+                        size_t bi = ((size_t)(kk / k0) * nB + j / 16) * k0 * 16 + (j % 16) * k0 + kk % k0;
+                        if constexpr (is_int4<U>()) {
+                            s += AscendC::detail::int4_get(a.ptr_, ai).value() * AscendC::detail::int4_get(b.ptr_, bi).value();
+                        } else {
+                            s += (int32_t)a.ptr_[ai] * (int32_t)b.ptr_[bi];
+                        }
                     }
                     C[(size_t)i * p.n + j] = s;
                 }
