@@ -359,8 +359,9 @@ extern "C" __global__ __aicore__ void cube_fixpipe_quant(GM_ADDR out, GM_ADDR sc
 
 /* int4 Mmad (A2: int4b_t x int4b_t -> int32_t): A 16 x 128 and B^T
  * 32 x 128, int4b_t packed two a byte in GM (64 bytes a row). Moved as
- * bytes (int8_t: a 32-byte C0 row of int8_t is a 64-element int4b_t row):
- * Nd2Nz to L1 gives A in ZZ (one fractal row) and B in ZN, LoadData
+ * bytes for A (int8_t: a 32-byte C0 row of int8_t is a 64-element int4b_t
+ * row) and as int4b_t for B (Nd2Nz counting elements): Nd2Nz to L1 gives
+ * A in ZZ (one fractal row) and B in ZN, LoadData
  * moves the 512-byte fractals, Mmad reads them as int4b_t (k0 = 64), and
  * Fixpipe writes C (16 x 32 int32_t, NoQuant). */
 extern "C" __global__ __aicore__ void cube_mmad_int4(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
@@ -383,7 +384,10 @@ extern "C" __global__ __aicore__ void cube_mmad_int4(GM_ADDR a, GM_ADDR bt, GM_A
     cG.SetGlobalBuffer((__gm__ int32_t *)c);
     LocalTensor<int8_t> a1L = a1.Get<int8_t>(), b1L = b1.Get<int8_t>(), a2L = a2.Get<int8_t>(), b2L = b2.Get<int8_t>();
     DataCopy(a1L, aG, Nd2NzParams(1, 16, 64, 0, 64, 16, 1, 0));
-    DataCopy(b1L, bG, Nd2NzParams(1, 32, 64, 0, 64, 32, 1, 0));
+    GlobalTensor<int4b_t> b4G; /* B through the int4b_t form: element counts */
+    b4G.SetGlobalBuffer((__gm__ int4b_t *)bt);
+    LocalTensor<int4b_t> b1L4 = b1L.ReinterpretCast<int4b_t>();
+    DataCopy(b1L4, b4G, Nd2NzParams(1, 32, 128, 0, 128, 32, 1, 0));
     LoadData(a2L, a1L, LoadData2DParams(0, 2, 1, 0, 0, false, 0));
     LoadData(b2L, b1L, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
     LocalTensor<int4b_t> a4 = a2L.ReinterpretCast<int4b_t>(), b4 = b2L.ReinterpretCast<int4b_t>();

@@ -230,7 +230,25 @@ namespace AscendC {
 /* GM (ND) -> L1 (NZ). */
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p) {
-    static_assert(!npuemu::asc::is_int4<T>(), "npuemu: DataCopy with Nd2NzParams of int4b_t is not emulated (docs/ascendc.md, int4b_t)");
+    if constexpr (npuemu::asc::is_int4<T>()) {
+        /* int4b_t: the same move of the packed bytes (a 32-byte block holds
+         * 64 elements); the element counts and strides must be even. */
+        if ((p.dValue | p.srcDValue | p.srcNdMatrixStride | p.dstNzMatrixStride) & 1) {
+            npuemu::asc::fault("DataCopy(GM->L1, Nd2NzParams)",
+                               "int4b_t dValue %u / srcDValue %u / srcNdMatrixStride %u / dstNzMatrixStride %u: an odd count splits a byte "
+                               "(rule: int4b_t counts even)",
+                               p.dValue, p.srcDValue, p.srcNdMatrixStride, p.dstNzMatrixStride);
+        }
+        GlobalTensor<int8_t> s8;
+        s8.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(src.ptr_));
+        Nd2NzParams q = p;
+        q.dValue /= 2;
+        q.srcDValue /= 2;
+        q.srcNdMatrixStride /= 2;
+        q.dstNzMatrixStride /= 2;
+        DataCopy(dst.template ReinterpretCast<int8_t>(), s8, q);
+        return;
+    }
     using namespace npuemu::asc;
     const char *api = "DataCopy(GM->L1, Nd2NzParams)";
     const uint32_t c0 = 32 / sizeof(T); /* elements per 32-byte block */
