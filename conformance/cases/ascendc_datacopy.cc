@@ -5,7 +5,7 @@
  * copy into a 16 MiB allocation (streaming stores) at a 2-byte aligned
  * and at a 16-byte aligned address writes exactly its bytes; int4b_t
  * tensors hold two elements a byte (sizes, DataCopy lengths, GetValue,
- * SetValue, Cast half <-> int4b_t); DataCopy with DataCopyEnhancedParams
+ * SetValue, Cast half <-> int4b_t in count and mask/repeat forms); DataCopy with DataCopyEnhancedParams
  * (any block mode) is the basic copy.
  *
  * needs: emulator
@@ -127,6 +127,40 @@ int main(void) {
         if (meta[0] != 64 || meta[1] != 32 || meta[2] != -8 || meta[3] != 32) {
             FAIL("int4b_t tensor of 32 bytes: GetSize %d GetLength %d GetValue(0) %d int8 size %d, want 64 32 -8 32", meta[0], meta[1], meta[2],
                  meta[3]);
+        }
+        CHECK_OK(aclrtFree(dx));
+        CHECK_OK(aclrtFree(dout));
+    }
+
+    {
+        /* Cast half <-> int4b_t, mask/repeat form: x[i] = (i - 128) / 4,
+         * mask 100 of 128 per repeat, int4b_t repeat stride 2 blocks. */
+        half hx[256];
+        for (int i = 0; i < 256; i++) hx[i] = half((float)(i - 128) * 0.25f);
+        void *dx = asc_dev(1024), *dout = asc_dev(1024);
+        CHECK_OK(aclrtMemcpy(dx, sizeof hx, hx, sizeof hx, ACL_MEMCPY_HOST_TO_DEVICE));
+        CHECK_OK(aclrtMemset(dout, 1024, 0, 1024));
+        void *args[2] = {dx, dout};
+        CHECK_OK(asc_run(asc_fn(bin, "cast_int4_rep"), 1, s, args, sizeof args));
+        uint8_t out[640];
+        CHECK_OK(aclrtMemcpy(out, sizeof out, dout, sizeof out, ACL_MEMCPY_DEVICE_TO_HOST));
+        for (int i = 0; i < 256; i++) {
+            int want = 0;
+            if (i % 128 < 100) {
+                float v = (float)(i - 128) * 0.25f, r = (float)(long)v, frac = v - r;
+                if (frac > 0.5f || (frac == 0.5f && ((long)r & 1))) r += 1;
+                if (frac < -0.5f || (frac == -0.5f && ((long)r & 1))) r -= 1;
+                want = r < -8 ? -8 : r > 7 ? 7 : (int)r;
+            }
+            int nib = (out[i / 2] >> (i % 2 ? 4 : 0)) & 15, got = nib >= 8 ? nib - 16 : nib;
+            if (got != want) FAIL("Cast repeat half -> int4b_t [%d] = %d, want %d", i, got, want);
+            half back;
+            memcpy(&back, out + 128 + 2 * i, 2);
+            if ((float)back != (float)want) FAIL("Cast repeat int4b_t -> half [%d] = %g, want %d", i, (float)back, want);
+        }
+        /* hand-computed: x[0] = -32 -> -8, x[130] = 0.5 -> 0, x[134] = 1.5 -> 2, x[138] = 2.5 -> 2, x[228] (mask off) -> 0 */
+        if (out[0] != 0x88 || (out[65] & 15) != 0 || (out[67] & 15) != 2 || (out[69] & 15) != 2 || out[114] != 0) {
+            FAIL("Cast repeat int4b_t spot bytes %02x %02x %02x %02x %02x", out[0], out[65], out[67], out[69], out[114]);
         }
         CHECK_OK(aclrtFree(dx));
         CHECK_OK(aclrtFree(dout));

@@ -143,12 +143,45 @@ extern "C" __global__ __aicore__ void copy_enhanced(GM_ADDR px, GM_ADDR po) {
     DataCopy(go, b, DataCopyParams(4, 1, 0, 2), e);
 }
 
+/* Cast half <-> int4b_t in the mask/repeat form: 256 halfs x[i] (GM),
+ * 2 repeats of 128 with mask 100 (elements 100..127 of each repeat stay
+ * 0), int4b_t repeat stride 2 blocks (64 bytes = 128 elements): the 128
+ * packed bytes to po[0..128); then back to half with mask 128 (all) at
+ * po + 128 (256 halfs). */
+extern "C" __global__ __aicore__ void cast_int4_rep(GM_ADDR px, GM_ADDR po) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bh, b4, bh2;
+    pipe.InitBuffer(bh, 256 * sizeof(half));
+    pipe.InitBuffer(b4, 128);
+    pipe.InitBuffer(bh2, 256 * sizeof(half));
+    GlobalTensor<half> gx, gy;
+    GlobalTensor<int4b_t> g4;
+    gx.SetGlobalBuffer((__gm__ half *)px, 256);
+    g4.SetGlobalBuffer((__gm__ int4b_t *)po, 256);
+    gy.SetGlobalBuffer((__gm__ half *)(po + 128), 256);
+    LocalTensor<half> h = bh.Get<half>(), h2 = bh2.Get<half>();
+    LocalTensor<int4b_t> q = b4.Get<int4b_t>();
+    Duplicate(q.ReinterpretCast<int8_t>().ReinterpretCast<int16_t>(), (int16_t)0, 64);
+    DataCopy(h, gx, 256);
+    PipeBarrier<PIPE_ALL>();
+    UnaryRepeatParams to4;
+    to4.dstRepStride = 2;
+    Cast(q, h, RoundMode::CAST_RINT, 100, 2, to4);
+    UnaryRepeatParams from4;
+    from4.srcRepStride = 2;
+    Cast(h2, q, RoundMode::CAST_NONE, 128, 2, from4);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(g4, q, 256);
+    DataCopy(gy, h2, 256);
+}
+
 ASC_ENTRY(copy_params, NPUEMU_VECTOR, copy_params(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_pad, NPUEMU_VECTOR, copy_pad(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_atomic, NPUEMU_VECTOR, copy_atomic(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_stream, NPUEMU_VECTOR, copy_stream(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_int4, NPUEMU_VECTOR, copy_int4(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 ASC_ENTRY(copy_enhanced, NPUEMU_VECTOR, copy_enhanced(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
+ASC_ENTRY(cast_int4_rep, NPUEMU_VECTOR, cast_int4_rep(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8)))
 NPUEMU_KERNEL_TABLE(ASC_ROW(copy_params, NPUEMU_VECTOR), ASC_ROW(copy_pad, NPUEMU_VECTOR), ASC_ROW(copy_atomic, NPUEMU_VECTOR),
                     ASC_ROW(copy_stream, NPUEMU_VECTOR), ASC_ROW(copy_int4, NPUEMU_VECTOR),
-                    ASC_ROW(copy_enhanced, NPUEMU_VECTOR))
+                    ASC_ROW(copy_enhanced, NPUEMU_VECTOR), ASC_ROW(cast_int4_rep, NPUEMU_VECTOR))

@@ -634,23 +634,30 @@ template <typename D, typename S>
 inline void cast_rep(const LocalTensor<D> &dst, const LocalTensor<S> &src, RoundMode mode, const MaskUse &u, uint8_t repeatTimes, const UnaryRepeatParams &p) {
     using namespace npuemu::asc::vec;
     const char *api = "Cast";
-    static_assert(!npuemu::asc::is_int4<D>() && !npuemu::asc::is_int4<S>(),
-                  "npuemu: Cast of int4b_t is emulated in its count form only (docs/ascendc.md, int4b_t)");
     using B = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
     constexpr uint32_t per = 256 / sizeof(B);
     uint32_t repeat = repeats_of<B>(u, repeatTimes, api);
     Strides s = strides(p);
     /* the narrower operand covers fewer than 8 blocks a repeat */
-    auto span = [&](int o, uint32_t esize) -> uint64_t {
-        uint64_t nb = (uint64_t)per * esize / 32;
+    auto span = [&](int o, uint64_t bytes) -> uint64_t {
+        uint64_t nb = (bytes + 31) / 32;
         return repeat == 0 ? 0 : ((uint64_t)(repeat - 1) * s.rep[o] + (nb - 1) * s.blk[o] + 1) * 32;
     };
-    check_operand(dst, span(0, sizeof(D)), api);
-    check_operand(src, span(1, sizeof(S)), api);
+    check_operand(dst, span(0, npuemu::asc::bytes_of<D>(per)), api);
+    check_operand(src, span(1, npuemu::asc::bytes_of<S>(per)), api);
     each_repeat<B>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
         for (uint32_t r = r0; r < r0 + n; r++)
-            for (uint32_t e = 0; e < per; e++)
-                if (k.on(e)) dst.ptr_[at<D>(s, 0, r, e)] = convert<D>(widen(src.ptr_[at<S>(s, 1, r, e)]), mode);
+            for (uint32_t e = 0; e < per; e++) {
+                if (!k.on(e)) continue;
+                if constexpr (npuemu::asc::is_int4<D>()) {
+                    double x = round_by(widen(src.ptr_[at<S>(s, 1, r, e)]), mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode);
+                    int4_set(dst.ptr_, at<D>(s, 0, r, e), std::isnan(x) ? 0 : x < -8 ? -8 : x > 7 ? 7 : (int)x);
+                } else if constexpr (npuemu::asc::is_int4<S>()) {
+                    dst.ptr_[at<D>(s, 0, r, e)] = D((float)int4_get(src.ptr_, at<S>(s, 1, r, e)).value());
+                } else {
+                    dst.ptr_[at<D>(s, 0, r, e)] = convert<D>(widen(src.ptr_[at<S>(s, 1, r, e)]), mode);
+                }
+            }
     });
     charge_v<B>((uint64_t)repeat * per);
 }
