@@ -589,7 +589,7 @@ inline FixQuant fix_check_mode(const AscendC::FixpipeParamsV220 &p, bool withWor
     }
     if (fix_is_vector(p.quantPre)) {
         if (!withWorkspace) {
-            fault(api, "%s reads its per-column scales from cbufWorkspace; call the Fixpipe overload that takes it (rule: tensor quantisation)",
+            fault(api, "%s reads its per-column scales from cbufWorkspace: the CO1->GM Fixpipe overload that takes it (rule: tensor quantisation)",
                   fix_mode_name(p.quantPre));
         }
         kind = FixQuant::Vector;
