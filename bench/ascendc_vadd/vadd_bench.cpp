@@ -10,6 +10,7 @@
  *   bisheng -O2 vadd_bench.cpp -o vadd_bench
  * --quick: 1 Mi elements, 2 launches (checks that it runs). */
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -93,6 +94,16 @@ static double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// CPU seconds of the process (all threads): with NPUEMU_BENCH_CPU=1 the
+// bench also prints GB per CPU second, a figure that a busy machine
+// disturbs less than wall time (used to compare builds A/B).
+static double cpu_s() {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+static bool want_cpu = getenv("NPUEMU_BENCH_CPU") != nullptr;
+
 // run times `launches` launches of one kernel over n elements of esize bytes
 // after a warm-up one, checks z = x + y, and returns GB/s (3 arrays moved).
 template <typename T>
@@ -114,10 +125,13 @@ static double run(aclrtStream s, bool f16, uint64_t n, int launches) {
     };
     launch();
     CHECK_ACL(aclrtSynchronizeStream(s));
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     for (int i = 0; i < launches; i++) launch();
     CHECK_ACL(aclrtSynchronizeStream(s));
-    double t1 = now_s();
+    double t1 = now_s(), c1 = cpu_s();
+    if (want_cpu) {
+        printf("ascendc_vector_add_16Mi%s_GB_per_cpu_s %.2f GB/s\n", f16 ? "_half" : "", 3.0 * bytes * launches / (c1 - c0) / 1e9);
+    }
     CHECK_ACL(aclrtMemcpy(h.data(), bytes, d[2], bytes, ACL_MEMCPY_DEVICE_TO_HOST));
     for (uint64_t i = 0; i < n; i++) {
         float want = float(i % 1000) + 0.5f;

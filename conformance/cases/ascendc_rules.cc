@@ -24,6 +24,9 @@ static const struct rule rules[] = {
     {"wait_without_set", "WaitFlag", "WaitFlag without SetFlag"},
     {"gm_past_end", "DataCopy", "GM access outside every allocation"},
     {"gm_outside", "DataCopy", "GM access outside every allocation"},
+    {"mask_range", "Add", "vector mask range"},
+    {"select_mode", "Select", "Select mode"},
+    {"list_desc_layout", "ListTensorDesc", "ListTensorDesc layout"},
 };
 
 int main(void) {

@@ -234,3 +234,168 @@ extern "C" __global__ __aicore__ void cube_init_const(GM_ADDR b, GM_ADDR c) {
     Mmad(c1L, a2L, b2L, mp);
     Fixpipe(cG, c1L, FixpipeParamsV220(16, 16, 16, 16, false));
 }
+
+/* Fixpipe quantisation and ndNum. The accumulator is written directly
+ * (SetValue on CO1): a 16 x 16 NZ matrix (one fractal) holding
+ * v(i, j) = 16 i + j - 100 (int32_t) or (16 i + j - 100) / 4 (float); with
+ * `two` a second matrix one 1024-byte fractal later holding v + 1000.
+ * mode picks the quantPre and the destination type:
+ *  0: DEQF16 scalar 0.5        int32 -> half
+ *  1: VDEQF16 column j scale 2^-(j % 4)
+ *  2: QF322B8_PRE scalar 5     float -> int8
+ *  3: VQF322B8_PRE scale j / 4 float -> uint8
+ *  4: REQ8 scalar 1.5          int32 -> int8
+ *  5: VREQ8 scale 1/(j+1)      int32 -> uint8
+ *  6: NoQuant float, ndNum 2, srcNdStride 1, dstNdStride 272
+ *  7: REQ8 with relu, scalar 1
+ *  8: VDEQF16 without cbufWorkspace (a fault)
+ * Vector scales come from GM (`scales`, 16 uint64_t) through L1. */
+extern "C" __global__ __aicore__ void cube_fixpipe_quant(GM_ADDR out, GM_ADDR scales, uint32_t mode) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::CO1> co1;
+    TBuf<TPosition::A1> a1;
+    pipe.InitBuffer(co1, 2 * 1024);
+    pipe.InitBuffer(a1, 16 * 8);
+    LocalTensor<int32_t> ci = co1.Get<int32_t>();
+    LocalTensor<float> cf = co1.Get<float>();
+    const bool isFloat = mode == 2 || mode == 3 || mode == 6;
+    const bool two = mode == 6;
+    for (uint32_t k = 0; k < (two ? 2u : 1u); k++)
+        for (uint32_t i = 0; i < 16; i++)
+            for (uint32_t j = 0; j < 16; j++) {
+                int32_t v = (int32_t)(16 * i + j) - 100 + (int32_t)k * 1000;
+                if (isFloat) {
+                    cf.SetValue(k * 256 + i * 16 + j, (float)v / 4.0f);
+                } else {
+                    ci.SetValue(k * 256 + i * 16 + j, v);
+                }
+            }
+    LocalTensor<uint64_t> w = a1.Get<uint64_t>();
+    GlobalTensor<uint64_t> sG;
+    sG.SetGlobalBuffer((__gm__ uint64_t *)scales);
+    DataCopy(w, sG, 16);
+    FixpipeParamsV220 fp(16, 16, 16, 16, false);
+    auto bits = [](float f) {
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return (uint64_t)u;
+    };
+    switch (mode) {
+    case 0: {
+        GlobalTensor<half> o;
+        o.SetGlobalBuffer((__gm__ half *)out);
+        fp.quantPre = DEQF16;
+        fp.deqScalar = bits(0.5f);
+        Fixpipe(o, ci, fp);
+        break;
+    }
+    case 1: {
+        GlobalTensor<half> o;
+        o.SetGlobalBuffer((__gm__ half *)out);
+        fp.quantPre = VDEQF16;
+        Fixpipe(o, ci, w, fp);
+        break;
+    }
+    case 2: {
+        GlobalTensor<int8_t> o;
+        o.SetGlobalBuffer((__gm__ int8_t *)out);
+        fp.quantPre = QF322B8_PRE;
+        fp.deqScalar = bits(5.0f);
+        Fixpipe(o, cf, fp);
+        break;
+    }
+    case 3: {
+        GlobalTensor<uint8_t> o;
+        o.SetGlobalBuffer((__gm__ uint8_t *)out);
+        fp.quantPre = VQF322B8_PRE;
+        Fixpipe(o, cf, w, fp);
+        break;
+    }
+    case 4: {
+        GlobalTensor<int8_t> o;
+        o.SetGlobalBuffer((__gm__ int8_t *)out);
+        fp.quantPre = REQ8;
+        fp.deqScalar = bits(1.5f);
+        Fixpipe(o, ci, fp);
+        break;
+    }
+    case 5: {
+        GlobalTensor<uint8_t> o;
+        o.SetGlobalBuffer((__gm__ uint8_t *)out);
+        fp.quantPre = VREQ8;
+        Fixpipe(o, ci, w, fp);
+        break;
+    }
+    case 6: {
+        GlobalTensor<float> o;
+        o.SetGlobalBuffer((__gm__ float *)out);
+        fp.ndNum = 2;
+        fp.srcNdStride = 1;
+        fp.dstNdStride = 272;
+        Fixpipe(o, cf, fp);
+        break;
+    }
+    case 7: {
+        GlobalTensor<int8_t> o;
+        o.SetGlobalBuffer((__gm__ int8_t *)out);
+        fp.quantPre = REQ8;
+        fp.reluEn = true;
+        fp.deqScalar = bits(1.0f);
+        Fixpipe(o, ci, fp);
+        break;
+    }
+    case 8: { /* a vector mode without cbufWorkspace: a fault */
+        GlobalTensor<half> o;
+        o.SetGlobalBuffer((__gm__ half *)out);
+        fp.quantPre = VDEQF16;
+        Fixpipe(o, ci, fp);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* int4 Mmad (A2: int4b_t x int4b_t -> int32_t): A 16 x 128 and B^T
+ * 32 x 128, int4b_t packed two a byte in GM (64 bytes a row). Moved as
+ * bytes for A (int8_t: a 32-byte C0 row of int8_t is a 64-element int4b_t
+ * row) and as int4b_t for B (Nd2Nz counting elements): Nd2Nz to L1 gives
+ * A in ZZ (one fractal row) and B in ZN, LoadData
+ * moves the 512-byte fractals, Mmad reads them as int4b_t (k0 = 64), and
+ * Fixpipe writes C (16 x 32 int32_t, NoQuant). */
+extern "C" __global__ __aicore__ void cube_mmad_int4(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::B1> b1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(a1, 1024);
+    pipe.InitBuffer(b1, 2048);
+    pipe.InitBuffer(a2, 1024);
+    pipe.InitBuffer(b2, 2048);
+    pipe.InitBuffer(co1, 16 * 32 * 4);
+    GlobalTensor<int8_t> aG, bG;
+    GlobalTensor<int32_t> cG;
+    aG.SetGlobalBuffer((__gm__ int8_t *)a);
+    bG.SetGlobalBuffer((__gm__ int8_t *)bt);
+    cG.SetGlobalBuffer((__gm__ int32_t *)c);
+    LocalTensor<int8_t> a1L = a1.Get<int8_t>(), b1L = b1.Get<int8_t>(), a2L = a2.Get<int8_t>(), b2L = b2.Get<int8_t>();
+    DataCopy(a1L, aG, Nd2NzParams(1, 16, 64, 0, 64, 16, 1, 0));
+    GlobalTensor<int4b_t> b4G; /* B through the int4b_t form: element counts */
+    b4G.SetGlobalBuffer((__gm__ int4b_t *)bt);
+    LocalTensor<int4b_t> b1L4 = b1L.ReinterpretCast<int4b_t>();
+    DataCopy(b1L4, b4G, Nd2NzParams(1, 32, 128, 0, 128, 32, 1, 0));
+    LoadData(a2L, a1L, LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+    LoadData(b2L, b1L, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    LocalTensor<int4b_t> a4 = a2L.ReinterpretCast<int4b_t>(), b4 = b2L.ReinterpretCast<int4b_t>();
+    LocalTensor<int32_t> c1L = co1.Get<int32_t>();
+    MmadParams mp;
+    mp.m = 16;
+    mp.n = 32;
+    mp.k = 128;
+    Mmad(c1L, a4, b4, mp);
+    Fixpipe(cG, c1L, FixpipeParamsV220(32, 16, 16, 32, false));
+}

@@ -89,6 +89,29 @@ extern "C" __global__ __aicore__ void gm_outside(GM_ADDR x) {
     (void)x;
 }
 
+extern "C" __global__ __aicore__ void mask_range(GM_ADDR) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> t = b.Get<float>();
+    Add(t, t, t, (uint64_t)65, 1, BinaryRepeatParams()); /* 65 of 64 floats a repeat */
+}
+
+extern "C" __global__ __aicore__ void select_mode(GM_ADDR) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b, m;
+    pipe.InitBuffer(b, 1024);
+    pipe.InitBuffer(m, 32);
+    LocalTensor<float> t = b.Get<float>();
+    LocalTensor<uint8_t> sel = m.Get<uint8_t>();
+    Select(t, sel, t, 1.0f, SELMODE::VSEL_TENSOR_TENSOR_MODE, (uint64_t)64, 1, BinaryRepeatParams()); /* a scalar src1 needs mode 1 */
+}
+
+extern "C" __global__ __aicore__ void list_desc_layout(GM_ADDR x) {
+    ListTensorDesc list(x); /* word 0 is 0: no pointer table offset */
+    (void)list.GetSize();
+}
+
 /* A kernel that breaks nothing: x[i] = i for 64 floats. */
 extern "C" __global__ __aicore__ void fine(GM_ADDR x) {
     TPipe pipe;
@@ -114,8 +137,12 @@ ASC_ENTRY(wait_without_set, NPUEMU_VECTOR, wait_without_set(ASC_ARG(GM_ADDR, 0))
 ASC_ENTRY(gm_past_end, NPUEMU_VECTOR, gm_past_end(ASC_ARG(GM_ADDR, 0)))
 ASC_ENTRY(gm_outside, NPUEMU_VECTOR, gm_outside(ASC_ARG(GM_ADDR, 0)))
 ASC_ENTRY(fine, NPUEMU_VECTOR, fine(ASC_ARG(GM_ADDR, 0)))
+ASC_ENTRY(mask_range, NPUEMU_VECTOR, mask_range(ASC_ARG(GM_ADDR, 0)))
+ASC_ENTRY(select_mode, NPUEMU_VECTOR, select_mode(ASC_ARG(GM_ADDR, 0)))
+ASC_ENTRY(list_desc_layout, NPUEMU_VECTOR, list_desc_layout(ASC_ARG(GM_ADDR, 0)))
 
 NPUEMU_KERNEL_TABLE(ASC_ROW(init_beyond_capacity, NPUEMU_VECTOR), ASC_ROW(copy_length, NPUEMU_VECTOR), ASC_ROW(copy_ub_address, NPUEMU_VECTOR),
                     ASC_ROW(copy_l0_address, NPUEMU_CUBE), ASC_ROW(deque_empty, NPUEMU_VECTOR), ASC_ROW(alloc_beyond_depth, NPUEMU_VECTOR),
                     ASC_ROW(wait_without_set, NPUEMU_VECTOR), ASC_ROW(gm_past_end, NPUEMU_VECTOR), ASC_ROW(gm_outside, NPUEMU_VECTOR),
-                    ASC_ROW(fine, NPUEMU_VECTOR))
+                    ASC_ROW(fine, NPUEMU_VECTOR), ASC_ROW(mask_range, NPUEMU_VECTOR), ASC_ROW(select_mode, NPUEMU_VECTOR),
+                    ASC_ROW(list_desc_layout, NPUEMU_VECTOR))

@@ -171,6 +171,7 @@ extern "C" __global__ __aicore__ void extras_float(GM_ADDR px, GM_ADDR py, GM_AD
     TBuf<TPosition::VECCALC> bm;
     io.pipe.InitBuffer(bm, 32);
     LocalTensor<uint8_t> m = bm.Get<uint8_t>();
+    GetCmpMask(m); /* mode 0 reads the first 64 bits of selMask */
     Select(io.o, m, io.x, io.y, SELMODE::VSEL_CMPMASK_SPR, N);
     io.Out(3);
     /* 4: GetCmpMask: the 8 bytes of those 64 bits, as floats */

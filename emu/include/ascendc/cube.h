@@ -23,6 +23,8 @@
 #ifndef NPUEMU_ASCENDC_CUBE_H
 #define NPUEMU_ASCENDC_CUBE_H
 
+#include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -211,7 +213,7 @@ inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::Loc
 /* k0: the K of one fractal, 32 bytes of the input type. */
 template <typename U>
 constexpr uint32_t k0_of() {
-    return 32 / sizeof(U);
+    return is_int4<U>() ? 64 : 32 / sizeof(U); /* int4b_t: 64 a 32-byte row */
 }
 
 template <typename T>
@@ -228,6 +230,25 @@ namespace AscendC {
 /* GM (ND) -> L1 (NZ). */
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p) {
+    if constexpr (npuemu::asc::is_int4<T>()) {
+        /* int4b_t: the same move of the packed bytes (a 32-byte block holds
+         * 64 elements); the element counts and strides must be even. */
+        if ((p.dValue | p.srcDValue | p.srcNdMatrixStride | p.dstNzMatrixStride) & 1) {
+            npuemu::asc::fault("DataCopy(GM->L1, Nd2NzParams)",
+                               "int4b_t dValue %u / srcDValue %u / srcNdMatrixStride %u / dstNzMatrixStride %u: an odd count splits a byte "
+                               "(rule: int4b_t counts even)",
+                               p.dValue, p.srcDValue, p.srcNdMatrixStride, p.dstNzMatrixStride);
+        }
+        GlobalTensor<int8_t> s8;
+        s8.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t *>(src.ptr_));
+        Nd2NzParams q = p;
+        q.dValue /= 2;
+        q.srcDValue /= 2;
+        q.srcNdMatrixStride /= 2;
+        q.dstNzMatrixStride /= 2;
+        DataCopy(dst.template ReinterpretCast<int8_t>(), s8, q);
+        return;
+    }
     using namespace npuemu::asc;
     const char *api = "DataCopy(GM->L1, Nd2NzParams)";
     const uint32_t c0 = 32 / sizeof(T); /* elements per 32-byte block */
@@ -290,6 +311,7 @@ inline std::enable_if_t<std::is_same<T, U>::value> InitConstValue(const LocalTen
 /* Local (VECOUT, NZ) -> GM (ND). */
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const Nz2NdParamsFull &p) {
+    static_assert(!npuemu::asc::is_int4<T>(), "npuemu: DataCopy with Nz2NdParamsFull of int4b_t is not emulated (docs/ascendc.md, int4b_t)");
     using namespace npuemu::asc;
     const char *api = "DataCopy(local->GM, Nz2NdParamsFull)";
     if (p.ndNum > 4095 || p.nValue == 0 || p.nValue > 8192 || p.dValue == 0 || p.dValue > 8192 || p.dValue % 16 != 0) {
@@ -376,6 +398,7 @@ inline void copy_l1_to_bt(const AscendC::LocalTensor<T> &dst, const AscendC::Loc
         fault(api, "converting %zu-byte to %zu-byte elements: the bias-table move converts half/bfloat16 to float only (rule: bias types)",
               sizeof(U), sizeof(T));
     } else {
+        /* int4b_t: two a byte, a fractal is 16 x 64 (512 bytes) */
         if (hw_of(dst.pos_) != Hardware::BIAS || hw_of(src.pos_) != Hardware::L1) {
             fault(api, "moves %s -> %s; a local copy between different types is the C1 (L1) -> C2 (bias table) move (rule: operand position)",
                   pos_name(src.pos_), pos_name(dst.pos_));
@@ -428,7 +451,8 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
     const char *api = "Mmad";
     constexpr bool f32acc = std::is_same<T, float>::value &&
                             (std::is_same<U, half>::value || std::is_same<U, bfloat16_t>::value || std::is_same<U, float>::value);
-    constexpr bool i32acc = std::is_same<T, int32_t>::value && (std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value);
+    constexpr bool i32acc = std::is_same<T, int32_t>::value &&
+                            (std::is_same<U, int8_t>::value || std::is_same<U, uint8_t>::value || is_int4<U>());
     if constexpr (!f32acc && !i32acc) {
         fault(api, "A/B of %zu-byte elements into C of %zu-byte elements is not a cube type combination "
                    "(rule: half/bfloat16/float -> float, int8 -> int32)",
@@ -480,9 +504,13 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
                 for (uint32_t j = 0; j < p.n; j++) {
                     int32_t s = biasv ? biasv[j] : fromC ? init[nz_index(i, j, mB)] : 0;
                     for (uint32_t kk = 0; kk < p.k; kk++) {
-                        U av = a.ptr_[((size_t)(i / 16) * kB + kk / k0) * 16 * k0 + (i % 16) * k0 + kk % k0];
-                        U bv = b.ptr_[((size_t)(kk / k0) * nB + j / 16) * k0 * 16 + (j % 16) * k0 + kk % k0];
-                        s += (int32_t)av * (int32_t)bv;
+                        size_t ai = ((size_t)(i / 16) * kB + kk / k0) * 16 * k0 + (i % 16) * k0 + kk % k0;
+                        size_t bi = ((size_t)(kk / k0) * nB + j / 16) * k0 * 16 + (j % 16) * k0 + kk % k0;
+                        if constexpr (is_int4<U>()) {
+                            s += AscendC::detail::int4_get(a.ptr_, ai).value() * AscendC::detail::int4_get(b.ptr_, bi).value();
+                        } else {
+                            s += (int32_t)a.ptr_[ai] * (int32_t)b.ptr_[bi];
+                        }
                     }
                     C[(size_t)i * p.n + j] = s;
                 }
@@ -493,50 +521,167 @@ inline void mmad(const AscendC::LocalTensor<T> &c, const AscendC::LocalTensor<U>
     }
 }
 
-/* Converts one accumulator value for Fixpipe. */
+/* Fixpipe quantisation (quantPre). Decisions (docs/ascendc-cube.md,
+ * "Fixpipe quantisation"): the scale of a scalar mode is the float whose
+ * bits are the low 32 bits of deqScalar (the documented way of building
+ * it); a vector mode reads one uint64_t per output column from the L1
+ * cbufWorkspace, its low 32 bits the column's float scale; the upper 32
+ * bits are not interpreted. x * scale is computed in fp32 and converted
+ * to the destination with round-half-to-even, saturating for int8_t and
+ * uint8_t; reluEn applies to the accumulator value before the scale. */
+enum class FixQuant : uint8_t { None, Cast, Scalar, Vector };
+
+inline bool fix_is_vector(AscendC::QuantMode_t q) {
+    return q == AscendC::VDEQF16 || q == AscendC::VQF322B8_PRE || q == AscendC::VREQ8;
+}
+
+inline const char *fix_mode_name(AscendC::QuantMode_t q) {
+    static const char *names[] = {"NoQuant", "F322F16", "F322BF16", "DEQF16", "VDEQF16", "QF322B8_PRE", "VQF322B8_PRE", "REQ8", "VREQ8"};
+    return (unsigned)q < sizeof names / sizeof names[0] ? names[q] : "an unknown mode";
+}
+
+/* Checks quantPre against the element types once per Fixpipe; returns the
+ * kind of conversion. withWorkspace: the cbufWorkspace overload. */
 template <typename D, typename S>
-inline D fix_convert(S v, const AscendC::FixpipeParamsV220 &p, const char *api) {
-    if (p.reluEn && v < S(0)) v = S(0);
+inline FixQuant fix_check_mode(const AscendC::FixpipeParamsV220 &p, bool withWorkspace, const char *api) {
+    constexpr bool srcF = std::is_same<S, float>::value, srcI = std::is_same<S, int32_t>::value;
+    constexpr bool dstB8 = std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value;
+    bool ok = false;
+    FixQuant kind = FixQuant::Scalar;
     switch (p.quantPre) {
     case AscendC::NoQuant:
-        if constexpr (!std::is_same<D, S>::value) {
+        if (!std::is_same<D, S>::value) {
             fault(api, "NoQuant needs the destination type of the source (%zu-byte elements); choose F322F16/F322BF16 to convert (rule: quantPre)",
                   sizeof(S));
         }
-        return static_cast<D>(v);
+        ok = true;
+        kind = FixQuant::None;
+        break;
     case AscendC::F322F16:
-        if constexpr (!std::is_same<D, half>::value || !std::is_same<S, float>::value) {
-            fault(api, "F322F16 converts float to half (rule: quantPre types)");
-        }
-        return static_cast<D>(static_cast<float>(v));
+        ok = srcF && std::is_same<D, half>::value;
+        kind = FixQuant::Cast;
+        break;
     case AscendC::F322BF16:
-        if constexpr (!std::is_same<D, bfloat16_t>::value || !std::is_same<S, float>::value) {
-            fault(api, "F322BF16 converts float to bfloat16_t (rule: quantPre types)");
-        }
-        return static_cast<D>(static_cast<float>(v));
+        ok = srcF && std::is_same<D, bfloat16_t>::value;
+        kind = FixQuant::Cast;
+        break;
+    case AscendC::DEQF16:
+    case AscendC::VDEQF16:
+        ok = srcI && std::is_same<D, half>::value;
+        break;
+    case AscendC::QF322B8_PRE:
+    case AscendC::VQF322B8_PRE:
+        ok = srcF && dstB8;
+        break;
+    case AscendC::REQ8:
+    case AscendC::VREQ8:
+        ok = srcI && dstB8;
+        break;
     default:
-        fault(api, "quantPre %d is not emulated by npuemu (supported: NoQuant, F322F16, F322BF16)", (int)p.quantPre);
+        fault(api, "quantPre %d is not a QuantMode_t of the A2 family (rule: quantPre)", (int)p.quantPre);
+    }
+    if (!ok) {
+        static const char *want[] = {"", "float -> half", "float -> bfloat16_t", "int32_t -> half", "int32_t -> half",
+                                     "float -> int8_t/uint8_t", "float -> int8_t/uint8_t", "int32_t -> int8_t/uint8_t",
+                                     "int32_t -> int8_t/uint8_t"};
+        fault(api, "%s converts %s, not %zu-byte %s -> %zu-byte elements (rule: quantPre types)", fix_mode_name(p.quantPre), want[p.quantPre],
+              sizeof(S), srcF ? "float" : srcI ? "int32_t" : "elements", sizeof(D));
+    }
+    if (fix_is_vector(p.quantPre)) {
+        if (!withWorkspace) {
+            fault(api, "%s reads its per-column scales from cbufWorkspace: the CO1->GM Fixpipe overload that takes it (rule: tensor quantisation)",
+                  fix_mode_name(p.quantPre));
+        }
+        kind = FixQuant::Vector;
+    } else if (withWorkspace) {
+        fault(api, "cbufWorkspace is only for VDEQF16/VQF322B8_PRE/VREQ8, not %s (rule: tensor quantisation)", fix_mode_name(p.quantPre));
+    }
+    return kind;
+}
+
+inline float fix_scale_of(uint64_t word) {
+    uint32_t bits = (uint32_t)word;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* Converts one accumulator value for Fixpipe. */
+template <typename D, typename S>
+inline D fix_convert(S v, FixQuant kind, float scale) {
+    if (kind == FixQuant::None || kind == FixQuant::Cast) {
+        if constexpr (std::is_same<D, S>::value) {
+            return v;
+        } else if constexpr (std::is_same<S, float>::value && (std::is_same<D, half>::value || std::is_same<D, bfloat16_t>::value)) {
+            return static_cast<D>(v);
+        } else {
+            return D{};
+        }
+    }
+    float x = static_cast<float>(v) * scale;
+    if constexpr (std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value) {
+        constexpr float lo = std::is_same<D, int8_t>::value ? -128.0f : 0.0f, hi = std::is_same<D, int8_t>::value ? 127.0f : 255.0f;
+        if (x != x) return D(0);
+        x = std::nearbyint(x); /* the default rounding mode: half to even */
+        return static_cast<D>(x < lo ? lo : x > hi ? hi : x);
+    } else if constexpr (std::is_same<D, half>::value) {
+        return static_cast<D>(x);
+    } else {
+        return D{};
     }
 }
 
-/* L0C (NZ) -> destination element pointer per (row, col). */
+/* L0C (NZ) -> destination element per (matrix, row, col). scales: the
+ * L1 cbufWorkspace of a vector mode (nullptr otherwise). ndNum > 1: the
+ * source NZ matrices are srcNdStride * 1024 bytes apart (head to head,
+ * the documented unit); dstAt gets the matrix index. */
 template <typename D, typename S, typename Dst>
-inline void fixpipe(Dst dstAt, const AscendC::LocalTensor<S> &src, const AscendC::FixpipeParamsV220 &p, const char *api) {
-    if (p.ndNum > 1) fault(api, "ndNum %u > 1 is not emulated by npuemu (rule: one matrix per Fixpipe)", p.ndNum);
+inline void fixpipe(Dst dstAt, const AscendC::LocalTensor<S> &src, const AscendC::FixpipeParamsV220 &p, const uint64_t *scales,
+                    const char *api) {
+    FixQuant kind = fix_check_mode<D, S>(p, scales != nullptr, api);
     if (p.mSize == 0 || p.nSize == 0) return;
     if (p.srcStride < p.mSize) {
         fault(api, "srcStride %u is less than mSize %u (rule: a source column block holds mSize rows)", p.srcStride, p.mSize);
     }
+    const uint32_t nd = p.ndNum ? p.ndNum : 1;
+    if (nd > 1 && p.srcNdStride == 0) fault(api, "ndNum %u with srcNdStride 0 (rule: srcNdStride in [1, 512] fractals of 1024 bytes)", nd);
+    if (p.srcNdStride > 512) fault(api, "srcNdStride %u is over 512 (rule: srcNdStride in [1, 512] fractals of 1024 bytes)", p.srcNdStride);
     const uint32_t nB = (p.nSize + 15) / 16;
-    check_operand(src, Hardware::L0C, 64, ((uint64_t)(nB - 1) * p.srcStride * 16 + (uint64_t)p.mSize * 16) * sizeof(S), api, "source");
-    std::vector<D> row(p.nSize);
-    for (uint32_t i = 0; i < p.mSize; i++) {
-        for (uint32_t j = 0; j < p.nSize; j++) {
-            S v = src.ptr_[(size_t)(j / 16) * p.srcStride * 16 + (size_t)i * 16 + j % 16];
-            dstAt(i, j) = fix_convert<D, S>(v, p, api);
+    const uint64_t matElems = (uint64_t)p.srcNdStride * 1024 / sizeof(S);
+    check_operand(src, Hardware::L0C, 64,
+                  ((uint64_t)(nd - 1) * matElems + (uint64_t)(nB - 1) * p.srcStride * 16 + (uint64_t)p.mSize * 16) * sizeof(S), api, "source");
+    const float scalar = fix_scale_of(p.deqScalar);
+    for (uint32_t k = 0; k < nd; k++) {
+        const S *base = src.ptr_ + k * matElems;
+        for (uint32_t i = 0; i < p.mSize; i++) {
+            for (uint32_t j = 0; j < p.nSize; j++) {
+                S v = base[(size_t)(j / 16) * p.srcStride * 16 + (size_t)i * 16 + j % 16];
+                if (p.reluEn && v < S(0)) v = S(0);
+                dstAt(k, i, j) = fix_convert<D, S>(v, kind, scales ? fix_scale_of(scales[j]) : scalar);
+            }
         }
     }
-    charge(PIPE_FIX, fix_cycles((uint64_t)p.mSize * p.nSize * sizeof(D)));
+    charge(PIPE_FIX, fix_cycles((uint64_t)nd * p.mSize * p.nSize * sizeof(D)));
+}
+
+/* The destination extent of a Fixpipe in elements, and its ND checks. */
+inline uint64_t fix_extent(const AscendC::FixpipeParamsV220 &p, bool nz, const char *api) {
+    const uint32_t nd = p.ndNum ? p.ndNum : 1;
+    if (nz) {
+        if (nd > 1) fault(api, "ndNum %u > 1 with CFG_NZ: several matrices are an NZ2ND setting, use CFG_ROW_MAJOR (rule: ndNum)", nd);
+        return (uint64_t)((p.nSize + 15) / 16 - 1) * p.dstStride * 16 + (uint64_t)p.mSize * 16;
+    }
+    if (p.dstStride < p.nSize) fault(api, "dstStride %u is less than nSize %u (rule: ND rows do not overlap)", p.dstStride, p.nSize);
+    if (nd > 1 && p.dstNdStride == 0) fault(api, "ndNum %u with dstNdStride 0 (rule: dstNdStride in [1, 65535] elements)", nd);
+    return (uint64_t)(nd - 1) * p.dstNdStride + (uint64_t)(p.mSize - 1) * p.dstStride + p.nSize;
+}
+
+/* The vector-mode scales: nSize uint64_t words of an L1 tensor. */
+template <typename B>
+inline const uint64_t *fix_scales(const AscendC::LocalTensor<B> &w, const AscendC::FixpipeParamsV220 &p, const char *api) {
+    static_assert(std::is_same<B, uint64_t>::value, "Fixpipe: cbufWorkspace is a LocalTensor<uint64_t>");
+    check_operand(w, Hardware::L1, 32, (uint64_t)p.nSize * sizeof(uint64_t), api, "cbufWorkspace");
+    return reinterpret_cast<const uint64_t *>(w.ptr_);
 }
 
 } // namespace cube
@@ -558,20 +703,20 @@ inline void Mmad(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const Loca
     npuemu::asc::cube::mmad<T, U, V>(dst, fm, filter, &bias, p);
 }
 
-/* L0C -> GM. CFG_ROW_MAJOR writes ND rows dstStride elements apart;
- * CFG_NZ writes 16-column blocks dstStride rows apart. */
-template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p) {
+/* L0C -> GM. CFG_ROW_MAJOR writes ND rows dstStride elements apart (ndNum
+ * matrices dstNdStride elements apart); CFG_NZ writes 16-column blocks
+ * dstStride rows apart. */
+namespace detail {
+template <typename D, typename S, const FixpipeConfig &config>
+inline void fixpipe_gm(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p, const uint64_t *scales,
+                       const char *api) {
     using namespace npuemu::asc;
-    const char *api = "Fixpipe(CO1->GM)";
-    if (p.mSize == 0 || p.nSize == 0) return;
-    uint64_t last;
-    if (config.format == CO2Layout::NZ) {
-        last = ((uint64_t)((p.nSize + 15) / 16 - 1) * p.dstStride * 16 + (uint64_t)p.mSize * 16);
-    } else {
-        if (p.dstStride < p.nSize) fault(api, "dstStride %u is less than nSize %u (rule: ND rows do not overlap)", p.dstStride, p.nSize);
-        last = (uint64_t)(p.mSize - 1) * p.dstStride + p.nSize;
+    if (p.mSize == 0 || p.nSize == 0) {
+        cube::fix_check_mode<D, S>(p, scales != nullptr, api);
+        return;
     }
+    const bool nz = config.format == CO2Layout::NZ;
+    uint64_t last = cube::fix_extent(p, nz, api);
     gm_check(dst.ptr_, last * sizeof(D), api);
     D *d = dst.ptr_;
     std::mutex *m = blk().atomic_op != ATOMIC_NONE ? &AscendC::detail::atomic_mutex() : nullptr;
@@ -594,12 +739,29 @@ inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const
             return *this;
         }
     };
-    if (config.format == CO2Layout::NZ) {
-        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) { return Ref{d + (size_t)(j / 16) * p.dstStride * 16 + (size_t)i * 16 + j % 16, op}; },
-                            src, p, api);
+    if (nz) {
+        cube::fixpipe<D, S>(
+            [&](uint32_t, uint32_t i, uint32_t j) { return Ref{d + (size_t)(j / 16) * p.dstStride * 16 + (size_t)i * 16 + j % 16, op}; },
+            src, p, scales, api);
     } else {
-        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) { return Ref{d + (size_t)i * p.dstStride + j, op}; }, src, p, api);
+        cube::fixpipe<D, S>(
+            [&](uint32_t k, uint32_t i, uint32_t j) { return Ref{d + (size_t)k * p.dstNdStride + (size_t)i * p.dstStride + j, op}; }, src, p,
+            scales, api);
     }
+}
+} // namespace detail
+
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p) {
+    detail::fixpipe_gm<D, S, config>(dst, src, p, nullptr, "Fixpipe(CO1->GM)");
+}
+
+/* L0C -> GM with tensor quantisation (VDEQF16, VQF322B8_PRE, VREQ8): one
+ * uint64_t scale word per output column in cbufWorkspace (A1). */
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR, typename B = uint64_t>
+inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<B> &cbufWorkspace, const FixpipeParamsV220 &p) {
+    const char *api = "Fixpipe(CO1->GM, cbufWorkspace)";
+    detail::fixpipe_gm<D, S, config>(dst, src, p, npuemu::asc::cube::fix_scales(cbufWorkspace, p, api), api);
 }
 
 /* L0C -> L1 (A1/B1/C1), for reuse as a cube operand. */
@@ -607,17 +769,21 @@ template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p) {
     using namespace npuemu::asc;
     const char *api = "Fixpipe(CO1->L1)";
-    if (p.mSize == 0 || p.nSize == 0) return;
-    uint64_t last = config.format == CO2Layout::NZ
-                        ? ((uint64_t)((p.nSize + 15) / 16 - 1) * p.dstStride * 16 + (uint64_t)p.mSize * 16)
-                        : (uint64_t)(p.mSize - 1) * p.dstStride + p.nSize;
+    if (p.mSize == 0 || p.nSize == 0) {
+        cube::fix_check_mode<D, S>(p, false, api);
+        return;
+    }
+    const bool nz = config.format == CO2Layout::NZ;
+    uint64_t last = cube::fix_extent(p, nz, api);
     cube::check_operand(dst, Hardware::L1, 32, last * sizeof(D), api, "destination");
     D *d = dst.ptr_;
-    if (config.format == CO2Layout::NZ) {
-        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) -> D & { return d[(size_t)(j / 16) * p.dstStride * 16 + (size_t)i * 16 + j % 16]; },
-                            src, p, api);
+    if (nz) {
+        cube::fixpipe<D, S>(
+            [&](uint32_t, uint32_t i, uint32_t j) -> D & { return d[(size_t)(j / 16) * p.dstStride * 16 + (size_t)i * 16 + j % 16]; }, src, p,
+            nullptr, api);
     } else {
-        cube::fixpipe<D, S>([&](uint32_t i, uint32_t j) -> D & { return d[(size_t)i * p.dstStride + j]; }, src, p, api);
+        cube::fixpipe<D, S>([&](uint32_t k, uint32_t i, uint32_t j) -> D & { return d[(size_t)k * p.dstNdStride + (size_t)i * p.dstStride + j]; },
+                            src, p, nullptr, api);
     }
 }
 

@@ -106,22 +106,65 @@ inline void check_len32(uint64_t bytes, const char *api) {
     }
 }
 
+/* Streaming stores into GM: a copy of at least kStreamMin bytes into an
+ * allocation of at least kStreamAlloc bytes goes around the host caches
+ * (non-temporal stores): such a buffer does not stay in cache anyway, and
+ * a plain store would first read each destination line from memory. */
+constexpr uint64_t kStreamMin = 4096;
+constexpr uint64_t kStreamAlloc = 16ull << 20;
+inline bool gm_streams(const void *dst, uint64_t bytes) {
+    if (bytes < kStreamMin) return false;
+    npuemu::asc::Block &b = npuemu::asc::blk();
+    uintptr_t a = (uintptr_t)dst;
+    for (uint32_t i = 0; i < b.gm_n; i++)
+        if (a >= b.gm_lo[i] && a < b.gm_hi[i]) return b.gm_hi[i] - b.gm_lo[i] >= kStreamAlloc;
+    return false;
+}
+typedef long long v2di_ __attribute__((vector_size(16)));
+__attribute__((noinline)) inline void copy_stream(uint8_t *d, const uint8_t *s, uint64_t n) {
+    uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (head > n) head = n;
+    std::memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        v2di_ x0, x1, x2, x3;
+        std::memcpy(&x0, s, 16);
+        std::memcpy(&x1, s + 16, 16);
+        std::memcpy(&x2, s + 32, 16);
+        std::memcpy(&x3, s + 48, 16);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d), x0);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d + 16), x1);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d + 32), x2);
+        __builtin_ia32_movntdq(reinterpret_cast<v2di_ *>(d + 48), x3);
+    }
+    __builtin_ia32_sfence();
+    std::memcpy(d, s, n);
+}
+
 /* Stores n elements into GM, honouring the atomic mode. */
 template <typename T>
 inline void gm_store(T *dst, const T *src, uint64_t n) {
     uint8_t op = npuemu::asc::blk().atomic_op;
     if (op == ATOMIC_NONE) {
-        std::memcpy(dst, src, n * sizeof(T));
+        if (gm_streams(dst, n * sizeof(T))) {
+            copy_stream(reinterpret_cast<uint8_t *>(dst), reinterpret_cast<const uint8_t *>(src), n * sizeof(T));
+        } else {
+            std::memcpy(dst, src, n * sizeof(T));
+        }
         return;
     }
-    std::lock_guard<std::mutex> g(atomic_mutex());
-    for (uint64_t i = 0; i < n; i++) {
-        if (op == ATOMIC_SUM) {
-            dst[i] = static_cast<T>(dst[i] + src[i]);
-        } else if (op == ATOMIC_MAX) {
-            dst[i] = src[i] > dst[i] ? src[i] : dst[i];
-        } else {
-            dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+    if constexpr (npuemu::asc::is_int4<T>()) {
+        npuemu::asc::fault("DataCopy(local->GM)", "atomic accumulation of int4b_t is not emulated by npuemu (SetAtomicNone before the copy)");
+    } else {
+        std::lock_guard<std::mutex> g(atomic_mutex());
+        for (uint64_t i = 0; i < n; i++) {
+            if (op == ATOMIC_SUM) {
+                dst[i] = static_cast<T>(dst[i] + src[i]);
+            } else if (op == ATOMIC_MAX) {
+                dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+            } else {
+                dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+            }
         }
     }
 }
@@ -156,7 +199,7 @@ namespace AscendC {
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count) {
     const char *api = "DataCopy(GM->local)";
-    uint64_t bytes = (uint64_t)count * sizeof(T);
+    uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(dst, bytes, api);
     npuemu::asc::gm_check(src.ptr_, bytes, api);
@@ -168,11 +211,11 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint
 template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count) {
     const char *api = "DataCopy(local->GM)";
-    uint64_t bytes = (uint64_t)count * sizeof(T);
+    uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(src, bytes, api);
     npuemu::asc::gm_check(dst.ptr_, bytes, api);
-    detail::gm_store(dst.ptr_, src.ptr_, count);
+    detail::gm_store(dst.ptr_, src.ptr_, npuemu::asc::is_int4<T>() ? bytes : count);
     npuemu::asc::charge(PIPE_MTE3, npuemu::asc::copy_cycles(PIPE_MTE3, bytes));
 }
 
@@ -180,7 +223,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count) {
     const char *api = "DataCopy(local->local)";
-    uint64_t bytes = (uint64_t)count * sizeof(T);
+    uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(dst, bytes, api);
     detail::check_local(src, bytes, api);
@@ -248,15 +291,22 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     npuemu::asc::charge(pp, npuemu::asc::copy_cycles(pp, (uint64_t)p.blockCount * p.blockLen * 32));
 }
 
-/* DataCopy with DataCopyEnhancedParams: the normal block mode only. */
+/* DataCopy with DataCopyEnhancedParams. The documentation: the enhanced
+ * parameters take effect only on the CO1 -> CO2 path of the Atlas
+ * inference (310P) AI Core; on the other products and paths the call is
+ * supported and equals the basic DataCopy. npuemu models the A2 family
+ * and provides no CO1 -> CO2 path, so every block mode (and deqScale,
+ * isRelu, padMode, ...) is accepted and the copy is the basic one. */
 template <typename T>
-inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &e) {
-    if (e.blockMode != BlockMode::BLOCK_MODE_NORMAL) npuemu::asc::fault("DataCopy", "DataCopyEnhancedParams block mode %d is not emulated", (int)e.blockMode);
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &) {
     DataCopy(dst, src, p);
 }
 template <typename T>
-inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &e) {
-    if (e.blockMode != BlockMode::BLOCK_MODE_NORMAL) npuemu::asc::fault("DataCopy", "DataCopyEnhancedParams block mode %d is not emulated", (int)e.blockMode);
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &) {
+    DataCopy(dst, src, p);
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const DataCopyEnhancedParams &) {
     DataCopy(dst, src, p);
 }
 

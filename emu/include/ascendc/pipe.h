@@ -199,7 +199,7 @@ private:
         npuemu::asc::Hardware h = npuemu::asc::hw_of(src);
         t.ptr_ = reinterpret_cast<T *>(npuemu::asc::mem_base(h) + r_.base + b * r_.len);
         t.pos_ = src == dst ? src : dst;
-        t.size_ = r_.len / (uint32_t)sizeof(T);
+        t.size_ = (uint32_t)npuemu::asc::elems_of<T>(r_.len);
         t.cap_ = r_.len;
         t.owner_ = this;
         t.buf_ = (int32_t)b;
@@ -225,13 +225,13 @@ public:
     static constexpr TPosition npuemu_pos = pos;
     template <typename T>
     LocalTensor<T> Get() {
-        return Get<T>(r_.len / (uint32_t)sizeof(T));
+        return Get<T>((uint32_t)npuemu::asc::elems_of<T>(r_.len));
     }
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
         const char *api = "TBuf::Get";
         if (r_.num == 0) npuemu::asc::fault(api, "the buffer was not initialised: call TPipe::InitBuffer first (rule: queue not initialised)");
-        if ((uint64_t)len * sizeof(T) > r_.len) {
+        if (npuemu::asc::bytes_of<T>(len) > r_.len) {
             npuemu::asc::fault(api, "%u elements of %u bytes exceed the buffer's %u bytes (rule: local memory capacity)", len, (unsigned)sizeof(T), r_.len);
         }
         LocalTensor<T> t;
@@ -244,7 +244,7 @@ public:
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         const char *api = "TBuf::GetWithOffset";
-        if ((uint64_t)bufOffset + (uint64_t)size * sizeof(T) > r_.len) {
+        if ((uint64_t)bufOffset + npuemu::asc::bytes_of<T>(size) > r_.len) {
             npuemu::asc::fault(api, "%u elements at byte offset %u exceed the buffer's %u bytes (rule: local memory capacity)", size, bufOffset, r_.len);
         }
         if (bufOffset % 32 != 0) npuemu::asc::fault(api, "byte offset %u is not 32-byte aligned (rule: local address alignment)", bufOffset);
@@ -432,7 +432,7 @@ public:
         using namespace npuemu::asc;
         uint32_t al = mem_align(hw) < 32 ? 32 : mem_align(hw);
         uint64_t base = ((uint64_t)cursor_ + al - 1) / al * al;
-        uint64_t end = base + (uint64_t)n * sizeof(T);
+        uint64_t end = base + bytes_of<T>(n);
         if (end > mem_size(hw)) {
             fault("LocalMemAllocator::Alloc", "%u elements of %u bytes at offset %llu exceed the %u-byte %s (rule: InitBuffer beyond capacity)", n,
                   (unsigned)sizeof(T), (unsigned long long)base, mem_size(hw), mem_name(hw));

@@ -145,13 +145,13 @@ inline void reduce_count(const char *api, const LocalTensor<T> &dst, const Local
     template <typename T, bool isSetMask = true>                                                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask, const int32_t repeatTimes,         \
                      const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDERARG) {               \
-        detail::whole_reduce(#NAME, dst, src, npuemu::asc::vec::Mask::count((uint64_t)mask), repeatTimes, dstRepStride, srcBlkStride, \
+        detail::whole_reduce(#NAME, dst, src, detail::mask_plain<T, isSetMask>(npuemu::asc::vec::Mask::count((uint64_t)mask), #NAME), repeatTimes, dstRepStride, srcBlkStride, \
                              srcRepStride, detail::OP, ORDER);                                                                    \
     }                                                                                                                             \
     template <typename T, bool isSetMask = true>                                                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const int32_t repeatTimes,      \
                      const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDERARG) {               \
-        detail::whole_reduce(#NAME, dst, src, npuemu::asc::vec::Mask::of(mask), repeatTimes, dstRepStride, srcBlkStride,         \
+        detail::whole_reduce(#NAME, dst, src, detail::mask_plain<T, isSetMask>(npuemu::asc::vec::Mask::of(mask), #NAME), repeatTimes, dstRepStride, srcBlkStride,         \
                              srcRepStride, detail::OP, ORDER);                                                                    \
     }
 
@@ -201,7 +201,7 @@ NPUEMU_ASC_REDUCE(ReduceMin, RED_MIN)
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTimes, const uint64_t mask[],     \
                      const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride) {                       \
         using namespace npuemu::asc::vec;                                                                                        \
-        Mask k = Mask::of(mask);                                                                                                 \
+        Mask k = detail::mask_plain<T, isSetMask>(Mask::of(mask), #NAME);                                                        \
         Strides s;                                                                                                               \
         s.blk[1] = (uint32_t)srcBlkStride;                                                                                       \
         s.rep[1] = (uint32_t)srcRepStride;                                                                                       \

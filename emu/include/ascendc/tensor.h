@@ -6,16 +6,51 @@
 
 #include "npuemu/ascendc_rt.h"
 
+namespace npuemu {
+namespace asc {
+template <typename T>
+inline T *elem_ptr(T *p, uint64_t off, const char *api) {
+    if constexpr (is_int4<T>()) {
+        if (off & 1) fault(api, "int4b_t offset %llu is odd: two int4b_t share a byte, a tensor starts at a whole byte (rule: int4b_t offsets even)",
+                           (unsigned long long)off);
+        return p + off / 2;
+    } else {
+        return p + off;
+    }
+}
+} // namespace asc
+} // namespace npuemu
+
 namespace AscendC {
 
 template <typename T>
 class LocalTensor;
 
-/* The element size in bytes (int4b_t: half a byte, counted as 1 here). */
+/* The element size in bytes (int4b_t: half a byte, counted as 1 here;
+ * sizes of int4b_t tensors use npuemu::asc::bytes_of). */
 template <typename T>
 constexpr uint32_t elem_size() {
     return sizeof(T);
 }
+
+namespace detail {
+/* The element i of an int4b_t array: its nibble. */
+inline int4b_t int4_get(const int4b_t *p, uint64_t i) {
+    uint8_t b = p[i / 2].bits_;
+    return int4b_t{(uint8_t)((i & 1) ? b >> 4 : b & 15)};
+}
+template <typename V>
+inline void int4_set(int4b_t *p, uint64_t i, V v) {
+    uint8_t n;
+    if constexpr (std::is_same<V, int4b_t>::value) {
+        n = v.bits_ & 15;
+    } else {
+        n = (uint8_t)((int)v) & 15;
+    }
+    uint8_t &b = p[i / 2].bits_;
+    b = (i & 1) ? (uint8_t)((b & 15) | (n << 4)) : (uint8_t)((b & 0xf0) | n);
+}
+} // namespace detail
 
 struct ShapeInfo {
     uint8_t shapeDim = 0;
@@ -42,32 +77,44 @@ public:
     T GetValue(uint32_t i) const {
         npuemu::asc::charge(PIPE_S, 1);
         check_index(i, "LocalTensor::GetValue");
-        return ptr_[i];
+        if constexpr (npuemu::asc::is_int4<T>()) {
+            return detail::int4_get(ptr_, i);
+        } else {
+            return ptr_[i];
+        }
     }
     template <typename V>
     void SetValue(uint32_t i, V v) const {
         npuemu::asc::charge(PIPE_S, 1);
         check_index(i, "LocalTensor::SetValue");
-        ptr_[i] = static_cast<T>(v);
+        if constexpr (npuemu::asc::is_int4<T>()) {
+            detail::int4_set(ptr_, i, v);
+        } else {
+            ptr_[i] = static_cast<T>(v);
+        }
     }
     T &operator()(uint32_t i) const {
         check_index(i, "LocalTensor::operator()");
+        if constexpr (npuemu::asc::is_int4<T>()) {
+            npuemu::asc::fault("LocalTensor::operator()", "an int4b_t element is half a byte and has no reference; use GetValue/SetValue");
+        }
         return ptr_[i];
     }
     LocalTensor operator[](uint32_t off) const {
         LocalTensor t = *this;
-        t.ptr_ = ptr_ + off;
+        t.ptr_ = npuemu::asc::elem_ptr(ptr_, off, "LocalTensor::operator[]");
         t.size_ = off < size_ ? size_ - off : 0;
-        t.cap_ = (uint64_t)off * sizeof(T) < cap_ ? cap_ - (uint32_t)(off * sizeof(T)) : 0;
+        uint64_t skip = npuemu::asc::bytes_of<T>(off);
+        t.cap_ = skip < cap_ ? cap_ - (uint32_t)skip : 0;
         return t;
     }
 
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t n) { size_ = n; }
-    uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
-    void SetBufferLen(uint32_t bytes) { size_ = bytes / (uint32_t)sizeof(T); }
+    uint32_t GetLength() const { return (uint32_t)npuemu::asc::bytes_of<T>(size_); }
+    void SetBufferLen(uint32_t bytes) { size_ = (uint32_t)npuemu::asc::elems_of<T>(bytes); }
     T *GetPhyAddr() const { return ptr_; }
-    T *GetPhyAddr(uint32_t off) const { return ptr_ + off; }
+    T *GetPhyAddr(uint32_t off) const { return npuemu::asc::elem_ptr(ptr_, off, "LocalTensor::GetPhyAddr"); }
     TPosition GetPosition() const { return pos_; }
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
@@ -79,7 +126,7 @@ public:
         LocalTensor<U> t;
         t.ptr_ = reinterpret_cast<U *>(ptr_);
         t.pos_ = pos_;
-        t.size_ = (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U));
+        t.size_ = (uint32_t)npuemu::asc::elems_of<U>(npuemu::asc::bytes_of<T>(size_));
         t.cap_ = cap_;
         t.owner_ = owner_;
         t.buf_ = buf_;
@@ -118,7 +165,7 @@ public:
     void place(TPosition pos, uint32_t addr, uint32_t n, const char *api) {
         npuemu::asc::Hardware h = npuemu::asc::hw_of(pos);
         uint32_t cap = npuemu::asc::mem_size(h);
-        uint64_t end = (uint64_t)addr + (uint64_t)n * sizeof(T);
+        uint64_t end = (uint64_t)addr + npuemu::asc::bytes_of<T>(n);
         if (end > cap) {
             npuemu::asc::fault(api, "tensor [%u, %llu) lies past the end of the %u-byte %s (rule: local memory capacity)", addr,
                                (unsigned long long)end, cap, npuemu::asc::mem_name(h));
@@ -138,10 +185,10 @@ private:
      * legal (hardware reads the neighbouring buffer); past the memory it
      * is not. */
     void check_index(uint32_t i, const char *api) const {
-        if ((uint64_t)(i + 1) * sizeof(T) <= cap_) return;
+        if (npuemu::asc::bytes_of<T>((uint64_t)i + 1) <= cap_) return;
         uint32_t off = 0;
         int h = npuemu::asc::mem_of(ptr_, &off);
-        if (h < 0 || (uint64_t)off + (uint64_t)(i + 1) * sizeof(T) > npuemu::asc::blk().mem_size[h]) {
+        if (h < 0 || (uint64_t)off + npuemu::asc::bytes_of<T>((uint64_t)i + 1) > npuemu::asc::blk().mem_size[h]) {
             npuemu::asc::fault(api, "element %u lies past the end of the tensor's local memory (rule: local memory capacity)", i);
         }
     }
@@ -163,27 +210,40 @@ public:
     }
     T GetValue(uint64_t i) const {
         npuemu::asc::charge(PIPE_S, 1);
-        npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::GetValue");
-        return ptr_[i];
+        if constexpr (npuemu::asc::is_int4<T>()) {
+            npuemu::asc::gm_check(ptr_ + i / 2, 1, "GlobalTensor::GetValue");
+            return detail::int4_get(ptr_, i);
+        } else {
+            npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::GetValue");
+            return ptr_[i];
+        }
     }
     template <typename V>
     void SetValue(uint64_t i, V v) const {
         npuemu::asc::charge(PIPE_S, 1);
-        npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::SetValue");
-        ptr_[i] = static_cast<T>(v);
+        if constexpr (npuemu::asc::is_int4<T>()) {
+            npuemu::asc::gm_check(ptr_ + i / 2, 1, "GlobalTensor::SetValue");
+            detail::int4_set(ptr_, i, v);
+        } else {
+            npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::SetValue");
+            ptr_[i] = static_cast<T>(v);
+        }
     }
     T &operator()(uint64_t i) const {
+        if constexpr (npuemu::asc::is_int4<T>()) {
+            npuemu::asc::fault("GlobalTensor::operator()", "an int4b_t element is half a byte and has no reference; use GetValue/SetValue");
+        }
         npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::operator()");
         return ptr_[i];
     }
     GlobalTensor operator[](uint64_t off) const {
         GlobalTensor t = *this;
-        t.ptr_ = ptr_ + off;
+        t.ptr_ = npuemu::asc::elem_ptr(ptr_, off, "GlobalTensor::operator[]");
         t.size_ = off < size_ ? size_ - off : 0;
         return t;
     }
     __gm__ T *GetPhyAddr() const { return ptr_; }
-    __gm__ T *GetPhyAddr(uint64_t off) const { return ptr_ + off; }
+    __gm__ T *GetPhyAddr(uint64_t off) const { return npuemu::asc::elem_ptr(ptr_, off, "GlobalTensor::GetPhyAddr"); }
     uint64_t GetSize() const { return size_; }
     void SetShapeInfo(const ShapeInfo &s) { shape_ = s; }
     ShapeInfo GetShapeInfo() const { return shape_; }

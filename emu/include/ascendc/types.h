@@ -190,11 +190,38 @@ NPUEMU_ASC_FLOAT16_TYPE(bfloat16_t, bf16_to_f32, f32_to_bf16)
 static_assert(sizeof(half) == 2 && std::is_trivially_copyable<half>::value, "half is 2 bytes");
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t is 2 bytes");
 
-/* int4b_t: a packed pair of 4-bit integers per byte; only its storage is
- * modelled (a tensor of int4b_t counts elements, two per byte). */
+/* int4b_t: a 4-bit two's-complement integer, stored two per byte (the
+ * documented packing: a LocalTensor/GlobalTensor of n int4b_t holds n/2
+ * bytes). npuemu's decision for the order inside a byte: element 2k is
+ * the low nibble of byte k, element 2k+1 the high nibble. A value of the
+ * type (what GetValue returns) keeps the element in bits_ 0..3. */
 struct int4b_t {
     uint8_t bits_;
+    int value() const { return (int)(int8_t)(uint8_t)(bits_ << 4) >> 4; }
 };
+
+namespace npuemu {
+namespace asc {
+/* Bytes of n elements of T, and elements of T in n bytes (int4b_t: two
+ * elements per byte). */
+template <typename T>
+constexpr bool is_int4() {
+    return std::is_same<T, ::int4b_t>::value;
+}
+template <typename T>
+constexpr uint64_t bytes_of(uint64_t n) {
+    return is_int4<T>() ? (n + 1) / 2 : n * sizeof(T);
+}
+template <typename T>
+constexpr uint64_t elems_of(uint64_t bytes) {
+    return is_int4<T>() ? bytes * 2 : bytes / sizeof(T);
+}
+/* The element offset `off` of a T pointer as a pointer (int4b_t: off/2
+ * bytes; an odd offset is not addressable). */
+template <typename T>
+inline T *elem_ptr(T *p, uint64_t off, const char *api);
+} // namespace asc
+} // namespace npuemu
 
 /* Pipes (pipe_t) and events (event_t) of the AI Core, with the documented
  * names. */
@@ -254,13 +281,16 @@ enum KernelMetaType : uint8_t {
 #ifndef NPUEMU_ASC_TILING_TYPE
 #define NPUEMU_ASC_TILING_TYPE TilingData
 #endif
-#define GET_TILING_DATA(var, tiling)      \
-    NPUEMU_ASC_TILING_TYPE var;            \
+#define GET_TILING_DATA(var, tiling)                                           \
+    NPUEMU_ASC_TILING_TYPE var;                                                 \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA"); \
     std::memcpy(&(var), (const void *)(tiling), sizeof(var))
-#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
-    type var;                                          \
+#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling)                                     \
+    type var;                                                                               \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA_WITH_STRUCT"); \
     std::memcpy(&(var), (const void *)(tiling), sizeof(var))
-#define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling) \
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling)                                         \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(type), "GET_TILING_DATA_PTR_WITH_STRUCT"); \
     const type *ptr = reinterpret_cast<const type *>(tiling)
 #define REGISTER_TILING_DEFAULT(type) static_assert(true, "")
 /* TILING_KEY_IS(k): the tiling key of the launch; kernel-launch programs

@@ -257,7 +257,7 @@ struct Strides {
 /* Element offset of element e of repeat r for operand o. */
 template <typename T>
 inline size_t at(const Strides &s, int o, uint32_t r, uint32_t e) {
-    constexpr uint32_t pb = 32 / sizeof(T);
+    constexpr uint32_t pb = (uint32_t)elems_of<T>(32); /* int4b_t: 64 a block */
     return (size_t)r * s.rep[o] * pb + (size_t)(e / pb) * s.blk[o] * pb + e % pb;
 }
 

@@ -2,8 +2,8 @@
 /* ascendc/vector.h: the vector instructions: element-wise binary (Add Sub
  * Mul Div Max Min And Or AddRelu SubRelu), unary (Exp Ln Abs Sqrt Rsqrt
  * Reciprocal Relu Not), scalar (Adds Muls Maxs Mins LeakyRelu ShiftLeft
- * ShiftRight Axpy), Duplicate, Copy, Cast, Compare / Select, in their
- * count form and their mask / repeat / stride forms. */
+ * ShiftRight Axpy), Duplicate, Copy, Cast, in their count form and their
+ * mask / repeat / stride forms; Compare / Select are in ascendc/compare.h. */
 #ifndef NPUEMU_ASCENDC_VECTOR_H
 #define NPUEMU_ASCENDC_VECTOR_H
 
@@ -11,7 +11,13 @@
 
 namespace AscendC {
 
+/* The mask argument of the isSetMask = false forms (the mask register
+ * set by SetVectorMask is used instead). */
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
+
 struct BinaryRepeatParams {
+    uint32_t blockNumber = 8;
     uint8_t dstBlkStride = 1;
     uint8_t src0BlkStride = 1;
     uint8_t src1BlkStride = 1;
@@ -26,14 +32,18 @@ struct BinaryRepeatParams {
 };
 
 struct UnaryRepeatParams {
+    uint32_t blockNumber = 8;
     uint16_t dstBlkStride = 1;
     uint16_t srcBlkStride = 1;
     uint8_t dstRepStride = 8;
     uint8_t srcRepStride = 8;
     bool repeatStrideMode = false;
     bool strideSizeMode = false;
+    bool halfBlock = false;
     UnaryRepeatParams() = default;
     UnaryRepeatParams(uint16_t db, uint16_t sb, uint8_t dr, uint8_t sr) : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr) {}
+    UnaryRepeatParams(uint16_t db, uint16_t sb, uint8_t dr, uint8_t sr, bool hb)
+        : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr), halfBlock(hb) {}
 };
 
 struct CopyRepeatParams {
@@ -78,16 +88,88 @@ inline void binary(const char *api, const LocalTensor<T> &d, const LocalTensor<T
     charge_v<T>((uint64_t)count);
 }
 
+/* The mask a mask form uses: its argument, or (isSetMask = false) the
+ * vector mask register (SetVectorMask). In counter mode (SetMaskCount)
+ * the register holds the element count over all repeats and the
+ * repeatTimes argument is not used: the count sets the repeats. */
+struct MaskUse {
+    npuemu::asc::vec::Mask k;
+    bool counter = false;
+    uint64_t total = 0;
+};
+template <typename T, bool isSetMask>
+inline MaskUse mask_use(const npuemu::asc::vec::Mask &given) {
+    MaskUse u;
+    if (isSetMask) {
+        u.k = given;
+        return u;
+    }
+    npuemu::asc::Block &b = npuemu::asc::blk();
+    if (b.mask_counter) {
+        u.counter = true;
+        u.total = b.mask[0];
+        return u;
+    }
+    constexpr uint32_t per = 256 / sizeof(T);
+    uint64_t m[2] = {b.mask[0], per > 64 ? b.mask[1] : 0};
+    if (per < 64) m[0] &= (1ull << per) - 1;
+    u.k = npuemu::asc::vec::Mask::of(m);
+    return u;
+}
+/* The mask of an instruction without a counter-mode form (the
+ * reductions): the argument, or the mask register in normal mode; in
+ * counter mode they fault (not modelled). */
+template <typename T, bool isSetMask>
+inline npuemu::asc::vec::Mask mask_plain(const npuemu::asc::vec::Mask &given, const char *api) {
+    MaskUse u = mask_use<T, isSetMask>(given);
+    if (u.counter) npuemu::asc::fault(api, "counter mask mode (SetMaskCount) is not supported by this instruction in npuemu; use SetMaskNorm");
+    return u.k;
+}
+/* The repeats an instruction makes: repeatTimes, or in counter mode as
+ * many as the count needs. */
+template <typename T>
+inline uint32_t repeats_of(const MaskUse &u, uint32_t repeat, const char *api) {
+    constexpr uint32_t per = 256 / sizeof(T);
+    if (!u.counter) {
+        npuemu::asc::vec::check_mask<T>(u.k, api);
+        return repeat;
+    }
+    uint64_t r = (u.total + per - 1) / per;
+    if (r > 255) npuemu::asc::fault(api, "counter mask %llu needs %llu repeats, more than 255 (rule: vector mask range)", (unsigned long long)u.total, (unsigned long long)r);
+    return (uint32_t)r;
+}
+/* Calls fn(first repeat, mask, repeats): once with every repeat, or in
+ * counter mode once per repeat with the elements left. */
+template <typename T, typename Fn>
+inline void each_repeat(const MaskUse &u, uint32_t repeat, Fn fn) {
+    if (!u.counter) {
+        fn(0u, u.k, repeat);
+        return;
+    }
+    constexpr uint32_t per = 256 / sizeof(T);
+    for (uint32_t r = 0; r < repeat; r++) {
+        uint64_t left = u.total - (uint64_t)r * per;
+        fn(r, npuemu::asc::vec::Mask::count(left < per ? left : per), 1u);
+    }
+}
+/* Element offset of repeat r of operand o. */
+template <typename T>
+inline size_t rep_off(const npuemu::asc::vec::Strides &s, int o, uint32_t r) {
+    return (size_t)r * s.rep[o] * (32 / sizeof(T));
+}
+
 template <typename T, typename F>
-inline void binary(const char *api, const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, const npuemu::asc::vec::Mask &k,
-                   uint8_t repeat, const BinaryRepeatParams &p, F f) {
+inline void binary(const char *api, const LocalTensor<T> &d, const LocalTensor<T> &a, const LocalTensor<T> &b, const MaskUse &u, uint8_t repeatTimes,
+                   const BinaryRepeatParams &p, F f) {
     using namespace npuemu::asc::vec;
-    check_mask<T>(k, api);
+    uint32_t repeat = repeats_of<T>(u, repeatTimes, api);
     Strides s = strides(p);
     check_operand(d, span_bytes<T>(s, 0, repeat), api);
     check_operand(a, span_bytes<T>(s, 1, repeat), api);
     check_operand(b, span_bytes<T>(s, 2, repeat), api);
-    binary_rep(d.ptr_, a.ptr_, b.ptr_, k, repeat, s, f);
+    each_repeat<T>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
+        binary_rep(d.ptr_ + rep_off<T>(s, 0, r0), a.ptr_ + rep_off<T>(s, 1, r0), b.ptr_ + rep_off<T>(s, 2, r0), k, n, s, f);
+    });
     charge_v<T>((uint64_t)repeat * (256 / sizeof(T)));
 }
 
@@ -103,14 +185,16 @@ inline void unary(const char *api, const LocalTensor<T> &d, const LocalTensor<T>
 }
 
 template <typename T, typename F>
-inline void unary(const char *api, const LocalTensor<T> &d, const LocalTensor<T> &a, const npuemu::asc::vec::Mask &k, uint8_t repeat,
-                  const UnaryRepeatParams &p, F f) {
+inline void unary(const char *api, const LocalTensor<T> &d, const LocalTensor<T> &a, const MaskUse &u, uint8_t repeatTimes, const UnaryRepeatParams &p,
+                  F f) {
     using namespace npuemu::asc::vec;
-    check_mask<T>(k, api);
+    uint32_t repeat = repeats_of<T>(u, repeatTimes, api);
     Strides s = strides(p);
     check_operand(d, span_bytes<T>(s, 0, repeat), api);
     check_operand(a, span_bytes<T>(s, 1, repeat), api);
-    unary_rep(d.ptr_, a.ptr_, k, repeat, s, f);
+    each_repeat<T>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
+        unary_rep(d.ptr_ + rep_off<T>(s, 0, r0), a.ptr_ + rep_off<T>(s, 1, r0), k, n, s, f);
+    });
     charge_v<T>((uint64_t)repeat * (256 / sizeof(T)));
 }
 
@@ -280,12 +364,12 @@ using W = typename npuemu::asc::vec::Work<T>::type;
     template <typename T, bool isSetMask = true>                                                                                 \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, uint64_t mask,           \
                      const uint8_t repeatTimes, const BinaryRepeatParams &p) {                                                   \
-        detail::binary(#NAME, dst, src0, src1, npuemu::asc::vec::Mask::count(mask), repeatTimes, p, detail::OP<detail::W<T>>{}); \
+        detail::binary(#NAME, dst, src0, src1, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p, detail::OP<detail::W<T>>{}); \
     }                                                                                                                            \
     template <typename T, bool isSetMask = true>                                                                                 \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const uint64_t mask[],   \
                      const uint8_t repeatTimes, const BinaryRepeatParams &p) {                                                   \
-        detail::binary(#NAME, dst, src0, src1, npuemu::asc::vec::Mask::of(mask), repeatTimes, p, detail::OP<detail::W<T>>{});    \
+        detail::binary(#NAME, dst, src0, src1, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p, detail::OP<detail::W<T>>{});    \
     }
 
 NPUEMU_ASC_BINARY(Add, OpAdd)
@@ -308,12 +392,12 @@ NPUEMU_ASC_BINARY(SubRelu, OpSubRelu)
     template <typename T, bool isSetMask = true>                                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask, const uint8_t repeatTimes,           \
                      const UnaryRepeatParams &p) {                                                                             \
-        detail::unary(#NAME, dst, src, npuemu::asc::vec::Mask::count(mask), repeatTimes, p, detail::OP<detail::W<T>>{});     \
+        detail::unary(#NAME, dst, src, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p, detail::OP<detail::W<T>>{});     \
     }                                                                                                                          \
     template <typename T, bool isSetMask = true>                                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes,   \
                      const UnaryRepeatParams &p) {                                                                             \
-        detail::unary(#NAME, dst, src, npuemu::asc::vec::Mask::of(mask), repeatTimes, p, detail::OP<detail::W<T>>{});        \
+        detail::unary(#NAME, dst, src, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p, detail::OP<detail::W<T>>{});        \
     }
 
 NPUEMU_ASC_UNARY(Exp, OpExp)
@@ -335,13 +419,13 @@ NPUEMU_ASC_UNARY(Not, OpNot)
     template <typename T, typename U, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar, uint64_t mask,                     \
                      const uint8_t repeatTimes, const UnaryRepeatParams &p) {                                                  \
-        detail::unary(#NAME, dst, src, npuemu::asc::vec::Mask::count(mask), repeatTimes, p,                                   \
+        detail::unary(#NAME, dst, src, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p,                                   \
                       detail::OP<detail::W<T>>{static_cast<detail::W<T>>(scalar)});                                            \
     }                                                                                                                          \
     template <typename T, typename U, bool isSetMask = true>                                                                   \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar, const uint64_t mask[],             \
                      const uint8_t repeatTimes, const UnaryRepeatParams &p) {                                                  \
-        detail::unary(#NAME, dst, src, npuemu::asc::vec::Mask::of(mask), repeatTimes, p,                                      \
+        detail::unary(#NAME, dst, src, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p,                                      \
                       detail::OP<detail::W<T>>{static_cast<detail::W<T>>(scalar)});                                            \
     }
 
@@ -364,6 +448,47 @@ inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U s
     npuemu::asc::vec::charge_v<T>((uint64_t)count);
 }
 
+namespace detail {
+template <typename T, typename U>
+inline void axpy_rep(const LocalTensor<T> &dst, const LocalTensor<U> &src, U scalar, const MaskUse &u, uint8_t repeatTimes, const UnaryRepeatParams &p) {
+    using namespace npuemu::asc::vec;
+    const char *api = "Axpy";
+    using B = typename std::conditional<(sizeof(T) > sizeof(U)), T, U>::type;
+    constexpr uint32_t per = 256 / sizeof(B);
+    uint32_t repeat = repeats_of<B>(u, repeatTimes, api);
+    Strides s = strides(p);
+    auto span = [&](int o, uint32_t esize) -> uint64_t {
+        uint64_t nb = (uint64_t)per * esize / 32;
+        return repeat == 0 ? 0 : ((uint64_t)(repeat - 1) * s.rep[o] + (nb - 1) * s.blk[o] + 1) * 32;
+    };
+    check_operand(dst, span(0, sizeof(T)), api);
+    check_operand(src, span(1, sizeof(U)), api);
+    each_repeat<B>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
+        for (uint32_t r = r0; r < r0 + n; r++)
+            for (uint32_t e = 0; e < per; e++) {
+                if (!k.on(e)) continue;
+                T &d = dst.ptr_[at<T>(s, 0, r, e)];
+                d = static_cast<T>((float)d + (float)src.ptr_[at<U>(s, 1, r, e)] * (float)scalar);
+            }
+    });
+    charge_v<B>((uint64_t)repeat * per);
+}
+} // namespace detail
+/* Axpy, mask / repeat forms: in a repeat of a half src and float dst the
+ * elements are those of the float (64). */
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalar, uint64_t mask, const uint8_t repeatTimes,
+                 const UnaryRepeatParams &p) {
+    using B = typename std::conditional<(sizeof(T) > sizeof(U)), T, U>::type;
+    detail::axpy_rep(dst, src, scalar, detail::mask_use<B, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalar, const uint64_t mask[], const uint8_t repeatTimes,
+                 const UnaryRepeatParams &p) {
+    using B = typename std::conditional<(sizeof(T) > sizeof(U)), T, U>::type;
+    detail::axpy_rep(dst, src, scalar, detail::mask_use<B, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p);
+}
+
 /* Duplicate: dst = scalar. */
 template <typename T>
 inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, const int32_t &count) {
@@ -377,24 +502,24 @@ template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, uint64_t mask, const uint8_t repeatTimes, const uint16_t dstBlockStride,
                       const uint8_t dstRepeatStride) {
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
-    detail::unary("Duplicate", dst, dst, npuemu::asc::vec::Mask::count(mask), repeatTimes, p, detail::OpDup<detail::W<T>>{static_cast<detail::W<T>>(scalar)});
+    detail::unary("Duplicate", dst, dst, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p, detail::OpDup<detail::W<T>>{static_cast<detail::W<T>>(scalar)});
 }
 template <typename T, bool isSetMask = true>
 inline void Duplicate(const LocalTensor<T> &dst, const T &scalar, const uint64_t mask[], const uint8_t repeatTimes,
                       const uint16_t dstBlockStride, const uint8_t dstRepeatStride) {
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
-    detail::unary("Duplicate", dst, dst, npuemu::asc::vec::Mask::of(mask), repeatTimes, p, detail::OpDup<detail::W<T>>{static_cast<detail::W<T>>(scalar)});
+    detail::unary("Duplicate", dst, dst, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p, detail::OpDup<detail::W<T>>{static_cast<detail::W<T>>(scalar)});
 }
 
 /* Copy: UB -> UB on the vector pipe, with mask and repeat (strides in
  * 32-byte blocks). */
 namespace detail {
 template <typename T>
-inline void copy_rep(const LocalTensor<T> &dst, const LocalTensor<T> &src, const npuemu::asc::vec::Mask &k, uint8_t repeat, const CopyRepeatParams &p) {
+inline void copy_rep(const LocalTensor<T> &dst, const LocalTensor<T> &src, const MaskUse &u, uint8_t repeatTimes, const CopyRepeatParams &p) {
     using namespace npuemu::asc::vec;
     const char *api = "Copy";
     if (sizeof(T) != 2 && sizeof(T) != 4) npuemu::asc::fault(api, "Copy takes 16- or 32-bit elements");
-    check_mask<T>(k, api);
+    uint32_t repeat = repeats_of<T>(u, repeatTimes, api);
     Strides s;
     s.blk[0] = p.dstStride;
     s.blk[1] = p.srcStride;
@@ -403,19 +528,21 @@ inline void copy_rep(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     check_operand(dst, span_bytes<T>(s, 0, repeat), api);
     check_operand(src, span_bytes<T>(s, 1, repeat), api);
     constexpr uint32_t per = 256 / sizeof(T);
-    for (uint32_t r = 0; r < repeat; r++)
-        for (uint32_t e = 0; e < per; e++)
-            if (k.on(e)) dst.ptr_[at<T>(s, 0, r, e)] = src.ptr_[at<T>(s, 1, r, e)];
+    each_repeat<T>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
+        for (uint32_t r = r0; r < r0 + n; r++)
+            for (uint32_t e = 0; e < per; e++)
+                if (k.on(e)) dst.ptr_[at<T>(s, 0, r, e)] = src.ptr_[at<T>(s, 1, r, e)];
+    });
     charge_v<T>((uint64_t)repeat * per);
 }
 } // namespace detail
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTimes, const CopyRepeatParams &p) {
-    detail::copy_rep(dst, src, npuemu::asc::vec::Mask::count(mask), repeatTimes, p);
+    detail::copy_rep(dst, src, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p);
 }
 template <typename T, bool isSetMask = true>
 inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTimes, const CopyRepeatParams &p) {
-    detail::copy_rep(dst, src, npuemu::asc::vec::Mask::of(mask), repeatTimes, p);
+    detail::copy_rep(dst, src, detail::mask_use<T, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p);
 }
 
 /* Cast between element types with a rounding mode. */
@@ -473,9 +600,23 @@ inline double widen(const S &v) {
 template <typename D, typename S>
 inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &mode, const uint32_t count) {
     const char *api = "Cast";
-    npuemu::asc::vec::check_operand(dst, (uint64_t)count * sizeof(D), api);
-    npuemu::asc::vec::check_operand(src, (uint64_t)count * sizeof(S), api);
-    if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
+    npuemu::asc::vec::check_operand(dst, npuemu::asc::bytes_of<D>(count), api);
+    npuemu::asc::vec::check_operand(src, npuemu::asc::bytes_of<S>(count), api);
+    if constexpr (npuemu::asc::is_int4<D>() || npuemu::asc::is_int4<S>()) {
+        /* half <-> int4b_t (the documented A2 pair), two int4b_t a byte */
+        static_assert(std::is_same<D, half>::value || std::is_same<S, half>::value, "Cast: int4b_t converts to and from half");
+        if constexpr (npuemu::asc::is_int4<D>()) {
+            for (uint32_t i = 0; i < count; i++) {
+                double r = detail::round_by(detail::widen(src.ptr_[i]), mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode);
+                int v = std::isnan(r) ? 0 : r < -8 ? -8 : r > 7 ? 7 : (int)r; /* saturate to [-8, 7] */
+                detail::int4_set(dst.ptr_, i, v);
+            }
+        } else {
+            for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = half((float)detail::int4_get(src.ptr_, i).value());
+        }
+        npuemu::asc::vec::charge_v<half>(count);
+        return;
+    } else if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
         npuemu::asc::vec::load(src.ptr_, dst.ptr_, count);
     } else if constexpr (std::is_same<D, half>::value && std::is_same<S, float>::value) {
         if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
@@ -488,159 +629,79 @@ inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const Rou
     }
     npuemu::asc::vec::charge_v<typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type>(count);
 }
+namespace detail {
+template <typename D, typename S>
+inline void cast_rep(const LocalTensor<D> &dst, const LocalTensor<S> &src, RoundMode mode, const MaskUse &u, uint8_t repeatTimes, const UnaryRepeatParams &p) {
+    using namespace npuemu::asc::vec;
+    const char *api = "Cast";
+    using B = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
+    constexpr uint32_t per = 256 / sizeof(B);
+    uint32_t repeat = repeats_of<B>(u, repeatTimes, api);
+    Strides s = strides(p);
+    /* the narrower operand covers fewer than 8 blocks a repeat */
+    auto span = [&](int o, uint64_t bytes) -> uint64_t {
+        uint64_t nb = (bytes + 31) / 32;
+        return repeat == 0 ? 0 : ((uint64_t)(repeat - 1) * s.rep[o] + (nb - 1) * s.blk[o] + 1) * 32;
+    };
+    check_operand(dst, span(0, npuemu::asc::bytes_of<D>(per)), api);
+    check_operand(src, span(1, npuemu::asc::bytes_of<S>(per)), api);
+    each_repeat<B>(u, repeat, [&](uint32_t r0, const Mask &k, uint32_t n) {
+        for (uint32_t r = r0; r < r0 + n; r++)
+            for (uint32_t e = 0; e < per; e++) {
+                if (!k.on(e)) continue;
+                if constexpr (npuemu::asc::is_int4<D>()) {
+                    double x = round_by(widen(src.ptr_[at<S>(s, 1, r, e)]), mode == RoundMode::CAST_NONE ? RoundMode::CAST_RINT : mode);
+                    int4_set(dst.ptr_, at<D>(s, 0, r, e), std::isnan(x) ? 0 : x < -8 ? -8 : x > 7 ? 7 : (int)x);
+                } else if constexpr (npuemu::asc::is_int4<S>()) {
+                    dst.ptr_[at<D>(s, 0, r, e)] = D((float)int4_get(src.ptr_, at<S>(s, 1, r, e)).value());
+                } else {
+                    dst.ptr_[at<D>(s, 0, r, e)] = convert<D>(widen(src.ptr_[at<S>(s, 1, r, e)]), mode);
+                }
+            }
+    });
+    charge_v<B>((uint64_t)repeat * per);
+}
+} // namespace detail
 template <typename D, typename S, bool isSetMask = true>
 inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &mode, const uint64_t mask, const uint8_t repeatTimes,
                  const UnaryRepeatParams &p) {
-    using namespace npuemu::asc::vec;
     using B = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
-    constexpr uint32_t per = 256 / sizeof(B);
-    Mask k = Mask::count(mask);
-    Strides s = detail::strides(p);
-    for (uint32_t r = 0; r < repeatTimes; r++)
-        for (uint32_t e = 0; e < per; e++)
-            if (k.on(e)) dst.ptr_[at<D>(s, 0, r, e)] = detail::convert<D>(detail::widen(src.ptr_[at<S>(s, 1, r, e)]), mode);
-    charge_v<B>((uint64_t)repeatTimes * per);
+    detail::cast_rep(dst, src, mode, detail::mask_use<B, isSetMask>(npuemu::asc::vec::Mask::count(mask)), repeatTimes, p);
 }
 template <typename D, typename S, bool isSetMask = true>
 inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &mode, const uint64_t mask[], const uint8_t repeatTimes,
                  const UnaryRepeatParams &p) {
-    using namespace npuemu::asc::vec;
     using B = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
-    constexpr uint32_t per = 256 / sizeof(B);
-    Mask k = Mask::of(mask);
-    Strides s = detail::strides(p);
-    for (uint32_t r = 0; r < repeatTimes; r++)
-        for (uint32_t e = 0; e < per; e++)
-            if (k.on(e)) dst.ptr_[at<D>(s, 0, r, e)] = detail::convert<D>(detail::widen(src.ptr_[at<S>(s, 1, r, e)]), mode);
-    charge_v<B>((uint64_t)repeatTimes * per);
+    detail::cast_rep(dst, src, mode, detail::mask_use<B, isSetMask>(npuemu::asc::vec::Mask::of(mask)), repeatTimes, p);
 }
 
-/* Compare: one bit per element into dst (uint8_t); Select picks by those
- * bits. */
-namespace detail {
-template <typename W>
-inline bool cmp(W a, W b, CMPMODE m) {
-    switch (m) {
-    case CMPMODE::LT: return a < b;
-    case CMPMODE::GT: return a > b;
-    case CMPMODE::EQ: return a == b;
-    case CMPMODE::LE: return a <= b;
-    case CMPMODE::GE: return a >= b;
-    default: return a != b;
-    }
-}
-} // namespace detail
-
-template <typename T, typename U>
-inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE mode, uint32_t count) {
-    const char *api = "Compare";
-    npuemu::asc::vec::check_operand(src0, (uint64_t)count * sizeof(T), api);
-    npuemu::asc::vec::check_operand(src1, (uint64_t)count * sizeof(T), api);
-    npuemu::asc::vec::check_operand(dst, (count + 7) / 8, api);
-    uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr_);
-    std::memset(bits, 0, (count + 7) / 8);
-    for (uint32_t i = 0; i < count; i++)
-        if (detail::cmp<detail::W<T>>(src0.ptr_[i], src1.ptr_[i], mode)) bits[i / 8] |= (uint8_t)(1u << (i % 8));
-    npuemu::asc::vec::charge_v<T>(count);
-}
-template <typename T, typename U>
-inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1, CMPMODE mode, uint32_t count) {
-    const char *api = "CompareScalar";
-    npuemu::asc::vec::check_operand(src0, (uint64_t)count * sizeof(T), api);
-    npuemu::asc::vec::check_operand(dst, (count + 7) / 8, api);
-    uint8_t *bits = reinterpret_cast<uint8_t *>(dst.ptr_);
-    std::memset(bits, 0, (count + 7) / 8);
-    for (uint32_t i = 0; i < count; i++)
-        if (detail::cmp<detail::W<T>>(src0.ptr_[i], src1, mode)) bits[i / 8] |= (uint8_t)(1u << (i % 8));
-    npuemu::asc::vec::charge_v<T>(count);
-}
-/* Compare, register form: one repeat (256 bytes) of src0 and src1, the
- * result bits of the enabled elements into the CmpMask register (the
- * others keep their bits). */
-template <typename T, bool isSetMask = true>
-inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE mode, const uint64_t mask[], const BinaryRepeatParams &p) {
-    using namespace npuemu::asc::vec;
-    const char *api = "Compare";
-    Mask k = Mask::of(mask);
-    check_mask<T>(k, api);
-    Strides s = detail::strides(p);
-    check_operand(src0, span_bytes<T>(s, 1, 1), api);
-    check_operand(src1, span_bytes<T>(s, 2, 1), api);
-    uint8_t *reg = npuemu::asc::blk().cmpmask;
-    constexpr uint32_t per = 256 / sizeof(T);
-    for (uint32_t e = 0; e < per; e++) {
-        if (!k.on(e)) continue;
-        bool v = detail::cmp<detail::W<T>>(src0.ptr_[at<T>(s, 1, 0, e)], src1.ptr_[at<T>(s, 2, 0, e)], mode);
-        reg[e / 8] = (uint8_t)((reg[e / 8] & ~(1u << (e % 8))) | ((v ? 1u : 0u) << (e % 8)));
-    }
-    charge_v<T>(per);
-}
-template <typename T, bool isSetMask = true>
-inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE mode, const uint64_t mask, const BinaryRepeatParams &p) {
-    uint64_t bits[2] = {0, 0};
-    for (uint64_t e = 0; e < mask && e < 128; e++) bits[e >> 6] |= 1ull << (e & 63);
-    Compare<T, isSetMask>(src0, src1, mode, bits, p);
-}
-template <typename T>
-inline void GetCmpMask(const LocalTensor<T> &dst) {
-    npuemu::asc::vec::check_operand(dst, 16, "GetCmpMask");
-    std::memcpy(dst.ptr_, npuemu::asc::blk().cmpmask, 16);
-}
-template <typename T>
-inline void SetCmpMask(const LocalTensor<T> &src) {
-    npuemu::asc::vec::check_operand(src, 16, "SetCmpMask");
-    std::memcpy(npuemu::asc::blk().cmpmask, src.ptr_, 16);
-}
-
-/* Select: VSEL_CMPMASK_SPR takes the bits of the CmpMask register (the
- * same bits for each 256-byte repeat), the other modes those of selMask. */
-template <typename T, typename U>
-inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, const LocalTensor<T> &src1, SELMODE mode,
-                   uint32_t count) {
-    const char *api = "Select";
-    npuemu::asc::vec::check_operand(dst, (uint64_t)count * sizeof(T), api);
-    npuemu::asc::vec::check_operand(src0, (uint64_t)count * sizeof(T), api);
-    npuemu::asc::vec::check_operand(src1, (uint64_t)count * sizeof(T), api);
-    constexpr uint32_t per = 256 / sizeof(T);
-    const uint8_t *bits = reinterpret_cast<const uint8_t *>(selMask.ptr_);
-    if (mode == SELMODE::VSEL_CMPMASK_SPR) {
-        const uint8_t *reg = npuemu::asc::blk().cmpmask;
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t e = i % per;
-            dst.ptr_[i] = ((reg[e / 8] >> (e % 8)) & 1) ? src0.ptr_[i] : src1.ptr_[i];
-        }
-    } else {
-        for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1) ? src0.ptr_[i] : src1.ptr_[i];
-    }
-    npuemu::asc::vec::charge_v<T>(count);
-}
-template <typename T, typename U>
-inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, T src1, SELMODE mode, uint32_t count) {
-    const char *api = "Select";
-    (void)mode;
-    npuemu::asc::vec::check_operand(dst, (uint64_t)count * sizeof(T), api);
-    npuemu::asc::vec::check_operand(src0, (uint64_t)count * sizeof(T), api);
-    const uint8_t *bits = reinterpret_cast<const uint8_t *>(selMask.ptr_);
-    for (uint32_t i = 0; i < count; i++) dst.ptr_[i] = ((bits[i / 8] >> (i % 8)) & 1) ? src0.ptr_[i] : src1;
-    npuemu::asc::vec::charge_v<T>(count);
-}
-
-/* Mask registers (the mask forms above take their mask as an argument;
- * these set the state the isSetMask=false forms would read). */
+/* Mask registers: the isSetMask = false forms (mask argument
+ * MASK_PLACEHOLDER) and the register forms of Select read them. */
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
     npuemu::asc::blk().mask[0] = maskLow;
     npuemu::asc::blk().mask[1] = maskHigh;
 }
+/* In normal mode a length sets the bits of the first len elements; in
+ * counter mode it is the element count over all repeats. */
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 inline void SetVectorMask(int32_t len) {
-    npuemu::asc::blk().mask[0] = (uint64_t)len;
-    npuemu::asc::blk().mask[1] = 0;
+    npuemu::asc::Block &b = npuemu::asc::blk();
+    if (b.mask_counter || mode == MaskMode::COUNTER) {
+        b.mask[0] = (uint64_t)(uint32_t)len;
+        b.mask[1] = 0;
+        return;
+    }
+    uint32_t n = len < 0 ? 0 : len > 128 ? 128 : (uint32_t)len;
+    b.mask[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
+    b.mask[1] = n <= 64 ? 0 : n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1);
 }
 inline void ResetMask() { npuemu::asc::blk().mask[0] = npuemu::asc::blk().mask[1] = ~0ull; }
 inline void SetMaskCount() { npuemu::asc::blk().mask_counter = true; }
 inline void SetMaskNorm() { npuemu::asc::blk().mask_counter = false; }
 
 } // namespace AscendC
+
+#include "ascendc/compare.h"
 
 #endif
