@@ -5117,6 +5117,72 @@ func npug_halGetDeviceSplitMode(a_t *C.npu_thread, a_dev_id C.uint, a_mode *C.ui
 	return npu_halGetDeviceSplitMode(a_t, a_dev_id, a_mode)
 }
 
+//export npug_halDeviceCanAccessPeer
+func npug_halDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int, a_dev C.uint32_t, a_peer_dev C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halDeviceCanAccessPeer"))
+		}
+	}()
+	return npu_halDeviceCanAccessPeer(a_t, a_canAccessPeer, a_dev, a_peer_dev)
+}
+
+//export npug_halDeviceEnableP2P
+func npug_halDeviceEnableP2P(a_t *C.npu_thread, a_dev C.uint32_t, a_peer_dev C.uint32_t, a_flag C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halDeviceEnableP2P"))
+		}
+	}()
+	return npu_halDeviceEnableP2P(a_t, a_dev, a_peer_dev, a_flag)
+}
+
+//export npug_halDeviceDisableP2P
+func npug_halDeviceDisableP2P(a_t *C.npu_thread, a_dev C.uint32_t, a_peer_dev C.uint32_t, a_flag C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halDeviceDisableP2P"))
+		}
+	}()
+	return npu_halDeviceDisableP2P(a_t, a_dev, a_peer_dev, a_flag)
+}
+
+//export npug_drvMemDeviceOpen
+func npug_drvMemDeviceOpen(a_t *C.npu_thread, a_devid C.uint, a_devfd C.int) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemDeviceOpen")
+		}
+	}()
+	return npu_drvMemDeviceOpen(a_t, a_devid, a_devfd)
+}
+
+//export npug_drvMemDeviceClose
+func npug_drvMemDeviceClose(a_t *C.npu_thread, a_devid C.uint) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemDeviceClose")
+		}
+	}()
+	return npu_drvMemDeviceClose(a_t, a_devid)
+}
+
+//export npug_halMemManagedRangeGetAttributes
+func npug_halMemManagedRangeGetAttributes(a_t *C.npu_thread, a_data *unsafe.Pointer, a_dataSizes *C.size_t, a_attributes *C.uint32_t, a_numAttributes C.size_t, a_devPtr C.DVdeviceptr, a_count C.size_t) (r C.DVresult) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMemManagedRangeGetAttributes")
+		}
+	}()
+	return npu_halMemManagedRangeGetAttributes(a_t, a_data, a_dataSizes, a_attributes, a_numAttributes, a_devPtr, a_count)
+}
+
 //export npug_rtCtxCreateEx
 func npug_rtCtxCreateEx(a_t *C.npu_thread, a_createCtx *C.rtContext_t, a_flags C.uint32_t, a_devId C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
