@@ -64,6 +64,11 @@ var symbolRules = map[string]rule{
 	"rtFreeHost":                     supported("as aclrtFreeHost"),
 	"rtMemset":                       supported("the low byte of val; as aclrtMemset"),
 	"rtMemsetAsync":                  supported("the low byte of val; as aclrtMemsetAsync"),
+	"rtEnableP2P":                    supported("halDeviceEnableP2P underneath (the driver's switch, which ACL copies accept as peer access); flag not checked"),
+	"rtDisableP2P":                   supported("halDeviceDisableP2P underneath; a pair not enabled ACL_ERROR_RT_PARAM_INVALID"),
+	"rtDeviceCanAccessPeer":          supported("halDeviceCanAccessPeer underneath: 1 for distinct devices, 0 on 310B"),
+	"rtsGetP2PStatus":                supported("1 while the driver's switch from devIdDes to phyIdSrc is on"),
+	"rtGetDevicePhyIdByIndex":        supported("identity: physical ids equal logical ids"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
