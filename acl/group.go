@@ -283,3 +283,15 @@ func withinGroup(c *Context, cube, vector uint32) (uint32, uint32) {
 func (g Group) String() string {
 	return fmt.Sprintf("group %d (%d AI Cores, %d vector cores, %d AI CPUs, %d SDMA)", g.ID, g.AICores, g.AIVectors, g.AICPUs, g.SDMAs)
 }
+
+// CurrentGroups returns the groups of the current context's device (the
+// rt* layer's rtGetGroupInfo).
+func CurrentGroups(t *Thread, fn string) ([]Group, error) {
+	_, gs, err := deviceGroups(t, fn)
+	return gs, err
+}
+
+// SetGroupMissing is the error of a group id the device does not have.
+func SetGroupMissing(fn string, id int32, n int) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist (ids 0..%d)", fn, id, n-1)
+}

@@ -69,6 +69,20 @@ var symbolRules = map[string]rule{
 	"rtDeviceCanAccessPeer":          supported("halDeviceCanAccessPeer underneath: 1 for distinct devices, 0 on 310B"),
 	"rtsGetP2PStatus":                supported("1 while the driver's switch from devIdDes to phyIdSrc is on"),
 	"rtGetDevicePhyIdByIndex":        supported("identity: physical ids equal logical ids"),
+	"rtGetGroupCount":                supported("310P: as aclrtGetGroupCount (docs/groups.md)"),
+	"rtSetGroup":                     supported("310P: as aclrtSetGroup"),
+	"rtGetGroupInfo":                 supported("310P: groupId -1 fills every group (cnt >= the count), else the one group"),
+	"rtMbufAlloc":                    supported("as aclrtAllocBuf"),
+	"rtMbufFree":                     supported("as aclrtFreeBuf"),
+	"rtMbufSetDataLen":               supported("as aclrtSetBufDataLen"),
+	"rtMbufGetDataLen":               supported("as aclrtGetBufDataLen"),
+	"rtMbufGetBuffAddr":              supported("the data area, as aclrtGetBufData"),
+	"rtMbufGetBuffSize":              supported("the data area's size"),
+	"rtMbufGetPrivInfo":              supported("the 96-byte user-data area (pinned host memory) that aclrtGet/SetBufUserData copy"),
+	"rtMbufCopyBufRef":               supported("as aclrtCopyBufRef"),
+	"rtMbufChainAppend":              supported("as aclrtAppendBufChain"),
+	"rtMbufChainGetMbufNum":          supported("as aclrtGetBufChainNum"),
+	"rtMbufChainGetMbuf":             supported("as aclrtGetBufFromChain"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
