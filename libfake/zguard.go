@@ -1487,6 +1487,72 @@ func npug_aclrtStreamWaitEventWithTimeout(a_t *C.npu_thread, a_stream C.aclrtStr
 	return npu_aclrtStreamWaitEventWithTimeout(a_t, a_stream, a_event, a_timeout)
 }
 
+//export npug_aclrtSetGroup
+func npug_aclrtSetGroup(a_t *C.npu_thread, a_groupId C.int32_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetGroup"))
+		}
+	}()
+	return npu_aclrtSetGroup(a_t, a_groupId)
+}
+
+//export npug_aclrtGetGroupCount
+func npug_aclrtGetGroupCount(a_t *C.npu_thread, a_count *C.uint32_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetGroupCount"))
+		}
+	}()
+	return npu_aclrtGetGroupCount(a_t, a_count)
+}
+
+//export npug_aclrtCreateGroupInfo
+func npug_aclrtCreateGroupInfo(a_t *C.npu_thread) (r *C.aclrtGroupInfo) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtCreateGroupInfo")
+		}
+	}()
+	return npu_aclrtCreateGroupInfo(a_t)
+}
+
+//export npug_aclrtDestroyGroupInfo
+func npug_aclrtDestroyGroupInfo(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyGroupInfo"))
+		}
+	}()
+	return npu_aclrtDestroyGroupInfo(a_t, a_groupInfo)
+}
+
+//export npug_aclrtGetAllGroupInfo
+func npug_aclrtGetAllGroupInfo(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetAllGroupInfo"))
+		}
+	}()
+	return npu_aclrtGetAllGroupInfo(a_t, a_groupInfo)
+}
+
+//export npug_aclrtGetGroupInfoDetail
+func npug_aclrtGetGroupInfoDetail(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo, a_groupIndex C.int32_t, a_attr C.aclrtGroupAttr, a_attrValue unsafe.Pointer, a_valueLen C.size_t, a_paramRetSize *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetGroupInfoDetail"))
+		}
+	}()
+	return npu_aclrtGetGroupInfoDetail(a_t, a_groupInfo, a_groupIndex, a_attr, a_attrValue, a_valueLen, a_paramRetSize)
+}
+
 //export npug_aclrtDeviceCanAccessPeer
 func npug_aclrtDeviceCanAccessPeer(a_t *C.npu_thread, a_can *C.int32_t, a_deviceId C.int32_t, a_peerDeviceId C.int32_t) (r C.aclError) {
 	debug.SetPanicOnFault(true)
@@ -2585,6 +2651,127 @@ func npug_aclrtGetFunctionName(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle
 		}
 	}()
 	return npu_aclrtGetFunctionName(a_t, a_funcHandle, a_maxLen, a_name)
+}
+
+//export npug_aclrtGetBufFromChain
+func npug_aclrtGetBufFromChain(a_t *C.npu_thread, a_headBuf C.aclrtMbuf, a_index C.uint32_t, a_buf *C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufFromChain"))
+		}
+	}()
+	return npu_aclrtGetBufFromChain(a_t, a_headBuf, a_index, a_buf)
+}
+
+//export npug_aclrtGetBufChainNum
+func npug_aclrtGetBufChainNum(a_t *C.npu_thread, a_headBuf C.aclrtMbuf, a_num *C.uint32_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufChainNum"))
+		}
+	}()
+	return npu_aclrtGetBufChainNum(a_t, a_headBuf, a_num)
+}
+
+//export npug_aclrtAppendBufChain
+func npug_aclrtAppendBufChain(a_t *C.npu_thread, a_headBuf C.aclrtMbuf, a_buf C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAppendBufChain"))
+		}
+	}()
+	return npu_aclrtAppendBufChain(a_t, a_headBuf, a_buf)
+}
+
+//export npug_aclrtCopyBufRef
+func npug_aclrtCopyBufRef(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_newBuf *C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCopyBufRef"))
+		}
+	}()
+	return npu_aclrtCopyBufRef(a_t, a_buf, a_newBuf)
+}
+
+//export npug_aclrtGetBufUserData
+func npug_aclrtGetBufUserData(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_dataPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufUserData"))
+		}
+	}()
+	return npu_aclrtGetBufUserData(a_t, a_buf, a_dataPtr, a_size, a_offset)
+}
+
+//export npug_aclrtSetBufUserData
+func npug_aclrtSetBufUserData(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_dataPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetBufUserData"))
+		}
+	}()
+	return npu_aclrtSetBufUserData(a_t, a_buf, a_dataPtr, a_size, a_offset)
+}
+
+//export npug_aclrtGetBufData
+func npug_aclrtGetBufData(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_dataPtr *unsafe.Pointer, a_size *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufData"))
+		}
+	}()
+	return npu_aclrtGetBufData(a_t, a_buf, a_dataPtr, a_size)
+}
+
+//export npug_aclrtGetBufDataLen
+func npug_aclrtGetBufDataLen(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_length *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufDataLen"))
+		}
+	}()
+	return npu_aclrtGetBufDataLen(a_t, a_buf, a_length)
+}
+
+//export npug_aclrtSetBufDataLen
+func npug_aclrtSetBufDataLen(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_length C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetBufDataLen"))
+		}
+	}()
+	return npu_aclrtSetBufDataLen(a_t, a_buf, a_length)
+}
+
+//export npug_aclrtFreeBuf
+func npug_aclrtFreeBuf(a_t *C.npu_thread, a_buf C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFreeBuf"))
+		}
+	}()
+	return npu_aclrtFreeBuf(a_t, a_buf)
+}
+
+//export npug_aclrtAllocBuf
+func npug_aclrtAllocBuf(a_t *C.npu_thread, a_buf *C.aclrtMbuf, a_size C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocBuf"))
+		}
+	}()
+	return npu_aclrtAllocBuf(a_t, a_buf, a_size)
 }
 
 //export npug_aclrtBinaryLoadFromData
@@ -5183,6 +5370,28 @@ func npug_halMemManagedRangeGetAttributes(a_t *C.npu_thread, a_data *unsafe.Poin
 	return npu_halMemManagedRangeGetAttributes(a_t, a_data, a_dataSizes, a_attributes, a_numAttributes, a_devPtr, a_count)
 }
 
+//export npug_rtEnableP2P
+func npug_rtEnableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEnableP2P"))
+		}
+	}()
+	return npu_rtEnableP2P(a_t, a_devIdDes, a_phyIdSrc, a_flag)
+}
+
+//export npug_rtDisableP2P
+func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDisableP2P"))
+		}
+	}()
+	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
+}
+
 //export npug_rtCtxCreateEx
 func npug_rtCtxCreateEx(a_t *C.npu_thread, a_createCtx *C.rtContext_t, a_flags C.uint32_t, a_devId C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5227,6 +5436,39 @@ func npug_rtCtxGetCurrent(a_t *C.npu_thread, a_currentCtx *C.rtContext_t) (r C.r
 	return npu_rtCtxGetCurrent(a_t, a_currentCtx)
 }
 
+//export npug_rtSetGroup
+func npug_rtSetGroup(a_t *C.npu_thread, a_groupId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetGroup"))
+		}
+	}()
+	return npu_rtSetGroup(a_t, a_groupId)
+}
+
+//export npug_rtGetGroupInfo
+func npug_rtGetGroupInfo(a_t *C.npu_thread, a_groupId C.int32_t, a_groupInfo *C.rtGroupInfo_t, a_cnt C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetGroupInfo"))
+		}
+	}()
+	return npu_rtGetGroupInfo(a_t, a_groupId, a_groupInfo, a_cnt)
+}
+
+//export npug_rtGetGroupCount
+func npug_rtGetGroupCount(a_t *C.npu_thread, a_cnt *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetGroupCount"))
+		}
+	}()
+	return npu_rtGetGroupCount(a_t, a_cnt)
+}
+
 //export npug_rtGetDeviceCount
 func npug_rtGetDeviceCount(a_t *C.npu_thread, a_cnt *C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5247,6 +5489,28 @@ func npug_rtSetDevice(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtSetDevice(a_t, a_devId)
+}
+
+//export npug_rtGetDevicePhyIdByIndex
+func npug_rtGetDevicePhyIdByIndex(a_t *C.npu_thread, a_devIndex C.uint32_t, a_phyId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDevicePhyIdByIndex"))
+		}
+	}()
+	return npu_rtGetDevicePhyIdByIndex(a_t, a_devIndex, a_phyId)
+}
+
+//export npug_rtDeviceCanAccessPeer
+func npug_rtDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int32_t, a_devId C.uint32_t, a_peerDevice C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceCanAccessPeer"))
+		}
+	}()
+	return npu_rtDeviceCanAccessPeer(a_t, a_canAccessPeer, a_devId, a_peerDevice)
 }
 
 //export npug_rtGetDevice
@@ -5491,6 +5755,94 @@ func npug_rtLaunchKernelByFuncHandleV3(a_t *C.npu_thread, a_funcHandle C.rtFuncH
 	return npu_rtLaunchKernelByFuncHandleV3(a_t, a_funcHandle, a_numBlocks, a_argsInfo, a_stm, a_cfgInfo)
 }
 
+//export npug_rtMbufAlloc
+func npug_rtMbufAlloc(a_t *C.npu_thread, a_memBuf *C.rtMbufPtr_t, a_size C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufAlloc"))
+		}
+	}()
+	return npu_rtMbufAlloc(a_t, a_memBuf, a_size)
+}
+
+//export npug_rtMbufFree
+func npug_rtMbufFree(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufFree"))
+		}
+	}()
+	return npu_rtMbufFree(a_t, a_memBuf)
+}
+
+//export npug_rtMbufSetDataLen
+func npug_rtMbufSetDataLen(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_length C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufSetDataLen"))
+		}
+	}()
+	return npu_rtMbufSetDataLen(a_t, a_memBuf, a_length)
+}
+
+//export npug_rtMbufGetDataLen
+func npug_rtMbufGetDataLen(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_length *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetDataLen"))
+		}
+	}()
+	return npu_rtMbufGetDataLen(a_t, a_memBuf, a_length)
+}
+
+//export npug_rtMbufGetBuffAddr
+func npug_rtMbufGetBuffAddr(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_buf *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetBuffAddr"))
+		}
+	}()
+	return npu_rtMbufGetBuffAddr(a_t, a_memBuf, a_buf)
+}
+
+//export npug_rtMbufGetBuffSize
+func npug_rtMbufGetBuffSize(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_totalSize *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetBuffSize"))
+		}
+	}()
+	return npu_rtMbufGetBuffSize(a_t, a_memBuf, a_totalSize)
+}
+
+//export npug_rtMbufGetPrivInfo
+func npug_rtMbufGetPrivInfo(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_priv *unsafe.Pointer, a_size *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetPrivInfo"))
+		}
+	}()
+	return npu_rtMbufGetPrivInfo(a_t, a_memBuf, a_priv, a_size)
+}
+
+//export npug_rtMbufCopyBufRef
+func npug_rtMbufCopyBufRef(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_newMemBuf *C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufCopyBufRef"))
+		}
+	}()
+	return npu_rtMbufCopyBufRef(a_t, a_memBuf, a_newMemBuf)
+}
+
 //export npug_rtMemcpy
 func npug_rtMemcpy(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5621,6 +5973,50 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 		}
 	}()
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtMbufChainAppend
+func npug_rtMbufChainAppend(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_memBuf C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufChainAppend"))
+		}
+	}()
+	return npu_rtMbufChainAppend(a_t, a_memBufChainHead, a_memBuf)
+}
+
+//export npug_rtMbufChainGetMbufNum
+func npug_rtMbufChainGetMbufNum(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_num *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufChainGetMbufNum"))
+		}
+	}()
+	return npu_rtMbufChainGetMbufNum(a_t, a_memBufChainHead, a_num)
+}
+
+//export npug_rtMbufChainGetMbuf
+func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_index C.uint32_t, a_memBuf *C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufChainGetMbuf"))
+		}
+	}()
+	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
+}
+
+//export npug_rtsGetP2PStatus
+func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_status *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetP2PStatus"))
+		}
+	}()
+	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
 }
 
 //export npug_rtsLaunchKernelWithConfig

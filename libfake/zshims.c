@@ -5034,8 +5034,7 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
 }
 
 static inline aclError emu_aclrtSetGroup(int32_t groupId) {
-    (void)groupId;
-    return (aclError)npu_unsupported(npu_self(), 134);
+    return npug_aclrtSetGroup(npu_self(), groupId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetGroup(int32_t groupId) {
@@ -5064,8 +5063,7 @@ NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
 }
 
 static inline aclError emu_aclrtGetGroupCount(uint32_t* count) {
-    (void)count;
-    return (aclError)npu_unsupported(npu_self(), 135);
+    return npug_aclrtGetGroupCount(npu_self(), count);
 }
 
 static NPU_HOOK aclError hook_aclrtGetGroupCount(uint32_t* count) {
@@ -5094,8 +5092,7 @@ NPU_EXPORT aclError aclrtGetGroupCount(uint32_t* count) {
 }
 
 static inline aclrtGroupInfo* emu_aclrtCreateGroupInfo(void) {
-    npu_unsupported(npu_self(), 136);
-    return NULL;
+    return npug_aclrtCreateGroupInfo(npu_self());
 }
 
 static NPU_HOOK aclrtGroupInfo* hook_aclrtCreateGroupInfo(void) {
@@ -5123,8 +5120,7 @@ NPU_EXPORT aclrtGroupInfo* aclrtCreateGroupInfo(void) {
 }
 
 static inline aclError emu_aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
-    (void)groupInfo;
-    return (aclError)npu_unsupported(npu_self(), 137);
+    return npug_aclrtDestroyGroupInfo(npu_self(), groupInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
@@ -5153,8 +5149,7 @@ NPU_EXPORT aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
 }
 
 static inline aclError emu_aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
-    (void)groupInfo;
-    return (aclError)npu_unsupported(npu_self(), 138);
+    return npug_aclrtGetAllGroupInfo(npu_self(), groupInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
@@ -5183,13 +5178,7 @@ NPU_EXPORT aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
 }
 
 static inline aclError emu_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
-    (void)groupInfo;
-    (void)groupIndex;
-    (void)attr;
-    (void)attrValue;
-    (void)valueLen;
-    (void)paramRetSize;
-    return (aclError)npu_unsupported(npu_self(), 139);
+    return npug_aclrtGetGroupInfoDetail(npu_self(), (aclrtGroupInfo*)groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
@@ -8614,10 +8603,7 @@ NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t ma
 }
 
 static inline aclError emu_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
-    (void)headBuf;
-    (void)index;
-    (void)buf;
-    return (aclError)npu_unsupported(npu_self(), 250);
+    return npug_aclrtGetBufFromChain(npu_self(), headBuf, index, buf);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
@@ -8648,9 +8634,7 @@ NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclr
 }
 
 static inline aclError emu_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
-    (void)headBuf;
-    (void)num;
-    return (aclError)npu_unsupported(npu_self(), 251);
+    return npug_aclrtGetBufChainNum(npu_self(), headBuf, num);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
@@ -8680,9 +8664,7 @@ NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
 }
 
 static inline aclError emu_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
-    (void)headBuf;
-    (void)buf;
-    return (aclError)npu_unsupported(npu_self(), 252);
+    return npug_aclrtAppendBufChain(npu_self(), headBuf, buf);
 }
 
 static NPU_HOOK aclError hook_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
@@ -8712,9 +8694,7 @@ NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
 }
 
 static inline aclError emu_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
-    (void)buf;
-    (void)newBuf;
-    return (aclError)npu_unsupported(npu_self(), 253);
+    return npug_aclrtCopyBufRef(npu_self(), buf, newBuf);
 }
 
 static NPU_HOOK aclError hook_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
@@ -8744,11 +8724,7 @@ NPU_EXPORT aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
 }
 
 static inline aclError emu_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
-    (void)buf;
-    (void)dataPtr;
-    (void)size;
-    (void)offset;
-    return (aclError)npu_unsupported(npu_self(), 254);
+    return npug_aclrtGetBufUserData(npu_self(), buf, dataPtr, size, offset);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
@@ -8780,11 +8756,7 @@ NPU_EXPORT aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size
 }
 
 static inline aclError emu_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
-    (void)buf;
-    (void)dataPtr;
-    (void)size;
-    (void)offset;
-    return (aclError)npu_unsupported(npu_self(), 255);
+    return npug_aclrtSetBufUserData(npu_self(), buf, (void*)dataPtr, size, offset);
 }
 
 static NPU_HOOK aclError hook_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
@@ -8816,10 +8788,7 @@ NPU_EXPORT aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size
 }
 
 static inline aclError emu_aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
-    (void)buf;
-    (void)dataPtr;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 256);
+    return npug_aclrtGetBufData(npu_self(), buf, dataPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
@@ -8850,9 +8819,7 @@ NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t*
 }
 
 static inline aclError emu_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
-    (void)buf;
-    (void)len;
-    return (aclError)npu_unsupported(npu_self(), 257);
+    return npug_aclrtGetBufDataLen(npu_self(), buf, len);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
@@ -8882,9 +8849,7 @@ NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
 }
 
 static inline aclError emu_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
-    (void)buf;
-    (void)len;
-    return (aclError)npu_unsupported(npu_self(), 258);
+    return npug_aclrtSetBufDataLen(npu_self(), buf, len);
 }
 
 static NPU_HOOK aclError hook_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
@@ -8914,8 +8879,7 @@ NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
 }
 
 static inline aclError emu_aclrtFreeBuf(aclrtMbuf buf) {
-    (void)buf;
-    return (aclError)npu_unsupported(npu_self(), 259);
+    return npug_aclrtFreeBuf(npu_self(), buf);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeBuf(aclrtMbuf buf) {
@@ -8944,9 +8908,7 @@ NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
 }
 
 static inline aclError emu_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
-    (void)buf;
-    (void)size;
-    return (aclError)npu_unsupported(npu_self(), 260);
+    return npug_aclrtAllocBuf(npu_self(), buf, size);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
@@ -17547,10 +17509,7 @@ NPU_EXPORT rtError_t rtsDeviceGetCapability(int32_t deviceId, int32_t devFeature
 }
 
 static inline rtError_t emu_rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
-    (void)devIdDes;
-    (void)phyIdSrc;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 556);
+    return npug_rtEnableP2P(npu_self(), devIdDes, phyIdSrc, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t flag) {
@@ -17581,9 +17540,7 @@ NPU_EXPORT rtError_t rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t 
 }
 
 static inline rtError_t emu_rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
-    (void)devIdDes;
-    (void)phyIdSrc;
-    return (rtError_t)npu_unsupported(npu_self(), 557);
+    return npug_rtDisableP2P(npu_self(), devIdDes, phyIdSrc);
 }
 
 static NPU_HOOK rtError_t hook_rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
@@ -18069,8 +18026,7 @@ NPU_EXPORT rtError_t rtCtxGetCurrent(rtContext_t* currentCtx) {
 }
 
 static inline rtError_t emu_rtSetGroup(int32_t groupId) {
-    (void)groupId;
-    return (rtError_t)npu_unsupported(npu_self(), 573);
+    return npug_rtSetGroup(npu_self(), groupId);
 }
 
 static NPU_HOOK rtError_t hook_rtSetGroup(int32_t groupId) {
@@ -18099,10 +18055,7 @@ NPU_EXPORT rtError_t rtSetGroup(int32_t groupId) {
 }
 
 static inline rtError_t emu_rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
-    (void)groupId;
-    (void)groupInfo;
-    (void)cnt;
-    return (rtError_t)npu_unsupported(npu_self(), 574);
+    return npug_rtGetGroupInfo(npu_self(), groupId, groupInfo, cnt);
 }
 
 static NPU_HOOK rtError_t hook_rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, uint32_t cnt) {
@@ -18133,8 +18086,7 @@ NPU_EXPORT rtError_t rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, u
 }
 
 static inline rtError_t emu_rtGetGroupCount(uint32_t* cnt) {
-    (void)cnt;
-    return (rtError_t)npu_unsupported(npu_self(), 575);
+    return npug_rtGetGroupCount(npu_self(), cnt);
 }
 
 static NPU_HOOK rtError_t hook_rtGetGroupCount(uint32_t* cnt) {
@@ -18285,9 +18237,7 @@ NPU_EXPORT rtError_t rtSetDevice(int32_t devId) {
 }
 
 static inline rtError_t emu_rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
-    (void)devIndex;
-    (void)phyId;
-    return (rtError_t)npu_unsupported(npu_self(), 580);
+    return npug_rtGetDevicePhyIdByIndex(npu_self(), devIndex, phyId);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId) {
@@ -18317,10 +18267,7 @@ NPU_EXPORT rtError_t rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId)
 }
 
 static inline rtError_t emu_rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
-    (void)canAccessPeer;
-    (void)devId;
-    (void)peerDevice;
-    return (rtError_t)npu_unsupported(npu_self(), 581);
+    return npug_rtDeviceCanAccessPeer(npu_self(), canAccessPeer, devId, peerDevice);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devId, uint32_t peerDevice) {
@@ -20824,9 +20771,7 @@ NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttri
 }
 
 static inline rtError_t emu_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
-    (void)memBuf;
-    (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 660);
+    return npug_rtMbufAlloc(npu_self(), memBuf, size);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
@@ -20856,8 +20801,7 @@ NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
 }
 
 static inline rtError_t emu_rtMbufFree(rtMbufPtr_t memBuf) {
-    (void)memBuf;
-    return (rtError_t)npu_unsupported(npu_self(), 661);
+    return npug_rtMbufFree(npu_self(), memBuf);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufFree(rtMbufPtr_t memBuf) {
@@ -20886,9 +20830,7 @@ NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
 }
 
 static inline rtError_t emu_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
-    (void)memBuf;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 662);
+    return npug_rtMbufSetDataLen(npu_self(), memBuf, len);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
@@ -20918,9 +20860,7 @@ NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
 }
 
 static inline rtError_t emu_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
-    (void)memBuf;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 663);
+    return npug_rtMbufGetDataLen(npu_self(), memBuf, len);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
@@ -20950,9 +20890,7 @@ NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
 }
 
 static inline rtError_t emu_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
-    (void)memBuf;
-    (void)buf;
-    return (rtError_t)npu_unsupported(npu_self(), 664);
+    return npug_rtMbufGetBuffAddr(npu_self(), memBuf, buf);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
@@ -20982,9 +20920,7 @@ NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
 }
 
 static inline rtError_t emu_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
-    (void)memBuf;
-    (void)totalSize;
-    return (rtError_t)npu_unsupported(npu_self(), 665);
+    return npug_rtMbufGetBuffSize(npu_self(), memBuf, totalSize);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
@@ -21014,10 +20950,7 @@ NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) 
 }
 
 static inline rtError_t emu_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
-    (void)memBuf;
-    (void)priv;
-    (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 666);
+    return npug_rtMbufGetPrivInfo(npu_self(), memBuf, priv, size);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
@@ -21048,9 +20981,7 @@ NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t
 }
 
 static inline rtError_t emu_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
-    (void)memBuf;
-    (void)newMemBuf;
-    return (rtError_t)npu_unsupported(npu_self(), 667);
+    return npug_rtMbufCopyBufRef(npu_self(), memBuf, newMemBuf);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
@@ -22658,9 +22589,7 @@ NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t c
 }
 
 static inline rtError_t emu_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
-    (void)memBufChainHead;
-    (void)memBuf;
-    return (rtError_t)npu_unsupported(npu_self(), 714);
+    return npug_rtMbufChainAppend(npu_self(), memBufChainHead, memBuf);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
@@ -22690,9 +22619,7 @@ NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t 
 }
 
 static inline rtError_t emu_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
-    (void)memBufChainHead;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 715);
+    return npug_rtMbufChainGetMbufNum(npu_self(), memBufChainHead, num);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
@@ -22722,10 +22649,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t
 }
 
 static inline rtError_t emu_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
-    (void)memBufChainHead;
-    (void)index;
-    (void)memBuf;
-    return (rtError_t)npu_unsupported(npu_self(), 716);
+    return npug_rtMbufChainGetMbuf(npu_self(), memBufChainHead, index, memBuf);
 }
 
 static NPU_HOOK rtError_t hook_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
@@ -24576,10 +24500,7 @@ NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, 
 }
 
 static inline rtError_t emu_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
-    (void)devIdDes;
-    (void)phyIdSrc;
-    (void)status;
-    return (rtError_t)npu_unsupported(npu_self(), 772);
+    return npug_rtsGetP2PStatus(npu_self(), devIdDes, phyIdSrc, status);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
