@@ -77,6 +77,11 @@ func mbufOf(fn, name string, h Handle) (*Mbuf, error) {
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x was freed or never allocated", fn, name, uintptr(h))
 	}
+	// aclFinalize ends the node and its pinned memory: an mbuf of an
+	// earlier node is gone, never touched.
+	if n, err := theNode(); err != nil || n != m.data.node {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x belonged to a runtime that aclFinalize ended", fn, name, uintptr(h))
+	}
 	return m, nil
 }
 

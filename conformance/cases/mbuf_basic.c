@@ -105,7 +105,14 @@ int main(void)
     CHECK_ERR(aclrtFreeBuf(NULL), ACL_ERROR_INVALID_PARAM);
     CHECK_ERR(aclrtGetBufData(NULL, &data, &size), ACL_ERROR_INVALID_PARAM);
 
+    /* An mbuf still allocated at aclFinalize goes with the runtime. */
+    aclrtMbuf keep = NULL;
+    CHECK_OK(aclrtAllocBuf(&keep, 32));
     CHECK_OK(aclrtResetDevice(0));
+    CHECK_OK(aclFinalize());
+    CHECK_OK(aclInit(NULL));
+    CHECK_ERR(aclrtGetBufUserData(keep, back, 4, 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ERR(aclrtFreeBuf(keep), ACL_ERROR_INVALID_PARAM);
     CHECK_OK(aclFinalize());
     return 0;
 }
