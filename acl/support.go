@@ -528,6 +528,14 @@ var symbolRules = map[string]rule{
 	"aclrtAppendBufChain":  supported("vendor-reserved API, implemented (docs/groups.md): an mbuf in no chain joins the end of a head's chain"),
 	"aclrtGetBufChainNum":  supported("vendor-reserved API, implemented (docs/groups.md): head included"),
 	"aclrtGetBufFromChain": supported("vendor-reserved API, implemented (docs/groups.md): index 0 is the head"),
+
+	// Process snapshots (950/A3/A2 only): acl/snapshot.go, docs/groups.md.
+	"aclrtSnapShotProcessLock":        supported("950/A3/A2 only; the calling process's pid; LOCK_PRE callbacks, then every opened device drains; task submission is not blocked while locked"),
+	"aclrtSnapShotProcessUnlock":      supported("950/A3/A2 only; UNLOCK_POST callbacks"),
+	"aclrtSnapShotProcessBackup":      supported("950/A3/A2 only; while locked: the content of every ACL device allocation to host memory (managed, VMM and HAL memory not included)"),
+	"aclrtSnapShotProcessRestore":     supported("950/A3/A2 only; while locked, after a backup: each backed-up allocation that still exists gets its content back"),
+	"aclrtSnapShotCallbackRegister":   supported("950/A3/A2 only; called per opened device in registration order; non-zero return ACL_ERROR_SNAPSHOT_CALLBACK_FAILED"),
+	"aclrtSnapShotCallbackUnregister": supported("950/A3/A2 only"),
 }
 
 var support = sync.OnceValue(func() *abi.Table {
