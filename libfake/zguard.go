@@ -3720,6 +3720,72 @@ func npug_aclrtMemGetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_locati
 	return npu_aclrtMemGetAccess(a_t, a_virPtr, a_location, a_flag)
 }
 
+//export npug_aclrtSnapShotProcessLock
+func npug_aclrtSnapShotProcessLock(a_t *C.npu_thread, a_pid C.int, a_reserve unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessLock"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessLock(a_t, a_pid, a_reserve)
+}
+
+//export npug_aclrtSnapShotProcessUnlock
+func npug_aclrtSnapShotProcessUnlock(a_t *C.npu_thread, a_pid C.int, a_reserve unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessUnlock"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessUnlock(a_t, a_pid, a_reserve)
+}
+
+//export npug_aclrtSnapShotProcessBackup
+func npug_aclrtSnapShotProcessBackup(a_t *C.npu_thread, a_pid C.int, a_args *C.aclrtSnapShotBackupArgs) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessBackup"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessBackup(a_t, a_pid, a_args)
+}
+
+//export npug_aclrtSnapShotProcessRestore
+func npug_aclrtSnapShotProcessRestore(a_t *C.npu_thread, a_pid C.int, a_args *C.aclrtSnapShotRestoreArgs) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessRestore"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessRestore(a_t, a_pid, a_args)
+}
+
+//export npug_aclrtSnapShotCallbackRegister
+func npug_aclrtSnapShotCallbackRegister(a_t *C.npu_thread, a_stage C.aclrtSnapShotStage, a_callback C.aclrtSnapShotCallBack, a_args unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotCallbackRegister"))
+		}
+	}()
+	return npu_aclrtSnapShotCallbackRegister(a_t, a_stage, a_callback, a_args)
+}
+
+//export npug_aclrtSnapShotCallbackUnregister
+func npug_aclrtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.aclrtSnapShotStage, a_callback C.aclrtSnapShotCallBack) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotCallbackUnregister"))
+		}
+	}()
+	return npu_aclrtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
+}
+
 //export npug_aclrtCacheLastTaskOpInfo
 func npug_aclrtCacheLastTaskOpInfo(a_t *C.npu_thread, a_infoPtr unsafe.Pointer, a_infoSize C.size_t) (r C.aclError) {
 	debug.SetPanicOnFault(true)

@@ -12109,9 +12109,7 @@ NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, 
 }
 
 static inline aclError emu_aclrtSnapShotProcessLock(int pid, void* reserve) {
-    (void)pid;
-    (void)reserve;
-    return (aclError)npu_unsupported(npu_self(), 362);
+    return npug_aclrtSnapShotProcessLock(npu_self(), pid, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessLock(int pid, void* reserve) {
@@ -12141,9 +12139,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
 }
 
 static inline aclError emu_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
-    (void)pid;
-    (void)reserve;
-    return (aclError)npu_unsupported(npu_self(), 363);
+    return npug_aclrtSnapShotProcessUnlock(npu_self(), pid, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
@@ -12173,9 +12169,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
 }
 
 static inline aclError emu_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
-    (void)pid;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 364);
+    return npug_aclrtSnapShotProcessBackup(npu_self(), pid, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
@@ -12205,9 +12199,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs*
 }
 
 static inline aclError emu_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
-    (void)pid;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 365);
+    return npug_aclrtSnapShotProcessRestore(npu_self(), pid, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
@@ -12237,10 +12229,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArg
 }
 
 static inline aclError emu_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
-    (void)stage;
-    (void)callback;
-    (void)args;
-    return (aclError)npu_unsupported(npu_self(), 366);
+    return npug_aclrtSnapShotCallbackRegister(npu_self(), stage, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
@@ -12271,9 +12260,7 @@ NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclr
 }
 
 static inline aclError emu_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
-    (void)stage;
-    (void)callback;
-    return (aclError)npu_unsupported(npu_self(), 367);
+    return npug_aclrtSnapShotCallbackUnregister(npu_self(), stage, callback);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
