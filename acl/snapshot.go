@@ -50,8 +50,8 @@ var snapshot struct {
 	mu     sync.Mutex // guards the fields; never held while a callback runs
 	cbs    [abi.ACL_RT_SNAPSHOT_UNLOCK_POST + 1][]snapshotCB
 	locked bool
-	backup []snapshotBlock // nil until a backup
-	node   *emu.Node       // the node of the backup
+	backup []snapshotBlock // the saved allocations
+	node   *emu.Node       // the node of the backup; nil before any
 }
 
 // snapshotFamilies are the SoCs with process snapshots.
@@ -242,7 +242,7 @@ func SnapShotProcessRestore(t *Thread, pid int32, haveArgs bool) error {
 	snapshot.mu.Lock()
 	blocks, node := snapshot.backup, snapshot.node
 	snapshot.mu.Unlock()
-	if blocks == nil || node != rt.node.Load() {
+	if node == nil || node != rt.node.Load() {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "%s: no backup of this runtime (aclrtSnapShotProcessBackup)", fn)
 	}
 	devs := openedDevices()

@@ -83,6 +83,12 @@ var symbolRules = map[string]rule{
 	"rtMbufChainAppend":              supported("as aclrtAppendBufChain"),
 	"rtMbufChainGetMbufNum":          supported("as aclrtGetBufChainNum"),
 	"rtMbufChainGetMbuf":             supported("as aclrtGetBufFromChain"),
+	"rtSnapShotProcessLock":          supported("950/A3/A2: the calling process, as aclrtSnapShotProcessLock"),
+	"rtSnapShotProcessUnlock":        supported("950/A3/A2: as aclrtSnapShotProcessUnlock"),
+	"rtSnapShotProcessBackup":        supported("950/A3/A2: as aclrtSnapShotProcessBackup"),
+	"rtSnapShotProcessRestore":       supported("950/A3/A2: as aclrtSnapShotProcessRestore"),
+	"rtSnapShotCallbackRegister":     supported("950/A3/A2: the same callbacks as aclrtSnapShotCallbackRegister"),
+	"rtSnapShotCallbackUnregister":   supported("950/A3/A2: as aclrtSnapShotCallbackUnregister"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
