@@ -6095,3 +6095,69 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 	}()
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
 }
+
+//export npug_rtSnapShotProcessLock
+func npug_rtSnapShotProcessLock(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessLock"))
+		}
+	}()
+	return npu_rtSnapShotProcessLock(a_t)
+}
+
+//export npug_rtSnapShotProcessUnlock
+func npug_rtSnapShotProcessUnlock(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessUnlock"))
+		}
+	}()
+	return npu_rtSnapShotProcessUnlock(a_t)
+}
+
+//export npug_rtSnapShotProcessBackup
+func npug_rtSnapShotProcessBackup(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessBackup"))
+		}
+	}()
+	return npu_rtSnapShotProcessBackup(a_t)
+}
+
+//export npug_rtSnapShotProcessRestore
+func npug_rtSnapShotProcessRestore(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessRestore"))
+		}
+	}()
+	return npu_rtSnapShotProcessRestore(a_t)
+}
+
+//export npug_rtSnapShotCallbackRegister
+func npug_rtSnapShotCallbackRegister(a_t *C.npu_thread, a_stage C.rtSnapShotStage, a_callback C.rtSnapShotCallBack, a_args unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotCallbackRegister"))
+		}
+	}()
+	return npu_rtSnapShotCallbackRegister(a_t, a_stage, a_callback, a_args)
+}
+
+//export npug_rtSnapShotCallbackUnregister
+func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotStage, a_callback C.rtSnapShotCallBack) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotCallbackUnregister"))
+		}
+	}()
+	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
+}

@@ -26996,7 +26996,7 @@ NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t str
 }
 
 static inline rtError_t emu_rtSnapShotProcessLock(void) {
-    return (rtError_t)npu_unsupported(npu_self(), 847);
+    return npug_rtSnapShotProcessLock(npu_self());
 }
 
 static NPU_HOOK rtError_t hook_rtSnapShotProcessLock(void) {
@@ -27024,7 +27024,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessUnlock(void) {
-    return (rtError_t)npu_unsupported(npu_self(), 848);
+    return npug_rtSnapShotProcessUnlock(npu_self());
 }
 
 static NPU_HOOK rtError_t hook_rtSnapShotProcessUnlock(void) {
@@ -27052,7 +27052,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessBackup(void) {
-    return (rtError_t)npu_unsupported(npu_self(), 849);
+    return npug_rtSnapShotProcessBackup(npu_self());
 }
 
 static NPU_HOOK rtError_t hook_rtSnapShotProcessBackup(void) {
@@ -27080,7 +27080,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessRestore(void) {
-    return (rtError_t)npu_unsupported(npu_self(), 850);
+    return npug_rtSnapShotProcessRestore(npu_self());
 }
 
 static NPU_HOOK rtError_t hook_rtSnapShotProcessRestore(void) {
@@ -27108,10 +27108,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
 }
 
 static inline rtError_t emu_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
-    (void)stage;
-    (void)callback;
-    (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 851);
+    return npug_rtSnapShotCallbackRegister(npu_self(), stage, callback, args);
 }
 
 static NPU_HOOK rtError_t hook_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
@@ -27142,9 +27139,7 @@ NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapSho
 }
 
 static inline rtError_t emu_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
-    (void)stage;
-    (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 852);
+    return npug_rtSnapShotCallbackUnregister(npu_self(), stage, callback);
 }
 
 static NPU_HOOK rtError_t hook_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
