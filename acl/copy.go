@@ -78,8 +78,9 @@ func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
 // peer access enabled in either direction.
 func peerEnabled(a, b *device) bool {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return a.peers[b.id] || b.peers[a.id]
+	enabled := a.peers[b.id] || b.peers[a.id]
+	rt.mu.Unlock()
+	return enabled || driverPeer(a.id, b.id)
 }
 
 // copyPlan is the resolved direction of one copy.

@@ -78,6 +78,7 @@ func launchCap(t *Thread, s *Stream, spec *tsfw.KernelSpec) uint32 {
 	d := s.ctx.dev
 	cube := effectiveLimit(t, d, abi.ACL_RT_DEV_RES_CUBE_CORE)
 	vector := effectiveLimit(t, d, abi.ACL_RT_DEV_RES_VECTOR_CORE)
+	cube, vector = withinGroup(s.ctx, cube, vector) // group.go
 	if d.emu.SoC.VectorCores == 0 {
 		// Vector blocks run on the AI Cores, which the cube limit counts.
 		vector = cube

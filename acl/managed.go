@@ -638,11 +638,9 @@ func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) 
 // from either side (as for copies, peerEnabled).
 func peerWith(d *device, id int32) bool {
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if d.peers[id] {
-		return true
-	}
-	return int(id) < len(rt.devs) && rt.devs[id] != nil && rt.devs[id].peers[d.id]
+	enabled := d.peers[id] || int(id) < len(rt.devs) && rt.devs[id] != nil && rt.devs[id].peers[d.id]
+	rt.mu.Unlock()
+	return enabled || driverPeer(d.id, id)
 }
 
 // managedPointer fills aclrtPointerGetAttributes for managed memory: type

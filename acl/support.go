@@ -507,6 +507,35 @@ var symbolRules = map[string]rule{
 	"aclrtSetMemcpyDesc":                          supported("descriptor, source and destination in one device's memory"),
 	"aclrtMemcpyAsyncWithDesc":                    supported("the descriptor is read when the stream reaches the copy"),
 	"aclrtMemcpyAsyncWithOffset":                  supported("both base addresses are read when the stream reaches the copy; the address cells are device or pinned host memory"),
+
+	// Core groups (310P only, the spec's support column): acl/group.go, docs/groups.md.
+	"aclrtGetGroupCount":      supported("310P only: NPUEMU_CORE_GROUPS groups per device (default 1, the whole device); other SoCs ACL_ERROR_RT_FEATURE_NOT_SUPPORT"),
+	"aclrtCreateGroupInfo":    supported("310P only: room for the device's groups, zero until aclrtGetAllGroupInfo; NULL on error"),
+	"aclrtDestroyGroupInfo":   supported("310P only: NULL or stale ACL_ERROR_INVALID_PARAM"),
+	"aclrtGetAllGroupInfo":    supported("310P only: AI Cores, vector cores, AI CPUs and SDMA engines split evenly, ASQNUM 32 per group"),
+	"aclrtGetGroupInfoDetail": supported("310P only: every aclrtGroupAttr, an int each (paramRetSize 4)"),
+	"aclrtSetGroup":           supported("310P only: the current context's later kernels use at most the group's AI Cores and vector cores; unknown id ACL_ERROR_RT_GROUP_NOT_CREATE"),
+
+	// Shared buffers: acl/mbuf.go, docs/groups.md. The vendor marks the API reserved; npuemu implements its descriptions.
+	"aclrtAllocBuf":        supported("vendor-reserved API, implemented (docs/groups.md): data area in the node's pinned host memory; data length starts at the whole area"),
+	"aclrtFreeBuf":         supported("vendor-reserved API, implemented (docs/groups.md): a chain's head frees the chain; a data area goes with its last head; an appended member alone is refused"),
+	"aclrtGetBufData":      supported("vendor-reserved API, implemented (docs/groups.md): the data area's address and size"),
+	"aclrtGetBufDataLen":   supported("vendor-reserved API, implemented (docs/groups.md): the valid data length"),
+	"aclrtSetBufDataLen":   supported("vendor-reserved API, implemented (docs/groups.md): 0..the data area's size"),
+	"aclrtGetBufUserData":  supported("vendor-reserved API, implemented (docs/groups.md): a 96-byte user-data area per head (size > 0, size + offset <= 96)"),
+	"aclrtSetBufUserData":  supported("vendor-reserved API, implemented (docs/groups.md): a 96-byte user-data area per head (size > 0, size + offset <= 96)"),
+	"aclrtCopyBufRef":      supported("vendor-reserved API, implemented (docs/groups.md): a new head over the same data area (data length and user data copied)"),
+	"aclrtAppendBufChain":  supported("vendor-reserved API, implemented (docs/groups.md): an mbuf in no chain joins the end of a head's chain"),
+	"aclrtGetBufChainNum":  supported("vendor-reserved API, implemented (docs/groups.md): head included"),
+	"aclrtGetBufFromChain": supported("vendor-reserved API, implemented (docs/groups.md): index 0 is the head"),
+
+	// Process snapshots (950/A3/A2 only): acl/snapshot.go, docs/groups.md.
+	"aclrtSnapShotProcessLock":        supported("950/A3/A2 only; the calling process's pid; LOCK_PRE callbacks, then every opened device drains; task submission is not blocked while locked"),
+	"aclrtSnapShotProcessUnlock":      supported("950/A3/A2 only; UNLOCK_POST callbacks"),
+	"aclrtSnapShotProcessBackup":      supported("950/A3/A2 only; while locked: the content of every ACL device allocation to host memory (managed, VMM and HAL memory not included)"),
+	"aclrtSnapShotProcessRestore":     supported("950/A3/A2 only; while locked, after a backup: each backed-up allocation that still exists gets its content back"),
+	"aclrtSnapShotCallbackRegister":   supported("950/A3/A2 only; called per opened device in registration order; non-zero return ACL_ERROR_SNAPSHOT_CALLBACK_FAILED"),
+	"aclrtSnapShotCallbackUnregister": supported("950/A3/A2 only"),
 }
 
 var support = sync.OnceValue(func() *abi.Table {

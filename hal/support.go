@@ -116,6 +116,15 @@ var symbolRules = map[string]rule{
 	"dsmi_get_device_info":    partial("MEMORY capacity (struct dsmi_memory_info, MB) and ECC enable; QOS, HOST_AICPU, SVM and the rest DRV_ERROR_NOT_SUPPORT (the spec gives no buffer layouts)"),
 	"dsmi_get_memory_info_v2": partial("the DDR view: DRV_ERROR_NOT_SUPPORT on A2/A3, which have HBM only"),
 	"dsmi_get_board_info":     notImplemented("struct dsmi_board_info_stru has no documented layout"),
+
+	// Calls HAL programs make that hal-api.md does not tabulate
+	// (cmd/specgen/hal_public.go): hal/p2p.go, hal/uvm_range.go.
+	"halDeviceCanAccessPeer":          supported("1 for two distinct devices of the node, 0 on 310B (no P2P); peer_dev is a physical id, equal to the logical id here"),
+	"halDeviceEnableP2P":              supported("a per-process record of the directed pair; enabling twice succeeds; 310B DRV_ERROR_NOT_SUPPORT; flag is not checked"),
+	"halDeviceDisableP2P":             supported("a pair that is not enabled DRV_ERROR_INVALID_VALUE"),
+	"drvMemDeviceOpen":                supported("opens the device's memory (as the first allocation would); a repeated open succeeds; devfd is not checked (no device file)"),
+	"drvMemDeviceClose":               supported("pairs with drvMemDeviceOpen; the device's memory stays the process's until aclFinalize"),
+	"halMemManagedRangeGetAttributes": supported("every DEVMM_MEM_RANGE_ATTRIBUTE of a managed range, LAST_PREFETCH_* included; -1 host, -2 unset or mixed"),
 }
 
 var support = sync.OnceValue(func() *abi.Table {

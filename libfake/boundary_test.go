@@ -113,7 +113,7 @@ func runFixture(tb testing.TB, args ...string) (stdout, stderr string) {
 }
 
 func TestBoundary(t *testing.T) {
-	for _, name := range []string{"aclrtFreeBuf", "aclrtAllocBuf", "aclrtGetBufChainNum"} {
+	for _, name := range []string{"aclrtUnSubscribeHostFunc", "aclrtSubscribeHostFunc", "aclrtProcessHostFunc"} {
 		e, ok := acl.SupportOf(name)
 		require.True(t, ok, name)
 		require.Equal(t, abi.Unsupported, e.Status, "%s: the fixture expects it unsupported", name)

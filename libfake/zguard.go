@@ -1541,6 +1541,72 @@ func npug_aclrtStreamWaitEventWithTimeout(a_t *C.npu_thread, a_stream C.aclrtStr
 	return npu_aclrtStreamWaitEventWithTimeout(a_t, a_stream, a_event, a_timeout)
 }
 
+//export npug_aclrtSetGroup
+func npug_aclrtSetGroup(a_t *C.npu_thread, a_groupId C.int32_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetGroup"))
+		}
+	}()
+	return npu_aclrtSetGroup(a_t, a_groupId)
+}
+
+//export npug_aclrtGetGroupCount
+func npug_aclrtGetGroupCount(a_t *C.npu_thread, a_count *C.uint32_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetGroupCount"))
+		}
+	}()
+	return npu_aclrtGetGroupCount(a_t, a_count)
+}
+
+//export npug_aclrtCreateGroupInfo
+func npug_aclrtCreateGroupInfo(a_t *C.npu_thread) (r *C.aclrtGroupInfo) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "aclrtCreateGroupInfo")
+		}
+	}()
+	return npu_aclrtCreateGroupInfo(a_t)
+}
+
+//export npug_aclrtDestroyGroupInfo
+func npug_aclrtDestroyGroupInfo(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtDestroyGroupInfo"))
+		}
+	}()
+	return npu_aclrtDestroyGroupInfo(a_t, a_groupInfo)
+}
+
+//export npug_aclrtGetAllGroupInfo
+func npug_aclrtGetAllGroupInfo(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetAllGroupInfo"))
+		}
+	}()
+	return npu_aclrtGetAllGroupInfo(a_t, a_groupInfo)
+}
+
+//export npug_aclrtGetGroupInfoDetail
+func npug_aclrtGetGroupInfoDetail(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo, a_groupIndex C.int32_t, a_attr C.aclrtGroupAttr, a_attrValue unsafe.Pointer, a_valueLen C.size_t, a_paramRetSize *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetGroupInfoDetail"))
+		}
+	}()
+	return npu_aclrtGetGroupInfoDetail(a_t, a_groupInfo, a_groupIndex, a_attr, a_attrValue, a_valueLen, a_paramRetSize)
+}
+
 //export npug_aclrtDeviceCanAccessPeer
 func npug_aclrtDeviceCanAccessPeer(a_t *C.npu_thread, a_can *C.int32_t, a_deviceId C.int32_t, a_peerDeviceId C.int32_t) (r C.aclError) {
 	debug.SetPanicOnFault(true)
@@ -2743,6 +2809,127 @@ func npug_aclrtGetFunctionName(a_t *C.npu_thread, a_funcHandle C.aclrtFuncHandle
 	return npu_aclrtGetFunctionName(a_t, a_funcHandle, a_maxLen, a_name)
 }
 
+//export npug_aclrtGetBufFromChain
+func npug_aclrtGetBufFromChain(a_t *C.npu_thread, a_headBuf C.aclrtMbuf, a_index C.uint32_t, a_buf *C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufFromChain"))
+		}
+	}()
+	return npu_aclrtGetBufFromChain(a_t, a_headBuf, a_index, a_buf)
+}
+
+//export npug_aclrtGetBufChainNum
+func npug_aclrtGetBufChainNum(a_t *C.npu_thread, a_headBuf C.aclrtMbuf, a_num *C.uint32_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufChainNum"))
+		}
+	}()
+	return npu_aclrtGetBufChainNum(a_t, a_headBuf, a_num)
+}
+
+//export npug_aclrtAppendBufChain
+func npug_aclrtAppendBufChain(a_t *C.npu_thread, a_headBuf C.aclrtMbuf, a_buf C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAppendBufChain"))
+		}
+	}()
+	return npu_aclrtAppendBufChain(a_t, a_headBuf, a_buf)
+}
+
+//export npug_aclrtCopyBufRef
+func npug_aclrtCopyBufRef(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_newBuf *C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtCopyBufRef"))
+		}
+	}()
+	return npu_aclrtCopyBufRef(a_t, a_buf, a_newBuf)
+}
+
+//export npug_aclrtGetBufUserData
+func npug_aclrtGetBufUserData(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_dataPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufUserData"))
+		}
+	}()
+	return npu_aclrtGetBufUserData(a_t, a_buf, a_dataPtr, a_size, a_offset)
+}
+
+//export npug_aclrtSetBufUserData
+func npug_aclrtSetBufUserData(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_dataPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetBufUserData"))
+		}
+	}()
+	return npu_aclrtSetBufUserData(a_t, a_buf, a_dataPtr, a_size, a_offset)
+}
+
+//export npug_aclrtGetBufData
+func npug_aclrtGetBufData(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_dataPtr *unsafe.Pointer, a_size *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufData"))
+		}
+	}()
+	return npu_aclrtGetBufData(a_t, a_buf, a_dataPtr, a_size)
+}
+
+//export npug_aclrtGetBufDataLen
+func npug_aclrtGetBufDataLen(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_length *C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtGetBufDataLen"))
+		}
+	}()
+	return npu_aclrtGetBufDataLen(a_t, a_buf, a_length)
+}
+
+//export npug_aclrtSetBufDataLen
+func npug_aclrtSetBufDataLen(a_t *C.npu_thread, a_buf C.aclrtMbuf, a_length C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSetBufDataLen"))
+		}
+	}()
+	return npu_aclrtSetBufDataLen(a_t, a_buf, a_length)
+}
+
+//export npug_aclrtFreeBuf
+func npug_aclrtFreeBuf(a_t *C.npu_thread, a_buf C.aclrtMbuf) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtFreeBuf"))
+		}
+	}()
+	return npu_aclrtFreeBuf(a_t, a_buf)
+}
+
+//export npug_aclrtAllocBuf
+func npug_aclrtAllocBuf(a_t *C.npu_thread, a_buf *C.aclrtMbuf, a_size C.size_t) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtAllocBuf"))
+		}
+	}()
+	return npu_aclrtAllocBuf(a_t, a_buf, a_size)
+}
+
 //export npug_aclrtBinaryLoadFromData
 func npug_aclrtBinaryLoadFromData(a_t *C.npu_thread, a_data unsafe.Pointer, a_length C.size_t, a_options *C.aclrtBinaryLoadOptions, a_binHandle *C.aclrtBinHandle) (r C.aclError) {
 	debug.SetPanicOnFault(true)
@@ -3828,6 +4015,72 @@ func npug_aclrtMemGetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_locati
 		}
 	}()
 	return npu_aclrtMemGetAccess(a_t, a_virPtr, a_location, a_flag)
+}
+
+//export npug_aclrtSnapShotProcessLock
+func npug_aclrtSnapShotProcessLock(a_t *C.npu_thread, a_pid C.int, a_reserve unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessLock"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessLock(a_t, a_pid, a_reserve)
+}
+
+//export npug_aclrtSnapShotProcessUnlock
+func npug_aclrtSnapShotProcessUnlock(a_t *C.npu_thread, a_pid C.int, a_reserve unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessUnlock"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessUnlock(a_t, a_pid, a_reserve)
+}
+
+//export npug_aclrtSnapShotProcessBackup
+func npug_aclrtSnapShotProcessBackup(a_t *C.npu_thread, a_pid C.int, a_args *C.aclrtSnapShotBackupArgs) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessBackup"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessBackup(a_t, a_pid, a_args)
+}
+
+//export npug_aclrtSnapShotProcessRestore
+func npug_aclrtSnapShotProcessRestore(a_t *C.npu_thread, a_pid C.int, a_args *C.aclrtSnapShotRestoreArgs) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessRestore"))
+		}
+	}()
+	return npu_aclrtSnapShotProcessRestore(a_t, a_pid, a_args)
+}
+
+//export npug_aclrtSnapShotCallbackRegister
+func npug_aclrtSnapShotCallbackRegister(a_t *C.npu_thread, a_stage C.aclrtSnapShotStage, a_callback C.aclrtSnapShotCallBack, a_args unsafe.Pointer) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotCallbackRegister"))
+		}
+	}()
+	return npu_aclrtSnapShotCallbackRegister(a_t, a_stage, a_callback, a_args)
+}
+
+//export npug_aclrtSnapShotCallbackUnregister
+func npug_aclrtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.aclrtSnapShotStage, a_callback C.aclrtSnapShotCallBack) (r C.aclError) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.aclError(caught(p, a_t, "aclrtSnapShotCallbackUnregister"))
+		}
+	}()
+	return npu_aclrtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
 }
 
 //export npug_aclrtCacheLastTaskOpInfo
@@ -5468,6 +5721,94 @@ func npug_halGetDeviceSplitMode(a_t *C.npu_thread, a_dev_id C.uint, a_mode *C.ui
 	return npu_halGetDeviceSplitMode(a_t, a_dev_id, a_mode)
 }
 
+//export npug_halDeviceCanAccessPeer
+func npug_halDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int, a_dev C.uint32_t, a_peer_dev C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halDeviceCanAccessPeer"))
+		}
+	}()
+	return npu_halDeviceCanAccessPeer(a_t, a_canAccessPeer, a_dev, a_peer_dev)
+}
+
+//export npug_halDeviceEnableP2P
+func npug_halDeviceEnableP2P(a_t *C.npu_thread, a_dev C.uint32_t, a_peer_dev C.uint32_t, a_flag C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halDeviceEnableP2P"))
+		}
+	}()
+	return npu_halDeviceEnableP2P(a_t, a_dev, a_peer_dev, a_flag)
+}
+
+//export npug_halDeviceDisableP2P
+func npug_halDeviceDisableP2P(a_t *C.npu_thread, a_dev C.uint32_t, a_peer_dev C.uint32_t, a_flag C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halDeviceDisableP2P"))
+		}
+	}()
+	return npu_halDeviceDisableP2P(a_t, a_dev, a_peer_dev, a_flag)
+}
+
+//export npug_drvMemDeviceOpen
+func npug_drvMemDeviceOpen(a_t *C.npu_thread, a_devid C.uint, a_devfd C.int) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemDeviceOpen")
+		}
+	}()
+	return npu_drvMemDeviceOpen(a_t, a_devid, a_devfd)
+}
+
+//export npug_drvMemDeviceClose
+func npug_drvMemDeviceClose(a_t *C.npu_thread, a_devid C.uint) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "drvMemDeviceClose")
+		}
+	}()
+	return npu_drvMemDeviceClose(a_t, a_devid)
+}
+
+//export npug_halMemManagedRangeGetAttributes
+func npug_halMemManagedRangeGetAttributes(a_t *C.npu_thread, a_data *unsafe.Pointer, a_dataSizes *C.size_t, a_attributes *C.uint32_t, a_numAttributes C.size_t, a_devPtr C.DVdeviceptr, a_count C.size_t) (r C.DVresult) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMemManagedRangeGetAttributes")
+		}
+	}()
+	return npu_halMemManagedRangeGetAttributes(a_t, a_data, a_dataSizes, a_attributes, a_numAttributes, a_devPtr, a_count)
+}
+
+//export npug_rtEnableP2P
+func npug_rtEnableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEnableP2P"))
+		}
+	}()
+	return npu_rtEnableP2P(a_t, a_devIdDes, a_phyIdSrc, a_flag)
+}
+
+//export npug_rtDisableP2P
+func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDisableP2P"))
+		}
+	}()
+	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
+}
+
 //export npug_rtCtxCreateEx
 func npug_rtCtxCreateEx(a_t *C.npu_thread, a_createCtx *C.rtContext_t, a_flags C.uint32_t, a_devId C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5512,6 +5853,39 @@ func npug_rtCtxGetCurrent(a_t *C.npu_thread, a_currentCtx *C.rtContext_t) (r C.r
 	return npu_rtCtxGetCurrent(a_t, a_currentCtx)
 }
 
+//export npug_rtSetGroup
+func npug_rtSetGroup(a_t *C.npu_thread, a_groupId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetGroup"))
+		}
+	}()
+	return npu_rtSetGroup(a_t, a_groupId)
+}
+
+//export npug_rtGetGroupInfo
+func npug_rtGetGroupInfo(a_t *C.npu_thread, a_groupId C.int32_t, a_groupInfo *C.rtGroupInfo_t, a_cnt C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetGroupInfo"))
+		}
+	}()
+	return npu_rtGetGroupInfo(a_t, a_groupId, a_groupInfo, a_cnt)
+}
+
+//export npug_rtGetGroupCount
+func npug_rtGetGroupCount(a_t *C.npu_thread, a_cnt *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetGroupCount"))
+		}
+	}()
+	return npu_rtGetGroupCount(a_t, a_cnt)
+}
+
 //export npug_rtGetDeviceCount
 func npug_rtGetDeviceCount(a_t *C.npu_thread, a_cnt *C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5532,6 +5906,28 @@ func npug_rtSetDevice(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtSetDevice(a_t, a_devId)
+}
+
+//export npug_rtGetDevicePhyIdByIndex
+func npug_rtGetDevicePhyIdByIndex(a_t *C.npu_thread, a_devIndex C.uint32_t, a_phyId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDevicePhyIdByIndex"))
+		}
+	}()
+	return npu_rtGetDevicePhyIdByIndex(a_t, a_devIndex, a_phyId)
+}
+
+//export npug_rtDeviceCanAccessPeer
+func npug_rtDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int32_t, a_devId C.uint32_t, a_peerDevice C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceCanAccessPeer"))
+		}
+	}()
+	return npu_rtDeviceCanAccessPeer(a_t, a_canAccessPeer, a_devId, a_peerDevice)
 }
 
 //export npug_rtGetDevice
@@ -5776,6 +6172,94 @@ func npug_rtLaunchKernelByFuncHandleV3(a_t *C.npu_thread, a_funcHandle C.rtFuncH
 	return npu_rtLaunchKernelByFuncHandleV3(a_t, a_funcHandle, a_numBlocks, a_argsInfo, a_stm, a_cfgInfo)
 }
 
+//export npug_rtMbufAlloc
+func npug_rtMbufAlloc(a_t *C.npu_thread, a_memBuf *C.rtMbufPtr_t, a_size C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufAlloc"))
+		}
+	}()
+	return npu_rtMbufAlloc(a_t, a_memBuf, a_size)
+}
+
+//export npug_rtMbufFree
+func npug_rtMbufFree(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufFree"))
+		}
+	}()
+	return npu_rtMbufFree(a_t, a_memBuf)
+}
+
+//export npug_rtMbufSetDataLen
+func npug_rtMbufSetDataLen(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_length C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufSetDataLen"))
+		}
+	}()
+	return npu_rtMbufSetDataLen(a_t, a_memBuf, a_length)
+}
+
+//export npug_rtMbufGetDataLen
+func npug_rtMbufGetDataLen(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_length *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetDataLen"))
+		}
+	}()
+	return npu_rtMbufGetDataLen(a_t, a_memBuf, a_length)
+}
+
+//export npug_rtMbufGetBuffAddr
+func npug_rtMbufGetBuffAddr(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_buf *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetBuffAddr"))
+		}
+	}()
+	return npu_rtMbufGetBuffAddr(a_t, a_memBuf, a_buf)
+}
+
+//export npug_rtMbufGetBuffSize
+func npug_rtMbufGetBuffSize(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_totalSize *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetBuffSize"))
+		}
+	}()
+	return npu_rtMbufGetBuffSize(a_t, a_memBuf, a_totalSize)
+}
+
+//export npug_rtMbufGetPrivInfo
+func npug_rtMbufGetPrivInfo(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_priv *unsafe.Pointer, a_size *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufGetPrivInfo"))
+		}
+	}()
+	return npu_rtMbufGetPrivInfo(a_t, a_memBuf, a_priv, a_size)
+}
+
+//export npug_rtMbufCopyBufRef
+func npug_rtMbufCopyBufRef(a_t *C.npu_thread, a_memBuf C.rtMbufPtr_t, a_newMemBuf *C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufCopyBufRef"))
+		}
+	}()
+	return npu_rtMbufCopyBufRef(a_t, a_memBuf, a_newMemBuf)
+}
+
 //export npug_rtMemcpy
 func npug_rtMemcpy(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5908,6 +6392,50 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
 }
 
+//export npug_rtMbufChainAppend
+func npug_rtMbufChainAppend(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_memBuf C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufChainAppend"))
+		}
+	}()
+	return npu_rtMbufChainAppend(a_t, a_memBufChainHead, a_memBuf)
+}
+
+//export npug_rtMbufChainGetMbufNum
+func npug_rtMbufChainGetMbufNum(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_num *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufChainGetMbufNum"))
+		}
+	}()
+	return npu_rtMbufChainGetMbufNum(a_t, a_memBufChainHead, a_num)
+}
+
+//export npug_rtMbufChainGetMbuf
+func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_index C.uint32_t, a_memBuf *C.rtMbufPtr_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMbufChainGetMbuf"))
+		}
+	}()
+	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
+}
+
+//export npug_rtsGetP2PStatus
+func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_status *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetP2PStatus"))
+		}
+	}()
+	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
+}
+
 //export npug_rtsLaunchKernelWithConfig
 func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_argsHandle_ C.rtArgsHandle, a_reserve unsafe.Pointer) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -5917,4 +6445,70 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 		}
 	}()
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
+}
+
+//export npug_rtSnapShotProcessLock
+func npug_rtSnapShotProcessLock(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessLock"))
+		}
+	}()
+	return npu_rtSnapShotProcessLock(a_t)
+}
+
+//export npug_rtSnapShotProcessUnlock
+func npug_rtSnapShotProcessUnlock(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessUnlock"))
+		}
+	}()
+	return npu_rtSnapShotProcessUnlock(a_t)
+}
+
+//export npug_rtSnapShotProcessBackup
+func npug_rtSnapShotProcessBackup(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessBackup"))
+		}
+	}()
+	return npu_rtSnapShotProcessBackup(a_t)
+}
+
+//export npug_rtSnapShotProcessRestore
+func npug_rtSnapShotProcessRestore(a_t *C.npu_thread) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessRestore"))
+		}
+	}()
+	return npu_rtSnapShotProcessRestore(a_t)
+}
+
+//export npug_rtSnapShotCallbackRegister
+func npug_rtSnapShotCallbackRegister(a_t *C.npu_thread, a_stage C.rtSnapShotStage, a_callback C.rtSnapShotCallBack, a_args unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotCallbackRegister"))
+		}
+	}()
+	return npu_rtSnapShotCallbackRegister(a_t, a_stage, a_callback, a_args)
+}
+
+//export npug_rtSnapShotCallbackUnregister
+func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotStage, a_callback C.rtSnapShotCallBack) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotCallbackUnregister"))
+		}
+	}()
+	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
 }

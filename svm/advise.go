@@ -176,6 +176,9 @@ type Attrs struct {
 	Preferred Location
 	// AccessedBy: the locations set on every page, ascending (host first).
 	AccessedBy []Location
+	// LastPrefetch: the destination of the last Prefetch shared by every
+	// page, NoLocation when never prefetched or not the same everywhere.
+	LastPrefetch Location
 }
 
 // RangeAttrs returns the attributes of [addr, addr+n); both must be
@@ -187,13 +190,16 @@ func (s *Space) RangeAttrs(addr uintptr, n uint64) (Attrs, error) {
 	if err != nil {
 		return Attrs{}, err
 	}
-	a := Attrs{ReadMostly: true, Preferred: r.pages[first].pref}
+	a := Attrs{ReadMostly: true, Preferred: r.pages[first].pref, LastPrefetch: r.pages[first].prefetched}
 	by := ^locSet(0)
 	for i := first; i < end; i++ {
 		p := &r.pages[i]
 		a.ReadMostly = a.ReadMostly && p.readMostly
 		if p.pref != a.Preferred {
 			a.Preferred = NoLocation
+		}
+		if p.prefetched != a.LastPrefetch {
+			a.LastPrefetch = NoLocation
 		}
 		by &= p.accessedBy
 	}

@@ -171,7 +171,20 @@ func TestRangeAttrs(t *testing.T) {
 	require.NoError(t, s.Advise(p, pg, AdviseSetAccessedBy, 0))
 	a, err := s.RangeAttrs(p, 2*pg)
 	require.NoError(t, err)
-	assert.Equal(t, Attrs{ReadMostly: true, Preferred: 1, AccessedBy: []Location{Host}}, a)
+	assert.Equal(t, Attrs{ReadMostly: true, Preferred: 1, AccessedBy: []Location{Host}, LastPrefetch: NoLocation}, a)
+
+	// LastPrefetch: the last prefetch's destination where every page
+	// shares it.
+	_, err = s.Prefetch(p, 2*pg, 1)
+	require.NoError(t, err)
+	_, err = s.Prefetch(p+pg, pg, Host)
+	require.NoError(t, err)
+	a, err = s.RangeAttrs(p, pg)
+	require.NoError(t, err)
+	assert.Equal(t, Location(1), a.LastPrefetch)
+	a, err = s.RangeAttrs(p, 2*pg)
+	require.NoError(t, err)
+	assert.Equal(t, NoLocation, a.LastPrefetch)
 
 	require.NoError(t, s.Advise(p+pg, pg, AdviseSetPreferredLocation, 0))
 	require.NoError(t, s.Advise(p, pg, AdviseUnsetReadMostly, NoLocation))

@@ -83,6 +83,7 @@ func (s *Space) prefetch(r *rng, first, end int, dest Location) (time.Duration, 
 		p := &r.pages[i]
 		s.tick++
 		p.tick = s.tick
+		p.prefetched = dest
 		if p.dups.with(p.loc).has(dest) {
 			s.warm(dest, r, i)
 			continue

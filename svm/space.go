@@ -92,6 +92,7 @@ type page struct {
 	evictSeq   uint64   // that device's eviction count at the time
 	held       int32    // device operations in flight on the page (Hold): its host mapping stays read-write
 	pend       bool     // listed in Space.pending (setProt)
+	prefetched Location // destination of the last Prefetch, NoLocation before any
 }
 
 type devState struct {
@@ -215,7 +216,7 @@ func (s *Space) Alloc(size uint64) (uintptr, error) {
 	}
 	r := &rng{base: at, size: size, pages: make([]page, size>>s.shift)}
 	for i := range r.pages {
-		r.pages[i] = page{loc: Host, pref: NoLocation, evictDev: NoLocation, prot: protRW}
+		r.pages[i] = page{loc: Host, pref: NoLocation, evictDev: NoLocation, prot: protRW, prefetched: NoLocation}
 	}
 	s.ranges = append(s.ranges, nil)
 	copy(s.ranges[pos+1:], s.ranges[pos:])

@@ -5129,6 +5129,12 @@ ABI_ASSERT((std::is_same<decltype(&dsmi_get_device_health), int (*)(int device_i
 ABI_ASSERT((std::is_same<decltype(&dsmi_get_version), int (*)(int device_id, char *version_str, unsigned int version_len, unsigned int *ret_len)>::value), "dsmi_get_version");
 ABI_ASSERT((std::is_same<decltype(&dsmi_get_board_info), int (*)(int device_id, struct dsmi_board_info_stru *pboard_info)>::value), "dsmi_get_board_info");
 ABI_ASSERT((std::is_same<decltype(&dsmi_get_chip_count), int (*)(int *chip_count)>::value), "dsmi_get_chip_count");
+ABI_ASSERT((std::is_same<decltype(&halDeviceCanAccessPeer), drvError_t (*)(int *canAccessPeer, uint32_t dev, uint32_t peer_dev)>::value), "halDeviceCanAccessPeer");
+ABI_ASSERT((std::is_same<decltype(&halDeviceEnableP2P), drvError_t (*)(uint32_t dev, uint32_t peer_dev, uint32_t flag)>::value), "halDeviceEnableP2P");
+ABI_ASSERT((std::is_same<decltype(&halDeviceDisableP2P), drvError_t (*)(uint32_t dev, uint32_t peer_dev, uint32_t flag)>::value), "halDeviceDisableP2P");
+ABI_ASSERT((std::is_same<decltype(&drvMemDeviceOpen), int (*)(unsigned int devid, int devfd)>::value), "drvMemDeviceOpen");
+ABI_ASSERT((std::is_same<decltype(&drvMemDeviceClose), int (*)(unsigned int devid)>::value), "drvMemDeviceClose");
+ABI_ASSERT((std::is_same<decltype(&halMemManagedRangeGetAttributes), DVresult (*)(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count)>::value), "halMemManagedRangeGetAttributes");
 #else
 drvError_t halMemAlloc(void **pp, unsigned long long size, unsigned long long flag);
 drvError_t halMemFree(void *pp);
@@ -5217,4 +5223,10 @@ int dsmi_get_device_health(int device_id, unsigned int *phealth);
 int dsmi_get_version(int device_id, char *version_str, unsigned int version_len, unsigned int *ret_len);
 int dsmi_get_board_info(int device_id, struct dsmi_board_info_stru *pboard_info);
 int dsmi_get_chip_count(int *chip_count);
+drvError_t halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, uint32_t peer_dev);
+drvError_t halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag);
+drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag);
+int drvMemDeviceOpen(unsigned int devid, int devfd);
+int drvMemDeviceClose(unsigned int devid);
+DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count);
 #endif

@@ -53,6 +53,9 @@ func readInputs(specDir string) (*inputs, error) {
 	if in.hal, err = parseHALSpec(specDir); err != nil {
 		return nil, err
 	}
+	if err = addHALPublic(in.hal); err != nil {
+		return nil, err
+	}
 	if in.profFuncs, err = parseProfFunctions(specDir); err != nil {
 		return nil, err
 	}

@@ -37,9 +37,9 @@ static void *other_thread(void *arg) {
     (void)arg;
     if (aclGetRecentErrMsg() != NULL) FAIL("new thread: inherited a message");
     EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
-    EXPECT_EQ(aclrtGetBufChainNum(NULL, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_EQ(aclrtProcessHostFunc(0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    expect_msg("aclrtGetBufChainNum is not supported by npuemu: ");
+    expect_msg("aclrtProcessHostFunc is not supported by npuemu: ");
     return NULL;
 }
 
@@ -65,10 +65,10 @@ int main(int argc, char **argv) {
     EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
 
     /* An unsupported ACL call: the table's code, the message, the last error. */
-    EXPECT_EQ(aclrtFreeBuf(NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_EQ(aclrtUnSubscribeHostFunc(0, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    expect_msg("aclrtFreeBuf is not supported by npuemu: ");
+    expect_msg("aclrtUnSubscribeHostFunc is not supported by npuemu: ");
     EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
     EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
@@ -85,11 +85,11 @@ int main(int argc, char **argv) {
     if (aclrtGetSocName() == NULL) expect_msg("aclrtGetSocName");
 
     /* Errors are per thread. */
-    EXPECT_EQ(aclrtAllocBuf(NULL, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT_EQ(aclrtSubscribeHostFunc(0, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     pthread_t th;
     if (pthread_create(&th, NULL, other_thread, NULL) != 0) FAIL("pthread_create");
     pthread_join(th, NULL);
-    expect_msg("aclrtAllocBuf is not supported by npuemu: ");
+    expect_msg("aclrtSubscribeHostFunc is not supported by npuemu: ");
 
     /* HAL: the drvError_t code of the HAL table; the message is recorded too. */
     EXPECT_EQ(HAL_CALL, DRV_ERROR_NOT_SUPPORT);

@@ -801,6 +801,12 @@ typedef UINT32 DVmem_advise;
 
 typedef struct drv_mem_handle drv_mem_handle_t;
 
+typedef void *HDC_CLIENT;
+
+typedef void *HDC_SERVER;
+
+typedef void *HDC_SESSION;
+
 struct drv_mem_prop {
     uint32_t side;
     uint32_t devid;
@@ -1034,6 +1040,12 @@ DLLEXPORT bool halSupportFeature(uint32_t devId, drvFeature_t type);
 DLLEXPORT drvError_t halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvResourceType_t type, struct halResourceInfo *info);
 DLLEXPORT drvError_t halGetChipCapability(uint32_t devId, struct halCapabilityInfo *info);
 DLLEXPORT drvError_t halGetDeviceSplitMode(unsigned int dev_id, unsigned int *mode);
+DLLEXPORT drvError_t halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, uint32_t peer_dev);
+DLLEXPORT drvError_t halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag);
+DLLEXPORT drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag);
+DLLEXPORT int drvMemDeviceOpen(unsigned int devid, int devfd);
+DLLEXPORT int drvMemDeviceClose(unsigned int devid);
+DLLEXPORT DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,297 @@
+package acl
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// Core groups (aclrtGetGroupCount, aclrtCreateGroupInfo,
+// aclrtGetAllGroupInfo, aclrtGetGroupInfoDetail, aclrtSetGroup,
+// aclrtDestroyGroupInfo): on Ascend 310P a device's compute resources (AI
+// Cores, vector cores, AI CPUs, SDMA channels) are split into groups, and a
+// context bound to one with aclrtSetGroup runs its kernels on that group's
+// cores only. The other SoCs refuse every group call with
+// ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the spec's support column).
+//
+// Decisions (docs/groups.md):
+//   - On hardware an administrator creates the groups with DCMI
+//     (dcmi_create_capability_group); npuemu has no such call, so every
+//     310P device starts with a fixed layout: NPUEMU_CORE_GROUPS groups
+//     (default 1, at most the AI Core count), ids 0..n-1, each resource
+//     split evenly with the remainder going to the lowest ids, and
+//     ASQNUM (streams a group can run at once) 32 each (semantics.md §19).
+//   - The documentation limits the calls to programs on the device's own
+//     CPU (not the EP form); npuemu runs every program on the host and
+//     does not enforce that restriction.
+//   - aclrtSetGroup binds the calling thread's current context; kernels
+//     launched on its streams afterwards use at most the group's AI Cores
+//     and vector cores at once (as a resource limit would, kernel_reslimit.go).
+//   - aclrtGroupInfo is npuemu's own object (acl-types.md: its layout is
+//     the runtime's choice): a handle to the group array of the context's
+//     device, filled by aclrtGetAllGroupInfo.
+
+// kindGroupInfo tags aclrtGroupInfo handles.
+const kindGroupInfo handleKind = 0x6B
+
+// EnvCoreGroups is the number of core groups each 310P device has.
+const EnvCoreGroups = "NPUEMU_CORE_GROUPS"
+
+// groupASQ is the number of streams a group runs at once.
+const groupASQ = 32
+
+// Group is one core group: the fields of rtGroupInfo_t that
+// aclrtGetGroupInfoDetail reads.
+type Group struct {
+	ID        int32
+	AICores   uint32
+	AICPUs    uint32
+	AIVectors uint32
+	SDMAs     uint32
+	ActiveASQ uint32
+}
+
+// GroupInfo is one aclrtGroupInfo: room for the device's groups.
+type GroupInfo struct {
+	Groups []Group
+}
+
+var groupInfos = newTable[GroupInfo](kindGroupInfo)
+
+// groupBinding is the group aclrtSetGroup bound each context to.
+var groupBinding struct {
+	mu  sync.Mutex
+	ctx map[*Context]Group // guarded by mu
+}
+
+// layoutGroups splits s's resources into n groups.
+func layoutGroups(s emu.SoC, n int) []Group {
+	share := func(total, i int) uint32 {
+		v := total / n
+		if i < total%n {
+			v++
+		}
+		return uint32(v)
+	}
+	gs := make([]Group, n)
+	for i := range gs {
+		gs[i] = Group{
+			ID:        int32(i),
+			AICores:   share(s.AICores, i),
+			AICPUs:    share(s.AICPUs, i),
+			AIVectors: share(s.VectorCores, i),
+			SDMAs:     share(s.SDMAEngines, i),
+			ActiveASQ: groupASQ,
+		}
+	}
+	return gs
+}
+
+// deviceGroups returns the group layout of the current context's device
+// for fn, refusing SoCs without core groups.
+func deviceGroups(t *Thread, fn string) (*Context, []Group, error) {
+	if err := socFamily(fn, emu.Family310P); err != nil {
+		return nil, nil, err
+	}
+	c, err := current(t, fn)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := c.dev.emu.SoC
+	n := 1
+	if v := os.Getenv(EnvCoreGroups); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > s.AICores {
+			return nil, nil, abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: %s=%q: want 1..%d (the %s's AI Cores)", fn, EnvCoreGroups, v, s.AICores, s.Name)
+		}
+		n = k
+	}
+	return c, layoutGroups(s, n), nil
+}
+
+// GetGroupCount implements aclrtGetGroupCount.
+func GetGroupCount(t *Thread, count *uint32) error {
+	const fn = "aclrtGetGroupCount"
+	if count == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: count must not be NULL", fn)
+	}
+	_, gs, err := deviceGroups(t, fn)
+	if err != nil {
+		return err
+	}
+	*count = uint32(len(gs))
+	return nil
+}
+
+// CreateGroupInfo implements aclrtCreateGroupInfo: room for every group of
+// the current device, zero until aclrtGetAllGroupInfo fills it.
+func CreateGroupInfo(t *Thread) (Handle, error) {
+	_, gs, err := deviceGroups(t, "aclrtCreateGroupInfo")
+	if err != nil {
+		return 0, err
+	}
+	return groupInfos.add(&GroupInfo{Groups: make([]Group, len(gs))}), nil
+}
+
+// groupInfo resolves an aclrtGroupInfo handle.
+func groupInfo(fn string, h Handle) (*GroupInfo, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo must not be NULL", fn)
+	}
+	if k, _, _ := h.parts(); k != kindGroupInfo {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclrtGroupInfo", fn, uintptr(h))
+	}
+	g, err := groupInfos.get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclrtGroupInfo %#x was destroyed or never created", fn, uintptr(h))
+	}
+	return g, nil
+}
+
+// DestroyGroupInfo implements aclrtDestroyGroupInfo.
+func DestroyGroupInfo(t *Thread, h Handle) error {
+	const fn = "aclrtDestroyGroupInfo"
+	if _, err := groupInfo(fn, h); err != nil {
+		return err
+	}
+	if !groupInfos.remove(h) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo %#x was destroyed concurrently", fn, uintptr(h))
+	}
+	return nil
+}
+
+// GetAllGroupInfo implements aclrtGetAllGroupInfo: every group of the
+// current device into groupInfo.
+func GetAllGroupInfo(t *Thread, h Handle) error {
+	const fn = "aclrtGetAllGroupInfo"
+	info, err := groupInfo(fn, h)
+	if err != nil {
+		return err
+	}
+	_, gs, err := deviceGroups(t, fn)
+	if err != nil {
+		return err
+	}
+	groupInfos.mu.Lock() // the table lock also guards the infos' contents
+	defer groupInfos.mu.Unlock()
+	if len(info.Groups) != len(gs) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo has room for %d groups, the device has %d (create it on this device)", fn, len(info.Groups), len(gs))
+	}
+	copy(info.Groups, gs)
+	return nil
+}
+
+// GetGroupInfoDetail implements aclrtGetGroupInfoDetail: one attribute of
+// group index idx, an int (4 bytes) each.
+func GetGroupInfoDetail(t *Thread, h Handle, idx int32, attr int32, value []byte, retSize *uint64) error {
+	const fn = "aclrtGetGroupInfoDetail"
+	info, err := groupInfo(fn, h)
+	if err != nil {
+		return err
+	}
+	if value == nil || retSize == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue and paramRetSize must not be NULL", fn)
+	}
+	groupInfos.mu.RLock()
+	defer groupInfos.mu.RUnlock()
+	if idx < 0 || int(idx) >= len(info.Groups) {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupIndex %d: want 0..%d", fn, idx, len(info.Groups)-1)
+	}
+	if len(value) < 4 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: valueLen %d: the attribute is an int (4 bytes)", fn, len(value))
+	}
+	g := info.Groups[idx]
+	var v uint32
+	switch attr {
+	case abi.ACL_GROUP_AICORE_INT:
+		v = g.AICores
+	case abi.ACL_GROUP_AIV_INT:
+		v = g.AIVectors
+	case abi.ACL_GROUP_AIC_INT:
+		v = g.AICPUs
+	case abi.ACL_GROUP_SDMANUM_INT:
+		v = g.SDMAs
+	case abi.ACL_GROUP_ASQNUM_INT:
+		v = g.ActiveASQ
+	case abi.ACL_GROUP_GROUPID_INT:
+		v = uint32(g.ID)
+	default:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attr %d is not an aclrtGroupAttr (0..5)", fn, attr)
+	}
+	binary.LittleEndian.PutUint32(value, v)
+	*retSize = 4
+	return nil
+}
+
+// SetGroup implements aclrtSetGroup: the current context runs its later
+// kernels on group groupId's cores.
+func SetGroup(t *Thread, groupID int32) error {
+	const fn = "aclrtSetGroup"
+	c, gs, err := deviceGroups(t, fn)
+	if err != nil {
+		return err
+	}
+	if groupID < 0 || int(groupID) >= len(gs) {
+		return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist on device %d (ids 0..%d)", fn, groupID, c.dev.id, len(gs)-1)
+	}
+	groupBinding.mu.Lock()
+	if groupBinding.ctx == nil {
+		groupBinding.ctx = map[*Context]Group{}
+	}
+	for old := range groupBinding.ctx {
+		if old.dead.Load() {
+			delete(groupBinding.ctx, old)
+		}
+	}
+	groupBinding.ctx[c] = gs[groupID]
+	groupBinding.mu.Unlock()
+	noteResLimit() // the launch path now reads the caps (kernel_reslimit.go)
+	return nil
+}
+
+// groupCaps returns the AI Core and vector core caps of the group c is
+// bound to, zeros when it is bound to none.
+func groupCaps(c *Context) (cube, vector uint32) {
+	groupBinding.mu.Lock()
+	defer groupBinding.mu.Unlock()
+	g, ok := groupBinding.ctx[c]
+	if !ok {
+		return 0, 0
+	}
+	return g.AICores, g.AIVectors
+}
+
+// withinGroup lowers the launch caps cube and vector (0: none) to the
+// cores of the group c is bound to.
+func withinGroup(c *Context, cube, vector uint32) (uint32, uint32) {
+	gc, gv := groupCaps(c)
+	lower := func(v, g uint32) uint32 {
+		if g != 0 && (v == 0 || g < v) {
+			return g
+		}
+		return v
+	}
+	return lower(cube, gc), lower(vector, gv)
+}
+
+// String describes a group for messages.
+func (g Group) String() string {
+	return fmt.Sprintf("group %d (%d AI Cores, %d vector cores, %d AI CPUs, %d SDMA)", g.ID, g.AICores, g.AIVectors, g.AICPUs, g.SDMAs)
+}
+
+// CurrentGroups returns the groups of the current context's device (the
+// rt* layer's rtGetGroupInfo).
+func CurrentGroups(t *Thread, fn string) ([]Group, error) {
+	_, gs, err := deviceGroups(t, fn)
+	return gs, err
+}
+
+// SetGroupMissing is the error of a group id the device does not have.
+func SetGroupMissing(fn string, id int32, n int) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist (ids 0..%d)", fn, id, n-1)
+}

@@ -1,0 +1,64 @@
+package rt
+
+import "github.com/npuemu/npuemu/acl"
+
+// The runtime's core-group calls (310P only; acl/group.go has the layout
+// and docs/groups.md the decisions).
+
+// GroupInfo is rtGroupInfo_t (runtime/rt.h), laid out as C lays it out.
+type GroupInfo struct {
+	GroupID         int32
+	Flag            uint32
+	AICoreNum       uint32
+	AICPUNum        uint32
+	AIVectorNum     uint32
+	SDMANum         uint32
+	ActiveStreamNum uint32
+	_               uint32
+	ExtrPtr         uintptr
+	VFID            uint32
+	PoolID          uint32
+	PoolIDMax       uint32
+	_               uint32
+}
+
+// GetGroupCount implements rtGetGroupCount.
+func GetGroupCount(t *acl.Thread, cnt *uint32) error {
+	return wrap("rtGetGroupCount", acl.GetGroupCount(t, cnt))
+}
+
+// SetGroup implements rtSetGroup.
+func SetGroup(t *acl.Thread, id int32) error {
+	return wrap("rtSetGroup", acl.SetGroup(t, id))
+}
+
+// GetGroupInfo implements rtGetGroupInfo: groupId -1 fills out with every
+// group (out has room for cnt, at least the group count), else out[0]
+// with group groupId.
+func GetGroupInfo(t *acl.Thread, id int32, out []GroupInfo) error {
+	const fn = "rtGetGroupInfo"
+	if out == nil {
+		return invalid(fn, "groupInfo must not be NULL and cnt must be > 0")
+	}
+	gs, err := acl.CurrentGroups(t, fn)
+	if err != nil {
+		return wrap(fn, err)
+	}
+	fill := func(o *GroupInfo, g acl.Group) {
+		*o = GroupInfo{GroupID: g.ID, AICoreNum: g.AICores, AICPUNum: g.AICPUs, AIVectorNum: g.AIVectors, SDMANum: g.SDMAs, ActiveStreamNum: g.ActiveASQ}
+	}
+	if id == -1 {
+		if len(out) < len(gs) {
+			return invalid(fn, "cnt %d: the device has %d groups", len(out), len(gs))
+		}
+		for i, g := range gs {
+			fill(&out[i], g)
+		}
+		return nil
+	}
+	if id < 0 || int(id) >= len(gs) {
+		return wrap(fn, acl.SetGroupMissing(fn, id, len(gs)))
+	}
+	fill(&out[0], gs[id])
+	return nil
+}

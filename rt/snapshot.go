@@ -1,0 +1,41 @@
+package rt
+
+import (
+	"os"
+
+	"github.com/npuemu/npuemu/acl"
+)
+
+// The runtime's process-snapshot calls act on the calling process (they
+// take no pid); the state, the callbacks and the decisions are
+// acl/snapshot.go's (docs/groups.md). The stage numbering is the same.
+
+// SnapShotProcessLock implements rtSnapShotProcessLock.
+func SnapShotProcessLock(t *acl.Thread) error {
+	return wrap("rtSnapShotProcessLock", acl.SnapShotProcessLock(t, int32(os.Getpid())))
+}
+
+// SnapShotProcessUnlock implements rtSnapShotProcessUnlock.
+func SnapShotProcessUnlock(t *acl.Thread) error {
+	return wrap("rtSnapShotProcessUnlock", acl.SnapShotProcessUnlock(t, int32(os.Getpid())))
+}
+
+// SnapShotProcessBackup implements rtSnapShotProcessBackup.
+func SnapShotProcessBackup(t *acl.Thread) error {
+	return wrap("rtSnapShotProcessBackup", acl.SnapShotProcessBackup(t, int32(os.Getpid()), true))
+}
+
+// SnapShotProcessRestore implements rtSnapShotProcessRestore.
+func SnapShotProcessRestore(t *acl.Thread) error {
+	return wrap("rtSnapShotProcessRestore", acl.SnapShotProcessRestore(t, int32(os.Getpid()), true))
+}
+
+// SnapShotCallbackRegister implements rtSnapShotCallbackRegister.
+func SnapShotCallbackRegister(t *acl.Thread, stage int32, key uintptr, cb acl.SnapshotFunc) error {
+	return wrap("rtSnapShotCallbackRegister", acl.SnapShotCallbackRegister(t, stage, key, cb))
+}
+
+// SnapShotCallbackUnregister implements rtSnapShotCallbackUnregister.
+func SnapShotCallbackUnregister(t *acl.Thread, stage int32, key uintptr) error {
+	return wrap("rtSnapShotCallbackUnregister", acl.SnapShotCallbackUnregister(t, stage, key))
+}
