@@ -68,14 +68,11 @@ func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) e
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
-	if s.capturing() {
-		op := &valueOp{addr: addr, value: value}
-		if done, err := s.captureSubmitByOp(t, fn, task, nil, op); done {
-			return err
-		}
+	var op *valueOp
+	if sanitizing || s.capturing() {
+		op = &valueOp{addr: addr, value: value}
 	}
-	id, err := s.q.SubmitID(task)
-	return s.noteSubmit(t, fn, id, err)
+	return s.queue(t, fn, task, queued{op: op, counted: true})
 }
 
 // ValueWait implements aclrtValueWait: the stream's later tasks wait until
@@ -94,15 +91,12 @@ func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) er
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
-	if s.capturing() {
+	var op *valueOp
+	if sanitizing || s.capturing() {
 		// Recorded with its parameters: replays bind it to their queue.
-		op := &valueOp{wait: true, addr: addr, value: value, flag: flag}
-		if done, err := s.captureSubmitByOp(t, fn, task, nil, op); done {
-			return err
-		}
+		op = &valueOp{wait: true, addr: addr, value: value, flag: flag}
 	}
-	id, err := s.q.SubmitID(task)
-	return s.noteSubmit(t, fn, id, err)
+	return s.queue(t, fn, task, queued{op: op, counted: true})
 }
 
 var reduceOps = map[int32]tsfw.ReduceOp{
