@@ -355,6 +355,9 @@ func synchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
 	if err := c.dev.emu.TS.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, c.dev.id, messageOf(err))
 	}
+	if sanitizing {
+		sanitizeSyncDevice(t, c.dev)
+	}
 	poolsSyncedDevice(c.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, c.dev)
 }

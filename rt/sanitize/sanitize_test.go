@@ -116,7 +116,7 @@ func TestWaitBeforeRecord(t *testing.T) {
 	f.queue("T", "s2", 2, Op{API: "aclrtStreamWaitEvent", Sync: Wait, Key: "e", Strict: true})
 	f.queue("T", "s2", 2, Op{API: "other", Sync: Wait, Key: "ipc"}) // not strict: no report
 	require.Len(t, f.lines(t, "synccheck"), 1, f.out.String())
-	f.s.SyncKey("T", 1, "e2", "aclrtSynchronizeEvent", 0, true)
+	f.s.SyncKey("T", 1, "e2", "aclrtSynchronizeEvent", 0, true, true)
 	assert.Len(t, f.lines(t, "synccheck"), 2, f.out.String())
 }
 

@@ -192,10 +192,11 @@ func (s *State) SyncDevice(host any, threadID uint64, dev int) {
 	}
 }
 
-// SyncKey notes that host thread host saw the latest record of key (an
-// event) complete: api synchronised with it or queried it. When key was
-// never recorded and strict is set, that is a synccheck report.
-func (s *State) SyncKey(host any, threadID uint64, key any, api string, dev int, strict bool) {
+// SyncKey notes that host thread host synchronised with key (an event) or
+// queried it (api); complete says its latest record has completed, which
+// orders the host after it. When key was never recorded and strict is
+// set, that is a synccheck report.
+func (s *State) SyncKey(host any, threadID uint64, key any, api string, dev int, strict, complete bool) {
 	if !s.tracking() {
 		return
 	}
@@ -203,7 +204,9 @@ func (s *State) SyncKey(host any, threadID uint64, key any, api string, dev int,
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
 	if rec, ok := s.records[key]; ok {
-		s.actors[h].clock.Join(rec)
+		if complete {
+			s.actors[h].clock.Join(rec)
+		}
 		return
 	}
 	if strict && s.checks&Synccheck != 0 {
