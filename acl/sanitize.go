@@ -195,3 +195,31 @@ func sanitizeLeaks() {
 		san.Report(sanitize.Leakcheck, dev, "", fmt.Sprintf("%s %s still alive at aclFinalize (%s)", l.Kind, l.Summary, where))
 	}
 }
+
+// sanitizeReplay describes the tasks of one execution of ri on target to
+// the sanitizer, as if queued one by one: queue 0 is target, the RI's
+// other queues are streams of their own, its recorded events order them.
+// Precondition: ri.execMu held.
+func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
+	h, tid := hostOf(t)
+	dev := int(target.ctx.dev.id)
+	for i := range ri.plan {
+		task := &ri.plan[i]
+		var x queued
+		if k, ok := task.Kernel().(*riKernel); ok {
+			x.l = k.l
+			if lv := k.live.Load(); lv != nil {
+				x.l = lv.l
+			}
+		}
+		if ev := task.Event(); ev != nil {
+			x.sync = ev
+		}
+		op := sanitizeOp(fn, task, &x)
+		if qi := ri.qidx[i]; qi != 0 && int(qi) < len(ri.queues) {
+			san.Queue(h, tid, ri.queues[qi], dev, -int32(qi), 0, op)
+			continue
+		}
+		san.Queue(h, tid, target, dev, target.id, 0, op)
+	}
+}

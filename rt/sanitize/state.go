@@ -89,6 +89,9 @@ func (s *State) name(a Actor) string {
 	if x.host {
 		return fmt.Sprintf("host thread %d", x.id)
 	}
+	if x.id < 0 {
+		return fmt.Sprintf("model stream %d of device %d", -x.id, x.dev)
+	}
 	return fmt.Sprintf("stream %d of device %d", x.id, x.dev)
 }
 
@@ -104,7 +107,8 @@ func (s *State) describe(w Who) string {
 }
 
 // Queue notes a task queued by host thread host (threadID names it) on
-// stream (streamID of device dev), with its task id.
+// stream (streamID of device dev; a negative id names an internal stream
+// of a model run instance), with its task id.
 func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID int32, task uint32, op *Op) {
 	if !s.tracking() {
 		return
