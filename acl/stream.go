@@ -169,8 +169,8 @@ func DestroyStream(t *Thread, h Handle, force bool) error {
 	}
 	fireStreamsDestroyPre(func() []*Stream { return []*Stream{s} })
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
 	s.destroyLocked(!force)
+	rt.mu.Unlock()
 	if sanitizing {
 		if !force {
 			sanitizeSyncStream(t, s) // a destroy waits for the stream's tasks

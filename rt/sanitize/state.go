@@ -44,7 +44,8 @@ type actor struct {
 
 // State is one sanitizer: what it checks, every actor's clock, the latest
 // record of every event and notify, and each allocation's shadow. One
-// mutex guards it all; the API layer calls it only when the sanitizer is on.
+// mutex guards it all; it is a leaf lock (Lookup is called before it is
+// taken). The API layer calls it only when the sanitizer is on.
 type State struct {
 	checks Check
 	lookup Lookup
@@ -113,6 +114,7 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	if !s.tracking() {
 		return
 	}
+	res := s.resolve(op.Acc)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
@@ -129,8 +131,8 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	}
 	epoch := sc.Tick(st)
 	who := Who{API: op.API, Kernel: op.Kernel, Task: task, actor: st}
-	for _, a := range op.Acc {
-		s.access(st, epoch, who, a)
+	for i, a := range op.Acc {
+		s.access(st, epoch, who, a, res[i])
 	}
 	if op.Sync == Record {
 		s.records[op.Key] = append(s.records[op.Key][:0], s.actors[st].clock...)
@@ -143,13 +145,14 @@ func (s *State) HostAccess(host any, threadID uint64, op *Op) {
 	if !s.tracking() {
 		return
 	}
+	res := s.resolve(op.Acc)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
 	epoch := s.actors[h].clock.Tick(h)
 	who := Who{API: op.API, actor: h}
-	for _, a := range op.Acc {
-		s.access(h, epoch, who, a)
+	for i, a := range op.Acc {
+		s.access(h, epoch, who, a, res[i])
 	}
 }
 
@@ -271,10 +274,26 @@ func (s *State) regionName(r Region) string {
 	return fmt.Sprintf("device %d allocation %#x (%d bytes)", r.Dev, r.Base, r.Size)
 }
 
+// resolved is what Lookup said of an access's address.
+type resolved struct {
+	where Where
+	reg   Region
+}
+
+// resolve looks up every access before s.mu is taken: Lookup may take the
+// API layer's locks, and s.mu is a leaf lock.
+func (s *State) resolve(acc []Access) []resolved {
+	res := make([]resolved, len(acc))
+	for i, a := range acc {
+		res[i].where, res[i].reg = s.lookup(a.Addr)
+	}
+	return res
+}
+
 // access checks and keeps one access of actor a at epoch.
 // Precondition: s.mu held.
-func (s *State) access(a Actor, epoch uint64, who Who, acc Access) {
-	where, reg := s.lookup(acc.Addr)
+func (s *State) access(a Actor, epoch uint64, who Who, acc Access, r resolved) {
+	where, reg := r.where, r.reg
 	switch where {
 	case Outside:
 		return
