@@ -87,6 +87,7 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 	if x.acc != nil {
 		return op
 	}
+	op.Acc = op.Inline[:0]
 	switch {
 	case x.l != nil:
 		if x.l.f != nil {
@@ -103,7 +104,7 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 		if x.op.wait {
 			mode = sanitize.Read
 		}
-		op.Acc = []sanitize.Access{{Addr: x.op.addr, Size: 8, Mode: mode}}
+		op.Acc = append(op.Acc, sanitize.Access{Addr: x.op.addr, Size: 8, Mode: mode})
 	default:
 		in := task.Info()
 		if in.Bytes == 0 || in.Kind == "copy2d" { // a 2-D copy gives its rows as x.acc

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -111,3 +112,49 @@ func TestSanitizeOffAllocatesNothing(t *testing.T) {
 }
 
 func tsfwRecord(ev *tsfw.Event) tsfw.Task { return tsfw.RecordTask(ev) }
+
+// BenchmarkSanitizedTasks is replay_bench's direct round (alternating
+// 256-byte memsets and device-to-device copies on one stream) with every
+// check on: the sanitizer's cost per task.
+func BenchmarkSanitizedTasks(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "all"
+		}
+		b.Run(name, func(b *testing.B) {
+			prev, prevOn := san, sanitizing
+			if on {
+				san, sanitizing = sanitize.New(sanitize.All, sanitizeLookup, &bytes.Buffer{}), true
+			} else {
+				san, sanitizing = nil, false
+			}
+			defer func() { san, sanitizing = prev, prevOn }()
+			resetRuntime()
+			b.Setenv("NPUEMU_DEVICES", "1")
+			th := NewThread()
+			require.NoError(b, Init(th, ""))
+			defer resetRuntime()
+			require.NoError(b, SetDevice(th, 0))
+			var s Handle
+			require.NoError(b, CreateStream(th, &s))
+			var a, c uintptr
+			require.NoError(b, Malloc(th, &a, 1<<16, 0, MallocOpts{Fn: "aclrtMalloc"}))
+			require.NoError(b, Malloc(th, &c, 1<<16, 0, MallocOpts{Fn: "aclrtMalloc"}))
+			b.ResetTimer()
+			for i := range b.N {
+				off := uintptr(i%100/2) * 256
+				if i%2 == 0 {
+					require.NoError(b, MemsetAsync(th, a+off, 256, int32(i), 256, s))
+				} else {
+					require.NoError(b, MemcpyAsync(th, c+off, 256, a+off, 256, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
+				}
+				if i%100 == 99 {
+					require.NoError(b, SynchronizeStream(th, s, -1))
+				}
+			}
+			b.StopTimer()
+			require.NoError(b, SynchronizeStream(th, s, -1))
+		})
+	}
+}

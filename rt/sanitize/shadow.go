@@ -102,15 +102,21 @@ func (sh *shadow) unwritten(lo, hi uintptr) (uintptr, bool) {
 
 // add keeps r, dropping the records it makes redundant: an earlier record
 // of r's range that r's actor made, or that is ordered before r, whose
-// conflicts r's would include (r writes, or neither writes).
-func (sh *shadow) add(r record, now Clock) {
+// conflicts r's would include (r writes, or neither writes). When check is
+// set, the first earlier record that conflicts with r and is not ordered
+// before it (a race) is passed to race. One pass over the records.
+func (sh *shadow) add(r record, now Clock, race func(p record), check bool) {
 	keep := sh.recs[:0]
 	for _, p := range sh.recs {
-		redundant := p.lo >= r.lo && p.hi <= r.hi && (r.write || !p.write) &&
-			(p.actor == r.actor || now.Covers(p.actor, p.epoch))
-		if !redundant {
-			keep = append(keep, p)
+		ordered := p.actor == r.actor || now.Covers(p.actor, p.epoch)
+		if check && !ordered && p.hi > r.lo && p.lo < r.hi && (p.write || r.write) {
+			race(p)
+			check = false
 		}
+		if ordered && p.lo >= r.lo && p.hi <= r.hi && (r.write || !p.write) {
+			continue
+		}
+		keep = append(keep, p)
 	}
 	if len(keep) >= maxRecords {
 		keep = append(keep[:0], keep[len(keep)-maxRecords+1:]...)

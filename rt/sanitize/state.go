@@ -32,6 +32,9 @@ type Op struct {
 	Key    any  // the event or notify of a Record or Wait
 	Strict bool // a Wait on a Key never recorded is a synccheck report (false for IPC objects recorded elsewhere)
 	Acc    []Access
+	// Inline is storage the API layer may point Acc at for a short
+	// footprint (one allocation per task instead of two).
+	Inline [2]Access
 }
 
 // actor is a stream or a host thread.
@@ -50,6 +53,10 @@ type State struct {
 	checks Check
 	lookup Lookup
 	out    io.Writer
+
+	cacheMu  sync.Mutex // a leaf: guards cache and cacheGen
+	cache    [4]Region  // allocations found last (find)
+	cacheGen uint64     // bumped when an allocation is made or freed
 
 	mu       sync.Mutex
 	actors   []actor
@@ -114,7 +121,8 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	if !s.tracking() {
 		return
 	}
-	res := s.resolve(op.Acc)
+	var buf [4]resolved
+	res := s.resolve(op.Acc, buf[:])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
@@ -145,7 +153,8 @@ func (s *State) HostAccess(host any, threadID uint64, op *Op) {
 	if !s.tracking() {
 		return
 	}
-	res := s.resolve(op.Acc)
+	var buf [4]resolved
+	res := s.resolve(op.Acc, buf[:])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
@@ -231,6 +240,7 @@ func (s *State) Free(host any, threadID uint64, api string, addr uintptr) {
 		return
 	}
 	where, reg := s.lookup(addr)
+	s.dropCache()
 	if where != Inside {
 		return
 	}
@@ -262,6 +272,7 @@ func (s *State) Forget(base uintptr) {
 	if !s.tracking() {
 		return
 	}
+	s.dropCache()
 	s.mu.Lock()
 	delete(s.shadows, base)
 	s.mu.Unlock()
@@ -281,13 +292,51 @@ type resolved struct {
 }
 
 // resolve looks up every access before s.mu is taken: Lookup may take the
-// API layer's locks, and s.mu is a leaf lock.
-func (s *State) resolve(acc []Access) []resolved {
-	res := make([]resolved, len(acc))
-	for i, a := range acc {
-		res[i].where, res[i].reg = s.lookup(a.Addr)
+// API layer's locks, and s.mu is a leaf lock. buf is used when it is
+// large enough.
+func (s *State) resolve(acc []Access, buf []resolved) []resolved {
+	res := buf[:0]
+	if len(acc) > len(buf) {
+		res = make([]resolved, 0, len(acc))
+	}
+	for _, a := range acc {
+		w, r := s.find(a.Addr)
+		res = append(res, resolved{w, r})
 	}
 	return res
+}
+
+// find is Lookup behind a small cache of the allocations found last. The
+// cache is dropped whenever an allocation is made or freed (Forget, Free):
+// a cached region is live.
+func (s *State) find(addr uintptr) (Where, Region) {
+	s.cacheMu.Lock()
+	for _, r := range s.cache {
+		if r.Size != 0 && addr >= r.Base && addr-r.Base < uintptr(r.Size) {
+			s.cacheMu.Unlock()
+			return Inside, r
+		}
+	}
+	gen := s.cacheGen
+	s.cacheMu.Unlock()
+	w, r := s.lookup(addr)
+	if w == Inside {
+		s.cacheMu.Lock()
+		if s.cacheGen == gen {
+			copy(s.cache[1:], s.cache[:])
+			s.cache[0] = r
+		}
+		s.cacheMu.Unlock()
+	}
+	return w, r
+}
+
+// dropCache forgets the cached allocations.
+func (s *State) dropCache() {
+	s.cacheMu.Lock()
+	s.cache = [4]Region{}
+	s.cacheGen++
+	s.cacheMu.Unlock()
 }
 
 // access checks and keeps one access of actor a at epoch.
@@ -339,16 +388,8 @@ func (s *State) access(a Actor, epoch uint64, who Who, acc Access, r resolved) {
 		}
 	}
 	now := s.actors[a].clock
-	if s.checks&(Racecheck|Synccheck) != 0 {
-		for _, p := range sh.recs {
-			if p.actor == a || p.hi <= lo || p.lo >= hi || !(p.write || write) || now.Covers(p.actor, p.epoch) {
-				continue
-			}
-			s.race(p, who, write, max(lo, p.lo), min(hi, p.hi), reg)
-			break
-		}
-	}
-	sh.add(record{lo: lo, hi: hi, write: write, actor: a, epoch: epoch, who: who}, now)
+	sh.add(record{lo: lo, hi: hi, write: write, actor: a, epoch: epoch, who: who}, now,
+		func(p record) { s.race(p, who, write, max(lo, p.lo), min(hi, p.hi), reg) }, s.checks&(Racecheck|Synccheck) != 0)
 	if write && !reg.Host {
 		sh.addWritten(lo, hi)
 	}
