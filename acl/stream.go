@@ -172,10 +172,10 @@ func DestroyStream(t *Thread, h Handle, force bool) error {
 	s.destroyLocked(!force)
 	rt.mu.Unlock()
 	if sanitizing {
-		if !force {
-			sanitizeSyncStream(t, s) // a destroy waits for the stream's tasks
+		if !force { // a destroy waits for the stream's tasks
+			sanitizeSyncStream(t, s)
+			san.ForgetStream(s)
 		}
-		san.ForgetStream(s)
 	}
 	return nil
 }

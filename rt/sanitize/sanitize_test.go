@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -242,4 +243,23 @@ func TestShadowSpans(t *testing.T) {
 	b, ok = sh.unwritten(0, 5)
 	assert.True(t, ok)
 	assert.Equal(t, uintptr(0), b)
+}
+
+// TestStreamSlotsReused: a stream destroyed after the host synchronised
+// with it gives its actor to the next stream; ordering is kept.
+func TestStreamSlotsReused(t *testing.T) {
+	f := newFixture(All)
+	for i := range 100 {
+		key := fmt.Sprint("s", i)
+		f.queue("T", key, int32(i), Op{API: "memset", Acc: w(bufA, 8)})
+		f.s.SyncStream("T", 1, key)
+		f.s.ForgetStream(key)
+	}
+	assert.Len(t, f.s.actors, 2, "the host thread and one stream slot")
+	assert.Empty(t, f.out.String())
+	// A stream destroyed without a synchronisation keeps its slot: its
+	// unfinished write still races.
+	f.queue("T", "x", 200, Op{API: "memset", Acc: w(bufB, 8)})
+	f.queue("T", "y", 201, Op{API: "memset", Acc: w(bufB, 8)})
+	assert.Len(t, f.lines(t, "racecheck"), 1, f.out.String())
 }

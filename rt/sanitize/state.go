@@ -61,6 +61,7 @@ type State struct {
 	mu       sync.Mutex
 	actors   []actor
 	byKey    map[any]Actor
+	free     []Actor       // actors of destroyed streams, reused by new streams
 	records  map[any]Clock // event/notify → the recording stream's clock at its latest record
 	shadows  map[uintptr]*shadow
 	counts   [8]int // reports per check bit
@@ -84,6 +85,17 @@ func (s *State) tracking() bool { return s.checks&^Leakcheck != 0 }
 
 func (s *State) actorOf(key any, host bool, dev int, id int64) Actor {
 	if a, ok := s.byKey[key]; ok {
+		return a
+	}
+	if n := len(s.free); n > 0 && !host {
+		// A destroyed stream's slot, clock and epochs kept: its tasks and
+		// the new stream's count as one stream's, which loses no race, as
+		// the host learned the old stream's clock when it was destroyed
+		// and the new stream's first task joins the host's clock.
+		a := s.free[n-1]
+		s.free = s.free[:n-1]
+		s.actors[a].dev, s.actors[a].id = dev, id
+		s.byKey[key] = a
 		return a
 	}
 	a := Actor(len(s.actors))
@@ -181,14 +193,19 @@ func (s *State) SyncStream(host any, threadID uint64, stream any) {
 	s.actors[h].clock.Join(s.actors[st].clock)
 }
 
-// ForgetStream drops a destroyed stream's key (its actor and its clock
-// stay, as the accesses kept still name it).
+// ForgetStream drops a stream that was destroyed after its tasks
+// completed (the host synchronised with it first): its actor slot is
+// reused by the next new stream, so that clocks stay as long as the
+// number of streams alive at once, not of streams ever made.
 func (s *State) ForgetStream(stream any) {
 	if !s.tracking() {
 		return
 	}
 	s.mu.Lock()
-	delete(s.byKey, stream)
+	if a, ok := s.byKey[stream]; ok {
+		delete(s.byKey, stream)
+		s.free = append(s.free, a)
+	}
 	s.mu.Unlock()
 }
 
