@@ -271,5 +271,9 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
-	return s.submitTask(t, fn, task)
+	x := queued{counted: true}
+	if sanitizing {
+		x.acc = randomFootprint(info.ResultAddr, info.CounterAddr, out, spec.Count.Addr != 0)
+	}
+	return s.queue(t, fn, task, x)
 }

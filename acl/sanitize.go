@@ -100,11 +100,15 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 			}
 		}
 	case x.op != nil:
-		mode := sanitize.Write
+		// A value word is a synchronisation variable: a value wait is
+		// ordered after the latest value write to the word queued before
+		// it; the word itself is not checked for races.
 		if x.op.wait {
-			mode = sanitize.Read
+			op.Sync, op.Key = sanitize.Wait, valueWord(x.op.addr)
+			break
 		}
-		op.Acc = append(op.Acc, sanitize.Access{Addr: x.op.addr, Size: 8, Mode: mode})
+		op.Sync, op.Key = sanitize.Record, valueWord(x.op.addr)
+		op.Acc = append(op.Acc, sanitize.Access{Addr: x.op.addr, Size: 8, Mode: sanitize.Write | sanitize.Atomic})
 	default:
 		in := task.Info()
 		if in.Bytes == 0 || in.Kind == "copy2d" { // a 2-D copy gives its rows as x.acc
@@ -223,4 +227,20 @@ func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
 		}
 		san.Queue(h, tid, target, dev, target.id, 0, op)
 	}
+}
+
+// valueWord is the sanitizer's key of a value word (aclrtValueWrite/Wait).
+type valueWord uintptr
+
+// randomFootprint is what a random-number task writes: its result (the
+// rest of the allocation when the count is read from device memory) and
+// its 16-byte counter.
+func randomFootprint(result, counter uintptr, n uint64, countInMemory bool) []sanitize.Access {
+	if countInMemory {
+		n = 0
+		if w, r := sanitizeLookup(result); w == sanitize.Inside {
+			n = uint64(r.Base) + r.Size - uint64(result)
+		}
+	}
+	return []sanitize.Access{{Addr: result, Size: n, Mode: sanitize.Write}, {Addr: counter, Size: 16, Mode: sanitize.Write}}
 }

@@ -263,3 +263,16 @@ func TestStreamSlotsReused(t *testing.T) {
 	f.queue("T", "y", 201, Op{API: "memset", Acc: w(bufB, 8)})
 	assert.Len(t, f.lines(t, "racecheck"), 1, f.out.String())
 }
+
+// TestAtomicWords: value words are synchronisation variables: written for
+// initcheck, never racing; a wait on one orders after the write.
+func TestAtomicWords(t *testing.T) {
+	f := newFixture(All)
+	f.queue("T", "s1", 1, Op{API: "aclrtMemsetAsync", Acc: w(bufA+64, 64)})
+	f.queue("T", "s1", 1, Op{API: "aclrtValueWrite", Sync: Record, Key: "word", Acc: []Access{{bufA, 8, Write | Atomic}}})
+	f.s.HostAccess("T", 1, &Op{API: "aclrtMemset", Acc: w(bufA, 8)})
+	f.queue("T", "s2", 2, Op{API: "aclrtValueWrite", Sync: Record, Key: "word", Acc: []Access{{bufA, 8, Write | Atomic}}})
+	f.queue("T", "s3", 3, Op{API: "aclrtValueWait", Sync: Wait, Key: "word"})
+	f.queue("T", "s3", 3, Op{API: "aclrtMemcpyAsync", Acc: r(bufA, 8)})
+	assert.Empty(t, f.out.String())
+}

@@ -36,6 +36,9 @@ const (
 	// the whole allocation the pointer points into (its direction is
 	// unknown, so it is not checked by initcheck and counts as a write).
 	Pointer
+	// Atomic marks a synchronisation word (a value write): it counts as
+	// written for initcheck but is not checked for races.
+	Atomic
 )
 
 // Access is one range a task or a host call touches.

@@ -396,6 +396,12 @@ func (s *State) access(a Actor, epoch uint64, who Who, acc Access, r resolved) {
 		sh = &shadow{region: reg}
 		s.shadows[reg.Base] = sh
 	}
+	if acc.Mode&Atomic != 0 {
+		if !reg.Host {
+			sh.addWritten(lo, hi)
+		}
+		return
+	}
 	write := acc.Mode&(Write|Pointer) != 0
 	if acc.Mode&Read != 0 && !reg.Host && s.checks&Initcheck != 0 {
 		if b, ok := sh.unwritten(lo, hi); ok {
