@@ -202,12 +202,20 @@ func sanitizeLeaks() {
 }
 
 // sanitizeReplay describes the tasks of one execution of ri on target to
-// the sanitizer, as if queued one by one: queue 0 is target, the RI's
-// other queues are streams of their own, its recorded events order them.
+// the sanitizer, all as tasks of target (the order inside the RI is its
+// own business; what it touches is ordered against other streams as
+// target's tasks are). An RI with device-side control flow or value waits
+// runs work the plan does not show: it is opaque (every allocation counts
+// as written afterwards) and its steps' footprints are not checked.
 // Precondition: ri.execMu held.
 func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
 	h, tid := hostOf(t)
 	dev := int(target.ctx.dev.id)
+	if ri.flow != nil || len(ri.waits) > 0 {
+		san.Queue(h, tid, target, dev, target.id, 0, &sanitize.Op{API: fn})
+		san.Opaque()
+		return
+	}
 	for i := range ri.plan {
 		task := &ri.plan[i]
 		var x queued
@@ -217,14 +225,8 @@ func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
 				x.l = lv.l
 			}
 		}
-		if ev := task.Event(); ev != nil {
-			x.sync = ev
-		}
 		op := sanitizeOp(fn, task, &x)
-		if qi := ri.qidx[i]; qi != 0 && int(qi) < len(ri.queues) {
-			san.Queue(h, tid, ri.queues[qi], dev, -int32(qi), 0, op)
-			continue
-		}
+		op.Sync, op.Key = sanitize.NoSync, nil // the RI's own events order its own streams
 		san.Queue(h, tid, target, dev, target.id, 0, op)
 	}
 }

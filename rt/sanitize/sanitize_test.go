@@ -276,3 +276,16 @@ func TestAtomicWords(t *testing.T) {
 	f.queue("T", "s3", 3, Op{API: "aclrtMemcpyAsync", Acc: r(bufA, 8)})
 	assert.Empty(t, f.out.String())
 }
+
+// TestOpaque: after work of unknown footprint, allocations that existed
+// count as written; one made afterwards starts unwritten again.
+func TestOpaque(t *testing.T) {
+	f := newFixture(Initcheck)
+	f.s.Forget(bufA)
+	f.s.Opaque()
+	f.queue("T", "s1", 1, Op{API: "d2h", Acc: r(bufA, 8)})
+	assert.Empty(t, f.out.String())
+	f.s.Forget(bufB) // made after the opaque work
+	f.queue("T", "s1", 1, Op{API: "d2h", Acc: r(bufB, 8)})
+	assert.Len(t, f.lines(t, "initcheck"), 1, f.out.String())
+}

@@ -61,8 +61,10 @@ type State struct {
 	mu       sync.Mutex
 	actors   []actor
 	byKey    map[any]Actor
-	free     []Actor       // actors of destroyed streams, reused by new streams
-	records  map[any]Clock // event/notify → the recording stream's clock at its latest record
+	free     []Actor            // actors of destroyed streams, reused by new streams
+	born     map[uintptr]uint64 // allocation base → opaque count when it was made (Forget)
+	opaque   uint64             // Opaque calls so far
+	records  map[any]Clock      // event/notify → the recording stream's clock at its latest record
 	shadows  map[uintptr]*shadow
 	counts   [8]int // reports per check bit
 	seen     map[string]bool
@@ -73,7 +75,7 @@ type State struct {
 // and writing reports to out.
 func New(checks Check, lookup Lookup, out io.Writer) *State {
 	return &State{checks: checks, lookup: lookup, out: out, byKey: map[any]Actor{},
-		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, seen: map[string]bool{}}
+		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, seen: map[string]bool{}, born: map[uintptr]uint64{}}
 }
 
 // Checks returns the checks s runs.
@@ -263,6 +265,7 @@ func (s *State) Free(host any, threadID uint64, api string, addr uintptr) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.born, reg.Base)
 	sh, ok := s.shadows[reg.Base]
 	if !ok {
 		return
@@ -292,6 +295,7 @@ func (s *State) Forget(base uintptr) {
 	s.dropCache()
 	s.mu.Lock()
 	delete(s.shadows, base)
+	s.born[base] = s.opaque
 	s.mu.Unlock()
 }
 
@@ -395,6 +399,9 @@ func (s *State) access(a Actor, epoch uint64, who Who, acc Access, r resolved) {
 	if sh == nil || sh.region != reg {
 		sh = &shadow{region: reg}
 		s.shadows[reg.Base] = sh
+		if g, ok := s.born[reg.Base]; (ok && g < s.opaque) || (!ok && s.opaque > 0) {
+			sh.addWritten(reg.Base, end) // may have been written by opaque work
+		}
 	}
 	if acc.Mode&Atomic != 0 {
 		if !reg.Host {
@@ -437,4 +444,22 @@ func (s *State) race(p record, cur Who, curWrite bool, lo, hi uintptr, reg Regio
 	s.report(check, reg.Dev, key,
 		fmt.Sprintf("%s-%s %s on %#x..%#x of %s: %s and %s are not ordered (no stream order, event, notify or synchronisation between them)",
 			kind[p.write], kind[curWrite], what, lo, hi, s.regionName(reg), s.describe(p.who), s.describe(cur)))
+}
+
+// Opaque notes that work whose footprint is unknown ran (a model execution
+// with device-side control flow or value waits): every allocation that
+// exists now counts as written, so initcheck stays quiet about what that
+// work may have written.
+func (s *State) Opaque() {
+	if !s.tracking() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opaque++
+	for _, sh := range s.shadows {
+		if !sh.region.Host {
+			sh.written = []span{{sh.region.Base, sh.region.Base + uintptr(sh.region.Size)}}
+		}
+	}
 }
