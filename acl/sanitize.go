@@ -225,8 +225,13 @@ func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
 				x.l = lv.l
 			}
 		}
+		// Records and waits stay: the RI's own events order nothing more
+		// on one stream, and external ones (ACL_EVENT_RECORD_EXTERNAL /
+		// WAIT_EXTERNAL) are the application's, ordering other streams.
+		if ev := task.Event(); ev != nil {
+			x.sync = ev
+		}
 		op := sanitizeOp(fn, task, &x)
-		op.Sync, op.Key = sanitize.NoSync, nil // the RI's own events order its own streams
 		san.Queue(h, tid, target, dev, target.id, 0, op)
 	}
 }
