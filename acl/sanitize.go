@@ -93,10 +93,16 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 		if x.l.f != nil {
 			op.Kernel = x.l.f.e.Name
 		}
+		n := rt.node.Load()
+		if n == nil {
+			break
+		}
 		words, word := deviceWords(x.l.args, x.l.size)
 		for i := range words {
-			if v := uintptr(word(i)); v != 0 && deviceOf(v) != nil {
-				op.Acc = append(op.Acc, sanitize.Access{Addr: v, Mode: sanitize.Pointer})
+			if v := uintptr(word(i)); v != 0 {
+				if _, ok := n.FindDevice(v); ok { // device memory (no lock taken)
+					op.Acc = append(op.Acc, sanitize.Access{Addr: v, Mode: sanitize.Pointer})
+				}
 			}
 		}
 	case x.op != nil:
