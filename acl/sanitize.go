@@ -81,6 +81,9 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 	case task.IsWait(), kind == "notify wait", kind == "cnt notify wait":
 		op.Sync, op.Key, op.Strict = sanitize.Wait, x.sync, x.strict
 	}
+	if op.Sync == sanitize.NoSync && x.sync != nil && task.Kind() == "host" {
+		op.Sync, op.Key = sanitize.Record, x.sync // a callback: its thread is ordered after it (sanitizeCallback)
+	}
 	if op.Sync != sanitize.NoSync && op.Key == nil {
 		op.Sync = sanitize.NoSync // a record or wait of the runtime's own
 	}
@@ -256,4 +259,11 @@ func randomFootprint(result, counter uintptr, n uint64, countInMemory bool) []sa
 		}
 	}
 	return []sanitize.Access{{Addr: result, Size: n, Mode: sanitize.Write}, {Addr: counter, Size: 16, Mode: sanitize.Write}}
+}
+
+// sanitizeCallback orders thread t, about to run a callback, after the
+// tasks queued before the callback on its stream.
+func sanitizeCallback(t *Thread, order *cbOrder) {
+	h, tid := hostOf(t)
+	san.SyncKey(h, tid, order, "aclrtProcessReport", -1, false, true)
 }

@@ -2,6 +2,7 @@ package acl
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -157,4 +158,44 @@ func BenchmarkSanitizedTasks(b *testing.B) {
 			require.NoError(b, SynchronizeStream(th, s, -1))
 		})
 	}
+}
+
+// TestSanitizeCallbackOrders: the thread that runs a callback is ordered
+// after the tasks queued before the callback: its synchronous copy of
+// memory they wrote is no report; a copy from a thread that did not run
+// the callback is.
+func TestSanitizeCallbackOrders(t *testing.T) {
+	out := useSanitizer(t, sanitize.All)
+	th := setup(t, nil)
+	require.NoError(t, SetDevice(th, 0))
+	s := newStream(t, th)
+	const tid = 0x4321
+	var buf uintptr
+	require.NoError(t, Malloc(th, &buf, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	host := make([]byte, 64)
+	hostAddr := reflect.ValueOf(host).Pointer()
+	require.NoError(t, SubscribeReport(th, tid, s))
+	require.NoError(t, MemsetAsync(th, buf, 4096, 7, 4096, s))
+	rth := NewThread()
+	require.NoError(t, SetDevice(rth, 0))
+	t.Cleanup(func() { _ = ResetDevice(rth, 0) })
+	copied := make(chan error, 1)
+	require.NoError(t, LaunchCallback(th, func() {
+		copied <- Memcpy(rth, hostAddr, 64, buf, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST)
+	}, callbackNoBlock, s))
+	require.NoError(t, ProcessReport(rth, tid, 5000))
+	require.NoError(t, <-copied)
+	assert.Empty(t, out.String())
+
+	// (The callback's own read and a later task of the stream race: the
+	// callback does not block the stream. Another range, then.)
+	require.NoError(t, MemsetAsync(th, buf+2048, 2048, 8, 2048, s))
+	other := NewThread()
+	require.NoError(t, SetDevice(other, 0))
+	t.Cleanup(func() { _ = ResetDevice(other, 0) })
+	require.NoError(t, SynchronizeStream(th, s, -1)) // th knows; other does not
+	require.NoError(t, Memcpy(other, hostAddr, 64, buf+2048, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	assert.Len(t, reports(out, "synccheck"), 1, out.String())
+	require.NoError(t, UnSubscribeReport(th, tid, s))
+	require.NoError(t, Free(th, buf, false))
 }
