@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/timeline"
 )
 
 // Two allocations on device 0, one pinned host buffer; a freed hole.
@@ -288,4 +290,19 @@ func TestOpaque(t *testing.T) {
 	f.s.Forget(bufB) // made after the opaque work
 	f.queue("T", "s1", 1, Op{API: "d2h", Acc: r(bufB, 8)})
 	assert.Len(t, f.lines(t, "initcheck"), 1, f.out.String())
+}
+
+// TestReportsOnTimeline: with a timeline attached, a report is an instant
+// event on its device.
+func TestReportsOnTimeline(t *testing.T) {
+	prev := timeline.Attach(timeline.NewRecorder())
+	t.Cleanup(func() { timeline.Attach(prev) })
+	f := newFixture(Racecheck)
+	f.queue("T", "s1", 1, Op{API: "copy", Acc: w(bufA, 64)})
+	f.queue("T", "s2", 2, Op{API: "memset", Acc: w(bufA, 64)})
+	require.Len(t, f.lines(t, "racecheck"), 1)
+	var out bytes.Buffer
+	require.NoError(t, timeline.Current().WriteTo(&out, false))
+	assert.Contains(t, out.String(), `"sanitize: racecheck"`)
+	assert.Contains(t, out.String(), "write-write race")
 }
