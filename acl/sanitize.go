@@ -2,6 +2,7 @@ package acl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/sanitize"
@@ -206,7 +207,11 @@ func sanitizeLeaks() {
 		if l.Device == processWide {
 			where, dev = "process", -1
 		}
-		san.Report(sanitize.Leakcheck, dev, "", fmt.Sprintf("%s %s still alive at aclFinalize (%s)", l.Kind, l.Summary, where))
+		what := l.Summary
+		if !strings.Contains(what, l.Kind) {
+			what = l.Kind + " " + what
+		}
+		san.Report(sanitize.Leakcheck, dev, "", fmt.Sprintf("%s still alive at aclFinalize (%s)", what, where))
 	}
 }
 
