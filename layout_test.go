@@ -54,6 +54,11 @@ var forbidden = []struct {
 	},
 	{layers: []string{"hal"}, deps: []string{"acl", "rt"}, why: "the driver sits below the runtime and the ACL surface (docs/stack.md)"},
 	{layers: []string{"rt/stack"}, deps: []string{"acl", "rt"}, why: "the boundary table is a leaf both layers above the driver use"},
+	{
+		layers: []string{"rt/sanitize"},
+		deps:   []string{"acl", "hal", "libfake", "abi", "emu", "tsfw", "svm"},
+		why:    "the sanitizer models orderings and memory: no API enums, no error codes, no device model (docs/sanitizer.md)",
+	},
 }
 
 // goPackage is the part of `go list -json` these tests read.

@@ -65,14 +65,11 @@ func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) e
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	if s.capturing() {
-		op := &valueOp{addr: addr, value: value}
-		if done, err := s.captureSubmitByOp(t, fn, task, nil, op); done {
-			return err
-		}
+	var op *valueOp
+	if sanitizing || s.capturing() {
+		op = &valueOp{addr: addr, value: value}
 	}
-	id, err := s.q.SubmitID(task)
-	return s.noteSubmit(t, fn, id, err)
+	return s.queue(t, fn, task, queued{op: op, counted: true})
 }
 
 // ValueWait implements aclrtValueWait: the stream's later tasks wait until
@@ -91,15 +88,12 @@ func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) er
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	if s.capturing() {
+	var op *valueOp
+	if sanitizing || s.capturing() {
 		// Recorded with its parameters: replays bind it to their queue.
-		op := &valueOp{wait: true, addr: addr, value: value, flag: flag}
-		if done, err := s.captureSubmitByOp(t, fn, task, nil, op); done {
-			return err
-		}
+		op = &valueOp{wait: true, addr: addr, value: value, flag: flag}
 	}
-	id, err := s.q.SubmitID(task)
-	return s.noteSubmit(t, fn, id, err)
+	return s.queue(t, fn, task, queued{op: op, counted: true})
 }
 
 var reduceOps = map[int32]tsfw.ReduceOp{
@@ -271,5 +265,9 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	return s.submitTask(t, fn, task)
+	x := queued{counted: true}
+	if sanitizing {
+		x.acc = randomFootprint(info.ResultAddr, info.CounterAddr, out, spec.Count.Addr != 0)
+	}
+	return s.queue(t, fn, task, x)
 }

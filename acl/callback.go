@@ -57,7 +57,12 @@ type cbItem struct {
 	s    *Stream
 	fn   func()
 	done chan struct{} // closed once fn ran or was skipped
+	san  *cbOrder      // the sanitizer's key of the callback task (nil when off)
 }
+
+// cbOrder orders, for the sanitizer, the thread that runs a callback after
+// the tasks queued before the callback (acl/sanitize.go).
+type cbOrder struct{ _ byte }
 
 var cbState struct {
 	mu         sync.Mutex
@@ -188,7 +193,7 @@ func ProcessReport(t *Thread, tid uint64, timeoutMs int32) error {
 		r.items = nil
 		cbState.mu.Unlock()
 		if len(items) > 0 {
-			r.run(items)
+			r.run(t, items)
 			return nil
 		}
 		select {
@@ -200,11 +205,14 @@ func ProcessReport(t *Thread, tid uint64, timeoutMs int32) error {
 }
 
 // run runs the callbacks handed to r, in order, on the calling thread.
-func (r *reporter) run(items []*cbItem) {
+func (r *reporter) run(t *Thread, items []*cbItem) {
 	for _, it := range items {
 		cbState.mu.Lock()
 		r.running = it.s
 		cbState.mu.Unlock()
+		if it.san != nil && sanitizing {
+			sanitizeCallback(t, it.san)
+		}
 		it.fn()
 		cbState.mu.Lock()
 		r.running = nil
@@ -234,13 +242,17 @@ func LaunchCallback(t *Thread, fn func(), blockType int32, sh Handle) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "%s: stream %d has no thread subscribed with aclrtSubscribeReport", name, s.id)
 	}
 	block := blockType == callbackBlock
-	return s.submitTask(t, name, tsfw.HostTask(func() error { return s.handOver(fn, block) }))
+	var order *cbOrder
+	if sanitizing {
+		order = &cbOrder{}
+	}
+	return s.queue(t, name, tsfw.HostTask(func() error { return s.handOver(fn, block, order) }), queued{sync: order, counted: true})
 }
 
 // handOver gives fn to the stream's subscribed thread and, when block is
 // set, waits until that thread has run it. It runs as a host task.
-func (s *Stream) handOver(fn func(), block bool) error {
-	it := &cbItem{s: s, fn: fn, done: make(chan struct{})}
+func (s *Stream) handOver(fn func(), block bool, order *cbOrder) error {
+	it := &cbItem{s: s, fn: fn, done: make(chan struct{}), san: order}
 	cbState.mu.Lock()
 	r := cbState.byStream[s]
 	if r != nil {

@@ -18,8 +18,8 @@ import (
 // events. The same recorder path serves persistent streams bound to an RI
 // (explicit build) and streams re-issuing a task group (task update).
 //
-// Every submission path of a stream (submit, submitTask, submitLaunch)
-// asks s.capturing() first: one atomic load of the stream's recorder, its
+// The one queueing point (Stream.queue, submit.go) asks s.capturing()
+// first: one atomic load of the stream's recorder, its
 // flags and the process-wide count of active captures, so streams outside
 // any capture pay nothing more.
 //
@@ -84,16 +84,12 @@ func (s *Stream) capturing() bool {
 	return s.rec.Load() != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 || activeCaptures.Load() != 0
 }
 
-// captureSubmit is the submission path of a stream for which capturing()
-// holds. It reports whether it handled the task; when it did not, the
-// caller queues the task as usual. l is the launch of a kernel task (nil
-// otherwise); when the task is handled without error the recorder owns l.
-func (s *Stream) captureSubmit(fn string, task tsfw.Task, l *launch) (bool, error) {
-	return s.captureSubmitOp(fn, task, l, nil)
-}
-
-// captureSubmitOp is captureSubmit for a task that may be a value write or
-// wait (op non-nil), recorded with its parameters.
+// captureSubmitOp is the submission path of a stream for which capturing()
+// holds (called by the queueing point, submit.go). It reports whether it
+// handled the task; when it did not, the task is queued as usual. l is the
+// launch of a kernel task (nil otherwise); when the task is handled without
+// error the recorder owns l. A value write or wait (op non-nil) is
+// recorded with its parameters.
 func (s *Stream) captureSubmitOp(fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
 	r := s.rec.Load()
 	if r == nil {
@@ -116,18 +112,12 @@ func (s *Stream) captureSubmitOp(fn string, task tsfw.Task, l *launch, op *value
 	return false, nil
 }
 
-// captureSubmitBy is captureSubmit for a task thread t issues: a task
-// recorded into a model run instance (capture or bound stream) becomes the
-// thread's last task (aclrtGetThreadLastTaskId), and its id is its
-// sequence id in its stream (aclmdlRITaskGetSeqId). That is the id
+// captureSubmitByOp is captureSubmitOp for a task that counts as thread
+// t's: a task recorded into a model run instance (capture or bound stream)
+// becomes the thread's last task (aclrtGetThreadLastTaskId), and its id is
+// its sequence id in its stream (aclmdlRITaskGetSeqId). That is the id
 // aclrtTaskUpdateAsync names. Re-issued tasks of a task-group update keep
 // the thread's previous id: they replace tasks that already have one.
-func (s *Stream) captureSubmitBy(t *Thread, fn string, task tsfw.Task, l *launch) (bool, error) {
-	return s.captureSubmitByOp(t, fn, task, l, nil)
-}
-
-// captureSubmitByOp is captureSubmitBy for a task that may be a value
-// write or wait (op non-nil).
 func (s *Stream) captureSubmitByOp(t *Thread, fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
 	done, err := s.captureSubmitOp(fn, task, l, op)
 	if !done || err != nil {

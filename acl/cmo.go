@@ -77,7 +77,7 @@ func CmoAsync(t *Thread, src uintptr, size uint64, typ int32, sh Handle) error {
 	if err := cmoRange(fn, "src", s.ctx.dev, src, size); err != nil {
 		return err
 	}
-	return s.submit(fn, tsfw.HostTask(func() error { return nil }))
+	return s.submit(t, fn, tsfw.HostTask(func() error { return nil }))
 }
 
 // CmoGetDescSize implements aclrtCmoGetDescSize.
@@ -129,7 +129,7 @@ func CmoAsyncWithDesc(t *Thread, desc uintptr, typ int32, sh Handle, reserve uin
 	if err := cmoRange(fn, "cmoDesc", s.ctx.dev, desc, cmoDescSize); err != nil {
 		return err
 	}
-	return s.submit(fn, tsfw.HostTask(func() error {
+	return s.submit(t, fn, tsfw.HostTask(func() error {
 		if d := readCmoDesc(desc); d.magic != cmoDescMagic {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the descriptor at %#x was not set by aclrtCmoSetDesc", fn, desc)
 		}

@@ -132,7 +132,7 @@ func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
 	if err != nil {
 		return err
 	}
-	return s.submit(fn, tsfw.CntRecordTask(n.cn, info.Mode, info.Value))
+	return s.queue(t, fn, tsfw.CntRecordTask(n.cn, info.Mode, info.Value), queued{sync: n.cn})
 }
 
 // CntNotifyWaitWithTimeout implements aclrtCntNotifyWaitWithTimeout: the
@@ -159,7 +159,7 @@ func CntNotifyWaitWithTimeout(t *Thread, h, sh Handle, info *CntNotifyWaitInfo) 
 	if err != nil {
 		return err
 	}
-	return s.submit(fn, tsfw.CntWaitTask(n.cn, info.Mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second))
+	return s.queue(t, fn, tsfw.CntWaitTask(n.cn, info.Mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), queued{sync: n.cn})
 }
 
 // CntNotifyReset implements aclrtCntNotifyReset: the stream sets the
@@ -174,7 +174,7 @@ func CntNotifyReset(t *Thread, h, sh Handle) error {
 	if err != nil {
 		return err
 	}
-	return s.submit(fn, tsfw.CntResetTask(n.cn))
+	return s.submit(t, fn, tsfw.CntResetTask(n.cn))
 }
 
 // CntNotifyGetID implements aclrtCntNotifyGetId.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -47,8 +48,12 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}
-		return ptrInfo{}, deviceOOB(fn, what, addr, addr, // memprotect.go
+		err := deviceOOB(fn, what, addr, addr, // memprotect.go
 			fmt.Sprintf("%s %#x is in device %d's memory but not inside any live allocation", what, addr, d.id))
+		if san != nil {
+			sanitizeRefused(fn, what, addr, err)
+		}
+		return ptrInfo{}, err
 	}
 	if base, size, ok := n.Host().Find(addr); ok {
 		return ptrInfo{class: pinned, room: size - uint64(addr-base)}, nil
@@ -63,13 +68,19 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 
 // checkRoom refuses a copy that would run past the end of an allocation.
 func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
-	if p.room != 0 && count > p.room && p.class == devmem {
-		return deviceOOB(fn, what, addr, addr+uintptr(p.room), // memprotect.go
-			fmt.Sprintf("%d bytes at %s %#x overrun its allocation (%d bytes left)", count, what, addr, p.room))
-	}
 	if p.room != 0 && count > p.room {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"%s: %d bytes at %s %#x overrun its allocation (%d bytes left)", fn, count, what, addr, p.room)
+		var err error
+		if p.class == devmem {
+			err = deviceOOB(fn, what, addr, addr+uintptr(p.room), // memprotect.go
+				fmt.Sprintf("%d bytes at %s %#x overrun its allocation (%d bytes left)", count, what, addr, p.room))
+		} else {
+			err = abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+				"%s: %d bytes at %s %#x overrun its allocation (%d bytes left)", fn, count, what, addr, p.room)
+		}
+		if san != nil {
+			sanitizeRefused(fn, what, addr, err)
+		}
+		return err
 	}
 	return nil
 }
@@ -172,6 +183,9 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 		return err
 	}
 	defer u.release()
+	if sanitizing {
+		sanitizeHost(t, fn, sanitize.Access{Addr: dst, Size: count, Mode: sanitize.Write}, sanitize.Access{Addr: src, Size: count, Mode: sanitize.Read})
+	}
 	if err := p.dev.emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
@@ -341,6 +355,9 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 		return err
 	}
 	defer u.release()
+	if sanitizing {
+		sanitizeHost(t, fn, sanitize.Access{Addr: p, Size: count, Mode: sanitize.Write})
+	}
 	if err := d.emu.TS.MemsetNow(p, byte(value), count); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
@@ -461,6 +478,9 @@ func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width,
 	if err != nil {
 		return err
 	}
+	if sanitizing {
+		sanitizeHost(t, fn, rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read))
+	}
 	for row := uint64(0); row < height; row++ {
 		if err := p.dev.emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.dir); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, messageOf(err))
@@ -493,7 +513,11 @@ func Memcpy2DAsync(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, w
 	if err := sameDevice(fn, s, di, si); err != nil {
 		return err
 	}
-	if err := s.submitTask(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir)); err != nil {
+	x := queued{counted: true}
+	if sanitizing {
+		x.acc = []sanitize.Access{rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read)}
+	}
+	if err := s.queue(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir), x); err != nil {
 		return err
 	}
 	if di.class == pageable || si.class == pageable {

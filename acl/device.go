@@ -340,6 +340,9 @@ func synchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
 	if err := c.dev.emu.TS.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
 	}
+	if sanitizing {
+		sanitizeSyncDevice(t, c.dev)
+	}
 	poolsSyncedDevice(c.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, c.dev)
 }

@@ -180,7 +180,7 @@ func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 	if e.importedNode() != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was opened from another process's IPC handle: only the exporting process records it", fn, uintptr(h))
 	}
-	if err := s.submit(fn, tsfw.RecordTask(e.ev)); err != nil {
+	if err := s.queue(t, fn, tsfw.RecordTask(e.ev), queued{sync: e.ev}); err != nil {
 		return err
 	}
 	e.nodeRecorded()
@@ -220,7 +220,7 @@ func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) 
 	if n := e.importedNode(); n != nil {
 		task = nodeWaitTask(n, timeout)
 	}
-	if err := s.submit(fn, task); err != nil {
+	if err := s.queue(t, fn, task, queued{sync: e.ev, strict: e.sanitizeStrict()}); err != nil {
 		return err
 	}
 	poolEventWaited(s, e) // memory pools' event dependencies (mempool.go)
@@ -283,7 +283,7 @@ func ResetEvent(t *Thread, h, sh Handle) error {
 	if err != nil {
 		return err
 	}
-	if err := s.submit(fn, tsfw.ResetTask(e.ev)); err != nil {
+	if err := s.submit(t, fn, tsfw.ResetTask(e.ev)); err != nil {
 		return err
 	}
 	poolEventGone(e) // memory pools' event dependencies (mempool.go)
@@ -310,6 +310,9 @@ func QueryEvent(t *Thread, h Handle, status *int32) error {
 	*status = abi.ACL_EVENT_STATUS_NOT_READY
 	if e.ev.Complete() {
 		*status = abi.ACL_EVENT_STATUS_COMPLETE
+	}
+	if sanitizing {
+		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_STATUS_COMPLETE)
 	}
 	return nil
 }
@@ -338,6 +341,9 @@ func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 	recorded := e.ev.Recorded()
 	if (recorded || e.kind == evEx) && e.ev.Complete() {
 		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
+	}
+	if sanitizing {
+		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_RECORDED_STATUS_COMPLETE)
 	}
 	return nil
 }
@@ -368,6 +374,9 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	}
 	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s", fn)
+	}
+	if sanitizing {
+		sanitizeSyncEvent(t, fn, e, true)
 	}
 	poolsSyncedDevice(e.ctx.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, e.ctx.dev)

@@ -209,17 +209,6 @@ func onTaskError(te tsfw.TaskError) {
 	}
 }
 
-// submitTask queues task on s for thread t and records its task id.
-func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
-	if s.capturing() {
-		if done, err := s.captureSubmitBy(t, fn, task, nil); done {
-			return err
-		}
-	}
-	id, err := s.q.SubmitID(task)
-	return s.noteSubmit(t, fn, id, err)
-}
-
 // noteSubmit records a submission's id, or wraps its error.
 func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
 	if err != nil {

@@ -95,7 +95,7 @@ func layoutGroups(s emu.SoC, n int) []Group {
 // deviceGroups returns the group layout of the current context's device
 // for fn, refusing SoCs without core groups.
 func deviceGroups(t *Thread, fn string) (*Context, []Group, error) {
-	if err := socFamily(fn, emu.Family310P); err != nil {
+	if err := CheckSoC(fn); err != nil {
 		return nil, nil, err
 	}
 	c, err := current(t, fn)

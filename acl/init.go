@@ -282,6 +282,9 @@ func finalizeLocked(t *Thread) {
 	if os.Getenv(LeakCheckEnv) == "1" {
 		reportLeaks(leakOut)
 	}
+	if san != nil {
+		sanitizeLeaks() // sanitize.go: leakcheck
+	}
 	for _, d := range rt.devs {
 		if d != nil {
 			d.releaseAllLocked()

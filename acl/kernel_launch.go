@@ -59,16 +59,8 @@ func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []
 		return err
 	}
 	l.f, l.attr = f, cfg.flags
-	task := tsfw.KernelTask(l, spec)
-	if s.capturing() {
-		if done, err := s.captureSubmitBy(t, fn, task, l); done {
-			if err != nil {
-				f.bin.release()
-				putLaunch(l)
-			}
-			return err
-		}
-	}
+	// Managed pages are faulted in ahead of the kernel; launchManaged does
+	// nothing for a stream that records (the recorder then takes the task).
 	words, word := blobWords(img)
 	if img == nil {
 		words, word = deviceWords(l.args, l.size)
@@ -78,12 +70,12 @@ func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []
 		putLaunch(l)
 		return err
 	}
-	id, err := s.q.SubmitID(task)
-	if err != nil {
+	if err := s.queue(t, fn, tsfw.KernelTask(l, spec), queued{l: l, counted: true}); err != nil {
 		f.bin.release()
 		putLaunch(l)
+		return err
 	}
-	return s.noteSubmit(t, fn, id, err)
+	return nil
 }
 
 // copyLaunch returns a launch holding a copy of blob as its image.

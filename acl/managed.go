@@ -392,7 +392,7 @@ func (s *Stream) chargeManaged(fn string, cost time.Duration, u *managedUse) err
 	if u == nil && cost == 0 {
 		return nil
 	}
-	if err := s.submit(fn, tsfw.KernelTask(chargeTask{u}, tsfw.KernelSpec{Blocks: 1, BlockCost: cost})); err != nil {
+	if err := s.submit(nil, fn, tsfw.KernelTask(chargeTask{u}, tsfw.KernelSpec{Blocks: 1, BlockCost: cost})); err != nil {
 		u.release()
 		return err
 	}

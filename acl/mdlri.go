@@ -481,6 +481,9 @@ func ExecuteAsync(t *Thread, rh, sh Handle) error {
 	if err := ri.ready(fn); err != nil {
 		return err
 	}
+	if sanitizing {
+		sanitizeReplay(t, fn, s, ri)
+	}
 	return ri.submitPlan(fn, s)
 }
 
@@ -504,6 +507,9 @@ func Execute(t *Thread, rh Handle, timeoutMs int32) error {
 		return err
 	}
 	s := ri.exec
+	if sanitizing {
+		sanitizeReplay(t, fn, s, ri)
+	}
 	err = ri.submitPlan(fn, s)
 	ri.execMu.Unlock()
 	if err != nil {
@@ -511,6 +517,9 @@ func Execute(t *Thread, rh Handle, timeoutMs int32) error {
 	}
 	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: model run instance %d", fn, ri.id)
+	}
+	if sanitizing {
+		sanitizeSyncStream(t, s)
 	}
 	return nil
 }

@@ -111,6 +111,9 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 	if err := below().Malloc(t, &addr, usable, rtMemType(base), mallocModule(o.CfgAttrs)); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with padding) on device %d: %s", fn, size, usable, d.id, messageOf(err))
 	}
+	if sanitizing {
+		san.Forget(addr) // a new allocation starts unwritten
+	}
 	*out = addr
 	return nil
 }
@@ -207,6 +210,12 @@ func Free(t *Thread, p uintptr, sync bool) error {
 		if err := d.emu.TS.Synchronize(-1); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.id, messageOf(err))
 		}
+		if sanitizing {
+			sanitizeSyncDevice(t, d)
+		}
+	}
+	if sanitizing {
+		sanitizeFree(t, fn, p)
 	}
 	if err := below().Free(t, p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
@@ -286,7 +295,13 @@ func FreeHost(t *Thread, p uintptr, sync bool) error {
 			if err := c.dev.emu.TS.Synchronize(-1); err != nil {
 				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 			}
+			if sanitizing {
+				sanitizeSyncDevice(t, c.dev)
+			}
 		}
+	}
+	if sanitizing {
+		sanitizeFree(t, fn, p)
 	}
 	if err := n.Host().Free(p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))

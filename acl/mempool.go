@@ -371,8 +371,8 @@ func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handl
 		// The freeing stream may be gone by now: its queue then ran or
 		// dropped the free, and the block is free to use.
 		ev := p.dev.emu.TS.NewEventUnpooled(0)
-		if waitOn.q.Submit(tsfw.RecordTask(ev)) == nil {
-			if err := s.submit(fn, tsfw.WaitTask(ev)); err != nil {
+		if waitOn.queue(t, fn, tsfw.RecordTask(ev), queued{sync: ev, internal: true}) == nil {
+			if err := s.submit(t, fn, tsfw.WaitTask(ev)); err != nil {
 				ev.Destroy()
 				p.release(b)
 				return err
@@ -514,7 +514,7 @@ func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
 	p.free = append(p.free, b)
 	p.inUse--
 	p.mu.Unlock()
-	if err := s.submit(fn, tsfw.HostTask(func() error { p.freeDone(b, gen); return nil })); err != nil {
+	if err := s.submit(t, fn, tsfw.HostTask(func() error { p.freeDone(b, gen); return nil })); err != nil {
 		p.mu.Lock()
 		for i, x := range p.free {
 			if x == b {

@@ -170,9 +170,9 @@ func RecordNotify(t *Thread, h, sh Handle) error {
 		return err
 	}
 	if l := n.hw.node; l != nil {
-		return s.submit(fn, nodeNotifyRecordTask(l))
+		return s.queue(t, fn, nodeNotifyRecordTask(l), queued{sync: l})
 	}
-	return s.submit(fn, tsfw.NotifyRecordTask(n.hw.nt))
+	return s.queue(t, fn, tsfw.NotifyRecordTask(n.hw.nt), queued{sync: n.hw.nt})
 }
 
 // WaitAndResetNotify implements aclrtWaitAndResetNotify: the stream blocks
@@ -190,9 +190,9 @@ func WaitAndResetNotify(t *Thread, h, sh Handle, timeoutSec uint32) error {
 		return err
 	}
 	if l := n.hw.node; l != nil {
-		return s.submit(fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second))
+		return s.queue(t, fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second), queued{sync: l})
 	}
-	return s.submit(fn, tsfw.NotifyWaitTask(n.hw.nt, time.Duration(timeoutSec)*time.Second))
+	return s.queue(t, fn, tsfw.NotifyWaitTask(n.hw.nt, time.Duration(timeoutSec)*time.Second), queued{sync: n.hw.nt})
 }
 
 // GetNotifyID implements aclrtGetNotifyId: the hardware id.

@@ -54,12 +54,9 @@ var snapshot struct {
 	node   *emu.Node       // the node of the backup; nil before any
 }
 
-// snapshotFamilies are the SoCs with process snapshots.
-var snapshotFamilies = []string{emu.Family950, emu.FamilyA3, emu.FamilyA2}
-
 // snapshotPID checks pid and the SoC for fn.
 func snapshotPID(fn string, pid int32) error {
-	if err := socFamily(fn, snapshotFamilies...); err != nil {
+	if err := CheckSoC(fn); err != nil {
 		return err
 	}
 	if int(pid) != os.Getpid() {
@@ -99,7 +96,7 @@ func runSnapshotStage(fn string, stage int32, devs []*device) error {
 // SnapShotCallbackRegister implements aclrtSnapShotCallbackRegister.
 func SnapShotCallbackRegister(t *Thread, stage int32, key uintptr, cb SnapshotFunc) error {
 	const fn = "aclrtSnapShotCallbackRegister"
-	if err := socFamily(fn, snapshotFamilies...); err != nil {
+	if err := CheckSoC(fn); err != nil {
 		return err
 	}
 	if stage < 0 || stage > abi.ACL_RT_SNAPSHOT_UNLOCK_POST {
@@ -120,7 +117,7 @@ func SnapShotCallbackRegister(t *Thread, stage int32, key uintptr, cb SnapshotFu
 // SnapShotCallbackUnregister implements aclrtSnapShotCallbackUnregister.
 func SnapShotCallbackUnregister(t *Thread, stage int32, key uintptr) error {
 	const fn = "aclrtSnapShotCallbackUnregister"
-	if err := socFamily(fn, snapshotFamilies...); err != nil {
+	if err := CheckSoC(fn); err != nil {
 		return err
 	}
 	if stage < 0 || stage > abi.ACL_RT_SNAPSHOT_UNLOCK_POST {

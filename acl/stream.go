@@ -169,8 +169,14 @@ func DestroyStream(t *Thread, h Handle, force bool) error {
 	}
 	fireStreamsDestroyPre(func() []*Stream { return []*Stream{s} })
 	rt.mu.Lock()
-	defer rt.mu.Unlock()
 	s.destroyLocked(!force)
+	rt.mu.Unlock()
+	if sanitizing {
+		if !force { // a destroy waits for the stream's tasks
+			sanitizeSyncStream(t, s)
+			san.ForgetStream(s)
+		}
+	}
 	return nil
 }
 
@@ -197,6 +203,9 @@ func SynchronizeStream(t *Thread, h Handle, timeoutMs int32) error {
 	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
+	if sanitizing {
+		sanitizeSyncStream(t, s)
+	}
 	poolsSynced(s) // memory pools' RELEASE_THRESHOLD (mempool.go)
 	return managedSynchronized(fn, s.ctx.dev)
 }
@@ -216,6 +225,9 @@ func StreamQuery(t *Thread, h Handle, status *int32) error {
 	*status = abi.ACL_STREAM_STATUS_NOT_READY
 	if s.q.Query() {
 		*status = abi.ACL_STREAM_STATUS_COMPLETE
+		if sanitizing {
+			sanitizeSyncStream(t, s)
+		}
 	}
 	return nil
 }
@@ -372,19 +384,6 @@ func GetStreamAttribute(t *Thread, h Handle, attr int32, v *StreamAttrValue) err
 		v.setU32(s.priority)
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtStreamAttr %d", fn, attr)
-	}
-	return nil
-}
-
-// submit queues task on s, reporting a destroyed queue as a stream error.
-func (s *Stream) submit(fn string, task tsfw.Task) error {
-	if s.capturing() {
-		if done, err := s.captureSubmit(fn, task, nil); done {
-			return err
-		}
-	}
-	if err := s.q.Submit(task); err != nil {
-		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	return nil
 }

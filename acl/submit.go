@@ -1,0 +1,81 @@
+package acl
+
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/sanitize"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// The queueing point (docs/internals.md, "Queueing"). Every task the ACL
+// layer puts on a stream — copies, memsets, kernels, event and notify
+// records and waits, host functions and callbacks, value writes and waits,
+// built-in and model-internal tasks — goes through Stream.queue. It
+//
+//  1. asks capturing() (one atomic load when no capture is active) and, on
+//     a capturing, persistent or bound stream, hands the task to the
+//     recorder (capture.go) instead of the queue;
+//  2. lets the sanitizer describe the task (only when NPUEMU_SANITIZE is
+//     set: one predictable branch otherwise, nothing allocated);
+//  3. queues it on the stream's tsfw queue;
+//  4. notes the task id for aclrtGetThreadLastTaskId when the task counts.
+//
+// The submit/submitTask/submitImage helpers are thin names for it. Model
+// execution (SubmitGraph, mdlri.go) queues a whole plan at once: its tasks
+// were recorded through this point when they were captured or built.
+
+// queued is what the queueing point needs besides the task.
+type queued struct {
+	l       *launch           // a kernel task's launch: once recorded, the recorder owns it
+	op      *valueOp          // a value write or wait: recorded with its parameters, seen by the sanitizer
+	sync    any               // the event or notify a record or wait task acts on (sanitizer ordering)
+	strict  bool              // a wait on sync before any record is a sanitizer report (false for IPC and notifies)
+	acc     []sanitize.Access // the task's exact footprint, when the caller knows it (sanitizer on only)
+	counted bool              // the task becomes the thread's last task (aclrtGetThreadLastTaskId)
+	// internal marks a task the runtime adds on its own to order its own
+	// work (a memory pool's reuse dependency): it is queued even on a
+	// capturing stream, as it belongs to no capture.
+	internal bool
+}
+
+// queue is the one place where a task is queued on s by thread t (nil for
+// a task the runtime issues on its own).
+func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
+	if !x.internal && s.capturing() {
+		var done bool
+		var err error
+		if x.counted {
+			done, err = s.captureSubmitByOp(t, fn, task, x.l, x.op)
+		} else {
+			done, err = s.captureSubmitOp(fn, task, x.l, x.op)
+		}
+		if done {
+			return err
+		}
+	}
+	var op *sanitize.Op
+	if sanitizing {
+		op = sanitizeOp(fn, &task, &x) // before SubmitID: a launch may be recycled once queued
+	}
+	id, err := s.q.SubmitID(task)
+	if op != nil && err == nil {
+		sanitizeQueued(t, s, id, op)
+	}
+	if x.counted {
+		return s.noteSubmit(t, fn, id, err)
+	}
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+	}
+	return nil
+}
+
+// submit queues a task that does not count as the thread's last task
+// (event, notify and runtime-internal tasks).
+func (s *Stream) submit(t *Thread, fn string, task tsfw.Task) error {
+	return s.queue(t, fn, task, queued{})
+}
+
+// submitTask queues task on s for thread t and records its task id.
+func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
+	return s.queue(t, fn, task, queued{counted: true})
+}

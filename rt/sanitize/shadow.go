@@ -1,0 +1,128 @@
+package sanitize
+
+import "sort"
+
+// Where says what an address is (Lookup).
+type Where uint8
+
+// Answers of a Lookup.
+const (
+	Outside     Where = iota // neither device memory nor registered host memory: not watched
+	Inside                   // inside a live allocation (Region)
+	Unallocated              // inside a device's memory but in no live allocation (Region.Dev set)
+)
+
+// Region is a live allocation: device memory, or pinned host memory that
+// async copies read and write.
+type Region struct {
+	Host bool // pinned host memory (aclrtMallocHost), not device memory
+	Dev  int  // the device of device memory
+	Base uintptr
+	Size uint64
+}
+
+// Lookup says what addr is. The API layer gives the sanitizer one; it is
+// the only way the sanitizer learns about allocations.
+type Lookup func(addr uintptr) (Where, Region)
+
+// Mode is how a task uses a range.
+type Mode uint8
+
+// Access modes.
+const (
+	Read  Mode = 1 << iota
+	Write      // written (a copy's destination, a memset)
+	// Pointer is a kernel pointer argument: the task may read and write
+	// the whole allocation the pointer points into (its direction is
+	// unknown, so it is not checked by initcheck and counts as a write).
+	Pointer
+	// Atomic marks a synchronisation word (a value write): it counts as
+	// written for initcheck but is not checked for races.
+	Atomic
+)
+
+// Access is one range a task or a host call touches.
+type Access struct {
+	Addr uintptr
+	Size uint64
+	Mode Mode
+}
+
+type span struct{ lo, hi uintptr }
+
+// record is one access kept for the race checks.
+type record struct {
+	lo, hi uintptr
+	write  bool
+	actor  Actor
+	epoch  uint64
+	who    Who
+}
+
+// maxRecords bounds the accesses kept per allocation: the oldest go first
+// (a race with an access that old is then missed; docs/sanitizer.md).
+const maxRecords = 256
+
+// shadow is what the sanitizer knows of one allocation.
+type shadow struct {
+	region  Region
+	written []span // sorted, disjoint, merged: bytes some task or call wrote
+	recs    []record
+}
+
+// addWritten marks [lo, hi) written.
+func (sh *shadow) addWritten(lo, hi uintptr) {
+	w := sh.written
+	i := sort.Search(len(w), func(i int) bool { return w[i].hi >= lo })
+	j := i
+	for j < len(w) && w[j].lo <= hi {
+		lo, hi = min(lo, w[j].lo), max(hi, w[j].hi)
+		j++
+	}
+	if i == j {
+		w = append(w, span{})
+		copy(w[i+1:], w[i:])
+		w[i] = span{lo, hi}
+	} else {
+		w[i] = span{lo, hi}
+		w = append(w[:i+1], w[j:]...)
+	}
+	sh.written = w
+}
+
+// unwritten returns the first byte of [lo, hi) no one wrote, if any.
+func (sh *shadow) unwritten(lo, hi uintptr) (uintptr, bool) {
+	w := sh.written
+	i := sort.Search(len(w), func(i int) bool { return w[i].hi > lo })
+	if i == len(w) || w[i].lo > lo {
+		return lo, true
+	}
+	if w[i].hi >= hi {
+		return 0, false
+	}
+	return w[i].hi, true
+}
+
+// add keeps r, dropping the records it makes redundant: an earlier record
+// of r's range that r's actor made, or that is ordered before r, whose
+// conflicts r's would include (r writes, or neither writes). When check is
+// set, the first earlier record that conflicts with r and is not ordered
+// before it (a race) is passed to race. One pass over the records.
+func (sh *shadow) add(r record, now Clock, race func(p record), check bool) {
+	keep := sh.recs[:0]
+	for _, p := range sh.recs {
+		ordered := p.actor == r.actor || now.Covers(p.actor, p.epoch)
+		if check && !ordered && p.hi > r.lo && p.lo < r.hi && (p.write || r.write) {
+			race(p)
+			check = false
+		}
+		if ordered && p.lo >= r.lo && p.hi <= r.hi && (r.write || !p.write) {
+			continue
+		}
+		keep = append(keep, p)
+	}
+	if len(keep) >= maxRecords {
+		keep = append(keep[:0], keep[len(keep)-maxRecords+1:]...)
+	}
+	sh.recs = append(keep, r)
+}
