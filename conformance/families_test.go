@@ -13,7 +13,7 @@ import (
 // caseFamilies are the API families a case name may start with besides the
 // areas of the ACL function table (acl-functions.tsv, "-" written "_"):
 // the other libraries and the emulator's own layers.
-var caseFamilies = []string{"hal", "dcmi", "prof", "ascendc", "stack", "node"}
+var caseFamilies = []string{"hal", "dcmi", "prof", "ascendc", "stack", "node", "sanitize"}
 
 // TestCaseNamesStartWithTheirFamily: a case's name is its API family, "_",
 // and what it checks (docs/conformance.md), so the cases of one family sort

@@ -1549,6 +1549,9 @@ func npug_aclrtSetGroup(a_t *C.npu_thread, a_groupId C.int32_t) (r C.aclError) {
 			r = C.aclError(caught(p, a_t, "aclrtSetGroup"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSetGroup"); refused {
+		return code
+	}
 	return npu_aclrtSetGroup(a_t, a_groupId)
 }
 
@@ -1560,6 +1563,9 @@ func npug_aclrtGetGroupCount(a_t *C.npu_thread, a_count *C.uint32_t) (r C.aclErr
 			r = C.aclError(caught(p, a_t, "aclrtGetGroupCount"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetGroupCount"); refused {
+		return code
+	}
 	return npu_aclrtGetGroupCount(a_t, a_count)
 }
 
@@ -1571,6 +1577,9 @@ func npug_aclrtCreateGroupInfo(a_t *C.npu_thread) (r *C.aclrtGroupInfo) {
 			caught(p, a_t, "aclrtCreateGroupInfo")
 		}
 	}()
+	if _, refused := socRefused(a_t, "aclrtCreateGroupInfo"); refused {
+		return
+	}
 	return npu_aclrtCreateGroupInfo(a_t)
 }
 
@@ -1582,6 +1591,9 @@ func npug_aclrtDestroyGroupInfo(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo
 			r = C.aclError(caught(p, a_t, "aclrtDestroyGroupInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtDestroyGroupInfo"); refused {
+		return code
+	}
 	return npu_aclrtDestroyGroupInfo(a_t, a_groupInfo)
 }
 
@@ -1593,6 +1605,9 @@ func npug_aclrtGetAllGroupInfo(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupInfo)
 			r = C.aclError(caught(p, a_t, "aclrtGetAllGroupInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetAllGroupInfo"); refused {
+		return code
+	}
 	return npu_aclrtGetAllGroupInfo(a_t, a_groupInfo)
 }
 
@@ -1604,6 +1619,9 @@ func npug_aclrtGetGroupInfoDetail(a_t *C.npu_thread, a_groupInfo *C.aclrtGroupIn
 			r = C.aclError(caught(p, a_t, "aclrtGetGroupInfoDetail"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtGetGroupInfoDetail"); refused {
+		return code
+	}
 	return npu_aclrtGetGroupInfoDetail(a_t, a_groupInfo, a_groupIndex, a_attr, a_attrValue, a_valueLen, a_paramRetSize)
 }
 
@@ -4025,6 +4043,9 @@ func npug_aclrtSnapShotProcessLock(a_t *C.npu_thread, a_pid C.int, a_reserve uns
 			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessLock"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSnapShotProcessLock"); refused {
+		return code
+	}
 	return npu_aclrtSnapShotProcessLock(a_t, a_pid, a_reserve)
 }
 
@@ -4036,6 +4057,9 @@ func npug_aclrtSnapShotProcessUnlock(a_t *C.npu_thread, a_pid C.int, a_reserve u
 			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessUnlock"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSnapShotProcessUnlock"); refused {
+		return code
+	}
 	return npu_aclrtSnapShotProcessUnlock(a_t, a_pid, a_reserve)
 }
 
@@ -4047,6 +4071,9 @@ func npug_aclrtSnapShotProcessBackup(a_t *C.npu_thread, a_pid C.int, a_args *C.a
 			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessBackup"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSnapShotProcessBackup"); refused {
+		return code
+	}
 	return npu_aclrtSnapShotProcessBackup(a_t, a_pid, a_args)
 }
 
@@ -4058,6 +4085,9 @@ func npug_aclrtSnapShotProcessRestore(a_t *C.npu_thread, a_pid C.int, a_args *C.
 			r = C.aclError(caught(p, a_t, "aclrtSnapShotProcessRestore"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSnapShotProcessRestore"); refused {
+		return code
+	}
 	return npu_aclrtSnapShotProcessRestore(a_t, a_pid, a_args)
 }
 
@@ -4069,6 +4099,9 @@ func npug_aclrtSnapShotCallbackRegister(a_t *C.npu_thread, a_stage C.aclrtSnapSh
 			r = C.aclError(caught(p, a_t, "aclrtSnapShotCallbackRegister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSnapShotCallbackRegister"); refused {
+		return code
+	}
 	return npu_aclrtSnapShotCallbackRegister(a_t, a_stage, a_callback, a_args)
 }
 
@@ -4080,6 +4113,9 @@ func npug_aclrtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.aclrtSnap
 			r = C.aclError(caught(p, a_t, "aclrtSnapShotCallbackUnregister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "aclrtSnapShotCallbackUnregister"); refused {
+		return code
+	}
 	return npu_aclrtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
 }
 

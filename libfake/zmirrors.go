@@ -48,6 +48,7 @@ var mirrors = []mirror{
 	{"aclrtUtilizationInfo", reflect.TypeOf((*C.aclrtUtilizationInfo)(nil)).Elem(), reflect.TypeOf((*acl.UtilizationInfo)(nil)).Elem(), "device.go:npu_aclrtGetDeviceUtilizationRate"},
 	{"halChipInfo", reflect.TypeOf((*C.halChipInfo)(nil)).Elem(), reflect.TypeOf((*hal.ChipInfo)(nil)).Elem(), "hal_device.go:npu_halGetChipInfo"},
 	{"rtDrvMemProp_t", reflect.TypeOf((*C.rtDrvMemProp_t)(nil)).Elem(), reflect.TypeOf((*rt.DrvMemProp)(nil)).Elem(), "rt_memory.go:npu_rtMallocPhysical"},
+	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},
 	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemPhyInfo)(nil)).Elem(), "hal_mem.go:memInfo"},
 	{"struct_MemShareHandle", reflect.TypeOf((*C.struct_MemShareHandle)(nil)).Elem(), reflect.TypeOf((*hal.MemShareHandle)(nil)).Elem(), "vmm.go:npu_halMemExportToShareableHandleV2"},
