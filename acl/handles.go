@@ -53,6 +53,8 @@ var handleKindNames = map[handleKind]string{
 	kindRITask:     "model run instance task",
 	kindTaskGrp:    "task group",
 	kindMemPool:    "memory pool",
+	kindMbuf:       "shared buffer",
+	kindGroupInfo:  "group information",
 }
 
 func (k handleKind) String() string {

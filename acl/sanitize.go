@@ -195,7 +195,7 @@ func sanitizeRefused(fn, what string, addr uintptr, err error) {
 	if d := deviceOf(addr); d != nil {
 		dev = int(d.id)
 	}
-	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: refused: %s", fn, what, addr, messageOf(err)))
+	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: %s", fn, what, addr, messageOf(err)))
 }
 
 // sanitizeLeaks routes the leak report through the sanitizer (leakcheck):
