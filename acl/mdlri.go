@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -444,6 +445,9 @@ func (ri *ModelRI) submitPlan(fn string, target *Stream) error {
 	}
 	for _, w := range ri.waits {
 		ri.plan[w.i] = w.op.task(ri.queues[ri.qidx[w.i]])
+	}
+	if emu.SealPending() {
+		emu.SealAll() // as at the queueing point (submit.go)
 	}
 	err := ri.dev.emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
 	ri.queues[0] = nil

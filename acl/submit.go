@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -51,6 +52,9 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 		if done {
 			return err
 		}
+	}
+	if emu.SealPending() {
+		emu.SealAll() // freed device pages become inaccessible before any task runs (emu/hbm_protect.go)
 	}
 	var op *sanitize.Op
 	if sanitizing {

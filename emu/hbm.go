@@ -41,6 +41,8 @@ type HBM struct {
 	nd         *nodeHBM                // nil: process-private memory; else the node directory's (hbm_node.go)
 	guard      bool                    // unallocated pages are PROT_NONE, blocks end in a guard page (hbm_protect.go)
 	freed      freedRing               // guarded by mu: the last blocks freed (fault reports)
+	pending    spans                   // guarded by mu: read-write pages waiting to be sealed (hbm_protect.go)
+	trimmed    map[uintptr]uintptr     // guarded by mu: a trimmed live block's base → end of its read-write pages
 }
 
 // NewHBM reserves the address range of a device memory of total usable
@@ -231,6 +233,7 @@ func (h *HBM) Close() error {
 		return nil
 	}
 	h.arena = nil
+	h.sealLocked()
 	if h.nd != nil {
 		err := h.nd.close(h)
 		h.used = 0

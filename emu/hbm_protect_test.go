@@ -62,9 +62,14 @@ func TestHBMGuardPlacement(t *testing.T) {
 	buf := bytesAt(c, 3*4096)
 	buf[0], buf[len(buf)-1] = 1, 2
 
-	// Freed memory is inaccessible at once and remembered.
+	// Freed memory is queued for sealing: read-write until the next task
+	// is queued (SealAll), inaccessible after, and remembered.
 	_, err = h.Free(b)
 	require.NoError(t, err)
+	assert.True(t, SealPending())
+	assert.Equal(t, "rw-", protOf(t, b), "not sealed yet")
+	SealAll()
+	assert.False(t, SealPending())
 	assert.Equal(t, "---", protOf(t, b))
 	fb, ok := h.FreedBlock(b + 10)
 	require.True(t, ok)
@@ -82,6 +87,7 @@ func TestHBMGuardPlacement(t *testing.T) {
 	d, err := h.Alloc(4*4096, 0)
 	require.NoError(t, err)
 	h.Trim(d, 4096+32)
+	SealAll()
 	assert.Equal(t, "rw-", protOf(t, d+8191))
 	assert.Equal(t, "---", protOf(t, d+8192))
 	f, _, ok := h.Find(d + 8192)
@@ -147,6 +153,47 @@ func TestNodeHBMProtected(t *testing.T) {
 	assert.Equal(t, "---", protOf(t, base+uintptr(span)/2), "the rest of the window")
 	_, err = h.Free(a)
 	require.NoError(t, err)
+	SealAll()
 	assert.Equal(t, "---", protOf(t, a))
 	assert.Equal(t, "rw-", protOf(t, b))
+}
+
+// A block allocated over pages still waiting to be sealed takes them as
+// they are; sealing never closes a live block's pages.
+func TestHBMSealReuse(t *testing.T) {
+	h := newTestHBM(t, 64<<20)
+	a, err := h.Alloc(3*4096, 0)
+	require.NoError(t, err)
+	_, err = h.Free(a)
+	require.NoError(t, err)
+	b, err := h.Alloc(2*4096, 0) // the same first pages
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	SealAll()
+	assert.Equal(t, "rw-", protOf(t, b), "the live block stays open")
+	assert.Equal(t, "rw-", protOf(t, b+2*4096-1))
+	assert.Equal(t, "---", protOf(t, b+2*4096), "the freed block's third page is sealed")
+	// A trimmed block freed and reallocated larger: its sealed tail opens.
+	c, err := h.Alloc(4*4096, 0)
+	require.NoError(t, err)
+	h.Trim(c, 4096)
+	SealAll()
+	_, err = h.Free(c)
+	require.NoError(t, err)
+	c2, err := h.Alloc(4*4096, 0)
+	require.NoError(t, err)
+	require.Equal(t, c, c2)
+	assert.Equal(t, "rw-", protOf(t, c2+4*4096-1))
+	bytesAt(c2, 4*4096)[4*4096-1] = 1
+}
+
+func TestSpans(t *testing.T) {
+	s := spans{{0x1000, 0x3000}, {0x3000, 0x5000}}
+	assert.True(t, s.covers(0x1000, 0x5000))
+	assert.True(t, s.covers(0x2000, 0x4000))
+	assert.False(t, s.covers(0x0, 0x2000))
+	assert.False(t, s.covers(0x4000, 0x6000))
+	s.cut(0x2000, 0x4000)
+	assert.Equal(t, spans{{0x1000, 0x2000}, {0x4000, 0x5000}}, s)
+	assert.False(t, s.covers(0x1000, 0x5000))
 }
