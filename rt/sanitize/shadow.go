@@ -56,7 +56,24 @@ type record struct {
 	write  bool
 	actor  Actor
 	epoch  uint64
+	clock  Clock // the actor's clock at the access (read only; shared by a task's records)
 	who    Who
+}
+
+// ordered reports whether p and r (whose actor's clock is now) are
+// ordered either way. p may have been queued after r: a launch's exact
+// footprint is added when the launch completes (Complete), after tasks
+// queued later, some of them ordered after it.
+func ordered(p, r record, now Clock) bool {
+	return p.actor == r.actor || now.Covers(p.actor, p.epoch) || p.clock.Covers(r.actor, r.epoch)
+}
+
+// before reports whether p happened before r.
+func before(p, r record, now Clock) bool {
+	if p.actor == r.actor {
+		return p.epoch <= r.epoch
+	}
+	return now.Covers(p.actor, p.epoch)
 }
 
 // maxRecords bounds the accesses kept per allocation: the oldest go first
@@ -111,12 +128,11 @@ func (sh *shadow) unwritten(lo, hi uintptr) (uintptr, bool) {
 func (sh *shadow) add(r record, now Clock, race func(p record), check bool) {
 	keep := sh.recs[:0]
 	for _, p := range sh.recs {
-		ordered := p.actor == r.actor || now.Covers(p.actor, p.epoch)
-		if check && !ordered && p.hi > r.lo && p.lo < r.hi && (p.write || r.write) {
+		if check && p.hi > r.lo && p.lo < r.hi && (p.write || r.write) && !ordered(p, r, now) {
 			race(p)
 			check = false
 		}
-		if ordered && p.lo >= r.lo && p.hi <= r.hi && (r.write || !p.write) {
+		if p.lo >= r.lo && p.hi <= r.hi && (r.write || !p.write) && before(p, r, now) {
 			continue
 		}
 		keep = append(keep, p)

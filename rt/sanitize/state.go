@@ -11,6 +11,7 @@ type Who struct {
 	API    string // the API call that queued the task or made the call
 	Kernel string // the kernel of a launch
 	Task   uint32 // the task id of a queued task (0 for a host call)
+	Block  int    // the block of a launch that made the access (-1: not known)
 	actor  Actor
 }
 
@@ -32,6 +33,10 @@ type Op struct {
 	Key    any  // the event or notify of a Record or Wait
 	Strict bool // a Wait on a Key never recorded is a synccheck report (false for IPC objects recorded elsewhere)
 	Acc    []Access
+	// Pending, when set, makes Acc (a launch's pointer arguments) wait
+	// for Complete: the launch's exact footprint, known once it ran,
+	// replaces them (footprint.go).
+	Pending *Pending
 	// Inline is storage the API layer may point Acc at for a short
 	// footprint (one allocation per task instead of two).
 	Inline [2]Access
@@ -121,6 +126,9 @@ func (s *State) describe(w Who) string {
 	k := ""
 	if w.Kernel != "" {
 		k = fmt.Sprintf(" of kernel %q", w.Kernel)
+		if w.Block >= 0 {
+			k += fmt.Sprintf(" block %d", w.Block)
+		}
 	}
 	if s.actors[w.actor].host {
 		return fmt.Sprintf("%s%s (%s)", w.API, k, s.name(w.actor))
@@ -152,9 +160,17 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 		}
 	}
 	epoch := sc.Tick(st)
-	who := Who{API: op.API, Kernel: op.Kernel, Task: task, actor: st}
-	for i, a := range op.Acc {
-		s.access(st, epoch, who, a, res[i])
+	who := Who{API: op.API, Kernel: op.Kernel, Task: task, actor: st, Block: -1}
+	var now Clock
+	if len(op.Acc) > 0 || op.Pending != nil {
+		now = sc.Copy()
+	}
+	if p := op.Pending; p != nil {
+		s.pend(p, st, epoch, now, who, op.Acc, res)
+	} else {
+		for i, a := range op.Acc {
+			s.access(st, epoch, now, who, a, res[i])
+		}
 	}
 	if op.Sync == Record {
 		s.records[op.Key] = append(s.records[op.Key][:0], s.actors[st].clock...)
@@ -173,9 +189,10 @@ func (s *State) HostAccess(host any, threadID uint64, op *Op) {
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
 	epoch := s.actors[h].clock.Tick(h)
-	who := Who{API: op.API, actor: h}
+	who := Who{API: op.API, actor: h, Block: -1}
+	now := s.actors[h].clock.Copy()
 	for i, a := range op.Acc {
-		s.access(h, epoch, who, a, res[i])
+		s.access(h, epoch, now, who, a, res[i])
 	}
 }
 
@@ -362,7 +379,7 @@ func (s *State) dropCache() {
 
 // access checks and keeps one access of actor a at epoch.
 // Precondition: s.mu held.
-func (s *State) access(a Actor, epoch uint64, who Who, acc Access, r resolved) {
+func (s *State) access(a Actor, epoch uint64, now Clock, who Who, acc Access, r resolved) {
 	where, reg := r.where, r.reg
 	switch where {
 	case Outside:
@@ -417,8 +434,7 @@ func (s *State) access(a Actor, epoch uint64, who Who, acc Access, r resolved) {
 					s.describe(who), uint64(hi-lo), lo, s.regionName(reg), b, b-reg.Base))
 		}
 	}
-	now := s.actors[a].clock
-	sh.add(record{lo: lo, hi: hi, write: write, actor: a, epoch: epoch, who: who}, now,
+	sh.add(record{lo: lo, hi: hi, write: write, actor: a, epoch: epoch, clock: now, who: who}, now,
 		func(p record) { s.race(p, who, write, max(lo, p.lo), min(hi, p.hi), reg) }, s.checks&(Racecheck|Synccheck) != 0)
 	if write && !reg.Host {
 		sh.addWritten(lo, hi)
