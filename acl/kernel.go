@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -503,9 +504,10 @@ type launch struct {
 	f      *Function
 	args   uintptr // what the kernel sees as its blob
 	size   uint64
-	svm    *managedUse // managed pages the kernel's arguments hold (acl/managed.go)
-	attr   uint8       // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
-	blocks uint32      // numBlocks, for the cycle record
+	svm    *managedUse       // managed pages the kernel's arguments hold (acl/managed.go)
+	attr   uint8             // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
+	blocks uint32            // numBlocks, for the cycle record
+	san    *sanitize.Pending // the sanitizer's pending check (acl/kernel_sanitize.go; nil when off)
 }
 
 // launches recycles launch objects and their host buffers. A sync.Pool:
@@ -588,6 +590,7 @@ func getLaunch(h KernelHost, n int) *launch {
 
 func putLaunch(l *launch) {
 	l.f = nil
+	l.san = nil
 	if l.svm != nil {
 		l.svm.release()
 		l.svm = nil
@@ -607,6 +610,9 @@ func (l *launch) RunBlock(b, n uint32) error {
 // released and the launch recycled.
 func (l *launch) Done(err error) error {
 	l.recordCycles()
+	if l.san != nil {
+		l.sanitizeLaunchDone()
+	}
 	l.host.Flush(l.buf[:launchHeader])
 	l.f.bin.release()
 	putLaunch(l)

@@ -59,6 +59,7 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 	var op *sanitize.Op
 	if sanitizing {
 		op = sanitizeOp(fn, &task, &x) // before SubmitID: a launch may be recycled once queued
+		sanitizePend(op, &x)
 	}
 	id, err := s.q.SubmitID(task)
 	if op != nil && err == nil {

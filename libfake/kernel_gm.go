@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/sanitize"
 )
 
 // The Go side of the Ascend C kernel services of kernel_host.c: the GM
@@ -60,4 +61,25 @@ func launchCycles(st *C.npu_kstate) (busy [acl.KernelPipes]uint64, cycles uint64
 	var c C.uint64_t
 	n := C.npu_kcycles(st, (*C.uint64_t)(unsafe.Pointer(&busy[0])), &c)
 	return busy, uint64(c), uint32(n)
+}
+
+func init() {
+	if s := acl.Sanitizer(); s != nil && s.Checks()&^sanitize.Leakcheck != 0 {
+		C.npu_ksanitize = 1 // Ascend C kernels record their GM footprint (kernel_host.c)
+	}
+}
+
+// Footprint implements acl.FootprintHost: the GM ranges an Ascend C
+// launch's cores recorded (only when the sanitizer is on).
+func (cHost) Footprint(state []byte) (fp []sanitize.Range, exact bool) {
+	var r *C.npuemu_gm_range
+	var n C.uint32_t
+	if C.npu_kfootprint(kstate(state), &r, &n) != 1 {
+		return nil, false
+	}
+	fp = make([]sanitize.Range, 0, int(n))
+	for _, x := range unsafe.Slice(r, int(n)) {
+		fp = append(fp, sanitize.Range{Lo: uintptr(x.lo), Hi: uintptr(x.hi), Block: int(x.block), Write: x.mode == C.NPUEMU_GM_WRITE})
+	}
+	return fp, true
 }

@@ -76,7 +76,20 @@ typedef struct npu_kshared {
     uint32_t cause_block;
     void *cause_addr;
     char cause[1024];
+    /* The GM footprint (sanitizer only): ranges reported by the cores,
+     * how many cores reported, and whether one overflowed. */
+    npuemu_gm_range *fp;
+    uint32_t fp_n, fp_cap, fp_reports;
+    int fp_over;
 } npu_kshared;
+
+/* Set once by the Go side when the library loads: the sanitizer wants
+ * Ascend C footprints (libfake/kernel_gm.go). */
+int npu_ksanitize;
+
+/* Ranges one launch keeps; past them it counts as touching the whole of
+ * its arguments' allocations. */
+#define NPU_KFOOTPRINT_MAX 65536u
 
 /* The Go side: the allocation holding addr (libfake/kernel_gm.go). */
 extern int npuGMFind(uint64_t addr, uint64_t *base, uint64_t *size);
@@ -323,6 +336,45 @@ static void rt_report(const npuemu_kernel_ctx *ctx, const uint64_t *busy, uint32
     pthread_mutex_unlock(&p->mu);
 }
 
+static int rt_sanitizing(const npuemu_kernel_ctx *ctx) {
+    (void)ctx;
+    return npu_ksanitize;
+}
+
+static void rt_footprint(const npuemu_kernel_ctx *ctx, const npuemu_gm_range *r, uint32_t n, int overflow) {
+    npu_guard *g = ctx->priv;
+    npu_kshared *p = kshared(g->st);
+    if (p == NULL) return;
+    pthread_mutex_lock(&p->mu);
+    p->fp_reports++;
+    if (overflow) p->fp_over = 1;
+    if (!p->fp_over && p->fp_n + n > p->fp_cap) {
+        uint32_t cap = p->fp_cap ? p->fp_cap : 64;
+        while (cap < p->fp_n + n && cap < NPU_KFOOTPRINT_MAX) cap *= 2;
+        npuemu_gm_range *nr = cap >= p->fp_n + n ? realloc(p->fp, cap * sizeof *nr) : NULL;
+        if (nr == NULL) {
+            p->fp_over = 1;
+        } else {
+            p->fp = nr;
+            p->fp_cap = cap;
+        }
+    }
+    if (!p->fp_over) {
+        memcpy(p->fp + p->fp_n, r, n * sizeof *r);
+        p->fp_n += n;
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+int npu_kfootprint(npu_kstate *st, const npuemu_gm_range **r, uint32_t *n) {
+    npu_kshared *p = (npu_kshared *)st->shared;
+    if (p == NULL || p->fp_reports == 0) return -1;
+    if (p->fp_over) return 0;
+    *r = p->fp;
+    *n = p->fp_n;
+    return 1;
+}
+
 uint32_t npu_kcycles(npu_kstate *st, uint64_t *busy, uint64_t *cycles) {
     npu_kshared *p = (npu_kshared *)st->shared;
     if (p == NULL || p->reports == 0) return 0;
@@ -391,7 +443,11 @@ static int rt_vprintf(const npuemu_kernel_ctx *ctx, const char *fmt, va_list ap)
     return n;
 }
 
-static const npuemu_kernel_rt rt = {rt_trap, rt_vprintf, rt_fault, rt_report, rt_gm_find, rt_shared, rt_run_sub, rt_soc};
+static int rt_sanitizing(const npuemu_kernel_ctx *ctx);
+static void rt_footprint(const npuemu_kernel_ctx *ctx, const npuemu_gm_range *r, uint32_t n, int overflow);
+
+static const npuemu_kernel_rt rt = {rt_trap,   rt_vprintf, rt_fault,       rt_report,   rt_gm_find,
+                                    rt_shared, rt_run_sub, rt_soc, rt_sanitizing, rt_footprint};
 
 /* guarded runs fn(ctx) (or sub(ctx, arg, i)) under guard g, which becomes
  * the thread's guard for the call and the outer one is put back after.
@@ -601,6 +657,7 @@ void npu_kflush(npu_kstate *st) {
     st->fault_addr = 0;
     st->shared = 0;
     if (sh != NULL) {
+        free(sh->fp);
         pthread_mutex_destroy(&sh->mu);
         free(sh);
     }

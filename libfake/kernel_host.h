@@ -73,6 +73,16 @@ static inline npu_krun_ret npu_krun_r(uintptr_t fn, uintptr_t args, uint64_t siz
  * it returns the number of blocks that reported, 0 when none did. */
 uint32_t npu_kcycles(npu_kstate *st, uint64_t *busy, uint64_t *cycles);
 
+/* npu_ksanitize is non-zero when Ascend C kernels record their GM
+ * footprint (set once when the library loads). */
+extern int npu_ksanitize;
+
+/* npu_kfootprint gives the launch's GM footprint: 1 and its ranges
+ * (valid until npu_kflush), 0 when a core kept more than it could (the
+ * footprint is not exact), -1 when no core reported one (not an Ascend C
+ * launch, or the sanitizer is off). */
+int npu_kfootprint(npu_kstate *st, const npuemu_gm_range **r, uint32_t *n);
+
 /* npu_kflush writes the launch's npuemu_printf output to stdout in block
  * order and frees it and the shared state. */
 void npu_kflush(npu_kstate *st);

@@ -268,7 +268,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
                          ((uint64_t)(p.nValue - 1) * p.dstNzNStride + (uint64_t)(blocks - 1) * p.dstNzC0Stride) * c0 + c0;
     cube::check_operand(dst, hw_of(dst.pos_), 32, lastBlock * sizeof(T), api, "destination");
     uint64_t srcLast = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue + p.dValue;
-    gm_check(src.ptr_, srcLast * sizeof(T), api);
+    gm_check(src.ptr_, srcLast * sizeof(T), api, kGmRead);
     for (uint32_t i = 0; i < p.ndNum; i++) {
         const T *s0 = src.ptr_ + (uint64_t)i * p.srcNdMatrixStride;
         T *d0 = dst.ptr_ + (uint64_t)i * p.dstNzMatrixStride;

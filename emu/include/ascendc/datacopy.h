@@ -202,7 +202,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint
     uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(dst, bytes, api);
-    npuemu::asc::gm_check(src.ptr_, bytes, api);
+    npuemu::asc::gm_check(src.ptr_, bytes, api, npuemu::asc::kGmRead);
     std::memcpy(dst.ptr_, src.ptr_, bytes);
     npuemu::asc::charge(PIPE_MTE2, npuemu::asc::copy_cycles(PIPE_MTE2, bytes));
 }
@@ -263,7 +263,7 @@ template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p) {
     const char *api = "DataCopy(GM->local, DataCopyParams)";
     detail::check_local(dst, detail::span(p, false, 32), api);
-    npuemu::asc::gm_check(src.ptr_, detail::span(p, true, 32), api);
+    npuemu::asc::gm_check(src.ptr_, detail::span(p, true, 32), api, npuemu::asc::kGmRead);
     detail::strided_copy(reinterpret_cast<uint8_t *>(dst.ptr_), reinterpret_cast<const uint8_t *>(src.ptr_), p, 32, false, sizeof(T), nullptr);
     npuemu::asc::charge(PIPE_MTE2, npuemu::asc::copy_cycles(PIPE_MTE2, (uint64_t)p.blockCount * p.blockLen * 32));
 }
@@ -321,7 +321,7 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (dblk + (uint64_t)p.dstStride * 32) + dblk : 0;
     uint64_t sspan = p.blockCount ? (uint64_t)(p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen : 0;
     detail::check_local(dst, dspan, api);
-    npuemu::asc::gm_check(src.ptr_, sspan, api);
+    npuemu::asc::gm_check(src.ptr_, sspan, api, npuemu::asc::kGmRead);
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.ptr_);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; i++) {

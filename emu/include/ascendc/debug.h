@@ -69,7 +69,7 @@ inline void DumpTensor(const LocalTensor<T> &t, uint32_t desc, uint32_t dumpSize
 }
 template <typename T>
 inline void DumpTensor(const GlobalTensor<T> &t, uint32_t desc, uint32_t dumpSize) {
-    npuemu::asc::gm_check(t.ptr_, (uint64_t)dumpSize * sizeof(T), "DumpTensor");
+    npuemu::asc::gm_check(t.ptr_, (uint64_t)dumpSize * sizeof(T), "DumpTensor", npuemu::asc::kGmRead);
     detail::dump("GM", t.ptr_, desc, dumpSize);
 }
 template <typename T, typename S>

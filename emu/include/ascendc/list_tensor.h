@@ -44,13 +44,13 @@ public:
         (void)shapeSize;
         (void)length;
         base_ = static_cast<uint64_t *>(data);
-        npuemu::asc::gm_check(base_, 8, "ListTensorDesc");
+        npuemu::asc::gm_check(base_, 8, "ListTensorDesc", npuemu::asc::kGmRead);
         uint64_t off = base_[0];
         if (off < 8 || off % 8 != 0 || off > (1u << 20)) {
             npuemu::asc::fault("ListTensorDesc", "word 0 is %llu: want the byte offset of the pointer table, a multiple of 8 (rule: ListTensorDesc layout)",
                                (unsigned long long)off);
         }
-        npuemu::asc::gm_check(base_, off, "ListTensorDesc");
+        npuemu::asc::gm_check(base_, off, "ListTensorDesc", npuemu::asc::kGmRead);
         ptrs_ = reinterpret_cast<uint64_t *>(reinterpret_cast<uint8_t *>(base_) + off);
         count_ = (uint32_t)((off - 8) / 8); /* upper bound; refined below */
         uint32_t n = 0;
@@ -61,7 +61,7 @@ public:
             n++;
         }
         count_ = n;
-        if (n > 0) npuemu::asc::gm_check(ptrs_, (uint64_t)n * 8, "ListTensorDesc");
+        if (n > 0) npuemu::asc::gm_check(ptrs_, (uint64_t)n * 8, "ListTensorDesc", npuemu::asc::kGmRead);
     }
     uint32_t GetSize() const { return count_; }
     template <typename T>

@@ -419,21 +419,21 @@ private:
             am.nzRows = ((size_t)(a_.trans ? orgKa_ : orgM_) + 15) / 16 * 16;
             am.nzTrans = a_.trans;
             size_t cols = a_.trans ? (size_t)orgM_ : (size_t)orgKa_;
-            if (!a_.local) gm_check(a_.p, (cols + c0 - 1) / c0 * c0 * am.nzRows * es, "Matmul::SetTensorA");
+            if (!a_.local) gm_check(a_.p, (cols + c0 - 1) / c0 * c0 * am.nzRows * es, "Matmul::SetTensorA", kGmRead);
         } else if (!a_.local) {
-            gm_check(a_.p, (((size_t)singleM_ - 1) * aRs + ((size_t)singleK_ - 1) * aCs + 1) * es, "Matmul::SetTensorA");
+            gm_check(a_.p, (((size_t)singleM_ - 1) * aRs + ((size_t)singleK_ - 1) * aCs + 1) * es, "Matmul::SetTensorA", kGmRead);
         }
         if constexpr (B_TYPE::format == CubeFormat::NZ) {
             bm.nzRows = ((size_t)(b_.trans ? orgN_ : orgKb_) + 15) / 16 * 16;
             bm.nzTrans = b_.trans;
             size_t cols = b_.trans ? (size_t)orgKb_ : (size_t)orgN_;
-            if (!b_.local) gm_check(b_.p, (cols + c0 - 1) / c0 * c0 * bm.nzRows * es, "Matmul::SetTensorB");
+            if (!b_.local) gm_check(b_.p, (cols + c0 - 1) / c0 * c0 * bm.nzRows * es, "Matmul::SetTensorB", kGmRead);
         } else if (!b_.local) {
-            gm_check(b_.p, (((size_t)singleK_ - 1) * bRs + ((size_t)singleN_ - 1) * bCs + 1) * es, "Matmul::SetTensorB");
+            gm_check(b_.p, (((size_t)singleK_ - 1) * bRs + ((size_t)singleN_ - 1) * bCs + 1) * es, "Matmul::SetTensorB", kGmRead);
         }
         if (biasOn_) {
-            if (bias_ == nullptr) fault(api, "the tiling enables bias (isBias) but SetBias was not called (rule: bias operand)");
-            if (!biasLocal_) gm_check(bias_, (uint64_t)singleN_ * sizeof(BiasT), "Matmul::SetBias");
+            if (bias_ == nullptr) fault(api, "the tiling enables bias (isBias) but SetBias was not called (rule: bias operand)", kGmRead);
+            if (!biasLocal_) gm_check(bias_, (uint64_t)singleN_ * sizeof(BiasT), "Matmul::SetBias", kGmRead);
         }
         if constexpr (kFloatIn) {
             cube::pack_a(am, singleM_, singleK_, pa_);

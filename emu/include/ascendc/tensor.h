@@ -211,10 +211,10 @@ public:
     T GetValue(uint64_t i) const {
         npuemu::asc::charge(PIPE_S, 1);
         if constexpr (npuemu::asc::is_int4<T>()) {
-            npuemu::asc::gm_check(ptr_ + i / 2, 1, "GlobalTensor::GetValue");
+            npuemu::asc::gm_check(ptr_ + i / 2, 1, "GlobalTensor::GetValue", npuemu::asc::kGmRead);
             return detail::int4_get(ptr_, i);
         } else {
-            npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::GetValue");
+            npuemu::asc::gm_check(ptr_ + i, sizeof(T), "GlobalTensor::GetValue", npuemu::asc::kGmRead);
             return ptr_[i];
         }
     }

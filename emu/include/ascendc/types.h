@@ -283,14 +283,14 @@ enum KernelMetaType : uint8_t {
 #endif
 #define GET_TILING_DATA(var, tiling)                                           \
     NPUEMU_ASC_TILING_TYPE var;                                                 \
-    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA"); \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA", npuemu::asc::kGmRead); \
     std::memcpy(&(var), (const void *)(tiling), sizeof(var))
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling)                                     \
     type var;                                                                               \
-    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA_WITH_STRUCT"); \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(var), "GET_TILING_DATA_WITH_STRUCT", npuemu::asc::kGmRead); \
     std::memcpy(&(var), (const void *)(tiling), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, ptr, tiling)                                         \
-    npuemu::asc::gm_check((const void *)(tiling), sizeof(type), "GET_TILING_DATA_PTR_WITH_STRUCT"); \
+    npuemu::asc::gm_check((const void *)(tiling), sizeof(type), "GET_TILING_DATA_PTR_WITH_STRUCT", npuemu::asc::kGmRead); \
     const type *ptr = reinterpret_cast<const type *>(tiling)
 #define REGISTER_TILING_DEFAULT(type) static_assert(true, "")
 /* TILING_KEY_IS(k): the tiling key of the launch; kernel-launch programs

@@ -184,7 +184,20 @@ struct Block {
     /* Vector mask state (SetVectorMask / SetMaskCount). */
     uint64_t mask[2];
     bool mask_counter;
+    /* The GM footprint (sanitizer only; fp is null otherwise). */
+    npuemu_gm_range *fp;
+    uint32_t fp_n;
+    bool fp_over;
 };
+
+/* Ranges one core keeps of its GM footprint before it gives up (the
+ * launch then counts as touching its arguments' allocations whole). */
+constexpr uint32_t kFootprintMax = 256;
+
+/* Direction of a GM access (gm_check). An access of unknown direction
+ * counts as a write: it is checked for races, not by initcheck. */
+constexpr uint32_t kGmRead = NPUEMU_GM_READ;
+constexpr uint32_t kGmWrite = NPUEMU_GM_WRITE;
 
 inline Block *&current_slot() {
     static thread_local Block *b = nullptr;
@@ -268,12 +281,32 @@ inline uint32_t mem_size(Hardware h) { return blk().mem_size[(int)h]; }
 inline uint32_t mem_size(TPosition p) { return mem_size(hw_of(p)); }
 inline uint8_t *mem_base(Hardware h) { return blk().mem[(int)h]; }
 
+/* footprint_note adds [lo, hi) to the core's footprint, merged into a
+ * range of the same direction it overlaps or touches. */
+inline void footprint_note(Block &b, uintptr_t lo, uintptr_t hi, uint32_t mode) {
+    for (uint32_t i = b.fp_n; i-- > 0;) {
+        npuemu_gm_range &r = b.fp[i];
+        if (r.mode == mode && lo <= r.hi && hi >= r.lo) {
+            if (lo < r.lo) r.lo = lo;
+            if (hi > r.hi) r.hi = hi;
+            return;
+        }
+    }
+    if (b.fp_n == kFootprintMax) {
+        b.fp_over = true;
+        return;
+    }
+    b.fp[b.fp_n++] = npuemu_gm_range{lo, hi, b.ctx->block_idx, mode};
+}
+
 /* GM: [p, p+bytes) must lie in one allocation. Ranges found are cached per
- * block, so the runtime is asked once per buffer. */
-inline void gm_check(const void *p, uint64_t bytes, const char *api) {
+ * block, so the runtime is asked once per buffer. mode (kGmRead, kGmWrite)
+ * is what the sanitizer records of the access. */
+inline void gm_check(const void *p, uint64_t bytes, const char *api, uint32_t mode = kGmWrite) {
     Block &b = blk();
     uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
     if (bytes == 0) return;
+    if (__builtin_expect(b.fp != nullptr, 0)) footprint_note(b, lo, hi, mode);
     for (uint32_t i = 0; i < b.gm_n; i++) {
         if (lo >= b.gm_lo[i] && hi <= b.gm_hi[i]) return;
     }
@@ -386,6 +419,12 @@ inline uint8_t *thread_mem(int h, uint32_t size) {
 
 inline void end_of_core(); /* ascendc/sync.h: checks at the end of a core's body */
 
+/* The footprint buffer of the calling thread (one core runs per thread). */
+inline npuemu_gm_range *footprint_buf() {
+    static thread_local npuemu_gm_range buf[kFootprintMax];
+    return buf;
+}
+
 template <typename F>
 struct CoreRun {
     const char *name;
@@ -417,6 +456,7 @@ inline void run_core(const npuemu_kernel_ctx *ctx, const char *name, uint32_t ki
         b.mem[h] = thread_mem(h, b.mem_size[h]);
     }
     b.mask[0] = b.mask[1] = ~0ull;
+    if (ctx->rt->sanitizing && ctx->rt->sanitizing(ctx) && ctx->rt->footprint) b.fp = footprint_buf();
     Block *saved = current_slot();
     current_slot() = &b;
     body();
@@ -424,6 +464,7 @@ inline void run_core(const npuemu_kernel_ctx *ctx, const char *name, uint32_t ki
     uint64_t end = 0;
     for (int p = 0; p < kPipes; p++) end = end > b.clock[p] ? end : b.clock[p];
     if (ctx->rt->report) ctx->rt->report(ctx, b.busy, (uint32_t)kPipes, end);
+    if (b.fp) ctx->rt->footprint(ctx, b.fp, b.fp_n, b.fp_over);
     if (LaunchShared *ls = (ctx->rt->shared ? launch_shared() : nullptr)) {
         ls->finished[b.aic ? 1 : 0].fetch_add(1);
         for (auto &s : ls->sync) futex_wake(&s.gen);

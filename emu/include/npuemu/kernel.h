@@ -53,6 +53,16 @@ extern "C" {
 
 typedef struct npuemu_kernel_ctx npuemu_kernel_ctx;
 
+/* One GM byte range of a launch's footprint: [lo, hi), read or written
+ * by block block (npuemu_kernel_rt.footprint). */
+typedef struct npuemu_gm_range {
+    uint64_t lo, hi;
+    uint32_t block;
+    uint32_t mode; /* NPUEMU_GM_READ or NPUEMU_GM_WRITE */
+} npuemu_gm_range;
+#define NPUEMU_GM_READ 1u
+#define NPUEMU_GM_WRITE 2u
+
 /* The runtime's services, reached through the context so that a kernel
  * object needs no symbol of the runtime library. */
 typedef struct npuemu_kernel_rt {
@@ -92,7 +102,17 @@ typedef struct npuemu_kernel_rt {
                     void (*fn)(const npuemu_kernel_ctx *sub, void *arg, uint32_t i), void *arg);
     /* The SoC of the device running the launch ("Ascend910B3"). */
     const char *(*soc)(const npuemu_kernel_ctx *ctx);
+    /* Non-zero when the sanitizer (NPUEMU_SANITIZE) wants the launch's
+     * GM footprint (docs/sanitizer.md); the answer is fixed for the
+     * process. */
+    int (*sanitizing)(const npuemu_kernel_ctx *ctx);
+    /* Adds n GM byte ranges the calling core read or wrote to the
+     * launch's footprint; overflow says the core touched more than it
+     * could keep (the launch then counts as touching the whole of every
+     * allocation its pointer arguments point into). */
+    void (*footprint)(const npuemu_kernel_ctx *ctx, const npuemu_gm_range *r, uint32_t n, int overflow);
 } npuemu_kernel_rt;
+
 
 /* Bytes of the launch's shared scratch (npuemu_kernel_rt.shared). */
 #define NPUEMU_LAUNCH_SHARED_SIZE 65536u

@@ -1,0 +1,41 @@
+package acl
+
+import "github.com/npuemu/npuemu/rt/sanitize"
+
+// Exact kernel footprints for the sanitizer (docs/sanitizer.md). Every
+// launch queued while the sanitizer follows tasks carries a
+// sanitize.Pending: the sanitizer checks the launch when it completes,
+// with the GM byte ranges its blocks read and wrote when the kernel host
+// recorded them (Ascend C kernels: emu/include/npuemu/ascendc_rt.h,
+// gm_check), else with the whole of every allocation its pointer
+// arguments point into (plain npuemu/kernel.h kernels, or a footprint
+// past its cap).
+
+// FootprintHost is implemented by kernel hosts that record launch
+// footprints. Footprint returns the launch's ranges and exact = true, or
+// exact = false when the launch kept none or more than it could.
+type FootprintHost interface {
+	Footprint(state []byte) (fp []sanitize.Range, exact bool)
+}
+
+// sanitizePend makes a launch about to be queued wait for its footprint.
+func sanitizePend(op *sanitize.Op, x *queued) {
+	if x.l == nil || op == nil {
+		return
+	}
+	op.Pending = new(sanitize.Pending)
+	x.l.san = op.Pending
+}
+
+// sanitizeLaunchDone hands a completed launch's footprint to the
+// sanitizer (launch.Done, before the launch state is flushed).
+func (l *launch) sanitizeLaunchDone() {
+	p := l.san
+	l.san = nil
+	var fp []sanitize.Range
+	exact := false
+	if fh, ok := l.host.(FootprintHost); ok {
+		fp, exact = fh.Footprint(l.buf[:launchHeader])
+	}
+	san.Complete(p, fp, exact)
+}
