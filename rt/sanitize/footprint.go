@@ -55,7 +55,34 @@ func (s *State) pend(p *Pending, a Actor, epoch uint64, now Clock, who Who, acc 
 	}
 	if p.done {
 		s.finish(p)
+	} else {
+		s.running[p] = true
 	}
+}
+
+// freeRunning reports (synccheck) a free of reg while a launch that may
+// use it still runs and the freeing thread has not synchronised with it;
+// it says whether it reported. Precondition: s.mu held.
+func (s *State) freeRunning(host any, threadID uint64, api string, reg Region) bool {
+	if s.checks&Synccheck == 0 || len(s.running) == 0 {
+		return false
+	}
+	h := s.actorOf(host, true, -1, int64(threadID))
+	hc := s.actors[h].clock
+	for p := range s.running {
+		if hc.Covers(p.actor, p.epoch) {
+			continue
+		}
+		for _, r := range p.res {
+			if r.where == Inside && r.reg.Base == reg.Base {
+				s.report(Synccheck, reg.Dev, fmt.Sprintf("free:%s:%s:%d", api, p.who.API, p.actor),
+					fmt.Sprintf("%s frees %s while %s, which uses it, may not have finished (no synchronisation since): its memory may be reused under it",
+						api, s.regionName(reg), s.describe(p.who)))
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pointerChecks is access's memcheck of a pointer argument.
@@ -95,6 +122,7 @@ func (s *State) Complete(p *Pending, fp []Range, exact bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p.done, p.fp, p.exact, p.fpRes = true, fp, exact, res
+	delete(s.running, p)
 	if p.queued {
 		s.finish(p)
 	}

@@ -83,3 +83,20 @@ func TestInexactFootprintIsWholeAllocation(t *testing.T) {
 	require.Len(t, f.lines(t, "racecheck"), 1, f.out.String())
 	assert.Empty(t, f.lines(t, "initcheck"), f.out.String())
 }
+
+func TestFreeWhileLaunchRuns(t *testing.T) {
+	f := newFixture(All)
+	p := f.launch("s1", 1, "k", NoSync, nil)
+	f.s.Free("T", 1, "aclrtFree", bufA)
+	l := f.lines(t, "synccheck")
+	require.Len(t, l, 1, f.out.String())
+	assert.Contains(t, l[0], `kernel "k"`)
+	f.s.Complete(p, nil, false)
+
+	g := newFixture(All)
+	q := g.launch("s1", 1, "k", NoSync, nil)
+	g.s.SyncStream("T", 1, "s1")
+	g.s.Complete(q, []Range{{Lo: bufA, Hi: bufA + 32, Write: true}}, true)
+	g.s.Free("T", 1, "aclrtFree", bufA)
+	assert.Empty(t, g.out.String())
+}

@@ -71,7 +71,8 @@ type State struct {
 	opaque   uint64             // Opaque calls so far
 	records  map[any]Clock      // event/notify → the recording stream's clock at its latest record
 	shadows  map[uintptr]*shadow
-	counts   [8]int // reports per check bit
+	running  map[*Pending]bool // launches queued and not completed (footprint.go)
+	counts   [8]int            // reports per check bit
 	seen     map[string]bool
 	distinct int
 }
@@ -80,7 +81,7 @@ type State struct {
 // and writing reports to out.
 func New(checks Check, lookup Lookup, out io.Writer) *State {
 	return &State{checks: checks, lookup: lookup, out: out, byKey: map[any]Actor{},
-		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, seen: map[string]bool{}, born: map[uintptr]uint64{}}
+		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, running: map[*Pending]bool{}, seen: map[string]bool{}, born: map[uintptr]uint64{}}
 }
 
 // Checks returns the checks s runs.
@@ -283,6 +284,10 @@ func (s *State) Free(host any, threadID uint64, api string, addr uintptr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.born, reg.Base)
+	if s.freeRunning(host, threadID, api, reg) {
+		delete(s.shadows, reg.Base)
+		return
+	}
 	sh, ok := s.shadows[reg.Base]
 	if !ok {
 		return
