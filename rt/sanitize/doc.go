@@ -10,8 +10,10 @@
 // it; an event or notify record hands the recording stream's clock to the
 // streams that wait; a host synchronisation hands a stream's (or an
 // event's, or a device's) clock to the host thread. Device memory accesses
-// (copies, memsets, kernel pointer arguments) are kept per allocation
-// (shadow.go) and checked against the clock of each new access:
+// (copies, memsets, kernel pointer arguments, or a launch's exact GM
+// footprint, checked when the launch completes: footprint.go) are kept
+// per allocation (shadow.go) and checked against the clock of each new
+// access:
 //
 //   - racecheck: two streams touch overlapping bytes, one writing, with
 //     nothing ordering them;
