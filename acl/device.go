@@ -24,7 +24,6 @@ type device struct {
 	nstreams   int // streams alive on the device, default streams included
 	nevents    int
 	nextStream int32
-	peers      map[int32]bool // peer access enabled from this device
 	resLimit   map[int32]uint32
 
 	allocMu sync.RWMutex // guards allocs
@@ -54,7 +53,7 @@ func deviceLocked(fn string, id int32) (*device, error) {
 	if err != nil {
 		return nil, abi.Wrapf(err, "%s: device %d", fn, id)
 	}
-	d := &device{id: id, emu: ed, contexts: map[*Context]struct{}{}, peers: map[int32]bool{},
+	d := &device{id: id, emu: ed, contexts: map[*Context]struct{}{},
 		resLimit: map[int32]uint32{}, allocs: map[uintptr]allocation{}}
 	rt.devs[id] = d
 	return d, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 )
 
 // rt is the process-wide runtime state.
@@ -303,6 +304,7 @@ func finalizeLocked(t *Thread) {
 	nodeMu.Lock()
 	rt.node.Store(nil)
 	emu.CloseCurrent() // also ends memory allocated through the HAL
+	hal.ResetP2P()     // and the driver's peer-to-peer switch
 	nodeMu.Unlock()
 	t.Ctx = nil
 }

@@ -636,12 +636,7 @@ func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) 
 
 // peerWith reports whether peer access connects d and device id, enabled
 // from either side (as for copies, peerEnabled).
-func peerWith(d *device, id int32) bool {
-	rt.mu.Lock()
-	enabled := d.peers[id] || int(id) < len(rt.devs) && rt.devs[id] != nil && rt.devs[id].peers[d.id]
-	rt.mu.Unlock()
-	return enabled || driverPeer(d.id, id)
-}
+func peerWith(d *device, id int32) bool { return driverPeer(d.id, id) }
 
 // managedPointer fills aclrtPointerGetAttributes for managed memory: type
 // MANAGED, the device holding the page (0 while the host does), 2 MiB

@@ -105,6 +105,14 @@ func P2PEnabled(dev, peer uint32) bool {
 	return p2p.enabled[[2]uint32{dev, peer}]
 }
 
+// ResetP2P turns every pair of the switch off: the emulated node closed
+// (aclFinalize), and the switch is that node's.
+func ResetP2P() {
+	p2p.mu.Lock()
+	defer p2p.mu.Unlock()
+	p2p.enabled = nil
+}
+
 // MemDeviceOpen implements drvMemDeviceOpen: the memory module of device
 // devid is opened for this process (its memory range, as the first
 // halMemAlloc would). devfd is the descriptor of the device file on

@@ -18,6 +18,9 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halMemAlloc] = "halMemAlloc",
     [NPU_X_halMemFree] = "halMemFree",
     [NPU_X_halMemGetInfo] = "halMemGetInfo",
+    [NPU_X_halDeviceEnableP2P] = "halDeviceEnableP2P",
+    [NPU_X_halDeviceDisableP2P] = "halDeviceDisableP2P",
+    [NPU_X_halDeviceCanAccessPeer] = "halDeviceCanAccessPeer",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }
@@ -112,4 +115,16 @@ int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]) {
     phy[4] = info.phy_info.giant_total;
     phy[5] = info.phy_info.giant_free;
     return r;
+}
+
+int32_t npu_x_halDeviceEnableP2P(uint32_t dev, uint32_t peer, uint32_t flag) {
+    return ((__typeof__(&halDeviceEnableP2P))npu_cross[NPU_X_halDeviceEnableP2P])(dev, peer, flag);
+}
+
+int32_t npu_x_halDeviceDisableP2P(uint32_t dev, uint32_t peer, uint32_t flag) {
+    return ((__typeof__(&halDeviceDisableP2P))npu_cross[NPU_X_halDeviceDisableP2P])(dev, peer, flag);
+}
+
+int32_t npu_x_halDeviceCanAccessPeer(int32_t *can, uint32_t dev, uint32_t peer) {
+    return ((__typeof__(&halDeviceCanAccessPeer))npu_cross[NPU_X_halDeviceCanAccessPeer])(can, dev, peer);
 }

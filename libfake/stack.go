@@ -65,6 +65,24 @@ func wireStack() {
 			return crossedDrv(C.NPU_X_halMemGetInfo, r)
 		}
 	}
+	if set(C.NPU_X_halDeviceEnableP2P) {
+		stack.HAL.DeviceEnableP2P = func(dev, peer, flag uint32) error {
+			return crossedDrv(C.NPU_X_halDeviceEnableP2P, int32(C.npu_x_halDeviceEnableP2P(C.uint32_t(dev), C.uint32_t(peer), C.uint32_t(flag))))
+		}
+	}
+	if set(C.NPU_X_halDeviceDisableP2P) {
+		stack.HAL.DeviceDisableP2P = func(dev, peer, flag uint32) error {
+			return crossedDrv(C.NPU_X_halDeviceDisableP2P, int32(C.npu_x_halDeviceDisableP2P(C.uint32_t(dev), C.uint32_t(peer), C.uint32_t(flag))))
+		}
+	}
+	if set(C.NPU_X_halDeviceCanAccessPeer) {
+		stack.HAL.DeviceCanAccessPeer = func(can *int32, dev, peer uint32) error {
+			var c C.int32_t
+			r := int32(C.npu_x_halDeviceCanAccessPeer(&c, C.uint32_t(dev), C.uint32_t(peer)))
+			*can = int32(c)
+			return crossedDrv(C.NPU_X_halDeviceCanAccessPeer, r)
+		}
+	}
 }
 
 // crossed is the error of an interposed rt* call's result.

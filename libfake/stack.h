@@ -30,6 +30,9 @@ enum {
     NPU_X_halMemAlloc = NPU_X_FIRST_HAL,
     NPU_X_halMemFree,
     NPU_X_halMemGetInfo,
+    NPU_X_halDeviceEnableP2P,
+    NPU_X_halDeviceDisableP2P,
+    NPU_X_halDeviceCanAccessPeer,
     NPU_X_COUNT
 };
 
@@ -65,5 +68,8 @@ int32_t npu_x_halMemFree(uintptr_t pp);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,
  * huge_free, giant_total, giant_free. */
 int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]);
+int32_t npu_x_halDeviceEnableP2P(uint32_t dev, uint32_t peer, uint32_t flag);
+int32_t npu_x_halDeviceDisableP2P(uint32_t dev, uint32_t peer, uint32_t flag);
+int32_t npu_x_halDeviceCanAccessPeer(int32_t *can, uint32_t dev, uint32_t peer);
 
 #endif

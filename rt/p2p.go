@@ -3,22 +3,25 @@ package rt
 import (
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // The runtime's peer-to-peer calls (rt-to-hal.tsv): each is one driver
 // call, halDeviceEnableP2P / halDeviceDisableP2P / halDeviceCanAccessPeer,
-// whose code is converted to the runtime's (rt-types.md §8.4). The switch
-// they set is the driver's (hal/p2p.go): ACL copies between two devices
-// accept it as peer access, as they accept aclrtDeviceEnablePeerAccess.
+// made through rt/stack (an interposed hal definition sees it), whose code
+// is converted to the runtime's (rt-types.md §8.4). The switch they set is
+// the driver's (hal/p2p.go), the one aclrtDeviceEnablePeerAccess sets
+// (acl/peer_driver.go). rtsGetP2PStatus is drvGetP2PStatus underneath, not
+// a routed boundary: it reads the switch directly.
 
 // EnableP2P implements rtEnableP2P(devIdDes, phyIdSrc, flag).
 func EnableP2P(t *acl.Thread, dev, peerPhy, flag uint32) error {
-	return wrap("rtEnableP2P", hal.DeviceEnableP2P(dev, peerPhy, flag))
+	return wrap("rtEnableP2P", stack.DeviceEnableP2P(dev, peerPhy, flag))
 }
 
 // DisableP2P implements rtDisableP2P(devIdDes, phyIdSrc).
 func DisableP2P(t *acl.Thread, dev, peerPhy uint32) error {
-	return wrap("rtDisableP2P", hal.DeviceDisableP2P(dev, peerPhy, 0))
+	return wrap("rtDisableP2P", stack.DeviceDisableP2P(dev, peerPhy, 0))
 }
 
 // DeviceCanAccessPeer implements rtDeviceCanAccessPeer.
@@ -26,7 +29,7 @@ func DeviceCanAccessPeer(t *acl.Thread, can *int32, dev, peer uint32) error {
 	if can == nil {
 		return invalid("rtDeviceCanAccessPeer", "canAccessPeer must not be NULL")
 	}
-	return wrap("rtDeviceCanAccessPeer", hal.DeviceCanAccessPeer(can, dev, peer))
+	return wrap("rtDeviceCanAccessPeer", stack.DeviceCanAccessPeer(can, dev, peer))
 }
 
 // GetP2PStatus implements rtsGetP2PStatus: 1 while the driver's switch

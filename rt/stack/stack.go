@@ -70,6 +70,11 @@ type HALCalls struct {
 	MemAlloc   func(pp *uintptr, size, flag uint64) error
 	MemFree    func(p uintptr) error
 	MemGetInfo func(dev, typ uint32, info *hal.MemPhyInfo) error
+	// The peer-to-peer switch (rtEnableP2P, rtDisableP2P,
+	// rtDeviceCanAccessPeer and the aclrt*PeerAccess calls above them).
+	DeviceEnableP2P     func(dev, peer, flag uint32) error
+	DeviceDisableP2P    func(dev, peer, flag uint32) error
+	DeviceCanAccessPeer func(can *int32, dev, peer uint32) error
 }
 
 // HAL is set once at load; see HALCalls.
@@ -97,4 +102,28 @@ func MemGetInfo(dev, typ uint32, info *hal.MemPhyInfo) error {
 		return f(dev, typ, info)
 	}
 	return hal.MemGetInfo("halMemGetInfo", dev, typ, info)
+}
+
+// DeviceEnableP2P is halDeviceEnableP2P as the runtime calls it.
+func DeviceEnableP2P(dev, peer, flag uint32) error {
+	if f := HAL.DeviceEnableP2P; f != nil {
+		return f(dev, peer, flag)
+	}
+	return hal.DeviceEnableP2P(dev, peer, flag)
+}
+
+// DeviceDisableP2P is halDeviceDisableP2P as the runtime calls it.
+func DeviceDisableP2P(dev, peer, flag uint32) error {
+	if f := HAL.DeviceDisableP2P; f != nil {
+		return f(dev, peer, flag)
+	}
+	return hal.DeviceDisableP2P(dev, peer, flag)
+}
+
+// DeviceCanAccessPeer is halDeviceCanAccessPeer as the runtime calls it.
+func DeviceCanAccessPeer(can *int32, dev, peer uint32) error {
+	if f := HAL.DeviceCanAccessPeer; f != nil {
+		return f(can, dev, peer)
+	}
+	return hal.DeviceCanAccessPeer(can, dev, peer)
 }

@@ -1,0 +1,149 @@
+/* stack_p2p: peer access crosses into the driver as on the real stack
+ * (acl-to-rt.tsv, rt-to-hal.tsv): aclrtDeviceCanAccessPeer →
+ * rtDeviceCanAccessPeer → halDeviceCanAccessPeer, aclrtDeviceEnablePeerAccess
+ * → rtEnableP2P → halDeviceEnableP2P, aclrtDeviceDisablePeerAccess →
+ * rtDisableP2P → halDeviceDisableP2P. The rt → hal step crosses into
+ * libascend_hal.so in both layouts (docs/stack.md), so an LD_PRELOAD hook on
+ * the hal calls (stack/p2p_hook.c) sees an unmodified ACL program's peer
+ * traffic, and the runtime's own rtEnableP2P, in merged and split alike;
+ * and a hook that refuses peer access is what the program gets: CanAccessPeer
+ * reports 0, EnablePeerAccess fails with ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (the driver's DRV_ERROR_NOT_SUPPORT converted), and a copy between the two
+ * devices stays refused.
+ *
+ * link: -lruntime -lascendcl -lascend_hal
+ * env: NPUEMU_DEVICES=2
+ * needs: emulator devices=2
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../examples/kernels/build_kernel.h"
+#include "driver/ascend_hal.h"
+#include "runtime/rt.h"
+
+extern char **environ;
+
+#define N 4096
+#define CHECK_RT(call, code) CHECK_EQ((int)(call), (int)(code))
+
+static long count(const char *name) {
+    long (*f)(const char *) = (long (*)(const char *))dlsym(RTLD_DEFAULT, "p2p_hook_count");
+    if (f == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    return f(name);
+}
+
+/* The ACL program: peer access between devices 0 and 1 under the hook. */
+static int child(void) {
+    const char *v = getenv("P2P_HOOK_REFUSE");
+    int refused = v != NULL && strcmp(v, "1") == 0;
+
+    CHECK_OK(aclInit(NULL));
+    int32_t can = -1;
+    CHECK_OK(aclrtDeviceCanAccessPeer(&can, 0, 1));
+    CHECK_EQ(can, refused ? 0 : 1);
+    CHECK_EQ(count("halDeviceCanAccessPeer"), 1);
+    /* ACL's own argument check answers before the driver is asked. */
+    CHECK_ERR(aclrtDeviceCanAccessPeer(NULL, 0, 1), ACL_ERROR_INVALID_PARAM);
+    CHECK_EQ(count("halDeviceCanAccessPeer"), 1);
+
+    static uint8_t src[N], out[N];
+    for (int i = 0; i < N; i++) src[i] = (uint8_t)(i * 5 + 1);
+    CHECK_OK(aclrtSetDevice(1));
+    void *d1 = NULL;
+    CHECK_OK(aclrtMalloc(&d1, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtSetDevice(0));
+    void *d0 = NULL;
+    CHECK_OK(aclrtMalloc(&d0, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpy(d0, N, src, N, ACL_MEMCPY_HOST_TO_DEVICE));
+
+    int32_t status = -1;
+    if (refused) {
+        CHECK_ERR(aclrtDeviceEnablePeerAccess(1, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        CHECK_EQ(count("halDeviceEnableP2P"), 1);
+        CHECK_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+        CHECK_EQ(status, 0);
+        CHECK_FAILS(aclrtMemcpy(d1, N, d0, N, ACL_MEMCPY_DEVICE_TO_DEVICE));
+        /* Nothing was enabled: the driver says so, through the hook. */
+        CHECK_ERR(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
+        CHECK_EQ(count("halDeviceDisableP2P"), 1);
+        /* The runtime's own call meets the same hook. */
+        CHECK_RT(rtEnableP2P(0, 1, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        CHECK_EQ(count("halDeviceEnableP2P"), 2);
+    } else {
+        CHECK_OK(aclrtDeviceEnablePeerAccess(1, 0));
+        CHECK_EQ(count("halDeviceEnableP2P"), 1);
+        CHECK_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+        CHECK_EQ(status, 1);
+        CHECK_OK(aclrtMemcpy(d1, N, d0, N, ACL_MEMCPY_DEVICE_TO_DEVICE));
+        CHECK_OK(aclrtMemcpy(out, N, d1, N, ACL_MEMCPY_DEVICE_TO_HOST));
+        CHECK(memcmp(out, src, N) == 0);
+        CHECK_OK(aclrtDeviceDisablePeerAccess(1));
+        CHECK_EQ(count("halDeviceDisableP2P"), 1);
+        CHECK_FAILS(aclrtMemcpy(d1, N, d0, N, ACL_MEMCPY_DEVICE_TO_DEVICE));
+        CHECK_RT(rtEnableP2P(0, 1, 0), ACL_RT_SUCCESS);
+        CHECK_EQ(count("halDeviceEnableP2P"), 2);
+        CHECK_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+        CHECK_EQ(status, 1);
+        CHECK_RT(rtDisableP2P(0, 1), ACL_RT_SUCCESS);
+        CHECK_EQ(count("halDeviceDisableP2P"), 2);
+    }
+    CHECK_OK(aclrtFree(d0));
+    CHECK_OK(aclrtSetDevice(1));
+    CHECK_OK(aclrtFree(d1));
+    CHECK_OK(aclFinalize());
+    printf("%s layout, %s hook: the hal hooks see the ACL program's peer access\n", getenv("NPUEMU_STACK"),
+           refused ? "refusing" : "forwarding");
+    return 0;
+}
+
+/* build compiles the hook. */
+static void build(const char *repo, const char *src, char *out, size_t outlen) {
+    char dir[] = "/tmp/npuemu-stackp2p-XXXXXX";
+    if (mkdtemp(dir) == NULL) FAIL("mkdtemp");
+    const char *cc = getenv("CC");
+    if (cc == NULL || *cc == 0) cc = "cc";
+    snprintf(out, outlen, "%s/lib.so", dir);
+    char cmd[20480];
+    snprintf(cmd, sizeof cmd, "%s -shared -fPIC -O2 -Wall -Werror -I '%s/emu/include' -I '%s/emu/include/driver' '%s/%s' -o '%s' -ldl",
+             cc, repo, repo, repo, src, out);
+    if (system(cmd) != 0) FAIL("building %s failed: %s", src, cmd);
+}
+
+/* runChild runs this program's ACL half under the hook. */
+static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
+    setenv("LD_PRELOAD", preload, 1);
+    setenv("NPUEMU_STACK", layout, 1);
+    setenv("P2P_HOOK_REFUSE", refuse, 1);
+    char *argv[] = {(char *)self, "--child", NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) FAIL("posix_spawn");
+    unsetenv("LD_PRELOAD");
+    int st;
+    if (waitpid(pid, &st, 0) != pid) FAIL("waitpid");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        FAIL("%s layout, P2P_HOOK_REFUSE=%s: the ACL program failed (status %#x)", layout, refuse, st);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
+    char repo[4096], preload[4096], self[4096];
+    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
+    build(repo, "conformance/cases/stack/p2p_hook.c", preload, sizeof preload);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) FAIL("readlink /proc/self/exe");
+    self[n] = 0;
+    runChild(self, preload, "merged", "0");
+    runChild(self, preload, "merged", "1");
+    runChild(self, preload, "split", "0");
+    runChild(self, preload, "split", "1");
+    unlink(preload);
+    printf("a hook on the driver's P2P calls sees and decides ACL peer access in both layouts\n");
+    return 0;
+}
