@@ -32,6 +32,10 @@ func TestPeerToPeer(t *testing.T) {
 	assertDrv(t, DeviceDisableP2P(0, 1, 0), abi.DRV_ERROR_INVALID_VALUE)
 	assert.False(t, P2PEnabled(0, 1))
 
+	require.NoError(t, DeviceEnableP2P(1, 0, 0))
+	ResetP2P()
+	assert.False(t, P2PEnabled(1, 0), "ResetP2P turns every pair off")
+
 	assertDrv(t, MemDeviceClose(0), abi.DRV_ERROR_INVALID_VALUE)
 	require.NoError(t, MemDeviceOpen(0, -1))
 	require.NoError(t, MemDeviceClose(0))
