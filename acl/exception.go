@@ -290,6 +290,12 @@ func (k *kernelFault) KernelFault() (uintptr, uint32, uintptr) {
 
 // fault builds the task error of block b of n failing with err.
 func (l *launch) fault(b, n uint32, err error) error {
+	if df, ok := err.(*deviceFault); ok {
+		err = df.err
+		if sanitizing {
+			sanitizeKernelFault(l.f.e.Name, b, n, df.addr, err)
+		}
+	}
 	return &kernelFault{
 		err:     &abi.Error{Code: abi.CodeOf(err), Msg: fmt.Sprintf("kernel %s, block %d of %d: %s", l.f.e.Name, b, n, messageOf(err))},
 		args:    l.args,

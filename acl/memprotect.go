@@ -70,7 +70,11 @@ func DescribeDeviceAddr(addr uintptr) string {
 		}
 		return pastEnd(addr, below.Base, n, where)
 	}
-	if fb, ok := h.FreedBlock(addr); ok {
+	// The guard page that follows a live block is the block's
+	// (emu/hbm_protect.go), whatever was freed there before: it is
+	// described by the nearest live allocation.
+	guard := below.Size != 0 && uint64(addr-below.Base) < alignUp(below.Size, pageSmall)+pageSmall
+	if fb, ok := h.FreedBlock(addr); ok && !guard {
 		return fmt.Sprintf("%#x is at offset %d of the %d-byte block at %#x, which was freed (%s)", addr, uint64(addr-fb.Base), fb.Size, fb.Base, where)
 	}
 	var past, before uint64
@@ -129,3 +133,19 @@ func (s *Stream) queueOOB(t *Thread, err error) (handled bool, _ error) {
 		o.fn, s.id, o.what, o.addr, o.desc)
 	return true, s.submitTask(t, o.fn, tsfw.HostTask(func() error { return fault }))
 }
+
+// deviceFault is a kernel block's fault on protected device memory (the
+// kernel host's error for a signal at a device address), carrying the
+// address for the sanitizer's memcheck.
+type deviceFault struct {
+	err  error
+	addr uintptr
+}
+
+func (f *deviceFault) Error() string { return f.err.Error() }
+func (f *deviceFault) Unwrap() error { return f.err }
+
+// KernelMemoryFault marks err, a kernel block's fault at addr inside a
+// device's protected range, as a device memory fault (libfake's kernel
+// host builds err; launch.fault unwraps it and reports it to memcheck).
+func KernelMemoryFault(addr uintptr, err error) error { return &deviceFault{err: err, addr: addr} }

@@ -198,6 +198,17 @@ func sanitizeRefused(fn, what string, addr uintptr, err error) {
 	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: %s", fn, what, addr, messageOf(err)))
 }
 
+// sanitizeKernelFault reports block b of n of kernel name faulting on
+// protected device memory at addr (memcheck: what point 2 of the
+// protection raises, also as a report line).
+func sanitizeKernelFault(name string, b, n uint32, addr uintptr, err error) {
+	dev := -1
+	if d := deviceOf(addr); d != nil {
+		dev = int(d.id)
+	}
+	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("kernel %s, block %d of %d: %s", name, b, n, messageOf(err)))
+}
+
 // sanitizeLeaks routes the leak report through the sanitizer (leakcheck):
 // one line per object alive at aclFinalize. Precondition: rt.mu held.
 func sanitizeLeaks() {

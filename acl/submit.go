@@ -69,7 +69,7 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 		return s.noteSubmit(t, fn, id, err)
 	}
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
 	}
 	return nil
 }

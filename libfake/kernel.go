@@ -220,7 +220,7 @@ func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []by
 		sig := syscall.Signal(int32(r))
 		addr := uint64(kstate(state).fault_addr)
 		if where := acl.DescribeDeviceAddr(uintptr(addr)); where != "" { // device memory protection (acl/memprotect.go)
-			return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x: %s", sig, unix(sig), addr, where)
+			return acl.KernelMemoryFault(uintptr(addr), abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x: %s", sig, unix(sig), addr, where))
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x", sig, unix(sig), addr)
 	default:

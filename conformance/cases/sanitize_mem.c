@@ -2,11 +2,13 @@
  * past its allocation, or names device memory no live allocation covers
  * (freed), fails as always (a synchronous call at the call, an
  * asynchronous one with the SDMA exception at the next synchronisation:
- * docs/hardening.md §7); with memcheck it is also a report line. In-bounds
+ * docs/hardening.md §7); with memcheck it is also a report line, and so is
+ * a kernel that faults on protected device memory (past its buffer). In-bounds
  * operands report nothing. */
 /* needs: emulator */
 /* env: NPUEMU_SANITIZE=memcheck */
 #include "sanitize_util.h"
+#include "../../examples/kernels/build_kernel.h"
 
 #define N 4096
 
@@ -46,6 +48,35 @@ int main(void)
     CHECK(san_has(out, "memcheck", "aclrtMemcpyAsync: src", "overrun its allocation"));
     CHECK(san_has(out, "memcheck", "aclrtMemset: devPtr", "not inside any live allocation"));
     CHECK_EQ(san_count(out, "memcheck"), 2);
+
+    /* A kernel writing one word past a page-sized buffer faults on the
+     * guard page: the AI Core exception at the sync, and a memcheck line
+     * naming the kernel and the allocation. */
+    char repo[4096], so[4096];
+    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle oob = NULL;
+    if (npuemu_build_kernel(repo, "examples/kernels/oob.c", so, sizeof so) != 0) FAIL("cannot build oob.c");
+    CHECK_OK(aclrtBinaryLoadFromFile(so, NULL, &bin));
+    npuemu_remove_kernel(so);
+    CHECK_OK(aclrtBinaryGetFunction(bin, "oob_write", &oob));
+    void *page = NULL;
+    CHECK_OK(aclrtMallocAlign32(&page, N, ACL_MEM_MALLOC_NORMAL_ONLY));
+    int64_t off = N;
+    aclrtArgsHandle args;
+    aclrtParamHandle p;
+    CHECK_OK(aclrtKernelArgsInit(oob, &args));
+    CHECK_OK(aclrtKernelArgsAppend(args, &page, sizeof page, &p));
+    CHECK_OK(aclrtKernelArgsAppend(args, &off, sizeof off, &p));
+    CHECK_OK(aclrtKernelArgsFinalize(args));
+    san_begin();
+    CHECK_OK(aclrtLaunchKernelWithConfig(oob, 1, s, NULL, args, NULL));
+    CHECK_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+    out = san_end();
+    CHECK(san_has(out, "memcheck", "kernel oob_write, block 0 of 1", "0 bytes past its end"));
+    CHECK_EQ(san_count(out, "memcheck"), 1);
+    CHECK_OK(aclrtFree(page));
+    CHECK_OK(aclrtBinaryUnLoad(bin));
 
     CHECK_OK(aclrtFree(a));
     CHECK_OK(aclrtFree(b));
