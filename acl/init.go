@@ -17,8 +17,9 @@ import (
 
 // rt is the process-wide runtime state.
 //
-// Lock order: rt.mu → Context.mu → Stream.mu → device.allocMu → handle
-// table locks. Slow paths (init, device set/reset, context and stream
+// Lock order: rt.mu is the outermost lock (level 0 of the one lock order,
+// docs/internals.md "Lock order", checked by go test ./cmd/lockorder).
+// Slow paths (init, device set/reset, context and stream
 // create/destroy) hold rt.mu; hot paths (submission, copies) take no
 // rt.mu: they resolve handles through the tables and read the node through
 // an atomic pointer.

@@ -158,12 +158,18 @@ func (n *Node) Host() *HostMem { return &n.host }
 func (n *Node) Close() {
 	n.closeSVM()
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	if n.closed {
+		n.mu.Unlock()
 		return
 	}
 	n.closed = true
+	n.mu.Unlock()
+	// Outside n.mu: VMM.Export holds VMM.mu and may open a device (n.mu),
+	// so n.mu is never held while VMM.mu is taken (docs/internals.md,
+	// "Lock order"). Device opens already see closed.
 	n.vmm.close()
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	// munmap of a range this package mapped cannot fail short of a bug, and
 	// a teardown has no caller to report to: the errors are dropped.
 	for i := range n.devs {
