@@ -81,32 +81,21 @@ func SetOpWaitTimeout(t *Thread, sec uint32) error {
 // never set (the SoC default applies).
 var opExecTimeout atomic.Uint32
 
-// execTimeoutLimits returns the SoC family's default and maximum kernel
-// execution timeout in seconds (semantics.md §15, AI Core figures).
-func execTimeoutLimits(family string) (def, maxSec uint32) {
-	switch family {
-	case emu.Family310P:
-		return 547, 547
-	case emu.FamilyA1:
-		return 68, 2176
-	}
-	return 1091, 1091
-}
-
-// currentFamily returns the current context's SoC family, or the A2's
-// when the thread has none.
-func currentFamily(t *Thread) string {
+// currentSoC returns the current context's SoC, or the default SoC (an
+// Atlas A2) when the thread has none.
+func currentSoC(t *Thread) emu.SoC {
 	if c := t.Ctx; c != nil && !c.dead.Load() {
-		return c.dev.emu.SoC.Family
+		return c.dev.emu.SoC
 	}
-	return emu.FamilyA2
+	s, _ := emu.LookupSoC(emu.DefaultSoC)
+	return s
 }
 
 // SetOpExecuteTimeOut implements aclrtSetOpExecuteTimeOut: seconds, 0 =
 // the maximum; values above the maximum are capped. Kernels launched
 // without their own timeout attribute are held to it (OpExecuteTimeout).
 func SetOpExecuteTimeOut(t *Thread, sec uint32) error {
-	_, maxSec := execTimeoutLimits(currentFamily(t))
+	maxSec := currentSoC(t).OpExecTimeoutMaxSec
 	if sec == 0 || sec > maxSec {
 		sec = maxSec
 	}
@@ -122,7 +111,7 @@ func GetOpExecuteTimeout(t *Thread, ms *uint32) error {
 	}
 	sec := opExecTimeout.Load()
 	if sec == 0 {
-		sec, _ = execTimeoutLimits(currentFamily(t))
+		sec = currentSoC(t).OpExecTimeoutDefaultSec
 	}
 	*ms = uint32(min(uint64(sec)*1000, math.MaxUint32))
 	return nil

@@ -2,22 +2,21 @@ package acl
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 )
 
-// Per-module device-memory accounting for aclrtGetMemUsageInfo. Charged:
-// aclrtMalloc* blocks (page-rounded, to the moduleId of aclrtMallocWithCfg,
-// APP by default), memory-pool reservations (APP), VMM physical device
-// memory of aclrtMallocPhysical (the prop's module: APP, the ACL prop has
-// no module field) from the allocation to aclrtFreePhysical, and device
-// memory of halMemAlloc (page-rounded, to the module id of bits 56–63 of
-// its flag word) through the hook hal.NoteUsage, which libfake points at
-// NoteDeviceUsage. Host and managed memory are not device memory and are
-// not counted.
+// Per-module device-memory accounting for aclrtGetMemUsageInfo, kept by
+// the device model (emu.Device.NoteUsage / MemUsage) so that the runtime's
+// and the driver's allocations add up. Charged here: aclrtMalloc* blocks
+// (page-rounded, to the moduleId of aclrtMallocWithCfg, APP by default),
+// memory-pool reservations (APP), VMM physical device memory of
+// aclrtMallocPhysical (the prop's module: APP, the ACL prop has no module
+// field) from the allocation to aclrtFreePhysical; the HAL charges
+// halMemAlloc and halMemCreate memory itself. Host and managed memory are
+// not device memory and are not counted.
 
 // MemUsageInfo is aclrtMemUsageInfo (112 bytes).
 type MemUsageInfo struct {
@@ -27,49 +26,8 @@ type MemUsageInfo struct {
 	Reserved [8]uint64
 }
 
-type modUsage struct{ cur, peak uint64 }
-
-// memUsage holds the counters per emulated device and module. They are
-// keyed by the emu device, which the ACL runtime and the HAL share, so
-// memory of both surfaces adds up; devices of a closed node (aclFinalize)
-// are dropped at the next query. Lock order: rt.mu → memPool.mu →
-// memUsage.mu (leaf).
-var memUsage struct {
-	mu sync.Mutex
-	m  map[*emu.Device]map[uint16]*modUsage
-}
-
 // noteUsage charges delta bytes (negative: released) to module on d.
-func noteUsage(d *device, module uint16, delta int64) { NoteDeviceUsage(d.emu, module, delta) }
-
-// NoteDeviceUsage charges delta bytes (negative: released) of device
-// memory to module on d; the HAL reports halMemAlloc memory through it.
-func NoteDeviceUsage(d *emu.Device, module uint16, delta int64) {
-	if d == nil || delta == 0 {
-		return
-	}
-	memUsage.mu.Lock()
-	defer memUsage.mu.Unlock()
-	if memUsage.m == nil {
-		memUsage.m = map[*emu.Device]map[uint16]*modUsage{}
-	}
-	mods := memUsage.m[d]
-	if mods == nil {
-		mods = map[uint16]*modUsage{}
-		memUsage.m[d] = mods
-	}
-	u := mods[module]
-	if u == nil {
-		u = &modUsage{}
-		mods[module] = u
-	}
-	if delta < 0 {
-		u.cur -= min(u.cur, uint64(-delta))
-	} else {
-		u.cur += uint64(delta)
-		u.peak = max(u.peak, u.cur)
-	}
-}
+func noteUsage(d *device, module uint16, delta int64) { d.emu.NoteUsage(module, delta) }
 
 // mallocModule returns the moduleId of an aclrtMallocWithCfg config
 // (APP when absent).
@@ -127,40 +85,14 @@ func GetMemUsageInfo(t *Thread, devID int32, out []MemUsageInfo, n *uint64) erro
 	if err := checkDeviceID(fn, devID); err != nil {
 		return err
 	}
-	type rec struct {
-		id uint16
-		u  modUsage
+	var recs []emu.ModuleUsage
+	if node := rt.node.Load(); node != nil {
+		recs = node.Opened(int(devID)).MemUsage() // nil device: nothing used
 	}
-	var recs []rec
-	node := rt.node.Load()
-	var d *emu.Device
-	if node != nil {
-		d = node.Opened(int(devID))
-	}
-	memUsage.mu.Lock()
-	for old := range memUsage.m { // devices of a closed node
-		if node == nil || node.Opened(old.ID) != old {
-			delete(memUsage.m, old)
-		}
-	}
-	for id, u := range memUsage.m[d] {
-		recs = append(recs, rec{id, *u})
-	}
-	memUsage.mu.Unlock()
-	sort.Slice(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		if a.u.cur != b.u.cur {
-			return a.u.cur > b.u.cur
-		}
-		if a.u.peak != b.u.peak {
-			return a.u.peak > b.u.peak
-		}
-		return a.id < b.id
-	})
 	k := min(len(recs), len(out))
 	for i := range k {
-		out[i] = MemUsageInfo{Cur: recs[i].u.cur, Peak: recs[i].u.peak}
-		copy(out[i].Name[:len(out[i].Name)-1], moduleName(recs[i].id))
+		out[i] = MemUsageInfo{Cur: recs[i].Cur, Peak: recs[i].Peak}
+		copy(out[i].Name[:len(out[i].Name)-1], moduleName(recs[i].Module))
 	}
 	*n = uint64(k)
 	return nil
@@ -199,7 +131,7 @@ func chargePhysical(h, size uint64, p emu.PhysProp) {
 	}
 	vmmUsage.m[h] = c
 	vmmUsage.mu.Unlock()
-	NoteDeviceUsage(c.d, c.module, int64(c.size))
+	c.d.NoteUsage(c.module, int64(c.size))
 }
 
 // dischargePhysical releases the charge of handle h once its last
@@ -211,6 +143,6 @@ func dischargePhysical(h uint64) {
 	delete(vmmUsage.m, h)
 	vmmUsage.mu.Unlock()
 	if ok {
-		NoteDeviceUsage(c.d, c.module, -int64(c.size))
+		c.d.NoteUsage(c.module, -int64(c.size))
 	}
 }

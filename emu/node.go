@@ -31,6 +31,8 @@ type Device struct {
 	SoC SoC
 	HBM *HBM
 	TS  *tsfw.Device
+
+	usage moduleUsage // per-module device memory (memusage.go)
 }
 
 // NewNode validates cfg and returns a node with no device opened.

@@ -39,6 +39,11 @@ type SoC struct {
 	MallocPadding bool
 
 	SDMAEngines int // copy/memset engines that run concurrently (npuemu's choice)
+
+	// The AI Core kernel execution timeout (semantics.md §15), in seconds:
+	// the default a kernel is held to, and the most aclrtSetOpExecuteTimeOut
+	// may set (0 and larger values set the maximum).
+	OpExecTimeoutDefaultSec, OpExecTimeoutMaxSec uint32
 }
 
 // Family names as used throughout the spec.
@@ -65,15 +70,16 @@ type family struct {
 	reserved                        uint64 // HBM kept by the system, not reported by aclrtGetMemInfo
 	padding                         bool
 	sdma                            int
+	execDefault, execMax            uint32 // AI Core execution timeout, seconds
 }
 
 var families = map[string]family{
-	Family950:  {npuArch: 3510, chipType: 15, maxStreams: 1984, maxEvents: 65536, maxNotif: 65535, reserved: 4 * gib, padding: false, sdma: 8},
-	FamilyA3:   {npuArch: 2201, chipType: 5, maxStreams: 1984, maxEvents: 65536, maxNotif: 8192, reserved: 3 * gib, padding: true, sdma: 4},
-	FamilyA2:   {npuArch: 2201, chipType: 5, maxStreams: 1984, maxEvents: 65536, maxNotif: 8192, reserved: 3 * gib, padding: true, sdma: 4},
-	Family310B: {npuArch: 3002, chipType: 7, maxStreams: 512, maxEvents: 65536, maxNotif: 2048, reserved: 1 * gib, padding: true, sdma: 1},
-	Family310P: {npuArch: 2002, chipType: 4, maxStreams: 1024, maxEvents: 1023, maxNotif: 1024, reserved: 300 * mib, padding: true, sdma: 2},
-	FamilyA1:   {npuArch: 1001, chipType: 1, maxStreams: 2048, maxEvents: 65535, maxNotif: 1024, reserved: 2 * gib, padding: true, sdma: 4},
+	Family950:  {npuArch: 3510, chipType: 15, maxStreams: 1984, maxEvents: 65536, maxNotif: 65535, reserved: 4 * gib, padding: false, sdma: 8, execDefault: 1091, execMax: 1091},
+	FamilyA3:   {npuArch: 2201, chipType: 5, maxStreams: 1984, maxEvents: 65536, maxNotif: 8192, reserved: 3 * gib, padding: true, sdma: 4, execDefault: 1091, execMax: 1091},
+	FamilyA2:   {npuArch: 2201, chipType: 5, maxStreams: 1984, maxEvents: 65536, maxNotif: 8192, reserved: 3 * gib, padding: true, sdma: 4, execDefault: 1091, execMax: 1091},
+	Family310B: {npuArch: 3002, chipType: 7, maxStreams: 512, maxEvents: 65536, maxNotif: 2048, reserved: 1 * gib, padding: true, sdma: 1, execDefault: 1091, execMax: 1091},
+	Family310P: {npuArch: 2002, chipType: 4, maxStreams: 1024, maxEvents: 1023, maxNotif: 1024, reserved: 300 * mib, padding: true, sdma: 2, execDefault: 547, execMax: 547},
+	FamilyA1:   {npuArch: 1001, chipType: 1, maxStreams: 2048, maxEvents: 65535, maxNotif: 1024, reserved: 2 * gib, padding: true, sdma: 4, execDefault: 68, execMax: 2176},
 }
 
 // part is one row of the catalogue before the family is applied.
@@ -142,6 +148,8 @@ var catalogue = func() map[string]SoC {
 			PriorityLeast: 7, PriorityGreatest: 0,
 			MallocPadding: f.padding,
 			SDMAEngines:   f.sdma,
+
+			OpExecTimeoutDefaultSec: f.execDefault, OpExecTimeoutMaxSec: f.execMax,
 		}
 	}
 	return m

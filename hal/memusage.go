@@ -6,19 +6,14 @@ import (
 	"github.com/npuemu/npuemu/emu"
 )
 
-// NoteUsage, when set, is told of every change of device memory made
-// through the HAL: delta bytes (negative: freed) charged to module on
-// device d — for halMemAlloc the module id of bits 56–63 of the flag word
+// noteUsage charges a change of device memory made through the HAL to the
+// device's per-module counters (emu.Device.NoteUsage, which
+// aclrtGetMemUsageInfo reads): delta bytes (negative: freed) to module —
+// for halMemAlloc the module id of bits 56–63 of the flag word
 // (page-rounded size, until halMemFree), for halMemCreate the moduleId of
-// its prop (until the handle's last halMemRelease). The per-module counters of
-// aclrtGetMemUsageInfo live in package acl, which hal does not import, so
-// libfake connects the two at load time.
-var NoteUsage func(d *emu.Device, module uint16, delta int64)
-
+// its prop (until the handle's last halMemRelease).
 func noteUsage(d *emu.Device, module uint16, delta int64) {
-	if f := NoteUsage; f != nil && d != nil {
-		f(d, module, delta)
-	}
+	d.NoteUsage(module, delta)
 }
 
 // vmmCharge is what a halMemCreate handle charged.

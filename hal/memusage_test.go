@@ -1,40 +1,27 @@
 package hal
 
 import (
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 )
 
-// TestNoteUsage checks what the HAL reports to the per-module accounting
-// hook: device memory only, page-rounded, under the flag's or prop's
+// TestNoteUsage checks what the HAL charges to the device's per-module
+// counters: device memory only, page-rounded, under the flag's or prop's
 // module, released at free / last release.
 func TestNoteUsage(t *testing.T) {
 	n := useNode(t, "Ascend910B3", 2, 256<<20)
-	var mu sync.Mutex
-	got := map[uint16]int64{}
-	old := NoteUsage
-	NoteUsage = func(d *emu.Device, module uint16, delta int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		assert.Equal(t, n.Opened(1), d, "charged to the allocating device")
-		got[module] += delta
-	}
-	t.Cleanup(func() { NoteUsage = old })
 	usage := func() map[uint16]int64 {
-		mu.Lock()
-		defer mu.Unlock()
 		out := map[uint16]int64{}
-		for m, v := range got {
-			if v != 0 {
-				out[m] = v
+		for _, u := range n.Opened(1).MemUsage() {
+			if u.Cur != 0 {
+				out[u.Module] = int64(u.Cur)
 			}
 		}
+		assert.Empty(t, n.Opened(0).MemUsage(), "charged to the allocating device only")
 		return out
 	}
 

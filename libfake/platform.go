@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/emu"
-	"github.com/npuemu/npuemu/hal"
 )
 
 // The platform pieces only the C part of the library can provide, handed
@@ -13,14 +12,11 @@ import (
 //   - the kernel host (kernel_host.c): loads kernel binaries, runs blocks;
 //   - the symbol lookup (symbol.go): names a device variable through the
 //     dynamic loader;
-//   - the host-fault protector (svmfault.c): mprotect-mode managed memory;
-//   - the per-module memory accounting of halMemAlloc (acl and hal do not
-//     import each other).
+//   - the host-fault protector (svmfault.c): mprotect-mode managed memory.
 //
 // Go tests of those packages install fakes of their own instead.
 func init() {
 	acl.SetKernelHost(cHost{})
 	acl.SetSymbolResolver(dlSymbol)
 	emu.SetHostFaults(hostFaults{})
-	hal.NoteUsage = acl.NoteDeviceUsage
 }
