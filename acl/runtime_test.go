@@ -33,6 +33,7 @@ func setup(t *testing.T, env map[string]string) *Thread {
 	t.Setenv("NPUEMU_DEVICES", "2")
 	t.Setenv("NPUEMU_SOC", "")
 	t.Setenv("NPUEMU_CONFIG", "")
+	t.Setenv("NPUEMU_NODE", "") // no node unless the test asks for one: the caller's environment does not leak in
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
