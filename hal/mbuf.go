@@ -71,6 +71,7 @@ var mbufs struct {
 	slots []*mbufHead
 	gens  []uint32
 	free  []uint32
+	node  *emu.Node // the node of the last allocation
 }
 
 const mbufGenMask = 1<<24 - 1
@@ -159,6 +160,16 @@ func MbufAlloc(size uint64, out *uintptr) error {
 	}
 	m := &mbufHead{data: &mbufData{node: n, addr: p, size: size, refs: 1}, dataLen: size, priv: priv}
 	mbufs.mu.Lock()
+	if mbufs.node != n {
+		// A new node: the heads of closed ones are gone (their memory
+		// went with their node); end their handles now.
+		for _, x := range mbufs.slots {
+			if x != nil && x.data.node != n {
+				x.removeLocked()
+			}
+		}
+		mbufs.node = n
+	}
 	m.addLocked()
 	mbufs.mu.Unlock()
 	*out = m.h

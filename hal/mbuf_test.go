@@ -96,3 +96,49 @@ func TestMbufOfClosedNodeIsGone(t *testing.T) {
 	assertDrv(t, MbufGetDataLen(m, &n), abi.DRV_ERROR_INVALID_VALUE)
 	assertDrv(t, MbufFree(m), abi.DRV_ERROR_INVALID_VALUE)
 }
+
+func TestMbufConcurrentUse(t *testing.T) {
+	useNode(t, "Ascend910B1", 1, 0)
+	require.NoError(t, QueueInit(0))
+	var qid uint32
+	require.NoError(t, QueueCreate(0, queueAttr("c", 64, false), &qid))
+	live := MbufLive()
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 50; i++ {
+				var m, c, got uintptr
+				if err := MbufAlloc(32, &m); err != nil {
+					done <- err
+					return
+				}
+				if err := MbufCopyRef(m, &c); err != nil {
+					done <- err
+					return
+				}
+				if err := MbufChainAppend(m, c); err != nil {
+					done <- err
+					return
+				}
+				if err := QueueEnQueue(0, qid, m); err != nil {
+					done <- err
+					return
+				}
+				if err := QueueDeQueue(0, qid, &got); err != nil {
+					done <- err
+					return
+				}
+				if err := MbufFree(got); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		require.NoError(t, <-done)
+	}
+	assert.Equal(t, live, MbufLive(), "every head was freed")
+	require.NoError(t, QueueDestroy(0, qid))
+}
