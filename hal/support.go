@@ -44,6 +44,8 @@ var areaRules = map[string]rule{
 	"mem":    notImplemented(memoryWork),
 	"device": notImplemented(deviceWork),
 	"dsmi":   supported(dsmiWork),
+	"mbuf":   supported("the driver's shared buffers (hal/mbuf.go, docs/hal.md \"Buffers and queues\"); aclrt*Buf and rtMbuf* rest on them"),
+	"queue":  supported("FIFO queues of mbufs per device (hal/queue.go, docs/hal.md \"Buffers and queues\")"),
 }
 
 // symbolRules overrides areaRules for single symbols.
@@ -125,6 +127,23 @@ var symbolRules = map[string]rule{
 	"drvMemDeviceOpen":                supported("opens the device's memory (as the first allocation would); a repeated open succeeds; devfd is not checked (no device file)"),
 	"drvMemDeviceClose":               supported("pairs with drvMemDeviceOpen; the device's memory stays the process's until aclFinalize"),
 	"halMemManagedRangeGetAttributes": supported("every DEVMM_MEM_RANGE_ATTRIBUTE of a managed range, LAST_PREFETCH_* included; -1 host, -2 unset or mixed"),
+	"halMbufAlloc":                    supported("data area in the node's pinned host memory, of the size asked for; data length starts at the whole area; a 96-byte private area, zeroed"),
+	"halMbufFree":                     supported("a chain's head frees the chain; a data area goes with its last head; an appended or queued mbuf alone is refused"),
+	"halMbufGetBuffAddr":              supported("the data area (host-writable, reachable by device copies)"),
+	"halMbufGetBuffSize":              supported("the data area's size"),
+	"halMbufGetDataLen":               supported("the data length (0..size)"),
+	"halMbufSetDataLen":               supported("0..size; more DRV_ERROR_INVALID_VALUE"),
+	"halMbufGetPrivInfo":              supported("the 96-byte private area (ACL's user data)"),
+	"halMbufCopyRef":                  supported("a new head over the same data area, data length and private area copied"),
+	"halMbufChainAppend":              supported("appends an mbuf that is in no chain to the end of a head's chain"),
+	"halMbufChainGetMbufNum":          supported("the chain's mbufs, head included"),
+	"halMbufChainGetMbuf":             supported("index 0 is the head"),
+	"halQueueInit":                    supported("once per device; again DRV_ERROR_QUEUE_REPEEATED_INIT"),
+	"halQueueCreate":                  supported("ids 0..8191 per device; depth 2..65536; name unique on the device; flow control and work mode accepted, not modelled"),
+	"halQueueDestroy":                 supported("frees the mbufs still queued"),
+	"halQueueEnQueue":                 supported("a live mbuf that is no chain member and in no queue; full DRV_ERROR_QUEUE_FULL, or with overWriteFlag the oldest is dropped"),
+	"halQueueDeQueue":                 supported("the front mbuf, owned by the caller again; empty DRV_ERROR_QUEUE_EMPTY"),
+	"halQueuePeek":                    supported("the front mbuf's data length (its chain summed); timeout 0 at once, > 0 ms, < 0 until an mbuf comes or the queue is destroyed"),
 }
 
 var support = sync.OnceValue(func() *abi.Table {

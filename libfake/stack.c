@@ -21,6 +21,17 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halDeviceEnableP2P] = "halDeviceEnableP2P",
     [NPU_X_halDeviceDisableP2P] = "halDeviceDisableP2P",
     [NPU_X_halDeviceCanAccessPeer] = "halDeviceCanAccessPeer",
+    [NPU_X_halMbufAlloc] = "halMbufAlloc",
+    [NPU_X_halMbufFree] = "halMbufFree",
+    [NPU_X_halMbufGetBuffAddr] = "halMbufGetBuffAddr",
+    [NPU_X_halMbufGetBuffSize] = "halMbufGetBuffSize",
+    [NPU_X_halMbufGetDataLen] = "halMbufGetDataLen",
+    [NPU_X_halMbufSetDataLen] = "halMbufSetDataLen",
+    [NPU_X_halMbufGetPrivInfo] = "halMbufGetPrivInfo",
+    [NPU_X_halMbufCopyRef] = "halMbufCopyRef",
+    [NPU_X_halMbufChainAppend] = "halMbufChainAppend",
+    [NPU_X_halMbufChainGetMbufNum] = "halMbufChainGetMbufNum",
+    [NPU_X_halMbufChainGetMbuf] = "halMbufChainGetMbuf",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }
@@ -127,4 +138,45 @@ int32_t npu_x_halDeviceDisableP2P(uint32_t dev, uint32_t peer, uint32_t flag) {
 
 int32_t npu_x_halDeviceCanAccessPeer(int32_t *can, uint32_t dev, uint32_t peer) {
     return ((__typeof__(&halDeviceCanAccessPeer))npu_cross[NPU_X_halDeviceCanAccessPeer])(can, dev, peer);
+}
+
+/* The mbuf family (libfake/hal_mbuf.go). */
+#define NPU_X_MBUF(name) ((__typeof__(&name))npu_cross[NPU_X_##name])
+
+int32_t npu_x_halMbufAlloc(uint64_t size, uintptr_t *mbuf) { return NPU_X_MBUF(halMbufAlloc)(size, (Mbuf **)mbuf); }
+
+int32_t npu_x_halMbufFree(uintptr_t mbuf) { return NPU_X_MBUF(halMbufFree)((Mbuf *)mbuf); }
+
+int32_t npu_x_halMbufGetBuffAddr(uintptr_t mbuf, uintptr_t *buf) {
+    return NPU_X_MBUF(halMbufGetBuffAddr)((Mbuf *)mbuf, (void **)buf);
+}
+
+int32_t npu_x_halMbufGetBuffSize(uintptr_t mbuf, uint64_t *size) {
+    return NPU_X_MBUF(halMbufGetBuffSize)((Mbuf *)mbuf, size);
+}
+
+int32_t npu_x_halMbufGetDataLen(uintptr_t mbuf, uint64_t *len) {
+    return NPU_X_MBUF(halMbufGetDataLen)((Mbuf *)mbuf, len);
+}
+
+int32_t npu_x_halMbufSetDataLen(uintptr_t mbuf, uint64_t len) { return NPU_X_MBUF(halMbufSetDataLen)((Mbuf *)mbuf, len); }
+
+int32_t npu_x_halMbufGetPrivInfo(uintptr_t mbuf, uintptr_t *priv, uint32_t *size) {
+    return NPU_X_MBUF(halMbufGetPrivInfo)((Mbuf *)mbuf, (void **)priv, size);
+}
+
+int32_t npu_x_halMbufCopyRef(uintptr_t mbuf, uintptr_t *newMbuf) {
+    return NPU_X_MBUF(halMbufCopyRef)((Mbuf *)mbuf, (Mbuf **)newMbuf);
+}
+
+int32_t npu_x_halMbufChainAppend(uintptr_t head, uintptr_t mbuf) {
+    return NPU_X_MBUF(halMbufChainAppend)((Mbuf *)head, (Mbuf *)mbuf);
+}
+
+int32_t npu_x_halMbufChainGetMbufNum(uintptr_t head, uint32_t *num) {
+    return NPU_X_MBUF(halMbufChainGetMbufNum)((Mbuf *)head, num);
+}
+
+int32_t npu_x_halMbufChainGetMbuf(uintptr_t head, uint32_t index, uintptr_t *mbuf) {
+    return NPU_X_MBUF(halMbufChainGetMbuf)((Mbuf *)head, index, (Mbuf **)mbuf);
 }

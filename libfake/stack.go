@@ -83,6 +83,7 @@ func wireStack() {
 			return crossedDrv(C.NPU_X_halDeviceCanAccessPeer, r)
 		}
 	}
+	wireHALMbuf() // libfake/hal_mbuf.go
 }
 
 // crossed is the error of an interposed rt* call's result.

@@ -33,6 +33,18 @@ enum {
     NPU_X_halDeviceEnableP2P,
     NPU_X_halDeviceDisableP2P,
     NPU_X_halDeviceCanAccessPeer,
+    /* The driver's mbuf family under rtMbuf* (libfake/hal_mbuf.go). */
+    NPU_X_halMbufAlloc,
+    NPU_X_halMbufFree,
+    NPU_X_halMbufGetBuffAddr,
+    NPU_X_halMbufGetBuffSize,
+    NPU_X_halMbufGetDataLen,
+    NPU_X_halMbufSetDataLen,
+    NPU_X_halMbufGetPrivInfo,
+    NPU_X_halMbufCopyRef,
+    NPU_X_halMbufChainAppend,
+    NPU_X_halMbufChainGetMbufNum,
+    NPU_X_halMbufChainGetMbuf,
     NPU_X_COUNT
 };
 
@@ -71,5 +83,17 @@ int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]);
 int32_t npu_x_halDeviceEnableP2P(uint32_t dev, uint32_t peer, uint32_t flag);
 int32_t npu_x_halDeviceDisableP2P(uint32_t dev, uint32_t peer, uint32_t flag);
 int32_t npu_x_halDeviceCanAccessPeer(int32_t *can, uint32_t dev, uint32_t peer);
+/* The mbuf family; an Mbuf * travels as a uintptr_t. */
+int32_t npu_x_halMbufAlloc(uint64_t size, uintptr_t *mbuf);
+int32_t npu_x_halMbufFree(uintptr_t mbuf);
+int32_t npu_x_halMbufGetBuffAddr(uintptr_t mbuf, uintptr_t *buf);
+int32_t npu_x_halMbufGetBuffSize(uintptr_t mbuf, uint64_t *size);
+int32_t npu_x_halMbufGetDataLen(uintptr_t mbuf, uint64_t *len);
+int32_t npu_x_halMbufSetDataLen(uintptr_t mbuf, uint64_t len);
+int32_t npu_x_halMbufGetPrivInfo(uintptr_t mbuf, uintptr_t *priv, uint32_t *size);
+int32_t npu_x_halMbufCopyRef(uintptr_t mbuf, uintptr_t *newMbuf);
+int32_t npu_x_halMbufChainAppend(uintptr_t head, uintptr_t mbuf);
+int32_t npu_x_halMbufChainGetMbufNum(uintptr_t head, uint32_t *num);
+int32_t npu_x_halMbufChainGetMbuf(uintptr_t head, uint32_t index, uintptr_t *mbuf);
 
 #endif

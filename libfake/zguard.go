@@ -5823,6 +5823,193 @@ func npug_halMemManagedRangeGetAttributes(a_t *C.npu_thread, a_data *unsafe.Poin
 	return npu_halMemManagedRangeGetAttributes(a_t, a_data, a_dataSizes, a_attributes, a_numAttributes, a_devPtr, a_count)
 }
 
+//export npug_halMbufAlloc
+func npug_halMbufAlloc(a_t *C.npu_thread, a_size C.uint64_t, a_mbuf **C.Mbuf) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufAlloc")
+		}
+	}()
+	return npu_halMbufAlloc(a_t, a_size, a_mbuf)
+}
+
+//export npug_halMbufFree
+func npug_halMbufFree(a_t *C.npu_thread, a_mbuf *C.Mbuf) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufFree")
+		}
+	}()
+	return npu_halMbufFree(a_t, a_mbuf)
+}
+
+//export npug_halMbufGetBuffAddr
+func npug_halMbufGetBuffAddr(a_t *C.npu_thread, a_mbuf *C.Mbuf, a_buf *unsafe.Pointer) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufGetBuffAddr")
+		}
+	}()
+	return npu_halMbufGetBuffAddr(a_t, a_mbuf, a_buf)
+}
+
+//export npug_halMbufGetBuffSize
+func npug_halMbufGetBuffSize(a_t *C.npu_thread, a_mbuf *C.Mbuf, a_totalSize *C.uint64_t) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufGetBuffSize")
+		}
+	}()
+	return npu_halMbufGetBuffSize(a_t, a_mbuf, a_totalSize)
+}
+
+//export npug_halMbufGetDataLen
+func npug_halMbufGetDataLen(a_t *C.npu_thread, a_mbuf *C.Mbuf, a_length *C.uint64_t) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufGetDataLen")
+		}
+	}()
+	return npu_halMbufGetDataLen(a_t, a_mbuf, a_length)
+}
+
+//export npug_halMbufSetDataLen
+func npug_halMbufSetDataLen(a_t *C.npu_thread, a_mbuf *C.Mbuf, a_length C.uint64_t) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufSetDataLen")
+		}
+	}()
+	return npu_halMbufSetDataLen(a_t, a_mbuf, a_length)
+}
+
+//export npug_halMbufGetPrivInfo
+func npug_halMbufGetPrivInfo(a_t *C.npu_thread, a_mbuf *C.Mbuf, a_priv *unsafe.Pointer, a_size *C.uint) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufGetPrivInfo")
+		}
+	}()
+	return npu_halMbufGetPrivInfo(a_t, a_mbuf, a_priv, a_size)
+}
+
+//export npug_halMbufCopyRef
+func npug_halMbufCopyRef(a_t *C.npu_thread, a_mbuf *C.Mbuf, a_newMbuf **C.Mbuf) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufCopyRef")
+		}
+	}()
+	return npu_halMbufCopyRef(a_t, a_mbuf, a_newMbuf)
+}
+
+//export npug_halMbufChainAppend
+func npug_halMbufChainAppend(a_t *C.npu_thread, a_mbufChainHead *C.Mbuf, a_mbuf *C.Mbuf) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufChainAppend")
+		}
+	}()
+	return npu_halMbufChainAppend(a_t, a_mbufChainHead, a_mbuf)
+}
+
+//export npug_halMbufChainGetMbufNum
+func npug_halMbufChainGetMbufNum(a_t *C.npu_thread, a_mbufChainHead *C.Mbuf, a_num *C.uint) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufChainGetMbufNum")
+		}
+	}()
+	return npu_halMbufChainGetMbufNum(a_t, a_mbufChainHead, a_num)
+}
+
+//export npug_halMbufChainGetMbuf
+func npug_halMbufChainGetMbuf(a_t *C.npu_thread, a_mbufChainHead *C.Mbuf, a_index C.uint, a_mbuf **C.Mbuf) (r C.int) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, a_t, "halMbufChainGetMbuf")
+		}
+	}()
+	return npu_halMbufChainGetMbuf(a_t, a_mbufChainHead, a_index, a_mbuf)
+}
+
+//export npug_halQueueInit
+func npug_halQueueInit(a_t *C.npu_thread, a_devId C.uint) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halQueueInit"))
+		}
+	}()
+	return npu_halQueueInit(a_t, a_devId)
+}
+
+//export npug_halQueueCreate
+func npug_halQueueCreate(a_t *C.npu_thread, a_devId C.uint, a_queAttr *C.QueueAttr, a_qid *C.uint) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halQueueCreate"))
+		}
+	}()
+	return npu_halQueueCreate(a_t, a_devId, a_queAttr, a_qid)
+}
+
+//export npug_halQueueDestroy
+func npug_halQueueDestroy(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halQueueDestroy"))
+		}
+	}()
+	return npu_halQueueDestroy(a_t, a_devId, a_qid)
+}
+
+//export npug_halQueueEnQueue
+func npug_halQueueEnQueue(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint, a_mbuf unsafe.Pointer) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halQueueEnQueue"))
+		}
+	}()
+	return npu_halQueueEnQueue(a_t, a_devId, a_qid, a_mbuf)
+}
+
+//export npug_halQueueDeQueue
+func npug_halQueueDeQueue(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint, a_mbuf *unsafe.Pointer) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halQueueDeQueue"))
+		}
+	}()
+	return npu_halQueueDeQueue(a_t, a_devId, a_qid, a_mbuf)
+}
+
+//export npug_halQueuePeek
+func npug_halQueuePeek(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint, a_bufLen *C.uint64_t, a_timeout C.int) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halQueuePeek"))
+		}
+	}()
+	return npu_halQueuePeek(a_t, a_devId, a_qid, a_bufLen, a_timeout)
+}
+
 //export npug_rtEnableP2P
 func npug_rtEnableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)

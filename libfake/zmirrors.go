@@ -29,6 +29,7 @@ import (
 // mirrors are the vendor C types the boundary reinterprets as Go types
 // (mirrors_test.go checks their layouts agree).
 var mirrors = []mirror{
+	{"QueueAttr", reflect.TypeOf((*C.QueueAttr)(nil)).Elem(), reflect.TypeOf((*hal.QueueAttr)(nil)).Elem(), "hal_mbuf.go:npu_halQueueCreate"},
 	{"aclmdlRITaskParams", reflect.TypeOf((*C.aclmdlRITaskParams)(nil)).Elem(), reflect.TypeOf((*acl.RITaskParams)(nil)).Elem(), "mdlri.go:npu_aclmdlRITaskGetParams"},
 	{"aclrtCntNotifyRecordInfo", reflect.TypeOf((*C.aclrtCntNotifyRecordInfo)(nil)).Elem(), reflect.TypeOf((*acl.CntNotifyRecordInfo)(nil)).Elem(), "notify.go:npu_aclrtCntNotifyRecord"},
 	{"aclrtCntNotifyWaitInfo", reflect.TypeOf((*C.aclrtCntNotifyWaitInfo)(nil)).Elem(), reflect.TypeOf((*acl.CntNotifyWaitInfo)(nil)).Elem(), "notify.go:npu_aclrtCntNotifyWaitWithTimeout"},

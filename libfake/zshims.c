@@ -563,6 +563,23 @@ const npu_pt_sym npu_pt_syms[] = {
     {"drvMemDeviceOpen", NPU_LIB_HAL},
     {"drvMemDeviceClose", NPU_LIB_HAL},
     {"halMemManagedRangeGetAttributes", NPU_LIB_HAL},
+    {"halMbufAlloc", NPU_LIB_HAL},
+    {"halMbufFree", NPU_LIB_HAL},
+    {"halMbufGetBuffAddr", NPU_LIB_HAL},
+    {"halMbufGetBuffSize", NPU_LIB_HAL},
+    {"halMbufGetDataLen", NPU_LIB_HAL},
+    {"halMbufSetDataLen", NPU_LIB_HAL},
+    {"halMbufGetPrivInfo", NPU_LIB_HAL},
+    {"halMbufCopyRef", NPU_LIB_HAL},
+    {"halMbufChainAppend", NPU_LIB_HAL},
+    {"halMbufChainGetMbufNum", NPU_LIB_HAL},
+    {"halMbufChainGetMbuf", NPU_LIB_HAL},
+    {"halQueueInit", NPU_LIB_HAL},
+    {"halQueueCreate", NPU_LIB_HAL},
+    {"halQueueDestroy", NPU_LIB_HAL},
+    {"halQueueEnQueue", NPU_LIB_HAL},
+    {"halQueueDeQueue", NPU_LIB_HAL},
+    {"halQueuePeek", NPU_LIB_HAL},
     {"dsmi_get_device_count", NPU_LIB_OTHER},
     {"dsmi_list_device", NPU_LIB_OTHER},
     {"dsmi_get_phyid_from_logicid", NPU_LIB_OTHER},
@@ -938,8 +955,8 @@ const npu_pt_sym npu_pt_syms[] = {
     {"rtBinaryGetGlobal", NPU_LIB_ACL},
     {"rtGetFuncBySymbol", NPU_LIB_ACL},
 };
-const int npu_pt_nsyms = 904;
-void *npu_pt_fns[904];
+const int npu_pt_nsyms = 921;
+void *npu_pt_fns[921];
 
 /* The rt* calls of ACL functions that cross into libruntime.so in the
  * split layout (shimgen's routes); stack.c fills npu_route_fns with the
@@ -17263,10 +17280,525 @@ NPU_EXPORT DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSiz
     return emu_halMemManagedRangeGetAttributes(data, dataSizes, attributes, numAttributes, devPtr, count);
 }
 
+static inline int emu_halMbufAlloc(uint64_t size, Mbuf **mbuf) {
+    return npug_halMbufAlloc(npu_self(), size, mbuf);
+}
+
+static NPU_HOOK int hook_halMbufAlloc(uint64_t size, Mbuf **mbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufAlloc(size, mbuf);
+    else if (npu_pt_fns[530] != NULL)
+        r = ((__typeof__(&halMbufAlloc))npu_pt_fns[530])(size, mbuf);
+    else
+        r = ((void)npu_pt_fail(530), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 530);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufAlloc(uint64_t size, Mbuf **mbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufAlloc(size, mbuf);
+    return emu_halMbufAlloc(size, mbuf);
+}
+
+static inline int emu_halMbufFree(Mbuf *mbuf) {
+    return npug_halMbufFree(npu_self(), mbuf);
+}
+
+static NPU_HOOK int hook_halMbufFree(Mbuf *mbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufFree(mbuf);
+    else if (npu_pt_fns[531] != NULL)
+        r = ((__typeof__(&halMbufFree))npu_pt_fns[531])(mbuf);
+    else
+        r = ((void)npu_pt_fail(531), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 531);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufFree(Mbuf *mbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufFree(mbuf);
+    return emu_halMbufFree(mbuf);
+}
+
+static inline int emu_halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
+    return npug_halMbufGetBuffAddr(npu_self(), mbuf, buf);
+}
+
+static NPU_HOOK int hook_halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufGetBuffAddr(mbuf, buf);
+    else if (npu_pt_fns[532] != NULL)
+        r = ((__typeof__(&halMbufGetBuffAddr))npu_pt_fns[532])(mbuf, buf);
+    else
+        r = ((void)npu_pt_fail(532), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 532);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_ARG(t, "buf", buf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufGetBuffAddr(mbuf, buf);
+    return emu_halMbufGetBuffAddr(mbuf, buf);
+}
+
+static inline int emu_halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
+    return npug_halMbufGetBuffSize(npu_self(), mbuf, totalSize);
+}
+
+static NPU_HOOK int hook_halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufGetBuffSize(mbuf, totalSize);
+    else if (npu_pt_fns[533] != NULL)
+        r = ((__typeof__(&halMbufGetBuffSize))npu_pt_fns[533])(mbuf, totalSize);
+    else
+        r = ((void)npu_pt_fail(533), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 533);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_ARG(t, "totalSize", totalSize);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufGetBuffSize(mbuf, totalSize);
+    return emu_halMbufGetBuffSize(mbuf, totalSize);
+}
+
+static inline int emu_halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
+    return npug_halMbufGetDataLen(npu_self(), mbuf, len);
+}
+
+static NPU_HOOK int hook_halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufGetDataLen(mbuf, len);
+    else if (npu_pt_fns[534] != NULL)
+        r = ((__typeof__(&halMbufGetDataLen))npu_pt_fns[534])(mbuf, len);
+    else
+        r = ((void)npu_pt_fail(534), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 534);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufGetDataLen(mbuf, len);
+    return emu_halMbufGetDataLen(mbuf, len);
+}
+
+static inline int emu_halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
+    return npug_halMbufSetDataLen(npu_self(), mbuf, len);
+}
+
+static NPU_HOOK int hook_halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufSetDataLen(mbuf, len);
+    else if (npu_pt_fns[535] != NULL)
+        r = ((__typeof__(&halMbufSetDataLen))npu_pt_fns[535])(mbuf, len);
+    else
+        r = ((void)npu_pt_fail(535), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 535);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_ARG(t, "len", len);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufSetDataLen(mbuf, len);
+    return emu_halMbufSetDataLen(mbuf, len);
+}
+
+static inline int emu_halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
+    return npug_halMbufGetPrivInfo(npu_self(), mbuf, priv, size);
+}
+
+static NPU_HOOK int hook_halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufGetPrivInfo(mbuf, priv, size);
+    else if (npu_pt_fns[536] != NULL)
+        r = ((__typeof__(&halMbufGetPrivInfo))npu_pt_fns[536])(mbuf, priv, size);
+    else
+        r = ((void)npu_pt_fail(536), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 536);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_ARG(t, "priv", priv);
+        NPU_TR_ARG(t, "size", size);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufGetPrivInfo(mbuf, priv, size);
+    return emu_halMbufGetPrivInfo(mbuf, priv, size);
+}
+
+static inline int emu_halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
+    return npug_halMbufCopyRef(npu_self(), mbuf, newMbuf);
+}
+
+static NPU_HOOK int hook_halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufCopyRef(mbuf, newMbuf);
+    else if (npu_pt_fns[537] != NULL)
+        r = ((__typeof__(&halMbufCopyRef))npu_pt_fns[537])(mbuf, newMbuf);
+    else
+        r = ((void)npu_pt_fail(537), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 537);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_ARG(t, "newMbuf", newMbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufCopyRef(mbuf, newMbuf);
+    return emu_halMbufCopyRef(mbuf, newMbuf);
+}
+
+static inline int emu_halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
+    return npug_halMbufChainAppend(npu_self(), mbufChainHead, mbuf);
+}
+
+static NPU_HOOK int hook_halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufChainAppend(mbufChainHead, mbuf);
+    else if (npu_pt_fns[538] != NULL)
+        r = ((__typeof__(&halMbufChainAppend))npu_pt_fns[538])(mbufChainHead, mbuf);
+    else
+        r = ((void)npu_pt_fail(538), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 538);
+        NPU_TR_ARG(t, "mbufChainHead", mbufChainHead);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufChainAppend(mbufChainHead, mbuf);
+    return emu_halMbufChainAppend(mbufChainHead, mbuf);
+}
+
+static inline int emu_halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
+    return npug_halMbufChainGetMbufNum(npu_self(), mbufChainHead, num);
+}
+
+static NPU_HOOK int hook_halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufChainGetMbufNum(mbufChainHead, num);
+    else if (npu_pt_fns[539] != NULL)
+        r = ((__typeof__(&halMbufChainGetMbufNum))npu_pt_fns[539])(mbufChainHead, num);
+    else
+        r = ((void)npu_pt_fail(539), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 539);
+        NPU_TR_ARG(t, "mbufChainHead", mbufChainHead);
+        NPU_TR_ARG(t, "num", num);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufChainGetMbufNum(mbufChainHead, num);
+    return emu_halMbufChainGetMbufNum(mbufChainHead, num);
+}
+
+static inline int emu_halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf) {
+    return npug_halMbufChainGetMbuf(npu_self(), mbufChainHead, index, mbuf);
+}
+
+static NPU_HOOK int hook_halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    int r;
+    if (!npu_pt_on)
+        r = emu_halMbufChainGetMbuf(mbufChainHead, index, mbuf);
+    else if (npu_pt_fns[540] != NULL)
+        r = ((__typeof__(&halMbufChainGetMbuf))npu_pt_fns[540])(mbufChainHead, index, mbuf);
+    else
+        r = ((void)npu_pt_fail(540), (int)0);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 540);
+        NPU_TR_ARG(t, "mbufChainHead", mbufChainHead);
+        NPU_TR_ARG(t, "index", index);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT int halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halMbufChainGetMbuf(mbufChainHead, index, mbuf);
+    return emu_halMbufChainGetMbuf(mbufChainHead, index, mbuf);
+}
+
+static inline drvError_t emu_halQueueInit(unsigned int devId) {
+    return npug_halQueueInit(npu_self(), devId);
+}
+
+static NPU_HOOK drvError_t hook_halQueueInit(unsigned int devId) {
+    npu_call c;
+    npu_call_begin(&c);
+    drvError_t r;
+    if (!npu_pt_on)
+        r = emu_halQueueInit(devId);
+    else if (npu_pt_fns[541] != NULL)
+        r = ((__typeof__(&halQueueInit))npu_pt_fns[541])(devId);
+    else
+        r = (drvError_t)npu_pt_fail(541);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 541);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT drvError_t halQueueInit(unsigned int devId) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halQueueInit(devId);
+    return emu_halQueueInit(devId);
+}
+
+static inline drvError_t emu_halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid) {
+    return npug_halQueueCreate(npu_self(), devId, (QueueAttr*)queAttr, qid);
+}
+
+static NPU_HOOK drvError_t hook_halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid) {
+    npu_call c;
+    npu_call_begin(&c);
+    drvError_t r;
+    if (!npu_pt_on)
+        r = emu_halQueueCreate(devId, queAttr, qid);
+    else if (npu_pt_fns[542] != NULL)
+        r = ((__typeof__(&halQueueCreate))npu_pt_fns[542])(devId, queAttr, qid);
+    else
+        r = (drvError_t)npu_pt_fail(542);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 542);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "queAttr", queAttr);
+        NPU_TR_ARG(t, "qid", qid);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT drvError_t halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halQueueCreate(devId, queAttr, qid);
+    return emu_halQueueCreate(devId, queAttr, qid);
+}
+
+static inline drvError_t emu_halQueueDestroy(unsigned int devId, unsigned int qid) {
+    return npug_halQueueDestroy(npu_self(), devId, qid);
+}
+
+static NPU_HOOK drvError_t hook_halQueueDestroy(unsigned int devId, unsigned int qid) {
+    npu_call c;
+    npu_call_begin(&c);
+    drvError_t r;
+    if (!npu_pt_on)
+        r = emu_halQueueDestroy(devId, qid);
+    else if (npu_pt_fns[543] != NULL)
+        r = ((__typeof__(&halQueueDestroy))npu_pt_fns[543])(devId, qid);
+    else
+        r = (drvError_t)npu_pt_fail(543);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 543);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "qid", qid);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT drvError_t halQueueDestroy(unsigned int devId, unsigned int qid) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halQueueDestroy(devId, qid);
+    return emu_halQueueDestroy(devId, qid);
+}
+
+static inline drvError_t emu_halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf) {
+    return npug_halQueueEnQueue(npu_self(), devId, qid, mbuf);
+}
+
+static NPU_HOOK drvError_t hook_halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    drvError_t r;
+    if (!npu_pt_on)
+        r = emu_halQueueEnQueue(devId, qid, mbuf);
+    else if (npu_pt_fns[544] != NULL)
+        r = ((__typeof__(&halQueueEnQueue))npu_pt_fns[544])(devId, qid, mbuf);
+    else
+        r = (drvError_t)npu_pt_fail(544);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 544);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "qid", qid);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halQueueEnQueue(devId, qid, mbuf);
+    return emu_halQueueEnQueue(devId, qid, mbuf);
+}
+
+static inline drvError_t emu_halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf) {
+    return npug_halQueueDeQueue(npu_self(), devId, qid, mbuf);
+}
+
+static NPU_HOOK drvError_t hook_halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf) {
+    npu_call c;
+    npu_call_begin(&c);
+    drvError_t r;
+    if (!npu_pt_on)
+        r = emu_halQueueDeQueue(devId, qid, mbuf);
+    else if (npu_pt_fns[545] != NULL)
+        r = ((__typeof__(&halQueueDeQueue))npu_pt_fns[545])(devId, qid, mbuf);
+    else
+        r = (drvError_t)npu_pt_fail(545);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 545);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "qid", qid);
+        NPU_TR_ARG(t, "mbuf", mbuf);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT drvError_t halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halQueueDeQueue(devId, qid, mbuf);
+    return emu_halQueueDeQueue(devId, qid, mbuf);
+}
+
+static inline drvError_t emu_halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout) {
+    return npug_halQueuePeek(npu_self(), devId, qid, buf_len, timeout);
+}
+
+static NPU_HOOK drvError_t hook_halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout) {
+    npu_call c;
+    npu_call_begin(&c);
+    drvError_t r;
+    if (!npu_pt_on)
+        r = emu_halQueuePeek(devId, qid, buf_len, timeout);
+    else if (npu_pt_fns[546] != NULL)
+        r = ((__typeof__(&halQueuePeek))npu_pt_fns[546])(devId, qid, buf_len, timeout);
+    else
+        r = (drvError_t)npu_pt_fail(546);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 546);
+        NPU_TR_ARG(t, "devId", devId);
+        NPU_TR_ARG(t, "qid", qid);
+        NPU_TR_ARG(t, "buf_len", buf_len);
+        NPU_TR_ARG(t, "timeout", timeout);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_halQueuePeek(devId, qid, buf_len, timeout);
+    return emu_halQueuePeek(devId, qid, buf_len, timeout);
+}
+
 static inline rtError_t emu_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
     (void)moduleName;
     (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 549);
+    return (rtError_t)npu_unsupported(npu_self(), 566);
 }
 
 static NPU_HOOK rtError_t hook_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
@@ -17275,12 +17807,12 @@ static NPU_HOOK rtError_t hook_rtRegTaskFailCallbackByModule(const char_t* modul
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtRegTaskFailCallbackByModule(moduleName, callback);
-    else if (npu_pt_fns[549] != NULL)
-        r = ((__typeof__(&rtRegTaskFailCallbackByModule))npu_pt_fns[549])(moduleName, callback);
+    else if (npu_pt_fns[566] != NULL)
+        r = ((__typeof__(&rtRegTaskFailCallbackByModule))npu_pt_fns[566])(moduleName, callback);
     else
-        r = (rtError_t)npu_pt_fail(549);
+        r = (rtError_t)npu_pt_fail(566);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 549);
+        npu_tr *t = npu_tr_start(&c, 566);
         NPU_TR_ARG(t, "moduleName", moduleName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -17300,7 +17832,7 @@ static inline rtError_t emu_rtGetSocSpec(const char* label, const char* key, cha
     (void)key;
     (void)val;
     (void)maxLen;
-    return (rtError_t)npu_unsupported(npu_self(), 550);
+    return (rtError_t)npu_unsupported(npu_self(), 567);
 }
 
 static NPU_HOOK rtError_t hook_rtGetSocSpec(const char* label, const char* key, char* val, const uint32_t maxLen) {
@@ -17309,12 +17841,12 @@ static NPU_HOOK rtError_t hook_rtGetSocSpec(const char* label, const char* key, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetSocSpec(label, key, val, maxLen);
-    else if (npu_pt_fns[550] != NULL)
-        r = ((__typeof__(&rtGetSocSpec))npu_pt_fns[550])(label, key, val, maxLen);
+    else if (npu_pt_fns[567] != NULL)
+        r = ((__typeof__(&rtGetSocSpec))npu_pt_fns[567])(label, key, val, maxLen);
     else
-        r = (rtError_t)npu_pt_fail(550);
+        r = (rtError_t)npu_pt_fail(567);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 550);
+        npu_tr *t = npu_tr_start(&c, 567);
         npu_tr_str(t, "label", label);
         npu_tr_str(t, "key", key);
         NPU_TR_ARG(t, "val", val);
@@ -17334,7 +17866,7 @@ NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val,
 static inline rtError_t emu_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
     (void)stm;
     (void)stmMode;
-    return (rtError_t)npu_unsupported(npu_self(), 551);
+    return (rtError_t)npu_unsupported(npu_self(), 568);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
@@ -17343,12 +17875,12 @@ static NPU_HOOK rtError_t hook_rtStreamSetMode(rtStream_t stm, const uint64_t st
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamSetMode(stm, stmMode);
-    else if (npu_pt_fns[551] != NULL)
-        r = ((__typeof__(&rtStreamSetMode))npu_pt_fns[551])(stm, stmMode);
+    else if (npu_pt_fns[568] != NULL)
+        r = ((__typeof__(&rtStreamSetMode))npu_pt_fns[568])(stm, stmMode);
     else
-        r = (rtError_t)npu_pt_fail(551);
+        r = (rtError_t)npu_pt_fail(568);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 551);
+        npu_tr *t = npu_tr_start(&c, 568);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmMode", stmMode);
         NPU_TR_RET(t, r);
@@ -17365,7 +17897,7 @@ NPU_EXPORT rtError_t rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
 
 static inline rtError_t emu_rtSetDeviceWithoutTsd(int32_t devId) {
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 552);
+    return (rtError_t)npu_unsupported(npu_self(), 569);
 }
 
 static NPU_HOOK rtError_t hook_rtSetDeviceWithoutTsd(int32_t devId) {
@@ -17374,12 +17906,12 @@ static NPU_HOOK rtError_t hook_rtSetDeviceWithoutTsd(int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetDeviceWithoutTsd(devId);
-    else if (npu_pt_fns[552] != NULL)
-        r = ((__typeof__(&rtSetDeviceWithoutTsd))npu_pt_fns[552])(devId);
+    else if (npu_pt_fns[569] != NULL)
+        r = ((__typeof__(&rtSetDeviceWithoutTsd))npu_pt_fns[569])(devId);
     else
-        r = (rtError_t)npu_pt_fail(552);
+        r = (rtError_t)npu_pt_fail(569);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 552);
+        npu_tr *t = npu_tr_start(&c, 569);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17396,7 +17928,7 @@ NPU_EXPORT rtError_t rtSetDeviceWithoutTsd(int32_t devId) {
 static inline rtError_t emu_rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
     (void)getMsgType;
     (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 553);
+    return (rtError_t)npu_unsupported(npu_self(), 570);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback callback) {
@@ -17405,12 +17937,12 @@ static NPU_HOOK rtError_t hook_rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDevMsg(getMsgType, callback);
-    else if (npu_pt_fns[553] != NULL)
-        r = ((__typeof__(&rtGetDevMsg))npu_pt_fns[553])(getMsgType, callback);
+    else if (npu_pt_fns[570] != NULL)
+        r = ((__typeof__(&rtGetDevMsg))npu_pt_fns[570])(getMsgType, callback);
     else
-        r = (rtError_t)npu_pt_fail(553);
+        r = (rtError_t)npu_pt_fail(570);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 553);
+        npu_tr *t = npu_tr_start(&c, 570);
         NPU_TR_ARG(t, "getMsgType", getMsgType);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -17430,7 +17962,7 @@ static inline rtError_t emu_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleTyp
     (void)moduleType;
     (void)infoType;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 554);
+    return (rtError_t)npu_unsupported(npu_self(), 571);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
@@ -17439,12 +17971,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceInfo(uint32_t deviceId, int32_t module
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceInfo(deviceId, moduleType, infoType, val);
-    else if (npu_pt_fns[554] != NULL)
-        r = ((__typeof__(&rtGetDeviceInfo))npu_pt_fns[554])(deviceId, moduleType, infoType, val);
+    else if (npu_pt_fns[571] != NULL)
+        r = ((__typeof__(&rtGetDeviceInfo))npu_pt_fns[571])(deviceId, moduleType, infoType, val);
     else
-        r = (rtError_t)npu_pt_fail(554);
+        r = (rtError_t)npu_pt_fail(571);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 554);
+        npu_tr *t = npu_tr_start(&c, 571);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "moduleType", moduleType);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -17465,7 +17997,7 @@ static inline rtError_t emu_rtsDeviceGetCapability(int32_t deviceId, int32_t dev
     (void)deviceId;
     (void)devFeatureType;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 555);
+    return (rtError_t)npu_unsupported(npu_self(), 572);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
@@ -17474,12 +18006,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetCapability(int32_t deviceId, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetCapability(deviceId, devFeatureType, val);
-    else if (npu_pt_fns[555] != NULL)
-        r = ((__typeof__(&rtsDeviceGetCapability))npu_pt_fns[555])(deviceId, devFeatureType, val);
+    else if (npu_pt_fns[572] != NULL)
+        r = ((__typeof__(&rtsDeviceGetCapability))npu_pt_fns[572])(deviceId, devFeatureType, val);
     else
-        r = (rtError_t)npu_pt_fail(555);
+        r = (rtError_t)npu_pt_fail(572);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 555);
+        npu_tr *t = npu_tr_start(&c, 572);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "devFeatureType", devFeatureType);
         NPU_TR_ARG(t, "val", val);
@@ -17505,12 +18037,12 @@ static NPU_HOOK rtError_t hook_rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEnableP2P(devIdDes, phyIdSrc, flag);
-    else if (npu_pt_fns[556] != NULL)
-        r = ((__typeof__(&rtEnableP2P))npu_pt_fns[556])(devIdDes, phyIdSrc, flag);
+    else if (npu_pt_fns[573] != NULL)
+        r = ((__typeof__(&rtEnableP2P))npu_pt_fns[573])(devIdDes, phyIdSrc, flag);
     else
-        r = (rtError_t)npu_pt_fail(556);
+        r = (rtError_t)npu_pt_fail(573);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 556);
+        npu_tr *t = npu_tr_start(&c, 573);
         NPU_TR_ARG(t, "devIdDes", devIdDes);
         NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
         NPU_TR_ARG(t, "flag", flag);
@@ -17536,12 +18068,12 @@ static NPU_HOOK rtError_t hook_rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDisableP2P(devIdDes, phyIdSrc);
-    else if (npu_pt_fns[557] != NULL)
-        r = ((__typeof__(&rtDisableP2P))npu_pt_fns[557])(devIdDes, phyIdSrc);
+    else if (npu_pt_fns[574] != NULL)
+        r = ((__typeof__(&rtDisableP2P))npu_pt_fns[574])(devIdDes, phyIdSrc);
     else
-        r = (rtError_t)npu_pt_fail(557);
+        r = (rtError_t)npu_pt_fail(574);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 557);
+        npu_tr *t = npu_tr_start(&c, 574);
         NPU_TR_ARG(t, "devIdDes", devIdDes);
         NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
         NPU_TR_RET(t, r);
@@ -17560,7 +18092,7 @@ static inline rtError_t emu_rtDeviceGetPCIBusId(const int32_t devId, char* pciBu
     (void)devId;
     (void)pciBusId;
     (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 558);
+    return (rtError_t)npu_unsupported(npu_self(), 575);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
@@ -17569,12 +18101,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetPCIBusId(const int32_t devId, char* pc
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetPCIBusId(devId, pciBusId, len);
-    else if (npu_pt_fns[558] != NULL)
-        r = ((__typeof__(&rtDeviceGetPCIBusId))npu_pt_fns[558])(devId, pciBusId, len);
+    else if (npu_pt_fns[575] != NULL)
+        r = ((__typeof__(&rtDeviceGetPCIBusId))npu_pt_fns[575])(devId, pciBusId, len);
     else
-        r = (rtError_t)npu_pt_fail(558);
+        r = (rtError_t)npu_pt_fail(575);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 558);
+        npu_tr *t = npu_tr_start(&c, 575);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "pciBusId", pciBusId);
         NPU_TR_ARG(t, "len", len);
@@ -17593,7 +18125,7 @@ NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, co
 static inline rtError_t emu_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
     (void)pciBusId;
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 559);
+    return (rtError_t)npu_unsupported(npu_self(), 576);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
@@ -17602,12 +18134,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetByPCIBusId(const char* pciBusId, int32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetByPCIBusId(pciBusId, devId);
-    else if (npu_pt_fns[559] != NULL)
-        r = ((__typeof__(&rtDeviceGetByPCIBusId))npu_pt_fns[559])(pciBusId, devId);
+    else if (npu_pt_fns[576] != NULL)
+        r = ((__typeof__(&rtDeviceGetByPCIBusId))npu_pt_fns[576])(pciBusId, devId);
     else
-        r = (rtError_t)npu_pt_fail(559);
+        r = (rtError_t)npu_pt_fail(576);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 559);
+        npu_tr *t = npu_tr_start(&c, 576);
         npu_tr_str(t, "pciBusId", pciBusId);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
@@ -17624,7 +18156,7 @@ NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId)
 
 static inline rtError_t emu_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
     (void)aiCoreCnt;
-    return (rtError_t)npu_unsupported(npu_self(), 560);
+    return (rtError_t)npu_unsupported(npu_self(), 577);
 }
 
 static NPU_HOOK rtError_t hook_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
@@ -17633,12 +18165,12 @@ static NPU_HOOK rtError_t hook_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetAiCoreCount(aiCoreCnt);
-    else if (npu_pt_fns[560] != NULL)
-        r = ((__typeof__(&rtGetAiCoreCount))npu_pt_fns[560])(aiCoreCnt);
+    else if (npu_pt_fns[577] != NULL)
+        r = ((__typeof__(&rtGetAiCoreCount))npu_pt_fns[577])(aiCoreCnt);
     else
-        r = (rtError_t)npu_pt_fail(560);
+        r = (rtError_t)npu_pt_fail(577);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 560);
+        npu_tr *t = npu_tr_start(&c, 577);
         NPU_TR_ARG(t, "aiCoreCnt", aiCoreCnt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17654,7 +18186,7 @@ NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
 
 static inline rtError_t emu_rtSetOpWaitTimeOut(uint32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 561);
+    return (rtError_t)npu_unsupported(npu_self(), 578);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpWaitTimeOut(uint32_t timeout) {
@@ -17663,12 +18195,12 @@ static NPU_HOOK rtError_t hook_rtSetOpWaitTimeOut(uint32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetOpWaitTimeOut(timeout);
-    else if (npu_pt_fns[561] != NULL)
-        r = ((__typeof__(&rtSetOpWaitTimeOut))npu_pt_fns[561])(timeout);
+    else if (npu_pt_fns[578] != NULL)
+        r = ((__typeof__(&rtSetOpWaitTimeOut))npu_pt_fns[578])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(561);
+        r = (rtError_t)npu_pt_fail(578);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 561);
+        npu_tr *t = npu_tr_start(&c, 578);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17684,7 +18216,7 @@ NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
 
 static inline rtError_t emu_rtSetOpExecuteTimeOut(uint32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 562);
+    return (rtError_t)npu_unsupported(npu_self(), 579);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -17693,12 +18225,12 @@ static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOut(uint32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetOpExecuteTimeOut(timeout);
-    else if (npu_pt_fns[562] != NULL)
-        r = ((__typeof__(&rtSetOpExecuteTimeOut))npu_pt_fns[562])(timeout);
+    else if (npu_pt_fns[579] != NULL)
+        r = ((__typeof__(&rtSetOpExecuteTimeOut))npu_pt_fns[579])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(562);
+        r = (rtError_t)npu_pt_fail(579);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 562);
+        npu_tr *t = npu_tr_start(&c, 579);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17714,7 +18246,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOut(uint32_t timeout) {
 
 static inline rtError_t emu_rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 563);
+    return (rtError_t)npu_unsupported(npu_self(), 580);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
@@ -17723,12 +18255,12 @@ static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetOpExecuteTimeOutWithMs(timeout);
-    else if (npu_pt_fns[563] != NULL)
-        r = ((__typeof__(&rtSetOpExecuteTimeOutWithMs))npu_pt_fns[563])(timeout);
+    else if (npu_pt_fns[580] != NULL)
+        r = ((__typeof__(&rtSetOpExecuteTimeOutWithMs))npu_pt_fns[580])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(563);
+        r = (rtError_t)npu_pt_fail(580);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 563);
+        npu_tr *t = npu_tr_start(&c, 580);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17744,7 +18276,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
 
 static inline rtError_t emu_rtGetOpTimeOutInterval(uint64_t* interval) {
     (void)interval;
-    return (rtError_t)npu_unsupported(npu_self(), 564);
+    return (rtError_t)npu_unsupported(npu_self(), 581);
 }
 
 static NPU_HOOK rtError_t hook_rtGetOpTimeOutInterval(uint64_t* interval) {
@@ -17753,12 +18285,12 @@ static NPU_HOOK rtError_t hook_rtGetOpTimeOutInterval(uint64_t* interval) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetOpTimeOutInterval(interval);
-    else if (npu_pt_fns[564] != NULL)
-        r = ((__typeof__(&rtGetOpTimeOutInterval))npu_pt_fns[564])(interval);
+    else if (npu_pt_fns[581] != NULL)
+        r = ((__typeof__(&rtGetOpTimeOutInterval))npu_pt_fns[581])(interval);
     else
-        r = (rtError_t)npu_pt_fail(564);
+        r = (rtError_t)npu_pt_fail(581);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 564);
+        npu_tr *t = npu_tr_start(&c, 581);
         NPU_TR_ARG(t, "interval", interval);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17775,7 +18307,7 @@ NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
 static inline rtError_t emu_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
     (void)timeout;
     (void)actualTimeout;
-    return (rtError_t)npu_unsupported(npu_self(), 565);
+    return (rtError_t)npu_unsupported(npu_self(), 582);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
@@ -17784,12 +18316,12 @@ static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetOpExecuteTimeOutV2(timeout, actualTimeout);
-    else if (npu_pt_fns[565] != NULL)
-        r = ((__typeof__(&rtSetOpExecuteTimeOutV2))npu_pt_fns[565])(timeout, actualTimeout);
+    else if (npu_pt_fns[582] != NULL)
+        r = ((__typeof__(&rtSetOpExecuteTimeOutV2))npu_pt_fns[582])(timeout, actualTimeout);
     else
-        r = (rtError_t)npu_pt_fail(565);
+        r = (rtError_t)npu_pt_fail(582);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 565);
+        npu_tr *t = npu_tr_start(&c, 582);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_ARG(t, "actualTimeout", actualTimeout);
         NPU_TR_RET(t, r);
@@ -17806,7 +18338,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualT
 
 static inline rtError_t emu_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 566);
+    return (rtError_t)npu_unsupported(npu_self(), 583);
 }
 
 static NPU_HOOK rtError_t hook_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
@@ -17815,12 +18347,12 @@ static NPU_HOOK rtError_t hook_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetOpExecuteTimeoutV2(timeout);
-    else if (npu_pt_fns[566] != NULL)
-        r = ((__typeof__(&rtGetOpExecuteTimeoutV2))npu_pt_fns[566])(timeout);
+    else if (npu_pt_fns[583] != NULL)
+        r = ((__typeof__(&rtGetOpExecuteTimeoutV2))npu_pt_fns[583])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(566);
+        r = (rtError_t)npu_pt_fail(583);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 566);
+        npu_tr *t = npu_tr_start(&c, 583);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17836,7 +18368,7 @@ NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
 
 static inline rtError_t emu_rtGetLastError(rtLastErrLevel_t level) {
     (void)level;
-    return (rtError_t)npu_unsupported(npu_self(), 567);
+    return (rtError_t)npu_unsupported(npu_self(), 584);
 }
 
 static NPU_HOOK rtError_t hook_rtGetLastError(rtLastErrLevel_t level) {
@@ -17845,12 +18377,12 @@ static NPU_HOOK rtError_t hook_rtGetLastError(rtLastErrLevel_t level) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetLastError(level);
-    else if (npu_pt_fns[567] != NULL)
-        r = ((__typeof__(&rtGetLastError))npu_pt_fns[567])(level);
+    else if (npu_pt_fns[584] != NULL)
+        r = ((__typeof__(&rtGetLastError))npu_pt_fns[584])(level);
     else
-        r = (rtError_t)npu_pt_fail(567);
+        r = (rtError_t)npu_pt_fail(584);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 567);
+        npu_tr *t = npu_tr_start(&c, 584);
         NPU_TR_ARG(t, "level", level);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17866,7 +18398,7 @@ NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
 
 static inline rtError_t emu_rtPeekAtLastError(rtLastErrLevel_t level) {
     (void)level;
-    return (rtError_t)npu_unsupported(npu_self(), 568);
+    return (rtError_t)npu_unsupported(npu_self(), 585);
 }
 
 static NPU_HOOK rtError_t hook_rtPeekAtLastError(rtLastErrLevel_t level) {
@@ -17875,12 +18407,12 @@ static NPU_HOOK rtError_t hook_rtPeekAtLastError(rtLastErrLevel_t level) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtPeekAtLastError(level);
-    else if (npu_pt_fns[568] != NULL)
-        r = ((__typeof__(&rtPeekAtLastError))npu_pt_fns[568])(level);
+    else if (npu_pt_fns[585] != NULL)
+        r = ((__typeof__(&rtPeekAtLastError))npu_pt_fns[585])(level);
     else
-        r = (rtError_t)npu_pt_fail(568);
+        r = (rtError_t)npu_pt_fail(585);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 568);
+        npu_tr *t = npu_tr_start(&c, 585);
         NPU_TR_ARG(t, "level", level);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17904,12 +18436,12 @@ static NPU_HOOK rtError_t hook_rtCtxCreateEx(rtContext_t* createCtx, uint32_t fl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCtxCreateEx(createCtx, flags, devId);
-    else if (npu_pt_fns[569] != NULL)
-        r = ((__typeof__(&rtCtxCreateEx))npu_pt_fns[569])(createCtx, flags, devId);
+    else if (npu_pt_fns[586] != NULL)
+        r = ((__typeof__(&rtCtxCreateEx))npu_pt_fns[586])(createCtx, flags, devId);
     else
-        r = (rtError_t)npu_pt_fail(569);
+        r = (rtError_t)npu_pt_fail(586);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 569);
+        npu_tr *t = npu_tr_start(&c, 586);
         NPU_TR_ARG(t, "createCtx", createCtx);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "devId", devId);
@@ -17935,12 +18467,12 @@ static NPU_HOOK rtError_t hook_rtCtxDestroyEx(rtContext_t destroyCtx) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCtxDestroyEx(destroyCtx);
-    else if (npu_pt_fns[570] != NULL)
-        r = ((__typeof__(&rtCtxDestroyEx))npu_pt_fns[570])(destroyCtx);
+    else if (npu_pt_fns[587] != NULL)
+        r = ((__typeof__(&rtCtxDestroyEx))npu_pt_fns[587])(destroyCtx);
     else
-        r = (rtError_t)npu_pt_fail(570);
+        r = (rtError_t)npu_pt_fail(587);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 570);
+        npu_tr *t = npu_tr_start(&c, 587);
         NPU_TR_ARG(t, "destroyCtx", destroyCtx);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17964,12 +18496,12 @@ static NPU_HOOK rtError_t hook_rtCtxSetCurrent(rtContext_t currentCtx) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCtxSetCurrent(currentCtx);
-    else if (npu_pt_fns[571] != NULL)
-        r = ((__typeof__(&rtCtxSetCurrent))npu_pt_fns[571])(currentCtx);
+    else if (npu_pt_fns[588] != NULL)
+        r = ((__typeof__(&rtCtxSetCurrent))npu_pt_fns[588])(currentCtx);
     else
-        r = (rtError_t)npu_pt_fail(571);
+        r = (rtError_t)npu_pt_fail(588);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 571);
+        npu_tr *t = npu_tr_start(&c, 588);
         NPU_TR_ARG(t, "currentCtx", currentCtx);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -17993,12 +18525,12 @@ static NPU_HOOK rtError_t hook_rtCtxGetCurrent(rtContext_t* currentCtx) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCtxGetCurrent(currentCtx);
-    else if (npu_pt_fns[572] != NULL)
-        r = ((__typeof__(&rtCtxGetCurrent))npu_pt_fns[572])(currentCtx);
+    else if (npu_pt_fns[589] != NULL)
+        r = ((__typeof__(&rtCtxGetCurrent))npu_pt_fns[589])(currentCtx);
     else
-        r = (rtError_t)npu_pt_fail(572);
+        r = (rtError_t)npu_pt_fail(589);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 572);
+        npu_tr *t = npu_tr_start(&c, 589);
         NPU_TR_ARG(t, "currentCtx", currentCtx);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18022,12 +18554,12 @@ static NPU_HOOK rtError_t hook_rtSetGroup(int32_t groupId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetGroup(groupId);
-    else if (npu_pt_fns[573] != NULL)
-        r = ((__typeof__(&rtSetGroup))npu_pt_fns[573])(groupId);
+    else if (npu_pt_fns[590] != NULL)
+        r = ((__typeof__(&rtSetGroup))npu_pt_fns[590])(groupId);
     else
-        r = (rtError_t)npu_pt_fail(573);
+        r = (rtError_t)npu_pt_fail(590);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 573);
+        npu_tr *t = npu_tr_start(&c, 590);
         NPU_TR_ARG(t, "groupId", groupId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18051,12 +18583,12 @@ static NPU_HOOK rtError_t hook_rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* gr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetGroupInfo(groupId, groupInfo, cnt);
-    else if (npu_pt_fns[574] != NULL)
-        r = ((__typeof__(&rtGetGroupInfo))npu_pt_fns[574])(groupId, groupInfo, cnt);
+    else if (npu_pt_fns[591] != NULL)
+        r = ((__typeof__(&rtGetGroupInfo))npu_pt_fns[591])(groupId, groupInfo, cnt);
     else
-        r = (rtError_t)npu_pt_fail(574);
+        r = (rtError_t)npu_pt_fail(591);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 574);
+        npu_tr *t = npu_tr_start(&c, 591);
         NPU_TR_ARG(t, "groupId", groupId);
         NPU_TR_ARG(t, "groupInfo", groupInfo);
         NPU_TR_ARG(t, "cnt", cnt);
@@ -18082,12 +18614,12 @@ static NPU_HOOK rtError_t hook_rtGetGroupCount(uint32_t* cnt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetGroupCount(cnt);
-    else if (npu_pt_fns[575] != NULL)
-        r = ((__typeof__(&rtGetGroupCount))npu_pt_fns[575])(cnt);
+    else if (npu_pt_fns[592] != NULL)
+        r = ((__typeof__(&rtGetGroupCount))npu_pt_fns[592])(cnt);
     else
-        r = (rtError_t)npu_pt_fail(575);
+        r = (rtError_t)npu_pt_fail(592);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 575);
+        npu_tr *t = npu_tr_start(&c, 592);
         NPU_TR_ARG(t, "cnt", cnt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18104,7 +18636,7 @@ NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
 static inline rtError_t emu_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
     (void)configOpt;
     (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 576);
+    return (rtError_t)npu_unsupported(npu_self(), 593);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -18113,12 +18645,12 @@ static NPU_HOOK rtError_t hook_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCtxSetSysParamOpt(configOpt, configVal);
-    else if (npu_pt_fns[576] != NULL)
-        r = ((__typeof__(&rtCtxSetSysParamOpt))npu_pt_fns[576])(configOpt, configVal);
+    else if (npu_pt_fns[593] != NULL)
+        r = ((__typeof__(&rtCtxSetSysParamOpt))npu_pt_fns[593])(configOpt, configVal);
     else
-        r = (rtError_t)npu_pt_fail(576);
+        r = (rtError_t)npu_pt_fail(593);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 576);
+        npu_tr *t = npu_tr_start(&c, 593);
         NPU_TR_ARG(t, "configOpt", configOpt);
         NPU_TR_ARG(t, "configVal", configVal);
         NPU_TR_RET(t, r);
@@ -18136,7 +18668,7 @@ NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const in
 static inline rtError_t emu_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
     (void)configOpt;
     (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 577);
+    return (rtError_t)npu_unsupported(npu_self(), 594);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -18145,12 +18677,12 @@ static NPU_HOOK rtError_t hook_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCtxGetSysParamOpt(configOpt, configVal);
-    else if (npu_pt_fns[577] != NULL)
-        r = ((__typeof__(&rtCtxGetSysParamOpt))npu_pt_fns[577])(configOpt, configVal);
+    else if (npu_pt_fns[594] != NULL)
+        r = ((__typeof__(&rtCtxGetSysParamOpt))npu_pt_fns[594])(configOpt, configVal);
     else
-        r = (rtError_t)npu_pt_fail(577);
+        r = (rtError_t)npu_pt_fail(594);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 577);
+        npu_tr *t = npu_tr_start(&c, 594);
         NPU_TR_ARG(t, "configOpt", configOpt);
         NPU_TR_ARG(t, "configVal", configVal);
         NPU_TR_RET(t, r);
@@ -18175,12 +18707,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceCount(int32_t* cnt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceCount(cnt);
-    else if (npu_pt_fns[578] != NULL)
-        r = ((__typeof__(&rtGetDeviceCount))npu_pt_fns[578])(cnt);
+    else if (npu_pt_fns[595] != NULL)
+        r = ((__typeof__(&rtGetDeviceCount))npu_pt_fns[595])(cnt);
     else
-        r = (rtError_t)npu_pt_fail(578);
+        r = (rtError_t)npu_pt_fail(595);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 578);
+        npu_tr *t = npu_tr_start(&c, 595);
         NPU_TR_ARG(t, "cnt", cnt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18204,12 +18736,12 @@ static NPU_HOOK rtError_t hook_rtSetDevice(int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetDevice(devId);
-    else if (npu_pt_fns[579] != NULL)
-        r = ((__typeof__(&rtSetDevice))npu_pt_fns[579])(devId);
+    else if (npu_pt_fns[596] != NULL)
+        r = ((__typeof__(&rtSetDevice))npu_pt_fns[596])(devId);
     else
-        r = (rtError_t)npu_pt_fail(579);
+        r = (rtError_t)npu_pt_fail(596);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 579);
+        npu_tr *t = npu_tr_start(&c, 596);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18233,12 +18765,12 @@ static NPU_HOOK rtError_t hook_rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDevicePhyIdByIndex(devIndex, phyId);
-    else if (npu_pt_fns[580] != NULL)
-        r = ((__typeof__(&rtGetDevicePhyIdByIndex))npu_pt_fns[580])(devIndex, phyId);
+    else if (npu_pt_fns[597] != NULL)
+        r = ((__typeof__(&rtGetDevicePhyIdByIndex))npu_pt_fns[597])(devIndex, phyId);
     else
-        r = (rtError_t)npu_pt_fail(580);
+        r = (rtError_t)npu_pt_fail(597);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 580);
+        npu_tr *t = npu_tr_start(&c, 597);
         NPU_TR_ARG(t, "devIndex", devIndex);
         NPU_TR_ARG(t, "phyId", phyId);
         NPU_TR_RET(t, r);
@@ -18263,12 +18795,12 @@ static NPU_HOOK rtError_t hook_rtDeviceCanAccessPeer(int32_t* canAccessPeer, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceCanAccessPeer(canAccessPeer, devId, peerDevice);
-    else if (npu_pt_fns[581] != NULL)
-        r = ((__typeof__(&rtDeviceCanAccessPeer))npu_pt_fns[581])(canAccessPeer, devId, peerDevice);
+    else if (npu_pt_fns[598] != NULL)
+        r = ((__typeof__(&rtDeviceCanAccessPeer))npu_pt_fns[598])(canAccessPeer, devId, peerDevice);
     else
-        r = (rtError_t)npu_pt_fail(581);
+        r = (rtError_t)npu_pt_fail(598);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 581);
+        npu_tr *t = npu_tr_start(&c, 598);
         NPU_TR_ARG(t, "canAccessPeer", canAccessPeer);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "peerDevice", peerDevice);
@@ -18286,7 +18818,7 @@ NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devI
 
 static inline rtError_t emu_rtDeviceGetBareTgid(uint32_t* pid) {
     (void)pid;
-    return (rtError_t)npu_unsupported(npu_self(), 582);
+    return (rtError_t)npu_unsupported(npu_self(), 599);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetBareTgid(uint32_t* pid) {
@@ -18295,12 +18827,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetBareTgid(uint32_t* pid) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetBareTgid(pid);
-    else if (npu_pt_fns[582] != NULL)
-        r = ((__typeof__(&rtDeviceGetBareTgid))npu_pt_fns[582])(pid);
+    else if (npu_pt_fns[599] != NULL)
+        r = ((__typeof__(&rtDeviceGetBareTgid))npu_pt_fns[599])(pid);
     else
-        r = (rtError_t)npu_pt_fail(582);
+        r = (rtError_t)npu_pt_fail(599);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 582);
+        npu_tr *t = npu_tr_start(&c, 599);
         NPU_TR_ARG(t, "pid", pid);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18324,12 +18856,12 @@ static NPU_HOOK rtError_t hook_rtGetDevice(int32_t* devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDevice(devId);
-    else if (npu_pt_fns[583] != NULL)
-        r = ((__typeof__(&rtGetDevice))npu_pt_fns[583])(devId);
+    else if (npu_pt_fns[600] != NULL)
+        r = ((__typeof__(&rtGetDevice))npu_pt_fns[600])(devId);
     else
-        r = (rtError_t)npu_pt_fail(583);
+        r = (rtError_t)npu_pt_fail(600);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 583);
+        npu_tr *t = npu_tr_start(&c, 600);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18353,12 +18885,12 @@ static NPU_HOOK rtError_t hook_rtDeviceReset(int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceReset(devId);
-    else if (npu_pt_fns[584] != NULL)
-        r = ((__typeof__(&rtDeviceReset))npu_pt_fns[584])(devId);
+    else if (npu_pt_fns[601] != NULL)
+        r = ((__typeof__(&rtDeviceReset))npu_pt_fns[601])(devId);
     else
-        r = (rtError_t)npu_pt_fail(584);
+        r = (rtError_t)npu_pt_fail(601);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 584);
+        npu_tr *t = npu_tr_start(&c, 601);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18376,7 +18908,7 @@ static inline rtError_t emu_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, 
     (void)devId;
     (void)type;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 585);
+    return (rtError_t)npu_unsupported(npu_self(), 602);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
@@ -18385,12 +18917,12 @@ static NPU_HOOK rtError_t hook_rtDeviceSetLimit(int32_t devId, rtLimitType_t typ
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceSetLimit(devId, type, val);
-    else if (npu_pt_fns[585] != NULL)
-        r = ((__typeof__(&rtDeviceSetLimit))npu_pt_fns[585])(devId, type, val);
+    else if (npu_pt_fns[602] != NULL)
+        r = ((__typeof__(&rtDeviceSetLimit))npu_pt_fns[602])(devId, type, val);
     else
-        r = (rtError_t)npu_pt_fail(585);
+        r = (rtError_t)npu_pt_fail(602);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 585);
+        npu_tr *t = npu_tr_start(&c, 602);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "val", val);
@@ -18416,12 +18948,12 @@ static NPU_HOOK rtError_t hook_rtDeviceSynchronize(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceSynchronize();
-    else if (npu_pt_fns[586] != NULL)
-        r = ((__typeof__(&rtDeviceSynchronize))npu_pt_fns[586])();
+    else if (npu_pt_fns[603] != NULL)
+        r = ((__typeof__(&rtDeviceSynchronize))npu_pt_fns[603])();
     else
-        r = (rtError_t)npu_pt_fail(586);
+        r = (rtError_t)npu_pt_fail(603);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 586);
+        npu_tr *t = npu_tr_start(&c, 603);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -18444,12 +18976,12 @@ static NPU_HOOK rtError_t hook_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceSynchronizeWithTimeout(timeout);
-    else if (npu_pt_fns[587] != NULL)
-        r = ((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_pt_fns[587])(timeout);
+    else if (npu_pt_fns[604] != NULL)
+        r = ((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_pt_fns[604])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(587);
+        r = (rtError_t)npu_pt_fail(604);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 587);
+        npu_tr *t = npu_tr_start(&c, 604);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18466,7 +18998,7 @@ NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
 static inline rtError_t emu_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
     (void)devId;
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 588);
+    return (rtError_t)npu_unsupported(npu_self(), 605);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
@@ -18475,12 +19007,12 @@ static NPU_HOOK rtError_t hook_rtDeviceTaskAbort(int32_t devId, uint32_t timeout
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceTaskAbort(devId, timeout);
-    else if (npu_pt_fns[588] != NULL)
-        r = ((__typeof__(&rtDeviceTaskAbort))npu_pt_fns[588])(devId, timeout);
+    else if (npu_pt_fns[605] != NULL)
+        r = ((__typeof__(&rtDeviceTaskAbort))npu_pt_fns[605])(devId, timeout);
     else
-        r = (rtError_t)npu_pt_fail(588);
+        r = (rtError_t)npu_pt_fail(605);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 588);
+        npu_tr *t = npu_tr_start(&c, 605);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
@@ -18497,7 +19029,7 @@ NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
 
 static inline rtError_t emu_rtSetTSDevice(uint32_t tsId) {
     (void)tsId;
-    return (rtError_t)npu_unsupported(npu_self(), 589);
+    return (rtError_t)npu_unsupported(npu_self(), 606);
 }
 
 static NPU_HOOK rtError_t hook_rtSetTSDevice(uint32_t tsId) {
@@ -18506,12 +19038,12 @@ static NPU_HOOK rtError_t hook_rtSetTSDevice(uint32_t tsId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetTSDevice(tsId);
-    else if (npu_pt_fns[589] != NULL)
-        r = ((__typeof__(&rtSetTSDevice))npu_pt_fns[589])(tsId);
+    else if (npu_pt_fns[606] != NULL)
+        r = ((__typeof__(&rtSetTSDevice))npu_pt_fns[606])(tsId);
     else
-        r = (rtError_t)npu_pt_fail(589);
+        r = (rtError_t)npu_pt_fail(606);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 589);
+        npu_tr *t = npu_tr_start(&c, 606);
         NPU_TR_ARG(t, "tsId", tsId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18527,7 +19059,7 @@ NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
 
 static inline rtError_t emu_rtGetRunMode(rtRunMode* runMode) {
     (void)runMode;
-    return (rtError_t)npu_unsupported(npu_self(), 590);
+    return (rtError_t)npu_unsupported(npu_self(), 607);
 }
 
 static NPU_HOOK rtError_t hook_rtGetRunMode(rtRunMode* runMode) {
@@ -18536,12 +19068,12 @@ static NPU_HOOK rtError_t hook_rtGetRunMode(rtRunMode* runMode) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetRunMode(runMode);
-    else if (npu_pt_fns[590] != NULL)
-        r = ((__typeof__(&rtGetRunMode))npu_pt_fns[590])(runMode);
+    else if (npu_pt_fns[607] != NULL)
+        r = ((__typeof__(&rtGetRunMode))npu_pt_fns[607])(runMode);
     else
-        r = (rtError_t)npu_pt_fail(590);
+        r = (rtError_t)npu_pt_fail(607);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 590);
+        npu_tr *t = npu_tr_start(&c, 607);
         NPU_TR_ARG(t, "runMode", runMode);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18565,12 +19097,12 @@ static NPU_HOOK rtError_t hook_rtGetSocVersion(char_t* ver, const uint32_t maxLe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetSocVersion(ver, maxLen);
-    else if (npu_pt_fns[591] != NULL)
-        r = ((__typeof__(&rtGetSocVersion))npu_pt_fns[591])(ver, maxLen);
+    else if (npu_pt_fns[608] != NULL)
+        r = ((__typeof__(&rtGetSocVersion))npu_pt_fns[608])(ver, maxLen);
     else
-        r = (rtError_t)npu_pt_fail(591);
+        r = (rtError_t)npu_pt_fail(608);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 591);
+        npu_tr *t = npu_tr_start(&c, 608);
         NPU_TR_ARG(t, "ver", ver);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_RET(t, r);
@@ -18588,7 +19120,7 @@ NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
 static inline rtError_t emu_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
     (void)omSocVersion;
     (void)canCompatible;
-    return (rtError_t)npu_unsupported(npu_self(), 592);
+    return (rtError_t)npu_unsupported(npu_self(), 609);
 }
 
 static NPU_HOOK rtError_t hook_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
@@ -18597,12 +19129,12 @@ static NPU_HOOK rtError_t hook_rtCheckArchCompatibility(const char_t* omSocVersi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCheckArchCompatibility(omSocVersion, canCompatible);
-    else if (npu_pt_fns[592] != NULL)
-        r = ((__typeof__(&rtCheckArchCompatibility))npu_pt_fns[592])(omSocVersion, canCompatible);
+    else if (npu_pt_fns[609] != NULL)
+        r = ((__typeof__(&rtCheckArchCompatibility))npu_pt_fns[609])(omSocVersion, canCompatible);
     else
-        r = (rtError_t)npu_pt_fail(592);
+        r = (rtError_t)npu_pt_fail(609);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 592);
+        npu_tr *t = npu_tr_start(&c, 609);
         NPU_TR_ARG(t, "omSocVersion", omSocVersion);
         NPU_TR_ARG(t, "canCompatible", canCompatible);
         NPU_TR_RET(t, r);
@@ -18620,7 +19152,7 @@ NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_
 static inline rtError_t emu_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
     (void)devId;
     (void)deviceStatus;
-    return (rtError_t)npu_unsupported(npu_self(), 593);
+    return (rtError_t)npu_unsupported(npu_self(), 610);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
@@ -18629,12 +19161,12 @@ static NPU_HOOK rtError_t hook_rtDeviceStatusQuery(const uint32_t devId, rtDevic
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceStatusQuery(devId, deviceStatus);
-    else if (npu_pt_fns[593] != NULL)
-        r = ((__typeof__(&rtDeviceStatusQuery))npu_pt_fns[593])(devId, deviceStatus);
+    else if (npu_pt_fns[610] != NULL)
+        r = ((__typeof__(&rtDeviceStatusQuery))npu_pt_fns[610])(devId, deviceStatus);
     else
-        r = (rtError_t)npu_pt_fail(593);
+        r = (rtError_t)npu_pt_fail(610);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 593);
+        npu_tr *t = npu_tr_start(&c, 610);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "deviceStatus", deviceStatus);
         NPU_TR_RET(t, r);
@@ -18651,7 +19183,7 @@ NPU_EXPORT rtError_t rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* d
 
 static inline rtError_t emu_rtDeviceResetWithoutTsd(int32_t devId) {
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 594);
+    return (rtError_t)npu_unsupported(npu_self(), 611);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceResetWithoutTsd(int32_t devId) {
@@ -18660,12 +19192,12 @@ static NPU_HOOK rtError_t hook_rtDeviceResetWithoutTsd(int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceResetWithoutTsd(devId);
-    else if (npu_pt_fns[594] != NULL)
-        r = ((__typeof__(&rtDeviceResetWithoutTsd))npu_pt_fns[594])(devId);
+    else if (npu_pt_fns[611] != NULL)
+        r = ((__typeof__(&rtDeviceResetWithoutTsd))npu_pt_fns[611])(devId);
     else
-        r = (rtError_t)npu_pt_fail(594);
+        r = (rtError_t)npu_pt_fail(611);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 594);
+        npu_tr *t = npu_tr_start(&c, 611);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18681,7 +19213,7 @@ NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
 
 static inline rtError_t emu_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
     (void)floatOverflowMode;
-    return (rtError_t)npu_unsupported(npu_self(), 595);
+    return (rtError_t)npu_unsupported(npu_self(), 612);
 }
 
 static NPU_HOOK rtError_t hook_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
@@ -18690,12 +19222,12 @@ static NPU_HOOK rtError_t hook_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOve
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetDeviceSatMode(floatOverflowMode);
-    else if (npu_pt_fns[595] != NULL)
-        r = ((__typeof__(&rtSetDeviceSatMode))npu_pt_fns[595])(floatOverflowMode);
+    else if (npu_pt_fns[612] != NULL)
+        r = ((__typeof__(&rtSetDeviceSatMode))npu_pt_fns[612])(floatOverflowMode);
     else
-        r = (rtError_t)npu_pt_fail(595);
+        r = (rtError_t)npu_pt_fail(612);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 595);
+        npu_tr *t = npu_tr_start(&c, 612);
         NPU_TR_ARG(t, "floatOverflowMode", floatOverflowMode);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18711,7 +19243,7 @@ NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode)
 
 static inline rtError_t emu_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
     (void)floatOverflowMode;
-    return (rtError_t)npu_unsupported(npu_self(), 596);
+    return (rtError_t)npu_unsupported(npu_self(), 613);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
@@ -18720,12 +19252,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOv
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceSatMode(floatOverflowMode);
-    else if (npu_pt_fns[596] != NULL)
-        r = ((__typeof__(&rtGetDeviceSatMode))npu_pt_fns[596])(floatOverflowMode);
+    else if (npu_pt_fns[613] != NULL)
+        r = ((__typeof__(&rtGetDeviceSatMode))npu_pt_fns[613])(floatOverflowMode);
     else
-        r = (rtError_t)npu_pt_fail(596);
+        r = (rtError_t)npu_pt_fail(613);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 596);
+        npu_tr *t = npu_tr_start(&c, 613);
         NPU_TR_ARG(t, "floatOverflowMode", floatOverflowMode);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18743,7 +19275,7 @@ static inline rtError_t emu_rtGetAllUtilizations(const int32_t devId, const rtTy
     (void)devId;
     (void)kind;
     (void)util;
-    return (rtError_t)npu_unsupported(npu_self(), 597);
+    return (rtError_t)npu_unsupported(npu_self(), 614);
 }
 
 static NPU_HOOK rtError_t hook_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
@@ -18752,12 +19284,12 @@ static NPU_HOOK rtError_t hook_rtGetAllUtilizations(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetAllUtilizations(devId, kind, util);
-    else if (npu_pt_fns[597] != NULL)
-        r = ((__typeof__(&rtGetAllUtilizations))npu_pt_fns[597])(devId, kind, util);
+    else if (npu_pt_fns[614] != NULL)
+        r = ((__typeof__(&rtGetAllUtilizations))npu_pt_fns[614])(devId, kind, util);
     else
-        r = (rtError_t)npu_pt_fail(597);
+        r = (rtError_t)npu_pt_fail(614);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 597);
+        npu_tr *t = npu_tr_start(&c, 614);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "util", util);
@@ -18775,7 +19307,7 @@ NPU_EXPORT rtError_t rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_
 
 static inline rtError_t emu_rtSetDefaultDeviceId(const int32_t deviceId) {
     (void)deviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 598);
+    return (rtError_t)npu_unsupported(npu_self(), 615);
 }
 
 static NPU_HOOK rtError_t hook_rtSetDefaultDeviceId(const int32_t deviceId) {
@@ -18784,12 +19316,12 @@ static NPU_HOOK rtError_t hook_rtSetDefaultDeviceId(const int32_t deviceId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetDefaultDeviceId(deviceId);
-    else if (npu_pt_fns[598] != NULL)
-        r = ((__typeof__(&rtSetDefaultDeviceId))npu_pt_fns[598])(deviceId);
+    else if (npu_pt_fns[615] != NULL)
+        r = ((__typeof__(&rtSetDefaultDeviceId))npu_pt_fns[615])(deviceId);
     else
-        r = (rtError_t)npu_pt_fail(598);
+        r = (rtError_t)npu_pt_fail(615);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 598);
+        npu_tr *t = npu_tr_start(&c, 615);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18805,7 +19337,7 @@ NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
 
 static inline rtError_t emu_rtDeviceResetForce(int32_t devId) {
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 599);
+    return (rtError_t)npu_unsupported(npu_self(), 616);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceResetForce(int32_t devId) {
@@ -18814,12 +19346,12 @@ static NPU_HOOK rtError_t hook_rtDeviceResetForce(int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceResetForce(devId);
-    else if (npu_pt_fns[599] != NULL)
-        r = ((__typeof__(&rtDeviceResetForce))npu_pt_fns[599])(devId);
+    else if (npu_pt_fns[616] != NULL)
+        r = ((__typeof__(&rtDeviceResetForce))npu_pt_fns[616])(devId);
     else
-        r = (rtError_t)npu_pt_fail(599);
+        r = (rtError_t)npu_pt_fail(616);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 599);
+        npu_tr *t = npu_tr_start(&c, 616);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18836,7 +19368,7 @@ NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
 static inline rtError_t emu_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
     (void)configOpt;
     (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 600);
+    return (rtError_t)npu_unsupported(npu_self(), 617);
 }
 
 static NPU_HOOK rtError_t hook_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -18845,12 +19377,12 @@ static NPU_HOOK rtError_t hook_rtGetSysParamOpt(const rtSysParamOpt configOpt, i
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetSysParamOpt(configOpt, configVal);
-    else if (npu_pt_fns[600] != NULL)
-        r = ((__typeof__(&rtGetSysParamOpt))npu_pt_fns[600])(configOpt, configVal);
+    else if (npu_pt_fns[617] != NULL)
+        r = ((__typeof__(&rtGetSysParamOpt))npu_pt_fns[617])(configOpt, configVal);
     else
-        r = (rtError_t)npu_pt_fail(600);
+        r = (rtError_t)npu_pt_fail(617);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 600);
+        npu_tr *t = npu_tr_start(&c, 617);
         NPU_TR_ARG(t, "configOpt", configOpt);
         NPU_TR_ARG(t, "configVal", configVal);
         NPU_TR_RET(t, r);
@@ -18868,7 +19400,7 @@ NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* co
 static inline rtError_t emu_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
     (void)configOpt;
     (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 601);
+    return (rtError_t)npu_unsupported(npu_self(), 618);
 }
 
 static NPU_HOOK rtError_t hook_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -18877,12 +19409,12 @@ static NPU_HOOK rtError_t hook_rtSetSysParamOpt(const rtSysParamOpt configOpt, c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetSysParamOpt(configOpt, configVal);
-    else if (npu_pt_fns[601] != NULL)
-        r = ((__typeof__(&rtSetSysParamOpt))npu_pt_fns[601])(configOpt, configVal);
+    else if (npu_pt_fns[618] != NULL)
+        r = ((__typeof__(&rtSetSysParamOpt))npu_pt_fns[618])(configOpt, configVal);
     else
-        r = (rtError_t)npu_pt_fail(601);
+        r = (rtError_t)npu_pt_fail(618);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 601);
+        npu_tr *t = npu_tr_start(&c, 618);
         NPU_TR_ARG(t, "configOpt", configOpt);
         NPU_TR_ARG(t, "configVal", configVal);
         NPU_TR_RET(t, r);
@@ -18900,7 +19432,7 @@ NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64
 static inline rtError_t emu_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
     (void)devId;
     (void)uuid;
-    return (rtError_t)npu_unsupported(npu_self(), 602);
+    return (rtError_t)npu_unsupported(npu_self(), 619);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
@@ -18909,12 +19441,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uu
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceUuid(devId, uuid);
-    else if (npu_pt_fns[602] != NULL)
-        r = ((__typeof__(&rtGetDeviceUuid))npu_pt_fns[602])(devId, uuid);
+    else if (npu_pt_fns[619] != NULL)
+        r = ((__typeof__(&rtGetDeviceUuid))npu_pt_fns[619])(devId, uuid);
     else
-        r = (rtError_t)npu_pt_fail(602);
+        r = (rtError_t)npu_pt_fail(619);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 602);
+        npu_tr *t = npu_tr_start(&c, 619);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "uuid", uuid);
         NPU_TR_RET(t, r);
@@ -18931,7 +19463,7 @@ NPU_EXPORT rtError_t rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
 
 static inline rtError_t emu_rtEventWorkModeSet(uint8_t mode) {
     (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 603);
+    return (rtError_t)npu_unsupported(npu_self(), 620);
 }
 
 static NPU_HOOK rtError_t hook_rtEventWorkModeSet(uint8_t mode) {
@@ -18940,12 +19472,12 @@ static NPU_HOOK rtError_t hook_rtEventWorkModeSet(uint8_t mode) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventWorkModeSet(mode);
-    else if (npu_pt_fns[603] != NULL)
-        r = ((__typeof__(&rtEventWorkModeSet))npu_pt_fns[603])(mode);
+    else if (npu_pt_fns[620] != NULL)
+        r = ((__typeof__(&rtEventWorkModeSet))npu_pt_fns[620])(mode);
     else
-        r = (rtError_t)npu_pt_fail(603);
+        r = (rtError_t)npu_pt_fail(620);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 603);
+        npu_tr *t = npu_tr_start(&c, 620);
         NPU_TR_ARG(t, "mode", mode);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18969,12 +19501,12 @@ static NPU_HOOK rtError_t hook_rtEventCreate(rtEvent_t* evt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventCreate(evt);
-    else if (npu_pt_fns[604] != NULL)
-        r = ((__typeof__(&rtEventCreate))npu_pt_fns[604])(evt);
+    else if (npu_pt_fns[621] != NULL)
+        r = ((__typeof__(&rtEventCreate))npu_pt_fns[621])(evt);
     else
-        r = (rtError_t)npu_pt_fail(604);
+        r = (rtError_t)npu_pt_fail(621);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 604);
+        npu_tr *t = npu_tr_start(&c, 621);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -18991,7 +19523,7 @@ NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
 static inline rtError_t emu_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
     (void)evt;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 605);
+    return (rtError_t)npu_unsupported(npu_self(), 622);
 }
 
 static NPU_HOOK rtError_t hook_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
@@ -19000,12 +19532,12 @@ static NPU_HOOK rtError_t hook_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t fl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventCreateWithFlag(evt, flag);
-    else if (npu_pt_fns[605] != NULL)
-        r = ((__typeof__(&rtEventCreateWithFlag))npu_pt_fns[605])(evt, flag);
+    else if (npu_pt_fns[622] != NULL)
+        r = ((__typeof__(&rtEventCreateWithFlag))npu_pt_fns[622])(evt, flag);
     else
-        r = (rtError_t)npu_pt_fail(605);
+        r = (rtError_t)npu_pt_fail(622);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 605);
+        npu_tr *t = npu_tr_start(&c, 622);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -19023,7 +19555,7 @@ NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
 static inline rtError_t emu_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
     (void)evt;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 606);
+    return (rtError_t)npu_unsupported(npu_self(), 623);
 }
 
 static NPU_HOOK rtError_t hook_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
@@ -19032,12 +19564,12 @@ static NPU_HOOK rtError_t hook_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventCreateExWithFlag(evt, flag);
-    else if (npu_pt_fns[606] != NULL)
-        r = ((__typeof__(&rtEventCreateExWithFlag))npu_pt_fns[606])(evt, flag);
+    else if (npu_pt_fns[623] != NULL)
+        r = ((__typeof__(&rtEventCreateExWithFlag))npu_pt_fns[623])(evt, flag);
     else
-        r = (rtError_t)npu_pt_fail(606);
+        r = (rtError_t)npu_pt_fail(623);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 606);
+        npu_tr *t = npu_tr_start(&c, 623);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -19062,12 +19594,12 @@ static NPU_HOOK rtError_t hook_rtEventDestroy(rtEvent_t evt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventDestroy(evt);
-    else if (npu_pt_fns[607] != NULL)
-        r = ((__typeof__(&rtEventDestroy))npu_pt_fns[607])(evt);
+    else if (npu_pt_fns[624] != NULL)
+        r = ((__typeof__(&rtEventDestroy))npu_pt_fns[624])(evt);
     else
-        r = (rtError_t)npu_pt_fail(607);
+        r = (rtError_t)npu_pt_fail(624);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 607);
+        npu_tr *t = npu_tr_start(&c, 624);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19091,12 +19623,12 @@ static NPU_HOOK rtError_t hook_rtEventRecord(rtEvent_t evt, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventRecord(evt, stm);
-    else if (npu_pt_fns[608] != NULL)
-        r = ((__typeof__(&rtEventRecord))npu_pt_fns[608])(evt, stm);
+    else if (npu_pt_fns[625] != NULL)
+        r = ((__typeof__(&rtEventRecord))npu_pt_fns[625])(evt, stm);
     else
-        r = (rtError_t)npu_pt_fail(608);
+        r = (rtError_t)npu_pt_fail(625);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 608);
+        npu_tr *t = npu_tr_start(&c, 625);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -19121,12 +19653,12 @@ static NPU_HOOK rtError_t hook_rtEventReset(rtEvent_t evt, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventReset(evt, stm);
-    else if (npu_pt_fns[609] != NULL)
-        r = ((__typeof__(&rtEventReset))npu_pt_fns[609])(evt, stm);
+    else if (npu_pt_fns[626] != NULL)
+        r = ((__typeof__(&rtEventReset))npu_pt_fns[626])(evt, stm);
     else
-        r = (rtError_t)npu_pt_fail(609);
+        r = (rtError_t)npu_pt_fail(626);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 609);
+        npu_tr *t = npu_tr_start(&c, 626);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -19151,12 +19683,12 @@ static NPU_HOOK rtError_t hook_rtEventSynchronize(rtEvent_t evt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventSynchronize(evt);
-    else if (npu_pt_fns[610] != NULL)
-        r = ((__typeof__(&rtEventSynchronize))npu_pt_fns[610])(evt);
+    else if (npu_pt_fns[627] != NULL)
+        r = ((__typeof__(&rtEventSynchronize))npu_pt_fns[627])(evt);
     else
-        r = (rtError_t)npu_pt_fail(610);
+        r = (rtError_t)npu_pt_fail(627);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 610);
+        npu_tr *t = npu_tr_start(&c, 627);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19173,7 +19705,7 @@ NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
 static inline rtError_t emu_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
     (void)evt;
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 611);
+    return (rtError_t)npu_unsupported(npu_self(), 628);
 }
 
 static NPU_HOOK rtError_t hook_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
@@ -19182,12 +19714,12 @@ static NPU_HOOK rtError_t hook_rtEventSynchronizeWithTimeout(rtEvent_t evt, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventSynchronizeWithTimeout(evt, timeout);
-    else if (npu_pt_fns[611] != NULL)
-        r = ((__typeof__(&rtEventSynchronizeWithTimeout))npu_pt_fns[611])(evt, timeout);
+    else if (npu_pt_fns[628] != NULL)
+        r = ((__typeof__(&rtEventSynchronizeWithTimeout))npu_pt_fns[628])(evt, timeout);
     else
-        r = (rtError_t)npu_pt_fail(611);
+        r = (rtError_t)npu_pt_fail(628);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 611);
+        npu_tr *t = npu_tr_start(&c, 628);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
@@ -19212,12 +19744,12 @@ static NPU_HOOK rtError_t hook_rtEventQuery(rtEvent_t evt) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventQuery(evt);
-    else if (npu_pt_fns[612] != NULL)
-        r = ((__typeof__(&rtEventQuery))npu_pt_fns[612])(evt);
+    else if (npu_pt_fns[629] != NULL)
+        r = ((__typeof__(&rtEventQuery))npu_pt_fns[629])(evt);
     else
-        r = (rtError_t)npu_pt_fail(612);
+        r = (rtError_t)npu_pt_fail(629);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 612);
+        npu_tr *t = npu_tr_start(&c, 629);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19241,12 +19773,12 @@ static NPU_HOOK rtError_t hook_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWait
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventQueryWaitStatus(evt, status);
-    else if (npu_pt_fns[613] != NULL)
-        r = ((__typeof__(&rtEventQueryWaitStatus))npu_pt_fns[613])(evt, status);
+    else if (npu_pt_fns[630] != NULL)
+        r = ((__typeof__(&rtEventQueryWaitStatus))npu_pt_fns[630])(evt, status);
     else
-        r = (rtError_t)npu_pt_fail(613);
+        r = (rtError_t)npu_pt_fail(630);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 613);
+        npu_tr *t = npu_tr_start(&c, 630);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "status", status);
         NPU_TR_RET(t, r);
@@ -19271,12 +19803,12 @@ static NPU_HOOK rtError_t hook_rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventQueryStatus(evt, status);
-    else if (npu_pt_fns[614] != NULL)
-        r = ((__typeof__(&rtEventQueryStatus))npu_pt_fns[614])(evt, status);
+    else if (npu_pt_fns[631] != NULL)
+        r = ((__typeof__(&rtEventQueryStatus))npu_pt_fns[631])(evt, status);
     else
-        r = (rtError_t)npu_pt_fail(614);
+        r = (rtError_t)npu_pt_fail(631);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 614);
+        npu_tr *t = npu_tr_start(&c, 631);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "status", status);
         NPU_TR_RET(t, r);
@@ -19301,12 +19833,12 @@ static NPU_HOOK rtError_t hook_rtEventElapsedTime(float32_t* timeInterval, rtEve
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventElapsedTime(timeInterval, startEvent, endEvent);
-    else if (npu_pt_fns[615] != NULL)
-        r = ((__typeof__(&rtEventElapsedTime))npu_pt_fns[615])(timeInterval, startEvent, endEvent);
+    else if (npu_pt_fns[632] != NULL)
+        r = ((__typeof__(&rtEventElapsedTime))npu_pt_fns[632])(timeInterval, startEvent, endEvent);
     else
-        r = (rtError_t)npu_pt_fail(615);
+        r = (rtError_t)npu_pt_fail(632);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 615);
+        npu_tr *t = npu_tr_start(&c, 632);
         NPU_TR_ARG(t, "timeInterval", timeInterval);
         NPU_TR_ARG(t, "startEvent", startEvent);
         NPU_TR_ARG(t, "endEvent", endEvent);
@@ -19325,7 +19857,7 @@ NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t start
 static inline rtError_t emu_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
     (void)timeStamp;
     (void)evt;
-    return (rtError_t)npu_unsupported(npu_self(), 616);
+    return (rtError_t)npu_unsupported(npu_self(), 633);
 }
 
 static NPU_HOOK rtError_t hook_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
@@ -19334,12 +19866,12 @@ static NPU_HOOK rtError_t hook_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventGetTimeStamp(timeStamp, evt);
-    else if (npu_pt_fns[616] != NULL)
-        r = ((__typeof__(&rtEventGetTimeStamp))npu_pt_fns[616])(timeStamp, evt);
+    else if (npu_pt_fns[633] != NULL)
+        r = ((__typeof__(&rtEventGetTimeStamp))npu_pt_fns[633])(timeStamp, evt);
     else
-        r = (rtError_t)npu_pt_fail(616);
+        r = (rtError_t)npu_pt_fail(633);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 616);
+        npu_tr *t = npu_tr_start(&c, 633);
         NPU_TR_ARG(t, "timeStamp", timeStamp);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_RET(t, r);
@@ -19360,7 +19892,7 @@ static inline rtError_t emu_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFi
     (void)dmsEvent;
     (void)len;
     (void)eventCount;
-    return (rtError_t)npu_unsupported(npu_self(), 617);
+    return (rtError_t)npu_unsupported(npu_self(), 634);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
@@ -19369,12 +19901,12 @@ static NPU_HOOK rtError_t hook_rtGetFaultEvent(const int32_t deviceId, rtDmsEven
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetFaultEvent(deviceId, filter, dmsEvent, len, eventCount);
-    else if (npu_pt_fns[617] != NULL)
-        r = ((__typeof__(&rtGetFaultEvent))npu_pt_fns[617])(deviceId, filter, dmsEvent, len, eventCount);
+    else if (npu_pt_fns[634] != NULL)
+        r = ((__typeof__(&rtGetFaultEvent))npu_pt_fns[634])(deviceId, filter, dmsEvent, len, eventCount);
     else
-        r = (rtError_t)npu_pt_fail(617);
+        r = (rtError_t)npu_pt_fail(634);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 617);
+        npu_tr *t = npu_tr_start(&c, 634);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "filter", filter);
         NPU_TR_ARG(t, "dmsEvent", dmsEvent);
@@ -19395,7 +19927,7 @@ NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* f
 static inline rtError_t emu_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
     (void)deviceId;
     (void)memUceInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 618);
+    return (rtError_t)npu_unsupported(npu_self(), 635);
 }
 
 static NPU_HOOK rtError_t hook_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
@@ -19404,12 +19936,12 @@ static NPU_HOOK rtError_t hook_rtGetMemUceInfo(const uint32_t deviceId, rtMemUce
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetMemUceInfo(deviceId, memUceInfo);
-    else if (npu_pt_fns[618] != NULL)
-        r = ((__typeof__(&rtGetMemUceInfo))npu_pt_fns[618])(deviceId, memUceInfo);
+    else if (npu_pt_fns[635] != NULL)
+        r = ((__typeof__(&rtGetMemUceInfo))npu_pt_fns[635])(deviceId, memUceInfo);
     else
-        r = (rtError_t)npu_pt_fail(618);
+        r = (rtError_t)npu_pt_fail(635);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 618);
+        npu_tr *t = npu_tr_start(&c, 635);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "memUceInfo", memUceInfo);
         NPU_TR_RET(t, r);
@@ -19427,7 +19959,7 @@ NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memU
 static inline rtError_t emu_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
     (void)deviceId;
     (void)memUceInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 619);
+    return (rtError_t)npu_unsupported(npu_self(), 636);
 }
 
 static NPU_HOOK rtError_t hook_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
@@ -19436,12 +19968,12 @@ static NPU_HOOK rtError_t hook_rtMemUceRepair(const uint32_t deviceId, rtMemUceI
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemUceRepair(deviceId, memUceInfo);
-    else if (npu_pt_fns[619] != NULL)
-        r = ((__typeof__(&rtMemUceRepair))npu_pt_fns[619])(deviceId, memUceInfo);
+    else if (npu_pt_fns[636] != NULL)
+        r = ((__typeof__(&rtMemUceRepair))npu_pt_fns[636])(deviceId, memUceInfo);
     else
-        r = (rtError_t)npu_pt_fail(619);
+        r = (rtError_t)npu_pt_fail(636);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 619);
+        npu_tr *t = npu_tr_start(&c, 636);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "memUceInfo", memUceInfo);
         NPU_TR_RET(t, r);
@@ -19459,7 +19991,7 @@ NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUc
 static inline rtError_t emu_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
     (void)event;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 620);
+    return (rtError_t)npu_unsupported(npu_self(), 637);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
@@ -19468,12 +20000,12 @@ static NPU_HOOK rtError_t hook_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcGetEventHandle(event, handle);
-    else if (npu_pt_fns[620] != NULL)
-        r = ((__typeof__(&rtIpcGetEventHandle))npu_pt_fns[620])(event, handle);
+    else if (npu_pt_fns[637] != NULL)
+        r = ((__typeof__(&rtIpcGetEventHandle))npu_pt_fns[637])(event, handle);
     else
-        r = (rtError_t)npu_pt_fail(620);
+        r = (rtError_t)npu_pt_fail(637);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 620);
+        npu_tr *t = npu_tr_start(&c, 637);
         NPU_TR_ARG(t, "event", event);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -19491,7 +20023,7 @@ NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* ha
 static inline rtError_t emu_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
     (void)handle;
     (void)event;
-    return (rtError_t)npu_unsupported(npu_self(), 621);
+    return (rtError_t)npu_unsupported(npu_self(), 638);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
@@ -19500,12 +20032,12 @@ static NPU_HOOK rtError_t hook_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcOpenEventHandle(handle, event);
-    else if (npu_pt_fns[621] != NULL)
-        r = ((__typeof__(&rtIpcOpenEventHandle))npu_pt_fns[621])(handle, event);
+    else if (npu_pt_fns[638] != NULL)
+        r = ((__typeof__(&rtIpcOpenEventHandle))npu_pt_fns[638])(handle, event);
     else
-        r = (rtError_t)npu_pt_fail(621);
+        r = (rtError_t)npu_pt_fail(638);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 621);
+        npu_tr *t = npu_tr_start(&c, 638);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "event", event);
         NPU_TR_RET(t, r);
@@ -19523,7 +20055,7 @@ NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* 
 static inline rtError_t emu_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
     (void)mdl;
     (void)modelId;
-    return (rtError_t)npu_unsupported(npu_self(), 622);
+    return (rtError_t)npu_unsupported(npu_self(), 639);
 }
 
 static NPU_HOOK rtError_t hook_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
@@ -19532,12 +20064,12 @@ static NPU_HOOK rtError_t hook_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelGetId(mdl, modelId);
-    else if (npu_pt_fns[622] != NULL)
-        r = ((__typeof__(&rtModelGetId))npu_pt_fns[622])(mdl, modelId);
+    else if (npu_pt_fns[639] != NULL)
+        r = ((__typeof__(&rtModelGetId))npu_pt_fns[639])(mdl, modelId);
     else
-        r = (rtError_t)npu_pt_fail(622);
+        r = (rtError_t)npu_pt_fail(639);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 622);
+        npu_tr *t = npu_tr_start(&c, 639);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "modelId", modelId);
         NPU_TR_RET(t, r);
@@ -19562,12 +20094,12 @@ static NPU_HOOK rtError_t hook_rtStreamCreate(rtStream_t* stm, int32_t priority)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamCreate(stm, priority);
-    else if (npu_pt_fns[623] != NULL)
-        r = ((__typeof__(&rtStreamCreate))npu_pt_fns[623])(stm, priority);
+    else if (npu_pt_fns[640] != NULL)
+        r = ((__typeof__(&rtStreamCreate))npu_pt_fns[640])(stm, priority);
     else
-        r = (rtError_t)npu_pt_fail(623);
+        r = (rtError_t)npu_pt_fail(640);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 623);
+        npu_tr *t = npu_tr_start(&c, 640);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "priority", priority);
         NPU_TR_RET(t, r);
@@ -19585,7 +20117,7 @@ NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
 static inline rtError_t emu_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
     (void)stm;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 624);
+    return (rtError_t)npu_unsupported(npu_self(), 641);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
@@ -19594,12 +20126,12 @@ static NPU_HOOK rtError_t hook_rtStreamCreateWithConfig(rtStream_t* stm, rtStrea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamCreateWithConfig(stm, handle);
-    else if (npu_pt_fns[624] != NULL)
-        r = ((__typeof__(&rtStreamCreateWithConfig))npu_pt_fns[624])(stm, handle);
+    else if (npu_pt_fns[641] != NULL)
+        r = ((__typeof__(&rtStreamCreateWithConfig))npu_pt_fns[641])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(624);
+        r = (rtError_t)npu_pt_fail(641);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 624);
+        npu_tr *t = npu_tr_start(&c, 641);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -19617,7 +20149,7 @@ NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHan
 static inline rtError_t emu_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
     (void)stm;
     (void)priority;
-    return (rtError_t)npu_unsupported(npu_self(), 625);
+    return (rtError_t)npu_unsupported(npu_self(), 642);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
@@ -19626,12 +20158,12 @@ static NPU_HOOK rtError_t hook_rtStreamGetPriority(const rtStream_t stm, uint32_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamGetPriority(stm, priority);
-    else if (npu_pt_fns[625] != NULL)
-        r = ((__typeof__(&rtStreamGetPriority))npu_pt_fns[625])(stm, priority);
+    else if (npu_pt_fns[642] != NULL)
+        r = ((__typeof__(&rtStreamGetPriority))npu_pt_fns[642])(stm, priority);
     else
-        r = (rtError_t)npu_pt_fail(625);
+        r = (rtError_t)npu_pt_fail(642);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 625);
+        npu_tr *t = npu_tr_start(&c, 642);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "priority", priority);
         NPU_TR_RET(t, r);
@@ -19649,7 +20181,7 @@ NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priorit
 static inline rtError_t emu_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 626);
+    return (rtError_t)npu_unsupported(npu_self(), 643);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
@@ -19658,12 +20190,12 @@ static NPU_HOOK rtError_t hook_rtStreamGetFlags(const rtStream_t stm, uint32_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamGetFlags(stm, flags);
-    else if (npu_pt_fns[626] != NULL)
-        r = ((__typeof__(&rtStreamGetFlags))npu_pt_fns[626])(stm, flags);
+    else if (npu_pt_fns[643] != NULL)
+        r = ((__typeof__(&rtStreamGetFlags))npu_pt_fns[643])(stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(626);
+        r = (rtError_t)npu_pt_fail(643);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 626);
+        npu_tr *t = npu_tr_start(&c, 643);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_RET(t, r);
@@ -19688,12 +20220,12 @@ static NPU_HOOK rtError_t hook_rtStreamDestroy(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamDestroy(stm);
-    else if (npu_pt_fns[627] != NULL)
-        r = ((__typeof__(&rtStreamDestroy))npu_pt_fns[627])(stm);
+    else if (npu_pt_fns[644] != NULL)
+        r = ((__typeof__(&rtStreamDestroy))npu_pt_fns[644])(stm);
     else
-        r = (rtError_t)npu_pt_fail(627);
+        r = (rtError_t)npu_pt_fail(644);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 627);
+        npu_tr *t = npu_tr_start(&c, 644);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19709,7 +20241,7 @@ NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
 
 static inline rtError_t emu_rtStreamDestroyForce(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 628);
+    return (rtError_t)npu_unsupported(npu_self(), 645);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamDestroyForce(rtStream_t stm) {
@@ -19718,12 +20250,12 @@ static NPU_HOOK rtError_t hook_rtStreamDestroyForce(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamDestroyForce(stm);
-    else if (npu_pt_fns[628] != NULL)
-        r = ((__typeof__(&rtStreamDestroyForce))npu_pt_fns[628])(stm);
+    else if (npu_pt_fns[645] != NULL)
+        r = ((__typeof__(&rtStreamDestroyForce))npu_pt_fns[645])(stm);
     else
-        r = (rtError_t)npu_pt_fail(628);
+        r = (rtError_t)npu_pt_fail(645);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 628);
+        npu_tr *t = npu_tr_start(&c, 645);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19747,12 +20279,12 @@ static NPU_HOOK rtError_t hook_rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamWaitEvent(stm, evt);
-    else if (npu_pt_fns[629] != NULL)
-        r = ((__typeof__(&rtStreamWaitEvent))npu_pt_fns[629])(stm, evt);
+    else if (npu_pt_fns[646] != NULL)
+        r = ((__typeof__(&rtStreamWaitEvent))npu_pt_fns[646])(stm, evt);
     else
-        r = (rtError_t)npu_pt_fail(629);
+        r = (rtError_t)npu_pt_fail(646);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 629);
+        npu_tr *t = npu_tr_start(&c, 646);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_RET(t, r);
@@ -19777,12 +20309,12 @@ static NPU_HOOK rtError_t hook_rtStreamSynchronize(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamSynchronize(stm);
-    else if (npu_pt_fns[630] != NULL)
-        r = ((__typeof__(&rtStreamSynchronize))npu_pt_fns[630])(stm);
+    else if (npu_pt_fns[647] != NULL)
+        r = ((__typeof__(&rtStreamSynchronize))npu_pt_fns[647])(stm);
     else
-        r = (rtError_t)npu_pt_fail(630);
+        r = (rtError_t)npu_pt_fail(647);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 630);
+        npu_tr *t = npu_tr_start(&c, 647);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19806,12 +20338,12 @@ static NPU_HOOK rtError_t hook_rtStreamSynchronizeWithTimeout(rtStream_t stm, in
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamSynchronizeWithTimeout(stm, timeout);
-    else if (npu_pt_fns[631] != NULL)
-        r = ((__typeof__(&rtStreamSynchronizeWithTimeout))npu_pt_fns[631])(stm, timeout);
+    else if (npu_pt_fns[648] != NULL)
+        r = ((__typeof__(&rtStreamSynchronizeWithTimeout))npu_pt_fns[648])(stm, timeout);
     else
-        r = (rtError_t)npu_pt_fail(631);
+        r = (rtError_t)npu_pt_fail(648);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 631);
+        npu_tr *t = npu_tr_start(&c, 648);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
@@ -19836,12 +20368,12 @@ static NPU_HOOK rtError_t hook_rtStreamQuery(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamQuery(stm);
-    else if (npu_pt_fns[632] != NULL)
-        r = ((__typeof__(&rtStreamQuery))npu_pt_fns[632])(stm);
+    else if (npu_pt_fns[649] != NULL)
+        r = ((__typeof__(&rtStreamQuery))npu_pt_fns[649])(stm);
     else
-        r = (rtError_t)npu_pt_fail(632);
+        r = (rtError_t)npu_pt_fail(649);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 632);
+        npu_tr *t = npu_tr_start(&c, 649);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19858,7 +20390,7 @@ NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
 static inline rtError_t emu_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 633);
+    return (rtError_t)npu_unsupported(npu_self(), 650);
 }
 
 static NPU_HOOK rtError_t hook_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
@@ -19867,12 +20399,12 @@ static NPU_HOOK rtError_t hook_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSetStreamOverflowSwitch(stm, flags);
-    else if (npu_pt_fns[633] != NULL)
-        r = ((__typeof__(&rtSetStreamOverflowSwitch))npu_pt_fns[633])(stm, flags);
+    else if (npu_pt_fns[650] != NULL)
+        r = ((__typeof__(&rtSetStreamOverflowSwitch))npu_pt_fns[650])(stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(633);
+        r = (rtError_t)npu_pt_fail(650);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 633);
+        npu_tr *t = npu_tr_start(&c, 650);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_RET(t, r);
@@ -19890,7 +20422,7 @@ NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
 static inline rtError_t emu_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 634);
+    return (rtError_t)npu_unsupported(npu_self(), 651);
 }
 
 static NPU_HOOK rtError_t hook_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
@@ -19899,12 +20431,12 @@ static NPU_HOOK rtError_t hook_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetStreamOverflowSwitch(stm, flags);
-    else if (npu_pt_fns[634] != NULL)
-        r = ((__typeof__(&rtGetStreamOverflowSwitch))npu_pt_fns[634])(stm, flags);
+    else if (npu_pt_fns[651] != NULL)
+        r = ((__typeof__(&rtGetStreamOverflowSwitch))npu_pt_fns[651])(stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(634);
+        r = (rtError_t)npu_pt_fail(651);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 634);
+        npu_tr *t = npu_tr_start(&c, 651);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_RET(t, r);
@@ -19921,7 +20453,7 @@ NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) 
 
 static inline rtError_t emu_rtStreamAbort(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 635);
+    return (rtError_t)npu_unsupported(npu_self(), 652);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAbort(rtStream_t stm) {
@@ -19930,12 +20462,12 @@ static NPU_HOOK rtError_t hook_rtStreamAbort(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamAbort(stm);
-    else if (npu_pt_fns[635] != NULL)
-        r = ((__typeof__(&rtStreamAbort))npu_pt_fns[635])(stm);
+    else if (npu_pt_fns[652] != NULL)
+        r = ((__typeof__(&rtStreamAbort))npu_pt_fns[652])(stm);
     else
-        r = (rtError_t)npu_pt_fail(635);
+        r = (rtError_t)npu_pt_fail(652);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 635);
+        npu_tr *t = npu_tr_start(&c, 652);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -19952,7 +20484,7 @@ NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
 static inline rtError_t emu_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
     (void)stm;
     (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 636);
+    return (rtError_t)npu_unsupported(npu_self(), 653);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
@@ -19961,12 +20493,12 @@ static NPU_HOOK rtError_t hook_rtStreamBeginCapture(rtStream_t stm, const rtStre
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamBeginCapture(stm, mode);
-    else if (npu_pt_fns[636] != NULL)
-        r = ((__typeof__(&rtStreamBeginCapture))npu_pt_fns[636])(stm, mode);
+    else if (npu_pt_fns[653] != NULL)
+        r = ((__typeof__(&rtStreamBeginCapture))npu_pt_fns[653])(stm, mode);
     else
-        r = (rtError_t)npu_pt_fail(636);
+        r = (rtError_t)npu_pt_fail(653);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 636);
+        npu_tr *t = npu_tr_start(&c, 653);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "mode", mode);
         NPU_TR_RET(t, r);
@@ -19984,7 +20516,7 @@ NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureM
 static inline rtError_t emu_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
     (void)stm;
     (void)captureMdl;
-    return (rtError_t)npu_unsupported(npu_self(), 637);
+    return (rtError_t)npu_unsupported(npu_self(), 654);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
@@ -19993,12 +20525,12 @@ static NPU_HOOK rtError_t hook_rtStreamEndCapture(rtStream_t stm, rtModel_t* cap
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamEndCapture(stm, captureMdl);
-    else if (npu_pt_fns[637] != NULL)
-        r = ((__typeof__(&rtStreamEndCapture))npu_pt_fns[637])(stm, captureMdl);
+    else if (npu_pt_fns[654] != NULL)
+        r = ((__typeof__(&rtStreamEndCapture))npu_pt_fns[654])(stm, captureMdl);
     else
-        r = (rtError_t)npu_pt_fail(637);
+        r = (rtError_t)npu_pt_fail(654);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 637);
+        npu_tr *t = npu_tr_start(&c, 654);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "captureMdl", captureMdl);
         NPU_TR_RET(t, r);
@@ -20023,12 +20555,12 @@ static NPU_HOOK rtError_t hook_rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamGetCaptureInfo(stm, status, captureMdl);
-    else if (npu_pt_fns[638] != NULL)
-        r = ((__typeof__(&rtStreamGetCaptureInfo))npu_pt_fns[638])(stm, status, captureMdl);
+    else if (npu_pt_fns[655] != NULL)
+        r = ((__typeof__(&rtStreamGetCaptureInfo))npu_pt_fns[655])(stm, status, captureMdl);
     else
-        r = (rtError_t)npu_pt_fail(638);
+        r = (rtError_t)npu_pt_fail(655);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 638);
+        npu_tr *t = npu_tr_start(&c, 655);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "status", status);
         NPU_TR_ARG(t, "captureMdl", captureMdl);
@@ -20046,7 +20578,7 @@ NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatu
 
 static inline rtError_t emu_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
     (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 639);
+    return (rtError_t)npu_unsupported(npu_self(), 656);
 }
 
 static NPU_HOOK rtError_t hook_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
@@ -20055,12 +20587,12 @@ static NPU_HOOK rtError_t hook_rtThreadExchangeCaptureMode(rtStreamCaptureMode* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtThreadExchangeCaptureMode(mode);
-    else if (npu_pt_fns[639] != NULL)
-        r = ((__typeof__(&rtThreadExchangeCaptureMode))npu_pt_fns[639])(mode);
+    else if (npu_pt_fns[656] != NULL)
+        r = ((__typeof__(&rtThreadExchangeCaptureMode))npu_pt_fns[656])(mode);
     else
-        r = (rtError_t)npu_pt_fail(639);
+        r = (rtError_t)npu_pt_fail(656);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 639);
+        npu_tr *t = npu_tr_start(&c, 656);
         NPU_TR_ARG(t, "mode", mode);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20082,7 +20614,7 @@ static inline rtError_t emu_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelT
     (void)smDesc;
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 640);
+    return (rtError_t)npu_unsupported(npu_self(), 657);
 }
 
 static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
@@ -20091,12 +20623,12 @@ static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchExWithArgs(const uint32_t kern
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtAicpuKernelLaunchExWithArgs(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
-    else if (npu_pt_fns[640] != NULL)
-        r = ((__typeof__(&rtAicpuKernelLaunchExWithArgs))npu_pt_fns[640])(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[657] != NULL)
+        r = ((__typeof__(&rtAicpuKernelLaunchExWithArgs))npu_pt_fns[657])(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(640);
+        r = (rtError_t)npu_pt_fail(657);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 640);
+        npu_tr *t = npu_tr_start(&c, 657);
         NPU_TR_ARG(t, "kernelType", kernelType);
         NPU_TR_ARG(t, "opName", opName);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
@@ -20120,7 +20652,7 @@ static inline rtError_t emu_rtBinarySetExceptionCallback(rtBinHandle binHandle, 
     (void)binHandle;
     (void)callback;
     (void)userData;
-    return (rtError_t)npu_unsupported(npu_self(), 641);
+    return (rtError_t)npu_unsupported(npu_self(), 658);
 }
 
 static NPU_HOOK rtError_t hook_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
@@ -20129,12 +20661,12 @@ static NPU_HOOK rtError_t hook_rtBinarySetExceptionCallback(rtBinHandle binHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinarySetExceptionCallback(binHandle, callback, userData);
-    else if (npu_pt_fns[641] != NULL)
-        r = ((__typeof__(&rtBinarySetExceptionCallback))npu_pt_fns[641])(binHandle, callback, userData);
+    else if (npu_pt_fns[658] != NULL)
+        r = ((__typeof__(&rtBinarySetExceptionCallback))npu_pt_fns[658])(binHandle, callback, userData);
     else
-        r = (rtError_t)npu_pt_fail(641);
+        r = (rtError_t)npu_pt_fail(658);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 641);
+        npu_tr *t = npu_tr_start(&c, 658);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "userData", userData);
@@ -20153,7 +20685,7 @@ NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExc
 static inline rtError_t emu_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
     (void)info;
     (void)func;
-    return (rtError_t)npu_unsupported(npu_self(), 642);
+    return (rtError_t)npu_unsupported(npu_self(), 659);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
@@ -20162,12 +20694,12 @@ static NPU_HOOK rtError_t hook_rtGetFuncHandleFromExceptionInfo(const rtExceptio
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetFuncHandleFromExceptionInfo(info, func);
-    else if (npu_pt_fns[642] != NULL)
-        r = ((__typeof__(&rtGetFuncHandleFromExceptionInfo))npu_pt_fns[642])(info, func);
+    else if (npu_pt_fns[659] != NULL)
+        r = ((__typeof__(&rtGetFuncHandleFromExceptionInfo))npu_pt_fns[659])(info, func);
     else
-        r = (rtError_t)npu_pt_fail(642);
+        r = (rtError_t)npu_pt_fail(659);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 642);
+        npu_tr *t = npu_tr_start(&c, 659);
         NPU_TR_ARG(t, "info", info);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_RET(t, r);
@@ -20190,7 +20722,7 @@ static inline rtError_t emu_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t
     (void)smDesc;
     (void)stm;
     (void)cfgInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 643);
+    return (rtError_t)npu_unsupported(npu_self(), 660);
 }
 
 static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
@@ -20199,12 +20731,12 @@ static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint6
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
-    else if (npu_pt_fns[643] != NULL)
-        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[643])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    else if (npu_pt_fns[660] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[660])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(643);
+        r = (rtError_t)npu_pt_fail(660);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 643);
+        npu_tr *t = npu_tr_start(&c, 660);
         NPU_TR_ARG(t, "hdl", hdl);
         NPU_TR_ARG(t, "tilingKey", tilingKey);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
@@ -20232,7 +20764,7 @@ static inline rtError_t emu_rtKernelLaunchWithFlagV2(const void* stubFunc, uint3
     (void)stm;
     (void)flags;
     (void)cfgInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 644);
+    return (rtError_t)npu_unsupported(npu_self(), 661);
 }
 
 static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
@@ -20241,12 +20773,12 @@ static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
-    else if (npu_pt_fns[644] != NULL)
-        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[644])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    else if (npu_pt_fns[661] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[661])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(644);
+        r = (rtError_t)npu_pt_fail(661);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 644);
+        npu_tr *t = npu_tr_start(&c, 661);
         NPU_TR_ARG(t, "stubFunc", stubFunc);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -20273,7 +20805,7 @@ static inline rtError_t emu_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchName
     (void)smDesc;
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 645);
+    return (rtError_t)npu_unsupported(npu_self(), 662);
 }
 
 static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
@@ -20282,12 +20814,12 @@ static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
-    else if (npu_pt_fns[645] != NULL)
-        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[645])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[662] != NULL)
+        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[662])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(645);
+        r = (rtError_t)npu_pt_fail(662);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 645);
+        npu_tr *t = npu_tr_start(&c, 662);
         NPU_TR_ARG(t, "launchNames", launchNames);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -20309,7 +20841,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
 static inline rtError_t emu_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
     (void)threadId;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 646);
+    return (rtError_t)npu_unsupported(npu_self(), 663);
 }
 
 static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -20318,12 +20850,12 @@ static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSubscribeReport(threadId, stm);
-    else if (npu_pt_fns[646] != NULL)
-        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[646])(threadId, stm);
+    else if (npu_pt_fns[663] != NULL)
+        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[663])(threadId, stm);
     else
-        r = (rtError_t)npu_pt_fail(646);
+        r = (rtError_t)npu_pt_fail(663);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 646);
+        npu_tr *t = npu_tr_start(&c, 663);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -20343,7 +20875,7 @@ static inline rtError_t emu_rtCallbackLaunch(rtCallback_t callBackFunc, void* fn
     (void)fnData;
     (void)stm;
     (void)isBlock;
-    return (rtError_t)npu_unsupported(npu_self(), 647);
+    return (rtError_t)npu_unsupported(npu_self(), 664);
 }
 
 static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
@@ -20352,12 +20884,12 @@ static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
-    else if (npu_pt_fns[647] != NULL)
-        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[647])(callBackFunc, fnData, stm, isBlock);
+    else if (npu_pt_fns[664] != NULL)
+        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[664])(callBackFunc, fnData, stm, isBlock);
     else
-        r = (rtError_t)npu_pt_fail(647);
+        r = (rtError_t)npu_pt_fail(664);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 647);
+        npu_tr *t = npu_tr_start(&c, 664);
         NPU_TR_ARG(t, "callBackFunc", callBackFunc);
         NPU_TR_ARG(t, "fnData", fnData);
         NPU_TR_ARG(t, "stm", stm);
@@ -20376,7 +20908,7 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
 
 static inline rtError_t emu_rtProcessReport(int32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 648);
+    return (rtError_t)npu_unsupported(npu_self(), 665);
 }
 
 static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
@@ -20385,12 +20917,12 @@ static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtProcessReport(timeout);
-    else if (npu_pt_fns[648] != NULL)
-        r = ((__typeof__(&rtProcessReport))npu_pt_fns[648])(timeout);
+    else if (npu_pt_fns[665] != NULL)
+        r = ((__typeof__(&rtProcessReport))npu_pt_fns[665])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(648);
+        r = (rtError_t)npu_pt_fail(665);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 648);
+        npu_tr *t = npu_tr_start(&c, 665);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20407,7 +20939,7 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
 static inline rtError_t emu_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
     (void)threadId;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 649);
+    return (rtError_t)npu_unsupported(npu_self(), 666);
 }
 
 static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -20416,12 +20948,12 @@ static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnSubscribeReport(threadId, stm);
-    else if (npu_pt_fns[649] != NULL)
-        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[649])(threadId, stm);
+    else if (npu_pt_fns[666] != NULL)
+        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[666])(threadId, stm);
     else
-        r = (rtError_t)npu_pt_fail(649);
+        r = (rtError_t)npu_pt_fail(666);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 649);
+        npu_tr *t = npu_tr_start(&c, 666);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -20438,7 +20970,7 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
 
 static inline rtError_t emu_rtBinaryUnLoad(rtBinHandle binHandle) {
     (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 650);
+    return (rtError_t)npu_unsupported(npu_self(), 667);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
@@ -20447,12 +20979,12 @@ static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryUnLoad(binHandle);
-    else if (npu_pt_fns[650] != NULL)
-        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[650])(binHandle);
+    else if (npu_pt_fns[667] != NULL)
+        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[667])(binHandle);
     else
-        r = (rtError_t)npu_pt_fail(650);
+        r = (rtError_t)npu_pt_fail(667);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 650);
+        npu_tr *t = npu_tr_start(&c, 667);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20470,7 +21002,7 @@ static inline rtError_t emu_rtGetDeviceSatStatus(void* const outputAddrPtr, cons
     (void)outputAddrPtr;
     (void)outputSize;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 651);
+    return (rtError_t)npu_unsupported(npu_self(), 668);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -20479,12 +21011,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
-    else if (npu_pt_fns[651] != NULL)
-        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[651])(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[668] != NULL)
+        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[668])(outputAddrPtr, outputSize, stm);
     else
-        r = (rtError_t)npu_pt_fail(651);
+        r = (rtError_t)npu_pt_fail(668);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 651);
+        npu_tr *t = npu_tr_start(&c, 668);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "stm", stm);
@@ -20502,7 +21034,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
 
 static inline rtError_t emu_rtCleanDeviceSatStatus(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 652);
+    return (rtError_t)npu_unsupported(npu_self(), 669);
 }
 
 static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
@@ -20511,12 +21043,12 @@ static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCleanDeviceSatStatus(stm);
-    else if (npu_pt_fns[652] != NULL)
-        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[652])(stm);
+    else if (npu_pt_fns[669] != NULL)
+        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[669])(stm);
     else
-        r = (rtError_t)npu_pt_fail(652);
+        r = (rtError_t)npu_pt_fail(669);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 652);
+        npu_tr *t = npu_tr_start(&c, 669);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20533,7 +21065,7 @@ NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
 static inline rtError_t emu_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     (void)threadId;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 653);
+    return (rtError_t)npu_unsupported(npu_self(), 670);
 }
 
 static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -20542,12 +21074,12 @@ static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSubscribeHostFunc(threadId, stream);
-    else if (npu_pt_fns[653] != NULL)
-        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[653])(threadId, stream);
+    else if (npu_pt_fns[670] != NULL)
+        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[670])(threadId, stream);
     else
-        r = (rtError_t)npu_pt_fail(653);
+        r = (rtError_t)npu_pt_fail(670);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 653);
+        npu_tr *t = npu_tr_start(&c, 670);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -20564,7 +21096,7 @@ NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
 
 static inline rtError_t emu_rtProcessHostFunc(int32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 654);
+    return (rtError_t)npu_unsupported(npu_self(), 671);
 }
 
 static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
@@ -20573,12 +21105,12 @@ static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtProcessHostFunc(timeout);
-    else if (npu_pt_fns[654] != NULL)
-        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[654])(timeout);
+    else if (npu_pt_fns[671] != NULL)
+        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[671])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(654);
+        r = (rtError_t)npu_pt_fail(671);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 654);
+        npu_tr *t = npu_tr_start(&c, 671);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20595,7 +21127,7 @@ NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
 static inline rtError_t emu_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     (void)threadId;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 655);
+    return (rtError_t)npu_unsupported(npu_self(), 672);
 }
 
 static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -20604,12 +21136,12 @@ static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnSubscribeHostFunc(threadId, stream);
-    else if (npu_pt_fns[655] != NULL)
-        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[655])(threadId, stream);
+    else if (npu_pt_fns[672] != NULL)
+        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[672])(threadId, stream);
     else
-        r = (rtError_t)npu_pt_fail(655);
+        r = (rtError_t)npu_pt_fail(672);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 655);
+        npu_tr *t = npu_tr_start(&c, 672);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -20628,7 +21160,7 @@ static inline rtError_t emu_rtBinaryLoadWithoutTilingKey(const void* data, const
     (void)data;
     (void)length;
     (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 656);
+    return (rtError_t)npu_unsupported(npu_self(), 673);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
@@ -20637,12 +21169,12 @@ static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
-    else if (npu_pt_fns[656] != NULL)
-        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[656])(data, length, binHandle);
+    else if (npu_pt_fns[673] != NULL)
+        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[673])(data, length, binHandle);
     else
-        r = (rtError_t)npu_pt_fail(656);
+        r = (rtError_t)npu_pt_fail(673);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 656);
+        npu_tr *t = npu_tr_start(&c, 673);
         NPU_TR_ARG(t, "data", data);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "binHandle", binHandle);
@@ -20668,12 +21200,12 @@ static NPU_HOOK rtError_t hook_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHan
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
-    else if (npu_pt_fns[657] != NULL)
-        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[657])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    else if (npu_pt_fns[674] != NULL)
+        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[674])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(657);
+        r = (rtError_t)npu_pt_fail(674);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 657);
+        npu_tr *t = npu_tr_start(&c, 674);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -20694,7 +21226,7 @@ NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint3
 static inline rtError_t emu_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
     (void)infoPtr;
     (void)infoSize;
-    return (rtError_t)npu_unsupported(npu_self(), 658);
+    return (rtError_t)npu_unsupported(npu_self(), 675);
 }
 
 static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -20703,12 +21235,12 @@ static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCacheLastTaskOpInfo(infoPtr, infoSize);
-    else if (npu_pt_fns[658] != NULL)
-        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[658])(infoPtr, infoSize);
+    else if (npu_pt_fns[675] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[675])(infoPtr, infoSize);
     else
-        r = (rtError_t)npu_pt_fail(658);
+        r = (rtError_t)npu_pt_fail(675);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 658);
+        npu_tr *t = npu_tr_start(&c, 675);
         NPU_TR_ARG(t, "infoPtr", infoPtr);
         NPU_TR_ARG(t, "infoSize", infoSize);
         NPU_TR_RET(t, r);
@@ -20727,7 +21259,7 @@ static inline rtError_t emu_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFu
     (void)funcHandle;
     (void)attrType;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 659);
+    return (rtError_t)npu_unsupported(npu_self(), 676);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
@@ -20736,12 +21268,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
-    else if (npu_pt_fns[659] != NULL)
-        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[659])(funcHandle, attrType, attrValue);
+    else if (npu_pt_fns[676] != NULL)
+        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[676])(funcHandle, attrType, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(659);
+        r = (rtError_t)npu_pt_fail(676);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 659);
+        npu_tr *t = npu_tr_start(&c, 676);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "attrType", attrType);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -20767,12 +21299,12 @@ static NPU_HOOK rtError_t hook_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufAlloc(memBuf, size);
-    else if (npu_pt_fns[660] != NULL)
-        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[660])(memBuf, size);
+    else if (npu_pt_fns[677] != NULL)
+        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[677])(memBuf, size);
     else
-        r = (rtError_t)npu_pt_fail(660);
+        r = (rtError_t)npu_pt_fail(677);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 660);
+        npu_tr *t = npu_tr_start(&c, 677);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_RET(t, r);
@@ -20797,12 +21329,12 @@ static NPU_HOOK rtError_t hook_rtMbufFree(rtMbufPtr_t memBuf) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufFree(memBuf);
-    else if (npu_pt_fns[661] != NULL)
-        r = ((__typeof__(&rtMbufFree))npu_pt_fns[661])(memBuf);
+    else if (npu_pt_fns[678] != NULL)
+        r = ((__typeof__(&rtMbufFree))npu_pt_fns[678])(memBuf);
     else
-        r = (rtError_t)npu_pt_fail(661);
+        r = (rtError_t)npu_pt_fail(678);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 661);
+        npu_tr *t = npu_tr_start(&c, 678);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20826,12 +21358,12 @@ static NPU_HOOK rtError_t hook_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufSetDataLen(memBuf, len);
-    else if (npu_pt_fns[662] != NULL)
-        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[662])(memBuf, len);
+    else if (npu_pt_fns[679] != NULL)
+        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[679])(memBuf, len);
     else
-        r = (rtError_t)npu_pt_fail(662);
+        r = (rtError_t)npu_pt_fail(679);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 662);
+        npu_tr *t = npu_tr_start(&c, 679);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -20856,12 +21388,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* le
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetDataLen(memBuf, len);
-    else if (npu_pt_fns[663] != NULL)
-        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[663])(memBuf, len);
+    else if (npu_pt_fns[680] != NULL)
+        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[680])(memBuf, len);
     else
-        r = (rtError_t)npu_pt_fail(663);
+        r = (rtError_t)npu_pt_fail(680);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 663);
+        npu_tr *t = npu_tr_start(&c, 680);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -20886,12 +21418,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetBuffAddr(memBuf, buf);
-    else if (npu_pt_fns[664] != NULL)
-        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[664])(memBuf, buf);
+    else if (npu_pt_fns[681] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[681])(memBuf, buf);
     else
-        r = (rtError_t)npu_pt_fail(664);
+        r = (rtError_t)npu_pt_fail(681);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 664);
+        npu_tr *t = npu_tr_start(&c, 681);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "buf", buf);
         NPU_TR_RET(t, r);
@@ -20916,12 +21448,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetBuffSize(memBuf, totalSize);
-    else if (npu_pt_fns[665] != NULL)
-        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[665])(memBuf, totalSize);
+    else if (npu_pt_fns[682] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[682])(memBuf, totalSize);
     else
-        r = (rtError_t)npu_pt_fail(665);
+        r = (rtError_t)npu_pt_fail(682);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 665);
+        npu_tr *t = npu_tr_start(&c, 682);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "totalSize", totalSize);
         NPU_TR_RET(t, r);
@@ -20946,12 +21478,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetPrivInfo(memBuf, priv, size);
-    else if (npu_pt_fns[666] != NULL)
-        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[666])(memBuf, priv, size);
+    else if (npu_pt_fns[683] != NULL)
+        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[683])(memBuf, priv, size);
     else
-        r = (rtError_t)npu_pt_fail(666);
+        r = (rtError_t)npu_pt_fail(683);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 666);
+        npu_tr *t = npu_tr_start(&c, 683);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "priv", priv);
         NPU_TR_ARG(t, "size", size);
@@ -20977,12 +21509,12 @@ static NPU_HOOK rtError_t hook_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufCopyBufRef(memBuf, newMemBuf);
-    else if (npu_pt_fns[667] != NULL)
-        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[667])(memBuf, newMemBuf);
+    else if (npu_pt_fns[684] != NULL)
+        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[684])(memBuf, newMemBuf);
     else
-        r = (rtError_t)npu_pt_fail(667);
+        r = (rtError_t)npu_pt_fail(684);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 667);
+        npu_tr *t = npu_tr_start(&c, 684);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "newMemBuf", newMemBuf);
         NPU_TR_RET(t, r);
@@ -21007,12 +21539,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy(void* dst, uint64_t destMax, const void*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy(dst, destMax, src, cnt, kind);
-    else if (npu_pt_fns[668] != NULL)
-        r = ((__typeof__(&rtMemcpy))npu_pt_fns[668])(dst, destMax, src, cnt, kind);
+    else if (npu_pt_fns[685] != NULL)
+        r = ((__typeof__(&rtMemcpy))npu_pt_fns[685])(dst, destMax, src, cnt, kind);
     else
-        r = (rtError_t)npu_pt_fail(668);
+        r = (rtError_t)npu_pt_fail(685);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 668);
+        npu_tr *t = npu_tr_start(&c, 685);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -21040,12 +21572,12 @@ static NPU_HOOK rtError_t hook_rtMallocPhysical(rtDrvMemHandle* handle, size_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocPhysical(handle, size, prop, flags);
-    else if (npu_pt_fns[669] != NULL)
-        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[669])(handle, size, prop, flags);
+    else if (npu_pt_fns[686] != NULL)
+        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[686])(handle, size, prop, flags);
     else
-        r = (rtError_t)npu_pt_fail(669);
+        r = (rtError_t)npu_pt_fail(686);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 669);
+        npu_tr *t = npu_tr_start(&c, 686);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "prop", prop);
@@ -21072,12 +21604,12 @@ static NPU_HOOK rtError_t hook_rtMalloc(void** devPtr, uint64_t size, rtMemType_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMalloc(devPtr, size, type, moduleId);
-    else if (npu_pt_fns[670] != NULL)
-        r = ((__typeof__(&rtMalloc))npu_pt_fns[670])(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[687] != NULL)
+        r = ((__typeof__(&rtMalloc))npu_pt_fns[687])(devPtr, size, type, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(670);
+        r = (rtError_t)npu_pt_fail(687);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 670);
+        npu_tr *t = npu_tr_start(&c, 687);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -21104,12 +21636,12 @@ static NPU_HOOK rtError_t hook_rtFree(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFree(devPtr);
-    else if (npu_pt_fns[671] != NULL)
-        r = ((__typeof__(&rtFree))npu_pt_fns[671])(devPtr);
+    else if (npu_pt_fns[688] != NULL)
+        r = ((__typeof__(&rtFree))npu_pt_fns[688])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(671);
+        r = (rtError_t)npu_pt_fail(688);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 671);
+        npu_tr *t = npu_tr_start(&c, 688);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21133,12 +21665,12 @@ static NPU_HOOK rtError_t hook_rtMallocHost(void** hostPtr, uint64_t size, const
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocHost(hostPtr, size, moduleId);
-    else if (npu_pt_fns[672] != NULL)
-        r = ((__typeof__(&rtMallocHost))npu_pt_fns[672])(hostPtr, size, moduleId);
+    else if (npu_pt_fns[689] != NULL)
+        r = ((__typeof__(&rtMallocHost))npu_pt_fns[689])(hostPtr, size, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(672);
+        r = (rtError_t)npu_pt_fail(689);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 672);
+        npu_tr *t = npu_tr_start(&c, 689);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "moduleId", moduleId);
@@ -21164,12 +21696,12 @@ static NPU_HOOK rtError_t hook_rtFreeHost(void* hostPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeHost(hostPtr);
-    else if (npu_pt_fns[673] != NULL)
-        r = ((__typeof__(&rtFreeHost))npu_pt_fns[673])(hostPtr);
+    else if (npu_pt_fns[690] != NULL)
+        r = ((__typeof__(&rtFreeHost))npu_pt_fns[690])(hostPtr);
     else
-        r = (rtError_t)npu_pt_fail(673);
+        r = (rtError_t)npu_pt_fail(690);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 673);
+        npu_tr *t = npu_tr_start(&c, 690);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21185,7 +21717,7 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
 
 static inline rtError_t emu_rtFreeWithDevSync(void* devPtr) {
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 674);
+    return (rtError_t)npu_unsupported(npu_self(), 691);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
@@ -21194,12 +21726,12 @@ static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeWithDevSync(devPtr);
-    else if (npu_pt_fns[674] != NULL)
-        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[674])(devPtr);
+    else if (npu_pt_fns[691] != NULL)
+        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[691])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(674);
+        r = (rtError_t)npu_pt_fail(691);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 674);
+        npu_tr *t = npu_tr_start(&c, 691);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21215,7 +21747,7 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
 
 static inline rtError_t emu_rtFreeHostWithDevSync(void* hostPtr) {
     (void)hostPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 675);
+    return (rtError_t)npu_unsupported(npu_self(), 692);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
@@ -21224,12 +21756,12 @@ static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeHostWithDevSync(hostPtr);
-    else if (npu_pt_fns[675] != NULL)
-        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[675])(hostPtr);
+    else if (npu_pt_fns[692] != NULL)
+        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[692])(hostPtr);
     else
-        r = (rtError_t)npu_pt_fail(675);
+        r = (rtError_t)npu_pt_fail(692);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 675);
+        npu_tr *t = npu_tr_start(&c, 692);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21247,7 +21779,7 @@ static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacTyp
     (void)deviceId;
     (void)hacType;
     (void)capabilities;
-    return (rtError_t)npu_unsupported(npu_self(), 676);
+    return (rtError_t)npu_unsupported(npu_self(), 693);
 }
 
 static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
@@ -21256,12 +21788,12 @@ static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHac
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
-    else if (npu_pt_fns[676] != NULL)
-        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[676])(deviceId, hacType, capabilities);
+    else if (npu_pt_fns[693] != NULL)
+        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[693])(deviceId, hacType, capabilities);
     else
-        r = (rtError_t)npu_pt_fail(676);
+        r = (rtError_t)npu_pt_fail(693);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 676);
+        npu_tr *t = npu_tr_start(&c, 693);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "hacType", hacType);
         NPU_TR_ARG(t, "capabilities", capabilities);
@@ -21282,7 +21814,7 @@ static inline rtError_t emu_rtMemAllocManaged(void** ptr, uint64_t size, uint32_
     (void)size;
     (void)flag;
     (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 677);
+    return (rtError_t)npu_unsupported(npu_self(), 694);
 }
 
 static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
@@ -21291,12 +21823,12 @@ static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemAllocManaged(ptr, size, flag, moduleId);
-    else if (npu_pt_fns[677] != NULL)
-        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[677])(ptr, size, flag, moduleId);
+    else if (npu_pt_fns[694] != NULL)
+        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[694])(ptr, size, flag, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(677);
+        r = (rtError_t)npu_pt_fail(694);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 677);
+        npu_tr *t = npu_tr_start(&c, 694);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -21318,7 +21850,7 @@ static inline rtError_t emu_rtMallocCached(void** devPtr, uint64_t size, rtMemTy
     (void)size;
     (void)type;
     (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 678);
+    return (rtError_t)npu_unsupported(npu_self(), 695);
 }
 
 static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
@@ -21327,12 +21859,12 @@ static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocCached(devPtr, size, type, moduleId);
-    else if (npu_pt_fns[678] != NULL)
-        r = ((__typeof__(&rtMallocCached))npu_pt_fns[678])(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[695] != NULL)
+        r = ((__typeof__(&rtMallocCached))npu_pt_fns[695])(devPtr, size, type, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(678);
+        r = (rtError_t)npu_pt_fail(695);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 678);
+        npu_tr *t = npu_tr_start(&c, 695);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -21352,7 +21884,7 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
 static inline rtError_t emu_rtFlushCache(void* base, size_t len) {
     (void)base;
     (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 679);
+    return (rtError_t)npu_unsupported(npu_self(), 696);
 }
 
 static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
@@ -21361,12 +21893,12 @@ static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFlushCache(base, len);
-    else if (npu_pt_fns[679] != NULL)
-        r = ((__typeof__(&rtFlushCache))npu_pt_fns[679])(base, len);
+    else if (npu_pt_fns[696] != NULL)
+        r = ((__typeof__(&rtFlushCache))npu_pt_fns[696])(base, len);
     else
-        r = (rtError_t)npu_pt_fail(679);
+        r = (rtError_t)npu_pt_fail(696);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 679);
+        npu_tr *t = npu_tr_start(&c, 696);
         NPU_TR_ARG(t, "base", base);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -21384,7 +21916,7 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
 static inline rtError_t emu_rtInvalidCache(void* base, size_t len) {
     (void)base;
     (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 680);
+    return (rtError_t)npu_unsupported(npu_self(), 697);
 }
 
 static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
@@ -21393,12 +21925,12 @@ static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtInvalidCache(base, len);
-    else if (npu_pt_fns[680] != NULL)
-        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[680])(base, len);
+    else if (npu_pt_fns[697] != NULL)
+        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[697])(base, len);
     else
-        r = (rtError_t)npu_pt_fail(680);
+        r = (rtError_t)npu_pt_fail(697);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 680);
+        npu_tr *t = npu_tr_start(&c, 697);
         NPU_TR_ARG(t, "base", base);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -21423,12 +21955,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsync(void* dst, uint64_t destMax, const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
-    else if (npu_pt_fns[681] != NULL)
-        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[681])(dst, destMax, src, cnt, kind, stm);
+    else if (npu_pt_fns[698] != NULL)
+        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[698])(dst, destMax, src, cnt, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(681);
+        r = (rtError_t)npu_pt_fail(698);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 681);
+        npu_tr *t = npu_tr_start(&c, 698);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -21455,7 +21987,7 @@ static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const v
     (void)kind;
     (void)stm;
     (void)memcpyConfig;
-    return (rtError_t)npu_unsupported(npu_self(), 682);
+    return (rtError_t)npu_unsupported(npu_self(), 699);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
@@ -21464,12 +21996,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
-    else if (npu_pt_fns[682] != NULL)
-        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[682])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    else if (npu_pt_fns[699] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[699])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
     else
-        r = (rtError_t)npu_pt_fail(682);
+        r = (rtError_t)npu_pt_fail(699);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 682);
+        npu_tr *t = npu_tr_start(&c, 699);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -21497,7 +22029,7 @@ static inline rtError_t emu_rtMemcpy2d(void* dst, uint64_t dstPitch, const void*
     (void)width;
     (void)height;
     (void)kind;
-    return (rtError_t)npu_unsupported(npu_self(), 683);
+    return (rtError_t)npu_unsupported(npu_self(), 700);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
@@ -21506,12 +22038,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const vo
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
-    else if (npu_pt_fns[683] != NULL)
-        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[683])(dst, dstPitch, src, srcPitch, width, height, kind);
+    else if (npu_pt_fns[700] != NULL)
+        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[700])(dst, dstPitch, src, srcPitch, width, height, kind);
     else
-        r = (rtError_t)npu_pt_fail(683);
+        r = (rtError_t)npu_pt_fail(700);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 683);
+        npu_tr *t = npu_tr_start(&c, 700);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstPitch", dstPitch);
         NPU_TR_ARG(t, "src", src);
@@ -21540,7 +22072,7 @@ static inline rtError_t emu_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const 
     (void)height;
     (void)kind;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 684);
+    return (rtError_t)npu_unsupported(npu_self(), 701);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
@@ -21549,12 +22081,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
-    else if (npu_pt_fns[684] != NULL)
-        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[684])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    else if (npu_pt_fns[701] != NULL)
+        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[701])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(684);
+        r = (rtError_t)npu_pt_fail(701);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 684);
+        npu_tr *t = npu_tr_start(&c, 701);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstPitch", dstPitch);
         NPU_TR_ARG(t, "src", src);
@@ -21585,12 +22117,12 @@ static NPU_HOOK rtError_t hook_rtMemset(void* devPtr, uint64_t destMax, uint32_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemset(devPtr, destMax, val, cnt);
-    else if (npu_pt_fns[685] != NULL)
-        r = ((__typeof__(&rtMemset))npu_pt_fns[685])(devPtr, destMax, val, cnt);
+    else if (npu_pt_fns[702] != NULL)
+        r = ((__typeof__(&rtMemset))npu_pt_fns[702])(devPtr, destMax, val, cnt);
     else
-        r = (rtError_t)npu_pt_fail(685);
+        r = (rtError_t)npu_pt_fail(702);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 685);
+        npu_tr *t = npu_tr_start(&c, 702);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "val", val);
@@ -21617,12 +22149,12 @@ static NPU_HOOK rtError_t hook_rtMemsetAsync(void* ptr, uint64_t destMax, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetAsync(ptr, destMax, val, cnt, stm);
-    else if (npu_pt_fns[686] != NULL)
-        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[686])(ptr, destMax, val, cnt, stm);
+    else if (npu_pt_fns[703] != NULL)
+        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[703])(ptr, destMax, val, cnt, stm);
     else
-        r = (rtError_t)npu_pt_fail(686);
+        r = (rtError_t)npu_pt_fail(703);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 686);
+        npu_tr *t = npu_tr_start(&c, 703);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "val", val);
@@ -21650,12 +22182,12 @@ static NPU_HOOK rtError_t hook_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
-    else if (npu_pt_fns[687] != NULL)
-        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[687])(memInfoType, freeSize, totalSize);
+    else if (npu_pt_fns[704] != NULL)
+        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[704])(memInfoType, freeSize, totalSize);
     else
-        r = (rtError_t)npu_pt_fail(687);
+        r = (rtError_t)npu_pt_fail(704);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 687);
+        npu_tr *t = npu_tr_start(&c, 704);
         NPU_TR_ARG(t, "memInfoType", memInfoType);
         NPU_TR_ARG(t, "freeSize", freeSize);
         NPU_TR_ARG(t, "totalSize", totalSize);
@@ -21675,7 +22207,7 @@ static inline rtError_t emu_rtMemPrefetchToDevice(void* devPtr, uint64_t len, in
     (void)devPtr;
     (void)len;
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 688);
+    return (rtError_t)npu_unsupported(npu_self(), 705);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
@@ -21684,12 +22216,12 @@ static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPrefetchToDevice(devPtr, len, devId);
-    else if (npu_pt_fns[688] != NULL)
-        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[688])(devPtr, len, devId);
+    else if (npu_pt_fns[705] != NULL)
+        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[705])(devPtr, len, devId);
     else
-        r = (rtError_t)npu_pt_fail(688);
+        r = (rtError_t)npu_pt_fail(705);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 688);
+        npu_tr *t = npu_tr_start(&c, 705);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_ARG(t, "devId", devId);
@@ -21709,7 +22241,7 @@ static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, 
     (void)name;
     (void)type;
     (void)attr;
-    return (rtError_t)npu_unsupported(npu_self(), 689);
+    return (rtError_t)npu_unsupported(npu_self(), 706);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
@@ -21718,12 +22250,12 @@ static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t typ
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcSetMemoryAttr(name, type, attr);
-    else if (npu_pt_fns[689] != NULL)
-        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[689])(name, type, attr);
+    else if (npu_pt_fns[706] != NULL)
+        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[706])(name, type, attr);
     else
-        r = (rtError_t)npu_pt_fail(689);
+        r = (rtError_t)npu_pt_fail(706);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 689);
+        npu_tr *t = npu_tr_start(&c, 706);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "attr", attr);
@@ -21745,7 +22277,7 @@ static inline rtError_t emu_rtReserveMemAddress(void** devPtr, size_t size, size
     (void)alignment;
     (void)devAddr;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 690);
+    return (rtError_t)npu_unsupported(npu_self(), 707);
 }
 
 static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
@@ -21754,12 +22286,12 @@ static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
-    else if (npu_pt_fns[690] != NULL)
-        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[690])(devPtr, size, alignment, devAddr, flags);
+    else if (npu_pt_fns[707] != NULL)
+        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[707])(devPtr, size, alignment, devAddr, flags);
     else
-        r = (rtError_t)npu_pt_fail(690);
+        r = (rtError_t)npu_pt_fail(707);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 690);
+        npu_tr *t = npu_tr_start(&c, 707);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "alignment", alignment);
@@ -21779,7 +22311,7 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
 
 static inline rtError_t emu_rtReleaseMemAddress(void* devPtr) {
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 691);
+    return (rtError_t)npu_unsupported(npu_self(), 708);
 }
 
 static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
@@ -21788,12 +22320,12 @@ static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtReleaseMemAddress(devPtr);
-    else if (npu_pt_fns[691] != NULL)
-        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[691])(devPtr);
+    else if (npu_pt_fns[708] != NULL)
+        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[708])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(691);
+        r = (rtError_t)npu_pt_fail(708);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 691);
+        npu_tr *t = npu_tr_start(&c, 708);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21817,12 +22349,12 @@ static NPU_HOOK rtError_t hook_rtFreePhysical(rtDrvMemHandle handle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreePhysical(handle);
-    else if (npu_pt_fns[692] != NULL)
-        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[692])(handle);
+    else if (npu_pt_fns[709] != NULL)
+        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[709])(handle);
     else
-        r = (rtError_t)npu_pt_fail(692);
+        r = (rtError_t)npu_pt_fail(709);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 692);
+        npu_tr *t = npu_tr_start(&c, 709);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21842,7 +22374,7 @@ static inline rtError_t emu_rtMapMem(void* devPtr, size_t size, size_t offset, r
     (void)offset;
     (void)handle;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 693);
+    return (rtError_t)npu_unsupported(npu_self(), 710);
 }
 
 static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
@@ -21851,12 +22383,12 @@ static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMapMem(devPtr, size, offset, handle, flags);
-    else if (npu_pt_fns[693] != NULL)
-        r = ((__typeof__(&rtMapMem))npu_pt_fns[693])(devPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[710] != NULL)
+        r = ((__typeof__(&rtMapMem))npu_pt_fns[710])(devPtr, size, offset, handle, flags);
     else
-        r = (rtError_t)npu_pt_fail(693);
+        r = (rtError_t)npu_pt_fail(710);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 693);
+        npu_tr *t = npu_tr_start(&c, 710);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -21876,7 +22408,7 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
 
 static inline rtError_t emu_rtUnmapMem(void* devPtr) {
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 694);
+    return (rtError_t)npu_unsupported(npu_self(), 711);
 }
 
 static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
@@ -21885,12 +22417,12 @@ static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnmapMem(devPtr);
-    else if (npu_pt_fns[694] != NULL)
-        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[694])(devPtr);
+    else if (npu_pt_fns[711] != NULL)
+        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[711])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(694);
+        r = (rtError_t)npu_pt_fail(711);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 694);
+        npu_tr *t = npu_tr_start(&c, 711);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21909,7 +22441,7 @@ static inline rtError_t emu_rtMemSetAccess(void* virPtr, size_t size, rtMemAcces
     (void)size;
     (void)desc;
     (void)count;
-    return (rtError_t)npu_unsupported(npu_self(), 695);
+    return (rtError_t)npu_unsupported(npu_self(), 712);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
@@ -21918,12 +22450,12 @@ static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAc
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetAccess(virPtr, size, desc, count);
-    else if (npu_pt_fns[695] != NULL)
-        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[695])(virPtr, size, desc, count);
+    else if (npu_pt_fns[712] != NULL)
+        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[712])(virPtr, size, desc, count);
     else
-        r = (rtError_t)npu_pt_fail(695);
+        r = (rtError_t)npu_pt_fail(712);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 695);
+        npu_tr *t = npu_tr_start(&c, 712);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "desc", desc);
@@ -21944,7 +22476,7 @@ static inline rtError_t emu_rtMemGetAccess(void* virPtr, rtMemLocation* location
     (void)virPtr;
     (void)location;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 696);
+    return (rtError_t)npu_unsupported(npu_self(), 713);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
@@ -21953,12 +22485,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* locat
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAccess(virPtr, location, flags);
-    else if (npu_pt_fns[696] != NULL)
-        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[696])(virPtr, location, flags);
+    else if (npu_pt_fns[713] != NULL)
+        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[713])(virPtr, location, flags);
     else
-        r = (rtError_t)npu_pt_fail(696);
+        r = (rtError_t)npu_pt_fail(713);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 696);
+        npu_tr *t = npu_tr_start(&c, 713);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "location", location);
         NPU_TR_ARG(t, "flags", flags);
@@ -21979,7 +22511,7 @@ static inline rtError_t emu_rtMemExportToShareableHandleV2(rtDrvMemHandle handle
     (void)handleType;
     (void)flags;
     (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 697);
+    return (rtError_t)npu_unsupported(npu_self(), 714);
 }
 
 static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
@@ -21988,12 +22520,12 @@ static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle han
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
-    else if (npu_pt_fns[697] != NULL)
-        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[697])(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[714] != NULL)
+        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[714])(handle, handleType, flags, shareableHandle);
     else
-        r = (rtError_t)npu_pt_fail(697);
+        r = (rtError_t)npu_pt_fail(714);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 697);
+        npu_tr *t = npu_tr_start(&c, 714);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -22014,7 +22546,7 @@ static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHan
     (void)shareableHandle;
     (void)devId;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 698);
+    return (rtError_t)npu_unsupported(npu_self(), 715);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
@@ -22023,12 +22555,12 @@ static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareable
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
-    else if (npu_pt_fns[698] != NULL)
-        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[698])(shareableHandle, devId, handle);
+    else if (npu_pt_fns[715] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[715])(shareableHandle, devId, handle);
     else
-        r = (rtError_t)npu_pt_fail(698);
+        r = (rtError_t)npu_pt_fail(715);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 698);
+        npu_tr *t = npu_tr_start(&c, 715);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "handle", handle);
@@ -22050,7 +22582,7 @@ static inline rtError_t emu_rtMemImportFromShareableHandleV2(const void* shareab
     (void)flags;
     (void)devId;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 699);
+    return (rtError_t)npu_unsupported(npu_self(), 716);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
@@ -22059,12 +22591,12 @@ static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shar
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
-    else if (npu_pt_fns[699] != NULL)
-        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[699])(shareableHandle, handleType, flags, devId, handle);
+    else if (npu_pt_fns[716] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[716])(shareableHandle, handleType, flags, devId, handle);
     else
-        r = (rtError_t)npu_pt_fail(699);
+        r = (rtError_t)npu_pt_fail(716);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 699);
+        npu_tr *t = npu_tr_start(&c, 716);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -22086,7 +22618,7 @@ static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandl
     (void)shareableHandle;
     (void)pid;
     (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 700);
+    return (rtError_t)npu_unsupported(npu_self(), 717);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
@@ -22095,12 +22627,12 @@ static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
-    else if (npu_pt_fns[700] != NULL)
-        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[700])(shareableHandle, pid, pidNum);
+    else if (npu_pt_fns[717] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[717])(shareableHandle, pid, pidNum);
     else
-        r = (rtError_t)npu_pt_fail(700);
+        r = (rtError_t)npu_pt_fail(717);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 700);
+        npu_tr *t = npu_tr_start(&c, 717);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "pidNum", pidNum);
@@ -22121,7 +22653,7 @@ static inline rtError_t emu_rtMemSetPidToShareableHandleV2(const void* shareable
     (void)handleType;
     (void)pid;
     (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 701);
+    return (rtError_t)npu_unsupported(npu_self(), 718);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
@@ -22130,12 +22662,12 @@ static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* sharea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
-    else if (npu_pt_fns[701] != NULL)
-        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[701])(shareableHandle, handleType, pid, pidNum);
+    else if (npu_pt_fns[718] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[718])(shareableHandle, handleType, pid, pidNum);
     else
-        r = (rtError_t)npu_pt_fail(701);
+        r = (rtError_t)npu_pt_fail(718);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 701);
+        npu_tr *t = npu_tr_start(&c, 718);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "handleType", handleType);
         npu_tr_ptr(t, "pid", pid);
@@ -22156,7 +22688,7 @@ static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, 
     (void)prop;
     (void)option;
     (void)granularity;
-    return (rtError_t)npu_unsupported(npu_self(), 702);
+    return (rtError_t)npu_unsupported(npu_self(), 719);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
@@ -22165,12 +22697,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* pro
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAllocationGranularity(prop, option, granularity);
-    else if (npu_pt_fns[702] != NULL)
-        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[702])(prop, option, granularity);
+    else if (npu_pt_fns[719] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[719])(prop, option, granularity);
     else
-        r = (rtError_t)npu_pt_fail(702);
+        r = (rtError_t)npu_pt_fail(719);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 702);
+        npu_tr *t = npu_tr_start(&c, 719);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_ARG(t, "option", option);
         NPU_TR_ARG(t, "granularity", granularity);
@@ -22195,7 +22727,7 @@ static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* siz
     (void)attrsIdxs;
     (void)numAttrs;
     (void)failIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 703);
+    return (rtError_t)npu_unsupported(npu_self(), 720);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
@@ -22204,12 +22736,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
-    else if (npu_pt_fns[703] != NULL)
-        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[703])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    else if (npu_pt_fns[720] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[720])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
     else
-        r = (rtError_t)npu_pt_fail(703);
+        r = (rtError_t)npu_pt_fail(720);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 703);
+        npu_tr *t = npu_tr_start(&c, 720);
         NPU_TR_ARG(t, "dsts", dsts);
         NPU_TR_ARG(t, "srcs", srcs);
         NPU_TR_ARG(t, "sizes", sizes);
@@ -22241,7 +22773,7 @@ static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, v
     (void)numAttrs;
     (void)failIdx;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 704);
+    return (rtError_t)npu_unsupported(npu_self(), 721);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
@@ -22250,12 +22782,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
-    else if (npu_pt_fns[704] != NULL)
-        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[704])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    else if (npu_pt_fns[721] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[721])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
     else
-        r = (rtError_t)npu_pt_fail(704);
+        r = (rtError_t)npu_pt_fail(721);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 704);
+        npu_tr *t = npu_tr_start(&c, 721);
         NPU_TR_ARG(t, "dsts", dsts);
         NPU_TR_ARG(t, "destMaxs", destMaxs);
         NPU_TR_ARG(t, "srcs", srcs);
@@ -22283,7 +22815,7 @@ static inline rtError_t emu_rtsValueWrite(const void* const devAddr, const uint6
     (void)value;
     (void)flag;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 705);
+    return (rtError_t)npu_unsupported(npu_self(), 722);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -22292,12 +22824,12 @@ static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsValueWrite(devAddr, value, flag, stm);
-    else if (npu_pt_fns[705] != NULL)
-        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[705])(devAddr, value, flag, stm);
+    else if (npu_pt_fns[722] != NULL)
+        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[722])(devAddr, value, flag, stm);
     else
-        r = (rtError_t)npu_pt_fail(705);
+        r = (rtError_t)npu_pt_fail(722);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 705);
+        npu_tr *t = npu_tr_start(&c, 722);
         NPU_TR_ARG(t, "devAddr", devAddr);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_ARG(t, "flag", flag);
@@ -22319,7 +22851,7 @@ static inline rtError_t emu_rtsValueWait(const void* const devAddr, const uint64
     (void)value;
     (void)flag;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 706);
+    return (rtError_t)npu_unsupported(npu_self(), 723);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -22328,12 +22860,12 @@ static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsValueWait(devAddr, value, flag, stm);
-    else if (npu_pt_fns[706] != NULL)
-        r = ((__typeof__(&rtsValueWait))npu_pt_fns[706])(devAddr, value, flag, stm);
+    else if (npu_pt_fns[723] != NULL)
+        r = ((__typeof__(&rtsValueWait))npu_pt_fns[723])(devAddr, value, flag, stm);
     else
-        r = (rtError_t)npu_pt_fail(706);
+        r = (rtError_t)npu_pt_fail(723);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 706);
+        npu_tr *t = npu_tr_start(&c, 723);
         NPU_TR_ARG(t, "devAddr", devAddr);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_ARG(t, "flag", flag);
@@ -22353,7 +22885,7 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
 static inline rtError_t emu_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
     (void)virPtr;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 707);
+    return (rtError_t)npu_unsupported(npu_self(), 724);
 }
 
 static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
@@ -22362,12 +22894,12 @@ static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemRetainAllocationHandle(virPtr, handle);
-    else if (npu_pt_fns[707] != NULL)
-        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[707])(virPtr, handle);
+    else if (npu_pt_fns[724] != NULL)
+        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[724])(virPtr, handle);
     else
-        r = (rtError_t)npu_pt_fail(707);
+        r = (rtError_t)npu_pt_fail(724);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 707);
+        npu_tr *t = npu_tr_start(&c, 724);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -22385,7 +22917,7 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
     (void)handle;
     (void)prop;
-    return (rtError_t)npu_unsupported(npu_self(), 708);
+    return (rtError_t)npu_unsupported(npu_self(), 725);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
@@ -22394,12 +22926,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAllocationPropertiesFromHandle(handle, prop);
-    else if (npu_pt_fns[708] != NULL)
-        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[708])(handle, prop);
+    else if (npu_pt_fns[725] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[725])(handle, prop);
     else
-        r = (rtError_t)npu_pt_fail(708);
+        r = (rtError_t)npu_pt_fail(725);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 708);
+        npu_tr *t = npu_tr_start(&c, 725);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_RET(t, r);
@@ -22416,7 +22948,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
 
 static inline rtError_t emu_rtModelDestroy(rtModel_t mdl) {
     (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 709);
+    return (rtError_t)npu_unsupported(npu_self(), 726);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
@@ -22425,12 +22957,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroy(mdl);
-    else if (npu_pt_fns[709] != NULL)
-        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[709])(mdl);
+    else if (npu_pt_fns[726] != NULL)
+        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[726])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(709);
+        r = (rtError_t)npu_pt_fail(726);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 709);
+        npu_tr *t = npu_tr_start(&c, 726);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22454,12 +22986,12 @@ static NPU_HOOK rtError_t hook_rtModelExecute(rtModel_t mdl, rtStream_t stm, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelExecute(mdl, stm, flag);
-    else if (npu_pt_fns[710] != NULL)
-        r = ((__typeof__(&rtModelExecute))npu_pt_fns[710])(mdl, stm, flag);
+    else if (npu_pt_fns[727] != NULL)
+        r = ((__typeof__(&rtModelExecute))npu_pt_fns[727])(mdl, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(710);
+        r = (rtError_t)npu_pt_fail(727);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 710);
+        npu_tr *t = npu_tr_start(&c, 727);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -22477,7 +23009,7 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
 
 static inline rtError_t emu_rtModelDebugDotPrint(rtModel_t mdl) {
     (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 711);
+    return (rtError_t)npu_unsupported(npu_self(), 728);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
@@ -22486,12 +23018,12 @@ static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDebugDotPrint(mdl);
-    else if (npu_pt_fns[711] != NULL)
-        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[711])(mdl);
+    else if (npu_pt_fns[728] != NULL)
+        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[728])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(711);
+        r = (rtError_t)npu_pt_fail(728);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 711);
+        npu_tr *t = npu_tr_start(&c, 728);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22509,7 +23041,7 @@ static inline rtError_t emu_rtModelDebugJsonPrint(rtModel_t mdl, const char* pat
     (void)mdl;
     (void)path;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 712);
+    return (rtError_t)npu_unsupported(npu_self(), 729);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
@@ -22518,12 +23050,12 @@ static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDebugJsonPrint(mdl, path, flags);
-    else if (npu_pt_fns[712] != NULL)
-        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[712])(mdl, path, flags);
+    else if (npu_pt_fns[729] != NULL)
+        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[729])(mdl, path, flags);
     else
-        r = (rtError_t)npu_pt_fail(712);
+        r = (rtError_t)npu_pt_fail(729);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 712);
+        npu_tr *t = npu_tr_start(&c, 729);
         NPU_TR_ARG(t, "mdl", mdl);
         npu_tr_str(t, "path", path);
         NPU_TR_ARG(t, "flags", flags);
@@ -22544,7 +23076,7 @@ static inline rtError_t emu_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpC
     (void)srcLen;
     (void)cmoType;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 713);
+    return (rtError_t)npu_unsupported(npu_self(), 730);
 }
 
 static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
@@ -22553,12 +23085,12 @@ static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmo
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
-    else if (npu_pt_fns[713] != NULL)
-        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[713])(srcAddrPtr, srcLen, cmoType, stm);
+    else if (npu_pt_fns[730] != NULL)
+        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[730])(srcAddrPtr, srcLen, cmoType, stm);
     else
-        r = (rtError_t)npu_pt_fail(713);
+        r = (rtError_t)npu_pt_fail(730);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 713);
+        npu_tr *t = npu_tr_start(&c, 730);
         NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
         NPU_TR_ARG(t, "srcLen", srcLen);
         NPU_TR_ARG(t, "cmoType", cmoType);
@@ -22585,12 +23117,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainAppend(memBufChainHead, memBuf);
-    else if (npu_pt_fns[714] != NULL)
-        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[714])(memBufChainHead, memBuf);
+    else if (npu_pt_fns[731] != NULL)
+        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[731])(memBufChainHead, memBuf);
     else
-        r = (rtError_t)npu_pt_fail(714);
+        r = (rtError_t)npu_pt_fail(731);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 714);
+        npu_tr *t = npu_tr_start(&c, 731);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_RET(t, r);
@@ -22615,12 +23147,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainGetMbufNum(memBufChainHead, num);
-    else if (npu_pt_fns[715] != NULL)
-        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[715])(memBufChainHead, num);
+    else if (npu_pt_fns[732] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[732])(memBufChainHead, num);
     else
-        r = (rtError_t)npu_pt_fail(715);
+        r = (rtError_t)npu_pt_fail(732);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 715);
+        npu_tr *t = npu_tr_start(&c, 732);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_RET(t, r);
@@ -22645,12 +23177,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, u
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
-    else if (npu_pt_fns[716] != NULL)
-        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[716])(memBufChainHead, index, memBuf);
+    else if (npu_pt_fns[733] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[733])(memBufChainHead, index, memBuf);
     else
-        r = (rtError_t)npu_pt_fail(716);
+        r = (rtError_t)npu_pt_fail(733);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 716);
+        npu_tr *t = npu_tr_start(&c, 733);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "index", index);
         NPU_TR_ARG(t, "memBuf", memBuf);
@@ -22669,7 +23201,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
     (void)deviceId;
     (void)errorInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 717);
+    return (rtError_t)npu_unsupported(npu_self(), 734);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
@@ -22678,12 +23210,12 @@ static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetErrorVerbose(deviceId, errorInfo);
-    else if (npu_pt_fns[717] != NULL)
-        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[717])(deviceId, errorInfo);
+    else if (npu_pt_fns[734] != NULL)
+        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[734])(deviceId, errorInfo);
     else
-        r = (rtError_t)npu_pt_fail(717);
+        r = (rtError_t)npu_pt_fail(734);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 717);
+        npu_tr *t = npu_tr_start(&c, 734);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "errorInfo", errorInfo);
         NPU_TR_RET(t, r);
@@ -22701,7 +23233,7 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
     (void)deviceId;
     (void)errorInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 718);
+    return (rtError_t)npu_unsupported(npu_self(), 735);
 }
 
 static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
@@ -22710,12 +23242,12 @@ static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtE
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRepairError(deviceId, errorInfo);
-    else if (npu_pt_fns[718] != NULL)
-        r = ((__typeof__(&rtsRepairError))npu_pt_fns[718])(deviceId, errorInfo);
+    else if (npu_pt_fns[735] != NULL)
+        r = ((__typeof__(&rtsRepairError))npu_pt_fns[735])(deviceId, errorInfo);
     else
-        r = (rtError_t)npu_pt_fail(718);
+        r = (rtError_t)npu_pt_fail(735);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 718);
+        npu_tr *t = npu_tr_start(&c, 735);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "errorInfo", errorInfo);
         NPU_TR_RET(t, r);
@@ -22733,7 +23265,7 @@ NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* 
 static inline rtError_t emu_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
     (void)symbol;
     (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 719);
+    return (rtError_t)npu_unsupported(npu_self(), 736);
 }
 
 static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
@@ -22742,12 +23274,12 @@ static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtK
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtRegKernelLaunchFillFunc(symbol, callback);
-    else if (npu_pt_fns[719] != NULL)
-        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[719])(symbol, callback);
+    else if (npu_pt_fns[736] != NULL)
+        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[736])(symbol, callback);
     else
-        r = (rtError_t)npu_pt_fail(719);
+        r = (rtError_t)npu_pt_fail(736);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 719);
+        npu_tr *t = npu_tr_start(&c, 736);
         npu_tr_str(t, "symbol", symbol);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -22764,7 +23296,7 @@ NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunc
 
 static inline rtError_t emu_rtUnRegKernelLaunchFillFunc(const char* symbol) {
     (void)symbol;
-    return (rtError_t)npu_unsupported(npu_self(), 720);
+    return (rtError_t)npu_unsupported(npu_self(), 737);
 }
 
 static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
@@ -22773,12 +23305,12 @@ static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnRegKernelLaunchFillFunc(symbol);
-    else if (npu_pt_fns[720] != NULL)
-        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[720])(symbol);
+    else if (npu_pt_fns[737] != NULL)
+        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[737])(symbol);
     else
-        r = (rtError_t)npu_pt_fail(720);
+        r = (rtError_t)npu_pt_fail(737);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 720);
+        npu_tr *t = npu_tr_start(&c, 737);
         npu_tr_str(t, "symbol", symbol);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22797,7 +23329,7 @@ static inline rtError_t emu_rtsGetPairDevicesInfo(uint32_t devId, uint32_t other
     (void)otherDevId;
     (void)infoType;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 721);
+    return (rtError_t)npu_unsupported(npu_self(), 738);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
@@ -22806,12 +23338,12 @@ static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t ot
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
-    else if (npu_pt_fns[721] != NULL)
-        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[721])(devId, otherDevId, infoType, val);
+    else if (npu_pt_fns[738] != NULL)
+        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[738])(devId, otherDevId, infoType, val);
     else
-        r = (rtError_t)npu_pt_fail(721);
+        r = (rtError_t)npu_pt_fail(738);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 721);
+        npu_tr *t = npu_tr_start(&c, 738);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "otherDevId", otherDevId);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -22832,7 +23364,7 @@ static inline rtError_t emu_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, 
     (void)deviceId;
     (void)attr;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 722);
+    return (rtError_t)npu_unsupported(npu_self(), 739);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
@@ -22841,12 +23373,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr att
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetInfo(deviceId, attr, val);
-    else if (npu_pt_fns[722] != NULL)
-        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[722])(deviceId, attr, val);
+    else if (npu_pt_fns[739] != NULL)
+        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[739])(deviceId, attr, val);
     else
-        r = (rtError_t)npu_pt_fail(722);
+        r = (rtError_t)npu_pt_fail(739);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 722);
+        npu_tr *t = npu_tr_start(&c, 739);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "val", val);
@@ -22865,7 +23397,7 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
 static inline rtError_t emu_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
     (void)leastPriority;
     (void)greatestPriority;
-    return (rtError_t)npu_unsupported(npu_self(), 723);
+    return (rtError_t)npu_unsupported(npu_self(), 740);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -22874,12 +23406,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPri
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
-    else if (npu_pt_fns[723] != NULL)
-        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[723])(leastPriority, greatestPriority);
+    else if (npu_pt_fns[740] != NULL)
+        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[740])(leastPriority, greatestPriority);
     else
-        r = (rtError_t)npu_pt_fail(723);
+        r = (rtError_t)npu_pt_fail(740);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 723);
+        npu_tr *t = npu_tr_start(&c, 740);
         NPU_TR_ARG(t, "leastPriority", leastPriority);
         NPU_TR_ARG(t, "greatestPriority", greatestPriority);
         NPU_TR_RET(t, r);
@@ -22896,7 +23428,7 @@ NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int
 
 static inline rtError_t emu_rtsGetDevice(int32_t* devId) {
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 724);
+    return (rtError_t)npu_unsupported(npu_self(), 741);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
@@ -22905,12 +23437,12 @@ static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetDevice(devId);
-    else if (npu_pt_fns[724] != NULL)
-        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[724])(devId);
+    else if (npu_pt_fns[741] != NULL)
+        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[741])(devId);
     else
-        r = (rtError_t)npu_pt_fail(724);
+        r = (rtError_t)npu_pt_fail(741);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 724);
+        npu_tr *t = npu_tr_start(&c, 741);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22928,7 +23460,7 @@ static inline rtError_t emu_rtsSetDeviceResLimit(const int32_t devId, const rtDe
     (void)devId;
     (void)type;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 725);
+    return (rtError_t)npu_unsupported(npu_self(), 742);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
@@ -22937,12 +23469,12 @@ static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetDeviceResLimit(devId, type, value);
-    else if (npu_pt_fns[725] != NULL)
-        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[725])(devId, type, value);
+    else if (npu_pt_fns[742] != NULL)
+        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[742])(devId, type, value);
     else
-        r = (rtError_t)npu_pt_fail(725);
+        r = (rtError_t)npu_pt_fail(742);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 725);
+        npu_tr *t = npu_tr_start(&c, 742);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -22960,7 +23492,7 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
 
 static inline rtError_t emu_rtsResetDeviceResLimit(const int32_t devId) {
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 726);
+    return (rtError_t)npu_unsupported(npu_self(), 743);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
@@ -22969,12 +23501,12 @@ static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetDeviceResLimit(devId);
-    else if (npu_pt_fns[726] != NULL)
-        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[726])(devId);
+    else if (npu_pt_fns[743] != NULL)
+        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[743])(devId);
     else
-        r = (rtError_t)npu_pt_fail(726);
+        r = (rtError_t)npu_pt_fail(743);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 726);
+        npu_tr *t = npu_tr_start(&c, 743);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22992,7 +23524,7 @@ static inline rtError_t emu_rtsGetDeviceResLimit(const int32_t devId, const rtDe
     (void)devId;
     (void)type;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 727);
+    return (rtError_t)npu_unsupported(npu_self(), 744);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
@@ -23001,12 +23533,12 @@ static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetDeviceResLimit(devId, type, value);
-    else if (npu_pt_fns[727] != NULL)
-        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[727])(devId, type, value);
+    else if (npu_pt_fns[744] != NULL)
+        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[744])(devId, type, value);
     else
-        r = (rtError_t)npu_pt_fail(727);
+        r = (rtError_t)npu_pt_fail(744);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 727);
+        npu_tr *t = npu_tr_start(&c, 744);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -23025,7 +23557,7 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
 static inline rtError_t emu_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
     (void)phyDevId;
     (void)logicDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 728);
+    return (rtError_t)npu_unsupported(npu_self(), 745);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
@@ -23034,12 +23566,12 @@ static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int3
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
-    else if (npu_pt_fns[728] != NULL)
-        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[728])(phyDevId, logicDevId);
+    else if (npu_pt_fns[745] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[745])(phyDevId, logicDevId);
     else
-        r = (rtError_t)npu_pt_fail(728);
+        r = (rtError_t)npu_pt_fail(745);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 728);
+        npu_tr *t = npu_tr_start(&c, 745);
         NPU_TR_ARG(t, "phyDevId", phyDevId);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_RET(t, r);
@@ -23057,7 +23589,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
 static inline rtError_t emu_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
     (void)logicDevId;
     (void)phyDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 729);
+    return (rtError_t)npu_unsupported(npu_self(), 746);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
@@ -23066,12 +23598,12 @@ static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, in
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
-    else if (npu_pt_fns[729] != NULL)
-        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[729])(logicDevId, phyDevId);
+    else if (npu_pt_fns[746] != NULL)
+        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[746])(logicDevId, phyDevId);
     else
-        r = (rtError_t)npu_pt_fail(729);
+        r = (rtError_t)npu_pt_fail(746);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 729);
+        npu_tr *t = npu_tr_start(&c, 746);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_ARG(t, "phyDevId", phyDevId);
         NPU_TR_RET(t, r);
@@ -23089,7 +23621,7 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
 static inline rtError_t emu_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
     (void)userDevId;
     (void)logicDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 730);
+    return (rtError_t)npu_unsupported(npu_self(), 747);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
@@ -23098,12 +23630,12 @@ static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDev
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
-    else if (npu_pt_fns[730] != NULL)
-        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[730])(userDevId, logicDevId);
+    else if (npu_pt_fns[747] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[747])(userDevId, logicDevId);
     else
-        r = (rtError_t)npu_pt_fail(730);
+        r = (rtError_t)npu_pt_fail(747);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 730);
+        npu_tr *t = npu_tr_start(&c, 747);
         NPU_TR_ARG(t, "userDevId", userDevId);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_RET(t, r);
@@ -23121,7 +23653,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
 static inline rtError_t emu_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
     (void)logicDevId;
     (void)userDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 731);
+    return (rtError_t)npu_unsupported(npu_self(), 748);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
@@ -23130,12 +23662,12 @@ static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
-    else if (npu_pt_fns[731] != NULL)
-        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[731])(logicDevId, userDevId);
+    else if (npu_pt_fns[748] != NULL)
+        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[748])(logicDevId, userDevId);
     else
-        r = (rtError_t)npu_pt_fail(731);
+        r = (rtError_t)npu_pt_fail(748);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 731);
+        npu_tr *t = npu_tr_start(&c, 748);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_ARG(t, "userDevId", userDevId);
         NPU_TR_RET(t, r);
@@ -23154,7 +23686,7 @@ static inline rtError_t emu_rtsRegDeviceStateCallback(const char_t* regName, rts
     (void)regName;
     (void)callback;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 732);
+    return (rtError_t)npu_unsupported(npu_self(), 749);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
@@ -23163,12 +23695,12 @@ static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegDeviceStateCallback(regName, callback, args);
-    else if (npu_pt_fns[732] != NULL)
-        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[732])(regName, callback, args);
+    else if (npu_pt_fns[749] != NULL)
+        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[749])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(732);
+        r = (rtError_t)npu_pt_fail(749);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 732);
+        npu_tr *t = npu_tr_start(&c, 749);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -23188,7 +23720,7 @@ static inline rtError_t emu_rtsSetDeviceTaskAbortCallback(const char_t* regName,
     (void)regName;
     (void)callback;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 733);
+    return (rtError_t)npu_unsupported(npu_self(), 750);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
@@ -23197,12 +23729,12 @@ static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regNa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetDeviceTaskAbortCallback(regName, callback, args);
-    else if (npu_pt_fns[733] != NULL)
-        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[733])(regName, callback, args);
+    else if (npu_pt_fns[750] != NULL)
+        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[750])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(733);
+        r = (rtError_t)npu_pt_fail(750);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 733);
+        npu_tr *t = npu_tr_start(&c, 750);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -23220,7 +23752,7 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
 
 static inline rtError_t emu_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 734);
+    return (rtError_t)npu_unsupported(npu_self(), 751);
 }
 
 static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
@@ -23229,12 +23761,12 @@ static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCtxGetCurrentDefaultStream(stm);
-    else if (npu_pt_fns[734] != NULL)
-        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[734])(stm);
+    else if (npu_pt_fns[751] != NULL)
+        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[751])(stm);
     else
-        r = (rtError_t)npu_pt_fail(734);
+        r = (rtError_t)npu_pt_fail(751);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 734);
+        npu_tr *t = npu_tr_start(&c, 751);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23252,7 +23784,7 @@ static inline rtError_t emu_rtsGetPrimaryCtxState(const int32_t devId, uint32_t*
     (void)devId;
     (void)flags;
     (void)active;
-    return (rtError_t)npu_unsupported(npu_self(), 735);
+    return (rtError_t)npu_unsupported(npu_self(), 752);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
@@ -23261,12 +23793,12 @@ static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPrimaryCtxState(devId, flags, active);
-    else if (npu_pt_fns[735] != NULL)
-        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[735])(devId, flags, active);
+    else if (npu_pt_fns[752] != NULL)
+        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[752])(devId, flags, active);
     else
-        r = (rtError_t)npu_pt_fail(735);
+        r = (rtError_t)npu_pt_fail(752);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 735);
+        npu_tr *t = npu_tr_start(&c, 752);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "active", active);
@@ -23284,7 +23816,7 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
 
 static inline rtError_t emu_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     (void)overflowAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 736);
+    return (rtError_t)npu_unsupported(npu_self(), 753);
 }
 
 static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -23293,12 +23825,12 @@ static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCtxGetFloatOverflowAddr(overflowAddr);
-    else if (npu_pt_fns[736] != NULL)
-        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[736])(overflowAddr);
+    else if (npu_pt_fns[753] != NULL)
+        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[753])(overflowAddr);
     else
-        r = (rtError_t)npu_pt_fail(736);
+        r = (rtError_t)npu_pt_fail(753);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 736);
+        npu_tr *t = npu_tr_start(&c, 753);
         NPU_TR_ARG(t, "overflowAddr", overflowAddr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23315,7 +23847,7 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
 static inline rtError_t emu_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     (void)evt;
     (void)evtId;
-    return (rtError_t)npu_unsupported(npu_self(), 737);
+    return (rtError_t)npu_unsupported(npu_self(), 754);
 }
 
 static NPU_HOOK rtError_t hook_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
@@ -23324,12 +23856,12 @@ static NPU_HOOK rtError_t hook_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventGetId(evt, evtId);
-    else if (npu_pt_fns[737] != NULL)
-        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[737])(evt, evtId);
+    else if (npu_pt_fns[754] != NULL)
+        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[754])(evt, evtId);
     else
-        r = (rtError_t)npu_pt_fail(737);
+        r = (rtError_t)npu_pt_fail(754);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 737);
+        npu_tr *t = npu_tr_start(&c, 754);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "evtId", evtId);
         NPU_TR_RET(t, r);
@@ -23348,7 +23880,7 @@ static inline rtError_t emu_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint3
     (void)stream;
     (void)evt;
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 738);
+    return (rtError_t)npu_unsupported(npu_self(), 755);
 }
 
 static NPU_HOOK rtError_t hook_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
@@ -23357,12 +23889,12 @@ static NPU_HOOK rtError_t hook_rtsEventWait(rtStream_t stream, rtEvent_t evt, ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventWait(stream, evt, timeout);
-    else if (npu_pt_fns[738] != NULL)
-        r = ((__typeof__(&rtsEventWait))npu_pt_fns[738])(stream, evt, timeout);
+    else if (npu_pt_fns[755] != NULL)
+        r = ((__typeof__(&rtsEventWait))npu_pt_fns[755])(stream, evt, timeout);
     else
-        r = (rtError_t)npu_pt_fail(738);
+        r = (rtError_t)npu_pt_fail(755);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 738);
+        npu_tr *t = npu_tr_start(&c, 755);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -23380,7 +23912,7 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
 
 static inline rtError_t emu_rtsEventGetAvailNum(uint32_t* eventCount) {
     (void)eventCount;
-    return (rtError_t)npu_unsupported(npu_self(), 739);
+    return (rtError_t)npu_unsupported(npu_self(), 756);
 }
 
 static NPU_HOOK rtError_t hook_rtsEventGetAvailNum(uint32_t* eventCount) {
@@ -23389,12 +23921,12 @@ static NPU_HOOK rtError_t hook_rtsEventGetAvailNum(uint32_t* eventCount) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventGetAvailNum(eventCount);
-    else if (npu_pt_fns[739] != NULL)
-        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[739])(eventCount);
+    else if (npu_pt_fns[756] != NULL)
+        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[756])(eventCount);
     else
-        r = (rtError_t)npu_pt_fail(739);
+        r = (rtError_t)npu_pt_fail(756);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 739);
+        npu_tr *t = npu_tr_start(&c, 756);
         NPU_TR_ARG(t, "eventCount", eventCount);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23411,7 +23943,7 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
 static inline rtError_t emu_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
     (void)notify;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 740);
+    return (rtError_t)npu_unsupported(npu_self(), 757);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
@@ -23420,12 +23952,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyCreate(notify, flag);
-    else if (npu_pt_fns[740] != NULL)
-        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[740])(notify, flag);
+    else if (npu_pt_fns[757] != NULL)
+        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[757])(notify, flag);
     else
-        r = (rtError_t)npu_pt_fail(740);
+        r = (rtError_t)npu_pt_fail(757);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 740);
+        npu_tr *t = npu_tr_start(&c, 757);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -23442,7 +23974,7 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
 
 static inline rtError_t emu_rtsNotifyDestroy(rtNotify_t notify) {
     (void)notify;
-    return (rtError_t)npu_unsupported(npu_self(), 741);
+    return (rtError_t)npu_unsupported(npu_self(), 758);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyDestroy(rtNotify_t notify) {
@@ -23451,12 +23983,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyDestroy(rtNotify_t notify) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyDestroy(notify);
-    else if (npu_pt_fns[741] != NULL)
-        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[741])(notify);
+    else if (npu_pt_fns[758] != NULL)
+        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[758])(notify);
     else
-        r = (rtError_t)npu_pt_fail(741);
+        r = (rtError_t)npu_pt_fail(758);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 741);
+        npu_tr *t = npu_tr_start(&c, 758);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23473,7 +24005,7 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
 static inline rtError_t emu_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
     (void)notify;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 742);
+    return (rtError_t)npu_unsupported(npu_self(), 759);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
@@ -23482,12 +24014,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyRecord(notify, stm);
-    else if (npu_pt_fns[742] != NULL)
-        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[742])(notify, stm);
+    else if (npu_pt_fns[759] != NULL)
+        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[759])(notify, stm);
     else
-        r = (rtError_t)npu_pt_fail(742);
+        r = (rtError_t)npu_pt_fail(759);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 742);
+        npu_tr *t = npu_tr_start(&c, 759);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -23506,7 +24038,7 @@ static inline rtError_t emu_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t 
     (void)notify;
     (void)stm;
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 743);
+    return (rtError_t)npu_unsupported(npu_self(), 760);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
@@ -23515,12 +24047,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyWaitAndReset(notify, stm, timeout);
-    else if (npu_pt_fns[743] != NULL)
-        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[743])(notify, stm, timeout);
+    else if (npu_pt_fns[760] != NULL)
+        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[760])(notify, stm, timeout);
     else
-        r = (rtError_t)npu_pt_fail(743);
+        r = (rtError_t)npu_pt_fail(760);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 743);
+        npu_tr *t = npu_tr_start(&c, 760);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -23539,7 +24071,7 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
 static inline rtError_t emu_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
     (void)notify;
     (void)notifyId;
-    return (rtError_t)npu_unsupported(npu_self(), 744);
+    return (rtError_t)npu_unsupported(npu_self(), 761);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
@@ -23548,12 +24080,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyGetId(rtNotify_t notify, uint32_t* notif
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyGetId(notify, notifyId);
-    else if (npu_pt_fns[744] != NULL)
-        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[744])(notify, notifyId);
+    else if (npu_pt_fns[761] != NULL)
+        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[761])(notify, notifyId);
     else
-        r = (rtError_t)npu_pt_fail(744);
+        r = (rtError_t)npu_pt_fail(761);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 744);
+        npu_tr *t = npu_tr_start(&c, 761);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "notifyId", notifyId);
         NPU_TR_RET(t, r);
@@ -23571,7 +24103,7 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
 static inline rtError_t emu_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
     (void)notifies;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 745);
+    return (rtError_t)npu_unsupported(npu_self(), 762);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
@@ -23580,12 +24112,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyBatchReset(notifies, num);
-    else if (npu_pt_fns[745] != NULL)
-        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[745])(notifies, num);
+    else if (npu_pt_fns[762] != NULL)
+        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[762])(notifies, num);
     else
-        r = (rtError_t)npu_pt_fail(745);
+        r = (rtError_t)npu_pt_fail(762);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 745);
+        npu_tr *t = npu_tr_start(&c, 762);
         NPU_TR_ARG(t, "notifies", notifies);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_RET(t, r);
@@ -23605,7 +24137,7 @@ static inline rtError_t emu_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key
     (void)key;
     (void)len;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 746);
+    return (rtError_t)npu_unsupported(npu_self(), 763);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
@@ -23614,12 +24146,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyGetExportKey(rtNotify_t notify, char_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyGetExportKey(notify, key, len, flag);
-    else if (npu_pt_fns[746] != NULL)
-        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[746])(notify, key, len, flag);
+    else if (npu_pt_fns[763] != NULL)
+        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[763])(notify, key, len, flag);
     else
-        r = (rtError_t)npu_pt_fail(746);
+        r = (rtError_t)npu_pt_fail(763);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 746);
+        npu_tr *t = npu_tr_start(&c, 763);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "len", len);
@@ -23640,7 +24172,7 @@ static inline rtError_t emu_rtsNotifyImportByKey(rtNotify_t* notify, const char_
     (void)notify;
     (void)key;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 747);
+    return (rtError_t)npu_unsupported(npu_self(), 764);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
@@ -23649,12 +24181,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyImportByKey(rtNotify_t* notify, const ch
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyImportByKey(notify, key, flag);
-    else if (npu_pt_fns[747] != NULL)
-        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[747])(notify, key, flag);
+    else if (npu_pt_fns[764] != NULL)
+        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[764])(notify, key, flag);
     else
-        r = (rtError_t)npu_pt_fail(747);
+        r = (rtError_t)npu_pt_fail(764);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 747);
+        npu_tr *t = npu_tr_start(&c, 764);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "flag", flag);
@@ -23674,7 +24206,7 @@ static inline rtError_t emu_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid
     (void)notify;
     (void)pid;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 748);
+    return (rtError_t)npu_unsupported(npu_self(), 765);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
@@ -23683,12 +24215,12 @@ static NPU_HOOK rtError_t hook_rtsNotifySetImportPid(rtNotify_t notify, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifySetImportPid(notify, pid, num);
-    else if (npu_pt_fns[748] != NULL)
-        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[748])(notify, pid, num);
+    else if (npu_pt_fns[765] != NULL)
+        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[765])(notify, pid, num);
     else
-        r = (rtError_t)npu_pt_fail(748);
+        r = (rtError_t)npu_pt_fail(765);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 748);
+        npu_tr *t = npu_tr_start(&c, 765);
         NPU_TR_ARG(t, "notify", notify);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -23708,7 +24240,7 @@ static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, c
     (void)notify;
     (void)serverPids;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 749);
+    return (rtError_t)npu_unsupported(npu_self(), 766);
 }
 
 static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
@@ -23717,12 +24249,12 @@ static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtNotifySetImportPidInterServer(notify, serverPids, num);
-    else if (npu_pt_fns[749] != NULL)
-        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[749])(notify, serverPids, num);
+    else if (npu_pt_fns[766] != NULL)
+        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[766])(notify, serverPids, num);
     else
-        r = (rtError_t)npu_pt_fail(749);
+        r = (rtError_t)npu_pt_fail(766);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 749);
+        npu_tr *t = npu_tr_start(&c, 766);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "serverPids", serverPids);
         NPU_TR_ARG(t, "num", num);
@@ -23740,7 +24272,7 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
 
 static inline rtError_t emu_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
     (void)inCntNotify;
-    return (rtError_t)npu_unsupported(npu_self(), 750);
+    return (rtError_t)npu_unsupported(npu_self(), 767);
 }
 
 static NPU_HOOK rtError_t hook_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
@@ -23749,12 +24281,12 @@ static NPU_HOOK rtError_t hook_rtCntNotifyDestroy(rtCntNotify_t const inCntNotif
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCntNotifyDestroy(inCntNotify);
-    else if (npu_pt_fns[750] != NULL)
-        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[750])(inCntNotify);
+    else if (npu_pt_fns[767] != NULL)
+        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[767])(inCntNotify);
     else
-        r = (rtError_t)npu_pt_fail(750);
+        r = (rtError_t)npu_pt_fail(767);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 750);
+        npu_tr *t = npu_tr_start(&c, 767);
         NPU_TR_ARG(t, "inCntNotify", inCntNotify);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23771,7 +24303,7 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
 static inline rtError_t emu_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
     (void)cntNotify;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 751);
+    return (rtError_t)npu_unsupported(npu_self(), 768);
 }
 
 static NPU_HOOK rtError_t hook_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
@@ -23780,12 +24312,12 @@ static NPU_HOOK rtError_t hook_rtCntNotifyCreateServer(rtCntNotify_t* const cntN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCntNotifyCreateServer(cntNotify, flags);
-    else if (npu_pt_fns[751] != NULL)
-        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[751])(cntNotify, flags);
+    else if (npu_pt_fns[768] != NULL)
+        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[768])(cntNotify, flags);
     else
-        r = (rtError_t)npu_pt_fail(751);
+        r = (rtError_t)npu_pt_fail(768);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 751);
+        npu_tr *t = npu_tr_start(&c, 768);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_RET(t, r);
@@ -23804,7 +24336,7 @@ static inline rtError_t emu_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream
     (void)cntNotify;
     (void)stm;
     (void)info;
-    return (rtError_t)npu_unsupported(npu_self(), 752);
+    return (rtError_t)npu_unsupported(npu_self(), 769);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
@@ -23813,12 +24345,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyRecord(cntNotify, stm, info);
-    else if (npu_pt_fns[752] != NULL)
-        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[752])(cntNotify, stm, info);
+    else if (npu_pt_fns[769] != NULL)
+        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[769])(cntNotify, stm, info);
     else
-        r = (rtError_t)npu_pt_fail(752);
+        r = (rtError_t)npu_pt_fail(769);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 752);
+        npu_tr *t = npu_tr_start(&c, 769);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "info", info);
@@ -23838,7 +24370,7 @@ static inline rtError_t emu_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify,
     (void)cntNotify;
     (void)stm;
     (void)info;
-    return (rtError_t)npu_unsupported(npu_self(), 753);
+    return (rtError_t)npu_unsupported(npu_self(), 770);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
@@ -23847,12 +24379,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNoti
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
-    else if (npu_pt_fns[753] != NULL)
-        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[753])(cntNotify, stm, info);
+    else if (npu_pt_fns[770] != NULL)
+        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[770])(cntNotify, stm, info);
     else
-        r = (rtError_t)npu_pt_fail(753);
+        r = (rtError_t)npu_pt_fail(770);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 753);
+        npu_tr *t = npu_tr_start(&c, 770);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "info", info);
@@ -23871,7 +24403,7 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
 static inline rtError_t emu_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
     (void)cntNotify;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 754);
+    return (rtError_t)npu_unsupported(npu_self(), 771);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
@@ -23880,12 +24412,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStre
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyReset(cntNotify, stm);
-    else if (npu_pt_fns[754] != NULL)
-        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[754])(cntNotify, stm);
+    else if (npu_pt_fns[771] != NULL)
+        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[771])(cntNotify, stm);
     else
-        r = (rtError_t)npu_pt_fail(754);
+        r = (rtError_t)npu_pt_fail(771);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 754);
+        npu_tr *t = npu_tr_start(&c, 771);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -23903,7 +24435,7 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
 static inline rtError_t emu_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
     (void)cntNotify;
     (void)notifyId;
-    return (rtError_t)npu_unsupported(npu_self(), 755);
+    return (rtError_t)npu_unsupported(npu_self(), 772);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
@@ -23912,12 +24444,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyGetId(cntNotify, notifyId);
-    else if (npu_pt_fns[755] != NULL)
-        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[755])(cntNotify, notifyId);
+    else if (npu_pt_fns[772] != NULL)
+        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[772])(cntNotify, notifyId);
     else
-        r = (rtError_t)npu_pt_fail(755);
+        r = (rtError_t)npu_pt_fail(772);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 755);
+        npu_tr *t = npu_tr_start(&c, 772);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "notifyId", notifyId);
         NPU_TR_RET(t, r);
@@ -23935,7 +24467,7 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
     (void)kind;
     (void)descSize;
-    return (rtError_t)npu_unsupported(npu_self(), 756);
+    return (rtError_t)npu_unsupported(npu_self(), 773);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
@@ -23944,12 +24476,12 @@ static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* d
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetMemcpyDescSize(kind, descSize);
-    else if (npu_pt_fns[756] != NULL)
-        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[756])(kind, descSize);
+    else if (npu_pt_fns[773] != NULL)
+        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[773])(kind, descSize);
     else
-        r = (rtError_t)npu_pt_fail(756);
+        r = (rtError_t)npu_pt_fail(773);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 756);
+        npu_tr *t = npu_tr_start(&c, 773);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "descSize", descSize);
         NPU_TR_RET(t, r);
@@ -23971,7 +24503,7 @@ static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind k
     (void)dstAddr;
     (void)count;
     (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 757);
+    return (rtError_t)npu_unsupported(npu_self(), 774);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
@@ -23980,12 +24512,12 @@ static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
-    else if (npu_pt_fns[757] != NULL)
-        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[757])(desc, kind, srcAddr, dstAddr, count, config);
+    else if (npu_pt_fns[774] != NULL)
+        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[774])(desc, kind, srcAddr, dstAddr, count, config);
     else
-        r = (rtError_t)npu_pt_fail(757);
+        r = (rtError_t)npu_pt_fail(774);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 757);
+        npu_tr *t = npu_tr_start(&c, 774);
         NPU_TR_ARG(t, "desc", desc);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "srcAddr", srcAddr);
@@ -24009,7 +24541,7 @@ static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpy
     (void)kind;
     (void)config;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 758);
+    return (rtError_t)npu_unsupported(npu_self(), 775);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
@@ -24018,12 +24550,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMem
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
-    else if (npu_pt_fns[758] != NULL)
-        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[758])(desc, kind, config, stream);
+    else if (npu_pt_fns[775] != NULL)
+        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[775])(desc, kind, config, stream);
     else
-        r = (rtError_t)npu_pt_fail(758);
+        r = (rtError_t)npu_pt_fail(775);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 758);
+        npu_tr *t = npu_tr_start(&c, 775);
         NPU_TR_ARG(t, "desc", desc);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "config", config);
@@ -24046,7 +24578,7 @@ static inline rtError_t emu_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcL
     (void)cmoType;
     (void)logicId;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 759);
+    return (rtError_t)npu_unsupported(npu_self(), 776);
 }
 
 static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
@@ -24055,12 +24587,12 @@ static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
-    else if (npu_pt_fns[759] != NULL)
-        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[759])(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    else if (npu_pt_fns[776] != NULL)
+        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[776])(srcAddrPtr, srcLen, cmoType, logicId, stm);
     else
-        r = (rtError_t)npu_pt_fail(759);
+        r = (rtError_t)npu_pt_fail(776);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 759);
+        npu_tr *t = npu_tr_start(&c, 776);
         NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
         NPU_TR_ARG(t, "srcLen", srcLen);
         NPU_TR_ARG(t, "cmoType", cmoType);
@@ -24084,7 +24616,7 @@ static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPoli
     (void)policy;
     (void)advise;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 760);
+    return (rtError_t)npu_unsupported(npu_self(), 777);
 }
 
 static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
@@ -24093,12 +24625,12 @@ static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocP
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMalloc(devPtr, size, policy, advise, cfg);
-    else if (npu_pt_fns[760] != NULL)
-        r = ((__typeof__(&rtsMalloc))npu_pt_fns[760])(devPtr, size, policy, advise, cfg);
+    else if (npu_pt_fns[777] != NULL)
+        r = ((__typeof__(&rtsMalloc))npu_pt_fns[777])(devPtr, size, policy, advise, cfg);
     else
-        r = (rtError_t)npu_pt_fail(760);
+        r = (rtError_t)npu_pt_fail(777);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 760);
+        npu_tr *t = npu_tr_start(&c, 777);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "policy", policy);
@@ -24121,7 +24653,7 @@ static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle,
     (void)handleType;
     (void)flags;
     (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 761);
+    return (rtError_t)npu_unsupported(npu_self(), 778);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -24130,12 +24662,12 @@ static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle hand
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
-    else if (npu_pt_fns[761] != NULL)
-        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[761])(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[778] != NULL)
+        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[778])(handle, handleType, flags, shareableHandle);
     else
-        r = (rtError_t)npu_pt_fail(761);
+        r = (rtError_t)npu_pt_fail(778);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 761);
+        npu_tr *t = npu_tr_start(&c, 778);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -24156,7 +24688,7 @@ static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const r
     (void)hostPtr;
     (void)size;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 762);
+    return (rtError_t)npu_unsupported(npu_self(), 779);
 }
 
 static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
@@ -24165,12 +24697,12 @@ static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMallocHost(hostPtr, size, cfg);
-    else if (npu_pt_fns[762] != NULL)
-        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[762])(hostPtr, size, cfg);
+    else if (npu_pt_fns[779] != NULL)
+        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[779])(hostPtr, size, cfg);
     else
-        r = (rtError_t)npu_pt_fail(762);
+        r = (rtError_t)npu_pt_fail(779);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 762);
+        npu_tr *t = npu_tr_start(&c, 779);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "cfg", cfg);
@@ -24189,7 +24721,7 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
     (void)ptr;
     (void)attributes;
-    return (rtError_t)npu_unsupported(npu_self(), 763);
+    return (rtError_t)npu_unsupported(npu_self(), 780);
 }
 
 static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
@@ -24198,12 +24730,12 @@ static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsPointerGetAttributes(ptr, attributes);
-    else if (npu_pt_fns[763] != NULL)
-        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[763])(ptr, attributes);
+    else if (npu_pt_fns[780] != NULL)
+        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[780])(ptr, attributes);
     else
-        r = (rtError_t)npu_pt_fail(763);
+        r = (rtError_t)npu_pt_fail(780);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 763);
+        npu_tr *t = npu_tr_start(&c, 780);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "attributes", attributes);
         NPU_TR_RET(t, r);
@@ -24223,7 +24755,7 @@ static inline rtError_t emu_rtsHostRegister(void* ptr, uint64_t size, rtHostRegi
     (void)size;
     (void)type;
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 764);
+    return (rtError_t)npu_unsupported(npu_self(), 781);
 }
 
 static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
@@ -24232,12 +24764,12 @@ static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostR
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsHostRegister(ptr, size, type, devPtr);
-    else if (npu_pt_fns[764] != NULL)
-        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[764])(ptr, size, type, devPtr);
+    else if (npu_pt_fns[781] != NULL)
+        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[781])(ptr, size, type, devPtr);
     else
-        r = (rtError_t)npu_pt_fail(764);
+        r = (rtError_t)npu_pt_fail(781);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 764);
+        npu_tr *t = npu_tr_start(&c, 781);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -24258,7 +24790,7 @@ static inline rtError_t emu_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t 
     (void)ptr;
     (void)size;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 765);
+    return (rtError_t)npu_unsupported(npu_self(), 782);
 }
 
 static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -24267,12 +24799,12 @@ static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostRegisterV2(ptr, size, flag);
-    else if (npu_pt_fns[765] != NULL)
-        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[765])(ptr, size, flag);
+    else if (npu_pt_fns[782] != NULL)
+        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[782])(ptr, size, flag);
     else
-        r = (rtError_t)npu_pt_fail(765);
+        r = (rtError_t)npu_pt_fail(782);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 765);
+        npu_tr *t = npu_tr_start(&c, 782);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -24290,7 +24822,7 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 
 static inline rtError_t emu_rtsHostUnregister(void* ptr) {
     (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 766);
+    return (rtError_t)npu_unsupported(npu_self(), 783);
 }
 
 static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
@@ -24299,12 +24831,12 @@ static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsHostUnregister(ptr);
-    else if (npu_pt_fns[766] != NULL)
-        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[766])(ptr);
+    else if (npu_pt_fns[783] != NULL)
+        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[783])(ptr);
     else
-        r = (rtError_t)npu_pt_fail(766);
+        r = (rtError_t)npu_pt_fail(783);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 766);
+        npu_tr *t = npu_tr_start(&c, 783);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24322,7 +24854,7 @@ static inline rtError_t emu_rtHostGetDevicePointer(void* pHost, void** pDevice, 
     (void)pHost;
     (void)pDevice;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 767);
+    return (rtError_t)npu_unsupported(npu_self(), 784);
 }
 
 static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -24331,12 +24863,12 @@ static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevic
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostGetDevicePointer(pHost, pDevice, flag);
-    else if (npu_pt_fns[767] != NULL)
-        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[767])(pHost, pDevice, flag);
+    else if (npu_pt_fns[784] != NULL)
+        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[784])(pHost, pDevice, flag);
     else
-        r = (rtError_t)npu_pt_fail(767);
+        r = (rtError_t)npu_pt_fail(784);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 767);
+        npu_tr *t = npu_tr_start(&c, 784);
         NPU_TR_ARG(t, "pHost", pHost);
         NPU_TR_ARG(t, "pDevice", pDevice);
         NPU_TR_ARG(t, "flag", flag);
@@ -24354,7 +24886,7 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 
 static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
     (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 768);
+    return (rtError_t)npu_unsupported(npu_self(), 785);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
@@ -24363,12 +24895,12 @@ static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetCmoDescSize(size);
-    else if (npu_pt_fns[768] != NULL)
-        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[768])(size);
+    else if (npu_pt_fns[785] != NULL)
+        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[785])(size);
     else
-        r = (rtError_t)npu_pt_fail(768);
+        r = (rtError_t)npu_pt_fail(785);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 768);
+        npu_tr *t = npu_tr_start(&c, 785);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24386,7 +24918,7 @@ static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, si
     (void)cmoDesc;
     (void)srcAddr;
     (void)srcLen;
-    return (rtError_t)npu_unsupported(npu_self(), 769);
+    return (rtError_t)npu_unsupported(npu_self(), 786);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
@@ -24395,12 +24927,12 @@ static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
-    else if (npu_pt_fns[769] != NULL)
-        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[769])(cmoDesc, srcAddr, srcLen);
+    else if (npu_pt_fns[786] != NULL)
+        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[786])(cmoDesc, srcAddr, srcLen);
     else
-        r = (rtError_t)npu_pt_fail(769);
+        r = (rtError_t)npu_pt_fail(786);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 769);
+        npu_tr *t = npu_tr_start(&c, 786);
         NPU_TR_ARG(t, "cmoDesc", cmoDesc);
         NPU_TR_ARG(t, "srcAddr", srcAddr);
         NPU_TR_ARG(t, "srcLen", srcLen);
@@ -24421,7 +24953,7 @@ static inline rtError_t emu_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t
     (void)stm;
     (void)cmoOpCode;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 770);
+    return (rtError_t)npu_unsupported(npu_self(), 787);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
@@ -24430,12 +24962,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStrea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
-    else if (npu_pt_fns[770] != NULL)
-        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[770])(cmoDesc, stm, cmoOpCode, reserve);
+    else if (npu_pt_fns[787] != NULL)
+        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[787])(cmoDesc, stm, cmoOpCode, reserve);
     else
-        r = (rtError_t)npu_pt_fail(770);
+        r = (rtError_t)npu_pt_fail(787);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 770);
+        npu_tr *t = npu_tr_start(&c, 787);
         NPU_TR_ARG(t, "cmoDesc", cmoDesc);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "cmoOpCode", cmoOpCode);
@@ -24456,7 +24988,7 @@ static inline rtError_t emu_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduc
     (void)reduceInfo;
     (void)stm;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 771);
+    return (rtError_t)npu_unsupported(npu_self(), 788);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
@@ -24465,12 +24997,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* re
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
-    else if (npu_pt_fns[771] != NULL)
-        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[771])(reduceInfo, stm, reserve);
+    else if (npu_pt_fns[788] != NULL)
+        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[788])(reduceInfo, stm, reserve);
     else
-        r = (rtError_t)npu_pt_fail(771);
+        r = (rtError_t)npu_pt_fail(788);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 771);
+        npu_tr *t = npu_tr_start(&c, 788);
         NPU_TR_ARG(t, "reduceInfo", reduceInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "reserve", reserve);
@@ -24496,12 +25028,12 @@ static NPU_HOOK rtError_t hook_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyId
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
-    else if (npu_pt_fns[772] != NULL)
-        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[772])(devIdDes, phyIdSrc, status);
+    else if (npu_pt_fns[789] != NULL)
+        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[789])(devIdDes, phyIdSrc, status);
     else
-        r = (rtError_t)npu_pt_fail(772);
+        r = (rtError_t)npu_pt_fail(789);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 772);
+        npu_tr *t = npu_tr_start(&c, 789);
         NPU_TR_ARG(t, "devIdDes", devIdDes);
         NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
         NPU_TR_ARG(t, "status", status);
@@ -24523,7 +25055,7 @@ static inline rtError_t emu_rtsIpcMemGetExportKey(const void* ptr, size_t size, 
     (void)key;
     (void)len;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 773);
+    return (rtError_t)npu_unsupported(npu_self(), 790);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
@@ -24532,12 +25064,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t siz
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
-    else if (npu_pt_fns[773] != NULL)
-        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[773])(ptr, size, key, len, flags);
+    else if (npu_pt_fns[790] != NULL)
+        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[790])(ptr, size, key, len, flags);
     else
-        r = (rtError_t)npu_pt_fail(773);
+        r = (rtError_t)npu_pt_fail(790);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 773);
+        npu_tr *t = npu_tr_start(&c, 790);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "key", key);
@@ -24557,7 +25089,7 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
 
 static inline rtError_t emu_rtsIpcMemClose(const char_t* key) {
     (void)key;
-    return (rtError_t)npu_unsupported(npu_self(), 774);
+    return (rtError_t)npu_unsupported(npu_self(), 791);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
@@ -24566,12 +25098,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemClose(key);
-    else if (npu_pt_fns[774] != NULL)
-        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[774])(key);
+    else if (npu_pt_fns[791] != NULL)
+        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[791])(key);
     else
-        r = (rtError_t)npu_pt_fail(774);
+        r = (rtError_t)npu_pt_fail(791);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 774);
+        npu_tr *t = npu_tr_start(&c, 791);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24589,7 +25121,7 @@ static inline rtError_t emu_rtsIpcMemImportByKey(void** ptr, const char_t* key, 
     (void)ptr;
     (void)key;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 775);
+    return (rtError_t)npu_unsupported(npu_self(), 792);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
@@ -24598,12 +25130,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* ke
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemImportByKey(ptr, key, flags);
-    else if (npu_pt_fns[775] != NULL)
-        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[775])(ptr, key, flags);
+    else if (npu_pt_fns[792] != NULL)
+        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[792])(ptr, key, flags);
     else
-        r = (rtError_t)npu_pt_fail(775);
+        r = (rtError_t)npu_pt_fail(792);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 775);
+        npu_tr *t = npu_tr_start(&c, 792);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "flags", flags);
@@ -24623,7 +25155,7 @@ static inline rtError_t emu_rtsIpcMemSetImportPid(const char_t* key, int32_t pid
     (void)key;
     (void)pid;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 776);
+    return (rtError_t)npu_unsupported(npu_self(), 793);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
@@ -24632,12 +25164,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemSetImportPid(key, pid, num);
-    else if (npu_pt_fns[776] != NULL)
-        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[776])(key, pid, num);
+    else if (npu_pt_fns[793] != NULL)
+        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[793])(key, pid, num);
     else
-        r = (rtError_t)npu_pt_fail(776);
+        r = (rtError_t)npu_pt_fail(793);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 776);
+        npu_tr *t = npu_tr_start(&c, 793);
         NPU_TR_ARG(t, "key", key);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -24659,7 +25191,7 @@ static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_
     (void)memType;
     (void)checkResult;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 777);
+    return (rtError_t)npu_unsupported(npu_self(), 794);
 }
 
 static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -24668,12 +25200,12 @@ static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
-    else if (npu_pt_fns[777] != NULL)
-        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[777])(addrs, size, memType, checkResult, reserve);
+    else if (npu_pt_fns[794] != NULL)
+        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[794])(addrs, size, memType, checkResult, reserve);
     else
-        r = (rtError_t)npu_pt_fail(777);
+        r = (rtError_t)npu_pt_fail(794);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 777);
+        npu_tr *t = npu_tr_start(&c, 794);
         NPU_TR_ARG(t, "addrs", addrs);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "memType", memType);
@@ -24700,7 +25232,7 @@ static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax,
     (void)srcDataOffset;
     (void)kind;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 778);
+    return (rtError_t)npu_unsupported(npu_self(), 795);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
@@ -24709,12 +25241,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstM
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
-    else if (npu_pt_fns[778] != NULL)
-        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[778])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    else if (npu_pt_fns[795] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[795])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(778);
+        r = (rtError_t)npu_pt_fail(795);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 778);
+        npu_tr *t = npu_tr_start(&c, 795);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstMax", dstMax);
         NPU_TR_ARG(t, "dstDataOffset", dstDataOffset);
@@ -24739,7 +25271,7 @@ static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const 
     (void)key;
     (void)serverPids;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 779);
+    return (rtError_t)npu_unsupported(npu_self(), 796);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
@@ -24748,12 +25280,12 @@ static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcMemImportPidInterServer(key, serverPids, num);
-    else if (npu_pt_fns[779] != NULL)
-        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[779])(key, serverPids, num);
+    else if (npu_pt_fns[796] != NULL)
+        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[796])(key, serverPids, num);
     else
-        r = (rtError_t)npu_pt_fail(779);
+        r = (rtError_t)npu_pt_fail(796);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 779);
+        npu_tr *t = npu_tr_start(&c, 796);
         npu_tr_str(t, "key", key);
         NPU_TR_ARG(t, "serverPids", serverPids);
         NPU_TR_ARG(t, "num", num);
@@ -24774,7 +25306,7 @@ static inline rtError_t emu_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_
     (void)memUsageInfo;
     (void)inputNum;
     (void)outputNum;
-    return (rtError_t)npu_unsupported(npu_self(), 780);
+    return (rtError_t)npu_unsupported(npu_self(), 797);
 }
 
 static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -24783,12 +25315,12 @@ static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageIn
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
-    else if (npu_pt_fns[780] != NULL)
-        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[780])(deviceId, memUsageInfo, inputNum, outputNum);
+    else if (npu_pt_fns[797] != NULL)
+        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[797])(deviceId, memUsageInfo, inputNum, outputNum);
     else
-        r = (rtError_t)npu_pt_fail(780);
+        r = (rtError_t)npu_pt_fail(797);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 780);
+        npu_tr *t = npu_tr_start(&c, 797);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "memUsageInfo", memUsageInfo);
         NPU_TR_ARG(t, "inputNum", inputNum);
@@ -24808,7 +25340,7 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
     (void)stream;
     (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 781);
+    return (rtError_t)npu_unsupported(npu_self(), 798);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
@@ -24817,12 +25349,12 @@ static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreat
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamCreate(stream, config);
-    else if (npu_pt_fns[781] != NULL)
-        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[781])(stream, config);
+    else if (npu_pt_fns[798] != NULL)
+        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[798])(stream, config);
     else
-        r = (rtError_t)npu_pt_fail(781);
+        r = (rtError_t)npu_pt_fail(798);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 781);
+        npu_tr *t = npu_tr_start(&c, 798);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_ARG(t, "config", config);
         NPU_TR_RET(t, r);
@@ -24841,7 +25373,7 @@ static inline rtError_t emu_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr s
     (void)stm;
     (void)stmAttrId;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 782);
+    return (rtError_t)npu_unsupported(npu_self(), 799);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -24850,12 +25382,12 @@ static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
-    else if (npu_pt_fns[782] != NULL)
-        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[782])(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[799] != NULL)
+        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[799])(stm, stmAttrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(782);
+        r = (rtError_t)npu_pt_fail(799);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 782);
+        npu_tr *t = npu_tr_start(&c, 799);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmAttrId", stmAttrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -24875,7 +25407,7 @@ static inline rtError_t emu_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr s
     (void)stm;
     (void)stmAttrId;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 783);
+    return (rtError_t)npu_unsupported(npu_self(), 800);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -24884,12 +25416,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
-    else if (npu_pt_fns[783] != NULL)
-        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[783])(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[800] != NULL)
+        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[800])(stm, stmAttrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(783);
+        r = (rtError_t)npu_pt_fail(800);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 783);
+        npu_tr *t = npu_tr_start(&c, 800);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmAttrId", stmAttrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -24907,7 +25439,7 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 
 static inline rtError_t emu_rtsStreamGetAvailableNum(uint32_t* streamCount) {
     (void)streamCount;
-    return (rtError_t)npu_unsupported(npu_self(), 784);
+    return (rtError_t)npu_unsupported(npu_self(), 801);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
@@ -24916,12 +25448,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetAvailableNum(streamCount);
-    else if (npu_pt_fns[784] != NULL)
-        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[784])(streamCount);
+    else if (npu_pt_fns[801] != NULL)
+        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[801])(streamCount);
     else
-        r = (rtError_t)npu_pt_fail(784);
+        r = (rtError_t)npu_pt_fail(801);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 784);
+        npu_tr *t = npu_tr_start(&c, 801);
         NPU_TR_ARG(t, "streamCount", streamCount);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24938,7 +25470,7 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
 static inline rtError_t emu_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
     (void)stm;
     (void)streamId;
-    return (rtError_t)npu_unsupported(npu_self(), 785);
+    return (rtError_t)npu_unsupported(npu_self(), 802);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
@@ -24947,12 +25479,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetId(stm, streamId);
-    else if (npu_pt_fns[785] != NULL)
-        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[785])(stm, streamId);
+    else if (npu_pt_fns[802] != NULL)
+        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[802])(stm, streamId);
     else
-        r = (rtError_t)npu_pt_fail(785);
+        r = (rtError_t)npu_pt_fail(802);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 785);
+        npu_tr *t = npu_tr_start(&c, 802);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "streamId", streamId);
         NPU_TR_RET(t, r);
@@ -24969,7 +25501,7 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
 
 static inline rtError_t emu_rtsStreamBeginTaskGrp(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 786);
+    return (rtError_t)npu_unsupported(npu_self(), 803);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
@@ -24978,12 +25510,12 @@ static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamBeginTaskGrp(stm);
-    else if (npu_pt_fns[786] != NULL)
-        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[786])(stm);
+    else if (npu_pt_fns[803] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[803])(stm);
     else
-        r = (rtError_t)npu_pt_fail(786);
+        r = (rtError_t)npu_pt_fail(803);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 786);
+        npu_tr *t = npu_tr_start(&c, 803);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25000,7 +25532,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
 static inline rtError_t emu_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
     (void)stm;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 787);
+    return (rtError_t)npu_unsupported(npu_self(), 804);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
@@ -25009,12 +25541,12 @@ static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamEndTaskGrp(stm, handle);
-    else if (npu_pt_fns[787] != NULL)
-        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[787])(stm, handle);
+    else if (npu_pt_fns[804] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[804])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(787);
+        r = (rtError_t)npu_pt_fail(804);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 787);
+        npu_tr *t = npu_tr_start(&c, 804);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -25032,7 +25564,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
 static inline rtError_t emu_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
     (void)stm;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 788);
+    return (rtError_t)npu_unsupported(npu_self(), 805);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
@@ -25041,12 +25573,12 @@ static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamBeginTaskUpdate(stm, handle);
-    else if (npu_pt_fns[788] != NULL)
-        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[788])(stm, handle);
+    else if (npu_pt_fns[805] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[805])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(788);
+        r = (rtError_t)npu_pt_fail(805);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 788);
+        npu_tr *t = npu_tr_start(&c, 805);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -25063,7 +25595,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
 
 static inline rtError_t emu_rtsStreamEndTaskUpdate(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 789);
+    return (rtError_t)npu_unsupported(npu_self(), 806);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
@@ -25072,12 +25604,12 @@ static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamEndTaskUpdate(stm);
-    else if (npu_pt_fns[789] != NULL)
-        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[789])(stm);
+    else if (npu_pt_fns[806] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[806])(stm);
     else
-        r = (rtError_t)npu_pt_fail(789);
+        r = (rtError_t)npu_pt_fail(806);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 789);
+        npu_tr *t = npu_tr_start(&c, 806);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25099,7 +25631,7 @@ static inline rtError_t emu_rtsSwitchStream(void* leftValue, rtCondition_t cond,
     (void)trueStream;
     (void)falseStream;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 790);
+    return (rtError_t)npu_unsupported(npu_self(), 807);
 }
 
 static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
@@ -25108,12 +25640,12 @@ static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
-    else if (npu_pt_fns[790] != NULL)
-        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[790])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    else if (npu_pt_fns[807] != NULL)
+        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[807])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
     else
-        r = (rtError_t)npu_pt_fail(790);
+        r = (rtError_t)npu_pt_fail(807);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 790);
+        npu_tr *t = npu_tr_start(&c, 807);
         NPU_TR_ARG(t, "leftValue", leftValue);
         NPU_TR_ARG(t, "cond", cond);
         NPU_TR_ARG(t, "rightValue", rightValue);
@@ -25136,7 +25668,7 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
 static inline rtError_t emu_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
     (void)activeStream;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 791);
+    return (rtError_t)npu_unsupported(npu_self(), 808);
 }
 
 static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
@@ -25145,12 +25677,12 @@ static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsActiveStream(activeStream, stream);
-    else if (npu_pt_fns[791] != NULL)
-        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[791])(activeStream, stream);
+    else if (npu_pt_fns[808] != NULL)
+        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[808])(activeStream, stream);
     else
-        r = (rtError_t)npu_pt_fail(791);
+        r = (rtError_t)npu_pt_fail(808);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 791);
+        npu_tr *t = npu_tr_start(&c, 808);
         NPU_TR_ARG(t, "activeStream", activeStream);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -25169,7 +25701,7 @@ static inline rtError_t emu_rtsSetStreamResLimit(rtStream_t stm, const rtDevResL
     (void)stm;
     (void)type;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 792);
+    return (rtError_t)npu_unsupported(npu_self(), 809);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
@@ -25178,12 +25710,12 @@ static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevR
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetStreamResLimit(stm, type, value);
-    else if (npu_pt_fns[792] != NULL)
-        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[792])(stm, type, value);
+    else if (npu_pt_fns[809] != NULL)
+        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[809])(stm, type, value);
     else
-        r = (rtError_t)npu_pt_fail(792);
+        r = (rtError_t)npu_pt_fail(809);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 792);
+        npu_tr *t = npu_tr_start(&c, 809);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -25201,7 +25733,7 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
 
 static inline rtError_t emu_rtsResetStreamResLimit(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 793);
+    return (rtError_t)npu_unsupported(npu_self(), 810);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
@@ -25210,12 +25742,12 @@ static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetStreamResLimit(stm);
-    else if (npu_pt_fns[793] != NULL)
-        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[793])(stm);
+    else if (npu_pt_fns[810] != NULL)
+        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[810])(stm);
     else
-        r = (rtError_t)npu_pt_fail(793);
+        r = (rtError_t)npu_pt_fail(810);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 793);
+        npu_tr *t = npu_tr_start(&c, 810);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25233,7 +25765,7 @@ static inline rtError_t emu_rtsGetStreamResLimit(const rtStream_t stm, const rtD
     (void)stm;
     (void)type;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 794);
+    return (rtError_t)npu_unsupported(npu_self(), 811);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
@@ -25242,12 +25774,12 @@ static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetStreamResLimit(stm, type, value);
-    else if (npu_pt_fns[794] != NULL)
-        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[794])(stm, type, value);
+    else if (npu_pt_fns[811] != NULL)
+        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[811])(stm, type, value);
     else
-        r = (rtError_t)npu_pt_fail(794);
+        r = (rtError_t)npu_pt_fail(811);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 794);
+        npu_tr *t = npu_tr_start(&c, 811);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -25265,7 +25797,7 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
 
 static inline rtError_t emu_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 795);
+    return (rtError_t)npu_unsupported(npu_self(), 812);
 }
 
 static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -25274,12 +25806,12 @@ static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsUseStreamResInCurrentThread(stm);
-    else if (npu_pt_fns[795] != NULL)
-        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[795])(stm);
+    else if (npu_pt_fns[812] != NULL)
+        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[812])(stm);
     else
-        r = (rtError_t)npu_pt_fail(795);
+        r = (rtError_t)npu_pt_fail(812);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 795);
+        npu_tr *t = npu_tr_start(&c, 812);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25295,7 +25827,7 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
 
 static inline rtError_t emu_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 796);
+    return (rtError_t)npu_unsupported(npu_self(), 813);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -25304,12 +25836,12 @@ static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotUseStreamResInCurrentThread(stm);
-    else if (npu_pt_fns[796] != NULL)
-        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[796])(stm);
+    else if (npu_pt_fns[813] != NULL)
+        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[813])(stm);
     else
-        r = (rtError_t)npu_pt_fail(796);
+        r = (rtError_t)npu_pt_fail(813);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 796);
+        npu_tr *t = npu_tr_start(&c, 813);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25326,7 +25858,7 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
 static inline rtError_t emu_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
     (void)type;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 797);
+    return (rtError_t)npu_unsupported(npu_self(), 814);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
@@ -25335,12 +25867,12 @@ static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetResInCurrentThread(type, value);
-    else if (npu_pt_fns[797] != NULL)
-        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[797])(type, value);
+    else if (npu_pt_fns[814] != NULL)
+        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[814])(type, value);
     else
-        r = (rtError_t)npu_pt_fail(797);
+        r = (rtError_t)npu_pt_fail(814);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 797);
+        npu_tr *t = npu_tr_start(&c, 814);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_RET(t, r);
@@ -25359,7 +25891,7 @@ static inline rtError_t emu_rtsRegStreamStateCallback(const char_t* regName, rts
     (void)regName;
     (void)callback;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 798);
+    return (rtError_t)npu_unsupported(npu_self(), 815);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
@@ -25368,12 +25900,12 @@ static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegStreamStateCallback(regName, callback, args);
-    else if (npu_pt_fns[798] != NULL)
-        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[798])(regName, callback, args);
+    else if (npu_pt_fns[815] != NULL)
+        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[815])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(798);
+        r = (rtError_t)npu_pt_fail(815);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 798);
+        npu_tr *t = npu_tr_start(&c, 815);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -25391,7 +25923,7 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
 
 static inline rtError_t emu_rtsStreamStop(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 799);
+    return (rtError_t)npu_unsupported(npu_self(), 816);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
@@ -25400,12 +25932,12 @@ static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamStop(stm);
-    else if (npu_pt_fns[799] != NULL)
-        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[799])(stm);
+    else if (npu_pt_fns[816] != NULL)
+        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[816])(stm);
     else
-        r = (rtError_t)npu_pt_fail(799);
+        r = (rtError_t)npu_pt_fail(816);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 799);
+        npu_tr *t = npu_tr_start(&c, 816);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25421,7 +25953,7 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
 
 static inline rtError_t emu_rtsPersistentTaskClean(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 800);
+    return (rtError_t)npu_unsupported(npu_self(), 817);
 }
 
 static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
@@ -25430,12 +25962,12 @@ static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsPersistentTaskClean(stm);
-    else if (npu_pt_fns[800] != NULL)
-        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[800])(stm);
+    else if (npu_pt_fns[817] != NULL)
+        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[817])(stm);
     else
-        r = (rtError_t)npu_pt_fail(800);
+        r = (rtError_t)npu_pt_fail(817);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 800);
+        npu_tr *t = npu_tr_start(&c, 817);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25453,7 +25985,7 @@ static inline rtError_t emu_rtsBinaryLoadFromFile(const char_t* const binPath, c
     (void)binPath;
     (void)optionalCfg;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 801);
+    return (rtError_t)npu_unsupported(npu_self(), 818);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -25462,12 +25994,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
-    else if (npu_pt_fns[801] != NULL)
-        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[801])(binPath, optionalCfg, handle);
+    else if (npu_pt_fns[818] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[818])(binPath, optionalCfg, handle);
     else
-        r = (rtError_t)npu_pt_fail(801);
+        r = (rtError_t)npu_pt_fail(818);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 801);
+        npu_tr *t = npu_tr_start(&c, 818);
         NPU_TR_ARG(t, "binPath", binPath);
         NPU_TR_ARG(t, "optionalCfg", optionalCfg);
         NPU_TR_ARG(t, "handle", handle);
@@ -25488,7 +26020,7 @@ static inline rtError_t emu_rtsBinaryLoadFromData(const void* const data, const 
     (void)length;
     (void)optionalCfg;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 802);
+    return (rtError_t)npu_unsupported(npu_self(), 819);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -25497,12 +26029,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
-    else if (npu_pt_fns[802] != NULL)
-        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[802])(data, length, optionalCfg, handle);
+    else if (npu_pt_fns[819] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[819])(data, length, optionalCfg, handle);
     else
-        r = (rtError_t)npu_pt_fail(802);
+        r = (rtError_t)npu_pt_fail(819);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 802);
+        npu_tr *t = npu_tr_start(&c, 819);
         NPU_TR_ARG(t, "data", data);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "optionalCfg", optionalCfg);
@@ -25523,7 +26055,7 @@ static inline rtError_t emu_rtsFuncGetByName(const rtBinHandle binHandle, const 
     (void)binHandle;
     (void)kernelName;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 803);
+    return (rtError_t)npu_unsupported(npu_self(), 820);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
@@ -25532,12 +26064,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetByName(binHandle, kernelName, funcHandle);
-    else if (npu_pt_fns[803] != NULL)
-        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[803])(binHandle, kernelName, funcHandle);
+    else if (npu_pt_fns[820] != NULL)
+        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[820])(binHandle, kernelName, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(803);
+        r = (rtError_t)npu_pt_fail(820);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 803);
+        npu_tr *t = npu_tr_start(&c, 820);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "kernelName", kernelName);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
@@ -25557,7 +26089,7 @@ static inline rtError_t emu_rtsFuncGetByEntry(const rtBinHandle binHandle, const
     (void)binHandle;
     (void)funcEntry;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 804);
+    return (rtError_t)npu_unsupported(npu_self(), 821);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
@@ -25566,12 +26098,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
-    else if (npu_pt_fns[804] != NULL)
-        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[804])(binHandle, funcEntry, funcHandle);
+    else if (npu_pt_fns[821] != NULL)
+        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[821])(binHandle, funcEntry, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(804);
+        r = (rtError_t)npu_pt_fail(821);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 804);
+        npu_tr *t = npu_tr_start(&c, 821);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "funcEntry", funcEntry);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
@@ -25591,7 +26123,7 @@ static inline rtError_t emu_rtsFuncGetAddr(const rtFuncHandle funcHandle, void**
     (void)funcHandle;
     (void)aicAddr;
     (void)aivAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 805);
+    return (rtError_t)npu_unsupported(npu_self(), 822);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -25600,12 +26132,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, voi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
-    else if (npu_pt_fns[805] != NULL)
-        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[805])(funcHandle, aicAddr, aivAddr);
+    else if (npu_pt_fns[822] != NULL)
+        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[822])(funcHandle, aicAddr, aivAddr);
     else
-        r = (rtError_t)npu_pt_fail(805);
+        r = (rtError_t)npu_pt_fail(822);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 805);
+        npu_tr *t = npu_tr_start(&c, 822);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "aicAddr", aicAddr);
         NPU_TR_ARG(t, "aivAddr", aivAddr);
@@ -25626,7 +26158,7 @@ static inline rtError_t emu_rtsRegisterCpuFunc(rtBinHandle binHandle, const char
     (void)funcName;
     (void)kernelName;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 806);
+    return (rtError_t)npu_unsupported(npu_self(), 823);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
@@ -25635,12 +26167,12 @@ static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
-    else if (npu_pt_fns[806] != NULL)
-        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[806])(binHandle, funcName, kernelName, funcHandle);
+    else if (npu_pt_fns[823] != NULL)
+        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[823])(binHandle, funcName, kernelName, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(806);
+        r = (rtError_t)npu_pt_fail(823);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 806);
+        npu_tr *t = npu_tr_start(&c, 823);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "funcName", funcName);
         NPU_TR_ARG(t, "kernelName", kernelName);
@@ -25666,7 +26198,7 @@ static inline rtError_t emu_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle,
     (void)argsSize;
     (void)placeHolderArray;
     (void)placeHolderNum;
-    return (rtError_t)npu_unsupported(npu_self(), 807);
+    return (rtError_t)npu_unsupported(npu_self(), 824);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -25675,12 +26207,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHand
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    else if (npu_pt_fns[807] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[807])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[824] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[824])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     else
-        r = (rtError_t)npu_pt_fail(807);
+        r = (rtError_t)npu_pt_fail(824);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 807);
+        npu_tr *t = npu_tr_start(&c, 824);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -25703,7 +26235,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32
 
 static inline rtError_t emu_rtsGetThreadLastTaskId(uint32_t* taskId) {
     (void)taskId;
-    return (rtError_t)npu_unsupported(npu_self(), 808);
+    return (rtError_t)npu_unsupported(npu_self(), 825);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
@@ -25712,12 +26244,12 @@ static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetThreadLastTaskId(taskId);
-    else if (npu_pt_fns[808] != NULL)
-        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[808])(taskId);
+    else if (npu_pt_fns[825] != NULL)
+        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[825])(taskId);
     else
-        r = (rtError_t)npu_pt_fail(808);
+        r = (rtError_t)npu_pt_fail(825);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 808);
+        npu_tr *t = npu_tr_start(&c, 825);
         NPU_TR_ARG(t, "taskId", taskId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25734,7 +26266,7 @@ NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
 static inline rtError_t emu_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
     (void)checkMode;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 809);
+    return (rtError_t)npu_unsupported(npu_self(), 826);
 }
 
 static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
@@ -25743,12 +26275,12 @@ static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
-    else if (npu_pt_fns[809] != NULL)
-        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[809])(checkMode, stm);
+    else if (npu_pt_fns[826] != NULL)
+        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[826])(checkMode, stm);
     else
-        r = (rtError_t)npu_pt_fail(809);
+        r = (rtError_t)npu_pt_fail(826);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 809);
+        npu_tr *t = npu_tr_start(&c, 826);
         NPU_TR_ARG(t, "checkMode", checkMode);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -25768,7 +26300,7 @@ static inline rtError_t emu_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, ui
     (void)outputSize;
     (void)checkMode;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 810);
+    return (rtError_t)npu_unsupported(npu_self(), 827);
 }
 
 static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
@@ -25777,12 +26309,12 @@ static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
-    else if (npu_pt_fns[810] != NULL)
-        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[810])(outputAddrPtr, outputSize, checkMode, stm);
+    else if (npu_pt_fns[827] != NULL)
+        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[827])(outputAddrPtr, outputSize, checkMode, stm);
     else
-        r = (rtError_t)npu_pt_fail(810);
+        r = (rtError_t)npu_pt_fail(827);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 810);
+        npu_tr *t = npu_tr_start(&c, 827);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "checkMode", checkMode);
@@ -25809,12 +26341,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
-    else if (npu_pt_fns[811] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[811])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    else if (npu_pt_fns[828] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[828])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
     else
-        r = (rtError_t)npu_pt_fail(811);
+        r = (rtError_t)npu_pt_fail(828);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 811);
+        npu_tr *t = npu_tr_start(&c, 828);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -25836,7 +26368,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
 static inline rtError_t emu_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
     (void)funcHandle;
     (void)argsHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 812);
+    return (rtError_t)npu_unsupported(npu_self(), 829);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
@@ -25845,12 +26377,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsInit(funcHandle, argsHandle);
-    else if (npu_pt_fns[812] != NULL)
-        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[812])(funcHandle, argsHandle);
+    else if (npu_pt_fns[829] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[829])(funcHandle, argsHandle);
     else
-        r = (rtError_t)npu_pt_fail(812);
+        r = (rtError_t)npu_pt_fail(829);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 812);
+        npu_tr *t = npu_tr_start(&c, 829);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_RET(t, r);
@@ -25870,7 +26402,7 @@ static inline rtError_t emu_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* p
     (void)para;
     (void)paraSize;
     (void)paraHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 813);
+    return (rtError_t)npu_unsupported(npu_self(), 830);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
@@ -25879,12 +26411,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
-    else if (npu_pt_fns[813] != NULL)
-        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[813])(argsHandle, para, paraSize, paraHandle);
+    else if (npu_pt_fns[830] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[830])(argsHandle, para, paraSize, paraHandle);
     else
-        r = (rtError_t)npu_pt_fail(813);
+        r = (rtError_t)npu_pt_fail(830);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 813);
+        npu_tr *t = npu_tr_start(&c, 830);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "para", para);
         NPU_TR_ARG(t, "paraSize", paraSize);
@@ -25904,7 +26436,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
 static inline rtError_t emu_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
     (void)argsHandle;
     (void)paraHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 814);
+    return (rtError_t)npu_unsupported(npu_self(), 831);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
@@ -25913,12 +26445,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsH
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
-    else if (npu_pt_fns[814] != NULL)
-        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[814])(argsHandle, paraHandle);
+    else if (npu_pt_fns[831] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[831])(argsHandle, paraHandle);
     else
-        r = (rtError_t)npu_pt_fail(814);
+        r = (rtError_t)npu_pt_fail(831);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 814);
+        npu_tr *t = npu_tr_start(&c, 831);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_RET(t, r);
@@ -25935,7 +26467,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
 
 static inline rtError_t emu_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     (void)argsHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 815);
+    return (rtError_t)npu_unsupported(npu_self(), 832);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
@@ -25944,12 +26476,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsFinalize(argsHandle);
-    else if (npu_pt_fns[815] != NULL)
-        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[815])(argsHandle);
+    else if (npu_pt_fns[832] != NULL)
+        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[832])(argsHandle);
     else
-        r = (rtError_t)npu_pt_fail(815);
+        r = (rtError_t)npu_pt_fail(832);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 815);
+        npu_tr *t = npu_tr_start(&c, 832);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25968,7 +26500,7 @@ static inline rtError_t emu_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtP
     (void)paraHandle;
     (void)para;
     (void)paraSize;
-    return (rtError_t)npu_unsupported(npu_self(), 816);
+    return (rtError_t)npu_unsupported(npu_self(), 833);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
@@ -25977,12 +26509,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
-    else if (npu_pt_fns[816] != NULL)
-        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[816])(argsHandle, paraHandle, para, paraSize);
+    else if (npu_pt_fns[833] != NULL)
+        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[833])(argsHandle, paraHandle, para, paraSize);
     else
-        r = (rtError_t)npu_pt_fail(816);
+        r = (rtError_t)npu_pt_fail(833);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 816);
+        npu_tr *t = npu_tr_start(&c, 833);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_ARG(t, "para", para);
@@ -26004,7 +26536,7 @@ static inline rtError_t emu_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, 
     (void)argsHandle;
     (void)userHostMem;
     (void)actualArgsSize;
-    return (rtError_t)npu_unsupported(npu_self(), 817);
+    return (rtError_t)npu_unsupported(npu_self(), 834);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -26013,12 +26545,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
-    else if (npu_pt_fns[817] != NULL)
-        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[817])(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    else if (npu_pt_fns[834] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[834])(funcHandle, argsHandle, userHostMem, actualArgsSize);
     else
-        r = (rtError_t)npu_pt_fail(817);
+        r = (rtError_t)npu_pt_fail(834);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 817);
+        npu_tr *t = npu_tr_start(&c, 834);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "userHostMem", userHostMem);
@@ -26039,7 +26571,7 @@ static inline rtError_t emu_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, siz
     (void)funcHandle;
     (void)userArgsSize;
     (void)actualArgsSize;
-    return (rtError_t)npu_unsupported(npu_self(), 818);
+    return (rtError_t)npu_unsupported(npu_self(), 835);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -26048,12 +26580,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
-    else if (npu_pt_fns[818] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[818])(funcHandle, userArgsSize, actualArgsSize);
+    else if (npu_pt_fns[835] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[835])(funcHandle, userArgsSize, actualArgsSize);
     else
-        r = (rtError_t)npu_pt_fail(818);
+        r = (rtError_t)npu_pt_fail(835);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 818);
+        npu_tr *t = npu_tr_start(&c, 835);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "userArgsSize", userArgsSize);
         NPU_TR_ARG(t, "actualArgsSize", actualArgsSize);
@@ -26072,7 +26604,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
 static inline rtError_t emu_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
     (void)funcHandle;
     (void)memSize;
-    return (rtError_t)npu_unsupported(npu_self(), 819);
+    return (rtError_t)npu_unsupported(npu_self(), 836);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
@@ -26081,12 +26613,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
-    else if (npu_pt_fns[819] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[819])(funcHandle, memSize);
+    else if (npu_pt_fns[836] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[836])(funcHandle, memSize);
     else
-        r = (rtError_t)npu_pt_fail(819);
+        r = (rtError_t)npu_pt_fail(836);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 819);
+        npu_tr *t = npu_tr_start(&c, 836);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "memSize", memSize);
         NPU_TR_RET(t, r);
@@ -26106,7 +26638,7 @@ static inline rtError_t emu_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsH
     (void)paraHandle;
     (void)dataSize;
     (void)bufferAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 820);
+    return (rtError_t)npu_unsupported(npu_self(), 837);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
@@ -26115,12 +26647,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle ar
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
-    else if (npu_pt_fns[820] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[820])(argsHandle, paraHandle, dataSize, bufferAddr);
+    else if (npu_pt_fns[837] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[837])(argsHandle, paraHandle, dataSize, bufferAddr);
     else
-        r = (rtError_t)npu_pt_fail(820);
+        r = (rtError_t)npu_pt_fail(837);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 820);
+        npu_tr *t = npu_tr_start(&c, 837);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_ARG(t, "dataSize", dataSize);
@@ -26141,7 +26673,7 @@ static inline rtError_t emu_rtsFuncGetName(const rtFuncHandle funcHandle, const 
     (void)funcHandle;
     (void)maxLen;
     (void)name;
-    return (rtError_t)npu_unsupported(npu_self(), 821);
+    return (rtError_t)npu_unsupported(npu_self(), 838);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
@@ -26150,12 +26682,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetName(funcHandle, maxLen, name);
-    else if (npu_pt_fns[821] != NULL)
-        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[821])(funcHandle, maxLen, name);
+    else if (npu_pt_fns[838] != NULL)
+        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[838])(funcHandle, maxLen, name);
     else
-        r = (rtError_t)npu_pt_fail(821);
+        r = (rtError_t)npu_pt_fail(838);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 821);
+        npu_tr *t = npu_tr_start(&c, 838);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_ARG(t, "name", name);
@@ -26173,7 +26705,7 @@ NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_
 
 static inline rtError_t emu_rtsGetHardwareSyncAddr(void** addr) {
     (void)addr;
-    return (rtError_t)npu_unsupported(npu_self(), 822);
+    return (rtError_t)npu_unsupported(npu_self(), 839);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
@@ -26182,12 +26714,12 @@ static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetHardwareSyncAddr(addr);
-    else if (npu_pt_fns[822] != NULL)
-        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[822])(addr);
+    else if (npu_pt_fns[839] != NULL)
+        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[839])(addr);
     else
-        r = (rtError_t)npu_pt_fail(822);
+        r = (rtError_t)npu_pt_fail(839);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 822);
+        npu_tr *t = npu_tr_start(&c, 839);
         NPU_TR_ARG(t, "addr", addr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26205,7 +26737,7 @@ static inline rtError_t emu_rtsGetFloatOverflowStatus(void* const outputAddrPtr,
     (void)outputAddrPtr;
     (void)outputSize;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 823);
+    return (rtError_t)npu_unsupported(npu_self(), 840);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -26214,12 +26746,12 @@ static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrP
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
-    else if (npu_pt_fns[823] != NULL)
-        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[823])(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[840] != NULL)
+        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[840])(outputAddrPtr, outputSize, stm);
     else
-        r = (rtError_t)npu_pt_fail(823);
+        r = (rtError_t)npu_pt_fail(840);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 823);
+        npu_tr *t = npu_tr_start(&c, 840);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "stm", stm);
@@ -26237,7 +26769,7 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
 
 static inline rtError_t emu_rtsResetFloatOverflowStatus(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 824);
+    return (rtError_t)npu_unsupported(npu_self(), 841);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {
@@ -26246,12 +26778,12 @@ static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetFloatOverflowStatus(stm);
-    else if (npu_pt_fns[824] != NULL)
-        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[824])(stm);
+    else if (npu_pt_fns[841] != NULL)
+        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[841])(stm);
     else
-        r = (rtError_t)npu_pt_fail(824);
+        r = (rtError_t)npu_pt_fail(841);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 824);
+        npu_tr *t = npu_tr_start(&c, 841);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26273,7 +26805,7 @@ static inline rtError_t emu_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, 
     (void)args;
     (void)argsSize;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 825);
+    return (rtError_t)npu_unsupported(npu_self(), 842);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
@@ -26282,12 +26814,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
-    else if (npu_pt_fns[825] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[825])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    else if (npu_pt_fns[842] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[842])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
     else
-        r = (rtError_t)npu_pt_fail(825);
+        r = (rtError_t)npu_pt_fail(842);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 825);
+        npu_tr *t = npu_tr_start(&c, 842);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -26311,7 +26843,7 @@ static inline rtError_t emu_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t
     (void)stm;
     (void)callBackFunc;
     (void)fnData;
-    return (rtError_t)npu_unsupported(npu_self(), 826);
+    return (rtError_t)npu_unsupported(npu_self(), 843);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
@@ -26320,12 +26852,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallbac
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchHostFunc(stm, callBackFunc, fnData);
-    else if (npu_pt_fns[826] != NULL)
-        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[826])(stm, callBackFunc, fnData);
+    else if (npu_pt_fns[843] != NULL)
+        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[843])(stm, callBackFunc, fnData);
     else
-        r = (rtError_t)npu_pt_fail(826);
+        r = (rtError_t)npu_pt_fail(843);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 826);
+        npu_tr *t = npu_tr_start(&c, 843);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "callBackFunc", callBackFunc);
         NPU_TR_ARG(t, "fnData", fnData);
@@ -26345,7 +26877,7 @@ static inline rtError_t emu_rtsBinaryGetDevAddress(const rtBinHandle binHandle, 
     (void)binHandle;
     (void)bin;
     (void)binSize;
-    return (rtError_t)npu_unsupported(npu_self(), 827);
+    return (rtError_t)npu_unsupported(npu_self(), 844);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
@@ -26354,12 +26886,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryGetDevAddress(binHandle, bin, binSize);
-    else if (npu_pt_fns[827] != NULL)
-        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[827])(binHandle, bin, binSize);
+    else if (npu_pt_fns[844] != NULL)
+        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[844])(binHandle, bin, binSize);
     else
-        r = (rtError_t)npu_pt_fail(827);
+        r = (rtError_t)npu_pt_fail(844);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 827);
+        npu_tr *t = npu_tr_start(&c, 844);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "bin", bin);
         NPU_TR_ARG(t, "binSize", binSize);
@@ -26380,7 +26912,7 @@ static inline rtError_t emu_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t des
     (void)destTaskId;
     (void)stm;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 828);
+    return (rtError_t)npu_unsupported(npu_self(), 845);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
@@ -26389,12 +26921,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
-    else if (npu_pt_fns[828] != NULL)
-        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[828])(destStm, destTaskId, stm, cfg);
+    else if (npu_pt_fns[845] != NULL)
+        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[845])(destStm, destTaskId, stm, cfg);
     else
-        r = (rtError_t)npu_pt_fail(828);
+        r = (rtError_t)npu_pt_fail(845);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 828);
+        npu_tr *t = npu_tr_start(&c, 845);
         NPU_TR_ARG(t, "destStm", destStm);
         NPU_TR_ARG(t, "destTaskId", destTaskId);
         NPU_TR_ARG(t, "stm", stm);
@@ -26414,7 +26946,7 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
 static inline rtError_t emu_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     (void)mdl;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 829);
+    return (rtError_t)npu_unsupported(npu_self(), 846);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
@@ -26423,12 +26955,12 @@ static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelCreate(mdl, flag);
-    else if (npu_pt_fns[829] != NULL)
-        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[829])(mdl, flag);
+    else if (npu_pt_fns[846] != NULL)
+        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[846])(mdl, flag);
     else
-        r = (rtError_t)npu_pt_fail(829);
+        r = (rtError_t)npu_pt_fail(846);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 829);
+        npu_tr *t = npu_tr_start(&c, 846);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -26447,7 +26979,7 @@ static inline rtError_t emu_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, ui
     (void)mdl;
     (void)stm;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 830);
+    return (rtError_t)npu_unsupported(npu_self(), 847);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
@@ -26456,12 +26988,12 @@ static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelBindStream(mdl, stm, flag);
-    else if (npu_pt_fns[830] != NULL)
-        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[830])(mdl, stm, flag);
+    else if (npu_pt_fns[847] != NULL)
+        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[847])(mdl, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(830);
+        r = (rtError_t)npu_pt_fail(847);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 830);
+        npu_tr *t = npu_tr_start(&c, 847);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -26480,7 +27012,7 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
 static inline rtError_t emu_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     (void)mdl;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 831);
+    return (rtError_t)npu_unsupported(npu_self(), 848);
 }
 
 static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
@@ -26489,12 +27021,12 @@ static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEndGraph(mdl, stm);
-    else if (npu_pt_fns[831] != NULL)
-        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[831])(mdl, stm);
+    else if (npu_pt_fns[848] != NULL)
+        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[848])(mdl, stm);
     else
-        r = (rtError_t)npu_pt_fail(831);
+        r = (rtError_t)npu_pt_fail(848);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 831);
+        npu_tr *t = npu_tr_start(&c, 848);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26512,7 +27044,7 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
 static inline rtError_t emu_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
     (void)mdl;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 832);
+    return (rtError_t)npu_unsupported(npu_self(), 849);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
@@ -26521,12 +27053,12 @@ static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelLoadComplete(mdl, reserve);
-    else if (npu_pt_fns[832] != NULL)
-        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[832])(mdl, reserve);
+    else if (npu_pt_fns[849] != NULL)
+        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[849])(mdl, reserve);
     else
-        r = (rtError_t)npu_pt_fail(832);
+        r = (rtError_t)npu_pt_fail(849);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 832);
+        npu_tr *t = npu_tr_start(&c, 849);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "reserve", reserve);
         NPU_TR_RET(t, r);
@@ -26544,7 +27076,7 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
 static inline rtError_t emu_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
     (void)mdl;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 833);
+    return (rtError_t)npu_unsupported(npu_self(), 850);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
@@ -26553,12 +27085,12 @@ static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t st
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelUnbindStream(mdl, stm);
-    else if (npu_pt_fns[833] != NULL)
-        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[833])(mdl, stm);
+    else if (npu_pt_fns[850] != NULL)
+        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[850])(mdl, stm);
     else
-        r = (rtError_t)npu_pt_fail(833);
+        r = (rtError_t)npu_pt_fail(850);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 833);
+        npu_tr *t = npu_tr_start(&c, 850);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26576,7 +27108,7 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
 static inline rtError_t emu_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     (void)mdl;
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 834);
+    return (rtError_t)npu_unsupported(npu_self(), 851);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
@@ -26585,12 +27117,12 @@ static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelExecute(mdl, timeout);
-    else if (npu_pt_fns[834] != NULL)
-        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[834])(mdl, timeout);
+    else if (npu_pt_fns[851] != NULL)
+        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[851])(mdl, timeout);
     else
-        r = (rtError_t)npu_pt_fail(834);
+        r = (rtError_t)npu_pt_fail(851);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 834);
+        npu_tr *t = npu_tr_start(&c, 851);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
@@ -26607,7 +27139,7 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
 
 static inline rtError_t emu_rtsLabelCreate(rtLabel_t* lbl) {
     (void)lbl;
-    return (rtError_t)npu_unsupported(npu_self(), 835);
+    return (rtError_t)npu_unsupported(npu_self(), 852);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelCreate(rtLabel_t* lbl) {
@@ -26616,12 +27148,12 @@ static NPU_HOOK rtError_t hook_rtsLabelCreate(rtLabel_t* lbl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelCreate(lbl);
-    else if (npu_pt_fns[835] != NULL)
-        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[835])(lbl);
+    else if (npu_pt_fns[852] != NULL)
+        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[852])(lbl);
     else
-        r = (rtError_t)npu_pt_fail(835);
+        r = (rtError_t)npu_pt_fail(852);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 835);
+        npu_tr *t = npu_tr_start(&c, 852);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26637,7 +27169,7 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
 
 static inline rtError_t emu_rtsLabelDestroy(rtLabel_t lbl) {
     (void)lbl;
-    return (rtError_t)npu_unsupported(npu_self(), 836);
+    return (rtError_t)npu_unsupported(npu_self(), 853);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelDestroy(rtLabel_t lbl) {
@@ -26646,12 +27178,12 @@ static NPU_HOOK rtError_t hook_rtsLabelDestroy(rtLabel_t lbl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelDestroy(lbl);
-    else if (npu_pt_fns[836] != NULL)
-        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[836])(lbl);
+    else if (npu_pt_fns[853] != NULL)
+        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[853])(lbl);
     else
-        r = (rtError_t)npu_pt_fail(836);
+        r = (rtError_t)npu_pt_fail(853);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 836);
+        npu_tr *t = npu_tr_start(&c, 853);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26669,7 +27201,7 @@ static inline rtError_t emu_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t n
     (void)labels;
     (void)num;
     (void)labelList;
-    return (rtError_t)npu_unsupported(npu_self(), 837);
+    return (rtError_t)npu_unsupported(npu_self(), 854);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
@@ -26678,12 +27210,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchListCreate(rtLabel_t* labels, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchListCreate(labels, num, labelList);
-    else if (npu_pt_fns[837] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[837])(labels, num, labelList);
+    else if (npu_pt_fns[854] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[854])(labels, num, labelList);
     else
-        r = (rtError_t)npu_pt_fail(837);
+        r = (rtError_t)npu_pt_fail(854);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 837);
+        npu_tr *t = npu_tr_start(&c, 854);
         NPU_TR_ARG(t, "labels", labels);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_ARG(t, "labelList", labelList);
@@ -26701,7 +27233,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
 
 static inline rtError_t emu_rtsLabelSwitchListDestroy(void* labelList) {
     (void)labelList;
-    return (rtError_t)npu_unsupported(npu_self(), 838);
+    return (rtError_t)npu_unsupported(npu_self(), 855);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSwitchListDestroy(void* labelList) {
@@ -26710,12 +27242,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchListDestroy(void* labelList) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchListDestroy(labelList);
-    else if (npu_pt_fns[838] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[838])(labelList);
+    else if (npu_pt_fns[855] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[855])(labelList);
     else
-        r = (rtError_t)npu_pt_fail(838);
+        r = (rtError_t)npu_pt_fail(855);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 838);
+        npu_tr *t = npu_tr_start(&c, 855);
         NPU_TR_ARG(t, "labelList", labelList);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26732,7 +27264,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
 static inline rtError_t emu_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     (void)lbl;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 839);
+    return (rtError_t)npu_unsupported(npu_self(), 856);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
@@ -26741,12 +27273,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSet(lbl, stm);
-    else if (npu_pt_fns[839] != NULL)
-        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[839])(lbl, stm);
+    else if (npu_pt_fns[856] != NULL)
+        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[856])(lbl, stm);
     else
-        r = (rtError_t)npu_pt_fail(839);
+        r = (rtError_t)npu_pt_fail(856);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 839);
+        npu_tr *t = npu_tr_start(&c, 856);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26766,7 +27298,7 @@ static inline rtError_t emu_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, 
     (void)maxValue;
     (void)labelInfoPtr;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 840);
+    return (rtError_t)npu_unsupported(npu_self(), 857);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
@@ -26775,12 +27307,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValu
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
-    else if (npu_pt_fns[840] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[840])(ptr, maxValue, labelInfoPtr, stm);
+    else if (npu_pt_fns[857] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[857])(ptr, maxValue, labelInfoPtr, stm);
     else
-        r = (rtError_t)npu_pt_fail(840);
+        r = (rtError_t)npu_pt_fail(857);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 840);
+        npu_tr *t = npu_tr_start(&c, 857);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "maxValue", maxValue);
         NPU_TR_ARG(t, "labelInfoPtr", labelInfoPtr);
@@ -26800,7 +27332,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
 static inline rtError_t emu_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
     (void)mdl;
     (void)mdlName;
-    return (rtError_t)npu_unsupported(npu_self(), 841);
+    return (rtError_t)npu_unsupported(npu_self(), 858);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
@@ -26809,12 +27341,12 @@ static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelSetName(mdl, mdlName);
-    else if (npu_pt_fns[841] != NULL)
-        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[841])(mdl, mdlName);
+    else if (npu_pt_fns[858] != NULL)
+        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[858])(mdl, mdlName);
     else
-        r = (rtError_t)npu_pt_fail(841);
+        r = (rtError_t)npu_pt_fail(858);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 841);
+        npu_tr *t = npu_tr_start(&c, 858);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "mdlName", mdlName);
         NPU_TR_RET(t, r);
@@ -26833,7 +27365,7 @@ static inline rtError_t emu_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen
     (void)mdl;
     (void)maxLen;
     (void)mdlName;
-    return (rtError_t)npu_unsupported(npu_self(), 842);
+    return (rtError_t)npu_unsupported(npu_self(), 859);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
@@ -26842,12 +27374,12 @@ static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t max
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelGetName(mdl, maxLen, mdlName);
-    else if (npu_pt_fns[842] != NULL)
-        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[842])(mdl, maxLen, mdlName);
+    else if (npu_pt_fns[859] != NULL)
+        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[859])(mdl, maxLen, mdlName);
     else
-        r = (rtError_t)npu_pt_fail(842);
+        r = (rtError_t)npu_pt_fail(859);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 842);
+        npu_tr *t = npu_tr_start(&c, 859);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_ARG(t, "mdlName", mdlName);
@@ -26865,7 +27397,7 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
 
 static inline rtError_t emu_rtsModelAbort(rtModel_t mdl) {
     (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 843);
+    return (rtError_t)npu_unsupported(npu_self(), 860);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
@@ -26874,12 +27406,12 @@ static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelAbort(mdl);
-    else if (npu_pt_fns[843] != NULL)
-        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[843])(mdl);
+    else if (npu_pt_fns[860] != NULL)
+        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[860])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(843);
+        r = (rtError_t)npu_pt_fail(860);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 843);
+        npu_tr *t = npu_tr_start(&c, 860);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26897,7 +27429,7 @@ static inline rtError_t emu_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* 
     (void)taskInfo;
     (void)stm;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 844);
+    return (rtError_t)npu_unsupported(npu_self(), 861);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
@@ -26906,12 +27438,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
-    else if (npu_pt_fns[844] != NULL)
-        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[844])(taskInfo, stm, reserve);
+    else if (npu_pt_fns[861] != NULL)
+        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[861])(taskInfo, stm, reserve);
     else
-        r = (rtError_t)npu_pt_fail(844);
+        r = (rtError_t)npu_pt_fail(861);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 844);
+        npu_tr *t = npu_tr_start(&c, 861);
         NPU_TR_ARG(t, "taskInfo", taskInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "reserve", reserve);
@@ -26931,7 +27463,7 @@ static inline rtError_t emu_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, 
     (void)taskInfo;
     (void)stm;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 845);
+    return (rtError_t)npu_unsupported(npu_self(), 862);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
@@ -26940,12 +27472,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInf
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchBarrierTask(taskInfo, stm, flag);
-    else if (npu_pt_fns[845] != NULL)
-        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[845])(taskInfo, stm, flag);
+    else if (npu_pt_fns[862] != NULL)
+        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[862])(taskInfo, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(845);
+        r = (rtError_t)npu_pt_fail(862);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 845);
+        npu_tr *t = npu_tr_start(&c, 862);
         NPU_TR_ARG(t, "taskInfo", taskInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -26965,7 +27497,7 @@ static inline rtError_t emu_rtsProfTrace(void* userdata, int32_t length, rtStrea
     (void)userdata;
     (void)length;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 846);
+    return (rtError_t)npu_unsupported(npu_self(), 863);
 }
 
 static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
@@ -26974,12 +27506,12 @@ static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtSt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsProfTrace(userdata, length, stream);
-    else if (npu_pt_fns[846] != NULL)
-        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[846])(userdata, length, stream);
+    else if (npu_pt_fns[863] != NULL)
+        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[863])(userdata, length, stream);
     else
-        r = (rtError_t)npu_pt_fail(846);
+        r = (rtError_t)npu_pt_fail(863);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 846);
+        npu_tr *t = npu_tr_start(&c, 863);
         NPU_TR_ARG(t, "userdata", userdata);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "stream", stream);
@@ -27005,12 +27537,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessLock(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessLock();
-    else if (npu_pt_fns[847] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[847])();
+    else if (npu_pt_fns[864] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[864])();
     else
-        r = (rtError_t)npu_pt_fail(847);
+        r = (rtError_t)npu_pt_fail(864);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 847);
+        npu_tr *t = npu_tr_start(&c, 864);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27033,12 +27565,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessUnlock(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessUnlock();
-    else if (npu_pt_fns[848] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[848])();
+    else if (npu_pt_fns[865] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[865])();
     else
-        r = (rtError_t)npu_pt_fail(848);
+        r = (rtError_t)npu_pt_fail(865);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 848);
+        npu_tr *t = npu_tr_start(&c, 865);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27061,12 +27593,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessBackup(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessBackup();
-    else if (npu_pt_fns[849] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[849])();
+    else if (npu_pt_fns[866] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[866])();
     else
-        r = (rtError_t)npu_pt_fail(849);
+        r = (rtError_t)npu_pt_fail(866);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 849);
+        npu_tr *t = npu_tr_start(&c, 866);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27089,12 +27621,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessRestore(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessRestore();
-    else if (npu_pt_fns[850] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[850])();
+    else if (npu_pt_fns[867] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[867])();
     else
-        r = (rtError_t)npu_pt_fail(850);
+        r = (rtError_t)npu_pt_fail(867);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 850);
+        npu_tr *t = npu_tr_start(&c, 867);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27117,12 +27649,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotCallbackRegister(rtSnapShotStage stage,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotCallbackRegister(stage, callback, args);
-    else if (npu_pt_fns[851] != NULL)
-        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[851])(stage, callback, args);
+    else if (npu_pt_fns[868] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[868])(stage, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(851);
+        r = (rtError_t)npu_pt_fail(868);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 851);
+        npu_tr *t = npu_tr_start(&c, 868);
         NPU_TR_ARG(t, "stage", stage);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -27148,12 +27680,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotCallbackUnregister(rtSnapShotStage stag
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotCallbackUnregister(stage, callback);
-    else if (npu_pt_fns[852] != NULL)
-        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[852])(stage, callback);
+    else if (npu_pt_fns[869] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[869])(stage, callback);
     else
-        r = (rtError_t)npu_pt_fail(852);
+        r = (rtError_t)npu_pt_fail(869);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 852);
+        npu_tr *t = npu_tr_start(&c, 869);
         NPU_TR_ARG(t, "stage", stage);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -27173,7 +27705,7 @@ static inline rtError_t emu_rtDeviceGetHostAtomicCapabilities(uint32_t* capabili
     (void)operations;
     (void)count;
     (void)deviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 853);
+    return (rtError_t)npu_unsupported(npu_self(), 870);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
@@ -27182,12 +27714,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capab
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
-    else if (npu_pt_fns[853] != NULL)
-        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[853])(capabilities, operations, count, deviceId);
+    else if (npu_pt_fns[870] != NULL)
+        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[870])(capabilities, operations, count, deviceId);
     else
-        r = (rtError_t)npu_pt_fail(853);
+        r = (rtError_t)npu_pt_fail(870);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 853);
+        npu_tr *t = npu_tr_start(&c, 870);
         NPU_TR_ARG(t, "capabilities", capabilities);
         NPU_TR_ARG(t, "operations", operations);
         NPU_TR_ARG(t, "count", count);
@@ -27210,7 +27742,7 @@ static inline rtError_t emu_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilit
     (void)count;
     (void)srcDeviceId;
     (void)dstDeviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 854);
+    return (rtError_t)npu_unsupported(npu_self(), 871);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
@@ -27219,12 +27751,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
-    else if (npu_pt_fns[854] != NULL)
-        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[854])(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    else if (npu_pt_fns[871] != NULL)
+        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[871])(capabilities, operations, count, srcDeviceId, dstDeviceId);
     else
-        r = (rtError_t)npu_pt_fail(854);
+        r = (rtError_t)npu_pt_fail(871);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 854);
+        npu_tr *t = npu_tr_start(&c, 871);
         NPU_TR_ARG(t, "capabilities", capabilities);
         NPU_TR_ARG(t, "operations", operations);
         NPU_TR_ARG(t, "count", count);
@@ -27245,7 +27777,7 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
 static inline rtError_t emu_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
     (void)type;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 855);
+    return (rtError_t)npu_unsupported(npu_self(), 872);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
@@ -27254,12 +27786,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* va
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetLimit(type, val);
-    else if (npu_pt_fns[855] != NULL)
-        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[855])(type, val);
+    else if (npu_pt_fns[872] != NULL)
+        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[872])(type, val);
     else
-        r = (rtError_t)npu_pt_fail(855);
+        r = (rtError_t)npu_pt_fail(872);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 855);
+        npu_tr *t = npu_tr_start(&c, 872);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "val", val);
         NPU_TR_RET(t, r);
@@ -27276,7 +27808,7 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 
 static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
     (void)rsv;
-    return (rtError_t)npu_unsupported(npu_self(), 856);
+    return (rtError_t)npu_unsupported(npu_self(), 873);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
@@ -27285,12 +27817,12 @@ static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceL2CacheFlush(rsv);
-    else if (npu_pt_fns[856] != NULL)
-        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[856])(rsv);
+    else if (npu_pt_fns[873] != NULL)
+        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[873])(rsv);
     else
-        r = (rtError_t)npu_pt_fail(856);
+        r = (rtError_t)npu_pt_fail(873);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 856);
+        npu_tr *t = npu_tr_start(&c, 873);
         NPU_TR_ARG(t, "rsv", rsv);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27308,7 +27840,7 @@ static inline rtError_t emu_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm,
     (void)evt;
     (void)stm;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 857);
+    return (rtError_t)npu_unsupported(npu_self(), 874);
 }
 
 static NPU_HOOK rtError_t hook_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
@@ -27317,12 +27849,12 @@ static NPU_HOOK rtError_t hook_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventRecordWithFlag(evt, stm, flag);
-    else if (npu_pt_fns[857] != NULL)
-        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[857])(evt, stm, flag);
+    else if (npu_pt_fns[874] != NULL)
+        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[874])(evt, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(857);
+        r = (rtError_t)npu_pt_fail(874);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 857);
+        npu_tr *t = npu_tr_start(&c, 874);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -27341,7 +27873,7 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
     (void)memPool;
     (void)poolProps;
-    return (rtError_t)npu_unsupported(npu_self(), 858);
+    return (rtError_t)npu_unsupported(npu_self(), 875);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
@@ -27350,12 +27882,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMem
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolCreate(memPool, poolProps);
-    else if (npu_pt_fns[858] != NULL)
-        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[858])(memPool, poolProps);
+    else if (npu_pt_fns[875] != NULL)
+        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[875])(memPool, poolProps);
     else
-        r = (rtError_t)npu_pt_fail(858);
+        r = (rtError_t)npu_pt_fail(875);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 858);
+        npu_tr *t = npu_tr_start(&c, 875);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "poolProps", poolProps);
         NPU_TR_RET(t, r);
@@ -27372,7 +27904,7 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
 
 static inline rtError_t emu_rtMemPoolDestroy(rtMemPool_t const memPool) {
     (void)memPool;
-    return (rtError_t)npu_unsupported(npu_self(), 859);
+    return (rtError_t)npu_unsupported(npu_self(), 876);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
@@ -27381,12 +27913,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolDestroy(memPool);
-    else if (npu_pt_fns[859] != NULL)
-        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[859])(memPool);
+    else if (npu_pt_fns[876] != NULL)
+        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[876])(memPool);
     else
-        r = (rtError_t)npu_pt_fail(859);
+        r = (rtError_t)npu_pt_fail(876);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 859);
+        npu_tr *t = npu_tr_start(&c, 876);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27404,7 +27936,7 @@ static inline rtError_t emu_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr 
     (void)memPool;
     (void)attr;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 860);
+    return (rtError_t)npu_unsupported(npu_self(), 877);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -27413,12 +27945,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolSetAttr(memPool, attr, value);
-    else if (npu_pt_fns[860] != NULL)
-        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[860])(memPool, attr, value);
+    else if (npu_pt_fns[877] != NULL)
+        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[877])(memPool, attr, value);
     else
-        r = (rtError_t)npu_pt_fail(860);
+        r = (rtError_t)npu_pt_fail(877);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 860);
+        npu_tr *t = npu_tr_start(&c, 877);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "value", value);
@@ -27438,7 +27970,7 @@ static inline rtError_t emu_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr 
     (void)memPool;
     (void)attr;
     (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 861);
+    return (rtError_t)npu_unsupported(npu_self(), 878);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -27447,12 +27979,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolGetAttr(memPool, attr, value);
-    else if (npu_pt_fns[861] != NULL)
-        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[861])(memPool, attr, value);
+    else if (npu_pt_fns[878] != NULL)
+        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[878])(memPool, attr, value);
     else
-        r = (rtError_t)npu_pt_fail(861);
+        r = (rtError_t)npu_pt_fail(878);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 861);
+        npu_tr *t = npu_tr_start(&c, 878);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "value", value);
@@ -27472,7 +28004,7 @@ static inline rtError_t emu_rtMemGetAddressRange(void* ptr, void** pbase, size_t
     (void)ptr;
     (void)pbase;
     (void)psize;
-    return (rtError_t)npu_unsupported(npu_self(), 862);
+    return (rtError_t)npu_unsupported(npu_self(), 879);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -27481,12 +28013,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, siz
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAddressRange(ptr, pbase, psize);
-    else if (npu_pt_fns[862] != NULL)
-        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[862])(ptr, pbase, psize);
+    else if (npu_pt_fns[879] != NULL)
+        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[879])(ptr, pbase, psize);
     else
-        r = (rtError_t)npu_pt_fail(862);
+        r = (rtError_t)npu_pt_fail(879);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 862);
+        npu_tr *t = npu_tr_start(&c, 879);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "pbase", pbase);
         NPU_TR_ARG(t, "psize", psize);
@@ -27507,7 +28039,7 @@ static inline rtError_t emu_rtMemPoolMallocAsync(void** ptr, const uint64_t size
     (void)size;
     (void)memPoolId;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 863);
+    return (rtError_t)npu_unsupported(npu_self(), 880);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
@@ -27516,12 +28048,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
-    else if (npu_pt_fns[863] != NULL)
-        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[863])(ptr, size, memPoolId, stm);
+    else if (npu_pt_fns[880] != NULL)
+        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[880])(ptr, size, memPoolId, stm);
     else
-        r = (rtError_t)npu_pt_fail(863);
+        r = (rtError_t)npu_pt_fail(880);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 863);
+        npu_tr *t = npu_tr_start(&c, 880);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "memPoolId", memPoolId);
@@ -27541,7 +28073,7 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
 static inline rtError_t emu_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     (void)ptr;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 864);
+    return (rtError_t)npu_unsupported(npu_self(), 881);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
@@ -27550,12 +28082,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolFreeAsync(ptr, stm);
-    else if (npu_pt_fns[864] != NULL)
-        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[864])(ptr, stm);
+    else if (npu_pt_fns[881] != NULL)
+        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[881])(ptr, stm);
     else
-        r = (rtError_t)npu_pt_fail(864);
+        r = (rtError_t)npu_pt_fail(881);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 864);
+        npu_tr *t = npu_tr_start(&c, 881);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -27575,7 +28107,7 @@ static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t s
     (void)size;
     (void)advise;
     (void)location;
-    return (rtError_t)npu_unsupported(npu_self(), 865);
+    return (rtError_t)npu_unsupported(npu_self(), 882);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
@@ -27584,12 +28116,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedAdvise(ptr, size, advise, location);
-    else if (npu_pt_fns[865] != NULL)
-        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[865])(ptr, size, advise, location);
+    else if (npu_pt_fns[882] != NULL)
+        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[882])(ptr, size, advise, location);
     else
-        r = (rtError_t)npu_pt_fail(865);
+        r = (rtError_t)npu_pt_fail(882);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 865);
+        npu_tr *t = npu_tr_start(&c, 882);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "advise", advise);
@@ -27612,7 +28144,7 @@ static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attri
     (void)size;
     (void)data;
     (void)dataSize;
-    return (rtError_t)npu_unsupported(npu_self(), 866);
+    return (rtError_t)npu_unsupported(npu_self(), 883);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -27621,12 +28153,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute at
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
-    else if (npu_pt_fns[866] != NULL)
-        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[866])(attribute, ptr, size, data, dataSize);
+    else if (npu_pt_fns[883] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[883])(attribute, ptr, size, data, dataSize);
     else
-        r = (rtError_t)npu_pt_fail(866);
+        r = (rtError_t)npu_pt_fail(883);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 866);
+        npu_tr *t = npu_tr_start(&c, 883);
         NPU_TR_ARG(t, "attribute", attribute);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
@@ -27651,7 +28183,7 @@ static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* att
     (void)size;
     (void)data;
     (void)dataSizes;
-    return (rtError_t)npu_unsupported(npu_self(), 867);
+    return (rtError_t)npu_unsupported(npu_self(), 884);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -27660,12 +28192,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
-    else if (npu_pt_fns[867] != NULL)
-        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[867])(attributes, numAttributes, ptr, size, data, dataSizes);
+    else if (npu_pt_fns[884] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[884])(attributes, numAttributes, ptr, size, data, dataSizes);
     else
-        r = (rtError_t)npu_pt_fail(867);
+        r = (rtError_t)npu_pt_fail(884);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 867);
+        npu_tr *t = npu_tr_start(&c, 884);
         NPU_TR_ARG(t, "attributes", attributes);
         NPU_TR_ARG(t, "numAttributes", numAttributes);
         NPU_TR_ARG(t, "ptr", ptr);
@@ -27687,7 +28219,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
 static inline rtError_t emu_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
     (void)memPool;
     (void)minBytesToKeep;
-    return (rtError_t)npu_unsupported(npu_self(), 868);
+    return (rtError_t)npu_unsupported(npu_self(), 885);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
@@ -27696,12 +28228,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t min
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolTrimTo(memPool, minBytesToKeep);
-    else if (npu_pt_fns[868] != NULL)
-        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[868])(memPool, minBytesToKeep);
+    else if (npu_pt_fns[885] != NULL)
+        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[885])(memPool, minBytesToKeep);
     else
-        r = (rtError_t)npu_pt_fail(868);
+        r = (rtError_t)npu_pt_fail(885);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 868);
+        npu_tr *t = npu_tr_start(&c, 885);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "minBytesToKeep", minBytesToKeep);
         NPU_TR_RET(t, r);
@@ -27722,7 +28254,7 @@ static inline rtError_t emu_rtMemManagedPrefetchAsync(const void* ptr, size_t si
     (void)location;
     (void)flags;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 869);
+    return (rtError_t)npu_unsupported(npu_self(), 886);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
@@ -27731,12 +28263,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
-    else if (npu_pt_fns[869] != NULL)
-        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[869])(ptr, size, location, flags, stream);
+    else if (npu_pt_fns[886] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[886])(ptr, size, location, flags, stream);
     else
-        r = (rtError_t)npu_pt_fail(869);
+        r = (rtError_t)npu_pt_fail(886);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 869);
+        npu_tr *t = npu_tr_start(&c, 886);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "location", location);
@@ -27763,7 +28295,7 @@ static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, si
     (void)numPrefetchLocs;
     (void)flags;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 870);
+    return (rtError_t)npu_unsupported(npu_self(), 887);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
@@ -27772,12 +28304,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
-    else if (npu_pt_fns[870] != NULL)
-        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[870])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    else if (npu_pt_fns[887] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[887])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
     else
-        r = (rtError_t)npu_pt_fail(870);
+        r = (rtError_t)npu_pt_fail(887);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 870);
+        npu_tr *t = npu_tr_start(&c, 887);
         NPU_TR_ARG(t, "ptrs", ptrs);
         NPU_TR_ARG(t, "sizes", sizes);
         NPU_TR_ARG(t, "count", count);
@@ -27803,7 +28335,7 @@ static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, v
     (void)size;
     (void)virPtrSrc;
     (void)linkIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 871);
+    return (rtError_t)npu_unsupported(npu_self(), 888);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
@@ -27812,12 +28344,12 @@ static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
-    else if (npu_pt_fns[871] != NULL)
-        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[871])(virPtrDst, size, virPtrSrc, linkIdx);
+    else if (npu_pt_fns[888] != NULL)
+        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[888])(virPtrDst, size, virPtrSrc, linkIdx);
     else
-        r = (rtError_t)npu_pt_fail(871);
+        r = (rtError_t)npu_pt_fail(888);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 871);
+        npu_tr *t = npu_tr_start(&c, 888);
         NPU_TR_ARG(t, "virPtrDst", virPtrDst);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "virPtrSrc", virPtrSrc);
@@ -27840,7 +28372,7 @@ static inline rtError_t emu_rtMemMapNoAccess(void* virPtr, size_t size, size_t o
     (void)offset;
     (void)handle;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 872);
+    return (rtError_t)npu_unsupported(npu_self(), 889);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
@@ -27849,12 +28381,12 @@ static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
-    else if (npu_pt_fns[872] != NULL)
-        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[872])(virPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[889] != NULL)
+        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[889])(virPtr, size, offset, handle, flags);
     else
-        r = (rtError_t)npu_pt_fail(872);
+        r = (rtError_t)npu_pt_fail(889);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 872);
+        npu_tr *t = npu_tr_start(&c, 889);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -27877,7 +28409,7 @@ static inline rtError_t emu_rtMemsetD32(void* dst, uint64_t destMax, uint32_t va
     (void)destMax;
     (void)value;
     (void)count;
-    return (rtError_t)npu_unsupported(npu_self(), 873);
+    return (rtError_t)npu_unsupported(npu_self(), 890);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
@@ -27886,12 +28418,12 @@ static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetD32(dst, destMax, value, count);
-    else if (npu_pt_fns[873] != NULL)
-        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[873])(dst, destMax, value, count);
+    else if (npu_pt_fns[890] != NULL)
+        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[890])(dst, destMax, value, count);
     else
-        r = (rtError_t)npu_pt_fail(873);
+        r = (rtError_t)npu_pt_fail(890);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 873);
+        npu_tr *t = npu_tr_start(&c, 890);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -27914,7 +28446,7 @@ static inline rtError_t emu_rtMemsetD32Async(void* dst, uint64_t destMax, uint32
     (void)value;
     (void)count;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 874);
+    return (rtError_t)npu_unsupported(npu_self(), 891);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
@@ -27923,12 +28455,12 @@ static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetD32Async(dst, destMax, value, count, stm);
-    else if (npu_pt_fns[874] != NULL)
-        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[874])(dst, destMax, value, count, stm);
+    else if (npu_pt_fns[891] != NULL)
+        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[891])(dst, destMax, value, count, stm);
     else
-        r = (rtError_t)npu_pt_fail(874);
+        r = (rtError_t)npu_pt_fail(891);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 874);
+        npu_tr *t = npu_tr_start(&c, 891);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -27949,7 +28481,7 @@ NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t valu
 static inline rtError_t emu_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
     (void)handle;
     (void)adviceLink;
-    return (rtError_t)npu_unsupported(npu_self(), 875);
+    return (rtError_t)npu_unsupported(npu_self(), 892);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
@@ -27958,12 +28490,12 @@ static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkT
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapSetLink(handle, adviceLink);
-    else if (npu_pt_fns[875] != NULL)
-        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[875])(handle, adviceLink);
+    else if (npu_pt_fns[892] != NULL)
+        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[892])(handle, adviceLink);
     else
-        r = (rtError_t)npu_pt_fail(875);
+        r = (rtError_t)npu_pt_fail(892);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 875);
+        npu_tr *t = npu_tr_start(&c, 892);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "adviceLink", adviceLink);
         NPU_TR_RET(t, r);
@@ -27982,7 +28514,7 @@ static inline rtError_t emu_rtModelGetStreams(rtModel_t const mdl, rtStream_t* s
     (void)mdl;
     (void)streams;
     (void)numStreams;
-    return (rtError_t)npu_unsupported(npu_self(), 876);
+    return (rtError_t)npu_unsupported(npu_self(), 893);
 }
 
 static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
@@ -27991,12 +28523,12 @@ static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelGetStreams(mdl, streams, numStreams);
-    else if (npu_pt_fns[876] != NULL)
-        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[876])(mdl, streams, numStreams);
+    else if (npu_pt_fns[893] != NULL)
+        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[893])(mdl, streams, numStreams);
     else
-        r = (rtError_t)npu_pt_fail(876);
+        r = (rtError_t)npu_pt_fail(893);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 876);
+        npu_tr *t = npu_tr_start(&c, 893);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "streams", streams);
         NPU_TR_ARG(t, "numStreams", numStreams);
@@ -28016,7 +28548,7 @@ static inline rtError_t emu_rtModelDestroyRegisterCallback(rtModel_t const mdl, 
     (void)mdl;
     (void)fn;
     (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 877);
+    return (rtError_t)npu_unsupported(npu_self(), 894);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
@@ -28025,12 +28557,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const md
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroyRegisterCallback(mdl, fn, ptr);
-    else if (npu_pt_fns[877] != NULL)
-        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[877])(mdl, fn, ptr);
+    else if (npu_pt_fns[894] != NULL)
+        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[894])(mdl, fn, ptr);
     else
-        r = (rtError_t)npu_pt_fail(877);
+        r = (rtError_t)npu_pt_fail(894);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 877);
+        npu_tr *t = npu_tr_start(&c, 894);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "fn", fn);
         NPU_TR_ARG(t, "ptr", ptr);
@@ -28049,7 +28581,7 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
 static inline rtError_t emu_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
     (void)mdl;
     (void)fn;
-    return (rtError_t)npu_unsupported(npu_self(), 878);
+    return (rtError_t)npu_unsupported(npu_self(), 895);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
@@ -28058,12 +28590,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroyUnregisterCallback(mdl, fn);
-    else if (npu_pt_fns[878] != NULL)
-        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[878])(mdl, fn);
+    else if (npu_pt_fns[895] != NULL)
+        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[895])(mdl, fn);
     else
-        r = (rtError_t)npu_pt_fail(878);
+        r = (rtError_t)npu_pt_fail(895);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 878);
+        npu_tr *t = npu_tr_start(&c, 895);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "fn", fn);
         NPU_TR_RET(t, r);
@@ -28080,7 +28612,7 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
 
 static inline rtError_t emu_rtModelUpdate(rtModel_t mdl) {
     (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 879);
+    return (rtError_t)npu_unsupported(npu_self(), 896);
 }
 
 static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {
@@ -28089,12 +28621,12 @@ static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelUpdate(mdl);
-    else if (npu_pt_fns[879] != NULL)
-        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[879])(mdl);
+    else if (npu_pt_fns[896] != NULL)
+        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[896])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(879);
+        r = (rtError_t)npu_pt_fail(896);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 879);
+        npu_tr *t = npu_tr_start(&c, 896);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28113,7 +28645,7 @@ static inline rtError_t emu_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defa
     (void)defaultLaunchValue;
     (void)flag;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 880);
+    return (rtError_t)npu_unsupported(npu_self(), 897);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
@@ -28122,12 +28654,12 @@ static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t d
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
-    else if (npu_pt_fns[880] != NULL)
-        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[880])(mdl, defaultLaunchValue, flag, handle);
+    else if (npu_pt_fns[897] != NULL)
+        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[897])(mdl, defaultLaunchValue, flag, handle);
     else
-        r = (rtError_t)npu_pt_fail(880);
+        r = (rtError_t)npu_pt_fail(897);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 880);
+        npu_tr *t = npu_tr_start(&c, 897);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "defaultLaunchValue", defaultLaunchValue);
         NPU_TR_ARG(t, "flag", flag);
@@ -28147,7 +28679,7 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
 static inline rtError_t emu_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
     (void)handle;
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 881);
+    return (rtError_t)npu_unsupported(npu_self(), 898);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
@@ -28156,12 +28688,12 @@ static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelCondHandleGetCondPtr(handle, devPtr);
-    else if (npu_pt_fns[881] != NULL)
-        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[881])(handle, devPtr);
+    else if (npu_pt_fns[898] != NULL)
+        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[898])(handle, devPtr);
     else
-        r = (rtError_t)npu_pt_fail(881);
+        r = (rtError_t)npu_pt_fail(898);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 881);
+        npu_tr *t = npu_tr_start(&c, 898);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
@@ -28180,7 +28712,7 @@ static inline rtError_t emu_rtStreamAddCondTask(rtCondTaskParams params, rtStrea
     (void)params;
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 882);
+    return (rtError_t)npu_unsupported(npu_self(), 899);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
@@ -28189,12 +28721,12 @@ static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtSt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamAddCondTask(params, stm, flags);
-    else if (npu_pt_fns[882] != NULL)
-        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[882])(params, stm, flags);
+    else if (npu_pt_fns[899] != NULL)
+        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[899])(params, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(882);
+        r = (rtError_t)npu_pt_fail(899);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 882);
+        npu_tr *t = npu_tr_start(&c, 899);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flags", flags);
@@ -28214,7 +28746,7 @@ static inline rtError_t emu_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_
     (void)stm;
     (void)mdl;
     (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 883);
+    return (rtError_t)npu_unsupported(npu_self(), 900);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
@@ -28223,12 +28755,12 @@ static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtMod
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamBeginCaptureToModel(stm, mdl, mode);
-    else if (npu_pt_fns[883] != NULL)
-        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[883])(stm, mdl, mode);
+    else if (npu_pt_fns[900] != NULL)
+        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[900])(stm, mdl, mode);
     else
-        r = (rtError_t)npu_pt_fail(883);
+        r = (rtError_t)npu_pt_fail(900);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 883);
+        npu_tr *t = npu_tr_start(&c, 900);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "mode", mode);
@@ -28248,7 +28780,7 @@ static inline rtError_t emu_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tas
     (void)stm;
     (void)tasks;
     (void)numTasks;
-    return (rtError_t)npu_unsupported(npu_self(), 884);
+    return (rtError_t)npu_unsupported(npu_self(), 901);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
@@ -28257,12 +28789,12 @@ static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamGetTasks(stm, tasks, numTasks);
-    else if (npu_pt_fns[884] != NULL)
-        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[884])(stm, tasks, numTasks);
+    else if (npu_pt_fns[901] != NULL)
+        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[901])(stm, tasks, numTasks);
     else
-        r = (rtError_t)npu_pt_fail(884);
+        r = (rtError_t)npu_pt_fail(901);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 884);
+        npu_tr *t = npu_tr_start(&c, 901);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "tasks", tasks);
         NPU_TR_ARG(t, "numTasks", numTasks);
@@ -28283,7 +28815,7 @@ static inline rtError_t emu_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t 
     (void)evt;
     (void)timeout;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 885);
+    return (rtError_t)npu_unsupported(npu_self(), 902);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
@@ -28292,12 +28824,12 @@ static NPU_HOOK rtError_t hook_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
-    else if (npu_pt_fns[885] != NULL)
-        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[885])(stm, evt, timeout, flag);
+    else if (npu_pt_fns[902] != NULL)
+        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[902])(stm, evt, timeout, flag);
     else
-        r = (rtError_t)npu_pt_fail(885);
+        r = (rtError_t)npu_pt_fail(902);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 885);
+        npu_tr *t = npu_tr_start(&c, 902);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -28317,7 +28849,7 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
 static inline rtError_t emu_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     (void)task;
     (void)type;
-    return (rtError_t)npu_unsupported(npu_self(), 886);
+    return (rtError_t)npu_unsupported(npu_self(), 903);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
@@ -28326,12 +28858,12 @@ static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtTaskGetType(task, type);
-    else if (npu_pt_fns[886] != NULL)
-        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[886])(task, type);
+    else if (npu_pt_fns[903] != NULL)
+        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[903])(task, type);
     else
-        r = (rtError_t)npu_pt_fail(886);
+        r = (rtError_t)npu_pt_fail(903);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 886);
+        npu_tr *t = npu_tr_start(&c, 903);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_RET(t, r);
@@ -28349,7 +28881,7 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
 static inline rtError_t emu_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     (void)task;
     (void)id;
-    return (rtError_t)npu_unsupported(npu_self(), 887);
+    return (rtError_t)npu_unsupported(npu_self(), 904);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
@@ -28358,12 +28890,12 @@ static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtTaskGetSeqId(task, id);
-    else if (npu_pt_fns[887] != NULL)
-        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[887])(task, id);
+    else if (npu_pt_fns[904] != NULL)
+        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[904])(task, id);
     else
-        r = (rtError_t)npu_pt_fail(887);
+        r = (rtError_t)npu_pt_fail(904);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 887);
+        npu_tr *t = npu_tr_start(&c, 904);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "id", id);
         NPU_TR_RET(t, r);
@@ -28381,7 +28913,7 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
 static inline rtError_t emu_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
     (void)task;
     (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 888);
+    return (rtError_t)npu_unsupported(npu_self(), 905);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
@@ -28390,12 +28922,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskGetParams(task, params);
-    else if (npu_pt_fns[888] != NULL)
-        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[888])(task, params);
+    else if (npu_pt_fns[905] != NULL)
+        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[905])(task, params);
     else
-        r = (rtError_t)npu_pt_fail(888);
+        r = (rtError_t)npu_pt_fail(905);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 888);
+        npu_tr *t = npu_tr_start(&c, 905);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_RET(t, r);
@@ -28413,7 +28945,7 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
 static inline rtError_t emu_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
     (void)task;
     (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 889);
+    return (rtError_t)npu_unsupported(npu_self(), 906);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
@@ -28422,12 +28954,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskSetParams(task, params);
-    else if (npu_pt_fns[889] != NULL)
-        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[889])(task, params);
+    else if (npu_pt_fns[906] != NULL)
+        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[906])(task, params);
     else
-        r = (rtError_t)npu_pt_fail(889);
+        r = (rtError_t)npu_pt_fail(906);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 889);
+        npu_tr *t = npu_tr_start(&c, 906);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_RET(t, r);
@@ -28446,7 +28978,7 @@ static inline rtError_t emu_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunc
     (void)task;
     (void)attrId;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 890);
+    return (rtError_t)npu_unsupported(npu_self(), 907);
 }
 
 static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
@@ -28455,12 +28987,12 @@ static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
-    else if (npu_pt_fns[890] != NULL)
-        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[890])(task, attrId, attrValue);
+    else if (npu_pt_fns[907] != NULL)
+        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[907])(task, attrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(890);
+        r = (rtError_t)npu_pt_fail(907);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 890);
+        npu_tr *t = npu_tr_start(&c, 907);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "attrId", attrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -28478,7 +29010,7 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
 
 static inline rtError_t emu_rtModelTaskDisable(rtTask_t task) {
     (void)task;
-    return (rtError_t)npu_unsupported(npu_self(), 891);
+    return (rtError_t)npu_unsupported(npu_self(), 908);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
@@ -28487,12 +29019,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskDisable(task);
-    else if (npu_pt_fns[891] != NULL)
-        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[891])(task);
+    else if (npu_pt_fns[908] != NULL)
+        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[908])(task);
     else
-        r = (rtError_t)npu_pt_fail(891);
+        r = (rtError_t)npu_pt_fail(908);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 891);
+        npu_tr *t = npu_tr_start(&c, 908);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28509,7 +29041,7 @@ NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
 static inline rtError_t emu_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
     (void)extendInfoPtr;
     (void)infoSize;
-    return (rtError_t)npu_unsupported(npu_self(), 892);
+    return (rtError_t)npu_unsupported(npu_self(), 909);
 }
 
 static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -28518,12 +29050,12 @@ static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const exten
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
-    else if (npu_pt_fns[892] != NULL)
-        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[892])(extendInfoPtr, infoSize);
+    else if (npu_pt_fns[909] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[909])(extendInfoPtr, infoSize);
     else
-        r = (rtError_t)npu_pt_fail(892);
+        r = (rtError_t)npu_pt_fail(909);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 892);
+        npu_tr *t = npu_tr_start(&c, 909);
         npu_tr_str(t, "extendInfoPtr", extendInfoPtr);
         NPU_TR_ARG(t, "infoSize", infoSize);
         NPU_TR_RET(t, r);
@@ -28544,7 +29076,7 @@ static inline rtError_t emu_rtLaunchKernelWithArgsArray(void* func, uint32_t num
     (void)stm;
     (void)cfg;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 893);
+    return (rtError_t)npu_unsupported(npu_self(), 910);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -28553,12 +29085,12 @@ static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
-    else if (npu_pt_fns[893] != NULL)
-        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[893])(func, numBlocks, stm, cfg, args);
+    else if (npu_pt_fns[910] != NULL)
+        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[910])(func, numBlocks, stm, cfg, args);
     else
-        r = (rtError_t)npu_pt_fail(893);
+        r = (rtError_t)npu_pt_fail(910);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 893);
+        npu_tr *t = npu_tr_start(&c, 910);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -28584,7 +29116,7 @@ static inline rtError_t emu_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 g
     (void)stm;
     (void)cfg;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 894);
+    return (rtError_t)npu_unsupported(npu_self(), 911);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -28593,12 +29125,12 @@ static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
-    else if (npu_pt_fns[894] != NULL)
-        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[894])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    else if (npu_pt_fns[911] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[911])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
     else
-        r = (rtError_t)npu_pt_fail(894);
+        r = (rtError_t)npu_pt_fail(911);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 894);
+        npu_tr *t = npu_tr_start(&c, 911);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "gridDim", gridDim);
         NPU_TR_ARG(t, "blockDim", blockDim);
@@ -28629,7 +29161,7 @@ static inline rtError_t emu_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gr
     (void)argsSize;
     (void)placeHolderArray;
     (void)placeHolderNum;
-    return (rtError_t)npu_unsupported(npu_self(), 895);
+    return (rtError_t)npu_unsupported(npu_self(), 912);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -28638,12 +29170,12 @@ static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    else if (npu_pt_fns[895] != NULL)
-        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[895])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[912] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[912])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     else
-        r = (rtError_t)npu_pt_fail(895);
+        r = (rtError_t)npu_pt_fail(912);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 895);
+        npu_tr *t = npu_tr_start(&c, 912);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "gridDim", gridDim);
         NPU_TR_ARG(t, "blockDim", blockDim);
@@ -28670,7 +29202,7 @@ static inline rtError_t emu_rtFuncGetSize(const rtFuncHandle funcHandle, size_t*
     (void)funcHandle;
     (void)aicSize;
     (void)aivSize;
-    return (rtError_t)npu_unsupported(npu_self(), 896);
+    return (rtError_t)npu_unsupported(npu_self(), 913);
 }
 
 static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -28679,12 +29211,12 @@ static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFuncGetSize(funcHandle, aicSize, aivSize);
-    else if (npu_pt_fns[896] != NULL)
-        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[896])(funcHandle, aicSize, aivSize);
+    else if (npu_pt_fns[913] != NULL)
+        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[913])(funcHandle, aicSize, aivSize);
     else
-        r = (rtError_t)npu_pt_fail(896);
+        r = (rtError_t)npu_pt_fail(913);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 896);
+        npu_tr *t = npu_tr_start(&c, 913);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "aicSize", aicSize);
         NPU_TR_ARG(t, "aivSize", aivSize);
@@ -28703,7 +29235,7 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
 static inline rtError_t emu_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
     (void)funcHandle;
     (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 897);
+    return (rtError_t)npu_unsupported(npu_self(), 914);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
@@ -28712,12 +29244,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetBinary(funcHandle, binHandle);
-    else if (npu_pt_fns[897] != NULL)
-        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[897])(funcHandle, binHandle);
+    else if (npu_pt_fns[914] != NULL)
+        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[914])(funcHandle, binHandle);
     else
-        r = (rtError_t)npu_pt_fail(897);
+        r = (rtError_t)npu_pt_fail(914);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 897);
+        npu_tr *t = npu_tr_start(&c, 914);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_RET(t, r);
@@ -28735,7 +29267,7 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
 static inline rtError_t emu_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
     (void)func;
     (void)paramCount;
-    return (rtError_t)npu_unsupported(npu_self(), 898);
+    return (rtError_t)npu_unsupported(npu_self(), 915);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -28744,12 +29276,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetParamCount(func, paramCount);
-    else if (npu_pt_fns[898] != NULL)
-        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[898])(func, paramCount);
+    else if (npu_pt_fns[915] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[915])(func, paramCount);
     else
-        r = (rtError_t)npu_pt_fail(898);
+        r = (rtError_t)npu_pt_fail(915);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 898);
+        npu_tr *t = npu_tr_start(&c, 915);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "paramCount", paramCount);
         NPU_TR_RET(t, r);
@@ -28769,7 +29301,7 @@ static inline rtError_t emu_rtFunctionGetParamInfo(const void* func, size_t para
     (void)paramIndex;
     (void)paramOffset;
     (void)paramSize;
-    return (rtError_t)npu_unsupported(npu_self(), 899);
+    return (rtError_t)npu_unsupported(npu_self(), 916);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -28778,12 +29310,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t p
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
-    else if (npu_pt_fns[899] != NULL)
-        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[899])(func, paramIndex, paramOffset, paramSize);
+    else if (npu_pt_fns[916] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[916])(func, paramIndex, paramOffset, paramSize);
     else
-        r = (rtError_t)npu_pt_fail(899);
+        r = (rtError_t)npu_pt_fail(916);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 899);
+        npu_tr *t = npu_tr_start(&c, 916);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "paramIndex", paramIndex);
         NPU_TR_ARG(t, "paramOffset", paramOffset);
@@ -28804,7 +29336,7 @@ static inline rtError_t emu_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32
     (void)func;
     (void)flags;
     (void)dynamicUbufSize;
-    return (rtError_t)npu_unsupported(npu_self(), 900);
+    return (rtError_t)npu_unsupported(npu_self(), 917);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -28813,12 +29345,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
-    else if (npu_pt_fns[900] != NULL)
-        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[900])(func, flags, dynamicUbufSize);
+    else if (npu_pt_fns[917] != NULL)
+        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[917])(func, flags, dynamicUbufSize);
     else
-        r = (rtError_t)npu_pt_fail(900);
+        r = (rtError_t)npu_pt_fail(917);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 900);
+        npu_tr *t = npu_tr_start(&c, 917);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "dynamicUbufSize", dynamicUbufSize);
@@ -28838,7 +29370,7 @@ static inline rtError_t emu_rtSymbolLookup(const void* hostVar, void** devPtr, s
     (void)hostVar;
     (void)devPtr;
     (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 901);
+    return (rtError_t)npu_unsupported(npu_self(), 918);
 }
 
 static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
@@ -28847,12 +29379,12 @@ static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSymbolLookup(hostVar, devPtr, size);
-    else if (npu_pt_fns[901] != NULL)
-        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[901])(hostVar, devPtr, size);
+    else if (npu_pt_fns[918] != NULL)
+        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[918])(hostVar, devPtr, size);
     else
-        r = (rtError_t)npu_pt_fail(901);
+        r = (rtError_t)npu_pt_fail(918);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 901);
+        npu_tr *t = npu_tr_start(&c, 918);
         NPU_TR_ARG(t, "hostVar", hostVar);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
@@ -28873,7 +29405,7 @@ static inline rtError_t emu_rtBinaryGetGlobal(const rtBinHandle binHandle, const
     (void)name;
     (void)dptr;
     (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 902);
+    return (rtError_t)npu_unsupported(npu_self(), 919);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -28882,12 +29414,12 @@ static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryGetGlobal(binHandle, name, dptr, size);
-    else if (npu_pt_fns[902] != NULL)
-        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[902])(binHandle, name, dptr, size);
+    else if (npu_pt_fns[919] != NULL)
+        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[919])(binHandle, name, dptr, size);
     else
-        r = (rtError_t)npu_pt_fail(902);
+        r = (rtError_t)npu_pt_fail(919);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 902);
+        npu_tr *t = npu_tr_start(&c, 919);
         NPU_TR_ARG(t, "binHandle", binHandle);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "dptr", dptr);
@@ -28907,7 +29439,7 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
 static inline rtError_t emu_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
     (void)symbol;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 903);
+    return (rtError_t)npu_unsupported(npu_self(), 920);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
@@ -28916,12 +29448,12 @@ static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetFuncBySymbol(symbol, funcHandle);
-    else if (npu_pt_fns[903] != NULL)
-        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[903])(symbol, funcHandle);
+    else if (npu_pt_fns[920] != NULL)
+        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[920])(symbol, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(903);
+        r = (rtError_t)npu_pt_fail(920);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 903);
+        npu_tr *t = npu_tr_start(&c, 920);
         NPU_TR_ARG(t, "symbol", symbol);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_RET(t, r);

@@ -1,26 +1,49 @@
 package rt
 
-import "github.com/npuemu/npuemu/acl"
+import (
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/stack"
+)
 
-// The runtime's mbuf calls: an rtMbufPtr_t is an aclrtMbuf (rt-types.md),
-// the objects are acl/mbuf.go's.
+// The runtime's mbuf calls: each is one call of the driver's mbuf family
+// (rt-to-hal.tsv), made through rt/stack so that an interposed hal*
+// definition sees it. An rtMbufPtr_t is the driver's Mbuf * (and an
+// aclrtMbuf, rt-types.md). Driver errors are converted by rt-types.md
+// §8.4 (DRV_ERROR_INVALID_VALUE → ACL_ERROR_RT_PARAM_INVALID, ...); the
+// runtime's own NULL checks answer ACL_ERROR_RT_PARAM_INVALID before the
+// driver is asked.
 
 // MbufAlloc implements rtMbufAlloc.
 func MbufAlloc(t *acl.Thread, out *acl.Handle, size uint64) error {
-	return wrap("rtMbufAlloc", acl.AllocBuf(t, out, size))
+	const fn = "rtMbufAlloc"
+	if out == nil {
+		return invalid(fn, "memBuf must not be NULL")
+	}
+	var m uintptr
+	if err := stack.MbufAlloc(size, &m); err != nil {
+		return wrap(fn, err)
+	}
+	*out = acl.Handle(m)
+	return nil
 }
 
 // MbufFree implements rtMbufFree.
-func MbufFree(t *acl.Thread, h acl.Handle) error { return wrap("rtMbufFree", acl.FreeBuf(t, h)) }
+func MbufFree(t *acl.Thread, h acl.Handle) error {
+	return wrap("rtMbufFree", stack.MbufFree(uintptr(h)))
+}
 
 // MbufSetDataLen implements rtMbufSetDataLen.
 func MbufSetDataLen(t *acl.Thread, h acl.Handle, n uint64) error {
-	return wrap("rtMbufSetDataLen", acl.SetBufDataLen(t, h, n))
+	return wrap("rtMbufSetDataLen", stack.MbufSetDataLen(uintptr(h), n))
 }
 
 // MbufGetDataLen implements rtMbufGetDataLen.
 func MbufGetDataLen(t *acl.Thread, h acl.Handle, n *uint64) error {
-	return wrap("rtMbufGetDataLen", acl.GetBufDataLen(t, h, n))
+	const fn = "rtMbufGetDataLen"
+	if n == nil {
+		return invalid(fn, "len must not be NULL")
+	}
+	return wrap(fn, stack.MbufGetDataLen(uintptr(h), n))
 }
 
 // MbufGetBuffAddr implements rtMbufGetBuffAddr: the data area.
@@ -29,12 +52,7 @@ func MbufGetBuffAddr(t *acl.Thread, h acl.Handle, addr *uintptr) error {
 	if addr == nil {
 		return invalid(fn, "buf must not be NULL")
 	}
-	m, err := acl.MbufInfo(fn, h)
-	if err != nil {
-		return wrap(fn, err)
-	}
-	*addr = m.Data
-	return nil
+	return wrap(fn, stack.MbufGetBuffAddr(uintptr(h), addr))
 }
 
 // MbufGetBuffSize implements rtMbufGetBuffSize: the data area's size.
@@ -43,45 +61,64 @@ func MbufGetBuffSize(t *acl.Thread, h acl.Handle, size *uint64) error {
 	if size == nil {
 		return invalid(fn, "totalSize must not be NULL")
 	}
-	m, err := acl.MbufInfo(fn, h)
-	if err != nil {
-		return wrap(fn, err)
-	}
-	*size = m.Size
-	return nil
+	return wrap(fn, stack.MbufGetBuffSize(uintptr(h), size))
 }
 
-// MbufGetPrivInfo implements rtMbufGetPrivInfo: the user-data area
-// (aclrtGetBufUserData's bytes) and its size.
+// MbufGetPrivInfo implements rtMbufGetPrivInfo: the private area
+// (aclrtGetBufUserData's bytes) and its size, widened to the runtime's
+// uint64_t.
 func MbufGetPrivInfo(t *acl.Thread, h acl.Handle, priv *uintptr, size *uint64) error {
 	const fn = "rtMbufGetPrivInfo"
 	if priv == nil || size == nil {
 		return invalid(fn, "priv and size must not be NULL")
 	}
-	m, err := acl.MbufInfo(fn, h)
-	if err != nil {
+	var p uintptr
+	var n uint32
+	if err := stack.MbufGetPrivInfo(uintptr(h), &p, &n); err != nil {
 		return wrap(fn, err)
 	}
-	*priv, *size = m.User, m.UserSize
+	*priv, *size = p, uint64(n)
 	return nil
 }
 
 // MbufCopyBufRef implements rtMbufCopyBufRef.
 func MbufCopyBufRef(t *acl.Thread, h acl.Handle, out *acl.Handle) error {
-	return wrap("rtMbufCopyBufRef", acl.CopyBufRef(t, h, out))
+	const fn = "rtMbufCopyBufRef"
+	if out == nil {
+		return invalid(fn, "newMemBuf must not be NULL")
+	}
+	var m uintptr
+	if err := stack.MbufCopyRef(uintptr(h), &m); err != nil {
+		return wrap(fn, err)
+	}
+	*out = acl.Handle(m)
+	return nil
 }
 
 // MbufChainAppend implements rtMbufChainAppend.
 func MbufChainAppend(t *acl.Thread, head, h acl.Handle) error {
-	return wrap("rtMbufChainAppend", acl.AppendBufChain(t, head, h))
+	return wrap("rtMbufChainAppend", stack.MbufChainAppend(uintptr(head), uintptr(h)))
 }
 
 // MbufChainGetMbufNum implements rtMbufChainGetMbufNum.
 func MbufChainGetMbufNum(t *acl.Thread, head acl.Handle, num *uint32) error {
-	return wrap("rtMbufChainGetMbufNum", acl.GetBufChainNum(t, head, num))
+	const fn = "rtMbufChainGetMbufNum"
+	if num == nil {
+		return invalid(fn, "num must not be NULL")
+	}
+	return wrap(fn, stack.MbufChainGetMbufNum(uintptr(head), num))
 }
 
 // MbufChainGetMbuf implements rtMbufChainGetMbuf.
 func MbufChainGetMbuf(t *acl.Thread, head acl.Handle, index uint32, out *acl.Handle) error {
-	return wrap("rtMbufChainGetMbuf", acl.GetBufFromChain(t, head, index, out))
+	const fn = "rtMbufChainGetMbuf"
+	if out == nil {
+		return invalid(fn, "memBuf must not be NULL")
+	}
+	var m uintptr
+	if err := stack.MbufChainGetMbuf(uintptr(head), index, &m); err != nil {
+		return wrap(fn, err)
+	}
+	*out = acl.Handle(m)
+	return nil
 }

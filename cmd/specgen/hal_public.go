@@ -40,12 +40,64 @@ var halPublicFunctions = []struct {
 	{"ascend_hal_base.h", "mem", "int drvMemDeviceOpen(unsigned int devid, int devfd);"},
 	{"ascend_hal_base.h", "mem", "int drvMemDeviceClose(unsigned int devid);"},
 	{"ascend_hal_base.h", "mem", "DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count);"},
+	// The buffer (mbuf) family under rtMbuf* (rt-to-hal.tsv rows
+	// rtMbufAlloc .. rtMbufSetDataLen name each one) and the queue family
+	// under rtMemQueue*. Sources (facts only: names, parameter types and
+	// order, field layout):
+	//   - parameter lists: the driver stubs and call sites of public
+	//     programs linking libascend_hal.so (test doubles of dataflow and
+	//     queue-schedule code; several independent files agree on every
+	//     list, e.g. int halMbufAlloc(uint64_t size, Mbuf **mbuf),
+	//     int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size),
+	//     drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf));
+	//     as above, the search index does not name their repositories;
+	//   - QueueAttr: the field list every caller of halQueueCreate fills
+	//     (name, depth, workMode, flowCtrlFlag, flowCtrlDropTime,
+	//     overWriteFlag, deploy_type) in the order and widths of a public
+	//     copy of the driver's external header; the QUEUE_* lengths and
+	//     the DRV_ERROR_QUEUE_* codes are already in hal-constants.tsv;
+	//   - Mbuf is opaque to callers (they hold Mbuf * only).
+	// Left out, with no public layout to cite: halQueueQuery /
+	// halQueueQueryInfo (QueueInfo ends in a QueueStat nobody lays out),
+	// halQueueSubscribe and the event-scheduling calls (halEsched*: their
+	// group and event structures are not public), halMbufAllocEx and the
+	// buffer-pool calls (halBuffInit, BuffCfg).
+	{"ascend_hal_base.h", "mbuf", "int halMbufAlloc(uint64_t size, Mbuf **mbuf);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufFree(Mbuf *mbuf);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufGetBuffAddr(Mbuf *mbuf, void **buf);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufGetDataLen(Mbuf *mbuf, uint64_t *len);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufSetDataLen(Mbuf *mbuf, uint64_t len);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num);"},
+	{"ascend_hal_base.h", "mbuf", "int halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf);"},
+	{"ascend_hal_base.h", "queue", "drvError_t halQueueInit(unsigned int devId);"},
+	{"ascend_hal_base.h", "queue", "drvError_t halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid);"},
+	{"ascend_hal_base.h", "queue", "drvError_t halQueueDestroy(unsigned int devId, unsigned int qid);"},
+	{"ascend_hal_base.h", "queue", "drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf);"},
+	{"ascend_hal_base.h", "queue", "drvError_t halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf);"},
+	{"ascend_hal_base.h", "queue", "drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout);"},
 }
 
 var halPublicTypedefs = []typedef{
 	{Name: "HDC_CLIENT", Header: "ascend_hal_base.h", Decl: "typedef void *HDC_CLIENT;"},
 	{Name: "HDC_SERVER", Header: "ascend_hal_base.h", Decl: "typedef void *HDC_SERVER;"},
 	{Name: "HDC_SESSION", Header: "ascend_hal_base.h", Decl: "typedef void *HDC_SESSION;"},
+	// The buffer and queue families (sources above, halPublicFunctions).
+	{Name: "Mbuf", Header: "ascend_hal_base.h", Decl: "typedef struct Mbuf Mbuf;"},
+	{Name: "QueueAttr", Header: "ascend_hal_base.h", Decl: `typedef struct {
+    char name[QUEUE_MAX_STR_LEN];
+    unsigned int depth;
+    unsigned int workMode;
+    bool flowCtrlFlag;
+    unsigned int flowCtrlDropTime;
+    bool overWriteFlag;
+    unsigned int deploy_type : 1;
+    unsigned int queue_entity_type : 2;
+    unsigned int resv : 29;
+} QueueAttr;`},
 }
 
 // addHALPublic appends the functions and types above to the parsed HAL

@@ -807,6 +807,22 @@ typedef void *HDC_SERVER;
 
 typedef void *HDC_SESSION;
 
+typedef struct Mbuf Mbuf;
+
+struct Mbuf; /* not laid out by the spec: incomplete */
+
+typedef struct {
+    char name[QUEUE_MAX_STR_LEN];
+    unsigned int depth;
+    unsigned int workMode;
+    bool flowCtrlFlag;
+    unsigned int flowCtrlDropTime;
+    bool overWriteFlag;
+    unsigned int deploy_type : 1;
+    unsigned int queue_entity_type : 2;
+    unsigned int resv : 29;
+} QueueAttr;
+
 struct drv_mem_prop {
     uint32_t side;
     uint32_t devid;
@@ -1046,6 +1062,23 @@ DLLEXPORT drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint32
 DLLEXPORT int drvMemDeviceOpen(unsigned int devid, int devfd);
 DLLEXPORT int drvMemDeviceClose(unsigned int devid);
 DLLEXPORT DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSizes, uint32_t *attributes, size_t numAttributes, DVdeviceptr devPtr, size_t count);
+DLLEXPORT int halMbufAlloc(uint64_t size, Mbuf **mbuf);
+DLLEXPORT int halMbufFree(Mbuf *mbuf);
+DLLEXPORT int halMbufGetBuffAddr(Mbuf *mbuf, void **buf);
+DLLEXPORT int halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize);
+DLLEXPORT int halMbufGetDataLen(Mbuf *mbuf, uint64_t *len);
+DLLEXPORT int halMbufSetDataLen(Mbuf *mbuf, uint64_t len);
+DLLEXPORT int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size);
+DLLEXPORT int halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf);
+DLLEXPORT int halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf);
+DLLEXPORT int halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num);
+DLLEXPORT int halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf **mbuf);
+DLLEXPORT drvError_t halQueueInit(unsigned int devId);
+DLLEXPORT drvError_t halQueueCreate(unsigned int devId, const QueueAttr *queAttr, unsigned int *qid);
+DLLEXPORT drvError_t halQueueDestroy(unsigned int devId, unsigned int qid);
+DLLEXPORT drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void *mbuf);
+DLLEXPORT drvError_t halQueueDeQueue(unsigned int devId, unsigned int qid, void **mbuf);
+DLLEXPORT drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_t *buf_len, int timeout);
 
 #ifdef __cplusplus
 }
