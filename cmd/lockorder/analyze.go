@@ -510,3 +510,33 @@ func (r *Result) Levels() (level map[string]int, cycle []string) {
 	}
 	return level, cycle
 }
+
+// Table returns the rows of the docs/internals.md table: one per level,
+// then the leaves (locks on no edge).
+func (r *Result) Table() (string, error) {
+	lv, cycle := r.Levels()
+	if cycle != nil {
+		return "", fmt.Errorf("locks on or after a cycle: %v", cycle)
+	}
+	nested := map[string]bool{}
+	for _, e := range r.Edges {
+		nested[e.A], nested[e.B] = true, true
+	}
+	byLevel := map[int][]string{}
+	var leaves []string
+	top := 0
+	for _, l := range r.Locks {
+		if !nested[l] {
+			leaves = append(leaves, "`"+l+"`")
+			continue
+		}
+		byLevel[lv[l]] = append(byLevel[lv[l]], "`"+l+"`")
+		top = max(top, lv[l])
+	}
+	var b strings.Builder
+	for i := 0; i <= top; i++ {
+		fmt.Fprintf(&b, "| %d | %s |\n", i, strings.Join(byLevel[i], " "))
+	}
+	fmt.Fprintf(&b, "| leaf | %s |\n", strings.Join(leaves, " "))
+	return b.String(), nil
+}

@@ -8,6 +8,7 @@
 //	go run ./cmd/lockorder        # edges, one per line: A -> B  where
 //	go run ./cmd/lockorder -locks # every mutex
 //	go run ./cmd/lockorder -levels # every mutex with its level
+//	go run ./cmd/lockorder -table  # the rows of the docs table
 package main
 
 import (
@@ -19,11 +20,21 @@ import (
 func main() {
 	listLocks := flag.Bool("locks", false, "list every mutex instead of the edges")
 	levels := flag.Bool("levels", false, "print each mutex with its level (the longest chain of edges leading to it)")
+	table := flag.Bool("table", false, "print the rows of the docs/internals.md table (levels, then the leaves)")
 	flag.Parse()
 	r, err := Analyze(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lockorder:", err)
 		os.Exit(1)
+	}
+	if *table {
+		rows, err := r.Table()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lockorder:", err)
+			os.Exit(1)
+		}
+		fmt.Print(rows)
+		return
 	}
 	if *levels {
 		lv, cycle := r.Levels()
