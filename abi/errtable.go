@@ -139,7 +139,8 @@ func DrvErrorf(code DrvCode, format string, args ...any) error {
 
 // DrvCodeOf returns the drvError_t of err: DRV_ERROR_NONE for nil, the code
 // of the outermost wrapped *DrvError, an *Error mapped to the driver code
-// that means the same (DRV_ERROR_INNER_ERR when none does), and
+// that means the same (DRV_ERROR_INNER_ERR when none does), a device-model
+// DevError converted by its kind (deverr.go), and
 // DRV_ERROR_INNER_ERR for anything else.
 func DrvCodeOf(err error) DrvCode {
 	if err == nil {
@@ -147,6 +148,7 @@ func DrvCodeOf(err error) DrvCode {
 	}
 	var d *DrvError
 	var e *Error
+	var v *DevError
 	switch {
 	case errors.As(err, &d):
 		return d.Code
@@ -154,6 +156,8 @@ func DrvCodeOf(err error) DrvCode {
 		if c, ok := aclToDrv[e.Code]; ok {
 			return c
 		}
+	case errors.As(err, &v):
+		return v.Kind.Drv()
 	}
 	return DRV_ERROR_INNER_ERR
 }
