@@ -299,7 +299,7 @@ func (v *VMM) unref(b *backing) {
 // errText is an error's message without its code prefix.
 func errText(err error) string {
 	switch e := err.(type) {
-	case *abi.Error:
+	case *abi.DevError:
 		if e.Msg != "" {
 			return e.Msg
 		}
