@@ -11,8 +11,13 @@ import (
 // convert the kind with devKinds, the one table below: CodeOf for the ACL
 // surface (libfake's ret, Thread.Fail), RTCodeOf for the rt* layer,
 // DrvCodeOf for the HAL. The table's three columns are what those
-// conversions gave the ACL codes the model used to build itself, so no code
-// a program sees depends on which side of the boundary the error was made.
+// conversions gave the codes the model used to build itself — an ACL code
+// converted down to the driver (aclToDrv), or, for the kinds the driver
+// model (emu's VMM, shared memory, host registration) met, a drvError_t
+// converted up by the runtime's table (rt-types.md §8.4) — so no code a
+// program sees depends on which side of the boundary the error was made.
+// The runtime folds several driver codes into
+// ACL_ERROR_RT_DRV_INTERNAL_ERROR; their kinds share that ACL code.
 
 // DevKind is what went wrong in the device model.
 type DevKind uint8
@@ -67,6 +72,17 @@ const (
 	DevAICoreTimeout
 	// DevSDMAError: a copy engine (SDMA) task failed.
 	DevSDMAError
+	// DevBadHandle: a handle the model never gave out, or released.
+	DevBadHandle
+	// DevNotFound: no such registration, key or name.
+	DevNotFound
+	// DevInUse: the range or name is already registered.
+	DevInUse
+	// DevBusy: the object is in a state that forbids the change.
+	DevBusy
+	// DevDriverInternal: the host refused an operation the driver model
+	// relies on (mmap, mprotect).
+	DevDriverInternal
 
 	devKindCount // not a kind: the number of kinds
 )
@@ -102,6 +118,11 @@ var devKinds = [devKindCount]devCodes{
 	DevAICoreException: {"AI Core exception", ACL_ERROR_RT_AICORE_EXCEPTION, ACL_ERROR_RT_AICORE_EXCEPTION, DRV_ERROR_INNER_ERR},
 	DevAICoreTimeout:   {"AI Core timeout", ACL_ERROR_RT_AICORE_TIMEOUT, ACL_ERROR_RT_AICORE_TIMEOUT, DRV_ERROR_INNER_ERR},
 	DevSDMAError:       {"SDMA error", ACL_ERROR_RT_SYS_DMA, ACL_ERROR_RT_SYS_DMA, DRV_ERROR_INNER_ERR},
+	DevBadHandle:       {"bad handle", ACL_ERROR_RT_INVALID_HANDLE, ACL_ERROR_RT_INVALID_HANDLE, DRV_ERROR_INVALID_HANDLE},
+	DevNotFound:        {"not found", ACL_ERROR_RT_DRV_INTERNAL_ERROR, ACL_ERROR_RT_DRV_INTERNAL_ERROR, DRV_ERROR_NOT_EXIST},
+	DevInUse:           {"already in use", ACL_ERROR_RT_DRV_INTERNAL_ERROR, ACL_ERROR_RT_DRV_INTERNAL_ERROR, DRV_ERROR_REPEATED_USERD},
+	DevBusy:            {"busy", ACL_ERROR_RT_DRV_INTERNAL_ERROR, ACL_ERROR_RT_DRV_INTERNAL_ERROR, DRV_ERROR_BUSY},
+	DevDriverInternal:  {"driver internal error", ACL_ERROR_RT_DRV_INTERNAL_ERROR, ACL_ERROR_RT_DRV_INTERNAL_ERROR, DRV_ERROR_INNER_ERR},
 }
 
 // codes returns k's row; an out-of-range kind is an internal error.
@@ -152,15 +173,18 @@ func (e *DevError) Error() string {
 	return fmt.Sprintf("%s (%d): %s", c.Name(), int32(c), e.Msg)
 }
 
-// Is reports whether target is a *DevError of the same kind, or an *Error
-// (a sentinel of the API layers, Err(code)) whose code is the one this
-// kind becomes at the ACL surface.
+// Is reports whether target is a *DevError of the same kind, an *Error (a
+// sentinel of the API layers, Err(code)) whose code is the one this kind
+// becomes at the ACL surface, or a *DrvError (DrvErr(code)) whose code is
+// the one it becomes at the HAL.
 func (e *DevError) Is(target error) bool {
 	switch t := target.(type) {
 	case *DevError:
 		return t.Kind == e.Kind
 	case *Error:
 		return t.Code == e.Kind.ACL()
+	case *DrvError:
+		return t.Code == e.Kind.Drv()
 	}
 	return false
 }

@@ -8,27 +8,49 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// driverKinds are the kinds of errors the driver model met (emu's VMM,
+// shared memory, host registration), which used to be drvError_t values:
+// their row is what the runtime makes of the driver code. The others were
+// ACL codes: their row is what the driver layer makes of the ACL code.
+var driverKinds = map[DevKind]bool{DevBadHandle: true, DevNotFound: true, DevInUse: true, DevBusy: true, DevDriverInternal: true}
+
+// bothWays are the kinds both sides met: each way round gives the same.
+var bothWays = []DevKind{DevInvalidValue, DevNoDevice, DevNoMemory, DevNoPermission, DevUnsupported, DevBadHandle, DevDriverInternal}
+
 // TestDevKindTable: every kind has a row, and each row gives, at every
-// boundary, exactly what that boundary's conversion gives the kind's ACL
-// code — so converting at the boundary changes no code a program sees.
+// boundary, exactly what that boundary's conversion gave the code the model
+// used to build — so converting at the boundary changes no code a program
+// sees.
 func TestDevKindTable(t *testing.T) {
 	seen := map[Code]DevKind{}
 	for k := DevKind(0); k < devKindCount; k++ {
 		row := devKinds[k]
 		require.NotEmpty(t, row.name, "kind %d has no row", k)
 		assert.True(t, row.acl.Known(), "%v: ACL code %d is not an aclError", k, row.acl)
-		if prev, dup := seen[row.acl]; dup {
+		assert.True(t, row.drv.Known(), "%v: driver code %d is not a drvError_t", k, row.drv)
+		if prev, dup := seen[row.acl]; dup && row.acl != ACL_ERROR_RT_DRV_INTERNAL_ERROR {
 			t.Errorf("%v and %v both become %s: one kind per code", prev, k, row.acl.Name())
 		}
 		seen[row.acl] = k
-		acl := Err(row.acl)
-		assert.Equal(t, RTCodeOf(acl), k.RT(), "%v: rt column", k)
-		assert.Equal(t, DrvCodeOf(acl), k.Drv(), "%v: driver column", k)
+		if driverKinds[k] {
+			drv := DrvErr(row.drv)
+			assert.Equal(t, CodeOf(drv), k.ACL(), "%v: ACL column", k)
+			assert.Equal(t, RTCodeOf(drv), k.RT(), "%v: rt column", k)
+		} else {
+			acl := Err(row.acl)
+			assert.Equal(t, RTCodeOf(acl), k.RT(), "%v: rt column", k)
+			assert.Equal(t, DrvCodeOf(acl), k.Drv(), "%v: driver column", k)
+		}
 
 		err := DevErrorf(k, "device 0: what happened")
 		assert.Equal(t, row.acl, CodeOf(err), "%v: CodeOf", k)
 		assert.Equal(t, row.rt, RTCodeOf(err), "%v: RTCodeOf", k)
 		assert.Equal(t, row.drv, DrvCodeOf(err), "%v: DrvCodeOf", k)
+	}
+	for _, k := range bothWays {
+		assert.Equal(t, k.Drv(), DrvCodeOf(Err(k.ACL())), "%v: ACL code down to the driver", k)
+		assert.Equal(t, k.ACL(), CodeOf(DrvErr(k.Drv())), "%v: driver code up to ACL", k)
+		assert.Equal(t, k.RT(), RTCodeOf(DrvErr(k.Drv())), "%v: driver code up to rt", k)
 	}
 	assert.Equal(t, DevInternal.ACL(), DevKind(200).ACL(), "an unknown kind is internal")
 	assert.Equal(t, "DevKind(200)", DevKind(200).String())
@@ -49,6 +71,10 @@ func TestDevError(t *testing.T) {
 	assert.False(t, errors.Is(Err(ACL_ERROR_RT_MEMORY_FREE), DevErr(DevNoMemory)))
 	assert.True(t, IsDev(err, DevNoMemory))
 	assert.False(t, IsDev(Err(ACL_ERROR_RT_MEMORY_ALLOCATION), DevNoMemory), "an API error is no device error")
+	assert.True(t, errors.Is(DevErrorf(DevNotFound, "x"), DrvErr(DRV_ERROR_NOT_EXIST)), "a driver sentinel of the kind's code matches")
+	assert.False(t, errors.Is(DevErrorf(DevNotFound, "x"), DrvErr(DRV_ERROR_REPEATED_USERD)))
+	// A driver kind keeps its driver code through the ACL layer's Wrapf.
+	assert.Equal(t, DRV_ERROR_NOT_EXIST, DrvCodeOf(Wrapf(DevErrorf(DevNotFound, "x"), "aclrtHostUnregister")))
 
 	w := DevWrapf(err, "malloc %d", 64)
 	assert.Equal(t, DevNoMemory, DevKindOf(w))
