@@ -18,12 +18,13 @@ import (
 var modelLayers = []string{"emu", "tsfw", "svm"}
 
 // apiNames are the names of package abi the device model must not use
-// outside its tests: the ACL enums and codes (every ACL_* name) and the ACL
-// surface's error type and its constructors and conversions. The model
-// builds abi.DevError values (abi.DevErrorf); the API layers convert them.
+// outside its tests: the ACL enums and codes (every ACL_* name), the
+// driver's error codes (DRV_ERROR_*), and the ACL surface's error type and
+// its constructors and conversions. The model builds abi.DevError values
+// (abi.DevErrorf); the API layers convert them.
 var apiNames = map[string]bool{
 	"Error": true, "Errorf": true, "Err": true, "Wrapf": true,
-	"Code": true, "CodeOf": true, "RTCodeOf": true,
+	"Code": true, "CodeOf": true, "RTCodeOf": true, "DrvErr": true,
 }
 
 // apiUses returns "name (file:line)" for every use of an ACL name of package
@@ -54,7 +55,7 @@ func apiUses(t *testing.T, fset *token.FileSet, file string, src any) []string {
 			return true
 		}
 		if x, ok := sel.X.(*ast.Ident); ok && x.Name == local {
-			if name := sel.Sel.Name; strings.HasPrefix(name, "ACL_") || apiNames[name] {
+			if name := sel.Sel.Name; strings.HasPrefix(name, "ACL_") || strings.HasPrefix(name, "DRV_ERROR_") || apiNames[name] {
 				uses = append(uses, name+" ("+fset.Position(sel.Pos()).String()+")")
 			}
 		}
@@ -63,9 +64,9 @@ func apiUses(t *testing.T, fset *token.FileSet, file string, src any) []string {
 	return uses
 }
 
-// TestModelSpeaksNoAPI: emu, tsfw and svm name no ACL enum or code and
-// build no ACL error; their errors are abi.DevError, converted at the API
-// boundaries (abi/deverr.go).
+// TestModelSpeaksNoAPI: emu, tsfw and svm name no ACL enum, no ACL or driver
+// error code and build no ACL error; their errors are abi.DevError,
+// converted at the API boundaries (abi/deverr.go).
 func TestModelSpeaksNoAPI(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -90,11 +91,13 @@ func TestModelSpeaksNoAPI(t *testing.T) {
 import a "github.com/npuemu/npuemu/abi"
 func f(m uint32) error {
 	if m == a.ACL_MEM_ADVISE_SET_READ_MOSTLY { return a.Errorf(a.ACL_ERROR_RT_PARAM_INVALID, "x") }
+	if m == 7 { return a.DrvErrorf(a.DRV_ERROR_BUSY, "z") }
 	return a.DevErrorf(a.DevInvalidValue, "y")
 }`
 	uses := apiUses(t, fset, "x.go", src)
-	require.Len(t, uses, 3, "%v", uses)
+	require.Len(t, uses, 4, "%v", uses)
 	assert.True(t, strings.HasPrefix(uses[0], "ACL_MEM_ADVISE_SET_READ_MOSTLY"))
 	assert.True(t, strings.HasPrefix(uses[1], "Errorf"))
 	assert.True(t, strings.HasPrefix(uses[2], "ACL_ERROR_RT_PARAM_INVALID"))
+	assert.True(t, strings.HasPrefix(uses[3], "DRV_ERROR_BUSY"))
 }

@@ -9,10 +9,9 @@
 // libfake or purego, and names no ACL enum or code. Its errors are
 // abi.DevError values of the device model's own kinds (no memory, bad free,
 // device setup failed, ...), which the API layers convert through the one
-// table of abi/deverr.go; the VMM and shared-memory model, which stands
-// for driver calls, still speaks the driver's drvError_t (abi.DrvError),
-// converted the same way as the real driver's. Devices cost nothing until
-// they are opened.
+// table of abi/deverr.go (the VMM, shared memory and host registration
+// meet the driver's kinds: bad handle, not found, in use, busy). Devices
+// cost nothing until they are opened.
 //
 // Memory. HBM addresses are real addresses of this process: each device's
 // range is an anonymous mapping (MAP_NORESERVE, huge pages advised), so a
