@@ -126,15 +126,30 @@ func (v *VMM) HostDevPointer(addr uintptr, dev int) (uintptr, error) {
 	return addr, nil
 }
 
-// HostMapCapable reports whether accelerator type acc (enum
-// drvAccModuleType / aclrtHacType, same values) reaches registered host
-// memory: the engines npuemu runs in this process do (task scheduler, AI
-// CPU, AI Core, Vector Core, PCIe DMA, SDMA); RDMA, DVPP, UDMA and CCU are
-// not modelled.
-func HostMapCapable(acc uint32) bool {
-	switch acc {
-	case abi.DRV_ACC_MODULE_TYPE_STARS, abi.DRV_ACC_MODULE_TYPE_AICPU, abi.DRV_ACC_MODULE_TYPE_AIC,
-		abi.DRV_ACC_MODULE_TYPE_AIV, abi.DRV_ACC_MODULE_TYPE_PCIEDMA, abi.DRV_ACC_MODULE_TYPE_SDMA:
+// Engine is an accelerator of a device. hal decodes drvAccModuleType and
+// acl aclrtHacType into it.
+type Engine uint8
+
+// The engines.
+const (
+	EngineTaskScheduler Engine = iota // STARS
+	EngineAICPU
+	EngineAICore
+	EngineVectorCore
+	EnginePCIeDMA
+	EngineRDMA
+	EngineSDMA
+	EngineDVPP
+	EngineUDMA
+	EngineCCU
+)
+
+// ReachesHostMemory reports whether e reaches registered host memory: the
+// engines npuemu runs in this process do (task scheduler, AI CPU, AI Core,
+// Vector Core, PCIe DMA, SDMA); RDMA, DVPP, UDMA and CCU are not modelled.
+func (e Engine) ReachesHostMemory() bool {
+	switch e {
+	case EngineTaskScheduler, EngineAICPU, EngineAICore, EngineVectorCore, EnginePCIeDMA, EngineSDMA:
 		return true
 	}
 	return false
