@@ -6,6 +6,9 @@
 // project, so every layer (emu, tsfw, svm, acl, hal, libfake) may use it.
 //
 // Errors: one type, Error, carries an aclError code; DrvError carries a
-// drvError_t. Code and message tables live here and nowhere else. A code
-// becomes a plain integer only at the libfake boundary (CodeOf, DrvCodeOf).
+// drvError_t; DevError, the device model's (emu, tsfw, svm), carries a
+// DevKind, which the one table of deverr.go converts to its aclError, rt
+// and drvError_t codes. Code and message tables live here and nowhere else.
+// A code becomes a plain integer only at the libfake boundary (CodeOf,
+// RTCodeOf, DrvCodeOf).
 package abi

@@ -25,10 +25,15 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s (%d): %s", e.Code.Name(), int32(e.Code), e.Msg)
 }
 
-// Is reports whether target is an *Error with the same code.
+// Is reports whether target is an *Error with the same code, or a
+// device-model *DevError whose kind becomes this code (deverr.go).
 func (e *Error) Is(target error) bool {
 	var t *Error
-	return errors.As(target, &t) && t.Code == e.Code
+	if errors.As(target, &t) {
+		return t.Code == e.Code
+	}
+	var v *DevError
+	return errors.As(target, &v) && v.Kind.ACL() == e.Code
 }
 
 // Err returns an error with code and the table's default message.
@@ -40,7 +45,8 @@ func Errorf(code Code, format string, args ...any) error {
 }
 
 // CodeOf returns the aclError code of err: 0 for nil, the code of the
-// outermost wrapped *Error, a DrvError mapped through DrvToACL, and
+// outermost wrapped *Error, a device-model DevError converted by its kind
+// (deverr.go), a DrvError mapped through DrvToACL, and
 // ACL_ERROR_INTERNAL_ERROR for anything else (a bug, reported as such).
 func CodeOf(err error) Code {
 	if err == nil {
@@ -49,6 +55,10 @@ func CodeOf(err error) Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
+	}
+	var v *DevError
+	if errors.As(err, &v) {
+		return v.Kind.ACL()
 	}
 	var d *DrvError
 	if errors.As(err, &d) {

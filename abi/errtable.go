@@ -138,8 +138,10 @@ func DrvErrorf(code DrvCode, format string, args ...any) error {
 }
 
 // DrvCodeOf returns the drvError_t of err: DRV_ERROR_NONE for nil, the code
-// of the outermost wrapped *DrvError, an *Error mapped to the driver code
-// that means the same (DRV_ERROR_INNER_ERR when none does), and
+// of the outermost wrapped *DrvError, a device-model DevError converted by
+// its kind (deverr.go; an *Error wrapping one has the kind's ACL code), an
+// *Error mapped to the driver code that means the same
+// (DRV_ERROR_INNER_ERR when none does), and
 // DRV_ERROR_INNER_ERR for anything else.
 func DrvCodeOf(err error) DrvCode {
 	if err == nil {
@@ -147,9 +149,12 @@ func DrvCodeOf(err error) DrvCode {
 	}
 	var d *DrvError
 	var e *Error
+	var v *DevError
 	switch {
 	case errors.As(err, &d):
 		return d.Code
+	case errors.As(err, &v):
+		return v.Kind.Drv()
 	case errors.As(err, &e):
 		if c, ok := aclToDrv[e.Code]; ok {
 			return c

@@ -20,7 +20,8 @@ func RTCodeOfDrv(c DrvCode) Code {
 
 // RTCodeOf is the code an rt* function returns for err, an error of the
 // layers below or of the ACL objects it drives: rt codes pass unchanged, a
-// driver error is converted by §8.4, and the few ACL-only codes become the
+// device-model error is converted by its kind (deverr.go), a driver error
+// is converted by §8.4, and the few ACL-only codes become the
 // rt code that says the same (the runtime checks its own arguments and
 // never returns ACL_ERROR_INVALID_PARAM).
 func RTCodeOf(err error) Code {
@@ -28,8 +29,13 @@ func RTCodeOf(err error) Code {
 		return ACL_SUCCESS
 	}
 	var e *Error
+	var v *DevError
 	var d *DrvError
-	if !errors.As(err, &e) && errors.As(err, &d) {
+	switch {
+	case errors.As(err, &e):
+	case errors.As(err, &v):
+		return v.Kind.RT()
+	case errors.As(err, &d):
 		return RTCodeOfDrv(d.Code)
 	}
 	c := CodeOf(err)

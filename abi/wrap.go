@@ -21,9 +21,12 @@ func Wrapf(err error, format string, args ...any) error {
 func (e *Error) Unwrap() error { return e.cause }
 
 // MessageOf is the message of err without its code: an *Error's own
-// message, else err.Error() (a DrvError, an error of another package).
+// message, a DevError's message, else err.Error() (a DrvError, an error of another package).
 func MessageOf(err error) string {
 	if e, ok := err.(*Error); ok && e.Msg != "" {
+		return e.Msg
+	}
+	if e, ok := err.(*DevError); ok && e.Msg != "" {
 		return e.Msg
 	}
 	return err.Error()

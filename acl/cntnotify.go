@@ -112,6 +112,23 @@ func CntNotifyDestroy(t *Thread, h Handle) error {
 	return nil
 }
 
+// cntRecordModes decodes aclrtCntNotifyRecordMode into the model's modes.
+var cntRecordModes = map[uint32]tsfw.CntRecordMode{
+	abi.ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE: tsfw.CntSet,
+	abi.ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE:       tsfw.CntAdd,
+	abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE:    tsfw.CntOr,
+	abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE:   tsfw.CntAnd,
+}
+
+// cntWaitModes decodes aclrtCntNotifyWaitMode into the model's conditions.
+var cntWaitModes = map[uint32]tsfw.CntWaitMode{
+	abi.ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE:               tsfw.CntLess,
+	abi.ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE:              tsfw.CntEqual,
+	abi.ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE:             tsfw.CntBigger,
+	abi.ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE:    tsfw.CntBiggerEqual,
+	abi.ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE: tsfw.CntEqualBitmask,
+}
+
 // CntNotifyRecord implements aclrtCntNotifyRecord: the stream applies the
 // record mode (set, add, or, and) with the value to the counter.
 func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
@@ -119,9 +136,8 @@ func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
 	}
-	switch info.Mode {
-	case tsfw.CntSet, tsfw.CntAdd, tsfw.CntOr, tsfw.CntAnd:
-	default:
+	mode, ok := cntRecordModes[info.Mode]
+	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode %d is not an aclrtCntNotifyRecordMode (0, 1, 2 or 4)", fn, info.Mode)
 	}
 	n, err := resolveCntNotify(fn, h)
@@ -132,7 +148,7 @@ func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
 	if err != nil {
 		return err
 	}
-	return s.queue(t, fn, tsfw.CntRecordTask(n.cn, info.Mode, info.Value), queued{sync: n.cn})
+	return s.queue(t, fn, tsfw.CntRecordTask(n.cn, mode, info.Value), queued{sync: n.cn})
 }
 
 // CntNotifyWaitWithTimeout implements aclrtCntNotifyWaitWithTimeout: the
@@ -145,7 +161,8 @@ func CntNotifyWaitWithTimeout(t *Thread, h, sh Handle, info *CntNotifyWaitInfo) 
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
 	}
-	if info.Mode > tsfw.CntEqualBitmask {
+	mode, ok := cntWaitModes[info.Mode]
+	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode %d is not an aclrtCntNotifyWaitMode (0..4)", fn, info.Mode)
 	}
 	if info.IsClear > 1 {
@@ -159,7 +176,7 @@ func CntNotifyWaitWithTimeout(t *Thread, h, sh Handle, info *CntNotifyWaitInfo) 
 	if err != nil {
 		return err
 	}
-	return s.queue(t, fn, tsfw.CntWaitTask(n.cn, info.Mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), queued{sync: n.cn})
+	return s.queue(t, fn, tsfw.CntWaitTask(n.cn, mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), queued{sync: n.cn})
 }
 
 // CntNotifyReset implements aclrtCntNotifyReset: the stream sets the

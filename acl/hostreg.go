@@ -142,8 +142,22 @@ func HostMemMapCapabilities(t *Thread, dev uint32, hac uint32, out *uint32) erro
 		return err
 	}
 	*out = abi.ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED
-	if emu.HostMapCapable(hac) {
+	if hacEngines[hac].ReachesHostMemory() {
 		*out = abi.ACL_RT_HOST_MEM_MAP_SUPPORTED
 	}
 	return nil
+}
+
+// hacEngines decodes aclrtHacType into the model's engines.
+var hacEngines = [abi.ACL_RT_HAC_TYPE_CCU + 1]emu.Engine{
+	abi.ACL_RT_HAC_TYPE_STARS:   emu.EngineTaskScheduler,
+	abi.ACL_RT_HAC_TYPE_AICPU:   emu.EngineAICPU,
+	abi.ACL_RT_HAC_TYPE_AIC:     emu.EngineAICore,
+	abi.ACL_RT_HAC_TYPE_AIV:     emu.EngineVectorCore,
+	abi.ACL_RT_HAC_TYPE_PCIEDMA: emu.EnginePCIeDMA,
+	abi.ACL_RT_HAC_TYPE_RDMA:    emu.EngineRDMA,
+	abi.ACL_RT_HAC_TYPE_SDMA:    emu.EngineSDMA,
+	abi.ACL_RT_HAC_TYPE_DVPP:    emu.EngineDVPP,
+	abi.ACL_RT_HAC_TYPE_UDMA:    emu.EngineUDMA,
+	abi.ACL_RT_HAC_TYPE_CCU:     emu.EngineCCU,
 }

@@ -142,9 +142,9 @@ func managedRange(fn string, p uintptr, size uint64) (*emu.SVM, error) {
 // location converts an aclrtMemManagedLocation and checks a device id
 // against the node.
 func location(fn string, l ManagedLocation) (svm.Location, error) {
-	loc, err := svm.LocationFromACL(l.Type, l.ID)
+	loc, err := managedLocation(fn, l.Type, l.ID)
 	if err != nil {
-		return loc, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s", fn, messageOf(err))
+		return loc, err
 	}
 	if loc >= 0 {
 		n, err := theNode()
@@ -165,9 +165,9 @@ func ManagedAdvise(t *Thread, p uintptr, size uint64, advise int32, l ManagedLoc
 	if err != nil {
 		return err
 	}
-	a, err := svm.AdviceFromACL(advise)
+	a, err := managedAdvice(fn, advise)
 	if err != nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s", fn, messageOf(err))
+		return err
 	}
 	loc := svm.NoLocation
 	switch a {

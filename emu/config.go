@@ -74,8 +74,8 @@ type fileConfig struct {
 }
 
 // LoadConfig builds the node configuration from NPUEMU_CONFIG, NPUEMU_DEVICES
-// and NPUEMU_SOC on top of DefaultConfig. Every problem is an abi.Error with
-// ACL_ERROR_INVALID_PARAM naming the file, variable or key at fault.
+// and NPUEMU_SOC on top of DefaultConfig. Every problem is an abi.DevError
+// of kind DevBadArgument naming the file, variable or key at fault.
 func LoadConfig() (Config, error) {
 	return loadConfig(os.Getenv)
 }
@@ -92,7 +92,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if v := getenv(EnvDevices); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 || n > MaxDevices {
-			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+			return Config{}, abi.DevErrorf(abi.DevBadArgument,
 				"%s=%q: want a device count from 1 to %d", EnvDevices, v, MaxDevices)
 		}
 		cfg.Devices = n
@@ -100,7 +100,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	}
 	if v := getenv(EnvSoC); v != "" {
 		if _, ok := LookupSoC(v); !ok {
-			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+			return Config{}, abi.DevErrorf(abi.DevBadArgument,
 				"%s=%q: unknown SoC; known: %s", EnvSoC, v, strings.Join(SoCNames(), ", "))
 		}
 		cfg.SoC = v
@@ -109,7 +109,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	if v := getenv(EnvHBM); v != "" {
 		n, err := strconv.ParseUint(strings.TrimSpace(v), 0, 64)
 		if err != nil || n == 0 {
-			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: want a byte count > 0", EnvHBM, v)
+			return Config{}, abi.DevErrorf(abi.DevBadArgument, "%s=%q: want a byte count > 0", EnvHBM, v)
 		}
 		cfg.HBMBytes = n
 		sources = append(sources, EnvHBM+"="+v)
@@ -124,7 +124,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		// value is an error rather than the default.
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 1 || n > tsfw.MaxHostThreads {
-			return Config{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+			return Config{}, abi.DevErrorf(abi.DevBadArgument,
 				"%s=%q: want a host thread count from 1 to %d", tsfw.EnvThreads, v, tsfw.MaxHostThreads)
 		}
 		sources = append(sources, tsfw.EnvThreads+"="+v)
@@ -141,9 +141,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		cfg.Source = strings.Join(sources, ", ")
 	}
 	if err := cfg.Validate(); err != nil {
-		var ae *abi.Error
+		var ae *abi.DevError
 		if errors.As(err, &ae) {
-			return Config{}, abi.Errorf(ae.Code, "%s (configuration from %s)", ae.Msg, cfg.Source)
+			return Config{}, abi.DevErrorf(ae.Kind, "%s (configuration from %s)", ae.Msg, cfg.Source)
 		}
 		return Config{}, err
 	}
@@ -175,7 +175,7 @@ func parseVisible(v string, physical int) (ids []int, note string, err error) {
 		}
 		if bad != "" {
 			if len(ids) == 0 {
-				return nil, "", abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID,
+				return nil, "", abi.DevErrorf(abi.DevNoDevice,
 					"%s=%q: entry %d %q is %s, so no device is visible", EnvVisible, v, i, f, bad)
 			}
 			return ids, fmt.Sprintf(" (entry %d %q %s: it and the rest are ignored)", i, f, bad), nil
@@ -222,7 +222,7 @@ func (c Config) PhysicalCount() int {
 func readConfigFile(path string, cfg *Config) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cannot read configuration file: %v", EnvConfig, err)
+		return abi.DevErrorf(abi.DevBadArgument, "%s: cannot read configuration file: %v", EnvConfig, err)
 	}
 	var fc fileConfig
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -232,11 +232,11 @@ func readConfigFile(path string, cfg *Config) error {
 	}
 	end := dec.InputOffset()
 	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: unexpected data after the JSON object at %s",
+		return abi.DevErrorf(abi.DevBadArgument, "%s %s: unexpected data after the JSON object at %s",
 			EnvConfig, path, position(data, int64(len(data)-len(rest))))
 	}
 	bad := func(key, format string, args ...any) error {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: key %q: %s", EnvConfig, path, key, fmt.Sprintf(format, args...))
+		return abi.DevErrorf(abi.DevBadArgument, "%s %s: key %q: %s", EnvConfig, path, key, fmt.Sprintf(format, args...))
 	}
 	if fc.SoC != nil {
 		if _, ok := LookupSoC(*fc.SoC); !ok {
@@ -272,25 +272,25 @@ func configFileError(path string, data []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: malformed JSON at %s: %v",
+		return abi.DevErrorf(abi.DevBadArgument, "%s %s: malformed JSON at %s: %v",
 			EnvConfig, path, position(data, syn.Offset), syn)
 	case errors.As(err, &typ):
 		if typ.Field == "" {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: the file must hold one JSON object, not a JSON %s",
+			return abi.DevErrorf(abi.DevBadArgument, "%s %s: the file must hold one JSON object, not a JSON %s",
 				EnvConfig, path, typ.Value)
 		}
 		want := map[string]string{"int": "an integer", "uint64": "a non-negative integer", "float64": "a number", "string": "a string"}[typ.Type.String()]
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: key %q at %s: want %s, got a JSON %s",
+		return abi.DevErrorf(abi.DevBadArgument, "%s %s: key %q at %s: want %s, got a JSON %s",
 			EnvConfig, path, typ.Field, position(data, typ.Offset), want, typ.Value)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: malformed JSON at %s: unexpected end of file",
+		return abi.DevErrorf(abi.DevBadArgument, "%s %s: malformed JSON at %s: unexpected end of file",
 			EnvConfig, path, position(data, int64(len(data))))
 	}
 	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: unknown key %s (known keys: soc, devices, hbm_bytes, pacing)",
+		return abi.DevErrorf(abi.DevBadArgument, "%s %s: unknown key %s (known keys: soc, devices, hbm_bytes, pacing)",
 			EnvConfig, path, field)
 	}
-	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s %s: %v", EnvConfig, path, err)
+	return abi.DevErrorf(abi.DevBadArgument, "%s %s: %v", EnvConfig, path, err)
 }
 
 // position renders a byte offset of data as "line L, column C" (1-based).
@@ -306,27 +306,27 @@ func position(data []byte, off int64) string {
 func (c Config) Validate() error {
 	soc, ok := LookupSoC(c.SoC)
 	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: unknown SoC %q; known: %s", c.SoC, strings.Join(SoCNames(), ", "))
+		return abi.DevErrorf(abi.DevBadArgument, "emu: unknown SoC %q; known: %s", c.SoC, strings.Join(SoCNames(), ", "))
 	}
 	if c.Devices < 1 || c.Devices > MaxDevices {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %d devices: want 1 to %d", c.Devices, MaxDevices)
+		return abi.DevErrorf(abi.DevBadArgument, "emu: %d devices: want 1 to %d", c.Devices, MaxDevices)
 	}
 	if c.HBMBytes > soc.HBMBytes {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: hbm_bytes %d exceeds the %s's %d bytes of device memory",
+		return abi.DevErrorf(abi.DevBadArgument, "emu: hbm_bytes %d exceeds the %s's %d bytes of device memory",
 			c.HBMBytes, c.SoC, soc.HBMBytes)
 	}
 	if c.Pacing < 0 || math.IsNaN(c.Pacing) || math.IsInf(c.Pacing, 0) {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: pacing %v is not a finite number >= 0", c.Pacing)
+		return abi.DevErrorf(abi.DevBadArgument, "emu: pacing %v is not a finite number >= 0", c.Pacing)
 	}
 	if c.Visible != nil {
 		if len(c.Visible) != c.Devices || c.Physical < c.Devices || c.Physical > MaxDevices {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %d visible devices of %d physical for a node of %d devices",
+			return abi.DevErrorf(abi.DevBadArgument, "emu: %d visible devices of %d physical for a node of %d devices",
 				len(c.Visible), c.Physical, c.Devices)
 		}
 		seen := make(map[int]bool)
 		for _, p := range c.Visible {
 			if p < 0 || p >= c.Physical || seen[p] {
-				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: visible device %d: repeated or not in 0..%d", p, c.Physical-1)
+				return abi.DevErrorf(abi.DevBadArgument, "emu: visible device %d: repeated or not in 0..%d", p, c.Physical-1)
 			}
 			seen[p] = true
 		}

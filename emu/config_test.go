@@ -95,7 +95,7 @@ func TestLoadConfigErrors(t *testing.T) {
 			_, err := loadConfig(env(e))
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, abi.Err(abi.ACL_ERROR_INVALID_PARAM)), "%v", err)
-			var ae *abi.Error
+			var ae *abi.DevError
 			require.ErrorAs(t, err, &ae)
 			for _, s := range tt.wantMsg {
 				assert.Contains(t, ae.Msg, s)

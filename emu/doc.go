@@ -6,7 +6,12 @@
 // (NPUEMU_CONFIG, NPUEMU_DEVICES, NPUEMU_SOC; see docs/configuration.md).
 //
 // emu knows nothing of ACL or HAL semantics: it never imports acl, hal,
-// libfake or purego. Devices cost nothing until they are opened.
+// libfake or purego, and names no ACL enum or code. Its errors are
+// abi.DevError values of the device model's own kinds (no memory, bad free,
+// device setup failed, ...), which the API layers convert through the one
+// table of abi/deverr.go (the VMM, shared memory and host registration
+// meet the driver's kinds: bad handle, not found, in use, busy). Devices
+// cost nothing until they are opened.
 //
 // Memory. HBM addresses are real addresses of this process: each device's
 // range is an anonymous mapping (MAP_NORESERVE, huge pages advised), so a

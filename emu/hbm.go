@@ -49,7 +49,7 @@ type HBM struct {
 // bytes. name ("dev0") appears in messages.
 func NewHBM(name string, total uint64) (*HBM, error) {
 	if total == 0 || total > 1<<46 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: capacity %d bytes out of range", name, total)
+		return nil, abi.DevErrorf(abi.DevBadArgument, "emu: %s HBM: capacity %d bytes out of range", name, total)
 	}
 	span := alignUp(2*total, hugePageSize)
 	guard := ProtectEnabled()
@@ -60,7 +60,7 @@ func NewHBM(name string, total uint64) (*HBM, error) {
 	}
 	base, raw, rawLen, err := reserve(span)
 	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+		return nil, abi.DevErrorf(abi.DevNoMemory,
 			"emu: %s HBM: cannot reserve %d bytes of address space: %v", name, span, err)
 	}
 	h := &HBM{
@@ -70,7 +70,7 @@ func NewHBM(name string, total uint64) (*HBM, error) {
 	if guard {
 		if err := h.protectSpan(); err != nil {
 			_ = unreserve(raw, rawLen)
-			return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "emu: %s HBM: cannot protect the range: %v", name, err)
+			return nil, abi.DevErrorf(abi.DevNoMemory, "emu: %s HBM: cannot protect the range: %v", name, err)
 		}
 	}
 	return h, nil
@@ -81,10 +81,10 @@ func NewHBM(name string, total uint64) (*HBM, error) {
 // initialised. Beyond capacity → ACL_ERROR_RT_MEMORY_ALLOCATION.
 func (h *HBM) Alloc(size, align uint64) (uintptr, error) {
 	if size == 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: allocation of 0 bytes", h.name)
+		return 0, abi.DevErrorf(abi.DevBadArgument, "emu: %s HBM: allocation of 0 bytes", h.name)
 	}
 	if align != 0 && bits.OnesCount64(align) != 1 {
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: %s HBM: alignment %d is not a power of two", h.name, align)
+		return 0, abi.DevErrorf(abi.DevBadArgument, "emu: %s HBM: alignment %d is not a power of two", h.name, align)
 	}
 	align = max(align, HBMMinAlign)
 	if size > h.total || align > h.span {
@@ -132,7 +132,7 @@ func (h *HBM) Free(addr uintptr) (uint64, error) {
 	req, baddr, bsize, merged, ok := h.arena.free(addr)
 	if !ok {
 		if s, in := h.arena.find(addr); in {
-			return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE,
+			return 0, abi.DevErrorf(abi.DevBadFree,
 				"emu: %s HBM: %#x is inside the block at %#x, not its start", h.name, addr, s.addr)
 		}
 		return 0, h.notBlock(addr)
@@ -290,13 +290,13 @@ func (h *HBM) oomLocked(size uint64, why string) error {
 	if h.nd != nil {
 		used, whose = min(h.nd.used(), h.total), " by all processes of the node"
 	}
-	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+	return abi.DevErrorf(abi.DevNoMemory,
 		"emu: %s HBM: cannot allocate %d bytes: %s (%d of %d bytes in use%s, %d free)",
 		h.name, size, why, used, h.total, whose, h.total-used)
 }
 
 func (h *HBM) notBlock(addr uintptr) error {
-	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
+	return abi.DevErrorf(abi.DevBadFree, "emu: %s HBM: %#x is not an allocated block", h.name, addr)
 }
 
 // allocNode is Alloc on a node directory's memory: charged node-wide
@@ -334,5 +334,5 @@ func (h *HBM) allocNode(size, ext, align uint64) (uintptr, error) {
 }
 
 func (h *HBM) closed() error {
-	return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "emu: %s HBM: device memory already released", h.name)
+	return abi.DevErrorf(abi.DevNoMemory, "emu: %s HBM: device memory already released", h.name)
 }

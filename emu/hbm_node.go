@@ -94,7 +94,7 @@ func newNodeHBM(name string, dir *NodeDir, phys int, v *NodeVNPU) (*HBM, error) 
 	if err != nil {
 		nodeWindow.mu.Unlock()
 		_ = syscall.Close(fd)
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+		return nil, abi.DevErrorf(abi.DevNoMemory,
 			"emu: %s HBM: cannot map %s at %#x (the node's device window): %v", name, file, base, err)
 	}
 	if nodeWindow.inUse == nil {

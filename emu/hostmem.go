@@ -36,30 +36,30 @@ func hostCapacity() uint64 {
 // initialised.
 func (h *HostMem) Alloc(size uint64) (uintptr, error) {
 	if size == 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "emu: host memory: allocation of 0 bytes")
+		return 0, abi.DevErrorf(abi.DevBadArgument, "emu: host memory: allocation of 0 bytes")
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "emu: host memory: node already closed")
+		return 0, abi.DevErrorf(abi.DevNoMemory, "emu: host memory: node already closed")
 	}
 	if h.arena == nil {
 		total := hostCapacity()
 		span := alignUp(2*total, hugePageSize)
 		base, raw, rawLen, err := reserve(span)
 		if err != nil {
-			return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+			return 0, abi.DevErrorf(abi.DevNoMemory,
 				"emu: host memory: cannot reserve %d bytes of address space: %v", span, err)
 		}
 		h.arena, h.total, h.raw, h.rawLen = newArena(base, span, pageSize), total, raw, rawLen
 	}
 	if size > h.total || h.used+size > h.total {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+		return 0, abi.DevErrorf(abi.DevNoMemory,
 			"emu: host memory: cannot pin %d bytes: %d of %d bytes already pinned", size, h.used, h.total)
 	}
 	addr := h.arena.alloc(alignUp(size, pageSize), size, pageSize)
 	if addr == 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+		return 0, abi.DevErrorf(abi.DevNoMemory,
 			"emu: host memory: cannot pin %d bytes: no free range large enough", size)
 	}
 	h.used += size
@@ -72,11 +72,11 @@ func (h *HostMem) Free(addr uintptr) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.arena == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: host memory: %#x is not an allocated block", addr)
+		return abi.DevErrorf(abi.DevBadFree, "emu: host memory: %#x is not an allocated block", addr)
 	}
 	req, baddr, bsize, _, ok := h.arena.free(addr)
 	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_FREE, "emu: host memory: %#x is not the start of an allocated block", addr)
+		return abi.DevErrorf(abi.DevBadFree, "emu: host memory: %#x is not the start of an allocated block", addr)
 	}
 	h.used -= req
 	// Blocks are page multiples, so their pages are theirs alone.

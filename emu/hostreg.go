@@ -61,7 +61,7 @@ func (v *VMM) HostRegister(base uintptr, size uint64, dev int, flags uint32, map
 	overlaps := func(r hostReg) bool { return r.base < base+uintptr(size) && base < r.base+uintptr(r.size) }
 	for _, j := range []int{i - 1, i} {
 		if j >= 0 && j < len(v.regs) && overlaps(v.regs[j]) {
-			return 0, drvErr(abi.DRV_ERROR_REPEATED_USERD, "%d bytes at %#x overlap the registered range %#x (%d bytes)", size, base, v.regs[j].base, v.regs[j].size)
+			return 0, abi.DevErrorf(abi.DevInUse, "%d bytes at %#x overlap the registered range %#x (%d bytes)", size, base, v.regs[j].base, v.regs[j].size)
 		}
 	}
 	v.regs = append(v.regs, hostReg{})
@@ -80,15 +80,15 @@ func (v *VMM) HostUnregister(base uintptr, dev int) error {
 			continue
 		}
 		if dev >= 0 && r.dev != dev {
-			return drvErr(abi.DRV_ERROR_NOT_EXIST, "%#x is registered for device %d, not device %d", base, r.dev, dev)
+			return abi.DevErrorf(abi.DevNotFound, "%#x is registered for device %d, not device %d", base, r.dev, dev)
 		}
 		v.regs = append(v.regs[:i], v.regs[i+1:]...)
 		return nil
 	}
 	if r, ok := v.regLocked(base); ok {
-		return drvErr(abi.DRV_ERROR_NOT_EXIST, "%#x is inside the registered range at %#x, not its start", base, r.base)
+		return abi.DevErrorf(abi.DevNotFound, "%#x is inside the registered range at %#x, not its start", base, r.base)
 	}
-	return drvErr(abi.DRV_ERROR_NOT_EXIST, "%#x is not registered host memory", base)
+	return abi.DevErrorf(abi.DevNotFound, "%#x is not registered host memory", base)
 }
 
 // regLocked returns the registration holding addr. Precondition: v.mu held.
@@ -117,24 +117,39 @@ func (v *VMM) HostDevPointer(addr uintptr, dev int) (uintptr, error) {
 	r, ok := v.Registered(addr)
 	switch {
 	case !ok:
-		return 0, drvErr(abi.DRV_ERROR_NOT_EXIST, "%#x is not registered host memory", addr)
+		return 0, abi.DevErrorf(abi.DevNotFound, "%#x is not registered host memory", addr)
 	case dev >= 0 && r.Dev != dev:
-		return 0, drvErr(abi.DRV_ERROR_NOT_EXIST, "%#x is registered for device %d, not device %d", addr, r.Dev, dev)
+		return 0, abi.DevErrorf(abi.DevNotFound, "%#x is registered for device %d, not device %d", addr, r.Dev, dev)
 	case !r.Mapped:
 		return 0, invalid("%#x is registered without a device mapping", addr)
 	}
 	return addr, nil
 }
 
-// HostMapCapable reports whether accelerator type acc (enum
-// drvAccModuleType / aclrtHacType, same values) reaches registered host
-// memory: the engines npuemu runs in this process do (task scheduler, AI
-// CPU, AI Core, Vector Core, PCIe DMA, SDMA); RDMA, DVPP, UDMA and CCU are
-// not modelled.
-func HostMapCapable(acc uint32) bool {
-	switch acc {
-	case abi.DRV_ACC_MODULE_TYPE_STARS, abi.DRV_ACC_MODULE_TYPE_AICPU, abi.DRV_ACC_MODULE_TYPE_AIC,
-		abi.DRV_ACC_MODULE_TYPE_AIV, abi.DRV_ACC_MODULE_TYPE_PCIEDMA, abi.DRV_ACC_MODULE_TYPE_SDMA:
+// Engine is an accelerator of a device. hal decodes drvAccModuleType and
+// acl aclrtHacType into it.
+type Engine uint8
+
+// The engines.
+const (
+	EngineTaskScheduler Engine = iota // STARS
+	EngineAICPU
+	EngineAICore
+	EngineVectorCore
+	EnginePCIeDMA
+	EngineRDMA
+	EngineSDMA
+	EngineDVPP
+	EngineUDMA
+	EngineCCU
+)
+
+// ReachesHostMemory reports whether e reaches registered host memory: the
+// engines npuemu runs in this process do (task scheduler, AI CPU, AI Core,
+// Vector Core, PCIe DMA, SDMA); RDMA, DVPP, UDMA and CCU are not modelled.
+func (e Engine) ReachesHostMemory() bool {
+	switch e {
+	case EngineTaskScheduler, EngineAICPU, EngineAICore, EngineVectorCore, EnginePCIeDMA, EngineSDMA:
 		return true
 	}
 	return false

@@ -79,7 +79,7 @@ func (n *Node) HBMTotal() uint64 {
 // ACL_ERROR_RT_INVALID_DEVICEID.
 func (n *Node) Device(id int) (*Device, error) {
 	if id < 0 || id >= len(n.devs) {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID,
+		return nil, abi.DevErrorf(abi.DevNoDevice,
 			"emu: device id %d out of range: the node has %d devices (0..%d)", id, len(n.devs), len(n.devs)-1)
 	}
 	if d := n.devs[id].Load(); d != nil {
@@ -88,7 +88,7 @@ func (n *Node) Device(id int) (*Device, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "emu: device %d: the node is closed", id)
+		return nil, abi.DevErrorf(abi.DevNoDevice, "emu: device %d: the node is closed", id)
 	}
 	if d := n.devs[id].Load(); d != nil {
 		return d, nil

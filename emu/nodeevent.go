@@ -40,13 +40,13 @@ func (d *NodeDir) ExportEvent(phys int) (NodeEventRef, *NodeEvent, error) {
 		e.State = NodeEntryLive
 		return NodeEventRef{i, gen}, e, nil
 	}
-	return NodeEventRef{}, nil, abi.Errorf(abi.ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "the node's table of %d IPC events is full", NodeMaxEvents)
+	return NodeEventRef{}, nil, abi.DevErrorf(abi.DevNoResource, "the node's table of %d IPC events is full", NodeMaxEvents)
 }
 
 // OpenEvent opens the event ref names and records the import.
 func (d *NodeDir) OpenEvent(ref NodeEventRef) (*NodeEvent, error) {
 	if ref.Index < 0 || ref.Index >= NodeMaxEvents {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "IPC event handle names entry %d of %d", ref.Index, NodeMaxEvents)
+		return nil, abi.DevErrorf(abi.DevBadArgument, "IPC event handle names entry %d of %d", ref.Index, NodeMaxEvents)
 	}
 	if err := d.lock(); err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func (d *NodeDir) OpenEvent(ref NodeEventRef) (*NodeEvent, error) {
 	defer d.unlock()
 	e := d.eventAt(ref.Index)
 	if e.State != NodeEntryLive || e.Generation != ref.Gen {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "the IPC event of the handle no longer exists (its exporter destroyed it or died)")
+		return nil, abi.DevErrorf(abi.DevInvalidValue, "the IPC event of the handle no longer exists (its exporter destroyed it or died)")
 	}
 	if err := d.addImportLocked(NodeImportEvent, ref.Index, ref.Gen, 0); err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (d *NodeDir) NodeEventWait(e *NodeEvent, gen, target uint64, timeout time.D
 	for {
 		done := atomic.LoadUint64(&e.DoneSeq)
 		if atomic.LoadUint32(&e.State) != NodeEntryLive || atomic.LoadUint64(&e.Generation) != gen {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "the IPC event was destroyed by its exporter (or the exporter died) during the wait")
+			return abi.DevErrorf(abi.DevInvalidValue, "the IPC event was destroyed by its exporter (or the exporter died) during the wait")
 		}
 		if done >= target {
 			return nil
@@ -145,7 +145,7 @@ func (d *NodeDir) NodeEventWait(e *NodeEvent, gen, target uint64, timeout time.D
 		if timeout >= 0 {
 			left := time.Until(deadline)
 			if left <= 0 {
-				return abi.Errorf(abi.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "IPC event wait timed out after %v", timeout)
+				return abi.DevErrorf(abi.DevEventTimeout, "IPC event wait timed out after %v", timeout)
 			}
 			step = min(step, left)
 		}

@@ -69,7 +69,7 @@ func resolveNodeDir(v string) (string, error) {
 	case nodeNameRE.MatchString(v) && v != "." && v != "..":
 		return "/dev/shm/npuemu-" + v, nil
 	}
-	return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+	return "", abi.DevErrorf(abi.DevBadArgument,
 		"%s=%q: want a name of letters, digits, '.', '_', '-' (directory /dev/shm/npuemu-<name>) or an absolute path", EnvNode, v)
 }
 
@@ -118,7 +118,7 @@ type NodeDir struct {
 
 // nodeErr is the error of a node directory that cannot be used.
 func nodeErr(path, format string, args ...any) error {
-	return abi.Errorf(abi.ACL_ERROR_RT_DEV_SETUP_ERROR, "emu: node directory %s: %s", path, fmt.Sprintf(format, args...))
+	return abi.DevErrorf(abi.DevSetupFailed, "emu: node directory %s: %s", path, fmt.Sprintf(format, args...))
 }
 
 // nodePermErr is nodeErr for a permission problem.
@@ -128,7 +128,7 @@ func nodePermErr(path string, err error) error {
 	if syscall.Stat(path, &st) == nil {
 		owner = fmt.Sprintf(" (owner uid %d, group %d, mode %#o; this process is uid %d)", st.Uid, st.Gid, st.Mode&0o777, os.Getuid())
 	}
-	return abi.Errorf(abi.ACL_ERROR_RT_NO_PERMISSION,
+	return abi.DevErrorf(abi.DevNoPermission,
 		"emu: node directory %s: %v%s; set %s to a node of your own or ask its owner to share it with %s", path, err, owner, EnvNode, EnvNodeGroup)
 }
 
@@ -152,7 +152,7 @@ func nodeGroup() (int, error) {
 			}
 		}
 	}
-	return -1, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: no such group", EnvNodeGroup, v)
+	return -1, abi.DevErrorf(abi.DevBadArgument, "%s=%q: no such group", EnvNodeGroup, v)
 }
 
 // nodeSpec is what a node file must say to match this process's
@@ -179,7 +179,7 @@ func specFor(cfg Config, soc SoC, usable uint64) (nodeSpec, error) {
 	s.chunks = int(s.span / s.chunk)
 	s.stride = alignUp(s.span, 1<<30)
 	if uint64(s.devices)*s.stride > NodeWindowSize {
-		return s, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+		return s, abi.DevErrorf(abi.DevBadArgument,
 			"emu: %d devices of %d bytes do not fit the node's device window (%d TiB): use fewer devices or less memory per device",
 			s.devices, usable, NodeWindowSize>>40)
 	}
@@ -249,7 +249,7 @@ func openNodeFile(path, file string, spec nodeSpec, gid int) (*NodeDir, error) {
 		if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
 			return nil, nodePermErr(file, err)
 		}
-		var ae *abi.Error
+		var ae *abi.DevError
 		if errors.As(err, &ae) {
 			return nil, err
 		}
@@ -557,7 +557,7 @@ func (d *NodeDir) attach() error {
 		d.slot, d.gen, d.proc = i, gen, p
 		return nil
 	}
-	return abi.Errorf(abi.ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
+	return abi.DevErrorf(abi.DevNoResource,
 		"emu: node directory %s: all %d process slots are in use", d.path, NodeMaxProcs)
 }
 

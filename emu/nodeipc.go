@@ -73,7 +73,7 @@ func (d *NodeDir) ExportKey(phys int, addr uintptr, size uint64) (string, error)
 		e.State = NodeEntryLive
 		return name, nil
 	}
-	return "", drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "the node's table of %d exported keys and handles is full", NodeMaxIPC)
+	return "", abi.DevErrorf(abi.DevNoMemory, "the node's table of %d exported keys and handles is full", NodeMaxIPC)
 }
 
 // keyOp runs fn on the live key name under the table lock; owner requires
@@ -89,7 +89,7 @@ func (d *NodeDir) keyOp(name string, owner bool, fn func(i int, e *NodeIPC) erro
 		return invalid("%q is not an exported shared memory name (destroyed already?)", name)
 	}
 	if owner && !d.mine(e) {
-		return drvErr(abi.DRV_ERROR_OPER_NOT_PERMITTED, "%q was exported by process %d: only its creator may change or destroy it", name, e.OwnerPID)
+		return abi.DevErrorf(abi.DevNoPermission, "%q was exported by process %d: only its creator may change or destroy it", name, e.OwnerPID)
 	}
 	return fn(i, e)
 }
@@ -183,7 +183,7 @@ func (d *NodeDir) KeyGetAttr(name string, typ uint32) (uint64, error) {
 func (d *NodeDir) KeyOpen(name string, pid int32) (phys int, addr uintptr, size uint64, err error) {
 	err = d.keyOp(name, false, func(i int, e *NodeIPC) error {
 		if e.Flags&NodeIPCNoPidCheck == 0 && !containsPid(e, pid) {
-			return drvErr(abi.DRV_ERROR_OPER_NOT_PERMITTED, "process %d is not in the whitelist of %q (exported by process %d)", pid, name, e.OwnerPID)
+			return abi.DevErrorf(abi.DevNoPermission, "process %d is not in the whitelist of %q (exported by process %d)", pid, name, e.OwnerPID)
 		}
 		if err := d.addImportLocked(NodeImportIPC, i, e.Generation, e.Addr); err != nil {
 			return err
@@ -217,7 +217,7 @@ func (d *NodeDir) addImportLocked(kind uint32, index int, gen uint64, addr uint6
 			return nil
 		}
 	}
-	return drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "the node's table of %d imports is full", NodeMaxImports)
+	return abi.DevErrorf(abi.DevNoMemory, "the node's table of %d imports is full", NodeMaxImports)
 }
 
 // KeyClose closes one import of this process at addr; false when there is

@@ -63,7 +63,7 @@ func (d *NodeDir) ExportNotify(phys int, pidCheck bool) (NodeNotifyRef, *NodeNot
 		n.State = NodeEntryLive
 		return NodeNotifyRef{i, gen & 0xffffff}, n, nil
 	}
-	return NodeNotifyRef{}, nil, abi.Errorf(abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "the node's table of %d IPC notifies is full", NodeMaxNotifies)
+	return NodeNotifyRef{}, nil, abi.DevErrorf(abi.DevNoNotify, "the node's table of %d IPC notifies is full", NodeMaxNotifies)
 }
 
 // NotifySetPids adds pids to the whitelist of ref (16 at most here).
@@ -74,7 +74,7 @@ func (d *NodeDir) NotifySetPids(ref NodeNotifyRef, pids []int32) error {
 	defer d.unlock()
 	n := d.liveNotifyLocked(ref)
 	if n == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "the exported notify no longer exists")
+		return abi.DevErrorf(abi.DevInvalidValue, "the exported notify no longer exists")
 	}
 	for _, p := range pids {
 		dup := false
@@ -85,7 +85,7 @@ func (d *NodeDir) NotifySetPids(ref NodeNotifyRef, pids []int32) error {
 			continue
 		}
 		if int(n.PIDCount) == len(n.PIDs) {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "the emulated node keeps at most %d pids per exported notify", len(n.PIDs))
+			return abi.DevErrorf(abi.DevBadArgument, "the emulated node keeps at most %d pids per exported notify", len(n.PIDs))
 		}
 		n.PIDs[n.PIDCount] = p
 		n.PIDCount++
@@ -101,7 +101,7 @@ func (d *NodeDir) OpenNotify(ref NodeNotifyRef, pid int32) (*NodeNotify, uint64,
 	defer d.unlock()
 	n := d.liveNotifyLocked(ref)
 	if n == nil {
-		return nil, 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "no live notify was exported with this key (its exporter destroyed it or died)")
+		return nil, 0, abi.DevErrorf(abi.DevInvalidValue, "no live notify was exported with this key (its exporter destroyed it or died)")
 	}
 	if n.Flags&NodeIPCNoPidCheck == 0 {
 		ok := false
@@ -109,7 +109,7 @@ func (d *NodeDir) OpenNotify(ref NodeNotifyRef, pid int32) (*NodeNotify, uint64,
 			ok = ok || p == pid
 		}
 		if !ok {
-			return nil, 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "process %d is not on the notify's import list (aclrtNotifySetImportPid) and pid validation is enabled", pid)
+			return nil, 0, abi.DevErrorf(abi.DevInvalidValue, "process %d is not on the notify's import list (aclrtNotifySetImportPid) and pid validation is enabled", pid)
 		}
 	}
 	if err := d.addImportLocked(NodeImportNotify, ref.Index, n.Generation, 0); err != nil {
@@ -196,7 +196,7 @@ func (d *NodeDir) NodeNotifyWait(n *NodeNotify, gen uint64, timeout time.Duratio
 	}
 	for {
 		if atomic.LoadUint32(&n.State) != NodeEntryLive || atomic.LoadUint64(&n.Generation) != gen {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "the IPC notify was destroyed by its exporter (or the exporter died) during the wait")
+			return abi.DevErrorf(abi.DevInvalidValue, "the IPC notify was destroyed by its exporter (or the exporter died) during the wait")
 		}
 		p := atomic.LoadUint64(&n.Pending)
 		if p > 0 {
@@ -209,7 +209,7 @@ func (d *NodeDir) NodeNotifyWait(n *NodeNotify, gen uint64, timeout time.Duratio
 		if timeout > 0 {
 			left := time.Until(deadline)
 			if left <= 0 {
-				return abi.Errorf(abi.ACL_ERROR_RT_WAIT_TIMEOUT, "IPC notify wait timed out after %v", timeout)
+				return abi.DevErrorf(abi.DevWaitTimeout, "IPC notify wait timed out after %v", timeout)
 			}
 			step = min(step, left)
 		}

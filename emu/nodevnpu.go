@@ -58,7 +58,7 @@ func (d *NodeDir) vnpuAt(phys, k int) *NodeVNPU {
 // and returns its vdev id (100 + 16*phys + k).
 func (d *NodeDir) CreateVNPU(phys int, tmpl string) (uint32, error) {
 	if phys < 0 || phys >= int(d.hdr.DeviceCount) {
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "vNPU: device %d out of range (0..%d)", phys, d.hdr.DeviceCount-1)
+		return 0, abi.DevErrorf(abi.DevBadArgument, "vNPU: device %d out of range (0..%d)", phys, d.hdr.DeviceCount-1)
 	}
 	rec := d.Device(phys)
 	soc := cString(rec.SocName[:])
@@ -73,7 +73,7 @@ func (d *NodeDir) CreateVNPU(phys int, tmpl string) (uint32, error) {
 		for _, x := range vnpuTemplates[soc] {
 			names = append(names, x.Name)
 		}
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "vNPU: %s does not accept template %q (it accepts: %s)", soc, tmpl, strings.Join(names, ", "))
+		return 0, abi.DevErrorf(abi.DevBadArgument, "vNPU: %s does not accept template %q (it accepts: %s)", soc, tmpl, strings.Join(names, ", "))
 	}
 	if err := d.lock(); err != nil {
 		return 0, err
@@ -81,7 +81,7 @@ func (d *NodeDir) CreateVNPU(phys int, tmpl string) (uint32, error) {
 	defer d.unlock()
 	mem := t.ActualMB << 20
 	if uint32(t.AICores) > rec.AICoreFree || uint32(t.AICPUs) > rec.AICPUFree || mem > rec.HBMFreeVNPU {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
+		return 0, abi.DevErrorf(abi.DevNoResource,
 			"vNPU: device %d has %d AI Cores, %d AI CPUs and %d bytes not given to vNPUs; %s needs %d, %d and %d",
 			phys, rec.AICoreFree, rec.AICPUFree, rec.HBMFreeVNPU, tmpl, t.AICores, t.AICPUs, mem)
 	}
@@ -100,7 +100,7 @@ func (d *NodeDir) CreateVNPU(phys int, tmpl string) (uint32, error) {
 		rec.HBMFreeVNPU -= mem
 		return v.VDevID, nil
 	}
-	return 0, abi.Errorf(abi.ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "vNPU: device %d already has %d vNPUs", phys, NodeMaxVNPUs)
+	return 0, abi.DevErrorf(abi.DevNoResource, "vNPU: device %d already has %d vNPUs", phys, NodeMaxVNPUs)
 }
 
 // createConfiguredVNPUs makes the vNPUs NPUEMU_VNPUS names (a new node).
@@ -113,7 +113,7 @@ func (d *NodeDir) createConfiguredVNPUs(spec string) error {
 		dev, tmpl, ok := strings.Cut(item, ":")
 		phys, err := strconv.Atoi(dev)
 		if !ok || err != nil {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: entry %q: want <device>:<template>", EnvVNPUs, spec, item)
+			return abi.DevErrorf(abi.DevBadArgument, "%s=%q: entry %q: want <device>:<template>", EnvVNPUs, spec, item)
 		}
 		if _, err := d.CreateVNPU(phys, tmpl); err != nil {
 			return fmt.Errorf("%s=%q: %w", EnvVNPUs, spec, err)
@@ -145,7 +145,7 @@ func (d *NodeDir) bindVNPU(phys int, vdev uint32) (*NodeVNPU, error) {
 			return v, nil
 		}
 	}
-	return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID,
+	return nil, abi.DevErrorf(abi.DevNoDevice,
 		"%s=%d: no such vNPU on the node %s (create it with %s or dcmi_create_vdevice)", EnvVNPU, vdev, d.path, EnvVNPUs)
 }
 
@@ -157,7 +157,7 @@ func boundVNPU() (int64, error) {
 	}
 	n, err := strconv.ParseUint(v, 10, 32)
 	if err != nil {
-		return -1, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: want a vdev id", EnvVNPU, v)
+		return -1, abi.DevErrorf(abi.DevBadArgument, "%s=%q: want a vdev id", EnvVNPU, v)
 	}
 	return int64(n), nil
 }

@@ -72,18 +72,18 @@ func (h *HBM) shareLocked(v *VMM, addr uintptr, size uint64) (*backing, error) {
 	}
 	fd, err := memfdCreate(fmt.Sprintf("npuemu-shmem-%d", v.nextID+1), size)
 	if err != nil {
-		return nil, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot create the shared file of %d bytes: %v", size, err)
+		return nil, abi.DevErrorf(abi.DevNoMemory, "cannot create the shared file of %d bytes: %v", size, err)
 	}
 	tmp, err := mmapAt(0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED, fd, 0)
 	if err != nil {
 		_ = syscall.Close(fd)
-		return nil, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot map the shared file: %v", err)
+		return nil, abi.DevErrorf(abi.DevNoMemory, "cannot map the shared file: %v", err)
 	}
 	copyRaw(tmp, addr, size)
 	munmapAt(tmp, size)
 	if _, err := mmapAt(addr, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED|syscall.MAP_FIXED, fd, 0); err != nil {
 		_ = syscall.Close(fd)
-		return nil, drvErr(abi.DRV_ERROR_INNER_ERR, "cannot put the shared file over %#x: %v", addr, err)
+		return nil, abi.DevErrorf(abi.DevDriverInternal, "cannot put the shared file over %#x: %v", addr, err)
 	}
 	b := &backing{fd: fd, size: size}
 	b.refs.Store(1) // the block's range; dropped by unshareLocked
@@ -271,11 +271,11 @@ func (v *VMM) ShmemOpen(name string, dev int, pid int32) (uintptr, error) {
 		return 0, invalid("the memory exported as %q was freed by its exporter", name)
 	}
 	if !s.noWlist && !s.pids[pid] {
-		return 0, drvErr(abi.DRV_ERROR_OPER_NOT_PERMITTED, "process %d is not in the whitelist of %q", pid, name)
+		return 0, abi.DevErrorf(abi.DevNoPermission, "process %d is not in the whitelist of %q", pid, name)
 	}
 	va, err := mmapAt(0, s.size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED, s.b.fd, 0)
 	if err != nil {
-		return 0, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot map %q: %v", name, err)
+		return 0, abi.DevErrorf(abi.DevNoMemory, "cannot map %q: %v", name, err)
 	}
 	s.b.refs.Add(1)
 	s.opens++

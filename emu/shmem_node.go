@@ -49,7 +49,7 @@ func (v *VMM) shmemNodeOpen(name string, dev int, pid int32) (uintptr, error) {
 	h := d.HBM
 	va, err := mmapAt(0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED, h.nd.fd, uint64(addr-h.base))
 	if err != nil {
-		return fail(drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot map %q: %v", name, err))
+		return fail(abi.DevErrorf(abi.DevNoMemory, "cannot map %q: %v", name, err))
 	}
 	b := &backing{fd: -1, size: size, dev: d}
 	b.refs.Store(1)

@@ -56,12 +56,12 @@ func SVMMode() (string, error) {
 		return uffdFallback(), nil
 	}
 	if _, err := svm.NewProtector(v); err != nil {
-		var ae *abi.Error
+		var ae *abi.DevError
 		if errors.As(err, &ae) {
-			return "", abi.Errorf(ae.Code, "%s=%q: %s (supported: %s, %s, %s)", EnvSVMHostFaults, v, ae.Msg, svm.ModeExplicit, svm.ModeMprotect, svm.ModeUserfaultfdWP)
+			return "", abi.DevErrorf(ae.Kind, "%s=%q: %s (supported: %s, %s, %s)", EnvSVMHostFaults, v, ae.Msg, svm.ModeExplicit, svm.ModeMprotect, svm.ModeUserfaultfdWP)
 		}
 	}
-	return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s=%q: want %s, %s or %s", EnvSVMHostFaults, v, svm.ModeExplicit, svm.ModeMprotect, svm.ModeUserfaultfdWP)
+	return "", abi.DevErrorf(abi.DevBadArgument, "%s=%q: want %s, %s or %s", EnvSVMHostFaults, v, svm.ModeExplicit, svm.ModeMprotect, svm.ModeUserfaultfdWP)
 }
 
 // HostFaults is the host half of mprotect mode: a SIGSEGV handler, which
@@ -146,7 +146,7 @@ func (n *Node) SVM() (*SVM, error) {
 	if mode == svm.ModeMprotect {
 		p := hostFaults.Load()
 		if p == nil {
-			return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			return nil, abi.DevErrorf(abi.DevUnsupported,
 				"%s=%s needs the fault handler of libnpuemu.so, which this process has not loaded", EnvSVMHostFaults, mode)
 		}
 		g.hf = *p
@@ -189,7 +189,7 @@ func (n *Node) SVM() (*SVM, error) {
 		base, size := s.Window()
 		if err := g.hf.Install(base, size, s.PageSize()); err != nil {
 			_ = s.Close()
-			return nil, abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "emu: managed memory: host fault handler: %v", err)
+			return nil, abi.DevErrorf(abi.DevInternal, "emu: managed memory: host fault handler: %v", err)
 		}
 	}
 	g.space = s
@@ -402,10 +402,10 @@ func (g *SVM) Advise(addr uintptr, n uint64, a svm.Advice, l svm.Location) error
 	return g.space.Advise(addr, n, a, l)
 }
 
-// HALAdvise implements halMemAdvise.
-func (g *SVM) HALAdvise(addr uintptr, count uint64, bits uint32, dev svm.Location) (time.Duration, error) {
+// AdviseResidency implements the residency part of halMemAdvise.
+func (g *SVM) AdviseResidency(addr uintptr, count uint64, r svm.Residency, dev svm.Location) (time.Duration, error) {
 	g.drain()
-	return g.space.HALAdvise(addr, count, bits, dev)
+	return g.space.AdviseResidency(addr, count, r, dev)
 }
 
 // RangeAttrs implements aclrtMemManagedGetAttr.

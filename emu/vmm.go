@@ -31,8 +31,9 @@ import (
 //   - Access flags become page protections: the union of the flags granted
 //     to every location (host and devices share this process's page tables).
 //
-// The model speaks the driver's language: its errors are abi.DrvError, which
-// the ACL layer converts like the real runtime does.
+// The model's errors are abi.DevError of the kinds a driver meets (bad
+// handle, not found, busy, ...); their codes are the driver's, converted
+// like the real runtime does (the driver kinds of abi/deverr.go).
 //
 // Locking: VMM.mu guards everything below; it is taken before an HBM's
 // mutex (sharing an HBM block), never after.
@@ -186,12 +187,9 @@ func newVMM(n *Node) *VMM {
 // VMM returns the node's virtual memory manager.
 func (n *Node) VMM() *VMM { return n.vmm }
 
-func drvErr(code abi.DrvCode, format string, args ...any) error {
-	return abi.DrvErrorf(code, format, args...)
-}
-
+// invalid is the error of a value the driver model refuses.
 func invalid(format string, args ...any) error {
-	return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, format, args...)
+	return abi.DevErrorf(abi.DevInvalidValue, format, args...)
 }
 
 // Raw memory-management calls on addresses this package owns.
@@ -241,11 +239,14 @@ func (v *VMM) checkOpen() error {
 // device returns device id of the node, opening it.
 func (v *VMM) device(id int) (*Device, error) {
 	if id < 0 || id >= v.node.DeviceCount() {
-		return nil, drvErr(abi.DRV_ERROR_INVALID_DEVICE, "device id %d out of range: the node has %d devices", id, v.node.DeviceCount())
+		return nil, abi.DevErrorf(abi.DevNoDevice, "device id %d out of range: the node has %d devices", id, v.node.DeviceCount())
 	}
 	d, err := v.node.Device(id)
 	if err != nil {
-		return nil, drvErr(abi.DrvCodeOf(err), "device %d: %v", id, err)
+		// A device that fails to open inside a driver call fails as the
+		// driver reports it: its drvError_t, which the runtime converts
+		// (rt-types.md §8.4), not the kind's own ACL code.
+		return nil, abi.DrvErrorf(abi.DrvCodeOf(err), "device %d: %v", id, err)
 	}
 	return d, nil
 }
@@ -255,17 +256,17 @@ func (v *VMM) device(id int) (*Device, error) {
 func (v *VMM) newBacking(size uint64, host bool, d *Device) (*backing, error) {
 	if host {
 		if total := hostCapacity(); v.hostUsed+size > total {
-			return nil, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot allocate %d bytes of host memory: %d of %d bytes in use", size, v.hostUsed, total)
+			return nil, abi.DevErrorf(abi.DevNoMemory, "cannot allocate %d bytes of host memory: %d of %d bytes in use", size, v.hostUsed, total)
 		}
 	} else if err := d.HBM.Charge(size); err != nil {
-		return nil, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "%s", errText(err))
+		return nil, abi.DevErrorf(abi.DevNoMemory, "%s", errText(err))
 	}
 	fd, err := memfdCreate(fmt.Sprintf("npuemu-phys-%d", v.nextID+1), size)
 	if err != nil {
 		if !host {
 			d.HBM.Uncharge(size)
 		}
-		return nil, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot create the backing of %d bytes: %v", size, err)
+		return nil, abi.DevErrorf(abi.DevNoMemory, "cannot create the backing of %d bytes: %v", size, err)
 	}
 	if host {
 		v.hostUsed += size
@@ -299,7 +300,7 @@ func (v *VMM) unref(b *backing) {
 // errText is an error's message without its code prefix.
 func errText(err error) string {
 	switch e := err.(type) {
-	case *abi.Error:
+	case *abi.DevError:
 		if e.Msg != "" {
 			return e.Msg
 		}
@@ -333,7 +334,7 @@ func (v *VMM) Create(size uint64, p PhysProp) (uint64, error) {
 			return 0, err
 		}
 		if p.PageType == PageGiant && d.SoC.Family != FamilyA2 && d.SoC.Family != FamilyA3 {
-			return 0, drvErr(abi.DRV_ERROR_NOT_SUPPORT, "1 GiB pages exist only on Atlas A2/A3, not on %s", d.SoC.Name)
+			return 0, abi.DevErrorf(abi.DevUnsupported, "1 GiB pages exist only on Atlas A2/A3, not on %s", d.SoC.Name)
 		}
 	} else {
 		p.Dev = 0
@@ -359,9 +360,9 @@ func (v *VMM) handle(h uint64) (*phys, error) {
 		return ph, nil
 	}
 	if h == 0 {
-		return nil, drvErr(abi.DRV_ERROR_INVALID_HANDLE, "handle is NULL")
+		return nil, abi.DevErrorf(abi.DevBadHandle, "handle is NULL")
 	}
-	return nil, drvErr(abi.DRV_ERROR_INVALID_HANDLE, "%#x is not a live physical memory handle (released already?)", h)
+	return nil, abi.DevErrorf(abi.DevBadHandle, "%#x is not a live physical memory handle (released already?)", h)
 }
 
 // Release drops one reference of handle h (halMemRelease). When the last
@@ -435,7 +436,7 @@ func (v *VMM) Reserve(size, alignment uint64, hint uintptr, giant bool) (uintptr
 		return 0, invalid("size must not be 0")
 	}
 	if size > 1<<46 {
-		return 0, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "size %#x is beyond any address space", size)
+		return 0, abi.DevErrorf(abi.DevNoMemory, "size %#x is beyond any address space", size)
 	}
 	gran := uint64(VMMGranularity)
 	if giant {
@@ -465,14 +466,14 @@ func (v *VMM) Reserve(size, alignment uint64, hint uintptr, giant bool) (uintptr
 			if err == nil {
 				munmapAt(got, size)
 			}
-			return 0, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "address range %#x..%#x is not free", hint, uint64(hint)+size)
+			return 0, abi.DevErrorf(abi.DevNoMemory, "address range %#x..%#x is not free", hint, uint64(hint)+size)
 		}
 		r = &reservation{base: hint, size: size, raw: hint, rawLen: size}
 	} else {
 		rawLen := size + align
 		raw, err := mmapAt(0, rawLen, syscall.PROT_NONE, flags, -1, 0)
 		if err != nil {
-			return 0, drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot reserve %#x bytes of address space: %v", size, err)
+			return 0, abi.DevErrorf(abi.DevNoMemory, "cannot reserve %#x bytes of address space: %v", size, err)
 		}
 		base := alignUp(raw, uintptr(align))
 		r = &reservation{base: base, size: size, raw: raw, rawLen: rawLen}
@@ -596,7 +597,7 @@ func (v *VMM) Map(va uintptr, size, offset uint64, h uint64, noAccess bool) erro
 	}
 	if _, err := mmapAt(va, size, prot, syscall.MAP_SHARED|syscall.MAP_FIXED, ph.b.fd, 0); err != nil {
 		_ = placeholder(va, size)
-		return drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "cannot map %#x bytes at %#x: %v", size, va, err)
+		return abi.DevErrorf(abi.DevNoMemory, "cannot map %#x bytes at %#x: %v", size, va, err)
 	}
 	ph.b.refs.Add(1)
 	nm := &mapping{va: va, size: size, ph: ph, b: ph.b, access: access}
@@ -620,7 +621,7 @@ func (v *VMM) Unmap(va uintptr) error {
 		return invalid("%#x is inside the mapping at %#x, not its start", va, m.va)
 	}
 	if err := placeholder(m.va, m.size); err != nil {
-		return drvErr(abi.DRV_ERROR_INNER_ERR, "cannot unmap %#x: %v", va, err)
+		return abi.DevErrorf(abi.DevDriverInternal, "cannot unmap %#x: %v", va, err)
 	}
 	for i, x := range r.maps {
 		if x == m {
@@ -641,7 +642,7 @@ func (v *VMM) validLocation(l Location) error {
 		return nil
 	}
 	if l.ID < 0 || l.ID >= v.node.DeviceCount() {
-		return drvErr(abi.DRV_ERROR_INVALID_DEVICE, "device id %d out of range: the node has %d devices", l.ID, v.node.DeviceCount())
+		return abi.DevErrorf(abi.DevNoDevice, "device id %d out of range: the node has %d devices", l.ID, v.node.DeviceCount())
 	}
 	return nil
 }
@@ -676,10 +677,10 @@ func (v *VMM) SetAccess(va uintptr, size uint64, descs []AccessDesc) error {
 			return invalid("descriptor %d: access flags %d are not NONE, READ or READWRITE", i, d.Flags)
 		}
 		if err := v.validLocation(d.Loc); err != nil {
-			return abi.DrvErrorf(abi.DrvCodeOf(err), "descriptor %d: %s", i, errText(err))
+			return abi.DevWrapf(err, "descriptor %d", i)
 		}
 		if old, ok := want[d.Loc]; ok && old != d.Flags {
-			return drvErr(abi.DRV_ERROR_BUSY, "descriptor %d: %s already has access %d to %#x; it cannot be changed to %d", i, d.Loc, old, va, d.Flags)
+			return abi.DevErrorf(abi.DevBusy, "descriptor %d: %s already has access %d to %#x; it cannot be changed to %d", i, d.Loc, old, va, d.Flags)
 		}
 		want[d.Loc] = d.Flags
 	}
@@ -693,7 +694,7 @@ func (v *VMM) SetAccess(va uintptr, size uint64, descs []AccessDesc) error {
 		}
 	}
 	if err := mprotectAt(m.va, m.size, prot); err != nil {
-		return drvErr(abi.DRV_ERROR_INNER_ERR, "cannot set the protection of %#x: %v", va, err)
+		return abi.DevErrorf(abi.DevDriverInternal, "cannot set the protection of %#x: %v", va, err)
 	}
 	m.access = want
 	return nil
@@ -841,7 +842,7 @@ func (v *VMM) Import(id uint64, dev int, pid int32) (uint64, error) {
 		return 0, err
 	}
 	if !s.noPid && !s.pids[pid] {
-		return 0, drvErr(abi.DRV_ERROR_OPER_NOT_PERMITTED, "process %d is not in the whitelist of shareable handle %#x (set it with the SetPid call, or export with pid validation disabled)", pid, id)
+		return 0, abi.DevErrorf(abi.DevNoPermission, "process %d is not in the whitelist of shareable handle %#x (set it with the SetPid call, or export with pid validation disabled)", pid, id)
 	}
 	s.ph.b.refs.Add(1)
 	ph := &phys{id: physTag | v.id(), b: s.ph.b, prop: s.ph.prop, refs: 1, imported: true}

@@ -58,7 +58,7 @@ func (v *VMM) exportNode(s *share) error {
 		s.node = true
 		return nil
 	}
-	return drvErr(abi.DRV_ERROR_OUT_OF_MEMORY, "the node's table of %d exported keys and handles is full", NodeMaxIPC)
+	return abi.DevErrorf(abi.DevNoMemory, "the node's table of %d exported keys and handles is full", NodeMaxIPC)
 }
 
 // shareEntryLocked returns the live node entry of handle id.
@@ -120,13 +120,13 @@ func (v *VMM) importNode(id uint64, dev int, pid int32) (uint64, error) {
 	if e.Flags&NodeIPCNoPidCheck == 0 && !containsPid(e, pid) {
 		owner := e.OwnerPID
 		dir.unlock()
-		return 0, drvErr(abi.DRV_ERROR_OPER_NOT_PERMITTED, "process %d is not in the whitelist of shareable handle %#x (exported by process %d)", pid, id, owner)
+		return 0, abi.DevErrorf(abi.DevNoPermission, "process %d is not in the whitelist of shareable handle %#x (exported by process %d)", pid, id, owner)
 	}
 	path, size, attr, owner := cString(e.Name[:]), e.Size, e.Attr, e.OwnerPID
 	dir.unlock()
 	fd, err := syscall.Open(path, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return 0, drvErr(abi.DRV_ERROR_OPER_NOT_PERMITTED, "cannot open the memory of shareable handle %#x of process %d (%s): %v", id, owner, path, err)
+		return 0, abi.DevErrorf(abi.DevNoPermission, "cannot open the memory of shareable handle %#x of process %d (%s): %v", id, owner, path, err)
 	}
 	b := &backing{fd: fd, size: size}
 	b.refs.Store(1)

@@ -107,8 +107,22 @@ func HostRegisterCapabilities(dev, acc uint32, out *uint32) error {
 		return err
 	}
 	*out = abi.HOST_MEM_MAP_NOT_SUPPORTED
-	if emu.HostMapCapable(acc) {
+	if accEngines[acc].ReachesHostMemory() {
 		*out = abi.HOST_MEM_MAP_SUPPORTED
 	}
 	return nil
+}
+
+// accEngines decodes drvAccModuleType into the model's engines.
+var accEngines = [abi.DRV_ACC_MODULE_TYPE_MAX]emu.Engine{
+	abi.DRV_ACC_MODULE_TYPE_STARS:   emu.EngineTaskScheduler,
+	abi.DRV_ACC_MODULE_TYPE_AICPU:   emu.EngineAICPU,
+	abi.DRV_ACC_MODULE_TYPE_AIC:     emu.EngineAICore,
+	abi.DRV_ACC_MODULE_TYPE_AIV:     emu.EngineVectorCore,
+	abi.DRV_ACC_MODULE_TYPE_PCIEDMA: emu.EnginePCIeDMA,
+	abi.DRV_ACC_MODULE_TYPE_RDMA:    emu.EngineRDMA,
+	abi.DRV_ACC_MODULE_TYPE_SDMA:    emu.EngineSDMA,
+	abi.DRV_ACC_MODULE_TYPE_DVPP:    emu.EngineDVPP,
+	abi.DRV_ACC_MODULE_TYPE_UDMA:    emu.EngineUDMA,
+	abi.DRV_ACC_MODULE_TYPE_CCU:     emu.EngineCCU,
 }

@@ -60,6 +60,10 @@ func message(err error) string {
 		if e.Msg != "" {
 			return e.Msg
 		}
+	case *abi.DevError:
+		if e.Msg != "" {
+			return e.Msg
+		}
 	}
 	return err.Error()
 }

@@ -124,7 +124,11 @@ func MemAdvise(ptr uintptr, count uint64, typ uint32, dev uint32) error {
 	if err := checkDevice(fn, n, dev); err != nil {
 		return err
 	}
-	_, err = g.HALAdvise(ptr, count, typ, svm.Location(dev))
+	r, err := residency(fn, typ)
+	if err != nil {
+		return err
+	}
+	_, err = g.AdviseResidency(ptr, count, r, svm.Location(dev))
 	if err != nil {
 		return drvWrap(fn, err)
 	}
@@ -167,9 +171,9 @@ type UVMLocation struct {
 
 // uvmLocation converts and checks a drv_uvm_location against the node.
 func uvmLocation(fn string, n *emu.Node, l UVMLocation) (svm.Location, error) {
-	loc, err := svm.LocationFromHAL(l.Type, l.ID)
+	loc, err := uvmLocationOf(fn, l.Type, l.ID)
 	if err != nil {
-		return loc, drvWrap(fn, err)
+		return loc, err
 	}
 	if loc >= 0 {
 		if err := checkDevice(fn, n, uint32(loc)); err != nil {
@@ -187,9 +191,9 @@ func ManagedAdvise(ptr uintptr, size uint64, advise uint32, l UVMLocation) error
 	if err != nil {
 		return err
 	}
-	a, err := svm.AdviceFromHAL(advise)
+	a, err := uvmAdvice(fn, advise)
 	if err != nil {
-		return drvWrap(fn, err)
+		return err
 	}
 	loc := svm.NoLocation
 	switch a {

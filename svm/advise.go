@@ -8,8 +8,8 @@ import (
 )
 
 // Advice is one managed-memory hint. aclrtMemManagedAdviseType and the HAL's
-// uvmMemAdviseType name the same six operations with the same values; both
-// are converted here so the rest of the package sees one set.
+// uvmMemAdviseType name the same six operations; acl and hal decode their
+// enum into this one set, so the package knows neither.
 type Advice int32
 
 // The advice kinds.
@@ -40,44 +40,6 @@ func (a Advice) String() string {
 	return "advice(" + strconv.Itoa(int(a)) + ")"
 }
 
-// AdviceFromACL converts an aclrtMemManagedAdviseType.
-func AdviceFromACL(v int32) (Advice, error) {
-	switch v {
-	case abi.ACL_MEM_ADVISE_SET_READ_MOSTLY:
-		return AdviseSetReadMostly, nil
-	case abi.ACL_MEM_ADVISE_UNSET_READ_MOSTLY:
-		return AdviseUnsetReadMostly, nil
-	case abi.ACL_MEM_ADVISE_SET_PREFERRED_LOCATION:
-		return AdviseSetPreferredLocation, nil
-	case abi.ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
-		return AdviseUnsetPreferredLocation, nil
-	case abi.ACL_MEM_ADVISE_SET_ACCESSED_BY:
-		return AdviseSetAccessedBy, nil
-	case abi.ACL_MEM_ADVISE_UNSET_ACCESSED_BY:
-		return AdviseUnsetAccessedBy, nil
-	}
-	return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtMemManagedAdvise: advise %d is not an aclrtMemManagedAdviseType", v)
-}
-
-// AdviceFromHAL converts a uvmMemAdviseType (halMemManagedAdvise).
-func AdviceFromHAL(v uint32) (Advice, error) {
-	switch v {
-	case abi.READ_MOSTLY:
-		return AdviseSetReadMostly, nil
-	case abi.UNSET_READ_MOSTLY:
-		return AdviseUnsetReadMostly, nil
-	case abi.PREFER_LOCATION:
-		return AdviseSetPreferredLocation, nil
-	case abi.UNSET_PREFER_LOCATION:
-		return AdviseUnsetPreferredLocation, nil
-	case abi.ACCESS_BY_LOCATION:
-		return AdviseSetAccessedBy, nil
-	case abi.UNSET_ACCESS_BY_LOCATION:
-		return AdviseUnsetAccessedBy, nil
-	}
-	return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemManagedAdvise: advise %d is not a uvmMemAdviseType", v)
-}
-
 // Advise applies a to the pages of [addr, addr+n); both must be multiples of
 // the page size. loc is the location argument of the preferred-location and
 // accessed-by kinds and is ignored by the read-mostly kinds (as in CUDA and
@@ -96,7 +58,7 @@ func (s *Space) Advise(addr uintptr, n uint64, a Advice, loc Location) error {
 			return err
 		}
 	default:
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "svm.Advise: %v is not a managed-memory advice", a)
+		return abi.DevErrorf(abi.DevInvalidValue, "svm.Advise: %v is not a managed-memory advice", a)
 	}
 	for i := first; i < end; i++ {
 		p := &r.pages[i]
@@ -120,48 +82,51 @@ func (s *Space) Advise(addr uintptr, n uint64, a Advice, loc Location) error {
 	return s.finish(nil)
 }
 
-// HALAdvise implements the residency part of halMemAdvise(ptr, count, type,
-// device), whose type is an OR of ADVISE_* bits. The bits map onto Advice:
-// ADVISE_TYPE (HBM) makes the device the preferred location, ADVISE_PIN (pin
-// in DDR) makes the host the preferred location and ADVISE_UNPIN clears it,
-// ADVISE_PLE prefetches to the device (its cost is returned). ADVISE_EXE and
-// ADVISE_THP concern executability and page size, which do not change
-// residency: they are accepted and change nothing here. addr must be page
+// Residency is the residency part of one halMemAdvise call, decoded by the
+// HAL from its ADVISE_* bits: PreferDevice (ADVISE_TYPE, HBM) makes the
+// device the preferred location, PinHost (ADVISE_PIN, pin in DDR) makes the
+// host the preferred location, Unpin (ADVISE_UNPIN) clears a host
+// preference, Prefetch (ADVISE_PLE) moves the pages to the device now. The
+// bits about executability and page size change no residency and have no
+// field. PinHost excludes PreferDevice and Unpin (the HAL refuses the
+// combination).
+type Residency struct {
+	PreferDevice, PinHost, Unpin, Prefetch bool
+}
+
+// AdviseResidency applies r to the pages holding [addr, addr+count) and
+// returns the cost of its prefetch (zero without one). addr must be page
 // aligned; count is rounded up to whole pages.
-func (s *Space) HALAdvise(addr uintptr, count uint64, bits uint32, dev Location) (time.Duration, error) {
-	const known = abi.ADVISE_TYPE | abi.ADVISE_EXE | abi.ADVISE_THP | abi.ADVISE_PLE | abi.ADVISE_PIN | abi.ADVISE_UNPIN
+func (s *Space) AdviseResidency(addr uintptr, count uint64, r Residency, dev Location) (time.Duration, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if bits&^known != 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemAdvise: type %#x has unknown ADVISE_* bits %#x", bits, bits&^known)
-	}
-	if bits&abi.ADVISE_PIN != 0 && bits&(abi.ADVISE_UNPIN|abi.ADVISE_TYPE) != 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemAdvise: type %#x combines ADVISE_PIN with ADVISE_UNPIN or ADVISE_TYPE", bits)
+	if r.PinHost && (r.Unpin || r.PreferDevice) {
+		return 0, abi.DevErrorf(abi.DevInvalidValue, "svm.AdviseResidency: pinning to the host excludes unpinning and preferring the device")
 	}
 	if err := s.checkDev("halMemAdvise", dev); err != nil {
 		return 0, err
 	}
 	if uint64(addr)&(s.pageSize-1) != 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "halMemAdvise: address %#x is not aligned to the page size %#x", addr, s.pageSize)
+		return 0, abi.DevErrorf(abi.DevInvalidValue, "halMemAdvise: address %#x is not aligned to the page size %#x", addr, s.pageSize)
 	}
-	r, first, end, err := s.span("halMemAdvise", addr, count)
+	rg, first, end, err := s.span("halMemAdvise", addr, count)
 	if err != nil {
 		return 0, err
 	}
 	for i := first; i < end; i++ {
-		p := &r.pages[i]
+		p := &rg.pages[i]
 		switch {
-		case bits&abi.ADVISE_TYPE != 0:
+		case r.PreferDevice:
 			p.pref = dev
-		case bits&abi.ADVISE_PIN != 0:
+		case r.PinHost:
 			p.pref = Host
-		case bits&abi.ADVISE_UNPIN != 0 && p.pref == Host:
+		case r.Unpin && p.pref == Host:
 			p.pref = NoLocation
 		}
-		s.setProt(r, i)
+		s.setProt(rg, i)
 	}
-	if bits&abi.ADVISE_PLE != 0 {
-		return s.prefetch(r, first, end, dev)
+	if r.Prefetch {
+		return s.prefetch(rg, first, end, dev)
 	}
 	return 0, s.finish(nil)
 }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/npuemu/npuemu/abi"
 )
 
 func TestReadMostly(t *testing.T) {
@@ -197,53 +195,24 @@ func TestRangeAttrs(t *testing.T) {
 	assert.Equal(t, []Location{Host, 0}, a.AccessedBy)
 }
 
-func TestAdviceConversions(t *testing.T) {
-	for v := int32(0); v < 6; v++ {
-		a, err := AdviceFromACL(v)
-		require.NoError(t, err)
-		h, err := AdviceFromHAL(uint32(v))
-		require.NoError(t, err)
-		assert.Equal(t, a, h, "ACL and HAL advise %d name the same operation", v)
-	}
-	a, err := AdviceFromACL(abi.ACL_MEM_ADVISE_SET_ACCESSED_BY)
-	require.NoError(t, err)
-	assert.Equal(t, AdviseSetAccessedBy, a)
-	for _, tc := range []struct {
-		typ, id int32
-		want    Location
-	}{
-		{abi.ACL_MEM_LOCATIONTYPE_DEVICE, 3, 3},
-		{abi.ACL_MEM_LOCATIONTYPE_HOST, 0, Host},
-		{abi.ACL_MEM_LOCATIONTYPE_HOST_NUMA, 1, Host},
-		{abi.ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT, 0, Host},
-	} {
-		l, err := LocationFromACL(tc.typ, tc.id)
-		require.NoError(t, err)
-		assert.Equal(t, tc.want, l)
-	}
-	l, err := LocationFromHAL(abi.DRV_UVM_LOCATION_TYPE_DEVICE, 2)
-	require.NoError(t, err)
-	assert.Equal(t, Location(2), l)
-}
-
-func TestHALAdviseBits(t *testing.T) {
+func TestAdviseResidency(t *testing.T) {
 	s, _ := newSpace(t, []uint64{4, 4})
 	p, err := s.Alloc(2 * pg)
 	require.NoError(t, err)
 
-	_, err = s.HALAdvise(p, 1, abi.ADVISE_TYPE, 1) // count rounds up to a page
+	_, err = s.AdviseResidency(p, 1, Residency{PreferDevice: true}, 1) // count rounds up to a page
 	require.NoError(t, err)
 	assert.Equal(t, Location(1), loc(t, s, p).Preferred)
 	assert.Equal(t, NoLocation, loc(t, s, p+pg).Preferred)
 
-	_, err = s.HALAdvise(p+pg, pg, abi.ADVISE_PIN, 1)
+	_, err = s.AdviseResidency(p+pg, pg, Residency{PinHost: true}, 1)
 	require.NoError(t, err)
 	assert.Equal(t, Host, loc(t, s, p+pg).Preferred)
-	_, err = s.HALAdvise(p+pg, pg, abi.ADVISE_UNPIN|abi.ADVISE_THP|abi.ADVISE_EXE, 1)
+	_, err = s.AdviseResidency(p+pg, pg, Residency{Unpin: true}, 1)
 	require.NoError(t, err)
 	assert.Equal(t, NoLocation, loc(t, s, p+pg).Preferred)
 
-	_, err = s.HALAdvise(p, 2*pg, abi.ADVISE_PLE, 0)
+	_, err = s.AdviseResidency(p, 2*pg, Residency{Prefetch: true}, 0)
 	require.NoError(t, err)
 	st := stats(t, s, 0)
 	assert.Equal(t, uint64(2*pg), st.PrefetchedBytes)

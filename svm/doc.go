@@ -36,9 +36,10 @@
 //     addr, n, write) before running, adding the returned cost to the
 //     device clock; host-side copies out of / into the range:
 //     Space.HostAccess.
-//   - aclrtMemManagedAdvise / halMemManagedAdvise: AdviceFromACL /
-//     AdviceFromHAL, LocationFromACL / LocationFromHAL, then Space.Advise;
-//     halMemAdvise's ADVISE_* bits: Space.HALAdvise.
+//   - aclrtMemManagedAdvise / halMemManagedAdvise: acl and hal decode
+//     their advice and location enums into Advice and Location, then
+//     Space.Advise; halMemAdvise's ADVISE_* bits: hal decodes them into a
+//     Residency, then Space.AdviseResidency. svm names no API enum.
 //   - aclrtMemManagedPrefetchAsync / halMemManagedPrefetch /
 //     drvMemPrefetchToDevice: Space.Prefetch, cost charged on the stream.
 //   - aclrtMemManagedGetAttr: Space.RangeAttrs; aclrtPointerGetAttributes
@@ -68,10 +69,12 @@
 //
 // # Errors and locking
 //
-// Errors are abi.Error: NULL address or zero size ACL_ERROR_INVALID_PARAM,
-// ranges outside an allocation, misalignment and unknown advice
-// ACL_ERROR_RT_PARAM_INVALID, unknown device ACL_ERROR_RT_INVALID_DEVICEID,
-// no capacity and nothing to evict ACL_ERROR_RT_MEMORY_ALLOCATION.
+// Errors are abi.DevError, of the device model's own kinds, which the API
+// layers convert (abi/deverr.go): NULL address or zero size DevBadArgument
+// (ACL_ERROR_INVALID_PARAM), ranges outside an allocation, misalignment and
+// unknown advice DevInvalidValue (ACL_ERROR_RT_PARAM_INVALID), unknown
+// device DevNoDevice (ACL_ERROR_RT_INVALID_DEVICEID), no capacity and
+// nothing to evict DevNoMemory (ACL_ERROR_RT_MEMORY_ALLOCATION).
 //
 // Lock order: Space.mu, then the Device's own lock inside Reserve/Release;
 // a Device must not call back into its Space. One mutex per Space guards all

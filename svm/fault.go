@@ -331,7 +331,7 @@ func (s *Space) reserve(l Location) (time.Duration, error) {
 	for !d.dev.Reserve(s.pageSize) {
 		n := d.lru.oldest()
 		if n == nil {
-			return cost, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION,
+			return cost, abi.DevErrorf(abi.DevNoMemory,
 				"svm: device %d has no capacity for a %d-byte managed page and no managed page to evict", l, s.pageSize)
 		}
 		cost += s.evict(l, n.r, n.i)
@@ -466,7 +466,7 @@ func (s *Space) applyProt(r *rng, i, n int, want int8) {
 	}
 	if err != nil {
 		if s.protErr == nil {
-			s.protErr = abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "svm: %s protection of [%#x, +%#x) failed: %v", s.prot.Mode(), addr, size, err)
+			s.protErr = abi.DevErrorf(abi.DevInternal, "svm: %s protection of [%#x, +%#x) failed: %v", s.prot.Mode(), addr, size, err)
 		}
 		return
 	}

@@ -36,7 +36,7 @@ func (s *Space) Hold(addr uintptr, n uint64, hold bool) error {
 		case p.held > 0:
 			p.held--
 		default:
-			return s.finish(abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "svm.Hold: page %#x is not held", r.base+uintptr(i)<<s.shift))
+			return s.finish(abi.DevErrorf(abi.DevInvalidValue, "svm.Hold: page %#x is not held", r.base+uintptr(i)<<s.shift))
 		}
 		s.setProt(r, i)
 	}

@@ -92,7 +92,7 @@ func NewProtector(mode string) (Protector, error) {
 	case ModeMprotect:
 		return Mprotect{}, nil
 	case ModeUserfaultfdWP:
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "svm: host fault detection %q is built with NewUffdWP and Start(space), not NewProtector", mode)
+		return nil, abi.DevErrorf(abi.DevUnsupported, "svm: host fault detection %q is built with NewUffdWP and Start(space), not NewProtector", mode)
 	}
-	return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: unknown host fault detection mode %q", mode)
+	return nil, abi.DevErrorf(abi.DevBadArgument, "svm: unknown host fault detection mode %q", mode)
 }

@@ -108,20 +108,20 @@ func New(cfg Config) (*Space, error) {
 		cfg.PageSize = HugePage
 	}
 	if cfg.PageSize < osPage || cfg.PageSize&(cfg.PageSize-1) != 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: page size %d is not a power of two ≥ %d", cfg.PageSize, osPage)
+		return nil, abi.DevErrorf(abi.DevBadArgument, "svm: page size %d is not a power of two ≥ %d", cfg.PageSize, osPage)
 	}
 	if cfg.Size == 0 {
 		cfg.Size = 64 << 30
 	}
 	if cfg.Size%cfg.PageSize != 0 || uint64(cfg.Base)%cfg.PageSize != 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: window %#x+%#x is not aligned to the page size %#x", cfg.Base, cfg.Size, cfg.PageSize)
+		return nil, abi.DevErrorf(abi.DevBadArgument, "svm: window %#x+%#x is not aligned to the page size %#x", cfg.Base, cfg.Size, cfg.PageSize)
 	}
 	if len(cfg.Devices) > MaxDevices {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: %d devices, at most %d", len(cfg.Devices), MaxDevices)
+		return nil, abi.DevErrorf(abi.DevBadArgument, "svm: %d devices, at most %d", len(cfg.Devices), MaxDevices)
 	}
 	for i, d := range cfg.Devices {
 		if d == nil {
-			return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: device %d has no Device", i)
+			return nil, abi.DevErrorf(abi.DevBadArgument, "svm: device %d has no Device", i)
 		}
 	}
 	if cfg.Cost == (CostModel{}) {
@@ -142,7 +142,7 @@ func New(cfg Config) (*Space, error) {
 		base, err = reserveWindow(0, cfg.Size)
 	}
 	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm: cannot reserve the managed window %#x+%#x: %v%s", cfg.Base, cfg.Size, err, occupants(cfg.Base, cfg.Size))
+		return nil, abi.DevErrorf(abi.DevNoMemory, "svm: cannot reserve the managed window %#x+%#x: %v%s", cfg.Base, cfg.Size, err, occupants(cfg.Base, cfg.Size))
 	}
 	s := &Space{
 		base:      base,
@@ -191,16 +191,16 @@ func (s *Space) Devices() int { return len(s.devs) }
 // halMemAlloc(MEM_UVM).
 func (s *Space) Alloc(size uint64) (uintptr, error) {
 	if size == 0 {
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm.Alloc: size is 0")
+		return 0, abi.DevErrorf(abi.DevBadArgument, "svm.Alloc: size is 0")
 	}
 	if size > s.size {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm.Alloc: %d bytes exceed the managed window (%d bytes)", size, s.size)
+		return 0, abi.DevErrorf(abi.DevNoMemory, "svm.Alloc: %d bytes exceed the managed window (%d bytes)", size, s.size)
 	}
 	size = (size + s.pageSize - 1) &^ (s.pageSize - 1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm.Alloc: the space is closed")
+		return 0, abi.DevErrorf(abi.DevNoMemory, "svm.Alloc: the space is closed")
 	}
 	// First fit, lowest address: allocations are rare next to accesses.
 	at, pos := s.base, 0
@@ -209,10 +209,10 @@ func (s *Space) Alloc(size uint64) (uintptr, error) {
 		pos++
 	}
 	if uint64(s.base+uintptr(s.size)-at) < size {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm.Alloc: no free %d-byte range left in the managed window", size)
+		return 0, abi.DevErrorf(abi.DevNoMemory, "svm.Alloc: no free %d-byte range left in the managed window", size)
 	}
 	if err := mprotect(at, size, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "svm.Alloc: mprotect: %v", err)
+		return 0, abi.DevErrorf(abi.DevNoMemory, "svm.Alloc: mprotect: %v", err)
 	}
 	r := &rng{base: at, size: size, pages: make([]page, size>>s.shift)}
 	for i := range r.pages {
@@ -231,7 +231,7 @@ func (s *Space) Free(addr uintptr) error {
 	defer s.mu.Unlock()
 	r := s.rangeAt(addr)
 	if r == nil || r.base != addr {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "svm.Free: %#x is not the start of a managed allocation", addr)
+		return abi.DevErrorf(abi.DevInvalidValue, "svm.Free: %#x is not the start of a managed allocation", addr)
 	}
 	s.freeLocked(r)
 	return nil
@@ -334,17 +334,17 @@ func (s *Space) rangeAt(addr uintptr) *rng {
 // [first, end). Precondition: s.mu held.
 func (s *Space) span(fn string, addr uintptr, n uint64) (r *rng, first, end int, err error) {
 	if addr == 0 {
-		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: address is NULL", fn)
+		return nil, 0, 0, abi.DevErrorf(abi.DevBadArgument, "%s: address is NULL", fn)
 	}
 	if n == 0 {
-		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size is 0", fn)
+		return nil, 0, 0, abi.DevErrorf(abi.DevBadArgument, "%s: size is 0", fn)
 	}
 	if r = s.rangeAt(addr); r == nil {
-		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not managed memory", fn, addr)
+		return nil, 0, 0, abi.DevErrorf(abi.DevInvalidValue, "%s: %#x is not managed memory", fn, addr)
 	}
 	off := uint64(addr - r.base)
 	if n > r.size-off {
-		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+		return nil, 0, 0, abi.DevErrorf(abi.DevInvalidValue,
 			"%s: [%#x, +%#x) runs past the end of the managed allocation [%#x, +%#x)", fn, addr, n, r.base, r.size)
 	}
 	return r, int(off >> s.shift), int((off + n + s.pageSize - 1) >> s.shift), nil
@@ -354,7 +354,7 @@ func (s *Space) span(fn string, addr uintptr, n uint64) (r *rng, first, end int,
 // prefetch APIs. Precondition: s.mu held.
 func (s *Space) spanAligned(fn string, addr uintptr, n uint64) (*rng, int, int, error) {
 	if addr != 0 && (uint64(addr)|n)&(s.pageSize-1) != 0 {
-		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+		return nil, 0, 0, abi.DevErrorf(abi.DevInvalidValue,
 			"%s: address %#x and size %#x must be multiples of the managed page size %#x", fn, addr, n, s.pageSize)
 	}
 	return s.span(fn, addr, n)
@@ -365,7 +365,7 @@ func (s *Space) checkLoc(fn string, l Location) error {
 	if l == Host || (l >= 0 && int(l) < len(s.devs)) {
 		return nil
 	}
-	return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %v is not the host or one of the %d devices", fn, l, len(s.devs))
+	return abi.DevErrorf(abi.DevNoDevice, "%s: %v is not the host or one of the %d devices", fn, l, len(s.devs))
 }
 
 // Precondition: s.mu held.
@@ -373,7 +373,7 @@ func (s *Space) checkDev(fn string, l Location) error {
 	if l >= 0 && int(l) < len(s.devs) {
 		return nil
 	}
-	return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %v is not one of the %d devices", fn, l, len(s.devs))
+	return abi.DevErrorf(abi.DevNoDevice, "%s: %v is not one of the %d devices", fn, l, len(s.devs))
 }
 
 // Precondition: s.mu held.

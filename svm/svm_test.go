@@ -309,17 +309,11 @@ func TestBadInput(t *testing.T) {
 		{"advise unknown", func() error { return s.Advise(p, pg, Advice(6), 0) }, abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"advise bad location", func() error { return s.Advise(p, pg, AdviseSetPreferredLocation, 3) }, abi.ACL_ERROR_RT_INVALID_DEVICEID},
 		{"advise zero size", func() error { return s.Advise(p, 0, AdviseSetReadMostly, Host) }, abi.ACL_ERROR_INVALID_PARAM},
-		{"ACL advise unknown", func() error { _, err := AdviceFromACL(6); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"HAL advise unknown", func() error { _, err := AdviceFromHAL(99); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"ACL location invalid", func() error { _, err := LocationFromACL(abi.ACL_MEM_LOCATIONTYPE_INVALID, 0); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"ACL location device -1", func() error { _, err := LocationFromACL(abi.ACL_MEM_LOCATIONTYPE_DEVICE, -1); return err }, abi.ACL_ERROR_RT_INVALID_DEVICEID},
-		{"HAL location invalid", func() error { _, err := LocationFromHAL(abi.DRV_UVM_LOCATION_TYPE_INVALID, 0); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"HAL advise unknown bit", func() error { _, err := s.HALAdvise(p, pg, 1<<6, 0); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"HAL advise pin+unpin", func() error {
-			_, err := s.HALAdvise(p, pg, abi.ADVISE_PIN|abi.ADVISE_UNPIN, 0)
+		{"residency pin+unpin", func() error {
+			_, err := s.AdviseResidency(p, pg, Residency{PinHost: true, Unpin: true}, 0)
 			return err
 		}, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"HAL advise unaligned", func() error { _, err := s.HALAdvise(p+8, 8, abi.ADVISE_TYPE, 0); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
+		{"residency unaligned", func() error { _, err := s.AdviseResidency(p+8, 8, Residency{PreferDevice: true}, 0); return err }, abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"free inside", func() error { return s.Free(p + pg) }, abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"stats bad location", func() error { _, err := s.Stats(7); return err }, abi.ACL_ERROR_RT_INVALID_DEVICEID},
 		{"writeback host", func() error { _, err := s.Writeback(Host); return err }, abi.ACL_ERROR_RT_INVALID_DEVICEID},
@@ -330,7 +324,7 @@ func TestBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
 			requireCode(t, err, tc.code)
-			assert.NotEmpty(t, err.(*abi.Error).Msg, "a message says what was wrong")
+			assert.NotEmpty(t, err.(*abi.DevError).Msg, "a message says what was wrong")
 		})
 	}
 	// Nothing above changed residency or counters.

@@ -50,12 +50,12 @@ type UffdWP struct {
 func NewUffdWP() (*UffdWP, error) {
 	fd, err := uffdOpen()
 	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "svm: userfaultfd with write-protect faults is not available: %v", err)
+		return nil, abi.DevErrorf(abi.DevUnsupported, "svm: userfaultfd with write-protect faults is not available: %v", err)
 	}
 	u := &UffdWP{fd: fd, done: make(chan struct{})}
 	if err := syscall.Pipe2(u.stop[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
 		_ = syscall.Close(fd)
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "svm: userfaultfd: pipe: %v", err)
+		return nil, abi.DevErrorf(abi.DevInternal, "svm: userfaultfd: pipe: %v", err)
 	}
 	return u, nil
 }
@@ -80,16 +80,16 @@ func (u *UffdWP) Unprotect(addr uintptr, size uint64) error {
 // Alloc of s.
 func (u *UffdWP) Start(s *Space) error {
 	if s == nil || s.prot != Protector(u) {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "svm: UffdWP.Start: the space does not use this protector")
+		return abi.DevErrorf(abi.DevBadArgument, "svm: UffdWP.Start: the space does not use this protector")
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.space != nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "svm: UffdWP.Start: already started")
+		return abi.DevErrorf(abi.DevInvalidValue, "svm: UffdWP.Start: already started")
 	}
 	base, size := s.Window()
 	if err := uffdRegisterWP(u.fd, base, size); err != nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "svm: userfaultfd: registering the managed window %#x+%#x for write-protect faults: %v", base, size, err)
+		return abi.DevErrorf(abi.DevUnsupported, "svm: userfaultfd: registering the managed window %#x+%#x for write-protect faults: %v", base, size, err)
 	}
 	u.space, u.base, u.size = s, base, size
 	go u.loop(s)

@@ -101,13 +101,13 @@ func KernelTask(k Kernel, spec KernelSpec) Task {
 func (s *KernelSpec) validate(k Kernel) error {
 	switch {
 	case k == nil:
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: nil kernel")
+		return abi.DevErrorf(abi.DevInvalidValue, "kernel task: nil kernel")
 	case s.Blocks == 0 || s.Blocks > MaxBlocks:
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: %d blocks: want 1..%d", s.Blocks, MaxBlocks)
+		return abi.DevErrorf(abi.DevInvalidValue, "kernel task: %d blocks: want 1..%d", s.Blocks, MaxBlocks)
 	case s.Kind > CoreMix:
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: invalid core kind %d", int(s.Kind))
+		return abi.DevErrorf(abi.DevInvalidValue, "kernel task: invalid core kind %d", int(s.Kind))
 	case s.BlockCost < 0 || s.Timeout < 0:
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "kernel task: negative block cost or timeout")
+		return abi.DevErrorf(abi.DevInvalidValue, "kernel task: negative block cost or timeout")
 	}
 	return nil
 }
@@ -601,7 +601,7 @@ func runLane(r *krun) {
 	b := uint32(0)
 	defer func() {
 		if p := recover(); p != nil {
-			r.fail(abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "kernel block %d/%d panicked: %v", b, blocks, p))
+			r.fail(abi.DevErrorf(abi.DevAICoreException, "kernel block %d/%d panicked: %v", b, blocks, p))
 		}
 	}()
 	for !r.failed.Load() {
@@ -634,7 +634,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 	err := r.err // every lane has returned: no concurrent writer
 	if err == nil && r.ks.Timeout > 0 {
 		if ran := time.Since(r.start); ran > r.ks.Timeout {
-			err = abi.Errorf(abi.ACL_ERROR_RT_AICORE_TIMEOUT, "kernel of %d blocks ran %v, over its timeout of %v", r.ks.Blocks, ran.Round(time.Microsecond), r.ks.Timeout)
+			err = abi.DevErrorf(abi.DevAICoreTimeout, "kernel of %d blocks ran %v, over its timeout of %v", r.ks.Blocks, ran.Round(time.Microsecond), r.ks.Timeout)
 		}
 	}
 	err = callDone(r.kern, err)
@@ -692,7 +692,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 func callDone(k Kernel, err error) (out error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "kernel completion panicked: %v", p)
+			out = abi.DevErrorf(abi.DevInternal, "kernel completion panicked: %v", p)
 		}
 	}()
 	return k.Done(err)

@@ -97,7 +97,7 @@ func ValueSatisfied(word, value uint64, flag uint32) bool {
 
 func checkWord(what string, addr uintptr) error {
 	if addr == 0 || addr%8 != 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: address %#x must be non-NULL and 8-byte aligned", what, addr)
+		return abi.DevErrorf(abi.DevInvalidValue, "%s task: address %#x must be non-NULL and 8-byte aligned", what, addr)
 	}
 	return nil
 }
@@ -119,7 +119,7 @@ func (d *Device) waitValue(q *Queue, addr uintptr, value uint64, flag uint32) (e
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = abi.Errorf(abi.ACL_ERROR_RT_SYS_DMA, "value wait at %#x faulted: %v", addr, r)
+			err = abi.DevErrorf(abi.DevSDMAError, "value wait at %#x faulted: %v", addr, r)
 		}
 	}()
 	cancel := q.Cancelled()
@@ -209,13 +209,13 @@ func (t DType) IsFloat() bool { return t == Float16 || t == BFloat16 || t == Flo
 // computed in float32 and rounded to nearest even.
 func ReduceTask(dst, src uintptr, n uint64, op ReduceOp, dt DType) (Task, error) {
 	if op > ReduceEqual {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "reduce task: unknown operation %d", op)
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "reduce task: unknown operation %d", op)
 	}
 	if dt != Int8 && dt != Int16 && dt != Int32 && !dt.IsFloat() {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "reduce task: unsupported element type %d", dt)
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "reduce task: unsupported element type %d", dt)
 	}
 	if n%dt.Size() != 0 {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "reduce task: %d bytes is not a whole number of %d-byte elements", n, dt.Size())
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "reduce task: %d bytes is not a whole number of %d-byte elements", n, dt.Size())
 	}
 	return Task{kind: kindEngine, dst: dst, src: src, n: n, fn: func() error {
 		for off := uint64(0); off < n; {

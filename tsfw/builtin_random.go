@@ -84,13 +84,13 @@ func (s *RandomSpec) OutBytes(n uint64) uint64 {
 // RandomTask generates spec.Count numbers into spec.Out on an SDMA engine.
 func RandomTask(spec RandomSpec) (Task, error) {
 	if spec.Dist > TruncatedNormal {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "random task: unknown distribution %d", spec.Dist)
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "random task: unknown distribution %d", spec.Dist)
 	}
 	if spec.Out == 0 || spec.Counter == 0 {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "random task: NULL output or counter address")
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "random task: NULL output or counter address")
 	}
 	if spec.Dist != Uniform && !spec.DType.IsFloat() {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "random task: distribution %d needs a floating-point type", spec.Dist)
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "random task: distribution %d needs a floating-point type", spec.Dist)
 	}
 	return Task{kind: kindEngine, dst: spec.Out, fn: func() error { return runRandom(&spec) }}, nil
 }

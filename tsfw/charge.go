@@ -16,7 +16,7 @@ import (
 // for queued tasks. A zero cost charges nothing.
 func (d *Device) ChargeNow(cost time.Duration) error {
 	if cost < 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: charge of negative time %v", d.cfg.Name, cost)
+		return abi.DevErrorf(abi.DevBadArgument, "%s: charge of negative time %v", d.cfg.Name, cost)
 	}
 	if cost == 0 {
 		return nil

@@ -304,7 +304,7 @@ func (d *Device) engineLoop(e *engine) {
 func runEngineTask(t *Task) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = abi.Errorf(abi.ACL_ERROR_RT_SYS_DMA, "%s task (dst %#x, src %#x, %d bytes) faulted: %v", t.kind, t.dst, t.src, t.n, r)
+			err = abi.DevErrorf(abi.DevSDMAError, "%s task (dst %#x, src %#x, %d bytes) faulted: %v", t.kind, t.dst, t.src, t.n, r)
 		}
 	}()
 	switch t.kind {
@@ -336,7 +336,7 @@ func (d *Device) runHost(q *Queue, t Task) {
 func callHost(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "host task panicked: %v", r)
+			err = abi.DevErrorf(abi.DevInternal, "host task panicked: %v", r)
 		}
 	}()
 	return fn()
@@ -571,12 +571,12 @@ func (d *Device) earliestSDMA() int {
 // NewQueue creates one RTSQ. priority must be in 0 (highest) … 7 (lowest).
 func (d *Device) NewQueue(priority int) (*Queue, error) {
 	if priority < PriorityGreatest || priority > PriorityLeast {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: queue priority %d outside %d..%d", d.cfg.Name, priority, PriorityGreatest, PriorityLeast)
+		return nil, abi.DevErrorf(abi.DevInvalidValue, "%s: queue priority %d outside %d..%d", d.cfg.Name, priority, PriorityGreatest, PriorityLeast)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closing {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "%s: device is closed", d.cfg.Name)
+		return nil, abi.DevErrorf(abi.DevTaskAbort, "%s: device is closed", d.cfg.Name)
 	}
 	q := &Queue{d: d, prio: priority, id: d.nextQID, depth: d.cfg.QueueDepth}
 	d.nextQID++
@@ -603,7 +603,7 @@ func (d *Device) Synchronize(timeout time.Duration) error {
 	}
 	for i, q := range qs {
 		if !q.waitFor(targets[i], timeout < 0, deadline) {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: device synchronize timed out after %v", d.cfg.Name, timeout)
+			return abi.DevErrorf(abi.DevStreamTimeout, "%s: device synchronize timed out after %v", d.cfg.Name, timeout)
 		}
 	}
 	var first error
@@ -622,7 +622,7 @@ func (d *Device) syncCharge(cost time.Duration, t *Task) (time.Duration, error) 
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closing {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "%s: device is closed", d.cfg.Name)
+		return 0, abi.DevErrorf(abi.DevTaskAbort, "%s: device is closed", d.cfg.Name)
 	}
 	k := d.earliestSDMA()
 	start := max(d.sdmaFree[k], time.Duration(d.vHost.Load()))

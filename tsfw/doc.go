@@ -6,8 +6,12 @@
 // the device's virtual clock, so timestamps are deterministic.
 //
 // tsfw knows nothing of ACL or HAL: it never imports acl, hal, libfake or
-// purego. Errors are abi.Error values carrying the code a real runtime
-// returns; the acl layer may rewrap them.
+// purego, and names no API enum or code. Errors are abi.DevError values of
+// the device model's own kinds (a task abort, an AI Core exception, an SDMA
+// error, a wait timeout, ...); the API layers convert a kind to the code a
+// real runtime returns, through the one table of abi/deverr.go. The
+// counting-notify modes are tsfw's own (CntRecordMode, CntWaitMode), which
+// acl decodes from aclrtCntNotify*Mode.
 //
 // # Queues and the arbiter
 //
@@ -43,7 +47,7 @@
 //
 // A copy that faults (bad address) is caught through
 // debug.SetPanicOnFault and becomes the queue's asynchronous error
-// (ACL_ERROR_RT_SYS_DMA); a host task's error or panic does the same. The
+// (DevSDMAError, ACL_ERROR_RT_SYS_DMA at the API); a host task's error or panic does the same. The
 // first asynchronous error is returned, and cleared, by the next
 // Synchronize of the queue or device.
 //
@@ -104,7 +108,7 @@
 //
 // A wait (event or notify) may carry a timeout: when it first blocks a
 // timer is armed that kicks the scheduler at the deadline, and a wait
-// still blocked then completes with ACL_ERROR_RT_WAIT_TIMEOUT as the
+// still blocked then completes with DevWaitTimeout (ACL_ERROR_RT_WAIT_TIMEOUT) as the
 // queue's asynchronous error; later tasks run.
 //
 // Destroy(false) and Close drop tasks that have not started; they count as

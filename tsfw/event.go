@@ -38,7 +38,7 @@ func (d *Device) NewEvent(flags uint32) (*Event, error) {
 	d.evMu.Lock()
 	defer d.evMu.Unlock()
 	if d.evLive >= d.cfg.MaxEvents {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_NO_EVENT_RESOURCE, "%s: all %d event ids are in use", d.cfg.Name, d.cfg.MaxEvents)
+		return nil, abi.DevErrorf(abi.DevNoEvent, "%s: all %d event ids are in use", d.cfg.Name, d.cfg.MaxEvents)
 	}
 	var id int32
 	if n := len(d.evFree); n > 0 {
@@ -139,7 +139,7 @@ func (e *Event) Timestamp() (time.Duration, bool) {
 func (e *Event) Synchronize(timeout time.Duration) error {
 	target := e.lastSubmitted.Load()
 	if !e.wait(target, timeout) {
-		return abi.Errorf(abi.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "%s: event %d synchronize timed out after %v", e.d.cfg.Name, e.id, timeout)
+		return abi.DevErrorf(abi.DevEventTimeout, "%s: event %d synchronize timed out after %v", e.d.cfg.Name, e.id, timeout)
 	}
 	atomicMax(&e.d.vHost, time.Duration(e.lastRecVEnd.Load()))
 	return nil
@@ -195,7 +195,7 @@ func (e *Event) alive() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.destroyed {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %d was destroyed", e.d.cfg.Name, e.id)
+		return abi.DevErrorf(abi.DevInvalidValue, "%s: event %d was destroyed", e.d.cfg.Name, e.id)
 	}
 	return nil
 }
@@ -205,7 +205,7 @@ func (e *Event) addRecord(vEnd time.Duration) (uint64, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.destroyed {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: record of destroyed event %d", e.d.cfg.Name, e.id)
+		return 0, abi.DevErrorf(abi.DevInvalidValue, "%s: record of destroyed event %d", e.d.cfg.Name, e.id)
 	}
 	seq := e.lastSubmitted.Load() + 1
 	e.lastRecVEnd.Store(int64(vEnd))
@@ -219,7 +219,7 @@ func (e *Event) waitTarget() (uint64, time.Duration, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.destroyed {
-		return 0, 0, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: wait on destroyed event %d", e.d.cfg.Name, e.id)
+		return 0, 0, abi.DevErrorf(abi.DevInvalidValue, "%s: wait on destroyed event %d", e.d.cfg.Name, e.id)
 	}
 	t := e.lastSubmitted.Load()
 	if t == 0 {

@@ -80,11 +80,11 @@ func (t *Task) Info() TaskInfo {
 // error the tasks before the failing one stay submitted.
 func (d *Device) SubmitGraph(queues []*Queue, tasks []Task, qidx []uint16) error {
 	if len(tasks) != len(qidx) {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: graph of %d tasks with %d queue indexes", d.cfg.Name, len(tasks), len(qidx))
+		return abi.DevErrorf(abi.DevInvalidValue, "%s: graph of %d tasks with %d queue indexes", d.cfg.Name, len(tasks), len(qidx))
 	}
 	for _, q := range queues {
 		if q.d != d {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: graph queue %d belongs to %s", d.cfg.Name, q.id, q.d.cfg.Name)
+			return abi.DevErrorf(abi.DevWrongContext, "%s: graph queue %d belongs to %s", d.cfg.Name, q.id, q.d.cfg.Name)
 		}
 	}
 	d.mu.Lock()
@@ -94,13 +94,13 @@ func (d *Device) SubmitGraph(queues []*Queue, tasks []Task, qidx []uint16) error
 	for i := range tasks {
 		qi := int(qidx[i])
 		if qi >= len(queues) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: graph task %d names queue %d of %d", d.cfg.Name, i, qi, len(queues))
+			return abi.DevErrorf(abi.DevInvalidValue, "%s: graph task %d names queue %d of %d", d.cfg.Name, i, qi, len(queues))
 		}
 		q := queues[qi]
 		for {
 			q.closeInbox() // again after a wait: a submitter may have turned it on
 			if q.destroyed || d.closing {
-				return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
+				return abi.DevErrorf(abi.DevStreamAbort, "%s: queue %d was destroyed", d.cfg.Name, q.id)
 			}
 			if q.stopped != nil {
 				return q.stopped

@@ -33,11 +33,11 @@ func (q *Queue) RunningEnd() time.Duration {
 // itself.
 func (d *Device) SubmitAfter(after time.Duration, queues []*Queue, tasks []Task, qidx []uint16) error {
 	if len(tasks) != len(qidx) {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: graph of %d tasks with %d queue indexes", d.cfg.Name, len(tasks), len(qidx))
+		return abi.DevErrorf(abi.DevInvalidValue, "%s: graph of %d tasks with %d queue indexes", d.cfg.Name, len(tasks), len(qidx))
 	}
 	for _, q := range queues {
 		if q.d != d {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: graph queue %d belongs to %s", d.cfg.Name, q.id, q.d.cfg.Name)
+			return abi.DevErrorf(abi.DevWrongContext, "%s: graph queue %d belongs to %s", d.cfg.Name, q.id, q.d.cfg.Name)
 		}
 	}
 	d.mu.Lock()
@@ -46,12 +46,12 @@ func (d *Device) SubmitAfter(after time.Duration, queues []*Queue, tasks []Task,
 	for i := range tasks {
 		qi := int(qidx[i])
 		if qi >= len(queues) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: graph task %d names queue %d of %d", d.cfg.Name, i, qi, len(queues))
+			return abi.DevErrorf(abi.DevInvalidValue, "%s: graph task %d names queue %d of %d", d.cfg.Name, i, qi, len(queues))
 		}
 		q := queues[qi]
 		q.closeInbox()
 		if q.destroyed || d.closing {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
+			return abi.DevErrorf(abi.DevStreamAbort, "%s: queue %d was destroyed", d.cfg.Name, q.id)
 		}
 		if q.stopped != nil {
 			return q.stopped

@@ -34,7 +34,7 @@ func (d *Device) takeNotifyID() (int32, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.live >= d.maxNotifies() {
-		return 0, abi.Errorf(abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "%s: all %d notify ids are in use", d.cfg.Name, d.maxNotifies())
+		return 0, abi.DevErrorf(abi.DevNoNotify, "%s: all %d notify ids are in use", d.cfg.Name, d.maxNotifies())
 	}
 	var id int32
 	if n := len(p.free); n > 0 {
@@ -98,7 +98,7 @@ func (s *signal) destroy() {
 // Precondition: s.mu held.
 func (s *signal) aliveLocked(what string) error {
 	if s.destroyed {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s of destroyed notify %d", s.d.cfg.Name, what, s.id)
+		return abi.DevErrorf(abi.DevInvalidValue, "%s: %s of destroyed notify %d", s.d.cfg.Name, what, s.id)
 	}
 	return nil
 }
@@ -218,57 +218,62 @@ func (c *CntNotify) Count() uint32 {
 	return c.count
 }
 
-// Counting-notify record modes (aclrtCntNotifyRecordMode).
+// CntRecordMode is what a counting-notify record does to the counter: set
+// it to the value, add, OR or AND the value. acl decodes
+// aclrtCntNotifyRecordMode into it.
+type CntRecordMode uint8
+
+// The record modes.
 const (
-	CntSet = abi.ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE
-	CntAdd = abi.ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE
-	CntOr  = abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE
-	CntAnd = abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE
+	CntSet CntRecordMode = iota
+	CntAdd
+	CntOr
+	CntAnd
+	cntRecordModes // not a mode: their number
 )
 
-// Counting-notify wait conditions (aclrtCntNotifyWaitMode), comparing the
-// counter with the wait's value: count < value, ==, >, >=, and
-// (count & value) == value.
+// CntWaitMode is the condition a counting-notify wait waits for, comparing
+// the counter with the wait's value: count < value, ==, >, >=, and
+// (count & value) == value. acl decodes aclrtCntNotifyWaitMode into it.
+type CntWaitMode uint8
+
+// The wait conditions.
 const (
-	CntLess         = abi.ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE
-	CntEqual        = abi.ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE
-	CntBigger       = abi.ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE
-	CntBiggerEqual  = abi.ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE
-	CntEqualBitmask = abi.ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE
+	CntLess CntWaitMode = iota
+	CntEqual
+	CntBigger
+	CntBiggerEqual
+	CntEqualBitmask
+	cntWaitModes // not a mode: their number
 )
 
 // cntOp is the operand of a counting-notify task.
 type cntOp struct {
-	mode  uint32
-	value uint32
-	clear bool // wait: reset the counter to 0 when released
+	record CntRecordMode // record tasks
+	wait   CntWaitMode   // wait tasks
+	value  uint32
+	clear  bool // wait: reset the counter to 0 when released
 }
 
 // CntRecordTask applies mode with value to c's counter when the stream
 // reaches it.
-func CntRecordTask(c *CntNotify, mode, value uint32) Task {
-	return Task{kind: kindCntRecord, cn: c, cnt: cntOp{mode: mode, value: value}}
+func CntRecordTask(c *CntNotify, mode CntRecordMode, value uint32) Task {
+	return Task{kind: kindCntRecord, cn: c, cnt: cntOp{record: mode, value: value}}
 }
 
 // CntWaitTask blocks the stream until c's counter satisfies mode against
 // value; clear resets the counter to 0 when the wait is released. timeout
 // as for NotifyWaitTask.
-func CntWaitTask(c *CntNotify, mode, value uint32, clear bool, timeout time.Duration) Task {
-	return Task{kind: kindCntWait, cn: c, cnt: cntOp{mode: mode, value: value, clear: clear}, timeout: timeout}
+func CntWaitTask(c *CntNotify, mode CntWaitMode, value uint32, clear bool, timeout time.Duration) Task {
+	return Task{kind: kindCntWait, cn: c, cnt: cntOp{wait: mode, value: value, clear: clear}, timeout: timeout}
 }
 
 // CntResetTask sets c's counter to 0 when the stream reaches it.
 func CntResetTask(c *CntNotify) Task { return Task{kind: kindCntReset, cn: c} }
 
-func validCntRecordMode(m uint32) bool {
-	return m == CntSet || m == CntAdd || m == CntOr || m == CntAnd
-}
-
-func validCntWaitMode(m uint32) bool { return m <= CntEqualBitmask }
-
 // holds reports whether count satisfies the wait condition.
 func (o cntOp) holds(count uint32) bool {
-	switch o.mode {
+	switch o.wait {
 	case CntLess:
 		return count < o.value
 	case CntEqual:
@@ -285,7 +290,7 @@ func (o cntOp) holds(count uint32) bool {
 
 // apply returns the counter after a record.
 func (o cntOp) apply(count uint32) uint32 {
-	switch o.mode {
+	switch o.record {
 	case CntSet:
 		return o.value
 	case CntAdd:
@@ -303,21 +308,21 @@ func (t *Task) validateSignal() error {
 	switch t.kind {
 	case kindNotifyRecord, kindNotifyWait:
 		if t.nt == nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil notify", t.kind)
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: nil notify", t.kind)
 		}
 	case kindCntRecord, kindCntWait, kindCntReset:
 		if t.cn == nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil counting notify", t.kind)
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: nil counting notify", t.kind)
 		}
-		if t.kind == kindCntRecord && !validCntRecordMode(t.cnt.mode) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: invalid record mode %d", t.kind, t.cnt.mode)
+		if t.kind == kindCntRecord && t.cnt.record >= cntRecordModes {
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: invalid record mode %d", t.kind, t.cnt.record)
 		}
-		if t.kind == kindCntWait && !validCntWaitMode(t.cnt.mode) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: invalid wait mode %d", t.kind, t.cnt.mode)
+		if t.kind == kindCntWait && t.cnt.wait >= cntWaitModes {
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: invalid wait mode %d", t.kind, t.cnt.wait)
 		}
 	}
 	if t.timeout < 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: negative timeout", t.kind)
+		return abi.DevErrorf(abi.DevInvalidValue, "%s task: negative timeout", t.kind)
 	}
 	return nil
 }
@@ -476,5 +481,5 @@ func (d *Device) waitExpired(t *Task) (bool, error) {
 	case kindCntWait:
 		what = "counting notify"
 	}
-	return true, abi.Errorf(abi.ACL_ERROR_RT_WAIT_TIMEOUT, "%s: %s wait timed out after %v", d.cfg.Name, what, t.timeout)
+	return true, abi.DevErrorf(abi.DevWaitTimeout, "%s: %s wait timed out after %v", d.cfg.Name, what, t.timeout)
 }

@@ -121,7 +121,8 @@ func TestWaitTimeouts(t *testing.T) {
 
 func TestCntNotifyOps(t *testing.T) {
 	rec := []struct {
-		mode, value, before, after uint32
+		mode                 CntRecordMode
+		value, before, after uint32
 	}{
 		{CntSet, 7, 3, 7},
 		{CntAdd, 5, 3, 8},
@@ -130,11 +131,12 @@ func TestCntNotifyOps(t *testing.T) {
 		{CntAnd, 0b110, 0b011, 0b010},
 	}
 	for _, tt := range rec {
-		assert.Equal(t, tt.after, cntOp{mode: tt.mode, value: tt.value}.apply(tt.before), "mode %d", tt.mode)
+		assert.Equal(t, tt.after, cntOp{record: tt.mode, value: tt.value}.apply(tt.before), "mode %d", tt.mode)
 	}
 	wait := []struct {
-		mode, value, count uint32
-		holds              bool
+		mode         CntWaitMode
+		value, count uint32
+		holds        bool
 	}{
 		{CntLess, 5, 4, true},
 		{CntLess, 5, 5, false},
@@ -148,7 +150,7 @@ func TestCntNotifyOps(t *testing.T) {
 		{CntEqualBitmask, 0b101, 0b011, false},
 	}
 	for _, tt := range wait {
-		assert.Equal(t, tt.holds, cntOp{mode: tt.mode, value: tt.value}.holds(tt.count), "mode %d value %d count %d", tt.mode, tt.value, tt.count)
+		assert.Equal(t, tt.holds, cntOp{wait: tt.mode, value: tt.value}.holds(tt.count), "mode %d value %d count %d", tt.mode, tt.value, tt.count)
 	}
 }
 
@@ -182,8 +184,8 @@ func TestCntNotifyWaitAndClear(t *testing.T) {
 	assert.Equal(t, uint32(0), c.Count())
 
 	q := newQ(t, d0, 0)
-	assert.Error(t, q.Submit(CntRecordTask(c, 3, 1)), "there is no record mode 3")
-	assert.Error(t, q.Submit(CntWaitTask(c, 5, 1, false, 0)))
+	assert.Error(t, q.Submit(CntRecordTask(c, cntRecordModes, 1)), "there are four record modes")
+	assert.Error(t, q.Submit(CntWaitTask(c, cntWaitModes, 1, false, 0)))
 }
 
 func TestNotifyPool(t *testing.T) {

@@ -103,7 +103,7 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 		q.closeInbox()
 		if q.destroyed || d.closing {
 			d.mu.Unlock()
-			return 0, abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "%s: queue %d was destroyed", d.cfg.Name, q.id)
+			return 0, abi.DevErrorf(abi.DevStreamAbort, "%s: queue %d was destroyed", d.cfg.Name, q.id)
 		}
 		if q.stopped != nil {
 			err := q.stopped
@@ -273,7 +273,7 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		engine = k
 	case kindRecord:
 		if t.ev.d != d {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: record of event %d of %s: event and queue must be on the same device", d.cfg.Name, t.ev.id, t.ev.d.cfg.Name)
+			return abi.DevErrorf(abi.DevWrongContext, "%s: record of event %d of %s: event and queue must be on the same device", d.cfg.Name, t.ev.id, t.ev.d.cfg.Name)
 		}
 		seq, err := t.ev.addRecord(start + cost)
 		if err != nil {
@@ -336,7 +336,7 @@ func (q *Queue) Synchronize(timeout time.Duration) error {
 		deadline = time.Now().Add(timeout)
 	}
 	if !q.waitFor(target, timeout < 0, deadline) {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "%s: queue %d synchronize timed out after %v", q.d.cfg.Name, q.id, timeout)
+		return abi.DevErrorf(abi.DevStreamTimeout, "%s: queue %d synchronize timed out after %v", q.d.cfg.Name, q.id, timeout)
 	}
 	atomicMax(&q.d.vHost, time.Duration(q.lastVEnd.Load()))
 	return q.takeErr()

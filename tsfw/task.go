@@ -124,31 +124,31 @@ func (t *Task) validate() error {
 	switch t.kind {
 	case kindCopy:
 		if t.n > 0 && (t.dst == 0 || t.src == 0) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy task: null address (dst %#x, src %#x, %d bytes)", t.dst, t.src, t.n)
+			return abi.DevErrorf(abi.DevInvalidValue, "copy task: null address (dst %#x, src %#x, %d bytes)", t.dst, t.src, t.n)
 		}
 		if t.dir < HostToHost || t.dir > PeerToPeer {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy task: invalid direction %d", int(t.dir))
+			return abi.DevErrorf(abi.DevInvalidValue, "copy task: invalid direction %d", int(t.dir))
 		}
 	case kindCopy2D:
 		if t.n > 0 && t.height > 0 && (t.dst == 0 || t.src == 0) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy2d task: null address (dst %#x, src %#x)", t.dst, t.src)
+			return abi.DevErrorf(abi.DevInvalidValue, "copy2d task: null address (dst %#x, src %#x)", t.dst, t.src)
 		}
 		if t.height > 1 && (t.n > t.dpitch || t.n > t.spitch) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy2d task: width %d exceeds a pitch (dpitch %d, spitch %d)", t.n, t.dpitch, t.spitch)
+			return abi.DevErrorf(abi.DevInvalidValue, "copy2d task: width %d exceeds a pitch (dpitch %d, spitch %d)", t.n, t.dpitch, t.spitch)
 		}
 		if t.dir < HostToHost || t.dir > PeerToPeer {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "copy2d task: invalid direction %d", int(t.dir))
+			return abi.DevErrorf(abi.DevInvalidValue, "copy2d task: invalid direction %d", int(t.dir))
 		}
 	case kindMemset:
 		if t.n > 0 && t.dst == 0 {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "memset task: null address")
+			return abi.DevErrorf(abi.DevInvalidValue, "memset task: null address")
 		}
 	case kindRecord, kindWait, kindReset:
 		if t.ev == nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil event", t.kind)
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: nil event", t.kind)
 		}
 		if t.timeout < 0 {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: negative timeout", t.kind)
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: negative timeout", t.kind)
 		}
 	case kindKernel:
 		return t.ks.validate(t.kern)
@@ -156,10 +156,10 @@ func (t *Task) validate() error {
 		return t.validateSignal()
 	case kindHost, kindEngine:
 		if t.fn == nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s task: nil function", t.kind)
+			return abi.DevErrorf(abi.DevInvalidValue, "%s task: nil function", t.kind)
 		}
 	default:
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "task: empty task descriptor")
+		return abi.DevErrorf(abi.DevInvalidValue, "task: empty task descriptor")
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ func (q *Queue) ValueWaitTask(addr uintptr, value uint64, flag uint32) (Task, er
 		return Task{}, err
 	}
 	if flag > WaitNOR {
-		return Task{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "value wait task: unknown condition %d", flag)
+		return Task{}, abi.DevErrorf(abi.DevInvalidValue, "value wait task: unknown condition %d", flag)
 	}
 	return HostTask(func() error { return q.d.waitValue(q, addr, value, flag) }), nil
 }

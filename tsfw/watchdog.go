@@ -82,9 +82,9 @@ func (d *Device) expire(now time.Time) {
 		var err error
 		switch {
 		case r.ks.Timeout > 0 && now.Sub(r.start) > r.ks.Timeout:
-			err = abi.Errorf(abi.ACL_ERROR_RT_AICORE_TIMEOUT, "kernel of %d blocks exceeded its timeout of %v and was abandoned (its host thread may still run; its memory stays out of reuse)", r.ks.Blocks, r.ks.Timeout)
+			err = abi.DevErrorf(abi.DevAICoreTimeout, "kernel of %d blocks exceeded its timeout of %v and was abandoned (its host thread may still run; its memory stays out of reuse)", r.ks.Blocks, r.ks.Timeout)
 		case d.closing && !d.closeStart.IsZero() && now.Sub(d.closeStart) > closeGrace:
-			err = abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "kernel of %d blocks still ran %v after the device began to close and was abandoned", r.ks.Blocks, closeGrace)
+			err = abi.DevErrorf(abi.DevTaskAbort, "kernel of %d blocks still ran %v after the device began to close and was abandoned", r.ks.Blocks, closeGrace)
 		default:
 			continue
 		}
