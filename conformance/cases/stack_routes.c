@@ -1,0 +1,188 @@
+/* stack_routes: the aclrt* functions whose vendor implementation is one
+ * rt* call (acl-to-rt.tsv) make that call across the libascendcl →
+ * libruntime boundary in the split layout, so an LD_PRELOAD hook on the rt*
+ * symbol (stack/route_hook.c) sees an unmodified ACL program's calls there,
+ * and none of them in merged, where aclrt* → rt* binds inside
+ * libruntime.so. A hook that refuses (rtMallocHost failing, rtGetDeviceCount
+ * hiding a device) is what the ACL program gets in split; in merged the
+ * program is unaffected, while a library calling rt* itself still meets it.
+ * docs/stack.md lists the routed rows (the context, device, event, stream,
+ * host-memory, memset, capture-info, group, mbuf and snapshot rows checked
+ * here for the first eight).
+ *
+ * link: -lruntime -lascendcl
+ * env: NPUEMU_DEVICES=2
+ * needs: emulator devices=2
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../examples/kernels/build_kernel.h"
+#include "runtime/rt.h"
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclrtQueryEvent */
+
+extern char **environ;
+
+#define N 4096
+#define CHECK_RT(call, code) CHECK_EQ((int)(call), (int)(code))
+
+static long count(const char *name) {
+    long (*f)(const char *) = (long (*)(const char *))dlsym(RTLD_DEFAULT, "route_hook_count");
+    if (f == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    return f(name);
+}
+
+static int split;
+
+/* SEEN: the hook on name saw n calls of the ACL program in split, none in
+ * merged. */
+#define SEEN(name, n) CHECK_EQ(count(name), split ? (long)(n) : 0L)
+
+static int child(void) {
+    const char *layout = getenv("NPUEMU_STACK");
+    split = layout != NULL && strcmp(layout, "split") == 0;
+    const char *v = getenv("ROUTE_HOOK_REFUSE");
+    int refuse = v != NULL && strcmp(v, "1") == 0;
+
+    CHECK_OK(aclInit(NULL));
+    uint32_t n = 0;
+    CHECK_OK(aclrtGetDeviceCount(&n));
+    CHECK_EQ(n, (refuse && split) ? 1u : 2u);
+    SEEN("rtGetDeviceCount", 1);
+    /* ACL's own argument check answers first: no rt call. */
+    CHECK_ERR(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtGetDeviceCount", 1);
+
+    aclrtContext ctx = NULL, cur = NULL;
+    CHECK_OK(aclrtCreateContext(&ctx, 0));
+    SEEN("rtCtxCreateEx", 1);
+    CHECK_OK(aclrtGetCurrentContext(&cur));
+    CHECK(cur == ctx);
+    SEEN("rtCtxGetCurrent", 1);
+    CHECK_OK(aclrtSetCurrentContext(ctx));
+    SEEN("rtCtxSetCurrent", 1);
+
+    void *host = NULL;
+    if (refuse && split) {
+        CHECK_RT(aclrtMallocHost(&host, N), ACL_ERROR_RT_MEMORY_ALLOCATION);
+        CHECK(host == NULL);
+    } else {
+        CHECK_OK(aclrtMallocHost(&host, N));
+        memset(host, 0, N);
+    }
+    SEEN("rtMallocHost", 1);
+    CHECK_ERR(aclrtMallocHost(&host, 0), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtMallocHost", 1);
+
+    void *dev = NULL;
+    CHECK_OK(aclrtMalloc(&dev, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemset(dev, N, 0x5a, N));
+    SEEN("rtMemset", 1);
+    CHECK_OK(aclrtMemset(dev, N, 0x5a, 0)); /* count 0: no rt call */
+    SEEN("rtMemset", 1);
+
+    aclrtStream s = NULL;
+    CHECK_OK(aclrtCreateStream(&s));
+    CHECK_OK(aclrtMemsetAsync(dev, N, 0x33, N / 2, s));
+    SEEN("rtMemsetAsync", 1);
+    aclrtEvent e = NULL;
+    CHECK_OK(aclrtCreateEvent(&e));
+    CHECK_OK(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_DEFAULT));
+    SEEN("rtEventRecord", 1);
+    CHECK_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+    SEEN("rtStreamSynchronizeWithTimeout", 1);
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+    CHECK_OK(aclrtStreamQuery(s, &ss));
+    CHECK_EQ(ss, ACL_STREAM_STATUS_COMPLETE);
+    SEEN("rtStreamQuery", 1);
+    aclrtEventStatus es = ACL_EVENT_STATUS_NOT_READY;
+    CHECK_OK(aclrtQueryEvent(e, &es));
+    CHECK_EQ(es, ACL_EVENT_STATUS_COMPLETE);
+    SEEN("rtEventQuery", 1);
+    aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_RESERVED;
+    CHECK_OK(aclrtQueryEventWaitStatus(e, &ws));
+    CHECK(ws == ACL_EVENT_WAIT_STATUS_COMPLETE || ws == ACL_EVENT_WAIT_STATUS_NOT_READY);
+    SEEN("rtEventQueryWaitStatus", 1);
+    aclmdlRICaptureStatus cs = (aclmdlRICaptureStatus)-1;
+    aclmdlRI ri = NULL;
+    CHECK_OK(aclmdlRICaptureGetInfo(s, &cs, &ri));
+    CHECK_EQ(cs, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    SEEN("rtStreamGetCaptureInfo", 1);
+    CHECK_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+    SEEN("rtDeviceSynchronizeWithTimeout", 1);
+
+    uint8_t out[N];
+    CHECK_OK(aclrtMemcpy(out, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(out[0] == 0x33 && out[N / 2 - 1] == 0x33 && out[N / 2] == 0x5a && out[N - 1] == 0x5a);
+
+    CHECK_OK(aclrtDestroyEvent(e));
+    CHECK_OK(aclrtDestroyStream(s));
+    CHECK_OK(aclrtFree(dev));
+    if (host != NULL) {
+        CHECK_OK(aclrtFreeHost(host));
+        SEEN("rtFreeHost", 1);
+    }
+    CHECK_OK(aclrtDestroyContext(ctx));
+    SEEN("rtCtxDestroyEx", 1);
+
+    /* A library calling the runtime itself meets the hook in both layouts. */
+    long before = count("rtMallocHost");
+    void *h2 = NULL;
+    CHECK_RT(rtMallocHost(&h2, N, 33), refuse ? ACL_ERROR_RT_MEMORY_ALLOCATION : ACL_RT_SUCCESS);
+    CHECK_EQ(count("rtMallocHost"), before + 1);
+    if (h2 != NULL) CHECK_RT(rtFreeHost(h2), ACL_RT_SUCCESS);
+    CHECK_OK(aclFinalize());
+    printf("%s layout, ROUTE_HOOK_REFUSE=%s: the rt hooks see %s\n", layout, v,
+           split ? "every routed ACL call" : "none of the ACL calls");
+    return 0;
+}
+
+static void build(const char *repo, const char *src, char *out, size_t outlen) {
+    char dir[] = "/tmp/npuemu-stackroutes-XXXXXX";
+    if (mkdtemp(dir) == NULL) FAIL("mkdtemp");
+    const char *cc = getenv("CC");
+    if (cc == NULL || *cc == 0) cc = "cc";
+    snprintf(out, outlen, "%s/lib.so", dir);
+    char cmd[20480];
+    snprintf(cmd, sizeof cmd, "%s -shared -fPIC -O2 -Wall -Werror -I '%s/emu/include' '%s/%s' -o '%s' -ldl", cc, repo,
+             repo, src, out);
+    if (system(cmd) != 0) FAIL("building %s failed: %s", src, cmd);
+}
+
+static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
+    setenv("LD_PRELOAD", preload, 1);
+    setenv("NPUEMU_STACK", layout, 1);
+    setenv("ROUTE_HOOK_REFUSE", refuse, 1);
+    char *argv[] = {(char *)self, "--child", NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) FAIL("posix_spawn");
+    unsetenv("LD_PRELOAD");
+    int st;
+    if (waitpid(pid, &st, 0) != pid) FAIL("waitpid");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        FAIL("%s layout, ROUTE_HOOK_REFUSE=%s: the ACL program failed (status %#x)", layout, refuse, st);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
+    char repo[4096], preload[4096], self[4096];
+    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
+    build(repo, "conformance/cases/stack/route_hook.c", preload, sizeof preload);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) FAIL("readlink /proc/self/exe");
+    self[n] = 0;
+    runChild(self, preload, "merged", "0");
+    runChild(self, preload, "merged", "1");
+    runChild(self, preload, "split", "0");
+    runChild(self, preload, "split", "1");
+    unlink(preload);
+    printf("the one-call aclrt* rows cross into libruntime.so in split, bind inside in merged\n");
+    return 0;
+}
