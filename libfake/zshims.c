@@ -965,9 +965,42 @@ const char *const npu_route_names[] = {
     "rtsLaunchKernelWithConfig",
     "rtMemcpy",
     "rtMemcpyAsync",
+    "rtCtxCreateEx",
+    "rtCtxDestroyEx",
+    "rtCtxSetCurrent",
+    "rtCtxGetCurrent",
+    "rtDeviceSynchronizeWithTimeout",
+    "rtGetDeviceCount",
+    "rtEventRecord",
+    "rtEventQuery",
+    "rtEventQueryWaitStatus",
+    "rtMallocHost",
+    "rtFreeHost",
+    "rtMemset",
+    "rtMemsetAsync",
+    "rtFreePhysical",
+    "rtStreamSynchronizeWithTimeout",
+    "rtStreamQuery",
+    "rtSetGroup",
+    "rtGetGroupCount",
+    "rtMbufAlloc",
+    "rtMbufFree",
+    "rtMbufSetDataLen",
+    "rtMbufGetDataLen",
+    "rtMbufCopyBufRef",
+    "rtMbufChainAppend",
+    "rtMbufChainGetMbufNum",
+    "rtMbufChainGetMbuf",
+    "rtSnapShotProcessLock",
+    "rtSnapShotProcessUnlock",
+    "rtSnapShotProcessBackup",
+    "rtSnapShotProcessRestore",
+    "rtSnapShotCallbackRegister",
+    "rtSnapShotCallbackUnregister",
+    "rtStreamGetCaptureInfo",
 };
-const int npu_route_n = 20;
-void *npu_route_fns[20];
+const int npu_route_n = 53;
+void *npu_route_fns[53];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -2062,6 +2095,8 @@ NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
 }
 
 static inline aclError emu_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[20] != NULL, 0) && (context != NULL)) /* split layout, rtCtxCreateEx interposed */
+        return (aclError)((__typeof__(&rtCtxCreateEx))npu_route_fns[20])(context, 0 /* RT_CTX_NORMAL_MODE */, deviceId);
     return npug_aclrtCreateContext(npu_self(), context, deviceId);
 }
 
@@ -2092,6 +2127,8 @@ NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) 
 }
 
 static inline aclError emu_aclrtDestroyContext(aclrtContext context) {
+    if (__builtin_expect(npu_route_fns[21] != NULL, 0) && (context != NULL)) /* split layout, rtCtxDestroyEx interposed */
+        return (aclError)((__typeof__(&rtCtxDestroyEx))npu_route_fns[21])(context);
     return npug_aclrtDestroyContext(npu_self(), context);
 }
 
@@ -2121,6 +2158,8 @@ NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
 }
 
 static inline aclError emu_aclrtSetCurrentContext(aclrtContext context) {
+    if (__builtin_expect(npu_route_fns[22] != NULL, 0) && (context != NULL)) /* split layout, rtCtxSetCurrent interposed */
+        return (aclError)((__typeof__(&rtCtxSetCurrent))npu_route_fns[22])(context);
     return npug_aclrtSetCurrentContext(npu_self(), context);
 }
 
@@ -2150,6 +2189,8 @@ NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
 }
 
 static inline aclError emu_aclrtGetCurrentContext(aclrtContext* context) {
+    if (__builtin_expect(npu_route_fns[23] != NULL, 0) && (context != NULL)) /* split layout, rtCtxGetCurrent interposed */
+        return (aclError)((__typeof__(&rtCtxGetCurrent))npu_route_fns[23])(context);
     return npug_aclrtGetCurrentContext(npu_self(), context);
 }
 
@@ -2510,6 +2551,8 @@ NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
 }
 
 static inline aclError emu_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[24] != NULL, 0) && (timeout >= -1)) /* split layout, rtDeviceSynchronizeWithTimeout interposed */
+        return (aclError)((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_route_fns[24])(timeout);
     return npug_aclrtSynchronizeDeviceWithTimeout(npu_self(), timeout);
 }
 
@@ -2598,6 +2641,8 @@ NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtiliza
 }
 
 static inline aclError emu_aclrtGetDeviceCount(uint32_t* count) {
+    if (__builtin_expect(npu_route_fns[25] != NULL, 0) && (count != NULL)) /* split layout, rtGetDeviceCount interposed */
+        return (aclError)((__typeof__(&rtGetDeviceCount))npu_route_fns[25])((int32_t *)count);
     return npug_aclrtGetDeviceCount(npu_self(), count);
 }
 
@@ -2781,6 +2826,8 @@ NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[26] != NULL, 0) && (event != NULL && flag == ACL_EVENT_RECORD_DEFAULT)) /* split layout, rtEventRecord interposed */
+        return (aclError)((__typeof__(&rtEventRecord))npu_route_fns[26])(event, stream);
     return npug_aclrtRecordEventWithFlag(npu_self(), event, stream, flag);
 }
 
@@ -2844,6 +2891,8 @@ NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+    if (__builtin_expect(npu_route_fns[27] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQuery interposed */
+        return (aclError)npu_route_query_event(npu_route_fns[27], event, status);
     return npug_aclrtQueryEvent(npu_self(), event, status);
 }
 
@@ -2906,6 +2955,8 @@ NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
 }
 
 static inline aclError emu_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+    if (__builtin_expect(npu_route_fns[28] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQueryWaitStatus interposed */
+        return (aclError)((__typeof__(&rtEventQueryWaitStatus))npu_route_fns[28])(event, (rtEventWaitStatus_t *)status);
     return npug_aclrtQueryEventWaitStatus(npu_self(), event, status);
 }
 
@@ -3647,6 +3698,8 @@ NPU_EXPORT aclError aclrtFree(void* devPtr) {
 }
 
 static inline aclError emu_aclrtMallocHost(void** hostPtr, size_t size) {
+    if (__builtin_expect(npu_route_fns[29] != NULL, 0) && (hostPtr != NULL && size != 0)) /* split layout, rtMallocHost interposed */
+        return (aclError)((__typeof__(&rtMallocHost))npu_route_fns[29])(hostPtr, size, NPU_RT_MODULE_APP);
     return npug_aclrtMallocHost(npu_self(), hostPtr, size);
 }
 
@@ -3708,6 +3761,8 @@ NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t fla
 }
 
 static inline aclError emu_aclrtFreeHost(void* hostPtr) {
+    if (__builtin_expect(npu_route_fns[30] != NULL, 0) && (hostPtr != NULL)) /* split layout, rtFreeHost interposed */
+        return (aclError)((__typeof__(&rtFreeHost))npu_route_fns[30])(hostPtr);
     return npug_aclrtFreeHost(npu_self(), hostPtr);
 }
 
@@ -3830,6 +3885,8 @@ NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size
 }
 
 static inline aclError emu_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (__builtin_expect(npu_route_fns[31] != NULL, 0) && (devPtr != NULL && count != 0)) /* split layout, rtMemset interposed */
+        return (aclError)((__typeof__(&rtMemset))npu_route_fns[31])(devPtr, maxCount, (uint32_t)value, count);
     return npug_aclrtMemset(npu_self(), devPtr, maxCount, value, count);
 }
 
@@ -4264,6 +4321,8 @@ NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src
 }
 
 static inline aclError emu_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[32] != NULL, 0) && (devPtr != NULL && count != 0)) /* split layout, rtMemsetAsync interposed */
+        return (aclError)((__typeof__(&rtMemsetAsync))npu_route_fns[32])(devPtr, maxCount, (uint32_t)value, count, stream);
     return npug_aclrtMemsetAsync(npu_self(), devPtr, maxCount, value, count, stream);
 }
 
@@ -4423,6 +4482,8 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
 }
 
 static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
+    if (__builtin_expect(npu_route_fns[33] != NULL, 0) && (handle != NULL)) /* split layout, rtFreePhysical interposed */
+        return (aclError)((__typeof__(&rtFreePhysical))npu_route_fns[33])((rtDrvMemHandle)handle);
     return npug_aclrtFreePhysical(npu_self(), handle);
 }
 
@@ -4819,6 +4880,8 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[34] != NULL, 0) && (timeout == -1 || timeout > 0)) /* split layout, rtStreamSynchronizeWithTimeout interposed */
+        return (aclError)((__typeof__(&rtStreamSynchronizeWithTimeout))npu_route_fns[34])(stream, timeout);
     return npug_aclrtSynchronizeStreamWithTimeout(npu_self(), stream, timeout);
 }
 
@@ -4849,6 +4912,8 @@ NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 }
 
 static inline aclError emu_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+    if (__builtin_expect(npu_route_fns[35] != NULL, 0) && (status != NULL)) /* split layout, rtStreamQuery interposed */
+        return (aclError)npu_route_stream_query(npu_route_fns[35], stream, status);
     return npug_aclrtStreamQuery(npu_self(), stream, status);
 }
 
@@ -5034,6 +5099,8 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
 }
 
 static inline aclError emu_aclrtSetGroup(int32_t groupId) {
+    if (__builtin_expect(npu_route_fns[36] != NULL, 0)) /* split layout, rtSetGroup interposed */
+        return (aclError)((__typeof__(&rtSetGroup))npu_route_fns[36])(groupId);
     return npug_aclrtSetGroup(npu_self(), groupId);
 }
 
@@ -5063,6 +5130,8 @@ NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
 }
 
 static inline aclError emu_aclrtGetGroupCount(uint32_t* count) {
+    if (__builtin_expect(npu_route_fns[37] != NULL, 0) && (count != NULL)) /* split layout, rtGetGroupCount interposed */
+        return (aclError)((__typeof__(&rtGetGroupCount))npu_route_fns[37])(count);
     return npug_aclrtGetGroupCount(npu_self(), count);
 }
 
@@ -8603,6 +8672,8 @@ NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t ma
 }
 
 static inline aclError emu_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
+    if (__builtin_expect(npu_route_fns[45] != NULL, 0) && (headBuf != NULL && buf != NULL)) /* split layout, rtMbufChainGetMbuf interposed */
+        return (aclError)((__typeof__(&rtMbufChainGetMbuf))npu_route_fns[45])(headBuf, index, (rtMbufPtr_t *)buf);
     return npug_aclrtGetBufFromChain(npu_self(), headBuf, index, buf);
 }
 
@@ -8634,6 +8705,8 @@ NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclr
 }
 
 static inline aclError emu_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+    if (__builtin_expect(npu_route_fns[44] != NULL, 0) && (headBuf != NULL && num != NULL)) /* split layout, rtMbufChainGetMbufNum interposed */
+        return (aclError)((__typeof__(&rtMbufChainGetMbufNum))npu_route_fns[44])(headBuf, num);
     return npug_aclrtGetBufChainNum(npu_self(), headBuf, num);
 }
 
@@ -8664,6 +8737,8 @@ NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
 }
 
 static inline aclError emu_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+    if (__builtin_expect(npu_route_fns[43] != NULL, 0) && (headBuf != NULL && buf != NULL && headBuf != buf)) /* split layout, rtMbufChainAppend interposed */
+        return (aclError)((__typeof__(&rtMbufChainAppend))npu_route_fns[43])(headBuf, buf);
     return npug_aclrtAppendBufChain(npu_self(), headBuf, buf);
 }
 
@@ -8694,6 +8769,8 @@ NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
 }
 
 static inline aclError emu_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+    if (__builtin_expect(npu_route_fns[42] != NULL, 0) && (buf != NULL && newBuf != NULL)) /* split layout, rtMbufCopyBufRef interposed */
+        return (aclError)((__typeof__(&rtMbufCopyBufRef))npu_route_fns[42])(buf, (rtMbufPtr_t *)newBuf);
     return npug_aclrtCopyBufRef(npu_self(), buf, newBuf);
 }
 
@@ -8819,6 +8896,8 @@ NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t*
 }
 
 static inline aclError emu_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+    if (__builtin_expect(npu_route_fns[41] != NULL, 0) && (buf != NULL && len != NULL)) /* split layout, rtMbufGetDataLen interposed */
+        return (aclError)((__typeof__(&rtMbufGetDataLen))npu_route_fns[41])(buf, (uint64_t *)len);
     return npug_aclrtGetBufDataLen(npu_self(), buf, len);
 }
 
@@ -8849,6 +8928,8 @@ NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
 }
 
 static inline aclError emu_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+    if (__builtin_expect(npu_route_fns[40] != NULL, 0) && (buf != NULL)) /* split layout, rtMbufSetDataLen interposed */
+        return (aclError)((__typeof__(&rtMbufSetDataLen))npu_route_fns[40])(buf, len);
     return npug_aclrtSetBufDataLen(npu_self(), buf, len);
 }
 
@@ -8879,6 +8960,8 @@ NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
 }
 
 static inline aclError emu_aclrtFreeBuf(aclrtMbuf buf) {
+    if (__builtin_expect(npu_route_fns[39] != NULL, 0) && (buf != NULL)) /* split layout, rtMbufFree interposed */
+        return (aclError)((__typeof__(&rtMbufFree))npu_route_fns[39])(buf);
     return npug_aclrtFreeBuf(npu_self(), buf);
 }
 
@@ -8908,6 +8991,8 @@ NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
 }
 
 static inline aclError emu_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+    if (__builtin_expect(npu_route_fns[38] != NULL, 0) && (buf != NULL && size != 0)) /* split layout, rtMbufAlloc interposed */
+        return (aclError)((__typeof__(&rtMbufAlloc))npu_route_fns[38])((rtMbufPtr_t *)buf, size);
     return npug_aclrtAllocBuf(npu_self(), buf, size);
 }
 
@@ -9630,6 +9715,8 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+    if (__builtin_expect(npu_route_fns[52] != NULL, 0) && (status != NULL)) /* split layout, rtStreamGetCaptureInfo interposed */
+        return (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[52])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
     return npug_aclmdlRICaptureGetInfo(npu_self(), stream, status, modelRI);
 }
 
@@ -12109,6 +12196,8 @@ NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, 
 }
 
 static inline aclError emu_aclrtSnapShotProcessLock(int pid, void* reserve) {
+    if (__builtin_expect(npu_route_fns[46] != NULL, 0) && (pid == getpid())) /* split layout, rtSnapShotProcessLock interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessLock))npu_route_fns[46])();
     return npug_aclrtSnapShotProcessLock(npu_self(), pid, reserve);
 }
 
@@ -12139,6 +12228,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
 }
 
 static inline aclError emu_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
+    if (__builtin_expect(npu_route_fns[47] != NULL, 0) && (pid == getpid())) /* split layout, rtSnapShotProcessUnlock interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessUnlock))npu_route_fns[47])();
     return npug_aclrtSnapShotProcessUnlock(npu_self(), pid, reserve);
 }
 
@@ -12169,6 +12260,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
 }
 
 static inline aclError emu_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
+    if (__builtin_expect(npu_route_fns[48] != NULL, 0) && (pid == getpid() && args != NULL)) /* split layout, rtSnapShotProcessBackup interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessBackup))npu_route_fns[48])();
     return npug_aclrtSnapShotProcessBackup(npu_self(), pid, args);
 }
 
@@ -12199,6 +12292,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs*
 }
 
 static inline aclError emu_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
+    if (__builtin_expect(npu_route_fns[49] != NULL, 0) && (pid == getpid() && args != NULL)) /* split layout, rtSnapShotProcessRestore interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessRestore))npu_route_fns[49])();
     return npug_aclrtSnapShotProcessRestore(npu_self(), pid, args);
 }
 
@@ -12229,6 +12324,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArg
 }
 
 static inline aclError emu_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
+    if (__builtin_expect(npu_route_fns[50] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) /* split layout, rtSnapShotCallbackRegister interposed */
+        return (aclError)((__typeof__(&rtSnapShotCallbackRegister))npu_route_fns[50])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback, args);
     return npug_aclrtSnapShotCallbackRegister(npu_self(), stage, callback, args);
 }
 
@@ -12260,6 +12357,8 @@ NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclr
 }
 
 static inline aclError emu_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
+    if (__builtin_expect(npu_route_fns[51] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) /* split layout, rtSnapShotCallbackUnregister interposed */
+        return (aclError)((__typeof__(&rtSnapShotCallbackUnregister))npu_route_fns[51])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback);
     return npug_aclrtSnapShotCallbackUnregister(npu_self(), stage, callback);
 }
 
