@@ -15,8 +15,8 @@ import (
 // memory of aclrtMallocPhysical (the prop's module: APP, the ACL prop has
 // no module field) from the allocation to aclrtFreePhysical, and device
 // memory of halMemAlloc (page-rounded, to the module id of bits 56–63 of
-// its flag word) through the hook hal.NoteUsage, which libfake points at
-// NoteDeviceUsage. Host and managed memory are not device memory and are
+// its flag word) through the node's platform (emu.Platform.NoteUsage), which
+// libfake's platform sets to NoteDeviceUsage. Host and managed memory are not device memory and are
 // not counted.
 
 // MemUsageInfo is aclrtMemUsageInfo (112 bytes).

@@ -83,9 +83,6 @@ func usageOf(t *testing.T, th *Thread, name string) (cur, peak uint64) {
 
 func TestGetMemUsageInfoHALAndVMM(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
-	old := hal.NoteUsage
-	hal.NoteUsage = NoteDeviceUsage // what libfake does at load
-	t.Cleanup(func() { hal.NoteUsage = old })
 	require.NoError(t, SetDevice(th, 0))
 
 	// halMemAlloc: the module id comes from bits 56–63 of the flag word,

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/hal"
 )
 
 // The runtime is process-wide state, so these tests run one at a time
@@ -40,11 +39,8 @@ func setup(t *testing.T, env map[string]string) *Thread {
 	th := NewThread()
 	require.NoError(t, Init(th, ""))
 	// aclrtMalloc memory comes from halMemAlloc, which charges the module
-	// counters through this hook (libfake sets it at load).
-	oldNote := hal.NoteUsage
-	hal.NoteUsage = NoteDeviceUsage
+	// counters through the node's platform (platform_test.go).
 	t.Cleanup(func() {
-		hal.NoteUsage = oldNote
 		resetRuntime()
 		assert.Zero(t, contexts.len(), "contexts left")
 		assert.Zero(t, streams.len(), "streams left")

@@ -182,7 +182,7 @@ func allocDevice(fn string, n *emu.Node, pp *uintptr, size, flag uint64, f Alloc
 	mem.mu.Lock()
 	blocksOf(n)[addr] = block{dev: int(f.Dev), page: page, size: charged, module: uint16(f.Module)}
 	mem.mu.Unlock()
-	noteUsage(d, uint16(f.Module), int64(charged))
+	noteUsage(n, d, uint16(f.Module), int64(charged))
 	*pp = addr
 	return nil
 }
@@ -247,7 +247,7 @@ func MemFree(p uintptr) error {
 		err = abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "device %d is closed", b.dev)
 	default:
 		if _, err = d.HBM.Free(p); err == nil {
-			noteUsage(d, b.module, -int64(b.size))
+			noteUsage(n, d, b.module, -int64(b.size))
 		}
 	}
 	if err != nil {

@@ -6,23 +6,22 @@ import (
 	"github.com/npuemu/npuemu/emu"
 )
 
-// NoteUsage, when set, is told of every change of device memory made
-// through the HAL: delta bytes (negative: freed) charged to module on
-// device d — for halMemAlloc the module id of bits 56–63 of the flag word
-// (page-rounded size, until halMemFree), for halMemCreate the moduleId of
-// its prop (until the handle's last halMemRelease). The per-module counters of
-// aclrtGetMemUsageInfo live in package acl, which hal does not import, so
-// libfake connects the two at load time.
-var NoteUsage func(d *emu.Device, module uint16, delta int64)
-
-func noteUsage(d *emu.Device, module uint16, delta int64) {
-	if f := NoteUsage; f != nil && d != nil {
+// noteUsage tells the per-module accounting of node n's platform
+// (emu.Platform.NoteUsage) of a change of device memory made through the
+// HAL: delta bytes (negative: freed) charged to module on device d — for
+// halMemAlloc the module id of bits 56–63 of the flag word (page-rounded
+// size, until halMemFree), for halMemCreate the moduleId of its prop
+// (until the handle's last halMemRelease). The counters of
+// aclrtGetMemUsageInfo live in package acl, which hal does not import.
+func noteUsage(n *emu.Node, d *emu.Device, module uint16, delta int64) {
+	if f := n.Platform().NoteUsage; f != nil && d != nil {
 		f(d, module, delta)
 	}
 }
 
 // vmmCharge is what a halMemCreate handle charged.
 type vmmCharge struct {
+	n      *emu.Node
 	d      *emu.Device
 	module uint16
 	size   uint64
@@ -46,14 +45,14 @@ func chargeCreated(n *emu.Node, h, size uint64, p emu.PhysProp) {
 	if d == nil {
 		return
 	}
-	c := vmmCharge{d: d, module: uint16(p.Module), size: size}
+	c := vmmCharge{n: n, d: d, module: uint16(p.Module), size: size}
 	created.mu.Lock()
 	if created.node != n {
 		created.node, created.m = n, map[uint64]vmmCharge{}
 	}
 	created.m[h] = c
 	created.mu.Unlock()
-	noteUsage(c.d, c.module, int64(c.size))
+	noteUsage(c.n, c.d, c.module, int64(c.size))
 }
 
 // dischargeCreated releases h's charge once its last reference is gone.
@@ -63,6 +62,6 @@ func dischargeCreated(h uint64) {
 	delete(created.m, h)
 	created.mu.Unlock()
 	if ok {
-		noteUsage(c.d, c.module, -int64(c.size))
+		noteUsage(c.n, c.d, c.module, -int64(c.size))
 	}
 }

@@ -15,17 +15,20 @@ import (
 // hook: device memory only, page-rounded, under the flag's or prop's
 // module, released at free / last release.
 func TestNoteUsage(t *testing.T) {
-	n := useNode(t, "Ascend910B3", 2, 256<<20)
 	var mu sync.Mutex
 	got := map[uint16]int64{}
-	old := NoteUsage
-	NoteUsage = func(d *emu.Device, module uint16, delta int64) {
+	var n *emu.Node
+	old := emu.ProcessPlatform()
+	// The accounting is the node's platform piece: given before the node
+	// is created.
+	emu.UsePlatform(emu.Platform{NoteUsage: func(d *emu.Device, module uint16, delta int64) {
 		mu.Lock()
 		defer mu.Unlock()
 		assert.Equal(t, n.Opened(1), d, "charged to the allocating device")
 		got[module] += delta
-	}
-	t.Cleanup(func() { NoteUsage = old })
+	}})
+	t.Cleanup(func() { emu.UsePlatform(old) })
+	n = useNode(t, "Ascend910B3", 2, 256<<20)
 	usage := func() map[uint16]int64 {
 		mu.Lock()
 		defer mu.Unlock()
