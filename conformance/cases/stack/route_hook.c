@@ -17,11 +17,14 @@
 
 enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, C_freeHost, C_memset,
        C_memsetAsync, C_streamQuery, C_streamSyncTimeout, C_devSyncTimeout, C_eventQuery, C_eventWaitStatus,
-       C_eventRecord, C_captureInfo, C_N };
+       C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
+       C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_N };
 static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
     "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
     "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
-    "rtEventRecord", "rtStreamGetCaptureInfo"};
+    "rtEventRecord", "rtStreamGetCaptureInfo", "rtMbufAlloc", "rtMbufFree", "rtMbufSetDataLen", "rtMbufGetDataLen",
+    "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
+    "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock"};
 static long counts[C_N];
 
 long route_hook_count(const char *name) {
@@ -113,4 +116,52 @@ rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
 rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus *const status, rtModel_t *captureMdl) {
     COUNT(C_captureInfo);
     return FORWARD(rtStreamGetCaptureInfo, stm, status, captureMdl);
+}
+rtError_t rtMbufAlloc(rtMbufPtr_t *memBuf, uint64_t size) {
+    COUNT(C_mbufAlloc);
+    return FORWARD(rtMbufAlloc, memBuf, size);
+}
+rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
+    COUNT(C_mbufFree);
+    return FORWARD(rtMbufFree, memBuf);
+}
+rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
+    COUNT(C_mbufSetLen);
+    return FORWARD(rtMbufSetDataLen, memBuf, len);
+}
+rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t *len) {
+    COUNT(C_mbufGetLen);
+    return FORWARD(rtMbufGetDataLen, memBuf, len);
+}
+rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t *newMemBuf) {
+    COUNT(C_mbufCopyRef);
+    return FORWARD(rtMbufCopyBufRef, memBuf, newMemBuf);
+}
+rtError_t rtMbufChainAppend(rtMbufPtr_t head, rtMbufPtr_t memBuf) {
+    COUNT(C_mbufAppend);
+    return FORWARD(rtMbufChainAppend, head, memBuf);
+}
+rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t head, uint32_t *num) {
+    COUNT(C_mbufNum);
+    return FORWARD(rtMbufChainGetMbufNum, head, num);
+}
+rtError_t rtMbufChainGetMbuf(rtMbufPtr_t head, uint32_t index, rtMbufPtr_t *memBuf) {
+    COUNT(C_mbufGet);
+    return FORWARD(rtMbufChainGetMbuf, head, index, memBuf);
+}
+rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void *args) {
+    COUNT(C_snapReg);
+    return FORWARD(rtSnapShotCallbackRegister, stage, callback, args);
+}
+rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
+    COUNT(C_snapUnreg);
+    return FORWARD(rtSnapShotCallbackUnregister, stage, callback);
+}
+rtError_t rtSnapShotProcessLock(void) {
+    COUNT(C_snapLock);
+    return FORWARD(rtSnapShotProcessLock);
+}
+rtError_t rtSnapShotProcessUnlock(void) {
+    COUNT(C_snapUnlock);
+    return FORWARD(rtSnapShotProcessUnlock);
 }
