@@ -113,6 +113,15 @@ static int child(void) {
     CHECK_OK(aclrtQueryEvent(e, &es));
     CHECK_EQ(es, ACL_EVENT_STATUS_COMPLETE);
     SEEN("rtEventQuery", 1);
+    /* Routed or not, the answer is the same: an event never recorded is
+     * complete for aclrtQueryEvent. */
+    aclrtEvent fresh = NULL;
+    CHECK_OK(aclrtCreateEvent(&fresh));
+    es = ACL_EVENT_STATUS_NOT_READY;
+    CHECK_OK(aclrtQueryEvent(fresh, &es));
+    CHECK_EQ(es, ACL_EVENT_STATUS_COMPLETE);
+    SEEN("rtEventQuery", 2);
+    CHECK_OK(aclrtDestroyEvent(fresh));
     aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_RESERVED;
     CHECK_OK(aclrtQueryEventWaitStatus(e, &ws));
     CHECK(ws == ACL_EVENT_WAIT_STATUS_COMPLETE || ws == ACL_EVENT_WAIT_STATUS_NOT_READY);
