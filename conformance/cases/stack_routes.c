@@ -6,8 +6,8 @@
  * libruntime.so. A hook that refuses (rtMallocHost failing, rtGetDeviceCount
  * hiding a device) is what the ACL program gets in split; in merged the
  * program is unaffected, while a library calling rt* itself still meets it.
- * docs/stack.md lists the routed rows (all but the group rows, which need a
- * 310P, are checked here).
+ * docs/stack.md lists the routed rows; all are checked here (the core-group
+ * rows in a second child on a 310P with two groups).
  *
  * link: -lruntime -lascendcl
  * env: NPUEMU_DEVICES=2
@@ -204,6 +204,28 @@ static int child(void) {
     return 0;
 }
 
+/* groupChild: the core-group rows, on a 310P with two groups. */
+static int groupChild(void) {
+    const char *layout = getenv("NPUEMU_STACK");
+    split = layout != NULL && strcmp(layout, "split") == 0;
+    CHECK_OK(aclInit(NULL));
+    CHECK_OK(aclrtSetDevice(0));
+    uint32_t n = 0;
+    CHECK_OK(aclrtGetGroupCount(&n));
+    CHECK_EQ(n, 2u);
+    SEEN("rtGetGroupCount", 1);
+    CHECK_ERR(aclrtGetGroupCount(NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtGetGroupCount", 1);
+    CHECK_OK(aclrtSetGroup(1));
+    SEEN("rtSetGroup", 1);
+    CHECK_ERR(aclrtSetGroup(2), ACL_ERROR_RT_GROUP_NOT_CREATE);
+    SEEN("rtSetGroup", 2);
+    CHECK_OK(aclrtResetDevice(0));
+    CHECK_OK(aclFinalize());
+    printf("%s layout, 310P: the rt hooks see %s\n", layout, split ? "the group calls" : "none of them");
+    return 0;
+}
+
 static void build(const char *repo, const char *src, char *out, size_t outlen) {
     char dir[] = "/tmp/npuemu-stackroutes-XXXXXX";
     if (mkdtemp(dir) == NULL) FAIL("mkdtemp");
@@ -216,14 +238,25 @@ static void build(const char *repo, const char *src, char *out, size_t outlen) {
     if (system(cmd) != 0) FAIL("building %s failed: %s", src, cmd);
 }
 
+/* runChild runs the ACL half under the hook; refuse "group" runs the
+ * core-group half instead, on a 310P with two groups. */
 static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
     setenv("LD_PRELOAD", preload, 1);
     setenv("NPUEMU_STACK", layout, 1);
     setenv("ROUTE_HOOK_REFUSE", refuse, 1);
-    char *argv[] = {(char *)self, "--child", NULL};
+    int group = strcmp(refuse, "group") == 0;
+    if (group) {
+        setenv("NPUEMU_SOC", "Ascend310P3", 1);
+        setenv("NPUEMU_CORE_GROUPS", "2", 1);
+    }
+    char *argv[] = {(char *)self, group ? "--group" : "--child", NULL};
     pid_t pid;
     if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) FAIL("posix_spawn");
     unsetenv("LD_PRELOAD");
+    if (group) {
+        unsetenv("NPUEMU_SOC");
+        unsetenv("NPUEMU_CORE_GROUPS");
+    }
     int st;
     if (waitpid(pid, &st, 0) != pid) FAIL("waitpid");
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
@@ -232,6 +265,7 @@ static void runChild(const char *self, const char *preload, const char *layout, 
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
+    if (argc > 1 && strcmp(argv[1], "--group") == 0) return groupChild();
     char repo[4096], preload[4096], self[4096];
     npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
     build(repo, "conformance/cases/stack/route_hook.c", preload, sizeof preload);
@@ -242,6 +276,8 @@ int main(int argc, char **argv) {
     runChild(self, preload, "merged", "1");
     runChild(self, preload, "split", "0");
     runChild(self, preload, "split", "1");
+    runChild(self, preload, "merged", "group");
+    runChild(self, preload, "split", "group");
     unlink(preload);
     printf("the one-call aclrt* rows cross into libruntime.so in split, bind inside in merged\n");
     return 0;

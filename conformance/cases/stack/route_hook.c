@@ -18,13 +18,13 @@
 enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, C_freeHost, C_memset,
        C_memsetAsync, C_streamQuery, C_streamSyncTimeout, C_devSyncTimeout, C_eventQuery, C_eventWaitStatus,
        C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
-       C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_N };
+       C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount, C_N };
 static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
     "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
     "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
     "rtEventRecord", "rtStreamGetCaptureInfo", "rtMbufAlloc", "rtMbufFree", "rtMbufSetDataLen", "rtMbufGetDataLen",
     "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
-    "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock"};
+    "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount"};
 static long counts[C_N];
 
 long route_hook_count(const char *name) {
@@ -164,4 +164,12 @@ rtError_t rtSnapShotProcessLock(void) {
 rtError_t rtSnapShotProcessUnlock(void) {
     COUNT(C_snapUnlock);
     return FORWARD(rtSnapShotProcessUnlock);
+}
+rtError_t rtSetGroup(int32_t groupId) {
+    COUNT(C_setGroup);
+    return FORWARD(rtSetGroup, groupId);
+}
+rtError_t rtGetGroupCount(uint32_t *cnt) {
+    COUNT(C_groupCount);
+    return FORWARD(rtGetGroupCount, cnt);
 }
