@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 )
 
 // collectExceptions registers a process-wide exception callback that
@@ -131,17 +132,14 @@ func (h *symHost) Global(lib uintptr, name string) (uintptr, uint64, error) {
 }
 
 func symbolSetup(t *testing.T, env map[string]string) (*Thread, *symHost, uintptr) {
-	th := setup(t, env)
 	h := &symHost{fakeHost: newFakeHost(t), mem: make([]byte, 16)}
-	SetKernelHost(h)
 	base := uintptr(unsafe.Pointer(&h.mem[0]))
-	SetSymbolResolver(func(addr uintptr) (string, uintptr, bool) {
+	th := setupPlatform(t, env, emu.Platform{Kernels: h, Symbols: func(addr uintptr) (string, uintptr, bool) {
 		if addr >= base && addr < base+16 {
 			return "table", base, true
 		}
 		return "", 0, false
-	})
-	t.Cleanup(func() { SetSymbolResolver(nil) })
+	}})
 	require.NoError(t, SetDevice(th, 0))
 	return th, h, base
 }
@@ -226,9 +224,8 @@ func (h *startHost) Run(fn, args uintptr, size uint64, block, blocks uint32, sta
 }
 
 func TestDeviceTaskAbort(t *testing.T) {
-	th := setup(t, nil)
 	h := &startHost{fakeHost: newFakeHost(t), started: make(chan struct{}, 1)}
-	SetKernelHost(h)
+	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
 	var bin Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -26,68 +27,25 @@ import (
 // list (its argument buffer is reused), one copy of the blob, one Submit;
 // no memdb, no allocation in the steady state.
 
-// KernelEntry is one kernel of a loaded binary's table.
-type KernelEntry struct {
-	Name       string
-	Fn         uintptr // entry point (npuemu_kernel_fn)
-	Kind       uint32  // aclrtKernelType value: 0 AI Core, 1 cube, 2 vector, 3 mix
-	MixCube    uint16  // mix ratio, cube part (0: 1)
-	MixVector  uint16  // mix ratio, vector part (0: 2)
-	NsPerBlock uint64
-	NsPerUnit  float64
-	SizeOffset uint32 // blob offset of the uint64 unit count (read when NsPerUnit > 0)
-	NumParams  uint32
-	// ParamSizes holds the byte size of each of the NumParams parameters
-	// (npuemu_kernel_entry.param_sizes); nil means 8 bytes each.
-	ParamSizes []uint32
-	// CodeSize is the size of the entry point's code from the object's
-	// symbol table, 0 when the object does not say (stripped).
-	CodeSize uint64
-	// Flags holds npuemu_kernel_entry.flags (KernelCooperative).
-	Flags uint32
+// KernelEntry and KernelHost are the node's kernel host (emu.Platform):
+// libfake's dlopen and fault-guarded block runner, or a test's fake.
+type (
+	KernelEntry = emu.KernelEntry
+	KernelHost  = emu.KernelHost
+)
+
+// platform is the process node's platform (emu.Platform): the zero value
+// before the node exists.
+func platform() emu.Platform {
+	if n := rt.node.Load(); n != nil {
+		return n.Platform()
+	}
+	return emu.Platform{}
 }
 
-// KernelHost is the host side of kernel binaries, implemented by libfake
-// (dlopen and the fault-guarded block runner in C) and by fakes in tests.
-type KernelHost interface {
-	// Open loads the kernel binary at path; Load loads one from memory.
-	// The error says why the file is not a kernel binary.
-	Open(path string) (lib uintptr, entries []KernelEntry, err error)
-	Load(data []byte) (lib uintptr, entries []KernelEntry, err error)
-	// Close unloads a binary; no block of it is running.
-	Close(lib uintptr)
-	// Global returns the address and size of the exported variable name of
-	// a loaded binary.
-	Global(lib uintptr, name string) (addr uintptr, size uint64, err error)
-	// Alloc returns n bytes of zeroed host memory outside the Go heap and
-	// its address; Free releases it.
-	Alloc(n int) ([]byte, uintptr)
-	Free(b []byte)
-	// Run runs one block of the kernel at fn with the blob at args. state
-	// is the launch's 16-byte scratch (host memory from Alloc, zeroed
-	// before the first block). A fault or trap is an error.
-	Run(fn, args uintptr, size uint64, block, blocks uint32, state []byte) error
-	// Flush writes the launch's kernel output (npuemu_printf) and clears
-	// state; called once after the last block.
-	Flush(state []byte)
-}
-
-var host struct {
-	mu sync.RWMutex
-	h  KernelHost
-}
-
-// SetKernelHost installs the kernel host (libfake does at start-up).
-func SetKernelHost(h KernelHost) {
-	host.mu.Lock()
-	host.h = h
-	host.mu.Unlock()
-}
-
+// kernelHost is the kernel host of the node's platform.
 func kernelHost(fn string) (KernelHost, error) {
-	host.mu.RLock()
-	h := host.h
-	host.mu.RUnlock()
+	h := platform().Kernels
 	if h == nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: this build of npuemu has no kernel host (kernels run only through libnpuemu.so)", fn)
 	}

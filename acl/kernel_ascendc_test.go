@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -23,10 +24,9 @@ func (c *cycleHost) Cycles(state []byte) ([KernelPipes]uint64, uint64, uint32) {
 }
 
 func TestKernelCyclesRecord(t *testing.T) {
-	th := setup(t, nil)
 	h := &cycleHost{fakeHost: newFakeHost(t), cycles: 1_800_000}
 	h.busy[1], h.busy[4] = 1000, 2000 // PIPE_V, PIPE_MTE2
-	SetKernelHost(h)
+	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
 	var bin Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
 
@@ -39,9 +40,8 @@ func (h *fpHost) Footprint(state []byte) ([]sanitize.Range, bool) {
 // whole-allocation footprint.
 func TestSanitizeExactFootprint(t *testing.T) {
 	out := useSanitizer(t, sanitize.All)
-	th := setup(t, nil)
 	h := &fpHost{fakeHost: newFakeHost(t), blocks: map[*byte]uint32{}, ranges: map[uint32][]sanitize.Range{}}
-	SetKernelHost(h)
+	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
 	var bin Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))

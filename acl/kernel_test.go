@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 )
 
 // fakeHost is a KernelHost whose "binaries" are files holding the word
@@ -31,10 +32,7 @@ type fakeHost struct {
 }
 
 func newFakeHost(t *testing.T) *fakeHost {
-	h := &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}}
-	SetKernelHost(h)
-	t.Cleanup(func() { SetKernelHost(nil) })
-	return h
+	return &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}}
 }
 
 var fakeEntries = []KernelEntry{
@@ -173,8 +171,8 @@ func kernelFile(t *testing.T, content string) string {
 // kernelSetup initialises the runtime on device 0 and loads the fake
 // binary; cleanup checks that no kernel object is left.
 func kernelSetup(t *testing.T) (*Thread, *fakeHost, Handle) {
-	th := setup(t, nil)
 	h := newFakeHost(t)
+	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
 	var bin Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
@@ -458,12 +456,11 @@ func BenchmarkLaunchKernelWithConfig(b *testing.B) {
 	b.Setenv("NPUEMU_DEVICES", "1")
 	b.Setenv("NPUEMU_SOC", "")
 	b.Setenv("NPUEMU_CONFIG", "")
+	h := &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}
+	usePlatform(b, emu.Platform{Kernels: h})
 	th := NewThread()
 	require.NoError(b, Init(th, ""))
 	defer resetRuntime()
-	h := &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}
-	SetKernelHost(h)
-	defer SetKernelHost(nil)
 	require.NoError(b, SetDevice(th, 0))
 	var bin, f, a, p Handle
 	require.NoError(b, BinaryLoadFromData(th, []byte("KERNELS"), nil, &bin))

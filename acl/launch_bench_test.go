@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/emu"
 )
 
 // nopHost is a fakeHost whose blocks do nothing and take no lock: the
@@ -40,11 +42,10 @@ func launchBench(b *testing.B) (*Thread, Handle, Handle) {
 	b.Setenv("NPUEMU_DEVICES", "1")
 	b.Setenv("NPUEMU_SOC", "")
 	b.Setenv("NPUEMU_CONFIG", "")
+	usePlatform(b, emu.Platform{Kernels: nopHost{&fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}}})
 	th := NewThread()
 	require.NoError(b, Init(th, ""))
 	b.Cleanup(resetRuntime)
-	SetKernelHost(nopHost{&fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}})
-	b.Cleanup(func() { SetKernelHost(nil) })
 	require.NoError(b, SetDevice(th, 0))
 	var bin, f, a, p Handle
 	require.NoError(b, BinaryLoadFromData(th, []byte("KERNELS"), nil, &bin))

@@ -16,12 +16,15 @@ import (
 //
 // The rt* → hal* calls go through rt/stack, so a hook on the hal symbols
 // sees an ACL program's peer traffic in both layouts, and what the hook
-// answers is what the program gets. The aclrt* → rt* step binds inside
-// npuemu in both layouts (it is not among the routed calls yet). ACL's own
-// argument checks come first and keep their ACL_ERROR_INVALID_PARAM; a
-// driver error is converted to the rt code (abi.RTCodeOf). Physical ids
-// equal logical ids, so rtGetDevicePhyIdByIndex is the identity. The
-// switch is the node's: aclFinalize turns it off (hal.ResetP2P).
+// answers is what the program gets. The aclrt* → rt* calls go through
+// below() (peerCalls): in the split layout a hook on rtGetDevice,
+// rtGetDevicePhyIdByIndex, rtDeviceCanAccessPeer, rtEnableP2P,
+// rtDisableP2P or rtsGetP2PStatus sees them (and its code is the ACL
+// call's result); in merged they bind inside. ACL's own argument checks
+// come first and keep their ACL_ERROR_INVALID_PARAM; a driver error is
+// converted to the rt code (abi.RTCodeOf). Physical ids equal logical ids,
+// so rtGetDevicePhyIdByIndex is the identity. The switch is the node's:
+// aclFinalize turns it off (hal.ResetP2P).
 
 // driverPeer reports whether the driver's switch connects devices a and b
 // in either direction: copies and aclrtMemP2PMap accept it as peer access.
@@ -56,9 +59,13 @@ func DeviceCanAccessPeer(t *Thread, can *int32, id, peer int32) error {
 	if id == peer {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: deviceId and peerDeviceId are both %d", fn, id)
 	}
+	phy, err := below().phyID(fn, peer)
+	if err != nil {
+		return err
+	}
 	var v int32
-	if err := stack.DeviceCanAccessPeer(&v, uint32(id), uint32(peer)); err != nil {
-		return driverErr(fn, err)
+	if err := below().canAccessPeer(fn, &v, uint32(id), phy); err != nil {
+		return err
 	}
 	*can = v
 	return nil
@@ -78,7 +85,10 @@ func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
 	if err := checkDeviceID(fn, peer); err != nil {
 		return err
 	}
-	dev := c.dev.id
+	dev, err := below().currentDevice(c)
+	if err != nil {
+		return err
+	}
 	if peer == dev {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: device %d cannot be its own peer", fn, peer)
 	}
@@ -97,7 +107,11 @@ func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
 			return abi.Errorf(abi.ACL_ERROR_RT_OVER_LIMIT, "%s: device %d already has %d peers enabled (the limit)", fn, dev, maxPeers)
 		}
 	}
-	return driverErr(fn, stack.DeviceEnableP2P(uint32(dev), uint32(peer), flags))
+	phy, err := below().phyID(fn, peer)
+	if err != nil {
+		return err
+	}
+	return below().enableP2P(fn, uint32(dev), phy, flags)
 }
 
 // DeviceDisablePeerAccess implements aclrtDeviceDisablePeerAccess:
@@ -112,7 +126,15 @@ func DeviceDisablePeerAccess(t *Thread, peer int32) error {
 	if err := checkDeviceID(fn, peer); err != nil {
 		return err
 	}
-	return driverErr(fn, stack.DeviceDisableP2P(uint32(c.dev.id), uint32(peer), 0))
+	dev, err := below().currentDevice(c)
+	if err != nil {
+		return err
+	}
+	phy, err := below().phyID(fn, peer)
+	if err != nil {
+		return err
+	}
+	return below().disableP2P(fn, uint32(dev), phy)
 }
 
 // DevicePeerAccessStatus implements aclrtDevicePeerAccessStatus: 1 while
@@ -128,9 +150,65 @@ func DevicePeerAccessStatus(t *Thread, id, peer int32, status *int32) error {
 	if err := checkDeviceID(fn, peer); err != nil {
 		return err
 	}
+	if f := stack.RT.GetP2PStatus; f != nil {
+		var st uint32
+		if err := f(uint32(id), uint32(peer), &st); err != nil {
+			return err
+		}
+		*status = int32(st)
+		return nil
+	}
 	*status = 0
 	if hal.P2PEnabled(uint32(id), uint32(peer)) {
 		*status = 1
 	}
 	return nil
+}
+
+// The peer-access rt* calls of the ACL surface: the interposed definition
+// (stack.RT, split layout) when there is one, whose code is returned as
+// is; the runtime's own step otherwise.
+
+// currentDevice is rtGetDevice: the device of c, the thread's current
+// context.
+func (runtimeCalls) currentDevice(c *Context) (int32, error) {
+	if f := stack.RT.GetDevice; f != nil {
+		var d int32
+		err := f(&d)
+		return d, err
+	}
+	return c.dev.id, nil
+}
+
+// phyID is rtGetDevicePhyIdByIndex of a logical device id.
+func (runtimeCalls) phyID(fn string, id int32) (uint32, error) {
+	var phy uint32
+	if f := stack.RT.GetDevicePhyIDByIndex; f != nil {
+		return phy, f(uint32(id), &phy)
+	}
+	return phy, driverErr(fn, hal.PhyIDByIndex(uint32(id), &phy))
+}
+
+// canAccessPeer is rtDeviceCanAccessPeer.
+func (runtimeCalls) canAccessPeer(fn string, can *int32, dev, phy uint32) error {
+	if f := stack.RT.DeviceCanAccessPeer; f != nil {
+		return f(can, dev, phy)
+	}
+	return driverErr(fn, stack.DeviceCanAccessPeer(can, dev, phy))
+}
+
+// enableP2P is rtEnableP2P.
+func (runtimeCalls) enableP2P(fn string, dev, phy, flags uint32) error {
+	if f := stack.RT.EnableP2P; f != nil {
+		return f(dev, phy, flags)
+	}
+	return driverErr(fn, stack.DeviceEnableP2P(dev, phy, flags))
+}
+
+// disableP2P is rtDisableP2P.
+func (runtimeCalls) disableP2P(fn string, dev, phy uint32) error {
+	if f := stack.RT.DisableP2P; f != nil {
+		return f(dev, phy)
+	}
+	return driverErr(fn, stack.DeviceDisableP2P(dev, phy, 0))
 }

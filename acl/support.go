@@ -80,7 +80,7 @@ var areaRules = map[string]rule{
 	"ipc-event":     notImplemented(eventsWork),
 	"ipc-notify":    notImplemented(eventsWork),
 	"cmo":           notImplemented("not implemented: cache maintenance has nothing to act on in an emulated HBM"),
-	"dump":          notImplemented("not implemented: model dump belongs to the model runtime, which npuemu does not provide"),
+	"dump":          notImplemented("not implemented: the documented dumps are of models loaded with aclmdlLoad* (dump_list), single operators run with aclop* (dump_op_switch) and exception/overflow operators, none of which npuemu runs; for a kernel launched by handle (DATA_DUMP) the documentation gives the directory layout but neither the dump files' content format nor the tensors' shape/dtype/format (docs/dump.md)"),
 	"snapshot":      notImplemented("not implemented: process snapshot/restore of device state is out of scope"),
 	"mbuf":          noFeature("reserved: the documentation marks the Mbuf API as not supported yet"),
 	"group":         noFeature("Ascend 310P only (core groups); not modelled by npuemu"),

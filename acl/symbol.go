@@ -1,9 +1,8 @@
 package acl
 
 import (
-	"sync/atomic"
-
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -21,22 +20,8 @@ import (
 // Copies to and from a symbol are copies to and from device memory of the
 // stream's (or current) device for the cost model and the kind check.
 
-// SymbolResolver names the symbol at addr: start is the address of the
-// symbol that contains addr; ok is false when no loaded object exports a
-// symbol there.
-type SymbolResolver func(addr uintptr) (name string, start uintptr, ok bool)
-
-var symbolResolver atomic.Pointer[SymbolResolver]
-
-// SetSymbolResolver installs the resolver (libfake does at start-up; nil
-// removes it).
-func SetSymbolResolver(r SymbolResolver) {
-	if r == nil {
-		symbolResolver.Store(nil)
-		return
-	}
-	symbolResolver.Store(&r)
-}
+// SymbolResolver is the node's symbol lookup (emu.Platform.Symbols).
+type SymbolResolver = emu.SymbolResolver
 
 // resolveSymbol returns the address and size of the device variable
 // symbol, checked against the SoC support list of fn.
@@ -48,11 +33,11 @@ func resolveSymbol(t *Thread, fn string, symbol uintptr) (*Context, uintptr, uin
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	rp := symbolResolver.Load()
-	if rp == nil {
+	resolve := platform().Symbols
+	if resolve == nil {
 		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: this build of npuemu cannot resolve symbols (only through libnpuemu.so)", fn)
 	}
-	name, start, ok := (*rp)(symbol)
+	name, start, ok := resolve(symbol)
 	if !ok {
 		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_RT_SYMBOL_NOT_FOUND, "%s: %#x is not the address of a variable exported by a loaded kernel binary", fn, symbol)
 	}

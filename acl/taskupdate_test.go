@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 )
 
 // runHost is fakeHost recording every block it runs.
@@ -53,10 +54,8 @@ func blocksOf(fn uintptr, n uint32) []blockRun {
 // stream: kernel echo with 2 blocks and DATA_DUMP set, then a memset.
 // It returns the ids aclrtGetThreadLastTaskId reported for both.
 func updateSetup(t *testing.T, env map[string]string) (th *Thread, h *runHost, bin, ri, ps Handle, kid, mid uint32, dev uintptr) {
-	th = setup(t, env)
 	h = &runHost{fakeHost: &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}}
-	SetKernelHost(h)
-	t.Cleanup(func() { SetKernelHost(nil) })
+	th = setupPlatform(t, env, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	t.Cleanup(func() {

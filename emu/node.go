@@ -14,6 +14,7 @@ import (
 type Node struct {
 	cfg  Config
 	soc  SoC
+	plat Platform // given at creation (platform.go)
 	host HostMem
 	vmm  *VMM // reservations, physical handles, shared and registered memory (vmm.go)
 
@@ -35,8 +36,9 @@ type Device struct {
 	usage moduleUsage // per-module device memory (memusage.go)
 }
 
-// NewNode validates cfg and returns a node with no device opened.
-func NewNode(cfg Config) (*Node, error) {
+// NewNode validates cfg and returns a node with no device opened, which
+// uses the host platform pieces of plat (platform.go).
+func NewNode(cfg Config, plat Platform) (*Node, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -44,7 +46,7 @@ func NewNode(cfg Config) (*Node, error) {
 		cfg.Source = "code"
 	}
 	soc, _ := LookupSoC(cfg.SoC)
-	n := &Node{cfg: cfg, soc: soc, devs: make([]atomic.Pointer[Device], cfg.Devices)}
+	n := &Node{cfg: cfg, soc: soc, plat: plat, devs: make([]atomic.Pointer[Device], cfg.Devices)}
 	if cfg.NodeDir != "" {
 		dir, err := OpenNodeDir(cfg.NodeDir, cfg, soc, n.HBMTotal())
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 
 func newTestNode(t *testing.T, cfg Config) *Node {
 	t.Helper()
-	n, err := NewNode(cfg)
+	n, err := NewNode(cfg, Platform{})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
 	return n
@@ -100,7 +100,7 @@ func TestNodeFindDevice(t *testing.T) {
 var tests0 = make([]byte, 1)
 
 func TestNodeClose(t *testing.T) {
-	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: 1 << 20})
+	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: 1 << 20}, Platform{})
 	require.NoError(t, err)
 	d, err := n.Device(0)
 	require.NoError(t, err)
@@ -118,9 +118,9 @@ func TestNodeClose(t *testing.T) {
 }
 
 func TestNewNodeRejectsBadConfig(t *testing.T) {
-	_, err := NewNode(Config{SoC: "nope", Devices: 1})
+	_, err := NewNode(Config{SoC: "nope", Devices: 1}, Platform{})
 	assert.True(t, isCode(err, abi.ACL_ERROR_INVALID_PARAM))
-	_, err = NewNode(Config{SoC: DefaultSoC, Devices: 65})
+	_, err = NewNode(Config{SoC: DefaultSoC, Devices: 65}, Platform{})
 	assert.True(t, isCode(err, abi.ACL_ERROR_INVALID_PARAM))
 }
 

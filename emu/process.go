@@ -13,8 +13,8 @@ var process struct {
 	node atomic.Pointer[Node] // read lock-free on every call
 }
 
-// Current returns the process's node, creating it from LoadConfig on first
-// use. Concurrent callers get the same node. A configuration error is
+// Current returns the process's node, creating it from LoadConfig and the
+// process's platform (UsePlatform) on first use. Concurrent callers get the same node. A configuration error is
 // returned to every caller (nothing is cached), so fixing the environment
 // and calling again works.
 func Current() (*Node, error) {
@@ -30,7 +30,7 @@ func Current() (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := NewNode(cfg)
+	n, err := NewNode(cfg, ProcessPlatform())
 	if err != nil {
 		return nil, err
 	}

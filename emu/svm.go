@@ -28,9 +28,10 @@ const EnvSVMHostFaults = "NPUEMU_SVM_HOST_FAULTS"
 var uffdMode = sync.OnceValue(svm.DetectMode)
 
 // uffdFallback is the mode used when userfaultfd-wp is asked for but
-// refused: mprotect where the SIGSEGV handler is loaded, else explicit.
-func uffdFallback() string {
-	if hostFaults.Load() != nil {
+// refused: mprotect where the platform has the SIGSEGV handler, else
+// explicit.
+func uffdFallback(hf HostFaults) string {
+	if hf != nil {
 		return svm.ModeMprotect
 	}
 	return svm.ModeExplicit
@@ -41,8 +42,12 @@ func uffdFallback() string {
 // program (a read(2) into a device-resident page under mprotect fails with
 // EFAULT, as there is no signal to catch in a system call).
 // userfaultfd-wp, when the kernel or the sandbox refuses it, falls back to
-// mprotect (or explicit without the handler): the answer is the mode in use.
-func SVMMode() (string, error) {
+// mprotect (or explicit without the handler): the answer is the mode in use
+// for a node of the process's platform (UsePlatform).
+func SVMMode() (string, error) { return svmMode(ProcessPlatform().HostFaults) }
+
+// svmMode is SVMMode for a platform whose fault handler is hf.
+func svmMode(hf HostFaults) (string, error) {
 	v := strings.TrimSpace(os.Getenv(EnvSVMHostFaults))
 	switch v {
 	case "", svm.ModeExplicit:
@@ -53,7 +58,7 @@ func SVMMode() (string, error) {
 		if uffdMode() == svm.ModeUserfaultfdWP {
 			return v, nil
 		}
-		return uffdFallback(), nil
+		return uffdFallback(hf), nil
 	}
 	if _, err := svm.NewProtector(v); err != nil {
 		var ae *abi.DevError
@@ -87,12 +92,6 @@ type HostFaults interface {
 	Disarm(addr uintptr, size uint64)
 }
 
-var hostFaults atomic.Pointer[HostFaults]
-
-// SetHostFaults installs the host fault handler (libfake does at start-up).
-// Nodes created afterwards may use mprotect mode.
-func SetHostFaults(h HostFaults) { hostFaults.Store(&h) }
-
 // SVM is a node's managed memory: the Space and its host fault source.
 type SVM struct {
 	space *svm.Space
@@ -124,7 +123,8 @@ func (n *Node) SVM() (*SVM, error) {
 	if g := n.svm.s.Load(); g != nil {
 		return g, nil
 	}
-	mode, err := SVMMode()
+	hf := n.plat.HostFaults
+	mode, err := svmMode(hf)
 	if err != nil {
 		return nil, err
 	}
@@ -139,17 +139,16 @@ func (n *Node) SVM() (*SVM, error) {
 			g.uffd = u
 			cfg.Protector = u
 		} else {
-			mode = uffdFallback()
+			mode = uffdFallback(hf)
 			g.mode = mode
 		}
 	}
 	if mode == svm.ModeMprotect {
-		p := hostFaults.Load()
-		if p == nil {
+		if hf == nil {
 			return nil, abi.DevErrorf(abi.DevUnsupported,
 				"%s=%s needs the fault handler of libnpuemu.so, which this process has not loaded", EnvSVMHostFaults, mode)
 		}
-		g.hf = *p
+		g.hf = hf
 		cfg.Protector = g.hf.Protector()
 	}
 	s, err := svm.New(cfg)
@@ -171,8 +170,8 @@ func (n *Node) SVM() (*SVM, error) {
 			_ = s.Close()
 			g.uffd, g.mode = nil, svm.ModeExplicit
 			cfg.Protector = nil
-			if cfg.Base = svm.ManagedBase; uffdFallback() == svm.ModeMprotect {
-				g.hf = *hostFaults.Load()
+			if cfg.Base = svm.ManagedBase; uffdFallback(hf) == svm.ModeMprotect {
+				g.hf = hf
 				g.mode = svm.ModeMprotect
 				cfg.Protector = g.hf.Protector()
 			}

@@ -48,7 +48,7 @@ func TestSVMMode(t *testing.T) {
 // device show in HBM.Used.
 func TestSVMSharesHBM(t *testing.T) {
 	const hbm = 8 * svm.HugePage
-	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: hbm})
+	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: hbm}, Platform{})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
 	g, err := n.SVM()
@@ -95,7 +95,7 @@ func TestSVMSharesHBM(t *testing.T) {
 }
 
 func TestSVMHoldAndRelease(t *testing.T) {
-	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 1, HBMBytes: 4 * svm.HugePage})
+	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 1, HBMBytes: 4 * svm.HugePage}, Platform{})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
 	g, err := n.SVM()
@@ -130,7 +130,7 @@ func TestSVMSynchronizedWritesBackInExplicitMode(t *testing.T) {
 	}{{svm.ModeExplicit, true}, {svm.ModeUserfaultfdWP, false}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Setenv(EnvSVMHostFaults, tc.mode)
-			n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: 4 * svm.HugePage})
+			n, err := NewNode(Config{SoC: DefaultSoC, Devices: 2, HBMBytes: 4 * svm.HugePage}, Platform{})
 			require.NoError(t, err)
 			t.Cleanup(n.Close)
 			g, err := n.SVM()

@@ -18,13 +18,13 @@ func TestSVMUffdFallback(t *testing.T) {
 	uffdMode = func() string { return svm.ModeMprotect } // the kernel said no
 	got, err := SVMMode()
 	require.NoError(t, err)
-	assert.Equal(t, uffdFallback(), got, "refused userfaultfd-wp falls back")
+	assert.Equal(t, uffdFallback(ProcessPlatform().HostFaults), got, "refused userfaultfd-wp falls back")
 	assert.NotEqual(t, svm.ModeUserfaultfdWP, got)
 }
 
 func TestSVMUffdHostWrite(t *testing.T) {
 	t.Setenv(EnvSVMHostFaults, svm.ModeUserfaultfdWP)
-	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 1, HBMBytes: 4 * svm.HugePage})
+	n, err := NewNode(Config{SoC: DefaultSoC, Devices: 1, HBMBytes: 4 * svm.HugePage}, Platform{})
 	require.NoError(t, err)
 	t.Cleanup(n.Close)
 	g, err := n.SVM()

@@ -50,7 +50,7 @@ func TestVisibleDevices(t *testing.T) {
 				assert.True(t, ok)
 				assert.Equal(t, user, u)
 			}
-			n, err := NewNode(cfg)
+			n, err := NewNode(cfg, Platform{})
 			require.NoError(t, err)
 			defer n.Close()
 			assert.Equal(t, len(tt.want), n.DeviceCount())

@@ -15,6 +15,12 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_rtMalloc] = "rtMalloc",
     [NPU_X_rtFree] = "rtFree",
     [NPU_X_rtMemGetInfoEx] = "rtMemGetInfoEx",
+    [NPU_X_rtGetDevice] = "rtGetDevice",
+    [NPU_X_rtGetDevicePhyIdByIndex] = "rtGetDevicePhyIdByIndex",
+    [NPU_X_rtDeviceCanAccessPeer] = "rtDeviceCanAccessPeer",
+    [NPU_X_rtEnableP2P] = "rtEnableP2P",
+    [NPU_X_rtDisableP2P] = "rtDisableP2P",
+    [NPU_X_rtsGetP2PStatus] = "rtsGetP2PStatus",
     [NPU_X_halMemAlloc] = "halMemAlloc",
     [NPU_X_halMemFree] = "halMemFree",
     [NPU_X_halMemGetInfo] = "halMemGetInfo",
@@ -97,6 +103,28 @@ int32_t npu_x_rtMemGetInfoEx(uint32_t type, size_t *freeSize, size_t *totalSize)
     return ((__typeof__(&rtMemGetInfoEx))npu_cross[NPU_X_rtMemGetInfoEx])((rtMemInfoType_t)type, freeSize, totalSize);
 }
 
+int32_t npu_x_rtGetDevice(int32_t *dev) { return ((__typeof__(&rtGetDevice))npu_cross[NPU_X_rtGetDevice])(dev); }
+
+int32_t npu_x_rtGetDevicePhyIdByIndex(uint32_t index, uint32_t *phy) {
+    return ((__typeof__(&rtGetDevicePhyIdByIndex))npu_cross[NPU_X_rtGetDevicePhyIdByIndex])(index, phy);
+}
+
+int32_t npu_x_rtDeviceCanAccessPeer(int32_t *can, uint32_t dev, uint32_t peer) {
+    return ((__typeof__(&rtDeviceCanAccessPeer))npu_cross[NPU_X_rtDeviceCanAccessPeer])(can, dev, peer);
+}
+
+int32_t npu_x_rtEnableP2P(uint32_t dev, uint32_t peer, uint32_t flag) {
+    return ((__typeof__(&rtEnableP2P))npu_cross[NPU_X_rtEnableP2P])(dev, peer, flag);
+}
+
+int32_t npu_x_rtDisableP2P(uint32_t dev, uint32_t peer) {
+    return ((__typeof__(&rtDisableP2P))npu_cross[NPU_X_rtDisableP2P])(dev, peer);
+}
+
+int32_t npu_x_rtsGetP2PStatus(uint32_t dev, uint32_t peer, uint32_t *status) {
+    return ((__typeof__(&rtsGetP2PStatus))npu_cross[NPU_X_rtsGetP2PStatus])(dev, peer, status);
+}
+
 int32_t npu_route_launch_v3(void *fn, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
                             aclrtStream stream) {
     rtArgsEx_t a;
@@ -105,6 +133,28 @@ int32_t npu_route_launch_v3(void *fn, aclrtFuncHandle funcHandle, uint32_t numBl
     a.argsSize = (uint32_t)argsSize;
     a.isNoNeedH2DCopy = 1;
     return ((__typeof__(&rtLaunchKernelByFuncHandleV3))fn)(funcHandle, numBlocks, &a, stream, NULL);
+}
+
+int32_t npu_route_query_event(void *fn, aclrtEvent event, aclrtEventStatus *status) {
+    int32_t r = ((__typeof__(&rtEventQuery))fn)(event);
+    if (r == ACL_RT_SUCCESS) {
+        *status = ACL_EVENT_STATUS_COMPLETE;
+    } else if (r == ACL_ERROR_RT_EVENT_NOT_COMPLETE) {
+        *status = ACL_EVENT_STATUS_NOT_READY;
+        r = ACL_RT_SUCCESS;
+    }
+    return r;
+}
+
+int32_t npu_route_stream_query(void *fn, aclrtStream stream, aclrtStreamStatus *status) {
+    int32_t r = ((__typeof__(&rtStreamQuery))fn)(stream);
+    if (r == ACL_RT_SUCCESS) {
+        *status = ACL_STREAM_STATUS_COMPLETE;
+    } else if (r == ACL_ERROR_RT_STREAM_NOT_COMPLETE) {
+        *status = ACL_STREAM_STATUS_NOT_READY;
+        r = ACL_RT_SUCCESS;
+    }
+    return r;
 }
 
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag) {

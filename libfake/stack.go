@@ -46,6 +46,7 @@ func wireStack() {
 			return crossed(C.NPU_X_rtMemGetInfoEx, r)
 		}
 	}
+	wirePeerCalls(set)
 	if set(C.NPU_X_halMemAlloc) {
 		stack.HAL.MemAlloc = func(pp *uintptr, size, flag uint64) error {
 			return crossedDrv(C.NPU_X_halMemAlloc, int32(C.npu_x_halMemAlloc((*unsafe.Pointer)(unsafe.Pointer(pp)), C.uint64_t(size), C.uint64_t(flag))))
@@ -100,4 +101,51 @@ func crossedDrv(i C.int, code int32) error {
 		return nil
 	}
 	return abi.DrvErrorf(abi.DrvCode(code), "%s (interposed) returned %d", C.GoString(C.npu_stack_name(i)), code)
+}
+
+// wirePeerCalls sets the peer-access rt* calls of stack.RT that another
+// library interposed (split layout).
+func wirePeerCalls(set func(C.int) bool) {
+	if set(C.NPU_X_rtGetDevice) {
+		stack.RT.GetDevice = func(dev *int32) error {
+			var d C.int32_t
+			r := int32(C.npu_x_rtGetDevice(&d))
+			*dev = int32(d)
+			return crossed(C.NPU_X_rtGetDevice, r)
+		}
+	}
+	if set(C.NPU_X_rtGetDevicePhyIdByIndex) {
+		stack.RT.GetDevicePhyIDByIndex = func(index uint32, phy *uint32) error {
+			var p C.uint32_t
+			r := int32(C.npu_x_rtGetDevicePhyIdByIndex(C.uint32_t(index), &p))
+			*phy = uint32(p)
+			return crossed(C.NPU_X_rtGetDevicePhyIdByIndex, r)
+		}
+	}
+	if set(C.NPU_X_rtDeviceCanAccessPeer) {
+		stack.RT.DeviceCanAccessPeer = func(can *int32, dev, peer uint32) error {
+			var c C.int32_t
+			r := int32(C.npu_x_rtDeviceCanAccessPeer(&c, C.uint32_t(dev), C.uint32_t(peer)))
+			*can = int32(c)
+			return crossed(C.NPU_X_rtDeviceCanAccessPeer, r)
+		}
+	}
+	if set(C.NPU_X_rtEnableP2P) {
+		stack.RT.EnableP2P = func(dev, peer, flag uint32) error {
+			return crossed(C.NPU_X_rtEnableP2P, int32(C.npu_x_rtEnableP2P(C.uint32_t(dev), C.uint32_t(peer), C.uint32_t(flag))))
+		}
+	}
+	if set(C.NPU_X_rtDisableP2P) {
+		stack.RT.DisableP2P = func(dev, peer uint32) error {
+			return crossed(C.NPU_X_rtDisableP2P, int32(C.npu_x_rtDisableP2P(C.uint32_t(dev), C.uint32_t(peer))))
+		}
+	}
+	if set(C.NPU_X_rtsGetP2PStatus) {
+		stack.RT.GetP2PStatus = func(dev, peer uint32, status *uint32) error {
+			var st C.uint32_t
+			r := int32(C.npu_x_rtsGetP2PStatus(C.uint32_t(dev), C.uint32_t(peer), &st))
+			*status = uint32(st)
+			return crossed(C.NPU_X_rtsGetP2PStatus, r)
+		}
+	}
 }

@@ -13,6 +13,7 @@
 #define NPUEMU_LIBFAKE_STACK_H
 
 #include <stdint.h>
+#include <unistd.h> /* getpid: the snapshot routes */
 
 #include "acl/acl.h"
 #include "ascend_hal.h"
@@ -26,6 +27,12 @@ enum {
     NPU_X_rtMalloc,
     NPU_X_rtFree,
     NPU_X_rtMemGetInfoEx,
+    NPU_X_rtGetDevice,
+    NPU_X_rtGetDevicePhyIdByIndex,
+    NPU_X_rtDeviceCanAccessPeer,
+    NPU_X_rtEnableP2P,
+    NPU_X_rtDisableP2P,
+    NPU_X_rtsGetP2PStatus,
     NPU_X_FIRST_HAL,
     NPU_X_halMemAlloc = NPU_X_FIRST_HAL,
     NPU_X_halMemFree,
@@ -70,11 +77,28 @@ const char *npu_stack_name(int i);
 int32_t npu_x_rtMalloc(void **devPtr, uint64_t size, uint32_t type, uint16_t moduleId);
 int32_t npu_x_rtFree(uintptr_t devPtr);
 int32_t npu_x_rtMemGetInfoEx(uint32_t type, size_t *freeSize, size_t *totalSize);
+int32_t npu_x_rtGetDevice(int32_t *dev);
+int32_t npu_x_rtGetDevicePhyIdByIndex(uint32_t index, uint32_t *phy);
+int32_t npu_x_rtDeviceCanAccessPeer(int32_t *can, uint32_t dev, uint32_t peer);
+int32_t npu_x_rtEnableP2P(uint32_t dev, uint32_t peer, uint32_t flag);
+int32_t npu_x_rtDisableP2P(uint32_t dev, uint32_t peer);
+int32_t npu_x_rtsGetP2PStatus(uint32_t dev, uint32_t peer, uint32_t *status);
 /* npu_route_launch_v3 is aclrtLaunchKernel's call of an interposed
  * rtLaunchKernelByFuncHandleV3 fn (acl-to-rt.tsv): an rtArgsEx_t over the
  * device argument block, no H2D copy, no task config. */
 int32_t npu_route_launch_v3(void *fn, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
                             aclrtStream stream);
+/* The module id ACL passes for the application's memory (APP, 33). */
+#define NPU_RT_MODULE_APP 33
+/* npu_route_query_event is aclrtQueryEvent's call of an interposed
+ * rtEventQuery fn: success is ACL_EVENT_STATUS_COMPLETE,
+ * ACL_ERROR_RT_EVENT_NOT_COMPLETE is ACL_EVENT_STATUS_NOT_READY and
+ * success; other codes are returned (acl-to-rt.tsv). */
+int32_t npu_route_query_event(void *fn, aclrtEvent event, aclrtEventStatus *status);
+/* npu_route_stream_query is aclrtStreamQuery's call of an interposed
+ * rtStreamQuery fn, with ACL_ERROR_RT_STREAM_NOT_COMPLETE turned into
+ * ACL_STREAM_STATUS_NOT_READY the same way. */
+int32_t npu_route_stream_query(void *fn, aclrtStream stream, aclrtStreamStatus *status);
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag);
 int32_t npu_x_halMemFree(uintptr_t pp);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,

@@ -982,9 +982,42 @@ const char *const npu_route_names[] = {
     "rtsLaunchKernelWithConfig",
     "rtMemcpy",
     "rtMemcpyAsync",
+    "rtCtxCreateEx",
+    "rtCtxDestroyEx",
+    "rtCtxSetCurrent",
+    "rtCtxGetCurrent",
+    "rtDeviceSynchronizeWithTimeout",
+    "rtGetDeviceCount",
+    "rtEventRecord",
+    "rtEventQuery",
+    "rtEventQueryWaitStatus",
+    "rtMallocHost",
+    "rtFreeHost",
+    "rtMemset",
+    "rtMemsetAsync",
+    "rtFreePhysical",
+    "rtStreamSynchronizeWithTimeout",
+    "rtStreamQuery",
+    "rtSetGroup",
+    "rtGetGroupCount",
+    "rtMbufAlloc",
+    "rtMbufFree",
+    "rtMbufSetDataLen",
+    "rtMbufGetDataLen",
+    "rtMbufCopyBufRef",
+    "rtMbufChainAppend",
+    "rtMbufChainGetMbufNum",
+    "rtMbufChainGetMbuf",
+    "rtSnapShotProcessLock",
+    "rtSnapShotProcessUnlock",
+    "rtSnapShotProcessBackup",
+    "rtSnapShotProcessRestore",
+    "rtSnapShotCallbackRegister",
+    "rtSnapShotCallbackUnregister",
+    "rtStreamGetCaptureInfo",
 };
-const int npu_route_n = 20;
-void *npu_route_fns[20];
+const int npu_route_n = 53;
+void *npu_route_fns[53];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -2079,6 +2112,8 @@ NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
 }
 
 static inline aclError emu_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[20] != NULL, 0) && (context != NULL)) /* split layout, rtCtxCreateEx interposed */
+        return (aclError)((__typeof__(&rtCtxCreateEx))npu_route_fns[20])(context, 0 /* RT_CTX_NORMAL_MODE */, deviceId);
     return npug_aclrtCreateContext(npu_self(), context, deviceId);
 }
 
@@ -2109,6 +2144,8 @@ NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) 
 }
 
 static inline aclError emu_aclrtDestroyContext(aclrtContext context) {
+    if (__builtin_expect(npu_route_fns[21] != NULL, 0) && (context != NULL)) /* split layout, rtCtxDestroyEx interposed */
+        return (aclError)((__typeof__(&rtCtxDestroyEx))npu_route_fns[21])(context);
     return npug_aclrtDestroyContext(npu_self(), context);
 }
 
@@ -2138,6 +2175,8 @@ NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
 }
 
 static inline aclError emu_aclrtSetCurrentContext(aclrtContext context) {
+    if (__builtin_expect(npu_route_fns[22] != NULL, 0) && (context != NULL)) /* split layout, rtCtxSetCurrent interposed */
+        return (aclError)((__typeof__(&rtCtxSetCurrent))npu_route_fns[22])(context);
     return npug_aclrtSetCurrentContext(npu_self(), context);
 }
 
@@ -2167,6 +2206,8 @@ NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
 }
 
 static inline aclError emu_aclrtGetCurrentContext(aclrtContext* context) {
+    if (__builtin_expect(npu_route_fns[23] != NULL, 0) && (context != NULL)) /* split layout, rtCtxGetCurrent interposed */
+        return (aclError)((__typeof__(&rtCtxGetCurrent))npu_route_fns[23])(context);
     return npug_aclrtGetCurrentContext(npu_self(), context);
 }
 
@@ -2527,6 +2568,8 @@ NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
 }
 
 static inline aclError emu_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[24] != NULL, 0) && (timeout >= -1)) /* split layout, rtDeviceSynchronizeWithTimeout interposed */
+        return (aclError)((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_route_fns[24])(timeout);
     return npug_aclrtSynchronizeDeviceWithTimeout(npu_self(), timeout);
 }
 
@@ -2615,6 +2658,8 @@ NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtiliza
 }
 
 static inline aclError emu_aclrtGetDeviceCount(uint32_t* count) {
+    if (__builtin_expect(npu_route_fns[25] != NULL, 0) && (count != NULL)) /* split layout, rtGetDeviceCount interposed */
+        return (aclError)((__typeof__(&rtGetDeviceCount))npu_route_fns[25])((int32_t *)count);
     return npug_aclrtGetDeviceCount(npu_self(), count);
 }
 
@@ -2798,6 +2843,8 @@ NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[26] != NULL, 0) && (event != NULL && flag == ACL_EVENT_RECORD_DEFAULT)) /* split layout, rtEventRecord interposed */
+        return (aclError)((__typeof__(&rtEventRecord))npu_route_fns[26])(event, stream);
     return npug_aclrtRecordEventWithFlag(npu_self(), event, stream, flag);
 }
 
@@ -2861,6 +2908,8 @@ NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+    if (__builtin_expect(npu_route_fns[27] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQuery interposed */
+        return (aclError)npu_route_query_event(npu_route_fns[27], event, status);
     return npug_aclrtQueryEvent(npu_self(), event, status);
 }
 
@@ -2923,6 +2972,8 @@ NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
 }
 
 static inline aclError emu_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+    if (__builtin_expect(npu_route_fns[28] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQueryWaitStatus interposed */
+        return (aclError)((__typeof__(&rtEventQueryWaitStatus))npu_route_fns[28])(event, (rtEventWaitStatus_t *)status);
     return npug_aclrtQueryEventWaitStatus(npu_self(), event, status);
 }
 
@@ -3664,6 +3715,8 @@ NPU_EXPORT aclError aclrtFree(void* devPtr) {
 }
 
 static inline aclError emu_aclrtMallocHost(void** hostPtr, size_t size) {
+    if (__builtin_expect(npu_route_fns[29] != NULL, 0) && (hostPtr != NULL && size != 0)) /* split layout, rtMallocHost interposed */
+        return (aclError)((__typeof__(&rtMallocHost))npu_route_fns[29])(hostPtr, size, NPU_RT_MODULE_APP);
     return npug_aclrtMallocHost(npu_self(), hostPtr, size);
 }
 
@@ -3725,6 +3778,8 @@ NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t fla
 }
 
 static inline aclError emu_aclrtFreeHost(void* hostPtr) {
+    if (__builtin_expect(npu_route_fns[30] != NULL, 0) && (hostPtr != NULL)) /* split layout, rtFreeHost interposed */
+        return (aclError)((__typeof__(&rtFreeHost))npu_route_fns[30])(hostPtr);
     return npug_aclrtFreeHost(npu_self(), hostPtr);
 }
 
@@ -3847,6 +3902,8 @@ NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size
 }
 
 static inline aclError emu_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (__builtin_expect(npu_route_fns[31] != NULL, 0) && (devPtr != NULL && count != 0)) /* split layout, rtMemset interposed */
+        return (aclError)((__typeof__(&rtMemset))npu_route_fns[31])(devPtr, maxCount, (uint32_t)value, count);
     return npug_aclrtMemset(npu_self(), devPtr, maxCount, value, count);
 }
 
@@ -4281,6 +4338,8 @@ NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src
 }
 
 static inline aclError emu_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[32] != NULL, 0) && (devPtr != NULL && count != 0)) /* split layout, rtMemsetAsync interposed */
+        return (aclError)((__typeof__(&rtMemsetAsync))npu_route_fns[32])(devPtr, maxCount, (uint32_t)value, count, stream);
     return npug_aclrtMemsetAsync(npu_self(), devPtr, maxCount, value, count, stream);
 }
 
@@ -4440,6 +4499,8 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
 }
 
 static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
+    if (__builtin_expect(npu_route_fns[33] != NULL, 0) && (handle != NULL)) /* split layout, rtFreePhysical interposed */
+        return (aclError)((__typeof__(&rtFreePhysical))npu_route_fns[33])((rtDrvMemHandle)handle);
     return npug_aclrtFreePhysical(npu_self(), handle);
 }
 
@@ -4836,6 +4897,8 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 static inline aclError emu_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[34] != NULL, 0) && (timeout == -1 || timeout > 0)) /* split layout, rtStreamSynchronizeWithTimeout interposed */
+        return (aclError)((__typeof__(&rtStreamSynchronizeWithTimeout))npu_route_fns[34])(stream, timeout);
     return npug_aclrtSynchronizeStreamWithTimeout(npu_self(), stream, timeout);
 }
 
@@ -4866,6 +4929,8 @@ NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 }
 
 static inline aclError emu_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+    if (__builtin_expect(npu_route_fns[35] != NULL, 0) && (status != NULL)) /* split layout, rtStreamQuery interposed */
+        return (aclError)npu_route_stream_query(npu_route_fns[35], stream, status);
     return npug_aclrtStreamQuery(npu_self(), stream, status);
 }
 
@@ -5051,6 +5116,8 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
 }
 
 static inline aclError emu_aclrtSetGroup(int32_t groupId) {
+    if (__builtin_expect(npu_route_fns[36] != NULL, 0)) /* split layout, rtSetGroup interposed */
+        return (aclError)((__typeof__(&rtSetGroup))npu_route_fns[36])(groupId);
     return npug_aclrtSetGroup(npu_self(), groupId);
 }
 
@@ -5080,6 +5147,8 @@ NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
 }
 
 static inline aclError emu_aclrtGetGroupCount(uint32_t* count) {
+    if (__builtin_expect(npu_route_fns[37] != NULL, 0) && (count != NULL)) /* split layout, rtGetGroupCount interposed */
+        return (aclError)((__typeof__(&rtGetGroupCount))npu_route_fns[37])(count);
     return npug_aclrtGetGroupCount(npu_self(), count);
 }
 
@@ -8620,6 +8689,8 @@ NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t ma
 }
 
 static inline aclError emu_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
+    if (__builtin_expect(npu_route_fns[45] != NULL, 0) && (headBuf != NULL && buf != NULL)) /* split layout, rtMbufChainGetMbuf interposed */
+        return (aclError)((__typeof__(&rtMbufChainGetMbuf))npu_route_fns[45])(headBuf, index, (rtMbufPtr_t *)buf);
     return npug_aclrtGetBufFromChain(npu_self(), headBuf, index, buf);
 }
 
@@ -8651,6 +8722,8 @@ NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclr
 }
 
 static inline aclError emu_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+    if (__builtin_expect(npu_route_fns[44] != NULL, 0) && (headBuf != NULL && num != NULL)) /* split layout, rtMbufChainGetMbufNum interposed */
+        return (aclError)((__typeof__(&rtMbufChainGetMbufNum))npu_route_fns[44])(headBuf, num);
     return npug_aclrtGetBufChainNum(npu_self(), headBuf, num);
 }
 
@@ -8681,6 +8754,8 @@ NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
 }
 
 static inline aclError emu_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+    if (__builtin_expect(npu_route_fns[43] != NULL, 0) && (headBuf != NULL && buf != NULL && headBuf != buf)) /* split layout, rtMbufChainAppend interposed */
+        return (aclError)((__typeof__(&rtMbufChainAppend))npu_route_fns[43])(headBuf, buf);
     return npug_aclrtAppendBufChain(npu_self(), headBuf, buf);
 }
 
@@ -8711,6 +8786,8 @@ NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
 }
 
 static inline aclError emu_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+    if (__builtin_expect(npu_route_fns[42] != NULL, 0) && (buf != NULL && newBuf != NULL)) /* split layout, rtMbufCopyBufRef interposed */
+        return (aclError)((__typeof__(&rtMbufCopyBufRef))npu_route_fns[42])(buf, (rtMbufPtr_t *)newBuf);
     return npug_aclrtCopyBufRef(npu_self(), buf, newBuf);
 }
 
@@ -8836,6 +8913,8 @@ NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t*
 }
 
 static inline aclError emu_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+    if (__builtin_expect(npu_route_fns[41] != NULL, 0) && (buf != NULL && len != NULL)) /* split layout, rtMbufGetDataLen interposed */
+        return (aclError)((__typeof__(&rtMbufGetDataLen))npu_route_fns[41])(buf, (uint64_t *)len);
     return npug_aclrtGetBufDataLen(npu_self(), buf, len);
 }
 
@@ -8866,6 +8945,8 @@ NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
 }
 
 static inline aclError emu_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+    if (__builtin_expect(npu_route_fns[40] != NULL, 0) && (buf != NULL)) /* split layout, rtMbufSetDataLen interposed */
+        return (aclError)((__typeof__(&rtMbufSetDataLen))npu_route_fns[40])(buf, len);
     return npug_aclrtSetBufDataLen(npu_self(), buf, len);
 }
 
@@ -8896,6 +8977,8 @@ NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
 }
 
 static inline aclError emu_aclrtFreeBuf(aclrtMbuf buf) {
+    if (__builtin_expect(npu_route_fns[39] != NULL, 0) && (buf != NULL)) /* split layout, rtMbufFree interposed */
+        return (aclError)((__typeof__(&rtMbufFree))npu_route_fns[39])(buf);
     return npug_aclrtFreeBuf(npu_self(), buf);
 }
 
@@ -8925,6 +9008,8 @@ NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
 }
 
 static inline aclError emu_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+    if (__builtin_expect(npu_route_fns[38] != NULL, 0) && (buf != NULL && size != 0)) /* split layout, rtMbufAlloc interposed */
+        return (aclError)((__typeof__(&rtMbufAlloc))npu_route_fns[38])((rtMbufPtr_t *)buf, size);
     return npug_aclrtAllocBuf(npu_self(), buf, size);
 }
 
@@ -9647,6 +9732,8 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+    if (__builtin_expect(npu_route_fns[52] != NULL, 0) && (status != NULL)) /* split layout, rtStreamGetCaptureInfo interposed */
+        return (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[52])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
     return npug_aclmdlRICaptureGetInfo(npu_self(), stream, status, modelRI);
 }
 
@@ -12126,6 +12213,8 @@ NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, 
 }
 
 static inline aclError emu_aclrtSnapShotProcessLock(int pid, void* reserve) {
+    if (__builtin_expect(npu_route_fns[46] != NULL, 0) && (pid == getpid())) /* split layout, rtSnapShotProcessLock interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessLock))npu_route_fns[46])();
     return npug_aclrtSnapShotProcessLock(npu_self(), pid, reserve);
 }
 
@@ -12156,6 +12245,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
 }
 
 static inline aclError emu_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
+    if (__builtin_expect(npu_route_fns[47] != NULL, 0) && (pid == getpid())) /* split layout, rtSnapShotProcessUnlock interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessUnlock))npu_route_fns[47])();
     return npug_aclrtSnapShotProcessUnlock(npu_self(), pid, reserve);
 }
 
@@ -12186,6 +12277,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
 }
 
 static inline aclError emu_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
+    if (__builtin_expect(npu_route_fns[48] != NULL, 0) && (pid == getpid() && args != NULL)) /* split layout, rtSnapShotProcessBackup interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessBackup))npu_route_fns[48])();
     return npug_aclrtSnapShotProcessBackup(npu_self(), pid, args);
 }
 
@@ -12216,6 +12309,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs*
 }
 
 static inline aclError emu_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
+    if (__builtin_expect(npu_route_fns[49] != NULL, 0) && (pid == getpid() && args != NULL)) /* split layout, rtSnapShotProcessRestore interposed */
+        return (aclError)((__typeof__(&rtSnapShotProcessRestore))npu_route_fns[49])();
     return npug_aclrtSnapShotProcessRestore(npu_self(), pid, args);
 }
 
@@ -12246,6 +12341,8 @@ NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArg
 }
 
 static inline aclError emu_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
+    if (__builtin_expect(npu_route_fns[50] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) /* split layout, rtSnapShotCallbackRegister interposed */
+        return (aclError)((__typeof__(&rtSnapShotCallbackRegister))npu_route_fns[50])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback, args);
     return npug_aclrtSnapShotCallbackRegister(npu_self(), stage, callback, args);
 }
 
@@ -12277,6 +12374,8 @@ NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclr
 }
 
 static inline aclError emu_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
+    if (__builtin_expect(npu_route_fns[51] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) /* split layout, rtSnapShotCallbackUnregister interposed */
+        return (aclError)((__typeof__(&rtSnapShotCallbackUnregister))npu_route_fns[51])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback);
     return npug_aclrtSnapShotCallbackUnregister(npu_self(), stage, callback);
 }
 

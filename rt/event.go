@@ -46,18 +46,20 @@ func EventSynchronize(t *acl.Thread, e acl.Handle) error {
 }
 
 // EventQuery implements rtEventQuery: success when the recorded work is
-// complete, ACL_ERROR_RT_EVENT_NOT_COMPLETE while it is not (the code
-// aclrtQueryEvent turns into ACL_EVENT_STATUS_NOT_READY).
+// complete, ACL_ERROR_RT_EVENT_NOT_COMPLETE while it is not. It is
+// aclrtQueryEvent's answer before that function's translation
+// (acl-to-rt.tsv: NOT_COMPLETE is ACL_EVENT_STATUS_NOT_READY there), so
+// the two agree on every event, routed or not (docs/stack.md).
 func EventQuery(t *acl.Thread, e acl.Handle) error {
 	const fn = "rtEventQuery"
 	if e == 0 {
 		return invalid(fn, "evt must not be NULL")
 	}
 	var st int32
-	if err := acl.QueryEventStatus(t, e, &st); err != nil {
+	if err := acl.QueryEvent(t, e, &st); err != nil {
 		return wrap(fn, err)
 	}
-	if st != abi.ACL_EVENT_RECORDED_STATUS_COMPLETE {
+	if st != abi.ACL_EVENT_STATUS_COMPLETE {
 		return abi.Errorf(abi.ACL_ERROR_RT_EVENT_NOT_COMPLETE, "%s: event %#x is not complete", fn, uintptr(e))
 	}
 	return nil

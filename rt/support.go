@@ -43,7 +43,7 @@ var symbolRules = map[string]rule{
 	"rtEventRecord":                  supported("as aclrtRecordEvent"),
 	"rtEventReset":                   supported("as aclrtResetEvent"),
 	"rtEventSynchronize":             supported("as aclrtSynchronizeEvent"),
-	"rtEventQuery":                   supported("ACL_ERROR_RT_EVENT_NOT_COMPLETE until the recorded work completes"),
+	"rtEventQuery":                   supported("ACL_ERROR_RT_EVENT_NOT_COMPLETE until the recorded work completes; as aclrtQueryEvent (an event never recorded is complete)"),
 	"rtEventQueryStatus":             supported("RT_EVENT_INIT / RT_EVENT_RECORDED"),
 	"rtEventElapsedTime":             supported("as aclrtEventElapsedTime (virtual clock)"),
 	"rtLaunchKernelByFuncHandleV3":   partial("argument blocks in device memory (isNoNeedH2DCopy = 1, as aclrtLaunchKernel passes) without tiling or host-input info; cfgInfo must be NULL"),

@@ -38,7 +38,7 @@ func runInfo(args []string, out io.Writer) int {
 		fmt.Fprintf(os.Stderr, "npuemu info: %v\n", err)
 		return 1
 	}
-	node, err := emu.NewNode(cfg)
+	node, err := emu.NewNode(cfg, emu.ProcessPlatform())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "npuemu info: %v\n", err)
 		return 1

@@ -13,7 +13,7 @@ import (
 
 func TestInfoManagedMemory(t *testing.T) {
 	t.Setenv(emu.EnvSVMHostFaults, "")
-	n, err := emu.NewNode(emu.Config{SoC: emu.DefaultSoC, Devices: 2, HBMBytes: 4 * svm.HugePage})
+	n, err := emu.NewNode(emu.Config{SoC: emu.DefaultSoC, Devices: 2, HBMBytes: 4 * svm.HugePage}, emu.Platform{})
 	require.NoError(t, err)
 	defer n.Close()
 	var b bytes.Buffer

@@ -80,7 +80,7 @@ func TestInfoCommand(t *testing.T) {
 }
 
 func TestInfoShowsOpenedDeviceUsage(t *testing.T) {
-	n, err := emu.NewNode(emu.Config{SoC: "Ascend910B4", Devices: 2, HBMBytes: 64 << 20})
+	n, err := emu.NewNode(emu.Config{SoC: "Ascend910B4", Devices: 2, HBMBytes: 64 << 20}, emu.Platform{})
 	require.NoError(t, err)
 	defer n.Close()
 	d, err := n.Device(1)

@@ -26,6 +26,8 @@ type route struct {
 	// helper, when set, is a C function of stack.c that makes the call
 	// (building an rt* argument record), given the rt* pointer first.
 	helper string
+	// noArgs: the rt* function takes none of the ACL parameters.
+	noArgs bool
 }
 
 // routes, in no particular order; an entry's index is its slot in
@@ -56,6 +58,46 @@ var routes = []route{
 		guard: "dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE"},
 	{acl: "aclrtMemcpyAsync", rt: "rtMemcpyAsync", args: "dst, destMax, src, count, (rtMemcpyKind_t)kind, stream",
 		guard: "dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE"},
+	// The rest of acl-to-rt.tsv's one-call rows whose rt* function npuemu
+	// implements (docs/stack.md lists the rows that still bind inside).
+	{acl: "aclrtCreateContext", rt: "rtCtxCreateEx", args: "context, 0 /* RT_CTX_NORMAL_MODE */, deviceId", guard: "context != NULL"},
+	{acl: "aclrtDestroyContext", rt: "rtCtxDestroyEx", guard: "context != NULL"},
+	{acl: "aclrtSetCurrentContext", rt: "rtCtxSetCurrent", guard: "context != NULL"},
+	{acl: "aclrtGetCurrentContext", rt: "rtCtxGetCurrent", guard: "context != NULL"},
+	{acl: "aclrtSynchronizeDeviceWithTimeout", rt: "rtDeviceSynchronizeWithTimeout", guard: "timeout >= -1"},
+	{acl: "aclrtGetDeviceCount", rt: "rtGetDeviceCount", args: "(int32_t *)count", guard: "count != NULL"},
+	{acl: "aclrtRecordEventWithFlag", rt: "rtEventRecord", args: "event, stream", guard: "event != NULL && flag == ACL_EVENT_RECORD_DEFAULT"},
+	{acl: "aclrtQueryEvent", rt: "rtEventQuery", helper: "npu_route_query_event", guard: "event != NULL && status != NULL"},
+	{acl: "aclrtQueryEventWaitStatus", rt: "rtEventQueryWaitStatus", args: "event, (rtEventWaitStatus_t *)status", guard: "event != NULL && status != NULL"},
+	{acl: "aclrtMallocHost", rt: "rtMallocHost", args: "hostPtr, size, NPU_RT_MODULE_APP", guard: "hostPtr != NULL && size != 0"},
+	{acl: "aclrtFreeHost", rt: "rtFreeHost", guard: "hostPtr != NULL"},
+	// count 0 makes no rt call (acl-to-rt.tsv); the value is cast to uint32_t.
+	{acl: "aclrtMemset", rt: "rtMemset", args: "devPtr, maxCount, (uint32_t)value, count", guard: "devPtr != NULL && count != 0"},
+	{acl: "aclrtMemsetAsync", rt: "rtMemsetAsync", args: "devPtr, maxCount, (uint32_t)value, count, stream", guard: "devPtr != NULL && count != 0"},
+	{acl: "aclrtFreePhysical", rt: "rtFreePhysical", args: "(rtDrvMemHandle)handle", guard: "handle != NULL"},
+	{acl: "aclrtSynchronizeStreamWithTimeout", rt: "rtStreamSynchronizeWithTimeout", guard: "timeout == -1 || timeout > 0"},
+	{acl: "aclrtStreamQuery", rt: "rtStreamQuery", helper: "npu_route_stream_query", guard: "status != NULL"},
+	{acl: "aclrtSetGroup", rt: "rtSetGroup"},
+	{acl: "aclrtGetGroupCount", rt: "rtGetGroupCount", guard: "count != NULL"},
+	{acl: "aclrtAllocBuf", rt: "rtMbufAlloc", args: "(rtMbufPtr_t *)buf, size", guard: "buf != NULL && size != 0"},
+	{acl: "aclrtFreeBuf", rt: "rtMbufFree", guard: "buf != NULL"},
+	{acl: "aclrtSetBufDataLen", rt: "rtMbufSetDataLen", guard: "buf != NULL"},
+	{acl: "aclrtGetBufDataLen", rt: "rtMbufGetDataLen", args: "buf, (uint64_t *)len", guard: "buf != NULL && len != NULL"},
+	{acl: "aclrtCopyBufRef", rt: "rtMbufCopyBufRef", args: "buf, (rtMbufPtr_t *)newBuf", guard: "buf != NULL && newBuf != NULL"},
+	{acl: "aclrtAppendBufChain", rt: "rtMbufChainAppend", guard: "headBuf != NULL && buf != NULL && headBuf != buf"},
+	{acl: "aclrtGetBufChainNum", rt: "rtMbufChainGetMbufNum", guard: "headBuf != NULL && num != NULL"},
+	{acl: "aclrtGetBufFromChain", rt: "rtMbufChainGetMbuf", args: "headBuf, index, (rtMbufPtr_t *)buf", guard: "headBuf != NULL && buf != NULL"},
+	// The runtime's snapshot calls act on the calling process (no pid).
+	{acl: "aclrtSnapShotProcessLock", rt: "rtSnapShotProcessLock", guard: "pid == getpid()", noArgs: true},
+	{acl: "aclrtSnapShotProcessUnlock", rt: "rtSnapShotProcessUnlock", guard: "pid == getpid()", noArgs: true},
+	{acl: "aclrtSnapShotProcessBackup", rt: "rtSnapShotProcessBackup", guard: "pid == getpid() && args != NULL", noArgs: true},
+	{acl: "aclrtSnapShotProcessRestore", rt: "rtSnapShotProcessRestore", guard: "pid == getpid() && args != NULL", noArgs: true},
+	{acl: "aclrtSnapShotCallbackRegister", rt: "rtSnapShotCallbackRegister", args: "(rtSnapShotStage)stage, (rtSnapShotCallBack)callback, args",
+		guard: "(unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL"},
+	{acl: "aclrtSnapShotCallbackUnregister", rt: "rtSnapShotCallbackUnregister", args: "(rtSnapShotStage)stage, (rtSnapShotCallBack)callback",
+		guard: "(unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL"},
+	// Either output may be NULL for the ACL call, not for rtStreamGetCaptureInfo's status.
+	{acl: "aclmdlRICaptureGetInfo", rt: "rtStreamGetCaptureInfo", args: "stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI", guard: "status != NULL"},
 }
 
 // routeOf returns the route of an ACL symbol and its slot.
@@ -89,7 +131,7 @@ func routeCheck(r route, slot int, ps []param) string {
 		names[i] = p.name
 	}
 	args := r.args
-	if args == "" {
+	if args == "" && !r.noArgs {
 		args = strings.Join(names, ", ")
 	}
 	cond := fmt.Sprintf("__builtin_expect(npu_route_fns[%d] != NULL, 0)", slot)

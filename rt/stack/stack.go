@@ -57,6 +57,17 @@ type RTCalls struct {
 	MemGetInfoEx             func(typ uint32, free, total *uint64) error
 	StreamCreate             func(out *uintptr, priority int32) error
 	LaunchKernelByFuncHandle func(fh uintptr, blocks uint32, args uintptr, size uint32, stream uintptr) error
+	// The peer-access calls (acl-to-rt.tsv): aclrtDeviceEnablePeerAccess is
+	// rtGetDevice, rtGetDevicePhyIdByIndex(peer), rtEnableP2P; Disable the
+	// same with rtDisableP2P; aclrtDeviceCanAccessPeer is
+	// rtGetDevicePhyIdByIndex(peer), rtDeviceCanAccessPeer;
+	// aclrtDevicePeerAccessStatus is rtsGetP2PStatus.
+	GetDevice             func(dev *int32) error
+	GetDevicePhyIDByIndex func(index uint32, phy *uint32) error
+	DeviceCanAccessPeer   func(can *int32, dev, peerPhy uint32) error
+	EnableP2P             func(dev, peerPhy, flag uint32) error
+	DisableP2P            func(dev, peerPhy uint32) error
+	GetP2PStatus          func(dev, peerPhy uint32, status *uint32) error
 }
 
 // RT is set once at load; see RTCalls.

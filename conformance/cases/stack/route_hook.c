@@ -1,0 +1,175 @@
+/* route_hook.c: counting hooks on rt* functions that aclrt* functions call
+ * (acl-to-rt.tsv), for stack_routes.c. Loaded with LD_PRELOAD, each hook
+ * counts its calls and forwards to the next definition (dlsym(RTLD_NEXT)).
+ * With ROUTE_HOOK_REFUSE=1 it is a sharing layer that limits the host
+ * side: rtMallocHost fails with ACL_ERROR_RT_MEMORY_ALLOCATION without
+ * reaching the runtime, and rtGetDeviceCount reports one device fewer.
+ * The program reads the counts through route_hook_count(name).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt.h"
+
+enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, C_freeHost, C_memset,
+       C_memsetAsync, C_streamQuery, C_streamSyncTimeout, C_devSyncTimeout, C_eventQuery, C_eventWaitStatus,
+       C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
+       C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount, C_N };
+static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
+    "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
+    "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
+    "rtEventRecord", "rtStreamGetCaptureInfo", "rtMbufAlloc", "rtMbufFree", "rtMbufSetDataLen", "rtMbufGetDataLen",
+    "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
+    "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount"};
+static long counts[C_N];
+
+long route_hook_count(const char *name) {
+    for (int i = 0; i < C_N; i++)
+        if (strcmp(names[i], name) == 0) return __atomic_load_n(&counts[i], __ATOMIC_SEQ_CST);
+    return -1;
+}
+
+static void *next(const char *name) {
+    void *p = dlsym(RTLD_NEXT, name);
+    if (p == NULL) {
+        fprintf(stderr, "route_hook: no next definition of %s\n", name);
+        abort();
+    }
+    return p;
+}
+
+static int refuse(void) {
+    const char *v = getenv("ROUTE_HOOK_REFUSE");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+#define COUNT(i) __atomic_add_fetch(&counts[i], 1, __ATOMIC_SEQ_CST)
+#define FORWARD(name, ...) ((__typeof__(&name))next(#name))(__VA_ARGS__)
+
+rtError_t rtCtxCreateEx(rtContext_t *ctx, uint32_t flags, int32_t devId) {
+    COUNT(C_ctxCreate);
+    return FORWARD(rtCtxCreateEx, ctx, flags, devId);
+}
+rtError_t rtCtxDestroyEx(rtContext_t ctx) {
+    COUNT(C_ctxDestroy);
+    return FORWARD(rtCtxDestroyEx, ctx);
+}
+rtError_t rtCtxSetCurrent(rtContext_t ctx) {
+    COUNT(C_ctxSet);
+    return FORWARD(rtCtxSetCurrent, ctx);
+}
+rtError_t rtCtxGetCurrent(rtContext_t *ctx) {
+    COUNT(C_ctxGet);
+    return FORWARD(rtCtxGetCurrent, ctx);
+}
+rtError_t rtGetDeviceCount(int32_t *cnt) {
+    COUNT(C_devCount);
+    rtError_t r = FORWARD(rtGetDeviceCount, cnt);
+    if (r == ACL_RT_SUCCESS && refuse() && *cnt > 0) *cnt -= 1;
+    return r;
+}
+rtError_t rtMallocHost(void **hostPtr, uint64_t size, const uint16_t moduleId) {
+    COUNT(C_mallocHost);
+    if (refuse()) return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    return FORWARD(rtMallocHost, hostPtr, size, moduleId);
+}
+rtError_t rtFreeHost(void *hostPtr) {
+    COUNT(C_freeHost);
+    return FORWARD(rtFreeHost, hostPtr);
+}
+rtError_t rtMemset(void *devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
+    COUNT(C_memset);
+    return FORWARD(rtMemset, devPtr, destMax, val, cnt);
+}
+rtError_t rtMemsetAsync(void *ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
+    COUNT(C_memsetAsync);
+    return FORWARD(rtMemsetAsync, ptr, destMax, val, cnt, stm);
+}
+rtError_t rtStreamQuery(rtStream_t stm) {
+    COUNT(C_streamQuery);
+    return FORWARD(rtStreamQuery, stm);
+}
+rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
+    COUNT(C_streamSyncTimeout);
+    return FORWARD(rtStreamSynchronizeWithTimeout, stm, timeout);
+}
+rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
+    COUNT(C_devSyncTimeout);
+    return FORWARD(rtDeviceSynchronizeWithTimeout, timeout);
+}
+rtError_t rtEventQuery(rtEvent_t evt) {
+    COUNT(C_eventQuery);
+    return FORWARD(rtEventQuery, evt);
+}
+rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t *status) {
+    COUNT(C_eventWaitStatus);
+    return FORWARD(rtEventQueryWaitStatus, evt, status);
+}
+rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
+    COUNT(C_eventRecord);
+    return FORWARD(rtEventRecord, evt, stm);
+}
+rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus *const status, rtModel_t *captureMdl) {
+    COUNT(C_captureInfo);
+    return FORWARD(rtStreamGetCaptureInfo, stm, status, captureMdl);
+}
+rtError_t rtMbufAlloc(rtMbufPtr_t *memBuf, uint64_t size) {
+    COUNT(C_mbufAlloc);
+    return FORWARD(rtMbufAlloc, memBuf, size);
+}
+rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
+    COUNT(C_mbufFree);
+    return FORWARD(rtMbufFree, memBuf);
+}
+rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
+    COUNT(C_mbufSetLen);
+    return FORWARD(rtMbufSetDataLen, memBuf, len);
+}
+rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t *len) {
+    COUNT(C_mbufGetLen);
+    return FORWARD(rtMbufGetDataLen, memBuf, len);
+}
+rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t *newMemBuf) {
+    COUNT(C_mbufCopyRef);
+    return FORWARD(rtMbufCopyBufRef, memBuf, newMemBuf);
+}
+rtError_t rtMbufChainAppend(rtMbufPtr_t head, rtMbufPtr_t memBuf) {
+    COUNT(C_mbufAppend);
+    return FORWARD(rtMbufChainAppend, head, memBuf);
+}
+rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t head, uint32_t *num) {
+    COUNT(C_mbufNum);
+    return FORWARD(rtMbufChainGetMbufNum, head, num);
+}
+rtError_t rtMbufChainGetMbuf(rtMbufPtr_t head, uint32_t index, rtMbufPtr_t *memBuf) {
+    COUNT(C_mbufGet);
+    return FORWARD(rtMbufChainGetMbuf, head, index, memBuf);
+}
+rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void *args) {
+    COUNT(C_snapReg);
+    return FORWARD(rtSnapShotCallbackRegister, stage, callback, args);
+}
+rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
+    COUNT(C_snapUnreg);
+    return FORWARD(rtSnapShotCallbackUnregister, stage, callback);
+}
+rtError_t rtSnapShotProcessLock(void) {
+    COUNT(C_snapLock);
+    return FORWARD(rtSnapShotProcessLock);
+}
+rtError_t rtSnapShotProcessUnlock(void) {
+    COUNT(C_snapUnlock);
+    return FORWARD(rtSnapShotProcessUnlock);
+}
+rtError_t rtSetGroup(int32_t groupId) {
+    COUNT(C_setGroup);
+    return FORWARD(rtSetGroup, groupId);
+}
+rtError_t rtGetGroupCount(uint32_t *cnt) {
+    COUNT(C_groupCount);
+    return FORWARD(rtGetGroupCount, cnt);
+}

@@ -1,0 +1,284 @@
+/* stack_routes: the aclrt* functions whose vendor implementation is one
+ * rt* call (acl-to-rt.tsv) make that call across the libascendcl →
+ * libruntime boundary in the split layout, so an LD_PRELOAD hook on the rt*
+ * symbol (stack/route_hook.c) sees an unmodified ACL program's calls there,
+ * and none of them in merged, where aclrt* → rt* binds inside
+ * libruntime.so. A hook that refuses (rtMallocHost failing, rtGetDeviceCount
+ * hiding a device) is what the ACL program gets in split; in merged the
+ * program is unaffected, while a library calling rt* itself still meets it.
+ * docs/stack.md lists the routed rows; all are checked here (the core-group
+ * rows in a second child on a 310P with two groups).
+ *
+ * link: -lruntime -lascendcl
+ * env: NPUEMU_DEVICES=2
+ * needs: emulator devices=2
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../examples/kernels/build_kernel.h"
+#include "runtime/rt.h"
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclrtQueryEvent */
+
+extern char **environ;
+
+#define N 4096
+#define CHECK_RT(call, code) CHECK_EQ((int)(call), (int)(code))
+
+static long count(const char *name) {
+    long (*f)(const char *) = (long (*)(const char *))dlsym(RTLD_DEFAULT, "route_hook_count");
+    if (f == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    return f(name);
+}
+
+static int split;
+
+/* SEEN: the hook on name saw n calls of the ACL program in split, none in
+ * merged. */
+#define SEEN(name, n) CHECK_EQ(count(name), split ? (long)(n) : 0L)
+
+static int snapshots;
+
+static uint32_t snapshot_cb(int32_t deviceId, void *args) {
+    (void)deviceId;
+    *(int *)args += 1;
+    return 0;
+}
+
+static int child(void) {
+    const char *layout = getenv("NPUEMU_STACK");
+    split = layout != NULL && strcmp(layout, "split") == 0;
+    const char *v = getenv("ROUTE_HOOK_REFUSE");
+    int refuse = v != NULL && strcmp(v, "1") == 0;
+
+    CHECK_OK(aclInit(NULL));
+    uint32_t n = 0;
+    CHECK_OK(aclrtGetDeviceCount(&n));
+    CHECK_EQ(n, (refuse && split) ? 1u : 2u);
+    SEEN("rtGetDeviceCount", 1);
+    /* ACL's own argument check answers first: no rt call. */
+    CHECK_ERR(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtGetDeviceCount", 1);
+
+    aclrtContext ctx = NULL, cur = NULL;
+    CHECK_OK(aclrtCreateContext(&ctx, 0));
+    SEEN("rtCtxCreateEx", 1);
+    CHECK_OK(aclrtGetCurrentContext(&cur));
+    CHECK(cur == ctx);
+    SEEN("rtCtxGetCurrent", 1);
+    CHECK_OK(aclrtSetCurrentContext(ctx));
+    SEEN("rtCtxSetCurrent", 1);
+
+    void *host = NULL;
+    if (refuse && split) {
+        CHECK_RT(aclrtMallocHost(&host, N), ACL_ERROR_RT_MEMORY_ALLOCATION);
+        CHECK(host == NULL);
+    } else {
+        CHECK_OK(aclrtMallocHost(&host, N));
+        memset(host, 0, N);
+    }
+    SEEN("rtMallocHost", 1);
+    CHECK_ERR(aclrtMallocHost(&host, 0), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtMallocHost", 1);
+
+    void *dev = NULL;
+    CHECK_OK(aclrtMalloc(&dev, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemset(dev, N, 0x5a, N));
+    SEEN("rtMemset", 1);
+    CHECK_OK(aclrtMemset(dev, N, 0x5a, 0)); /* count 0: no rt call */
+    SEEN("rtMemset", 1);
+
+    aclrtStream s = NULL;
+    CHECK_OK(aclrtCreateStream(&s));
+    CHECK_OK(aclrtMemsetAsync(dev, N, 0x33, N / 2, s));
+    SEEN("rtMemsetAsync", 1);
+    aclrtEvent e = NULL;
+    CHECK_OK(aclrtCreateEvent(&e));
+    CHECK_OK(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_DEFAULT));
+    SEEN("rtEventRecord", 1);
+    CHECK_OK(aclrtSynchronizeStreamWithTimeout(s, -1));
+    SEEN("rtStreamSynchronizeWithTimeout", 1);
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+    CHECK_OK(aclrtStreamQuery(s, &ss));
+    CHECK_EQ(ss, ACL_STREAM_STATUS_COMPLETE);
+    SEEN("rtStreamQuery", 1);
+    aclrtEventStatus es = ACL_EVENT_STATUS_NOT_READY;
+    CHECK_OK(aclrtQueryEvent(e, &es));
+    CHECK_EQ(es, ACL_EVENT_STATUS_COMPLETE);
+    SEEN("rtEventQuery", 1);
+    /* Routed or not, the answer is the same: an event never recorded is
+     * complete for aclrtQueryEvent. */
+    aclrtEvent fresh = NULL;
+    CHECK_OK(aclrtCreateEvent(&fresh));
+    es = ACL_EVENT_STATUS_NOT_READY;
+    CHECK_OK(aclrtQueryEvent(fresh, &es));
+    CHECK_EQ(es, ACL_EVENT_STATUS_COMPLETE);
+    SEEN("rtEventQuery", 2);
+    CHECK_OK(aclrtDestroyEvent(fresh));
+    aclrtEventWaitStatus ws = ACL_EVENT_WAIT_STATUS_RESERVED;
+    CHECK_OK(aclrtQueryEventWaitStatus(e, &ws));
+    CHECK(ws == ACL_EVENT_WAIT_STATUS_COMPLETE || ws == ACL_EVENT_WAIT_STATUS_NOT_READY);
+    SEEN("rtEventQueryWaitStatus", 1);
+    aclmdlRICaptureStatus cs = (aclmdlRICaptureStatus)-1;
+    aclmdlRI ri = NULL;
+    CHECK_OK(aclmdlRICaptureGetInfo(s, &cs, &ri));
+    CHECK_EQ(cs, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    SEEN("rtStreamGetCaptureInfo", 1);
+    CHECK_OK(aclrtSynchronizeDeviceWithTimeout(-1));
+    SEEN("rtDeviceSynchronizeWithTimeout", 1);
+
+    uint8_t out[N];
+    CHECK_OK(aclrtMemcpy(out, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(out[0] == 0x33 && out[N / 2 - 1] == 0x33 && out[N / 2] == 0x5a && out[N - 1] == 0x5a);
+
+    CHECK_OK(aclrtDestroyEvent(e));
+    CHECK_OK(aclrtDestroyStream(s));
+    CHECK_OK(aclrtFree(dev));
+    if (host != NULL) {
+        CHECK_OK(aclrtFreeHost(host));
+        SEEN("rtFreeHost", 1);
+    }
+    CHECK_OK(aclrtDestroyContext(ctx));
+    SEEN("rtCtxDestroyEx", 1);
+
+    /* Shared buffers and the process snapshot are one rt* call each too. */
+    CHECK_OK(aclrtSetDevice(0));
+    aclrtMbuf h = NULL, m = NULL, ref = NULL, got = NULL;
+    CHECK_OK(aclrtAllocBuf(&h, 64));
+    CHECK_OK(aclrtAllocBuf(&m, 64));
+    SEEN("rtMbufAlloc", 2);
+    CHECK_ERR(aclrtAllocBuf(&got, 0), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtMbufAlloc", 2);
+    CHECK_OK(aclrtSetBufDataLen(m, 10));
+    SEEN("rtMbufSetDataLen", 1);
+    size_t len = 0;
+    CHECK_OK(aclrtGetBufDataLen(m, &len));
+    CHECK_EQ(len, 10);
+    SEEN("rtMbufGetDataLen", 1);
+    CHECK_OK(aclrtAppendBufChain(h, m));
+    SEEN("rtMbufChainAppend", 1);
+    uint32_t num = 0;
+    CHECK_OK(aclrtGetBufChainNum(h, &num));
+    CHECK_EQ(num, 2u);
+    SEEN("rtMbufChainGetMbufNum", 1);
+    CHECK_OK(aclrtGetBufFromChain(h, 1, &got));
+    CHECK(got == m);
+    SEEN("rtMbufChainGetMbuf", 1);
+    CHECK_OK(aclrtCopyBufRef(h, &ref));
+    CHECK(ref != NULL && ref != h);
+    SEEN("rtMbufCopyBufRef", 1);
+    CHECK_OK(aclrtFreeBuf(ref));
+    CHECK_OK(aclrtFreeBuf(h)); /* the whole chain */
+    SEEN("rtMbufFree", 2);
+
+    int pid = (int)getpid();
+    CHECK_OK(aclrtSnapShotCallbackRegister(ACL_RT_SNAPSHOT_LOCK_PRE, snapshot_cb, &snapshots));
+    SEEN("rtSnapShotCallbackRegister", 1);
+    CHECK_OK(aclrtSnapShotProcessLock(pid, NULL));
+    CHECK(snapshots >= 1);
+    SEEN("rtSnapShotProcessLock", 1);
+    CHECK_ERR(aclrtSnapShotProcessUnlock(pid + 100000, NULL), ACL_ERROR_INVALID_PARAM); /* ACL's own check */
+    SEEN("rtSnapShotProcessUnlock", 0);
+    CHECK_OK(aclrtSnapShotProcessUnlock(pid, NULL));
+    SEEN("rtSnapShotProcessUnlock", 1);
+    CHECK_OK(aclrtSnapShotCallbackUnregister(ACL_RT_SNAPSHOT_LOCK_PRE, snapshot_cb));
+    SEEN("rtSnapShotCallbackUnregister", 1);
+    CHECK_OK(aclrtResetDevice(0));
+
+    /* A library calling the runtime itself meets the hook in both layouts. */
+    long before = count("rtMallocHost");
+    void *h2 = NULL;
+    CHECK_RT(rtMallocHost(&h2, N, 33), refuse ? ACL_ERROR_RT_MEMORY_ALLOCATION : ACL_RT_SUCCESS);
+    CHECK_EQ(count("rtMallocHost"), before + 1);
+    if (h2 != NULL) CHECK_RT(rtFreeHost(h2), ACL_RT_SUCCESS);
+    CHECK_OK(aclFinalize());
+    printf("%s layout, ROUTE_HOOK_REFUSE=%s: the rt hooks see %s\n", layout, v,
+           split ? "every routed ACL call" : "none of the ACL calls");
+    return 0;
+}
+
+/* groupChild: the core-group rows, on a 310P with two groups. */
+static int groupChild(void) {
+    const char *layout = getenv("NPUEMU_STACK");
+    split = layout != NULL && strcmp(layout, "split") == 0;
+    CHECK_OK(aclInit(NULL));
+    CHECK_OK(aclrtSetDevice(0));
+    uint32_t n = 0;
+    CHECK_OK(aclrtGetGroupCount(&n));
+    CHECK_EQ(n, 2u);
+    SEEN("rtGetGroupCount", 1);
+    CHECK_ERR(aclrtGetGroupCount(NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtGetGroupCount", 1);
+    CHECK_OK(aclrtSetGroup(1));
+    SEEN("rtSetGroup", 1);
+    CHECK_ERR(aclrtSetGroup(2), ACL_ERROR_RT_GROUP_NOT_CREATE);
+    SEEN("rtSetGroup", 2);
+    CHECK_OK(aclrtResetDevice(0));
+    CHECK_OK(aclFinalize());
+    printf("%s layout, 310P: the rt hooks see %s\n", layout, split ? "the group calls" : "none of them");
+    return 0;
+}
+
+static void build(const char *repo, const char *src, char *out, size_t outlen) {
+    char dir[] = "/tmp/npuemu-stackroutes-XXXXXX";
+    if (mkdtemp(dir) == NULL) FAIL("mkdtemp");
+    const char *cc = getenv("CC");
+    if (cc == NULL || *cc == 0) cc = "cc";
+    snprintf(out, outlen, "%s/lib.so", dir);
+    char cmd[20480];
+    snprintf(cmd, sizeof cmd, "%s -shared -fPIC -O2 -Wall -Werror -I '%s/emu/include' '%s/%s' -o '%s' -ldl", cc, repo,
+             repo, src, out);
+    if (system(cmd) != 0) FAIL("building %s failed: %s", src, cmd);
+}
+
+/* runChild runs the ACL half under the hook; refuse "group" runs the
+ * core-group half instead, on a 310P with two groups. */
+static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
+    setenv("LD_PRELOAD", preload, 1);
+    setenv("NPUEMU_STACK", layout, 1);
+    setenv("ROUTE_HOOK_REFUSE", refuse, 1);
+    int group = strcmp(refuse, "group") == 0;
+    if (group) {
+        setenv("NPUEMU_SOC", "Ascend310P3", 1);
+        setenv("NPUEMU_CORE_GROUPS", "2", 1);
+    }
+    char *argv[] = {(char *)self, group ? "--group" : "--child", NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) FAIL("posix_spawn");
+    unsetenv("LD_PRELOAD");
+    if (group) {
+        unsetenv("NPUEMU_SOC");
+        unsetenv("NPUEMU_CORE_GROUPS");
+    }
+    int st;
+    if (waitpid(pid, &st, 0) != pid) FAIL("waitpid");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        FAIL("%s layout, ROUTE_HOOK_REFUSE=%s: the ACL program failed (status %#x)", layout, refuse, st);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
+    if (argc > 1 && strcmp(argv[1], "--group") == 0) return groupChild();
+    char repo[4096], preload[4096], self[4096];
+    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
+    build(repo, "conformance/cases/stack/route_hook.c", preload, sizeof preload);
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) FAIL("readlink /proc/self/exe");
+    self[n] = 0;
+    runChild(self, preload, "merged", "0");
+    runChild(self, preload, "merged", "1");
+    runChild(self, preload, "split", "0");
+    runChild(self, preload, "split", "1");
+    runChild(self, preload, "merged", "group");
+    runChild(self, preload, "split", "group");
+    unlink(preload);
+    printf("the one-call aclrt* rows cross into libruntime.so in split, bind inside in merged\n");
+    return 0;
+}
