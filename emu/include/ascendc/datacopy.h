@@ -321,7 +321,6 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     const char *api = "DataCopyPad(GM->local)";
     uint64_t dblk = ((uint64_t)pad.leftPadding * sizeof(T) + p.blockLen + pad.rightPadding * sizeof(T) + 31) / 32 * 32;
     uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (dblk + (uint64_t)p.dstStride * 32) + dblk : 0;
-    uint64_t sspan = p.blockCount ? (uint64_t)(p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen : 0;
     detail::check_local(dst, dspan, api);
     npuemu::asc::gm_check_rows(src.ptr_, p.blockLen, (uint64_t)p.blockLen + p.srcStride, p.blockCount, api, npuemu::asc::kGmRead);
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.ptr_);
@@ -348,7 +347,6 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
     const char *api = "DataCopyPad(local->GM)";
     uint64_t sblk = ((uint64_t)p.blockLen + 31) / 32 * 32;
     uint64_t sspan = p.blockCount ? (p.blockCount - 1) * (sblk + (uint64_t)p.srcStride * 32) + p.blockLen : 0;
-    uint64_t dspan = p.blockCount ? (uint64_t)(p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen : 0;
     detail::check_local(src, sspan, api);
     npuemu::asc::gm_check_rows(dst.ptr_, p.blockLen, (uint64_t)p.blockLen + p.dstStride, p.blockCount, api, npuemu::asc::gm_store_mode());
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.ptr_);
