@@ -32,7 +32,10 @@ type Op struct {
 	Sync   SyncKind
 	Key    any  // the event or notify of a Record or Wait
 	Strict bool // a Wait on a Key never recorded is a synccheck report (false for IPC objects recorded elsewhere)
-	Acc    []Access
+	// Release says which record of Key releases a Wait (release.go);
+	// the zero value is an event's rule.
+	Release Release
+	Acc     []Access
 	// Pending, when set, makes Acc (a launch's pointer arguments) wait
 	// for Complete: the launch's exact footprint, known once it ran,
 	// replaces them (footprint.go).
@@ -72,6 +75,7 @@ type State struct {
 	records  map[any]Clock      // event/notify → the recording stream's clock at its latest record
 	shadows  map[uintptr]*shadow
 	running  map[*Pending]bool // launches queued and not completed (footprint.go)
+	rel      releases          // waits queued before the record that releases them (release.go)
 	counts   [8]int            // reports per check bit
 	seen     map[string]bool
 	distinct int
@@ -81,7 +85,8 @@ type State struct {
 // and writing reports to out.
 func New(checks Check, lookup Lookup, out io.Writer) *State {
 	return &State{checks: checks, lookup: lookup, out: out, byKey: map[any]Actor{},
-		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, running: map[*Pending]bool{}, seen: map[string]bool{}, born: map[uintptr]uint64{}}
+		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, running: map[*Pending]bool{}, seen: map[string]bool{}, born: map[uintptr]uint64{},
+		rel: newReleases()}
 }
 
 // Checks returns the checks s runs.
@@ -150,11 +155,28 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
 	st := s.actorOf(stream, false, dev, int64(streamID))
+	if s.hold(st, h, dev, task, op, res) { // behind a wait not released yet
+		return
+	}
+	s.queueOn(st, s.actors[h].clock, dev, task, op, res, nil)
+}
+
+// queueOn notes op queued on stream st by a host thread whose clock was
+// hc. A Wait is ordered after the record that releases it: released, when
+// set, is that record's clock (a wait that was held, release.go); else
+// the rule of op.Release decides, and a wait whose record is not queued
+// yet holds the stream (release.go). Precondition: s.mu held.
+func (s *State) queueOn(st Actor, hc Clock, dev int, task uint32, op *Op, res []resolved, released Clock) {
 	sc := &s.actors[st].clock
-	sc.Join(s.actors[h].clock)
-	if op.Sync == Wait {
-		if rec, ok := s.records[op.Key]; ok {
+	sc.Join(hc)
+	if released != nil {
+		sc.Join(released)
+	} else if op.Sync == Wait {
+		if rec, ok := s.waitRecord(op); ok {
 			sc.Join(rec)
+		} else if s.waitHolds(op) {
+			s.hold(st, -1, dev, task, op, res)
+			return
 		} else if op.Strict && s.checks&Synccheck != 0 {
 			s.report(Synccheck, dev, "wait-unrecorded:"+op.API,
 				fmt.Sprintf("%s waits on %s for an event or notify that was never recorded: the wait orders nothing", op.API, s.name(st)))
@@ -175,6 +197,7 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	}
 	if op.Sync == Record {
 		s.records[op.Key] = append(s.records[op.Key][:0], s.actors[st].clock...)
+		s.recorded(op.Key)
 	}
 }
 
@@ -209,6 +232,7 @@ func (s *State) SyncStream(host any, threadID uint64, stream any) {
 	if !ok {
 		return
 	}
+	s.letGo(st, -1, nil) // its waits were released
 	h := s.actorOf(host, true, -1, int64(threadID))
 	s.actors[h].clock.Join(s.actors[st].clock)
 }
@@ -223,6 +247,7 @@ func (s *State) ForgetStream(stream any) {
 	}
 	s.mu.Lock()
 	if a, ok := s.byKey[stream]; ok {
+		s.letGo(a, -1, nil)
 		delete(s.byKey, stream)
 		s.free = append(s.free, a)
 	}
@@ -238,6 +263,7 @@ func (s *State) SyncDevice(host any, threadID uint64, dev int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
+	s.letGo(-1, dev, nil) // their waits were released
 	for i := range s.actors {
 		if a := &s.actors[i]; !a.host && (dev < 0 || a.dev == dev) {
 			s.actors[h].clock.Join(a.clock)
@@ -256,6 +282,9 @@ func (s *State) SyncKey(host any, threadID uint64, key any, api string, dev int,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
+	if complete && s.rel.records[key] > 0 { // its record was held: the stream was released
+		s.letGo(-1, -1, key)
+	}
 	if rec, ok := s.records[key]; ok {
 		if complete {
 			s.actors[h].clock.Join(rec)
@@ -284,7 +313,7 @@ func (s *State) Free(host any, threadID uint64, api string, addr uintptr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.born, reg.Base)
-	if s.freeRunning(host, threadID, api, reg) {
+	if s.freeRunning(host, threadID, api, reg) || s.freeHeld(api, reg) {
 		delete(s.shadows, reg.Base)
 		return
 	}
