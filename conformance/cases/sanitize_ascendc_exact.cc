@@ -9,7 +9,9 @@
  *  - two unordered streams atomic-adding into one buffer: nothing (and
  *    the sums are right); an atomic add against a plain write: one race;
  *  - an atomic add into memory never written: one initcheck (the atomic
- *    store reads it).
+ *    store reads it);
+ *  - a notify wait queued before the record that releases it orders the
+ *    waiting stream's later kernel after the recording stream's: nothing.
  *
  * needs: emulator
  * env: NPUEMU_SANITIZE=all
@@ -140,6 +142,25 @@ int main(void) {
     CHECK_EQ(san_count(out, "initcheck"), 1);
     CHECK(san_has(out, "initcheck", "atomically adds into", "was never written"));
     CHECK_EQ(san_count(out, NULL), 1);
+
+    /* A notify wait queued before the record that releases it: s2's
+     * kernel reads dz's odd rows behind the wait; s1 writes them, then
+     * records the notify. The release orders the read after the write:
+     * nothing. */
+    aclrtNotify n = NULL;
+    CHECK_OK(aclrtCreateNotify(&n, 0));
+    san_begin();
+    CHECK_OK(aclrtWaitAndResetNotify(n, s2, 0));
+    rows(dz, dy, 1, 2, ROWS / 2, 256, s2);
+    rows(dx, dz, 1, 2, ROWS / 2, 256, s1);
+    CHECK_OK(aclrtRecordNotify(n, s1));
+    CHECK_OK(aclrtSynchronizeDevice());
+    CHECK_OK(aclrtMemcpy(o, sizeof o, dy, sizeof o, ACL_MEMCPY_DEVICE_TO_HOST));
+    out = san_end();
+    CHECK_EQ(san_count(out, NULL), 0);
+    for (int i = ROWF; i < N; i += 2 * ROWF)
+        if (o[i] != x[i]) FAIL("released rows: o[%d] = %g, want %g", i, o[i], x[i]);
+    CHECK_OK(aclrtDestroyNotify(n));
 
     CHECK_OK(aclrtFree(dx));
     CHECK_OK(aclrtFree(dy));
