@@ -212,6 +212,10 @@ func (s *State) finish(p *Pending) {
 		}
 	}
 	if s.checks&Initcheck != 0 {
+		// What counts as written for a plain read and for an atomic
+		// store, per allocation: made once.
+		type known struct{ forRead, forAtomic shadow }
+		written := map[uintptr]*known{}
 		for i, r := range p.fp {
 			res := p.fpRes[i]
 			m := r.mode()
@@ -219,19 +223,21 @@ func (s *State) finish(p *Pending) {
 				continue
 			}
 			a := allocs[res.reg.Base]
-			var written shadow
-			if sh := s.shadows[res.reg.Base]; sh != nil && sh.region == res.reg {
-				written.written = append(written.written, sh.written...)
-			} else if g, ok := s.born[res.reg.Base]; (ok && g < s.opaque) || (!ok && s.opaque > 0) {
-				continue // may have been written by opaque work
-			}
-			for _, w := range a.plain {
-				written.addWritten(w.lo, w.hi)
-			}
-			if m&atomicOps == 0 {
-				for _, w := range a.atom {
-					written.addWritten(w.lo, w.hi)
+			k := written[res.reg.Base]
+			if k == nil {
+				var before []span
+				if sh := s.shadows[res.reg.Base]; sh != nil && sh.region == res.reg {
+					before = sh.written
+				} else if g, ok := s.born[res.reg.Base]; (ok && g < s.opaque) || (!ok && s.opaque > 0) {
+					continue // may have been written by opaque work
 				}
+				plain := union(before, merge(a.plain))
+				k = &known{forAtomic: shadow{written: plain}, forRead: shadow{written: union(plain, merge(a.atom))}}
+				written[res.reg.Base] = k
+			}
+			known := &k.forRead
+			if m&atomicOps != 0 {
+				known = &k.forAtomic
 			}
 			pat := r.pattern()
 			end := res.reg.Base + uintptr(res.reg.Size)
@@ -241,7 +247,7 @@ func (s *State) finish(p *Pending) {
 			if pat.n == 1 {
 				pat.hi = min(pat.hi, end)
 			}
-			if b, ok := written.unwrittenPat(pat); ok {
+			if b, ok := known.unwrittenPat(pat); ok {
 				who := p.who
 				who.Block = r.Block
 				s.report(Initcheck, res.reg.Dev, fmt.Sprintf("init:%s:%s:%d:%#x", who.API, who.Kernel, p.actor, res.reg.Base),

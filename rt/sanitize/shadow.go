@@ -144,12 +144,38 @@ func (sh *shadow) unwritten(lo, hi uintptr) (uintptr, bool) {
 	return w[i].hi, true
 }
 
-// addWrittenPat marks p's bursts written.
+// addWrittenPat marks p's bursts written (in one pass over the written
+// spans for a strided p).
 func (sh *shadow) addWrittenPat(p pattern) {
-	for i := 0; i < p.n; i++ {
-		lo, hi := p.burst(i)
-		sh.addWritten(lo, hi)
+	if p.n == 1 {
+		sh.addWritten(p.lo, p.hi)
+		return
 	}
+	bursts := make([]span, p.n)
+	for i := range bursts {
+		bursts[i].lo, bursts[i].hi = p.burst(i)
+	}
+	sh.written = union(sh.written, bursts)
+}
+
+// union returns the bytes of a and b, each sorted, disjoint and merged,
+// sorted, disjoint and merged (a new slice).
+func union(a, b []span) []span {
+	out := make([]span, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var x span
+		if len(b) == 0 || (len(a) > 0 && a[0].lo <= b[0].lo) {
+			x, a = a[0], a[1:]
+		} else {
+			x, b = b[0], b[1:]
+		}
+		if n := len(out); n > 0 && x.lo <= out[n-1].hi {
+			out[n-1].hi = max(out[n-1].hi, x.hi)
+		} else {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // unwrittenPat returns the first byte of p's bursts no one wrote, if any.
