@@ -74,13 +74,13 @@ type record struct {
 
 // conflict reports whether p and r, if they overlap, conflict: one
 // writes, and they are not two atomic stores of one kind.
-func conflict(p, r record) bool {
+func conflict(p, r *record) bool {
 	return (p.write || r.write) && (p.atomic == 0 || p.atomic != r.atomic)
 }
 
 // subsumes reports whether r conflicts with everything p conflicts with:
 // r is a plain write, or both read, or both are atomic stores of a kind.
-func subsumes(r, p record) bool {
+func subsumes(r, p *record) bool {
 	return (r.write && r.atomic == 0) || (!r.write && !p.write) || (r.atomic != 0 && r.atomic == p.atomic)
 }
 
@@ -88,12 +88,12 @@ func subsumes(r, p record) bool {
 // ordered either way. p may have been queued after r: a launch's exact
 // footprint is added when the launch completes (Complete), after tasks
 // queued later, some of them ordered after it.
-func ordered(p, r record, now Clock) bool {
+func ordered(p, r *record, now Clock) bool {
 	return p.actor == r.actor || now.Covers(p.actor, p.epoch) || p.clock.Covers(r.actor, r.epoch)
 }
 
 // before reports whether p happened before r.
-func before(p, r record, now Clock) bool {
+func before(p, r *record, now Clock) bool {
 	if p.actor == r.actor {
 		return p.epoch <= r.epoch
 	}
@@ -195,18 +195,30 @@ func (sh *shadow) unwrittenPat(p pattern) (uintptr, bool) {
 // before it (a race) is passed to race with the first bytes they share.
 // One pass over the records.
 func (sh *shadow) add(r record, now Clock, race func(p record, lo, hi uintptr), check bool) {
+	rEnd := r.end()
 	keep := sh.recs[:0]
-	for _, p := range sh.recs {
-		if check && conflict(p, r) {
-			if lo, hi, ok := overlap(p.pattern, r.pattern); ok && !ordered(p, r, now) {
-				race(p, lo, hi)
-				check = false
+	for i := range sh.recs {
+		p := &sh.recs[i]
+		if pEnd := p.end(); pEnd > r.lo && p.lo < rEnd { // their spans meet
+			if check && conflict(p, &r) {
+				lo, hi, ok := max(p.lo, r.lo), min(p.hi, r.hi), true // two plain ranges
+				if p.n > 1 || r.n > 1 {
+					lo, hi, ok = overlap(p.pattern, r.pattern)
+				}
+				if ok && !ordered(p, &r, now) {
+					race(*p, lo, hi)
+					check = false
+				}
+			}
+			if p.lo >= r.lo && pEnd <= rEnd && subsumes(&r, p) && (r.n == 1 || r.covers(p.pattern)) && before(p, &r, now) {
+				continue
 			}
 		}
-		if subsumes(r, p) && r.covers(p.pattern) && before(p, r, now) {
-			continue
+		if len(keep) == i { // nothing dropped yet: it is in place
+			keep = keep[:i+1]
+		} else {
+			keep = append(keep, *p)
 		}
-		keep = append(keep, p)
 	}
 	if len(keep) >= maxRecords {
 		keep = append(keep[:0], keep[len(keep)-maxRecords+1:]...)
