@@ -11,7 +11,10 @@
  *  - an atomic add into memory never written: one initcheck (the atomic
  *    store reads it);
  *  - a notify wait queued before the record that releases it orders the
- *    waiting stream's later kernel after the recording stream's: nothing.
+ *    waiting stream's later kernel after the recording stream's: nothing;
+ *  - thousands of small copies of row halves stay exact (the core's
+ *    records coalesce into strided ones): disjoint halves on two streams,
+ *    nothing; overlapping, one race.
  *
  * needs: emulator
  * env: NPUEMU_SANITIZE=all
@@ -25,6 +28,7 @@
 
 static float x[N], o[N];
 
+static aclrtBinHandle bin;
 static aclrtFuncHandle f_rows, f_acc;
 
 /* rows: every step-th row from first, nrows rows, bytes of each, x -> y,
@@ -46,6 +50,16 @@ static void accumulate(void *src, void *dst, uint32_t n, aclrtStream s) {
     CHECK_OK(aclrtLaunchKernelWithHostArgs(f_acc, 2, s, NULL, &a, sizeof a, NULL, 0));
 }
 
+/* row_loop: bytes [col, col + bytes) of each of nrows 256-byte rows,
+ * x -> y, 32 bytes at a time, one block. */
+static void row_loop(void *src, void *dst, uint32_t col, uint32_t bytes, uint32_t nrows, aclrtStream s) {
+    struct {
+        void *x, *y;
+        uint32_t col, bytes, nrows, pad;
+    } a = {src, dst, col, bytes, nrows, 0};
+    CHECK_OK(aclrtLaunchKernelWithHostArgs(asc_fn(bin, "row_loop"), 1, s, NULL, &a, sizeof a, NULL, 0));
+}
+
 static void *dev(void) {
     void *p = NULL;
     CHECK_OK(aclrtMalloc(&p, sizeof x, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -58,7 +72,7 @@ int main(void) {
     aclrtStream s1 = NULL, s2 = NULL;
     CHECK_OK(aclrtCreateStream(&s1));
     CHECK_OK(aclrtCreateStream(&s2));
-    aclrtBinHandle bin = asc_load(__FILE__, "sanitize_exact.cpp");
+    bin = asc_load(__FILE__, "sanitize_exact.cpp");
     f_rows = asc_fn(bin, "rows");
     f_acc = asc_fn(bin, "accumulate");
     for (int i = 0; i < N; i++) x[i] = (float)(i % 97);
@@ -161,6 +175,34 @@ int main(void) {
     for (int i = ROWF; i < N; i += 2 * ROWF)
         if (o[i] != x[i]) FAIL("released rows: o[%d] = %g, want %g", i, o[i], x[i]);
     CHECK_OK(aclrtDestroyNotify(n));
+
+    /* 2048 rows copied a 32-byte chunk at a time (16384 copies a
+     * launch), left halves on s1, right halves on s2: the footprints stay
+     * exact (the core's records coalesce into strided ones instead of
+     * overflowing into the whole allocation): nothing. Then the left
+     * halves again on s2 against s1's: one race. */
+    size_t big = 2048 * 256;
+    void *bx = NULL, *by = NULL;
+    CHECK_OK(aclrtMalloc(&bx, big, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&by, big, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemset(bx, big, 1, big));
+    san_begin();
+    row_loop(bx, by, 0, 128, 2048, s1);
+    row_loop(bx, by, 128, 128, 2048, s2);
+    CHECK_OK(aclrtSynchronizeDevice());
+    CHECK_OK(aclrtMemcpy(o, sizeof o, by, sizeof o, ACL_MEMCPY_DEVICE_TO_HOST));
+    out = san_end();
+    CHECK_EQ(san_count(out, NULL), 0);
+    san_begin();
+    row_loop(bx, by, 0, 128, 2048, s1);
+    row_loop(bx, by, 64, 32, 2048, s2);
+    CHECK_OK(aclrtSynchronizeDevice());
+    out = san_end();
+    CHECK_EQ(san_count(out, "racecheck"), 1);
+    CHECK(san_has(out, "racecheck", "write-write race", "kernel \"row_loop\""));
+    CHECK_EQ(san_count(out, NULL), 1);
+    CHECK_OK(aclrtFree(bx));
+    CHECK_OK(aclrtFree(by));
 
     CHECK_OK(aclrtFree(dx));
     CHECK_OK(aclrtFree(dy));

@@ -262,22 +262,49 @@ func (s *State) finish(p *Pending) {
 	for _, base := range order {
 		a := allocs[base]
 		for _, m := range a.modes {
-			for _, sp := range merge(a.spans[m]) {
-				s.accessWithout(Initcheck, p.actor, p.epoch, p.now, p.who, contiguous(sp.lo, sp.hi), m, a.reg)
-			}
-			for _, pat := range mergePats(a.pats[m]) {
+			for _, pat := range mergePats(append(rowsOf(merge(a.spans[m])), a.pats[m]...)) {
 				s.accessWithout(Initcheck, p.actor, p.epoch, p.now, p.who, pat, m, a.reg)
 			}
 		}
 	}
 }
 
+// rowsOf turns sorted, disjoint spans into patterns: a run of spans of
+// one length evenly spaced (the rows a core copied one at a time, or the
+// blocks' slices of a matrix) is one strided pattern.
+func rowsOf(sp []span) []pattern {
+	out := make([]pattern, 0, len(sp))
+	for i := 0; i < len(sp); {
+		l := sp[i].hi - sp[i].lo
+		j := i + 1
+		if j < len(sp) && sp[j].hi-sp[j].lo == l {
+			st := sp[j].lo - sp[i].lo
+			for j < len(sp) && sp[j].hi-sp[j].lo == l && sp[j].lo-sp[j-1].lo == st {
+				j++
+			}
+			out = append(out, strided(sp[i].lo, l, st, j-i))
+		} else {
+			out = append(out, contiguous(sp[i].lo, sp[i].hi))
+		}
+		i = j
+	}
+	return out
+}
+
 // mergePats sorts strided patterns and joins those of one stride and
 // burst where one continues (or repeats) the other: the blocks of a
 // launch that copy consecutive rows of a matrix make one record.
-func mergePats(ps []pattern) []pattern {
+func mergePats(all []pattern) []pattern {
+	var ps, out []pattern // strided; plain ranges (passed on as they are)
+	for _, p := range all {
+		if p.n > 1 {
+			ps = append(ps, p)
+		} else {
+			out = append(out, p)
+		}
+	}
 	if len(ps) < 2 {
-		return ps
+		return append(out, ps...)
 	}
 	sort.Slice(ps, func(i, j int) bool {
 		a, b := ps[i], ps[j]
@@ -292,16 +319,16 @@ func mergePats(ps []pattern) []pattern {
 		}
 		return a.lo < b.lo
 	})
-	out := ps[:1]
+	merged := ps[:1]
 	for _, x := range ps[1:] {
-		last := &out[len(out)-1]
+		last := &merged[len(merged)-1]
 		if x.stride == last.stride && x.hi-x.lo == last.hi-last.lo && (x.lo-last.lo)%x.stride == 0 && x.lo <= last.lo+uintptr(last.n)*x.stride {
 			last.n = max(last.n, int((x.lo-last.lo)/x.stride)+x.n)
 			continue
 		}
-		out = append(out, x)
+		merged = append(merged, x)
 	}
-	return out
+	return append(out, merged...)
 }
 
 // accessWithout is accessPat without the checks off (done already).

@@ -79,3 +79,30 @@ func TestMergePats(t *testing.T) {
 	got = mergePats([]pattern{strided(1000, 16, 64, 8), strided(1032, 16, 64, 8), strided(1000+8*64, 16, 64, 8)})
 	assert.ElementsMatch(t, []pattern{strided(1000, 16, 64, 16), strided(1032, 16, 64, 8)}, got)
 }
+
+func TestRowsOf(t *testing.T) {
+	sp := []span{{0, 16}, {64, 80}, {128, 144}, {200, 210}, {300, 301}, {400, 401}}
+	assert.Equal(t, []pattern{strided(0, 16, 64, 3), contiguous(200, 210), strided(300, 1, 100, 2)}, rowsOf(sp))
+	// Plain ranges pass through mergePats (no stride to divide by).
+	got := mergePats([]pattern{contiguous(0, 8), strided(100, 8, 32, 2), contiguous(50, 60), strided(164, 8, 32, 2)})
+	assert.ElementsMatch(t, []pattern{contiguous(0, 8), contiguous(50, 60), strided(100, 8, 32, 4)}, got)
+}
+
+func TestManyRowsOneRecord(t *testing.T) {
+	// 2048 rows written one at a time by a core (2048 ranges in the
+	// footprint) are one record: a race with the last row is found.
+	f := newFixture(All)
+	p1 := f.launch("s1", 1, "k1", NoSync, nil)
+	p2 := f.launch("s2", 2, "k2", NoSync, nil)
+	var fp []Range
+	for i := uintptr(0); i < 2048; i++ {
+		fp = append(fp, Range{Lo: bufA + 2*i, Hi: bufA + 2*i + 1, Write: true})
+	}
+	f.s.Complete(p1, fp, true)
+	f.s.mu.Lock()
+	n := len(f.s.shadows[bufA].recs)
+	f.s.mu.Unlock()
+	assert.Equal(t, 1, n)
+	f.s.Complete(p2, []Range{{Lo: bufA + 2*2047, Hi: bufA + 2*2047 + 1, Write: true}}, true)
+	require.Len(t, f.lines(t, "racecheck"), 1, f.out.String())
+}

@@ -42,7 +42,30 @@ extern "C" __global__ __aicore__ void accumulate(GM_ADDR px, GM_ADDR py, uint32_
     SetAtomicNone();
 }
 
+/* row_loop: for each of nrows 256-byte rows, one 32-byte chunk at a time,
+ * copies bytes [col, col + bytes) of the row from x to y (thousands of
+ * small copies whose footprint is a few strided records). */
+extern "C" __global__ __aicore__ void row_loop(GM_ADDR px, GM_ADDR py, uint32_t col, uint32_t bytes, uint32_t nrows) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32);
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    for (uint32_t r = 0; r < nrows; r++) {
+        for (uint32_t c = col; c < col + bytes; c += 32) {
+            gx.SetGlobalBuffer((__gm__ float *)(px + (uint64_t)r * 256 + c), 8);
+            gy.SetGlobalBuffer((__gm__ float *)(py + (uint64_t)r * 256 + c), 8);
+            DataCopy(t, gx, 8);
+            PipeBarrier<PIPE_ALL>();
+            DataCopy(gy, t, 8);
+            PipeBarrier<PIPE_ALL>();
+        }
+    }
+}
+
 ASC_ENTRY(rows, NPUEMU_VECTOR,
           rows(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(uint32_t, 16), ASC_ARG(uint32_t, 20), ASC_ARG(uint32_t, 24), ASC_ARG(uint32_t, 28)))
 ASC_ENTRY(accumulate, NPUEMU_VECTOR, accumulate(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(uint32_t, 16)))
-NPUEMU_KERNEL_TABLE(ASC_ROW(rows, NPUEMU_VECTOR), ASC_ROW(accumulate, NPUEMU_VECTOR))
+ASC_ENTRY(row_loop, NPUEMU_VECTOR,
+          row_loop(ASC_ARG(GM_ADDR, 0), ASC_ARG(GM_ADDR, 8), ASC_ARG(uint32_t, 16), ASC_ARG(uint32_t, 20), ASC_ARG(uint32_t, 24)))
+NPUEMU_KERNEL_TABLE(ASC_ROW(rows, NPUEMU_VECTOR), ASC_ROW(accumulate, NPUEMU_VECTOR), ASC_ROW(row_loop, NPUEMU_VECTOR))

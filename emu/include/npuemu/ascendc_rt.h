@@ -22,6 +22,7 @@
 #ifndef NPUEMU_ASCENDC_RT_H
 #define NPUEMU_ASCENDC_RT_H
 
+#include <algorithm>
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
@@ -305,12 +306,29 @@ inline uint8_t *mem_base(Hardware h) { return blk().mem[(int)h]; }
 /* fp_end is the end of r's last burst. */
 inline uint64_t fp_end(const FpRec &r) { return r.lo + (uint64_t)(r.count - 1) * r.stride + r.burst; }
 
+/* fp_next_row extends strided s by the one range c when c is the row
+ * after s's last or before its first. */
+inline bool fp_next_row(FpRec &s, const FpRec &c) {
+    if (c.burst != s.burst) return false;
+    if (c.lo == s.lo + (uint64_t)s.count * s.stride) {
+        s.count++;
+        return true;
+    }
+    if (c.lo + s.stride == s.lo) {
+        s.lo = c.lo;
+        s.count++;
+        return true;
+    }
+    return false;
+}
+
 /* fp_merge merges n into r when r and n are of one mode and together are
  * one record: contiguous ranges that overlap or touch; strided records of
  * one stride and burst where one continues the other (the next bursts,
- * or the same bursts again); strided records of one stride and count side
- * by side (the next columns of the same rows); a record inside a
- * contiguous one. It says whether it merged. */
+ * or the same bursts again), or a range that is the next (previous) row
+ * of a strided record; strided records of one stride and count side by
+ * side (the next columns of the same rows); a record inside a contiguous
+ * one. It says whether it merged. */
 inline bool fp_merge(FpRec &r, const FpRec &n) {
     if (r.mode != n.mode) return false;
     uint64_t rend = fp_end(r), nend = fp_end(n);
@@ -321,13 +339,19 @@ inline bool fp_merge(FpRec &r, const FpRec &n) {
         r.burst = hi - lo;
         return true;
     }
-    if (r.count == 1) return n.lo >= r.lo && nend <= rend; /* inside r */
+    if (r.count == 1) {
+        if (n.lo >= r.lo && nend <= rend) return true; /* inside r */
+        FpRec t = n;
+        if (!fp_next_row(t, r)) return false;
+        r = t;
+        return true;
+    }
     if (n.count == 1) {
         if (n.lo <= r.lo && nend >= rend) { /* covers r */
             r = n;
             return true;
         }
-        return false;
+        return fp_next_row(r, n);
     }
     if (r.stride != n.stride) return false;
     if (r.burst == n.burst) {
@@ -361,6 +385,41 @@ inline bool fp_merge(FpRec &r, const FpRec &n) {
     return false;
 }
 
+/* footprint_compact makes the core's records fewer when they are many:
+ * sorted by mode, burst and address, ranges of one length evenly spaced
+ * become one strided record (the rows of a matrix copied one row at a
+ * time, in any order, interleaved with other buffers' rows), and records
+ * that continue each other merge. */
+inline void footprint_compact(Block &b) {
+    std::sort(b.fp, b.fp + b.fp_n, [](const FpRec &x, const FpRec &y) {
+        if (x.mode != y.mode) return x.mode < y.mode;
+        if (x.burst != y.burst) return x.burst < y.burst;
+        if (x.count != y.count) return x.count < y.count;
+        return x.lo < y.lo;
+    });
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b.fp_n; i++) {
+        const FpRec &x = b.fp[i];
+        if (n > 0) {
+            FpRec &last = b.fp[n - 1];
+            if (last.mode == x.mode && last.burst == x.burst && x.count == 1) {
+                if (last.count == 1 && x.lo > last.lo + last.burst) { /* two rows: a stride */
+                    last.stride = x.lo - last.lo;
+                    last.count = 2;
+                    continue;
+                }
+                if (last.count > 1 && x.lo == last.lo + (uint64_t)last.count * last.stride) { /* the next row */
+                    last.count++;
+                    continue;
+                }
+            }
+            if (fp_merge(last, x)) continue;
+        }
+        b.fp[n++] = x;
+    }
+    b.fp_n = n;
+}
+
 /* footprint_note adds count bursts of burst bytes, stride bytes apart from
  * lo, to the core's footprint, merged with the records it continues. */
 inline void footprint_note(Block &b, uint64_t lo, uint64_t burst, uint64_t stride, uint64_t count, uint32_t mode) {
@@ -385,8 +444,11 @@ inline void footprint_note(Block &b, uint64_t lo, uint64_t burst, uint64_t strid
         }
     }
     if (b.fp_n == kFootprintMax) {
-        b.fp_over = true;
-        return;
+        footprint_compact(b);
+        if (b.fp_n > kFootprintMax - kFootprintMax / 8) { /* compacting gained little: give up */
+            b.fp_over = true;
+            return;
+        }
     }
     b.fp[b.fp_n++] = n;
 }
