@@ -215,9 +215,15 @@ func (s *State) release(st Actor, rec Clock) {
 // letGo checks held streams that the host proved released (it
 // synchronised with them): those of device dev (every device for dev <
 // 0), or only st when st >= 0, or those holding a record of key when key
-// is not nil. Precondition: s.mu held.
+// is not nil. A stream held by a wait whose record is itself held lets
+// that record's stream go first: the record then releases it in order.
+// Precondition: s.mu held.
 func (s *State) letGo(st Actor, dev int, key any) {
-	if len(s.rel.held) == 0 {
+	s.letGoDepth(st, dev, key, 0)
+}
+
+func (s *State) letGoDepth(st Actor, dev int, key any, depth int) {
+	if len(s.rel.held) == 0 || depth > 16 { // deeper: a cycle of waits (a deadlock of the program)
 		return
 	}
 	var go_ []Actor
@@ -237,6 +243,9 @@ func (s *State) letGo(st Actor, dev int, key any) {
 		go_ = append(go_, a)
 	}
 	for _, a := range go_ {
+		if hd := s.rel.held[a]; hd != nil && s.rel.records[hd.key] > 0 {
+			s.letGoDepth(-1, -1, hd.key, depth+1)
+		}
 		s.release(a, Clock{})
 	}
 }

@@ -134,3 +134,33 @@ func TestHeldBounded(t *testing.T) {
 	f.s.mu.Unlock()
 	assert.LessOrEqual(t, n, maxHeld)
 }
+
+func TestLetGoFollowsHeldRecord(t *testing.T) {
+	// s2 is held by an IPC notify (released by a peer); s3 waits for an
+	// event s2 records behind it. Synchronising s3 alone proves both
+	// released, in order: s3's read follows s2's write.
+	f := newFixture(All)
+	f.queue("T", "s2", 2, Op{API: "aclrtWaitAndResetNotify", Sync: Wait, Key: "ipc", Release: ReleaseConsume})
+	f.queue("T", "s2", 2, Op{API: "write", Acc: w(bufA, 64)})
+	f.queue("T", "s2", 2, Op{API: "aclrtRecordEvent", Sync: Record, Key: "e"})
+	f.queue("T", "s3", 3, Op{API: "aclrtStreamWaitEvent", Sync: Wait, Key: "e", Strict: true})
+	f.queue("T", "s3", 3, Op{API: "read", Acc: r(bufA, 64)})
+	f.s.SyncStream("T", 1, "s3")
+	f.s.SyncStream("T", 1, "s2")
+	assert.Empty(t, f.out.String())
+	// The host knows s3's read and s2's write happened: its copy of the
+	// buffer is ordered after both.
+	f.s.HostAccess("T", 1, &Op{API: "aclrtMemcpy", Acc: w(bufA, 64)})
+	assert.Empty(t, f.out.String())
+
+	// A cycle of held waits (a deadlock of the program) ends.
+	g := newFixture(All)
+	g.queue("T", "a", 1, Op{API: "wait", Sync: Wait, Key: "k1", Release: ReleaseConsume})
+	g.queue("T", "a", 1, Op{API: "record", Sync: Record, Key: "k2"})
+	g.queue("T", "b", 2, Op{API: "wait", Sync: Wait, Key: "k2", Release: ReleaseConsume})
+	g.queue("T", "b", 2, Op{API: "record", Sync: Record, Key: "k1"})
+	g.s.SyncDevice("T", 1, -1)
+	g.s.mu.Lock()
+	assert.Empty(t, g.s.rel.held)
+	g.s.mu.Unlock()
+}
