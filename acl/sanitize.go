@@ -81,6 +81,9 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 		op.Sync, op.Key = sanitize.Record, x.sync
 	case task.IsWait(), kind == "notify wait", kind == "cnt notify wait":
 		op.Sync, op.Key, op.Strict = sanitize.Wait, x.sync, x.strict
+		if kind == "notify wait" {
+			op.Release = sanitize.ReleaseConsume // a flag: one record releases one wait
+		}
 	}
 	if op.Sync == sanitize.NoSync && x.sync != nil && task.Kind() == "host" {
 		op.Sync, op.Key = sanitize.Record, x.sync // a callback: its thread is ordered after it (sanitizeCallback)
@@ -114,7 +117,7 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 		// ordered after the latest value write to the word queued before
 		// it; the word itself is not checked for races.
 		if x.op.wait {
-			op.Sync, op.Key = sanitize.Wait, valueWord(x.op.addr)
+			op.Sync, op.Key, op.Release = sanitize.Wait, valueWord(x.op.addr), sanitize.ReleaseWritten
 			break
 		}
 		op.Sync, op.Key = sanitize.Record, valueWord(x.op.addr)

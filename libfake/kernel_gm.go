@@ -78,8 +78,34 @@ func (cHost) Footprint(state []byte) (fp []sanitize.Range, exact bool) {
 		return nil, false
 	}
 	fp = make([]sanitize.Range, 0, int(n))
-	for _, x := range unsafe.Slice(r, int(n)) {
-		fp = append(fp, sanitize.Range{Lo: uintptr(x.lo), Hi: uintptr(x.hi), Block: int(x.block), Write: x.mode == C.NPUEMU_GM_WRITE})
+	xs := unsafe.Slice(r, int(n))
+	for i := 0; i < len(xs); i++ {
+		x := xs[i]
+		if x.mode&(C.NPUEMU_GM_READ|C.NPUEMU_GM_WRITE) == 0 {
+			continue // a stray continuation entry
+		}
+		g := sanitize.Range{Lo: uintptr(x.lo), Hi: uintptr(x.hi), Block: int(x.block), Write: x.mode&C.NPUEMU_GM_WRITE != 0}
+		if x.mode&C.NPUEMU_GM_STRIDED != 0 && i+1 < len(xs) {
+			// The next entry: stride and number of bursts.
+			i++
+			g.Stride, g.Count = uintptr(xs[i].lo), int(min(xs[i].hi, 1<<31))
+		}
+		g.Atomic = gmAtomic(uint32(x.mode))
+		fp = append(fp, g)
 	}
 	return fp, true
+}
+
+// gmAtomic is the sanitizer's kind of an atomic store of a footprint
+// entry's mode (0: not atomic).
+func gmAtomic(mode uint32) sanitize.Mode {
+	switch {
+	case mode&C.NPUEMU_GM_ATOMIC_ADD != 0:
+		return sanitize.AtomicAdd
+	case mode&C.NPUEMU_GM_ATOMIC_MAX != 0:
+		return sanitize.AtomicMax
+	case mode&C.NPUEMU_GM_ATOMIC_MIN != 0:
+		return sanitize.AtomicMin
+	}
+	return 0
 }

@@ -8,12 +8,15 @@
 // (clock.go): a task queued on a stream is ordered after the stream's
 // earlier tasks and after everything its host thread knew when it queued
 // it; an event or notify record hands the recording stream's clock to the
-// streams that wait; a host synchronisation hands a stream's (or an
-// event's, or a device's) clock to the host thread. Device memory accesses
-// (copies, memsets, kernel pointer arguments, or a launch's exact GM
-// footprint, checked when the launch completes: footprint.go) are kept
-// per allocation (shadow.go) and checked against the clock of each new
-// access:
+// streams that wait (a wait queued before the record that releases it
+// holds its stream's later tasks until that record is queued:
+// release.go); a host synchronisation hands a stream's (or an event's, or
+// a device's) clock to the host thread. Device memory accesses (copies,
+// memsets, kernel pointer arguments, or a launch's exact GM footprint,
+// checked when the launch completes: footprint.go) are kept per
+// allocation (shadow.go; a kernel's strided access as one record,
+// footprint_pattern.go) and checked against the clock of each new access;
+// a kernel's atomic stores of one kind do not conflict with each other:
 //
 //   - racecheck: two streams touch overlapping bytes, one writing, with
 //     nothing ordering them;

@@ -34,11 +34,34 @@ type Pending struct {
 	fpRes        []resolved
 }
 
-// Range is bytes [Lo, Hi) a block of a launch read or wrote.
+// Range is bytes a block of a launch read or wrote: [Lo, Hi), or, with
+// Count > 1, Count bursts [Lo + i*Stride, Hi + i*Stride) (a strided
+// copy; the gaps between the bursts are not touched).
 type Range struct {
 	Lo, Hi uintptr
-	Block  int // -1: not known
+	Stride uintptr // strided: bytes from one burst's start to the next
+	Count  int     // strided: bursts (0 or 1: the one range [Lo, Hi))
+	Block  int     // -1: not known
 	Write  bool
+	// Atomic, with Write: an atomic store of that kind (AtomicAdd,
+	// AtomicMax or AtomicMin), a reduction into the bytes.
+	Atomic Mode
+}
+
+// pattern is r's bytes.
+func (r Range) pattern() pattern {
+	if r.Hi <= r.Lo {
+		return contiguous(r.Lo, r.Lo)
+	}
+	return strided(r.Lo, r.Hi-r.Lo, r.Stride, r.Count)
+}
+
+// mode is r's access mode.
+func (r Range) mode() Mode {
+	if r.Write {
+		return Write | r.Atomic&atomicOps
+	}
+	return Read
 }
 
 // pend keeps a queued launch until it completes. Precondition: s.mu held.
@@ -133,7 +156,7 @@ func (s *State) finish(p *Pending) {
 	if !p.exact {
 		for i, a := range p.acc {
 			if p.res[i].where == Inside { // memcheck: done when queued
-				s.accessWithout(Memcheck, p.actor, p.epoch, p.now, p.who, a, p.res[i])
+				s.accessWithout(Memcheck, p.actor, p.epoch, p.now, p.who, contiguous(a.Addr, a.Addr+uintptr(a.Size)), a.Mode, p.res[i])
 			}
 		}
 		return
@@ -141,10 +164,18 @@ func (s *State) finish(p *Pending) {
 	// The bytes the launch wrote itself count as written for its reads:
 	// the order of accesses inside a launch is not recorded, and a block
 	// may read what another wrote (after SyncAll), so only bytes that
-	// neither earlier work nor the launch wrote are reported.
+	// neither earlier work nor the launch wrote are reported. An atomic
+	// store reads what it accumulates into: for it, only the launch's
+	// plain writes count (a block that zeroes the output, SyncAll, then
+	// every block adds into it), not the launch's other atomic stores.
 	type alloc struct {
-		reg          resolved
-		reads, write []span
+		reg   resolved
+		plain []span             // contiguous plain writes
+		atom  []span             // contiguous atomic stores
+		pats  map[Mode][]pattern // strided accesses by mode
+		spans map[Mode][]span    // contiguous accesses by mode
+		modes []Mode             // the modes of spans and pats, in first-seen order
+		seen  map[Mode]bool
 	}
 	allocs := map[uintptr]*alloc{}
 	var order []uintptr
@@ -153,66 +184,159 @@ func (s *State) finish(p *Pending) {
 		if res.where != Inside || r.Hi <= r.Lo {
 			continue
 		}
-		end := res.reg.Base + uintptr(res.reg.Size)
-		hi := min(r.Hi, end)
 		a := allocs[res.reg.Base]
 		if a == nil {
-			a = &alloc{reg: res}
+			a = &alloc{reg: res, pats: map[Mode][]pattern{}, spans: map[Mode][]span{}, seen: map[Mode]bool{}}
 			allocs[res.reg.Base] = a
 			order = append(order, res.reg.Base)
 		}
-		if r.Write {
-			a.write = append(a.write, span{r.Lo, hi})
+		m, pat := r.mode(), r.pattern()
+		if !a.seen[m] {
+			a.seen[m] = true
+			a.modes = append(a.modes, m)
+		}
+		if pat.n > 1 {
+			a.pats[m] = append(a.pats[m], pat)
 		} else {
-			a.reads = append(a.reads, span{r.Lo, hi})
+			a.spans[m] = append(a.spans[m], span{pat.lo, pat.hi})
+		}
+		if r.Write {
+			dst := &a.plain
+			if m&atomicOps != 0 {
+				dst = &a.atom
+			}
+			for j := 0; j < pat.n; j++ {
+				lo, hi := pat.burst(j)
+				*dst = append(*dst, span{lo, hi})
+			}
 		}
 	}
 	if s.checks&Initcheck != 0 {
+		// What counts as written for a plain read and for an atomic
+		// store, per allocation: made once.
+		type known struct{ forRead, forAtomic shadow }
+		written := map[uintptr]*known{}
 		for i, r := range p.fp {
 			res := p.fpRes[i]
-			if r.Write || res.where != Inside || res.reg.Host {
+			m := r.mode()
+			if (r.Write && m&atomicOps == 0) || res.where != Inside || res.reg.Host || r.Hi <= r.Lo {
 				continue
 			}
 			a := allocs[res.reg.Base]
-			var written shadow
-			if sh := s.shadows[res.reg.Base]; sh != nil && sh.region == res.reg {
-				written.written = append(written.written, sh.written...)
-			} else if g, ok := s.born[res.reg.Base]; (ok && g < s.opaque) || (!ok && s.opaque > 0) {
-				continue // may have been written by opaque work
+			k := written[res.reg.Base]
+			if k == nil {
+				var before []span
+				if sh := s.shadows[res.reg.Base]; sh != nil && sh.region == res.reg {
+					before = sh.written
+				} else if g, ok := s.born[res.reg.Base]; (ok && g < s.opaque) || (!ok && s.opaque > 0) {
+					continue // may have been written by opaque work
+				}
+				plain := union(before, merge(a.plain))
+				k = &known{forAtomic: shadow{written: plain}, forRead: shadow{written: union(plain, merge(a.atom))}}
+				written[res.reg.Base] = k
 			}
-			for _, w := range a.write {
-				written.addWritten(w.lo, w.hi)
+			known := &k.forRead
+			if m&atomicOps != 0 {
+				known = &k.forAtomic
 			}
-			hi := min(r.Hi, res.reg.Base+uintptr(res.reg.Size))
-			if b, ok := written.unwritten(r.Lo, hi); ok {
+			pat := r.pattern()
+			end := res.reg.Base + uintptr(res.reg.Size)
+			for pat.n > 1 && pat.lo+uintptr(pat.n-1)*pat.stride >= end {
+				pat.n--
+			}
+			if pat.n == 1 {
+				pat.hi = min(pat.hi, end)
+			}
+			if b, ok := known.unwrittenPat(pat); ok {
 				who := p.who
 				who.Block = r.Block
 				s.report(Initcheck, res.reg.Dev, fmt.Sprintf("init:%s:%s:%d:%#x", who.API, who.Kernel, p.actor, res.reg.Base),
-					fmt.Sprintf("%s reads %d bytes at %#x of %s; byte %#x (offset %d) was never written",
-						s.describe(who), uint64(hi-r.Lo), r.Lo, s.regionName(res.reg), b, b-res.reg.Base))
+					fmt.Sprintf("%s %s %s of %s; byte %#x (offset %d) was never written%s",
+						s.describe(who), verb(m), describePat(pat), s.regionName(res.reg), b, b-res.reg.Base, atomicNote(m)))
 			}
 		}
 	}
-	// Races: the launch's reads and writes, merged over its blocks, as
-	// one task's accesses. initcheck was done above: the accesses go in
-	// as Write, or as Read with initcheck off for them.
+	// Races: the launch's accesses, merged over its blocks, as one
+	// task's accesses, by mode. initcheck was done above: the accesses go
+	// in with initcheck off.
 	for _, base := range order {
 		a := allocs[base]
-		for _, w := range merge(a.write) {
-			s.access(p.actor, p.epoch, p.now, p.who, Access{Addr: w.lo, Size: uint64(w.hi - w.lo), Mode: Write}, a.reg)
-		}
-		for _, r := range merge(a.reads) {
-			s.accessWithout(Initcheck, p.actor, p.epoch, p.now, p.who, Access{Addr: r.lo, Size: uint64(r.hi - r.lo), Mode: Read}, a.reg)
+		for _, m := range a.modes {
+			for _, pat := range mergePats(append(rowsOf(merge(a.spans[m])), a.pats[m]...)) {
+				s.accessWithout(Initcheck, p.actor, p.epoch, p.now, p.who, pat, m, a.reg)
+			}
 		}
 	}
 }
 
-// accessWithout is access without the checks off (done already).
+// rowsOf turns sorted, disjoint spans into patterns: a run of spans of
+// one length evenly spaced (the rows a core copied one at a time, or the
+// blocks' slices of a matrix) is one strided pattern.
+func rowsOf(sp []span) []pattern {
+	out := make([]pattern, 0, len(sp))
+	for i := 0; i < len(sp); {
+		l := sp[i].hi - sp[i].lo
+		j := i + 1
+		if j < len(sp) && sp[j].hi-sp[j].lo == l {
+			st := sp[j].lo - sp[i].lo
+			for j < len(sp) && sp[j].hi-sp[j].lo == l && sp[j].lo-sp[j-1].lo == st {
+				j++
+			}
+			out = append(out, strided(sp[i].lo, l, st, j-i))
+		} else {
+			out = append(out, contiguous(sp[i].lo, sp[i].hi))
+		}
+		i = j
+	}
+	return out
+}
+
+// mergePats sorts strided patterns and joins those of one stride and
+// burst where one continues (or repeats) the other: the blocks of a
+// launch that copy consecutive rows of a matrix make one record.
+func mergePats(all []pattern) []pattern {
+	var ps, out []pattern // strided; plain ranges (passed on as they are)
+	for _, p := range all {
+		if p.n > 1 {
+			ps = append(ps, p)
+		} else {
+			out = append(out, p)
+		}
+	}
+	if len(ps) < 2 {
+		return append(out, ps...)
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.stride != b.stride {
+			return a.stride < b.stride
+		}
+		if a.hi-a.lo != b.hi-b.lo {
+			return a.hi-a.lo < b.hi-b.lo
+		}
+		if a.lo%a.stride != b.lo%b.stride { // one phase after another
+			return a.lo%a.stride < b.lo%b.stride
+		}
+		return a.lo < b.lo
+	})
+	merged := ps[:1]
+	for _, x := range ps[1:] {
+		last := &merged[len(merged)-1]
+		if x.stride == last.stride && x.hi-x.lo == last.hi-last.lo && (x.lo-last.lo)%x.stride == 0 && x.lo <= last.lo+uintptr(last.n)*x.stride {
+			last.n = max(last.n, int((x.lo-last.lo)/x.stride)+x.n)
+			continue
+		}
+		merged = append(merged, x)
+	}
+	return append(out, merged...)
+}
+
+// accessWithout is accessPat without the checks off (done already).
 // Precondition: s.mu held.
-func (s *State) accessWithout(off Check, a Actor, epoch uint64, now Clock, who Who, acc Access, r resolved) {
+func (s *State) accessWithout(off Check, a Actor, epoch uint64, now Clock, who Who, pat pattern, mode Mode, r resolved) {
 	checks := s.checks
 	s.checks &^= off
-	s.access(a, epoch, now, who, acc, r)
+	s.accessPat(a, epoch, now, who, pat, mode, r)
 	s.checks = checks
 }
 

@@ -32,7 +32,10 @@ type Op struct {
 	Sync   SyncKind
 	Key    any  // the event or notify of a Record or Wait
 	Strict bool // a Wait on a Key never recorded is a synccheck report (false for IPC objects recorded elsewhere)
-	Acc    []Access
+	// Release says which record of Key releases a Wait (release.go);
+	// the zero value is an event's rule.
+	Release Release
+	Acc     []Access
 	// Pending, when set, makes Acc (a launch's pointer arguments) wait
 	// for Complete: the launch's exact footprint, known once it ran,
 	// replaces them (footprint.go).
@@ -72,6 +75,7 @@ type State struct {
 	records  map[any]Clock      // event/notify → the recording stream's clock at its latest record
 	shadows  map[uintptr]*shadow
 	running  map[*Pending]bool // launches queued and not completed (footprint.go)
+	rel      releases          // waits queued before the record that releases them (release.go)
 	counts   [8]int            // reports per check bit
 	seen     map[string]bool
 	distinct int
@@ -81,7 +85,8 @@ type State struct {
 // and writing reports to out.
 func New(checks Check, lookup Lookup, out io.Writer) *State {
 	return &State{checks: checks, lookup: lookup, out: out, byKey: map[any]Actor{},
-		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, running: map[*Pending]bool{}, seen: map[string]bool{}, born: map[uintptr]uint64{}}
+		records: map[any]Clock{}, shadows: map[uintptr]*shadow{}, running: map[*Pending]bool{}, seen: map[string]bool{}, born: map[uintptr]uint64{},
+		rel: newReleases()}
 }
 
 // Checks returns the checks s runs.
@@ -150,11 +155,28 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
 	st := s.actorOf(stream, false, dev, int64(streamID))
+	if s.hold(st, h, dev, task, op, res) { // behind a wait not released yet
+		return
+	}
+	s.queueOn(st, s.actors[h].clock, dev, task, op, res, nil)
+}
+
+// queueOn notes op queued on stream st by a host thread whose clock was
+// hc. A Wait is ordered after the record that releases it: released, when
+// set, is that record's clock (a wait that was held, release.go); else
+// the rule of op.Release decides, and a wait whose record is not queued
+// yet holds the stream (release.go). Precondition: s.mu held.
+func (s *State) queueOn(st Actor, hc Clock, dev int, task uint32, op *Op, res []resolved, released Clock) {
 	sc := &s.actors[st].clock
-	sc.Join(s.actors[h].clock)
-	if op.Sync == Wait {
-		if rec, ok := s.records[op.Key]; ok {
+	sc.Join(hc)
+	if released != nil {
+		sc.Join(released)
+	} else if op.Sync == Wait {
+		if rec, ok := s.waitRecord(op); ok {
 			sc.Join(rec)
+		} else if s.waitHolds(op) {
+			s.hold(st, -1, dev, task, op, res)
+			return
 		} else if op.Strict && s.checks&Synccheck != 0 {
 			s.report(Synccheck, dev, "wait-unrecorded:"+op.API,
 				fmt.Sprintf("%s waits on %s for an event or notify that was never recorded: the wait orders nothing", op.API, s.name(st)))
@@ -175,6 +197,7 @@ func (s *State) Queue(host any, threadID uint64, stream any, dev int, streamID i
 	}
 	if op.Sync == Record {
 		s.records[op.Key] = append(s.records[op.Key][:0], s.actors[st].clock...)
+		s.recorded(op.Key)
 	}
 }
 
@@ -209,6 +232,7 @@ func (s *State) SyncStream(host any, threadID uint64, stream any) {
 	if !ok {
 		return
 	}
+	s.letGo(st, -1, nil) // its waits were released
 	h := s.actorOf(host, true, -1, int64(threadID))
 	s.actors[h].clock.Join(s.actors[st].clock)
 }
@@ -223,6 +247,7 @@ func (s *State) ForgetStream(stream any) {
 	}
 	s.mu.Lock()
 	if a, ok := s.byKey[stream]; ok {
+		s.letGo(a, -1, nil)
 		delete(s.byKey, stream)
 		s.free = append(s.free, a)
 	}
@@ -238,6 +263,7 @@ func (s *State) SyncDevice(host any, threadID uint64, dev int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
+	s.letGo(-1, dev, nil) // their waits were released
 	for i := range s.actors {
 		if a := &s.actors[i]; !a.host && (dev < 0 || a.dev == dev) {
 			s.actors[h].clock.Join(a.clock)
@@ -256,6 +282,9 @@ func (s *State) SyncKey(host any, threadID uint64, key any, api string, dev int,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := s.actorOf(host, true, -1, int64(threadID))
+	if complete && s.rel.records[key] > 0 { // its record was held: the stream was released
+		s.letGo(-1, -1, key)
+	}
 	if rec, ok := s.records[key]; ok {
 		if complete {
 			s.actors[h].clock.Join(rec)
@@ -284,7 +313,7 @@ func (s *State) Free(host any, threadID uint64, api string, addr uintptr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.born, reg.Base)
-	if s.freeRunning(host, threadID, api, reg) {
+	if s.freeRunning(host, threadID, api, reg) || s.freeHeld(api, reg) {
 		delete(s.shadows, reg.Base)
 		return
 	}
@@ -385,36 +414,50 @@ func (s *State) dropCache() {
 // access checks and keeps one access of actor a at epoch.
 // Precondition: s.mu held.
 func (s *State) access(a Actor, epoch uint64, now Clock, who Who, acc Access, r resolved) {
+	lo := acc.Addr
+	s.accessPat(a, epoch, now, who, contiguous(lo, lo+uintptr(acc.Size)), acc.Mode, r)
+}
+
+// accessPat checks and keeps an access of actor a at epoch to the bytes
+// of pat (a plain range, or a strided kernel access) in mode.
+// Precondition: s.mu held.
+func (s *State) accessPat(a Actor, epoch uint64, now Clock, who Who, pat pattern, mode Mode, r resolved) {
 	where, reg := r.where, r.reg
 	switch where {
 	case Outside:
 		return
 	case Unallocated:
 		if s.checks&Memcheck != 0 {
-			s.report(Memcheck, reg.Dev, fmt.Sprintf("unallocated:%s:%d:%#x", who.API, a, acc.Addr),
+			s.report(Memcheck, reg.Dev, fmt.Sprintf("unallocated:%s:%d:%#x", who.API, a, pat.lo),
 				fmt.Sprintf("%s uses device %d address %#x, which no live allocation covers (freed, or never allocated)",
-					s.describe(who), reg.Dev, acc.Addr))
+					s.describe(who), reg.Dev, pat.lo))
 		}
 		return
 	}
-	lo, hi := acc.Addr, acc.Addr+uintptr(acc.Size)
 	end := reg.Base + uintptr(reg.Size)
-	if acc.Mode&Pointer != 0 {
-		if s.checks&Memcheck != 0 && !reg.Host && acc.Addr%32 != 0 {
-			s.report(Memcheck, reg.Dev, fmt.Sprintf("misaligned:%s:%d:%#x", who.API, a, acc.Addr),
+	if mode&Pointer != 0 {
+		if s.checks&Memcheck != 0 && !reg.Host && pat.lo%32 != 0 {
+			s.report(Memcheck, reg.Dev, fmt.Sprintf("misaligned:%s:%d:%#x", who.API, a, pat.lo),
 				fmt.Sprintf("%s is passed device address %#x, which is not 32-byte aligned (offset %d in %s): Ascend C global memory accesses need 32-byte alignment",
-					s.describe(who), acc.Addr, acc.Addr-reg.Base, s.regionName(reg)))
+					s.describe(who), pat.lo, pat.lo-reg.Base, s.regionName(reg)))
 		}
-		lo, hi = reg.Base, end
-	} else if hi > end || hi < lo {
+		pat = contiguous(reg.Base, end)
+	} else if pat.n == 1 && (pat.hi > end || pat.hi < pat.lo) {
 		if s.checks&Memcheck != 0 {
 			s.report(Memcheck, reg.Dev, fmt.Sprintf("overrun:%s:%d:%#x", who.API, a, reg.Base),
 				fmt.Sprintf("%s touches %d bytes at %#x, past the end of %s by %d bytes",
-					s.describe(who), acc.Size, acc.Addr, s.regionName(reg), uint64(hi-end)))
+					s.describe(who), uint64(pat.hi-pat.lo), pat.lo, s.regionName(reg), uint64(pat.hi-end)))
 		}
-		hi = end
+		pat.hi = end
+	} else if pat.n > 1 && pat.end() > end { // kernel accesses: bounds checked by the kernel; keep the bursts inside
+		for pat.n > 1 && pat.lo+uintptr(pat.n-1)*pat.stride >= end {
+			pat.n--
+		}
+		if pat.n == 1 {
+			pat.hi = min(pat.hi, end)
+		}
 	}
-	if hi <= lo {
+	if pat.hi <= pat.lo {
 		return
 	}
 	sh := s.shadows[reg.Base]
@@ -425,30 +468,78 @@ func (s *State) access(a Actor, epoch uint64, now Clock, who Who, acc Access, r 
 			sh.addWritten(reg.Base, end) // may have been written by opaque work
 		}
 	}
-	if acc.Mode&Atomic != 0 {
+	if mode&Atomic != 0 {
 		if !reg.Host {
-			sh.addWritten(lo, hi)
+			sh.addWrittenPat(pat)
 		}
 		return
 	}
-	write := acc.Mode&(Write|Pointer) != 0
-	if acc.Mode&Read != 0 && !reg.Host && s.checks&Initcheck != 0 {
-		if b, ok := sh.unwritten(lo, hi); ok {
+	write := mode&(Write|Pointer) != 0
+	if mode&(Read|atomicOps) != 0 && !reg.Host && s.checks&Initcheck != 0 {
+		if b, ok := sh.unwrittenPat(pat); ok {
 			s.report(Initcheck, reg.Dev, fmt.Sprintf("init:%s:%d:%#x", who.API, a, reg.Base),
-				fmt.Sprintf("%s reads %d bytes at %#x of %s; byte %#x (offset %d) was never written",
-					s.describe(who), uint64(hi-lo), lo, s.regionName(reg), b, b-reg.Base))
+				fmt.Sprintf("%s %s %s of %s; byte %#x (offset %d) was never written%s",
+					s.describe(who), verb(mode), describePat(pat), s.regionName(reg), b, b-reg.Base, atomicNote(mode)))
 		}
 	}
-	sh.add(record{lo: lo, hi: hi, write: write, actor: a, epoch: epoch, clock: now, who: who}, now,
-		func(p record) { s.race(p, who, write, max(lo, p.lo), min(hi, p.hi), reg) }, s.checks&(Racecheck|Synccheck) != 0)
+	rec := record{pattern: pat, write: write, atomic: mode & atomicOps, actor: a, epoch: epoch, clock: now, who: who}
+	sh.add(rec, now, func(p record, lo, hi uintptr) { s.race(p, rec, lo, hi, reg) }, s.checks&(Racecheck|Synccheck) != 0)
 	if write && !reg.Host {
-		sh.addWritten(lo, hi)
+		sh.addWrittenPat(pat)
 	}
 }
 
-// race reports two unordered conflicting accesses: racecheck between two
-// streams, synccheck when one side is a host thread.
-func (s *State) race(p record, cur Who, curWrite bool, lo, hi uintptr, reg Region) {
+// verb says what an access of mode does to its bytes, for reports.
+func verb(mode Mode) string {
+	switch {
+	case mode&AtomicAdd != 0:
+		return "atomically adds into"
+	case mode&AtomicMax != 0:
+		return "atomically maxes into"
+	case mode&AtomicMin != 0:
+		return "atomically mins into"
+	case mode&(Write|Pointer) != 0:
+		return "writes"
+	}
+	return "reads"
+}
+
+// atomicNote explains an initcheck report of an atomic store.
+func atomicNote(mode Mode) string {
+	if mode&atomicOps != 0 {
+		return " (an atomic store reads the bytes it accumulates into)"
+	}
+	return ""
+}
+
+// describePat names the bytes of p: "256 bytes at 0x..." or, strided,
+// "16 rows of 256 bytes 1024 bytes apart from 0x...".
+func describePat(p pattern) string {
+	if p.n == 1 {
+		return fmt.Sprintf("%d bytes at %#x", uint64(p.hi-p.lo), p.lo)
+	}
+	return fmt.Sprintf("%d rows of %d bytes %d bytes apart from %#x", p.n, uint64(p.hi-p.lo), uint64(p.stride), p.lo)
+}
+
+// kindOf names the access of a record in a race report.
+func kindOf(r record) string {
+	switch {
+	case r.atomic&AtomicAdd != 0:
+		return "atomic add"
+	case r.atomic&AtomicMax != 0:
+		return "atomic max"
+	case r.atomic&AtomicMin != 0:
+		return "atomic min"
+	case r.write:
+		return "write"
+	}
+	return "read"
+}
+
+// race reports two unordered conflicting accesses p and cur that share
+// lo..hi: racecheck between two streams, synccheck when one side is a
+// host thread.
+func (s *State) race(p, cur record, lo, hi uintptr, reg Region) {
 	check := Racecheck
 	if s.actors[p.actor].host || s.actors[cur.actor].host {
 		check = Synccheck
@@ -456,15 +547,14 @@ func (s *State) race(p record, cur Who, curWrite bool, lo, hi uintptr, reg Regio
 	if s.checks&check == 0 {
 		return
 	}
-	kind := map[bool]string{true: "write", false: "read"}
-	key := fmt.Sprintf("race:%s:%d:%s:%d:%#x", p.who.API, p.actor, cur.API, cur.actor, reg.Base)
+	key := fmt.Sprintf("race:%s:%d:%s:%d:%#x", p.who.API, p.actor, cur.who.API, cur.actor, reg.Base)
 	what := "race"
 	if check == Synccheck {
 		what = "host/device race"
 	}
 	s.report(check, reg.Dev, key,
 		fmt.Sprintf("%s-%s %s on %#x..%#x of %s: %s and %s are not ordered (no stream order, event, notify or synchronisation between them)",
-			kind[p.write], kind[curWrite], what, lo, hi, s.regionName(reg), s.describe(p.who), s.describe(cur)))
+			kindOf(p), kindOf(cur), what, lo, hi, s.regionName(reg), s.describe(p.who), s.describe(cur.who)))
 }
 
 // Opaque notes that work whose footprint is unknown ran (a model execution

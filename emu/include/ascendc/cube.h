@@ -267,8 +267,8 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     uint64_t lastBlock = (uint64_t)(p.ndNum - 1) * p.dstNzMatrixStride +
                          ((uint64_t)(p.nValue - 1) * p.dstNzNStride + (uint64_t)(blocks - 1) * p.dstNzC0Stride) * c0 + c0;
     cube::check_operand(dst, hw_of(dst.pos_), 32, lastBlock * sizeof(T), api, "destination");
-    uint64_t srcLast = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue + p.dValue;
-    gm_check(src.ptr_, srcLast * sizeof(T), api, kGmRead);
+    gm_check_mats(src.ptr_, p.ndNum, (uint64_t)p.srcNdMatrixStride * sizeof(T), p.nValue, (uint64_t)p.srcDValue * sizeof(T),
+                  (uint64_t)p.dValue * sizeof(T), api, kGmRead);
     for (uint32_t i = 0; i < p.ndNum; i++) {
         const T *s0 = src.ptr_ + (uint64_t)i * p.srcNdMatrixStride;
         T *d0 = dst.ptr_ + (uint64_t)i * p.dstNzMatrixStride;
@@ -325,8 +325,8 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     const uint32_t cb = p.dValue / 16;
     uint64_t srcLast = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride * 256 + ((uint64_t)(cb - 1) * p.srcNStride + p.nValue) * 16;
     cube::check_operand(src, hw_of(src.pos_), 32, srcLast * sizeof(T), api, "source");
-    uint64_t dstLast = (uint64_t)(p.ndNum - 1) * p.dstNdMatrixStride + (uint64_t)(p.nValue - 1) * p.dstDStride + p.dValue;
-    gm_check(dst.ptr_, dstLast * sizeof(T), api);
+    gm_check_mats(dst.ptr_, p.ndNum, (uint64_t)p.dstNdMatrixStride * sizeof(T), p.nValue, (uint64_t)p.dstDStride * sizeof(T),
+                  (uint64_t)p.dValue * sizeof(T), api, gm_store_mode());
     for (uint32_t i = 0; i < p.ndNum; i++) {
         const T *s0 = src.ptr_ + (uint64_t)i * p.srcNdMatrixStride * 256;
         T *d0 = dst.ptr_ + (uint64_t)i * p.dstNdMatrixStride;
@@ -716,8 +716,14 @@ inline void fixpipe_gm(const GlobalTensor<D> &dst, const LocalTensor<S> &src, co
         return;
     }
     const bool nz = config.format == CO2Layout::NZ;
-    uint64_t last = cube::fix_extent(p, nz, api);
-    gm_check(dst.ptr_, last * sizeof(D), api);
+    (void)cube::fix_extent(p, nz, api); /* its rules */
+    if (nz) { /* column blocks of 16: mSize rows of 16 each, dstStride * 16 elements apart */
+        gm_check_rows(dst.ptr_, (uint64_t)p.mSize * 16 * sizeof(D), (uint64_t)p.dstStride * 16 * sizeof(D), (p.nSize + 15) / 16, api,
+                      gm_store_mode());
+    } else {
+        gm_check_mats(dst.ptr_, p.ndNum ? p.ndNum : 1, (uint64_t)p.dstNdStride * sizeof(D), p.mSize, (uint64_t)p.dstStride * sizeof(D),
+                      (uint64_t)p.nSize * sizeof(D), api, gm_store_mode());
+    }
     D *d = dst.ptr_;
     std::mutex *m = blk().atomic_op != ATOMIC_NONE ? &AscendC::detail::atomic_mutex() : nullptr;
     std::unique_lock<std::mutex> lk;

@@ -214,7 +214,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint
     uint64_t bytes = npuemu::asc::bytes_of<T>(count); /* int4b_t: two per byte */
     detail::check_len32(bytes, api);
     detail::check_local(src, bytes, api);
-    npuemu::asc::gm_check(dst.ptr_, bytes, api);
+    npuemu::asc::gm_check(dst.ptr_, bytes, api, npuemu::asc::gm_store_mode());
     detail::gm_store(dst.ptr_, src.ptr_, npuemu::asc::is_int4<T>() ? bytes : count);
     npuemu::asc::charge(PIPE_MTE3, npuemu::asc::copy_cycles(PIPE_MTE3, bytes));
 }
@@ -263,7 +263,8 @@ template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p) {
     const char *api = "DataCopy(GM->local, DataCopyParams)";
     detail::check_local(dst, detail::span(p, false, 32), api);
-    npuemu::asc::gm_check(src.ptr_, detail::span(p, true, 32), api, npuemu::asc::kGmRead);
+    npuemu::asc::gm_check_rows(src.ptr_, (uint64_t)p.blockLen * 32, ((uint64_t)p.blockLen + p.srcStride) * 32, p.blockCount, api,
+                               npuemu::asc::kGmRead);
     detail::strided_copy(reinterpret_cast<uint8_t *>(dst.ptr_), reinterpret_cast<const uint8_t *>(src.ptr_), p, 32, false, sizeof(T), nullptr);
     npuemu::asc::charge(PIPE_MTE2, npuemu::asc::copy_cycles(PIPE_MTE2, (uint64_t)p.blockCount * p.blockLen * 32));
 }
@@ -272,7 +273,8 @@ template <typename T>
 inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p) {
     const char *api = "DataCopy(local->GM, DataCopyParams)";
     detail::check_local(src, detail::span(p, true, 32), api);
-    npuemu::asc::gm_check(dst.ptr_, detail::span(p, false, 32), api);
+    npuemu::asc::gm_check_rows(dst.ptr_, (uint64_t)p.blockLen * 32, ((uint64_t)p.blockLen + p.dstStride) * 32, p.blockCount, api,
+                               npuemu::asc::gm_store_mode());
     detail::strided_copy(reinterpret_cast<uint8_t *>(dst.ptr_), reinterpret_cast<const uint8_t *>(src.ptr_), p, 32, true, sizeof(T), detail::store_fn<T>);
     npuemu::asc::charge(PIPE_MTE3, npuemu::asc::copy_cycles(PIPE_MTE3, (uint64_t)p.blockCount * p.blockLen * 32));
 }
@@ -319,9 +321,8 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     const char *api = "DataCopyPad(GM->local)";
     uint64_t dblk = ((uint64_t)pad.leftPadding * sizeof(T) + p.blockLen + pad.rightPadding * sizeof(T) + 31) / 32 * 32;
     uint64_t dspan = p.blockCount ? (p.blockCount - 1) * (dblk + (uint64_t)p.dstStride * 32) + dblk : 0;
-    uint64_t sspan = p.blockCount ? (uint64_t)(p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen : 0;
     detail::check_local(dst, dspan, api);
-    npuemu::asc::gm_check(src.ptr_, sspan, api, npuemu::asc::kGmRead);
+    npuemu::asc::gm_check_rows(src.ptr_, p.blockLen, (uint64_t)p.blockLen + p.srcStride, p.blockCount, api, npuemu::asc::kGmRead);
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.ptr_);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; i++) {
@@ -346,9 +347,8 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
     const char *api = "DataCopyPad(local->GM)";
     uint64_t sblk = ((uint64_t)p.blockLen + 31) / 32 * 32;
     uint64_t sspan = p.blockCount ? (p.blockCount - 1) * (sblk + (uint64_t)p.srcStride * 32) + p.blockLen : 0;
-    uint64_t dspan = p.blockCount ? (uint64_t)(p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen : 0;
     detail::check_local(src, sspan, api);
-    npuemu::asc::gm_check(dst.ptr_, dspan, api);
+    npuemu::asc::gm_check_rows(dst.ptr_, p.blockLen, (uint64_t)p.blockLen + p.dstStride, p.blockCount, api, npuemu::asc::gm_store_mode());
     const uint8_t *s = reinterpret_cast<const uint8_t *>(src.ptr_);
     uint8_t *d = reinterpret_cast<uint8_t *>(dst.ptr_);
     for (uint32_t i = 0; i < p.blockCount; i++) {

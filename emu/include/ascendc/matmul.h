@@ -331,7 +331,7 @@ public:
         size_t ld = enSequentialWrite ? tiling_.baseN : orgN_;
         size_t off = enSequentialWrite ? (size_t)(next_ - 1) * tiling_.baseM * tiling_.baseN
                                        : (size_t)curM_ * tiling_.baseM * ld + (size_t)curN_ * tiling_.baseN;
-        gm_check(gm.ptr_ + off, ((uint64_t)(tileM_ - 1) * ld + tileN_) * sizeof(DstT), api);
+        gm_check_rows(gm.ptr_ + off, (uint64_t)tileN_ * sizeof(DstT), (uint64_t)ld * sizeof(DstT), tileM_, api, gm_store_mode(enAtomic));
         WriteTile_(gm.ptr_ + off, ld, enAtomic);
     }
 
@@ -421,7 +421,12 @@ private:
             size_t cols = a_.trans ? (size_t)orgM_ : (size_t)orgKa_;
             if (!a_.local) gm_check(a_.p, (cols + c0 - 1) / c0 * c0 * am.nzRows * es, "Matmul::SetTensorA", kGmRead);
         } else if (!a_.local) {
-            gm_check(a_.p, (((size_t)singleM_ - 1) * aRs + ((size_t)singleK_ - 1) * aCs + 1) * es, "Matmul::SetTensorA", kGmRead);
+            /* rows of A (or of A^T) apart by aRs (aCs) elements */
+            if (aCs == 1) {
+                gm_check_rows(a_.p, (size_t)singleK_ * es, aRs * es, singleM_, "Matmul::SetTensorA", kGmRead);
+            } else {
+                gm_check_rows(a_.p, (size_t)singleM_ * es, aCs * es, singleK_, "Matmul::SetTensorA", kGmRead);
+            }
         }
         if constexpr (B_TYPE::format == CubeFormat::NZ) {
             bm.nzRows = ((size_t)(b_.trans ? orgN_ : orgKb_) + 15) / 16 * 16;
@@ -429,7 +434,11 @@ private:
             size_t cols = b_.trans ? (size_t)orgKb_ : (size_t)orgN_;
             if (!b_.local) gm_check(b_.p, (cols + c0 - 1) / c0 * c0 * bm.nzRows * es, "Matmul::SetTensorB", kGmRead);
         } else if (!b_.local) {
-            gm_check(b_.p, (((size_t)singleK_ - 1) * bRs + ((size_t)singleN_ - 1) * bCs + 1) * es, "Matmul::SetTensorB", kGmRead);
+            if (bCs == 1) {
+                gm_check_rows(b_.p, (size_t)singleN_ * es, bRs * es, singleK_, "Matmul::SetTensorB", kGmRead);
+            } else {
+                gm_check_rows(b_.p, (size_t)singleK_ * es, bCs * es, singleN_, "Matmul::SetTensorB", kGmRead);
+            }
         }
         if (biasOn_) {
             if (bias_ == nullptr) fault(api, "the tiling enables bias (isBias) but SetBias was not called (rule: bias operand)", kGmRead);

@@ -22,6 +22,7 @@
 #ifndef NPUEMU_ASCENDC_RT_H
 #define NPUEMU_ASCENDC_RT_H
 
+#include <algorithm>
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
@@ -150,6 +151,15 @@ struct MixState {
     std::atomic<uint32_t> wait_on[3];     /* per core (0 AIC, 1-2 AIV): flag id + 1 it waits for, 0: none */
 };
 
+/* One record of a core's GM footprint: count bursts of burst bytes, the
+ * first at lo, each stride bytes after the one before (count 1: the one
+ * range [lo, lo + burst), stride 0). mode: kGmRead, kGmWrite and the
+ * atomic flags. */
+struct FpRec {
+    uint64_t lo, burst, stride;
+    uint32_t count, mode;
+};
+
 /* The state of the running block (one per core: AIC or AIV). */
 struct Block {
     const npuemu_kernel_ctx *ctx;
@@ -185,19 +195,25 @@ struct Block {
     uint64_t mask[2];
     bool mask_counter;
     /* The GM footprint (sanitizer only; fp is null otherwise). */
-    npuemu_gm_range *fp;
+    FpRec *fp;
     uint32_t fp_n;
     bool fp_over;
 };
 
-/* Ranges one core keeps of its GM footprint before it gives up (the
- * launch then counts as touching its arguments' allocations whole). */
-constexpr uint32_t kFootprintMax = 256;
+/* Records one core keeps of its GM footprint before it gives up (the
+ * launch then counts as touching its arguments' allocations whole). A
+ * strided copy is one record however many bursts it has, and records
+ * that continue each other are coalesced (footprint_note). */
+constexpr uint32_t kFootprintMax = 1024;
 
 /* Direction of a GM access (gm_check). An access of unknown direction
- * counts as a write: it is checked for races, not by initcheck. */
+ * counts as a write: it is checked for races, not by initcheck. An atomic
+ * store is a write with its atomic flag (gm_store_mode). */
 constexpr uint32_t kGmRead = NPUEMU_GM_READ;
 constexpr uint32_t kGmWrite = NPUEMU_GM_WRITE;
+constexpr uint32_t kGmAtomicAdd = NPUEMU_GM_ATOMIC_ADD;
+constexpr uint32_t kGmAtomicMax = NPUEMU_GM_ATOMIC_MAX;
+constexpr uint32_t kGmAtomicMin = NPUEMU_GM_ATOMIC_MIN;
 
 inline Block *&current_slot() {
     static thread_local Block *b = nullptr;
@@ -281,32 +297,166 @@ inline uint32_t mem_size(Hardware h) { return blk().mem_size[(int)h]; }
 inline uint32_t mem_size(TPosition p) { return mem_size(hw_of(p)); }
 inline uint8_t *mem_base(Hardware h) { return blk().mem[(int)h]; }
 
-/* footprint_note adds [lo, hi) to the core's footprint, merged into a
- * range of the same direction it overlaps or touches. */
-inline void footprint_note(Block &b, uintptr_t lo, uintptr_t hi, uint32_t mode) {
-    for (uint32_t i = b.fp_n; i-- > 0;) {
-        npuemu_gm_range &r = b.fp[i];
-        if (r.mode == mode && lo <= r.hi && hi >= r.lo) {
-            if (lo < r.lo) r.lo = lo;
-            if (hi > r.hi) r.hi = hi;
-            return;
+/* The footprint (sanitizer only). A core keeps records of the GM bytes it
+ * read and wrote: a contiguous range, or count bursts stride bytes apart
+ * (a strided copy: DataCopyParams, DataCopyPad, the ND/NZ cube copies,
+ * Fixpipe, Matmul tiles), so that the gaps between a strided copy's
+ * bursts are not in it (docs/sanitizer.md, Kernel footprints). */
+
+/* fp_end is the end of r's last burst. */
+inline uint64_t fp_end(const FpRec &r) { return r.lo + (uint64_t)(r.count - 1) * r.stride + r.burst; }
+
+/* fp_next_row extends strided s by the one range c when c is the row
+ * after s's last or before its first. */
+inline bool fp_next_row(FpRec &s, const FpRec &c) {
+    if (c.burst != s.burst) return false;
+    if (c.lo == s.lo + (uint64_t)s.count * s.stride) {
+        s.count++;
+        return true;
+    }
+    if (c.lo + s.stride == s.lo) {
+        s.lo = c.lo;
+        s.count++;
+        return true;
+    }
+    return false;
+}
+
+/* fp_merge merges n into r when r and n are of one mode and together are
+ * one record: contiguous ranges that overlap or touch; strided records of
+ * one stride and burst where one continues the other (the next bursts,
+ * or the same bursts again), or a range that is the next (previous) row
+ * of a strided record; strided records of one stride and count side by
+ * side (the next columns of the same rows); a record inside a contiguous
+ * one. It says whether it merged. */
+inline bool fp_merge(FpRec &r, const FpRec &n) {
+    if (r.mode != n.mode) return false;
+    uint64_t rend = fp_end(r), nend = fp_end(n);
+    if (r.count == 1 && n.count == 1) {
+        if (n.lo > rend || nend < r.lo) return false;
+        uint64_t lo = n.lo < r.lo ? n.lo : r.lo, hi = nend > rend ? nend : rend;
+        r.lo = lo;
+        r.burst = hi - lo;
+        return true;
+    }
+    if (r.count == 1) {
+        if (n.lo >= r.lo && nend <= rend) return true; /* inside r */
+        FpRec t = n;
+        if (!fp_next_row(t, r)) return false;
+        r = t;
+        return true;
+    }
+    if (n.count == 1) {
+        if (n.lo <= r.lo && nend >= rend) { /* covers r */
+            r = n;
+            return true;
+        }
+        return fp_next_row(r, n);
+    }
+    if (r.stride != n.stride) return false;
+    if (r.burst == n.burst) {
+        if (n.lo >= r.lo && (n.lo - r.lo) % r.stride == 0) {
+            uint64_t first = (n.lo - r.lo) / r.stride; /* n's first burst is r's burst first */
+            if (first > r.count) return false;
+            if (first + n.count > r.count) r.count = (uint32_t)(first + n.count);
+            return true;
+        }
+        if (n.lo < r.lo && (r.lo - n.lo) % r.stride == 0) {
+            uint64_t first = (r.lo - n.lo) / r.stride; /* r's first burst is n's burst first */
+            if (first > n.count) return false;
+            uint64_t count = first + r.count > n.count ? first + r.count : n.count;
+            r.lo = n.lo;
+            r.count = (uint32_t)count;
+            return true;
+        }
+        return false;
+    }
+    if (r.count != n.count) return false;
+    if (n.lo == r.lo + r.burst || n.lo + n.burst == r.lo) { /* side by side */
+        if (n.lo < r.lo) r.lo = n.lo;
+        r.burst += n.burst;
+        if (r.burst >= r.stride) { /* the gaps are gone */
+            r.burst = fp_end(r) - r.lo;
+            r.count = 1;
+            r.stride = 0;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* footprint_compact makes the core's records fewer when they are many:
+ * sorted by mode, burst and address, ranges of one length evenly spaced
+ * become one strided record (the rows of a matrix copied one row at a
+ * time, in any order, interleaved with other buffers' rows), and records
+ * that continue each other merge. */
+inline void footprint_compact(Block &b) {
+    std::sort(b.fp, b.fp + b.fp_n, [](const FpRec &x, const FpRec &y) {
+        if (x.mode != y.mode) return x.mode < y.mode;
+        if (x.burst != y.burst) return x.burst < y.burst;
+        if (x.count != y.count) return x.count < y.count;
+        return x.lo < y.lo;
+    });
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b.fp_n; i++) {
+        const FpRec &x = b.fp[i];
+        if (n > 0) {
+            FpRec &last = b.fp[n - 1];
+            if (last.mode == x.mode && last.burst == x.burst && x.count == 1) {
+                if (last.count == 1 && x.lo > last.lo + last.burst) { /* two rows: a stride */
+                    last.stride = x.lo - last.lo;
+                    last.count = 2;
+                    continue;
+                }
+                if (last.count > 1 && x.lo == last.lo + (uint64_t)last.count * last.stride) { /* the next row */
+                    last.count++;
+                    continue;
+                }
+            }
+            if (fp_merge(last, x)) continue;
+        }
+        b.fp[n++] = x;
+    }
+    b.fp_n = n;
+}
+
+/* footprint_note adds count bursts of burst bytes, stride bytes apart from
+ * lo, to the core's footprint, merged with the records it continues. */
+inline void footprint_note(Block &b, uint64_t lo, uint64_t burst, uint64_t stride, uint64_t count, uint32_t mode) {
+    if (burst == 0 || count == 0) return;
+    FpRec n{lo, burst, stride, 1, mode};
+    if (count > 1 && stride > burst && count <= 0xffffffffu) {
+        n.count = (uint32_t)count;
+    } else if (count > 1) { /* bursts that touch or overlap: one range */
+        n.burst = (count - 1) * stride + burst;
+    }
+    /* Merge until nothing merges any more: a merged record may now touch
+     * another. */
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (uint32_t i = b.fp_n; i-- > 0;) {
+            FpRec r = b.fp[i];
+            if (fp_merge(r, n)) { /* fp_merge is symmetric: one call */
+                n = r;
+                b.fp[i] = b.fp[--b.fp_n];
+                merged = true;
+            }
         }
     }
     if (b.fp_n == kFootprintMax) {
-        b.fp_over = true;
-        return;
+        footprint_compact(b);
+        if (b.fp_n > kFootprintMax - kFootprintMax / 8) { /* compacting gained little: give up */
+            b.fp_over = true;
+            return;
+        }
     }
-    b.fp[b.fp_n++] = npuemu_gm_range{lo, hi, b.ctx->block_idx, mode};
+    b.fp[b.fp_n++] = n;
 }
 
-/* GM: [p, p+bytes) must lie in one allocation. Ranges found are cached per
- * block, so the runtime is asked once per buffer. mode (kGmRead, kGmWrite)
- * is what the sanitizer records of the access. */
-inline void gm_check(const void *p, uint64_t bytes, const char *api, uint32_t mode = kGmWrite) {
-    Block &b = blk();
-    uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
-    if (bytes == 0) return;
-    if (__builtin_expect(b.fp != nullptr, 0)) footprint_note(b, lo, hi, mode);
+/* gm_bounds: [p, p+bytes) must lie in one allocation. Ranges found are
+ * cached per block, so the runtime is asked once per buffer. */
+inline void gm_bounds(Block &b, uintptr_t lo, uint64_t bytes, const char *api) {
+    uintptr_t hi = lo + bytes;
     for (uint32_t i = 0; i < b.gm_n; i++) {
         if (lo >= b.gm_lo[i] && hi <= b.gm_hi[i]) return;
     }
@@ -325,6 +475,55 @@ inline void gm_check(const void *p, uint64_t bytes, const char *api, uint32_t mo
     b.gm_lo[slot] = (uintptr_t)base;
     b.gm_hi[slot] = (uintptr_t)(base + size);
 }
+
+/* GM: [p, p+bytes) must lie in one allocation. mode (kGmRead, kGmWrite,
+ * gm_store_mode) is what the sanitizer records of the access. */
+inline void gm_check(const void *p, uint64_t bytes, const char *api, uint32_t mode = kGmWrite) {
+    Block &b = blk();
+    if (bytes == 0) return;
+    if (__builtin_expect(b.fp != nullptr, 0)) footprint_note(b, (uintptr_t)p, bytes, 0, 1, mode);
+    gm_bounds(b, (uintptr_t)p, bytes, api);
+}
+
+/* gm_check_rows is gm_check of a strided access: count bursts of burst
+ * bytes, each stride bytes after the one before, from p. Their span must
+ * lie in one allocation; the footprint holds the bursts, not the gaps. */
+inline void gm_check_rows(const void *p, uint64_t burst, uint64_t stride, uint64_t count, const char *api, uint32_t mode = kGmWrite) {
+    Block &b = blk();
+    if (burst == 0 || count == 0) return;
+    if (__builtin_expect(b.fp != nullptr, 0)) footprint_note(b, (uintptr_t)p, burst, stride, count, mode);
+    gm_bounds(b, (uintptr_t)p, (count - 1) * stride + burst, api);
+}
+
+/* gm_check_mats is gm_check of mats matrices mat_stride bytes apart, each
+ * rows bursts of burst bytes, row_stride bytes apart (the ND/NZ cube
+ * copies, Fixpipe). */
+inline void gm_check_mats(const void *p, uint64_t mats, uint64_t mat_stride, uint64_t rows, uint64_t row_stride, uint64_t burst, const char *api,
+                          uint32_t mode = kGmWrite) {
+    Block &b = blk();
+    if (mats == 0 || rows == 0 || burst == 0) return;
+    if (__builtin_expect(b.fp != nullptr, 0)) {
+        if (mats == 1 || mat_stride == rows * row_stride) {
+            footprint_note(b, (uintptr_t)p, burst, row_stride, mats * rows, mode);
+        } else {
+            for (uint64_t i = 0; i < mats; i++) footprint_note(b, (uintptr_t)p + i * mat_stride, burst, row_stride, rows, mode);
+        }
+    }
+    gm_bounds(b, (uintptr_t)p, (mats - 1) * mat_stride + (rows - 1) * row_stride + burst, api);
+}
+
+/* gm_store_mode is the footprint mode of a store into GM by the copy
+ * engines: a write, atomic when SetAtomicAdd/Max/Min is in force
+ * (Block::atomic_op, atomic_op_t: 1 sum, 2 max, 3 min). */
+inline uint32_t gm_store_mode(uint8_t atomic_op) {
+    switch (atomic_op) {
+    case 1: return kGmWrite | kGmAtomicAdd;
+    case 2: return kGmWrite | kGmAtomicMax;
+    case 3: return kGmWrite | kGmAtomicMin;
+    default: return kGmWrite;
+    }
+}
+inline uint32_t gm_store_mode() { return gm_store_mode(blk().atomic_op); }
 
 /* Which memory holds a host pointer, and its offset there (-1: none). */
 inline int mem_of(const void *p, uint32_t *off) {
@@ -420,9 +619,26 @@ inline uint8_t *thread_mem(int h, uint32_t size) {
 inline void end_of_core(); /* ascendc/sync.h: checks at the end of a core's body */
 
 /* The footprint buffer of the calling thread (one core runs per thread). */
-inline npuemu_gm_range *footprint_buf() {
-    static thread_local npuemu_gm_range buf[kFootprintMax];
+inline FpRec *footprint_buf() {
+    static thread_local FpRec buf[kFootprintMax];
     return buf;
+}
+
+/* footprint_report hands the core's footprint to the runtime in the ABI's
+ * form (npuemu_gm_range; a strided record takes two entries). */
+inline void footprint_report(const Block &b) {
+    static thread_local npuemu_gm_range out[2 * kFootprintMax];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < b.fp_n; i++) {
+        const FpRec &r = b.fp[i];
+        if (r.count > 1) {
+            out[n++] = npuemu_gm_range{r.lo, r.lo + r.burst, b.ctx->block_idx, r.mode | NPUEMU_GM_STRIDED};
+            out[n++] = npuemu_gm_range{r.stride, r.count, b.ctx->block_idx, NPUEMU_GM_STRIDED};
+        } else {
+            out[n++] = npuemu_gm_range{r.lo, r.lo + r.burst, b.ctx->block_idx, r.mode};
+        }
+    }
+    b.ctx->rt->footprint(b.ctx, out, n, b.fp_over);
 }
 
 template <typename F>
@@ -464,7 +680,7 @@ inline void run_core(const npuemu_kernel_ctx *ctx, const char *name, uint32_t ki
     uint64_t end = 0;
     for (int p = 0; p < kPipes; p++) end = end > b.clock[p] ? end : b.clock[p];
     if (ctx->rt->report) ctx->rt->report(ctx, b.busy, (uint32_t)kPipes, end);
-    if (b.fp) ctx->rt->footprint(ctx, b.fp, b.fp_n, b.fp_over);
+    if (b.fp) footprint_report(b);
     if (LaunchShared *ls = (ctx->rt->shared ? launch_shared() : nullptr)) {
         ls->finished[b.aic ? 1 : 0].fetch_add(1);
         for (auto &s : ls->sync) futex_wake(&s.gen);

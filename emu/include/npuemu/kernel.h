@@ -58,10 +58,20 @@ typedef struct npuemu_kernel_ctx npuemu_kernel_ctx;
 typedef struct npuemu_gm_range {
     uint64_t lo, hi;
     uint32_t block;
-    uint32_t mode; /* NPUEMU_GM_READ or NPUEMU_GM_WRITE */
+    uint32_t mode; /* NPUEMU_GM_READ or NPUEMU_GM_WRITE, and the flags below */
 } npuemu_gm_range;
 #define NPUEMU_GM_READ 1u
 #define NPUEMU_GM_WRITE 2u
+/* With NPUEMU_GM_WRITE: an atomic store (SetAtomicAdd / SetAtomicMax /
+ * SetAtomicMin, Matmul enAtomic). It reads the bytes and writes them;
+ * two atomic stores of the same kind to the same bytes do not race. */
+#define NPUEMU_GM_ATOMIC_ADD 4u
+#define NPUEMU_GM_ATOMIC_MAX 8u
+#define NPUEMU_GM_ATOMIC_MIN 16u
+/* A strided range: [lo, hi) is its first burst, and the entry after it
+ * (whose mode is NPUEMU_GM_STRIDED alone) holds in lo the bytes from one
+ * burst's start to the next and in hi the number of bursts. */
+#define NPUEMU_GM_STRIDED 32u
 
 /* The runtime's services, reached through the context so that a kernel
  * object needs no symbol of the runtime library. */
