@@ -1,0 +1,26 @@
+package acl
+
+// Batched launches (libfake/front/launchq.c, docs/kernels.md "Batched
+// launches"): the front hands the core a thread's deferred launches in one
+// call, and, when the thread then synchronises a stream, the
+// synchronisation in the same call. ClaimForSync lets that call run the
+// stream's kernels on the calling thread (tsfw/claim.go) instead of handing
+// them to a lane and waiting for it.
+
+// ClaimForSync claims the queue of stream sh for thread t when t is about
+// to launch into it and synchronise it with no timeout; it returns nil when
+// the stream does not resolve or is not synchronised (the synchronisation
+// then reports whatever is wrong). A non-nil result must be passed to
+// RunClaimed.
+func ClaimForSync(t *Thread, sh Handle) *Stream {
+	s, err := resolveStream(t, "aclrtSynchronizeStream", sh)
+	if err != nil || s.flags&noSyncFlags != 0 {
+		return nil
+	}
+	s.q.Claim()
+	return s
+}
+
+// RunClaimed runs the kernels queued on s since ClaimForSync on the calling
+// thread, as far as they can start, and ends the claim.
+func (s *Stream) RunClaimed() { s.q.RunClaimed() }

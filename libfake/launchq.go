@@ -1,0 +1,75 @@
+package main
+
+/*
+#include "acl/acl.h"
+#include "npu.h"
+#include "front/launchq.h"
+*/
+import "C"
+
+import (
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/npuemu/npuemu/acl"
+)
+
+// npulq_run makes n launches the front deferred (libfake/front/launchq.c,
+// docs/kernels.md "Batched launches") in one crossing, on behalf of the
+// thread whose id is tid (the caller when that thread is unknown), then
+// synchronises stream on the caller when sync is not nil. It returns the
+// first launch failure's code; each failure is recorded on the launching
+// thread as the same launch made at once would record it.
+//
+//export npulq_run
+func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t) (r C.int32_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.int32_t(caught(p, t, "aclrtLaunchKernelWithConfig"))
+		}
+	}()
+	var th *acl.Thread
+	if tid != 0 {
+		th = acl.ThreadByID(uint64(tid))
+	}
+	if th == nil {
+		th = thread(t)
+	}
+	recs := unsafe.Slice(v, int(n))
+	var claimed *acl.Stream
+	if sync != nil && sameStream(recs, stream) {
+		// The caller waits for these kernels next: it runs them itself
+		// (tsfw/claim.go) rather than hand them to a lane.
+		claimed = acl.ClaimForSync(th, handle(stream))
+	}
+	defer func() { // a launch panicked: the claim still ends
+		if claimed != nil {
+			claimed.RunClaimed()
+		}
+	}()
+	for _, rec := range recs {
+		err := acl.LaunchKernelWithConfig(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), nil, argsHandle(C.aclrtArgsHandle(rec.args)))
+		if code := ret(th, err); code != 0 && r == 0 {
+			r = C.int32_t(code)
+		}
+	}
+	if c := claimed; c != nil {
+		claimed = nil
+		c.RunClaimed()
+	}
+	if sync != nil {
+		*sync = C.int32_t(npu_aclrtSynchronizeStream(t, C.aclrtStream(stream)))
+	}
+	return r
+}
+
+// sameStream reports whether every launch of recs goes to stream.
+func sameStream(recs []C.npu_lq_rec, stream unsafe.Pointer) bool {
+	for _, rec := range recs {
+		if rec.s != stream {
+			return false
+		}
+	}
+	return len(recs) > 0
+}
