@@ -4,6 +4,8 @@ package main
 #include "acl/acl.h"
 #include "npu.h"
 #include "front/launchq.h"
+#include <stdint.h>
+void npu_lq_call(uintptr_t fn, uintptr_t arg);
 */
 import "C"
 
@@ -17,12 +19,13 @@ import (
 // npulq_run makes n launches the front deferred (libfake/front/launchq.c,
 // docs/kernels.md "Batched launches") in one crossing, on behalf of the
 // thread whose id is tid (the caller when that thread is unknown), then
-// synchronises stream on the caller when sync is not nil. It returns the
+// synchronises stream on the caller when sync is not nil, after telling the
+// front (launched(arg)) that the launches are made. It returns the
 // first launch failure's code; each failure is recorded on the launching
 // thread as the same launch made at once would record it.
 //
 //export npulq_run
-func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t) (r C.int32_t) {
+func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t, launched, arg C.uintptr_t) (r C.int32_t) {
 	debug.SetPanicOnFault(true)
 	defer func() {
 		if p := recover(); p != nil {
@@ -43,7 +46,10 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		// (tsfw/claim.go) rather than hand them to a lane.
 		claimed = acl.ClaimForSync(th, handle(stream))
 	}
-	defer func() { // a launch panicked: the claim still ends
+	defer func() { // a launch panicked: the claim still ends, the front's queue is released
+		if launched != 0 {
+			C.npu_lq_call(launched, arg)
+		}
 		if claimed != nil {
 			claimed.RunClaimed()
 		}
@@ -53,6 +59,11 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		if code := ret(th, err); code != 0 && r == 0 {
 			r = C.int32_t(code)
 		}
+	}
+	if launched != 0 {
+		fn := launched
+		launched = 0
+		C.npu_lq_call(fn, arg)
 	}
 	if c := claimed; c != nil {
 		claimed = nil

@@ -113,7 +113,7 @@ static unsigned bucket(const void *s) {
 static void flush_locked(npu_lq *q) {
     if (q->n == 0) return;
     in_core++;
-    int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL);
+    int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL);
     in_core--;
     if (r != 0 && q->err == 0) q->err = r;
     q->n = 0;
@@ -316,6 +316,18 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t bloc
     return launch_now(f, blocks, s, cfg, args, reserve);
 }
 
+/* handed_over ends the combined call's hold on its queue once the core has
+ * made the launches: the synchronisation that follows may wait for another
+ * thread's call, which may need this queue (drain). */
+static void handed_over(void *p) {
+    npu_lq *q = p;
+    q->n = 0;
+    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
+    q->nclaim = 0;
+    atomic_fetch_sub(&npending, 1);
+    pthread_mutex_unlock(&q->mu);
+}
+
 /* aclrtSynchronizeStream hands this thread's queued launches and the
  * synchronisation to the core in one crossing. */
 NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
@@ -323,20 +335,19 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
     void *fn = npu_front_slot(idx);
     if (__builtin_expect(fn == NULL, 0) && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
     npu_lq *q = me;
-    if (q != NULL && __atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0) {
+    if (q != NULL && __atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0 && !in_core) {
         pthread_mutex_lock(&q->mu);
         if (q->n != 0 && atomic_load(&npending) == 1) {
             /* Only this queue holds launches: one crossing for both. */
             int32_t sr = 0;
             in_core++;
-            int32_t lr = core_run(q->tid, q->v, q->n, s, &sr);
+            int32_t lr = core_run(q->tid, q->v, q->n, s, &sr, handed_over, q); /* unlocks q->mu */
             in_core--;
-            q->n = 0;
-            for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
-            q->nclaim = 0;
-            atomic_fetch_sub(&npending, 1);
-            if (lr != 0 && q->err == 0) q->err = lr;
-            pthread_mutex_unlock(&q->mu);
+            if (lr != 0) {
+                pthread_mutex_lock(&q->mu);
+                if (q->err == 0) q->err = lr;
+                pthread_mutex_unlock(&q->mu);
+            }
             return npu_lq_after(sr);
         }
         pthread_mutex_unlock(&q->mu);

@@ -26,14 +26,16 @@ typedef struct npu_lq_rec {
  * uint64_t npu_lq_tid(void): the calling thread's id in the core's thread
  *   registry (0 before its first call). C only.
  * int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream,
- *   int32_t *sync): one crossing: launches v[0..n) in order on behalf of
- *   thread tid (0 or unknown: the caller), then, when sync is not NULL,
- *   aclrtSynchronizeStream(stream) on the caller, whose result goes to
- *   *sync. Returns the first launch's failure code (the launches after a
- *   failed one are still made), else ACL_SUCCESS. */
+ *   int32_t *sync, void (*launched)(void *), void *arg): one crossing:
+ *   launches v[0..n) in order on behalf of thread tid (0 or unknown: the
+ *   caller); then, when sync is not NULL, calls launched(arg) (v is not
+ *   read after it) and aclrtSynchronizeStream(stream) on the caller, whose
+ *   result goes to *sync. Returns the first launch's failure code (the
+ *   launches after a failed one are still made), else ACL_SUCCESS. */
 typedef int (*npu_lq_batchable_fn)(void);
 typedef uint64_t (*npu_lq_tid_fn)(void);
-typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync);
+typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
+                                 void (*launched)(void *), void *arg);
 
 /* Front side (launchq.c). npu_lq_active is nonzero once some thread of the
  * process deferred a launch; the generated front functions (zfront.c) then
