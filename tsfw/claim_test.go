@@ -45,3 +45,23 @@ func TestClaimRunsOnCaller(t *testing.T) {
 	assert.Zero(t, q.helping)
 	d.mu.Unlock()
 }
+
+// BenchmarkKernelLaunchSyncClaimed is BenchmarkKernelLaunchSync with the
+// caller running the kernel (Claim, Submit, RunClaimed, Synchronize), as a
+// batched launch + aclrtSynchronizeStream does.
+func BenchmarkKernelLaunchSyncClaimed(b *testing.B) {
+	d := newDev(b, Config{CubeCores: 4})
+	q := newQ(b, d, 0)
+	k := &emptyKernel{}
+	b.ReportAllocs()
+	for b.Loop() {
+		q.Claim()
+		if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
+			b.Fatal(err)
+		}
+		q.RunClaimed()
+		if err := q.Synchronize(-1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
