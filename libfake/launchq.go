@@ -32,6 +32,15 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 			r = C.int32_t(caught(p, t, "aclrtLaunchKernelWithConfig"))
 		}
 	}()
+	var claimed *acl.Stream
+	defer func() { // on a panic: the front's queue is released, the claim ends
+		if launched != 0 {
+			C.npu_lq_call(launched, arg)
+		}
+		if claimed != nil {
+			claimed.RunClaimed()
+		}
+	}()
 	var th *acl.Thread
 	if tid != 0 {
 		th = acl.ThreadByID(uint64(tid))
@@ -40,20 +49,11 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		th = thread(t)
 	}
 	recs := unsafe.Slice(v, int(n))
-	var claimed *acl.Stream
 	if sync != nil && sameStream(recs, stream) {
 		// The caller waits for these kernels next: it runs them itself
 		// (tsfw/claim.go) rather than hand them to a lane.
 		claimed = acl.ClaimForSync(th, handle(stream))
 	}
-	defer func() { // a launch panicked: the claim still ends, the front's queue is released
-		if launched != 0 {
-			C.npu_lq_call(launched, arg)
-		}
-		if claimed != nil {
-			claimed.RunClaimed()
-		}
-	}()
 	for _, rec := range recs {
 		err := acl.LaunchKernelWithConfig(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), nil, argsHandle(C.aclrtArgsHandle(rec.args)))
 		if code := ret(th, err); code != 0 && r == 0 {

@@ -241,14 +241,21 @@ static npu_lq *self(void) {
     return q;
 }
 
+static int is_armed(const npu_lq *q, const npu_lq_rec *r) {
+    for (int i = q->narmed - 1; i >= 0; i--) {
+        const npu_lq_rec *a = &q->armed[i];
+        if (a->f == r->f && a->s == r->s && a->args == r->args && a->blocks == r->blocks) return 1;
+    }
+    return 0;
+}
+
 /* arm remembers a launch the core accepted. */
 static void arm(const npu_lq_rec *r) {
     npu_lq *q = self();
     if (q == NULL) return;
     q->tid = core_tid();
     if (q->tid == 0) return;
-    for (int i = 0; i < q->narmed; i++)
-        if (memcmp(&q->armed[i], r, sizeof *r) == 0) return;
+    if (is_armed(q, r)) return;
     if (q->narmed == NPU_LQ_ARMED) memmove(&q->armed[0], &q->armed[1], (NPU_LQ_ARMED - 1) * sizeof *r);
     else q->narmed++;
     q->armed[q->narmed - 1] = *r;
@@ -271,14 +278,6 @@ static void arm(const npu_lq_rec *r) {
         pthread_attr_destroy(&a);
     }
     __atomic_store_n(&npu_lq_active, 1, __ATOMIC_RELAXED);
-}
-
-static int is_armed(const npu_lq *q, const npu_lq_rec *r) {
-    for (int i = q->narmed - 1; i >= 0; i--) {
-        const npu_lq_rec *a = &q->armed[i];
-        if (a->f == r->f && a->s == r->s && a->args == r->args && a->blocks == r->blocks) return 1;
-    }
-    return 0;
 }
 
 /* defer_launch queues r on q; 0 when the stream's bucket belongs to another
