@@ -7,7 +7,8 @@
  * program polls that memory without calling the library; an armed launch
  * that fails in the core (its args handle updated by another thread)
  * returns success and its error comes back from the next
- * aclrtSynchronizeStream, with the message.
+ * aclrtSynchronizeStream, with the message; four threads launching into
+ * streams of their own and one shared stream run every launch once.
  *
  * needs: emulator
  */
@@ -101,6 +102,58 @@ static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Several threads launching at once: each into a stream of its own (its
+ * own word) and all into one shared stream (one word), with
+ * synchronisations and copies between; every launch must run once. */
+#define NT 4
+#define PER 1500
+static aclrtStream shared_s;
+static void *sdev;
+
+struct worker {
+    aclrtStream s;
+    aclrtArgsHandle own, shared;
+};
+
+static void *worker_main(void *p) {
+    struct worker *w = p;
+    CHECK_OK(aclrtSetCurrentContext(ctx));
+    for (int i = 0; i < PER; i++) {
+        CHECK_OK(aclrtLaunchKernelWithConfig(finc, 1, w->s, NULL, w->own, NULL));
+        CHECK_OK(aclrtLaunchKernelWithConfig(finc, 1, shared_s, NULL, w->shared, NULL));
+        if (i % 97 == 0) CHECK_OK(aclrtSynchronizeStream(w->s));
+        if (i % 331 == 0) {
+            uint64_t v;
+            CHECK_OK(aclrtMemcpy(&v, 8, (char *)sdev + 8, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+        }
+    }
+    CHECK_OK(aclrtSynchronizeStream(w->s));
+    return NULL;
+}
+
+static void threads_case(void) {
+    CHECK_OK(aclrtMalloc(&sdev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemset(sdev, 4096, 0, 4096));
+    CHECK_OK(aclrtCreateStream(&shared_s));
+    struct worker w[NT];
+    pthread_t th[NT];
+    for (int i = 0; i < NT; i++) {
+        CHECK_OK(aclrtCreateStream(&w[i].s));
+        w[i].own = args_of(finc, (char *)sdev + 64 * (i + 1));
+        w[i].shared = args_of(finc, sdev);
+    }
+    for (int i = 0; i < NT; i++) CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
+    for (int i = 0; i < NT; i++) CHECK(pthread_join(th[i], NULL) == 0);
+    CHECK_OK(aclrtSynchronizeStream(shared_s));
+    uint64_t got[1 + NT * 8];
+    CHECK_OK(aclrtMemcpy(got, sizeof got, sdev, sizeof got, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK_EQ(got[0], (uint64_t)NT * PER);
+    for (int i = 0; i < NT; i++) CHECK_EQ(got[8 * (i + 1)], (uint64_t)PER);
+    for (int i = 0; i < NT; i++) CHECK_OK(aclrtDestroyStream(w[i].s));
+    CHECK_OK(aclrtDestroyStream(shared_s));
+    CHECK_OK(aclrtFree(sdev));
 }
 
 int main(void) {
@@ -210,6 +263,9 @@ int main(void) {
      * it had armed) fails with the same code. */
     CHECK_OK(aclrtMemset(dev, 8, 0, 8));
     CHECK_EQ(aclrtLaunchKernelWithConfig(finc, 1, s, NULL, gone, NULL), late);
+
+    /* 5. Four threads at once, on streams of their own and a shared one. */
+    threads_case();
 
     CHECK_OK(aclrtHostUnregister(host));
     free(host);
