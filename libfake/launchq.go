@@ -54,11 +54,17 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		// (tsfw/claim.go) rather than hand them to a lane.
 		claimed = acl.ClaimForSync(th, handle(stream))
 	}
-	for _, rec := range recs {
-		err := acl.LaunchKernelWithConfig(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), nil, argsHandle(C.aclrtArgsHandle(rec.args)))
+	for i := 0; i < len(recs); {
+		// A run of the same launch resolves its handles once.
+		rec, j := recs[i], i+1
+		for j < len(recs) && recs[j].f == rec.f && recs[j].s == rec.s && recs[j].args == rec.args && recs[j].blocks == rec.blocks {
+			j++
+		}
+		err := acl.LaunchKernelWithConfigN(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
 		if code := ret(th, err); code != 0 && r == 0 {
 			r = C.int32_t(code)
 		}
+		i = j
 	}
 	if launched != 0 {
 		fn := launched
