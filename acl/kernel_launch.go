@@ -110,6 +110,13 @@ func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attr
 	if a.fn != f {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}
+	return launchArgs(t, fn, s, f, a, ah, blocks, cfg)
+}
+
+// launchArgs queues one launch of f with the finalized blob of args handle
+// a (handle ah) on s: the end of LaunchKernelWithConfig once the handles
+// are resolved and checked.
+func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg launchCfg) error {
 	a.mu.Lock()
 	if !a.final {
 		a.mu.Unlock()

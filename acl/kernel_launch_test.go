@@ -231,3 +231,53 @@ func TestKernelQueries(t *testing.T) {
 	require.NoError(t, BinaryUnLoad(th, bin))
 	requireCode(t, GetFuncBySymbol(th, 5, &got), abi.ACL_ERROR_RT_KERNEL_LOOKUP)
 }
+
+// TestLaunchKernelWithConfigN: n launches made at once take the virtual
+// time of the same n launches made one by one; bad handles fail them all
+// with the error one launch gets.
+func TestLaunchKernelWithConfigN(t *testing.T) {
+	th, _, bin := kernelSetup(t)
+	slow := function(t, th, bin, "slow")
+	var a Handle
+	require.NoError(t, KernelArgsInit(th, slow, &a))
+	require.NoError(t, KernelArgsFinalize(th, a))
+	elapsed := func(launch func()) float32 {
+		var e0, e1 Handle
+		require.NoError(t, CreateEvent(th, &e0))
+		require.NoError(t, CreateEvent(th, &e1))
+		require.NoError(t, RecordEvent(th, e0, 0, 0))
+		launch()
+		require.NoError(t, RecordEvent(th, e1, 0, 0))
+		require.NoError(t, SynchronizeStream(th, 0, -1))
+		var ms float32
+		require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
+		require.NoError(t, DestroyEvent(th, e0))
+		require.NoError(t, DestroyEvent(th, e1))
+		return ms
+	}
+	var s Handle
+	require.NoError(t, CreateStream(th, &s))
+	oneByOne := elapsed(func() {
+		for range 3 {
+			require.NoError(t, LaunchKernelWithConfig(th, slow, 1, 0, nil, a))
+		}
+	})
+	atOnce := elapsed(func() { require.NoError(t, LaunchKernelWithConfigN(th, slow, 1, 0, a, 3)) })
+	assert.Greater(t, oneByOne, float32(2.9), "three 1 ms kernels")
+	assert.InDelta(t, oneByOne, atOnce, 0.001)
+
+	one := LaunchKernelWithConfig(th, slow, 1, s, nil, a+1)
+	require.Error(t, one)
+	requireCode(t, LaunchKernelWithConfigN(th, slow, 1, s, a+1, 4), abi.CodeOf(one))
+	var p Handle
+	var b Handle
+	require.NoError(t, KernelArgsInit(th, slow, &b))
+	require.NoError(t, KernelArgsAppend(th, b, []byte{1, 2, 3, 4}, &p))
+	err := LaunchKernelWithConfigN(th, slow, 1, s, b, 2)
+	requireCode(t, err, abi.ACL_ERROR_RT_PARAM_INVALID)
+	assert.Contains(t, err.Error(), "not finalized")
+	require.NoError(t, LaunchKernelWithConfigN(th, slow, 1, s, a, 0))
+	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, BinaryUnLoad(th, bin))
+}

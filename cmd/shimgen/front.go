@@ -23,6 +23,29 @@ const frontFile = "front/zfront.c"
 // when the core cannot be loaded.
 var frontKinds = map[string]string{"acl": "NPU_FRONT_ACL", "hal": "NPU_FRONT_HAL", "rt": "NPU_FRONT_RT"}
 
+// Batched launches (libfake/front/launchq.c, docs/kernels.md "Batched
+// launches"): frontOwn are written by hand in launchq.c; the generated file
+// gives each its index as npu_front_idx_<name>. Every generated function
+// hands the launches queued in the front to the core first
+// (NPU_LQ_BEFORE); frontKeep calls change no handle, so the thread keeps
+// its validated launches; frontAsyncErr calls also return the first
+// failure of a queued launch when they succeed themselves.
+var frontOwn = map[string]bool{"aclrtLaunchKernelWithConfig": true, "aclrtSynchronizeStream": true}
+
+var frontKeep = map[string]bool{
+	"aclrtSynchronizeStreamWithTimeout": true, "aclrtSynchronizeDevice": true,
+	"aclrtSynchronizeDeviceWithTimeout": true, "aclrtSynchronizeEvent": true,
+	"aclrtSynchronizeEventWithTimeout": true, "aclrtStreamQuery": true, "aclrtQueryEvent": true,
+	"aclrtQueryEventStatus": true, "aclrtQueryEventWaitStatus": true, "aclGetRecentErrMsg": true,
+	"aclrtGetThreadLastTaskId": true,
+}
+
+var frontAsyncErr = map[string]bool{
+	"aclrtSynchronizeStreamWithTimeout": true, "aclrtSynchronizeDevice": true,
+	"aclrtSynchronizeDeviceWithTimeout": true, "aclrtSynchronizeEvent": true,
+	"aclrtSynchronizeEventWithTimeout": true,
+}
+
 // frontFailure is the expression a front function returns when the core
 // (or the symbol in it) is missing: npu_front_fail records why and gives
 // the code of the symbol's library; other return types get their failure
@@ -55,7 +78,7 @@ func genFront(syms []abi.Symbol) ([]byte, error) {
 	for _, h := range headers(picked) {
 		fmt.Fprintf(&b, "#include %q\n", h)
 	}
-	b.WriteString("\n#include \"front.h\"\n\n")
+	b.WriteString("\n#include \"front.h\"\n#include \"launchq.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
 	b.WriteString("/* Every symbol of abi.Symbols by index; NULL: not the front's (DSMI). */\n")
@@ -72,6 +95,10 @@ func genFront(syms []abi.Symbol) ([]byte, error) {
 	fmt.Fprintf(&b, "void *npu_front_fns[%d];\n", len(syms))
 	for i, s := range syms {
 		if !shimLibs[s.Lib] || cOnly[s.Name] != "" {
+			continue
+		}
+		if frontOwn[s.Name] {
+			fmt.Fprintf(&b, "\n/* Written in launchq.c. */\nconst int npu_front_idx_%s = %d;\n", s.Name, i)
 			continue
 		}
 		if err := genFrontFunc(&b, i, s); err != nil {
@@ -114,14 +141,27 @@ func genFrontFunc(b *bytes.Buffer, idx int, s abi.Symbol) error {
 	} else {
 		fmt.Fprintf(b, "    if (f == NULL)\n        return %s;\n    return %s;\n}\n", fail, call)
 	}
+	keep := 0
+	if frontKeep[s.Name] {
+		keep = 1
+	}
 	fmt.Fprintf(b, "\n%s {\n", definition(s))
 	fmt.Fprintf(b, "    void *f = npu_front_slot(%d);\n", idx)
 	if ret == "void" {
 		fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0)) {\n        load_%s(%s);\n        return;\n    }\n", s.Name, args)
+		fmt.Fprintf(b, "    NPU_LQ_BEFORE(%d);\n", keep)
 		fmt.Fprintf(b, "    %s;\n}\n", call)
 		return nil
 	}
 	fmt.Fprintf(b, "    if (__builtin_expect(f == NULL, 0))\n        return load_%s(%s);\n", s.Name, args)
+	fmt.Fprintf(b, "    NPU_LQ_BEFORE(%d);\n", keep)
+	if frontAsyncErr[s.Name] {
+		if ret != "aclError" {
+			return fmt.Errorf("%s returns %s: frontAsyncErr needs aclError", s.Name, ret)
+		}
+		fmt.Fprintf(b, "    return npu_lq_after(%s);\n}\n", call)
+		return nil
+	}
 	fmt.Fprintf(b, "    return %s;\n}\n", call)
 	return nil
 }

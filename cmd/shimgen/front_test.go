@@ -23,11 +23,12 @@ func TestGenFront(t *testing.T) {
 	require.NoError(t, err)
 	src := string(out)
 
-	// Every call: one acquire load of the slot and a tail call; the first
-	// goes through the cold load_ function.
+	// Every call: one acquire load of the slot, the hand-over of queued
+	// launches (one relaxed load when none was ever queued) and a tail
+	// call; the first goes through the cold load_ function.
 	assert.Contains(t, src, "NPU_EXPORT aclError aclA(const void* p, int32_t n) {\n"+
 		"    void *f = npu_front_slot(0);\n    if (__builtin_expect(f == NULL, 0))\n        return load_aclA(p, n);\n"+
-		"    return ((__typeof__(&aclA))f)(p, n);\n}")
+		"    NPU_LQ_BEFORE(0);\n    return ((__typeof__(&aclA))f)(p, n);\n}")
 	assert.Contains(t, src, "static NPU_FRONT_COLD aclError load_aclA(const void* p, int32_t n) {\n"+
 		"    void *f = npu_front_load(0);\n    if (f == NULL)\n        return (aclError)npu_front_fail(0);\n"+
 		"    return ((__typeof__(&aclA))f)(p, n);\n}")
@@ -37,7 +38,9 @@ func TestGenFront(t *testing.T) {
 	assert.Contains(t, src, "return (rtError_t)npu_front_fail(5);")
 	assert.Contains(t, src, "NPU_EXPORT void halE(const char *name, int pid[]) {\n    void *f = npu_front_slot(4);\n"+
 		"    if (__builtin_expect(f == NULL, 0)) {\n        load_halE(name, pid);\n        return;\n    }\n"+
-		"    ((__typeof__(&halE))f)(name, pid);\n}")
+		"    NPU_LQ_BEFORE(0);\n    ((__typeof__(&halE))f)(name, pid);\n}")
+	// aclGetRecentErrMsg keeps the thread's armed launches.
+	assert.Contains(t, src, "        return load_aclGetRecentErrMsg();\n    NPU_LQ_BEFORE(1);\n")
 	// The table: names by index; DSMI is not the front's; aclAppLog is
 	// written by hand (front.c) but resolved by name.
 	assert.Contains(t, src, "const npu_front_sym npu_front_syms[] = {\n    {\"aclA\", NPU_FRONT_ACL},\n"+
@@ -46,4 +49,42 @@ func TestGenFront(t *testing.T) {
 	assert.Contains(t, src, "const int npu_front_nsyms = 7;\nvoid *npu_front_fns[7];\n")
 	assert.NotContains(t, src, "dsmiD(")
 	assert.NotContains(t, src, "aclAppLog(")
+}
+
+// TestGenFrontBatched: the launch and the stream synchronisation are
+// written by hand (launchq.c), which gets their indexes; the other
+// synchronisations keep the armed launches and report a queued launch's
+// failure (npu_lq_after); frontAsyncErr only names aclError functions that
+// exist.
+func TestGenFrontBatched(t *testing.T) {
+	syms := []abi.Symbol{
+		{Name: "aclrtSynchronizeStream", Lib: "acl", Header: "acl/acl.h", Return: "aclError", Params: "aclrtStream stream"},
+		{Name: "aclrtLaunchKernelWithConfig", Lib: "acl", Header: "acl/acl.h", Return: "aclError", Params: "aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve"},
+		{Name: "aclrtSynchronizeDevice", Lib: "acl", Header: "acl/acl.h", Return: "aclError", Params: "void"},
+	}
+	out, err := genFront(syms)
+	require.NoError(t, err)
+	src := string(out)
+	assert.Contains(t, src, "const int npu_front_idx_aclrtSynchronizeStream = 0;\n")
+	assert.Contains(t, src, "const int npu_front_idx_aclrtLaunchKernelWithConfig = 1;\n")
+	assert.NotContains(t, src, "NPU_EXPORT aclError aclrtSynchronizeStream(")
+	assert.NotContains(t, src, "NPU_EXPORT aclError aclrtLaunchKernelWithConfig(")
+	assert.Contains(t, src, "    NPU_LQ_BEFORE(1);\n    return npu_lq_after(((__typeof__(&aclrtSynchronizeDevice))f)());\n}")
+
+	names := map[string]abi.Symbol{}
+	for _, s := range abi.Symbols {
+		names[s.Name] = s
+	}
+	for n := range frontOwn {
+		assert.Contains(t, names, n)
+	}
+	for n := range frontKeep {
+		assert.Contains(t, names, n)
+	}
+	for n := range frontAsyncErr {
+		if assert.Contains(t, names, n) {
+			assert.Equal(t, "aclError", names[n].Return, n)
+			assert.True(t, frontKeep[n], "%s reports queued failures but forgets the armed launches", n)
+		}
+	}
 }

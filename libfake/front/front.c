@@ -35,6 +35,7 @@
 #include "ascend_hal.h"
 #include "npuemu/svm.h"
 #include "front.h"
+#include "launchq.h"
 
 #define CORE_NAME "libnpuemu_core.so"
 
@@ -48,9 +49,21 @@ static _Atomic int told;          /* why went to stderr */
 
 /* The core's functions behind the hand-written names, by index; read with
  * extra_fn. */
-enum { X_APPLOG_V, X_UNSUPPORTED, X_SVM_STATS, X_SVM_MODE, X_COUNT };
+enum {
+    X_APPLOG_V,
+    X_UNSUPPORTED,
+    X_SVM_STATS,
+    X_SVM_MODE,
+    X_LQ_BATCHABLE = NPU_FRONT_X_LQ_BATCHABLE,
+    X_LQ_TID = NPU_FRONT_X_LQ_TID,
+    X_LQ_RUN = NPU_FRONT_X_LQ_RUN,
+    X_COUNT
+};
+_Static_assert(X_SVM_MODE + 1 == X_LQ_BATCHABLE && X_LQ_RUN + 1 == X_COUNT,
+               "front.h's NPU_FRONT_X_* follow front.c's own names");
 static const char *const extra_names[X_COUNT] = {"npu_applog_v", "npu_unsupported", "npuemuSvmGetStats",
-                                                 "npuemuSvmHostFaultMode"};
+                                                 "npuemuSvmHostFaultMode", "npu_lq_batchable", "npu_lq_tid",
+                                                 "npu_lq_run"};
 static void *extra[X_COUNT];
 
 /* child runs in a forked child: the load lock may be held by a thread that
@@ -58,6 +71,7 @@ static void *extra[X_COUNT];
  * forgets what it had published and fails every call. */
 static void child(void) {
     pthread_mutex_init(&load_mu, NULL);
+    npu_lq_fork_child();
     if (!atomic_load(&loading)) return;
     atomic_store(&loading, 0);
     atomic_store(&told, 0);
@@ -192,6 +206,13 @@ static void *extra_fn(int i) {
     if (ensure() && (f = __atomic_load_n(&extra[i], __ATOMIC_ACQUIRE)) != NULL) return f;
     tell(reason(-1, extra_names[i]));
     return NULL;
+}
+
+void *npu_front_extra(int i) {
+    if (i < 0 || i >= X_COUNT) return NULL;
+    void *f = __atomic_load_n(&extra[i], __ATOMIC_ACQUIRE);
+    if (f == NULL && ensure()) f = __atomic_load_n(&extra[i], __ATOMIC_ACQUIRE);
+    return f; /* an older core without the name: the caller does without */
 }
 
 /* aclAppLog is variadic: it hands its va_list to the core's npu_applog_v

@@ -51,6 +51,12 @@ int32_t npu_front_fail(int idx);
 /* npu_front_errmsg is aclGetRecentErrMsg without a core: the reason. */
 const char *npu_front_errmsg(int idx);
 
+/* npu_front_extra is the core's function behind a hand-written name of
+ * front.c (NPU_FRONT_X_*), loading the core on the first call; NULL when
+ * the core or the name is missing. */
+enum { NPU_FRONT_X_LQ_BATCHABLE = 4, NPU_FRONT_X_LQ_TID = 5, NPU_FRONT_X_LQ_RUN = 6 };
+void *npu_front_extra(int i);
+
 /* NPU_EXPORT: every exported name is in the dynamic table whatever
  * -fvisibility the front is built with. */
 #define NPU_EXPORT __attribute__((visibility("default")))

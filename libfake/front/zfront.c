@@ -20,6 +20,7 @@
 #include "runtime/rt.h"
 
 #include "front.h"
+#include "launchq.h"
 
 /* The forwarders name deprecated functions too. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -962,6 +963,7 @@ NPU_EXPORT float aclFloat16ToFloat(aclFloat16 value) {
     void *f = npu_front_slot(0);
     if (__builtin_expect(f == NULL, 0))
         return load_aclFloat16ToFloat(value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclFloat16ToFloat))f)(value);
 }
 
@@ -976,6 +978,7 @@ NPU_EXPORT aclFloat16 aclFloatToFloat16(float value) {
     void *f = npu_front_slot(1);
     if (__builtin_expect(f == NULL, 0))
         return load_aclFloatToFloat16(value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclFloatToFloat16))f)(value);
 }
 
@@ -990,6 +993,7 @@ NPU_EXPORT aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
     void *f = npu_front_slot(2);
     if (__builtin_expect(f == NULL, 0))
         return load_aclCreateDataBuffer(data, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclCreateDataBuffer))f)(data, size);
 }
 
@@ -1004,6 +1008,7 @@ NPU_EXPORT aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_slot(3);
     if (__builtin_expect(f == NULL, 0))
         return load_aclDestroyDataBuffer(dataBuffer);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclDestroyDataBuffer))f)(dataBuffer);
 }
 
@@ -1018,6 +1023,7 @@ NPU_EXPORT aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, s
     void *f = npu_front_slot(4);
     if (__builtin_expect(f == NULL, 0))
         return load_aclUpdateDataBuffer(dataBuffer, data, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclUpdateDataBuffer))f)(dataBuffer, data, size);
 }
 
@@ -1032,6 +1038,7 @@ NPU_EXPORT void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_slot(5);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDataBufferAddr(dataBuffer);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclGetDataBufferAddr))f)(dataBuffer);
 }
 
@@ -1046,6 +1053,7 @@ NPU_EXPORT uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_slot(6);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDataBufferSize(dataBuffer);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclGetDataBufferSize))f)(dataBuffer);
 }
 
@@ -1060,6 +1068,7 @@ NPU_EXPORT size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
     void *f = npu_front_slot(7);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDataBufferSizeV2(dataBuffer);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclGetDataBufferSizeV2))f)(dataBuffer);
 }
 
@@ -1074,6 +1083,7 @@ NPU_EXPORT size_t aclDataTypeSize(aclDataType dataType) {
     void *f = npu_front_slot(8);
     if (__builtin_expect(f == NULL, 0))
         return load_aclDataTypeSize(dataType);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclDataTypeSize))f)(dataType);
 }
 
@@ -1088,6 +1098,7 @@ NPU_EXPORT const char* aclrtGetSocName(void) {
     void *f = npu_front_slot(10);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSocName();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetSocName))f)();
 }
 
@@ -1102,6 +1113,7 @@ NPU_EXPORT aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, si
     void *f = npu_front_slot(11);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetCannAttributeList(cannAttrList, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclGetCannAttributeList))f)(cannAttrList, num);
 }
 
@@ -1116,6 +1128,7 @@ NPU_EXPORT aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
     void *f = npu_front_slot(12);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetCannAttribute(cannAttr, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclGetCannAttribute))f)(cannAttr, value);
 }
 
@@ -1130,6 +1143,7 @@ NPU_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo devi
     void *f = npu_front_slot(13);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetDeviceCapability(deviceId, deviceInfo, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclGetDeviceCapability))f)(deviceId, deviceInfo, value);
 }
 
@@ -1144,6 +1158,7 @@ NPU_EXPORT aclError aclInit(const char* configPath) {
     void *f = npu_front_slot(14);
     if (__builtin_expect(f == NULL, 0))
         return load_aclInit(configPath);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclInit))f)(configPath);
 }
 
@@ -1158,6 +1173,7 @@ NPU_EXPORT aclError aclFinalize(void) {
     void *f = npu_front_slot(15);
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalize();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclFinalize))f)();
 }
 
@@ -1172,6 +1188,7 @@ NPU_EXPORT aclError aclFinalizeReference(uint64_t* refCount) {
     void *f = npu_front_slot(16);
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalizeReference(refCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclFinalizeReference))f)(refCount);
 }
 
@@ -1186,6 +1203,7 @@ NPU_EXPORT const char* aclGetRecentErrMsg(void) {
     void *f = npu_front_slot(17);
     if (__builtin_expect(f == NULL, 0))
         return load_aclGetRecentErrMsg();
+    NPU_LQ_BEFORE(1);
     return ((__typeof__(&aclGetRecentErrMsg))f)();
 }
 
@@ -1200,6 +1218,7 @@ NPU_EXPORT aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackage
     void *f = npu_front_slot(18);
     if (__builtin_expect(f == NULL, 0))
         return load_aclsysGetCANNVersion(name, version);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclsysGetCANNVersion))f)(name, version);
 }
 
@@ -1214,6 +1233,7 @@ NPU_EXPORT aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
     void *f = npu_front_slot(19);
     if (__builtin_expect(f == NULL, 0))
         return load_aclsysGetVersionStr(pkgName, versionStr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclsysGetVersionStr))f)(pkgName, versionStr);
 }
 
@@ -1228,6 +1248,7 @@ NPU_EXPORT aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
     void *f = npu_front_slot(20);
     if (__builtin_expect(f == NULL, 0))
         return load_aclsysGetVersionNum(pkgName, versionNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclsysGetVersionNum))f)(pkgName, versionNum);
 }
 
@@ -1242,6 +1263,7 @@ NPU_EXPORT aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
     void *f = npu_front_slot(21);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtPeekAtLastError(level);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtPeekAtLastError))f)(level);
 }
 
@@ -1256,6 +1278,7 @@ NPU_EXPORT aclError aclrtGetLastError(aclrtLastErrLevel level) {
     void *f = npu_front_slot(22);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetLastError(level);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetLastError))f)(level);
 }
 
@@ -1270,6 +1293,7 @@ NPU_EXPORT aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback cal
     void *f = npu_front_slot(23);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetExceptionInfoCallback(callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetExceptionInfoCallback))f)(callback);
 }
 
@@ -1284,6 +1308,7 @@ NPU_EXPORT aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallbac
     void *f = npu_front_slot(24);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtExceptionInfoCallbackRegister(callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtExceptionInfoCallbackRegister))f)(callback);
 }
 
@@ -1298,6 +1323,7 @@ NPU_EXPORT aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallb
     void *f = npu_front_slot(25);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtExceptionInfoCallbackUnregister(callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtExceptionInfoCallbackUnregister))f)(callback);
 }
 
@@ -1312,6 +1338,7 @@ NPU_EXPORT uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* in
     void *f = npu_front_slot(26);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetTaskIdFromExceptionInfo(info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetTaskIdFromExceptionInfo))f)(info);
 }
 
@@ -1326,6 +1353,7 @@ NPU_EXPORT uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* 
     void *f = npu_front_slot(27);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamIdFromExceptionInfo(info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetStreamIdFromExceptionInfo))f)(info);
 }
 
@@ -1340,6 +1368,7 @@ NPU_EXPORT uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* 
     void *f = npu_front_slot(28);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetThreadIdFromExceptionInfo(info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetThreadIdFromExceptionInfo))f)(info);
 }
 
@@ -1354,6 +1383,7 @@ NPU_EXPORT uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* 
     void *f = npu_front_slot(29);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceIdFromExceptionInfo(info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceIdFromExceptionInfo))f)(info);
 }
 
@@ -1368,6 +1398,7 @@ NPU_EXPORT uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo*
     void *f = npu_front_slot(30);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetErrorCodeFromExceptionInfo(info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetErrorCodeFromExceptionInfo))f)(info);
 }
 
@@ -1382,6 +1413,7 @@ NPU_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info
     void *f = npu_front_slot(31);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetArgsFromExceptionInfo(info, devArgsPtr, devArgsLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetArgsFromExceptionInfo))f)(info, devArgsPtr, devArgsLen);
 }
 
@@ -1396,6 +1428,7 @@ NPU_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo
     void *f = npu_front_slot(32);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFuncHandleFromExceptionInfo(info, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFuncHandleFromExceptionInfo))f)(info, func);
 }
 
@@ -1410,6 +1443,7 @@ NPU_EXPORT aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, ac
     void *f = npu_front_slot(33);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinarySetExceptionCallback(binHandle, callback, userData);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinarySetExceptionCallback))f)(binHandle, callback, userData);
 }
 
@@ -1424,6 +1458,7 @@ NPU_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) 
     void *f = npu_front_slot(34);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSubscribeReport(threadId, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSubscribeReport))f)(threadId, stream);
 }
 
@@ -1438,6 +1473,7 @@ NPU_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtC
     void *f = npu_front_slot(35);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchCallback(fn, userData, blockType, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchCallback))f)(fn, userData, blockType, stream);
 }
 
@@ -1452,6 +1488,7 @@ NPU_EXPORT aclError aclrtProcessReport(int32_t timeout) {
     void *f = npu_front_slot(36);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtProcessReport(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtProcessReport))f)(timeout);
 }
 
@@ -1466,6 +1503,7 @@ NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
     void *f = npu_front_slot(37);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnSubscribeReport(threadId, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtUnSubscribeReport))f)(threadId, stream);
 }
 
@@ -1480,6 +1518,7 @@ NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) 
     void *f = npu_front_slot(38);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateContext(context, deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateContext))f)(context, deviceId);
 }
 
@@ -1494,6 +1533,7 @@ NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
     void *f = npu_front_slot(39);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyContext(context);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyContext))f)(context);
 }
 
@@ -1508,6 +1548,7 @@ NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
     void *f = npu_front_slot(40);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetCurrentContext(context);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetCurrentContext))f)(context);
 }
 
@@ -1522,6 +1563,7 @@ NPU_EXPORT aclError aclrtGetCurrentContext(aclrtContext* context) {
     void *f = npu_front_slot(41);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetCurrentContext(context);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetCurrentContext))f)(context);
 }
 
@@ -1536,6 +1578,7 @@ NPU_EXPORT aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     void *f = npu_front_slot(42);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxGetSysParamOpt(opt, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCtxGetSysParamOpt))f)(opt, value);
 }
 
@@ -1550,6 +1593,7 @@ NPU_EXPORT aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     void *f = npu_front_slot(43);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxSetSysParamOpt(opt, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCtxSetSysParamOpt))f)(opt, value);
 }
 
@@ -1564,6 +1608,7 @@ NPU_EXPORT aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
     void *f = npu_front_slot(44);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSysParamOpt(opt, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetSysParamOpt))f)(opt, value);
 }
 
@@ -1578,6 +1623,7 @@ NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     void *f = npu_front_slot(45);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetSysParamOpt(opt, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetSysParamOpt))f)(opt, value);
 }
 
@@ -1592,6 +1638,7 @@ NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
     void *f = npu_front_slot(46);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDevice(deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetDevice))f)(deviceId);
 }
 
@@ -1606,6 +1653,7 @@ NPU_EXPORT aclError aclrtResetDevice(int32_t deviceId) {
     void *f = npu_front_slot(47);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetDevice(deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetDevice))f)(deviceId);
 }
 
@@ -1620,6 +1668,7 @@ NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
     void *f = npu_front_slot(48);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetDeviceForce(deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetDeviceForce))f)(deviceId);
 }
 
@@ -1634,6 +1683,7 @@ NPU_EXPORT aclError aclrtGetDevice(int32_t* deviceId) {
     void *f = npu_front_slot(49);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDevice(deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDevice))f)(deviceId);
 }
 
@@ -1648,6 +1698,7 @@ NPU_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
     void *f = npu_front_slot(50);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamFailureMode(stream, mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetStreamFailureMode))f)(stream, mode);
 }
 
@@ -1662,6 +1713,7 @@ NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
     void *f = npu_front_slot(51);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetRunMode(runMode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetRunMode))f)(runMode);
 }
 
@@ -1676,7 +1728,8 @@ NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
     void *f = npu_front_slot(52);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeDevice();
-    return ((__typeof__(&aclrtSynchronizeDevice))f)();
+    NPU_LQ_BEFORE(1);
+    return npu_lq_after(((__typeof__(&aclrtSynchronizeDevice))f)());
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
@@ -1690,7 +1743,8 @@ NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     void *f = npu_front_slot(53);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeDeviceWithTimeout(timeout);
-    return ((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout);
+    NPU_LQ_BEFORE(1);
+    return npu_lq_after(((__typeof__(&aclrtSynchronizeDeviceWithTimeout))f)(timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSetTsDevice(aclrtTsId tsId) {
@@ -1704,6 +1758,7 @@ NPU_EXPORT aclError aclrtSetTsDevice(aclrtTsId tsId) {
     void *f = npu_front_slot(54);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetTsDevice(tsId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetTsDevice))f)(tsId);
 }
 
@@ -1718,6 +1773,7 @@ NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtiliza
     void *f = npu_front_slot(55);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceUtilizationRate(deviceId, utilizationInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceUtilizationRate))f)(deviceId, utilizationInfo);
 }
 
@@ -1732,6 +1788,7 @@ NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
     void *f = npu_front_slot(56);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceCount(count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceCount))f)(count);
 }
 
@@ -1746,6 +1803,7 @@ NPU_EXPORT aclError aclrtCreateEvent(aclrtEvent* event) {
     void *f = npu_front_slot(57);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateEvent(event);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateEvent))f)(event);
 }
 
@@ -1760,6 +1818,7 @@ NPU_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
     void *f = npu_front_slot(58);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateEventWithFlag(event, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateEventWithFlag))f)(event, flag);
 }
 
@@ -1774,6 +1833,7 @@ NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag)
     void *f = npu_front_slot(59);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateEventExWithFlag(event, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateEventExWithFlag))f)(event, flag);
 }
 
@@ -1788,6 +1848,7 @@ NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
     void *f = npu_front_slot(60);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyEvent(event);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyEvent))f)(event);
 }
 
@@ -1802,6 +1863,7 @@ NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     void *f = npu_front_slot(61);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRecordEvent(event, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRecordEvent))f)(event, stream);
 }
 
@@ -1816,6 +1878,7 @@ NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream strea
     void *f = npu_front_slot(62);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRecordEventWithFlag(event, stream, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRecordEventWithFlag))f)(event, stream, flag);
 }
 
@@ -1830,6 +1893,7 @@ NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     void *f = npu_front_slot(63);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetEvent(event, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetEvent))f)(event, stream);
 }
 
@@ -1844,6 +1908,7 @@ NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) 
     void *f = npu_front_slot(64);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryEvent(event, status);
+    NPU_LQ_BEFORE(1);
     return ((__typeof__(&aclrtQueryEvent))f)(event, status);
 }
 
@@ -1858,6 +1923,7 @@ NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
     void *f = npu_front_slot(65);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryEventStatus(event, status);
+    NPU_LQ_BEFORE(1);
     return ((__typeof__(&aclrtQueryEventStatus))f)(event, status);
 }
 
@@ -1872,6 +1938,7 @@ NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitSt
     void *f = npu_front_slot(66);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryEventWaitStatus(event, status);
+    NPU_LQ_BEFORE(1);
     return ((__typeof__(&aclrtQueryEventWaitStatus))f)(event, status);
 }
 
@@ -1886,7 +1953,8 @@ NPU_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event) {
     void *f = npu_front_slot(67);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeEvent(event);
-    return ((__typeof__(&aclrtSynchronizeEvent))f)(event);
+    NPU_LQ_BEFORE(1);
+    return npu_lq_after(((__typeof__(&aclrtSynchronizeEvent))f)(event));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
@@ -1900,7 +1968,8 @@ NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
     void *f = npu_front_slot(68);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeEventWithTimeout(event, timeout);
-    return ((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout);
+    NPU_LQ_BEFORE(1);
+    return npu_lq_after(((__typeof__(&aclrtSynchronizeEventWithTimeout))f)(event, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
@@ -1914,6 +1983,7 @@ NPU_EXPORT aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclr
     void *f = npu_front_slot(69);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtEventElapsedTime(ms, startEvent, endEvent);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtEventElapsedTime))f)(ms, startEvent, endEvent);
 }
 
@@ -1928,6 +1998,7 @@ NPU_EXPORT aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp
     void *f = npu_front_slot(70);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtEventGetTimestamp(event, timestamp);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtEventGetTimestamp))f)(event, timestamp);
 }
 
@@ -1942,6 +2013,7 @@ NPU_EXPORT aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy
     void *f = npu_front_slot(71);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMalloc(devPtr, size, policy);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMalloc))f)(devPtr, size, policy);
 }
 
@@ -1956,6 +2028,7 @@ NPU_EXPORT aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallo
     void *f = npu_front_slot(72);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocAlign32(devPtr, size, policy);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocAlign32))f)(devPtr, size, policy);
 }
 
@@ -1970,6 +2043,7 @@ NPU_EXPORT aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMalloc
     void *f = npu_front_slot(73);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocCached(devPtr, size, policy);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocCached))f)(devPtr, size, policy);
 }
 
@@ -1984,6 +2058,7 @@ NPU_EXPORT aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallo
     void *f = npu_front_slot(74);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocWithCfg(devPtr, size, policy, cfg);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocWithCfg))f)(devPtr, size, policy, cfg);
 }
 
@@ -1998,6 +2073,7 @@ NPU_EXPORT aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclr
     void *f = npu_front_slot(75);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocForTaskScheduler(devPtr, size, policy, cfg);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocForTaskScheduler))f)(devPtr, size, policy, cfg);
 }
 
@@ -2012,6 +2088,7 @@ NPU_EXPORT aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallo
     void *f = npu_front_slot(76);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocHostWithCfg(ptr, size, cfg);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocHostWithCfg))f)(ptr, size, cfg);
 }
 
@@ -2026,6 +2103,7 @@ NPU_EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttribute
     void *f = npu_front_slot(77);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtPointerGetAttributes(ptr, attributes);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtPointerGetAttributes))f)(ptr, attributes);
 }
 
@@ -2040,6 +2118,7 @@ NPU_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
     void *f = npu_front_slot(78);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
 }
 
@@ -2054,6 +2133,7 @@ NPU_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attri
     void *f = npu_front_slot(79);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
 }
 
@@ -2068,6 +2148,7 @@ NPU_EXPORT aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegiste
     void *f = npu_front_slot(80);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostRegister(ptr, size, type, devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtHostRegister))f)(ptr, size, type, devPtr);
 }
 
@@ -2082,6 +2163,7 @@ NPU_EXPORT aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag)
     void *f = npu_front_slot(81);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostRegisterV2(ptr, size, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtHostRegisterV2))f)(ptr, size, flag);
 }
 
@@ -2096,6 +2178,7 @@ NPU_EXPORT aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint3
     void *f = npu_front_slot(82);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostGetDevicePointer(pHost, pDevice, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtHostGetDevicePointer))f)(pHost, pDevice, flag);
 }
 
@@ -2110,6 +2193,7 @@ NPU_EXPORT aclError aclrtHostUnregister(void* ptr) {
     void *f = npu_front_slot(83);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostUnregister(ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtHostUnregister))f)(ptr);
 }
 
@@ -2124,6 +2208,7 @@ NPU_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
     void *f = npu_front_slot(84);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtHostMemMapCapabilities(deviceId, hacType, capabilities);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
 }
 
@@ -2138,6 +2223,7 @@ NPU_EXPORT aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
     void *f = npu_front_slot(85);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetThreadLastTaskId(taskId);
+    NPU_LQ_BEFORE(1);
     return ((__typeof__(&aclrtGetThreadLastTaskId))f)(taskId);
 }
 
@@ -2152,6 +2238,7 @@ NPU_EXPORT aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     void *f = npu_front_slot(86);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamGetId(stream, streamId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamGetId))f)(stream, streamId);
 }
 
@@ -2166,6 +2253,7 @@ NPU_EXPORT aclError aclrtMemFlush(void* devPtr, size_t size) {
     void *f = npu_front_slot(87);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemFlush(devPtr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemFlush))f)(devPtr, size);
 }
 
@@ -2180,6 +2268,7 @@ NPU_EXPORT aclError aclrtMemInvalidate(void* devPtr, size_t size) {
     void *f = npu_front_slot(88);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemInvalidate(devPtr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemInvalidate))f)(devPtr, size);
 }
 
@@ -2194,6 +2283,7 @@ NPU_EXPORT aclError aclrtFree(void* devPtr) {
     void *f = npu_front_slot(89);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFree(devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFree))f)(devPtr);
 }
 
@@ -2208,6 +2298,7 @@ NPU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
     void *f = npu_front_slot(90);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocHost(hostPtr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocHost))f)(hostPtr, size);
 }
 
@@ -2222,6 +2313,7 @@ NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t fla
     void *f = npu_front_slot(91);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemAllocManaged(ptr, size, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemAllocManaged))f)(ptr, size, flag);
 }
 
@@ -2236,6 +2328,7 @@ NPU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
     void *f = npu_front_slot(92);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeHost(hostPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFreeHost))f)(hostPtr);
 }
 
@@ -2250,6 +2343,7 @@ NPU_EXPORT aclError aclrtFreeWithDevSync(void* devPtr) {
     void *f = npu_front_slot(93);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeWithDevSync(devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFreeWithDevSync))f)(devPtr);
 }
 
@@ -2264,6 +2358,7 @@ NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
     void *f = npu_front_slot(94);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeHostWithDevSync(hostPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFreeHostWithDevSync))f)(hostPtr);
 }
 
@@ -2278,6 +2373,7 @@ NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size
     void *f = npu_front_slot(95);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpy(dst, destMax, src, count, kind);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpy))f)(dst, destMax, src, count, kind);
 }
 
@@ -2292,6 +2388,7 @@ NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, si
     void *f = npu_front_slot(96);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemset(devPtr, maxCount, value, count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemset))f)(devPtr, maxCount, value, count);
 }
 
@@ -2306,6 +2403,7 @@ NPU_EXPORT aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
     void *f = npu_front_slot(97);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyAsync))f)(dst, destMax, src, count, kind, stream);
 }
 
@@ -2320,6 +2418,7 @@ NPU_EXPORT aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, si
     void *f = npu_front_slot(98);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemsetD32(ptr, memSize, value, N);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemsetD32))f)(ptr, memSize, value, N);
 }
 
@@ -2334,6 +2433,7 @@ NPU_EXPORT aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t valu
     void *f = npu_front_slot(99);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemsetD32Async(ptr, memSize, value, N, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemsetD32Async))f)(ptr, memSize, value, N, stream);
 }
 
@@ -2348,6 +2448,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, con
     void *f = npu_front_slot(100);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsyncWithCondition(dst, destMax, src, count, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyAsyncWithCondition))f)(dst, destMax, src, count, kind, stream);
 }
 
@@ -2362,6 +2463,7 @@ NPU_EXPORT aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, siz
     void *f = npu_front_slot(101);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpy2d(dst, dpitch, src, spitch, width, height, kind);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpy2d))f)(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -2376,6 +2478,7 @@ NPU_EXPORT aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src
     void *f = npu_front_slot(102);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpy2dAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpy2dAsync))f)(dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
@@ -2390,6 +2493,7 @@ NPU_EXPORT aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
     void *f = npu_front_slot(103);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSymbolAddress(symbol, devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetSymbolAddress))f)(symbol, devPtr);
 }
 
@@ -2404,6 +2508,7 @@ NPU_EXPORT aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
     void *f = npu_front_slot(104);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetSymbolSize(symbol, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetSymbolSize))f)(symbol, size);
 }
 
@@ -2418,6 +2523,7 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* 
     void *f = npu_front_slot(105);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyFromSymbol(dst, dstMax, symbol, count, offset, kind);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyFromSymbol))f)(dst, dstMax, symbol, count, offset, kind);
 }
 
@@ -2432,6 +2538,7 @@ NPU_EXPORT aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const v
     void *f = npu_front_slot(106);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyFromSymbolAsync(dst, dstMax, symbol, count, offset, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyFromSymbolAsync))f)(dst, dstMax, symbol, count, offset, kind, stream);
 }
 
@@ -2446,6 +2553,7 @@ NPU_EXPORT aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, siz
     void *f = npu_front_slot(107);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyToSymbol(symbol, src, count, offset, kind);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyToSymbol))f)(symbol, src, count, offset, kind);
 }
 
@@ -2460,6 +2568,7 @@ NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src
     void *f = npu_front_slot(108);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyToSymbolAsync))f)(symbol, src, count, offset, kind, stream);
 }
 
@@ -2474,6 +2583,7 @@ NPU_EXPORT aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t valu
     void *f = npu_front_slot(109);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemsetAsync(devPtr, maxCount, value, count, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemsetAsync))f)(devPtr, maxCount, value, count, stream);
 }
 
@@ -2488,6 +2598,7 @@ NPU_EXPORT aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, 
     void *f = npu_front_slot(110);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedAdvise(ptr, size, advise, location);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemManagedAdvise))f)(ptr, size, advise, location);
 }
 
@@ -2502,6 +2613,7 @@ NPU_EXPORT aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t al
     void *f = npu_front_slot(111);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReserveMemAddress(virPtr, size, alignment, expectPtr, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtReserveMemAddress))f)(virPtr, size, alignment, expectPtr, flags);
 }
 
@@ -2516,6 +2628,7 @@ NPU_EXPORT aclError aclrtReleaseMemAddress(void* virPtr) {
     void *f = npu_front_slot(112);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReleaseMemAddress(virPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtReleaseMemAddress))f)(virPtr);
 }
 
@@ -2530,6 +2643,7 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
     void *f = npu_front_slot(113);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMallocPhysical(handle, size, prop, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMallocPhysical))f)(handle, size, prop, flags);
 }
 
@@ -2544,6 +2658,7 @@ NPU_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
     void *f = npu_front_slot(114);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreePhysical(handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFreePhysical))f)(handle);
 }
 
@@ -2558,6 +2673,7 @@ NPU_EXPORT aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtD
     void *f = npu_front_slot(115);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMapMem(virPtr, size, offset, handle, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMapMem))f)(virPtr, size, offset, handle, flags);
 }
 
@@ -2572,6 +2688,7 @@ NPU_EXPORT aclError aclrtUnmapMem(void* virPtr) {
     void *f = npu_front_slot(116);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnmapMem(virPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtUnmapMem))f)(virPtr);
 }
 
@@ -2586,6 +2703,7 @@ NPU_EXPORT aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset
     void *f = npu_front_slot(117);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemMapNoAccess(virPtr, size, offset, handle, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
 }
 
@@ -2600,6 +2718,7 @@ NPU_EXPORT aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
     void *f = npu_front_slot(118);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStreamConfigHandle();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateStreamConfigHandle))f)();
 }
 
@@ -2614,6 +2733,7 @@ NPU_EXPORT aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* hand
     void *f = npu_front_slot(119);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyStreamConfigHandle(handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyStreamConfigHandle))f)(handle);
 }
 
@@ -2628,6 +2748,7 @@ NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, acl
     void *f = npu_front_slot(120);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamConfigOpt(handle, attr, attrValue, valueSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetStreamConfigOpt))f)(handle, attr, attrValue, valueSize);
 }
 
@@ -2642,6 +2763,7 @@ NPU_EXPORT aclError aclrtCreateStream(aclrtStream* stream) {
     void *f = npu_front_slot(121);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStream(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateStream))f)(stream);
 }
 
@@ -2656,6 +2778,7 @@ NPU_EXPORT aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamCo
     void *f = npu_front_slot(122);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStreamV2(stream, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateStreamV2))f)(stream, handle);
 }
 
@@ -2670,6 +2793,7 @@ NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t pr
     void *f = npu_front_slot(123);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateStreamWithConfig(stream, priority, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateStreamWithConfig))f)(stream, priority, flag);
 }
 
@@ -2684,6 +2808,7 @@ NPU_EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
     void *f = npu_front_slot(124);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyStream(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyStream))f)(stream);
 }
 
@@ -2698,22 +2823,12 @@ NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
     void *f = npu_front_slot(125);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyStreamForce(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyStreamForce))f)(stream);
 }
 
-static NPU_FRONT_COLD aclError load_aclrtSynchronizeStream(aclrtStream stream) {
-    void *f = npu_front_load(126);
-    if (f == NULL)
-        return (aclError)npu_front_fail(126);
-    return ((__typeof__(&aclrtSynchronizeStream))f)(stream);
-}
-
-NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
-    void *f = npu_front_slot(126);
-    if (__builtin_expect(f == NULL, 0))
-        return load_aclrtSynchronizeStream(stream);
-    return ((__typeof__(&aclrtSynchronizeStream))f)(stream);
-}
+/* Written in launchq.c. */
+const int npu_front_idx_aclrtSynchronizeStream = 126;
 
 static NPU_FRONT_COLD aclError load_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
     void *f = npu_front_load(127);
@@ -2726,7 +2841,8 @@ NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
     void *f = npu_front_slot(127);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSynchronizeStreamWithTimeout(stream, timeout);
-    return ((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout);
+    NPU_LQ_BEFORE(1);
+    return npu_lq_after(((__typeof__(&aclrtSynchronizeStreamWithTimeout))f)(stream, timeout));
 }
 
 static NPU_FRONT_COLD aclError load_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
@@ -2740,6 +2856,7 @@ NPU_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* stat
     void *f = npu_front_slot(128);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamQuery(stream, status);
+    NPU_LQ_BEFORE(1);
     return ((__typeof__(&aclrtStreamQuery))f)(stream, status);
 }
 
@@ -2754,6 +2871,7 @@ NPU_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priorit
     void *f = npu_front_slot(129);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamGetPriority(stream, priority);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamGetPriority))f)(stream, priority);
 }
 
@@ -2768,6 +2886,7 @@ NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
     void *f = npu_front_slot(130);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamGetFlags(stream, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamGetFlags))f)(stream, flags);
 }
 
@@ -2782,6 +2901,7 @@ NPU_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     void *f = npu_front_slot(131);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamWaitEvent(stream, event);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamWaitEvent))f)(stream, event);
 }
 
@@ -2796,6 +2916,7 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent 
     void *f = npu_front_slot(132);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamWaitEventWithFlag(stream, event, timeout, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamWaitEventWithFlag))f)(stream, event, timeout, flag);
 }
 
@@ -2810,6 +2931,7 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
     void *f = npu_front_slot(133);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamWaitEventWithTimeout(stream, event, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamWaitEventWithTimeout))f)(stream, event, timeout);
 }
 
@@ -2824,6 +2946,7 @@ NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
     void *f = npu_front_slot(134);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetGroup(groupId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetGroup))f)(groupId);
 }
 
@@ -2838,6 +2961,7 @@ NPU_EXPORT aclError aclrtGetGroupCount(uint32_t* count) {
     void *f = npu_front_slot(135);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetGroupCount(count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetGroupCount))f)(count);
 }
 
@@ -2852,6 +2976,7 @@ NPU_EXPORT aclrtGroupInfo* aclrtCreateGroupInfo(void) {
     void *f = npu_front_slot(136);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateGroupInfo();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateGroupInfo))f)();
 }
 
@@ -2866,6 +2991,7 @@ NPU_EXPORT aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
     void *f = npu_front_slot(137);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyGroupInfo(groupInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyGroupInfo))f)(groupInfo);
 }
 
@@ -2880,6 +3006,7 @@ NPU_EXPORT aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
     void *f = npu_front_slot(138);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetAllGroupInfo(groupInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetAllGroupInfo))f)(groupInfo);
 }
 
@@ -2894,6 +3021,7 @@ NPU_EXPORT aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int
     void *f = npu_front_slot(139);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetGroupInfoDetail(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetGroupInfoDetail))f)(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
 }
 
@@ -2908,6 +3036,7 @@ NPU_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t dev
     void *f = npu_front_slot(140);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceCanAccessPeer(canAccessPeer, deviceId, peerDeviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceCanAccessPeer))f)(canAccessPeer, deviceId, peerDeviceId);
 }
 
@@ -2922,6 +3051,7 @@ NPU_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
     void *f = npu_front_slot(141);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceEnablePeerAccess(peerDeviceId, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceEnablePeerAccess))f)(peerDeviceId, flags);
 }
 
@@ -2936,6 +3066,7 @@ NPU_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
     void *f = npu_front_slot(142);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceDisablePeerAccess(peerDeviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceDisablePeerAccess))f)(peerDeviceId);
 }
 
@@ -2950,6 +3081,7 @@ NPU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* tot
     void *f = npu_front_slot(143);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemInfo(attr, free, total);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetMemInfo))f)(attr, free, total);
 }
 
@@ -2964,6 +3096,7 @@ NPU_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* me
     void *f = npu_front_slot(144);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
 }
 
@@ -2978,6 +3111,7 @@ NPU_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
     void *f = npu_front_slot(145);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpWaitTimeout(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetOpWaitTimeout))f)(timeout);
 }
 
@@ -2992,6 +3126,7 @@ NPU_EXPORT aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
     void *f = npu_front_slot(146);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpExecuteTimeOut(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetOpExecuteTimeOut))f)(timeout);
 }
 
@@ -3006,6 +3141,7 @@ NPU_EXPORT aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     void *f = npu_front_slot(147);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpExecuteTimeOutWithMs(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetOpExecuteTimeOutWithMs))f)(timeout);
 }
 
@@ -3020,6 +3156,7 @@ NPU_EXPORT aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actua
     void *f = npu_front_slot(148);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetOpExecuteTimeOutV2(timeout, actualTimeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout);
 }
 
@@ -3034,6 +3171,7 @@ NPU_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
     void *f = npu_front_slot(149);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetOpTimeOutInterval(interval);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetOpTimeOutInterval))f)(interval);
 }
 
@@ -3048,6 +3186,7 @@ NPU_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
     void *f = npu_front_slot(150);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamOverflowSwitch(stream, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetStreamOverflowSwitch))f)(stream, flag);
 }
 
@@ -3062,6 +3201,7 @@ NPU_EXPORT aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* f
     void *f = npu_front_slot(151);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamOverflowSwitch(stream, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetStreamOverflowSwitch))f)(stream, flag);
 }
 
@@ -3076,6 +3216,7 @@ NPU_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
     void *f = npu_front_slot(152);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDeviceSatMode(mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetDeviceSatMode))f)(mode);
 }
 
@@ -3090,6 +3231,7 @@ NPU_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
     void *f = npu_front_slot(153);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceSatMode(mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceSatMode))f)(mode);
 }
 
@@ -3104,6 +3246,7 @@ NPU_EXPORT aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, 
     void *f = npu_front_slot(154);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetOverflowStatus(outputAddr, outputSize, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetOverflowStatus))f)(outputAddr, outputSize, stream);
 }
 
@@ -3118,6 +3261,7 @@ NPU_EXPORT aclError aclrtResetOverflowStatus(aclrtStream stream) {
     void *f = npu_front_slot(155);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetOverflowStatus(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetOverflowStatus))f)(stream);
 }
 
@@ -3132,6 +3276,7 @@ NPU_EXPORT aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStrea
     void *f = npu_front_slot(156);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSubscribeHostFunc(hostFuncThreadId, exeStream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSubscribeHostFunc))f)(hostFuncThreadId, exeStream);
 }
 
@@ -3146,6 +3291,7 @@ NPU_EXPORT aclError aclrtProcessHostFunc(int32_t timeout) {
     void *f = npu_front_slot(157);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtProcessHostFunc(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtProcessHostFunc))f)(timeout);
 }
 
@@ -3160,6 +3306,7 @@ NPU_EXPORT aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStr
     void *f = npu_front_slot(158);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnSubscribeHostFunc(hostFuncThreadId, exeStream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtUnSubscribeHostFunc))f)(hostFuncThreadId, exeStream);
 }
 
@@ -3174,6 +3321,7 @@ NPU_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* 
     void *f = npu_front_slot(159);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtQueryDeviceStatus(deviceId, deviceStatus);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtQueryDeviceStatus))f)(deviceId, deviceStatus);
 }
 
@@ -3188,6 +3336,7 @@ NPU_EXPORT aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
     void *f = npu_front_slot(160);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateBinary(data, dataLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateBinary))f)(data, dataLen);
 }
 
@@ -3202,6 +3351,7 @@ NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
     void *f = npu_front_slot(161);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyBinary(binary);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyBinary))f)(binary);
 }
 
@@ -3216,6 +3366,7 @@ NPU_EXPORT aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* bi
     void *f = npu_front_slot(162);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryLoad(binary, binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryLoad))f)(binary, binHandle);
 }
 
@@ -3230,6 +3381,7 @@ NPU_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     void *f = npu_front_slot(163);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryUnLoad(binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryUnLoad))f)(binHandle);
 }
 
@@ -3244,6 +3396,7 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
     void *f = npu_front_slot(164);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetFunction(binHandle, kernelName, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle);
 }
 
@@ -3258,6 +3411,7 @@ NPU_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBl
     void *f = npu_front_slot(165);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchKernel(funcHandle, numBlocks, argsData, argsSize, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchKernel))f)(funcHandle, numBlocks, argsData, argsSize, stream);
 }
 
@@ -3272,6 +3426,7 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
     void *f = npu_front_slot(166);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
 }
 
@@ -3286,6 +3441,7 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
     void *f = npu_front_slot(167);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemExportToShareableHandleV2(handle, flags, shareType, shareableHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemExportToShareableHandleV2))f)(handle, flags, shareType, shareableHandle);
 }
 
@@ -3300,6 +3456,7 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
     void *f = npu_front_slot(168);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemImportFromShareableHandle(shareableHandle, deviceId, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemImportFromShareableHandle))f)(shareableHandle, deviceId, handle);
 }
 
@@ -3314,6 +3471,7 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, a
     void *f = npu_front_slot(169);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemImportFromShareableHandleV2(shareableHandle, shareType, flags, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemImportFromShareableHandleV2))f)(shareableHandle, shareType, flags, handle);
 }
 
@@ -3328,6 +3486,7 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
     void *f = npu_front_slot(170);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
 }
 
@@ -3342,6 +3501,7 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
     void *f = npu_front_slot(171);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemSetPidToShareableHandleV2(shareableHandle, shareType, pid, pidNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemSetPidToShareableHandleV2))f)(shareableHandle, shareType, pid, pidNum);
 }
 
@@ -3356,6 +3516,7 @@ NPU_EXPORT aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
     void *f = npu_front_slot(172);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAllocationGranularity(prop, option, granularity);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemGetAllocationGranularity))f)(prop, option, granularity);
 }
 
@@ -3370,6 +3531,7 @@ NPU_EXPORT aclError aclrtDeviceGetBareTgid(int32_t* pid) {
     void *f = npu_front_slot(173);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetBareTgid(pid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetBareTgid))f)(pid);
 }
 
@@ -3384,6 +3546,7 @@ NPU_EXPORT aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, 
     void *f = npu_front_slot(174);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoAsync(src, size, cmoType, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCmoAsync))f)(src, size, cmoType, stream);
 }
 
@@ -3398,6 +3561,7 @@ NPU_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUce
     void *f = npu_front_slot(175);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemUceInfo(deviceId, memUceInfoArray, arraySize, retSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetMemUceInfo))f)(deviceId, memUceInfoArray, arraySize, retSize);
 }
 
@@ -3412,6 +3576,7 @@ NPU_EXPORT aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     void *f = npu_front_slot(176);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceTaskAbort(deviceId, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceTaskAbort))f)(deviceId, timeout);
 }
 
@@ -3426,6 +3591,7 @@ NPU_EXPORT aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceI
     void *f = npu_front_slot(177);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemUceRepair(deviceId, memUceInfoArray, arraySize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemUceRepair))f)(deviceId, memUceInfoArray, arraySize);
 }
 
@@ -3440,6 +3606,7 @@ NPU_EXPORT aclError aclrtStreamAbort(aclrtStream stream) {
     void *f = npu_front_slot(178);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamAbort(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamAbort))f)(stream);
 }
 
@@ -3454,6 +3621,7 @@ NPU_EXPORT aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoad
     void *f = npu_front_slot(179);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryLoadFromFile(binPath, options, binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryLoadFromFile))f)(binPath, options, binHandle);
 }
 
@@ -3468,6 +3636,7 @@ NPU_EXPORT aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, voi
     void *f = npu_front_slot(180);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetDevAddress(binHandle, binAddr, binSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryGetDevAddress))f)(binHandle, binAddr, binSize);
 }
 
@@ -3482,6 +3651,7 @@ NPU_EXPORT aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint
     void *f = npu_front_slot(181);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetFunctionByEntry(binHandle, funcEntry, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryGetFunctionByEntry))f)(binHandle, funcEntry, funcHandle);
 }
 
@@ -3496,6 +3666,7 @@ NPU_EXPORT aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* n
     void *f = npu_front_slot(182);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryGetGlobal(binHandle, name, dptr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryGetGlobal))f)(binHandle, name, dptr, size);
 }
 
@@ -3510,6 +3681,7 @@ NPU_EXPORT aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* fu
     void *f = npu_front_slot(183);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFuncBySymbol(symbol, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFuncBySymbol))f)(symbol, funcHandle);
 }
 
@@ -3524,6 +3696,7 @@ NPU_EXPORT aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicA
     void *f = npu_front_slot(184);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionAddr(funcHandle, aicAddr, aivAddr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFunctionAddr))f)(funcHandle, aicAddr, aivAddr);
 }
 
@@ -3538,6 +3711,7 @@ NPU_EXPORT aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aic
     void *f = npu_front_slot(185);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionSize(funcHandle, aicSize, aivSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFunctionSize))f)(funcHandle, aicSize, aivSize);
 }
 
@@ -3552,6 +3726,7 @@ NPU_EXPORT aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSiz
     void *f = npu_front_slot(186);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetMemcpyDescSize(kind, descSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetMemcpyDescSize))f)(kind, descSize);
 }
 
@@ -3566,6 +3741,7 @@ NPU_EXPORT aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* s
     void *f = npu_front_slot(187);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
 }
 
@@ -3580,6 +3756,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_
     void *f = npu_front_slot(188);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsyncWithOffset(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyAsyncWithOffset))f)(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
 }
 
@@ -3594,6 +3771,7 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, a
     void *f = npu_front_slot(189);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyAsyncWithDesc(desc, kind, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyAsyncWithDesc))f)(desc, kind, stream);
 }
 
@@ -3608,6 +3786,7 @@ NPU_EXPORT aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, 
     void *f = npu_front_slot(190);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsGetHandleMemSize(funcHandle, memSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
 }
 
@@ -3622,6 +3801,7 @@ NPU_EXPORT aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t
     void *f = npu_front_slot(191);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
 }
 
@@ -3636,6 +3816,7 @@ NPU_EXPORT aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHan
     void *f = npu_front_slot(192);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsInit(funcHandle, argsHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsInit))f)(funcHandle, argsHandle);
 }
 
@@ -3650,6 +3831,7 @@ NPU_EXPORT aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, acl
     void *f = npu_front_slot(193);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
@@ -3664,6 +3846,7 @@ NPU_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* para
     void *f = npu_front_slot(194);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsAppend(argsHandle, param, paramSize, paramHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsAppend))f)(argsHandle, param, paramSize, paramHandle);
 }
 
@@ -3678,6 +3861,7 @@ NPU_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
     void *f = npu_front_slot(195);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsAppendPlaceHolder(argsHandle, paramHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsAppendPlaceHolder))f)(argsHandle, paramHandle);
 }
 
@@ -3692,6 +3876,7 @@ NPU_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHand
     void *f = npu_front_slot(196);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsGetPlaceHolderBuffer(argsHandle, paramHandle, dataSize, bufferAddr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paramHandle, dataSize, bufferAddr);
 }
 
@@ -3706,22 +3891,12 @@ NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
     void *f = npu_front_slot(197);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsParaUpdate(argsHandle, paramHandle, param, paramSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsParaUpdate))f)(argsHandle, paramHandle, param, paramSize);
 }
 
-static NPU_FRONT_COLD aclError load_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    void *f = npu_front_load(198);
-    if (f == NULL)
-        return (aclError)npu_front_fail(198);
-    return ((__typeof__(&aclrtLaunchKernelWithConfig))f)(funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
-}
-
-NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    void *f = npu_front_slot(198);
-    if (__builtin_expect(f == NULL, 0))
-        return load_aclrtLaunchKernelWithConfig(funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
-    return ((__typeof__(&aclrtLaunchKernelWithConfig))f)(funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
-}
+/* Written in launchq.c. */
+const int npu_front_idx_aclrtLaunchKernelWithConfig = 198;
 
 static NPU_FRONT_COLD aclError load_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
     void *f = npu_front_load(199);
@@ -3734,6 +3909,7 @@ NPU_EXPORT aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams*
     void *f = npu_front_slot(199);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskGetParams(task, params);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRITaskGetParams))f)(task, params);
 }
 
@@ -3748,6 +3924,7 @@ NPU_EXPORT aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams*
     void *f = npu_front_slot(200);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskSetParams(task, params);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRITaskSetParams))f)(task, params);
 }
 
@@ -3762,6 +3939,7 @@ NPU_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
     void *f = npu_front_slot(201);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIKernelTaskGetAttribute(task, attrId, attrValue);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIKernelTaskGetAttribute))f)(task, attrId, attrValue);
 }
 
@@ -3776,6 +3954,7 @@ NPU_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI) {
     void *f = npu_front_slot(202);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIUpdate(modelRI);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIUpdate))f)(modelRI);
 }
 
@@ -3790,6 +3969,7 @@ NPU_EXPORT aclError aclmdlRITaskDisable(aclmdlRITask task) {
     void *f = npu_front_slot(203);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskDisable(task);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRITaskDisable))f)(task);
 }
 
@@ -3804,6 +3984,7 @@ NPU_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     void *f = npu_front_slot(204);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtKernelArgsFinalize(argsHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtKernelArgsFinalize))f)(argsHandle);
 }
 
@@ -3818,6 +3999,7 @@ NPU_EXPORT aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag
     void *f = npu_front_slot(205);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtValueWrite(devAddr, value, flag, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtValueWrite))f)(devAddr, value, flag, stream);
 }
 
@@ -3832,6 +4014,7 @@ NPU_EXPORT aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
     void *f = npu_front_slot(206);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtValueWait(devAddr, value, flag, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtValueWait))f)(devAddr, value, flag, stream);
 }
 
@@ -3846,6 +4029,7 @@ NPU_EXPORT aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
     void *f = npu_front_slot(207);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamAvailableNum(streamCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetStreamAvailableNum))f)(streamCount);
 }
 
@@ -3860,6 +4044,7 @@ NPU_EXPORT aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
     void *f = npu_front_slot(208);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamAttribute(stream, stmAttrType, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetStreamAttribute))f)(stream, stmAttrType, value);
 }
 
@@ -3874,6 +4059,7 @@ NPU_EXPORT aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
     void *f = npu_front_slot(209);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamAttribute(stream, stmAttrType, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetStreamAttribute))f)(stream, stmAttrType, value);
 }
 
@@ -3888,6 +4074,7 @@ NPU_EXPORT aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
     void *f = npu_front_slot(210);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateNotify(notify, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateNotify))f)(notify, flag);
 }
 
@@ -3902,6 +4089,7 @@ NPU_EXPORT aclError aclrtDestroyNotify(aclrtNotify notify) {
     void *f = npu_front_slot(211);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyNotify(notify);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyNotify))f)(notify);
 }
 
@@ -3916,6 +4104,7 @@ NPU_EXPORT aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t fla
     void *f = npu_front_slot(212);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyCreate(cntNotify, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCntNotifyCreate))f)(cntNotify, flag);
 }
 
@@ -3930,6 +4119,7 @@ NPU_EXPORT aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
     void *f = npu_front_slot(213);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyDestroy(cntNotify);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCntNotifyDestroy))f)(cntNotify);
 }
 
@@ -3944,6 +4134,7 @@ NPU_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
     void *f = npu_front_slot(214);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRecordNotify(notify, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRecordNotify))f)(notify, stream);
 }
 
@@ -3958,6 +4149,7 @@ NPU_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stre
     void *f = npu_front_slot(215);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtWaitAndResetNotify(notify, stream, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtWaitAndResetNotify))f)(notify, stream, timeout);
 }
 
@@ -3972,6 +4164,7 @@ NPU_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
     void *f = npu_front_slot(216);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetNotifyId(notify, notifyId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetNotifyId))f)(notify, notifyId);
 }
 
@@ -3986,6 +4179,7 @@ NPU_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     void *f = npu_front_slot(217);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetEventId(event, eventId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetEventId))f)(event, eventId);
 }
 
@@ -4000,6 +4194,7 @@ NPU_EXPORT aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
     void *f = npu_front_slot(218);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetEventAvailNum(eventCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetEventAvailNum))f)(eventCount);
 }
 
@@ -4014,6 +4209,7 @@ NPU_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
     void *f = npu_front_slot(219);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceInfo(deviceId, attr, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceInfo))f)(deviceId, attr, value);
 }
 
@@ -4028,6 +4224,7 @@ NPU_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, in
     void *f = npu_front_slot(220);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
 }
 
@@ -4042,6 +4239,7 @@ NPU_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureTy
     void *f = npu_front_slot(221);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceCapability(deviceId, devFeatureType, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceCapability))f)(deviceId, devFeatureType, value);
 }
 
@@ -4056,6 +4254,7 @@ NPU_EXPORT aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
     void *f = npu_front_slot(222);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetUuid(deviceId, uuid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetUuid))f)(deviceId, uuid);
 }
 
@@ -4070,6 +4269,7 @@ NPU_EXPORT aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
     void *f = npu_front_slot(223);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceSetLimit(limit, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceSetLimit))f)(limit, value);
 }
 
@@ -4084,6 +4284,7 @@ NPU_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
     void *f = npu_front_slot(224);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetLimit(limit, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetLimit))f)(limit, value);
 }
 
@@ -4098,6 +4299,7 @@ NPU_EXPORT aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int
     void *f = npu_front_slot(225);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetPCIBusId(deviceId, pciBusId, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetPCIBusId))f)(deviceId, pciBusId, len);
 }
 
@@ -4112,6 +4314,7 @@ NPU_EXPORT aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *devi
     void *f = npu_front_slot(226);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetByPCIBusId(pciBusId, deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetByPCIBusId))f)(pciBusId, deviceId);
 }
 
@@ -4126,6 +4329,7 @@ NPU_EXPORT aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities,
     void *f = npu_front_slot(227);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
 }
 
@@ -4140,6 +4344,7 @@ NPU_EXPORT aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, 
     void *f = npu_front_slot(228);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
 }
 
@@ -4154,6 +4359,7 @@ NPU_EXPORT aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     void *f = npu_front_slot(229);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxGetCurrentDefaultStream(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCtxGetCurrentDefaultStream))f)(stream);
 }
 
@@ -4168,6 +4374,7 @@ NPU_EXPORT aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, i
     void *f = npu_front_slot(230);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetPrimaryCtxState(deviceId, flags, active);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetPrimaryCtxState))f)(deviceId, flags, active);
 }
 
@@ -4182,6 +4389,7 @@ NPU_EXPORT aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
     void *f = npu_front_slot(231);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReduceAsync(dst, src, count, kind, type, stream, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtReduceAsync))f)(dst, src, count, kind, type, stream, reserve);
 }
 
@@ -4196,6 +4404,7 @@ NPU_EXPORT aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
     void *f = npu_front_slot(232);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDeviceResLimit(deviceId, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDeviceResLimit))f)(deviceId, type, value);
 }
 
@@ -4210,6 +4419,7 @@ NPU_EXPORT aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
     void *f = npu_front_slot(233);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDeviceResLimit(deviceId, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetDeviceResLimit))f)(deviceId, type, value);
 }
 
@@ -4224,6 +4434,7 @@ NPU_EXPORT aclError aclrtResetDeviceResLimit(int32_t deviceId) {
     void *f = npu_front_slot(234);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetDeviceResLimit(deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetDeviceResLimit))f)(deviceId);
 }
 
@@ -4238,6 +4449,7 @@ NPU_EXPORT aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
     void *f = npu_front_slot(235);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetStreamResLimit(stream, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetStreamResLimit))f)(stream, type, value);
 }
 
@@ -4252,6 +4464,7 @@ NPU_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
     void *f = npu_front_slot(236);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetStreamResLimit(stream, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetStreamResLimit))f)(stream, type, value);
 }
 
@@ -4266,6 +4479,7 @@ NPU_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream) {
     void *f = npu_front_slot(237);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetStreamResLimit(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetStreamResLimit))f)(stream);
 }
 
@@ -4280,6 +4494,7 @@ NPU_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
     void *f = npu_front_slot(238);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUseStreamResInCurrentThread(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtUseStreamResInCurrentThread))f)(stream);
 }
 
@@ -4294,6 +4509,7 @@ NPU_EXPORT aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
     void *f = npu_front_slot(239);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtUnuseStreamResInCurrentThread(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtUnuseStreamResInCurrentThread))f)(stream);
 }
 
@@ -4308,6 +4524,7 @@ NPU_EXPORT aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32
     void *f = npu_front_slot(240);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetResInCurrentThread(type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetResInCurrentThread))f)(type, value);
 }
 
@@ -4322,6 +4539,7 @@ NPU_EXPORT aclError aclrtCreateLabel(aclrtLabel* label) {
     void *f = npu_front_slot(241);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateLabel(label);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateLabel))f)(label);
 }
 
@@ -4336,6 +4554,7 @@ NPU_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     void *f = npu_front_slot(242);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetLabel(label, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetLabel))f)(label, stream);
 }
 
@@ -4350,6 +4569,7 @@ NPU_EXPORT aclError aclrtDestroyLabel(aclrtLabel label) {
     void *f = npu_front_slot(243);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyLabel(label);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyLabel))f)(label);
 }
 
@@ -4364,6 +4584,7 @@ NPU_EXPORT aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLa
     void *f = npu_front_slot(244);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCreateLabelList(labels, num, labelList);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCreateLabelList))f)(labels, num, labelList);
 }
 
@@ -4378,6 +4599,7 @@ NPU_EXPORT aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
     void *f = npu_front_slot(245);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDestroyLabelList(labelList);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDestroyLabelList))f)(labelList);
 }
 
@@ -4392,6 +4614,7 @@ NPU_EXPORT aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtL
     void *f = npu_front_slot(246);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSwitchLabelByIndex(ptr, maxValue, labelList, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSwitchLabelByIndex))f)(ptr, maxValue, labelList, stream);
 }
 
@@ -4406,6 +4629,7 @@ NPU_EXPORT aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stre
     void *f = npu_front_slot(247);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtActiveStream(activeStream, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtActiveStream))f)(activeStream, stream);
 }
 
@@ -4420,6 +4644,7 @@ NPU_EXPORT aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void
     void *f = npu_front_slot(248);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
@@ -4434,6 +4659,7 @@ NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t ma
     void *f = npu_front_slot(249);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionName(funcHandle, maxLen, name);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFunctionName))f)(funcHandle, maxLen, name);
 }
 
@@ -4448,6 +4674,7 @@ NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclr
     void *f = npu_front_slot(250);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufFromChain(headBuf, index, buf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetBufFromChain))f)(headBuf, index, buf);
 }
 
@@ -4462,6 +4689,7 @@ NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
     void *f = npu_front_slot(251);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufChainNum(headBuf, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetBufChainNum))f)(headBuf, num);
 }
 
@@ -4476,6 +4704,7 @@ NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
     void *f = npu_front_slot(252);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAppendBufChain(headBuf, buf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAppendBufChain))f)(headBuf, buf);
 }
 
@@ -4490,6 +4719,7 @@ NPU_EXPORT aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     void *f = npu_front_slot(253);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCopyBufRef(buf, newBuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCopyBufRef))f)(buf, newBuf);
 }
 
@@ -4504,6 +4734,7 @@ NPU_EXPORT aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size
     void *f = npu_front_slot(254);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufUserData(buf, dataPtr, size, offset);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetBufUserData))f)(buf, dataPtr, size, offset);
 }
 
@@ -4518,6 +4749,7 @@ NPU_EXPORT aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size
     void *f = npu_front_slot(255);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetBufUserData(buf, dataPtr, size, offset);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetBufUserData))f)(buf, dataPtr, size, offset);
 }
 
@@ -4532,6 +4764,7 @@ NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t*
     void *f = npu_front_slot(256);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufData(buf, dataPtr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetBufData))f)(buf, dataPtr, size);
 }
 
@@ -4546,6 +4779,7 @@ NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
     void *f = npu_front_slot(257);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetBufDataLen(buf, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetBufDataLen))f)(buf, len);
 }
 
@@ -4560,6 +4794,7 @@ NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
     void *f = npu_front_slot(258);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetBufDataLen(buf, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetBufDataLen))f)(buf, len);
 }
 
@@ -4574,6 +4809,7 @@ NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
     void *f = npu_front_slot(259);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFreeBuf(buf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFreeBuf))f)(buf);
 }
 
@@ -4588,6 +4824,7 @@ NPU_EXPORT aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     void *f = npu_front_slot(260);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocBuf(buf, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocBuf))f)(buf, size);
 }
 
@@ -4602,6 +4839,7 @@ NPU_EXPORT aclError aclrtBinaryLoadFromData(const void* data, size_t length, con
     void *f = npu_front_slot(261);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtBinaryLoadFromData(data, length, options, binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtBinaryLoadFromData))f)(data, length, options, binHandle);
 }
 
@@ -4616,6 +4854,7 @@ NPU_EXPORT aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char
     void *f = npu_front_slot(262);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRegisterCpuFunc(handle, funcName, kernelName, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRegisterCpuFunc))f)(handle, funcName, kernelName, funcHandle);
 }
 
@@ -4630,6 +4869,7 @@ NPU_EXPORT aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoTyp
     void *f = npu_front_slot(263);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoAsyncWithBarrier(src, size, cmoType, barrierId, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCmoAsyncWithBarrier))f)(src, size, cmoType, barrierId, stream);
 }
 
@@ -4644,6 +4884,7 @@ NPU_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStr
     void *f = npu_front_slot(264);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoWaitBarrier(taskInfo, stream, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCmoWaitBarrier))f)(taskInfo, stream, flag);
 }
 
@@ -4658,6 +4899,7 @@ NPU_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceI
     void *f = npu_front_slot(265);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetDevicesTopo(deviceId, otherDeviceId, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetDevicesTopo))f)(deviceId, otherDeviceId, value);
 }
 
@@ -4672,6 +4914,7 @@ NPU_EXPORT aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
     void *f = npu_front_slot(266);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyBatch))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
 }
 
@@ -4686,6 +4929,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** src
     void *f = npu_front_slot(267);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatchV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyBatchV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
 }
 
@@ -4700,6 +4944,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** 
     void *f = npu_front_slot(268);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
@@ -4714,6 +4959,7 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void*
     void *f = npu_front_slot(269);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemcpyBatchAsyncV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemcpyBatchAsyncV2))f)(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
 }
 
@@ -4728,6 +4974,7 @@ NPU_EXPORT aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key
     void *f = npu_front_slot(270);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemGetExportKey(devPtr, size, key, len, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcMemGetExportKey))f)(devPtr, size, key, len, flags);
 }
 
@@ -4742,6 +4989,7 @@ NPU_EXPORT aclError aclrtIpcMemClose(const char* key) {
     void *f = npu_front_slot(271);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemClose(key);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcMemClose))f)(key);
 }
 
@@ -4756,6 +5004,7 @@ NPU_EXPORT aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint6
     void *f = npu_front_slot(272);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemImportByKey(devPtr, key, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcMemImportByKey))f)(devPtr, key, flags);
 }
 
@@ -4770,6 +5019,7 @@ NPU_EXPORT aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_
     void *f = npu_front_slot(273);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemSetImportPid(key, pid, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcMemSetImportPid))f)(key, pid, num);
 }
 
@@ -4784,6 +5034,7 @@ NPU_EXPORT aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type
     void *f = npu_front_slot(274);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemSetAttr(key, type, attr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcMemSetAttr))f)(key, type, attr);
 }
 
@@ -4798,6 +5049,7 @@ NPU_EXPORT aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServer
     void *f = npu_front_slot(275);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcMemImportPidInterServer(key, serverPids, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcMemImportPidInterServer))f)(key, serverPids, num);
 }
 
@@ -4812,6 +5064,7 @@ NPU_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     void *f = npu_front_slot(276);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifyBatchReset(notifies, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNotifyBatchReset))f)(notifies, num);
 }
 
@@ -4826,6 +5079,7 @@ NPU_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_
     void *f = npu_front_slot(277);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifyGetExportKey(notify, key, len, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNotifyGetExportKey))f)(notify, key, len, flags);
 }
 
@@ -4840,6 +5094,7 @@ NPU_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
     void *f = npu_front_slot(278);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifyImportByKey(notify, key, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNotifyImportByKey))f)(notify, key, flags);
 }
 
@@ -4854,6 +5109,7 @@ NPU_EXPORT aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, si
     void *f = npu_front_slot(279);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifySetImportPid(notify, pid, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNotifySetImportPid))f)(notify, pid, num);
 }
 
@@ -4868,6 +5124,7 @@ NPU_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrt
     void *f = npu_front_slot(280);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNotifySetImportPidInterServer(notify, serverPids, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNotifySetImportPidInterServer))f)(notify, serverPids, num);
 }
 
@@ -4882,6 +5139,7 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
     void *f = npu_front_slot(281);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureBegin(stream, mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureBegin))f)(stream, mode);
 }
 
@@ -4896,6 +5154,7 @@ NPU_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
     void *f = npu_front_slot(282);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureGetInfo(stream, status, modelRI);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureGetInfo))f)(stream, status, modelRI);
 }
 
@@ -4910,6 +5169,7 @@ NPU_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
     void *f = npu_front_slot(283);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureEnd(stream, modelRI);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureEnd))f)(stream, modelRI);
 }
 
@@ -4924,6 +5184,7 @@ NPU_EXPORT aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
     void *f = npu_front_slot(284);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDebugPrint(modelRI);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIDebugPrint))f)(modelRI);
 }
 
@@ -4938,6 +5199,7 @@ NPU_EXPORT aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, u
     void *f = npu_front_slot(285);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDebugJsonPrint(modelRI, path, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIDebugJsonPrint))f)(modelRI, path, flags);
 }
 
@@ -4952,6 +5214,7 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
     void *f = npu_front_slot(286);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureThreadExchangeMode(mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureThreadExchangeMode))f)(mode);
 }
 
@@ -4966,6 +5229,7 @@ NPU_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     void *f = npu_front_slot(287);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIExecuteAsync(modelRI, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIExecuteAsync))f)(modelRI, stream);
 }
 
@@ -4980,6 +5244,7 @@ NPU_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
     void *f = npu_front_slot(288);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIExecute(modelRI, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIExecute))f)(modelRI, timeout);
 }
 
@@ -4994,6 +5259,7 @@ NPU_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI) {
     void *f = npu_front_slot(289);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDestroy(modelRI);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIDestroy))f)(modelRI);
 }
 
@@ -5008,6 +5274,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     void *f = npu_front_slot(290);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskGrpBegin(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureTaskGrpBegin))f)(stream);
 }
 
@@ -5022,6 +5289,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* 
     void *f = npu_front_slot(291);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskGrpEnd(stream, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureTaskGrpEnd))f)(stream, handle);
 }
 
@@ -5036,6 +5304,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTask
     void *f = npu_front_slot(292);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskUpdateBegin(stream, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureTaskUpdateBegin))f)(stream, handle);
 }
 
@@ -5050,6 +5319,7 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     void *f = npu_front_slot(293);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureTaskUpdateEnd(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureTaskUpdateEnd))f)(stream);
 }
 
@@ -5064,6 +5334,7 @@ NPU_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
     void *f = npu_front_slot(294);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIBuildBegin(modelRI, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIBuildBegin))f)(modelRI, flag);
 }
 
@@ -5078,6 +5349,7 @@ NPU_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
     void *f = npu_front_slot(295);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIBindStream(modelRI, stream, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIBindStream))f)(modelRI, stream, flag);
 }
 
@@ -5092,6 +5364,7 @@ NPU_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     void *f = npu_front_slot(296);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIEndTask(modelRI, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIEndTask))f)(modelRI, stream);
 }
 
@@ -5106,6 +5379,7 @@ NPU_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
     void *f = npu_front_slot(297);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIBuildEnd(modelRI, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIBuildEnd))f)(modelRI, reserve);
 }
 
@@ -5120,6 +5394,7 @@ NPU_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     void *f = npu_front_slot(298);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIUnbindStream(modelRI, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIUnbindStream))f)(modelRI, stream);
 }
 
@@ -5134,6 +5409,7 @@ NPU_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
     void *f = npu_front_slot(299);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRISetName(modelRI, name);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRISetName))f)(modelRI, name);
 }
 
@@ -5148,6 +5424,7 @@ NPU_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* nam
     void *f = npu_front_slot(300);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetName(modelRI, maxLen, name);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIGetName))f)(modelRI, maxLen, name);
 }
 
@@ -5162,6 +5439,7 @@ NPU_EXPORT aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
     void *f = npu_front_slot(301);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetId(modelRI, modelRIId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIGetId))f)(modelRI, modelRIId);
 }
 
@@ -5176,6 +5454,7 @@ NPU_EXPORT aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallb
     void *f = npu_front_slot(302);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDestroyRegisterCallback(modelRI, func, userData);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIDestroyRegisterCallback))f)(modelRI, func, userData);
 }
 
@@ -5190,6 +5469,7 @@ NPU_EXPORT aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCal
     void *f = npu_front_slot(303);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIDestroyUnregisterCallback(modelRI, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIDestroyUnregisterCallback))f)(modelRI, func);
 }
 
@@ -5204,6 +5484,7 @@ NPU_EXPORT aclError aclmdlInitDump(void) {
     void *f = npu_front_slot(304);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlInitDump();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlInitDump))f)();
 }
 
@@ -5218,6 +5499,7 @@ NPU_EXPORT aclError aclmdlSetDump(const char* dumpCfgPath) {
     void *f = npu_front_slot(305);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlSetDump(dumpCfgPath);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlSetDump))f)(dumpCfgPath);
 }
 
@@ -5232,6 +5514,7 @@ NPU_EXPORT aclError aclmdlFinalizeDump(void) {
     void *f = npu_front_slot(306);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlFinalizeDump();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlFinalizeDump))f)();
 }
 
@@ -5246,6 +5529,7 @@ NPU_EXPORT aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, u
     void *f = npu_front_slot(307);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetStreams(modelRI, streams, numStreams);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIGetStreams))f)(modelRI, streams, numStreams);
 }
 
@@ -5260,6 +5544,7 @@ NPU_EXPORT aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* t
     void *f = npu_front_slot(308);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIGetTasksByStream(stream, tasks, numTasks);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIGetTasksByStream))f)(stream, tasks, numTasks);
 }
 
@@ -5274,6 +5559,7 @@ NPU_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* typ
     void *f = npu_front_slot(309);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskGetType(task, type);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRITaskGetType))f)(task, type);
 }
 
@@ -5288,6 +5574,7 @@ NPU_EXPORT aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
     void *f = npu_front_slot(310);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRITaskGetSeqId(task, id);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRITaskGetSeqId))f)(task, id);
 }
 
@@ -5302,6 +5589,7 @@ NPU_EXPORT aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion
     void *f = npu_front_slot(311);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetVersion(majorVersion, minorVersion, patchVersion);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetVersion))f)(majorVersion, minorVersion, patchVersion);
 }
 
@@ -5316,6 +5604,7 @@ NPU_EXPORT aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclIni
     void *f = npu_front_slot(312);
     if (__builtin_expect(f == NULL, 0))
         return load_aclInitCallbackRegister(type, cbFunc, userData);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclInitCallbackRegister))f)(type, cbFunc, userData);
 }
 
@@ -5330,6 +5619,7 @@ NPU_EXPORT aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclI
     void *f = npu_front_slot(313);
     if (__builtin_expect(f == NULL, 0))
         return load_aclInitCallbackUnRegister(type, cbFunc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclInitCallbackUnRegister))f)(type, cbFunc);
 }
 
@@ -5344,6 +5634,7 @@ NPU_EXPORT aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, ac
     void *f = npu_front_slot(314);
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalizeCallbackRegister(type, cbFunc, userData);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclFinalizeCallbackRegister))f)(type, cbFunc, userData);
 }
 
@@ -5358,6 +5649,7 @@ NPU_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, 
     void *f = npu_front_slot(315);
     if (__builtin_expect(f == NULL, 0))
         return load_aclFinalizeCallbackUnRegister(type, cbFunc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclFinalizeCallbackUnRegister))f)(type, cbFunc);
 }
 
@@ -5372,6 +5664,7 @@ NPU_EXPORT aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t m
     void *f = npu_front_slot(316);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCheckMemType(addrList, size, memType, checkResult, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCheckMemType))f)(addrList, size, memType, checkResult, reserve);
 }
 
@@ -5386,6 +5679,7 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32
     void *f = npu_front_slot(317);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetLogicDevIdByUserDevId(userDevid, logicDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetLogicDevIdByUserDevId))f)(userDevid, logicDevId);
 }
 
@@ -5400,6 +5694,7 @@ NPU_EXPORT aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int3
     void *f = npu_front_slot(318);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetUserDevIdByLogicDevId(logicDevId, userDevid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetUserDevIdByLogicDevId))f)(logicDevId, userDevid);
 }
 
@@ -5414,6 +5709,7 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t
     void *f = npu_front_slot(319);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
 }
 
@@ -5428,6 +5724,7 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32
     void *f = npu_front_slot(320);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
 }
 
@@ -5442,6 +5739,7 @@ NPU_EXPORT aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t*
     void *f = npu_front_slot(321);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetUserDevIdByPhyDevId(phyDevId, userDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetUserDevIdByPhyDevId))f)(phyDevId, userDevId);
 }
 
@@ -5456,6 +5754,7 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t
     void *f = npu_front_slot(322);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetPhyDevIdByUserDevId(userDevId, phyDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetPhyDevIdByUserDevId))f)(userDevId, phyDevId);
 }
 
@@ -5470,6 +5769,7 @@ NPU_EXPORT aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream s
     void *f = npu_front_slot(323);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtProfTrace(userdata, length, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtProfTrace))f)(userdata, length, stream);
 }
 
@@ -5484,6 +5784,7 @@ NPU_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t num
     void *f = npu_front_slot(324);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchKernelV2(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
 }
 
@@ -5498,6 +5799,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
     void *f = npu_front_slot(325);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchKernelWithHostArgs(funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
@@ -5512,6 +5814,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlock
     void *f = npu_front_slot(326);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchKernelWithArgsArray(func, numBlocks, stream, cfg, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchKernelWithArgsArray))f)(func, numBlocks, stream, cfg, args);
 }
 
@@ -5526,6 +5829,7 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim,
     void *f = npu_front_slot(327);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
 }
 
@@ -5540,6 +5844,7 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, 
     void *f = npu_front_slot(328);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
@@ -5554,6 +5859,7 @@ NPU_EXPORT aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
     void *f = npu_front_slot(329);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCtxGetFloatOverflowAddr(overflowAddr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCtxGetFloatOverflowAddr))f)(overflowAddr);
 }
 
@@ -5568,6 +5874,7 @@ NPU_EXPORT aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outpu
     void *f = npu_front_slot(330);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFloatOverflowStatus(outputAddr, outputSize, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFloatOverflowStatus))f)(outputAddr, outputSize, stream);
 }
 
@@ -5582,6 +5889,7 @@ NPU_EXPORT aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
     void *f = npu_front_slot(331);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtResetFloatOverflowStatus(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtResetFloatOverflowStatus))f)(stream);
 }
 
@@ -5596,6 +5904,7 @@ NPU_EXPORT aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t ou
     void *f = npu_front_slot(332);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNpuGetFloatOverFlowStatus(outputAddr, outputSize, checkMode, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNpuGetFloatOverFlowStatus))f)(outputAddr, outputSize, checkMode, stream);
 }
 
@@ -5610,6 +5919,7 @@ NPU_EXPORT aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtSt
     void *f = npu_front_slot(333);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtNpuClearFloatOverFlowStatus(checkMode, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtNpuClearFloatOverFlowStatus))f)(checkMode, stream);
 }
 
@@ -5624,6 +5934,7 @@ NPU_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
     void *f = npu_front_slot(334);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtLaunchHostFunc(stream, fn, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtLaunchHostFunc))f)(stream, fn, args);
 }
 
@@ -5638,6 +5949,7 @@ NPU_EXPORT aclError aclrtGetHardwareSyncAddr(void** addr) {
     void *f = npu_front_slot(335);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetHardwareSyncAddr(addr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetHardwareSyncAddr))f)(addr);
 }
 
@@ -5652,6 +5964,7 @@ NPU_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, 
     void *f = npu_front_slot(336);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRandomNumAsync(taskInfo, stream, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRandomNumAsync))f)(taskInfo, stream, reserve);
 }
 
@@ -5666,6 +5979,7 @@ NPU_EXPORT aclError aclrtRegStreamStateCallback(const char* regName, aclrtStream
     void *f = npu_front_slot(337);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRegStreamStateCallback(regName, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRegStreamStateCallback))f)(regName, callback, args);
 }
 
@@ -5680,6 +5994,7 @@ NPU_EXPORT aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDevice
     void *f = npu_front_slot(338);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRegDeviceStateCallback(regName, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRegDeviceStateCallback))f)(regName, callback, args);
 }
 
@@ -5694,6 +6009,7 @@ NPU_EXPORT aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDe
     void *f = npu_front_slot(339);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSetDeviceTaskAbortCallback(regName, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSetDeviceTaskAbortCallback))f)(regName, callback, args);
 }
 
@@ -5708,6 +6024,7 @@ NPU_EXPORT aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
     void *f = npu_front_slot(340);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetOpExecuteTimeout(timeoutMs);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetOpExecuteTimeout))f)(timeoutMs);
 }
 
@@ -5722,6 +6039,7 @@ NPU_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDe
     void *f = npu_front_slot(341);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDevicePeerAccessStatus(deviceId, peerDeviceId, status);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDevicePeerAccessStatus))f)(deviceId, peerDeviceId, status);
 }
 
@@ -5736,6 +6054,7 @@ NPU_EXPORT aclError aclrtStreamStop(aclrtStream stream) {
     void *f = npu_front_slot(342);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtStreamStop(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtStreamStop))f)(stream);
 }
 
@@ -5750,6 +6069,7 @@ NPU_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId
     void *f = npu_front_slot(343);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtTaskUpdateAsync(taskStream, taskId, info, execStream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtTaskUpdateAsync))f)(taskStream, taskId, info, execStream);
 }
 
@@ -5764,6 +6084,7 @@ NPU_EXPORT aclError aclrtCmoGetDescSize(size_t* size) {
     void *f = npu_front_slot(344);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoGetDescSize(size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCmoGetDescSize))f)(size);
 }
 
@@ -5778,6 +6099,7 @@ NPU_EXPORT aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
     void *f = npu_front_slot(345);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoSetDesc(cmoDesc, src, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCmoSetDesc))f)(cmoDesc, src, size);
 }
 
@@ -5792,6 +6114,7 @@ NPU_EXPORT aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, a
     void *f = npu_front_slot(346);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCmoAsyncWithDesc(cmoDesc, cmoType, stream, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCmoAsyncWithDesc))f)(cmoDesc, cmoType, stream, reserve);
 }
 
@@ -5806,6 +6129,7 @@ NPU_EXPORT aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t*
     void *f = npu_front_slot(347);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCheckArchCompatibility(socVersion, canCompatible);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCheckArchCompatibility))f)(socVersion, canCompatible);
 }
 
@@ -5820,6 +6144,7 @@ NPU_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI) {
     void *f = npu_front_slot(348);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIAbort(modelRI);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIAbort))f)(modelRI);
 }
 
@@ -5834,6 +6159,7 @@ NPU_EXPORT aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultL
     void *f = npu_front_slot(349);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICondHandleCreate(modelRI, defaultLaunchValue, flag, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICondHandleCreate))f)(modelRI, defaultLaunchValue, flag, handle);
 }
 
@@ -5848,6 +6174,7 @@ NPU_EXPORT aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint
     void *f = npu_front_slot(350);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICondHandleGetCondPtr(handle, ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICondHandleGetCondPtr))f)(handle, ptr);
 }
 
@@ -5862,6 +6189,7 @@ NPU_EXPORT aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStre
     void *f = npu_front_slot(351);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRIAddCondTask(params, stream, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRIAddCondTask))f)(params, stream, flags);
 }
 
@@ -5876,6 +6204,7 @@ NPU_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI m
     void *f = npu_front_slot(352);
     if (__builtin_expect(f == NULL, 0))
         return load_aclmdlRICaptureToModelRIBegin(stream, modelRI, mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclmdlRICaptureToModelRIBegin))f)(stream, modelRI, mode);
 }
 
@@ -5890,6 +6219,7 @@ NPU_EXPORT aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream s
     void *f = npu_front_slot(353);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyRecord(cntNotify, stream, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCntNotifyRecord))f)(cntNotify, stream, info);
 }
 
@@ -5904,6 +6234,7 @@ NPU_EXPORT aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclr
     void *f = npu_front_slot(354);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyWaitWithTimeout(cntNotify, stream, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCntNotifyWaitWithTimeout))f)(cntNotify, stream, info);
 }
 
@@ -5918,6 +6249,7 @@ NPU_EXPORT aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream st
     void *f = npu_front_slot(355);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyReset(cntNotify, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCntNotifyReset))f)(cntNotify, stream);
 }
 
@@ -5932,6 +6264,7 @@ NPU_EXPORT aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* noti
     void *f = npu_front_slot(356);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCntNotifyGetId(cntNotify, notifyId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCntNotifyGetId))f)(cntNotify, notifyId);
 }
 
@@ -5946,6 +6279,7 @@ NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
     void *f = npu_front_slot(357);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtPersistentTaskClean(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtPersistentTaskClean))f)(stream);
 }
 
@@ -5960,6 +6294,7 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
     void *f = npu_front_slot(358);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetErrorVerbose(deviceId, errorInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetErrorVerbose))f)(deviceId, errorInfo);
 }
 
@@ -5974,6 +6309,7 @@ NPU_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* err
     void *f = npu_front_slot(359);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtRepairError(deviceId, errorInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtRepairError))f)(deviceId, errorInfo);
 }
 
@@ -5988,6 +6324,7 @@ NPU_EXPORT aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessD
     void *f = npu_front_slot(360);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemSetAccess(virPtr, size, desc, count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemSetAccess))f)(virPtr, size, desc, count);
 }
 
@@ -6002,6 +6339,7 @@ NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, 
     void *f = npu_front_slot(361);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAccess(virPtr, location, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemGetAccess))f)(virPtr, location, flag);
 }
 
@@ -6016,6 +6354,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
     void *f = npu_front_slot(362);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessLock(pid, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSnapShotProcessLock))f)(pid, reserve);
 }
 
@@ -6030,6 +6369,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
     void *f = npu_front_slot(363);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessUnlock(pid, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSnapShotProcessUnlock))f)(pid, reserve);
 }
 
@@ -6044,6 +6384,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs*
     void *f = npu_front_slot(364);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessBackup(pid, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSnapShotProcessBackup))f)(pid, args);
 }
 
@@ -6058,6 +6399,7 @@ NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArg
     void *f = npu_front_slot(365);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotProcessRestore(pid, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSnapShotProcessRestore))f)(pid, args);
 }
 
@@ -6072,6 +6414,7 @@ NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclr
     void *f = npu_front_slot(366);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotCallbackRegister(stage, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSnapShotCallbackRegister))f)(stage, callback, args);
 }
 
@@ -6086,6 +6429,7 @@ NPU_EXPORT aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, ac
     void *f = npu_front_slot(367);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtSnapShotCallbackUnregister(stage, callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtSnapShotCallbackUnregister))f)(stage, callback);
 }
 
@@ -6100,6 +6444,7 @@ NPU_EXPORT aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const si
     void *f = npu_front_slot(368);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCacheLastTaskOpInfo(infoPtr, infoSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
 }
 
@@ -6114,6 +6459,7 @@ NPU_EXPORT aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr
     void *f = npu_front_slot(369);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
 }
 
@@ -6128,6 +6474,7 @@ NPU_EXPORT aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtF
     void *f = npu_front_slot(370);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtGetFunctionAttribute(funcHandle, attrType, attrValue);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtGetFunctionAttribute))f)(funcHandle, attrType, attrValue);
 }
 
@@ -6142,6 +6489,7 @@ NPU_EXPORT aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, acl
     void *f = npu_front_slot(371);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetBinary(funcHandle, binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFunctionGetBinary))f)(funcHandle, binHandle);
 }
 
@@ -6156,6 +6504,7 @@ NPU_EXPORT aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCo
     void *f = npu_front_slot(372);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetParamCount(func, paramCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFunctionGetParamCount))f)(func, paramCount);
 }
 
@@ -6170,6 +6519,7 @@ NPU_EXPORT aclError aclrtFunctionGetParamInfo(const void* func, size_t paramInde
     void *f = npu_front_slot(373);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
 }
 
@@ -6184,6 +6534,7 @@ NPU_EXPORT aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t fl
     void *f = npu_front_slot(374);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
 }
 
@@ -6198,6 +6549,7 @@ NPU_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle
     void *f = npu_front_slot(375);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcGetEventHandle(event, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcGetEventHandle))f)(event, handle);
 }
 
@@ -6212,6 +6564,7 @@ NPU_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEve
     void *f = npu_front_slot(376);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtIpcOpenEventHandle(handle, event);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtIpcOpenEventHandle))f)(handle, event);
 }
 
@@ -6226,6 +6579,7 @@ NPU_EXPORT aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHand
     void *f = npu_front_slot(377);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemRetainAllocationHandle(virPtr, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemRetainAllocationHandle))f)(virPtr, handle);
 }
 
@@ -6240,6 +6594,7 @@ NPU_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle 
     void *f = npu_front_slot(378);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAllocationPropertiesFromHandle(handle, prop);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
 }
 
@@ -6254,6 +6609,7 @@ NPU_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
     void *f = npu_front_slot(379);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtReserveMemAddressNoUCMemory(virPtr, size, alignment, expectPtr, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtReserveMemAddressNoUCMemory))f)(virPtr, size, alignment, expectPtr, flags);
 }
 
@@ -6268,6 +6624,7 @@ NPU_EXPORT aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psi
     void *f = npu_front_slot(380);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemGetAddressRange(ptr, pbase, psize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemGetAddressRange))f)(ptr, pbase, psize);
 }
 
@@ -6282,6 +6639,7 @@ NPU_EXPORT aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, 
     void *f = npu_front_slot(381);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemP2PMap(devPtr, size, dstDevId, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemP2PMap))f)(devPtr, size, dstDevId, flags);
 }
 
@@ -6296,6 +6654,7 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, a
     void *f = npu_front_slot(382);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
 }
 
@@ -6310,6 +6669,7 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t*
     void *f = npu_front_slot(383);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
@@ -6324,6 +6684,7 @@ NPU_EXPORT aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* 
     void *f = npu_front_slot(384);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
 }
 
@@ -6338,6 +6699,7 @@ NPU_EXPORT aclError aclrtDeviceL2CacheFlush(void* rsv) {
     void *f = npu_front_slot(385);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtDeviceL2CacheFlush(rsv);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtDeviceL2CacheFlush))f)(rsv);
 }
 
@@ -6352,6 +6714,7 @@ NPU_EXPORT aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkTyp
     void *f = npu_front_slot(386);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemMapSetLink(handle, adviceLink);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemMapSetLink))f)(handle, adviceLink);
 }
 
@@ -6366,6 +6729,7 @@ NPU_EXPORT aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
     void *f = npu_front_slot(387);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorCreateDesc();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorCreateDesc))f)();
 }
 
@@ -6380,6 +6744,7 @@ NPU_EXPORT aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) 
     void *f = npu_front_slot(388);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorDestroyDesc(allocatorDesc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorDestroyDesc))f)(allocatorDesc);
 }
 
@@ -6394,6 +6759,7 @@ NPU_EXPORT aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
     void *f = npu_front_slot(389);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetObjToDesc(allocatorDesc, allocator);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorSetObjToDesc))f)(allocatorDesc, allocator);
 }
 
@@ -6408,6 +6774,7 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocato
     void *f = npu_front_slot(390);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetAllocFuncToDesc(allocatorDesc, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorSetAllocFuncToDesc))f)(allocatorDesc, func);
 }
 
@@ -6422,6 +6789,7 @@ NPU_EXPORT aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocator
     void *f = npu_front_slot(391);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetFreeFuncToDesc(allocatorDesc, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorSetFreeFuncToDesc))f)(allocatorDesc, func);
 }
 
@@ -6436,6 +6804,7 @@ NPU_EXPORT aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc al
     void *f = npu_front_slot(392);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetAllocAdviseFuncToDesc(allocatorDesc, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorSetAllocAdviseFuncToDesc))f)(allocatorDesc, func);
 }
 
@@ -6450,6 +6819,7 @@ NPU_EXPORT aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDe
     void *f = npu_front_slot(393);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(allocatorDesc, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorSetGetAddrFromBlockFuncToDesc))f)(allocatorDesc, func);
 }
 
@@ -6464,6 +6834,7 @@ NPU_EXPORT aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDes
     void *f = npu_front_slot(394);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorRegister(stream, allocatorDesc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorRegister))f)(stream, allocatorDesc);
 }
 
@@ -6478,6 +6849,7 @@ NPU_EXPORT aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocator
     void *f = npu_front_slot(395);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorGetByStream(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorGetByStream))f)(stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
 }
 
@@ -6492,6 +6864,7 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
     void *f = npu_front_slot(396);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtAllocatorUnregister(stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtAllocatorUnregister))f)(stream);
 }
 
@@ -6506,6 +6879,7 @@ NPU_EXPORT aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPool
     void *f = npu_front_slot(397);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolCreate(memPool, poolProps);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolCreate))f)(memPool, poolProps);
 }
 
@@ -6520,6 +6894,7 @@ NPU_EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
     void *f = npu_front_slot(398);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolDestroy(memPool);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolDestroy))f)(memPool);
 }
 
@@ -6534,6 +6909,7 @@ NPU_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
     void *f = npu_front_slot(399);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolSetAttr(memPool, attr, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolSetAttr))f)(memPool, attr, value);
 }
 
@@ -6548,6 +6924,7 @@ NPU_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
     void *f = npu_front_slot(400);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolGetAttr(memPool, attr, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolGetAttr))f)(memPool, attr, value);
 }
 
@@ -6562,6 +6939,7 @@ NPU_EXPORT aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPoo
     void *f = npu_front_slot(401);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolMallocAsync(ptr, size, memPool, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolMallocAsync))f)(ptr, size, memPool, stream);
 }
 
@@ -6576,6 +6954,7 @@ NPU_EXPORT aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     void *f = npu_front_slot(402);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolFreeAsync(ptr, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolFreeAsync))f)(ptr, stream);
 }
 
@@ -6590,6 +6969,7 @@ NPU_EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKe
     void *f = npu_front_slot(403);
     if (__builtin_expect(f == NULL, 0))
         return load_aclrtMemPoolTrimTo(memPool, minBytesToKeep);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclrtMemPoolTrimTo))f)(memPool, minBytesToKeep);
 }
 
@@ -6604,6 +6984,7 @@ NPU_EXPORT aclError aclprofInit(const char *profilerResultPath, size_t length) {
     void *f = npu_front_slot(404);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofInit(profilerResultPath, length);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofInit))f)(profilerResultPath, length);
 }
 
@@ -6618,6 +6999,7 @@ NPU_EXPORT aclError aclprofFinalize(void) {
     void *f = npu_front_slot(405);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofFinalize();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofFinalize))f)();
 }
 
@@ -6632,6 +7014,7 @@ NPU_EXPORT aclError aclprofSetConfig(aclprofConfigType configType, const char *c
     void *f = npu_front_slot(406);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofSetConfig(configType, config, configLength);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofSetConfig))f)(configType, config, configLength);
 }
 
@@ -6646,6 +7029,7 @@ NPU_EXPORT aclprofConfig * aclprofCreateConfig(uint32_t *deviceIdList, uint32_t 
     void *f = npu_front_slot(407);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateConfig(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofCreateConfig))f)(deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig);
 }
 
@@ -6660,6 +7044,7 @@ NPU_EXPORT aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
     void *f = npu_front_slot(408);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofDestroyConfig(profilerConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofDestroyConfig))f)(profilerConfig);
 }
 
@@ -6674,6 +7059,7 @@ NPU_EXPORT aclError aclprofStart(const aclprofConfig *profilerConfig) {
     void *f = npu_front_slot(409);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofStart(profilerConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofStart))f)(profilerConfig);
 }
 
@@ -6688,6 +7074,7 @@ NPU_EXPORT aclError aclprofStop(const aclprofConfig *profilerConfig) {
     void *f = npu_front_slot(410);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofStop(profilerConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofStop))f)(profilerConfig);
 }
 
@@ -6702,6 +7089,7 @@ NPU_EXPORT aclprofSubscribeConfig * aclprofCreateSubscribeConfig(int8_t timeInfo
     void *f = npu_front_slot(411);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateSubscribeConfig(timeInfoSwitch, aicoreMetrics, fd);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofCreateSubscribeConfig))f)(timeInfoSwitch, aicoreMetrics, fd);
 }
 
@@ -6716,6 +7104,7 @@ NPU_EXPORT aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *
     void *f = npu_front_slot(412);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofDestroySubscribeConfig(profSubscribeConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofDestroySubscribeConfig))f)(profSubscribeConfig);
 }
 
@@ -6730,6 +7119,7 @@ NPU_EXPORT aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscri
     void *f = npu_front_slot(413);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofModelSubscribe(modelId, profSubscribeConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofModelSubscribe))f)(modelId, profSubscribeConfig);
 }
 
@@ -6744,6 +7134,7 @@ NPU_EXPORT aclError aclprofModelUnSubscribe(uint32_t modelId) {
     void *f = npu_front_slot(414);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofModelUnSubscribe(modelId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofModelUnSubscribe))f)(modelId);
 }
 
@@ -6758,6 +7149,7 @@ NPU_EXPORT aclError aclprofGetOpDescSize(size_t *opDescSize) {
     void *f = npu_front_slot(415);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpDescSize(opDescSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpDescSize))f)(opDescSize);
 }
 
@@ -6772,6 +7164,7 @@ NPU_EXPORT aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32
     void *f = npu_front_slot(416);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpNum(opInfo, opInfoLen, opNumber);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpNum))f)(opInfo, opInfoLen, opNumber);
 }
 
@@ -6786,6 +7179,7 @@ NPU_EXPORT aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, ui
     void *f = npu_front_slot(417);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpTypeLen(opInfo, opInfoLen, index, opTypeLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpTypeLen))f)(opInfo, opInfoLen, index, opTypeLen);
 }
 
@@ -6800,6 +7194,7 @@ NPU_EXPORT aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint3
     void *f = npu_front_slot(418);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpType(opInfo, opInfoLen, index, opType, opTypeLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpType))f)(opInfo, opInfoLen, index, opType, opTypeLen);
 }
 
@@ -6814,6 +7209,7 @@ NPU_EXPORT aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, ui
     void *f = npu_front_slot(419);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpNameLen(opInfo, opInfoLen, index, opNameLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpNameLen))f)(opInfo, opInfoLen, index, opNameLen);
 }
 
@@ -6828,6 +7224,7 @@ NPU_EXPORT aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint3
     void *f = npu_front_slot(420);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpName(opInfo, opInfoLen, index, opName, opNameLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpName))f)(opInfo, opInfoLen, index, opName, opNameLen);
 }
 
@@ -6842,6 +7239,7 @@ NPU_EXPORT uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint
     void *f = npu_front_slot(421);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpStart(opInfo, opInfoLen, index);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpStart))f)(opInfo, opInfoLen, index);
 }
 
@@ -6856,6 +7254,7 @@ NPU_EXPORT uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32
     void *f = npu_front_slot(422);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpEnd(opInfo, opInfoLen, index);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpEnd))f)(opInfo, opInfoLen, index);
 }
 
@@ -6870,6 +7269,7 @@ NPU_EXPORT uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, u
     void *f = npu_front_slot(423);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpDuration(opInfo, opInfoLen, index);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpDuration))f)(opInfo, opInfoLen, index);
 }
 
@@ -6884,6 +7284,7 @@ NPU_EXPORT size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32
     void *f = npu_front_slot(424);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetModelId(opInfo, opInfoLen, index);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetModelId))f)(opInfo, opInfoLen, index);
 }
 
@@ -6898,6 +7299,7 @@ NPU_EXPORT aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t op
     void *f = npu_front_slot(425);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpFlag(opInfo, opInfoLen, index);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpFlag))f)(opInfo, opInfoLen, index);
 }
 
@@ -6912,6 +7314,7 @@ NPU_EXPORT const char * aclprofGetOpAttriValue(const void *opInfo, size_t opInfo
     void *f = npu_front_slot(426);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetOpAttriValue(opInfo, opInfoLen, index, attri);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetOpAttriValue))f)(opInfo, opInfoLen, index, attri);
 }
 
@@ -6926,6 +7329,7 @@ NPU_EXPORT aclprofStepInfo * aclprofCreateStepInfo(void) {
     void *f = npu_front_slot(427);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateStepInfo();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofCreateStepInfo))f)();
 }
 
@@ -6944,6 +7348,7 @@ NPU_EXPORT void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo) {
         load_aclprofDestroyStepInfo(stepinfo);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&aclprofDestroyStepInfo))f)(stepinfo);
 }
 
@@ -6958,6 +7363,7 @@ NPU_EXPORT aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofSt
     void *f = npu_front_slot(429);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofGetStepTimestamp(stepInfo, tag, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofGetStepTimestamp))f)(stepInfo, tag, stream);
 }
 
@@ -6972,6 +7378,7 @@ NPU_EXPORT void * aclprofCreateStamp(void) {
     void *f = npu_front_slot(430);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofCreateStamp();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofCreateStamp))f)();
 }
 
@@ -6990,6 +7397,7 @@ NPU_EXPORT void aclprofDestroyStamp(void *stamp) {
         load_aclprofDestroyStamp(stamp);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&aclprofDestroyStamp))f)(stamp);
 }
 
@@ -7004,6 +7412,7 @@ NPU_EXPORT aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, ui
     void *f = npu_front_slot(432);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofSetStampTraceMessage(stamp, msg, msgLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofSetStampTraceMessage))f)(stamp, msg, msgLen);
 }
 
@@ -7018,6 +7427,7 @@ NPU_EXPORT aclError aclprofMark(void *stamp) {
     void *f = npu_front_slot(433);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofMark(stamp);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofMark))f)(stamp);
 }
 
@@ -7032,6 +7442,7 @@ NPU_EXPORT aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream st
     void *f = npu_front_slot(434);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofMarkEx(msg, msgLen, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofMarkEx))f)(msg, msgLen, stream);
 }
 
@@ -7046,6 +7457,7 @@ NPU_EXPORT aclError aclprofPush(void *stamp) {
     void *f = npu_front_slot(435);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofPush(stamp);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofPush))f)(stamp);
 }
 
@@ -7060,6 +7472,7 @@ NPU_EXPORT aclError aclprofPop(void) {
     void *f = npu_front_slot(436);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofPop();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofPop))f)();
 }
 
@@ -7074,6 +7487,7 @@ NPU_EXPORT aclError aclprofRangeStart(void *stamp, uint32_t *rangeId) {
     void *f = npu_front_slot(437);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangeStart(stamp, rangeId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofRangeStart))f)(stamp, rangeId);
 }
 
@@ -7088,6 +7502,7 @@ NPU_EXPORT aclError aclprofRangeStop(uint32_t rangeId) {
     void *f = npu_front_slot(438);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangeStop(rangeId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofRangeStop))f)(rangeId);
 }
 
@@ -7102,6 +7517,7 @@ NPU_EXPORT uint64_t aclprofStr2Id(const char *message) {
     void *f = npu_front_slot(439);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofStr2Id(message);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofStr2Id))f)(message);
 }
 
@@ -7116,6 +7532,7 @@ NPU_EXPORT aclError aclprofRangePushEx(aclprofEventAttributes *attr) {
     void *f = npu_front_slot(440);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangePushEx(attr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofRangePushEx))f)(attr);
 }
 
@@ -7130,6 +7547,7 @@ NPU_EXPORT aclError aclprofRangePop(void) {
     void *f = npu_front_slot(441);
     if (__builtin_expect(f == NULL, 0))
         return load_aclprofRangePop();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&aclprofRangePop))f)();
 }
 
@@ -7148,6 +7566,7 @@ NPU_EXPORT void mstxMarkA(const char *message, aclrtStream stream) {
         load_mstxMarkA(message, stream);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxMarkA))f)(message, stream);
 }
 
@@ -7162,6 +7581,7 @@ NPU_EXPORT mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream) 
     void *f = npu_front_slot(443);
     if (__builtin_expect(f == NULL, 0))
         return load_mstxRangeStartA(message, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&mstxRangeStartA))f)(message, stream);
 }
 
@@ -7180,6 +7600,7 @@ NPU_EXPORT void mstxRangeEnd(mstxRangeId id) {
         load_mstxRangeEnd(id);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxRangeEnd))f)(id);
 }
 
@@ -7194,6 +7615,7 @@ NPU_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char *name) {
     void *f = npu_front_slot(445);
     if (__builtin_expect(f == NULL, 0))
         return load_mstxDomainCreateA(name);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&mstxDomainCreateA))f)(name);
 }
 
@@ -7212,6 +7634,7 @@ NPU_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
         load_mstxDomainDestroy(domain);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxDomainDestroy))f)(domain);
 }
 
@@ -7230,6 +7653,7 @@ NPU_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, 
         load_mstxDomainMarkA(domain, message, stream);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxDomainMarkA))f)(domain, message, stream);
 }
 
@@ -7244,6 +7668,7 @@ NPU_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const ch
     void *f = npu_front_slot(448);
     if (__builtin_expect(f == NULL, 0))
         return load_mstxDomainRangeStartA(domain, message, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&mstxDomainRangeStartA))f)(domain, message, stream);
 }
 
@@ -7262,6 +7687,7 @@ NPU_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
         load_mstxDomainRangeEnd(domain, id);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxDomainRangeEnd))f)(domain, id);
 }
 
@@ -7280,6 +7706,7 @@ NPU_EXPORT void mstxGetToolId(uint64_t *id) {
         load_mstxGetToolId(id);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxGetToolId))f)(id);
 }
 
@@ -7294,6 +7721,7 @@ NPU_EXPORT mstxMemHeapHandle_t mstxMemHeapRegister(mstxDomainHandle_t domain, co
     void *f = npu_front_slot(451);
     if (__builtin_expect(f == NULL, 0))
         return load_mstxMemHeapRegister(domain, desc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&mstxMemHeapRegister))f)(domain, desc);
 }
 
@@ -7312,6 +7740,7 @@ NPU_EXPORT void mstxMemHeapUnregister(mstxDomainHandle_t domain, mstxMemHeapHand
         load_mstxMemHeapUnregister(domain, heap);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxMemHeapUnregister))f)(domain, heap);
 }
 
@@ -7330,6 +7759,7 @@ NPU_EXPORT void mstxMemRegionsRegister(mstxDomainHandle_t domain, const mstxMemR
         load_mstxMemRegionsRegister(domain, desc);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxMemRegionsRegister))f)(domain, desc);
 }
 
@@ -7348,6 +7778,7 @@ NPU_EXPORT void mstxMemRegionsUnregister(mstxDomainHandle_t domain, const mstxMe
         load_mstxMemRegionsUnregister(domain, desc);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxMemRegionsUnregister))f)(domain, desc);
 }
 
@@ -7366,6 +7797,7 @@ NPU_EXPORT void mstxMemPermissionsAssign(mstxDomainHandle_t domain, const mstxMe
         load_mstxMemPermissionsAssign(domain, desc);
         return;
     }
+    NPU_LQ_BEFORE(0);
     ((__typeof__(&mstxMemPermissionsAssign))f)(domain, desc);
 }
 
@@ -7380,6 +7812,7 @@ NPU_EXPORT drvError_t halMemAlloc(void **pp, unsigned long long size, unsigned l
     void *f = npu_front_slot(456);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAlloc(pp, size, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemAlloc))f)(pp, size, flag);
 }
 
@@ -7394,6 +7827,7 @@ NPU_EXPORT drvError_t halMemFree(void *pp) {
     void *f = npu_front_slot(457);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemFree(pp);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemFree))f)(pp);
 }
 
@@ -7408,6 +7842,7 @@ NPU_EXPORT drvError_t halMemAdvise(DVdeviceptr ptr, size_t count, unsigned int t
     void *f = npu_front_slot(458);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAdvise(ptr, count, type, device);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemAdvise))f)(ptr, count, type, device);
 }
 
@@ -7422,6 +7857,7 @@ NPU_EXPORT DVresult drvMemPrefetchToDevice(DVdeviceptr dev_ptr, size_t len, DVde
     void *f = npu_front_slot(459);
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemPrefetchToDevice(dev_ptr, len, device);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvMemPrefetchToDevice))f)(dev_ptr, len, device);
 }
 
@@ -7436,6 +7872,7 @@ NPU_EXPORT DVresult halMemGetInfo(DVdevice device, unsigned int type, struct Mem
     void *f = npu_front_slot(460);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetInfo(device, type, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemGetInfo))f)(device, type, info);
 }
 
@@ -7450,6 +7887,7 @@ NPU_EXPORT DVresult halMemGetInfoEx(DVdevice device, unsigned int type, struct M
     void *f = npu_front_slot(461);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetInfoEx(device, type, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemGetInfoEx))f)(device, type, info);
 }
 
@@ -7464,6 +7902,7 @@ NPU_EXPORT drvError_t halMemCtl(int type, void *param_value, size_t param_value_
     void *f = npu_front_slot(462);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemCtl(type, param_value, param_value_size, out_value, out_size_ret);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemCtl))f)(type, param_value, param_value_size, out_value, out_size_ret);
 }
 
@@ -7478,6 +7917,7 @@ NPU_EXPORT DVresult drvMemcpy(DVdeviceptr dst, size_t dest_max, DVdeviceptr src,
     void *f = npu_front_slot(463);
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemcpy(dst, dest_max, src, byte_count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvMemcpy))f)(dst, dest_max, src, byte_count);
 }
 
@@ -7492,6 +7932,7 @@ NPU_EXPORT drvError_t halMemcpy(void *dst, size_t dst_size, void *src, size_t co
     void *f = npu_front_slot(464);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemcpy(dst, dst_size, src, count, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemcpy))f)(dst, dst_size, src, count, info);
 }
 
@@ -7506,6 +7947,7 @@ NPU_EXPORT drvError_t halMemcpy2D(struct MEMCPY2D *p_copy) {
     void *f = npu_front_slot(465);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemcpy2D(p_copy);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemcpy2D))f)(p_copy);
 }
 
@@ -7520,6 +7962,7 @@ NPU_EXPORT drvError_t halSdmaCopy(DVdeviceptr dst, size_t dst_size, DVdeviceptr 
     void *f = npu_front_slot(466);
     if (__builtin_expect(f == NULL, 0))
         return load_halSdmaCopy(dst, dst_size, src, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halSdmaCopy))f)(dst, dst_size, src, len);
 }
 
@@ -7534,6 +7977,7 @@ NPU_EXPORT DVresult drvMemsetD8(DVdeviceptr dst, size_t destMax, UINT8 value, si
     void *f = npu_front_slot(467);
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemsetD8(dst, destMax, value, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvMemsetD8))f)(dst, destMax, value, num);
 }
 
@@ -7548,6 +7992,7 @@ NPU_EXPORT DVresult drvMemGetAttribute(DVdeviceptr vptr, struct DVattribute *att
     void *f = npu_front_slot(468);
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemGetAttribute(vptr, attr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvMemGetAttribute))f)(vptr, attr);
 }
 
@@ -7562,6 +8007,7 @@ NPU_EXPORT drvError_t halMemGetAddressRange(DVdeviceptr ptr, DVdeviceptr *pbase,
     void *f = npu_front_slot(469);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAddressRange(ptr, pbase, psize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemGetAddressRange))f)(ptr, pbase, psize);
 }
 
@@ -7576,6 +8022,7 @@ NPU_EXPORT drvError_t halMemAddressReserve(void **ptr, size_t size, size_t align
     void *f = npu_front_slot(470);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAddressReserve(ptr, size, alignment, addr, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemAddressReserve))f)(ptr, size, alignment, addr, flag);
 }
 
@@ -7590,6 +8037,7 @@ NPU_EXPORT drvError_t halMemAddressFree(void *ptr) {
     void *f = npu_front_slot(471);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAddressFree(ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemAddressFree))f)(ptr);
 }
 
@@ -7604,6 +8052,7 @@ NPU_EXPORT drvError_t halMemCreate(drv_mem_handle_t **handle, size_t size, const
     void *f = npu_front_slot(472);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemCreate(handle, size, prop, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemCreate))f)(handle, size, prop, flag);
 }
 
@@ -7618,6 +8067,7 @@ NPU_EXPORT drvError_t halMemRelease(drv_mem_handle_t *handle) {
     void *f = npu_front_slot(473);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemRelease(handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemRelease))f)(handle);
 }
 
@@ -7632,6 +8082,7 @@ NPU_EXPORT drvError_t halMemRetainAllocationHandle(drv_mem_handle_t **handle, vo
     void *f = npu_front_slot(474);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemRetainAllocationHandle(handle, ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemRetainAllocationHandle))f)(handle, ptr);
 }
 
@@ -7646,6 +8097,7 @@ NPU_EXPORT drvError_t halMemMap(void *ptr, size_t size, size_t offset, drv_mem_h
     void *f = npu_front_slot(475);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemMap(ptr, size, offset, handle, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemMap))f)(ptr, size, offset, handle, flag);
 }
 
@@ -7660,6 +8112,7 @@ NPU_EXPORT drvError_t halMemUnmap(void *ptr) {
     void *f = npu_front_slot(476);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemUnmap(ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemUnmap))f)(ptr);
 }
 
@@ -7674,6 +8127,7 @@ NPU_EXPORT drvError_t halMemSetAccess(void *ptr, size_t size, struct drv_mem_acc
     void *f = npu_front_slot(477);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemSetAccess(ptr, size, desc, count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemSetAccess))f)(ptr, size, desc, count);
 }
 
@@ -7688,6 +8142,7 @@ NPU_EXPORT drvError_t halMemGetAccess(void *ptr, struct drv_mem_location *locati
     void *f = npu_front_slot(478);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAccess(ptr, location, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemGetAccess))f)(ptr, location, flags);
 }
 
@@ -7702,6 +8157,7 @@ NPU_EXPORT drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop *
     void *f = npu_front_slot(479);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAllocationGranularity(prop, option, granularity);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemGetAllocationGranularity))f)(prop, option, granularity);
 }
 
@@ -7716,6 +8172,7 @@ NPU_EXPORT drvError_t halMemGetAllocationPropertiesFromHandle(struct drv_mem_pro
     void *f = npu_front_slot(480);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemGetAllocationPropertiesFromHandle(prop, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemGetAllocationPropertiesFromHandle))f)(prop, handle);
 }
 
@@ -7730,6 +8187,7 @@ NPU_EXPORT drvError_t halMemExportToShareableHandle(drv_mem_handle_t *handle, dr
     void *f = npu_front_slot(481);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemExportToShareableHandle(handle, handle_type, flags, shareable_handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemExportToShareableHandle))f)(handle, handle_type, flags, shareable_handle);
 }
 
@@ -7744,6 +8202,7 @@ NPU_EXPORT drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle, 
     void *f = npu_front_slot(482);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemExportToShareableHandleV2(handle, handle_type, flags, share_handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemExportToShareableHandleV2))f)(handle, handle_type, flags, share_handle);
 }
 
@@ -7758,6 +8217,7 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandle(uint64_t shareable_handle,
     void *f = npu_front_slot(483);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemImportFromShareableHandle(shareable_handle, devid, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemImportFromShareableHandle))f)(shareable_handle, devid, handle);
 }
 
@@ -7772,6 +8232,7 @@ NPU_EXPORT drvError_t halMemImportFromShareableHandleV2(drv_mem_handle_type hand
     void *f = npu_front_slot(484);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemImportFromShareableHandleV2(handle_type, share_handle, devid, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemImportFromShareableHandleV2))f)(handle_type, share_handle, devid, handle);
 }
 
@@ -7786,6 +8247,7 @@ NPU_EXPORT drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle, i
     void *f = npu_front_slot(485);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemSetPidToShareableHandle(shareable_handle, pid, pid_num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemSetPidToShareableHandle))f)(shareable_handle, pid, pid_num);
 }
 
@@ -7800,6 +8262,7 @@ NPU_EXPORT DVresult halShmemCreateHandle(DVdeviceptr vptr, size_t byte_count, ch
     void *f = npu_front_slot(486);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemCreateHandle(vptr, byte_count, name, name_len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemCreateHandle))f)(vptr, byte_count, name, name_len);
 }
 
@@ -7814,6 +8277,7 @@ NPU_EXPORT DVresult halShmemDestroyHandle(const char *name) {
     void *f = npu_front_slot(487);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemDestroyHandle(name);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemDestroyHandle))f)(name);
 }
 
@@ -7828,6 +8292,7 @@ NPU_EXPORT DVresult halShmemSetPidHandle(const char *name, int pid[], int num) {
     void *f = npu_front_slot(488);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemSetPidHandle(name, pid, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemSetPidHandle))f)(name, pid, num);
 }
 
@@ -7842,6 +8307,7 @@ NPU_EXPORT DVresult halShmemOpenHandle(const char *name, DVdeviceptr *vptr) {
     void *f = npu_front_slot(489);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemOpenHandle(name, vptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemOpenHandle))f)(name, vptr);
 }
 
@@ -7856,6 +8322,7 @@ NPU_EXPORT DVresult halShmemOpenHandleByDevId(DVdevice dev_id, const char *name,
     void *f = npu_front_slot(490);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemOpenHandleByDevId(dev_id, name, vptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemOpenHandleByDevId))f)(dev_id, name, vptr);
 }
 
@@ -7870,6 +8337,7 @@ NPU_EXPORT DVresult halShmemCloseHandle(DVdeviceptr vptr) {
     void *f = npu_front_slot(491);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemCloseHandle(vptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemCloseHandle))f)(vptr);
 }
 
@@ -7884,6 +8352,7 @@ NPU_EXPORT DVresult halShmemSetAttribute(const char *name, uint32_t type, uint64
     void *f = npu_front_slot(492);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemSetAttribute(name, type, attr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemSetAttribute))f)(name, type, attr);
 }
 
@@ -7898,6 +8367,7 @@ NPU_EXPORT DVresult halShmemGetAttribute(const char *name, enum ShmemAttrType ty
     void *f = npu_front_slot(493);
     if (__builtin_expect(f == NULL, 0))
         return load_halShmemGetAttribute(name, type, attr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halShmemGetAttribute))f)(name, type, attr);
 }
 
@@ -7912,6 +8382,7 @@ NPU_EXPORT drvError_t halMemAgentOpen(uint32_t devid, uint32_t flag) {
     void *f = npu_front_slot(494);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAgentOpen(devid, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemAgentOpen))f)(devid, flag);
 }
 
@@ -7926,6 +8397,7 @@ NPU_EXPORT drvError_t halMemAgentClose(uint32_t devid, uint32_t flag) {
     void *f = npu_front_slot(495);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemAgentClose(devid, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemAgentClose))f)(devid, flag);
 }
 
@@ -7940,6 +8412,7 @@ NPU_EXPORT drvError_t halHostRegister(void *src_ptr, UINT64 size, UINT32 flag, U
     void *f = npu_front_slot(496);
     if (__builtin_expect(f == NULL, 0))
         return load_halHostRegister(src_ptr, size, flag, devid, dst_ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halHostRegister))f)(src_ptr, size, flag, devid, dst_ptr);
 }
 
@@ -7954,6 +8427,7 @@ NPU_EXPORT drvError_t halHostUnregister(void *src_ptr, UINT32 devid) {
     void *f = npu_front_slot(497);
     if (__builtin_expect(f == NULL, 0))
         return load_halHostUnregister(src_ptr, devid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halHostUnregister))f)(src_ptr, devid);
 }
 
@@ -7968,6 +8442,7 @@ NPU_EXPORT drvError_t halHostUnregisterEx(void *src_ptr, UINT32 devid, UINT32 fl
     void *f = npu_front_slot(498);
     if (__builtin_expect(f == NULL, 0))
         return load_halHostUnregisterEx(src_ptr, devid, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halHostUnregisterEx))f)(src_ptr, devid, flag);
 }
 
@@ -7982,6 +8457,7 @@ NPU_EXPORT drvError_t halMemHostGetDevPointer(void *src_ptr, uint32_t devid, voi
     void *f = npu_front_slot(499);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemHostGetDevPointer(src_ptr, devid, dst_ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemHostGetDevPointer))f)(src_ptr, devid, dst_ptr);
 }
 
@@ -7996,6 +8472,7 @@ NPU_EXPORT drvError_t halHostRegisterCapabilities(uint32_t devid, uint32_t acc_m
     void *f = npu_front_slot(500);
     if (__builtin_expect(f == NULL, 0))
         return load_halHostRegisterCapabilities(devid, acc_module_type, mem_map_cap);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halHostRegisterCapabilities))f)(devid, acc_module_type, mem_map_cap);
 }
 
@@ -8010,6 +8487,7 @@ NPU_EXPORT drvError_t halMemManagedAdvise(DVdeviceptr ptr, size_t size, uint32_t
     void *f = npu_front_slot(501);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedAdvise(ptr, size, advise, location);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemManagedAdvise))f)(ptr, size, advise, location);
 }
 
@@ -8024,6 +8502,7 @@ NPU_EXPORT DVresult halMemManagedPrefetch(DVdeviceptr ptr, size_t size, struct d
     void *f = npu_front_slot(502);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedPrefetch(ptr, size, location, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemManagedPrefetch))f)(ptr, size, location, flags);
 }
 
@@ -8038,6 +8517,7 @@ NPU_EXPORT DVresult halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes,
     void *f = npu_front_slot(503);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedPrefetchBatch(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemManagedPrefetchBatch))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags);
 }
 
@@ -8052,6 +8532,7 @@ NPU_EXPORT drvError_t halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usag
     void *f = npu_front_slot(504);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetMemUsageInfo(dev_id, mem_usage, in_num, out_num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetMemUsageInfo))f)(dev_id, mem_usage, in_num, out_num);
 }
 
@@ -8066,6 +8547,7 @@ NPU_EXPORT drvError_t halSetMemSharing(struct drvMemSharingPara *para) {
     void *f = npu_front_slot(505);
     if (__builtin_expect(f == NULL, 0))
         return load_halSetMemSharing(para);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halSetMemSharing))f)(para);
 }
 
@@ -8080,6 +8562,7 @@ NPU_EXPORT drvError_t drvGetDevNum(uint32_t *num_dev) {
     void *f = npu_front_slot(506);
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetDevNum(num_dev);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvGetDevNum))f)(num_dev);
 }
 
@@ -8094,6 +8577,7 @@ NPU_EXPORT drvError_t drvGetDevIDs(uint32_t *devices, uint32_t len) {
     void *f = npu_front_slot(507);
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetDevIDs(devices, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvGetDevIDs))f)(devices, len);
 }
 
@@ -8108,6 +8592,7 @@ NPU_EXPORT drvError_t drvGetDeviceLocalIDs(uint32_t *devices, uint32_t len) {
     void *f = npu_front_slot(508);
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetDeviceLocalIDs(devices, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvGetDeviceLocalIDs))f)(devices, len);
 }
 
@@ -8122,6 +8607,7 @@ NPU_EXPORT drvError_t drvDeviceGetPhyIdByIndex(uint32_t devIndex, uint32_t *phyI
     void *f = npu_front_slot(509);
     if (__builtin_expect(f == NULL, 0))
         return load_drvDeviceGetPhyIdByIndex(devIndex, phyId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvDeviceGetPhyIdByIndex))f)(devIndex, phyId);
 }
 
@@ -8136,6 +8622,7 @@ NPU_EXPORT drvError_t drvDeviceGetIndexByPhyId(uint32_t phyId, uint32_t *devInde
     void *f = npu_front_slot(510);
     if (__builtin_expect(f == NULL, 0))
         return load_drvDeviceGetIndexByPhyId(phyId, devIndex);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvDeviceGetIndexByPhyId))f)(phyId, devIndex);
 }
 
@@ -8150,6 +8637,7 @@ NPU_EXPORT drvError_t drvGetPlatformInfo(uint32_t *info) {
     void *f = npu_front_slot(511);
     if (__builtin_expect(f == NULL, 0))
         return load_drvGetPlatformInfo(info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvGetPlatformInfo))f)(info);
 }
 
@@ -8164,6 +8652,7 @@ NPU_EXPORT drvError_t halGetAPIVersion(int *halAPIVersion) {
     void *f = npu_front_slot(512);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetAPIVersion(halAPIVersion);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetAPIVersion))f)(halAPIVersion);
 }
 
@@ -8178,6 +8667,7 @@ NPU_EXPORT drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32
     void *f = npu_front_slot(513);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDeviceInfo(devId, moduleType, infoType, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetDeviceInfo))f)(devId, moduleType, infoType, value);
 }
 
@@ -8192,6 +8682,7 @@ NPU_EXPORT drvError_t halGetDeviceInfoByBuff(uint32_t devId, int32_t moduleType,
     void *f = npu_front_slot(514);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDeviceInfoByBuff(devId, moduleType, infoType, buf, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size);
 }
 
@@ -8206,6 +8697,7 @@ NPU_EXPORT drvError_t halSetDeviceInfoByBuff(uint32_t devId, int32_t moduleType,
     void *f = npu_front_slot(515);
     if (__builtin_expect(f == NULL, 0))
         return load_halSetDeviceInfoByBuff(devId, moduleType, infoType, buf, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halSetDeviceInfoByBuff))f)(devId, moduleType, infoType, buf, size);
 }
 
@@ -8220,6 +8712,7 @@ NPU_EXPORT drvError_t halGetSocVersion(uint32_t devId, char *socVersion, uint32_
     void *f = npu_front_slot(516);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetSocVersion(devId, socVersion, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetSocVersion))f)(devId, socVersion, len);
 }
 
@@ -8234,6 +8727,7 @@ NPU_EXPORT drvError_t halGetChipInfo(unsigned int devId, halChipInfo *chipInfo) 
     void *f = npu_front_slot(517);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetChipInfo(devId, chipInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetChipInfo))f)(devId, chipInfo);
 }
 
@@ -8248,6 +8742,7 @@ NPU_EXPORT drvError_t halGetDevNumEx(uint32_t hw_type, uint32_t *devNum) {
     void *f = npu_front_slot(518);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDevNumEx(hw_type, devNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetDevNumEx))f)(hw_type, devNum);
 }
 
@@ -8262,6 +8757,7 @@ NPU_EXPORT drvError_t halGetVdevNum(uint32_t *num_dev) {
     void *f = npu_front_slot(519);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetVdevNum(num_dev);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetVdevNum))f)(num_dev);
 }
 
@@ -8276,6 +8772,7 @@ NPU_EXPORT bool halSupportFeature(uint32_t devId, drvFeature_t type) {
     void *f = npu_front_slot(520);
     if (__builtin_expect(f == NULL, 0))
         return load_halSupportFeature(devId, type);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halSupportFeature))f)(devId, type);
 }
 
@@ -8290,6 +8787,7 @@ NPU_EXPORT drvError_t halResourceInfoQuery(uint32_t devId, uint32_t tsId, drvRes
     void *f = npu_front_slot(521);
     if (__builtin_expect(f == NULL, 0))
         return load_halResourceInfoQuery(devId, tsId, type, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halResourceInfoQuery))f)(devId, tsId, type, info);
 }
 
@@ -8304,6 +8802,7 @@ NPU_EXPORT drvError_t halGetChipCapability(uint32_t devId, struct halCapabilityI
     void *f = npu_front_slot(522);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetChipCapability(devId, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetChipCapability))f)(devId, info);
 }
 
@@ -8318,6 +8817,7 @@ NPU_EXPORT drvError_t halGetDeviceSplitMode(unsigned int dev_id, unsigned int *m
     void *f = npu_front_slot(523);
     if (__builtin_expect(f == NULL, 0))
         return load_halGetDeviceSplitMode(dev_id, mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halGetDeviceSplitMode))f)(dev_id, mode);
 }
 
@@ -8332,6 +8832,7 @@ NPU_EXPORT drvError_t halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, u
     void *f = npu_front_slot(524);
     if (__builtin_expect(f == NULL, 0))
         return load_halDeviceCanAccessPeer(canAccessPeer, dev, peer_dev);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halDeviceCanAccessPeer))f)(canAccessPeer, dev, peer_dev);
 }
 
@@ -8346,6 +8847,7 @@ NPU_EXPORT drvError_t halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32
     void *f = npu_front_slot(525);
     if (__builtin_expect(f == NULL, 0))
         return load_halDeviceEnableP2P(dev, peer_dev, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halDeviceEnableP2P))f)(dev, peer_dev, flag);
 }
 
@@ -8360,6 +8862,7 @@ NPU_EXPORT drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint3
     void *f = npu_front_slot(526);
     if (__builtin_expect(f == NULL, 0))
         return load_halDeviceDisableP2P(dev, peer_dev, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halDeviceDisableP2P))f)(dev, peer_dev, flag);
 }
 
@@ -8374,6 +8877,7 @@ NPU_EXPORT int drvMemDeviceOpen(unsigned int devid, int devfd) {
     void *f = npu_front_slot(527);
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemDeviceOpen(devid, devfd);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvMemDeviceOpen))f)(devid, devfd);
 }
 
@@ -8388,6 +8892,7 @@ NPU_EXPORT int drvMemDeviceClose(unsigned int devid) {
     void *f = npu_front_slot(528);
     if (__builtin_expect(f == NULL, 0))
         return load_drvMemDeviceClose(devid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&drvMemDeviceClose))f)(devid);
 }
 
@@ -8402,6 +8907,7 @@ NPU_EXPORT DVresult halMemManagedRangeGetAttributes(void **data, size_t *dataSiz
     void *f = npu_front_slot(529);
     if (__builtin_expect(f == NULL, 0))
         return load_halMemManagedRangeGetAttributes(data, dataSizes, attributes, numAttributes, devPtr, count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMemManagedRangeGetAttributes))f)(data, dataSizes, attributes, numAttributes, devPtr, count);
 }
 
@@ -8654,6 +9160,7 @@ NPU_EXPORT rtError_t rtRegTaskFailCallbackByModule(const char_t* moduleName, rtT
     void *f = npu_front_slot(566);
     if (__builtin_expect(f == NULL, 0))
         return load_rtRegTaskFailCallbackByModule(moduleName, callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtRegTaskFailCallbackByModule))f)(moduleName, callback);
 }
 
@@ -8668,6 +9175,7 @@ NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val,
     void *f = npu_front_slot(567);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetSocSpec(label, key, val, maxLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetSocSpec))f)(label, key, val, maxLen);
 }
 
@@ -8682,6 +9190,7 @@ NPU_EXPORT rtError_t rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
     void *f = npu_front_slot(568);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamSetMode(stm, stmMode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamSetMode))f)(stm, stmMode);
 }
 
@@ -8696,6 +9205,7 @@ NPU_EXPORT rtError_t rtSetDeviceWithoutTsd(int32_t devId) {
     void *f = npu_front_slot(569);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDeviceWithoutTsd(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetDeviceWithoutTsd))f)(devId);
 }
 
@@ -8710,6 +9220,7 @@ NPU_EXPORT rtError_t rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback 
     void *f = npu_front_slot(570);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDevMsg(getMsgType, callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDevMsg))f)(getMsgType, callback);
 }
 
@@ -8724,6 +9235,7 @@ NPU_EXPORT rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int3
     void *f = npu_front_slot(571);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceInfo(deviceId, moduleType, infoType, val);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDeviceInfo))f)(deviceId, moduleType, infoType, val);
 }
 
@@ -8738,6 +9250,7 @@ NPU_EXPORT rtError_t rtsDeviceGetCapability(int32_t deviceId, int32_t devFeature
     void *f = npu_front_slot(572);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetCapability(deviceId, devFeatureType, val);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsDeviceGetCapability))f)(deviceId, devFeatureType, val);
 }
 
@@ -8752,6 +9265,7 @@ NPU_EXPORT rtError_t rtEnableP2P(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t 
     void *f = npu_front_slot(573);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEnableP2P(devIdDes, phyIdSrc, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEnableP2P))f)(devIdDes, phyIdSrc, flag);
 }
 
@@ -8766,6 +9280,7 @@ NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
     void *f = npu_front_slot(574);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDisableP2P(devIdDes, phyIdSrc);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDisableP2P))f)(devIdDes, phyIdSrc);
 }
 
@@ -8780,6 +9295,7 @@ NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, co
     void *f = npu_front_slot(575);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetPCIBusId(devId, pciBusId, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceGetPCIBusId))f)(devId, pciBusId, len);
 }
 
@@ -8794,6 +9310,7 @@ NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId)
     void *f = npu_front_slot(576);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetByPCIBusId(pciBusId, devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceGetByPCIBusId))f)(pciBusId, devId);
 }
 
@@ -8808,6 +9325,7 @@ NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
     void *f = npu_front_slot(577);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetAiCoreCount(aiCoreCnt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetAiCoreCount))f)(aiCoreCnt);
 }
 
@@ -8822,6 +9340,7 @@ NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
     void *f = npu_front_slot(578);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpWaitTimeOut(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetOpWaitTimeOut))f)(timeout);
 }
 
@@ -8836,6 +9355,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOut(uint32_t timeout) {
     void *f = npu_front_slot(579);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpExecuteTimeOut(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetOpExecuteTimeOut))f)(timeout);
 }
 
@@ -8850,6 +9370,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
     void *f = npu_front_slot(580);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpExecuteTimeOutWithMs(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetOpExecuteTimeOutWithMs))f)(timeout);
 }
 
@@ -8864,6 +9385,7 @@ NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
     void *f = npu_front_slot(581);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetOpTimeOutInterval(interval);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetOpTimeOutInterval))f)(interval);
 }
 
@@ -8878,6 +9400,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualT
     void *f = npu_front_slot(582);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetOpExecuteTimeOutV2(timeout, actualTimeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetOpExecuteTimeOutV2))f)(timeout, actualTimeout);
 }
 
@@ -8892,6 +9415,7 @@ NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
     void *f = npu_front_slot(583);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetOpExecuteTimeoutV2(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetOpExecuteTimeoutV2))f)(timeout);
 }
 
@@ -8906,6 +9430,7 @@ NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
     void *f = npu_front_slot(584);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetLastError(level);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetLastError))f)(level);
 }
 
@@ -8920,6 +9445,7 @@ NPU_EXPORT rtError_t rtPeekAtLastError(rtLastErrLevel_t level) {
     void *f = npu_front_slot(585);
     if (__builtin_expect(f == NULL, 0))
         return load_rtPeekAtLastError(level);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtPeekAtLastError))f)(level);
 }
 
@@ -8934,6 +9460,7 @@ NPU_EXPORT rtError_t rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32
     void *f = npu_front_slot(586);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxCreateEx(createCtx, flags, devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCtxCreateEx))f)(createCtx, flags, devId);
 }
 
@@ -8948,6 +9475,7 @@ NPU_EXPORT rtError_t rtCtxDestroyEx(rtContext_t destroyCtx) {
     void *f = npu_front_slot(587);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxDestroyEx(destroyCtx);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCtxDestroyEx))f)(destroyCtx);
 }
 
@@ -8962,6 +9490,7 @@ NPU_EXPORT rtError_t rtCtxSetCurrent(rtContext_t currentCtx) {
     void *f = npu_front_slot(588);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxSetCurrent(currentCtx);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCtxSetCurrent))f)(currentCtx);
 }
 
@@ -8976,6 +9505,7 @@ NPU_EXPORT rtError_t rtCtxGetCurrent(rtContext_t* currentCtx) {
     void *f = npu_front_slot(589);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxGetCurrent(currentCtx);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCtxGetCurrent))f)(currentCtx);
 }
 
@@ -8990,6 +9520,7 @@ NPU_EXPORT rtError_t rtSetGroup(int32_t groupId) {
     void *f = npu_front_slot(590);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetGroup(groupId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetGroup))f)(groupId);
 }
 
@@ -9004,6 +9535,7 @@ NPU_EXPORT rtError_t rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, u
     void *f = npu_front_slot(591);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetGroupInfo(groupId, groupInfo, cnt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetGroupInfo))f)(groupId, groupInfo, cnt);
 }
 
@@ -9018,6 +9550,7 @@ NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
     void *f = npu_front_slot(592);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetGroupCount(cnt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetGroupCount))f)(cnt);
 }
 
@@ -9032,6 +9565,7 @@ NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const in
     void *f = npu_front_slot(593);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxSetSysParamOpt(configOpt, configVal);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCtxSetSysParamOpt))f)(configOpt, configVal);
 }
 
@@ -9046,6 +9580,7 @@ NPU_EXPORT rtError_t rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t*
     void *f = npu_front_slot(594);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCtxGetSysParamOpt(configOpt, configVal);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCtxGetSysParamOpt))f)(configOpt, configVal);
 }
 
@@ -9060,6 +9595,7 @@ NPU_EXPORT rtError_t rtGetDeviceCount(int32_t* cnt) {
     void *f = npu_front_slot(595);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceCount(cnt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDeviceCount))f)(cnt);
 }
 
@@ -9074,6 +9610,7 @@ NPU_EXPORT rtError_t rtSetDevice(int32_t devId) {
     void *f = npu_front_slot(596);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDevice(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetDevice))f)(devId);
 }
 
@@ -9088,6 +9625,7 @@ NPU_EXPORT rtError_t rtGetDevicePhyIdByIndex(uint32_t devIndex, uint32_t* phyId)
     void *f = npu_front_slot(597);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDevicePhyIdByIndex(devIndex, phyId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDevicePhyIdByIndex))f)(devIndex, phyId);
 }
 
@@ -9102,6 +9640,7 @@ NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devI
     void *f = npu_front_slot(598);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceCanAccessPeer(canAccessPeer, devId, peerDevice);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceCanAccessPeer))f)(canAccessPeer, devId, peerDevice);
 }
 
@@ -9116,6 +9655,7 @@ NPU_EXPORT rtError_t rtDeviceGetBareTgid(uint32_t* pid) {
     void *f = npu_front_slot(599);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetBareTgid(pid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceGetBareTgid))f)(pid);
 }
 
@@ -9130,6 +9670,7 @@ NPU_EXPORT rtError_t rtGetDevice(int32_t* devId) {
     void *f = npu_front_slot(600);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDevice(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDevice))f)(devId);
 }
 
@@ -9144,6 +9685,7 @@ NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
     void *f = npu_front_slot(601);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceReset(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceReset))f)(devId);
 }
 
@@ -9158,6 +9700,7 @@ NPU_EXPORT rtError_t rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_
     void *f = npu_front_slot(602);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceSetLimit(devId, type, val);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceSetLimit))f)(devId, type, val);
 }
 
@@ -9172,6 +9715,7 @@ NPU_EXPORT rtError_t rtDeviceSynchronize(void) {
     void *f = npu_front_slot(603);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceSynchronize();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceSynchronize))f)();
 }
 
@@ -9186,6 +9730,7 @@ NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
     void *f = npu_front_slot(604);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceSynchronizeWithTimeout(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceSynchronizeWithTimeout))f)(timeout);
 }
 
@@ -9200,6 +9745,7 @@ NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
     void *f = npu_front_slot(605);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceTaskAbort(devId, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceTaskAbort))f)(devId, timeout);
 }
 
@@ -9214,6 +9760,7 @@ NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
     void *f = npu_front_slot(606);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetTSDevice(tsId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetTSDevice))f)(tsId);
 }
 
@@ -9228,6 +9775,7 @@ NPU_EXPORT rtError_t rtGetRunMode(rtRunMode* runMode) {
     void *f = npu_front_slot(607);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetRunMode(runMode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetRunMode))f)(runMode);
 }
 
@@ -9242,6 +9790,7 @@ NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
     void *f = npu_front_slot(608);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetSocVersion(ver, maxLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetSocVersion))f)(ver, maxLen);
 }
 
@@ -9256,6 +9805,7 @@ NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_
     void *f = npu_front_slot(609);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCheckArchCompatibility(omSocVersion, canCompatible);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCheckArchCompatibility))f)(omSocVersion, canCompatible);
 }
 
@@ -9270,6 +9820,7 @@ NPU_EXPORT rtError_t rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* d
     void *f = npu_front_slot(610);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceStatusQuery(devId, deviceStatus);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceStatusQuery))f)(devId, deviceStatus);
 }
 
@@ -9284,6 +9835,7 @@ NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
     void *f = npu_front_slot(611);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceResetWithoutTsd(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceResetWithoutTsd))f)(devId);
 }
 
@@ -9298,6 +9850,7 @@ NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode)
     void *f = npu_front_slot(612);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDeviceSatMode(floatOverflowMode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetDeviceSatMode))f)(floatOverflowMode);
 }
 
@@ -9312,6 +9865,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode
     void *f = npu_front_slot(613);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceSatMode(floatOverflowMode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDeviceSatMode))f)(floatOverflowMode);
 }
 
@@ -9326,6 +9880,7 @@ NPU_EXPORT rtError_t rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_
     void *f = npu_front_slot(614);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetAllUtilizations(devId, kind, util);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetAllUtilizations))f)(devId, kind, util);
 }
 
@@ -9340,6 +9895,7 @@ NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
     void *f = npu_front_slot(615);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetDefaultDeviceId(deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetDefaultDeviceId))f)(deviceId);
 }
 
@@ -9354,6 +9910,7 @@ NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
     void *f = npu_front_slot(616);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceResetForce(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceResetForce))f)(devId);
 }
 
@@ -9368,6 +9925,7 @@ NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* co
     void *f = npu_front_slot(617);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetSysParamOpt(configOpt, configVal);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetSysParamOpt))f)(configOpt, configVal);
 }
 
@@ -9382,6 +9940,7 @@ NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64
     void *f = npu_front_slot(618);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetSysParamOpt(configOpt, configVal);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetSysParamOpt))f)(configOpt, configVal);
 }
 
@@ -9396,6 +9955,7 @@ NPU_EXPORT rtError_t rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
     void *f = npu_front_slot(619);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceUuid(devId, uuid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDeviceUuid))f)(devId, uuid);
 }
 
@@ -9410,6 +9970,7 @@ NPU_EXPORT rtError_t rtEventWorkModeSet(uint8_t mode) {
     void *f = npu_front_slot(620);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventWorkModeSet(mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventWorkModeSet))f)(mode);
 }
 
@@ -9424,6 +9985,7 @@ NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
     void *f = npu_front_slot(621);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventCreate(evt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventCreate))f)(evt);
 }
 
@@ -9438,6 +10000,7 @@ NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
     void *f = npu_front_slot(622);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventCreateWithFlag(evt, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventCreateWithFlag))f)(evt, flag);
 }
 
@@ -9452,6 +10015,7 @@ NPU_EXPORT rtError_t rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
     void *f = npu_front_slot(623);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventCreateExWithFlag(evt, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventCreateExWithFlag))f)(evt, flag);
 }
 
@@ -9466,6 +10030,7 @@ NPU_EXPORT rtError_t rtEventDestroy(rtEvent_t evt) {
     void *f = npu_front_slot(624);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventDestroy(evt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventDestroy))f)(evt);
 }
 
@@ -9480,6 +10045,7 @@ NPU_EXPORT rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
     void *f = npu_front_slot(625);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventRecord(evt, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventRecord))f)(evt, stm);
 }
 
@@ -9494,6 +10060,7 @@ NPU_EXPORT rtError_t rtEventReset(rtEvent_t evt, rtStream_t stm) {
     void *f = npu_front_slot(626);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventReset(evt, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventReset))f)(evt, stm);
 }
 
@@ -9508,6 +10075,7 @@ NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
     void *f = npu_front_slot(627);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventSynchronize(evt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventSynchronize))f)(evt);
 }
 
@@ -9522,6 +10090,7 @@ NPU_EXPORT rtError_t rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t 
     void *f = npu_front_slot(628);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventSynchronizeWithTimeout(evt, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventSynchronizeWithTimeout))f)(evt, timeout);
 }
 
@@ -9536,6 +10105,7 @@ NPU_EXPORT rtError_t rtEventQuery(rtEvent_t evt) {
     void *f = npu_front_slot(629);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventQuery(evt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventQuery))f)(evt);
 }
 
@@ -9550,6 +10120,7 @@ NPU_EXPORT rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* 
     void *f = npu_front_slot(630);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventQueryWaitStatus(evt, status);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventQueryWaitStatus))f)(evt, status);
 }
 
@@ -9564,6 +10135,7 @@ NPU_EXPORT rtError_t rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) 
     void *f = npu_front_slot(631);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventQueryStatus(evt, status);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventQueryStatus))f)(evt, status);
 }
 
@@ -9578,6 +10150,7 @@ NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t start
     void *f = npu_front_slot(632);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventElapsedTime(timeInterval, startEvent, endEvent);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventElapsedTime))f)(timeInterval, startEvent, endEvent);
 }
 
@@ -9592,6 +10165,7 @@ NPU_EXPORT rtError_t rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
     void *f = npu_front_slot(633);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventGetTimeStamp(timeStamp, evt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventGetTimeStamp))f)(timeStamp, evt);
 }
 
@@ -9606,6 +10180,7 @@ NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* f
     void *f = npu_front_slot(634);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFaultEvent(deviceId, filter, dmsEvent, len, eventCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetFaultEvent))f)(deviceId, filter, dmsEvent, len, eventCount);
 }
 
@@ -9620,6 +10195,7 @@ NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memU
     void *f = npu_front_slot(635);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetMemUceInfo(deviceId, memUceInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetMemUceInfo))f)(deviceId, memUceInfo);
 }
 
@@ -9634,6 +10210,7 @@ NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUc
     void *f = npu_front_slot(636);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemUceRepair(deviceId, memUceInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemUceRepair))f)(deviceId, memUceInfo);
 }
 
@@ -9648,6 +10225,7 @@ NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* ha
     void *f = npu_front_slot(637);
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcGetEventHandle(event, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtIpcGetEventHandle))f)(event, handle);
 }
 
@@ -9662,6 +10240,7 @@ NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* 
     void *f = npu_front_slot(638);
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcOpenEventHandle(handle, event);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtIpcOpenEventHandle))f)(handle, event);
 }
 
@@ -9676,6 +10255,7 @@ NPU_EXPORT rtError_t rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
     void *f = npu_front_slot(639);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelGetId(mdl, modelId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelGetId))f)(mdl, modelId);
 }
 
@@ -9690,6 +10270,7 @@ NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
     void *f = npu_front_slot(640);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamCreate(stm, priority);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamCreate))f)(stm, priority);
 }
 
@@ -9704,6 +10285,7 @@ NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHan
     void *f = npu_front_slot(641);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamCreateWithConfig(stm, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamCreateWithConfig))f)(stm, handle);
 }
 
@@ -9718,6 +10300,7 @@ NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priorit
     void *f = npu_front_slot(642);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetPriority(stm, priority);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamGetPriority))f)(stm, priority);
 }
 
@@ -9732,6 +10315,7 @@ NPU_EXPORT rtError_t rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
     void *f = npu_front_slot(643);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetFlags(stm, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamGetFlags))f)(stm, flags);
 }
 
@@ -9746,6 +10330,7 @@ NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
     void *f = npu_front_slot(644);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamDestroy(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamDestroy))f)(stm);
 }
 
@@ -9760,6 +10345,7 @@ NPU_EXPORT rtError_t rtStreamDestroyForce(rtStream_t stm) {
     void *f = npu_front_slot(645);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamDestroyForce(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamDestroyForce))f)(stm);
 }
 
@@ -9774,6 +10360,7 @@ NPU_EXPORT rtError_t rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
     void *f = npu_front_slot(646);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamWaitEvent(stm, evt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamWaitEvent))f)(stm, evt);
 }
 
@@ -9788,6 +10375,7 @@ NPU_EXPORT rtError_t rtStreamSynchronize(rtStream_t stm) {
     void *f = npu_front_slot(647);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamSynchronize(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamSynchronize))f)(stm);
 }
 
@@ -9802,6 +10390,7 @@ NPU_EXPORT rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t time
     void *f = npu_front_slot(648);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamSynchronizeWithTimeout(stm, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamSynchronizeWithTimeout))f)(stm, timeout);
 }
 
@@ -9816,6 +10405,7 @@ NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
     void *f = npu_front_slot(649);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamQuery(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamQuery))f)(stm);
 }
 
@@ -9830,6 +10420,7 @@ NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
     void *f = npu_front_slot(650);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSetStreamOverflowSwitch(stm, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSetStreamOverflowSwitch))f)(stm, flags);
 }
 
@@ -9844,6 +10435,7 @@ NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) 
     void *f = npu_front_slot(651);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetStreamOverflowSwitch(stm, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetStreamOverflowSwitch))f)(stm, flags);
 }
 
@@ -9858,6 +10450,7 @@ NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
     void *f = npu_front_slot(652);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamAbort(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamAbort))f)(stm);
 }
 
@@ -9872,6 +10465,7 @@ NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureM
     void *f = npu_front_slot(653);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamBeginCapture(stm, mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamBeginCapture))f)(stm, mode);
 }
 
@@ -9886,6 +10480,7 @@ NPU_EXPORT rtError_t rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
     void *f = npu_front_slot(654);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamEndCapture(stm, captureMdl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamEndCapture))f)(stm, captureMdl);
 }
 
@@ -9900,6 +10495,7 @@ NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatu
     void *f = npu_front_slot(655);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetCaptureInfo(stm, status, captureMdl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamGetCaptureInfo))f)(stm, status, captureMdl);
 }
 
@@ -9914,6 +10510,7 @@ NPU_EXPORT rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
     void *f = npu_front_slot(656);
     if (__builtin_expect(f == NULL, 0))
         return load_rtThreadExchangeCaptureMode(mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtThreadExchangeCaptureMode))f)(mode);
 }
 
@@ -9928,6 +10525,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, co
     void *f = npu_front_slot(657);
     if (__builtin_expect(f == NULL, 0))
         return load_rtAicpuKernelLaunchExWithArgs(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtAicpuKernelLaunchExWithArgs))f)(kernelType, opName, numBlocks, argsInfo, smDesc, stm, flags);
 }
 
@@ -9942,6 +10540,7 @@ NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExc
     void *f = npu_front_slot(658);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinarySetExceptionCallback(binHandle, callback, userData);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtBinarySetExceptionCallback))f)(binHandle, callback, userData);
 }
 
@@ -9956,6 +10555,7 @@ NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* i
     void *f = npu_front_slot(659);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFuncHandleFromExceptionInfo(info, func);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func);
 }
 
@@ -9970,6 +10570,7 @@ NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tiling
     void *f = npu_front_slot(660);
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
 }
 
@@ -9984,6 +10585,7 @@ NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t num
     void *f = npu_front_slot(661);
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
 }
 
@@ -9998,6 +10600,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
     void *f = npu_front_slot(662);
     if (__builtin_expect(f == NULL, 0))
         return load_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
 }
 
@@ -10012,6 +10615,7 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
     void *f = npu_front_slot(663);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSubscribeReport(threadId, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSubscribeReport))f)(threadId, stm);
 }
 
@@ -10026,6 +10630,7 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
     void *f = npu_front_slot(664);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock);
 }
 
@@ -10040,6 +10645,7 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
     void *f = npu_front_slot(665);
     if (__builtin_expect(f == NULL, 0))
         return load_rtProcessReport(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtProcessReport))f)(timeout);
 }
 
@@ -10054,6 +10660,7 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
     void *f = npu_front_slot(666);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnSubscribeReport(threadId, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm);
 }
 
@@ -10068,6 +10675,7 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
     void *f = npu_front_slot(667);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryUnLoad(binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtBinaryUnLoad))f)(binHandle);
 }
 
@@ -10082,6 +10690,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
     void *f = npu_front_slot(668);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm);
 }
 
@@ -10096,6 +10705,7 @@ NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
     void *f = npu_front_slot(669);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCleanDeviceSatStatus(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCleanDeviceSatStatus))f)(stm);
 }
 
@@ -10110,6 +10720,7 @@ NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     void *f = npu_front_slot(670);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSubscribeHostFunc(threadId, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream);
 }
 
@@ -10124,6 +10735,7 @@ NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
     void *f = npu_front_slot(671);
     if (__builtin_expect(f == NULL, 0))
         return load_rtProcessHostFunc(timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtProcessHostFunc))f)(timeout);
 }
 
@@ -10138,6 +10750,7 @@ NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream)
     void *f = npu_front_slot(672);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnSubscribeHostFunc(threadId, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream);
 }
 
@@ -10152,6 +10765,7 @@ NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64
     void *f = npu_front_slot(673);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle);
 }
 
@@ -10166,6 +10780,7 @@ NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint3
     void *f = npu_front_slot(674);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
 }
 
@@ -10180,6 +10795,7 @@ NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size
     void *f = npu_front_slot(675);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCacheLastTaskOpInfo(infoPtr, infoSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
 }
 
@@ -10194,6 +10810,7 @@ NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttri
     void *f = npu_front_slot(676);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue);
 }
 
@@ -10208,6 +10825,7 @@ NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
     void *f = npu_front_slot(677);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufAlloc(memBuf, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufAlloc))f)(memBuf, size);
 }
 
@@ -10222,6 +10840,7 @@ NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
     void *f = npu_front_slot(678);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufFree(memBuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufFree))f)(memBuf);
 }
 
@@ -10236,6 +10855,7 @@ NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
     void *f = npu_front_slot(679);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufSetDataLen(memBuf, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len);
 }
 
@@ -10250,6 +10870,7 @@ NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
     void *f = npu_front_slot(680);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetDataLen(memBuf, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len);
 }
 
@@ -10264,6 +10885,7 @@ NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
     void *f = npu_front_slot(681);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetBuffAddr(memBuf, buf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf);
 }
 
@@ -10278,6 +10900,7 @@ NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) 
     void *f = npu_front_slot(682);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetBuffSize(memBuf, totalSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize);
 }
 
@@ -10292,6 +10915,7 @@ NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t
     void *f = npu_front_slot(683);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetPrivInfo(memBuf, priv, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size);
 }
 
@@ -10306,6 +10930,7 @@ NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf
     void *f = npu_front_slot(684);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufCopyBufRef(memBuf, newMemBuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf);
 }
 
@@ -10320,6 +10945,7 @@ NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint
     void *f = npu_front_slot(685);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy(dst, destMax, src, cnt, kind);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind);
 }
 
@@ -10334,6 +10960,7 @@ NPU_EXPORT rtError_t rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrv
     void *f = npu_front_slot(686);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocPhysical(handle, size, prop, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags);
 }
 
@@ -10348,6 +10975,7 @@ NPU_EXPORT rtError_t rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, co
     void *f = npu_front_slot(687);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMalloc(devPtr, size, type, moduleId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId);
 }
 
@@ -10362,6 +10990,7 @@ NPU_EXPORT rtError_t rtFree(void* devPtr) {
     void *f = npu_front_slot(688);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFree(devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFree))f)(devPtr);
 }
 
@@ -10376,6 +11005,7 @@ NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t 
     void *f = npu_front_slot(689);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocHost(hostPtr, size, moduleId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId);
 }
 
@@ -10390,6 +11020,7 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
     void *f = npu_front_slot(690);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeHost(hostPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFreeHost))f)(hostPtr);
 }
 
@@ -10404,6 +11035,7 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
     void *f = npu_front_slot(691);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeWithDevSync(devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFreeWithDevSync))f)(devPtr);
 }
 
@@ -10418,6 +11050,7 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
     void *f = npu_front_slot(692);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeHostWithDevSync(hostPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr);
 }
 
@@ -10432,6 +11065,7 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
     void *f = npu_front_slot(693);
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
 }
 
@@ -10446,6 +11080,7 @@ NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag,
     void *f = npu_front_slot(694);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemAllocManaged(ptr, size, flag, moduleId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId);
 }
 
@@ -10460,6 +11095,7 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
     void *f = npu_front_slot(695);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocCached(devPtr, size, type, moduleId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId);
 }
 
@@ -10474,6 +11110,7 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
     void *f = npu_front_slot(696);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFlushCache(base, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFlushCache))f)(base, len);
 }
 
@@ -10488,6 +11125,7 @@ NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
     void *f = npu_front_slot(697);
     if (__builtin_expect(f == NULL, 0))
         return load_rtInvalidCache(base, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtInvalidCache))f)(base, len);
 }
 
@@ -10502,6 +11140,7 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
     void *f = npu_front_slot(698);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm);
 }
 
@@ -10516,6 +11155,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
     void *f = npu_front_slot(699);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig);
 }
 
@@ -10530,6 +11170,7 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
     void *f = npu_front_slot(700);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind);
 }
 
@@ -10544,6 +11185,7 @@ NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* s
     void *f = npu_front_slot(701);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm);
 }
 
@@ -10558,6 +11200,7 @@ NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint
     void *f = npu_front_slot(702);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemset(devPtr, destMax, val, cnt);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt);
 }
 
@@ -10572,6 +11215,7 @@ NPU_EXPORT rtError_t rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, ui
     void *f = npu_front_slot(703);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetAsync(ptr, destMax, val, cnt, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm);
 }
 
@@ -10586,6 +11230,7 @@ NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSiz
     void *f = npu_front_slot(704);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize);
 }
 
@@ -10600,6 +11245,7 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
     void *f = npu_front_slot(705);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPrefetchToDevice(devPtr, len, devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId);
 }
 
@@ -10614,6 +11260,7 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
     void *f = npu_front_slot(706);
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcSetMemoryAttr(name, type, attr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr);
 }
 
@@ -10628,6 +11275,7 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
     void *f = npu_front_slot(707);
     if (__builtin_expect(f == NULL, 0))
         return load_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags);
 }
 
@@ -10642,6 +11290,7 @@ NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
     void *f = npu_front_slot(708);
     if (__builtin_expect(f == NULL, 0))
         return load_rtReleaseMemAddress(devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtReleaseMemAddress))f)(devPtr);
 }
 
@@ -10656,6 +11305,7 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
     void *f = npu_front_slot(709);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreePhysical(handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFreePhysical))f)(handle);
 }
 
@@ -10670,6 +11320,7 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
     void *f = npu_front_slot(710);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMapMem(devPtr, size, offset, handle, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags);
 }
 
@@ -10684,6 +11335,7 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
     void *f = npu_front_slot(711);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnmapMem(devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtUnmapMem))f)(devPtr);
 }
 
@@ -10698,6 +11350,7 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
     void *f = npu_front_slot(712);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetAccess(virPtr, size, desc, count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count);
 }
 
@@ -10712,6 +11365,7 @@ NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint6
     void *f = npu_front_slot(713);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAccess(virPtr, location, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags);
 }
 
@@ -10726,6 +11380,7 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
     void *f = npu_front_slot(714);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle);
 }
 
@@ -10740,6 +11395,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, in
     void *f = npu_front_slot(715);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle);
 }
 
@@ -10754,6 +11410,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
     void *f = npu_front_slot(716);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle);
 }
 
@@ -10768,6 +11425,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int 
     void *f = npu_front_slot(717);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
 }
 
@@ -10782,6 +11440,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
     void *f = npu_front_slot(718);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum);
 }
 
@@ -10796,6 +11455,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
     void *f = npu_front_slot(719);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAllocationGranularity(prop, option, granularity);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity);
 }
 
@@ -10810,6 +11470,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
     void *f = npu_front_slot(720);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
 }
 
@@ -10824,6 +11485,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** s
     void *f = npu_front_slot(721);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
 
@@ -10838,6 +11500,7 @@ NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t val
     void *f = npu_front_slot(722);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsValueWrite(devAddr, value, flag, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm);
 }
 
@@ -10852,6 +11515,7 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
     void *f = npu_front_slot(723);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsValueWait(devAddr, value, flag, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm);
 }
 
@@ -10866,6 +11530,7 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
     void *f = npu_front_slot(724);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemRetainAllocationHandle(virPtr, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle);
 }
 
@@ -10880,6 +11545,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
     void *f = npu_front_slot(725);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAllocationPropertiesFromHandle(handle, prop);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
 }
 
@@ -10894,6 +11560,7 @@ NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
     void *f = npu_front_slot(726);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroy(mdl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelDestroy))f)(mdl);
 }
 
@@ -10908,6 +11575,7 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
     void *f = npu_front_slot(727);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelExecute(mdl, stm, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelExecute))f)(mdl, stm, flag);
 }
 
@@ -10922,6 +11590,7 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
     void *f = npu_front_slot(728);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDebugDotPrint(mdl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelDebugDotPrint))f)(mdl);
 }
 
@@ -10936,6 +11605,7 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
     void *f = npu_front_slot(729);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDebugJsonPrint(mdl, path, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags);
 }
 
@@ -10950,6 +11620,7 @@ NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t c
     void *f = npu_front_slot(730);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm);
 }
 
@@ -10964,6 +11635,7 @@ NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t 
     void *f = npu_front_slot(731);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainAppend(memBufChainHead, memBuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf);
 }
 
@@ -10978,6 +11650,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t
     void *f = npu_front_slot(732);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainGetMbufNum(memBufChainHead, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num);
 }
 
@@ -10992,6 +11665,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
     void *f = npu_front_slot(733);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf);
 }
 
@@ -11006,6 +11680,7 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
     void *f = npu_front_slot(734);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetErrorVerbose(deviceId, errorInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo);
 }
 
@@ -11020,6 +11695,7 @@ NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* 
     void *f = npu_front_slot(735);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRepairError(deviceId, errorInfo);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo);
 }
 
@@ -11034,6 +11710,7 @@ NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunc
     void *f = npu_front_slot(736);
     if (__builtin_expect(f == NULL, 0))
         return load_rtRegKernelLaunchFillFunc(symbol, callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback);
 }
 
@@ -11048,6 +11725,7 @@ NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
     void *f = npu_front_slot(737);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnRegKernelLaunchFillFunc(symbol);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol);
 }
 
@@ -11062,6 +11740,7 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
     void *f = npu_front_slot(738);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val);
 }
 
@@ -11076,6 +11755,7 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
     void *f = npu_front_slot(739);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetInfo(deviceId, attr, val);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val);
 }
 
@@ -11090,6 +11770,7 @@ NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int
     void *f = npu_front_slot(740);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
 }
 
@@ -11104,6 +11785,7 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
     void *f = npu_front_slot(741);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetDevice(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetDevice))f)(devId);
 }
 
@@ -11118,6 +11800,7 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
     void *f = npu_front_slot(742);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetDeviceResLimit(devId, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value);
 }
 
@@ -11132,6 +11815,7 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
     void *f = npu_front_slot(743);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetDeviceResLimit(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsResetDeviceResLimit))f)(devId);
 }
 
@@ -11146,6 +11830,7 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
     void *f = npu_front_slot(744);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetDeviceResLimit(devId, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value);
 }
 
@@ -11160,6 +11845,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
     void *f = npu_front_slot(745);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
 }
 
@@ -11174,6 +11860,7 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
     void *f = npu_front_slot(746);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
 }
 
@@ -11188,6 +11875,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
     void *f = npu_front_slot(747);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId);
 }
 
@@ -11202,6 +11890,7 @@ NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32
     void *f = npu_front_slot(748);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId);
 }
 
@@ -11216,6 +11905,7 @@ NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceS
     void *f = npu_front_slot(749);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegDeviceStateCallback(regName, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args);
 }
 
@@ -11230,6 +11920,7 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
     void *f = npu_front_slot(750);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetDeviceTaskAbortCallback(regName, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args);
 }
 
@@ -11244,6 +11935,7 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     void *f = npu_front_slot(751);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCtxGetCurrentDefaultStream(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm);
 }
 
@@ -11258,6 +11950,7 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
     void *f = npu_front_slot(752);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPrimaryCtxState(devId, flags, active);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active);
 }
 
@@ -11272,6 +11965,7 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     void *f = npu_front_slot(753);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCtxGetFloatOverflowAddr(overflowAddr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr);
 }
 
@@ -11286,6 +11980,7 @@ NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     void *f = npu_front_slot(754);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventGetId(evt, evtId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsEventGetId))f)(evt, evtId);
 }
 
@@ -11300,6 +11995,7 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
     void *f = npu_front_slot(755);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventWait(stream, evt, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsEventWait))f)(stream, evt, timeout);
 }
 
@@ -11314,6 +12010,7 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
     void *f = npu_front_slot(756);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventGetAvailNum(eventCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsEventGetAvailNum))f)(eventCount);
 }
 
@@ -11328,6 +12025,7 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
     void *f = npu_front_slot(757);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyCreate(notify, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyCreate))f)(notify, flag);
 }
 
@@ -11342,6 +12040,7 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
     void *f = npu_front_slot(758);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyDestroy(notify);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyDestroy))f)(notify);
 }
 
@@ -11356,6 +12055,7 @@ NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
     void *f = npu_front_slot(759);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyRecord(notify, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyRecord))f)(notify, stm);
 }
 
@@ -11370,6 +12070,7 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
     void *f = npu_front_slot(760);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyWaitAndReset(notify, stm, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout);
 }
 
@@ -11384,6 +12085,7 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
     void *f = npu_front_slot(761);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyGetId(notify, notifyId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId);
 }
 
@@ -11398,6 +12100,7 @@ NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
     void *f = npu_front_slot(762);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyBatchReset(notifies, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num);
 }
 
@@ -11412,6 +12115,7 @@ NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint3
     void *f = npu_front_slot(763);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyGetExportKey(notify, key, len, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag);
 }
 
@@ -11426,6 +12130,7 @@ NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key,
     void *f = npu_front_slot(764);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyImportByKey(notify, key, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag);
 }
 
@@ -11440,6 +12145,7 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
     void *f = npu_front_slot(765);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifySetImportPid(notify, pid, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num);
 }
 
@@ -11454,6 +12160,7 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
     void *f = npu_front_slot(766);
     if (__builtin_expect(f == NULL, 0))
         return load_rtNotifySetImportPidInterServer(notify, serverPids, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num);
 }
 
@@ -11468,6 +12175,7 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
     void *f = npu_front_slot(767);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCntNotifyDestroy(inCntNotify);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify);
 }
 
@@ -11482,6 +12190,7 @@ NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uin
     void *f = npu_front_slot(768);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCntNotifyCreateServer(cntNotify, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags);
 }
 
@@ -11496,6 +12205,7 @@ NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm,
     void *f = npu_front_slot(769);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyRecord(cntNotify, stm, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info);
 }
 
@@ -11510,6 +12220,7 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
     void *f = npu_front_slot(770);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info);
 }
 
@@ -11524,6 +12235,7 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
     void *f = npu_front_slot(771);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyReset(cntNotify, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm);
 }
 
@@ -11538,6 +12250,7 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
     void *f = npu_front_slot(772);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyGetId(cntNotify, notifyId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId);
 }
 
@@ -11552,6 +12265,7 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
     void *f = npu_front_slot(773);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetMemcpyDescSize(kind, descSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize);
 }
 
@@ -11566,6 +12280,7 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
     void *f = npu_front_slot(774);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
 }
 
@@ -11580,6 +12295,7 @@ NPU_EXPORT rtError_t rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind ki
     void *f = npu_front_slot(775);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream);
 }
 
@@ -11594,6 +12310,7 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
     void *f = npu_front_slot(776);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm);
 }
 
@@ -11608,6 +12325,7 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
     void *f = npu_front_slot(777);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMalloc(devPtr, size, policy, advise, cfg);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg);
 }
 
@@ -11622,6 +12340,7 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
     void *f = npu_front_slot(778);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
 }
 
@@ -11636,6 +12355,7 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
     void *f = npu_front_slot(779);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMallocHost(hostPtr, size, cfg);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg);
 }
 
@@ -11650,6 +12370,7 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
     void *f = npu_front_slot(780);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsPointerGetAttributes(ptr, attributes);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes);
 }
 
@@ -11664,6 +12385,7 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
     void *f = npu_front_slot(781);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsHostRegister(ptr, size, type, devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr);
 }
 
@@ -11678,6 +12400,7 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
     void *f = npu_front_slot(782);
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostRegisterV2(ptr, size, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag);
 }
 
@@ -11692,6 +12415,7 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
     void *f = npu_front_slot(783);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsHostUnregister(ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsHostUnregister))f)(ptr);
 }
 
@@ -11706,6 +12430,7 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
     void *f = npu_front_slot(784);
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostGetDevicePointer(pHost, pDevice, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag);
 }
 
@@ -11720,6 +12445,7 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
     void *f = npu_front_slot(785);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetCmoDescSize(size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetCmoDescSize))f)(size);
 }
 
@@ -11734,6 +12460,7 @@ NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t sr
     void *f = npu_front_slot(786);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen);
 }
 
@@ -11748,6 +12475,7 @@ NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, r
     void *f = npu_front_slot(787);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve);
 }
 
@@ -11762,6 +12490,7 @@ NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, 
     void *f = npu_front_slot(788);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve);
 }
 
@@ -11776,6 +12505,7 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
     void *f = npu_front_slot(789);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status);
 }
 
@@ -11790,6 +12520,7 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
     void *f = npu_front_slot(790);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags);
 }
 
@@ -11804,6 +12535,7 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
     void *f = npu_front_slot(791);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemClose(key);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsIpcMemClose))f)(key);
 }
 
@@ -11818,6 +12550,7 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
     void *f = npu_front_slot(792);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemImportByKey(ptr, key, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags);
 }
 
@@ -11832,6 +12565,7 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
     void *f = npu_front_slot(793);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemSetImportPid(key, pid, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num);
 }
 
@@ -11846,6 +12580,7 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
     void *f = npu_front_slot(794);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve);
 }
 
@@ -11860,6 +12595,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
     void *f = npu_front_slot(795);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
 }
 
@@ -11874,6 +12610,7 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
     void *f = npu_front_slot(796);
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcMemImportPidInterServer(key, serverPids, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num);
 }
 
@@ -11888,6 +12625,7 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
     void *f = npu_front_slot(797);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
 }
 
@@ -11902,6 +12640,7 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
     void *f = npu_front_slot(798);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamCreate(stream, config);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamCreate))f)(stream, config);
 }
 
@@ -11916,6 +12655,7 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
     void *f = npu_front_slot(799);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue);
 }
 
@@ -11930,6 +12670,7 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
     void *f = npu_front_slot(800);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue);
 }
 
@@ -11944,6 +12685,7 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
     void *f = npu_front_slot(801);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetAvailableNum(streamCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount);
 }
 
@@ -11958,6 +12700,7 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
     void *f = npu_front_slot(802);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetId(stm, streamId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamGetId))f)(stm, streamId);
 }
 
@@ -11972,6 +12715,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
     void *f = npu_front_slot(803);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamBeginTaskGrp(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm);
 }
 
@@ -11986,6 +12730,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
     void *f = npu_front_slot(804);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamEndTaskGrp(stm, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle);
 }
 
@@ -12000,6 +12745,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
     void *f = npu_front_slot(805);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamBeginTaskUpdate(stm, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle);
 }
 
@@ -12014,6 +12760,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
     void *f = npu_front_slot(806);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamEndTaskUpdate(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm);
 }
 
@@ -12028,6 +12775,7 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
     void *f = npu_front_slot(807);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
@@ -12042,6 +12790,7 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
     void *f = npu_front_slot(808);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsActiveStream(activeStream, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsActiveStream))f)(activeStream, stream);
 }
 
@@ -12056,6 +12805,7 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
     void *f = npu_front_slot(809);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetStreamResLimit(stm, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value);
 }
 
@@ -12070,6 +12820,7 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
     void *f = npu_front_slot(810);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetStreamResLimit(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsResetStreamResLimit))f)(stm);
 }
 
@@ -12084,6 +12835,7 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
     void *f = npu_front_slot(811);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetStreamResLimit(stm, type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value);
 }
 
@@ -12098,6 +12850,7 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
     void *f = npu_front_slot(812);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsUseStreamResInCurrentThread(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm);
 }
 
@@ -12112,6 +12865,7 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
     void *f = npu_front_slot(813);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotUseStreamResInCurrentThread(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm);
 }
 
@@ -12126,6 +12880,7 @@ NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, ui
     void *f = npu_front_slot(814);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetResInCurrentThread(type, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetResInCurrentThread))f)(type, value);
 }
 
@@ -12140,6 +12895,7 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
     void *f = npu_front_slot(815);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegStreamStateCallback(regName, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args);
 }
 
@@ -12154,6 +12910,7 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
     void *f = npu_front_slot(816);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamStop(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsStreamStop))f)(stm);
 }
 
@@ -12168,6 +12925,7 @@ NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
     void *f = npu_front_slot(817);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsPersistentTaskClean(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsPersistentTaskClean))f)(stm);
 }
 
@@ -12182,6 +12940,7 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rt
     void *f = npu_front_slot(818);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle);
 }
 
@@ -12196,6 +12955,7 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_
     void *f = npu_front_slot(819);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle);
 }
 
@@ -12210,6 +12970,7 @@ NPU_EXPORT rtError_t rtsFuncGetByName(const rtBinHandle binHandle, const char_t*
     void *f = npu_front_slot(820);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetByName(binHandle, kernelName, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle);
 }
 
@@ -12224,6 +12985,7 @@ NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64
     void *f = npu_front_slot(821);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle);
 }
 
@@ -12238,6 +13000,7 @@ NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAdd
     void *f = npu_front_slot(822);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr);
 }
 
@@ -12252,6 +13015,7 @@ NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* con
     void *f = npu_front_slot(823);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle);
 }
 
@@ -12266,6 +13030,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32
     void *f = npu_front_slot(824);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
@@ -12280,6 +13045,7 @@ NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
     void *f = npu_front_slot(825);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetThreadLastTaskId(taskId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId);
 }
 
@@ -12294,6 +13060,7 @@ NPU_EXPORT rtError_t rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream
     void *f = npu_front_slot(826);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm);
 }
 
@@ -12308,6 +13075,7 @@ NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t 
     void *f = npu_front_slot(827);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm);
 }
 
@@ -12322,6 +13090,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
     void *f = npu_front_slot(828);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
 }
 
@@ -12336,6 +13105,7 @@ NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* ar
     void *f = npu_front_slot(829);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsInit(funcHandle, argsHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle);
 }
 
@@ -12350,6 +13120,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
     void *f = npu_front_slot(830);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle);
 }
 
@@ -12364,6 +13135,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
     void *f = npu_front_slot(831);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle);
 }
 
@@ -12378,6 +13150,7 @@ NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     void *f = npu_front_slot(832);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsFinalize(argsHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle);
 }
 
@@ -12392,6 +13165,7 @@ NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHand
     void *f = npu_front_slot(833);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize);
 }
 
@@ -12406,6 +13180,7 @@ NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsH
     void *f = npu_front_slot(834);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
@@ -12420,6 +13195,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
     void *f = npu_front_slot(835);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
 }
 
@@ -12434,6 +13210,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size
     void *f = npu_front_slot(836);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
 }
 
@@ -12448,6 +13225,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, 
     void *f = npu_front_slot(837);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr);
 }
 
@@ -12462,6 +13240,7 @@ NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_
     void *f = npu_front_slot(838);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetName(funcHandle, maxLen, name);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name);
 }
 
@@ -12476,6 +13255,7 @@ NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
     void *f = npu_front_slot(839);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetHardwareSyncAddr(addr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr);
 }
 
@@ -12490,6 +13270,7 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
     void *f = npu_front_slot(840);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm);
 }
 
@@ -12504,6 +13285,7 @@ NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
     void *f = npu_front_slot(841);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetFloatOverflowStatus(stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm);
 }
 
@@ -12518,6 +13300,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
     void *f = npu_front_slot(842);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
 }
 
@@ -12532,6 +13315,7 @@ NPU_EXPORT rtError_t rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBa
     void *f = npu_front_slot(843);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchHostFunc(stm, callBackFunc, fnData);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData);
 }
 
@@ -12546,6 +13330,7 @@ NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** 
     void *f = npu_front_slot(844);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryGetDevAddress(binHandle, bin, binSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize);
 }
 
@@ -12560,6 +13345,7 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
     void *f = npu_front_slot(845);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg);
 }
 
@@ -12574,6 +13360,7 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     void *f = npu_front_slot(846);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelCreate(mdl, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelCreate))f)(mdl, flag);
 }
 
@@ -12588,6 +13375,7 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
     void *f = npu_front_slot(847);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelBindStream(mdl, stm, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag);
 }
 
@@ -12602,6 +13390,7 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     void *f = npu_front_slot(848);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEndGraph(mdl, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsEndGraph))f)(mdl, stm);
 }
 
@@ -12616,6 +13405,7 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
     void *f = npu_front_slot(849);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelLoadComplete(mdl, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve);
 }
 
@@ -12630,6 +13420,7 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
     void *f = npu_front_slot(850);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelUnbindStream(mdl, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm);
 }
 
@@ -12644,6 +13435,7 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     void *f = npu_front_slot(851);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelExecute(mdl, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelExecute))f)(mdl, timeout);
 }
 
@@ -12658,6 +13450,7 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
     void *f = npu_front_slot(852);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelCreate(lbl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLabelCreate))f)(lbl);
 }
 
@@ -12672,6 +13465,7 @@ NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
     void *f = npu_front_slot(853);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelDestroy(lbl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLabelDestroy))f)(lbl);
 }
 
@@ -12686,6 +13480,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
     void *f = npu_front_slot(854);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchListCreate(labels, num, labelList);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList);
 }
 
@@ -12700,6 +13495,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
     void *f = npu_front_slot(855);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchListDestroy(labelList);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList);
 }
 
@@ -12714,6 +13510,7 @@ NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     void *f = npu_front_slot(856);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSet(lbl, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLabelSet))f)(lbl, stm);
 }
 
@@ -12728,6 +13525,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
     void *f = npu_front_slot(857);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm);
 }
 
@@ -12742,6 +13540,7 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
     void *f = npu_front_slot(858);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelSetName(mdl, mdlName);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelSetName))f)(mdl, mdlName);
 }
 
@@ -12756,6 +13555,7 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
     void *f = npu_front_slot(859);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelGetName(mdl, maxLen, mdlName);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName);
 }
 
@@ -12770,6 +13570,7 @@ NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
     void *f = npu_front_slot(860);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelAbort(mdl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsModelAbort))f)(mdl);
 }
 
@@ -12784,6 +13585,7 @@ NPU_EXPORT rtError_t rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInf
     void *f = npu_front_slot(861);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve);
 }
 
@@ -12798,6 +13600,7 @@ NPU_EXPORT rtError_t rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStrea
     void *f = npu_front_slot(862);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchBarrierTask(taskInfo, stm, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag);
 }
 
@@ -12812,6 +13615,7 @@ NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t str
     void *f = npu_front_slot(863);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsProfTrace(userdata, length, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtsProfTrace))f)(userdata, length, stream);
 }
 
@@ -12826,6 +13630,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
     void *f = npu_front_slot(864);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessLock();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSnapShotProcessLock))f)();
 }
 
@@ -12840,6 +13645,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
     void *f = npu_front_slot(865);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessUnlock();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSnapShotProcessUnlock))f)();
 }
 
@@ -12854,6 +13660,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
     void *f = npu_front_slot(866);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessBackup();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSnapShotProcessBackup))f)();
 }
 
@@ -12868,6 +13675,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
     void *f = npu_front_slot(867);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessRestore();
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSnapShotProcessRestore))f)();
 }
 
@@ -12882,6 +13690,7 @@ NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapSho
     void *f = npu_front_slot(868);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotCallbackRegister(stage, callback, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args);
 }
 
@@ -12896,6 +13705,7 @@ NPU_EXPORT rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapS
     void *f = npu_front_slot(869);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotCallbackUnregister(stage, callback);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback);
 }
 
@@ -12910,6 +13720,7 @@ NPU_EXPORT rtError_t rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, c
     void *f = npu_front_slot(870);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
 }
 
@@ -12924,6 +13735,7 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
     void *f = npu_front_slot(871);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
 }
 
@@ -12938,6 +13750,7 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
     void *f = npu_front_slot(872);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetLimit(type, val);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceGetLimit))f)(type, val);
 }
 
@@ -12952,6 +13765,7 @@ NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
     void *f = npu_front_slot(873);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceL2CacheFlush(rsv);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv);
 }
 
@@ -12966,6 +13780,7 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
     void *f = npu_front_slot(874);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventRecordWithFlag(evt, stm, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag);
 }
 
@@ -12980,6 +13795,7 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
     void *f = npu_front_slot(875);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolCreate(memPool, poolProps);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps);
 }
 
@@ -12994,6 +13810,7 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
     void *f = npu_front_slot(876);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolDestroy(memPool);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolDestroy))f)(memPool);
 }
 
@@ -13008,6 +13825,7 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
     void *f = npu_front_slot(877);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolSetAttr(memPool, attr, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value);
 }
 
@@ -13022,6 +13840,7 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
     void *f = npu_front_slot(878);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolGetAttr(memPool, attr, value);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value);
 }
 
@@ -13036,6 +13855,7 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
     void *f = npu_front_slot(879);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAddressRange(ptr, pbase, psize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize);
 }
 
@@ -13050,6 +13870,7 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
     void *f = npu_front_slot(880);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm);
 }
 
@@ -13064,6 +13885,7 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     void *f = npu_front_slot(881);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolFreeAsync(ptr, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm);
 }
 
@@ -13078,6 +13900,7 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
     void *f = npu_front_slot(882);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedAdvise(ptr, size, advise, location);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location);
 }
 
@@ -13092,6 +13915,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
     void *f = npu_front_slot(883);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
 }
 
@@ -13106,6 +13930,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
     void *f = npu_front_slot(884);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
 }
 
@@ -13120,6 +13945,7 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
     void *f = npu_front_slot(885);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolTrimTo(memPool, minBytesToKeep);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep);
 }
 
@@ -13134,6 +13960,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
     void *f = npu_front_slot(886);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
 }
 
@@ -13148,6 +13975,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
     void *f = npu_front_slot(887);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
@@ -13162,6 +13990,7 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
     void *f = npu_front_slot(888);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
 }
 
@@ -13176,6 +14005,7 @@ NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, 
     void *f = npu_front_slot(889);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
 }
 
@@ -13190,6 +14020,7 @@ NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, ui
     void *f = npu_front_slot(890);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetD32(dst, destMax, value, count);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count);
 }
 
@@ -13204,6 +14035,7 @@ NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t valu
     void *f = npu_front_slot(891);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetD32Async(dst, destMax, value, count, stm);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm);
 }
 
@@ -13218,6 +14050,7 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
     void *f = npu_front_slot(892);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapSetLink(handle, adviceLink);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink);
 }
 
@@ -13232,6 +14065,7 @@ NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams,
     void *f = npu_front_slot(893);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelGetStreams(mdl, streams, numStreams);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams);
 }
 
@@ -13246,6 +14080,7 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
     void *f = npu_front_slot(894);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroyRegisterCallback(mdl, fn, ptr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr);
 }
 
@@ -13260,6 +14095,7 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
     void *f = npu_front_slot(895);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroyUnregisterCallback(mdl, fn);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn);
 }
 
@@ -13274,6 +14110,7 @@ NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
     void *f = npu_front_slot(896);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelUpdate(mdl);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelUpdate))f)(mdl);
 }
 
@@ -13288,6 +14125,7 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
     void *f = npu_front_slot(897);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle);
 }
 
@@ -13302,6 +14140,7 @@ NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t
     void *f = npu_front_slot(898);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelCondHandleGetCondPtr(handle, devPtr);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr);
 }
 
@@ -13316,6 +14155,7 @@ NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm
     void *f = npu_front_slot(899);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamAddCondTask(params, stm, flags);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags);
 }
 
@@ -13330,6 +14170,7 @@ NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, 
     void *f = npu_front_slot(900);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamBeginCaptureToModel(stm, mdl, mode);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode);
 }
 
@@ -13344,6 +14185,7 @@ NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uin
     void *f = npu_front_slot(901);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetTasks(stm, tasks, numTasks);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks);
 }
 
@@ -13358,6 +14200,7 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
     void *f = npu_front_slot(902);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag);
 }
 
@@ -13372,6 +14215,7 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
     void *f = npu_front_slot(903);
     if (__builtin_expect(f == NULL, 0))
         return load_rtTaskGetType(task, type);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtTaskGetType))f)(task, type);
 }
 
@@ -13386,6 +14230,7 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     void *f = npu_front_slot(904);
     if (__builtin_expect(f == NULL, 0))
         return load_rtTaskGetSeqId(task, id);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtTaskGetSeqId))f)(task, id);
 }
 
@@ -13400,6 +14245,7 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
     void *f = npu_front_slot(905);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskGetParams(task, params);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelTaskGetParams))f)(task, params);
 }
 
@@ -13414,6 +14260,7 @@ NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
     void *f = npu_front_slot(906);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskSetParams(task, params);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelTaskSetParams))f)(task, params);
 }
 
@@ -13428,6 +14275,7 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
     void *f = npu_front_slot(907);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue);
 }
 
@@ -13442,6 +14290,7 @@ NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
     void *f = npu_front_slot(908);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskDisable(task);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtModelTaskDisable))f)(task);
 }
 
@@ -13456,6 +14305,7 @@ NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, 
     void *f = npu_front_slot(909);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
 }
 
@@ -13470,6 +14320,7 @@ NPU_EXPORT rtError_t rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
     void *f = npu_front_slot(910);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args);
 }
 
@@ -13484,6 +14335,7 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim,
     void *f = npu_front_slot(911);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
 }
 
@@ -13498,6 +14350,7 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, 
     void *f = npu_front_slot(912);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
@@ -13512,6 +14365,7 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
     void *f = npu_front_slot(913);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFuncGetSize(funcHandle, aicSize, aivSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize);
 }
 
@@ -13526,6 +14380,7 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
     void *f = npu_front_slot(914);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetBinary(funcHandle, binHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle);
 }
 
@@ -13540,6 +14395,7 @@ NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCoun
     void *f = npu_front_slot(915);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetParamCount(func, paramCount);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount);
 }
 
@@ -13554,6 +14410,7 @@ NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex,
     void *f = npu_front_slot(916);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
 }
 
@@ -13568,6 +14425,7 @@ NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flag
     void *f = npu_front_slot(917);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
 }
 
@@ -13582,6 +14440,7 @@ NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* 
     void *f = npu_front_slot(918);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSymbolLookup(hostVar, devPtr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size);
 }
 
@@ -13596,6 +14455,7 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
     void *f = npu_front_slot(919);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryGetGlobal(binHandle, name, dptr, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size);
 }
 
@@ -13610,5 +14470,6 @@ NPU_EXPORT rtError_t rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHan
     void *f = npu_front_slot(920);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFuncBySymbol(symbol, funcHandle);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle);
 }

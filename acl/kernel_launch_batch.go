@@ -1,0 +1,61 @@
+package acl
+
+import "github.com/npuemu/npuemu/abi"
+
+// Batched launches (libfake/front/launchq.c, docs/kernels.md "Batched
+// launches"): the front hands the core a thread's deferred launches in one
+// call, and, when the thread then synchronises a stream, the
+// synchronisation in the same call. ClaimForSync lets that call run the
+// stream's kernels on the calling thread (tsfw/claim.go) instead of handing
+// them to a lane and waiting for it.
+
+// ClaimForSync claims the queue of stream sh for thread t when t is about
+// to launch into it and synchronise it with no timeout; it returns nil when
+// the stream does not resolve or is not synchronised (the synchronisation
+// then reports whatever is wrong). A non-nil result must be passed to
+// RunClaimed.
+func ClaimForSync(t *Thread, sh Handle) *Stream {
+	s, err := resolveStream(t, "aclrtSynchronizeStream", sh)
+	if err != nil || s.flags&noSyncFlags != 0 {
+		return nil
+	}
+	s.q.Claim()
+	return s
+}
+
+// RunClaimed runs the kernels queued on s since ClaimForSync on the calling
+// thread, as far as they can start, and ends the claim.
+func (s *Stream) RunClaimed() { s.q.RunClaimed() }
+
+// LaunchKernelWithConfigN makes n launches LaunchKernelWithConfig(t, fh,
+// blocks, sh, nil, ah) would make one by one (the front hands over runs of
+// the same launch), resolving and checking the handles once. It returns
+// the first error; a handle that does not resolve fails all n the same way.
+func LaunchKernelWithConfigN(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) error {
+	const fn = "aclrtLaunchKernelWithConfig"
+	f, err := resolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := checkBlocks(fn, blocks); err != nil {
+		return err
+	}
+	a, err := resolveArgs(fn, ah)
+	if err != nil {
+		return err
+	}
+	s, cfg, err := launchTarget(t, fn, blocks, sh, nil)
+	if err != nil {
+		return err
+	}
+	if a.fn != f {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
+	}
+	var first error
+	for range n {
+		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

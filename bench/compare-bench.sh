@@ -1,0 +1,30 @@
+#!/bin/bash
+# compare-bench.sh: npuemu_bench --kernels (the launch and vector-add
+# metrics of docs/benchmarks.md) against two library folders, alternated
+# ROUNDS times (default 5), on this machine; prints the median of each
+# metric per build. Used for docs/benchmarks.md, "Issue #15, third round".
+#   bench/compare-bench.sh BASE_LIB_DIR NEW_LIB_DIR
+# Run from the repository root after `make lib`. NPUEMU_LAUNCH_BATCH and
+# the other variables are passed through to both builds.
+set -e
+[ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
+B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
+CC=${CC:-cc}
+for v in "$1" "$2"; do
+  (cd "$v" && for n in libascendcl.so libacl_rt.so libacl_rt_impl.so libruntime.so libascend_hal.so; do [ -e $n ] || ln -sf libnpuemu.so $n; done)
+done
+$CC -O2 -Wall -Werror -I emu/include -o "$B/npuemu_bench" bench/c/npuemu_bench.c -L "$2" -lascendcl -lpthread
+$CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
+export NPUEMU_BENCH_KERNELS=$B/k.so
+raw=$B/raw.txt
+for i in $(seq 1 "${ROUNDS:-5}"); do
+  LD_LIBRARY_PATH=$1 "$B/npuemu_bench" --kernels 2>/dev/null | sed 's/^/base /' >> "$raw"
+  LD_LIBRARY_PATH=$2 "$B/npuemu_bench" --kernels 2>/dev/null | sed 's/^/new /' >> "$raw"
+done
+# lines: VARIANT METRIC VALUE UNIT
+awk '{v[$2" "$1]=v[$2" "$1]" "$3; u[$2]=$4; keys[$2]=1}
+function med(s,  x, n, p, q, t) { n = split(s, x, " ")
+  for (p = 1; p <= n; p++) for (q = p + 1; q <= n; q++) if (x[q] + 0 < x[p] + 0) { t = x[p]; x[p] = x[q]; x[q] = t }
+  return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
+END { printf "%-28s %14s %14s  %s (medians of %d)\n", "metric", "base", "new", "unit", '"${ROUNDS:-5}"'
+  for (k in keys) printf "%-28s %14.4g %14.4g  %s\n", k, med(v[k" base"]), med(v[k" new"]), u[k] }' "$raw" | sort

@@ -1,0 +1,387 @@
+/* launchq.c: batched launches (launchq.h; docs/kernels.md "Batched
+ * launches").
+ *
+ * A call into the Go core costs a C→Go crossing (~0.15–0.2 µs here), a
+ * large share of an empty kernel's launch. So aclrtLaunchKernelWithConfig
+ * with no configuration and an explicit stream, whose function, stream,
+ * args handle and block count the core accepted in an earlier launch of
+ * this thread (an armed launch), is not handed to the core at once: it is
+ * appended to the thread's queue here and returns ACL_SUCCESS. The core
+ * gets the queue in one crossing (npu_lq_run) when:
+ *
+ *  - the queue holds NPU_LQ_BATCH launches;
+ *  - this or any other thread makes any other call (NPU_LQ_BEFORE in every
+ *    generated front function): whatever a call can observe or order
+ *    against, the stream or another thread, is queued first;
+ *    aclrtSynchronizeStream hands the queue and the synchronisation over in
+ *    one crossing;
+ *  - another thread launches into a stream whose bucket this queue owns
+ *    (below): its launch goes after these;
+ *  - the flush timer finds the queue unchanged for a tick (200 µs to 6.4 ms),
+ *    so a program that launches and then waits for the device without a call
+ *    (polling host memory the kernel writes) still sees its kernel run, and
+ *    so does a thread that exits with launches queued.
+ *
+ * Order: within a thread, the core gets its launches in call order before
+ * its next call. Across threads, a launch A made before (in host order) a
+ * launch B made into the same stream must reach the stream first: each queue
+ * owns the buckets (stream address hash) of the streams it holds launches
+ * for, and a thread that finds a stream's bucket owned by another queue hands
+ * that queue to the core and launches at once. Every other call hands over
+ * every queue first.
+ *
+ * Errors: an armed launch can still fail in the core (a handle destroyed by
+ * another thread meanwhile, a resource error). The core records the message
+ * on the launching thread (aclGetRecentErrMsg) and the first such code is
+ * returned by the thread's next aclrtSynchronizeStream / ...WithTimeout,
+ * aclrtSynchronizeDevice / ...WithTimeout or aclrtSynchronizeEvent /
+ * ...WithTimeout that itself succeeds, as the runtime reports a launch's
+ * asynchronous errors.
+ *
+ * Off (every launch goes to the core at once): NPUEMU_LAUNCH_BATCH=0, and
+ * whenever the core is traced, in passthrough mode or in the split stack
+ * layout (npu_lq_batchable).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acl/acl.h"
+#include "front.h"
+#include "launchq.h"
+
+enum {
+    NPU_LQ_BATCH = 64,        /* launches per crossing */
+    NPU_LQ_ARMED = 4,         /* validated launches remembered per thread */
+    NPU_LQ_BUCKETS = 1024,    /* stream ownership buckets */
+    NPU_LQ_IDLE_TICKS = 16,   /* ticks without a deferral before the timer parks */
+};
+#define NPU_LQ_TICK_NS 200000L      /* the flush timer's first period: 200 µs */
+#define NPU_LQ_TICK_MAX_NS 6400000L /* its longest: 6.4 ms */
+
+typedef struct npu_lq {
+    pthread_mutex_t mu; /* guards n, v, claim, err; held while the core runs the batch */
+    int n;
+    npu_lq_rec v[NPU_LQ_BATCH];
+    int nclaim;
+    uint16_t claim[NPU_LQ_BATCH]; /* the buckets this queue owns */
+    int32_t err;                  /* first failure of a deferred launch not reported yet */
+    uint64_t tid;                 /* the owner's id in the core's thread registry */
+    /* The owner's only: */
+    int narmed;
+    npu_lq_rec armed[NPU_LQ_ARMED];
+    _Atomic unsigned long deferred; /* launches deferred so far (the timer's staleness test) */
+    unsigned long seen;             /* the timer's: deferred at its last tick */
+    _Atomic int dead;               /* the owner exited: a new thread may take the queue */
+    struct npu_lq *_Atomic next;
+} npu_lq;
+
+int npu_lq_active;
+static _Atomic int npending;                     /* queues holding launches */
+static npu_lq *_Atomic owner[NPU_LQ_BUCKETS];    /* bucket → the queue holding launches for it */
+static npu_lq *_Atomic all;                      /* every queue, newest first; never freed */
+static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
+static __thread npu_lq *me;
+static __thread int in_core; /* this thread is handing launches to the core */
+static pthread_key_t exit_key;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int enabled; /* set by init: batching allowed in this process */
+
+static npu_lq_tid_fn core_tid;
+static npu_lq_run_fn core_run;
+
+/* The flush timer. */
+static pthread_mutex_t tmu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tcv = PTHREAD_COND_INITIALIZER;
+static _Atomic int parked;
+static int timer_started; /* under tmu */
+
+extern const int npu_front_idx_aclrtLaunchKernelWithConfig;
+extern const int npu_front_idx_aclrtSynchronizeStream;
+
+static unsigned bucket(const void *s) {
+    uintptr_t x = (uintptr_t)s;
+    x ^= x >> 17;
+    x *= 0x9E3779B97F4A7C15ull;
+    return (unsigned)(x >> 40) & (NPU_LQ_BUCKETS - 1);
+}
+
+/* flush_locked hands q's launches to the core. Precondition: q->mu held. */
+static void flush_locked(npu_lq *q) {
+    if (q->n == 0) return;
+    in_core++;
+    int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL);
+    in_core--;
+    if (r != 0 && q->err == 0) q->err = r;
+    q->n = 0;
+    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
+    q->nclaim = 0;
+    atomic_fetch_sub(&npending, 1);
+}
+
+static void flush(npu_lq *q) {
+    pthread_mutex_lock(&q->mu);
+    flush_locked(q);
+    pthread_mutex_unlock(&q->mu);
+}
+
+/* drain hands every queue's launches to the core. */
+static void drain(void) {
+    for (npu_lq *q = atomic_load(&all); q != NULL && atomic_load(&npending) != 0; q = atomic_load(&q->next))
+        if (__atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0) flush(q);
+}
+
+void npu_lq_before(int keep) {
+    if (in_core) return; /* a call the core makes while it runs a batch */
+    npu_lq *q = me;
+    if (q != NULL && !keep) q->narmed = 0;
+    if (atomic_load(&npending) != 0) drain();
+}
+
+int32_t npu_lq_after(int32_t r) {
+    npu_lq *q = me;
+    if (r != 0 || q == NULL || __atomic_load_n(&q->err, __ATOMIC_RELAXED) == 0) return r;
+    pthread_mutex_lock(&q->mu);
+    r = q->err;
+    q->err = 0;
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+static void wake_timer(void) {
+    pthread_mutex_lock(&tmu);
+    atomic_store(&parked, 0);
+    pthread_cond_signal(&tcv);
+    pthread_mutex_unlock(&tmu);
+}
+
+/* timer_main is the flush timer: every tick it hands over the queues
+ * nobody touched since the last tick. A tick that finds none doubles the
+ * next one, up to NPU_LQ_TICK_MAX_NS (a launch + synchronize loop defers
+ * a launch per iteration and never leaves one behind: waking every 200 µs
+ * for it cost ~0.08 µs of CPU per iteration on a loaded 2-CPU host); one that
+ * hands a queue over goes back to NPU_LQ_TICK_NS. After NPU_LQ_IDLE_TICKS
+ * ticks without any deferral it parks until the next one. */
+static void *timer_main(void *arg) {
+    (void)arg;
+    unsigned long last = 0;
+    int idle = 0;
+    long tick = NPU_LQ_TICK_NS;
+    for (;;) {
+        struct timespec d = {tick / 1000000000L, tick % 1000000000L};
+        nanosleep(&d, NULL);
+        unsigned long total = 0;
+        int flushed = 0;
+        for (npu_lq *q = atomic_load(&all); q != NULL; q = atomic_load(&q->next)) {
+            unsigned long n = atomic_load(&q->deferred);
+            total += n;
+            if (n == q->seen && __atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0) {
+                flush(q);
+                flushed = 1;
+            }
+            q->seen = n;
+        }
+        tick = flushed ? NPU_LQ_TICK_NS : (tick * 2 > NPU_LQ_TICK_MAX_NS ? NPU_LQ_TICK_MAX_NS : tick * 2);
+        idle = total == last ? idle + 1 : 0;
+        last = total;
+        if (idle < NPU_LQ_IDLE_TICKS) continue;
+        pthread_mutex_lock(&tmu);
+        atomic_store(&parked, 1);
+        while (atomic_load(&parked) && atomic_load(&npending) == 0) pthread_cond_wait(&tcv, &tmu);
+        atomic_store(&parked, 0);
+        pthread_mutex_unlock(&tmu);
+        idle = 0;
+        tick = NPU_LQ_TICK_NS;
+    }
+    return NULL;
+}
+
+static void on_exit_thread(void *p) { atomic_store(&((npu_lq *)p)->dead, 1); }
+
+static void init(void) {
+    const char *e = getenv("NPUEMU_LAUNCH_BATCH");
+    if (e != NULL && strcmp(e, "0") == 0) return;
+    npu_lq_batchable_fn ok = (npu_lq_batchable_fn)npu_front_extra(NPU_FRONT_X_LQ_BATCHABLE);
+    core_tid = (npu_lq_tid_fn)npu_front_extra(NPU_FRONT_X_LQ_TID);
+    core_run = (npu_lq_run_fn)npu_front_extra(NPU_FRONT_X_LQ_RUN);
+    if (ok == NULL || core_tid == NULL || core_run == NULL || !ok()) return;
+    if (pthread_key_create(&exit_key, on_exit_thread) != 0) return;
+    enabled = 1;
+}
+
+/* self returns the calling thread's queue, made (or taken from an exited
+ * thread) on first use; NULL when memory is exhausted. */
+static npu_lq *self(void) {
+    if (me != NULL) return me;
+    npu_lq *q = NULL;
+    for (npu_lq *p = atomic_load(&all); p != NULL && q == NULL; p = atomic_load(&p->next)) {
+        int one = 1;
+        if (atomic_load(&p->dead) && atomic_compare_exchange_strong(&p->dead, &one, 0)) q = p;
+    }
+    if (q == NULL) {
+        q = calloc(1, sizeof *q);
+        if (q == NULL) return NULL;
+        pthread_mutex_init(&q->mu, NULL);
+        pthread_mutex_lock(&all_mu);
+        atomic_store(&q->next, atomic_load(&all));
+        atomic_store(&all, q);
+        pthread_mutex_unlock(&all_mu);
+    }
+    pthread_mutex_lock(&q->mu);
+    flush_locked(q); /* an exited thread's leftovers, on its own behalf */
+    q->err = 0;
+    pthread_mutex_unlock(&q->mu);
+    q->narmed = 0;
+    pthread_setspecific(exit_key, q);
+    me = q;
+    return q;
+}
+
+static int is_armed(const npu_lq *q, const npu_lq_rec *r) {
+    for (int i = q->narmed - 1; i >= 0; i--) {
+        const npu_lq_rec *a = &q->armed[i];
+        if (a->f == r->f && a->s == r->s && a->args == r->args && a->blocks == r->blocks) return 1;
+    }
+    return 0;
+}
+
+/* arm remembers a launch the core accepted. */
+static void arm(const npu_lq_rec *r) {
+    npu_lq *q = self();
+    if (q == NULL) return;
+    q->tid = core_tid();
+    if (q->tid == 0) return;
+    if (is_armed(q, r)) return;
+    if (q->narmed == NPU_LQ_ARMED) memmove(&q->armed[0], &q->armed[1], (NPU_LQ_ARMED - 1) * sizeof *r);
+    else q->narmed++;
+    q->armed[q->narmed - 1] = *r;
+    pthread_mutex_lock(&tmu);
+    int start = !timer_started;
+    timer_started = 1;
+    pthread_mutex_unlock(&tmu);
+    if (start) {
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&a, 256 << 10);
+        if (pthread_create(&t, &a, timer_main, NULL) != 0) {
+            q->narmed = 0; /* no timer: no deferral */
+            pthread_mutex_lock(&tmu);
+            timer_started = 0;
+            pthread_mutex_unlock(&tmu);
+        }
+        pthread_attr_destroy(&a);
+    }
+    __atomic_store_n(&npu_lq_active, 1, __ATOMIC_RELAXED);
+}
+
+/* defer_launch queues r on q; 0 when the stream's bucket belongs to another
+ * queue (handed to the core first: the caller then launches at once). */
+static int defer_launch(npu_lq *q, const npu_lq_rec *r) {
+    unsigned b = bucket(r->s);
+    pthread_mutex_lock(&q->mu);
+    npu_lq *cur = atomic_load(&owner[b]);
+    if (cur != q) {
+        if (cur != NULL || !atomic_compare_exchange_strong(&owner[b], &cur, q)) {
+            pthread_mutex_unlock(&q->mu);
+            if (cur != NULL) flush(cur);
+            return 0;
+        }
+        q->claim[q->nclaim++] = (uint16_t)b;
+    }
+    q->v[q->n++] = *r;
+    if (q->n == 1) atomic_fetch_add(&npending, 1);
+    atomic_store_explicit(&q->deferred, atomic_load_explicit(&q->deferred, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (q->n == NPU_LQ_BATCH) flush_locked(q);
+    pthread_mutex_unlock(&q->mu);
+    if (__builtin_expect(atomic_load(&parked), 0)) wake_timer();
+    return 1;
+}
+
+static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, aclrtStream s, aclrtLaunchKernelCfg *cfg,
+                                          aclrtArgsHandle args, void *reserve) {
+    int idx = npu_front_idx_aclrtLaunchKernelWithConfig;
+    void *fn = npu_front_slot(idx);
+    if (fn == NULL && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
+    NPU_LQ_BEFORE(1);
+    aclError r = ((__typeof__(&aclrtLaunchKernelWithConfig))fn)(f, blocks, s, cfg, args, reserve);
+    if (r != ACL_SUCCESS || cfg != NULL || reserve != NULL || s == NULL) return r;
+    pthread_once(&init_once, init);
+    if (enabled) {
+        npu_lq_rec rec = {f, s, args, blocks};
+        arm(&rec);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t blocks, aclrtStream s,
+                                                aclrtLaunchKernelCfg *cfg, aclrtArgsHandle args, void *reserve) {
+    npu_lq *q = me;
+    if (q != NULL && q->narmed != 0 && cfg == NULL && reserve == NULL) {
+        npu_lq_rec r = {f, s, args, blocks};
+        if (is_armed(q, &r) && defer_launch(q, &r)) return ACL_SUCCESS;
+    }
+    return launch_now(f, blocks, s, cfg, args, reserve);
+}
+
+/* handed_over ends the combined call's hold on its queue once the core has
+ * made the launches: the synchronisation that follows may wait for another
+ * thread's call, which may need this queue (drain). */
+static void handed_over(void *p) {
+    npu_lq *q = p;
+    q->n = 0;
+    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
+    q->nclaim = 0;
+    atomic_fetch_sub(&npending, 1);
+    pthread_mutex_unlock(&q->mu);
+}
+
+/* aclrtSynchronizeStream hands this thread's queued launches and the
+ * synchronisation to the core in one crossing. */
+NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
+    int idx = npu_front_idx_aclrtSynchronizeStream;
+    void *fn = npu_front_slot(idx);
+    if (__builtin_expect(fn == NULL, 0) && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
+    npu_lq *q = me;
+    if (q != NULL && __atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0 && !in_core) {
+        pthread_mutex_lock(&q->mu);
+        if (q->n != 0 && atomic_load(&npending) == 1) {
+            /* Only this queue holds launches: one crossing for both. */
+            int32_t sr = 0;
+            in_core++;
+            int32_t lr = core_run(q->tid, q->v, q->n, s, &sr, handed_over, q); /* unlocks q->mu */
+            in_core--;
+            if (lr != 0) {
+                pthread_mutex_lock(&q->mu);
+                if (q->err == 0) q->err = lr;
+                pthread_mutex_unlock(&q->mu);
+            }
+            return npu_lq_after(sr);
+        }
+        pthread_mutex_unlock(&q->mu);
+    }
+    NPU_LQ_BEFORE(1);
+    return npu_lq_after(((__typeof__(&aclrtSynchronizeStream))fn)(s));
+}
+
+void npu_lq_fork_child(void) {
+    /* The parent's queues are its own and other threads' locks may be held:
+     * the child starts with none, and with no timer (a core loaded before
+     * the fork fails every call in the child, so nothing is armed there). */
+    __atomic_store_n(&npu_lq_active, 0, __ATOMIC_RELAXED);
+    atomic_store(&npending, 0);
+    atomic_store(&all, NULL);
+    for (int i = 0; i < NPU_LQ_BUCKETS; i++) atomic_store(&owner[i], NULL);
+    me = NULL;
+    pthread_mutex_init(&all_mu, NULL);
+    pthread_mutex_init(&tmu, NULL);
+    pthread_cond_init(&tcv, NULL);
+    atomic_store(&parked, 0);
+    timer_started = 0;
+}

@@ -1,0 +1,61 @@
+/* launchq.h: launches deferred in the front, handed to the core in batches
+ * (not installed; internal). docs/kernels.md "Batched launches".
+ *
+ * Shared by the front (launchq.c here) and the core (libfake/launchq.c):
+ * the record of one deferred aclrtLaunchKernelWithConfig and the core's
+ * entry points the front resolves by name.
+ */
+#ifndef NPUEMU_LIBFAKE_FRONT_LAUNCHQ_H
+#define NPUEMU_LIBFAKE_FRONT_LAUNCHQ_H
+
+#include <stdint.h>
+
+/* npu_lq_rec is one aclrtLaunchKernelWithConfig(f, blocks, s, NULL, args,
+ * NULL) that the front deferred. */
+typedef struct npu_lq_rec {
+    void *f;
+    void *s;
+    void *args;
+    uint32_t blocks;
+} npu_lq_rec;
+
+/* The core's entry points (libfake/launchq.c):
+ *
+ * int npu_lq_batchable(void): 1 when launches may be deferred in this
+ *   process (no trace, no passthrough, no split layout), else 0. C only.
+ * uint64_t npu_lq_tid(void): the calling thread's id in the core's thread
+ *   registry (0 before its first call). C only.
+ * int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream,
+ *   int32_t *sync, void (*launched)(void *), void *arg): one crossing:
+ *   launches v[0..n) in order on behalf of thread tid (0 or unknown: the
+ *   caller); then, when sync is not NULL, calls launched(arg) (v is not
+ *   read after it) and aclrtSynchronizeStream(stream) on the caller, whose
+ *   result goes to *sync. Returns the first launch's failure code (the
+ *   launches after a failed one are still made), else ACL_SUCCESS. */
+typedef int (*npu_lq_batchable_fn)(void);
+typedef uint64_t (*npu_lq_tid_fn)(void);
+typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
+                                 void (*launched)(void *), void *arg);
+
+/* Front side (launchq.c). npu_lq_active is nonzero once some thread of the
+ * process deferred a launch; the generated front functions (zfront.c) then
+ * call npu_lq_before first, which hands every deferred launch of every
+ * thread to the core (so any other call sees them queued, in order), and
+ * forgets the calling thread's validated launches unless keep is set (the
+ * synchronisations: they change no handle). npu_lq_after returns r, or, when
+ * r is success, the first failure of a deferred launch of this thread not
+ * reported yet (the synchronisations report them, as the runtime reports
+ * asynchronous launch errors). */
+extern int npu_lq_active;
+void npu_lq_before(int keep) __attribute__((noinline));
+int32_t npu_lq_after(int32_t r);
+/* npu_lq_fork_child resets the queue state in a forked child. */
+void npu_lq_fork_child(void);
+
+#define NPU_LQ_BEFORE(keep)                                                  \
+    do {                                                                     \
+        if (__builtin_expect(__atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) != 0, 0)) \
+            npu_lq_before(keep);                                             \
+    } while (0)
+
+#endif

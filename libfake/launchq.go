@@ -1,0 +1,92 @@
+package main
+
+/*
+#include "acl/acl.h"
+#include "npu.h"
+#include "front/launchq.h"
+#include <stdint.h>
+void npu_lq_call(uintptr_t fn, uintptr_t arg);
+*/
+import "C"
+
+import (
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/npuemu/npuemu/acl"
+)
+
+// npulq_run makes n launches the front deferred (libfake/front/launchq.c,
+// docs/kernels.md "Batched launches") in one crossing, on behalf of the
+// thread whose id is tid (the caller when that thread is unknown), then
+// synchronises stream on the caller when sync is not nil, after telling the
+// front (launched(arg)) that the launches are made. It returns the
+// first launch failure's code; each failure is recorded on the launching
+// thread as the same launch made at once would record it.
+//
+//export npulq_run
+func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t, launched, arg C.uintptr_t) (r C.int32_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.int32_t(caught(p, t, "aclrtLaunchKernelWithConfig"))
+		}
+	}()
+	var claimed *acl.Stream
+	defer func() { // on a panic: the front's queue is released, the claim ends
+		if launched != 0 {
+			C.npu_lq_call(launched, arg)
+		}
+		if claimed != nil {
+			claimed.RunClaimed()
+		}
+	}()
+	var th *acl.Thread
+	if tid != 0 {
+		th = acl.ThreadByID(uint64(tid))
+	}
+	if th == nil {
+		th = thread(t)
+	}
+	recs := unsafe.Slice(v, int(n))
+	if sync != nil && sameStream(recs, stream) {
+		// The caller waits for these kernels next: it runs them itself
+		// (tsfw/claim.go) rather than hand them to a lane.
+		claimed = acl.ClaimForSync(th, handle(stream))
+	}
+	for i := 0; i < len(recs); {
+		// A run of the same launch resolves its handles once.
+		rec, j := recs[i], i+1
+		for j < len(recs) && recs[j].f == rec.f && recs[j].s == rec.s && recs[j].args == rec.args && recs[j].blocks == rec.blocks {
+			j++
+		}
+		err := acl.LaunchKernelWithConfigN(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
+		if code := ret(th, err); code != 0 && r == 0 {
+			r = C.int32_t(code)
+		}
+		i = j
+	}
+	if launched != 0 {
+		fn := launched
+		launched = 0
+		C.npu_lq_call(fn, arg)
+	}
+	if c := claimed; c != nil {
+		claimed = nil
+		c.RunClaimed()
+	}
+	if sync != nil {
+		*sync = C.int32_t(npu_aclrtSynchronizeStream(t, C.aclrtStream(stream)))
+	}
+	return r
+}
+
+// sameStream reports whether every launch of recs goes to stream.
+func sameStream(recs []C.npu_lq_rec, stream unsafe.Pointer) bool {
+	for _, rec := range recs {
+		if rec.s != stream {
+			return false
+		}
+	}
+	return len(recs) > 0
+}

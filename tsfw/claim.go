@@ -1,0 +1,53 @@
+package tsfw
+
+// Claimed runs: a thread that is about to wait for a queue submits its
+// last kernels and runs them itself, with no lane hand-off.
+//
+// The front batches launches (libfake/front/launchq.c): a launch followed
+// by aclrtSynchronizeStream reaches the core as one call that makes the
+// launch and then waits for it. Submitted the usual way, the kernel would
+// be handed to a lane (a token on another CPU, or a futex wake-up of a
+// parked one) while the caller crosses over to its wait, and the completion
+// would come back the same way; on a loaded 2-CPU host the lane may not even
+// get a CPU. With a claim, the arbiter leaves q's kernels to the caller (as
+// it does for a submitter waiting on a full ring, spinSpace) and RunClaimed
+// starts and runs them on the calling thread. Who runs a kernel never
+// changes its virtual times.
+
+// Claim makes the caller the runner of q's kernels until RunClaimed: the
+// arbiter hands none of them to a lane meanwhile. Every Claim must be
+// followed by one RunClaimed.
+func (q *Queue) Claim() {
+	d := q.d
+	d.mu.Lock()
+	q.helping++
+	q.helpWanted.Add(1) // a running chain of q stops (chain.go)
+	d.mu.Unlock()
+}
+
+// RunClaimed runs q's kernels on the calling thread, in order, while q's
+// head is a kernel that can start (cores free, none in flight), then ends
+// the claim: what is left (a task that is not a kernel, a kernel waiting
+// for cores or run by a lane) goes back to the arbiter, and the caller
+// waits for it as usual.
+func (q *Queue) RunClaimed() {
+	d := q.d
+	for {
+		d.mu.Lock()
+		l := d.startInline(q)
+		if l == nil {
+			q.helpWanted.Add(-1)
+			if q.helping--; q.helping == 0 {
+				d.schedule() // the arbiter may hand q's head to a lane again
+			}
+			d.mu.Unlock()
+			return
+		}
+		d.mu.Unlock()
+		// Each kernel that ends here starts q's next one in the same
+		// critical section while q holds tasks.
+		for l != nil {
+			l = d.runInline(l, q, 0)
+		}
+	}
+}
