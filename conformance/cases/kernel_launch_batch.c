@@ -11,6 +11,7 @@
  * streams of their own and one shared stream run every launch once.
  *
  * needs: emulator
+ * env: NPUEMU_LAUNCH_BATCH=1
  */
 #include <pthread.h>
 #include <stdint.h>

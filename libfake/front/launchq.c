@@ -38,9 +38,9 @@
  * ...WithTimeout that itself succeeds, as the runtime reports a launch's
  * asynchronous errors.
  *
- * Off (every launch goes to the core at once): NPUEMU_LAUNCH_BATCH=0, and
- * whenever the core is traced, in passthrough mode or in the split stack
- * layout (npu_lq_batchable).
+ * On only with NPUEMU_LAUNCH_BATCH=1 (off, every launch goes to the core at
+ * once), and never when the core is traced, in passthrough mode or in the
+ * split stack layout (npu_lq_batchable).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -203,8 +203,10 @@ static void *timer_main(void *arg) {
 static void on_exit_thread(void *p) { atomic_store(&((npu_lq *)p)->dead, 1); }
 
 static void init(void) {
+    /* Opt-in (docs/kernels.md "Batched launches", Limits): a batch handed
+     * over while its stream's ring is full holds its queue. */
     const char *e = getenv("NPUEMU_LAUNCH_BATCH");
-    if (e != NULL && strcmp(e, "0") == 0) return;
+    if (e == NULL || strcmp(e, "1") != 0) return;
     npu_lq_batchable_fn ok = (npu_lq_batchable_fn)npu_front_extra(NPU_FRONT_X_LQ_BATCHABLE);
     core_tid = (npu_lq_tid_fn)npu_front_extra(NPU_FRONT_X_LQ_TID);
     core_run = (npu_lq_run_fn)npu_front_extra(NPU_FRONT_X_LQ_RUN);

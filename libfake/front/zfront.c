@@ -8922,6 +8922,7 @@ NPU_EXPORT int halMbufAlloc(uint64_t size, Mbuf **mbuf) {
     void *f = npu_front_slot(530);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufAlloc(size, mbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufAlloc))f)(size, mbuf);
 }
 
@@ -8936,6 +8937,7 @@ NPU_EXPORT int halMbufFree(Mbuf *mbuf) {
     void *f = npu_front_slot(531);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufFree(mbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufFree))f)(mbuf);
 }
 
@@ -8950,6 +8952,7 @@ NPU_EXPORT int halMbufGetBuffAddr(Mbuf *mbuf, void **buf) {
     void *f = npu_front_slot(532);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetBuffAddr(mbuf, buf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufGetBuffAddr))f)(mbuf, buf);
 }
 
@@ -8964,6 +8967,7 @@ NPU_EXPORT int halMbufGetBuffSize(Mbuf *mbuf, uint64_t *totalSize) {
     void *f = npu_front_slot(533);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetBuffSize(mbuf, totalSize);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufGetBuffSize))f)(mbuf, totalSize);
 }
 
@@ -8978,6 +8982,7 @@ NPU_EXPORT int halMbufGetDataLen(Mbuf *mbuf, uint64_t *len) {
     void *f = npu_front_slot(534);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetDataLen(mbuf, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufGetDataLen))f)(mbuf, len);
 }
 
@@ -8992,6 +8997,7 @@ NPU_EXPORT int halMbufSetDataLen(Mbuf *mbuf, uint64_t len) {
     void *f = npu_front_slot(535);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufSetDataLen(mbuf, len);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufSetDataLen))f)(mbuf, len);
 }
 
@@ -9006,6 +9012,7 @@ NPU_EXPORT int halMbufGetPrivInfo(Mbuf *mbuf, void **priv, unsigned int *size) {
     void *f = npu_front_slot(536);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufGetPrivInfo(mbuf, priv, size);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufGetPrivInfo))f)(mbuf, priv, size);
 }
 
@@ -9020,6 +9027,7 @@ NPU_EXPORT int halMbufCopyRef(Mbuf *mbuf, Mbuf **newMbuf) {
     void *f = npu_front_slot(537);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufCopyRef(mbuf, newMbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufCopyRef))f)(mbuf, newMbuf);
 }
 
@@ -9034,6 +9042,7 @@ NPU_EXPORT int halMbufChainAppend(Mbuf *mbufChainHead, Mbuf *mbuf) {
     void *f = npu_front_slot(538);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufChainAppend(mbufChainHead, mbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufChainAppend))f)(mbufChainHead, mbuf);
 }
 
@@ -9048,6 +9057,7 @@ NPU_EXPORT int halMbufChainGetMbufNum(Mbuf *mbufChainHead, unsigned int *num) {
     void *f = npu_front_slot(539);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufChainGetMbufNum(mbufChainHead, num);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufChainGetMbufNum))f)(mbufChainHead, num);
 }
 
@@ -9062,6 +9072,7 @@ NPU_EXPORT int halMbufChainGetMbuf(Mbuf *mbufChainHead, unsigned int index, Mbuf
     void *f = npu_front_slot(540);
     if (__builtin_expect(f == NULL, 0))
         return load_halMbufChainGetMbuf(mbufChainHead, index, mbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halMbufChainGetMbuf))f)(mbufChainHead, index, mbuf);
 }
 
@@ -9076,6 +9087,7 @@ NPU_EXPORT drvError_t halQueueInit(unsigned int devId) {
     void *f = npu_front_slot(541);
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueInit(devId);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halQueueInit))f)(devId);
 }
 
@@ -9090,6 +9102,7 @@ NPU_EXPORT drvError_t halQueueCreate(unsigned int devId, const QueueAttr *queAtt
     void *f = npu_front_slot(542);
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueCreate(devId, queAttr, qid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halQueueCreate))f)(devId, queAttr, qid);
 }
 
@@ -9104,6 +9117,7 @@ NPU_EXPORT drvError_t halQueueDestroy(unsigned int devId, unsigned int qid) {
     void *f = npu_front_slot(543);
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueDestroy(devId, qid);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halQueueDestroy))f)(devId, qid);
 }
 
@@ -9118,6 +9132,7 @@ NPU_EXPORT drvError_t halQueueEnQueue(unsigned int devId, unsigned int qid, void
     void *f = npu_front_slot(544);
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueEnQueue(devId, qid, mbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halQueueEnQueue))f)(devId, qid, mbuf);
 }
 
@@ -9132,6 +9147,7 @@ NPU_EXPORT drvError_t halQueueDeQueue(unsigned int devId, unsigned int qid, void
     void *f = npu_front_slot(545);
     if (__builtin_expect(f == NULL, 0))
         return load_halQueueDeQueue(devId, qid, mbuf);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halQueueDeQueue))f)(devId, qid, mbuf);
 }
 
@@ -9146,6 +9162,7 @@ NPU_EXPORT drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_
     void *f = npu_front_slot(546);
     if (__builtin_expect(f == NULL, 0))
         return load_halQueuePeek(devId, qid, buf_len, timeout);
+    NPU_LQ_BEFORE(0);
     return ((__typeof__(&halQueuePeek))f)(devId, qid, buf_len, timeout);
 }
 
