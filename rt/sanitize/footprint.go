@@ -32,6 +32,7 @@ type Pending struct {
 	fp           []Range
 	exact        bool
 	fpRes        []resolved
+	paged        *paged // a plain kernel's page-tracked footprint (track.go)
 }
 
 // Range is bytes [Lo, Hi) a block of a launch read or wrote.
@@ -130,6 +131,10 @@ func (s *State) Complete(p *Pending, fp []Range, exact bool) {
 
 // finish checks a completed, queued launch. Precondition: s.mu held.
 func (s *State) finish(p *Pending) {
+	if p.paged != nil {
+		s.finishPaged(p)
+		return
+	}
 	if !p.exact {
 		for i, a := range p.acc {
 			if p.res[i].where == Inside { // memcheck: done when queued

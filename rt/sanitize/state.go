@@ -432,7 +432,7 @@ func (s *State) access(a Actor, epoch uint64, now Clock, who Who, acc Access, r 
 		return
 	}
 	write := acc.Mode&(Write|Pointer) != 0
-	if acc.Mode&Read != 0 && !reg.Host && s.checks&Initcheck != 0 {
+	if acc.Mode&Read != 0 && !reg.Host && s.checks&Initcheck != 0 && !s.runningMayWrite(reg.Base, now) {
 		if b, ok := sh.unwritten(lo, hi); ok {
 			s.report(Initcheck, reg.Dev, fmt.Sprintf("init:%s:%d:%#x", who.API, a, reg.Base),
 				fmt.Sprintf("%s reads %d bytes at %#x of %s; byte %#x (offset %d) was never written",

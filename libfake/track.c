@@ -1,0 +1,315 @@
+/* track.c: the page footprint of a plain kernel launch (track.h).
+ *
+ * State: the spans of the launch (page ranges), one state byte per page of
+ * them, and the copies of the pages the launch wrote to. The state bytes
+ * and copies live in reservations made once (MAP_NORESERVE: they cost
+ * what is touched), so the handler never allocates and a late handler
+ * never reads freed memory.
+ *
+ * Phases: idle → armed (npu_track_arm) → disarming → idle
+ * (npu_track_disarm). A handler counts itself in busy while it works on a
+ * page; the disarm waits for busy to drain before it opens the spans, so
+ * no handler narrows a page after the disarm opened it. A handler that
+ * finds the tracker disarming waits for it to end and lets the instruction
+ * run again; one that finds it idle although the fault was on a page of
+ * the last spans (the disarm ran between the fault and the handler) lets
+ * it run again once per page, and the second fault goes on down the chain.
+ *
+ * A page's byte is locked (PG_LOCK) while a handler changes the page:
+ * two blocks faulting on one page take turns, and the second finds it
+ * open already (it applies the protection the state says again, which
+ * also repairs a page a concurrent arm closed after it was opened).
+ */
+#define _GNU_SOURCE
+#include "track.h"
+#include "sigchain.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* kernel_host.c: the launch state of the calling thread's guarded block
+ * (0: the thread runs none). */
+uintptr_t npu_kguard_owner(void);
+
+#define PAGE ((uintptr_t)NPU_TRACK_PAGE)
+#define MAX_SPANS 256u
+#define MAX_PAGES (1u << 22) /* 16 GiB of device memory per launch */
+#define MAX_SNAPS (1u << 16) /* 256 MiB of copies; past them a written page is spoiled */
+#define DIFF_GAP 32          /* unchanged runs shorter than this inside a page count as written */
+
+enum { PG_R = 1, PG_W = 2, PG_SPOIL = 4, PG_LOCK = 0x80 };
+enum { PH_IDLE, PH_ARMED, PH_DISARMING };
+
+typedef struct {
+    uintptr_t lo, hi;
+    size_t first; /* index of its first page in pg */
+} trk_span;
+
+static trk_span spans[MAX_SPANS];
+static uint32_t nspans;
+static size_t npg;
+static uint8_t *pg;         /* MAX_PAGES state bytes */
+static uint32_t *snap_pg;   /* the page index of each copy */
+static unsigned char *snap; /* MAX_SNAPS copies */
+static uint32_t nsnap;
+static uintptr_t owner;
+static int phase, busy, ovf;
+static pthread_mutex_t reserve_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static __thread uintptr_t retry_page __attribute__((tls_model("initial-exec")));
+
+static int reserve(void) {
+    pthread_mutex_lock(&reserve_mu);
+    int rc = 0;
+    if (pg == NULL) {
+        int fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+        void *a = mmap(NULL, MAX_PAGES, PROT_READ | PROT_WRITE, fl, -1, 0);
+        void *b = mmap(NULL, MAX_SNAPS * sizeof(uint32_t), PROT_READ | PROT_WRITE, fl, -1, 0);
+        void *c = mmap(NULL, (size_t)MAX_SNAPS * PAGE, PROT_READ | PROT_WRITE, fl, -1, 0);
+        if (a == MAP_FAILED || b == MAP_FAILED || c == MAP_FAILED) {
+            rc = errno ? errno : ENOMEM;
+            if (a != MAP_FAILED) munmap(a, MAX_PAGES);
+            if (b != MAP_FAILED) munmap(b, MAX_SNAPS * sizeof(uint32_t));
+            if (c != MAP_FAILED) munmap(c, (size_t)MAX_SNAPS * PAGE);
+        } else {
+            snap_pg = b;
+            snap = c;
+            __atomic_store_n(&pg, (uint8_t *)a, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&reserve_mu);
+    return rc;
+}
+
+/* find returns the page index of a in the spans, or -1. */
+static long find(uintptr_t a) {
+    uint32_t n = __atomic_load_n(&nspans, __ATOMIC_ACQUIRE);
+    for (uint32_t k = 0; k < n && k < MAX_SPANS; k++) {
+        if (a >= spans[k].lo && a < spans[k].hi) return (long)(spans[k].first + (a - spans[k].lo) / PAGE);
+    }
+    return -1;
+}
+
+static void wait_idle_handlers(void) {
+    while (__atomic_load_n(&busy, __ATOMIC_SEQ_CST) != 0) sched_yield();
+}
+
+/* open_all makes every span read-write (one mprotect per span, which also
+ * merges the per-page mappings back). */
+static int open_all(uint32_t n) {
+    int rc = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (mprotect((void *)spans[k].lo, spans[k].hi - spans[k].lo, PROT_READ | PROT_WRITE) != 0) rc = errno;
+    }
+    return rc;
+}
+
+int npu_track_arm(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, uint32_t n) {
+    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) != PH_IDLE) return EBUSY;
+    if (n == 0 || n > MAX_SPANS) return E2BIG;
+    int rc = reserve();
+    if (rc != 0) return rc;
+    if ((rc = npu_sig_install()) != 0) return rc;
+    size_t total = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (lo[k] % PAGE || hi[k] % PAGE || hi[k] <= lo[k]) return EINVAL;
+        total += (hi[k] - lo[k]) / PAGE;
+        if (total > MAX_PAGES) return E2BIG;
+    }
+    __atomic_store_n(&nspans, 0, __ATOMIC_RELEASE);
+    size_t first = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        spans[k] = (trk_span){lo[k], hi[k], first};
+        first += (hi[k] - lo[k]) / PAGE;
+    }
+    npg = total;
+    owner = own;
+    ovf = 0;
+    __atomic_store_n(&nsnap, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&nspans, n, __ATOMIC_RELEASE);
+    /* Armed before the pages close: a fault on a closed page always finds
+     * the tracker armed. */
+    __atomic_store_n(&phase, PH_ARMED, __ATOMIC_SEQ_CST);
+    for (uint32_t k = 0; k < n; k++) {
+        if (mprotect((void *)lo[k], hi[k] - lo[k], PROT_NONE) != 0) {
+            rc = errno;
+            __atomic_store_n(&phase, PH_DISARMING, __ATOMIC_SEQ_CST);
+            wait_idle_handlers();
+            open_all(k);
+            memset(pg, 0, npg);
+            owner = 0;
+            __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* resolve handles a fault on page index i at page. It returns 1 when the
+ * instruction may resume. Precondition: the tracker is armed, the handler
+ * counted in busy. */
+static int resolve(size_t i, uintptr_t page, int write, int own) {
+    uint8_t *p = &pg[i];
+    while (__atomic_fetch_or(p, PG_LOCK, __ATOMIC_ACQUIRE) & PG_LOCK) {
+#if defined(__x86_64__)
+        __builtin_ia32_pause();
+#endif
+    }
+    uint8_t st = __atomic_load_n(p, __ATOMIC_RELAXED) & (uint8_t)~PG_LOCK;
+    int prot = PROT_READ | PROT_WRITE;
+    if (!own) {
+        st |= PG_SPOIL;
+    } else if (!write) {
+        if (!(st & (PG_W | PG_SPOIL))) {
+            st |= PG_R;
+            prot = PROT_READ;
+        }
+    } else if (!(st & (PG_W | PG_SPOIL))) {
+        uint32_t k = __atomic_fetch_add(&nsnap, 1, __ATOMIC_RELAXED);
+        if (k < MAX_SNAPS && ((st & PG_R) || mprotect((void *)page, PAGE, PROT_READ) == 0)) {
+            memcpy(snap + (size_t)k * PAGE, (void *)page, PAGE);
+            snap_pg[k] = (uint32_t)i;
+            st |= PG_W;
+        } else {
+            st |= PG_SPOIL;
+        }
+    }
+    int ok = mprotect((void *)page, PAGE, prot) == 0;
+    if (!ok) {
+        /* Out of mappings (each page opened apart may take one): open
+         * everything, which merges them, and give up on this launch. */
+        __atomic_store_n(&ovf, 1, __ATOMIC_RELAXED);
+        ok = open_all(__atomic_load_n(&nspans, __ATOMIC_ACQUIRE)) == 0;
+    }
+    __atomic_store_n(p, st, __ATOMIC_RELEASE); /* and unlocked */
+    return ok;
+}
+
+int npu_track_claim(int sig, siginfo_t *si, void *uc) {
+    if (sig != SIGSEGV || si == NULL || __atomic_load_n(&pg, __ATOMIC_ACQUIRE) == NULL) return 0;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    int saved = errno;
+    __atomic_add_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+    int ph = __atomic_load_n(&phase, __ATOMIC_SEQ_CST);
+    long i = find(a);
+    int rc = 0;
+    if (i < 0) {
+        __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+    } else if (ph == PH_ARMED) {
+        rc = resolve((size_t)i, a & ~(PAGE - 1), npu_fault_is_write(uc), owner != 0 && npu_kguard_owner() == owner);
+        __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+        retry_page = 0;
+    } else {
+        __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+        if (ph == PH_DISARMING) {
+            while (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) == PH_DISARMING) sched_yield();
+            rc = 1;
+        } else if (retry_page != (a & ~(PAGE - 1))) {
+            retry_page = a & ~(PAGE - 1);
+            rc = 1;
+        } else {
+            retry_page = 0;
+        }
+    }
+    errno = saved;
+    return rc;
+}
+
+/* out is a growing list of ranges. */
+typedef struct {
+    npu_track_range *r;
+    uint32_t n, cap;
+    int oom;
+} out_list;
+
+static void emit(out_list *o, uintptr_t lo, uintptr_t hi, uint32_t kind) {
+    if (o->n > 0) {
+        npu_track_range *last = &o->r[o->n - 1];
+        if (last->kind == kind && last->hi == lo) {
+            last->hi = hi;
+            return;
+        }
+    }
+    if (o->n == o->cap) {
+        uint32_t cap = o->cap ? 2 * o->cap : 64;
+        npu_track_range *r = realloc(o->r, cap * sizeof *r);
+        if (r == NULL) {
+            o->oom = 1;
+            return;
+        }
+        o->r = r;
+        o->cap = cap;
+    }
+    o->r[o->n++] = (npu_track_range){lo, hi, kind, 0};
+}
+
+/* page_addr is the address of page index i. */
+static uintptr_t page_addr(size_t i) {
+    for (uint32_t k = 0; k < nspans; k++) {
+        size_t pages = (spans[k].hi - spans[k].lo) / PAGE;
+        if (i >= spans[k].first && i < spans[k].first + pages) return spans[k].lo + (i - spans[k].first) * PAGE;
+    }
+    return 0;
+}
+
+/* diff emits the bytes of the page at a that differ from its copy c;
+ * unchanged runs shorter than DIFF_GAP between changed bytes count as
+ * changed (a kernel storing a vector writes them all). */
+static void diff(out_list *o, uintptr_t a, const unsigned char *c) {
+    const unsigned char *m = (const unsigned char *)a;
+    if (memcmp(m, c, PAGE) == 0) return;
+    long lo = -1, last = -1;
+    for (long b = 0; b < (long)PAGE; b++) {
+        if (m[b] == c[b]) continue;
+        if (lo >= 0 && b - last > DIFF_GAP) {
+            emit(o, a + (uintptr_t)lo, a + (uintptr_t)last + 1, NPU_TRACK_WRITTEN);
+            lo = -1;
+        }
+        if (lo < 0) lo = b;
+        last = b;
+    }
+    if (lo >= 0) emit(o, a + (uintptr_t)lo, a + (uintptr_t)last + 1, NPU_TRACK_WRITTEN);
+}
+
+npu_track_range *npu_track_disarm(uint32_t *n, int *overflow) {
+    *n = 0;
+    *overflow = 0;
+    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) != PH_ARMED) return NULL;
+    __atomic_store_n(&phase, PH_DISARMING, __ATOMIC_SEQ_CST);
+    wait_idle_handlers();
+    int bad = open_all(nspans) != 0;
+    out_list o = {0};
+    for (uint32_t k = 0; k < nspans; k++) {
+        size_t pages = (spans[k].hi - spans[k].lo) / PAGE;
+        for (size_t j = 0; j < pages; j++) {
+            uint8_t st = pg[spans[k].first + j];
+            uintptr_t a = spans[k].lo + j * PAGE;
+            if (st & PG_SPOIL) {
+                emit(&o, a, a + PAGE, NPU_TRACK_SPOILED);
+            } else if (st & PG_W) {
+                emit(&o, a, a + PAGE, NPU_TRACK_WPAGES);
+            } else if (st & PG_R) {
+                emit(&o, a, a + PAGE, NPU_TRACK_RPAGES);
+            }
+        }
+    }
+    uint32_t ns = __atomic_load_n(&nsnap, __ATOMIC_RELAXED);
+    if (ns > MAX_SNAPS) ns = MAX_SNAPS;
+    for (uint32_t k = 0; k < ns; k++) {
+        size_t i = snap_pg[k];
+        if (pg[i] & PG_SPOIL) continue;
+        uintptr_t a = page_addr(i);
+        if (a != 0) diff(&o, a, snap + (size_t)k * PAGE);
+    }
+    memset(pg, 0, npg);
+    if (ns > 256) madvise(snap, (size_t)ns * PAGE, MADV_DONTNEED);
+    *overflow = bad || o.oom || __atomic_load_n(&ovf, __ATOMIC_RELAXED);
+    owner = 0;
+    __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
+    *n = o.n;
+    return o.r;
+}

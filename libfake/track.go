@@ -1,0 +1,52 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "track.h"
+*/
+import "C"
+
+import (
+	"syscall"
+	"unsafe"
+
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/sanitize"
+)
+
+// The Go side of track.c: the sanitizer's page tracking of plain kernel
+// launches (acl/kernel_track.go).
+
+// TrackArm implements acl.PageTracker.
+func (cHost) TrackArm(state []byte, spans []acl.PageSpan) error {
+	n := len(spans)
+	// C memory: the arrays go to C.
+	lo := (*[1 << 20]C.uintptr_t)(C.malloc(C.size_t(2 * n * C.sizeof_uintptr_t)))
+	defer C.free(unsafe.Pointer(lo))
+	hi := (*[1 << 20]C.uintptr_t)(unsafe.Add(unsafe.Pointer(lo), n*C.sizeof_uintptr_t))
+	for i, s := range spans {
+		lo[i], hi[i] = C.uintptr_t(s.Lo), C.uintptr_t(s.Hi)
+	}
+	if rc := C.npu_track_arm(C.uintptr_t(uintptr(unsafe.Pointer(kstate(state)))), &lo[0], &hi[0], C.uint32_t(n)); rc != 0 {
+		return syscall.Errno(rc)
+	}
+	return nil
+}
+
+// TrackDisarm implements acl.PageTracker.
+func (cHost) TrackDisarm() ([]sanitize.PageRange, bool) {
+	var n C.uint32_t
+	var over C.int
+	r := C.npu_track_disarm(&n, &over)
+	defer C.free(unsafe.Pointer(r))
+	if over != 0 {
+		return nil, false
+	}
+	fp := make([]sanitize.PageRange, 0, int(n))
+	if n > 0 {
+		for _, x := range unsafe.Slice(r, int(n)) {
+			fp = append(fp, sanitize.PageRange{Lo: uintptr(x.lo), Hi: uintptr(x.hi), Kind: sanitize.PageKind(x.kind)})
+		}
+	}
+	return fp, true
+}
