@@ -45,8 +45,8 @@ type PageTracker interface {
 	TrackDisarm() (fp []sanitize.PageRange, ok bool)
 }
 
-// gateWait bounds every wait for trackGate.
-const gateWait = 2 * time.Second
+// gateWait bounds every wait for trackGate (a variable for tests).
+var gateWait = 2 * time.Second
 
 // maxTrackSpans is the most allocations one launch has tracked (the
 // tracker's table, libfake/track.c).

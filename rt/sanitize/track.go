@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 )
 
@@ -126,15 +127,21 @@ func (s *State) finishPaged(p *Pending) {
 		if s.checks&Initcheck != 0 && !a.reg.Host {
 			s.initPaged(p, a)
 		}
-		for _, w := range a.changed {
-			s.access(p.actor, p.epoch, p.now, p.who, Access{Addr: w.lo, Size: uint64(w.hi - w.lo), Mode: Write}, res)
+		// The ranges are one task's accesses: a race in this allocation
+		// is counted once, not once per range.
+		off := Initcheck
+		put := func(sp []span, m Mode) {
+			for _, w := range sp {
+				n := s.raceCount()
+				s.accessWithout(off, p.actor, p.epoch, p.now, p.who, Access{Addr: w.lo, Size: uint64(w.hi - w.lo), Mode: m}, res)
+				if s.raceCount() != n {
+					off |= Racecheck | Synccheck
+				}
+			}
 		}
-		for _, w := range a.spoiled {
-			s.access(p.actor, p.epoch, p.now, p.who, Access{Addr: w.lo, Size: uint64(w.hi - w.lo), Mode: Write}, res)
-		}
-		for _, r := range a.read {
-			s.accessWithout(Initcheck, p.actor, p.epoch, p.now, p.who, Access{Addr: r.lo, Size: uint64(r.hi - r.lo), Mode: Read}, res)
-		}
+		put(a.changed, Write)
+		put(a.spoiled, Write)
+		put(a.read, Read)
 		for _, w := range a.wrote {
 			s.access(p.actor, p.epoch, p.now, p.who, Access{Addr: w.lo, Size: uint64(w.hi - w.lo), Mode: Atomic}, res)
 		}
@@ -215,4 +222,10 @@ func (s *State) runningMayWrite(base uintptr, now Clock) bool {
 		}
 	}
 	return false
+}
+
+// raceCount is the race reports made so far, every occurrence counted.
+// Precondition: s.mu held.
+func (s *State) raceCount() int {
+	return s.counts[bits.TrailingZeros8(uint8(Racecheck))] + s.counts[bits.TrailingZeros8(uint8(Synccheck))]
 }
