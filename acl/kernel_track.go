@@ -31,8 +31,27 @@ import (
 // written whole by the launch (spoiled). A kernel that never ends
 // therefore stalls nothing for more than gateWait.
 
-// PageSpan is a page-aligned range of device memory.
-type PageSpan struct{ Lo, Hi uintptr }
+// PageSpan is a page-aligned range of device memory, tracked in units of
+// 1 << Shift bytes.
+type PageSpan struct {
+	Lo, Hi uintptr
+	Shift  uint32
+}
+
+// maxUnits is how many tracking units an allocation is cut into at most:
+// past 1 MiB the unit grows (a power of two) so that a kernel streaming
+// through a large buffer takes at most this many faults per allocation.
+const maxUnits = 256
+
+// unitShift returns the tracking unit of n bytes: 4 KiB, or the power of
+// two that cuts them into at most maxUnits.
+func unitShift(n uintptr) uint32 {
+	s := uint32(12)
+	for s < 30 && n>>s > maxUnits {
+		s++
+	}
+	return s
+}
 
 // PageTracker is implemented by kernel hosts that can track the pages a
 // launch touches (libfake/track.c). One launch is tracked at a time.
@@ -235,7 +254,7 @@ func trackSpans(args uintptr, size uint64) ([]PageSpan, []uintptr) {
 			continue
 		}
 		bases = append(bases, base)
-		spans = append(spans, PageSpan{lo, hi})
+		spans = append(spans, PageSpan{lo, hi, unitShift(hi - lo)})
 	}
 	slices.SortFunc(spans, func(a, b PageSpan) int {
 		switch {
@@ -248,8 +267,9 @@ func trackSpans(args uintptr, size uint64) ([]PageSpan, []uintptr) {
 	})
 	out := spans[:0]
 	for _, s := range spans {
-		if n := len(out); n > 0 && s.Lo <= out[n-1].Hi {
+		if n := len(out); n > 0 && s.Lo < out[n-1].Hi { // shared pages (protection off)
 			out[n-1].Hi = max(out[n-1].Hi, s.Hi)
+			out[n-1].Shift = min(out[n-1].Shift, s.Shift)
 			continue
 		}
 		out = append(out, s)

@@ -69,3 +69,15 @@ func TestTrackGateWaitsAreBounded(t *testing.T) {
 	require.True(t, g.lock())
 	g.unlock()
 }
+
+func TestUnitShift(t *testing.T) {
+	for _, c := range []struct {
+		n    uintptr
+		want uint32
+	}{{4096, 12}, {1 << 20, 12}, {1<<20 + 4096, 13}, {64 << 20, 18}, {1 << 40, 30}} {
+		assert.Equal(t, c.want, unitShift(c.n), "%d bytes", c.n)
+		if c.want < 30 {
+			assert.LessOrEqual(t, c.n>>c.want, uintptr(maxUnits))
+		}
+	}
+}

@@ -37,25 +37,35 @@ uintptr_t npu_kguard_owner(void);
 
 #define PAGE ((uintptr_t)NPU_TRACK_PAGE)
 #define MAX_SPANS 256u
-#define MAX_PAGES (1u << 22) /* 16 GiB of device memory per launch */
-#define MAX_SNAPS (1u << 16) /* 256 MiB of copies; past them a written page is spoiled */
+#define MAX_PAGES (1u << 22)         /* tracked units per launch */
+#define MAX_SNAPS (1u << 16)         /* copies per launch */
+#define SNAP_BYTES ((size_t)1 << 30) /* their bytes; past them a written unit is spoiled */
 #define DIFF_GAP 32          /* unchanged runs shorter than this inside a page count as written */
 
 enum { PG_R = 1, PG_W = 2, PG_SPOIL = 4, PG_LOCK = 0x80 };
 enum { PH_IDLE, PH_ARMED, PH_DISARMING };
 
+/* A span is tracked in units of 1 << shift bytes (a page or more): the
+ * last unit may be shorter. */
 typedef struct {
     uintptr_t lo, hi;
-    size_t first; /* index of its first page in pg */
+    size_t first; /* index of its first unit in pg */
+    unsigned shift;
 } trk_span;
 
 static trk_span spans[MAX_SPANS];
 static uint32_t nspans;
-static size_t npg;
-static uint8_t *pg;         /* MAX_PAGES state bytes */
-static uint32_t *snap_pg;   /* the page index of each copy */
-static unsigned char *snap; /* MAX_SNAPS copies */
+static size_t npg; /* units tracked */
+static uint8_t *pg; /* MAX_PAGES state bytes */
+typedef struct {
+    uint32_t unit;
+    uint32_t len;
+    size_t off; /* in snap */
+} trk_snap;
+static trk_snap *snaps;     /* MAX_SNAPS copies' records */
+static unsigned char *snap; /* SNAP_BYTES of copies */
 static uint32_t nsnap;
+static size_t snap_used;
 static uintptr_t owner;
 static int phase, busy, ovf;
 static pthread_mutex_t reserve_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -68,15 +78,15 @@ static int reserve(void) {
     if (pg == NULL) {
         int fl = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
         void *a = mmap(NULL, MAX_PAGES, PROT_READ | PROT_WRITE, fl, -1, 0);
-        void *b = mmap(NULL, MAX_SNAPS * sizeof(uint32_t), PROT_READ | PROT_WRITE, fl, -1, 0);
-        void *c = mmap(NULL, (size_t)MAX_SNAPS * PAGE, PROT_READ | PROT_WRITE, fl, -1, 0);
+        void *b = mmap(NULL, MAX_SNAPS * sizeof(trk_snap), PROT_READ | PROT_WRITE, fl, -1, 0);
+        void *c = mmap(NULL, SNAP_BYTES, PROT_READ | PROT_WRITE, fl, -1, 0);
         if (a == MAP_FAILED || b == MAP_FAILED || c == MAP_FAILED) {
             rc = errno ? errno : ENOMEM;
             if (a != MAP_FAILED) munmap(a, MAX_PAGES);
-            if (b != MAP_FAILED) munmap(b, MAX_SNAPS * sizeof(uint32_t));
-            if (c != MAP_FAILED) munmap(c, (size_t)MAX_SNAPS * PAGE);
+            if (b != MAP_FAILED) munmap(b, MAX_SNAPS * sizeof(trk_snap));
+            if (c != MAP_FAILED) munmap(c, SNAP_BYTES);
         } else {
-            snap_pg = b;
+            snaps = b;
             snap = c;
             __atomic_store_n(&pg, (uint8_t *)a, __ATOMIC_RELEASE);
         }
@@ -85,14 +95,22 @@ static int reserve(void) {
     return rc;
 }
 
-/* find returns the page index of a in the spans, or -1. */
-static long find(uintptr_t a) {
+/* find returns the unit index of a in the spans, or -1, and the unit. */
+static long find(uintptr_t a, uintptr_t *lo, size_t *len) {
     uint32_t n = __atomic_load_n(&nspans, __ATOMIC_ACQUIRE);
     for (uint32_t k = 0; k < n && k < MAX_SPANS; k++) {
-        if (a >= spans[k].lo && a < spans[k].hi) return (long)(spans[k].first + (a - spans[k].lo) / PAGE);
+        trk_span *s = &spans[k];
+        if (a >= s->lo && a < s->hi) {
+            size_t j = (a - s->lo) >> s->shift;
+            *lo = s->lo + (j << s->shift);
+            *len = s->hi - *lo < ((size_t)1 << s->shift) ? s->hi - *lo : (size_t)1 << s->shift;
+            return (long)(s->first + j);
+        }
     }
     return -1;
 }
+
+static size_t units(const trk_span *s) { return (s->hi - s->lo + ((size_t)1 << s->shift) - 1) >> s->shift; }
 
 static void wait_idle_handlers(void) {
     while (__atomic_load_n(&busy, __ATOMIC_SEQ_CST) != 0) sched_yield();
@@ -108,7 +126,7 @@ static int open_all(uint32_t n) {
     return rc;
 }
 
-int npu_track_arm(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, uint32_t n) {
+int npu_track_arm(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n) {
     if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) != PH_IDLE) return EBUSY;
     if (n == 0 || n > MAX_SPANS) return E2BIG;
     int rc = reserve();
@@ -116,20 +134,21 @@ int npu_track_arm(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, uint3
     if ((rc = npu_sig_install()) != 0) return rc;
     size_t total = 0;
     for (uint32_t k = 0; k < n; k++) {
-        if (lo[k] % PAGE || hi[k] % PAGE || hi[k] <= lo[k]) return EINVAL;
-        total += (hi[k] - lo[k]) / PAGE;
+        if (lo[k] % PAGE || hi[k] % PAGE || hi[k] <= lo[k] || shift[k] < 12 || shift[k] > 30) return EINVAL;
+        total += (hi[k] - lo[k] + ((size_t)1 << shift[k]) - 1) >> shift[k];
         if (total > MAX_PAGES) return E2BIG;
     }
     __atomic_store_n(&nspans, 0, __ATOMIC_RELEASE);
     size_t first = 0;
     for (uint32_t k = 0; k < n; k++) {
-        spans[k] = (trk_span){lo[k], hi[k], first};
-        first += (hi[k] - lo[k]) / PAGE;
+        spans[k] = (trk_span){lo[k], hi[k], first, shift[k]};
+        first += units(&spans[k]);
     }
     npg = total;
     owner = own;
     ovf = 0;
     __atomic_store_n(&nsnap, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&snap_used, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&nspans, n, __ATOMIC_RELEASE);
     /* Armed before the pages close: a fault on a closed page always finds
      * the tracker armed. */
@@ -149,10 +168,10 @@ int npu_track_arm(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, uint3
     return 0;
 }
 
-/* resolve handles a fault on page index i at page. It returns 1 when the
- * instruction may resume. Precondition: the tracker is armed, the handler
- * counted in busy. */
-static int resolve(size_t i, uintptr_t page, int write, int own) {
+/* resolve handles a fault on unit i, [page, page+len). It returns 1 when
+ * the instruction may resume. Precondition: the tracker is armed, the
+ * handler counted in busy. */
+static int resolve(size_t i, uintptr_t page, size_t len, int write, int own) {
     uint8_t *p = &pg[i];
     while (__atomic_fetch_or(p, PG_LOCK, __ATOMIC_ACQUIRE) & PG_LOCK) {
 #if defined(__x86_64__)
@@ -170,15 +189,17 @@ static int resolve(size_t i, uintptr_t page, int write, int own) {
         }
     } else if (!(st & (PG_W | PG_SPOIL))) {
         uint32_t k = __atomic_fetch_add(&nsnap, 1, __ATOMIC_RELAXED);
-        if (k < MAX_SNAPS && ((st & PG_R) || mprotect((void *)page, PAGE, PROT_READ) == 0)) {
-            memcpy(snap + (size_t)k * PAGE, (void *)page, PAGE);
-            snap_pg[k] = (uint32_t)i;
+        size_t off = __atomic_fetch_add(&snap_used, len, __ATOMIC_RELAXED);
+        if (k < MAX_SNAPS && off + len <= SNAP_BYTES && ((st & PG_R) || mprotect((void *)page, len, PROT_READ) == 0)) {
+            memcpy(snap + off, (void *)page, len);
+            snaps[k] = (trk_snap){(uint32_t)i, (uint32_t)len, off};
             st |= PG_W;
         } else {
+            if (k < MAX_SNAPS) snaps[k] = (trk_snap){(uint32_t)i, 0, 0};
             st |= PG_SPOIL;
         }
     }
-    int ok = mprotect((void *)page, PAGE, prot) == 0;
+    int ok = mprotect((void *)page, len, prot) == 0;
     if (!ok) {
         /* Out of mappings (each page opened apart may take one): open
          * everything, which merges them, and give up on this launch. */
@@ -195,12 +216,14 @@ int npu_track_claim(int sig, siginfo_t *si, void *uc) {
     int saved = errno;
     __atomic_add_fetch(&busy, 1, __ATOMIC_SEQ_CST);
     int ph = __atomic_load_n(&phase, __ATOMIC_SEQ_CST);
-    long i = find(a);
+    uintptr_t unit = 0;
+    size_t len = 0;
+    long i = find(a, &unit, &len);
     int rc = 0;
     if (i < 0) {
         __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
     } else if (ph == PH_ARMED) {
-        rc = resolve((size_t)i, a & ~(PAGE - 1), npu_fault_is_write(uc), owner != 0 && npu_kguard_owner() == owner);
+        rc = resolve((size_t)i, unit, len, npu_fault_is_write(uc), owner != 0 && npu_kguard_owner() == owner);
         __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
         retry_page = 0;
     } else {
@@ -227,7 +250,7 @@ typedef struct {
 } out_list;
 
 static void emit(out_list *o, uintptr_t lo, uintptr_t hi, uint32_t kind) {
-    if (o->n > 0) {
+    if (o->n > 0 && kind != NPU_TRACK_RPAGES) { /* units read stay apart: initcheck looks at each */
         npu_track_range *last = &o->r[o->n - 1];
         if (last->kind == kind && last->hi == lo) {
             last->hi = hi;
@@ -247,21 +270,19 @@ static void emit(out_list *o, uintptr_t lo, uintptr_t hi, uint32_t kind) {
     o->r[o->n++] = (npu_track_range){lo, hi, kind, 0};
 }
 
-/* page_addr is the address of page index i. */
-static uintptr_t page_addr(size_t i) {
+/* unit_addr is the address of unit i. */
+static uintptr_t unit_addr(size_t i) {
     for (uint32_t k = 0; k < nspans; k++) {
-        size_t pages = (spans[k].hi - spans[k].lo) / PAGE;
-        if (i >= spans[k].first && i < spans[k].first + pages) return spans[k].lo + (i - spans[k].first) * PAGE;
+        if (i >= spans[k].first && i < spans[k].first + units(&spans[k])) return spans[k].lo + ((i - spans[k].first) << spans[k].shift);
     }
     return 0;
 }
 
-/* diff emits the bytes of the page at a that differ from its copy c;
- * unchanged runs shorter than DIFF_GAP between changed bytes count as
+/* diff_page emits the bytes of the page at a that differ from its copy
+ * c; unchanged runs shorter than DIFF_GAP between changed bytes count as
  * changed (a kernel storing a vector writes them all). */
-static void diff(out_list *o, uintptr_t a, const unsigned char *c) {
+static void diff_page(out_list *o, uintptr_t a, const unsigned char *c) {
     const unsigned char *m = (const unsigned char *)a;
-    if (memcmp(m, c, PAGE) == 0) return;
     long lo = -1, last = -1;
     for (long b = 0; b < (long)PAGE; b++) {
         if (m[b] == c[b]) continue;
@@ -275,6 +296,14 @@ static void diff(out_list *o, uintptr_t a, const unsigned char *c) {
     if (lo >= 0) emit(o, a + (uintptr_t)lo, a + (uintptr_t)last + 1, NPU_TRACK_WRITTEN);
 }
 
+/* diff emits the changed bytes of the n bytes at a (whole pages) against
+ * their copy c. */
+static void diff(out_list *o, uintptr_t a, const unsigned char *c, size_t n) {
+    for (size_t p = 0; p + PAGE <= n; p += PAGE) {
+        if (memcmp((const void *)(a + p), c + p, PAGE) != 0) diff_page(o, a + p, c + p);
+    }
+}
+
 npu_track_range *npu_track_disarm(uint32_t *n, int *overflow) {
     *n = 0;
     *overflow = 0;
@@ -284,29 +313,33 @@ npu_track_range *npu_track_disarm(uint32_t *n, int *overflow) {
     int bad = open_all(nspans) != 0;
     out_list o = {0};
     for (uint32_t k = 0; k < nspans; k++) {
-        size_t pages = (spans[k].hi - spans[k].lo) / PAGE;
-        for (size_t j = 0; j < pages; j++) {
-            uint8_t st = pg[spans[k].first + j];
-            uintptr_t a = spans[k].lo + j * PAGE;
+        trk_span *s = &spans[k];
+        size_t nu = units(s);
+        for (size_t j = 0; j < nu; j++) {
+            uint8_t st = pg[s->first + j];
+            uintptr_t a = s->lo + (j << s->shift);
+            uintptr_t b = s->hi - a < ((uintptr_t)1 << s->shift) ? s->hi : a + ((uintptr_t)1 << s->shift);
             if (st & PG_SPOIL) {
-                emit(&o, a, a + PAGE, NPU_TRACK_SPOILED);
+                emit(&o, a, b, NPU_TRACK_SPOILED);
             } else if (st & PG_W) {
-                emit(&o, a, a + PAGE, NPU_TRACK_WPAGES);
+                emit(&o, a, b, NPU_TRACK_WPAGES);
             } else if (st & PG_R) {
-                emit(&o, a, a + PAGE, NPU_TRACK_RPAGES);
+                emit(&o, a, b, NPU_TRACK_RPAGES);
             }
         }
     }
     uint32_t ns = __atomic_load_n(&nsnap, __ATOMIC_RELAXED);
     if (ns > MAX_SNAPS) ns = MAX_SNAPS;
     for (uint32_t k = 0; k < ns; k++) {
-        size_t i = snap_pg[k];
-        if (pg[i] & PG_SPOIL) continue;
-        uintptr_t a = page_addr(i);
-        if (a != 0) diff(&o, a, snap + (size_t)k * PAGE);
+        trk_snap *c = &snaps[k];
+        if (c->len == 0 || (pg[c->unit] & PG_SPOIL)) continue;
+        uintptr_t a = unit_addr(c->unit);
+        if (a != 0) diff(&o, a, snap + c->off, c->len);
     }
     memset(pg, 0, npg);
-    if (ns > 256) madvise(snap, (size_t)ns * PAGE, MADV_DONTNEED);
+    size_t used = __atomic_load_n(&snap_used, __ATOMIC_RELAXED);
+    if (used > SNAP_BYTES) used = SNAP_BYTES;
+    if (used > ((size_t)1 << 20)) madvise(snap, used, MADV_DONTNEED);
     *overflow = bad || o.oom || __atomic_load_n(&ovf, __ATOMIC_RELAXED);
     owner = 0;
     __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);

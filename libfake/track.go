@@ -20,14 +20,19 @@ import (
 // TrackArm implements acl.PageTracker.
 func (cHost) TrackArm(state []byte, spans []acl.PageSpan) error {
 	n := len(spans)
-	// C memory: the arrays go to C.
-	lo := (*[1 << 20]C.uintptr_t)(C.malloc(C.size_t(2 * n * C.sizeof_uintptr_t)))
-	defer C.free(unsafe.Pointer(lo))
-	hi := (*[1 << 20]C.uintptr_t)(unsafe.Add(unsafe.Pointer(lo), n*C.sizeof_uintptr_t))
-	for i, s := range spans {
-		lo[i], hi[i] = C.uintptr_t(s.Lo), C.uintptr_t(s.Hi)
+	if n == 0 || n > 1<<16 {
+		return syscall.E2BIG
 	}
-	if rc := C.npu_track_arm(C.uintptr_t(uintptr(unsafe.Pointer(kstate(state)))), &lo[0], &hi[0], C.uint32_t(n)); rc != 0 {
+	// C memory: the arrays go to C.
+	mem := C.malloc(C.size_t(n * (2*C.sizeof_uintptr_t + 4)))
+	defer C.free(mem)
+	lo := unsafe.Slice((*C.uintptr_t)(mem), n)
+	hi := unsafe.Slice((*C.uintptr_t)(unsafe.Add(mem, n*C.sizeof_uintptr_t)), n)
+	shift := unsafe.Slice((*C.uint32_t)(unsafe.Add(mem, 2*n*C.sizeof_uintptr_t)), n)
+	for i, s := range spans {
+		lo[i], hi[i], shift[i] = C.uintptr_t(s.Lo), C.uintptr_t(s.Hi), C.uint32_t(s.Shift)
+	}
+	if rc := C.npu_track_arm(C.uintptr_t(uintptr(unsafe.Pointer(kstate(state)))), &lo[0], &hi[0], &shift[0], C.uint32_t(n)); rc != 0 {
 		return syscall.Errno(rc)
 	}
 	return nil

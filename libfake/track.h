@@ -31,9 +31,9 @@
 /* Kinds of npu_track_range. */
 enum {
     NPU_TRACK_WRITTEN = 1, /* bytes the launch changed */
-    NPU_TRACK_WPAGES = 2,  /* pages it wrote to (bytes changed or not) */
-    NPU_TRACK_RPAGES = 3,  /* pages it read and did not write to */
-    NPU_TRACK_SPOILED = 4, /* pages another thread opened while it ran */
+    NPU_TRACK_WPAGES = 2,  /* units it wrote to (bytes changed or not) */
+    NPU_TRACK_RPAGES = 3,  /* a unit it read and did not write to (one range per unit) */
+    NPU_TRACK_SPOILED = 4, /* units another thread opened while it ran */
 };
 
 typedef struct npu_track_range {
@@ -43,10 +43,12 @@ typedef struct npu_track_range {
 } npu_track_range;
 
 /* npu_track_arm closes [lo[i], hi[i]) (page-aligned, sorted, disjoint;
- * at most 256 spans) for the launch whose state is owner. 0 on success,
- * else an errno value (EBUSY: a launch is tracked already; E2BIG: too
- * many spans or pages; others: mprotect's, every span opened again). */
-int npu_track_arm(uintptr_t owner, const uintptr_t *lo, const uintptr_t *hi, uint32_t n);
+ * at most 256 spans) for the launch whose state is owner; span i is
+ * tracked in units of 1 << shift[i] bytes (12: a page; larger: fewer
+ * faults, reads known more coarsely). 0 on success, else an errno value
+ * (EBUSY: a launch is tracked already; E2BIG: too many spans or units;
+ * others: mprotect's, every span opened again). */
+int npu_track_arm(uintptr_t owner, const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n);
 
 /* npu_track_disarm ends the tracking: every span is read-write again. It
  * returns the ranges (malloc'ed, the caller frees them) and their number

@@ -32,9 +32,9 @@ type PageKind uint8
 // Kinds of PageRange (libfake/track.h NPU_TRACK_* have the same values).
 const (
 	Changed      PageKind = iota + 1 // bytes the launch changed
-	WrotePages                       // whole pages it wrote to
-	ReadPages                        // whole pages it read and did not write to
-	SpoiledPages                     // whole pages another thread opened while it ran
+	WrotePages                       // whole units it wrote to
+	ReadPages                        // one unit it read and did not write to
+	SpoiledPages                     // whole units another thread opened while it ran
 )
 
 // PageRange is one range of a tracked launch's footprint.
@@ -123,10 +123,11 @@ func (s *State) finishPaged(p *Pending) {
 	for _, a := range pg.allocs {
 		res := resolved{Inside, a.reg}
 		a.changed = coalesce(merge(a.changed), maxChanged)
-		a.wrote, a.read, a.spoiled = merge(a.wrote), merge(a.read), merge(a.spoiled)
+		a.wrote, a.spoiled = merge(a.wrote), merge(a.spoiled)
 		if s.checks&Initcheck != 0 && !a.reg.Host {
-			s.initPaged(p, a)
+			s.initPaged(p, a) // before the units read are merged
 		}
+		a.read = merge(a.read)
 		// The ranges are one task's accesses: a race in this allocation
 		// is counted once, not once per range.
 		off := Initcheck
@@ -161,16 +162,12 @@ func (s *State) initPaged(p *Pending, a *pagedAlloc) {
 	written = append(written, a.wrote...)
 	written = append(written, a.spoiled...)
 	written = merge(written)
-	for _, r := range a.read {
-		for lo := r.lo; lo < r.hi; {
-			hi := min((lo+4096)&^4095, r.hi)
-			if !anyIn(written, lo, hi) {
-				s.report(Initcheck, a.reg.Dev, fmt.Sprintf("init:%s:%s:%d:%#x", p.who.API, p.who.Kernel, p.actor, a.reg.Base),
-					fmt.Sprintf("%s reads bytes of %#x..%#x of %s (a page, as far as it is in the allocation), none of which was ever written",
-						s.describe(p.who), lo, hi, s.regionName(a.reg)))
-				return
-			}
-			lo = hi
+	for _, r := range a.read { // one range per tracking unit read
+		if !anyIn(written, r.lo, r.hi) {
+			s.report(Initcheck, a.reg.Dev, fmt.Sprintf("init:%s:%s:%d:%#x", p.who.API, p.who.Kernel, p.actor, a.reg.Base),
+				fmt.Sprintf("%s reads bytes of %#x..%#x of %s (a tracking unit, as far as it is in the allocation), none of which was ever written",
+					s.describe(p.who), r.lo, r.hi, s.regionName(a.reg)))
+			return
 		}
 	}
 }
