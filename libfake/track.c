@@ -339,7 +339,9 @@ npu_track_range *npu_track_disarm(uint32_t *n, int *overflow) {
     memset(pg, 0, npg);
     size_t used = __atomic_load_n(&snap_used, __ATOMIC_RELAXED);
     if (used > SNAP_BYTES) used = SNAP_BYTES;
-    if (used > ((size_t)1 << 20)) madvise(snap, used, MADV_DONTNEED);
+    /* The copies' memory is kept for the next launch (faulting it in
+     * again costs more than the copies), unless it grew large. */
+    if (used > ((size_t)256 << 20)) madvise(snap, used, MADV_DONTNEED);
     *overflow = bad || o.oom || __atomic_load_n(&ovf, __ATOMIC_RELAXED);
     owner = 0;
     __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
