@@ -147,14 +147,16 @@ func (g *trackGate) Leave() {
 	g.mu.Unlock()
 }
 
-// lock takes g exclusively; false when it could not within gateWait.
+// lock takes g exclusively; false when it could not within gateWait, or
+// at once when the writer holding it has held it longer than that (a
+// kernel that may never end: the tracker stays its).
 func (g *trackGate) lock() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	deadline := time.Now().Add(gateWait)
 	g.waiting++
 	for g.writer || g.readers > 0 {
-		if !g.wait(deadline) {
+		if (g.writer && time.Since(g.since) >= gateWait) || !g.wait(deadline) {
 			g.waiting--
 			g.signal()
 			return false
@@ -197,14 +199,16 @@ func (k *kernelTrack) start(l *launch) {
 		k.shared = true
 		return
 	}
+	spans, bases := trackSpans(l.args, l.size)
+	if len(spans) == 0 || len(spans) > maxTrackSpans {
+		gate.Enter() // nothing to track (or too much): runs with the others, its allocations whole
+		k.shared = true
+		return
+	}
 	if !gate.lock() {
 		return // runs untracked, its allocations whole
 	}
 	k.excl = true
-	spans, bases := trackSpans(l.args, l.size)
-	if len(spans) == 0 || len(spans) > maxTrackSpans {
-		return
-	}
 	if pt.TrackArm(l.buf[:launchHeader], spans) != nil {
 		return
 	}
