@@ -127,10 +127,12 @@ func (g *trackGate) signal() {
 // launch at most gateWait (and not at all for one that has run longer).
 func (g *trackGate) Enter() {
 	g.mu.Lock()
-	deadline := time.Now().Add(gateWait)
-	for (g.writer && time.Since(g.since) < gateWait) || (!g.writer && g.waiting > 0) {
-		if !g.wait(deadline) {
-			break
+	if g.writer || g.waiting > 0 {
+		deadline := time.Now().Add(gateWait)
+		for (g.writer && time.Since(g.since) < gateWait) || (!g.writer && g.waiting > 0) {
+			if !g.wait(deadline) {
+				break
+			}
 		}
 	}
 	g.readers++

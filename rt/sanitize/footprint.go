@@ -13,8 +13,9 @@ import (
 // tasks queued meanwhile are already in the shadow, and each record keeps
 // its clock, so a task ordered after the launch (queued while it ran) is
 // seen as ordered (shadow.go, ordered). A launch without an exact
-// footprint (a plain npuemu/kernel.h kernel, or a footprint past its cap)
-// is checked at completion as before: the whole of every allocation its
+// footprint (a footprint past its cap, or a plain npuemu/kernel.h kernel
+// whose pages could not be tracked: track.go) is checked at completion as
+// before: the whole of every allocation its
 // pointer arguments point into, read and written.
 
 // Pending is a launch whose footprint is not known yet. The API layer
