@@ -26,3 +26,22 @@ func (h *HBM) OpenPages(base uintptr) (lo, hi uintptr, ok bool) {
 	}
 	return lo, hi, hi > lo
 }
+
+// releaseHook, when set, is told of device pages about to be freed or
+// unmapped, before their protection changes (SetReleaseHook).
+var releaseHook func(lo, hi uintptr)
+
+// SetReleaseHook makes every free of a block (with the pages [lo, hi) it
+// held) and every close of a device memory (its whole range) call f first,
+// with the memory's lock held: f must not call back into it. The
+// sanitizer's page tracking keeps the pages of a launch's allocations
+// closed between launches and opens them here (libfake/track.c). It must
+// be called before any device memory exists.
+func SetReleaseHook(f func(lo, hi uintptr)) { releaseHook = f }
+
+// release calls releaseHook. Precondition: h.mu held.
+func (h *HBM) release(lo, hi uintptr) {
+	if releaseHook != nil && hi > lo {
+		releaseHook(lo, hi)
+	}
+}

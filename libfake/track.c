@@ -6,8 +6,11 @@
  * what is touched), so the handler never allocates and a late handler
  * never reads freed memory.
  *
- * Phases: idle → armed (npu_track_arm) → disarming → idle
- * (npu_track_disarm). A handler counts itself in busy while it works on a
+ * Phases: idle → armed (npu_track_arm) → disarming → parked
+ * (npu_track_disarm) → armed again (the same spans: only the units opened
+ * since are closed) or idle (other spans, npu_track_release: the closed
+ * units are opened). Parked, a fault on a closed unit opens it for
+ * whoever made it; a state byte is then 0 for closed, non-zero for open. A handler counts itself in busy while it works on a
  * page; the disarm waits for busy to drain before it opens the spans, so
  * no handler narrows a page after the disarm opened it. A handler that
  * finds the tracker disarming waits for it to end and lets the instruction
@@ -43,7 +46,7 @@ uintptr_t npu_kguard_owner(void);
 #define DIFF_GAP 32          /* unchanged runs shorter than this inside a page count as written */
 
 enum { PG_R = 1, PG_W = 2, PG_SPOIL = 4, PG_LOCK = 0x80 };
-enum { PH_IDLE, PH_ARMED, PH_DISARMING };
+enum { PH_IDLE, PH_ARMED, PH_DISARMING, PH_PARKED };
 
 /* A span is tracked in units of 1 << shift bytes (a page or more): the
  * last unit may be shorter. */
@@ -69,6 +72,8 @@ static size_t snap_used;
 static uintptr_t owner;
 static int phase, busy, ovf;
 static pthread_mutex_t reserve_mu = PTHREAD_MUTEX_INITIALIZER;
+/* park_mu serialises arm, disarm and release (never the handler). */
+static pthread_mutex_t park_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static __thread uintptr_t retry_page __attribute__((tls_model("initial-exec")));
 
@@ -126,7 +131,116 @@ static int open_all(uint32_t n) {
     return rc;
 }
 
+/* protect_runs applies prot to the runs of units of every span whose
+ * state is closed (want_open 0) or open (want_open 1). */
+static int protect_runs(int want_open, int prot) {
+    int rc = 0;
+    for (uint32_t k = 0; k < nspans; k++) {
+        trk_span *s = &spans[k];
+        size_t nu = units(s), j = 0;
+        while (j < nu) {
+            if ((pg[s->first + j] != 0) != want_open) {
+                j++;
+                continue;
+            }
+            size_t e = j;
+            while (e < nu && (pg[s->first + e] != 0) == want_open) e++;
+            uintptr_t a = s->lo + (j << s->shift), b = s->lo + (e << s->shift);
+            if (b > s->hi) b = s->hi;
+            if (mprotect((void *)a, b - a, prot) != 0) rc = errno;
+            j = e;
+        }
+    }
+    return rc;
+}
+
+/* protect_eq applies prot to the runs of units whose state is want. */
+static int protect_eq(uint8_t want, int prot) {
+    int rc = 0;
+    for (uint32_t k = 0; k < nspans; k++) {
+        trk_span *s = &spans[k];
+        size_t nu = units(s), j = 0;
+        while (j < nu) {
+            if (pg[s->first + j] != want) {
+                j++;
+                continue;
+            }
+            size_t e = j;
+            while (e < nu && pg[s->first + e] == want) e++;
+            uintptr_t a = s->lo + (j << s->shift), b = s->lo + (e << s->shift);
+            if (b > s->hi) b = s->hi;
+            if (mprotect((void *)a, b - a, prot) != 0) rc = errno;
+            j = e;
+        }
+    }
+    return rc;
+}
+
+/* unpark opens the units a parked tracker left closed and makes it idle.
+ * Precondition: park_mu held, the tracker parked. */
+static void unpark(void) {
+    __atomic_store_n(&phase, PH_DISARMING, __ATOMIC_SEQ_CST);
+    wait_idle_handlers();
+    protect_runs(0, PROT_READ | PROT_WRITE);
+    memset(pg, 0, npg);
+    __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
+}
+
+/* same_spans reports whether the parked spans are exactly these. */
+static int same_spans(const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n) {
+    if (n != nspans) return 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (spans[k].lo != lo[k] || spans[k].hi != hi[k] || spans[k].shift != shift[k]) return 0;
+    }
+    return 1;
+}
+
+static int arm_locked(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n);
+
 int npu_track_arm(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n) {
+    pthread_mutex_lock(&park_mu);
+    int rc;
+    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) == PH_PARKED && same_spans(lo, hi, shift, n)) {
+        /* The last launch's pages: only the units it (or anyone since)
+         * opened need closing again. */
+        __atomic_store_n(&phase, PH_DISARMING, __ATOMIC_SEQ_CST);
+        wait_idle_handlers();
+        rc = protect_runs(1, PROT_NONE);
+        if (rc != 0) {
+            open_all(nspans);
+            memset(pg, 0, npg);
+            __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
+        } else {
+            memset(pg, 0, npg);
+            owner = own;
+            ovf = 0;
+            __atomic_store_n(&nsnap, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&snap_used, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&phase, PH_ARMED, __ATOMIC_SEQ_CST);
+        }
+        pthread_mutex_unlock(&park_mu);
+        return rc;
+    }
+    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) == PH_PARKED) unpark();
+    rc = arm_locked(own, lo, hi, shift, n);
+    pthread_mutex_unlock(&park_mu);
+    return rc;
+}
+
+void npu_track_release(uintptr_t lo, uintptr_t hi) {
+    pthread_mutex_lock(&park_mu);
+    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) == PH_PARKED) {
+        for (uint32_t k = 0; k < nspans; k++) {
+            if (spans[k].lo < hi && lo < spans[k].hi) {
+                unpark();
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&park_mu);
+}
+
+static int arm_locked(uintptr_t own, const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n) {
     if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) != PH_IDLE) return EBUSY;
     if (n == 0 || n > MAX_SPANS) return E2BIG;
     int rc = reserve();
@@ -226,6 +340,10 @@ int npu_track_claim(int sig, siginfo_t *si, void *uc) {
         rc = resolve((size_t)i, unit, len, npu_fault_is_write(uc), owner != 0 && npu_kguard_owner() == owner);
         __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
         retry_page = 0;
+    } else if (ph == PH_PARKED) {
+        rc = resolve((size_t)i, unit, len, 1, 0); /* opened for whoever touches it */
+        __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
+        retry_page = 0;
     } else {
         __atomic_sub_fetch(&busy, 1, __ATOMIC_SEQ_CST);
         if (ph == PH_DISARMING) {
@@ -307,10 +425,13 @@ static void diff(out_list *o, uintptr_t a, const unsigned char *c, size_t n) {
 npu_track_range *npu_track_disarm(uint32_t *n, int *overflow) {
     *n = 0;
     *overflow = 0;
-    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) != PH_ARMED) return NULL;
+    pthread_mutex_lock(&park_mu);
+    if (__atomic_load_n(&phase, __ATOMIC_SEQ_CST) != PH_ARMED) {
+        pthread_mutex_unlock(&park_mu);
+        return NULL;
+    }
     __atomic_store_n(&phase, PH_DISARMING, __ATOMIC_SEQ_CST);
     wait_idle_handlers();
-    int bad = open_all(nspans) != 0;
     out_list o = {0};
     for (uint32_t k = 0; k < nspans; k++) {
         trk_span *s = &spans[k];
@@ -336,15 +457,36 @@ npu_track_range *npu_track_disarm(uint32_t *n, int *overflow) {
         uintptr_t a = unit_addr(c->unit);
         if (a != 0) diff(&o, a, snap + c->off, c->len);
     }
-    memset(pg, 0, npg);
     size_t used = __atomic_load_n(&snap_used, __ATOMIC_RELAXED);
     if (used > SNAP_BYTES) used = SNAP_BYTES;
     /* The copies' memory is kept for the next launch (faulting it in
      * again costs more than the copies), unless it grew large. */
     if (used > ((size_t)256 << 20)) madvise(snap, used, MADV_DONTNEED);
-    *overflow = bad || o.oom || __atomic_load_n(&ovf, __ATOMIC_RELAXED);
+    *overflow = o.oom || __atomic_load_n(&ovf, __ATOMIC_RELAXED);
     owner = 0;
-    __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
+    if (!*overflow) {
+        /* Units it only read are read-only: open them fully (parked, an
+         * open unit is read-write, a closed one inaccessible). */
+        for (size_t i = 0; i < npg; i++) {
+            uint8_t st = pg[i];
+            pg[i] = (st & (PG_W | PG_SPOIL)) ? PG_SPOIL : (st & PG_R) ? PG_R : 0;
+        }
+        *overflow = protect_eq(PG_R, PROT_READ | PROT_WRITE) != 0;
+    }
+    if (!*overflow) {
+        /* Parked: the units the launch did not open stay closed, so that
+         * the next launch over the same allocations closes only what was
+         * opened (a launch loop pays no system call); whoever touches one
+         * meanwhile opens it (the handler), and npu_track_release or the
+         * next launch over other allocations opens the rest. */
+        for (size_t i = 0; i < npg; i++) pg[i] = pg[i] ? PG_SPOIL : 0;
+        __atomic_store_n(&phase, PH_PARKED, __ATOMIC_SEQ_CST);
+    } else {
+        *overflow = open_all(nspans) != 0 || *overflow;
+        memset(pg, 0, npg);
+        __atomic_store_n(&phase, PH_IDLE, __ATOMIC_SEQ_CST);
+    }
+    pthread_mutex_unlock(&park_mu);
     *n = o.n;
     return o.r;
 }

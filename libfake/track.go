@@ -11,8 +11,17 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
+
+func init() {
+	if s := acl.Sanitizer(); s != nil && s.Checks()&^sanitize.Leakcheck != 0 {
+		// Pages the tracker keeps closed between launches are opened
+		// before their block is freed or their memory unmapped.
+		emu.SetReleaseHook(func(lo, hi uintptr) { C.npu_track_release(C.uintptr_t(lo), C.uintptr_t(hi)) })
+	}
+}
 
 // The Go side of track.c: the sanitizer's page tracking of plain kernel
 // launches (acl/kernel_track.go).

@@ -12,7 +12,10 @@
  * marks it spoiled: the launch then counts as reading and writing all of
  * it. npu_track_disarm opens every page again and reports what the launch
  * did: the bytes of each copied page that changed (written), the pages it
- * wrote to, the pages it only read, the pages spoiled.
+ * wrote to, the pages it only read, the pages spoiled. The pages it did
+ * not touch stay closed (parked) until the next launch over the same
+ * allocations (which then closes only what was opened), another launch,
+ * a fault (the page is opened for whoever touches it) or a release.
  *
  * One launch is tracked at a time (the caller serialises them). The
  * handler only uses atomics, memcpy and mprotect(2); it never allocates,
@@ -50,12 +53,18 @@ typedef struct npu_track_range {
  * others: mprotect's, every span opened again). */
 int npu_track_arm(uintptr_t owner, const uintptr_t *lo, const uintptr_t *hi, const uint32_t *shift, uint32_t n);
 
-/* npu_track_disarm ends the tracking: every span is read-write again. It
+/* npu_track_disarm ends the tracking: every span is accessible again
+ * (opened, or parked: opened on first touch). It
  * returns the ranges (malloc'ed, the caller frees them) and their number
  * in *n; *overflow is set when the tracking broke down (too many
  * mappings, or more pages written than copies fit): the caller then
  * counts the launch as touching its allocations whole. */
 npu_track_range *npu_track_disarm(uint32_t *n, int *overflow);
+
+/* npu_track_release opens every page the tracker keeps closed between
+ * launches (parked, see track.c) when one of them lies in [lo, hi): device
+ * memory about to be freed or unmapped (emu.SetReleaseHook). */
+void npu_track_release(uintptr_t lo, uintptr_t hi);
 
 /* npu_track_claim is a step of the fault handler: 1 when the fault was on
  * a tracked page and is resolved (the instruction may resume), else 0. */
