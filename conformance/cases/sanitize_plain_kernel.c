@@ -117,6 +117,26 @@ int main(void)
     CHECK_EQ(san_count(out, NULL), 0);
     for (int i = 0; i < N; i++) CHECK_EQ(h[i], 7);
 
+    /* Between launches the sanitizer keeps the pages a launch did not
+     * touch closed: whatever touches them opens them — host code reading
+     * device memory directly, a copy into a buffer allocated where a
+     * freed one was — and a correct program sees nothing of it. */
+    san_begin();
+    copy(s1, fresh, other, N);
+    CHECK_OK(aclrtSynchronizeStream(s1));
+    CHECK_EQ(fresh[N - 1], 8);
+    CHECK_EQ(other[PAGE + 5], 7);
+    CHECK_OK(aclrtFree(fresh));
+    CHECK_OK(aclrtMalloc((void **)&fresh, N, ACL_MEM_MALLOC_HUGE_FIRST));
+    memset(h, 9, N);
+    CHECK_OK(aclrtMemcpy(fresh, N, h, N, ACL_MEMCPY_HOST_TO_DEVICE));
+    copy(s1, other, fresh, N);
+    CHECK_OK(aclrtMemcpyAsync(h, N, other, N, ACL_MEMCPY_DEVICE_TO_HOST, s1));
+    CHECK_OK(aclrtSynchronizeStream(s1));
+    out = san_end();
+    CHECK_EQ(san_count(out, NULL), 0);
+    for (int i = 0; i < N; i++) CHECK_EQ(h[i], 10);
+
     CHECK_OK(aclrtFree(buf));
     CHECK_OK(aclrtFree(other));
     CHECK_OK(aclrtFree(fresh));
