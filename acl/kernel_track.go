@@ -16,8 +16,10 @@ import (
 // record one is tracked: before its first block runs, the device pages of
 // the allocations its pointer arguments point into are closed, the kernel
 // host notes each first touch of its blocks (libfake/track.c) and, when
-// the launch is done, opens them again and says what it read and wrote
-// (sanitize.State.CompletePaged). A kernel whose first launch turns out to
+// the launch is done, says what it read and wrote
+// (sanitize.State.CompletePaged); the pages it did not touch stay closed
+// until something touches them (parked: a launch loop over the same
+// buffers closes only what was opened in between). A kernel whose first launch turns out to
 // record its own footprint is not tracked again.
 //
 // Closed pages must not be touched by anything else, so tracked launches
