@@ -10,7 +10,7 @@
  * A fault of any other thread (a copy that did not wait for the launch,
  * host code dereferencing a device pointer) opens the page read-write and
  * marks it spoiled: the launch then counts as reading and writing all of
- * it. npu_track_disarm opens every page again and reports what the launch
+ * it. npu_track_disarm reports what the launch
  * did: the bytes of each copied page that changed (written), the pages it
  * wrote to, the pages it only read, the pages spoiled. The pages it did
  * not touch stay closed (parked) until the next launch over the same
