@@ -466,6 +466,7 @@ type launch struct {
 	attr   uint8             // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
 	blocks uint32            // numBlocks, for the cycle record
 	san    *sanitize.Pending // the sanitizer's pending check (acl/kernel_sanitize.go; nil when off)
+	trk    *kernelTrack      // the sanitizer's page tracking (acl/kernel_track.go; nil when off)
 }
 
 // launches recycles launch objects and their host buffers. A sync.Pool:
@@ -549,6 +550,7 @@ func getLaunch(h KernelHost, n int) *launch {
 func putLaunch(l *launch) {
 	l.f = nil
 	l.san = nil
+	l.trk = nil
 	if l.svm != nil {
 		l.svm.release()
 		l.svm = nil
@@ -558,6 +560,9 @@ func putLaunch(l *launch) {
 
 // RunBlock implements tsfw.Kernel.
 func (l *launch) RunBlock(b, n uint32) error {
+	if l.trk != nil {
+		l.trk.begin(l) // the sanitizer's gate and page tracking (kernel_track.go)
+	}
 	if err := l.host.Run(l.f.e.Fn, l.args, l.size, b, n, l.buf[:launchHeader]); err != nil {
 		return l.fault(b, n, err) // carries the launch for the exception info
 	}

@@ -8,8 +8,8 @@ import "github.com/npuemu/npuemu/rt/sanitize"
 // with the GM byte ranges its blocks read and wrote when the kernel host
 // recorded them (Ascend C kernels: emu/include/npuemu/ascendc_rt.h,
 // gm_check), else with the whole of every allocation its pointer
-// arguments point into (plain npuemu/kernel.h kernels, or a footprint
-// past its cap).
+// arguments point into (a footprint past its cap). Plain npuemu/kernel.h
+// kernels have their pages tracked instead (kernel_track.go).
 
 // FootprintHost is implemented by kernel hosts that record launch
 // footprints. Footprint returns the launch's ranges and exact = true, or
@@ -25,17 +25,33 @@ func sanitizePend(op *sanitize.Op, x *queued) {
 	}
 	op.Pending = new(sanitize.Pending)
 	x.l.san = op.Pending
+	x.l.trk = new(kernelTrack)
 }
 
 // sanitizeLaunchDone hands a completed launch's footprint to the
 // sanitizer (launch.Done, before the launch state is flushed).
 func (l *launch) sanitizeLaunchDone() {
-	p := l.san
-	l.san = nil
+	p, k := l.san, l.trk
+	l.san, l.trk = nil, nil
+	var paged []sanitize.PageRange
+	pagedOK := false
+	if k != nil {
+		paged, pagedOK = k.end(l)
+	}
 	var fp []sanitize.Range
 	exact := false
 	if fh, ok := l.host.(FootprintHost); ok {
 		fp, exact = fh.Footprint(l.buf[:launchHeader])
 	}
-	san.Complete(p, fp, exact)
+	switch {
+	case exact:
+		if l.f != nil {
+			selfFootprint.Store(l.f, struct{}{}) // an Ascend C kernel: not tracked again
+		}
+		san.Complete(p, fp, true)
+	case pagedOK:
+		san.CompletePaged(p, paged, k.bases)
+	default:
+		san.Complete(p, nil, false)
+	}
 }

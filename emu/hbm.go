@@ -232,6 +232,7 @@ func (h *HBM) Close() error {
 	if h.arena == nil {
 		return nil
 	}
+	h.release(h.base, h.base+uintptr(h.span)) // hbm_protect_track.go
 	h.arena = nil
 	h.sealLocked()
 	if h.nd != nil {

@@ -121,6 +121,7 @@ func (h *HBM) openLocked(addr uintptr, size uint64) error {
 // closeLocked remembers a freed block and queues its read-write pages for
 // sealing. Precondition: h.mu held.
 func (h *HBM) closeLocked(addr uintptr, req, ext uint64) {
+	h.release(alignDown(addr, pageSize), alignUp(addr+uintptr(req), pageSize)) // hbm_protect_track.go
 	h.freed.add(Block{addr, req})
 	if h.guard {
 		end := addr + uintptr(alignUp(req, pageSize))

@@ -102,7 +102,12 @@ static __thread npu_guard *cur_guard __attribute__((tls_model("initial-exec")));
  * (svmfault.c: a kernel's fault on a managed page is a device access). */
 int npu_kguarded(void) { return cur_guard != NULL; }
 
-/* npu_kfault is sigchain.c's second step: a fault on a thread that runs a
+/* npu_kguard_owner returns the launch state of the guarded block the
+ * calling thread runs, 0 when none (track.c: a tracked launch's own
+ * faults). */
+uintptr_t npu_kguard_owner(void) { return cur_guard ? (uintptr_t)cur_guard->st : 0; }
+
+/* npu_kfault is sigchain.c's third step: a fault on a thread that runs a
  * guarded block jumps back to its guard; otherwise it returns. */
 void npu_kfault(int sig, siginfo_t *si, void *uc) {
     npu_guard *g = cur_guard;

@@ -4,9 +4,13 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "svmfault.h"
+#include "track.h"
+
+#include <ucontext.h>
 
 /* kernel_host.c: jumps back to the guard of the calling thread's kernel
  * block and does not return; returns when the thread runs none. */
@@ -39,8 +43,38 @@ static void chain(int sig, siginfo_t *si, void *uc) {
     sigaction(sig, &dfl, NULL);
 }
 
+/* npu_fault_is_write reads the access kind from the signal context: the
+ * page-fault error code on x86-64 (bit 1: write), the ESR's WnR bit on
+ * arm64. Elsewhere every fault counts as a write. */
+int npu_fault_is_write(void *uc) {
+#if defined(__x86_64__)
+    return (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+    struct ctx_hdr {
+        uint32_t magic, size;
+    };
+    unsigned char *p = (unsigned char *)((ucontext_t *)uc)->uc_mcontext.__reserved;
+    unsigned char *end = p + sizeof(((ucontext_t *)uc)->uc_mcontext.__reserved);
+    while (p + sizeof(struct ctx_hdr) <= end) {
+        struct ctx_hdr *h = (struct ctx_hdr *)p;
+        if (h->magic == 0 || h->size == 0) break;
+        if (h->magic == 0x45535201) { /* ESR_MAGIC */
+            uint64_t esr;
+            memcpy(&esr, p + 8, sizeof esr);
+            return (esr & (1u << 6)) != 0;
+        }
+        p += h->size;
+    }
+    return 1;
+#else
+    (void)uc;
+    return 1;
+#endif
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc) {
     if (npu_svm_claim(sig, si, uc)) return; /* a managed page: resolved, resume */
+    if (npu_track_claim(sig, si, uc)) return; /* a page of a tracked launch (sanitizer): noted, resume */
     npu_kfault(sig, si, uc);                  /* a kernel block's: does not return */
     chain(sig, si, uc);
 }

@@ -67,36 +67,6 @@ static void atomic_max(size_t *p, size_t v) {
     }
 }
 
-/* fault_is_write reads the access kind from the signal context: the
- * page-fault error code on x86-64 (bit 1: write), the ESR's WnR bit on
- * arm64. Elsewhere every fault counts as a write, which opens the page
- * fully — never wrong, only coarser. */
-static int fault_is_write(void *uc) {
-#if defined(__x86_64__)
-    return (((ucontext_t *)uc)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#elif defined(__aarch64__)
-    struct ctx_hdr {
-        uint32_t magic, size;
-    };
-    unsigned char *p = (unsigned char *)((ucontext_t *)uc)->uc_mcontext.__reserved;
-    unsigned char *end = p + sizeof(((ucontext_t *)uc)->uc_mcontext.__reserved);
-    while (p + sizeof(struct ctx_hdr) <= end) {
-        struct ctx_hdr *h = (struct ctx_hdr *)p;
-        if (h->magic == 0 || h->size == 0) break;
-        if (h->magic == 0x45535201) { /* ESR_MAGIC */
-            uint64_t esr;
-            memcpy(&esr, p + 8, sizeof esr);
-            return (esr & (1u << 6)) != 0;
-        }
-        p += h->size;
-    }
-    return 1;
-#else
-    (void)uc;
-    return 1;
-#endif
-}
-
 int npu_svm_claim(int sig, siginfo_t *si, void *uc) {
     uint8_t *s = __atomic_load_n(&st, __ATOMIC_ACQUIRE);
     if (sig != SIGSEGV || si == NULL || s == NULL) return 0;
@@ -104,7 +74,7 @@ int npu_svm_claim(int sig, siginfo_t *si, void *uc) {
     if (a < wbase || a - wbase >= wsize) return 0;
     size_t i = (a - wbase) >> wshift;
     if (!(__atomic_load_n(&s[i], __ATOMIC_ACQUIRE) & ST_ARMED)) return 0;
-    int write = fault_is_write(uc);
+    int write = npu_fault_is_write(uc);
     int prot = write ? PROT_READ | PROT_WRITE : PROT_READ;
     int saved = errno;
     int rc = mprotect((void *)(wbase + ((uintptr_t)i << wshift)), (size_t)1 << wshift, prot);

@@ -302,6 +302,10 @@ func (d *Device) engineLoop(e *engine) {
 
 // runEngineTask executes a copy, memset or engine function.
 func runEngineTask(t *Task) (err error) {
+	if engineGate != nil { // the sanitizer's page tracking (gate.go)
+		engineGate.Enter()
+		defer engineGate.Leave()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = abi.DevErrorf(abi.DevSDMAError, "%s task (dst %#x, src %#x, %d bytes) faulted: %v", t.kind, t.dst, t.src, t.n, r)

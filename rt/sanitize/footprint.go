@@ -13,8 +13,9 @@ import (
 // tasks queued meanwhile are already in the shadow, and each record keeps
 // its clock, so a task ordered after the launch (queued while it ran) is
 // seen as ordered (shadow.go, ordered). A launch without an exact
-// footprint (a plain npuemu/kernel.h kernel, or a footprint past its cap)
-// is checked at completion as before: the whole of every allocation its
+// footprint (a footprint past its cap, or a plain npuemu/kernel.h kernel
+// whose pages could not be tracked: track.go) is checked at completion as
+// before: the whole of every allocation its
 // pointer arguments point into, read and written.
 
 // Pending is a launch whose footprint is not known yet. The API layer
@@ -32,6 +33,7 @@ type Pending struct {
 	fp           []Range
 	exact        bool
 	fpRes        []resolved
+	paged        *paged // a plain kernel's page-tracked footprint (track.go)
 }
 
 // Range is bytes a block of a launch read or wrote: [Lo, Hi), or, with
@@ -153,6 +155,10 @@ func (s *State) Complete(p *Pending, fp []Range, exact bool) {
 
 // finish checks a completed, queued launch. Precondition: s.mu held.
 func (s *State) finish(p *Pending) {
+	if p.paged != nil {
+		s.finishPaged(p)
+		return
+	}
 	if !p.exact {
 		for i, a := range p.acc {
 			if p.res[i].where == Inside { // memcheck: done when queued

@@ -475,7 +475,7 @@ func (s *State) accessPat(a Actor, epoch uint64, now Clock, who Who, pat pattern
 		return
 	}
 	write := mode&(Write|Pointer) != 0
-	if mode&(Read|atomicOps) != 0 && !reg.Host && s.checks&Initcheck != 0 {
+	if mode&(Read|atomicOps) != 0 && !reg.Host && s.checks&Initcheck != 0 && !s.runningMayWrite(reg.Base, now) {
 		if b, ok := sh.unwrittenPat(pat); ok {
 			s.report(Initcheck, reg.Dev, fmt.Sprintf("init:%s:%d:%#x", who.API, a, reg.Base),
 				fmt.Sprintf("%s %s %s of %s; byte %#x (offset %d) was never written%s",

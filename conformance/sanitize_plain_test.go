@@ -1,0 +1,71 @@
+package conformance
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPlainKernelCasesUnderSanitizer runs cases that launch plain
+// npuemu/kernel.h kernels with NPUEMU_SANITIZE on and checks what the
+// sanitizer reports (docs/sanitizer.md, "Kernel footprints"): those whose
+// programs are correctly synchronised report nothing. kernel_determinism
+// leaves two hand-offs unordered on purpose of its timing figures (stream
+// a's device-to-device copy into d0 after ev4 and stream b's last kernel,
+// which reads d0, also after ev4 only; and its kernels write d2 on both
+// streams with nothing ordering them, all storing the same values): its
+// reports must be races between a copy and a kernel only — never between
+// two kernels, which a kernel's whole allocations made before.
+func TestPlainKernelCasesUnderSanitizer(t *testing.T) {
+	tg := target(t)
+	if !tg.Emulator {
+		t.Skip("NPUEMU_SANITIZE is npuemu's")
+	}
+	bin := t.TempDir()
+	for _, tc := range []struct {
+		name, checks string
+		only         func(line string) bool // every report must satisfy it; nil: no report at all
+		some         bool                   // at least one report is expected
+	}{
+		{name: "kernel_vadd", checks: "all"},
+		{name: "kernel_args", checks: "all"},
+		{name: "kernel_printf", checks: "all"},
+		{name: "kernel_load_data_many", checks: "all"},
+		{name: "callback_launch", checks: "all"},
+		{name: "kernel_determinism", checks: "racecheck", some: true, only: func(l string) bool {
+			return strings.Count(l, `kernel "vadd_f32"`) == 1 && strings.Contains(l, "aclrtMemcpyAsync (task")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ParseFile(filepath.Join("cases", tc.name+".c"))
+			require.NoError(t, err)
+			c.Env = append(c.Env, "NPUEMU_SANITIZE="+tc.checks)
+			exe, log, err := tg.Build(c, bin)
+			require.NoError(t, err, "%s", log)
+			ctx, cancel := context.WithTimeout(context.Background(), *caseTimeout)
+			defer cancel()
+			r := tg.Run(ctx, c, exe)
+			require.Equal(t, Pass, r.Outcome, "%s\n--- stderr\n%s", r.Reason, r.Stderr)
+			var reports []string
+			for _, l := range strings.Split(string(r.Stderr), "\n") {
+				if strings.HasPrefix(l, "npuemu: sanitize: ") && !strings.HasPrefix(l, "npuemu: sanitize: summary:") {
+					reports = append(reports, l)
+				}
+			}
+			if tc.only == nil {
+				assert.Empty(t, reports)
+				return
+			}
+			if tc.some {
+				assert.NotEmpty(t, reports)
+			}
+			for _, l := range reports {
+				assert.True(t, tc.only(l), "unexpected report: %s", l)
+			}
+		})
+	}
+}
