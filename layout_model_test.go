@@ -19,12 +19,28 @@ var modelLayers = []string{"emu", "tsfw", "svm"}
 
 // apiNames are the names of package abi the device model must not use
 // outside its tests: the ACL enums and codes (every ACL_* name), the
-// driver's error codes (DRV_ERROR_*), and the ACL surface's error type and
-// its constructors and conversions. The model builds abi.DevError values
+// driver's error codes (DRV_ERROR_*), the driver's memory enums the VMM
+// once read (every MEM_* and SHMEM_* name: page, memory and access types,
+// shared-memory attributes, map routes; emu/vmm_kinds.go has the model's
+// own), and the ACL surface's error type and its constructors and
+// conversions. The model builds abi.DevError values
 // (abi.DevErrorf); the API layers convert them.
 var apiNames = map[string]bool{
 	"Error": true, "Errorf": true, "Err": true, "Wrapf": true,
 	"Code": true, "CodeOf": true, "RTCodeOf": true, "DrvErr": true,
+}
+
+// apiPrefixes begin the API enum names of package abi the model must not
+// use (see apiNames).
+var apiPrefixes = []string{"ACL_", "DRV_ERROR_", "MEM_", "SHMEM_"}
+
+func apiPrefix(name string) bool {
+	for _, p := range apiPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // apiUses returns "name (file:line)" for every use of an ACL name of package
@@ -55,7 +71,7 @@ func apiUses(t *testing.T, fset *token.FileSet, file string, src any) []string {
 			return true
 		}
 		if x, ok := sel.X.(*ast.Ident); ok && x.Name == local {
-			if name := sel.Sel.Name; strings.HasPrefix(name, "ACL_") || strings.HasPrefix(name, "DRV_ERROR_") || apiNames[name] {
+			if name := sel.Sel.Name; apiPrefix(name) || apiNames[name] {
 				uses = append(uses, name+" ("+fset.Position(sel.Pos()).String()+")")
 			}
 		}
@@ -64,8 +80,8 @@ func apiUses(t *testing.T, fset *token.FileSet, file string, src any) []string {
 	return uses
 }
 
-// TestModelSpeaksNoAPI: emu, tsfw and svm name no ACL enum, no ACL or driver
-// error code and build no ACL error; their errors are abi.DevError,
+// TestModelSpeaksNoAPI: emu, tsfw and svm name no ACL enum, no driver
+// memory enum, no ACL or driver error code and build no ACL error; their errors are abi.DevError,
 // converted at the API boundaries (abi/deverr.go).
 func TestModelSpeaksNoAPI(t *testing.T) {
 	fset := token.NewFileSet()
@@ -92,12 +108,15 @@ import a "github.com/npuemu/npuemu/abi"
 func f(m uint32) error {
 	if m == a.ACL_MEM_ADVISE_SET_READ_MOSTLY { return a.Errorf(a.ACL_ERROR_RT_PARAM_INVALID, "x") }
 	if m == 7 { return a.DrvErrorf(a.DRV_ERROR_BUSY, "z") }
+	if m == a.MEM_GIANT_PAGE_TYPE || m == a.SHMEM_ATTR_TYPE_MEM_MAP { return nil }
 	return a.DevErrorf(a.DevInvalidValue, "y")
 }`
 	uses := apiUses(t, fset, "x.go", src)
-	require.Len(t, uses, 4, "%v", uses)
+	require.Len(t, uses, 6, "%v", uses)
 	assert.True(t, strings.HasPrefix(uses[0], "ACL_MEM_ADVISE_SET_READ_MOSTLY"))
 	assert.True(t, strings.HasPrefix(uses[1], "Errorf"))
 	assert.True(t, strings.HasPrefix(uses[2], "ACL_ERROR_RT_PARAM_INVALID"))
 	assert.True(t, strings.HasPrefix(uses[3], "DRV_ERROR_BUSY"))
+	assert.True(t, strings.HasPrefix(uses[4], "MEM_GIANT_PAGE_TYPE"))
+	assert.True(t, strings.HasPrefix(uses[5], "SHMEM_ATTR_TYPE_MEM_MAP"))
 }

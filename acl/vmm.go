@@ -108,7 +108,7 @@ func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect u
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: expectPtr %#x (%#x bytes) is outside the user window 16 TB..24 TB", fn, expect, size)
 		}
 	}
-	p, err := n.VMM().Reserve(size, alignment, expect, flags&3 == emu.PageGiant)
+	p, err := n.VMM().Reserve(size, alignment, expect, pageKind(uint32(flags&3)) == emu.PageGiant)
 	if err != nil {
 		return drv(fn, err)
 	}
@@ -129,71 +129,6 @@ func ReleaseMemAddress(t *Thread, p uintptr) error {
 		return err
 	}
 	return drv(fn, unregisterIf(tableReservations, uint64(p), v.Free(p)))
-}
-
-// memAttrInfo maps an aclrtMemAttr to the driver's page type and memory
-// type. auto attributes (ACL_MEM_*) choose HBM, or DDR on DDR-only SoCs.
-func memAttrInfo(fn string, attr uint32, s emu.SoC) (pg, mt uint32, err error) {
-	ddrOnly := s.Family == emu.Family310P || s.Family == emu.Family310B
-	const (
-		ddr = iota
-		hbm
-		auto
-	)
-	var kind int
-	p2p := false
-	switch attr {
-	case abi.ACL_DDR_MEM:
-		kind, pg = ddr, emu.PageHuge
-	case abi.ACL_HBM_MEM:
-		kind, pg = hbm, emu.PageHuge
-	case abi.ACL_DDR_MEM_HUGE:
-		kind, pg = ddr, emu.PageHuge
-	case abi.ACL_DDR_MEM_NORMAL:
-		kind, pg = ddr, emu.PageNormal
-	case abi.ACL_HBM_MEM_HUGE:
-		kind, pg = hbm, emu.PageHuge
-	case abi.ACL_HBM_MEM_NORMAL:
-		kind, pg = hbm, emu.PageNormal
-	case abi.ACL_DDR_MEM_P2P_HUGE:
-		kind, pg, p2p = ddr, emu.PageHuge, true
-	case abi.ACL_DDR_MEM_P2P_NORMAL:
-		kind, pg, p2p = ddr, emu.PageNormal, true
-	case abi.ACL_HBM_MEM_P2P_HUGE:
-		kind, pg, p2p = hbm, emu.PageHuge, true
-	case abi.ACL_HBM_MEM_P2P_NORMAL:
-		kind, pg, p2p = hbm, emu.PageNormal, true
-	case abi.ACL_HBM_MEM_HUGE1G:
-		kind, pg = hbm, emu.PageGiant
-	case abi.ACL_HBM_MEM_P2P_HUGE1G:
-		kind, pg, p2p = hbm, emu.PageGiant, true
-	case abi.ACL_MEM_NORMAL:
-		kind, pg = auto, emu.PageNormal
-	case abi.ACL_MEM_HUGE:
-		kind, pg = auto, emu.PageHuge
-	case abi.ACL_MEM_HUGE1G:
-		kind, pg = auto, emu.PageGiant
-	case abi.ACL_MEM_P2P_NORMAL:
-		kind, pg, p2p = auto, emu.PageNormal, true
-	case abi.ACL_MEM_P2P_HUGE:
-		kind, pg, p2p = auto, emu.PageHuge, true
-	case abi.ACL_MEM_P2P_HUGE1G:
-		kind, pg, p2p = auto, emu.PageGiant, true
-	default:
-		return 0, 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memAttr %d is not an aclrtMemAttr", fn, attr)
-	}
-	isDDR := kind == ddr || (kind == auto && ddrOnly) || (kind == hbm && ddrOnly) // HBM absent → DDR
-	switch {
-	case isDDR && p2p:
-		mt = abi.MEM_P2P_DDR_TYPE
-	case isDDR:
-		mt = abi.MEM_DDR_TYPE
-	case p2p:
-		mt = abi.MEM_P2P_HBM_TYPE
-	default:
-		mt = abi.MEM_HBM_TYPE
-	}
-	return pg, mt, nil
 }
 
 // physPropOf checks an aclrtPhysicalMemProp and converts it.
@@ -367,7 +302,7 @@ func MemSetAccess(t *Thread, va uintptr, size uint64, desc []MemAccessDesc) erro
 		if err != nil {
 			return err
 		}
-		ds[i] = emu.AccessDesc{Flags: d.Flags, Loc: l}
+		ds[i] = emu.AccessDesc{Flags: emu.AccessReadWrite, Loc: l}
 	}
 	v, err := theVMM(fn)
 	if err != nil {
@@ -396,7 +331,7 @@ func MemGetAccess(t *Thread, va uintptr, loc *MemLocation, flags *uint64) error 
 	if err != nil {
 		return drv(fn, err)
 	}
-	*flags = uint64(a)
+	*flags = accessFlags(a)
 	return nil
 }
 
@@ -463,35 +398,6 @@ func MemGetAllocationPropertiesFromHandle(t *Thread, h uint64, out *PhysicalMemP
 	}
 	*out = aclPropOf(p)
 	return nil
-}
-
-// aclPropOf describes a handle made through the HAL or imported.
-func aclPropOf(p emu.PhysProp) PhysicalMemProp {
-	out := PhysicalMemProp{AllocationType: abi.ACL_MEM_ALLOCATION_TYPE_PINNED}
-	p2p := p.MemType == abi.MEM_P2P_HBM_TYPE || p.MemType == abi.MEM_P2P_DDR_TYPE
-	switch {
-	case p.PageType == emu.PageGiant && p2p:
-		out.MemAttr = abi.ACL_MEM_P2P_HUGE1G
-	case p.PageType == emu.PageGiant:
-		out.MemAttr = abi.ACL_MEM_HUGE1G
-	case p.PageType == emu.PageNormal && p2p:
-		out.MemAttr = abi.ACL_MEM_P2P_NORMAL
-	case p.PageType == emu.PageNormal:
-		out.MemAttr = abi.ACL_MEM_NORMAL
-	case p2p:
-		out.MemAttr = abi.ACL_MEM_P2P_HUGE
-	default:
-		out.MemAttr = abi.ACL_MEM_HUGE
-	}
-	switch {
-	case p.NUMA:
-		out.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST_NUMA
-	case p.Host:
-		out.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST
-	default:
-		out.Location = MemLocation{ID: uint32(p.Dev), Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}
-	}
-	return out
 }
 
 // MemGetAddressRange implements aclrtMemGetAddressRange: base and

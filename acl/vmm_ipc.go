@@ -156,7 +156,7 @@ func IpcMemGetExportKey(t *Thread, devPtr uintptr, size uint64, keyBuf bool, key
 		return "", drv(fn, err)
 	}
 	if flags == abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION {
-		if err := v.ShmemSetAttr(name, abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER, abi.SHMEM_NO_WLIST_ENABLE); err != nil {
+		if err := v.ShmemSetAttr(name, emu.ShmemNoWhitelist, emu.ShmemWhitelistOff); err != nil {
 			_ = v.ShmemDestroy(name)
 			return "", drv(fn, err)
 		}
@@ -211,7 +211,7 @@ func IpcMemSetAttr(t *Thread, key string, null bool, typ uint32, attr uint64) er
 	if err != nil {
 		return err
 	}
-	return drv(fn, n.VMM().ShmemSetAttr(key, abi.SHMEM_ATTR_TYPE_MEM_MAP, attr))
+	return drv(fn, n.VMM().ShmemSetAttr(key, emu.ShmemMapRoute, accessLinkRoute(attr)))
 }
 
 // IpcMemImportByKey implements aclrtIpcMemImportByKey: the exported memory

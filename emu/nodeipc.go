@@ -132,45 +132,45 @@ func addNodePids(e *NodeIPC, pids []int32) error {
 }
 
 // KeySetAttr / KeyGetAttr: the no-whitelist flag and the memory-map route.
-func (d *NodeDir) KeySetAttr(name string, typ uint32, val uint64) error {
+func (d *NodeDir) KeySetAttr(name string, typ ShmemAttr, val uint64) error {
 	return d.keyOp(name, true, func(_ int, e *NodeIPC) error {
 		switch typ {
-		case abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER:
+		case ShmemNoWhitelist:
 			switch {
-			case val != abi.SHMEM_WLIST_ENABLE && val != abi.SHMEM_NO_WLIST_ENABLE:
+			case val != ShmemWhitelistOn && val != ShmemWhitelistOff:
 				return invalid("no-whitelist value %d is neither SHMEM_WLIST_ENABLE nor SHMEM_NO_WLIST_ENABLE", val)
-			case val == abi.SHMEM_NO_WLIST_ENABLE && e.PIDCount > 0:
+			case val == ShmemWhitelistOff && e.PIDCount > 0:
 				return invalid("%q already has a pid whitelist: the no-whitelist attribute excludes it", name)
 			}
 			e.Flags &^= NodeIPCNoPidCheck
-			if val == abi.SHMEM_NO_WLIST_ENABLE {
+			if val == ShmemWhitelistOff {
 				e.Flags |= NodeIPCNoPidCheck
 			}
-		case abi.SHMEM_ATTR_TYPE_MEM_MAP:
-			if val > abi.MEM_MAP_UB_MULTI_PORT_PATH {
-				return invalid("memory-map route %d out of range (0..%d)", val, abi.MEM_MAP_UB_MULTI_PORT_PATH)
+		case ShmemMapRoute:
+			if val >= MapRoutes {
+				return invalid("memory-map route %d out of range (0..%d)", val, MapRoutes-1)
 			}
 			e.Attr = val
 		default:
-			return invalid("attribute type %d out of range (0..%d)", typ, abi.SHMEM_ATTR_TYPE_MAX-1)
+			return invalid("attribute type %d out of range (0..%d)", typ, ShmemAttrs-1)
 		}
 		return nil
 	})
 }
 
-func (d *NodeDir) KeyGetAttr(name string, typ uint32) (uint64, error) {
+func (d *NodeDir) KeyGetAttr(name string, typ ShmemAttr) (uint64, error) {
 	var v uint64
 	err := d.keyOp(name, false, func(_ int, e *NodeIPC) error {
 		switch typ {
-		case abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER:
-			v = abi.SHMEM_WLIST_ENABLE
+		case ShmemNoWhitelist:
+			v = ShmemWhitelistOn
 			if e.Flags&NodeIPCNoPidCheck != 0 {
-				v = abi.SHMEM_NO_WLIST_ENABLE
+				v = ShmemWhitelistOff
 			}
-		case abi.SHMEM_ATTR_TYPE_MEM_MAP:
+		case ShmemMapRoute:
 			v = e.Attr
 		default:
-			return invalid("attribute type %d out of range (0..%d)", typ, abi.SHMEM_ATTR_TYPE_MAX-1)
+			return invalid("attribute type %d out of range (0..%d)", typ, ShmemAttrs-1)
 		}
 		return nil
 	})

@@ -195,8 +195,10 @@ func (v *VMM) ShmemSetPids(name string, pids []int32) error {
 	return addPids(s.pids, pids)
 }
 
-// ShmemSetAttr sets attribute typ of name (halShmemSetAttribute).
-func (v *VMM) ShmemSetAttr(name string, typ uint32, val uint64) error {
+// ShmemSetAttr sets attribute typ of name (halShmemSetAttribute): val is
+// ShmemWhitelistOn/Off for ShmemNoWhitelist, a route below MapRoutes for
+// ShmemMapRoute (emu/vmm_kinds.go).
+func (v *VMM) ShmemSetAttr(name string, typ ShmemAttr, val uint64) error {
 	if v.node.dir != nil {
 		return v.node.dir.KeySetAttr(name, typ, val)
 	}
@@ -207,27 +209,27 @@ func (v *VMM) ShmemSetAttr(name string, typ uint32, val uint64) error {
 		return err
 	}
 	switch typ {
-	case abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER:
+	case ShmemNoWhitelist:
 		switch {
-		case val != abi.SHMEM_WLIST_ENABLE && val != abi.SHMEM_NO_WLIST_ENABLE:
+		case val != ShmemWhitelistOn && val != ShmemWhitelistOff:
 			return invalid("no-whitelist value %d is neither SHMEM_WLIST_ENABLE nor SHMEM_NO_WLIST_ENABLE", val)
-		case val == abi.SHMEM_NO_WLIST_ENABLE && len(s.pids) > 0:
+		case val == ShmemWhitelistOff && len(s.pids) > 0:
 			return invalid("%q already has a pid whitelist: the no-whitelist attribute excludes it", name)
 		}
-		s.noWlist = val == abi.SHMEM_NO_WLIST_ENABLE
-	case abi.SHMEM_ATTR_TYPE_MEM_MAP:
-		if val > abi.MEM_MAP_UB_MULTI_PORT_PATH {
-			return invalid("memory-map route %d out of range (0..%d)", val, abi.MEM_MAP_UB_MULTI_PORT_PATH)
+		s.noWlist = val == ShmemWhitelistOff
+	case ShmemMapRoute:
+		if val >= MapRoutes {
+			return invalid("memory-map route %d out of range (0..%d)", val, MapRoutes-1)
 		}
 		s.mapAttr = val
 	default:
-		return invalid("attribute type %d out of range (0..%d)", typ, abi.SHMEM_ATTR_TYPE_MAX-1)
+		return invalid("attribute type %d out of range (0..%d)", typ, ShmemAttrs-1)
 	}
 	return nil
 }
 
 // ShmemGetAttr returns attribute typ of name (halShmemGetAttribute).
-func (v *VMM) ShmemGetAttr(name string, typ uint32) (uint64, error) {
+func (v *VMM) ShmemGetAttr(name string, typ ShmemAttr) (uint64, error) {
 	if v.node.dir != nil {
 		return v.node.dir.KeyGetAttr(name, typ)
 	}
@@ -238,15 +240,15 @@ func (v *VMM) ShmemGetAttr(name string, typ uint32) (uint64, error) {
 		return 0, err
 	}
 	switch typ {
-	case abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER:
+	case ShmemNoWhitelist:
 		if s.noWlist {
-			return abi.SHMEM_NO_WLIST_ENABLE, nil
+			return ShmemWhitelistOff, nil
 		}
-		return abi.SHMEM_WLIST_ENABLE, nil
-	case abi.SHMEM_ATTR_TYPE_MEM_MAP:
+		return ShmemWhitelistOn, nil
+	case ShmemMapRoute:
 		return s.mapAttr, nil
 	}
-	return 0, invalid("attribute type %d out of range (0..%d)", typ, abi.SHMEM_ATTR_TYPE_MAX-1)
+	return 0, invalid("attribute type %d out of range (0..%d)", typ, ShmemAttrs-1)
 }
 
 // ShmemOpen maps the memory exported as name at a new address, as process
@@ -280,7 +282,7 @@ func (v *VMM) ShmemOpen(name string, dev int, pid int32) (uintptr, error) {
 	s.b.refs.Add(1)
 	s.opens++
 	r := &reservation{base: va, size: s.size, raw: va, rawLen: s.size, import_: &shmemImport{s: s, dev: dev}}
-	r.maps = []*mapping{{va: va, size: s.size, b: s.b, access: map[Location]uint32{{ID: s.dev.ID}: AccessReadWrite}}}
+	r.maps = []*mapping{{va: va, size: s.size, b: s.b, access: map[Location]Access{{ID: s.dev.ID}: AccessReadWrite}}}
 	v.insertLocked(r)
 	return va, nil
 }

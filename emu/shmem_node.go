@@ -54,7 +54,7 @@ func (v *VMM) shmemNodeOpen(name string, dev int, pid int32) (uintptr, error) {
 	b := &backing{fd: -1, size: size, dev: d}
 	b.refs.Store(1)
 	r := &reservation{base: va, size: size, raw: va, rawLen: size, import_: &shmemImport{dev: dev, nodeAddr: addr}}
-	r.maps = []*mapping{{va: va, size: size, b: b, access: map[Location]uint32{{ID: d.ID}: AccessReadWrite}}}
+	r.maps = []*mapping{{va: va, size: size, b: b, access: map[Location]Access{{ID: d.ID}: AccessReadWrite}}}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if err := v.checkOpen(); err != nil {

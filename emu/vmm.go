@@ -45,20 +45,13 @@ const (
 	HostPageSize        = pageSize
 )
 
-// Page types of drv_mem_pg_type.
-const (
-	PageNormal = abi.MEM_NORMAL_PAGE_TYPE
-	PageHuge   = abi.MEM_HUGE_PAGE_TYPE
-	PageGiant  = abi.MEM_GIANT_PAGE_TYPE
-)
-
 // PhysProp describes a physical allocation (struct drv_mem_prop).
 type PhysProp struct {
-	Host     bool   // host memory (MEM_HOST_SIDE / MEM_HOST_NUMA_SIDE); else device memory
-	NUMA     bool   // host NUMA side
-	Dev      int    // device id (device side); 0 for host memory
-	PageType uint32 // drv_mem_pg_type
-	MemType  uint32 // drv_mem_type
+	Host     bool     // host memory (MEM_HOST_SIDE / MEM_HOST_NUMA_SIDE); else device memory
+	NUMA     bool     // host NUMA side
+	Dev      int      // device id (device side); 0 for host memory
+	PageType PageKind // page size (emu/vmm_kinds.go)
+	MemType  MemKind  // HBM, DDR, ... (emu/vmm_kinds.go)
 	Module   uint32
 }
 
@@ -87,18 +80,9 @@ func (l Location) String() string {
 	return fmt.Sprintf("device %d", l.ID)
 }
 
-// Access flags (drv_mem_access_type; ACL's aclrtMemAccessFlags has the same
-// values).
-const (
-	AccessNone      = abi.MEM_ACCESS_TYPE_NONE
-	AccessRead      = abi.MEM_ACCESS_TYPE_READ
-	AccessReadWrite = abi.MEM_ACCESS_TYPE_READWRITE
-	AccessUnset     = abi.MEM_ACCESS_TYPE_MAX // GetAccess of a location never set
-)
-
 // AccessDesc grants Flags to Loc.
 type AccessDesc struct {
-	Flags uint32
+	Flags Access
 	Loc   Location
 }
 
@@ -150,7 +134,7 @@ type mapping struct {
 	size   uint64
 	ph     *phys // nil for a shmem import
 	b      *backing
-	access map[Location]uint32
+	access map[Location]Access
 }
 
 // reservation is a reserved address range.
@@ -318,11 +302,11 @@ func (v *VMM) Create(size uint64, p PhysProp) (uint64, error) {
 	if size == 0 {
 		return 0, invalid("size must not be 0")
 	}
-	if p.PageType >= abi.MEM_MAX_PAGE_TYPE {
-		return 0, invalid("page type %d out of range (0..%d)", p.PageType, abi.MEM_MAX_PAGE_TYPE-1)
+	if p.PageType >= PageKinds {
+		return 0, invalid("page type %d out of range (0..%d)", p.PageType, PageKinds-1)
 	}
-	if p.MemType >= abi.MEM_MAX_TYPE {
-		return 0, invalid("memory type %d out of range (0..%d)", p.MemType, abi.MEM_MAX_TYPE-1)
+	if p.MemType >= MemKinds {
+		return 0, invalid("memory type %d out of range (0..%d)", p.MemType, MemKinds-1)
 	}
 	if g := p.Granularity(true); size%g != 0 {
 		return 0, invalid("size %#x is not a multiple of the allocation granularity %#x", size, g)
@@ -591,9 +575,9 @@ func (v *VMM) Map(va uintptr, size, offset uint64, h uint64, noAccess bool) erro
 		}
 	}
 	prot := syscall.PROT_READ | syscall.PROT_WRITE
-	access := map[Location]uint32{owner(ph.b): AccessReadWrite}
+	access := map[Location]Access{owner(ph.b): AccessReadWrite}
 	if noAccess {
-		prot, access = syscall.PROT_NONE, map[Location]uint32{}
+		prot, access = syscall.PROT_NONE, map[Location]Access{}
 	}
 	if _, err := mmapAt(va, size, prot, syscall.MAP_SHARED|syscall.MAP_FIXED, ph.b.fd, 0); err != nil {
 		_ = placeholder(va, size)
@@ -664,7 +648,7 @@ func (v *VMM) SetAccess(va uintptr, size uint64, descs []AccessDesc) error {
 	case m.va != va || m.size != size:
 		return invalid("%#x bytes at %#x is not a whole mapping (the mapping is %#x bytes at %#x)", size, va, m.size, m.va)
 	}
-	want := map[Location]uint32{}
+	want := map[Location]Access{}
 	for k, a := range m.access {
 		want[k] = a
 	}
@@ -673,7 +657,7 @@ func (v *VMM) SetAccess(va uintptr, size uint64, descs []AccessDesc) error {
 		want[own] = AccessReadWrite
 	}
 	for i, d := range descs {
-		if d.Flags != AccessNone && d.Flags != AccessRead && d.Flags != AccessReadWrite {
+		if !d.Flags.valid() {
 			return invalid("descriptor %d: access flags %d are not NONE, READ or READWRITE", i, d.Flags)
 		}
 		if err := v.validLocation(d.Loc); err != nil {
@@ -702,7 +686,7 @@ func (v *VMM) SetAccess(va uintptr, size uint64, descs []AccessDesc) error {
 
 // GetAccess returns the access of loc to the mapping holding va
 // (halMemGetAccess); a location never given access reads AccessUnset.
-func (v *VMM) GetAccess(va uintptr, loc Location) (uint32, error) {
+func (v *VMM) GetAccess(va uintptr, loc Location) (Access, error) {
 	if err := v.validLocation(loc); err != nil {
 		return 0, err
 	}

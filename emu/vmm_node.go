@@ -130,7 +130,7 @@ func (v *VMM) importNode(id uint64, dev int, pid int32) (uint64, error) {
 	}
 	b := &backing{fd: fd, size: size}
 	b.refs.Store(1)
-	prop := PhysProp{Dev: dev, PageType: uint32(attr >> 32), MemType: uint32(attr)}
+	prop := PhysProp{Dev: dev, PageType: PageKind(attr >> 32), MemType: MemKind(uint32(attr))}
 	ph := &phys{id: physTag | v.id(), b: b, prop: prop, refs: 1, imported: true}
 	if d, err := v.node.Device(dev); err == nil {
 		b.dev = d

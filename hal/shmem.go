@@ -92,7 +92,8 @@ func ShmemSetAttribute(name string, typ uint32, attr uint64) error {
 	if err != nil {
 		return err
 	}
-	return wrap(fn, v.ShmemSetAttr(name, typ, attr))
+	a := shmemAttr(typ)
+	return wrap(fn, v.ShmemSetAttr(name, a, shmemValue(a, attr)))
 }
 
 // ShmemGetAttribute implements halShmemGetAttribute.
@@ -105,10 +106,11 @@ func ShmemGetAttribute(name string, typ uint32, attr *uint64) error {
 	if err != nil {
 		return err
 	}
-	a, err := v.ShmemGetAttr(name, typ)
+	a := shmemAttr(typ)
+	val, err := v.ShmemGetAttr(name, a)
 	if err != nil {
 		return wrap(fn, err)
 	}
-	*attr = a
+	*attr = shmemValueOf(a, val)
 	return nil
 }

@@ -65,7 +65,7 @@ func physProp(fn string, p *MemProp) (emu.PhysProp, error) {
 	if p == nil {
 		return emu.PhysProp{}, nullArg(fn, "prop")
 	}
-	out := emu.PhysProp{Dev: int(p.DevID), PageType: p.PgType, MemType: p.MemType, Module: p.ModuleID}
+	out := emu.PhysProp{Dev: int(p.DevID), Module: p.ModuleID}
 	switch p.Side {
 	case abi.MEM_HOST_SIDE:
 		out.Host = true
@@ -81,6 +81,7 @@ func physProp(fn string, p *MemProp) (emu.PhysProp, error) {
 	if p.MemType >= abi.MEM_MAX_TYPE {
 		return out, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: prop mem_type %d out of range (0..%d)", fn, p.MemType, abi.MEM_MAX_TYPE-1)
 	}
+	out.PageType, out.MemType = pageKind(p.PgType), memKind(p.MemType)
 	return out, nil
 }
 
@@ -102,7 +103,7 @@ func AddressReserve(pp *uintptr, size, alignment uint64, addr uintptr, flag uint
 	if err != nil {
 		return err
 	}
-	p, err := v.Reserve(size, alignment, addr, flag&3 == emu.PageGiant)
+	p, err := v.Reserve(size, alignment, addr, pageKind(uint32(flag&3)) == emu.PageGiant)
 	if err != nil {
 		return wrap(fn, err)
 	}
@@ -239,7 +240,7 @@ func SetAccess(p uintptr, size uint64, desc []MemAccessDesc) error {
 		if err != nil {
 			return err
 		}
-		ds[i] = emu.AccessDesc{Flags: d.Type, Loc: l}
+		ds[i] = emu.AccessDesc{Flags: access(d.Type), Loc: l}
 	}
 	v, err := vmm(fn)
 	if err != nil {
@@ -271,7 +272,7 @@ func GetAccess(p uintptr, loc *MemLocation, flags *uint64) error {
 	if err != nil {
 		return wrap(fn, err)
 	}
-	*flags = uint64(a)
+	*flags = accessType(a)
 	return nil
 }
 
@@ -294,7 +295,7 @@ func AllocationGranularity(prop *MemProp, option uint32, g *uint64) error {
 
 // PropFromProps converts a model property back to drv_mem_prop.
 func propOf(p emu.PhysProp) MemProp {
-	out := MemProp{Side: abi.MEM_DEV_SIDE, DevID: uint32(p.Dev), ModuleID: p.Module, PgType: p.PageType, MemType: p.MemType}
+	out := MemProp{Side: abi.MEM_DEV_SIDE, DevID: uint32(p.Dev), ModuleID: p.Module, PgType: pgType(p.PageType), MemType: memType(p.MemType)}
 	switch {
 	case p.NUMA:
 		out.Side = abi.MEM_HOST_NUMA_SIDE
