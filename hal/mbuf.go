@@ -235,14 +235,7 @@ func MbufGetBuffAddr(h uintptr, buf *uintptr) error {
 	if buf == nil {
 		return nullArg(fn, "buf")
 	}
-	mbufs.mu.Lock()
-	defer mbufs.mu.Unlock()
-	m, err := mbufLocked(fn, "mbuf", h)
-	if err != nil {
-		return err
-	}
-	*buf = m.data.addr
-	return nil
+	return withMbuf(fn, h, func(m *mbufHead) error { *buf = m.data.addr; return nil })
 }
 
 // MbufGetBuffSize implements halMbufGetBuffSize: the data area's size.
@@ -251,14 +244,7 @@ func MbufGetBuffSize(h uintptr, size *uint64) error {
 	if size == nil {
 		return nullArg(fn, "totalSize")
 	}
-	mbufs.mu.Lock()
-	defer mbufs.mu.Unlock()
-	m, err := mbufLocked(fn, "mbuf", h)
-	if err != nil {
-		return err
-	}
-	*size = m.data.size
-	return nil
+	return withMbuf(fn, h, func(m *mbufHead) error { *size = m.data.size; return nil })
 }
 
 // MbufGetDataLen implements halMbufGetDataLen.
@@ -267,30 +253,19 @@ func MbufGetDataLen(h uintptr, n *uint64) error {
 	if n == nil {
 		return nullArg(fn, "len")
 	}
-	mbufs.mu.Lock()
-	defer mbufs.mu.Unlock()
-	m, err := mbufLocked(fn, "mbuf", h)
-	if err != nil {
-		return err
-	}
-	*n = m.dataLen
-	return nil
+	return withMbuf(fn, h, func(m *mbufHead) error { *n = m.dataLen; return nil })
 }
 
 // MbufSetDataLen implements halMbufSetDataLen: 0..the data area's size.
 func MbufSetDataLen(h uintptr, n uint64) error {
 	const fn = "halMbufSetDataLen"
-	mbufs.mu.Lock()
-	defer mbufs.mu.Unlock()
-	m, err := mbufLocked(fn, "mbuf", h)
-	if err != nil {
-		return err
-	}
-	if n > m.data.size {
-		return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: len %d exceeds the data area (%d bytes)", fn, n, m.data.size)
-	}
-	m.dataLen = n
-	return nil
+	return withMbuf(fn, h, func(m *mbufHead) error {
+		if n > m.data.size {
+			return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: len %d exceeds the data area (%d bytes)", fn, n, m.data.size)
+		}
+		m.dataLen = n
+		return nil
+	})
 }
 
 // MbufGetPrivInfo implements halMbufGetPrivInfo: the private area's
@@ -300,14 +275,19 @@ func MbufGetPrivInfo(h uintptr, priv *uintptr, size *uint32) error {
 	if priv == nil || size == nil {
 		return nullArg(fn, "priv and size")
 	}
+	return withMbuf(fn, h, func(m *mbufHead) error { *priv, *size = m.priv, MbufPrivSize; return nil })
+}
+
+// withMbuf runs f on the live mbuf h under the family's lock (f takes no
+// other lock).
+func withMbuf(fn string, h uintptr, f func(m *mbufHead) error) error {
 	mbufs.mu.Lock()
 	defer mbufs.mu.Unlock()
 	m, err := mbufLocked(fn, "mbuf", h)
 	if err != nil {
 		return err
 	}
-	*priv, *size = m.priv, MbufPrivSize
-	return nil
+	return f(m)
 }
 
 // MbufCopyRef implements halMbufCopyRef: a new head over h's data area,
