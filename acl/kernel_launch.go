@@ -91,6 +91,13 @@ func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
 // finalized blob of the args handle is copied, so later updates do not
 // affect this launch.
 func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
+	return launchKernelN(t, fh, blocks, sh, attrs, ah, 1)
+}
+
+// launchKernelN makes n launches of one kernel with one args handle and
+// configuration, resolving and checking the handles once; it returns the
+// first error (a handle that does not resolve fails all n the same way).
+func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle, n int) error {
 	const fn = "aclrtLaunchKernelWithConfig"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -110,7 +117,13 @@ func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attr
 	if a.fn != f {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}
-	return launchArgs(t, fn, s, f, a, ah, blocks, cfg)
+	var first error
+	for range n {
+		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // launchArgs queues one launch of f with the finalized blob of args handle

@@ -1,7 +1,5 @@
 package acl
 
-import "github.com/npuemu/npuemu/abi"
-
 // Batched launches (libfake/front/launchq.c, docs/kernels.md "Batched
 // launches"): the front hands the core a thread's deferred launches in one
 // call, and, when the thread then synchronises a stream, the
@@ -32,30 +30,5 @@ func (s *Stream) RunClaimed() { s.q.RunClaimed() }
 // the same launch), resolving and checking the handles once. It returns
 // the first error; a handle that does not resolve fails all n the same way.
 func LaunchKernelWithConfigN(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) error {
-	const fn = "aclrtLaunchKernelWithConfig"
-	f, err := resolveFunction(fn, fh)
-	if err != nil {
-		return err
-	}
-	if err := checkBlocks(fn, blocks); err != nil {
-		return err
-	}
-	a, err := resolveArgs(fn, ah)
-	if err != nil {
-		return err
-	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, nil)
-	if err != nil {
-		return err
-	}
-	if a.fn != f {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
-	}
-	var first error
-	for range n {
-		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	return launchKernelN(t, fh, blocks, sh, nil, ah, n)
 }
