@@ -22,15 +22,12 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <spawn.h>
 #include <stdint.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "stack/harness.h"
 #include "../../examples/kernels/build_kernel.h"
-
-extern char **environ;
 
 #define MIB (1024ull * 1024ull)
 #define QUOTA (4 * MIB)
@@ -184,46 +181,25 @@ static int child(void) {
     return 0;
 }
 
-/* build compiles one of the suite's helper libraries. */
-static void build(const char *repo, const char *src, char *out, size_t outlen) {
-    char dir[] = "/tmp/npuemu-stack-XXXXXX";
-    if (mkdtemp(dir) == NULL) FAIL("mkdtemp");
-    const char *cc = getenv("CC");
-    if (cc == NULL || *cc == 0) cc = "cc";
-    snprintf(out, outlen, "%s/lib.so", dir);
-    char cmd[16384];
-    snprintf(cmd, sizeof cmd, "%s -shared -fPIC -O2 -Wall -Werror -I '%s/emu/include' -I '%s/emu/include/driver' '%s/%s' -o '%s' -ldl",
-             cc, repo, repo, repo, src, out);
-    if (system(cmd) != 0) FAIL("building %s failed: %s", src, cmd);
-}
-
 /* runChild runs this program's ACL half under the interposer. */
 static void runChild(const char *self, const char *preload, const char *client, const char *layout, const char *level) {
     char quota[32];
     snprintf(quota, sizeof quota, "%llu", QUOTA);
-    setenv("LD_PRELOAD", preload, 1);
     setenv("NPUEMU_STACK", layout, 1);
     setenv("INTERPOSER_LEVEL", level, 1);
     setenv("INTERPOSER_QUOTA", quota, 1);
     setenv("RTCLIENT", client, 1);
-    char *argv[] = {(char *)self, "--child", NULL};
-    pid_t pid;
-    if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) FAIL("posix_spawn");
-    unsetenv("LD_PRELOAD");
-    int st;
-    if (waitpid(pid, &st, 0) != pid) FAIL("waitpid");
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) FAIL("%s layout, %s-level quota: the ACL program failed (status %#x)", layout, level, st);
+    int st = stack_spawn(self, preload, "--child");
+    if (!stack_ok(st)) FAIL("%s layout, %s-level quota: the ACL program failed (status %#x)", layout, level, st);
 }
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
     char repo[4096], preload[4096], client[4096], self[4096];
     npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    build(repo, "conformance/cases/stack/interposer.c", preload, sizeof preload);
-    build(repo, "conformance/cases/stack/rtclient.c", client, sizeof client);
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) FAIL("readlink /proc/self/exe");
-    self[n] = 0;
+    stack_build(repo, "conformance/cases/stack/interposer.c", preload, sizeof preload);
+    stack_build(repo, "conformance/cases/stack/rtclient.c", client, sizeof client);
+    stack_self(self, sizeof self);
     runChild(self, preload, client, "split", "rt");
     runChild(self, preload, client, "merged", "rt");
     runChild(self, preload, client, "merged", "hal");

@@ -15,19 +15,16 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "stack/harness.h"
 #include "../../examples/kernels/build_kernel.h"
 #include "runtime/rt.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclrtQueryEvent */
-
-extern char **environ;
 
 #define N 4096
 #define CHECK_RT(call, code) CHECK_EQ((int)(call), (int)(code))
@@ -226,22 +223,9 @@ static int groupChild(void) {
     return 0;
 }
 
-static void build(const char *repo, const char *src, char *out, size_t outlen) {
-    char dir[] = "/tmp/npuemu-stackroutes-XXXXXX";
-    if (mkdtemp(dir) == NULL) FAIL("mkdtemp");
-    const char *cc = getenv("CC");
-    if (cc == NULL || *cc == 0) cc = "cc";
-    snprintf(out, outlen, "%s/lib.so", dir);
-    char cmd[20480];
-    snprintf(cmd, sizeof cmd, "%s -shared -fPIC -O2 -Wall -Werror -I '%s/emu/include' '%s/%s' -o '%s' -ldl", cc, repo,
-             repo, src, out);
-    if (system(cmd) != 0) FAIL("building %s failed: %s", src, cmd);
-}
-
 /* runChild runs the ACL half under the hook; refuse "group" runs the
  * core-group half instead, on a 310P with two groups. */
 static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
-    setenv("LD_PRELOAD", preload, 1);
     setenv("NPUEMU_STACK", layout, 1);
     setenv("ROUTE_HOOK_REFUSE", refuse, 1);
     int group = strcmp(refuse, "group") == 0;
@@ -249,17 +233,12 @@ static void runChild(const char *self, const char *preload, const char *layout, 
         setenv("NPUEMU_SOC", "Ascend310P3", 1);
         setenv("NPUEMU_CORE_GROUPS", "2", 1);
     }
-    char *argv[] = {(char *)self, group ? "--group" : "--child", NULL};
-    pid_t pid;
-    if (posix_spawn(&pid, self, NULL, NULL, argv, environ) != 0) FAIL("posix_spawn");
-    unsetenv("LD_PRELOAD");
+    int st = stack_spawn(self, preload, group ? "--group" : "--child");
     if (group) {
         unsetenv("NPUEMU_SOC");
         unsetenv("NPUEMU_CORE_GROUPS");
     }
-    int st;
-    if (waitpid(pid, &st, 0) != pid) FAIL("waitpid");
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    if (!stack_ok(st))
         FAIL("%s layout, ROUTE_HOOK_REFUSE=%s: the ACL program failed (status %#x)", layout, refuse, st);
 }
 
@@ -268,10 +247,8 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--group") == 0) return groupChild();
     char repo[4096], preload[4096], self[4096];
     npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    build(repo, "conformance/cases/stack/route_hook.c", preload, sizeof preload);
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) FAIL("readlink /proc/self/exe");
-    self[n] = 0;
+    stack_build(repo, "conformance/cases/stack/route_hook.c", preload, sizeof preload);
+    stack_self(self, sizeof self);
     runChild(self, preload, "merged", "0");
     runChild(self, preload, "merged", "1");
     runChild(self, preload, "split", "0");
