@@ -143,6 +143,7 @@ void npu_lq_before(int keep) {
 }
 
 int32_t npu_lq_after(int32_t r) {
+    if (!__atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED)) return r;
     npu_lq *q = me;
     if (r != 0 || q == NULL || __atomic_load_n(&q->err, __ATOMIC_RELAXED) == 0) return r;
     pthread_mutex_lock(&q->mu);
@@ -324,7 +325,9 @@ static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, ac
 
 NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t blocks, aclrtStream s,
                                                 aclrtLaunchKernelCfg *cfg, aclrtArgsHandle args, void *reserve) {
-    npu_lq *q = me;
+    /* npu_lq_active is 0 until some launch was armed (never with batching
+     * off): the common path reads no thread-local. */
+    npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
     if (q != NULL && q->narmed != 0 && cfg == NULL && reserve == NULL) {
         npu_lq_rec r = {f, s, args, blocks};
         if (is_armed(q, &r) && defer_launch(q, &r)) return ACL_SUCCESS;
@@ -350,7 +353,7 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
     int idx = npu_front_idx_aclrtSynchronizeStream;
     void *fn = npu_front_slot(idx);
     if (__builtin_expect(fn == NULL, 0) && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
-    npu_lq *q = me;
+    npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
     if (q != NULL && __atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0 && !in_core) {
         pthread_mutex_lock(&q->mu);
         if (q->n != 0 && atomic_load(&npending) == 1) {
