@@ -5,11 +5,15 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// analysed is the analysis of the repository, made once for the tests.
+var analysed = sync.OnceValues(func() (*Result, error) { return Analyze("../..") })
 
 // docLevels reads the table of docs/internals.md, "Lock order": lock →
 // level (−1 for a leaf).
@@ -45,7 +49,7 @@ func docLevels(t *testing.T) map[string]int {
 // documented levels, and the table lists exactly the mutexes the code
 // declares.
 func TestLockOrder(t *testing.T) {
-	r, err := Analyze("../..")
+	r, err := analysed()
 	require.NoError(t, err)
 	require.NotEmpty(t, r.Locks)
 	require.NotEmpty(t, r.Edges, "the analysis found no nesting at all; it is broken")
@@ -77,7 +81,7 @@ func TestLockOrder(t *testing.T) {
 // TestAnalyzeSeesNesting: the analysis finds a nesting written in plain
 // sight, so an empty edge list cannot pass for a clean one.
 func TestAnalyzeSeesNesting(t *testing.T) {
-	r, err := Analyze("../..")
+	r, err := analysed()
 	require.NoError(t, err)
 	found := false
 	for _, e := range r.Edges {
