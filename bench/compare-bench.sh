@@ -5,7 +5,10 @@
 # metric per build. Used for docs/benchmarks.md, "Issue #15, third round".
 #   bench/compare-bench.sh BASE_LIB_DIR NEW_LIB_DIR
 # Run from the repository root after `make lib`. NPUEMU_LAUNCH_BATCH and
-# the other variables are passed through to both builds.
+# the other variables are passed through to both builds. ALL=1 runs every
+# metric of npuemu_bench (copies, synchronisation, streams), not only the
+# kernel workloads. Each build gets a node directory of its own unless
+# NPUEMU_NODE is set.
 set -e
 [ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
 B=$(mktemp -d); trap 'rm -rf "$B"' EXIT
@@ -17,9 +20,11 @@ $CC -O2 -Wall -Werror -I emu/include -o "$B/npuemu_bench" bench/c/npuemu_bench.c
 $CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_kernels.c -o "$B/k.so"
 export NPUEMU_BENCH_KERNELS=$B/k.so
 raw=$B/raw.txt
+which=--kernels
+[ "${ALL:-0}" = 1 ] && which=
 for i in $(seq 1 "${ROUNDS:-5}"); do
-  LD_LIBRARY_PATH=$1 "$B/npuemu_bench" --kernels 2>/dev/null | sed 's/^/base /' >> "$raw"
-  LD_LIBRARY_PATH=$2 "$B/npuemu_bench" --kernels 2>/dev/null | sed 's/^/new /' >> "$raw"
+  NPUEMU_NODE=${NPUEMU_NODE:-cmpbase} LD_LIBRARY_PATH=$1 "$B/npuemu_bench" $which 2>/dev/null | sed 's/^/base /' >> "$raw"
+  NPUEMU_NODE=${NPUEMU_NODE:-cmpnew} LD_LIBRARY_PATH=$2 "$B/npuemu_bench" $which 2>/dev/null | sed 's/^/new /' >> "$raw"
 done
 # lines: VARIANT METRIC VALUE UNIT
 awk '{v[$2" "$1]=v[$2" "$1]" "$3; u[$2]=$4; keys[$2]=1}
