@@ -89,7 +89,7 @@ func (s *State) pend(p *Pending, a Actor, epoch uint64, now Clock, who Who, acc 
 // use it still runs and the freeing thread has not synchronised with it;
 // it says whether it reported. Precondition: s.mu held.
 func (s *State) freeRunning(host any, threadID uint64, api string, reg Region) bool {
-	if s.checks&Synccheck == 0 || len(s.running) == 0 {
+	if !s.on(Synccheck) || len(s.running) == 0 {
 		return false
 	}
 	h := s.actorOf(host, true, -1, int64(threadID))
@@ -114,14 +114,14 @@ func (s *State) freeRunning(host any, threadID uint64, api string, reg Region) b
 func (s *State) pointerChecks(a Actor, who Who, acc Access, r resolved) {
 	reg := r.reg
 	if r.where == Unallocated {
-		if s.checks&Memcheck != 0 {
+		if s.on(Memcheck) {
 			s.report(Memcheck, reg.Dev, fmt.Sprintf("unallocated:%s:%d:%#x", who.API, a, acc.Addr),
 				fmt.Sprintf("%s uses device %d address %#x, which no live allocation covers (freed, or never allocated)",
 					s.describe(who), reg.Dev, acc.Addr))
 		}
 		return
 	}
-	if s.checks&Memcheck != 0 && !reg.Host && acc.Addr%32 != 0 {
+	if s.on(Memcheck) && !reg.Host && acc.Addr%32 != 0 {
 		s.report(Memcheck, reg.Dev, fmt.Sprintf("misaligned:%s:%d:%#x", who.API, a, acc.Addr),
 			fmt.Sprintf("%s is passed device address %#x, which is not 32-byte aligned (offset %d in %s): Ascend C global memory accesses need 32-byte alignment",
 				s.describe(who), acc.Addr, acc.Addr-reg.Base, s.regionName(reg)))
@@ -217,7 +217,7 @@ func (s *State) finish(p *Pending) {
 			}
 		}
 	}
-	if s.checks&Initcheck != 0 {
+	if s.on(Initcheck) {
 		// What counts as written for a plain read and for an atomic
 		// store, per allocation: made once.
 		type known struct{ forRead, forAtomic shadow }
@@ -340,10 +340,10 @@ func mergePats(all []pattern) []pattern {
 // accessWithout is accessPat without the checks off (done already).
 // Precondition: s.mu held.
 func (s *State) accessWithout(off Check, a Actor, epoch uint64, now Clock, who Who, pat pattern, mode Mode, r resolved) {
-	checks := s.checks
-	s.checks &^= off
+	was := s.suppressed
+	s.suppressed |= off
 	s.accessPat(a, epoch, now, who, pat, mode, r)
-	s.checks = checks
+	s.suppressed = was
 }
 
 // merge sorts spans and joins those that overlap or touch.

@@ -254,7 +254,7 @@ func (s *State) letGoDepth(st Actor, dev int, key any, depth int) {
 // unreleased wait uses (it has not run yet); it says whether it reported.
 // Precondition: s.mu held.
 func (s *State) freeHeld(api string, reg Region) bool {
-	if s.checks&Synccheck == 0 {
+	if !s.on(Synccheck) {
 		return false
 	}
 	for a, hd := range s.rel.held {

@@ -58,9 +58,12 @@ type actor struct {
 // mutex guards it all; it is a leaf lock (Lookup is called before it is
 // taken). The API layer calls it only when the sanitizer is on.
 type State struct {
-	checks Check
-	lookup Lookup
-	out    io.Writer
+	checks Check // fixed at New: read without s.mu
+	// suppressed: checks off while a finished launch's accesses are
+	// replayed (they ran already). Guarded by mu.
+	suppressed Check
+	lookup     Lookup
+	out        io.Writer
 
 	cacheMu  sync.Mutex // a leaf: guards cache and cacheGen
 	cache    [4]Region  // allocations found last (find)
@@ -95,6 +98,11 @@ func (s *State) Checks() Check { return s.checks }
 // tracking reports whether s follows tasks and accesses at all (every
 // check but leakcheck does).
 func (s *State) tracking() bool { return s.checks&^Leakcheck != 0 }
+
+// on reports whether any of c runs now: s.checks (fixed at New, read
+// without the lock) less the checks a finishing launch has already run
+// (suppressed). Precondition: s.mu held.
+func (s *State) on(c Check) bool { return s.checks&^s.suppressed&c != 0 }
 
 func (s *State) actorOf(key any, host bool, dev int, id int64) Actor {
 	if a, ok := s.byKey[key]; ok {
@@ -177,7 +185,7 @@ func (s *State) queueOn(st Actor, hc Clock, dev int, task uint32, op *Op, res []
 		} else if s.waitHolds(op) {
 			s.hold(st, -1, dev, task, op, res)
 			return
-		} else if op.Strict && s.checks&Synccheck != 0 {
+		} else if op.Strict && s.on(Synccheck) {
 			s.report(Synccheck, dev, "wait-unrecorded:"+op.API,
 				fmt.Sprintf("%s waits on %s for an event or notify that was never recorded: the wait orders nothing", op.API, s.name(st)))
 		}
@@ -291,7 +299,7 @@ func (s *State) SyncKey(host any, threadID uint64, key any, api string, dev int,
 		}
 		return
 	}
-	if strict && s.checks&Synccheck != 0 {
+	if strict && s.on(Synccheck) {
 		s.report(Synccheck, dev, "sync-unrecorded:"+api,
 			fmt.Sprintf("%s on an event that was never recorded (host thread %d): it waits for nothing", api, threadID))
 	}
@@ -322,7 +330,7 @@ func (s *State) Free(host any, threadID uint64, api string, addr uintptr) {
 		return
 	}
 	delete(s.shadows, reg.Base)
-	if s.checks&Synccheck == 0 {
+	if !s.on(Synccheck) {
 		return
 	}
 	h := s.actorOf(host, true, -1, int64(threadID))
@@ -427,7 +435,7 @@ func (s *State) accessPat(a Actor, epoch uint64, now Clock, who Who, pat pattern
 	case Outside:
 		return
 	case Unallocated:
-		if s.checks&Memcheck != 0 {
+		if s.on(Memcheck) {
 			s.report(Memcheck, reg.Dev, fmt.Sprintf("unallocated:%s:%d:%#x", who.API, a, pat.lo),
 				fmt.Sprintf("%s uses device %d address %#x, which no live allocation covers (freed, or never allocated)",
 					s.describe(who), reg.Dev, pat.lo))
@@ -436,14 +444,14 @@ func (s *State) accessPat(a Actor, epoch uint64, now Clock, who Who, pat pattern
 	}
 	end := reg.Base + uintptr(reg.Size)
 	if mode&Pointer != 0 {
-		if s.checks&Memcheck != 0 && !reg.Host && pat.lo%32 != 0 {
+		if s.on(Memcheck) && !reg.Host && pat.lo%32 != 0 {
 			s.report(Memcheck, reg.Dev, fmt.Sprintf("misaligned:%s:%d:%#x", who.API, a, pat.lo),
 				fmt.Sprintf("%s is passed device address %#x, which is not 32-byte aligned (offset %d in %s): Ascend C global memory accesses need 32-byte alignment",
 					s.describe(who), pat.lo, pat.lo-reg.Base, s.regionName(reg)))
 		}
 		pat = contiguous(reg.Base, end)
 	} else if pat.n == 1 && (pat.hi > end || pat.hi < pat.lo) {
-		if s.checks&Memcheck != 0 {
+		if s.on(Memcheck) {
 			s.report(Memcheck, reg.Dev, fmt.Sprintf("overrun:%s:%d:%#x", who.API, a, reg.Base),
 				fmt.Sprintf("%s touches %d bytes at %#x, past the end of %s by %d bytes",
 					s.describe(who), uint64(pat.hi-pat.lo), pat.lo, s.regionName(reg), uint64(pat.hi-end)))
@@ -475,7 +483,7 @@ func (s *State) accessPat(a Actor, epoch uint64, now Clock, who Who, pat pattern
 		return
 	}
 	write := mode&(Write|Pointer) != 0
-	if mode&(Read|atomicOps) != 0 && !reg.Host && s.checks&Initcheck != 0 && !s.runningMayWrite(reg.Base, now) {
+	if mode&(Read|atomicOps) != 0 && !reg.Host && s.on(Initcheck) && !s.runningMayWrite(reg.Base, now) {
 		if b, ok := sh.unwrittenPat(pat); ok {
 			s.report(Initcheck, reg.Dev, fmt.Sprintf("init:%s:%d:%#x", who.API, a, reg.Base),
 				fmt.Sprintf("%s %s %s of %s; byte %#x (offset %d) was never written%s",
@@ -483,7 +491,7 @@ func (s *State) accessPat(a Actor, epoch uint64, now Clock, who Who, pat pattern
 		}
 	}
 	rec := record{pattern: pat, write: write, atomic: mode & atomicOps, actor: a, epoch: epoch, clock: now, who: who}
-	sh.add(rec, now, func(p record, lo, hi uintptr) { s.race(p, rec, lo, hi, reg) }, s.checks&(Racecheck|Synccheck) != 0)
+	sh.add(rec, now, func(p record, lo, hi uintptr) { s.race(p, rec, lo, hi, reg) }, s.on(Racecheck|Synccheck))
 	if write && !reg.Host {
 		sh.addWrittenPat(pat)
 	}
@@ -544,7 +552,7 @@ func (s *State) race(p, cur record, lo, hi uintptr, reg Region) {
 	if s.actors[p.actor].host || s.actors[cur.actor].host {
 		check = Synccheck
 	}
-	if s.checks&check == 0 {
+	if !s.on(check) {
 		return
 	}
 	key := fmt.Sprintf("race:%s:%d:%s:%d:%#x", p.who.API, p.actor, cur.who.API, cur.actor, reg.Base)

@@ -124,7 +124,7 @@ func (s *State) finishPaged(p *Pending) {
 		res := resolved{Inside, a.reg}
 		a.changed = coalesce(merge(a.changed), maxChanged)
 		a.wrote, a.spoiled = merge(a.wrote), merge(a.spoiled)
-		if s.checks&Initcheck != 0 && !a.reg.Host {
+		if s.on(Initcheck) && !a.reg.Host {
 			s.initPaged(p, a) // before the units read are merged
 		}
 		a.read = merge(a.read)
