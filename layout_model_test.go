@@ -22,12 +22,14 @@ var modelLayers = []string{"emu", "tsfw", "svm"}
 // driver's error codes (DRV_ERROR_*), the driver's memory enums the VMM
 // once read (every MEM_* and SHMEM_* name: page, memory and access types,
 // shared-memory attributes, map routes; emu/vmm_kinds.go has the model's
-// own), and the ACL surface's error type and its constructors and
-// conversions. The model builds abi.DevError values
-// (abi.DevErrorf); the API layers convert them.
+// own), and the ACL surface's and the driver's error types with their
+// constructors and conversions. The model builds abi.DevError values
+// (abi.DevErrorf; abi.DevInDriverf for what it meets inside a driver
+// call); the API layers convert them.
 var apiNames = map[string]bool{
 	"Error": true, "Errorf": true, "Err": true, "Wrapf": true,
 	"Code": true, "CodeOf": true, "RTCodeOf": true, "DrvErr": true,
+	"DrvError": true, "DrvErrorf": true, "DrvCodeOf": true,
 }
 
 // apiPrefixes begin the API enum names of package abi the model must not
@@ -112,11 +114,12 @@ func f(m uint32) error {
 	return a.DevErrorf(a.DevInvalidValue, "y")
 }`
 	uses := apiUses(t, fset, "x.go", src)
-	require.Len(t, uses, 6, "%v", uses)
+	require.Len(t, uses, 7, "%v", uses)
 	assert.True(t, strings.HasPrefix(uses[0], "ACL_MEM_ADVISE_SET_READ_MOSTLY"))
 	assert.True(t, strings.HasPrefix(uses[1], "Errorf"))
 	assert.True(t, strings.HasPrefix(uses[2], "ACL_ERROR_RT_PARAM_INVALID"))
-	assert.True(t, strings.HasPrefix(uses[3], "DRV_ERROR_BUSY"))
-	assert.True(t, strings.HasPrefix(uses[4], "MEM_GIANT_PAGE_TYPE"))
-	assert.True(t, strings.HasPrefix(uses[5], "SHMEM_ATTR_TYPE_MEM_MAP"))
+	assert.True(t, strings.HasPrefix(uses[3], "DrvErrorf"))
+	assert.True(t, strings.HasPrefix(uses[4], "DRV_ERROR_BUSY"))
+	assert.True(t, strings.HasPrefix(uses[5], "MEM_GIANT_PAGE_TYPE"))
+	assert.True(t, strings.HasPrefix(uses[6], "SHMEM_ATTR_TYPE_MEM_MAP"))
 }

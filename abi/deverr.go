@@ -157,6 +157,12 @@ func (k DevKind) Drv() DrvCode { return k.codes().drv }
 type DevError struct {
 	Kind DevKind
 	Msg  string
+	// InDriver: the device met this inside a driver call (a device that
+	// fails to open under a VMM call). The layers above then see what the
+	// driver returns — the kind's drvError_t — and convert that as the
+	// runtime converts a driver failure (rt-types.md §8.4), not the kind's
+	// own ACL and rt codes.
+	InDriver bool
 
 	cause error // the error DevWrapf wrapped (Unwrap), nil for a fresh error
 }
@@ -166,6 +172,9 @@ type DevError struct {
 // reads (aclGetRecentErrMsg, logs) is the same wherever the model's error
 // crosses the boundary.
 func (e *DevError) Error() string {
+	if e.InDriver {
+		return (&DrvError{Code: e.Kind.Drv(), Msg: e.Msg}).Error()
+	}
 	c := e.Kind.ACL()
 	if e.Msg == "" {
 		return fmt.Sprintf("%s (%d): %s", c.Name(), int32(c), c.Message())
@@ -182,11 +191,27 @@ func (e *DevError) Is(target error) bool {
 	case *DevError:
 		return t.Kind == e.Kind
 	case *Error:
-		return t.Code == e.Kind.ACL()
+		return t.Code == e.acl()
 	case *DrvError:
 		return t.Code == e.Kind.Drv()
 	}
 	return false
+}
+
+// acl is the aclError e becomes at the ACL surface.
+func (e *DevError) acl() Code {
+	if e.InDriver {
+		return e.Kind.Drv().ACL()
+	}
+	return e.Kind.ACL()
+}
+
+// rt is the rt code e becomes at the rt surface.
+func (e *DevError) rt() Code {
+	if e.InDriver {
+		return RTCodeOfDrv(e.Kind.Drv())
+	}
+	return e.Kind.RT()
 }
 
 // Unwrap returns the error DevWrapf wrapped.
@@ -209,6 +234,17 @@ func DevWrapf(err error, format string, args ...any) error {
 		return nil
 	}
 	return &DevError{Kind: DevKindOf(err), Msg: fmt.Sprintf(format, args...) + ": " + MessageOf(err), cause: err}
+}
+
+// DevInDriverf marks err, an error of the device model met inside a driver
+// call, as the driver reports it (DevError.InDriver): its kind and cause
+// are kept, the message is the formatted prefix, ": " and err's own.
+// DevInDriverf(nil, ...) is nil.
+func DevInDriverf(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return &DevError{Kind: DevKindOf(err), Msg: fmt.Sprintf(format, args...) + ": " + MessageOf(err), cause: err, InDriver: true}
 }
 
 // DevKindOf returns the kind of the outermost *DevError in err's chain, and

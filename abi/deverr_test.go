@@ -90,3 +90,27 @@ func TestDevError(t *testing.T) {
 	assert.Equal(t, DRV_ERROR_PARA_ERROR, DrvCodeOf(a))
 	assert.True(t, IsDev(a, DevBadArgument))
 }
+
+// TestDevInDriver: an error the model met inside a driver call reaches every
+// boundary exactly as the driver's error of the kind's code did (what the VMM
+// built before it spoke no driver codes), and keeps its kind and cause.
+func TestDevInDriver(t *testing.T) {
+	differs := 0
+	for k := DevKind(0); k < devKindCount; k++ {
+		cause := DevErrorf(k, "cannot open")
+		err := DevInDriverf(cause, "device %d", 3)
+		old := DrvErrorf(k.Drv(), "device 3: cannot open")
+		assert.Equal(t, CodeOf(old), CodeOf(err), "%s", k)
+		assert.Equal(t, RTCodeOf(old), RTCodeOf(err), "%s", k)
+		assert.Equal(t, DrvCodeOf(old), DrvCodeOf(err), "%s", k)
+		assert.Equal(t, old.Error(), err.Error(), "%s", k)
+		assert.True(t, errors.Is(err, Err(CodeOf(old))), "%s", k)
+		assert.Equal(t, k, DevKindOf(err))
+		assert.Same(t, cause, errors.Unwrap(err))
+		if CodeOf(old) != CodeOf(cause) {
+			differs++
+		}
+	}
+	assert.Positive(t, differs, "for some kinds the driver's route gives another ACL code than the kind's own")
+	assert.Nil(t, DevInDriverf(nil, "x"))
+}

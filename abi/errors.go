@@ -58,7 +58,7 @@ func CodeOf(err error) Code {
 	}
 	var v *DevError
 	if errors.As(err, &v) {
-		return v.Kind.ACL()
+		return v.acl()
 	}
 	var d *DrvError
 	if errors.As(err, &d) {

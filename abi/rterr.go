@@ -34,7 +34,7 @@ func RTCodeOf(err error) Code {
 	switch {
 	case errors.As(err, &e):
 	case errors.As(err, &v):
-		return v.Kind.RT()
+		return v.rt()
 	case errors.As(err, &d):
 		return RTCodeOfDrv(d.Code)
 	}

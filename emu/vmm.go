@@ -228,9 +228,8 @@ func (v *VMM) device(id int) (*Device, error) {
 	d, err := v.node.Device(id)
 	if err != nil {
 		// A device that fails to open inside a driver call fails as the
-		// driver reports it: its drvError_t, which the runtime converts
-		// (rt-types.md §8.4), not the kind's own ACL code.
-		return nil, abi.DrvErrorf(abi.DrvCodeOf(err), "device %d: %v", id, err)
+		// driver reports it (abi.DevError.InDriver).
+		return nil, abi.DevInDriverf(err, "device %d", id)
 	}
 	return d, nil
 }
@@ -285,10 +284,6 @@ func (v *VMM) unref(b *backing) {
 func errText(err error) string {
 	switch e := err.(type) {
 	case *abi.DevError:
-		if e.Msg != "" {
-			return e.Msg
-		}
-	case *abi.DrvError:
 		if e.Msg != "" {
 			return e.Msg
 		}
