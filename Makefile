@@ -26,7 +26,9 @@ lib:
 	@cd $(LIB) && for n in $(SONAMES); do ln -sf libnpuemu.so $$n; done
 
 # Regenerate headers, ABI checks, Go constants and C shims from ../shared/spec
-# and from our own headers.
+# and from our own headers; shimgen also writes the Go mirrors of the vendor
+# structs libfake casts (acl/, hal/, rt/ zmirrors.go, from the C compiler's
+# layout: needs $(CC)).
 generate:
 	$(GO) run ./cmd/specgen -spec ../shared/spec -out .
 	$(GO) run ./cmd/shimgen -out libfake

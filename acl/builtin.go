@@ -158,28 +158,6 @@ func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, s
 	return s.submitTask(t, fn, task)
 }
 
-// RandomParaInfo mirrors aclrtRandomParaInfo (16 bytes, alignment 1).
-type RandomParaInfo struct {
-	IsAddr      uint8
-	ValueOrAddr [8]byte
-	Size        uint8
-	Rsv         [6]byte
-}
-
-// RandomNumTaskInfo mirrors aclrtRandomNumTaskInfo (104 bytes, alignment
-// 8); Params is the union of aclrtRandomNumFuncParaInfo after funcType.
-type RandomNumTaskInfo struct {
-	DataType    int32
-	FuncType    int32
-	Params      [2]RandomParaInfo // dropout ratio | uniform min, max | normal mean, stddev
-	ParaAddr    uintptr
-	ResultAddr  uintptr
-	CounterAddr uintptr
-	Seed        RandomParaInfo
-	Num         RandomParaInfo
-	Rsv         [8]byte
-}
-
 var randomTypes = map[int32]tsfw.DType{
 	abi.ACL_INT32:   tsfw.Int32,
 	abi.ACL_INT64:   tsfw.Int64,
@@ -192,6 +170,20 @@ var randomTypes = map[int32]tsfw.DType{
 
 // param converts one aclrtRandomParaInfo; a parameter in device memory is
 // checked now and read when the task runs.
+// params reads the paramInfo union of aclrtRandomNumFuncParaInfo as the
+// two aclrtRandomParaInfo it starts with: the dropout ratio, uniform min
+// and max, or normal mean and stddev.
+func (p *RandomNumFuncParaInfo) params() [2]RandomParaInfo {
+	var out [2]RandomParaInfo
+	for i := range out {
+		b := p.ParamInfo[16*i : 16*(i+1)]
+		out[i].IsAddr, out[i].Size = b[0], b[9]
+		copy(out[i].ValueOrAddr[:], b[1:9])
+		copy(out[i].Rsv[:], b[10:16])
+	}
+	return out
+}
+
 func (p *RandomParaInfo) param(fn, what string, s *Stream) (tsfw.RandomParam, error) {
 	if p.Size == 0 || p.Size > 8 {
 		return tsfw.RandomParam{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s: size %d: want 1..8 bytes", fn, what, p.Size)
@@ -223,33 +215,34 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data type %d: want ACL_INT32, ACL_INT64, ACL_UINT32, ACL_UINT64, ACL_BF16, ACL_FLOAT16 or ACL_FLOAT", fn, info.DataType)
 	}
-	if info.FuncType < abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK || info.FuncType > abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d: want 0..3 (aclrtRandomNumFuncType)", fn, info.FuncType)
+	if info.RandomNumFuncParaInfo.FuncType < abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK || info.RandomNumFuncParaInfo.FuncType > abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d: want 0..3 (aclrtRandomNumFuncType)", fn, info.RandomNumFuncParaInfo.FuncType)
 	}
-	dist := tsfw.RandomDist(info.FuncType) // same order as aclrtRandomNumFuncType
+	dist := tsfw.RandomDist(info.RandomNumFuncParaInfo.FuncType) // same order as aclrtRandomNumFuncType
 	if dist != tsfw.Uniform && !dt.IsFloat() {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d needs a floating-point data type, got %d", fn, info.FuncType, info.DataType)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d needs a floating-point data type, got %d", fn, info.RandomNumFuncParaInfo.FuncType, info.DataType)
 	}
 	s, err := resolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	spec := tsfw.RandomSpec{Dist: dist, DType: dt, Out: info.ResultAddr, Counter: info.CounterAddr}
-	if spec.Seed, err = info.Seed.param(fn, "randomSeed", s); err != nil {
+	spec := tsfw.RandomSpec{Dist: dist, DType: dt, Out: info.RandomResultAddr, Counter: info.RandomCounterAddr}
+	if spec.Seed, err = info.RandomSeed.param(fn, "randomSeed", s); err != nil {
 		return err
 	}
-	if spec.Count, err = info.Num.param(fn, "randomNum", s); err != nil {
+	if spec.Count, err = info.RandomNum.param(fn, "randomNum", s); err != nil {
 		return err
 	}
-	if spec.A, err = info.Params[0].param(fn, "first distribution parameter", s); err != nil {
+	params := info.RandomNumFuncParaInfo.params()
+	if spec.A, err = params[0].param(fn, "first distribution parameter", s); err != nil {
 		return err
 	}
 	if dist != tsfw.DropoutBitmask {
-		if spec.B, err = info.Params[1].param(fn, "second distribution parameter", s); err != nil {
+		if spec.B, err = params[1].param(fn, "second distribution parameter", s); err != nil {
 			return err
 		}
 	}
-	if err := deviceOperand(fn, "randomCounterAddr", s, info.CounterAddr, 16); err != nil {
+	if err := deviceOperand(fn, "randomCounterAddr", s, info.RandomCounterAddr, 16); err != nil {
 		return err
 	}
 	out := uint64(1)
@@ -257,7 +250,7 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 		out = spec.OutBytes(spec.Count.Value)
 	}
 	if out > 0 {
-		if err := deviceOperand(fn, "randomResultAddr", s, info.ResultAddr, out); err != nil {
+		if err := deviceOperand(fn, "randomResultAddr", s, info.RandomResultAddr, out); err != nil {
 			return err
 		}
 	}
@@ -267,7 +260,7 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	}
 	x := queued{counted: true}
 	if sanitizing {
-		x.acc = randomFootprint(info.ResultAddr, info.CounterAddr, out, spec.Count.Addr != 0)
+		x.acc = randomFootprint(info.RandomResultAddr, info.RandomCounterAddr, out, spec.Count.Addr != 0)
 	}
 	return s.queue(t, fn, task, x)
 }

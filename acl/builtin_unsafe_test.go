@@ -21,13 +21,13 @@ func TestRandomLayout(t *testing.T) {
 		got  uintptr
 		want uintptr
 	}{
-		{"funcType", unsafe.Offsetof(i.FuncType), 4},
-		{"paramInfo", unsafe.Offsetof(i.Params), 8},
-		{"randomParaAddr", unsafe.Offsetof(i.ParaAddr), 40},
-		{"randomResultAddr", unsafe.Offsetof(i.ResultAddr), 48},
-		{"randomCounterAddr", unsafe.Offsetof(i.CounterAddr), 56},
-		{"randomSeed", unsafe.Offsetof(i.Seed), 64},
-		{"randomNum", unsafe.Offsetof(i.Num), 80},
+		{"funcType", unsafe.Offsetof(i.RandomNumFuncParaInfo) + unsafe.Offsetof(i.RandomNumFuncParaInfo.FuncType), 4},
+		{"paramInfo", unsafe.Offsetof(i.RandomNumFuncParaInfo) + unsafe.Offsetof(i.RandomNumFuncParaInfo.ParamInfo), 8},
+		{"randomParaAddr", unsafe.Offsetof(i.RandomParaAddr), 40},
+		{"randomResultAddr", unsafe.Offsetof(i.RandomResultAddr), 48},
+		{"randomCounterAddr", unsafe.Offsetof(i.RandomCounterAddr), 56},
+		{"randomSeed", unsafe.Offsetof(i.RandomSeed), 64},
+		{"randomNum", unsafe.Offsetof(i.RandomNum), 80},
 		{"rsv", unsafe.Offsetof(i.Rsv), 96},
 	} {
 		assert.Equal(t, c.want, c.got, c.name)

@@ -382,9 +382,13 @@ func TestRandomNumAsync(t *testing.T) {
 		binary.LittleEndian.PutUint64(p.ValueOrAddr[:], v)
 		return p
 	}
-	info := RandomNumTaskInfo{DataType: abi.ACL_INT32, FuncType: abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
-		ResultAddr: out, CounterAddr: ctr, Seed: inline(7, 8), Num: inline(n, 8)}
-	info.Params[0], info.Params[1] = inline(uint64(math.MaxUint64-9), 4), inline(10, 4) // [-10, 10)
+	info := RandomNumTaskInfo{DataType: abi.ACL_INT32, RandomNumFuncParaInfo: RandomNumFuncParaInfo{FuncType: abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS},
+		RandomResultAddr: out, RandomCounterAddr: ctr, RandomSeed: inline(7, 8), RandomNum: inline(n, 8)}
+	for i, p := range []RandomParaInfo{inline(uint64(math.MaxUint64-9), 4), inline(10, 4)} { // [-10, 10)
+		b := info.RandomNumFuncParaInfo.ParamInfo[16*i:]
+		b[0], b[9] = p.IsAddr, p.Size
+		copy(b[1:9], p.ValueOrAddr[:])
+	}
 	run := func() []byte {
 		toDev(t, th, ctr, make([]byte, 16))
 		require.NoError(t, RandomNumAsync(th, &info, s, 0))
@@ -400,20 +404,20 @@ func TestRandomNumAsync(t *testing.T) {
 		seen[v] = true
 	}
 	assert.Len(t, seen, 20, "every value of the range appears")
-	info.Seed = inline(8, 8)
+	info.RandomSeed = inline(8, 8)
 	assert.NotEqual(t, first, run(), "another seed")
 
 	bad := info
 	bad.DataType = abi.ACL_INT8
 	requireCode(t, RandomNumAsync(th, &bad, s, 0), abi.ACL_ERROR_INVALID_PARAM)
 	bad = info
-	bad.FuncType = abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS
+	bad.RandomNumFuncParaInfo.FuncType = abi.ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS
 	requireCode(t, RandomNumAsync(th, &bad, s, 0), abi.ACL_ERROR_INVALID_PARAM)
 	bad = info
-	bad.Num = inline(2*n, 8)
+	bad.RandomNum = inline(2*n, 8)
 	requireCode(t, RandomNumAsync(th, &bad, s, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	bad = info
-	bad.Seed.Size = 0
+	bad.RandomSeed.Size = 0
 	requireCode(t, RandomNumAsync(th, &bad, s, 0), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, RandomNumAsync(th, nil, s, 0), abi.ACL_ERROR_INVALID_PARAM)
 }

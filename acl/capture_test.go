@@ -316,9 +316,9 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 	assert.Equal(t, []int32{abi.ACL_MODEL_RI_TASK_DEFAULT, abi.ACL_MODEL_RI_TASK_EVENT_RECORD, abi.ACL_MODEL_RI_TASK_EVENT_WAIT}, types)
 	var params RITaskParams
 	require.NoError(t, TaskGetParams(th, tasks[1], &params))
-	assert.Equal(t, uint64(fork), le.Uint64(params.U[epEvent:]))
+	assert.Equal(t, uint64(fork), le.Uint64(params.Rsv2[epEvent:]))
 	require.NoError(t, TaskGetParams(th, tasks[0], &params))
-	assert.Equal(t, uint64(grp), params.TaskGrp)
+	assert.Equal(t, uintptr(grp), params.TaskGrp)
 
 	// Update the group: re-issue the memset with another value.
 	other := newStream(t, th)

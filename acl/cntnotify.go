@@ -18,21 +18,6 @@ type CntNotify struct {
 	dead atomic.Bool
 }
 
-// CntNotifyRecordInfo mirrors aclrtCntNotifyRecordInfo (8 bytes).
-type CntNotifyRecordInfo struct {
-	Mode  uint32
-	Value uint32
-}
-
-// CntNotifyWaitInfo mirrors aclrtCntNotifyWaitInfo (16 bytes).
-type CntNotifyWaitInfo struct {
-	Mode    uint32
-	Value   uint32
-	Timeout uint32 // seconds, 0 = forever
-	IsClear uint8
-	_       [3]uint8
-}
-
 var (
 	cntNotifies = newTable[CntNotify](kindCntNotify)
 	// cntMu guards ctxCntNotifies.

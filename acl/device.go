@@ -399,12 +399,6 @@ func CheckArchCompatibility(t *Thread, socVersion string, haveSoc bool, can *int
 	return nil
 }
 
-// ErrorInfo is what aclrtGetErrorVerbose reports (aclrtErrorInfo's header).
-type ErrorInfo struct {
-	TryRepair, HasDetail uint8
-	ErrorType            int32
-}
-
 // GetErrorVerbose implements aclrtGetErrorVerbose: the emulated hardware
 // raises no memory/link errors, so it reports ACL_RT_NO_ERROR.
 func GetErrorVerbose(t *Thread, id int32, info *ErrorInfo) error {

@@ -127,12 +127,6 @@ func GetDeviceCapability(t *Thread, id int32, feature int32, value *int32) error
 	return nil
 }
 
-// UtilizationInfo is aclrtUtilizationInfo.
-type UtilizationInfo struct {
-	Cube, Vector, AICPU, Memory int32
-	Extend                      uintptr // must be NULL
-}
-
 // GetDeviceUtilizationRate implements aclrtGetDeviceUtilizationRate: memory
 // utilisation from HBM use; cube/vector from the cores running kernel
 // blocks at the call (acl/kernel_reslimit.go), vector −1 on SoCs without
@@ -142,7 +136,7 @@ func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
 	if u == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationInfo must not be NULL", fn)
 	}
-	if u.Extend != 0 {
+	if u.UtilizationExtend != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationExtend must be NULL", fn)
 	}
 	d, err := openDevice(fn, id)
@@ -155,7 +149,7 @@ func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
 		mem = int32(h.Used() * 100 / total)
 	}
 	cube, vec := coreUtilization(d)
-	*u = UtilizationInfo{Cube: cube, Vector: vec, AICPU: 0, Memory: mem}
+	*u = UtilizationInfo{CubeUtilization: cube, VectorUtilization: vec, AicpuUtilization: 0, MemoryUtilization: mem}
 	return nil
 }
 

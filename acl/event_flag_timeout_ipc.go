@@ -124,10 +124,6 @@ func OpExecuteTimeout() time.Duration {
 	return time.Duration(opExecTimeout.Load()) * time.Second
 }
 
-// IpcEventHandle is aclrtIpcEventHandle: 64 opaque bytes passed by value.
-// npuemu writes a magic, the exporting process id and the event handle.
-type IpcEventHandle [abi.ACL_IPC_EVENT_HANDLE_SIZE]byte
-
 var ipcEventMagic = [8]byte{'n', 'p', 'u', 'e', 'm', 'u', 'E', 'V'}
 
 // eventShare counts the handles on one IPC event: the exporter's and the
@@ -149,9 +145,9 @@ func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was not created with aclrtCreateEventExWithFlag(ACL_EVENT_IPC)", fn, uintptr(h))
 	}
 	var b IpcEventHandle
-	copy(b[:8], ipcEventMagic[:])
-	binary.LittleEndian.PutUint32(b[8:], uint32(os.Getpid()))
-	binary.LittleEndian.PutUint64(b[16:], uint64(h))
+	copy(b.Reserved[:8], ipcEventMagic[:])
+	binary.LittleEndian.PutUint32(b.Reserved[8:], uint32(os.Getpid()))
+	binary.LittleEndian.PutUint64(b.Reserved[16:], uint64(h))
 	if err := exportNodeEvent(e, &b); err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
@@ -167,16 +163,16 @@ func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
 	}
-	if [8]byte(in[:8]) != ipcEventMagic {
+	if [8]byte(in.Reserved[:8]) != ipcEventMagic {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the handle was not produced by aclrtIpcGetEventHandle", fn)
 	}
-	if pid := binary.LittleEndian.Uint32(in[8:]); int(pid) != os.Getpid() {
+	if pid := binary.LittleEndian.Uint32(in.Reserved[8:]); int(pid) != os.Getpid() {
 		return openNodeEvent(t, fn, in, out) // acl/ipcevent_node.go
 	}
 	if _, err := current(t, fn); err != nil {
 		return err
 	}
-	src, err := resolveEvent(fn, Handle(binary.LittleEndian.Uint64(in[16:])))
+	src, err := resolveEvent(fn, Handle(binary.LittleEndian.Uint64(in.Reserved[16:])))
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event no longer exists: %s", fn, messageOf(err))
 	}

@@ -63,9 +63,9 @@ func exportNodeEvent(e *Event, b *IpcEventHandle) error {
 		}
 		rt.mu.Unlock()
 	}
-	binary.LittleEndian.PutUint64(b[ipcHandleIndex:], uint64(ne.ref.Index))
-	binary.LittleEndian.PutUint64(b[ipcHandleGen:], ne.ref.Gen)
-	b[ipcHandleNode] = 1
+	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleIndex:], uint64(ne.ref.Index))
+	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleGen:], ne.ref.Gen)
+	b.Reserved[ipcHandleNode] = 1
 	return nil
 }
 
@@ -78,7 +78,7 @@ func boolU64(b bool) uint64 {
 
 // openNodeEvent opens the event of another process's handle.
 func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
-	if in[ipcHandleNode] != 1 {
+	if in.Reserved[ipcHandleNode] != 1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the handle names no event of the node", fn)
 	}
 	c, err := current(t, fn)
@@ -87,9 +87,9 @@ func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
 	}
 	dir := c.dev.emu.HBM.NodeDir()
 	if dir == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the handle comes from process %d, and this process runs a private node", fn, binary.LittleEndian.Uint32(in[8:]))
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the handle comes from process %d, and this process runs a private node", fn, binary.LittleEndian.Uint32(in.Reserved[8:]))
 	}
-	ref := emu.NodeEventRef{Index: int(binary.LittleEndian.Uint64(in[ipcHandleIndex:])), Gen: binary.LittleEndian.Uint64(in[ipcHandleGen:])}
+	ref := emu.NodeEventRef{Index: int(binary.LittleEndian.Uint64(in.Reserved[ipcHandleIndex:])), Gen: binary.LittleEndian.Uint64(in.Reserved[ipcHandleGen:])}
 	entry, err := dir.OpenEvent(ref)
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)

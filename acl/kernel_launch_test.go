@@ -91,18 +91,18 @@ func TestUtilizationFollowsRunningBlocks(t *testing.T) {
 	require.NoError(t, KernelArgsFinalize(th, a))
 	var u UtilizationInfo
 	require.NoError(t, GetDeviceUtilizationRate(th, 0, &u))
-	assert.Equal(t, int32(0), u.Vector)
+	assert.Equal(t, int32(0), u.VectorUtilization)
 	h.gate = make(chan struct{})
 	blocks := soc.VectorCores / 2
 	require.NoError(t, LaunchKernelWithConfig(th, f, uint32(blocks), 0, nil, a))
 	// The cores are taken when the kernel is dispatched, inside the launch.
 	require.NoError(t, GetDeviceUtilizationRate(th, 0, &u))
-	assert.Equal(t, int32(blocks*100/soc.VectorCores), u.Vector)
-	assert.Equal(t, int32(0), u.Cube)
+	assert.Equal(t, int32(blocks*100/soc.VectorCores), u.VectorUtilization)
+	assert.Equal(t, int32(0), u.CubeUtilization)
 	close(h.gate)
 	require.NoError(t, SynchronizeStream(th, 0, -1))
 	require.NoError(t, GetDeviceUtilizationRate(th, 0, &u))
-	assert.Equal(t, int32(0), u.Vector)
+	assert.Equal(t, int32(0), u.VectorUtilization)
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 

@@ -246,7 +246,7 @@ func TestLeakReportAllKinds(t *testing.T) {
 	require.NoError(t, CreateLabel(th, &l))
 	require.NoError(t, CreateLabelList(th, []Handle{l}, 1, &ll))
 	var h uint64
-	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{ID: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
+	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{Id: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
 	require.NoError(t, MallocPhysical(th, &h, 2<<20, &prop, 0))
 	var va uintptr
 	require.NoError(t, ReserveMemAddress(th, &va, 2<<20, 0, 0, 0, false))

@@ -39,12 +39,6 @@ import (
 // A stream being captured into a model records no managed access: replays
 // fault, if at all, through the host fault handler.
 
-// ManagedLocation is aclrtMemManagedLocation.
-type ManagedLocation struct {
-	Type int32
-	ID   int32
-}
-
 // managedSVM returns the node's managed memory, creating it.
 func managedSVM(fn string) (*emu.SVM, error) {
 	n, err := theNode()
@@ -142,7 +136,7 @@ func managedRange(fn string, p uintptr, size uint64) (*emu.SVM, error) {
 // location converts an aclrtMemManagedLocation and checks a device id
 // against the node.
 func location(fn string, l ManagedLocation) (svm.Location, error) {
-	loc, err := managedLocation(fn, l.Type, l.ID)
+	loc, err := managedLocation(fn, int32(l.Type), l.Id)
 	if err != nil {
 		return loc, err
 	}
@@ -650,9 +644,9 @@ func managedPointer(p uintptr, out *PtrAttributes) bool {
 	if err != nil {
 		return false
 	}
-	out.LocationType, out.LocationID, out.PageSize = abi.ACL_MEM_LOCATION_TYPE_MANAGED, 0, uint32(g.PageSize())
+	out.Location.Type, out.Location.Id, out.PageSize = abi.ACL_MEM_LOCATION_TYPE_MANAGED, 0, uint32(g.PageSize())
 	if pi.Location >= 0 {
-		out.LocationID = uint32(pi.Location)
+		out.Location.Id = uint32(pi.Location)
 	}
 	return true
 }

@@ -33,7 +33,7 @@ func TestManagedAllocAccessFree(t *testing.T) {
 
 	var pa PtrAttributes
 	require.NoError(t, PointerGetAttributes(th, p+10, &pa))
-	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_MANAGED), pa.LocationType)
+	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_MANAGED), pa.Location.Type)
 	assert.Equal(t, uint32(mpage), pa.PageSize)
 
 	// An async memset faults the pages in on the stream's device and

@@ -136,18 +136,6 @@ func TaskGetSeqID(t *Thread, th Handle, id *uint32) error {
 	return nil
 }
 
-// RITaskParams is aclmdlRITaskParams (200 bytes): the union at offset 72
-// is kept as bytes and read per type.
-type RITaskParams struct {
-	Type       int32
-	Rsv0       [3]uint32
-	TaskGrp    uint64
-	OpInfoPtr  uint64
-	OpInfoSize uint64
-	Rsv1       [32]byte
-	U          [128]byte
-}
-
 // Offsets inside the union (acl-types.md).
 const (
 	kpFunc       = 0
@@ -191,11 +179,11 @@ func TaskGetParams(t *Thread, th Handle, p *RITaskParams) error {
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
-	*p = RITaskParams{Type: st.typ}
+	*p = RITaskParams{Type: uint32(st.typ)}
 	if st.grp != nil {
-		p.TaskGrp = uint64(st.grp.h)
+		p.TaskGrp = uintptr(st.grp.h)
 	}
-	u := p.U[:]
+	u := p.Rsv2[:]
 	switch st.typ {
 	case abi.ACL_MODEL_RI_TASK_KERNEL:
 		if l := st.launch; l != nil {
@@ -238,8 +226,8 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 	if err != nil {
 		return err
 	}
-	if p.Type != st.typ {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, p.Type, st.typ)
+	if int32(p.Type) != st.typ {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, int32(p.Type), st.typ)
 	}
 	if st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WRITE || st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT {
 		return setValueParams(fn, st, p)
@@ -247,7 +235,7 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 	if st.typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.launch == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.typ)
 	}
-	u := p.U[:]
+	u := p.Rsv2[:]
 	f, err := resolveFunction(fn, Handle(le.Uint64(u[kpFunc:])))
 	if err != nil {
 		return err
@@ -290,7 +278,7 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 // setValueParams changes a recorded value write or wait; the address is
 // checked as aclrtValueWrite / aclrtValueWait check it.
 func setValueParams(fn string, st *step, p *RITaskParams) error {
-	u := p.U[:]
+	u := p.Rsv2[:]
 	op := valueOp{wait: st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT,
 		addr: uintptr(le.Uint64(u[vpAddr:])), value: le.Uint64(u[vpValue:])}
 	if op.wait {

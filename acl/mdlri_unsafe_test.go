@@ -15,5 +15,5 @@ func TestRITaskParamsLayout(t *testing.T) {
 	assert.Equal(t, uintptr(16), unsafe.Offsetof(p.TaskGrp))
 	assert.Equal(t, uintptr(24), unsafe.Offsetof(p.OpInfoPtr))
 	assert.Equal(t, uintptr(32), unsafe.Offsetof(p.OpInfoSize))
-	assert.Equal(t, uintptr(72), unsafe.Offsetof(p.U))
+	assert.Equal(t, uintptr(72), unsafe.Offsetof(p.Rsv2)) // the union
 }

@@ -16,14 +16,14 @@ func valueParams(t *testing.T, th *Thread, h Handle) (typ int32, addr uintptr, v
 	t.Helper()
 	var p RITaskParams
 	require.NoError(t, TaskGetParams(th, h, &p))
-	return p.Type, uintptr(le.Uint64(p.U[vpAddr:])), le.Uint64(p.U[vpValue:]), le.Uint32(p.U[vpFlag:])
+	return int32(p.Type), uintptr(le.Uint64(p.Rsv2[vpAddr:])), le.Uint64(p.Rsv2[vpValue:]), le.Uint32(p.Rsv2[vpFlag:])
 }
 
 func setValue(th *Thread, h Handle, typ int32, addr uintptr, value uint64, flag uint32) error {
-	p := RITaskParams{Type: typ}
-	le.PutUint64(p.U[vpAddr:], uint64(addr))
-	le.PutUint64(p.U[vpValue:], value)
-	le.PutUint32(p.U[vpFlag:], flag)
+	p := RITaskParams{Type: uint32(typ)}
+	le.PutUint64(p.Rsv2[vpAddr:], uint64(addr))
+	le.PutUint64(p.Rsv2[vpValue:], value)
+	le.PutUint32(p.Rsv2[vpFlag:], flag)
 	return TaskSetParams(th, h, &p)
 }
 

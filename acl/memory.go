@@ -349,26 +349,18 @@ func memClass(attr int32) int {
 	return -1
 }
 
-// PtrAttributes is aclrtPtrAttributes.
-type PtrAttributes struct {
-	LocationID   uint32
-	LocationType uint32
-	PageSize     uint32
-	Rsv          [4]uint32
-}
-
 // PointerGetAttributes implements aclrtPointerGetAttributes.
 func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
 	if p == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes: ptr and attributes must not be NULL")
 	}
-	*out = PtrAttributes{LocationType: abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED, PageSize: uint32(pageSmall)}
+	*out = PtrAttributes{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED}, PageSize: uint32(pageSmall)}
 	n := rt.node.Load()
 	if n == nil {
 		return nil
 	}
 	if d := deviceOf(p); d != nil {
-		out.LocationID, out.LocationType = uint32(d.id), abi.ACL_MEM_LOCATION_TYPE_DEVICE
+		out.Location.Id, out.Location.Type = uint32(d.id), abi.ACL_MEM_LOCATION_TYPE_DEVICE
 		if base, _, ok := d.emu.HBM.Find(p); ok {
 			d.allocMu.RLock()
 			a, ok := d.allocs[base]
@@ -383,7 +375,7 @@ func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
 		return nil
 	}
 	if _, _, ok := n.Host().Find(p); ok {
-		out.LocationType = abi.ACL_MEM_LOCATION_TYPE_HOST
+		out.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST
 		return nil
 	}
 	managedPointer(p, out)

@@ -77,10 +77,10 @@ func TestMallocAccounting(t *testing.T) {
 	var pa PtrAttributes
 	require.NoError(t, Malloc(th, &p, 4096, 0, MallocOpts{}))
 	require.NoError(t, PointerGetAttributes(th, p+10, &pa))
-	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_DEVICE), pa.LocationType)
+	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_DEVICE), pa.Location.Type)
 	host := make([]byte, 8)
 	require.NoError(t, PointerGetAttributes(th, bufAddr(host), &pa))
-	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED), pa.LocationType)
+	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED), pa.Location.Type)
 	require.NoError(t, Free(th, p, false))
 	require.NoError(t, ResetDevice(th, 0))
 }

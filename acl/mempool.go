@@ -50,16 +50,6 @@ const kindMemPool handleKind = 0x9B
 // allocation alignment).
 const poolAlign = allocAlign
 
-// MemPoolProps is aclrtMemPoolProps (56 bytes).
-type MemPoolProps struct {
-	AllocType  uint32
-	HandleType uint32
-	LocID      uint32
-	LocType    uint32
-	MaxSize    uint64
-	Reserved   [32]byte
-}
-
 type blockState int
 
 const (
@@ -128,8 +118,8 @@ func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: allocType %d: only ACL_MEM_ALLOCATION_TYPE_PINNED (0)", fn, props.AllocType)
 	case props.HandleType != abi.ACL_MEM_HANDLE_TYPE_NONE:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handleType %d: only ACL_MEM_HANDLE_TYPE_NONE (0)", fn, props.HandleType)
-	case props.LocType != abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: only ACL_MEM_LOCATION_TYPE_DEVICE (1)", fn, props.LocType)
+	case props.Location.Type != abi.ACL_MEM_LOCATION_TYPE_DEVICE:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: only ACL_MEM_LOCATION_TYPE_DEVICE (1)", fn, props.Location.Type)
 	case props.MaxSize == 0:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: maxSize must not be 0", fn)
 	}
@@ -138,10 +128,10 @@ func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserved bytes must be zero", fn)
 		}
 	}
-	if err := checkDeviceID(fn, int32(props.LocID)); err != nil {
+	if err := checkDeviceID(fn, int32(props.Location.Id)); err != nil {
 		return err
 	}
-	d, err := openDevice(fn, int32(props.LocID))
+	d, err := openDevice(fn, int32(props.Location.Id))
 	if err != nil {
 		return err
 	}

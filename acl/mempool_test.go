@@ -12,7 +12,7 @@ import (
 )
 
 func poolProps(maxSize uint64) *MemPoolProps {
-	return &MemPoolProps{LocType: abi.ACL_MEM_LOCATION_TYPE_DEVICE, MaxSize: maxSize}
+	return &MemPoolProps{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}, MaxSize: maxSize}
 }
 
 func poolAttr(t *testing.T, th *Thread, p Handle, attr int32) uint64 {
@@ -36,7 +36,7 @@ func TestMemPoolCreateChecks(t *testing.T) {
 		"nil":        nil,
 		"allocType":  bad(func(p *MemPoolProps) { p.AllocType = 1 }),
 		"handleType": bad(func(p *MemPoolProps) { p.HandleType = abi.ACL_MEM_HANDLE_TYPE_POSIX }),
-		"host":       bad(func(p *MemPoolProps) { p.LocType = abi.ACL_MEM_LOCATION_TYPE_HOST }),
+		"host":       bad(func(p *MemPoolProps) { p.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST }),
 		"maxSize":    bad(func(p *MemPoolProps) { p.MaxSize = 0 }),
 		"reserved":   bad(func(p *MemPoolProps) { p.Reserved[31] = 1 }),
 	} {
@@ -45,7 +45,7 @@ func TestMemPoolCreateChecks(t *testing.T) {
 		})
 	}
 	requireCode(t, MemPoolCreate(th, nil, poolProps(1)), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, MemPoolCreate(th, &p, &MemPoolProps{LocType: abi.ACL_MEM_LOCATION_TYPE_DEVICE, LocID: 9, MaxSize: 1}), abi.ACL_ERROR_RT_INVALID_DEVICEID)
+	requireCode(t, MemPoolCreate(th, &p, &MemPoolProps{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE, Id: 9}, MaxSize: 1}), abi.ACL_ERROR_RT_INVALID_DEVICEID)
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	// Defaults of unset attributes.
 	for attr, want := range map[int32]uint64{
@@ -71,7 +71,7 @@ func TestMemPoolCreateChecks(t *testing.T) {
 	// default stream on device 0.
 	var p1 Handle
 	pp := poolProps(1 << 20)
-	pp.LocID = 1
+	pp.Location.Id = 1
 	require.NoError(t, MemPoolCreate(th, &p1, pp))
 	var x uintptr
 	requireCode(t, MemPoolMallocAsync(th, &x, 64, p1, 0), abi.ACL_ERROR_RT_PARAM_INVALID)

@@ -103,7 +103,7 @@ func TestGetMemUsageInfoHALAndVMM(t *testing.T) {
 	// is released; host memory does not count.
 	appBefore, _ := usageOf(t, th, "APP")
 	var h, hh uint64
-	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{ID: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
+	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{Id: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
 	require.NoError(t, MallocPhysical(th, &h, 4<<20, &prop, 0))
 	hostProp := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_HOST}}
 	require.NoError(t, MallocPhysical(th, &hh, 2<<20, &hostProp, 0))
@@ -117,7 +117,7 @@ func TestGetMemUsageInfoHALAndVMM(t *testing.T) {
 
 	// halMemCreate: the module of its prop, until halMemRelease.
 	var hc uint64
-	require.NoError(t, hal.MemCreate(&hc, 2<<20, &hal.MemProp{Side: abi.MEM_DEV_SIDE, PgType: abi.MEM_HUGE_PAGE_TYPE, ModuleID: abi.TDT_MODULE_ID}, 0))
+	require.NoError(t, hal.MemCreate(&hc, 2<<20, &hal.MemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_HUGE_PAGE_TYPE, Module_id: abi.TDT_MODULE_ID}, 0))
 	cur, _ = usageOf(t, th, "TDT")
 	assert.Equal(t, uint64(2<<20), cur)
 	require.NoError(t, hal.MemRelease(hc))

@@ -149,7 +149,7 @@ func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
 
 	// An imported handle, next to the allocation it shares.
 	var h, share, imp uint64
-	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{ID: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
+	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{Id: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
 	require.NoError(t, MallocPhysical(th, &h, 2<<20, &prop, 0))
 	require.NoError(t, MemExportToShareableHandle(th, "aclrtMemExportToShareableHandle", h, 0, abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &share))
 	require.NoError(t, MemImportFromShareableHandle(th, "aclrtMemImportFromShareableHandle", share, 0, 0, &imp))

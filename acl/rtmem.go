@@ -155,8 +155,8 @@ func RuntimeMemGetInfoEx(t *Thread, typ uint32, free, total *uint64) error {
 	if err := stack.MemGetInfo(uint32(c.dev.id), kind, &info); err != nil {
 		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemGetInfo: %s", fn, messageOf(err))
 	}
-	*free = info.Free + info.HugeFree
-	*total = info.Total + info.HugeTotal
+	*free = info.Free + info.Huge_free
+	*total = info.Total + info.Huge_total
 	return nil
 }
 

@@ -234,8 +234,8 @@ func TestDeviceInfo(t *testing.T) {
 
 	var u UtilizationInfo
 	require.NoError(t, GetDeviceUtilizationRate(th, 0, &u))
-	assert.Zero(t, u.Memory)
-	u.Extend = 1
+	assert.Zero(t, u.MemoryUtilization)
+	u.UtilizationExtend = 1
 	requireCode(t, GetDeviceUtilizationRate(th, 0, &u), abi.ACL_ERROR_INVALID_PARAM)
 
 	var least, greatest int32
@@ -319,7 +319,7 @@ func TestStreams(t *testing.T) {
 	requireCode(t, SetStreamFailureMode(th, s, abi.ACL_CONTINUE_ON_FAILURE), abi.ACL_ERROR_RT_PARAM_INVALID)
 	var av StreamAttrValue
 	require.NoError(t, GetStreamAttribute(th, s, abi.ACL_STREAM_ATTR_FAILURE_MODE, &av))
-	assert.Equal(t, uint64(abi.ACL_STOP_ON_FAILURE), av[0])
+	assert.Equal(t, uint64(abi.ACL_STOP_ON_FAILURE), av.u64())
 
 	// A stream of another context is refused.
 	var c Handle

@@ -1,6 +1,7 @@
 package acl
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -313,12 +314,11 @@ func (s *Stream) setFailureMode(fn string, mode uint64) error {
 	return nil
 }
 
-// StreamAttrValue is aclrtStreamAttrValue: a 16-byte union read per
-// attribute.
-type StreamAttrValue [2]uint64
-
-func (v *StreamAttrValue) u32() uint32     { return uint32(v[0]) }
-func (v *StreamAttrValue) setU32(x uint32) { v[0] = v[0]&^0xFFFFFFFF | uint64(x) }
+// The aclrtStreamAttrValue union, read per attribute (little endian).
+func (v *StreamAttrValue) u32() uint32     { return binary.LittleEndian.Uint32(v[:4]) }
+func (v *StreamAttrValue) setU32(x uint32) { binary.LittleEndian.PutUint32(v[:4], x) }
+func (v *StreamAttrValue) u64() uint64     { return binary.LittleEndian.Uint64(v[:8]) }
+func (v *StreamAttrValue) setU64(x uint64) { binary.LittleEndian.PutUint64(v[:8], x) }
 
 // SetStreamAttribute implements aclrtSetStreamAttribute.
 func SetStreamAttribute(t *Thread, h Handle, attr int32, v *StreamAttrValue) error {
@@ -332,7 +332,7 @@ func SetStreamAttribute(t *Thread, h Handle, attr int32, v *StreamAttrValue) err
 	}
 	switch attr {
 	case abi.ACL_STREAM_ATTR_FAILURE_MODE:
-		return s.setFailureMode(fn, v[0])
+		return s.setFailureMode(fn, v.u64())
 	case abi.ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, abi.ACL_STREAM_ATTR_CACHE_OP_INFO:
 		if v.u32() > 1 {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d: value %d: want 0 or 1", fn, attr, v.u32())
@@ -373,7 +373,7 @@ func GetStreamAttribute(t *Thread, h Handle, attr int32, v *StreamAttrValue) err
 	*v = StreamAttrValue{}
 	switch attr {
 	case abi.ACL_STREAM_ATTR_FAILURE_MODE:
-		v[0] = s.failureMode
+		v.setU64(s.failureMode)
 	case abi.ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
 		v.setU32(s.overflow)
 	case abi.ACL_STREAM_ATTR_USER_CUSTOM_TAG:

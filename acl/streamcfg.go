@@ -11,16 +11,6 @@ import (
 // refuse it; npuemu implements it as a second spelling of
 // aclrtCreateStreamWithConfig.
 
-// StreamConfig has the layout of aclrtStreamConfigHandle (32 bytes): libfake
-// allocates it in C memory, since the application owns the pointer.
-type StreamConfig struct {
-	WorkPtr  uintptr
-	WorkSize uint64
-	Flag     uint64
-	Priority uint32
-	_        uint32
-}
-
 var streamCfgs struct {
 	mu   sync.Mutex
 	live map[*StreamConfig]struct{}
@@ -83,7 +73,7 @@ func SetStreamConfigOpt(t *Thread, cfg *StreamConfig, attr int32, value uint64, 
 	defer streamCfgs.mu.Unlock()
 	switch attr {
 	case abi.ACL_RT_STREAM_WORK_ADDR_PTR:
-		cfg.WorkPtr = uintptr(value)
+		cfg.Workptr = uintptr(value)
 	case abi.ACL_RT_STREAM_WORK_SIZE:
 		cfg.WorkSize = value
 	case abi.ACL_RT_STREAM_FLAG:

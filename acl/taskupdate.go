@@ -16,14 +16,6 @@ import (
 // starts after the update ran, including executions already submitted
 // (riKernel.live).
 
-// TaskUpdateInfo is aclrtTaskUpdateInfo (48 bytes): the attribute id and,
-// at offset 8, the 40-byte aclrtUpdateTaskAttrVal union.
-type TaskUpdateInfo struct {
-	ID  int32
-	_   uint32
-	Val [40]byte
-}
-
 // Offsets in aclrtAicAivTaskUpdateAttr (acl-types.md).
 const (
 	tuBinHandle  = 0
@@ -48,12 +40,12 @@ func TaskUpdateAsync(t *Thread, taskSH Handle, taskID uint32, info *TaskUpdateIn
 	if err != nil {
 		return err
 	}
-	switch info.ID {
+	switch info.Id {
 	case abi.ACL_RT_UPDATE_AIC_AIV_TASK:
 	case abi.ACL_RT_UPDATE_RANDOM_TASK:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_UPDATE_RANDOM_TASK: npuemu records no random-number tasks; task %d of stream %d can only be updated as ACL_RT_UPDATE_AIC_AIV_TASK", fn, taskID, ts.id)
 	default:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtUpdateTaskAttrId %d", fn, info.ID)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtUpdateTaskAttrId %d", fn, info.Id)
 	}
 	b, err := resolveBinary(fn, Handle(le.Uint64(info.Val[tuBinHandle:])))
 	if err != nil {

@@ -89,7 +89,7 @@ func updateSetup(t *testing.T, env map[string]string) (th *Thread, h *runHost, b
 }
 
 func aicAivInfo(bin Handle, entryAt, blocksAt uintptr) *TaskUpdateInfo {
-	info := &TaskUpdateInfo{ID: abi.ACL_RT_UPDATE_AIC_AIV_TASK}
+	info := &TaskUpdateInfo{Id: abi.ACL_RT_UPDATE_AIC_AIV_TASK}
 	le.PutUint64(info.Val[tuBinHandle:], uint64(bin))
 	le.PutUint64(info.Val[tuFuncEntry:], uint64(entryAt))
 	le.PutUint64(info.Val[tuBlockDimAt:], uint64(blocksAt))
@@ -132,8 +132,8 @@ func TestTaskUpdateAsyncRewritesKernel(t *testing.T) {
 	assert.Equal(t, blocksOf(aic, 5), h.take(), "and every later one")
 	var params RITaskParams
 	require.NoError(t, TaskGetParams(th, tasks[0], &params))
-	assert.Equal(t, uint64(cube), le.Uint64(params.U[kpFunc:]))
-	assert.Equal(t, uint32(5), le.Uint32(params.U[kpNumBlocks:]))
+	assert.Equal(t, uint64(cube), le.Uint64(params.Rsv2[kpFunc:]))
+	assert.Equal(t, uint32(5), le.Uint32(params.Rsv2[kpNumBlocks:]))
 
 	// Only numBlocks, after aclmdlRIUpdate rebuilt the plan.
 	require.NoError(t, Update(th, ri))
@@ -154,9 +154,9 @@ func TestTaskUpdateAsyncErrors(t *testing.T) {
 	exec := newStream(t, th)
 	ok := aicAivInfo(bin, 0, dev+8)
 	random := aicAivInfo(bin, 0, dev+8)
-	random.ID = abi.ACL_RT_UPDATE_RANDOM_TASK
+	random.Id = abi.ACL_RT_UPDATE_RANDOM_TASK
 	unknown := aicAivInfo(bin, 0, dev+8)
-	unknown.ID = 9
+	unknown.Id = 9
 	host := make([]byte, 8)
 	base, size, found := th.Ctx.dev.emu.HBM.Find(dev)
 	require.True(t, found)

@@ -16,29 +16,6 @@ import (
 // DRV_ERROR_INVALID_HANDLE → 107017, DRV_ERROR_OUT_OF_MEMORY → 207001, ...).
 // An aclrtDrvMemHandle is the driver handle itself.
 
-// MemLocation is aclrtMemLocation.
-type MemLocation struct {
-	ID   uint32
-	Type uint32 // aclrtMemLocationType
-}
-
-// PhysicalMemProp is aclrtPhysicalMemProp.
-type PhysicalMemProp struct {
-	HandleType     uint32
-	AllocationType uint32
-	MemAttr        uint32
-	Location       MemLocation
-	_              uint32
-	Reserve        uint64
-}
-
-// MemAccessDesc is aclrtMemAccessDesc.
-type MemAccessDesc struct {
-	Flags    uint32
-	Location MemLocation
-	Rsv      [12]byte
-}
-
 // The runtime's user-address window for aclrtReserveMemAddress.
 const (
 	tib             = uint64(1) << 40
@@ -154,10 +131,10 @@ func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
 	out := emu.PhysProp{PageType: pg, MemType: mt, Module: 33}
 	switch p.Location.Type {
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		if err := checkDeviceID(fn, int32(p.Location.ID)); err != nil {
+		if err := checkDeviceID(fn, int32(p.Location.Id)); err != nil {
 			return out, err
 		}
-		out.Dev = int(p.Location.ID)
+		out.Dev = int(p.Location.Id)
 	case abi.ACL_MEM_LOCATION_TYPE_HOST:
 		out.Host = true
 	case abi.ACL_MEM_LOCATION_TYPE_HOST_NUMA:
@@ -271,12 +248,12 @@ func UnmapMem(t *Thread, va uintptr) error {
 func locationOf(fn string, l MemLocation) (emu.Location, error) {
 	switch l.Type {
 	case abi.ACL_MEM_LOCATION_TYPE_HOST:
-		return emu.Location{Host: true, ID: int(l.ID)}, nil
+		return emu.Location{Host: true, ID: int(l.Id)}, nil
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		if err := checkDeviceID(fn, int32(l.ID)); err != nil {
+		if err := checkDeviceID(fn, int32(l.Id)); err != nil {
 			return emu.Location{}, err
 		}
-		return emu.Location{ID: int(l.ID)}, nil
+		return emu.Location{ID: int(l.Id)}, nil
 	}
 	return emu.Location{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: HOST or DEVICE", fn, l.Type)
 }

@@ -111,7 +111,7 @@ func aclPropOf(p emu.PhysProp) PhysicalMemProp {
 	case p.Host:
 		out.Location.Type = abi.ACL_MEM_LOCATION_TYPE_HOST
 	default:
-		out.Location = MemLocation{ID: uint32(p.Dev), Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}
+		out.Location = MemLocation{Id: uint32(p.Dev), Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}
 	}
 	return out
 }

@@ -259,13 +259,6 @@ func SocVersion(dev uint32, buf []byte) error {
 	return nil
 }
 
-// ChipInfo is halChipInfo: three NUL-terminated strings.
-type ChipInfo struct {
-	Type    [32]byte
-	Name    [32]byte
-	Version [32]byte
-}
-
 // GetChipInfo implements halGetChipInfo: type "Ascend", the SoC name
 // without that prefix ("910B3"), version "V1" (the format npu-smi shows;
 // unconfirmed by the spec).
@@ -357,13 +350,6 @@ func SupportFeature(dev uint32, feature int32) (bool, error) {
 		return false, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: feature %d out of range (0..%d)", fn, feature, abi.FEATURE_MAX-1)
 	}
 	return features[feature], nil
-}
-
-// ResourceInfo is struct halResourceInfo.
-type ResourceInfo struct {
-	Capacity uint32
-	UsedNum  uint32
-	Reserve  [2]uint32
 }
 
 // ResourceInfoQuery implements halResourceInfoQuery for the stream, event

@@ -283,17 +283,6 @@ func notHALBlock(fn string, n *emu.Node, p uintptr) error {
 	return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: %#x is not memory allocated by halMemAlloc (already freed?)", fn, p)
 }
 
-// MemPhyInfo is struct MemPhyInfo, the part of struct MemInfo that the size
-// queries fill. Bytes.
-type MemPhyInfo struct {
-	Total      uint64 // normal (4 KiB) pages
-	Free       uint64
-	HugeTotal  uint64 // 2 MiB and 1 GiB pages
-	HugeFree   uint64
-	GiantTotal uint64 // 1 GiB pages
-	GiantFree  uint64
-}
-
 // ddrOnly reports whether the SoC's device memory is DDR (310P, 310B)
 // rather than HBM.
 func ddrOnly(s emu.SoC) bool { return s.Family == emu.Family310P || s.Family == emu.Family310B }
@@ -448,13 +437,6 @@ func Memcpy(dst uintptr, dstMax uint64, src uintptr, count uint64) error {
 	return op.run(fn)
 }
 
-// MemcpyInfo is struct memcpy_info.
-type MemcpyInfo struct {
-	Dir     uint32 // drvMemcpyKind_t
-	DevID   uint32
-	Reserve [2]uint64
-}
-
 // HalMemcpy implements halMemcpy, which the header documents for
 // device-to-host copies only: the source must be memory of info.DevID and
 // the destination host memory; other directions are DRV_ERROR_NOT_SUPPORT
@@ -474,11 +456,11 @@ func HalMemcpy(dst uintptr, dstSize uint64, src uintptr, count uint64, info *Mem
 	if err != nil {
 		return err
 	}
-	if err := checkDevice(fn, n, info.DevID); err != nil {
+	if err := checkDevice(fn, n, info.Devid); err != nil {
 		return err
 	}
-	if op.s.dev == nil || op.s.dev.ID != int(info.DevID) {
-		return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: src %#x is not memory of device %d", fn, src, info.DevID)
+	if op.s.dev == nil || op.s.dev.ID != int(info.Devid) {
+		return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: src %#x is not memory of device %d", fn, src, info.Devid)
 	}
 	if op.d.dev != nil {
 		return abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: dst %#x is device memory, not host memory", fn, dst)
@@ -572,16 +554,6 @@ func AddressRange(ptr uintptr, pbase *uintptr, psize *uint64) error {
 	return nil
 }
 
-// DVAttribute is struct DVattribute.
-type DVAttribute struct {
-	MemType  uint32 // DV_MEM_* bits
-	Resv1    uint32
-	Resv2    uint32
-	DevID    uint32
-	PageSize uint32
-	Resv     [8]uint32
-}
-
 // MemGetAttribute implements drvMemGetAttribute. Like the real call it
 // classifies the address without checking that it is still allocated:
 // anything in a device's memory range is DV_MEM_LOCK_DEV of that device,
@@ -602,7 +574,7 @@ func MemGetAttribute(vptr uintptr, attr *DVAttribute) error {
 	}
 	a := DVAttribute{PageSize: uint32(pageSmall)}
 	if d, ok := n.FindDevice(vptr); ok {
-		a.MemType, a.DevID = abi.DV_MEM_LOCK_DEV, uint32(d.ID)
+		a.MemType, a.DevId = abi.DV_MEM_LOCK_DEV, uint32(d.ID)
 		if base, _, ok := d.HBM.Find(vptr); ok {
 			mem.mu.Lock()
 			if b, ok := blocksOf(n)[base]; ok {

@@ -142,7 +142,7 @@ func TestMemAllocDeviceAccounting(t *testing.T) {
 
 			var attr DVAttribute
 			require.NoError(t, MemGetAttribute(p+1, &attr))
-			assert.Equal(t, DVAttribute{MemType: abi.DV_MEM_LOCK_DEV, DevID: 1, PageSize: uint32(c.page)}, attr)
+			assert.Equal(t, DVAttribute{MemType: abi.DV_MEM_LOCK_DEV, DevId: 1, PageSize: uint32(c.page)}, attr)
 
 			assertDrv(t, MemFree(p+1), abi.DRV_ERROR_INVALID_VALUE, "inside a block")
 			require.NoError(t, MemFree(p))
@@ -216,7 +216,7 @@ func TestCopiesAndMemset(t *testing.T) {
 	require.NoError(t, Memcpy(d0, size, h1, size))  // H2D
 	require.NoError(t, Memcpy(d0b, size, d0, size)) // D2D
 	require.NoError(t, Memcpy(d1, size, d0b, size)) // P2P
-	info := MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST, DevID: 1}
+	info := MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST, Devid: 1}
 	require.NoError(t, HalMemcpy(h2, size, d1, size, &info)) // D2H
 	assert.Equal(t, want, bytesAt(h2, size))
 	assert.Equal(t, want, bytesAt(d0b, size))
@@ -253,8 +253,8 @@ func TestCopiesAndMemset(t *testing.T) {
 		{"unallocated device memory", Memcpy(d0+uintptr(room)*64, 10, h1, 10), abi.DRV_ERROR_INVALID_VALUE},
 		{"halMemcpy H2D", HalMemcpy(d0, size, h1, size, &MemcpyInfo{Dir: abi.DRV_MEMCPY_HOST_TO_DEVICE}), abi.DRV_ERROR_NOT_SUPPORT},
 		{"halMemcpy bad dir", HalMemcpy(h1, size, d0, size, &MemcpyInfo{Dir: 4}), abi.DRV_ERROR_INVALID_VALUE},
-		{"halMemcpy wrong device", HalMemcpy(h1, size, d0, size, &MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST, DevID: 1}), abi.DRV_ERROR_INVALID_VALUE},
-		{"halMemcpy bad device", HalMemcpy(h1, size, d0, size, &MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST, DevID: 2}), abi.DRV_ERROR_INVALID_DEVICE},
+		{"halMemcpy wrong device", HalMemcpy(h1, size, d0, size, &MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST, Devid: 1}), abi.DRV_ERROR_INVALID_VALUE},
+		{"halMemcpy bad device", HalMemcpy(h1, size, d0, size, &MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST, Devid: 2}), abi.DRV_ERROR_INVALID_DEVICE},
 		{"halMemcpy to device", HalMemcpy(d1, size, d0, size, &MemcpyInfo{Dir: abi.DRV_MEMCPY_DEVICE_TO_HOST}), abi.DRV_ERROR_INVALID_VALUE},
 		{"halMemcpy NULL info", HalMemcpy(h1, size, d0, size, nil), abi.DRV_ERROR_INVALID_VALUE},
 		{"halSdmaCopy P2P", SdmaCopy(d1, size, d0, size), abi.DRV_ERROR_NOT_SUPPORT},

@@ -30,7 +30,7 @@ func TestNoteUsage(t *testing.T) {
 	require.NoError(t, MemAlloc(&huge, 3<<20, abi.MEM_DEV|abi.MEM_PAGE_HUGE|1|uint64(abi.HCCL_HAL_MODULE_ID)<<abi.MEM_MODULE_ID_BIT))
 	require.NoError(t, MemAlloc(&host, 4096, abi.MEM_HOST|moduleApp))
 	var h uint64
-	require.NoError(t, MemCreate(&h, 2<<20, &MemProp{Side: abi.MEM_DEV_SIDE, DevID: 1, PgType: abi.MEM_HUGE_PAGE_TYPE, ModuleID: abi.TDT_MODULE_ID}, 0))
+	require.NoError(t, MemCreate(&h, 2<<20, &MemProp{Side: abi.MEM_DEV_SIDE, Devid: 1, Pg_type: abi.MEM_HUGE_PAGE_TYPE, Module_id: abi.TDT_MODULE_ID}, 0))
 	assert.Equal(t, map[uint16]int64{abi.APP_MODULE_ID: 4 << 10, abi.HCCL_HAL_MODULE_ID: 4 << 20, abi.TDT_MODULE_ID: 2 << 20}, usage())
 
 	require.NoError(t, MemFree(dev))

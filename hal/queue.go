@@ -61,21 +61,6 @@ const (
 	errQueueOutOfSize   = abi.DRV_ERROR_OVER_LIMIT
 )
 
-// QueueAttr mirrors the C QueueAttr (cmd/specgen/hal_public.go). The last
-// word holds the deploy_type:1, queue_entity_type:2 and resv:29 bit fields,
-// which npuemu does not read (cgo cannot name bit fields either).
-type QueueAttr struct {
-	Name             [QueueNameLen]byte
-	Depth            uint32
-	WorkMode         uint32
-	FlowCtrlFlag     bool
-	_                [3]byte
-	FlowCtrlDropTime uint32
-	OverWriteFlag    bool
-	_                [3]byte
-	_                uint32 // the bit fields
-}
-
 // queueRecord is one queue. Its fields are guarded by queues.mu.
 type queueRecord struct {
 	dev, qid  uint32

@@ -163,15 +163,9 @@ func PrefetchToDevice(ptr uintptr, length uint64, dev uint32) error {
 	return nil
 }
 
-// UVMLocation is struct drv_uvm_location.
-type UVMLocation struct {
-	Type uint32
-	ID   uint32
-}
-
 // uvmLocation converts and checks a drv_uvm_location against the node.
 func uvmLocation(fn string, n *emu.Node, l UVMLocation) (svm.Location, error) {
-	loc, err := uvmLocationOf(fn, l.Type, l.ID)
+	loc, err := uvmLocationOf(fn, l.Type, uint32(l.Id)) // a negative id is no device
 	if err != nil {
 		return loc, err
 	}
@@ -287,7 +281,7 @@ func managedAttribute(n *emu.Node, p uintptr, a *DVAttribute) bool {
 	}
 	a.PageSize = uint32(g.PageSize())
 	if pi, err := g.Page(p); err == nil && pi.Location >= 0 {
-		a.DevID = uint32(pi.Location)
+		a.DevId = uint32(pi.Location)
 	}
 	return true
 }

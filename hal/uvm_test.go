@@ -59,7 +59,7 @@ func TestUVMAccounting(t *testing.T) {
 	assert.Equal(t, uint32(abi.DV_MEM_UVM), a.MemType)
 	require.NoError(t, MemGetAttribute(q, &a))
 	assert.Equal(t, uint32(abi.DV_MEM_SVM), a.MemType)
-	assert.Equal(t, uint32(1), a.DevID, "q's page is on device 1")
+	assert.Equal(t, uint32(1), a.DevId, "q's page is on device 1")
 	var base uintptr
 	var size uint64
 	require.NoError(t, AddressRange(p+5, &base, &size))

@@ -14,36 +14,6 @@ import (
 // addresses are interchangeable between the two surfaces. Handles are
 // opaque non-pointer values.
 
-// MemProp is struct drv_mem_prop.
-type MemProp struct {
-	Side     uint32 // enum drv_mem_side
-	DevID    uint32
-	ModuleID uint32
-	PgType   uint32 // enum drv_mem_pg_type
-	MemType  uint32 // enum drv_mem_type
-	_        uint32
-	Reserve  uint64
-}
-
-// MemLocation is struct drv_mem_location.
-type MemLocation struct {
-	ID   uint32
-	Side uint32 // enum drv_mem_side
-}
-
-// MemAccessDesc is struct drv_mem_access_desc.
-type MemAccessDesc struct {
-	Type     uint32 // drv_mem_access_type
-	Location MemLocation
-	Rsv      [2]uint32
-}
-
-// MemShareHandle is struct MemShareHandle: the 64-bit shareable handle in
-// its first 8 bytes (little endian), the rest zero.
-type MemShareHandle struct {
-	Info [abi.MEM_SHARE_HANDLE_LEN]byte
-}
-
 func vmm(fn string) (*emu.VMM, error) {
 	n, err := node(fn)
 	if err != nil {
@@ -65,7 +35,7 @@ func physProp(fn string, p *MemProp) (emu.PhysProp, error) {
 	if p == nil {
 		return emu.PhysProp{}, nullArg(fn, "prop")
 	}
-	out := emu.PhysProp{Dev: int(p.DevID), Module: p.ModuleID}
+	out := emu.PhysProp{Dev: int(p.Devid), Module: p.Module_id}
 	switch p.Side {
 	case abi.MEM_HOST_SIDE:
 		out.Host = true
@@ -75,13 +45,13 @@ func physProp(fn string, p *MemProp) (emu.PhysProp, error) {
 	default:
 		return out, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: prop side %d out of range (0..%d)", fn, p.Side, abi.MEM_MAX_SIDE-1)
 	}
-	if p.PgType >= abi.MEM_MAX_PAGE_TYPE {
-		return out, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: prop pg_type %d out of range (0..%d)", fn, p.PgType, abi.MEM_MAX_PAGE_TYPE-1)
+	if p.Pg_type >= abi.MEM_MAX_PAGE_TYPE {
+		return out, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: prop pg_type %d out of range (0..%d)", fn, p.Pg_type, abi.MEM_MAX_PAGE_TYPE-1)
 	}
-	if p.MemType >= abi.MEM_MAX_TYPE {
-		return out, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: prop mem_type %d out of range (0..%d)", fn, p.MemType, abi.MEM_MAX_TYPE-1)
+	if p.Mem_type >= abi.MEM_MAX_TYPE {
+		return out, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: prop mem_type %d out of range (0..%d)", fn, p.Mem_type, abi.MEM_MAX_TYPE-1)
 	}
-	out.PageType, out.MemType = pageKind(p.PgType), memKind(p.MemType)
+	out.PageType, out.MemType = pageKind(p.Pg_type), memKind(p.Mem_type)
 	return out, nil
 }
 
@@ -218,9 +188,9 @@ func MemUnmap(p uintptr) error {
 func location(fn string, l MemLocation) (emu.Location, error) {
 	switch l.Side {
 	case abi.MEM_HOST_SIDE, abi.MEM_HOST_NUMA_SIDE:
-		return emu.Location{Host: true, ID: int(l.ID)}, nil
+		return emu.Location{Host: true, ID: int(l.Id)}, nil
 	case abi.MEM_DEV_SIDE:
-		return emu.Location{ID: int(l.ID)}, nil
+		return emu.Location{ID: int(l.Id)}, nil
 	}
 	return emu.Location{}, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: location side %d out of range (0..%d)", fn, l.Side, abi.MEM_MAX_SIDE-1)
 }
@@ -295,7 +265,7 @@ func AllocationGranularity(prop *MemProp, option uint32, g *uint64) error {
 
 // PropFromProps converts a model property back to drv_mem_prop.
 func propOf(p emu.PhysProp) MemProp {
-	out := MemProp{Side: abi.MEM_DEV_SIDE, DevID: uint32(p.Dev), ModuleID: p.Module, PgType: pgType(p.PageType), MemType: memType(p.MemType)}
+	out := MemProp{Side: abi.MEM_DEV_SIDE, Devid: uint32(p.Dev), Module_id: p.Module, Pg_type: pgType(p.PageType), Mem_type: memType(p.MemType)}
 	switch {
 	case p.NUMA:
 		out.Side = abi.MEM_HOST_NUMA_SIDE
@@ -370,7 +340,7 @@ func ExportToShareableHandleV2(h uint64, typ uint32, flags uint64, out *MemShare
 		return err
 	}
 	*out = MemShareHandle{}
-	binary.LittleEndian.PutUint64(out.Info[:8], s)
+	binary.LittleEndian.PutUint64(out.Share_info[:8], s)
 	return nil
 }
 
@@ -406,7 +376,7 @@ func ImportFromShareableHandleV2(typ uint32, sh *MemShareHandle, dev uint32, out
 	if typ != abi.MEM_HANDLE_TYPE_NONE {
 		return abi.DrvErrorf(abi.DRV_ERROR_NOT_SUPPORT, "%s: handle type %d: only MEM_HANDLE_TYPE_NONE is modelled", fn, typ)
 	}
-	return importHandle(fn, binary.LittleEndian.Uint64(sh.Info[:8]), dev, out)
+	return importHandle(fn, binary.LittleEndian.Uint64(sh.Share_info[:8]), dev, out)
 }
 
 // SetPidToShareableHandle implements halMemSetPidToShareableHandle.

@@ -13,7 +13,7 @@ import (
 
 func TestVMMArgumentErrors(t *testing.T) {
 	useNode(t, "Ascend910B3", 2, 64<<20)
-	dev := &MemProp{Side: abi.MEM_DEV_SIDE, PgType: abi.MEM_HUGE_PAGE_TYPE}
+	dev := &MemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_HUGE_PAGE_TYPE}
 	var h uint64
 	var p uintptr
 	var g uint64
@@ -29,7 +29,7 @@ func TestVMMArgumentErrors(t *testing.T) {
 		{"create side", MemCreate(&h, 2<<20, &MemProp{Side: abi.MEM_MAX_SIDE}, 0), abi.DRV_ERROR_INVALID_VALUE},
 		{"create flag", MemCreate(&h, 2<<20, dev, 1), abi.DRV_ERROR_INVALID_VALUE},
 		{"create size", MemCreate(&h, 1<<20, dev, 0), abi.DRV_ERROR_INVALID_VALUE},
-		{"create device", MemCreate(&h, 2<<20, &MemProp{Side: abi.MEM_DEV_SIDE, DevID: 5}, 0), abi.DRV_ERROR_INVALID_DEVICE},
+		{"create device", MemCreate(&h, 2<<20, &MemProp{Side: abi.MEM_DEV_SIDE, Devid: 5}, 0), abi.DRV_ERROR_INVALID_DEVICE},
 		{"create beyond capacity", MemCreate(&h, 128<<20, dev, 0), abi.DRV_ERROR_OUT_OF_MEMORY},
 		{"release garbage", MemRelease(0x1234), abi.DRV_ERROR_INVALID_HANDLE},
 		{"map NULL", MemMap(0, 2<<20, 0, 1, 0), abi.DRV_ERROR_INVALID_VALUE},
@@ -48,7 +48,7 @@ func TestVMMArgumentErrors(t *testing.T) {
 
 func TestVMMRoundTripThroughHAL(t *testing.T) {
 	n := useNode(t, "Ascend910B3", 1, 64<<20)
-	prop := &MemProp{Side: abi.MEM_DEV_SIDE, PgType: abi.MEM_NORMAL_PAGE_TYPE, MemType: abi.MEM_P2P_HBM_TYPE, ModuleID: 3}
+	prop := &MemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_NORMAL_PAGE_TYPE, Mem_type: abi.MEM_P2P_HBM_TYPE, Module_id: 3}
 	var g uint64
 	require.NoError(t, AllocationGranularity(prop, abi.MEM_ALLOC_GRANULARITY_MINIMUM, &g))
 	assert.Equal(t, uint64(2<<20), g)
@@ -71,7 +71,7 @@ func TestVMMRoundTripThroughHAL(t *testing.T) {
 
 	var sh MemShareHandle
 	require.NoError(t, ExportToShareableHandleV2(h, abi.MEM_HANDLE_TYPE_NONE, 0, &sh))
-	require.NoError(t, SetPidToShareableHandle(binary.LittleEndian.Uint64(sh.Info[:8]), []int32{int32(os.Getpid())}))
+	require.NoError(t, SetPidToShareableHandle(binary.LittleEndian.Uint64(sh.Share_info[:8]), []int32{int32(os.Getpid())}))
 	require.NoError(t, ImportFromShareableHandleV2(abi.MEM_HANDLE_TYPE_NONE, &sh, 0, &imp))
 	assert.NotEqual(t, h, imp)
 	assertDrv(t, ExportToShareableHandle(h, abi.MEM_HANDLE_TYPE_NONE, 0, &s), abi.DRV_ERROR_INVALID_VALUE)

@@ -18,8 +18,6 @@ import (
 
 // Layouts the Go side mirrors; a mismatch fails to compile.
 var (
-	_ [unsafe.Sizeof(hal.MemPhyInfo{}) - C.sizeof_struct_MemPhyInfo]byte
-	_ [C.sizeof_struct_MemPhyInfo - unsafe.Sizeof(hal.MemPhyInfo{})]byte
 	_ [unsafe.Sizeof(hal.MemcpyInfo{}) - C.sizeof_struct_memcpy_info]byte
 	_ [C.sizeof_struct_memcpy_info - unsafe.Sizeof(hal.MemcpyInfo{})]byte
 	_ [unsafe.Sizeof(hal.DVAttribute{}) - C.sizeof_struct_DVattribute]byte
@@ -42,7 +40,11 @@ func npu_halMemFree(t *C.npu_thread, pp unsafe.Pointer) C.drvError_t {
 // MemPhyInfo member at the start of the union.
 func memInfo(t *C.npu_thread, fn string, device C.DVdevice, typ C.uint, info *C.struct_MemInfo) C.DVresult {
 	th := thread(t)
-	return retDrv(th, hal.MemGetInfo(fn, uint32(device), uint32(typ), (*hal.MemPhyInfo)(unsafe.Pointer(info))))
+	var phy *hal.MemPhyInfo
+	if m := (*hal.MemInfo)(unsafe.Pointer(info)); m != nil {
+		phy = &m.Phy_info
+	}
+	return retDrv(th, hal.MemGetInfo(fn, uint32(device), uint32(typ), phy))
 }
 
 //export npu_halMemGetInfo

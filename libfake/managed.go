@@ -21,7 +21,7 @@ var (
 )
 
 func managedLoc(l C.aclrtMemManagedLocation) acl.ManagedLocation {
-	return acl.ManagedLocation{Type: int32(l._type), ID: int32(l.id)}
+	return acl.ManagedLocation{Type: uint32(l._type), Id: int32(l.id)}
 }
 
 //export npu_aclrtMemAllocManaged

@@ -61,8 +61,8 @@ func wireStack() {
 		stack.HAL.MemGetInfo = func(dev, typ uint32, info *hal.MemPhyInfo) error {
 			var phy [6]C.uint64_t
 			r := int32(C.npu_x_halMemGetInfo(C.uint32_t(dev), C.uint32_t(typ), &phy[0]))
-			*info = hal.MemPhyInfo{Total: uint64(phy[0]), Free: uint64(phy[1]), HugeTotal: uint64(phy[2]),
-				HugeFree: uint64(phy[3]), GiantTotal: uint64(phy[4]), GiantFree: uint64(phy[5])}
+			*info = hal.MemPhyInfo{Total: uint64(phy[0]), Free: uint64(phy[1]), Huge_total: uint64(phy[2]),
+				Huge_free: uint64(phy[3]), Giant_total: uint64(phy[4]), Giant_free: uint64(phy[5])}
 			return crossedDrv(C.NPU_X_halMemGetInfo, r)
 		}
 	}

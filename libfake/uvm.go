@@ -20,7 +20,7 @@ var (
 )
 
 func uvmLoc(l C.struct_drv_uvm_location) hal.UVMLocation {
-	return hal.UVMLocation{Type: uint32(l._type), ID: uint32(l.id)}
+	return hal.UVMLocation{Type: uint32(l._type), Id: int32(l.id)}
 }
 
 //export npu_halMemAdvise

@@ -51,7 +51,7 @@ var mirrors = []mirror{
 	{"rtDrvMemProp_t", reflect.TypeOf((*C.rtDrvMemProp_t)(nil)).Elem(), reflect.TypeOf((*rt.DrvMemProp)(nil)).Elem(), "rt_memory.go:npu_rtMallocPhysical"},
 	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},
-	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemPhyInfo)(nil)).Elem(), "hal_mem.go:memInfo"},
+	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemInfo)(nil)).Elem(), "hal_mem.go:memInfo"},
 	{"struct_MemShareHandle", reflect.TypeOf((*C.struct_MemShareHandle)(nil)).Elem(), reflect.TypeOf((*hal.MemShareHandle)(nil)).Elem(), "vmm.go:npu_halMemExportToShareableHandleV2"},
 	{"struct_drv_mem_access_desc", reflect.TypeOf((*C.struct_drv_mem_access_desc)(nil)).Elem(), reflect.TypeOf((*hal.MemAccessDesc)(nil)).Elem(), "vmm.go:npu_halMemSetAccess"},
 	{"struct_drv_mem_location", reflect.TypeOf((*C.struct_drv_mem_location)(nil)).Elem(), reflect.TypeOf((*hal.MemLocation)(nil)).Elem(), "vmm.go:npu_halMemGetAccess"},

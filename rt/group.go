@@ -5,23 +5,6 @@ import "github.com/npuemu/npuemu/acl"
 // The runtime's core-group calls (310P only; acl/group.go has the layout
 // and docs/groups.md the decisions).
 
-// GroupInfo is rtGroupInfo_t (runtime/rt.h), laid out as C lays it out.
-type GroupInfo struct {
-	GroupID         int32
-	Flag            uint32
-	AICoreNum       uint32
-	AICPUNum        uint32
-	AIVectorNum     uint32
-	SDMANum         uint32
-	ActiveStreamNum uint32
-	_               uint32
-	ExtrPtr         uintptr
-	VFID            uint32
-	PoolID          uint32
-	PoolIDMax       uint32
-	_               uint32
-}
-
 // GetGroupCount implements rtGetGroupCount.
 func GetGroupCount(t *acl.Thread, cnt *uint32) error {
 	return wrap("rtGetGroupCount", acl.GetGroupCount(t, cnt))
@@ -45,7 +28,7 @@ func GetGroupInfo(t *acl.Thread, id int32, out []GroupInfo) error {
 		return wrap(fn, err)
 	}
 	fill := func(o *GroupInfo, g acl.Group) {
-		*o = GroupInfo{GroupID: g.ID, AICoreNum: g.AICores, AICPUNum: g.AICPUs, AIVectorNum: g.AIVectors, SDMANum: g.SDMAs, ActiveStreamNum: g.ActiveASQ}
+		*o = GroupInfo{GroupId: g.ID, AicoreNum: g.AICores, AicpuNum: g.AICPUs, AivectorNum: g.AIVectors, SdmaNum: g.SDMAs, ActiveStreamNum: g.ActiveASQ}
 	}
 	if id == -1 {
 		if len(out) < len(gs) {

@@ -5,19 +5,6 @@ import (
 	"github.com/npuemu/npuemu/acl"
 )
 
-// DrvMemProp is rtDrvMemProp_t (struct DrvMemProp): the driver's
-// physical-memory properties, which rtMallocPhysical takes as they are
-// (aclrtMallocPhysical builds one from its aclrtPhysicalMemProp).
-type DrvMemProp struct {
-	Side     uint32 // MEM_HOST_SIDE, MEM_DEV_SIDE, MEM_HOST_NUMA_SIDE
-	DevID    uint32
-	ModuleID uint32
-	PgType   uint32 // MEM_NORMAL_PAGE_TYPE, MEM_HUGE_PAGE_TYPE, MEM_GIANT_PAGE_TYPE
-	MemType  uint32 // MEM_HBM_TYPE, MEM_DDR_TYPE, MEM_P2P_HBM_TYPE, MEM_P2P_DDR_TYPE
-	_        uint32
-	Reserve  uint64
-}
-
 // memAttr is the aclrtMemAttr that says what p says about pages and
 // memory kind.
 func memAttr(fn string, p *DrvMemProp) (uint32, error) {
@@ -34,9 +21,9 @@ func memAttr(fn string, p *DrvMemProp) (uint32, error) {
 		{abi.MEM_P2P_DDR_TYPE, abi.MEM_NORMAL_PAGE_TYPE}: abi.ACL_DDR_MEM_P2P_NORMAL,
 		{abi.MEM_P2P_DDR_TYPE, abi.MEM_HUGE_PAGE_TYPE}:   abi.ACL_DDR_MEM_P2P_HUGE,
 	}
-	a, ok := attrs[key{p.MemType, p.PgType}]
+	a, ok := attrs[key{p.Mem_type, p.Pg_type}]
 	if !ok {
-		return 0, invalid(fn, "prop mem_type %d with pg_type %d is not a memory kind npuemu models", p.MemType, p.PgType)
+		return 0, invalid(fn, "prop mem_type %d with pg_type %d is not a memory kind npuemu models", p.Mem_type, p.Pg_type)
 	}
 	return a, nil
 }
@@ -53,7 +40,7 @@ func MallocPhysical(t *acl.Thread, out *uint64, size uint64, p *DrvMemProp, flag
 		return err
 	}
 	ap := acl.PhysicalMemProp{HandleType: abi.ACL_MEM_HANDLE_TYPE_NONE, AllocationType: abi.ACL_MEM_ALLOCATION_TYPE_PINNED, MemAttr: attr}
-	ap.Location.ID = p.DevID
+	ap.Location.Id = p.Devid
 	switch p.Side {
 	case abi.MEM_DEV_SIDE:
 		ap.Location.Type = abi.ACL_MEM_LOCATION_TYPE_DEVICE

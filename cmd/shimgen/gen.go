@@ -56,7 +56,8 @@ var numberTypes = map[string]bool{
 
 type output struct {
 	shims, unsupported, guards, front []byte
-	mirrors                           []byte // zmirrors.go (mirrors.go)
+	mirrors                           []byte            // zmirrors.go (mirrors.go)
+	mirrorTypes                       map[string][]byte // package → its zmirrors.go (mirrortypes.go)
 }
 
 // generate builds both files from abi.Symbols and the exports in libDir.
@@ -104,7 +105,11 @@ func generate(libDir string) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	return output{shims: shims, unsupported: cas, guards: guards, front: front, mirrors: mirrors}, nil
+	types, err := genMirrorTypes(filepath.Join(libDir, ".."), libDir, pairs, headers(picked))
+	if err != nil {
+		return output{}, err
+	}
+	return output{shims: shims, unsupported: cas, guards: guards, front: front, mirrors: mirrors, mirrorTypes: types}, nil
 }
 
 var exportRE = regexp.MustCompile(`(?m)^//export npu_(\w+)\s*$`)

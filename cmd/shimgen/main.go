@@ -29,6 +29,12 @@
 // definition of every exported symbol, which forwards to the Go core loaded
 // on the first call (front.go).
 //
+// It also writes libfake/zmirrors.go, the list of vendor C types libfake
+// casts to Go types, and the Go types themselves: acl/zmirrors.go,
+// hal/zmirrors.go and rt/zmirrors.go, generated from the layout the C
+// compiler gives our headers (mirrortypes.go; docs/internals.md "Go mirrors
+// of vendor structs").
+//
 // Usage (from `make generate`): go run ./cmd/shimgen -out libfake
 package main
 
@@ -67,7 +73,7 @@ func run(libDir, casesDir string) error {
 	if err := os.WriteFile(filepath.Join(libDir, frontFile), files.front, 0o644); err != nil {
 		return err
 	}
-	if err := writeMirrors(libDir, files.mirrors); err != nil {
+	if err := writeMirrors(libDir, files.mirrors, files.mirrorTypes); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(casesDir, caseFile), files.unsupported, 0o644)

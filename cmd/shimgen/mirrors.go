@@ -159,7 +159,18 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// writeMirrors is run's step for zmirrors.go.
-func writeMirrors(libDir string, data []byte) error {
+// writeMirrors is run's step for libfake/zmirrors.go and the mirror types
+// of each package (<pkg>/zmirrors.go, beside libfake).
+func writeMirrors(libDir string, data []byte, types map[string][]byte) error {
+	for pkg, src := range types {
+		if err := os.WriteFile(mirrorTypesPath(libDir, pkg), src, 0o644); err != nil {
+			return err
+		}
+	}
 	return os.WriteFile(filepath.Join(libDir, mirrorsFile), data, 0o644)
+}
+
+// mirrorTypesPath is where package pkg's generated mirrors live.
+func mirrorTypesPath(libDir, pkg string) string {
+	return filepath.Join(libDir, "..", pkg, mirrorTypesFile)
 }

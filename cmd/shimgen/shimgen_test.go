@@ -198,16 +198,22 @@ func TestInputString(t *testing.T) {
 func TestGeneratedFilesUpToDate(t *testing.T) {
 	got, err := generate(libDir)
 	require.NoError(t, err)
-	for _, f := range []struct {
+	type file struct {
 		path string
 		want []byte
-	}{
+	}
+	files := []file{
 		{filepath.Join(libDir, shimsFile), got.shims},
 		{filepath.Join(casesDir, caseFile), got.unsupported},
 		{filepath.Join(libDir, guardFile), got.guards},
 		{filepath.Join(libDir, frontFile), got.front},
 		{filepath.Join(libDir, mirrorsFile), got.mirrors},
-	} {
+	}
+	assert.Len(t, got.mirrorTypes, 3, "acl, hal and rt own mirrors of vendor structs")
+	for _, pkg := range []string{"acl", "hal", "rt"} {
+		files = append(files, file{mirrorTypesPath(libDir, pkg), got.mirrorTypes[pkg]})
+	}
+	for _, f := range files {
 		have, err := os.ReadFile(f.path)
 		require.NoError(t, err, "run %s", refresh)
 		assert.True(t, string(have) == string(f.want), "%s is stale: run %s", f.path, refresh)
