@@ -316,6 +316,9 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 			mine = l // its token stays clear: nobody else takes this core
 			continue
 		}
+		if i == 0 {
+			q.lane.Store(l) // HelpQueue's hint (short.go)
+		}
 		l.kick()
 	}
 	if r.extra > 0 {
@@ -563,6 +566,9 @@ const maxHelp = 8
 func (d *Device) HelpQueue(q *Queue, target uint64) {
 	var buf [maxHelp]*lane
 	for q.completed.Load() < target {
+		if d.helpLane(q) {
+			continue
+		}
 		lanes := buf[:0]
 		d.mu.Lock()
 		for _, r := range d.aic.running {
@@ -676,6 +682,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 			break
 		}
 	}
+	q.lane.Store(nil)
 	r.recycle()
 	a.runs = append(a.runs, r)
 	d.inflight--

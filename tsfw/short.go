@@ -1,0 +1,71 @@
+package tsfw
+
+import "sync/atomic"
+
+// The short path: a kernel launched into an idle stream of an idle device
+// and then waited for (launch + synchronize) is the commonest sequence of
+// a test program, and on this path the general machinery costs more than
+// the task itself. Each cut below skips work that is provably a no-op in
+// the case it takes, so task ids, virtual start and end times, engine and
+// core occupancy and the completion order are those of the general path
+// (TestShortPathMatchesGeneral runs one scripted workload through both):
+//
+//   - The arbiter returns at once on a device with no active queue
+//     (Device.busy is 0 under Device.mu: every d.active list is empty, so
+//     a pass would look at nothing). A kernel that completes the only
+//     work of the device (finishKernel) no longer pays a pass.
+//   - A task that becomes the head of the device's only active queue
+//     (Device.busy is 1 and the queue was just activated) is dispatched
+//     directly (newHead): a pass would find that queue alone, try its
+//     head once and, for a kernel, report no inline completion.
+//   - A kernel submitted to a queue whose counters say it is idle skips
+//     the inbox (submitFast): the inbox is live only while the queue holds
+//     tasks, so its lock would be taken only to find it closed. The
+//     counters are a hint; the slow path decides under Device.mu.
+//   - A thread that waits for a queue (HelpQueue) first tries the lane the
+//     queue's running kernel was handed (Queue.lane) without Device.mu;
+//     the general scan of the running kernels follows if that fails.
+//   - One-element lists (the arbiter's candidates, a run's lanes) are
+//     cleared element by element, not with a bulk clear.
+//
+// Who runs a kernel and in which host order never changes its virtual
+// times, which are fixed at submission (stamp).
+
+// generalOnly turns the short path off (tests compare both paths).
+var generalOnly atomic.Bool
+
+// shortOK reports whether the short path may be taken.
+func shortOK() bool { return !generalOnly.Load() }
+
+// newHead runs the arbiter for q, whose only task (q.count == 1) was just
+// queued.
+// Precondition: d.mu held.
+func (d *Device) newHead(q *Queue) {
+	if t := &q.ring[q.head]; t.kind == kindKernel && d.busy.Load() == 1 && shortOK() {
+		// q is the device's only active queue (busy counts active
+		// queues and abandoned kernels): the arbiter would call
+		// dispatch(q) alone, which dispatches a kernel unless a
+		// waiting submitter runs q's kernels itself, and reports no
+		// inline completion.
+		if q.helping == 0 {
+			d.dispatchKernel(q, t, false)
+		}
+		d.shortHeads++
+		return
+	}
+	d.schedule()
+}
+
+// helpLane takes the token of q's lane hint, if any is set, and runs its
+// kernel; it reports whether it did (see HelpQueue).
+func (d *Device) helpLane(q *Queue) bool {
+	if !shortOK() {
+		return false
+	}
+	l := q.lane.Load()
+	if l == nil || !l.token.CompareAndSwap(true, false) {
+		return false
+	}
+	d.runAsLane(l)
+	return true
+}
