@@ -10,8 +10,8 @@ import (
 // Device.mu, the lock's cache line, and the arbiter state behind it, would
 // move between the two CPUs twice per kernel, and on a many-core host
 // every launching thread of every stream would meet there. So a kernel
-// submitted to a queue that already holds tasks goes to the queue's inbox
-// instead: a short list guarded by the queue's own mutex, stamped on the
+// submitted to a queue that already holds tasks (two or more: a lone task
+// does not open it, short.go) goes to the queue's inbox instead: a short list guarded by the queue's own mutex, stamped on the
 // virtual clock there (a kernel's start and end depend on the queue's
 // previous task and the host's observed time only, see stamp). The device
 // side moves the whole inbox into the ring under Device.mu when the

@@ -170,7 +170,9 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if q.count == 1 {
 		d.newHead(q) // short.go
 	}
-	q.openInbox()
+	if q.count > 1 || !shortOK() {
+		q.openInbox() // not for a lone task (short.go)
+	}
 	d.mu.Unlock()
 	return id, nil
 }

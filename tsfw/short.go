@@ -22,9 +22,19 @@ import "sync/atomic"
 //     the inbox (submitFast): the inbox is live only while the queue holds
 //     tasks, so its lock would be taken only to find it closed. The
 //     counters are a hint; the slow path decides under Device.mu.
-//   - A thread that waits for a queue (HelpQueue) first tries the lane the
-//     queue's running kernel was handed (Queue.lane) without Device.mu;
-//     the general scan of the running kernels follows if that fails.
+//   - The inbox opens when a queue holds two tasks, not one: a kernel
+//     launched into an idle queue and waited for never takes the inbox's
+//     lock (opening it, then closing it at the completion); the second
+//     launch of a burst takes the slow path once and opens it.
+//   - A thread that waits for a queue (HelpQueue) first tries the lane
+//     the queue's latest kernel was handed (Queue.lane) without
+//     Device.mu. The hint is never cleared (a store is an exchange, and
+//     a lane-idle-list is LIFO: the same lane comes back); a hint whose
+//     lane now runs another queue's kernel is found out once its token
+//     is taken (l.run was published before the token) and the token is
+//     handed back. The general scan of the running kernels follows.
+//   - Stores that would not change a value (a run's failed flag, a lane's
+//     solo flag, the hint) are skipped: on x86 each is an exchange.
 //   - One-element lists (the arbiter's candidates, a run's lanes) are
 //     cleared element by element, not with a bulk clear.
 //
@@ -64,6 +74,12 @@ func (d *Device) helpLane(q *Queue) bool {
 	}
 	l := q.lane.Load()
 	if l == nil || !l.token.CompareAndSwap(true, false) {
+		return false
+	}
+	// Holding the token, l.run is stable: it was written before the
+	// token was set, and is only rewritten once l is idle again.
+	if l.run.q != q {
+		l.kick() // another queue's kernel: give it back
 		return false
 	}
 	d.runAsLane(l)
