@@ -90,9 +90,9 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if h := submitHook.Load(); h != nil { // fault injection (fault.go)
 		t = (*h)(q, t)
 	}
-	// Fast path after the hook: a faulty kernel is a kernel too. An
-	// idle queue's inbox is closed: skip it (short.go).
-	if t.kind == kindKernel && (q.submitted.Load() != q.completed.Load() || !shortOK()) {
+	// Fast path after the hook: a faulty kernel is a kernel too. A
+	// closed inbox is skipped without its lock (short.go).
+	if t.kind == kindKernel && (q.in.live.Load() || !shortOK()) {
 		if id, ok := q.submitFast(&t); ok {
 			return id, nil
 		}

@@ -18,10 +18,11 @@ import "sync/atomic"
 //     (Device.busy is 1 and the queue was just activated) is dispatched
 //     directly (newHead): a pass would find that queue alone, try its
 //     head once and, for a kernel, report no inline completion.
-//   - A kernel submitted to a queue whose counters say it is idle skips
-//     the inbox (submitFast): the inbox is live only while the queue holds
-//     tasks, so its lock would be taken only to find it closed. The
-//     counters are a hint; the slow path decides under Device.mu.
+//   - A kernel submitted while the queue's inbox is closed skips it
+//     (submitFast) without taking its lock: inbox.live, read atomically,
+//     is a hint; submitFast looks again under the lock, and the slow path
+//     decides under Device.mu. (Not the queue's counters: the completed
+//     count is a cache line the lanes write.)
 //   - The inbox opens when a queue holds two tasks, not one: a kernel
 //     launched into an idle queue and waited for never takes the inbox's
 //     lock (opening it, then closing it at the completion); the second
