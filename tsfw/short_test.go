@@ -245,3 +245,35 @@ func cpuTime() int64 {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
 	return u.Utime.Nano() + u.Stime.Nano()
 }
+
+// BenchmarkKernelLaunchStreamPaths is BenchmarkKernelLaunchStream through
+// both paths (see BenchmarkKernelLaunchSyncPaths): a launch loop, whose
+// queue drains whenever the lane catches up, opens the inbox one launch
+// later on the short path.
+func BenchmarkKernelLaunchStreamPaths(b *testing.B) {
+	for _, name := range []string{"general", "short"} {
+		b.Run(name, func(b *testing.B) {
+			generalOnly.Store(name == "general")
+			defer generalOnly.Store(false)
+			d := newDev(b, Config{CubeCores: 4})
+			q := newQ(b, d, 0)
+			k := &emptyKernel{}
+			c0 := cpuTime()
+			i := 0
+			for b.Loop() {
+				if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
+					b.Fatal(err)
+				}
+				if i++; i%4096 == 0 {
+					if err := q.Synchronize(-1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			if err := q.Synchronize(-1); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
