@@ -123,6 +123,13 @@ func runShortScript(t *testing.T, rec *timeline.Recorder, num int) shortRun {
 		// Idle again: a low-priority stream takes the short path too.
 		submit(3, kern(3, one, false))
 		require.NoError(t, q3.Synchronize(-1))
+		// A claimed run (batched launch + synchronize, claim.go): the
+		// new head is left to the claimer on both paths.
+		q1.Claim()
+		submit(1, kern(1, one, false))
+		submit(1, kern(1, KernelSpec{Blocks: 2, BlockCost: time.Microsecond}, false))
+		q1.RunClaimed()
+		require.NoError(t, q1.Synchronize(-1))
 	}
 	require.NoError(t, d.Synchronize(-1))
 	cube, vector := d.CoresInUse()
