@@ -293,7 +293,9 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	r.next.Store(0)
 	r.ended.Store(0)
 	r.left.Store(int32(h))
-	r.failed.Store(false)
+	if r.failed.Load() { // a store is an exchange: skip it when already clear
+		r.failed.Store(false)
+	}
 	r.err = nil
 	if ks.Timeout > 0 {
 		r.start = time.Now()
@@ -310,11 +312,16 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 	for i := range h {
 		l := d.idleLane()
 		l.run = r
-		l.solo.Store(r.solo && a.threads > graceMinThreads)
+		if solo := r.solo && a.threads > graceMinThreads; l.solo.Load() != solo {
+			l.solo.Store(solo)
+		}
 		r.lanes = append(r.lanes, l)
 		if self && i == 0 {
 			mine = l // its token stays clear: nobody else takes this core
 			continue
+		}
+		if i == 0 && q.lane.Load() != l {
+			q.lane.Store(l) // HelpQueue's hint (short.go)
 		}
 		l.kick()
 	}
@@ -563,6 +570,9 @@ const maxHelp = 8
 func (d *Device) HelpQueue(q *Queue, target uint64) {
 	var buf [maxHelp]*lane
 	for q.completed.Load() < target {
+		if d.helpLane(q) {
+			continue
+		}
 		lanes := buf[:0]
 		d.mu.Lock()
 		for _, r := range d.aic.running {

@@ -100,6 +100,7 @@ type Device struct {
 	space      sync.Cond    // a ring slot freed, or a queue/device went away
 	idle       sync.Cond    // a task completed while closing
 	scratch    []*Queue
+	shortHeads int // kernels newHead dispatched without a pass (short.go; tests)
 	paceT      *time.Timer
 	paceOn     bool
 	paceAt     time.Time
@@ -401,6 +402,9 @@ func (d *Device) paceFired() {
 // since the completion may have exposed a more urgent head.
 // Precondition: d.mu held.
 func (d *Device) schedule() {
+	if d.busy.Load() == 0 && shortOK() {
+		return // no active queue: a pass would look at nothing (short.go)
+	}
 	for d.schedulePass() {
 	}
 }
@@ -409,6 +413,12 @@ func (d *Device) schedule() {
 func (d *Device) schedulePass() bool {
 	for p := range d.active {
 		if len(d.active[p]) == 0 {
+			continue
+		}
+		if l := d.active[p]; len(l) == 1 {
+			if q := l[0]; !q.inflight && d.dispatch(q) {
+				return true
+			}
 			continue
 		}
 		cands := d.scratch[:0]

@@ -21,9 +21,10 @@
 // kernels itself for a while (Queue.spinSpace), then waits on a condition
 // variable. The tasks of one queue run strictly one after another.
 //
-// A kernel submitted to a queue that already holds tasks takes a fast path
-// (inbox.go): it is stamped and appended to the queue's inbox under the
-// queue's own mutex, without Device.mu, and the device side moves the
+// A kernel submitted to a queue that already holds two tasks or more (the
+// inbox opens with the second: short.go) takes a fast path (inbox.go): it
+// is stamped and appended to the queue's inbox under the queue's own
+// mutex, without Device.mu, and the device side moves the
 // inbox into the ring when the queue's head completes. Runs of one-block
 // kernels are then executed by one lane as a chain (chain.go), or by the
 // submitter itself when it waits for ring space (an own chain).

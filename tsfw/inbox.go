@@ -10,8 +10,8 @@ import (
 // Device.mu, the lock's cache line, and the arbiter state behind it, would
 // move between the two CPUs twice per kernel, and on a many-core host
 // every launching thread of every stream would meet there. So a kernel
-// submitted to a queue that already holds tasks goes to the queue's inbox
-// instead: a short list guarded by the queue's own mutex, stamped on the
+// submitted to a queue that already holds tasks (two or more: a lone task
+// does not open it, short.go) goes to the queue's inbox instead: a short list guarded by the queue's own mutex, stamped on the
 // virtual clock there (a kernel's start and end depend on the queue's
 // previous task and the host's observed time only, see stamp). The device
 // side moves the whole inbox into the ring under Device.mu when the
@@ -36,7 +36,7 @@ import (
 type inbox struct {
 	_     [64]byte // off the cache line of the queue's other fields
 	mu    sync.Mutex
-	live  bool         // the fast path is on (see above)
+	live  atomic.Bool  // the fast path is on (see above); read without mu as a hint by SubmitID
 	done  uint64       // q.completed as last read: completions are only ever more
 	tasks []Task       // stamped, in submission order
 	n     atomic.Int32 // len(tasks), for pull's check without mu
@@ -50,7 +50,7 @@ type inbox struct {
 func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 	in := &q.in
 	in.mu.Lock()
-	if !in.live {
+	if !in.live.Load() {
 		in.mu.Unlock()
 		return 0, false
 	}
@@ -81,7 +81,7 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 // Precondition: d.mu held.
 func (q *Queue) pull() {
 	in := &q.in
-	if !in.live || (q.count > 0 && in.n.Load() == 0) {
+	if !in.live.Load() || (q.count > 0 && in.n.Load() == 0) {
 		// Not live: nothing was queued there. Nothing queued and tasks
 		// left: a submission that races with this check is pulled at
 		// the next completion.
@@ -90,7 +90,7 @@ func (q *Queue) pull() {
 	in.mu.Lock()
 	b := q.takeInbox()
 	if q.count+len(b) == 0 {
-		in.live = false
+		in.live.Store(false)
 	}
 	in.mu.Unlock()
 	q.moveInbox(b)
@@ -101,12 +101,12 @@ func (q *Queue) pull() {
 // Precondition: d.mu held.
 func (q *Queue) closeInbox() {
 	in := &q.in
-	if !in.live {
+	if !in.live.Load() {
 		return
 	}
 	in.mu.Lock()
 	b := q.takeInbox()
-	in.live = false
+	in.live.Store(false)
 	in.mu.Unlock()
 	q.moveInbox(b)
 }
@@ -119,7 +119,7 @@ func (q *Queue) openInbox() {
 	}
 	in := &q.in
 	in.mu.Lock()
-	in.live = true
+	in.live.Store(true)
 	in.mu.Unlock()
 }
 

@@ -73,7 +73,8 @@ func TestInboxKeepsOrderIdsAndTimes(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, uint32(i+1), id)
 	}
-	assert.Equal(t, n, inboxLen(q), "kernels behind a running head go to the inbox")
+	// The first kernel behind the head opens the inbox (short.go).
+	assert.Equal(t, n-1, inboxLen(q), "kernels behind a running head go to the inbox")
 	require.NoError(t, q.Submit(RecordTask(e)))
 	assert.Zero(t, inboxLen(q), "a slow-path submit moves the inbox into the ring first")
 	assert.False(t, e.Complete())
@@ -105,7 +106,7 @@ func TestInboxDroppedWithQueue(t *testing.T) {
 			for i := 1; i <= 5; i++ {
 				require.NoError(t, q.Submit(KernelTask(&orderKernel{n: i, log: log}, KernelSpec{Blocks: 1})))
 			}
-			require.Equal(t, 5, inboxLen(q))
+			require.Equal(t, 4, inboxLen(q)) // the first behind the head opens it (short.go)
 			stopErr := abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stopped")
 			switch how {
 			case "destroy":

@@ -25,7 +25,8 @@ type Queue struct {
 	_          [48]byte
 	completed  atomic.Uint64
 	hasErr     atomic.Bool
-	helpWanted atomic.Int32 // q.helping, read by running chains without d.mu
+	helpWanted atomic.Int32         // q.helping, read by running chains without d.mu
+	lane       atomic.Pointer[lane] // first lane of q's running kernel, a hint for HelpQueue (short.go)
 
 	in inbox // kernels submitted without d.mu (inbox.go)
 
@@ -89,7 +90,9 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	if h := submitHook.Load(); h != nil { // fault injection (fault.go)
 		t = (*h)(q, t)
 	}
-	if t.kind == kindKernel { // fast path after the hook: a faulty kernel is a kernel too
+	// Fast path after the hook: a faulty kernel is a kernel too. A
+	// closed inbox is skipped without its lock (short.go).
+	if t.kind == kindKernel && (q.in.live.Load() || !shortOK()) {
 		if id, ok := q.submitFast(&t); ok {
 			return id, nil
 		}
@@ -165,9 +168,11 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 	}
 	// Only a new head can change what the arbiter may start.
 	if q.count == 1 {
-		d.schedule()
+		d.newHead(q) // short.go
 	}
-	q.openInbox()
+	if q.count > 1 || !shortOK() {
+		q.openInbox() // not for a lone task (short.go)
+	}
 	d.mu.Unlock()
 	return id, nil
 }
