@@ -82,7 +82,11 @@ func (q *Queue) Submit(t Task) error {
 // SubmitID is Submit that also returns the task's id: its 1-based position
 // in the queue's submission order, truncated to 32 bits (TaskError.TaskID
 // uses the same numbering).
-func (q *Queue) SubmitID(t Task) (uint32, error) {
+func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(t, false) }
+
+// submitID is SubmitID; with past set it never waits for ring space, the
+// ring growing past the queue depth instead (SubmitIDPast, overfill.go).
+func (q *Queue) submitID(t Task, past bool) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
@@ -126,6 +130,12 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 				q.growInto(r)
 			}
 			continue
+		}
+		if past {
+			if q.count == len(q.ring) {
+				q.growPast()
+			}
+			break
 		}
 		if !spun {
 			// A launch loop has filled the ring: run its kernels here

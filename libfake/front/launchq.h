@@ -26,16 +26,25 @@ typedef struct npu_lq_rec {
  * uint64_t npu_lq_tid(void): the calling thread's id in the core's thread
  *   registry (0 before its first call). C only.
  * int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream,
- *   int32_t *sync, void (*launched)(void *), void *arg): one crossing:
- *   launches v[0..n) in order on behalf of thread tid (0 or unknown: the
- *   caller); then, when sync is not NULL, calls launched(arg) (v is not
- *   read after it) and aclrtSynchronizeStream(stream) on the caller, whose
- *   result goes to *sync. Returns the first launch's failure code (the
- *   launches after a failed one are still made), else ACL_SUCCESS. */
+ *   int32_t *sync, void (*launched)(void *), void *arg, uint64_t *over):
+ *   one crossing: launches v[0..n) in order on behalf of thread tid (0 or
+ *   unknown: the caller), never waiting for ring space (a full ring grows
+ *   past its depth); sets bit i of *over (n <= 64) when v[i]'s stream then
+ *   holds more tasks than its depth (a bit for each run of launches into
+ *   such a stream; none for the stream synchronised next), so the
+ *   launching thread owes npu_lq_room for it; then, when sync is not NULL,
+ *   calls launched(arg) (*over is set before it, v is not read after it)
+ *   and aclrtSynchronizeStream(stream) on the caller, whose result goes to
+ *   *sync. Returns the first launch's failure code (the launches after a
+ *   failed one are still made), else ACL_SUCCESS.
+ * void npu_lq_room(void *stream): waits until the stream holds no more
+ *   tasks than its depth (returns at once for a destroyed stream): where
+ *   the launches made past the depth would have waited, made one by one. */
 typedef int (*npu_lq_batchable_fn)(void);
 typedef uint64_t (*npu_lq_tid_fn)(void);
 typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
-                                 void (*launched)(void *), void *arg);
+                                 void (*launched)(void *), void *arg, uint64_t *over);
+typedef void (*npu_lq_room_fn)(void *stream);
 
 /* Front side (launchq.c). npu_lq_active is nonzero once some thread of the
  * process deferred a launch; the generated front functions (zfront.c) then
