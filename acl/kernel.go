@@ -368,7 +368,7 @@ type launchCfg struct {
 	timeout time.Duration
 	engine  int32 // -1: the kernel's own kind
 	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
-	past    bool  // never wait for ring space (a front hand-over, kernel_launch_handover.go)
+	handover *handover // a front hand-over: never wait for ring space (kernel_launch_handover.go)
 }
 
 func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {

@@ -36,7 +36,7 @@ type queued struct {
 	// work (a memory pool's reuse dependency): it is queued even on a
 	// capturing stream, as it belongs to no capture.
 	internal bool
-	past     bool // never wait for ring space (tsfw.Queue.SubmitIDPast)
+	handover *handover // a front hand-over: never wait for ring space (tsfw.Queue.SubmitIDPast)
 }
 
 // queue is the one place where a task is queued on s by thread t (nil for
@@ -64,8 +64,11 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 	}
 	var id uint32
 	var err error
-	if x.past {
+	if x.handover != nil {
 		id, err = s.q.SubmitIDPast(task)
+		if err == nil {
+			x.handover.q, x.handover.last = s.q, id
+		}
 	} else {
 		id, err = s.q.SubmitID(task)
 	}

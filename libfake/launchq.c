@@ -22,7 +22,7 @@ NPU_EXPORT int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *st
     return npulq_run(npu_self(), tid, (npu_lq_rec *)v, n, stream, sync, (uintptr_t)launched, (uintptr_t)arg, over);
 }
 
-NPU_EXPORT void npu_lq_room(void *stream) { npulq_room(npu_self(), stream); }
+NPU_EXPORT void npu_lq_room(void *stream, uint64_t wait) { npulq_room(npu_self(), stream, wait); }
 
 /* npu_lq_call calls the front's launched callback (launchq.go); integers,
  * so that cgo does not check them as pointers. */

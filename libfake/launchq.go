@@ -22,9 +22,9 @@ import (
 // synchronises stream on the caller when sync is not nil, after telling the
 // front (launched(arg)) that the launches are made. The launches never
 // wait for ring space (whoever hands them over may be a thread the stream
-// waits for): bit i of *over marks the first launch v[i] into a stream
-// left holding more tasks than its depth, for which the launching thread
-// then waits (npulq_room). It returns the first launch failure's code;
+// waits for): bit i of *over marks the last launch v[i] of a run that went
+// past its stream's depth, and v[i].wait the stream's completion count the
+// launching thread then waits for (npulq_room). It returns the first launch failure's code;
 // each failure is recorded on the launching thread as the same launch made
 // at once would record it.
 //
@@ -65,12 +65,14 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		for j < len(recs) && recs[j].f == rec.f && recs[j].s == rec.s && recs[j].args == rec.args && recs[j].blocks == rec.blocks {
 			j++
 		}
-		full, err := acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
+		wait, err := acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
 		if code := ret(th, err); code != 0 && r == 0 {
 			r = C.int32_t(code)
 		}
-		if full && !(sync != nil && rec.s == stream) && i < 64 {
-			*over |= 1 << i // the synchronisation that follows waits for the stream anyway
+		if wait != 0 && !(sync != nil && rec.s == stream) && j-1 < 64 {
+			// (none for the stream synchronised next: that waits anyway)
+			recs[j-1].wait = C.uint64_t(wait)
+			*over |= 1 << (j - 1)
 		}
 		i = j
 	}
@@ -99,17 +101,17 @@ func sameStream(recs []C.npu_lq_rec, stream unsafe.Pointer) bool {
 	return len(recs) > 0
 }
 
-// npulq_room waits until stream holds no more tasks than its depth: the
-// wait the launching thread owes for the launches npulq_run made past it
-// (where they would have waited, made one by one). It holds nothing of the
-// front's.
+// npulq_room waits until stream has completed wait tasks: the wait the
+// launching thread owes for launches npulq_run made past the stream's
+// depth (for the slot the last of them would have waited for, made one by
+// one). The caller holds nothing of the front's.
 //
 //export npulq_room
-func npulq_room(t *C.npu_thread, stream unsafe.Pointer) {
+func npulq_room(t *C.npu_thread, stream unsafe.Pointer, wait C.uint64_t) {
 	defer func() {
 		if p := recover(); p != nil {
 			caught(p, t, "aclrtLaunchKernelWithConfig")
 		}
 	}()
-	acl.WaitStreamRoom(handle(stream))
+	acl.WaitStreamRoom(handle(stream), uint64(wait))
 }

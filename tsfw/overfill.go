@@ -8,32 +8,39 @@ package tsfw
 // head waits for (an event it records, a host function that calls the
 // runtime) would wait for the hand-over: it would never end. So a
 // hand-over fills the ring past the queue depth, in submission order, and
-// the launching thread alone waits for room (WaitRoom), where an immediate
-// launch would have waited, holding nothing another thread needs.
+// the launching thread alone waits for room (WaitRoom), for the slot an
+// immediate launch would have waited for, holding nothing another thread
+// needs.
 
 // SubmitIDPast is SubmitID that never waits for ring space: a full ring
 // grows past the queue depth (as SubmitAfter's does). Task ids, virtual
 // times and order are those SubmitID gives.
 func (q *Queue) SubmitIDPast(t Task) (uint32, error) { return q.submitID(t, true) }
 
-// Overfull reports whether q holds more tasks than its depth (a submission
-// made now would wait for space).
-func (q *Queue) Overfull() bool {
-	return q.submitted.Load()-q.completed.Load() > uint64(q.depth)
+// RoomFor returns how many of q's tasks must have completed before the
+// task with id (SubmitIDPast's, the caller's latest) would have found its
+// slot, submitted with SubmitID: the wait it owes (WaitRoom); 0 when none
+// is owed any more.
+func (q *Queue) RoomFor(id uint32) uint64 {
+	sub := q.submitted.Load()
+	pos := sub - uint64(uint32(sub)-id) // id's 1-based position: at most sub, within 2^32 of it
+	if pos <= uint64(q.depth) {
+		return 0
+	}
+	need := pos - uint64(q.depth) // a submission waits while depth tasks are ahead of it
+	if q.completed.Load() >= need {
+		return 0
+	}
+	return need
 }
 
-// roomy reports whether q holds no more tasks than its depth: the last
-// submission made past the depth would have found its slot by now.
-func (q *Queue) roomy() bool {
-	return q.submitted.Load()-q.completed.Load() <= uint64(q.depth)
-}
-
-// WaitRoom waits until q holds no more tasks than its depth, or q or its
-// device is gone: the wait a submission made past the depth owes. Like a
-// submitter on a full ring, it first runs q's kernels itself for a while
+// WaitRoom waits until q has completed need tasks, or q or its device is
+// gone: the wait RoomFor says a submission made past the depth owes. Like
+// a submitter on a full ring, it first runs q's kernels itself for a while
 // (spinSpace), then parks until completions make room.
-func (q *Queue) WaitRoom() {
-	if q.roomy() {
+func (q *Queue) WaitRoom(need uint64) {
+	done := func() bool { return q.completed.Load() >= need }
+	if done() {
 		return
 	}
 	d := q.d
@@ -47,7 +54,7 @@ func (q *Queue) WaitRoom() {
 	if q.helping--; q.helping == 0 {
 		d.schedule() // hand q's next kernel to a lane again
 	}
-	for !q.roomy() && !q.destroyed && !d.closing && q.stopped == nil {
+	for !done() && !q.destroyed && !d.closing && q.stopped == nil {
 		q.blocked++
 		d.space.Wait()
 		q.blocked--

@@ -85,7 +85,10 @@ typedef struct npu_lq {
     uint64_t tid;                 /* the owner's id in the core's thread registry */
     uint64_t over;                /* the last hand-over's npu_lq_run over */
     int nowe;
-    void *owe[NPU_LQ_OWE]; /* streams the owner must wait for room in (pay) */
+    struct {
+        void *s;
+        uint64_t wait;
+    } owe[NPU_LQ_OWE];     /* the owner must wait for room in s (pay) */
     _Atomic int owing;     /* nowe != 0, read by the owner without mu */
     /* The owner's only: */
     int narmed;
@@ -127,15 +130,19 @@ static unsigned bucket(const void *s) {
     return (unsigned)(x >> 40) & (NPU_LQ_BUCKETS - 1);
 }
 
-/* note_over records the streams the last hand-over left over their depth
- * (q->over) as owed by q's owner. Precondition: q->mu held, q->v intact. */
+/* note_over records the waits for room the last hand-over left (q->over,
+ * v[i].wait) as owed by q's owner. Precondition: q->mu held, q->v intact. */
 static void note_over(npu_lq *q) {
     for (int i = 0; q->over != 0 && i < q->n; i++) {
         if (!(q->over >> i & 1)) continue;
         int k = 0;
-        while (k < q->nowe && q->owe[k] != q->v[i].s) k++;
-        if (k == q->nowe && q->nowe < NPU_LQ_OWE) q->owe[q->nowe++] = q->v[i].s;
-        /* (a full list drops the stream: its wait, not its order, is lost) */
+        while (k < q->nowe && q->owe[k].s != q->v[i].s) k++;
+        if (k < q->nowe) {
+            if (q->v[i].wait > q->owe[k].wait) q->owe[k].wait = q->v[i].wait;
+        } else if (q->nowe < NPU_LQ_OWE) {
+            q->owe[q->nowe].s = q->v[i].s;
+            q->owe[q->nowe++].wait = q->v[i].wait;
+        } /* (a full list drops the wait: back-pressure, not order, is lost) */
     }
     if (q->over != 0) atomic_store(&q->owing, 1);
     q->over = 0;
@@ -165,15 +172,15 @@ static void flush(npu_lq *q) {
  * their depth (note_over), made with no lock held: only this thread waits,
  * where its launches made one by one would have. */
 static NPU_FRONT_COLD void pay(npu_lq *q) {
-    void *owe[NPU_LQ_OWE];
+    __typeof__(q->owe) owe;
     pthread_mutex_lock(&q->mu);
     int n = q->nowe;
-    memcpy(owe, q->owe, (size_t)n * sizeof owe[0]);
+    memcpy(owe, q->owe, sizeof owe);
     q->nowe = 0;
     atomic_store(&q->owing, 0);
     pthread_mutex_unlock(&q->mu);
     in_core++;
-    for (int i = 0; i < n; i++) core_room(owe[i]);
+    for (int i = 0; i < n; i++) core_room(owe[i].s, owe[i].wait);
     in_core--;
 }
 
@@ -375,7 +382,7 @@ static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, ac
     if (r != ACL_SUCCESS || cfg != NULL || reserve != NULL || s == NULL) return r;
     pthread_once(&init_once, init);
     if (enabled) {
-        npu_lq_rec rec = {f, s, args, blocks};
+        npu_lq_rec rec = {f, s, args, blocks, 0};
         arm(&rec);
     }
     return r;
@@ -387,7 +394,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t bloc
      * off): the common path reads no thread-local. */
     npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
     if (q != NULL && q->narmed != 0 && cfg == NULL && reserve == NULL) {
-        npu_lq_rec r = {f, s, args, blocks};
+        npu_lq_rec r = {f, s, args, blocks, 0};
         pay_if_owing(q); /* an earlier hand-over found a stream full */
         if (is_armed(q, &r) && defer_launch(q, &r)) return ACL_SUCCESS;
     }
