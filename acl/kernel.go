@@ -364,10 +364,10 @@ type LaunchAttr struct {
 
 // launchCfg is what the attributes of a launch ask for.
 type launchCfg struct {
-	batch   bool
-	timeout time.Duration
-	engine  int32 // -1: the kernel's own kind
-	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
+	batch    bool
+	timeout  time.Duration
+	engine   int32     // -1: the kernel's own kind
+	flags    uint8     // 0/1 attributes given as 1 (launchFlagOf, capture.go)
 	handover *handover // a front hand-over: never wait for ring space (kernel_launch_handover.go)
 }
 
