@@ -364,11 +364,12 @@ type LaunchAttr struct {
 
 // launchCfg is what the attributes of a launch ask for.
 type launchCfg struct {
-	batch    bool
-	timeout  time.Duration
-	engine   int32     // -1: the kernel's own kind
-	flags    uint8     // 0/1 attributes given as 1 (launchFlagOf, capture.go)
-	handover *handover // a front hand-over: never wait for ring space (kernel_launch_handover.go)
+	batch   bool
+	timeout time.Duration
+	engine  int32 // -1: the kernel's own kind
+	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
+	// a front hand-over: never wait for ring space (kernel_launch_handover.go)
+	handoff *handover
 }
 
 func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {

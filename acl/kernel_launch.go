@@ -70,7 +70,7 @@ func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []
 		putLaunch(l)
 		return err
 	}
-	if err := s.queue(t, fn, tsfw.KernelTask(l, spec), queued{l: l, counted: true, handover: cfg.handover}); err != nil {
+	if err := s.queue(t, fn, tsfw.KernelTask(l, spec), queued{l: l, counted: true, handover: cfg.handoff}); err != nil {
 		f.bin.release()
 		putLaunch(l)
 		return err
@@ -115,7 +115,7 @@ func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []Launc
 	if err != nil {
 		return err
 	}
-	cfg.handover = ho
+	cfg.handoff = ho
 	if a.fn != f {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}
