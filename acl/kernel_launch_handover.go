@@ -9,10 +9,12 @@ import "github.com/npuemu/npuemu/tsfw"
 // thread waits for room afterwards (WaitStreamRoom), holding nothing.
 
 // handover is what a hand-over's queued launches tell it: the queue of the
-// last one and its task id (q nil: none was queued on a ring).
+// last one and its task id (q nil: none was queued on a ring), and whether
+// any went past the ring's depth.
 type handover struct {
 	q    *tsfw.Queue
 	last uint32
+	past bool
 }
 
 // HandOverLaunches makes n launches LaunchKernelWithConfig(t, fh, blocks,
@@ -23,11 +25,13 @@ type handover struct {
 // launching thread owes WaitStreamRoom(sh, wait). It returns the first
 // error; a handle that does not resolve fails all n the same way.
 func HandOverLaunches(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) (wait uint64, err error) {
-	var ho handover
-	err = launchKernelN(t, fh, blocks, sh, nil, ah, n, &ho)
-	if ho.q != nil {
+	ho := &t.handover // the thread's hand-overs are made one at a time (the front's queue lock)
+	*ho = handover{}
+	err = launchKernelN(t, fh, blocks, sh, nil, ah, n, ho)
+	if ho.past { // (RoomFor reads the lanes' completion count: only then)
 		wait = ho.q.RoomFor(ho.last)
 	}
+	*ho = handover{}
 	return wait, err
 }
 

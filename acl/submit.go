@@ -65,9 +65,11 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 	var id uint32
 	var err error
 	if x.handover != nil {
-		id, err = s.q.SubmitIDPast(task)
+		var past bool
+		id, past, err = s.q.SubmitIDPast(task)
 		if err == nil {
-			x.handover.q, x.handover.last = s.q, id
+			h := x.handover
+			h.q, h.last, h.past = s.q, id, h.past || past
 		}
 	} else {
 		id, err = s.q.SubmitID(task)

@@ -13,9 +13,13 @@ package tsfw
 // needs.
 
 // SubmitIDPast is SubmitID that never waits for ring space: a full ring
-// grows past the queue depth (as SubmitAfter's does). Task ids, virtual
-// times and order are those SubmitID gives.
-func (q *Queue) SubmitIDPast(t Task) (uint32, error) { return q.submitID(t, true) }
+// grows past the queue depth (as SubmitAfter's does); past reports that it
+// did (the task owes a wait: RoomFor). Task ids, virtual times and order
+// are those SubmitID gives.
+func (q *Queue) SubmitIDPast(t Task) (id uint32, past bool, err error) {
+	id, err = q.submitID(t, &past)
+	return id, past, err
+}
 
 // RoomFor returns how many of q's tasks must have completed before the
 // task with id (SubmitIDPast's, the caller's latest) would have found its

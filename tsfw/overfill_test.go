@@ -27,11 +27,15 @@ func TestSubmitIDPast(t *testing.T) {
 	const n = 3 * depth // past the depth more than twice: the ring grows past it
 	var last uint32
 	for i := range n {
-		submit := q.SubmitIDPast
+		var id uint32
+		var err error
 		if i < depth-1 {
-			submit = q.SubmitID // fills the ring
+			id, err = q.SubmitID(host(i)) // fills the ring
+		} else {
+			var past bool
+			id, past, err = q.SubmitIDPast(host(i))
+			require.True(t, past, "task %d", i+2)
 		}
-		id, err := submit(host(i))
 		require.NoError(t, err)
 		require.Equal(t, uint32(i+2), id) // the gate is task 1
 		want := uint64(0)
@@ -71,8 +75,9 @@ func TestWaitRoomDestroyed(t *testing.T) {
 	<-g.started
 	var last uint32
 	for range 2 * depth {
-		id, err := q.SubmitIDPast(HostTask(func() error { return nil }))
+		id, past, err := q.SubmitIDPast(HostTask(func() error { return nil }))
 		require.NoError(t, err)
+		require.Equal(t, int(id) > depth, past)
 		last = id
 	}
 	need := q.RoomFor(last)

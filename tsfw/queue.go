@@ -82,11 +82,12 @@ func (q *Queue) Submit(t Task) error {
 // SubmitID is Submit that also returns the task's id: its 1-based position
 // in the queue's submission order, truncated to 32 bits (TaskError.TaskID
 // uses the same numbering).
-func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(t, false) }
+func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(t, nil) }
 
-// submitID is SubmitID; with past set it never waits for ring space, the
-// ring growing past the queue depth instead (SubmitIDPast, overfill.go).
-func (q *Queue) submitID(t Task, past bool) (uint32, error) {
+// submitID is SubmitID; with past not nil it never waits for ring space,
+// the ring growing past the queue depth instead, and sets *past when it
+// did (SubmitIDPast, overfill.go).
+func (q *Queue) submitID(t Task, past *bool) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
@@ -131,10 +132,11 @@ func (q *Queue) submitID(t Task, past bool) (uint32, error) {
 			}
 			continue
 		}
-		if past {
+		if past != nil {
 			if q.count == len(q.ring) {
 				q.growPast()
 			}
+			*past = true
 			break
 		}
 		if !spun {
