@@ -34,11 +34,13 @@
  * a thread the stream's head waits for (another thread's call that goes on
  * to record the event the head waits for, a host function of that stream
  * that calls the runtime): the core fills the ring past its depth
- * (tsfw/overfill.go) and says which streams it left over their depth
- * (npu_lq_run's over). The queue's owner, and only it, then owes a wait for
- * room in them (pay): in the launch whose hand-over found them full, else
- * at its next call, holding no lock, where the same launches made one by
- * one would have waited. No other thread ever waits for it.
+ * (tsfw/overfill.go) and says, per stream it filled past its depth, how
+ * many of the stream's tasks must complete before the last of these
+ * launches would have found its slot (npu_lq_run's over and v[i].wait).
+ * The queue's owner, and only it, then owes that wait (pay): in the launch
+ * whose hand-over found the stream full, else at its next call, holding no
+ * lock: the wait the same launches made one by one would have made. No
+ * other thread ever waits for it.
  *
  * Errors: an armed launch can still fail in the core (a handle destroyed by
  * another thread meanwhile, a resource error). The core records the message
