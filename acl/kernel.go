@@ -368,6 +368,8 @@ type launchCfg struct {
 	timeout time.Duration
 	engine  int32 // -1: the kernel's own kind
 	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
+	// a front hand-over: never wait for ring space (kernel_launch_handover.go)
+	handoff *handover
 }
 
 func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {

@@ -70,7 +70,7 @@ func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []
 		putLaunch(l)
 		return err
 	}
-	if err := s.queue(t, fn, tsfw.KernelTask(l, spec), queued{l: l, counted: true}); err != nil {
+	if err := s.queue(t, fn, tsfw.KernelTask(l, spec), queued{l: l, counted: true, handover: cfg.handoff}); err != nil {
 		f.bin.release()
 		putLaunch(l)
 		return err
@@ -91,13 +91,14 @@ func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
 // finalized blob of the args handle is copied, so later updates do not
 // affect this launch.
 func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
-	return launchKernelN(t, fh, blocks, sh, attrs, ah, 1)
+	return launchKernelN(t, fh, blocks, sh, attrs, ah, 1, nil)
 }
 
 // launchKernelN makes n launches of one kernel with one args handle and
 // configuration, resolving and checking the handles once; it returns the
 // first error (a handle that does not resolve fails all n the same way).
-func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle, n int) error {
+// With ho not nil they never wait for ring space (HandOverLaunches).
+func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle, n int, ho *handover) error {
 	const fn = "aclrtLaunchKernelWithConfig"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -114,6 +115,7 @@ func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []Launc
 	if err != nil {
 		return err
 	}
+	cfg.handoff = ho
 	if a.fn != f {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}

@@ -30,5 +30,5 @@ func (s *Stream) RunClaimed() { s.q.RunClaimed() }
 // the same launch), resolving and checking the handles once. It returns
 // the first error; a handle that does not resolve fails all n the same way.
 func LaunchKernelWithConfigN(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) error {
-	return launchKernelN(t, fh, blocks, sh, nil, ah, n)
+	return launchKernelN(t, fh, blocks, sh, nil, ah, n, nil)
 }

@@ -36,6 +36,7 @@ type queued struct {
 	// work (a memory pool's reuse dependency): it is queued even on a
 	// capturing stream, as it belongs to no capture.
 	internal bool
+	handover *handover // a front hand-over: never wait for ring space (tsfw.Queue.SubmitIDPast)
 }
 
 // queue is the one place where a task is queued on s by thread t (nil for
@@ -61,7 +62,18 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 		op = sanitizeOp(fn, &task, &x) // before SubmitID: a launch may be recycled once queued
 		sanitizePend(op, &x)
 	}
-	id, err := s.q.SubmitID(task)
+	var id uint32
+	var err error
+	if x.handover != nil {
+		var past bool
+		id, past, err = s.q.SubmitIDPast(task)
+		if err == nil {
+			h := x.handover
+			h.q, h.last, h.past = s.q, id, h.past || past
+		}
+	} else {
+		id, err = s.q.SubmitID(task)
+	}
 	if op != nil && err == nil {
 		sanitizeQueued(t, s, id, op)
 	}

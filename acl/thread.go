@@ -25,6 +25,10 @@ type Thread struct {
 	// whether there is one.
 	lastTask    uint32
 	hasLastTask bool
+
+	// handover: the front's hand-overs of this thread's launches
+	// (kernel_launch_handover.go); here, so that none allocates.
+	handover handover
 }
 
 // Fail records err as the thread's last error and recent message and

@@ -20,12 +20,16 @@ import (
 // docs/kernels.md "Batched launches") in one crossing, on behalf of the
 // thread whose id is tid (the caller when that thread is unknown), then
 // synchronises stream on the caller when sync is not nil, after telling the
-// front (launched(arg)) that the launches are made. It returns the
-// first launch failure's code; each failure is recorded on the launching
-// thread as the same launch made at once would record it.
+// front (launched(arg)) that the launches are made. The launches never
+// wait for ring space (whoever hands them over may be a thread the stream
+// waits for): bit i of *over marks the last launch v[i] of a run that went
+// past its stream's depth, and v[i].wait the stream's completion count the
+// launching thread then waits for (npulq_room). It returns the first launch failure's code;
+// each failure is recorded on the launching thread as the same launch made
+// at once would record it.
 //
 //export npulq_run
-func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t, launched, arg C.uintptr_t) (r C.int32_t) {
+func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t, launched, arg C.uintptr_t, over *C.uint64_t) (r C.int32_t) {
 	debug.SetPanicOnFault(true)
 	defer func() {
 		if p := recover(); p != nil {
@@ -49,6 +53,7 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		th = thread(t)
 	}
 	recs := unsafe.Slice(v, int(n))
+	*over = 0
 	if sync != nil && sameStream(recs, stream) {
 		// The caller waits for these kernels next: it runs them itself
 		// (tsfw/claim.go) rather than hand them to a lane.
@@ -60,9 +65,14 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		for j < len(recs) && recs[j].f == rec.f && recs[j].s == rec.s && recs[j].args == rec.args && recs[j].blocks == rec.blocks {
 			j++
 		}
-		err := acl.LaunchKernelWithConfigN(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
+		wait, err := acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
 		if code := ret(th, err); code != 0 && r == 0 {
 			r = C.int32_t(code)
+		}
+		if wait != 0 && !(sync != nil && rec.s == stream) && j-1 < 64 {
+			// (none for the stream synchronised next: that waits anyway)
+			recs[j-1].wait = C.uint64_t(wait)
+			*over |= 1 << (j - 1)
 		}
 		i = j
 	}
@@ -89,4 +99,19 @@ func sameStream(recs []C.npu_lq_rec, stream unsafe.Pointer) bool {
 		}
 	}
 	return len(recs) > 0
+}
+
+// npulq_room waits until stream has completed wait tasks: the wait the
+// launching thread owes for launches npulq_run made past the stream's
+// depth (for the slot the last of them would have waited for, made one by
+// one). The caller holds nothing of the front's.
+//
+//export npulq_room
+func npulq_room(t *C.npu_thread, stream unsafe.Pointer, wait C.uint64_t) {
+	defer func() {
+		if p := recover(); p != nil {
+			caught(p, t, "aclrtLaunchKernelWithConfig")
+		}
+	}()
+	acl.WaitStreamRoom(handle(stream), uint64(wait))
 }

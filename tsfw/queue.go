@@ -83,7 +83,12 @@ func (q *Queue) Submit(t Task) error {
 // SubmitID is Submit that also returns the task's id: its 1-based position
 // in the queue's submission order, truncated to 32 bits (TaskError.TaskID
 // uses the same numbering).
-func (q *Queue) SubmitID(t Task) (uint32, error) {
+func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(t, nil) }
+
+// submitID is SubmitID; with past not nil it never waits for ring space,
+// the ring growing past the queue depth instead, and sets *past when it
+// did (SubmitIDPast, overfill.go).
+func (q *Queue) submitID(t Task, past *bool) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
@@ -129,6 +134,13 @@ func (q *Queue) SubmitID(t Task) (uint32, error) {
 				q.growInto(r)
 			}
 			continue
+		}
+		if past != nil {
+			if q.count == len(q.ring) {
+				q.growPast()
+			}
+			*past = true
+			break
 		}
 		if !spun {
 			// A launch loop has filled the ring: run its kernels here

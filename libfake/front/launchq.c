@@ -30,6 +30,18 @@
  * that queue to the core and launches at once. Every other call hands over
  * every queue first.
  *
+ * Full streams: a hand-over never waits for ring space, since it may run on
+ * a thread the stream's head waits for (another thread's call that goes on
+ * to record the event the head waits for, a host function of that stream
+ * that calls the runtime): the core fills the ring past its depth
+ * (tsfw/overfill.go) and says, per stream it filled past its depth, how
+ * many of the stream's tasks must complete before the last of these
+ * launches would have found its slot (npu_lq_run's over and v[i].wait).
+ * The queue's owner, and only it, then owes that wait (pay): in the launch
+ * whose hand-over found the stream full, else at its next call, holding no
+ * lock: the wait the same launches made one by one would have made. No
+ * other thread ever waits for it.
+ *
  * Errors: an armed launch can still fail in the core (a handle destroyed by
  * another thread meanwhile, a resource error). The core records the message
  * on the launching thread (aclGetRecentErrMsg) and the first such code is
@@ -38,7 +50,7 @@
  * ...WithTimeout that itself succeeds, as the runtime reports a launch's
  * asynchronous errors.
  *
- * On only with NPUEMU_LAUNCH_BATCH=1 (off, every launch goes to the core at
+ * On unless NPUEMU_LAUNCH_BATCH=0 (every launch then goes to the core at
  * once), and never when the core is traced, in passthrough mode or in the
  * split stack layout (npu_lq_batchable).
  */
@@ -59,7 +71,9 @@ enum {
     NPU_LQ_ARMED = 4,         /* validated launches remembered per thread */
     NPU_LQ_BUCKETS = 1024,    /* stream ownership buckets */
     NPU_LQ_IDLE_TICKS = 16,   /* ticks without a deferral before the timer parks */
+    NPU_LQ_OWE = 8,           /* streams a queue's owner may owe a wait for room in */
 };
+_Static_assert(NPU_LQ_BATCH <= 64, "npu_lq_run's over has a bit per record");
 #define NPU_LQ_TICK_NS 200000L      /* the flush timer's first period: 200 µs */
 #define NPU_LQ_TICK_MAX_NS 6400000L /* its longest: 6.4 ms */
 
@@ -71,6 +85,13 @@ typedef struct npu_lq {
     uint16_t claim[NPU_LQ_BATCH]; /* the buckets this queue owns */
     int32_t err;                  /* first failure of a deferred launch not reported yet */
     uint64_t tid;                 /* the owner's id in the core's thread registry */
+    uint64_t over;                /* the last hand-over's npu_lq_run over */
+    int nowe;
+    struct {
+        void *s;
+        uint64_t wait;
+    } owe[NPU_LQ_OWE];     /* the owner must wait for room in s (pay) */
+    _Atomic int owing;     /* nowe != 0, read by the owner without mu */
     /* The owner's only: */
     int narmed;
     npu_lq_rec armed[NPU_LQ_ARMED];
@@ -93,6 +114,7 @@ static int enabled; /* set by init: batching allowed in this process */
 
 static npu_lq_tid_fn core_tid;
 static npu_lq_run_fn core_run;
+static npu_lq_room_fn core_room;
 
 /* The flush timer. */
 static pthread_mutex_t tmu = PTHREAD_MUTEX_INITIALIZER;
@@ -110,13 +132,32 @@ static unsigned bucket(const void *s) {
     return (unsigned)(x >> 40) & (NPU_LQ_BUCKETS - 1);
 }
 
+/* note_over records the waits for room the last hand-over left (q->over,
+ * v[i].wait) as owed by q's owner. Precondition: q->mu held, q->v intact. */
+static void note_over(npu_lq *q) {
+    for (int i = 0; q->over != 0 && i < q->n; i++) {
+        if (!(q->over >> i & 1)) continue;
+        int k = 0;
+        while (k < q->nowe && q->owe[k].s != q->v[i].s) k++;
+        if (k < q->nowe) {
+            if (q->v[i].wait > q->owe[k].wait) q->owe[k].wait = q->v[i].wait;
+        } else if (q->nowe < NPU_LQ_OWE) {
+            q->owe[q->nowe].s = q->v[i].s;
+            q->owe[q->nowe++].wait = q->v[i].wait;
+        } /* (a full list drops the wait: back-pressure, not order, is lost) */
+    }
+    if (q->over != 0) atomic_store(&q->owing, 1);
+    q->over = 0;
+}
+
 /* flush_locked hands q's launches to the core. Precondition: q->mu held. */
 static void flush_locked(npu_lq *q) {
     if (q->n == 0) return;
     in_core++;
-    int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL);
+    int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL, &q->over);
     in_core--;
     if (r != 0 && q->err == 0) q->err = r;
+    note_over(q);
     q->n = 0;
     for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
     q->nclaim = 0;
@@ -127,6 +168,26 @@ static void flush(npu_lq *q) {
     pthread_mutex_lock(&q->mu);
     flush_locked(q);
     pthread_mutex_unlock(&q->mu);
+}
+
+/* pay is the owner's wait for room in the streams its hand-overs left over
+ * their depth (note_over), made with no lock held: only this thread waits,
+ * where its launches made one by one would have. */
+static NPU_FRONT_COLD void pay(npu_lq *q) {
+    __typeof__(q->owe) owe;
+    pthread_mutex_lock(&q->mu);
+    int n = q->nowe;
+    memcpy(owe, q->owe, sizeof owe);
+    q->nowe = 0;
+    atomic_store(&q->owing, 0);
+    pthread_mutex_unlock(&q->mu);
+    in_core++;
+    for (int i = 0; i < n; i++) core_room(owe[i].s, owe[i].wait);
+    in_core--;
+}
+
+static inline void pay_if_owing(npu_lq *q) {
+    if (q != NULL && __builtin_expect(atomic_load_explicit(&q->owing, memory_order_relaxed), 0) && !in_core) pay(q);
 }
 
 /* drain hands every queue's launches to the core. */
@@ -140,6 +201,7 @@ void npu_lq_before(int keep) {
     npu_lq *q = me;
     if (q != NULL && !keep) q->narmed = 0;
     if (atomic_load(&npending) != 0) drain();
+    pay_if_owing(q);
 }
 
 int32_t npu_lq_after(int32_t r) {
@@ -204,14 +266,16 @@ static void *timer_main(void *arg) {
 static void on_exit_thread(void *p) { atomic_store(&((npu_lq *)p)->dead, 1); }
 
 static void init(void) {
-    /* Opt-in (docs/kernels.md "Batched launches", Limits): a batch handed
-     * over while its stream's ring is full holds its queue. */
+    /* On unless NPUEMU_LAUNCH_BATCH=0 (docs/kernels.md "Batched launches"). */
     const char *e = getenv("NPUEMU_LAUNCH_BATCH");
-    if (e == NULL || strcmp(e, "1") != 0) return;
+    if (e != NULL && strcmp(e, "0") == 0) return;
     npu_lq_batchable_fn ok = (npu_lq_batchable_fn)npu_front_extra(NPU_FRONT_X_LQ_BATCHABLE);
     core_tid = (npu_lq_tid_fn)npu_front_extra(NPU_FRONT_X_LQ_TID);
     core_run = (npu_lq_run_fn)npu_front_extra(NPU_FRONT_X_LQ_RUN);
-    if (ok == NULL || core_tid == NULL || core_run == NULL || !ok()) return;
+    core_room = (npu_lq_room_fn)npu_front_extra(NPU_FRONT_X_LQ_ROOM);
+    /* A core without npu_lq_room would wait for ring space in a hand-over:
+     * no batching with it. */
+    if (ok == NULL || core_tid == NULL || core_run == NULL || core_room == NULL || !ok()) return;
     if (pthread_key_create(&exit_key, on_exit_thread) != 0) return;
     enabled = 1;
 }
@@ -237,6 +301,8 @@ static npu_lq *self(void) {
     pthread_mutex_lock(&q->mu);
     flush_locked(q); /* an exited thread's leftovers, on its own behalf */
     q->err = 0;
+    q->nowe = 0; /* the exited thread's waits: nobody owes them */
+    atomic_store(&q->owing, 0);
     pthread_mutex_unlock(&q->mu);
     q->narmed = 0;
     pthread_setspecific(exit_key, q);
@@ -304,6 +370,7 @@ static int defer_launch(npu_lq *q, const npu_lq_rec *r) {
     if (q->n == NPU_LQ_BATCH) flush_locked(q);
     pthread_mutex_unlock(&q->mu);
     if (__builtin_expect(atomic_load(&parked), 0)) wake_timer();
+    pay_if_owing(q); /* this launch found a stream full: it waits, as made at once */
     return 1;
 }
 
@@ -317,7 +384,7 @@ static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, ac
     if (r != ACL_SUCCESS || cfg != NULL || reserve != NULL || s == NULL) return r;
     pthread_once(&init_once, init);
     if (enabled) {
-        npu_lq_rec rec = {f, s, args, blocks};
+        npu_lq_rec rec = {f, s, args, blocks, 0};
         arm(&rec);
     }
     return r;
@@ -329,7 +396,8 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t bloc
      * off): the common path reads no thread-local. */
     npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
     if (q != NULL && q->narmed != 0 && cfg == NULL && reserve == NULL) {
-        npu_lq_rec r = {f, s, args, blocks};
+        npu_lq_rec r = {f, s, args, blocks, 0};
+        pay_if_owing(q); /* an earlier hand-over found a stream full */
         if (is_armed(q, &r) && defer_launch(q, &r)) return ACL_SUCCESS;
     }
     return launch_now(f, blocks, s, cfg, args, reserve);
@@ -340,6 +408,7 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t bloc
  * thread's call, which may need this queue (drain). */
 static void handed_over(void *p) {
     npu_lq *q = p;
+    note_over(q);
     q->n = 0;
     for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
     q->nclaim = 0;
@@ -355,12 +424,13 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
     if (__builtin_expect(fn == NULL, 0) && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
     npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
     if (q != NULL && __atomic_load_n(&q->n, __ATOMIC_RELAXED) != 0 && !in_core) {
+        pay_if_owing(q);
         pthread_mutex_lock(&q->mu);
         if (q->n != 0 && atomic_load(&npending) == 1) {
             /* Only this queue holds launches: one crossing for both. */
             int32_t sr = 0;
             in_core++;
-            int32_t lr = core_run(q->tid, q->v, q->n, s, &sr, handed_over, q); /* unlocks q->mu */
+            int32_t lr = core_run(q->tid, q->v, q->n, s, &sr, handed_over, q, &q->over); /* unlocks q->mu */
             in_core--;
             if (lr != 0) {
                 pthread_mutex_lock(&q->mu);

@@ -11,12 +11,13 @@
 #include <stdint.h>
 
 /* npu_lq_rec is one aclrtLaunchKernelWithConfig(f, blocks, s, NULL, args,
- * NULL) that the front deferred. */
+ * NULL) that the front deferred; wait is the core's answer (npu_lq_run). */
 typedef struct npu_lq_rec {
     void *f;
     void *s;
     void *args;
     uint32_t blocks;
+    uint64_t wait;
 } npu_lq_rec;
 
 /* The core's entry points (libfake/launchq.c):
@@ -26,16 +27,27 @@ typedef struct npu_lq_rec {
  * uint64_t npu_lq_tid(void): the calling thread's id in the core's thread
  *   registry (0 before its first call). C only.
  * int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream,
- *   int32_t *sync, void (*launched)(void *), void *arg): one crossing:
- *   launches v[0..n) in order on behalf of thread tid (0 or unknown: the
- *   caller); then, when sync is not NULL, calls launched(arg) (v is not
- *   read after it) and aclrtSynchronizeStream(stream) on the caller, whose
- *   result goes to *sync. Returns the first launch's failure code (the
- *   launches after a failed one are still made), else ACL_SUCCESS. */
+ *   int32_t *sync, void (*launched)(void *), void *arg, uint64_t *over):
+ *   one crossing: launches v[0..n) in order on behalf of thread tid (0 or
+ *   unknown: the caller), never waiting for ring space (a full ring grows
+ *   past its depth); sets bit i of *over (n <= 64) and v[i].wait when v[i]
+ *   is the last of a run of launches into one stream that went past its
+ *   depth and its slot is not free yet: the launching thread owes
+ *   npu_lq_room(v[i].s, v[i].wait) (none for the stream synchronised
+ *   next: that waits anyway); then, when sync is not NULL,
+ *   calls launched(arg) (*over is set before it, v is not read after it)
+ *   and aclrtSynchronizeStream(stream) on the caller, whose result goes to
+ *   *sync. Returns the first launch's failure code (the launches after a
+ *   failed one are still made), else ACL_SUCCESS.
+ * void npu_lq_room(void *stream, uint64_t wait): waits until the stream
+ *   has completed wait tasks (returns at once for a destroyed stream): the
+ *   slot the launch made past the depth would have waited for, made one by
+ *   one. */
 typedef int (*npu_lq_batchable_fn)(void);
 typedef uint64_t (*npu_lq_tid_fn)(void);
 typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
-                                 void (*launched)(void *), void *arg);
+                                 void (*launched)(void *), void *arg, uint64_t *over);
+typedef void (*npu_lq_room_fn)(void *stream, uint64_t wait);
 
 /* Front side (launchq.c). npu_lq_active is nonzero once some thread of the
  * process deferred a launch; the generated front functions (zfront.c) then

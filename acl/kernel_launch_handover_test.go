@@ -1,0 +1,51 @@
+package acl
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHandOverLaunches: behind a head that waits for an event, launches
+// handed over past the stream's depth return at once and say how many
+// completions the last would have waited for; WaitStreamRoom returns once
+// the event is recorded, and every launch runs. A stale stream handle
+// needs no wait.
+func TestHandOverLaunches(t *testing.T) {
+	th, _, bin := kernelSetup(t)
+	slow := function(t, th, bin, "slow")
+	var a Handle
+	require.NoError(t, KernelArgsInit(th, slow, &a))
+	require.NoError(t, KernelArgsFinalize(th, a))
+	var s, o, e Handle
+	require.NoError(t, CreateStream(th, &s))
+	require.NoError(t, CreateStream(th, &o))
+	require.NoError(t, CreateEvent(th, &e))
+	// A record consumed by a reset: a wait queued now waits for the next.
+	require.NoError(t, RecordEvent(th, e, o, 0))
+	require.NoError(t, SynchronizeStream(th, o, -1))
+	require.NoError(t, ResetEvent(th, e, o))
+	require.NoError(t, SynchronizeStream(th, o, -1))
+	require.NoError(t, StreamWaitEvent(th, s, e))
+
+	wait, err := HandOverLaunches(th, slow, 1, s, a, 1000)
+	require.NoError(t, err)
+	require.Zero(t, wait, "1001 tasks fit a 1024-task ring")
+	wait, err = HandOverLaunches(th, slow, 1, s, a, 100)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1101-1024), wait, "the 1101st task waits for 77 completions")
+
+	require.NoError(t, RecordEvent(th, e, o, 0))
+	WaitStreamRoom(s, wait)
+	require.NoError(t, SynchronizeStream(th, s, -1))
+	wait, err = HandOverLaunches(th, slow, 1, s, a, 1)
+	require.NoError(t, err)
+	require.Zero(t, wait)
+	require.NoError(t, SynchronizeStream(th, s, -1))
+
+	require.NoError(t, DestroyStream(th, s, false))
+	WaitStreamRoom(s, 1<<40) // stale: returns
+	require.NoError(t, DestroyStream(th, o, false))
+	require.NoError(t, DestroyEvent(th, e))
+	require.NoError(t, BinaryUnLoad(th, bin))
+}
