@@ -66,8 +66,17 @@ type PageTracker interface {
 	TrackDisarm() (fp []sanitize.PageRange, ok bool)
 }
 
-// gateWait bounds every wait for trackGate (a variable for tests).
-var gateWait = 2 * time.Second
+// gateWait bounds every wait for trackGate: NPUEMU_SANITIZE_TRACK_WAIT
+// (sanitize.TrackWait), read when the library loads with the sanitizer on
+// (a variable for tests).
+var gateWait = trackWait()
+
+func trackWait() time.Duration {
+	if !sanitizing {
+		return sanitize.DefaultTrackWait
+	}
+	return sanitize.TrackWait()
+}
 
 // maxTrackSpans is the most allocations one launch has tracked (the
 // tracker's table, libfake/track.c).

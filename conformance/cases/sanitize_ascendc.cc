@@ -7,7 +7,7 @@
  * kernel and the block; a correctly ordered program reports nothing.
  *
  * needs: emulator
- * env: NPUEMU_SANITIZE=all
+ * env: NPUEMU_SANITIZE=all NPUEMU_SANITIZE_TRACK_WAIT=10m
  */
 #include "ascendc_build.h"
 #include "sanitize_util.h"

@@ -17,7 +17,7 @@
  *    nothing; overlapping, one race.
  *
  * needs: emulator
- * env: NPUEMU_SANITIZE=all
+ * env: NPUEMU_SANITIZE=all NPUEMU_SANITIZE_TRACK_WAIT=10m
  */
 #include "ascendc_build.h"
 #include "sanitize_util.h"

@@ -3,7 +3,7 @@
  * copy) is reported with the first unwritten byte; memory written by a
  * memset or a copy reads clean. */
 /* needs: emulator */
-/* env: NPUEMU_SANITIZE=all */
+/* env: NPUEMU_SANITIZE=all NPUEMU_SANITIZE_TRACK_WAIT=10m */
 #include "sanitize_util.h"
 
 #define N 8192

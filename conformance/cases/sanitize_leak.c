@@ -3,7 +3,7 @@
  * releases everything reports nothing. With NPUEMU_SANITIZE_EXITCODE a
  * process that got reports exits with that status, after the summary. */
 /* needs: emulator */
-/* env: NPUEMU_SANITIZE=leakcheck,racecheck NPUEMU_SANITIZE_EXITCODE=42 */
+/* env: NPUEMU_SANITIZE=leakcheck,racecheck NPUEMU_SANITIZE_EXITCODE=42 NPUEMU_SANITIZE_TRACK_WAIT=10m */
 #include "sanitize_util.h"
 
 #include <sys/wait.h>

@@ -6,7 +6,7 @@
  * a kernel that faults on protected device memory (past its buffer). In-bounds
  * operands report nothing. */
 /* needs: emulator */
-/* env: NPUEMU_SANITIZE=memcheck */
+/* env: NPUEMU_SANITIZE=memcheck NPUEMU_SANITIZE_TRACK_WAIT=10m */
 #include "sanitize_util.h"
 #include "../../examples/kernels/build_kernel.h"
 

@@ -8,7 +8,7 @@
  * memory nothing wrote is an initcheck report; a correctly synchronised
  * program reports nothing. */
 /* needs: emulator */
-/* env: NPUEMU_SANITIZE=all */
+/* env: NPUEMU_SANITIZE=all NPUEMU_SANITIZE_TRACK_WAIT=10m */
 #include <stdint.h>
 
 #include "sanitize_util.h"

@@ -3,7 +3,7 @@
  * synchronisation) between them. A correctly synchronised program reports
  * nothing; the same program without its event reports the race once. */
 /* needs: emulator */
-/* env: NPUEMU_SANITIZE=all */
+/* env: NPUEMU_SANITIZE=all NPUEMU_SANITIZE_TRACK_WAIT=10m */
 #include "sanitize_util.h"
 
 #define N 65536

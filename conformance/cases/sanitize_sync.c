@@ -4,7 +4,7 @@
  * querying an event that was never recorded orders nothing. A program
  * that synchronises first reports nothing. */
 /* needs: emulator */
-/* env: NPUEMU_SANITIZE=all */
+/* env: NPUEMU_SANITIZE=all NPUEMU_SANITIZE_TRACK_WAIT=10m */
 #include "sanitize_util.h"
 
 #define N 8192

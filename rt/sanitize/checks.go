@@ -20,10 +20,13 @@ const (
 )
 
 // Env names the variable that turns the sanitizer on; ExitCodeEnv the one
-// that makes a process that got reports exit with that status.
+// that makes a process that got reports exit with that status;
+// TrackWaitEnv the one that bounds how long tracked kernel launches and
+// the device work around them wait for one another (TrackWait).
 const (
-	Env         = "NPUEMU_SANITIZE"
-	ExitCodeEnv = "NPUEMU_SANITIZE_EXITCODE"
+	Env          = "NPUEMU_SANITIZE"
+	ExitCodeEnv  = "NPUEMU_SANITIZE_EXITCODE"
+	TrackWaitEnv = "NPUEMU_SANITIZE_TRACK_WAIT"
 )
 
 var checkNames = [...]struct {

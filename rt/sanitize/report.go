@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/npuemu/npuemu/timeline"
 )
@@ -90,6 +91,29 @@ func FromEnv(lookup Lookup) *State {
 		return nil
 	}
 	return New(c, lookup, os.Stderr)
+}
+
+// DefaultTrackWait is TrackWait's bound when TrackWaitEnv is unset.
+const DefaultTrackWait = 2 * time.Second
+
+// TrackWait returns how long a tracked kernel launch waits to run alone,
+// and device work waits for a tracked launch, before going ahead with
+// less precision (docs/sanitizer.md, "Kernel footprints"): the value of
+// NPUEMU_SANITIZE_TRACK_WAIT, a Go duration ("2s", "500ms", "1m"), or
+// DefaultTrackWait. On a loaded machine a longer bound keeps the reports
+// of a correct program the same from run to run; the bound exists for
+// kernels that never end.
+func TrackWait() time.Duration {
+	v := os.Getenv(TrackWaitEnv)
+	if v == "" {
+		return DefaultTrackWait
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		fmt.Fprintf(os.Stderr, "npuemu: %s=%q: want a positive duration such as 2s or 500ms; using %s\n", TrackWaitEnv, v, DefaultTrackWait)
+		return DefaultTrackWait
+	}
+	return d
 }
 
 // ExitCode returns the exit status NPUEMU_SANITIZE_EXITCODE asks for when

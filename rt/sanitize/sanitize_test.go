@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -305,4 +306,16 @@ func TestReportsOnTimeline(t *testing.T) {
 	require.NoError(t, timeline.Current().WriteTo(&out, false))
 	assert.Contains(t, out.String(), `"sanitize: racecheck"`)
 	assert.Contains(t, out.String(), "write-write race")
+}
+
+// TestTrackWait: NPUEMU_SANITIZE_TRACK_WAIT is a positive Go duration;
+// anything else keeps the default.
+func TestTrackWait(t *testing.T) {
+	for v, want := range map[string]time.Duration{
+		"": DefaultTrackWait, "500ms": 500 * time.Millisecond, "10m": 10 * time.Minute,
+		"2": DefaultTrackWait, "-1s": DefaultTrackWait, "0s": DefaultTrackWait, "soon": DefaultTrackWait,
+	} {
+		t.Setenv(TrackWaitEnv, v)
+		assert.Equal(t, want, TrackWait(), "%q", v)
+	}
 }
