@@ -42,6 +42,7 @@ demo: deps lib
 	$(CC) -shared -fPIC -O2 -Wall -Werror -I emu/include -o build/vadd.so examples/kernels/vadd.c
 	$(CC) $(CFLAGS_APP) -o build/vector_add examples/vector_add.c -L $(LIB) -lascendcl
 	LD_LIBRARY_PATH=$(LIB) ./build/vector_add build/vadd.so
+	$(MAKE) --no-print-directory ascendc-demo
 
 check-format:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
