@@ -503,6 +503,9 @@ type launchMem struct {
 	host KernelHost
 	buf  []byte  // header, then the argument image
 	addr uintptr // address of buf
+	// probe is host as a cycleProbe (nil when it is not one), asserted once
+	// per buffer rather than at every completion (recordCycles).
+	probe cycleProbe
 }
 
 // hostMem is C memory to free: the argument of a cleanup, which must not
@@ -521,8 +524,10 @@ func newLaunches(h KernelHost) *launch {
 	mem, addr := h.Alloc(slabLaunches * launchSlot)
 	clear(mem) // fault its pages in now, not one per first launch
 	runtime.AddCleanup(s, freeHostMem, hostMem{h, mem})
+	probe, _ := h.(cycleProbe)
 	for i := range s.ls {
 		m := &s.ms[i]
+		m.probe = probe
 		off := i * launchSlot
 		m.host, m.buf, m.addr = h, mem[off:off+launchSlot:off+launchSlot], addr+uintptr(off)
 		s.ls[i].launchMem = m
@@ -541,6 +546,7 @@ func getLaunch(h KernelHost, n int) *launch {
 	need := launchHeader + n
 	if l.host != h || cap(l.buf) < need {
 		m := &launchMem{host: h}
+		m.probe, _ = h.(cycleProbe)
 		m.buf, m.addr = h.Alloc(max(need, 256))
 		runtime.AddCleanup(m, freeHostMem, hostMem{h, m.buf})
 		l.launchMem = m

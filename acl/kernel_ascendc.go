@@ -140,7 +140,7 @@ func SetKernelCyclesHook(fn func(KernelCycles)) {
 
 // recordCycles is called by launch.Done before the state is flushed.
 func (l *launch) recordCycles() {
-	if p, ok := l.host.(cycleProbe); ok && !p.HasCycles(l.buf[:launchHeader]) {
+	if p := l.probe; p != nil && !p.HasCycles(l.buf[:launchHeader]) {
 		return // the launch path's common case (acl/kernel_launch.go)
 	}
 	ch, ok := l.host.(CycleHost)

@@ -45,14 +45,42 @@ func (f *Function) unitsOf(img []byte) uint64 {
 // managed allocations the arguments point into are faulted in ahead of the
 // kernel (acl/managed.go).
 func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
+	spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
+	if err != nil {
+		putLaunch(l)
+		return err
+	}
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, spec)
+}
+
+// launchSpec is the tsfw description of a launch of f on s by t: the
+// function's costs, the thread's and stream's core limits, the
+// cooperative launch's check.
+func launchSpec(t *Thread, fn string, s *Stream, f *Function, blocks uint32, cfg launchCfg, units uint64) (tsfw.KernelSpec, error) {
 	spec := f.spec(blocks, cfg, units)
 	spec.MaxCores = launchCap(t, s, &spec)
 	if soc := s.ctx.dev.emu.SoC; f.e.Flags != 0 {
 		if err := cooperative(fn, &f.e, &spec, soc.CubeCores, soc.VectorCores); err != nil {
-			putLaunch(l)
-			return err
+			return spec, err
 		}
 	}
+	return spec, nil
+}
+
+// runSpec is the description a run of identical launches shares
+// (launchKernelN): built by its first launch, reused while the image's unit
+// count is the same. The run is made in one call on behalf of one thread
+// with no call of that thread between its launches (the front hands a
+// thread's queue over before any other call), so what the description
+// reads (limits, timeouts) is the same for all of them.
+type runSpec struct {
+	ok    bool
+	units uint64
+	spec  tsfw.KernelSpec
+}
+
+// submitSpec is submitImage with the description built.
+func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec tsfw.KernelSpec) error {
 	l.blocks = blocks
 	if err := f.bin.acquire(fn); err != nil {
 		putLaunch(l)
@@ -120,8 +148,13 @@ func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []Launc
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}
 	var first error
+	var run runSpec
+	var rs *runSpec
+	if n > 1 {
+		rs = &run
+	}
 	for range n {
-		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg); err != nil && first == nil {
+		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg, rs); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -130,8 +163,9 @@ func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []Launc
 
 // launchArgs queues one launch of f with the finalized blob of args handle
 // a (handle ah) on s: the end of LaunchKernelWithConfig once the handles
-// are resolved and checked.
-func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg launchCfg) error {
+// are resolved and checked. rs, when not nil, is the run's description
+// (built on first use).
+func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg launchCfg, rs *runSpec) error {
 	a.mu.Lock()
 	if !a.final {
 		a.mu.Unlock()
@@ -142,7 +176,19 @@ func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle
 	a.fill(img, l.addr+launchHeader)
 	a.mu.Unlock()
 	l.args, l.size = l.addr+launchHeader, uint64(a.total)
-	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+	units := f.unitsOf(img)
+	if rs == nil {
+		return submitImage(t, fn, s, f, l, img, blocks, cfg, units)
+	}
+	if !rs.ok || rs.units != units {
+		spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
+		if err != nil {
+			putLaunch(l)
+			return err
+		}
+		*rs = runSpec{ok: true, units: units, spec: spec}
+	}
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, rs.spec)
 }
 
 // deviceArgs checks that argsData..+argsSize lies in one allocation of s's

@@ -18,8 +18,8 @@ NPU_EXPORT int npu_lq_batchable(void) {
 NPU_EXPORT uint64_t npu_lq_tid(void) { return npu_self()->id; }
 
 NPU_EXPORT int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
-                              void (*launched)(void *), void *arg, uint64_t *over) {
-    return npulq_run(npu_self(), tid, (npu_lq_rec *)v, n, stream, sync, (uintptr_t)launched, (uintptr_t)arg, over);
+                              void (*launched)(void *), int32_t *handing, uint64_t *over) {
+    return npulq_run(npu_self(), tid, (npu_lq_rec *)v, n, stream, sync, (uintptr_t)launched, handing, over);
 }
 
 NPU_EXPORT void npu_lq_room(void *stream, uint64_t wait) { npulq_room(npu_self(), stream, wait); }

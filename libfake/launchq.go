@@ -11,6 +11,7 @@ import "C"
 
 import (
 	"runtime/debug"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
@@ -20,7 +21,9 @@ import (
 // docs/kernels.md "Batched launches") in one crossing, on behalf of the
 // thread whose id is tid (the caller when that thread is unknown), then
 // synchronises stream on the caller when sync is not nil, after telling the
-// front (launched(arg)) that the launches are made. The launches never
+// front that the launches are made (released: it stores 0 in the word at
+// handing, and calls launched(handing) only when that word said a thread
+// of the front waits for it). The launches never
 // wait for ring space (whoever hands them over may be a thread the stream
 // waits for): bit i of *over marks the last launch v[i] of a run that went
 // past its stream's depth, and v[i].wait the stream's completion count the
@@ -29,7 +32,7 @@ import (
 // at once would record it.
 //
 //export npulq_run
-func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t, launched, arg C.uintptr_t, over *C.uint64_t) (r C.int32_t) {
+func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream unsafe.Pointer, sync *C.int32_t, launched C.uintptr_t, handing *C.int32_t, over *C.uint64_t) (r C.int32_t) {
 	debug.SetPanicOnFault(true)
 	defer func() {
 		if p := recover(); p != nil {
@@ -38,8 +41,8 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 	}()
 	var claimed *acl.Stream
 	defer func() { // on a panic: the front's queue is released, the claim ends
-		if launched != 0 {
-			C.npu_lq_call(launched, arg)
+		if handing != nil {
+			released(launched, handing)
 		}
 		if claimed != nil {
 			claimed.RunClaimed()
@@ -76,10 +79,9 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		}
 		i = j
 	}
-	if launched != 0 {
-		fn := launched
-		launched = 0
-		C.npu_lq_call(fn, arg)
+	if h := handing; h != nil {
+		handing = nil
+		released(launched, h)
 	}
 	if c := claimed; c != nil {
 		claimed = nil
@@ -89,6 +91,17 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		*sync = C.int32_t(npu_aclrtSynchronizeStream(t, C.aclrtStream(stream)))
 	}
 	return r
+}
+
+// released tells the front that the launches of a combined hand-over are
+// made: it clears the front's word at handing (1: in flight, 2: in flight
+// and a thread parked on it, front/launchq.c settle) and wakes the parked
+// threads, through a call into C, only when there are any.
+func released(launched C.uintptr_t, handing *C.int32_t) {
+	w := (*int32)(unsafe.Pointer(handing))
+	if atomic.SwapInt32(w, 0) == 2 {
+		C.npu_lq_call(launched, C.uintptr_t(uintptr(unsafe.Pointer(handing))))
+	}
 }
 
 // sameStream reports whether every launch of recs goes to stream.

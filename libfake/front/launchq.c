@@ -60,7 +60,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "front.h"
@@ -78,8 +81,17 @@ _Static_assert(NPU_LQ_BATCH <= 64, "npu_lq_run's over has a bit per record");
 #define NPU_LQ_TICK_MAX_NS 6400000L /* its longest: 6.4 ms */
 
 typedef struct npu_lq {
-    pthread_mutex_t mu; /* guards n, v, claim, err; held while the core runs the batch */
+    pthread_mutex_t mu; /* guards n, v, claim, err, unbooked; held while the core runs a flushed batch */
     int n;
+    /* The combined launch + synchronize (aclrtSynchronizeStream) hands the
+     * queue over without holding mu: handing is 1 from then until the core
+     * has made the launches (it stores 0 there itself: no Go→C call), 2 once
+     * another thread waits for that (settle: the core then calls
+     * wake_handed); unbooked is set until the hand-over's bookkeeping
+     * (finish_handover) is done, by the owner or by whichever thread settles
+     * the queue first. */
+    _Atomic int handing;
+    int unbooked;
     npu_lq_rec v[NPU_LQ_BATCH];
     int nclaim;
     uint16_t claim[NPU_LQ_BATCH]; /* the buckets this queue owns */
@@ -150,8 +162,36 @@ static void note_over(npu_lq *q) {
     q->over = 0;
 }
 
+/* finish_handover ends a hand-over of q's launches to the core once it has
+ * made them: the waits it left, the buckets, the pending count.
+ * Precondition: q->mu held, q->v intact. */
+static void finish_handover(npu_lq *q) {
+    note_over(q);
+    q->n = 0;
+    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
+    q->nclaim = 0;
+    q->unbooked = 0;
+    atomic_fetch_sub(&npending, 1);
+}
+
+/* settle waits until the core has made the launches of a combined
+ * hand-over of q in flight (handing), parked on the futex word, and books
+ * it if its owner has not yet. Precondition: q->mu held. */
+static void settle(npu_lq *q) {
+    for (int h; (h = atomic_load(&q->handing)) != 0;) {
+        if (h == 1 && !atomic_compare_exchange_strong(&q->handing, &h, 2)) continue;
+        syscall(SYS_futex, (int *)&q->handing, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+    }
+    if (q->unbooked) finish_handover(q);
+}
+
+/* wake_handed is the core's call when it cleared handing and a waiter had
+ * parked (npu_lq_run's launched). */
+static void wake_handed(void *word) { syscall(SYS_futex, (int *)word, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0); }
+
 /* flush_locked hands q's launches to the core. Precondition: q->mu held. */
 static void flush_locked(npu_lq *q) {
+    settle(q);
     if (q->n == 0) return;
     in_core++;
     int32_t r = core_run(q->tid, q->v, q->n, NULL, NULL, NULL, NULL, &q->over);
@@ -403,21 +443,13 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t bloc
     return launch_now(f, blocks, s, cfg, args, reserve);
 }
 
-/* handed_over ends the combined call's hold on its queue once the core has
- * made the launches: the synchronisation that follows may wait for another
- * thread's call, which may need this queue (drain). */
-static void handed_over(void *p) {
-    npu_lq *q = p;
-    note_over(q);
-    q->n = 0;
-    for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
-    q->nclaim = 0;
-    atomic_fetch_sub(&npending, 1);
-    pthread_mutex_unlock(&q->mu);
-}
-
 /* aclrtSynchronizeStream hands this thread's queued launches and the
- * synchronisation to the core in one crossing. */
+ * synchronisation to the core in one crossing. It does not hold q->mu
+ * across it: the synchronisation may wait for another thread's call, which
+ * may need this queue (drain). Instead q->handing says the launches are
+ * being made; the core clears it once they are, and wakes a thread that
+ * settles q meanwhile only when one parked (handing 2), so the common case
+ * makes no call back from the core. */
 NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
     int idx = npu_front_idx_aclrtSynchronizeStream;
     void *fn = npu_front_slot(idx);
@@ -429,14 +461,17 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream s) {
         if (q->n != 0 && atomic_load(&npending) == 1) {
             /* Only this queue holds launches: one crossing for both. */
             int32_t sr = 0;
+            int n = q->n;
+            atomic_store(&q->handing, 1);
+            q->unbooked = 1;
+            pthread_mutex_unlock(&q->mu);
             in_core++;
-            int32_t lr = core_run(q->tid, q->v, q->n, s, &sr, handed_over, q, &q->over); /* unlocks q->mu */
+            int32_t lr = core_run(q->tid, q->v, n, s, &sr, wake_handed, (int32_t *)&q->handing, &q->over);
             in_core--;
-            if (lr != 0) {
-                pthread_mutex_lock(&q->mu);
-                if (q->err == 0) q->err = lr;
-                pthread_mutex_unlock(&q->mu);
-            }
+            pthread_mutex_lock(&q->mu); /* (handing is 0: the core cleared it) */
+            if (q->unbooked) finish_handover(q);
+            if (lr != 0 && q->err == 0) q->err = lr;
+            pthread_mutex_unlock(&q->mu);
             return npu_lq_after(sr);
         }
         pthread_mutex_unlock(&q->mu);

@@ -27,7 +27,7 @@ typedef struct npu_lq_rec {
  * uint64_t npu_lq_tid(void): the calling thread's id in the core's thread
  *   registry (0 before its first call). C only.
  * int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *stream,
- *   int32_t *sync, void (*launched)(void *), void *arg, uint64_t *over):
+ *   int32_t *sync, void (*launched)(void *), int32_t *handing, uint64_t *over):
  *   one crossing: launches v[0..n) in order on behalf of thread tid (0 or
  *   unknown: the caller), never waiting for ring space (a full ring grows
  *   past its depth); sets bit i of *over (n <= 64) and v[i].wait when v[i]
@@ -35,8 +35,11 @@ typedef struct npu_lq_rec {
  *   depth and its slot is not free yet: the launching thread owes
  *   npu_lq_room(v[i].s, v[i].wait) (none for the stream synchronised
  *   next: that waits anyway); then, when sync is not NULL,
- *   calls launched(arg) (*over is set before it, v is not read after it)
- *   and aclrtSynchronizeStream(stream) on the caller, whose result goes to
+ *   releases the front's queue: stores 0 (atomically) in *handing (1 or
+ *   2 before; *over and v[i].wait are set before it, v is not read after
+ *   it) and, when it held 2 (a front thread waits for the release), calls
+ *   launched(handing) (handing NULL: nothing to release), and then calls
+ *   aclrtSynchronizeStream(stream) on the caller, whose result goes to
  *   *sync. Returns the first launch's failure code (the launches after a
  *   failed one are still made), else ACL_SUCCESS.
  * void npu_lq_room(void *stream, uint64_t wait): waits until the stream
@@ -46,7 +49,7 @@ typedef struct npu_lq_rec {
 typedef int (*npu_lq_batchable_fn)(void);
 typedef uint64_t (*npu_lq_tid_fn)(void);
 typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
-                                 void (*launched)(void *), void *arg, uint64_t *over);
+                                 void (*launched)(void *), int32_t *handing, uint64_t *over);
 typedef void (*npu_lq_room_fn)(void *stream, uint64_t wait);
 
 /* Front side (launchq.c). npu_lq_active is nonzero once some thread of the
