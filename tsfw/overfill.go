@@ -49,15 +49,7 @@ func (q *Queue) WaitRoom(need uint64) {
 	}
 	d := q.d
 	d.mu.Lock()
-	q.helping++
-	q.helpWanted.Add(1) // a running chain stops (chain.go)
-	d.mu.Unlock()
-	q.spinSpace()
-	d.mu.Lock()
-	q.helpWanted.Add(-1)
-	if q.helping--; q.helping == 0 {
-		d.schedule() // hand q's next kernel to a lane again
-	}
+	q.helpSpin()
 	for !done() && !q.destroyed && !d.closing && q.stopped == nil {
 		q.blocked++
 		d.space.Wait()

@@ -147,15 +147,7 @@ func (q *Queue) submitID(t Task, past *bool) (uint32, error) {
 			// for a while rather than park (a futex wake-up per
 			// completion, and a thread hand-off for a C thread).
 			spun = true
-			q.helping++
-			q.helpWanted.Add(1) // a running chain stops (chain.go)
-			d.mu.Unlock()
-			q.spinSpace()
-			d.mu.Lock()
-			q.helpWanted.Add(-1)
-			if q.helping--; q.helping == 0 {
-				d.schedule() // hand q's next kernel to a lane again
-			}
+			q.helpSpin()
 			continue
 		}
 		q.blocked++
@@ -196,6 +188,22 @@ const waitSpin = 20 * time.Microsecond
 // submitSpin bounds the wall time a submitter polls a full ring before it
 // parks.
 const submitSpin = 50 * time.Microsecond
+
+// helpSpin runs q's kernels on the calling thread for a while (spinSpace)
+// as a submitter waiting for ring space does, then gives q back to the
+// lanes. Precondition: q.d.mu held (released meanwhile).
+func (q *Queue) helpSpin() {
+	d := q.d
+	q.helping++
+	q.helpWanted.Add(1) // a running chain stops (chain.go)
+	d.mu.Unlock()
+	q.spinSpace()
+	d.mu.Lock()
+	q.helpWanted.Add(-1)
+	if q.helping--; q.helping == 0 {
+		d.schedule() // hand q's next kernel to a lane again
+	}
+}
 
 // spinSpace waits, for at most submitSpin without progress, until q's ring
 // has spaceBatch free slots (submitted - completed is the ring's count),
