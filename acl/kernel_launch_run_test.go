@@ -22,20 +22,7 @@ func TestLaunchRunSharesSpec(t *testing.T) {
 	var a Handle
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	elapsed := func(launch func()) float32 {
-		var e0, e1 Handle
-		require.NoError(t, CreateEvent(th, &e0))
-		require.NoError(t, CreateEvent(th, &e1))
-		require.NoError(t, RecordEvent(th, e0, 0, 0))
-		launch()
-		require.NoError(t, RecordEvent(th, e1, 0, 0))
-		require.NoError(t, SynchronizeStream(th, 0, -1))
-		var ms float32
-		require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
-		require.NoError(t, DestroyEvent(th, e0))
-		require.NoError(t, DestroyEvent(th, e1))
-		return ms
-	}
+	elapsed := func(launch func()) float32 { return defaultStreamElapsed(t, th, launch) }
 	require.NoError(t, SetDeviceResLimit(th, 0, abi.ACL_RT_DEV_RES_VECTOR_CORE, 2))
 	oneByOne := elapsed(func() {
 		for range 3 {

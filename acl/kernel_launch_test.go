@@ -241,20 +241,7 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 	var a Handle
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	elapsed := func(launch func()) float32 {
-		var e0, e1 Handle
-		require.NoError(t, CreateEvent(th, &e0))
-		require.NoError(t, CreateEvent(th, &e1))
-		require.NoError(t, RecordEvent(th, e0, 0, 0))
-		launch()
-		require.NoError(t, RecordEvent(th, e1, 0, 0))
-		require.NoError(t, SynchronizeStream(th, 0, -1))
-		var ms float32
-		require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
-		require.NoError(t, DestroyEvent(th, e0))
-		require.NoError(t, DestroyEvent(th, e1))
-		return ms
-	}
+	elapsed := func(launch func()) float32 { return defaultStreamElapsed(t, th, launch) }
 	var s Handle
 	require.NoError(t, CreateStream(th, &s))
 	oneByOne := elapsed(func() {
@@ -280,4 +267,22 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	require.NoError(t, DestroyStream(th, s, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
+}
+
+// defaultStreamElapsed returns the device time launch's tasks take on the
+// default stream, between two events recorded around them.
+func defaultStreamElapsed(t *testing.T, th *Thread, launch func()) float32 {
+	t.Helper()
+	var e0, e1 Handle
+	require.NoError(t, CreateEvent(th, &e0))
+	require.NoError(t, CreateEvent(th, &e1))
+	require.NoError(t, RecordEvent(th, e0, 0, 0))
+	launch()
+	require.NoError(t, RecordEvent(th, e1, 0, 0))
+	require.NoError(t, SynchronizeStream(th, 0, -1))
+	var ms float32
+	require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
+	require.NoError(t, DestroyEvent(th, e0))
+	require.NoError(t, DestroyEvent(th, e1))
+	return ms
 }
