@@ -28,25 +28,11 @@ static const char *const names[C_N] = {"rtMalloc", "rtFree", "rtMemGetInfoEx", "
     "rtLaunchKernelByFuncHandleV3", "rtsLaunchKernelWithConfig", "halMemAlloc", "halMemFree", "halMemGetInfo",
     "rtSetDevice", "rtGetDevice", "rtDeviceSynchronize", "rtEventCreate", "rtEventRecord", "rtStreamWaitEvent",
     "rtStreamSynchronize", "rtEventElapsedTime", "rtMemcpy"};
-static long counts[C_N];
+#define HOOK_NAME "interposer"
+#include "hook.h"
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
-long interposer_count(const char *name) {
-    for (int i = 0; i < C_N; i++)
-        if (strcmp(names[i], name) == 0) return __atomic_load_n(&counts[i], __ATOMIC_SEQ_CST);
-    return -1;
-}
-
-static void count(int i) { __atomic_add_fetch(&counts[i], 1, __ATOMIC_SEQ_CST); }
-
-static void *next(const char *name) {
-    void *p = dlsym(RTLD_NEXT, name);
-    if (p == NULL) {
-        fprintf(stderr, "interposer: no next definition of %s\n", name);
-        abort();
-    }
-    return p;
-}
+long interposer_count(const char *name) { return hook_count(name); }
 
 /* The quota: live allocations of the enforcing level. */
 #define MAXLIVE 1024

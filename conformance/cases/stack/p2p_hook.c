@@ -24,22 +24,10 @@ enum { C_can, C_enable, C_disable, C_rtGetDevice, C_rtPhy, C_rtCan, C_rtEnable, 
 static const char *const names[C_N] = {"halDeviceCanAccessPeer", "halDeviceEnableP2P", "halDeviceDisableP2P",
                                        "rtGetDevice", "rtGetDevicePhyIdByIndex", "rtDeviceCanAccessPeer",
                                        "rtEnableP2P", "rtDisableP2P", "rtsGetP2PStatus"};
-static long counts[C_N];
+#define HOOK_NAME "p2p_hook"
+#include "hook.h"
 
-long p2p_hook_count(const char *name) {
-    for (int i = 0; i < C_N; i++)
-        if (strcmp(names[i], name) == 0) return __atomic_load_n(&counts[i], __ATOMIC_SEQ_CST);
-    return -1;
-}
-
-static void *next(const char *name) {
-    void *p = dlsym(RTLD_NEXT, name);
-    if (p == NULL) {
-        fprintf(stderr, "p2p_hook: no next definition of %s\n", name);
-        abort();
-    }
-    return p;
-}
+long p2p_hook_count(const char *name) { return hook_count(name); }
 
 /* refuseAt reports whether P2P_HOOK_REFUSE names this level ("1": the
  * driver, "rt": the runtime). */
@@ -49,23 +37,21 @@ static int refuseAt(const char *level) {
 }
 static int refuse(void) { return refuseAt("1"); }
 
-static void count(int i) { __atomic_add_fetch(&counts[i], 1, __ATOMIC_SEQ_CST); }
-
 drvError_t halDeviceCanAccessPeer(int *canAccessPeer, uint32_t dev, uint32_t peer_dev) {
-    __atomic_add_fetch(&counts[C_can], 1, __ATOMIC_SEQ_CST);
+    count(C_can);
     drvError_t r = ((__typeof__(&halDeviceCanAccessPeer))next("halDeviceCanAccessPeer"))(canAccessPeer, dev, peer_dev);
     if (r == DRV_ERROR_NONE && refuse()) *canAccessPeer = 0;
     return r;
 }
 
 drvError_t halDeviceEnableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag) {
-    __atomic_add_fetch(&counts[C_enable], 1, __ATOMIC_SEQ_CST);
+    count(C_enable);
     if (refuse()) return DRV_ERROR_NOT_SUPPORT;
     return ((__typeof__(&halDeviceEnableP2P))next("halDeviceEnableP2P"))(dev, peer_dev, flag);
 }
 
 drvError_t halDeviceDisableP2P(uint32_t dev, uint32_t peer_dev, uint32_t flag) {
-    __atomic_add_fetch(&counts[C_disable], 1, __ATOMIC_SEQ_CST);
+    count(C_disable);
     return ((__typeof__(&halDeviceDisableP2P))next("halDeviceDisableP2P"))(dev, peer_dev, flag);
 }
 

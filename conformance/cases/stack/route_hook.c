@@ -25,151 +25,138 @@ static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtx
     "rtEventRecord", "rtStreamGetCaptureInfo", "rtMbufAlloc", "rtMbufFree", "rtMbufSetDataLen", "rtMbufGetDataLen",
     "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
     "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount"};
-static long counts[C_N];
+#define HOOK_NAME "route_hook"
+#include "hook.h"
 
-long route_hook_count(const char *name) {
-    for (int i = 0; i < C_N; i++)
-        if (strcmp(names[i], name) == 0) return __atomic_load_n(&counts[i], __ATOMIC_SEQ_CST);
-    return -1;
-}
-
-static void *next(const char *name) {
-    void *p = dlsym(RTLD_NEXT, name);
-    if (p == NULL) {
-        fprintf(stderr, "route_hook: no next definition of %s\n", name);
-        abort();
-    }
-    return p;
-}
+long route_hook_count(const char *name) { return hook_count(name); }
 
 static int refuse(void) {
     const char *v = getenv("ROUTE_HOOK_REFUSE");
     return v != NULL && strcmp(v, "1") == 0;
 }
 
-#define COUNT(i) __atomic_add_fetch(&counts[i], 1, __ATOMIC_SEQ_CST)
 #define FORWARD(name, ...) ((__typeof__(&name))next(#name))(__VA_ARGS__)
 
 rtError_t rtCtxCreateEx(rtContext_t *ctx, uint32_t flags, int32_t devId) {
-    COUNT(C_ctxCreate);
+    count(C_ctxCreate);
     return FORWARD(rtCtxCreateEx, ctx, flags, devId);
 }
 rtError_t rtCtxDestroyEx(rtContext_t ctx) {
-    COUNT(C_ctxDestroy);
+    count(C_ctxDestroy);
     return FORWARD(rtCtxDestroyEx, ctx);
 }
 rtError_t rtCtxSetCurrent(rtContext_t ctx) {
-    COUNT(C_ctxSet);
+    count(C_ctxSet);
     return FORWARD(rtCtxSetCurrent, ctx);
 }
 rtError_t rtCtxGetCurrent(rtContext_t *ctx) {
-    COUNT(C_ctxGet);
+    count(C_ctxGet);
     return FORWARD(rtCtxGetCurrent, ctx);
 }
 rtError_t rtGetDeviceCount(int32_t *cnt) {
-    COUNT(C_devCount);
+    count(C_devCount);
     rtError_t r = FORWARD(rtGetDeviceCount, cnt);
     if (r == ACL_RT_SUCCESS && refuse() && *cnt > 0) *cnt -= 1;
     return r;
 }
 rtError_t rtMallocHost(void **hostPtr, uint64_t size, const uint16_t moduleId) {
-    COUNT(C_mallocHost);
+    count(C_mallocHost);
     if (refuse()) return ACL_ERROR_RT_MEMORY_ALLOCATION;
     return FORWARD(rtMallocHost, hostPtr, size, moduleId);
 }
 rtError_t rtFreeHost(void *hostPtr) {
-    COUNT(C_freeHost);
+    count(C_freeHost);
     return FORWARD(rtFreeHost, hostPtr);
 }
 rtError_t rtMemset(void *devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
-    COUNT(C_memset);
+    count(C_memset);
     return FORWARD(rtMemset, devPtr, destMax, val, cnt);
 }
 rtError_t rtMemsetAsync(void *ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
-    COUNT(C_memsetAsync);
+    count(C_memsetAsync);
     return FORWARD(rtMemsetAsync, ptr, destMax, val, cnt, stm);
 }
 rtError_t rtStreamQuery(rtStream_t stm) {
-    COUNT(C_streamQuery);
+    count(C_streamQuery);
     return FORWARD(rtStreamQuery, stm);
 }
 rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
-    COUNT(C_streamSyncTimeout);
+    count(C_streamSyncTimeout);
     return FORWARD(rtStreamSynchronizeWithTimeout, stm, timeout);
 }
 rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
-    COUNT(C_devSyncTimeout);
+    count(C_devSyncTimeout);
     return FORWARD(rtDeviceSynchronizeWithTimeout, timeout);
 }
 rtError_t rtEventQuery(rtEvent_t evt) {
-    COUNT(C_eventQuery);
+    count(C_eventQuery);
     return FORWARD(rtEventQuery, evt);
 }
 rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t *status) {
-    COUNT(C_eventWaitStatus);
+    count(C_eventWaitStatus);
     return FORWARD(rtEventQueryWaitStatus, evt, status);
 }
 rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
-    COUNT(C_eventRecord);
+    count(C_eventRecord);
     return FORWARD(rtEventRecord, evt, stm);
 }
 rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus *const status, rtModel_t *captureMdl) {
-    COUNT(C_captureInfo);
+    count(C_captureInfo);
     return FORWARD(rtStreamGetCaptureInfo, stm, status, captureMdl);
 }
 rtError_t rtMbufAlloc(rtMbufPtr_t *memBuf, uint64_t size) {
-    COUNT(C_mbufAlloc);
+    count(C_mbufAlloc);
     return FORWARD(rtMbufAlloc, memBuf, size);
 }
 rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
-    COUNT(C_mbufFree);
+    count(C_mbufFree);
     return FORWARD(rtMbufFree, memBuf);
 }
 rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
-    COUNT(C_mbufSetLen);
+    count(C_mbufSetLen);
     return FORWARD(rtMbufSetDataLen, memBuf, len);
 }
 rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t *len) {
-    COUNT(C_mbufGetLen);
+    count(C_mbufGetLen);
     return FORWARD(rtMbufGetDataLen, memBuf, len);
 }
 rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t *newMemBuf) {
-    COUNT(C_mbufCopyRef);
+    count(C_mbufCopyRef);
     return FORWARD(rtMbufCopyBufRef, memBuf, newMemBuf);
 }
 rtError_t rtMbufChainAppend(rtMbufPtr_t head, rtMbufPtr_t memBuf) {
-    COUNT(C_mbufAppend);
+    count(C_mbufAppend);
     return FORWARD(rtMbufChainAppend, head, memBuf);
 }
 rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t head, uint32_t *num) {
-    COUNT(C_mbufNum);
+    count(C_mbufNum);
     return FORWARD(rtMbufChainGetMbufNum, head, num);
 }
 rtError_t rtMbufChainGetMbuf(rtMbufPtr_t head, uint32_t index, rtMbufPtr_t *memBuf) {
-    COUNT(C_mbufGet);
+    count(C_mbufGet);
     return FORWARD(rtMbufChainGetMbuf, head, index, memBuf);
 }
 rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void *args) {
-    COUNT(C_snapReg);
+    count(C_snapReg);
     return FORWARD(rtSnapShotCallbackRegister, stage, callback, args);
 }
 rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
-    COUNT(C_snapUnreg);
+    count(C_snapUnreg);
     return FORWARD(rtSnapShotCallbackUnregister, stage, callback);
 }
 rtError_t rtSnapShotProcessLock(void) {
-    COUNT(C_snapLock);
+    count(C_snapLock);
     return FORWARD(rtSnapShotProcessLock);
 }
 rtError_t rtSnapShotProcessUnlock(void) {
-    COUNT(C_snapUnlock);
+    count(C_snapUnlock);
     return FORWARD(rtSnapShotProcessUnlock);
 }
 rtError_t rtSetGroup(int32_t groupId) {
-    COUNT(C_setGroup);
+    count(C_setGroup);
     return FORWARD(rtSetGroup, groupId);
 }
 rtError_t rtGetGroupCount(uint32_t *cnt) {
-    COUNT(C_groupCount);
+    count(C_groupCount);
     return FORWARD(rtGetGroupCount, cnt);
 }
