@@ -337,8 +337,14 @@ func TestSynchronizeHelpsParkedLanes(t *testing.T) {
 func BenchmarkKernelLaunchSync(b *testing.B) {
 	d := newDev(b, Config{CubeCores: 4})
 	q := newQ(b, d, 0)
-	k := &emptyKernel{}
 	b.ReportAllocs()
+	launchSyncLoop(b, q)
+}
+
+// launchSyncLoop launches an empty one-block kernel into q and waits for
+// it, b.N times.
+func launchSyncLoop(b *testing.B, q *Queue) {
+	k := &emptyKernel{}
 	for b.Loop() {
 		if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
 			b.Fatal(err)
@@ -361,8 +367,14 @@ func (emptyKernel) Done(err error) error          { return err }
 func BenchmarkKernelLaunchStream(b *testing.B) {
 	d := newDev(b, Config{CubeCores: 4})
 	q := newQ(b, d, 0)
-	k := &emptyKernel{}
 	b.ReportAllocs()
+	launchStreamLoop(b, q)
+}
+
+// launchStreamLoop launches an empty one-block kernel into q b.N times,
+// waiting for q every 4096 launches and at the end.
+func launchStreamLoop(b *testing.B, q *Queue) {
+	k := &emptyKernel{}
 	i := 0
 	for b.Loop() {
 		if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {

@@ -224,23 +224,18 @@ func TestHelpLaneHint(t *testing.T) {
 // general path and through the short path, each with the CPU time of the
 // whole process per operation (cpu-ns/op: what a loaded host does not
 // inflate). Compare with -count N: the two alternate.
-func BenchmarkKernelLaunchSyncPaths(b *testing.B) {
+func BenchmarkKernelLaunchSyncPaths(b *testing.B) { benchPaths(b, launchSyncLoop) }
+
+// benchPaths runs loop through the general path and through the short
+// path, each with the CPU time of the whole process per operation.
+func benchPaths(b *testing.B, loop func(*testing.B, *Queue)) {
 	for _, name := range []string{"general", "short"} {
 		b.Run(name, func(b *testing.B) {
 			generalOnly.Store(name == "general")
 			defer generalOnly.Store(false)
-			d := newDev(b, Config{CubeCores: 4})
-			q := newQ(b, d, 0)
-			k := &emptyKernel{}
+			q := newQ(b, newDev(b, Config{CubeCores: 4}), 0)
 			c0 := cpuTime()
-			for b.Loop() {
-				if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
-					b.Fatal(err)
-				}
-				if err := q.Synchronize(-1); err != nil {
-					b.Fatal(err)
-				}
-			}
+			loop(b, q)
 			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
 		})
 	}
@@ -257,30 +252,4 @@ func cpuTime() int64 {
 // both paths (see BenchmarkKernelLaunchSyncPaths): a launch loop, whose
 // queue drains whenever the lane catches up, opens the inbox one launch
 // later on the short path.
-func BenchmarkKernelLaunchStreamPaths(b *testing.B) {
-	for _, name := range []string{"general", "short"} {
-		b.Run(name, func(b *testing.B) {
-			generalOnly.Store(name == "general")
-			defer generalOnly.Store(false)
-			d := newDev(b, Config{CubeCores: 4})
-			q := newQ(b, d, 0)
-			k := &emptyKernel{}
-			c0 := cpuTime()
-			i := 0
-			for b.Loop() {
-				if err := q.Submit(KernelTask(k, KernelSpec{Blocks: 1})); err != nil {
-					b.Fatal(err)
-				}
-				if i++; i%4096 == 0 {
-					if err := q.Synchronize(-1); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			if err := q.Synchronize(-1); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(b.N), "cpu-ns/op")
-		})
-	}
-}
+func BenchmarkKernelLaunchStreamPaths(b *testing.B) { benchPaths(b, launchStreamLoop) }
