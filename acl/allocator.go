@@ -13,9 +13,6 @@ import (
 // library) fetch it with aclrtAllocatorGetByStream and call the callbacks
 // themselves. npuemu has no such consumer, so nothing here calls them.
 
-// kindAllocDesc tags aclrtAllocatorDesc handles.
-const kindAllocDesc handleKind = 0xAD
-
 // AllocatorParts are the parts of an allocator description. Callbacks are
 // C function pointers, kept as integers and never called from Go.
 type AllocatorParts struct {

@@ -31,11 +31,6 @@ const ArgsHandleMemSize = 16
 // aclrtKernelArgsInitByUserMem: "NPUARGS1" as a little-endian uint64.
 const ArgsUserMagic uint64 = 0x3153475241555054
 
-const (
-	kindArgs  handleKind = 0xA7
-	kindParam handleKind = 0xA9
-)
-
 // Args is one argument blob under construction.
 type Args struct {
 	h  Handle

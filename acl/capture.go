@@ -2,7 +2,6 @@ package acl
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/tsfw"
@@ -75,13 +74,36 @@ var capState struct {
 	byStrm map[*Stream]*ModelRI     // RI streams (internal or bound) → their RI
 }
 
-// activeCaptures counts captures between Begin and End, process-wide.
-var activeCaptures atomic.Int32
+// queuedLaunch is the kernel launch a task to queue carries, nil if none.
+func queuedLaunch(x *queued) *launch {
+	l, _ := x.l.(*launch)
+	return l
+}
 
-// capturing reports whether a submission to s must take the recorder
-// path: s records, is persistent, or some capture may pull it in.
-func (s *Stream) capturing() bool {
-	return s.rec.Load() != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 || activeCaptures.Load() != 0
+// queuedValueOp is the value write or wait a task to queue carries, nil if
+// none.
+func queuedValueOp(x *queued) *valueOp {
+	op, _ := x.op.(*valueOp)
+	return op
+}
+
+// recorderOf returns the recorder s records into, nil when it queues
+// normally. The stream holds it as an opaque pointer (stream.go).
+func recorderOf(s *Stream) *recorder {
+	if p := s.rec.Load(); p != nil {
+		return (*p).(*recorder)
+	}
+	return nil
+}
+
+// setRecorder makes s record into r (nil: queue normally again).
+func setRecorder(s *Stream, r *recorder) {
+	if r == nil {
+		s.rec.Store(nil)
+		return
+	}
+	var v any = r
+	s.rec.Store(&v)
 }
 
 // captureSubmitOp is the submission path of a stream for which capturing()
@@ -91,7 +113,7 @@ func (s *Stream) capturing() bool {
 // error the recorder owns l. A value write or wait (op non-nil) is
 // recorded with its parameters.
 func (s *Stream) captureSubmitOp(fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil {
 		if s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
 			return true, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL,
@@ -124,7 +146,7 @@ func (s *Stream) captureSubmitByOp(t *Thread, fn string, task tsfw.Task, l *laun
 		return done, err
 	}
 	capState.mu.Lock()
-	r := s.rec.Load()
+	r := recorderOf(s)
 	id, ok := uint32(0), false
 	if r != nil {
 		id, ok = r.last, r.hasLast
@@ -207,7 +229,7 @@ func (c *capture) joinLocked(s *Stream) {
 	r := &recorder{kind: recCapture, cap: c}
 	c.rec[s] = r
 	c.streams = append(c.streams, s)
-	s.rec.Store(r)
+	setRecorder(s, r)
 }
 
 // index returns s's position in c.streams. Precondition: capState.mu held.
@@ -402,8 +424,8 @@ func (c *capture) detachLocked() {
 	}
 	c.ended = true
 	for _, s := range c.streams {
-		if s.rec.Load() == c.rec[s] {
-			s.rec.Store(nil)
+		if recorderOf(s) == c.rec[s] {
+			setRecorder(s, nil)
 		}
 	}
 	for ev, owner := range capState.events {
@@ -457,7 +479,7 @@ func CaptureBegin(t *Thread, sh Handle, mode int32) error {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	initCapState()
-	if r := s.rec.Load(); r != nil {
+	if r := recorderOf(s); r != nil {
 		if r.kind == recCapture {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.id)
 		}
@@ -487,7 +509,7 @@ func CaptureEnd(t *Thread, sh Handle, out *Handle) error {
 		return err
 	}
 	capState.mu.Lock()
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		capState.mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
@@ -542,7 +564,7 @@ func CaptureGetInfo(t *Thread, sh Handle, status *int32, out *Handle) error {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	*status = abi.ACL_MODEL_RI_CAPTURE_STATUS_NONE
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return nil
 	}
@@ -619,7 +641,7 @@ func unsafeGuard(t *Thread, fn string) error {
 // streamGuard refuses synchronising or querying a capturing stream, and
 // invalidates its capture.
 func (s *Stream) streamGuard(fn string) error {
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return nil
 	}
@@ -670,7 +692,7 @@ func (d *device) deviceGuard(fn string) error {
 // pageableGuard refuses an asynchronous copy with pageable host memory on
 // a capturing stream (it would have to run at once).
 func (s *Stream) pageableGuard(fn string) error {
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return nil
 	}
@@ -685,8 +707,8 @@ func (s *Stream) pageableGuard(fn string) error {
 // capture whose origin dies ends invalidated; a joined stream invalidates
 // its capture; a bound stream leaves its RI.
 // Precondition: rt.mu held (capState.mu is taken inside).
-func (s *Stream) dropRecorder() {
-	r := s.rec.Load()
+func dropRecorder(s *Stream) {
+	r := recorderOf(s)
 	if r == nil {
 		return
 	}
@@ -702,7 +724,7 @@ func (s *Stream) dropRecorder() {
 	case recUpdate:
 		r.upd.grp.updating = nil
 	}
-	s.rec.Store(nil)
+	setRecorder(s, nil)
 }
 
 // captureExternal records an external event record or wait (flag
@@ -711,7 +733,7 @@ func (s *Stream) dropRecorder() {
 // event itself. The event must come from aclrtCreateEventExWithFlag with
 // ACL_EVENT_SYNC.
 func (s *Stream) captureExternal(fn string, e *Event, task tsfw.Task) error {
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the EXTERNAL flag is only valid on a capturing stream (stream %d is not capturing)", fn, s.id)
 	}

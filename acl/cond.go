@@ -28,8 +28,6 @@ import (
 // spinning forever). Sub-graphs cannot be destroyed directly: they die
 // with the RI of their node.
 
-const kindCondHandle handleKind = 0x5C
-
 var condHandles = newTable[condHandle](kindCondHandle)
 
 // condHandle is one condition word of an RI.
@@ -171,7 +169,7 @@ func AddCondTask(t *Thread, p CondTaskParams, sh Handle, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := s.rec.Load()
+	r := recorderOf(s)
 	var owner *ModelRI
 	switch {
 	case r != nil && r.kind == recCapture:
@@ -375,7 +373,7 @@ func CaptureToModelRIBegin(t *Thread, sh, rh Handle, mode int32) error {
 	if ri.state.Load() != riCapturing || ri.cap != nil || len(ri.steps) != 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: sub-graph %d is already captured or being captured", fn, ri.id)
 	}
-	if r := s.rec.Load(); r != nil {
+	if r := recorderOf(s); r != nil {
 		if r.kind == recCapture {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.id)
 		}

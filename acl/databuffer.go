@@ -10,9 +10,6 @@ import (
 // accepted (an empty tensor is {NULL, 0}), no aclInit is needed, and
 // aclFinalize leaves the descriptors alone: the application destroys them.
 
-// kindDataBuffer tags aclDataBuffer handles (see handles.go).
-const kindDataBuffer handleKind = 0xDB
-
 // DataBuffer is one aclDataBuffer.
 type DataBuffer struct {
 	Addr uintptr

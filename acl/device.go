@@ -2,8 +2,9 @@ package acl
 
 import (
 	"fmt"
-	"os"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -68,69 +69,6 @@ func soc(fn string) (emu.SoC, *emu.Node, error) {
 	return n.SoC(), n, nil
 }
 
-// SocName implements aclrtGetSocName (works before aclInit).
-func SocName(t *Thread) (string, error) {
-	s, _, err := soc("aclrtGetSocName")
-	if err != nil {
-		return "", err
-	}
-	return s.Name, nil
-}
-
-// GetDeviceCount implements aclrtGetDeviceCount.
-func GetDeviceCount(t *Thread, count *uint32) error {
-	if count == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count must not be NULL")
-	}
-	_, n, err := soc("aclrtGetDeviceCount")
-	if err != nil {
-		return err
-	}
-	*count = uint32(n.DeviceCount())
-	return nil
-}
-
-// GetRunMode implements aclrtGetRunMode: the emulated devices are always
-// host-attached.
-func GetRunMode(t *Thread, mode *int32) error {
-	if mode == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode must not be NULL")
-	}
-	*mode = abi.ACL_HOST
-	return nil
-}
-
-// SetDevice implements aclrtSetDevice.
-func SetDevice(t *Thread, id int32) error { return setDeviceFiring(t, id, true) }
-
-// RuntimeSetDevice is rtSetDevice: aclrtSetDevice without the ACL's
-// aclInit requirement (the runtime boots on its first call).
-func RuntimeSetDevice(t *Thread, id int32) error { return setDeviceFiring(t, id, false) }
-
-func setDeviceFiring(t *Thread, id int32, needInit bool) error {
-	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
-	err := setDevice(t, id, needInit)
-	flushStreamStates()
-	if err == nil {
-		fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
-	}
-	return err
-}
-
-func setDevice(t *Thread, id int32, needInit bool) error {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if needInit && rt.initRefs == 0 {
-		return errUninitialized("aclrtSetDevice")
-	}
-	c, err := setDeviceLocked("aclrtSetDevice", id)
-	if err != nil {
-		return err
-	}
-	t.Ctx = c
-	return nil
-}
-
 // setDeviceLocked takes a reference on device id and returns its primary
 // context, creating it (and its default stream) on the first reference.
 // Precondition: rt.mu held.
@@ -159,78 +97,14 @@ func errUninitialized(fn string) error {
 	return abi.Errorf(abi.ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called (or aclFinalize has)", fn)
 }
 
-// ResetDevice implements aclrtResetDevice.
-func ResetDevice(t *Thread, id int32) error {
-	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
-	fireStreamsDestroyPre(func() []*Stream { return primaryReleasedLocked(id, false) })
-	if err := resetDevice(t, id); err != nil {
-		return err
-	}
-	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
-	return nil
-}
-
-func resetDevice(t *Thread, id int32) error {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	d, err := deviceLocked("aclrtResetDevice", id)
-	if err != nil {
-		return err
-	}
-	if d.refs == 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDevice: device %d is not set (no aclrtSetDevice reference left)", id)
-	}
-	d.refs--
-	if d.refs == 0 {
-		d.releasePrimaryLocked(true)
-	}
-	if t.Ctx != nil && t.Ctx.dead.Load() {
-		t.Ctx = nil
-	}
-	return nil
-}
-
-// ResetDeviceForce implements aclrtResetDeviceForce: it releases the
-// primary context whatever the reference count, once.
-func ResetDeviceForce(t *Thread, id int32) error {
-	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
-	fireStreamsDestroyPre(func() []*Stream { return primaryReleasedLocked(id, true) })
-	if err := resetDeviceForce(t, id); err != nil {
-		return err
-	}
-	fireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
-	return nil
-}
-
-func resetDeviceForce(t *Thread, id int32) error {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	d, err := deviceLocked("aclrtResetDeviceForce", id)
-	if err != nil {
-		return err
-	}
-	if d.refs == 0 {
-		if d.forced {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDeviceForce: device %d was already released by aclrtResetDeviceForce", id)
-		}
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDeviceForce: device %d is not set", id)
-	}
-	d.refs = 0
-	d.forced = true
-	d.releasePrimaryLocked(true)
-	if t.Ctx != nil && t.Ctx.dead.Load() {
-		t.Ctx = nil
-	}
-	return nil
-}
-
 // releasePrimaryLocked destroys the primary context, waiting for its
 // streams first when wait is set. Precondition: rt.mu held.
 func (d *device) releasePrimaryLocked(wait bool) {
 	if d.primary == nil {
 		return
 	}
-	clearDeviceFaults(d.id) // faults.go: a reset recovers the device
+	clearDeviceLost(d.id) // a reset recovers the device
+	families.deviceReset(d)
 	d.primary.destroyLocked(wait)
 	d.primary = nil
 	unregister(tableDevices, uint64(d.id))
@@ -244,8 +118,9 @@ func (d *device) releaseAllLocked() {
 	}
 	d.primary = nil
 	d.refs = 0
-	dropDeferred(d)
-	clearDeviceFaults(d.id)
+	families.deviceFinalized(d)
+	clearDeviceLost(d.id)
+	families.deviceReset(d)
 	d.allocMu.Lock()
 	for base, a := range d.allocs {
 		if a.hal && hal.Release(base) {
@@ -258,32 +133,6 @@ func (d *device) releaseAllLocked() {
 	d.allocs = map[uintptr]allocation{}
 	d.allocMu.Unlock()
 	unregister(tableDevices, uint64(d.id))
-}
-
-// GetDevice implements aclrtGetDevice.
-func GetDevice(t *Thread, id *int32) error {
-	if id == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId must not be NULL")
-	}
-	c, err := current(t, "aclrtGetDevice")
-	if err != nil {
-		return err
-	}
-	*id = c.dev.id
-	return nil
-}
-
-// QueryDeviceStatus implements aclrtQueryDeviceStatus: an emulated device
-// is always healthy.
-func QueryDeviceStatus(t *Thread, id int32, status *int32) error {
-	if status == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtQueryDeviceStatus: deviceStatus must not be NULL")
-	}
-	if err := checkDeviceID("aclrtQueryDeviceStatus", id); err != nil {
-		return err
-	}
-	*status = abi.ACL_RT_DEVICE_STATUS_NORMAL
-	return nil
 }
 
 // checkDeviceID validates id against the node without opening the device.
@@ -305,47 +154,6 @@ func openDevice(fn string, id int32) (*device, error) {
 	return deviceLocked(fn, id)
 }
 
-// SynchronizeDevice implements aclrtSynchronizeDevice.
-func SynchronizeDevice(t *Thread) error {
-	return synchronizeDevice(t, "aclrtSynchronizeDevice", -1)
-}
-
-// SynchronizeDeviceWithTimeout implements
-// aclrtSynchronizeDeviceWithTimeout: timeout in ms, −1 = forever.
-func SynchronizeDeviceWithTimeout(t *Thread, timeoutMs int32) error {
-	const fn = "aclrtSynchronizeDeviceWithTimeout"
-	if err := checkTimeout(fn, timeoutMs); err != nil {
-		return err
-	}
-	return synchronizeDevice(t, fn, timeoutMs)
-}
-
-// checkTimeout validates a millisecond timeout: −1 (forever) or > 0.
-func checkTimeout(fn string, ms int32) error {
-	if ms < -1 || ms == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, ms)
-	}
-	return nil
-}
-
-func synchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
-	c, err := current(t, fn)
-	if err != nil {
-		return err
-	}
-	if err := c.dev.deviceGuard(fn); err != nil {
-		return err
-	}
-	if err := c.dev.emu.TS.Synchronize(msTimeout(timeoutMs)); err != nil {
-		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
-	}
-	if sanitizing {
-		sanitizeSyncDevice(t, c.dev)
-	}
-	poolsSyncedDevice(c.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
-	return managedSynchronized(fn, c.dev)
-}
-
 // msTimeout converts an ACL millisecond timeout (−1 forever) to tsfw's.
 func msTimeout(ms int32) time.Duration {
 	if ms < 0 {
@@ -354,60 +162,87 @@ func msTimeout(ms int32) time.Duration {
 	return time.Duration(ms) * time.Millisecond
 }
 
-// DeviceGetStreamPriorityRange implements aclrtDeviceGetStreamPriorityRange.
-func DeviceGetStreamPriorityRange(t *Thread, least, greatest *int32) error {
-	if least == nil || greatest == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetStreamPriorityRange: leastPriority and greatestPriority must not be NULL")
-	}
-	s, _, err := soc("aclrtDeviceGetStreamPriorityRange")
-	if err != nil {
-		return err
-	}
-	*least, *greatest = int32(s.PriorityLeast), int32(s.PriorityGreatest)
-	return nil
+// lostDevices holds the devices lost (an injected loss or heartbeat
+// failure, faults.go) until they are reset: every call on such a device
+// gets the error recorded here.
+var lostDevices struct {
+	mu sync.Mutex
+	m  map[int32]error
+	n  atomic.Int32 // len(m): the hot check is one atomic load
 }
 
-// DeviceGetBareTgid implements aclrtDeviceGetBareTgid: the process id as
-// the device sees it (no container namespace here).
-func DeviceGetBareTgid(t *Thread, pid *int32) error {
-	if pid == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetBareTgid: pid must not be NULL")
+// markDeviceLost makes every later call on device dev fail with err, until
+// the device is reset; a device already lost keeps its first error.
+func markDeviceLost(dev int32, err error) {
+	lostDevices.mu.Lock()
+	defer lostDevices.mu.Unlock()
+	if _, ok := lostDevices.m[dev]; ok {
+		return
 	}
-	*pid = int32(os.Getpid())
-	return nil
+	if lostDevices.m == nil {
+		lostDevices.m = map[int32]error{}
+	}
+	lostDevices.m[dev] = err
+	lostDevices.n.Add(1)
 }
 
-// CheckArchCompatibility implements aclrtCheckArchCompatibility: a binary
-// built for socVersion runs here when its NPU architecture equals the
-// emulated SoC's.
-func CheckArchCompatibility(t *Thread, socVersion string, haveSoc bool, can *int32) error {
-	if !haveSoc || can == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCheckArchCompatibility: socVersion and canCompatible must not be NULL")
+// deviceLost returns the error every call on device dev gets after it was
+// lost, nil otherwise. One atomic load when none is lost.
+func deviceLost(fn string, dev int32) error {
+	if lostDevices.n.Load() == 0 {
+		return nil
 	}
-	s, _, err := soc("aclrtCheckArchCompatibility")
-	if err != nil {
-		return err
+	lostDevices.mu.Lock()
+	err := lostDevices.m[dev]
+	lostDevices.mu.Unlock()
+	if err == nil {
+		return nil
 	}
-	other, ok := emu.LookupSoC(socVersion)
-	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCheckArchCompatibility: unknown SoC version %q", socVersion)
-	}
-	*can = 0
-	if other.NpuArch == s.NpuArch {
-		*can = 1
-	}
-	return nil
+	return abi.Wrapf(err, "%s", fn)
 }
 
-// GetErrorVerbose implements aclrtGetErrorVerbose: the emulated hardware
-// raises no memory/link errors, so it reports ACL_RT_NO_ERROR.
-func GetErrorVerbose(t *Thread, id int32, info *ErrorInfo) error {
-	if info == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetErrorVerbose: errorInfo must not be NULL")
+// clearDeviceLost forgets that device dev was lost (aclrtResetDevice,
+// aclFinalize).
+func clearDeviceLost(dev int32) {
+	if lostDevices.n.Load() == 0 {
+		return
 	}
-	if err := checkDeviceID("aclrtGetErrorVerbose", id); err != nil {
-		return err
+	lostDevices.mu.Lock()
+	defer lostDevices.mu.Unlock()
+	if _, ok := lostDevices.m[dev]; ok {
+		delete(lostDevices.m, dev)
+		lostDevices.n.Add(-1)
 	}
-	*info = ErrorInfo{ErrorType: abi.ACL_RT_NO_ERROR}
-	return nil
+}
+
+// forgetLostDevices forgets every lost device (a new fault plan at aclInit).
+func forgetLostDevices() {
+	lostDevices.mu.Lock()
+	defer lostDevices.mu.Unlock()
+	clear(lostDevices.m)
+	lostDevices.n.Store(0)
+}
+
+// allocation is one aclrtMalloc* block. The device's allocation map is the
+// registry of record for allocations (see registry.go).
+type allocation struct {
+	base   uintptr
+	size   uint64 // bytes the caller may use: the padded size (ALIGN_UP(size,32)[+32])
+	pages  uint64 // bytes charged to HBM: size rounded to the page granularity
+	policy uint32
+	huge   bool   // backed by 2 MiB / 1 GiB pages
+	module uint16 // moduleId charged (memusage.go)
+	hal    bool   // a halMemAlloc block claimed by rtMalloc (rtmem.go)
+}
+
+// allocations returns d's allocations ordered by address.
+func (d *device) allocations() []allocation {
+	d.allocMu.RLock()
+	out := make([]allocation, 0, len(d.allocs))
+	for _, a := range d.allocs {
+		out = append(out, a)
+	}
+	d.allocMu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].base < out[j].base })
+	return out
 }

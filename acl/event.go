@@ -90,7 +90,7 @@ func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind
 	}
 	e := &Event{ctx: c, ev: te, flags: flags, kind: kind}
 	e.h = events.add(e)
-	c.events[e] = struct{}{}
+	ctxEvents.add(c, e)
 	c.dev.nevents++
 	register(tableEvents, record{ID: uint64(e.h), Device: int(c.dev.id), Owner: uint64(c.h),
 		Summary: fmt.Sprintf("event %#x (flags %#x)", uintptr(e.h), flags)})
@@ -113,6 +113,18 @@ func CreateEventExWithFlag(t *Thread, out *Handle, flags uint32) error {
 	return createEvent(t, "aclrtCreateEventExWithFlag", out, flags, evEx)
 }
 
+// ctxEvents files each context's events, for its destruction; rt.mu
+// guards it.
+var ctxEvents = byContext[*Event]{}
+
+// destroyContextEvents releases the events of c, which is being
+// destroyed. Precondition: rt.mu held.
+func destroyContextEvents(c *Context) {
+	for e := range ctxEvents[c] {
+		e.destroyLocked()
+	}
+}
+
 // destroyLocked releases e. Precondition: rt.mu held.
 func (e *Event) destroyLocked() {
 	if e.dead.Swap(true) {
@@ -127,7 +139,7 @@ func (e *Event) destroyLocked() {
 	}
 	events.remove(e.h)
 	poolEventGone(e) // memory pools' event dependencies (mempool.go)
-	delete(e.ctx.events, e)
+	ctxEvents.remove(e.ctx, e)
 	e.ctx.dev.nevents--
 	unregister(tableEvents, uint64(e.h))
 }

@@ -187,7 +187,7 @@ func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
 	src.share.refs++
 	e := &Event{ctx: src.ctx, ev: src.ev, flags: src.flags, kind: src.kind, share: src.share}
 	e.h = events.add(e)
-	src.ctx.events[e] = struct{}{}
+	ctxEvents.add(src.ctx, e)
 	src.ctx.dev.nevents++
 	*out = e.h
 	return nil

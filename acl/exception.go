@@ -209,18 +209,6 @@ func onTaskError(te tsfw.TaskError) {
 	}
 }
 
-// noteSubmit records a submission's id, or wraps its error.
-func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
-	if err != nil {
-		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
-	}
-	if !s.isDefault {
-		t.lastTask, t.hasLastTask = id, true
-	}
-	s.submitter.Store(t.ID)
-	return nil
-}
-
 // GetThreadLastTaskID implements aclrtGetThreadLastTaskId: the id of the
 // last task the thread issued to an explicit stream: an async copy, memset
 // or 2-D copy, a kernel launch, a host function, a callback or a built-in

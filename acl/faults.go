@@ -78,8 +78,6 @@ var faults struct {
 	mu     sync.Mutex
 	rules  []*faultRule
 	uce    map[int32][]MemUceInfo // injected UCE/ECC ranges per device
-	lost   map[int32]error        // devices lost (lost, heartbeat) until reset
-	nlost  atomic.Int32
 }
 
 // parseFaults parses an NPUEMU_FAULTS value.
@@ -167,9 +165,8 @@ func loadFaultPlan() error {
 	faults.mu.Lock()
 	faults.rules = rules
 	faults.uce = map[int32][]MemUceInfo{}
-	faults.lost = map[int32]error{}
-	faults.nlost.Store(0)
 	faults.mu.Unlock()
+	forgetLostDevices() // device.go
 	faults.active.Store(len(rules) > 0)
 	if len(rules) > 0 {
 		tsfw.SetSubmitHook(faultSubmit)
@@ -316,44 +313,21 @@ func injected(r *faultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel
 		}
 		lostErr := abi.Errorf(code, "device %d: %s (%s); aclrtResetDevice recovers it", dev, reason, what)
 		fire = func() {
-			faults.mu.Lock()
-			if _, ok := faults.lost[dev]; !ok {
-				faults.lost[dev] = lostErr
-				faults.nlost.Add(1)
-			}
-			faults.mu.Unlock()
+			markDeviceLost(dev, lostErr) // device.go
 			emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthCritical, Code: int32(code), Reason: "injected " + reason})
 		}
 	}
 	return tsfw.Faulty(t, abi.Errorf(code, "%s", what), fire)
 }
 
-// deviceLost returns the error every call on device dev gets after an
-// injected device loss, nil otherwise. One atomic load when none is lost.
-func deviceLost(fn string, dev int32) error {
-	if faults.nlost.Load() == 0 {
-		return nil
-	}
-	faults.mu.Lock()
-	err := faults.lost[dev]
-	faults.mu.Unlock()
-	if err == nil {
-		return nil
-	}
-	return abi.Wrapf(err, "%s", fn)
-}
-
-// clearDeviceFaults forgets a device's injected state (aclrtResetDevice,
-// aclFinalize): the reset recovers the device.
-func clearDeviceFaults(dev int32) {
+// clearInjectedFaults forgets a device's injected memory errors
+// (aclrtResetDevice, aclFinalize): the reset recovers the device (its loss
+// is forgotten by the spine, device.go).
+func clearInjectedFaults(dev int32) {
 	if !faults.active.Load() {
 		return
 	}
 	faults.mu.Lock()
-	if _, ok := faults.lost[dev]; ok {
-		delete(faults.lost, dev)
-		faults.nlost.Add(-1)
-	}
 	delete(faults.uce, dev)
 	faults.mu.Unlock()
 	emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthOK, Reason: "device reset"})

@@ -36,9 +36,6 @@ import (
 //     the runtime's choice): a handle to the group array of the context's
 //     device, filled by aclrtGetAllGroupInfo.
 
-// kindGroupInfo tags aclrtGroupInfo handles.
-const kindGroupInfo handleKind = 0x6B
-
 // EnvCoreGroups is the number of core groups each 310P device has.
 const EnvCoreGroups = "NPUEMU_CORE_GROUPS"
 

@@ -28,6 +28,22 @@ const (
 	kindCntNotify handleKind = 0x4C
 	kindLabel     handleKind = 0x1A
 	kindLabelList handleKind = 0x1B
+	// The other families' kinds: the tag byte is allocated here, in one
+	// list, so no two families can take the same one.
+	kindAllocDesc  handleKind = 0xAD // aclrtAllocatorDesc (acl/allocator.go)
+	kindArgs       handleKind = 0xA7 // aclrtArgsHandle (acl/args.go)
+	kindParam      handleKind = 0xA9 // aclrtParamHandle (acl/args.go)
+	kindCondHandle handleKind = 0x5C // condition tasks (acl/cond.go)
+	kindDataBuffer handleKind = 0xDB // aclDataBuffer (acl/databuffer.go)
+	kindGroupInfo  handleKind = 0x6B // aclrtGroupInfo (acl/group.go)
+	kindBinary     handleKind = 0xB1 // aclrtBinHandle (acl/kernel.go)
+	kindFunction   handleKind = 0xF1 // aclrtFuncHandle (acl/kernel.go)
+	kindRawBinary  handleKind = 0xB7 // aclrtBinaryCreate binaries (acl/kernel_query.go)
+	kindMbuf       handleKind = 0x3B // aclrtMbuf: the driver's tag, hal.MbufTag (acl/mbuf.go)
+	kindModelRI    handleKind = 0x3D // aclmdlRI (acl/mdlri.go)
+	kindRITask     handleKind = 0x3E // aclmdlRITask (acl/mdlri.go)
+	kindTaskGrp    handleKind = 0x3F // aclrtTaskGrp (acl/mdlri.go)
+	kindMemPool    handleKind = 0x9B // aclrtMemPool (acl/mempool.go)
 )
 
 // handleKindNames names every kind of handle, as messages print it ("stream

@@ -99,7 +99,7 @@ func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
 	e := &Event{ctx: c, ev: c.dev.emu.TS.NewEventUnpooled(abi.ACL_EVENT_IPC), flags: abi.ACL_EVENT_IPC, kind: evEx,
 		node: &nodeEvent{dir: dir, ref: ref, entry: entry}}
 	e.h = events.add(e)
-	c.events[e] = struct{}{}
+	ctxEvents.add(c, e)
 	c.dev.nevents++
 	*out = e.h
 	return nil

@@ -52,11 +52,6 @@ func kernelHost(fn string) (KernelHost, error) {
 	return h, nil
 }
 
-const (
-	kindBinary   handleKind = 0xB1
-	kindFunction handleKind = 0xF1
-)
-
 // Binary is a loaded kernel binary (aclrtBinHandle).
 type Binary struct {
 	h     Handle

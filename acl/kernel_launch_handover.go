@@ -1,21 +1,10 @@
 package acl
 
-import "github.com/npuemu/npuemu/tsfw"
-
 // Launches the front library deferred, handed over by whichever thread
 // needs them queued (libfake/front/launchq.c, docs/kernels.md "Batched
 // launches"). A hand-over never waits for ring space (tsfw/overfill.go):
 // it may run on a thread the full stream's head waits for. The launching
 // thread waits for room afterwards (WaitStreamRoom), holding nothing.
-
-// handover is what a hand-over's queued launches tell it: the queue of the
-// last one and its task id (q nil: none was queued on a ring), and whether
-// any went past the ring's depth.
-type handover struct {
-	q    *tsfw.Queue
-	last uint32
-	past bool
-}
 
 // HandOverLaunches makes n launches LaunchKernelWithConfig(t, fh, blocks,
 // sh, nil, ah) would make one by one, resolving and checking the handles

@@ -243,8 +243,6 @@ func RegisterCpuFunc(t *Thread, bh Handle, funcName, kernelName string, out *Han
 	return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s is not an AI CPU binary (npuemu loads AI Core kernels as host objects; AI CPU kernels are not emulated)", fn, b)
 }
 
-const kindRawBinary handleKind = 0xB7
-
 // RawBinary is an aclrtBinary: the caller's bytes, not copied, until
 // aclrtBinaryLoad copies them.
 type RawBinary struct {

@@ -20,12 +20,13 @@ type FootprintHost interface {
 
 // sanitizePend makes a launch about to be queued wait for its footprint.
 func sanitizePend(op *sanitize.Op, x *queued) {
-	if x.l == nil || op == nil {
+	l := queuedLaunch(x)
+	if l == nil || op == nil {
 		return
 	}
 	op.Pending = new(sanitize.Pending)
-	x.l.san = op.Pending
-	x.l.trk = new(kernelTrack)
+	l.san = op.Pending
+	l.trk = new(kernelTrack)
 }
 
 // sanitizeLaunchDone hands a completed launch's footprint to the

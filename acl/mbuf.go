@@ -35,10 +35,6 @@ import (
 // every SoC. The user data is the driver's private area
 // (hal.MbufPrivSize bytes).
 
-// kindMbuf is the tag of an aclrtMbuf, the driver's (hal.MbufTag): it
-// names the kind in messages.
-const kindMbuf handleKind = 0x3B
-
 // The two tags are one: either difference overflows handleKind otherwise.
 const _ = kindMbuf - hal.MbufTag + (hal.MbufTag - kindMbuf)
 

@@ -2,7 +2,9 @@ package acl
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -25,13 +27,6 @@ import (
 // starts with a wait for the previous execution's end and ends with a
 // record of it, so executions of one RI never overlap (their recorded
 // kernel argument images and branch streams are shared).
-
-// Handle kinds of the RI family.
-const (
-	kindModelRI handleKind = 0x3D
-	kindRITask  handleKind = 0x3E
-	kindTaskGrp handleKind = 0x3F
-)
 
 var (
 	modelRIs = newTable[ModelRI](kindModelRI)
@@ -273,8 +268,8 @@ func (ri *ModelRI) release() {
 		if capState.byStrm[s] == ri {
 			delete(capState.byStrm, s)
 		}
-		if r := s.rec.Load(); r != nil && r.kind == recBuild && r.ri == ri {
-			s.rec.Store(nil)
+		if r := recorderOf(s); r != nil && r.kind == recBuild && r.ri == ri {
+			setRecorder(s, nil)
 		}
 	}
 	capState.mu.Unlock()
@@ -474,7 +469,7 @@ func ExecuteAsync(t *Thread, rh, sh Handle) error {
 	if s.ctx.dev != ri.dev {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.id, s.ctx.dev.id, ri.dev.id)
 	}
-	if r := s.rec.Load(); r != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+	if r := recorderOf(s); r != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
 		if r != nil && r.kind == recCapture {
 			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot capture the execution of a model run instance (stream %d is capturing)", fn, s.id)
 		}
@@ -663,10 +658,10 @@ func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
 	if ri.captured || ri.state.Load() != riBuilding {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being built (aclmdlRIBuildBegin)", fn, ri.id)
 	}
-	if prev := capState.byStrm[s]; s.rec.Load() != nil || (prev != nil && !prev.unbound[s]) {
+	if prev := capState.byStrm[s]; recorderOf(s) != nil || (prev != nil && !prev.unbound[s]) {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model run instance", fn, s.id)
 	}
-	s.rec.Store(&recorder{kind: recBuild, ri: ri})
+	setRecorder(s, &recorder{kind: recBuild, ri: ri})
 	ri.streams = append(ri.streams, s)
 	ri.bindFlag[s] = flag
 	capState.byStrm[s] = ri
@@ -703,7 +698,7 @@ func (ri *ModelRI) addBuiltOp(s *Stream, fn string, task tsfw.Task, l *launch, o
 		st.setValueOp(op)
 	}
 	ri.appendStepLocked(st)
-	if r := s.rec.Load(); r != nil {
+	if r := recorderOf(s); r != nil {
 		r.last, r.hasLast = st.seq, true
 	}
 	return nil
@@ -840,8 +835,76 @@ func UnbindStream(t *Thread, rh, sh Handle) error {
 		return err
 	}
 	ri.unbound[s] = true
-	if r := s.rec.Load(); r != nil && r.ri == ri {
-		s.rec.Store(nil)
+	if r := recorderOf(s); r != nil && r.ri == ri {
+		setRecorder(s, nil)
 	}
 	return nil
+}
+
+// riLeaks holds the model run instances alive when the last aclFinalize
+// started: beforeFinalize destroys them (finalizeModelRIs) before the leak
+// report is made, and the report must still tell the application about
+// them. It belongs to the runtime of node.
+var riLeaks struct {
+	sync.Mutex
+	node *emu.Node
+	ris  []*ModelRI
+}
+
+// noteLeakedRIs remembers the model run instances the application left
+// alive; called by beforeFinalize before they are destroyed.
+func noteLeakedRIs() {
+	ris := modelRIsAlive()
+	riLeaks.Lock()
+	riLeaks.node, riLeaks.ris = rt.node.Load(), ris
+	riLeaks.Unlock()
+}
+
+// modelRIsAlive returns the live model run instances the application owns
+// (sub-graphs go with their parent), by id.
+func modelRIsAlive() []*ModelRI {
+	liveRIs.Lock()
+	list := make([]*ModelRI, 0, len(liveRIs.m))
+	for ri := range liveRIs.m {
+		list = append(list, ri)
+	}
+	liveRIs.Unlock()
+	capState.mu.Lock()
+	kept := list[:0]
+	for _, ri := range list {
+		if condState.parent[ri] == nil && ri.state.Load() != riDead {
+			kept = append(kept, ri)
+		}
+	}
+	capState.mu.Unlock()
+	return kept
+}
+
+// liveModelRIs lists the model run instances alive now, and those alive
+// when this runtime's aclFinalize started (noteLeakedRIs), by id.
+func liveModelRIs() []Live {
+	ris := modelRIsAlive()
+	riLeaks.Lock()
+	if riLeaks.node == rt.node.Load() {
+		for _, ri := range riLeaks.ris {
+			if !slices.Contains(ris, ri) {
+				ris = append(ris, ri)
+			}
+		}
+	}
+	riLeaks.Unlock()
+	sort.Slice(ris, func(i, j int) bool { return ris[i].id < ris[j].id })
+	out := make([]Live, 0, len(ris))
+	for _, ri := range ris {
+		how := "built"
+		if ri.captured {
+			how = "captured"
+		}
+		if ri.state.Load() == riCapturing {
+			how = "still being captured"
+		}
+		out = append(out, Live{Kind: "model run instance", Device: int(ri.dev.id),
+			Summary: fmt.Sprintf("%#x: id %d, %s", uintptr(ri.h), ri.id, how)})
+	}
+	return out
 }

@@ -71,7 +71,7 @@ func ctlPlaceholder() error {
 // recordControl records op issued to s (which must be bound to an RI
 // being built).
 func recordControl(fn string, s *Stream, op *ctlOp) error {
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recBuild {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to a model run instance (aclmdlRIBindStream)", fn, s.id)
 	}

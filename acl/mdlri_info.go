@@ -448,7 +448,7 @@ func CaptureTaskGrpBegin(t *Thread, sh Handle) error {
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
 	}
@@ -474,7 +474,7 @@ func CaptureTaskGrpEnd(t *Thread, sh Handle, out *Handle) error {
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
 	}
@@ -513,7 +513,7 @@ func CaptureTaskUpdateBegin(t *Thread, sh, gh Handle) error {
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
-	if r := s.rec.Load(); r != nil {
+	if r := recorderOf(s); r != nil {
 		if r.kind == recCapture {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is capturing", fn, s.id)
 		}
@@ -524,7 +524,7 @@ func CaptureTaskUpdateBegin(t *Thread, sh, gh Handle) error {
 	}
 	u := &taskUpdate{grp: g, s: s}
 	g.updating = u
-	s.rec.Store(&recorder{kind: recUpdate, upd: u})
+	setRecorder(s, &recorder{kind: recUpdate, upd: u})
 	return nil
 }
 
@@ -559,13 +559,13 @@ func CaptureTaskUpdateEnd(t *Thread, sh Handle) error {
 		return err
 	}
 	capState.mu.Lock()
-	r := s.rec.Load()
+	r := recorderOf(s)
 	if r == nil || r.kind != recUpdate {
 		capState.mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.id)
 	}
 	u := r.upd
-	s.rec.Store(nil)
+	setRecorder(s, nil)
 	u.grp.updating = nil
 	g := u.grp
 	fail := u.err

@@ -2,24 +2,11 @@ package acl
 
 import (
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 )
-
-// allocation is one aclrtMalloc* block. The device's allocation map is the
-// registry of record for allocations (see registry.go).
-type allocation struct {
-	base   uintptr
-	size   uint64 // bytes the caller may use: the padded size (ALIGN_UP(size,32)[+32])
-	pages  uint64 // bytes charged to HBM: size rounded to the page granularity
-	policy uint32
-	huge   bool   // backed by 2 MiB / 1 GiB pages
-	module uint16 // moduleId charged (memusage.go)
-	hal    bool   // a halMemAlloc block claimed by rtMalloc (rtmem.go)
-}
 
 const (
 	kib       = uint64(1) << 10
@@ -141,18 +128,6 @@ func rtMemType(policy uint32) uint32 {
 		return abi.RT_MEMORY_POLICY_HUGE1G_PAGE_ONLY_P2P
 	}
 	return abi.RT_MEMORY_DEFAULT
-}
-
-// allocations returns d's allocations ordered by address.
-func (d *device) allocations() []allocation {
-	d.allocMu.RLock()
-	out := make([]allocation, 0, len(d.allocs))
-	for _, a := range d.allocs {
-		out = append(out, a)
-	}
-	d.allocMu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].base < out[j].base })
-	return out
 }
 
 // deviceOf returns the opened runtime device whose HBM holds addr.

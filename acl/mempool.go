@@ -1,6 +1,7 @@
 package acl
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -42,9 +43,6 @@ import (
 //
 // Lock order: pools.mu → memPool.mu → poolDeps.mu, poolPtrs.mu (leaves),
 // HBM locks.
-
-// kindMemPool tags aclrtMemPool handles.
-const kindMemPool handleKind = 0x9B
 
 // poolAlign is the granularity of pool blocks (the runtime's 512-byte
 // allocation alignment).
@@ -306,7 +304,7 @@ func poolStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.rec.Load() != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+	if recorderOf(s) != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d records tasks (capture or model): stream-ordered allocation there is not supported by npuemu", fn, s.id)
 	}
 	return s, nil
@@ -663,7 +661,7 @@ func poolOrdered(s, a *Stream, seq uint64) bool {
 // order, rather than being recorded (capture, model build): only the
 // former orders frees.
 func executes(s *Stream) bool {
-	return s.rec.Load() == nil && s.flags&abi.ACL_STREAM_PERSISTENT == 0
+	return recorderOf(s) == nil && s.flags&abi.ACL_STREAM_PERSISTENT == 0
 }
 
 // poolEventRecorded notes that e was recorded on s: the record covers
@@ -748,4 +746,36 @@ func poolDepsStreamGone(s *Stream) {
 			delete(poolDeps.cover, e)
 		}
 	}
+}
+
+// registerPool records memory pool p (aclrtMemPoolCreate).
+func registerPool(p *memPool) {
+	register(tableMemPools, record{ID: uint64(p.h), Device: int(p.dev.id),
+		Summary: fmt.Sprintf("%#x: maxSize %d bytes", uintptr(p.h), p.maxSize)})
+}
+
+// livePoolBlocks lists the blocks of memory pools not freed with
+// aclrtMemPoolFreeAsync, by address.
+func livePoolBlocks() []Live {
+	n := rt.node.Load()
+	type blk struct {
+		base uintptr
+		size uint64
+		p    *memPool
+	}
+	var bs []blk
+	poolPtrs.mu.Lock()
+	for base, r := range poolPtrs.m {
+		if r.p.node == n {
+			bs = append(bs, blk{base, r.b.size, r.p})
+		}
+	}
+	poolPtrs.mu.Unlock()
+	sort.Slice(bs, func(i, j int) bool { return bs[i].base < bs[j].base })
+	out := make([]Live, 0, len(bs))
+	for _, b := range bs {
+		out = append(out, Live{Kind: "pool block", Device: int(b.p.dev.id),
+			Summary: fmt.Sprintf("%#x: %d bytes of memory pool %#x", b.base, b.size, uintptr(b.p.h))})
+	}
+	return out
 }

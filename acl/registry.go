@@ -2,13 +2,10 @@ package acl
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 
 	memdb "github.com/hashicorp/go-memdb"
-
-	"github.com/npuemu/npuemu/emu"
 )
 
 // The registry of record for long-lived objects (devices in use, contexts,
@@ -147,36 +144,6 @@ func registerHandle(table string, h Handle, c *Context, what string) {
 		}
 	}
 	register(table, rec)
-}
-
-// registerPhysical records the VMM physical handle h (aclrtMallocPhysical).
-func registerPhysical(h, size uint64, p emu.PhysProp) {
-	rec := record{ID: h, Device: p.Dev, Summary: fmt.Sprintf("handle %#x: %d bytes of device memory", h, size)}
-	if p.Host {
-		rec.Device = processWide
-		rec.Summary = fmt.Sprintf("handle %#x: %d bytes of host memory", h, size)
-	}
-	register(tableVMMHandles, rec)
-}
-
-// registerImported records the VMM handle h imported from shareable
-// handle share (aclrtMemImportFromShareableHandle*); it is released with
-// aclrtFreePhysical like an allocated one.
-func registerImported(h, share, size uint64, dev int) {
-	register(tableVMMHandles, record{ID: h, Device: dev,
-		Summary: fmt.Sprintf("handle %#x: imported from shareable handle %#x, %d bytes", h, share, size)})
-}
-
-// registerPool records memory pool p (aclrtMemPoolCreate).
-func registerPool(p *memPool) {
-	register(tableMemPools, record{ID: uint64(p.h), Device: int(p.dev.id),
-		Summary: fmt.Sprintf("%#x: maxSize %d bytes", uintptr(p.h), p.maxSize)})
-}
-
-// registerReservation records the address range [va, va+size)
-// (aclrtReserveMemAddress).
-func registerReservation(va uintptr, size uint64) {
-	register(tableReservations, record{ID: uint64(va), Device: processWide, Summary: fmt.Sprintf("%#x: %d bytes of address space", va, size)})
 }
 
 // unregisterIf unregisters id from table when err is nil and returns err,
@@ -326,100 +293,5 @@ func liveLocked() []Live {
 				Summary: fmt.Sprintf("%#x: %d bytes (policy %d)", a.base, a.size, a.policy)})
 		}
 	}
-	out = append(out, livePoolBlocks()...)
-	return append(out, liveModelRIs()...)
-}
-
-// livePoolBlocks lists the blocks of memory pools not freed with
-// aclrtMemPoolFreeAsync, by address.
-func livePoolBlocks() []Live {
-	n := rt.node.Load()
-	type blk struct {
-		base uintptr
-		size uint64
-		p    *memPool
-	}
-	var bs []blk
-	poolPtrs.mu.Lock()
-	for base, r := range poolPtrs.m {
-		if r.p.node == n {
-			bs = append(bs, blk{base, r.b.size, r.p})
-		}
-	}
-	poolPtrs.mu.Unlock()
-	sort.Slice(bs, func(i, j int) bool { return bs[i].base < bs[j].base })
-	out := make([]Live, 0, len(bs))
-	for _, b := range bs {
-		out = append(out, Live{Kind: "pool block", Device: int(b.p.dev.id),
-			Summary: fmt.Sprintf("%#x: %d bytes of memory pool %#x", b.base, b.size, uintptr(b.p.h))})
-	}
-	return out
-}
-
-// riLeaks holds the model run instances alive when the last aclFinalize
-// started: beforeFinalize destroys them (finalizeModelRIs) before the leak
-// report is made, and the report must still tell the application about
-// them. It belongs to the runtime of node.
-var riLeaks struct {
-	sync.Mutex
-	node *emu.Node
-	ris  []*ModelRI
-}
-
-// noteLeakedRIs remembers the model run instances the application left
-// alive; called by beforeFinalize before they are destroyed.
-func noteLeakedRIs() {
-	ris := modelRIsAlive()
-	riLeaks.Lock()
-	riLeaks.node, riLeaks.ris = rt.node.Load(), ris
-	riLeaks.Unlock()
-}
-
-// modelRIsAlive returns the live model run instances the application owns
-// (sub-graphs go with their parent), by id.
-func modelRIsAlive() []*ModelRI {
-	liveRIs.Lock()
-	list := make([]*ModelRI, 0, len(liveRIs.m))
-	for ri := range liveRIs.m {
-		list = append(list, ri)
-	}
-	liveRIs.Unlock()
-	capState.mu.Lock()
-	kept := list[:0]
-	for _, ri := range list {
-		if condState.parent[ri] == nil && ri.state.Load() != riDead {
-			kept = append(kept, ri)
-		}
-	}
-	capState.mu.Unlock()
-	return kept
-}
-
-// liveModelRIs lists the model run instances alive now, and those alive
-// when this runtime's aclFinalize started (noteLeakedRIs), by id.
-func liveModelRIs() []Live {
-	ris := modelRIsAlive()
-	riLeaks.Lock()
-	if riLeaks.node == rt.node.Load() {
-		for _, ri := range riLeaks.ris {
-			if !slices.Contains(ris, ri) {
-				ris = append(ris, ri)
-			}
-		}
-	}
-	riLeaks.Unlock()
-	sort.Slice(ris, func(i, j int) bool { return ris[i].id < ris[j].id })
-	out := make([]Live, 0, len(ris))
-	for _, ri := range ris {
-		how := "built"
-		if ri.captured {
-			how = "captured"
-		}
-		if ri.state.Load() == riCapturing {
-			how = "still being captured"
-		}
-		out = append(out, Live{Kind: "model run instance", Device: int(ri.dev.id),
-			Summary: fmt.Sprintf("%#x: id %d, %s", uintptr(ri.h), ri.id, how)})
-	}
-	return out
+	return append(out, families.live()...)
 }

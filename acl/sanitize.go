@@ -22,10 +22,9 @@ import (
 // sanitizing says whether it follows tasks (any check but leakcheck).
 // Both are set when the library loads and never change (tests swap them
 // with useSanitizer before any work).
-var (
-	san        = sanitize.FromEnv(sanitizeLookup)
-	sanitizing = san != nil && san.Checks()&^sanitize.Leakcheck != 0
-)
+var san = sanitize.FromEnv(sanitizeLookup)
+
+func init() { sanitizing = san != nil && san.Checks()&^sanitize.Leakcheck != 0 }
 
 // Sanitizer returns the process's sanitizer, nil when it is off (the C
 // boundary prints its summary at exit).
@@ -75,6 +74,13 @@ func hostOf(t *Thread) (*Thread, uint64) {
 // sanitizeOp describes a task about to be queued. It reads a launch's
 // arguments now: once queued, the launch may complete and be recycled.
 func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
+	op := describeTask(fn, task, x)
+	sanitizePend(op, x) // kernel_sanitize.go
+	return op
+}
+
+// describeTask is the sanitizer's description of a task to queue.
+func describeTask(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 	op := &sanitize.Op{API: fn, Acc: x.acc}
 	switch kind := task.Kind(); {
 	case task.IsRecord(), kind == "notify record", kind == "cnt notify record":
@@ -95,16 +101,17 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 		return op
 	}
 	op.Acc = op.Inline[:0]
+	l, vop := queuedLaunch(x), queuedValueOp(x)
 	switch {
-	case x.l != nil:
-		if x.l.f != nil {
-			op.Kernel = x.l.f.e.Name
+	case l != nil:
+		if l.f != nil {
+			op.Kernel = l.f.e.Name
 		}
 		n := rt.node.Load()
 		if n == nil {
 			break
 		}
-		words, word := deviceWords(x.l.args, x.l.size)
+		words, word := deviceWords(l.args, l.size)
 		for i := range words {
 			if v := uintptr(word(i)); v != 0 {
 				if _, ok := n.FindDevice(v); ok { // device memory (no lock taken)
@@ -112,16 +119,16 @@ func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 				}
 			}
 		}
-	case x.op != nil:
+	case vop != nil:
 		// A value word is a synchronisation variable: a value wait is
 		// ordered after the latest value write to the word queued before
 		// it; the word itself is not checked for races.
-		if x.op.wait {
-			op.Sync, op.Key, op.Release = sanitize.Wait, valueWord(x.op.addr), sanitize.ReleaseWritten
+		if vop.wait {
+			op.Sync, op.Key, op.Release = sanitize.Wait, valueWord(vop.addr), sanitize.ReleaseWritten
 			break
 		}
-		op.Sync, op.Key = sanitize.Record, valueWord(x.op.addr)
-		op.Acc = append(op.Acc, sanitize.Access{Addr: x.op.addr, Size: 8, Mode: sanitize.Write | sanitize.Atomic})
+		op.Sync, op.Key = sanitize.Record, valueWord(vop.addr)
+		op.Acc = append(op.Acc, sanitize.Access{Addr: vop.addr, Size: 8, Mode: sanitize.Write | sanitize.Atomic})
 	default:
 		in := task.Info()
 		if in.Bytes == 0 || in.Kind == "copy2d" { // a 2-D copy gives its rows as x.acc
@@ -259,7 +266,7 @@ func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
 		if ev := task.Event(); ev != nil {
 			x.sync = ev
 		}
-		op := sanitizeOp(fn, task, &x)
+		op := describeTask(fn, task, &x)
 		san.Queue(h, tid, target, dev, target.id, 0, op)
 	}
 }

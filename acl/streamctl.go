@@ -91,7 +91,7 @@ func PersistentTaskClean(t *Thread, sh Handle) error {
 	if s.flags&abi.ACL_STREAM_PERSISTENT == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.id)
 	}
-	if r := s.rec.Load(); r != nil && r.kind == recBuild {
+	if r := recorderOf(s); r != nil && r.kind == recBuild {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model run instance; npuemu cannot remove the tasks it recorded (unbind and destroy the instance instead)", fn, s.id)
 	}
 	return nil

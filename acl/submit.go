@@ -1,6 +1,8 @@
 package acl
 
 import (
+	"sync/atomic"
+
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/sanitize"
@@ -26,8 +28,8 @@ import (
 
 // queued is what the queueing point needs besides the task.
 type queued struct {
-	l       *launch           // a kernel task's launch: once recorded, the recorder owns it
-	op      *valueOp          // a value write or wait: recorded with its parameters, seen by the sanitizer
+	l       any               // a kernel task's *launch (kernel.go; queuedLaunch): once recorded, the recorder owns it
+	op      any               // a value write or wait, *valueOp (capture.go; queuedValueOp): recorded with its parameters, seen by the sanitizer
 	sync    any               // the event or notify a record or wait task acts on (sanitizer ordering)
 	strict  bool              // a wait on sync before any record is a sanitizer report (false for IPC and notifies)
 	acc     []sanitize.Access // the task's exact footprint, when the caller knows it (sanitizer on only)
@@ -39,18 +41,21 @@ type queued struct {
 	handover *handover // a front hand-over: never wait for ring space (tsfw.Queue.SubmitIDPast)
 }
 
+// activeCaptures counts captures between Begin and End, process-wide
+// (capture.go).
+var activeCaptures atomic.Int32
+
+// capturing reports whether a submission to s must take the recorder
+// path: s records, is persistent, or some capture may pull it in.
+func (s *Stream) capturing() bool {
+	return s.rec.Load() != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 || activeCaptures.Load() != 0
+}
+
 // queue is the one place where a task is queued on s by thread t (nil for
 // a task the runtime issues on its own).
 func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 	if !x.internal && s.capturing() {
-		var done bool
-		var err error
-		if x.counted {
-			done, err = s.captureSubmitByOp(t, fn, task, x.l, x.op)
-		} else {
-			done, err = s.captureSubmitOp(fn, task, x.l, x.op)
-		}
-		if done {
+		if done, err := families.record(s, t, fn, task, x); done {
 			return err
 		}
 	}
@@ -59,8 +64,7 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 	}
 	var op *sanitize.Op
 	if sanitizing {
-		op = sanitizeOp(fn, &task, &x) // before SubmitID: a launch may be recycled once queued
-		sanitizePend(op, &x)
+		op = families.sanitizeOp(fn, task, x) // before SubmitID: a launch may be recycled once queued
 	}
 	var id uint32
 	var err error
@@ -75,7 +79,7 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 		id, err = s.q.SubmitID(task)
 	}
 	if op != nil && err == nil {
-		sanitizeQueued(t, s, id, op)
+		families.sanitizeQueued(t, s, id, op)
 	}
 	if x.counted {
 		return s.noteSubmit(t, fn, id, err)
@@ -95,4 +99,25 @@ func (s *Stream) submit(t *Thread, fn string, task tsfw.Task) error {
 // submitTask queues task on s for thread t and records its task id.
 func (s *Stream) submitTask(t *Thread, fn string, task tsfw.Task) error {
 	return s.queue(t, fn, task, queued{counted: true})
+}
+
+// handover is what a hand-over's queued launches tell it: the queue of the
+// last one and its task id (q nil: none was queued on a ring), and whether
+// any went past the ring's depth.
+type handover struct {
+	q    *tsfw.Queue
+	last uint32
+	past bool
+}
+
+// noteSubmit records a submission's id, or wraps its error.
+func (s *Stream) noteSubmit(t *Thread, fn string, id uint32, err error) error {
+	if err != nil {
+		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
+	}
+	if !s.isDefault {
+		t.lastTask, t.hasLastTask = id, true
+	}
+	s.submitter.Store(t.ID)
+	return nil
 }

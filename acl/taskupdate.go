@@ -92,7 +92,7 @@ func updatableTask(fn string, ts *Stream, id uint32, es *Stream) (*step, error) 
 	if x := capState.byStrm[es]; es == ts || es.flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.unbound[es]) {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: execStream %d is a model stream: the update must run on an ordinary stream", fn, es.id)
 	}
-	if es.rec.Load() != nil {
+	if recorderOf(es) != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: execStream %d is capturing or re-issuing a task group: npuemu does not record task updates", fn, es.id)
 	}
 	sidx := ri.streamIndexLocked(ts)

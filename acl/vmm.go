@@ -1,6 +1,7 @@
 package acl
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -424,4 +425,28 @@ func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (ptrInfo, error)
 		return ptrInfo{class: pinned, room: r.Size - uint64(addr-r.Base)}, nil
 	}
 	return ptrInfo{class: pageable}, nil
+}
+
+// registerPhysical records the VMM physical handle h (aclrtMallocPhysical).
+func registerPhysical(h, size uint64, p emu.PhysProp) {
+	rec := record{ID: h, Device: p.Dev, Summary: fmt.Sprintf("handle %#x: %d bytes of device memory", h, size)}
+	if p.Host {
+		rec.Device = processWide
+		rec.Summary = fmt.Sprintf("handle %#x: %d bytes of host memory", h, size)
+	}
+	register(tableVMMHandles, rec)
+}
+
+// registerImported records the VMM handle h imported from shareable
+// handle share (aclrtMemImportFromShareableHandle*); it is released with
+// aclrtFreePhysical like an allocated one.
+func registerImported(h, share, size uint64, dev int) {
+	register(tableVMMHandles, record{ID: h, Device: dev,
+		Summary: fmt.Sprintf("handle %#x: imported from shareable handle %#x, %d bytes", h, share, size)})
+}
+
+// registerReservation records the address range [va, va+size)
+// (aclrtReserveMemAddress).
+func registerReservation(va uintptr, size uint64) {
+	register(tableReservations, record{ID: uint64(va), Device: processWide, Summary: fmt.Sprintf("%#x: %d bytes of address space", va, size)})
 }
