@@ -246,3 +246,8 @@ func (d *device) allocations() []allocation {
 	sort.Slice(out, func(i, j int) bool { return out[i].base < out[j].base })
 	return out
 }
+
+// String describes an allocation for messages.
+func (a allocation) String() string {
+	return fmt.Sprintf("%#x (%d bytes)", a.base, a.size)
+}

@@ -8,7 +8,8 @@ import (
 // The API families' side of the spine's hook table (hooks.go).
 func init() {
 	families = familyHooks{
-		record: recordTask,
+		record:     recordTask,
+		sanitizing: &sanitizing,
 		sanitizeOp: func(fn string, task tsfw.Task, x queued) *sanitize.Op {
 			return sanitizeOp(fn, &task, &x) // sanitize.go
 		},

@@ -27,9 +27,12 @@ type familyHooks struct {
 	// (Values, not pointers, so that the queueing point's own copies do
 	// not escape through the call.)
 	record func(s *Stream, t *Thread, fn string, task tsfw.Task, x queued) (bool, error)
+	// sanitizing points at the switch that says whether the sanitizer
+	// follows tasks (sanitize.go: set when the library loads, never
+	// changed after; tests swap it before any work). While it is on,
 	// sanitizeOp describes a task about to be queued and sanitizeQueued
-	// tells the sanitizer its task id (sanitize.go); called only while
-	// sanitizing.
+	// tells the sanitizer its task id.
+	sanitizing     *bool
 	sanitizeOp     func(fn string, task tsfw.Task, x queued) *sanitize.Op
 	sanitizeQueued func(t *Thread, s *Stream, id uint32, op *sanitize.Op)
 	// contextDestroyed releases what the families keep per context
@@ -51,8 +54,3 @@ type familyHooks struct {
 
 // families is the spine's one way to the API families (families.go).
 var families familyHooks
-
-// sanitizing says whether the sanitizer follows tasks (any check but
-// leakcheck): set with the sanitizer when the library loads
-// (sanitize.go) and never changed after (tests swap it before any work).
-var sanitizing bool

@@ -21,10 +21,6 @@ func ClaimForSync(t *Thread, sh Handle) *Stream {
 	return s
 }
 
-// RunClaimed runs the kernels queued on s since ClaimForSync on the calling
-// thread, as far as they can start, and ends the claim.
-func (s *Stream) RunClaimed() { s.q.RunClaimed() }
-
 // LaunchKernelWithConfigN makes n launches LaunchKernelWithConfig(t, fh,
 // blocks, sh, nil, ah) would make one by one (the front hands over runs of
 // the same launch), resolving and checking the handles once. It returns

@@ -1,7 +1,6 @@
 package acl
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -355,11 +354,6 @@ func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
 	}
 	managedPointer(p, out)
 	return nil
-}
-
-// String describes an allocation for messages.
-func (a allocation) String() string {
-	return fmt.Sprintf("%#x (%d bytes)", a.base, a.size)
 }
 
 // MemFlush implements aclrtMemFlush / aclrtMemInvalidate: cache

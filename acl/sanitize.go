@@ -22,9 +22,10 @@ import (
 // sanitizing says whether it follows tasks (any check but leakcheck).
 // Both are set when the library loads and never change (tests swap them
 // with useSanitizer before any work).
-var san = sanitize.FromEnv(sanitizeLookup)
-
-func init() { sanitizing = san != nil && san.Checks()&^sanitize.Leakcheck != 0 }
+var (
+	san        = sanitize.FromEnv(sanitizeLookup)
+	sanitizing = san != nil && san.Checks()&^sanitize.Leakcheck != 0
+)
 
 // Sanitizer returns the process's sanitizer, nil when it is off (the C
 // boundary prints its summary at exit).

@@ -127,3 +127,7 @@ func (s *Stream) setFailureMode(fn string, mode uint64) error {
 	s.failureMode, s.failureSet = mode, true
 	return nil
 }
+
+// RunClaimed runs the kernels queued on s since ClaimForSync on the calling
+// thread, as far as they can start, and ends the claim.
+func (s *Stream) RunClaimed() { s.q.RunClaimed() }

@@ -63,7 +63,7 @@ func (s *Stream) queue(t *Thread, fn string, task tsfw.Task, x queued) error {
 		emu.SealAll() // freed device pages become inaccessible before any task runs (emu/hbm_protect.go)
 	}
 	var op *sanitize.Op
-	if sanitizing {
+	if *families.sanitizing {
 		op = families.sanitizeOp(fn, task, x) // before SubmitID: a launch may be recycled once queued
 	}
 	var id uint32
