@@ -1,0 +1,350 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// stayingFile reports whether p lies in a type-checked file that stays.
+func (m *mover) stayingFile(p token.Pos) bool { return m.fileIndex(p) >= 0 && !m.isMovedFile(p) }
+
+// interfaces lists the interface types the source package can see: the
+// types of its expressions, the types it names and those of its imports.
+func (m *mover) interfaces() []*types.Interface {
+	seen := map[*types.Interface]bool{}
+	var list []*types.Interface
+	add := func(t types.Type) {
+		if t == nil {
+			return
+		}
+		if _, ok := t.(*types.TypeParam); ok {
+			return
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.TypeParams().Len() > 0 && n.TypeArgs().Len() == 0 {
+			return
+		}
+		if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 && !seen[it] {
+			seen[it] = true
+			list = append(list, it)
+		}
+	}
+	add(types.Universe.Lookup("error").Type())
+	for _, tv := range m.sp.info.Types {
+		add(tv.Type)
+	}
+	for _, objs := range []map[*ast.Ident]types.Object{m.sp.info.Defs, m.sp.info.Uses} {
+		for _, o := range objs {
+			if tn, ok := o.(*types.TypeName); ok {
+				add(tn.Type())
+			}
+		}
+	}
+	for _, p := range m.sp.pkg.Imports() {
+		for _, n := range p.Scope().Names() {
+			if tn, ok := p.Scope().Lookup(n).(*types.TypeName); ok {
+				add(tn.Type())
+			}
+		}
+	}
+	return list
+}
+
+// satisfies names an interface method that T's (or *T's) method name
+// implements, or "".
+func satisfies(ifaces []*types.Interface, named *types.Named, name string) string {
+	if named.TypeParams().Len() > 0 {
+		return ""
+	}
+	for _, it := range ifaces {
+		for i := 0; i < it.NumMethods(); i++ {
+			if it.Method(i).Name() != name {
+				continue
+			}
+			if types.Implements(named, it) || types.Implements(types.NewPointer(named), it) {
+				return it.String()
+			}
+		}
+	}
+	return ""
+}
+
+// planConversions picks the methods declared in staying files whose
+// receiver type moves, and the names of the functions they become.
+func (m *mover) planConversions() {
+	m.converted = map[*types.Func]string{}
+	scope := m.sp.pkg.Scope()
+	taken := map[string]bool{}
+	for _, n := range scope.Names() {
+		if !m.movedObj[scope.Lookup(n)] {
+			taken[n] = true
+		}
+	}
+	var ifaces []*types.Interface
+	type conv struct {
+		fn    *types.Func
+		named *types.Named
+	}
+	var convs []conv
+	count := map[string]int{}
+	for i, f := range m.sp.files {
+		if m.moved[m.sp.names[i]] {
+			continue
+		}
+		for _, s := range f.Imports {
+			if o := m.sp.info.Defs[s.Name]; o != nil {
+				taken[o.Name()] = true
+			} else if o := m.sp.info.Implicits[s]; o != nil {
+				taken[o.Name()] = true
+			}
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil {
+				continue
+			}
+			fn, _ := m.sp.info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			named := namedOf(fn.Type().(*types.Signature).Recv().Type())
+			if named == nil || !m.movedObj[named.Obj()] {
+				continue
+			}
+			where := m.pos(fd.Pos())
+			switch {
+			case named.TypeParams().Len() > 0:
+				m.errorf("%s: method %s of generic type %s stays but its type moves; move it too", where, fn.Name(), named.Obj().Name())
+				continue
+			case fn.Exported():
+				m.errorf("%s: exported method %s.%s stays but its type moves (callers outside the package cannot be rewritten); move it too or unexport it", where, named.Obj().Name(), fn.Name())
+				continue
+			}
+			if ifaces == nil {
+				ifaces = m.interfaces()
+			}
+			if it := satisfies(ifaces, named, fn.Name()); it != "" {
+				m.errorf("%s: method %s.%s stays but its type moves, and it implements %s; move it too", where, named.Obj().Name(), fn.Name(), it)
+				continue
+			}
+			convs = append(convs, conv{fn, named})
+			count[fn.Name()]++
+		}
+	}
+	sort.Slice(convs, func(i, j int) bool { return convs[i].fn.Pos() < convs[j].fn.Pos() })
+	for _, c := range convs {
+		name := c.fn.Name()
+		if taken[name] || count[name] > 1 {
+			name = lowerFirst(c.named.Obj().Name()) + upperFirst(c.fn.Name())
+		}
+		if taken[name] {
+			m.errorf("%s: method %s.%s becomes function %s, which is already declared in package %s", m.pos(c.fn.Pos()), c.named.Obj().Name(), c.fn.Name(), name, m.sp.Name)
+			continue
+		}
+		taken[name] = true
+		m.converted[c.fn] = name
+		recv := c.named.Obj().Name()
+		if _, ok := c.fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ok {
+			recv = "*" + recv
+		}
+		m.planConv = append(m.planConv, fmt.Sprintf("(%s).%s -> func %s  (%s)", recv, c.fn.Name(), name, m.pos(c.fn.Pos())))
+	}
+}
+
+// planExports decides the new names: -rename first, then every moved
+// unexported object used from a staying file; and checks collisions.
+func (m *mover) planExports(renames []string) {
+	m.newName = map[types.Object]string{}
+	scope := m.sp.pkg.Scope()
+	need := map[types.Object]bool{}
+	mark := func(o types.Object) {
+		if v, ok := o.(*types.Var); ok && v.Embedded() {
+			n := namedOf(v.Type())
+			if n == nil || !m.movedObj[n.Obj()] {
+				return
+			}
+			o = n.Obj()
+		}
+		if m.movedObj[o] && !o.Exported() {
+			need[o] = true
+		}
+	}
+	for id, o := range m.sp.info.Uses {
+		if m.stayingFile(id.Pos()) {
+			mark(origin(o))
+		}
+	}
+	for _, r := range renames {
+		old, nw, ok := strings.Cut(r, "=")
+		if !ok || !token.IsIdentifier(nw) {
+			m.errorf("-rename %s: want old=New or Type.field=New", r)
+			continue
+		}
+		var cands []types.Object
+		if strings.Contains(old, ".") {
+			for o := range m.movedObj {
+				if o.Parent() != scope && m.display(o) == old {
+					cands = append(cands, o)
+				}
+			}
+		} else {
+			for o := range m.movedObj {
+				if o.Parent() == scope && o.Name() == old {
+					cands = append(cands, o)
+				}
+			}
+			if len(cands) == 0 {
+				for o := range m.movedObj {
+					if o.Name() == old {
+						cands = append(cands, o)
+					}
+				}
+			}
+		}
+		switch len(cands) {
+		case 0:
+			m.errorf("-rename %s: no moved object is named %s", r, old)
+		case 1:
+			m.newName[cands[0]] = nw
+		default:
+			var ds []string
+			for _, o := range cands {
+				ds = append(ds, m.display(o))
+			}
+			sort.Strings(ds)
+			m.errorf("-rename %s: %s is ambiguous (%s); write Type.%s=%s", r, old, strings.Join(ds, ", "), old, nw)
+		}
+	}
+	for o := range need {
+		if _, ok := m.newName[o]; !ok {
+			m.newName[o] = upperFirst(o.Name())
+		}
+		if !token.IsExported(m.newName[o]) {
+			m.errorf("%s: %s is used from a file that stays but %s is not exported", m.pos(o.Pos()), m.display(o), m.newName[o])
+		}
+	}
+	// An embedded field is named by its type.
+	for _, o := range m.sp.info.Defs {
+		if v, ok := o.(*types.Var); ok && v.Embedded() {
+			if n := namedOf(v.Type()); n != nil {
+				if nn, ok := m.newName[n.Obj()]; ok {
+					m.newName[v] = nn
+				}
+			}
+		}
+	}
+	m.checkRenames()
+	for o, n := range m.newName {
+		if m.movedObj[o] {
+			m.planExport = append(m.planExport, fmt.Sprintf("%s -> %s", m.display(o), n))
+		}
+	}
+	sort.Strings(m.planExport)
+}
+
+func (m *mover) checkRenames() {
+	scope := m.sp.pkg.Scope()
+	var ifaces []*types.Interface
+	seen := map[string]bool{}
+	report := func(format string, a ...any) {
+		s := fmt.Sprintf(format, a...)
+		if !seen[s] {
+			seen[s] = true
+			m.errs = append(m.errs, s)
+		}
+	}
+	// Package scope of the destination.
+	final := map[string][]string{}
+	for o := range m.movedObj {
+		if o.Parent() == scope && o.Name() != "_" && o.Name() != "init" {
+			final[m.finalName(o)] = append(final[m.finalName(o)], m.display(o))
+		}
+	}
+	for n, ds := range final {
+		if f, ok := m.destNames[n]; ok {
+			ds = append(ds, n+" (already in "+m.destRel+"/"+f+")")
+		}
+		if len(ds) > 1 {
+			sort.Strings(ds)
+			report("collision in package %s: %s all become %s", m.destName, strings.Join(ds, ", "), n)
+		}
+	}
+	// Field and method sets.
+	members := map[string][]string{}
+	for o, nn := range m.newName {
+		if o.Parent() == scope {
+			continue
+		}
+		var named *types.Named
+		if f, ok := o.(*types.Func); ok {
+			r := f.Type().(*types.Signature).Recv()
+			if _, isIface := r.Type().Underlying().(*types.Interface); isIface {
+				report("%s: %s is an interface method; renaming it would break its implementations", m.pos(o.Pos()), m.display(o))
+				continue
+			}
+			named = namedOf(r.Type())
+			if named != nil && !o.Exported() {
+				if ifaces == nil {
+					ifaces = m.interfaces()
+				}
+				if it := satisfies(ifaces, named, o.Name()); it != "" {
+					report("%s: %s implements %s; renaming it would break that", m.pos(o.Pos()), m.display(o), it)
+					continue
+				}
+			}
+		} else if tn, ok := scope.Lookup(m.owner[o]).(*types.TypeName); ok {
+			named, _ = types.Unalias(tn.Type()).(*types.Named)
+		}
+		if named == nil {
+			continue
+		}
+		key := named.Obj().Name() + "." + nn
+		members[key] = append(members[key], m.display(o))
+		if x, _, _ := types.LookupFieldOrMethod(named, true, m.sp.pkg, nn); x != nil && x != o {
+			report("collision in type %s: %s becomes %s, which is already %s", named.Obj().Name(), m.display(o), nn, m.pos(x.Pos()))
+		}
+	}
+	for k, ds := range members {
+		if len(ds) > 1 {
+			sort.Strings(ds)
+			report("collision in type %s: %s", k, strings.Join(ds, ", "))
+		}
+	}
+	// Selectors whose new name would select something else.
+	for sel, s := range m.sp.info.Selections {
+		nn, ok := m.newName[origin(s.Obj())]
+		if !ok {
+			continue
+		}
+		if x, _, _ := types.LookupFieldOrMethod(s.Recv(), true, m.sp.pkg, nn); x != nil && origin(x) != origin(s.Obj()) {
+			report("%s: collision: .%s would become .%s, which selects %s", m.pos(sel.Pos()), s.Obj().Name(), nn, m.pos(x.Pos()))
+		}
+	}
+	// Package-level names shadowed at a use in a moved file.
+	for id, o := range m.sp.info.Uses {
+		nn, ok := m.newName[o]
+		if !ok || o.Parent() != scope || !m.isMovedFile(id.Pos()) {
+			continue
+		}
+		if sc := scope.Innermost(id.Pos()); sc != nil {
+			if _, x := sc.LookupParent(nn, id.Pos()); x != nil && x != o && x.Parent() != scope && x.Parent() != types.Universe {
+				report("%s: collision: %s becomes %s, which is shadowed here by %s", m.pos(id.Pos()), o.Name(), nn, m.pos(x.Pos()))
+			}
+		}
+	}
+}
+
+// origin maps a field or method of an instantiated generic type to its
+// declaration.
+func origin(o types.Object) types.Object {
+	switch x := o.(type) {
+	case *types.Func:
+		return x.Origin()
+	case *types.Var:
+		return x.Origin()
+	}
+	return o
+}
