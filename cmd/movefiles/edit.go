@@ -118,7 +118,13 @@ func (fe *fileEdit) addImport(importPath, name string) {
 				fe.add(gd.Rparen, gd.Rparen, "\n\t"+spec+"\n", 0)
 			}
 		} else {
-			fe.add(gd.End(), gd.End(), "\nimport "+spec, 0)
+			// import "x" becomes a block.
+			sep := "\n"
+			if last, _ := strconv.Unquote(gd.Specs[0].(*ast.ImportSpec).Path.Value); !strings.Contains(strings.Split(last, "/")[0], ".") {
+				sep = "\n\n"
+			}
+			fe.add(gd.Specs[0].Pos(), gd.Specs[0].Pos(), "(\n\t", 0)
+			fe.add(gd.End(), gd.End(), sep+"\t"+spec+"\n)", 0)
 		}
 		return
 	}

@@ -223,7 +223,7 @@ func (m *mover) failed() error {
 	if len(m.errs) == 0 {
 		return nil
 	}
-	sort.Strings(m.errs)
+	sortByPosition(m.errs)
 	return fmt.Errorf("nothing written:\n  %s", strings.Join(m.errs, "\n  "))
 }
 
@@ -374,4 +374,33 @@ func (m *mover) fileIndex(p token.Pos) int {
 		}
 	}
 	return -1
+}
+
+// sortByPosition sorts "file:line: ..." messages by file, then line.
+func sortByPosition(msgs []string) {
+	key := func(s string) (string, int) {
+		file, rest, ok := strings.Cut(s, ":")
+		if !ok {
+			return s, 0
+		}
+		n := 0
+		for _, c := range rest {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		return file, n
+	}
+	sort.SliceStable(msgs, func(i, j int) bool {
+		fi, li := key(msgs[i])
+		fj, lj := key(msgs[j])
+		if fi != fj {
+			return fi < fj
+		}
+		if li != lj {
+			return li < lj
+		}
+		return msgs[i] < msgs[j]
+	})
 }

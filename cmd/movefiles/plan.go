@@ -274,6 +274,7 @@ func (m *mover) checkRenames() {
 	}
 	// Field and method sets.
 	members := map[string][]string{}
+	clash := map[types.Object]bool{} // reported once, not at every selector
 	for o, nn := range m.newName {
 		if o.Parent() == scope {
 			continue
@@ -304,6 +305,7 @@ func (m *mover) checkRenames() {
 		key := named.Obj().Name() + "." + nn
 		members[key] = append(members[key], m.display(o))
 		if x, _, _ := types.LookupFieldOrMethod(named, true, m.sp.pkg, nn); x != nil && x != o {
+			clash[o] = true
 			report("collision in type %s: %s becomes %s, which is already %s", named.Obj().Name(), m.display(o), nn, m.pos(x.Pos()))
 		}
 	}
@@ -316,7 +318,7 @@ func (m *mover) checkRenames() {
 	// Selectors whose new name would select something else.
 	for sel, s := range m.sp.info.Selections {
 		nn, ok := m.newName[origin(s.Obj())]
-		if !ok {
+		if !ok || clash[origin(s.Obj())] {
 			continue
 		}
 		if x, _, _ := types.LookupFieldOrMethod(s.Recv(), true, m.sp.pkg, nn); x != nil && origin(x) != origin(s.Obj()) {

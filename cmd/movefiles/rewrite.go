@@ -7,8 +7,10 @@ import (
 	"go/types"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -307,12 +309,12 @@ func (m *mover) rewriteOthers() error {
 	return nil
 }
 
-func (m *mover) rewriteImporter(path string) error {
-	src, err := os.ReadFile(path)
+func (m *mover) rewriteImporter(file string) error {
+	src, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	f, err := parser.ParseFile(m.fset, path, src, parser.ParseComments)
+	f, err := parser.ParseFile(m.fset, file, src, parser.ParseComments)
 	if err != nil {
 		return err
 	}
@@ -350,26 +352,35 @@ func (m *mover) rewriteImporter(path string) error {
 	if len(hits) == 0 {
 		return nil
 	}
-	if filepath.Dir(path) == m.destDir {
+	if filepath.Dir(file) == m.destDir {
 		m.errorf("%s: the destination package imports %s (an import cycle once the files move)", m.pos(spec.Pos()), m.sp.ImportPath)
 		return nil
 	}
-	fe := m.newEdit(path, f, src)
+	fe := m.newEdit(file, f, src)
 	if dspec == nil {
 		destLocal = m.destName
-		if usesIdent(f, destLocal) {
+		if usesIdent(f, destLocal) && !(remaining == 0 && local == destLocal) {
 			m.errorf("%s: needs %s.X but the file already uses the identifier %s", m.pos(hits[0].sel.Pos()), m.destName, m.destName)
 			return nil
 		}
-		fe.addImport(m.destPath, m.destName)
 	}
 	for _, h := range hits {
 		fe.add(h.sel.Pos(), h.sel.End(), destLocal+"."+m.finalName(h.o), 0)
 	}
-	if remaining == 0 {
+	switch {
+	case dspec == nil && remaining == 0:
+		// The source import becomes the destination's.
+		text := strconv.Quote(m.destPath)
+		if m.destName != path.Base(m.destPath) {
+			text = m.destName + " " + text
+		}
+		fe.add(spec.Pos(), spec.Path.End(), text, 0)
+	case dspec == nil:
+		fe.addImport(m.destPath, m.destName)
+	case remaining == 0:
 		fe.removeImport(spec)
 	}
-	m.touched[m.relDir(filepath.Dir(path))] = true
+	m.touched[m.relDir(filepath.Dir(file))] = true
 	return nil
 }
 
