@@ -104,9 +104,14 @@ func (fe *fileEdit) addImport(importPath, name string) {
 	if name != path.Base(importPath) {
 		spec = name + " " + spec
 	}
+	var cgo *ast.GenDecl
 	for _, d := range fe.file.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		if importsC(gd) {
+			cgo = gd // import "C" keeps its preamble: never add to it
 			continue
 		}
 		if gd.Lparen.IsValid() {
@@ -128,7 +133,20 @@ func (fe *fileEdit) addImport(importPath, name string) {
 		}
 		return
 	}
+	if cgo != nil {
+		fe.add(cgo.End(), cgo.End(), "\n\nimport "+spec+"\n", 0)
+		return
+	}
 	fe.add(fe.file.Name.End(), fe.file.Name.End(), "\n\nimport "+spec+"\n", 0)
+}
+
+func importsC(gd *ast.GenDecl) bool {
+	for _, s := range gd.Specs {
+		if s.(*ast.ImportSpec).Path.Value == `"C"` {
+			return true
+		}
+	}
+	return false
 }
 
 // removeImport deletes an import spec (its whole line, or the whole

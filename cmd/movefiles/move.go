@@ -156,6 +156,7 @@ func (m *mover) run(from, to string, files, renames []string, dry, check bool) e
 	}
 	m.planConversions()
 	m.planExports(renames)
+	m.checkCrossing()
 	if err := m.failed(); err != nil {
 		return err
 	}

@@ -140,6 +140,15 @@ import "example.com/fx/a"
 
 var One = a.Reg{}
 `,
+	"b/cgo.go": `package b
+
+// int twice(int x) { return 2 * x; }
+import "C"
+
+import "example.com/fx/a"
+
+func Twice(r *a.Reg) int { return int(C.twice(C.int(a.Describe(r)[0]))) }
+`,
 	"b/only.go": `package b
 
 import (
@@ -247,6 +256,9 @@ func TestMoveFixture(t *testing.T) {
 	require.Contains(t, only, "var Zero core.Reg")
 	require.NotContains(t, only, "example.com/fx/a\"", "the unused import of a is dropped")
 	require.Contains(t, read(t, filepath.Join(dir, "a/ext_test.go")), "var r core.Reg")
+	cgo := read(t, filepath.Join(dir, "b/cgo.go"))
+	require.Contains(t, cgo, "// int twice(int x) { return 2 * x; }\nimport \"C\"\n\nimport (\n\t\"example.com/fx/a\"\n\t\"example.com/fx/rt/core\"\n)")
+	require.Contains(t, cgo, "func Twice(r *core.Reg) int")
 	require.Equal(t, "package b\n\nimport \"example.com/fx/rt/core\"\n\nvar One = core.Reg{}\n", read(t, filepath.Join(dir, "b/single.go")))
 	require.Contains(t, keep, "import (\n\t\"fmt\"\n\n\t\"example.com/fx/rt/core\"\n)")
 
@@ -265,7 +277,7 @@ func TestMoveDryWritesNothing(t *testing.T) {
 	require.Contains(t, out, "newReg -> Make")
 	require.Contains(t, out, "(*Reg).capturing -> func capturing")
 	require.Contains(t, out, "(pair).size -> func pairSize")
-	require.Contains(t, out, "./b: b.go only.go single.go")
+	require.Contains(t, out, "./b: b.go cgo.go only.go single.go")
 	require.Equal(t, before, snapshot(t, dir))
 }
 

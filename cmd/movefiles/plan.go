@@ -350,3 +350,78 @@ func origin(o types.Object) types.Object {
 	}
 	return o
 }
+
+// checkCrossing finds what cannot cross the package boundary: staying
+// files using what a moving test file declares (a package's tests do not
+// see another package's test files), and types on one side implementing an
+// interface with unexported methods declared on the other.
+func (m *mover) checkCrossing() {
+	seen := map[string]bool{}
+	report := func(format string, a ...any) {
+		s := fmt.Sprintf(format, a...)
+		if !seen[s] {
+			seen[s] = true
+			m.errs = append(m.errs, s)
+		}
+	}
+	for id, o := range m.sp.info.Uses {
+		o = origin(o)
+		if m.movedObj[o] && m.stayingFile(id.Pos()) && strings.HasSuffix(m.fileOf(o.Pos()), "_test.go") {
+			report("%s: %s is declared in %s, a test file that moves; the tests of %s cannot use it from %s", m.pos(id.Pos()), m.display(o), m.fileOf(o.Pos()), m.sp.Name, m.destName)
+		}
+	}
+	scope := m.sp.pkg.Scope()
+	var movedT, stayT, movedI, stayI []*types.Named
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		moved := m.movedObj[tn]
+		if it, ok := named.Underlying().(*types.Interface); ok {
+			hidden := false
+			for i := 0; i < it.NumMethods(); i++ {
+				hidden = hidden || !it.Method(i).Exported()
+			}
+			if hidden && moved {
+				movedI = append(movedI, named)
+			} else if hidden {
+				stayI = append(stayI, named)
+			}
+			continue
+		}
+		if moved {
+			movedT = append(movedT, named)
+		} else {
+			stayT = append(stayT, named)
+		}
+	}
+	pairs := func(ts, is []*types.Named) {
+		for _, t := range ts {
+			for _, i := range is {
+				it := i.Underlying().(*types.Interface)
+				if types.Implements(t, it) || types.Implements(types.NewPointer(t), it) {
+					report("%s: %s implements %s (%s), whose unexported methods cannot be implemented from the other package; move both or neither", m.pos(t.Obj().Pos()), t.Obj().Name(), i.Obj().Name(), m.pos(i.Obj().Pos()))
+				}
+			}
+		}
+	}
+	pairs(movedT, stayI)
+	pairs(stayT, movedI)
+	for i, f := range m.sp.files {
+		if !m.moved[m.sp.names[i]] {
+			continue
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "//go:embed") || strings.HasPrefix(c.Text, "//go:linkname") {
+					m.warns = append(m.warns, fmt.Sprintf("%s: %s is not rewritten; check it by hand", m.pos(c.Pos()), strings.Fields(c.Text)[0]))
+				}
+			}
+		}
+	}
+}
