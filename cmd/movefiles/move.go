@@ -25,10 +25,11 @@ type mover struct {
 	destDir, destPath, destName  string
 	moved                        map[string]bool // base names of moved files
 	movedObj                     map[types.Object]bool
-	owner                        map[types.Object]string // field -> its struct type's name
-	newName                      map[types.Object]string // renamed objects
-	converted                    map[*types.Func]string  // staying methods -> function name
-	destNames                    map[string]string       // names already declared in dest -> file
+	owner                        map[types.Object]string             // field -> its struct type's name
+	newName                      map[types.Object]string             // renamed objects
+	converted                    map[*types.Func]string              // staying methods -> function name
+	unkeyed                      map[*ast.CompositeLit]*types.Struct // in staying files, to key
+	destNames                    map[string]string                   // names already declared in dest -> file
 	errs                         []string
 	warns                        []string
 	edits                        map[string]*fileEdit

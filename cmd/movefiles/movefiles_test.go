@@ -89,7 +89,7 @@ func Use() (bool, bool, int, int) {
 	r.entries = 4
 	v := Reg{entries: 11}
 	b := box[int]{val: 2}
-	p, q := pair{n: 7}, &pair{m: 8}
+	p, q := pair{7, 0}, &pair{m: 8}
 	return r.capturing(7), v.capturing(0), p.size() + q.size(), pick[int](b.val) + size()
 }
 `,
@@ -245,6 +245,7 @@ func TestMoveFixture(t *testing.T) {
 	require.Contains(t, keep, "// pairSize is the size of a value.\nfunc pairSize(p core.Pair) int")
 	require.Contains(t, keep, "return capturing(r, 7), capturing(&v, 0), pairSize(p) + pairSize(*q), core.Pick[int](b.Val) + size()")
 	require.Contains(t, keep, "b := core.Box[int]{Val: 2}")
+	require.Contains(t, keep, "p, q := core.Pair{N: 7, M: 0}, &core.Pair{M: 8}")
 	require.Contains(t, keep, "r.Inner.N")
 	require.Contains(t, read(t, filepath.Join(dir, "a/keep_test.go")), "r := core.NewReg()")
 

@@ -177,6 +177,34 @@ func (m *mover) planExports(renames []string) {
 			mark(origin(o))
 		}
 	}
+	// Unkeyed literals of moved struct types in staying files get keys
+	// (vet's composites check): every field is then used by name.
+	m.unkeyed = map[*ast.CompositeLit]*types.Struct{}
+	for i, f := range m.sp.files {
+		if m.moved[m.sp.names[i]] {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok || len(lit.Elts) == 0 {
+				return true
+			}
+			if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+				return true
+			}
+			named := namedOf(m.sp.info.Types[lit].Type)
+			if named == nil || !m.movedObj[named.Origin().Obj()] {
+				return true
+			}
+			if st, ok := named.Underlying().(*types.Struct); ok {
+				m.unkeyed[lit] = st
+				for j := 0; j < st.NumFields(); j++ {
+					mark(origin(st.Field(j)))
+				}
+			}
+			return true
+		})
+	}
 	for _, r := range renames {
 		old, nw, ok := strings.Cut(r, "=")
 		if !ok || !token.IsIdentifier(nw) {

@@ -74,6 +74,15 @@ func (m *mover) rewriteSource() {
 				}
 			}
 			m.convertDecls(fe, f, skip, qual, &qualUsed)
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.CompositeLit); ok && m.unkeyed[lit] != nil {
+					st := m.unkeyed[lit]
+					for j, e := range lit.Elts {
+						fe.add(e.Pos(), e.Pos(), m.finalName(origin(st.Field(j)))+": ", -1<<40)
+					}
+				}
+				return true
+			})
 			m.convertCalls(fe, f, qual)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
