@@ -294,10 +294,7 @@ func (m *mover) collectMoved() {
 			m.movedObj[o] = true
 		}
 	}
-	for i, f := range m.sp.files {
-		if !m.moved[m.sp.names[i]] {
-			continue
-		}
+	for _, f := range m.sp.files {
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {

@@ -322,6 +322,21 @@ var _ sizer = pair{}
 `}, nil, []string{
 			"method pair.size stays but its type moves, and it implements",
 		}},
+		{"qualifier taken", map[string]string{"a/keep2.go": `package a
+
+func f() int {
+	core := 1
+	return core + limit
+}
+`}, nil, []string{
+			"a/keep2.go:5: limit must become core.Limit but the file already uses the identifier core",
+		}},
+		{"qualifier declared", map[string]string{"a/keep2.go": `package a
+
+var core = 1
+`}, nil, []string{
+			"a/keep.go:1: needs the import core but package a declares core (a/keep2.go:3)",
+		}},
 		{"renames", nil, []string{"n=V", "nosuch=X", "box.val=v2"}, []string{
 			"-rename n=V: n is ambiguous (inner.n, pair.n); write Type.n=V",
 			"-rename nosuch=X: no moved object is named nosuch",

@@ -444,6 +444,11 @@ func (m *mover) checkCrossing() {
 		if !m.moved[m.sp.names[i]] {
 			continue
 		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
+				m.warns = append(m.warns, fmt.Sprintf("%s: func init moves: it will run before every init of %s, not in %s's order", m.pos(fd.Pos()), m.sp.Name, m.sp.Name))
+			}
+		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				if strings.HasPrefix(c.Text, "//go:embed") || strings.HasPrefix(c.Text, "//go:linkname") {

@@ -111,6 +111,9 @@ func (m *mover) rewriteSource() {
 			return true
 		})
 		if qualUsed {
+			if o := scope.Lookup(qual); o != nil && !m.movedObj[o] {
+				m.errorf("%s: needs the import %s but package %s declares %s (%s)", m.pos(f.Package), qual, m.sp.Name, qual, m.pos(o.Pos()))
+			}
 			if q, _ := importName(f, m.destPath, m.destName); q == "" {
 				fe.addImport(m.destPath, m.destName)
 			}
@@ -361,7 +364,7 @@ func (m *mover) rewriteImporter(file string) error {
 	if len(hits) == 0 {
 		return nil
 	}
-	if filepath.Dir(file) == m.destDir {
+	if filepath.Dir(file) == m.destDir && f.Name.Name == m.destName {
 		m.errorf("%s: the destination package imports %s (an import cycle once the files move)", m.pos(spec.Pos()), m.sp.ImportPath)
 		return nil
 	}
