@@ -188,6 +188,19 @@ func (m *mover) run(from, to string, files, renames []string, dry, check bool) e
 	if dry {
 		return nil
 	}
+	if check {
+		// vet runs in the package directory: it must exist.
+		made := missingDirs(m.destDir)
+		if err := os.MkdirAll(m.destDir, 0o755); err != nil {
+			return err
+		}
+		if err := m.verify(paths, outs); err != nil {
+			for _, d := range made {
+				os.Remove(d) // empty: made just now
+			}
+			return err
+		}
+	}
 	if err := os.MkdirAll(m.destDir, 0o755); err != nil {
 		return err
 	}
@@ -206,10 +219,8 @@ func (m *mover) run(from, to string, files, renames []string, dry, check bool) e
 			}
 		}
 	}
-	if !check {
-		return nil
-	}
-	return m.verify()
+	fmt.Fprintf(m.out, "written: %d files\n", len(paths))
+	return nil
 }
 
 func contains(l []string, s string) bool {
@@ -402,4 +413,15 @@ func sortByPosition(msgs []string) {
 		}
 		return msgs[i] < msgs[j]
 	})
+}
+
+// missingDirs lists dir and its missing parents, deepest first.
+func missingDirs(dir string) []string {
+	var l []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || d == filepath.Dir(d) {
+			return l
+		}
+		l = append(l, d)
+	}
 }

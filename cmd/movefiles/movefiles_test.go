@@ -337,6 +337,26 @@ var core = 1
 `}, nil, []string{
 			"a/keep.go:1: needs the import core but package a declares core (a/keep2.go:3)",
 		}},
+		{"build fails", map[string]string{"a/keep2.go": `package a
+
+import "sync"
+
+// S gets two Lock methods at depth 1 once inner2.lock is exported.
+type S struct {
+	inner2
+	sync.Mutex
+}
+
+func f() { var s S; s.Lock(); s.inner2.lock() }
+`, "a/moved2.go": `package a
+
+type inner2 struct{}
+
+func (inner2) lock() {}
+`}, nil, []string{
+			"nothing written: go build ./... fails on the rewritten tree",
+			"ambiguous selector s.Lock",
+		}},
 		{"renames", nil, []string{"n=V", "nosuch=X", "box.val=v2"}, []string{
 			"-rename n=V: n is ambiguous (inner.n, pair.n); write Type.n=V",
 			"-rename nosuch=X: no moved object is named nosuch",
@@ -359,6 +379,7 @@ var core = 1
 				require.Contains(t, err.Error(), w)
 			}
 			require.True(t, strings.HasPrefix(err.Error(), "nothing written"), err.Error())
+			require.NoDirExists(t, filepath.Join(dir, "rt"))
 			require.Equal(t, before, snapshot(t, dir))
 		})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -431,21 +432,51 @@ func (m *mover) printPlan(paths []string) {
 	}
 }
 
-// verify builds the module and vets the touched packages.
-func (m *mover) verify() error {
+// verify builds the module and vets the touched packages with the
+// rewritten files laid over the tree (go build -overlay), before anything
+// is written.
+func (m *mover) verify(paths []string, outs map[string][]byte) error {
+	tmp, err := os.MkdirTemp("", "movefiles")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	replace := map[string]string{}
+	for i, p := range paths {
+		fe := m.edits[p]
+		f := filepath.Join(tmp, fmt.Sprintf("%d.go", i))
+		if err := os.WriteFile(f, outs[p], 0o644); err != nil {
+			return err
+		}
+		if fe.outPath != "" {
+			replace[fe.outPath] = f
+			replace[fe.path] = "" // deleted
+		} else {
+			replace[fe.path] = f
+		}
+	}
+	js, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return err
+	}
+	overlay := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(overlay, js, 0o644); err != nil {
+		return err
+	}
 	var dirs []string
 	for d := range m.touched {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
 	for _, args := range [][]string{{"build", "./..."}, append([]string{"vet"}, dirs...)} {
-		fmt.Fprintln(m.out, "$ go", strings.Join(args, " "))
-		cmd := exec.Command("go", args...)
+		shown := "go " + strings.Join(args, " ")
+		fmt.Fprintln(m.out, "$", shown, "(over the rewritten files)")
+		cmd := exec.Command("go", append([]string{args[0], "-overlay=" + overlay}, args[1:]...)...)
 		cmd.Dir = m.root
 		out, err := cmd.CombinedOutput()
 		m.out.Write(out)
 		if err != nil {
-			return fmt.Errorf("files written, but go %s failed: %v", strings.Join(args, " "), err)
+			return fmt.Errorf("nothing written: %s fails on the rewritten tree (%v):\n%s", shown, err, out)
 		}
 	}
 	return nil
