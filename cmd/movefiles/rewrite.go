@@ -427,6 +427,15 @@ func (m *mover) printPlan(paths []string) {
 		lines = append(lines, d+": "+strings.Join(byDir[d], " "))
 	}
 	section("files rewritten", lines)
+	for _, p := range paths {
+		if fe := m.edits[p]; ast.IsGenerated(fe.file) {
+			how := "rewritten"
+			if fe.outPath != "" {
+				how = "moved"
+			}
+			m.warns = append(m.warns, fmt.Sprintf("%s is generated (DO NOT EDIT) and %s here: change its generator to match", m.relDir(p)[2:], how))
+		}
+	}
 	for _, x := range m.warns {
 		fmt.Fprintln(w, "warning:", x)
 	}
