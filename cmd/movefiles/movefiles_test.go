@@ -93,6 +93,11 @@ func Use() (bool, bool, int, int) {
 	return r.capturing(7), v.capturing(0), p.size() + q.size(), pick[int](b.val) + size()
 }
 `,
+	"a/rest.go": `package a
+
+// Rest stays in a through both moves.
+func Rest() int { return 1 }
+`,
 	"a/keep_test.go": `package a
 
 import "testing"
@@ -263,6 +268,25 @@ func TestMoveFixture(t *testing.T) {
 	require.Equal(t, "package b\n\nimport \"example.com/fx/rt/core\"\n\nvar One = core.Reg{}\n", read(t, filepath.Join(dir, "b/single.go")))
 	require.Contains(t, keep, "import (\n\t\"fmt\"\n\n\t\"example.com/fx/rt/core\"\n)")
 
+	goTest(t, dir)
+
+	// A second move into the now existing package: core.X in the moved
+	// file becomes X, and its import goes.
+	m, out, err = runMove(t, dir, []string{"keep.go", "keep_test.go"}, nil, false)
+	require.NoError(t, err, out)
+	require.Empty(t, m.planExport, "its test moves with it: nothing crosses")
+	keep = read(t, filepath.Join(dir, "rt/core/keep.go"))
+	require.NotContains(t, keep, "core.")
+	require.NotContains(t, keep, `"example.com/fx/rt/core"`)
+	require.Contains(t, keep, "// capturing reports whether r is over its limit.\nfunc capturing(r *Reg, extra int) bool { return r.Entries+extra > Limit }")
+	b = read(t, filepath.Join(dir, "b/b.go"))
+	require.Contains(t, b, "return r, core.Describe(r)")
+	require.NotContains(t, b, `"example.com/fx/a"`)
+	goTest(t, dir)
+}
+
+func goTest(t *testing.T, dir string) {
+	t.Helper()
 	cmd := exec.Command("go", "test", "./...")
 	cmd.Dir = dir
 	res, err := cmd.CombinedOutput()
