@@ -51,7 +51,8 @@
 // (package x_test), files excluded by build constraints in the source
 // package (warned, not rewritten), //go:embed and //go:linkname in moved
 // files (warned), init functions that move (warned: they now run before
-// the source package's), text that names moved objects (comments, strings,
+// the source package's), package doc comments that move (warned), fields
+// exported on tagged structs (warned: encoders and reflection see them), text that names moved objects (comments, strings,
 // generators: generated files rewritten are warned about, their generators
 // are not changed), and tests that read their package's sources by path.
 package main

@@ -19,7 +19,8 @@ import (
 // package b importing a.
 var fixture = map[string]string{
 	"go.mod": "module example.com/fx\n\ngo 1.22\n",
-	"a/moved.go": `package a
+	"a/moved.go": `// Package a is the fixture's source package.
+package a
 
 import "sync"
 
@@ -303,6 +304,7 @@ func TestMoveDryWritesNothing(t *testing.T) {
 	require.Contains(t, out, "(*Reg).capturing -> func capturing")
 	require.Contains(t, out, "(pair).size -> func pairSize")
 	require.Contains(t, out, "./b: b.go cgo.go only.go single.go")
+	require.Contains(t, out, "warning: a/moved.go:1: the package doc comment of a moves with this file")
 	require.Equal(t, before, snapshot(t, dir))
 }
 
@@ -384,7 +386,7 @@ func (inner2) lock() {}
 		{"renames", nil, []string{"n=V", "nosuch=X", "box.val=v2"}, []string{
 			"-rename n=V: n is ambiguous (inner.n, pair.n); write Type.n=V",
 			"-rename nosuch=X: no moved object is named nosuch",
-			"a/moved.go:29: box.val is used from a file that stays but v2 is not exported",
+			"a/moved.go:30: box.val is used from a file that stays but v2 is not exported",
 		}},
 	}
 	for _, c := range cases {

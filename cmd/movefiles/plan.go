@@ -265,6 +265,22 @@ func (m *mover) planExports(renames []string) {
 		}
 	}
 	m.checkRenames()
+	tagged := map[string]bool{}
+	for o := range m.newName {
+		if v, ok := o.(*types.Var); ok && v.IsField() && m.movedObj[o] && !tagged[m.owner[o]] {
+			if tn, ok := scope.Lookup(m.owner[o]).(*types.TypeName); ok {
+				if st, ok := tn.Type().Underlying().(*types.Struct); ok {
+					for i := 0; i < st.NumFields(); i++ {
+						if st.Tag(i) != "" {
+							tagged[m.owner[o]] = true
+							m.warns = append(m.warns, fmt.Sprintf("%s: struct %s has tags and fields that become exported: encoders (json, gob, reflect) now see them", m.pos(tn.Pos()), tn.Name()))
+							break
+						}
+					}
+				}
+			}
+		}
+	}
 	for o, n := range m.newName {
 		if m.movedObj[o] {
 			m.planExport = append(m.planExport, fmt.Sprintf("%s -> %s", m.display(o), n))
@@ -443,6 +459,9 @@ func (m *mover) checkCrossing() {
 	for i, f := range m.sp.files {
 		if !m.moved[m.sp.names[i]] {
 			continue
+		}
+		if f.Doc != nil {
+			m.warns = append(m.warns, fmt.Sprintf("%s: the package doc comment of %s moves with this file: rewrite it for %s", m.pos(f.Doc.Pos()), m.sp.Name, m.destName))
 		}
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
