@@ -354,8 +354,12 @@ func f() int {
 	core := 1
 	return core + limit
 }
+
+type s struct{ core int }
+
+func g(x s) int { return x.core + limit } // fields named core are fine
 `}, nil, []string{
-			"a/keep2.go:5: limit must become core.Limit but the file already uses the identifier core",
+			"a/keep2.go:5: limit must become core.Limit but core is declared at a/keep2.go:4",
 		}},
 		{"qualifier declared", map[string]string{"a/keep2.go": `package a
 

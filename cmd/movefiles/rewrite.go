@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"go/types"
 	"os"
 	"os/exec"
@@ -30,16 +31,54 @@ func (m *mover) relDir(dir string) string {
 }
 
 // usesIdent reports whether the file has an identifier called name that
-// is not the import of importPath.
+// could clash with an import of that name (selected fields and methods,
+// struct field names and composite-literal keys cannot).
 func usesIdent(f *ast.File, name string) bool {
+	ignore := map[*ast.Ident]bool{f.Name: true}
 	found := false
 	ast.Inspect(f, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == name && id != f.Name {
-			found = true
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			ignore[n.Sel] = true
+		case *ast.StructType:
+			for _, fl := range n.Fields.List {
+				for _, id := range fl.Names {
+					ignore[id] = true
+				}
+			}
+		case *ast.CompositeLit:
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						ignore[id] = true
+					}
+				}
+			}
+		case *ast.Ident:
+			if n.Name == name && !ignore[n] {
+				found = true
+			}
 		}
 		return !found
 	})
 	return found
+}
+
+// qualClash names what the qualifier would denote at pos instead of the
+// destination package ("" when nothing).
+func (m *mover) qualClash(qual string, pos token.Pos) string {
+	sc := m.sp.pkg.Scope().Innermost(pos)
+	if sc == nil {
+		return ""
+	}
+	_, x := sc.LookupParent(qual, pos)
+	if x == nil || x.Parent() == m.sp.pkg.Scope() {
+		return "" // a package-level clash is reported once per file
+	}
+	if pn, ok := x.(*types.PkgName); ok && pn.Imported().Path() == m.destPath {
+		return ""
+	}
+	return fmt.Sprintf("%s is declared at %s", qual, m.pos(x.Pos()))
 }
 
 // rewriteSource edits the type-checked files of the source package.
@@ -70,9 +109,6 @@ func (m *mover) rewriteSource() {
 			qual, _ = importName(f, m.destPath, m.destName)
 			if qual == "" {
 				qual = m.destName
-				if usesIdent(f, qual) {
-					qual = ""
-				}
 			}
 			m.convertDecls(fe, f, skip, qual, &qualUsed)
 			ast.Inspect(f, func(n ast.Node) bool {
@@ -101,8 +137,8 @@ func (m *mover) rewriteSource() {
 			o = origin(o)
 			text := m.finalName(o)
 			if !moved && !isDef && m.movedObj[o] && o.Parent() == scope {
-				if qual == "" {
-					m.errorf("%s: %s must become %s.%s but the file already uses the identifier %s", m.pos(id.Pos()), id.Name, m.destName, text, m.destName)
+				if c := m.qualClash(qual, id.Pos()); c != "" {
+					m.errorf("%s: %s must become %s.%s but %s", m.pos(id.Pos()), id.Name, qual, text, c)
 					return true
 				}
 				qualUsed = true
@@ -194,8 +230,8 @@ func (m *mover) convertDecls(fe *fileEdit, f *ast.File, skip map[*ast.Ident]bool
 		if !ok {
 			continue
 		}
-		if qual == "" {
-			m.errorf("%s: receiver type must become %s.X but the file already uses the identifier %s", m.pos(fd.Pos()), m.destName, m.destName)
+		if c := m.qualClash(qual, fd.Type.Params.Opening); c != "" {
+			m.errorf("%s: the receiver type must become %s.X but %s", m.pos(fd.Pos()), qual, c)
 			continue
 		}
 		*qualUsed = true
