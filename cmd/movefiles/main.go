@@ -17,9 +17,10 @@
 //   - A method declared in a staying file whose receiver type moves becomes
 //     a plain function taking the receiver first (named after the method,
 //     or <type><Method> when that name is taken); its calls x.m(a) become
-//     m(x, a), with &x or *x where the receiver kind needs it. Method
-//     values, method expressions, calls promoted through embedded fields,
-//     exported methods (their callers in other packages are not
+//     m(x, a), with &x or *x where the receiver kind needs it, and the
+//     embedded fields a promoted call goes through spelled out
+//     (o.m() → m(&o.Inner)). Method values, method expressions, exported
+//     methods (their callers in other packages are not
 //     type-checked), methods of generic types and methods that implement
 //     an interface are errors.
 //   - A moved unexported object used from a staying file is exported: first

@@ -79,6 +79,13 @@ func Describe(r *Reg) string {
 // capturing reports whether r is over its limit.
 func (r *Reg) capturing(extra int) bool { return r.entries+extra > limit }
 
+// Outer reaches capturing through two embedded fields.
+type Outer struct{ wrap }
+
+type wrap struct{ Reg }
+
+func (o *Outer) Over() bool { return o.capturing(0) }
+
 // size is the size of a value.
 func (p pair) size() int { return p.n + p.m }
 
@@ -253,6 +260,7 @@ func TestMoveFixture(t *testing.T) {
 	require.Contains(t, keep, "b := core.Box[int]{Val: 2}")
 	require.Contains(t, keep, "p, q := core.Pair{N: 7, M: 0}, &core.Pair{M: 8}")
 	require.Contains(t, keep, "r.Inner.N")
+	require.Contains(t, keep, "func (o *Outer) Over() bool { return capturing(&o.wrap.Reg, 0) }")
 	require.Contains(t, read(t, filepath.Join(dir, "a/keep_test.go")), "r := core.NewReg()")
 
 	b := read(t, filepath.Join(dir, "b/b.go"))

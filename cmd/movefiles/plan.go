@@ -177,6 +177,23 @@ func (m *mover) planExports(renames []string) {
 			mark(origin(o))
 		}
 	}
+	// A converted method called through embedded fields: the call spells
+	// them out, so they are used.
+	for sel, s := range m.sp.info.Selections {
+		fn, ok := origin(s.Obj()).(*types.Func)
+		if _, conv := m.converted[fn]; !ok || !conv || len(s.Index()) < 2 || !m.stayingFile(sel.Pos()) {
+			continue
+		}
+		t := s.Recv()
+		for _, i := range s.Index()[:len(s.Index())-1] {
+			if p, ok := t.Underlying().(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			f := t.Underlying().(*types.Struct).Field(i)
+			mark(origin(f))
+			t = f.Type()
+		}
+	}
 	// Unkeyed literals of moved struct types in staying files get keys
 	// (vet's composites check): every field is then used by name.
 	m.unkeyed = map[*ast.CompositeLit]*types.Struct{}

@@ -287,10 +287,7 @@ func (m *mover) convertCalls(fe *fileEdit, f *ast.File, qual string) {
 			return true
 		}
 		done[sel] = true
-		if len(s.Index()) > 1 {
-			m.errorf("%s: call of %s through an embedded field; write the field out (x.%s.%s) first", m.pos(sel.Pos()), m.display(fn), typeNameOf(fn.Type().(*types.Signature).Recv().Type()), fn.Name())
-			return true
-		}
+		path, last := m.embeddedPath(info.Types[sel.X].Type, s.Index())
 		if sc := scope.Innermost(call.Pos()); sc != nil {
 			if _, x := sc.LookupParent(newFn, call.Pos()); x != nil && x.Parent() != scope && x.Parent() != types.Universe {
 				m.errorf("%s: %s becomes a call of %s, which is shadowed here by %s", m.pos(call.Pos()), m.display(fn), newFn, m.pos(x.Pos()))
@@ -298,7 +295,7 @@ func (m *mover) convertCalls(fe *fileEdit, f *ast.File, qual string) {
 			}
 		}
 		_, wantPtr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer)
-		_, isPtr := info.Types[sel.X].Type.Underlying().(*types.Pointer)
+		_, isPtr := last.Underlying().(*types.Pointer)
 		prefix := ""
 		if wantPtr && !isPtr {
 			prefix = "&"
@@ -310,7 +307,7 @@ func (m *mover) convertCalls(fe *fileEdit, f *ast.File, qual string) {
 		if len(call.Args) > 0 {
 			sep = ", "
 		}
-		fe.add(sel.X.End(), call.Lparen+1, sep, 0)
+		fe.add(sel.X.End(), call.Lparen+1, path+sep, 0)
 		return true
 	})
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -525,4 +522,20 @@ func (m *mover) verify(paths []string, outs map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// embeddedPath spells out the embedded fields a promoted method call goes
+// through (".Inner.Base", final names) and the type of the last of them
+// (t itself when the method is not promoted).
+func (m *mover) embeddedPath(t types.Type, index []int) (string, types.Type) {
+	path := ""
+	for _, i := range index[:len(index)-1] {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		f := t.Underlying().(*types.Struct).Field(i)
+		path += "." + m.finalName(origin(f))
+		t = f.Type()
+	}
+	return path, t
 }
