@@ -20,7 +20,7 @@
 //     m(x, a), with &x or *x where the receiver kind needs it, and the
 //     embedded fields a promoted call goes through spelled out
 //     (o.m() → m(&o.Inner)). Method values, method expressions, exported
-//     methods (their callers in other packages are not
+//     methods whose name any other package selects (those packages are not
 //     type-checked), methods of generic types and methods that implement
 //     an interface are errors.
 //   - A moved unexported object used from a staying file is exported: first

@@ -33,6 +33,7 @@ type mover struct {
 	errs                         []string
 	warns                        []string
 	edits                        map[string]*fileEdit
+	others                       []string        // Go files outside the source package
 	touched                      map[string]bool // module-relative package dirs
 	planExport, planConv, planMv []string
 }

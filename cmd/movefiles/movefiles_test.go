@@ -84,7 +84,10 @@ type Outer struct{ wrap }
 
 type wrap struct{ Reg }
 
-func (o *Outer) Over() bool { return o.capturing(0) }
+func (o *Outer) Over() bool { return o.capturing(0) || o.Half() > 0 }
+
+// Half is exported, and no other package selects .Half: it converts.
+func (r *Reg) Half() int { return r.entries / 2 }
 
 // size is the size of a value.
 func (p pair) size() int { return p.n + p.m }
@@ -239,7 +242,7 @@ func TestMoveFixture(t *testing.T) {
 	for fn, name := range m.converted {
 		conv[fn.Name()] = name
 	}
-	require.Equal(t, map[string]string{"capturing": "capturing", "size": "pairSize"}, conv)
+	require.Equal(t, map[string]string{"Half": "Half", "capturing": "capturing", "size": "pairSize"}, conv)
 
 	require.NoFileExists(t, filepath.Join(dir, "a/moved.go"))
 	require.NoFileExists(t, filepath.Join(dir, "a/moved_test.go"))
@@ -260,7 +263,7 @@ func TestMoveFixture(t *testing.T) {
 	require.Contains(t, keep, "b := core.Box[int]{Val: 2}")
 	require.Contains(t, keep, "p, q := core.Pair{N: 7, M: 0}, &core.Pair{M: 8}")
 	require.Contains(t, keep, "r.Inner.N")
-	require.Contains(t, keep, "func (o *Outer) Over() bool { return capturing(&o.wrap.Reg, 0) }")
+	require.Contains(t, keep, "func (o *Outer) Over() bool { return capturing(&o.wrap.Reg, 0) || Half(&o.wrap.Reg) > 0 }")
 	require.Contains(t, read(t, filepath.Join(dir, "a/keep_test.go")), "r := core.NewReg()")
 
 	b := read(t, filepath.Join(dir, "b/b.go"))
@@ -397,6 +400,17 @@ func (inner2) lock() {}
 `}, nil, []string{
 			"nothing written: go build ./... fails on the rewritten tree",
 			"ambiguous selector s.Lock",
+		}},
+		{"exported method selected elsewhere", map[string]string{"a/keep2.go": `package a
+
+func (r *Reg) Peek() int { return r.entries }
+`, "b/b2.go": `package b
+
+import "example.com/fx/a"
+
+func Peek(r *a.Reg) int { return r.Peek() }
+`}, nil, []string{
+			"a/keep2.go:3: exported method Reg.Peek stays but its type moves, and other packages select .Peek (b/b2.go:5)",
 		}},
 		{"renames", nil, []string{"n=V", "nosuch=X", "box.val=v2"}, []string{
 			"-rename n=V: n is ambiguous (inner.n, pair.n); write Type.n=V",

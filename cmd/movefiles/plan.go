@@ -120,8 +120,20 @@ func (m *mover) planConversions() {
 				m.errorf("%s: method %s of generic type %s stays but its type moves; move it too", where, fn.Name(), named.Obj().Name())
 				continue
 			case fn.Exported():
-				m.errorf("%s: exported method %s.%s stays but its type moves (callers outside the package cannot be rewritten); move it too or unexport it", where, named.Obj().Name(), fn.Name())
-				continue
+				// Callers in other packages are not type-checked: any
+				// selector of that name there refuses the conversion.
+				at, err := m.selectorsNamed(fn.Name())
+				if err != nil {
+					m.errorf("%v", err)
+					continue
+				}
+				if len(at) > 0 {
+					if len(at) > 3 {
+						at = append(at[:3], "...")
+					}
+					m.errorf("%s: exported method %s.%s stays but its type moves, and other packages select .%s (%s); move it too or unexport it", where, named.Obj().Name(), fn.Name(), fn.Name(), strings.Join(at, " "))
+					continue
+				}
 			}
 			if ifaces == nil {
 				ifaces = m.interfaces()

@@ -329,11 +329,31 @@ func (m *mover) convertCalls(fe *fileEdit, f *ast.File, qual string) {
 // rewriteOthers rewrites src.X selectors in every other package of the
 // module (test files, external tests and build-tag-excluded files too).
 func (m *mover) rewriteOthers() error {
-	ps, err := goList(m.root, "./...")
+	files, err := m.otherFiles()
 	if err != nil {
 		return err
 	}
+	for _, f := range files {
+		if err := m.rewriteImporter(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// otherFiles lists the Go files of the module outside the source package
+// (its external tests included; shared/ and what the go tool ignores left
+// out).
+func (m *mover) otherFiles() ([]string, error) {
+	if m.others != nil {
+		return m.others, nil
+	}
+	ps, err := goList(m.root, "./...")
+	if err != nil {
+		return nil, err
+	}
 	shared := filepath.Join(m.absRoot(), "shared")
+	m.others = []string{}
 	for _, p := range ps {
 		if p.Dir == shared || strings.HasPrefix(p.Dir, shared+string(filepath.Separator)) {
 			continue
@@ -347,12 +367,43 @@ func (m *mover) rewriteOthers() error {
 			}
 		}
 		for _, n := range names {
-			if err := m.rewriteImporter(filepath.Join(p.Dir, n)); err != nil {
-				return err
-			}
+			m.others = append(m.others, filepath.Join(p.Dir, n))
 		}
 	}
-	return nil
+	return m.others, nil
+}
+
+// selectorsNamed finds selectors .name in the files outside the source
+// package (read without types: any selector of that name counts).
+func (m *mover) selectorsNamed(name string) ([]string, error) {
+	files, err := m.otherFiles()
+	if err != nil {
+		return nil, err
+	}
+	var at []string
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.Contains(string(src), name) {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == name {
+				p := fset.Position(sel.Sel.Pos())
+				rel, _ := filepath.Rel(m.absRoot(), p.Filename)
+				at = append(at, fmt.Sprintf("%s:%d", filepath.ToSlash(rel), p.Line))
+			}
+			return true
+		})
+	}
+	return at, nil
 }
 
 func (m *mover) rewriteImporter(file string) error {
