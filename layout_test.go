@@ -55,6 +55,11 @@ var forbidden = []struct {
 	{layers: []string{"hal"}, deps: []string{"acl", "rt"}, why: "the driver sits below the runtime and the ACL surface (docs/stack.md)"},
 	{layers: []string{"rt/stack"}, deps: []string{"acl", "rt"}, why: "the boundary table is a leaf both layers above the driver use"},
 	{
+		layers: []string{"rt/core"},
+		deps:   []string{"acl", "libfake"}, // and so not rt, which imports acl
+		why:    "the runtime's core objects depend on no API family and no API surface: families reach them, they reach families only through their hook table (docs/internals.md)",
+	},
+	{
 		layers: []string{"rt/sanitize"},
 		deps:   []string{"acl", "hal", "libfake", "abi", "emu", "tsfw", "svm"},
 		why:    "the sanitizer models orderings and memory: no API enums, no error codes, no device model (docs/sanitizer.md)",

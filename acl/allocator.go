@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // External allocators (acl_rt_allocator.h): an application describes its
@@ -16,7 +17,7 @@ import (
 // AllocatorParts are the parts of an allocator description. Callbacks are
 // C function pointers, kept as integers and never called from Go.
 type AllocatorParts struct {
-	Desc             Handle // the description registered (GetByStream output)
+	Desc             core.Handle // the description registered (GetByStream output)
 	Obj              uintptr
 	Alloc            uintptr
 	Free             uintptr
@@ -39,7 +40,7 @@ type allocatorDesc struct {
 	parts AllocatorParts
 }
 
-var allocDescs = newTable[allocatorDesc](kindAllocDesc)
+var allocDescs = core.NewTable[allocatorDesc](core.KindAllocDesc)
 
 // allocRegs maps a stream to its registered allocator: a snapshot of the
 // description at registration, so later Set*ToDesc calls or destroying
@@ -47,22 +48,22 @@ var allocDescs = newTable[allocatorDesc](kindAllocDesc)
 // leaf lock.
 var allocRegs struct {
 	mu sync.Mutex
-	m  map[*Stream]AllocatorParts
+	m  map[*core.Stream]AllocatorParts
 }
 
 // AllocatorCreateDesc implements aclrtAllocatorCreateDesc.
-func AllocatorCreateDesc(t *Thread) Handle {
+func AllocatorCreateDesc(t *core.Thread) core.Handle {
 	d := &allocatorDesc{}
-	h := allocDescs.add(d)
+	h := allocDescs.Add(d)
 	d.parts.Desc = h
 	return h
 }
 
-func resolveAllocDesc(fn string, h Handle) (*allocatorDesc, error) {
+func resolveAllocDesc(fn string, h core.Handle) (*allocatorDesc, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: allocatorDesc must not be NULL", fn)
 	}
-	d, err := allocDescs.get(h)
+	d, err := allocDescs.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
 	}
@@ -71,18 +72,18 @@ func resolveAllocDesc(fn string, h Handle) (*allocatorDesc, error) {
 
 // AllocatorDestroyDesc implements aclrtAllocatorDestroyDesc. Streams that
 // registered the description keep their snapshot.
-func AllocatorDestroyDesc(t *Thread, h Handle) error {
+func AllocatorDestroyDesc(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtAllocatorDestroyDesc"
 	if _, err := resolveAllocDesc(fn, h); err != nil {
 		return err
 	}
-	allocDescs.remove(h)
+	allocDescs.Remove(h)
 	return nil
 }
 
 // AllocatorSetPart implements the aclrtAllocatorSet*ToDesc family: part
 // is one of AllocatorObj..AllocatorGetAddrFromBlock; v must not be NULL.
-func AllocatorSetPart(t *Thread, fn string, h Handle, part int, v uintptr) error {
+func AllocatorSetPart(t *core.Thread, fn string, h core.Handle, part int, v uintptr) error {
 	d, err := resolveAllocDesc(fn, h)
 	if err != nil {
 		return err
@@ -115,11 +116,11 @@ func AllocatorSetPart(t *Thread, fn string, h Handle, part int, v uintptr) error
 
 // allocatorStream resolves the stream argument of Register/GetByStream:
 // NULL is refused (a registration belongs to an explicit stream).
-func allocatorStream(t *Thread, fn string, sh Handle) (*Stream, error) {
+func allocatorStream(t *core.Thread, fn string, sh core.Handle) (*core.Stream, error) {
 	if sh == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func allocatorStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 // must carry the object and the alloc, free and getAddrFromBlock
 // callbacks (allocAdvise is optional); a later registration for the same
 // stream replaces this one.
-func AllocatorRegister(t *Thread, sh Handle, dh Handle) error {
+func AllocatorRegister(t *core.Thread, sh core.Handle, dh core.Handle) error {
 	const fn = "aclrtAllocatorRegister"
 	d, err := resolveAllocDesc(fn, dh)
 	if err != nil {
@@ -153,11 +154,11 @@ func AllocatorRegister(t *Thread, sh Handle, dh Handle) error {
 	}
 	allocRegs.mu.Lock()
 	defer allocRegs.mu.Unlock()
-	if s.dead.Load() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed", fn, s.id)
+	if s.Dead.Load() {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed", fn, s.ID)
 	}
 	if allocRegs.m == nil {
-		allocRegs.m = map[*Stream]AllocatorParts{}
+		allocRegs.m = map[*core.Stream]AllocatorParts{}
 	}
 	allocRegs.m[s] = p
 	return nil
@@ -165,7 +166,7 @@ func AllocatorRegister(t *Thread, sh Handle, dh Handle) error {
 
 // AllocatorGetByStream implements aclrtAllocatorGetByStream. A stream
 // without a registration yields zero (NULL) parts.
-func AllocatorGetByStream(t *Thread, sh Handle, out *AllocatorParts) error {
+func AllocatorGetByStream(t *core.Thread, sh core.Handle, out *AllocatorParts) error {
 	const fn = "aclrtAllocatorGetByStream"
 	s, err := allocatorStream(t, fn, sh)
 	if err != nil {
@@ -180,14 +181,14 @@ func AllocatorGetByStream(t *Thread, sh Handle, out *AllocatorParts) error {
 // AllocatorUnregister implements aclrtAllocatorUnregister: a stream with
 // no registration (never registered, already unregistered, or destroyed)
 // is a success, as documented.
-func AllocatorUnregister(t *Thread, sh Handle) error {
+func AllocatorUnregister(t *core.Thread, sh core.Handle) error {
 	const fn = "aclrtAllocatorUnregister"
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
 	}
-	s, err := streams.get(sh)
+	s, err := core.Streams.Get(sh)
 	if err != nil {
-		if k, _, _ := sh.parts(); k == kindStream {
+		if k, _, _ := sh.Parts(); k == core.KindStream {
 			return nil // a destroyed stream's registration went with it
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
@@ -208,7 +209,7 @@ func allocatorRegistered() int {
 
 // streamGone drops what this file and mempool.go keep per stream; called
 // by Stream.destroyLocked once the stream's queue is gone.
-func streamGone(s *Stream) {
+func streamGone(s *core.Stream) {
 	allocRegs.mu.Lock()
 	delete(allocRegs.m, s)
 	allocRegs.mu.Unlock()

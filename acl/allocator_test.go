@@ -7,12 +7,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func TestAllocatorRegistration(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var s1, s2 Handle
+	var s1, s2 core.Handle
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
 
@@ -69,13 +70,13 @@ func TestAllocatorRegistration(t *testing.T) {
 	require.NoError(t, AllocatorUnregister(th, s2))
 	require.NoError(t, AllocatorDestroyDesc(th, d))
 	require.NoError(t, DestroyStream(th, s1, false))
-	assert.Zero(t, allocDescs.len())
+	assert.Zero(t, allocDescs.Len())
 }
 
 func TestAllocatorRegisterSoC(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend310B1"})
 	require.NoError(t, SetDevice(th, 0))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	d := AllocatorCreateDesc(th)
 	for part, v := range []uintptr{1, 2, 3, 4, 5} {

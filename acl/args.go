@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Argument blobs (aclrtArgsHandle). Parameters are appended in declaration
@@ -33,7 +34,7 @@ const ArgsUserMagic uint64 = 0x3153475241555054
 
 // Args is one argument blob under construction.
 type Args struct {
-	h  Handle
+	h  core.Handle
 	fn *Function
 
 	mu     sync.Mutex // guards everything below
@@ -53,20 +54,20 @@ type param struct {
 	dataOff   int     // finalized offset of the data in the blob
 }
 
-var argsTable = newTable[Args](kindArgs)
+var argsTable = core.NewTable[Args](core.KindArgs)
 
 func align8(n int) int { return (n + 7) &^ 7 }
 
-func paramHandle(i int) Handle { return makeHandle(kindParam, 0, uint32(i+1)) }
+func paramHandle(i int) core.Handle { return core.MakeHandle(core.KindParam, 0, uint32(i+1)) }
 
 // param resolves a parameter handle of a.
 // Precondition: a.mu held.
-func (a *Args) param(fn string, p Handle) (*param, error) {
-	k, _, idx := p.parts()
+func (a *Args) param(fn string, p core.Handle) (*param, error) {
+	k, _, idx := p.Parts()
 	if p == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramHandle must not be NULL", fn)
 	}
-	if k != kindParam || idx == 0 || int(idx) > len(a.params) {
+	if k != core.KindParam || idx == 0 || int(idx) > len(a.params) {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %#x is not a parameter of args handle %#x", fn, uintptr(p), uintptr(a.h))
 	}
 	return &a.params[idx-1], nil
@@ -97,7 +98,7 @@ func (a *Args) appendSlot(fn string, size int, ph bool) (int, error) {
 }
 
 // KernelArgsAppend implements aclrtKernelArgsAppend: value is copied.
-func KernelArgsAppend(t *Thread, h Handle, value []byte, out *Handle) error {
+func KernelArgsAppend(t *core.Thread, h core.Handle, value []byte, out *core.Handle) error {
 	const fn = "aclrtKernelArgsAppend"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramHandle must not be NULL", fn)
@@ -121,7 +122,7 @@ func KernelArgsAppend(t *Thread, h Handle, value []byte, out *Handle) error {
 }
 
 // KernelArgsAppendPlaceHolder implements aclrtKernelArgsAppendPlaceHolder.
-func KernelArgsAppendPlaceHolder(t *Thread, h Handle, out *Handle) error {
+func KernelArgsAppendPlaceHolder(t *core.Thread, h core.Handle, out *core.Handle) error {
 	const fn = "aclrtKernelArgsAppendPlaceHolder"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramHandle must not be NULL", fn)
@@ -143,7 +144,7 @@ func KernelArgsAppendPlaceHolder(t *Thread, h Handle, out *Handle) error {
 // KernelArgsGetPlaceHolderBuffer implements
 // aclrtKernelArgsGetPlaceHolderBuffer: a host buffer of size bytes whose
 // content is copied into the blob at each launch.
-func KernelArgsGetPlaceHolderBuffer(t *Thread, h, p Handle, size uint64, out *uintptr) error {
+func KernelArgsGetPlaceHolderBuffer(t *core.Thread, h, p core.Handle, size uint64, out *uintptr) error {
 	const fn = "aclrtKernelArgsGetPlaceHolderBuffer"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: bufferAddr must not be NULL", fn)
@@ -181,7 +182,7 @@ func KernelArgsGetPlaceHolderBuffer(t *Thread, h, p Handle, size uint64, out *ui
 
 // KernelArgsParaUpdate implements aclrtKernelArgsParaUpdate: the new value
 // must have the parameter's size; the blob must be finalized again.
-func KernelArgsParaUpdate(t *Thread, h, p Handle, value []byte) error {
+func KernelArgsParaUpdate(t *core.Thread, h, p core.Handle, value []byte) error {
 	const fn = "aclrtKernelArgsParaUpdate"
 	if len(value) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: param must not be NULL and paramSize must be > 0", fn)
@@ -209,7 +210,7 @@ func KernelArgsParaUpdate(t *Thread, h, p Handle, value []byte) error {
 
 // KernelArgsFinalize implements aclrtKernelArgsFinalize: it fixes the
 // layout (placeholder data after the parameters) for the next launches.
-func KernelArgsFinalize(t *Thread, h Handle) error {
+func KernelArgsFinalize(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtKernelArgsFinalize"
 	a, err := resolveArgs(fn, h)
 	if err != nil {
@@ -261,11 +262,11 @@ func (a *Args) release(host KernelHost) {
 	}
 }
 
-func resolveArgs(fn string, h Handle) (*Args, error) {
+func resolveArgs(fn string, h core.Handle) (*Args, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsHandle must not be NULL", fn)
 	}
-	a, err := argsTable.get(h)
+	a, err := argsTable.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -285,13 +286,13 @@ func newArgs(fn string, f *Function, user []byte) (*Args, error) {
 	if user != nil {
 		a.blob, a.user = user[:0], true
 	}
-	a.h = argsTable.add(a)
+	a.h = argsTable.Add(a)
 	b.args = append(b.args, a)
 	return a, nil
 }
 
 // KernelArgsInit implements aclrtKernelArgsInit.
-func KernelArgsInit(t *Thread, fh Handle, out *Handle) error {
+func KernelArgsInit(t *core.Thread, fh core.Handle, out *core.Handle) error {
 	const fn = "aclrtKernelArgsInit"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsHandle must not be NULL", fn)
@@ -312,7 +313,7 @@ func KernelArgsInit(t *Thread, fh Handle, out *Handle) error {
 // parameters are stored in userMem (sized by aclrtKernelArgsGetMemSize).
 // It returns the runtime handle, which libfake stores with ArgsUserMagic in
 // the caller's handle memory.
-func KernelArgsInitByUserMem(t *Thread, fh Handle, userMem []byte) (Handle, error) {
+func KernelArgsInitByUserMem(t *core.Thread, fh core.Handle, userMem []byte) (core.Handle, error) {
 	const fn = "aclrtKernelArgsInitByUserMem"
 	if len(userMem) == 0 {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: userHostMem must not be NULL and actualArgsSize must be > 0", fn)
@@ -329,7 +330,7 @@ func KernelArgsInitByUserMem(t *Thread, fh Handle, userMem []byte) (Handle, erro
 }
 
 // KernelArgsGetHandleMemSize implements aclrtKernelArgsGetHandleMemSize.
-func KernelArgsGetHandleMemSize(t *Thread, fh Handle, size *uint64) error {
+func KernelArgsGetHandleMemSize(t *core.Thread, fh core.Handle, size *uint64) error {
 	const fn = "aclrtKernelArgsGetHandleMemSize"
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memSize must not be NULL", fn)
@@ -343,7 +344,7 @@ func KernelArgsGetHandleMemSize(t *Thread, fh Handle, size *uint64) error {
 
 // KernelArgsGetMemSize implements aclrtKernelArgsGetMemSize: the blob of
 // npuemu needs nothing beyond the 8-byte-rounded parameters.
-func KernelArgsGetMemSize(t *Thread, fh Handle, userArgsSize uint64, actual *uint64) error {
+func KernelArgsGetMemSize(t *core.Thread, fh core.Handle, userArgsSize uint64, actual *uint64) error {
 	const fn = "aclrtKernelArgsGetMemSize"
 	if actual == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: actualArgsSize must not be NULL", fn)

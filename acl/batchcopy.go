@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // BatchAttr is the part of an aclrtMemcpyBatchAttr the runtime reads: the
@@ -87,7 +88,7 @@ func checkBatchItem(fn string, i int, it BatchItem, kind int32) error {
 // (copies within a batch are unordered, so sequential is a valid order).
 // With sh == nil the copies are synchronous (aclrtMemcpy), otherwise they
 // are queued on the stream (aclrtMemcpyAsync).
-func memcpyBatch(t *Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64, sh *Handle) error {
+func memcpyBatch(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64, sh *core.Handle) error {
 	if failIndex != nil {
 		*failIndex = NoFailIndex
 	}
@@ -116,13 +117,13 @@ func memcpyBatch(t *Thread, fn string, items []BatchItem, attrs []BatchAttr, idx
 
 // MemcpyBatch implements aclrtMemcpyBatch and (failIndex nil)
 // aclrtMemcpyBatchV2. idx has one entry per attribute.
-func MemcpyBatch(t *Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64) error {
+func MemcpyBatch(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64) error {
 	return memcpyBatch(t, fn, items, attrs, idx, failIndex, nil)
 }
 
 // MemcpyBatchAsync implements aclrtMemcpyBatchAsync and (failIndex nil)
 // aclrtMemcpyBatchAsyncV2.
-func MemcpyBatchAsync(t *Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64, sh Handle) error {
+func MemcpyBatchAsync(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64, sh core.Handle) error {
 	return memcpyBatch(t, fn, items, attrs, idx, failIndex, &sh)
 }
 

@@ -3,6 +3,7 @@ package acl
 import (
 	"testing"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,8 +27,8 @@ func BenchmarkMallocFree(b *testing.B) {
 // queue to go-memdb.
 func BenchmarkRegistryWrite(b *testing.B) {
 	for b.Loop() {
-		register(tableEvents, record{ID: 1, Summary: "bench"})
-		unregister(tableEvents, 1)
+		core.Register(core.TableEvents, core.Record{ID: 1, Summary: "bench"})
+		core.Unregister(core.TableEvents, 1)
 	}
 }
 
@@ -35,19 +36,19 @@ func BenchmarkRegistryWrite(b *testing.B) {
 // asynchronous call does it).
 func BenchmarkStreamResolve(b *testing.B) {
 	th := benchSetup(b)
-	var s Handle
+	var s core.Handle
 	require.NoError(b, CreateStream(th, &s))
 	for b.Loop() {
-		if _, err := resolveStream(th, "bench", s); err != nil {
+		if _, err := core.ResolveStream(th, "bench", s); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func benchSetup(b *testing.B) *Thread {
+func benchSetup(b *testing.B) *core.Thread {
 	resetRuntime()
 	b.Setenv("NPUEMU_DEVICES", "1")
-	th := NewThread()
+	th := core.NewThread()
 	require.NoError(b, Init(th, ""))
 	require.NoError(b, SetDevice(th, 0))
 	b.Cleanup(resetRuntime)

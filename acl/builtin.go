@@ -5,6 +5,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // deviceOperand checks that addr names at least n bytes of device memory of
 // the stream's device (or of a peer it may access).
-func deviceOperand(fn, what string, s *Stream, addr uintptr, n uint64) error {
+func deviceOperand(fn, what string, s *core.Stream, addr uintptr, n uint64) error {
 	if addr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, what)
 	}
@@ -36,14 +37,14 @@ func deviceOperand(fn, what string, s *Stream, addr uintptr, n uint64) error {
 
 // memOpStream resolves the stream of a stream memory operation, which
 // only 950/A3/A2 support.
-func memOpStream(t *Thread, fn string, addr uintptr, sh Handle) (*Stream, error) {
+func memOpStream(t *core.Thread, fn string, addr uintptr, sh core.Handle) (*core.Stream, error) {
 	if addr == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr must not be NULL", fn)
 	}
 	if addr%8 != 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr %#x must be 8-byte aligned", fn, addr)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +53,7 @@ func memOpStream(t *Thread, fn string, addr uintptr, sh Handle) (*Stream, error)
 
 // ValueWrite implements aclrtValueWrite: the stream writes the 8-byte
 // value at devAddr (flag must be 0).
-func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) error {
+func ValueWrite(t *core.Thread, addr uintptr, value uint64, flag uint32, sh core.Handle) error {
 	const fn = "aclrtValueWrite"
 	if flag != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: must be 0", fn, flag)
@@ -66,16 +67,16 @@ func ValueWrite(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) e
 		return abi.Wrapf(err, "%s", fn)
 	}
 	var op *valueOp
-	if sanitizing || s.capturing() {
+	if sanitizing || s.Capturing() {
 		op = &valueOp{addr: addr, value: value}
 	}
-	return s.queue(t, fn, task, queued{op: op, counted: true})
+	return s.Queue(t, fn, task, core.Queued{ValueOp: op, Counted: true})
 }
 
 // ValueWait implements aclrtValueWait: the stream's later tasks wait until
 // the 8-byte word at devAddr satisfies the ACL_STREAM_WAIT_VALUE_* flag.
 // On a capturing or bound stream both are recorded (capture.go, valueOp).
-func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) error {
+func ValueWait(t *core.Thread, addr uintptr, value uint64, flag uint32, sh core.Handle) error {
 	const fn = "aclrtValueWait"
 	if flag > abi.ACL_STREAM_WAIT_VALUE_NOR {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: want ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (0..3)", fn, flag)
@@ -84,16 +85,16 @@ func ValueWait(t *Thread, addr uintptr, value uint64, flag uint32, sh Handle) er
 	if err != nil {
 		return err
 	}
-	task, err := s.q.ValueWaitTask(addr, value, flag)
+	task, err := s.SQ.ValueWaitTask(addr, value, flag)
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
 	var op *valueOp
-	if sanitizing || s.capturing() {
+	if sanitizing || s.Capturing() {
 		// Recorded with its parameters: replays bind it to their queue.
 		op = &valueOp{wait: true, addr: addr, value: value, flag: flag}
 	}
-	return s.queue(t, fn, task, queued{op: op, counted: true})
+	return s.Queue(t, fn, task, core.Queued{ValueOp: op, Counted: true})
 }
 
 var reduceOps = map[int32]tsfw.ReduceOp{
@@ -116,7 +117,7 @@ var reduceTypes = map[int32]tsfw.DType{
 
 // ReduceAsync implements aclrtReduceAsync: dst = dst OP src element-wise
 // over count bytes, on the stream's SDMA engines.
-func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, sh Handle, reserve uintptr) error {
+func ReduceAsync(t *core.Thread, dst, src uintptr, count uint64, kind, dtype int32, sh core.Handle, reserve uintptr) error {
 	const fn = "aclrtReduceAsync"
 	if reserve != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserve must be NULL", fn)
@@ -132,12 +133,12 @@ func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, s
 	if dst == 0 || src == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dst and src must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if f := s.ctx.dev.emu.SoC.Family; op != tsfw.ReduceSum && (f == emu.Family310P || f == emu.FamilyA1) {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: only ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM is supported on %s", fn, s.ctx.dev.emu.SoC.Name)
+	if f := s.Ctx.Dev.Emu.SoC.Family; op != tsfw.ReduceSum && (f == emu.Family310P || f == emu.FamilyA1) {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: only ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM is supported on %s", fn, s.Ctx.Dev.Emu.SoC.Name)
 	}
 	if count%dt.Size() != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: count %d bytes is not a whole number of %d-byte elements", fn, count, dt.Size())
@@ -155,7 +156,7 @@ func ReduceAsync(t *Thread, dst, src uintptr, count uint64, kind, dtype int32, s
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	return s.submitTask(t, fn, task)
+	return s.SubmitTask(t, fn, task)
 }
 
 var randomTypes = map[int32]tsfw.DType{
@@ -184,7 +185,7 @@ func (p *RandomNumFuncParaInfo) params() [2]RandomParaInfo {
 	return out
 }
 
-func (p *RandomParaInfo) param(fn, what string, s *Stream) (tsfw.RandomParam, error) {
+func (p *RandomParaInfo) param(fn, what string, s *core.Stream) (tsfw.RandomParam, error) {
 	if p.Size == 0 || p.Size > 8 {
 		return tsfw.RandomParam{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s: size %d: want 1..8 bytes", fn, what, p.Size)
 	}
@@ -203,7 +204,7 @@ func (p *RandomParaInfo) param(fn, what string, s *Stream) (tsfw.RandomParam, er
 
 // RandomNumAsync implements aclrtRandomNumAsync (Philox4x32-10; see
 // tsfw/builtin_random.go for the conversions).
-func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintptr) error {
+func RandomNumAsync(t *core.Thread, info *RandomNumTaskInfo, sh core.Handle, reserve uintptr) error {
 	const fn = "aclrtRandomNumAsync"
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: taskInfo must not be NULL", fn)
@@ -222,7 +223,7 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	if dist != tsfw.Uniform && !dt.IsFloat() {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcType %d needs a floating-point data type, got %d", fn, info.RandomNumFuncParaInfo.FuncType, info.DataType)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -258,9 +259,9 @@ func RandomNumAsync(t *Thread, info *RandomNumTaskInfo, sh Handle, reserve uintp
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	x := queued{counted: true}
+	x := core.Queued{Counted: true}
 	if sanitizing {
-		x.acc = randomFootprint(info.RandomResultAddr, info.RandomCounterAddr, out, spec.Count.Addr != 0)
+		x.Acc = randomFootprint(info.RandomResultAddr, info.RandomCounterAddr, out, spec.Count.Addr != 0)
 	}
-	return s.queue(t, fn, task, x)
+	return s.Queue(t, fn, task, x)
 }

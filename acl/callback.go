@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -46,15 +47,15 @@ type reporter struct {
 	signal chan struct{} // buffered 1: a callback was handed over
 
 	// Guarded by cbState.mu.
-	dev     *device // device of its streams; meaningful while streams is non-empty
-	streams map[*Stream]struct{}
+	dev     *core.Device // device of its streams; meaningful while streams is non-empty
+	streams map[*core.Stream]struct{}
 	items   []*cbItem
-	running *Stream // stream of the callback being run, nil between callbacks
+	running *core.Stream // stream of the callback being run, nil between callbacks
 }
 
 // cbItem is one callback handed to a reporter.
 type cbItem struct {
-	s    *Stream
+	s    *core.Stream
 	fn   func()
 	done chan struct{} // closed once fn ran or was skipped
 	san  *cbOrder      // the sanitizer's key of the callback task (nil when off)
@@ -67,7 +68,7 @@ type cbOrder struct{ _ byte }
 var cbState struct {
 	mu         sync.Mutex
 	byTid      map[uint64]*reporter
-	byStream   map[*Stream]*reporter
+	byStream   map[*core.Stream]*reporter
 	nsubThread int // reporters with at least one stream
 }
 
@@ -76,11 +77,11 @@ var cbState struct {
 func reporterLocked(tid uint64) *reporter {
 	if cbState.byTid == nil {
 		cbState.byTid = map[uint64]*reporter{}
-		cbState.byStream = map[*Stream]*reporter{}
+		cbState.byStream = map[*core.Stream]*reporter{}
 	}
 	r := cbState.byTid[tid]
 	if r == nil {
-		r = &reporter{tid: tid, signal: make(chan struct{}, 1), streams: map[*Stream]struct{}{}}
+		r = &reporter{tid: tid, signal: make(chan struct{}, 1), streams: map[*core.Stream]struct{}{}}
 		cbState.byTid[tid] = r
 	}
 	return r
@@ -90,7 +91,7 @@ func reporterLocked(tid uint64) *reporter {
 // Precondition: cbState.mu held.
 func pruneLocked() {
 	for s, r := range cbState.byStream {
-		if s.dead.Load() {
+		if s.Dead.Load() {
 			r.unbindLocked(s)
 		}
 	}
@@ -98,7 +99,7 @@ func pruneLocked() {
 
 // unbindLocked removes s from r and skips its pending callbacks.
 // Precondition: cbState.mu held.
-func (r *reporter) unbindLocked(s *Stream) {
+func (r *reporter) unbindLocked(s *core.Stream) {
 	delete(r.streams, s)
 	delete(cbState.byStream, s)
 	if len(r.streams) == 0 {
@@ -118,9 +119,9 @@ func (r *reporter) unbindLocked(s *Stream) {
 
 // SubscribeReport implements aclrtSubscribeReport: thread tid (a pthread
 // id) will run the callbacks of the stream.
-func SubscribeReport(t *Thread, tid uint64, sh Handle) error {
+func SubscribeReport(t *core.Thread, tid uint64, sh core.Handle) error {
 	const fn = "aclrtSubscribeReport"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -130,20 +131,20 @@ func SubscribeReport(t *Thread, tid uint64, sh Handle) error {
 	r := reporterLocked(tid)
 	if owner := cbState.byStream[s]; owner != nil {
 		if owner == r {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already subscribed by thread %#x", fn, s.id, tid)
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already subscribed by thread %#x", fn, s.ID, tid)
 		}
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already served by thread %#x (a stream has at most one thread)", fn, s.id, owner.tid)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already served by thread %#x (a stream has at most one thread)", fn, s.ID, owner.tid)
 	}
-	if len(r.streams) > 0 && r.dev != s.ctx.dev {
+	if len(r.streams) > 0 && r.dev != s.Ctx.Dev {
 		return abi.Errorf(abi.ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: thread %#x already serves streams of device %d; a thread may not serve two devices (stream %d is on device %d)",
-			fn, tid, r.dev.id, s.id, s.ctx.dev.id)
+			fn, tid, r.dev.ID, s.ID, s.Ctx.Dev.ID)
 	}
 	if len(r.streams) == 0 {
 		if cbState.nsubThread >= maxReportThreads {
 			return abi.Errorf(abi.ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: %d threads are subscribed already (the limit per process)", fn, maxReportThreads)
 		}
 		cbState.nsubThread++
-		r.dev = s.ctx.dev
+		r.dev = s.Ctx.Dev
 	}
 	r.streams[s] = struct{}{}
 	cbState.byStream[s] = r
@@ -151,9 +152,9 @@ func SubscribeReport(t *Thread, tid uint64, sh Handle) error {
 }
 
 // UnSubscribeReport implements aclrtUnSubscribeReport.
-func UnSubscribeReport(t *Thread, tid uint64, sh Handle) error {
+func UnSubscribeReport(t *core.Thread, tid uint64, sh core.Handle) error {
 	const fn = "aclrtUnSubscribeReport"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -161,10 +162,10 @@ func UnSubscribeReport(t *Thread, tid uint64, sh Handle) error {
 	defer cbState.mu.Unlock()
 	r := cbState.byStream[s]
 	if r == nil || r.tid != tid {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is not subscribed by thread %#x", fn, s.id, tid)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is not subscribed by thread %#x", fn, s.ID, tid)
 	}
 	if r.running == s {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d: cannot unsubscribe from inside one of its running callbacks", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d: cannot unsubscribe from inside one of its running callbacks", fn, s.ID)
 	}
 	r.unbindLocked(s)
 	return nil
@@ -173,7 +174,7 @@ func UnSubscribeReport(t *Thread, tid uint64, sh Handle) error {
 // ProcessReport implements aclrtProcessReport for the calling thread, whose
 // pthread id is tid: it waits up to timeoutMs (−1: forever) for callbacks
 // of the streams bound to the thread and runs every one pending.
-func ProcessReport(t *Thread, tid uint64, timeoutMs int32) error {
+func ProcessReport(t *core.Thread, tid uint64, timeoutMs int32) error {
 	const fn = "aclrtProcessReport"
 	if timeoutMs == 0 || timeoutMs < -1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
@@ -205,7 +206,7 @@ func ProcessReport(t *Thread, tid uint64, timeoutMs int32) error {
 }
 
 // run runs the callbacks handed to r, in order, on the calling thread.
-func (r *reporter) run(t *Thread, items []*cbItem) {
+func (r *reporter) run(t *core.Thread, items []*cbItem) {
 	for _, it := range items {
 		cbState.mu.Lock()
 		r.running = it.s
@@ -223,7 +224,7 @@ func (r *reporter) run(t *Thread, items []*cbItem) {
 
 // LaunchCallback implements aclrtLaunchCallback: fn runs on the thread
 // subscribed to the stream when the stream reaches the task.
-func LaunchCallback(t *Thread, fn func(), blockType int32, sh Handle) error {
+func LaunchCallback(t *core.Thread, fn func(), blockType int32, sh core.Handle) error {
 	const name = "aclrtLaunchCallback"
 	if fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: fn must not be NULL", name)
@@ -231,7 +232,7 @@ func LaunchCallback(t *Thread, fn func(), blockType int32, sh Handle) error {
 	if blockType != callbackNoBlock && blockType != callbackBlock {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: blockType %d: want ACL_CALLBACK_NO_BLOCK (0) or ACL_CALLBACK_BLOCK (1)", name, blockType)
 	}
-	s, err := resolveStream(t, name, sh)
+	s, err := core.ResolveStream(t, name, sh)
 	if err != nil {
 		return err
 	}
@@ -239,19 +240,19 @@ func LaunchCallback(t *Thread, fn func(), blockType int32, sh Handle) error {
 	subscribed := cbState.byStream[s] != nil
 	cbState.mu.Unlock()
 	if !subscribed {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "%s: stream %d has no thread subscribed with aclrtSubscribeReport", name, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "%s: stream %d has no thread subscribed with aclrtSubscribeReport", name, s.ID)
 	}
 	block := blockType == callbackBlock
 	var order *cbOrder
 	if sanitizing {
 		order = &cbOrder{}
 	}
-	return s.queue(t, name, tsfw.HostTask(func() error { return s.handOver(fn, block, order) }), queued{sync: order, counted: true})
+	return s.Queue(t, name, tsfw.HostTask(func() error { return handOver(s, fn, block, order) }), core.Queued{Sync: order, Counted: true})
 }
 
 // handOver gives fn to the stream's subscribed thread and, when block is
 // set, waits until that thread has run it. It runs as a host task.
-func (s *Stream) handOver(fn func(), block bool, order *cbOrder) error {
+func handOver(s *core.Stream, fn func(), block bool, order *cbOrder) error {
 	it := &cbItem{s: s, fn: fn, done: make(chan struct{}), san: order}
 	cbState.mu.Lock()
 	r := cbState.byStream[s]
@@ -260,7 +261,7 @@ func (s *Stream) handOver(fn func(), block bool, order *cbOrder) error {
 	}
 	cbState.mu.Unlock()
 	if r == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback: stream %d was unsubscribed before its callback ran", s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback: stream %d was unsubscribed before its callback ran", s.ID)
 	}
 	select {
 	case r.signal <- struct{}{}:
@@ -271,21 +272,21 @@ func (s *Stream) handOver(fn func(), block bool, order *cbOrder) error {
 	}
 	select {
 	case <-it.done:
-	case <-s.q.Cancelled():
+	case <-s.SQ.Cancelled():
 	}
 	return nil
 }
 
 // LaunchHostFunc implements aclrtLaunchHostFunc: fn runs on a runtime
 // thread when the stream reaches it; later tasks of the stream wait for it.
-func LaunchHostFunc(t *Thread, sh Handle, fn func()) error {
+func LaunchHostFunc(t *core.Thread, sh core.Handle, fn func()) error {
 	const name = "aclrtLaunchHostFunc"
 	if fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: fn must not be NULL", name)
 	}
-	s, err := resolveStream(t, name, sh)
+	s, err := core.ResolveStream(t, name, sh)
 	if err != nil {
 		return err
 	}
-	return s.submitTask(t, name, tsfw.HostTask(func() error { fn(); return nil }))
+	return s.SubmitTask(t, name, tsfw.HostTask(func() error { fn(); return nil }))
 }

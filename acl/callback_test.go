@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -20,7 +21,7 @@ import (
 // pageable host buffer.
 func addr(b []byte) uintptr { return reflect.ValueOf(b).Pointer() }
 
-func devAlloc(t *testing.T, th *Thread, n uint64) uintptr {
+func devAlloc(t *testing.T, th *core.Thread, n uint64) uintptr {
 	t.Helper()
 	var p uintptr
 	require.NoError(t, Malloc(th, &p, n, 0, MallocOpts{}))
@@ -28,22 +29,22 @@ func devAlloc(t *testing.T, th *Thread, n uint64) uintptr {
 	return p
 }
 
-func toDev(t *testing.T, th *Thread, dst uintptr, b []byte) {
+func toDev(t *testing.T, th *core.Thread, dst uintptr, b []byte) {
 	t.Helper()
 	require.NoError(t, Memcpy(th, dst, uint64(len(b)), addr(b), uint64(len(b)), abi.ACL_MEMCPY_HOST_TO_DEVICE))
 	runtime.KeepAlive(b)
 }
 
-func fromDev(t *testing.T, th *Thread, src uintptr, n int) []byte {
+func fromDev(t *testing.T, th *core.Thread, src uintptr, n int) []byte {
 	t.Helper()
 	b := make([]byte, n)
 	require.NoError(t, Memcpy(th, addr(b), uint64(n), src, uint64(n), abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	return b
 }
 
-func newStream(t *testing.T, th *Thread) Handle {
+func newStream(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
-	var h Handle
+	var h core.Handle
 	require.NoError(t, CreateStream(th, &h))
 	t.Cleanup(func() { _ = DestroyStream(th, h, true) })
 	return h
@@ -98,7 +99,7 @@ func TestCallbacks(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		rth := NewThread()
+		rth := core.NewThread()
 		for {
 			select {
 			case <-stop:
@@ -163,11 +164,11 @@ func TestUnsubscribeReleasesBlockedStream(t *testing.T) {
 }
 
 // failTask queues a task that fails with code, as a faulting kernel would.
-func failTask(t *testing.T, th *Thread, h Handle, code abi.Code) {
+func failTask(t *testing.T, th *core.Thread, h core.Handle, code abi.Code) {
 	t.Helper()
-	s, err := resolveStream(th, "test", h)
+	s, err := core.ResolveStream(th, "test", h)
 	require.NoError(t, err)
-	require.NoError(t, s.submitTask(th, "test", tsfw.HostTask(func() error { return abi.Errorf(code, "injected failure") })))
+	require.NoError(t, s.SubmitTask(th, "test", tsfw.HostTask(func() error { return abi.Errorf(code, "injected failure") })))
 }
 
 func TestExceptionCallbacks(t *testing.T) {
@@ -234,7 +235,7 @@ func TestStopOnFailure(t *testing.T) {
 	requireCode(t, LaunchHostFunc(th, 0, func() {}), abi.ACL_ERROR_RT_STREAM_ABORT)
 
 	// Another context is not affected.
-	var c Handle
+	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 0))
 	t.Cleanup(func() { _ = DestroyContext(th, c) })
 	require.NoError(t, LaunchHostFunc(th, 0, func() {}))
@@ -251,9 +252,9 @@ func TestStreamAbortAndStop(t *testing.T) {
 	var ran atomic.Bool
 	require.NoError(t, LaunchHostFunc(th, s, func() { ran.Store(true) }))
 	got := make(chan error)
-	go func() { got <- SynchronizeStream(NewThread(), s, -1) }()
-	st, _ := resolveStream(th, "test", s)
-	for !st.q.Query() && !hasWaiter(st) {
+	go func() { got <- SynchronizeStream(core.NewThread(), s, -1) }()
+	st, _ := core.ResolveStream(th, "test", s)
+	for !st.SQ.Query() && !hasWaiter(st) {
 		runtime.Gosched()
 	}
 	require.NoError(t, StreamAbort(th, s))
@@ -270,8 +271,8 @@ func TestStreamAbortAndStop(t *testing.T) {
 
 // hasWaiter reports whether a Synchronize is parked on s (test helper: it
 // makes the abort race-free).
-func hasWaiter(s *Stream) bool {
-	return s.q.Parked() > 0
+func hasWaiter(s *core.Stream) bool {
+	return s.SQ.Parked() > 0
 }
 
 func TestValueWaitWriteAcrossStreams(t *testing.T) {

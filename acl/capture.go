@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -17,7 +18,7 @@ import (
 // events. The same recorder path serves persistent streams bound to an RI
 // (explicit build) and streams re-issuing a task group (task update).
 //
-// The one queueing point (Stream.queue, submit.go) asks s.capturing()
+// The one queueing point (Stream.queue, rt/core/submit.go) asks s.capturing()
 // first: one atomic load of the stream's recorder, its
 // flags and the process-wide count of active captures, so streams outside
 // any capture pay nothing more.
@@ -51,75 +52,75 @@ type recorder struct {
 type capture struct {
 	ri     *ModelRI
 	mode   int32
-	thread *Thread
-	origin *Stream
-	dev    *device
+	thread *core.Thread
+	origin *core.Stream
+	dev    *core.Device
 
 	// Guarded by capState.mu.
-	streams []*Stream                   // joined streams; [0] is the origin
+	streams []*core.Stream              // joined streams; [0] is the origin
 	invalid error                       // the error that invalidated the capture
 	ended   bool                        // CaptureEnd ran, or the origin died
 	evmap   map[*tsfw.Event]*tsfw.Event // application event → the RI's event
 	lastRec map[*tsfw.Event]int         // RI event → index of its latest record step
-	grp     map[*Stream]*taskGrp        // open task group per stream
-	rec     map[*Stream]*recorder       // each joined stream's recorder
+	grp     map[*core.Stream]*taskGrp   // open task group per stream
+	rec     map[*core.Stream]*recorder  // each joined stream's recorder
 }
 
 var capState struct {
 	mu sync.Mutex
 	// Guarded by mu.
-	list   []*capture               // active captures
-	events map[*tsfw.Event]*capture // application events whose latest record was captured
-	modes  map[*Thread]int32        // aclmdlRICaptureThreadExchangeMode, default GLOBAL
-	byStrm map[*Stream]*ModelRI     // RI streams (internal or bound) → their RI
+	list   []*capture                // active captures
+	events map[*tsfw.Event]*capture  // application events whose latest record was captured
+	modes  map[*core.Thread]int32    // aclmdlRICaptureThreadExchangeMode, default GLOBAL
+	byStrm map[*core.Stream]*ModelRI // RI streams (internal or bound) → their RI
 }
 
 // queuedLaunch is the kernel launch a task to queue carries, nil if none.
-func queuedLaunch(x *queued) *launch {
-	l, _ := x.l.(*launch)
+func queuedLaunch(x *core.Queued) *launch {
+	l, _ := x.Launch.(*launch)
 	return l
 }
 
 // queuedValueOp is the value write or wait a task to queue carries, nil if
 // none.
-func queuedValueOp(x *queued) *valueOp {
-	op, _ := x.op.(*valueOp)
+func queuedValueOp(x *core.Queued) *valueOp {
+	op, _ := x.ValueOp.(*valueOp)
 	return op
 }
 
 // recorderOf returns the recorder s records into, nil when it queues
 // normally. The stream holds it as an opaque pointer (stream.go).
-func recorderOf(s *Stream) *recorder {
-	if p := s.rec.Load(); p != nil {
+func recorderOf(s *core.Stream) *recorder {
+	if p := s.Rec.Load(); p != nil {
 		return (*p).(*recorder)
 	}
 	return nil
 }
 
 // setRecorder makes s record into r (nil: queue normally again).
-func setRecorder(s *Stream, r *recorder) {
+func setRecorder(s *core.Stream, r *recorder) {
 	if r == nil {
-		s.rec.Store(nil)
+		s.Rec.Store(nil)
 		return
 	}
 	var v any = r
-	s.rec.Store(&v)
+	s.Rec.Store(&v)
 }
 
 // captureSubmitOp is the submission path of a stream for which capturing()
-// holds (called by the queueing point, submit.go). It reports whether it
+// holds (called by the queueing point, rt/core/submit.go). It reports whether it
 // handled the task; when it did not, the task is queued as usual. l is the
 // launch of a kernel task (nil otherwise); when the task is handled without
 // error the recorder owns l. A value write or wait (op non-nil) is
 // recorded with its parameters.
-func (s *Stream) captureSubmitOp(fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
+func captureSubmitOp(s *core.Stream, fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
 	r := recorderOf(s)
 	if r == nil {
-		if s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		if s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
 			return true, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL,
-				"%s: stream %d is persistent (ACL_STREAM_PERSISTENT): bind it to a model run instance with aclmdlRIBindStream before issuing tasks", fn, s.id)
+				"%s: stream %d is persistent (ACL_STREAM_PERSISTENT): bind it to a model run instance with aclmdlRIBindStream before issuing tasks", fn, s.ID)
 		}
-		return s.joinCapture(fn, task, l)
+		return joinCapture(s, fn, task, l)
 	}
 	switch r.kind {
 	case recCapture:
@@ -140,8 +141,8 @@ func (s *Stream) captureSubmitOp(fn string, task tsfw.Task, l *launch, op *value
 // its sequence id in its stream (aclmdlRITaskGetSeqId). That is the id
 // aclrtTaskUpdateAsync names. Re-issued tasks of a task-group update keep
 // the thread's previous id: they replace tasks that already have one.
-func (s *Stream) captureSubmitByOp(t *Thread, fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
-	done, err := s.captureSubmitOp(fn, task, l, op)
+func captureSubmitByOp(s *core.Stream, t *core.Thread, fn string, task tsfw.Task, l *launch, op *valueOp) (bool, error) {
+	done, err := captureSubmitOp(s, fn, task, l, op)
 	if !done || err != nil {
 		return done, err
 	}
@@ -152,8 +153,8 @@ func (s *Stream) captureSubmitByOp(t *Thread, fn string, task tsfw.Task, l *laun
 		id, ok = r.last, r.hasLast
 	}
 	capState.mu.Unlock()
-	if ok && !s.isDefault {
-		t.lastTask, t.hasLastTask = id, true
+	if ok && !s.IsDefault {
+		t.LastTask, t.HasLastTask = id, true
 	}
 	return true, nil
 }
@@ -187,7 +188,7 @@ func launchFlagOf(id int32, v uint8) uint8 {
 // while captures are active: a wait for an event whose latest record was
 // captured pulls s into that capture; a record outside takes the event out
 // of the capture.
-func (s *Stream) joinCapture(fn string, task tsfw.Task, l *launch) (bool, error) {
+func joinCapture(s *core.Stream, fn string, task tsfw.Task, l *launch) (bool, error) {
 	ev := task.Event()
 	if ev == nil {
 		return false, nil
@@ -208,15 +209,15 @@ func (s *Stream) joinCapture(fn string, task tsfw.Task, l *launch) (bool, error)
 	if c.invalid != nil {
 		return true, c.invalidErr(fn)
 	}
-	if s.isDefault {
+	if s.IsDefault {
 		err := abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
 			"%s: the default stream waits for an event recorded in a capture: the default stream cannot join a capture", fn)
 		c.invalidate(err)
 		return true, err
 	}
-	if s.ctx.dev != c.dev {
+	if s.Ctx.Dev != c.dev {
 		err := abi.Errorf(abi.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
-			"%s: stream %d of device %d waits for an event captured on device %d", fn, s.id, s.ctx.dev.id, c.dev.id)
+			"%s: stream %d of device %d waits for an event captured on device %d", fn, s.ID, s.Ctx.Dev.ID, c.dev.ID)
 		c.invalidate(err)
 		return true, err
 	}
@@ -225,7 +226,7 @@ func (s *Stream) joinCapture(fn string, task tsfw.Task, l *launch) (bool, error)
 }
 
 // joinLocked makes s part of c. Precondition: capState.mu held.
-func (c *capture) joinLocked(s *Stream) {
+func (c *capture) joinLocked(s *core.Stream) {
 	r := &recorder{kind: recCapture, cap: c}
 	c.rec[s] = r
 	c.streams = append(c.streams, s)
@@ -233,7 +234,7 @@ func (c *capture) joinLocked(s *Stream) {
 }
 
 // index returns s's position in c.streams. Precondition: capState.mu held.
-func (c *capture) index(s *Stream) int {
+func (c *capture) index(s *core.Stream) int {
 	for i, x := range c.streams {
 		if x == s {
 			return i
@@ -265,21 +266,21 @@ const (
 // record or wait (ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL):
 // it acts on the application's event at every replay.
 // Precondition: capState.mu held; s is part of c.
-func (c *capture) addLocked(s *Stream, fn string, task tsfw.Task, l *launch, ext uint32) error {
+func (c *capture) addLocked(s *core.Stream, fn string, task tsfw.Task, l *launch, ext uint32) error {
 	return c.addLockedOp(s, fn, task, l, ext, nil)
 }
 
 // addLockedOp is addLocked for a task that may be a value write or wait
 // (op non-nil). Precondition: capState.mu held; s is part of c.
-func (c *capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *launch, ext uint32, op *valueOp) error {
+func (c *capture) addLockedOp(s *core.Stream, fn string, task tsfw.Task, l *launch, ext uint32, op *valueOp) error {
 	if c.invalid != nil {
 		return c.invalidErr(fn)
 	}
 	if c.ended {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d: its capture has ended", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d: its capture has ended", fn, s.ID)
 	}
 	if err := task.Validate(); err != nil {
-		err = abi.Wrapf(err, "%s: stream %d", fn, s.id)
+		err = abi.Wrapf(err, "%s: stream %d", fn, s.ID)
 		c.invalidate(err)
 		return err
 	}
@@ -307,13 +308,13 @@ func (c *capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *launch, e
 			in := c.evmap[ev]
 			if owner != nil && owner != c && !owner.ended {
 				err := abi.Errorf(abi.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
-					"%s: stream %d waits for an event recorded in another capture", fn, s.id)
+					"%s: stream %d waits for an event recorded in another capture", fn, s.ID)
 				c.invalidate(err)
 				return err
 			}
 			if owner != c || in == nil {
 				err := abi.Errorf(abi.ACL_ERROR_RT_CAPTURE_DEPENDENCY,
-					"%s: stream %d waits for an event that has no record in this capture (record it on a capturing stream first, or wait with ACL_EVENT_WAIT_EXTERNAL)", fn, s.id)
+					"%s: stream %d waits for an event that has no record in this capture (record it on a capturing stream first, or wait with ACL_EVENT_WAIT_EXTERNAL)", fn, s.ID)
 				c.invalidate(err)
 				return err
 			}
@@ -347,9 +348,9 @@ func (c *capture) internal(ev *tsfw.Event) (*tsfw.Event, error) {
 	if in := c.evmap[ev]; in != nil {
 		return in, nil
 	}
-	in, err := c.dev.emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
+	in, err := c.dev.Emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
 	if err != nil {
-		return nil, abi.Wrapf(err, "capture: device %d", c.dev.id)
+		return nil, abi.Wrapf(err, "capture: device %d", c.dev.ID)
 	}
 	c.evmap[ev] = in
 	c.ri.events = append(c.ri.events, in)
@@ -360,7 +361,7 @@ func (c *capture) internal(ev *tsfw.Event) (*tsfw.Event, error) {
 // not lead to the origin's last task through stream order and captured
 // event waits (nil when every branch rejoined).
 // Precondition: capState.mu held.
-func (c *capture) unjoined() *Stream {
+func (c *capture) unjoined() *core.Stream {
 	steps := c.ri.steps
 	if len(c.streams) <= 1 {
 		return nil
@@ -439,14 +440,14 @@ func (c *capture) detachLocked() {
 			break
 		}
 	}
-	activeCaptures.Add(-1)
+	core.ActiveCaptures.Add(-1)
 }
 
 func initCapState() {
 	if capState.events == nil {
 		capState.events = map[*tsfw.Event]*capture{}
-		capState.modes = map[*Thread]int32{}
-		capState.byStrm = map[*Stream]*ModelRI{}
+		capState.modes = map[*core.Thread]int32{}
+		capState.byStrm = map[*core.Stream]*ModelRI{}
 	}
 }
 
@@ -458,7 +459,7 @@ func checkCaptureMode(fn string, mode int32) error {
 }
 
 // CaptureBegin implements aclmdlRICaptureBegin.
-func CaptureBegin(t *Thread, sh Handle, mode int32) error {
+func CaptureBegin(t *core.Thread, sh core.Handle, mode int32) error {
 	const fn = "aclmdlRICaptureBegin"
 	if err := checkCaptureMode(fn, mode); err != nil {
 		return err
@@ -466,45 +467,45 @@ func CaptureBegin(t *Thread, sh Handle, mode int32) error {
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: the default (NULL) stream cannot be captured", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if s.isDefault {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: stream %d is a default stream, which cannot be captured", fn, s.id)
+	if s.IsDefault {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: stream %d is a default stream, which cannot be captured", fn, s.ID)
 	}
-	if s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is persistent (ACL_STREAM_PERSISTENT): it records for aclmdlRIBuildBegin, not for capture", fn, s.id)
+	if s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is persistent (ACL_STREAM_PERSISTENT): it records for aclmdlRIBuildBegin, not for capture", fn, s.ID)
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	initCapState()
 	if r := recorderOf(s); r != nil {
 		if r.kind == recCapture {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.ID)
 		}
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is re-issuing a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is re-issuing a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.ID)
 	}
-	ri := newModelRI(s.ctx, true)
-	c := &capture{ri: ri, mode: mode, thread: t, origin: s, dev: s.ctx.dev,
+	ri := newModelRI(s.Ctx, true)
+	c := &capture{ri: ri, mode: mode, thread: t, origin: s, dev: s.Ctx.Dev,
 		evmap: map[*tsfw.Event]*tsfw.Event{}, lastRec: map[*tsfw.Event]int{},
-		grp: map[*Stream]*taskGrp{}, rec: map[*Stream]*recorder{}}
+		grp: map[*core.Stream]*taskGrp{}, rec: map[*core.Stream]*recorder{}}
 	ri.cap = c
 	c.joinLocked(s)
 	capState.list = append(capState.list, c)
-	activeCaptures.Add(1)
+	core.ActiveCaptures.Add(1)
 	return nil
 }
 
 // CaptureEnd implements aclmdlRICaptureEnd: the capture ends whatever the
 // outcome; an invalidated capture (507903) or one with a branch that did
 // not rejoin the origin stream (107025) yields no RI.
-func CaptureEnd(t *Thread, sh Handle, out *Handle) error {
+func CaptureEnd(t *core.Thread, sh core.Handle, out *core.Handle) error {
 	const fn = "aclmdlRICaptureEnd"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -512,16 +513,16 @@ func CaptureEnd(t *Thread, sh Handle, out *Handle) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		capState.mu.Unlock()
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.ID)
 	}
 	c := r.cap
 	if c.origin != s {
 		capState.mu.Unlock()
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, "%s: stream %d joined a capture that began on stream %d: end it there", fn, s.id, c.origin.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, "%s: stream %d joined a capture that began on stream %d: end it there", fn, s.ID, c.origin.ID)
 	}
 	if c.mode != abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED && c.thread != t {
 		capState.mu.Unlock()
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, "%s: the capture of stream %d began on another thread (only ACL_MODEL_RI_CAPTURE_MODE_RELAXED captures may end elsewhere)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, "%s: the capture of stream %d began on another thread (only ACL_MODEL_RI_CAPTURE_MODE_RELAXED captures may end elsewhere)", fn, s.ID)
 	}
 	c.detachLocked()
 	ri := c.ri
@@ -531,7 +532,7 @@ func CaptureEnd(t *Thread, sh Handle, out *Handle) error {
 		fail = abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "%s: the capture was invalidated: %s", fn, messageOf(c.invalid))
 	default:
 		if u := c.unjoined(); u != nil {
-			fail = abi.Errorf(abi.ACL_ERROR_RT_STREAM_UNJOINED, "%s: stream %d joined the capture but its work was not joined back into stream %d (record an event on it and wait for it on the origin stream)", fn, u.id, s.id)
+			fail = abi.Errorf(abi.ACL_ERROR_RT_STREAM_UNJOINED, "%s: stream %d joined the capture but its work was not joined back into stream %d (record an event on it and wait for it on the origin stream)", fn, u.ID, s.ID)
 		}
 	}
 	for _, g := range c.grp {
@@ -552,12 +553,12 @@ func CaptureEnd(t *Thread, sh Handle, out *Handle) error {
 }
 
 // CaptureGetInfo implements aclmdlRICaptureGetInfo.
-func CaptureGetInfo(t *Thread, sh Handle, status *int32, out *Handle) error {
+func CaptureGetInfo(t *core.Thread, sh core.Handle, status *int32, out *core.Handle) error {
 	const fn = "aclmdlRICaptureGetInfo"
 	if status == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -580,7 +581,7 @@ func CaptureGetInfo(t *Thread, sh Handle, status *int32, out *Handle) error {
 
 // CaptureThreadExchangeMode implements aclmdlRICaptureThreadExchangeMode:
 // the calling thread's mode becomes *mode and *mode receives the old one.
-func CaptureThreadExchangeMode(t *Thread, mode *int32) error {
+func CaptureThreadExchangeMode(t *core.Thread, mode *int32) error {
 	const fn = "aclmdlRICaptureThreadExchangeMode"
 	if mode == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode must not be NULL", fn)
@@ -611,8 +612,8 @@ func errBlocked(fn, why string) error {
 // not begun RELAXED, or, unless t's own mode is THREAD_LOCAL or RELAXED, a
 // GLOBAL capture of any thread. The captures that forbid it are
 // invalidated.
-func unsafeGuard(t *Thread, fn string) error {
-	if activeCaptures.Load() == 0 {
+func unsafeGuard(t *core.Thread, fn string) error {
+	if core.ActiveCaptures.Load() == 0 {
 		return nil
 	}
 	capState.mu.Lock()
@@ -640,7 +641,7 @@ func unsafeGuard(t *Thread, fn string) error {
 
 // streamGuard refuses synchronising or querying a capturing stream, and
 // invalidates its capture.
-func (s *Stream) streamGuard(fn string) error {
+func streamGuard(s *core.Stream, fn string) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return nil
@@ -655,7 +656,7 @@ func (s *Stream) streamGuard(fn string) error {
 // eventGuard refuses synchronising or querying an event whose latest
 // record was captured by an active capture, and invalidates the capture.
 func (e *Event) eventGuard(fn string) error {
-	if activeCaptures.Load() == 0 {
+	if core.ActiveCaptures.Load() == 0 {
 		return nil
 	}
 	capState.mu.Lock()
@@ -671,8 +672,8 @@ func (e *Event) eventGuard(fn string) error {
 
 // deviceGuard refuses synchronising a device while one of its streams
 // captures, and invalidates those captures.
-func (d *device) deviceGuard(fn string) error {
-	if activeCaptures.Load() == 0 {
+func deviceGuard(d *core.Device, fn string) error {
+	if core.ActiveCaptures.Load() == 0 {
 		return nil
 	}
 	capState.mu.Lock()
@@ -691,7 +692,7 @@ func (d *device) deviceGuard(fn string) error {
 
 // pageableGuard refuses an asynchronous copy with pageable host memory on
 // a capturing stream (it would have to run at once).
-func (s *Stream) pageableGuard(fn string) error {
+func pageableGuard(s *core.Stream, fn string) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return nil
@@ -707,7 +708,7 @@ func (s *Stream) pageableGuard(fn string) error {
 // capture whose origin dies ends invalidated; a joined stream invalidates
 // its capture; a bound stream leaves its RI.
 // Precondition: rt.mu held (capState.mu is taken inside).
-func dropRecorder(s *Stream) {
+func dropRecorder(s *core.Stream) {
 	r := recorderOf(s)
 	if r == nil {
 		return
@@ -717,7 +718,7 @@ func dropRecorder(s *Stream) {
 	switch r.kind {
 	case recCapture:
 		c := r.cap
-		c.invalidate(abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "stream %d was destroyed while capturing", s.id))
+		c.invalidate(abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "stream %d was destroyed while capturing", s.ID))
 		if c.origin == s {
 			c.detachLocked()
 		}
@@ -732,10 +733,10 @@ func dropRecorder(s *Stream) {
 // stream s: at every replay it records or waits for the application's
 // event itself. The event must come from aclrtCreateEventExWithFlag with
 // ACL_EVENT_SYNC.
-func (s *Stream) captureExternal(fn string, e *Event, task tsfw.Task) error {
+func captureExternal(s *core.Stream, fn string, e *Event, task tsfw.Task) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the EXTERNAL flag is only valid on a capturing stream (stream %d is not capturing)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the EXTERNAL flag is only valid on a capturing stream (stream %d is not capturing)", fn, s.ID)
 	}
 	if e.kind != evEx || e.flags&abi.ACL_EVENT_SYNC == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: an external record or wait needs an event from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)", fn)

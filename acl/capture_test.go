@@ -11,33 +11,34 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
 // riSetup is setup plus device 0 and a check that no RI, task or group
 // handle outlives the test.
-func riSetup(t *testing.T) *Thread {
+func riSetup(t *testing.T) *core.Thread {
 	t.Helper()
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	t.Cleanup(func() {
-		assert.Zero(t, modelRIs.len(), "model run instances left")
-		assert.Zero(t, riTasks.len(), "task handles left")
-		assert.Zero(t, taskGrps.len(), "task group handles left")
-		assert.Zero(t, activeCaptures.Load(), "captures left active")
+		assert.Zero(t, modelRIs.Len(), "model run instances left")
+		assert.Zero(t, riTasks.Len(), "task handles left")
+		assert.Zero(t, taskGrps.Len(), "task group handles left")
+		assert.Zero(t, core.ActiveCaptures.Load(), "captures left active")
 	})
 	return th
 }
 
-func syncEvent(t *testing.T, th *Thread) Handle {
+func syncEvent(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
-	var e Handle
+	var e core.Handle
 	require.NoError(t, CreateEventExWithFlag(th, &e, abi.ACL_EVENT_SYNC))
 	t.Cleanup(func() { _ = DestroyEvent(th, e) })
 	return e
 }
 
-func destroyRI(t *testing.T, th *Thread, ri Handle) {
+func destroyRI(t *testing.T, th *core.Thread, ri core.Handle) {
 	t.Helper()
 	require.NoError(t, Destroy(th, ri))
 }
@@ -51,12 +52,12 @@ func TestCaptureRecordsAndReplays(t *testing.T) {
 
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	var status int32
-	var during Handle
+	var during core.Handle
 	require.NoError(t, CaptureGetInfo(th, s, &status, &during))
 	assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE), status)
 	require.NoError(t, MemsetAsync(th, a, 64, 7, 32, s))
 	require.NoError(t, MemcpyAsync(th, b, 64, a, 64, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	assert.Equal(t, during, ri, "GetInfo names the RI being captured")
 	defer destroyRI(t, th, ri)
@@ -86,7 +87,7 @@ func TestCaptureForkJoin(t *testing.T) {
 	fork, join := syncEvent(t, th), syncEvent(t, th)
 	a, b := devAlloc(t, th, 16), devAlloc(t, th, 16)
 
-	capture := func(rejoin bool) (Handle, error) {
+	capture := func(rejoin bool) (core.Handle, error) {
 		require.NoError(t, CaptureBegin(th, s1, abi.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL))
 		require.NoError(t, MemsetAsync(th, a, 16, 3, 16, s1))
 		require.NoError(t, RecordEvent(th, fork, s1, 0))
@@ -99,14 +100,14 @@ func TestCaptureForkJoin(t *testing.T) {
 			require.NoError(t, RecordEvent(th, join, s2, 0))
 			require.NoError(t, StreamWaitEvent(th, s1, join))
 		}
-		requireCode(t, CaptureEnd(th, s2, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED)
-		var ri Handle
+		requireCode(t, CaptureEnd(th, s2, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED)
+		var ri core.Handle
 		err := CaptureEnd(th, s1, &ri)
 		return ri, err
 	}
 	_, err := capture(false)
 	requireCode(t, err, abi.ACL_ERROR_RT_STREAM_UNJOINED)
-	assert.Zero(t, activeCaptures.Load(), "a failed CaptureEnd still ends the capture")
+	assert.Zero(t, core.ActiveCaptures.Load(), "a failed CaptureEnd still ends the capture")
 
 	ri, err := capture(true)
 	require.NoError(t, err)
@@ -131,13 +132,13 @@ func TestCaptureErrors(t *testing.T) {
 
 	requireCode(t, CaptureBegin(th, 0, 0), abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT)
 	requireCode(t, CaptureBegin(th, s, 3), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, CaptureEnd(th, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
+	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
 
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	requireCode(t, CaptureBegin(th, s, 0), abi.ACL_ERROR_RT_STREAM_CAPTURED)
-	other2 := NewThread()
+	other2 := core.NewThread()
 	other2.Ctx = th.Ctx
-	requireCode(t, CaptureEnd(other2, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD)
+	requireCode(t, CaptureEnd(other2, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD)
 	// GLOBAL: the unsafe call is refused in every thread whose mode is GLOBAL...
 	requireCode(t, Memcpy(other2, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
 	// ...but a thread switched to RELAXED may make it.
@@ -150,7 +151,7 @@ func TestCaptureErrors(t *testing.T) {
 	require.NoError(t, CaptureGetInfo(th, s, &status, nil))
 	assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED), status)
 	requireCode(t, MemsetAsync(th, p, 8, 1, 8, s), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
-	requireCode(t, CaptureEnd(th, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 
 	// Synchronising or querying a capturing stream, device or event.
 	for _, bad := range []func() error{
@@ -162,27 +163,27 @@ func TestCaptureErrors(t *testing.T) {
 		require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 		require.NoError(t, RecordEvent(th, e, s, 0))
 		requireCode(t, bad(), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
-		requireCode(t, CaptureEnd(th, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+		requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 	}
 
 	// A wait for an event recorded outside the capture.
 	require.NoError(t, RecordEvent(th, e, other, 0))
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL))
 	requireCode(t, StreamWaitEvent(th, s, e), abi.ACL_ERROR_RT_CAPTURE_DEPENDENCY)
-	requireCode(t, CaptureEnd(th, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 
 	// THREAD_LOCAL: other threads keep their unsafe calls; pageable async
 	// copies stay illegal on the capturing stream.
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL))
-	third := NewThread()
+	third := core.NewThread()
 	third.Ctx = th.Ctx
 	require.NoError(t, Memcpy(third, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	requireCode(t, Memset(th, p, 8, 0, 8), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
-	requireCode(t, CaptureEnd(th, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	requireCode(t, MemcpyAsync(th, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST, s), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
 	// RELAXED: End from another thread is allowed.
-	requireCode(t, CaptureEnd(third, s, new(Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+	requireCode(t, CaptureEnd(third, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 }
 
 func TestCaptureExternalEvents(t *testing.T) {
@@ -197,7 +198,7 @@ func TestCaptureExternalEvents(t *testing.T) {
 	require.NoError(t, s2capture(th, s, in))
 	require.NoError(t, MemsetAsync(th, p, 8, 9, 8, s))
 	require.NoError(t, RecordEvent(th, out, s, abi.ACL_EVENT_RECORD_EXTERNAL))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 
@@ -212,8 +213,8 @@ func TestCaptureExternalEvents(t *testing.T) {
 
 // s2capture records an external wait for e on the capturing stream s, as
 // aclrtStreamWaitEventWithFlag(ACL_EVENT_WAIT_EXTERNAL) does.
-func s2capture(th *Thread, sh, eh Handle) error {
-	s, err := resolveStream(th, "test", sh)
+func s2capture(th *core.Thread, sh, eh core.Handle) error {
+	s, err := core.ResolveStream(th, "test", sh)
 	if err != nil {
 		return err
 	}
@@ -221,12 +222,12 @@ func s2capture(th *Thread, sh, eh Handle) error {
 	if err != nil {
 		return err
 	}
-	return s.captureExternal("aclrtStreamWaitEventWithFlag", e, tsfw.WaitTask(e.ev))
+	return captureExternal(s, "aclrtStreamWaitEventWithFlag", e, tsfw.WaitTask(e.ev))
 }
 
 func TestBuildModelRI(t *testing.T) {
 	th := riSetup(t)
-	var ps, target Handle
+	var ps, target core.Handle
 	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	defer func() { require.NoError(t, DestroyStream(th, ps, false)) }()
 	target = newStream(t, th)
@@ -234,7 +235,7 @@ func TestBuildModelRI(t *testing.T) {
 	toDev(t, th, p, make([]byte, 32))
 
 	requireCode(t, MemsetAsync(th, p, 32, 1, 32, ps), abi.ACL_ERROR_RT_STREAM_MODEL)
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	requireCode(t, BindStream(th, ri, target, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
@@ -256,7 +257,7 @@ func TestBuildModelRI(t *testing.T) {
 	require.NoError(t, GetTasksByStream(th, ps, nil, &n))
 	require.GreaterOrEqual(t, n, uint32(2))
 	small := n - 1
-	requireCode(t, GetTasksByStream(th, ps, make([]Handle, small), &small), abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY)
+	requireCode(t, GetTasksByStream(th, ps, make([]core.Handle, small), &small), abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY)
 	tasks := userTasks(t, th, ps)
 	require.Len(t, tasks, 2)
 	var seq uint32
@@ -285,13 +286,13 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s1, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	require.NoError(t, CaptureTaskGrpBegin(th, s1))
 	require.NoError(t, MemsetAsync(th, p, 8, 1, 8, s1))
-	var grp Handle
+	var grp core.Handle
 	require.NoError(t, CaptureTaskGrpEnd(th, s1, &grp))
 	require.NoError(t, RecordEvent(th, fork, s1, 0))
 	require.NoError(t, StreamWaitEvent(th, s2, fork))
 	require.NoError(t, RecordEvent(th, join, s2, 0))
 	require.NoError(t, StreamWaitEvent(th, s1, join))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s1, &ri))
 	defer destroyRI(t, th, ri)
 
@@ -303,7 +304,7 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 	require.NoError(t, GetID(th, ri, &id))
 	assert.NotZero(t, id)
 
-	var streams [2]Handle
+	var streams [2]core.Handle
 	n := uint32(2)
 	require.NoError(t, GetStreams(th, ri, streams[:], &n))
 	tasks := userTasks(t, th, streams[0])
@@ -348,15 +349,15 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 
 // userTasks lists the tasks of an RI stream that the test issued: kernel
 // tasks npuemu adds on its own (managed-memory charges) are left out.
-func userTasks(t *testing.T, th *Thread, sh Handle) []Handle {
+func userTasks(t *testing.T, th *core.Thread, sh core.Handle) []core.Handle {
 	t.Helper()
 	var n uint32
 	require.NoError(t, GetTasksByStream(th, sh, nil, &n))
-	all := make([]Handle, n)
+	all := make([]core.Handle, n)
 	require.NoError(t, GetTasksByStream(th, sh, all, &n))
-	var out []Handle
+	var out []core.Handle
 	for _, h := range all {
-		st, err := riTasks.get(h)
+		st, err := riTasks.Get(h)
 		require.NoError(t, err)
 		if st.typ == abi.ACL_MODEL_RI_TASK_KERNEL && st.launch == nil {
 			continue

@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -36,7 +37,7 @@ func cmoType(fn string, typ int32) error {
 
 // cmoRange checks that [src, src+size) is device memory of device d,
 // inside one allocation.
-func cmoRange(fn, what string, d *device, src uintptr, size uint64) error {
+func cmoRange(fn, what string, d *core.Device, src uintptr, size uint64) error {
 	if src == 0 || size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL and its size not 0", fn, what)
 	}
@@ -48,7 +49,7 @@ func cmoRange(fn, what string, d *device, src uintptr, size uint64) error {
 	case p.class != devmem:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is not device memory", fn, what, src)
 	case p.dev != d:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is memory of device %d; only the current device %d (documented)", fn, what, src, p.dev.id, d.id)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is memory of device %d; only the current device %d (documented)", fn, what, src, p.dev.ID, d.ID)
 	case p.room < size:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x..+%d runs past the end of its allocation (%d bytes left)", fn, what, src, size, p.room)
 	}
@@ -56,8 +57,8 @@ func cmoRange(fn, what string, d *device, src uintptr, size uint64) error {
 }
 
 // cmoStream resolves the stream and checks the family.
-func cmoStream(t *Thread, fn string, sh Handle) (*Stream, error) {
-	s, err := resolveStream(t, fn, sh)
+func cmoStream(t *core.Thread, fn string, sh core.Handle) (*core.Stream, error) {
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func cmoStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 }
 
 // CmoAsync implements aclrtCmoAsync.
-func CmoAsync(t *Thread, src uintptr, size uint64, typ int32, sh Handle) error {
+func CmoAsync(t *core.Thread, src uintptr, size uint64, typ int32, sh core.Handle) error {
 	const fn = "aclrtCmoAsync"
 	s, err := cmoStream(t, fn, sh)
 	if err != nil {
@@ -74,19 +75,19 @@ func CmoAsync(t *Thread, src uintptr, size uint64, typ int32, sh Handle) error {
 	if err := cmoType(fn, typ); err != nil {
 		return err
 	}
-	if err := cmoRange(fn, "src", s.ctx.dev, src, size); err != nil {
+	if err := cmoRange(fn, "src", s.Ctx.Dev, src, size); err != nil {
 		return err
 	}
-	return s.submit(t, fn, tsfw.HostTask(func() error { return nil }))
+	return s.Submit(t, fn, tsfw.HostTask(func() error { return nil }))
 }
 
 // CmoGetDescSize implements aclrtCmoGetDescSize.
-func CmoGetDescSize(t *Thread, size *uint64) error {
+func CmoGetDescSize(t *core.Thread, size *uint64) error {
 	const fn = "aclrtCmoGetDescSize"
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be NULL", fn)
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
 	*size = cmoDescSize
@@ -95,16 +96,16 @@ func CmoGetDescSize(t *Thread, size *uint64) error {
 
 // CmoSetDesc implements aclrtCmoSetDesc: it writes the descriptor of
 // [src, src+size) into the device memory at desc.
-func CmoSetDesc(t *Thread, desc, src uintptr, size uint64) error {
+func CmoSetDesc(t *core.Thread, desc, src uintptr, size uint64) error {
 	const fn = "aclrtCmoSetDesc"
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	if err := cmoRange(fn, "cmoDesc", c.dev, desc, cmoDescSize); err != nil {
+	if err := cmoRange(fn, "cmoDesc", c.Dev, desc, cmoDescSize); err != nil {
 		return err
 	}
-	if err := cmoRange(fn, "src", c.dev, src, size); err != nil {
+	if err := cmoRange(fn, "src", c.Dev, src, size); err != nil {
 		return err
 	}
 	writeCmoDesc(desc, cmoDesc{magic: cmoDescMagic, src: uint64(src), size: size})
@@ -114,7 +115,7 @@ func CmoSetDesc(t *Thread, desc, src uintptr, size uint64) error {
 // CmoAsyncWithDesc implements aclrtCmoAsyncWithDesc: the task reads the
 // descriptor when the stream reaches it; a descriptor that aclrtCmoSetDesc
 // did not write is the task's (asynchronous) error.
-func CmoAsyncWithDesc(t *Thread, desc uintptr, typ int32, sh Handle, reserve uintptr) error {
+func CmoAsyncWithDesc(t *core.Thread, desc uintptr, typ int32, sh core.Handle, reserve uintptr) error {
 	const fn = "aclrtCmoAsyncWithDesc"
 	s, err := cmoStream(t, fn, sh)
 	if err != nil {
@@ -126,10 +127,10 @@ func CmoAsyncWithDesc(t *Thread, desc uintptr, typ int32, sh Handle, reserve uin
 	if err := cmoType(fn, typ); err != nil {
 		return err
 	}
-	if err := cmoRange(fn, "cmoDesc", s.ctx.dev, desc, cmoDescSize); err != nil {
+	if err := cmoRange(fn, "cmoDesc", s.Ctx.Dev, desc, cmoDescSize); err != nil {
 		return err
 	}
-	return s.submit(t, fn, tsfw.HostTask(func() error {
+	return s.Submit(t, fn, tsfw.HostTask(func() error {
 		if d := readCmoDesc(desc); d.magic != cmoDescMagic {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the descriptor at %#x was not set by aclrtCmoSetDesc", fn, desc)
 		}

@@ -6,27 +6,28 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
 // CntNotify is an ACL counting notify (aclrtCntNotify) over a tsfw
 // counting notify; the documentation limits the family to the Ascend 950.
 type CntNotify struct {
-	h    Handle
-	ctx  *Context
+	h    core.Handle
+	ctx  *core.Context
 	cn   *tsfw.CntNotify
 	dead atomic.Bool
 }
 
 var (
-	cntNotifies = newTable[CntNotify](kindCntNotify)
+	cntNotifies = core.NewTable[CntNotify](core.KindCntNotify)
 	// cntMu guards ctxCntNotifies.
 	cntMu          sync.Mutex
-	ctxCntNotifies = byContext[*CntNotify]{}
+	ctxCntNotifies = core.ByContext[*CntNotify]{}
 )
 
 // CntNotifyCreate implements aclrtCntNotifyCreate (flag must be 0).
-func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
+func CntNotifyCreate(t *core.Thread, out *core.Handle, flag uint64) error {
 	const fn = "aclrtCntNotifyCreate"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cntNotify must not be NULL", fn)
@@ -34,41 +35,41 @@ func CntNotifyCreate(t *Thread, out *Handle, flag uint64) error {
 	if flag != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: must be 0", fn, flag)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if c.dead.Load() {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if c.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
 	}
 	if err := checkNotifyRoom(fn, c); err != nil {
 		return err
 	}
-	cn, err := c.dev.emu.TS.NewCntNotify()
+	cn, err := c.Dev.Emu.TS.NewCntNotify()
 	if err != nil {
-		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
+		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
 	}
 	n := &CntNotify{ctx: c, cn: cn}
-	n.h = cntNotifies.add(n)
-	registerHandle(tableCntNotifies, n.h, n.ctx, "counting notify")
+	n.h = cntNotifies.Add(n)
+	core.RegisterHandle(core.TableCntNotifies, n.h, n.ctx, "counting notify")
 	cntMu.Lock()
-	ctxCntNotifies.add(c, n)
+	ctxCntNotifies.Add(c, n)
 	cntMu.Unlock()
 	*out = n.h
 	return nil
 }
 
-func resolveCntNotify(fn string, h Handle) (*CntNotify, error) {
+func resolveCntNotify(fn string, h core.Handle) (*CntNotify, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cntNotify must not be NULL", fn)
 	}
-	n, err := cntNotifies.get(h)
+	n, err := cntNotifies.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
-	if n.ctx.dead.Load() {
+	if n.ctx.Dead.Load() {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the context of counting notify %#x was destroyed", fn, uintptr(h))
 	}
 	return n, nil
@@ -79,14 +80,14 @@ func (n *CntNotify) destroyLocked() {
 	if n.dead.Swap(true) {
 		return
 	}
-	cntNotifies.remove(n.h)
-	unregister(tableCntNotifies, uint64(n.h))
-	ctxCntNotifies.remove(n.ctx, n)
+	cntNotifies.Remove(n.h)
+	core.Unregister(core.TableCntNotifies, uint64(n.h))
+	ctxCntNotifies.Remove(n.ctx, n)
 	n.cn.Destroy()
 }
 
 // CntNotifyDestroy implements aclrtCntNotifyDestroy.
-func CntNotifyDestroy(t *Thread, h Handle) error {
+func CntNotifyDestroy(t *core.Thread, h core.Handle) error {
 	n, err := resolveCntNotify("aclrtCntNotifyDestroy", h)
 	if err != nil {
 		return err
@@ -116,7 +117,7 @@ var cntWaitModes = map[uint32]tsfw.CntWaitMode{
 
 // CntNotifyRecord implements aclrtCntNotifyRecord: the stream applies the
 // record mode (set, add, or, and) with the value to the counter.
-func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
+func CntNotifyRecord(t *core.Thread, h, sh core.Handle, info *CntNotifyRecordInfo) error {
 	const fn = "aclrtCntNotifyRecord"
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
@@ -129,11 +130,11 @@ func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	return s.queue(t, fn, tsfw.CntRecordTask(n.cn, mode, info.Value), queued{sync: n.cn})
+	return s.Queue(t, fn, tsfw.CntRecordTask(n.cn, mode, info.Value), core.Queued{Sync: n.cn})
 }
 
 // CntNotifyWaitWithTimeout implements aclrtCntNotifyWaitWithTimeout: the
@@ -141,7 +142,7 @@ func CntNotifyRecord(t *Thread, h, sh Handle, info *CntNotifyRecordInfo) error {
 // value (count < value, ==, >, >=, (count & value) == value); isClear
 // resets the counter when the wait is released; timeout in seconds, 0 =
 // forever.
-func CntNotifyWaitWithTimeout(t *Thread, h, sh Handle, info *CntNotifyWaitInfo) error {
+func CntNotifyWaitWithTimeout(t *core.Thread, h, sh core.Handle, info *CntNotifyWaitInfo) error {
 	const fn = "aclrtCntNotifyWaitWithTimeout"
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
@@ -157,30 +158,30 @@ func CntNotifyWaitWithTimeout(t *Thread, h, sh Handle, info *CntNotifyWaitInfo) 
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	return s.queue(t, fn, tsfw.CntWaitTask(n.cn, mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), queued{sync: n.cn})
+	return s.Queue(t, fn, tsfw.CntWaitTask(n.cn, mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), core.Queued{Sync: n.cn})
 }
 
 // CntNotifyReset implements aclrtCntNotifyReset: the stream sets the
 // counter to 0.
-func CntNotifyReset(t *Thread, h, sh Handle) error {
+func CntNotifyReset(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtCntNotifyReset"
 	n, err := resolveCntNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	return s.submit(t, fn, tsfw.CntResetTask(n.cn))
+	return s.Submit(t, fn, tsfw.CntResetTask(n.cn))
 }
 
 // CntNotifyGetID implements aclrtCntNotifyGetId.
-func CntNotifyGetID(t *Thread, h Handle, id *uint32) error {
+func CntNotifyGetID(t *core.Thread, h core.Handle, id *uint32) error {
 	const fn = "aclrtCntNotifyGetId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifyId must not be NULL", fn)

@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -28,11 +29,11 @@ import (
 // spinning forever). Sub-graphs cannot be destroyed directly: they die
 // with the RI of their node.
 
-var condHandles = newTable[condHandle](kindCondHandle)
+var condHandles = core.NewTable[condHandle](core.KindCondHandle)
 
 // condHandle is one condition word of an RI.
 type condHandle struct {
-	h      Handle
+	h      core.Handle
 	ri     *ModelRI
 	addr   uintptr
 	def    uint32
@@ -63,7 +64,7 @@ func initCondState() {
 }
 
 // CondHandleCreate implements aclmdlRICondHandleCreate.
-func CondHandleCreate(t *Thread, rh Handle, def uint32, flag int32, out *Handle) error {
+func CondHandleCreate(t *core.Thread, rh core.Handle, def uint32, flag int32, out *core.Handle) error {
 	const fn = "aclmdlRICondHandleCreate"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
@@ -79,31 +80,31 @@ func CondHandleCreate(t *Thread, rh Handle, def uint32, flag int32, out *Handle)
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being captured or built", fn, ri.id)
 	}
 	d := ri.dev
-	addr, err := d.emu.HBM.Alloc(pageSmall, allocAlign)
+	addr, err := d.Emu.HBM.Alloc(pageSmall, allocAlign)
 	if err != nil {
-		return abi.Wrapf(err, "%s: condition word on device %d", fn, d.id)
+		return abi.Wrapf(err, "%s: condition word on device %d", fn, d.ID)
 	}
 	pokeU64(addr, uint64(def))
 	// Registered like an allocation so that the application's value
 	// writes, copies and kernels may target the word.
-	d.allocMu.Lock()
-	d.allocs[addr] = allocation{base: addr, size: 8, pages: pageSmall}
-	d.allocMu.Unlock()
+	d.AllocMu.Lock()
+	d.Allocs[addr] = core.Allocation{Base: addr, Size: 8, Pages: pageSmall}
+	d.AllocMu.Unlock()
 	ch := &condHandle{ri: ri, addr: addr, def: def, assign: flag == abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT}
 	capState.mu.Lock()
 	initCondState()
 	condState.handles[ri] = append(condState.handles[ri], ch)
 	capState.mu.Unlock()
-	ch.h = condHandles.add(ch)
+	ch.h = condHandles.Add(ch)
 	*out = ch.h
 	return nil
 }
 
-func resolveCond(fn string, h Handle) (*condHandle, error) {
+func resolveCond(fn string, h core.Handle) (*condHandle, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: condition handle must not be NULL", fn)
 	}
-	ch, err := condHandles.get(h)
+	ch, err := condHandles.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -111,7 +112,7 @@ func resolveCond(fn string, h Handle) (*condHandle, error) {
 }
 
 // CondHandleGetCondPtr implements aclmdlRICondHandleGetCondPtr.
-func CondHandleGetCondPtr(t *Thread, h Handle, out *uintptr) error {
+func CondHandleGetCondPtr(t *core.Thread, h core.Handle, out *uintptr) error {
 	const fn = "aclmdlRICondHandleGetCondPtr"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
@@ -127,14 +128,14 @@ func CondHandleGetCondPtr(t *Thread, h Handle, out *uintptr) error {
 // CondTaskParams is aclmdlRICondTaskParams; Subs views modelRIArray
 // (Size entries, nil for a NULL array).
 type CondTaskParams struct {
-	Handle Handle
+	Handle core.Handle
 	Type   int32
 	Size   uint32
-	Subs   []Handle
+	Subs   []core.Handle
 }
 
 // AddCondTask implements aclmdlRIAddCondTask.
-func AddCondTask(t *Thread, p CondTaskParams, sh Handle, flags uint32) error {
+func AddCondTask(t *core.Thread, p CondTaskParams, sh core.Handle, flags uint32) error {
 	const fn = "aclmdlRIAddCondTask"
 	if flags != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
@@ -165,7 +166,7 @@ func AddCondTask(t *Thread, p CondTaskParams, sh Handle, flags uint32) error {
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the default stream does not record for a model run instance", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -177,10 +178,10 @@ func AddCondTask(t *Thread, p CondTaskParams, sh Handle, flags uint32) error {
 	case r != nil && r.kind == recBuild:
 		owner = r.ri
 	default:
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing or bound to a model run instance", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing or bound to a model run instance", fn, s.ID)
 	}
 	if owner != ch.ri {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the condition handle belongs to model run instance %d, stream %d records for %d", fn, ch.ri.id, s.id, owner.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the condition handle belongs to model run instance %d, stream %d records for %d", fn, ch.ri.id, s.ID, owner.id)
 	}
 	n := &condNode{typ: p.Type, cond: ch}
 	for range p.Size {
@@ -265,7 +266,7 @@ func runSub(sub *ModelRI) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	if err := s.q.Synchronize(-1); err != nil {
+	if err := s.SQ.Synchronize(-1); err != nil {
 		return true, abi.Wrapf(err, "%s: sub-graph %d", fn, sub.id)
 	}
 	return true, nil
@@ -317,20 +318,20 @@ func condRelease(ri *ModelRI) {
 	}
 	d := ri.dev
 	for _, ch := range hs {
-		condHandles.remove(ch.h)
+		condHandles.Remove(ch.h)
 		// Only a word still registered as ours is freed: the application
 		// may have freed it (aclrtFree) or reset the device, and the
 		// address may belong to someone else by now (an aclrtMalloc
 		// allocation is never 8 bytes long).
-		d.allocMu.Lock()
-		a, ok := d.allocs[ch.addr]
-		ours := ok && a.size == 8 && a.pages == pageSmall
+		d.AllocMu.Lock()
+		a, ok := d.Allocs[ch.addr]
+		ours := ok && a.Size == 8 && a.Pages == pageSmall
 		if ours {
-			delete(d.allocs, ch.addr)
+			delete(d.Allocs, ch.addr)
 		}
-		d.allocMu.Unlock()
+		d.AllocMu.Unlock()
 		if ours {
-			_, _ = d.emu.HBM.Free(ch.addr)
+			_, _ = d.Emu.HBM.Free(ch.addr)
 		}
 	}
 }
@@ -338,7 +339,7 @@ func condRelease(ri *ModelRI) {
 // CaptureToModelRIBegin implements aclmdlRICaptureToModelRIBegin: s
 // captures into rh, a sub-graph of a conditional task; aclmdlRICaptureEnd
 // ends it.
-func CaptureToModelRIBegin(t *Thread, sh, rh Handle, mode int32) error {
+func CaptureToModelRIBegin(t *core.Thread, sh, rh core.Handle, mode int32) error {
 	const fn = "aclmdlRICaptureToModelRIBegin"
 	if err := checkCaptureMode(fn, mode); err != nil {
 		return err
@@ -350,18 +351,18 @@ func CaptureToModelRIBegin(t *Thread, sh, rh Handle, mode int32) error {
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: the default (NULL) stream cannot be captured", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if s.isDefault {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: stream %d is a default stream, which cannot be captured", fn, s.id)
+	if s.IsDefault {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "%s: stream %d is a default stream, which cannot be captured", fn, s.ID)
 	}
-	if s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is persistent (ACL_STREAM_PERSISTENT)", fn, s.id)
+	if s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is persistent (ACL_STREAM_PERSISTENT)", fn, s.ID)
 	}
-	if s.ctx.dev != ri.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.id, s.ctx.dev.id, ri.dev.id)
+	if s.Ctx.Dev != ri.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.dev.ID)
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
@@ -375,16 +376,16 @@ func CaptureToModelRIBegin(t *Thread, sh, rh Handle, mode int32) error {
 	}
 	if r := recorderOf(s); r != nil {
 		if r.kind == recCapture {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.ID)
 		}
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d records for another purpose", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d records for another purpose", fn, s.ID)
 	}
-	c := &capture{ri: ri, mode: mode, thread: t, origin: s, dev: s.ctx.dev,
+	c := &capture{ri: ri, mode: mode, thread: t, origin: s, dev: s.Ctx.Dev,
 		evmap: map[*tsfw.Event]*tsfw.Event{}, lastRec: map[*tsfw.Event]int{},
-		grp: map[*Stream]*taskGrp{}, rec: map[*Stream]*recorder{}}
+		grp: map[*core.Stream]*taskGrp{}, rec: map[*core.Stream]*recorder{}}
 	ri.cap = c
 	c.joinLocked(s)
 	capState.list = append(capState.list, c)
-	activeCaptures.Add(1)
+	core.ActiveCaptures.Add(1)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
@@ -15,24 +16,24 @@ func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 // condSetup captures, on stream s, a graph that copies the 8 bytes at src
 // into the condition word and then runs a conditional task of type typ
 // with size sub-graphs; sub-graph i sets the byte at out+i to i+1.
-func condSetup(t *testing.T, th *Thread, typ int32, size uint32, flag int32) (ri Handle, src, out uintptr, ptr uintptr) {
+func condSetup(t *testing.T, th *core.Thread, typ int32, size uint32, flag int32) (ri core.Handle, src, out uintptr, ptr uintptr) {
 	t.Helper()
 	s, sub := newStream(t, th), newStream(t, th)
 	src, out = devAlloc(t, th, 8), devAlloc(t, th, 8)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	var ch Handle
-	var cap Handle
+	var ch core.Handle
+	var cap core.Handle
 	var status int32
 	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 7, flag, &ch))
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
 	require.NoError(t, MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
-	subs := make([]Handle, size)
+	subs := make([]core.Handle, size)
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: typ, Size: size, Subs: subs}, s, 0))
 	for i, h := range subs {
 		require.NoError(t, CaptureToModelRIBegin(th, sub, h, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 		require.NoError(t, MemsetAsync(th, out+uintptr(i), 1, int32(i+1), 1, sub))
-		var got Handle
+		var got core.Handle
 		require.NoError(t, CaptureEnd(th, sub, &got))
 		assert.Equal(t, h, got)
 		requireCode(t, Destroy(th, h), abi.ACL_ERROR_RT_PARAM_INVALID)
@@ -79,21 +80,21 @@ func TestCondWhileCountsDown(t *testing.T) {
 	toDev(t, th, minus, le64(0xFFFFFFFF)) // int32 −1
 	toDev(t, th, one, le64(1))
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	var cap, ch Handle
+	var cap, ch core.Handle
 	var status int32
 	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 5, abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &ch))
 	var ptr uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
 	require.NoError(t, MemsetAsync(th, iters, 8, 0, 8, s))
-	subs := make([]Handle, 1)
+	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, sub, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, ReduceAsync(th, ptr, minus, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, sub, 0))
 	require.NoError(t, ReduceAsync(th, iters, one, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, sub, 0))
-	var body Handle
+	var body core.Handle
 	require.NoError(t, CaptureEnd(th, sub, &body))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 	for range 2 { // the default value is assigned again at each execution
@@ -107,13 +108,13 @@ func TestCondWhileEmptyBodyFails(t *testing.T) {
 	th := riSetup(t)
 	s := newStream(t, th)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	var cap, ch Handle
+	var cap, ch core.Handle
 	var status int32
 	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 1, abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &ch))
-	subs := make([]Handle, 1)
+	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 	requireCode(t, Execute(th, ri, -1), abi.ACL_ERROR_RT_MODEL_EXECUTE)
@@ -122,17 +123,17 @@ func TestCondWhileEmptyBodyFails(t *testing.T) {
 func TestCondBadInput(t *testing.T) {
 	th := riSetup(t)
 	s := newStream(t, th)
-	var ch Handle
+	var ch core.Handle
 	requireCode(t, CondHandleCreate(th, 0, 0, 0, &ch), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	var cap Handle
+	var cap core.Handle
 	var status int32
 	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
 	requireCode(t, CondHandleCreate(th, cap, 0, 2, &ch), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CondHandleCreate(th, cap, 0, 0, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CondHandleCreate(th, cap, 0, 0, &ch))
 	requireCode(t, CondHandleGetCondPtr(th, ch, nil), abi.ACL_ERROR_INVALID_PARAM)
-	subs := make([]Handle, 4)
+	subs := make([]core.Handle, 4)
 	for _, c := range []struct {
 		typ  int32
 		size uint32
@@ -152,22 +153,22 @@ func TestCondBadInput(t *testing.T) {
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
 	requireCode(t, Destroy(th, subs[0]), abi.ACL_ERROR_RT_PARAM_INVALID)
 	requireCode(t, CaptureToModelRIBegin(th, s, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED), abi.ACL_ERROR_RT_STREAM_CAPTURED)
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	require.NoError(t, Destroy(th, ri))
-	_, err := modelRIs.get(subs[0])
+	_, err := modelRIs.Get(subs[0])
 	assert.Error(t, err, "the sub-graph dies with its parent")
-	assert.Zero(t, condHandles.len())
+	assert.Zero(t, condHandles.Len())
 }
 
 func TestCondInBuiltRI(t *testing.T) {
 	th := riSetup(t)
-	var ps Handle
+	var ps core.Handle
 	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	defer func() { require.NoError(t, DestroyStream(th, ps, false)) }()
 	target, sub := newStream(t, th), newStream(t, th)
 	src, out := devAlloc(t, th, 8), devAlloc(t, th, 8)
-	var ri, ch Handle
+	var ri, ch core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	defer destroyRI(t, th, ri)
 	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
@@ -175,13 +176,13 @@ func TestCondInBuiltRI(t *testing.T) {
 	var ptr uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
 	require.NoError(t, MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
-	subs := make([]Handle, 1)
+	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, ps, 0))
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, sub, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, MemsetAsync(th, out, 8, 9, 8, sub))
-	var got Handle
+	var got core.Handle
 	require.NoError(t, CaptureEnd(th, sub, &got))
 	for _, w := range []uint64{0, 3} {
 		toDev(t, th, src, le64(w))
@@ -201,14 +202,14 @@ func TestCondNestedSubGraphs(t *testing.T) {
 	s, s1, s2 := newStream(t, th), newStream(t, th), newStream(t, th)
 	src, out := devAlloc(t, th, 16), devAlloc(t, th, 8)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	var cap, outer, inner Handle
+	var cap, outer, inner core.Handle
 	var status int32
 	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 0, 0, &outer))
 	var po, pi uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, outer, &po))
 	require.NoError(t, MemcpyAsync(th, po, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
-	subs := make([]Handle, 1)
+	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: outer, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
 	// The outer IF's body has its own condition word and IF.
 	require.NoError(t, CaptureToModelRIBegin(th, s1, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
@@ -216,14 +217,14 @@ func TestCondNestedSubGraphs(t *testing.T) {
 	require.NoError(t, CondHandleGetCondPtr(th, inner, &pi))
 	require.NoError(t, MemcpyAsync(th, pi, 8, src+8, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s1))
 	require.NoError(t, MemsetAsync(th, out, 1, 1, 1, s1))
-	innerSubs := make([]Handle, 1)
+	innerSubs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: inner, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: innerSubs}, s1, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, s2, innerSubs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, MemsetAsync(th, out+1, 1, 2, 1, s2))
-	var got Handle
+	var got core.Handle
 	require.NoError(t, CaptureEnd(th, s2, &got))
 	require.NoError(t, CaptureEnd(th, s1, &got))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 	for _, c := range []struct {

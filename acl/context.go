@@ -1,111 +1,197 @@
 package acl
 
 import (
-	"fmt"
-	"sync"
-	"sync/atomic"
-
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
-// Context is an ACL context: one device plus its streams and resources.
-// A device's primary (default) context is created by aclrtSetDevice and
-// shared by every thread that sets the device; explicit contexts come from
-// aclrtCreateContext.
-type Context struct {
-	h       Handle
-	dev     *device
-	primary bool
-	dead    atomic.Bool // destroyed or released by a device reset
-
-	defStream *Stream // the context's default stream (aclrtStream NULL)
-
-	// Guarded by rt.mu.
-	streams map[*Stream]struct{} // explicit streams
-
-	mu      sync.Mutex      // guards sysOpts
-	sysOpts map[int32]int64 // aclrtCtxSetSysParamOpt values
+// CreateContext implements aclrtCreateContext: the new context becomes the
+// calling thread's current context.
+func CreateContext(t *core.Thread, out *core.Handle, id int32) error {
+	return createContext(t, out, id, true)
 }
 
-// Handle returns the context's C handle.
-func (c *Context) Handle() Handle { return c.h }
+// RuntimeCreateContext is rtCtxCreateEx's context creation: without the
+// ACL's aclInit requirement (the runtime boots on its first call).
+func RuntimeCreateContext(t *core.Thread, out *core.Handle, id int32) error {
+	return createContext(t, out, id, false)
+}
 
-// Device returns the context's device id.
-func (c *Context) Device() int32 { return c.dev.id }
-
-// newContextLocked creates a context with its default stream on d.
-// Precondition: rt.mu held.
-func newContextLocked(fn string, d *device, primary bool) (*Context, error) {
-	c := &Context{dev: d, primary: primary, streams: map[*Stream]struct{}{}}
-	s, err := newStreamLocked(fn, c, 0, 0, true)
+func createContext(t *core.Thread, out *core.Handle, id int32, needInit bool) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context must not be NULL")
+	}
+	defer core.FlushStreamStates() // after the unlock below
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if needInit && core.Runtime.InitRefs == 0 {
+		return core.ErrUninitialized("aclrtCreateContext")
+	}
+	d, err := core.DeviceLocked("aclrtCreateContext", id)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	c.defStream = s
-	c.h = contexts.add(c)
-	d.contexts[c] = struct{}{}
-	kind := "explicit"
-	if primary {
-		kind = "primary"
-	}
-	register(tableContexts, record{ID: uint64(c.h), Device: int(d.id), Summary: fmt.Sprintf("%s context %#x", kind, uintptr(c.h))})
-	return c, nil
-}
-
-// destroyLocked releases c: its events, explicit streams and default
-// stream (waiting for them when wait is set), then its handle.
-// Precondition: rt.mu held.
-func (c *Context) destroyLocked(wait bool) {
-	if c.dead.Swap(true) {
-		return
-	}
-	families.contextDestroyed(c) // events, notifies, counting notifies, labels
-	for s := range c.streams {
-		s.destroyLocked(wait)
-	}
-	c.defStream.destroyLocked(wait)
-	contexts.remove(c.h)
-	delete(c.dev.contexts, c)
-	unregister(tableContexts, uint64(c.h))
-}
-
-var contexts = newTable[Context](kindContext)
-
-// current returns the thread's current context. A thread without one gets
-// the primary context of aclInit's defaultDevice, if configured.
-func current(t *Thread, fn string) (*Context, error) {
-	if c := t.Ctx; c != nil && !c.dead.Load() {
-		if err := deviceLost(fn, c.dev.id); err != nil { // faults.go
-			return nil, err
-		}
-		return c, nil
-	}
-	t.Ctx = nil
-	if dd := atomic.LoadInt32(&rt.defaultDevice); dd >= 0 {
-		rt.mu.Lock()
-		c, err := setDeviceLocked(fn, dd)
-		rt.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		t.Ctx = c
-		return c, nil
-	}
-	return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL,
-		"%s: the calling thread has no current context (call aclrtSetDevice, aclrtCreateContext or aclrtSetCurrentContext first)", fn)
-}
-
-// resolveContext resolves a context handle.
-func resolveContext(fn string, h Handle) (*Context, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: context must not be NULL", fn)
-	}
-	c, err := contexts.get(h)
+	c, err := core.NewContextLocked("aclrtCreateContext", d, false)
 	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+		return err
 	}
-	return c, nil
+	t.Ctx = c
+	*out = c.H
+	return nil
 }
 
-// sysParamOptCount is the number of aclSysParamOpt values.
-const sysParamOptCount = 4
+// DestroyContext implements aclrtDestroyContext (explicit contexts only).
+func DestroyContext(t *core.Thread, h core.Handle) error {
+	if c, err := core.Contexts.Get(h); err == nil && !c.Primary {
+		core.FireStreamsDestroyPre(func() []*core.Stream { return core.ContextStreamsLocked(c) })
+	}
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	c, err := core.ResolveContext("aclrtDestroyContext", h)
+	if err != nil {
+		return err
+	}
+	if c.Primary {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"aclrtDestroyContext: %#x is the default context of device %d; release it with aclrtResetDevice", uintptr(h), c.Dev.ID)
+	}
+	c.DestroyLocked(true)
+	if t.Ctx == c {
+		t.Ctx = nil
+	}
+	return nil
+}
+
+// SetCurrentContext implements aclrtSetCurrentContext; it also switches
+// the thread's current device.
+func SetCurrentContext(t *core.Thread, h core.Handle) error {
+	c, err := core.ResolveContext("aclrtSetCurrentContext", h)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	return nil
+}
+
+// GetCurrentContext implements aclrtGetCurrentContext.
+func GetCurrentContext(t *core.Thread, out *core.Handle) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context must not be NULL")
+	}
+	c, err := core.Current(t, "aclrtGetCurrentContext")
+	if err != nil {
+		return err
+	}
+	*out = c.H
+	return nil
+}
+
+// CtxGetCurrentDefaultStream implements aclrtCtxGetCurrentDefaultStream:
+// the default stream's handle (usable wherever NULL is).
+func CtxGetCurrentDefaultStream(t *core.Thread, out *core.Handle) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCtxGetCurrentDefaultStream: stream must not be NULL")
+	}
+	c, err := core.Current(t, "aclrtCtxGetCurrentDefaultStream")
+	if err != nil {
+		return err
+	}
+	*out = c.DefStream.H
+	return nil
+}
+
+// GetPrimaryCtxState implements aclrtGetPrimaryCtxState.
+func GetPrimaryCtxState(t *core.Thread, id int32, flags *uint32, active *int32) error {
+	if active == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetPrimaryCtxState: active must not be NULL")
+	}
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	d, err := core.DeviceLocked("aclrtGetPrimaryCtxState", id)
+	if err != nil {
+		return err
+	}
+	if flags != nil {
+		*flags = 0
+	}
+	*active = 0
+	if d.Primary != nil {
+		*active = 1
+	}
+	return nil
+}
+
+func checkSysOpt(fn string, opt int32) error {
+	if opt < 0 || opt >= core.SysParamOptCount {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclSysParamOpt %d", fn, opt)
+	}
+	return nil
+}
+
+// CtxSetSysParamOpt implements aclrtCtxSetSysParamOpt.
+func CtxSetSysParamOpt(t *core.Thread, opt int32, value int64) error {
+	if err := checkSysOpt("aclrtCtxSetSysParamOpt", opt); err != nil {
+		return err
+	}
+	c, err := core.Current(t, "aclrtCtxSetSysParamOpt")
+	if err != nil {
+		return err
+	}
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	if c.SysOpts == nil {
+		c.SysOpts = map[int32]int64{}
+	}
+	c.SysOpts[opt] = value
+	return nil
+}
+
+// CtxGetSysParamOpt implements aclrtCtxGetSysParamOpt: Get before Set fails.
+func CtxGetSysParamOpt(t *core.Thread, opt int32, value *int64) error {
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: value must not be NULL")
+	}
+	if err := checkSysOpt("aclrtCtxGetSysParamOpt", opt); err != nil {
+		return err
+	}
+	c, err := core.Current(t, "aclrtCtxGetSysParamOpt")
+	if err != nil {
+		return err
+	}
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	v, ok := c.SysOpts[opt]
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, "aclrtCtxGetSysParamOpt: option %d was never set on this context", opt)
+	}
+	*value = v
+	return nil
+}
+
+// SetSysParamOpt implements the process-wide aclrtSetSysParamOpt.
+func SetSysParamOpt(t *core.Thread, opt int32, value int64) error {
+	if err := checkSysOpt("aclrtSetSysParamOpt", opt); err != nil {
+		return err
+	}
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if core.Runtime.SysOpts == nil {
+		core.Runtime.SysOpts = map[int32]int64{}
+	}
+	core.Runtime.SysOpts[opt] = value
+	return nil
+}
+
+// GetSysParamOpt implements aclrtGetSysParamOpt: an unset option reads 0.
+func GetSysParamOpt(t *core.Thread, opt int32, value *int64) error {
+	if value == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt: value must not be NULL")
+	}
+	if err := checkSysOpt("aclrtGetSysParamOpt", opt); err != nil {
+		return err
+	}
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	*value = core.Runtime.SysOpts[opt]
+	return nil
+}

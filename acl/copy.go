@@ -5,6 +5,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -22,8 +23,8 @@ const (
 // ptrInfo classifies one copy operand.
 type ptrInfo struct {
 	class ptrClass
-	dev   *device // devmem only
-	room  uint64  // bytes from the address to the end of its allocation; 0 = unknown (pageable)
+	dev   *core.Device // devmem only
+	room  uint64       // bytes from the address to the end of its allocation; 0 = unknown (pageable)
 }
 
 func (p ptrInfo) host() bool { return p.class != devmem }
@@ -31,25 +32,25 @@ func (p ptrInfo) host() bool { return p.class != devmem }
 // classify finds out what addr is; an address inside a device's HBM range
 // but outside every allocation is an error.
 func classify(fn, what string, addr uintptr) (ptrInfo, error) {
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return ptrInfo{class: pageable}, nil
 	}
 	if d := deviceOf(addr); d != nil {
-		base, req, ok := d.emu.HBM.Find(addr)
+		base, req, ok := d.Emu.HBM.Find(addr)
 		if ok {
-			d.allocMu.RLock()
-			a, ok2 := d.allocs[base]
-			d.allocMu.RUnlock()
-			if ok2 && uint64(addr-base) < a.size {
-				return ptrInfo{class: devmem, dev: d, room: a.size - uint64(addr-base)}, nil
+			d.AllocMu.RLock()
+			a, ok2 := d.Allocs[base]
+			d.AllocMu.RUnlock()
+			if ok2 && uint64(addr-base) < a.Size {
+				return ptrInfo{class: devmem, dev: d, room: a.Size - uint64(addr-base)}, nil
 			}
 			if !ok2 && !isDeferred(d, base) { // a HAL (halMemAlloc) block: device memory all the same
 				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}
 		err := deviceOOB(fn, what, addr, addr, // memprotect.go
-			fmt.Sprintf("%s %#x is in device %d's memory but not inside any live allocation", what, addr, d.id))
+			fmt.Sprintf("%s %#x is in device %d's memory but not inside any live allocation", what, addr, d.ID))
 		if san != nil {
 			sanitizeRefused(fn, what, addr, err)
 		}
@@ -88,19 +89,19 @@ func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
 // peerEnabled reports whether copies between devices a and b are allowed:
 // peer access enabled in either direction (the driver's switch,
 // peer_driver.go).
-func peerEnabled(a, b *device) bool { return driverPeer(a.id, b.id) }
+func peerEnabled(a, b *core.Device) bool { return driverPeer(a.ID, b.ID) }
 
 // copyPlan is the resolved direction of one copy.
 type copyPlan struct {
 	dir tsfw.CopyDir
-	dev *device // the device whose engines do the copy
+	dev *core.Device // the device whose engines do the copy
 }
 
 // plan infers the direction of a copy from its operands.
-func plan(fn string, ctx *Context, dst, src ptrInfo) (copyPlan, error) {
+func plan(fn string, ctx *core.Context, dst, src ptrInfo) (copyPlan, error) {
 	switch {
 	case dst.host() && src.host():
-		return copyPlan{tsfw.HostToHost, ctx.dev}, nil
+		return copyPlan{tsfw.HostToHost, ctx.Dev}, nil
 	case dst.class == devmem && src.host():
 		return copyPlan{tsfw.HostToDevice, dst.dev}, nil
 	case dst.host() && src.class == devmem:
@@ -110,7 +111,7 @@ func plan(fn string, ctx *Context, dst, src ptrInfo) (copyPlan, error) {
 	}
 	if !peerEnabled(src.dev, dst.dev) {
 		return copyPlan{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"%s: copy from device %d to device %d needs peer access (aclrtDeviceEnablePeerAccess)", fn, src.dev.id, dst.dev.id)
+			"%s: copy from device %d to device %d needs peer access (aclrtDeviceEnablePeerAccess)", fn, src.dev.ID, dst.dev.ID)
 	}
 	return copyPlan{tsfw.PeerToPeer, src.dev}, nil
 }
@@ -154,7 +155,7 @@ func operands(fn string, dst, src uintptr, count uint64) (ptrInfo, ptrInfo, erro
 
 // Memcpy implements aclrtMemcpy: synchronous, direction inferred from the
 // pointers (kind is range-checked only), no implicit synchronisation.
-func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
+func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
 	const fn = "aclrtMemcpy"
 	if done, err := checkCopyArgs(fn, dst, destMax, src, count, kind, false); done || err != nil {
 		return err
@@ -162,7 +163,7 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 	if err := unsafeGuard(t, fn); err != nil {
 		return err
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
@@ -182,7 +183,7 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 	if sanitizing {
 		sanitizeHost(t, fn, sanitize.Access{Addr: dst, Size: count, Mode: sanitize.Write}, sanitize.Access{Addr: src, Size: count, Mode: sanitize.Read})
 	}
-	if err := p.dev.emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
+	if err := p.dev.Emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
 	return nil
@@ -216,7 +217,7 @@ func kindMatches(fn string, kind int32, di, si ptrInfo) error {
 			return err
 		}
 		if same := di.dev == si.dev; same != (kind == abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.dev.id, di.dev.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.dev.ID, di.dev.ID)
 		}
 	case abi.ACL_MEMCPY_DEFAULT:
 		if di.host() && si.host() && di.class != managedmem && si.class != managedmem {
@@ -242,23 +243,23 @@ func (c ptrClass) String() string {
 // aclrtMemcpyAsyncWithCondition): queued on the stream with pinned host
 // memory or device memory; with pageable host memory the call returns only
 // after the copy completed.
-func MemcpyAsync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, sh Handle) error {
+func MemcpyAsync(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, sh core.Handle) error {
 	const fn = "aclrtMemcpyAsync"
 	if done, err := checkCopyArgs(fn, dst, destMax, src, count, kind, true); done || err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	di, si, err := operands(fn, dst, src, count)
-	if handled, err := s.queueOOB(t, err); handled || err != nil { // memprotect.go
+	if handled, err := queueOOB(s, t, err); handled || err != nil { // memprotect.go
 		return err
 	}
 	if err := kindMatches(fn, kind, di, si); err != nil {
 		return err
 	}
-	p, err := plan(fn, s.ctx, di, si)
+	p, err := plan(fn, s.Ctx, di, si)
 	if err != nil {
 		return err
 	}
@@ -269,26 +270,26 @@ func MemcpyAsync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if err != nil {
 		return err
 	}
-	if err := s.submitTask(t, fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
+	if err := s.SubmitTask(t, fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
 		u.release()
 		return err
 	}
-	if err := s.chargeManaged(fn, cost, u); err != nil {
+	if err := chargeManaged(s, fn, cost, u); err != nil {
 		return err
 	}
 	if di.class == pageable || si.class == pageable {
-		return s.waitPageable(fn)
+		return waitPageable(s, fn)
 	}
 	return nil
 }
 
 // sameDevice refuses device operands of a device other than the stream's,
 // unless peer access connects them.
-func sameDevice(fn string, s *Stream, ops ...ptrInfo) error {
+func sameDevice(fn string, s *core.Stream, ops ...ptrInfo) error {
 	for _, o := range ops {
-		if o.class == devmem && o.dev != s.ctx.dev && !peerEnabled(o.dev, s.ctx.dev) {
+		if o.class == devmem && o.dev != s.Ctx.Dev && !peerEnabled(o.dev, s.Ctx.Dev) {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-				"%s: device %d memory used on a stream of device %d without peer access", fn, o.dev.id, s.ctx.dev.id)
+				"%s: device %d memory used on a stream of device %d without peer access", fn, o.dev.ID, s.Ctx.Dev.ID)
 		}
 	}
 	return nil
@@ -297,12 +298,12 @@ func sameDevice(fn string, s *Stream, ops ...ptrInfo) error {
 // waitPageable waits until everything submitted to s so far (the copy just
 // queued included) has completed: pageable host memory makes an async call
 // synchronous.
-func (s *Stream) waitPageable(fn string) error {
-	if err := s.pageableGuard(fn); err != nil {
+func waitPageable(s *core.Stream, fn string) error {
+	if err := pageableGuard(s, fn); err != nil {
 		return err
 	}
-	if err := s.q.Synchronize(-1); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.id, messageOf(err))
+	if err := s.SQ.Synchronize(-1); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.ID, messageOf(err))
 	}
 	return nil
 }
@@ -323,7 +324,7 @@ func checkMemsetArgs(fn string, p uintptr, maxCount, count uint64) (bool, error)
 
 // Memset implements aclrtMemset: a synchronous byte fill (low 8 bits of
 // value) of device or host memory.
-func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) error {
+func Memset(t *core.Thread, p uintptr, maxCount uint64, value int32, count uint64) error {
 	const fn = "aclrtMemset"
 	if done, err := checkMemsetArgs(fn, p, maxCount, count); done || err != nil {
 		return err
@@ -331,7 +332,7 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 	if err := unsafeGuard(t, fn); err != nil {
 		return err
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
@@ -342,7 +343,7 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 	if err := checkRoom(fn, "devPtr", p, pi, count); err != nil {
 		return err
 	}
-	d := c.dev
+	d := c.Dev
 	if pi.class == devmem {
 		d = pi.dev
 	}
@@ -354,19 +355,19 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 	if sanitizing {
 		sanitizeHost(t, fn, sanitize.Access{Addr: p, Size: count, Mode: sanitize.Write})
 	}
-	if err := d.emu.TS.MemsetNow(p, byte(value), count); err != nil {
+	if err := d.Emu.TS.MemsetNow(p, byte(value), count); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 	}
 	return nil
 }
 
 // MemsetAsync implements aclrtMemsetAsync.
-func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint64, sh Handle) error {
+func MemsetAsync(t *core.Thread, p uintptr, maxCount uint64, value int32, count uint64, sh core.Handle) error {
 	const fn = "aclrtMemsetAsync"
 	if done, err := checkMemsetArgs(fn, p, maxCount, count); done || err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -374,7 +375,7 @@ func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint6
 	if err == nil {
 		err = checkRoom(fn, "devPtr", p, pi, count)
 	}
-	if handled, err := s.queueOOB(t, err); handled || err != nil { // memprotect.go
+	if handled, err := queueOOB(s, t, err); handled || err != nil { // memprotect.go
 		return err
 	}
 	if err := sameDevice(fn, s, pi); err != nil {
@@ -384,15 +385,15 @@ func MemsetAsync(t *Thread, p uintptr, maxCount uint64, value int32, count uint6
 	if err != nil {
 		return err
 	}
-	if err := s.submitTask(t, fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
+	if err := s.SubmitTask(t, fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
 		u.release()
 		return err
 	}
-	if err := s.chargeManaged(fn, cost, u); err != nil {
+	if err := chargeManaged(s, fn, cost, u); err != nil {
 		return err
 	}
 	if pi.class == pageable {
-		return s.waitPageable(fn)
+		return waitPageable(s, fn)
 	}
 	return nil
 }
@@ -421,7 +422,7 @@ func check2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, width, 
 		if !async {
 			return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kind %d: only host-to-device and device-to-host", fn, kind)
 		}
-		if s, _, err := soc(fn); err != nil {
+		if s, _, err := core.SoC(fn); err != nil {
 			return false, di, si, err
 		} else if s.Family != emu.Family950 && s.Family != emu.FamilyA3 && s.Family != emu.FamilyA2 {
 			return false, di, si, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: device-to-device 2-D copies exist only on Ascend 950 and Atlas A2/A3, not on %s", fn, s.Name)
@@ -457,7 +458,7 @@ func check2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, width, 
 }
 
 // Memcpy2D implements aclrtMemcpy2d (synchronous, H2D / D2H).
-func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32) error {
+func Memcpy2D(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32) error {
 	const fn = "aclrtMemcpy2d"
 	done, di, si, err := check2D(fn, dst, dpitch, src, spitch, width, height, kind, false)
 	if done || err != nil {
@@ -466,7 +467,7 @@ func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width,
 	if err := unsafeGuard(t, fn); err != nil {
 		return err
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
@@ -478,7 +479,7 @@ func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width,
 		sanitizeHost(t, fn, rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read))
 	}
 	for row := uint64(0); row < height; row++ {
-		if err := p.dev.emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.dir); err != nil {
+		if err := p.dev.Emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.dir); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, messageOf(err))
 		}
 	}
@@ -486,38 +487,38 @@ func Memcpy2D(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width,
 }
 
 // Memcpy2DAsync implements aclrtMemcpy2dAsync (H2D, D2H, D2D).
-func Memcpy2DAsync(t *Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, sh Handle) error {
+func Memcpy2DAsync(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, sh core.Handle) error {
 	const fn = "aclrtMemcpy2dAsync"
 	done, di, si, err := check2D(fn, dst, dpitch, src, spitch, width, height, kind, true)
 	if done {
 		return err
 	}
-	s, serr := resolveStream(t, fn, sh)
+	s, serr := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		if serr == nil {
-			_, err = s.queueOOB(t, err) // memprotect.go
+			_, err = queueOOB(s, t, err) // memprotect.go
 		}
 		return err
 	}
 	if serr != nil {
 		return serr
 	}
-	p, err := plan(fn, s.ctx, di, si)
+	p, err := plan(fn, s.Ctx, di, si)
 	if err != nil {
 		return err
 	}
 	if err := sameDevice(fn, s, di, si); err != nil {
 		return err
 	}
-	x := queued{counted: true}
+	x := core.Queued{Counted: true}
 	if sanitizing {
-		x.acc = []sanitize.Access{rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read)}
+		x.Acc = []sanitize.Access{rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read)}
 	}
-	if err := s.queue(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir), x); err != nil {
+	if err := s.Queue(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir), x); err != nil {
 		return err
 	}
 	if di.class == pageable || si.class == pageable {
-		return s.waitPageable(fn)
+		return waitPageable(s, fn)
 	}
 	return nil
 }

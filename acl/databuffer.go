@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // aclDataBuffer: a host-side descriptor {address, size} that the operator
@@ -16,23 +17,23 @@ type DataBuffer struct {
 	Size uint64
 }
 
-var dataBuffers = newTable[DataBuffer](kindDataBuffer)
+var dataBuffers = core.NewTable[DataBuffer](core.KindDataBuffer)
 
 // CreateDataBuffer implements aclCreateDataBuffer.
-func CreateDataBuffer(t *Thread, addr uintptr, size uint64) Handle {
-	return dataBuffers.add(&DataBuffer{Addr: addr, Size: size})
+func CreateDataBuffer(t *core.Thread, addr uintptr, size uint64) core.Handle {
+	return dataBuffers.Add(&DataBuffer{Addr: addr, Size: size})
 }
 
 // dataBuffer resolves h for fn: NULL → ACL_ERROR_INVALID_PARAM, like a
 // destroyed or foreign handle.
-func dataBuffer(fn string, h Handle) (*DataBuffer, error) {
+func dataBuffer(fn string, h core.Handle) (*DataBuffer, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataBuffer must not be NULL", fn)
 	}
-	if k, _, _ := h.parts(); k != kindDataBuffer {
+	if k, _, _ := h.Parts(); k != core.KindDataBuffer {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclDataBuffer", fn, uintptr(h))
 	}
-	b, err := dataBuffers.get(h)
+	b, err := dataBuffers.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclDataBuffer %#x was destroyed or never created", fn, uintptr(h))
 	}
@@ -41,12 +42,12 @@ func dataBuffer(fn string, h Handle) (*DataBuffer, error) {
 
 // DestroyDataBuffer implements aclDestroyDataBuffer. The described memory
 // is not freed.
-func DestroyDataBuffer(t *Thread, h Handle) error {
+func DestroyDataBuffer(t *core.Thread, h core.Handle) error {
 	const fn = "aclDestroyDataBuffer"
 	if _, err := dataBuffer(fn, h); err != nil {
 		return err
 	}
-	if !dataBuffers.remove(h) {
+	if !dataBuffers.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataBuffer %#x was destroyed concurrently", fn, uintptr(h))
 	}
 	return nil
@@ -54,29 +55,29 @@ func DestroyDataBuffer(t *Thread, h Handle) error {
 
 // UpdateDataBuffer implements aclUpdateDataBuffer: the descriptor now
 // names addr and size.
-func UpdateDataBuffer(t *Thread, h Handle, addr uintptr, size uint64) error {
+func UpdateDataBuffer(t *core.Thread, h core.Handle, addr uintptr, size uint64) error {
 	b, err := dataBuffer("aclUpdateDataBuffer", h)
 	if err != nil {
 		return err
 	}
-	dataBuffers.mu.Lock() // the table lock also guards the descriptors' fields
+	dataBuffers.Mu.Lock() // the table lock also guards the descriptors' fields
 	*b = DataBuffer{Addr: addr, Size: size}
-	dataBuffers.mu.Unlock()
+	dataBuffers.Mu.Unlock()
 	return nil
 }
 
 // GetDataBuffer implements aclGetDataBufferAddr and aclGetDataBufferSize(V2):
 // a NULL or invalid handle is an error, which the C functions turn into
 // NULL / 0 (their return types carry no error code).
-func GetDataBuffer(t *Thread, fn string, h Handle) (DataBuffer, error) {
+func GetDataBuffer(t *core.Thread, fn string, h core.Handle) (DataBuffer, error) {
 	b, err := dataBuffer(fn, h)
 	if err != nil {
 		return DataBuffer{}, err
 	}
-	dataBuffers.mu.RLock()
-	defer dataBuffers.mu.RUnlock()
+	dataBuffers.Mu.RLock()
+	defer dataBuffers.Mu.RUnlock()
 	return *b, nil
 }
 
 // LiveDataBuffers returns the number of data buffers not destroyed.
-func LiveDataBuffers() int { return dataBuffers.len() }
+func LiveDataBuffers() int { return dataBuffers.Len() }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -23,7 +24,7 @@ import (
 const deferWaitMax = 10 * time.Second
 
 type deferredFree struct {
-	a    allocation
+	a    core.Allocation
 	mark tsfw.Mark
 }
 
@@ -31,19 +32,19 @@ var deferred struct {
 	n  atomic.Int64 // entries in by: the fast path of reapDeferred
 	mu sync.Mutex
 	// Guarded by mu.
-	by map[*device][]deferredFree
+	by map[*core.Device][]deferredFree
 }
 
 // freeWhenIdle returns a's pages to the HBM allocator now when the device
 // is idle, and otherwise once the work queued before now has completed.
-func freeWhenIdle(d *device, a allocation) error {
-	m := d.emu.TS.Mark()
+func freeWhenIdle(d *core.Device, a core.Allocation) error {
+	m := d.Emu.TS.Mark()
 	if m.Empty() {
 		return releaseAllocation(d, a)
 	}
 	deferred.mu.Lock()
 	if deferred.by == nil {
-		deferred.by = map[*device][]deferredFree{}
+		deferred.by = map[*core.Device][]deferredFree{}
 	}
 	deferred.by[d] = append(deferred.by[d], deferredFree{a: a, mark: m})
 	deferred.n.Add(1)
@@ -53,7 +54,7 @@ func freeWhenIdle(d *device, a allocation) error {
 
 // reapDeferred releases d's deferred frees whose work has completed and
 // reports whether some remain.
-func reapDeferred(d *device) bool {
+func reapDeferred(d *core.Device) bool {
 	if deferred.n.Load() == 0 {
 		return false
 	}
@@ -64,7 +65,7 @@ func reapDeferred(d *device) bool {
 		return false
 	}
 	keep := list[:0]
-	var done []allocation
+	var done []core.Allocation
 	for _, f := range list {
 		if f.mark.Passed() {
 			done = append(done, f.a)
@@ -88,7 +89,7 @@ func reapDeferred(d *device) bool {
 
 // waitDeferred waits (bounded) for d's deferred frees, then reaps them;
 // it reports whether any memory was released.
-func waitDeferred(d *device) bool {
+func waitDeferred(d *core.Device) bool {
 	deferred.mu.Lock()
 	list := append([]deferredFree(nil), deferred.by[d]...)
 	deferred.mu.Unlock()
@@ -109,14 +110,14 @@ func waitDeferred(d *device) bool {
 
 // isDeferred reports whether base is a freed allocation of d whose pages
 // are still held: new work must not use it.
-func isDeferred(d *device, base uintptr) bool {
+func isDeferred(d *core.Device, base uintptr) bool {
 	if deferred.n.Load() == 0 {
 		return false
 	}
 	deferred.mu.Lock()
 	defer deferred.mu.Unlock()
 	for _, f := range deferred.by[d] {
-		if f.a.base == base {
+		if f.a.Base == base {
 			return true
 		}
 	}
@@ -125,7 +126,7 @@ func isDeferred(d *device, base uintptr) bool {
 
 // dropDeferred releases every deferred free of d at once (the device's
 // memory is being released as a whole: aclFinalize, reset).
-func dropDeferred(d *device) {
+func dropDeferred(d *core.Device) {
 	deferred.mu.Lock()
 	list := deferred.by[d]
 	delete(deferred.by, d)

@@ -1,253 +1,262 @@
 package acl
 
 import (
-	"fmt"
-	"sort"
-	"sync"
-	"sync/atomic"
-	"time"
+	"os"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
-	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
-// device is the runtime's view of one emulated device.
-type device struct {
-	id  int32
-	emu *emu.Device
-
-	// Guarded by rt.mu.
-	refs       int      // aclrtSetDevice reference count (process-wide)
-	primary    *Context // default context; nil when released
-	forced     bool     // aclrtResetDeviceForce released it; cleared by the next SetDevice
-	contexts   map[*Context]struct{}
-	nstreams   int // streams alive on the device, default streams included
-	nevents    int
-	nextStream int32
-	resLimit   map[int32]uint32
-
-	allocMu sync.RWMutex // guards allocs
-	allocs  map[uintptr]allocation
-}
-
-// maxPeers is the driver's limit of enabled peers per device (A1/A2/A3/310P).
-const maxPeers = 8
-
-// deviceLocked returns the runtime device id, opening it on first use.
-// Precondition: rt.mu held.
-func deviceLocked(fn string, id int32) (*device, error) {
-	n, err := theNode()
+// SocName implements aclrtGetSocName (works before aclInit).
+func SocName(t *core.Thread) (string, error) {
+	s, _, err := core.SoC("aclrtGetSocName")
 	if err != nil {
-		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
+		return "", err
 	}
-	if id < 0 || int(id) >= n.DeviceCount() {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
-	}
-	for len(rt.devs) <= int(id) {
-		rt.devs = append(rt.devs, nil)
-	}
-	if d := rt.devs[id]; d != nil {
-		return d, nil
-	}
-	ed, err := n.Device(int(id))
-	if err != nil {
-		return nil, abi.Wrapf(err, "%s: device %d", fn, id)
-	}
-	d := &device{id: id, emu: ed, contexts: map[*Context]struct{}{},
-		resLimit: map[int32]uint32{}, allocs: map[uintptr]allocation{}}
-	rt.devs[id] = d
-	return d, nil
+	return s.Name, nil
 }
 
-// soc returns the node's SoC (creating the node if needed).
-func soc(fn string) (emu.SoC, *emu.Node, error) {
-	n, err := theNode()
-	if err != nil {
-		return emu.SoC{}, nil, abi.Wrapf(err, "%s: emulator configuration", fn)
+// GetDeviceCount implements aclrtGetDeviceCount.
+func GetDeviceCount(t *core.Thread, count *uint32) error {
+	if count == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count must not be NULL")
 	}
-	return n.SoC(), n, nil
-}
-
-// setDeviceLocked takes a reference on device id and returns its primary
-// context, creating it (and its default stream) on the first reference.
-// Precondition: rt.mu held.
-func setDeviceLocked(fn string, id int32) (*Context, error) {
-	d, err := deviceLocked(fn, id)
-	if err != nil {
-		return nil, err
-	}
-	if d.primary == nil {
-		c, err := newContextLocked(fn, d, true)
-		if err != nil {
-			return nil, err
-		}
-		d.primary = c
-		d.forced = false
-		register(tableDevices, record{ID: uint64(id), Device: int(id),
-			Summary: fmt.Sprintf("%s set by aclrtSetDevice and not reset", d.emu.SoC.Name)})
-	}
-	d.refs++
-	return d.primary, nil
-}
-
-// errUninitialized is the error of the calls that need aclInit: those that
-// create a context (aclrtSetDevice, aclrtCreateContext).
-func errUninitialized(fn string) error {
-	return abi.Errorf(abi.ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called (or aclFinalize has)", fn)
-}
-
-// releasePrimaryLocked destroys the primary context, waiting for its
-// streams first when wait is set. Precondition: rt.mu held.
-func (d *device) releasePrimaryLocked(wait bool) {
-	if d.primary == nil {
-		return
-	}
-	clearDeviceLost(d.id) // a reset recovers the device
-	families.deviceReset(d)
-	d.primary.destroyLocked(wait)
-	d.primary = nil
-	unregister(tableDevices, uint64(d.id))
-}
-
-// releaseAllLocked destroys every context and frees every allocation of d
-// (aclFinalize). Precondition: rt.mu held.
-func (d *device) releaseAllLocked() {
-	for c := range d.contexts {
-		c.destroyLocked(false)
-	}
-	d.primary = nil
-	d.refs = 0
-	families.deviceFinalized(d)
-	clearDeviceLost(d.id)
-	families.deviceReset(d)
-	d.allocMu.Lock()
-	for base, a := range d.allocs {
-		if a.hal && hal.Release(base) {
-			// Directly, not through an interposed halMemFree: locks are held.
-			_ = hal.MemFree(base)
-			continue
-		}
-		_, _ = d.emu.HBM.Free(base)
-	}
-	d.allocs = map[uintptr]allocation{}
-	d.allocMu.Unlock()
-	unregister(tableDevices, uint64(d.id))
-}
-
-// checkDeviceID validates id against the node without opening the device.
-func checkDeviceID(fn string, id int32) error {
-	_, n, err := soc(fn)
+	_, n, err := core.SoC("aclrtGetDeviceCount")
 	if err != nil {
 		return err
 	}
-	if id < 0 || int(id) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
+	*count = uint32(n.DeviceCount())
+	return nil
+}
+
+// GetRunMode implements aclrtGetRunMode: the emulated devices are always
+// host-attached.
+func GetRunMode(t *core.Thread, mode *int32) error {
+	if mode == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode must not be NULL")
+	}
+	*mode = abi.ACL_HOST
+	return nil
+}
+
+// SetDevice implements aclrtSetDevice.
+func SetDevice(t *core.Thread, id int32) error { return setDeviceFiring(t, id, true) }
+
+// RuntimeSetDevice is rtSetDevice: aclrtSetDevice without the ACL's
+// aclInit requirement (the runtime boots on its first call).
+func RuntimeSetDevice(t *core.Thread, id int32) error { return setDeviceFiring(t, id, false) }
+
+func setDeviceFiring(t *core.Thread, id int32, needInit bool) error {
+	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
+	err := setDevice(t, id, needInit)
+	core.FlushStreamStates()
+	if err == nil {
+		core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
+	}
+	return err
+}
+
+func setDevice(t *core.Thread, id int32, needInit bool) error {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if needInit && core.Runtime.InitRefs == 0 {
+		return core.ErrUninitialized("aclrtSetDevice")
+	}
+	c, err := core.SetDeviceLocked("aclrtSetDevice", id)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	return nil
+}
+
+// ResetDevice implements aclrtResetDevice.
+func ResetDevice(t *core.Thread, id int32) error {
+	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
+	core.FireStreamsDestroyPre(func() []*core.Stream { return core.PrimaryReleasedLocked(id, false) })
+	if err := resetDevice(t, id); err != nil {
+		return err
+	}
+	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
+	return nil
+}
+
+func resetDevice(t *core.Thread, id int32) error {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	d, err := core.DeviceLocked("aclrtResetDevice", id)
+	if err != nil {
+		return err
+	}
+	if d.Refs == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDevice: device %d is not set (no aclrtSetDevice reference left)", id)
+	}
+	d.Refs--
+	if d.Refs == 0 {
+		d.ReleasePrimaryLocked(true)
+	}
+	if t.Ctx != nil && t.Ctx.Dead.Load() {
+		t.Ctx = nil
 	}
 	return nil
 }
 
-// openDevice returns device id, opened (for calls that read its state).
-func openDevice(fn string, id int32) (*device, error) {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return deviceLocked(fn, id)
-}
-
-// msTimeout converts an ACL millisecond timeout (−1 forever) to tsfw's.
-func msTimeout(ms int32) time.Duration {
-	if ms < 0 {
-		return -1
+// ResetDeviceForce implements aclrtResetDeviceForce: it releases the
+// primary context whatever the reference count, once.
+func ResetDeviceForce(t *core.Thread, id int32) error {
+	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
+	core.FireStreamsDestroyPre(func() []*core.Stream { return core.PrimaryReleasedLocked(id, true) })
+	if err := resetDeviceForce(t, id); err != nil {
+		return err
 	}
-	return time.Duration(ms) * time.Millisecond
+	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
+	return nil
 }
 
-// lostDevices holds the devices lost (an injected loss or heartbeat
-// failure, faults.go) until they are reset: every call on such a device
-// gets the error recorded here.
-var lostDevices struct {
-	mu sync.Mutex
-	m  map[int32]error
-	n  atomic.Int32 // len(m): the hot check is one atomic load
-}
-
-// markDeviceLost makes every later call on device dev fail with err, until
-// the device is reset; a device already lost keeps its first error.
-func markDeviceLost(dev int32, err error) {
-	lostDevices.mu.Lock()
-	defer lostDevices.mu.Unlock()
-	if _, ok := lostDevices.m[dev]; ok {
-		return
+func resetDeviceForce(t *core.Thread, id int32) error {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	d, err := core.DeviceLocked("aclrtResetDeviceForce", id)
+	if err != nil {
+		return err
 	}
-	if lostDevices.m == nil {
-		lostDevices.m = map[int32]error{}
+	if d.Refs == 0 {
+		if d.Forced {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDeviceForce: device %d was already released by aclrtResetDeviceForce", id)
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDeviceForce: device %d is not set", id)
 	}
-	lostDevices.m[dev] = err
-	lostDevices.n.Add(1)
+	d.Refs = 0
+	d.Forced = true
+	d.ReleasePrimaryLocked(true)
+	if t.Ctx != nil && t.Ctx.Dead.Load() {
+		t.Ctx = nil
+	}
+	return nil
 }
 
-// deviceLost returns the error every call on device dev gets after it was
-// lost, nil otherwise. One atomic load when none is lost.
-func deviceLost(fn string, dev int32) error {
-	if lostDevices.n.Load() == 0 {
-		return nil
+// GetDevice implements aclrtGetDevice.
+func GetDevice(t *core.Thread, id *int32) error {
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId must not be NULL")
 	}
-	lostDevices.mu.Lock()
-	err := lostDevices.m[dev]
-	lostDevices.mu.Unlock()
-	if err == nil {
-		return nil
+	c, err := core.Current(t, "aclrtGetDevice")
+	if err != nil {
+		return err
 	}
-	return abi.Wrapf(err, "%s", fn)
+	*id = c.Dev.ID
+	return nil
 }
 
-// clearDeviceLost forgets that device dev was lost (aclrtResetDevice,
-// aclFinalize).
-func clearDeviceLost(dev int32) {
-	if lostDevices.n.Load() == 0 {
-		return
+// QueryDeviceStatus implements aclrtQueryDeviceStatus: an emulated device
+// is always healthy.
+func QueryDeviceStatus(t *core.Thread, id int32, status *int32) error {
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtQueryDeviceStatus: deviceStatus must not be NULL")
 	}
-	lostDevices.mu.Lock()
-	defer lostDevices.mu.Unlock()
-	if _, ok := lostDevices.m[dev]; ok {
-		delete(lostDevices.m, dev)
-		lostDevices.n.Add(-1)
+	if err := core.CheckDeviceID("aclrtQueryDeviceStatus", id); err != nil {
+		return err
 	}
+	*status = abi.ACL_RT_DEVICE_STATUS_NORMAL
+	return nil
 }
 
-// forgetLostDevices forgets every lost device (a new fault plan at aclInit).
-func forgetLostDevices() {
-	lostDevices.mu.Lock()
-	defer lostDevices.mu.Unlock()
-	clear(lostDevices.m)
-	lostDevices.n.Store(0)
+// SynchronizeDevice implements aclrtSynchronizeDevice.
+func SynchronizeDevice(t *core.Thread) error {
+	return synchronizeDevice(t, "aclrtSynchronizeDevice", -1)
 }
 
-// allocation is one aclrtMalloc* block. The device's allocation map is the
-// registry of record for allocations (see registry.go).
-type allocation struct {
-	base   uintptr
-	size   uint64 // bytes the caller may use: the padded size (ALIGN_UP(size,32)[+32])
-	pages  uint64 // bytes charged to HBM: size rounded to the page granularity
-	policy uint32
-	huge   bool   // backed by 2 MiB / 1 GiB pages
-	module uint16 // moduleId charged (memusage.go)
-	hal    bool   // a halMemAlloc block claimed by rtMalloc (rtmem.go)
-}
-
-// allocations returns d's allocations ordered by address.
-func (d *device) allocations() []allocation {
-	d.allocMu.RLock()
-	out := make([]allocation, 0, len(d.allocs))
-	for _, a := range d.allocs {
-		out = append(out, a)
+// SynchronizeDeviceWithTimeout implements
+// aclrtSynchronizeDeviceWithTimeout: timeout in ms, −1 = forever.
+func SynchronizeDeviceWithTimeout(t *core.Thread, timeoutMs int32) error {
+	const fn = "aclrtSynchronizeDeviceWithTimeout"
+	if err := checkTimeout(fn, timeoutMs); err != nil {
+		return err
 	}
-	d.allocMu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].base < out[j].base })
-	return out
+	return synchronizeDevice(t, fn, timeoutMs)
 }
 
-// String describes an allocation for messages.
-func (a allocation) String() string {
-	return fmt.Sprintf("%#x (%d bytes)", a.base, a.size)
+// checkTimeout validates a millisecond timeout: −1 (forever) or > 0.
+func checkTimeout(fn string, ms int32) error {
+	if ms < -1 || ms == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, ms)
+	}
+	return nil
+}
+
+func synchronizeDevice(t *core.Thread, fn string, timeoutMs int32) error {
+	c, err := core.Current(t, fn)
+	if err != nil {
+		return err
+	}
+	if err := deviceGuard(c.Dev, fn); err != nil {
+		return err
+	}
+	if err := c.Dev.Emu.TS.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
+		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
+	}
+	if sanitizing {
+		sanitizeSyncDevice(t, c.Dev)
+	}
+	poolsSyncedDevice(c.Dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
+	return managedSynchronized(fn, c.Dev)
+}
+
+// DeviceGetStreamPriorityRange implements aclrtDeviceGetStreamPriorityRange.
+func DeviceGetStreamPriorityRange(t *core.Thread, least, greatest *int32) error {
+	if least == nil || greatest == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetStreamPriorityRange: leastPriority and greatestPriority must not be NULL")
+	}
+	s, _, err := core.SoC("aclrtDeviceGetStreamPriorityRange")
+	if err != nil {
+		return err
+	}
+	*least, *greatest = int32(s.PriorityLeast), int32(s.PriorityGreatest)
+	return nil
+}
+
+// DeviceGetBareTgid implements aclrtDeviceGetBareTgid: the process id as
+// the device sees it (no container namespace here).
+func DeviceGetBareTgid(t *core.Thread, pid *int32) error {
+	if pid == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetBareTgid: pid must not be NULL")
+	}
+	*pid = int32(os.Getpid())
+	return nil
+}
+
+// CheckArchCompatibility implements aclrtCheckArchCompatibility: a binary
+// built for socVersion runs here when its NPU architecture equals the
+// emulated SoC's.
+func CheckArchCompatibility(t *core.Thread, socVersion string, haveSoc bool, can *int32) error {
+	if !haveSoc || can == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCheckArchCompatibility: socVersion and canCompatible must not be NULL")
+	}
+	s, _, err := core.SoC("aclrtCheckArchCompatibility")
+	if err != nil {
+		return err
+	}
+	other, ok := emu.LookupSoC(socVersion)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCheckArchCompatibility: unknown SoC version %q", socVersion)
+	}
+	*can = 0
+	if other.NpuArch == s.NpuArch {
+		*can = 1
+	}
+	return nil
+}
+
+// GetErrorVerbose implements aclrtGetErrorVerbose: the emulated hardware
+// raises no memory/link errors, so it reports ACL_RT_NO_ERROR.
+func GetErrorVerbose(t *core.Thread, id int32, info *ErrorInfo) error {
+	if info == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetErrorVerbose: errorInfo must not be NULL")
+	}
+	if err := core.CheckDeviceID("aclrtGetErrorVerbose", id); err != nil {
+		return err
+	}
+	*info = ErrorInfo{ErrorType: abi.ACL_RT_NO_ERROR}
+	return nil
 }

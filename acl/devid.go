@@ -8,6 +8,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Device-id mapping, PCI bus ids and UUIDs.
@@ -25,7 +26,7 @@ func userToPhy(fn, inName string, user int32, out *int32) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func phyToUser(fn, inName string, phy int32, out *int32) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -60,41 +61,41 @@ func phyToUser(fn, inName string, phy int32, out *int32) error {
 // physicalID returns the physical id of user device id (aclrtGetDeviceInfo's
 // PHY_CHIP_ID), id itself when the node is not built.
 func physicalID(id int32) int64 {
-	if n := rt.node.Load(); n != nil {
+	if n := core.Runtime.Node.Load(); n != nil {
 		return int64(n.Config().PhysicalID(int(id)))
 	}
 	return int64(id)
 }
 
 // GetLogicDevIdByUserDevId implements aclrtGetLogicDevIdByUserDevId.
-func GetLogicDevIdByUserDevId(t *Thread, user int32, logic *int32) error {
+func GetLogicDevIdByUserDevId(t *core.Thread, user int32, logic *int32) error {
 	return userToPhy("aclrtGetLogicDevIdByUserDevId", "userDevid", user, logic)
 }
 
 // GetUserDevIdByLogicDevId implements aclrtGetUserDevIdByLogicDevId.
-func GetUserDevIdByLogicDevId(t *Thread, logic int32, user *int32) error {
+func GetUserDevIdByLogicDevId(t *core.Thread, logic int32, user *int32) error {
 	return phyToUser("aclrtGetUserDevIdByLogicDevId", "logicDevId", logic, user)
 }
 
 // GetLogicDevIdByPhyDevId implements aclrtGetLogicDevIdByPhyDevId (its
 // "logic" id is the user id).
-func GetLogicDevIdByPhyDevId(t *Thread, phy int32, logic *int32) error {
+func GetLogicDevIdByPhyDevId(t *core.Thread, phy int32, logic *int32) error {
 	return phyToUser("aclrtGetLogicDevIdByPhyDevId", "phyDevId", phy, logic)
 }
 
 // GetPhyDevIdByLogicDevId implements aclrtGetPhyDevIdByLogicDevId (its
 // "logic" id is the user id).
-func GetPhyDevIdByLogicDevId(t *Thread, logic int32, phy *int32) error {
+func GetPhyDevIdByLogicDevId(t *core.Thread, logic int32, phy *int32) error {
 	return userToPhy("aclrtGetPhyDevIdByLogicDevId", "logicDevId", logic, phy)
 }
 
 // GetUserDevIdByPhyDevId implements aclrtGetUserDevIdByPhyDevId.
-func GetUserDevIdByPhyDevId(t *Thread, phy int32, user *int32) error {
+func GetUserDevIdByPhyDevId(t *core.Thread, phy int32, user *int32) error {
 	return phyToUser("aclrtGetUserDevIdByPhyDevId", "phyDevId", phy, user)
 }
 
 // GetPhyDevIdByUserDevId implements aclrtGetPhyDevIdByUserDevId.
-func GetPhyDevIdByUserDevId(t *Thread, user int32, phy *int32) error {
+func GetPhyDevIdByUserDevId(t *core.Thread, user int32, phy *int32) error {
 	return userToPhy("aclrtGetPhyDevIdByUserDevId", "userDevId", user, phy)
 }
 
@@ -109,7 +110,7 @@ const pciBusBase = 0x3d
 // needPCI refuses the PCI calls on the SoC families where the spec marks
 // them unsupported.
 func needPCI(fn string) (*emu.Node, error) {
-	s, n, err := soc(fn)
+	s, n, err := core.SoC(fn)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func pciBusID(n *emu.Node, id int32) string {
 
 // DeviceGetPCIBusId implements aclrtDeviceGetPCIBusId: it returns the id
 // string (without NUL); the caller copies it into the C buffer.
-func DeviceGetPCIBusId(t *Thread, id int32, haveBuf bool, length int32) (string, error) {
+func DeviceGetPCIBusId(t *core.Thread, id int32, haveBuf bool, length int32) (string, error) {
 	const fn = "aclrtDeviceGetPCIBusId"
 	if !haveBuf {
 		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pciBusId must not be NULL", fn)
@@ -140,7 +141,7 @@ func DeviceGetPCIBusId(t *Thread, id int32, haveBuf bool, length int32) (string,
 	if err != nil {
 		return "", err
 	}
-	if err := checkDeviceID(fn, id); err != nil {
+	if err := core.CheckDeviceID(fn, id); err != nil {
 		return "", err
 	}
 	return pciBusID(n, id), nil
@@ -148,7 +149,7 @@ func DeviceGetPCIBusId(t *Thread, id int32, haveBuf bool, length int32) (string,
 
 // DeviceGetByPCIBusId implements aclrtDeviceGetByPCIBusId: the inverse of
 // DeviceGetPCIBusId (case-insensitive hex).
-func DeviceGetByPCIBusId(t *Thread, busID string, haveBus bool, id *int32) error {
+func DeviceGetByPCIBusId(t *core.Thread, busID string, haveBus bool, id *int32) error {
 	const fn = "aclrtDeviceGetByPCIBusId"
 	if !haveBus || id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pciBusId and deviceId must not be NULL", fn)
@@ -174,12 +175,12 @@ var uuidSpace = uuid.MustParse("0f6d0a43-7a3c-4b62-9a57-5c2f0e9a1d18")
 // UUID of "<SoC name>/<physical device id>", stable across runs and
 // distinct per device and SoC (and the same whatever
 // ASCEND_RT_VISIBLE_DEVICES says).
-func DeviceGetUuid(t *Thread, id int32, out *[16]byte) error {
+func DeviceGetUuid(t *core.Thread, id int32, out *[16]byte) error {
 	const fn = "aclrtDeviceGetUuid"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: uuid must not be NULL", fn)
 	}
-	s, n, err := soc(fn)
+	s, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}

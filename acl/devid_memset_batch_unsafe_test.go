@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func TestDevIDMapping(t *testing.T) {
 	th := setup(t, nil)
-	maps := []func(*Thread, int32, *int32) error{
+	maps := []func(*core.Thread, int32, *int32) error{
 		GetLogicDevIdByUserDevId, GetUserDevIdByLogicDevId, GetLogicDevIdByPhyDevId,
 		GetPhyDevIdByLogicDevId, GetUserDevIdByPhyDevId, GetPhyDevIdByUserDevId,
 	}
@@ -61,7 +62,7 @@ func TestMemsetD32(t *testing.T) {
 	var d, h uintptr
 	require.NoError(t, Malloc(th, &d, 4*n+64, 0, MallocOpts{}))
 	require.NoError(t, MallocHost(th, &h, 4*n, "aclrtMallocHost"))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	out := make([]byte, 4*n+8)
 	check := func(v uint32, words int) {
@@ -106,7 +107,7 @@ func TestMemcpyBatch(t *testing.T) {
 	var fail uint64
 	require.NoError(t, MemcpyBatch(th, "aclrtMemcpyBatch", in, []BatchAttr{h2d, h2d}, []uint64{0, 1}, &fail))
 	assert.Equal(t, NoFailIndex, fail)
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	back := []BatchItem{{bufAddr(out), d, 64, 64}}
 	require.NoError(t, MemcpyBatchAsync(th, "aclrtMemcpyBatchAsyncV2", back, []BatchAttr{d2h}, []uint64{0}, nil, s))
@@ -143,10 +144,10 @@ func TestMemcpyBatch(t *testing.T) {
 func TestInitFinalizeCallbacks(t *testing.T) {
 	resetRuntime()
 	t.Setenv("NPUEMU_DEVICES", "1")
-	th := NewThread()
+	th := core.NewThread()
 	var log []string
 	initCB := InitCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 1, Call: func(c []byte) { log = append(log, "init:"+string(c)) }}
-	finCB := FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 2, Call: func() { log = append(log, "fin:"+boolStr(Initialized())) }}
+	finCB := FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 2, Call: func() { log = append(log, "fin:"+boolStr(core.Initialized())) }}
 	require.NoError(t, InitCallbackRegister(th, initCB))
 	require.NoError(t, FinalizeCallbackRegister(th, finCB))
 	t.Cleanup(func() {

@@ -3,22 +3,23 @@ package acl
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // GetDeviceInfo implements aclrtGetDeviceInfo. SIMT attributes (202–212)
 // read 0 except on 950, whose SIMT figures npuemu does not model; the
 // 950-only attributes 408/409 fail elsewhere; SuperPOD ids exist on A3
 // only.
-func GetDeviceInfo(t *Thread, id uint32, attr int32, value *int64) error {
+func GetDeviceInfo(t *core.Thread, id uint32, attr int32, value *int64) error {
 	const fn = "aclrtGetDeviceInfo"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	d, err := openDevice(fn, int32(id))
+	d, err := core.OpenDevice(fn, int32(id))
 	if err != nil {
 		return err
 	}
-	s := d.emu.SoC
+	s := d.Emu.SoC
 	is950 := s.Family == emu.Family950
 	notHere := func() error {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: attribute %d is not available on %s", fn, attr, s.Name)
@@ -42,7 +43,7 @@ func GetDeviceInfo(t *Thread, id uint32, attr int32, value *int64) error {
 		}
 		v = 0
 	case abi.ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
-		v = int64(d.emu.HBM.Total())
+		v = int64(d.Emu.HBM.Total())
 	case abi.ACL_DEV_ATTR_L2_CACHE_SIZE:
 		v = int64(s.L2Bytes)
 	case abi.ACL_DEV_ATTR_SMP_ID, abi.ACL_DEV_ATTR_MAINBOARD_ID, abi.ACL_DEV_ATTR_IS_VIRTUAL:
@@ -81,15 +82,15 @@ func GetDeviceInfo(t *Thread, id uint32, attr int32, value *int64) error {
 }
 
 // GetDeviceCapabilityLegacy implements aclGetDeviceCapability (acl_base_rt.h).
-func GetDeviceCapabilityLegacy(t *Thread, id uint32, info int32, value *int64) error {
+func GetDeviceCapabilityLegacy(t *core.Thread, id uint32, info int32, value *int64) error {
 	const fn = "aclGetDeviceCapability"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	if err := checkDeviceID(fn, int32(id)); err != nil {
+	if err := core.CheckDeviceID(fn, int32(id)); err != nil {
 		return err
 	}
-	s, _, err := soc(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -110,12 +111,12 @@ func GetDeviceCapabilityLegacy(t *Thread, id uint32, info int32, value *int64) e
 // feature. Neither documented feature (TS task update of AIC/AIV tasks,
 // cross-device memory-queue events) is modelled, so both read
 // ACL_DEV_FEATURE_NOT_SUPPORT.
-func GetDeviceCapability(t *Thread, id int32, feature int32, value *int32) error {
+func GetDeviceCapability(t *core.Thread, id int32, feature int32, value *int32) error {
 	const fn = "aclrtGetDeviceCapability"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	if err := checkDeviceID(fn, id); err != nil {
+	if err := core.CheckDeviceID(fn, id); err != nil {
 		return err
 	}
 	switch feature {
@@ -131,7 +132,7 @@ func GetDeviceCapability(t *Thread, id int32, feature int32, value *int32) error
 // utilisation from HBM use; cube/vector from the cores running kernel
 // blocks at the call (acl/kernel_reslimit.go), vector −1 on SoCs without
 // separate vector cores; AI CPU 0 (no AI CPU tasks are emulated).
-func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
+func GetDeviceUtilizationRate(t *core.Thread, id int32, u *UtilizationInfo) error {
 	const fn = "aclrtGetDeviceUtilizationRate"
 	if u == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationInfo must not be NULL", fn)
@@ -139,11 +140,11 @@ func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
 	if u.UtilizationExtend != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationExtend must be NULL", fn)
 	}
-	d, err := openDevice(fn, id)
+	d, err := core.OpenDevice(fn, id)
 	if err != nil {
 		return err
 	}
-	h := d.emu.HBM
+	h := d.Emu.HBM
 	mem := int32(0)
 	if total := h.Total(); total > 0 {
 		mem = int32(h.Used() * 100 / total)
@@ -154,9 +155,9 @@ func GetDeviceUtilizationRate(t *Thread, id int32, u *UtilizationInfo) error {
 }
 
 // SetDeviceSatMode implements aclrtSetDeviceSatMode (affects later streams).
-func SetDeviceSatMode(t *Thread, mode int32) error {
+func SetDeviceSatMode(t *core.Thread, mode int32) error {
 	const fn = "aclrtSetDeviceSatMode"
-	s, _, err := soc(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -172,9 +173,9 @@ func SetDeviceSatMode(t *Thread, mode int32) error {
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtFloatOverflowMode %d", fn, mode)
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	rt.satMode, rt.satIsSet = mode, true
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	core.Runtime.SatMode, core.Runtime.SatIsSet = mode, true
 	return nil
 }
 
@@ -184,20 +185,20 @@ func infNanCapable(s emu.SoC) bool {
 
 // GetDeviceSatMode implements aclrtGetDeviceSatMode: INF/NAN by default on
 // A2/A3/950, saturation elsewhere.
-func GetDeviceSatMode(t *Thread, mode *int32) error {
+func GetDeviceSatMode(t *core.Thread, mode *int32) error {
 	const fn = "aclrtGetDeviceSatMode"
 	if mode == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode must not be NULL", fn)
 	}
-	s, _, err := soc(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
 	switch {
-	case rt.satIsSet:
-		*mode = rt.satMode
+	case core.Runtime.SatIsSet:
+		*mode = core.Runtime.SatMode
 	case infNanCapable(s):
 		*mode = abi.ACL_RT_OVERFLOW_MODE_INFNAN
 	default:
@@ -214,9 +215,9 @@ const (
 
 // DeviceSetLimit implements aclrtDeviceSetLimit (process-wide; SIMT limits
 // exist on 950 only).
-func DeviceSetLimit(t *Thread, limit int32, value uint64) error {
+func DeviceSetLimit(t *core.Thread, limit int32, value uint64) error {
 	const fn = "aclrtDeviceSetLimit"
-	s, _, err := soc(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -243,22 +244,22 @@ func DeviceSetLimit(t *Thread, limit int32, value uint64) error {
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDeviceLimit %d", fn, limit)
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if rt.limits == nil {
-		rt.limits = map[int32]uint64{}
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if core.Runtime.Limits == nil {
+		core.Runtime.Limits = map[int32]uint64{}
 	}
-	rt.limits[limit] = value
+	core.Runtime.Limits[limit] = value
 	return nil
 }
 
 // DeviceGetLimit implements aclrtDeviceGetLimit.
-func DeviceGetLimit(t *Thread, limit int32, value *uint64) error {
+func DeviceGetLimit(t *core.Thread, limit int32, value *uint64) error {
 	const fn = "aclrtDeviceGetLimit"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	s, _, err := soc(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -273,9 +274,9 @@ func DeviceGetLimit(t *Thread, limit int32, value *uint64) error {
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDeviceLimit %d", fn, limit)
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if v, ok := rt.limits[limit]; ok {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if v, ok := core.Runtime.Limits[limit]; ok {
 		def = v
 	}
 	*value = def
@@ -295,44 +296,44 @@ func hardwareCores(s emu.SoC, typ int32) (uint32, bool) {
 
 // SetDeviceResLimit implements aclrtSetDeviceResLimit: 1..hardware cores,
 // recorded for later launches.
-func SetDeviceResLimit(t *Thread, id int32, typ int32, value uint32) error {
+func SetDeviceResLimit(t *core.Thread, id int32, typ int32, value uint32) error {
 	const fn = "aclrtSetDeviceResLimit"
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	d, err := deviceLocked(fn, id)
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	d, err := core.DeviceLocked(fn, id)
 	if err != nil {
 		return err
 	}
-	hw, ok := hardwareCores(d.emu.SoC, typ)
+	hw, ok := hardwareCores(d.Emu.SoC, typ)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
 	}
 	if value == 0 || value > hw {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d cores: want 1..%d", fn, value, hw)
 	}
-	d.resLimit[typ] = value
+	d.ResLimit[typ] = value
 	noteResLimit()
 	return nil
 }
 
 // GetDeviceResLimit implements aclrtGetDeviceResLimit: the hardware count
 // unless set.
-func GetDeviceResLimit(t *Thread, id int32, typ int32, value *uint32) error {
+func GetDeviceResLimit(t *core.Thread, id int32, typ int32, value *uint32) error {
 	const fn = "aclrtGetDeviceResLimit"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	d, err := deviceLocked(fn, id)
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	d, err := core.DeviceLocked(fn, id)
 	if err != nil {
 		return err
 	}
-	hw, ok := hardwareCores(d.emu.SoC, typ)
+	hw, ok := hardwareCores(d.Emu.SoC, typ)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
 	}
-	if v, ok := d.resLimit[typ]; ok {
+	if v, ok := d.ResLimit[typ]; ok {
 		hw = v
 	}
 	*value = hw
@@ -340,32 +341,32 @@ func GetDeviceResLimit(t *Thread, id int32, typ int32, value *uint32) error {
 }
 
 // ResetDeviceResLimit implements aclrtResetDeviceResLimit.
-func ResetDeviceResLimit(t *Thread, id int32) error {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	d, err := deviceLocked("aclrtResetDeviceResLimit", id)
+func ResetDeviceResLimit(t *core.Thread, id int32) error {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	d, err := core.DeviceLocked("aclrtResetDeviceResLimit", id)
 	if err != nil {
 		return err
 	}
-	d.resLimit = map[int32]uint32{}
+	d.ResLimit = map[int32]uint32{}
 	return nil
 }
 
 // GetResInCurrentThread implements aclrtGetResInCurrentThread: the limit
 // in force for the thread's current device: the one of the stream the
 // thread uses (acl/kernel_reslimit.go), else the device-level one.
-func GetResInCurrentThread(t *Thread, typ int32, value *uint32) error {
+func GetResInCurrentThread(t *core.Thread, typ int32, value *uint32) error {
 	const fn = "aclrtGetResInCurrentThread"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	if v, ok := threadResLimit(t, c.dev, typ); ok {
+	if v, ok := threadResLimit(t, c.Dev, typ); ok {
 		*value = v
 		return nil
 	}
-	return GetDeviceResLimit(t, c.dev.id, typ, value)
+	return GetDeviceResLimit(t, c.Dev.ID, typ, value)
 }

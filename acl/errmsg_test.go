@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func TestErrMsgScope(t *testing.T) {
@@ -21,17 +22,17 @@ func TestErrMsgScope(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			resetRuntime()
 			t.Cleanup(resetRuntime)
-			a, b := NewThread(), NewThread()
+			a, b := core.NewThread(), core.NewThread()
 			require.NoError(t, Init(a, writeTemp(t, tc.config)))
-			assert.Equal(t, tc.processWide, ErrMsgProcessWide())
+			assert.Equal(t, tc.processWide, core.ErrMsgProcessWide())
 
 			a.Fail(abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "first"))
 			b.Fail(abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "second"))
-			msg, ok := TakeProcessErrMsg()
+			msg, ok := core.TakeProcessErrMsg()
 			assert.Equal(t, tc.processWide, ok)
 			if tc.processWide {
 				assert.Regexp(t, `^.*second\n.*first$`, msg, "newest first")
-				again, _ := TakeProcessErrMsg()
+				again, _ := core.TakeProcessErrMsg()
 				assert.Empty(t, again, "reading clears")
 				assert.Empty(t, a.TakeErrMsg(), "nothing kept per thread")
 			} else {
@@ -43,7 +44,7 @@ func TestErrMsgScope(t *testing.T) {
 			assert.Equal(t, abi.ACL_ERROR_RT_CONTEXT_NULL, b.LastError(false))
 
 			require.NoError(t, Finalize(a))
-			_, ok = TakeProcessErrMsg()
+			_, ok = core.TakeProcessErrMsg()
 			assert.False(t, ok, "aclFinalize returns to the thread scope")
 		})
 	}
@@ -52,12 +53,12 @@ func TestErrMsgScope(t *testing.T) {
 func TestErrMsgProcessBounded(t *testing.T) {
 	resetRuntime()
 	t.Cleanup(resetRuntime)
-	th := NewThread()
+	th := core.NewThread()
 	require.NoError(t, Init(th, writeTemp(t, `{"err_msg_mode": "1"}`)))
-	for i := range maxProcErrMsgs + 5 {
+	for i := range core.MaxProcErrMsgs + 5 {
 		th.Fail(abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "m%d", i))
 	}
-	msg, ok := TakeProcessErrMsg()
+	msg, ok := core.TakeProcessErrMsg()
 	require.True(t, ok)
 	assert.Regexp(t, `^ACL_ERROR_INVALID_PARAM \(100000\): m20\n`, msg, "newest first")
 	assert.Regexp(t, `: m5$`, msg, "the oldest beyond the bound are dropped")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -23,21 +24,21 @@ const (
 
 // Event is an ACL event over a tsfw event of its context's device.
 type Event struct {
-	h     Handle
-	ctx   *Context
+	h     core.Handle
+	ctx   *core.Context
 	ev    *tsfw.Event
 	flags uint32
 	kind  eventKind
 	dead  atomic.Bool
 
-	waitMu  sync.Mutex // guards waiters
-	waiters []*Stream  // streams that waited on e since its last reset
+	waitMu  sync.Mutex     // guards waiters
+	waiters []*core.Stream // streams that waited on e since its last reset
 
 	share *eventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by rt.mu
 	node  *nodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under rt.mu
 }
 
-var events = newTable[Event](kindEvent)
+var events = core.NewTable[Event](core.KindEvent)
 
 // Flags accepted by the create calls.
 const (
@@ -46,7 +47,7 @@ const (
 	eventFlagsEx = eventFlagsWithFlag | abi.ACL_EVENT_IPC
 )
 
-func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind) error {
+func createEvent(t *core.Thread, fn string, out *core.Handle, flags uint32, kind eventKind) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
 	}
@@ -66,13 +67,13 @@ func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_IPC cannot be combined with other flags", fn)
 		}
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if c.dead.Load() {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if c.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
 	}
 	// Only events that need a hardware id take one of the SoC's pool
@@ -81,45 +82,45 @@ func createEvent(t *Thread, fn string, out *Handle, flags uint32, kind eventKind
 	// EXTERNAL; Ex events never do.
 	var te *tsfw.Event
 	if kind == evPlain || kind == evWithFlag && flags&(abi.ACL_EVENT_SYNC|abi.ACL_EVENT_EXTERNAL) != 0 {
-		te, err = c.dev.emu.TS.NewEvent(flags)
+		te, err = c.Dev.Emu.TS.NewEvent(flags)
 		if err != nil {
-			return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
+			return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
 		}
 	} else {
-		te = c.dev.emu.TS.NewEventUnpooled(flags)
+		te = c.Dev.Emu.TS.NewEventUnpooled(flags)
 	}
 	e := &Event{ctx: c, ev: te, flags: flags, kind: kind}
-	e.h = events.add(e)
-	ctxEvents.add(c, e)
-	c.dev.nevents++
-	register(tableEvents, record{ID: uint64(e.h), Device: int(c.dev.id), Owner: uint64(c.h),
+	e.h = events.Add(e)
+	ctxEvents.Add(c, e)
+	c.Dev.NEvents++
+	core.Register(core.TableEvents, core.Record{ID: uint64(e.h), Device: int(c.Dev.ID), Owner: uint64(c.H),
 		Summary: fmt.Sprintf("event %#x (flags %#x)", uintptr(e.h), flags)})
 	*out = e.h
 	return nil
 }
 
 // CreateEvent implements aclrtCreateEvent.
-func CreateEvent(t *Thread, out *Handle) error {
+func CreateEvent(t *core.Thread, out *core.Handle) error {
 	return createEvent(t, "aclrtCreateEvent", out, 0, evPlain)
 }
 
 // CreateEventWithFlag implements aclrtCreateEventWithFlag.
-func CreateEventWithFlag(t *Thread, out *Handle, flags uint32) error {
+func CreateEventWithFlag(t *core.Thread, out *core.Handle, flags uint32) error {
 	return createEvent(t, "aclrtCreateEventWithFlag", out, flags, evWithFlag)
 }
 
 // CreateEventExWithFlag implements aclrtCreateEventExWithFlag.
-func CreateEventExWithFlag(t *Thread, out *Handle, flags uint32) error {
+func CreateEventExWithFlag(t *core.Thread, out *core.Handle, flags uint32) error {
 	return createEvent(t, "aclrtCreateEventExWithFlag", out, flags, evEx)
 }
 
 // ctxEvents files each context's events, for its destruction; rt.mu
 // guards it.
-var ctxEvents = byContext[*Event]{}
+var ctxEvents = core.ByContext[*Event]{}
 
 // destroyContextEvents releases the events of c, which is being
 // destroyed. Precondition: rt.mu held.
-func destroyContextEvents(c *Context) {
+func destroyContextEvents(c *core.Context) {
 	for e := range ctxEvents[c] {
 		e.destroyLocked()
 	}
@@ -137,18 +138,18 @@ func (e *Event) destroyLocked() {
 		e.ev.Destroy()
 		e.nodeClose()
 	}
-	events.remove(e.h)
+	events.Remove(e.h)
 	poolEventGone(e) // memory pools' event dependencies (mempool.go)
-	ctxEvents.remove(e.ctx, e)
-	e.ctx.dev.nevents--
-	unregister(tableEvents, uint64(e.h))
+	ctxEvents.Remove(e.ctx, e)
+	e.ctx.Dev.NEvents--
+	core.Unregister(core.TableEvents, uint64(e.h))
 }
 
-func resolveEvent(fn string, h Handle) (*Event, error) {
+func resolveEvent(fn string, h core.Handle) (*Event, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
 	}
-	e, err := events.get(h)
+	e, err := events.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -157,20 +158,20 @@ func resolveEvent(fn string, h Handle) (*Event, error) {
 
 // DestroyEvent implements aclrtDestroyEvent: non-blocking; the tsfw event
 // is released once pending records complete.
-func DestroyEvent(t *Thread, h Handle) error {
+func DestroyEvent(t *core.Thread, h core.Handle) error {
 	e, err := resolveEvent("aclrtDestroyEvent", h)
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
 	e.destroyLocked()
 	return nil
 }
 
 // RecordEvent implements aclrtRecordEvent / aclrtRecordEventWithFlag
 // (ACL_EVENT_RECORD_DEFAULT only; EXTERNAL belongs to capture).
-func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
+func RecordEvent(t *core.Thread, h, sh core.Handle, flag uint32) error {
 	const fn = "aclrtRecordEvent"
 	if flag != abi.ACL_EVENT_RECORD_DEFAULT && flag != abi.ACL_EVENT_RECORD_EXTERNAL {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtRecordEventWithFlag: unknown flag %d", flag)
@@ -179,20 +180,20 @@ func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if s.ctx.dev != e.ctx.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: event of device %d recorded on a stream of device %d", fn, e.ctx.dev.id, s.ctx.dev.id)
+	if s.Ctx.Dev != e.ctx.Dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: event of device %d recorded on a stream of device %d", fn, e.ctx.Dev.ID, s.Ctx.Dev.ID)
 	}
 	if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
-		return s.captureExternal("aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.ev))
+		return captureExternal(s, "aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.ev))
 	}
 	if e.importedNode() != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was opened from another process's IPC handle: only the exporting process records it", fn, uintptr(h))
 	}
-	if err := s.queue(t, fn, tsfw.RecordTask(e.ev), queued{sync: e.ev}); err != nil {
+	if err := s.Queue(t, fn, tsfw.RecordTask(e.ev), core.Queued{Sync: e.ev}); err != nil {
 		return err
 	}
 	e.nodeRecorded()
@@ -201,14 +202,14 @@ func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
 }
 
 // StreamWaitEvent implements aclrtStreamWaitEvent.
-func StreamWaitEvent(t *Thread, sh, h Handle) error {
+func StreamWaitEvent(t *core.Thread, sh, h core.Handle) error {
 	return streamWaitEvent(t, "aclrtStreamWaitEvent", sh, h, defaultWaitTimeout())
 }
 
 // StreamWaitEventWithTimeout implements aclrtStreamWaitEventWithTimeout:
 // timeout in seconds, ≥ 0, 0 = never; an expired wait is the stream's
 // asynchronous error (ACL_ERROR_RT_WAIT_TIMEOUT).
-func StreamWaitEventWithTimeout(t *Thread, sh, h Handle, timeoutSec int32) error {
+func StreamWaitEventWithTimeout(t *core.Thread, sh, h core.Handle, timeoutSec int32) error {
 	const fn = "aclrtStreamWaitEventWithTimeout"
 	if timeoutSec < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d s: want >= 0 (0 = never)", fn, timeoutSec)
@@ -216,7 +217,7 @@ func StreamWaitEventWithTimeout(t *Thread, sh, h Handle, timeoutSec int32) error
 	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
 
-func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) error {
+func streamWaitEvent(t *core.Thread, fn string, sh, h core.Handle, timeout time.Duration) error {
 	e, err := resolveEvent(fn, h)
 	if err != nil {
 		return err
@@ -224,7 +225,7 @@ func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) 
 	if e.kind != evPlain && e.flags&abi.ACL_EVENT_SYNC == 0 && e.flags != abi.ACL_EVENT_IPC {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was created without ACL_EVENT_SYNC and cannot be waited on", fn, uintptr(h))
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -232,7 +233,7 @@ func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) 
 	if n := e.importedNode(); n != nil {
 		task = nodeWaitTask(n, timeout)
 	}
-	if err := s.queue(t, fn, task, queued{sync: e.ev, strict: e.sanitizeStrict()}); err != nil {
+	if err := s.Queue(t, fn, task, core.Queued{Sync: e.ev, Strict: e.sanitizeStrict()}); err != nil {
 		return err
 	}
 	poolEventWaited(s, e) // memory pools' event dependencies (mempool.go)
@@ -250,7 +251,7 @@ func streamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) 
 // QueryEventWaitStatus implements aclrtQueryEventWaitStatus: COMPLETE (0)
 // once every stream that waited on e has run all its submitted tasks (a
 // conservative reading of "the tasks waiting on the event have finished").
-func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
+func QueryEventWaitStatus(t *core.Thread, h core.Handle, status *int32) error {
 	const fn = "aclrtQueryEventWaitStatus"
 	if status == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
@@ -269,7 +270,7 @@ func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
 	defer e.waitMu.Unlock()
 	*status = abi.ACL_EVENT_WAIT_STATUS_COMPLETE
 	for _, w := range e.waiters {
-		if !w.dead.Load() && !w.q.Query() {
+		if !w.Dead.Load() && !w.SQ.Query() {
 			*status = abi.ACL_EVENT_WAIT_STATUS_NOT_READY
 		}
 	}
@@ -281,7 +282,7 @@ func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
 // (ACL_EVENT_SYNC). The runtime resets a default-flag event too
 // (rtEventReset); semantics.md §5 said otherwise and was corrected against
 // the vendor's source (issue #13).
-func ResetEvent(t *Thread, h, sh Handle) error {
+func ResetEvent(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtResetEvent"
 	e, err := resolveEvent(fn, h)
 	if err != nil {
@@ -291,11 +292,11 @@ func ResetEvent(t *Thread, h, sh Handle) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
 			"%s: only events from aclrtCreateEvent or aclrtCreateEventWithFlag(ACL_EVENT_SYNC) can be reset", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if err := s.submit(t, fn, tsfw.ResetTask(e.ev)); err != nil {
+	if err := s.Submit(t, fn, tsfw.ResetTask(e.ev)); err != nil {
 		return err
 	}
 	poolEventGone(e) // memory pools' event dependencies (mempool.go)
@@ -304,7 +305,7 @@ func ResetEvent(t *Thread, h, sh Handle) error {
 
 // QueryEvent implements the deprecated aclrtQueryEvent: COMPLETE 0,
 // NOT_READY 1.
-func QueryEvent(t *Thread, h Handle, status *int32) error {
+func QueryEvent(t *core.Thread, h core.Handle, status *int32) error {
 	const fn = "aclrtQueryEvent"
 	if status == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
@@ -332,7 +333,7 @@ func QueryEvent(t *Thread, h Handle, status *int32) error {
 // QueryEventStatus implements aclrtQueryEventStatus: NOT_READY 0 (also
 // when never recorded, except Ex events which report complete), COMPLETE 1;
 // IPC events included.
-func QueryEventStatus(t *Thread, h Handle, status *int32) error {
+func QueryEventStatus(t *core.Thread, h core.Handle, status *int32) error {
 	const fn = "aclrtQueryEventStatus"
 	if status == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
@@ -362,7 +363,7 @@ func QueryEventStatus(t *Thread, h Handle, status *int32) error {
 
 // SynchronizeEvent implements aclrtSynchronizeEvent(WithTimeout): timeout
 // in ms, −1 = forever.
-func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
+func SynchronizeEvent(t *core.Thread, h core.Handle, timeoutMs int32) error {
 	fn := "aclrtSynchronizeEvent"
 	if timeoutMs != -1 {
 		fn = "aclrtSynchronizeEventWithTimeout"
@@ -379,19 +380,19 @@ func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
 	}
 	if n := e.importedNode(); n != nil {
 		target, _, _ := emu.NodeEventStatus(n.entry, n.ref.Gen)
-		if err := n.dir.NodeEventWait(n.entry, n.ref.Gen, target, msTimeout(timeoutMs)); err != nil {
+		if err := n.dir.NodeEventWait(n.entry, n.ref.Gen, target, core.MsTimeout(timeoutMs)); err != nil {
 			return abi.Wrapf(err, "%s", fn)
 		}
 		return nil
 	}
-	if err := e.ev.Synchronize(msTimeout(timeoutMs)); err != nil {
+	if err := e.ev.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
 	if sanitizing {
 		sanitizeSyncEvent(t, fn, e, true)
 	}
-	poolsSyncedDevice(e.ctx.dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
-	return managedSynchronized(fn, e.ctx.dev)
+	poolsSyncedDevice(e.ctx.Dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
+	return managedSynchronized(fn, e.ctx.Dev)
 }
 
 // timed reports whether e carries timestamps: plain events always do;
@@ -420,7 +421,7 @@ func (e *Event) timestamp(fn string) (time.Duration, error) {
 
 // EventElapsedTime implements aclrtEventElapsedTime: milliseconds between
 // two completed records on the same stream, from the virtual clock.
-func EventElapsedTime(t *Thread, ms *float32, start, end Handle) error {
+func EventElapsedTime(t *core.Thread, ms *float32, start, end core.Handle) error {
 	const fn = "aclrtEventElapsedTime"
 	if ms == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ms must not be NULL", fn)
@@ -433,8 +434,8 @@ func EventElapsedTime(t *Thread, ms *float32, start, end Handle) error {
 	if err != nil {
 		return err
 	}
-	if s.ctx.dev != e.ctx.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events of devices %d and %d have no common clock", fn, s.ctx.dev.id, e.ctx.dev.id)
+	if s.ctx.Dev != e.ctx.Dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events of devices %d and %d have no common clock", fn, s.ctx.Dev.ID, e.ctx.Dev.ID)
 	}
 	t0, err := s.timestamp(fn)
 	if err != nil {
@@ -453,7 +454,7 @@ func EventElapsedTime(t *Thread, ms *float32, start, end Handle) error {
 
 // EventGetTimestamp implements aclrtEventGetTimestamp: microseconds of
 // virtual time since the device opened.
-func EventGetTimestamp(t *Thread, h Handle, ts *uint64) error {
+func EventGetTimestamp(t *core.Thread, h core.Handle, ts *uint64) error {
 	const fn = "aclrtEventGetTimestamp"
 	if ts == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timestamp must not be NULL", fn)
@@ -471,22 +472,22 @@ func EventGetTimestamp(t *Thread, h Handle, ts *uint64) error {
 }
 
 // GetEventAvailNum implements aclrtGetEventAvailNum for the current device.
-func GetEventAvailNum(t *Thread, n *uint32) error {
+func GetEventAvailNum(t *core.Thread, n *uint32) error {
 	if n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetEventAvailNum: eventCount must not be NULL")
 	}
-	c, err := current(t, "aclrtGetEventAvailNum")
+	c, err := core.Current(t, "aclrtGetEventAvailNum")
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	*n = uint32(max(c.dev.emu.SoC.MaxEvents-c.dev.emu.TS.EventsInUse(), 0))
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	*n = uint32(max(c.Dev.Emu.SoC.MaxEvents-c.Dev.Emu.TS.EventsInUse(), 0))
 	return nil
 }
 
 // GetEventID implements aclrtGetEventId: the event's hardware id.
-func GetEventID(t *Thread, h Handle, id *uint32) error {
+func GetEventID(t *core.Thread, h core.Handle, id *uint32) error {
 	const fn = "aclrtGetEventId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: eventId must not be NULL", fn)

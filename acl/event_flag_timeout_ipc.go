@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -18,9 +19,9 @@ import (
 // RecordEventWithFlag implements aclrtRecordEventWithFlag (950/A3/A2 per
 // the documentation): ACL_EVENT_RECORD_DEFAULT is aclrtRecordEvent;
 // ACL_EVENT_RECORD_EXTERNAL belongs to a capturing stream.
-func RecordEventWithFlag(t *Thread, h, sh Handle, flag uint32) error {
+func RecordEventWithFlag(t *core.Thread, h, sh core.Handle, flag uint32) error {
 	const fn = "aclrtRecordEventWithFlag"
-	if _, err := resolveStream(t, fn, sh); err != nil {
+	if _, err := core.ResolveStream(t, fn, sh); err != nil {
 		return err
 	}
 	return RecordEvent(t, h, sh, flag)
@@ -30,7 +31,7 @@ func RecordEventWithFlag(t *Thread, h, sh Handle, flag uint32) error {
 // per the documentation): ACL_EVENT_WAIT_DEFAULT waits with a timeout in
 // seconds (0 = never); ACL_EVENT_WAIT_EXTERNAL belongs to a capturing
 // stream and needs timeout 0.
-func StreamWaitEventWithFlag(t *Thread, sh, h Handle, timeoutSec, flag uint32) error {
+func StreamWaitEventWithFlag(t *core.Thread, sh, h core.Handle, timeoutSec, flag uint32) error {
 	const fn = "aclrtStreamWaitEventWithFlag"
 	switch flag {
 	case abi.ACL_EVENT_WAIT_DEFAULT:
@@ -41,7 +42,7 @@ func StreamWaitEventWithFlag(t *Thread, sh, h Handle, timeoutSec, flag uint32) e
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown flag %d (want ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL)", fn, flag)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func StreamWaitEventWithFlag(t *Thread, sh, h Handle, timeoutSec, flag uint32) e
 		if err != nil {
 			return err
 		}
-		return s.captureExternal(fn, e, tsfw.WaitTask(e.ev))
+		return captureExternal(s, fn, e, tsfw.WaitTask(e.ev))
 	}
 	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
@@ -68,10 +69,10 @@ func defaultWaitTimeout() time.Duration {
 // timeout; the last call wins and applies to event waits issued later with
 // aclrtStreamWaitEvent. An expired wait is the stream's asynchronous error
 // (ACL_ERROR_RT_WAIT_TIMEOUT), returned by the next synchronisation.
-func SetOpWaitTimeout(t *Thread, sec uint32) error {
+func SetOpWaitTimeout(t *core.Thread, sec uint32) error {
 	const fn = "aclrtSetOpWaitTimeout"
-	if c := t.Ctx; c != nil && !c.dead.Load() && c.dev.emu.SoC.Family == emu.Family310P {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (310P family) per the documentation", fn, c.dev.emu.SoC.Name)
+	if c := t.Ctx; c != nil && !c.Dead.Load() && c.Dev.Emu.SoC.Family == emu.Family310P {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (310P family) per the documentation", fn, c.Dev.Emu.SoC.Name)
 	}
 	opWaitTimeout.Store(sec)
 	return nil
@@ -83,9 +84,9 @@ var opExecTimeout atomic.Uint32
 
 // currentSoC returns the current context's SoC, or the default SoC (an
 // Atlas A2) when the thread has none.
-func currentSoC(t *Thread) emu.SoC {
-	if c := t.Ctx; c != nil && !c.dead.Load() {
-		return c.dev.emu.SoC
+func currentSoC(t *core.Thread) emu.SoC {
+	if c := t.Ctx; c != nil && !c.Dead.Load() {
+		return c.Dev.Emu.SoC
 	}
 	s, _ := emu.LookupSoC(emu.DefaultSoC)
 	return s
@@ -94,7 +95,7 @@ func currentSoC(t *Thread) emu.SoC {
 // SetOpExecuteTimeOut implements aclrtSetOpExecuteTimeOut: seconds, 0 =
 // the maximum; values above the maximum are capped. Kernels launched
 // without their own timeout attribute are held to it (OpExecuteTimeout).
-func SetOpExecuteTimeOut(t *Thread, sec uint32) error {
+func SetOpExecuteTimeOut(t *core.Thread, sec uint32) error {
 	maxSec := currentSoC(t).OpExecTimeoutMaxSec
 	if sec == 0 || sec > maxSec {
 		sec = maxSec
@@ -105,7 +106,7 @@ func SetOpExecuteTimeOut(t *Thread, sec uint32) error {
 
 // GetOpExecuteTimeout implements aclrtGetOpExecuteTimeout: the configured
 // value, or the SoC default, in milliseconds.
-func GetOpExecuteTimeout(t *Thread, ms *uint32) error {
+func GetOpExecuteTimeout(t *core.Thread, ms *uint32) error {
 	if ms == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetOpExecuteTimeout: timeoutMs must not be NULL")
 	}
@@ -132,7 +133,7 @@ type eventShare struct{ refs int }
 
 // IpcGetEventHandle implements aclrtIpcGetEventHandle for events created
 // with aclrtCreateEventExWithFlag(ACL_EVENT_IPC).
-func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
+func IpcGetEventHandle(t *core.Thread, h core.Handle, out *IpcEventHandle) error {
 	const fn = "aclrtIpcGetEventHandle"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
@@ -158,7 +159,7 @@ func IpcGetEventHandle(t *Thread, h Handle, out *IpcEventHandle) error {
 // IpcOpenEventHandle implements aclrtIpcOpenEventHandle within one
 // process: the new handle names the same hardware event, for waits;
 // destroying either handle leaves the other usable.
-func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
+func IpcOpenEventHandle(t *core.Thread, in IpcEventHandle, out *core.Handle) error {
 	const fn = "aclrtIpcOpenEventHandle"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
@@ -169,16 +170,16 @@ func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
 	if pid := binary.LittleEndian.Uint32(in.Reserved[8:]); int(pid) != os.Getpid() {
 		return openNodeEvent(t, fn, in, out) // acl/ipcevent_node.go
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
-	src, err := resolveEvent(fn, Handle(binary.LittleEndian.Uint64(in.Reserved[16:])))
+	src, err := resolveEvent(fn, core.Handle(binary.LittleEndian.Uint64(in.Reserved[16:])))
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event no longer exists: %s", fn, messageOf(err))
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if src.dead.Load() || src.ctx.dead.Load() {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if src.dead.Load() || src.ctx.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event was destroyed", fn)
 	}
 	if src.share == nil {
@@ -186,9 +187,9 @@ func IpcOpenEventHandle(t *Thread, in IpcEventHandle, out *Handle) error {
 	}
 	src.share.refs++
 	e := &Event{ctx: src.ctx, ev: src.ev, flags: src.flags, kind: src.kind, share: src.share}
-	e.h = events.add(e)
-	ctxEvents.add(src.ctx, e)
-	src.ctx.dev.nevents++
+	e.h = events.Add(e)
+	ctxEvents.Add(src.ctx, e)
+	src.ctx.Dev.NEvents++
 	*out = e.h
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -67,13 +68,13 @@ var excState struct {
 	// bin holds aclrtBinarySetExceptionCallback's callbacks by binary
 	// handle; handles are never reused, so an entry of an unloaded binary
 	// never fires for another one (stale entries are dropped at each set).
-	bin map[Handle]ExceptionCallback
+	bin map[core.Handle]ExceptionCallback
 }
 
 // SetExceptionInfoCallback implements the deprecated
 // aclrtSetExceptionInfoCallback: one slot, last call wins, key 0 (NULL)
 // clears it.
-func SetExceptionInfoCallback(t *Thread, key uintptr, fn ExceptionCallback) error {
+func SetExceptionInfoCallback(t *core.Thread, key uintptr, fn ExceptionCallback) error {
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
 	if key == 0 {
@@ -87,7 +88,7 @@ func SetExceptionInfoCallback(t *Thread, key uintptr, fn ExceptionCallback) erro
 // ExceptionInfoCallbackRegister implements
 // aclrtExceptionInfoCallbackRegister: registering the same function twice
 // keeps one registration.
-func ExceptionInfoCallbackRegister(t *Thread, key uintptr, fn ExceptionCallback) error {
+func ExceptionInfoCallbackRegister(t *core.Thread, key uintptr, fn ExceptionCallback) error {
 	if key == 0 || fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackRegister: callback must not be NULL")
 	}
@@ -105,7 +106,7 @@ func ExceptionInfoCallbackRegister(t *Thread, key uintptr, fn ExceptionCallback)
 // ExceptionInfoCallbackUnregister implements
 // aclrtExceptionInfoCallbackUnregister: an unknown callback is a success;
 // a callback running now is not waited for.
-func ExceptionInfoCallbackUnregister(t *Thread, key uintptr) error {
+func ExceptionInfoCallbackUnregister(t *core.Thread, key uintptr) error {
 	if key == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackUnregister: callback must not be NULL")
 	}
@@ -137,12 +138,12 @@ func exceptionCallbacks() []ExceptionCallback {
 
 // streamOfQueue finds the live stream that owns q; nil if none (a queue of
 // another runtime user, e.g. a test).
-func streamOfQueue(q *tsfw.Queue) *Stream {
-	streams.mu.RLock()
-	defer streams.mu.RUnlock()
-	for _, sl := range streams.slots {
-		if sl.obj != nil && sl.obj.q == q {
-			return sl.obj
+func streamOfQueue(q *tsfw.Queue) *core.Stream {
+	core.Streams.Mu.RLock()
+	defer core.Streams.Mu.RUnlock()
+	for _, sl := range core.Streams.Slots {
+		if sl.Obj != nil && sl.Obj.SQ == q {
+			return sl.Obj
 		}
 	}
 	return nil
@@ -152,13 +153,13 @@ func streamOfQueue(q *tsfw.Queue) *Stream {
 // It reads the handle table, not c.streams, because it runs where rt.mu
 // must not be taken (a thread holding rt.mu may be waiting for the task
 // being reported).
-func contextStreams(c *Context) []*Stream {
-	streams.mu.RLock()
-	defer streams.mu.RUnlock()
-	var out []*Stream
-	for _, sl := range streams.slots {
-		if sl.obj != nil && sl.obj.ctx == c {
-			out = append(out, sl.obj)
+func contextStreams(c *core.Context) []*core.Stream {
+	core.Streams.Mu.RLock()
+	defer core.Streams.Mu.RUnlock()
+	var out []*core.Stream
+	for _, sl := range core.Streams.Slots {
+		if sl.Obj != nil && sl.Obj.Ctx == c {
+			out = append(out, sl.Obj)
 		}
 	}
 	return out
@@ -173,9 +174,9 @@ func onTaskError(te tsfw.TaskError) {
 	}
 	info := ExceptionInfo{
 		TaskID:    te.TaskID,
-		StreamID:  uint32(s.id),
-		ThreadID:  uint32(s.submitter.Load()),
-		DeviceID:  uint32(s.ctx.dev.id),
+		StreamID:  uint32(s.ID),
+		ThreadID:  uint32(s.Submitter.Load()),
+		DeviceID:  uint32(s.Ctx.Dev.ID),
 		ErrorCode: uint32(abi.CodeOf(te.Err)),
 	}
 	var kf KernelFault
@@ -191,21 +192,21 @@ func onTaskError(te tsfw.TaskError) {
 			cb(&info)
 		}
 	}
-	all := contextStreams(s.ctx)
+	all := contextStreams(s.Ctx)
 	stop := false
 	for _, x := range all {
-		x.mu.Lock()
-		stop = stop || x.failureMode == abi.ACL_STOP_ON_FAILURE
-		x.mu.Unlock()
+		x.Mu.Lock()
+		stop = stop || x.FailureMode == abi.ACL_STOP_ON_FAILURE
+		x.Mu.Unlock()
 	}
 	if !stop {
 		return
 	}
 	err := abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT,
 		"stream %d of device %d failed (task %d: %s) and its context is in ACL_STOP_ON_FAILURE mode: no new tasks are accepted",
-		s.id, s.ctx.dev.id, te.TaskID, messageOf(te.Err))
+		s.ID, s.Ctx.Dev.ID, te.TaskID, messageOf(te.Err))
 	for _, x := range all {
-		x.q.Stop(err)
+		x.SQ.Stop(err)
 	}
 }
 
@@ -213,44 +214,44 @@ func onTaskError(te tsfw.TaskError) {
 // last task the thread issued to an explicit stream: an async copy, memset
 // or 2-D copy, a kernel launch, a host function, a callback or a built-in
 // task (event and notify tasks are not counted).
-func GetThreadLastTaskID(t *Thread, id *uint32) error {
+func GetThreadLastTaskID(t *core.Thread, id *uint32) error {
 	const fn = "aclrtGetThreadLastTaskId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: taskId must not be NULL", fn)
 	}
-	if !t.hasLastTask {
+	if !t.HasLastTask {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the calling thread has issued no task to an explicit stream", fn)
 	}
-	*id = t.lastTask
+	*id = t.LastTask
 	return nil
 }
 
 // StreamAbort implements aclrtStreamAbort: queued tasks are discarded, a
 // running wait is cancelled, and threads blocked synchronising the stream
 // get ACL_ERROR_RT_STREAM_ABORT. The stream stays usable.
-func StreamAbort(t *Thread, sh Handle) error {
+func StreamAbort(t *core.Thread, sh core.Handle) error {
 	const fn = "aclrtStreamAbort"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	s.q.Abort(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was aborted by aclrtStreamAbort", s.id))
+	s.SQ.Abort(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was aborted by aclrtStreamAbort", s.ID))
 	return nil
 }
 
 // StreamStop implements aclrtStreamStop: the stream's queued tasks are
 // discarded and it accepts no more tasks (ACL_ERROR_RT_STREAM_ABORT) until
 // destroyed.
-func StreamStop(t *Thread, sh Handle) error {
+func StreamStop(t *core.Thread, sh core.Handle) error {
 	const fn = "aclrtStreamStop"
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL (the default stream cannot be stopped)", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	s.q.Stop(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was stopped by aclrtStreamStop", s.id))
+	s.SQ.Stop(abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT, "stream %d was stopped by aclrtStreamStop", s.ID))
 	return nil
 }
 
@@ -261,8 +262,8 @@ type kernelFault struct {
 	err     *abi.Error
 	args    uintptr
 	argsLen uint32
-	fn      Handle
-	bin     Handle
+	fn      core.Handle
+	bin     core.Handle
 }
 
 // Error returns the message alone, like messageOf of an *abi.Error: every
@@ -297,7 +298,7 @@ func (l *launch) fault(b, n uint32, err error) error {
 // fn is called for the exceptions of the binary's kernels, after the
 // process-wide callbacks; the last call wins and a NULL callback (nil fn)
 // removes it.
-func BinarySetExceptionCallback(t *Thread, bh Handle, fn ExceptionCallback) error {
+func BinarySetExceptionCallback(t *core.Thread, bh core.Handle, fn ExceptionCallback) error {
 	const name = "aclrtBinarySetExceptionCallback"
 	if _, err := resolveBinary(name, bh); err != nil {
 		return err
@@ -305,7 +306,7 @@ func BinarySetExceptionCallback(t *Thread, bh Handle, fn ExceptionCallback) erro
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
 	for h := range excState.bin {
-		if _, err := binaries.get(h); err != nil {
+		if _, err := binaries.Get(h); err != nil {
 			delete(excState.bin, h)
 		}
 	}
@@ -314,14 +315,14 @@ func BinarySetExceptionCallback(t *Thread, bh Handle, fn ExceptionCallback) erro
 		return nil
 	}
 	if excState.bin == nil {
-		excState.bin = map[Handle]ExceptionCallback{}
+		excState.bin = map[core.Handle]ExceptionCallback{}
 	}
 	excState.bin[bh] = fn
 	return nil
 }
 
 // binaryExceptionCallback returns the callback of binary bh, nil if none.
-func binaryExceptionCallback(bh Handle) ExceptionCallback {
+func binaryExceptionCallback(bh core.Handle) ExceptionCallback {
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
 	return excState.bin[bh]
@@ -330,7 +331,7 @@ func binaryExceptionCallback(bh Handle) ExceptionCallback {
 // GetArgsFromExceptionInfo implements aclrtGetArgsFromExceptionInfo: the
 // argument block of the failing kernel, as the kernel saw it. An
 // exception that is not a kernel's has none (ACL_ERROR_RT_PARAM_INVALID).
-func GetArgsFromExceptionInfo(t *Thread, info *ExceptionInfo, args *uintptr, n *uint32) error {
+func GetArgsFromExceptionInfo(t *core.Thread, info *ExceptionInfo, args *uintptr, n *uint32) error {
 	const fn = "aclrtGetArgsFromExceptionInfo"
 	if info == nil || args == nil || n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info, devArgsPtr and devArgsLen must not be NULL", fn)
@@ -345,7 +346,7 @@ func GetArgsFromExceptionInfo(t *Thread, info *ExceptionInfo, args *uintptr, n *
 // GetFuncHandleFromExceptionInfo implements
 // aclrtGetFuncHandleFromExceptionInfo: the function handle the failing
 // kernel was launched with (it dies with its binary).
-func GetFuncHandleFromExceptionInfo(t *Thread, info *ExceptionInfo, out *uintptr) error {
+func GetFuncHandleFromExceptionInfo(t *core.Thread, info *ExceptionInfo, out *uintptr) error {
 	const fn = "aclrtGetFuncHandleFromExceptionInfo"
 	if info == nil || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info and func must not be NULL", fn)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // collectExceptions registers a process-wide exception callback that
@@ -34,9 +35,9 @@ func TestExceptionInfoCarriesTheKernel(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	got := collectExceptions(t)
 	f := function(t, th, bin, "echo")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
-	var p Handle
+	var p core.Handle
 	require.NoError(t, KernelArgsAppend(th, a, u64(0x1234), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
 
@@ -131,7 +132,7 @@ func (h *symHost) Global(lib uintptr, name string) (uintptr, uint64, error) {
 	return h.fakeHost.Global(lib, name)
 }
 
-func symbolSetup(t *testing.T, env map[string]string) (*Thread, *symHost, uintptr) {
+func symbolSetup(t *testing.T, env map[string]string) (*core.Thread, *symHost, uintptr) {
 	h := &symHost{fakeHost: newFakeHost(t), mem: make([]byte, 16)}
 	base := uintptr(unsafe.Pointer(&h.mem[0]))
 	th := setupPlatform(t, env, emu.Platform{Kernels: h, Symbols: func(addr uintptr) (string, uintptr, bool) {
@@ -146,7 +147,7 @@ func symbolSetup(t *testing.T, env map[string]string) (*Thread, *symHost, uintpt
 
 func TestSymbols(t *testing.T) {
 	th, h, sym := symbolSetup(t, nil)
-	var bin Handle
+	var bin core.Handle
 	requireCode(t, GetSymbolAddress(th, sym, new(uintptr)), abi.ACL_ERROR_RT_SYMBOL_NOT_FOUND) // no binary loaded yet
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 
@@ -227,13 +228,13 @@ func TestDeviceTaskAbort(t *testing.T) {
 	h := &startHost{fakeHost: newFakeHost(t), started: make(chan struct{}, 1)}
 	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
-	var bin Handle
+	var bin core.Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	f := function(t, th, bin, "echo")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 
 	var mu sync.Mutex

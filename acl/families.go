@@ -1,38 +1,40 @@
 package acl
 
 import (
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
-// The API families' side of the spine's hook table (hooks.go).
+// The API families' side of the runtime core's hook table (rt/core/hooks.go):
+// filled once when the library loads, before any call.
 func init() {
-	families = familyHooks{
-		record:     recordTask,
-		sanitizing: &sanitizing,
-		sanitizeOp: func(fn string, task tsfw.Task, x queued) *sanitize.Op {
+	core.Families = core.FamilyHooks{
+		Record:     recordTask,
+		Sanitizing: &sanitizing,
+		SanitizeOp: func(fn string, task tsfw.Task, x core.Queued) *sanitize.Op {
 			return sanitizeOp(fn, &task, &x) // sanitize.go
 		},
-		sanitizeQueued: sanitizeQueued,
-		contextDestroyed: func(c *Context) {
+		SanitizeQueued: sanitizeQueued,
+		ContextDestroyed: func(c *core.Context) {
 			destroyContextEvents(c)  // event.go
 			destroyContextSignals(c) // notify.go: notifies, counting notifies, labels
 		},
-		streamDestroying: dropRecorder,                                  // capture.go
-		streamDestroyed:  streamGone,                                    // allocator.go: allocator registrations, pool frees
-		deviceReset:      func(d *device) { clearInjectedFaults(d.id) }, // faults.go
-		deviceFinalized:  dropDeferred,                                  // deferfree.go
-		live: func() []Live {
+		StreamDestroying: dropRecorder,                                       // capture.go
+		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations, pool frees
+		DeviceReset:      func(d *core.Device) { clearInjectedFaults(d.ID) }, // faults.go
+		DeviceFinalized:  dropDeferred,                                       // deferfree.go
+		Live: func() []core.Live {
 			return append(livePoolBlocks(), liveModelRIs()...) // mempool.go, mdlri.go
 		},
 	}
 }
 
-// recordTask is the recorder path of the queueing point (submit.go): a
+// recordTask is the recorder path of the queueing point (rt/core/submit.go): a
 // task that counts as the thread's is recorded with its sequence id.
-func recordTask(s *Stream, t *Thread, fn string, task tsfw.Task, x queued) (bool, error) {
-	if x.counted {
-		return s.captureSubmitByOp(t, fn, task, queuedLaunch(&x), queuedValueOp(&x))
+func recordTask(s *core.Stream, t *core.Thread, fn string, task tsfw.Task, x core.Queued) (bool, error) {
+	if x.Counted {
+		return captureSubmitByOp(s, t, fn, task, queuedLaunch(&x), queuedValueOp(&x))
 	}
-	return s.captureSubmitOp(fn, task, queuedLaunch(&x), queuedValueOp(&x))
+	return captureSubmitOp(s, fn, task, queuedLaunch(&x), queuedValueOp(&x))
 }

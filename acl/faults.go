@@ -11,6 +11,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -166,7 +167,7 @@ func loadFaultPlan() error {
 	faults.rules = rules
 	faults.uce = map[int32][]MemUceInfo{}
 	faults.mu.Unlock()
-	forgetLostDevices() // device.go
+	core.ForgetLostDevices() // device.go
 	faults.active.Store(len(rules) > 0)
 	if len(rules) > 0 {
 		tsfw.SetSubmitHook(faultSubmit)
@@ -218,7 +219,7 @@ func ruleIndex(r *faultRule) int {
 
 // queueDevice returns the device id of q (-1 if unknown).
 func queueDevice(q *tsfw.Queue) int32 {
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return -1
 	}
@@ -313,7 +314,7 @@ func injected(r *faultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel
 		}
 		lostErr := abi.Errorf(code, "device %d: %s (%s); aclrtResetDevice recovers it", dev, reason, what)
 		fire = func() {
-			markDeviceLost(dev, lostErr) // device.go
+			core.MarkDeviceLost(dev, lostErr) // device.go
 			emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthCritical, Code: int32(code), Reason: "injected " + reason})
 		}
 	}

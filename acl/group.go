@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Core groups (aclrtGetGroupCount, aclrtCreateGroupInfo,
@@ -58,12 +59,12 @@ type GroupInfo struct {
 	Groups []Group
 }
 
-var groupInfos = newTable[GroupInfo](kindGroupInfo)
+var groupInfos = core.NewTable[GroupInfo](core.KindGroupInfo)
 
 // groupBinding is the group aclrtSetGroup bound each context to.
 var groupBinding struct {
 	mu  sync.Mutex
-	ctx map[*Context]Group // guarded by mu
+	ctx map[*core.Context]Group // guarded by mu
 }
 
 // layoutGroups splits s's resources into n groups.
@@ -91,15 +92,15 @@ func layoutGroups(s emu.SoC, n int) []Group {
 
 // deviceGroups returns the group layout of the current context's device
 // for fn, refusing SoCs without core groups.
-func deviceGroups(t *Thread, fn string) (*Context, []Group, error) {
+func deviceGroups(t *core.Thread, fn string) (*core.Context, []Group, error) {
 	if err := CheckSoC(fn); err != nil {
 		return nil, nil, err
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := c.dev.emu.SoC
+	s := c.Dev.Emu.SoC
 	n := 1
 	if v := os.Getenv(EnvCoreGroups); v != "" {
 		k, err := strconv.Atoi(v)
@@ -112,7 +113,7 @@ func deviceGroups(t *Thread, fn string) (*Context, []Group, error) {
 }
 
 // GetGroupCount implements aclrtGetGroupCount.
-func GetGroupCount(t *Thread, count *uint32) error {
+func GetGroupCount(t *core.Thread, count *uint32) error {
 	const fn = "aclrtGetGroupCount"
 	if count == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: count must not be NULL", fn)
@@ -127,23 +128,23 @@ func GetGroupCount(t *Thread, count *uint32) error {
 
 // CreateGroupInfo implements aclrtCreateGroupInfo: room for every group of
 // the current device, zero until aclrtGetAllGroupInfo fills it.
-func CreateGroupInfo(t *Thread) (Handle, error) {
+func CreateGroupInfo(t *core.Thread) (core.Handle, error) {
 	_, gs, err := deviceGroups(t, "aclrtCreateGroupInfo")
 	if err != nil {
 		return 0, err
 	}
-	return groupInfos.add(&GroupInfo{Groups: make([]Group, len(gs))}), nil
+	return groupInfos.Add(&GroupInfo{Groups: make([]Group, len(gs))}), nil
 }
 
 // groupInfo resolves an aclrtGroupInfo handle.
-func groupInfo(fn string, h Handle) (*GroupInfo, error) {
+func groupInfo(fn string, h core.Handle) (*GroupInfo, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo must not be NULL", fn)
 	}
-	if k, _, _ := h.parts(); k != kindGroupInfo {
+	if k, _, _ := h.Parts(); k != core.KindGroupInfo {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclrtGroupInfo", fn, uintptr(h))
 	}
-	g, err := groupInfos.get(h)
+	g, err := groupInfos.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclrtGroupInfo %#x was destroyed or never created", fn, uintptr(h))
 	}
@@ -151,12 +152,12 @@ func groupInfo(fn string, h Handle) (*GroupInfo, error) {
 }
 
 // DestroyGroupInfo implements aclrtDestroyGroupInfo.
-func DestroyGroupInfo(t *Thread, h Handle) error {
+func DestroyGroupInfo(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtDestroyGroupInfo"
 	if _, err := groupInfo(fn, h); err != nil {
 		return err
 	}
-	if !groupInfos.remove(h) {
+	if !groupInfos.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo %#x was destroyed concurrently", fn, uintptr(h))
 	}
 	return nil
@@ -164,7 +165,7 @@ func DestroyGroupInfo(t *Thread, h Handle) error {
 
 // GetAllGroupInfo implements aclrtGetAllGroupInfo: every group of the
 // current device into groupInfo.
-func GetAllGroupInfo(t *Thread, h Handle) error {
+func GetAllGroupInfo(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtGetAllGroupInfo"
 	info, err := groupInfo(fn, h)
 	if err != nil {
@@ -174,8 +175,8 @@ func GetAllGroupInfo(t *Thread, h Handle) error {
 	if err != nil {
 		return err
 	}
-	groupInfos.mu.Lock() // the table lock also guards the infos' contents
-	defer groupInfos.mu.Unlock()
+	groupInfos.Mu.Lock() // the table lock also guards the infos' contents
+	defer groupInfos.Mu.Unlock()
 	if len(info.Groups) != len(gs) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo has room for %d groups, the device has %d (create it on this device)", fn, len(info.Groups), len(gs))
 	}
@@ -185,7 +186,7 @@ func GetAllGroupInfo(t *Thread, h Handle) error {
 
 // GetGroupInfoDetail implements aclrtGetGroupInfoDetail: one attribute of
 // group index idx, an int (4 bytes) each.
-func GetGroupInfoDetail(t *Thread, h Handle, idx int32, attr int32, value []byte, retSize *uint64) error {
+func GetGroupInfoDetail(t *core.Thread, h core.Handle, idx int32, attr int32, value []byte, retSize *uint64) error {
 	const fn = "aclrtGetGroupInfoDetail"
 	info, err := groupInfo(fn, h)
 	if err != nil {
@@ -194,8 +195,8 @@ func GetGroupInfoDetail(t *Thread, h Handle, idx int32, attr int32, value []byte
 	if value == nil || retSize == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue and paramRetSize must not be NULL", fn)
 	}
-	groupInfos.mu.RLock()
-	defer groupInfos.mu.RUnlock()
+	groupInfos.Mu.RLock()
+	defer groupInfos.Mu.RUnlock()
 	if idx < 0 || int(idx) >= len(info.Groups) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupIndex %d: want 0..%d", fn, idx, len(info.Groups)-1)
 	}
@@ -227,21 +228,21 @@ func GetGroupInfoDetail(t *Thread, h Handle, idx int32, attr int32, value []byte
 
 // SetGroup implements aclrtSetGroup: the current context runs its later
 // kernels on group groupId's cores.
-func SetGroup(t *Thread, groupID int32) error {
+func SetGroup(t *core.Thread, groupID int32) error {
 	const fn = "aclrtSetGroup"
 	c, gs, err := deviceGroups(t, fn)
 	if err != nil {
 		return err
 	}
 	if groupID < 0 || int(groupID) >= len(gs) {
-		return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist on device %d (ids 0..%d)", fn, groupID, c.dev.id, len(gs)-1)
+		return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist on device %d (ids 0..%d)", fn, groupID, c.Dev.ID, len(gs)-1)
 	}
 	groupBinding.mu.Lock()
 	if groupBinding.ctx == nil {
-		groupBinding.ctx = map[*Context]Group{}
+		groupBinding.ctx = map[*core.Context]Group{}
 	}
 	for old := range groupBinding.ctx {
-		if old.dead.Load() {
+		if old.Dead.Load() {
 			delete(groupBinding.ctx, old)
 		}
 	}
@@ -253,7 +254,7 @@ func SetGroup(t *Thread, groupID int32) error {
 
 // groupCaps returns the AI Core and vector core caps of the group c is
 // bound to, zeros when it is bound to none.
-func groupCaps(c *Context) (cube, vector uint32) {
+func groupCaps(c *core.Context) (cube, vector uint32) {
 	groupBinding.mu.Lock()
 	defer groupBinding.mu.Unlock()
 	g, ok := groupBinding.ctx[c]
@@ -265,7 +266,7 @@ func groupCaps(c *Context) (cube, vector uint32) {
 
 // withinGroup lowers the launch caps cube and vector (0: none) to the
 // cores of the group c is bound to.
-func withinGroup(c *Context, cube, vector uint32) (uint32, uint32) {
+func withinGroup(c *core.Context, cube, vector uint32) (uint32, uint32) {
 	gc, gv := groupCaps(c)
 	lower := func(v, g uint32) uint32 {
 		if g != 0 && (v == 0 || g < v) {
@@ -283,7 +284,7 @@ func (g Group) String() string {
 
 // CurrentGroups returns the groups of the current context's device (the
 // rt* layer's rtGetGroupInfo).
-func CurrentGroups(t *Thread, fn string) ([]Group, error) {
+func CurrentGroups(t *core.Thread, fn string) ([]Group, error) {
 	_, gs, err := deviceGroups(t, fn)
 	return gs, err
 }

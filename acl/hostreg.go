@@ -5,6 +5,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Host memory registration (semantics.md §9) over emu.VMM: registered host
@@ -29,22 +30,22 @@ func hostRegErr(fn string, err error) error {
 }
 
 // hostRegister registers for the current device.
-func hostRegister(t *Thread, fn string, p uintptr, size uint64, flags uint32, mapped bool) (uintptr, error) {
-	c, err := current(t, fn)
+func hostRegister(t *core.Thread, fn string, p uintptr, size uint64, flags uint32, mapped bool) (uintptr, error) {
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return 0, err
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return 0, err
 	}
-	out, err := n.VMM().HostRegister(p, size, int(c.dev.id), flags, mapped)
+	out, err := n.VMM().HostRegister(p, size, int(c.Dev.ID), flags, mapped)
 	return out, hostRegErr(fn, err)
 }
 
 // HostRegister implements aclrtHostRegister: ptr page aligned, type
 // ACL_HOST_REGISTER_MAPPED; *devPtr is the address kernels use.
-func HostRegister(t *Thread, p uintptr, size uint64, typ uint32, devPtr *uintptr) error {
+func HostRegister(t *core.Thread, p uintptr, size uint64, typ uint32, devPtr *uintptr) error {
 	const fn = "aclrtHostRegister"
 	switch {
 	case p == 0 || devPtr == nil:
@@ -73,7 +74,7 @@ const hostRegV2Flags = abi.ACL_HOST_REG_MAPPED | abi.ACL_HOST_REG_PINNED
 // HostRegisterV2 implements aclrtHostRegisterV2: MAPPED gives a device
 // address (aclrtHostGetDevicePointer), PINNED pins pageable memory (memory
 // of aclrtMallocHost is pinned already: an error).
-func HostRegisterV2(t *Thread, p uintptr, size uint64, flag uint32) error {
+func HostRegisterV2(t *core.Thread, p uintptr, size uint64, flag uint32) error {
 	const fn = "aclrtHostRegisterV2"
 	switch {
 	case p == 0:
@@ -84,7 +85,7 @@ func HostRegisterV2(t *Thread, p uintptr, size uint64, flag uint32) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: an OR of ACL_HOST_REG_MAPPED and ACL_HOST_REG_PINNED (IOMEMORY and READONLY are reserved)", fn, flag)
 	}
 	if flag&abi.ACL_HOST_REG_PINNED != 0 {
-		if n := rt.node.Load(); n != nil {
+		if n := core.Runtime.Node.Load(); n != nil {
 			if _, _, ok := n.Host().Find(p); ok {
 				return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %#x is pinned memory of aclrtMallocHost already", fn, p)
 			}
@@ -95,7 +96,7 @@ func HostRegisterV2(t *Thread, p uintptr, size uint64, flag uint32) error {
 }
 
 // HostGetDevicePointer implements aclrtHostGetDevicePointer (flag 0).
-func HostGetDevicePointer(t *Thread, p uintptr, out *uintptr, flag uint32) error {
+func HostGetDevicePointer(t *core.Thread, p uintptr, out *uintptr, flag uint32) error {
 	const fn = "aclrtHostGetDevicePointer"
 	switch {
 	case p == 0 || out == nil:
@@ -117,7 +118,7 @@ func HostGetDevicePointer(t *Thread, p uintptr, out *uintptr, flag uint32) error
 
 // HostUnregister implements aclrtHostUnregister (pairs with both register
 // calls): ptr is the start of a registration.
-func HostUnregister(t *Thread, p uintptr) error {
+func HostUnregister(t *core.Thread, p uintptr) error {
 	const fn = "aclrtHostUnregister"
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
@@ -130,7 +131,7 @@ func HostUnregister(t *Thread, p uintptr) error {
 }
 
 // HostMemMapCapabilities implements aclrtHostMemMapCapabilities.
-func HostMemMapCapabilities(t *Thread, dev uint32, hac uint32, out *uint32) error {
+func HostMemMapCapabilities(t *core.Thread, dev uint32, hac uint32, out *uint32) error {
 	const fn = "aclrtHostMemMapCapabilities"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: capabilities must not be NULL", fn)
@@ -138,7 +139,7 @@ func HostMemMapCapabilities(t *Thread, dev uint32, hac uint32, out *uint32) erro
 	if hac > abi.ACL_RT_HAC_TYPE_CCU {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hacType %d is not an aclrtHacType", fn, hac)
 	}
-	if err := checkDeviceID(fn, int32(dev)); err != nil {
+	if err := core.CheckDeviceID(fn, int32(dev)); err != nil {
 		return err
 	}
 	*out = abi.ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // aclInitCallbackRegister / aclFinalizeCallbackRegister: application hooks
@@ -44,7 +45,7 @@ func checkRegType(fn string, typ int32) error {
 // InitCallbackRegister implements aclInitCallbackRegister: before aclInit
 // the callback runs during aclInit; after it, it also runs at once. Registering
 // the same (type, function) again replaces its userData.
-func InitCallbackRegister(t *Thread, cb InitCallback) error {
+func InitCallbackRegister(t *core.Thread, cb InitCallback) error {
 	const fn = "aclInitCallbackRegister"
 	if err := checkRegType(fn, cb.Type); err != nil {
 		return err
@@ -60,9 +61,9 @@ func InitCallbackRegister(t *Thread, cb InitCallback) error {
 		lifeCBs.init = append(lifeCBs.init, cb)
 	}
 	lifeCBs.mu.Unlock()
-	rt.mu.Lock()
-	inited, config := rt.initRefs > 0, rt.initConfig
-	rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	inited, config := core.Runtime.InitRefs > 0, core.Runtime.InitConfig
+	core.Runtime.Mu.Unlock()
 	if inited {
 		cb.Call(config)
 	}
@@ -70,7 +71,7 @@ func InitCallbackRegister(t *Thread, cb InitCallback) error {
 }
 
 // InitCallbackUnRegister implements aclInitCallbackUnRegister.
-func InitCallbackUnRegister(t *Thread, typ int32, key uintptr) error {
+func InitCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 	const fn = "aclInitCallbackUnRegister"
 	if err := checkRegType(fn, typ); err != nil {
 		return err
@@ -86,7 +87,7 @@ func InitCallbackUnRegister(t *Thread, typ int32, key uintptr) error {
 }
 
 // FinalizeCallbackRegister implements aclFinalizeCallbackRegister.
-func FinalizeCallbackRegister(t *Thread, cb FinalizeCallback) error {
+func FinalizeCallbackRegister(t *core.Thread, cb FinalizeCallback) error {
 	const fn = "aclFinalizeCallbackRegister"
 	if err := checkRegType(fn, cb.Type); err != nil {
 		return err
@@ -106,7 +107,7 @@ func FinalizeCallbackRegister(t *Thread, cb FinalizeCallback) error {
 }
 
 // FinalizeCallbackUnRegister implements aclFinalizeCallbackUnRegister.
-func FinalizeCallbackUnRegister(t *Thread, typ int32, key uintptr) error {
+func FinalizeCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 	const fn = "aclFinalizeCallbackUnRegister"
 	if err := checkRegType(fn, typ); err != nil {
 		return err

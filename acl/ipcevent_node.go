@@ -6,6 +6,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -38,20 +39,20 @@ const (
 // exportNodeEvent enters e in the node's event table (once) and writes
 // the entry into b. No-op on a private node.
 func exportNodeEvent(e *Event, b *IpcEventHandle) error {
-	dir := e.ctx.dev.emu.HBM.NodeDir()
+	dir := e.ctx.Dev.Emu.HBM.NodeDir()
 	if dir == nil {
 		return nil
 	}
-	rt.mu.Lock()
+	core.Runtime.Mu.Lock()
 	ne := e.node
-	rt.mu.Unlock()
+	core.Runtime.Mu.Unlock()
 	if ne == nil {
-		ref, entry, err := dir.ExportEvent(e.ctx.dev.emu.PhysID())
+		ref, entry, err := dir.ExportEvent(e.ctx.Dev.Emu.PhysID())
 		if err != nil {
 			return err
 		}
 		ne = &nodeEvent{dir: dir, ref: ref, entry: entry, exporter: true}
-		rt.mu.Lock()
+		core.Runtime.Mu.Lock()
 		if e.node == nil {
 			e.node = ne
 			e.ev.SetOnComplete(func(seq uint64) { emu.NodeEventCompleted(entry, seq) })
@@ -61,7 +62,7 @@ func exportNodeEvent(e *Event, b *IpcEventHandle) error {
 			dir.CloseEvent(ref, true)
 			ne = e.node
 		}
-		rt.mu.Unlock()
+		core.Runtime.Mu.Unlock()
 	}
 	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleIndex:], uint64(ne.ref.Index))
 	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleGen:], ne.ref.Gen)
@@ -77,15 +78,15 @@ func boolU64(b bool) uint64 {
 }
 
 // openNodeEvent opens the event of another process's handle.
-func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
+func openNodeEvent(t *core.Thread, fn string, in IpcEventHandle, out *core.Handle) error {
 	if in.Reserved[ipcHandleNode] != 1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the handle names no event of the node", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	dir := c.dev.emu.HBM.NodeDir()
+	dir := c.Dev.Emu.HBM.NodeDir()
 	if dir == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the handle comes from process %d, and this process runs a private node", fn, binary.LittleEndian.Uint32(in.Reserved[8:]))
 	}
@@ -94,13 +95,13 @@ func openNodeEvent(t *Thread, fn string, in IpcEventHandle, out *Handle) error {
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	e := &Event{ctx: c, ev: c.dev.emu.TS.NewEventUnpooled(abi.ACL_EVENT_IPC), flags: abi.ACL_EVENT_IPC, kind: evEx,
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	e := &Event{ctx: c, ev: c.Dev.Emu.TS.NewEventUnpooled(abi.ACL_EVENT_IPC), flags: abi.ACL_EVENT_IPC, kind: evEx,
 		node: &nodeEvent{dir: dir, ref: ref, entry: entry}}
-	e.h = events.add(e)
-	ctxEvents.add(c, e)
-	c.dev.nevents++
+	e.h = events.Add(e)
+	ctxEvents.Add(c, e)
+	c.Dev.NEvents++
 	*out = e.h
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -32,11 +33,11 @@ const notifyKeyPrefix = "npuemu-notify-"
 // exportNodeNotify enters n in the node's table (once) and names the key
 // after the entry. No-op on a private node. Precondition: notifyMu held.
 func exportNodeNotify(n *Notify, pidCheck bool) error {
-	dir := n.ctx.dev.emu.HBM.NodeDir()
+	dir := n.ctx.Dev.Emu.HBM.NodeDir()
 	if dir == nil || n.hw.node != nil {
 		return nil
 	}
-	ref, entry, err := dir.ExportNotify(n.ctx.dev.emu.PhysID(), pidCheck)
+	ref, entry, err := dir.ExportNotify(n.ctx.Dev.Emu.PhysID(), pidCheck)
 	if err != nil {
 		return err
 	}
@@ -50,12 +51,12 @@ func exportNodeNotify(n *Notify, pidCheck bool) error {
 }
 
 // importNodeNotify opens a notify another process exported.
-func importNodeNotify(t *Thread, fn, key string, out *Handle) error {
-	c, err := current(t, fn)
+func importNodeNotify(t *core.Thread, fn, key string, out *core.Handle) error {
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	dir := c.dev.emu.HBM.NodeDir()
+	dir := c.Dev.Emu.HBM.NodeDir()
 	if dir == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the key comes from another process, and this process runs a private node", fn)
 	}
@@ -73,19 +74,19 @@ func importNodeNotify(t *Thread, fn, key string, out *Handle) error {
 		dir.CloseNotify(ref, false)
 		return err
 	}
-	nt, err := c.dev.emu.TS.NewNotify()
+	nt, err := c.Dev.Emu.TS.NewNotify()
 	if err != nil {
 		dir.CloseNotify(ref, false)
 		return abi.Wrapf(err, "%s", fn)
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
 	notifyMu.Lock()
 	defer notifyMu.Unlock()
 	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, key: key, node: &nodeNotify{dir: dir, ref: ref, entry: entry, gen: gen}}}
-	n.h = notifies.add(n)
-	registerHandle(tableNotifies, n.h, n.ctx, "notify")
-	ctxNotifies.add(n.ctx, n)
+	n.h = notifies.Add(n)
+	core.RegisterHandle(core.TableNotifies, n.h, n.ctx, "notify")
+	ctxNotifies.Add(n.ctx, n)
 	*out = n.h
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -37,7 +38,7 @@ type (
 // platform is the process node's platform (emu.Platform): the zero value
 // before the node exists.
 func platform() emu.Platform {
-	if n := rt.node.Load(); n != nil {
+	if n := core.Runtime.Node.Load(); n != nil {
 		return n.Platform()
 	}
 	return emu.Platform{}
@@ -54,7 +55,7 @@ func kernelHost(fn string) (KernelHost, error) {
 
 // Binary is a loaded kernel binary (aclrtBinHandle).
 type Binary struct {
-	h     Handle
+	h     core.Handle
 	host  KernelHost
 	lib   uintptr
 	path  string // "" when loaded from memory
@@ -74,7 +75,7 @@ type Binary struct {
 
 // Function is one kernel of a binary (aclrtFuncHandle).
 type Function struct {
-	h   Handle
+	h   core.Handle
 	bin *Binary
 	e   KernelEntry
 	// measured is the duration of the last completed launch of an Ascend
@@ -84,8 +85,8 @@ type Function struct {
 }
 
 var (
-	binaries  = newTable[Binary](kindBinary)
-	functions = newTable[Function](kindFunction)
+	binaries  = core.NewTable[Binary](core.KindBinary)
+	functions = core.NewTable[Function](core.KindFunction)
 )
 
 // notKernelBinary is the message for a file the loader refuses.
@@ -122,7 +123,7 @@ func checkLoadOptions(fn string, opts []BinaryLoadOption) error {
 }
 
 // BinaryLoadFromFile implements aclrtBinaryLoadFromFile.
-func BinaryLoadFromFile(t *Thread, path string, opts []BinaryLoadOption, out *Handle) error {
+func BinaryLoadFromFile(t *core.Thread, path string, opts []BinaryLoadOption, out *core.Handle) error {
 	const fn = "aclrtBinaryLoadFromFile"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
@@ -133,7 +134,7 @@ func BinaryLoadFromFile(t *Thread, path string, opts []BinaryLoadOption, out *Ha
 	if err := checkLoadOptions(fn, opts); err != nil {
 		return err
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
 	st, err := os.Stat(path)
@@ -156,7 +157,7 @@ func BinaryLoadFromFile(t *Thread, path string, opts []BinaryLoadOption, out *Ha
 }
 
 // BinaryLoadFromData implements aclrtBinaryLoadFromData.
-func BinaryLoadFromData(t *Thread, data []byte, opts []BinaryLoadOption, out *Handle) error {
+func BinaryLoadFromData(t *core.Thread, data []byte, opts []BinaryLoadOption, out *core.Handle) error {
 	const fn = "aclrtBinaryLoadFromData"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
@@ -167,7 +168,7 @@ func BinaryLoadFromData(t *Thread, data []byte, opts []BinaryLoadOption, out *Ha
 	if err := checkLoadOptions(fn, opts); err != nil {
 		return err
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
 	h, err := kernelHost(fn)
@@ -184,32 +185,32 @@ func BinaryLoadFromData(t *Thread, data []byte, opts []BinaryLoadOption, out *Ha
 
 func newBinary(h KernelHost, lib uintptr, path string, entries []KernelEntry) *Binary {
 	b := &Binary{host: h, lib: lib, path: path}
-	b.h = binaries.add(b)
+	b.h = binaries.Add(b)
 	for _, e := range entries {
 		f := &Function{bin: b, e: e}
-		f.h = functions.add(f)
+		f.h = functions.Add(f)
 		b.funcs = append(b.funcs, f)
 	}
 	registerEntries(b)
 	return b
 }
 
-func resolveBinary(fn string, h Handle) (*Binary, error) {
+func resolveBinary(fn string, h core.Handle) (*Binary, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
 	}
-	b, err := binaries.get(h)
+	b, err := binaries.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
 	return b, nil
 }
 
-func resolveFunction(fn string, h Handle) (*Function, error) {
+func resolveFunction(fn string, h core.Handle) (*Function, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
 	}
-	f, err := functions.get(h)
+	f, err := functions.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v (unloaded binary?)", fn, err)
 	}
@@ -218,17 +219,17 @@ func resolveFunction(fn string, h Handle) (*Function, error) {
 
 // BinaryUnLoad implements aclrtBinaryUnLoad. Its handles die at once; the
 // shared object is closed when its last queued launch has finished.
-func BinaryUnLoad(t *Thread, h Handle) error {
+func BinaryUnLoad(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtBinaryUnLoad"
 	b, err := resolveBinary(fn, h)
 	if err != nil {
 		return err
 	}
-	if !binaries.remove(h) {
+	if !binaries.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already unloaded", fn, uintptr(h))
 	}
 	for _, f := range b.funcs {
-		functions.remove(f.h)
+		functions.Remove(f.h)
 	}
 	unregisterEntries(b)
 	b.mu.Lock()
@@ -237,7 +238,7 @@ func BinaryUnLoad(t *Thread, h Handle) error {
 	b.args = nil
 	b.mu.Unlock()
 	for _, a := range args {
-		argsTable.remove(a.h)
+		argsTable.Remove(a.h)
 		a.release(b.host)
 	}
 	b.maybeClose()
@@ -245,7 +246,7 @@ func BinaryUnLoad(t *Thread, h Handle) error {
 }
 
 // BinaryGetFunction implements aclrtBinaryGetFunction.
-func BinaryGetFunction(t *Thread, h Handle, name string, out *Handle) error {
+func BinaryGetFunction(t *core.Thread, h core.Handle, name string, out *core.Handle) error {
 	const fn = "aclrtBinaryGetFunction"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
@@ -269,7 +270,7 @@ func BinaryGetFunction(t *Thread, h Handle, name string, out *Handle) error {
 }
 
 // FunctionGetBinary implements aclrtFunctionGetBinary.
-func FunctionGetBinary(t *Thread, fh Handle, out *Handle) error {
+func FunctionGetBinary(t *core.Thread, fh core.Handle, out *core.Handle) error {
 	const fn = "aclrtFunctionGetBinary"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
@@ -284,7 +285,7 @@ func FunctionGetBinary(t *Thread, fh Handle, out *Handle) error {
 
 // FunctionName returns the kernel name (aclrtGetFunctionName; libfake
 // copies it out).
-func FunctionName(t *Thread, fh Handle) (string, error) {
+func FunctionName(t *core.Thread, fh core.Handle) (string, error) {
 	f, err := resolveFunction("aclrtGetFunctionName", fh)
 	if err != nil {
 		return "", err
@@ -295,7 +296,7 @@ func FunctionName(t *Thread, fh Handle) (string, error) {
 // GetFunctionAddr implements aclrtGetFunctionAddr: the entry point is the
 // cube part of cube/AI Core/mix kernels and the vector part of vector and
 // mix kernels; an absent part is 0.
-func GetFunctionAddr(t *Thread, fh Handle, aic, aiv *uintptr) error {
+func GetFunctionAddr(t *core.Thread, fh core.Handle, aic, aiv *uintptr) error {
 	const fn = "aclrtGetFunctionAddr"
 	if aic == nil || aiv == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aicAddr and aivAddr must not be NULL", fn)
@@ -317,7 +318,7 @@ func GetFunctionAddr(t *Thread, fh Handle, aic, aiv *uintptr) error {
 }
 
 // GetFunctionAttribute implements aclrtGetFunctionAttribute.
-func GetFunctionAttribute(t *Thread, fh Handle, attr int32, v *int64) error {
+func GetFunctionAttribute(t *core.Thread, fh core.Handle, attr int32, v *int64) error {
 	const fn = "aclrtGetFunctionAttribute"
 	if v == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue must not be NULL", fn)
@@ -364,7 +365,7 @@ type launchCfg struct {
 	engine  int32 // -1: the kernel's own kind
 	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
 	// a front hand-over: never wait for ring space (kernel_launch_handover.go)
-	handoff *handover
+	handoff *core.Handover
 }
 
 func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {
@@ -624,7 +625,7 @@ func checkBlocks(fn string, blocks uint32) error {
 // LiveKernelObjects reports the binaries, functions and args handles alive
 // (for leak checks).
 func LiveKernelObjects() (bins, funcs, args int) {
-	return binaries.len(), functions.len(), argsTable.len()
+	return binaries.Len(), functions.Len(), argsTable.Len()
 }
 
 func (b *Binary) String() string { return fmt.Sprintf("binary %#x (%s)", uintptr(b.h), b.path) }

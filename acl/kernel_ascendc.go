@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -33,7 +34,7 @@ const KernelCooperative = 1
 // it: device memory (aclrtMalloc, halMemAlloc), pinned host memory
 // (aclrtMallocHost) or managed memory.
 func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return 0, 0, false
 	}
@@ -48,11 +49,11 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 		// which a thread waiting for the kernel may hold; when it is
 		// taken, the block's pages are the bound.
 		if d := kernelDevice(int(ed.ID)); d != nil {
-			d.allocMu.RLock()
-			a, live := d.allocs[b]
-			d.allocMu.RUnlock()
+			d.AllocMu.RLock()
+			a, live := d.Allocs[b]
+			d.AllocMu.RUnlock()
 			if live {
-				return b, a.size, true
+				return b, a.Size, true
 			}
 		}
 		return b, req, true
@@ -70,20 +71,20 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 
 // kernelDevice returns the runtime device id if rt.mu is free now (nil
 // otherwise, or when the runtime has not opened it).
-func kernelDevice(id int) *device {
-	if !rt.mu.TryLock() {
+func kernelDevice(id int) *core.Device {
+	if !core.Runtime.Mu.TryLock() {
 		return nil
 	}
-	defer rt.mu.Unlock()
-	if id < len(rt.devs) {
-		return rt.devs[id]
+	defer core.Runtime.Mu.Unlock()
+	if id < len(core.Runtime.Devs) {
+		return core.Runtime.Devs[id]
 	}
 	return nil
 }
 
 // KernelSoC returns the SoC name kernels see ("" before the node exists).
 func KernelSoC() string {
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -28,7 +29,7 @@ func TestKernelCyclesRecord(t *testing.T) {
 	h.busy[1], h.busy[4] = 1000, 2000 // PIPE_V, PIPE_MTE2
 	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
-	var bin Handle
+	var bin core.Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	defer func() { require.NoError(t, BinaryUnLoad(th, bin)) }()
 	f := function(t, th, bin, "cube")
@@ -36,7 +37,7 @@ func TestKernelCyclesRecord(t *testing.T) {
 	var hooked []KernelCycles
 	SetKernelCyclesHook(func(k KernelCycles) { hooked = append(hooked, k) })
 	defer SetKernelCyclesHook(nil)
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	require.NoError(t, LaunchKernelWithConfig(th, f, 3, 0, nil, a))

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -14,17 +15,17 @@ import (
 // (aclrtLaunchKernel, V2 with device arguments).
 
 // launchTarget resolves and checks what every variant shares.
-func launchTarget(t *Thread, fn string, blocks uint32, sh Handle, attrs []LaunchAttr) (*Stream, launchCfg, error) {
+func launchTarget(t *core.Thread, fn string, blocks uint32, sh core.Handle, attrs []LaunchAttr) (*core.Stream, launchCfg, error) {
 	cfg := launchCfg{engine: -1}
 	if err := checkBlocks(fn, blocks); err != nil {
 		return nil, cfg, err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return nil, cfg, err
 	}
 	if len(attrs) > 0 {
-		if cfg, err = parseLaunchAttrs(fn, attrs, s.ctx.dev.emu.SoC.Name); err != nil {
+		if cfg, err = parseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
 			return nil, cfg, err
 		}
 	}
@@ -44,7 +45,7 @@ func (f *Function) unitsOf(img []byte) uint64 {
 // stream that records (capture, model build) takes the task instead; the
 // managed allocations the arguments point into are faulted in ahead of the
 // kernel (acl/managed.go).
-func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
+func submitImage(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
 	spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
 	if err != nil {
 		putLaunch(l)
@@ -56,10 +57,10 @@ func submitImage(t *Thread, fn string, s *Stream, f *Function, l *launch, img []
 // launchSpec is the tsfw description of a launch of f on s by t: the
 // function's costs, the thread's and stream's core limits, the
 // cooperative launch's check.
-func launchSpec(t *Thread, fn string, s *Stream, f *Function, blocks uint32, cfg launchCfg, units uint64) (tsfw.KernelSpec, error) {
+func launchSpec(t *core.Thread, fn string, s *core.Stream, f *Function, blocks uint32, cfg launchCfg, units uint64) (tsfw.KernelSpec, error) {
 	spec := f.spec(blocks, cfg, units)
 	spec.MaxCores = launchCap(t, s, &spec)
-	if soc := s.ctx.dev.emu.SoC; f.e.Flags != 0 {
+	if soc := s.Ctx.Dev.Emu.SoC; f.e.Flags != 0 {
 		if err := cooperative(fn, &f.e, &spec, soc.CubeCores, soc.VectorCores); err != nil {
 			return spec, err
 		}
@@ -80,7 +81,7 @@ type runSpec struct {
 }
 
 // submitSpec is submitImage with the description built.
-func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec tsfw.KernelSpec) error {
+func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec tsfw.KernelSpec) error {
 	l.blocks = blocks
 	if err := f.bin.acquire(fn); err != nil {
 		putLaunch(l)
@@ -98,7 +99,7 @@ func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *launch, img []b
 		putLaunch(l)
 		return err
 	}
-	if err := s.queue(t, fn, tsfw.KernelTask(l, spec), queued{l: l, counted: true, handover: cfg.handoff}); err != nil {
+	if err := s.Queue(t, fn, tsfw.KernelTask(l, spec), core.Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
 		f.bin.release()
 		putLaunch(l)
 		return err
@@ -118,7 +119,7 @@ func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
 // LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig: the
 // finalized blob of the args handle is copied, so later updates do not
 // affect this launch.
-func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
+func LaunchKernelWithConfig(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, ah core.Handle) error {
 	return launchKernelN(t, fh, blocks, sh, attrs, ah, 1, nil)
 }
 
@@ -126,7 +127,7 @@ func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attr
 // configuration, resolving and checking the handles once; it returns the
 // first error (a handle that does not resolve fails all n the same way).
 // With ho not nil they never wait for ring space (HandOverLaunches).
-func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle, n int, ho *handover) error {
+func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, ah core.Handle, n int, ho *core.Handover) error {
 	const fn = "aclrtLaunchKernelWithConfig"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -165,7 +166,7 @@ func launchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []Launc
 // a (handle ah) on s: the end of LaunchKernelWithConfig once the handles
 // are resolved and checked. rs, when not nil, is the run's description
 // (built on first use).
-func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg launchCfg, rs *runSpec) error {
+func launchArgs(t *core.Thread, fn string, s *core.Stream, f *Function, a *Args, ah core.Handle, blocks uint32, cfg launchCfg, rs *runSpec) error {
 	a.mu.Lock()
 	if !a.final {
 		a.mu.Unlock()
@@ -193,8 +194,8 @@ func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle
 
 // deviceArgs checks that argsData..+argsSize lies in one allocation of s's
 // device and returns the unit count it holds for f.
-func deviceArgs(fn string, s *Stream, f *Function, argsData uintptr, argsSize uint64) (uint64, bool) {
-	hbm := s.ctx.dev.emu.HBM
+func deviceArgs(fn string, s *core.Stream, f *Function, argsData uintptr, argsSize uint64) (uint64, bool) {
+	hbm := s.Ctx.Dev.Emu.HBM
 	base, size, ok := hbm.Find(argsData)
 	if !ok || uint64(argsData-base)+argsSize > size {
 		return 0, false
@@ -208,7 +209,7 @@ func deviceArgs(fn string, s *Stream, f *Function, argsData uintptr, argsSize ui
 // LaunchKernel implements aclrtLaunchKernel: argsData is device memory of
 // the stream's device holding the packed arguments; the kernel reads it in
 // place when it runs.
-func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle) error {
+func LaunchKernel(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, sh core.Handle) error {
 	const fn = "aclrtLaunchKernel"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -228,7 +229,7 @@ func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSiz
 	if argsSize > 0 {
 		var ok bool
 		if units, ok = deviceArgs(fn, s, f, argsData, argsSize); !ok {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.ctx.dev.id)
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.Ctx.Dev.ID)
 		}
 	}
 	l := getLaunch(f.bin.host, 0)
@@ -241,7 +242,7 @@ func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSiz
 // device (read in place when the kernel runs, as aclrtLaunchKernel) or host
 // memory, which is copied at the call; hostArgs returns the argsSize bytes
 // at argsData when argsData is not device memory.
-func LaunchKernelV2(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, attrs []LaunchAttr, sh Handle, hostArgs func() []byte) error {
+func LaunchKernelV2(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, attrs []LaunchAttr, sh core.Handle, hostArgs func() []byte) error {
 	const fn = "aclrtLaunchKernelV2"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -284,7 +285,7 @@ type PlaceHolder struct {
 // host blob is copied at the call; each placeholder's slot receives the
 // address of its data in the copy (where the real runtime patches in the
 // device address of the data it copied).
-func LaunchKernelWithHostArgs(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, blob []byte, phs []PlaceHolder) error {
+func LaunchKernelWithHostArgs(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, blob []byte, phs []PlaceHolder) error {
 	const fn = "aclrtLaunchKernelWithHostArgs"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -314,7 +315,7 @@ func LaunchKernelWithHostArgs(t *Thread, fh Handle, blocks uint32, sh Handle, at
 // param(i, size) returns the size bytes parameter i points to (nil when its
 // pointer is NULL). The parameters are packed as aclrtKernelArgsAppend
 // packs them, so the kernel needs its table to declare them.
-func LaunchKernelWithArgsArray(t *Thread, fptr uintptr, blocks uint32, sh Handle, attrs []LaunchAttr, param func(i, size int) []byte) error {
+func LaunchKernelWithArgsArray(t *core.Thread, fptr uintptr, blocks uint32, sh core.Handle, attrs []LaunchAttr, param func(i, size int) []byte) error {
 	const fn = "aclrtLaunchKernelWithArgsArray"
 	f, err := resolveFuncOrSymbol(fn, fptr)
 	if err != nil {

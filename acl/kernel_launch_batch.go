@@ -1,5 +1,7 @@
 package acl
 
+import "github.com/npuemu/npuemu/rt/core"
+
 // Batched launches (libfake/front/launchq.c, docs/kernels.md "Batched
 // launches"): the front hands the core a thread's deferred launches in one
 // call, and, when the thread then synchronises a stream, the
@@ -12,12 +14,12 @@ package acl
 // the stream does not resolve or is not synchronised (the synchronisation
 // then reports whatever is wrong). A non-nil result must be passed to
 // RunClaimed.
-func ClaimForSync(t *Thread, sh Handle) *Stream {
-	s, err := resolveStream(t, "aclrtSynchronizeStream", sh)
-	if err != nil || s.flags&noSyncFlags != 0 {
+func ClaimForSync(t *core.Thread, sh core.Handle) *core.Stream {
+	s, err := core.ResolveStream(t, "aclrtSynchronizeStream", sh)
+	if err != nil || s.Flags&core.NoSyncFlags != 0 {
 		return nil
 	}
-	s.q.Claim()
+	s.SQ.Claim()
 	return s
 }
 
@@ -25,6 +27,6 @@ func ClaimForSync(t *Thread, sh Handle) *Stream {
 // blocks, sh, nil, ah) would make one by one (the front hands over runs of
 // the same launch), resolving and checking the handles once. It returns
 // the first error; a handle that does not resolve fails all n the same way.
-func LaunchKernelWithConfigN(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) error {
+func LaunchKernelWithConfigN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, ah core.Handle, n int) error {
 	return launchKernelN(t, fh, blocks, sh, nil, ah, n, nil)
 }

@@ -1,5 +1,7 @@
 package acl
 
+import "github.com/npuemu/npuemu/rt/core"
+
 // Launches the front library deferred, handed over by whichever thread
 // needs them queued (libfake/front/launchq.c, docs/kernels.md "Batched
 // launches"). A hand-over never waits for ring space (tsfw/overfill.go):
@@ -13,21 +15,21 @@ package acl
 // them would have waited for made one by one (tsfw.Queue.RoomFor): the
 // launching thread owes WaitStreamRoom(sh, wait). It returns the first
 // error; a handle that does not resolve fails all n the same way.
-func HandOverLaunches(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) (wait uint64, err error) {
-	ho := &t.handover // the thread's hand-overs are made one at a time (the front's queue lock)
-	*ho = handover{}
+func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, ah core.Handle, n int) (wait uint64, err error) {
+	ho := &t.Handover // the thread's hand-overs are made one at a time (the front's queue lock)
+	*ho = core.Handover{}
 	err = launchKernelN(t, fh, blocks, sh, nil, ah, n, ho)
-	if ho.past { // (RoomFor reads the lanes' completion count: only then)
-		wait = ho.q.RoomFor(ho.last)
+	if ho.Past { // (RoomFor reads the lanes' completion count: only then)
+		wait = ho.Queue.RoomFor(ho.Last)
 	}
-	*ho = handover{}
+	*ho = core.Handover{}
 	return wait, err
 }
 
 // WaitStreamRoom waits until stream sh has completed wait tasks (the wait
 // HandOverLaunches owes), or is destroyed; a stale handle needs no wait.
-func WaitStreamRoom(sh Handle, wait uint64) {
-	if s, err := streams.get(sh); err == nil {
-		s.q.WaitRoom(wait)
+func WaitStreamRoom(sh core.Handle, wait uint64) {
+	if s, err := core.Streams.Get(sh); err == nil {
+		s.SQ.WaitRoom(wait)
 	}
 }

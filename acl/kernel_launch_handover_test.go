@@ -3,6 +3,7 @@ package acl
 import (
 	"testing"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,10 +15,10 @@ import (
 func TestHandOverLaunches(t *testing.T) {
 	th, _, bin := kernelSetup(t)
 	slow := function(t, th, bin, "slow")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	var s, o, e Handle
+	var s, o, e core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, CreateStream(th, &o))
 	require.NoError(t, CreateEvent(th, &e))

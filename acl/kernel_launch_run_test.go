@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // TestLaunchRunSharesSpec: a run of identical launches (launchKernelN)
@@ -16,10 +17,10 @@ import (
 func TestLaunchRunSharesSpec(t *testing.T) {
 	th, _, bin := kernelSetup(t)
 	slow := function(t, th, bin, "slow")
-	soc := th.Ctx.dev.emu.SoC
+	soc := th.Ctx.Dev.Emu.SoC
 	require.Positive(t, soc.VectorCores, "the default SoC has vector cores")
 	blocks := uint32(soc.VectorCores + 1)
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	elapsed := func(launch func()) float32 { return defaultStreamElapsed(t, th, launch) }

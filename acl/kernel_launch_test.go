@@ -8,13 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // kernelMs launches fn with blocks blocks between two event records on the
 // default stream and returns the elapsed virtual time in ms.
-func kernelMs(t *testing.T, th *Thread, f Handle, blocks uint32) float32 {
+func kernelMs(t *testing.T, th *core.Thread, f core.Handle, blocks uint32) float32 {
 	t.Helper()
-	var a, e0, e1 Handle
+	var a, e0, e1 core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	require.NoError(t, CreateEvent(th, &e0))
@@ -37,7 +38,7 @@ func waves(blocks, width int) int { return (blocks + width - 1) / width }
 func TestResourceLimitsCapLaunches(t *testing.T) {
 	th, _, bin := kernelSetup(t)
 	slow, mix := function(t, th, bin, "slow"), function(t, th, bin, "mixslow")
-	soc := th.Ctx.dev.emu.SoC
+	soc := th.Ctx.Dev.Emu.SoC
 	require.Positive(t, soc.VectorCores, "the default SoC has vector cores")
 	blocks := uint32(soc.VectorCores + 1)
 	free := kernelMs(t, th, slow, blocks)
@@ -47,7 +48,7 @@ func TestResourceLimitsCapLaunches(t *testing.T) {
 	assert.InDelta(t, waves(int(blocks), 4)-waves(int(blocks), soc.VectorCores), capped-free, 0.01, "ms of extra waves under the device limit")
 
 	// A stream limit counts only for threads that use the stream.
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, SetStreamResLimit(th, s, abi.ACL_RT_DEV_RES_VECTOR_CORE, 2))
 	assert.InDelta(t, capped, kernelMs(t, th, slow, blocks), 0.01, "not used yet: the device limit applies")
@@ -84,9 +85,9 @@ func TestResourceLimitsCapLaunches(t *testing.T) {
 
 func TestUtilizationFollowsRunningBlocks(t *testing.T) {
 	th, h, bin := kernelSetup(t)
-	soc := th.Ctx.dev.emu.SoC
+	soc := th.Ctx.Dev.Emu.SoC
 	f := function(t, th, bin, "echo")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	var u UtilizationInfo
@@ -187,7 +188,7 @@ func TestKernelQueries(t *testing.T) {
 	require.NoError(t, GetFunctionSize(th, typed, &aic, &aiv))
 	assert.Equal(t, [2]uint64{64, 0}, [2]uint64{aic, aiv})
 
-	var got Handle
+	var got core.Handle
 	require.NoError(t, GetFuncBySymbol(th, 5, &got))
 	assert.Equal(t, typed, got)
 	requireCode(t, GetFuncBySymbol(th, 99, &got), abi.ACL_ERROR_RT_KERNEL_LOOKUP)
@@ -195,7 +196,7 @@ func TestKernelQueries(t *testing.T) {
 	require.NoError(t, FunctionGetAvailDynUbufPerBlock(th, uintptr(echo), 0, &size))
 	assert.Zero(t, size)
 
-	b, err := binaries.get(bin)
+	b, err := binaries.Get(bin)
 	require.NoError(t, err)
 	var addr uintptr
 	require.NoError(t, BinaryGetGlobal(th, bin, "counter", &addr, &size))
@@ -209,7 +210,7 @@ func TestKernelQueries(t *testing.T) {
 	// aclrtCreateBinary + aclrtBinaryLoad load the same bytes as FromData.
 	raw, err := CreateBinary(th, []byte("KERNELS"))
 	require.NoError(t, err)
-	var bin2 Handle
+	var bin2 core.Handle
 	require.NoError(t, BinaryLoad(th, raw, &bin2))
 	require.NoError(t, DestroyBinary(th, raw))
 	requireCode(t, DestroyBinary(th, raw), abi.ACL_ERROR_RT_INVALID_HANDLE)
@@ -238,11 +239,11 @@ func TestKernelQueries(t *testing.T) {
 func TestLaunchKernelWithConfigN(t *testing.T) {
 	th, _, bin := kernelSetup(t)
 	slow := function(t, th, bin, "slow")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	elapsed := func(launch func()) float32 { return defaultStreamElapsed(t, th, launch) }
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	oneByOne := elapsed(func() {
 		for range 3 {
@@ -256,8 +257,8 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 	one := LaunchKernelWithConfig(th, slow, 1, s, nil, a+1)
 	require.Error(t, one)
 	requireCode(t, LaunchKernelWithConfigN(th, slow, 1, s, a+1, 4), abi.CodeOf(one))
-	var p Handle
-	var b Handle
+	var p core.Handle
+	var b core.Handle
 	require.NoError(t, KernelArgsInit(th, slow, &b))
 	require.NoError(t, KernelArgsAppend(th, b, []byte{1, 2, 3, 4}, &p))
 	err := LaunchKernelWithConfigN(th, slow, 1, s, b, 2)
@@ -271,9 +272,9 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 
 // defaultStreamElapsed returns the device time launch's tasks take on the
 // default stream, between two events recorded around them.
-func defaultStreamElapsed(t *testing.T, th *Thread, launch func()) float32 {
+func defaultStreamElapsed(t *testing.T, th *core.Thread, launch func()) float32 {
 	t.Helper()
-	var e0, e1 Handle
+	var e0, e1 core.Handle
 	require.NoError(t, CreateEvent(th, &e0))
 	require.NoError(t, CreateEvent(th, &e1))
 	require.NoError(t, RecordEvent(th, e0, 0, 0))

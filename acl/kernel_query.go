@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Kernel queries and the remaining binary calls: parameter layout, code
@@ -63,8 +64,8 @@ func resolveFuncOrSymbol(fn string, p uintptr) (*Function, error) {
 	if p == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", fn)
 	}
-	if k, _, _ := Handle(p).parts(); k == kindFunction {
-		return resolveFunction(fn, Handle(p))
+	if k, _, _ := core.Handle(p).Parts(); k == core.KindFunction {
+		return resolveFunction(fn, core.Handle(p))
 	}
 	if f := functionByEntry(p); f != nil {
 		return f, nil
@@ -75,7 +76,7 @@ func resolveFuncOrSymbol(fn string, p uintptr) (*Function, error) {
 // GetFuncBySymbol implements aclrtGetFuncBySymbol: the symbol of an npuemu
 // kernel is its entry point (npuemu_kernel_entry.fn, as
 // aclrtGetFunctionAddr reports it) in a loaded binary.
-func GetFuncBySymbol(t *Thread, symbol uintptr, out *Handle) error {
+func GetFuncBySymbol(t *core.Thread, symbol uintptr, out *core.Handle) error {
 	const fn = "aclrtGetFuncBySymbol"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
@@ -118,7 +119,7 @@ func (f *Function) params(fn string) ([]paramSlot, error) {
 
 // FunctionGetParamCount implements aclrtFunctionGetParamCount from the
 // kernel table's num_params.
-func FunctionGetParamCount(t *Thread, fptr uintptr, count *uint64) error {
+func FunctionGetParamCount(t *core.Thread, fptr uintptr, count *uint64) error {
 	const fn = "aclrtFunctionGetParamCount"
 	if count == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramCount must not be NULL", fn)
@@ -137,7 +138,7 @@ func FunctionGetParamCount(t *Thread, fptr uintptr, count *uint64) error {
 
 // FunctionGetParamInfo implements aclrtFunctionGetParamInfo: the offset and
 // size of parameter i in the blob.
-func FunctionGetParamInfo(t *Thread, fptr uintptr, i uint64, off, size *uint64) error {
+func FunctionGetParamInfo(t *core.Thread, fptr uintptr, i uint64, off, size *uint64) error {
 	const fn = "aclrtFunctionGetParamInfo"
 	if off == nil || size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramOffset and paramSize must not be NULL", fn)
@@ -160,7 +161,7 @@ func FunctionGetParamInfo(t *Thread, fptr uintptr, i uint64, off, size *uint64) 
 // GetFunctionSize implements aclrtGetFunctionSize: the code size of the
 // entry point (from the object's symbol table) for the part its kind
 // declares, as aclrtGetFunctionAddr; an absent part is 0.
-func GetFunctionSize(t *Thread, fh Handle, aic, aiv *uint64) error {
+func GetFunctionSize(t *core.Thread, fh core.Handle, aic, aiv *uint64) error {
 	const fn = "aclrtGetFunctionSize"
 	if aic == nil || aiv == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aicSize and aivSize must not be NULL", fn)
@@ -184,7 +185,7 @@ func GetFunctionSize(t *Thread, fh Handle, aic, aiv *uint64) error {
 // FunctionGetAvailDynUbufPerBlock implements
 // aclrtFunctionGetAvailDynUbufPerBlock: 0, as for every kernel that is not
 // a SIMT kernel of the Ascend 950.
-func FunctionGetAvailDynUbufPerBlock(t *Thread, fptr uintptr, flags uint32, size *uint64) error {
+func FunctionGetAvailDynUbufPerBlock(t *core.Thread, fptr uintptr, flags uint32, size *uint64) error {
 	const fn = "aclrtFunctionGetAvailDynUbufPerBlock"
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dynamicUbufSize must not be NULL", fn)
@@ -200,7 +201,7 @@ func FunctionGetAvailDynUbufPerBlock(t *Thread, fptr uintptr, flags uint32, size
 // kernel binary is a variable the object exports (default visibility); its
 // address is host memory the kernels use directly, written and read with
 // plain loads and stores or aclrtMemcpy.
-func BinaryGetGlobal(t *Thread, bh Handle, name string, dptr *uintptr, size *uint64) error {
+func BinaryGetGlobal(t *core.Thread, bh core.Handle, name string, dptr *uintptr, size *uint64) error {
 	const fn = "aclrtBinaryGetGlobal"
 	if dptr == nil && size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dptr and size must not both be NULL", fn)
@@ -228,7 +229,7 @@ func BinaryGetGlobal(t *Thread, bh Handle, name string, dptr *uintptr, size *uin
 // RegisterCpuFunc implements aclrtRegisterCpuFunc. It registers AI CPU
 // kernels of binaries loaded in CPU kernel mode 2; npuemu loads AI Core
 // (host) kernels only, and for those the call fails as documented.
-func RegisterCpuFunc(t *Thread, bh Handle, funcName, kernelName string, out *Handle) error {
+func RegisterCpuFunc(t *core.Thread, bh core.Handle, funcName, kernelName string, out *core.Handle) error {
 	const fn = "aclrtRegisterCpuFunc"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
@@ -246,29 +247,29 @@ func RegisterCpuFunc(t *Thread, bh Handle, funcName, kernelName string, out *Han
 // RawBinary is an aclrtBinary: the caller's bytes, not copied, until
 // aclrtBinaryLoad copies them.
 type RawBinary struct {
-	h    Handle
+	h    core.Handle
 	data []byte
 }
 
-var rawBinaries = newTable[RawBinary](kindRawBinary)
+var rawBinaries = core.NewTable[RawBinary](core.KindRawBinary)
 
 // CreateBinary implements aclrtCreateBinary: data stays the caller's and
 // must live until aclrtBinaryLoad.
-func CreateBinary(t *Thread, data []byte) (Handle, error) {
+func CreateBinary(t *core.Thread, data []byte) (core.Handle, error) {
 	const fn = "aclrtCreateBinary"
 	if len(data) == 0 {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data must not be NULL and dataLen must be > 0", fn)
 	}
 	r := &RawBinary{data: data}
-	r.h = rawBinaries.add(r)
+	r.h = rawBinaries.Add(r)
 	return r.h, nil
 }
 
-func resolveRawBinary(fn string, h Handle) (*RawBinary, error) {
+func resolveRawBinary(fn string, h core.Handle) (*RawBinary, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binary must not be NULL", fn)
 	}
-	r, err := rawBinaries.get(h)
+	r, err := rawBinaries.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -277,12 +278,12 @@ func resolveRawBinary(fn string, h Handle) (*RawBinary, error) {
 
 // DestroyBinary implements aclrtDestroyBinary; binaries loaded from it stay
 // loaded.
-func DestroyBinary(t *Thread, h Handle) error {
+func DestroyBinary(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtDestroyBinary"
 	if _, err := resolveRawBinary(fn, h); err != nil {
 		return err
 	}
-	if !rawBinaries.remove(h) {
+	if !rawBinaries.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already destroyed", fn, uintptr(h))
 	}
 	return nil
@@ -290,7 +291,7 @@ func DestroyBinary(t *Thread, h Handle) error {
 
 // BinaryLoad implements aclrtBinaryLoad: aclrtBinaryLoadFromData of the
 // bytes given to aclrtCreateBinary.
-func BinaryLoad(t *Thread, h Handle, out *Handle) error {
+func BinaryLoad(t *core.Thread, h core.Handle, out *core.Handle) error {
 	const fn = "aclrtBinaryLoad"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
@@ -306,4 +307,4 @@ func BinaryLoad(t *Thread, h Handle, out *Handle) error {
 }
 
 // LiveRawBinaries reports the aclrtBinary objects alive (for leak checks).
-func LiveRawBinaries() int { return rawBinaries.len() }
+func LiveRawBinaries() int { return rawBinaries.Len() }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -34,23 +35,23 @@ type resLimits [2]uint32 // indexed by aclrtDevResLimitType
 
 var streamRes struct {
 	mu     sync.Mutex
-	limits map[*Stream]resLimits
-	uses   map[*Thread]*Stream // aclrtUseStreamResInCurrentThread
+	limits map[*core.Stream]resLimits
+	uses   map[*core.Thread]*core.Stream // aclrtUseStreamResInCurrentThread
 }
 
 // streamLimit returns the limit of typ set on s, 0 if none.
-func streamLimit(s *Stream, typ int32) uint32 {
+func streamLimit(s *core.Stream, typ int32) uint32 {
 	streamRes.mu.Lock()
 	defer streamRes.mu.Unlock()
 	return streamRes.limits[s][typ]
 }
 
 // threadStream returns the live stream whose limits t uses, or nil.
-func threadStream(t *Thread) *Stream {
+func threadStream(t *core.Thread) *core.Stream {
 	streamRes.mu.Lock()
 	s := streamRes.uses[t]
 	streamRes.mu.Unlock()
-	if s == nil || s.dead.Load() {
+	if s == nil || s.Dead.Load() {
 		return nil
 	}
 	return s
@@ -58,28 +59,28 @@ func threadStream(t *Thread) *Stream {
 
 // effectiveLimit is the limit of typ in force for a launch by t on device
 // d; 0 when none is set (the hardware count applies).
-func effectiveLimit(t *Thread, d *device, typ int32) uint32 {
-	if s := threadStream(t); s != nil && s.ctx.dev == d {
+func effectiveLimit(t *core.Thread, d *core.Device, typ int32) uint32 {
+	if s := threadStream(t); s != nil && s.Ctx.Dev == d {
 		if v := streamLimit(s, typ); v != 0 {
 			return v
 		}
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return d.resLimit[typ]
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	return d.ResLimit[typ]
 }
 
 // launchCap is KernelSpec.MaxCores for a launch by t on s: how many blocks
 // may run at once under the limits in force, 0 for no cap.
-func launchCap(t *Thread, s *Stream, spec *tsfw.KernelSpec) uint32 {
+func launchCap(t *core.Thread, s *core.Stream, spec *tsfw.KernelSpec) uint32 {
 	if !limitsInUse.Load() {
 		return 0
 	}
-	d := s.ctx.dev
+	d := s.Ctx.Dev
 	cube := effectiveLimit(t, d, abi.ACL_RT_DEV_RES_CUBE_CORE)
 	vector := effectiveLimit(t, d, abi.ACL_RT_DEV_RES_VECTOR_CORE)
-	cube, vector = withinGroup(s.ctx, cube, vector) // group.go
-	if d.emu.SoC.VectorCores == 0 {
+	cube, vector = withinGroup(s.Ctx, cube, vector) // group.go
+	if d.Emu.SoC.VectorCores == 0 {
 		// Vector blocks run on the AI Cores, which the cube limit counts.
 		vector = cube
 	}
@@ -87,7 +88,7 @@ func launchCap(t *Thread, s *Stream, spec *tsfw.KernelSpec) uint32 {
 	case tsfw.CoreVector:
 		return vector
 	case tsfw.CoreMix:
-		if d.emu.SoC.VectorCores == 0 {
+		if d.Emu.SoC.VectorCores == 0 {
 			return cube
 		}
 		mv := max(spec.MixVector, 1)
@@ -105,13 +106,13 @@ func launchCap(t *Thread, s *Stream, spec *tsfw.KernelSpec) uint32 {
 }
 
 // checkResLimit validates a stream limit against the device's hardware.
-func checkResLimit(fn string, s *Stream, typ int32, value uint32) error {
-	hw, ok := hardwareCores(s.ctx.dev.emu.SoC, typ)
+func checkResLimit(fn string, s *core.Stream, typ int32, value uint32) error {
+	hw, ok := hardwareCores(s.Ctx.Dev.Emu.SoC, typ)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
 	}
 	if value == 0 || value > hw {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d cores: want 1..%d (the %s has %d)", fn, value, hw, s.ctx.dev.emu.SoC.Name, hw)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d cores: want 1..%d (the %s has %d)", fn, value, hw, s.Ctx.Dev.Emu.SoC.Name, hw)
 	}
 	return nil
 }
@@ -119,9 +120,9 @@ func checkResLimit(fn string, s *Stream, typ int32, value uint32) error {
 // SetStreamResLimit implements aclrtSetStreamResLimit: 1..hardware cores;
 // it applies to launches by threads that use the stream's resources
 // (aclrtUseStreamResInCurrentThread).
-func SetStreamResLimit(t *Thread, sh Handle, typ int32, value uint32) error {
+func SetStreamResLimit(t *core.Thread, sh core.Handle, typ int32, value uint32) error {
 	const fn = "aclrtSetStreamResLimit"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -130,10 +131,10 @@ func SetStreamResLimit(t *Thread, sh Handle, typ int32, value uint32) error {
 	}
 	streamRes.mu.Lock()
 	if streamRes.limits == nil {
-		streamRes.limits = map[*Stream]resLimits{}
+		streamRes.limits = map[*core.Stream]resLimits{}
 	}
 	for old := range streamRes.limits {
-		if old.dead.Load() {
+		if old.Dead.Load() {
 			delete(streamRes.limits, old)
 		}
 	}
@@ -147,28 +148,28 @@ func SetStreamResLimit(t *Thread, sh Handle, typ int32, value uint32) error {
 
 // GetStreamResLimit implements aclrtGetStreamResLimit: the stream's limit,
 // else the device's, else the hardware count.
-func GetStreamResLimit(t *Thread, sh Handle, typ int32, value *uint32) error {
+func GetStreamResLimit(t *core.Thread, sh core.Handle, typ int32, value *uint32) error {
 	const fn = "aclrtGetStreamResLimit"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if _, ok := hardwareCores(s.ctx.dev.emu.SoC, typ); !ok {
+	if _, ok := hardwareCores(s.Ctx.Dev.Emu.SoC, typ); !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
 	}
 	if v := streamLimit(s, typ); v != 0 {
 		*value = v
 		return nil
 	}
-	return GetDeviceResLimit(t, s.ctx.dev.id, typ, value)
+	return GetDeviceResLimit(t, s.Ctx.Dev.ID, typ, value)
 }
 
 // ResetStreamResLimit implements aclrtResetStreamResLimit.
-func ResetStreamResLimit(t *Thread, sh Handle) error {
-	s, err := resolveStream(t, "aclrtResetStreamResLimit", sh)
+func ResetStreamResLimit(t *core.Thread, sh core.Handle) error {
+	s, err := core.ResolveStream(t, "aclrtResetStreamResLimit", sh)
 	if err != nil {
 		return err
 	}
@@ -181,14 +182,14 @@ func ResetStreamResLimit(t *Thread, sh Handle) error {
 // UseStreamResInCurrentThread implements aclrtUseStreamResInCurrentThread:
 // the thread's later launches (and aclrtGetResInCurrentThread) follow the
 // stream's limits.
-func UseStreamResInCurrentThread(t *Thread, sh Handle) error {
-	s, err := resolveStream(t, "aclrtUseStreamResInCurrentThread", sh)
+func UseStreamResInCurrentThread(t *core.Thread, sh core.Handle) error {
+	s, err := core.ResolveStream(t, "aclrtUseStreamResInCurrentThread", sh)
 	if err != nil {
 		return err
 	}
 	streamRes.mu.Lock()
 	if streamRes.uses == nil {
-		streamRes.uses = map[*Thread]*Stream{}
+		streamRes.uses = map[*core.Thread]*core.Stream{}
 	}
 	streamRes.uses[t] = s
 	streamRes.mu.Unlock()
@@ -198,16 +199,16 @@ func UseStreamResInCurrentThread(t *Thread, sh Handle) error {
 // UnuseStreamResInCurrentThread implements
 // aclrtUnuseStreamResInCurrentThread: the thread goes back to the device's
 // limits. A stream the thread does not use is a parameter error.
-func UnuseStreamResInCurrentThread(t *Thread, sh Handle) error {
+func UnuseStreamResInCurrentThread(t *core.Thread, sh core.Handle) error {
 	const fn = "aclrtUnuseStreamResInCurrentThread"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	streamRes.mu.Lock()
 	defer streamRes.mu.Unlock()
 	if streamRes.uses[t] != s {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the calling thread does not use stream %d's resources (aclrtUseStreamResInCurrentThread)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the calling thread does not use stream %d's resources (aclrtUseStreamResInCurrentThread)", fn, s.ID)
 	}
 	delete(streamRes.uses, t)
 	return nil
@@ -215,9 +216,9 @@ func UnuseStreamResInCurrentThread(t *Thread, sh Handle) error {
 
 // threadResLimit is the stream-level part of aclrtGetResInCurrentThread:
 // the limit of the stream t uses, when it is on device d and sets typ.
-func threadResLimit(t *Thread, d *device, typ int32) (uint32, bool) {
+func threadResLimit(t *core.Thread, d *core.Device, typ int32) (uint32, bool) {
 	s := threadStream(t)
-	if s == nil || s.ctx.dev != d {
+	if s == nil || s.Ctx.Dev != d {
 		return 0, false
 	}
 	v := streamLimit(s, typ)
@@ -228,9 +229,9 @@ func threadResLimit(t *Thread, d *device, typ int32) (uint32, bool) {
 // aclrtGetDeviceUtilizationRate: the share of each pool running kernel
 // blocks at the moment of the call, in percent (vector −1 on SoCs without
 // separate vector cores, whose vector blocks count as cube use).
-func coreUtilization(d *device) (cube, vector int32) {
-	c, v := d.emu.TS.CoresInUse()
-	soc := d.emu.SoC
+func coreUtilization(d *core.Device) (cube, vector int32) {
+	c, v := d.Emu.TS.CoresInUse()
+	soc := d.Emu.SoC
 	if soc.CubeCores > 0 {
 		cube = int32(c * 100 / soc.CubeCores)
 	}

@@ -1,6 +1,9 @@
 package acl
 
-import "github.com/npuemu/npuemu/rt/sanitize"
+import (
+	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/sanitize"
+)
 
 // Exact kernel footprints for the sanitizer (docs/sanitizer.md). Every
 // launch queued while the sanitizer follows tasks carries a
@@ -19,7 +22,7 @@ type FootprintHost interface {
 }
 
 // sanitizePend makes a launch about to be queued wait for its footprint.
-func sanitizePend(op *sanitize.Op, x *queued) {
+func sanitizePend(op *sanitize.Op, x *core.Queued) {
 	l := queuedLaunch(x)
 	if l == nil || op == nil {
 		return

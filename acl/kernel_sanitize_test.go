@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
 
@@ -43,10 +44,10 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	h := &fpHost{fakeHost: newFakeHost(t), blocks: map[*byte]uint32{}, ranges: map[uint32][]sanitize.Range{}}
 	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
-	var bin Handle
+	var bin core.Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	f := function(t, th, bin, "echo")
-	var s1, s2 Handle
+	var s1, s2 core.Handle
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
 	var buf uintptr

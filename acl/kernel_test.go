@@ -14,6 +14,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // fakeHost is a KernelHost whose "binaries" are files holding the word
@@ -170,11 +171,11 @@ func kernelFile(t *testing.T, content string) string {
 
 // kernelSetup initialises the runtime on device 0 and loads the fake
 // binary; cleanup checks that no kernel object is left.
-func kernelSetup(t *testing.T) (*Thread, *fakeHost, Handle) {
+func kernelSetup(t *testing.T) (*core.Thread, *fakeHost, core.Handle) {
 	h := newFakeHost(t)
 	th := setupPlatform(t, nil, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
-	var bin Handle
+	var bin core.Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	t.Cleanup(func() {
 		b, f, a := LiveKernelObjects()
@@ -183,9 +184,9 @@ func kernelSetup(t *testing.T) (*Thread, *fakeHost, Handle) {
 	return th, h, bin
 }
 
-func function(t *testing.T, th *Thread, bin Handle, name string) Handle {
+func function(t *testing.T, th *core.Thread, bin core.Handle, name string) core.Handle {
 	t.Helper()
-	var f Handle
+	var f core.Handle
 	require.NoError(t, BinaryGetFunction(th, bin, name, &f))
 	return f
 }
@@ -196,7 +197,7 @@ func u32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 func TestArgsBlobLayout(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var a, p, ph Handle
+	var a, p, ph core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u32(0xAABBCCDD), &p))   // 0..4
 	require.NoError(t, KernelArgsAppend(th, a, u64(0x1122334455), &p)) // 8..16
@@ -228,7 +229,7 @@ func TestArgsBlobLayout(t *testing.T) {
 func TestLaunchCopiesArgs(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var a, p Handle
+	var a, p core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u64(1), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
@@ -250,7 +251,7 @@ func TestLaunchCopiesArgs(t *testing.T) {
 func TestArgsErrors(t *testing.T) {
 	th, _, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var a, p, ph Handle
+	var a, p, ph core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u64(1), &p))
 	require.NoError(t, KernelArgsAppendPlaceHolder(th, a, &ph))
@@ -263,7 +264,7 @@ func TestArgsErrors(t *testing.T) {
 		{"append NULL value", KernelArgsAppend(th, a, nil, &p), abi.ACL_ERROR_INVALID_PARAM},
 		{"append NULL out", KernelArgsAppend(th, a, u64(1), nil), abi.ACL_ERROR_INVALID_PARAM},
 		{"append to NULL args", KernelArgsAppend(th, 0, u64(1), &p), abi.ACL_ERROR_INVALID_PARAM},
-		{"append to garbage args", KernelArgsAppend(th, Handle(0x1234), u64(1), &p), abi.ACL_ERROR_RT_INVALID_HANDLE},
+		{"append to garbage args", KernelArgsAppend(th, core.Handle(0x1234), u64(1), &p), abi.ACL_ERROR_RT_INVALID_HANDLE},
 		{"update size mismatch", KernelArgsParaUpdate(th, a, p, u32(1)), abi.ACL_ERROR_INVALID_PARAM},
 		{"update placeholder", KernelArgsParaUpdate(th, a, ph, u64(1)), abi.ACL_ERROR_INVALID_PARAM},
 		{"update unknown param", KernelArgsParaUpdate(th, a, paramHandle(9), u64(1)), abi.ACL_ERROR_RT_INVALID_HANDLE},
@@ -276,7 +277,7 @@ func TestArgsErrors(t *testing.T) {
 	}
 
 	// At most MaxKernelParams parameters.
-	var many Handle
+	var many core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &many))
 	for range MaxKernelParams {
 		require.NoError(t, KernelArgsAppend(th, many, []byte{1}, &p))
@@ -303,7 +304,7 @@ func TestArgsErrors(t *testing.T) {
 
 func TestBinaryLoadErrors(t *testing.T) {
 	th, _, bin := kernelSetup(t)
-	var out Handle
+	var out core.Handle
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -320,14 +321,14 @@ func TestBinaryLoadErrors(t *testing.T) {
 		{"bad magic", BinaryLoadFromData(th, []byte("KERNELS"), []BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_MAGIC, Value: 1}}, &out), abi.ACL_ERROR_INVALID_PARAM},
 		{"unknown kernel", BinaryGetFunction(th, bin, "nope", &out), abi.ACL_ERROR_RT_KERNEL_LOOKUP},
 		{"NULL binary", BinaryGetFunction(th, 0, "echo", &out), abi.ACL_ERROR_INVALID_PARAM},
-		{"stale binary", BinaryUnLoad(th, Handle(0xB1<<56|5)), abi.ACL_ERROR_RT_INVALID_HANDLE},
+		{"stale binary", BinaryUnLoad(th, core.Handle(0xB1<<56|5)), abi.ACL_ERROR_RT_INVALID_HANDLE},
 	} {
 		t.Run(tc.name, func(t *testing.T) { requireCode(t, tc.err, tc.code) })
 	}
 	err := BinaryLoadFromData(th, []byte("junk"), nil, &out)
 	assert.Contains(t, messageOf(err), "npuemu_kernel_table", "the message says what the emulator expects")
 
-	var data Handle
+	var data core.Handle
 	require.NoError(t, BinaryLoadFromData(th, []byte("KERNELS"), []BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, Value: 1}}, &data))
 	require.NoError(t, BinaryUnLoad(th, data))
 	require.NoError(t, BinaryUnLoad(th, bin))
@@ -336,7 +337,7 @@ func TestBinaryLoadErrors(t *testing.T) {
 func TestLaunchValidation(t *testing.T) {
 	th, _, bin := kernelSetup(t)
 	f, cube := function(t, th, bin, "echo"), function(t, th, bin, "cube")
-	var a, other, p Handle
+	var a, other, p core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u64(1), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
@@ -349,16 +350,16 @@ func TestLaunchValidation(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		fn     Handle
+		fn     core.Handle
 		blocks uint32
 		attrs  []LaunchAttr
-		args   Handle
+		args   core.Handle
 		code   abi.Code
 	}{
 		{"zero blocks", f, 0, nil, a, abi.ACL_ERROR_INVALID_PARAM},
 		{"too many blocks", f, 65536, nil, a, abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"NULL function", 0, 1, nil, a, abi.ACL_ERROR_INVALID_PARAM},
-		{"garbage function", Handle(0xF1<<56 | 77), 1, nil, a, abi.ACL_ERROR_RT_INVALID_HANDLE},
+		{"garbage function", core.Handle(0xF1<<56 | 77), 1, nil, a, abi.ACL_ERROR_RT_INVALID_HANDLE},
 		{"NULL args", f, 1, nil, 0, abi.ACL_ERROR_INVALID_PARAM},
 		{"args of another kernel", f, 1, nil, other, abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"schem mode 2", f, 1, []LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 2)}, a, abi.ACL_ERROR_INVALID_PARAM},
@@ -384,7 +385,7 @@ func TestLaunchValidation(t *testing.T) {
 func TestKernelFaultSurfacesAtSynchronize(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	h.fail[1] = true
@@ -399,12 +400,12 @@ func TestKernelFaultSurfacesAtSynchronize(t *testing.T) {
 func TestUnloadWaitsForQueuedLaunches(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var a Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	h.gate = make(chan struct{})
 	require.NoError(t, LaunchKernelWithConfig(th, f, 2, 0, nil, a))
-	b, err := binaries.get(bin)
+	b, err := binaries.Get(bin)
 	require.NoError(t, err)
 	require.NoError(t, BinaryUnLoad(th, bin))
 	h.mu.Lock()
@@ -443,7 +444,7 @@ func TestFunctionQueries(t *testing.T) {
 			name, err := FunctionName(th, f)
 			require.NoError(t, err)
 			assert.Equal(t, tc.name, name)
-			var b Handle
+			var b core.Handle
 			require.NoError(t, FunctionGetBinary(th, f, &b))
 			assert.Equal(t, bin, b)
 		})
@@ -458,11 +459,11 @@ func BenchmarkLaunchKernelWithConfig(b *testing.B) {
 	b.Setenv("NPUEMU_CONFIG", "")
 	h := &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}
 	usePlatform(b, emu.Platform{Kernels: h})
-	th := NewThread()
+	th := core.NewThread()
 	require.NoError(b, Init(th, ""))
 	defer resetRuntime()
 	require.NoError(b, SetDevice(th, 0))
-	var bin, f, a, p Handle
+	var bin, f, a, p core.Handle
 	require.NoError(b, BinaryLoadFromData(th, []byte("KERNELS"), nil, &bin))
 	require.NoError(b, BinaryGetFunction(th, bin, "cube", &f))
 	require.NoError(b, KernelArgsInit(th, f, &a))

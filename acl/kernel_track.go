@@ -256,17 +256,17 @@ func trackSpans(args uintptr, size uint64) ([]PageSpan, []uintptr) {
 		if d == nil {
 			continue
 		}
-		base, _, ok := d.emu.HBM.Find(v)
+		base, _, ok := d.Emu.HBM.Find(v)
 		if !ok || slices.Contains(bases, base) {
 			continue
 		}
-		d.allocMu.RLock()
-		_, live := d.allocs[base]
-		d.allocMu.RUnlock()
+		d.AllocMu.RLock()
+		_, live := d.Allocs[base]
+		d.AllocMu.RUnlock()
 		if !live {
 			continue // a HAL block or freed memory: not watched
 		}
-		lo, hi, ok := d.emu.HBM.OpenPages(base)
+		lo, hi, ok := d.Emu.HBM.OpenPages(base)
 		if !ok {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Labels (semantics.md §7) mark positions in the streams of a model run
@@ -19,25 +20,25 @@ const MaxLabels = 65535
 
 // Label is an aclrtLabel of the context current at its creation.
 type Label struct {
-	h    Handle
-	ctx  *Context
+	h    core.Handle
+	ctx  *core.Context
 	dead atomic.Bool
 }
 
 // LabelList is an aclrtLabelList: an ordered list of labels.
 type LabelList struct {
-	h      Handle
-	ctx    *Context
+	h      core.Handle
+	ctx    *core.Context
 	labels []*Label
 }
 
 var (
-	labels     = newTable[Label](kindLabel)
-	labelLists = newTable[LabelList](kindLabelList)
+	labels     = core.NewTable[Label](core.KindLabel)
+	labelLists = core.NewTable[LabelList](core.KindLabelList)
 	labelMu    sync.Mutex // serialises creation against the limit; guards ctxLabels
 	// ctxLabels lists the labels and label lists of each context, released
 	// with it.
-	ctxLabels = map[*Context]*labelSet{}
+	ctxLabels = map[*core.Context]*labelSet{}
 )
 
 type labelSet struct {
@@ -46,7 +47,7 @@ type labelSet struct {
 }
 
 // labelsOf returns c's set. Precondition: labelMu held.
-func labelsOf(c *Context) *labelSet {
+func labelsOf(c *core.Context) *labelSet {
 	ls := ctxLabels[c]
 	if ls == nil {
 		ls = &labelSet{labels: map[*Label]struct{}{}, lists: map[*LabelList]struct{}{}}
@@ -56,7 +57,7 @@ func labelsOf(c *Context) *labelSet {
 }
 
 // destroyContextLabels releases the labels and lists of c.
-func destroyContextLabels(c *Context) {
+func destroyContextLabels(c *core.Context) {
 	labelMu.Lock()
 	defer labelMu.Unlock()
 	ls := ctxLabels[c]
@@ -65,44 +66,44 @@ func destroyContextLabels(c *Context) {
 	}
 	for l := range ls.labels {
 		l.dead.Store(true)
-		labels.remove(l.h)
-		unregister(tableLabels, uint64(l.h))
+		labels.Remove(l.h)
+		core.Unregister(core.TableLabels, uint64(l.h))
 	}
 	for l := range ls.lists {
-		labelLists.remove(l.h)
-		unregister(tableLabelLists, uint64(l.h))
+		labelLists.Remove(l.h)
+		core.Unregister(core.TableLabelLists, uint64(l.h))
 	}
 	delete(ctxLabels, c)
 }
 
 // CreateLabel implements aclrtCreateLabel.
-func CreateLabel(t *Thread, out *Handle) error {
+func CreateLabel(t *core.Thread, out *core.Handle) error {
 	const fn = "aclrtCreateLabel"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: label must not be NULL", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
 	labelMu.Lock()
 	defer labelMu.Unlock()
-	if labels.len() >= MaxLabels {
+	if labels.Len() >= MaxLabels {
 		return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: the process already has %d labels (the limit)", fn, MaxLabels)
 	}
 	l := &Label{ctx: c}
-	l.h = labels.add(l)
-	registerHandle(tableLabels, l.h, l.ctx, "label")
+	l.h = labels.Add(l)
+	core.RegisterHandle(core.TableLabels, l.h, l.ctx, "label")
 	labelsOf(c).labels[l] = struct{}{}
 	*out = l.h
 	return nil
 }
 
-func resolveLabel(fn string, h Handle) (*Label, error) {
+func resolveLabel(fn string, h core.Handle) (*Label, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: label must not be NULL", fn)
 	}
-	l, err := labels.get(h)
+	l, err := labels.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -110,7 +111,7 @@ func resolveLabel(fn string, h Handle) (*Label, error) {
 }
 
 // DestroyLabel implements aclrtDestroyLabel.
-func DestroyLabel(t *Thread, h Handle) error {
+func DestroyLabel(t *core.Thread, h core.Handle) error {
 	l, err := resolveLabel("aclrtDestroyLabel", h)
 	if err != nil {
 		return err
@@ -118,8 +119,8 @@ func DestroyLabel(t *Thread, h Handle) error {
 	labelMu.Lock()
 	defer labelMu.Unlock()
 	if !l.dead.Swap(true) {
-		labels.remove(l.h)
-		unregister(tableLabels, uint64(l.h))
+		labels.Remove(l.h)
+		core.Unregister(core.TableLabels, uint64(l.h))
 		delete(labelsOf(l.ctx).labels, l)
 	}
 	return nil
@@ -128,7 +129,7 @@ func DestroyLabel(t *Thread, h Handle) error {
 // CreateLabelList implements aclrtCreateLabelList: num in (0, 65535], all
 // labels of one context.
 // hs holds the labels (nil for a NULL array), num the count given.
-func CreateLabelList(t *Thread, hs []Handle, num uint64, out *Handle) error {
+func CreateLabelList(t *core.Thread, hs []core.Handle, num uint64, out *core.Handle) error {
 	const fn = "aclrtCreateLabelList"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: labelList must not be NULL", fn)
@@ -154,18 +155,18 @@ func CreateLabelList(t *Thread, hs []Handle, num uint64, out *Handle) error {
 	list.ctx = list.labels[0].ctx
 	labelMu.Lock()
 	defer labelMu.Unlock()
-	list.h = labelLists.add(list)
-	registerHandle(tableLabelLists, list.h, list.ctx, "label list")
+	list.h = labelLists.Add(list)
+	core.RegisterHandle(core.TableLabelLists, list.h, list.ctx, "label list")
 	labelsOf(list.ctx).lists[list] = struct{}{}
 	*out = list.h
 	return nil
 }
 
-func resolveLabelList(fn string, h Handle) (*LabelList, error) {
+func resolveLabelList(fn string, h core.Handle) (*LabelList, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: labelList must not be NULL", fn)
 	}
-	l, err := labelLists.get(h)
+	l, err := labelLists.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -173,39 +174,39 @@ func resolveLabelList(fn string, h Handle) (*LabelList, error) {
 }
 
 // DestroyLabelList implements aclrtDestroyLabelList; the labels stay.
-func DestroyLabelList(t *Thread, h Handle) error {
+func DestroyLabelList(t *core.Thread, h core.Handle) error {
 	l, err := resolveLabelList("aclrtDestroyLabelList", h)
 	if err != nil {
 		return err
 	}
 	labelMu.Lock()
 	defer labelMu.Unlock()
-	if labelLists.remove(l.h) {
-		unregister(tableLabelLists, uint64(l.h))
+	if labelLists.Remove(l.h) {
+		core.Unregister(core.TableLabelLists, uint64(l.h))
 		delete(labelsOf(l.ctx).lists, l)
 	}
 	return nil
 }
 
 // SetLabel implements aclrtSetLabel.
-func SetLabel(t *Thread, h, sh Handle) error {
+func SetLabel(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtSetLabel"
 	l, err := resolveLabel(fn, h)
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if l.ctx != s.ctx {
-		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label and stream %d belong to different contexts", fn, s.id)
+	if l.ctx != s.Ctx {
+		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label and stream %d belong to different contexts", fn, s.ID)
 	}
 	return recordControl(fn, s, &ctlOp{kind: ctlLabel, label: l})
 }
 
 // SwitchLabelByIndex implements aclrtSwitchLabelByIndex.
-func SwitchLabelByIndex(t *Thread, ptr uintptr, maxValue uint32, lh, sh Handle) error {
+func SwitchLabelByIndex(t *core.Thread, ptr uintptr, maxValue uint32, lh, sh core.Handle) error {
 	const fn = "aclrtSwitchLabelByIndex"
 	if ptr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
@@ -214,12 +215,12 @@ func SwitchLabelByIndex(t *Thread, ptr uintptr, maxValue uint32, lh, sh Handle) 
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if list.ctx != s.ctx {
-		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label list and stream %d belong to different contexts", fn, s.id)
+	if list.ctx != s.Ctx {
+		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label list and stream %d belong to different contexts", fn, s.ID)
 	}
 	if maxValue == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: maxValue must be > 0", fn)

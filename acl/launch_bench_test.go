@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // nopHost is a fakeHost whose blocks do nothing and take no lock: the
@@ -37,17 +38,17 @@ func reportCPU(b *testing.B, c0 time.Duration) {
 
 // launchBench sets up a device with the fake kernels and returns the
 // thread, the "cube" function and a finalized args handle of 4 words.
-func launchBench(b *testing.B) (*Thread, Handle, Handle) {
+func launchBench(b *testing.B) (*core.Thread, core.Handle, core.Handle) {
 	resetRuntime()
 	b.Setenv("NPUEMU_DEVICES", "1")
 	b.Setenv("NPUEMU_SOC", "")
 	b.Setenv("NPUEMU_CONFIG", "")
 	usePlatform(b, emu.Platform{Kernels: nopHost{&fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}}})
-	th := NewThread()
+	th := core.NewThread()
 	require.NoError(b, Init(th, ""))
 	b.Cleanup(resetRuntime)
 	require.NoError(b, SetDevice(th, 0))
-	var bin, f, a, p Handle
+	var bin, f, a, p core.Handle
 	require.NoError(b, BinaryLoadFromData(th, []byte("KERNELS"), nil, &bin))
 	require.NoError(b, BinaryGetFunction(th, bin, "cube", &f))
 	require.NoError(b, KernelArgsInit(th, f, &a))
@@ -63,7 +64,7 @@ func launchBench(b *testing.B) (*Thread, Handle, Handle) {
 // ring fills and the launcher runs kernels itself), then synchronises.
 func BenchmarkLaunchLoop(b *testing.B) {
 	th, f, a := launchBench(b)
-	var s Handle
+	var s core.Handle
 	require.NoError(b, CreateStream(th, &s))
 	b.ReportAllocs()
 	c0 := cpuTime()
@@ -82,10 +83,10 @@ func BenchmarkLaunchLoop(b *testing.B) {
 func BenchmarkLaunchParallel4(b *testing.B) {
 	th, f, a := launchBench(b)
 	const workers = 4
-	ths := make([]*Thread, workers)
-	ss := make([]Handle, workers)
+	ths := make([]*core.Thread, workers)
+	ss := make([]core.Handle, workers)
 	for i := range ths {
-		ths[i] = NewThread()
+		ths[i] = core.NewThread()
 		require.NoError(b, SetDevice(ths[i], 0))
 		require.NoError(b, CreateStream(th, &ss[i]))
 	}
@@ -116,7 +117,7 @@ func BenchmarkLaunchParallel4(b *testing.B) {
 // (launch_sync_roundtrip).
 func BenchmarkLaunchSync(b *testing.B) {
 	th, f, a := launchBench(b)
-	var s Handle
+	var s core.Handle
 	require.NoError(b, CreateStream(th, &s))
 	c0 := cpuTime()
 	for b.Loop() {

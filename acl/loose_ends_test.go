@@ -11,13 +11,14 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Tests of acl/{databuffer,topo}.go, ASCEND_RT_VISIBLE_DEVICES in
 // acl/devid.go, finalization hooks and the leak report's newer kinds.
 
 func TestDataBuffer(t *testing.T) {
-	th := NewThread() // no aclInit needed
+	th := core.NewThread() // no aclInit needed
 	before := LiveDataBuffers()
 	h := CreateDataBuffer(th, 0x1000, 1<<33)
 	require.NotZero(t, h)
@@ -39,7 +40,7 @@ func TestDataBuffer(t *testing.T) {
 	require.NoError(t, DestroyDataBuffer(th, h))
 	require.NoError(t, DestroyDataBuffer(th, empty))
 	assert.Equal(t, before, LiveDataBuffers())
-	for name, bad := range map[string]Handle{"NULL": 0, "stale": h, "foreign": makeHandle(kindStream, 1, 0)} {
+	for name, bad := range map[string]core.Handle{"NULL": 0, "stale": h, "foreign": core.MakeHandle(core.KindStream, 1, 0)} {
 		t.Run(name, func(t *testing.T) {
 			requireCode(t, DestroyDataBuffer(th, bad), abi.ACL_ERROR_INVALID_PARAM)
 			requireCode(t, UpdateDataBuffer(th, bad, 1, 1), abi.ACL_ERROR_INVALID_PARAM)
@@ -64,7 +65,7 @@ func TestVisibleDevicesRuntime(t *testing.T) {
 
 	type mapCase struct {
 		name string
-		f    func(*Thread, int32, *int32) error
+		f    func(*core.Thread, int32, *int32) error
 		in   int32
 		want int32 // −1: ACL_ERROR_RT_INVALID_DEVICEID
 	}
@@ -109,7 +110,7 @@ func TestVisibleDevicesNoneVisibleFailsInit(t *testing.T) {
 	t.Setenv("NPUEMU_CONFIG", "")
 	t.Setenv(emu.EnvVisible, "7")
 	t.Cleanup(resetRuntime)
-	th := NewThread()
+	th := core.NewThread()
 	err := Init(th, "")
 	requireCode(t, err, abi.ACL_ERROR_RT_INVALID_DEVICEID)
 	assert.Contains(t, err.Error(), emu.EnvVisible)
@@ -189,26 +190,26 @@ func TestFinalizeHooks(t *testing.T) {
 	for _, viaRef := range []bool{true, false} {
 		t.Run(fmt.Sprintf("viaReference=%v", viaRef), func(t *testing.T) {
 			th := setup(t, nil)
-			log := &stateLog{th: NewThread()}
+			log := &stateLog{th: core.NewThread()}
 			fin := FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 0xf1, Call: func() {
-				log.add("finalize initialized=%v", Initialized())
+				log.add("finalize initialized=%v", core.Initialized())
 			}}
 			require.NoError(t, FinalizeCallbackRegister(th, fin))
-			require.NoError(t, RegStreamStateCallback(th, "fin", true, func(h Handle, state int32) {
+			require.NoError(t, core.RegStreamStateCallback(th, "fin", true, func(h core.Handle, state int32) {
 				kind := "explicit"
-				if st, e := streams.get(h); e == nil && st.isDefault {
+				if st, e := core.Streams.Get(h); e == nil && st.IsDefault {
 					kind = "default"
 				}
 				log.add("stream %s %d", kind, state)
 			}))
 			t.Cleanup(func() {
 				_ = FinalizeCallbackUnRegister(th, abi.ACL_REG_TYPE_OTHER, 0xf1)
-				_ = RegStreamStateCallback(th, "fin", true, nil)
+				_ = core.RegStreamStateCallback(th, "fin", true, nil)
 			})
 			require.NoError(t, SetDevice(th, 0))
-			var s Handle
+			var s core.Handle
 			require.NoError(t, CreateStream(th, &s))
-			var c Handle
+			var c core.Handle
 			require.NoError(t, CreateContext(th, &c, 1))
 			log.take()
 
@@ -232,7 +233,7 @@ func TestFinalizeHooks(t *testing.T) {
 				fmt.Sprintf("stream default %d", abi.ACL_RT_STREAM_STATE_DESTROY_PRE),
 				fmt.Sprintf("stream default %d", abi.ACL_RT_STREAM_STATE_DESTROY_PRE),
 			}, destroys, "explicit stream, primary and explicit context default streams")
-			assert.False(t, Initialized())
+			assert.False(t, core.Initialized())
 		})
 	}
 }
@@ -240,11 +241,11 @@ func TestFinalizeHooks(t *testing.T) {
 func TestLeakReportAllKinds(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend950PR_9599"})
 	require.NoError(t, SetDevice(th, 0))
-	var n, cn, l, ll Handle
+	var n, cn, l, ll core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, CntNotifyCreate(th, &cn, 0))
 	require.NoError(t, CreateLabel(th, &l))
-	require.NoError(t, CreateLabelList(th, []Handle{l}, 1, &ll))
+	require.NoError(t, CreateLabelList(th, []core.Handle{l}, 1, &ll))
 	var h uint64
 	prop := PhysicalMemProp{MemAttr: abi.ACL_HBM_MEM_HUGE, Location: MemLocation{Id: 0, Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}}
 	require.NoError(t, MallocPhysical(th, &h, 2<<20, &prop, 0))
@@ -253,7 +254,7 @@ func TestLeakReportAllKinds(t *testing.T) {
 
 	kinds := func() map[string]int {
 		m := map[string]int{}
-		for _, o := range LiveObjects() {
+		for _, o := range core.LiveObjects() {
 			m[o.Kind]++
 		}
 		return m
@@ -288,7 +289,7 @@ func TestLeakReportAllKinds(t *testing.T) {
 	assert.NotContains(t, out, "label list")
 	// device, primary context, default stream, cnt notify, label, physical, reservation
 	assert.Equal(t, 7, strings.Count(out, "\n  "), "%s", out)
-	assert.Empty(t, LiveObjects())
+	assert.Empty(t, core.LiveObjects())
 }
 
 func TestVisibleDevicesPhyChipID(t *testing.T) {

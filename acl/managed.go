@@ -6,6 +6,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/svm"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -41,7 +42,7 @@ import (
 
 // managedSVM returns the node's managed memory, creating it.
 func managedSVM(fn string) (*emu.SVM, error) {
-	n, err := theNode()
+	n, err := core.TheNode()
 	if err != nil {
 		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
 	}
@@ -55,7 +56,7 @@ func managedSVM(fn string) (*emu.SVM, error) {
 // loadedSVM returns the node's managed memory if any was ever allocated;
 // nil keeps copies and launches free of managed-memory work.
 func loadedSVM() *emu.SVM {
-	if n := rt.node.Load(); n != nil {
+	if n := core.Runtime.Node.Load(); n != nil {
 		return n.LoadedSVM()
 	}
 	return nil
@@ -71,7 +72,7 @@ func wrap(fn string, err error) error {
 
 // AllocManaged implements aclrtMemAllocManaged: size rounded up to 2 MiB,
 // resident on the host until first touched, not initialised.
-func AllocManaged(t *Thread, out *uintptr, size uint64, flag uint32) error {
+func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error {
 	const fn = "aclrtMemAllocManaged"
 	switch {
 	case out == nil:
@@ -83,7 +84,7 @@ func AllocManaged(t *Thread, out *uintptr, size uint64, flag uint32) error {
 	case flag != abi.ACL_RT_MEM_ATTACH_GLOBAL:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: only ACL_RT_MEM_ATTACH_GLOBAL (1) is accepted", fn, flag)
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
 	g, err := managedSVM(fn)
@@ -141,7 +142,7 @@ func location(fn string, l ManagedLocation) (svm.Location, error) {
 		return loc, err
 	}
 	if loc >= 0 {
-		n, err := theNode()
+		n, err := core.TheNode()
 		if err != nil {
 			return loc, wrap(fn, err)
 		}
@@ -153,7 +154,7 @@ func location(fn string, l ManagedLocation) (svm.Location, error) {
 }
 
 // ManagedAdvise implements aclrtMemManagedAdvise.
-func ManagedAdvise(t *Thread, p uintptr, size uint64, advise int32, l ManagedLocation) error {
+func ManagedAdvise(t *core.Thread, p uintptr, size uint64, advise int32, l ManagedLocation) error {
 	const fn = "aclrtMemManagedAdvise"
 	g, err := managedRange(fn, p, size)
 	if err != nil {
@@ -176,7 +177,7 @@ func ManagedAdvise(t *Thread, p uintptr, size uint64, advise int32, l ManagedLoc
 // PrefetchAsync implements aclrtMemManagedPrefetchAsync: the range moves to
 // the location when the call is made, in stream order with the stream's
 // other managed accesses, and the migration time is charged on the stream.
-func PrefetchAsync(t *Thread, p uintptr, size uint64, l ManagedLocation, flags uint32, sh Handle) error {
+func PrefetchAsync(t *core.Thread, p uintptr, size uint64, l ManagedLocation, flags uint32, sh core.Handle) error {
 	const fn = "aclrtMemManagedPrefetchAsync"
 	if flags != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
@@ -187,7 +188,7 @@ func PrefetchAsync(t *Thread, p uintptr, size uint64, l ManagedLocation, flags u
 // PrefetchBatchAsync implements aclrtMemManagedPrefetchBatchAsync: locs[k]
 // applies to items locIdxs[k] .. locIdxs[k+1]-1 (the last to the end), the
 // index scheme of aclrtMemcpyBatch.
-func PrefetchBatchAsync(t *Thread, ptrs []uintptr, sizes []uint64, locs []ManagedLocation, locIdxs []uint64, flags uint64, sh Handle) error {
+func PrefetchBatchAsync(t *core.Thread, ptrs []uintptr, sizes []uint64, locs []ManagedLocation, locIdxs []uint64, flags uint64, sh core.Handle) error {
 	const fn = "aclrtMemManagedPrefetchBatchAsync"
 	switch {
 	case len(ptrs) == 0 || ptrs == nil || sizes == nil:
@@ -212,7 +213,7 @@ func PrefetchBatchAsync(t *Thread, ptrs []uintptr, sizes []uint64, locs []Manage
 	return prefetchBatch(t, fn, ptrs, sizes, locs, locIdxs, sh)
 }
 
-func prefetchBatch(t *Thread, fn string, ptrs []uintptr, sizes []uint64, locs []ManagedLocation, locIdxs []uint64, sh Handle) error {
+func prefetchBatch(t *core.Thread, fn string, ptrs []uintptr, sizes []uint64, locs []ManagedLocation, locIdxs []uint64, sh core.Handle) error {
 	type item struct {
 		p    uintptr
 		size uint64
@@ -236,7 +237,7 @@ func prefetchBatch(t *Thread, fn string, ptrs []uintptr, sizes []uint64, locs []
 			items[i] = item{ptrs[i], sizes[i], loc}
 		}
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -248,7 +249,7 @@ func prefetchBatch(t *Thread, fn string, ptrs []uintptr, sizes []uint64, locs []
 			return abi.Wrapf(err, "%s: item %d", fn, i)
 		}
 	}
-	return s.chargeManaged(fn, cost, nil)
+	return chargeManaged(s, fn, cost, nil)
 }
 
 // Managed range attribute sizes (semantics.md §12).
@@ -256,13 +257,13 @@ const attrWord = 4
 
 // ManagedGetAttr implements aclrtMemManagedGetAttr: data holds dataSize
 // bytes.
-func ManagedGetAttr(t *Thread, attr int32, p uintptr, size uint64, data []byte) error {
+func ManagedGetAttr(t *core.Thread, attr int32, p uintptr, size uint64, data []byte) error {
 	return managedAttr("aclrtMemManagedGetAttr", attr, p, size, data)
 }
 
 // ManagedGetAttrs implements aclrtMemManagedGetAttrs: data[i] holds
 // dataSizes[i] bytes for attrs[i].
-func ManagedGetAttrs(t *Thread, attrs []int32, p uintptr, size uint64, data [][]byte) error {
+func ManagedGetAttrs(t *core.Thread, attrs []int32, p uintptr, size uint64, data [][]byte) error {
 	const fn = "aclrtMemManagedGetAttrs"
 	if len(attrs) == 0 || len(data) != len(attrs) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attributes, data and dataSizes must not be NULL and numAttributes must be > 0", fn)
@@ -382,11 +383,11 @@ func (c chargeTask) Done(err error) error {
 
 // chargeManaged queues the charge task for cost on s; it releases u when
 // the stream reaches it (nil: nothing to release).
-func (s *Stream) chargeManaged(fn string, cost time.Duration, u *managedUse) error {
+func chargeManaged(s *core.Stream, fn string, cost time.Duration, u *managedUse) error {
 	if u == nil && cost == 0 {
 		return nil
 	}
-	if err := s.submit(nil, fn, tsfw.KernelTask(chargeTask{u}, tsfw.KernelSpec{Blocks: 1, BlockCost: cost})); err != nil {
+	if err := s.Submit(nil, fn, tsfw.KernelTask(chargeTask{u}, tsfw.KernelSpec{Blocks: 1, BlockCost: cost})); err != nil {
 		u.release()
 		return err
 	}
@@ -397,9 +398,9 @@ func (s *Stream) chargeManaged(fn string, cost time.Duration, u *managedUse) err
 // argument blob has words 8-byte words read by word(i): every managed
 // allocation a word points into. The faults' time is charged on s ahead of
 // the kernel; the holds go with the launch (released when it is recycled).
-func launchManaged(fn string, s *Stream, l *launch, words int, word func(i int) uint64) error {
+func launchManaged(fn string, s *core.Stream, l *launch, words int, word func(i int) uint64) error {
 	g := loadedSVM()
-	if g == nil || words == 0 || s.capturing() {
+	if g == nil || words == 0 || s.Capturing() {
 		return nil
 	}
 	var u *managedUse
@@ -422,17 +423,17 @@ func launchManaged(fn string, s *Stream, l *launch, words int, word func(i int) 
 		if a, err := g.RangeAttrs(base, size); err == nil && a.ReadMostly {
 			write = false
 		}
-		c, err := u.access(s.ctx.dev.id, base, size, write, true)
+		c, err := u.access(s.Ctx.Dev.ID, base, size, write, true)
 		cost += c
 		if err != nil {
 			u.release()
-			return abi.Wrapf(err, "%s: managed argument %#x on device %d", fn, v, s.ctx.dev.id)
+			return abi.Wrapf(err, "%s: managed argument %#x on device %d", fn, v, s.Ctx.Dev.ID)
 		}
 	}
 	if u == nil {
 		return nil
 	}
-	if err := s.chargeManaged(fn, cost, nil); err != nil {
+	if err := chargeManaged(s, fn, cost, nil); err != nil {
 		u.release()
 		return err
 	}
@@ -462,8 +463,8 @@ func deviceWords(addr uintptr, n uint64) (int, func(int) uint64) {
 // managedOp faults in the managed operands of a copy or memset queued on
 // s (device side, the stream's device) and returns their holds and cost.
 // A nil use means no managed operand.
-func managedOp(fn string, s *Stream, ops ...managedOperand) (*managedUse, time.Duration, error) {
-	if s.capturing() {
+func managedOp(fn string, s *core.Stream, ops ...managedOperand) (*managedUse, time.Duration, error) {
+	if s.Capturing() {
 		// A captured operation faults nothing at capture time and its
 		// replays do not hold pages (docs/svm.md): a hold released by a
 		// captured charge task would be released again on every replay.
@@ -478,11 +479,11 @@ func managedOp(fn string, s *Stream, ops ...managedOperand) (*managedUse, time.D
 		if u == nil {
 			u = &managedUse{g: loadedSVM()}
 		}
-		c, err := u.access(s.ctx.dev.id, o.addr, o.n, o.write, false)
+		c, err := u.access(s.Ctx.Dev.ID, o.addr, o.n, o.write, false)
 		cost += c
 		if err != nil {
 			u.release()
-			return nil, 0, abi.Wrapf(err, "%s: managed %s %#x on device %d", fn, o.what, o.addr, s.ctx.dev.id)
+			return nil, 0, abi.Wrapf(err, "%s: managed %s %#x on device %d", fn, o.what, o.addr, s.Ctx.Dev.ID)
 		}
 	}
 	return u, cost, nil
@@ -504,7 +505,7 @@ type managedOperand struct {
 // device accesses on dev, ahead of the operation's own charge; host
 // accesses on the device each page comes back from. The returned use must
 // be released after the operation.
-func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, error) {
+func managedSync(fn string, dev *core.Device, ops ...managedOperand) (*managedUse, error) {
 	var u *managedUse
 	for _, o := range ops {
 		if o.info.class != managedmem {
@@ -521,8 +522,8 @@ func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, er
 			}
 		} else {
 			var c time.Duration
-			if c, err = u.access(dev.id, o.addr, o.n, o.write, false); err == nil {
-				err = dev.emu.TS.ChargeNow(c)
+			if c, err = u.access(dev.ID, o.addr, o.n, o.write, false); err == nil {
+				err = dev.Emu.TS.ChargeNow(c)
 			}
 		}
 		if err != nil {
@@ -536,7 +537,7 @@ func managedSync(fn string, dev *device, ops ...managedOperand) (*managedUse, er
 // chargeEach charges by[id] on device id's clock. A device that holds
 // managed pages is open (its HBM budget opened it).
 func chargeEach(by []time.Duration) error {
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return nil
 	}
@@ -558,17 +559,17 @@ func chargeEach(by []time.Duration) error {
 // timeout, once the wait has succeeded): in explicit mode the pages d
 // left dirty are written back for the host to read (emu.SVM.Synchronized)
 // and the write-back's time is charged on d's clock.
-func managedSynchronized(fn string, d *device) error {
+func managedSynchronized(fn string, d *core.Device) error {
 	g := loadedSVM()
 	if g == nil || d == nil {
 		return nil
 	}
-	c, err := g.Synchronized(int(d.id))
+	c, err := g.Synchronized(int(d.ID))
 	if err == nil {
-		err = d.emu.TS.ChargeNow(c)
+		err = d.Emu.TS.ChargeNow(c)
 	}
 	if err != nil {
-		return abi.Wrapf(err, "%s: writing back managed memory of device %d", fn, d.id)
+		return abi.Wrapf(err, "%s: writing back managed memory of device %d", fn, d.ID)
 	}
 	return nil
 }
@@ -580,7 +581,7 @@ func managedSynchronized(fn string, d *device) error {
 // accesses, not faults; the holding device is then the current one.
 // Device memory is reachable by an enabled peer as it is, so for it the
 // call only checks.
-func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) error {
+func MemP2PMap(t *core.Thread, p uintptr, size uint64, dstDevID int32, flags uint64) error {
 	const fn = "aclrtMemP2PMap"
 	switch {
 	case p == 0:
@@ -590,21 +591,21 @@ func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) 
 	case flags != 0:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags must be 0, got %#x", fn, flags)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	if err := checkDeviceID(fn, dstDevID); err != nil {
+	if err := core.CheckDeviceID(fn, dstDevID); err != nil {
 		return err
 	}
-	if s, _, _ := soc(fn); s.Family == emu.Family310B {
+	if s, _, _ := core.SoC(fn); s.Family == emu.Family310B {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no peer-to-peer access", fn, s.Name)
 	}
 	pi, err := classify(fn, "devPtr", p)
 	if err != nil {
 		return err
 	}
-	owner := c.dev
+	owner := c.Dev
 	switch pi.class {
 	case managedmem:
 	case devmem:
@@ -615,12 +616,12 @@ func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) 
 	if err := checkRoom(fn, "devPtr", p, pi, size); err != nil {
 		return err
 	}
-	if owner.id == dstDevID {
+	if owner.ID == dstDevID {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: devPtr %#x belongs to device %d itself: a P2P map is for a peer", fn, p, dstDevID)
 	}
 	if !peerWith(owner, dstDevID) {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"%s: device %d and device %d have no peer access (aclrtDeviceEnablePeerAccess)", fn, owner.id, dstDevID)
+			"%s: device %d and device %d have no peer access (aclrtDeviceEnablePeerAccess)", fn, owner.ID, dstDevID)
 	}
 	if pi.class != managedmem {
 		return nil
@@ -630,7 +631,7 @@ func MemP2PMap(t *Thread, p uintptr, size uint64, dstDevID int32, flags uint64) 
 
 // peerWith reports whether peer access connects d and device id, enabled
 // from either side (as for copies, peerEnabled).
-func peerWith(d *device, id int32) bool { return driverPeer(d.id, id) }
+func peerWith(d *core.Device, id int32) bool { return driverPeer(d.ID, id) }
 
 // managedPointer fills aclrtPointerGetAttributes for managed memory: type
 // MANAGED, the device holding the page (0 while the host does), 2 MiB
@@ -654,7 +655,7 @@ func managedPointer(p uintptr, out *PtrAttributes) bool {
 // syncEngine is the device whose engine runs a synchronous copy with a
 // managed operand: the device of the device-memory operand, or nil when
 // both operands are host-side (a host copy: host accesses).
-func syncEngine(p copyPlan, di, si ptrInfo) *device {
+func syncEngine(p copyPlan, di, si ptrInfo) *core.Device {
 	if di.class == devmem || si.class == devmem {
 		return p.dev
 	}
@@ -666,7 +667,7 @@ func syncEngine(p copyPlan, di, si ptrInfo) *device {
 // managed allocation every counter is 0.
 func ManagedStats(dev int32) (svm.Stats, error) {
 	const fn = "npuemuSvmGetStats"
-	n, err := theNode()
+	n, err := core.TheNode()
 	if err != nil {
 		return svm.Stats{}, wrap(fn, err)
 	}

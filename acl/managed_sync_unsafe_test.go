@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/svm"
 )
 
@@ -18,7 +19,7 @@ func hostAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(&b[0])) }
 // clock0 returns device 0's virtual clock.
 func clock0(t *testing.T) time.Duration {
 	t.Helper()
-	n, err := theNode()
+	n, err := core.TheNode()
 	require.NoError(t, err)
 	d := n.Opened(0)
 	require.NotNil(t, d)
@@ -79,7 +80,7 @@ func TestManagedSynchronizeWritesBack(t *testing.T) {
 	var p uintptr
 	require.NoError(t, AllocManaged(th, &p, mpage, abi.ACL_RT_MEM_ATTACH_GLOBAL))
 	t.Cleanup(func() { _ = Free(th, p, false) })
-	var s, e Handle
+	var s, e core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	t.Cleanup(func() { _ = DestroyStream(th, s, false) })
 	require.NoError(t, CreateEvent(th, &e))

@@ -3,6 +3,7 @@ package acl
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
@@ -36,7 +37,7 @@ import (
 // (hal.MbufPrivSize bytes).
 
 // The two tags are one: either difference overflows handleKind otherwise.
-const _ = kindMbuf - hal.MbufTag + (hal.MbufTag - kindMbuf)
+const _ = core.KindMbuf - hal.MbufTag + (hal.MbufTag - core.KindMbuf)
 
 // mbufErr is the ACL error of fn for a driver call's error.
 func mbufErr(fn string, err error) error {
@@ -50,7 +51,7 @@ func mbufErr(fn string, err error) error {
 }
 
 // nonNullBuf checks an aclrtMbuf argument.
-func nonNullBuf(fn, name string, h Handle) error {
+func nonNullBuf(fn, name string, h core.Handle) error {
 	if h == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, name)
 	}
@@ -59,7 +60,7 @@ func nonNullBuf(fn, name string, h Handle) error {
 
 // AllocBuf implements aclrtAllocBuf: an mbuf with a data area of size
 // bytes.
-func AllocBuf(t *Thread, out *Handle, size uint64) error {
+func AllocBuf(t *core.Thread, out *core.Handle, size uint64) error {
 	const fn = "aclrtAllocBuf"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: buf must not be NULL", fn)
@@ -67,20 +68,20 @@ func AllocBuf(t *Thread, out *Handle, size uint64) error {
 	if size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
 	}
-	if _, _, err := soc(fn); err != nil {
+	if _, _, err := core.SoC(fn); err != nil {
 		return err
 	}
 	var m uintptr
 	if err := stack.MbufAlloc(size, &m); err != nil {
 		return mbufErr(fn, err)
 	}
-	*out = Handle(m)
+	*out = core.Handle(m)
 	return nil
 }
 
 // FreeBuf implements aclrtFreeBuf: the mbuf and, for a chain's head, every
 // mbuf appended to it.
-func FreeBuf(t *Thread, h Handle) error {
+func FreeBuf(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtFreeBuf"
 	if err := nonNullBuf(fn, "buf", h); err != nil {
 		return err
@@ -89,7 +90,7 @@ func FreeBuf(t *Thread, h Handle) error {
 }
 
 // GetBufData implements aclrtGetBufData: the data area's address and size.
-func GetBufData(t *Thread, h Handle, data *uintptr, size *uint64) error {
+func GetBufData(t *core.Thread, h core.Handle, data *uintptr, size *uint64) error {
 	const fn = "aclrtGetBufData"
 	if err := nonNullBuf(fn, "buf", h); err != nil {
 		return err
@@ -110,7 +111,7 @@ func GetBufData(t *Thread, h Handle, data *uintptr, size *uint64) error {
 }
 
 // GetBufDataLen implements aclrtGetBufDataLen.
-func GetBufDataLen(t *Thread, h Handle, n *uint64) error {
+func GetBufDataLen(t *core.Thread, h core.Handle, n *uint64) error {
 	const fn = "aclrtGetBufDataLen"
 	if err := nonNullBuf(fn, "buf", h); err != nil {
 		return err
@@ -122,7 +123,7 @@ func GetBufDataLen(t *Thread, h Handle, n *uint64) error {
 }
 
 // SetBufDataLen implements aclrtSetBufDataLen: 0..the data area's size.
-func SetBufDataLen(t *Thread, h Handle, n uint64) error {
+func SetBufDataLen(t *core.Thread, h core.Handle, n uint64) error {
 	const fn = "aclrtSetBufDataLen"
 	if err := nonNullBuf(fn, "buf", h); err != nil {
 		return err
@@ -132,7 +133,7 @@ func SetBufDataLen(t *Thread, h Handle, n uint64) error {
 
 // userArea returns the address of size bytes at offset of h's user data
 // (the driver's private area).
-func userArea(fn string, h Handle, size, offset uint64) (uintptr, error) {
+func userArea(fn string, h core.Handle, size, offset uint64) (uintptr, error) {
 	if err := nonNullBuf(fn, "buf", h); err != nil {
 		return 0, err
 	}
@@ -149,7 +150,7 @@ func userArea(fn string, h Handle, size, offset uint64) (uintptr, error) {
 
 // GetBufUserData implements aclrtGetBufUserData: len(dst) bytes of the
 // user-data area at offset into dst.
-func GetBufUserData(t *Thread, h Handle, dst []byte, offset uint64) error {
+func GetBufUserData(t *core.Thread, h core.Handle, dst []byte, offset uint64) error {
 	const fn = "aclrtGetBufUserData"
 	if dst == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataPtr must not be NULL", fn)
@@ -164,7 +165,7 @@ func GetBufUserData(t *Thread, h Handle, dst []byte, offset uint64) error {
 
 // SetBufUserData implements aclrtSetBufUserData: src into the user-data
 // area at offset.
-func SetBufUserData(t *Thread, h Handle, src []byte, offset uint64) error {
+func SetBufUserData(t *core.Thread, h core.Handle, src []byte, offset uint64) error {
 	const fn = "aclrtSetBufUserData"
 	if src == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataPtr must not be NULL", fn)
@@ -178,7 +179,7 @@ func SetBufUserData(t *Thread, h Handle, src []byte, offset uint64) error {
 }
 
 // CopyBufRef implements aclrtCopyBufRef: a new head over buf's data area.
-func CopyBufRef(t *Thread, h Handle, out *Handle) error {
+func CopyBufRef(t *core.Thread, h core.Handle, out *core.Handle) error {
 	const fn = "aclrtCopyBufRef"
 	if err := nonNullBuf(fn, "buf", h); err != nil {
 		return err
@@ -190,13 +191,13 @@ func CopyBufRef(t *Thread, h Handle, out *Handle) error {
 	if err := stack.MbufCopyRef(uintptr(h), &m); err != nil {
 		return mbufErr(fn, err)
 	}
-	*out = Handle(m)
+	*out = core.Handle(m)
 	return nil
 }
 
 // AppendBufChain implements aclrtAppendBufChain: buf joins the end of
 // head's chain.
-func AppendBufChain(t *Thread, head, buf Handle) error {
+func AppendBufChain(t *core.Thread, head, buf core.Handle) error {
 	const fn = "aclrtAppendBufChain"
 	if err := nonNullBuf(fn, "headBuf", head); err != nil {
 		return err
@@ -209,7 +210,7 @@ func AppendBufChain(t *Thread, head, buf Handle) error {
 
 // GetBufChainNum implements aclrtGetBufChainNum: the mbufs of head's
 // chain, head included.
-func GetBufChainNum(t *Thread, head Handle, num *uint32) error {
+func GetBufChainNum(t *core.Thread, head core.Handle, num *uint32) error {
 	const fn = "aclrtGetBufChainNum"
 	if err := nonNullBuf(fn, "headBuf", head); err != nil {
 		return err
@@ -222,7 +223,7 @@ func GetBufChainNum(t *Thread, head Handle, num *uint32) error {
 
 // GetBufFromChain implements aclrtGetBufFromChain: member index of head's
 // chain (0 is head).
-func GetBufFromChain(t *Thread, head Handle, index uint32, out *Handle) error {
+func GetBufFromChain(t *core.Thread, head core.Handle, index uint32, out *core.Handle) error {
 	const fn = "aclrtGetBufFromChain"
 	if err := nonNullBuf(fn, "headBuf", head); err != nil {
 		return err
@@ -234,6 +235,6 @@ func GetBufFromChain(t *Thread, head Handle, index uint32, out *Handle) error {
 	if err := stack.MbufChainGetMbuf(uintptr(head), index, &m); err != nil {
 		return mbufErr(fn, err)
 	}
-	*out = Handle(m)
+	*out = core.Handle(m)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -29,9 +30,9 @@ import (
 // kernel argument images and branch streams are shared).
 
 var (
-	modelRIs = newTable[ModelRI](kindModelRI)
-	riTasks  = newTable[step](kindRITask)
-	taskGrps = newTable[taskGrp](kindTaskGrp)
+	modelRIs = core.NewTable[ModelRI](core.KindModelRI)
+	riTasks  = core.NewTable[step](core.KindRITask)
+	taskGrps = core.NewTable[taskGrp](core.KindTaskGrp)
 	nextRIID atomic.Uint32
 )
 
@@ -48,22 +49,22 @@ const maxRIName = 512
 
 // ModelRI is one model run instance.
 type ModelRI struct {
-	h        Handle
+	h        core.Handle
 	id       uint32
-	ctx      *Context
-	dev      *device
+	ctx      *core.Context
+	dev      *core.Device
 	captured bool
 	state    atomic.Int32
 
 	// Guarded by capState.mu.
 	cap       *capture
 	steps     []*step
-	perStream []uint32      // tasks recorded per stream (next seq id)
-	events    []*tsfw.Event // events the RI owns
-	streams   []*Stream     // capture: the RI's own streams; build: the bound streams
-	unbound   map[*Stream]bool
-	ended     map[*Stream]bool
-	bindFlag  map[*Stream]uint32
+	perStream []uint32       // tasks recorded per stream (next seq id)
+	events    []*tsfw.Event  // events the RI owns
+	streams   []*core.Stream // capture: the RI's own streams; build: the bound streams
+	unbound   map[*core.Stream]bool
+	ended     map[*core.Stream]bool
+	bindFlag  map[*core.Stream]uint32
 	name      string
 	callbacks []riCallback
 	groups    []*taskGrp
@@ -76,7 +77,7 @@ type ModelRI struct {
 	plan   []tsfw.Task
 	qidx   []uint16
 	queues []*tsfw.Queue // [0] is the target of the execution
-	exec   *Stream       // the stream of aclmdlRIExecute
+	exec   *core.Stream  // the stream of aclmdlRIExecute
 	done   *tsfw.Event   // recorded at the end of every execution
 	fork   *tsfw.Event   // built RIs: start of the bound streams
 	joins  []*tsfw.Event // built RIs: end of each bound stream
@@ -89,7 +90,7 @@ type ModelRI struct {
 
 // step is one recorded task.
 type step struct {
-	h        Handle // aclmdlRITask, 0 until asked for
+	h        core.Handle // aclmdlRITask, 0 until asked for
 	ri       *ModelRI
 	sidx     uint16
 	seq      uint32
@@ -120,9 +121,9 @@ type riCallback struct {
 
 // taskGrp is a group of tasks captured between TaskGrpBegin and End.
 type taskGrp struct {
-	h        Handle
+	h        core.Handle
 	ri       *ModelRI
-	stream   *Stream
+	stream   *core.Stream
 	steps    []*step
 	open     bool
 	updating *taskUpdate
@@ -131,7 +132,7 @@ type taskGrp struct {
 // taskUpdate collects the tasks re-issued between TaskUpdateBegin and End.
 type taskUpdate struct {
 	grp      *taskGrp
-	s        *Stream
+	s        *core.Stream
 	tasks    []tsfw.Task
 	vops     []*valueOp // per task: its value write/wait, nil for others
 	launches []*launch
@@ -198,15 +199,15 @@ func freeLaunch(l *launch) {
 	putLaunch(l)
 }
 
-func newModelRI(c *Context, captured bool) *ModelRI {
-	ri := &ModelRI{ctx: c, dev: c.dev, captured: captured, id: nextRIID.Add(1),
-		unbound: map[*Stream]bool{}, ended: map[*Stream]bool{}, bindFlag: map[*Stream]uint32{}}
+func newModelRI(c *core.Context, captured bool) *ModelRI {
+	ri := &ModelRI{ctx: c, dev: c.Dev, captured: captured, id: nextRIID.Add(1),
+		unbound: map[*core.Stream]bool{}, ended: map[*core.Stream]bool{}, bindFlag: map[*core.Stream]uint32{}}
 	if captured {
 		ri.state.Store(riCapturing)
 	} else {
 		ri.state.Store(riBuilding)
 	}
-	ri.h = modelRIs.add(ri)
+	ri.h = modelRIs.Add(ri)
 	liveRIs.Lock()
 	liveRIs.m[ri] = struct{}{}
 	liveRIs.Unlock()
@@ -278,7 +279,7 @@ func (ri *ModelRI) release() {
 			freeLaunch(st.launch)
 		}
 		if st.h != 0 {
-			riTasks.remove(st.h)
+			riTasks.Remove(st.h)
 		}
 	}
 	for _, l := range retired {
@@ -286,13 +287,13 @@ func (ri *ModelRI) release() {
 	}
 	for _, g := range groups {
 		if g.h != 0 {
-			taskGrps.remove(g.h)
+			taskGrps.Remove(g.h)
 		}
 	}
 	for _, e := range events {
 		e.Destroy()
 	}
-	modelRIs.remove(ri.h)
+	modelRIs.Remove(ri.h)
 	liveRIs.Lock()
 	delete(liveRIs.m, ri)
 	liveRIs.Unlock()
@@ -303,35 +304,35 @@ func (ri *ModelRI) release() {
 func (ri *ModelRI) finishCapture(fn string, c *capture) error {
 	prios := make([]uint32, len(c.streams))
 	for i, s := range c.streams {
-		s.mu.Lock()
-		prios[i] = s.priority
-		s.mu.Unlock()
+		s.Mu.Lock()
+		prios[i] = s.Priority
+		s.Mu.Unlock()
 	}
-	rt.mu.Lock()
-	if ri.ctx.dead.Load() {
-		rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	if ri.ctx.Dead.Load() {
+		core.Runtime.Mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the capture's context was destroyed", fn)
 	}
-	var own []*Stream
+	var own []*core.Stream
 	for _, p := range prios {
-		s, err := newStreamLocked(fn, ri.ctx, p, 0, false)
+		s, err := core.NewStreamLocked(fn, ri.ctx, p, 0, false)
 		if err != nil {
 			for _, x := range own {
-				x.destroyLocked(false)
+				x.DestroyLocked(false)
 			}
-			rt.mu.Unlock()
+			core.Runtime.Mu.Unlock()
 			return err
 		}
 		own = append(own, s)
 	}
-	rt.mu.Unlock()
-	done, err := ri.dev.emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
+	core.Runtime.Mu.Unlock()
+	done, err := ri.dev.Emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
 	if err != nil {
-		rt.mu.Lock()
+		core.Runtime.Mu.Lock()
 		for _, x := range own {
-			x.destroyLocked(false)
+			x.DestroyLocked(false)
 		}
-		rt.mu.Unlock()
+		core.Runtime.Mu.Unlock()
 		return abi.Wrapf(err, "%s", fn)
 	}
 	ri.execMu.Lock()
@@ -402,15 +403,15 @@ func (ri *ModelRI) rebuildLocked() {
 	add(0, tsfw.RecordTask(ri.done))
 	ri.queues = make([]*tsfw.Queue, len(ri.streams)+off)
 	for k, s := range ri.streams {
-		ri.queues[k+off] = s.q
+		ri.queues[k+off] = s.SQ
 	}
 }
 
-func resolveRI(fn string, h Handle) (*ModelRI, error) {
+func resolveRI(fn string, h core.Handle) (*ModelRI, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
 	}
-	ri, err := modelRIs.get(h)
+	ri, err := modelRIs.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -432,48 +433,48 @@ func (ri *ModelRI) ready(fn string) error {
 
 // submitPlan submits one execution with target as queue 0.
 // Precondition: execMu held.
-func (ri *ModelRI) submitPlan(fn string, target *Stream) error {
-	ri.queues[0] = target.q
+func (ri *ModelRI) submitPlan(fn string, target *core.Stream) error {
+	ri.queues[0] = target.SQ
 	if fp := ri.flow; fp != nil {
-		tq, gen := target.q, ri.abortGen.Load()
+		tq, gen := target.SQ, ri.abortGen.Load()
 		ri.plan[ri.flowAt] = tsfw.HostTask(func() error { return fp.run(tq, gen) })
 	}
 	for _, w := range ri.waits {
 		ri.plan[w.i] = w.op.task(ri.queues[ri.qidx[w.i]])
 	}
 	if emu.SealPending() {
-		emu.SealAll() // as at the queueing point (submit.go)
+		emu.SealAll() // as at the queueing point (rt/core/submit.go)
 	}
-	err := ri.dev.emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
+	err := ri.dev.Emu.TS.SubmitGraph(ri.queues, ri.plan, ri.qidx)
 	ri.queues[0] = nil
 	if err != nil {
-		return abi.Wrapf(err, "%s: model run instance %d on stream %d", fn, ri.id, target.id)
+		return abi.Wrapf(err, "%s: model run instance %d on stream %d", fn, ri.id, target.ID)
 	}
 	return nil
 }
 
 // ExecuteAsync implements aclmdlRIExecuteAsync.
-func ExecuteAsync(t *Thread, rh, sh Handle) error {
+func ExecuteAsync(t *core.Thread, rh, sh core.Handle) error {
 	const fn = "aclmdlRIExecuteAsync"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	if err := ri.ready(fn); err != nil {
 		return err
 	}
-	if s.ctx.dev != ri.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.id, s.ctx.dev.id, ri.dev.id)
+	if s.Ctx.Dev != ri.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.dev.ID)
 	}
-	if r := recorderOf(s); r != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
+	if r := recorderOf(s); r != nil || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
 		if r != nil && r.kind == recCapture {
-			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot capture the execution of a model run instance (stream %d is capturing)", fn, s.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot capture the execution of a model run instance (stream %d is capturing)", fn, s.ID)
 		}
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d records for a model run instance and cannot run one", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d records for a model run instance and cannot run one", fn, s.ID)
 	}
 	ri.execMu.Lock()
 	defer ri.execMu.Unlock()
@@ -488,7 +489,7 @@ func ExecuteAsync(t *Thread, rh, sh Handle) error {
 
 // Execute implements aclmdlRIExecute: run on the RI's own stream and wait
 // (timeout in ms, −1 = forever).
-func Execute(t *Thread, rh Handle, timeoutMs int32) error {
+func Execute(t *core.Thread, rh core.Handle, timeoutMs int32) error {
 	const fn = "aclmdlRIExecute"
 	if err := checkTimeout(fn, timeoutMs); err != nil {
 		return err
@@ -514,7 +515,7 @@ func Execute(t *Thread, rh Handle, timeoutMs int32) error {
 	if err != nil {
 		return err
 	}
-	if err := s.q.Synchronize(msTimeout(timeoutMs)); err != nil {
+	if err := s.SQ.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: model run instance %d", fn, ri.id)
 	}
 	if sanitizing {
@@ -526,7 +527,7 @@ func Execute(t *Thread, rh Handle, timeoutMs int32) error {
 // Destroy implements aclmdlRIDestroy: it waits for the RI's executions
 // still running, releases what it owns, then calls the registered destroy
 // callbacks.
-func Destroy(t *Thread, rh Handle) error {
+func Destroy(t *core.Thread, rh core.Handle) error {
 	const fn = "aclmdlRIDestroy"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -548,7 +549,7 @@ func Destroy(t *Thread, rh Handle) error {
 	cbs := ri.callbacks
 	ri.callbacks = nil
 	own := ri.captured
-	streams := append([]*Stream(nil), ri.streams...)
+	streams := append([]*core.Stream(nil), ri.streams...)
 	capState.mu.Unlock()
 
 	ri.execMu.Lock()
@@ -558,15 +559,15 @@ func Destroy(t *Thread, rh Handle) error {
 	exec := ri.exec
 	ri.execMu.Unlock()
 	ri.release()
-	rt.mu.Lock()
+	core.Runtime.Mu.Lock()
 	if own {
 		for _, s := range streams {
-			s.destroyLocked(true)
+			s.DestroyLocked(true)
 		}
 	} else if exec != nil {
-		exec.destroyLocked(true)
+		exec.DestroyLocked(true)
 	}
-	rt.mu.Unlock()
+	core.Runtime.Mu.Unlock()
 	for _, cb := range cbs {
 		cb.fn()
 	}
@@ -575,7 +576,7 @@ func Destroy(t *Thread, rh Handle) error {
 
 // Abort implements aclmdlRIAbort for built RIs: the queued tasks of its
 // streams are discarded (running ones finish).
-func Abort(t *Thread, rh Handle) error {
+func Abort(t *core.Thread, rh core.Handle) error {
 	const fn = "aclmdlRIAbort"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -588,7 +589,7 @@ func Abort(t *Thread, rh Handle) error {
 		return err
 	}
 	capState.mu.Lock()
-	streams := append([]*Stream(nil), ri.streams...)
+	streams := append([]*core.Stream(nil), ri.streams...)
 	capState.mu.Unlock()
 	ri.execMu.Lock()
 	exec := ri.exec
@@ -596,15 +597,15 @@ func Abort(t *Thread, rh Handle) error {
 	aborted := abi.Errorf(abi.ACL_ERROR_RT_MODEL_ABORT_NORMAL, "model run instance %d was aborted", ri.id)
 	ri.abortFlow(aborted)
 	for _, s := range append(streams, exec) {
-		if s != nil && !s.dead.Load() {
-			s.q.Abort(aborted)
+		if s != nil && !s.Dead.Load() {
+			s.SQ.Abort(aborted)
 		}
 	}
 	return nil
 }
 
 // BuildBegin implements aclmdlRIBuildBegin.
-func BuildBegin(t *Thread, out *Handle, flag uint32) error {
+func BuildBegin(t *core.Thread, out *core.Handle, flag uint32) error {
 	const fn = "aclmdlRIBuildBegin"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
@@ -612,7 +613,7 @@ func BuildBegin(t *Thread, out *Handle, flag uint32) error {
 	if flag != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: must be 0", fn, flag)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
@@ -631,7 +632,7 @@ const (
 )
 
 // BindStream implements aclmdlRIBindStream.
-func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
+func BindStream(t *core.Thread, rh, sh core.Handle, flag uint32) error {
 	const fn = "aclmdlRIBindStream"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -643,15 +644,15 @@ func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
 	if flag != modelStreamFlagHead && flag != modelStreamFlagDefault {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: want ACL_MODEL_STREAM_FLAG_HEAD (0) or ACL_MODEL_STREAM_FLAG_DEFAULT (0x7FFFFFFF)", fn, flag)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if s.flags&abi.ACL_STREAM_PERSISTENT == 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.id)
+	if s.Flags&abi.ACL_STREAM_PERSISTENT == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.ID)
 	}
-	if s.ctx.dev != ri.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.id, s.ctx.dev.id, ri.dev.id)
+	if s.Ctx.Dev != ri.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.dev.ID)
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
@@ -659,7 +660,7 @@ func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being built (aclmdlRIBuildBegin)", fn, ri.id)
 	}
 	if prev := capState.byStrm[s]; recorderOf(s) != nil || (prev != nil && !prev.unbound[s]) {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model run instance", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model run instance", fn, s.ID)
 	}
 	setRecorder(s, &recorder{kind: recBuild, ri: ri})
 	ri.streams = append(ri.streams, s)
@@ -669,20 +670,20 @@ func BindStream(t *Thread, rh, sh Handle, flag uint32) error {
 }
 
 // addBuilt records a task issued to a persistent stream bound to ri.
-func (ri *ModelRI) addBuilt(s *Stream, fn string, task tsfw.Task, l *launch) error {
+func (ri *ModelRI) addBuilt(s *core.Stream, fn string, task tsfw.Task, l *launch) error {
 	return ri.addBuiltOp(s, fn, task, l, nil)
 }
 
 // addBuiltOp is addBuilt for a task that may be a value write or wait (op
 // non-nil).
-func (ri *ModelRI) addBuiltOp(s *Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
+func (ri *ModelRI) addBuiltOp(s *core.Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if ri.state.Load() != riBuilding {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to model run instance %d, which is built: no more tasks", fn, s.id, ri.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to model run instance %d, which is built: no more tasks", fn, s.ID, ri.id)
 	}
 	if err := task.Validate(); err != nil {
-		return abi.Wrapf(err, "%s: stream %d", fn, s.id)
+		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
 	}
 	idx := -1
 	for i, x := range ri.streams {
@@ -721,15 +722,15 @@ func taskType(t *tsfw.Task) int32 {
 
 // boundStream checks that s is bound to ri.
 // Precondition: capState.mu held.
-func (ri *ModelRI) boundStream(fn string, s *Stream) error {
+func (ri *ModelRI) boundStream(fn string, s *core.Stream) error {
 	if capState.byStrm[s] != ri || ri.captured {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to model run instance %d", fn, s.id, ri.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to model run instance %d", fn, s.ID, ri.id)
 	}
 	return nil
 }
 
 // EndTask implements aclmdlRIEndTask: the end of s's tasks in ri.
-func EndTask(t *Thread, rh, sh Handle) error {
+func EndTask(t *core.Thread, rh, sh core.Handle) error {
 	const fn = "aclmdlRIEndTask"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -738,7 +739,7 @@ func EndTask(t *Thread, rh, sh Handle) error {
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -755,7 +756,7 @@ func EndTask(t *Thread, rh, sh Handle) error {
 }
 
 // BuildEnd implements aclmdlRIBuildEnd.
-func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
+func BuildEnd(t *core.Thread, rh core.Handle, reserve uintptr) error {
 	const fn = "aclmdlRIBuildEnd"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -782,7 +783,7 @@ func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
 
 	evs := make([]*tsfw.Event, 0, n+2)
 	for range n + 2 {
-		e, err := ri.dev.emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
+		e, err := ri.dev.Emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
 		if err != nil {
 			for _, x := range evs {
 				x.Destroy()
@@ -791,9 +792,9 @@ func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
 		}
 		evs = append(evs, e)
 	}
-	rt.mu.Lock()
-	exec, err := newStreamLocked(fn, ri.ctx, 0, 0, false)
-	rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	exec, err := core.NewStreamLocked(fn, ri.ctx, 0, 0, false)
+	core.Runtime.Mu.Unlock()
 	if err != nil {
 		for _, x := range evs {
 			x.Destroy()
@@ -813,7 +814,7 @@ func BuildEnd(t *Thread, rh Handle, reserve uintptr) error {
 
 // UnbindStream implements aclmdlRIUnbindStream: s queues normally again;
 // the RI keeps the tasks recorded on it.
-func UnbindStream(t *Thread, rh, sh Handle) error {
+func UnbindStream(t *core.Thread, rh, sh core.Handle) error {
 	const fn = "aclmdlRIUnbindStream"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -822,14 +823,14 @@ func UnbindStream(t *Thread, rh, sh Handle) error {
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if ri.unbound[s] {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d was already unbound", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d was already unbound", fn, s.ID)
 	}
 	if err := ri.boundStream(fn, s); err != nil {
 		return err
@@ -856,7 +857,7 @@ var riLeaks struct {
 func noteLeakedRIs() {
 	ris := modelRIsAlive()
 	riLeaks.Lock()
-	riLeaks.node, riLeaks.ris = rt.node.Load(), ris
+	riLeaks.node, riLeaks.ris = core.Runtime.Node.Load(), ris
 	riLeaks.Unlock()
 }
 
@@ -882,10 +883,10 @@ func modelRIsAlive() []*ModelRI {
 
 // liveModelRIs lists the model run instances alive now, and those alive
 // when this runtime's aclFinalize started (noteLeakedRIs), by id.
-func liveModelRIs() []Live {
+func liveModelRIs() []core.Live {
 	ris := modelRIsAlive()
 	riLeaks.Lock()
-	if riLeaks.node == rt.node.Load() {
+	if riLeaks.node == core.Runtime.Node.Load() {
 		for _, ri := range riLeaks.ris {
 			if !slices.Contains(ris, ri) {
 				ris = append(ris, ri)
@@ -894,7 +895,7 @@ func liveModelRIs() []Live {
 	}
 	riLeaks.Unlock()
 	sort.Slice(ris, func(i, j int) bool { return ris[i].id < ris[j].id })
-	out := make([]Live, 0, len(ris))
+	out := make([]core.Live, 0, len(ris))
 	for _, ri := range ris {
 		how := "built"
 		if ri.captured {
@@ -903,7 +904,7 @@ func liveModelRIs() []Live {
 		if ri.state.Load() == riCapturing {
 			how = "still being captured"
 		}
-		out = append(out, Live{Kind: "model run instance", Device: int(ri.dev.id),
+		out = append(out, core.Live{Kind: "model run instance", Device: int(ri.dev.ID),
 			Summary: fmt.Sprintf("%#x: id %d, %s", uintptr(ri.h), ri.id, how)})
 	}
 	return out

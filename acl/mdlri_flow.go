@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -54,8 +55,8 @@ type ctlOp struct {
 	list        []*Label // ctlSwitchLabel
 	ptr         uintptr  // ctlSwitchLabel: the uint32 index
 	maxValue    uint32
-	target      *Stream // ctlActive, ctlSwitchStream: the stream activated
-	left, right uintptr // ctlSwitchStream operands
+	target      *core.Stream // ctlActive, ctlSwitchStream: the stream activated
+	left, right uintptr      // ctlSwitchStream operands
 	cond, dt    int32
 }
 
@@ -70,26 +71,26 @@ func ctlPlaceholder() error {
 
 // recordControl records op issued to s (which must be bound to an RI
 // being built).
-func recordControl(fn string, s *Stream, op *ctlOp) error {
+func recordControl(fn string, s *core.Stream, op *ctlOp) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recBuild {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to a model run instance (aclmdlRIBindStream)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to a model run instance (aclmdlRIBindStream)", fn, s.ID)
 	}
 	ri := r.ri
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if ri.state.Load() != riBuilding {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to model run instance %d, which is built: no more tasks", fn, s.id, ri.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to model run instance %d, which is built: no more tasks", fn, s.ID, ri.id)
 	}
 	idx := ri.streamIndexLocked(s)
 	if op.target != nil {
 		if o := capState.byStrm[op.target]; o != nil && o != ri {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d belongs to model run instance %d, not %d", fn, op.target.id, o.id, ri.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d belongs to model run instance %d, not %d", fn, op.target.ID, o.id, ri.id)
 		}
 	}
 	if op.kind == ctlLabel {
 		if p, ok := ri.labels[op.label]; ok {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the label is already set in model run instance %d (stream %d, task %d)", fn, ri.id, ri.streams[p.k].id, p.pos)
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the label is already set in model run instance %d (stream %d, task %d)", fn, ri.id, ri.streams[p.k].ID, p.pos)
 		}
 	}
 	st := &step{ri: ri, sidx: uint16(idx), task: tsfw.HostTask(ctlPlaceholder), typ: abi.ACL_MODEL_RI_TASK_DEFAULT, ctl: op}
@@ -106,7 +107,7 @@ func recordControl(fn string, s *Stream, op *ctlOp) error {
 
 // streamIndexLocked is s's index in ri.streams (-1 if absent).
 // Precondition: capState.mu held.
-func (ri *ModelRI) streamIndexLocked(s *Stream) int {
+func (ri *ModelRI) streamIndexLocked(s *core.Stream) int {
 	for i, x := range ri.streams {
 		if x == s {
 			return i
@@ -125,11 +126,11 @@ func (ri *ModelRI) checkFlowLocked(fn string) error {
 			continue
 		}
 		if op.target != nil && ri.streamIndexLocked(op.target) < 0 {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d activates stream %d, which is not bound to model run instance %d", fn, st.seq, ri.streams[st.sidx].id, op.target.id, ri.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d activates stream %d, which is not bound to model run instance %d", fn, st.seq, ri.streams[st.sidx].ID, op.target.ID, ri.id)
 		}
 		for i, l := range op.list {
 			if _, ok := ri.labels[l]; !ok {
-				return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d switches to labels[%d], which is not set (aclrtSetLabel) on any stream of model run instance %d", fn, st.seq, ri.streams[st.sidx].id, i, ri.id)
+				return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d switches to labels[%d], which is not set (aclrtSetLabel) on any stream of model run instance %d", fn, st.seq, ri.streams[st.sidx].ID, i, ri.id)
 			}
 		}
 	}
@@ -189,13 +190,13 @@ type flowExec struct {
 // words, the flow's host step, record of the end.
 // Precondition: execMu and capState.mu held.
 func (ri *ModelRI) rebuildFlowLocked() {
-	fp := &flowPlan{ri: ri, dev: ri.dev.emu.TS, labels: ri.labels}
+	fp := &flowPlan{ri: ri, dev: ri.dev.Emu.TS, labels: ri.labels}
 	progs := make([][]*step, len(ri.streams))
 	for _, st := range ri.steps {
 		progs[st.sidx] = append(progs[st.sidx], st)
 	}
 	for _, s := range ri.streams {
-		fp.queues = append(fp.queues, s.q)
+		fp.queues = append(fp.queues, s.SQ)
 	}
 	for k, h := range ri.headsLocked() {
 		if h {
@@ -313,7 +314,7 @@ func (fp *flowPlan) start(ex *flowExec, after time.Duration, k, pos int, counted
 	copy(tasks, sg.tasks)
 	tasks[len(sg.tasks)] = tsfw.HostTask(func() error { return fp.decide(ex, sg) })
 	if err := fp.dev.SubmitAfter(after, fp.queues, tasks, sg.qidx); err != nil {
-		ex.failLocked(abi.Wrapf(err, "model run instance %d: stream %d", fp.ri.id, fp.ri.streams[k].id))
+		ex.failLocked(abi.Wrapf(err, "model run instance %d: stream %d", fp.ri.id, fp.ri.streams[k].ID))
 		ex.endRunLocked()
 	}
 }

@@ -12,20 +12,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // persistent creates a persistent stream destroyed at the end of the test.
-func persistent(t *testing.T, th *Thread) Handle {
+func persistent(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
-	var ps Handle
+	var ps core.Handle
 	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	t.Cleanup(func() { _ = DestroyStream(th, ps, false) })
 	return ps
 }
 
-func newLabel(t *testing.T, th *Thread) Handle {
+func newLabel(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
-	var l Handle
+	var l core.Handle
 	require.NoError(t, CreateLabel(th, &l))
 	t.Cleanup(func() { _ = DestroyLabel(th, l) })
 	return l
@@ -39,7 +40,7 @@ func le32s(vs ...int32) []byte {
 	return b
 }
 
-func i32(t *testing.T, th *Thread, p uintptr) int32 {
+func i32(t *testing.T, th *core.Thread, p uintptr) int32 {
 	t.Helper()
 	return int32(binary.LittleEndian.Uint32(fromDev(t, th, p, 4)))
 }
@@ -57,15 +58,15 @@ func TestFlowLabelLoop(t *testing.T) {
 	consts, counter, iters, n := devAlloc(t, th, 8), devAlloc(t, th, 8), devAlloc(t, th, 8), devAlloc(t, th, 8)
 	toDev(t, th, consts, le32s(-1, 1))
 	body, exit := newLabel(t, th), newLabel(t, th)
-	var list Handle
-	require.NoError(t, CreateLabelList(th, []Handle{exit, body}, 2, &list))
+	var list core.Handle
+	require.NoError(t, CreateLabelList(th, []core.Handle{exit, body}, 2, &list))
 	defer func() { require.NoError(t, DestroyLabelList(th, list)) }()
-	var e0, e1 Handle
+	var e0, e1 core.Handle
 	require.NoError(t, CreateEvent(th, &e0))
 	require.NoError(t, CreateEvent(th, &e1))
 	defer func() { _ = DestroyEvent(th, e0); _ = DestroyEvent(th, e1) }()
 
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
 	require.NoError(t, MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
@@ -126,10 +127,10 @@ func TestFlowSwitchStream(t *testing.T) {
 	main, yes, no, idle := persistent(t, th), persistent(t, th), persistent(t, th), persistent(t, th)
 	flag, one, out := devAlloc(t, th, 8), devAlloc(t, th, 8), devAlloc(t, th, 24)
 	toDev(t, th, one, le32s(1))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, main, modelStreamFlagHead))
-	for _, s := range []Handle{yes, no, idle} {
+	for _, s := range []core.Handle{yes, no, idle} {
 		require.NoError(t, BindStream(th, ri, s, modelStreamFlagDefault))
 	}
 	require.NoError(t, MemsetAsync(th, out, 24, 0, 24, main))
@@ -165,7 +166,7 @@ func TestFlowActiveStream(t *testing.T) {
 	consts, cnt := devAlloc(t, th, 8), devAlloc(t, th, 8)
 	toDev(t, th, consts, le32s(1))
 	toDev(t, th, cnt, le32s(0))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, main, modelStreamFlagHead))
 	require.NoError(t, BindStream(th, ri, dep, modelStreamFlagDefault))
@@ -188,13 +189,13 @@ func TestFlowErrors(t *testing.T) {
 	ps, other, plain := persistent(t, th), persistent(t, th), newStream(t, th)
 	word := devAlloc(t, th, 8)
 	l1, l2 := newLabel(t, th), newLabel(t, th)
-	var list Handle
-	require.NoError(t, CreateLabelList(th, []Handle{l1, l2}, 2, &list))
+	var list core.Handle
+	require.NoError(t, CreateLabelList(th, []core.Handle{l1, l2}, 2, &list))
 	defer func() { require.NoError(t, DestroyLabelList(th, list)) }()
 	requireCode(t, SetLabel(th, l1, plain), abi.ACL_ERROR_RT_STREAM_MODEL)
 	requireCode(t, ActiveStream(th, ps, plain), abi.ACL_ERROR_RT_STREAM_MODEL)
 
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
 	require.NoError(t, SetLabel(th, l1, ps))
@@ -217,7 +218,7 @@ func TestFinalizeDestroysModelRIs(t *testing.T) {
 	th := riSetup(t)
 	ps := persistent(t, th)
 	out := devAlloc(t, th, 8)
-	var built, building Handle
+	var built, building core.Handle
 	require.NoError(t, BuildBegin(th, &built, 0))
 	require.NoError(t, BindStream(th, built, ps, modelStreamFlagHead))
 	require.NoError(t, MemsetAsync(th, out, 8, 1, 8, ps))
@@ -225,26 +226,26 @@ func TestFinalizeDestroysModelRIs(t *testing.T) {
 	require.NoError(t, BuildEnd(th, built, 0))
 	require.NoError(t, Execute(th, built, -1))
 	require.NoError(t, BuildBegin(th, &building, 0))
-	calls := map[Handle]int{}
-	for _, h := range []Handle{built, building} {
+	calls := map[core.Handle]int{}
+	for _, h := range []core.Handle{built, building} {
 		require.NoError(t, DestroyRegisterCallback(th, h, 1, func() { calls[h]++ }))
 	}
 	require.NoError(t, ResetDevice(th, 0))
 	require.NoError(t, Finalize(th))
-	assert.Equal(t, map[Handle]int{built: 1, building: 1}, calls)
-	assert.Zero(t, modelRIs.len())
+	assert.Equal(t, map[core.Handle]int{built: 1, building: 1}, calls)
+	assert.Zero(t, modelRIs.Len())
 }
 
 // BenchmarkFlowLoop measures the host cost of one iteration of a label
 // loop (reduce + switch): 100 iterations per execution.
 func BenchmarkFlowLoop(b *testing.B) {
-	th := NewThread()
+	th := core.NewThread()
 	resetRuntime()
 	b.Setenv("NPUEMU_DEVICES", "1")
 	require.NoError(b, Init(th, ""))
 	b.Cleanup(resetRuntime)
 	require.NoError(b, SetDevice(th, 0))
-	var ps Handle
+	var ps core.Handle
 	require.NoError(b, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	var consts, counter, n uintptr
 	for _, p := range []*uintptr{&consts, &counter, &n} {
@@ -255,10 +256,10 @@ func BenchmarkFlowLoop(b *testing.B) {
 	require.NoError(b, Memcpy(th, n, 4, addr(hundred), 4, abi.ACL_MEMCPY_HOST_TO_DEVICE))
 	runtime.KeepAlive(minus1)
 	runtime.KeepAlive(hundred)
-	var body, exit, list, ri Handle
+	var body, exit, list, ri core.Handle
 	require.NoError(b, CreateLabel(th, &body))
 	require.NoError(b, CreateLabel(th, &exit))
-	require.NoError(b, CreateLabelList(th, []Handle{exit, body}, 2, &list))
+	require.NoError(b, CreateLabelList(th, []core.Handle{exit, body}, 2, &list))
 	require.NoError(b, BuildBegin(th, &ri, 0))
 	require.NoError(b, BindStream(th, ri, ps, modelStreamFlagHead))
 	require.NoError(b, MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
@@ -285,10 +286,10 @@ func TestFlowAbortEndsLoop(t *testing.T) {
 	word := devAlloc(t, th, 8)
 	toDev(t, th, word, le32s(1))
 	body, exit := newLabel(t, th), newLabel(t, th)
-	var list Handle
-	require.NoError(t, CreateLabelList(th, []Handle{exit, body}, 2, &list))
+	var list core.Handle
+	require.NoError(t, CreateLabelList(th, []core.Handle{exit, body}, 2, &list))
 	defer func() { require.NoError(t, DestroyLabelList(th, list)) }()
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
 	require.NoError(t, SetLabel(th, body, ps))
@@ -323,7 +324,7 @@ func TestBuiltHeadStreams(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := devAlloc(t, th, 8)
 			toDev(t, th, out, make([]byte, 8))
-			var ri Handle
+			var ri core.Handle
 			require.NoError(t, BuildBegin(th, &ri, 0))
 			for i, f := range c.flags {
 				ps := persistent(t, th)
@@ -345,10 +346,10 @@ func TestFlowNotifyJoin(t *testing.T) {
 	th := riSetup(t)
 	main, dep := persistent(t, th), persistent(t, th)
 	out, out2 := devAlloc(t, th, 8), devAlloc(t, th, 8)
-	var n Handle
+	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	defer func() { require.NoError(t, DestroyNotify(th, n)) }()
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, main, modelStreamFlagHead))
 	require.NoError(t, BindStream(th, ri, dep, modelStreamFlagDefault))

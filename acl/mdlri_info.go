@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -18,7 +19,7 @@ import (
 
 // GetStreams implements aclmdlRIGetStreams: with out == nil only *num is
 // set; otherwise out must hold every stream (else 107039).
-func GetStreams(t *Thread, rh Handle, out []Handle, num *uint32) error {
+func GetStreams(t *core.Thread, rh core.Handle, out []core.Handle, num *uint32) error {
 	const fn = "aclmdlRIGetStreams"
 	if num == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numStreams must not be NULL", fn)
@@ -38,7 +39,7 @@ func GetStreams(t *Thread, rh Handle, out []Handle, num *uint32) error {
 			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d streams, the model run instance has %d", fn, len(out), n)
 		}
 		for i, s := range ri.streams {
-			out[i] = s.h
+			out[i] = s.H
 		}
 	}
 	*num = uint32(n)
@@ -47,7 +48,7 @@ func GetStreams(t *Thread, rh Handle, out []Handle, num *uint32) error {
 
 // GetTasksByStream implements aclmdlRIGetTasksByStream for a stream of a
 // ready RI (as aclmdlRIGetStreams returns them).
-func GetTasksByStream(t *Thread, sh Handle, out []Handle, num *uint32) error {
+func GetTasksByStream(t *core.Thread, sh core.Handle, out []core.Handle, num *uint32) error {
 	const fn = "aclmdlRIGetTasksByStream"
 	if num == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numTasks must not be NULL", fn)
@@ -55,7 +56,7 @@ func GetTasksByStream(t *Thread, sh Handle, out []Handle, num *uint32) error {
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func GetTasksByStream(t *Thread, sh Handle, out []Handle, num *uint32) error {
 	defer capState.mu.Unlock()
 	ri := capState.byStrm[s]
 	if ri == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model run instance", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model run instance", fn, s.ID)
 	}
 	if ri.state.Load() != riReady {
 		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d is not built yet", fn, ri.id)
@@ -82,11 +83,11 @@ func GetTasksByStream(t *Thread, sh Handle, out []Handle, num *uint32) error {
 	}
 	if out != nil {
 		if len(out) < len(mine) {
-			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d tasks, stream %d has %d", fn, len(out), s.id, len(mine))
+			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d tasks, stream %d has %d", fn, len(out), s.ID, len(mine))
 		}
 		for i, st := range mine {
 			if st.h == 0 {
-				st.h = riTasks.add(st)
+				st.h = riTasks.Add(st)
 			}
 			out[i] = st.h
 		}
@@ -96,11 +97,11 @@ func GetTasksByStream(t *Thread, sh Handle, out []Handle, num *uint32) error {
 }
 
 // resolveTask resolves an aclmdlRITask of a live RI.
-func resolveTask(fn string, h Handle) (*step, error) {
+func resolveTask(fn string, h core.Handle) (*step, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: task must not be NULL", fn)
 	}
-	st, err := riTasks.get(h)
+	st, err := riTasks.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -108,7 +109,7 @@ func resolveTask(fn string, h Handle) (*step, error) {
 }
 
 // TaskGetType implements aclmdlRITaskGetType.
-func TaskGetType(t *Thread, th Handle, typ *int32) error {
+func TaskGetType(t *core.Thread, th core.Handle, typ *int32) error {
 	const fn = "aclmdlRITaskGetType"
 	if typ == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type must not be NULL", fn)
@@ -123,7 +124,7 @@ func TaskGetType(t *Thread, th Handle, typ *int32) error {
 
 // TaskGetSeqID implements aclmdlRITaskGetSeqId: the task's 0-based
 // position among the tasks of its stream.
-func TaskGetSeqID(t *Thread, th Handle, id *uint32) error {
+func TaskGetSeqID(t *core.Thread, th core.Handle, id *uint32) error {
 	const fn = "aclmdlRITaskGetSeqId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: id must not be NULL", fn)
@@ -156,19 +157,19 @@ var le = binary.LittleEndian
 
 // eventHandleOf finds the application's event handle of a tsfw event
 // (0 when it was destroyed).
-func eventHandleOf(te *tsfw.Event) (Handle, uint32) {
-	events.mu.RLock()
-	defer events.mu.RUnlock()
-	for i, sl := range events.slots {
-		if sl.obj != nil && sl.obj.ev == te {
-			return makeHandle(kindEvent, sl.gen, uint32(i)), sl.obj.flags
+func eventHandleOf(te *tsfw.Event) (core.Handle, uint32) {
+	events.Mu.RLock()
+	defer events.Mu.RUnlock()
+	for i, sl := range events.Slots {
+		if sl.Obj != nil && sl.Obj.ev == te {
+			return core.MakeHandle(core.KindEvent, sl.Gen, uint32(i)), sl.Obj.flags
 		}
 	}
 	return 0, 0
 }
 
 // TaskGetParams implements aclmdlRITaskGetParams.
-func TaskGetParams(t *Thread, th Handle, p *RITaskParams) error {
+func TaskGetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	const fn = "aclmdlRITaskGetParams"
 	if p == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: params must not be NULL", fn)
@@ -217,7 +218,7 @@ func TaskGetParams(t *Thread, th Handle, p *RITaskParams) error {
 // and the block count) and value write/wait tasks (address, value, wait
 // condition); the change takes effect at aclmdlRIUpdate. Event tasks are
 // refused: see docs/capture.md.
-func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
+func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	const fn = "aclmdlRITaskSetParams"
 	if p == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: params must not be NULL", fn)
@@ -236,7 +237,7 @@ func TaskSetParams(t *Thread, th Handle, p *RITaskParams) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.typ)
 	}
 	u := p.Rsv2[:]
-	f, err := resolveFunction(fn, Handle(le.Uint64(u[kpFunc:])))
+	f, err := resolveFunction(fn, core.Handle(le.Uint64(u[kpFunc:])))
 	if err != nil {
 		return err
 	}
@@ -294,7 +295,7 @@ func setValueParams(fn string, st *step, p *RITaskParams) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr %#x must be 8-byte aligned", fn, op.addr)
 	}
 	capState.mu.Lock()
-	var s *Stream
+	var s *core.Stream
 	if int(st.sidx) < len(st.ri.streams) {
 		s = st.ri.streams[st.sidx]
 	}
@@ -314,7 +315,7 @@ func setValueParams(fn string, st *step, p *RITaskParams) error {
 // TaskDisable implements aclmdlRITaskDisable: from the next
 // aclmdlRIUpdate on, the task no longer runs (a disabled event task keeps
 // ordering its streams).
-func TaskDisable(t *Thread, th Handle) error {
+func TaskDisable(t *core.Thread, th core.Handle) error {
 	st, err := resolveTask("aclmdlRITaskDisable", th)
 	if err != nil {
 		return err
@@ -327,7 +328,7 @@ func TaskDisable(t *Thread, th Handle) error {
 
 // Update implements aclmdlRIUpdate: parameter changes and disabled tasks
 // take effect for the executions issued afterwards.
-func Update(t *Thread, rh Handle) error {
+func Update(t *core.Thread, rh core.Handle) error {
 	const fn = "aclmdlRIUpdate"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -345,7 +346,7 @@ func Update(t *Thread, rh Handle) error {
 }
 
 // SetName implements aclmdlRISetName (longer names are truncated).
-func SetName(t *Thread, rh Handle, name string, isNull bool) error {
+func SetName(t *core.Thread, rh core.Handle, name string, isNull bool) error {
 	const fn = "aclmdlRISetName"
 	if isNull {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL", fn)
@@ -365,7 +366,7 @@ func SetName(t *Thread, rh Handle, name string, isNull bool) error {
 
 // GetName implements aclmdlRIGetName: the name, truncated to fit buf with
 // its NUL; "" when never set.
-func GetName(t *Thread, rh Handle, buf []byte) error {
+func GetName(t *core.Thread, rh core.Handle, buf []byte) error {
 	const fn = "aclmdlRIGetName"
 	if len(buf) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL and maxLen must be > 0", fn)
@@ -382,7 +383,7 @@ func GetName(t *Thread, rh Handle, buf []byte) error {
 }
 
 // GetID implements aclmdlRIGetId.
-func GetID(t *Thread, rh Handle, id *uint32) error {
+func GetID(t *core.Thread, rh core.Handle, id *uint32) error {
 	const fn = "aclmdlRIGetId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRIId must not be NULL", fn)
@@ -397,7 +398,7 @@ func GetID(t *Thread, rh Handle, id *uint32) error {
 
 // DestroyRegisterCallback implements aclmdlRIDestroyRegisterCallback: fn
 // runs when the RI is destroyed; key identifies it for unregistering.
-func DestroyRegisterCallback(t *Thread, rh Handle, key uintptr, fn func()) error {
+func DestroyRegisterCallback(t *core.Thread, rh core.Handle, key uintptr, fn func()) error {
 	const name = "aclmdlRIDestroyRegisterCallback"
 	if fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", name)
@@ -419,7 +420,7 @@ func DestroyRegisterCallback(t *Thread, rh Handle, key uintptr, fn func()) error
 }
 
 // DestroyUnregisterCallback implements aclmdlRIDestroyUnregisterCallback.
-func DestroyUnregisterCallback(t *Thread, rh Handle, key uintptr) error {
+func DestroyUnregisterCallback(t *core.Thread, rh core.Handle, key uintptr) error {
 	const name = "aclmdlRIDestroyUnregisterCallback"
 	if key == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", name)
@@ -440,9 +441,9 @@ func DestroyUnregisterCallback(t *Thread, rh Handle, key uintptr) error {
 }
 
 // CaptureTaskGrpBegin implements aclmdlRICaptureTaskGrpBegin.
-func CaptureTaskGrpBegin(t *Thread, sh Handle) error {
+func CaptureTaskGrpBegin(t *core.Thread, sh core.Handle) error {
 	const fn = "aclmdlRICaptureTaskGrpBegin"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -450,11 +451,11 @@ func CaptureTaskGrpBegin(t *Thread, sh Handle) error {
 	defer capState.mu.Unlock()
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.ID)
 	}
 	c := r.cap
 	if c.grp[s] != nil {
-		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d already has an open task group", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d already has an open task group", fn, s.ID)
 	}
 	g := &taskGrp{ri: c.ri, stream: s, open: true}
 	c.grp[s] = g
@@ -463,12 +464,12 @@ func CaptureTaskGrpBegin(t *Thread, sh Handle) error {
 }
 
 // CaptureTaskGrpEnd implements aclmdlRICaptureTaskGrpEnd.
-func CaptureTaskGrpEnd(t *Thread, sh Handle, out *Handle) error {
+func CaptureTaskGrpEnd(t *core.Thread, sh core.Handle, out *core.Handle) error {
 	const fn = "aclmdlRICaptureTaskGrpEnd"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -476,15 +477,15 @@ func CaptureTaskGrpEnd(t *Thread, sh Handle, out *Handle) error {
 	defer capState.mu.Unlock()
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.ID)
 	}
 	g := r.cap.grp[s]
 	if g == nil {
-		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d has no open task group (aclmdlRICaptureTaskGrpBegin)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d has no open task group (aclmdlRICaptureTaskGrpBegin)", fn, s.ID)
 	}
 	delete(r.cap.grp, s)
 	g.open = false
-	g.h = taskGrps.add(g)
+	g.h = taskGrps.Add(g)
 	*out = g.h
 	return nil
 }
@@ -492,32 +493,32 @@ func CaptureTaskGrpEnd(t *Thread, sh Handle, out *Handle) error {
 // CaptureTaskUpdateBegin implements aclmdlRICaptureTaskUpdateBegin: the
 // tasks issued to s (not capturing) until TaskUpdateEnd replace the
 // group's tasks, one for one.
-func CaptureTaskUpdateBegin(t *Thread, sh, gh Handle) error {
+func CaptureTaskUpdateBegin(t *core.Thread, sh, gh core.Handle) error {
 	const fn = "aclmdlRICaptureTaskUpdateBegin"
 	if gh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	g, err := taskGrps.get(gh)
+	g, err := taskGrps.Get(gh)
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
 	if err := g.ri.ready(fn); err != nil {
 		return err
 	}
-	if s.isDefault || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d cannot re-issue a task group (default or persistent stream)", fn, s.id)
+	if s.IsDefault || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d cannot re-issue a task group (default or persistent stream)", fn, s.ID)
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if r := recorderOf(s); r != nil {
 		if r.kind == recCapture {
-			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is capturing", fn, s.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is capturing", fn, s.ID)
 		}
-		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is already updating a task group", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is already updating a task group", fn, s.ID)
 	}
 	if g.updating != nil {
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: the task group is already being updated", fn)
@@ -529,11 +530,11 @@ func CaptureTaskUpdateBegin(t *Thread, sh, gh Handle) error {
 }
 
 // addOp collects a re-issued task (op: a value write or wait, else nil).
-func (u *taskUpdate) addOp(s *Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
+func (u *taskUpdate) addOp(s *core.Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	if err := task.Validate(); err != nil {
-		err = abi.Wrapf(err, "%s: stream %d", fn, s.id)
+		err = abi.Wrapf(err, "%s: stream %d", fn, s.ID)
 		if u.err == nil {
 			u.err = err
 		}
@@ -552,9 +553,9 @@ func (u *taskUpdate) addOp(s *Stream, fn string, task tsfw.Task, l *launch, op *
 // re-issued tasks must match the group's in number and kind (and event
 // tasks their event); they replace the group's tasks for the executions
 // issued afterwards.
-func CaptureTaskUpdateEnd(t *Thread, sh Handle) error {
+func CaptureTaskUpdateEnd(t *core.Thread, sh core.Handle) error {
 	const fn = "aclmdlRICaptureTaskUpdateEnd"
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -562,7 +563,7 @@ func CaptureTaskUpdateEnd(t *Thread, sh Handle) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recUpdate {
 		capState.mu.Unlock()
-		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.ID)
 	}
 	u := r.upd
 	setRecorder(s, nil)
@@ -716,7 +717,7 @@ func (ri *ModelRI) describe(verbose bool) riJSON {
 		out.State = "building"
 	}
 	for i, s := range ri.streams {
-		rs := riStream{Index: i, StreamID: s.id, Tasks: []riTaskJSON{}}
+		rs := riStream{Index: i, StreamID: s.ID, Tasks: []riTaskJSON{}}
 		if !ri.captured {
 			rs.Bind = "default"
 			if ri.bindFlag[s] == modelStreamFlagHead {
@@ -767,7 +768,7 @@ func (ri *ModelRI) describe(verbose bool) riJSON {
 // (streams, their tasks, cross-stream dependencies, task groups) written
 // to path; when path is an existing directory, to
 // modelRI_<id>.json inside it.
-func DebugJSONPrint(t *Thread, rh Handle, path string, flags uint32) error {
+func DebugJSONPrint(t *core.Thread, rh core.Handle, path string, flags uint32) error {
 	const fn = "aclmdlRIDebugJsonPrint"
 	if path == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: path must not be NULL or empty", fn)
@@ -802,7 +803,7 @@ func DebugJSONPrint(t *Thread, rh Handle, path string, flags uint32) error {
 
 // DebugPrint implements the deprecated aclmdlRIDebugPrint: a text summary
 // on w (stderr from libfake).
-func DebugPrint(t *Thread, rh Handle, w io.Writer) error {
+func DebugPrint(t *core.Thread, rh core.Handle, w io.Writer) error {
 	const fn = "aclmdlRIDebugPrint"
 	ri, err := resolveRI(fn, rh)
 	if err != nil {
@@ -838,7 +839,7 @@ func DebugPrint(t *Thread, rh Handle, w io.Writer) error {
 // keeps (they change nothing in npuemu). out receives the 16-byte
 // aclrtLaunchKernelAttrValue. The documentation excludes ENGINE_TYPE,
 // BLOCKDIM_OFFSET and BLOCK_TASK_PREFETCH.
-func KernelTaskGetAttribute(t *Thread, th Handle, id int32, out *[16]byte) error {
+func KernelTaskGetAttribute(t *core.Thread, th core.Handle, id int32, out *[16]byte) error {
 	const fn = "aclmdlRIKernelTaskGetAttribute"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue must not be NULL", fn)

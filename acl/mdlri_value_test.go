@@ -9,17 +9,18 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // valueParams reads a value task's parameters.
-func valueParams(t *testing.T, th *Thread, h Handle) (typ int32, addr uintptr, value uint64, flag uint32) {
+func valueParams(t *testing.T, th *core.Thread, h core.Handle) (typ int32, addr uintptr, value uint64, flag uint32) {
 	t.Helper()
 	var p RITaskParams
 	require.NoError(t, TaskGetParams(th, h, &p))
 	return int32(p.Type), uintptr(le.Uint64(p.Rsv2[vpAddr:])), le.Uint64(p.Rsv2[vpValue:]), le.Uint32(p.Rsv2[vpFlag:])
 }
 
-func setValue(th *Thread, h Handle, typ int32, addr uintptr, value uint64, flag uint32) error {
+func setValue(th *core.Thread, h core.Handle, typ int32, addr uintptr, value uint64, flag uint32) error {
 	p := RITaskParams{Type: uint32(typ)}
 	le.PutUint64(p.Rsv2[vpAddr:], uint64(addr))
 	le.PutUint64(p.Rsv2[vpValue:], value)
@@ -49,16 +50,16 @@ func TestCaptureValueTasks(t *testing.T) {
 			require.NoError(t, MemsetAsync(th, data, 64, 0x5A, 64, prod))
 			require.NoError(t, ValueWrite(th, word, 5, 0, prod))
 			require.NoError(t, StreamWaitEvent(th, prod, join))
-			var ri Handle
+			var ri core.Handle
 			require.NoError(t, CaptureEnd(th, prod, &ri))
 			defer destroyRI(t, th, ri)
 			assert.Equal(t, make([]byte, 16), fromDev(t, th, word, 16), "recorded, not run")
 
 			var n uint32
 			require.NoError(t, GetStreams(th, ri, nil, &n))
-			streams := make([]Handle, n)
+			streams := make([]core.Handle, n)
 			require.NoError(t, GetStreams(th, ri, streams, &n))
-			var write, wait Handle
+			var write, wait core.Handle
 			for _, sh := range streams {
 				for _, h := range userTasks(t, th, sh) {
 					var typ int32
@@ -122,10 +123,10 @@ func TestValueTaskSetParamsErrors(t *testing.T) {
 	require.NoError(t, ValueWrite(th, word, 1, 0, s))
 	require.NoError(t, ValueWait(th, word, 1, abi.ACL_STREAM_WAIT_VALUE_AND, s))
 	require.NoError(t, RecordEvent(th, ev, s, 0))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
-	var streams [1]Handle
+	var streams [1]core.Handle
 	var n uint32
 	require.NoError(t, GetStreams(th, ri, streams[:], &n))
 	tasks := userTasks(t, th, streams[0])
@@ -170,7 +171,7 @@ func builtValueTasks(t *testing.T, flow bool) {
 	th := riSetup(t)
 	prod, cons := persistent(t, th), persistent(t, th)
 	word, data, out := devAlloc(t, th, 8), devAlloc(t, th, 32), devAlloc(t, th, 32)
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, prod, modelStreamFlagHead))
 	require.NoError(t, BindStream(th, ri, cons, modelStreamFlagHead))
@@ -210,9 +211,9 @@ func TestCapturedValueWaitGroupUpdate(t *testing.T) {
 	require.NoError(t, CaptureTaskGrpBegin(th, s))
 	require.NoError(t, ValueWrite(th, word, 4, 0, s))
 	require.NoError(t, ValueWait(th, word, 4, abi.ACL_STREAM_WAIT_VALUE_EQ, s))
-	var g Handle
+	var g core.Handle
 	require.NoError(t, CaptureTaskGrpEnd(th, s, &g))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 	require.NoError(t, Execute(th, ri, -1))
@@ -241,7 +242,7 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 
 	ps := persistent(t, th)
 	l := newLabel(t, th)
-	var built Handle
+	var built core.Handle
 	require.NoError(t, BuildBegin(th, &built, 0))
 	require.NoError(t, BindStream(th, built, ps, modelStreamFlagHead))
 	require.NoError(t, SetLabel(th, l, ps))
@@ -257,15 +258,15 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 	s := newStream(t, th)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	require.NoError(t, ValueWait(th, word, 1, abi.ACL_STREAM_WAIT_VALUE_EQ, s))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 	target2 := newStream(t, th)
 	require.NoError(t, ExecuteAsync(th, ri, target2))
 	got := make(chan error)
-	go func() { got <- SynchronizeStream(NewThread(), target2, -1) }()
-	st, _ := resolveStream(th, "test", target2)
-	for !st.q.Query() && !hasWaiter(st) { // idle: the wait did not block, and the check below fails
+	go func() { got <- SynchronizeStream(core.NewThread(), target2, -1) }()
+	st, _ := core.ResolveStream(th, "test", target2)
+	for !st.SQ.Query() && !hasWaiter(st) { // idle: the wait did not block, and the check below fails
 		runtime.Gosched()
 	}
 	require.NoError(t, StreamAbort(th, target2))
@@ -280,11 +281,11 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 // captured producer/consumer pair joined by a value write and wait.
 func BenchmarkCaptureValueReplay(b *testing.B) {
 	th := benchSetup(b)
-	var prod, cons, target Handle
-	for _, h := range []*Handle{&prod, &cons, &target} {
+	var prod, cons, target core.Handle
+	for _, h := range []*core.Handle{&prod, &cons, &target} {
 		require.NoError(b, CreateStream(th, h))
 	}
-	var fork, join Handle
+	var fork, join core.Handle
 	require.NoError(b, CreateEventExWithFlag(th, &fork, abi.ACL_EVENT_SYNC))
 	require.NoError(b, CreateEventExWithFlag(th, &join, abi.ACL_EVENT_SYNC))
 	var word uintptr
@@ -296,7 +297,7 @@ func BenchmarkCaptureValueReplay(b *testing.B) {
 	require.NoError(b, RecordEvent(th, join, cons, 0))
 	require.NoError(b, ValueWrite(th, word, 1, 0, prod))
 	require.NoError(b, StreamWaitEvent(th, prod, join))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(b, CaptureEnd(th, prod, &ri))
 	for b.Loop() {
 		require.NoError(b, ExecuteAsync(th, ri, target))

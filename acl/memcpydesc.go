@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -31,7 +32,7 @@ func innerD2D(fn string, kind int32) error {
 }
 
 // GetMemcpyDescSize implements aclrtGetMemcpyDescSize.
-func GetMemcpyDescSize(t *Thread, kind int32, size *uint64) error {
+func GetMemcpyDescSize(t *core.Thread, kind int32, size *uint64) error {
 	const fn = "aclrtGetMemcpyDescSize"
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: descSize must not be NULL", fn)
@@ -45,7 +46,7 @@ func GetMemcpyDescSize(t *Thread, kind int32, size *uint64) error {
 
 // devOperand classifies addr as device memory with at least n bytes from
 // it on device d (nil: any device); it returns the device.
-func devOperand(fn, what string, addr uintptr, n uint64, d *device) (*device, error) {
+func devOperand(fn, what string, addr uintptr, n uint64, d *core.Device) (*core.Device, error) {
 	p, err := classify(fn, what, addr)
 	if err != nil {
 		return nil, err
@@ -54,7 +55,7 @@ func devOperand(fn, what string, addr uintptr, n uint64, d *device) (*device, er
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s, not device memory", fn, what, addr, p.class)
 	}
 	if d != nil && p.dev != d {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, not of device %d", fn, what, addr, p.dev.id, d.id)
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, not of device %d", fn, what, addr, p.dev.ID, d.ID)
 	}
 	if err := checkRoom(fn, what, addr, p, n); err != nil {
 		return nil, err
@@ -64,7 +65,7 @@ func devOperand(fn, what string, addr uintptr, n uint64, d *device) (*device, er
 
 // SetMemcpyDesc implements aclrtSetMemcpyDesc: src, dst and the
 // descriptor are memory of one device; the descriptor is written at once.
-func SetMemcpyDesc(t *Thread, desc uintptr, kind int32, src, dst uintptr, count uint64, config bool) error {
+func SetMemcpyDesc(t *core.Thread, desc uintptr, kind int32, src, dst uintptr, count uint64, config bool) error {
 	const fn = "aclrtSetMemcpyDesc"
 	if desc == 0 || src == 0 || dst == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc, srcAddr and dstAddr must not be NULL", fn)
@@ -75,7 +76,7 @@ func SetMemcpyDesc(t *Thread, desc uintptr, kind int32, src, dst uintptr, count 
 	if err := innerD2D(fn, kind); err != nil {
 		return err
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
 	d, err := devOperand(fn, "desc", desc, memcpyDescSize, nil)
@@ -97,7 +98,7 @@ func SetMemcpyDesc(t *Thread, desc uintptr, kind int32, src, dst uintptr, count 
 // MemcpyAsyncWithDesc implements aclrtMemcpyAsyncWithDesc. The descriptor
 // is read when the stream reaches the task; a descriptor that is not one
 // (or names memory no longer valid) fails the stream asynchronously.
-func MemcpyAsyncWithDesc(t *Thread, desc uintptr, kind int32, sh Handle) error {
+func MemcpyAsyncWithDesc(t *core.Thread, desc uintptr, kind int32, sh core.Handle) error {
 	const fn = "aclrtMemcpyAsyncWithDesc"
 	if desc == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc must not be NULL", fn)
@@ -105,15 +106,15 @@ func MemcpyAsyncWithDesc(t *Thread, desc uintptr, kind int32, sh Handle) error {
 	if err := innerD2D(fn, kind); err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	d := s.ctx.dev
+	d := s.Ctx.Dev
 	if _, err := devOperand(fn, "desc", desc, memcpyDescSize, d); err != nil {
 		return err
 	}
-	return s.submitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
+	return s.SubmitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
 		if peekU64(desc) != memcpyDescMagic {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x holds no descriptor written by aclrtSetMemcpyDesc", fn, desc)
 		}
@@ -139,7 +140,7 @@ func faultSafe(fn string, body func() error) func() error {
 
 // d2dNow copies count bytes between two places of device d's memory,
 // checked when the copy runs.
-func d2dNow(fn string, d *device, dst, src uintptr, count uint64) error {
+func d2dNow(fn string, d *core.Device, dst, src uintptr, count uint64) error {
 	if count == 0 {
 		return nil
 	}
@@ -149,7 +150,7 @@ func d2dNow(fn string, d *device, dst, src uintptr, count uint64) error {
 	if _, err := devOperand(fn, "dst", dst, count, d); err != nil {
 		return err
 	}
-	if err := d.emu.TS.CopyNow(dst, src, count, tsfw.DeviceToDevice); err != nil {
+	if err := d.Emu.TS.CopyNow(dst, src, count, tsfw.DeviceToDevice); err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
 	return nil
@@ -159,7 +160,7 @@ func d2dNow(fn string, d *device, dst, src uintptr, count uint64) error {
 // *src (pointer cells in device or pinned host memory) are read when the
 // stream reaches the task, and the copy goes from *src+srcOffset to
 // *dst+dstOffset.
-func MemcpyAsyncWithOffset(t *Thread, dstCell uintptr, destMax, dstOff uint64, srcCell uintptr, count, srcOff uint64, kind int32, sh Handle) error {
+func MemcpyAsyncWithOffset(t *core.Thread, dstCell uintptr, destMax, dstOff uint64, srcCell uintptr, count, srcOff uint64, kind int32, sh core.Handle) error {
 	const fn = "aclrtMemcpyAsyncWithOffset"
 	if count == 0 {
 		return nil
@@ -173,11 +174,11 @@ func MemcpyAsyncWithOffset(t *Thread, dstCell uintptr, destMax, dstOff uint64, s
 	if destMax == 0 || count > destMax {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: count %d exceeds destMax %d", fn, count, destMax)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	d := s.ctx.dev
+	d := s.Ctx.Dev
 	for _, c := range []struct {
 		what string
 		addr uintptr
@@ -190,13 +191,13 @@ func MemcpyAsyncWithOffset(t *Thread, dstCell uintptr, destMax, dstOff uint64, s
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s: the address cell must be device or pinned host memory", fn, c.what, c.addr, p.class)
 		}
 		if p.class == devmem && p.dev != d {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, the stream's device is %d", fn, c.what, c.addr, p.dev.id, d.id)
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, the stream's device is %d", fn, c.what, c.addr, p.dev.ID, d.ID)
 		}
 		if err := checkRoom(fn, c.what, c.addr, p, 8); err != nil {
 			return err
 		}
 	}
-	return s.submitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
+	return s.SubmitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
 		dst := uintptr(peekU64(dstCell)) + uintptr(dstOff)
 		src := uintptr(peekU64(srcCell)) + uintptr(srcOff)
 		return d2dNow(fn, d, dst, src, count)

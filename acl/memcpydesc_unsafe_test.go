@@ -45,9 +45,9 @@ func TestMemcpyDesc(t *testing.T) {
 	requireCode(t, MemcpyAsyncWithDesc(th, host, inner, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	// The descriptor is read at execution: rewritten after queueing, the
 	// new one is used.
-	s := th.Ctx.defStream
+	s := th.Ctx.DefStream
 	gate := make(chan struct{})
-	require.NoError(t, s.q.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
+	require.NoError(t, s.SQ.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
 	require.NoError(t, MemcpyAsyncWithDesc(th, desc, inner, 0))
 	require.NoError(t, SetMemcpyDesc(th, desc, inner, src, dst, 200, false))
 	close(gate)
@@ -89,9 +89,9 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 	requireCode(t, MemcpyAsyncWithOffset(th, uintptr(unsafe.Pointer(&local[0])), 64, 0, srcCell, 8, 0, inner, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	// The base addresses are read when the copy runs.
-	s := th.Ctx.defStream
+	s := th.Ctx.DefStream
 	gate := make(chan struct{})
-	require.NoError(t, s.q.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
+	require.NoError(t, s.SQ.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
 	require.NoError(t, MemcpyAsyncWithOffset(th, dstCell, 64, 16, srcCell, 32, 128, inner, 0))
 	pokeU64(dstCell, uint64(other))
 	close(gate)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 const (
@@ -41,7 +42,7 @@ type MallocOpts struct {
 
 // Malloc implements aclrtMalloc, aclrtMallocCached (identical),
 // aclrtMallocAlign32 and aclrtMallocWithCfg.
-func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) error {
+func Malloc(t *core.Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) error {
 	fn := o.Fn
 	if fn == "" {
 		fn = "aclrtMalloc"
@@ -65,23 +66,23 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: policy %#x: LOW_BAND_WIDTH and HIGH_BAND_WIDTH are exclusive", fn, policy)
 		}
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	d := c.dev
+	d := c.Dev
 	for _, a := range o.CfgAttrs {
 		switch a.Attr {
 		case abi.ACL_RT_MEM_ATTR_DEVICE_ID:
-			if int32(uint32(a.Value)) != d.id {
-				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cfg deviceId %d is not the current device %d", fn, uint32(a.Value), d.id)
+			if int32(uint32(a.Value)) != d.ID {
+				return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cfg deviceId %d is not the current device %d", fn, uint32(a.Value), d.ID)
 			}
 		case abi.ACL_RT_MEM_ATTR_MODULE_ID, abi.ACL_RT_MEM_ATTR_VA_FLAG, abi.ACL_RT_MEM_ATTR_RSV:
 		default:
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtMallocAttrType %d", fn, a.Attr)
 		}
 	}
-	soc := d.emu.SoC
+	soc := d.Emu.SoC
 	giant := base == abi.ACL_MEM_MALLOC_HUGE1G_ONLY || base == abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P
 	if giant && soc.Family != "A2" && soc.Family != "A3" {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: 1 GiB huge pages (policy %d) exist only on Atlas A2/A3, not on %s", fn, base, soc.Name)
@@ -90,12 +91,12 @@ func Malloc(t *Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) e
 	if soc.MallocPadding && !o.Align32 && !giant {
 		usable += 32
 	}
-	if err := faultMalloc(fn, d.id, size); err != nil { // faults.go
+	if err := faultMalloc(fn, d.ID, size); err != nil { // faults.go
 		return err
 	}
 	var addr uintptr
 	if err := below().Malloc(t, &addr, usable, rtMemType(base), mallocModule(o.CfgAttrs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with padding) on device %d: %s", fn, size, usable, d.id, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with padding) on device %d: %s", fn, size, usable, d.ID, messageOf(err))
 	}
 	if sanitizing {
 		san.Forget(addr) // a new allocation starts unwritten
@@ -130,8 +131,8 @@ func rtMemType(policy uint32) uint32 {
 }
 
 // deviceOf returns the opened runtime device whose HBM holds addr.
-func deviceOf(addr uintptr) *device {
-	n := rt.node.Load()
+func deviceOf(addr uintptr) *core.Device {
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return nil
 	}
@@ -145,13 +146,13 @@ func deviceOf(addr uintptr) *device {
 // runtimeDevice returns the runtime device of an opened emu device,
 // opening the runtime's view of it when only the HAL has used it so far
 // (its memory is still device memory to every copy).
-func runtimeDevice(ed *emu.Device) *device {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if int(ed.ID) < len(rt.devs) && rt.devs[ed.ID] != nil {
-		return rt.devs[ed.ID]
+func runtimeDevice(ed *emu.Device) *core.Device {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if int(ed.ID) < len(core.Runtime.Devs) && core.Runtime.Devs[ed.ID] != nil {
+		return core.Runtime.Devs[ed.ID]
 	}
-	d, err := deviceLocked("npuemu", int32(ed.ID))
+	d, err := core.DeviceLocked("npuemu", int32(ed.ID))
 	if err != nil {
 		return nil
 	}
@@ -159,7 +160,7 @@ func runtimeDevice(ed *emu.Device) *device {
 }
 
 // Free implements aclrtFree (sync false) and aclrtFreeWithDevSync.
-func Free(t *Thread, p uintptr, sync bool) error {
+func Free(t *core.Thread, p uintptr, sync bool) error {
 	fn := "aclrtFree"
 	if sync {
 		fn = "aclrtFreeWithDevSync"
@@ -174,15 +175,15 @@ func Free(t *Thread, p uintptr, sync bool) error {
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not device memory allocated by aclrtMalloc", fn, p)
 	}
-	d.allocMu.RLock()
-	_, ok := d.allocs[p]
-	d.allocMu.RUnlock()
+	d.AllocMu.RLock()
+	_, ok := d.Allocs[p]
+	d.AllocMu.RUnlock()
 	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMalloc allocation on device %d (already freed?)", fn, p, d.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMalloc allocation on device %d (already freed?)", fn, p, d.ID)
 	}
 	if sync {
-		if err := d.emu.TS.Synchronize(-1); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.id, messageOf(err))
+		if err := d.Emu.TS.Synchronize(-1); err != nil {
+			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.ID, messageOf(err))
 		}
 		if sanitizing {
 			sanitizeSyncDevice(t, d)
@@ -199,7 +200,7 @@ func Free(t *Thread, p uintptr, sync bool) error {
 
 // MallocHost implements aclrtMallocHost / aclrtMallocHostWithCfg: pinned
 // host memory from the node's host pool.
-func MallocHost(t *Thread, out *uintptr, size uint64, fn string) error {
+func MallocHost(t *core.Thread, out *uintptr, size uint64, fn string) error {
 	if fn == "" {
 		fn = "aclrtMallocHost"
 	}
@@ -209,7 +210,7 @@ func MallocHost(t *Thread, out *uintptr, size uint64, fn string) error {
 	if size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func hostBlocksOf(n *emu.Node) map[uintptr]bool {
 }
 
 // FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync.
-func FreeHost(t *Thread, p uintptr, sync bool) error {
+func FreeHost(t *core.Thread, p uintptr, sync bool) error {
 	fn := "aclrtFreeHost"
 	if sync {
 		fn = "aclrtFreeHostWithDevSync"
@@ -251,7 +252,7 @@ func FreeHost(t *Thread, p uintptr, sync bool) error {
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
 	}
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not memory from aclrtMallocHost", fn, p)
 	}
@@ -265,12 +266,12 @@ func FreeHost(t *Thread, p uintptr, sync bool) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was not allocated by aclrtMallocHost (halMemAlloc memory is freed with halMemFree)", fn, p)
 	}
 	if sync {
-		if c, err := current(t, fn); err == nil {
-			if err := c.dev.emu.TS.Synchronize(-1); err != nil {
+		if c, err := core.Current(t, fn); err == nil {
+			if err := c.Dev.Emu.TS.Synchronize(-1); err != nil {
 				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
 			}
 			if sanitizing {
-				sanitizeSyncDevice(t, c.dev)
+				sanitizeSyncDevice(t, c.Dev)
 			}
 		}
 	}
@@ -297,11 +298,11 @@ const (
 // GetMemInfo implements aclrtGetMemInfo for the current device. npuemu's
 // HBM is one pool from which normal and huge pages are carved, so every
 // page class reports the same free and total; 1 GiB classes only on A2/A3.
-func GetMemInfo(t *Thread, attr int32, free, total *uint64) error {
+func GetMemInfo(t *core.Thread, attr int32, free, total *uint64) error {
 	if free == nil || total == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: free and total must not be NULL")
 	}
-	if _, err := current(t, "aclrtGetMemInfo"); err != nil {
+	if _, err := core.Current(t, "aclrtGetMemInfo"); err != nil {
 		return err
 	}
 	return below().MemGetInfoEx(t, uint32(attr), free, total)
@@ -324,24 +325,24 @@ func memClass(attr int32) int {
 }
 
 // PointerGetAttributes implements aclrtPointerGetAttributes.
-func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
+func PointerGetAttributes(t *core.Thread, p uintptr, out *PtrAttributes) error {
 	if p == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes: ptr and attributes must not be NULL")
 	}
 	*out = PtrAttributes{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED}, PageSize: uint32(pageSmall)}
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return nil
 	}
 	if d := deviceOf(p); d != nil {
-		out.Location.Id, out.Location.Type = uint32(d.id), abi.ACL_MEM_LOCATION_TYPE_DEVICE
-		if base, _, ok := d.emu.HBM.Find(p); ok {
-			d.allocMu.RLock()
-			a, ok := d.allocs[base]
-			d.allocMu.RUnlock()
-			if ok && a.huge {
+		out.Location.Id, out.Location.Type = uint32(d.ID), abi.ACL_MEM_LOCATION_TYPE_DEVICE
+		if base, _, ok := d.Emu.HBM.Find(p); ok {
+			d.AllocMu.RLock()
+			a, ok := d.Allocs[base]
+			d.AllocMu.RUnlock()
+			if ok && a.Huge {
 				out.PageSize = uint32(pageHuge)
-				if b := a.policy &^ policyFlags; b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY || b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P {
+				if b := a.Policy &^ policyFlags; b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY || b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P {
 					out.PageSize = uint32(pageGiant)
 				}
 			}
@@ -359,7 +360,7 @@ func PointerGetAttributes(t *Thread, p uintptr, out *PtrAttributes) error {
 // MemFlush implements aclrtMemFlush / aclrtMemInvalidate: cache
 // maintenance is a no-op in this runtime version (and in emulated HBM);
 // the arguments are still checked.
-func MemFlush(t *Thread, fn string, p uintptr, size uint64) error {
+func MemFlush(t *core.Thread, fn string, p uintptr, size uint64) error {
 	if p == 0 || size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL and size not 0", fn)
 	}
@@ -372,19 +373,19 @@ func MemFlush(t *Thread, fn string, p uintptr, size uint64) error {
 // real runtime allocates through the driver).
 func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
 	if d := deviceOf(addr); d != nil {
-		b, req, found := d.emu.HBM.Find(addr)
+		b, req, found := d.Emu.HBM.Find(addr)
 		if !found {
 			return 0, 0, false
 		}
-		d.allocMu.RLock()
-		a, live := d.allocs[b]
-		d.allocMu.RUnlock()
+		d.AllocMu.RLock()
+		a, live := d.Allocs[b]
+		d.AllocMu.RUnlock()
 		if !live {
 			return b, alignUp(req, pageSmall), true
 		}
-		return b, a.pages, true
+		return b, a.Pages, true
 	}
-	if n := rt.node.Load(); n != nil {
+	if n := core.Runtime.Node.Load(); n != nil {
 		if r, in := n.VMM().Find(addr); in {
 			return r.Base, r.Size, true
 		}

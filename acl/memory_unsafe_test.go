@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // bufAddr returns the address of a Go buffer (pageable host memory); the
@@ -29,7 +30,7 @@ func TestMallocAccounting(t *testing.T) {
 	var p uintptr
 	requireCode(t, Malloc(th, &p, 64, 0, MallocOpts{}), abi.ACL_ERROR_RT_CONTEXT_NULL)
 	require.NoError(t, SetDevice(th, 0))
-	d := th.Ctx.dev
+	d := th.Ctx.Dev
 	requireCode(t, Malloc(th, &p, 0, 0, MallocOpts{}), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, Malloc(th, nil, 64, 0, MallocOpts{}), abi.ACL_ERROR_INVALID_PARAM)
 
@@ -49,20 +50,20 @@ func TestMallocAccounting(t *testing.T) {
 		{"with cfg flags", 64, abi.ACL_MEM_MALLOC_NORMAL_ONLY | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH, MallocOpts{WithCfg: true}, 96, 4096},
 	}
 	for _, tt := range tests {
-		before := d.emu.HBM.Used()
+		before := d.Emu.HBM.Used()
 		var p uintptr
 		require.NoError(t, Malloc(th, &p, tt.size, tt.policy, tt.opts), tt.name)
 		assert.Zero(t, p%512, tt.name)
-		assert.Equal(t, tt.used, d.emu.HBM.Used()-before, tt.name)
-		d.allocMu.RLock()
-		assert.Equal(t, tt.usable, d.allocs[p].size, tt.name)
-		d.allocMu.RUnlock()
+		assert.Equal(t, tt.used, d.Emu.HBM.Used()-before, tt.name)
+		d.AllocMu.RLock()
+		assert.Equal(t, tt.usable, d.Allocs[p].Size, tt.name)
+		d.AllocMu.RUnlock()
 		var free, total uint64
 		require.NoError(t, GetMemInfo(th, abi.ACL_HBM_MEM, &free, &total))
-		assert.Equal(t, d.emu.HBM.Total(), total)
-		assert.Equal(t, total-d.emu.HBM.Used(), free)
+		assert.Equal(t, d.Emu.HBM.Total(), total)
+		assert.Equal(t, total-d.Emu.HBM.Used(), free)
 		require.NoError(t, Free(th, p, false), tt.name)
-		assert.Equal(t, before, d.emu.HBM.Used(), tt.name)
+		assert.Equal(t, before, d.Emu.HBM.Used(), tt.name)
 	}
 	requireCode(t, Free(th, 0, false), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, Malloc(th, &p, 4096, 0, MallocOpts{}))
@@ -172,7 +173,7 @@ func TestAsyncCopiesOrderedByEvent(t *testing.T) {
 	in, outB := pattern(n, 9), make([]byte, n)
 	require.NoError(t, Memcpy(th, pinnedIn, n, bufAddr(in), n, abi.ACL_MEMCPY_HOST_TO_HOST))
 
-	var a, b, start, done Handle
+	var a, b, start, done core.Handle
 	require.NoError(t, CreateStream(th, &a))
 	require.NoError(t, CreateStream(th, &b))
 	require.NoError(t, CreateEvent(th, &start))
@@ -208,7 +209,7 @@ func TestAsyncCopiesOrderedByEvent(t *testing.T) {
 	// Reset for default-flag and WithFlag(SYNC) events.
 	require.NoError(t, ResetEvent(th, start, b))
 	require.NoError(t, ResetEvent(th, done, b))
-	var ex, nosync Handle
+	var ex, nosync core.Handle
 	require.NoError(t, CreateEventExWithFlag(th, &ex, abi.ACL_EVENT_SYNC))
 	require.NoError(t, QueryEventStatus(th, ex, &st))
 	assert.Equal(t, int32(abi.ACL_EVENT_RECORDED_STATUS_COMPLETE), st, "Ex events are complete before any record")

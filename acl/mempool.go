@@ -8,6 +8,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -60,14 +61,14 @@ type poolBlock struct {
 	base   uintptr
 	size   uint64
 	state  blockState
-	stream *Stream // the stream of the last FreeAsync (pending, idle)
-	seq    uint64  // that free's number among the frees of stream (poolDeps)
-	gen    uint64  // bumped at each FreeAsync: a stale free task does nothing
+	stream *core.Stream // the stream of the last FreeAsync (pending, idle)
+	seq    uint64       // that free's number among the frees of stream (poolDeps)
+	gen    uint64       // bumped at each FreeAsync: a stale free task does nothing
 }
 
 type memPool struct {
-	h       Handle
-	dev     *device
+	h       core.Handle
+	dev     *core.Device
 	node    *emu.Node
 	maxSize uint64
 
@@ -81,7 +82,7 @@ type memPool struct {
 	dead                                      bool
 }
 
-var memPools = newTable[memPool](kindMemPool)
+var memPools = core.NewTable[memPool](core.KindMemPool)
 
 // pools is the set of live pools (stream synchronise and destroy visit
 // them); poolPtrs maps an in-use block's address to its pool.
@@ -106,7 +107,7 @@ type poolRef struct {
 
 // MemPoolCreate implements aclrtMemPoolCreate. The pool reserves nothing
 // up front; maxSize bounds what it may reserve.
-func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
+func MemPoolCreate(t *core.Thread, out *core.Handle, props *MemPoolProps) error {
 	const fn = "aclrtMemPoolCreate"
 	if out == nil || props == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memPool and poolProps must not be NULL", fn)
@@ -126,15 +127,15 @@ func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserved bytes must be zero", fn)
 		}
 	}
-	if err := checkDeviceID(fn, int32(props.Location.Id)); err != nil {
+	if err := core.CheckDeviceID(fn, int32(props.Location.Id)); err != nil {
 		return err
 	}
-	d, err := openDevice(fn, int32(props.Location.Id))
+	d, err := core.OpenDevice(fn, int32(props.Location.Id))
 	if err != nil {
 		return err
 	}
-	p := &memPool{dev: d, node: rt.node.Load(), maxSize: props.MaxSize, followEvents: 1, opportunistic: 1, internalDeps: 1}
-	p.h = memPools.add(p)
+	p := &memPool{dev: d, node: core.Runtime.Node.Load(), maxSize: props.MaxSize, followEvents: 1, opportunistic: 1, internalDeps: 1}
+	p.h = memPools.Add(p)
 	pools.mu.Lock()
 	pools.ever.Store(true)
 	if pools.set == nil {
@@ -161,15 +162,15 @@ func MemPoolCreate(t *Thread, out *Handle, props *MemPoolProps) error {
 
 // resolvePool resolves a pool handle; pools of a finalized runtime are
 // stale.
-func resolvePool(fn string, h Handle) (*memPool, error) {
+func resolvePool(fn string, h core.Handle) (*memPool, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memPool must not be NULL", fn)
 	}
-	p, err := memPools.get(h)
+	p, err := memPools.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
 	}
-	if p.node != rt.node.Load() {
+	if p.node != core.Runtime.Node.Load() {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pool %#x belongs to a finalized runtime", fn, uintptr(h))
 	}
 	return p, nil
@@ -179,7 +180,7 @@ func resolvePool(fn string, h Handle) (*memPool, error) {
 // once, blocks whose free is still queued when their stream reaches it.
 // A pool with blocks still allocated is refused (their memory would be
 // lost to the application).
-func MemPoolDestroy(t *Thread, h Handle) error {
+func MemPoolDestroy(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtMemPoolDestroy"
 	p, err := resolvePool(fn, h)
 	if err != nil {
@@ -194,8 +195,8 @@ func MemPoolDestroy(t *Thread, h Handle) error {
 	p.dead = true
 	p.trimLocked(0)
 	p.mu.Unlock()
-	memPools.remove(h)
-	unregister(tableMemPools, uint64(h))
+	memPools.Remove(h)
+	core.Unregister(core.TableMemPools, uint64(h))
 	return nil
 }
 
@@ -214,7 +215,7 @@ func MemPoolAttrWidth(attr int32) int {
 
 // MemPoolSetAttr implements aclrtMemPoolSetAttr; v is the value read with
 // MemPoolAttrWidth's width (nil: NULL value).
-func MemPoolSetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
+func MemPoolSetAttr(t *core.Thread, h core.Handle, attr int32, v *uint64) error {
 	const fn = "aclrtMemPoolSetAttr"
 	p, err := resolvePool(fn, h)
 	if err != nil {
@@ -260,7 +261,7 @@ func MemPoolSetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
 }
 
 // MemPoolGetAttr implements aclrtMemPoolGetAttr.
-func MemPoolGetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
+func MemPoolGetAttr(t *core.Thread, h core.Handle, attr int32, v *uint64) error {
 	const fn = "aclrtMemPoolGetAttr"
 	p, err := resolvePool(fn, h)
 	if err != nil {
@@ -299,13 +300,13 @@ func MemPoolGetAttr(t *Thread, h Handle, attr int32, v *uint64) error {
 // persistent). The specification says nothing of pool allocations inside a
 // captured graph (when a replay allocates, what a recorded free does), so
 // npuemu refuses them rather than invent graph-owned allocations.
-func poolStream(t *Thread, fn string, sh Handle) (*Stream, error) {
-	s, err := resolveStream(t, fn, sh)
+func poolStream(t *core.Thread, fn string, sh core.Handle) (*core.Stream, error) {
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return nil, err
 	}
-	if recorderOf(s) != nil || s.flags&abi.ACL_STREAM_PERSISTENT != 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d records tasks (capture or model): stream-ordered allocation there is not supported by npuemu", fn, s.id)
+	if recorderOf(s) != nil || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d records tasks (capture or model): stream-ordered allocation there is not supported by npuemu", fn, s.ID)
 	}
 	return s, nil
 }
@@ -313,7 +314,7 @@ func poolStream(t *Thread, fn string, sh Handle) (*Stream, error) {
 // MemPoolMallocAsync implements aclrtMemPoolMallocAsync: the address is
 // returned at once; a block reused across streams makes the stream wait
 // for the free first.
-func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handle) error {
+func MemPoolMallocAsync(t *core.Thread, out *uintptr, size uint64, h core.Handle, sh core.Handle) error {
 	const fn = "aclrtMemPoolMallocAsync"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
@@ -329,8 +330,8 @@ func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handl
 	if err != nil {
 		return err
 	}
-	if s.ctx.dev != p.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is on device %d, the pool on device %d", fn, s.id, s.ctx.dev.id, p.dev.id)
+	if s.Ctx.Dev != p.dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is on device %d, the pool on device %d", fn, s.ID, s.Ctx.Dev.ID, p.dev.ID)
 	}
 	want := alignUp(size, poolAlign)
 	p.mu.Lock()
@@ -358,9 +359,9 @@ func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handl
 	if waitOn != nil {
 		// The freeing stream may be gone by now: its queue then ran or
 		// dropped the free, and the block is free to use.
-		ev := p.dev.emu.TS.NewEventUnpooled(0)
-		if waitOn.queue(t, fn, tsfw.RecordTask(ev), queued{sync: ev, internal: true}) == nil {
-			if err := s.submit(t, fn, tsfw.WaitTask(ev)); err != nil {
+		ev := p.dev.Emu.TS.NewEventUnpooled(0)
+		if waitOn.Queue(t, fn, tsfw.RecordTask(ev), core.Queued{Sync: ev, Internal: true}) == nil {
+			if err := s.Submit(t, fn, tsfw.WaitTask(ev)); err != nil {
 				ev.Destroy()
 				p.release(b)
 				return err
@@ -377,7 +378,7 @@ func MemPoolMallocAsync(t *Thread, out *uintptr, size uint64, h Handle, sh Handl
 // for when the block's free is still queued on another stream and nothing
 // orders it before s yet.
 // Precondition: p.mu held.
-func (p *memPool) pickLocked(want uint64, s *Stream) (*poolBlock, *Stream) {
+func (p *memPool) pickLocked(want uint64, s *core.Stream) (*poolBlock, *core.Stream) {
 	best, bestWait := -1, false
 	for i, b := range p.free {
 		if b.size < want || (best >= 0 && b.size >= p.free[best].size) {
@@ -400,7 +401,7 @@ func (p *memPool) pickLocked(want uint64, s *Stream) (*poolBlock, *Stream) {
 	}
 	b := p.free[best]
 	p.free = append(p.free[:best], p.free[best+1:]...)
-	var waitOn *Stream
+	var waitOn *core.Stream
 	if bestWait {
 		waitOn = b.stream
 	}
@@ -421,9 +422,9 @@ func (p *memPool) growLocked(fn string, size uint64) (*poolBlock, error) {
 				"%s: %d bytes: the pool has %d of its maxSize %d bytes reserved and none of it reusable by this stream", fn, size, p.reserved, p.maxSize)
 		}
 	}
-	addr, err := p.dev.emu.HBM.Alloc(size, poolAlign)
+	addr, err := p.dev.Emu.HBM.Alloc(size, poolAlign)
 	if err != nil {
-		return nil, abi.Wrapf(err, "%s: %d bytes on device %d", fn, size, p.dev.id)
+		return nil, abi.Wrapf(err, "%s: %d bytes on device %d", fn, size, p.dev.ID)
 	}
 	p.reserved += size
 	p.reservedHigh = max(p.reservedHigh, p.reserved)
@@ -463,7 +464,7 @@ func (p *memPool) trimLocked(keep uint64) {
 
 // dropLocked returns b's memory to HBM. Precondition: p.mu held.
 func (p *memPool) dropLocked(b *poolBlock) {
-	_, _ = p.dev.emu.HBM.Free(b.base)
+	_, _ = p.dev.Emu.HBM.Free(b.base)
 	p.reserved -= b.size
 	noteUsage(p.dev, abi.APP_MODULE_ID, -int64(b.size))
 }
@@ -471,7 +472,7 @@ func (p *memPool) dropLocked(b *poolBlock) {
 // MemPoolFreeAsync implements aclrtMemPoolFreeAsync: the block returns to
 // its pool when the stream reaches the free (and at once for later
 // allocations on the same stream).
-func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
+func MemPoolFreeAsync(t *core.Thread, ptr uintptr, sh core.Handle) error {
 	const fn = "aclrtMemPoolFreeAsync"
 	if ptr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
@@ -482,9 +483,9 @@ func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
 	}
 	poolPtrs.mu.Lock()
 	r, ok := poolPtrs.m[ptr]
-	if ok && r.p.dev != s.ctx.dev {
+	if ok && r.p.dev != s.Ctx.Dev {
 		poolPtrs.mu.Unlock()
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x belongs to a pool of device %d, the stream to device %d", fn, ptr, r.p.dev.id, s.ctx.dev.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x belongs to a pool of device %d, the stream to device %d", fn, ptr, r.p.dev.ID, s.Ctx.Dev.ID)
 	}
 	if ok {
 		delete(poolPtrs.m, ptr)
@@ -502,7 +503,7 @@ func MemPoolFreeAsync(t *Thread, ptr uintptr, sh Handle) error {
 	p.free = append(p.free, b)
 	p.inUse--
 	p.mu.Unlock()
-	if err := s.submit(t, fn, tsfw.HostTask(func() error { p.freeDone(b, gen); return nil })); err != nil {
+	if err := s.Submit(t, fn, tsfw.HostTask(func() error { p.freeDone(b, gen); return nil })); err != nil {
 		p.mu.Lock()
 		for i, x := range p.free {
 			if x == b {
@@ -539,7 +540,7 @@ func (p *memPool) freeDone(b *poolBlock, gen uint64) {
 
 // livePools returns the pools of device d, destroyed ones included while
 // frees are still queued for them (forgotten once empty).
-func livePools(d *device) []*memPool {
+func livePools(d *core.Device) []*memPool {
 	if !pools.ever.Load() {
 		return nil
 	}
@@ -563,13 +564,13 @@ func livePools(d *device) []*memPool {
 
 // poolsSynced applies RELEASE_THRESHOLD after stream s was synchronised:
 // the pools of its device give idle memory above the threshold back.
-func poolsSynced(s *Stream) { poolsSyncedDevice(s.ctx.dev) }
+func poolsSynced(s *core.Stream) { poolsSyncedDevice(s.Ctx.Dev) }
 
 // poolsSyncedDevice applies RELEASE_THRESHOLD to the pools of d after a
 // synchronise that involved it: aclrtSynchronizeStream, -Device and
 // -Event (and their WithTimeout forms) all make frees that were reached
 // idle, and the threshold caps what the pool keeps of them.
-func poolsSyncedDevice(d *device) {
+func poolsSyncedDevice(d *core.Device) {
 	for _, p := range livePools(d) {
 		p.mu.Lock()
 		if p.reserved > p.threshold {
@@ -581,9 +582,9 @@ func poolsSyncedDevice(d *device) {
 
 // poolStreamGone settles the frees queued on a destroyed stream: its queue
 // ran or dropped them, so the blocks are idle.
-func poolStreamGone(s *Stream) {
+func poolStreamGone(s *core.Stream) {
 	poolDepsStreamGone(s)
-	for _, p := range livePools(s.ctx.dev) {
+	for _, p := range livePools(s.Ctx.Dev) {
 		p.mu.Lock()
 		for _, b := range p.free {
 			if b.stream == s {
@@ -604,7 +605,7 @@ func poolStreamGone(s *Stream) {
 // MemPoolTrimTo implements aclrtMemPoolTrimTo: idle memory goes back to
 // the device until the pool reserves at most minBytesToKeep bytes (or
 // nothing idle is left), whatever the release threshold.
-func MemPoolTrimTo(t *Thread, h Handle, keep uint64) error {
+func MemPoolTrimTo(t *core.Thread, h core.Handle, keep uint64) error {
 	const fn = "aclrtMemPoolTrimTo"
 	p, err := resolvePool(fn, h)
 	if err != nil {
@@ -618,7 +619,7 @@ func MemPoolTrimTo(t *Thread, h Handle, keep uint64) error {
 
 // frontier maps a stream to the number of its pool frees some stream or
 // event record is known to be ordered after.
-type frontier map[*Stream]uint64
+type frontier map[*core.Stream]uint64
 
 // poolDeps tracks the event dependencies REUSE_FOLLOW_EVENT_DEPENDENCIES
 // follows. It stays empty (and its hooks cost one atomic load) until the
@@ -626,19 +627,19 @@ type frontier map[*Stream]uint64
 var poolDeps struct {
 	active atomic.Bool
 
-	mu    sync.Mutex           // guards the maps below; a leaf lock
-	frees map[*Stream]uint64   // FreeAsync calls issued per stream
-	known map[*Stream]frontier // per stream: other streams' frees it waited for
-	cover map[*Event]frontier  // per event: its last record's snapshot
+	mu    sync.Mutex                // guards the maps below; a leaf lock
+	frees map[*core.Stream]uint64   // FreeAsync calls issued per stream
+	known map[*core.Stream]frontier // per stream: other streams' frees it waited for
+	cover map[*Event]frontier       // per event: its last record's snapshot
 }
 
 // poolFreeIssued numbers a new FreeAsync on s.
-func poolFreeIssued(s *Stream) uint64 {
+func poolFreeIssued(s *core.Stream) uint64 {
 	poolDeps.mu.Lock()
 	defer poolDeps.mu.Unlock()
 	if poolDeps.frees == nil {
-		poolDeps.frees = map[*Stream]uint64{}
-		poolDeps.known = map[*Stream]frontier{}
+		poolDeps.frees = map[*core.Stream]uint64{}
+		poolDeps.known = map[*core.Stream]frontier{}
 		poolDeps.cover = map[*Event]frontier{}
 		poolDeps.active.Store(true)
 	}
@@ -648,7 +649,7 @@ func poolFreeIssued(s *Stream) uint64 {
 
 // poolOrdered reports whether stream s waited, through events, for the
 // seq-th free of stream a. Lock order: memPool.mu → poolDeps.mu.
-func poolOrdered(s, a *Stream, seq uint64) bool {
+func poolOrdered(s, a *core.Stream, seq uint64) bool {
 	if !poolDeps.active.Load() {
 		return false
 	}
@@ -660,13 +661,13 @@ func poolOrdered(s, a *Stream, seq uint64) bool {
 // executes reports whether a task submitted to s runs now, in stream
 // order, rather than being recorded (capture, model build): only the
 // former orders frees.
-func executes(s *Stream) bool {
-	return recorderOf(s) == nil && s.flags&abi.ACL_STREAM_PERSISTENT == 0
+func executes(s *core.Stream) bool {
+	return recorderOf(s) == nil && s.Flags&abi.ACL_STREAM_PERSISTENT == 0
 }
 
 // poolEventRecorded notes that e was recorded on s: the record covers
 // every free s is ordered after, and replaces the previous snapshot.
-func poolEventRecorded(e *Event, s *Stream) {
+func poolEventRecorded(e *Event, s *core.Stream) {
 	if !poolDeps.active.Load() {
 		return
 	}
@@ -693,7 +694,7 @@ func poolEventRecorded(e *Event, s *Stream) {
 
 // poolEventWaited notes that s waits for e's last record: s is ordered
 // after every free the record covers.
-func poolEventWaited(s *Stream, e *Event) {
+func poolEventWaited(s *core.Stream, e *Event) {
 	if !poolDeps.active.Load() {
 		return
 	}
@@ -729,7 +730,7 @@ func poolEventGone(e *Event) {
 // poolDepsStreamGone forgets destroyed stream s everywhere: its blocks
 // become idle without a stream (poolStreamGone), so no order through it is
 // needed any more.
-func poolDepsStreamGone(s *Stream) {
+func poolDepsStreamGone(s *core.Stream) {
 	if !poolDeps.active.Load() {
 		return
 	}
@@ -750,14 +751,14 @@ func poolDepsStreamGone(s *Stream) {
 
 // registerPool records memory pool p (aclrtMemPoolCreate).
 func registerPool(p *memPool) {
-	register(tableMemPools, record{ID: uint64(p.h), Device: int(p.dev.id),
+	core.Register(core.TableMemPools, core.Record{ID: uint64(p.h), Device: int(p.dev.ID),
 		Summary: fmt.Sprintf("%#x: maxSize %d bytes", uintptr(p.h), p.maxSize)})
 }
 
 // livePoolBlocks lists the blocks of memory pools not freed with
 // aclrtMemPoolFreeAsync, by address.
-func livePoolBlocks() []Live {
-	n := rt.node.Load()
+func livePoolBlocks() []core.Live {
+	n := core.Runtime.Node.Load()
 	type blk struct {
 		base uintptr
 		size uint64
@@ -772,9 +773,9 @@ func livePoolBlocks() []Live {
 	}
 	poolPtrs.mu.Unlock()
 	sort.Slice(bs, func(i, j int) bool { return bs[i].base < bs[j].base })
-	out := make([]Live, 0, len(bs))
+	out := make([]core.Live, 0, len(bs))
 	for _, b := range bs {
-		out = append(out, Live{Kind: "pool block", Device: int(b.p.dev.id),
+		out = append(out, core.Live{Kind: "pool block", Device: int(b.p.dev.ID),
 			Summary: fmt.Sprintf("%#x: %d bytes of memory pool %#x", b.base, b.size, uintptr(b.p.h))})
 	}
 	return out

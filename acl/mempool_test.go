@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -15,14 +16,14 @@ func poolProps(maxSize uint64) *MemPoolProps {
 	return &MemPoolProps{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_DEVICE}, MaxSize: maxSize}
 }
 
-func poolAttr(t *testing.T, th *Thread, p Handle, attr int32) uint64 {
+func poolAttr(t *testing.T, th *core.Thread, p core.Handle, attr int32) uint64 {
 	t.Helper()
 	var v uint64
 	require.NoError(t, MemPoolGetAttr(th, p, attr, &v))
 	return v
 }
 
-func setPoolAttr(t *testing.T, th *Thread, p Handle, attr int32, v uint64) {
+func setPoolAttr(t *testing.T, th *core.Thread, p core.Handle, attr int32, v uint64) {
 	t.Helper()
 	require.NoError(t, MemPoolSetAttr(th, p, attr, &v))
 }
@@ -30,7 +31,7 @@ func setPoolAttr(t *testing.T, th *Thread, p Handle, attr int32, v uint64) {
 func TestMemPoolCreateChecks(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p Handle
+	var p core.Handle
 	bad := func(f func(*MemPoolProps)) *MemPoolProps { pp := poolProps(1 << 20); f(pp); return pp }
 	for name, props := range map[string]*MemPoolProps{
 		"nil":        nil,
@@ -69,7 +70,7 @@ func TestMemPoolCreateChecks(t *testing.T) {
 
 	// Stream and pointer checks: the pool is on device 1, the thread's
 	// default stream on device 0.
-	var p1 Handle
+	var p1 core.Handle
 	pp := poolProps(1 << 20)
 	pp.Location.Id = 1
 	require.NoError(t, MemPoolCreate(th, &p1, pp))
@@ -90,7 +91,7 @@ func TestMemPoolCreateChecks(t *testing.T) {
 func TestMemPoolConcurrent(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p Handle
+	var p core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(64<<20)))
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 64<<20)
 	const workers, rounds = 4, 50
@@ -100,9 +101,9 @@ func TestMemPoolConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			wt := NewThread()
+			wt := core.NewThread()
 			wt.Ctx = th.Ctx
-			var s Handle
+			var s core.Handle
 			if err := CreateStream(wt, &s); err != nil {
 				errs <- err
 				return
@@ -150,9 +151,9 @@ func TestMemPoolNotOnOtherSoCs(t *testing.T) {
 func TestMemPoolReuseAndStats(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	hbm := th.Ctx.dev.emu.HBM
+	hbm := th.Ctx.Dev.Emu.HBM
 	used0 := hbm.Used()
-	var p, s1, s2 Handle
+	var p, s1, s2 core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(8<<10)))
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
@@ -225,17 +226,17 @@ func TestMemPoolReuseAndStats(t *testing.T) {
 func TestMemPoolInternalDependency(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p, s1, s2 Handle
+	var p, s1, s2 core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0)
-	st1, err := streams.get(s1)
+	st1, err := core.Streams.Get(s1)
 	require.NoError(t, err)
 
 	// s1 is held by a host task, so its free stays queued.
 	gate := make(chan struct{})
-	require.NoError(t, st1.q.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
+	require.NoError(t, st1.SQ.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
 	var a, b uintptr
 	require.NoError(t, MemPoolMallocAsync(th, &a, 4096, p, s1))
 	require.NoError(t, MemPoolFreeAsync(th, a, s1))
@@ -254,7 +255,7 @@ func TestMemPoolInternalDependency(t *testing.T) {
 
 	// A destroyed stream's queued free settles; the pool can go.
 	gate2 := make(chan struct{})
-	require.NoError(t, st1.q.Submit(tsfw.HostTask(func() error { <-gate2; return nil })))
+	require.NoError(t, st1.SQ.Submit(tsfw.HostTask(func() error { <-gate2; return nil })))
 	require.NoError(t, MemPoolMallocAsync(th, &a, 100, p, s1))
 	require.NoError(t, MemPoolFreeAsync(th, a, s1))
 	close(gate2)
@@ -271,7 +272,7 @@ func TestMemPoolInternalDependency(t *testing.T) {
 func BenchmarkMemPoolMallocFreeAsync(b *testing.B) {
 	b.Setenv("NPUEMU_SOC", "Ascend910B3")
 	th := benchSetup(b)
-	var p Handle
+	var p core.Handle
 	require.NoError(b, MemPoolCreate(th, &p, poolProps(1<<30)))
 	var ptr uintptr
 	n := 0
@@ -293,9 +294,9 @@ func BenchmarkMemPoolMallocFreeAsync(b *testing.B) {
 func TestMemPoolFollowEventDependencies(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p, s1, s2, s3, e1, e2 Handle
+	var p, s1, s2, s3, e1, e2 core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
-	for _, s := range []*Handle{&s1, &s2, &s3} {
+	for _, s := range []*core.Handle{&s1, &s2, &s3} {
 		require.NoError(t, CreateStream(th, s))
 	}
 	require.NoError(t, CreateEvent(th, &e1))
@@ -304,10 +305,10 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0)
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0)
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 1<<20)
-	st1, err := streams.get(s1)
+	st1, err := core.Streams.Get(s1)
 	require.NoError(t, err)
 	gate := make(chan struct{})
-	require.NoError(t, st1.q.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
+	require.NoError(t, st1.SQ.Submit(tsfw.HostTask(func() error { <-gate; return nil })))
 
 	var a, b, c uintptr
 	require.NoError(t, MemPoolMallocAsync(th, &a, 4096, p, s1))
@@ -353,13 +354,13 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	require.NoError(t, DestroyEvent(th, e2))
 	require.NoError(t, MemPoolTrimTo(th, p, 0))
 	require.NoError(t, MemPoolDestroy(th, p))
-	for _, s := range []Handle{s1, s2, s3} {
+	for _, s := range []core.Handle{s1, s2, s3} {
 		require.NoError(t, DestroyStream(th, s, false))
 	}
 	poolDeps.mu.Lock()
-	for _, s := range []Handle{s1, s2, s3} {
+	for _, s := range []core.Handle{s1, s2, s3} {
 		for st := range poolDeps.frees {
-			assert.NotEqual(t, s, st.h, "destroyed streams are forgotten")
+			assert.NotEqual(t, s, st.H, "destroyed streams are forgotten")
 		}
 	}
 	poolDeps.mu.Unlock()
@@ -368,7 +369,7 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p, s, e Handle
+	var p, s, e core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, CreateEvent(th, &e))
@@ -403,7 +404,7 @@ func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {
 func TestMemPoolRecordingStreams(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
-	var p, s, s2, e Handle
+	var p, s, s2, e core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, CreateStream(th, &s2))
@@ -421,7 +422,7 @@ func TestMemPoolRecordingStreams(t *testing.T) {
 	// Recorded into the graph, not executed: s2 is not ordered after the
 	// free by it.
 	require.NoError(t, RecordEvent(th, e, s, 0))
-	var ri Handle
+	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	require.NoError(t, StreamWaitEvent(th, s2, e))
 	require.NoError(t, MemPoolMallocAsync(th, &b, 512, p, s2))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -43,24 +44,24 @@ func DescribeDeviceAddr(addr uintptr) string {
 	if d == nil {
 		return ""
 	}
-	h := d.emu.HBM
+	h := d.Emu.HBM
 	size := func(base uintptr, blockSize uint64) uint64 {
-		d.allocMu.RLock()
-		a, ok := d.allocs[base]
-		d.allocMu.RUnlock()
+		d.AllocMu.RLock()
+		a, ok := d.Allocs[base]
+		d.AllocMu.RUnlock()
 		if ok {
-			return a.size
+			return a.Size
 		}
 		return blockSize
 	}
-	where := fmt.Sprintf("device %d", d.id)
+	where := fmt.Sprintf("device %d", d.ID)
 	below, above := h.Neighbours(addr)
 	if below.Size != 0 && uint64(addr-below.Base) < alignUp(below.Size, pageSmall) {
 		// Inside the block's pages: its bytes, or the slack past them.
 		n, off := size(below.Base, below.Size), uint64(addr-below.Base)
-		d.allocMu.RLock()
-		_, live := d.allocs[below.Base]
-		d.allocMu.RUnlock()
+		d.AllocMu.RLock()
+		_, live := d.Allocs[below.Base]
+		d.AllocMu.RUnlock()
 		if !live && isDeferred(d, below.Base) { // deferfree.go
 			return fmt.Sprintf("%#x is at offset %d of the %d-byte block at %#x, which was freed (its pages are held until the work queued before the free completes) (%s)",
 				addr, off, below.Size, below.Base, where)
@@ -124,14 +125,14 @@ func deviceOOB(fn, what string, addr, bad uintptr, why string) error {
 // queueOOB queues, for an asynchronous call refused by err because a device
 // operand leaves its allocation, the task that fails with the SDMA
 // exception at its turn; handled is false for any other err.
-func (s *Stream) queueOOB(t *Thread, err error) (handled bool, _ error) {
+func queueOOB(s *core.Stream, t *core.Thread, err error) (handled bool, _ error) {
 	var o *oobError
 	if !errors.As(err, &o) {
 		return false, err
 	}
 	fault := abi.Errorf(abi.ACL_ERROR_RT_SYS_DMA, "%s: SDMA exception on stream %d: %s %#x is out of bounds: %s",
-		o.fn, s.id, o.what, o.addr, o.desc)
-	return true, s.submitTask(t, o.fn, tsfw.HostTask(func() error { return fault }))
+		o.fn, s.ID, o.what, o.addr, o.desc)
+	return true, s.SubmitTask(t, o.fn, tsfw.HostTask(func() error { return fault }))
 }
 
 // deviceFault is a kernel block's fault on protected device memory (the

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func TestDescribeDeviceAddr(t *testing.T) {
@@ -33,7 +34,7 @@ func TestDescribeDeviceAddr(t *testing.T) {
 func TestAsyncOutOfBoundsIsSDMAException(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_PROTECT": "1"})
 	require.NoError(t, SetDevice(th, 0))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	var p uintptr
 	require.NoError(t, Malloc(th, &p, 4096, 0, MallocOpts{Align32: true}))

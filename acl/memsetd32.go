@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -60,7 +61,7 @@ func checkD32(fn string, p uintptr, memSize uint64, n uint64) (bool, ptrInfo, er
 }
 
 // d32Now fills synchronously on the calling goroutine.
-func d32Now(fn string, d *device, p uintptr, value uint32, n uint64, pi ptrInfo) error {
+func d32Now(fn string, d *core.Device, p uintptr, value uint32, n uint64, pi ptrInfo) error {
 	dir := tsfw.HostToHost
 	if pi.class == devmem {
 		d, dir = pi.dev, tsfw.DeviceToDevice
@@ -68,9 +69,9 @@ func d32Now(fn string, d *device, p uintptr, value uint32, n uint64, pi ptrInfo)
 	for _, op := range d32Ops(p, value, n) {
 		var err error
 		if op.copy {
-			err = d.emu.TS.CopyNow(op.dst, p, op.n, dir)
+			err = d.Emu.TS.CopyNow(op.dst, p, op.n, dir)
 		} else {
-			err = d.emu.TS.MemsetNow(op.dst, op.value, op.n)
+			err = d.Emu.TS.MemsetNow(op.dst, op.value, op.n)
 		}
 		if err != nil {
 			return abi.Wrapf(err, "%s", fn)
@@ -80,7 +81,7 @@ func d32Now(fn string, d *device, p uintptr, value uint32, n uint64, pi ptrInfo)
 }
 
 // MemsetD32 implements aclrtMemsetD32.
-func MemsetD32(t *Thread, p uintptr, memSize uint64, value uint32, n uint64) error {
+func MemsetD32(t *core.Thread, p uintptr, memSize uint64, value uint32, n uint64) error {
 	const fn = "aclrtMemsetD32"
 	done, pi, err := checkD32(fn, p, memSize, n)
 	if done || err != nil {
@@ -89,28 +90,28 @@ func MemsetD32(t *Thread, p uintptr, memSize uint64, value uint32, n uint64) err
 	if err := unsafeGuard(t, fn); err != nil {
 		return err
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	return d32Now(fn, c.dev, p, value, n, pi)
+	return d32Now(fn, c.Dev, p, value, n, pi)
 }
 
 // MemsetD32Async implements aclrtMemsetD32Async: device memory is filled in
 // stream order; host memory synchronously (as the runtime does).
-func MemsetD32Async(t *Thread, p uintptr, memSize uint64, value uint32, n uint64, sh Handle) error {
+func MemsetD32Async(t *core.Thread, p uintptr, memSize uint64, value uint32, n uint64, sh core.Handle) error {
 	const fn = "aclrtMemsetD32Async"
 	// The stream is checked even when there is nothing to fill.
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	done, pi, err := checkD32(fn, p, memSize, n)
-	if handled, err := s.queueOOB(t, err); done || handled || err != nil { // memprotect.go
+	if handled, err := queueOOB(s, t, err); done || handled || err != nil { // memprotect.go
 		return err
 	}
 	if pi.class != devmem {
-		return d32Now(fn, s.ctx.dev, p, value, n, pi)
+		return d32Now(fn, s.Ctx.Dev, p, value, n, pi)
 	}
 	if err := sameDevice(fn, s, pi); err != nil {
 		return err
@@ -120,7 +121,7 @@ func MemsetD32Async(t *Thread, p uintptr, memSize uint64, value uint32, n uint64
 		if op.copy {
 			task = tsfw.CopyTask(op.dst, p, op.n, tsfw.DeviceToDevice)
 		}
-		if err := s.submitTask(t, fn, task); err != nil {
+		if err := s.SubmitTask(t, fn, task); err != nil {
 			return err
 		}
 	}

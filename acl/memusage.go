@@ -6,6 +6,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Per-module device-memory accounting for aclrtGetMemUsageInfo, kept by
@@ -27,7 +28,7 @@ type MemUsageInfo struct {
 }
 
 // noteUsage charges delta bytes (negative: released) to module on d.
-func noteUsage(d *device, module uint16, delta int64) { d.emu.NoteUsage(module, delta) }
+func noteUsage(d *core.Device, module uint16, delta int64) { d.Emu.NoteUsage(module, delta) }
 
 // mallocModule returns the moduleId of an aclrtMallocWithCfg config
 // (APP when absent).
@@ -74,19 +75,19 @@ func moduleName(m uint16) string {
 // that has held memory on the device, by current usage descending (then
 // peak descending, then module id), at most len(out); *n is the number
 // written. A device the runtime has not opened has used nothing.
-func GetMemUsageInfo(t *Thread, devID int32, out []MemUsageInfo, n *uint64) error {
+func GetMemUsageInfo(t *core.Thread, devID int32, out []MemUsageInfo, n *uint64) error {
 	const fn = "aclrtGetMemUsageInfo"
 	if len(out) == 0 || n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memUsageInfo and outputNum must not be NULL and inputNum not 0", fn)
 	}
-	if _, _, err := soc(fn); err != nil {
+	if _, _, err := core.SoC(fn); err != nil {
 		return err
 	}
-	if err := checkDeviceID(fn, devID); err != nil {
+	if err := core.CheckDeviceID(fn, devID); err != nil {
 		return err
 	}
 	var recs []emu.ModuleUsage
-	if node := rt.node.Load(); node != nil {
+	if node := core.Runtime.Node.Load(); node != nil {
 		recs = node.Opened(int(devID)).MemUsage() // nil device: nothing used
 	}
 	k := min(len(recs), len(out))
@@ -116,7 +117,7 @@ var vmmUsage struct {
 // chargePhysical charges a new VMM physical allocation h of size bytes to
 // the module of its prop; host memory is not device memory.
 func chargePhysical(h, size uint64, p emu.PhysProp) {
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if p.Host || n == nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func usageName(u MemUsageInfo) string { return strings.TrimRight(string(u.Name[:]), "\x00") }
@@ -68,7 +69,7 @@ func TestGetMemUsageInfo950(t *testing.T) {
 }
 
 // usageOf returns the current and peak usage of module name on device 0.
-func usageOf(t *testing.T, th *Thread, name string) (cur, peak uint64) {
+func usageOf(t *testing.T, th *core.Thread, name string) (cur, peak uint64) {
 	t.Helper()
 	out := make([]MemUsageInfo, 64)
 	var n uint64

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // DataTypeSize implements aclDataTypeSize: element size in bytes (sub-byte
@@ -88,12 +89,12 @@ func FloatToFloat16(f float32) uint16 {
 var cannAttrs = []int32{abi.ACL_CANN_ATTR_INF_NAN, abi.ACL_CANN_ATTR_BF16}
 
 // CannAttributeList implements aclGetCannAttributeList.
-func CannAttributeList(t *Thread) ([]int32, error) {
+func CannAttributeList(t *core.Thread) ([]int32, error) {
 	return cannAttrs, nil
 }
 
 // GetCannAttribute implements aclGetCannAttribute: 1 when offered, else 0.
-func GetCannAttribute(t *Thread, attr int32, value *int32) error {
+func GetCannAttribute(t *core.Thread, attr int32, value *int32) error {
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclGetCannAttribute: value must not be NULL")
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/timeline"
 )
 
@@ -64,15 +65,15 @@ func mstxMessageOK(msg []byte) bool {
 // mstxWhere is where an annotation goes on the device timeline: the
 // stream's device at its virtual end, or the current device at the time
 // the host has observed (dev -1 when the thread has no context).
-func mstxWhere(t *Thread, sh Handle) (dev int, at time.Duration, onStream bool) {
+func mstxWhere(t *core.Thread, sh core.Handle) (dev int, at time.Duration, onStream bool) {
 	if sh != 0 {
-		if s, err := resolveStream(t, "mstx", sh); err == nil {
+		if s, err := core.ResolveStream(t, "mstx", sh); err == nil {
 			d, a := streamClock(s)
 			return d, a, true
 		}
 	}
-	if c := t.Ctx; c != nil && !c.dead.Load() {
-		ts := c.dev.emu.TS
+	if c := t.Ctx; c != nil && !c.Dead.Load() {
+		ts := c.Dev.Emu.TS
 		return ts.TraceID(), ts.HostTime(), false
 	}
 	return -1, 0, false
@@ -89,7 +90,7 @@ func domainName(h uintptr) (string, bool) {
 }
 
 // MstxMark implements mstxMarkA and mstxDomainMarkA.
-func MstxMark(t *Thread, domain uintptr, msg []byte, sh Handle) {
+func MstxMark(t *core.Thread, domain uintptr, msg []byte, sh core.Handle) {
 	collecting, on := mstxOn()
 	if !on || !mstxMessageOK(msg) {
 		return
@@ -117,7 +118,7 @@ func MstxMark(t *Thread, domain uintptr, msg []byte, sh Handle) {
 
 // MstxRangeStart implements mstxRangeStartA and mstxDomainRangeStartA: the
 // range id, 0 when nothing is recorded.
-func MstxRangeStart(t *Thread, domain uintptr, msg []byte, sh Handle) uint64 {
+func MstxRangeStart(t *core.Thread, domain uintptr, msg []byte, sh core.Handle) uint64 {
 	collecting, on := mstxOn()
 	if !on || !mstxMessageOK(msg) {
 		return 0
@@ -141,7 +142,7 @@ func MstxRangeStart(t *Thread, domain uintptr, msg []byte, sh Handle) uint64 {
 
 // MstxRangeEnd implements mstxRangeEnd and mstxDomainRangeEnd: id 0, an
 // id of another domain or one already ended is ignored.
-func MstxRangeEnd(t *Thread, domain uintptr, id uint64, sh Handle) {
+func MstxRangeEnd(t *core.Thread, domain uintptr, id uint64, sh core.Handle) {
 	if id == 0 {
 		return
 	}
@@ -158,8 +159,8 @@ func MstxRangeEnd(t *Thread, domain uintptr, id uint64, sh Handle) {
 		// The range ends where its stream (or the host) has got to now.
 		if r.streamDev {
 			end = max(end, streamEndOf(t, r.dev))
-		} else if c := t.Ctx; c != nil && !c.dead.Load() {
-			end = max(end, c.dev.emu.TS.HostTime())
+		} else if c := t.Ctx; c != nil && !c.Dead.Load() {
+			end = max(end, c.Dev.Emu.TS.HostTime())
 		}
 	}
 	e := txEvent{tid: r.tid, eventType: "start/end", msg: r.msg, domain: r.domain, start: r.start, end: wallNow(), dev: -1, devStart: r.devStart, devEnd: end}
@@ -179,12 +180,12 @@ func MstxRangeEnd(t *Thread, domain uintptr, id uint64, sh Handle) {
 
 // streamEndOf is the latest virtual end over the streams of the thread's
 // current context on device dev, at least the device's host time.
-func streamEndOf(t *Thread, dev int) time.Duration {
+func streamEndOf(t *core.Thread, dev int) time.Duration {
 	c := t.Ctx
-	if c == nil || c.dead.Load() {
+	if c == nil || c.Dead.Load() {
 		return 0
 	}
-	ts := c.dev.emu.TS
+	ts := c.Dev.Emu.TS
 	end := ts.HostTime()
 	for _, q := range ts.Queues() {
 		end = max(end, q.VirtualEnd())
@@ -193,7 +194,7 @@ func streamEndOf(t *Thread, dev int) time.Duration {
 }
 
 // MstxDomainCreate implements mstxDomainCreateA (0: NULL).
-func MstxDomainCreate(t *Thread, name []byte) uintptr {
+func MstxDomainCreate(t *core.Thread, name []byte) uintptr {
 	if name == nil || len(name) == 0 || len(name) >= 1024 || string(name) == "default" {
 		t.Fail(abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "mstxDomainCreateA: want a name of 1..1023 bytes other than \"default\""))
 		return 0
@@ -219,7 +220,7 @@ func MstxDomainCreate(t *Thread, name []byte) uintptr {
 
 // MstxDomainDestroy implements mstxDomainDestroy: later use of the handle
 // is ignored.
-func MstxDomainDestroy(t *Thread, h uintptr) {
+func MstxDomainDestroy(t *core.Thread, h uintptr) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	if n, ok := mstx.names[h]; ok {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -18,8 +19,8 @@ import (
 // same hardware notify; the hardware notify is released when every handle
 // has been destroyed.
 type Notify struct {
-	h     Handle
-	ctx   *Context
+	h     core.Handle
+	ctx   *core.Context
 	hw    *notifyHW
 	flags uint64
 	dead  atomic.Bool
@@ -39,26 +40,26 @@ type notifyHW struct {
 }
 
 var (
-	notifies = newTable[Notify](kindNotify)
+	notifies = core.NewTable[Notify](core.KindNotify)
 	// notifyMu guards the IPC fields of notifyHW, notifyKeys and the
 	// per-context notify sets (ctxNotifies).
 	notifyMu    sync.Mutex
 	notifyKeys  = map[string]*Notify{} // export key → exporting handle
-	ctxNotifies = byContext[*Notify]{}
+	ctxNotifies = core.ByContext[*Notify]{}
 )
 
 // checkNotifyRoom enforces the SoC's notify limit (semantics.md §6).
 // Plain and counting notifies share the device's notify table.
-func checkNotifyRoom(fn string, c *Context) error {
-	soc := c.dev.emu.SoC
-	if soc.MaxNotifies > 0 && c.dev.emu.TS.NotifiesInUse() >= soc.MaxNotifies {
-		return abi.Errorf(abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "%s: device %d already has %d notifies (the %s's limit)", fn, c.dev.id, soc.MaxNotifies, soc.Name)
+func checkNotifyRoom(fn string, c *core.Context) error {
+	soc := c.Dev.Emu.SoC
+	if soc.MaxNotifies > 0 && c.Dev.Emu.TS.NotifiesInUse() >= soc.MaxNotifies {
+		return abi.Errorf(abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "%s: device %d already has %d notifies (the %s's limit)", fn, c.Dev.ID, soc.MaxNotifies, soc.Name)
 	}
 	return nil
 }
 
 // CreateNotify implements aclrtCreateNotify.
-func CreateNotify(t *Thread, out *Handle, flag uint64) error {
+func CreateNotify(t *core.Thread, out *core.Handle, flag uint64) error {
 	const fn = "aclrtCreateNotify"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notify must not be NULL", fn)
@@ -66,41 +67,41 @@ func CreateNotify(t *Thread, out *Handle, flag uint64) error {
 	if flag != abi.ACL_NOTIFY_DEFAULT && flag != abi.ACL_NOTIFY_DEVICE_USE_ONLY {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x: want ACL_NOTIFY_DEFAULT (0) or ACL_NOTIFY_DEVICE_USE_ONLY (1)", fn, flag)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	if c.dead.Load() {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	if c.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
 	}
 	if err := checkNotifyRoom(fn, c); err != nil {
 		return err
 	}
-	nt, err := c.dev.emu.TS.NewNotify()
+	nt, err := c.Dev.Emu.TS.NewNotify()
 	if err != nil {
-		return abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
+		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
 	}
 	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, pidCheck: true}, flags: flag}
-	n.h = notifies.add(n)
-	registerHandle(tableNotifies, n.h, n.ctx, "notify")
+	n.h = notifies.Add(n)
+	core.RegisterHandle(core.TableNotifies, n.h, n.ctx, "notify")
 	notifyMu.Lock()
-	ctxNotifies.add(n.ctx, n)
+	ctxNotifies.Add(n.ctx, n)
 	notifyMu.Unlock()
 	*out = n.h
 	return nil
 }
 
-func resolveNotify(fn string, h Handle) (*Notify, error) {
+func resolveNotify(fn string, h core.Handle) (*Notify, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notify must not be NULL", fn)
 	}
-	n, err := notifies.get(h)
+	n, err := notifies.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
-	if n.ctx.dead.Load() {
+	if n.ctx.Dead.Load() {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the context of notify %#x was destroyed", fn, uintptr(h))
 	}
 	return n, nil
@@ -112,9 +113,9 @@ func (n *Notify) destroyLocked() {
 	if n.dead.Swap(true) {
 		return
 	}
-	notifies.remove(n.h)
-	unregister(tableNotifies, uint64(n.h))
-	ctxNotifies.remove(n.ctx, n)
+	notifies.Remove(n.h)
+	core.Unregister(core.TableNotifies, uint64(n.h))
+	ctxNotifies.Remove(n.ctx, n)
 	if notifyKeys[n.hw.key] == n {
 		delete(notifyKeys, n.hw.key)
 	}
@@ -129,7 +130,7 @@ func (n *Notify) destroyLocked() {
 
 // DestroyNotify implements aclrtDestroyNotify. Queued records and waits
 // still act on the hardware notify; its id returns to the pool at once.
-func DestroyNotify(t *Thread, h Handle) error {
+func DestroyNotify(t *core.Thread, h core.Handle) error {
 	n, err := resolveNotify("aclrtDestroyNotify", h)
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func DestroyNotify(t *Thread, h Handle) error {
 
 // destroyContextSignals releases the notifies, counting notifies and
 // labels of a context that is being destroyed. Precondition: rt.mu held.
-func destroyContextSignals(c *Context) {
+func destroyContextSignals(c *core.Context) {
 	notifyMu.Lock()
 	for n := range ctxNotifies[c] {
 		n.destroyLocked()
@@ -159,44 +160,44 @@ func destroyContextSignals(c *Context) {
 // RecordNotify implements aclrtRecordNotify: the stream sets the notify.
 // The notify may live on another device than the stream (a record writes
 // the notify wherever it is).
-func RecordNotify(t *Thread, h, sh Handle) error {
+func RecordNotify(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtRecordNotify"
 	n, err := resolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	if l := n.hw.node; l != nil {
-		return s.queue(t, fn, nodeNotifyRecordTask(l), queued{sync: l})
+		return s.Queue(t, fn, nodeNotifyRecordTask(l), core.Queued{Sync: l})
 	}
-	return s.queue(t, fn, tsfw.NotifyRecordTask(n.hw.nt), queued{sync: n.hw.nt})
+	return s.Queue(t, fn, tsfw.NotifyRecordTask(n.hw.nt), core.Queued{Sync: n.hw.nt})
 }
 
 // WaitAndResetNotify implements aclrtWaitAndResetNotify: the stream blocks
 // until the notify is set and then clears it, so one record releases one
 // wait. timeout is in seconds, 0 = forever; an expired wait becomes the
 // stream's asynchronous error (ACL_ERROR_RT_WAIT_TIMEOUT).
-func WaitAndResetNotify(t *Thread, h, sh Handle, timeoutSec uint32) error {
+func WaitAndResetNotify(t *core.Thread, h, sh core.Handle, timeoutSec uint32) error {
 	const fn = "aclrtWaitAndResetNotify"
 	n, err := resolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
 	if l := n.hw.node; l != nil {
-		return s.queue(t, fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second), queued{sync: l})
+		return s.Queue(t, fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: l})
 	}
-	return s.queue(t, fn, tsfw.NotifyWaitTask(n.hw.nt, time.Duration(timeoutSec)*time.Second), queued{sync: n.hw.nt})
+	return s.Queue(t, fn, tsfw.NotifyWaitTask(n.hw.nt, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: n.hw.nt})
 }
 
 // GetNotifyID implements aclrtGetNotifyId: the hardware id.
-func GetNotifyID(t *Thread, h Handle, id *uint32) error {
+func GetNotifyID(t *core.Thread, h core.Handle, id *uint32) error {
 	const fn = "aclrtGetNotifyId"
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifyId must not be NULL", fn)
@@ -211,12 +212,12 @@ func GetNotifyID(t *Thread, h Handle, id *uint32) error {
 
 // NotifyBatchReset implements aclrtNotifyBatchReset: clears the notifies
 // from the host at once (950/A3/A2 only per the documentation).
-func NotifyBatchReset(t *Thread, hs []Handle) error {
+func NotifyBatchReset(t *core.Thread, hs []core.Handle) error {
 	const fn = "aclrtNotifyBatchReset"
 	if len(hs) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifies must not be NULL and num must be > 0", fn)
 	}
-	if _, err := current(t, fn); err != nil {
+	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
 	ns := make([]*Notify, len(hs))
@@ -249,7 +250,7 @@ func notifyKey(n *Notify) string {
 
 // NotifyGetExportKey implements aclrtNotifyGetExportKey: writes the
 // NUL-terminated key into key (len ≥ 65).
-func NotifyGetExportKey(t *Thread, h Handle, key []byte, flags uint64) error {
+func NotifyGetExportKey(t *core.Thread, h core.Handle, key []byte, flags uint64) error {
 	const fn = "aclrtNotifyGetExportKey"
 	if key == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: key must not be NULL", fn)
@@ -281,7 +282,7 @@ func NotifyGetExportKey(t *Thread, h Handle, key []byte, flags uint64) error {
 
 // NotifySetImportPid implements aclrtNotifySetImportPid: the processes
 // allowed to import the exported notify.
-func NotifySetImportPid(t *Thread, h Handle, pids []int32) error {
+func NotifySetImportPid(t *core.Thread, h core.Handle, pids []int32) error {
 	const fn = "aclrtNotifySetImportPid"
 	if len(pids) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and num must be > 0", fn)
@@ -310,7 +311,7 @@ func NotifySetImportPid(t *Thread, h Handle, pids []int32) error {
 }
 
 // NotifyImportByKey implements aclrtNotifyImportByKey within one process.
-func NotifyImportByKey(t *Thread, out *Handle, key string, flags uint64) error {
+func NotifyImportByKey(t *core.Thread, out *core.Handle, key string, flags uint64) error {
 	const fn = "aclrtNotifyImportByKey"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notify must not be NULL", fn)
@@ -325,12 +326,12 @@ func NotifyImportByKey(t *Thread, out *Handle, key string, flags uint64) error {
 	if pid != os.Getpid() {
 		return importNodeNotify(t, fn, key, out) // ipcnotify_node.go
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
 	notifyMu.Lock()
 	defer notifyMu.Unlock()
 	src := notifyKeys[key]
@@ -342,9 +343,9 @@ func NotifyImportByKey(t *Thread, out *Handle, key string, flags uint64) error {
 	}
 	n := &Notify{ctx: c, hw: src.hw, flags: src.flags}
 	src.hw.refs++
-	n.h = notifies.add(n)
-	registerHandle(tableNotifies, n.h, n.ctx, "notify")
-	ctxNotifies.add(n.ctx, n)
+	n.h = notifies.Add(n)
+	core.RegisterHandle(core.TableNotifies, n.h, n.ctx, "notify")
+	ctxNotifies.Add(n.ctx, n)
 	*out = n.h
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // signalTables checks that the notify and label tables are empty once the
@@ -15,10 +16,10 @@ import (
 func signalTables(t *testing.T) {
 	t.Cleanup(func() {
 		resetRuntime()
-		assert.Zero(t, notifies.len(), "notifies left")
-		assert.Zero(t, cntNotifies.len(), "counting notifies left")
-		assert.Zero(t, labels.len(), "labels left")
-		assert.Zero(t, labelLists.len(), "label lists left")
+		assert.Zero(t, notifies.Len(), "notifies left")
+		assert.Zero(t, cntNotifies.Len(), "counting notifies left")
+		assert.Zero(t, labels.Len(), "labels left")
+		assert.Zero(t, labelLists.Len(), "label lists left")
 	})
 }
 
@@ -27,7 +28,7 @@ func TestNotifyAcrossStreamsAndDevices(t *testing.T) {
 	signalTables(t)
 	require.NoError(t, SetDevice(th, 0))
 	s0 := newStream(t, th)
-	var n Handle
+	var n core.Handle
 	requireCode(t, CreateNotify(th, nil, 0), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateNotify(th, &n, 2), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CreateNotify(th, &n, abi.ACL_NOTIFY_DEFAULT))
@@ -44,7 +45,7 @@ func TestNotifyAcrossStreamsAndDevices(t *testing.T) {
 	require.NoError(t, SynchronizeStream(th, s0, -1))
 
 	// Another device's stream waits; device 0 records.
-	th1 := NewThread()
+	th1 := core.NewThread()
 	require.NoError(t, SetDevice(th1, 1))
 	s1 := newStream(t, th1)
 	require.NoError(t, WaitAndResetNotify(th1, n, s1, 0))
@@ -61,7 +62,7 @@ func TestNotifyWaitTimeout(t *testing.T) {
 	signalTables(t)
 	require.NoError(t, SetDevice(th, 0))
 	s := newStream(t, th)
-	var n Handle
+	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, s, 1))
 	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
@@ -75,7 +76,7 @@ func TestNotifyLimitAndBatchReset(t *testing.T) {
 	made := 0
 	var err error
 	for made <= 1024 {
-		var n Handle
+		var n core.Handle
 		if err = CreateNotify(th, &n, 0); err != nil {
 			break
 		}
@@ -91,13 +92,13 @@ func TestNotifyBatchResetAndIPC(t *testing.T) {
 	signalTables(t)
 	require.NoError(t, SetDevice(th, 0))
 	s := newStream(t, th)
-	var a, b Handle
+	var a, b core.Handle
 	require.NoError(t, CreateNotify(th, &a, 0))
 	require.NoError(t, CreateNotify(th, &b, abi.ACL_NOTIFY_DEVICE_USE_ONLY))
 	require.NoError(t, RecordNotify(th, a, s))
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	requireCode(t, NotifyBatchReset(th, nil), abi.ACL_ERROR_INVALID_PARAM)
-	require.NoError(t, NotifyBatchReset(th, []Handle{a, b}))
+	require.NoError(t, NotifyBatchReset(th, []core.Handle{a, b}))
 	require.NoError(t, WaitAndResetNotify(th, a, s, 0))
 	var st int32
 	require.NoError(t, StreamQuery(th, s, &st))
@@ -110,7 +111,7 @@ func TestNotifyBatchResetAndIPC(t *testing.T) {
 	requireCode(t, NotifySetImportPid(th, b, []int32{int32(os.Getpid())}), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, NotifyGetExportKey(th, b, key, 0))
 	k := string(key[:clen(key)])
-	var imp Handle
+	var imp core.Handle
 	requireCode(t, NotifyImportByKey(th, &imp, k, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, NotifySetImportPid(th, b, []int32{int32(os.Getpid())}))
 	require.NoError(t, NotifyImportByKey(th, &imp, k, abi.ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS))
@@ -142,7 +143,7 @@ func TestCntNotify(t *testing.T) {
 	th := setup(t, nil)
 	signalTables(t)
 	require.NoError(t, SetDevice(th, 0))
-	var c Handle
+	var c core.Handle
 	requireCode(t, CheckSoC("aclrtCntNotifyCreate"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT) // Atlas A2
 	resetRuntime()
 
@@ -166,7 +167,7 @@ func TestCntNotify(t *testing.T) {
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), st)
 	require.NoError(t, CntNotifyRecord(th, c, 0, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, Value: 0b100}))
 	require.NoError(t, SynchronizeStream(th, s, -1))
-	n, _ := cntNotifies.get(c)
+	n, _ := cntNotifies.Get(c)
 	assert.Equal(t, uint32(0), n.cn.Count(), "isClear")
 
 	require.NoError(t, CntNotifyRecord(th, c, s, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, Value: 7}))
@@ -186,7 +187,7 @@ func TestEventPoolAndTimeouts(t *testing.T) {
 	require.NoError(t, GetEventAvailNum(th, &avail))
 	assert.Equal(t, uint32(1023), avail)
 	// Ex events and flagged events without SYNC take no hardware id.
-	var ex, tl Handle
+	var ex, tl core.Handle
 	require.NoError(t, CreateEventExWithFlag(th, &ex, abi.ACL_EVENT_SYNC))
 	require.NoError(t, CreateEventWithFlag(th, &tl, abi.ACL_EVENT_TIME_LINE))
 	require.NoError(t, GetEventAvailNum(th, &avail))
@@ -194,7 +195,7 @@ func TestEventPoolAndTimeouts(t *testing.T) {
 	made := 0
 	var err error
 	for made <= 1023 {
-		var e Handle
+		var e core.Handle
 		if err = CreateEventWithFlag(th, &e, abi.ACL_EVENT_SYNC); err != nil {
 			break
 		}
@@ -208,10 +209,10 @@ func TestEventPoolAndTimeouts(t *testing.T) {
 	// A wait on an event whose record never comes expires.
 	s := newStream(t, th)
 	blocker := newStream(t, th)
-	var ev Handle
+	var ev core.Handle
 	require.NoError(t, CreateEventExWithFlag(th, &ev, abi.ACL_EVENT_SYNC))
 	require.NoError(t, StreamWaitEventWithTimeout(th, blocker, ex, 0)) // never recorded: a no-op
-	var n Handle
+	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, blocker, 0)) // holds the record back
 	require.NoError(t, RecordEvent(th, ev, blocker, 0))
@@ -246,7 +247,7 @@ func TestOpTimeouts(t *testing.T) {
 	// aclrtSetOpWaitTimeout applies to later plain waits.
 	require.NoError(t, SetOpWaitTimeout(th, 1))
 	s, blocker := newStream(t, th), newStream(t, th)
-	var ev, n Handle
+	var ev, n core.Handle
 	require.NoError(t, CreateEventWithFlag(th, &ev, abi.ACL_EVENT_SYNC))
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, blocker, 0))
@@ -262,7 +263,7 @@ func TestOpTimeouts(t *testing.T) {
 func TestIPCEvent(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	var e, plain Handle
+	var e, plain core.Handle
 	requireCode(t, CreateEventWithFlag(th, &e, abi.ACL_EVENT_IPC), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateEventExWithFlag(th, &e, abi.ACL_EVENT_IPC|abi.ACL_EVENT_SYNC), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CreateEventExWithFlag(th, &e, abi.ACL_EVENT_IPC))
@@ -275,7 +276,7 @@ func TestIPCEvent(t *testing.T) {
 	require.NoError(t, QueryEventStatus(th, e, &st), "IPC events are queried like any other")
 	assert.Equal(t, int32(abi.ACL_EVENT_RECORDED_STATUS_COMPLETE), st, "an Ex event never recorded reads complete")
 
-	var opened Handle
+	var opened core.Handle
 	require.NoError(t, IpcOpenEventHandle(th, ih, &opened))
 	assert.NotEqual(t, e, opened)
 	var bad IpcEventHandle
@@ -283,7 +284,7 @@ func TestIPCEvent(t *testing.T) {
 
 	// The exporter records; a stream waits through the opened handle.
 	s := newStream(t, th)
-	var n Handle
+	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, 0, 0))
 	require.NoError(t, RecordEvent(th, e, 0, 0))
@@ -301,36 +302,36 @@ func TestIPCEvent(t *testing.T) {
 func TestLabels(t *testing.T) {
 	th := setup(t, nil)
 	signalTables(t)
-	var l Handle
+	var l core.Handle
 	requireCode(t, CreateLabel(th, &l), abi.ACL_ERROR_RT_CONTEXT_NULL)
 	require.NoError(t, SetDevice(th, 0))
 	requireCode(t, CreateLabel(th, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CreateLabel(th, &l))
-	var l2 Handle
+	var l2 core.Handle
 	require.NoError(t, CreateLabel(th, &l2))
 
-	var list Handle
+	var list core.Handle
 	requireCode(t, CreateLabelList(th, nil, 1, &list), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, CreateLabelList(th, []Handle{l}, 0, &list), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, CreateLabelList(th, []Handle{}, MaxLabels+1, &list), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, CreateLabelList(th, []Handle{l, 0}, 2, &list), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, CreateLabelList(th, []Handle{l}, 1, nil), abi.ACL_ERROR_INVALID_PARAM)
-	require.NoError(t, CreateLabelList(th, []Handle{l, l2}, 2, &list))
+	requireCode(t, CreateLabelList(th, []core.Handle{l}, 0, &list), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, CreateLabelList(th, []core.Handle{}, MaxLabels+1, &list), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, CreateLabelList(th, []core.Handle{l, 0}, 2, &list), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, CreateLabelList(th, []core.Handle{l}, 1, nil), abi.ACL_ERROR_INVALID_PARAM)
+	require.NoError(t, CreateLabelList(th, []core.Handle{l, l2}, 2, &list))
 
 	// Labels of another context cannot share a list.
-	th1 := NewThread()
+	th1 := core.NewThread()
 	require.NoError(t, SetDevice(th1, 1))
-	var other Handle
+	var other core.Handle
 	require.NoError(t, CreateLabel(th1, &other))
-	var mixed Handle
-	requireCode(t, CreateLabelList(th, []Handle{l, other}, 2, &mixed), abi.ACL_ERROR_RT_LABEL_CONTEXT)
+	var mixed core.Handle
+	requireCode(t, CreateLabelList(th, []core.Handle{l, other}, 2, &mixed), abi.ACL_ERROR_RT_LABEL_CONTEXT)
 
 	// Setting a label needs a stream bound to a model run instance.
 	s := newStream(t, th)
 	requireCode(t, SetLabel(th, l, s), abi.ACL_ERROR_RT_STREAM_MODEL)
 	requireCode(t, SetLabel(th, 0, s), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, SwitchLabelByIndex(th, 0, 1, list, s), abi.ACL_ERROR_INVALID_PARAM)
-	var ps Handle
+	var ps core.Handle
 	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	require.NoError(t, PersistentTaskClean(th, ps))
 	requireCode(t, PersistentTaskClean(th, s), abi.ACL_ERROR_RT_PARAM_INVALID)

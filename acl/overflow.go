@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -22,45 +23,45 @@ const ovfWordSize = 8
 
 var ovf struct {
 	mu    sync.Mutex
-	words map[*Context]uintptr
+	words map[*core.Context]uintptr
 }
 
 // overflowWord returns c's status word, allocating and zeroing it on first
 // use; words of destroyed contexts are released on the way.
-func overflowWord(fn string, c *Context) (uintptr, error) {
+func overflowWord(fn string, c *core.Context) (uintptr, error) {
 	ovf.mu.Lock()
 	defer ovf.mu.Unlock()
 	if ovf.words == nil {
-		ovf.words = map[*Context]uintptr{}
+		ovf.words = map[*core.Context]uintptr{}
 	}
 	for x, a := range ovf.words {
-		if x.dead.Load() {
-			_, _ = x.dev.emu.HBM.Free(a) // fails harmlessly once the device memory is closed
+		if x.Dead.Load() {
+			_, _ = x.Dev.Emu.HBM.Free(a) // fails harmlessly once the device memory is closed
 			delete(ovf.words, x)
 		}
 	}
 	if a, ok := ovf.words[c]; ok {
 		return a, nil
 	}
-	a, err := c.dev.emu.HBM.Alloc(ovfWordSize, 0)
+	a, err := c.Dev.Emu.HBM.Alloc(ovfWordSize, 0)
 	if err != nil {
-		return 0, abi.Wrapf(err, "%s: overflow status word of device %d", fn, c.dev.id)
+		return 0, abi.Wrapf(err, "%s: overflow status word of device %d", fn, c.Dev.ID)
 	}
-	if err := c.dev.emu.TS.MemsetNow(a, 0, ovfWordSize); err != nil {
-		_, _ = c.dev.emu.HBM.Free(a)
-		return 0, abi.Wrapf(err, "%s: device %d", fn, c.dev.id)
+	if err := c.Dev.Emu.TS.MemsetNow(a, 0, ovfWordSize); err != nil {
+		_, _ = c.Dev.Emu.HBM.Free(a)
+		return 0, abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
 	}
 	ovf.words[c] = a
 	return a, nil
 }
 
 // CtxGetFloatOverflowAddr implements aclrtCtxGetFloatOverflowAddr.
-func CtxGetFloatOverflowAddr(t *Thread, addr *uintptr) error {
+func CtxGetFloatOverflowAddr(t *core.Thread, addr *uintptr) error {
 	const fn = "aclrtCtxGetFloatOverflowAddr"
 	if addr == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: overflowAddr must not be NULL", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
@@ -74,41 +75,41 @@ func CtxGetFloatOverflowAddr(t *Thread, addr *uintptr) error {
 
 // SetStreamOverflowSwitch implements aclrtSetStreamOverflowSwitch (the same
 // setting as the FLOAT_OVERFLOW_CHECK stream attribute).
-func SetStreamOverflowSwitch(t *Thread, h Handle, flag uint32) error {
+func SetStreamOverflowSwitch(t *core.Thread, h core.Handle, flag uint32) error {
 	const fn = "aclrtSetStreamOverflowSwitch"
 	if flag > 1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: want 0 (off) or 1 (on)", fn, flag)
 	}
-	s, err := resolveStream(t, fn, h)
+	s, err := core.ResolveStream(t, fn, h)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	s.overflow = flag
-	s.mu.Unlock()
+	s.Mu.Lock()
+	s.Overflow = flag
+	s.Mu.Unlock()
 	return nil
 }
 
 // GetStreamOverflowSwitch implements aclrtGetStreamOverflowSwitch.
-func GetStreamOverflowSwitch(t *Thread, h Handle, flag *uint32) error {
+func GetStreamOverflowSwitch(t *core.Thread, h core.Handle, flag *uint32) error {
 	const fn = "aclrtGetStreamOverflowSwitch"
 	if flag == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, h)
+	s, err := core.ResolveStream(t, fn, h)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	*flag = s.overflow
-	s.mu.Unlock()
+	s.Mu.Lock()
+	*flag = s.Overflow
+	s.Mu.Unlock()
 	return nil
 }
 
 // GetOverflowStatus implements aclrtGetOverflowStatus: asynchronously
 // writes the status block (the status word, then zeros) into device memory
 // at out; 0 means no overflow.
-func GetOverflowStatus(t *Thread, out uintptr, size uint64, h Handle) error {
+func GetOverflowStatus(t *core.Thread, out uintptr, size uint64, h core.Handle) error {
 	const fn = "aclrtGetOverflowStatus"
 	if out == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputAddr must not be NULL", fn)
@@ -116,7 +117,7 @@ func GetOverflowStatus(t *Thread, out uintptr, size uint64, h Handle) error {
 	if size < ovfWordSize {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputSize %d is smaller than the %d-byte status word (the documented size is %d)", fn, size, ovfWordSize, ovfStatusSize)
 	}
-	s, err := resolveStream(t, fn, h)
+	s, err := core.ResolveStream(t, fn, h)
 	if err != nil {
 		return err
 	}
@@ -134,29 +135,29 @@ func GetOverflowStatus(t *Thread, out uintptr, size uint64, h Handle) error {
 	if err := sameDevice(fn, s, pi); err != nil {
 		return err
 	}
-	w, err := overflowWord(fn, s.ctx)
+	w, err := overflowWord(fn, s.Ctx)
 	if err != nil {
 		return err
 	}
 	if n > ovfWordSize {
-		if err := s.submitTask(t, fn, tsfw.MemsetTask(out+ovfWordSize, 0, n-ovfWordSize)); err != nil {
+		if err := s.SubmitTask(t, fn, tsfw.MemsetTask(out+ovfWordSize, 0, n-ovfWordSize)); err != nil {
 			return err
 		}
 	}
-	return s.submitTask(t, fn, tsfw.CopyTask(out, w, ovfWordSize, tsfw.DeviceToDevice))
+	return s.SubmitTask(t, fn, tsfw.CopyTask(out, w, ovfWordSize, tsfw.DeviceToDevice))
 }
 
 // ResetOverflowStatus implements aclrtResetOverflowStatus: clears the
 // status word in stream order.
-func ResetOverflowStatus(t *Thread, h Handle) error {
+func ResetOverflowStatus(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtResetOverflowStatus"
-	s, err := resolveStream(t, fn, h)
+	s, err := core.ResolveStream(t, fn, h)
 	if err != nil {
 		return err
 	}
-	w, err := overflowWord(fn, s.ctx)
+	w, err := overflowWord(fn, s.Ctx)
 	if err != nil {
 		return err
 	}
-	return s.submitTask(t, fn, tsfw.MemsetTask(w, 0, ovfWordSize))
+	return s.SubmitTask(t, fn, tsfw.MemsetTask(w, 0, ovfWordSize))
 }

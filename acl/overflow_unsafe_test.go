@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // The status block is the context's word followed by zeros; the word is
@@ -16,7 +17,7 @@ import (
 func TestOverflowStatusWord(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 
 	var word, word2 uintptr

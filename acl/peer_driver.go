@@ -3,6 +3,7 @@ package acl
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
@@ -45,15 +46,15 @@ func driverErr(fn string, err error) error {
 
 // DeviceCanAccessPeer implements aclrtDeviceCanAccessPeer: any two distinct
 // devices of the node, except on 310B (no P2P); the driver answers.
-func DeviceCanAccessPeer(t *Thread, can *int32, id, peer int32) error {
+func DeviceCanAccessPeer(t *core.Thread, can *int32, id, peer int32) error {
 	const fn = "aclrtDeviceCanAccessPeer"
 	if can == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: canAccessPeer must not be NULL", fn)
 	}
-	if err := checkDeviceID(fn, id); err != nil {
+	if err := core.CheckDeviceID(fn, id); err != nil {
 		return err
 	}
-	if err := checkDeviceID(fn, peer); err != nil {
+	if err := core.CheckDeviceID(fn, peer); err != nil {
 		return err
 	}
 	if id == peer {
@@ -73,16 +74,16 @@ func DeviceCanAccessPeer(t *Thread, can *int32, id, peer int32) error {
 
 // DeviceEnablePeerAccess implements aclrtDeviceEnablePeerAccess (current
 // device → peer, at most maxPeers peers): rtEnableP2P(current, peer, flags).
-func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
+func DeviceEnablePeerAccess(t *core.Thread, peer int32, flags uint32) error {
 	const fn = "aclrtDeviceEnablePeerAccess"
 	if flags != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags must be 0, got %d", fn, flags)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	if err := checkDeviceID(fn, peer); err != nil {
+	if err := core.CheckDeviceID(fn, peer); err != nil {
 		return err
 	}
 	dev, err := below().currentDevice(c)
@@ -93,7 +94,7 @@ func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: device %d cannot be its own peer", fn, peer)
 	}
 	if !hal.P2PEnabled(uint32(dev), uint32(peer)) {
-		_, node, err := soc(fn)
+		_, node, err := core.SoC(fn)
 		if err != nil {
 			return err
 		}
@@ -103,8 +104,8 @@ func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
 				n++
 			}
 		}
-		if n >= maxPeers {
-			return abi.Errorf(abi.ACL_ERROR_RT_OVER_LIMIT, "%s: device %d already has %d peers enabled (the limit)", fn, dev, maxPeers)
+		if n >= core.MaxPeers {
+			return abi.Errorf(abi.ACL_ERROR_RT_OVER_LIMIT, "%s: device %d already has %d peers enabled (the limit)", fn, dev, core.MaxPeers)
 		}
 	}
 	phy, err := below().phyID(fn, peer)
@@ -117,13 +118,13 @@ func DeviceEnablePeerAccess(t *Thread, peer int32, flags uint32) error {
 // DeviceDisablePeerAccess implements aclrtDeviceDisablePeerAccess:
 // rtDisableP2P(current, peer); a pair not enabled is the driver's
 // DRV_ERROR_INVALID_VALUE, ACL_ERROR_RT_PARAM_INVALID.
-func DeviceDisablePeerAccess(t *Thread, peer int32) error {
+func DeviceDisablePeerAccess(t *core.Thread, peer int32) error {
 	const fn = "aclrtDeviceDisablePeerAccess"
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return err
 	}
-	if err := checkDeviceID(fn, peer); err != nil {
+	if err := core.CheckDeviceID(fn, peer); err != nil {
 		return err
 	}
 	dev, err := below().currentDevice(c)
@@ -139,15 +140,15 @@ func DeviceDisablePeerAccess(t *Thread, peer int32) error {
 
 // DevicePeerAccessStatus implements aclrtDevicePeerAccessStatus: 1 while
 // the driver's switch from id to peer is on.
-func DevicePeerAccessStatus(t *Thread, id, peer int32, status *int32) error {
+func DevicePeerAccessStatus(t *core.Thread, id, peer int32, status *int32) error {
 	const fn = "aclrtDevicePeerAccessStatus"
 	if status == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
 	}
-	if err := checkDeviceID(fn, id); err != nil {
+	if err := core.CheckDeviceID(fn, id); err != nil {
 		return err
 	}
-	if err := checkDeviceID(fn, peer); err != nil {
+	if err := core.CheckDeviceID(fn, peer); err != nil {
 		return err
 	}
 	if f := stack.RT.GetP2PStatus; f != nil {
@@ -171,13 +172,13 @@ func DevicePeerAccessStatus(t *Thread, id, peer int32, status *int32) error {
 
 // currentDevice is rtGetDevice: the device of c, the thread's current
 // context.
-func (runtimeCalls) currentDevice(c *Context) (int32, error) {
+func (runtimeCalls) currentDevice(c *core.Context) (int32, error) {
 	if f := stack.RT.GetDevice; f != nil {
 		var d int32
 		err := f(&d)
 		return d, err
 	}
-	return c.dev.id, nil
+	return c.Dev.ID, nil
 }
 
 // phyID is rtGetDevicePhyIdByIndex of a logical device id.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // The acl tests' platform (emu.Platform): the nodes the tests create get
@@ -17,7 +18,7 @@ func usePlatform(tb testing.TB, p emu.Platform) {
 }
 
 // setupPlatform is setup whose node is created with the fakes of p.
-func setupPlatform(t *testing.T, env map[string]string, p emu.Platform) *Thread {
+func setupPlatform(t *testing.T, env map[string]string, p emu.Platform) *core.Thread {
 	t.Helper()
 	usePlatform(t, p)
 	return setup(t, env)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/timeline"
 )
 
@@ -74,7 +75,7 @@ type profRun struct {
 const profHandleTag = uintptr(0x5052) << 48
 
 // ProfInit implements aclprofInit.
-func ProfInit(t *Thread, path []byte) error {
+func ProfInit(t *core.Thread, path []byte) error {
 	const fn = "aclprofInit"
 	if path == nil || len(path) == 0 || len(path) >= 4096 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the path must be non-NULL and 1..4095 bytes long", fn)
@@ -103,7 +104,7 @@ func ProfInit(t *Thread, path []byte) error {
 
 // ProfFinalize implements aclprofFinalize: stops a running collection and
 // leaves API mode; success when nothing was initialised (newest reference).
-func ProfFinalize(t *Thread) error {
+func ProfFinalize(t *core.Thread) error {
 	prof.mu.Lock()
 	defer prof.mu.Unlock()
 	if prof.mode == profSubscribe {
@@ -118,7 +119,7 @@ func ProfFinalize(t *Thread) error {
 }
 
 // ProfSetConfig implements aclprofSetConfig.
-func ProfSetConfig(t *Thread, typ int32, val []byte) error {
+func ProfSetConfig(t *core.Thread, typ int32, val []byte) error {
 	const fn = "aclprofSetConfig"
 	if typ <= abi.ACL_PROF_ARGS_MIN || typ >= abi.ACL_PROF_ARGS_MAX || typ == 2 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: config type %d is not one of aclprofConfigType", fn, typ)
@@ -192,7 +193,7 @@ func profValueOK(typ int32, s string) bool {
 
 // ProfCreateConfig implements aclprofCreateConfig; 0 (NULL) on bad
 // arguments, with the reason as the thread's recent message.
-func ProfCreateConfig(t *Thread, devs []uint32, nilList bool, metrics int32, events bool, types uint64) (uintptr, error) {
+func ProfCreateConfig(t *core.Thread, devs []uint32, nilList bool, metrics int32, events bool, types uint64) (uintptr, error) {
 	const fn = "aclprofCreateConfig"
 	bad := func(f string, a ...any) (uintptr, error) {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, fn+": "+f, a...)
@@ -249,7 +250,7 @@ func ProfCreateConfig(t *Thread, devs []uint32, nilList bool, metrics int32, eve
 }
 
 // ProfDestroyConfig implements aclprofDestroyConfig.
-func ProfDestroyConfig(t *Thread, h uintptr) error {
+func ProfDestroyConfig(t *core.Thread, h uintptr) error {
 	prof.mu.Lock()
 	defer prof.mu.Unlock()
 	if _, ok := prof.configs[h]; !ok {
@@ -280,7 +281,7 @@ func modeErrLocked(fn string) error {
 }
 
 // ProfStart implements aclprofStart.
-func ProfStart(t *Thread, h uintptr) error {
+func ProfStart(t *core.Thread, h uintptr) error {
 	const fn = "aclprofStart"
 	prof.mu.Lock()
 	defer prof.mu.Unlock()
@@ -345,7 +346,7 @@ func randomLetters() string {
 }
 
 // ProfStop implements aclprofStop: it writes what was collected.
-func ProfStop(t *Thread, h uintptr) error {
+func ProfStop(t *core.Thread, h uintptr) error {
 	const fn = "aclprofStop"
 	prof.mu.Lock()
 	defer prof.mu.Unlock()

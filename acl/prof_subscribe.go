@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/timeline"
 )
 
@@ -72,7 +73,7 @@ const subTag = uintptr(0x5055) << 48
 
 // ProfCreateSubscribeConfig implements aclprofCreateSubscribeConfig; fd is
 // the write end the caller's int holds, clearFD stores -1 into that int.
-func ProfCreateSubscribeConfig(t *Thread, timeInfo int8, metrics int32, fdPtrNil bool, fd int, clearFD func()) uintptr {
+func ProfCreateSubscribeConfig(t *core.Thread, timeInfo int8, metrics int32, fdPtrNil bool, fd int, clearFD func()) uintptr {
 	if fdPtrNil || (timeInfo != 0 && timeInfo != 1) {
 		t.Fail(abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclprofCreateSubscribeConfig: want timeInfoSwitch 0 or 1 and a non-NULL fd"))
 		return 0
@@ -89,7 +90,7 @@ func ProfCreateSubscribeConfig(t *Thread, timeInfo int8, metrics int32, fdPtrNil
 }
 
 // ProfDestroySubscribeConfig implements aclprofDestroySubscribeConfig.
-func ProfDestroySubscribeConfig(t *Thread, h uintptr) error {
+func ProfDestroySubscribeConfig(t *core.Thread, h uintptr) error {
 	subs.mu.Lock()
 	defer subs.mu.Unlock()
 	if _, ok := subs.configs[h]; !ok {
@@ -101,18 +102,18 @@ func ProfDestroySubscribeConfig(t *Thread, h uintptr) error {
 
 // modelDevice returns the device of the live model run instance id.
 func modelDevice(id uint32) (int, bool) {
-	modelRIs.mu.RLock()
-	defer modelRIs.mu.RUnlock()
-	for _, s := range modelRIs.slots {
-		if ri := s.obj; ri != nil && ri.id == id && ri.dev != nil {
-			return ri.dev.emu.TS.TraceID(), true
+	modelRIs.Mu.RLock()
+	defer modelRIs.Mu.RUnlock()
+	for _, s := range modelRIs.Slots {
+		if ri := s.Obj; ri != nil && ri.id == id && ri.dev != nil {
+			return ri.dev.Emu.TS.TraceID(), true
 		}
 	}
 	return 0, false
 }
 
 // ProfModelSubscribe implements aclprofModelSubscribe.
-func ProfModelSubscribe(t *Thread, model uint32, h uintptr) error {
+func ProfModelSubscribe(t *core.Thread, model uint32, h uintptr) error {
 	const fn = "aclprofModelSubscribe"
 	prof.mu.Lock()
 	defer prof.mu.Unlock()
@@ -225,7 +226,7 @@ func (s *subscription) encode(rec []byte, tk *timeline.Task) {
 }
 
 // ProfModelUnSubscribe implements aclprofModelUnSubscribe.
-func ProfModelUnSubscribe(t *Thread, model uint32) error {
+func ProfModelUnSubscribe(t *core.Thread, model uint32) error {
 	prof.mu.Lock()
 	defer prof.mu.Unlock()
 	subs.mu.Lock()
@@ -293,7 +294,7 @@ func opRecord(fn string, info []byte, index uint32) ([]byte, error) {
 }
 
 // ProfGetOpNum implements aclprofGetOpNum.
-func ProfGetOpNum(t *Thread, info []byte, n *uint32) error {
+func ProfGetOpNum(t *core.Thread, info []byte, n *uint32) error {
 	if err := checkOpInfo("aclprofGetOpNum", info); err != nil {
 		return err
 	}
@@ -323,7 +324,7 @@ func opString(fn string, info []byte, index uint32, name bool) (*opStrings, stri
 }
 
 // ProfGetOpStringLen implements aclprofGetOpTypeLen / aclprofGetOpNameLen.
-func ProfGetOpStringLen(t *Thread, fn string, info []byte, index uint32, name bool, n *uint64) error {
+func ProfGetOpStringLen(t *core.Thread, fn string, info []byte, index uint32, name bool, n *uint64) error {
 	_, s, err := opString(fn, info, index, name)
 	if err != nil {
 		return err
@@ -337,7 +338,7 @@ func ProfGetOpStringLen(t *Thread, fn string, info []byte, index uint32, name bo
 
 // ProfGetOpString implements aclprofGetOpType / aclprofGetOpName: copies
 // the string into buf (NUL at buf[len-1] at the latest) and forgets it.
-func ProfGetOpString(t *Thread, fn string, info []byte, index uint32, name bool, buf []byte) error {
+func ProfGetOpString(t *core.Thread, fn string, info []byte, index uint32, name bool, buf []byte) error {
 	o, s, err := opString(fn, info, index, name)
 	if err != nil {
 		return err
@@ -368,7 +369,7 @@ func ProfGetOpString(t *Thread, fn string, info []byte, index uint32, name bool,
 }
 
 // ProfGetOpU64 reads the u64 field at off of a record (0 on error).
-func ProfGetOpU64(t *Thread, fn string, info []byte, index uint32, off int) uint64 {
+func ProfGetOpU64(t *core.Thread, fn string, info []byte, index uint32, off int) uint64 {
 	rec, err := opRecord(fn, info, index)
 	if err != nil {
 		t.Fail(err)
@@ -379,7 +380,7 @@ func ProfGetOpU64(t *Thread, fn string, info []byte, index uint32, off int) uint
 
 // ProfGetModelID implements aclprofGetModelId: on error the reference
 // returns the error code's value.
-func ProfGetModelID(t *Thread, info []byte, index uint32) uint64 {
+func ProfGetModelID(t *core.Thread, info []byte, index uint32) uint64 {
 	rec, err := opRecord("aclprofGetModelId", info, index)
 	if err != nil {
 		return uint64(t.Fail(err))
@@ -388,7 +389,7 @@ func ProfGetModelID(t *Thread, info []byte, index uint32) uint64 {
 }
 
 // ProfGetOpFlag implements aclprofGetOpFlag (no signature check).
-func ProfGetOpFlag(t *Thread, info []byte, nilInfo bool, index uint32) int32 {
+func ProfGetOpFlag(t *core.Thread, info []byte, nilInfo bool, index uint32) int32 {
 	if nilInfo {
 		return abi.ACL_SUBSCRIBE_NONE
 	}
@@ -400,7 +401,7 @@ func ProfGetOpFlag(t *Thread, info []byte, nilInfo bool, index uint32) int32 {
 
 // ProfGetOpAttriValue implements aclprofGetOpAttriValue: the thread id of
 // an OP_THREAD record as a decimal string, else "" (NULL).
-func ProfGetOpAttriValue(t *Thread, info []byte, index uint32, attri int32) (string, bool) {
+func ProfGetOpAttriValue(t *core.Thread, info []byte, index uint32, attri int32) (string, bool) {
 	if attri != abi.ACL_SUBSCRIBE_ATTRI_THREADID || (int(index)+1)*OpDescSize > len(info) {
 		return "", false
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/timeline"
 )
 
@@ -119,7 +120,7 @@ func stampOf(h uintptr) (int, *stamp) {
 func txErr(fn, why string) error { return abi.Errorf(errTxCode, "%s: %s", fn, why) }
 
 // ProfCreateStamp implements aclprofCreateStamp (0: none).
-func ProfCreateStamp(t *Thread) uintptr {
+func ProfCreateStamp(t *core.Thread) uintptr {
 	if !profCollecting() {
 		t.Fail(txErr("aclprofCreateStamp", "no collection with ACL_PROF_MSPROFTX is running"))
 		return 0
@@ -137,7 +138,7 @@ func ProfCreateStamp(t *Thread) uintptr {
 }
 
 // ProfDestroyStamp implements aclprofDestroyStamp.
-func ProfDestroyStamp(t *Thread, h uintptr) {
+func ProfDestroyStamp(t *core.Thread, h uintptr) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	if i, s := stampOf(h); s != nil {
@@ -146,7 +147,7 @@ func ProfDestroyStamp(t *Thread, h uintptr) {
 }
 
 // ProfSetStampTraceMessage implements aclprofSetStampTraceMessage.
-func ProfSetStampTraceMessage(t *Thread, h uintptr, msg []byte) error {
+func ProfSetStampTraceMessage(t *core.Thread, h uintptr, msg []byte) error {
 	const fn = "aclprofSetStampTraceMessage"
 	if msg == nil || len(msg) >= 128 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the message must be non-NULL and shorter than 128 bytes", fn)
@@ -165,14 +166,14 @@ func ProfSetStampTraceMessage(t *Thread, h uintptr, msg []byte) error {
 }
 
 // ProfMark implements aclprofMark.
-func ProfMark(t *Thread, h uintptr) error {
+func ProfMark(t *core.Thread, h uintptr) error {
 	return stampEvent(t, "aclprofMark", h, func(s *stamp, now int64) error {
 		addTx(txEvent{tid: syscall.Gettid(), category: s.category, eventType: "marker", msg: s.msg, start: now, end: now, dev: -1})
 		return nil
 	})
 }
 
-func stampEvent(t *Thread, fn string, h uintptr, do func(*stamp, int64) error) error {
+func stampEvent(t *core.Thread, fn string, h uintptr, do func(*stamp, int64) error) error {
 	if !profCollecting() {
 		return txErr(fn, "no collection with ACL_PROF_MSPROFTX is running")
 	}
@@ -186,7 +187,7 @@ func stampEvent(t *Thread, fn string, h uintptr, do func(*stamp, int64) error) e
 }
 
 // ProfPush implements aclprofPush.
-func ProfPush(t *Thread, h uintptr) error {
+func ProfPush(t *core.Thread, h uintptr) error {
 	return stampEvent(t, "aclprofPush", h, func(s *stamp, now int64) error {
 		s.start, s.tid = now, syscall.Gettid()
 		tx.stack = append(tx.stack, s)
@@ -195,7 +196,7 @@ func ProfPush(t *Thread, h uintptr) error {
 }
 
 // ProfPop implements aclprofPop.
-func ProfPop(t *Thread) error {
+func ProfPop(t *core.Thread) error {
 	if !profCollecting() {
 		return txErr("aclprofPop", "no collection with ACL_PROF_MSPROFTX is running")
 	}
@@ -213,7 +214,7 @@ func ProfPop(t *Thread) error {
 
 // ProfRangeStart implements aclprofRangeStart: the range id is the
 // stamp's slot (0..99).
-func ProfRangeStart(t *Thread, h uintptr, id *uint32) error {
+func ProfRangeStart(t *core.Thread, h uintptr, id *uint32) error {
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclprofRangeStart: rangeId must not be NULL")
 	}
@@ -230,7 +231,7 @@ func ProfRangeStart(t *Thread, h uintptr, id *uint32) error {
 }
 
 // ProfRangeStop implements aclprofRangeStop.
-func ProfRangeStop(t *Thread, id uint32) error {
+func ProfRangeStop(t *core.Thread, id uint32) error {
 	if !profCollecting() {
 		return txErr("aclprofRangeStop", "no collection with ACL_PROF_MSPROFTX is running")
 	}
@@ -247,12 +248,12 @@ func ProfRangeStop(t *Thread, id uint32) error {
 
 // ProfMarkEx implements aclprofMarkEx: a host instant plus a marker on
 // stream's device timeline where the stream reaches it.
-func ProfMarkEx(t *Thread, msg []byte, sh Handle) error {
+func ProfMarkEx(t *core.Thread, msg []byte, sh core.Handle) error {
 	const fn = "aclprofMarkEx"
 	if msg == nil || sh == 0 || len(msg) < 1 || len(msg) > 155 || bytes.IndexByte(msg, 0) >= 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: want a message of 1..155 bytes (its strlen) and a stream", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -270,12 +271,12 @@ func ProfMarkEx(t *Thread, msg []byte, sh Handle) error {
 
 // streamClock is the device and the device time at which s reaches a task
 // submitted now.
-func streamClock(s *Stream) (int, time.Duration) {
-	return s.q.Device().TraceID(), s.q.VirtualEnd()
+func streamClock(s *core.Stream) (int, time.Duration) {
+	return s.SQ.Device().TraceID(), s.SQ.VirtualEnd()
 }
 
 // ProfCreateStepInfo implements aclprofCreateStepInfo.
-func ProfCreateStepInfo(t *Thread) uintptr {
+func ProfCreateStepInfo(t *core.Thread) uintptr {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	if tx.steps == nil {
@@ -288,7 +289,7 @@ func ProfCreateStepInfo(t *Thread) uintptr {
 }
 
 // ProfDestroyStepInfo implements aclprofDestroyStepInfo.
-func ProfDestroyStepInfo(t *Thread, h uintptr) {
+func ProfDestroyStepInfo(t *core.Thread, h uintptr) {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	delete(tx.steps, h)
@@ -296,7 +297,7 @@ func ProfDestroyStepInfo(t *Thread, h uintptr) {
 
 // ProfGetStepTimestamp implements aclprofGetStepTimestamp: a step
 // boundary marker on the stream's device timeline.
-func ProfGetStepTimestamp(t *Thread, h uintptr, tag int32, sh Handle) error {
+func ProfGetStepTimestamp(t *core.Thread, h uintptr, tag int32, sh core.Handle) error {
 	const fn = "aclprofGetStepTimestamp"
 	tx.mu.Lock()
 	si := tx.steps[h]
@@ -307,7 +308,7 @@ func ProfGetStepTimestamp(t *Thread, h uintptr, tag int32, sh Handle) error {
 	if tag != abi.ACL_STEP_START && tag != abi.ACL_STEP_END {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: tag %d is not an aclprofStepTag", fn, tag)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
@@ -345,7 +346,7 @@ func ProfStr2Id(s []byte) uint64 {
 
 // ProfRangePushEx implements aclprofRangePushEx (the attribute pointer is
 // kept, as documented, until aclprofRangePop reads it).
-func ProfRangePushEx(t *Thread, attr uintptr, messageType uint32) error {
+func ProfRangePushEx(t *core.Thread, attr uintptr, messageType uint32) error {
 	if attr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclprofRangePushEx: attr must not be NULL")
 	}
@@ -360,7 +361,7 @@ func ProfRangePushEx(t *Thread, attr uintptr, messageType uint32) error {
 
 // ProfRangePop implements aclprofRangePop: the tensor range becomes a
 // push/pop tx event named after its op.
-func ProfRangePop(t *Thread, opName string) error {
+func ProfRangePop(t *core.Thread, opName string) error {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
 	p := tx.pushed

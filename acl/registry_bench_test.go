@@ -3,6 +3,7 @@ package acl
 import (
 	"testing"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/stretchr/testify/require"
 )
 
@@ -11,7 +12,7 @@ import (
 // see a populated device (the bench's stream_limit workload does 1983).
 func BenchmarkStreamCreateDestroy(b *testing.B) {
 	th := benchSetup(b)
-	var hs [64]Handle
+	var hs [64]core.Handle
 	for b.Loop() {
 		for i := range hs {
 			if err := CreateStream(th, &hs[i]); err != nil {
@@ -25,7 +26,7 @@ func BenchmarkStreamCreateDestroy(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(hs)), "ns/stream")
-	require.Empty(b, registered(tableStreams)[1:], "only the default stream is left")
+	require.Empty(b, core.Registered(core.TableStreams)[1:], "only the default stream is left")
 }
 
 // BenchmarkRegistryFlush measures applying a full queue (flushAt inserts)
@@ -33,16 +34,16 @@ func BenchmarkStreamCreateDestroy(b *testing.B) {
 // change.
 func BenchmarkRegistryFlush(b *testing.B) {
 	for b.Loop() {
-		for i := range uint64(flushAt - 1) {
-			register(tableEvents, record{ID: i + 1, Summary: "bench"})
+		for i := range uint64(core.FlushAt - 1) {
+			core.Register(core.TableEvents, core.Record{ID: i + 1, Summary: "bench"})
 		}
-		registryDB()
-		for i := range uint64(flushAt - 1) {
-			unregister(tableEvents, i+1)
+		core.RegistryDB()
+		for i := range uint64(core.FlushAt - 1) {
+			core.Unregister(core.TableEvents, i+1)
 		}
-		registryDB()
+		core.RegistryDB()
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*(flushAt-1)), "ns/change")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*(core.FlushAt-1)), "ns/change")
 }
 
 // BenchmarkNotifyCreateDestroy measures aclrtCreateNotify followed by
@@ -50,7 +51,7 @@ func BenchmarkRegistryFlush(b *testing.B) {
 // near the stream figure (a queued change, no memdb transaction).
 func BenchmarkNotifyCreateDestroy(b *testing.B) {
 	th := benchSetup(b)
-	var hs [64]Handle
+	var hs [64]core.Handle
 	for b.Loop() {
 		for i := range hs {
 			if err := CreateNotify(th, &hs[i], 0); err != nil {
@@ -64,5 +65,5 @@ func BenchmarkNotifyCreateDestroy(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(hs)), "ns/notify")
-	require.Empty(b, registered(tableNotifies), "every notify unregistered")
+	require.Empty(b, core.Registered(core.TableNotifies), "every notify unregistered")
 }

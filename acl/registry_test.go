@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // regOp is one register (summary set) or unregister (summary "") of an
@@ -39,24 +40,24 @@ func TestRegistryExactAtEveryRead(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			model := map[uint64]string{}
 			t.Cleanup(func() {
-				unregister(tableEvents, a)
-				unregister(tableEvents, b)
+				core.Unregister(core.TableEvents, a)
+				core.Unregister(core.TableEvents, b)
 			})
 			for i, op := range ops {
 				switch {
 				case op.read:
 					got := map[uint64]string{}
-					for _, r := range registered(tableEvents) {
+					for _, r := range core.Registered(core.TableEvents) {
 						if r.ID == a || r.ID == b {
 							got[r.ID] = r.Summary
 						}
 					}
 					require.Equal(t, model, got, "read after step %d", i)
 				case op.summary != "":
-					register(tableEvents, record{ID: op.id, Summary: op.summary})
+					core.Register(core.TableEvents, core.Record{ID: op.id, Summary: op.summary})
 					model[op.id] = op.summary
 				default:
-					unregister(tableEvents, op.id)
+					core.Unregister(core.TableEvents, op.id)
 					delete(model, op.id)
 				}
 			}
@@ -68,27 +69,27 @@ func TestRegistryExactAtEveryRead(t *testing.T) {
 // changes applied once flushAt objects are queued.
 func TestRegistryQueueBounded(t *testing.T) {
 	const base = 0xbeef0000
-	n := uint64(flushAt + 10)
+	n := uint64(core.FlushAt + 10)
 	t.Cleanup(func() {
 		for i := range n {
-			unregister(tableEvents, base+i)
+			core.Unregister(core.TableEvents, base+i)
 		}
 		assert.Zero(t, countFrom(base), "all unregistered")
 	})
 	for i := range n {
-		register(tableEvents, record{ID: base + i, Summary: fmt.Sprint(i)})
+		core.Register(core.TableEvents, core.Record{ID: base + i, Summary: fmt.Sprint(i)})
 	}
-	reg.mu.Lock()
-	queued := len(reg.pending)
-	reg.mu.Unlock()
-	assert.Less(t, queued, flushAt, "the queue was flushed on the way")
+	core.Reg.Mu.Lock()
+	queued := len(core.Reg.Pending)
+	core.Reg.Mu.Unlock()
+	assert.Less(t, queued, core.FlushAt, "the queue was flushed on the way")
 	assert.Equal(t, int(n), countFrom(base))
 }
 
 // countFrom counts the registered events with an id from base on.
 func countFrom(base uint64) int {
 	n := 0
-	for _, r := range registered(tableEvents) {
+	for _, r := range core.Registered(core.TableEvents) {
 		if r.ID >= base {
 			n++
 		}
@@ -101,7 +102,7 @@ func countFrom(base uint64) int {
 func TestRegistryStreams(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	var hs [8]Handle
+	var hs [8]core.Handle
 	for i := range hs {
 		require.NoError(t, CreateStream(th, &hs[i]))
 	}
@@ -109,7 +110,7 @@ func TestRegistryStreams(t *testing.T) {
 		require.NoError(t, DestroyStream(th, h, false))
 	}
 	streams := 0
-	for _, l := range LiveObjects() {
+	for _, l := range core.LiveObjects() {
 		if l.Kind == "stream" {
 			streams++
 		}
@@ -130,7 +131,7 @@ func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
 	require.NoError(t, SetDevice(th, 0))
 	kinds := func() map[string]int {
 		m := map[string]int{}
-		for _, o := range LiveObjects() {
+		for _, o := range core.LiveObjects() {
 			m[o.Kind]++
 		}
 		return m
@@ -138,7 +139,7 @@ func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
 	base := kinds()
 
 	// A pool with one block allocated and one freed; a destroyed pool.
-	var p, gone Handle
+	var p, gone core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	require.NoError(t, MemPoolCreate(th, &gone, poolProps(1<<20)))
 	require.NoError(t, MemPoolDestroy(th, gone))
@@ -155,7 +156,7 @@ func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
 	require.NoError(t, MemImportFromShareableHandle(th, "aclrtMemImportFromShareableHandle", share, 0, 0, &imp))
 
 	// Two model run instances, one destroyed.
-	var ri, riGone Handle
+	var ri, riGone core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BuildBegin(th, &riGone, 0))
 	require.NoError(t, Destroy(th, riGone))
@@ -168,7 +169,7 @@ func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
 	want["model run instance"]++
 	assert.Equal(t, want, got)
 	var imported bool
-	for _, o := range LiveObjects() {
+	for _, o := range core.LiveObjects() {
 		imported = imported || o.Summary == fmt.Sprintf("handle %#x: imported from shareable handle %#x, %d bytes", imp, share, 2<<20)
 	}
 	assert.True(t, imported, "the imported handle is listed as such")
@@ -196,5 +197,5 @@ func TestLeakReportPoolsImportsAndRIs(t *testing.T) {
 	assert.NotContains(t, out, fmt.Sprintf("%#x", uintptr(gone)))
 	assert.NotContains(t, out, fmt.Sprintf("model run instance %#x", uintptr(riGone)))
 	assert.NotContains(t, out, "imported")
-	assert.Empty(t, LiveObjects(), "finalization empties the registry")
+	assert.Empty(t, core.LiveObjects(), "finalization empties the registry")
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
@@ -21,16 +22,16 @@ import (
 // RuntimeMalloc is rtMalloc: size bytes (already padded by the caller) of
 // device memory on the current device, pages chosen by the
 // RT_MEMORY_POLICY_* bits of typ, charged to module.
-func RuntimeMalloc(t *Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
+func RuntimeMalloc(t *core.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
 	const fn = "rtMalloc"
 	if out == nil || size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: devPtr must not be NULL and size must not be 0", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return rtErr(err)
 	}
-	d := c.dev
+	d := c.Dev
 	page := pageSmall
 	switch {
 	case typ&(abi.RT_MEMORY_POLICY_HUGE1G_PAGE_ONLY|abi.RT_MEMORY_POLICY_HUGE1G_PAGE_ONLY_P2P) != 0:
@@ -49,8 +50,8 @@ func RuntimeMalloc(t *Thread, out *uintptr, size uint64, typ uint32, module uint
 			page = pageHuge
 		}
 	}
-	flag := uint64(abi.MEM_DEV) | uint64(d.id) | uint64(module)<<abi.MEM_MODULE_ID_BIT
-	if !ddrDevice(d.emu) {
+	flag := uint64(abi.MEM_DEV) | uint64(d.ID) | uint64(module)<<abi.MEM_MODULE_ID_BIT
+	if !ddrDevice(d.Emu) {
 		flag |= abi.MEM_TYPE_HBM
 	}
 	switch page {
@@ -66,15 +67,15 @@ func RuntimeMalloc(t *Thread, out *uintptr, size uint64, typ uint32, module uint
 		err = stack.MemAlloc(&addr, size, flag)
 	}
 	if err != nil {
-		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemAlloc of %d bytes on device %d: %s", fn, size, d.id, messageOf(err))
+		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemAlloc of %d bytes on device %d: %s", fn, size, d.ID, messageOf(err))
 	}
 	if err := hal.Claim(addr); err != nil {
 		return abi.Errorf(abi.RTCodeOf(err), "%s", messageOf(err))
 	}
-	d.allocMu.Lock()
-	d.allocs[addr] = allocation{base: addr, size: size, pages: alignUp(size, page), policy: typ, huge: page > pageSmall, module: module, hal: true}
-	d.allocMu.Unlock()
-	d.emu.HBM.Trim(addr, size) // whole pages past size become guard pages (memprotect.go)
+	d.AllocMu.Lock()
+	d.Allocs[addr] = core.Allocation{Base: addr, Size: size, Pages: alignUp(size, page), Policy: typ, Huge: page > pageSmall, Module: module, HAL: true}
+	d.AllocMu.Unlock()
+	d.Emu.HBM.Trim(addr, size) // whole pages past size become guard pages (memprotect.go)
 	*out = addr
 	return nil
 }
@@ -87,7 +88,7 @@ func ddrDevice(e *emu.Device) bool {
 // RuntimeFree is rtFree: it forgets the allocation at p at once and gives
 // its block back to the driver with halMemFree, once the work queued before
 // the free has completed (deferfree.go).
-func RuntimeFree(t *Thread, p uintptr) error {
+func RuntimeFree(t *core.Thread, p uintptr) error {
 	const fn = "rtFree"
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: devPtr must not be NULL", fn)
@@ -96,14 +97,14 @@ func RuntimeFree(t *Thread, p uintptr) error {
 	if d == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not device memory allocated by rtMalloc/aclrtMalloc", fn, p)
 	}
-	d.allocMu.Lock()
-	a, ok := d.allocs[p]
+	d.AllocMu.Lock()
+	a, ok := d.Allocs[p]
 	if ok {
-		delete(d.allocs, p)
+		delete(d.Allocs, p)
 	}
-	d.allocMu.Unlock()
+	d.AllocMu.Unlock()
 	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an allocation on device %d (already freed?)", fn, p, d.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an allocation on device %d (already freed?)", fn, p, d.ID)
 	}
 	reapDeferred(d)
 	if err := freeWhenIdle(d, a); err != nil { // deferfree.go
@@ -115,14 +116,14 @@ func RuntimeFree(t *Thread, p uintptr) error {
 // releaseAllocation gives a's block back: to the driver with halMemFree
 // for a block rtMalloc took from it, to the HBM allocator for one of the
 // ACL objects themselves (cond.go).
-func releaseAllocation(d *device, a allocation) error {
-	if !a.hal {
-		_, err := d.emu.HBM.Free(a.base)
+func releaseAllocation(d *core.Device, a core.Allocation) error {
+	if !a.HAL {
+		_, err := d.Emu.HBM.Free(a.Base)
 		return err
 	}
-	hal.Release(a.base)
-	if err := stack.MemFree(a.base); err != nil {
-		return abi.Wrapf(err, "halMemFree(%#x)", a.base)
+	hal.Release(a.Base)
+	if err := stack.MemFree(a.Base); err != nil {
+		return abi.Wrapf(err, "halMemFree(%#x)", a.Base)
 	}
 	return nil
 }
@@ -132,27 +133,27 @@ func releaseAllocation(d *device, a allocation) error {
 // (halMemGetInfo) for the device's memory; free/total are its normal plus
 // huge pages. Page-class types the SoC lacks (1 GiB pages outside A2/A3)
 // and unknown types read 0/0.
-func RuntimeMemGetInfoEx(t *Thread, typ uint32, free, total *uint64) error {
+func RuntimeMemGetInfoEx(t *core.Thread, typ uint32, free, total *uint64) error {
 	const fn = "rtMemGetInfoEx"
 	if free == nil || total == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: freeSize and totalSize must not be NULL", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return rtErr(err)
 	}
 	*free, *total = 0, 0
 	class := memClass(int32(typ))
-	fam := c.dev.emu.SoC.Family
+	fam := c.Dev.Emu.SoC.Family
 	if class < 0 || (class == memGiant && fam != emu.FamilyA2 && fam != emu.FamilyA3) {
 		return nil
 	}
 	kind := uint32(abi.MEM_INFO_TYPE_HBM_SIZE)
-	if ddrDevice(c.dev.emu) {
+	if ddrDevice(c.Dev.Emu) {
 		kind = abi.MEM_INFO_TYPE_DDR_SIZE
 	}
 	var info hal.MemPhyInfo
-	if err := stack.MemGetInfo(uint32(c.dev.id), kind, &info); err != nil {
+	if err := stack.MemGetInfo(uint32(c.Dev.ID), kind, &info); err != nil {
 		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemGetInfo: %s", fn, messageOf(err))
 	}
 	*free = info.Free + info.Huge_free

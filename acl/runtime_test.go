@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // The runtime is process-wide state, so these tests run one at a time
@@ -19,15 +20,15 @@ import (
 // resetRuntime finalizes whatever a test left and drops the node, so that
 // the next test's environment takes effect.
 func resetRuntime() {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	finalizeLocked(&Thread{})
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	finalizeLocked(&core.Thread{})
 }
 
 // setup points the emulator at a small node (env overrides), initialises
 // ACL and returns the calling test's thread; cleanup checks that every
 // handle table and registry table is empty afterwards.
-func setup(t *testing.T, env map[string]string) *Thread {
+func setup(t *testing.T, env map[string]string) *core.Thread {
 	t.Helper()
 	resetRuntime()
 	t.Setenv("NPUEMU_DEVICES", "2")
@@ -37,14 +38,14 @@ func setup(t *testing.T, env map[string]string) *Thread {
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	th := NewThread()
+	th := core.NewThread()
 	require.NoError(t, Init(th, ""))
 	t.Cleanup(func() {
 		resetRuntime()
-		assert.Zero(t, contexts.len(), "contexts left")
-		assert.Zero(t, streams.len(), "streams left")
-		assert.Zero(t, events.len(), "events left")
-		assert.Empty(t, LiveObjects(), "registry not empty")
+		assert.Zero(t, core.Contexts.Len(), "contexts left")
+		assert.Zero(t, core.Streams.Len(), "streams left")
+		assert.Zero(t, events.Len(), "events left")
+		assert.Empty(t, core.LiveObjects(), "registry not empty")
 	})
 	return th
 }
@@ -96,7 +97,7 @@ func TestInitConfigFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			setup(t, nil)
-			th := NewThread()
+			th := core.NewThread()
 			require.NoError(t, Finalize(th))
 			err := Init(th, writeTemp(t, tt.json))
 			if tt.code == 0 {
@@ -104,12 +105,12 @@ func TestInitConfigFiles(t *testing.T) {
 				return
 			}
 			requireCode(t, err, tt.code)
-			assert.False(t, Initialized())
+			assert.False(t, core.Initialized())
 		})
 	}
 	t.Run("missing file", func(t *testing.T) {
 		setup(t, nil)
-		th := NewThread()
+		th := core.NewThread()
 		require.NoError(t, Finalize(th))
 		requireCode(t, Init(th, filepath.Join(t.TempDir(), "nope.json")), abi.ACL_ERROR_INVALID_FILE)
 	})
@@ -117,7 +118,7 @@ func TestInitConfigFiles(t *testing.T) {
 
 func TestDefaultDeviceFromConfig(t *testing.T) {
 	setup(t, nil)
-	th := NewThread()
+	th := core.NewThread()
 	require.NoError(t, Finalize(th))
 	require.NoError(t, Init(th, writeTemp(t, `{"defaultDevice":{"default_device":"1"}}`)))
 	var id int32
@@ -129,10 +130,10 @@ func TestEmuConfigErrorSurfacesAtInit(t *testing.T) {
 	resetRuntime()
 	t.Setenv("NPUEMU_DEVICES", "0")
 	t.Cleanup(resetRuntime)
-	err := Init(NewThread(), "")
+	err := Init(core.NewThread(), "")
 	requireCode(t, err, abi.ACL_ERROR_INVALID_PARAM)
 	assert.Contains(t, err.Error(), "NPUEMU_DEVICES")
-	assert.False(t, Initialized())
+	assert.False(t, core.Initialized())
 }
 
 func TestVersions(t *testing.T) {
@@ -144,7 +145,7 @@ func TestVersions(t *testing.T) {
 
 	v, err := VersionStr(th, "runtime", true)
 	require.NoError(t, err)
-	assert.Equal(t, CANNVersion, v)
+	assert.Equal(t, core.CANNVersion, v)
 	var n int32
 	require.NoError(t, VersionNum(th, "cann", true, &n))
 	assert.Equal(t, int32(8*10000000+5*100000), n)
@@ -170,7 +171,7 @@ func TestDeviceRefcountAndThreads(t *testing.T) {
 	requireCode(t, ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	require.NoError(t, SetDevice(th, 0))
-	other := NewThread()
+	other := core.NewThread()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { // another application thread shares the primary context
@@ -264,12 +265,12 @@ func TestPeerAccess(t *testing.T) {
 func TestContexts(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	primary := th.Ctx.h
+	primary := th.Ctx.H
 	requireCode(t, DestroyContext(th, primary), abi.ACL_ERROR_RT_PARAM_INVALID)
 
-	var c Handle
+	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 1))
-	var cur Handle
+	var cur core.Handle
 	require.NoError(t, GetCurrentContext(th, &cur))
 	assert.Equal(t, c, cur, "a created context becomes current")
 	var id int32
@@ -290,7 +291,7 @@ func TestContexts(t *testing.T) {
 	requireCode(t, SetCurrentContext(th, c), abi.ACL_ERROR_RT_INVALID_HANDLE)
 	requireCode(t, DestroyContext(th, c), abi.ACL_ERROR_RT_INVALID_HANDLE)
 	requireCode(t, SetCurrentContext(th, 0), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, SetCurrentContext(th, Handle(0x1234)), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	requireCode(t, SetCurrentContext(th, core.Handle(0x1234)), abi.ACL_ERROR_RT_INVALID_HANDLE)
 	require.NoError(t, ResetDevice(th, 0))
 	requireCode(t, SetCurrentContext(th, primary), abi.ACL_ERROR_RT_INVALID_HANDLE)
 }
@@ -298,7 +299,7 @@ func TestContexts(t *testing.T) {
 func TestStreams(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStreamWithConfig(th, &s, 42, abi.ACL_STREAM_FAST_SYNC))
 	var p, f uint32
 	require.NoError(t, StreamGetPriority(th, s, &p))
@@ -322,7 +323,7 @@ func TestStreams(t *testing.T) {
 	assert.Equal(t, uint64(abi.ACL_STOP_ON_FAILURE), av.u64())
 
 	// A stream of another context is refused.
-	var c Handle
+	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 1))
 	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_STREAM_CONTEXT)
 	requireCode(t, DestroyStream(th, 0, false), abi.ACL_ERROR_INVALID_PARAM)
@@ -342,11 +343,11 @@ func TestStreamLimitCountsDefaultStreams(t *testing.T) {
 	var avail uint32
 	require.NoError(t, GetStreamAvailableNum(th, &avail))
 	assert.Equal(t, uint32(512-1), avail, "the default stream counts")
-	hs := make([]Handle, avail)
+	hs := make([]core.Handle, avail)
 	for i := range hs {
 		require.NoError(t, CreateStream(th, &hs[i]))
 	}
-	var extra Handle
+	var extra core.Handle
 	requireCode(t, CreateStream(th, &extra), abi.ACL_ERROR_RT_NO_STREAM_RESOURCE)
 	require.NoError(t, GetStreamAvailableNum(th, &avail))
 	assert.Zero(t, avail)
@@ -359,7 +360,7 @@ func TestStreamLimitCountsDefaultStreams(t *testing.T) {
 func TestLeakReport(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	var p uintptr
 	require.NoError(t, Malloc(th, &p, 100, 0, MallocOpts{}))
@@ -377,23 +378,23 @@ func TestLeakReport(t *testing.T) {
 }
 
 func TestHandleTable(t *testing.T) {
-	tb := newTable[int](kindStream)
+	tb := core.NewTable[int](core.KindStream)
 	a, b := 1, 2
-	ha := tb.add(&a)
-	got, err := tb.get(ha)
+	ha := tb.Add(&a)
+	got, err := tb.Get(ha)
 	require.NoError(t, err)
 	assert.Same(t, &a, got)
-	assert.True(t, tb.remove(ha))
-	assert.False(t, tb.remove(ha))
-	hb := tb.add(&b) // reuses the slot with a new generation
-	_, err = tb.get(ha)
+	assert.True(t, tb.Remove(ha))
+	assert.False(t, tb.Remove(ha))
+	hb := tb.Add(&b) // reuses the slot with a new generation
+	_, err = tb.Get(ha)
 	assert.Error(t, err, "stale handle")
-	got, err = tb.get(hb)
+	got, err = tb.Get(hb)
 	require.NoError(t, err)
 	assert.Same(t, &b, got)
-	for _, bad := range []Handle{0, 1, Handle(uintptr(kindStream)<<56 | 999), Handle(uintptr(kindEvent)<<56 | uintptr(hb)&0xFFFFFFFFFFFFFF)} {
-		_, err := tb.get(bad)
+	for _, bad := range []core.Handle{0, 1, core.Handle(uintptr(core.KindStream)<<56 | 999), core.Handle(uintptr(core.KindEvent)<<56 | uintptr(hb)&0xFFFFFFFFFFFFFF)} {
+		_, err := tb.Get(bad)
 		assert.Error(t, err, "%#x", uintptr(bad))
 	}
-	assert.Equal(t, 1, tb.len())
+	assert.Equal(t, 1, tb.Len())
 }

@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
 // The sanitizer's wiring (NPUEMU_SANITIZE, docs/sanitizer.md). The model
 // lives in rt/sanitize; this file describes to it what the ACL layer does:
-// each queued task (sanitizeOp, from the queueing point, submit.go), the
+// each queued task (sanitizeOp, from the queueing point, rt/core/submit.go), the
 // host calls that touch memory at once (aclrtMemcpy, aclrtMemset), the
 // synchronisation points (stream, event, device, stream destroy), frees,
 // the operands the API refuses as outside their allocation (memcheck) and
@@ -38,20 +39,20 @@ func Sanitizer() *sanitize.State { return san }
 // address description.
 func sanitizeLookup(addr uintptr) (sanitize.Where, sanitize.Region) {
 	if d := deviceOf(addr); d != nil {
-		if base, _, ok := d.emu.HBM.Find(addr); ok {
-			d.allocMu.RLock()
-			a, known := d.allocs[base]
-			d.allocMu.RUnlock()
-			if known && uint64(addr-base) < a.size {
-				return sanitize.Inside, sanitize.Region{Dev: int(d.id), Base: base, Size: a.size}
+		if base, _, ok := d.Emu.HBM.Find(addr); ok {
+			d.AllocMu.RLock()
+			a, known := d.Allocs[base]
+			d.AllocMu.RUnlock()
+			if known && uint64(addr-base) < a.Size {
+				return sanitize.Inside, sanitize.Region{Dev: int(d.ID), Base: base, Size: a.Size}
 			}
 			if !known && !isDeferred(d, base) {
 				return sanitize.Outside, sanitize.Region{} // a HAL block: not watched
 			}
 		}
-		return sanitize.Unallocated, sanitize.Region{Dev: int(d.id)}
+		return sanitize.Unallocated, sanitize.Region{Dev: int(d.ID)}
 	}
-	n := rt.node.Load()
+	n := core.Runtime.Node.Load()
 	if n == nil {
 		return sanitize.Outside, sanitize.Region{}
 	}
@@ -63,9 +64,9 @@ func sanitizeLookup(addr uintptr) (sanitize.Where, sanitize.Region) {
 
 // runtimeActor stands for the host side of tasks the runtime queues on
 // its own (no application thread).
-var runtimeActor = &Thread{}
+var runtimeActor = &core.Thread{}
 
-func hostOf(t *Thread) (*Thread, uint64) {
+func hostOf(t *core.Thread) (*core.Thread, uint64) {
 	if t == nil {
 		return runtimeActor, 0
 	}
@@ -74,31 +75,31 @@ func hostOf(t *Thread) (*Thread, uint64) {
 
 // sanitizeOp describes a task about to be queued. It reads a launch's
 // arguments now: once queued, the launch may complete and be recycled.
-func sanitizeOp(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
+func sanitizeOp(fn string, task *tsfw.Task, x *core.Queued) *sanitize.Op {
 	op := describeTask(fn, task, x)
 	sanitizePend(op, x) // kernel_sanitize.go
 	return op
 }
 
 // describeTask is the sanitizer's description of a task to queue.
-func describeTask(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
-	op := &sanitize.Op{API: fn, Acc: x.acc}
+func describeTask(fn string, task *tsfw.Task, x *core.Queued) *sanitize.Op {
+	op := &sanitize.Op{API: fn, Acc: x.Acc}
 	switch kind := task.Kind(); {
 	case task.IsRecord(), kind == "notify record", kind == "cnt notify record":
-		op.Sync, op.Key = sanitize.Record, x.sync
+		op.Sync, op.Key = sanitize.Record, x.Sync
 	case task.IsWait(), kind == "notify wait", kind == "cnt notify wait":
-		op.Sync, op.Key, op.Strict = sanitize.Wait, x.sync, x.strict
+		op.Sync, op.Key, op.Strict = sanitize.Wait, x.Sync, x.Strict
 		if kind == "notify wait" {
 			op.Release = sanitize.ReleaseConsume // a flag: one record releases one wait
 		}
 	}
-	if op.Sync == sanitize.NoSync && x.sync != nil && task.Kind() == "host" {
-		op.Sync, op.Key = sanitize.Record, x.sync // a callback: its thread is ordered after it (sanitizeCallback)
+	if op.Sync == sanitize.NoSync && x.Sync != nil && task.Kind() == "host" {
+		op.Sync, op.Key = sanitize.Record, x.Sync // a callback: its thread is ordered after it (sanitizeCallback)
 	}
 	if op.Sync != sanitize.NoSync && op.Key == nil {
 		op.Sync = sanitize.NoSync // a record or wait of the runtime's own
 	}
-	if x.acc != nil {
+	if x.Acc != nil {
 		return op
 	}
 	op.Acc = op.Inline[:0]
@@ -108,7 +109,7 @@ func describeTask(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 		if l.f != nil {
 			op.Kernel = l.f.e.Name
 		}
-		n := rt.node.Load()
+		n := core.Runtime.Node.Load()
 		if n == nil {
 			break
 		}
@@ -146,9 +147,9 @@ func describeTask(fn string, task *tsfw.Task, x *queued) *sanitize.Op {
 }
 
 // sanitizeQueued hands a queued task to the sanitizer.
-func sanitizeQueued(t *Thread, s *Stream, id uint32, op *sanitize.Op) {
+func sanitizeQueued(t *core.Thread, s *core.Stream, id uint32, op *sanitize.Op) {
 	h, tid := hostOf(t)
-	san.Queue(h, tid, s, int(s.ctx.dev.id), s.id, id, op)
+	san.Queue(h, tid, s, int(s.Ctx.Dev.ID), s.ID, id, op)
 }
 
 // rows2D is the footprint of a 2-D copy's operand: height rows of width
@@ -162,35 +163,35 @@ func rows2D(addr uintptr, pitch, width, height uint64, mode sanitize.Mode) sanit
 }
 
 // sanitizeHost notes a host call that touches memory at once.
-func sanitizeHost(t *Thread, fn string, acc ...sanitize.Access) {
+func sanitizeHost(t *core.Thread, fn string, acc ...sanitize.Access) {
 	h, tid := hostOf(t)
 	san.HostAccess(h, tid, &sanitize.Op{API: fn, Acc: acc})
 }
 
 // sanitizeSyncStream notes that t saw s's tasks complete.
-func sanitizeSyncStream(t *Thread, s *Stream) {
+func sanitizeSyncStream(t *core.Thread, s *core.Stream) {
 	h, tid := hostOf(t)
 	san.SyncStream(h, tid, s)
 }
 
 // sanitizeSyncDevice notes that t saw every task of d complete.
-func sanitizeSyncDevice(t *Thread, d *device) {
+func sanitizeSyncDevice(t *core.Thread, d *core.Device) {
 	h, tid := hostOf(t)
-	san.SyncDevice(h, tid, int(d.id))
+	san.SyncDevice(h, tid, int(d.ID))
 }
 
 // sanitizeSyncEvent notes that t synchronised with e or queried it
 // (complete: its latest record has completed); an event never recorded is
 // a synccheck report (IPC events are recorded by another process: not
 // reported).
-func sanitizeSyncEvent(t *Thread, fn string, e *Event, complete bool) {
+func sanitizeSyncEvent(t *core.Thread, fn string, e *Event, complete bool) {
 	h, tid := hostOf(t)
-	san.SyncKey(h, tid, e.ev, fn, int(e.ctx.dev.id), e.sanitizeStrict(), complete)
+	san.SyncKey(h, tid, e.ev, fn, int(e.ctx.Dev.ID), e.sanitizeStrict(), complete)
 }
 
 // sanitizeFree notes that t frees the allocation at p (before it is
 // released): unfinished work that uses it is a synccheck report.
-func sanitizeFree(t *Thread, fn string, p uintptr) {
+func sanitizeFree(t *core.Thread, fn string, p uintptr) {
 	h, tid := hostOf(t)
 	san.Free(h, tid, fn, p)
 }
@@ -204,7 +205,7 @@ func (e *Event) sanitizeStrict() bool { return e.flags&abi.ACL_EVENT_IPC == 0 }
 func sanitizeRefused(fn, what string, addr uintptr, err error) {
 	dev := -1
 	if d := deviceOf(addr); d != nil {
-		dev = int(d.id)
+		dev = int(d.ID)
 	}
 	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: %s", fn, what, addr, messageOf(err)))
 }
@@ -215,7 +216,7 @@ func sanitizeRefused(fn, what string, addr uintptr, err error) {
 func sanitizeKernelFault(name string, b, n uint32, addr uintptr, err error) {
 	dev := -1
 	if d := deviceOf(addr); d != nil {
-		dev = int(d.id)
+		dev = int(d.ID)
 	}
 	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("kernel %s, block %d of %d: %s", name, b, n, messageOf(err)))
 }
@@ -223,10 +224,10 @@ func sanitizeKernelFault(name string, b, n uint32, addr uintptr, err error) {
 // sanitizeLeaks routes the leak report through the sanitizer (leakcheck):
 // one line per object alive at aclFinalize. Precondition: rt.mu held.
 func sanitizeLeaks() {
-	for _, l := range liveLocked() {
+	for _, l := range core.LiveLocked() {
 		where := fmt.Sprintf("device %d", l.Device)
 		dev := int(l.Device)
-		if l.Device == processWide {
+		if l.Device == core.ProcessWide {
 			where, dev = "process", -1
 		}
 		what := l.Summary
@@ -244,31 +245,31 @@ func sanitizeLeaks() {
 // runs work the plan does not show: it is opaque (every allocation counts
 // as written afterwards) and its steps' footprints are not checked.
 // Precondition: ri.execMu held.
-func sanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
+func sanitizeReplay(t *core.Thread, fn string, target *core.Stream, ri *ModelRI) {
 	h, tid := hostOf(t)
-	dev := int(target.ctx.dev.id)
+	dev := int(target.Ctx.Dev.ID)
 	if ri.flow != nil || len(ri.waits) > 0 {
-		san.Queue(h, tid, target, dev, target.id, 0, &sanitize.Op{API: fn})
+		san.Queue(h, tid, target, dev, target.ID, 0, &sanitize.Op{API: fn})
 		san.Opaque()
 		return
 	}
 	for i := range ri.plan {
 		task := &ri.plan[i]
-		var x queued
+		var x core.Queued
 		if k, ok := task.Kernel().(*riKernel); ok {
-			x.l = k.l
+			x.Launch = k.l
 			if lv := k.live.Load(); lv != nil {
-				x.l = lv.l
+				x.Launch = lv.l
 			}
 		}
 		// Records and waits stay: the RI's own events order nothing more
 		// on one stream, and external ones (ACL_EVENT_RECORD_EXTERNAL /
 		// WAIT_EXTERNAL) are the application's, ordering other streams.
 		if ev := task.Event(); ev != nil {
-			x.sync = ev
+			x.Sync = ev
 		}
 		op := describeTask(fn, task, &x)
-		san.Queue(h, tid, target, dev, target.id, 0, op)
+		san.Queue(h, tid, target, dev, target.ID, 0, op)
 	}
 }
 
@@ -290,7 +291,7 @@ func randomFootprint(result, counter uintptr, n uint64, countInMemory bool) []sa
 
 // sanitizeCallback orders thread t, about to run a callback, after the
 // tasks queued before the callback on its stream.
-func sanitizeCallback(t *Thread, order *cbOrder) {
+func sanitizeCallback(t *core.Thread, order *cbOrder) {
 	h, tid := hostOf(t)
 	san.SyncKey(h, tid, order, "aclrtProcessReport", -1, false, true)
 }

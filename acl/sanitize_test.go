@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -41,7 +42,7 @@ func TestSanitizeKernels(t *testing.T) {
 	out := useSanitizer(t, sanitize.All)
 	th, _, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var s1, s2, ev Handle
+	var s1, s2, ev core.Handle
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
 	require.NoError(t, CreateEvent(th, &ev))
@@ -95,16 +96,16 @@ func TestSanitizeOffAllocatesNothing(t *testing.T) {
 	t.Cleanup(func() { san, sanitizing = prev, prevOn })
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	var buf uintptr
 	require.NoError(t, Malloc(th, &buf, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
-	st, err := resolveStream(th, "test", s)
+	st, err := core.ResolveStream(th, "test", s)
 	require.NoError(t, err)
-	ev := st.ctx.dev.emu.TS.NewEventUnpooled(0)
+	ev := st.Ctx.Dev.Emu.TS.NewEventUnpooled(0)
 	defer ev.Destroy()
 	allocs := testing.AllocsPerRun(100, func() {
-		_ = st.queue(th, "test", tsfwRecord(ev), queued{sync: ev})
+		_ = st.Queue(th, "test", tsfwRecord(ev), core.Queued{Sync: ev})
 	})
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	assert.Zero(t, allocs)
@@ -133,11 +134,11 @@ func BenchmarkSanitizedTasks(b *testing.B) {
 			defer func() { san, sanitizing = prev, prevOn }()
 			resetRuntime()
 			b.Setenv("NPUEMU_DEVICES", "1")
-			th := NewThread()
+			th := core.NewThread()
 			require.NoError(b, Init(th, ""))
 			defer resetRuntime()
 			require.NoError(b, SetDevice(th, 0))
-			var s Handle
+			var s core.Handle
 			require.NoError(b, CreateStream(th, &s))
 			var a, c uintptr
 			require.NoError(b, Malloc(th, &a, 1<<16, 0, MallocOpts{Fn: "aclrtMalloc"}))
@@ -176,7 +177,7 @@ func TestSanitizeCallbackOrders(t *testing.T) {
 	hostAddr := reflect.ValueOf(host).Pointer()
 	require.NoError(t, SubscribeReport(th, tid, s))
 	require.NoError(t, MemsetAsync(th, buf, 4096, 7, 4096, s))
-	rth := NewThread()
+	rth := core.NewThread()
 	require.NoError(t, SetDevice(rth, 0))
 	t.Cleanup(func() { _ = ResetDevice(rth, 0) })
 	copied := make(chan error, 1)
@@ -190,7 +191,7 @@ func TestSanitizeCallbackOrders(t *testing.T) {
 	// (The callback's own read and a later task of the stream race: the
 	// callback does not block the stream. Another range, then.)
 	require.NoError(t, MemsetAsync(th, buf+2048, 2048, 8, 2048, s))
-	other := NewThread()
+	other := core.NewThread()
 	require.NoError(t, SetDevice(other, 0))
 	t.Cleanup(func() { _ = ResetDevice(other, 0) })
 	require.NoError(t, SynchronizeStream(th, s, -1)) // th knows; other does not

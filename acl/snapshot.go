@@ -7,6 +7,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Process snapshots (aclrtSnapShotProcessLock/Unlock/Backup/Restore,
@@ -41,7 +42,7 @@ type snapshotCB struct {
 
 // snapshotBlock is the saved content of one device allocation.
 type snapshotBlock struct {
-	dev   *device
+	dev   *core.Device
 	base  uintptr
 	bytes []byte
 }
@@ -66,11 +67,11 @@ func snapshotPID(fn string, pid int32) error {
 }
 
 // openedDevices returns the runtime's opened devices by id.
-func openedDevices() []*device {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	var out []*device
-	for _, d := range rt.devs {
+func openedDevices() []*core.Device {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	var out []*core.Device
+	for _, d := range core.Runtime.Devs {
 		if d != nil {
 			out = append(out, d)
 		}
@@ -79,14 +80,14 @@ func openedDevices() []*device {
 }
 
 // runSnapshotStage calls stage's callbacks for every opened device.
-func runSnapshotStage(fn string, stage int32, devs []*device) error {
+func runSnapshotStage(fn string, stage int32, devs []*core.Device) error {
 	snapshot.mu.Lock()
 	cbs := slices.Clone(snapshot.cbs[stage])
 	snapshot.mu.Unlock()
 	for _, d := range devs {
 		for _, cb := range cbs {
-			if r := cb.fn(d.id); r != 0 {
-				return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_CALLBACK_FAILED, "%s: the callback %#x of stage %d returned %d for device %d", fn, cb.key, stage, r, d.id)
+			if r := cb.fn(d.ID); r != 0 {
+				return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_CALLBACK_FAILED, "%s: the callback %#x of stage %d returned %d for device %d", fn, cb.key, stage, r, d.ID)
 			}
 		}
 	}
@@ -94,7 +95,7 @@ func runSnapshotStage(fn string, stage int32, devs []*device) error {
 }
 
 // SnapShotCallbackRegister implements aclrtSnapShotCallbackRegister.
-func SnapShotCallbackRegister(t *Thread, stage int32, key uintptr, cb SnapshotFunc) error {
+func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb SnapshotFunc) error {
 	const fn = "aclrtSnapShotCallbackRegister"
 	if err := CheckSoC(fn); err != nil {
 		return err
@@ -115,7 +116,7 @@ func SnapShotCallbackRegister(t *Thread, stage int32, key uintptr, cb SnapshotFu
 }
 
 // SnapShotCallbackUnregister implements aclrtSnapShotCallbackUnregister.
-func SnapShotCallbackUnregister(t *Thread, stage int32, key uintptr) error {
+func SnapShotCallbackUnregister(t *core.Thread, stage int32, key uintptr) error {
 	const fn = "aclrtSnapShotCallbackUnregister"
 	if err := CheckSoC(fn); err != nil {
 		return err
@@ -135,7 +136,7 @@ func SnapShotCallbackUnregister(t *Thread, stage int32, key uintptr) error {
 
 // SnapShotProcessLock implements aclrtSnapShotProcessLock: LOCK_PRE
 // callbacks, then every opened device drains.
-func SnapShotProcessLock(t *Thread, pid int32) error {
+func SnapShotProcessLock(t *core.Thread, pid int32) error {
 	const fn = "aclrtSnapShotProcessLock"
 	if err := snapshotPID(fn, pid); err != nil {
 		return err
@@ -151,8 +152,8 @@ func SnapShotProcessLock(t *Thread, pid int32) error {
 		return err
 	}
 	for _, d := range devs {
-		if err := d.emu.TS.Synchronize(msTimeout(-1)); err != nil {
-			return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: device %d: %s", fn, d.id, messageOf(err))
+		if err := d.Emu.TS.Synchronize(core.MsTimeout(-1)); err != nil {
+			return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: device %d: %s", fn, d.ID, messageOf(err))
 		}
 	}
 	snapshot.mu.Lock()
@@ -165,7 +166,7 @@ func SnapShotProcessLock(t *Thread, pid int32) error {
 }
 
 // SnapShotProcessUnlock implements aclrtSnapShotProcessUnlock.
-func SnapShotProcessUnlock(t *Thread, pid int32) error {
+func SnapShotProcessUnlock(t *core.Thread, pid int32) error {
 	const fn = "aclrtSnapShotProcessUnlock"
 	if err := snapshotPID(fn, pid); err != nil {
 		return err
@@ -193,7 +194,7 @@ func requireLocked(fn string, code abi.Code) error {
 // SnapShotProcessBackup implements aclrtSnapShotProcessBackup: the content
 // of every ACL device allocation, between the BACKUP_PRE and BACKUP_POST
 // callbacks.
-func SnapShotProcessBackup(t *Thread, pid int32, haveArgs bool) error {
+func SnapShotProcessBackup(t *core.Thread, pid int32, haveArgs bool) error {
 	const fn = "aclrtSnapShotProcessBackup"
 	if err := snapshotPID(fn, pid); err != nil {
 		return err
@@ -210,14 +211,14 @@ func SnapShotProcessBackup(t *Thread, pid int32, haveArgs bool) error {
 	}
 	var blocks []snapshotBlock
 	for _, d := range devs {
-		for _, a := range d.allocations() {
-			b := make([]byte, a.size)
-			copy(b, hostBytes(a.base, a.size))
-			blocks = append(blocks, snapshotBlock{dev: d, base: a.base, bytes: b})
+		for _, a := range d.Allocations() {
+			b := make([]byte, a.Size)
+			copy(b, hostBytes(a.Base, a.Size))
+			blocks = append(blocks, snapshotBlock{dev: d, base: a.Base, bytes: b})
 		}
 	}
 	snapshot.mu.Lock()
-	snapshot.backup, snapshot.node = blocks, rt.node.Load()
+	snapshot.backup, snapshot.node = blocks, core.Runtime.Node.Load()
 	snapshot.mu.Unlock()
 	return runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_BACKUP_POST, devs)
 }
@@ -225,7 +226,7 @@ func SnapShotProcessBackup(t *Thread, pid int32, haveArgs bool) error {
 // SnapShotProcessRestore implements aclrtSnapShotProcessRestore: the
 // backed-up content of each allocation that still exists, between the
 // RESTORE_PRE and RESTORE_POST callbacks.
-func SnapShotProcessRestore(t *Thread, pid int32, haveArgs bool) error {
+func SnapShotProcessRestore(t *core.Thread, pid int32, haveArgs bool) error {
 	const fn = "aclrtSnapShotProcessRestore"
 	if err := snapshotPID(fn, pid); err != nil {
 		return err
@@ -239,7 +240,7 @@ func SnapShotProcessRestore(t *Thread, pid int32, haveArgs bool) error {
 	snapshot.mu.Lock()
 	blocks, node := snapshot.backup, snapshot.node
 	snapshot.mu.Unlock()
-	if node == nil || node != rt.node.Load() {
+	if node == nil || node != core.Runtime.Node.Load() {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "%s: no backup of this runtime (aclrtSnapShotProcessBackup)", fn)
 	}
 	devs := openedDevices()
@@ -248,8 +249,8 @@ func SnapShotProcessRestore(t *Thread, pid int32, haveArgs bool) error {
 	}
 	for _, b := range blocks {
 		live := false
-		for _, a := range b.dev.allocations() {
-			if a.base == b.base && a.size == uint64(len(b.bytes)) {
+		for _, a := range b.dev.Allocations() {
+			if a.Base == b.base && a.Size == uint64(len(b.bytes)) {
 				live = true
 				break
 			}

@@ -1,6 +1,9 @@
 package acl
 
-import "github.com/npuemu/npuemu/abi"
+import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
+)
 
 // CheckSoC is the one SoC gate of the ACL surface: it refuses fn with
 // ACL_ERROR_RT_FEATURE_NOT_SUPPORT when the documentation's per-SoC support
@@ -16,7 +19,7 @@ func CheckSoC(fn string) error {
 	if !gated {
 		return nil
 	}
-	n, err := theNode()
+	n, err := core.TheNode()
 	if err != nil {
 		return nil // the call itself reports the configuration problem
 	}

@@ -1,6 +1,9 @@
 package acl
 
-import "github.com/npuemu/npuemu/rt/stack"
+import (
+	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
+)
 
 // The ACL surface calls the runtime's rt* functions through below(): the
 // interposed rt* definition when the emulated layout is split and another
@@ -15,7 +18,7 @@ type runtimeCalls struct{}
 func below() runtimeCalls { return runtimeCalls{} }
 
 // Malloc is rtMalloc.
-func (runtimeCalls) Malloc(t *Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
+func (runtimeCalls) Malloc(t *core.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
 	if f := stack.RT.Malloc; f != nil {
 		return f(out, size, typ, module)
 	}
@@ -23,7 +26,7 @@ func (runtimeCalls) Malloc(t *Thread, out *uintptr, size uint64, typ uint32, mod
 }
 
 // Free is rtFree.
-func (runtimeCalls) Free(t *Thread, p uintptr) error {
+func (runtimeCalls) Free(t *core.Thread, p uintptr) error {
 	if f := stack.RT.Free; f != nil {
 		return f(p)
 	}
@@ -31,7 +34,7 @@ func (runtimeCalls) Free(t *Thread, p uintptr) error {
 }
 
 // MemGetInfoEx is rtMemGetInfoEx.
-func (runtimeCalls) MemGetInfoEx(t *Thread, typ uint32, free, total *uint64) error {
+func (runtimeCalls) MemGetInfoEx(t *core.Thread, typ uint32, free, total *uint64) error {
 	if f := stack.RT.MemGetInfoEx; f != nil {
 		return f(typ, free, total)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // stateLog records callbacks; the stream callback calls the runtime back,
@@ -16,7 +17,7 @@ import (
 type stateLog struct {
 	mu     sync.Mutex
 	events []string
-	th     *Thread
+	th     *core.Thread
 }
 
 func (l *stateLog) add(format string, args ...any) {
@@ -35,12 +36,12 @@ func (l *stateLog) take() []string {
 
 func TestStateCallbacks(t *testing.T) {
 	th := setup(t, nil)
-	log := &stateLog{th: NewThread()}
-	streamCB := func(h Handle, state int32) {
+	log := &stateLog{th: core.NewThread()}
+	streamCB := func(h core.Handle, state int32) {
 		var m int32
 		err := GetDeviceSatMode(log.th, &m) // takes rt.mu
 		kind := "explicit"
-		if st, e := streams.get(h); e == nil && st.isDefault {
+		if st, e := core.Streams.Get(h); e == nil && st.IsDefault {
 			kind = "default"
 		}
 		log.add("stream %s %d err=%v", kind, state, err)
@@ -50,22 +51,22 @@ func TestStateCallbacks(t *testing.T) {
 		err := GetDeviceCount(log.th, &c)
 		log.add("device %d %d err=%v", dev, state, err)
 	}
-	require.NoError(t, RegStreamStateCallback(th, "s", true, streamCB))
-	require.NoError(t, RegDeviceStateCallback(th, "d", true, deviceCB))
+	require.NoError(t, core.RegStreamStateCallback(th, "s", true, streamCB))
+	require.NoError(t, core.RegDeviceStateCallback(th, "d", true, deviceCB))
 	t.Cleanup(func() {
-		_ = RegStreamStateCallback(th, "s", true, nil)
-		_ = RegDeviceStateCallback(th, "d", true, nil)
+		_ = core.RegStreamStateCallback(th, "s", true, nil)
+		_ = core.RegDeviceStateCallback(th, "d", true, nil)
 	})
 
 	reg := []struct {
 		name string
 		err  error
 	}{
-		{"duplicate stream name", RegStreamStateCallback(th, "s", true, streamCB)},
-		{"duplicate device name", RegDeviceStateCallback(th, "d", true, deviceCB)},
-		{"NULL name", RegStreamStateCallback(th, "", false, streamCB)},
-		{"empty name", RegDeviceStateCallback(th, "", true, deviceCB)},
-		{"unknown name unregistered", RegStreamStateCallback(th, "nope", true, nil)},
+		{"duplicate stream name", core.RegStreamStateCallback(th, "s", true, streamCB)},
+		{"duplicate device name", core.RegDeviceStateCallback(th, "d", true, deviceCB)},
+		{"NULL name", core.RegStreamStateCallback(th, "", false, streamCB)},
+		{"empty name", core.RegDeviceStateCallback(th, "", true, deviceCB)},
+		{"unknown name unregistered", core.RegStreamStateCallback(th, "nope", true, nil)},
 	}
 	for _, tc := range reg {
 		t.Run(tc.name, func(t *testing.T) { requireCode(t, tc.err, abi.ACL_ERROR_INVALID_PARAM) })
@@ -76,13 +77,13 @@ func TestStateCallbacks(t *testing.T) {
 	require.NoError(t, SetDevice(th, 0)) // second reference: no new stream
 	assert.Equal(t, []string{"device 0 0 err=<nil>", "device 0 1 err=<nil>"}, log.take())
 
-	var s Handle
+	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, DestroyStream(th, s, false))
 	assert.Equal(t, []string{"stream explicit 1 err=<nil>", "stream explicit 2 err=<nil>"}, log.take())
 
 	// An explicit context brings its own default stream.
-	var c Handle
+	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 1))
 	assert.Equal(t, []string{"stream default 1 err=<nil>"}, log.take())
 	require.NoError(t, DestroyContext(th, c))
@@ -96,8 +97,8 @@ func TestStateCallbacks(t *testing.T) {
 	requireCode(t, ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	assert.Equal(t, []string{"device 0 2 err=<nil>"}, log.take(), "no RESET_POST for a failed reset")
 
-	require.NoError(t, RegStreamStateCallback(th, "s", true, nil))
-	require.NoError(t, RegDeviceStateCallback(th, "d", true, nil))
+	require.NoError(t, core.RegStreamStateCallback(th, "s", true, nil))
+	require.NoError(t, core.RegDeviceStateCallback(th, "d", true, nil))
 	require.NoError(t, SetDevice(th, 0))
 	require.NoError(t, ResetDevice(th, 0))
 	assert.Empty(t, log.take())

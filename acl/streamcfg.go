@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Stream config handles (aclrtCreateStreamConfigHandle & co.). The vendor
@@ -41,7 +42,7 @@ func checkStreamConfig(fn string, cfg *StreamConfig) error {
 
 // DestroyStreamConfig implements aclrtDestroyStreamConfigHandle; on success
 // the caller frees cfg's memory.
-func DestroyStreamConfig(t *Thread, cfg *StreamConfig) error {
+func DestroyStreamConfig(t *core.Thread, cfg *StreamConfig) error {
 	if err := checkStreamConfig("aclrtDestroyStreamConfigHandle", cfg); err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func DestroyStreamConfig(t *Thread, cfg *StreamConfig) error {
 // SetStreamConfigOpt implements aclrtSetStreamConfigOpt. value is the
 // attribute read from attrValue as an integer of size bytes (4 or 8; any
 // other size is refused); haveValue is false for a NULL attrValue.
-func SetStreamConfigOpt(t *Thread, cfg *StreamConfig, attr int32, value uint64, haveValue bool, size uint64) error {
+func SetStreamConfigOpt(t *core.Thread, cfg *StreamConfig, attr int32, value uint64, haveValue bool, size uint64) error {
 	const fn = "aclrtSetStreamConfigOpt"
 	if err := checkStreamConfig(fn, cfg); err != nil {
 		return err
@@ -92,7 +93,7 @@ func SetStreamConfigOpt(t *Thread, cfg *StreamConfig, attr int32, value uint64, 
 // CreateStreamV2 implements aclrtCreateStreamV2: a stream with the handle's
 // priority and flags, as aclrtCreateStreamWithConfig creates it. The work
 // area (WORK_ADDR_PTR/WORK_SIZE) is not needed by the emulated queues.
-func CreateStreamV2(t *Thread, out *Handle, cfg *StreamConfig) error {
+func CreateStreamV2(t *core.Thread, out *core.Handle, cfg *StreamConfig) error {
 	const fn = "aclrtCreateStreamV2"
 	if err := checkStreamConfig(fn, cfg); err != nil {
 		return err
@@ -103,5 +104,5 @@ func CreateStreamV2(t *Thread, out *Handle, cfg *StreamConfig) error {
 	if f > 0xFFFFFFFF {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x does not fit the 32-bit stream flags", fn, f)
 	}
-	return createStream(t, fn, out, clampPriority(p), uint32(f))
+	return createStream(t, fn, out, core.ClampPriority(p), uint32(f))
 }

@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Stream control inside model run instances (semantics.md §4):
@@ -11,16 +12,16 @@ import (
 // model run instance (acl/mdlri.go); the control flow is mdlri_flow.go.
 
 // ActiveStream implements aclrtActiveStream.
-func ActiveStream(t *Thread, activeHandle, sh Handle) error {
+func ActiveStream(t *core.Thread, activeHandle, sh core.Handle) error {
 	const fn = "aclrtActiveStream"
 	if activeHandle == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: activeStream must not be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	a, err := resolveStream(t, fn, activeHandle)
+	a, err := core.ResolveStream(t, fn, activeHandle)
 	if err != nil {
 		return err
 	}
@@ -32,7 +33,7 @@ func ActiveStream(t *Thread, activeHandle, sh Handle) error {
 
 // SwitchStream implements aclrtSwitchStream: compares *left with *right
 // and activates trueStream when cond holds. falseStream must be NULL.
-func SwitchStream(t *Thread, left uintptr, cond int32, right uintptr, dataType int32, trueHandle, falseHandle, sh Handle) error {
+func SwitchStream(t *core.Thread, left uintptr, cond int32, right uintptr, dataType int32, trueHandle, falseHandle, sh core.Handle) error {
 	const fn = "aclrtSwitchStream"
 	if left == 0 || right == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: leftValue and rightValue must not be NULL", fn)
@@ -49,11 +50,11 @@ func SwitchStream(t *Thread, left uintptr, cond int32, right uintptr, dataType i
 	if falseHandle != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: falseStream is reserved and must be NULL", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	ts, err := resolveStream(t, fn, trueHandle)
+	ts, err := core.ResolveStream(t, fn, trueHandle)
 	if err != nil {
 		return err
 	}
@@ -79,20 +80,20 @@ func SwitchStream(t *Thread, left uintptr, cond int32, right uintptr, dataType i
 // refused), so there is nothing to clean; the tasks of a bound stream
 // belong to its model run instance, which npuemu does not let this call
 // edit.
-func PersistentTaskClean(t *Thread, sh Handle) error {
+func PersistentTaskClean(t *core.Thread, sh core.Handle) error {
 	const fn = "aclrtPersistentTaskClean"
 	if sh == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL (the default stream is not persistent)", fn)
 	}
-	s, err := resolveStream(t, fn, sh)
+	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	if s.flags&abi.ACL_STREAM_PERSISTENT == 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.id)
+	if s.Flags&abi.ACL_STREAM_PERSISTENT == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.ID)
 	}
 	if r := recorderOf(s); r != nil && r.kind == recBuild {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model run instance; npuemu cannot remove the tasks it recorded (unbind and destroy the instance instead)", fn, s.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model run instance; npuemu cannot remove the tasks it recorded (unbind and destroy the instance instead)", fn, s.ID)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package acl
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -25,11 +26,11 @@ type SymbolResolver = emu.SymbolResolver
 
 // resolveSymbol returns the address and size of the device variable
 // symbol, checked against the SoC support list of fn.
-func resolveSymbol(t *Thread, fn string, symbol uintptr) (*Context, uintptr, uint64, error) {
+func resolveSymbol(t *core.Thread, fn string, symbol uintptr) (*core.Context, uintptr, uint64, error) {
 	if symbol == 0 {
 		return nil, 0, 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: symbol must not be NULL", fn)
 	}
-	c, err := current(t, fn)
+	c, err := core.Current(t, fn)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -79,7 +80,7 @@ func loadedBinaries() []*Binary {
 
 // GetSymbolAddress implements aclrtGetSymbolAddress: the variable is used
 // in place, so its device address is the symbol itself.
-func GetSymbolAddress(t *Thread, symbol uintptr, devPtr *uintptr) error {
+func GetSymbolAddress(t *core.Thread, symbol uintptr, devPtr *uintptr) error {
 	const fn = "aclrtGetSymbolAddress"
 	if devPtr == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
@@ -94,7 +95,7 @@ func GetSymbolAddress(t *Thread, symbol uintptr, devPtr *uintptr) error {
 
 // GetSymbolSize implements aclrtGetSymbolSize: the size of the variable in
 // the object's symbol table.
-func GetSymbolSize(t *Thread, symbol uintptr, size *uint64) error {
+func GetSymbolSize(t *core.Thread, symbol uintptr, size *uint64) error {
 	const fn = "aclrtGetSymbolSize"
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be NULL", fn)
@@ -121,7 +122,7 @@ type symbolCopy struct {
 // prepare validates c and returns the copy's destination, source,
 // direction and the classification of the other operand. done reports a
 // zero-length copy.
-func (c symbolCopy) prepare(t *Thread, symbol uintptr) (ctx *Context, dst, src uintptr, dir tsfw.CopyDir, oi ptrInfo, done bool, err error) {
+func (c symbolCopy) prepare(t *core.Thread, symbol uintptr) (ctx *core.Context, dst, src uintptr, dir tsfw.CopyDir, oi ptrInfo, done bool, err error) {
 	fn := c.fn
 	if c.count == 0 {
 		return nil, 0, 0, 0, oi, true, nil
@@ -181,17 +182,17 @@ func (c symbolCopy) prepare(t *Thread, symbol uintptr) (ctx *Context, dst, src u
 
 // MemcpyToSymbol implements aclrtMemcpyToSymbol: count bytes from src to
 // the variable at offset, synchronously.
-func MemcpyToSymbol(t *Thread, symbol, src uintptr, count, offset uint64, kind int32) error {
+func MemcpyToSymbol(t *core.Thread, symbol, src uintptr, count, offset uint64, kind int32) error {
 	return symbolCopy{fn: "aclrtMemcpyToSymbol", toSymbol: true, other: src, count: count, offset: offset, kind: kind}.now(t, symbol)
 }
 
 // MemcpyFromSymbol implements aclrtMemcpyFromSymbol: count bytes of the
 // variable from offset to dst, synchronously.
-func MemcpyFromSymbol(t *Thread, dst uintptr, dstMax uint64, symbol uintptr, count, offset uint64, kind int32) error {
+func MemcpyFromSymbol(t *core.Thread, dst uintptr, dstMax uint64, symbol uintptr, count, offset uint64, kind int32) error {
 	return symbolCopy{fn: "aclrtMemcpyFromSymbol", other: dst, dstMax: dstMax, count: count, offset: offset, kind: kind}.now(t, symbol)
 }
 
-func (c symbolCopy) now(t *Thread, symbol uintptr) error {
+func (c symbolCopy) now(t *core.Thread, symbol uintptr) error {
 	if err := unsafeGuard(t, c.fn); err != nil {
 		return err
 	}
@@ -199,11 +200,11 @@ func (c symbolCopy) now(t *Thread, symbol uintptr) error {
 	if done || err != nil {
 		return err
 	}
-	d := ctx.dev
+	d := ctx.Dev
 	if oi.class == devmem {
 		d = oi.dev
 	}
-	if err := d.emu.TS.CopyNow(dst, src, c.count, dir); err != nil {
+	if err := d.Emu.TS.CopyNow(dst, src, c.count, dir); err != nil {
 		return abi.Wrapf(err, "%s", c.fn)
 	}
 	return nil
@@ -212,17 +213,17 @@ func (c symbolCopy) now(t *Thread, symbol uintptr) error {
 // MemcpyToSymbolAsync implements aclrtMemcpyToSymbolAsync: the copy is a
 // task of the stream, like aclrtMemcpyAsync (pageable host memory makes
 // the call wait for it).
-func MemcpyToSymbolAsync(t *Thread, symbol, src uintptr, count, offset uint64, kind int32, sh Handle) error {
+func MemcpyToSymbolAsync(t *core.Thread, symbol, src uintptr, count, offset uint64, kind int32, sh core.Handle) error {
 	return symbolCopy{fn: "aclrtMemcpyToSymbolAsync", toSymbol: true, other: src, count: count, offset: offset, kind: kind}.async(t, symbol, sh)
 }
 
 // MemcpyFromSymbolAsync implements aclrtMemcpyFromSymbolAsync.
-func MemcpyFromSymbolAsync(t *Thread, dst uintptr, dstMax uint64, symbol uintptr, count, offset uint64, kind int32, sh Handle) error {
+func MemcpyFromSymbolAsync(t *core.Thread, dst uintptr, dstMax uint64, symbol uintptr, count, offset uint64, kind int32, sh core.Handle) error {
 	return symbolCopy{fn: "aclrtMemcpyFromSymbolAsync", other: dst, dstMax: dstMax, count: count, offset: offset, kind: kind}.async(t, symbol, sh)
 }
 
-func (c symbolCopy) async(t *Thread, symbol uintptr, sh Handle) error {
-	s, err := resolveStream(t, c.fn, sh)
+func (c symbolCopy) async(t *core.Thread, symbol uintptr, sh core.Handle) error {
+	s, err := core.ResolveStream(t, c.fn, sh)
 	if err != nil {
 		return err
 	}
@@ -233,11 +234,11 @@ func (c symbolCopy) async(t *Thread, symbol uintptr, sh Handle) error {
 	if err := sameDevice(c.fn, s, oi); err != nil {
 		return err
 	}
-	if err := s.submitTask(t, c.fn, tsfw.CopyTask(dst, src, c.count, dir)); err != nil {
+	if err := s.SubmitTask(t, c.fn, tsfw.CopyTask(dst, src, c.count, dir)); err != nil {
 		return err
 	}
 	if oi.class == pageable {
-		return s.waitPageable(c.fn)
+		return waitPageable(s, c.fn)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Device task abort (aclrtDeviceTaskAbort, aclrtSetDeviceTaskAbortCallback):
@@ -38,7 +39,7 @@ var abortCbs struct {
 
 // SetDeviceTaskAbortCallback implements aclrtSetDeviceTaskAbortCallback:
 // fn nil (a NULL callback) removes the registration of name.
-func SetDeviceTaskAbortCallback(t *Thread, name string, fn DeviceTaskAbortCallback) error {
+func SetDeviceTaskAbortCallback(t *core.Thread, name string, fn DeviceTaskAbortCallback) error {
 	const op = "aclrtSetDeviceTaskAbortCallback"
 	if name == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: regName must not be NULL or empty", op)
@@ -77,13 +78,13 @@ func runAbortCallbacks(op string, dev int32, stage int32, timeout uint32) error 
 }
 
 // deviceStreams returns the live streams of every context of d.
-func deviceStreams(d *device) []*Stream {
-	streams.mu.RLock()
-	defer streams.mu.RUnlock()
-	var out []*Stream
-	for _, sl := range streams.slots {
-		if sl.obj != nil && sl.obj.ctx.dev == d {
-			out = append(out, sl.obj)
+func deviceStreams(d *core.Device) []*core.Stream {
+	core.Streams.Mu.RLock()
+	defer core.Streams.Mu.RUnlock()
+	var out []*core.Stream
+	for _, sl := range core.Streams.Slots {
+		if sl.Obj != nil && sl.Obj.Ctx.Dev == d {
+			out = append(out, sl.Obj)
 		}
 	}
 	return out
@@ -92,9 +93,9 @@ func deviceStreams(d *device) []*Stream {
 // DeviceTaskAbort implements aclrtDeviceTaskAbort (950/A3/A2 per the
 // documentation). timeout bounds the abort in ms (0: no bound); npuemu's
 // abort takes no time, so it is only validated.
-func DeviceTaskAbort(t *Thread, id int32, timeout uint32) error {
+func DeviceTaskAbort(t *core.Thread, id int32, timeout uint32) error {
 	const op = "aclrtDeviceTaskAbort"
-	d, err := openDevice(op, id)
+	d, err := core.OpenDevice(op, id)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func DeviceTaskAbort(t *Thread, id int32, timeout uint32) error {
 		return err
 	}
 	for _, s := range deviceStreams(d) {
-		s.q.Abort(abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "the tasks of device %d (stream %d) were aborted by aclrtDeviceTaskAbort", id, s.id))
+		s.SQ.Abort(abi.Errorf(abi.ACL_ERROR_RT_DEVICE_TASK_ABORT, "the tasks of device %d (stream %d) were aborted by aclrtDeviceTaskAbort", id, s.ID))
 	}
 	return runAbortCallbacks(op, id, abi.ACL_RT_DEVICE_TASK_ABORT_POST, timeout)
 }

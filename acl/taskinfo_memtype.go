@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Limits of aclrtCacheLastTaskOpInfo / aclrtCacheLastTaskExtendInfo.
@@ -25,7 +26,7 @@ var taskInfos struct {
 	m  map[uint64]taskInfo
 }
 
-func cacheTaskInfo(t *Thread, f func(*taskInfo)) {
+func cacheTaskInfo(t *core.Thread, f func(*taskInfo)) {
 	taskInfos.mu.Lock()
 	defer taskInfos.mu.Unlock()
 	if taskInfos.m == nil {
@@ -38,7 +39,7 @@ func cacheTaskInfo(t *Thread, f func(*taskInfo)) {
 
 // CacheLastTaskOpInfo implements aclrtCacheLastTaskOpInfo: info (the caller
 // copied it out of C memory) must be 1 B .. 64 KiB.
-func CacheLastTaskOpInfo(t *Thread, info []byte, haveInfo bool) error {
+func CacheLastTaskOpInfo(t *core.Thread, info []byte, haveInfo bool) error {
 	const fn = "aclrtCacheLastTaskOpInfo"
 	if !haveInfo {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: infoPtr must not be NULL", fn)
@@ -53,7 +54,7 @@ func CacheLastTaskOpInfo(t *Thread, info []byte, haveInfo bool) error {
 
 // CacheLastTaskExtendInfo implements aclrtCacheLastTaskExtendInfo: size must
 // be non-zero; anything past 4 KiB is dropped.
-func CacheLastTaskExtendInfo(t *Thread, info []byte, haveInfo bool) error {
+func CacheLastTaskExtendInfo(t *core.Thread, info []byte, haveInfo bool) error {
 	const fn = "aclrtCacheLastTaskExtendInfo"
 	if !haveInfo {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: extendInfoPtr must not be NULL", fn)
@@ -67,7 +68,7 @@ func CacheLastTaskExtendInfo(t *Thread, info []byte, haveInfo bool) error {
 }
 
 // LastTaskInfo returns what the thread cached with the two calls above.
-func LastTaskInfo(t *Thread) (opInfo, extend []byte) {
+func LastTaskInfo(t *core.Thread) (opInfo, extend []byte) {
 	taskInfos.mu.Lock()
 	defer taskInfos.mu.Unlock()
 	ti := taskInfos.m[t.ID]
@@ -80,7 +81,7 @@ const memTypeMask = abi.ACL_RT_MEM_TYPE_DEV | abi.ACL_RT_MEM_TYPE_DVPP | abi.ACL
 // CheckMemType implements aclrtCheckMemType: result 1 when every address is
 // of one of the types in memType. npuemu allocates all device memory as
 // ordinary (DEV) memory: it has no DVPP or reserved pools.
-func CheckMemType(t *Thread, addrs []uintptr, haveAddrs bool, memType uint32, result *uint32, reserve uint32) error {
+func CheckMemType(t *core.Thread, addrs []uintptr, haveAddrs bool, memType uint32, result *uint32, reserve uint32) error {
 	const fn = "aclrtCheckMemType"
 	if !haveAddrs || result == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: addrList and checkResult must not be NULL", fn)

@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -24,7 +25,7 @@ const (
 )
 
 // TaskUpdateAsync implements aclrtTaskUpdateAsync.
-func TaskUpdateAsync(t *Thread, taskSH Handle, taskID uint32, info *TaskUpdateInfo, execSH Handle) error {
+func TaskUpdateAsync(t *core.Thread, taskSH core.Handle, taskID uint32, info *TaskUpdateInfo, execSH core.Handle) error {
 	const fn = "aclrtTaskUpdateAsync"
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info must not be NULL", fn)
@@ -32,22 +33,22 @@ func TaskUpdateAsync(t *Thread, taskSH Handle, taskID uint32, info *TaskUpdateIn
 	if taskSH == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: taskStream must not be NULL: name the stream bound to the model run instance (aclmdlRIBindStream)", fn)
 	}
-	ts, err := resolveStream(t, fn, taskSH)
+	ts, err := core.ResolveStream(t, fn, taskSH)
 	if err != nil {
 		return err
 	}
-	es, err := resolveStream(t, fn, execSH)
+	es, err := core.ResolveStream(t, fn, execSH)
 	if err != nil {
 		return err
 	}
 	switch info.Id {
 	case abi.ACL_RT_UPDATE_AIC_AIV_TASK:
 	case abi.ACL_RT_UPDATE_RANDOM_TASK:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_UPDATE_RANDOM_TASK: npuemu records no random-number tasks; task %d of stream %d can only be updated as ACL_RT_UPDATE_AIC_AIV_TASK", fn, taskID, ts.id)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_UPDATE_RANDOM_TASK: npuemu records no random-number tasks; task %d of stream %d can only be updated as ACL_RT_UPDATE_AIC_AIV_TASK", fn, taskID, ts.ID)
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtUpdateTaskAttrId %d", fn, info.Id)
 	}
-	b, err := resolveBinary(fn, Handle(le.Uint64(info.Val[tuBinHandle:])))
+	b, err := resolveBinary(fn, core.Handle(le.Uint64(info.Val[tuBinHandle:])))
 	if err != nil {
 		return err
 	}
@@ -64,36 +65,36 @@ func TaskUpdateAsync(t *Thread, taskSH Handle, taskID uint32, info *TaskUpdateIn
 		if c.at == 0 {
 			continue
 		}
-		if base, size, ok := es.ctx.dev.emu.HBM.Find(c.at); !ok || uint64(c.at-base)+c.n > size {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x..+%d is not inside one allocation of device %d's memory", fn, c.name, c.at, c.n, es.ctx.dev.id)
+		if base, size, ok := es.Ctx.Dev.Emu.HBM.Find(c.at); !ok || uint64(c.at-base)+c.n > size {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x..+%d is not inside one allocation of device %d's memory", fn, c.name, c.at, c.n, es.Ctx.Dev.ID)
 		}
 	}
 	st, err := updatableTask(fn, ts, taskID, es)
 	if err != nil {
 		return err
 	}
-	return es.submitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
+	return es.SubmitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
 		return st.applyUpdate(fn, b, entryAt, blocksAt)
 	})))
 }
 
 // updatableTask finds task id of stream ts, which must be bound to a built
 // model run instance, and checks that es may carry its update.
-func updatableTask(fn string, ts *Stream, id uint32, es *Stream) (*step, error) {
+func updatableTask(fn string, ts *core.Stream, id uint32, es *core.Stream) (*step, error) {
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	ri := capState.byStrm[ts]
 	if ri == nil || ri.captured || ri.unbound[ts] {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: taskStream %d is not bound to a model run instance (aclmdlRIBindStream); captured instances are updated with aclmdlRITaskSetParams", fn, ts.id)
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: taskStream %d is not bound to a model run instance (aclmdlRIBindStream); captured instances are updated with aclmdlRITaskSetParams", fn, ts.ID)
 	}
 	if err := ri.ready(fn); err != nil {
 		return nil, err
 	}
-	if x := capState.byStrm[es]; es == ts || es.flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.unbound[es]) {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: execStream %d is a model stream: the update must run on an ordinary stream", fn, es.id)
+	if x := capState.byStrm[es]; es == ts || es.Flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.unbound[es]) {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: execStream %d is a model stream: the update must run on an ordinary stream", fn, es.ID)
 	}
 	if recorderOf(es) != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: execStream %d is capturing or re-issuing a task group: npuemu does not record task updates", fn, es.id)
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: execStream %d is capturing or re-issuing a task group: npuemu does not record task updates", fn, es.ID)
 	}
 	sidx := ri.streamIndexLocked(ts)
 	for _, st := range ri.steps {
@@ -101,7 +102,7 @@ func updatableTask(fn string, ts *Stream, id uint32, es *Stream) (*step, error) 
 			continue
 		}
 		if st.typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.launch == nil {
-			return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d is not a kernel task (aclmdlRITaskType %d)", fn, id, ts.id, st.typ)
+			return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d is not a kernel task (aclmdlRITaskType %d)", fn, id, ts.ID, st.typ)
 		}
 		return st, nil
 	}
@@ -109,7 +110,7 @@ func updatableTask(fn string, ts *Stream, id uint32, es *Stream) (*step, error) 
 	if sidx >= 0 && sidx < len(ri.perStream) {
 		n = ri.perStream[sidx]
 	}
-	return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d has no task %d in model run instance %d (its task ids are 0..%d, as aclrtGetThreadLastTaskId reported them)", fn, ts.id, id, ri.id, int64(n)-1)
+	return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d has no task %d in model run instance %d (its task ids are 0..%d, as aclrtGetThreadLastTaskId reported them)", fn, ts.ID, id, ri.id, int64(n)-1)
 }
 
 // applyUpdate is the update task: it reads the new function entry (a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // runHost is fakeHost recording every block it runs.
@@ -53,18 +54,18 @@ func blocksOf(fn uintptr, n uint32) []blockRun {
 // updateSetup loads the fake kernels and builds an RI on a persistent
 // stream: kernel echo with 2 blocks and DATA_DUMP set, then a memset.
 // It returns the ids aclrtGetThreadLastTaskId reported for both.
-func updateSetup(t *testing.T, env map[string]string) (th *Thread, h *runHost, bin, ri, ps Handle, kid, mid uint32, dev uintptr) {
+func updateSetup(t *testing.T, env map[string]string) (th *core.Thread, h *runHost, bin, ri, ps core.Handle, kid, mid uint32, dev uintptr) {
 	h = &runHost{fakeHost: &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}, quiet: true}}
 	th = setupPlatform(t, env, emu.Platform{Kernels: h})
 	require.NoError(t, SetDevice(th, 0))
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	t.Cleanup(func() {
-		assert.Zero(t, modelRIs.len(), "model run instances left")
+		assert.Zero(t, modelRIs.Len(), "model run instances left")
 		b, f, a := LiveKernelObjects()
 		assert.Zero(t, b+f+a, "kernel objects left")
 	})
 	f := function(t, th, bin, "echo")
-	var a, p Handle
+	var a, p core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u64(7), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
@@ -88,7 +89,7 @@ func updateSetup(t *testing.T, env map[string]string) (th *Thread, h *runHost, b
 	return
 }
 
-func aicAivInfo(bin Handle, entryAt, blocksAt uintptr) *TaskUpdateInfo {
+func aicAivInfo(bin core.Handle, entryAt, blocksAt uintptr) *TaskUpdateInfo {
 	info := &TaskUpdateInfo{Id: abi.ACL_RT_UPDATE_AIC_AIV_TASK}
 	le.PutUint64(info.Val[tuBinHandle:], uint64(bin))
 	le.PutUint64(info.Val[tuFuncEntry:], uint64(entryAt))
@@ -119,7 +120,7 @@ func TestTaskUpdateAsyncRewritesKernel(t *testing.T) {
 	// A kernel would compute these words; the update reads them when it runs.
 	var cube, aic, aiv uintptr
 	cube = uintptr(function(t, th, bin, "cube"))
-	require.NoError(t, GetFunctionAddr(th, Handle(cube), &aic, &aiv))
+	require.NoError(t, GetFunctionAddr(th, core.Handle(cube), &aic, &aiv))
 	toDev(t, th, dev, append(u64(uint64(aic)), u32(5)...))
 	require.NoError(t, TaskUpdateAsync(th, ps, kid, aicAivInfo(bin, dev, dev+8), exec))
 	var upd uint32
@@ -158,15 +159,15 @@ func TestTaskUpdateAsyncErrors(t *testing.T) {
 	unknown := aicAivInfo(bin, 0, dev+8)
 	unknown.Id = 9
 	host := make([]byte, 8)
-	base, size, found := th.Ctx.dev.emu.HBM.Find(dev)
+	base, size, found := th.Ctx.Dev.Emu.HBM.Find(dev)
 	require.True(t, found)
 	last := base + uintptr(size) - 4 // a 4-byte word fits, an 8-byte one does not
 	for _, tc := range []struct {
 		name string
-		ts   Handle
+		ts   core.Handle
 		id   uint32
 		info *TaskUpdateInfo
-		es   Handle
+		es   core.Handle
 		code abi.Code
 	}{
 		{"nil info", ps, kid, nil, exec, abi.ACL_ERROR_INVALID_PARAM},
@@ -200,7 +201,7 @@ func TestKernelTaskAttributesAsLaunched(t *testing.T) {
 	tasks := userTasks(t, th, ps)
 	// A second RI whose kernel sets every queryable attribute.
 	f := function(t, th, bin, "echo")
-	var a, p Handle
+	var a, p core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u64(1), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
@@ -214,10 +215,10 @@ func TestKernelTaskAttributesAsLaunched(t *testing.T) {
 	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, attrs, a))
 	var id uint32
 	require.NoError(t, GetThreadLastTaskID(th, &id))
-	var cri Handle
+	var cri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &cri))
 	defer destroyRI(t, th, cri)
-	var streams [1]Handle
+	var streams [1]core.Handle
 	n := uint32(1)
 	require.NoError(t, GetStreams(th, cri, streams[:], &n))
 	captured := userTasks(t, th, streams[0])
@@ -229,7 +230,7 @@ func TestKernelTaskAttributesAsLaunched(t *testing.T) {
 	val := func(b ...byte) [16]byte { var v [16]byte; copy(v[:], b); return v }
 	for _, tc := range []struct {
 		name string
-		task Handle
+		task core.Handle
 		id   int32
 		want [16]byte
 	}{

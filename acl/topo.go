@@ -3,6 +3,7 @@ package acl
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Node topology, task-scheduler selection and task-scheduler memory.
@@ -45,12 +46,12 @@ func topology(family string, a, b int) uint64 {
 // GetDevicesTopo implements aclrtGetDevicesTopo: how user devices dev and
 // other are connected. The two must differ (a device has no link to
 // itself).
-func GetDevicesTopo(t *Thread, dev, other uint32, value *uint64) error {
+func GetDevicesTopo(t *core.Thread, dev, other uint32, value *uint64) error {
 	const fn = "aclrtGetDevicesTopo"
 	if value == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: value must not be NULL", fn)
 	}
-	s, n, err := soc(fn)
+	s, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func GetDevicesTopo(t *Thread, dev, other uint32, value *uint64) error {
 // core, so a valid choice is accepted and changes nothing; anything but
 // ACL_TS_ID_AICORE / ACL_TS_ID_AIVECTOR (ACL_TS_ID_RESERVED included) is
 // refused.
-func SetTsDevice(t *Thread, tsID int32) error {
+func SetTsDevice(t *core.Thread, tsID int32) error {
 	switch tsID {
 	case abi.ACL_TS_ID_AICORE, abi.ACL_TS_ID_AIVECTOR:
 		return nil
@@ -86,6 +87,6 @@ func SetTsDevice(t *Thread, tsID int32) error {
 // memory the task scheduler may read. The emulated scheduler reads the
 // device's HBM like any engine, so this is aclrtMallocWithCfg (same size
 // rounding, policies and cfg attributes); aclrtFree releases it.
-func MallocForTaskScheduler(t *Thread, out *uintptr, size uint64, policy uint32, attrs []MallocConfigAttr) error {
+func MallocForTaskScheduler(t *core.Thread, out *uintptr, size uint64, policy uint32, attrs []MallocConfigAttr) error {
 	return Malloc(t, out, size, policy, MallocOpts{Fn: "aclrtMallocForTaskScheduler", WithCfg: true, CfgAttrs: attrs})
 }

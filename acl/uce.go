@@ -2,6 +2,7 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Uncorrectable memory errors (aclrtGetMemUceInfo, aclrtMemUceRepair) and
@@ -22,13 +23,13 @@ type MemUceInfo struct {
 }
 
 func uceDevice(fn string, id int32) error {
-	_, err := openDevice(fn, id)
+	_, err := core.OpenDevice(fn, id)
 	return err
 }
 
 // GetMemUceInfo implements aclrtGetMemUceInfo: *retSize is the number of
 // entries written to out, always 0 since the emulated HBM has no UCE.
-func GetMemUceInfo(t *Thread, id int32, out []MemUceInfo, hasArray bool, retSize *uint64) error {
+func GetMemUceInfo(t *core.Thread, id int32, out []MemUceInfo, hasArray bool, retSize *uint64) error {
 	const fn = "aclrtGetMemUceInfo"
 	if retSize == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: retSize must not be NULL", fn)
@@ -46,7 +47,7 @@ func GetMemUceInfo(t *Thread, id int32, out []MemUceInfo, hasArray bool, retSize
 
 // MemUceRepair implements aclrtMemUceRepair: each range must be one that
 // aclrtGetMemUceInfo reported; none ever is.
-func MemUceRepair(t *Thread, id int32, in []MemUceInfo, hasArray bool) error {
+func MemUceRepair(t *core.Thread, id int32, in []MemUceInfo, hasArray bool) error {
 	const fn = "aclrtMemUceRepair"
 	if !hasArray || len(in) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memUceInfoArray must not be NULL and arraySize must be > 0", fn)
@@ -65,7 +66,7 @@ func MemUceRepair(t *Thread, id int32, in []MemUceInfo, hasArray bool) error {
 
 // RepairError implements aclrtRepairError for an aclrtErrorInfo of
 // aclrtGetErrorVerbose (errorType is its aclrtErrorType).
-func RepairError(t *Thread, id int32, info *ErrorInfo) error {
+func RepairError(t *core.Thread, id int32, info *ErrorInfo) error {
 	const fn = "aclrtRepairError"
 	if info == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: errorInfo must not be NULL", fn)

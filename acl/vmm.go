@@ -6,6 +6,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical,
@@ -39,7 +40,7 @@ var physProps struct {
 
 // theVMM returns the node's VMM.
 func theVMM(fn string) (*emu.VMM, error) {
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func drv(fn string, err error) error {
 // ReserveMemAddress implements aclrtReserveMemAddress (noUC false) and
 // aclrtReserveMemAddressNoUCMemory (noUC true: sizes in whole GiB, Atlas A3
 // only).
-func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect uintptr, flags uint64, noUC bool) error {
+func ReserveMemAddress(t *core.Thread, out *uintptr, size, alignment uint64, expect uintptr, flags uint64, noUC bool) error {
 	fn := "aclrtReserveMemAddress"
 	if noUC {
 		fn = "aclrtReserveMemAddressNoUCMemory"
@@ -70,7 +71,7 @@ func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect u
 	case flags&^reserveFlags != 0 || flags&3 >= abi.MEM_MAX_PAGE_TYPE:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: unknown bits or page type", fn, flags)
 	}
-	s, n, err := soc(fn)
+	s, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func ReserveMemAddress(t *Thread, out *uintptr, size, alignment uint64, expect u
 
 // ReleaseMemAddress implements aclrtReleaseMemAddress: every mapping of the
 // range must be unmapped first.
-func ReleaseMemAddress(t *Thread, p uintptr) error {
+func ReleaseMemAddress(t *core.Thread, p uintptr) error {
 	const fn = "aclrtReleaseMemAddress"
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
@@ -106,7 +107,7 @@ func ReleaseMemAddress(t *Thread, p uintptr) error {
 	if err != nil {
 		return err
 	}
-	return drv(fn, unregisterIf(tableReservations, uint64(p), v.Free(p)))
+	return drv(fn, core.UnregisterIf(core.TableReservations, uint64(p), v.Free(p)))
 }
 
 // physPropOf checks an aclrtPhysicalMemProp and converts it.
@@ -121,7 +122,7 @@ func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
 	if p.AllocationType != abi.ACL_MEM_ALLOCATION_TYPE_PINNED {
 		return emu.PhysProp{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop allocationType %d: only ACL_MEM_ALLOCATION_TYPE_PINNED", fn, p.AllocationType)
 	}
-	s, _, err := soc(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return emu.PhysProp{}, err
 	}
@@ -132,7 +133,7 @@ func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
 	out := emu.PhysProp{PageType: pg, MemType: mt, Module: 33}
 	switch p.Location.Type {
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		if err := checkDeviceID(fn, int32(p.Location.Id)); err != nil {
+		if err := core.CheckDeviceID(fn, int32(p.Location.Id)); err != nil {
 			return out, err
 		}
 		out.Dev = int(p.Location.Id)
@@ -149,7 +150,7 @@ func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
 // MallocPhysical implements aclrtMallocPhysical: size must be a multiple
 // of the granularity (aclrtMemGetAllocationGranularity); device memory
 // counts against the device's capacity like aclrtMalloc.
-func MallocPhysical(t *Thread, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64) error {
+func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64) error {
 	const fn = "aclrtMallocPhysical"
 	switch {
 	case out == nil:
@@ -187,7 +188,7 @@ func MallocPhysical(t *Thread, out *uint64, size uint64, prop *PhysicalMemProp, 
 
 // FreePhysical implements aclrtFreePhysical: one reference of the handle;
 // memory still mapped is released when its last mapping goes.
-func FreePhysical(t *Thread, h uint64) error {
+func FreePhysical(t *core.Thread, h uint64) error {
 	const fn = "aclrtFreePhysical"
 	if h == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
@@ -200,7 +201,7 @@ func FreePhysical(t *Thread, h uint64) error {
 		return drv(fn, err)
 	}
 	if _, _, err := v.Prop(h); err != nil {
-		unregister(tableVMMHandles, h)
+		core.Unregister(core.TableVMMHandles, h)
 		dischargePhysical(h) // aclrtGetMemUsageInfo (memusage.go)
 		physProps.mu.Lock()
 		delete(physProps.m, h)
@@ -210,7 +211,7 @@ func FreePhysical(t *Thread, h uint64) error {
 }
 
 // MapMem implements aclrtMapMem and aclrtMemMapNoAccess (noAccess).
-func MapMem(t *Thread, va uintptr, size, offset, h, flags uint64, noAccess bool) error {
+func MapMem(t *core.Thread, va uintptr, size, offset, h, flags uint64, noAccess bool) error {
 	fn := "aclrtMapMem"
 	if noAccess {
 		fn = "aclrtMemMapNoAccess"
@@ -233,7 +234,7 @@ func MapMem(t *Thread, va uintptr, size, offset, h, flags uint64, noAccess bool)
 }
 
 // UnmapMem implements aclrtUnmapMem.
-func UnmapMem(t *Thread, va uintptr) error {
+func UnmapMem(t *core.Thread, va uintptr) error {
 	const fn = "aclrtUnmapMem"
 	if va == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
@@ -251,7 +252,7 @@ func locationOf(fn string, l MemLocation) (emu.Location, error) {
 	case abi.ACL_MEM_LOCATION_TYPE_HOST:
 		return emu.Location{Host: true, ID: int(l.Id)}, nil
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		if err := checkDeviceID(fn, int32(l.Id)); err != nil {
+		if err := core.CheckDeviceID(fn, int32(l.Id)); err != nil {
 			return emu.Location{}, err
 		}
 		return emu.Location{ID: int(l.Id)}, nil
@@ -261,7 +262,7 @@ func locationOf(fn string, l MemLocation) (emu.Location, error) {
 
 // MemSetAccess implements aclrtMemSetAccess: va and size are one whole
 // mapping; the flags are ACL_RT_MEM_ACCESS_FLAGS_READWRITE.
-func MemSetAccess(t *Thread, va uintptr, size uint64, desc []MemAccessDesc) error {
+func MemSetAccess(t *core.Thread, va uintptr, size uint64, desc []MemAccessDesc) error {
 	const fn = "aclrtMemSetAccess"
 	switch {
 	case va == 0:
@@ -292,7 +293,7 @@ func MemSetAccess(t *Thread, va uintptr, size uint64, desc []MemAccessDesc) erro
 // MemGetAccess implements aclrtMemGetAccess: the access location has to
 // va's mapping; a location never granted access reads
 // MEM_ACCESS_TYPE_MAX, as the driver reports it.
-func MemGetAccess(t *Thread, va uintptr, loc *MemLocation, flags *uint64) error {
+func MemGetAccess(t *core.Thread, va uintptr, loc *MemLocation, flags *uint64) error {
 	const fn = "aclrtMemGetAccess"
 	if va == 0 || loc == nil || flags == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr, location and flag must not be NULL", fn)
@@ -316,7 +317,7 @@ func MemGetAccess(t *Thread, va uintptr, loc *MemLocation, flags *uint64) error 
 // MemGetAllocationGranularity implements aclrtMemGetAllocationGranularity:
 // 2 MiB for device memory, 1 GiB for 1 GiB pages, the host page for host
 // normal pages with MINIMUM.
-func MemGetAllocationGranularity(t *Thread, prop *PhysicalMemProp, option uint32, g *uint64) error {
+func MemGetAllocationGranularity(t *core.Thread, prop *PhysicalMemProp, option uint32, g *uint64) error {
 	const fn = "aclrtMemGetAllocationGranularity"
 	if prop == nil || g == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: prop and granularity must not be NULL", fn)
@@ -335,7 +336,7 @@ func MemGetAllocationGranularity(t *Thread, prop *PhysicalMemProp, option uint32
 // MemRetainAllocationHandle implements aclrtMemRetainAllocationHandle:
 // the handle of the allocation mapped at va, with one more reference that
 // needs its own aclrtFreePhysical.
-func MemRetainAllocationHandle(t *Thread, va uintptr, out *uint64) error {
+func MemRetainAllocationHandle(t *core.Thread, va uintptr, out *uint64) error {
 	const fn = "aclrtMemRetainAllocationHandle"
 	if va == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr and handle must not be NULL", fn)
@@ -354,7 +355,7 @@ func MemRetainAllocationHandle(t *Thread, va uintptr, out *uint64) error {
 
 // MemGetAllocationPropertiesFromHandle implements
 // aclrtMemGetAllocationPropertiesFromHandle.
-func MemGetAllocationPropertiesFromHandle(t *Thread, h uint64, out *PhysicalMemProp) error {
+func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *PhysicalMemProp) error {
 	const fn = "aclrtMemGetAllocationPropertiesFromHandle"
 	if h == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle and prop must not be NULL", fn)
@@ -381,12 +382,12 @@ func MemGetAllocationPropertiesFromHandle(t *Thread, h uint64, out *PhysicalMemP
 // MemGetAddressRange implements aclrtMemGetAddressRange: base and
 // page-rounded size of the aclrtMalloc / aclrtMallocHost block or mapped
 // VMM range holding ptr. pbase and psize may each be NULL.
-func MemGetAddressRange(t *Thread, ptr uintptr, pbase *uintptr, psize *uint64) error {
+func MemGetAddressRange(t *core.Thread, ptr uintptr, pbase *uintptr, psize *uint64) error {
 	const fn = "aclrtMemGetAddressRange"
 	if ptr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
 	}
-	if _, _, err := soc(fn); err != nil {
+	if _, _, err := core.SoC(fn); err != nil {
 		return err
 	}
 	base, size, ok := AllocationRange(ptr)
@@ -429,24 +430,24 @@ func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (ptrInfo, error)
 
 // registerPhysical records the VMM physical handle h (aclrtMallocPhysical).
 func registerPhysical(h, size uint64, p emu.PhysProp) {
-	rec := record{ID: h, Device: p.Dev, Summary: fmt.Sprintf("handle %#x: %d bytes of device memory", h, size)}
+	rec := core.Record{ID: h, Device: p.Dev, Summary: fmt.Sprintf("handle %#x: %d bytes of device memory", h, size)}
 	if p.Host {
-		rec.Device = processWide
+		rec.Device = core.ProcessWide
 		rec.Summary = fmt.Sprintf("handle %#x: %d bytes of host memory", h, size)
 	}
-	register(tableVMMHandles, rec)
+	core.Register(core.TableVMMHandles, rec)
 }
 
 // registerImported records the VMM handle h imported from shareable
 // handle share (aclrtMemImportFromShareableHandle*); it is released with
 // aclrtFreePhysical like an allocated one.
 func registerImported(h, share, size uint64, dev int) {
-	register(tableVMMHandles, record{ID: h, Device: dev,
+	core.Register(core.TableVMMHandles, core.Record{ID: h, Device: dev,
 		Summary: fmt.Sprintf("handle %#x: imported from shareable handle %#x, %d bytes", h, share, size)})
 }
 
 // registerReservation records the address range [va, va+size)
 // (aclrtReserveMemAddress).
 func registerReservation(va uintptr, size uint64) {
-	register(tableReservations, record{ID: uint64(va), Device: processWide, Summary: fmt.Sprintf("%#x: %d bytes of address space", va, size)})
+	core.Register(core.TableReservations, core.Record{ID: uint64(va), Device: core.ProcessWide, Summary: fmt.Sprintf("%#x: %d bytes of address space", va, size)})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Memory sharing between processes, modelled inside one process
@@ -47,7 +48,7 @@ func self() int32 { return int32(os.Getpid()) }
 // MemExportToShareableHandle implements aclrtMemExportToShareableHandle
 // (v2 false: handleType is an aclrtMemHandleType) and the DEFAULT share
 // type of aclrtMemExportToShareableHandleV2.
-func MemExportToShareableHandle(t *Thread, fn string, h uint64, handleType uint32, flags uint64, out *uint64) error {
+func MemExportToShareableHandle(t *core.Thread, fn string, h uint64, handleType uint32, flags uint64, out *uint64) error {
 	switch {
 	case h == 0 || out == nil:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle and shareableHandle must not be NULL", fn)
@@ -86,7 +87,7 @@ func CheckShareType(fn string, st uint32) error { return checkShareType(fn, st) 
 
 // MemImportFromShareableHandle implements aclrtMemImportFromShareableHandle
 // (and V2 with deviceId −1: the calling thread's device).
-func MemImportFromShareableHandle(t *Thread, fn string, s uint64, deviceID int32, flags uint64, out *uint64) error {
+func MemImportFromShareableHandle(t *core.Thread, fn string, s uint64, deviceID int32, flags uint64, out *uint64) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
 	}
@@ -94,12 +95,12 @@ func MemImportFromShareableHandle(t *Thread, fn string, s uint64, deviceID int32
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
 	}
 	if deviceID < 0 {
-		c, err := current(t, fn)
+		c, err := core.Current(t, fn)
 		if err != nil {
 			return err
 		}
-		deviceID = c.dev.id
-	} else if err := checkDeviceID(fn, deviceID); err != nil {
+		deviceID = c.Dev.ID
+	} else if err := core.CheckDeviceID(fn, deviceID); err != nil {
 		return err
 	}
 	v, err := theVMM(fn)
@@ -120,7 +121,7 @@ func MemImportFromShareableHandle(t *Thread, fn string, s uint64, deviceID int32
 }
 
 // MemSetPidToShareableHandle implements aclrtMemSetPidToShareableHandle(V2).
-func MemSetPidToShareableHandle(t *Thread, fn string, s uint64, pids []int32) error {
+func MemSetPidToShareableHandle(t *core.Thread, fn string, s uint64, pids []int32) error {
 	if len(pids) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and pidNum not 0", fn)
 	}
@@ -134,7 +135,7 @@ func MemSetPidToShareableHandle(t *Thread, fn string, s uint64, pids []int32) er
 // IpcMemGetExportKey implements aclrtIpcMemGetExportKey: size bytes of
 // device memory starting on a page boundary are exported under a key of
 // at most 64 characters, returned NUL-terminated in a 65-byte buffer.
-func IpcMemGetExportKey(t *Thread, devPtr uintptr, size uint64, keyBuf bool, keyLen uint64, flags uint64) (string, error) {
+func IpcMemGetExportKey(t *core.Thread, devPtr uintptr, size uint64, keyBuf bool, keyLen uint64, flags uint64) (string, error) {
 	const fn = "aclrtIpcMemGetExportKey"
 	switch {
 	case devPtr == 0 || !keyBuf:
@@ -146,7 +147,7 @@ func IpcMemGetExportKey(t *Thread, devPtr uintptr, size uint64, keyBuf bool, key
 	case flags != abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT && flags != abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION:
 		return "", abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: DEFAULT (0) or DISABLE_PID_VALIDATION (1)", fn, flags)
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return "", err
 	}
@@ -179,7 +180,7 @@ func checkKey(fn, key string, null bool) error {
 }
 
 // IpcMemSetImportPid implements aclrtIpcMemSetImportPid.
-func IpcMemSetImportPid(t *Thread, key string, null bool, pids []int32) error {
+func IpcMemSetImportPid(t *core.Thread, key string, null bool, pids []int32) error {
 	const fn = "aclrtIpcMemSetImportPid"
 	if err := checkKey(fn, key, null); err != nil {
 		return err
@@ -196,7 +197,7 @@ func IpcMemSetImportPid(t *Thread, key string, null bool, pids []int32) error {
 
 // IpcMemSetAttr implements aclrtIpcMemSetAttr (ACCESS_LINK: the link
 // importers use; recorded, every link reaches the same memory here).
-func IpcMemSetAttr(t *Thread, key string, null bool, typ uint32, attr uint64) error {
+func IpcMemSetAttr(t *core.Thread, key string, null bool, typ uint32, attr uint64) error {
 	const fn = "aclrtIpcMemSetAttr"
 	if err := checkKey(fn, key, null); err != nil {
 		return err
@@ -207,7 +208,7 @@ func IpcMemSetAttr(t *Thread, key string, null bool, typ uint32, attr uint64) er
 	if attr > abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: access link %d out of range (0..%d)", fn, attr, abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH)
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -216,7 +217,7 @@ func IpcMemSetAttr(t *Thread, key string, null bool, typ uint32, attr uint64) er
 
 // IpcMemImportByKey implements aclrtIpcMemImportByKey: the exported memory
 // at a new address of this process.
-func IpcMemImportByKey(t *Thread, out *uintptr, key string, null bool, flags uint64) error {
+func IpcMemImportByKey(t *core.Thread, out *uintptr, key string, null bool, flags uint64) error {
 	const fn = "aclrtIpcMemImportByKey"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
@@ -227,7 +228,7 @@ func IpcMemImportByKey(t *Thread, out *uintptr, key string, null bool, flags uin
 	if flags != abi.ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT && flags != abi.ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: DEFAULT (0) or ENABLE_PEER_ACCESS (1)", fn, flags)
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -247,12 +248,12 @@ func IpcMemImportByKey(t *Thread, out *uintptr, key string, null bool, flags uin
 // first: in this one process a key's imports are closed first (the most
 // recent one per call), and the call after the last import withdraws the
 // export itself.
-func IpcMemClose(t *Thread, key string, null bool) error {
+func IpcMemClose(t *core.Thread, key string, null bool) error {
 	const fn = "aclrtIpcMemClose"
 	if err := checkKey(fn, key, null); err != nil {
 		return err
 	}
-	_, n, err := soc(fn)
+	_, n, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}

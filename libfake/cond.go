@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of conditional tasks in model run instances (acl/cond.go).
@@ -37,7 +38,7 @@ func npu_aclmdlRIAddCondTask(t *C.npu_thread, params C.aclmdlRICondTaskParams, s
 	// The array receives the sub-graphs; its length is the declared size
 	// (bounded so that a wild size cannot make a huge view).
 	if params.modelRIArray != nil && p.Size > 0 && p.Size <= 1<<16 {
-		p.Subs = unsafe.Slice((*acl.Handle)(unsafe.Pointer(params.modelRIArray)), int(p.Size))
+		p.Subs = unsafe.Slice((*core.Handle)(unsafe.Pointer(params.modelRIArray)), int(p.Size))
 	}
 	return ret(th, acl.AddCondTask(th, p, handle(unsafe.Pointer(stream)), uint32(flags)))
 }

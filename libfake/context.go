@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the context family (acl/context.go). Handles (aclrtContext,
@@ -17,10 +18,10 @@ import (
 // stored in the C pointer slot, never Go pointers.
 
 // handle converts a C handle argument to an acl.Handle.
-func handle(p unsafe.Pointer) acl.Handle { return acl.Handle(uintptr(p)) }
+func handle(p unsafe.Pointer) core.Handle { return core.Handle(uintptr(p)) }
 
 // handleOut views a C handle output slot as an *acl.Handle (nil stays nil).
-func handleOut(p unsafe.Pointer) *acl.Handle { return (*acl.Handle)(p) }
+func handleOut(p unsafe.Pointer) *core.Handle { return (*core.Handle)(p) }
 
 //export npu_aclrtCreateContext
 func npu_aclrtCreateContext(t *C.npu_thread, context *C.aclrtContext, deviceId C.int32_t) C.aclError {

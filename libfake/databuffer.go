@@ -10,12 +10,13 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the aclDataBuffer family (acl/databuffer.go). The opaque
 // aclDataBuffer* the application holds is an acl.Handle.
 
-func dataBufferHandle(p *C.aclDataBuffer) acl.Handle { return handle(unsafe.Pointer(p)) }
+func dataBufferHandle(p *C.aclDataBuffer) core.Handle { return handle(unsafe.Pointer(p)) }
 
 //export npu_aclCreateDataBuffer
 func npu_aclCreateDataBuffer(t *C.npu_thread, data unsafe.Pointer, size C.size_t) *C.aclDataBuffer {

@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // The error-reporting APIs of the exception family. They read the thread's
@@ -25,7 +25,7 @@ import (
 //export npu_aclGetRecentErrMsg
 func npu_aclGetRecentErrMsg(t *C.npu_thread) *C.char {
 	th := thread(t)
-	msg, ok := acl.TakeProcessErrMsg()
+	msg, ok := core.TakeProcessErrMsg()
 	if !ok {
 		msg = th.TakeErrMsg()
 	} else {

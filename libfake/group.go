@@ -10,12 +10,13 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the core-group family (acl/group.go). The opaque
 // aclrtGroupInfo* the application holds is an acl.Handle.
 
-func groupInfoHandle(p *C.aclrtGroupInfo) acl.Handle { return handle(unsafe.Pointer(p)) }
+func groupInfoHandle(p *C.aclrtGroupInfo) core.Handle { return handle(unsafe.Pointer(p)) }
 
 //export npu_aclrtSetGroup
 func npu_aclrtSetGroup(t *C.npu_thread, groupId C.int32_t) C.aclError {

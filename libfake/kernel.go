@@ -21,6 +21,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the kernel family (acl/kernel.go, acl/args.go) and the
@@ -342,13 +343,13 @@ func npu_aclrtGetFunctionAttribute(t *C.npu_thread, funcHandle C.aclrtFuncHandle
 // its address in userArgs. The caller's memory is never read to resolve a
 // handle, so a garbage pointer is answered as "not a handle" (never a
 // dereference).
-func argsHandle(p C.aclrtArgsHandle) acl.Handle {
-	h := acl.Handle(uintptr(unsafe.Pointer(p)))
+func argsHandle(p C.aclrtArgsHandle) core.Handle {
+	h := core.Handle(uintptr(unsafe.Pointer(p)))
 	if uintptr(h)>>56 != 0 || p == nil {
 		return h // a runtime handle (tagged), or NULL
 	}
 	if v, ok := userArgs.Load(uintptr(unsafe.Pointer(p))); ok {
-		return v.(acl.Handle)
+		return v.(core.Handle)
 	}
 	return h // resolves to "not a handle"
 }

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the label family and of model stream control
@@ -36,7 +37,7 @@ func npu_aclrtSetLabel(t *C.npu_thread, label C.aclrtLabel, stream C.aclrtStream
 //export npu_aclrtCreateLabelList
 func npu_aclrtCreateLabelList(t *C.npu_thread, labels *C.aclrtLabel, num C.size_t, labelList *C.aclrtLabelList) C.aclError {
 	th := thread(t)
-	var hs []acl.Handle
+	var hs []core.Handle
 	if labels != nil {
 		// Read the array only when its length is in range; acl rejects
 		// other counts before looking at it.
@@ -44,9 +45,9 @@ func npu_aclrtCreateLabelList(t *C.npu_thread, labels *C.aclrtLabel, num C.size_
 		if num > 0 && num <= acl.MaxLabels {
 			n = int(num)
 		}
-		hs = unsafe.Slice((*acl.Handle)(unsafe.Pointer(labels)), n)
+		hs = unsafe.Slice((*core.Handle)(unsafe.Pointer(labels)), n)
 		if n == 0 {
-			hs = []acl.Handle{}
+			hs = []core.Handle{}
 		}
 	}
 	return ret(th, acl.CreateLabelList(th, hs, uint64(num), handleOut(unsafe.Pointer(labelList))))

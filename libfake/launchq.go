@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // npulq_run makes n launches the front deferred (libfake/front/launchq.c,
@@ -39,7 +40,7 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 			r = C.int32_t(caught(p, t, "aclrtLaunchKernelWithConfig"))
 		}
 	}()
-	var claimed *acl.Stream
+	var claimed *core.Stream
 	defer func() { // on a panic: the front's queue is released, the claim ends
 		if handing != nil {
 			released(launched, handing)
@@ -48,9 +49,9 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 			claimed.RunClaimed()
 		}
 	}()
-	var th *acl.Thread
+	var th *core.Thread
 	if tid != 0 {
-		th = acl.ThreadByID(uint64(tid))
+		th = core.ThreadByID(uint64(tid))
 	}
 	if th == nil {
 		th = thread(t)

@@ -34,27 +34,28 @@ import (
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 func main() {}
 
 // thread returns the *acl.Thread of the calling C thread, registering the
 // thread on its first call into npuemu.
-func thread(t *C.npu_thread) *acl.Thread {
+func thread(t *C.npu_thread) *core.Thread {
 	if t.id != 0 {
-		if th := acl.ThreadByID(uint64(t.id)); th != nil {
+		if th := core.ThreadByID(uint64(t.id)); th != nil {
 			return th
 		}
 	}
 	stackOnce.Do(wireStack) // once per process, before its first call goes on
-	th := acl.NewThread()
+	th := core.NewThread()
 	t.id = C.uint64_t(th.ID)
 	return th
 }
 
 // ret records a non-nil err on th (last error, recent message) and returns
 // its aclError code; nil is ACL_SUCCESS.
-func ret(th *acl.Thread, err error) C.aclError {
+func ret(th *core.Thread, err error) C.aclError {
 	if err == nil {
 		return 0 // ACL_SUCCESS, a static const int that cgo cannot always fold
 	}
@@ -63,7 +64,7 @@ func ret(th *acl.Thread, err error) C.aclError {
 
 // retDrv is ret for HAL exports: the message is recorded the same way, the
 // result is the drvError_t code.
-func retDrv(th *acl.Thread, err error) C.drvError_t {
+func retDrv(th *core.Thread, err error) C.drvError_t {
 	if err == nil {
 		return C.DRV_ERROR_NONE
 	}

@@ -11,17 +11,18 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the model run instance family (acl/capture.go, acl/mdlri*.go).
 
 // handleSlice views a C array of n handles as a []acl.Handle (nil for a
 // NULL array).
-func handleSlice(p unsafe.Pointer, n *C.uint32_t) []acl.Handle {
+func handleSlice(p unsafe.Pointer, n *C.uint32_t) []core.Handle {
 	if p == nil || n == nil {
 		return nil
 	}
-	return unsafe.Slice((*acl.Handle)(p), int(*n))
+	return unsafe.Slice((*core.Handle)(p), int(*n))
 }
 
 //export npu_aclmdlRICaptureBegin

@@ -10,17 +10,18 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the notify, IPC notify and counting notify families
 // (acl/notify.go, acl/cntnotify.go).
 
 // handles views a C array of num handles; NULL or num 0 is nil.
-func handles(p unsafe.Pointer, num C.size_t) []acl.Handle {
+func handles(p unsafe.Pointer, num C.size_t) []core.Handle {
 	if p == nil || num == 0 {
 		return nil
 	}
-	return callerSlice[acl.Handle]("num", p, uint64(num))
+	return callerSlice[core.Handle]("num", p, uint64(num))
 }
 
 //export npu_aclrtCreateNotify

@@ -14,6 +14,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of sharing by name: HAL halShmem* (hal/shmem.go) and ACL
@@ -54,7 +55,7 @@ func npu_halShmemCreateHandle(t *C.npu_thread, vptr C.DVdeviceptr, byteCount C.s
 }
 
 // halName reads a name argument of the HAL (NULL is DRV_ERROR_INVALID_VALUE).
-func halName(th *acl.Thread, fn string, p *C.char) (string, C.drvError_t, bool) {
+func halName(th *core.Thread, fn string, p *C.char) (string, C.drvError_t, bool) {
 	s, null := cName(p)
 	if null {
 		return "", retDrv(th, abi.DrvErrorf(abi.DRV_ERROR_INVALID_VALUE, "%s: name must not be NULL", fn)), false

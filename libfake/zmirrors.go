@@ -24,6 +24,7 @@ import (
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // mirrors are the vendor C types the boundary reinterprets as Go types
@@ -35,7 +36,7 @@ var mirrors = []mirror{
 	{"aclrtCntNotifyWaitInfo", reflect.TypeOf((*C.aclrtCntNotifyWaitInfo)(nil)).Elem(), reflect.TypeOf((*acl.CntNotifyWaitInfo)(nil)).Elem(), "notify.go:npu_aclrtCntNotifyWaitWithTimeout"},
 	{"aclrtErrorInfo", reflect.TypeOf((*C.aclrtErrorInfo)(nil)).Elem(), reflect.TypeOf((*acl.ErrorInfo)(nil)).Elem(), "device.go:npu_aclrtGetErrorVerbose"},
 	{"aclrtIpcEventHandle", reflect.TypeOf((*C.aclrtIpcEventHandle)(nil)).Elem(), reflect.TypeOf((*acl.IpcEventHandle)(nil)).Elem(), "event_flag_timeout_ipc.go:npu_aclrtIpcGetEventHandle"},
-	{"aclrtLabel", reflect.TypeOf((*C.aclrtLabel)(nil)).Elem(), reflect.TypeOf((*acl.Handle)(nil)).Elem(), "label.go:npu_aclrtCreateLabelList"},
+	{"aclrtLabel", reflect.TypeOf((*C.aclrtLabel)(nil)).Elem(), reflect.TypeOf((*core.Handle)(nil)).Elem(), "label.go:npu_aclrtCreateLabelList"},
 	{"aclrtMemAccessDesc", reflect.TypeOf((*C.aclrtMemAccessDesc)(nil)).Elem(), reflect.TypeOf((*acl.MemAccessDesc)(nil)).Elem(), "vmm.go:npu_aclrtMemSetAccess"},
 	{"aclrtMemLocation", reflect.TypeOf((*C.aclrtMemLocation)(nil)).Elem(), reflect.TypeOf((*acl.MemLocation)(nil)).Elem(), "vmm.go:npu_aclrtMemGetAccess"},
 	{"aclrtMemManagedLocation", reflect.TypeOf((*C.aclrtMemManagedLocation)(nil)).Elem(), reflect.TypeOf((*acl.ManagedLocation)(nil)).Elem(), "managed.go:npu_aclrtMemManagedPrefetchBatchAsync"},

@@ -1,10 +1,13 @@
 package rt
 
-import "github.com/npuemu/npuemu/acl"
+import (
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
+)
 
 // CtxCreateEx implements rtCtxCreateEx: a context on device devId, made
 // current (flags: the runtime's context mode; npuemu has one).
-func CtxCreateEx(t *acl.Thread, out *acl.Handle, flags uint32, dev int32) error {
+func CtxCreateEx(t *core.Thread, out *core.Handle, flags uint32, dev int32) error {
 	const fn = "rtCtxCreateEx"
 	if out == nil {
 		return invalid(fn, "createCtx must not be NULL")
@@ -16,7 +19,7 @@ func CtxCreateEx(t *acl.Thread, out *acl.Handle, flags uint32, dev int32) error 
 }
 
 // CtxDestroyEx implements rtCtxDestroyEx.
-func CtxDestroyEx(t *acl.Thread, c acl.Handle) error {
+func CtxDestroyEx(t *core.Thread, c core.Handle) error {
 	if c == 0 {
 		return invalid("rtCtxDestroyEx", "destroyCtx must not be NULL")
 	}
@@ -24,7 +27,7 @@ func CtxDestroyEx(t *acl.Thread, c acl.Handle) error {
 }
 
 // CtxSetCurrent implements rtCtxSetCurrent.
-func CtxSetCurrent(t *acl.Thread, c acl.Handle) error {
+func CtxSetCurrent(t *core.Thread, c core.Handle) error {
 	if c == 0 {
 		return invalid("rtCtxSetCurrent", "currentCtx must not be NULL")
 	}
@@ -32,7 +35,7 @@ func CtxSetCurrent(t *acl.Thread, c acl.Handle) error {
 }
 
 // CtxGetCurrent implements rtCtxGetCurrent.
-func CtxGetCurrent(t *acl.Thread, out *acl.Handle) error {
+func CtxGetCurrent(t *core.Thread, out *core.Handle) error {
 	if out == nil {
 		return invalid("rtCtxGetCurrent", "currentCtx must not be NULL")
 	}

@@ -1,15 +1,18 @@
 package rt
 
-import "github.com/npuemu/npuemu/acl"
+import (
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
+)
 
 // SetDevice implements rtSetDevice: open device id (on first use) and make
 // its primary context the thread's current one.
-func SetDevice(t *acl.Thread, id int32) error {
+func SetDevice(t *core.Thread, id int32) error {
 	return wrap("rtSetDevice", acl.RuntimeSetDevice(t, id))
 }
 
 // GetDevice implements rtGetDevice.
-func GetDevice(t *acl.Thread, id *int32) error {
+func GetDevice(t *core.Thread, id *int32) error {
 	if id == nil {
 		return invalid("rtGetDevice", "devId must not be NULL")
 	}
@@ -17,18 +20,18 @@ func GetDevice(t *acl.Thread, id *int32) error {
 }
 
 // DeviceReset implements rtDeviceReset.
-func DeviceReset(t *acl.Thread, id int32) error {
+func DeviceReset(t *core.Thread, id int32) error {
 	return wrap("rtDeviceReset", acl.ResetDevice(t, id))
 }
 
 // DeviceSynchronize implements rtDeviceSynchronize: wait for every stream
 // of the current device.
-func DeviceSynchronize(t *acl.Thread) error {
+func DeviceSynchronize(t *core.Thread) error {
 	return wrap("rtDeviceSynchronize", acl.SynchronizeDevice(t))
 }
 
 // GetDeviceCount implements rtGetDeviceCount.
-func GetDeviceCount(t *acl.Thread, n *int32) error {
+func GetDeviceCount(t *core.Thread, n *int32) error {
 	if n == nil {
 		return invalid("rtGetDeviceCount", "cnt must not be NULL")
 	}
@@ -42,7 +45,7 @@ func GetDeviceCount(t *acl.Thread, n *int32) error {
 
 // DeviceSynchronizeWithTimeout implements rtDeviceSynchronizeWithTimeout
 // (milliseconds, -1 = forever).
-func DeviceSynchronizeWithTimeout(t *acl.Thread, timeoutMs int32) error {
+func DeviceSynchronizeWithTimeout(t *core.Thread, timeoutMs int32) error {
 	if timeoutMs < -1 {
 		return invalid("rtDeviceSynchronizeWithTimeout", "timeout %d: -1 (forever) or more", timeoutMs)
 	}
@@ -51,7 +54,7 @@ func DeviceSynchronizeWithTimeout(t *acl.Thread, timeoutMs int32) error {
 
 // GetSocVersion implements rtGetSocVersion: the SoC name, NUL-terminated,
 // into a buffer of maxLen bytes (the caller copies it; libfake writes it).
-func GetSocVersion(t *acl.Thread, maxLen uint32) (string, error) {
+func GetSocVersion(t *core.Thread, maxLen uint32) (string, error) {
 	const fn = "rtGetSocVersion"
 	name, err := acl.SocName(t)
 	if err != nil {

@@ -3,10 +3,11 @@ package rt
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // EventCreate implements rtEventCreate (default flags).
-func EventCreate(t *acl.Thread, out *acl.Handle) error {
+func EventCreate(t *core.Thread, out *core.Handle) error {
 	if out == nil {
 		return invalid("rtEventCreate", "evt must not be NULL")
 	}
@@ -14,7 +15,7 @@ func EventCreate(t *acl.Thread, out *acl.Handle) error {
 }
 
 // EventDestroy implements rtEventDestroy.
-func EventDestroy(t *acl.Thread, e acl.Handle) error {
+func EventDestroy(t *core.Thread, e core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventDestroy", "evt must not be NULL")
 	}
@@ -22,7 +23,7 @@ func EventDestroy(t *acl.Thread, e acl.Handle) error {
 }
 
 // EventRecord implements rtEventRecord.
-func EventRecord(t *acl.Thread, e, s acl.Handle) error {
+func EventRecord(t *core.Thread, e, s core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventRecord", "evt must not be NULL")
 	}
@@ -30,7 +31,7 @@ func EventRecord(t *acl.Thread, e, s acl.Handle) error {
 }
 
 // EventReset implements rtEventReset.
-func EventReset(t *acl.Thread, e, s acl.Handle) error {
+func EventReset(t *core.Thread, e, s core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventReset", "evt must not be NULL")
 	}
@@ -38,7 +39,7 @@ func EventReset(t *acl.Thread, e, s acl.Handle) error {
 }
 
 // EventSynchronize implements rtEventSynchronize.
-func EventSynchronize(t *acl.Thread, e acl.Handle) error {
+func EventSynchronize(t *core.Thread, e core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventSynchronize", "evt must not be NULL")
 	}
@@ -50,7 +51,7 @@ func EventSynchronize(t *acl.Thread, e acl.Handle) error {
 // aclrtQueryEvent's answer before that function's translation
 // (acl-to-rt.tsv: NOT_COMPLETE is ACL_EVENT_STATUS_NOT_READY there), so
 // the two agree on every event, routed or not (docs/stack.md).
-func EventQuery(t *acl.Thread, e acl.Handle) error {
+func EventQuery(t *core.Thread, e core.Handle) error {
 	const fn = "rtEventQuery"
 	if e == 0 {
 		return invalid(fn, "evt must not be NULL")
@@ -67,7 +68,7 @@ func EventQuery(t *acl.Thread, e acl.Handle) error {
 
 // EventQueryStatus implements rtEventQueryStatus: RT_EVENT_RECORDED once
 // the recorded work is complete, RT_EVENT_INIT before.
-func EventQueryStatus(t *acl.Thread, e acl.Handle, status *int32) error {
+func EventQueryStatus(t *core.Thread, e core.Handle, status *int32) error {
 	const fn = "rtEventQueryStatus"
 	if e == 0 || status == nil {
 		return invalid(fn, "evt and status must not be NULL")
@@ -84,7 +85,7 @@ func EventQueryStatus(t *acl.Thread, e acl.Handle, status *int32) error {
 }
 
 // EventElapsedTime implements rtEventElapsedTime (milliseconds).
-func EventElapsedTime(t *acl.Thread, ms *float32, start, end acl.Handle) error {
+func EventElapsedTime(t *core.Thread, ms *float32, start, end core.Handle) error {
 	if ms == nil || start == 0 || end == 0 {
 		return invalid("rtEventElapsedTime", "timeInterval, startEvent and endEvent must not be NULL")
 	}
@@ -93,7 +94,7 @@ func EventElapsedTime(t *acl.Thread, ms *float32, start, end acl.Handle) error {
 
 // EventQueryWaitStatus implements rtEventQueryWaitStatus (the
 // rtEventWaitStatus_t numbering is aclrtEventWaitStatus's).
-func EventQueryWaitStatus(t *acl.Thread, e acl.Handle, status *int32) error {
+func EventQueryWaitStatus(t *core.Thread, e core.Handle, status *int32) error {
 	if e == 0 || status == nil {
 		return invalid("rtEventQueryWaitStatus", "evt and status must not be NULL")
 	}

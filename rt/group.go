@@ -1,24 +1,27 @@
 package rt
 
-import "github.com/npuemu/npuemu/acl"
+import (
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
+)
 
 // The runtime's core-group calls (310P only; acl/group.go has the layout
 // and docs/groups.md the decisions).
 
 // GetGroupCount implements rtGetGroupCount.
-func GetGroupCount(t *acl.Thread, cnt *uint32) error {
+func GetGroupCount(t *core.Thread, cnt *uint32) error {
 	return wrap("rtGetGroupCount", acl.GetGroupCount(t, cnt))
 }
 
 // SetGroup implements rtSetGroup.
-func SetGroup(t *acl.Thread, id int32) error {
+func SetGroup(t *core.Thread, id int32) error {
 	return wrap("rtSetGroup", acl.SetGroup(t, id))
 }
 
 // GetGroupInfo implements rtGetGroupInfo: groupId -1 fills out with every
 // group (out has room for cnt, at least the group count), else out[0]
 // with group groupId.
-func GetGroupInfo(t *acl.Thread, id int32, out []GroupInfo) error {
+func GetGroupInfo(t *core.Thread, id int32, out []GroupInfo) error {
 	const fn = "rtGetGroupInfo"
 	if out == nil {
 		return invalid(fn, "groupInfo must not be NULL and cnt must be > 0")

@@ -1,7 +1,7 @@
 package rt
 
 import (
-	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
@@ -14,7 +14,7 @@ import (
 // driver is asked.
 
 // MbufAlloc implements rtMbufAlloc.
-func MbufAlloc(t *acl.Thread, out *acl.Handle, size uint64) error {
+func MbufAlloc(t *core.Thread, out *core.Handle, size uint64) error {
 	const fn = "rtMbufAlloc"
 	if out == nil {
 		return invalid(fn, "memBuf must not be NULL")
@@ -23,22 +23,22 @@ func MbufAlloc(t *acl.Thread, out *acl.Handle, size uint64) error {
 	if err := stack.MbufAlloc(size, &m); err != nil {
 		return wrap(fn, err)
 	}
-	*out = acl.Handle(m)
+	*out = core.Handle(m)
 	return nil
 }
 
 // MbufFree implements rtMbufFree.
-func MbufFree(t *acl.Thread, h acl.Handle) error {
+func MbufFree(t *core.Thread, h core.Handle) error {
 	return wrap("rtMbufFree", stack.MbufFree(uintptr(h)))
 }
 
 // MbufSetDataLen implements rtMbufSetDataLen.
-func MbufSetDataLen(t *acl.Thread, h acl.Handle, n uint64) error {
+func MbufSetDataLen(t *core.Thread, h core.Handle, n uint64) error {
 	return wrap("rtMbufSetDataLen", stack.MbufSetDataLen(uintptr(h), n))
 }
 
 // MbufGetDataLen implements rtMbufGetDataLen.
-func MbufGetDataLen(t *acl.Thread, h acl.Handle, n *uint64) error {
+func MbufGetDataLen(t *core.Thread, h core.Handle, n *uint64) error {
 	const fn = "rtMbufGetDataLen"
 	if n == nil {
 		return invalid(fn, "len must not be NULL")
@@ -47,7 +47,7 @@ func MbufGetDataLen(t *acl.Thread, h acl.Handle, n *uint64) error {
 }
 
 // MbufGetBuffAddr implements rtMbufGetBuffAddr: the data area.
-func MbufGetBuffAddr(t *acl.Thread, h acl.Handle, addr *uintptr) error {
+func MbufGetBuffAddr(t *core.Thread, h core.Handle, addr *uintptr) error {
 	const fn = "rtMbufGetBuffAddr"
 	if addr == nil {
 		return invalid(fn, "buf must not be NULL")
@@ -56,7 +56,7 @@ func MbufGetBuffAddr(t *acl.Thread, h acl.Handle, addr *uintptr) error {
 }
 
 // MbufGetBuffSize implements rtMbufGetBuffSize: the data area's size.
-func MbufGetBuffSize(t *acl.Thread, h acl.Handle, size *uint64) error {
+func MbufGetBuffSize(t *core.Thread, h core.Handle, size *uint64) error {
 	const fn = "rtMbufGetBuffSize"
 	if size == nil {
 		return invalid(fn, "totalSize must not be NULL")
@@ -67,7 +67,7 @@ func MbufGetBuffSize(t *acl.Thread, h acl.Handle, size *uint64) error {
 // MbufGetPrivInfo implements rtMbufGetPrivInfo: the private area
 // (aclrtGetBufUserData's bytes) and its size, widened to the runtime's
 // uint64_t.
-func MbufGetPrivInfo(t *acl.Thread, h acl.Handle, priv *uintptr, size *uint64) error {
+func MbufGetPrivInfo(t *core.Thread, h core.Handle, priv *uintptr, size *uint64) error {
 	const fn = "rtMbufGetPrivInfo"
 	if priv == nil || size == nil {
 		return invalid(fn, "priv and size must not be NULL")
@@ -82,7 +82,7 @@ func MbufGetPrivInfo(t *acl.Thread, h acl.Handle, priv *uintptr, size *uint64) e
 }
 
 // MbufCopyBufRef implements rtMbufCopyBufRef.
-func MbufCopyBufRef(t *acl.Thread, h acl.Handle, out *acl.Handle) error {
+func MbufCopyBufRef(t *core.Thread, h core.Handle, out *core.Handle) error {
 	const fn = "rtMbufCopyBufRef"
 	if out == nil {
 		return invalid(fn, "newMemBuf must not be NULL")
@@ -91,17 +91,17 @@ func MbufCopyBufRef(t *acl.Thread, h acl.Handle, out *acl.Handle) error {
 	if err := stack.MbufCopyRef(uintptr(h), &m); err != nil {
 		return wrap(fn, err)
 	}
-	*out = acl.Handle(m)
+	*out = core.Handle(m)
 	return nil
 }
 
 // MbufChainAppend implements rtMbufChainAppend.
-func MbufChainAppend(t *acl.Thread, head, h acl.Handle) error {
+func MbufChainAppend(t *core.Thread, head, h core.Handle) error {
 	return wrap("rtMbufChainAppend", stack.MbufChainAppend(uintptr(head), uintptr(h)))
 }
 
 // MbufChainGetMbufNum implements rtMbufChainGetMbufNum.
-func MbufChainGetMbufNum(t *acl.Thread, head acl.Handle, num *uint32) error {
+func MbufChainGetMbufNum(t *core.Thread, head core.Handle, num *uint32) error {
 	const fn = "rtMbufChainGetMbufNum"
 	if num == nil {
 		return invalid(fn, "num must not be NULL")
@@ -110,7 +110,7 @@ func MbufChainGetMbufNum(t *acl.Thread, head acl.Handle, num *uint32) error {
 }
 
 // MbufChainGetMbuf implements rtMbufChainGetMbuf.
-func MbufChainGetMbuf(t *acl.Thread, head acl.Handle, index uint32, out *acl.Handle) error {
+func MbufChainGetMbuf(t *core.Thread, head core.Handle, index uint32, out *core.Handle) error {
 	const fn = "rtMbufChainGetMbuf"
 	if out == nil {
 		return invalid(fn, "memBuf must not be NULL")
@@ -119,6 +119,6 @@ func MbufChainGetMbuf(t *acl.Thread, head acl.Handle, index uint32, out *acl.Han
 	if err := stack.MbufChainGetMbuf(uintptr(head), index, &m); err != nil {
 		return wrap(fn, err)
 	}
-	*out = acl.Handle(m)
+	*out = core.Handle(m)
 	return nil
 }

@@ -3,20 +3,21 @@ package rt
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Malloc implements rtMalloc: device memory of the current device from the
 // driver (halMemAlloc), pages by the RT_MEMORY_POLICY_* bits of typ,
 // charged to moduleId. aclrtMalloc calls it with its padded size.
-func Malloc(t *acl.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
+func Malloc(t *core.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
 	return acl.RuntimeMalloc(t, out, size, typ, module)
 }
 
 // Free implements rtFree (halMemFree underneath).
-func Free(t *acl.Thread, p uintptr) error { return acl.RuntimeFree(t, p) }
+func Free(t *core.Thread, p uintptr) error { return acl.RuntimeFree(t, p) }
 
 // MemGetInfoEx implements rtMemGetInfoEx (halMemGetInfo underneath).
-func MemGetInfoEx(t *acl.Thread, typ uint32, free, total *uint64) error {
+func MemGetInfoEx(t *core.Thread, typ uint32, free, total *uint64) error {
 	return acl.RuntimeMemGetInfoEx(t, typ, free, total)
 }
 
@@ -35,7 +36,7 @@ func memcpyKind(fn string, kind int32) (int32, error) {
 }
 
 // Memcpy implements rtMemcpy: a synchronous copy.
-func Memcpy(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
+func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
 	const fn = "rtMemcpy"
 	k, err := memcpyKind(fn, kind)
 	if err != nil {
@@ -45,7 +46,7 @@ func Memcpy(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count uint6
 }
 
 // MemcpyAsync implements rtMemcpyAsync.
-func MemcpyAsync(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, stream acl.Handle) error {
+func MemcpyAsync(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, stream core.Handle) error {
 	const fn = "rtMemcpyAsync"
 	k, err := memcpyKind(fn, kind)
 	if err != nil {
@@ -56,7 +57,7 @@ func MemcpyAsync(t *acl.Thread, dst uintptr, destMax uint64, src uintptr, count 
 
 // MallocHost implements rtMallocHost: pinned host memory (moduleId is
 // accepted; host memory is not charged to device modules).
-func MallocHost(t *acl.Thread, out *uintptr, size uint64, module uint16) error {
+func MallocHost(t *core.Thread, out *uintptr, size uint64, module uint16) error {
 	const fn = "rtMallocHost"
 	if out == nil || size == 0 {
 		return invalid(fn, "hostPtr must not be NULL and size must not be 0")
@@ -65,7 +66,7 @@ func MallocHost(t *acl.Thread, out *uintptr, size uint64, module uint16) error {
 }
 
 // FreeHost implements rtFreeHost.
-func FreeHost(t *acl.Thread, p uintptr) error {
+func FreeHost(t *core.Thread, p uintptr) error {
 	if p == 0 {
 		return invalid("rtFreeHost", "hostPtr must not be NULL")
 	}
@@ -73,11 +74,11 @@ func FreeHost(t *acl.Thread, p uintptr) error {
 }
 
 // Memset implements rtMemset: cnt bytes of val (its low byte) at devPtr.
-func Memset(t *acl.Thread, p uintptr, destMax uint64, val uint32, cnt uint64) error {
+func Memset(t *core.Thread, p uintptr, destMax uint64, val uint32, cnt uint64) error {
 	return wrap("rtMemset", acl.Memset(t, p, destMax, int32(val&0xFF), cnt))
 }
 
 // MemsetAsync implements rtMemsetAsync.
-func MemsetAsync(t *acl.Thread, p uintptr, destMax uint64, val uint32, cnt uint64, s acl.Handle) error {
+func MemsetAsync(t *core.Thread, p uintptr, destMax uint64, val uint32, cnt uint64, s core.Handle) error {
 	return wrap("rtMemsetAsync", acl.MemsetAsync(t, p, destMax, int32(val&0xFF), cnt, s))
 }

@@ -1,10 +1,13 @@
 package rt
 
-import "github.com/npuemu/npuemu/acl"
+import (
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
+)
 
 // ModelExecute implements rtModelExecute: run the model run instance on the
 // stream (flag must be 0, the only value the runtime defines).
-func ModelExecute(t *acl.Thread, m, s acl.Handle, flag uint32) error {
+func ModelExecute(t *core.Thread, m, s core.Handle, flag uint32) error {
 	const fn = "rtModelExecute"
 	if m == 0 {
 		return invalid(fn, "mdl must not be NULL")

@@ -1,8 +1,8 @@
 package rt
 
 import (
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
@@ -15,17 +15,17 @@ import (
 // a routed boundary: it reads the switch directly.
 
 // EnableP2P implements rtEnableP2P(devIdDes, phyIdSrc, flag).
-func EnableP2P(t *acl.Thread, dev, peerPhy, flag uint32) error {
+func EnableP2P(t *core.Thread, dev, peerPhy, flag uint32) error {
 	return wrap("rtEnableP2P", stack.DeviceEnableP2P(dev, peerPhy, flag))
 }
 
 // DisableP2P implements rtDisableP2P(devIdDes, phyIdSrc).
-func DisableP2P(t *acl.Thread, dev, peerPhy uint32) error {
+func DisableP2P(t *core.Thread, dev, peerPhy uint32) error {
 	return wrap("rtDisableP2P", stack.DeviceDisableP2P(dev, peerPhy, 0))
 }
 
 // DeviceCanAccessPeer implements rtDeviceCanAccessPeer.
-func DeviceCanAccessPeer(t *acl.Thread, can *int32, dev, peer uint32) error {
+func DeviceCanAccessPeer(t *core.Thread, can *int32, dev, peer uint32) error {
 	if can == nil {
 		return invalid("rtDeviceCanAccessPeer", "canAccessPeer must not be NULL")
 	}
@@ -34,7 +34,7 @@ func DeviceCanAccessPeer(t *acl.Thread, can *int32, dev, peer uint32) error {
 
 // GetP2PStatus implements rtsGetP2PStatus: 1 while the driver's switch
 // from dev to peerPhy is on, else 0.
-func GetP2PStatus(t *acl.Thread, dev, peerPhy uint32, status *uint32) error {
+func GetP2PStatus(t *core.Thread, dev, peerPhy uint32, status *uint32) error {
 	const fn = "rtsGetP2PStatus"
 	if status == nil {
 		return invalid(fn, "status must not be NULL")
@@ -52,7 +52,7 @@ func GetP2PStatus(t *acl.Thread, dev, peerPhy uint32, status *uint32) error {
 
 // PhyIDByIndex implements rtGetDevicePhyIdByIndex (the driver's
 // drvDeviceGetPhyIdByIndex: physical ids equal logical ids here).
-func PhyIDByIndex(t *acl.Thread, index uint32, phy *uint32) error {
+func PhyIDByIndex(t *core.Thread, index uint32, phy *uint32) error {
 	if phy == nil {
 		return invalid("rtGetDevicePhyIdByIndex", "phyId must not be NULL")
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // The runtime's process-snapshot calls act on the calling process (they
@@ -11,31 +12,31 @@ import (
 // acl/snapshot.go's (docs/groups.md). The stage numbering is the same.
 
 // SnapShotProcessLock implements rtSnapShotProcessLock.
-func SnapShotProcessLock(t *acl.Thread) error {
+func SnapShotProcessLock(t *core.Thread) error {
 	return wrap("rtSnapShotProcessLock", acl.SnapShotProcessLock(t, int32(os.Getpid())))
 }
 
 // SnapShotProcessUnlock implements rtSnapShotProcessUnlock.
-func SnapShotProcessUnlock(t *acl.Thread) error {
+func SnapShotProcessUnlock(t *core.Thread) error {
 	return wrap("rtSnapShotProcessUnlock", acl.SnapShotProcessUnlock(t, int32(os.Getpid())))
 }
 
 // SnapShotProcessBackup implements rtSnapShotProcessBackup.
-func SnapShotProcessBackup(t *acl.Thread) error {
+func SnapShotProcessBackup(t *core.Thread) error {
 	return wrap("rtSnapShotProcessBackup", acl.SnapShotProcessBackup(t, int32(os.Getpid()), true))
 }
 
 // SnapShotProcessRestore implements rtSnapShotProcessRestore.
-func SnapShotProcessRestore(t *acl.Thread) error {
+func SnapShotProcessRestore(t *core.Thread) error {
 	return wrap("rtSnapShotProcessRestore", acl.SnapShotProcessRestore(t, int32(os.Getpid()), true))
 }
 
 // SnapShotCallbackRegister implements rtSnapShotCallbackRegister.
-func SnapShotCallbackRegister(t *acl.Thread, stage int32, key uintptr, cb acl.SnapshotFunc) error {
+func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb acl.SnapshotFunc) error {
 	return wrap("rtSnapShotCallbackRegister", acl.SnapShotCallbackRegister(t, stage, key, cb))
 }
 
 // SnapShotCallbackUnregister implements rtSnapShotCallbackUnregister.
-func SnapShotCallbackUnregister(t *acl.Thread, stage int32, key uintptr) error {
+func SnapShotCallbackUnregister(t *core.Thread, stage int32, key uintptr) error {
 	return wrap("rtSnapShotCallbackUnregister", acl.SnapShotCallbackUnregister(t, stage, key))
 }

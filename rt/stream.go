@@ -3,12 +3,13 @@ package rt
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // StreamCreate implements rtStreamCreate: a stream of the current context
 // with the given priority (clamped to the device's range, as the runtime
 // does).
-func StreamCreate(t *acl.Thread, out *acl.Handle, priority int32) error {
+func StreamCreate(t *core.Thread, out *core.Handle, priority int32) error {
 	const fn = "rtStreamCreate"
 	if out == nil {
 		return invalid(fn, "stm must not be NULL")
@@ -20,7 +21,7 @@ func StreamCreate(t *acl.Thread, out *acl.Handle, priority int32) error {
 }
 
 // StreamDestroy implements rtStreamDestroy.
-func StreamDestroy(t *acl.Thread, s acl.Handle) error {
+func StreamDestroy(t *core.Thread, s core.Handle) error {
 	if s == 0 {
 		return invalid("rtStreamDestroy", "stm must not be NULL")
 	}
@@ -29,12 +30,12 @@ func StreamDestroy(t *acl.Thread, s acl.Handle) error {
 
 // StreamSynchronize implements rtStreamSynchronize (NULL: the default
 // stream).
-func StreamSynchronize(t *acl.Thread, s acl.Handle) error {
+func StreamSynchronize(t *core.Thread, s core.Handle) error {
 	return wrap("rtStreamSynchronize", acl.SynchronizeStream(t, s, -1))
 }
 
 // StreamWaitEvent implements rtStreamWaitEvent.
-func StreamWaitEvent(t *acl.Thread, s, e acl.Handle) error {
+func StreamWaitEvent(t *core.Thread, s, e core.Handle) error {
 	if e == 0 {
 		return invalid("rtStreamWaitEvent", "evt must not be NULL")
 	}
@@ -44,7 +45,7 @@ func StreamWaitEvent(t *acl.Thread, s, e acl.Handle) error {
 // StreamGetCaptureInfo implements rtStreamGetCaptureInfo: the capture
 // status of the stream (rtStreamCaptureStatus, numbered as
 // aclmdlRICaptureStatus) and the model it is captured into.
-func StreamGetCaptureInfo(t *acl.Thread, s acl.Handle, status *int32, model *acl.Handle) error {
+func StreamGetCaptureInfo(t *core.Thread, s core.Handle, status *int32, model *core.Handle) error {
 	if status == nil {
 		return invalid("rtStreamGetCaptureInfo", "status must not be NULL")
 	}
@@ -53,7 +54,7 @@ func StreamGetCaptureInfo(t *acl.Thread, s acl.Handle, status *int32, model *acl
 
 // StreamQuery implements rtStreamQuery: success when every task of the
 // stream completed, ACL_ERROR_RT_STREAM_NOT_COMPLETE while one has not.
-func StreamQuery(t *acl.Thread, s acl.Handle) error {
+func StreamQuery(t *core.Thread, s core.Handle) error {
 	const fn = "rtStreamQuery"
 	var st int32
 	if err := acl.StreamQuery(t, s, &st); err != nil {
@@ -67,7 +68,7 @@ func StreamQuery(t *acl.Thread, s acl.Handle) error {
 
 // StreamSynchronizeWithTimeout implements rtStreamSynchronizeWithTimeout
 // (milliseconds, -1 = forever).
-func StreamSynchronizeWithTimeout(t *acl.Thread, s acl.Handle, timeoutMs int32) error {
+func StreamSynchronizeWithTimeout(t *core.Thread, s core.Handle, timeoutMs int32) error {
 	if timeoutMs < -1 {
 		return invalid("rtStreamSynchronizeWithTimeout", "timeout %d: -1 (forever) or more", timeoutMs)
 	}

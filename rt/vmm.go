@@ -3,6 +3,7 @@ package rt
 import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // memAttr is the aclrtMemAttr that says what p says about pages and
@@ -30,7 +31,7 @@ func memAttr(fn string, p *DrvMemProp) (uint32, error) {
 
 // MallocPhysical implements rtMallocPhysical: a physical allocation of
 // size bytes (a multiple of the granularity) with the driver's properties.
-func MallocPhysical(t *acl.Thread, out *uint64, size uint64, p *DrvMemProp, flags uint64) error {
+func MallocPhysical(t *core.Thread, out *uint64, size uint64, p *DrvMemProp, flags uint64) error {
 	const fn = "rtMallocPhysical"
 	if out == nil || p == nil {
 		return invalid(fn, "handle and prop must not be NULL")
@@ -55,7 +56,7 @@ func MallocPhysical(t *acl.Thread, out *uint64, size uint64, p *DrvMemProp, flag
 }
 
 // FreePhysical implements rtFreePhysical.
-func FreePhysical(t *acl.Thread, h uint64) error {
+func FreePhysical(t *core.Thread, h uint64) error {
 	if h == 0 {
 		return invalid("rtFreePhysical", "handle must not be NULL")
 	}

@@ -19,7 +19,7 @@ import (
 // Packages are the packages whose mutexes the lock order covers: the
 // runtime, the driver and the device model. Calls between them are
 // followed (a lock taken in tsfw under one held in acl is an edge).
-var Packages = []string{"./acl", "./rt", "./rt/stack", "./rt/sanitize", "./hal", "./emu", "./tsfw", "./svm", "./timeline"}
+var Packages = []string{"./acl", "./rt", "./rt/core", "./rt/stack", "./rt/sanitize", "./hal", "./emu", "./tsfw", "./svm", "./timeline"}
 
 // Edge says that lock B is taken while lock A is held, somewhere.
 type Edge struct {
@@ -122,6 +122,7 @@ func Analyze(repo string) (*Result, error) {
 		return os.Open(p.Export)
 	})
 	funcs := map[string]*function{}
+	binds := map[string][]string{}
 	var lits []*function
 	locks := map[string]bool{}
 	for _, rel := range Packages {
@@ -148,7 +149,8 @@ func Analyze(repo string) (*Result, error) {
 		if _, err := conf.Check(p.ImportPath, fset, files, info); err != nil {
 			return nil, fmt.Errorf("type-checking %s: %w", p.ImportPath, err)
 		}
-		a := &pkgAnalysis{pkg: p.Name, path: p.ImportPath, info: info, fset: fset, locks: locks, funcs: funcs}
+		a := &pkgAnalysis{pkg: p.Name, path: p.ImportPath, info: info, fset: fset, locks: locks, funcs: funcs,
+			binds: binds, pendingLit: map[*ast.FuncLit]string{}}
 		for _, af := range files {
 			a.declared(af)
 			for _, d := range af.Decls {
@@ -162,6 +164,23 @@ func Analyze(repo string) (*Result, error) {
 				lits = append(lits, a.collect(fd.Body, f)...)
 			}
 		}
+	}
+	// targets are the analysed functions a call event may run: the callee,
+	// or every function a struct literal assigns to the called field.
+	targets := func(callee string) []*function {
+		if key, ok := strings.CutPrefix(callee, "field:"); ok {
+			var out []*function
+			for _, name := range binds[key] {
+				if g := funcs[name]; g != nil {
+					out = append(out, g)
+				}
+			}
+			return out
+		}
+		if g := funcs[callee]; g != nil {
+			return []*function{g}
+		}
+		return nil
 	}
 	// What each function takes, itself or through what it calls.
 	fs := make([]*function, 0, len(funcs)+len(lits))
@@ -182,7 +201,7 @@ func Analyze(repo string) (*Result, error) {
 		changed = false
 		for _, f := range fs {
 			for _, e := range f.events {
-				if g := funcs[e.callee]; g != nil {
+				for _, g := range targets(e.callee) {
 					for l := range takes[g] {
 						if !takes[f][l] {
 							takes[f][l] = true
@@ -218,7 +237,7 @@ func Analyze(repo string) (*Result, error) {
 				if e2.lock != "" {
 					under = append(under, e2.lock)
 				}
-				if g := funcs[e2.callee]; g != nil {
+				for _, g := range targets(e2.callee) {
 					how = "via " + g.name
 					for l := range takes[g] {
 						under = append(under, l)
@@ -261,6 +280,18 @@ type pkgAnalysis struct {
 	fset      *token.FileSet
 	locks     map[string]bool
 	funcs     map[string]*function
+	// binds maps a struct field of function type ("pkgpath.Type.Field")
+	// to the functions struct literals assign to it (FullNames, or
+	// "lit:" names of function literals), so that a call through the
+	// field is followed: the runtime core's hook table (rt/core/hooks.go)
+	// is such a field set, filled by acl.
+	binds      map[string][]string
+	pendingLit map[*ast.FuncLit]string // a literal assigned to a field, before it is collected
+}
+
+// fieldKey names the field a selector selects, by the type declaring it.
+func fieldKey(sel *types.Selection, name string) string {
+	return types.TypeString(deref(declaringType(sel)), nil) + "." + name
 }
 
 // declared records the mutexes the file declares: struct fields (named
@@ -327,6 +358,13 @@ func (a *pkgAnalysis) varFields(owner string, st *types.Struct) {
 func (a *pkgAnalysis) lockID(x ast.Expr) string {
 	switch e := x.(type) {
 	case *ast.SelectorExpr:
+		if o, ok := a.info.Uses[e.Sel].(*types.Var); ok && !o.IsField() && o.Pkg() != nil {
+			// A package variable of another analysed package (core.NodeMu).
+			if tn := typeName(o.Type()); tn != "" && !isMutex(o.Type()) {
+				return o.Pkg().Name() + "." + tn
+			}
+			return o.Pkg().Name() + "." + o.Name()
+		}
 		if sel, ok := a.info.Selections[e]; ok && sel.Kind() == types.FieldVal {
 			recv := declaringType(sel)
 			owner := typeName(recv)
@@ -416,6 +454,10 @@ func (a *pkgAnalysis) collect(body ast.Node, f *function) []*function {
 			p := a.fset.Position(n.Pos())
 			g := &function{name: fmt.Sprintf("%s.func@%d", f.name, p.Line), end: n.End()}
 			lits = append(lits, g)
+			if key, ok := a.pendingLit[n]; ok {
+				a.funcs["lit:"+g.name] = g
+				a.binds[key] = append(a.binds[key], "lit:"+g.name)
+			}
 			lits = append(lits, a.collect(n.Body, g)...)
 			return false
 		case *ast.DeferStmt:
@@ -423,11 +465,16 @@ func (a *pkgAnalysis) collect(body ast.Node, f *function) []*function {
 				f.events = append(f.events, event{pos: n.Pos(), unlock: a.lockID(se.X), deferU: true, blk: block()})
 				return false
 			}
+		case *ast.CompositeLit:
+			a.bindFields(n)
 		case *ast.CallExpr:
 			var id *ast.Ident
 			switch fe := n.Fun.(type) {
 			case *ast.SelectorExpr:
 				id = fe.Sel
+				if sel, ok := a.info.Selections[fe]; ok && sel.Kind() == types.FieldVal {
+					f.events = append(f.events, event{pos: n.Pos(), callee: "field:" + fieldKey(sel, fe.Sel.Name), blk: block()})
+				}
 				if a.isLockCall(fe) {
 					switch fe.Sel.Name {
 					case "Lock", "RLock":
@@ -539,4 +586,40 @@ func (r *Result) Table() (string, error) {
 	}
 	fmt.Fprintf(&b, "| leaf | %s |\n", strings.Join(leaves, " "))
 	return b.String(), nil
+}
+
+// bindFields records the functions a struct literal assigns to its fields
+// of function type (binds).
+func (a *pkgAnalysis) bindFields(n *ast.CompositeLit) {
+	tv, ok := a.info.Types[n]
+	if !ok {
+		return
+	}
+	t := deref(tv.Type)
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return
+	}
+	for _, el := range n.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		k, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		key := types.TypeString(t, nil) + "." + k.Name
+		switch v := kv.Value.(type) {
+		case *ast.FuncLit:
+			a.pendingLit[v] = key
+		case *ast.Ident:
+			if o, ok := a.info.Uses[v].(*types.Func); ok {
+				a.binds[key] = append(a.binds[key], o.FullName())
+			}
+		case *ast.SelectorExpr:
+			if o, ok := a.info.Uses[v.Sel].(*types.Func); ok {
+				a.binds[key] = append(a.binds[key], o.FullName())
+			}
+		}
+	}
 }

@@ -85,9 +85,26 @@ func TestAnalyzeSeesNesting(t *testing.T) {
 	require.NoError(t, err)
 	found := false
 	for _, e := range r.Edges {
-		if e.A == "acl.runtimeState.mu" && e.B == "acl.reg.mu" {
+		if e.A == "core.runtimeState.Mu" && e.B == "core.Reg.Mu" {
 			found = true
 		}
 	}
-	assert.True(t, found, "acl.runtimeState.mu -> acl.reg.mu (stream creation registers the stream under rt.mu) not found")
+	assert.True(t, found, "core.runtimeState.Mu -> core.Reg.Mu (stream creation registers the stream under the runtime lock) not found")
+}
+
+// TestAnalyzeFollowsHookTable: rt/core calls the API families only through
+// its hook table (struct fields acl fills), so a lock of acl taken under
+// the runtime lock is seen only if calls through those fields are
+// followed: destroying a context releases its notifies (acl.notifyMu)
+// under core.runtimeState.Mu.
+func TestAnalyzeFollowsHookTable(t *testing.T) {
+	r, err := analysed()
+	require.NoError(t, err)
+	found := false
+	for _, e := range r.Edges {
+		if e.A == "core.runtimeState.Mu" && e.B == "acl.notifyMu" {
+			found = true
+		}
+	}
+	assert.True(t, found, "core.runtimeState.Mu -> acl.notifyMu (context destruction through core.Families.ContextDestroyed) not found")
 }

@@ -137,7 +137,7 @@ func genMirrors(pairs []mirrorPair, headers []string) ([]byte, error) {
 	}
 	b.WriteString("import (\n\t\"reflect\"\n\n")
 	for _, p := range sortedKeys(pkgs) {
-		fmt.Fprintf(&b, "\t%q\n", "github.com/npuemu/npuemu/"+p)
+		fmt.Fprintf(&b, "\t%q\n", "github.com/npuemu/npuemu/"+pkgDir(p))
 	}
 	b.WriteString(")\n\n")
 	b.WriteString("// mirrors are the vendor C types the boundary reinterprets as Go types\n")
@@ -172,5 +172,14 @@ func writeMirrors(libDir string, data []byte, types map[string][]byte) error {
 
 // mirrorTypesPath is where package pkg's generated mirrors live.
 func mirrorTypesPath(libDir, pkg string) string {
-	return filepath.Join(libDir, "..", pkg, mirrorTypesFile)
+	return filepath.Join(libDir, "..", pkgDir(pkg), mirrorTypesFile)
+}
+
+// pkgDir is the module-relative directory of the package a mirror's Go
+// type names (the name it is imported by in libfake).
+func pkgDir(name string) string {
+	if d, ok := map[string]string{"core": "rt/core"}[name]; ok {
+		return d
+	}
+	return name
 }

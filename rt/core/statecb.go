@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"slices"
@@ -78,17 +78,17 @@ func streamCBs() []namedCB[StreamStateFunc] {
 // noteStreamCreated queues s's CREATE_POST. Precondition: rt.mu held.
 func noteStreamCreated(s *Stream) {
 	if len(streamCBs()) > 0 {
-		pendingCreated = append(pendingCreated, s.h)
+		pendingCreated = append(pendingCreated, s.H)
 	}
 }
 
-// flushStreamStates runs the queued CREATE_POST callbacks. Call it without
+// FlushStreamStates runs the queued CREATE_POST callbacks. Call it without
 // rt.mu (typically deferred before taking the lock).
-func flushStreamStates() {
-	rt.mu.Lock()
+func FlushStreamStates() {
+	Runtime.Mu.Lock()
 	p := pendingCreated
 	pendingCreated = nil
-	rt.mu.Unlock()
+	Runtime.Mu.Unlock()
 	if len(p) == 0 {
 		return
 	}
@@ -100,70 +100,70 @@ func flushStreamStates() {
 	}
 }
 
-// fireStreamsDestroyPre runs DESTROY_PRE for the streams that pick (called
+// FireStreamsDestroyPre runs DESTROY_PRE for the streams that pick (called
 // under rt.mu) is about to destroy. Call it without rt.mu.
-func fireStreamsDestroyPre(pick func() []*Stream) {
+func FireStreamsDestroyPre(pick func() []*Stream) {
 	cbs := streamCBs()
 	if len(cbs) == 0 {
 		return
 	}
-	rt.mu.Lock()
+	Runtime.Mu.Lock()
 	ss := pick()
-	rt.mu.Unlock()
+	Runtime.Mu.Unlock()
 	for _, s := range ss {
-		if s.dead.Load() {
+		if s.Dead.Load() {
 			continue
 		}
 		for _, c := range cbs {
-			c.fn(s.h, abi.ACL_RT_STREAM_STATE_DESTROY_PRE)
+			c.fn(s.H, abi.ACL_RT_STREAM_STATE_DESTROY_PRE)
 		}
 	}
 }
 
-// contextStreamsLocked lists c's explicit streams and its default stream.
+// ContextStreamsLocked lists c's explicit streams and its default stream.
 // Precondition: rt.mu held.
-func contextStreamsLocked(c *Context) []*Stream {
-	if c == nil || c.dead.Load() {
+func ContextStreamsLocked(c *Context) []*Stream {
+	if c == nil || c.Dead.Load() {
 		return nil
 	}
 	ss := make([]*Stream, 0, len(c.streams)+1)
 	for s := range c.streams {
 		ss = append(ss, s)
 	}
-	return append(ss, c.defStream)
+	return append(ss, c.DefStream)
 }
 
-// primaryReleasedLocked lists the streams a reset of device id (force: any
+// PrimaryReleasedLocked lists the streams a reset of device id (force: any
 // reference count) would destroy. Precondition: rt.mu held.
-func primaryReleasedLocked(id int32, force bool) []*Stream {
-	if id < 0 || int(id) >= len(rt.devs) {
+func PrimaryReleasedLocked(id int32, force bool) []*Stream {
+	if id < 0 || int(id) >= len(Runtime.Devs) {
 		return nil
 	}
-	d := rt.devs[id]
-	if d == nil || d.refs == 0 || (!force && d.refs > 1) {
+	d := Runtime.Devs[id]
+	if d == nil || d.Refs == 0 || (!force && d.Refs > 1) {
 		return nil
 	}
-	return contextStreamsLocked(d.primary)
+	return ContextStreamsLocked(d.Primary)
 }
 
-// allStreamsLocked lists every stream aclFinalize would release: the
+// AllStreamsLocked lists every stream aclFinalize would release: the
 // explicit and default streams of every context of every device.
 // Precondition: rt.mu held.
-func allStreamsLocked() []*Stream {
+func AllStreamsLocked() []*Stream {
 	var ss []*Stream
-	for _, d := range rt.devs {
+	for _, d := range Runtime.Devs {
 		if d == nil {
 			continue
 		}
 		for c := range d.contexts {
-			ss = append(ss, contextStreamsLocked(c)...)
+			ss = append(ss, ContextStreamsLocked(c)...)
 		}
 	}
 	return ss
 }
 
-// fireDeviceState runs the device callbacks. Call it without rt.mu.
-func fireDeviceState(id int32, state int32) {
+// FireDeviceState runs the device callbacks. Call it without rt.mu.
+func FireDeviceState(id int32, state int32) {
 	stateCBs.mu.Lock()
 	cbs := stateCBs.devices
 	stateCBs.mu.Unlock()

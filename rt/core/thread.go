@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"sync"
@@ -20,15 +20,15 @@ type Thread struct {
 	lastErr abi.Code
 	errMsg  string
 
-	// lastTask is the id of the last task this thread issued to an
+	// LastTask is the id of the last task this thread issued to an
 	// explicit stream (aclrtGetThreadLastTaskId); hasLastTask says
 	// whether there is one.
-	lastTask    uint32
-	hasLastTask bool
+	LastTask    uint32
+	HasLastTask bool
 
-	// handover: the front's hand-overs of this thread's launches
-	// (kernel_launch_handover.go); here, so that none allocates.
-	handover handover
+	// Handover: the front's hand-overs of this thread's launches
+	// (acl/kernel_launch_handover.go); here, so that none allocates.
+	Handover Handover
 }
 
 // Fail records err as the thread's last error and recent message and

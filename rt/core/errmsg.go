@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"strings"
@@ -17,12 +17,12 @@ var procErrMsgs struct {
 	msgs []string    // oldest first, at most maxProcErrMsgs
 }
 
-// maxProcErrMsgs bounds the text a program that never reads it keeps.
-const maxProcErrMsgs = 16
+// MaxProcErrMsgs bounds the text a program that never reads it keeps.
+const MaxProcErrMsgs = 16
 
-// setErrMsgProcessWide switches the scope (aclInit, aclFinalize) and drops
+// SetErrMsgProcessWide switches the scope (aclInit, aclFinalize) and drops
 // what the process-wide store held.
-func setErrMsgProcessWide(on bool) {
+func SetErrMsgProcessWide(on bool) {
 	procErrMsgs.mu.Lock()
 	defer procErrMsgs.mu.Unlock()
 	procErrMsgs.on.Store(on)
@@ -40,7 +40,7 @@ func recordProcessErrMsg(msg string) bool {
 	if !procErrMsgs.on.Load() { // switched off meanwhile
 		return false
 	}
-	if len(procErrMsgs.msgs) == maxProcErrMsgs {
+	if len(procErrMsgs.msgs) == MaxProcErrMsgs {
 		procErrMsgs.msgs = append(procErrMsgs.msgs[:0], procErrMsgs.msgs[1:]...)
 	}
 	procErrMsgs.msgs = append(procErrMsgs.msgs, msg)

@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"os"
@@ -16,7 +16,7 @@ import (
 func TestEveryHandleKindHasAName(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
-	decl := regexp.MustCompile(`(?m)^\s*(?:const\s+)?(kind\w+)\s+handleKind\s*=\s*0x([0-9A-Fa-f]{2})`)
+	decl := regexp.MustCompile(`(?m)^\s*(?:const\s+)?(Kind\w+)\s+HandleKind\s*=\s*0x([0-9A-Fa-f]{2})`)
 	seen := map[string]bool{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -28,22 +28,22 @@ func TestEveryHandleKindHasAName(t *testing.T) {
 			seen[m[1]] = true
 		}
 	}
-	assert.Len(t, seen, len(handleKindNames), "constants %v", seen)
+	assert.Len(t, seen, len(HandleKindNames), "constants %v", seen)
 	names := map[string]bool{}
-	for k, n := range handleKindNames {
+	for k, n := range HandleKindNames {
 		assert.NotContains(t, n, "handle", "%#x", uint8(k))
 		assert.False(t, names[n], "%q twice", n)
 		names[n] = true
 	}
-	assert.Equal(t, "tag-0x01", handleKind(1).String())
+	assert.Equal(t, "tag-0x01", HandleKind(1).String())
 }
 
 func TestStaleHandleMessageNamesTheKind(t *testing.T) {
-	tb := newTable[int](kindMemPool)
+	tb := NewTable[int](KindMemPool)
 	v := 1
-	h := tb.add(&v)
-	tb.remove(h)
-	_, err := tb.get(h)
+	h := tb.Add(&v)
+	tb.Remove(h)
+	_, err := tb.Get(h)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "memory pool handle")
 }

@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // Device allocations are NOT stored here: each device's allocation map
 // (device.allocs) is the registry of record for allocations, and the
 // pools' block map (poolPtrs) for pool blocks; model run instances are
-// listed from liveRIs (mdlri.go). Both are read at report time.
+// listed from liveRIs (acl/mdlri.go). Both are read at report time.
 //
 // Writes are batched. A memdb write transaction costs ~20 µs on this
 // machine (radix-node copies, watch channels, its own GC load), which made
@@ -50,34 +50,34 @@ import (
 const (
 	tableDevices      = "devices"
 	tableContexts     = "contexts"
-	tableStreams      = "streams"
-	tableEvents       = "events"
-	tableNotifies     = "notifies"
-	tableCntNotifies  = "cntnotifies"
-	tableLabels       = "labels"
-	tableLabelLists   = "labellists"
-	tableVMMHandles   = "vmmhandles"   // aclrtMallocPhysical handles, by handle
-	tableReservations = "reservations" // aclrtReserveMemAddress ranges, by base address
-	tableMemPools     = "mempools"     // aclrtMemPoolCreate pools, by handle
+	TableStreams      = "streams"
+	TableEvents       = "events"
+	TableNotifies     = "notifies"
+	TableCntNotifies  = "cntnotifies"
+	TableLabels       = "labels"
+	TableLabelLists   = "labellists"
+	TableVMMHandles   = "vmmhandles"   // aclrtMallocPhysical handles, by handle
+	TableReservations = "reservations" // aclrtReserveMemAddress ranges, by base address
+	TableMemPools     = "mempools"     // aclrtMemPoolCreate pools, by handle
 )
 
 // regKinds lists the tables in leak-report order with the kind they print.
 var regKinds = []struct{ table, kind string }{
 	{tableDevices, "device"}, {tableContexts, "context"},
-	{tableStreams, "stream"}, {tableEvents, "event"},
-	{tableNotifies, "notify"}, {tableCntNotifies, "cnt notify"},
-	{tableLabels, "label"}, {tableLabelLists, "label list"},
-	{tableVMMHandles, "physical memory"}, {tableReservations, "address reservation"},
-	{tableMemPools, "memory pool"},
+	{TableStreams, "stream"}, {TableEvents, "event"},
+	{TableNotifies, "notify"}, {TableCntNotifies, "cnt notify"},
+	{TableLabels, "label"}, {TableLabelLists, "label list"},
+	{TableVMMHandles, "physical memory"}, {TableReservations, "address reservation"},
+	{TableMemPools, "memory pool"},
 }
 
-// processWide is the Device of records that belong to no device (address
+// ProcessWide is the Device of records that belong to no device (address
 // reservations); the leak report prints "process" for it.
-const processWide = -1
+const ProcessWide = -1
 
-// record is one registered object. Stored records are never mutated: a
+// Record is one registered object. Stored records are never mutated: a
 // change is a new record inserted in a new transaction.
-type record struct {
+type Record struct {
 	ID      uint64 // handle (contexts, streams, events) or device id
 	Device  int
 	Owner   uint64 // owning context handle; 0 for devices
@@ -103,9 +103,9 @@ func registrySchema() *memdb.DBSchema {
 	return &memdb.DBSchema{Tables: tables}
 }
 
-// flushAt bounds the queue; one transaction of this many changes costs
+// FlushAt bounds the queue; one transaction of this many changes costs
 // about 2 ms here (BenchmarkRegistryFlush).
-const flushAt = 1024
+const FlushAt = 1024
 
 // regKey names one object of one table.
 type regKey struct {
@@ -113,85 +113,85 @@ type regKey struct {
 	id    uint64
 }
 
-// reg is the registry and its queue of unapplied changes.
-var reg struct {
-	mu      sync.Mutex          // guards the fields below
+// Reg is the registry and its queue of unapplied changes.
+var Reg struct {
+	Mu      sync.Mutex          // guards the fields below
 	db      *memdb.MemDB        // nil until the first flush
-	pending map[regKey]*record  // last change per object: a record to insert, nil to delete
+	Pending map[regKey]*Record  // last change per object: a record to insert, nil to delete
 	stored  map[regKey]struct{} // keys the database holds: lets a queued change be dropped without a read transaction
 }
 
-// register records rec as alive in table.
-func register(table string, rec record) {
+// Register records rec as alive in table.
+func Register(table string, rec Record) {
 	queueChange(regKey{table, rec.ID}, &rec)
 }
 
-// unregister records that the object with id in table is gone.
-func unregister(table string, id uint64) {
+// Unregister records that the object with id in table is gone.
+func Unregister(table string, id uint64) {
 	queueChange(regKey{table, id}, nil)
 }
 
-// registerHandle records the handle h of an object of context c (notifies,
+// RegisterHandle records the handle h of an object of context c (notifies,
 // counting notifies, labels, label lists) as alive in table; one line at
 // each creation site.
-func registerHandle(table string, h Handle, c *Context, what string) {
-	rec := record{ID: uint64(h), Device: processWide, Summary: fmt.Sprintf("%s %#x", what, uintptr(h))}
+func RegisterHandle(table string, h Handle, c *Context, what string) {
+	rec := Record{ID: uint64(h), Device: ProcessWide, Summary: fmt.Sprintf("%s %#x", what, uintptr(h))}
 	if c != nil {
-		rec.Owner = uint64(c.h)
-		rec.Summary += fmt.Sprintf(" of context %#x", uintptr(c.h))
-		if c.dev != nil {
-			rec.Device = int(c.dev.id)
+		rec.Owner = uint64(c.H)
+		rec.Summary += fmt.Sprintf(" of context %#x", uintptr(c.H))
+		if c.Dev != nil {
+			rec.Device = int(c.Dev.ID)
 		}
 	}
-	register(table, rec)
+	Register(table, rec)
 }
 
-// unregisterIf unregisters id from table when err is nil and returns err,
+// UnregisterIf unregisters id from table when err is nil and returns err,
 // so that a release call site stays one line: return f(unregisterIf(..., call())).
-func unregisterIf(table string, id uint64, err error) error {
+func UnregisterIf(table string, id uint64, err error) error {
 	if err == nil {
-		unregister(table, id)
+		Unregister(table, id)
 	}
 	return err
 }
 
-// forget drops every record of tables: aclFinalize uses it for objects that
+// Forget drops every record of tables: aclFinalize uses it for objects that
 // die with the node (VMM handles and reservations) rather than through
 // their release calls.
-func forget(tables ...string) {
-	reg.mu.Lock()
-	defer reg.mu.Unlock()
-	if reg.pending == nil {
-		reg.pending = make(map[regKey]*record)
+func Forget(tables ...string) {
+	Reg.Mu.Lock()
+	defer Reg.Mu.Unlock()
+	if Reg.Pending == nil {
+		Reg.Pending = make(map[regKey]*Record)
 	}
 	for _, t := range tables {
-		for k := range reg.pending {
+		for k := range Reg.Pending {
 			if k.table == t {
-				delete(reg.pending, k)
+				delete(Reg.Pending, k)
 			}
 		}
-		for k := range reg.stored {
+		for k := range Reg.stored {
 			if k.table == t {
-				reg.pending[k] = nil
+				Reg.Pending[k] = nil
 			}
 		}
 	}
 }
 
-func queueChange(k regKey, rec *record) {
-	reg.mu.Lock()
-	defer reg.mu.Unlock()
-	if reg.pending == nil {
-		reg.pending = make(map[regKey]*record)
+func queueChange(k regKey, rec *Record) {
+	Reg.Mu.Lock()
+	defer Reg.Mu.Unlock()
+	if Reg.Pending == nil {
+		Reg.Pending = make(map[regKey]*Record)
 	}
-	if _, ok := reg.stored[k]; !ok && rec == nil {
+	if _, ok := Reg.stored[k]; !ok && rec == nil {
 		// Never flushed (created and destroyed since the last flush, or
 		// never registered): nothing for the database to forget.
-		delete(reg.pending, k)
+		delete(Reg.Pending, k)
 		return
 	}
-	reg.pending[k] = rec
-	if len(reg.pending) >= flushAt {
+	Reg.Pending[k] = rec
+	if len(Reg.Pending) >= FlushAt {
 		flushLocked()
 	}
 }
@@ -199,20 +199,20 @@ func queueChange(k regKey, rec *record) {
 // flushLocked applies the queued changes in one transaction and returns
 // the database. Precondition: reg.mu held.
 func flushLocked() *memdb.MemDB {
-	if reg.db == nil {
+	if Reg.db == nil {
 		db, err := memdb.NewMemDB(registrySchema())
 		if err != nil {
 			panic(fmt.Sprintf("acl: registry schema: %v", err))
 		}
-		reg.db = db
-		reg.stored = make(map[regKey]struct{})
+		Reg.db = db
+		Reg.stored = make(map[regKey]struct{})
 	}
-	if len(reg.pending) == 0 {
-		return reg.db
+	if len(Reg.Pending) == 0 {
+		return Reg.db
 	}
-	txn := reg.db.Txn(true)
+	txn := Reg.db.Txn(true)
 	defer txn.Abort()
-	for k, rec := range reg.pending {
+	for k, rec := range Reg.Pending {
 		if rec != nil {
 			if err := txn.Insert(k.table, rec); err != nil {
 				panic(fmt.Sprintf("acl: registry insert into %s: %v", k.table, err))
@@ -220,41 +220,41 @@ func flushLocked() *memdb.MemDB {
 			continue
 		}
 		// Only keys in reg.stored queue a delete (queueChange).
-		if err := txn.Delete(k.table, &record{ID: k.id}); err != nil {
+		if err := txn.Delete(k.table, &Record{ID: k.id}); err != nil {
 			panic(fmt.Sprintf("acl: registry delete from %s: %v", k.table, err))
 		}
 	}
 	txn.Commit()
-	for k, rec := range reg.pending {
+	for k, rec := range Reg.Pending {
 		if rec != nil {
-			reg.stored[k] = struct{}{}
+			Reg.stored[k] = struct{}{}
 		} else {
-			delete(reg.stored, k)
+			delete(Reg.stored, k)
 		}
 	}
-	clear(reg.pending)
-	return reg.db
+	clear(Reg.Pending)
+	return Reg.db
 }
 
-// registryDB applies the queue and returns the database, current as of
+// RegistryDB applies the queue and returns the database, current as of
 // every register / unregister that returned before the call.
-func registryDB() *memdb.MemDB {
-	reg.mu.Lock()
-	defer reg.mu.Unlock()
+func RegistryDB() *memdb.MemDB {
+	Reg.Mu.Lock()
+	defer Reg.Mu.Unlock()
 	return flushLocked()
 }
 
-// registered returns every record of table, ordered by id.
-func registered(table string) []record {
-	txn := registryDB().Txn(false)
+// Registered returns every record of table, ordered by id.
+func Registered(table string) []Record {
+	txn := RegistryDB().Txn(false)
 	defer txn.Abort()
 	it, err := txn.Get(table, "id")
 	if err != nil {
 		panic(fmt.Sprintf("acl: registry scan of %s: %v", table, err))
 	}
-	var out []record
+	var out []Record
 	for o := it.Next(); o != nil; o = it.Next() {
-		out = append(out, *o.(*record))
+		out = append(out, *o.(*Record))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -271,27 +271,27 @@ type Live struct {
 // (regKinds), every device allocation, every allocated pool block and
 // every model run instance.
 func LiveObjects() []Live {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return liveLocked()
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	return LiveLocked()
 }
 
-// liveLocked is LiveObjects. Precondition: rt.mu held.
-func liveLocked() []Live {
+// LiveLocked is LiveObjects. Precondition: rt.mu held.
+func LiveLocked() []Live {
 	var out []Live
 	for _, tk := range regKinds {
-		for _, r := range registered(tk.table) {
+		for _, r := range Registered(tk.table) {
 			out = append(out, Live{Kind: tk.kind, Device: r.Device, Summary: r.Summary})
 		}
 	}
-	for _, d := range rt.devs {
+	for _, d := range Runtime.Devs {
 		if d == nil {
 			continue
 		}
-		for _, a := range d.allocations() {
-			out = append(out, Live{Kind: "allocation", Device: int(d.id),
-				Summary: fmt.Sprintf("%#x: %d bytes (policy %d)", a.base, a.size, a.policy)})
+		for _, a := range d.Allocations() {
+			out = append(out, Live{Kind: "allocation", Device: int(d.ID),
+				Summary: fmt.Sprintf("%#x: %d bytes (policy %d)", a.Base, a.Size, a.Policy)})
 		}
 	}
-	return append(out, families.live()...)
+	return append(out, Families.Live()...)
 }

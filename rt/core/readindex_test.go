@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"sync"
@@ -14,12 +14,12 @@ import (
 // either the live object of a handle or the stale error, never another
 // object; a handle destroyed before the lookup starts is always stale.
 func TestHandleTableConcurrentGet(t *testing.T) {
-	tb := newTable[int](kindStream)
-	const n = 3 << indexChunkBits
+	tb := NewTable[int](KindStream)
+	const n = 3 << IndexChunkBits
 	hs := make([]Handle, n)
 	for i := range hs {
 		v := i
-		hs[i] = tb.add(&v)
+		hs[i] = tb.Add(&v)
 	}
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -31,7 +31,7 @@ func TestHandleTableConcurrentGet(t *testing.T) {
 			for !stop.Load() {
 				for i := range hs {
 					h := Handle(atomic.LoadUintptr((*uintptr)(&hs[i])))
-					if p, err := tb.get(h); err == nil && *p%n != i {
+					if p, err := tb.Get(h); err == nil && *p%n != i {
 						bad.Add(1)
 					}
 				}
@@ -41,25 +41,25 @@ func TestHandleTableConcurrentGet(t *testing.T) {
 	for round := 1; round <= 5; round++ {
 		for i := range hs {
 			old := Handle(atomic.LoadUintptr((*uintptr)(&hs[i])))
-			require.True(t, tb.remove(old))
-			_, err := tb.get(old)
+			require.True(t, tb.Remove(old))
+			_, err := tb.Get(old)
 			require.Error(t, err, "a removed handle is stale at once")
 			v := i + round*n // a fresh object for the new occupant
-			h := tb.add(&v)
+			h := tb.Add(&v)
 			atomic.StoreUintptr((*uintptr)(&hs[i]), uintptr(h))
 		}
 	}
 	stop.Store(true)
 	wg.Wait()
 	assert.Zero(t, bad.Load(), "a lookup returned another handle's object")
-	assert.Equal(t, n, tb.len())
+	assert.Equal(t, n, tb.Len())
 }
 
 // TestThreadByID: registered threads resolve by id past one index chunk;
 // unknown ids give nil.
 func TestThreadByID(t *testing.T) {
 	var ths []*Thread
-	for range 1<<indexChunkBits + 3 {
+	for range 1<<IndexChunkBits + 3 {
 		ths = append(ths, NewThread())
 	}
 	for _, th := range ths {

@@ -1,4 +1,4 @@
-package acl
+package core
 
 import "sync/atomic"
 
@@ -17,24 +17,24 @@ type readIndex[E any] struct {
 	dir atomic.Pointer[[]*indexChunk[E]]
 }
 
-// indexChunkBits sets the elements per chunk (256).
-const indexChunkBits = 8
+// IndexChunkBits sets the elements per chunk (256).
+const IndexChunkBits = 8
 
-type indexChunk[E any] [1 << indexChunkBits]atomic.Pointer[E]
+type indexChunk[E any] [1 << IndexChunkBits]atomic.Pointer[E]
 
 // load returns element i, nil when it was never stored (or stored nil).
 func (x *readIndex[E]) load(i uint32) *E {
 	d := x.dir.Load()
-	c := int(i >> indexChunkBits)
+	c := int(i >> IndexChunkBits)
 	if d == nil || c >= len(*d) {
 		return nil
 	}
-	return (*d)[c][i&(1<<indexChunkBits-1)].Load()
+	return (*d)[c][i&(1<<IndexChunkBits-1)].Load()
 }
 
 // store sets element i to e. Callers serialise stores.
 func (x *readIndex[E]) store(i uint32, e *E) {
-	c := int(i >> indexChunkBits)
+	c := int(i >> IndexChunkBits)
 	var d []*indexChunk[E]
 	if p := x.dir.Load(); p != nil {
 		d = *p
@@ -51,5 +51,5 @@ func (x *readIndex[E]) store(i uint32, e *E) {
 		x.dir.Store(&grown)
 		d = grown
 	}
-	d[c][i&(1<<indexChunkBits-1)].Store(e)
+	d[c][i&(1<<IndexChunkBits-1)].Store(e)
 }

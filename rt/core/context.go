@@ -1,0 +1,111 @@
+package core
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/abi"
+)
+
+// Context is an ACL context: one device plus its streams and resources.
+// A device's primary (default) context is created by aclrtSetDevice and
+// shared by every thread that sets the device; explicit contexts come from
+// aclrtCreateContext.
+type Context struct {
+	H       Handle
+	Dev     *Device
+	Primary bool
+	Dead    atomic.Bool // destroyed or released by a device reset
+
+	DefStream *Stream // the context's default stream (aclrtStream NULL)
+
+	// Guarded by rt.mu.
+	streams map[*Stream]struct{} // explicit streams
+
+	Mu      sync.Mutex      // guards sysOpts
+	SysOpts map[int32]int64 // aclrtCtxSetSysParamOpt values
+}
+
+// Handle returns the context's C handle.
+func (c *Context) Handle() Handle { return c.H }
+
+// Device returns the context's device id.
+func (c *Context) Device() int32 { return c.Dev.ID }
+
+// NewContextLocked creates a context with its default stream on d.
+// Precondition: rt.mu held.
+func NewContextLocked(fn string, d *Device, primary bool) (*Context, error) {
+	c := &Context{Dev: d, Primary: primary, streams: map[*Stream]struct{}{}}
+	s, err := NewStreamLocked(fn, c, 0, 0, true)
+	if err != nil {
+		return nil, err
+	}
+	c.DefStream = s
+	c.H = Contexts.Add(c)
+	d.contexts[c] = struct{}{}
+	kind := "explicit"
+	if primary {
+		kind = "primary"
+	}
+	Register(tableContexts, Record{ID: uint64(c.H), Device: int(d.ID), Summary: fmt.Sprintf("%s context %#x", kind, uintptr(c.H))})
+	return c, nil
+}
+
+// DestroyLocked releases c: its events, explicit streams and default
+// stream (waiting for them when wait is set), then its handle.
+// Precondition: rt.mu held.
+func (c *Context) DestroyLocked(wait bool) {
+	if c.Dead.Swap(true) {
+		return
+	}
+	Families.ContextDestroyed(c) // events, notifies, counting notifies, labels
+	for s := range c.streams {
+		s.DestroyLocked(wait)
+	}
+	c.DefStream.DestroyLocked(wait)
+	Contexts.Remove(c.H)
+	delete(c.Dev.contexts, c)
+	Unregister(tableContexts, uint64(c.H))
+}
+
+var Contexts = NewTable[Context](KindContext)
+
+// Current returns the thread's current context. A thread without one gets
+// the primary context of aclInit's defaultDevice, if configured.
+func Current(t *Thread, fn string) (*Context, error) {
+	if c := t.Ctx; c != nil && !c.Dead.Load() {
+		if err := deviceLost(fn, c.Dev.ID); err != nil { // acl/faults.go
+			return nil, err
+		}
+		return c, nil
+	}
+	t.Ctx = nil
+	if dd := atomic.LoadInt32(&Runtime.DefaultDevice); dd >= 0 {
+		Runtime.Mu.Lock()
+		c, err := SetDeviceLocked(fn, dd)
+		Runtime.Mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		t.Ctx = c
+		return c, nil
+	}
+	return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL,
+		"%s: the calling thread has no current context (call aclrtSetDevice, aclrtCreateContext or aclrtSetCurrentContext first)", fn)
+}
+
+// ResolveContext resolves a context handle.
+func ResolveContext(fn string, h Handle) (*Context, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: context must not be NULL", fn)
+	}
+	c, err := Contexts.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return c, nil
+}
+
+// SysParamOptCount is the number of aclSysParamOpt values.
+const SysParamOptCount = 4

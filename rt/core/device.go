@@ -1,0 +1,253 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
+)
+
+// Device is the runtime's view of one emulated device.
+type Device struct {
+	ID  int32
+	Emu *emu.Device
+
+	// Guarded by rt.mu.
+	Refs       int      // aclrtSetDevice reference count (process-wide)
+	Primary    *Context // default context; nil when released
+	Forced     bool     // aclrtResetDeviceForce released it; cleared by the next SetDevice
+	contexts   map[*Context]struct{}
+	NStreams   int // streams alive on the device, default streams included
+	NEvents    int
+	nextStream int32
+	ResLimit   map[int32]uint32
+
+	AllocMu sync.RWMutex // guards allocs
+	Allocs  map[uintptr]Allocation
+}
+
+// MaxPeers is the driver's limit of enabled peers per device (A1/A2/A3/310P).
+const MaxPeers = 8
+
+// DeviceLocked returns the runtime device id, opening it on first use.
+// Precondition: rt.mu held.
+func DeviceLocked(fn string, id int32) (*Device, error) {
+	n, err := TheNode()
+	if err != nil {
+		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
+	}
+	if id < 0 || int(id) >= n.DeviceCount() {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
+	}
+	for len(Runtime.Devs) <= int(id) {
+		Runtime.Devs = append(Runtime.Devs, nil)
+	}
+	if d := Runtime.Devs[id]; d != nil {
+		return d, nil
+	}
+	ed, err := n.Device(int(id))
+	if err != nil {
+		return nil, abi.Wrapf(err, "%s: device %d", fn, id)
+	}
+	d := &Device{ID: id, Emu: ed, contexts: map[*Context]struct{}{},
+		ResLimit: map[int32]uint32{}, Allocs: map[uintptr]Allocation{}}
+	Runtime.Devs[id] = d
+	return d, nil
+}
+
+// SoC returns the node's SoC (creating the node if needed).
+func SoC(fn string) (emu.SoC, *emu.Node, error) {
+	n, err := TheNode()
+	if err != nil {
+		return emu.SoC{}, nil, abi.Wrapf(err, "%s: emulator configuration", fn)
+	}
+	return n.SoC(), n, nil
+}
+
+// SetDeviceLocked takes a reference on device id and returns its primary
+// context, creating it (and its default stream) on the first reference.
+// Precondition: rt.mu held.
+func SetDeviceLocked(fn string, id int32) (*Context, error) {
+	d, err := DeviceLocked(fn, id)
+	if err != nil {
+		return nil, err
+	}
+	if d.Primary == nil {
+		c, err := NewContextLocked(fn, d, true)
+		if err != nil {
+			return nil, err
+		}
+		d.Primary = c
+		d.Forced = false
+		Register(tableDevices, Record{ID: uint64(id), Device: int(id),
+			Summary: fmt.Sprintf("%s set by aclrtSetDevice and not reset", d.Emu.SoC.Name)})
+	}
+	d.Refs++
+	return d.Primary, nil
+}
+
+// ErrUninitialized is the error of the calls that need aclInit: those that
+// create a context (aclrtSetDevice, aclrtCreateContext).
+func ErrUninitialized(fn string) error {
+	return abi.Errorf(abi.ACL_ERROR_UNINITIALIZE, "%s: aclInit has not been called (or aclFinalize has)", fn)
+}
+
+// ReleasePrimaryLocked destroys the primary context, waiting for its
+// streams first when wait is set. Precondition: rt.mu held.
+func (d *Device) ReleasePrimaryLocked(wait bool) {
+	if d.Primary == nil {
+		return
+	}
+	clearDeviceLost(d.ID) // a reset recovers the device
+	Families.DeviceReset(d)
+	d.Primary.DestroyLocked(wait)
+	d.Primary = nil
+	Unregister(tableDevices, uint64(d.ID))
+}
+
+// ReleaseAllLocked destroys every context and frees every allocation of d
+// (aclFinalize). Precondition: rt.mu held.
+func (d *Device) ReleaseAllLocked() {
+	for c := range d.contexts {
+		c.DestroyLocked(false)
+	}
+	d.Primary = nil
+	d.Refs = 0
+	Families.DeviceFinalized(d)
+	clearDeviceLost(d.ID)
+	Families.DeviceReset(d)
+	d.AllocMu.Lock()
+	for base, a := range d.Allocs {
+		if a.HAL && hal.Release(base) {
+			// Directly, not through an interposed halMemFree: locks are held.
+			_ = hal.MemFree(base)
+			continue
+		}
+		_, _ = d.Emu.HBM.Free(base)
+	}
+	d.Allocs = map[uintptr]Allocation{}
+	d.AllocMu.Unlock()
+	Unregister(tableDevices, uint64(d.ID))
+}
+
+// CheckDeviceID validates id against the node without opening the device.
+func CheckDeviceID(fn string, id int32) error {
+	_, n, err := SoC(fn)
+	if err != nil {
+		return err
+	}
+	if id < 0 || int(id) >= n.DeviceCount() {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
+	}
+	return nil
+}
+
+// OpenDevice returns device id, opened (for calls that read its state).
+func OpenDevice(fn string, id int32) (*Device, error) {
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	return DeviceLocked(fn, id)
+}
+
+// MsTimeout converts an ACL millisecond timeout (−1 forever) to tsfw's.
+func MsTimeout(ms int32) time.Duration {
+	if ms < 0 {
+		return -1
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// lostDevices holds the devices lost (an injected loss or heartbeat
+// failure, acl/faults.go) until they are reset: every call on such a device
+// gets the error recorded here.
+var lostDevices struct {
+	mu sync.Mutex
+	m  map[int32]error
+	n  atomic.Int32 // len(m): the hot check is one atomic load
+}
+
+// MarkDeviceLost makes every later call on device dev fail with err, until
+// the device is reset; a device already lost keeps its first error.
+func MarkDeviceLost(dev int32, err error) {
+	lostDevices.mu.Lock()
+	defer lostDevices.mu.Unlock()
+	if _, ok := lostDevices.m[dev]; ok {
+		return
+	}
+	if lostDevices.m == nil {
+		lostDevices.m = map[int32]error{}
+	}
+	lostDevices.m[dev] = err
+	lostDevices.n.Add(1)
+}
+
+// deviceLost returns the error every call on device dev gets after it was
+// lost, nil otherwise. One atomic load when none is lost.
+func deviceLost(fn string, dev int32) error {
+	if lostDevices.n.Load() == 0 {
+		return nil
+	}
+	lostDevices.mu.Lock()
+	err := lostDevices.m[dev]
+	lostDevices.mu.Unlock()
+	if err == nil {
+		return nil
+	}
+	return abi.Wrapf(err, "%s", fn)
+}
+
+// clearDeviceLost forgets that device dev was lost (aclrtResetDevice,
+// aclFinalize).
+func clearDeviceLost(dev int32) {
+	if lostDevices.n.Load() == 0 {
+		return
+	}
+	lostDevices.mu.Lock()
+	defer lostDevices.mu.Unlock()
+	if _, ok := lostDevices.m[dev]; ok {
+		delete(lostDevices.m, dev)
+		lostDevices.n.Add(-1)
+	}
+}
+
+// ForgetLostDevices forgets every lost device (a new fault plan at aclInit).
+func ForgetLostDevices() {
+	lostDevices.mu.Lock()
+	defer lostDevices.mu.Unlock()
+	clear(lostDevices.m)
+	lostDevices.n.Store(0)
+}
+
+// Allocation is one aclrtMalloc* block. The device's allocation map is the
+// registry of record for allocations (see registry.go).
+type Allocation struct {
+	Base   uintptr
+	Size   uint64 // bytes the caller may use: the padded size (ALIGN_UP(size,32)[+32])
+	Pages  uint64 // bytes charged to HBM: size rounded to the page granularity
+	Policy uint32
+	Huge   bool   // backed by 2 MiB / 1 GiB pages
+	Module uint16 // moduleId charged (acl/memusage.go)
+	HAL    bool   // a halMemAlloc block claimed by rtMalloc (acl/rtmem.go)
+}
+
+// Allocations returns d's allocations ordered by address.
+func (d *Device) Allocations() []Allocation {
+	d.AllocMu.RLock()
+	out := make([]Allocation, 0, len(d.Allocs))
+	for _, a := range d.Allocs {
+		out = append(out, a)
+	}
+	d.AllocMu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Base < out[j].Base })
+	return out
+}
+
+// String describes an allocation for messages.
+func (a Allocation) String() string {
+	return fmt.Sprintf("%#x (%d bytes)", a.Base, a.Size)
+}

@@ -1,0 +1,81 @@
+package core
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/emu"
+)
+
+// Runtime is the process-wide runtime state.
+//
+// Lock order: rt.mu is the outermost lock (level 0 of the one lock order,
+// docs/internals.md "Lock order", checked by go test ./cmd/lockorder).
+// Slow paths (init, device set/reset, context and stream
+// create/destroy) hold rt.mu; hot paths (submission, copies) take no
+// rt.mu: they resolve handles through the tables and read the node through
+// an atomic pointer.
+var Runtime = runtimeState{DefaultDevice: -1}
+
+type runtimeState struct {
+	Mu sync.Mutex // guards every field below except node
+
+	InitRefs   uint64 // aclInit reference count; 0 = not initialised
+	InitConfig []byte // content of the first aclInit's JSON (nil for none)
+
+	ErrMsgProcess bool // "err_msg_mode": "1"
+
+	Devs []*Device // by device id; nil until first used
+
+	Limits   map[int32]uint64 // aclrtDeviceSetLimit values (process-wide)
+	SysOpts  map[int32]int64  // aclrtSetSysParamOpt values
+	SatMode  int32            // aclrtSetDeviceSatMode
+	SatIsSet bool
+
+	// DefaultDevice is the "defaultDevice" of aclInit's JSON, −1 if none.
+	// Read without rt.mu by threads resolving their implicit context.
+	DefaultDevice int32
+
+	Node atomic.Pointer[emu.Node] // created lazily by theNode
+}
+
+var NodeMu sync.Mutex // serialises node creation; taken without rt.mu held or under it, never the reverse
+
+// TheNode returns the process's emulated node (emu.Current, shared with the
+// HAL), created on first use: aclrtGetSocName and aclrtGetDeviceCount work
+// before aclInit. rt.node caches it for the lock-free readers.
+func TheNode() (*emu.Node, error) {
+	if n := Runtime.Node.Load(); n != nil {
+		return n, nil
+	}
+	NodeMu.Lock()
+	defer NodeMu.Unlock()
+	n, err := emu.Current()
+	if err != nil {
+		return nil, err
+	}
+	Runtime.Node.Store(n)
+	return n, nil
+}
+
+// Initialized reports whether aclInit has been called and not finalized.
+func Initialized() bool {
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	return Runtime.InitRefs > 0
+}
+
+// ErrMsgProcessWide reports whether aclInit's JSON set "err_msg_mode": "1"
+// (aclGetRecentErrMsg scoped to the process instead of the thread).
+func ErrMsgProcessWide() bool {
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	return Runtime.ErrMsgProcess
+}
+
+// Emulated versions: the ACL API version is the one the headers declare
+// (ACL_MAJOR/MINOR/PATCH_VERSION); the CANN package version is npuemu's
+// choice (docs/runtime.md).
+const (
+	CANNVersion = "8.5.0"
+)

@@ -1,0 +1,133 @@
+package core
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// Stream is an ACL stream: one tsfw queue (RTSQ) of a context.
+type Stream struct {
+	H         Handle
+	Ctx       *Context
+	SQ        *tsfw.Queue
+	ID        int32
+	Flags     uint32
+	IsDefault bool
+	Dead      atomic.Bool
+	Rec       atomic.Pointer[any] // the stream's recorder (capture / model build / task update: a *recorder of acl/capture.go, recorderOf); nil: queue normally
+	Submitter atomic.Uint64       // id of the Thread that issued the last tracked task (exception info)
+
+	Mu          sync.Mutex // guards the attributes below
+	Priority    uint32
+	FailureMode uint64
+	failureSet  bool
+	Overflow    uint32
+	CustomTag   uint32
+	CacheOpInfo uint32
+}
+
+var Streams = NewTable[Stream](KindStream)
+
+// NoSyncFlags are stream flags whose streams are never synchronised
+// (tasks are recorded for a model or run on the device only).
+const NoSyncFlags = abi.ACL_STREAM_PERSISTENT | abi.ACL_STREAM_DEVICE_USE_ONLY | abi.ACL_STREAM_CPU_SCHEDULE
+
+// NewStreamLocked creates a stream of c with the given priority (already
+// clamped) and flags. Precondition: rt.mu held.
+func NewStreamLocked(fn string, c *Context, priority, flags uint32, isDefault bool) (*Stream, error) {
+	d := c.Dev
+	if max := d.Emu.SoC.MaxStreams; d.NStreams >= max {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_NO_STREAM_RESOURCE,
+			"%s: device %d already has %d streams (the %s's limit, default streams included)", fn, d.ID, max, d.Emu.SoC.Name)
+	}
+	q, err := d.Emu.TS.NewQueue(int(priority))
+	if err != nil {
+		return nil, abi.Wrapf(err, "%s: device %d", fn, d.ID)
+	}
+	s := &Stream{Ctx: c, SQ: q, ID: d.nextStream, Flags: flags, IsDefault: isDefault, Priority: priority}
+	d.nextStream++
+	d.NStreams++
+	s.H = Streams.Add(s)
+	noteStreamCreated(s)
+	if !isDefault {
+		c.streams[s] = struct{}{}
+	}
+	kind := "stream"
+	if isDefault {
+		kind = "default stream"
+	}
+	Register(TableStreams, Record{ID: uint64(s.H), Device: int(d.ID), Owner: uint64(c.H),
+		Summary: fmt.Sprintf("%s %d (priority %d, flags %#x)", kind, s.ID, priority, flags)})
+	return s, nil
+}
+
+// DestroyLocked drains (wait) or drops the stream's tasks and releases it.
+// Precondition: rt.mu held.
+func (s *Stream) DestroyLocked(wait bool) {
+	if s.Dead.Swap(true) {
+		return
+	}
+	Families.StreamDestroying(s) // its recorder
+	s.SQ.Destroy(wait)
+	Families.StreamDestroyed(s) // allocator registrations, pool frees
+	Streams.Remove(s.H)
+	s.Ctx.Dev.NStreams--
+	delete(s.Ctx.streams, s)
+	Unregister(TableStreams, uint64(s.H))
+}
+
+// ResolveStream resolves a stream argument: NULL is the current context's
+// default stream; a stream of another context than the current one is
+// ACL_ERROR_RT_STREAM_CONTEXT.
+func ResolveStream(t *Thread, fn string, h Handle) (*Stream, error) {
+	if h == 0 {
+		c, err := Current(t, fn)
+		if err != nil {
+			return nil, err
+		}
+		return c.DefStream, nil
+	}
+	s, err := Streams.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	if err := deviceLost(fn, s.Ctx.Dev.ID); err != nil { // acl/faults.go
+		return nil, err
+	}
+	if c := t.Ctx; c != nil && !c.Dead.Load() && c != s.Ctx {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT,
+			"%s: stream %#x belongs to context %#x (device %d), not to the current context %#x (device %d)",
+			fn, uintptr(h), uintptr(s.Ctx.H), s.Ctx.Dev.ID, uintptr(c.H), c.Dev.ID)
+	}
+	return s, nil
+}
+
+// ClampPriority maps any requested priority into 0..7 silently, as the
+// runtime does.
+func ClampPriority(p uint32) uint32 {
+	if p > 7 {
+		return 7
+	}
+	return p
+}
+
+func (s *Stream) SetFailureMode(fn string, mode uint64) error {
+	if mode != abi.ACL_CONTINUE_ON_FAILURE && mode != abi.ACL_STOP_ON_FAILURE {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode %d: want ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1)", fn, mode)
+	}
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	if s.failureSet && s.FailureMode != mode {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d: the failure mode can be set only once", fn, s.ID)
+	}
+	s.FailureMode, s.failureSet = mode, true
+	return nil
+}
+
+// RunClaimed runs the kernels queued on s since ClaimForSync on the calling
+// thread, as far as they can start, and ends the claim.
+func (s *Stream) RunClaimed() { s.SQ.RunClaimed() }
