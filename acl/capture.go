@@ -23,9 +23,9 @@ import (
 // flags and the process-wide count of active captures, so streams outside
 // any capture pay nothing more.
 //
-// Lock order: rt.mu → ModelRI.execMu → capState.mu. capState.mu guards
+// Lock order: core.Runtime.Mu → ModelRI.execMu → capState.mu. capState.mu guards
 // every capture and the recorded contents of every RI; it is never held
-// while rt.mu is taken.
+// while core.Runtime.Mu is taken.
 
 // recKind says what a stream's recorder records for.
 type recKind uint8
@@ -707,7 +707,7 @@ func pageableGuard(s *core.Stream, fn string) error {
 // dropRecorder detaches a dying stream from what it records into: a
 // capture whose origin dies ends invalidated; a joined stream invalidates
 // its capture; a bound stream leaves its RI.
-// Precondition: rt.mu held (capState.mu is taken inside).
+// Precondition: core.Runtime.Mu held (capState.mu is taken inside).
 func dropRecorder(s *core.Stream) {
 	r := recorderOf(s)
 	if r == nil {

@@ -34,8 +34,8 @@ type Event struct {
 	waitMu  sync.Mutex     // guards waiters
 	waiters []*core.Stream // streams that waited on e since its last reset
 
-	share *eventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by rt.mu
-	node  *nodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under rt.mu
+	share *eventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by core.Runtime.Mu
+	node  *nodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under core.Runtime.Mu
 }
 
 var events = core.NewTable[Event](core.KindEvent)
@@ -114,19 +114,19 @@ func CreateEventExWithFlag(t *core.Thread, out *core.Handle, flags uint32) error
 	return createEvent(t, "aclrtCreateEventExWithFlag", out, flags, evEx)
 }
 
-// ctxEvents files each context's events, for its destruction; rt.mu
+// ctxEvents files each context's events, for its destruction; core.Runtime.Mu
 // guards it.
 var ctxEvents = core.ByContext[*Event]{}
 
 // destroyContextEvents releases the events of c, which is being
-// destroyed. Precondition: rt.mu held.
+// destroyed. Precondition: core.Runtime.Mu held.
 func destroyContextEvents(c *core.Context) {
 	for e := range ctxEvents[c] {
 		e.destroyLocked()
 	}
 }
 
-// destroyLocked releases e. Precondition: rt.mu held.
+// destroyLocked releases e. Precondition: core.Runtime.Mu held.
 func (e *Event) destroyLocked() {
 	if e.dead.Swap(true) {
 		return

@@ -128,7 +128,7 @@ func OpExecuteTimeout() time.Duration {
 var ipcEventMagic = [8]byte{'n', 'p', 'u', 'e', 'm', 'u', 'E', 'V'}
 
 // eventShare counts the handles on one IPC event: the exporter's and the
-// ones opened from its IPC handle. Guarded by rt.mu.
+// ones opened from its IPC handle. Guarded by core.Runtime.Mu.
 type eventShare struct{ refs int }
 
 // IpcGetEventHandle implements aclrtIpcGetEventHandle for events created

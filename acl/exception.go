@@ -150,8 +150,8 @@ func streamOfQueue(q *tsfw.Queue) *core.Stream {
 }
 
 // contextStreams returns the live streams of c, default stream included.
-// It reads the handle table, not c.streams, because it runs where rt.mu
-// must not be taken (a thread holding rt.mu may be waiting for the task
+// It reads the handle table, not c.streams, because it runs where core.Runtime.Mu
+// must not be taken (a thread holding core.Runtime.Mu may be waiting for the task
 // being reported).
 func contextStreams(c *core.Context) []*core.Stream {
 	core.Streams.Mu.RLock()

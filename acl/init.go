@@ -193,7 +193,7 @@ func FinalizeReference(t *core.Thread, refCount *uint64) error {
 	return nil
 }
 
-// beforeFinalize runs, outside rt.mu and while the runtime is still
+// beforeFinalize runs, outside core.Runtime.Mu and while the runtime is still
 // usable, what precedes a real finalization: the aclFinalizeCallbackRegister
 // callbacks (initcb.go), then DESTROY_PRE for every stream finalization
 // releases, default streams included, as an explicit destroy would.
@@ -213,7 +213,7 @@ var leakOut io.Writer = os.Stderr
 
 // finalizeLocked releases every context, stream, event and allocation,
 // closes the node and forgets the configuration.
-// Precondition: rt.mu held.
+// Precondition: core.Runtime.Mu held.
 func finalizeLocked(t *core.Thread) {
 	if os.Getenv(LeakCheckEnv) == "1" {
 		reportLeaks(leakOut)

@@ -26,7 +26,7 @@ type FinalizeCallback struct {
 	Call func()
 }
 
-// lifeCBs holds the registrations in order. Its own mutex, not rt.mu:
+// lifeCBs holds the registrations in order. Its own mutex, not core.Runtime.Mu:
 // callbacks run outside the runtime lock, so they may call ACL functions.
 var lifeCBs struct {
 	mu   sync.Mutex
@@ -122,7 +122,7 @@ func FinalizeCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 	return nil
 }
 
-// runInitCallbacks runs after a successful aclInit, outside rt.mu. Their
+// runInitCallbacks runs after a successful aclInit, outside core.Runtime.Mu. Their
 // return codes are ignored: the runtime documents no effect for them.
 func runInitCallbacks(config []byte) {
 	lifeCBs.mu.Lock()
@@ -133,7 +133,7 @@ func runInitCallbacks(config []byte) {
 	}
 }
 
-// runFinalizeCallbacks runs at the start of aclFinalize, outside rt.mu,
+// runFinalizeCallbacks runs at the start of aclFinalize, outside core.Runtime.Mu,
 // while the runtime is still usable.
 func runFinalizeCallbacks() {
 	lifeCBs.mu.Lock()

@@ -146,7 +146,7 @@ func (e *Event) nodeRecorded() {
 }
 
 // nodeClose ends the node side of e when its last handle goes.
-// Precondition: rt.mu held.
+// Precondition: core.Runtime.Mu held.
 func (e *Event) nodeClose() {
 	if n := e.node; n != nil {
 		n.dir.CloseEvent(n.ref, n.exporter)

@@ -45,7 +45,7 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 		}
 		// An aclrtMalloc block: the bytes the caller may use (the padded
 		// size), not the pages behind them; a HAL block: what it asked.
-		// This runs on a kernel's thread: it must not wait for rt.mu,
+		// This runs on a kernel's thread: it must not wait for core.Runtime.Mu,
 		// which a thread waiting for the kernel may hold; when it is
 		// taken, the block's pages are the bound.
 		if d := kernelDevice(int(ed.ID)); d != nil {
@@ -69,7 +69,7 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 	return 0, 0, false
 }
 
-// kernelDevice returns the runtime device id if rt.mu is free now (nil
+// kernelDevice returns the runtime device id if core.Runtime.Mu is free now (nil
 // otherwise, or when the runtime has not opened it).
 func kernelDevice(id int) *core.Device {
 	if !core.Runtime.Mu.TryLock() {

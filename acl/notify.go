@@ -142,7 +142,7 @@ func DestroyNotify(t *core.Thread, h core.Handle) error {
 }
 
 // destroyContextSignals releases the notifies, counting notifies and
-// labels of a context that is being destroyed. Precondition: rt.mu held.
+// labels of a context that is being destroyed. Precondition: core.Runtime.Mu held.
 func destroyContextSignals(c *core.Context) {
 	notifyMu.Lock()
 	for n := range ctxNotifies[c] {

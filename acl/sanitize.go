@@ -222,7 +222,7 @@ func sanitizeKernelFault(name string, b, n uint32, addr uintptr, err error) {
 }
 
 // sanitizeLeaks routes the leak report through the sanitizer (leakcheck):
-// one line per object alive at aclFinalize. Precondition: rt.mu held.
+// one line per object alive at aclFinalize. Precondition: core.Runtime.Mu held.
 func sanitizeLeaks() {
 	for _, l := range core.LiveLocked() {
 		where := fmt.Sprintf("device %d", l.Device)

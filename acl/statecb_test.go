@@ -39,7 +39,7 @@ func TestStateCallbacks(t *testing.T) {
 	log := &stateLog{th: core.NewThread()}
 	streamCB := func(h core.Handle, state int32) {
 		var m int32
-		err := GetDeviceSatMode(log.th, &m) // takes rt.mu
+		err := GetDeviceSatMode(log.th, &m) // takes core.Runtime.Mu
 		kind := "explicit"
 		if st, e := core.Streams.Get(h); e == nil && st.IsDefault {
 			kind = "default"

@@ -6,18 +6,22 @@
 // (abi.RTCodeOf converts what the layers below report: driver codes by
 // rt-types.md §8.4, ACL-only codes to the rt code that says the same).
 //
-// Where the objects live: the runtime's objects (thread state, contexts,
-// streams, events, allocations, kernels, model run instances) are still
-// package acl's; this package drives them through acl's exported functions
-// (acl.RuntimeMalloc and friends for memory, which reach the driver through
-// rt/stack). Moving the objects here is the package restructure of issue
-// #13 point 3; the rt* API, its codes and its support table are already
-// this package's, so that move changes no caller.
+// Where the objects live: the runtime's core objects (thread state,
+// devices, contexts, streams, the queueing point) are package rt/core's;
+// the API families (events, memory, kernels, model run instances, ...)
+// are still package acl's, and this package drives them through acl's
+// exported functions (acl.RuntimeMalloc and friends for memory, which
+// reach the driver through rt/stack). Moving the families under rt is
+// the rest of the package restructure of issue #13 point 3
+// (docs/internals.md, "The map now"); the rt* API, its codes and its
+// support table are already this package's, so that move changes no
+// caller.
 //
 // Which calls cross a library boundary, and how interposition is decided,
 // is package rt/stack and docs/stack.md.
 //
-// Must not: be imported by acl, hal or the device model (emu, tsfw, svm);
+// Must not: be imported by acl, rt/core, hal or the device model (emu,
+// tsfw, svm);
 // convert codes anywhere but through abi.RTCodeOf.
 package rt
 

@@ -20,7 +20,7 @@ type Context struct {
 
 	DefStream *Stream // the context's default stream (aclrtStream NULL)
 
-	// Guarded by rt.mu.
+	// Guarded by Runtime.Mu.
 	streams map[*Stream]struct{} // explicit streams
 
 	Mu      sync.Mutex      // guards sysOpts
@@ -34,7 +34,7 @@ func (c *Context) Handle() Handle { return c.H }
 func (c *Context) Device() int32 { return c.Dev.ID }
 
 // NewContextLocked creates a context with its default stream on d.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func NewContextLocked(fn string, d *Device, primary bool) (*Context, error) {
 	c := &Context{Dev: d, Primary: primary, streams: map[*Stream]struct{}{}}
 	s, err := NewStreamLocked(fn, c, 0, 0, true)
@@ -54,7 +54,7 @@ func NewContextLocked(fn string, d *Device, primary bool) (*Context, error) {
 
 // DestroyLocked releases c: its events, explicit streams and default
 // stream (waiting for them when wait is set), then its handle.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func (c *Context) DestroyLocked(wait bool) {
 	if c.Dead.Swap(true) {
 		return

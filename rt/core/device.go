@@ -17,7 +17,7 @@ type Device struct {
 	ID  int32
 	Emu *emu.Device
 
-	// Guarded by rt.mu.
+	// Guarded by Runtime.Mu.
 	Refs       int      // aclrtSetDevice reference count (process-wide)
 	Primary    *Context // default context; nil when released
 	Forced     bool     // aclrtResetDeviceForce released it; cleared by the next SetDevice
@@ -35,7 +35,7 @@ type Device struct {
 const MaxPeers = 8
 
 // DeviceLocked returns the runtime device id, opening it on first use.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func DeviceLocked(fn string, id int32) (*Device, error) {
 	n, err := TheNode()
 	if err != nil {
@@ -71,7 +71,7 @@ func SoC(fn string) (emu.SoC, *emu.Node, error) {
 
 // SetDeviceLocked takes a reference on device id and returns its primary
 // context, creating it (and its default stream) on the first reference.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func SetDeviceLocked(fn string, id int32) (*Context, error) {
 	d, err := DeviceLocked(fn, id)
 	if err != nil {
@@ -98,7 +98,7 @@ func ErrUninitialized(fn string) error {
 }
 
 // ReleasePrimaryLocked destroys the primary context, waiting for its
-// streams first when wait is set. Precondition: rt.mu held.
+// streams first when wait is set. Precondition: Runtime.Mu held.
 func (d *Device) ReleasePrimaryLocked(wait bool) {
 	if d.Primary == nil {
 		return
@@ -111,7 +111,7 @@ func (d *Device) ReleasePrimaryLocked(wait bool) {
 }
 
 // ReleaseAllLocked destroys every context and frees every allocation of d
-// (aclFinalize). Precondition: rt.mu held.
+// (aclFinalize). Precondition: Runtime.Mu held.
 func (d *Device) ReleaseAllLocked() {
 	for c := range d.contexts {
 		c.DestroyLocked(false)

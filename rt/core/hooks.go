@@ -27,15 +27,15 @@ type FamilyHooks struct {
 	SanitizeQueued func(t *Thread, s *Stream, id uint32, op *sanitize.Op)
 	// ContextDestroyed releases what the families keep per context
 	// (events, notifies, counting notifies, labels) before the context's
-	// streams are destroyed. rt.mu held.
+	// streams are destroyed. Runtime.Mu held.
 	ContextDestroyed func(c *Context)
 	// StreamDestroying runs before a stream's queue is destroyed (its
 	// recorder is dropped); streamDestroyed after (allocator
-	// registrations, pool frees). rt.mu held.
+	// registrations, pool frees). Runtime.Mu held.
 	StreamDestroying, StreamDestroyed func(s *Stream)
 	// DeviceReset forgets what the families keep per device when it is
 	// reset or finalized (injected faults); deviceFinalized, before that,
-	// what they keep until aclFinalize (deferred frees). rt.mu held.
+	// what they keep until aclFinalize (deferred frees). Runtime.Mu held.
 	DeviceReset, DeviceFinalized func(d *Device)
 	// Live lists the objects alive that the registry does not hold
 	// (memory pool blocks, model run instances).

@@ -9,11 +9,11 @@ import (
 
 // Runtime is the process-wide runtime state.
 //
-// Lock order: rt.mu is the outermost lock (level 0 of the one lock order,
+// Lock order: Runtime.Mu is the outermost lock (level 0 of the one lock order,
 // docs/internals.md "Lock order", checked by go test ./cmd/lockorder).
 // Slow paths (init, device set/reset, context and stream
-// create/destroy) hold rt.mu; hot paths (submission, copies) take no
-// rt.mu: they resolve handles through the tables and read the node through
+// create/destroy) hold Runtime.Mu; hot paths (submission, copies) take no
+// Runtime.Mu: they resolve handles through the tables and read the node through
 // an atomic pointer.
 var Runtime = runtimeState{DefaultDevice: -1}
 
@@ -33,13 +33,13 @@ type runtimeState struct {
 	SatIsSet bool
 
 	// DefaultDevice is the "defaultDevice" of aclInit's JSON, −1 if none.
-	// Read without rt.mu by threads resolving their implicit context.
+	// Read without Runtime.Mu by threads resolving their implicit context.
 	DefaultDevice int32
 
 	Node atomic.Pointer[emu.Node] // created lazily by theNode
 }
 
-var NodeMu sync.Mutex // serialises node creation; taken without rt.mu held or under it, never the reverse
+var NodeMu sync.Mutex // serialises node creation; taken without Runtime.Mu held or under it, never the reverse
 
 // TheNode returns the process's emulated node (emu.Current, shared with the
 // HAL), created on first use: aclrtGetSocName and aclrtGetDeviceCount work

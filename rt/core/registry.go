@@ -43,7 +43,7 @@ import (
 // made each change ~2.5× dearer (4.5 against 1.7 µs per change in a batch
 // of 1000) and nothing queried it; the few per-device questions scan.
 //
-// Lock order: reg.mu is a leaf taken under rt.mu (callers of register /
+// Lock order: reg.mu is a leaf taken under Runtime.Mu (callers of register /
 // unregister hold it) or alone (readers); nothing is locked under reg.mu
 // but memdb's own writer lock.
 
@@ -276,7 +276,7 @@ func LiveObjects() []Live {
 	return LiveLocked()
 }
 
-// LiveLocked is LiveObjects. Precondition: rt.mu held.
+// LiveLocked is LiveObjects. Precondition: Runtime.Mu held.
 func LiveLocked() []Live {
 	var out []Live
 	for _, tk := range regKinds {

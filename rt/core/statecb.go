@@ -10,7 +10,7 @@ import (
 // Stream and device state callbacks (aclrtRegStreamStateCallback,
 // aclrtRegDeviceStateCallback). Application callbacks may call the runtime
 // back, so they always run with no runtime lock held: stream creations made
-// under rt.mu (including default streams) are queued by noteStreamCreated
+// under Runtime.Mu (including default streams) are queued by noteStreamCreated
 // and delivered by flushStreamStates once the lock is released; destroy
 // callbacks are fired before the lock is taken.
 
@@ -32,8 +32,8 @@ var stateCBs struct {
 	devices []namedCB[DeviceStateFunc]
 }
 
-// pendingCreated holds streams created under rt.mu whose CREATE_POST
-// callbacks have not run yet. Guarded by rt.mu.
+// pendingCreated holds streams created under Runtime.Mu whose CREATE_POST
+// callbacks have not run yet. Guarded by Runtime.Mu.
 var pendingCreated []Handle
 
 // register adds, or with a nil fn removes, the callback called name.
@@ -75,7 +75,7 @@ func streamCBs() []namedCB[StreamStateFunc] {
 	return stateCBs.streams // never mutated in place
 }
 
-// noteStreamCreated queues s's CREATE_POST. Precondition: rt.mu held.
+// noteStreamCreated queues s's CREATE_POST. Precondition: Runtime.Mu held.
 func noteStreamCreated(s *Stream) {
 	if len(streamCBs()) > 0 {
 		pendingCreated = append(pendingCreated, s.H)
@@ -83,7 +83,7 @@ func noteStreamCreated(s *Stream) {
 }
 
 // FlushStreamStates runs the queued CREATE_POST callbacks. Call it without
-// rt.mu (typically deferred before taking the lock).
+// Runtime.Mu (typically deferred before taking the lock).
 func FlushStreamStates() {
 	Runtime.Mu.Lock()
 	p := pendingCreated
@@ -101,7 +101,7 @@ func FlushStreamStates() {
 }
 
 // FireStreamsDestroyPre runs DESTROY_PRE for the streams that pick (called
-// under rt.mu) is about to destroy. Call it without rt.mu.
+// under Runtime.Mu) is about to destroy. Call it without Runtime.Mu.
 func FireStreamsDestroyPre(pick func() []*Stream) {
 	cbs := streamCBs()
 	if len(cbs) == 0 {
@@ -121,7 +121,7 @@ func FireStreamsDestroyPre(pick func() []*Stream) {
 }
 
 // ContextStreamsLocked lists c's explicit streams and its default stream.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func ContextStreamsLocked(c *Context) []*Stream {
 	if c == nil || c.Dead.Load() {
 		return nil
@@ -134,7 +134,7 @@ func ContextStreamsLocked(c *Context) []*Stream {
 }
 
 // PrimaryReleasedLocked lists the streams a reset of device id (force: any
-// reference count) would destroy. Precondition: rt.mu held.
+// reference count) would destroy. Precondition: Runtime.Mu held.
 func PrimaryReleasedLocked(id int32, force bool) []*Stream {
 	if id < 0 || int(id) >= len(Runtime.Devs) {
 		return nil
@@ -148,7 +148,7 @@ func PrimaryReleasedLocked(id int32, force bool) []*Stream {
 
 // AllStreamsLocked lists every stream aclFinalize would release: the
 // explicit and default streams of every context of every device.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func AllStreamsLocked() []*Stream {
 	var ss []*Stream
 	for _, d := range Runtime.Devs {
@@ -162,7 +162,7 @@ func AllStreamsLocked() []*Stream {
 	return ss
 }
 
-// FireDeviceState runs the device callbacks. Call it without rt.mu.
+// FireDeviceState runs the device callbacks. Call it without Runtime.Mu.
 func FireDeviceState(id int32, state int32) {
 	stateCBs.mu.Lock()
 	cbs := stateCBs.devices

@@ -37,7 +37,7 @@ var Streams = NewTable[Stream](KindStream)
 const NoSyncFlags = abi.ACL_STREAM_PERSISTENT | abi.ACL_STREAM_DEVICE_USE_ONLY | abi.ACL_STREAM_CPU_SCHEDULE
 
 // NewStreamLocked creates a stream of c with the given priority (already
-// clamped) and flags. Precondition: rt.mu held.
+// clamped) and flags. Precondition: Runtime.Mu held.
 func NewStreamLocked(fn string, c *Context, priority, flags uint32, isDefault bool) (*Stream, error) {
 	d := c.Dev
 	if max := d.Emu.SoC.MaxStreams; d.NStreams >= max {
@@ -66,7 +66,7 @@ func NewStreamLocked(fn string, c *Context, priority, flags uint32, isDefault bo
 }
 
 // DestroyLocked drains (wait) or drops the stream's tasks and releases it.
-// Precondition: rt.mu held.
+// Precondition: Runtime.Mu held.
 func (s *Stream) DestroyLocked(wait bool) {
 	if s.Dead.Swap(true) {
 		return
