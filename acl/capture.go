@@ -655,13 +655,13 @@ func streamGuard(s *core.Stream, fn string) error {
 
 // eventGuard refuses synchronising or querying an event whose latest
 // record was captured by an active capture, and invalidates the capture.
-func (e *Event) eventGuard(fn string) error {
+func eventGuard(e *core.Event, fn string) error {
 	if core.ActiveCaptures.Load() == 0 {
 		return nil
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
-	c := capState.events[e.ev]
+	c := capState.events[e.TSEvent]
 	if c == nil || c.ended {
 		return nil
 	}
@@ -733,18 +733,18 @@ func dropRecorder(s *core.Stream) {
 // stream s: at every replay it records or waits for the application's
 // event itself. The event must come from aclrtCreateEventExWithFlag with
 // ACL_EVENT_SYNC.
-func captureExternal(s *core.Stream, fn string, e *Event, task tsfw.Task) error {
+func captureExternal(s *core.Stream, fn string, e *core.Event, task tsfw.Task) error {
 	r := recorderOf(s)
 	if r == nil || r.kind != recCapture {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the EXTERNAL flag is only valid on a capturing stream (stream %d is not capturing)", fn, s.ID)
 	}
-	if e.kind != evEx || e.flags&abi.ACL_EVENT_SYNC == 0 {
+	if e.Kind != core.EventEx || e.Flags&abi.ACL_EVENT_SYNC == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: an external record or wait needs an event from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)", fn)
 	}
 	capState.mu.Lock()
 	defer capState.mu.Unlock()
 	for _, st := range r.cap.ri.steps {
-		if st.ext != 0 && st.userEv == e.ev && st.task.IsRecord() == task.IsRecord() {
+		if st.ext != 0 && st.userEv == e.TSEvent && st.task.IsRecord() == task.IsRecord() {
 			err := abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the event already has an external %s in this capture (one per event per graph)", fn, task.Kind())
 			r.cap.invalidate(err)
 			return err

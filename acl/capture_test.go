@@ -218,11 +218,11 @@ func s2capture(th *core.Thread, sh, eh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	e, err := resolveEvent("test", eh)
+	e, err := core.ResolveEvent("test", eh)
 	if err != nil {
 		return err
 	}
-	return captureExternal(s, "aclrtStreamWaitEventWithFlag", e, tsfw.WaitTask(e.ev))
+	return captureExternal(s, "aclrtStreamWaitEventWithFlag", e, tsfw.WaitTask(e.TSEvent))
 }
 
 func TestBuildModelRI(t *testing.T) {

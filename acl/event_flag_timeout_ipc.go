@@ -47,11 +47,11 @@ func StreamWaitEventWithFlag(t *core.Thread, sh, h core.Handle, timeoutSec, flag
 		return err
 	}
 	if flag == abi.ACL_EVENT_WAIT_EXTERNAL {
-		e, err := resolveEvent(fn, h)
+		e, err := core.ResolveEvent(fn, h)
 		if err != nil {
 			return err
 		}
-		return captureExternal(s, fn, e, tsfw.WaitTask(e.ev))
+		return captureExternal(s, fn, e, tsfw.WaitTask(e.TSEvent))
 	}
 	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
@@ -127,10 +127,6 @@ func OpExecuteTimeout() time.Duration {
 
 var ipcEventMagic = [8]byte{'n', 'p', 'u', 'e', 'm', 'u', 'E', 'V'}
 
-// eventShare counts the handles on one IPC event: the exporter's and the
-// ones opened from its IPC handle. Guarded by core.Runtime.Mu.
-type eventShare struct{ refs int }
-
 // IpcGetEventHandle implements aclrtIpcGetEventHandle for events created
 // with aclrtCreateEventExWithFlag(ACL_EVENT_IPC).
 func IpcGetEventHandle(t *core.Thread, h core.Handle, out *IpcEventHandle) error {
@@ -138,11 +134,11 @@ func IpcGetEventHandle(t *core.Thread, h core.Handle, out *IpcEventHandle) error
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
 	}
-	e, err := resolveEvent(fn, h)
+	e, err := core.ResolveEvent(fn, h)
 	if err != nil {
 		return err
 	}
-	if e.kind != evEx || e.flags != abi.ACL_EVENT_IPC {
+	if e.Kind != core.EventEx || e.Flags != abi.ACL_EVENT_IPC {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was not created with aclrtCreateEventExWithFlag(ACL_EVENT_IPC)", fn, uintptr(h))
 	}
 	var b IpcEventHandle
@@ -173,31 +169,31 @@ func IpcOpenEventHandle(t *core.Thread, in IpcEventHandle, out *core.Handle) err
 	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
-	src, err := resolveEvent(fn, core.Handle(binary.LittleEndian.Uint64(in.Reserved[16:])))
+	src, err := core.ResolveEvent(fn, core.Handle(binary.LittleEndian.Uint64(in.Reserved[16:])))
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event no longer exists: %s", fn, messageOf(err))
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()
-	if src.dead.Load() || src.ctx.Dead.Load() {
+	if src.Dead.Load() || src.Ctx.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event was destroyed", fn)
 	}
-	if src.share == nil {
-		src.share = &eventShare{refs: 1}
+	if src.Share == nil {
+		src.Share = &core.EventShare{Refs: 1}
 	}
-	src.share.refs++
-	e := &Event{ctx: src.ctx, ev: src.ev, flags: src.flags, kind: src.kind, share: src.share}
-	e.h = events.Add(e)
-	ctxEvents.Add(src.ctx, e)
-	src.ctx.Dev.NEvents++
-	*out = e.h
+	src.Share.Refs++
+	e := &core.Event{Ctx: src.Ctx, TSEvent: src.TSEvent, Flags: src.Flags, Kind: src.Kind, Share: src.Share}
+	e.H = core.Events.Add(e)
+	core.CtxEvents.Add(src.Ctx, e)
+	src.Ctx.Dev.NEvents++
+	*out = e.H
 	return nil
 }
 
 // waitTask builds the wait of an event, with a timeout when > 0.
-func waitTask(e *Event, timeout time.Duration) tsfw.Task {
+func waitTask(e *core.Event, timeout time.Duration) tsfw.Task {
 	if timeout > 0 {
-		return tsfw.WaitTaskTimeout(e.ev, timeout)
+		return tsfw.WaitTaskTimeout(e.TSEvent, timeout)
 	}
-	return tsfw.WaitTask(e.ev)
+	return tsfw.WaitTask(e.TSEvent)
 }

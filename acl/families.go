@@ -15,15 +15,13 @@ func init() {
 		SanitizeOp: func(fn string, task tsfw.Task, x core.Queued) *sanitize.Op {
 			return sanitizeOp(fn, &task, &x) // sanitize.go
 		},
-		SanitizeQueued: sanitizeQueued,
-		ContextDestroyed: func(c *core.Context) {
-			destroyContextEvents(c)  // event.go
-			destroyContextSignals(c) // notify.go: notifies, counting notifies, labels
-		},
+		SanitizeQueued:   sanitizeQueued,
+		ContextDestroyed: destroyContextSignals,                              // notify.go: notifies, counting notifies, labels
 		StreamDestroying: dropRecorder,                                       // capture.go
 		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations, pool frees
 		DeviceReset:      func(d *core.Device) { clearInjectedFaults(d.ID) }, // faults.go
 		DeviceFinalized:  dropDeferred,                                       // deferfree.go
+		EventDestroyed:   poolEventGone,                                      // mempool.go
 		Live: func() []core.Live {
 			return append(livePoolBlocks(), liveModelRIs()...) // mempool.go, mdlri.go
 		},

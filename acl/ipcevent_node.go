@@ -19,14 +19,6 @@ import (
 // aclrtQueryEventStatus and aclrtSynchronizeEvent compare and wait the
 // same way. Only the exporting process records.
 
-// nodeEvent links an acl event to its node entry.
-type nodeEvent struct {
-	dir      *emu.NodeDir
-	ref      emu.NodeEventRef
-	entry    *emu.NodeEvent
-	exporter bool
-}
-
 // Handle layout beyond the magic (8 bytes) and pid (4 at 8): the acl
 // handle at 16 (same-process opens), then the node entry index at 24 and
 // its generation at 32.
@@ -38,34 +30,34 @@ const (
 
 // exportNodeEvent enters e in the node's event table (once) and writes
 // the entry into b. No-op on a private node.
-func exportNodeEvent(e *Event, b *IpcEventHandle) error {
-	dir := e.ctx.Dev.Emu.HBM.NodeDir()
+func exportNodeEvent(e *core.Event, b *IpcEventHandle) error {
+	dir := e.Ctx.Dev.Emu.HBM.NodeDir()
 	if dir == nil {
 		return nil
 	}
 	core.Runtime.Mu.Lock()
-	ne := e.node
+	ne := e.Node
 	core.Runtime.Mu.Unlock()
 	if ne == nil {
-		ref, entry, err := dir.ExportEvent(e.ctx.Dev.Emu.PhysID())
+		ref, entry, err := dir.ExportEvent(e.Ctx.Dev.Emu.PhysID())
 		if err != nil {
 			return err
 		}
-		ne = &nodeEvent{dir: dir, ref: ref, entry: entry, exporter: true}
+		ne = &core.NodeEvent{Dir: dir, Ref: ref, Entry: entry, Exporter: true}
 		core.Runtime.Mu.Lock()
-		if e.node == nil {
-			e.node = ne
-			e.ev.SetOnComplete(func(seq uint64) { emu.NodeEventCompleted(entry, seq) })
-			emu.NodeEventRecorded(entry, e.ev.LastRecord())
-			emu.NodeEventCompleted(entry, e.ev.LastRecord()-boolU64(!e.ev.Complete()))
+		if e.Node == nil {
+			e.Node = ne
+			e.TSEvent.SetOnComplete(func(seq uint64) { emu.NodeEventCompleted(entry, seq) })
+			emu.NodeEventRecorded(entry, e.TSEvent.LastRecord())
+			emu.NodeEventCompleted(entry, e.TSEvent.LastRecord()-boolU64(!e.TSEvent.Complete()))
 		} else {
 			dir.CloseEvent(ref, true)
-			ne = e.node
+			ne = e.Node
 		}
 		core.Runtime.Mu.Unlock()
 	}
-	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleIndex:], uint64(ne.ref.Index))
-	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleGen:], ne.ref.Gen)
+	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleIndex:], uint64(ne.Ref.Index))
+	binary.LittleEndian.PutUint64(b.Reserved[ipcHandleGen:], ne.Ref.Gen)
 	b.Reserved[ipcHandleNode] = 1
 	return nil
 }
@@ -97,19 +89,19 @@ func openNodeEvent(t *core.Thread, fn string, in IpcEventHandle, out *core.Handl
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()
-	e := &Event{ctx: c, ev: c.Dev.Emu.TS.NewEventUnpooled(abi.ACL_EVENT_IPC), flags: abi.ACL_EVENT_IPC, kind: evEx,
-		node: &nodeEvent{dir: dir, ref: ref, entry: entry}}
-	e.h = events.Add(e)
-	ctxEvents.Add(c, e)
+	e := &core.Event{Ctx: c, TSEvent: c.Dev.Emu.TS.NewEventUnpooled(abi.ACL_EVENT_IPC), Flags: abi.ACL_EVENT_IPC, Kind: core.EventEx,
+		Node: &core.NodeEvent{Dir: dir, Ref: ref, Entry: entry}}
+	e.H = core.Events.Add(e)
+	core.CtxEvents.Add(c, e)
 	c.Dev.NEvents++
-	*out = e.h
+	*out = e.H
 	return nil
 }
 
 // importedNode returns e's node link when e was opened from another
 // process's handle.
-func (e *Event) importedNode() *nodeEvent {
-	if n := e.node; n != nil && !n.exporter {
+func importedNode(e *core.Event) *core.NodeEvent {
+	if n := e.Node; n != nil && !n.Exporter {
 		return n
 	}
 	return nil
@@ -117,17 +109,17 @@ func (e *Event) importedNode() *nodeEvent {
 
 // nodeWaitTask is the wait of an imported event: the records the exporter
 // had submitted when the wait was issued.
-func nodeWaitTask(n *nodeEvent, timeout time.Duration) tsfw.Task {
-	target, _, _ := emu.NodeEventStatus(n.entry, n.ref.Gen)
+func nodeWaitTask(n *core.NodeEvent, timeout time.Duration) tsfw.Task {
+	target, _, _ := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
 	if timeout <= 0 {
 		timeout = -1
 	}
-	return tsfw.HostTask(func() error { return n.dir.NodeEventWait(n.entry, n.ref.Gen, target, timeout) })
+	return tsfw.HostTask(func() error { return n.Dir.NodeEventWait(n.Entry, n.Ref.Gen, target, timeout) })
 }
 
 // nodeQuery answers aclrtQueryEventStatus for an imported event.
-func nodeQuery(fn string, n *nodeEvent, status *int32) error {
-	rec, done, ok := emu.NodeEventStatus(n.entry, n.ref.Gen)
+func nodeQuery(fn string, n *core.NodeEvent, status *int32) error {
+	rec, done, ok := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the IPC event was destroyed by its exporter (or the exporter died)", fn)
 	}
@@ -139,16 +131,8 @@ func nodeQuery(fn string, n *nodeEvent, status *int32) error {
 }
 
 // nodeRecorded mirrors a record of an exported event into the node.
-func (e *Event) nodeRecorded() {
-	if n := e.node; n != nil && n.exporter {
-		emu.NodeEventRecorded(n.entry, e.ev.LastRecord())
-	}
-}
-
-// nodeClose ends the node side of e when its last handle goes.
-// Precondition: core.Runtime.Mu held.
-func (e *Event) nodeClose() {
-	if n := e.node; n != nil {
-		n.dir.CloseEvent(n.ref, n.exporter)
+func nodeRecorded(e *core.Event) {
+	if n := e.Node; n != nil && n.Exporter {
+		emu.NodeEventRecorded(n.Entry, e.TSEvent.LastRecord())
 	}
 }

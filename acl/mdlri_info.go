@@ -158,11 +158,11 @@ var le = binary.LittleEndian
 // eventHandleOf finds the application's event handle of a tsfw event
 // (0 when it was destroyed).
 func eventHandleOf(te *tsfw.Event) (core.Handle, uint32) {
-	events.Mu.RLock()
-	defer events.Mu.RUnlock()
-	for i, sl := range events.Slots {
-		if sl.Obj != nil && sl.Obj.ev == te {
-			return core.MakeHandle(core.KindEvent, sl.Gen, uint32(i)), sl.Obj.flags
+	core.Events.Mu.RLock()
+	defer core.Events.Mu.RUnlock()
+	for i, sl := range core.Events.Slots {
+		if sl.Obj != nil && sl.Obj.TSEvent == te {
+			return core.MakeHandle(core.KindEvent, sl.Gen, uint32(i)), sl.Obj.Flags
 		}
 	}
 	return 0, 0

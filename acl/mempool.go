@@ -630,7 +630,7 @@ var poolDeps struct {
 	mu    sync.Mutex                // guards the maps below; a leaf lock
 	frees map[*core.Stream]uint64   // FreeAsync calls issued per stream
 	known map[*core.Stream]frontier // per stream: other streams' frees it waited for
-	cover map[*Event]frontier       // per event: its last record's snapshot
+	cover map[*core.Event]frontier  // per event: its last record's snapshot
 }
 
 // poolFreeIssued numbers a new FreeAsync on s.
@@ -640,7 +640,7 @@ func poolFreeIssued(s *core.Stream) uint64 {
 	if poolDeps.frees == nil {
 		poolDeps.frees = map[*core.Stream]uint64{}
 		poolDeps.known = map[*core.Stream]frontier{}
-		poolDeps.cover = map[*Event]frontier{}
+		poolDeps.cover = map[*core.Event]frontier{}
 		poolDeps.active.Store(true)
 	}
 	poolDeps.frees[s]++
@@ -667,7 +667,7 @@ func executes(s *core.Stream) bool {
 
 // poolEventRecorded notes that e was recorded on s: the record covers
 // every free s is ordered after, and replaces the previous snapshot.
-func poolEventRecorded(e *Event, s *core.Stream) {
+func poolEventRecorded(e *core.Event, s *core.Stream) {
 	if !poolDeps.active.Load() {
 		return
 	}
@@ -694,7 +694,7 @@ func poolEventRecorded(e *Event, s *core.Stream) {
 
 // poolEventWaited notes that s waits for e's last record: s is ordered
 // after every free the record covers.
-func poolEventWaited(s *core.Stream, e *Event) {
+func poolEventWaited(s *core.Stream, e *core.Event) {
 	if !poolDeps.active.Load() {
 		return
 	}
@@ -718,7 +718,7 @@ func poolEventWaited(s *core.Stream, e *Event) {
 
 // poolEventGone forgets e's snapshot: at destroy, and at reset (a wait on
 // a reset event need not wait for the earlier record).
-func poolEventGone(e *Event) {
+func poolEventGone(e *core.Event) {
 	if !poolDeps.active.Load() {
 		return
 	}

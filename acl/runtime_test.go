@@ -44,7 +44,7 @@ func setup(t *testing.T, env map[string]string) *core.Thread {
 		resetRuntime()
 		assert.Zero(t, core.Contexts.Len(), "contexts left")
 		assert.Zero(t, core.Streams.Len(), "streams left")
-		assert.Zero(t, events.Len(), "events left")
+		assert.Zero(t, core.Events.Len(), "events left")
 		assert.Empty(t, core.LiveObjects(), "registry not empty")
 	})
 	return th

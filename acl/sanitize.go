@@ -184,9 +184,9 @@ func sanitizeSyncDevice(t *core.Thread, d *core.Device) {
 // (complete: its latest record has completed); an event never recorded is
 // a synccheck report (IPC events are recorded by another process: not
 // reported).
-func sanitizeSyncEvent(t *core.Thread, fn string, e *Event, complete bool) {
+func sanitizeSyncEvent(t *core.Thread, fn string, e *core.Event, complete bool) {
 	h, tid := hostOf(t)
-	san.SyncKey(h, tid, e.ev, fn, int(e.ctx.Dev.ID), e.sanitizeStrict(), complete)
+	san.SyncKey(h, tid, e.TSEvent, fn, int(e.Ctx.Dev.ID), sanitizeStrict(e), complete)
 }
 
 // sanitizeFree notes that t frees the allocation at p (before it is
@@ -198,7 +198,7 @@ func sanitizeFree(t *core.Thread, fn string, p uintptr) {
 
 // sanitizeStrict reports whether a wait on e before any record is a
 // sanitizer report: not for IPC events, which another process records.
-func (e *Event) sanitizeStrict() bool { return e.flags&abi.ACL_EVENT_IPC == 0 }
+func sanitizeStrict(e *core.Event) bool { return e.Flags&abi.ACL_EVENT_IPC == 0 }
 
 // sanitizeRefused reports an operand the API refused as outside every
 // live allocation or past its end (memcheck).

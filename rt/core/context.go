@@ -59,7 +59,8 @@ func (c *Context) DestroyLocked(wait bool) {
 	if c.Dead.Swap(true) {
 		return
 	}
-	Families.ContextDestroyed(c) // events, notifies, counting notifies, labels
+	DestroyContextEvents(c)
+	Families.ContextDestroyed(c) // notifies, counting notifies, labels
 	for s := range c.streams {
 		s.DestroyLocked(wait)
 	}

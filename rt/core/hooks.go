@@ -26,8 +26,8 @@ type FamilyHooks struct {
 	SanitizeOp     func(fn string, task tsfw.Task, x Queued) *sanitize.Op
 	SanitizeQueued func(t *Thread, s *Stream, id uint32, op *sanitize.Op)
 	// ContextDestroyed releases what the families keep per context
-	// (events, notifies, counting notifies, labels) before the context's
-	// streams are destroyed. Runtime.Mu held.
+	// (notifies, counting notifies, labels) after its events and before
+	// its streams are destroyed. Runtime.Mu held.
 	ContextDestroyed func(c *Context)
 	// StreamDestroying runs before a stream's queue is destroyed (its
 	// recorder is dropped); streamDestroyed after (allocator
@@ -37,6 +37,9 @@ type FamilyHooks struct {
 	// reset or finalized (injected faults); deviceFinalized, before that,
 	// what they keep until aclFinalize (deferred frees). Runtime.Mu held.
 	DeviceReset, DeviceFinalized func(d *Device)
+	// EventDestroyed forgets what the families keep per event (memory
+	// pools' event dependencies) once it is destroyed. Runtime.Mu held.
+	EventDestroyed func(e *Event)
 	// Live lists the objects alive that the registry does not hold
 	// (memory pool blocks, model run instances).
 	Live func() []Live

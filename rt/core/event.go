@@ -1,0 +1,156 @@
+package core
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// EventKind says which create call made an event; it decides which calls
+// the event accepts (semantics.md §5, §21 items 6–7).
+type EventKind int
+
+const (
+	EventPlain    EventKind = iota // aclrtCreateEvent
+	EventWithFlag                  // aclrtCreateEventWithFlag
+	EventEx                        // aclrtCreateEventExWithFlag: re-recordable, no reset/QueryEvent
+)
+
+// Event is a runtime event (aclrtEvent, rtEvent_t) over a tsfw event of its
+// context's device; the ACL calls on it are acl/event.go's.
+type Event struct {
+	H       Handle
+	Ctx     *Context
+	TSEvent *tsfw.Event
+	Flags   uint32
+	Kind    EventKind
+	Dead    atomic.Bool
+
+	WaitMu  sync.Mutex // guards waiters
+	Waiters []*Stream  // streams that waited on e since its last reset
+
+	Share *EventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by Runtime.Mu
+	Node  *NodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under Runtime.Mu
+}
+
+var Events = NewTable[Event](KindEvent)
+
+// CtxEvents files each context's events, for its destruction; Runtime.Mu
+// guards it.
+var CtxEvents = ByContext[*Event]{}
+
+// DestroyContextEvents releases the events of c, which is being
+// destroyed. Precondition: Runtime.Mu held.
+func DestroyContextEvents(c *Context) {
+	for e := range CtxEvents[c] {
+		e.DestroyLocked()
+	}
+}
+
+// DestroyLocked releases e. Precondition: Runtime.Mu held.
+func (e *Event) DestroyLocked() {
+	if e.Dead.Swap(true) {
+		return
+	}
+	if e.Share != nil {
+		e.Share.Refs--
+	}
+	if e.Share == nil || e.Share.Refs == 0 {
+		e.TSEvent.Destroy()
+		e.nodeClose()
+	}
+	Events.Remove(e.H)
+	Families.EventDestroyed(e) // memory pools' event dependencies (acl/mempool.go)
+	CtxEvents.Remove(e.Ctx, e)
+	e.Ctx.Dev.NEvents--
+	Unregister(TableEvents, uint64(e.H))
+}
+
+func ResolveEvent(fn string, h Handle) (*Event, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
+	}
+	e, err := Events.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return e, nil
+}
+
+// timed reports whether e carries timestamps: plain events always do;
+// flagged events only with ACL_EVENT_TIME_LINE.
+func (e *Event) timed() bool {
+	return e.Kind == EventPlain || e.Flags&abi.ACL_EVENT_TIME_LINE != 0
+}
+
+// Timestamp returns the virtual time of e's latest completed record.
+func (e *Event) Timestamp(fn string) (time.Duration, error) {
+	if !e.timed() {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: event %#x has no timestamps (create it with ACL_EVENT_TIME_LINE)", fn, uintptr(e.H))
+	}
+	if !e.TSEvent.Recorded() {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: event %#x was never recorded", fn, uintptr(e.H))
+	}
+	if !e.TSEvent.Complete() {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_NOT_COMPLETE, "%s: event %#x has not completed", fn, uintptr(e.H))
+	}
+	ts, ok := e.TSEvent.Timestamp()
+	if !ok {
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "%s: event %#x has no timestamp", fn, uintptr(e.H))
+	}
+	return ts, nil
+}
+
+// EventShare counts the handles on one IPC event: the exporter's and the
+// ones opened from its IPC handle. Guarded by Runtime.Mu.
+type EventShare struct{ Refs int }
+
+// NodeEvent links an acl event to its node entry.
+type NodeEvent struct {
+	Dir      *emu.NodeDir
+	Ref      emu.NodeEventRef
+	Entry    *emu.NodeEvent
+	Exporter bool
+}
+
+// nodeClose ends the node side of e when its last handle goes.
+// Precondition: Runtime.Mu held.
+func (e *Event) nodeClose() {
+	if n := e.Node; n != nil {
+		n.Dir.CloseEvent(n.Ref, n.Exporter)
+	}
+}
+
+// NewEventLocked creates an event of context c (flags already checked for
+// the create call kind). Precondition: Runtime.Mu held.
+func NewEventLocked(fn string, c *Context, flags uint32, kind EventKind) (*Event, error) {
+	if c.Dead.Load() {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
+	}
+	// Only events that need a hardware id take one of the SoC's pool
+	// (semantics.md §5): plain events (npuemu takes the id at creation
+	// rather than at the first record) and flagged events with SYNC or
+	// EXTERNAL; Ex events never do.
+	var te *tsfw.Event
+	if kind == EventPlain || kind == EventWithFlag && flags&(abi.ACL_EVENT_SYNC|abi.ACL_EVENT_EXTERNAL) != 0 {
+		var err error
+		te, err = c.Dev.Emu.TS.NewEvent(flags)
+		if err != nil {
+			return nil, abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
+		}
+	} else {
+		te = c.Dev.Emu.TS.NewEventUnpooled(flags)
+	}
+	e := &Event{Ctx: c, TSEvent: te, Flags: flags, Kind: kind}
+	e.H = Events.Add(e)
+	CtxEvents.Add(c, e)
+	c.Dev.NEvents++
+	Register(TableEvents, Record{ID: uint64(e.H), Device: int(c.Dev.ID), Owner: uint64(c.H),
+		Summary: fmt.Sprintf("event %#x (flags %#x)", uintptr(e.H), flags)})
+	return e, nil
+}
