@@ -1,29 +1,11 @@
 package acl
 
 import (
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
-)
-
-// CntNotify is an ACL counting notify (aclrtCntNotify) over a tsfw
-// counting notify; the documentation limits the family to the Ascend 950.
-type CntNotify struct {
-	h    core.Handle
-	ctx  *core.Context
-	cn   *tsfw.CntNotify
-	dead atomic.Bool
-}
-
-var (
-	cntNotifies = core.NewTable[CntNotify](core.KindCntNotify)
-	// cntMu guards ctxCntNotifies.
-	cntMu          sync.Mutex
-	ctxCntNotifies = core.ByContext[*CntNotify]{}
 )
 
 // CntNotifyCreate implements aclrtCntNotifyCreate (flag must be 0).
@@ -41,60 +23,23 @@ func CntNotifyCreate(t *core.Thread, out *core.Handle, flag uint64) error {
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()
-	if c.Dead.Load() {
-		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
-	}
-	if err := checkNotifyRoom(fn, c); err != nil {
+	n, err := core.NewCntNotifyLocked(fn, c)
+	if err != nil {
 		return err
 	}
-	cn, err := c.Dev.Emu.TS.NewCntNotify()
-	if err != nil {
-		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
-	}
-	n := &CntNotify{ctx: c, cn: cn}
-	n.h = cntNotifies.Add(n)
-	core.RegisterHandle(core.TableCntNotifies, n.h, n.ctx, "counting notify")
-	cntMu.Lock()
-	ctxCntNotifies.Add(c, n)
-	cntMu.Unlock()
-	*out = n.h
+	*out = n.H
 	return nil
-}
-
-func resolveCntNotify(fn string, h core.Handle) (*CntNotify, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cntNotify must not be NULL", fn)
-	}
-	n, err := cntNotifies.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	if n.ctx.Dead.Load() {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the context of counting notify %#x was destroyed", fn, uintptr(h))
-	}
-	return n, nil
-}
-
-// destroyLocked releases n. Precondition: cntMu held.
-func (n *CntNotify) destroyLocked() {
-	if n.dead.Swap(true) {
-		return
-	}
-	cntNotifies.Remove(n.h)
-	core.Unregister(core.TableCntNotifies, uint64(n.h))
-	ctxCntNotifies.Remove(n.ctx, n)
-	n.cn.Destroy()
 }
 
 // CntNotifyDestroy implements aclrtCntNotifyDestroy.
 func CntNotifyDestroy(t *core.Thread, h core.Handle) error {
-	n, err := resolveCntNotify("aclrtCntNotifyDestroy", h)
+	n, err := core.ResolveCntNotify("aclrtCntNotifyDestroy", h)
 	if err != nil {
 		return err
 	}
-	cntMu.Lock()
-	defer cntMu.Unlock()
-	n.destroyLocked()
+	core.CntMu.Lock()
+	defer core.CntMu.Unlock()
+	n.DestroyLocked()
 	return nil
 }
 
@@ -126,7 +71,7 @@ func CntNotifyRecord(t *core.Thread, h, sh core.Handle, info *CntNotifyRecordInf
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: mode %d is not an aclrtCntNotifyRecordMode (0, 1, 2 or 4)", fn, info.Mode)
 	}
-	n, err := resolveCntNotify(fn, h)
+	n, err := core.ResolveCntNotify(fn, h)
 	if err != nil {
 		return err
 	}
@@ -134,7 +79,7 @@ func CntNotifyRecord(t *core.Thread, h, sh core.Handle, info *CntNotifyRecordInf
 	if err != nil {
 		return err
 	}
-	return s.Queue(t, fn, tsfw.CntRecordTask(n.cn, mode, info.Value), core.Queued{Sync: n.cn})
+	return s.Queue(t, fn, tsfw.CntRecordTask(n.TSCntNotify, mode, info.Value), core.Queued{Sync: n.TSCntNotify})
 }
 
 // CntNotifyWaitWithTimeout implements aclrtCntNotifyWaitWithTimeout: the
@@ -154,7 +99,7 @@ func CntNotifyWaitWithTimeout(t *core.Thread, h, sh core.Handle, info *CntNotify
 	if info.IsClear > 1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: isClear %d: want 0 or 1", fn, info.IsClear)
 	}
-	n, err := resolveCntNotify(fn, h)
+	n, err := core.ResolveCntNotify(fn, h)
 	if err != nil {
 		return err
 	}
@@ -162,14 +107,14 @@ func CntNotifyWaitWithTimeout(t *core.Thread, h, sh core.Handle, info *CntNotify
 	if err != nil {
 		return err
 	}
-	return s.Queue(t, fn, tsfw.CntWaitTask(n.cn, mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), core.Queued{Sync: n.cn})
+	return s.Queue(t, fn, tsfw.CntWaitTask(n.TSCntNotify, mode, info.Value, info.IsClear == 1, time.Duration(info.Timeout)*time.Second), core.Queued{Sync: n.TSCntNotify})
 }
 
 // CntNotifyReset implements aclrtCntNotifyReset: the stream sets the
 // counter to 0.
 func CntNotifyReset(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtCntNotifyReset"
-	n, err := resolveCntNotify(fn, h)
+	n, err := core.ResolveCntNotify(fn, h)
 	if err != nil {
 		return err
 	}
@@ -177,7 +122,7 @@ func CntNotifyReset(t *core.Thread, h, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	return s.Submit(t, fn, tsfw.CntResetTask(n.cn))
+	return s.Submit(t, fn, tsfw.CntResetTask(n.TSCntNotify))
 }
 
 // CntNotifyGetID implements aclrtCntNotifyGetId.
@@ -186,10 +131,10 @@ func CntNotifyGetID(t *core.Thread, h core.Handle, id *uint32) error {
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifyId must not be NULL", fn)
 	}
-	n, err := resolveCntNotify(fn, h)
+	n, err := core.ResolveCntNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	*id = uint32(n.cn.ID())
+	*id = uint32(n.TSCntNotify.ID())
 	return nil
 }

@@ -16,7 +16,7 @@ func init() {
 			return sanitizeOp(fn, &task, &x) // sanitize.go
 		},
 		SanitizeQueued:   sanitizeQueued,
-		ContextDestroyed: destroyContextSignals,                              // notify.go: notifies, counting notifies, labels
+		ContextDestroyed: destroyContextLabels,                               // label.go
 		StreamDestroying: dropRecorder,                                       // capture.go
 		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations, pool frees
 		DeviceReset:      func(d *core.Device) { clearInjectedFaults(d.ID) }, // faults.go

@@ -19,34 +19,25 @@ import (
 // any process, goes through the entry's pending count (a host task on the
 // stream), so one record releases exactly one wait wherever it is.
 
-// nodeNotify links a hardware notify to its node entry.
-type nodeNotify struct {
-	dir      *emu.NodeDir
-	ref      emu.NodeNotifyRef
-	entry    *emu.NodeNotify
-	gen      uint64 // the entry's full generation
-	exporter bool
-}
-
 const notifyKeyPrefix = "npuemu-notify-"
 
 // exportNodeNotify enters n in the node's table (once) and names the key
 // after the entry. No-op on a private node. Precondition: notifyMu held.
-func exportNodeNotify(n *Notify, pidCheck bool) error {
-	dir := n.ctx.Dev.Emu.HBM.NodeDir()
-	if dir == nil || n.hw.node != nil {
+func exportNodeNotify(n *core.Notify, pidCheck bool) error {
+	dir := n.Ctx.Dev.Emu.HBM.NodeDir()
+	if dir == nil || n.Hw.Node != nil {
 		return nil
 	}
-	ref, entry, err := dir.ExportNotify(n.ctx.Dev.Emu.PhysID(), pidCheck)
+	ref, entry, err := dir.ExportNotify(n.Ctx.Dev.Emu.PhysID(), pidCheck)
 	if err != nil {
 		return err
 	}
-	n.hw.node = &nodeNotify{dir: dir, ref: ref, entry: entry, gen: entry.Generation, exporter: true}
-	if n.hw.key != "" {
-		delete(notifyKeys, n.hw.key)
+	n.Hw.Node = &core.NodeNotify{Dir: dir, Ref: ref, Entry: entry, Gen: entry.Generation, Exporter: true}
+	if n.Hw.Key != "" {
+		delete(core.NotifyKeys, n.Hw.Key)
 	}
-	n.hw.key = fmt.Sprintf("%s%d-%x", notifyKeyPrefix, os.Getpid(), ref.Code())
-	notifyKeys[n.hw.key] = n
+	n.Hw.Key = fmt.Sprintf("%s%d-%x", notifyKeyPrefix, os.Getpid(), ref.Code())
+	core.NotifyKeys[n.Hw.Key] = n
 	return nil
 }
 
@@ -70,7 +61,7 @@ func importNodeNotify(t *core.Thread, fn, key string, out *core.Handle) error {
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	if err := checkNotifyRoom(fn, c); err != nil {
+	if err := core.CheckNotifyRoom(fn, c); err != nil {
 		dir.CloseNotify(ref, false)
 		return err
 	}
@@ -81,22 +72,22 @@ func importNodeNotify(t *core.Thread, fn, key string, out *core.Handle) error {
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()
-	notifyMu.Lock()
-	defer notifyMu.Unlock()
-	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, key: key, node: &nodeNotify{dir: dir, ref: ref, entry: entry, gen: gen}}}
-	n.h = notifies.Add(n)
-	core.RegisterHandle(core.TableNotifies, n.h, n.ctx, "notify")
-	ctxNotifies.Add(n.ctx, n)
-	*out = n.h
+	core.NotifyMu.Lock()
+	defer core.NotifyMu.Unlock()
+	n := &core.Notify{Ctx: c, Hw: &core.NotifyHW{TSNotify: nt, Refs: 1, Key: key, Node: &core.NodeNotify{Dir: dir, Ref: ref, Entry: entry, Gen: gen}}}
+	n.H = core.Notifies.Add(n)
+	core.RegisterHandle(core.TableNotifies, n.H, n.Ctx, "notify")
+	core.CtxNotifies.Add(n.Ctx, n)
+	*out = n.H
 	return nil
 }
 
 // nodeRecordTask / nodeWaitTask are the record and wait of an exported or
 // imported notify.
-func nodeNotifyRecordTask(l *nodeNotify) tsfw.Task {
-	return tsfw.HostTask(func() error { emu.NodeNotifyRecord(l.entry); return nil })
+func nodeNotifyRecordTask(l *core.NodeNotify) tsfw.Task {
+	return tsfw.HostTask(func() error { emu.NodeNotifyRecord(l.Entry); return nil })
 }
 
-func nodeNotifyWaitTask(l *nodeNotify, timeout time.Duration) tsfw.Task {
-	return tsfw.HostTask(func() error { return l.dir.NodeNotifyWait(l.entry, l.gen, timeout) })
+func nodeNotifyWaitTask(l *core.NodeNotify, timeout time.Duration) tsfw.Task {
+	return tsfw.HostTask(func() error { return l.Dir.NodeNotifyWait(l.Entry, l.Gen, timeout) })
 }

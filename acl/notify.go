@@ -5,58 +5,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
-
-// Notify is an ACL notify (aclrtNotify) over a tsfw notify of its
-// context's device. A notify imported by key is a second handle on the
-// same hardware notify; the hardware notify is released when every handle
-// has been destroyed.
-type Notify struct {
-	h     core.Handle
-	ctx   *core.Context
-	hw    *notifyHW
-	flags uint64
-	dead  atomic.Bool
-}
-
-// notifyHW is the hardware notify shared by the exporter's handle and the
-// handles imported from its key.
-type notifyHW struct {
-	nt *tsfw.Notify
-
-	// Guarded by notifyMu.
-	refs     int
-	key      string      // export key, "" until exported
-	pidCheck bool        // the importer's pid must be on pids
-	pids     []int32     // aclrtNotifySetImportPid
-	node     *nodeNotify // exported on a shared node, or imported from one (ipcnotify_node.go)
-}
-
-var (
-	notifies = core.NewTable[Notify](core.KindNotify)
-	// notifyMu guards the IPC fields of notifyHW, notifyKeys and the
-	// per-context notify sets (ctxNotifies).
-	notifyMu    sync.Mutex
-	notifyKeys  = map[string]*Notify{} // export key → exporting handle
-	ctxNotifies = core.ByContext[*Notify]{}
-)
-
-// checkNotifyRoom enforces the SoC's notify limit (semantics.md §6).
-// Plain and counting notifies share the device's notify table.
-func checkNotifyRoom(fn string, c *core.Context) error {
-	soc := c.Dev.Emu.SoC
-	if soc.MaxNotifies > 0 && c.Dev.Emu.TS.NotifiesInUse() >= soc.MaxNotifies {
-		return abi.Errorf(abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "%s: device %d already has %d notifies (the %s's limit)", fn, c.Dev.ID, soc.MaxNotifies, soc.Name)
-	}
-	return nil
-}
 
 // CreateNotify implements aclrtCreateNotify.
 func CreateNotify(t *core.Thread, out *core.Handle, flag uint64) error {
@@ -73,88 +27,25 @@ func CreateNotify(t *core.Thread, out *core.Handle, flag uint64) error {
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()
-	if c.Dead.Load() {
-		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
-	}
-	if err := checkNotifyRoom(fn, c); err != nil {
+	n, err := core.NewNotifyLocked(fn, c, flag)
+	if err != nil {
 		return err
 	}
-	nt, err := c.Dev.Emu.TS.NewNotify()
-	if err != nil {
-		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
-	}
-	n := &Notify{ctx: c, hw: &notifyHW{nt: nt, refs: 1, pidCheck: true}, flags: flag}
-	n.h = notifies.Add(n)
-	core.RegisterHandle(core.TableNotifies, n.h, n.ctx, "notify")
-	notifyMu.Lock()
-	ctxNotifies.Add(n.ctx, n)
-	notifyMu.Unlock()
-	*out = n.h
+	*out = n.H
 	return nil
-}
-
-func resolveNotify(fn string, h core.Handle) (*Notify, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notify must not be NULL", fn)
-	}
-	n, err := notifies.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	if n.ctx.Dead.Load() {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the context of notify %#x was destroyed", fn, uintptr(h))
-	}
-	return n, nil
-}
-
-// destroy releases n's handle and, with the last handle, the hardware
-// notify. Precondition: notifyMu held.
-func (n *Notify) destroyLocked() {
-	if n.dead.Swap(true) {
-		return
-	}
-	notifies.Remove(n.h)
-	core.Unregister(core.TableNotifies, uint64(n.h))
-	ctxNotifies.Remove(n.ctx, n)
-	if notifyKeys[n.hw.key] == n {
-		delete(notifyKeys, n.hw.key)
-	}
-	n.hw.refs--
-	if n.hw.refs == 0 {
-		n.hw.nt.Destroy()
-		if l := n.hw.node; l != nil {
-			l.dir.CloseNotify(l.ref, l.exporter)
-		}
-	}
 }
 
 // DestroyNotify implements aclrtDestroyNotify. Queued records and waits
 // still act on the hardware notify; its id returns to the pool at once.
 func DestroyNotify(t *core.Thread, h core.Handle) error {
-	n, err := resolveNotify("aclrtDestroyNotify", h)
+	n, err := core.ResolveNotify("aclrtDestroyNotify", h)
 	if err != nil {
 		return err
 	}
-	notifyMu.Lock()
-	defer notifyMu.Unlock()
-	n.destroyLocked()
+	core.NotifyMu.Lock()
+	defer core.NotifyMu.Unlock()
+	n.DestroyLocked()
 	return nil
-}
-
-// destroyContextSignals releases the notifies, counting notifies and
-// labels of a context that is being destroyed. Precondition: core.Runtime.Mu held.
-func destroyContextSignals(c *core.Context) {
-	notifyMu.Lock()
-	for n := range ctxNotifies[c] {
-		n.destroyLocked()
-	}
-	notifyMu.Unlock()
-	cntMu.Lock()
-	for n := range ctxCntNotifies[c] {
-		n.destroyLocked()
-	}
-	cntMu.Unlock()
-	destroyContextLabels(c)
 }
 
 // RecordNotify implements aclrtRecordNotify: the stream sets the notify.
@@ -162,7 +53,7 @@ func destroyContextSignals(c *core.Context) {
 // the notify wherever it is).
 func RecordNotify(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtRecordNotify"
-	n, err := resolveNotify(fn, h)
+	n, err := core.ResolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
@@ -170,10 +61,10 @@ func RecordNotify(t *core.Thread, h, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	if l := n.hw.node; l != nil {
+	if l := n.Hw.Node; l != nil {
 		return s.Queue(t, fn, nodeNotifyRecordTask(l), core.Queued{Sync: l})
 	}
-	return s.Queue(t, fn, tsfw.NotifyRecordTask(n.hw.nt), core.Queued{Sync: n.hw.nt})
+	return s.Queue(t, fn, tsfw.NotifyRecordTask(n.Hw.TSNotify), core.Queued{Sync: n.Hw.TSNotify})
 }
 
 // WaitAndResetNotify implements aclrtWaitAndResetNotify: the stream blocks
@@ -182,7 +73,7 @@ func RecordNotify(t *core.Thread, h, sh core.Handle) error {
 // stream's asynchronous error (ACL_ERROR_RT_WAIT_TIMEOUT).
 func WaitAndResetNotify(t *core.Thread, h, sh core.Handle, timeoutSec uint32) error {
 	const fn = "aclrtWaitAndResetNotify"
-	n, err := resolveNotify(fn, h)
+	n, err := core.ResolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
@@ -190,10 +81,10 @@ func WaitAndResetNotify(t *core.Thread, h, sh core.Handle, timeoutSec uint32) er
 	if err != nil {
 		return err
 	}
-	if l := n.hw.node; l != nil {
+	if l := n.Hw.Node; l != nil {
 		return s.Queue(t, fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: l})
 	}
-	return s.Queue(t, fn, tsfw.NotifyWaitTask(n.hw.nt, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: n.hw.nt})
+	return s.Queue(t, fn, tsfw.NotifyWaitTask(n.Hw.TSNotify, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: n.Hw.TSNotify})
 }
 
 // GetNotifyID implements aclrtGetNotifyId: the hardware id.
@@ -202,11 +93,11 @@ func GetNotifyID(t *core.Thread, h core.Handle, id *uint32) error {
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: notifyId must not be NULL", fn)
 	}
-	n, err := resolveNotify(fn, h)
+	n, err := core.ResolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	*id = uint32(n.hw.nt.ID())
+	*id = uint32(n.Hw.TSNotify.ID())
 	return nil
 }
 
@@ -220,16 +111,16 @@ func NotifyBatchReset(t *core.Thread, hs []core.Handle) error {
 	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
-	ns := make([]*Notify, len(hs))
+	ns := make([]*core.Notify, len(hs))
 	for i, h := range hs {
-		n, err := resolveNotify(fn, h)
+		n, err := core.ResolveNotify(fn, h)
 		if err != nil {
 			return abi.Wrapf(err, "%s: notifies[%d]", fn, i)
 		}
 		ns[i] = n
 	}
 	for _, n := range ns {
-		if err := n.hw.nt.Reset(); err != nil {
+		if err := n.Hw.TSNotify.Reset(); err != nil {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s", fn, messageOf(err))
 		}
 	}
@@ -244,8 +135,8 @@ func NotifyBatchReset(t *core.Thread, hs []core.Handle) error {
 // notifyKeyLen is the documented minimum key buffer: 64 characters + NUL.
 const notifyKeyLen = 65
 
-func notifyKey(n *Notify) string {
-	return fmt.Sprintf("npuemu-notify-%d-%x", os.Getpid(), uint64(n.h))
+func notifyKey(n *core.Notify) string {
+	return fmt.Sprintf("npuemu-notify-%d-%x", os.Getpid(), uint64(n.H))
 }
 
 // NotifyGetExportKey implements aclrtNotifyGetExportKey: writes the
@@ -261,22 +152,22 @@ func NotifyGetExportKey(t *core.Thread, h core.Handle, key []byte, flags uint64)
 	if flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT && flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: want ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT or _DISABLE_PID_VALIDATION", fn, flags)
 	}
-	n, err := resolveNotify(fn, h)
+	n, err := core.ResolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	notifyMu.Lock()
-	defer notifyMu.Unlock()
-	if n.hw.key == "" {
-		n.hw.key = notifyKey(n)
-		notifyKeys[n.hw.key] = n
+	core.NotifyMu.Lock()
+	defer core.NotifyMu.Unlock()
+	if n.Hw.Key == "" {
+		n.Hw.Key = notifyKey(n)
+		core.NotifyKeys[n.Hw.Key] = n
 	}
-	n.hw.pidCheck = flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
-	if err := exportNodeNotify(n, n.hw.pidCheck); err != nil { // ipcnotify_node.go
+	n.Hw.PidCheck = flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
+	if err := exportNodeNotify(n, n.Hw.PidCheck); err != nil { // ipcnotify_node.go
 		return abi.Wrapf(err, "%s", fn)
 	}
 	clear(key)
-	copy(key, n.hw.key)
+	copy(key, n.Hw.Key)
 	return nil
 }
 
@@ -287,13 +178,13 @@ func NotifySetImportPid(t *core.Thread, h core.Handle, pids []int32) error {
 	if len(pids) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and num must be > 0", fn)
 	}
-	n, err := resolveNotify(fn, h)
+	n, err := core.ResolveNotify(fn, h)
 	if err != nil {
 		return err
 	}
-	notifyMu.Lock()
-	defer notifyMu.Unlock()
-	if n.hw.key == "" {
+	core.NotifyMu.Lock()
+	defer core.NotifyMu.Unlock()
+	if n.Hw.Key == "" {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: notify %#x has not been exported (call aclrtNotifyGetExportKey first)", fn, uintptr(h))
 	}
 	for i, p := range pids {
@@ -301,12 +192,12 @@ func NotifySetImportPid(t *core.Thread, h core.Handle, pids []int32) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid[%d] = %d is not a process id", fn, i, p)
 		}
 	}
-	if l := n.hw.node; l != nil && l.exporter {
-		if err := l.dir.NotifySetPids(l.ref, pids); err != nil {
+	if l := n.Hw.Node; l != nil && l.Exporter {
+		if err := l.Dir.NotifySetPids(l.Ref, pids); err != nil {
 			return abi.Wrapf(err, "%s", fn)
 		}
 	}
-	n.hw.pids = append(n.hw.pids, pids...)
+	n.Hw.Pids = append(n.Hw.Pids, pids...)
 	return nil
 }
 
@@ -332,21 +223,21 @@ func NotifyImportByKey(t *core.Thread, out *core.Handle, key string, flags uint6
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()
-	notifyMu.Lock()
-	defer notifyMu.Unlock()
-	src := notifyKeys[key]
-	if src == nil || src.dead.Load() {
+	core.NotifyMu.Lock()
+	defer core.NotifyMu.Unlock()
+	src := core.NotifyKeys[key]
+	if src == nil || src.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: no live notify was exported with key %q", fn, key)
 	}
-	if src.hw.pidCheck && !hasPid(src.hw.pids, int32(pid)) {
+	if src.Hw.PidCheck && !hasPid(src.Hw.Pids, int32(pid)) {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: process %d is not on the notify's import list (aclrtNotifySetImportPid) and pid validation is enabled", fn, pid)
 	}
-	n := &Notify{ctx: c, hw: src.hw, flags: src.flags}
-	src.hw.refs++
-	n.h = notifies.Add(n)
-	core.RegisterHandle(core.TableNotifies, n.h, n.ctx, "notify")
-	ctxNotifies.Add(n.ctx, n)
-	*out = n.h
+	n := &core.Notify{Ctx: c, Hw: src.Hw, Flags: src.Flags}
+	src.Hw.Refs++
+	n.H = core.Notifies.Add(n)
+	core.RegisterHandle(core.TableNotifies, n.H, n.Ctx, "notify")
+	core.CtxNotifies.Add(n.Ctx, n)
+	*out = n.H
 	return nil
 }
 

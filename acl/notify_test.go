@@ -16,8 +16,8 @@ import (
 func signalTables(t *testing.T) {
 	t.Cleanup(func() {
 		resetRuntime()
-		assert.Zero(t, notifies.Len(), "notifies left")
-		assert.Zero(t, cntNotifies.Len(), "counting notifies left")
+		assert.Zero(t, core.Notifies.Len(), "notifies left")
+		assert.Zero(t, core.CntNotifies.Len(), "counting notifies left")
 		assert.Zero(t, labels.Len(), "labels left")
 		assert.Zero(t, labelLists.Len(), "label lists left")
 	})
@@ -167,8 +167,8 @@ func TestCntNotify(t *testing.T) {
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), st)
 	require.NoError(t, CntNotifyRecord(th, c, 0, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, Value: 0b100}))
 	require.NoError(t, SynchronizeStream(th, s, -1))
-	n, _ := cntNotifies.Get(c)
-	assert.Equal(t, uint32(0), n.cn.Count(), "isClear")
+	n, _ := core.CntNotifies.Get(c)
+	assert.Equal(t, uint32(0), n.TSCntNotify.Count(), "isClear")
 
 	require.NoError(t, CntNotifyRecord(th, c, s, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, Value: 7}))
 	require.NoError(t, CntNotifyReset(th, c, s))

@@ -60,7 +60,8 @@ func (c *Context) DestroyLocked(wait bool) {
 		return
 	}
 	DestroyContextEvents(c)
-	Families.ContextDestroyed(c) // notifies, counting notifies, labels
+	DestroyContextNotifies(c)
+	Families.ContextDestroyed(c) // labels
 	for s := range c.streams {
 		s.DestroyLocked(wait)
 	}
