@@ -16,7 +16,6 @@ func init() {
 			return sanitizeOp(fn, &task, &x) // sanitize.go
 		},
 		SanitizeQueued:   sanitizeQueued,
-		ContextDestroyed: destroyContextLabels,                               // label.go
 		StreamDestroying: dropRecorder,                                       // capture.go
 		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations, pool frees
 		DeviceReset:      func(d *core.Device) { clearInjectedFaults(d.ID) }, // faults.go

@@ -2,8 +2,6 @@ package acl
 
 import (
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
@@ -15,67 +13,6 @@ import (
 // interpreter of mdlri_flow.go runs them. On any other stream they fail
 // with the documented ACL_ERROR_RT_STREAM_MODEL.
 
-// MaxLabels is the per-process label limit, also the longest label list.
-const MaxLabels = 65535
-
-// Label is an aclrtLabel of the context current at its creation.
-type Label struct {
-	h    core.Handle
-	ctx  *core.Context
-	dead atomic.Bool
-}
-
-// LabelList is an aclrtLabelList: an ordered list of labels.
-type LabelList struct {
-	h      core.Handle
-	ctx    *core.Context
-	labels []*Label
-}
-
-var (
-	labels     = core.NewTable[Label](core.KindLabel)
-	labelLists = core.NewTable[LabelList](core.KindLabelList)
-	labelMu    sync.Mutex // serialises creation against the limit; guards ctxLabels
-	// ctxLabels lists the labels and label lists of each context, released
-	// with it.
-	ctxLabels = map[*core.Context]*labelSet{}
-)
-
-type labelSet struct {
-	labels map[*Label]struct{}
-	lists  map[*LabelList]struct{}
-}
-
-// labelsOf returns c's set. Precondition: labelMu held.
-func labelsOf(c *core.Context) *labelSet {
-	ls := ctxLabels[c]
-	if ls == nil {
-		ls = &labelSet{labels: map[*Label]struct{}{}, lists: map[*LabelList]struct{}{}}
-		ctxLabels[c] = ls
-	}
-	return ls
-}
-
-// destroyContextLabels releases the labels and lists of c.
-func destroyContextLabels(c *core.Context) {
-	labelMu.Lock()
-	defer labelMu.Unlock()
-	ls := ctxLabels[c]
-	if ls == nil {
-		return
-	}
-	for l := range ls.labels {
-		l.dead.Store(true)
-		labels.Remove(l.h)
-		core.Unregister(core.TableLabels, uint64(l.h))
-	}
-	for l := range ls.lists {
-		labelLists.Remove(l.h)
-		core.Unregister(core.TableLabelLists, uint64(l.h))
-	}
-	delete(ctxLabels, c)
-}
-
 // CreateLabel implements aclrtCreateLabel.
 func CreateLabel(t *core.Thread, out *core.Handle) error {
 	const fn = "aclrtCreateLabel"
@@ -86,43 +23,21 @@ func CreateLabel(t *core.Thread, out *core.Handle) error {
 	if err != nil {
 		return err
 	}
-	labelMu.Lock()
-	defer labelMu.Unlock()
-	if labels.Len() >= MaxLabels {
-		return abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: the process already has %d labels (the limit)", fn, MaxLabels)
-	}
-	l := &Label{ctx: c}
-	l.h = labels.Add(l)
-	core.RegisterHandle(core.TableLabels, l.h, l.ctx, "label")
-	labelsOf(c).labels[l] = struct{}{}
-	*out = l.h
-	return nil
-}
-
-func resolveLabel(fn string, h core.Handle) (*Label, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: label must not be NULL", fn)
-	}
-	l, err := labels.Get(h)
+	l, err := core.MakeLabel(fn, c)
 	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+		return err
 	}
-	return l, nil
+	*out = l.H
+	return nil
 }
 
 // DestroyLabel implements aclrtDestroyLabel.
 func DestroyLabel(t *core.Thread, h core.Handle) error {
-	l, err := resolveLabel("aclrtDestroyLabel", h)
+	l, err := core.ResolveLabel("aclrtDestroyLabel", h)
 	if err != nil {
 		return err
 	}
-	labelMu.Lock()
-	defer labelMu.Unlock()
-	if !l.dead.Swap(true) {
-		labels.Remove(l.h)
-		core.Unregister(core.TableLabels, uint64(l.h))
-		delete(labelsOf(l.ctx).labels, l)
-	}
+	core.DestroyLabel(l)
 	return nil
 }
 
@@ -137,61 +52,41 @@ func CreateLabelList(t *core.Thread, hs []core.Handle, num uint64, out *core.Han
 	if hs == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: labels must not be NULL", fn)
 	}
-	if num == 0 || num > MaxLabels || uint64(len(hs)) < num {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: num %d: want 1..%d", fn, num, MaxLabels)
+	if num == 0 || num > core.MaxLabels || uint64(len(hs)) < num {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: num %d: want 1..%d", fn, num, core.MaxLabels)
 	}
 	hs = hs[:num]
-	list := &LabelList{labels: make([]*Label, len(hs))}
+	list := &core.LabelList{Labels: make([]*core.Label, len(hs))}
 	for i, h := range hs {
-		l, err := resolveLabel(fn, h)
+		l, err := core.ResolveLabel(fn, h)
 		if err != nil {
 			return abi.Wrapf(err, "%s: labels[%d]", fn, i)
 		}
-		if i > 0 && l.ctx != list.labels[0].ctx {
+		if i > 0 && l.Ctx != list.Labels[0].Ctx {
 			return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: labels[%d] belongs to another context than labels[0]", fn, i)
 		}
-		list.labels[i] = l
+		list.Labels[i] = l
 	}
-	list.ctx = list.labels[0].ctx
-	labelMu.Lock()
-	defer labelMu.Unlock()
-	list.h = labelLists.Add(list)
-	core.RegisterHandle(core.TableLabelLists, list.h, list.ctx, "label list")
-	labelsOf(list.ctx).lists[list] = struct{}{}
-	*out = list.h
+	list.Ctx = list.Labels[0].Ctx
+	core.AddLabelList(list)
+	*out = list.H
 	return nil
-}
-
-func resolveLabelList(fn string, h core.Handle) (*LabelList, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: labelList must not be NULL", fn)
-	}
-	l, err := labelLists.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	return l, nil
 }
 
 // DestroyLabelList implements aclrtDestroyLabelList; the labels stay.
 func DestroyLabelList(t *core.Thread, h core.Handle) error {
-	l, err := resolveLabelList("aclrtDestroyLabelList", h)
+	l, err := core.ResolveLabelList("aclrtDestroyLabelList", h)
 	if err != nil {
 		return err
 	}
-	labelMu.Lock()
-	defer labelMu.Unlock()
-	if labelLists.Remove(l.h) {
-		core.Unregister(core.TableLabelLists, uint64(l.h))
-		delete(labelsOf(l.ctx).lists, l)
-	}
+	core.DestroyLabelList(l)
 	return nil
 }
 
 // SetLabel implements aclrtSetLabel.
 func SetLabel(t *core.Thread, h, sh core.Handle) error {
 	const fn = "aclrtSetLabel"
-	l, err := resolveLabel(fn, h)
+	l, err := core.ResolveLabel(fn, h)
 	if err != nil {
 		return err
 	}
@@ -199,7 +94,7 @@ func SetLabel(t *core.Thread, h, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	if l.ctx != s.Ctx {
+	if l.Ctx != s.Ctx {
 		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label and stream %d belong to different contexts", fn, s.ID)
 	}
 	return recordControl(fn, s, &ctlOp{kind: ctlLabel, label: l})
@@ -211,7 +106,7 @@ func SwitchLabelByIndex(t *core.Thread, ptr uintptr, maxValue uint32, lh, sh cor
 	if ptr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
 	}
-	list, err := resolveLabelList(fn, lh)
+	list, err := core.ResolveLabelList(fn, lh)
 	if err != nil {
 		return err
 	}
@@ -219,7 +114,7 @@ func SwitchLabelByIndex(t *core.Thread, ptr uintptr, maxValue uint32, lh, sh cor
 	if err != nil {
 		return err
 	}
-	if list.ctx != s.Ctx {
+	if list.Ctx != s.Ctx {
 		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label list and stream %d belong to different contexts", fn, s.ID)
 	}
 	if maxValue == 0 {
@@ -229,5 +124,5 @@ func SwitchLabelByIndex(t *core.Thread, ptr uintptr, maxValue uint32, lh, sh cor
 		return err
 	}
 	// The list is read now: destroying or reusing it later changes nothing.
-	return recordControl(fn, s, &ctlOp{kind: ctlSwitchLabel, list: slices.Clone(list.labels), ptr: ptr, maxValue: maxValue})
+	return recordControl(fn, s, &ctlOp{kind: ctlSwitchLabel, list: slices.Clone(list.Labels), ptr: ptr, maxValue: maxValue})
 }

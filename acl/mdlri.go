@@ -68,9 +68,9 @@ type ModelRI struct {
 	name      string
 	callbacks []riCallback
 	groups    []*taskGrp
-	retired   []*launch          // launches replaced by an update, freed at destroy
-	labels    map[*Label]flowPos // labels set on the bound streams (mdlri_flow.go)
-	hasCtl    bool               // control steps recorded: executes as a flow
+	retired   []*launch               // launches replaced by an update, freed at destroy
+	labels    map[*core.Label]flowPos // labels set on the bound streams (mdlri_flow.go)
+	hasCtl    bool                    // control steps recorded: executes as a flow
 
 	execMu sync.Mutex // serialises executions and plan rebuilds
 	// Guarded by execMu.

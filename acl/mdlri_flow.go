@@ -51,9 +51,9 @@ const (
 // ctlOp is one recorded control task.
 type ctlOp struct {
 	kind        ctlKind
-	label       *Label   // ctlLabel
-	list        []*Label // ctlSwitchLabel
-	ptr         uintptr  // ctlSwitchLabel: the uint32 index
+	label       *core.Label   // ctlLabel
+	list        []*core.Label // ctlSwitchLabel
+	ptr         uintptr       // ctlSwitchLabel: the uint32 index
 	maxValue    uint32
 	target      *core.Stream // ctlActive, ctlSwitchStream: the stream activated
 	left, right uintptr      // ctlSwitchStream operands
@@ -97,7 +97,7 @@ func recordControl(fn string, s *core.Stream, op *ctlOp) error {
 	ri.appendStepLocked(st)
 	if op.kind == ctlLabel {
 		if ri.labels == nil {
-			ri.labels = map[*Label]flowPos{}
+			ri.labels = map[*core.Label]flowPos{}
 		}
 		ri.labels[op.label] = flowPos{idx, int(st.seq)}
 	}
@@ -160,7 +160,7 @@ type flowPlan struct {
 	queues []*tsfw.Queue      // the bound streams' queues
 	segs   []map[int]*flowSeg // per stream: entry position → segment
 	heads  []int              // streams started by every execution
-	labels map[*Label]flowPos
+	labels map[*core.Label]flowPos
 	cur    atomic.Pointer[flowExec]
 }
 

@@ -18,8 +18,8 @@ func signalTables(t *testing.T) {
 		resetRuntime()
 		assert.Zero(t, core.Notifies.Len(), "notifies left")
 		assert.Zero(t, core.CntNotifies.Len(), "counting notifies left")
-		assert.Zero(t, labels.Len(), "labels left")
-		assert.Zero(t, labelLists.Len(), "label lists left")
+		assert.Zero(t, core.Labels.Len(), "labels left")
+		assert.Zero(t, core.LabelLists.Len(), "label lists left")
 	})
 }
 
@@ -313,7 +313,7 @@ func TestLabels(t *testing.T) {
 	var list core.Handle
 	requireCode(t, CreateLabelList(th, nil, 1, &list), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateLabelList(th, []core.Handle{l}, 0, &list), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, CreateLabelList(th, []core.Handle{}, MaxLabels+1, &list), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, CreateLabelList(th, []core.Handle{}, core.MaxLabels+1, &list), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateLabelList(th, []core.Handle{l, 0}, 2, &list), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateLabelList(th, []core.Handle{l}, 1, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CreateLabelList(th, []core.Handle{l, l2}, 2, &list))

@@ -42,7 +42,7 @@ func npu_aclrtCreateLabelList(t *C.npu_thread, labels *C.aclrtLabel, num C.size_
 		// Read the array only when its length is in range; acl rejects
 		// other counts before looking at it.
 		n := 0
-		if num > 0 && num <= acl.MaxLabels {
+		if num > 0 && num <= core.MaxLabels {
 			n = int(num)
 		}
 		hs = unsafe.Slice((*core.Handle)(unsafe.Pointer(labels)), n)

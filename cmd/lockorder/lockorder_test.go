@@ -95,16 +95,16 @@ func TestAnalyzeSeesNesting(t *testing.T) {
 // TestAnalyzeFollowsHookTable: rt/core calls the API families only through
 // its hook table (struct fields acl fills), so a lock of acl taken under
 // the runtime lock is seen only if calls through those fields are
-// followed: destroying a context releases its labels (acl.labelMu)
+// followed: destroying a stream drops its recorder (acl.capState.mu)
 // under core.runtimeState.Mu.
 func TestAnalyzeFollowsHookTable(t *testing.T) {
 	r, err := analysed()
 	require.NoError(t, err)
 	found := false
 	for _, e := range r.Edges {
-		if e.A == "core.runtimeState.Mu" && e.B == "acl.labelMu" {
+		if e.A == "core.runtimeState.Mu" && e.B == "acl.capState.mu" {
 			found = true
 		}
 	}
-	assert.True(t, found, "core.runtimeState.Mu -> acl.labelMu (context destruction through core.Families.ContextDestroyed) not found")
+	assert.True(t, found, "core.runtimeState.Mu -> acl.capState.mu (stream destruction through core.Families.StreamDestroying) not found")
 }

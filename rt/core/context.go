@@ -61,7 +61,7 @@ func (c *Context) DestroyLocked(wait bool) {
 	}
 	DestroyContextEvents(c)
 	DestroyContextNotifies(c)
-	Families.ContextDestroyed(c) // labels
+	DestroyContextLabels(c)
 	for s := range c.streams {
 		s.DestroyLocked(wait)
 	}

@@ -25,10 +25,6 @@ type FamilyHooks struct {
 	Sanitizing     *bool
 	SanitizeOp     func(fn string, task tsfw.Task, x Queued) *sanitize.Op
 	SanitizeQueued func(t *Thread, s *Stream, id uint32, op *sanitize.Op)
-	// ContextDestroyed releases what the families keep per context
-	// (labels) after its events and notifies and before its streams are
-	// destroyed. Runtime.Mu held.
-	ContextDestroyed func(c *Context)
 	// StreamDestroying runs before a stream's queue is destroyed (its
 	// recorder is dropped); streamDestroyed after (allocator
 	// registrations, pool frees). Runtime.Mu held.
