@@ -80,7 +80,7 @@ func CondHandleCreate(t *core.Thread, rh core.Handle, def uint32, flag int32, ou
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being captured or built", fn, ri.id)
 	}
 	d := ri.dev
-	addr, err := d.Emu.HBM.Alloc(pageSmall, allocAlign)
+	addr, err := d.Emu.HBM.Alloc(core.PageSmall, core.AllocAlign)
 	if err != nil {
 		return abi.Wrapf(err, "%s: condition word on device %d", fn, d.ID)
 	}
@@ -88,7 +88,7 @@ func CondHandleCreate(t *core.Thread, rh core.Handle, def uint32, flag int32, ou
 	// Registered like an allocation so that the application's value
 	// writes, copies and kernels may target the word.
 	d.AllocMu.Lock()
-	d.Allocs[addr] = core.Allocation{Base: addr, Size: 8, Pages: pageSmall}
+	d.Allocs[addr] = core.Allocation{Base: addr, Size: 8, Pages: core.PageSmall}
 	d.AllocMu.Unlock()
 	ch := &condHandle{ri: ri, addr: addr, def: def, assign: flag == abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT}
 	capState.mu.Lock()
@@ -325,7 +325,7 @@ func condRelease(ri *ModelRI) {
 		// allocation is never 8 bytes long).
 		d.AllocMu.Lock()
 		a, ok := d.Allocs[ch.addr]
-		ours := ok && a.Size == 8 && a.Pages == pageSmall
+		ours := ok && a.Size == 8 && a.Pages == core.PageSmall
 		if ours {
 			delete(d.Allocs, ch.addr)
 		}

@@ -36,7 +36,7 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 	if n == nil {
 		return ptrInfo{class: pageable}, nil
 	}
-	if d := deviceOf(addr); d != nil {
+	if d := core.DeviceOf(addr); d != nil {
 		base, req, ok := d.Emu.HBM.Find(addr)
 		if ok {
 			d.AllocMu.RLock()
@@ -45,7 +45,7 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 			if ok2 && uint64(addr-base) < a.Size {
 				return ptrInfo{class: devmem, dev: d, room: a.Size - uint64(addr-base)}, nil
 			}
-			if !ok2 && !isDeferred(d, base) { // a HAL (halMemAlloc) block: device memory all the same
+			if !ok2 && !core.IsDeferred(d, base) { // a HAL (halMemAlloc) block: device memory all the same
 				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}

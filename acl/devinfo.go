@@ -230,10 +230,10 @@ func DeviceSetLimit(t *core.Thread, limit int32, value uint64) error {
 		if value > maxStack {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: SIMD stack size %d exceeds %d on %s", fn, value, maxStack, s.Name)
 		}
-		if value <= 32*kib {
-			value = 32 * kib
+		if value <= 32*core.KiB {
+			value = 32 * core.KiB
 		} else {
-			value = alignUp(value, 16*kib)
+			value = core.AlignUp(value, 16*core.KiB)
 		}
 	case abi.ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
 		if value < 1024 || value > 67108864 || value%8 != 0 {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -252,7 +253,7 @@ func trackSpans(args uintptr, size uint64) ([]PageSpan, []uintptr) {
 	words, word := deviceWords(args, size)
 	for i := range words {
 		v := uintptr(word(i))
-		d := deviceOf(v)
+		d := core.DeviceOf(v)
 		if d == nil {
 			continue
 		}

@@ -8,21 +8,6 @@ import (
 	"github.com/npuemu/npuemu/rt/core"
 )
 
-const (
-	kib       = uint64(1) << 10
-	mib       = uint64(1) << 20
-	gib       = uint64(1) << 30
-	pageSmall = 4 * kib
-	pageHuge  = 2 * mib
-	pageGiant = 1 * gib
-
-	// allocAlign is the alignment the runtime asks the driver for
-	// (MEM_SET_ALIGN_SIZE 9: 512 bytes).
-	allocAlign = 512
-)
-
-func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
-
 // policy flags aclrtMallocWithCfg accepts on top of a base policy.
 const policyFlags = abi.ACL_MEM_TYPE_LOW_BAND_WIDTH | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH | abi.ACL_MEM_ACCESS_USER_SPACE_READONLY
 
@@ -87,7 +72,7 @@ func Malloc(t *core.Thread, out *uintptr, size uint64, policy uint32, o MallocOp
 	if giant && soc.Family != "A2" && soc.Family != "A3" {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: 1 GiB huge pages (policy %d) exist only on Atlas A2/A3, not on %s", fn, base, soc.Name)
 	}
-	usable := alignUp(size, 32)
+	usable := core.AlignUp(size, 32)
 	if soc.MallocPadding && !o.Align32 && !giant {
 		usable += 32
 	}
@@ -130,35 +115,6 @@ func rtMemType(policy uint32) uint32 {
 	return abi.RT_MEMORY_DEFAULT
 }
 
-// deviceOf returns the opened runtime device whose HBM holds addr.
-func deviceOf(addr uintptr) *core.Device {
-	n := core.Runtime.Node.Load()
-	if n == nil {
-		return nil
-	}
-	ed, ok := n.FindDevice(addr)
-	if !ok {
-		return nil
-	}
-	return runtimeDevice(ed)
-}
-
-// runtimeDevice returns the runtime device of an opened emu device,
-// opening the runtime's view of it when only the HAL has used it so far
-// (its memory is still device memory to every copy).
-func runtimeDevice(ed *emu.Device) *core.Device {
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	if int(ed.ID) < len(core.Runtime.Devs) && core.Runtime.Devs[ed.ID] != nil {
-		return core.Runtime.Devs[ed.ID]
-	}
-	d, err := core.DeviceLocked("npuemu", int32(ed.ID))
-	if err != nil {
-		return nil
-	}
-	return d
-}
-
 // Free implements aclrtFree (sync false) and aclrtFreeWithDevSync.
 func Free(t *core.Thread, p uintptr, sync bool) error {
 	fn := "aclrtFree"
@@ -168,7 +124,7 @@ func Free(t *core.Thread, p uintptr, sync bool) error {
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr must not be NULL", fn)
 	}
-	d := deviceOf(p)
+	d := core.DeviceOf(p)
 	if d == nil {
 		if handled, err := freeManaged(fn, p); handled {
 			return err
@@ -287,14 +243,6 @@ func FreeHost(t *core.Thread, p uintptr, sync bool) error {
 	return nil
 }
 
-// memAttr classes of aclrtGetMemInfo.
-const (
-	memAll = iota
-	memHuge
-	memNormal
-	memGiant
-)
-
 // GetMemInfo implements aclrtGetMemInfo for the current device. npuemu's
 // HBM is one pool from which normal and huge pages are carved, so every
 // page class reports the same free and total; 1 GiB classes only on A2/A3.
@@ -308,42 +256,26 @@ func GetMemInfo(t *core.Thread, attr int32, free, total *uint64) error {
 	return below().MemGetInfoEx(t, uint32(attr), free, total)
 }
 
-// memClass is the page class of an aclrtMemAttr / rtMemInfoType_t (the
-// same numbering), -1 for a type without one.
-func memClass(attr int32) int {
-	switch attr {
-	case abi.ACL_DDR_MEM, abi.ACL_HBM_MEM:
-		return memAll
-	case abi.ACL_DDR_MEM_HUGE, abi.ACL_HBM_MEM_HUGE, abi.ACL_DDR_MEM_P2P_HUGE, abi.ACL_HBM_MEM_P2P_HUGE, abi.ACL_MEM_HUGE, abi.ACL_MEM_P2P_HUGE:
-		return memHuge
-	case abi.ACL_DDR_MEM_NORMAL, abi.ACL_HBM_MEM_NORMAL, abi.ACL_DDR_MEM_P2P_NORMAL, abi.ACL_HBM_MEM_P2P_NORMAL, abi.ACL_MEM_NORMAL, abi.ACL_MEM_P2P_NORMAL:
-		return memNormal
-	case abi.ACL_HBM_MEM_HUGE1G, abi.ACL_HBM_MEM_P2P_HUGE1G, abi.ACL_MEM_HUGE1G, abi.ACL_MEM_P2P_HUGE1G:
-		return memGiant
-	}
-	return -1
-}
-
 // PointerGetAttributes implements aclrtPointerGetAttributes.
 func PointerGetAttributes(t *core.Thread, p uintptr, out *PtrAttributes) error {
 	if p == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes: ptr and attributes must not be NULL")
 	}
-	*out = PtrAttributes{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED}, PageSize: uint32(pageSmall)}
+	*out = PtrAttributes{Location: MemLocation{Type: abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED}, PageSize: uint32(core.PageSmall)}
 	n := core.Runtime.Node.Load()
 	if n == nil {
 		return nil
 	}
-	if d := deviceOf(p); d != nil {
+	if d := core.DeviceOf(p); d != nil {
 		out.Location.Id, out.Location.Type = uint32(d.ID), abi.ACL_MEM_LOCATION_TYPE_DEVICE
 		if base, _, ok := d.Emu.HBM.Find(p); ok {
 			d.AllocMu.RLock()
 			a, ok := d.Allocs[base]
 			d.AllocMu.RUnlock()
 			if ok && a.Huge {
-				out.PageSize = uint32(pageHuge)
+				out.PageSize = uint32(core.PageHuge)
 				if b := a.Policy &^ policyFlags; b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY || b == abi.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P {
-					out.PageSize = uint32(pageGiant)
+					out.PageSize = uint32(core.PageGiant)
 				}
 			}
 		}
@@ -372,7 +304,7 @@ func MemFlush(t *core.Thread, fn string, p uintptr, size uint64) error {
 // aclrtMemGetAddressRange. Device blocks the HAL allocated count too (the
 // real runtime allocates through the driver).
 func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
-	if d := deviceOf(addr); d != nil {
+	if d := core.DeviceOf(addr); d != nil {
 		b, req, found := d.Emu.HBM.Find(addr)
 		if !found {
 			return 0, 0, false
@@ -381,7 +313,7 @@ func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
 		a, live := d.Allocs[b]
 		d.AllocMu.RUnlock()
 		if !live {
-			return b, alignUp(req, pageSmall), true
+			return b, core.AlignUp(req, core.PageSmall), true
 		}
 		return b, a.Pages, true
 	}
@@ -390,7 +322,7 @@ func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
 			return r.Base, r.Size, true
 		}
 		b, req, found := n.Host().Find(addr)
-		return b, alignUp(req, pageSmall), found
+		return b, core.AlignUp(req, core.PageSmall), found
 	}
 	return 0, 0, false
 }

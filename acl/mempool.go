@@ -47,7 +47,7 @@ import (
 
 // poolAlign is the granularity of pool blocks (the runtime's 512-byte
 // allocation alignment).
-const poolAlign = allocAlign
+const poolAlign = core.AllocAlign
 
 type blockState int
 
@@ -333,7 +333,7 @@ func MemPoolMallocAsync(t *core.Thread, out *uintptr, size uint64, h core.Handle
 	if s.Ctx.Dev != p.dev {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is on device %d, the pool on device %d", fn, s.ID, s.Ctx.Dev.ID, p.dev.ID)
 	}
-	want := alignUp(size, poolAlign)
+	want := core.AlignUp(size, poolAlign)
 	p.mu.Lock()
 	b, waitOn := p.pickLocked(want, s)
 	if b == nil {

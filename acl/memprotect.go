@@ -40,7 +40,7 @@ import (
 // memory the runtime did not record). The sanitizer's memcheck prints it
 // too.
 func DescribeDeviceAddr(addr uintptr) string {
-	d := deviceOf(addr)
+	d := core.DeviceOf(addr)
 	if d == nil {
 		return ""
 	}
@@ -56,13 +56,13 @@ func DescribeDeviceAddr(addr uintptr) string {
 	}
 	where := fmt.Sprintf("device %d", d.ID)
 	below, above := h.Neighbours(addr)
-	if below.Size != 0 && uint64(addr-below.Base) < alignUp(below.Size, pageSmall) {
+	if below.Size != 0 && uint64(addr-below.Base) < core.AlignUp(below.Size, core.PageSmall) {
 		// Inside the block's pages: its bytes, or the slack past them.
 		n, off := size(below.Base, below.Size), uint64(addr-below.Base)
 		d.AllocMu.RLock()
 		_, live := d.Allocs[below.Base]
 		d.AllocMu.RUnlock()
-		if !live && isDeferred(d, below.Base) { // deferfree.go
+		if !live && core.IsDeferred(d, below.Base) { // rt/core/memory.go
 			return fmt.Sprintf("%#x is at offset %d of the %d-byte block at %#x, which was freed (its pages are held until the work queued before the free completes) (%s)",
 				addr, off, below.Size, below.Base, where)
 		}
@@ -74,7 +74,7 @@ func DescribeDeviceAddr(addr uintptr) string {
 	// The guard page that follows a live block is the block's
 	// (emu/hbm_protect.go), whatever was freed there before: it is
 	// described by the nearest live allocation.
-	guard := below.Size != 0 && uint64(addr-below.Base) < alignUp(below.Size, pageSmall)+pageSmall
+	guard := below.Size != 0 && uint64(addr-below.Base) < core.AlignUp(below.Size, core.PageSmall)+core.PageSmall
 	if fb, ok := h.FreedBlock(addr); ok && !guard {
 		return fmt.Sprintf("%#x is at offset %d of the %d-byte block at %#x, which was freed (%s)", addr, uint64(addr-fb.Base), fb.Size, fb.Base, where)
 	}

@@ -38,7 +38,7 @@ func Sanitizer() *sanitize.State { return san }
 // device-memory protection of issue #14 may replace it with its own
 // address description.
 func sanitizeLookup(addr uintptr) (sanitize.Where, sanitize.Region) {
-	if d := deviceOf(addr); d != nil {
+	if d := core.DeviceOf(addr); d != nil {
 		if base, _, ok := d.Emu.HBM.Find(addr); ok {
 			d.AllocMu.RLock()
 			a, known := d.Allocs[base]
@@ -46,7 +46,7 @@ func sanitizeLookup(addr uintptr) (sanitize.Where, sanitize.Region) {
 			if known && uint64(addr-base) < a.Size {
 				return sanitize.Inside, sanitize.Region{Dev: int(d.ID), Base: base, Size: a.Size}
 			}
-			if !known && !isDeferred(d, base) {
+			if !known && !core.IsDeferred(d, base) {
 				return sanitize.Outside, sanitize.Region{} // a HAL block: not watched
 			}
 		}
@@ -204,7 +204,7 @@ func sanitizeStrict(e *core.Event) bool { return e.Flags&abi.ACL_EVENT_IPC == 0 
 // live allocation or past its end (memcheck).
 func sanitizeRefused(fn, what string, addr uintptr, err error) {
 	dev := -1
-	if d := deviceOf(addr); d != nil {
+	if d := core.DeviceOf(addr); d != nil {
 		dev = int(d.ID)
 	}
 	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: %s", fn, what, addr, messageOf(err)))
@@ -215,7 +215,7 @@ func sanitizeRefused(fn, what string, addr uintptr, err error) {
 // protection raises, also as a report line).
 func sanitizeKernelFault(name string, b, n uint32, addr uintptr, err error) {
 	dev := -1
-	if d := deviceOf(addr); d != nil {
+	if d := core.DeviceOf(addr); d != nil {
 		dev = int(d.ID)
 	}
 	san.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("kernel %s, block %d of %d: %s", name, b, n, messageOf(err)))

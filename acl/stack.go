@@ -8,7 +8,7 @@ import (
 // The ACL surface calls the runtime's rt* functions through below(): the
 // interposed rt* definition when the emulated layout is split and another
 // library interposed that symbol (stack.RT, set once at load), this
-// package's runtime-level implementation (rtmem.go, ...) otherwise. Either
+// package's runtime-level implementation (rt/core/memory.go, ...) otherwise. Either
 // way the result carries the rt* code, which the aclrt* function returns
 // unchanged (ACL_GET_ERRCODE_RTS is the identity). docs/stack.md says which
 // aclrt* functions are routed so far.
@@ -22,7 +22,7 @@ func (runtimeCalls) Malloc(t *core.Thread, out *uintptr, size uint64, typ uint32
 	if f := stack.RT.Malloc; f != nil {
 		return f(out, size, typ, module)
 	}
-	return RuntimeMalloc(t, out, size, typ, module)
+	return core.RuntimeMalloc(t, out, size, typ, module)
 }
 
 // Free is rtFree.
@@ -30,7 +30,7 @@ func (runtimeCalls) Free(t *core.Thread, p uintptr) error {
 	if f := stack.RT.Free; f != nil {
 		return f(p)
 	}
-	return RuntimeFree(t, p)
+	return core.RuntimeFree(t, p)
 }
 
 // MemGetInfoEx is rtMemGetInfoEx.
@@ -38,5 +38,5 @@ func (runtimeCalls) MemGetInfoEx(t *core.Thread, typ uint32, free, total *uint64
 	if f := stack.RT.MemGetInfoEx; f != nil {
 		return f(typ, free, total)
 	}
-	return RuntimeMemGetInfoEx(t, typ, free, total)
+	return core.RuntimeMemGetInfoEx(t, typ, free, total)
 }

@@ -76,7 +76,7 @@ func ReserveMemAddress(t *core.Thread, out *uintptr, size, alignment uint64, exp
 		return err
 	}
 	if noUC {
-		if size%gib != 0 {
+		if size%core.GiB != 0 {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: size %#x is not a multiple of 1 GiB", fn, size)
 		}
 	} else if expect != 0 {
@@ -415,7 +415,7 @@ func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (ptrInfo, error)
 		if r.Host {
 			return ptrInfo{class: pinned, room: room}, nil
 		}
-		if d := runtimeDevice(r.Dev); d != nil {
+		if d := core.RuntimeDevice(r.Dev); d != nil {
 			return ptrInfo{class: devmem, dev: d, room: room}, nil
 		}
 	}

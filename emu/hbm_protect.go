@@ -19,7 +19,7 @@ import (
 //     on a page boundary and is followed by one guard page that belongs to
 //     the block (so no neighbour is ever placed there) and stays PROT_NONE;
 //   - Alloc makes the block's pages read-write, Free makes them PROT_NONE
-//     again (sealed before the next task is queued: "Sealing" below) (the deferred free of acl/deferfree.go calls Free only once the
+//     again (sealed before the next task is queued: "Sealing" below) (the deferred free of rt/core/memory.go calls Free only once the
 //     work queued before the aclrtFree is done, so in-flight work never
 //     faults on memory it was entitled to);
 //   - Trim protects the whole pages of a live block past the bytes its

@@ -7,11 +7,12 @@
 // rt-types.md §8.4, ACL-only codes to the rt code that says the same).
 //
 // Where the objects live: the runtime's core objects (thread state,
-// devices, contexts, streams, the queueing point) are package rt/core's;
-// the API families (events, memory, kernels, model run instances, ...)
-// are still package acl's, and this package drives them through acl's
-// exported functions (acl.RuntimeMalloc and friends for memory, which
-// reach the driver through rt/stack). Moving the families under rt is
+// devices, contexts, streams, events, notifies, labels, device memory and
+// its deferred frees, the queueing point) are package rt/core's, and the
+// memory calls here reach the driver through them (core.RuntimeMalloc and
+// friends, then rt/stack); the other families (kernels, model run
+// instances, memory pools, ...) are still package acl's, and this package
+// drives them through acl's exported functions. Moving them under rt is
 // the rest of the package restructure of issue #13 point 3
 // (docs/internals.md, "The map now"); the rt* API, its codes and its
 // support table are already this package's, so that move changes no

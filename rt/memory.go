@@ -10,15 +10,15 @@ import (
 // driver (halMemAlloc), pages by the RT_MEMORY_POLICY_* bits of typ,
 // charged to moduleId. aclrtMalloc calls it with its padded size.
 func Malloc(t *core.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
-	return acl.RuntimeMalloc(t, out, size, typ, module)
+	return core.RuntimeMalloc(t, out, size, typ, module)
 }
 
 // Free implements rtFree (halMemFree underneath).
-func Free(t *core.Thread, p uintptr) error { return acl.RuntimeFree(t, p) }
+func Free(t *core.Thread, p uintptr) error { return core.RuntimeFree(t, p) }
 
 // MemGetInfoEx implements rtMemGetInfoEx (halMemGetInfo underneath).
 func MemGetInfoEx(t *core.Thread, typ uint32, free, total *uint64) error {
-	return acl.RuntimeMemGetInfoEx(t, typ, free, total)
+	return core.RuntimeMemGetInfoEx(t, typ, free, total)
 }
 
 // memcpyKind maps an rtMemcpyKind_t to the aclrtMemcpyKind with the same

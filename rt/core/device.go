@@ -118,7 +118,7 @@ func (d *Device) ReleaseAllLocked() {
 	}
 	d.Primary = nil
 	d.Refs = 0
-	Families.DeviceFinalized(d)
+	DropDeferred(d)
 	clearDeviceLost(d.ID)
 	Families.DeviceReset(d)
 	d.AllocMu.Lock()
@@ -232,7 +232,7 @@ type Allocation struct {
 	Policy uint32
 	Huge   bool   // backed by 2 MiB / 1 GiB pages
 	Module uint16 // moduleId charged (acl/memusage.go)
-	HAL    bool   // a halMemAlloc block claimed by rtMalloc (acl/rtmem.go)
+	HAL    bool   // a halMemAlloc block claimed by rtMalloc (memory.go)
 }
 
 // Allocations returns d's allocations ordered by address.

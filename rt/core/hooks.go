@@ -26,13 +26,12 @@ type FamilyHooks struct {
 	SanitizeOp     func(fn string, task tsfw.Task, x Queued) *sanitize.Op
 	SanitizeQueued func(t *Thread, s *Stream, id uint32, op *sanitize.Op)
 	// StreamDestroying runs before a stream's queue is destroyed (its
-	// recorder is dropped); streamDestroyed after (allocator
+	// recorder is dropped); StreamDestroyed after (allocator
 	// registrations, pool frees). Runtime.Mu held.
 	StreamDestroying, StreamDestroyed func(s *Stream)
 	// DeviceReset forgets what the families keep per device when it is
-	// reset or finalized (injected faults); deviceFinalized, before that,
-	// what they keep until aclFinalize (deferred frees). Runtime.Mu held.
-	DeviceReset, DeviceFinalized func(d *Device)
+	// reset or finalized (injected faults). Runtime.Mu held.
+	DeviceReset func(d *Device)
 	// EventDestroyed forgets what the families keep per event (memory
 	// pools' event dependencies) once it is destroyed. Runtime.Mu held.
 	EventDestroyed func(e *Event)
