@@ -20,11 +20,19 @@ func launchTarget(t *core.Thread, fn string, blocks uint32, sh core.Handle, attr
 	if err := checkBlocks(fn, blocks); err != nil {
 		return nil, cfg, err
 	}
-	s, err := core.ResolveStream(t, fn, sh)
+	s, err := resolveStream(t, fn, sh)
 	if err != nil {
 		return nil, cfg, err
 	}
+	return targetOn(fn, s, attrs)
+}
+
+// targetOn is launchTarget with the stream resolved (and the blocks
+// checked).
+func targetOn(fn string, s *core.Stream, attrs []LaunchAttr) (*core.Stream, launchCfg, error) {
+	cfg := launchCfg{engine: -1}
 	if len(attrs) > 0 {
+		var err error
 		if cfg, err = parseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
 			return nil, cfg, err
 		}
@@ -120,14 +128,17 @@ func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
 // finalized blob of the args handle is copied, so later updates do not
 // affect this launch.
 func LaunchKernelWithConfig(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, ah core.Handle) error {
-	return launchKernelN(t, fh, blocks, sh, attrs, ah, 1, nil)
+	return launchKernelN(t, fh, blocks, sh, nil, attrs, ah, 1, nil)
 }
 
 // launchKernelN makes n launches of one kernel with one args handle and
 // configuration, resolving and checking the handles once; it returns the
 // first error (a handle that does not resolve fails all n the same way).
-// With ho not nil they never wait for ring space (HandOverLaunches).
-func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, ah core.Handle, n int, ho *core.Handover) error {
+// With ho not nil they never wait for ring space (HandOverLaunches). on,
+// when not nil, is stream sh already resolved for t in the same crossing
+// (ClaimForSync): it is not resolved again unless it died meanwhile (the
+// resolution then reports it as before).
+func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, attrs []LaunchAttr, ah core.Handle, n int, ho *core.Handover) error {
 	const fn = "aclrtLaunchKernelWithConfig"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -140,7 +151,13 @@ func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle
 	if err != nil {
 		return err
 	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	var s *core.Stream
+	var cfg launchCfg
+	if on != nil && on.H == sh && !on.Dead.Load() {
+		s, cfg, err = targetOn(fn, on, attrs)
+	} else {
+		s, cfg, err = launchTarget(t, fn, blocks, sh, attrs)
+	}
 	if err != nil {
 		return err
 	}

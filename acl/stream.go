@@ -82,10 +82,16 @@ func SynchronizeStream(t *core.Thread, h core.Handle, timeoutMs int32) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
 		}
 	}
-	s, err := core.ResolveStream(t, fn, h)
+	s, err := resolveStream(t, fn, h)
 	if err != nil {
 		return err
 	}
+	return synchronizeOn(t, fn, s, timeoutMs)
+}
+
+// synchronizeOn is SynchronizeStream once the stream is resolved (the
+// combined launch + synchronize carries it: SynchronizeClaimed).
+func synchronizeOn(t *core.Thread, fn string, s *core.Stream, timeoutMs int32) error {
 	if s.Flags&core.NoSyncFlags != 0 {
 		return nil
 	}
