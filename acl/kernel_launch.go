@@ -54,26 +54,26 @@ func (f *Function) unitsOf(img []byte) uint64 {
 // managed allocations the arguments point into are faulted in ahead of the
 // kernel (acl/managed.go).
 func submitImage(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
-	spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
-	if err != nil {
+	var spec tsfw.KernelSpec
+	if err := launchSpec(t, fn, s, f, blocks, cfg, units, &spec); err != nil {
 		putLaunch(l)
 		return err
 	}
-	return submitSpec(t, fn, s, f, l, img, blocks, cfg, spec)
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &spec)
 }
 
-// launchSpec is the tsfw description of a launch of f on s by t: the
-// function's costs, the thread's and stream's core limits, the
-// cooperative launch's check.
-func launchSpec(t *core.Thread, fn string, s *core.Stream, f *Function, blocks uint32, cfg launchCfg, units uint64) (tsfw.KernelSpec, error) {
-	spec := f.spec(blocks, cfg, units)
-	spec.MaxCores = launchCap(t, s, &spec)
-	if soc := s.Ctx.Dev.Emu.SoC; f.e.Flags != 0 {
-		if err := cooperative(fn, &f.e, &spec, soc.CubeCores, soc.VectorCores); err != nil {
-			return spec, err
-		}
+// launchSpec writes to spec the tsfw description of a launch of f on s by
+// t: the function's costs, the thread's and stream's core limits, the
+// cooperative launch's check. (In place, as submitSpec reads it: the
+// description is copied once, into the task.)
+func launchSpec(t *core.Thread, fn string, s *core.Stream, f *Function, blocks uint32, cfg launchCfg, units uint64, spec *tsfw.KernelSpec) error {
+	*spec = f.spec(blocks, cfg, units)
+	spec.MaxCores = launchCap(t, s, spec)
+	if f.e.Flags != 0 {
+		soc := &s.Ctx.Dev.Emu.SoC
+		return cooperative(fn, &f.e, spec, soc.CubeCores, soc.VectorCores)
 	}
-	return spec, nil
+	return nil
 }
 
 // runSpec is the description a run of identical launches shares
@@ -89,7 +89,7 @@ type runSpec struct {
 }
 
 // submitSpec is submitImage with the description built.
-func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec tsfw.KernelSpec) error {
+func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec *tsfw.KernelSpec) error {
 	l.blocks = blocks
 	if err := f.bin.acquire(fn); err != nil {
 		putLaunch(l)
@@ -107,7 +107,7 @@ func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launc
 		putLaunch(l)
 		return err
 	}
-	if err := s.Queue(t, fn, tsfw.KernelTask(l, spec), core.Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
+	if err := s.Queue(t, fn, tsfw.KernelTask(l, *spec), core.Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
 		f.bin.release()
 		putLaunch(l)
 		return err
@@ -199,14 +199,14 @@ func launchArgs(t *core.Thread, fn string, s *core.Stream, f *Function, a *Args,
 		return submitImage(t, fn, s, f, l, img, blocks, cfg, units)
 	}
 	if !rs.ok || rs.units != units {
-		spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
-		if err != nil {
+		rs.ok = false
+		if err := launchSpec(t, fn, s, f, blocks, cfg, units, &rs.spec); err != nil {
 			putLaunch(l)
 			return err
 		}
-		*rs = runSpec{ok: true, units: units, spec: spec}
+		rs.ok, rs.units = true, units
 	}
-	return submitSpec(t, fn, s, f, l, img, blocks, cfg, rs.spec)
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &rs.spec)
 }
 
 // deviceArgs checks that argsData..+argsSize lies in one allocation of s's

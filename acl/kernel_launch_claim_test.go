@@ -92,3 +92,40 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 	require.NoError(t, DestroyEvent(th, e1))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
+
+// BenchmarkClaimedLaunchSync: the combined launch + synchronize of
+// libfake/launchq.go (claim, hand-over of one launch, the claimed run, the
+// synchronisation) with the stream carried from the claim ("carried") and
+// with each step resolving it ("each"), without the C crossing.
+func BenchmarkClaimedLaunchSync(b *testing.B) {
+	th, f, a := launchBench(b)
+	var sh core.Handle
+	require.NoError(b, CreateStream(th, &sh))
+	for _, carry := range []bool{true, false} {
+		name := map[bool]string{true: "carried", false: "each"}[carry]
+		b.Run(name, func(b *testing.B) {
+			c0 := cpuTime()
+			for b.Loop() {
+				c := ClaimForSync(th, sh)
+				on := c
+				if !carry {
+					on = nil
+				}
+				if _, err := HandOverLaunches(th, f, 1, sh, on, a, 1); err != nil {
+					b.Fatal(err)
+				}
+				c.RunClaimed()
+				var err error
+				if carry {
+					err = SynchronizeClaimed(th, c)
+				} else {
+					err = SynchronizeStream(th, sh, -1)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, c0)
+		})
+	}
+}
