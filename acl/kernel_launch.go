@@ -24,15 +24,7 @@ func launchTarget(t *core.Thread, fn string, blocks uint32, sh core.Handle, attr
 	if err != nil {
 		return nil, cfg, err
 	}
-	return targetOn(fn, s, attrs)
-}
-
-// targetOn is launchTarget with the stream resolved (and the blocks
-// checked).
-func targetOn(fn string, s *core.Stream, attrs []LaunchAttr) (*core.Stream, launchCfg, error) {
-	cfg := launchCfg{engine: -1}
 	if len(attrs) > 0 {
-		var err error
 		if cfg, err = parseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
 			return nil, cfg, err
 		}
@@ -151,17 +143,21 @@ func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle
 	if err != nil {
 		return err
 	}
-	var s *core.Stream
-	var cfg launchCfg
-	if on != nil && on.H == sh && !on.Dead.Load() {
-		s, cfg, err = targetOn(fn, on, attrs)
-	} else {
-		s, cfg, err = launchTarget(t, fn, blocks, sh, attrs)
+	// launchTarget without its second checkBlocks, and without the
+	// resolution when the crossing carries the stream.
+	s := on
+	if s == nil || s.H != sh || s.Dead.Load() {
+		if s, err = resolveStream(t, fn, sh); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return err
+	cfg := launchCfg{engine: -1, handoff: ho}
+	if len(attrs) > 0 {
+		if cfg, err = parseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
+			return err
+		}
+		cfg.handoff = ho
 	}
-	cfg.handoff = ho
 	if a.fn != f {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}

@@ -38,10 +38,7 @@ func ClaimForSync(t *core.Thread, sh core.Handle) *core.Stream {
 // again (unless it was destroyed meanwhile: the resolution then reports
 // that as SynchronizeStream does).
 func SynchronizeClaimed(t *core.Thread, s *core.Stream) error {
-	if s.Dead.Load() {
-		return SynchronizeStream(t, s.H, -1)
-	}
-	return synchronizeOn(t, "aclrtSynchronizeStream", s, -1)
+	return synchronizeStream(t, s.H, s, -1)
 }
 
 // LaunchKernelWithConfigN makes n launches LaunchKernelWithConfig(t, fh,

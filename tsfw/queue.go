@@ -83,24 +83,22 @@ func (q *Queue) Submit(t Task) error {
 // SubmitID is Submit that also returns the task's id: its 1-based position
 // in the queue's submission order, truncated to 32 bits (TaskError.TaskID
 // uses the same numbering).
-func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(&t, nil) }
+func (q *Queue) SubmitID(t Task) (uint32, error) { return q.submitID(t, nil) }
 
 // submitID is SubmitID; with past not nil it never waits for ring space,
 // the ring growing past the queue depth instead, and sets *past when it
-// did (SubmitIDPast, overfill.go). t is the caller's copy (the exported
-// wrappers' argument), stamped in place: the descriptor is copied once
-// more, into the ring or the inbox.
-func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
+// did (SubmitIDPast, overfill.go).
+func (q *Queue) submitID(t Task, past *bool) (uint32, error) {
 	if err := t.validate(); err != nil {
 		return 0, err
 	}
 	if h := submitHook.Load(); h != nil { // fault injection (fault.go)
-		*t = (*h)(q, *t)
+		t = (*h)(q, t)
 	}
 	// Fast path after the hook: a faulty kernel is a kernel too. A
 	// closed inbox is skipped without its lock (short.go).
 	if t.kind == kindKernel && (q.in.live.Load() || !shortOK()) {
-		if id, ok := q.submitFast(t); ok {
+		if id, ok := q.submitFast(&t); ok {
 			return id, nil
 		}
 	}
@@ -156,7 +154,7 @@ func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
 		d.space.Wait()
 		q.blocked--
 	}
-	if err := d.stamp(q, t); err != nil {
+	if err := d.stamp(q, &t); err != nil {
 		d.mu.Unlock()
 		return 0, err
 	}
@@ -164,7 +162,7 @@ func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
 	if i >= len(q.ring) {
 		i -= len(q.ring)
 	}
-	q.ring[i] = *t
+	q.ring[i] = t
 	q.count++
 	id := uint32(q.submitted.Add(1))
 	if !q.active {
