@@ -4,7 +4,8 @@
 # shared host are not). Runs bench/c/launch_ab.c against two library
 # folders, each workload at N1 and N2 operations, and prints
 # (count(N2) - count(N1)) / (N2 - N1): the whole process, and the
-# emulator's own code (acl, rt/core, tsfw, libfake, the front library).
+# emulator's own Go code (acl, rt/core, tsfw, libfake; the front library,
+# built without line information, counts in the whole process only).
 # The launch loop's lanes poll while they wait, so its whole-process count
 # moves by a few percent from one run to the next; the emulator's own code
 # on the launching thread does not.
