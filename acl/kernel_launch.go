@@ -20,7 +20,7 @@ func launchTarget(t *core.Thread, fn string, blocks uint32, sh core.Handle, attr
 	if err := checkBlocks(fn, blocks); err != nil {
 		return nil, cfg, err
 	}
-	s, err := core.ResolveStream(t, fn, sh)
+	s, err := resolveStream(t, fn, sh)
 	if err != nil {
 		return nil, cfg, err
 	}
@@ -46,26 +46,26 @@ func (f *Function) unitsOf(img []byte) uint64 {
 // managed allocations the arguments point into are faulted in ahead of the
 // kernel (acl/managed.go).
 func submitImage(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
-	spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
-	if err != nil {
+	var spec tsfw.KernelSpec
+	if err := launchSpec(t, fn, s, f, blocks, cfg, units, &spec); err != nil {
 		putLaunch(l)
 		return err
 	}
-	return submitSpec(t, fn, s, f, l, img, blocks, cfg, spec)
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &spec)
 }
 
-// launchSpec is the tsfw description of a launch of f on s by t: the
-// function's costs, the thread's and stream's core limits, the
-// cooperative launch's check.
-func launchSpec(t *core.Thread, fn string, s *core.Stream, f *Function, blocks uint32, cfg launchCfg, units uint64) (tsfw.KernelSpec, error) {
-	spec := f.spec(blocks, cfg, units)
-	spec.MaxCores = launchCap(t, s, &spec)
-	if soc := s.Ctx.Dev.Emu.SoC; f.e.Flags != 0 {
-		if err := cooperative(fn, &f.e, &spec, soc.CubeCores, soc.VectorCores); err != nil {
-			return spec, err
-		}
+// launchSpec writes to spec the tsfw description of a launch of f on s by
+// t: the function's costs, the thread's and stream's core limits, the
+// cooperative launch's check. (In place, as submitSpec reads it: the
+// description is copied once, into the task.)
+func launchSpec(t *core.Thread, fn string, s *core.Stream, f *Function, blocks uint32, cfg launchCfg, units uint64, spec *tsfw.KernelSpec) error {
+	*spec = f.spec(blocks, cfg, units)
+	spec.MaxCores = launchCap(t, s, spec)
+	if f.e.Flags != 0 {
+		soc := &s.Ctx.Dev.Emu.SoC
+		return cooperative(fn, &f.e, spec, soc.CubeCores, soc.VectorCores)
 	}
-	return spec, nil
+	return nil
 }
 
 // runSpec is the description a run of identical launches shares
@@ -81,7 +81,7 @@ type runSpec struct {
 }
 
 // submitSpec is submitImage with the description built.
-func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec tsfw.KernelSpec) error {
+func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec *tsfw.KernelSpec) error {
 	l.blocks = blocks
 	if err := f.bin.acquire(fn); err != nil {
 		putLaunch(l)
@@ -99,7 +99,7 @@ func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launc
 		putLaunch(l)
 		return err
 	}
-	if err := s.Queue(t, fn, tsfw.KernelTask(l, spec), core.Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
+	if err := s.Queue(t, fn, tsfw.KernelTask(l, *spec), core.Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
 		f.bin.release()
 		putLaunch(l)
 		return err
@@ -120,14 +120,17 @@ func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
 // finalized blob of the args handle is copied, so later updates do not
 // affect this launch.
 func LaunchKernelWithConfig(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, ah core.Handle) error {
-	return launchKernelN(t, fh, blocks, sh, attrs, ah, 1, nil)
+	return launchKernelN(t, fh, blocks, sh, nil, attrs, ah, 1, nil)
 }
 
 // launchKernelN makes n launches of one kernel with one args handle and
 // configuration, resolving and checking the handles once; it returns the
 // first error (a handle that does not resolve fails all n the same way).
-// With ho not nil they never wait for ring space (HandOverLaunches).
-func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, ah core.Handle, n int, ho *core.Handover) error {
+// With ho not nil they never wait for ring space (HandOverLaunches). on,
+// when not nil, is stream sh already resolved for t in the same crossing
+// (ClaimForSync): it is not resolved again unless it died meanwhile (the
+// resolution then reports it as before).
+func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, attrs []LaunchAttr, ah core.Handle, n int, ho *core.Handover) error {
 	const fn = "aclrtLaunchKernelWithConfig"
 	f, err := resolveFunction(fn, fh)
 	if err != nil {
@@ -140,11 +143,21 @@ func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle
 	if err != nil {
 		return err
 	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
-	if err != nil {
-		return err
+	// launchTarget without its second checkBlocks, and without the
+	// resolution when the crossing carries the stream.
+	s := on
+	if s == nil || s.H != sh || s.Dead.Load() {
+		if s, err = resolveStream(t, fn, sh); err != nil {
+			return err
+		}
 	}
-	cfg.handoff = ho
+	cfg := launchCfg{engine: -1, handoff: ho}
+	if len(attrs) > 0 {
+		if cfg, err = parseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
+			return err
+		}
+		cfg.handoff = ho
+	}
 	if a.fn != f {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
 	}
@@ -182,14 +195,14 @@ func launchArgs(t *core.Thread, fn string, s *core.Stream, f *Function, a *Args,
 		return submitImage(t, fn, s, f, l, img, blocks, cfg, units)
 	}
 	if !rs.ok || rs.units != units {
-		spec, err := launchSpec(t, fn, s, f, blocks, cfg, units)
-		if err != nil {
+		rs.ok = false
+		if err := launchSpec(t, fn, s, f, blocks, cfg, units, &rs.spec); err != nil {
 			putLaunch(l)
 			return err
 		}
-		*rs = runSpec{ok: true, units: units, spec: spec}
+		rs.ok, rs.units = true, units
 	}
-	return submitSpec(t, fn, s, f, l, img, blocks, cfg, rs.spec)
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &rs.spec)
 }
 
 // deviceArgs checks that argsData..+argsSize lies in one allocation of s's

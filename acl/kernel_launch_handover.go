@@ -14,11 +14,13 @@ import "github.com/npuemu/npuemu/rt/core"
 // depth. wait, when not 0, is the stream's completion count the last of
 // them would have waited for made one by one (tsfw.Queue.RoomFor): the
 // launching thread owes WaitStreamRoom(sh, wait). It returns the first
-// error; a handle that does not resolve fails all n the same way.
-func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, ah core.Handle, n int) (wait uint64, err error) {
+// error; a handle that does not resolve fails all n the same way. on, when
+// not nil, is sh as ClaimForSync resolved it for t in the same crossing:
+// it is not resolved again.
+func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, ah core.Handle, n int) (wait uint64, err error) {
 	ho := &t.Handover // the thread's hand-overs are made one at a time (the front's queue lock)
 	*ho = core.Handover{}
-	err = launchKernelN(t, fh, blocks, sh, nil, ah, n, ho)
+	err = launchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
 	if ho.Past { // (RoomFor reads the lanes' completion count: only then)
 		wait = ho.Queue.RoomFor(ho.Last)
 	}

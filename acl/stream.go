@@ -75,6 +75,13 @@ func DestroyStream(t *core.Thread, h core.Handle, force bool) error {
 // SynchronizeStream implements aclrtSynchronizeStream(WithTimeout): timeout
 // in ms, −1 = forever.
 func SynchronizeStream(t *core.Thread, h core.Handle, timeoutMs int32) error {
+	return synchronizeStream(t, h, nil, timeoutMs)
+}
+
+// synchronizeStream is SynchronizeStream; on, when not nil, is stream h
+// already resolved for t in the same crossing (SynchronizeClaimed): it is
+// not resolved again unless it was destroyed meanwhile.
+func synchronizeStream(t *core.Thread, h core.Handle, on *core.Stream, timeoutMs int32) error {
 	fn := "aclrtSynchronizeStream"
 	if timeoutMs != -1 {
 		fn = "aclrtSynchronizeStreamWithTimeout"
@@ -82,9 +89,12 @@ func SynchronizeStream(t *core.Thread, h core.Handle, timeoutMs int32) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
 		}
 	}
-	s, err := core.ResolveStream(t, fn, h)
-	if err != nil {
-		return err
+	s := on
+	if s == nil || s.H != h || s.Dead.Load() {
+		var err error
+		if s, err = resolveStream(t, fn, h); err != nil {
+			return err
+		}
 	}
 	if s.Flags&core.NoSyncFlags != 0 {
 		return nil

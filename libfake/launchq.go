@@ -50,11 +50,11 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		}
 	}()
 	var th *core.Thread
-	if tid != 0 {
+	if tid != 0 && (sync == nil || tid != t.id) {
 		th = core.ThreadByID(uint64(tid))
 	}
 	if th == nil {
-		th = thread(t)
+		th = thread(t) // (a combined hand-over's queue is the caller's: one lookup serves both)
 	}
 	recs := unsafe.Slice(v, int(n))
 	*over = 0
@@ -69,7 +69,7 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		for j < len(recs) && recs[j].f == rec.f && recs[j].s == rec.s && recs[j].args == rec.args && recs[j].blocks == rec.blocks {
 			j++
 		}
-		wait, err := acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
+		wait, err := acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), claimed, argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
 		if code := ret(th, err); code != 0 && r == 0 {
 			r = C.int32_t(code)
 		}
@@ -87,8 +87,14 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 	if c := claimed; c != nil {
 		claimed = nil
 		c.RunClaimed()
-	}
-	if sync != nil {
+		// The stream the claim resolved is carried to the
+		// synchronisation: one resolution per crossing.
+		caller := th
+		if tid != t.id {
+			caller = thread(t)
+		}
+		*sync = C.int32_t(ret(caller, acl.SynchronizeClaimed(caller, c)))
+	} else if sync != nil {
 		*sync = C.int32_t(npu_aclrtSynchronizeStream(t, C.aclrtStream(stream)))
 	}
 	return r

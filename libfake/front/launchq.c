@@ -118,8 +118,11 @@ static _Atomic int npending;                     /* queues holding launches */
 static npu_lq *_Atomic owner[NPU_LQ_BUCKETS];    /* bucket → the queue holding launches for it */
 static npu_lq *_Atomic all;                      /* every queue, newest first; never freed */
 static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
-static __thread npu_lq *me;
-static __thread int in_core; /* this thread is handing launches to the core */
+/* initial-exec: read on every launch and synchronisation, they must not
+ * cost a __tls_get_addr call each (the core this library dlopens needs
+ * static TLS already: Go's c-shared runtime, kernel_host.c). */
+static __thread npu_lq *me __attribute__((tls_model("initial-exec")));
+static __thread int in_core __attribute__((tls_model("initial-exec"))); /* this thread is handing launches to the core */
 static pthread_key_t exit_key;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int enabled; /* set by init: batching allowed in this process */
