@@ -323,7 +323,7 @@ func injected(r *faultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel
 
 // clearInjectedFaults forgets a device's injected memory errors
 // (aclrtResetDevice, aclFinalize): the reset recovers the device (its loss
-// is forgotten by the spine, device.go).
+// is forgotten by the runtime core, rt/core/device.go).
 func clearInjectedFaults(dev int32) {
 	if !faults.active.Load() {
 		return

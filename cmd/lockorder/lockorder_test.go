@@ -81,15 +81,8 @@ func TestLockOrder(t *testing.T) {
 // TestAnalyzeSeesNesting: the analysis finds a nesting written in plain
 // sight, so an empty edge list cannot pass for a clean one.
 func TestAnalyzeSeesNesting(t *testing.T) {
-	r, err := analysed()
-	require.NoError(t, err)
-	found := false
-	for _, e := range r.Edges {
-		if e.A == "core.runtimeState.Mu" && e.B == "core.Reg.Mu" {
-			found = true
-		}
-	}
-	assert.True(t, found, "core.runtimeState.Mu -> core.Reg.Mu (stream creation registers the stream under the runtime lock) not found")
+	assert.True(t, hasEdge(t, "core.runtimeState.Mu", "core.Reg.Mu"),
+		"core.runtimeState.Mu -> core.Reg.Mu (stream creation registers the stream under the runtime lock) not found")
 }
 
 // TestAnalyzeFollowsHookTable: rt/core calls the API families only through
@@ -98,13 +91,18 @@ func TestAnalyzeSeesNesting(t *testing.T) {
 // followed: destroying a stream drops its recorder (acl.capState.mu)
 // under core.runtimeState.Mu.
 func TestAnalyzeFollowsHookTable(t *testing.T) {
+	assert.True(t, hasEdge(t, "core.runtimeState.Mu", "acl.capState.mu"),
+		"core.runtimeState.Mu -> acl.capState.mu (stream destruction through core.Families.StreamDestroying) not found")
+}
+
+// hasEdge reports whether the analysis finds lock b taken under lock a.
+func hasEdge(t *testing.T, a, b string) bool {
 	r, err := analysed()
 	require.NoError(t, err)
-	found := false
 	for _, e := range r.Edges {
-		if e.A == "core.runtimeState.Mu" && e.B == "acl.capState.mu" {
-			found = true
+		if e.A == a && e.B == b {
+			return true
 		}
 	}
-	assert.True(t, found, "core.runtimeState.Mu -> acl.capState.mu (stream destruction through core.Families.StreamDestroying) not found")
+	return false
 }

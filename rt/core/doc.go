@@ -3,16 +3,18 @@
 // registry.go, readindex.go), the calling thread's state and error messages
 // (thread.go, errmsg.go), the runtime state and its node (init.go), devices,
 // contexts and streams with their state callbacks (device.go, context.go,
-// stream.go, statecb.go), and the one queueing point through which every
-// task reaches a stream's tsfw queue (submit.go; docs/internals.md,
+// stream.go, statecb.go), events, notifies and labels (event.go,
+// notify.go, label.go), device memory over the driver with its deferred
+// frees (memory.go), and the one queueing point through which every task
+// reaches a stream's tsfw queue (submit.go; docs/internals.md,
 // "Queueing").
 //
-// The API families — events, notifies, memory, copies, kernels, capture
-// and model run instances, the sanitizer's wiring, fault injection, ... —
-// still live in package acl, beside the ACL entry points; they reach these
-// objects through exported names. This package reaches them only through
+// The other API families — copies, kernels, capture and model run
+// instances, memory pools, managed memory, VMM, the sanitizer's wiring,
+// fault injection, ... — still live in package acl, beside the ACL entry
+// points; they reach these objects through exported names. This package reaches them only through
 // its hook table (Families, hooks.go), which acl fills once when it loads:
-// a released context, stream or device is announced there, a capturing
+// a released stream, device or event is announced there, a capturing
 // stream's task and the sanitizer's description of a task are handed over
 // there. So core depends on no family (a test of the module's layering
 // holds it to that), and a family can move from acl into rt one at a time

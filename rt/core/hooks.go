@@ -7,11 +7,11 @@ import (
 
 // FamilyHooks is how core reaches the API families without depending on
 // them (the package doc says why). Where it must tell them that something
-// happened (a context, stream or device is released) or hand them a task
+// happened (a stream, device or event is released) or hand them a task
 // (a capturing stream's task, the sanitizer's description of a task), it
 // calls these; acl fills them once (acl/families.go).
 type FamilyHooks struct {
-	// Record takes a task queued on a stream for which capturing() holds
+	// Record takes a task queued on a stream for which Capturing() holds
 	// and reports whether it recorded it (acl/capture.go); a task it does not
 	// take is queued as usual.
 	// (Values, not pointers, so that the queueing point's own copies do
@@ -20,7 +20,7 @@ type FamilyHooks struct {
 	// Sanitizing points at the switch that says whether the sanitizer
 	// follows tasks (acl/sanitize.go: set when the library loads, never
 	// changed after; tests swap it before any work). While it is on,
-	// sanitizeOp describes a task about to be queued and sanitizeQueued
+	// SanitizeOp describes a task about to be queued and SanitizeQueued
 	// tells the sanitizer its task id.
 	Sanitizing     *bool
 	SanitizeOp     func(fn string, task tsfw.Task, x Queued) *sanitize.Op
@@ -40,5 +40,5 @@ type FamilyHooks struct {
 	Live func() []Live
 }
 
-// Families is the spine's one way to the API families (acl/families.go).
+// Families is core's one way to the API families (acl/families.go).
 var Families FamilyHooks
