@@ -207,11 +207,11 @@ func allocatorRegistered() int {
 	return len(allocRegs.m)
 }
 
-// streamGone drops what this file and mempool.go keep per stream; called
+// streamGone drops what this file and rt/core/mempool.go keep per stream; called
 // by Stream.destroyLocked once the stream's queue is gone.
 func streamGone(s *core.Stream) {
 	allocRegs.mu.Lock()
 	delete(allocRegs.m, s)
 	allocRegs.mu.Unlock()
-	poolStreamGone(s)
+	core.PoolStreamGone(s)
 }

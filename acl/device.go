@@ -199,7 +199,7 @@ func synchronizeDevice(t *core.Thread, fn string, timeoutMs int32) error {
 	if sanitizing {
 		sanitizeSyncDevice(t, c.Dev)
 	}
-	poolsSyncedDevice(c.Dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
+	core.PoolsSyncedDevice(c.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
 	return managedSynchronized(fn, c.Dev)
 }
 

@@ -106,7 +106,7 @@ func RecordEvent(t *core.Thread, h, sh core.Handle, flag uint32) error {
 		return err
 	}
 	nodeRecorded(e)
-	poolEventRecorded(e, s) // memory pools' event dependencies (mempool.go)
+	core.PoolEventRecorded(e, s) // memory pools' event dependencies (rt/core/mempool.go)
 	return nil
 }
 
@@ -145,7 +145,7 @@ func streamWaitEvent(t *core.Thread, fn string, sh, h core.Handle, timeout time.
 	if err := s.Queue(t, fn, task, core.Queued{Sync: e.TSEvent, Strict: sanitizeStrict(e)}); err != nil {
 		return err
 	}
-	poolEventWaited(s, e) // memory pools' event dependencies (mempool.go)
+	core.PoolEventWaited(s, e) // memory pools' event dependencies (rt/core/mempool.go)
 	e.WaitMu.Lock()
 	defer e.WaitMu.Unlock()
 	for _, w := range e.Waiters {
@@ -208,7 +208,7 @@ func ResetEvent(t *core.Thread, h, sh core.Handle) error {
 	if err := s.Submit(t, fn, tsfw.ResetTask(e.TSEvent)); err != nil {
 		return err
 	}
-	poolEventGone(e) // memory pools' event dependencies (mempool.go)
+	core.PoolEventGone(e) // memory pools' event dependencies (rt/core/mempool.go)
 	return nil
 }
 
@@ -300,7 +300,7 @@ func SynchronizeEvent(t *core.Thread, h core.Handle, timeoutMs int32) error {
 	if sanitizing {
 		sanitizeSyncEvent(t, fn, e, true)
 	}
-	poolsSyncedDevice(e.Ctx.Dev) // memory pools' RELEASE_THRESHOLD (mempool.go)
+	core.PoolsSyncedDevice(e.Ctx.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
 	return managedSynchronized(fn, e.Ctx.Dev)
 }
 

@@ -19,10 +19,7 @@ func init() {
 		StreamDestroying: dropRecorder,                                       // capture.go
 		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations, pool frees
 		DeviceReset:      func(d *core.Device) { clearInjectedFaults(d.ID) }, // faults.go
-		EventDestroyed:   poolEventGone,                                      // mempool.go
-		Live: func() []core.Live {
-			return append(livePoolBlocks(), liveModelRIs()...) // mempool.go, mdlri.go
-		},
+		Live:             liveModelRIs,                                       // mdlri.go
 	}
 }
 

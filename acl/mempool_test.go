@@ -357,13 +357,13 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	for _, s := range []core.Handle{s1, s2, s3} {
 		require.NoError(t, DestroyStream(th, s, false))
 	}
-	poolDeps.mu.Lock()
+	core.PoolDeps.Mu.Lock()
 	for _, s := range []core.Handle{s1, s2, s3} {
-		for st := range poolDeps.frees {
+		for st := range core.PoolDeps.Frees {
 			assert.NotEqual(t, s, st.H, "destroyed streams are forgotten")
 		}
 	}
-	poolDeps.mu.Unlock()
+	core.PoolDeps.Mu.Unlock()
 }
 
 func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {

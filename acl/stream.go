@@ -108,7 +108,7 @@ func synchronizeStream(t *core.Thread, h core.Handle, on *core.Stream, timeoutMs
 	if sanitizing {
 		sanitizeSyncStream(t, s)
 	}
-	poolsSynced(s) // memory pools' RELEASE_THRESHOLD (mempool.go)
+	core.PoolsSynced(s) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
 	return managedSynchronized(fn, s.Ctx.Dev)
 }
 

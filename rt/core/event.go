@@ -65,7 +65,7 @@ func (e *Event) DestroyLocked() {
 		e.nodeClose()
 	}
 	Events.Remove(e.H)
-	Families.EventDestroyed(e) // memory pools' event dependencies (acl/mempool.go)
+	PoolEventGone(e) // memory pools' event dependencies (mempool.go)
 	CtxEvents.Remove(e.Ctx, e)
 	e.Ctx.Dev.NEvents--
 	Unregister(TableEvents, uint64(e.H))

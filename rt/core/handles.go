@@ -43,7 +43,7 @@ const (
 	KindModelRI    HandleKind = 0x3D // aclmdlRI (acl/mdlri.go)
 	KindRITask     HandleKind = 0x3E // aclmdlRITask (acl/mdlri.go)
 	KindTaskGrp    HandleKind = 0x3F // aclrtTaskGrp (acl/mdlri.go)
-	KindMemPool    HandleKind = 0x9B // aclrtMemPool (acl/mempool.go)
+	KindMemPool    HandleKind = 0x9B // aclrtMemPool (mempool.go)
 )
 
 // HandleKindNames names every kind of handle, as messages print it ("stream

@@ -7,7 +7,7 @@ import (
 
 // FamilyHooks is how core reaches the API families without depending on
 // them (the package doc says why). Where it must tell them that something
-// happened (a stream, device or event is released) or hand them a task
+// happened (a stream or device is released) or hand them a task
 // (a capturing stream's task, the sanitizer's description of a task), it
 // calls these; acl fills them once (acl/families.go).
 type FamilyHooks struct {
@@ -32,11 +32,8 @@ type FamilyHooks struct {
 	// DeviceReset forgets what the families keep per device when it is
 	// reset or finalized (injected faults). Runtime.Mu held.
 	DeviceReset func(d *Device)
-	// EventDestroyed forgets what the families keep per event (memory
-	// pools' event dependencies) once it is destroyed. Runtime.Mu held.
-	EventDestroyed func(e *Event)
-	// Live lists the objects alive that the registry does not hold
-	// (memory pool blocks, model run instances).
+	// Live lists the objects alive that the registry does not hold and
+	// core does not own (model run instances).
 	Live func() []Live
 }
 

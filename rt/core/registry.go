@@ -293,5 +293,6 @@ func LiveLocked() []Live {
 				Summary: fmt.Sprintf("%#x: %d bytes (policy %d)", a.Base, a.Size, a.Policy)})
 		}
 	}
+	out = append(out, LivePoolBlocks()...)
 	return append(out, Families.Live()...)
 }
