@@ -207,11 +207,11 @@ func allocatorRegistered() int {
 	return len(allocRegs.m)
 }
 
-// streamGone drops what this file and rt/core/mempool.go keep per stream; called
-// by Stream.destroyLocked once the stream's queue is gone.
+// streamGone drops the allocator registered for a destroyed stream; the
+// runtime core calls it (core.Families.StreamDestroyed) once the stream's
+// queue is gone.
 func streamGone(s *core.Stream) {
 	allocRegs.mu.Lock()
 	delete(allocRegs.m, s)
 	allocRegs.mu.Unlock()
-	core.PoolStreamGone(s)
 }

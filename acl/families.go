@@ -17,7 +17,7 @@ func init() {
 		},
 		SanitizeQueued:   sanitizeQueued,
 		StreamDestroying: dropRecorder,                                       // capture.go
-		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations, pool frees
+		StreamDestroyed:  streamGone,                                         // allocator.go: allocator registrations
 		DeviceReset:      func(d *core.Device) { clearInjectedFaults(d.ID) }, // faults.go
 		Live:             liveModelRIs,                                       // mdlri.go
 	}

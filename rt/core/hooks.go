@@ -27,7 +27,7 @@ type FamilyHooks struct {
 	SanitizeQueued func(t *Thread, s *Stream, id uint32, op *sanitize.Op)
 	// StreamDestroying runs before a stream's queue is destroyed (its
 	// recorder is dropped); StreamDestroyed after (allocator
-	// registrations, pool frees). Runtime.Mu held.
+	// registrations). Runtime.Mu held.
 	StreamDestroying, StreamDestroyed func(s *Stream)
 	// DeviceReset forgets what the families keep per device when it is
 	// reset or finalized (injected faults). Runtime.Mu held.

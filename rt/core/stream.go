@@ -73,7 +73,8 @@ func (s *Stream) DestroyLocked(wait bool) {
 	}
 	Families.StreamDestroying(s) // its recorder
 	s.SQ.Destroy(wait)
-	Families.StreamDestroyed(s) // allocator registrations, pool frees
+	PoolStreamGone(s)           // memory pools (mempool.go)
+	Families.StreamDestroyed(s) // allocator registrations
 	Streams.Remove(s.H)
 	s.Ctx.Dev.NStreams--
 	delete(s.Ctx.streams, s)
