@@ -5,16 +5,17 @@
 // contexts and streams with their state callbacks (device.go, context.go,
 // stream.go, statecb.go), events, notifies and labels (event.go,
 // notify.go, label.go), device memory over the driver with its deferred
-// frees (memory.go), and the one queueing point through which every task
+// frees and stream-ordered memory pools (memory.go, mempool.go), and the
+// one queueing point through which every task
 // reaches a stream's tsfw queue (submit.go; docs/internals.md,
 // "Queueing").
 //
 // The other API families — copies, kernels, capture and model run
-// instances, memory pools, managed memory, VMM, the sanitizer's wiring,
+// instances, managed memory, VMM, the sanitizer's wiring,
 // fault injection, ... — still live in package acl, beside the ACL entry
 // points; they reach these objects through exported names. This package reaches them only through
 // its hook table (Families, hooks.go), which acl fills once when it loads:
-// a released stream, device or event is announced there, a capturing
+// a released stream or device is announced there, a capturing
 // stream's task and the sanitizer's description of a task are handed over
 // there. So core depends on no family (a test of the module's layering
 // holds it to that), and a family can move from acl into rt one at a time
