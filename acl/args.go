@@ -1,9 +1,6 @@
 package acl
 
 import (
-	"encoding/binary"
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 )
@@ -20,83 +17,6 @@ import (
 // Args handles live until the binary of their function is unloaded (the
 // API has no call that releases one).
 
-// MaxKernelParams is the most parameters one args handle takes.
-const MaxKernelParams = 128
-
-// ArgsHandleMemSize is what aclrtKernelArgsGetHandleMemSize reports: the
-// caller-provided memory of aclrtKernelArgsInitByUserMem holds a magic and
-// the runtime's handle (libfake reads it back).
-const ArgsHandleMemSize = 16
-
-// ArgsUserMagic marks caller memory initialised by
-// aclrtKernelArgsInitByUserMem: "NPUARGS1" as a little-endian uint64.
-const ArgsUserMagic uint64 = 0x3153475241555054
-
-// Args is one argument blob under construction.
-type Args struct {
-	h  core.Handle
-	fn *Function
-
-	mu     sync.Mutex // guards everything below
-	blob   []byte     // parameter area; len = end of the last parameter
-	user   bool       // blob is the caller's memory (InitByUserMem): cap is its size
-	params []param
-	final  bool // finalized and not changed since
-	total  int  // finalized blob size, placeholder data included
-}
-
-// param is one appended parameter.
-type param struct {
-	off, size int
-	ph        bool    // placeholder: an 8-byte address slot
-	buf       []byte  // placeholder data (host memory outside the Go heap)
-	bufAddr   uintptr // its address
-	dataOff   int     // finalized offset of the data in the blob
-}
-
-var argsTable = core.NewTable[Args](core.KindArgs)
-
-func align8(n int) int { return (n + 7) &^ 7 }
-
-func paramHandle(i int) core.Handle { return core.MakeHandle(core.KindParam, 0, uint32(i+1)) }
-
-// param resolves a parameter handle of a.
-// Precondition: a.mu held.
-func (a *Args) param(fn string, p core.Handle) (*param, error) {
-	k, _, idx := p.Parts()
-	if p == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramHandle must not be NULL", fn)
-	}
-	if k != core.KindParam || idx == 0 || int(idx) > len(a.params) {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %#x is not a parameter of args handle %#x", fn, uintptr(p), uintptr(a.h))
-	}
-	return &a.params[idx-1], nil
-}
-
-// appendSlot reserves size bytes at the next multiple of 8.
-// Precondition: a.mu held.
-func (a *Args) appendSlot(fn string, size int, ph bool) (int, error) {
-	if len(a.params) >= MaxKernelParams {
-		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: an args handle takes at most %d parameters", fn, MaxKernelParams)
-	}
-	off := align8(len(a.blob))
-	end := off + size
-	if end > cap(a.blob) {
-		if a.user {
-			return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
-				"%s: parameter of %d bytes at offset %d overflows the %d bytes of user memory (size it with aclrtKernelArgsGetMemSize)", fn, size, off, cap(a.blob))
-		}
-		nb := make([]byte, len(a.blob), max(2*cap(a.blob), end, 64))
-		copy(nb, a.blob)
-		a.blob = nb
-	}
-	clear(a.blob[len(a.blob):end])
-	a.blob = a.blob[:end]
-	a.params = append(a.params, param{off: off, size: size, ph: ph})
-	a.final = false
-	return len(a.params) - 1, nil
-}
-
 // KernelArgsAppend implements aclrtKernelArgsAppend: value is copied.
 func KernelArgsAppend(t *core.Thread, h core.Handle, value []byte, out *core.Handle) error {
 	const fn = "aclrtKernelArgsAppend"
@@ -106,18 +26,18 @@ func KernelArgsAppend(t *core.Thread, h core.Handle, value []byte, out *core.Han
 	if len(value) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: param must not be NULL and paramSize must be > 0", fn)
 	}
-	a, err := resolveArgs(fn, h)
+	a, err := core.ResolveArgs(fn, h)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	i, err := a.appendSlot(fn, len(value), false)
+	a.Mu.Lock()
+	defer a.Mu.Unlock()
+	i, err := a.AppendSlot(fn, len(value), false)
 	if err != nil {
 		return err
 	}
-	copy(a.blob[a.params[i].off:], value)
-	*out = paramHandle(i)
+	copy(a.Blob[a.Params[i].Off:], value)
+	*out = core.ParamHandle(i)
 	return nil
 }
 
@@ -127,17 +47,17 @@ func KernelArgsAppendPlaceHolder(t *core.Thread, h core.Handle, out *core.Handle
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramHandle must not be NULL", fn)
 	}
-	a, err := resolveArgs(fn, h)
+	a, err := core.ResolveArgs(fn, h)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	i, err := a.appendSlot(fn, 8, true)
+	a.Mu.Lock()
+	defer a.Mu.Unlock()
+	i, err := a.AppendSlot(fn, 8, true)
 	if err != nil {
 		return err
 	}
-	*out = paramHandle(i)
+	*out = core.ParamHandle(i)
 	return nil
 }
 
@@ -152,31 +72,31 @@ func KernelArgsGetPlaceHolderBuffer(t *core.Thread, h, p core.Handle, size uint6
 	if size == 0 || size > 1<<30 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataSize %d: want 1..%d bytes", fn, size, 1<<30)
 	}
-	a, err := resolveArgs(fn, h)
+	a, err := core.ResolveArgs(fn, h)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	pp, err := a.param(fn, p)
+	a.Mu.Lock()
+	defer a.Mu.Unlock()
+	pp, err := a.Param(fn, p)
 	if err != nil {
 		return err
 	}
-	if !pp.ph {
+	if !pp.Ph {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: parameter %#x was appended with aclrtKernelArgsAppend, not as a placeholder", fn, uintptr(p))
 	}
-	if len(pp.buf) != int(size) {
+	if len(pp.Buf) != int(size) {
 		host, err := kernelHost(fn)
 		if err != nil {
 			return err
 		}
-		if pp.buf != nil {
-			host.Free(pp.buf)
+		if pp.Buf != nil {
+			host.Free(pp.Buf)
 		}
-		pp.buf, pp.bufAddr = host.Alloc(int(size))
-		a.final = false
+		pp.Buf, pp.BufAddr = host.Alloc(int(size))
+		a.Final = false
 	}
-	*out = pp.bufAddr
+	*out = pp.BufAddr
 	return nil
 }
 
@@ -187,24 +107,24 @@ func KernelArgsParaUpdate(t *core.Thread, h, p core.Handle, value []byte) error 
 	if len(value) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: param must not be NULL and paramSize must be > 0", fn)
 	}
-	a, err := resolveArgs(fn, h)
+	a, err := core.ResolveArgs(fn, h)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	pp, err := a.param(fn, p)
+	a.Mu.Lock()
+	defer a.Mu.Unlock()
+	pp, err := a.Param(fn, p)
 	if err != nil {
 		return err
 	}
-	if pp.ph {
+	if pp.Ph {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: parameter %#x is a placeholder: write its buffer instead", fn, uintptr(p))
 	}
-	if len(value) != pp.size {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramSize %d differs from the %d bytes appended", fn, len(value), pp.size)
+	if len(value) != pp.Size {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramSize %d differs from the %d bytes appended", fn, len(value), pp.Size)
 	}
-	copy(a.blob[pp.off:], value)
-	a.final = false
+	copy(a.Blob[pp.Off:], value)
+	a.Final = false
 	return nil
 }
 
@@ -212,83 +132,27 @@ func KernelArgsParaUpdate(t *core.Thread, h, p core.Handle, value []byte) error 
 // layout (placeholder data after the parameters) for the next launches.
 func KernelArgsFinalize(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtKernelArgsFinalize"
-	a, err := resolveArgs(fn, h)
+	a, err := core.ResolveArgs(fn, h)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	total := align8(len(a.blob))
-	for i := range a.params {
-		pp := &a.params[i]
-		if !pp.ph {
+	a.Mu.Lock()
+	defer a.Mu.Unlock()
+	total := core.Align8(len(a.Blob))
+	for i := range a.Params {
+		pp := &a.Params[i]
+		if !pp.Ph {
 			continue
 		}
-		if pp.buf == nil {
+		if pp.Buf == nil {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: placeholder parameter %d has no buffer: call aclrtKernelArgsGetPlaceHolderBuffer first", fn, i)
 		}
-		pp.dataOff = total
-		total += align8(len(pp.buf))
+		pp.DataOff = total
+		total += core.Align8(len(pp.Buf))
 	}
-	a.total = total
-	a.final = true
+	a.Total = total
+	a.Final = true
 	return nil
-}
-
-// fill writes the launch image of a into dst (len ≥ a.total), whose first
-// byte is at address base: parameters, placeholder data, patched slots.
-// Precondition: a.mu held, a.final.
-func (a *Args) fill(dst []byte, base uintptr) {
-	n := copy(dst, a.blob)
-	clear(dst[n:a.total])
-	for i := range a.params {
-		pp := &a.params[i]
-		if pp.ph {
-			copy(dst[pp.dataOff:], pp.buf)
-			binary.LittleEndian.PutUint64(dst[pp.off:], uint64(base)+uint64(pp.dataOff))
-		}
-	}
-}
-
-// release frees the placeholder buffers.
-func (a *Args) release(host KernelHost) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := range a.params {
-		if b := a.params[i].buf; b != nil && host != nil {
-			host.Free(b)
-		}
-		a.params[i].buf = nil
-	}
-}
-
-func resolveArgs(fn string, h core.Handle) (*Args, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsHandle must not be NULL", fn)
-	}
-	a, err := argsTable.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	return a, nil
-}
-
-// newArgs creates an args handle of f; user, when non-nil, is the caller's
-// memory that holds the parameters.
-func newArgs(fn string, f *Function, user []byte) (*Args, error) {
-	b := f.bin
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.unloaded.Load() {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
-	}
-	a := &Args{fn: f}
-	if user != nil {
-		a.blob, a.user = user[:0], true
-	}
-	a.h = argsTable.Add(a)
-	b.args = append(b.args, a)
-	return a, nil
 }
 
 // KernelArgsInit implements aclrtKernelArgsInit.
@@ -297,15 +161,15 @@ func KernelArgsInit(t *core.Thread, fh core.Handle, out *core.Handle) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsHandle must not be NULL", fn)
 	}
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
-	a, err := newArgs(fn, f, nil)
+	a, err := core.NewArgs(fn, f, nil)
 	if err != nil {
 		return err
 	}
-	*out = a.h
+	*out = a.H
 	return nil
 }
 
@@ -318,15 +182,15 @@ func KernelArgsInitByUserMem(t *core.Thread, fh core.Handle, userMem []byte) (co
 	if len(userMem) == 0 {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: userHostMem must not be NULL and actualArgsSize must be > 0", fn)
 	}
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return 0, err
 	}
-	a, err := newArgs(fn, f, userMem)
+	a, err := core.NewArgs(fn, f, userMem)
 	if err != nil {
 		return 0, err
 	}
-	return a.h, nil
+	return a.H, nil
 }
 
 // KernelArgsGetHandleMemSize implements aclrtKernelArgsGetHandleMemSize.
@@ -335,10 +199,10 @@ func KernelArgsGetHandleMemSize(t *core.Thread, fh core.Handle, size *uint64) er
 	if size == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memSize must not be NULL", fn)
 	}
-	if _, err := resolveFunction(fn, fh); err != nil {
+	if _, err := core.ResolveFunction(fn, fh); err != nil {
 		return err
 	}
-	*size = ArgsHandleMemSize
+	*size = core.ArgsHandleMemSize
 	return nil
 }
 
@@ -352,9 +216,9 @@ func KernelArgsGetMemSize(t *core.Thread, fh core.Handle, userArgsSize uint64, a
 	if userArgsSize == 0 || userArgsSize > 1<<30 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: userArgsSize %d: want 1..%d", fn, userArgsSize, 1<<30)
 	}
-	if _, err := resolveFunction(fn, fh); err != nil {
+	if _, err := core.ResolveFunction(fn, fh); err != nil {
 		return err
 	}
-	*actual = uint64(align8(int(userArgsSize)))
+	*actual = uint64(core.Align8(int(userArgsSize)))
 	return nil
 }

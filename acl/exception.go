@@ -282,15 +282,15 @@ func (l *launch) fault(b, n uint32, err error) error {
 	if df, ok := err.(*deviceFault); ok {
 		err = df.err
 		if sanitizing {
-			sanitizeKernelFault(l.f.e.Name, b, n, df.addr, err)
+			sanitizeKernelFault(l.f.Entry.Name, b, n, df.addr, err)
 		}
 	}
 	return &kernelFault{
-		err:     &abi.Error{Code: abi.CodeOf(err), Msg: fmt.Sprintf("kernel %s, block %d of %d: %s", l.f.e.Name, b, n, messageOf(err))},
+		err:     &abi.Error{Code: abi.CodeOf(err), Msg: fmt.Sprintf("kernel %s, block %d of %d: %s", l.f.Entry.Name, b, n, messageOf(err))},
 		args:    l.args,
 		argsLen: uint32(min(l.size, math.MaxUint32)),
-		fn:      l.f.h,
-		bin:     l.f.bin.h,
+		fn:      l.f.H,
+		bin:     l.f.Bin.H,
 	}
 }
 
@@ -300,13 +300,13 @@ func (l *launch) fault(b, n uint32, err error) error {
 // removes it.
 func BinarySetExceptionCallback(t *core.Thread, bh core.Handle, fn ExceptionCallback) error {
 	const name = "aclrtBinarySetExceptionCallback"
-	if _, err := resolveBinary(name, bh); err != nil {
+	if _, err := core.ResolveBinary(name, bh); err != nil {
 		return err
 	}
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
 	for h := range excState.bin {
-		if _, err := binaries.Get(h); err != nil {
+		if _, err := core.Binaries.Get(h); err != nil {
 			delete(excState.bin, h)
 		}
 	}

@@ -106,7 +106,7 @@ func TestExceptionInfoAccessorErrors(t *testing.T) {
 func TestReplayedKernelFaultCarriesTheKernel(t *testing.T) {
 	h := &fakeHost{bufs: map[uintptr][]byte{}, fail: map[uint32]bool{1: true}, quiet: true}
 	l := &launch{launchMem: &launchMem{host: h, buf: make([]byte, launchHeader)},
-		f: &Function{h: 0xF1, bin: &Binary{h: 0xB1}, e: KernelEntry{Name: "k"}}, args: 0x5000, size: 24}
+		f: &core.Function{H: 0xF1, Bin: &core.Binary{H: 0xB1}, Entry: core.KernelEntry{Name: "k"}}, args: 0x5000, size: 24}
 	k := &riKernel{l: l}
 	require.NoError(t, k.RunBlock(0, 2))
 	err := k.RunBlock(1, 2)

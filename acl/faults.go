@@ -240,7 +240,7 @@ func faultSubmit(q *tsfw.Queue, t tsfw.Task) tsfw.Task {
 	var name string
 	if class == tsfw.ClassKernel {
 		if l, ok := t.Kernel().(*launch); ok && l.f != nil {
-			name = l.f.e.Name
+			name = l.f.Entry.Name
 		}
 	}
 	faults.mu.Lock()

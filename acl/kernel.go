@@ -2,13 +2,11 @@ package acl
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"os"
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -28,13 +26,6 @@ import (
 // list (its argument buffer is reused), one copy of the blob, one Submit;
 // no memdb, no allocation in the steady state.
 
-// KernelEntry and KernelHost are the node's kernel host (emu.Platform):
-// libfake's dlopen and fault-guarded block runner, or a test's fake.
-type (
-	KernelEntry = emu.KernelEntry
-	KernelHost  = emu.KernelHost
-)
-
 // platform is the process node's platform (emu.Platform): the zero value
 // before the node exists.
 func platform() emu.Platform {
@@ -45,49 +36,13 @@ func platform() emu.Platform {
 }
 
 // kernelHost is the kernel host of the node's platform.
-func kernelHost(fn string) (KernelHost, error) {
+func kernelHost(fn string) (core.KernelHost, error) {
 	h := platform().Kernels
 	if h == nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: this build of npuemu has no kernel host (kernels run only through libnpuemu.so)", fn)
 	}
 	return h, nil
 }
-
-// Binary is a loaded kernel binary (aclrtBinHandle).
-type Binary struct {
-	h     core.Handle
-	host  KernelHost
-	lib   uintptr
-	path  string // "" when loaded from memory
-	funcs []*Function
-
-	// Launches count themselves in inflight without a lock (the launch
-	// path and the lane completing a kernel would contend for one); unload
-	// sets unloaded, and whoever sees inflight reach 0 after it wins the
-	// closed flag and closes the object.
-	inflight atomic.Int64 // launches queued or running
-	unloaded atomic.Bool
-	closed   atomic.Bool
-
-	mu   sync.Mutex // guards args
-	args []*Args
-}
-
-// Function is one kernel of a binary (aclrtFuncHandle).
-type Function struct {
-	h   core.Handle
-	bin *Binary
-	e   KernelEntry
-	// measured is the duration of the last completed launch of an Ascend
-	// C kernel from its cycle record (ns, 0: none yet): the block cost of
-	// its next launches (acl/kernel_ascendc.go).
-	measured atomic.Int64
-}
-
-var (
-	binaries  = core.NewTable[Binary](core.KindBinary)
-	functions = core.NewTable[Function](core.KindFunction)
-)
 
 // notKernelBinary is the message for a file the loader refuses.
 const notKernelBinary = "npuemu runs kernels built as host shared objects that export npuemu_kernel_table " +
@@ -152,7 +107,9 @@ func BinaryLoadFromFile(t *core.Thread, path string, opts []BinaryLoadOption, ou
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: %s is not an npuemu kernel binary (%v): %s", fn, path, err, notKernelBinary)
 	}
-	*out = newBinary(h, lib, path, entries).h
+	b := core.NewBinary(h, lib, path, entries)
+	registerEntries(b) // kernel_query.go
+	*out = b.H
 	return nil
 }
 
@@ -179,69 +136,25 @@ func BinaryLoadFromData(t *core.Thread, data []byte, opts []BinaryLoadOption, ou
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: the %d bytes are not an npuemu kernel binary (%v): %s", fn, len(data), err, notKernelBinary)
 	}
-	*out = newBinary(h, lib, "", entries).h
+	b := core.NewBinary(h, lib, "", entries)
+	registerEntries(b) // kernel_query.go
+	*out = b.H
 	return nil
-}
-
-func newBinary(h KernelHost, lib uintptr, path string, entries []KernelEntry) *Binary {
-	b := &Binary{host: h, lib: lib, path: path}
-	b.h = binaries.Add(b)
-	for _, e := range entries {
-		f := &Function{bin: b, e: e}
-		f.h = functions.Add(f)
-		b.funcs = append(b.funcs, f)
-	}
-	registerEntries(b)
-	return b
-}
-
-func resolveBinary(fn string, h core.Handle) (*Binary, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
-	}
-	b, err := binaries.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	return b, nil
-}
-
-func resolveFunction(fn string, h core.Handle) (*Function, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
-	}
-	f, err := functions.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v (unloaded binary?)", fn, err)
-	}
-	return f, nil
 }
 
 // BinaryUnLoad implements aclrtBinaryUnLoad. Its handles die at once; the
 // shared object is closed when its last queued launch has finished.
 func BinaryUnLoad(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtBinaryUnLoad"
-	b, err := resolveBinary(fn, h)
+	b, err := core.ResolveBinary(fn, h)
 	if err != nil {
 		return err
 	}
-	if !binaries.Remove(h) {
+	if !b.Unload() {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already unloaded", fn, uintptr(h))
 	}
-	for _, f := range b.funcs {
-		functions.Remove(f.h)
-	}
-	unregisterEntries(b)
-	b.mu.Lock()
-	b.unloaded.Store(true)
-	args := b.args
-	b.args = nil
-	b.mu.Unlock()
-	for _, a := range args {
-		argsTable.Remove(a.h)
-		a.release(b.host)
-	}
-	b.maybeClose()
+	unregisterEntries(b) // kernel_query.go
+	b.MaybeClose()
 	return nil
 }
 
@@ -254,17 +167,17 @@ func BinaryGetFunction(t *core.Thread, h core.Handle, name string, out *core.Han
 	if name == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: kernelName must not be NULL or empty", fn)
 	}
-	b, err := resolveBinary(fn, h)
+	b, err := core.ResolveBinary(fn, h)
 	if err != nil {
 		return err
 	}
-	names := make([]string, 0, len(b.funcs))
-	for _, f := range b.funcs {
-		if f.e.Name == name {
-			*out = f.h
+	names := make([]string, 0, len(b.Funcs))
+	for _, f := range b.Funcs {
+		if f.Entry.Name == name {
+			*out = f.H
 			return nil
 		}
-		names = append(names, f.e.Name)
+		names = append(names, f.Entry.Name)
 	}
 	return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: the binary has no kernel %q (its table lists: %s)", fn, name, strings.Join(names, ", "))
 }
@@ -275,22 +188,22 @@ func FunctionGetBinary(t *core.Thread, fh core.Handle, out *core.Handle) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
 	}
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
-	*out = f.bin.h
+	*out = f.Bin.H
 	return nil
 }
 
 // FunctionName returns the kernel name (aclrtGetFunctionName; libfake
 // copies it out).
 func FunctionName(t *core.Thread, fh core.Handle) (string, error) {
-	f, err := resolveFunction("aclrtGetFunctionName", fh)
+	f, err := core.ResolveFunction("aclrtGetFunctionName", fh)
 	if err != nil {
 		return "", err
 	}
-	return f.e.Name, nil
+	return f.Entry.Name, nil
 }
 
 // GetFunctionAddr implements aclrtGetFunctionAddr: the entry point is the
@@ -301,18 +214,18 @@ func GetFunctionAddr(t *core.Thread, fh core.Handle, aic, aiv *uintptr) error {
 	if aic == nil || aiv == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aicAddr and aivAddr must not be NULL", fn)
 	}
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
 	*aic, *aiv = 0, 0
-	switch f.e.Kind {
+	switch f.Entry.Kind {
 	case abi.ACL_KERNEL_TYPE_VECTOR:
-		*aiv = f.e.Fn
+		*aiv = f.Entry.Fn
 	case abi.ACL_KERNEL_TYPE_MIX:
-		*aic, *aiv = f.e.Fn, f.e.Fn
+		*aic, *aiv = f.Entry.Fn, f.Entry.Fn
 	default:
-		*aic = f.e.Fn
+		*aic = f.Entry.Fn
 	}
 	return nil
 }
@@ -323,21 +236,21 @@ func GetFunctionAttribute(t *core.Thread, fh core.Handle, attr int32, v *int64) 
 	if v == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue must not be NULL", fn)
 	}
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
 	switch attr {
 	case abi.ACL_FUNC_ATTR_KERNEL_TYPE:
-		*v = int64(f.e.Kind)
+		*v = int64(f.Entry.Kind)
 	case abi.ACL_FUNC_ATTR_KERNEL_RATIO:
 		// uint16[1] is the cube part, uint16[0] the vector part.
 		c, vec := int64(1), int64(0)
-		switch f.e.Kind {
+		switch f.Entry.Kind {
 		case abi.ACL_KERNEL_TYPE_VECTOR:
 			c, vec = 0, 1
 		case abi.ACL_KERNEL_TYPE_MIX:
-			c, vec = int64(max(f.e.MixCube, 1)), int64(f.e.MixVector)
+			c, vec = int64(max(f.Entry.MixCube, 1)), int64(f.Entry.MixVector)
 			if vec == 0 {
 				vec = 2
 			}
@@ -418,19 +331,19 @@ func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, err
 	return cfg, nil
 }
 
-// spec builds the tsfw description of a launch of f.
-func (f *Function) spec(blocks uint32, cfg launchCfg, units uint64) tsfw.KernelSpec {
+// kernelSpec builds the tsfw description of a launch of f.
+func kernelSpec(f *core.Function, blocks uint32, cfg launchCfg, units uint64) tsfw.KernelSpec {
 	s := tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
 	if s.Timeout == 0 {
 		// No timeout attribute: aclrtSetOpExecuteTimeOut's, if one was set.
 		s.Timeout = OpExecuteTimeout()
 	}
-	switch f.e.Kind {
+	switch f.Entry.Kind {
 	case abi.ACL_KERNEL_TYPE_VECTOR:
 		s.Kind = tsfw.CoreVector
 	case abi.ACL_KERNEL_TYPE_MIX:
 		s.Kind = tsfw.CoreMix
-		s.MixVector = uint32(f.e.MixVector) / uint32(max(f.e.MixCube, 1))
+		s.MixVector = uint32(f.Entry.MixVector) / uint32(max(f.Entry.MixCube, 1))
 	}
 	switch cfg.engine {
 	case abi.ACL_RT_ENGINE_TYPE_AIC:
@@ -438,13 +351,13 @@ func (f *Function) spec(blocks uint32, cfg launchCfg, units uint64) tsfw.KernelS
 	case abi.ACL_RT_ENGINE_TYPE_AIV:
 		s.Kind = tsfw.CoreVector
 	}
-	ns := float64(f.e.NsPerBlock)
-	if m := f.measured.Load(); m > 0 && f.e.NsPerBlock == 0 && f.e.NsPerUnit == 0 {
+	ns := float64(f.Entry.NsPerBlock)
+	if m := f.Measured.Load(); m > 0 && f.Entry.NsPerBlock == 0 && f.Entry.NsPerUnit == 0 {
 		ns = float64(m)
 	}
-	if f.e.NsPerUnit > 0 {
+	if f.Entry.NsPerUnit > 0 {
 		per := (units + uint64(blocks) - 1) / uint64(blocks)
-		ns += f.e.NsPerUnit * float64(per)
+		ns += f.Entry.NsPerUnit * float64(per)
 	}
 	s.BlockCost = time.Duration(min(ns, float64(math.MaxInt64/2)))
 	return s
@@ -457,7 +370,7 @@ const launchHeader = 32
 // launch is one queued kernel: the tsfw.Kernel of its task.
 type launch struct {
 	*launchMem
-	f      *Function
+	f      *core.Function
 	args   uintptr // what the kernel sees as its blob
 	size   uint64
 	svm    *managedUse       // managed pages the kernel's arguments hold (acl/managed.go)
@@ -496,7 +409,7 @@ type launchSlab struct {
 // launchMem is a launch's host buffer, apart from the launch so that a
 // launch can swap a slab slot for a larger buffer of its own.
 type launchMem struct {
-	host KernelHost
+	host core.KernelHost
 	buf  []byte  // header, then the argument image
 	addr uintptr // address of buf
 	// probe is host as a cycleProbe (nil when it is not one), asserted once
@@ -507,7 +420,7 @@ type launchMem struct {
 // hostMem is C memory to free: the argument of a cleanup, which must not
 // refer to the object it is attached to.
 type hostMem struct {
-	host KernelHost
+	host core.KernelHost
 	buf  []byte
 }
 
@@ -515,7 +428,7 @@ func freeHostMem(m hostMem) { m.host.Free(m.buf) }
 
 // newLaunches makes a slab of launches for h, pools all but one and
 // returns that one.
-func newLaunches(h KernelHost) *launch {
+func newLaunches(h core.KernelHost) *launch {
 	s := new(launchSlab)
 	mem, addr := h.Alloc(slabLaunches * launchSlot)
 	clear(mem) // fault its pages in now, not one per first launch
@@ -534,7 +447,7 @@ func newLaunches(h KernelHost) *launch {
 	return &s.ls[0]
 }
 
-func getLaunch(h KernelHost, n int) *launch {
+func getLaunch(h core.KernelHost, n int) *launch {
 	l, _ := launches.Get().(*launch)
 	if l == nil {
 		l = newLaunches(h)
@@ -567,7 +480,7 @@ func (l *launch) RunBlock(b, n uint32) error {
 	if l.trk != nil {
 		l.trk.begin(l) // the sanitizer's gate and page tracking (kernel_track.go)
 	}
-	if err := l.host.Run(l.f.e.Fn, l.args, l.size, b, n, l.buf[:launchHeader]); err != nil {
+	if err := l.host.Run(l.f.Entry.Fn, l.args, l.size, b, n, l.buf[:launchHeader]); err != nil {
 		return l.fault(b, n, err) // carries the launch for the exception info
 	}
 	return nil
@@ -581,35 +494,9 @@ func (l *launch) Done(err error) error {
 		l.sanitizeLaunchDone()
 	}
 	l.host.Flush(l.buf[:launchHeader])
-	l.f.bin.release()
+	l.f.Bin.Release()
 	putLaunch(l)
 	return err
-}
-
-// acquire counts a launch of b; it fails once b is unloaded. The count is
-// raised before unloaded is read, so an unload that does not see it is
-// seen by it.
-func (b *Binary) acquire(fn string) error {
-	b.inflight.Add(1)
-	if b.unloaded.Load() {
-		b.release()
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
-	}
-	return nil
-}
-
-// release ends a launch of b, closing an unloaded binary after its last.
-func (b *Binary) release() {
-	if b.inflight.Add(-1) == 0 {
-		b.maybeClose()
-	}
-}
-
-// maybeClose closes b's object once it is unloaded and no launch is left.
-func (b *Binary) maybeClose() {
-	if b.unloaded.Load() && b.inflight.Load() == 0 && b.closed.CompareAndSwap(false, true) {
-		b.host.Close(b.lib)
-	}
 }
 
 func checkBlocks(fn string, blocks uint32) error {
@@ -621,11 +508,3 @@ func checkBlocks(fn string, blocks uint32) error {
 	}
 	return nil
 }
-
-// LiveKernelObjects reports the binaries, functions and args handles alive
-// (for leak checks).
-func LiveKernelObjects() (bins, funcs, args int) {
-	return binaries.Len(), functions.Len(), argsTable.Len()
-}
-
-func (b *Binary) String() string { return fmt.Sprintf("binary %#x (%s)", uintptr(b.h), b.path) }

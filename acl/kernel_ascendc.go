@@ -152,13 +152,13 @@ func (l *launch) recordCycles() {
 	if cores == 0 {
 		return
 	}
-	rec := KernelCycles{Kernel: l.f.e.Name, Blocks: l.blocks, Cores: cores, Busy: busy, Cycles: cycles}
+	rec := KernelCycles{Kernel: l.f.Entry.Name, Blocks: l.blocks, Cores: cores, Busy: busy, Cycles: cycles}
 	// The launch lasted as long as its slowest core; with as many blocks as
 	// cores that is one wave: the block cost of the function's next
 	// launches on the device clock (the launch itself was charged when it
 	// was queued, before its cycles were known).
 	if l.blocks > 0 {
-		l.f.measured.Store(int64(float64(cycles) * 1000 / ClockMHz(KernelSoC())))
+		l.f.Measured.Store(int64(float64(cycles) * 1000 / ClockMHz(KernelSoC())))
 	}
 	cycleState.mu.Lock()
 	cycleState.last = rec
@@ -185,7 +185,7 @@ var printCycles = os.Getenv("NPUEMU_ASCENDC_CYCLES") == "1"
 
 // cooperative makes a launch of a cooperative kernel start only when all
 // its blocks fit on the cores at once, and refuses one that can never fit.
-func cooperative(fn string, e *KernelEntry, s *tsfw.KernelSpec, cube, vector int) error {
+func cooperative(fn string, e *core.KernelEntry, s *tsfw.KernelSpec, cube, vector int) error {
 	if e.Flags&KernelCooperative == 0 {
 		return nil
 	}

@@ -55,15 +55,15 @@ func TestKernelCyclesRecord(t *testing.T) {
 
 	// 1.8 M cycles at 1800 MHz (the default SoC is an A2) is 1 ms: the
 	// block cost of the next launch of a kernel that declares none.
-	fn, err := resolveFunction("test", f)
+	fn, err := core.ResolveFunction("test", f)
 	require.NoError(t, err)
 	if ClockMHz(KernelSoC()) == 1800 {
-		assert.Equal(t, time.Millisecond, fn.spec(3, launchCfg{}, 0).BlockCost)
+		assert.Equal(t, time.Millisecond, kernelSpec(fn, 3, launchCfg{}, 0).BlockCost)
 	}
 }
 
 func TestCooperativeLaunchFits(t *testing.T) {
-	coop := KernelEntry{Name: "k", Flags: KernelCooperative}
+	coop := core.KernelEntry{Name: "k", Flags: KernelCooperative}
 	s := tsfw.KernelSpec{Blocks: 40, Kind: tsfw.CoreVector}
 	require.NoError(t, cooperative("f", &coop, &s, 20, 40))
 	assert.True(t, s.Batch, "a cooperative launch waits until all its blocks fit")
@@ -77,7 +77,7 @@ func TestCooperativeLaunchFits(t *testing.T) {
 	s = tsfw.KernelSpec{Blocks: 30, Kind: tsfw.CoreVector, MaxCores: 8}
 	requireCode(t, cooperative("f", &coop, &s, 20, 40), abi.ACL_ERROR_RT_PARAM_INVALID) // a resource limit caps it
 
-	plain := KernelEntry{Name: "p"}
+	plain := core.KernelEntry{Name: "p"}
 	s = tsfw.KernelSpec{Blocks: 1000, Kind: tsfw.CoreVector}
 	require.NoError(t, cooperative("f", &plain, &s, 20, 40))
 	assert.False(t, s.Batch)

@@ -33,9 +33,9 @@ func launchTarget(t *core.Thread, fn string, blocks uint32, sh core.Handle, attr
 }
 
 // unitsOf reads f's unit count from a launch image.
-func (f *Function) unitsOf(img []byte) uint64 {
-	if f.e.NsPerUnit > 0 && int(f.e.SizeOffset)+8 <= len(img) {
-		return binary.LittleEndian.Uint64(img[f.e.SizeOffset:])
+func unitsOf(f *core.Function, img []byte) uint64 {
+	if f.Entry.NsPerUnit > 0 && int(f.Entry.SizeOffset)+8 <= len(img) {
+		return binary.LittleEndian.Uint64(img[f.Entry.SizeOffset:])
 	}
 	return 0
 }
@@ -45,7 +45,7 @@ func (f *Function) unitsOf(img []byte) uint64 {
 // stream that records (capture, model build) takes the task instead; the
 // managed allocations the arguments point into are faulted in ahead of the
 // kernel (acl/managed.go).
-func submitImage(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
+func submitImage(t *core.Thread, fn string, s *core.Stream, f *core.Function, l *launch, img []byte, blocks uint32, cfg launchCfg, units uint64) error {
 	var spec tsfw.KernelSpec
 	if err := launchSpec(t, fn, s, f, blocks, cfg, units, &spec); err != nil {
 		putLaunch(l)
@@ -58,12 +58,12 @@ func submitImage(t *core.Thread, fn string, s *core.Stream, f *Function, l *laun
 // t: the function's costs, the thread's and stream's core limits, the
 // cooperative launch's check. (In place, as submitSpec reads it: the
 // description is copied once, into the task.)
-func launchSpec(t *core.Thread, fn string, s *core.Stream, f *Function, blocks uint32, cfg launchCfg, units uint64, spec *tsfw.KernelSpec) error {
-	*spec = f.spec(blocks, cfg, units)
+func launchSpec(t *core.Thread, fn string, s *core.Stream, f *core.Function, blocks uint32, cfg launchCfg, units uint64, spec *tsfw.KernelSpec) error {
+	*spec = kernelSpec(f, blocks, cfg, units)
 	spec.MaxCores = launchCap(t, s, spec)
-	if f.e.Flags != 0 {
+	if f.Entry.Flags != 0 {
 		soc := &s.Ctx.Dev.Emu.SoC
-		return cooperative(fn, &f.e, spec, soc.CubeCores, soc.VectorCores)
+		return cooperative(fn, &f.Entry, spec, soc.CubeCores, soc.VectorCores)
 	}
 	return nil
 }
@@ -81,9 +81,9 @@ type runSpec struct {
 }
 
 // submitSpec is submitImage with the description built.
-func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec *tsfw.KernelSpec) error {
+func submitSpec(t *core.Thread, fn string, s *core.Stream, f *core.Function, l *launch, img []byte, blocks uint32, cfg launchCfg, spec *tsfw.KernelSpec) error {
 	l.blocks = blocks
-	if err := f.bin.acquire(fn); err != nil {
+	if err := f.Bin.Acquire(fn); err != nil {
 		putLaunch(l)
 		return err
 	}
@@ -95,12 +95,12 @@ func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launc
 		words, word = deviceWords(l.args, l.size)
 	}
 	if err := launchManaged(fn, s, l, words, word); err != nil {
-		f.bin.release()
+		f.Bin.Release()
 		putLaunch(l)
 		return err
 	}
 	if err := s.Queue(t, fn, tsfw.KernelTask(l, *spec), core.Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
-		f.bin.release()
+		f.Bin.Release()
 		putLaunch(l)
 		return err
 	}
@@ -108,8 +108,8 @@ func submitSpec(t *core.Thread, fn string, s *core.Stream, f *Function, l *launc
 }
 
 // copyLaunch returns a launch holding a copy of blob as its image.
-func copyLaunch(f *Function, blob []byte) (*launch, []byte) {
-	l := getLaunch(f.bin.host, len(blob))
+func copyLaunch(f *core.Function, blob []byte) (*launch, []byte) {
+	l := getLaunch(f.Bin.Host, len(blob))
 	img := l.buf[launchHeader : launchHeader+len(blob)]
 	copy(img, blob)
 	l.args, l.size = l.addr+launchHeader, uint64(len(blob))
@@ -132,14 +132,14 @@ func LaunchKernelWithConfig(t *core.Thread, fh core.Handle, blocks uint32, sh co
 // resolution then reports it as before).
 func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, attrs []LaunchAttr, ah core.Handle, n int, ho *core.Handover) error {
 	const fn = "aclrtLaunchKernelWithConfig"
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
 	if err := checkBlocks(fn, blocks); err != nil {
 		return err
 	}
-	a, err := resolveArgs(fn, ah)
+	a, err := core.ResolveArgs(fn, ah)
 	if err != nil {
 		return err
 	}
@@ -158,8 +158,8 @@ func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle
 		}
 		cfg.handoff = ho
 	}
-	if a.fn != f {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.fn.e.Name, f.e.Name)
+	if a.Func != f {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.Func.Entry.Name, f.Entry.Name)
 	}
 	var first error
 	var run runSpec
@@ -179,18 +179,18 @@ func launchKernelN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle
 // a (handle ah) on s: the end of LaunchKernelWithConfig once the handles
 // are resolved and checked. rs, when not nil, is the run's description
 // (built on first use).
-func launchArgs(t *core.Thread, fn string, s *core.Stream, f *Function, a *Args, ah core.Handle, blocks uint32, cfg launchCfg, rs *runSpec) error {
-	a.mu.Lock()
-	if !a.final {
-		a.mu.Unlock()
+func launchArgs(t *core.Thread, fn string, s *core.Stream, f *core.Function, a *core.Args, ah core.Handle, blocks uint32, cfg launchCfg, rs *runSpec) error {
+	a.Mu.Lock()
+	if !a.Final {
+		a.Mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
 	}
-	l := getLaunch(f.bin.host, a.total)
-	img := l.buf[launchHeader : launchHeader+a.total]
-	a.fill(img, l.addr+launchHeader)
-	a.mu.Unlock()
-	l.args, l.size = l.addr+launchHeader, uint64(a.total)
-	units := f.unitsOf(img)
+	l := getLaunch(f.Bin.Host, a.Total)
+	img := l.buf[launchHeader : launchHeader+a.Total]
+	a.Fill(img, l.addr+launchHeader)
+	a.Mu.Unlock()
+	l.args, l.size = l.addr+launchHeader, uint64(a.Total)
+	units := unitsOf(f, img)
 	if rs == nil {
 		return submitImage(t, fn, s, f, l, img, blocks, cfg, units)
 	}
@@ -207,14 +207,14 @@ func launchArgs(t *core.Thread, fn string, s *core.Stream, f *Function, a *Args,
 
 // deviceArgs checks that argsData..+argsSize lies in one allocation of s's
 // device and returns the unit count it holds for f.
-func deviceArgs(fn string, s *core.Stream, f *Function, argsData uintptr, argsSize uint64) (uint64, bool) {
+func deviceArgs(fn string, s *core.Stream, f *core.Function, argsData uintptr, argsSize uint64) (uint64, bool) {
 	hbm := s.Ctx.Dev.Emu.HBM
 	base, size, ok := hbm.Find(argsData)
 	if !ok || uint64(argsData-base)+argsSize > size {
 		return 0, false
 	}
-	if f.e.NsPerUnit > 0 && uint64(f.e.SizeOffset)+8 <= argsSize {
-		return peekU64(argsData + uintptr(f.e.SizeOffset)), true
+	if f.Entry.NsPerUnit > 0 && uint64(f.Entry.SizeOffset)+8 <= argsSize {
+		return peekU64(argsData + uintptr(f.Entry.SizeOffset)), true
 	}
 	return 0, true
 }
@@ -224,7 +224,7 @@ func deviceArgs(fn string, s *core.Stream, f *Function, argsData uintptr, argsSi
 // place when it runs.
 func LaunchKernel(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, sh core.Handle) error {
 	const fn = "aclrtLaunchKernel"
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func LaunchKernel(t *core.Thread, fh core.Handle, blocks uint32, argsData uintpt
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.Ctx.Dev.ID)
 		}
 	}
-	l := getLaunch(f.bin.host, 0)
+	l := getLaunch(f.Bin.Host, 0)
 	l.args, l.size = argsData, argsSize
 	return submitImage(t, fn, s, f, l, nil, blocks, cfg, units)
 }
@@ -257,7 +257,7 @@ func LaunchKernel(t *core.Thread, fh core.Handle, blocks uint32, argsData uintpt
 // at argsData when argsData is not device memory.
 func LaunchKernelV2(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, attrs []LaunchAttr, sh core.Handle, hostArgs func() []byte) error {
 	const fn = "aclrtLaunchKernelV2"
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
@@ -272,17 +272,17 @@ func LaunchKernelV2(t *core.Thread, fh core.Handle, blocks uint32, argsData uint
 		return err
 	}
 	if argsSize == 0 {
-		l := getLaunch(f.bin.host, 0)
+		l := getLaunch(f.Bin.Host, 0)
 		l.args, l.size = 0, 0
 		return submitImage(t, fn, s, f, l, nil, blocks, cfg, 0)
 	}
 	if units, ok := deviceArgs(fn, s, f, argsData, argsSize); ok {
-		l := getLaunch(f.bin.host, 0)
+		l := getLaunch(f.Bin.Host, 0)
 		l.args, l.size = argsData, argsSize
 		return submitImage(t, fn, s, f, l, nil, blocks, cfg, units)
 	}
 	l, img := copyLaunch(f, hostArgs())
-	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, unitsOf(f, img))
 }
 
 // maxHostArgs bounds an argument blob passed by pointer and size.
@@ -300,7 +300,7 @@ type PlaceHolder struct {
 // device address of the data it copied).
 func LaunchKernelWithHostArgs(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []LaunchAttr, blob []byte, phs []PlaceHolder) error {
 	const fn = "aclrtLaunchKernelWithHostArgs"
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
@@ -320,7 +320,7 @@ func LaunchKernelWithHostArgs(t *core.Thread, fh core.Handle, blocks uint32, sh 
 	for _, p := range phs {
 		binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.args)+uint64(p.DataOffset))
 	}
-	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, unitsOf(f, img))
 }
 
 // LaunchKernelWithArgsArray implements aclrtLaunchKernelWithArgsArray: func
@@ -334,7 +334,7 @@ func LaunchKernelWithArgsArray(t *core.Thread, fptr uintptr, blocks uint32, sh c
 	if err != nil {
 		return err
 	}
-	layout, err := f.params(fn)
+	layout, err := params(f, fn)
 	if err != nil {
 		return err
 	}
@@ -346,19 +346,19 @@ func LaunchKernelWithArgsArray(t *core.Thread, fptr uintptr, blocks uint32, sh c
 	if n := len(layout); n > 0 {
 		total = layout[n-1].off + layout[n-1].size
 	}
-	l := getLaunch(f.bin.host, total)
+	l := getLaunch(f.Bin.Host, total)
 	img := l.buf[launchHeader : launchHeader+total]
 	clear(img)
 	for i, p := range layout {
 		v := param(i, p.size)
 		if v == nil {
 			putLaunch(l)
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: args[%d] is NULL (kernel %s has %d parameters)", fn, i, f.e.Name, len(layout))
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: args[%d] is NULL (kernel %s has %d parameters)", fn, i, f.Entry.Name, len(layout))
 		}
 		copy(img[p.off:], v)
 	}
 	l.args, l.size = l.addr+launchHeader, uint64(total)
-	return submitImage(t, fn, s, f, l, img, blocks, cfg, f.unitsOf(img))
+	return submitImage(t, fn, s, f, l, img, blocks, cfg, unitsOf(f, img))
 }
 
 // cycleProbe is a CycleHost that tells cheaply whether a launch's state

@@ -196,11 +196,11 @@ func TestKernelQueries(t *testing.T) {
 	require.NoError(t, FunctionGetAvailDynUbufPerBlock(th, uintptr(echo), 0, &size))
 	assert.Zero(t, size)
 
-	b, err := binaries.Get(bin)
+	b, err := core.Binaries.Get(bin)
 	require.NoError(t, err)
 	var addr uintptr
 	require.NoError(t, BinaryGetGlobal(th, bin, "counter", &addr, &size))
-	assert.Equal(t, [2]uint64{uint64(b.lib) + 0x100, 4}, [2]uint64{uint64(addr), size})
+	assert.Equal(t, [2]uint64{uint64(b.Lib) + 0x100, 4}, [2]uint64{uint64(addr), size})
 	require.NoError(t, BinaryGetGlobal(th, bin, "counter", nil, &size), "either output may be NULL")
 	requireCode(t, BinaryGetGlobal(th, bin, "counter", nil, nil), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, BinaryGetGlobal(th, bin, "nope", &addr, nil), abi.ACL_ERROR_RT_KERNEL_LOOKUP)

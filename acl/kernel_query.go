@@ -16,25 +16,25 @@ import (
 // may belong to several live functions: the latest load wins.
 var entries struct {
 	mu sync.Mutex
-	m  map[uintptr][]*Function
+	m  map[uintptr][]*core.Function
 }
 
-func registerEntries(b *Binary) {
+func registerEntries(b *core.Binary) {
 	entries.mu.Lock()
 	defer entries.mu.Unlock()
 	if entries.m == nil {
-		entries.m = map[uintptr][]*Function{}
+		entries.m = map[uintptr][]*core.Function{}
 	}
-	for _, f := range b.funcs {
-		entries.m[f.e.Fn] = append(entries.m[f.e.Fn], f)
+	for _, f := range b.Funcs {
+		entries.m[f.Entry.Fn] = append(entries.m[f.Entry.Fn], f)
 	}
 }
 
-func unregisterEntries(b *Binary) {
+func unregisterEntries(b *core.Binary) {
 	entries.mu.Lock()
 	defer entries.mu.Unlock()
-	for _, f := range b.funcs {
-		list := entries.m[f.e.Fn]
+	for _, f := range b.Funcs {
+		list := entries.m[f.Entry.Fn]
 		for i, g := range list {
 			if g == f {
 				list = append(list[:i], list[i+1:]...)
@@ -42,14 +42,14 @@ func unregisterEntries(b *Binary) {
 			}
 		}
 		if len(list) == 0 {
-			delete(entries.m, f.e.Fn)
+			delete(entries.m, f.Entry.Fn)
 		} else {
-			entries.m[f.e.Fn] = list
+			entries.m[f.Entry.Fn] = list
 		}
 	}
 }
 
-func functionByEntry(addr uintptr) *Function {
+func functionByEntry(addr uintptr) *core.Function {
 	entries.mu.Lock()
 	defer entries.mu.Unlock()
 	if list := entries.m[addr]; len(list) > 0 {
@@ -60,12 +60,12 @@ func functionByEntry(addr uintptr) *Function {
 
 // resolveFuncOrSymbol resolves the `void *func` of the calls that accept a
 // function handle or a kernel symbol (entry address).
-func resolveFuncOrSymbol(fn string, p uintptr) (*Function, error) {
+func resolveFuncOrSymbol(fn string, p uintptr) (*core.Function, error) {
 	if p == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", fn)
 	}
 	if k, _, _ := core.Handle(p).Parts(); k == core.KindFunction {
-		return resolveFunction(fn, core.Handle(p))
+		return core.ResolveFunction(fn, core.Handle(p))
 	}
 	if f := functionByEntry(p); f != nil {
 		return f, nil
@@ -88,7 +88,7 @@ func GetFuncBySymbol(t *core.Thread, symbol uintptr, out *core.Handle) error {
 	if f == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: %#x is not the entry of a kernel of a loaded binary (npuemu kernels are found by their npuemu_kernel_entry.fn)", fn, symbol)
 	}
-	*out = f.h
+	*out = f.H
 	return nil
 }
 
@@ -97,20 +97,20 @@ type paramSlot struct{ off, size int }
 
 // params returns f's parameter layout, packed as aclrtKernelArgsAppend
 // packs it: each parameter at the next multiple of 8 bytes.
-func (f *Function) params(fn string) ([]paramSlot, error) {
-	n := int(f.e.NumParams)
+func params(f *core.Function, fn string) ([]paramSlot, error) {
+	n := int(f.Entry.NumParams)
 	if n == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			"%s: kernel %s does not declare its parameters (set .num_params, and .param_sizes for parameters that are not 8 bytes, in its NPUEMU_KERNEL entry)", fn, f.e.Name)
+			"%s: kernel %s does not declare its parameters (set .num_params, and .param_sizes for parameters that are not 8 bytes, in its NPUEMU_KERNEL entry)", fn, f.Entry.Name)
 	}
 	out := make([]paramSlot, n)
 	off := 0
 	for i := range out {
 		size := 8
-		if f.e.ParamSizes != nil {
-			size = int(f.e.ParamSizes[i])
+		if f.Entry.ParamSizes != nil {
+			size = int(f.Entry.ParamSizes[i])
 		}
-		off = align8(off)
+		off = core.Align8(off)
 		out[i] = paramSlot{off, size}
 		off += size
 	}
@@ -128,7 +128,7 @@ func FunctionGetParamCount(t *core.Thread, fptr uintptr, count *uint64) error {
 	if err != nil {
 		return err
 	}
-	p, err := f.params(fn)
+	p, err := params(f, fn)
 	if err != nil {
 		return err
 	}
@@ -147,12 +147,12 @@ func FunctionGetParamInfo(t *core.Thread, fptr uintptr, i uint64, off, size *uin
 	if err != nil {
 		return err
 	}
-	p, err := f.params(fn)
+	p, err := params(f, fn)
 	if err != nil {
 		return err
 	}
 	if i >= uint64(len(p)) {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramIndex %d: kernel %s has %d parameters", fn, i, f.e.Name, len(p))
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramIndex %d: kernel %s has %d parameters", fn, i, f.Entry.Name, len(p))
 	}
 	*off, *size = uint64(p[i].off), uint64(p[i].size)
 	return nil
@@ -166,18 +166,18 @@ func GetFunctionSize(t *core.Thread, fh core.Handle, aic, aiv *uint64) error {
 	if aic == nil || aiv == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aicSize and aivSize must not be NULL", fn)
 	}
-	f, err := resolveFunction(fn, fh)
+	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
 	*aic, *aiv = 0, 0
-	switch f.e.Kind {
+	switch f.Entry.Kind {
 	case abi.ACL_KERNEL_TYPE_VECTOR:
-		*aiv = f.e.CodeSize
+		*aiv = f.Entry.CodeSize
 	case abi.ACL_KERNEL_TYPE_MIX:
-		*aic, *aiv = f.e.CodeSize, f.e.CodeSize
+		*aic, *aiv = f.Entry.CodeSize, f.Entry.CodeSize
 	default:
-		*aic = f.e.CodeSize
+		*aic = f.Entry.CodeSize
 	}
 	return nil
 }
@@ -209,11 +209,11 @@ func BinaryGetGlobal(t *core.Thread, bh core.Handle, name string, dptr *uintptr,
 	if name == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL or empty", fn)
 	}
-	b, err := resolveBinary(fn, bh)
+	b, err := core.ResolveBinary(fn, bh)
 	if err != nil {
 		return err
 	}
-	addr, n, err := b.host.Global(b.lib, name)
+	addr, n, err := b.Host.Global(b.Lib, name)
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: %s has no global %q: %v", fn, b, name, err)
 	}
@@ -237,7 +237,7 @@ func RegisterCpuFunc(t *core.Thread, bh core.Handle, funcName, kernelName string
 	if funcName == "" || kernelName == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcName and kernelName must not be NULL or empty", fn)
 	}
-	b, err := resolveBinary(fn, bh)
+	b, err := core.ResolveBinary(fn, bh)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func newFakeHost(t *testing.T) *fakeHost {
 	return &fakeHost{bufs: map[uintptr][]byte{}, closed: map[uintptr]int{}, fail: map[uint32]bool{}}
 }
 
-var fakeEntries = []KernelEntry{
+var fakeEntries = []core.KernelEntry{
 	{Name: "echo", Fn: 1, Kind: abi.ACL_KERNEL_TYPE_VECTOR, NsPerBlock: 100},
 	{Name: "mix", Fn: 2, Kind: abi.ACL_KERNEL_TYPE_MIX, MixCube: 1, MixVector: 2},
 	{Name: "cube", Fn: 3, Kind: abi.ACL_KERNEL_TYPE_CUBE},
@@ -45,7 +45,7 @@ var fakeEntries = []KernelEntry{
 	{Name: "mixslow", Fn: 6, Kind: abi.ACL_KERNEL_TYPE_MIX, MixCube: 1, MixVector: 2, NsPerBlock: 1_000_000},
 }
 
-func (h *fakeHost) Open(path string) (uintptr, []KernelEntry, error) {
+func (h *fakeHost) Open(path string) (uintptr, []core.KernelEntry, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, nil, err
@@ -53,7 +53,7 @@ func (h *fakeHost) Open(path string) (uintptr, []KernelEntry, error) {
 	return h.Load(b)
 }
 
-func (h *fakeHost) Load(data []byte) (uintptr, []KernelEntry, error) {
+func (h *fakeHost) Load(data []byte) (uintptr, []core.KernelEntry, error) {
 	if string(data) != "KERNELS" {
 		return 0, nil, errors.New("the shared object exports no npuemu_kernel_table symbol")
 	}
@@ -178,7 +178,7 @@ func kernelSetup(t *testing.T) (*core.Thread, *fakeHost, core.Handle) {
 	var bin core.Handle
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	t.Cleanup(func() {
-		b, f, a := LiveKernelObjects()
+		b, f, a := core.LiveKernelObjects()
 		assert.Zero(t, b+f+a, "kernel objects left")
 	})
 	return th, h, bin
@@ -267,7 +267,7 @@ func TestArgsErrors(t *testing.T) {
 		{"append to garbage args", KernelArgsAppend(th, core.Handle(0x1234), u64(1), &p), abi.ACL_ERROR_RT_INVALID_HANDLE},
 		{"update size mismatch", KernelArgsParaUpdate(th, a, p, u32(1)), abi.ACL_ERROR_INVALID_PARAM},
 		{"update placeholder", KernelArgsParaUpdate(th, a, ph, u64(1)), abi.ACL_ERROR_INVALID_PARAM},
-		{"update unknown param", KernelArgsParaUpdate(th, a, paramHandle(9), u64(1)), abi.ACL_ERROR_RT_INVALID_HANDLE},
+		{"update unknown param", KernelArgsParaUpdate(th, a, core.ParamHandle(9), u64(1)), abi.ACL_ERROR_RT_INVALID_HANDLE},
 		{"buffer of a plain param", KernelArgsGetPlaceHolderBuffer(th, a, p, 8, &buf), abi.ACL_ERROR_INVALID_PARAM},
 		{"buffer of size 0", KernelArgsGetPlaceHolderBuffer(th, a, ph, 0, &buf), abi.ACL_ERROR_INVALID_PARAM},
 		{"finalize without buffer", KernelArgsFinalize(th, a), abi.ACL_ERROR_INVALID_PARAM},
@@ -279,7 +279,7 @@ func TestArgsErrors(t *testing.T) {
 	// At most MaxKernelParams parameters.
 	var many core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &many))
-	for range MaxKernelParams {
+	for range core.MaxKernelParams {
 		require.NoError(t, KernelArgsAppend(th, many, []byte{1}, &p))
 	}
 	requireCode(t, KernelArgsAppend(th, many, []byte{1}, &p), abi.ACL_ERROR_INVALID_PARAM)
@@ -296,7 +296,7 @@ func TestArgsErrors(t *testing.T) {
 	require.NoError(t, KernelArgsGetMemSize(th, f, 13, &sz))
 	assert.Equal(t, uint64(16), sz)
 	require.NoError(t, KernelArgsGetHandleMemSize(th, f, &sz))
-	assert.Equal(t, uint64(ArgsHandleMemSize), sz)
+	assert.Equal(t, uint64(core.ArgsHandleMemSize), sz)
 
 	require.NoError(t, BinaryUnLoad(th, bin))
 	requireCode(t, KernelArgsAppend(th, a, u64(1), &p), abi.ACL_ERROR_RT_INVALID_HANDLE)
@@ -405,16 +405,16 @@ func TestUnloadWaitsForQueuedLaunches(t *testing.T) {
 	require.NoError(t, KernelArgsFinalize(th, a))
 	h.gate = make(chan struct{})
 	require.NoError(t, LaunchKernelWithConfig(th, f, 2, 0, nil, a))
-	b, err := binaries.Get(bin)
+	b, err := core.Binaries.Get(bin)
 	require.NoError(t, err)
 	require.NoError(t, BinaryUnLoad(th, bin))
 	h.mu.Lock()
-	assert.Zero(t, h.closed[b.lib], "not closed while a launch is queued")
+	assert.Zero(t, h.closed[b.Lib], "not closed while a launch is queued")
 	h.mu.Unlock()
 	close(h.gate)
 	require.NoError(t, SynchronizeStream(th, 0, -1))
 	h.mu.Lock()
-	assert.Equal(t, 1, h.closed[b.lib], "closed once after the launch")
+	assert.Equal(t, 1, h.closed[b.Lib], "closed once after the launch")
 	h.mu.Unlock()
 }
 

@@ -195,7 +195,7 @@ func persistentKernel(task tsfw.Task, l *launch) tsfw.Task {
 
 // freeLaunch ends a launch the RI owned.
 func freeLaunch(l *launch) {
-	l.f.bin.release()
+	l.f.Bin.Release()
 	putLaunch(l)
 }
 

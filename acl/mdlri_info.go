@@ -189,7 +189,7 @@ func TaskGetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	case abi.ACL_MODEL_RI_TASK_KERNEL:
 		if l := st.launch; l != nil {
 			_, spec := st.task.KernelOf()
-			le.PutUint64(u[kpFunc:], uint64(l.f.h))
+			le.PutUint64(u[kpFunc:], uint64(l.f.H))
 			le.PutUint64(u[kpArgs:], uint64(l.args))
 			le.PutUint64(u[kpArgsSize:], l.size)
 			le.PutUint32(u[kpNumBlocks:], spec.Blocks)
@@ -237,7 +237,7 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.typ)
 	}
 	u := p.Rsv2[:]
-	f, err := resolveFunction(fn, core.Handle(le.Uint64(u[kpFunc:])))
+	f, err := core.ResolveFunction(fn, core.Handle(le.Uint64(u[kpFunc:])))
 	if err != nil {
 		return err
 	}
@@ -252,16 +252,16 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	if host > 1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: isHostArgs %d: want 0 or 1", fn, host)
 	}
-	if err := f.bin.acquire(fn); err != nil {
+	if err := f.Bin.Acquire(fn); err != nil {
 		return err
 	}
 	var nl *launch
 	if host == 1 {
-		nl = getLaunch(f.bin.host, int(size))
+		nl = getLaunch(f.Bin.Host, int(size))
 		copy(nl.buf[launchHeader:launchHeader+int(size)], hostBytes(args, size))
 		nl.args, nl.size = nl.addr+launchHeader, size
 	} else {
-		nl = getLaunch(f.bin.host, 0)
+		nl = getLaunch(f.Bin.Host, 0)
 		nl.args, nl.size = args, size
 	}
 	nl.f = f

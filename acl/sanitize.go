@@ -107,7 +107,7 @@ func describeTask(fn string, task *tsfw.Task, x *core.Queued) *sanitize.Op {
 	switch {
 	case l != nil:
 		if l.f != nil {
-			op.Kernel = l.f.e.Name
+			op.Kernel = l.f.Entry.Name
 		}
 		n := core.Runtime.Node.Load()
 		if n == nil {

@@ -48,11 +48,11 @@ func resolveSymbol(t *core.Thread, fn string, symbol uintptr) (*core.Context, ui
 	for _, b := range loadedBinaries() {
 		// Counted as a launch, so that an unload meanwhile does not close
 		// the object under the lookup.
-		if b.acquire(fn) != nil {
+		if b.Acquire(fn) != nil {
 			continue
 		}
-		addr, size, err := b.host.Global(b.lib, name)
-		b.release()
+		addr, size, err := b.Host.Global(b.Lib, name)
+		b.Release()
 		if err == nil && addr == symbol {
 			return c, addr, size, nil
 		}
@@ -62,16 +62,16 @@ func resolveSymbol(t *core.Thread, fn string, symbol uintptr) (*core.Context, ui
 
 // loadedBinaries returns the live binaries: every binary has at least one
 // kernel, so they are the binaries of the registered entry points.
-func loadedBinaries() []*Binary {
+func loadedBinaries() []*core.Binary {
 	entries.mu.Lock()
 	defer entries.mu.Unlock()
-	seen := map[*Binary]bool{}
-	var out []*Binary
+	seen := map[*core.Binary]bool{}
+	var out []*core.Binary
 	for _, list := range entries.m {
 		for _, f := range list {
-			if !seen[f.bin] && !f.bin.unloaded.Load() {
-				seen[f.bin] = true
-				out = append(out, f.bin)
+			if !seen[f.Bin] && !f.Bin.Unloaded.Load() {
+				seen[f.Bin] = true
+				out = append(out, f.Bin)
 			}
 		}
 	}

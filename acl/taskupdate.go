@@ -48,7 +48,7 @@ func TaskUpdateAsync(t *core.Thread, taskSH core.Handle, taskID uint32, info *Ta
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtUpdateTaskAttrId %d", fn, info.Id)
 	}
-	b, err := resolveBinary(fn, core.Handle(le.Uint64(info.Val[tuBinHandle:])))
+	b, err := core.ResolveBinary(fn, core.Handle(le.Uint64(info.Val[tuBinHandle:])))
 	if err != nil {
 		return err
 	}
@@ -116,17 +116,17 @@ func updatableTask(fn string, ts *core.Stream, id uint32, es *core.Stream) (*ste
 // applyUpdate is the update task: it reads the new function entry (a
 // kernel of b) and numBlocks from device memory and installs them in
 // st's kernel. An address of 0 keeps that part.
-func (st *step) applyUpdate(fn string, b *Binary, entryAt, blocksAt uintptr) error {
-	var f *Function
+func (st *step) applyUpdate(fn string, b *core.Binary, entryAt, blocksAt uintptr) error {
+	var f *core.Function
 	if entryAt != 0 {
 		entry := uintptr(peekU64(entryAt))
-		for _, x := range b.funcs {
-			if x.e.Fn == entry {
+		for _, x := range b.Funcs {
+			if x.Entry.Fn == entry {
 				f = x
 			}
 		}
 		if f == nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: function entry %#x read at %#x is not a kernel of binary %#x", fn, entry, entryAt, uintptr(b.h))
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: function entry %#x read at %#x is not a kernel of binary %#x", fn, entry, entryAt, uintptr(b.H))
 		}
 	}
 	var blocks uint32
@@ -152,12 +152,12 @@ func (st *step) applyUpdate(fn string, b *Binary, entryAt, blocksAt uintptr) err
 	}
 	l := st.launch
 	if f != nil && f != l.f {
-		if err := f.bin.acquire(fn); err != nil {
+		if err := f.Bin.Acquire(fn); err != nil {
 			return err
 		}
 		// The new launch sees the recorded arguments: a copied image
 		// stays in the retired launch, which lives until the RI does.
-		nl := getLaunch(f.bin.host, 0)
+		nl := getLaunch(f.Bin.Host, 0)
 		nl.f, nl.args, nl.size, nl.attr = f, l.args, l.size, l.attr
 		ri.retired = append(ri.retired, l)
 		st.launch, l = nl, nl

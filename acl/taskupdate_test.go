@@ -61,7 +61,7 @@ func updateSetup(t *testing.T, env map[string]string) (th *core.Thread, h *runHo
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	t.Cleanup(func() {
 		assert.Zero(t, modelRIs.Len(), "model run instances left")
-		b, f, a := LiveKernelObjects()
+		b, f, a := core.LiveKernelObjects()
 		assert.Zero(t, b+f+a, "kernel objects left")
 	})
 	f := function(t, th, bin, "echo")

@@ -8,7 +8,7 @@ func (l *launch) TaskName() string {
 	if l.f == nil {
 		return "kernel"
 	}
-	return l.f.e.Name
+	return l.f.Entry.Name
 }
 
 // TaskName is the captured kernel's function name.

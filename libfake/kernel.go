@@ -48,7 +48,7 @@ const (
 // maxParamSize bounds one declared parameter (a struct passed by value).
 const maxParamSize = 1 << 16
 
-func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
+func readTable(tab *C.npuemu_kernel_table_t) ([]core.KernelEntry, error) {
 	switch {
 	case tab.magic != C.NPUEMU_KERNEL_MAGIC:
 		return nil, fmt.Errorf("npuemu_kernel_table has magic %#x, want %#x", uint32(tab.magic), uint32(C.NPUEMU_KERNEL_MAGIC))
@@ -61,7 +61,7 @@ func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 	case tab.entries == nil:
 		return nil, fmt.Errorf("kernel table has no entries")
 	}
-	out := make([]acl.KernelEntry, 0, int(tab.count))
+	out := make([]core.KernelEntry, 0, int(tab.count))
 	seen := map[string]bool{}
 	for i := range uintptr(tab.count) {
 		e := (*C.npuemu_kernel_entry)(unsafe.Add(unsafe.Pointer(tab.entries), i*uintptr(tab.entry_size)))
@@ -79,7 +79,7 @@ func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 		if f := float64(e.ns_per_unit); f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("kernel %s: ns_per_unit %v is not a finite non-negative cost", name, f)
 		}
-		ke := acl.KernelEntry{
+		ke := core.KernelEntry{
 			Name: name, Fn: uintptr(unsafe.Pointer(e.fn)), Kind: uint32(e.kind),
 			MixCube: uint16(e.mix_cube), MixVector: uint16(e.mix_vector),
 			NsPerBlock: uint64(e.ns_per_block), NsPerUnit: float64(e.ns_per_unit),
@@ -89,8 +89,8 @@ func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 			ke.Flags = uint32(e.flags)
 		}
 		if uintptr(tab.entry_size) >= entryWithParams && e.param_sizes != nil && ke.NumParams > 0 {
-			if ke.NumParams > acl.MaxKernelParams {
-				return nil, fmt.Errorf("kernel %s: num_params %d exceeds %d", name, ke.NumParams, acl.MaxKernelParams)
+			if ke.NumParams > core.MaxKernelParams {
+				return nil, fmt.Errorf("kernel %s: num_params %d exceeds %d", name, ke.NumParams, core.MaxKernelParams)
 			}
 			sizes := unsafe.Slice((*uint32)(unsafe.Pointer(e.param_sizes)), int(ke.NumParams))
 			for j, n := range sizes {
@@ -107,7 +107,7 @@ func readTable(tab *C.npuemu_kernel_table_t) ([]acl.KernelEntry, error) {
 
 const errLen = 512
 
-func (cHost) open(load func(tab **C.npuemu_kernel_table_t, err *C.char) unsafe.Pointer, elfOf func() (*elf.File, error)) (uintptr, []acl.KernelEntry, error) {
+func (cHost) open(load func(tab **C.npuemu_kernel_table_t, err *C.char) unsafe.Pointer, elfOf func() (*elf.File, error)) (uintptr, []core.KernelEntry, error) {
 	var tab *C.npuemu_kernel_table_t
 	msg := (*C.char)(C.calloc(errLen, 1))
 	defer C.free(unsafe.Pointer(msg))
@@ -130,7 +130,7 @@ func (cHost) open(load func(tab **C.npuemu_kernel_table_t, err *C.char) unsafe.P
 // codeSizes fills in the entries' code sizes from the object's symbol
 // tables: the function symbol whose value is the entry's offset from the
 // object's load address. A stripped object leaves them 0.
-func codeSizes(f *elf.File, entries []acl.KernelEntry) {
+func codeSizes(f *elf.File, entries []core.KernelEntry) {
 	if len(entries) == 0 {
 		return
 	}
@@ -152,7 +152,7 @@ func codeSizes(f *elf.File, entries []acl.KernelEntry) {
 	}
 }
 
-func (h cHost) Open(path string) (uintptr, []acl.KernelEntry, error) {
+func (h cHost) Open(path string) (uintptr, []core.KernelEntry, error) {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	return h.open(func(tab **C.npuemu_kernel_table_t, msg *C.char) unsafe.Pointer {
@@ -160,7 +160,7 @@ func (h cHost) Open(path string) (uintptr, []acl.KernelEntry, error) {
 	}, func() (*elf.File, error) { return elf.Open(path) })
 }
 
-func (h cHost) Load(data []byte) (uintptr, []acl.KernelEntry, error) {
+func (h cHost) Load(data []byte) (uintptr, []core.KernelEntry, error) {
 	// C memory: the write happens in C.
 	p := C.CBytes(data)
 	defer C.free(p)
@@ -383,7 +383,7 @@ func npu_aclrtKernelArgsInitByUserMem(t *C.npu_thread, funcHandle C.aclrtFuncHan
 		return ret(th, err)
 	}
 	m := (*[2]uint64)(unsafe.Pointer(argsHandle))
-	m[0], m[1] = acl.ArgsUserMagic, uint64(h)
+	m[0], m[1] = core.ArgsUserMagic, uint64(h)
 	userArgs.Store(uintptr(unsafe.Pointer(argsHandle)), h)
 	return 0
 }

@@ -31,13 +31,13 @@ const (
 	// The other families' kinds: the tag byte is allocated here, in one
 	// list, so no two families can take the same one.
 	KindAllocDesc  HandleKind = 0xAD // aclrtAllocatorDesc (acl/allocator.go)
-	KindArgs       HandleKind = 0xA7 // aclrtArgsHandle (acl/args.go)
-	KindParam      HandleKind = 0xA9 // aclrtParamHandle (acl/args.go)
+	KindArgs       HandleKind = 0xA7 // aclrtArgsHandle (kernel.go)
+	KindParam      HandleKind = 0xA9 // aclrtParamHandle (kernel.go)
 	KindCondHandle HandleKind = 0x5C // condition tasks (acl/cond.go)
 	KindDataBuffer HandleKind = 0xDB // aclDataBuffer (acl/databuffer.go)
 	KindGroupInfo  HandleKind = 0x6B // aclrtGroupInfo (acl/group.go)
-	KindBinary     HandleKind = 0xB1 // aclrtBinHandle (acl/kernel.go)
-	KindFunction   HandleKind = 0xF1 // aclrtFuncHandle (acl/kernel.go)
+	KindBinary     HandleKind = 0xB1 // aclrtBinHandle (kernel.go)
+	KindFunction   HandleKind = 0xF1 // aclrtFuncHandle (kernel.go)
 	KindRawBinary  HandleKind = 0xB7 // aclrtBinaryCreate binaries (acl/kernel_query.go)
 	KindMbuf       HandleKind = 0x3B // aclrtMbuf: the driver's tag, hal.MbufTag (acl/mbuf.go)
 	KindModelRI    HandleKind = 0x3D // aclmdlRI (acl/mdlri.go)

@@ -1,0 +1,276 @@
+package core
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
+)
+
+// KernelEntry and KernelHost are the node's kernel host (emu.Platform):
+// libfake's dlopen and fault-guarded block runner, or a test's fake.
+type (
+	KernelEntry = emu.KernelEntry
+	KernelHost  = emu.KernelHost
+)
+
+var (
+	Binaries  = NewTable[Binary](KindBinary)
+	functions = NewTable[Function](KindFunction)
+)
+
+// Binary is a loaded kernel binary (aclrtBinHandle).
+type Binary struct {
+	H     Handle
+	Host  KernelHost
+	Lib   uintptr
+	path  string // "" when loaded from memory
+	Funcs []*Function
+
+	// Launches count themselves in inflight without a lock (the launch
+	// path and the lane completing a kernel would contend for one); unload
+	// sets unloaded, and whoever sees inflight reach 0 after it wins the
+	// closed flag and closes the object.
+	inflight atomic.Int64 // launches queued or running
+	Unloaded atomic.Bool
+	closed   atomic.Bool
+
+	mu          sync.Mutex // guards args
+	ArgsHandles []*Args
+}
+
+// Function is one kernel of a binary (aclrtFuncHandle).
+type Function struct {
+	H     Handle
+	Bin   *Binary
+	Entry KernelEntry
+	// Measured is the duration of the last completed launch of an Ascend
+	// C kernel from its cycle record (ns, 0: none yet): the block cost of
+	// its next launches (acl/kernel_ascendc.go).
+	Measured atomic.Int64
+}
+
+func NewBinary(h KernelHost, lib uintptr, path string, entries []KernelEntry) *Binary {
+	b := &Binary{Host: h, Lib: lib, path: path}
+	b.H = Binaries.Add(b)
+	for _, e := range entries {
+		f := &Function{Bin: b, Entry: e}
+		f.H = functions.Add(f)
+		b.Funcs = append(b.Funcs, f)
+	}
+	return b
+}
+
+func ResolveBinary(fn string, h Handle) (*Binary, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
+	}
+	b, err := Binaries.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return b, nil
+}
+
+func ResolveFunction(fn string, h Handle) (*Function, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: funcHandle must not be NULL", fn)
+	}
+	f, err := functions.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v (unloaded binary?)", fn, err)
+	}
+	return f, nil
+}
+
+// Acquire counts a launch of b; it fails once b is unloaded. The count is
+// raised before unloaded is read, so an unload that does not see it is
+// seen by it.
+func (b *Binary) Acquire(fn string) error {
+	b.inflight.Add(1)
+	if b.Unloaded.Load() {
+		b.Release()
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
+	}
+	return nil
+}
+
+// Release ends a launch of b, closing an unloaded binary after its last.
+func (b *Binary) Release() {
+	if b.inflight.Add(-1) == 0 {
+		b.MaybeClose()
+	}
+}
+
+// MaybeClose closes b's object once it is unloaded and no launch is left.
+func (b *Binary) MaybeClose() {
+	if b.Unloaded.Load() && b.inflight.Load() == 0 && b.closed.CompareAndSwap(false, true) {
+		b.Host.Close(b.Lib)
+	}
+}
+
+// LiveKernelObjects reports the binaries, functions and args handles alive
+// (for leak checks).
+func LiveKernelObjects() (bins, funcs, args int) {
+	return Binaries.Len(), functions.Len(), argsTable.Len()
+}
+
+func (b *Binary) String() string { return fmt.Sprintf("binary %#x (%s)", uintptr(b.H), b.path) }
+
+// Unload kills b's handles, its functions' and its args handles' at once;
+// false when b was already unloaded. The shared object stays open until
+// its last launch (maybeClose).
+func (b *Binary) Unload() bool {
+	if !Binaries.Remove(b.H) {
+		return false
+	}
+	for _, f := range b.Funcs {
+		functions.Remove(f.H)
+	}
+	b.mu.Lock()
+	b.Unloaded.Store(true)
+	args := b.ArgsHandles
+	b.ArgsHandles = nil
+	b.mu.Unlock()
+	for _, a := range args {
+		argsTable.Remove(a.H)
+		a.release(b.Host)
+	}
+	return true
+}
+
+// MaxKernelParams is the most parameters one args handle takes.
+const MaxKernelParams = 128
+
+// ArgsHandleMemSize is what aclrtKernelArgsGetHandleMemSize reports: the
+// caller-provided memory of aclrtKernelArgsInitByUserMem holds a magic and
+// the runtime's handle (libfake reads it back).
+const ArgsHandleMemSize = 16
+
+// ArgsUserMagic marks caller memory initialised by
+// aclrtKernelArgsInitByUserMem: "NPUARGS1" as a little-endian uint64.
+const ArgsUserMagic uint64 = 0x3153475241555054
+
+// Args is one argument blob under construction.
+type Args struct {
+	H    Handle
+	Func *Function
+
+	Mu     sync.Mutex // guards everything below
+	Blob   []byte     // parameter area; len = end of the last parameter
+	user   bool       // blob is the caller's memory (InitByUserMem): cap is its size
+	Params []param
+	Final  bool // finalized and not changed since
+	Total  int  // finalized blob size, placeholder data included
+}
+
+var argsTable = NewTable[Args](KindArgs)
+
+func Align8(n int) int { return (n + 7) &^ 7 }
+
+func ParamHandle(i int) Handle { return MakeHandle(KindParam, 0, uint32(i+1)) }
+
+// AppendSlot reserves size bytes at the next multiple of 8.
+// Precondition: a.mu held.
+func (a *Args) AppendSlot(fn string, size int, ph bool) (int, error) {
+	if len(a.Params) >= MaxKernelParams {
+		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: an args handle takes at most %d parameters", fn, MaxKernelParams)
+	}
+	off := Align8(len(a.Blob))
+	end := off + size
+	if end > cap(a.Blob) {
+		if a.user {
+			return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+				"%s: parameter of %d bytes at offset %d overflows the %d bytes of user memory (size it with aclrtKernelArgsGetMemSize)", fn, size, off, cap(a.Blob))
+		}
+		nb := make([]byte, len(a.Blob), max(2*cap(a.Blob), end, 64))
+		copy(nb, a.Blob)
+		a.Blob = nb
+	}
+	clear(a.Blob[len(a.Blob):end])
+	a.Blob = a.Blob[:end]
+	a.Params = append(a.Params, param{Off: off, Size: size, Ph: ph})
+	a.Final = false
+	return len(a.Params) - 1, nil
+}
+
+// Fill writes the launch image of a into dst (len ≥ a.total), whose first
+// byte is at address base: parameters, placeholder data, patched slots.
+// Precondition: a.mu held, a.final.
+func (a *Args) Fill(dst []byte, base uintptr) {
+	n := copy(dst, a.Blob)
+	clear(dst[n:a.Total])
+	for i := range a.Params {
+		pp := &a.Params[i]
+		if pp.Ph {
+			copy(dst[pp.DataOff:], pp.Buf)
+			binary.LittleEndian.PutUint64(dst[pp.Off:], uint64(base)+uint64(pp.DataOff))
+		}
+	}
+}
+
+// release frees the placeholder buffers.
+func (a *Args) release(host KernelHost) {
+	a.Mu.Lock()
+	defer a.Mu.Unlock()
+	for i := range a.Params {
+		if b := a.Params[i].Buf; b != nil && host != nil {
+			host.Free(b)
+		}
+		a.Params[i].Buf = nil
+	}
+}
+
+func ResolveArgs(fn string, h Handle) (*Args, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsHandle must not be NULL", fn)
+	}
+	a, err := argsTable.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return a, nil
+}
+
+// NewArgs creates an args handle of f; user, when non-nil, is the caller's
+// memory that holds the parameters.
+func NewArgs(fn string, f *Function, user []byte) (*Args, error) {
+	b := f.Bin
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.Unloaded.Load() {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
+	}
+	a := &Args{Func: f}
+	if user != nil {
+		a.Blob, a.user = user[:0], true
+	}
+	a.H = argsTable.Add(a)
+	b.ArgsHandles = append(b.ArgsHandles, a)
+	return a, nil
+}
+
+// param is one appended parameter.
+type param struct {
+	Off, Size int
+	Ph        bool    // placeholder: an 8-byte address slot
+	Buf       []byte  // placeholder data (host memory outside the Go heap)
+	BufAddr   uintptr // its address
+	DataOff   int     // finalized offset of the data in the blob
+}
+
+// Param resolves a parameter handle of a.
+// Precondition: a.mu held.
+func (a *Args) Param(fn string, p Handle) (*param, error) {
+	k, _, idx := p.Parts()
+	if p == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramHandle must not be NULL", fn)
+	}
+	if k != KindParam || idx == 0 || int(idx) > len(a.Params) {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %#x is not a parameter of args handle %#x", fn, uintptr(p), uintptr(a.H))
+	}
+	return &a.Params[idx-1], nil
+}
