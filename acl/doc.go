@@ -2,12 +2,12 @@
 // aclmdlRI*): the ACL entry points with their argument checks and
 // documented error codes (initialisation, devices, contexts, streams, ...),
 // the API families whose objects have not yet moved under rt (copies,
-// kernels, capture and model run instances, managed memory, VMM, the
+// kernel launches, capture and model run instances, managed memory, VMM, the
 // sanitizer's wiring, fault injection, profiling), and the support
 // table that says what each exported symbol does. The runtime's core
 // objects (thread state, devices, contexts, streams, events, notifies,
-// labels, device memory and memory pools, the queueing point) are package
-// rt/core's; acl fills its hook table once (families.go), the one
+// labels, device memory and memory pools, loaded kernels, the queueing
+// point) are package rt/core's; acl fills its hook table once (families.go), the one
 // way rt/core reaches a family (docs/internals.md, "The map now").
 //
 // Handlers take the calling *core.Thread (its current context and last error

@@ -5,12 +5,13 @@
 // contexts and streams with their state callbacks (device.go, context.go,
 // stream.go, statecb.go), events, notifies and labels (event.go,
 // notify.go, label.go), device memory over the driver with its deferred
-// frees and stream-ordered memory pools (memory.go, mempool.go), and the
+// frees and stream-ordered memory pools (memory.go, mempool.go), loaded
+// kernels — binaries, functions, argument handles (kernel.go) — and the
 // one queueing point through which every task
 // reaches a stream's tsfw queue (submit.go; docs/internals.md,
 // "Queueing").
 //
-// The other API families — copies, kernels, capture and model run
+// The other API families — copies, kernel launches, capture and model run
 // instances, managed memory, VMM, the sanitizer's wiring,
 // fault injection, ... — still live in package acl, beside the ACL entry
 // points; they reach these objects through exported names. This package reaches them only through
