@@ -9,6 +9,7 @@
  *   MODE e: N launches of the empty kernel in a row, then a synchronisation
  *        s: N times launch + aclrtSynchronizeStream
  *        y: N synchronisations of an idle stream
+ *        c: N 4 KiB synchronous host-to-device copies (aclrtMemcpy)
  *        m: 4 threads, each N launches into a stream of its own
  * Output, one line per repetition: "MODE wall VALUE UNIT cpu_ns NS".
  */
@@ -57,7 +58,7 @@ static void *mt(void *p) {
 
 int main(int argc, char **argv) {
     if (argc < 3 || getenv("KSO") == NULL) {
-        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|y|m N [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|y|c|m N [REPS]\n", argv[0]);
         return 2;
     }
     char mode = argv[1][0];
@@ -74,6 +75,8 @@ int main(int argc, char **argv) {
     CK(aclrtKernelArgsInit(f, &a));
     CK(aclrtKernelArgsAppend(a, &dev, sizeof dev, &ph));
     CK(aclrtKernelArgsFinalize(a));
+    void *host;
+    CK(aclrtMallocHost(&host, 4096));
     aclrtStream s;
     CK(aclrtCreateStream(&s));
     for (int r = 0; r < reps; r++) {
@@ -95,6 +98,10 @@ int main(int argc, char **argv) {
             for (int i = 0; i < n; i++) CK(aclrtSynchronizeStream(s));
             printf("y wall %.3f us", (now_ns() - t0) / n / 1e3);
             break;
+        case 'c': /* a 4 KiB synchronous host-to-device copy (h2d_4KiB_sync_us) */
+            for (int i = 0; i < n; i++) CK(aclrtMemcpy(dev, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+            printf("c wall %.3f us", (now_ns() - t0) / n / 1e3);
+            break;
         case 'm': {
             pthread_t th[4];
             for (int i = 0; i < 4; i++)
@@ -113,6 +120,7 @@ int main(int argc, char **argv) {
     }
     CK(aclrtDestroyStream(s));
     CK(aclrtFree(dev));
+    CK(aclrtFreeHost(host));
     CK(aclrtBinaryUnLoad(bin));
     CK(aclrtResetDevice(0));
     CK(aclFinalize());
