@@ -52,8 +52,9 @@ func NewContextLocked(fn string, d *Device, primary bool) (*Context, error) {
 	return c, nil
 }
 
-// DestroyLocked releases c: its events, explicit streams and default
-// stream (waiting for them when wait is set), then its handle.
+// DestroyLocked releases c: its events, notifies and labels, its explicit
+// streams and default stream (waiting for them when wait is set), then its
+// handle.
 // Precondition: Runtime.Mu held.
 func (c *Context) DestroyLocked(wait bool) {
 	if c.Dead.Swap(true) {
