@@ -27,9 +27,6 @@ type MemUsageInfo struct {
 	Reserved [8]uint64
 }
 
-// noteUsage charges delta bytes (negative: released) to module on d.
-func noteUsage(d *core.Device, module uint16, delta int64) { d.Emu.NoteUsage(module, delta) }
-
 // mallocModule returns the moduleId of an aclrtMallocWithCfg config
 // (APP when absent).
 func mallocModule(attrs []MallocConfigAttr) uint16 {

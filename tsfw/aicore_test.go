@@ -298,10 +298,7 @@ func TestKernelCloseWithLanes(t *testing.T) {
 func TestSynchronizeHelpsParkedLanes(t *testing.T) {
 	d := newDev(t, Config{CubeCores: 2})
 	q := newQ(t, d, 0)
-	ghost := &lane{wake: make(chan struct{}, 1)}
-	d.mu.Lock()
-	d.aic.idle = append(d.aic.idle, ghost) // LIFO: the next kernel's lane
-	d.mu.Unlock()
+	ghost := ghostLane(d) // LIFO: the next kernel's lane
 	k := newKernel(5)
 	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 5, MaxCores: 1})))
 	done := make(chan error, 1)
@@ -499,10 +496,7 @@ func TestPoll(t *testing.T) {
 func TestSubmitFullRingHelps(t *testing.T) {
 	d := newDev(t, Config{CubeCores: 1, QueueDepth: 16})
 	q := newQ(t, d, 0)
-	ghost := &lane{wake: make(chan struct{}, 1)}
-	d.mu.Lock()
-	d.aic.idle = append(d.aic.idle, ghost) // the only core's lane: never runs
-	d.mu.Unlock()
+	ghostLane(d) // the only core's lane: never runs
 	ks := make([]*testKernel, 17)
 	for i := range 16 {
 		ks[i] = newKernel(2)
@@ -603,4 +597,15 @@ func TestStartInlineStrictPriority(t *testing.T) {
 			o.each(t, 1)
 		})
 	}
+}
+
+// ghostLane parks a lane that never runs on d's idle AI Core lanes: it is
+// the lane the next kernel is handed to (LIFO), and with one core the
+// only one.
+func ghostLane(d *Device) *lane {
+	ghost := &lane{wake: make(chan struct{}, 1)}
+	d.mu.Lock()
+	d.aic.idle = append(d.aic.idle, ghost)
+	d.mu.Unlock()
+	return ghost
 }

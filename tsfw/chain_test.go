@@ -37,10 +37,7 @@ func TestOwnChainOnFullRing(t *testing.T) {
 	const cost = time.Microsecond
 	d := newDev(t, Config{CubeCores: 1, QueueDepth: 64})
 	q := newQ(t, d, 0)
-	ghost := &lane{wake: make(chan struct{}, 1)}
-	d.mu.Lock()
-	d.aic.idle = append(d.aic.idle, ghost) // the only core's lane: never runs
-	d.mu.Unlock()
+	ghostLane(d) // the only core's lane: never runs
 	log := &orderLog{}
 	var inOwn atomic.Int32
 	spec := KernelSpec{Blocks: 1, BlockCost: cost}

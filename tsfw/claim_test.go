@@ -17,10 +17,7 @@ func TestClaimRunsOnCaller(t *testing.T) {
 	const cost = time.Microsecond
 	d := newDev(t, Config{CubeCores: 1})
 	q := newQ(t, d, 0)
-	ghost := &lane{wake: make(chan struct{}, 1)}
-	d.mu.Lock()
-	d.aic.idle = append(d.aic.idle, ghost) // the only core's lane: never runs
-	d.mu.Unlock()
+	ghost := ghostLane(d) // the only core's lane: never runs
 	log := &orderLog{}
 	spec := KernelSpec{Blocks: 1, BlockCost: cost}
 	const n = 5

@@ -186,10 +186,7 @@ func taskKey(x timeline.Task) string {
 func TestHelpLaneHint(t *testing.T) {
 	d := newDev(t, Config{CubeCores: 1})
 	q := newQ(t, d, 0)
-	ghost := &lane{wake: make(chan struct{}, 1)}
-	d.mu.Lock()
-	d.aic.idle = append(d.aic.idle, ghost) // the only core's lane: never runs
-	d.mu.Unlock()
+	ghost := ghostLane(d) // the only core's lane: never runs
 	log := &orderLog{}
 	require.NoError(t, q.Submit(KernelTask(&orderKernel{n: 1, log: log}, KernelSpec{Blocks: 1})))
 	require.True(t, ghost.token.Load(), "the kernel was not handed to the lane")
