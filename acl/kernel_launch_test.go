@@ -15,20 +15,12 @@ import (
 // default stream and returns the elapsed virtual time in ms.
 func kernelMs(t *testing.T, th *core.Thread, f core.Handle, blocks uint32) float32 {
 	t.Helper()
-	var a, e0, e1 core.Handle
+	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	require.NoError(t, CreateEvent(th, &e0))
-	require.NoError(t, CreateEvent(th, &e1))
-	require.NoError(t, RecordEvent(th, e0, 0, 0))
-	require.NoError(t, LaunchKernelWithConfig(th, f, blocks, 0, nil, a))
-	require.NoError(t, RecordEvent(th, e1, 0, 0))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
-	var ms float32
-	require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
-	require.NoError(t, DestroyEvent(th, e0))
-	require.NoError(t, DestroyEvent(th, e1))
-	return ms
+	return defaultStreamElapsed(t, th, func() {
+		require.NoError(t, LaunchKernelWithConfig(th, f, blocks, 0, nil, a))
+	})
 }
 
 func waves(blocks, width int) int { return (blocks + width - 1) / width }
