@@ -314,7 +314,7 @@ func condRelease(ri *ModelRI) {
 			sub.release() // never captured: nothing to wait for
 			continue
 		}
-		_ = Destroy(nil, sub.h) // a sub-graph still capturing stays with its capture
+		_ = sub.destroy("aclmdlRIDestroy") // a sub-graph still capturing stays with its capture
 	}
 	d := ri.dev
 	for _, ch := range hs {

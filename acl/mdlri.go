@@ -241,7 +241,7 @@ func finalizeModelRIs() {
 		if sub || st == riCapturing || st == riDead {
 			continue
 		}
-		_ = Destroy(nil, ri.h)
+		_ = ri.destroy("aclmdlRIDestroy")
 	}
 }
 
@@ -536,6 +536,13 @@ func Destroy(t *core.Thread, rh core.Handle) error {
 	if err := condSubGuard(fn, ri); err != nil {
 		return err
 	}
+	return ri.destroy(fn)
+}
+
+// destroy ends a model run instance that is not being captured: it waits
+// for its last execution, releases it, destroys its streams and runs its
+// destroy callbacks. fn names the API call in errors.
+func (ri *ModelRI) destroy(fn string) error {
 	capState.mu.Lock()
 	switch ri.state.Load() {
 	case riCapturing:
