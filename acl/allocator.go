@@ -14,42 +14,13 @@ import (
 // library) fetch it with aclrtAllocatorGetByStream and call the callbacks
 // themselves. npuemu has no such consumer, so nothing here calls them.
 
-// AllocatorParts are the parts of an allocator description. Callbacks are
-// C function pointers, kept as integers and never called from Go.
-type AllocatorParts struct {
-	Desc             core.Handle // the description registered (GetByStream output)
-	Obj              uintptr
-	Alloc            uintptr
-	Free             uintptr
-	AllocAdvise      uintptr
-	GetAddrFromBlock uintptr
-}
-
-// Parts an aclrtAllocatorSet*ToDesc call sets.
-const (
-	AllocatorObj = iota
-	AllocatorAlloc
-	AllocatorFree
-	AllocatorAllocAdvise
-	AllocatorGetAddrFromBlock
-)
-
 // allocatorDesc is one aclrtAllocatorDesc. mu guards parts.
 type allocatorDesc struct {
 	mu    sync.Mutex
-	parts AllocatorParts
+	parts core.AllocatorParts
 }
 
 var allocDescs = core.NewTable[allocatorDesc](core.KindAllocDesc)
-
-// allocRegs maps a stream to its registered allocator: a snapshot of the
-// description at registration, so later Set*ToDesc calls or destroying
-// the description do not change what the stream has. allocRegs.mu is a
-// leaf lock.
-var allocRegs struct {
-	mu sync.Mutex
-	m  map[*core.Stream]AllocatorParts
-}
 
 // AllocatorCreateDesc implements aclrtAllocatorCreateDesc.
 func AllocatorCreateDesc(t *core.Thread) core.Handle {
@@ -90,7 +61,7 @@ func AllocatorSetPart(t *core.Thread, fn string, h core.Handle, part int, v uint
 	}
 	if v == 0 {
 		what := "func"
-		if part == AllocatorObj {
+		if part == core.AllocatorObj {
 			what = "allocator"
 		}
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, what)
@@ -98,15 +69,15 @@ func AllocatorSetPart(t *core.Thread, fn string, h core.Handle, part int, v uint
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch part {
-	case AllocatorObj:
+	case core.AllocatorObj:
 		d.parts.Obj = v
-	case AllocatorAlloc:
+	case core.AllocatorAlloc:
 		d.parts.Alloc = v
-	case AllocatorFree:
+	case core.AllocatorFree:
 		d.parts.Free = v
-	case AllocatorAllocAdvise:
+	case core.AllocatorAllocAdvise:
 		d.parts.AllocAdvise = v
-	case AllocatorGetAddrFromBlock:
+	case core.AllocatorGetAddrFromBlock:
 		d.parts.GetAddrFromBlock = v
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown allocator part %d", fn, part)
@@ -152,29 +123,29 @@ func AllocatorRegister(t *core.Thread, sh core.Handle, dh core.Handle) error {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the description has no %s", fn, m.what)
 		}
 	}
-	allocRegs.mu.Lock()
-	defer allocRegs.mu.Unlock()
+	core.AllocRegs.Mu.Lock()
+	defer core.AllocRegs.Mu.Unlock()
 	if s.Dead.Load() {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: stream %d was destroyed", fn, s.ID)
 	}
-	if allocRegs.m == nil {
-		allocRegs.m = map[*core.Stream]AllocatorParts{}
+	if core.AllocRegs.M == nil {
+		core.AllocRegs.M = map[*core.Stream]core.AllocatorParts{}
 	}
-	allocRegs.m[s] = p
+	core.AllocRegs.M[s] = p
 	return nil
 }
 
 // AllocatorGetByStream implements aclrtAllocatorGetByStream. A stream
 // without a registration yields zero (NULL) parts.
-func AllocatorGetByStream(t *core.Thread, sh core.Handle, out *AllocatorParts) error {
+func AllocatorGetByStream(t *core.Thread, sh core.Handle, out *core.AllocatorParts) error {
 	const fn = "aclrtAllocatorGetByStream"
 	s, err := allocatorStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	allocRegs.mu.Lock()
-	*out = allocRegs.m[s]
-	allocRegs.mu.Unlock()
+	core.AllocRegs.Mu.Lock()
+	*out = core.AllocRegs.M[s]
+	core.AllocRegs.Mu.Unlock()
 	return nil
 }
 
@@ -193,25 +164,8 @@ func AllocatorUnregister(t *core.Thread, sh core.Handle) error {
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
-	allocRegs.mu.Lock()
-	delete(allocRegs.m, s)
-	allocRegs.mu.Unlock()
+	core.AllocRegs.Mu.Lock()
+	delete(core.AllocRegs.M, s)
+	core.AllocRegs.Mu.Unlock()
 	return nil
-}
-
-// allocatorRegistered returns how many streams have an allocator
-// registered (tests).
-func allocatorRegistered() int {
-	allocRegs.mu.Lock()
-	defer allocRegs.mu.Unlock()
-	return len(allocRegs.m)
-}
-
-// streamGone drops the allocator registered for a destroyed stream; the
-// runtime core calls it (core.Families.StreamDestroyed) once the stream's
-// queue is gone.
-func streamGone(s *core.Stream) {
-	allocRegs.mu.Lock()
-	delete(allocRegs.m, s)
-	allocRegs.mu.Unlock()
 }

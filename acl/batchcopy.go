@@ -7,26 +7,12 @@ import (
 	"github.com/npuemu/npuemu/rt/core"
 )
 
-// BatchAttr is the part of an aclrtMemcpyBatchAttr the runtime reads: the
-// location types (aclrtMemLocationType) and ids of the destination and
-// source of a range of items.
-type BatchAttr struct {
-	DstType, DstID uint32
-	SrcType, SrcID uint32
-}
-
-// BatchItem is one copy of a batch.
-type BatchItem struct {
-	Dst, Src       uintptr
-	DestMax, Count uint64
-}
-
 // NoFailIndex is *failIndex when an error is not tied to one item (SIZE_MAX).
 const NoFailIndex = uint64(math.MaxUint64)
 
 // batchKind validates the attribute ranges of a batch and returns the one
 // direction every item shares.
-func batchKind(fn string, n int, attrs []BatchAttr, idx []uint64) (int32, error) {
+func batchKind(fn string, n int, attrs []core.BatchAttr, idx []uint64) (int32, error) {
 	if n == 0 {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numBatches must not be 0", fn)
 	}
@@ -62,7 +48,7 @@ func batchKind(fn string, n int, attrs []BatchAttr, idx []uint64) (int32, error)
 }
 
 // checkBatchItem checks that an item's operands go the batch's way.
-func checkBatchItem(fn string, i int, it BatchItem, kind int32) error {
+func checkBatchItem(fn string, i int, it core.BatchItem, kind int32) error {
 	if it.Count == 0 {
 		return nil
 	}
@@ -78,7 +64,7 @@ func checkBatchItem(fn string, i int, it BatchItem, kind int32) error {
 		return err
 	}
 	wantDevDst := kind == abi.ACL_MEMCPY_HOST_TO_DEVICE
-	if (di.class == devmem) != wantDevDst || (si.class == devmem) == wantDevDst {
+	if (di.class == core.Devmem) != wantDevDst || (si.class == core.Devmem) == wantDevDst {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: item %d: operands do not match the batch direction (kind %d)", fn, i, kind)
 	}
 	return nil
@@ -88,7 +74,7 @@ func checkBatchItem(fn string, i int, it BatchItem, kind int32) error {
 // (copies within a batch are unordered, so sequential is a valid order).
 // With sh == nil the copies are synchronous (aclrtMemcpy), otherwise they
 // are queued on the stream (aclrtMemcpyAsync).
-func memcpyBatch(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64, sh *core.Handle) error {
+func memcpyBatch(t *core.Thread, fn string, items []core.BatchItem, attrs []core.BatchAttr, idx []uint64, failIndex *uint64, sh *core.Handle) error {
 	if failIndex != nil {
 		*failIndex = NoFailIndex
 	}
@@ -117,13 +103,13 @@ func memcpyBatch(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr
 
 // MemcpyBatch implements aclrtMemcpyBatch and (failIndex nil)
 // aclrtMemcpyBatchV2. idx has one entry per attribute.
-func MemcpyBatch(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64) error {
+func MemcpyBatch(t *core.Thread, fn string, items []core.BatchItem, attrs []core.BatchAttr, idx []uint64, failIndex *uint64) error {
 	return memcpyBatch(t, fn, items, attrs, idx, failIndex, nil)
 }
 
 // MemcpyBatchAsync implements aclrtMemcpyBatchAsync and (failIndex nil)
 // aclrtMemcpyBatchAsyncV2.
-func MemcpyBatchAsync(t *core.Thread, fn string, items []BatchItem, attrs []BatchAttr, idx []uint64, failIndex *uint64, sh core.Handle) error {
+func MemcpyBatchAsync(t *core.Thread, fn string, items []core.BatchItem, attrs []core.BatchAttr, idx []uint64, failIndex *uint64, sh core.Handle) error {
 	return memcpyBatch(t, fn, items, attrs, idx, failIndex, &sh)
 }
 

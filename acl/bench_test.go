@@ -13,7 +13,7 @@ func BenchmarkMallocFree(b *testing.B) {
 	th := benchSetup(b)
 	var p uintptr
 	for b.Loop() {
-		if err := Malloc(th, &p, 256, 0, MallocOpts{}); err != nil {
+		if err := Malloc(th, &p, 256, 0, core.MallocOpts{}); err != nil {
 			b.Fatal(err)
 		}
 		if err := Free(th, p, false); err != nil {

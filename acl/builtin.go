@@ -26,7 +26,7 @@ func deviceOperand(fn, what string, s *core.Stream, addr uintptr, n uint64) erro
 	if err != nil {
 		return err
 	}
-	if pi.class != devmem {
+	if pi.class != core.Devmem {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is not device memory", fn, what, addr)
 	}
 	if err := checkRoom(fn, what, addr, pi, n); err != nil {
@@ -66,9 +66,9 @@ func ValueWrite(t *core.Thread, addr uintptr, value uint64, flag uint32, sh core
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	var op *valueOp
-	if sanitizing || s.Capturing() {
-		op = &valueOp{addr: addr, value: value}
+	var op *core.ValueOp
+	if core.Sanitizing || s.Capturing() {
+		op = &core.ValueOp{Addr: addr, Value: value}
 	}
 	return s.Queue(t, fn, task, core.Queued{ValueOp: op, Counted: true})
 }
@@ -89,10 +89,10 @@ func ValueWait(t *core.Thread, addr uintptr, value uint64, flag uint32, sh core.
 	if err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	var op *valueOp
-	if sanitizing || s.Capturing() {
+	var op *core.ValueOp
+	if core.Sanitizing || s.Capturing() {
 		// Recorded with its parameters: replays bind it to their queue.
-		op = &valueOp{wait: true, addr: addr, value: value, flag: flag}
+		op = &core.ValueOp{Wait: true, Addr: addr, Value: value, Flag: flag}
 	}
 	return s.Queue(t, fn, task, core.Queued{ValueOp: op, Counted: true})
 }
@@ -260,7 +260,7 @@ func RandomNumAsync(t *core.Thread, info *RandomNumTaskInfo, sh core.Handle, res
 		return abi.Wrapf(err, "%s", fn)
 	}
 	x := core.Queued{Counted: true}
-	if sanitizing {
+	if core.Sanitizing {
 		x.Acc = randomFootprint(info.RandomResultAddr, info.RandomCounterAddr, out, spec.Count.Addr != 0)
 	}
 	return s.Queue(t, fn, task, x)

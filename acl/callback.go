@@ -211,7 +211,7 @@ func (r *reporter) run(t *core.Thread, items []*cbItem) {
 		cbState.mu.Lock()
 		r.running = it.s
 		cbState.mu.Unlock()
-		if it.san != nil && sanitizing {
+		if it.san != nil && core.Sanitizing {
 			sanitizeCallback(t, it.san)
 		}
 		it.fn()
@@ -244,7 +244,7 @@ func LaunchCallback(t *core.Thread, fn func(), blockType int32, sh core.Handle) 
 	}
 	block := blockType == callbackBlock
 	var order *cbOrder
-	if sanitizing {
+	if core.Sanitizing {
 		order = &cbOrder{}
 	}
 	return s.Queue(t, name, tsfw.HostTask(func() error { return handOver(s, fn, block, order) }), core.Queued{Sync: order, Counted: true})

@@ -24,7 +24,7 @@ func addr(b []byte) uintptr { return reflect.ValueOf(b).Pointer() }
 func devAlloc(t *testing.T, th *core.Thread, n uint64) uintptr {
 	t.Helper()
 	var p uintptr
-	require.NoError(t, Malloc(th, &p, n, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &p, n, 0, core.MallocOpts{}))
 	t.Cleanup(func() { _ = Free(th, p, false) })
 	return p
 }
@@ -176,8 +176,8 @@ func TestExceptionCallbacks(t *testing.T) {
 	require.NoError(t, SetDevice(th, 0))
 	s := newStream(t, th)
 	var mu sync.Mutex
-	var got []ExceptionInfo
-	cb := func(info *ExceptionInfo) { mu.Lock(); got = append(got, *info); mu.Unlock() }
+	var got []core.ExceptionInfo
+	cb := func(info *core.ExceptionInfo) { mu.Lock(); got = append(got, *info); mu.Unlock() }
 	requireCode(t, ExceptionInfoCallbackRegister(th, 0, cb), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, ExceptionInfoCallbackUnregister(th, 0), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, ExceptionInfoCallbackUnregister(th, 0x99), "unknown: success")

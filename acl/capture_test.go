@@ -22,9 +22,9 @@ func riSetup(t *testing.T) *core.Thread {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	t.Cleanup(func() {
-		assert.Zero(t, modelRIs.Len(), "model run instances left")
-		assert.Zero(t, riTasks.Len(), "task handles left")
-		assert.Zero(t, taskGrps.Len(), "task group handles left")
+		assert.Zero(t, core.ModelRIs.Len(), "model run instances left")
+		assert.Zero(t, core.RiTasks.Len(), "task handles left")
+		assert.Zero(t, core.TaskGrps.Len(), "task group handles left")
 		assert.Zero(t, core.ActiveCaptures.Load(), "captures left active")
 	})
 	return th
@@ -238,8 +238,8 @@ func TestBuildModelRI(t *testing.T) {
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	requireCode(t, BindStream(th, ri, target, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
-	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
-	requireCode(t, BindStream(th, ri, ps, modelStreamFlagHead), abi.ACL_ERROR_RT_STREAM_MODEL)
+	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
+	requireCode(t, BindStream(th, ri, ps, core.ModelStreamFlagHead), abi.ACL_ERROR_RT_STREAM_MODEL)
 	require.NoError(t, MemsetAsync(th, p, 32, 5, 16, ps))
 	require.NoError(t, MemsetAsync(th, p+16, 16, 6, 16, ps))
 	requireCode(t, Execute(th, ri, -1), abi.ACL_ERROR_RT_MODEL_EXECUTE)
@@ -336,13 +336,13 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 	require.NoError(t, DebugJSONPrint(th, ri, path, abi.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE))
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var doc riJSON
+	var doc core.RiJSON
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	assert.Equal(t, "graph-one", doc.Name)
 	assert.Len(t, doc.Streams, 2)
 	assert.Len(t, doc.Dependencies, 2, "fork and join")
 	assert.Equal(t, 0, doc.Dependencies[0].From.Stream, "fork: origin → branch")
-	assert.Equal(t, riRef{1, 0}, doc.Dependencies[0].To)
+	assert.Equal(t, core.RiRef{Stream: 1, Seq: 0}, doc.Dependencies[0].To)
 	assert.Equal(t, 1, doc.Dependencies[1].From.Stream, "join: branch → origin")
 	requireCode(t, DebugJSONPrint(th, ri, "/nonexistent-dir/x.json", 0), abi.ACL_ERROR_INVALID_PARAM)
 }
@@ -357,9 +357,9 @@ func userTasks(t *testing.T, th *core.Thread, sh core.Handle) []core.Handle {
 	require.NoError(t, GetTasksByStream(th, sh, all, &n))
 	var out []core.Handle
 	for _, h := range all {
-		st, err := riTasks.Get(h)
+		st, err := core.RiTasks.Get(h)
 		require.NoError(t, err)
-		if st.typ == abi.ACL_MODEL_RI_TASK_KERNEL && st.launch == nil {
+		if st.Typ == abi.ACL_MODEL_RI_TASK_KERNEL && st.Launch == nil {
 			continue
 		}
 		out = append(out, h)

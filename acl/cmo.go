@@ -20,7 +20,6 @@ import (
 // size; the task reads it when it runs, as the device would.
 
 const (
-	cmoDescSize  = 32
 	cmoDescMagic = 0x3130_4f4d_4355_504e // "NPUCMO01"
 )
 
@@ -46,7 +45,7 @@ func cmoRange(fn, what string, d *core.Device, src uintptr, size uint64) error {
 		return err
 	}
 	switch {
-	case p.class != devmem:
+	case p.class != core.Devmem:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is not device memory", fn, what, src)
 	case p.dev != d:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is memory of device %d; only the current device %d (documented)", fn, what, src, p.dev.ID, d.ID)
@@ -90,7 +89,7 @@ func CmoGetDescSize(t *core.Thread, size *uint64) error {
 	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
-	*size = cmoDescSize
+	*size = core.CmoDescSize
 	return nil
 }
 
@@ -102,13 +101,13 @@ func CmoSetDesc(t *core.Thread, desc, src uintptr, size uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := cmoRange(fn, "cmoDesc", c.Dev, desc, cmoDescSize); err != nil {
+	if err := cmoRange(fn, "cmoDesc", c.Dev, desc, core.CmoDescSize); err != nil {
 		return err
 	}
 	if err := cmoRange(fn, "src", c.Dev, src, size); err != nil {
 		return err
 	}
-	writeCmoDesc(desc, cmoDesc{magic: cmoDescMagic, src: uint64(src), size: size})
+	writeCmoDesc(desc, core.CmoDesc{Magic: cmoDescMagic, Src: uint64(src), Size: size})
 	return nil
 }
 
@@ -127,11 +126,11 @@ func CmoAsyncWithDesc(t *core.Thread, desc uintptr, typ int32, sh core.Handle, r
 	if err := cmoType(fn, typ); err != nil {
 		return err
 	}
-	if err := cmoRange(fn, "cmoDesc", s.Ctx.Dev, desc, cmoDescSize); err != nil {
+	if err := cmoRange(fn, "cmoDesc", s.Ctx.Dev, desc, core.CmoDescSize); err != nil {
 		return err
 	}
 	return s.Submit(t, fn, tsfw.HostTask(func() error {
-		if d := readCmoDesc(desc); d.magic != cmoDescMagic {
+		if d := readCmoDesc(desc); d.Magic != cmoDescMagic {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the descriptor at %#x was not set by aclrtCmoSetDesc", fn, desc)
 		}
 		return nil

@@ -1,27 +1,21 @@
 package acl
 
-import "unsafe"
+import (
+	"unsafe"
 
-// cmoDesc is npuemu's layout of a CMO descriptor in device memory (cmo.go).
-type cmoDesc struct {
-	magic uint64
-	src   uint64
-	size  uint64
-	_     uint64
-}
-
-var _ [cmoDescSize - unsafe.Sizeof(cmoDesc{})]byte // the layout fills cmoDescSize
+	"github.com/npuemu/npuemu/rt/core"
+)
 
 // writeCmoDesc stores d at addr. Precondition: addr..+cmoDescSize lies in
 // a live device allocation (cmoRange); device memory is mapped in this
 // process.
-func writeCmoDesc(addr uintptr, d cmoDesc) { *cmoDescAt(addr) = d }
+func writeCmoDesc(addr uintptr, d core.CmoDesc) { *cmoDescAt(addr) = d }
 
 // readCmoDesc loads the descriptor at addr (same precondition).
-func readCmoDesc(addr uintptr) cmoDesc { return *cmoDescAt(addr) }
+func readCmoDesc(addr uintptr) core.CmoDesc { return *cmoDescAt(addr) }
 
 // cmoDescAt views device memory (outside the Go heap) as a descriptor.
-func cmoDescAt(addr uintptr) *cmoDesc {
+func cmoDescAt(addr uintptr) *core.CmoDesc {
 	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
-	return (*cmoDesc)(p)
+	return (*core.CmoDesc)(p)
 }

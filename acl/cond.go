@@ -29,37 +29,18 @@ import (
 // spinning forever). Sub-graphs cannot be destroyed directly: they die
 // with the RI of their node.
 
-var condHandles = core.NewTable[condHandle](core.KindCondHandle)
-
-// condHandle is one condition word of an RI.
-type condHandle struct {
-	h      core.Handle
-	ri     *ModelRI
-	addr   uintptr
-	def    uint32
-	assign bool
-}
-
 // condNode is one recorded IF / WHILE / SWITCH task.
 type condNode struct {
 	typ  int32
-	cond *condHandle
-	subs []*ModelRI
-}
-
-// condState links RIs to their condition words and sub-graphs.
-// Guarded by capState.mu.
-var condState struct {
-	handles  map[*ModelRI][]*condHandle
-	children map[*ModelRI][]*ModelRI
-	parent   map[*ModelRI]*ModelRI
+	cond *core.CondHandle
+	subs []*core.ModelRI
 }
 
 func initCondState() {
-	if condState.handles == nil {
-		condState.handles = map[*ModelRI][]*condHandle{}
-		condState.children = map[*ModelRI][]*ModelRI{}
-		condState.parent = map[*ModelRI]*ModelRI{}
+	if core.CondState.Handles == nil {
+		core.CondState.Handles = map[*core.ModelRI][]*core.CondHandle{}
+		core.CondState.Children = map[*core.ModelRI][]*core.ModelRI{}
+		core.CondState.Parent = map[*core.ModelRI]*core.ModelRI{}
 	}
 }
 
@@ -76,10 +57,10 @@ func CondHandleCreate(t *core.Thread, rh core.Handle, def uint32, flag int32, ou
 	if err != nil {
 		return err
 	}
-	if st := ri.state.Load(); st != riCapturing && st != riBuilding {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being captured or built", fn, ri.id)
+	if st := ri.State.Load(); st != core.RiCapturing && st != core.RiBuilding {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being captured or built", fn, ri.Id)
 	}
-	d := ri.dev
+	d := ri.Dev
 	addr, err := d.Emu.HBM.Alloc(core.PageSmall, core.AllocAlign)
 	if err != nil {
 		return abi.Wrapf(err, "%s: condition word on device %d", fn, d.ID)
@@ -90,21 +71,21 @@ func CondHandleCreate(t *core.Thread, rh core.Handle, def uint32, flag int32, ou
 	d.AllocMu.Lock()
 	d.Allocs[addr] = core.Allocation{Base: addr, Size: 8, Pages: core.PageSmall}
 	d.AllocMu.Unlock()
-	ch := &condHandle{ri: ri, addr: addr, def: def, assign: flag == abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT}
-	capState.mu.Lock()
+	ch := &core.CondHandle{Ri: ri, Addr: addr, Def: def, Assign: flag == abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT}
+	core.CapState.Mu.Lock()
 	initCondState()
-	condState.handles[ri] = append(condState.handles[ri], ch)
-	capState.mu.Unlock()
-	ch.h = condHandles.Add(ch)
-	*out = ch.h
+	core.CondState.Handles[ri] = append(core.CondState.Handles[ri], ch)
+	core.CapState.Mu.Unlock()
+	ch.H = core.CondHandles.Add(ch)
+	*out = ch.H
 	return nil
 }
 
-func resolveCond(fn string, h core.Handle) (*condHandle, error) {
+func resolveCond(fn string, h core.Handle) (*core.CondHandle, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: condition handle must not be NULL", fn)
 	}
-	ch, err := condHandles.Get(h)
+	ch, err := core.CondHandles.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -121,21 +102,12 @@ func CondHandleGetCondPtr(t *core.Thread, h core.Handle, out *uintptr) error {
 	if err != nil {
 		return err
 	}
-	*out = ch.addr
+	*out = ch.Addr
 	return nil
 }
 
-// CondTaskParams is aclmdlRICondTaskParams; Subs views modelRIArray
-// (Size entries, nil for a NULL array).
-type CondTaskParams struct {
-	Handle core.Handle
-	Type   int32
-	Size   uint32
-	Subs   []core.Handle
-}
-
 // AddCondTask implements aclmdlRIAddCondTask.
-func AddCondTask(t *core.Thread, p CondTaskParams, sh core.Handle, flags uint32) error {
+func AddCondTask(t *core.Thread, p core.CondTaskParams, sh core.Handle, flags uint32) error {
 	const fn = "aclmdlRIAddCondTask"
 	if flags != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: must be 0", fn, flags)
@@ -170,53 +142,53 @@ func AddCondTask(t *core.Thread, p CondTaskParams, sh core.Handle, flags uint32)
 	if err != nil {
 		return err
 	}
-	r := recorderOf(s)
-	var owner *ModelRI
+	r := core.RecorderOf(s)
+	var owner *core.ModelRI
 	switch {
-	case r != nil && r.kind == recCapture:
-		owner = r.cap.ri
-	case r != nil && r.kind == recBuild:
-		owner = r.ri
+	case r != nil && r.Kind == core.RecCapture:
+		owner = r.Cap.Ri
+	case r != nil && r.Kind == core.RecBuild:
+		owner = r.Ri
 	default:
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing or bound to a model run instance", fn, s.ID)
 	}
-	if owner != ch.ri {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the condition handle belongs to model run instance %d, stream %d records for %d", fn, ch.ri.id, s.ID, owner.id)
+	if owner != ch.Ri {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the condition handle belongs to model run instance %d, stream %d records for %d", fn, ch.Ri.Id, s.ID, owner.Id)
 	}
 	n := &condNode{typ: p.Type, cond: ch}
 	for range p.Size {
-		n.subs = append(n.subs, newModelRI(owner.ctx, true))
+		n.subs = append(n.subs, newModelRI(owner.Ctx, true))
 	}
 	task := tsfw.HostTask(n.run)
-	if r.kind == recCapture {
-		capState.mu.Lock()
-		err = r.cap.addLocked(s, fn, task, nil, 0)
-		capState.mu.Unlock()
+	if r.Kind == core.RecCapture {
+		core.CapState.Mu.Lock()
+		err = r.Cap.AddLocked(s, fn, task, nil, 0)
+		core.CapState.Mu.Unlock()
 	} else {
-		err = owner.addBuilt(s, fn, task, nil)
+		err = owner.AddBuilt(s, fn, task, nil)
 	}
 	if err != nil {
 		for _, sub := range n.subs {
-			sub.release()
+			sub.Release()
 		}
 		return err
 	}
-	capState.mu.Lock()
+	core.CapState.Mu.Lock()
 	initCondState()
 	for _, sub := range n.subs {
-		condState.parent[sub] = owner
+		core.CondState.Parent[sub] = owner
 	}
-	condState.children[owner] = append(condState.children[owner], n.subs...)
-	capState.mu.Unlock()
+	core.CondState.Children[owner] = append(core.CondState.Children[owner], n.subs...)
+	core.CapState.Mu.Unlock()
 	for i, sub := range n.subs {
-		p.Subs[i] = sub.h
+		p.Subs[i] = sub.H
 	}
 	return nil
 }
 
 // run evaluates the node when the replay reaches it.
 func (n *condNode) run() error {
-	v := peekU64(n.cond.addr)
+	v := core.PeekU64(n.cond.Addr)
 	switch n.typ {
 	case abi.ACL_MODEL_RI_COND_TYPE_IF:
 		if v != 0 {
@@ -234,13 +206,13 @@ func (n *condNode) run() error {
 		}
 	case abi.ACL_MODEL_RI_COND_TYPE_WHILE:
 		body := n.subs[0]
-		for ; v != 0; v = peekU64(n.cond.addr) {
+		for ; v != 0; v = core.PeekU64(n.cond.Addr) {
 			ran, err := runSub(body)
 			if err != nil {
 				return err
 			}
 			if !ran {
-				return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "conditional WHILE task: the condition word is %d but the body (model run instance %d) is empty: it would never end", v, body.id)
+				return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "conditional WHILE task: the condition word is %d but the body (model run instance %d) is empty: it would never end", v, body.Id)
 			}
 		}
 	}
@@ -250,90 +222,37 @@ func (n *condNode) run() error {
 // runSub runs a sub-graph on its own streams and waits for it. It reports
 // whether the sub-graph had tasks: one that was never captured, or that
 // recorded nothing, is empty and runs nothing.
-func runSub(sub *ModelRI) (bool, error) {
+func runSub(sub *core.ModelRI) (bool, error) {
 	const fn = "conditional task"
-	sub.execMu.Lock()
-	capState.mu.Lock()
-	empty := sub.state.Load() != riReady || len(sub.steps) == 0
-	capState.mu.Unlock()
+	sub.ExecMu.Lock()
+	core.CapState.Mu.Lock()
+	empty := sub.State.Load() != core.RiReady || len(sub.Steps) == 0
+	core.CapState.Mu.Unlock()
 	if empty {
-		sub.execMu.Unlock()
+		sub.ExecMu.Unlock()
 		return false, nil
 	}
-	s := sub.exec
-	err := sub.submitPlan(fn, s)
-	sub.execMu.Unlock()
+	s := sub.Exec
+	err := sub.SubmitPlan(fn, s)
+	sub.ExecMu.Unlock()
 	if err != nil {
 		return true, err
 	}
 	if err := s.SQ.Synchronize(-1); err != nil {
-		return true, abi.Wrapf(err, "%s: sub-graph %d", fn, sub.id)
+		return true, abi.Wrapf(err, "%s: sub-graph %d", fn, sub.Id)
 	}
 	return true, nil
 }
 
-// condPrologueLocked adds, at the start of ri's plan, the value writes
-// that assign the default values of its condition words.
-// Precondition: capState.mu held.
-func (ri *ModelRI) condPrologueLocked(add func(int, tsfw.Task)) {
-	for _, ch := range condState.handles[ri] {
-		if !ch.assign {
-			continue
-		}
-		if task, err := tsfw.ValueWriteTask(ch.addr, uint64(ch.def)); err == nil {
-			add(0, task)
-		}
-	}
-}
-
 // condSubGuard refuses destroying a sub-graph directly.
-func condSubGuard(fn string, ri *ModelRI) error {
-	capState.mu.Lock()
-	p := condState.parent[ri]
-	capState.mu.Unlock()
+func condSubGuard(fn string, ri *core.ModelRI) error {
+	core.CapState.Mu.Lock()
+	p := core.CondState.Parent[ri]
+	core.CapState.Mu.Unlock()
 	if p != nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is a sub-graph of a conditional task of model run instance %d: it is destroyed with it", fn, ri.id, p.id)
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is a sub-graph of a conditional task of model run instance %d: it is destroyed with it", fn, ri.Id, p.Id)
 	}
 	return nil
-}
-
-// condRelease frees ri's condition words and destroys its sub-graphs.
-func condRelease(ri *ModelRI) {
-	capState.mu.Lock()
-	hs, subs := condState.handles[ri], condState.children[ri]
-	delete(condState.handles, ri)
-	delete(condState.children, ri)
-	idle := make([]bool, len(subs))
-	for i, sub := range subs {
-		delete(condState.parent, sub)
-		idle[i] = sub.state.Load() == riCapturing && sub.cap == nil
-	}
-	capState.mu.Unlock()
-	for i, sub := range subs {
-		if idle[i] {
-			sub.release() // never captured: nothing to wait for
-			continue
-		}
-		_ = sub.destroy("aclmdlRIDestroy") // a sub-graph still capturing stays with its capture
-	}
-	d := ri.dev
-	for _, ch := range hs {
-		condHandles.Remove(ch.h)
-		// Only a word still registered as ours is freed: the application
-		// may have freed it (aclrtFree) or reset the device, and the
-		// address may belong to someone else by now (an aclrtMalloc
-		// allocation is never 8 bytes long).
-		d.AllocMu.Lock()
-		a, ok := d.Allocs[ch.addr]
-		ours := ok && a.Size == 8 && a.Pages == core.PageSmall
-		if ours {
-			delete(d.Allocs, ch.addr)
-		}
-		d.AllocMu.Unlock()
-		if ours {
-			_, _ = d.Emu.HBM.Free(ch.addr)
-		}
-	}
 }
 
 // CaptureToModelRIBegin implements aclmdlRICaptureToModelRIBegin: s
@@ -361,31 +280,31 @@ func CaptureToModelRIBegin(t *core.Thread, sh, rh core.Handle, mode int32) error
 	if s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is persistent (ACL_STREAM_PERSISTENT)", fn, s.ID)
 	}
-	if s.Ctx.Dev != ri.dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.dev.ID)
+	if s.Ctx.Dev != ri.Dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.Dev.ID)
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
 	initCapState()
 	initCondState()
-	if condState.parent[ri] == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not a sub-graph of a conditional task (aclmdlRIAddCondTask)", fn, ri.id)
+	if core.CondState.Parent[ri] == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not a sub-graph of a conditional task (aclmdlRIAddCondTask)", fn, ri.Id)
 	}
-	if ri.state.Load() != riCapturing || ri.cap != nil || len(ri.steps) != 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: sub-graph %d is already captured or being captured", fn, ri.id)
+	if ri.State.Load() != core.RiCapturing || ri.Cap != nil || len(ri.Steps) != 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: sub-graph %d is already captured or being captured", fn, ri.Id)
 	}
-	if r := recorderOf(s); r != nil {
-		if r.kind == recCapture {
+	if r := core.RecorderOf(s); r != nil {
+		if r.Kind == core.RecCapture {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is already capturing", fn, s.ID)
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d records for another purpose", fn, s.ID)
 	}
-	c := &capture{ri: ri, mode: mode, thread: t, origin: s, dev: s.Ctx.Dev,
-		evmap: map[*tsfw.Event]*tsfw.Event{}, lastRec: map[*tsfw.Event]int{},
-		grp: map[*core.Stream]*taskGrp{}, rec: map[*core.Stream]*recorder{}}
-	ri.cap = c
-	c.joinLocked(s)
-	capState.list = append(capState.list, c)
+	c := &core.Capture{Ri: ri, Mode: mode, Thread: t, Origin: s, Dev: s.Ctx.Dev,
+		Evmap: map[*tsfw.Event]*tsfw.Event{}, LastRec: map[*tsfw.Event]int{},
+		Grp: map[*core.Stream]*core.TaskGrp{}, Rec: map[*core.Stream]*core.Recorder{}}
+	ri.Cap = c
+	c.JoinLocked(s)
+	core.CapState.List = append(core.CapState.List, c)
 	core.ActiveCaptures.Add(1)
 	return nil
 }

@@ -29,7 +29,7 @@ func condSetup(t *testing.T, th *core.Thread, typ int32, size uint32, flag int32
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
 	require.NoError(t, MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
 	subs := make([]core.Handle, size)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: typ, Size: size, Subs: subs}, s, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: typ, Size: size, Subs: subs}, s, 0))
 	for i, h := range subs {
 		require.NoError(t, CaptureToModelRIBegin(th, sub, h, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 		require.NoError(t, MemsetAsync(th, out+uintptr(i), 1, int32(i+1), 1, sub))
@@ -88,7 +88,7 @@ func TestCondWhileCountsDown(t *testing.T) {
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
 	require.NoError(t, MemsetAsync(th, iters, 8, 0, 8, s))
 	subs := make([]core.Handle, 1)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, sub, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, ReduceAsync(th, ptr, minus, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, sub, 0))
 	require.NoError(t, ReduceAsync(th, iters, one, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, sub, 0))
@@ -113,7 +113,7 @@ func TestCondWhileEmptyBodyFails(t *testing.T) {
 	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 1, abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &ch))
 	subs := make([]core.Handle, 1)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
@@ -142,23 +142,23 @@ func TestCondBadInput(t *testing.T) {
 		{abi.ACL_MODEL_RI_COND_TYPE_WHILE, 0}, {abi.ACL_MODEL_RI_COND_TYPE_WHILE, 2},
 		{abi.ACL_MODEL_RI_COND_TYPE_SWITCH, 0}, {3, 1},
 	} {
-		requireCode(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: c.typ, Size: c.size, Subs: subs}, s, 0), abi.ACL_ERROR_INVALID_PARAM)
+		requireCode(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: c.typ, Size: c.size, Subs: subs}, s, 0), abi.ACL_ERROR_INVALID_PARAM)
 	}
-	requireCode(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1}, s, 0), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 1), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1}, s, 0), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 1), abi.ACL_ERROR_INVALID_PARAM)
 	other := newStream(t, th)
-	requireCode(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, other, 0), abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
+	requireCode(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, other, 0), abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
 	// Capturing into an RI that is not a sub-graph.
 	requireCode(t, CaptureToModelRIBegin(th, other, cap, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED), abi.ACL_ERROR_RT_PARAM_INVALID)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
 	requireCode(t, Destroy(th, subs[0]), abi.ACL_ERROR_RT_PARAM_INVALID)
 	requireCode(t, CaptureToModelRIBegin(th, s, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED), abi.ACL_ERROR_RT_STREAM_CAPTURED)
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	require.NoError(t, Destroy(th, ri))
-	_, err := modelRIs.Get(subs[0])
+	_, err := core.ModelRIs.Get(subs[0])
 	assert.Error(t, err, "the sub-graph dies with its parent")
-	assert.Zero(t, condHandles.Len())
+	assert.Zero(t, core.CondHandles.Len())
 }
 
 func TestCondInBuiltRI(t *testing.T) {
@@ -171,13 +171,13 @@ func TestCondInBuiltRI(t *testing.T) {
 	var ri, ch core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	defer destroyRI(t, th, ri)
-	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	require.NoError(t, CondHandleCreate(th, ri, 0, 0, &ch))
 	var ptr uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
 	require.NoError(t, MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
 	subs := make([]core.Handle, 1)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, ps, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, ps, 0))
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, sub, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
@@ -210,7 +210,7 @@ func TestCondNestedSubGraphs(t *testing.T) {
 	require.NoError(t, CondHandleGetCondPtr(th, outer, &po))
 	require.NoError(t, MemcpyAsync(th, po, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
 	subs := make([]core.Handle, 1)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: outer, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: outer, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
 	// The outer IF's body has its own condition word and IF.
 	require.NoError(t, CaptureToModelRIBegin(th, s1, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, CondHandleCreate(th, subs[0], 0, 0, &inner))
@@ -218,7 +218,7 @@ func TestCondNestedSubGraphs(t *testing.T) {
 	require.NoError(t, MemcpyAsync(th, pi, 8, src+8, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s1))
 	require.NoError(t, MemsetAsync(th, out, 1, 1, 1, s1))
 	innerSubs := make([]core.Handle, 1)
-	require.NoError(t, AddCondTask(th, CondTaskParams{Handle: inner, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: innerSubs}, s1, 0))
+	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: inner, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: innerSubs}, s1, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, s2, innerSubs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, MemsetAsync(th, out+1, 1, 2, 1, s2))
 	var got core.Handle

@@ -10,31 +10,21 @@ import (
 	"github.com/npuemu/npuemu/tsfw"
 )
 
-// ptrClass is what an address is, as far as copies care.
-type ptrClass int
-
-const (
-	pageable   ptrClass = iota // host memory the runtime did not allocate
-	pinned                     // aclrtMallocHost memory
-	devmem                     // HBM of some device
-	managedmem                 // aclrtMemAllocManaged memory (managed.go): host-side for directions
-)
-
 // ptrInfo classifies one copy operand.
 type ptrInfo struct {
-	class ptrClass
+	class core.PtrClass
 	dev   *core.Device // devmem only
 	room  uint64       // bytes from the address to the end of its allocation; 0 = unknown (pageable)
 }
 
-func (p ptrInfo) host() bool { return p.class != devmem }
+func (p ptrInfo) host() bool { return p.class != core.Devmem }
 
 // classify finds out what addr is; an address inside a device's HBM range
 // but outside every allocation is an error.
 func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 	n := core.Runtime.Node.Load()
 	if n == nil {
-		return ptrInfo{class: pageable}, nil
+		return ptrInfo{class: core.Pageable}, nil
 	}
 	if d := core.DeviceOf(addr); d != nil {
 		base, req, ok := d.Emu.HBM.Find(addr)
@@ -43,25 +33,25 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 			a, ok2 := d.Allocs[base]
 			d.AllocMu.RUnlock()
 			if ok2 && uint64(addr-base) < a.Size {
-				return ptrInfo{class: devmem, dev: d, room: a.Size - uint64(addr-base)}, nil
+				return ptrInfo{class: core.Devmem, dev: d, room: a.Size - uint64(addr-base)}, nil
 			}
 			if !ok2 && !core.IsDeferred(d, base) { // a HAL (halMemAlloc) block: device memory all the same
-				return ptrInfo{class: devmem, dev: d, room: req - uint64(addr-base)}, nil
+				return ptrInfo{class: core.Devmem, dev: d, room: req - uint64(addr-base)}, nil
 			}
 		}
 		err := deviceOOB(fn, what, addr, addr, // memprotect.go
 			fmt.Sprintf("%s %#x is in device %d's memory but not inside any live allocation", what, addr, d.ID))
-		if san != nil {
+		if core.SanitizerState != nil {
 			sanitizeRefused(fn, what, addr, err)
 		}
 		return ptrInfo{}, err
 	}
 	if base, size, ok := n.Host().Find(addr); ok {
-		return ptrInfo{class: pinned, room: size - uint64(addr-base)}, nil
+		return ptrInfo{class: core.Pinned, room: size - uint64(addr-base)}, nil
 	}
 	if g := n.LoadedSVM(); g != nil {
 		if base, size, ok := g.Lookup(addr); ok {
-			return ptrInfo{class: managedmem, room: size - uint64(addr-base)}, nil
+			return ptrInfo{class: core.Managedmem, room: size - uint64(addr-base)}, nil
 		}
 	}
 	return classifyMapped(fn, what, n, addr)
@@ -71,14 +61,14 @@ func classify(fn, what string, addr uintptr) (ptrInfo, error) {
 func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
 	if p.room != 0 && count > p.room {
 		var err error
-		if p.class == devmem {
+		if p.class == core.Devmem {
 			err = deviceOOB(fn, what, addr, addr+uintptr(p.room), // memprotect.go
 				fmt.Sprintf("%d bytes at %s %#x overrun its allocation (%d bytes left)", count, what, addr, p.room))
 		} else {
 			err = abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
 				"%s: %d bytes at %s %#x overrun its allocation (%d bytes left)", fn, count, what, addr, p.room)
 		}
-		if san != nil {
+		if core.SanitizerState != nil {
 			sanitizeRefused(fn, what, addr, err)
 		}
 		return err
@@ -102,9 +92,9 @@ func plan(fn string, ctx *core.Context, dst, src ptrInfo) (copyPlan, error) {
 	switch {
 	case dst.host() && src.host():
 		return copyPlan{tsfw.HostToHost, ctx.Dev}, nil
-	case dst.class == devmem && src.host():
+	case dst.class == core.Devmem && src.host():
 		return copyPlan{tsfw.HostToDevice, dst.dev}, nil
-	case dst.host() && src.class == devmem:
+	case dst.host() && src.class == core.Devmem:
 		return copyPlan{tsfw.DeviceToHost, src.dev}, nil
 	case dst.dev == src.dev:
 		return copyPlan{tsfw.DeviceToDevice, src.dev}, nil
@@ -179,12 +169,12 @@ func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if err != nil {
 		return err
 	}
-	defer u.release()
-	if sanitizing {
+	defer u.Release()
+	if core.Sanitizing {
 		sanitizeHost(t, fn, sanitize.Access{Addr: dst, Size: count, Mode: sanitize.Write}, sanitize.Access{Addr: src, Size: count, Mode: sanitize.Read})
 	}
 	if err := p.dev.Emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 	}
 	return nil
 }
@@ -194,7 +184,7 @@ func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint
 func kindMatches(fn string, kind int32, di, si ptrInfo) error {
 	// Managed memory is reachable from both sides: it matches any kind.
 	want := func(dstDev, srcDev bool) error {
-		if (di.class != managedmem && (di.class == devmem) != dstDev) || (si.class != managedmem && (si.class == devmem) != srcDev) {
+		if (di.class != core.Managedmem && (di.class == core.Devmem) != dstDev) || (si.class != core.Managedmem && (si.class == core.Devmem) != srcDev) {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match the operands (dst %s, src %s)",
 				fn, kind, di.class, si.class)
 		}
@@ -220,23 +210,11 @@ func kindMatches(fn string, kind int32, di, si ptrInfo) error {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.dev.ID, di.dev.ID)
 		}
 	case abi.ACL_MEMCPY_DEFAULT:
-		if di.host() && si.host() && di.class != managedmem && si.class != managedmem {
+		if di.host() && si.host() && di.class != core.Managedmem && si.class != core.Managedmem {
 			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: asynchronous host-to-host copies are not supported on a PCIe-attached device", fn)
 		}
 	}
 	return nil
-}
-
-func (c ptrClass) String() string {
-	switch c {
-	case pinned:
-		return "pinned host memory"
-	case devmem:
-		return "device memory"
-	case managedmem:
-		return "managed memory"
-	}
-	return "pageable host memory"
 }
 
 // MemcpyAsync implements aclrtMemcpyAsync (and the deprecated
@@ -271,13 +249,13 @@ func MemcpyAsync(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count
 		return err
 	}
 	if err := s.SubmitTask(t, fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
-		u.release()
+		u.Release()
 		return err
 	}
-	if err := chargeManaged(s, fn, cost, u); err != nil {
+	if err := core.ChargeManaged(s, fn, cost, u); err != nil {
 		return err
 	}
-	if di.class == pageable || si.class == pageable {
+	if di.class == core.Pageable || si.class == core.Pageable {
 		return waitPageable(s, fn)
 	}
 	return nil
@@ -287,7 +265,7 @@ func MemcpyAsync(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count
 // unless peer access connects them.
 func sameDevice(fn string, s *core.Stream, ops ...ptrInfo) error {
 	for _, o := range ops {
-		if o.class == devmem && o.dev != s.Ctx.Dev && !peerEnabled(o.dev, s.Ctx.Dev) {
+		if o.class == core.Devmem && o.dev != s.Ctx.Dev && !peerEnabled(o.dev, s.Ctx.Dev) {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
 				"%s: device %d memory used on a stream of device %d without peer access", fn, o.dev.ID, s.Ctx.Dev.ID)
 		}
@@ -303,7 +281,7 @@ func waitPageable(s *core.Stream, fn string) error {
 		return err
 	}
 	if err := s.SQ.Synchronize(-1); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.ID, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.ID, abi.MessageOf(err))
 	}
 	return nil
 }
@@ -344,19 +322,19 @@ func Memset(t *core.Thread, p uintptr, maxCount uint64, value int32, count uint6
 		return err
 	}
 	d := c.Dev
-	if pi.class == devmem {
+	if pi.class == core.Devmem {
 		d = pi.dev
 	}
 	u, err := managedSync(fn, d, managedOperand{"devPtr", p, count, true, pi})
 	if err != nil {
 		return err
 	}
-	defer u.release()
-	if sanitizing {
+	defer u.Release()
+	if core.Sanitizing {
 		sanitizeHost(t, fn, sanitize.Access{Addr: p, Size: count, Mode: sanitize.Write})
 	}
 	if err := d.Emu.TS.MemsetNow(p, byte(value), count); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 	}
 	return nil
 }
@@ -386,13 +364,13 @@ func MemsetAsync(t *core.Thread, p uintptr, maxCount uint64, value int32, count 
 		return err
 	}
 	if err := s.SubmitTask(t, fn, tsfw.MemsetTask(p, byte(value), count)); err != nil {
-		u.release()
+		u.Release()
 		return err
 	}
-	if err := chargeManaged(s, fn, cost, u); err != nil {
+	if err := core.ChargeManaged(s, fn, cost, u); err != nil {
 		return err
 	}
-	if pi.class == pageable {
+	if pi.class == core.Pageable {
 		return waitPageable(s, fn)
 	}
 	return nil
@@ -475,12 +453,12 @@ func Memcpy2D(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spitch, w
 	if err != nil {
 		return err
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeHost(t, fn, rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read))
 	}
 	for row := uint64(0); row < height; row++ {
 		if err := p.dev.Emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.dir); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, messageOf(err))
+			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, abi.MessageOf(err))
 		}
 	}
 	return nil
@@ -511,13 +489,13 @@ func Memcpy2DAsync(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spit
 		return err
 	}
 	x := core.Queued{Counted: true}
-	if sanitizing {
+	if core.Sanitizing {
 		x.Acc = []sanitize.Access{rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read)}
 	}
 	if err := s.Queue(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir), x); err != nil {
 		return err
 	}
-	if di.class == pageable || si.class == pageable {
+	if di.class == core.Pageable || si.class == core.Pageable {
 		return waitPageable(s, fn)
 	}
 	return nil

@@ -11,29 +11,21 @@ import (
 // accepted (an empty tensor is {NULL, 0}), no aclInit is needed, and
 // aclFinalize leaves the descriptors alone: the application destroys them.
 
-// DataBuffer is one aclDataBuffer.
-type DataBuffer struct {
-	Addr uintptr
-	Size uint64
-}
-
-var dataBuffers = core.NewTable[DataBuffer](core.KindDataBuffer)
-
 // CreateDataBuffer implements aclCreateDataBuffer.
 func CreateDataBuffer(t *core.Thread, addr uintptr, size uint64) core.Handle {
-	return dataBuffers.Add(&DataBuffer{Addr: addr, Size: size})
+	return core.DataBuffers.Add(&core.DataBuffer{Addr: addr, Size: size})
 }
 
 // dataBuffer resolves h for fn: NULL → ACL_ERROR_INVALID_PARAM, like a
 // destroyed or foreign handle.
-func dataBuffer(fn string, h core.Handle) (*DataBuffer, error) {
+func dataBuffer(fn string, h core.Handle) (*core.DataBuffer, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataBuffer must not be NULL", fn)
 	}
 	if k, _, _ := h.Parts(); k != core.KindDataBuffer {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclDataBuffer", fn, uintptr(h))
 	}
-	b, err := dataBuffers.Get(h)
+	b, err := core.DataBuffers.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclDataBuffer %#x was destroyed or never created", fn, uintptr(h))
 	}
@@ -47,7 +39,7 @@ func DestroyDataBuffer(t *core.Thread, h core.Handle) error {
 	if _, err := dataBuffer(fn, h); err != nil {
 		return err
 	}
-	if !dataBuffers.Remove(h) {
+	if !core.DataBuffers.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dataBuffer %#x was destroyed concurrently", fn, uintptr(h))
 	}
 	return nil
@@ -60,24 +52,21 @@ func UpdateDataBuffer(t *core.Thread, h core.Handle, addr uintptr, size uint64) 
 	if err != nil {
 		return err
 	}
-	dataBuffers.Mu.Lock() // the table lock also guards the descriptors' fields
-	*b = DataBuffer{Addr: addr, Size: size}
-	dataBuffers.Mu.Unlock()
+	core.DataBuffers.Mu.Lock() // the table lock also guards the descriptors' fields
+	*b = core.DataBuffer{Addr: addr, Size: size}
+	core.DataBuffers.Mu.Unlock()
 	return nil
 }
 
 // GetDataBuffer implements aclGetDataBufferAddr and aclGetDataBufferSize(V2):
 // a NULL or invalid handle is an error, which the C functions turn into
 // NULL / 0 (their return types carry no error code).
-func GetDataBuffer(t *core.Thread, fn string, h core.Handle) (DataBuffer, error) {
+func GetDataBuffer(t *core.Thread, fn string, h core.Handle) (core.DataBuffer, error) {
 	b, err := dataBuffer(fn, h)
 	if err != nil {
-		return DataBuffer{}, err
+		return core.DataBuffer{}, err
 	}
-	dataBuffers.Mu.RLock()
-	defer dataBuffers.Mu.RUnlock()
+	core.DataBuffers.Mu.RLock()
+	defer core.DataBuffers.Mu.RUnlock()
 	return *b, nil
 }
-
-// LiveDataBuffers returns the number of data buffers not destroyed.
-func LiveDataBuffers() int { return dataBuffers.Len() }

@@ -196,7 +196,7 @@ func synchronizeDevice(t *core.Thread, fn string, timeoutMs int32) error {
 	if err := c.Dev.Emu.TS.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeSyncDevice(t, c.Dev)
 	}
 	core.PoolsSyncedDevice(c.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)

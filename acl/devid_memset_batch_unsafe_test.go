@@ -60,7 +60,7 @@ func TestMemsetD32(t *testing.T) {
 	require.NoError(t, SetDevice(th, 0))
 	const n = 37
 	var d, h uintptr
-	require.NoError(t, Malloc(th, &d, 4*n+64, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d, 4*n+64, 0, core.MallocOpts{}))
 	require.NoError(t, MallocHost(th, &h, 4*n, "aclrtMallocHost"))
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
@@ -99,34 +99,34 @@ func TestMemcpyBatch(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	var d uintptr
-	require.NoError(t, Malloc(th, &d, 64, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d, 64, 0, core.MallocOpts{}))
 	src, out := pattern(64, 9), make([]byte, 64)
-	h2d := BatchAttr{DstType: abi.ACL_MEM_LOCATION_TYPE_DEVICE, SrcType: abi.ACL_MEM_LOCATION_TYPE_HOST}
-	d2h := BatchAttr{DstType: abi.ACL_MEM_LOCATION_TYPE_HOST, SrcType: abi.ACL_MEM_LOCATION_TYPE_DEVICE}
-	in := []BatchItem{{d, bufAddr(src), 32, 32}, {d + 32, bufAddr(src) + 32, 32, 32}}
+	h2d := core.BatchAttr{DstType: abi.ACL_MEM_LOCATION_TYPE_DEVICE, SrcType: abi.ACL_MEM_LOCATION_TYPE_HOST}
+	d2h := core.BatchAttr{DstType: abi.ACL_MEM_LOCATION_TYPE_HOST, SrcType: abi.ACL_MEM_LOCATION_TYPE_DEVICE}
+	in := []core.BatchItem{{Dst: d, Src: bufAddr(src), DestMax: 32, Count: 32}, {Dst: d + 32, Src: bufAddr(src) + 32, DestMax: 32, Count: 32}}
 	var fail uint64
-	require.NoError(t, MemcpyBatch(th, "aclrtMemcpyBatch", in, []BatchAttr{h2d, h2d}, []uint64{0, 1}, &fail))
+	require.NoError(t, MemcpyBatch(th, "aclrtMemcpyBatch", in, []core.BatchAttr{h2d, h2d}, []uint64{0, 1}, &fail))
 	assert.Equal(t, NoFailIndex, fail)
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
-	back := []BatchItem{{bufAddr(out), d, 64, 64}}
-	require.NoError(t, MemcpyBatchAsync(th, "aclrtMemcpyBatchAsyncV2", back, []BatchAttr{d2h}, []uint64{0}, nil, s))
+	back := []core.BatchItem{{Dst: bufAddr(out), Src: d, DestMax: 64, Count: 64}}
+	require.NoError(t, MemcpyBatchAsync(th, "aclrtMemcpyBatchAsyncV2", back, []core.BatchAttr{d2h}, []uint64{0}, nil, s))
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	assert.Equal(t, src, out)
 
 	tests := []struct {
 		name  string
-		items []BatchItem
-		attrs []BatchAttr
+		items []core.BatchItem
+		attrs []core.BatchAttr
 		idx   []uint64
 		fail  uint64
 	}{
-		{"mixed directions", in, []BatchAttr{h2d, d2h}, []uint64{0, 1}, NoFailIndex},
-		{"first index not 0", in, []BatchAttr{h2d}, []uint64{1}, NoFailIndex},
-		{"indexes not increasing", in, []BatchAttr{h2d, h2d}, []uint64{0, 0}, NoFailIndex},
-		{"host to host", in, []BatchAttr{{}}, []uint64{0}, NoFailIndex},
-		{"item against direction", []BatchItem{in[0], {bufAddr(out), d, 8, 8}}, []BatchAttr{h2d}, []uint64{0}, 1},
-		{"item over destMax", []BatchItem{{d, bufAddr(src), 4, 8}}, []BatchAttr{h2d}, []uint64{0}, 0},
+		{"mixed directions", in, []core.BatchAttr{h2d, d2h}, []uint64{0, 1}, NoFailIndex},
+		{"first index not 0", in, []core.BatchAttr{h2d}, []uint64{1}, NoFailIndex},
+		{"indexes not increasing", in, []core.BatchAttr{h2d, h2d}, []uint64{0, 0}, NoFailIndex},
+		{"host to host", in, []core.BatchAttr{{}}, []uint64{0}, NoFailIndex},
+		{"item against direction", []core.BatchItem{in[0], {Dst: bufAddr(out), Src: d, DestMax: 8, Count: 8}}, []core.BatchAttr{h2d}, []uint64{0}, 1},
+		{"item over destMax", []core.BatchItem{{Dst: d, Src: bufAddr(src), DestMax: 4, Count: 8}}, []core.BatchAttr{h2d}, []uint64{0}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,8 +146,8 @@ func TestInitFinalizeCallbacks(t *testing.T) {
 	t.Setenv("NPUEMU_DEVICES", "1")
 	th := core.NewThread()
 	var log []string
-	initCB := InitCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 1, Call: func(c []byte) { log = append(log, "init:"+string(c)) }}
-	finCB := FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 2, Call: func() { log = append(log, "fin:"+boolStr(core.Initialized())) }}
+	initCB := core.InitCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 1, Call: func(c []byte) { log = append(log, "init:"+string(c)) }}
+	finCB := core.FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 2, Call: func() { log = append(log, "fin:"+boolStr(core.Initialized())) }}
 	require.NoError(t, InitCallbackRegister(th, initCB))
 	require.NoError(t, FinalizeCallbackRegister(th, finCB))
 	t.Cleanup(func() {
@@ -160,14 +160,14 @@ func TestInitFinalizeCallbacks(t *testing.T) {
 	require.NoError(t, Init(th, cfg))
 	require.Equal(t, []string{`init:{"dump":{}}`}, log)
 	// Registered after aclInit: runs at once.
-	require.NoError(t, InitCallbackRegister(th, InitCallback{Type: abi.ACL_REG_TYPE_ACL_DVPP, Key: 3, Call: func(c []byte) { log = append(log, "late") }}))
+	require.NoError(t, InitCallbackRegister(th, core.InitCallback{Type: abi.ACL_REG_TYPE_ACL_DVPP, Key: 3, Call: func(c []byte) { log = append(log, "late") }}))
 	require.NoError(t, InitCallbackUnRegister(th, abi.ACL_REG_TYPE_ACL_DVPP, 3))
 	require.NoError(t, Finalize(th))
 	assert.Equal(t, []string{`init:{"dump":{}}`, "late", "fin:true"}, log)
 
 	requireCode(t, InitCallbackUnRegister(th, abi.ACL_REG_TYPE_ACL_DVPP, 3), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, InitCallbackRegister(th, InitCallback{Type: 99, Key: 4, Call: func([]byte) {}}), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, FinalizeCallbackRegister(th, FinalizeCallback{Type: 0}), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, InitCallbackRegister(th, core.InitCallback{Type: 99, Key: 4, Call: func([]byte) {}}), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, FinalizeCallbackRegister(th, core.FinalizeCallback{Type: 0}), abi.ACL_ERROR_INVALID_PARAM)
 }
 
 func boolStr(b bool) string {
@@ -183,13 +183,13 @@ func TestCacheLastTaskInfoAndCheckMemType(t *testing.T) {
 	requireCode(t, CacheLastTaskOpInfo(th, nil, true), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CacheLastTaskOpInfo(th, make([]byte, maxOpInfo+1), true), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CacheLastTaskExtendInfo(th, make([]byte, maxExtendInfo+100), true))
-	op, ext := LastTaskInfo(th)
+	op, ext := core.LastTaskInfo(th)
 	assert.Equal(t, `{"op":"x"}`, string(op))
 	assert.Len(t, ext, maxExtendInfo)
 
 	require.NoError(t, SetDevice(th, 0))
 	var d uintptr
-	require.NoError(t, Malloc(th, &d, 64, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d, 64, 0, core.MallocOpts{}))
 	host := make([]byte, 8)
 	var res uint32 = 7
 	require.NoError(t, CheckMemType(th, []uintptr{d, d + 8}, true, abi.ACL_RT_MEM_TYPE_DEV, &res, 0))

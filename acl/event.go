@@ -233,7 +233,7 @@ func QueryEvent(t *core.Thread, h core.Handle, status *int32) error {
 	if e.TSEvent.Complete() {
 		*status = abi.ACL_EVENT_STATUS_COMPLETE
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_STATUS_COMPLETE)
 	}
 	return nil
@@ -264,7 +264,7 @@ func QueryEventStatus(t *core.Thread, h core.Handle, status *int32) error {
 	if (recorded || e.Kind == core.EventEx) && e.TSEvent.Complete() {
 		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_RECORDED_STATUS_COMPLETE)
 	}
 	return nil
@@ -297,7 +297,7 @@ func SynchronizeEvent(t *core.Thread, h core.Handle, timeoutMs int32) error {
 	if err := e.TSEvent.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeSyncEvent(t, fn, e, true)
 	}
 	core.PoolsSyncedDevice(e.Ctx.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)

@@ -78,10 +78,6 @@ func SetOpWaitTimeout(t *core.Thread, sec uint32) error {
 	return nil
 }
 
-// opExecTimeout is aclrtSetOpExecuteTimeOut's value in seconds; 0 means
-// never set (the SoC default applies).
-var opExecTimeout atomic.Uint32
-
 // currentSoC returns the current context's SoC, or the default SoC (an
 // Atlas A2) when the thread has none.
 func currentSoC(t *core.Thread) emu.SoC {
@@ -100,7 +96,7 @@ func SetOpExecuteTimeOut(t *core.Thread, sec uint32) error {
 	if sec == 0 || sec > maxSec {
 		sec = maxSec
 	}
-	opExecTimeout.Store(sec)
+	core.OpExecTimeout.Store(sec)
 	return nil
 }
 
@@ -110,19 +106,12 @@ func GetOpExecuteTimeout(t *core.Thread, ms *uint32) error {
 	if ms == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetOpExecuteTimeout: timeoutMs must not be NULL")
 	}
-	sec := opExecTimeout.Load()
+	sec := core.OpExecTimeout.Load()
 	if sec == 0 {
 		sec = currentSoC(t).OpExecTimeoutDefaultSec
 	}
 	*ms = uint32(min(uint64(sec)*1000, math.MaxUint32))
 	return nil
-}
-
-// OpExecuteTimeout returns the kernel execution timeout set with
-// aclrtSetOpExecuteTimeOut, 0 if it was never set (the SoC default, far
-// longer than any emulated kernel, applies).
-func OpExecuteTimeout() time.Duration {
-	return time.Duration(opExecTimeout.Load()) * time.Second
 }
 
 var ipcEventMagic = [8]byte{'n', 'p', 'u', 'e', 'm', 'u', 'E', 'V'}
@@ -171,7 +160,7 @@ func IpcOpenEventHandle(t *core.Thread, in IpcEventHandle, out *core.Handle) err
 	}
 	src, err := core.ResolveEvent(fn, core.Handle(binary.LittleEndian.Uint64(in.Reserved[16:])))
 	if err != nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event no longer exists: %s", fn, messageOf(err))
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the exported event no longer exists: %s", fn, abi.MessageOf(err))
 	}
 	core.Runtime.Mu.Lock()
 	defer core.Runtime.Mu.Unlock()

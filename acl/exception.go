@@ -2,8 +2,6 @@ package acl
 
 import (
 	"errors"
-	"fmt"
-	"math"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -35,17 +33,6 @@ import (
 
 func init() { tsfw.SetTaskErrorHook(onTaskError) }
 
-// ExceptionInfo is the content of an aclrtExceptionInfo. Args, ArgsLen
-// and Func describe a failing kernel: they come from a task error that
-// implements KernelFault.
-type ExceptionInfo struct {
-	TaskID, StreamID, ThreadID, DeviceID, ErrorCode uint32
-
-	ArgsLen uint32
-	Args    uintptr // device address of the kernel's argument block
-	Func    uintptr // the kernel's aclrtFuncHandle
-}
-
 // KernelFault is implemented by task errors of failing kernels, so that
 // exception callbacks can report the kernel (aclrtGetArgsFromExceptionInfo,
 // aclrtGetFuncHandleFromExceptionInfo).
@@ -53,12 +40,9 @@ type KernelFault interface {
 	KernelFault() (args uintptr, argsLen uint32, fn uintptr)
 }
 
-// ExceptionCallback receives one exception; info is valid during the call.
-type ExceptionCallback func(info *ExceptionInfo)
-
 type excEntry struct {
 	key uintptr // the C function pointer: identity for dedup and unregister
-	fn  ExceptionCallback
+	fn  core.ExceptionCallback
 }
 
 var excState struct {
@@ -68,13 +52,13 @@ var excState struct {
 	// bin holds aclrtBinarySetExceptionCallback's callbacks by binary
 	// handle; handles are never reused, so an entry of an unloaded binary
 	// never fires for another one (stale entries are dropped at each set).
-	bin map[core.Handle]ExceptionCallback
+	bin map[core.Handle]core.ExceptionCallback
 }
 
 // SetExceptionInfoCallback implements the deprecated
 // aclrtSetExceptionInfoCallback: one slot, last call wins, key 0 (NULL)
 // clears it.
-func SetExceptionInfoCallback(t *core.Thread, key uintptr, fn ExceptionCallback) error {
+func SetExceptionInfoCallback(t *core.Thread, key uintptr, fn core.ExceptionCallback) error {
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
 	if key == 0 {
@@ -88,7 +72,7 @@ func SetExceptionInfoCallback(t *core.Thread, key uintptr, fn ExceptionCallback)
 // ExceptionInfoCallbackRegister implements
 // aclrtExceptionInfoCallbackRegister: registering the same function twice
 // keeps one registration.
-func ExceptionInfoCallbackRegister(t *core.Thread, key uintptr, fn ExceptionCallback) error {
+func ExceptionInfoCallbackRegister(t *core.Thread, key uintptr, fn core.ExceptionCallback) error {
 	if key == 0 || fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackRegister: callback must not be NULL")
 	}
@@ -123,10 +107,10 @@ func ExceptionInfoCallbackUnregister(t *core.Thread, key uintptr) error {
 
 // exceptionCallbacks returns the callbacks to call now: the slot's first,
 // then the registered ones (a function in both is called twice).
-func exceptionCallbacks() []ExceptionCallback {
+func exceptionCallbacks() []core.ExceptionCallback {
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
-	out := make([]ExceptionCallback, 0, len(excState.reg)+1)
+	out := make([]core.ExceptionCallback, 0, len(excState.reg)+1)
 	if excState.slot.key != 0 {
 		out = append(out, excState.slot.fn)
 	}
@@ -172,7 +156,7 @@ func onTaskError(te tsfw.TaskError) {
 	if s == nil {
 		return
 	}
-	info := ExceptionInfo{
+	info := core.ExceptionInfo{
 		TaskID:    te.TaskID,
 		StreamID:  uint32(s.ID),
 		ThreadID:  uint32(s.Submitter.Load()),
@@ -186,9 +170,9 @@ func onTaskError(te tsfw.TaskError) {
 	for _, cb := range exceptionCallbacks() {
 		cb(&info)
 	}
-	var fault *kernelFault
+	var fault *core.KernelFault
 	if errors.As(te.Err, &fault) {
-		if cb := binaryExceptionCallback(fault.bin); cb != nil {
+		if cb := binaryExceptionCallback(fault.Bin); cb != nil {
 			cb(&info)
 		}
 	}
@@ -204,7 +188,7 @@ func onTaskError(te tsfw.TaskError) {
 	}
 	err := abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT,
 		"stream %d of device %d failed (task %d: %s) and its context is in ACL_STOP_ON_FAILURE mode: no new tasks are accepted",
-		s.ID, s.Ctx.Dev.ID, te.TaskID, messageOf(te.Err))
+		s.ID, s.Ctx.Dev.ID, te.TaskID, abi.MessageOf(te.Err))
 	for _, x := range all {
 		x.SQ.Stop(err)
 	}
@@ -255,50 +239,11 @@ func StreamStop(t *core.Thread, sh core.Handle) error {
 	return nil
 }
 
-// kernelFault is the task error of a kernel whose block faulted: the
-// launch's identity, captured when the block fails because the launch
-// object is recycled once the kernel is done.
-type kernelFault struct {
-	err     *abi.Error
-	args    uintptr
-	argsLen uint32
-	fn      core.Handle
-	bin     core.Handle
-}
-
-// Error returns the message alone, like messageOf of an *abi.Error: every
-// caller that reports a task error wraps it with its code (abi.CodeOf sees
-// it through Unwrap), so the code is not repeated in the message.
-func (k *kernelFault) Error() string { return k.err.Msg }
-func (k *kernelFault) Unwrap() error { return k.err }
-
-// KernelFault implements KernelFault.
-func (k *kernelFault) KernelFault() (uintptr, uint32, uintptr) {
-	return k.args, k.argsLen, uintptr(k.fn)
-}
-
-// fault builds the task error of block b of n failing with err.
-func (l *launch) fault(b, n uint32, err error) error {
-	if df, ok := err.(*deviceFault); ok {
-		err = df.err
-		if sanitizing {
-			sanitizeKernelFault(l.f.Entry.Name, b, n, df.addr, err)
-		}
-	}
-	return &kernelFault{
-		err:     &abi.Error{Code: abi.CodeOf(err), Msg: fmt.Sprintf("kernel %s, block %d of %d: %s", l.f.Entry.Name, b, n, messageOf(err))},
-		args:    l.args,
-		argsLen: uint32(min(l.size, math.MaxUint32)),
-		fn:      l.f.H,
-		bin:     l.f.Bin.H,
-	}
-}
-
 // BinarySetExceptionCallback implements aclrtBinarySetExceptionCallback:
 // fn is called for the exceptions of the binary's kernels, after the
 // process-wide callbacks; the last call wins and a NULL callback (nil fn)
 // removes it.
-func BinarySetExceptionCallback(t *core.Thread, bh core.Handle, fn ExceptionCallback) error {
+func BinarySetExceptionCallback(t *core.Thread, bh core.Handle, fn core.ExceptionCallback) error {
 	const name = "aclrtBinarySetExceptionCallback"
 	if _, err := core.ResolveBinary(name, bh); err != nil {
 		return err
@@ -315,14 +260,14 @@ func BinarySetExceptionCallback(t *core.Thread, bh core.Handle, fn ExceptionCall
 		return nil
 	}
 	if excState.bin == nil {
-		excState.bin = map[core.Handle]ExceptionCallback{}
+		excState.bin = map[core.Handle]core.ExceptionCallback{}
 	}
 	excState.bin[bh] = fn
 	return nil
 }
 
 // binaryExceptionCallback returns the callback of binary bh, nil if none.
-func binaryExceptionCallback(bh core.Handle) ExceptionCallback {
+func binaryExceptionCallback(bh core.Handle) core.ExceptionCallback {
 	excState.mu.Lock()
 	defer excState.mu.Unlock()
 	return excState.bin[bh]
@@ -331,7 +276,7 @@ func binaryExceptionCallback(bh core.Handle) ExceptionCallback {
 // GetArgsFromExceptionInfo implements aclrtGetArgsFromExceptionInfo: the
 // argument block of the failing kernel, as the kernel saw it. An
 // exception that is not a kernel's has none (ACL_ERROR_RT_PARAM_INVALID).
-func GetArgsFromExceptionInfo(t *core.Thread, info *ExceptionInfo, args *uintptr, n *uint32) error {
+func GetArgsFromExceptionInfo(t *core.Thread, info *core.ExceptionInfo, args *uintptr, n *uint32) error {
 	const fn = "aclrtGetArgsFromExceptionInfo"
 	if info == nil || args == nil || n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info, devArgsPtr and devArgsLen must not be NULL", fn)
@@ -346,7 +291,7 @@ func GetArgsFromExceptionInfo(t *core.Thread, info *ExceptionInfo, args *uintptr
 // GetFuncHandleFromExceptionInfo implements
 // aclrtGetFuncHandleFromExceptionInfo: the function handle the failing
 // kernel was launched with (it dies with its binary).
-func GetFuncHandleFromExceptionInfo(t *core.Thread, info *ExceptionInfo, out *uintptr) error {
+func GetFuncHandleFromExceptionInfo(t *core.Thread, info *core.ExceptionInfo, out *uintptr) error {
 	const fn = "aclrtGetFuncHandleFromExceptionInfo"
 	if info == nil || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: info and func must not be NULL", fn)

@@ -15,19 +15,19 @@ import (
 
 // collectExceptions registers a process-wide exception callback that
 // stores what it gets.
-func collectExceptions(t *testing.T) func() []ExceptionInfo {
+func collectExceptions(t *testing.T) func() []core.ExceptionInfo {
 	var mu sync.Mutex
-	var got []ExceptionInfo
-	require.NoError(t, ExceptionInfoCallbackRegister(nil, 0xE1, func(info *ExceptionInfo) {
+	var got []core.ExceptionInfo
+	require.NoError(t, ExceptionInfoCallbackRegister(nil, 0xE1, func(info *core.ExceptionInfo) {
 		mu.Lock()
 		got = append(got, *info)
 		mu.Unlock()
 	}))
 	t.Cleanup(func() { _ = ExceptionInfoCallbackUnregister(nil, 0xE1) })
-	return func() []ExceptionInfo {
+	return func() []core.ExceptionInfo {
 		mu.Lock()
 		defer mu.Unlock()
-		return append([]ExceptionInfo(nil), got...)
+		return append([]core.ExceptionInfo(nil), got...)
 	}
 }
 
@@ -41,8 +41,8 @@ func TestExceptionInfoCarriesTheKernel(t *testing.T) {
 	require.NoError(t, KernelArgsAppend(th, a, u64(0x1234), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
 
-	var binInfos []ExceptionInfo
-	require.NoError(t, BinarySetExceptionCallback(th, bin, func(info *ExceptionInfo) { binInfos = append(binInfos, *info) }))
+	var binInfos []core.ExceptionInfo
+	require.NoError(t, BinarySetExceptionCallback(th, bin, func(info *core.ExceptionInfo) { binInfos = append(binInfos, *info) }))
 
 	h.fail[2] = true
 	require.NoError(t, LaunchKernelWithConfig(th, f, 4, 0, nil, a))
@@ -79,13 +79,13 @@ func TestExceptionInfoCarriesTheKernel(t *testing.T) {
 	assert.Len(t, binInfos, 1)
 
 	require.NoError(t, BinaryUnLoad(th, bin))
-	requireCode(t, BinarySetExceptionCallback(th, bin, func(*ExceptionInfo) {}), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	requireCode(t, BinarySetExceptionCallback(th, bin, func(*core.ExceptionInfo) {}), abi.ACL_ERROR_RT_INVALID_HANDLE)
 }
 
 func TestExceptionInfoAccessorErrors(t *testing.T) {
 	var p uintptr
 	var n uint32
-	notKernel := &ExceptionInfo{TaskID: 3}
+	notKernel := &core.ExceptionInfo{TaskID: 3}
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -105,9 +105,9 @@ func TestExceptionInfoAccessorErrors(t *testing.T) {
 
 func TestReplayedKernelFaultCarriesTheKernel(t *testing.T) {
 	h := &fakeHost{bufs: map[uintptr][]byte{}, fail: map[uint32]bool{1: true}, quiet: true}
-	l := &launch{launchMem: &launchMem{host: h, buf: make([]byte, launchHeader)},
-		f: &core.Function{H: 0xF1, Bin: &core.Binary{H: 0xB1}, Entry: core.KernelEntry{Name: "k"}}, args: 0x5000, size: 24}
-	k := &riKernel{l: l}
+	l := &core.Launch{LaunchMem: &core.LaunchMem{Host: h, Buf: make([]byte, core.LaunchHeader)},
+		F: &core.Function{H: 0xF1, Bin: &core.Binary{H: 0xB1}, Entry: core.KernelEntry{Name: "k"}}, Args: 0x5000, Size: 24}
+	k := &core.RiKernel{L: l}
 	require.NoError(t, k.RunBlock(0, 2))
 	err := k.RunBlock(1, 2)
 	requireCode(t, err, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
@@ -164,7 +164,7 @@ func TestSymbols(t *testing.T) {
 
 	// Device memory round trip through the stream.
 	var d uintptr
-	require.NoError(t, Malloc(th, &d, 64, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d, 64, 0, core.MallocOpts{}))
 	require.NoError(t, MemcpyFromSymbolAsync(th, d, 64, sym, 8, 6, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, 0))
 	require.NoError(t, MemcpyToSymbolAsync(th, sym, d, 8, 0, abi.ACL_MEMCPY_DEFAULT, 0))
 	require.NoError(t, SynchronizeStream(th, 0, -1))
@@ -239,7 +239,7 @@ func TestDeviceTaskAbort(t *testing.T) {
 
 	var mu sync.Mutex
 	var stages []int32
-	record := func(ret int32) DeviceTaskAbortCallback {
+	record := func(ret int32) core.DeviceTaskAbortCallback {
 		return func(dev, stage int32, timeout uint32) int32 {
 			mu.Lock()
 			defer mu.Unlock()
@@ -293,18 +293,18 @@ func TestMemoryErrorRepair(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	n := uint64(99)
-	require.NoError(t, GetMemUceInfo(th, 0, make([]MemUceInfo, 4), true, &n))
+	require.NoError(t, GetMemUceInfo(th, 0, make([]core.MemUceInfo, 4), true, &n))
 	assert.Zero(t, n, "the emulated HBM reports no uncorrectable error")
 	for _, tc := range []struct {
 		name string
 		err  error
 		code abi.Code
 	}{
-		{"info: NULL retSize", GetMemUceInfo(th, 0, make([]MemUceInfo, 1), true, nil), abi.ACL_ERROR_INVALID_PARAM},
+		{"info: NULL retSize", GetMemUceInfo(th, 0, make([]core.MemUceInfo, 1), true, nil), abi.ACL_ERROR_INVALID_PARAM},
 		{"info: NULL array", GetMemUceInfo(th, 0, nil, false, &n), abi.ACL_ERROR_INVALID_PARAM},
-		{"info: bad device", GetMemUceInfo(th, 7, make([]MemUceInfo, 1), true, &n), abi.ACL_ERROR_RT_INVALID_DEVICEID},
+		{"info: bad device", GetMemUceInfo(th, 7, make([]core.MemUceInfo, 1), true, &n), abi.ACL_ERROR_RT_INVALID_DEVICEID},
 		{"repair: empty", MemUceRepair(th, 0, nil, true), abi.ACL_ERROR_INVALID_PARAM},
-		{"repair: never reported", MemUceRepair(th, 0, []MemUceInfo{{0x1000, 64}}, true), abi.ACL_ERROR_RT_PARAM_INVALID},
+		{"repair: never reported", MemUceRepair(th, 0, []core.MemUceInfo{{Addr: 0x1000, Len: 64}}, true), abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"repair error: NULL", RepairError(th, 0, nil), abi.ACL_ERROR_INVALID_PARAM},
 		{"repair error: never raised", RepairError(th, 0, &ErrorInfo{ErrorType: abi.ACL_RT_ERROR_MEMORY}), abi.ACL_ERROR_RT_PARAM_INVALID},
 		{"repair error: unknown type", RepairError(th, 0, &ErrorInfo{ErrorType: 77}), abi.ACL_ERROR_INVALID_PARAM},

@@ -6,8 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
@@ -33,57 +31,9 @@ import (
 // aclrtGetLastError), the next synchronisation, and the device health
 // (emu.ReportHealth, which DCMI readers see through the node).
 
-type faultKind uint8
-
-const (
-	faultOOM faultKind = iota
-	faultAICore
-	faultSDMA
-	faultUCE
-	faultECC
-	faultTimeout
-	faultLost
-	faultHeartbeat
-)
-
-var faultNames = map[string]faultKind{
-	"oom": faultOOM, "aicore": faultAICore, "sdma": faultSDMA, "uce": faultUCE, "ecc": faultECC,
-	"timeout": faultTimeout, "lost": faultLost, "heartbeat": faultHeartbeat,
-}
-
-func (k faultKind) String() string {
-	for n, v := range faultNames {
-		if v == k {
-			return n
-		}
-	}
-	return "fault"
-}
-
-// faultRule is one parsed rule and its count. Guarded by faults.mu.
-type faultRule struct {
-	kind   faultKind
-	dev    int32 // -1: any device
-	nth    uint64
-	every  uint64
-	p      float64 // percent
-	kernel string
-	addr   uintptr
-	length uint64
-	rng    *rand.Rand
-	count  uint64
-}
-
-var faults struct {
-	active atomic.Bool // a plan with rules is loaded: the hooks do work
-	mu     sync.Mutex
-	rules  []*faultRule
-	uce    map[int32][]MemUceInfo // injected UCE/ECC ranges per device
-}
-
 // parseFaults parses an NPUEMU_FAULTS value.
-func parseFaults(spec string) ([]*faultRule, error) {
-	var rules []*faultRule
+func parseFaults(spec string) ([]*core.FaultRule, error) {
+	var rules []*core.FaultRule
 	for _, part := range strings.Split(spec, ";") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -91,17 +41,17 @@ func parseFaults(spec string) ([]*faultRule, error) {
 		}
 		head, opts, _ := strings.Cut(part, ":")
 		name, dev, hasDev := strings.Cut(head, "@")
-		k, ok := faultNames[strings.TrimSpace(name)]
+		k, ok := core.FaultNames[strings.TrimSpace(name)]
 		if !ok {
 			return nil, fmt.Errorf("rule %q: unknown fault %q (oom, aicore, sdma, uce, ecc, timeout, lost, heartbeat)", part, name)
 		}
-		r := &faultRule{kind: k, dev: -1}
+		r := &core.FaultRule{Kind: k, Dev: -1}
 		if hasDev {
 			n, err := strconv.ParseInt(strings.TrimSpace(dev), 10, 32)
 			if err != nil || n < 0 {
 				return nil, fmt.Errorf("rule %q: device %q is not a device id", part, dev)
 			}
-			r.dev = int32(n)
+			r.Dev = int32(n)
 		}
 		seed := uint64(1)
 		for _, o := range strings.Split(opts, ",") {
@@ -116,24 +66,24 @@ func parseFaults(spec string) ([]*faultRule, error) {
 			var err error
 			switch key {
 			case "nth":
-				r.nth, err = strconv.ParseUint(val, 0, 64)
+				r.Nth, err = strconv.ParseUint(val, 0, 64)
 			case "every":
-				r.every, err = strconv.ParseUint(val, 0, 64)
+				r.Every, err = strconv.ParseUint(val, 0, 64)
 			case "p":
-				r.p, err = strconv.ParseFloat(val, 64)
-				if err == nil && (r.p < 0 || r.p > 100) {
+				r.P, err = strconv.ParseFloat(val, 64)
+				if err == nil && (r.P < 0 || r.P > 100) {
 					err = fmt.Errorf("out of 0..100")
 				}
 			case "seed":
 				seed, err = strconv.ParseUint(val, 0, 64)
 			case "kernel":
-				r.kernel = val
+				r.Kernel = val
 			case "addr":
 				var a uint64
 				a, err = strconv.ParseUint(val, 0, 64)
-				r.addr = uintptr(a)
+				r.Addr = uintptr(a)
 			case "len":
-				r.length, err = strconv.ParseUint(val, 0, 64)
+				r.Length, err = strconv.ParseUint(val, 0, 64)
 			default:
 				err = fmt.Errorf("unknown option")
 			}
@@ -141,16 +91,16 @@ func parseFaults(spec string) ([]*faultRule, error) {
 				return nil, fmt.Errorf("rule %q: option %q: %v", part, o, err)
 			}
 		}
-		if r.nth == 0 && r.every == 0 && r.p == 0 {
-			r.nth = 1
+		if r.Nth == 0 && r.Every == 0 && r.P == 0 {
+			r.Nth = 1
 		}
-		if r.kernel != "" && k != faultAICore && k != faultTimeout {
+		if r.Kernel != "" && k != core.FaultAICore && k != core.FaultTimeout {
 			return nil, fmt.Errorf("rule %q: kernel= applies to aicore and timeout only", part)
 		}
-		if (k == faultUCE || k == faultECC) && r.length == 0 {
-			r.length = 64
+		if (k == core.FaultUCE || k == core.FaultECC) && r.Length == 0 {
+			r.Length = 64
 		}
-		r.rng = rand.New(rand.NewPCG(seed, uint64(len(rules))))
+		r.Rng = rand.New(rand.NewPCG(seed, uint64(len(rules))))
 		rules = append(rules, r)
 	}
 	return rules, nil
@@ -163,12 +113,12 @@ func loadFaultPlan() error {
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclInit: NPUEMU_FAULTS: %v (docs/faults.md)", err)
 	}
-	faults.mu.Lock()
-	faults.rules = rules
-	faults.uce = map[int32][]MemUceInfo{}
-	faults.mu.Unlock()
+	core.Faults.Mu.Lock()
+	core.Faults.Rules = rules
+	core.Faults.Uce = map[int32][]core.MemUceInfo{}
+	core.Faults.Mu.Unlock()
 	core.ForgetLostDevices() // device.go
-	faults.active.Store(len(rules) > 0)
+	core.Faults.Active.Store(len(rules) > 0)
 	if len(rules) > 0 {
 		tsfw.SetSubmitHook(faultSubmit)
 	} else {
@@ -177,39 +127,25 @@ func loadFaultPlan() error {
 	return nil
 }
 
-// hit counts one event and reports whether the rule fires on it.
-// Precondition: faults.mu held.
-func (r *faultRule) hit() bool {
-	r.count++
-	switch {
-	case r.nth > 0:
-		return r.count == r.nth
-	case r.every > 0:
-		return r.count%r.every == 0
-	default:
-		return r.rng.Float64()*100 < r.p
-	}
-}
-
 // faultMalloc fails an aclrtMalloc when an oom rule fires.
 func faultMalloc(fn string, dev int32, size uint64) error {
-	if !faults.active.Load() {
+	if !core.Faults.Active.Load() {
 		return nil
 	}
-	faults.mu.Lock()
-	defer faults.mu.Unlock()
+	core.Faults.Mu.Lock()
+	defer core.Faults.Mu.Unlock()
 	var err error
-	for _, r := range faults.rules {
-		if r.kind == faultOOM && (r.dev < 0 || r.dev == dev) && r.hit() && err == nil {
-			err = abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: %d bytes on device %d: injected out-of-memory (NPUEMU_FAULTS rule %d, allocation %d)", fn, size, dev, ruleIndex(r), r.count)
+	for _, r := range core.Faults.Rules {
+		if r.Kind == core.FaultOOM && (r.Dev < 0 || r.Dev == dev) && r.Hit() && err == nil {
+			err = abi.Errorf(abi.ACL_ERROR_RT_MEMORY_ALLOCATION, "%s: %d bytes on device %d: injected out-of-memory (NPUEMU_FAULTS rule %d, allocation %d)", fn, size, dev, ruleIndex(r), r.Count)
 		}
 	}
 	return err
 }
 
 // Precondition: faults.mu held.
-func ruleIndex(r *faultRule) int {
-	for i, x := range faults.rules {
+func ruleIndex(r *core.FaultRule) int {
+	for i, x := range core.Faults.Rules {
 		if x == r {
 			return i + 1
 		}
@@ -239,31 +175,31 @@ func faultSubmit(q *tsfw.Queue, t tsfw.Task) tsfw.Task {
 	class := t.Class()
 	var name string
 	if class == tsfw.ClassKernel {
-		if l, ok := t.Kernel().(*launch); ok && l.f != nil {
-			name = l.f.Entry.Name
+		if l, ok := t.Kernel().(*core.Launch); ok && l.F != nil {
+			name = l.F.Entry.Name
 		}
 	}
-	faults.mu.Lock()
-	defer faults.mu.Unlock()
+	core.Faults.Mu.Lock()
+	defer core.Faults.Mu.Unlock()
 	// Every rule counts the event; the first that fires on it wins.
-	var fired *faultRule
-	for _, r := range faults.rules {
-		if r.dev >= 0 && r.dev != dev {
+	var fired *core.FaultRule
+	for _, r := range core.Faults.Rules {
+		if r.Dev >= 0 && r.Dev != dev {
 			continue
 		}
-		switch r.kind {
-		case faultOOM:
+		switch r.Kind {
+		case core.FaultOOM:
 			continue
-		case faultAICore, faultTimeout:
-			if class != tsfw.ClassKernel || (r.kernel != "" && r.kernel != name) {
+		case core.FaultAICore, core.FaultTimeout:
+			if class != tsfw.ClassKernel || (r.Kernel != "" && r.Kernel != name) {
 				continue
 			}
-		case faultSDMA:
+		case core.FaultSDMA:
 			if class != tsfw.ClassCopy {
 				continue
 			}
 		}
-		if r.hit() && fired == nil {
+		if r.Hit() && fired == nil {
 			fired = r
 		}
 	}
@@ -275,41 +211,41 @@ func faultSubmit(q *tsfw.Queue, t tsfw.Task) tsfw.Task {
 
 // injected builds the failing task of rule r.
 // Precondition: faults.mu held.
-func injected(r *faultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel string) tsfw.Task {
+func injected(r *core.FaultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel string) tsfw.Task {
 	idx := ruleIndex(r)
-	what := fmt.Sprintf("injected by NPUEMU_FAULTS rule %d (%s, event %d)", idx, r.kind, r.count)
+	what := fmt.Sprintf("injected by NPUEMU_FAULTS rule %d (%s, event %d)", idx, r.Kind, r.Count)
 	if kernel != "" {
 		what += ", kernel " + kernel
 	}
 	var code abi.Code
 	var fire func()
-	switch r.kind {
-	case faultAICore:
+	switch r.Kind {
+	case core.FaultAICore:
 		code = abi.ACL_ERROR_RT_AICORE_EXCEPTION
-	case faultSDMA:
+	case core.FaultSDMA:
 		code = abi.ACL_ERROR_RT_SYS_DMA
-	case faultTimeout:
+	case core.FaultTimeout:
 		code = abi.ACL_ERROR_RT_TASK_TIMEOUT
 		if class == tsfw.ClassKernel {
 			code = abi.ACL_ERROR_RT_AICORE_TIMEOUT
 		}
-	case faultUCE, faultECC:
+	case core.FaultUCE, core.FaultECC:
 		code = abi.ACL_ERROR_RT_DEVICE_MEM_ERROR
-		if r.kind == faultECC {
+		if r.Kind == core.FaultECC {
 			code = abi.ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 		}
-		info := MemUceInfo{Addr: r.addr, Len: r.length}
-		what += fmt.Sprintf(", HBM address %#x (+%d bytes)", r.addr, r.length)
+		info := core.MemUceInfo{Addr: r.Addr, Len: r.Length}
+		what += fmt.Sprintf(", HBM address %#x (+%d bytes)", r.Addr, r.Length)
 		fire = func() {
-			faults.mu.Lock()
-			faults.uce[dev] = append(faults.uce[dev], info)
-			faults.mu.Unlock()
-			emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthMajor, Code: int32(code), Reason: "injected " + r.kind.String() + " error"})
+			core.Faults.Mu.Lock()
+			core.Faults.Uce[dev] = append(core.Faults.Uce[dev], info)
+			core.Faults.Mu.Unlock()
+			emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthMajor, Code: int32(code), Reason: "injected " + r.Kind.String() + " error"})
 		}
-	case faultLost, faultHeartbeat:
+	case core.FaultLost, core.FaultHeartbeat:
 		code = abi.ACL_ERROR_RT_DEVICE_TASK_ABORT
 		reason := "device lost"
-		if r.kind == faultHeartbeat {
+		if r.Kind == core.FaultHeartbeat {
 			code, reason = abi.ACL_ERROR_RT_LOST_HEARTBEAT, "device heartbeat lost"
 		}
 		lostErr := abi.Errorf(code, "device %d: %s (%s); aclrtResetDevice recovers it", dev, reason, what)
@@ -321,34 +257,21 @@ func injected(r *faultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel
 	return tsfw.Faulty(t, abi.Errorf(code, "%s", what), fire)
 }
 
-// clearInjectedFaults forgets a device's injected memory errors
-// (aclrtResetDevice, aclFinalize): the reset recovers the device (its loss
-// is forgotten by the runtime core, rt/core/device.go).
-func clearInjectedFaults(dev int32) {
-	if !faults.active.Load() {
-		return
-	}
-	faults.mu.Lock()
-	delete(faults.uce, dev)
-	faults.mu.Unlock()
-	emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthOK, Reason: "device reset"})
-}
-
 // injectedUCE returns the UCE ranges injected on dev.
-func injectedUCE(dev int32) []MemUceInfo {
-	faults.mu.Lock()
-	defer faults.mu.Unlock()
-	return append([]MemUceInfo(nil), faults.uce[dev]...)
+func injectedUCE(dev int32) []core.MemUceInfo {
+	core.Faults.Mu.Lock()
+	defer core.Faults.Mu.Unlock()
+	return append([]core.MemUceInfo(nil), core.Faults.Uce[dev]...)
 }
 
 // repairUCE removes a reported range; it reports whether it was one.
-func repairUCE(dev int32, in MemUceInfo) bool {
-	faults.mu.Lock()
-	defer faults.mu.Unlock()
-	l := faults.uce[dev]
+func repairUCE(dev int32, in core.MemUceInfo) bool {
+	core.Faults.Mu.Lock()
+	defer core.Faults.Mu.Unlock()
+	l := core.Faults.Uce[dev]
 	for i, x := range l {
 		if x == in {
-			faults.uce[dev] = append(l[:i], l[i+1:]...)
+			core.Faults.Uce[dev] = append(l[:i], l[i+1:]...)
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package acl
 import (
 	"testing"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -11,15 +12,15 @@ func TestParseFaults(t *testing.T) {
 	rules, err := parseFaults("oom:nth=3; aicore@1:kernel=vadd_f32,every=2 ;uce:addr=0x1000;sdma:p=50,seed=7")
 	require.NoError(t, err)
 	require.Len(t, rules, 4)
-	assert.Equal(t, faultOOM, rules[0].kind)
-	assert.Equal(t, uint64(3), rules[0].nth)
-	assert.Equal(t, int32(-1), rules[0].dev)
-	assert.Equal(t, int32(1), rules[1].dev)
-	assert.Equal(t, "vadd_f32", rules[1].kernel)
-	assert.Equal(t, uint64(2), rules[1].every)
-	assert.Equal(t, uintptr(0x1000), rules[2].addr)
-	assert.Equal(t, uint64(64), rules[2].length, "uce length defaults to 64 bytes")
-	assert.Equal(t, uint64(1), rules[2].nth, "no trigger: the first event")
+	assert.Equal(t, core.FaultOOM, rules[0].Kind)
+	assert.Equal(t, uint64(3), rules[0].Nth)
+	assert.Equal(t, int32(-1), rules[0].Dev)
+	assert.Equal(t, int32(1), rules[1].Dev)
+	assert.Equal(t, "vadd_f32", rules[1].Kernel)
+	assert.Equal(t, uint64(2), rules[1].Every)
+	assert.Equal(t, uintptr(0x1000), rules[2].Addr)
+	assert.Equal(t, uint64(64), rules[2].Length, "uce length defaults to 64 bytes")
+	assert.Equal(t, uint64(1), rules[2].Nth, "no trigger: the first event")
 
 	for _, bad := range []string{"boom", "oom:nth", "oom:x=1", "oom@x", "sdma:kernel=k", "oom:p=200"} {
 		_, err := parseFaults(bad)
@@ -37,7 +38,7 @@ func TestFaultTriggers(t *testing.T) {
 		require.NoError(t, err)
 		var got []int
 		for i := 1; i <= n; i++ {
-			if rules[0].hit() {
+			if rules[0].Hit() {
 				got = append(got, i)
 			}
 		}

@@ -2,10 +2,8 @@ package acl
 
 import (
 	"encoding/binary"
-	"fmt"
 	"os"
 	"strconv"
-	"sync"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
@@ -43,32 +41,15 @@ const EnvCoreGroups = "NPUEMU_CORE_GROUPS"
 // groupASQ is the number of streams a group runs at once.
 const groupASQ = 32
 
-// Group is one core group: the fields of rtGroupInfo_t that
-// aclrtGetGroupInfoDetail reads.
-type Group struct {
-	ID        int32
-	AICores   uint32
-	AICPUs    uint32
-	AIVectors uint32
-	SDMAs     uint32
-	ActiveASQ uint32
-}
-
 // GroupInfo is one aclrtGroupInfo: room for the device's groups.
 type GroupInfo struct {
-	Groups []Group
+	Groups []core.Group
 }
 
 var groupInfos = core.NewTable[GroupInfo](core.KindGroupInfo)
 
-// groupBinding is the group aclrtSetGroup bound each context to.
-var groupBinding struct {
-	mu  sync.Mutex
-	ctx map[*core.Context]Group // guarded by mu
-}
-
 // layoutGroups splits s's resources into n groups.
-func layoutGroups(s emu.SoC, n int) []Group {
+func layoutGroups(s emu.SoC, n int) []core.Group {
 	share := func(total, i int) uint32 {
 		v := total / n
 		if i < total%n {
@@ -76,9 +57,9 @@ func layoutGroups(s emu.SoC, n int) []Group {
 		}
 		return uint32(v)
 	}
-	gs := make([]Group, n)
+	gs := make([]core.Group, n)
 	for i := range gs {
-		gs[i] = Group{
+		gs[i] = core.Group{
 			ID:        int32(i),
 			AICores:   share(s.AICores, i),
 			AICPUs:    share(s.AICPUs, i),
@@ -92,7 +73,7 @@ func layoutGroups(s emu.SoC, n int) []Group {
 
 // deviceGroups returns the group layout of the current context's device
 // for fn, refusing SoCs without core groups.
-func deviceGroups(t *core.Thread, fn string) (*core.Context, []Group, error) {
+func deviceGroups(t *core.Thread, fn string) (*core.Context, []core.Group, error) {
 	if err := CheckSoC(fn); err != nil {
 		return nil, nil, err
 	}
@@ -133,7 +114,7 @@ func CreateGroupInfo(t *core.Thread) (core.Handle, error) {
 	if err != nil {
 		return 0, err
 	}
-	return groupInfos.Add(&GroupInfo{Groups: make([]Group, len(gs))}), nil
+	return groupInfos.Add(&GroupInfo{Groups: make([]core.Group, len(gs))}), nil
 }
 
 // groupInfo resolves an aclrtGroupInfo handle.
@@ -237,54 +218,24 @@ func SetGroup(t *core.Thread, groupID int32) error {
 	if groupID < 0 || int(groupID) >= len(gs) {
 		return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist on device %d (ids 0..%d)", fn, groupID, c.Dev.ID, len(gs)-1)
 	}
-	groupBinding.mu.Lock()
-	if groupBinding.ctx == nil {
-		groupBinding.ctx = map[*core.Context]Group{}
+	core.GroupBinding.Mu.Lock()
+	if core.GroupBinding.Ctx == nil {
+		core.GroupBinding.Ctx = map[*core.Context]core.Group{}
 	}
-	for old := range groupBinding.ctx {
+	for old := range core.GroupBinding.Ctx {
 		if old.Dead.Load() {
-			delete(groupBinding.ctx, old)
+			delete(core.GroupBinding.Ctx, old)
 		}
 	}
-	groupBinding.ctx[c] = gs[groupID]
-	groupBinding.mu.Unlock()
+	core.GroupBinding.Ctx[c] = gs[groupID]
+	core.GroupBinding.Mu.Unlock()
 	noteResLimit() // the launch path now reads the caps (kernel_reslimit.go)
 	return nil
 }
 
-// groupCaps returns the AI Core and vector core caps of the group c is
-// bound to, zeros when it is bound to none.
-func groupCaps(c *core.Context) (cube, vector uint32) {
-	groupBinding.mu.Lock()
-	defer groupBinding.mu.Unlock()
-	g, ok := groupBinding.ctx[c]
-	if !ok {
-		return 0, 0
-	}
-	return g.AICores, g.AIVectors
-}
-
-// withinGroup lowers the launch caps cube and vector (0: none) to the
-// cores of the group c is bound to.
-func withinGroup(c *core.Context, cube, vector uint32) (uint32, uint32) {
-	gc, gv := groupCaps(c)
-	lower := func(v, g uint32) uint32 {
-		if g != 0 && (v == 0 || g < v) {
-			return g
-		}
-		return v
-	}
-	return lower(cube, gc), lower(vector, gv)
-}
-
-// String describes a group for messages.
-func (g Group) String() string {
-	return fmt.Sprintf("group %d (%d AI Cores, %d vector cores, %d AI CPUs, %d SDMA)", g.ID, g.AICores, g.AIVectors, g.AICPUs, g.SDMAs)
-}
-
 // CurrentGroups returns the groups of the current context's device (the
 // rt* layer's rtGetGroupInfo).
-func CurrentGroups(t *core.Thread, fn string) ([]Group, error) {
+func CurrentGroups(t *core.Thread, fn string) ([]core.Group, error) {
 	_, gs, err := deviceGroups(t, fn)
 	return gs, err
 }

@@ -22,9 +22,9 @@ func hostRegErr(fn string, err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, messageOf(err))
+		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
 	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, messageOf(err))
+		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
 	}
 	return drv(fn, err)
 }

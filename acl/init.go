@@ -67,9 +67,6 @@ func Init(t *core.Thread, path string) (err error) {
 	return nil
 }
 
-// messageOf returns an abi.Error's own message (without the code prefix).
-func messageOf(err error) string { return abi.MessageOf(err) }
-
 type initConfig struct {
 	defaultDevice int32
 	errMsgProcess bool
@@ -218,7 +215,7 @@ func finalizeLocked(t *core.Thread) {
 	if os.Getenv(LeakCheckEnv) == "1" {
 		reportLeaks(leakOut)
 	}
-	if san != nil {
+	if core.SanitizerState != nil {
 		sanitizeLeaks() // sanitize.go: leakcheck
 	}
 	for _, d := range core.Runtime.Devs {
@@ -358,13 +355,8 @@ func cut(s string, sep byte) (string, string, bool) {
 	return s, "", false
 }
 
-// PackageVersion is aclCANNPackageVersion's content.
-type PackageVersion struct {
-	Version, Major, Minor, Release, Patch string
-}
-
 // CANNVersionOf implements the deprecated aclsysGetCANNVersion.
-func CANNVersionOf(t *core.Thread, name int32, out *PackageVersion) error {
+func CANNVersionOf(t *core.Thread, name int32, out *core.PackageVersion) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclsysGetCANNVersion: version must not be NULL")
 	}
@@ -381,6 +373,6 @@ func CANNVersionOf(t *core.Thread, name int32, out *PackageVersion) error {
 			break
 		}
 	}
-	*out = PackageVersion{Version: v, Major: parts[0], Minor: parts[1], Release: parts[2], Patch: rest}
+	*out = core.PackageVersion{Version: v, Major: parts[0], Minor: parts[1], Release: parts[2], Patch: rest}
 	return nil
 }

@@ -12,26 +12,12 @@ import (
 // around aclInit and aclFinalize. The C function pointer is the key (the
 // unregister calls name it), Call invokes it; libfake builds Call.
 
-// InitCallback is a registered aclInitCallbackFunc.
-type InitCallback struct {
-	Type int32
-	Key  uintptr             // the C function pointer
-	Call func(config []byte) // calls it with the aclInit JSON text and userData
-}
-
-// FinalizeCallback is a registered aclFinalizeCallbackFunc.
-type FinalizeCallback struct {
-	Type int32
-	Key  uintptr
-	Call func()
-}
-
 // lifeCBs holds the registrations in order. Its own mutex, not core.Runtime.Mu:
 // callbacks run outside the runtime lock, so they may call ACL functions.
 var lifeCBs struct {
 	mu   sync.Mutex
-	init []InitCallback
-	fin  []FinalizeCallback
+	init []core.InitCallback
+	fin  []core.FinalizeCallback
 }
 
 // checkRegType accepts the aclRegisterCallbackType values.
@@ -45,7 +31,7 @@ func checkRegType(fn string, typ int32) error {
 // InitCallbackRegister implements aclInitCallbackRegister: before aclInit
 // the callback runs during aclInit; after it, it also runs at once. Registering
 // the same (type, function) again replaces its userData.
-func InitCallbackRegister(t *core.Thread, cb InitCallback) error {
+func InitCallbackRegister(t *core.Thread, cb core.InitCallback) error {
 	const fn = "aclInitCallbackRegister"
 	if err := checkRegType(fn, cb.Type); err != nil {
 		return err
@@ -54,7 +40,7 @@ func InitCallbackRegister(t *core.Thread, cb InitCallback) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: cbFunc must not be NULL", fn)
 	}
 	lifeCBs.mu.Lock()
-	i := slices.IndexFunc(lifeCBs.init, func(c InitCallback) bool { return c.Type == cb.Type && c.Key == cb.Key })
+	i := slices.IndexFunc(lifeCBs.init, func(c core.InitCallback) bool { return c.Type == cb.Type && c.Key == cb.Key })
 	if i >= 0 {
 		lifeCBs.init[i] = cb
 	} else {
@@ -78,7 +64,7 @@ func InitCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 	}
 	lifeCBs.mu.Lock()
 	defer lifeCBs.mu.Unlock()
-	i := slices.IndexFunc(lifeCBs.init, func(c InitCallback) bool { return c.Type == typ && c.Key == key })
+	i := slices.IndexFunc(lifeCBs.init, func(c core.InitCallback) bool { return c.Type == typ && c.Key == key })
 	if i < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: function %#x is not registered for type %d", fn, key, typ)
 	}
@@ -87,7 +73,7 @@ func InitCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 }
 
 // FinalizeCallbackRegister implements aclFinalizeCallbackRegister.
-func FinalizeCallbackRegister(t *core.Thread, cb FinalizeCallback) error {
+func FinalizeCallbackRegister(t *core.Thread, cb core.FinalizeCallback) error {
 	const fn = "aclFinalizeCallbackRegister"
 	if err := checkRegType(fn, cb.Type); err != nil {
 		return err
@@ -97,7 +83,7 @@ func FinalizeCallbackRegister(t *core.Thread, cb FinalizeCallback) error {
 	}
 	lifeCBs.mu.Lock()
 	defer lifeCBs.mu.Unlock()
-	i := slices.IndexFunc(lifeCBs.fin, func(c FinalizeCallback) bool { return c.Type == cb.Type && c.Key == cb.Key })
+	i := slices.IndexFunc(lifeCBs.fin, func(c core.FinalizeCallback) bool { return c.Type == cb.Type && c.Key == cb.Key })
 	if i >= 0 {
 		lifeCBs.fin[i] = cb
 	} else {
@@ -114,7 +100,7 @@ func FinalizeCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 	}
 	lifeCBs.mu.Lock()
 	defer lifeCBs.mu.Unlock()
-	i := slices.IndexFunc(lifeCBs.fin, func(c FinalizeCallback) bool { return c.Type == typ && c.Key == key })
+	i := slices.IndexFunc(lifeCBs.fin, func(c core.FinalizeCallback) bool { return c.Type == typ && c.Key == key })
 	if i < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: function %#x is not registered for type %d", fn, key, typ)
 	}

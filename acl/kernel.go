@@ -1,19 +1,12 @@
 package acl
 
 import (
-	"encoding/binary"
-	"math"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
-	"github.com/npuemu/npuemu/rt/sanitize"
-	"github.com/npuemu/npuemu/tsfw"
 )
 
 // Kernels (docs/kernels.md). A kernel binary is a host shared object
@@ -48,14 +41,7 @@ func kernelHost(fn string) (core.KernelHost, error) {
 const notKernelBinary = "npuemu runs kernels built as host shared objects that export npuemu_kernel_table " +
 	"(build with `cc -shared -fPIC -I emu/include kernel.c -o kernel.so`, see docs/kernels.md); real AI Core binaries cannot run on the emulator"
 
-// BinaryLoadOption is one aclrtBinaryLoadOption (type and the first word
-// of its value union).
-type BinaryLoadOption struct {
-	Type  int32
-	Value uint32
-}
-
-func checkLoadOptions(fn string, opts []BinaryLoadOption) error {
+func checkLoadOptions(fn string, opts []core.BinaryLoadOption) error {
 	for _, o := range opts {
 		switch o.Type {
 		case abi.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
@@ -78,7 +64,7 @@ func checkLoadOptions(fn string, opts []BinaryLoadOption) error {
 }
 
 // BinaryLoadFromFile implements aclrtBinaryLoadFromFile.
-func BinaryLoadFromFile(t *core.Thread, path string, opts []BinaryLoadOption, out *core.Handle) error {
+func BinaryLoadFromFile(t *core.Thread, path string, opts []core.BinaryLoadOption, out *core.Handle) error {
 	const fn = "aclrtBinaryLoadFromFile"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
@@ -114,7 +100,7 @@ func BinaryLoadFromFile(t *core.Thread, path string, opts []BinaryLoadOption, ou
 }
 
 // BinaryLoadFromData implements aclrtBinaryLoadFromData.
-func BinaryLoadFromData(t *core.Thread, data []byte, opts []BinaryLoadOption, out *core.Handle) error {
+func BinaryLoadFromData(t *core.Thread, data []byte, opts []core.BinaryLoadOption, out *core.Handle) error {
 	const fn = "aclrtBinaryLoadFromData"
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binHandle must not be NULL", fn)
@@ -260,251 +246,6 @@ func GetFunctionAttribute(t *core.Thread, fh core.Handle, attr int32, v *int64) 
 		*v = 0 // normal; a launch may ask for batch mode
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtFuncAttribute %d", fn, attr)
-	}
-	return nil
-}
-
-// LaunchAttr is one aclrtLaunchKernelAttr: its id and the 16 bytes of its
-// value union.
-type LaunchAttr struct {
-	ID    int32
-	Value [16]byte
-}
-
-// launchCfg is what the attributes of a launch ask for.
-type launchCfg struct {
-	batch   bool
-	timeout time.Duration
-	engine  int32 // -1: the kernel's own kind
-	flags   uint8 // 0/1 attributes given as 1 (launchFlagOf, capture.go)
-	// a front hand-over: never wait for ring space (kernel_launch_handover.go)
-	handoff *core.Handover
-}
-
-func parseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (launchCfg, error) {
-	cfg := launchCfg{engine: -1}
-	var haveT, haveUs bool
-	for _, a := range attrs {
-		u8 := a.Value[0]
-		u32 := binary.LittleEndian.Uint32(a.Value[:4])
-		switch a.ID {
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
-			if u8 > 1 {
-				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: schemMode %d: want 0 (normal) or 1 (batch)", fn, u8)
-			}
-			cfg.batch = u8 == 1
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
-			haveT = true
-			cfg.timeout = time.Duration(binary.LittleEndian.Uint16(a.Value[:2])) * time.Second
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
-			haveUs = true
-			us := uint64(u32) | uint64(binary.LittleEndian.Uint32(a.Value[4:8]))<<32
-			cfg.timeout = time.Duration(min(us, math.MaxInt64/1000)) * time.Microsecond
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-			if u8 > 1 {
-				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d: value %d: want 0 or 1", fn, a.ID, u8)
-			}
-			cfg.flags |= launchFlagOf(a.ID, u8)
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
-			if u32 != 0 {
-				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: dynamic UB (%d bytes) exists for SIMT kernels of the Ascend 950 only", fn, u32)
-			}
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
-			if !strings.HasPrefix(soc, "Ascend310P") {
-				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE is for Atlas inference (310P) only, not %s", fn, soc)
-			}
-			if u32 > abi.ACL_RT_ENGINE_TYPE_AIV {
-				return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: engineType %d: want ACL_RT_ENGINE_TYPE_AIC (0) or _AIV (1)", fn, u32)
-			}
-			cfg.engine = int32(u32)
-		case abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
-			if u32 != 0 {
-				return cfg, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: a non-zero blockDimOffset (310P core groups) is not emulated", fn)
-			}
-		default:
-			return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtLaunchKernelAttrId %d", fn, a.ID)
-		}
-	}
-	if haveT && haveUs {
-		return cfg, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and _TIMEOUT_US are mutually exclusive", fn)
-	}
-	return cfg, nil
-}
-
-// kernelSpec builds the tsfw description of a launch of f.
-func kernelSpec(f *core.Function, blocks uint32, cfg launchCfg, units uint64) tsfw.KernelSpec {
-	s := tsfw.KernelSpec{Blocks: blocks, Batch: cfg.batch, Timeout: cfg.timeout}
-	if s.Timeout == 0 {
-		// No timeout attribute: aclrtSetOpExecuteTimeOut's, if one was set.
-		s.Timeout = OpExecuteTimeout()
-	}
-	switch f.Entry.Kind {
-	case abi.ACL_KERNEL_TYPE_VECTOR:
-		s.Kind = tsfw.CoreVector
-	case abi.ACL_KERNEL_TYPE_MIX:
-		s.Kind = tsfw.CoreMix
-		s.MixVector = uint32(f.Entry.MixVector) / uint32(max(f.Entry.MixCube, 1))
-	}
-	switch cfg.engine {
-	case abi.ACL_RT_ENGINE_TYPE_AIC:
-		s.Kind = tsfw.CoreCube
-	case abi.ACL_RT_ENGINE_TYPE_AIV:
-		s.Kind = tsfw.CoreVector
-	}
-	ns := float64(f.Entry.NsPerBlock)
-	if m := f.Measured.Load(); m > 0 && f.Entry.NsPerBlock == 0 && f.Entry.NsPerUnit == 0 {
-		ns = float64(m)
-	}
-	if f.Entry.NsPerUnit > 0 {
-		per := (units + uint64(blocks) - 1) / uint64(blocks)
-		ns += f.Entry.NsPerUnit * float64(per)
-	}
-	s.BlockCost = time.Duration(min(ns, float64(math.MaxInt64/2)))
-	return s
-}
-
-// launchHeader is the host scratch in front of each launch image
-// (libfake/kernel_host.h, npu_kstate).
-const launchHeader = 32
-
-// launch is one queued kernel: the tsfw.Kernel of its task.
-type launch struct {
-	*launchMem
-	f      *core.Function
-	args   uintptr // what the kernel sees as its blob
-	size   uint64
-	svm    *managedUse       // managed pages the kernel's arguments hold (acl/managed.go)
-	attr   uint8             // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
-	blocks uint32            // numBlocks, for the cycle record
-	san    *sanitize.Pending // the sanitizer's pending check (acl/kernel_sanitize.go; nil when off)
-	trk    *kernelTrack      // the sanitizer's page tracking (acl/kernel_track.go; nil when off)
-}
-
-// launches recycles launch objects and their host buffers. A sync.Pool:
-// the launching thread takes objects and the lanes completing kernels put
-// them back, which a locked free list would make contend on every launch.
-// An empty pool is refilled a slab at a time (newLaunches), so a launch
-// loop that fills a ring (~1000 launches in flight) makes a few slabs
-// instead of paying a Go allocation, a C allocation and a page fault on
-// each of its first thousand launches.
-var launches sync.Pool
-
-const (
-	// slabLaunches is the launch objects one slab holds.
-	slabLaunches = 128
-	// launchSlot is each slab launch's share of the slab's C buffer: the
-	// header and an argument image of up to 96 bytes (a dozen pointer
-	// arguments). A launch whose image is larger gets a buffer of its own.
-	launchSlot = 128
-)
-
-// launchSlab is launch objects allocated together; their buffers are
-// slots of one C allocation, freed by a cleanup once no launch of the slab
-// is reachable (an interior pointer keeps the whole slab alive).
-type launchSlab struct {
-	ls [slabLaunches]launch
-	ms [slabLaunches]launchMem
-}
-
-// launchMem is a launch's host buffer, apart from the launch so that a
-// launch can swap a slab slot for a larger buffer of its own.
-type launchMem struct {
-	host core.KernelHost
-	buf  []byte  // header, then the argument image
-	addr uintptr // address of buf
-	// probe is host as a cycleProbe (nil when it is not one), asserted once
-	// per buffer rather than at every completion (recordCycles).
-	probe cycleProbe
-}
-
-// hostMem is C memory to free: the argument of a cleanup, which must not
-// refer to the object it is attached to.
-type hostMem struct {
-	host core.KernelHost
-	buf  []byte
-}
-
-func freeHostMem(m hostMem) { m.host.Free(m.buf) }
-
-// newLaunches makes a slab of launches for h, pools all but one and
-// returns that one.
-func newLaunches(h core.KernelHost) *launch {
-	s := new(launchSlab)
-	mem, addr := h.Alloc(slabLaunches * launchSlot)
-	clear(mem) // fault its pages in now, not one per first launch
-	runtime.AddCleanup(s, freeHostMem, hostMem{h, mem})
-	probe, _ := h.(cycleProbe)
-	for i := range s.ls {
-		m := &s.ms[i]
-		m.probe = probe
-		off := i * launchSlot
-		m.host, m.buf, m.addr = h, mem[off:off+launchSlot:off+launchSlot], addr+uintptr(off)
-		s.ls[i].launchMem = m
-		if i > 0 {
-			launches.Put(&s.ls[i])
-		}
-	}
-	return &s.ls[0]
-}
-
-func getLaunch(h core.KernelHost, n int) *launch {
-	l, _ := launches.Get().(*launch)
-	if l == nil {
-		l = newLaunches(h)
-	}
-	need := launchHeader + n
-	if l.host != h || cap(l.buf) < need {
-		m := &launchMem{host: h}
-		m.probe, _ = h.(cycleProbe)
-		m.buf, m.addr = h.Alloc(max(need, 256))
-		runtime.AddCleanup(m, freeHostMem, hostMem{h, m.buf})
-		l.launchMem = m
-	}
-	clear(l.buf[:launchHeader])
-	return l
-}
-
-func putLaunch(l *launch) {
-	l.f = nil
-	l.san = nil
-	l.trk = nil
-	if l.svm != nil {
-		l.svm.release()
-		l.svm = nil
-	}
-	launches.Put(l)
-}
-
-// RunBlock implements tsfw.Kernel.
-func (l *launch) RunBlock(b, n uint32) error {
-	if l.trk != nil {
-		l.trk.begin(l) // the sanitizer's gate and page tracking (kernel_track.go)
-	}
-	if err := l.host.Run(l.f.Entry.Fn, l.args, l.size, b, n, l.buf[:launchHeader]); err != nil {
-		return l.fault(b, n, err) // carries the launch for the exception info
-	}
-	return nil
-}
-
-// Done implements tsfw.Kernel: the kernel's output is written, the binary
-// released and the launch recycled.
-func (l *launch) Done(err error) error {
-	l.recordCycles()
-	if l.san != nil {
-		l.sanitizeLaunchDone()
-	}
-	l.host.Flush(l.buf[:launchHeader])
-	l.f.Bin.Release()
-	putLaunch(l)
-	return err
-}
-
-func checkBlocks(fn string, blocks uint32) error {
-	if blocks == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numBlocks must be > 0", fn)
-	}
-	if blocks > tsfw.MaxBlocks {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: numBlocks %d exceeds npuemu's limit of %d", fn, blocks, tsfw.MaxBlocks)
 	}
 	return nil
 }

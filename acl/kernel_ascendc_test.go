@@ -16,11 +16,11 @@ import (
 // cycleHost is a fake kernel host whose launches report cycles.
 type cycleHost struct {
 	*fakeHost
-	busy   [KernelPipes]uint64
+	busy   [core.KernelPipes]uint64
 	cycles uint64
 }
 
-func (c *cycleHost) Cycles(state []byte) ([KernelPipes]uint64, uint64, uint32) {
+func (c *cycleHost) Cycles(state []byte) ([core.KernelPipes]uint64, uint64, uint32) {
 	return c.busy, c.cycles, 3
 }
 
@@ -34,16 +34,16 @@ func TestKernelCyclesRecord(t *testing.T) {
 	defer func() { require.NoError(t, BinaryUnLoad(th, bin)) }()
 	f := function(t, th, bin, "cube")
 
-	var hooked []KernelCycles
-	SetKernelCyclesHook(func(k KernelCycles) { hooked = append(hooked, k) })
-	defer SetKernelCyclesHook(nil)
+	var hooked []core.KernelCycles
+	core.SetKernelCyclesHook(func(k core.KernelCycles) { hooked = append(hooked, k) })
+	defer core.SetKernelCyclesHook(nil)
 	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	require.NoError(t, LaunchKernelWithConfig(th, f, 3, 0, nil, a))
 	require.NoError(t, SynchronizeStream(th, 0, -1))
 
-	rec, ok := LastKernelCycles()
+	rec, ok := core.LastKernelCycles()
 	require.True(t, ok)
 	assert.Equal(t, "cube", rec.Kernel)
 	assert.Equal(t, uint32(3), rec.Blocks)
@@ -57,28 +57,28 @@ func TestKernelCyclesRecord(t *testing.T) {
 	// block cost of the next launch of a kernel that declares none.
 	fn, err := core.ResolveFunction("test", f)
 	require.NoError(t, err)
-	if ClockMHz(KernelSoC()) == 1800 {
-		assert.Equal(t, time.Millisecond, kernelSpec(fn, 3, launchCfg{}, 0).BlockCost)
+	if core.ClockMHz(core.KernelSoC()) == 1800 {
+		assert.Equal(t, time.Millisecond, core.KernelSpec(fn, 3, core.LaunchCfg{}, 0).BlockCost)
 	}
 }
 
 func TestCooperativeLaunchFits(t *testing.T) {
-	coop := core.KernelEntry{Name: "k", Flags: KernelCooperative}
+	coop := core.KernelEntry{Name: "k", Flags: core.KernelCooperative}
 	s := tsfw.KernelSpec{Blocks: 40, Kind: tsfw.CoreVector}
-	require.NoError(t, cooperative("f", &coop, &s, 20, 40))
+	require.NoError(t, core.Cooperative("f", &coop, &s, 20, 40))
 	assert.True(t, s.Batch, "a cooperative launch waits until all its blocks fit")
 
 	s = tsfw.KernelSpec{Blocks: 41, Kind: tsfw.CoreVector}
-	requireCode(t, cooperative("f", &coop, &s, 20, 40), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.Cooperative("f", &coop, &s, 20, 40), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	s = tsfw.KernelSpec{Blocks: 21, Kind: tsfw.CoreMix}
-	requireCode(t, cooperative("f", &coop, &s, 24, 40), abi.ACL_ERROR_RT_PARAM_INVALID) // 40 vector cores hold 20 mix blocks
+	requireCode(t, core.Cooperative("f", &coop, &s, 24, 40), abi.ACL_ERROR_RT_PARAM_INVALID) // 40 vector cores hold 20 mix blocks
 
 	s = tsfw.KernelSpec{Blocks: 30, Kind: tsfw.CoreVector, MaxCores: 8}
-	requireCode(t, cooperative("f", &coop, &s, 20, 40), abi.ACL_ERROR_RT_PARAM_INVALID) // a resource limit caps it
+	requireCode(t, core.Cooperative("f", &coop, &s, 20, 40), abi.ACL_ERROR_RT_PARAM_INVALID) // a resource limit caps it
 
 	plain := core.KernelEntry{Name: "p"}
 	s = tsfw.KernelSpec{Blocks: 1000, Kind: tsfw.CoreVector}
-	require.NoError(t, cooperative("f", &plain, &s, 20, 40))
+	require.NoError(t, core.Cooperative("f", &plain, &s, 20, 40))
 	assert.False(t, s.Batch)
 }

@@ -14,18 +14,13 @@ import "github.com/npuemu/npuemu/rt/core"
 // (SynchronizeClaimed), which resolve it again only if it died meanwhile,
 // so that a failure reads as it did when each resolved its own.
 
-// resolveStream is core.ResolveStream, the one way this package's launches
-// and synchronisations resolve a stream argument (a variable: tests count
-// the resolutions through it).
-var resolveStream = core.ResolveStream
-
 // ClaimForSync claims the queue of stream sh for thread t when t is about
 // to launch into it and synchronise it with no timeout; it returns nil when
 // the stream does not resolve or is not synchronised (the synchronisation
 // then reports whatever is wrong). A non-nil result must be passed to
 // RunClaimed.
 func ClaimForSync(t *core.Thread, sh core.Handle) *core.Stream {
-	s, err := resolveStream(t, "aclrtSynchronizeStream", sh)
+	s, err := core.StreamLookup(t, "aclrtSynchronizeStream", sh)
 	if err != nil || s.Flags&core.NoSyncFlags != 0 {
 		return nil
 	}
@@ -39,12 +34,4 @@ func ClaimForSync(t *core.Thread, sh core.Handle) *core.Stream {
 // that as SynchronizeStream does).
 func SynchronizeClaimed(t *core.Thread, s *core.Stream) error {
 	return synchronizeStream(t, s.H, s, -1)
-}
-
-// LaunchKernelWithConfigN makes n launches LaunchKernelWithConfig(t, fh,
-// blocks, sh, nil, ah) would make one by one (the front hands over runs of
-// the same launch), resolving and checking the handles once. It returns
-// the first error; a handle that does not resolve fails all n the same way.
-func LaunchKernelWithConfigN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, ah core.Handle, n int) error {
-	return launchKernelN(t, fh, blocks, sh, nil, nil, ah, n, nil)
 }

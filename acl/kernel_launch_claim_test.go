@@ -14,12 +14,12 @@ import (
 // the test ends.
 func countResolutions(t *testing.T) *int {
 	n := new(int)
-	orig := resolveStream
-	resolveStream = func(th *core.Thread, fn string, h core.Handle) (*core.Stream, error) {
+	orig := core.StreamLookup
+	core.StreamLookup = func(th *core.Thread, fn string, h core.Handle) (*core.Stream, error) {
 		*n++
 		return orig(th, fn, h)
 	}
-	t.Cleanup(func() { resolveStream = orig })
+	t.Cleanup(func() { core.StreamLookup = orig })
 	return n
 }
 

@@ -20,18 +20,10 @@ import "github.com/npuemu/npuemu/rt/core"
 func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, ah core.Handle, n int) (wait uint64, err error) {
 	ho := &t.Handover // the thread's hand-overs are made one at a time (the front's queue lock)
 	*ho = core.Handover{}
-	err = launchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
+	err = core.LaunchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
 	if ho.Past { // (RoomFor reads the lanes' completion count: only then)
 		wait = ho.Queue.RoomFor(ho.Last)
 	}
 	*ho = core.Handover{}
 	return wait, err
-}
-
-// WaitStreamRoom waits until stream sh has completed wait tasks (the wait
-// HandOverLaunches owes), or is destroyed; a stale handle needs no wait.
-func WaitStreamRoom(sh core.Handle, wait uint64) {
-	if s, err := core.Streams.Get(sh); err == nil {
-		s.SQ.WaitRoom(wait)
-	}
 }

@@ -37,7 +37,7 @@ func TestHandOverLaunches(t *testing.T) {
 	require.Equal(t, uint64(1101-1024), wait, "the 1101st task waits for 77 completions")
 
 	require.NoError(t, RecordEvent(th, e, o, 0))
-	WaitStreamRoom(s, wait)
+	core.WaitStreamRoom(s, wait)
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	wait, err = HandOverLaunches(th, slow, 1, s, nil, a, 1)
 	require.NoError(t, err)
@@ -45,7 +45,7 @@ func TestHandOverLaunches(t *testing.T) {
 	require.NoError(t, SynchronizeStream(th, s, -1))
 
 	require.NoError(t, DestroyStream(th, s, false))
-	WaitStreamRoom(s, 1<<40) // stale: returns
+	core.WaitStreamRoom(s, 1<<40) // stale: returns
 	require.NoError(t, DestroyStream(th, o, false))
 	require.NoError(t, DestroyEvent(th, e))
 	require.NoError(t, BinaryUnLoad(th, bin))

@@ -30,11 +30,11 @@ func TestLaunchRunSharesSpec(t *testing.T) {
 			require.NoError(t, LaunchKernelWithConfig(th, slow, blocks, 0, nil, a))
 		}
 	})
-	run := elapsed(func() { require.NoError(t, LaunchKernelWithConfigN(th, slow, blocks, 0, a, 3)) })
+	run := elapsed(func() { require.NoError(t, core.LaunchKernelWithConfigN(th, slow, blocks, 0, a, 3)) })
 	assert.InDelta(t, 3*waves(int(blocks), 2), oneByOne, 0.01, "three capped launches")
 	assert.InDelta(t, oneByOne, run, 0.001, "every launch of the run is capped")
 	require.NoError(t, ResetDeviceResLimit(th, 0))
-	free := elapsed(func() { require.NoError(t, LaunchKernelWithConfigN(th, slow, blocks, 0, a, 3)) })
+	free := elapsed(func() { require.NoError(t, core.LaunchKernelWithConfigN(th, slow, blocks, 0, a, 3)) })
 	assert.InDelta(t, 3*waves(int(blocks), soc.VectorCores), free, 0.01, "the next run reads the limit again")
 	require.NoError(t, BinaryUnLoad(th, bin))
 }

@@ -108,7 +108,7 @@ func TestLaunchVariants(t *testing.T) {
 	blob := make([]byte, 32)
 	binary.LittleEndian.PutUint64(blob[0:], 77)
 	copy(blob[16:], "data")
-	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, 0, nil, blob, []PlaceHolder{{AddrOffset: 8, DataOffset: 16}}))
+	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, 0, nil, blob, []core.PlaceHolder{{AddrOffset: 8, DataOffset: 16}}))
 	blob[0] = 1 // after the call: not seen
 	require.NoError(t, SynchronizeStream(th, 0, -1))
 	seen := h.seen()
@@ -119,14 +119,14 @@ func TestLaunchVariants(t *testing.T) {
 	h.mu.Unlock()
 	assert.Equal(t, uint64(base)+16, binary.LittleEndian.Uint64(seen[0][8:]))
 	assert.Equal(t, "data", string(seen[0][16:20]))
-	requireCode(t, LaunchKernelWithHostArgs(th, f, 1, 0, nil, blob, []PlaceHolder{{AddrOffset: 28, DataOffset: 0}}), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, LaunchKernelWithHostArgs(th, f, 1, 0, nil, blob, []core.PlaceHolder{{AddrOffset: 28, DataOffset: 0}}), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, LaunchKernelWithHostArgs(th, f, 1, 0, nil, nil, nil), abi.ACL_ERROR_INVALID_PARAM)
 
 	// V2: host memory is copied; device memory is read in place.
 	host := u64(5)
 	require.NoError(t, LaunchKernelV2(th, f, 1, 0x1000, 8, nil, 0, func() []byte { return host }))
 	var dev uintptr
-	require.NoError(t, Malloc(th, &dev, 64, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &dev, 64, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	require.NoError(t, LaunchKernelV2(th, f, 1, dev, 16, nil, 0, func() []byte { t.Error("device arguments read as host memory"); return nil }))
 	require.NoError(t, SynchronizeStream(th, 0, -1))
 	seen = h.seen()
@@ -213,7 +213,7 @@ func TestKernelQueries(t *testing.T) {
 	require.NoError(t, err)
 	requireCode(t, BinaryLoad(th, bad, &got), abi.ACL_ERROR_INVALID_FILE)
 	require.NoError(t, DestroyBinary(th, bad))
-	assert.Zero(t, LiveRawBinaries())
+	assert.Zero(t, core.LiveRawBinaries())
 
 	// The same entry in two loads: the latest live one answers.
 	require.NoError(t, GetFuncBySymbol(th, 5, &got))
@@ -242,21 +242,21 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 			require.NoError(t, LaunchKernelWithConfig(th, slow, 1, 0, nil, a))
 		}
 	})
-	atOnce := elapsed(func() { require.NoError(t, LaunchKernelWithConfigN(th, slow, 1, 0, a, 3)) })
+	atOnce := elapsed(func() { require.NoError(t, core.LaunchKernelWithConfigN(th, slow, 1, 0, a, 3)) })
 	assert.Greater(t, oneByOne, float32(2.9), "three 1 ms kernels")
 	assert.InDelta(t, oneByOne, atOnce, 0.001)
 
 	one := LaunchKernelWithConfig(th, slow, 1, s, nil, a+1)
 	require.Error(t, one)
-	requireCode(t, LaunchKernelWithConfigN(th, slow, 1, s, a+1, 4), abi.CodeOf(one))
+	requireCode(t, core.LaunchKernelWithConfigN(th, slow, 1, s, a+1, 4), abi.CodeOf(one))
 	var p core.Handle
 	var b core.Handle
 	require.NoError(t, KernelArgsInit(th, slow, &b))
 	require.NoError(t, KernelArgsAppend(th, b, []byte{1, 2, 3, 4}, &p))
-	err := LaunchKernelWithConfigN(th, slow, 1, s, b, 2)
+	err := core.LaunchKernelWithConfigN(th, slow, 1, s, b, 2)
 	requireCode(t, err, abi.ACL_ERROR_RT_PARAM_INVALID)
 	assert.Contains(t, err.Error(), "not finalized")
-	require.NoError(t, LaunchKernelWithConfigN(th, slow, 1, s, a, 0))
+	require.NoError(t, core.LaunchKernelWithConfigN(th, slow, 1, s, a, 0))
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	require.NoError(t, DestroyStream(th, s, false))
 	require.NoError(t, BinaryUnLoad(th, bin))

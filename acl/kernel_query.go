@@ -244,15 +244,6 @@ func RegisterCpuFunc(t *core.Thread, bh core.Handle, funcName, kernelName string
 	return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s is not an AI CPU binary (npuemu loads AI Core kernels as host objects; AI CPU kernels are not emulated)", fn, b)
 }
 
-// RawBinary is an aclrtBinary: the caller's bytes, not copied, until
-// aclrtBinaryLoad copies them.
-type RawBinary struct {
-	h    core.Handle
-	data []byte
-}
-
-var rawBinaries = core.NewTable[RawBinary](core.KindRawBinary)
-
 // CreateBinary implements aclrtCreateBinary: data stays the caller's and
 // must live until aclrtBinaryLoad.
 func CreateBinary(t *core.Thread, data []byte) (core.Handle, error) {
@@ -260,16 +251,16 @@ func CreateBinary(t *core.Thread, data []byte) (core.Handle, error) {
 	if len(data) == 0 {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data must not be NULL and dataLen must be > 0", fn)
 	}
-	r := &RawBinary{data: data}
-	r.h = rawBinaries.Add(r)
-	return r.h, nil
+	r := &core.RawBinary{Data: data}
+	r.H = core.RawBinaries.Add(r)
+	return r.H, nil
 }
 
-func resolveRawBinary(fn string, h core.Handle) (*RawBinary, error) {
+func resolveRawBinary(fn string, h core.Handle) (*core.RawBinary, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: binary must not be NULL", fn)
 	}
-	r, err := rawBinaries.Get(h)
+	r, err := core.RawBinaries.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -283,7 +274,7 @@ func DestroyBinary(t *core.Thread, h core.Handle) error {
 	if _, err := resolveRawBinary(fn, h); err != nil {
 		return err
 	}
-	if !rawBinaries.Remove(h) {
+	if !core.RawBinaries.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already destroyed", fn, uintptr(h))
 	}
 	return nil
@@ -300,11 +291,8 @@ func BinaryLoad(t *core.Thread, h core.Handle, out *core.Handle) error {
 	if err != nil {
 		return err
 	}
-	if err := BinaryLoadFromData(t, r.data, nil, out); err != nil {
+	if err := BinaryLoadFromData(t, r.Data, nil, out); err != nil {
 		return abi.Wrapf(err, "%s", fn)
 	}
 	return nil
 }
-
-// LiveRawBinaries reports the aclrtBinary objects alive (for leak checks).
-func LiveRawBinaries() int { return rawBinaries.Len() }

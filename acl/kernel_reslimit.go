@@ -1,12 +1,8 @@
 package acl
 
 import (
-	"sync"
-	"sync/atomic"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
-	"github.com/npuemu/npuemu/tsfw"
 )
 
 // Resource limits of kernel launches (semantics.md §19). A limit caps the
@@ -24,86 +20,8 @@ import (
 // The launch path reads none of this until some limit is set
 // (limitsInUse), so unlimited launches pay one atomic load.
 
-// limitsInUse turns true when any device or stream limit is set.
-var limitsInUse atomic.Bool
-
 // noteResLimit records that a limit was set (aclrtSetDeviceResLimit).
-func noteResLimit() { limitsInUse.Store(true) }
-
-// resLimits are the limits of one stream: 0 means unset.
-type resLimits [2]uint32 // indexed by aclrtDevResLimitType
-
-var streamRes struct {
-	mu     sync.Mutex
-	limits map[*core.Stream]resLimits
-	uses   map[*core.Thread]*core.Stream // aclrtUseStreamResInCurrentThread
-}
-
-// streamLimit returns the limit of typ set on s, 0 if none.
-func streamLimit(s *core.Stream, typ int32) uint32 {
-	streamRes.mu.Lock()
-	defer streamRes.mu.Unlock()
-	return streamRes.limits[s][typ]
-}
-
-// threadStream returns the live stream whose limits t uses, or nil.
-func threadStream(t *core.Thread) *core.Stream {
-	streamRes.mu.Lock()
-	s := streamRes.uses[t]
-	streamRes.mu.Unlock()
-	if s == nil || s.Dead.Load() {
-		return nil
-	}
-	return s
-}
-
-// effectiveLimit is the limit of typ in force for a launch by t on device
-// d; 0 when none is set (the hardware count applies).
-func effectiveLimit(t *core.Thread, d *core.Device, typ int32) uint32 {
-	if s := threadStream(t); s != nil && s.Ctx.Dev == d {
-		if v := streamLimit(s, typ); v != 0 {
-			return v
-		}
-	}
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	return d.ResLimit[typ]
-}
-
-// launchCap is KernelSpec.MaxCores for a launch by t on s: how many blocks
-// may run at once under the limits in force, 0 for no cap.
-func launchCap(t *core.Thread, s *core.Stream, spec *tsfw.KernelSpec) uint32 {
-	if !limitsInUse.Load() {
-		return 0
-	}
-	d := s.Ctx.Dev
-	cube := effectiveLimit(t, d, abi.ACL_RT_DEV_RES_CUBE_CORE)
-	vector := effectiveLimit(t, d, abi.ACL_RT_DEV_RES_VECTOR_CORE)
-	cube, vector = withinGroup(s.Ctx, cube, vector) // group.go
-	if d.Emu.SoC.VectorCores == 0 {
-		// Vector blocks run on the AI Cores, which the cube limit counts.
-		vector = cube
-	}
-	switch spec.Kind {
-	case tsfw.CoreVector:
-		return vector
-	case tsfw.CoreMix:
-		if d.Emu.SoC.VectorCores == 0 {
-			return cube
-		}
-		mv := max(spec.MixVector, 1)
-		switch {
-		case cube == 0 && vector == 0:
-			return 0
-		case vector == 0:
-			return cube
-		case cube == 0:
-			return max(vector/mv, 1)
-		}
-		return max(min(cube, vector/mv), 1)
-	}
-	return cube
-}
+func noteResLimit() { core.LimitsInUse.Store(true) }
 
 // checkResLimit validates a stream limit against the device's hardware.
 func checkResLimit(fn string, s *core.Stream, typ int32, value uint32) error {
@@ -129,20 +47,20 @@ func SetStreamResLimit(t *core.Thread, sh core.Handle, typ int32, value uint32) 
 	if err := checkResLimit(fn, s, typ, value); err != nil {
 		return err
 	}
-	streamRes.mu.Lock()
-	if streamRes.limits == nil {
-		streamRes.limits = map[*core.Stream]resLimits{}
+	core.StreamRes.Mu.Lock()
+	if core.StreamRes.Limits == nil {
+		core.StreamRes.Limits = map[*core.Stream]core.ResLimits{}
 	}
-	for old := range streamRes.limits {
+	for old := range core.StreamRes.Limits {
 		if old.Dead.Load() {
-			delete(streamRes.limits, old)
+			delete(core.StreamRes.Limits, old)
 		}
 	}
-	l := streamRes.limits[s]
+	l := core.StreamRes.Limits[s]
 	l[typ] = value
-	streamRes.limits[s] = l
-	streamRes.mu.Unlock()
-	limitsInUse.Store(true)
+	core.StreamRes.Limits[s] = l
+	core.StreamRes.Mu.Unlock()
+	core.LimitsInUse.Store(true)
 	return nil
 }
 
@@ -160,7 +78,7 @@ func GetStreamResLimit(t *core.Thread, sh core.Handle, typ int32, value *uint32)
 	if _, ok := hardwareCores(s.Ctx.Dev.Emu.SoC, typ); !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
 	}
-	if v := streamLimit(s, typ); v != 0 {
+	if v := core.StreamLimit(s, typ); v != 0 {
 		*value = v
 		return nil
 	}
@@ -173,9 +91,9 @@ func ResetStreamResLimit(t *core.Thread, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	streamRes.mu.Lock()
-	delete(streamRes.limits, s)
-	streamRes.mu.Unlock()
+	core.StreamRes.Mu.Lock()
+	delete(core.StreamRes.Limits, s)
+	core.StreamRes.Mu.Unlock()
 	return nil
 }
 
@@ -187,12 +105,12 @@ func UseStreamResInCurrentThread(t *core.Thread, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	streamRes.mu.Lock()
-	if streamRes.uses == nil {
-		streamRes.uses = map[*core.Thread]*core.Stream{}
+	core.StreamRes.Mu.Lock()
+	if core.StreamRes.Uses == nil {
+		core.StreamRes.Uses = map[*core.Thread]*core.Stream{}
 	}
-	streamRes.uses[t] = s
-	streamRes.mu.Unlock()
+	core.StreamRes.Uses[t] = s
+	core.StreamRes.Mu.Unlock()
 	return nil
 }
 
@@ -205,23 +123,23 @@ func UnuseStreamResInCurrentThread(t *core.Thread, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	streamRes.mu.Lock()
-	defer streamRes.mu.Unlock()
-	if streamRes.uses[t] != s {
+	core.StreamRes.Mu.Lock()
+	defer core.StreamRes.Mu.Unlock()
+	if core.StreamRes.Uses[t] != s {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the calling thread does not use stream %d's resources (aclrtUseStreamResInCurrentThread)", fn, s.ID)
 	}
-	delete(streamRes.uses, t)
+	delete(core.StreamRes.Uses, t)
 	return nil
 }
 
 // threadResLimit is the stream-level part of aclrtGetResInCurrentThread:
 // the limit of the stream t uses, when it is on device d and sets typ.
 func threadResLimit(t *core.Thread, d *core.Device, typ int32) (uint32, bool) {
-	s := threadStream(t)
+	s := core.ThreadStream(t)
 	if s == nil || s.Ctx.Dev != d {
 		return 0, false
 	}
-	v := streamLimit(s, typ)
+	v := core.StreamLimit(s, typ)
 	return v, v != 0
 }
 

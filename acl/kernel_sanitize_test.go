@@ -51,7 +51,7 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
 	var buf uintptr
-	require.NoError(t, Malloc(th, &buf, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &buf, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	require.NoError(t, Memset(th, buf, 4096, 0, 4096))
 	args := u64(uint64(buf))
 	h.ranges[1] = []sanitize.Range{{Lo: buf, Hi: buf + 2048, Write: true}}
@@ -76,7 +76,7 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	// disjoint one (a new buffer: a race is reported once per pair of
 	// calls and streams on one allocation).
 	var buf2 uintptr
-	require.NoError(t, Malloc(th, &buf2, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &buf2, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	require.NoError(t, Memset(th, buf2, 4096, 0, 4096))
 	h.mu.Lock()
 	h.ranges[1] = []sanitize.Range{{Lo: buf2, Hi: buf2 + 32, Write: true}}

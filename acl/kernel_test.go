@@ -101,8 +101,8 @@ func (h *fakeHost) Run(fn, args uintptr, size uint64, block, blocks uint32, stat
 	if block == 0 && !h.quiet {
 		h.addrs = append(h.addrs, args)
 		var blob []byte // nil for arguments read in place (device memory)
-		if buf, ok := h.find(args - launchHeader); ok {
-			blob = append([]byte(nil), buf[launchHeader:launchHeader+int(size)]...)
+		if buf, ok := h.find(args - core.LaunchHeader); ok {
+			blob = append([]byte(nil), buf[core.LaunchHeader:core.LaunchHeader+int(size)]...)
 		}
 		h.blobs = append(h.blobs, blob)
 	}
@@ -132,19 +132,19 @@ func (h *fakeHost) find(addr uintptr) ([]byte, bool) {
 func TestLaunchSlabs(t *testing.T) {
 	h := newFakeHost(t)
 	type span struct{ lo, hi uintptr }
-	var got []*launch
+	var got []*core.Launch
 	var spans []span
-	for i := range 2*slabLaunches + 3 {
+	for i := range 2*core.SlabLaunches + 3 {
 		n := 8
 		if i%50 == 7 {
-			n = 4 * launchSlot // outgrows a slot
+			n = 4 * core.LaunchSlot // outgrows a slot
 		}
-		l := getLaunch(h, n)
+		l := core.GetLaunch(h, n)
 		got = append(got, l)
-		require.GreaterOrEqual(t, len(l.buf), launchHeader+n)
-		require.Equal(t, reflect.ValueOf(l.buf).Pointer(), l.addr, "launch %d", i)
-		require.Equal(t, make([]byte, launchHeader), l.buf[:launchHeader], "header of launch %d is cleared", i)
-		spans = append(spans, span{l.addr, l.addr + uintptr(cap(l.buf))})
+		require.GreaterOrEqual(t, len(l.Buf), core.LaunchHeader+n)
+		require.Equal(t, reflect.ValueOf(l.Buf).Pointer(), l.Addr, "launch %d", i)
+		require.Equal(t, make([]byte, core.LaunchHeader), l.Buf[:core.LaunchHeader], "header of launch %d is cleared", i)
+		spans = append(spans, span{l.Addr, l.Addr + uintptr(cap(l.Buf))})
 	}
 	for i, a := range spans {
 		for j, b := range spans[:i] {
@@ -152,7 +152,7 @@ func TestLaunchSlabs(t *testing.T) {
 		}
 	}
 	for _, l := range got {
-		putLaunch(l)
+		core.PutLaunch(l)
 	}
 }
 
@@ -317,8 +317,8 @@ func TestBinaryLoadErrors(t *testing.T) {
 		{"NULL handle", BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, nil), abi.ACL_ERROR_INVALID_PARAM},
 		{"garbage data", BinaryLoadFromData(th, []byte("garbage"), nil, &out), abi.ACL_ERROR_INVALID_FILE},
 		{"empty data", BinaryLoadFromData(th, nil, nil, &out), abi.ACL_ERROR_INVALID_PARAM},
-		{"cpu kernel mode", BinaryLoadFromData(th, []byte("KERNELS"), []BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE, Value: 2}}, &out), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
-		{"bad magic", BinaryLoadFromData(th, []byte("KERNELS"), []BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_MAGIC, Value: 1}}, &out), abi.ACL_ERROR_INVALID_PARAM},
+		{"cpu kernel mode", BinaryLoadFromData(th, []byte("KERNELS"), []core.BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE, Value: 2}}, &out), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
+		{"bad magic", BinaryLoadFromData(th, []byte("KERNELS"), []core.BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_MAGIC, Value: 1}}, &out), abi.ACL_ERROR_INVALID_PARAM},
 		{"unknown kernel", BinaryGetFunction(th, bin, "nope", &out), abi.ACL_ERROR_RT_KERNEL_LOOKUP},
 		{"NULL binary", BinaryGetFunction(th, 0, "echo", &out), abi.ACL_ERROR_INVALID_PARAM},
 		{"stale binary", BinaryUnLoad(th, core.Handle(0xB1<<56|5)), abi.ACL_ERROR_RT_INVALID_HANDLE},
@@ -326,10 +326,10 @@ func TestBinaryLoadErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { requireCode(t, tc.err, tc.code) })
 	}
 	err := BinaryLoadFromData(th, []byte("junk"), nil, &out)
-	assert.Contains(t, messageOf(err), "npuemu_kernel_table", "the message says what the emulator expects")
+	assert.Contains(t, abi.MessageOf(err), "npuemu_kernel_table", "the message says what the emulator expects")
 
 	var data core.Handle
-	require.NoError(t, BinaryLoadFromData(th, []byte("KERNELS"), []BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, Value: 1}}, &data))
+	require.NoError(t, BinaryLoadFromData(th, []byte("KERNELS"), []core.BinaryLoadOption{{Type: abi.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, Value: 1}}, &data))
 	require.NoError(t, BinaryUnLoad(th, data))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
@@ -343,8 +343,8 @@ func TestLaunchValidation(t *testing.T) {
 	require.NoError(t, KernelArgsFinalize(th, a))
 	require.NoError(t, KernelArgsInit(th, cube, &other))
 	require.NoError(t, KernelArgsFinalize(th, other))
-	attr := func(id int32, v ...byte) LaunchAttr {
-		la := LaunchAttr{ID: id}
+	attr := func(id int32, v ...byte) core.LaunchAttr {
+		la := core.LaunchAttr{ID: id}
 		copy(la.Value[:], v)
 		return la
 	}
@@ -352,7 +352,7 @@ func TestLaunchValidation(t *testing.T) {
 		name   string
 		fn     core.Handle
 		blocks uint32
-		attrs  []LaunchAttr
+		attrs  []core.LaunchAttr
 		args   core.Handle
 		code   abi.Code
 	}{
@@ -362,17 +362,17 @@ func TestLaunchValidation(t *testing.T) {
 		{"garbage function", core.Handle(0xF1<<56 | 77), 1, nil, a, abi.ACL_ERROR_RT_INVALID_HANDLE},
 		{"NULL args", f, 1, nil, 0, abi.ACL_ERROR_INVALID_PARAM},
 		{"args of another kernel", f, 1, nil, other, abi.ACL_ERROR_RT_PARAM_INVALID},
-		{"schem mode 2", f, 1, []LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 2)}, a, abi.ACL_ERROR_INVALID_PARAM},
-		{"both timeouts", f, 1, []LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 1), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1)}, a, abi.ACL_ERROR_INVALID_PARAM},
-		{"unknown attribute", f, 1, []LaunchAttr{attr(77)}, a, abi.ACL_ERROR_INVALID_PARAM},
-		{"engine type off 310P", f, 1, []LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, 1)}, a, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
-		{"dynamic UB", f, 1, []LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, 0, 1)}, a, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
+		{"schem mode 2", f, 1, []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 2)}, a, abi.ACL_ERROR_INVALID_PARAM},
+		{"both timeouts", f, 1, []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 1), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, 1)}, a, abi.ACL_ERROR_INVALID_PARAM},
+		{"unknown attribute", f, 1, []core.LaunchAttr{attr(77)}, a, abi.ACL_ERROR_INVALID_PARAM},
+		{"engine type off 310P", f, 1, []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, 1)}, a, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
+		{"dynamic UB", f, 1, []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, 0, 1)}, a, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			requireCode(t, LaunchKernelWithConfig(th, tc.fn, tc.blocks, 0, tc.attrs, tc.args), tc.code)
 		})
 	}
-	ok := []LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 1), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 10), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, 0)}
+	ok := []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 1), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 10), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, 0)}
 	require.NoError(t, LaunchKernelWithConfig(th, f, 3, 0, ok, a))
 	require.NoError(t, SynchronizeStream(th, 0, -1))
 	requireCode(t, LaunchKernel(th, f, 1, 0, 8, 0), abi.ACL_ERROR_INVALID_PARAM)
@@ -392,7 +392,7 @@ func TestKernelFaultSurfacesAtSynchronize(t *testing.T) {
 	require.NoError(t, LaunchKernelWithConfig(th, f, 4, 0, nil, a), "faults are asynchronous")
 	err := SynchronizeStream(th, 0, -1)
 	requireCode(t, err, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
-	assert.Contains(t, messageOf(err), "kernel echo, block 1 of 4")
+	assert.Contains(t, abi.MessageOf(err), "kernel echo, block 1 of 4")
 	assert.NoError(t, SynchronizeStream(th, 0, -1), "reported once")
 	require.NoError(t, BinaryUnLoad(th, bin))
 }

@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestTrackGateExcludes(t *testing.T) {
-	g := &trackGate{}
+	g := &core.TrackGate{}
 	var mu sync.Mutex
 	inside, writers := 0, 0
 	var wg sync.WaitGroup
@@ -20,7 +21,7 @@ func TestTrackGateExcludes(t *testing.T) {
 			defer wg.Done()
 			for range 200 {
 				if i%4 == 0 {
-					require.True(t, g.lock())
+					require.True(t, g.Lock())
 					mu.Lock()
 					assert.Zero(t, inside, "a reader inside while the writer holds the gate")
 					assert.Zero(t, writers)
@@ -29,7 +30,7 @@ func TestTrackGateExcludes(t *testing.T) {
 					mu.Lock()
 					writers--
 					mu.Unlock()
-					g.unlock()
+					g.Unlock()
 					continue
 				}
 				g.Enter()
@@ -48,26 +49,26 @@ func TestTrackGateExcludes(t *testing.T) {
 }
 
 func TestTrackGateWaitsAreBounded(t *testing.T) {
-	prev := gateWait
-	gateWait = 20 * time.Millisecond
-	t.Cleanup(func() { gateWait = prev })
-	g := &trackGate{}
+	prev := core.GateWait
+	core.GateWait = 20 * time.Millisecond
+	t.Cleanup(func() { core.GateWait = prev })
+	g := &core.TrackGate{}
 	// A reader that never leaves: the writer gives up (its launch runs
 	// untracked) and readers still get in.
 	g.Enter()
-	assert.False(t, g.lock())
+	assert.False(t, g.Lock())
 	g.Enter()
 	g.Leave()
 	g.Leave()
 	// A writer that never leaves (a kernel that never ends): readers go
 	// ahead after the bound, and another writer gives up.
-	require.True(t, g.lock())
+	require.True(t, g.Lock())
 	g.Enter()
 	g.Leave()
-	assert.False(t, g.lock())
-	g.unlock()
-	require.True(t, g.lock())
-	g.unlock()
+	assert.False(t, g.Lock())
+	g.Unlock()
+	require.True(t, g.Lock())
+	g.Unlock()
 }
 
 func TestUnitShift(t *testing.T) {
@@ -75,9 +76,9 @@ func TestUnitShift(t *testing.T) {
 		n    uintptr
 		want uint32
 	}{{4096, 12}, {1 << 20, 12}, {1<<20 + 4096, 13}, {64 << 20, 18}, {1 << 40, 30}} {
-		assert.Equal(t, c.want, unitShift(c.n), "%d bytes", c.n)
+		assert.Equal(t, c.want, core.UnitShift(c.n), "%d bytes", c.n)
 		if c.want < 30 {
-			assert.LessOrEqual(t, c.n>>c.want, uintptr(maxUnits))
+			assert.LessOrEqual(t, c.n>>c.want, uintptr(core.MaxUnits))
 		}
 	}
 }

@@ -97,7 +97,7 @@ func SetLabel(t *core.Thread, h, sh core.Handle) error {
 	if l.Ctx != s.Ctx {
 		return abi.Errorf(abi.ACL_ERROR_RT_LABEL_CONTEXT, "%s: the label and stream %d belong to different contexts", fn, s.ID)
 	}
-	return recordControl(fn, s, &ctlOp{kind: ctlLabel, label: l})
+	return recordControl(fn, s, &core.CtlOp{Kind: core.CtlLabel, Label: l})
 }
 
 // SwitchLabelByIndex implements aclrtSwitchLabelByIndex.
@@ -124,5 +124,5 @@ func SwitchLabelByIndex(t *core.Thread, ptr uintptr, maxValue uint32, lh, sh cor
 		return err
 	}
 	// The list is read now: destroying or reusing it later changes nothing.
-	return recordControl(fn, s, &ctlOp{kind: ctlSwitchLabel, list: slices.Clone(list.Labels), ptr: ptr, maxValue: maxValue})
+	return recordControl(fn, s, &core.CtlOp{Kind: core.CtlSwitchLabel, List: slices.Clone(list.Labels), Ptr: ptr, MaxValue: maxValue})
 }

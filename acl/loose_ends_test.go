@@ -19,27 +19,27 @@ import (
 
 func TestDataBuffer(t *testing.T) {
 	th := core.NewThread() // no aclInit needed
-	before := LiveDataBuffers()
+	before := core.LiveDataBuffers()
 	h := CreateDataBuffer(th, 0x1000, 1<<33)
 	require.NotZero(t, h)
 	b, err := GetDataBuffer(th, "aclGetDataBufferAddr", h)
 	require.NoError(t, err)
-	assert.Equal(t, DataBuffer{Addr: 0x1000, Size: 1 << 33}, b)
+	assert.Equal(t, core.DataBuffer{Addr: 0x1000, Size: 1 << 33}, b)
 
 	empty := CreateDataBuffer(th, 0, 0) // an empty tensor
 	b, err = GetDataBuffer(th, "aclGetDataBufferSizeV2", empty)
 	require.NoError(t, err)
-	assert.Equal(t, DataBuffer{}, b)
+	assert.Equal(t, core.DataBuffer{}, b)
 
 	require.NoError(t, UpdateDataBuffer(th, empty, 0x2000, 64))
 	b, err = GetDataBuffer(th, "aclGetDataBufferAddr", empty)
 	require.NoError(t, err)
-	assert.Equal(t, DataBuffer{Addr: 0x2000, Size: 64}, b)
-	assert.Equal(t, before+2, LiveDataBuffers())
+	assert.Equal(t, core.DataBuffer{Addr: 0x2000, Size: 64}, b)
+	assert.Equal(t, before+2, core.LiveDataBuffers())
 
 	require.NoError(t, DestroyDataBuffer(th, h))
 	require.NoError(t, DestroyDataBuffer(th, empty))
-	assert.Equal(t, before, LiveDataBuffers())
+	assert.Equal(t, before, core.LiveDataBuffers())
 	for name, bad := range map[string]core.Handle{"NULL": 0, "stale": h, "foreign": core.MakeHandle(core.KindStream, 1, 0)} {
 		t.Run(name, func(t *testing.T) {
 			requireCode(t, DestroyDataBuffer(th, bad), abi.ACL_ERROR_INVALID_PARAM)
@@ -169,7 +169,7 @@ func TestSetTsDeviceAndTaskSchedulerMemory(t *testing.T) {
 
 	var p uintptr
 	err := MallocForTaskScheduler(th, &p, 4096, 0, nil)
-	requireCode(t, err, abi.CodeOf(Malloc(th, &p, 4096, 0, MallocOpts{})))
+	requireCode(t, err, abi.CodeOf(Malloc(th, &p, 4096, 0, core.MallocOpts{})))
 	assert.Contains(t, err.Error(), "aclrtMallocForTaskScheduler")
 	require.NoError(t, SetDevice(th, 0))
 	require.NoError(t, MallocForTaskScheduler(th, &p, 4096, 0, nil))
@@ -191,7 +191,7 @@ func TestFinalizeHooks(t *testing.T) {
 		t.Run(fmt.Sprintf("viaReference=%v", viaRef), func(t *testing.T) {
 			th := setup(t, nil)
 			log := &stateLog{th: core.NewThread()}
-			fin := FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 0xf1, Call: func() {
+			fin := core.FinalizeCallback{Type: abi.ACL_REG_TYPE_OTHER, Key: 0xf1, Call: func() {
 				log.add("finalize initialized=%v", core.Initialized())
 			}}
 			require.NoError(t, FinalizeCallbackRegister(th, fin))

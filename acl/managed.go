@@ -8,7 +8,6 @@ import (
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/svm"
-	"github.com/npuemu/npuemu/tsfw"
 )
 
 // Managed memory (semantics.md §12, docs/svm.md). Allocations live in the
@@ -53,23 +52,6 @@ func managedSVM(fn string) (*emu.SVM, error) {
 	return g, nil
 }
 
-// loadedSVM returns the node's managed memory if any was ever allocated;
-// nil keeps copies and launches free of managed-memory work.
-func loadedSVM() *emu.SVM {
-	if n := core.Runtime.Node.Load(); n != nil {
-		return n.LoadedSVM()
-	}
-	return nil
-}
-
-// wrap prefixes an svm error with the API name, keeping its code.
-func wrap(fn string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return abi.Wrapf(err, "%s", fn)
-}
-
 // AllocManaged implements aclrtMemAllocManaged: size rounded up to 2 MiB,
 // resident on the host until first touched, not initialised.
 func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error {
@@ -93,7 +75,7 @@ func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error 
 	}
 	p, err := g.Alloc(size, fn)
 	if err != nil {
-		return wrap(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	*out = p
 	return nil
@@ -102,7 +84,7 @@ func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error 
 // freeManaged frees p if it is managed memory: handled reports whether it
 // was in the managed window at all.
 func freeManaged(fn string, p uintptr) (handled bool, err error) {
-	g := loadedSVM()
+	g := core.LoadedSVM()
 	if g == nil || !g.Contains(p) {
 		return false, nil
 	}
@@ -112,7 +94,7 @@ func freeManaged(fn string, p uintptr) (handled bool, err error) {
 	if o := g.Owner(p); o != "aclrtMemAllocManaged" {
 		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was allocated by %s, not aclrtMemAllocManaged: free it there", fn, p, o)
 	}
-	return true, wrap(fn, g.Free(p))
+	return true, core.WrapWithAPI(fn, g.Free(p))
 }
 
 // managedRange checks that [p, p+size) is managed memory: the window
@@ -124,7 +106,7 @@ func managedRange(fn string, p uintptr, size uint64) (*emu.SVM, error) {
 	if size == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
 	}
-	g := loadedSVM()
+	g := core.LoadedSVM()
 	if g == nil || !g.Contains(p) {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not managed memory (aclrtMemAllocManaged)", fn, p)
 	}
@@ -144,7 +126,7 @@ func location(fn string, l ManagedLocation) (svm.Location, error) {
 	if loc >= 0 {
 		n, err := core.TheNode()
 		if err != nil {
-			return loc, wrap(fn, err)
+			return loc, core.WrapWithAPI(fn, err)
 		}
 		if int(loc) >= n.DeviceCount() {
 			return loc, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: location device %d: the node has %d devices", fn, loc, n.DeviceCount())
@@ -171,7 +153,7 @@ func ManagedAdvise(t *core.Thread, p uintptr, size uint64, advise int32, l Manag
 			return err
 		}
 	}
-	return wrap(fn, g.Advise(p, size, a, loc))
+	return core.WrapWithAPI(fn, g.Advise(p, size, a, loc))
 }
 
 // PrefetchAsync implements aclrtMemManagedPrefetchAsync: the range moves to
@@ -232,7 +214,7 @@ func prefetchBatch(t *core.Thread, fn string, ptrs []uintptr, sizes []uint64, lo
 		}
 		for i := locIdxs[k]; i < end; i++ {
 			if g, err = managedRange(fn, ptrs[i], sizes[i]); err != nil {
-				return abi.Errorf(abi.CodeOf(err), "%s (item %d)", messageOf(err), i)
+				return abi.Errorf(abi.CodeOf(err), "%s (item %d)", abi.MessageOf(err), i)
 			}
 			items[i] = item{ptrs[i], sizes[i], loc}
 		}
@@ -249,7 +231,7 @@ func prefetchBatch(t *core.Thread, fn string, ptrs []uintptr, sizes []uint64, lo
 			return abi.Wrapf(err, "%s: item %d", fn, i)
 		}
 	}
-	return chargeManaged(s, fn, cost, nil)
+	return core.ChargeManaged(s, fn, cost, nil)
 }
 
 // Managed range attribute sizes (semantics.md §12).
@@ -270,7 +252,7 @@ func ManagedGetAttrs(t *core.Thread, attrs []int32, p uintptr, size uint64, data
 	}
 	for i, a := range attrs {
 		if err := managedAttr(fn, a, p, size, data[i]); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s (attribute %d)", messageOf(err), i)
+			return abi.Errorf(abi.CodeOf(err), "%s (attribute %d)", abi.MessageOf(err), i)
 		}
 	}
 	return nil
@@ -303,7 +285,7 @@ func managedAttr(fn string, attr int32, p uintptr, size uint64, data []byte) err
 	}
 	a, err := g.RangeAttrs(p, size)
 	if err != nil {
-		return wrap(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	put := func(i int, v int32) { binary.LittleEndian.PutUint32(data[i*attrWord:], uint32(v)) }
 	switch attr {
@@ -336,153 +318,29 @@ func managedAttr(fn string, attr int32, p uintptr, size uint64, data []byte) err
 	return nil
 }
 
-// managedUse is the managed memory one device operation holds until it
-// completes.
-type managedUse struct {
-	g     *emu.SVM
-	spans [][2]uint64 // base, size
-}
-
-// release drops the holds of u (nil-safe).
-func (u *managedUse) release() {
-	if u == nil {
-		return
-	}
-	for _, sp := range u.spans {
-		// The allocation may have been freed under a running operation
-		// (aclrtFree does not wait): nothing is held any more.
-		_ = u.g.Release(uintptr(sp[0]), sp[1])
-	}
-	u.spans = nil
-}
-
-// access faults [addr, addr+n) in on dev and holds it.
-func (u *managedUse) access(dev int32, addr uintptr, n uint64, write, kernel bool) (time.Duration, error) {
-	c, err := u.g.AccessHold(int(dev), addr, n, write, kernel)
-	if err != nil {
-		return c, err
-	}
-	u.spans = append(u.spans, [2]uint64{uint64(addr), n})
-	return c, nil
-}
-
-// chargeTask carries the time of managed-memory work on a stream. The
-// migration itself was done at submission (see the file comment); the
-// task's block is the device waiting for it, and its completion releases
-// the holds of the operation queued before it.
-type chargeTask struct{ u *managedUse }
-
-// RunBlock implements tsfw.Kernel: the pages were migrated at submission.
-func (c chargeTask) RunBlock(uint32, uint32) error { return nil }
-
-// Done implements tsfw.Kernel.
-func (c chargeTask) Done(err error) error {
-	c.u.release()
-	return err
-}
-
-// chargeManaged queues the charge task for cost on s; it releases u when
-// the stream reaches it (nil: nothing to release).
-func chargeManaged(s *core.Stream, fn string, cost time.Duration, u *managedUse) error {
-	if u == nil && cost == 0 {
-		return nil
-	}
-	if err := s.Submit(nil, fn, tsfw.KernelTask(chargeTask{u}, tsfw.KernelSpec{Blocks: 1, BlockCost: cost})); err != nil {
-		u.release()
-		return err
-	}
-	return nil
-}
-
-// launchManaged faults in the managed footprint of a kernel launch whose
-// argument blob has words 8-byte words read by word(i): every managed
-// allocation a word points into. The faults' time is charged on s ahead of
-// the kernel; the holds go with the launch (released when it is recycled).
-func launchManaged(fn string, s *core.Stream, l *launch, words int, word func(i int) uint64) error {
-	g := loadedSVM()
-	if g == nil || words == 0 || s.Capturing() {
-		return nil
-	}
-	var u *managedUse
-	var cost time.Duration
-	for i := range words {
-		v := uintptr(word(i))
-		if !g.Contains(v) {
-			continue
-		}
-		base, size, ok := g.Lookup(v)
-		if !ok {
-			continue
-		}
-		if u == nil {
-			u = &managedUse{g: g}
-		} else if seen(u, base) {
-			continue
-		}
-		write := true
-		if a, err := g.RangeAttrs(base, size); err == nil && a.ReadMostly {
-			write = false
-		}
-		c, err := u.access(s.Ctx.Dev.ID, base, size, write, true)
-		cost += c
-		if err != nil {
-			u.release()
-			return abi.Wrapf(err, "%s: managed argument %#x on device %d", fn, v, s.Ctx.Dev.ID)
-		}
-	}
-	if u == nil {
-		return nil
-	}
-	if err := chargeManaged(s, fn, cost, nil); err != nil {
-		u.release()
-		return err
-	}
-	l.svm = u
-	return nil
-}
-
-func seen(u *managedUse, base uintptr) bool {
-	for _, sp := range u.spans {
-		if sp[0] == uint64(base) {
-			return true
-		}
-	}
-	return false
-}
-
-// blobWords reads the 8-byte words of a launch image.
-func blobWords(img []byte) (int, func(int) uint64) {
-	return len(img) / 8, func(i int) uint64 { return binary.LittleEndian.Uint64(img[i*8:]) }
-}
-
-// deviceWords reads the 8-byte words of an argument blob in device memory.
-func deviceWords(addr uintptr, n uint64) (int, func(int) uint64) {
-	return int(n / 8), func(i int) uint64 { return peekU64(addr + uintptr(i*8)) }
-}
-
 // managedOp faults in the managed operands of a copy or memset queued on
 // s (device side, the stream's device) and returns their holds and cost.
 // A nil use means no managed operand.
-func managedOp(fn string, s *core.Stream, ops ...managedOperand) (*managedUse, time.Duration, error) {
+func managedOp(fn string, s *core.Stream, ops ...managedOperand) (*core.ManagedUse, time.Duration, error) {
 	if s.Capturing() {
 		// A captured operation faults nothing at capture time and its
 		// replays do not hold pages (docs/svm.md): a hold released by a
 		// captured charge task would be released again on every replay.
 		return nil, 0, nil
 	}
-	var u *managedUse
+	var u *core.ManagedUse
 	var cost time.Duration
 	for _, o := range ops {
-		if o.info.class != managedmem {
+		if o.info.class != core.Managedmem {
 			continue
 		}
 		if u == nil {
-			u = &managedUse{g: loadedSVM()}
+			u = &core.ManagedUse{G: core.LoadedSVM()}
 		}
-		c, err := u.access(s.Ctx.Dev.ID, o.addr, o.n, o.write, false)
+		c, err := u.Access(s.Ctx.Dev.ID, o.addr, o.n, o.write, false)
 		cost += c
 		if err != nil {
-			u.release()
+			u.Release()
 			return nil, 0, abi.Wrapf(err, "%s: managed %s %#x on device %d", fn, o.what, o.addr, s.Ctx.Dev.ID)
 		}
 	}
@@ -505,29 +363,29 @@ type managedOperand struct {
 // device accesses on dev, ahead of the operation's own charge; host
 // accesses on the device each page comes back from. The returned use must
 // be released after the operation.
-func managedSync(fn string, dev *core.Device, ops ...managedOperand) (*managedUse, error) {
-	var u *managedUse
+func managedSync(fn string, dev *core.Device, ops ...managedOperand) (*core.ManagedUse, error) {
+	var u *core.ManagedUse
 	for _, o := range ops {
-		if o.info.class != managedmem {
+		if o.info.class != core.Managedmem {
 			continue
 		}
 		if u == nil {
-			u = &managedUse{g: loadedSVM()}
+			u = &core.ManagedUse{G: core.LoadedSVM()}
 		}
 		var err error
 		if dev == nil {
 			var by []time.Duration
-			if by, err = u.g.HostAccessByDevice(o.addr, o.n, o.write); err == nil {
+			if by, err = u.G.HostAccessByDevice(o.addr, o.n, o.write); err == nil {
 				err = chargeEach(by)
 			}
 		} else {
 			var c time.Duration
-			if c, err = u.access(dev.ID, o.addr, o.n, o.write, false); err == nil {
+			if c, err = u.Access(dev.ID, o.addr, o.n, o.write, false); err == nil {
 				err = dev.Emu.TS.ChargeNow(c)
 			}
 		}
 		if err != nil {
-			u.release()
+			u.Release()
 			return nil, abi.Wrapf(err, "%s: managed %s %#x", fn, o.what, o.addr)
 		}
 	}
@@ -560,7 +418,7 @@ func chargeEach(by []time.Duration) error {
 // left dirty are written back for the host to read (emu.SVM.Synchronized)
 // and the write-back's time is charged on d's clock.
 func managedSynchronized(fn string, d *core.Device) error {
-	g := loadedSVM()
+	g := core.LoadedSVM()
 	if g == nil || d == nil {
 		return nil
 	}
@@ -607,8 +465,8 @@ func MemP2PMap(t *core.Thread, p uintptr, size uint64, dstDevID int32, flags uin
 	}
 	owner := c.Dev
 	switch pi.class {
-	case managedmem:
-	case devmem:
+	case core.Managedmem:
+	case core.Devmem:
 		owner = pi.dev
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr %#x is %s, not device or managed memory", fn, p, pi.class)
@@ -623,10 +481,10 @@ func MemP2PMap(t *core.Thread, p uintptr, size uint64, dstDevID int32, flags uin
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
 			"%s: device %d and device %d have no peer access (aclrtDeviceEnablePeerAccess)", fn, owner.ID, dstDevID)
 	}
-	if pi.class != managedmem {
+	if pi.class != core.Managedmem {
 		return nil
 	}
-	return wrap(fn, loadedSVM().MapPeer(p, size, int(dstDevID)))
+	return core.WrapWithAPI(fn, core.LoadedSVM().MapPeer(p, size, int(dstDevID)))
 }
 
 // peerWith reports whether peer access connects d and device id, enabled
@@ -637,7 +495,7 @@ func peerWith(d *core.Device, id int32) bool { return driverPeer(d.ID, id) }
 // MANAGED, the device holding the page (0 while the host does), 2 MiB
 // pages. It reports false for other memory.
 func managedPointer(p uintptr, out *PtrAttributes) bool {
-	g := loadedSVM()
+	g := core.LoadedSVM()
 	if g == nil || !g.Contains(p) {
 		return false
 	}
@@ -656,28 +514,8 @@ func managedPointer(p uintptr, out *PtrAttributes) bool {
 // managed operand: the device of the device-memory operand, or nil when
 // both operands are host-side (a host copy: host accesses).
 func syncEngine(p copyPlan, di, si ptrInfo) *core.Device {
-	if di.class == devmem || si.class == devmem {
+	if di.class == core.Devmem || si.class == core.Devmem {
 		return p.dev
 	}
 	return nil
-}
-
-// ManagedStats returns the managed-memory counters of device dev, or of the
-// host for dev -1 (npuemuSvmGetStats, npuemu info). Before the first
-// managed allocation every counter is 0.
-func ManagedStats(dev int32) (svm.Stats, error) {
-	const fn = "npuemuSvmGetStats"
-	n, err := core.TheNode()
-	if err != nil {
-		return svm.Stats{}, wrap(fn, err)
-	}
-	if dev != int32(svm.Host) && (dev < 0 || int(dev) >= n.DeviceCount()) {
-		return svm.Stats{}, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device %d: the node has %d devices (-1 is the host)", fn, dev, n.DeviceCount())
-	}
-	g := n.LoadedSVM()
-	if g == nil {
-		return svm.Stats{}, nil
-	}
-	st, err := g.Stats(svm.Location(dev))
-	return st, wrap(fn, err)
 }

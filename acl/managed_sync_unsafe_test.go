@@ -32,7 +32,7 @@ func syncFaultClock(t *testing.T) []time.Duration {
 	th := setup(t, map[string]string{"NPUEMU_SVM_HOST_FAULTS": ""})
 	require.NoError(t, SetDevice(th, 0))
 	var dm, p uintptr
-	require.NoError(t, Malloc(th, &dm, 4096, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &dm, 4096, 0, core.MallocOpts{}))
 	t.Cleanup(func() { _ = Free(th, dm, false) })
 	require.NoError(t, AllocManaged(th, &p, mpage, abi.ACL_RT_MEM_ATTACH_GLOBAL))
 	t.Cleanup(func() { _ = Free(th, p, false) })
@@ -96,7 +96,7 @@ func TestManagedSynchronizeWritesBack(t *testing.T) {
 		{"event", func() error { return SynchronizeEvent(th, e, -1) }},
 		{"event timeout", func() error { return SynchronizeEvent(th, e, 10000) }},
 	}
-	g := loadedSVM()
+	g := core.LoadedSVM()
 	require.NotNil(t, g)
 	for _, tc := range syncs {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestMemP2PMap(t *testing.T) {
 	var p, dm uintptr
 	require.NoError(t, AllocManaged(th, &p, 2*mpage, abi.ACL_RT_MEM_ATTACH_GLOBAL))
 	t.Cleanup(func() { _ = Free(th, p, false) })
-	require.NoError(t, Malloc(th, &dm, 4096, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &dm, 4096, 0, core.MallocOpts{}))
 	t.Cleanup(func() { _ = Free(th, dm, false) })
 	host := make([]byte, 64)
 
@@ -155,7 +155,7 @@ func TestMemP2PMap(t *testing.T) {
 		})
 	}
 	require.NoError(t, MemP2PMap(th, dm, 4096, 1, 0))
-	g := loadedSVM()
+	g := core.LoadedSVM()
 	pi, err := g.Page(p + mpage)
 	require.NoError(t, err)
 	assert.Empty(t, pi.Peers, "nothing mapped by the failed calls")

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/svm"
 )
 
@@ -16,7 +17,7 @@ const mpage = svm.HugePage
 
 func devStats(t *testing.T, dev int32) svm.Stats {
 	t.Helper()
-	st, err := ManagedStats(dev)
+	st, err := core.ManagedStats(dev)
 	require.NoError(t, err)
 	return st
 }
@@ -62,7 +63,7 @@ func TestManagedAllocAccessFree(t *testing.T) {
 	require.NoError(t, Free(th, p, false))
 	requireCode(t, Free(th, p, false), abi.ACL_ERROR_RT_PARAM_INVALID)
 	assert.Zero(t, devStats(t, 0).ResidentBytes)
-	_, err := ManagedStats(7)
+	_, err := core.ManagedStats(7)
 	requireCode(t, err, abi.ACL_ERROR_RT_INVALID_DEVICEID)
 }
 

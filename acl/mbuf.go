@@ -2,7 +2,6 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
@@ -36,18 +35,15 @@ import (
 // every SoC. The user data is the driver's private area
 // (hal.MbufPrivSize bytes).
 
-// The two tags are one: either difference overflows handleKind otherwise.
-const _ = core.KindMbuf - hal.MbufTag + (hal.MbufTag - core.KindMbuf)
-
 // mbufErr is the ACL error of fn for a driver call's error.
 func mbufErr(fn string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if abi.DrvCodeOf(err) == abi.DRV_ERROR_INVALID_VALUE {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s", fn, messageOf(err))
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s", fn, abi.MessageOf(err))
 	}
-	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, messageOf(err))
+	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 }
 
 // nonNullBuf checks an aclrtMbuf argument.

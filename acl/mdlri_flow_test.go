@@ -68,7 +68,7 @@ func TestFlowLabelLoop(t *testing.T) {
 
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	require.NoError(t, MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
 	require.NoError(t, MemsetAsync(th, iters, 8, 0, 8, ps))
 	require.NoError(t, RecordEvent(th, e0, ps, 0))
@@ -88,14 +88,14 @@ func TestFlowLabelLoop(t *testing.T) {
 	require.NoError(t, DebugJSONPrint(th, ri, path, 0))
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var doc riJSON
+	var doc core.RiJSON
 	require.NoError(t, json.Unmarshal(raw, &doc))
 	var kinds []string
 	for _, tj := range doc.Streams[0].Tasks {
 		if tj.Control != nil {
 			kinds = append(kinds, tj.Control.Kind)
 			if tj.Control.Kind == "switch_label" {
-				assert.Equal(t, []riRef{{0, 7}, {0, 3}}, tj.Control.Labels)
+				assert.Equal(t, []core.RiRef{{Stream: 0, Seq: 7}, {Stream: 0, Seq: 3}}, tj.Control.Labels)
 			}
 		}
 	}
@@ -129,7 +129,7 @@ func TestFlowSwitchStream(t *testing.T) {
 	toDev(t, th, one, le32s(1))
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, main, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, main, core.ModelStreamFlagHead))
 	for _, s := range []core.Handle{yes, no, idle} {
 		require.NoError(t, BindStream(th, ri, s, modelStreamFlagDefault))
 	}
@@ -168,7 +168,7 @@ func TestFlowActiveStream(t *testing.T) {
 	toDev(t, th, cnt, le32s(0))
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, main, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, main, core.ModelStreamFlagHead))
 	require.NoError(t, BindStream(th, ri, dep, modelStreamFlagDefault))
 	require.NoError(t, ActiveStream(th, dep, main))
 	require.NoError(t, ActiveStream(th, dep, main))
@@ -197,7 +197,7 @@ func TestFlowErrors(t *testing.T) {
 
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	require.NoError(t, SetLabel(th, l1, ps))
 	requireCode(t, SetLabel(th, l1, ps), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, SwitchLabelByIndex(th, word, 1, list, ps))
@@ -220,7 +220,7 @@ func TestFinalizeDestroysModelRIs(t *testing.T) {
 	out := devAlloc(t, th, 8)
 	var built, building core.Handle
 	require.NoError(t, BuildBegin(th, &built, 0))
-	require.NoError(t, BindStream(th, built, ps, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, built, ps, core.ModelStreamFlagHead))
 	require.NoError(t, MemsetAsync(th, out, 8, 1, 8, ps))
 	require.NoError(t, EndTask(th, built, ps))
 	require.NoError(t, BuildEnd(th, built, 0))
@@ -233,7 +233,7 @@ func TestFinalizeDestroysModelRIs(t *testing.T) {
 	require.NoError(t, ResetDevice(th, 0))
 	require.NoError(t, Finalize(th))
 	assert.Equal(t, map[core.Handle]int{built: 1, building: 1}, calls)
-	assert.Zero(t, modelRIs.Len())
+	assert.Zero(t, core.ModelRIs.Len())
 }
 
 // BenchmarkFlowLoop measures the host cost of one iteration of a label
@@ -249,7 +249,7 @@ func BenchmarkFlowLoop(b *testing.B) {
 	require.NoError(b, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	var consts, counter, n uintptr
 	for _, p := range []*uintptr{&consts, &counter, &n} {
-		require.NoError(b, Malloc(th, p, 8, 0, MallocOpts{}))
+		require.NoError(b, Malloc(th, p, 8, 0, core.MallocOpts{}))
 	}
 	minus1, hundred := le32s(-1), le32s(100)
 	require.NoError(b, Memcpy(th, consts, 4, addr(minus1), 4, abi.ACL_MEMCPY_HOST_TO_DEVICE))
@@ -261,7 +261,7 @@ func BenchmarkFlowLoop(b *testing.B) {
 	require.NoError(b, CreateLabel(th, &exit))
 	require.NoError(b, CreateLabelList(th, []core.Handle{exit, body}, 2, &list))
 	require.NoError(b, BuildBegin(th, &ri, 0))
-	require.NoError(b, BindStream(th, ri, ps, modelStreamFlagHead))
+	require.NoError(b, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	require.NoError(b, MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
 	require.NoError(b, SetLabel(th, body, ps))
 	require.NoError(b, ReduceAsync(th, counter, consts, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, ps, 0))
@@ -291,7 +291,7 @@ func TestFlowAbortEndsLoop(t *testing.T) {
 	defer func() { require.NoError(t, DestroyLabelList(th, list)) }()
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	require.NoError(t, SetLabel(th, body, ps))
 	require.NoError(t, MemsetAsync(th, word+4, 4, 7, 4, ps))
 	require.NoError(t, SwitchLabelByIndex(th, word, 1, list, ps))
@@ -316,10 +316,10 @@ func TestBuiltHeadStreams(t *testing.T) {
 		flags []uint32
 		want  []byte
 	}{
-		{"head and default", []uint32{modelStreamFlagHead, modelStreamFlagDefault}, []byte{1, 0}},
-		{"default then head", []uint32{modelStreamFlagDefault, modelStreamFlagHead}, []byte{0, 2}},
+		{"head and default", []uint32{core.ModelStreamFlagHead, modelStreamFlagDefault}, []byte{1, 0}},
+		{"default then head", []uint32{modelStreamFlagDefault, core.ModelStreamFlagHead}, []byte{0, 2}},
 		{"no head", []uint32{modelStreamFlagDefault, modelStreamFlagDefault}, []byte{1, 0}},
-		{"two heads", []uint32{modelStreamFlagHead, modelStreamFlagHead}, []byte{1, 2}},
+		{"two heads", []uint32{core.ModelStreamFlagHead, core.ModelStreamFlagHead}, []byte{1, 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := devAlloc(t, th, 8)
@@ -351,7 +351,7 @@ func TestFlowNotifyJoin(t *testing.T) {
 	defer func() { require.NoError(t, DestroyNotify(th, n)) }()
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, main, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, main, core.ModelStreamFlagHead))
 	require.NoError(t, BindStream(th, ri, dep, modelStreamFlagDefault))
 	require.NoError(t, ActiveStream(th, dep, main))
 	require.NoError(t, WaitAndResetNotify(th, n, main, 0))

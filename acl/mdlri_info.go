@@ -28,17 +28,17 @@ func GetStreams(t *core.Thread, rh core.Handle, out []core.Handle, num *uint32) 
 	if err != nil {
 		return err
 	}
-	if err := ri.ready(fn); err != nil {
+	if err := ri.Ready(fn); err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	n := len(ri.streams)
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	n := len(ri.Streams)
 	if out != nil {
 		if len(out) < n {
 			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d streams, the model run instance has %d", fn, len(out), n)
 		}
-		for i, s := range ri.streams {
+		for i, s := range ri.Streams {
 			out[i] = s.H
 		}
 	}
@@ -60,24 +60,24 @@ func GetTasksByStream(t *core.Thread, sh core.Handle, out []core.Handle, num *ui
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	ri := capState.byStrm[s]
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	ri := core.CapState.ByStrm[s]
 	if ri == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model run instance", fn, s.ID)
 	}
-	if ri.state.Load() != riReady {
-		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d is not built yet", fn, ri.id)
+	if ri.State.Load() != core.RiReady {
+		return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "%s: model run instance %d is not built yet", fn, ri.Id)
 	}
 	idx := -1
-	for i, x := range ri.streams {
+	for i, x := range ri.Streams {
 		if x == s {
 			idx = i
 		}
 	}
-	var mine []*step
-	for _, st := range ri.steps {
-		if int(st.sidx) == idx {
+	var mine []*core.Step
+	for _, st := range ri.Steps {
+		if int(st.Sidx) == idx {
 			mine = append(mine, st)
 		}
 	}
@@ -86,10 +86,10 @@ func GetTasksByStream(t *core.Thread, sh core.Handle, out []core.Handle, num *ui
 			return abi.Errorf(abi.ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "%s: room for %d tasks, stream %d has %d", fn, len(out), s.ID, len(mine))
 		}
 		for i, st := range mine {
-			if st.h == 0 {
-				st.h = riTasks.Add(st)
+			if st.H == 0 {
+				st.H = core.RiTasks.Add(st)
 			}
-			out[i] = st.h
+			out[i] = st.H
 		}
 	}
 	*num = uint32(len(mine))
@@ -97,11 +97,11 @@ func GetTasksByStream(t *core.Thread, sh core.Handle, out []core.Handle, num *ui
 }
 
 // resolveTask resolves an aclmdlRITask of a live RI.
-func resolveTask(fn string, h core.Handle) (*step, error) {
+func resolveTask(fn string, h core.Handle) (*core.Step, error) {
 	if h == 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: task must not be NULL", fn)
 	}
-	st, err := riTasks.Get(h)
+	st, err := core.RiTasks.Get(h)
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
@@ -118,7 +118,7 @@ func TaskGetType(t *core.Thread, th core.Handle, typ *int32) error {
 	if err != nil {
 		return err
 	}
-	*typ = st.typ
+	*typ = st.Typ
 	return nil
 }
 
@@ -133,14 +133,13 @@ func TaskGetSeqID(t *core.Thread, th core.Handle, id *uint32) error {
 	if err != nil {
 		return err
 	}
-	*id = st.seq
+	*id = st.Seq
 	return nil
 }
 
 // Offsets inside the union (acl-types.md).
 const (
 	kpFunc       = 0
-	kpCfg        = 8
 	kpArgs       = 16
 	kpIsHostArgs = 24
 	kpArgsSize   = 32
@@ -178,35 +177,35 @@ func TaskGetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	*p = RITaskParams{Type: uint32(st.typ)}
-	if st.grp != nil {
-		p.TaskGrp = uintptr(st.grp.h)
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	*p = RITaskParams{Type: uint32(st.Typ)}
+	if st.Grp != nil {
+		p.TaskGrp = uintptr(st.Grp.H)
 	}
 	u := p.Rsv2[:]
-	switch st.typ {
+	switch st.Typ {
 	case abi.ACL_MODEL_RI_TASK_KERNEL:
-		if l := st.launch; l != nil {
-			_, spec := st.task.KernelOf()
-			le.PutUint64(u[kpFunc:], uint64(l.f.H))
-			le.PutUint64(u[kpArgs:], uint64(l.args))
-			le.PutUint64(u[kpArgsSize:], l.size)
+		if l := st.Launch; l != nil {
+			_, spec := st.Task.KernelOf()
+			le.PutUint64(u[kpFunc:], uint64(l.F.H))
+			le.PutUint64(u[kpArgs:], uint64(l.Args))
+			le.PutUint64(u[kpArgsSize:], l.Size)
 			le.PutUint32(u[kpNumBlocks:], spec.Blocks)
 		}
 	case abi.ACL_MODEL_RI_TASK_EVENT_RECORD, abi.ACL_MODEL_RI_TASK_EVENT_WAIT, abi.ACL_MODEL_RI_TASK_EVENT_RESET:
-		h, flags := eventHandleOf(st.userEv)
+		h, flags := eventHandleOf(st.UserEv)
 		le.PutUint64(u[epEvent:], uint64(h))
 		le.PutUint32(u[epEventFlag:], flags)
-		if st.typ != abi.ACL_MODEL_RI_TASK_EVENT_RESET {
-			le.PutUint32(u[epFlag:], st.ext)
+		if st.Typ != abi.ACL_MODEL_RI_TASK_EVENT_RESET {
+			le.PutUint32(u[epFlag:], st.Ext)
 		}
 	case abi.ACL_MODEL_RI_TASK_VALUE_WRITE, abi.ACL_MODEL_RI_TASK_VALUE_WAIT:
-		if op := st.vop; op != nil {
-			le.PutUint64(u[vpAddr:], uint64(op.addr))
-			le.PutUint64(u[vpValue:], op.value)
-			if op.wait {
-				le.PutUint32(u[vpFlag:], op.flag)
+		if op := st.Vop; op != nil {
+			le.PutUint64(u[vpAddr:], uint64(op.Addr))
+			le.PutUint64(u[vpValue:], op.Value)
+			if op.Wait {
+				le.PutUint32(u[vpFlag:], op.Flag)
 			}
 		}
 	}
@@ -227,14 +226,14 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	if err != nil {
 		return err
 	}
-	if int32(p.Type) != st.typ {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, int32(p.Type), st.typ)
+	if int32(p.Type) != st.Typ {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, int32(p.Type), st.Typ)
 	}
-	if st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WRITE || st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT {
+	if st.Typ == abi.ACL_MODEL_RI_TASK_VALUE_WRITE || st.Typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT {
 		return setValueParams(fn, st, p)
 	}
-	if st.typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.launch == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.typ)
+	if st.Typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.Launch == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.Typ)
 	}
 	u := p.Rsv2[:]
 	f, err := core.ResolveFunction(fn, core.Handle(le.Uint64(u[kpFunc:])))
@@ -242,7 +241,7 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 		return err
 	}
 	blocks := le.Uint32(u[kpNumBlocks:])
-	if err := checkBlocks(fn, blocks); err != nil {
+	if err := core.CheckBlocks(fn, blocks); err != nil {
 		return err
 	}
 	args, size, host := uintptr(le.Uint64(u[kpArgs:])), le.Uint64(u[kpArgsSize:]), le.Uint32(u[kpIsHostArgs:])
@@ -255,60 +254,60 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	if err := f.Bin.Acquire(fn); err != nil {
 		return err
 	}
-	var nl *launch
+	var nl *core.Launch
 	if host == 1 {
-		nl = getLaunch(f.Bin.Host, int(size))
-		copy(nl.buf[launchHeader:launchHeader+int(size)], hostBytes(args, size))
-		nl.args, nl.size = nl.addr+launchHeader, size
+		nl = core.GetLaunch(f.Bin.Host, int(size))
+		copy(nl.Buf[core.LaunchHeader:core.LaunchHeader+int(size)], hostBytes(args, size))
+		nl.Args, nl.Size = nl.Addr+core.LaunchHeader, size
 	} else {
-		nl = getLaunch(f.Bin.Host, 0)
-		nl.args, nl.size = args, size
+		nl = core.GetLaunch(f.Bin.Host, 0)
+		nl.Args, nl.Size = args, size
 	}
-	nl.f = f
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	nl.attr = st.launch.attr // the launch attributes stay those of the recorded launch
-	_, spec := st.task.KernelOf()
+	nl.F = f
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	nl.Attr = st.Launch.Attr // the launch attributes stay those of the recorded launch
+	_, spec := st.Task.KernelOf()
 	spec.Blocks = blocks
-	st.ri.retired = append(st.ri.retired, st.launch)
-	st.launch = nl
-	st.task = tsfw.KernelTask(&riKernel{l: nl}, spec)
+	st.Ri.Retired = append(st.Ri.Retired, st.Launch)
+	st.Launch = nl
+	st.Task = tsfw.KernelTask(&core.RiKernel{L: nl}, spec)
 	return nil
 }
 
 // setValueParams changes a recorded value write or wait; the address is
 // checked as aclrtValueWrite / aclrtValueWait check it.
-func setValueParams(fn string, st *step, p *RITaskParams) error {
+func setValueParams(fn string, st *core.Step, p *RITaskParams) error {
 	u := p.Rsv2[:]
-	op := valueOp{wait: st.typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT,
-		addr: uintptr(le.Uint64(u[vpAddr:])), value: le.Uint64(u[vpValue:])}
-	if op.wait {
-		op.flag = le.Uint32(u[vpFlag:])
-		if op.flag > abi.ACL_STREAM_WAIT_VALUE_NOR {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: valueWaitTaskParams.flag %d: want ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (0..3)", fn, op.flag)
+	op := core.ValueOp{Wait: st.Typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT,
+		Addr: uintptr(le.Uint64(u[vpAddr:])), Value: le.Uint64(u[vpValue:])}
+	if op.Wait {
+		op.Flag = le.Uint32(u[vpFlag:])
+		if op.Flag > abi.ACL_STREAM_WAIT_VALUE_NOR {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: valueWaitTaskParams.flag %d: want ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (0..3)", fn, op.Flag)
 		}
 	}
-	if op.addr == 0 {
+	if op.Addr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr must not be NULL", fn)
 	}
-	if op.addr%8 != 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr %#x must be 8-byte aligned", fn, op.addr)
+	if op.Addr%8 != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devAddr %#x must be 8-byte aligned", fn, op.Addr)
 	}
-	capState.mu.Lock()
+	core.CapState.Mu.Lock()
 	var s *core.Stream
-	if int(st.sidx) < len(st.ri.streams) {
-		s = st.ri.streams[st.sidx]
+	if int(st.Sidx) < len(st.Ri.Streams) {
+		s = st.Ri.Streams[st.Sidx]
 	}
-	capState.mu.Unlock()
+	core.CapState.Mu.Unlock()
 	if s == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the task's model run instance was destroyed", fn)
 	}
-	if err := deviceOperand(fn, "devAddr", s, op.addr, 8); err != nil {
+	if err := deviceOperand(fn, "devAddr", s, op.Addr, 8); err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	st.setValueOp(&op)
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	st.SetValueOp(&op)
 	return nil
 }
 
@@ -320,9 +319,9 @@ func TaskDisable(t *core.Thread, th core.Handle) error {
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	st.disabled = true
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	st.Disabled = true
 	return nil
 }
 
@@ -334,14 +333,14 @@ func Update(t *core.Thread, rh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	if err := ri.ready(fn); err != nil {
+	if err := ri.Ready(fn); err != nil {
 		return err
 	}
-	ri.execMu.Lock()
-	defer ri.execMu.Unlock()
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	ri.rebuildLocked()
+	ri.ExecMu.Lock()
+	defer ri.ExecMu.Unlock()
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	ri.RebuildLocked()
 	return nil
 }
 
@@ -358,9 +357,9 @@ func SetName(t *core.Thread, rh core.Handle, name string, isNull bool) error {
 	if len(name) > maxRIName-1 {
 		name = name[:maxRIName-1]
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	ri.name = name
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	ri.Name = name
 	return nil
 }
 
@@ -375,9 +374,9 @@ func GetName(t *core.Thread, rh core.Handle, buf []byte) error {
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	n := copy(buf[:len(buf)-1], ri.name)
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	n := copy(buf[:len(buf)-1], ri.Name)
 	buf[n] = 0
 	return nil
 }
@@ -392,7 +391,7 @@ func GetID(t *core.Thread, rh core.Handle, id *uint32) error {
 	if err != nil {
 		return err
 	}
-	*id = ri.id
+	*id = ri.Id
 	return nil
 }
 
@@ -407,15 +406,15 @@ func DestroyRegisterCallback(t *core.Thread, rh core.Handle, key uintptr, fn fun
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	for i, cb := range ri.callbacks {
-		if cb.key == key {
-			ri.callbacks[i].fn = fn // the latest user data wins
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	for i, cb := range ri.Callbacks {
+		if cb.Key == key {
+			ri.Callbacks[i].Fn = fn // the latest user data wins
 			return nil
 		}
 	}
-	ri.callbacks = append(ri.callbacks, riCallback{key: key, fn: fn})
+	ri.Callbacks = append(ri.Callbacks, core.RiCallback{Key: key, Fn: fn})
 	return nil
 }
 
@@ -429,15 +428,15 @@ func DestroyUnregisterCallback(t *core.Thread, rh core.Handle, key uintptr) erro
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	for i, cb := range ri.callbacks {
-		if cb.key == key {
-			ri.callbacks = append(ri.callbacks[:i], ri.callbacks[i+1:]...)
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	for i, cb := range ri.Callbacks {
+		if cb.Key == key {
+			ri.Callbacks = append(ri.Callbacks[:i], ri.Callbacks[i+1:]...)
 			return nil
 		}
 	}
-	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the function was not registered on model run instance %d", name, ri.id)
+	return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the function was not registered on model run instance %d", name, ri.Id)
 }
 
 // CaptureTaskGrpBegin implements aclmdlRICaptureTaskGrpBegin.
@@ -447,19 +446,19 @@ func CaptureTaskGrpBegin(t *core.Thread, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	r := recorderOf(s)
-	if r == nil || r.kind != recCapture {
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	r := core.RecorderOf(s)
+	if r == nil || r.Kind != core.RecCapture {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.ID)
 	}
-	c := r.cap
-	if c.grp[s] != nil {
+	c := r.Cap
+	if c.Grp[s] != nil {
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d already has an open task group", fn, s.ID)
 	}
-	g := &taskGrp{ri: c.ri, stream: s, open: true}
-	c.grp[s] = g
-	c.ri.groups = append(c.ri.groups, g)
+	g := &core.TaskGrp{Ri: c.Ri, Stream: s, Open: true}
+	c.Grp[s] = g
+	c.Ri.Groups = append(c.Ri.Groups, g)
 	return nil
 }
 
@@ -473,20 +472,20 @@ func CaptureTaskGrpEnd(t *core.Thread, sh core.Handle, out *core.Handle) error {
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	r := recorderOf(s)
-	if r == nil || r.kind != recCapture {
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	r := core.RecorderOf(s)
+	if r == nil || r.Kind != core.RecCapture {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: stream %d is not capturing", fn, s.ID)
 	}
-	g := r.cap.grp[s]
+	g := r.Cap.Grp[s]
 	if g == nil {
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d has no open task group (aclmdlRICaptureTaskGrpBegin)", fn, s.ID)
 	}
-	delete(r.cap.grp, s)
-	g.open = false
-	g.h = taskGrps.Add(g)
-	*out = g.h
+	delete(r.Cap.Grp, s)
+	g.Open = false
+	g.H = core.TaskGrps.Add(g)
+	*out = g.H
 	return nil
 }
 
@@ -502,50 +501,30 @@ func CaptureTaskUpdateBegin(t *core.Thread, sh, gh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	g, err := taskGrps.Get(gh)
+	g, err := core.TaskGrps.Get(gh)
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
-	if err := g.ri.ready(fn); err != nil {
+	if err := g.Ri.Ready(fn); err != nil {
 		return err
 	}
 	if s.IsDefault || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d cannot re-issue a task group (default or persistent stream)", fn, s.ID)
 	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	if r := recorderOf(s); r != nil {
-		if r.kind == recCapture {
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	if r := core.RecorderOf(s); r != nil {
+		if r.Kind == core.RecCapture {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CAPTURED, "%s: stream %d is capturing", fn, s.ID)
 		}
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is already updating a task group", fn, s.ID)
 	}
-	if g.updating != nil {
+	if g.Updating != nil {
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: the task group is already being updated", fn)
 	}
-	u := &taskUpdate{grp: g, s: s}
-	g.updating = u
-	setRecorder(s, &recorder{kind: recUpdate, upd: u})
-	return nil
-}
-
-// addOp collects a re-issued task (op: a value write or wait, else nil).
-func (u *taskUpdate) addOp(s *core.Stream, fn string, task tsfw.Task, l *launch, op *valueOp) error {
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	if err := task.Validate(); err != nil {
-		err = abi.Wrapf(err, "%s: stream %d", fn, s.ID)
-		if u.err == nil {
-			u.err = err
-		}
-		return err
-	}
-	if l != nil {
-		task = persistentKernel(task, l)
-		u.launches = append(u.launches, l)
-	}
-	u.tasks = append(u.tasks, task)
-	u.vops = append(u.vops, op)
+	u := &core.TaskUpdate{Grp: g, S: s}
+	g.Updating = u
+	core.SetRecorder(s, &core.Recorder{Kind: core.RecUpdate, Upd: u})
 	return nil
 }
 
@@ -559,210 +538,73 @@ func CaptureTaskUpdateEnd(t *core.Thread, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	r := recorderOf(s)
-	if r == nil || r.kind != recUpdate {
-		capState.mu.Unlock()
+	core.CapState.Mu.Lock()
+	r := core.RecorderOf(s)
+	if r == nil || r.Kind != core.RecUpdate {
+		core.CapState.Mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.ID)
 	}
-	u := r.upd
-	setRecorder(s, nil)
-	u.grp.updating = nil
-	g := u.grp
-	fail := u.err
-	if fail == nil && len(u.tasks) != len(g.steps) {
-		fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: %d tasks re-issued, the group has %d", fn, len(u.tasks), len(g.steps))
+	u := r.Upd
+	core.SetRecorder(s, nil)
+	u.Grp.Updating = nil
+	g := u.Grp
+	fail := u.Err
+	if fail == nil && len(u.Tasks) != len(g.Steps) {
+		fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: %d tasks re-issued, the group has %d", fn, len(u.Tasks), len(g.Steps))
 	}
-	for i := 0; fail == nil && i < len(u.tasks); i++ {
-		nt, st := &u.tasks[i], g.steps[i]
-		if vop := u.vops[i]; (vop == nil) != (st.vop == nil) || (vop != nil && vop.wait != st.vop.wait) {
-			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is not of the group's task's type %d", fn, i, st.typ)
-		} else if nt.Kind() != st.task.Kind() {
-			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is a %s task, the group's is a %s task", fn, i, nt.Kind(), st.task.Kind())
-		} else if ev := nt.Event(); ev != nil && ev != st.userEv {
+	for i := 0; fail == nil && i < len(u.Tasks); i++ {
+		nt, st := &u.Tasks[i], g.Steps[i]
+		if vop := u.Vops[i]; (vop == nil) != (st.Vop == nil) || (vop != nil && vop.Wait != st.Vop.Wait) {
+			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is not of the group's task's type %d", fn, i, st.Typ)
+		} else if nt.Kind() != st.Task.Kind() {
+			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is a %s task, the group's is a %s task", fn, i, nt.Kind(), st.Task.Kind())
+		} else if ev := nt.Event(); ev != nil && ev != st.UserEv {
 			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d acts on another event than the group's", fn, i)
 		}
 	}
-	capState.mu.Unlock()
+	core.CapState.Mu.Unlock()
 	if fail != nil {
-		for _, l := range u.launches {
-			freeLaunch(l)
+		for _, l := range u.Launches {
+			core.FreeLaunch(l)
 		}
 		return fail
 	}
-	ri := g.ri
-	ri.execMu.Lock()
-	defer ri.execMu.Unlock()
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	if ri.state.Load() != riReady {
-		for _, l := range u.launches {
-			freeLaunch(l)
+	ri := g.Ri
+	ri.ExecMu.Lock()
+	defer ri.ExecMu.Unlock()
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	if ri.State.Load() != core.RiReady {
+		for _, l := range u.Launches {
+			core.FreeLaunch(l)
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the group's model run instance was destroyed", fn)
 	}
-	for i, st := range g.steps {
-		nt := u.tasks[i]
+	for i, st := range g.Steps {
+		nt := u.Tasks[i]
 		if nt.Event() != nil {
 			continue // event tasks keep the RI's event mapping
 		}
-		if vop := u.vops[i]; vop != nil {
-			st.setValueOp(vop)
+		if vop := u.Vops[i]; vop != nil {
+			st.SetValueOp(vop)
 			continue
 		}
 		if nt.IsKernel() {
 			kern, _ := nt.KernelOf()
-			if rk, ok := kern.(*riKernel); ok {
-				if st.launch != nil {
-					ri.retired = append(ri.retired, st.launch)
+			if rk, ok := kern.(*core.RiKernel); ok {
+				if st.Launch != nil {
+					ri.Retired = append(ri.Retired, st.Launch)
 				}
-				st.launch = rk.l
+				st.Launch = rk.L
 			}
 		}
-		st.task = nt
+		st.Task = nt
 	}
-	ri.rebuildLocked()
+	ri.RebuildLocked()
 	return nil
 }
 
 // Debug output.
-
-var riTypeNames = map[int32]string{
-	abi.ACL_MODEL_RI_TASK_DEFAULT:      "DEFAULT",
-	abi.ACL_MODEL_RI_TASK_KERNEL:       "KERNEL",
-	abi.ACL_MODEL_RI_TASK_EVENT_RECORD: "EVENT_RECORD",
-	abi.ACL_MODEL_RI_TASK_EVENT_WAIT:   "EVENT_WAIT",
-	abi.ACL_MODEL_RI_TASK_EVENT_RESET:  "EVENT_RESET",
-	abi.ACL_MODEL_RI_TASK_VALUE_WRITE:  "VALUE_WRITE",
-	abi.ACL_MODEL_RI_TASK_VALUE_WAIT:   "VALUE_WAIT",
-}
-
-type riJSON struct {
-	ID           uint32      `json:"id"`
-	Name         string      `json:"name"`
-	Source       string      `json:"source"`
-	State        string      `json:"state"`
-	Tasks        int         `json:"tasks"`
-	Streams      []riStream  `json:"streams"`
-	Dependencies []riDepJSON `json:"dependencies"`
-	TaskGroups   []riGrpJSON `json:"task_groups,omitempty"`
-}
-
-type riStream struct {
-	Index    int          `json:"index"`
-	StreamID int32        `json:"stream_id"`
-	Bind     string       `json:"bind,omitempty"`
-	Tasks    []riTaskJSON `json:"tasks"`
-}
-
-type riTaskJSON struct {
-	Seq      uint32         `json:"seq"`
-	Type     string         `json:"type"`
-	Disabled bool           `json:"disabled,omitempty"`
-	External bool           `json:"external,omitempty"`
-	Control  *riCtlJSON     `json:"control,omitempty"`
-	Detail   *tsfw.TaskInfo `json:"detail,omitempty"`
-}
-
-// riCtlJSON describes a control step (mdlri_flow.go).
-type riCtlJSON struct {
-	Kind      string  `json:"kind"`                // label, switch_label, active_stream, switch_stream
-	Activates *int    `json:"activates,omitempty"` // index of the stream activated
-	Labels    []riRef `json:"labels,omitempty"`    // switch_label: where the list's labels are set
-}
-
-var ctlNames = map[ctlKind]string{ctlLabel: "label", ctlSwitchLabel: "switch_label", ctlActive: "active_stream", ctlSwitchStream: "switch_stream"}
-
-// describeCtl renders a control step. Precondition: capState.mu held.
-func (ri *ModelRI) describeCtl(op *ctlOp) *riCtlJSON {
-	c := &riCtlJSON{Kind: ctlNames[op.kind]}
-	if op.target != nil {
-		k := ri.streamIndexLocked(op.target)
-		c.Activates = &k
-	}
-	for _, l := range op.list {
-		if p, ok := ri.labels[l]; ok {
-			c.Labels = append(c.Labels, riRef{p.k, uint32(p.pos)})
-		}
-	}
-	return c
-}
-
-type riRef struct {
-	Stream int    `json:"stream"`
-	Seq    uint32 `json:"seq"`
-}
-
-type riDepJSON struct {
-	From riRef `json:"from"`
-	To   riRef `json:"to"`
-}
-
-type riGrpJSON struct {
-	Stream int      `json:"stream"`
-	Tasks  []uint32 `json:"tasks"`
-}
-
-// describe renders ri for debug output. Precondition: capState.mu held.
-func (ri *ModelRI) describe(verbose bool) riJSON {
-	out := riJSON{ID: ri.id, Name: ri.name, Source: "build", State: "ready", Tasks: len(ri.steps),
-		Dependencies: []riDepJSON{}}
-	if ri.captured {
-		out.Source = "capture"
-	}
-	switch ri.state.Load() {
-	case riCapturing:
-		out.State = "capturing"
-	case riBuilding:
-		out.State = "building"
-	}
-	for i, s := range ri.streams {
-		rs := riStream{Index: i, StreamID: s.ID, Tasks: []riTaskJSON{}}
-		if !ri.captured {
-			rs.Bind = "default"
-			if ri.bindFlag[s] == modelStreamFlagHead {
-				rs.Bind = "head"
-			}
-		}
-		out.Streams = append(out.Streams, rs)
-	}
-	for _, st := range ri.steps {
-		if int(st.sidx) >= len(out.Streams) {
-			continue // capturing: streams not created yet
-		}
-		tj := riTaskJSON{Seq: st.seq, Type: riTypeNames[st.typ], Disabled: st.disabled, External: st.ext != 0}
-		if st.ctl != nil {
-			tj.Control = ri.describeCtl(st.ctl)
-		}
-		if verbose {
-			in := st.task.Info()
-			if op := st.vop; op != nil { // the descriptor is a placeholder for waits
-				in = tsfw.TaskInfo{Kind: "value_write", Dst: uint64(op.addr), Bytes: 8}
-				if op.wait {
-					in.Kind = "value_wait"
-				}
-			}
-			tj.Detail = &in
-		}
-		out.Streams[st.sidx].Tasks = append(out.Streams[st.sidx].Tasks, tj)
-		for _, d := range st.deps {
-			from := ri.steps[d]
-			out.Dependencies = append(out.Dependencies, riDepJSON{
-				From: riRef{int(from.sidx), from.seq}, To: riRef{int(st.sidx), st.seq}})
-		}
-	}
-	for _, g := range ri.groups {
-		if len(g.steps) == 0 {
-			continue
-		}
-		gj := riGrpJSON{Stream: int(g.steps[0].sidx)}
-		for _, st := range g.steps {
-			gj.Tasks = append(gj.Tasks, st.seq)
-		}
-		out.TaskGroups = append(out.TaskGroups, gj)
-	}
-	return out
-}
 
 // DebugJSONPrint implements aclmdlRIDebugJsonPrint: npuemu's own JSON
 // (streams, their tasks, cross-stream dependencies, task groups) written
@@ -780,17 +622,17 @@ func DebugJSONPrint(t *core.Thread, rh core.Handle, path string, flags uint32) e
 	if err != nil {
 		return err
 	}
-	if err := ri.ready(fn); err != nil {
+	if err := ri.Ready(fn); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, fmt.Sprintf("modelRI_%d.json", ri.id))
+		path = filepath.Join(path, fmt.Sprintf("modelRI_%d.json", ri.Id))
 	} else if _, err := os.Stat(filepath.Dir(path)); err != nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: directory of %q does not exist", fn, path)
 	}
-	capState.mu.Lock()
-	doc := ri.describe(flags == abi.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
-	capState.mu.Unlock()
+	core.CapState.Mu.Lock()
+	doc := ri.Describe(flags == abi.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
+	core.CapState.Mu.Unlock()
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return abi.Errorf(abi.ACL_ERROR_INTERNAL_ERROR, "%s: %v", fn, err)
@@ -809,12 +651,12 @@ func DebugPrint(t *core.Thread, rh core.Handle, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := ri.ready(fn); err != nil {
+	if err := ri.Ready(fn); err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	doc := ri.describe(false)
-	capState.mu.Unlock()
+	core.CapState.Mu.Lock()
+	doc := ri.Describe(false)
+	core.CapState.Mu.Unlock()
 	var b strings.Builder
 	fmt.Fprintf(&b, "[npuemu] model run instance %d %q (%s): %d tasks on %d streams, %d cross-stream dependencies\n",
 		doc.ID, doc.Name, doc.Source, doc.Tasks, len(doc.Streams), len(doc.Dependencies))
@@ -848,13 +690,13 @@ func KernelTaskGetAttribute(t *core.Thread, th core.Handle, id int32, out *[16]b
 	if err != nil {
 		return err
 	}
-	capState.mu.Lock()
-	task := st.task
+	core.CapState.Mu.Lock()
+	task := st.Task
 	var flags uint8
-	if st.launch != nil {
-		flags = st.launch.attr
+	if st.Launch != nil {
+		flags = st.Launch.Attr
 	}
-	capState.mu.Unlock()
+	core.CapState.Mu.Unlock()
 	if !task.IsKernel() {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: the task is not a kernel task (aclmdlRITaskGetType)", fn)
 	}
@@ -877,9 +719,9 @@ func KernelTaskGetAttribute(t *core.Thread, th core.Handle, id int32, out *[16]b
 	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET, abi.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attribute %d cannot be queried on a recorded kernel (documented exclusion)", fn, id)
 	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
-		v[0] = flags & launchDataDump / launchDataDump
+		v[0] = flags & core.LaunchDataDump / core.LaunchDataDump
 	case abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-		v[0] = flags & launchProfiling / launchProfiling
+		v[0] = flags & core.LaunchProfiling / core.LaunchProfiling
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtLaunchKernelAttrId %d", fn, id)
 	}

@@ -173,8 +173,8 @@ func builtValueTasks(t *testing.T, flow bool) {
 	word, data, out := devAlloc(t, th, 8), devAlloc(t, th, 32), devAlloc(t, th, 32)
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, prod, modelStreamFlagHead))
-	require.NoError(t, BindStream(th, ri, cons, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, prod, core.ModelStreamFlagHead))
+	require.NoError(t, BindStream(th, ri, cons, core.ModelStreamFlagHead))
 	if flow {
 		require.NoError(t, SetLabel(th, newLabel(t, th), prod))
 	}
@@ -244,7 +244,7 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 	l := newLabel(t, th)
 	var built core.Handle
 	require.NoError(t, BuildBegin(th, &built, 0))
-	require.NoError(t, BindStream(th, built, ps, modelStreamFlagHead))
+	require.NoError(t, BindStream(th, built, ps, core.ModelStreamFlagHead))
 	require.NoError(t, SetLabel(th, l, ps))
 	require.NoError(t, ValueWait(th, word, 1, abi.ACL_STREAM_WAIT_VALUE_EQ, ps))
 	require.NoError(t, EndTask(th, built, ps))
@@ -289,7 +289,7 @@ func BenchmarkCaptureValueReplay(b *testing.B) {
 	require.NoError(b, CreateEventExWithFlag(th, &fork, abi.ACL_EVENT_SYNC))
 	require.NoError(b, CreateEventExWithFlag(th, &join, abi.ACL_EVENT_SYNC))
 	var word uintptr
-	require.NoError(b, Malloc(th, &word, 16, 0, MallocOpts{}))
+	require.NoError(b, Malloc(th, &word, 16, 0, core.MallocOpts{}))
 	require.NoError(b, CaptureBegin(th, prod, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	require.NoError(b, RecordEvent(th, fork, prod, 0))
 	require.NoError(b, StreamWaitEvent(th, cons, fork))

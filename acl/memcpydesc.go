@@ -51,7 +51,7 @@ func devOperand(fn, what string, addr uintptr, n uint64, d *core.Device) (*core.
 	if err != nil {
 		return nil, err
 	}
-	if p.class != devmem {
+	if p.class != core.Devmem {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s, not device memory", fn, what, addr, p.class)
 	}
 	if d != nil && p.dev != d {
@@ -115,10 +115,10 @@ func MemcpyAsyncWithDesc(t *core.Thread, desc uintptr, kind int32, sh core.Handl
 		return err
 	}
 	return s.SubmitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
-		if peekU64(desc) != memcpyDescMagic {
+		if core.PeekU64(desc) != memcpyDescMagic {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x holds no descriptor written by aclrtSetMemcpyDesc", fn, desc)
 		}
-		src, dst, count := uintptr(peekU64(desc+8)), uintptr(peekU64(desc+16)), peekU64(desc+24)
+		src, dst, count := uintptr(core.PeekU64(desc+8)), uintptr(core.PeekU64(desc+16)), core.PeekU64(desc+24)
 		return d2dNow(fn, d, dst, src, count)
 	})))
 }
@@ -187,10 +187,10 @@ func MemcpyAsyncWithOffset(t *core.Thread, dstCell uintptr, destMax, dstOff uint
 		if err != nil {
 			return err
 		}
-		if p.class != devmem && p.class != pinned {
+		if p.class != core.Devmem && p.class != core.Pinned {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s: the address cell must be device or pinned host memory", fn, c.what, c.addr, p.class)
 		}
-		if p.class == devmem && p.dev != d {
+		if p.class == core.Devmem && p.dev != d {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, the stream's device is %d", fn, c.what, c.addr, p.dev.ID, d.ID)
 		}
 		if err := checkRoom(fn, c.what, c.addr, p, 8); err != nil {
@@ -198,8 +198,8 @@ func MemcpyAsyncWithOffset(t *core.Thread, dstCell uintptr, destMax, dstOff uint
 		}
 	}
 	return s.SubmitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
-		dst := uintptr(peekU64(dstCell)) + uintptr(dstOff)
-		src := uintptr(peekU64(srcCell)) + uintptr(srcOff)
+		dst := uintptr(core.PeekU64(dstCell)) + uintptr(dstOff)
+		src := uintptr(core.PeekU64(srcCell)) + uintptr(srcOff)
 		return d2dNow(fn, d, dst, src, count)
 	})))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -21,9 +22,9 @@ func TestMemcpyDesc(t *testing.T) {
 	require.Equal(t, uint64(memcpyDescSize), size)
 
 	var desc, src, dst, host uintptr
-	require.NoError(t, Malloc(th, &desc, size, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &src, 256, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &dst, 256, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &desc, size, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &src, 256, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &dst, 256, 0, core.MallocOpts{}))
 	require.NoError(t, MallocHost(th, &host, 256, ""))
 	require.NoError(t, Memset(th, src, 256, 0x5A, 256))
 	require.NoError(t, Memset(th, dst, 256, 0, 256))
@@ -67,10 +68,10 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	require.NoError(t, SetDevice(th, 0))
 	var cells, src, dst, other uintptr
-	require.NoError(t, Malloc(th, &cells, 16, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &src, 512, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &dst, 512, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &other, 512, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &cells, 16, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &src, 512, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &dst, 512, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &other, 512, 0, core.MallocOpts{}))
 	for i := range uintptr(512) {
 		pokeU64(src+i&^7, uint64(i&^7)) // word i/8 holds its own offset
 	}
@@ -96,10 +97,10 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 	pokeU64(dstCell, uint64(other))
 	close(gate)
 	require.NoError(t, SynchronizeStream(th, 0, -1))
-	assert.Equal(t, uint64(128), peekU64(other+16))
-	assert.Equal(t, uint64(152), peekU64(other+40))
-	assert.Equal(t, uint64(0xEEEEEEEEEEEEEEEE), peekU64(other+48))
-	assert.Equal(t, uint64(0xEEEEEEEEEEEEEEEE), peekU64(dst+16), "the old base was not used")
+	assert.Equal(t, uint64(128), core.PeekU64(other+16))
+	assert.Equal(t, uint64(152), core.PeekU64(other+40))
+	assert.Equal(t, uint64(0xEEEEEEEEEEEEEEEE), core.PeekU64(other+48))
+	assert.Equal(t, uint64(0xEEEEEEEEEEEEEEEE), core.PeekU64(dst+16), "the old base was not used")
 
 	// A base that is not device memory fails the stream asynchronously.
 	pokeU64(dstCell, uint64(uintptr(unsafe.Pointer(&local[0]))))

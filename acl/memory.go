@@ -11,23 +11,9 @@ import (
 // policy flags aclrtMallocWithCfg accepts on top of a base policy.
 const policyFlags = abi.ACL_MEM_TYPE_LOW_BAND_WIDTH | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH | abi.ACL_MEM_ACCESS_USER_SPACE_READONLY
 
-// MallocConfigAttr is one aclrtMallocAttribute of an aclrtMallocConfig.
-type MallocConfigAttr struct {
-	Attr  int32
-	Value uint64 // the union's first 8 bytes; moduleId/deviceId/vaFlag read from it
-}
-
-// MallocOpts are the variations of the aclrtMalloc family.
-type MallocOpts struct {
-	Fn       string
-	Align32  bool               // aclrtMallocAlign32: no +32 padding
-	WithCfg  bool               // aclrtMallocWithCfg: policy may carry flags
-	CfgAttrs []MallocConfigAttr // cfg attributes (nil for a NULL cfg)
-}
-
 // Malloc implements aclrtMalloc, aclrtMallocCached (identical),
 // aclrtMallocAlign32 and aclrtMallocWithCfg.
-func Malloc(t *core.Thread, out *uintptr, size uint64, policy uint32, o MallocOpts) error {
+func Malloc(t *core.Thread, out *uintptr, size uint64, policy uint32, o core.MallocOpts) error {
 	fn := o.Fn
 	if fn == "" {
 		fn = "aclrtMalloc"
@@ -81,10 +67,10 @@ func Malloc(t *core.Thread, out *uintptr, size uint64, policy uint32, o MallocOp
 	}
 	var addr uintptr
 	if err := below().Malloc(t, &addr, usable, rtMemType(base), mallocModule(o.CfgAttrs)); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with padding) on device %d: %s", fn, size, usable, d.ID, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes (%d with padding) on device %d: %s", fn, size, usable, d.ID, abi.MessageOf(err))
 	}
-	if sanitizing {
-		san.Forget(addr) // a new allocation starts unwritten
+	if core.Sanitizing {
+		core.SanitizerState.Forget(addr) // a new allocation starts unwritten
 	}
 	*out = addr
 	return nil
@@ -139,17 +125,17 @@ func Free(t *core.Thread, p uintptr, sync bool) error {
 	}
 	if sync {
 		if err := d.Emu.TS.Synchronize(-1); err != nil {
-			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.ID, messageOf(err))
+			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.ID, abi.MessageOf(err))
 		}
-		if sanitizing {
+		if core.Sanitizing {
 			sanitizeSyncDevice(t, d)
 		}
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeFree(t, fn, p)
 	}
 	if err := below().Free(t, p); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 	}
 	return nil
 }
@@ -172,7 +158,7 @@ func MallocHost(t *core.Thread, out *uintptr, size uint64, fn string) error {
 	}
 	p, err := n.Host().Alloc(size)
 	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, abi.MessageOf(err))
 	}
 	hostBlocks.mu.Lock()
 	hostBlocksOf(n)[p] = true
@@ -224,18 +210,18 @@ func FreeHost(t *core.Thread, p uintptr, sync bool) error {
 	if sync {
 		if c, err := core.Current(t, fn); err == nil {
 			if err := c.Dev.Emu.TS.Synchronize(-1); err != nil {
-				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, messageOf(err))
+				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 			}
-			if sanitizing {
+			if core.Sanitizing {
 				sanitizeSyncDevice(t, c.Dev)
 			}
 		}
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeFree(t, fn, p)
 	}
 	if err := n.Host().Free(p); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, messageOf(err))
+		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, abi.MessageOf(err))
 	}
 	hostBlocks.mu.Lock()
 	delete(hostBlocksOf(n), p)

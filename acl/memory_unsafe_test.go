@@ -28,26 +28,26 @@ func pattern(n int, seed byte) []byte {
 func TestMallocAccounting(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
 	var p uintptr
-	requireCode(t, Malloc(th, &p, 64, 0, MallocOpts{}), abi.ACL_ERROR_RT_CONTEXT_NULL)
+	requireCode(t, Malloc(th, &p, 64, 0, core.MallocOpts{}), abi.ACL_ERROR_RT_CONTEXT_NULL)
 	require.NoError(t, SetDevice(th, 0))
 	d := th.Ctx.Dev
-	requireCode(t, Malloc(th, &p, 0, 0, MallocOpts{}), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, Malloc(th, nil, 64, 0, MallocOpts{}), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, Malloc(th, &p, 0, 0, core.MallocOpts{}), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, Malloc(th, nil, 64, 0, core.MallocOpts{}), abi.ACL_ERROR_INVALID_PARAM)
 
 	tests := []struct {
 		name         string
 		size         uint64
 		policy       uint32
-		opts         MallocOpts
+		opts         core.MallocOpts
 		usable, used uint64
 	}{
-		{"small normal", 100, abi.ACL_MEM_MALLOC_HUGE_FIRST, MallocOpts{}, 160, 4096},
-		{"align32", 100, abi.ACL_MEM_MALLOC_HUGE_FIRST, MallocOpts{Align32: true}, 128, 4096},
-		{"1 MiB stays normal", 1 << 20, abi.ACL_MEM_MALLOC_HUGE_FIRST, MallocOpts{}, 1<<20 + 32, 1<<20 + 4096},
-		{"above 1 MiB is huge", 1<<20 + 1, abi.ACL_MEM_MALLOC_HUGE_FIRST, MallocOpts{}, 1<<20 + 64, 2 << 20},
-		{"huge only", 64, abi.ACL_MEM_MALLOC_HUGE_ONLY, MallocOpts{}, 96, 2 << 20},
-		{"1G", 64, abi.ACL_MEM_MALLOC_HUGE1G_ONLY, MallocOpts{}, 64, 1 << 30},
-		{"with cfg flags", 64, abi.ACL_MEM_MALLOC_NORMAL_ONLY | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH, MallocOpts{WithCfg: true}, 96, 4096},
+		{"small normal", 100, abi.ACL_MEM_MALLOC_HUGE_FIRST, core.MallocOpts{}, 160, 4096},
+		{"align32", 100, abi.ACL_MEM_MALLOC_HUGE_FIRST, core.MallocOpts{Align32: true}, 128, 4096},
+		{"1 MiB stays normal", 1 << 20, abi.ACL_MEM_MALLOC_HUGE_FIRST, core.MallocOpts{}, 1<<20 + 32, 1<<20 + 4096},
+		{"above 1 MiB is huge", 1<<20 + 1, abi.ACL_MEM_MALLOC_HUGE_FIRST, core.MallocOpts{}, 1<<20 + 64, 2 << 20},
+		{"huge only", 64, abi.ACL_MEM_MALLOC_HUGE_ONLY, core.MallocOpts{}, 96, 2 << 20},
+		{"1G", 64, abi.ACL_MEM_MALLOC_HUGE1G_ONLY, core.MallocOpts{}, 64, 1 << 30},
+		{"with cfg flags", 64, abi.ACL_MEM_MALLOC_NORMAL_ONLY | abi.ACL_MEM_TYPE_HIGH_BAND_WIDTH, core.MallocOpts{WithCfg: true}, 96, 4096},
 	}
 	for _, tt := range tests {
 		before := d.Emu.HBM.Used()
@@ -66,7 +66,7 @@ func TestMallocAccounting(t *testing.T) {
 		assert.Equal(t, before, d.Emu.HBM.Used(), tt.name)
 	}
 	requireCode(t, Free(th, 0, false), abi.ACL_ERROR_INVALID_PARAM)
-	require.NoError(t, Malloc(th, &p, 4096, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &p, 4096, 0, core.MallocOpts{}))
 	requireCode(t, Free(th, p+64, false), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, Free(th, p, true))
 	requireCode(t, Free(th, p, false), abi.ACL_ERROR_RT_PARAM_INVALID)
@@ -76,7 +76,7 @@ func TestMallocAccounting(t *testing.T) {
 	assert.Zero(t, free+total, "unsupported attribute reads 0/0")
 
 	var pa PtrAttributes
-	require.NoError(t, Malloc(th, &p, 4096, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &p, 4096, 0, core.MallocOpts{}))
 	require.NoError(t, PointerGetAttributes(th, p+10, &pa))
 	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_DEVICE), pa.Location.Type)
 	host := make([]byte, 8)
@@ -91,10 +91,10 @@ func TestMallocOutOfMemory(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_CONFIG": cfg})
 	require.NoError(t, SetDevice(th, 0))
 	var a, b uintptr
-	require.NoError(t, Malloc(th, &a, 48<<20, 0, MallocOpts{}))
-	requireCode(t, Malloc(th, &b, 32<<20, 0, MallocOpts{}), abi.ACL_ERROR_RT_MEMORY_ALLOCATION)
+	require.NoError(t, Malloc(th, &a, 48<<20, 0, core.MallocOpts{}))
+	requireCode(t, Malloc(th, &b, 32<<20, 0, core.MallocOpts{}), abi.ACL_ERROR_RT_MEMORY_ALLOCATION)
 	require.NoError(t, Free(th, a, false))
-	require.NoError(t, Malloc(th, &b, 32<<20, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &b, 32<<20, 0, core.MallocOpts{}))
 	require.NoError(t, Free(th, b, false))
 	require.NoError(t, ResetDevice(th, 0))
 }
@@ -106,8 +106,8 @@ func TestMemcpyRoundTrip(t *testing.T) {
 	requireCode(t, Memcpy(th, bufAddr(out), n, bufAddr(src), n, abi.ACL_MEMCPY_HOST_TO_HOST), abi.ACL_ERROR_RT_CONTEXT_NULL)
 	require.NoError(t, SetDevice(th, 0))
 	var d1, d2 uintptr
-	require.NoError(t, Malloc(th, &d1, n, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &d2, n, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d1, n, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &d2, n, 0, core.MallocOpts{}))
 	// kind is advisory for aclrtMemcpy: the direction comes from the pointers.
 	require.NoError(t, Memcpy(th, d1, n, bufAddr(src), n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	require.NoError(t, Memcpy(th, d2, n, d1, n, abi.ACL_MEMCPY_DEFAULT))
@@ -169,7 +169,7 @@ func TestAsyncCopiesOrderedByEvent(t *testing.T) {
 	var pinnedIn, pinnedOut, dev uintptr
 	require.NoError(t, MallocHost(th, &pinnedIn, n, ""))
 	require.NoError(t, MallocHost(th, &pinnedOut, n, ""))
-	require.NoError(t, Malloc(th, &dev, n, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &dev, n, 0, core.MallocOpts{}))
 	in, outB := pattern(n, 9), make([]byte, n)
 	require.NoError(t, Memcpy(th, pinnedIn, n, bufAddr(in), n, abi.ACL_MEMCPY_HOST_TO_HOST))
 
@@ -241,10 +241,10 @@ func TestPeerCopy(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 1))
 	var d1 uintptr
-	require.NoError(t, Malloc(th, &d1, 4096, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d1, 4096, 0, core.MallocOpts{}))
 	require.NoError(t, SetDevice(th, 0))
 	var d0 uintptr
-	require.NoError(t, Malloc(th, &d0, 4096, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &d0, 4096, 0, core.MallocOpts{}))
 	src := pattern(4096, 1)
 	require.NoError(t, Memcpy(th, d0, 4096, bufAddr(src), 4096, 0))
 	requireCode(t, Memcpy(th, d1, 4096, d0, 4096, abi.ACL_MEMCPY_DEVICE_TO_DEVICE), abi.ACL_ERROR_RT_PARAM_INVALID)
@@ -267,7 +267,7 @@ func TestMemcpy2D(t *testing.T) {
 	const w, h, sp, dp = 16, 4, 32, 20
 	src := pattern(sp*h, 5)
 	var dev uintptr
-	require.NoError(t, Malloc(th, &dev, dp*h, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &dev, dp*h, 0, core.MallocOpts{}))
 	require.NoError(t, Memcpy2D(th, dev, dp, bufAddr(src), sp, w, h, abi.ACL_MEMCPY_HOST_TO_DEVICE))
 	out := make([]byte, w*h)
 	require.NoError(t, Memcpy2D(th, bufAddr(out), w, dev, dp, w, h, abi.ACL_MEMCPY_DEVICE_TO_HOST))

@@ -156,7 +156,7 @@ func poolStream(t *core.Thread, fn string, sh core.Handle) (*core.Stream, error)
 	if err != nil {
 		return nil, err
 	}
-	if recorderOf(s) != nil || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
+	if core.RecorderOf(s) != nil || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d records tasks (capture or model): stream-ordered allocation there is not supported by npuemu", fn, s.ID)
 	}
 	return s, nil

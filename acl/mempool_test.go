@@ -79,7 +79,7 @@ func TestMemPoolCreateChecks(t *testing.T) {
 	requireCode(t, MemPoolMallocAsync(th, &x, 64, 0, 0), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, MemPoolFreeAsync(th, 0, 0), abi.ACL_ERROR_INVALID_PARAM)
 	var m uintptr
-	require.NoError(t, Malloc(th, &m, 64, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &m, 64, 0, core.MallocOpts{}))
 	requireCode(t, MemPoolFreeAsync(th, m, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, Free(th, m, false))
 	require.NoError(t, MemPoolDestroy(th, p1))

@@ -2,7 +2,6 @@ package acl
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
@@ -34,91 +33,13 @@ import (
 // size, how far past its end or before its start, or the freed block it
 // lies in) and, for a kernel, the kernel: DescribeDeviceAddr.
 
-// DescribeDeviceAddr describes addr against the allocation tables of the
-// opened devices: "" when addr is no device's memory. Sizes are the
-// allocations' usable sizes (aclrtMalloc's padded size; the block size for
-// memory the runtime did not record). The sanitizer's memcheck prints it
-// too.
-func DescribeDeviceAddr(addr uintptr) string {
-	d := core.DeviceOf(addr)
-	if d == nil {
-		return ""
-	}
-	h := d.Emu.HBM
-	size := func(base uintptr, blockSize uint64) uint64 {
-		d.AllocMu.RLock()
-		a, ok := d.Allocs[base]
-		d.AllocMu.RUnlock()
-		if ok {
-			return a.Size
-		}
-		return blockSize
-	}
-	where := fmt.Sprintf("device %d", d.ID)
-	below, above := h.Neighbours(addr)
-	if below.Size != 0 && uint64(addr-below.Base) < core.AlignUp(below.Size, core.PageSmall) {
-		// Inside the block's pages: its bytes, or the slack past them.
-		n, off := size(below.Base, below.Size), uint64(addr-below.Base)
-		d.AllocMu.RLock()
-		_, live := d.Allocs[below.Base]
-		d.AllocMu.RUnlock()
-		if !live && core.IsDeferred(d, below.Base) { // rt/core/memory.go
-			return fmt.Sprintf("%#x is at offset %d of the %d-byte block at %#x, which was freed (its pages are held until the work queued before the free completes) (%s)",
-				addr, off, below.Size, below.Base, where)
-		}
-		if off < n {
-			return fmt.Sprintf("%#x is at offset %d of the %d-byte allocation at %#x (%s)", addr, off, n, below.Base, where)
-		}
-		return pastEnd(addr, below.Base, n, where)
-	}
-	// The guard page that follows a live block is the block's
-	// (emu/hbm_protect.go), whatever was freed there before: it is
-	// described by the nearest live allocation.
-	guard := below.Size != 0 && uint64(addr-below.Base) < core.AlignUp(below.Size, core.PageSmall)+core.PageSmall
-	if fb, ok := h.FreedBlock(addr); ok && !guard {
-		return fmt.Sprintf("%#x is at offset %d of the %d-byte block at %#x, which was freed (%s)", addr, uint64(addr-fb.Base), fb.Size, fb.Base, where)
-	}
-	var past, before uint64
-	if below.Size != 0 {
-		past = uint64(addr-below.Base) - size(below.Base, below.Size)
-	}
-	if above.Size != 0 {
-		before = uint64(above.Base - addr)
-	}
-	switch {
-	case below.Size != 0 && (above.Size == 0 || past <= before):
-		return pastEnd(addr, below.Base, size(below.Base, below.Size), where)
-	case above.Size != 0:
-		return fmt.Sprintf("%#x is %d bytes before the %d-byte allocation at %#x (%s)", addr, before, size(above.Base, above.Size), above.Base, where)
-	}
-	return fmt.Sprintf("%#x is in %s's memory, where nothing is allocated", addr, where)
-}
-
-func pastEnd(addr, base uintptr, n uint64, where string) string {
-	off := uint64(addr - base)
-	return fmt.Sprintf("%#x is at offset %d of the %d-byte allocation at %#x, %d bytes past its end (%s)", addr, off, n, base, off-n, where)
-}
-
-// oobError is a device operand of a copy or memset outside its allocation:
-// a PARAM_INVALID refusal for a synchronous call, an SDMA exception of the
-// task for an asynchronous one (Stream.queueOOB).
-type oobError struct {
-	err      error // the PARAM_INVALID refusal
-	fn, what string
-	addr     uintptr
-	desc     string // DescribeDeviceAddr of the first byte out of bounds
-}
-
-func (e *oobError) Error() string { return e.err.Error() }
-func (e *oobError) Unwrap() error { return e.err }
-
 // deviceOOB builds the error of operand what at addr whose first byte out
 // of bounds is bad; why is the refusal's own wording.
 func deviceOOB(fn, what string, addr, bad uintptr, why string) error {
-	desc := DescribeDeviceAddr(bad)
-	return &oobError{
-		err: abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s: %s", fn, why, desc),
-		fn:  fn, what: what, addr: addr, desc: desc,
+	desc := core.DescribeDeviceAddr(bad)
+	return &core.OobError{
+		Err: abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s: %s", fn, why, desc),
+		Fn:  fn, What: what, Addr: addr, Desc: desc,
 	}
 }
 
@@ -126,27 +47,11 @@ func deviceOOB(fn, what string, addr, bad uintptr, why string) error {
 // operand leaves its allocation, the task that fails with the SDMA
 // exception at its turn; handled is false for any other err.
 func queueOOB(s *core.Stream, t *core.Thread, err error) (handled bool, _ error) {
-	var o *oobError
+	var o *core.OobError
 	if !errors.As(err, &o) {
 		return false, err
 	}
 	fault := abi.Errorf(abi.ACL_ERROR_RT_SYS_DMA, "%s: SDMA exception on stream %d: %s %#x is out of bounds: %s",
-		o.fn, s.ID, o.what, o.addr, o.desc)
-	return true, s.SubmitTask(t, o.fn, tsfw.HostTask(func() error { return fault }))
+		o.Fn, s.ID, o.What, o.Addr, o.Desc)
+	return true, s.SubmitTask(t, o.Fn, tsfw.HostTask(func() error { return fault }))
 }
-
-// deviceFault is a kernel block's fault on protected device memory (the
-// kernel host's error for a signal at a device address), carrying the
-// address for the sanitizer's memcheck.
-type deviceFault struct {
-	err  error
-	addr uintptr
-}
-
-func (f *deviceFault) Error() string { return f.err.Error() }
-func (f *deviceFault) Unwrap() error { return f.err }
-
-// KernelMemoryFault marks err, a kernel block's fault at addr inside a
-// device's protected range, as a device memory fault (libfake's kernel
-// host builds err; launch.fault unwraps it and reports it to memcheck).
-func KernelMemoryFault(addr uintptr, err error) error { return &deviceFault{err: err, addr: addr} }

@@ -15,18 +15,18 @@ func TestDescribeDeviceAddr(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_PROTECT": "1"})
 	require.NoError(t, SetDevice(th, 0))
 	var a, b, f uintptr
-	require.NoError(t, Malloc(th, &a, 4096, 0, MallocOpts{Align32: true}))
-	require.NoError(t, Malloc(th, &b, 100, 0, MallocOpts{}))
-	require.NoError(t, Malloc(th, &f, 8192, 0, MallocOpts{Align32: true}))
+	require.NoError(t, Malloc(th, &a, 4096, 0, core.MallocOpts{Align32: true}))
+	require.NoError(t, Malloc(th, &b, 100, 0, core.MallocOpts{}))
+	require.NoError(t, Malloc(th, &f, 8192, 0, core.MallocOpts{Align32: true}))
 	require.NoError(t, Free(th, f, false))
 	require.Greater(t, b, a)
 
-	assert.Empty(t, DescribeDeviceAddr(0x1000), "host memory")
-	assert.Contains(t, DescribeDeviceAddr(a+10), fmt.Sprintf("offset 10 of the 4096-byte allocation at %#x", a))
-	assert.Contains(t, DescribeDeviceAddr(a+4100), fmt.Sprintf("offset 4100 of the 4096-byte allocation at %#x, 4 bytes past its end", a))
-	assert.Contains(t, DescribeDeviceAddr(b-8), fmt.Sprintf("8 bytes before the 160-byte allocation at %#x", b), "aclrtMalloc's padded size")
-	assert.Contains(t, DescribeDeviceAddr(f+16), fmt.Sprintf("offset 16 of the 8192-byte block at %#x, which was freed", f))
-	assert.Contains(t, DescribeDeviceAddr(b+64<<20), "past its end")
+	assert.Empty(t, core.DescribeDeviceAddr(0x1000), "host memory")
+	assert.Contains(t, core.DescribeDeviceAddr(a+10), fmt.Sprintf("offset 10 of the 4096-byte allocation at %#x", a))
+	assert.Contains(t, core.DescribeDeviceAddr(a+4100), fmt.Sprintf("offset 4100 of the 4096-byte allocation at %#x, 4 bytes past its end", a))
+	assert.Contains(t, core.DescribeDeviceAddr(b-8), fmt.Sprintf("8 bytes before the 160-byte allocation at %#x", b), "aclrtMalloc's padded size")
+	assert.Contains(t, core.DescribeDeviceAddr(f+16), fmt.Sprintf("offset 16 of the 8192-byte block at %#x, which was freed", f))
+	assert.Contains(t, core.DescribeDeviceAddr(b+64<<20), "past its end")
 	require.NoError(t, Free(th, a, false))
 	require.NoError(t, Free(th, b, false))
 }
@@ -37,7 +37,7 @@ func TestAsyncOutOfBoundsIsSDMAException(t *testing.T) {
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	var p uintptr
-	require.NoError(t, Malloc(th, &p, 4096, 0, MallocOpts{Align32: true}))
+	require.NoError(t, Malloc(th, &p, 4096, 0, core.MallocOpts{Align32: true}))
 	require.NoError(t, Memset(th, p, 4096, 7, 4096))
 
 	// Queued: the call succeeds, the task fails at its turn.

@@ -51,7 +51,7 @@ func checkD32(fn string, p uintptr, memSize uint64, n uint64) (bool, ptrInfo, er
 	if err != nil {
 		return false, pi, err
 	}
-	if pi.class != devmem && pi.class != pinned {
+	if pi.class != core.Devmem && pi.class != core.Pinned {
 		return false, pi, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr %#x is not aclrtMalloc or aclrtMallocHost memory", fn, p)
 	}
 	if err := checkRoom(fn, "ptr", p, pi, 4*n); err != nil {
@@ -63,7 +63,7 @@ func checkD32(fn string, p uintptr, memSize uint64, n uint64) (bool, ptrInfo, er
 // d32Now fills synchronously on the calling goroutine.
 func d32Now(fn string, d *core.Device, p uintptr, value uint32, n uint64, pi ptrInfo) error {
 	dir := tsfw.HostToHost
-	if pi.class == devmem {
+	if pi.class == core.Devmem {
 		d, dir = pi.dev, tsfw.DeviceToDevice
 	}
 	for _, op := range d32Ops(p, value, n) {
@@ -110,7 +110,7 @@ func MemsetD32Async(t *core.Thread, p uintptr, memSize uint64, value uint32, n u
 	if handled, err := queueOOB(s, t, err); done || handled || err != nil { // memprotect.go
 		return err
 	}
-	if pi.class != devmem {
+	if pi.class != core.Devmem {
 		return d32Now(fn, s.Ctx.Dev, p, value, n, pi)
 	}
 	if err := sameDevice(fn, s, pi); err != nil {

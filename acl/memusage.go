@@ -19,17 +19,9 @@ import (
 // halMemAlloc and halMemCreate memory itself. Host and managed memory are
 // not device memory and are not counted.
 
-// MemUsageInfo is aclrtMemUsageInfo (112 bytes).
-type MemUsageInfo struct {
-	Name     [32]byte
-	Cur      uint64
-	Peak     uint64
-	Reserved [8]uint64
-}
-
 // mallocModule returns the moduleId of an aclrtMallocWithCfg config
 // (APP when absent).
-func mallocModule(attrs []MallocConfigAttr) uint16 {
+func mallocModule(attrs []core.MallocConfigAttr) uint16 {
 	m := uint16(abi.APP_MODULE_ID)
 	for _, a := range attrs {
 		if a.Attr == abi.ACL_RT_MEM_ATTR_MODULE_ID {
@@ -72,7 +64,7 @@ func moduleName(m uint16) string {
 // that has held memory on the device, by current usage descending (then
 // peak descending, then module id), at most len(out); *n is the number
 // written. A device the runtime has not opened has used nothing.
-func GetMemUsageInfo(t *core.Thread, devID int32, out []MemUsageInfo, n *uint64) error {
+func GetMemUsageInfo(t *core.Thread, devID int32, out []core.MemUsageInfo, n *uint64) error {
 	const fn = "aclrtGetMemUsageInfo"
 	if len(out) == 0 || n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memUsageInfo and outputNum must not be NULL and inputNum not 0", fn)
@@ -89,7 +81,7 @@ func GetMemUsageInfo(t *core.Thread, devID int32, out []MemUsageInfo, n *uint64)
 	}
 	k := min(len(recs), len(out))
 	for i := range k {
-		out[i] = MemUsageInfo{Cur: recs[i].Cur, Peak: recs[i].Peak}
+		out[i] = core.MemUsageInfo{Cur: recs[i].Cur, Peak: recs[i].Peak}
 		copy(out[i].Name[:len(out[i].Name)-1], moduleName(recs[i].Module))
 	}
 	*n = uint64(k)

@@ -12,11 +12,11 @@ import (
 	"github.com/npuemu/npuemu/rt/core"
 )
 
-func usageName(u MemUsageInfo) string { return strings.TrimRight(string(u.Name[:]), "\x00") }
+func usageName(u core.MemUsageInfo) string { return strings.TrimRight(string(u.Name[:]), "\x00") }
 
 func TestGetMemUsageInfo(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910B3"})
-	out := make([]MemUsageInfo, 4)
+	out := make([]core.MemUsageInfo, 4)
 	var n uint64
 	requireCode(t, GetMemUsageInfo(th, 0, nil, &n), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, GetMemUsageInfo(th, 0, out, nil), abi.ACL_ERROR_INVALID_PARAM)
@@ -25,11 +25,11 @@ func TestGetMemUsageInfo(t *testing.T) {
 	assert.Zero(t, n, "nothing used on a device not opened")
 
 	require.NoError(t, SetDevice(th, 0))
-	cfg := func(module uint64) MallocOpts {
-		return MallocOpts{Fn: "aclrtMallocWithCfg", WithCfg: true, CfgAttrs: []MallocConfigAttr{{Attr: abi.ACL_RT_MEM_ATTR_MODULE_ID, Value: module}}}
+	cfg := func(module uint64) core.MallocOpts {
+		return core.MallocOpts{Fn: "aclrtMallocWithCfg", WithCfg: true, CfgAttrs: []core.MallocConfigAttr{{Attr: abi.ACL_RT_MEM_ATTR_MODULE_ID, Value: module}}}
 	}
 	var app, rtm1, rtm2, ge uintptr
-	require.NoError(t, Malloc(th, &app, 4096, abi.ACL_MEM_MALLOC_NORMAL_ONLY, MallocOpts{}))
+	require.NoError(t, Malloc(th, &app, 4096, abi.ACL_MEM_MALLOC_NORMAL_ONLY, core.MallocOpts{}))
 	require.NoError(t, Malloc(th, &rtm1, 3*4096, abi.ACL_MEM_MALLOC_NORMAL_ONLY, cfg(abi.RUNTIME_MODULE_ID)))
 	require.NoError(t, Malloc(th, &rtm2, 3*4096, abi.ACL_MEM_MALLOC_NORMAL_ONLY, cfg(abi.RUNTIME_MODULE_ID)))
 	require.NoError(t, Malloc(th, &ge, 8*4096, abi.ACL_MEM_MALLOC_NORMAL_ONLY, cfg(abi.GE_MODULE_ID)))
@@ -71,7 +71,7 @@ func TestGetMemUsageInfo950(t *testing.T) {
 // usageOf returns the current and peak usage of module name on device 0.
 func usageOf(t *testing.T, th *core.Thread, name string) (cur, peak uint64) {
 	t.Helper()
-	out := make([]MemUsageInfo, 64)
+	out := make([]core.MemUsageInfo, 64)
 	var n uint64
 	require.NoError(t, GetMemUsageInfo(th, 0, out, &n))
 	for _, u := range out[:n] {

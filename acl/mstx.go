@@ -19,10 +19,6 @@ import (
 // synchronize). Misuse is ignored, as documented: a mark is dropped and a
 // range start returns 0.
 
-// MstxToolID is what mstxGetToolId reports: the emulator intercepts mstx
-// as msprof does (MSTX_TOOL_MSPROF_ID).
-const MstxToolID = 0x1000
-
 const domainTag = uintptr(0x5044) << 48
 
 type mstxRange struct {

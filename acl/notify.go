@@ -121,7 +121,7 @@ func NotifyBatchReset(t *core.Thread, hs []core.Handle) error {
 	}
 	for _, n := range ns {
 		if err := n.Hw.TSNotify.Reset(); err != nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s", fn, messageOf(err))
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s", fn, abi.MessageOf(err))
 		}
 	}
 	return nil

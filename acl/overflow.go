@@ -125,7 +125,7 @@ func GetOverflowStatus(t *core.Thread, out uintptr, size uint64, h core.Handle) 
 	if err != nil {
 		return err
 	}
-	if pi.class != devmem {
+	if pi.class != core.Devmem {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputAddr %#x is not device memory", fn, out)
 	}
 	n := min(size, ovfStatusSize)

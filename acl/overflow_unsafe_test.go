@@ -26,7 +26,7 @@ func TestOverflowStatusWord(t *testing.T) {
 	assert.Equal(t, word, word2, "one word per context")
 
 	var out uintptr
-	require.NoError(t, Malloc(th, &out, ovfStatusSize, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &out, ovfStatusSize, 0, core.MallocOpts{}))
 	host := make([]byte, ovfStatusSize)
 	read := func() []byte {
 		require.NoError(t, Memset(th, out, ovfStatusSize, 0xff, ovfStatusSize))

@@ -41,7 +41,7 @@ func driverErr(fn string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, messageOf(err))
+	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 }
 
 // DeviceCanAccessPeer implements aclrtDeviceCanAccessPeer: any two distinct

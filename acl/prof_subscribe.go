@@ -22,16 +22,13 @@ import (
 // atomic on a pipe); unsubscribing drains them, then closes the write end
 // and sets the caller's int to -1 (when no other subscription shares it).
 
-// OpDescSize is the size of one op record (aclprofGetOpDescSize).
-const OpDescSize = 80
-
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // crc32cNoXor is CRC-32C with initial value ~0 and no final XOR.
 func crc32cNoXor(b []byte) uint32 { return ^crc32.Checksum(b, castagnoli) }
 
 // opSignature is the record's signature: crc32cNoXor of bytes 4..79.
-func opSignature(rec []byte) uint32 { return crc32cNoXor(rec[4:OpDescSize]) }
+func opSignature(rec []byte) uint32 { return crc32cNoXor(rec[4:core.OpDescSize]) }
 
 type subConfig struct {
 	timeInfo bool
@@ -102,11 +99,11 @@ func ProfDestroySubscribeConfig(t *core.Thread, h uintptr) error {
 
 // modelDevice returns the device of the live model run instance id.
 func modelDevice(id uint32) (int, bool) {
-	modelRIs.Mu.RLock()
-	defer modelRIs.Mu.RUnlock()
-	for _, s := range modelRIs.Slots {
-		if ri := s.Obj; ri != nil && ri.id == id && ri.dev != nil {
-			return ri.dev.Emu.TS.TraceID(), true
+	core.ModelRIs.Mu.RLock()
+	defer core.ModelRIs.Mu.RUnlock()
+	for _, s := range core.ModelRIs.Slots {
+		if ri := s.Obj; ri != nil && ri.Id == id && ri.Dev != nil {
+			return ri.Dev.Emu.TS.TraceID(), true
 		}
 	}
 	return 0, false
@@ -163,7 +160,7 @@ func ProfModelSubscribe(t *core.Thread, model uint32, h uintptr) error {
 // and its queue is empty.
 func (s *subscription) deliver() {
 	defer close(s.done)
-	var rec [OpDescSize]byte
+	var rec [core.OpDescSize]byte
 	for {
 		s.mu.Lock()
 		for len(s.queue) == 0 && !s.closing {
@@ -270,13 +267,13 @@ func ProfModelUnSubscribe(t *core.Thread, model uint32) error {
 // checkOpInfo validates a buffer of op records: whole records, each with
 // a valid signature.
 func checkOpInfo(fn string, info []byte) error {
-	if info == nil || len(info)%OpDescSize != 0 || len(info) == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: opInfoLen %d is not a positive multiple of %d", fn, len(info), OpDescSize)
+	if info == nil || len(info)%core.OpDescSize != 0 || len(info) == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: opInfoLen %d is not a positive multiple of %d", fn, len(info), core.OpDescSize)
 	}
-	for off := 0; off < len(info); off += OpDescSize {
-		rec := info[off : off+OpDescSize]
+	for off := 0; off < len(info); off += core.OpDescSize {
+		rec := info[off : off+core.OpDescSize]
 		if binary.LittleEndian.Uint32(rec) != opSignature(rec) {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: record %d has a bad signature (not an op record)", fn, off/OpDescSize)
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: record %d has a bad signature (not an op record)", fn, off/core.OpDescSize)
 		}
 	}
 	return nil
@@ -287,10 +284,10 @@ func opRecord(fn string, info []byte, index uint32) ([]byte, error) {
 	if err := checkOpInfo(fn, info); err != nil {
 		return nil, err
 	}
-	if (int(index)+1)*OpDescSize > len(info) {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: index %d beyond the %d records", fn, index, len(info)/OpDescSize)
+	if (int(index)+1)*core.OpDescSize > len(info) {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: index %d beyond the %d records", fn, index, len(info)/core.OpDescSize)
 	}
-	return info[int(index)*OpDescSize:][:OpDescSize], nil
+	return info[int(index)*core.OpDescSize:][:core.OpDescSize], nil
 }
 
 // ProfGetOpNum implements aclprofGetOpNum.
@@ -301,7 +298,7 @@ func ProfGetOpNum(t *core.Thread, info []byte, n *uint32) error {
 	if n == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclprofGetOpNum: opNumber must not be NULL")
 	}
-	*n = uint32(len(info) / OpDescSize)
+	*n = uint32(len(info) / core.OpDescSize)
 	return nil
 }
 
@@ -393,19 +390,19 @@ func ProfGetOpFlag(t *core.Thread, info []byte, nilInfo bool, index uint32) int3
 	if nilInfo {
 		return abi.ACL_SUBSCRIBE_NONE
 	}
-	if (int(index)+1)*OpDescSize > len(info) {
+	if (int(index)+1)*core.OpDescSize > len(info) {
 		return 0
 	}
-	return int32(binary.LittleEndian.Uint32(info[int(index)*OpDescSize+8:]))
+	return int32(binary.LittleEndian.Uint32(info[int(index)*core.OpDescSize+8:]))
 }
 
 // ProfGetOpAttriValue implements aclprofGetOpAttriValue: the thread id of
 // an OP_THREAD record as a decimal string, else "" (NULL).
 func ProfGetOpAttriValue(t *core.Thread, info []byte, index uint32, attri int32) (string, bool) {
-	if attri != abi.ACL_SUBSCRIBE_ATTRI_THREADID || (int(index)+1)*OpDescSize > len(info) {
+	if attri != abi.ACL_SUBSCRIBE_ATTRI_THREADID || (int(index)+1)*core.OpDescSize > len(info) {
 		return "", false
 	}
-	rec := info[int(index)*OpDescSize:]
+	rec := info[int(index)*core.OpDescSize:]
 	if binary.LittleEndian.Uint32(rec[8:]) != abi.ACL_SUBSCRIBE_OP_THREAD {
 		return "", false
 	}

@@ -363,7 +363,7 @@ func TestLeakReport(t *testing.T) {
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	var p uintptr
-	require.NoError(t, Malloc(th, &p, 100, 0, MallocOpts{}))
+	require.NoError(t, Malloc(th, &p, 100, 0, core.MallocOpts{}))
 	var buf bytes.Buffer
 	old := leakOut
 	leakOut = &buf

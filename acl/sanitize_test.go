@@ -18,9 +18,9 @@ import (
 // useSanitizer turns the sanitizer on for one test and returns its output.
 func useSanitizer(t *testing.T, c sanitize.Check) *bytes.Buffer {
 	out := &bytes.Buffer{}
-	prev, prevOn := san, sanitizing
-	san, sanitizing = sanitize.New(c, sanitizeLookup, out), true
-	t.Cleanup(func() { san, sanitizing = prev, prevOn })
+	prev, prevOn := core.SanitizerState, core.Sanitizing
+	core.SanitizerState, core.Sanitizing = sanitize.New(c, core.SanitizeLookup, out), true
+	t.Cleanup(func() { core.SanitizerState, core.Sanitizing = prev, prevOn })
 	return out
 }
 
@@ -47,8 +47,8 @@ func TestSanitizeKernels(t *testing.T) {
 	require.NoError(t, CreateStream(th, &s2))
 	require.NoError(t, CreateEvent(th, &ev))
 	var buf, dead uintptr
-	require.NoError(t, Malloc(th, &buf, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
-	require.NoError(t, Malloc(th, &dead, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &buf, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &dead, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	require.NoError(t, Free(th, dead, false))
 	args := u64(uint64(buf) + 64) // a pointer inside buf, 32-byte aligned
 
@@ -90,16 +90,16 @@ func TestSanitizeKernels(t *testing.T) {
 // point allocates nothing for a copy (the launch path has its own
 // benchmarks).
 func TestSanitizeOffAllocatesNothing(t *testing.T) {
-	require.False(t, sanitizing && san == nil)
-	prev, prevOn := san, sanitizing
-	san, sanitizing = nil, false
-	t.Cleanup(func() { san, sanitizing = prev, prevOn })
+	require.False(t, core.Sanitizing && core.SanitizerState == nil)
+	prev, prevOn := core.SanitizerState, core.Sanitizing
+	core.SanitizerState, core.Sanitizing = nil, false
+	t.Cleanup(func() { core.SanitizerState, core.Sanitizing = prev, prevOn })
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	var buf uintptr
-	require.NoError(t, Malloc(th, &buf, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &buf, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	st, err := core.ResolveStream(th, "test", s)
 	require.NoError(t, err)
 	ev := st.Ctx.Dev.Emu.TS.NewEventUnpooled(0)
@@ -125,13 +125,13 @@ func BenchmarkSanitizedTasks(b *testing.B) {
 			name = "all"
 		}
 		b.Run(name, func(b *testing.B) {
-			prev, prevOn := san, sanitizing
+			prev, prevOn := core.SanitizerState, core.Sanitizing
 			if on {
-				san, sanitizing = sanitize.New(sanitize.All, sanitizeLookup, &bytes.Buffer{}), true
+				core.SanitizerState, core.Sanitizing = sanitize.New(sanitize.All, core.SanitizeLookup, &bytes.Buffer{}), true
 			} else {
-				san, sanitizing = nil, false
+				core.SanitizerState, core.Sanitizing = nil, false
 			}
-			defer func() { san, sanitizing = prev, prevOn }()
+			defer func() { core.SanitizerState, core.Sanitizing = prev, prevOn }()
 			resetRuntime()
 			b.Setenv("NPUEMU_DEVICES", "1")
 			th := core.NewThread()
@@ -141,8 +141,8 @@ func BenchmarkSanitizedTasks(b *testing.B) {
 			var s core.Handle
 			require.NoError(b, CreateStream(th, &s))
 			var a, c uintptr
-			require.NoError(b, Malloc(th, &a, 1<<16, 0, MallocOpts{Fn: "aclrtMalloc"}))
-			require.NoError(b, Malloc(th, &c, 1<<16, 0, MallocOpts{Fn: "aclrtMalloc"}))
+			require.NoError(b, Malloc(th, &a, 1<<16, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
+			require.NoError(b, Malloc(th, &c, 1<<16, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 			b.ResetTimer()
 			for i := range b.N {
 				off := uintptr(i%100/2) * 256
@@ -172,7 +172,7 @@ func TestSanitizeCallbackOrders(t *testing.T) {
 	s := newStream(t, th)
 	const tid = 0x4321
 	var buf uintptr
-	require.NoError(t, Malloc(th, &buf, 4096, 0, MallocOpts{Fn: "aclrtMalloc"}))
+	require.NoError(t, Malloc(th, &buf, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	host := make([]byte, 64)
 	hostAddr := reflect.ValueOf(host).Pointer()
 	require.NoError(t, SubscribeReport(th, tid, s))

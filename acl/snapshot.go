@@ -32,12 +32,9 @@ import (
 //     application's promise, as the documentation asks it to stop issuing
 //     work first).
 
-// SnapshotFunc is an aclrtSnapShotCallBack bound to its args.
-type SnapshotFunc func(dev int32) uint32
-
 type snapshotCB struct {
 	key uintptr // the C function pointer, the callback's identity
-	fn  SnapshotFunc
+	fn  core.SnapshotFunc
 }
 
 // snapshotBlock is the saved content of one device allocation.
@@ -95,7 +92,7 @@ func runSnapshotStage(fn string, stage int32, devs []*core.Device) error {
 }
 
 // SnapShotCallbackRegister implements aclrtSnapShotCallbackRegister.
-func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb SnapshotFunc) error {
+func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb core.SnapshotFunc) error {
 	const fn = "aclrtSnapShotCallbackRegister"
 	if err := CheckSoC(fn); err != nil {
 		return err
@@ -153,7 +150,7 @@ func SnapShotProcessLock(t *core.Thread, pid int32) error {
 	}
 	for _, d := range devs {
 		if err := d.Emu.TS.Synchronize(core.MsTimeout(-1)); err != nil {
-			return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: device %d: %s", fn, d.ID, messageOf(err))
+			return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: device %d: %s", fn, d.ID, abi.MessageOf(err))
 		}
 	}
 	snapshot.mu.Lock()

@@ -63,10 +63,10 @@ func DestroyStream(t *core.Thread, h core.Handle, force bool) error {
 	core.Runtime.Mu.Lock()
 	s.DestroyLocked(!force)
 	core.Runtime.Mu.Unlock()
-	if sanitizing {
+	if core.Sanitizing {
 		if !force { // a destroy waits for the stream's tasks
 			sanitizeSyncStream(t, s)
-			san.ForgetStream(s)
+			core.SanitizerState.ForgetStream(s)
 		}
 	}
 	return nil
@@ -92,7 +92,7 @@ func synchronizeStream(t *core.Thread, h core.Handle, on *core.Stream, timeoutMs
 	s := on
 	if s == nil || s.H != h || s.Dead.Load() {
 		var err error
-		if s, err = resolveStream(t, fn, h); err != nil {
+		if s, err = core.StreamLookup(t, fn, h); err != nil {
 			return err
 		}
 	}
@@ -105,7 +105,7 @@ func synchronizeStream(t *core.Thread, h core.Handle, on *core.Stream, timeoutMs
 	if err := s.SQ.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
 	}
-	if sanitizing {
+	if core.Sanitizing {
 		sanitizeSyncStream(t, s)
 	}
 	core.PoolsSynced(s) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
@@ -127,7 +127,7 @@ func StreamQuery(t *core.Thread, h core.Handle, status *int32) error {
 	*status = abi.ACL_STREAM_STATUS_NOT_READY
 	if s.SQ.Query() {
 		*status = abi.ACL_STREAM_STATUS_COMPLETE
-		if sanitizing {
+		if core.Sanitizing {
 			sanitizeSyncStream(t, s)
 		}
 	}

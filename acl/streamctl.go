@@ -28,7 +28,7 @@ func ActiveStream(t *core.Thread, activeHandle, sh core.Handle) error {
 	if a == s {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: a stream cannot activate itself", fn)
 	}
-	return recordControl(fn, s, &ctlOp{kind: ctlActive, target: a})
+	return recordControl(fn, s, &core.CtlOp{Kind: core.CtlActive, Target: a})
 }
 
 // SwitchStream implements aclrtSwitchStream: compares *left with *right
@@ -71,7 +71,7 @@ func SwitchStream(t *core.Thread, left uintptr, cond int32, right uintptr, dataT
 	if ts == s {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: a stream cannot activate itself", fn)
 	}
-	return recordControl(fn, s, &ctlOp{kind: ctlSwitchStream, target: ts, left: left, right: right, cond: cond, dt: dataType})
+	return recordControl(fn, s, &core.CtlOp{Kind: core.CtlSwitchStream, Target: ts, Left: left, Right: right, Cond: cond, Dt: dataType})
 }
 
 // PersistentTaskClean implements aclrtPersistentTaskClean (950/A3/A2 per
@@ -92,7 +92,7 @@ func PersistentTaskClean(t *core.Thread, sh core.Handle) error {
 	if s.Flags&abi.ACL_STREAM_PERSISTENT == 0 {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d was not created with ACL_STREAM_PERSISTENT", fn, s.ID)
 	}
-	if r := recorderOf(s); r != nil && r.kind == recBuild {
+	if r := core.RecorderOf(s); r != nil && r.Kind == core.RecBuild {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: stream %d is bound to a model run instance; npuemu cannot remove the tasks it recorded (unbind and destroy the instance instead)", fn, s.ID)
 	}
 	return nil

@@ -2,7 +2,6 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -20,9 +19,6 @@ import (
 //
 // Copies to and from a symbol are copies to and from device memory of the
 // stream's (or current) device for the cost model and the kind check.
-
-// SymbolResolver is the node's symbol lookup (emu.Platform.Symbols).
-type SymbolResolver = emu.SymbolResolver
 
 // resolveSymbol returns the address and size of the device variable
 // symbol, checked against the SoC support list of fn.
@@ -158,10 +154,10 @@ func (c symbolCopy) prepare(t *core.Thread, symbol uintptr) (ctx *core.Context, 
 	if err := checkRoom(fn, what, c.other, oi, c.count); err != nil {
 		return nil, 0, 0, 0, oi, false, err
 	}
-	if oi.class == managedmem {
+	if oi.class == core.Managedmem {
 		return nil, 0, 0, 0, oi, false, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s %#x is managed memory: copy it through aclrtMemcpy", fn, what, c.other)
 	}
-	dev := oi.class == devmem
+	dev := oi.class == core.Devmem
 	if (c.kind == abi.ACL_MEMCPY_DEVICE_TO_DEVICE && !dev) || (c.kind == int32(want) && dev) {
 		return nil, 0, 0, 0, oi, false, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match %s (%s)", fn, c.kind, what, oi.class)
 	}
@@ -201,7 +197,7 @@ func (c symbolCopy) now(t *core.Thread, symbol uintptr) error {
 		return err
 	}
 	d := ctx.Dev
-	if oi.class == devmem {
+	if oi.class == core.Devmem {
 		d = oi.dev
 	}
 	if err := d.Emu.TS.CopyNow(dst, src, c.count, dir); err != nil {
@@ -237,7 +233,7 @@ func (c symbolCopy) async(t *core.Thread, symbol uintptr, sh core.Handle) error 
 	if err := s.SubmitTask(t, c.fn, tsfw.CopyTask(dst, src, c.count, dir)); err != nil {
 		return err
 	}
-	if oi.class == pageable {
+	if oi.class == core.Pageable {
 		return waitPageable(s, c.fn)
 	}
 	return nil

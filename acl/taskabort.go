@@ -23,13 +23,9 @@ import (
 //
 // Lock order: abortCbs.mu is a leaf.
 
-// DeviceTaskAbortCallback is an aclrtDeviceTaskAbortCallback bound to its
-// args.
-type DeviceTaskAbortCallback func(dev int32, stage int32, timeout uint32) int32
-
 type abortCb struct {
 	name string
-	fn   DeviceTaskAbortCallback
+	fn   core.DeviceTaskAbortCallback
 }
 
 var abortCbs struct {
@@ -39,7 +35,7 @@ var abortCbs struct {
 
 // SetDeviceTaskAbortCallback implements aclrtSetDeviceTaskAbortCallback:
 // fn nil (a NULL callback) removes the registration of name.
-func SetDeviceTaskAbortCallback(t *core.Thread, name string, fn DeviceTaskAbortCallback) error {
+func SetDeviceTaskAbortCallback(t *core.Thread, name string, fn core.DeviceTaskAbortCallback) error {
 	const op = "aclrtSetDeviceTaskAbortCallback"
 	if name == "" {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: regName must not be NULL or empty", op)

@@ -1,8 +1,6 @@
 package acl
 
 import (
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 )
@@ -13,28 +11,15 @@ const (
 	maxExtendInfo = 4 << 10
 )
 
-// taskInfo is what a thread attached to its last task.
-type taskInfo struct {
-	opInfo, extend []byte
-}
-
-// taskInfos holds the cached info per thread id. There is no reader in the
-// ACL API (the real runtime hands it to its profiler and error reports), so
-// it is kept for LastTaskInfo and overwritten by the next call.
-var taskInfos struct {
-	mu sync.Mutex
-	m  map[uint64]taskInfo
-}
-
-func cacheTaskInfo(t *core.Thread, f func(*taskInfo)) {
-	taskInfos.mu.Lock()
-	defer taskInfos.mu.Unlock()
-	if taskInfos.m == nil {
-		taskInfos.m = map[uint64]taskInfo{}
+func cacheTaskInfo(t *core.Thread, f func(*core.TaskInfo)) {
+	core.TaskInfos.Mu.Lock()
+	defer core.TaskInfos.Mu.Unlock()
+	if core.TaskInfos.M == nil {
+		core.TaskInfos.M = map[uint64]core.TaskInfo{}
 	}
-	ti := taskInfos.m[t.ID]
+	ti := core.TaskInfos.M[t.ID]
 	f(&ti)
-	taskInfos.m[t.ID] = ti
+	core.TaskInfos.M[t.ID] = ti
 }
 
 // CacheLastTaskOpInfo implements aclrtCacheLastTaskOpInfo: info (the caller
@@ -48,7 +33,7 @@ func CacheLastTaskOpInfo(t *core.Thread, info []byte, haveInfo bool) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: infoSize %d is outside (0, %d]", fn, len(info), maxOpInfo)
 	}
 	c := append([]byte(nil), info...)
-	cacheTaskInfo(t, func(ti *taskInfo) { ti.opInfo = c })
+	cacheTaskInfo(t, func(ti *core.TaskInfo) { ti.OpInfo = c })
 	return nil
 }
 
@@ -63,16 +48,8 @@ func CacheLastTaskExtendInfo(t *core.Thread, info []byte, haveInfo bool) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: infoSize must not be 0", fn)
 	}
 	c := append([]byte(nil), info[:min(len(info), maxExtendInfo)]...)
-	cacheTaskInfo(t, func(ti *taskInfo) { ti.extend = c })
+	cacheTaskInfo(t, func(ti *core.TaskInfo) { ti.Extend = c })
 	return nil
-}
-
-// LastTaskInfo returns what the thread cached with the two calls above.
-func LastTaskInfo(t *core.Thread) (opInfo, extend []byte) {
-	taskInfos.mu.Lock()
-	defer taskInfos.mu.Unlock()
-	ti := taskInfos.m[t.ID]
-	return ti.opInfo, ti.extend
 }
 
 // memTypeMask is the set of types aclrtCheckMemType accepts.
@@ -104,7 +81,7 @@ func CheckMemType(t *core.Thread, addrs []uintptr, haveAddrs bool, memType uint3
 		if err != nil {
 			return err
 		}
-		if p.class != devmem || memType&abi.ACL_RT_MEM_TYPE_DEV == 0 {
+		if p.class != core.Devmem || memType&abi.ACL_RT_MEM_TYPE_DEV == 0 {
 			all = 0
 		}
 	}

@@ -74,96 +74,41 @@ func TaskUpdateAsync(t *core.Thread, taskSH core.Handle, taskID uint32, info *Ta
 		return err
 	}
 	return es.SubmitTask(t, fn, tsfw.HostTask(faultSafe(fn, func() error {
-		return st.applyUpdate(fn, b, entryAt, blocksAt)
+		return st.ApplyUpdate(fn, b, entryAt, blocksAt)
 	})))
 }
 
 // updatableTask finds task id of stream ts, which must be bound to a built
 // model run instance, and checks that es may carry its update.
-func updatableTask(fn string, ts *core.Stream, id uint32, es *core.Stream) (*step, error) {
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	ri := capState.byStrm[ts]
-	if ri == nil || ri.captured || ri.unbound[ts] {
+func updatableTask(fn string, ts *core.Stream, id uint32, es *core.Stream) (*core.Step, error) {
+	core.CapState.Mu.Lock()
+	defer core.CapState.Mu.Unlock()
+	ri := core.CapState.ByStrm[ts]
+	if ri == nil || ri.Captured || ri.Unbound[ts] {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: taskStream %d is not bound to a model run instance (aclmdlRIBindStream); captured instances are updated with aclmdlRITaskSetParams", fn, ts.ID)
 	}
-	if err := ri.ready(fn); err != nil {
+	if err := ri.Ready(fn); err != nil {
 		return nil, err
 	}
-	if x := capState.byStrm[es]; es == ts || es.Flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.unbound[es]) {
+	if x := core.CapState.ByStrm[es]; es == ts || es.Flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.Unbound[es]) {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: execStream %d is a model stream: the update must run on an ordinary stream", fn, es.ID)
 	}
-	if recorderOf(es) != nil {
+	if core.RecorderOf(es) != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: execStream %d is capturing or re-issuing a task group: npuemu does not record task updates", fn, es.ID)
 	}
-	sidx := ri.streamIndexLocked(ts)
-	for _, st := range ri.steps {
-		if int(st.sidx) != sidx || st.seq != id {
+	sidx := ri.StreamIndexLocked(ts)
+	for _, st := range ri.Steps {
+		if int(st.Sidx) != sidx || st.Seq != id {
 			continue
 		}
-		if st.typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.launch == nil {
-			return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d is not a kernel task (aclmdlRITaskType %d)", fn, id, ts.ID, st.typ)
+		if st.Typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.Launch == nil {
+			return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d is not a kernel task (aclmdlRITaskType %d)", fn, id, ts.ID, st.Typ)
 		}
 		return st, nil
 	}
 	n := uint32(0)
-	if sidx >= 0 && sidx < len(ri.perStream) {
-		n = ri.perStream[sidx]
+	if sidx >= 0 && sidx < len(ri.PerStream) {
+		n = ri.PerStream[sidx]
 	}
-	return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d has no task %d in model run instance %d (its task ids are 0..%d, as aclrtGetThreadLastTaskId reported them)", fn, ts.ID, id, ri.id, int64(n)-1)
-}
-
-// applyUpdate is the update task: it reads the new function entry (a
-// kernel of b) and numBlocks from device memory and installs them in
-// st's kernel. An address of 0 keeps that part.
-func (st *step) applyUpdate(fn string, b *core.Binary, entryAt, blocksAt uintptr) error {
-	var f *core.Function
-	if entryAt != 0 {
-		entry := uintptr(peekU64(entryAt))
-		for _, x := range b.Funcs {
-			if x.Entry.Fn == entry {
-				f = x
-			}
-		}
-		if f == nil {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: function entry %#x read at %#x is not a kernel of binary %#x", fn, entry, entryAt, uintptr(b.H))
-		}
-	}
-	var blocks uint32
-	if blocksAt != 0 {
-		blocks = peekU32(blocksAt)
-		if err := checkBlocks(fn, blocks); err != nil {
-			return err
-		}
-	}
-	capState.mu.Lock()
-	defer capState.mu.Unlock()
-	ri := st.ri
-	if ri.state.Load() != riReady || st.launch == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: model run instance %d was destroyed before the update ran", fn, ri.id)
-	}
-	kern, spec := st.task.KernelOf()
-	k, ok := kern.(*riKernel)
-	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the task is no longer a kernel of model run instance %d", fn, ri.id)
-	}
-	if blocks == 0 {
-		blocks = spec.Blocks
-	}
-	l := st.launch
-	if f != nil && f != l.f {
-		if err := f.Bin.Acquire(fn); err != nil {
-			return err
-		}
-		// The new launch sees the recorded arguments: a copied image
-		// stays in the retired launch, which lives until the RI does.
-		nl := getLaunch(f.Bin.Host, 0)
-		nl.f, nl.args, nl.size, nl.attr = f, l.args, l.size, l.attr
-		ri.retired = append(ri.retired, l)
-		st.launch, l = nl, nl
-	}
-	spec.Blocks = blocks
-	k.live.Store(&riLive{l: l, blocks: blocks})
-	st.task = tsfw.KernelTask(k, spec)
-	return nil
+	return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d has no task %d in model run instance %d (its task ids are 0..%d, as aclrtGetThreadLastTaskId reported them)", fn, ts.ID, id, ri.Id, int64(n)-1)
 }

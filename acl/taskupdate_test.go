@@ -60,7 +60,7 @@ func updateSetup(t *testing.T, env map[string]string) (th *core.Thread, h *runHo
 	require.NoError(t, SetDevice(th, 0))
 	require.NoError(t, BinaryLoadFromFile(th, kernelFile(t, "KERNELS"), nil, &bin))
 	t.Cleanup(func() {
-		assert.Zero(t, modelRIs.Len(), "model run instances left")
+		assert.Zero(t, core.ModelRIs.Len(), "model run instances left")
 		b, f, a := core.LiveKernelObjects()
 		assert.Zero(t, b+f+a, "kernel objects left")
 	})
@@ -72,8 +72,8 @@ func updateSetup(t *testing.T, env map[string]string) (th *core.Thread, h *runHo
 	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	dev = devAlloc(t, th, 64)
 	require.NoError(t, BuildBegin(th, &ri, 0))
-	require.NoError(t, BindStream(th, ri, ps, modelStreamFlagHead))
-	dump := []LaunchAttr{{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, Value: [16]byte{1}}}
+	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
+	dump := []core.LaunchAttr{{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, Value: [16]byte{1}}}
 	require.NoError(t, LaunchKernelWithConfig(th, f, 2, ps, dump, a))
 	require.NoError(t, GetThreadLastTaskID(th, &kid))
 	require.NoError(t, MemsetAsync(th, dev+32, 8, 1, 8, ps))
@@ -207,7 +207,7 @@ func TestKernelTaskAttributesAsLaunched(t *testing.T) {
 	require.NoError(t, KernelArgsFinalize(th, a))
 	s := newStream(t, th)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	attrs := []LaunchAttr{
+	attrs := []core.LaunchAttr{
 		{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, Value: [16]byte{1}},
 		{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING, Value: [16]byte{1}},
 		{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, Value: [16]byte{3}},

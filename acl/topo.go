@@ -87,6 +87,6 @@ func SetTsDevice(t *core.Thread, tsID int32) error {
 // memory the task scheduler may read. The emulated scheduler reads the
 // device's HBM like any engine, so this is aclrtMallocWithCfg (same size
 // rounding, policies and cfg attributes); aclrtFree releases it.
-func MallocForTaskScheduler(t *core.Thread, out *uintptr, size uint64, policy uint32, attrs []MallocConfigAttr) error {
-	return Malloc(t, out, size, policy, MallocOpts{Fn: "aclrtMallocForTaskScheduler", WithCfg: true, CfgAttrs: attrs})
+func MallocForTaskScheduler(t *core.Thread, out *uintptr, size uint64, policy uint32, attrs []core.MallocConfigAttr) error {
+	return Malloc(t, out, size, policy, core.MallocOpts{Fn: "aclrtMallocForTaskScheduler", WithCfg: true, CfgAttrs: attrs})
 }

@@ -16,12 +16,6 @@ import (
 // the device never raised, fails with ACL_ERROR_RT_PARAM_INVALID; repairing
 // ACL_RT_NO_ERROR has nothing to do and succeeds.
 
-// MemUceInfo is one aclrtMemUceInfo (address range of an error).
-type MemUceInfo struct {
-	Addr uintptr
-	Len  uint64
-}
-
 func uceDevice(fn string, id int32) error {
 	_, err := core.OpenDevice(fn, id)
 	return err
@@ -29,7 +23,7 @@ func uceDevice(fn string, id int32) error {
 
 // GetMemUceInfo implements aclrtGetMemUceInfo: *retSize is the number of
 // entries written to out, always 0 since the emulated HBM has no UCE.
-func GetMemUceInfo(t *core.Thread, id int32, out []MemUceInfo, hasArray bool, retSize *uint64) error {
+func GetMemUceInfo(t *core.Thread, id int32, out []core.MemUceInfo, hasArray bool, retSize *uint64) error {
 	const fn = "aclrtGetMemUceInfo"
 	if retSize == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: retSize must not be NULL", fn)
@@ -47,7 +41,7 @@ func GetMemUceInfo(t *core.Thread, id int32, out []MemUceInfo, hasArray bool, re
 
 // MemUceRepair implements aclrtMemUceRepair: each range must be one that
 // aclrtGetMemUceInfo reported; none ever is.
-func MemUceRepair(t *core.Thread, id int32, in []MemUceInfo, hasArray bool) error {
+func MemUceRepair(t *core.Thread, id int32, in []core.MemUceInfo, hasArray bool) error {
 	const fn = "aclrtMemUceRepair"
 	if !hasArray || len(in) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: memUceInfoArray must not be NULL and arraySize must be > 0", fn)

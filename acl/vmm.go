@@ -413,19 +413,19 @@ func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (ptrInfo, error)
 	if r, ok := v.Find(addr); ok {
 		room := r.Size - uint64(addr-r.Base)
 		if r.Host {
-			return ptrInfo{class: pinned, room: room}, nil
+			return ptrInfo{class: core.Pinned, room: room}, nil
 		}
 		if d := core.RuntimeDevice(r.Dev); d != nil {
-			return ptrInfo{class: devmem, dev: d, room: room}, nil
+			return ptrInfo{class: core.Devmem, dev: d, room: room}, nil
 		}
 	}
 	if v.Reserved(addr) {
 		return ptrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is in a reserved address range but not mapped", fn, what, addr)
 	}
 	if r, ok := v.Registered(addr); ok {
-		return ptrInfo{class: pinned, room: r.Size - uint64(addr-r.Base)}, nil
+		return ptrInfo{class: core.Pinned, room: r.Size - uint64(addr-r.Base)}, nil
 	}
-	return ptrInfo{class: pageable}, nil
+	return ptrInfo{class: core.Pageable}, nil
 }
 
 // registerPhysical records the VMM physical handle h (aclrtMallocPhysical).

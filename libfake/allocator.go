@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of acl_rt_allocator.h (acl/allocator.go). Descriptions are
@@ -35,31 +36,31 @@ func npu_aclrtAllocatorDestroyDesc(t *C.npu_thread, desc C.aclrtAllocatorDesc) C
 //export npu_aclrtAllocatorSetObjToDesc
 func npu_aclrtAllocatorSetObjToDesc(t *C.npu_thread, desc C.aclrtAllocatorDesc, allocator C.aclrtAllocator) C.aclError {
 	th := thread(t)
-	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetObjToDesc", handle(unsafe.Pointer(desc)), acl.AllocatorObj, uintptr(unsafe.Pointer(allocator))))
+	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetObjToDesc", handle(unsafe.Pointer(desc)), core.AllocatorObj, uintptr(unsafe.Pointer(allocator))))
 }
 
 //export npu_aclrtAllocatorSetAllocFuncToDesc
 func npu_aclrtAllocatorSetAllocFuncToDesc(t *C.npu_thread, desc C.aclrtAllocatorDesc, f C.aclrtAllocatorAllocFunc) C.aclError {
 	th := thread(t)
-	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetAllocFuncToDesc", handle(unsafe.Pointer(desc)), acl.AllocatorAlloc, fnAddr(f)))
+	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetAllocFuncToDesc", handle(unsafe.Pointer(desc)), core.AllocatorAlloc, fnAddr(f)))
 }
 
 //export npu_aclrtAllocatorSetFreeFuncToDesc
 func npu_aclrtAllocatorSetFreeFuncToDesc(t *C.npu_thread, desc C.aclrtAllocatorDesc, f C.aclrtAllocatorFreeFunc) C.aclError {
 	th := thread(t)
-	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetFreeFuncToDesc", handle(unsafe.Pointer(desc)), acl.AllocatorFree, fnAddr(f)))
+	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetFreeFuncToDesc", handle(unsafe.Pointer(desc)), core.AllocatorFree, fnAddr(f)))
 }
 
 //export npu_aclrtAllocatorSetAllocAdviseFuncToDesc
 func npu_aclrtAllocatorSetAllocAdviseFuncToDesc(t *C.npu_thread, desc C.aclrtAllocatorDesc, f C.aclrtAllocatorAllocAdviseFunc) C.aclError {
 	th := thread(t)
-	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetAllocAdviseFuncToDesc", handle(unsafe.Pointer(desc)), acl.AllocatorAllocAdvise, fnAddr(f)))
+	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetAllocAdviseFuncToDesc", handle(unsafe.Pointer(desc)), core.AllocatorAllocAdvise, fnAddr(f)))
 }
 
 //export npu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc
 func npu_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(t *C.npu_thread, desc C.aclrtAllocatorDesc, f C.aclrtAllocatorGetAddrFromBlockFunc) C.aclError {
 	th := thread(t)
-	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", handle(unsafe.Pointer(desc)), acl.AllocatorGetAddrFromBlock, fnAddr(f)))
+	return ret(th, acl.AllocatorSetPart(th, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", handle(unsafe.Pointer(desc)), core.AllocatorGetAddrFromBlock, fnAddr(f)))
 }
 
 //export npu_aclrtAllocatorRegister
@@ -81,7 +82,7 @@ func npu_aclrtAllocatorGetByStream(t *C.npu_thread, stream C.aclrtStream, desc *
 	allocFunc *C.aclrtAllocatorAllocFunc, freeFunc *C.aclrtAllocatorFreeFunc, adviseFunc *C.aclrtAllocatorAllocAdviseFunc,
 	getAddrFunc *C.aclrtAllocatorGetAddrFromBlockFunc) C.aclError {
 	th := thread(t)
-	var p acl.AllocatorParts
+	var p core.AllocatorParts
 	if err := acl.AllocatorGetByStream(th, handle(unsafe.Pointer(stream)), &p); err != nil {
 		return ret(th, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the batch copies (acl/batchcopy.go). The C arrays are copied
@@ -18,7 +19,7 @@ import (
 
 // batchArgs reads the arrays of a batch call, or returns the argument error.
 func batchArgs(fn string, dsts *unsafe.Pointer, destMaxs *C.size_t, srcs *unsafe.Pointer, sizes *C.size_t, numBatches C.size_t,
-	attrs *C.aclrtMemcpyBatchAttr, attrsIndexes *C.size_t, numAttrs C.size_t, failIndex *uint64) ([]acl.BatchItem, []acl.BatchAttr, []uint64, error) {
+	attrs *C.aclrtMemcpyBatchAttr, attrsIndexes *C.size_t, numAttrs C.size_t, failIndex *uint64) ([]core.BatchItem, []core.BatchAttr, []uint64, error) {
 	present := dsts != nil && destMaxs != nil && srcs != nil && sizes != nil && attrs != nil && attrsIndexes != nil
 	if err := acl.CheckBatchArrays(fn, present, uint64(numBatches), uint64(numAttrs), failIndex); err != nil {
 		return nil, nil, nil, err
@@ -28,14 +29,14 @@ func batchArgs(fn string, dsts *unsafe.Pointer, destMaxs *C.size_t, srcs *unsafe
 	s := unsafe.Slice((*uintptr)(unsafe.Pointer(srcs)), n)
 	dm := unsafe.Slice((*uint64)(unsafe.Pointer(destMaxs)), n)
 	sz := unsafe.Slice((*uint64)(unsafe.Pointer(sizes)), n)
-	items := make([]acl.BatchItem, n)
+	items := make([]core.BatchItem, n)
 	for i := range items {
-		items[i] = acl.BatchItem{Dst: d[i], Src: s[i], DestMax: dm[i], Count: sz[i]}
+		items[i] = core.BatchItem{Dst: d[i], Src: s[i], DestMax: dm[i], Count: sz[i]}
 	}
 	ca := unsafe.Slice(attrs, na)
-	as := make([]acl.BatchAttr, na)
+	as := make([]core.BatchAttr, na)
 	for i, a := range ca {
-		as[i] = acl.BatchAttr{DstType: uint32(a.dstLoc._type), DstID: uint32(a.dstLoc.id), SrcType: uint32(a.srcLoc._type), SrcID: uint32(a.srcLoc.id)}
+		as[i] = core.BatchAttr{DstType: uint32(a.dstLoc._type), DstID: uint32(a.dstLoc.id), SrcType: uint32(a.srcLoc._type), SrcID: uint32(a.srcLoc.id)}
 	}
 	idx := append([]uint64(nil), unsafe.Slice((*uint64)(unsafe.Pointer(attrsIndexes)), na)...)
 	return items, as, idx, nil

@@ -30,7 +30,7 @@ func npu_aclmdlRICondHandleGetCondPtr(t *C.npu_thread, h C.aclmdlRICondHandle, p
 //export npu_aclmdlRIAddCondTask
 func npu_aclmdlRIAddCondTask(t *C.npu_thread, params C.aclmdlRICondTaskParams, stream C.aclrtStream, flags C.uint32_t) C.aclError {
 	th := thread(t)
-	p := acl.CondTaskParams{
+	p := core.CondTaskParams{
 		Handle: handle(unsafe.Pointer(params.handle)),
 		Type:   int32(params._type),
 		Size:   uint32(params.size),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of exception reporting (acl/exception.go): exception callbacks,
@@ -19,7 +20,7 @@ import (
 // thread's last task id, and stream abort/stop.
 
 // cExcInfo lays info out as callback.h's struct npu_exception_info.
-func cExcInfo(info *acl.ExceptionInfo) C.struct_npu_exception_info {
+func cExcInfo(info *core.ExceptionInfo) C.struct_npu_exception_info {
 	var c C.struct_npu_exception_info
 	c.taskid = C.uint32_t(info.TaskID)
 	c.streamid = C.uint32_t(info.StreamID)
@@ -55,12 +56,12 @@ func checkExcInfo(fn string, info *C.aclrtExceptionInfo) error {
 
 // goExcInfo reads callback.h's layout back (nil for an info that is not
 // live; the acl accessors answer that with ACL_ERROR_INVALID_PARAM).
-func goExcInfo(info *C.aclrtExceptionInfo) *acl.ExceptionInfo {
+func goExcInfo(info *C.aclrtExceptionInfo) *core.ExceptionInfo {
 	c := excInfo(info)
 	if c == nil {
 		return nil
 	}
-	return &acl.ExceptionInfo{
+	return &core.ExceptionInfo{
 		TaskID: uint32(c.taskid), StreamID: uint32(c.streamid), ThreadID: uint32(c.tid),
 		DeviceID: uint32(c.deviceid), ErrorCode: uint32(c.retcode),
 		ArgsLen: uint32(c.args_len), Args: uintptr(c.args), Func: uintptr(c.func_handle),
@@ -68,18 +69,18 @@ func goExcInfo(info *C.aclrtExceptionInfo) *acl.ExceptionInfo {
 }
 
 // excCallback wraps an aclrtExceptionInfoCallback.
-func excCallback(cb unsafe.Pointer) acl.ExceptionCallback {
+func excCallback(cb unsafe.Pointer) core.ExceptionCallback {
 	f := C.uintptr_t(uintptr(cb))
-	return func(info *acl.ExceptionInfo) {
+	return func(info *core.ExceptionInfo) {
 		c := cExcInfo(info)
 		C.npu_call_exccb(f, &c)
 	}
 }
 
 // opExcCallback wraps an aclrtOpExceptionCallback and its userData.
-func opExcCallback(cb, userData unsafe.Pointer) acl.ExceptionCallback {
+func opExcCallback(cb, userData unsafe.Pointer) core.ExceptionCallback {
 	f, u := C.uintptr_t(uintptr(cb)), C.uintptr_t(uintptr(userData))
-	return func(info *acl.ExceptionInfo) {
+	return func(info *core.ExceptionInfo) {
 		c := cExcInfo(info)
 		C.npu_call_opexccb(f, &c, u)
 	}
@@ -88,7 +89,7 @@ func opExcCallback(cb, userData unsafe.Pointer) acl.ExceptionCallback {
 //export npu_aclrtBinarySetExceptionCallback
 func npu_aclrtBinarySetExceptionCallback(t *C.npu_thread, binHandle C.aclrtBinHandle, callback C.aclrtOpExceptionCallback, userData unsafe.Pointer) C.aclError {
 	th := thread(t)
-	var fn acl.ExceptionCallback
+	var fn core.ExceptionCallback
 	if p := unsafe.Pointer(callback); p != nil {
 		fn = opExcCallback(p, userData)
 	}
@@ -148,7 +149,7 @@ func npu_aclrtSetExceptionInfoCallback(t *C.npu_thread, callback C.aclrtExceptio
 func npu_aclrtExceptionInfoCallbackRegister(t *C.npu_thread, callback C.aclrtExceptionInfoCallback) C.aclError {
 	th := thread(t)
 	p := unsafe.Pointer(callback)
-	var fn acl.ExceptionCallback
+	var fn core.ExceptionCallback
 	if p != nil {
 		fn = excCallback(p)
 	}

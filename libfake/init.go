@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the init, version and misc families (acl/init.go, acl/misc.go).
@@ -81,7 +82,7 @@ func npu_aclsysGetVersionNum(t *C.npu_thread, pkgName *C.char, versionNum *C.int
 //export npu_aclsysGetCANNVersion
 func npu_aclsysGetCANNVersion(t *C.npu_thread, name C.aclCANNPackageName, version *C.aclCANNPackageVersion) C.aclError {
 	th := thread(t)
-	var v acl.PackageVersion
+	var v core.PackageVersion
 	out := &v
 	if version == nil {
 		out = nil

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the aclInit/aclFinalize hooks (acl/initcb.go).
@@ -30,7 +31,7 @@ func npu_aclInitCallbackRegister(t *C.npu_thread, typ C.aclRegisterCallbackType,
 	if f == 0 {
 		call = nil
 	}
-	return ret(th, acl.InitCallbackRegister(th, acl.InitCallback{Type: int32(typ), Key: f, Call: call}))
+	return ret(th, acl.InitCallbackRegister(th, core.InitCallback{Type: int32(typ), Key: f, Call: call}))
 }
 
 //export npu_aclInitCallbackUnRegister
@@ -47,7 +48,7 @@ func npu_aclFinalizeCallbackRegister(t *C.npu_thread, typ C.aclRegisterCallbackT
 	if f == 0 {
 		call = nil
 	}
-	return ret(th, acl.FinalizeCallbackRegister(th, acl.FinalizeCallback{Type: int32(typ), Key: f, Call: call}))
+	return ret(th, acl.FinalizeCallbackRegister(th, core.FinalizeCallback{Type: int32(typ), Key: f, Call: call}))
 }
 
 //export npu_aclFinalizeCallbackUnRegister

@@ -220,8 +220,8 @@ func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []by
 	case C.NPU_KRUN_SIGNAL:
 		sig := syscall.Signal(int32(r))
 		addr := uint64(kstate(state).fault_addr)
-		if where := acl.DescribeDeviceAddr(uintptr(addr)); where != "" { // device memory protection (acl/memprotect.go)
-			return acl.KernelMemoryFault(uintptr(addr), abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x: %s", sig, unix(sig), addr, where))
+		if where := core.DescribeDeviceAddr(uintptr(addr)); where != "" { // device memory protection (acl/memprotect.go)
+			return core.KernelMemoryFault(uintptr(addr), abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x: %s", sig, unix(sig), addr, where))
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x", sig, unix(sig), addr)
 	default:
@@ -259,16 +259,16 @@ func cstr(p *C.char) string {
 	return C.GoString(p)
 }
 
-func loadOptions(o *C.aclrtBinaryLoadOptions) []acl.BinaryLoadOption {
+func loadOptions(o *C.aclrtBinaryLoadOptions) []core.BinaryLoadOption {
 	if o == nil || o.options == nil || o.numOpt == 0 {
 		return nil
 	}
 	n := min(int(o.numOpt), 64)
 	raw := unsafe.Slice((*byte)(unsafe.Pointer(o.options)), n*C.sizeof_aclrtBinaryLoadOption)
-	out := make([]acl.BinaryLoadOption, n)
+	out := make([]core.BinaryLoadOption, n)
 	for i := range out {
 		rec := raw[i*C.sizeof_aclrtBinaryLoadOption:]
-		out[i] = acl.BinaryLoadOption{Type: int32(binary.LittleEndian.Uint32(rec[0:4])), Value: binary.LittleEndian.Uint32(rec[4:8])}
+		out[i] = core.BinaryLoadOption{Type: int32(binary.LittleEndian.Uint32(rec[0:4])), Value: binary.LittleEndian.Uint32(rec[4:8])}
 	}
 	return out
 }
@@ -440,7 +440,7 @@ func npu_aclrtKernelArgsFinalize(t *C.npu_thread, args C.aclrtArgsHandle) C.aclE
 // launchAttrs reads a launch config's attributes (20-byte records: the id,
 // then the 16-byte value union). A small fixed array keeps the common
 // case off the heap.
-func launchAttrs(cfg *C.aclrtLaunchKernelCfg, buf *[4]acl.LaunchAttr) []acl.LaunchAttr {
+func launchAttrs(cfg *C.aclrtLaunchKernelCfg, buf *[4]core.LaunchAttr) []core.LaunchAttr {
 	if cfg == nil || cfg.attrs == nil || cfg.numAttrs == 0 {
 		return nil
 	}
@@ -449,7 +449,7 @@ func launchAttrs(cfg *C.aclrtLaunchKernelCfg, buf *[4]acl.LaunchAttr) []acl.Laun
 	out := buf[:0]
 	for i := range n {
 		rec := raw[i*C.sizeof_aclrtLaunchKernelAttr:]
-		a := acl.LaunchAttr{ID: int32(binary.LittleEndian.Uint32(rec[0:4]))}
+		a := core.LaunchAttr{ID: int32(binary.LittleEndian.Uint32(rec[0:4]))}
 		copy(a.Value[:], rec[4:20])
 		out = append(out, a)
 	}
@@ -459,7 +459,7 @@ func launchAttrs(cfg *C.aclrtLaunchKernelCfg, buf *[4]acl.LaunchAttr) []acl.Laun
 //export npu_aclrtLaunchKernelWithConfig
 func npu_aclrtLaunchKernelWithConfig(t *C.npu_thread, funcHandle C.aclrtFuncHandle, numBlocks C.uint32_t, stream C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args C.aclrtArgsHandle, reserve unsafe.Pointer) C.aclError {
 	th := thread(t)
-	var buf [4]acl.LaunchAttr
+	var buf [4]core.LaunchAttr
 	return ret(th, acl.LaunchKernelWithConfig(th, handle(unsafe.Pointer(funcHandle)), uint32(numBlocks), handle(unsafe.Pointer(stream)), launchAttrs(cfg, &buf), argsHandle(args)))
 }
 

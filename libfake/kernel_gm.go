@@ -9,7 +9,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
 
@@ -18,7 +18,7 @@ import (
 
 //export npuGMFind
 func npuGMFind(addr C.uint64_t, base, size *C.uint64_t) C.int {
-	b, n, ok := acl.KernelGMFind(uintptr(addr))
+	b, n, ok := core.KernelGMFind(uintptr(addr))
 	if !ok {
 		return 0
 	}
@@ -28,7 +28,7 @@ func npuGMFind(addr C.uint64_t, base, size *C.uint64_t) C.int {
 
 //export npuKernelSoC
 func npuKernelSoC() *C.char {
-	name := acl.KernelSoC()
+	name := core.KernelSoC()
 	if name == "" {
 		return nil
 	}
@@ -47,7 +47,7 @@ func npuKernelSoC() *C.char {
 }
 
 // Cycles implements acl.CycleHost.
-func (cHost) Cycles(state []byte) (busy [acl.KernelPipes]uint64, cycles uint64, cores uint32) {
+func (cHost) Cycles(state []byte) (busy [core.KernelPipes]uint64, cycles uint64, cores uint32) {
 	st := kstate(state)
 	if st.shared == 0 {
 		return busy, 0, 0 // not an Ascend C launch: nothing escapes, nothing allocated
@@ -57,14 +57,14 @@ func (cHost) Cycles(state []byte) (busy [acl.KernelPipes]uint64, cycles uint64, 
 
 // launchCycles reads an Ascend C launch's cycle record (its buffers go to C,
 // so they live on the heap: kept out of Cycles' common path).
-func launchCycles(st *C.npu_kstate) (busy [acl.KernelPipes]uint64, cycles uint64, cores uint32) {
+func launchCycles(st *C.npu_kstate) (busy [core.KernelPipes]uint64, cycles uint64, cores uint32) {
 	var c C.uint64_t
 	n := C.npu_kcycles(st, (*C.uint64_t)(unsafe.Pointer(&busy[0])), &c)
 	return busy, uint64(c), uint32(n)
 }
 
 func init() {
-	if s := acl.Sanitizer(); s != nil && s.Checks()&^sanitize.Leakcheck != 0 {
+	if s := core.Sanitizer(); s != nil && s.Checks()&^sanitize.Leakcheck != 0 {
 		C.npu_ksanitize = 1 // Ascend C kernels record their GM footprint (kernel_host.c)
 	}
 }

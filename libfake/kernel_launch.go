@@ -11,6 +11,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the remaining kernel calls (acl/kernel_launch.go,
@@ -20,7 +21,7 @@ import (
 //export npu_aclrtLaunchKernelV2
 func npu_aclrtLaunchKernelV2(t *C.npu_thread, funcHandle C.aclrtFuncHandle, numBlocks C.uint32_t, argsData unsafe.Pointer, argsSize C.size_t, cfg *C.aclrtLaunchKernelCfg, stream C.aclrtStream) C.aclError {
 	th := thread(t)
-	var buf [4]acl.LaunchAttr
+	var buf [4]core.LaunchAttr
 	host := func() []byte { return hostBytes(argsData, argsSize) }
 	return ret(th, acl.LaunchKernelV2(th, handle(unsafe.Pointer(funcHandle)), uint32(numBlocks), uintptr(argsData), uint64(argsSize), launchAttrs(cfg, &buf), handle(unsafe.Pointer(stream)), host))
 }
@@ -37,16 +38,16 @@ func npu_aclrtLaunchKernelWithHostArgs(t *C.npu_thread, funcHandle C.aclrtFuncHa
 	if placeHolderNum > maxPlaceHolders {
 		return ret(th, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtLaunchKernelWithHostArgs: placeHolderNum %d exceeds %d", uint64(placeHolderNum), maxPlaceHolders))
 	}
-	var phs []acl.PlaceHolder
+	var phs []core.PlaceHolder
 	if placeHolderNum > 0 {
 		// aclrtPlaceHolderInfo is {uint32 addrOffset; uint32 dataOffset}.
 		raw := unsafe.Slice((*[2]uint32)(unsafe.Pointer(placeHolderArray)), int(placeHolderNum))
-		phs = make([]acl.PlaceHolder, len(raw))
+		phs = make([]core.PlaceHolder, len(raw))
 		for i, r := range raw {
-			phs[i] = acl.PlaceHolder{AddrOffset: r[0], DataOffset: r[1]}
+			phs[i] = core.PlaceHolder{AddrOffset: r[0], DataOffset: r[1]}
 		}
 	}
-	var buf [4]acl.LaunchAttr
+	var buf [4]core.LaunchAttr
 	return ret(th, acl.LaunchKernelWithHostArgs(th, handle(unsafe.Pointer(funcHandle)), uint32(numBlocks), handle(unsafe.Pointer(stream)), launchAttrs(cfg, &buf), hostBytes(hostArgs, argsSize), phs))
 }
 
@@ -63,7 +64,7 @@ func npu_aclrtLaunchKernelWithArgsArray(t *C.npu_thread, fn unsafe.Pointer, numB
 		}
 		return unsafe.Slice((*byte)(p), size)
 	}
-	var buf [4]acl.LaunchAttr
+	var buf [4]core.LaunchAttr
 	return ret(th, acl.LaunchKernelWithArgsArray(th, uintptr(fn), uint32(numBlocks), handle(unsafe.Pointer(stream)), launchAttrs(cfg, &buf), param))
 }
 

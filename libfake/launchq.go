@@ -133,5 +133,5 @@ func npulq_room(t *C.npu_thread, stream unsafe.Pointer, wait C.uint64_t) {
 			caught(p, t, "aclrtLaunchKernelWithConfig")
 		}
 	}()
-	acl.WaitStreamRoom(handle(stream), uint64(wait))
+	core.WaitStreamRoom(handle(stream), uint64(wait))
 }

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the memory, host-memory and copy families (acl/memory.go,
@@ -23,33 +24,33 @@ func addrOut(p *unsafe.Pointer) *uintptr { return (*uintptr)(unsafe.Pointer(p)) 
 //export npu_aclrtMalloc
 func npu_aclrtMalloc(t *C.npu_thread, devPtr *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy) C.aclError {
 	th := thread(t)
-	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy), acl.MallocOpts{Fn: "aclrtMalloc"}))
+	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy), core.MallocOpts{Fn: "aclrtMalloc"}))
 }
 
 //export npu_aclrtMallocCached
 func npu_aclrtMallocCached(t *C.npu_thread, devPtr *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy) C.aclError {
 	th := thread(t)
-	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy), acl.MallocOpts{Fn: "aclrtMallocCached"}))
+	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy), core.MallocOpts{Fn: "aclrtMallocCached"}))
 }
 
 //export npu_aclrtMallocAlign32
 func npu_aclrtMallocAlign32(t *C.npu_thread, devPtr *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy) C.aclError {
 	th := thread(t)
-	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy), acl.MallocOpts{Fn: "aclrtMallocAlign32", Align32: true}))
+	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy), core.MallocOpts{Fn: "aclrtMallocAlign32", Align32: true}))
 }
 
 // mallocAttrs reads an aclrtMallocConfig's attributes (12-byte records:
 // the attribute enum, then the 8-byte value union at offset 4).
-func mallocAttrs(cfg *C.aclrtMallocConfig) []acl.MallocConfigAttr {
+func mallocAttrs(cfg *C.aclrtMallocConfig) []core.MallocConfigAttr {
 	if cfg == nil || cfg.attrs == nil || cfg.numAttrs == 0 {
 		return nil
 	}
 	n := int(cfg.numAttrs)
 	raw := unsafe.Slice((*byte)(unsafe.Pointer(cfg.attrs)), n*C.sizeof_aclrtMallocAttribute)
-	out := make([]acl.MallocConfigAttr, n)
+	out := make([]core.MallocConfigAttr, n)
 	for i := range out {
 		rec := raw[i*C.sizeof_aclrtMallocAttribute:]
-		out[i] = acl.MallocConfigAttr{
+		out[i] = core.MallocConfigAttr{
 			Attr:  int32(binary.LittleEndian.Uint32(rec[0:4])),
 			Value: binary.LittleEndian.Uint64(rec[4:12]),
 		}
@@ -61,7 +62,7 @@ func mallocAttrs(cfg *C.aclrtMallocConfig) []acl.MallocConfigAttr {
 func npu_aclrtMallocWithCfg(t *C.npu_thread, devPtr *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy, cfg *C.aclrtMallocConfig) C.aclError {
 	th := thread(t)
 	return ret(th, acl.Malloc(th, addrOut(devPtr), uint64(size), uint32(policy),
-		acl.MallocOpts{Fn: "aclrtMallocWithCfg", WithCfg: true, CfgAttrs: mallocAttrs(cfg)}))
+		core.MallocOpts{Fn: "aclrtMallocWithCfg", WithCfg: true, CfgAttrs: mallocAttrs(cfg)}))
 }
 
 //export npu_aclrtFree

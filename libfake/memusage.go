@@ -10,16 +10,17 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // The Go mirror has the C layout (compile-time checks).
 var (
-	_ [unsafe.Sizeof(acl.MemUsageInfo{}) - C.sizeof_aclrtMemUsageInfo]byte
-	_ [C.sizeof_aclrtMemUsageInfo - unsafe.Sizeof(acl.MemUsageInfo{})]byte
-	_ [unsafe.Offsetof(acl.MemUsageInfo{}.Cur) - unsafe.Offsetof(C.aclrtMemUsageInfo{}.curMemSize)]byte
-	_ [unsafe.Offsetof(C.aclrtMemUsageInfo{}.curMemSize) - unsafe.Offsetof(acl.MemUsageInfo{}.Cur)]byte
-	_ [unsafe.Offsetof(acl.MemUsageInfo{}.Peak) - unsafe.Offsetof(C.aclrtMemUsageInfo{}.memPeakSize)]byte
-	_ [unsafe.Offsetof(C.aclrtMemUsageInfo{}.memPeakSize) - unsafe.Offsetof(acl.MemUsageInfo{}.Peak)]byte
+	_ [unsafe.Sizeof(core.MemUsageInfo{}) - C.sizeof_aclrtMemUsageInfo]byte
+	_ [C.sizeof_aclrtMemUsageInfo - unsafe.Sizeof(core.MemUsageInfo{})]byte
+	_ [unsafe.Offsetof(core.MemUsageInfo{}.Cur) - unsafe.Offsetof(C.aclrtMemUsageInfo{}.curMemSize)]byte
+	_ [unsafe.Offsetof(C.aclrtMemUsageInfo{}.curMemSize) - unsafe.Offsetof(core.MemUsageInfo{}.Cur)]byte
+	_ [unsafe.Offsetof(core.MemUsageInfo{}.Peak) - unsafe.Offsetof(C.aclrtMemUsageInfo{}.memPeakSize)]byte
+	_ [unsafe.Offsetof(C.aclrtMemUsageInfo{}.memPeakSize) - unsafe.Offsetof(core.MemUsageInfo{}.Peak)]byte
 )
 
 // Export of aclrtGetMemUsageInfo (acl/memusage.go).
@@ -27,9 +28,9 @@ var (
 //export npu_aclrtGetMemUsageInfo
 func npu_aclrtGetMemUsageInfo(t *C.npu_thread, deviceId C.int32_t, infos *C.aclrtMemUsageInfo, inputNum C.size_t, outputNum *C.size_t) C.aclError {
 	th := thread(t)
-	var out []acl.MemUsageInfo
+	var out []core.MemUsageInfo
 	if infos != nil && inputNum > 0 {
-		out = callerSlice[acl.MemUsageInfo]("inputNum", unsafe.Pointer(infos), uint64(inputNum))
+		out = callerSlice[core.MemUsageInfo]("inputNum", unsafe.Pointer(infos), uint64(inputNum))
 	}
 	return ret(th, acl.GetMemUsageInfo(th, int32(deviceId), out, (*uint64)(unsafe.Pointer(outputNum))))
 }

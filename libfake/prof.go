@@ -24,6 +24,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of acl/acl_prof.h (acl/prof*.go) and mstx (acl/mstx.go).
@@ -139,7 +140,7 @@ func npu_aclprofGetOpDescSize(t *C.npu_thread, size *C.size_t) C.aclError {
 	if size == nil {
 		return ret(th, acl.ProfNullArg("aclprofGetOpDescSize", "opDescSize"))
 	}
-	*size = acl.OpDescSize
+	*size = core.OpDescSize
 	return 0
 }
 
@@ -367,7 +368,7 @@ func npu_mstxDomainRangeEnd(t *C.npu_thread, d C.mstxDomainHandle_t, id C.mstxRa
 //export npu_mstxGetToolId
 func npu_mstxGetToolId(t *C.npu_thread, id *C.uint64_t) {
 	if id != nil {
-		*id = acl.MstxToolID
+		*id = core.MstxToolID
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the runtime's rt* kernel and model families (rt/kernel.go,
@@ -38,7 +38,7 @@ func npu_rtLaunchKernelByFuncHandleV3(t *C.npu_thread, funcHandle C.rtFuncHandle
 //export npu_rtsLaunchKernelWithConfig
 func npu_rtsLaunchKernelWithConfig(t *C.npu_thread, funcHandle C.rtFuncHandle, numBlocks C.uint32_t, stm C.rtStream_t, cfg *C.rtKernelLaunchCfg_t, argsHandle_ C.rtArgsHandle, reserve unsafe.Pointer) C.rtError_t {
 	th := thread(t)
-	var buf [4]acl.LaunchAttr
+	var buf [4]core.LaunchAttr
 	// rtKernelLaunchCfg_t has aclrtLaunchKernelCfg's layout (rt-README.md).
 	attrs := launchAttrs((*C.aclrtLaunchKernelCfg)(unsafe.Pointer(cfg)), &buf)
 	return C.rtError_t(ret(th, rt.LaunchKernelWithConfig(th, handle(unsafe.Pointer(funcHandle)), uint32(numBlocks), handle(unsafe.Pointer(stm)), attrs,

@@ -5,13 +5,13 @@ void npu_sanitize_atexit(void);
 */
 import "C"
 
-import "github.com/npuemu/npuemu/acl"
+import "github.com/npuemu/npuemu/rt/core"
 
 // NPUEMU_SANITIZE (docs/sanitizer.md): the sanitizer is made when the
 // library loads (acl/sanitize.go); its summary is printed at process exit
 // (sanitize.c), which also applies NPUEMU_SANITIZE_EXITCODE.
 func init() {
-	if acl.Sanitizer() != nil {
+	if core.Sanitizer() != nil {
 		C.npu_sanitize_atexit()
 	}
 }
@@ -21,7 +21,7 @@ func init() {
 //
 //export npuemu_sanitize_exit
 func npuemu_sanitize_exit() C.int {
-	s := acl.Sanitizer()
+	s := core.Sanitizer()
 	if s == nil {
 		return -1
 	}

@@ -16,8 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/svm"
 )
 
@@ -90,7 +90,7 @@ func npusvmStats(t *C.npu_thread, dev C.int32_t, out *C.struct_npuemu_svm_stats)
 	if out == nil {
 		return ret(th, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "npuemuSvmGetStats: out must not be NULL"))
 	}
-	st, err := acl.ManagedStats(int32(dev))
+	st, err := core.ManagedStats(int32(dev))
 	if err != nil {
 		return ret(th, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of device task abort and memory error repair (acl/taskabort.go,
@@ -29,7 +30,7 @@ func npu_aclrtSetDeviceTaskAbortCallback(t *C.npu_thread, regName *C.char, callb
 	if regName != nil {
 		name = C.GoString(regName)
 	}
-	var fn acl.DeviceTaskAbortCallback
+	var fn core.DeviceTaskAbortCallback
 	if p := unsafe.Pointer(callback); p != nil {
 		f, a := C.uintptr_t(uintptr(p)), C.uintptr_t(uintptr(args))
 		fn = func(dev, stage int32, timeout uint32) int32 {
@@ -53,7 +54,7 @@ func uceInfos(p *C.aclrtMemUceInfo, n C.size_t) []C.aclrtMemUceInfo {
 func npu_aclrtGetMemUceInfo(t *C.npu_thread, deviceId C.int32_t, memUceInfoArray *C.aclrtMemUceInfo, arraySize C.size_t, retSize *C.size_t) C.aclError {
 	th := thread(t)
 	arr := uceInfos(memUceInfoArray, arraySize)
-	out := make([]acl.MemUceInfo, len(arr))
+	out := make([]core.MemUceInfo, len(arr))
 	var n uint64
 	var pn *uint64
 	if retSize != nil {
@@ -74,9 +75,9 @@ func npu_aclrtGetMemUceInfo(t *C.npu_thread, deviceId C.int32_t, memUceInfoArray
 func npu_aclrtMemUceRepair(t *C.npu_thread, deviceId C.int32_t, memUceInfoArray *C.aclrtMemUceInfo, arraySize C.size_t) C.aclError {
 	th := thread(t)
 	arr := uceInfos(memUceInfoArray, arraySize)
-	in := make([]acl.MemUceInfo, len(arr))
+	in := make([]core.MemUceInfo, len(arr))
 	for i := range arr {
-		in[i] = acl.MemUceInfo{Addr: uintptr(arr[i].addr), Len: uint64(arr[i].len)}
+		in[i] = core.MemUceInfo{Addr: uintptr(arr[i].addr), Len: uint64(arr[i].len)}
 	}
 	return ret(th, acl.MemUceRepair(th, int32(deviceId), in, memUceInfoArray != nil))
 }

@@ -10,13 +10,13 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
 
 func init() {
-	if s := acl.Sanitizer(); s != nil && s.Checks()&^sanitize.Leakcheck != 0 {
+	if s := core.Sanitizer(); s != nil && s.Checks()&^sanitize.Leakcheck != 0 {
 		// Pages the tracker keeps closed between launches are opened
 		// before their block is freed or their memory unmapped.
 		emu.SetReleaseHook(func(lo, hi uintptr) { C.npu_track_release(C.uintptr_t(lo), C.uintptr_t(hi)) })
@@ -27,7 +27,7 @@ func init() {
 // launches (acl/kernel_track.go).
 
 // TrackArm implements acl.PageTracker.
-func (cHost) TrackArm(state []byte, spans []acl.PageSpan) error {
+func (cHost) TrackArm(state []byte, spans []core.PageSpan) error {
 	n := len(spans)
 	if n == 0 || n > 1<<16 {
 		return syscall.E2BIG

@@ -18,9 +18,10 @@ package main
 */
 import "C"
 
-import "runtime/debug"
-
-import "unsafe"
+import (
+	"runtime/debug"
+	"unsafe"
+)
 
 var _ unsafe.Pointer
 

@@ -30,7 +30,7 @@ func GetGroupInfo(t *core.Thread, id int32, out []GroupInfo) error {
 	if err != nil {
 		return wrap(fn, err)
 	}
-	fill := func(o *GroupInfo, g acl.Group) {
+	fill := func(o *GroupInfo, g core.Group) {
 		*o = GroupInfo{GroupId: g.ID, AicoreNum: g.AICores, AicpuNum: g.AICPUs, AivectorNum: g.AIVectors, SdmaNum: g.SDMAs, ActiveStreamNum: g.ActiveASQ}
 	}
 	if id == -1 {

@@ -17,6 +17,6 @@ func LaunchKernelByFuncHandleV3(t *core.Thread, f core.Handle, blocks uint32, ar
 // LaunchKernelWithConfig implements rtsLaunchKernelWithConfig: the
 // function's launch with an argument handle and launch attributes
 // (rtKernelLaunchCfg_t has aclrtLaunchKernelCfg's layout).
-func LaunchKernelWithConfig(t *core.Thread, f core.Handle, blocks uint32, s core.Handle, attrs []acl.LaunchAttr, args core.Handle) error {
+func LaunchKernelWithConfig(t *core.Thread, f core.Handle, blocks uint32, s core.Handle, attrs []core.LaunchAttr, args core.Handle) error {
 	return wrap("rtsLaunchKernelWithConfig", acl.LaunchKernelWithConfig(t, f, blocks, s, attrs, args))
 }

@@ -32,7 +32,7 @@ func SnapShotProcessRestore(t *core.Thread) error {
 }
 
 // SnapShotCallbackRegister implements rtSnapShotCallbackRegister.
-func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb acl.SnapshotFunc) error {
+func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb core.SnapshotFunc) error {
 	return wrap("rtSnapShotCallbackRegister", acl.SnapShotCallbackRegister(t, stage, key, cb))
 }
 

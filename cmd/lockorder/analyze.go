@@ -368,12 +368,17 @@ func (a *pkgAnalysis) lockID(x ast.Expr) string {
 		if sel, ok := a.info.Selections[e]; ok && sel.Kind() == types.FieldVal {
 			recv := declaringType(sel)
 			owner := typeName(recv)
+			pkg := a.pkg
 			if owner == "" { // a variable of an anonymous struct type
-				if id, ok := e.X.(*ast.Ident); ok {
-					owner = id.Name
+				switch v := e.X.(type) {
+				case *ast.Ident:
+					owner = v.Name
+				case *ast.SelectorExpr: // one of another package (core.CapState.Mu)
+					if o, ok := a.info.Uses[v.Sel].(*types.Var); ok && !o.IsField() && o.Pkg() != nil {
+						owner, pkg = o.Name(), o.Pkg().Name()
+					}
 				}
 			}
-			pkg := a.pkg
 			if n, ok := deref(recv).(*types.Named); ok && n.Obj().Pkg() != nil {
 				pkg = n.Obj().Pkg().Name()
 			}

@@ -103,8 +103,8 @@ func (d *Device) ReleasePrimaryLocked(wait bool) {
 	if d.Primary == nil {
 		return
 	}
-	clearDeviceLost(d.ID) // a reset recovers the device
-	Families.DeviceReset(d)
+	clearDeviceLost(d.ID)     // a reset recovers the device
+	clearInjectedFaults(d.ID) // faults.go
 	d.Primary.DestroyLocked(wait)
 	d.Primary = nil
 	Unregister(tableDevices, uint64(d.ID))
@@ -120,7 +120,7 @@ func (d *Device) ReleaseAllLocked() {
 	d.Refs = 0
 	DropDeferred(d)
 	clearDeviceLost(d.ID)
-	Families.DeviceReset(d)
+	clearInjectedFaults(d.ID) // faults.go
 	d.AllocMu.Lock()
 	for base, a := range d.Allocs {
 		if a.HAL && hal.Release(base) {

@@ -79,3 +79,22 @@ func ErrMsgProcessWide() bool {
 const (
 	CANNVersion = "8.5.0"
 )
+
+// PackageVersion is aclCANNPackageVersion's content.
+type PackageVersion struct {
+	Version, Major, Minor, Release, Patch string
+}
+
+// InitCallback is a registered aclInitCallbackFunc.
+type InitCallback struct {
+	Type int32
+	Key  uintptr             // the C function pointer
+	Call func(config []byte) // calls it with the aclInit JSON text and userData
+}
+
+// FinalizeCallback is a registered aclFinalizeCallbackFunc.
+type FinalizeCallback struct {
+	Type int32
+	Key  uintptr
+	Call func()
+}

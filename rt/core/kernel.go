@@ -274,3 +274,18 @@ func (a *Args) Param(fn string, p Handle) (*param, error) {
 	}
 	return &a.Params[idx-1], nil
 }
+
+// RawBinary is an aclrtBinary: the caller's bytes, not copied, until
+// aclrtBinaryLoad copies them.
+type RawBinary struct {
+	H    Handle
+	Data []byte
+}
+
+var RawBinaries = NewTable[RawBinary](KindRawBinary)
+
+// LiveRawBinaries reports the aclrtBinary objects alive (for leak checks).
+func LiveRawBinaries() int { return RawBinaries.Len() }
+
+// SymbolResolver is the node's symbol lookup (emu.Platform.Symbols).
+type SymbolResolver = emu.SymbolResolver

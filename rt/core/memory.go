@@ -368,3 +368,25 @@ const (
 	memNormal
 	memGiant
 )
+
+// MallocConfigAttr is one aclrtMallocAttribute of an aclrtMallocConfig.
+type MallocConfigAttr struct {
+	Attr  int32
+	Value uint64 // the union's first 8 bytes; moduleId/deviceId/vaFlag read from it
+}
+
+// MallocOpts are the variations of the aclrtMalloc family.
+type MallocOpts struct {
+	Fn       string
+	Align32  bool               // aclrtMallocAlign32: no +32 padding
+	WithCfg  bool               // aclrtMallocWithCfg: policy may carry flags
+	CfgAttrs []MallocConfigAttr // cfg attributes (nil for a NULL cfg)
+}
+
+// MemUsageInfo is aclrtMemUsageInfo (112 bytes).
+type MemUsageInfo struct {
+	Name     [32]byte
+	Cur      uint64
+	Peak     uint64
+	Reserved [8]uint64
+}

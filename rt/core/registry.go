@@ -294,5 +294,5 @@ func LiveLocked() []Live {
 		}
 	}
 	out = append(out, LivePoolBlocks()...)
-	return append(out, Families.Live()...)
+	return append(out, liveModelRIs()...)
 }

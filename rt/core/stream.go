@@ -18,8 +18,8 @@ type Stream struct {
 	Flags     uint32
 	IsDefault bool
 	Dead      atomic.Bool
-	Rec       atomic.Pointer[any] // the stream's recorder (capture / model build / task update: a *recorder of acl/capture.go, recorderOf); nil: queue normally
-	Submitter atomic.Uint64       // id of the Thread that issued the last tracked task (exception info)
+	Rec       atomic.Pointer[Recorder] // the stream's recorder (capture / model build / task update, capture.go); nil: queue normally
+	Submitter atomic.Uint64            // id of the Thread that issued the last tracked task (exception info)
 
 	Mu          sync.Mutex // guards the attributes below
 	Priority    uint32
@@ -71,10 +71,10 @@ func (s *Stream) DestroyLocked(wait bool) {
 	if s.Dead.Swap(true) {
 		return
 	}
-	Families.StreamDestroying(s) // its recorder
+	dropRecorder(s) // capture.go
 	s.SQ.Destroy(wait)
-	PoolStreamGone(s)           // memory pools (mempool.go)
-	Families.StreamDestroyed(s) // allocator registrations
+	PoolStreamGone(s) // memory pools (mempool.go)
+	streamGone(s)     // allocator.go: allocator registrations
 	Streams.Remove(s.H)
 	s.Ctx.Dev.NStreams--
 	delete(s.Ctx.streams, s)

@@ -28,8 +28,8 @@ import (
 
 // Queued is what the queueing point needs besides the task.
 type Queued struct {
-	Launch  any               // a kernel task's *launch (acl/kernel.go; queuedLaunch): once recorded, the recorder owns it
-	ValueOp any               // a value write or wait, *valueOp (acl/capture.go; queuedValueOp): recorded with its parameters, seen by the sanitizer
+	Launch  *Launch           // a kernel task's launch (launch.go): once recorded, the recorder owns it
+	ValueOp *ValueOp          // a value write or wait (capture.go): recorded with its parameters, seen by the sanitizer
 	Sync    any               // the event or notify a record or wait task acts on (sanitizer ordering)
 	Strict  bool              // a wait on sync before any record is a sanitizer report (false for IPC and notifies)
 	Acc     []sanitize.Access // the task's exact footprint, when the caller knows it (sanitizer on only)
@@ -55,7 +55,7 @@ func (s *Stream) Capturing() bool {
 // a task the runtime issues on its own).
 func (s *Stream) Queue(t *Thread, fn string, task tsfw.Task, x Queued) error {
 	if !x.Internal && s.Capturing() {
-		if done, err := Families.Record(s, t, fn, task, x); done {
+		if done, err := recordTask(s, t, fn, task, x); done { // capture.go
 			return err
 		}
 	}
@@ -63,8 +63,8 @@ func (s *Stream) Queue(t *Thread, fn string, task tsfw.Task, x Queued) error {
 		emu.SealAll() // freed device pages become inaccessible before any task runs (emu/hbm_protect.go)
 	}
 	var op *sanitize.Op
-	if *Families.Sanitizing {
-		op = Families.SanitizeOp(fn, task, x) // before SubmitID: a launch may be recycled once queued
+	if Sanitizing {
+		op = sanitizeQueuedOp(fn, task, x) // before SubmitID: a launch may be recycled once queued
 	}
 	var id uint32
 	var err error
@@ -79,7 +79,7 @@ func (s *Stream) Queue(t *Thread, fn string, task tsfw.Task, x Queued) error {
 		id, err = s.SQ.SubmitID(task)
 	}
 	if op != nil && err == nil {
-		Families.SanitizeQueued(t, s, id, op)
+		sanitizeQueued(t, s, id, op)
 	}
 	if x.Counted {
 		return s.noteSubmit(t, fn, id, err)

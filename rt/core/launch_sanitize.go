@@ -1,7 +1,6 @@
-package acl
+package core
 
 import (
-	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
 
@@ -22,8 +21,8 @@ type FootprintHost interface {
 }
 
 // sanitizePend makes a launch about to be queued wait for its footprint.
-func sanitizePend(op *sanitize.Op, x *core.Queued) {
-	l := queuedLaunch(x)
+func sanitizePend(op *sanitize.Op, x *Queued) {
+	l := x.Launch
 	if l == nil || op == nil {
 		return
 	}
@@ -34,7 +33,7 @@ func sanitizePend(op *sanitize.Op, x *core.Queued) {
 
 // sanitizeLaunchDone hands a completed launch's footprint to the
 // sanitizer (launch.Done, before the launch state is flushed).
-func (l *launch) sanitizeLaunchDone() {
+func (l *Launch) sanitizeLaunchDone() {
 	p, k := l.san, l.trk
 	l.san, l.trk = nil, nil
 	var paged []sanitize.PageRange
@@ -44,18 +43,18 @@ func (l *launch) sanitizeLaunchDone() {
 	}
 	var fp []sanitize.Range
 	exact := false
-	if fh, ok := l.host.(FootprintHost); ok {
-		fp, exact = fh.Footprint(l.buf[:launchHeader])
+	if fh, ok := l.Host.(FootprintHost); ok {
+		fp, exact = fh.Footprint(l.Buf[:LaunchHeader])
 	}
 	switch {
 	case exact:
-		if l.f != nil {
-			selfFootprint.Store(l.f, struct{}{}) // an Ascend C kernel: not tracked again
+		if l.F != nil {
+			selfFootprint.Store(l.F, struct{}{}) // an Ascend C kernel: not tracked again
 		}
-		san.Complete(p, fp, true)
+		SanitizerState.Complete(p, fp, true)
 	case pagedOK:
-		san.CompletePaged(p, paged, k.bases)
+		SanitizerState.CompletePaged(p, paged, k.bases)
 	default:
-		san.Complete(p, nil, false)
+		SanitizerState.Complete(p, nil, false)
 	}
 }

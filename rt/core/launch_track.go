@@ -1,11 +1,10 @@
-package acl
+package core
 
 import (
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -41,16 +40,16 @@ type PageSpan struct {
 	Shift  uint32
 }
 
-// maxUnits is how many tracking units an allocation is cut into at most:
+// MaxUnits is how many tracking units an allocation is cut into at most:
 // past 1 MiB the unit grows (a power of two) so that a kernel streaming
 // through a large buffer takes at most this many faults per allocation.
-const maxUnits = 256
+const MaxUnits = 256
 
-// unitShift returns the tracking unit of n bytes: 4 KiB, or the power of
+// UnitShift returns the tracking unit of n bytes: 4 KiB, or the power of
 // two that cuts them into at most maxUnits.
-func unitShift(n uintptr) uint32 {
+func UnitShift(n uintptr) uint32 {
 	s := uint32(12)
-	for s < 30 && n>>s > maxUnits {
+	for s < 30 && n>>s > MaxUnits {
 		s++
 	}
 	return s
@@ -67,13 +66,13 @@ type PageTracker interface {
 	TrackDisarm() (fp []sanitize.PageRange, ok bool)
 }
 
-// gateWait bounds every wait for trackGate: NPUEMU_SANITIZE_TRACK_WAIT
+// GateWait bounds every wait for trackGate: NPUEMU_SANITIZE_TRACK_WAIT
 // (sanitize.TrackWait), read when the library loads with the sanitizer on
 // (a variable for tests).
-var gateWait = trackWait()
+var GateWait = trackWait()
 
 func trackWait() time.Duration {
-	if !sanitizing {
+	if !Sanitizing {
 		return sanitize.DefaultTrackWait
 	}
 	return sanitize.TrackWait()
@@ -83,10 +82,10 @@ func trackWait() time.Duration {
 // tracker's table, libfake/track.c).
 const maxTrackSpans = 256
 
-// trackGate is a readers-writer gate whose waits are bounded. Writers
+// TrackGate is a readers-writer gate whose waits are bounded. Writers
 // waiting keep new readers out, so a stream of copies does not starve a
 // tracked launch.
-type trackGate struct {
+type TrackGate struct {
 	mu      sync.Mutex
 	readers int           // guarded by mu
 	writer  bool          // guarded by mu
@@ -97,17 +96,17 @@ type trackGate struct {
 
 // gate is the process's trackGate (set as the engines' gate when the
 // sanitizer is on at load time).
-var gate = &trackGate{}
+var gate = &TrackGate{}
 
 func init() {
-	if sanitizing {
+	if Sanitizing {
 		tsfw.SetEngineGate(gate)
 	}
 }
 
 // wait waits for a change until deadline and reports whether it may wait
 // on. Precondition: g.mu held (released while waiting).
-func (g *trackGate) wait(deadline time.Time) bool {
+func (g *TrackGate) wait(deadline time.Time) bool {
 	left := time.Until(deadline)
 	if left <= 0 {
 		return false
@@ -128,7 +127,7 @@ func (g *trackGate) wait(deadline time.Time) bool {
 }
 
 // signal wakes the waiters. Precondition: g.mu held.
-func (g *trackGate) signal() {
+func (g *TrackGate) signal() {
 	if g.changed != nil {
 		close(g.changed)
 		g.changed = nil
@@ -137,11 +136,11 @@ func (g *trackGate) signal() {
 
 // Enter implements tsfw.Gate: it takes g shared, waiting for a tracked
 // launch at most gateWait (and not at all for one that has run longer).
-func (g *trackGate) Enter() {
+func (g *TrackGate) Enter() {
 	g.mu.Lock()
 	if g.writer || g.waiting > 0 {
-		deadline := time.Now().Add(gateWait)
-		for (g.writer && time.Since(g.since) < gateWait) || (!g.writer && g.waiting > 0) {
+		deadline := time.Now().Add(GateWait)
+		for (g.writer && time.Since(g.since) < GateWait) || (!g.writer && g.waiting > 0) {
 			if !g.wait(deadline) {
 				break
 			}
@@ -152,7 +151,7 @@ func (g *trackGate) Enter() {
 }
 
 // Leave implements tsfw.Gate.
-func (g *trackGate) Leave() {
+func (g *TrackGate) Leave() {
 	g.mu.Lock()
 	g.readers--
 	if g.readers == 0 {
@@ -161,16 +160,16 @@ func (g *trackGate) Leave() {
 	g.mu.Unlock()
 }
 
-// lock takes g exclusively; false when it could not within gateWait, or
+// Lock takes g exclusively; false when it could not within gateWait, or
 // at once when the writer holding it has held it longer than that (a
 // kernel that may never end: the tracker stays its).
-func (g *trackGate) lock() bool {
+func (g *TrackGate) Lock() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	deadline := time.Now().Add(gateWait)
+	deadline := time.Now().Add(GateWait)
 	g.waiting++
 	for g.writer || g.readers > 0 {
-		if (g.writer && time.Since(g.since) >= gateWait) || !g.wait(deadline) {
+		if (g.writer && time.Since(g.since) >= GateWait) || !g.wait(deadline) {
 			g.waiting--
 			g.signal()
 			return false
@@ -181,7 +180,7 @@ func (g *trackGate) lock() bool {
 	return true
 }
 
-func (g *trackGate) unlock() {
+func (g *TrackGate) Unlock() {
 	g.mu.Lock()
 	g.writer = false
 	g.signal()
@@ -204,26 +203,26 @@ type kernelTrack struct {
 
 // begin runs before each block: the first takes the gate (and arms the
 // tracker), the others wait for it to have done so.
-func (k *kernelTrack) begin(l *launch) { k.once.Do(func() { k.start(l) }) }
+func (k *kernelTrack) begin(l *Launch) { k.once.Do(func() { k.start(l) }) }
 
-func (k *kernelTrack) start(l *launch) {
-	pt, ok := l.host.(PageTracker)
-	if _, self := selfFootprint.Load(l.f); !ok || self {
+func (k *kernelTrack) start(l *Launch) {
+	pt, ok := l.Host.(PageTracker)
+	if _, self := selfFootprint.Load(l.F); !ok || self {
 		gate.Enter()
 		k.shared = true
 		return
 	}
-	spans, bases := trackSpans(l.args, l.size)
+	spans, bases := trackSpans(l.Args, l.Size)
 	if len(spans) == 0 || len(spans) > maxTrackSpans {
 		gate.Enter() // nothing to track (or too much): runs with the others, its allocations whole
 		k.shared = true
 		return
 	}
-	if !gate.lock() {
+	if !gate.Lock() {
 		return // runs untracked, its allocations whole
 	}
 	k.excl = true
-	if pt.TrackArm(l.buf[:launchHeader], spans) != nil {
+	if pt.TrackArm(l.Buf[:LaunchHeader], spans) != nil {
 		return
 	}
 	k.armed, k.bases = true, bases
@@ -231,13 +230,13 @@ func (k *kernelTrack) start(l *launch) {
 
 // end disarms the tracker and releases the gate; fp and ok are the
 // tracked footprint (armed only).
-func (k *kernelTrack) end(l *launch) (fp []sanitize.PageRange, ok bool) {
+func (k *kernelTrack) end(l *Launch) (fp []sanitize.PageRange, ok bool) {
 	if k.armed {
-		fp, ok = l.host.(PageTracker).TrackDisarm()
+		fp, ok = l.Host.(PageTracker).TrackDisarm()
 	}
 	switch {
 	case k.excl:
-		gate.unlock()
+		gate.Unlock()
 	case k.shared:
 		gate.Leave()
 	}
@@ -253,7 +252,7 @@ func trackSpans(args uintptr, size uint64) ([]PageSpan, []uintptr) {
 	words, word := deviceWords(args, size)
 	for i := range words {
 		v := uintptr(word(i))
-		d := core.DeviceOf(v)
+		d := DeviceOf(v)
 		if d == nil {
 			continue
 		}
@@ -272,7 +271,7 @@ func trackSpans(args uintptr, size uint64) ([]PageSpan, []uintptr) {
 			continue
 		}
 		bases = append(bases, base)
-		spans = append(spans, PageSpan{lo, hi, unitShift(hi - lo)})
+		spans = append(spans, PageSpan{lo, hi, UnitShift(hi - lo)})
 	}
 	slices.SortFunc(spans, func(a, b PageSpan) int {
 		switch {

@@ -1,4 +1,4 @@
-package acl
+package core
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -34,7 +33,7 @@ const KernelCooperative = 1
 // it: device memory (aclrtMalloc, halMemAlloc), pinned host memory
 // (aclrtMallocHost) or managed memory.
 func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
-	n := core.Runtime.Node.Load()
+	n := Runtime.Node.Load()
 	if n == nil {
 		return 0, 0, false
 	}
@@ -71,20 +70,20 @@ func KernelGMFind(addr uintptr) (base uintptr, size uint64, ok bool) {
 
 // kernelDevice returns the runtime device id if core.Runtime.Mu is free now (nil
 // otherwise, or when the runtime has not opened it).
-func kernelDevice(id int) *core.Device {
-	if !core.Runtime.Mu.TryLock() {
+func kernelDevice(id int) *Device {
+	if !Runtime.Mu.TryLock() {
 		return nil
 	}
-	defer core.Runtime.Mu.Unlock()
-	if id < len(core.Runtime.Devs) {
-		return core.Runtime.Devs[id]
+	defer Runtime.Mu.Unlock()
+	if id < len(Runtime.Devs) {
+		return Runtime.Devs[id]
 	}
 	return nil
 }
 
 // KernelSoC returns the SoC name kernels see ("" before the node exists).
 func KernelSoC() string {
-	n := core.Runtime.Node.Load()
+	n := Runtime.Node.Load()
 	if n == nil {
 		return ""
 	}
@@ -140,25 +139,25 @@ func SetKernelCyclesHook(fn func(KernelCycles)) {
 }
 
 // recordCycles is called by launch.Done before the state is flushed.
-func (l *launch) recordCycles() {
-	if p := l.probe; p != nil && !p.HasCycles(l.buf[:launchHeader]) {
+func (l *Launch) recordCycles() {
+	if p := l.probe; p != nil && !p.HasCycles(l.Buf[:LaunchHeader]) {
 		return // the launch path's common case (acl/kernel_launch.go)
 	}
-	ch, ok := l.host.(CycleHost)
+	ch, ok := l.Host.(CycleHost)
 	if !ok {
 		return
 	}
-	busy, cycles, cores := ch.Cycles(l.buf[:launchHeader])
+	busy, cycles, cores := ch.Cycles(l.Buf[:LaunchHeader])
 	if cores == 0 {
 		return
 	}
-	rec := KernelCycles{Kernel: l.f.Entry.Name, Blocks: l.blocks, Cores: cores, Busy: busy, Cycles: cycles}
+	rec := KernelCycles{Kernel: l.F.Entry.Name, Blocks: l.blocks, Cores: cores, Busy: busy, Cycles: cycles}
 	// The launch lasted as long as its slowest core; with as many blocks as
 	// cores that is one wave: the block cost of the function's next
 	// launches on the device clock (the launch itself was charged when it
 	// was queued, before its cycles were known).
 	if l.blocks > 0 {
-		l.f.Measured.Store(int64(float64(cycles) * 1000 / ClockMHz(KernelSoC())))
+		l.F.Measured.Store(int64(float64(cycles) * 1000 / ClockMHz(KernelSoC())))
 	}
 	cycleState.mu.Lock()
 	cycleState.last = rec
@@ -183,9 +182,9 @@ func (l *launch) recordCycles() {
 // on stderr.
 var printCycles = os.Getenv("NPUEMU_ASCENDC_CYCLES") == "1"
 
-// cooperative makes a launch of a cooperative kernel start only when all
+// Cooperative makes a launch of a cooperative kernel start only when all
 // its blocks fit on the cores at once, and refuses one that can never fit.
-func cooperative(fn string, e *core.KernelEntry, s *tsfw.KernelSpec, cube, vector int) error {
+func Cooperative(fn string, e *KernelEntry, s *tsfw.KernelSpec, cube, vector int) error {
 	if e.Flags&KernelCooperative == 0 {
 		return nil
 	}

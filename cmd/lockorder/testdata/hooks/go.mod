@@ -1,0 +1,3 @@
+module hooks
+
+go 1.22

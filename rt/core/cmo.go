@@ -1,0 +1,5 @@
+package core
+
+const (
+	CmoDescSize = 32
+)

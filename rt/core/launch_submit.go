@@ -1,0 +1,200 @@
+package core
+
+import (
+	"encoding/binary"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/tsfw"
+)
+
+// UnitsOf reads f's unit count from a launch image.
+func UnitsOf(f *Function, img []byte) uint64 {
+	if f.Entry.NsPerUnit > 0 && int(f.Entry.SizeOffset)+8 <= len(img) {
+		return binary.LittleEndian.Uint64(img[f.Entry.SizeOffset:])
+	}
+	return 0
+}
+
+// SubmitImage queues a launch whose image is in l: img is the copied image,
+// nil when the kernel reads its arguments in place (l.args, l.size). A
+// stream that records (capture, model build) takes the task instead; the
+// managed allocations the arguments point into are faulted in ahead of the
+// kernel (acl/managed.go).
+func SubmitImage(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, units uint64) error {
+	var spec tsfw.KernelSpec
+	if err := launchSpec(t, fn, s, f, blocks, cfg, units, &spec); err != nil {
+		PutLaunch(l)
+		return err
+	}
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &spec)
+}
+
+// launchSpec writes to spec the tsfw description of a launch of f on s by
+// t: the function's costs, the thread's and stream's core limits, the
+// cooperative launch's check. (In place, as submitSpec reads it: the
+// description is copied once, into the task.)
+func launchSpec(t *Thread, fn string, s *Stream, f *Function, blocks uint32, cfg LaunchCfg, units uint64, spec *tsfw.KernelSpec) error {
+	*spec = KernelSpec(f, blocks, cfg, units)
+	spec.MaxCores = launchCap(t, s, spec)
+	if f.Entry.Flags != 0 {
+		soc := &s.Ctx.Dev.Emu.SoC
+		return Cooperative(fn, &f.Entry, spec, soc.CubeCores, soc.VectorCores)
+	}
+	return nil
+}
+
+// runSpec is the description a run of identical launches shares
+// (launchKernelN): built by its first launch, reused while the image's unit
+// count is the same. The run is made in one call on behalf of one thread
+// with no call of that thread between its launches (the front hands a
+// thread's queue over before any other call), so what the description
+// reads (limits, timeouts) is the same for all of them.
+type runSpec struct {
+	ok    bool
+	units uint64
+	spec  tsfw.KernelSpec
+}
+
+// submitSpec is submitImage with the description built.
+func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, spec *tsfw.KernelSpec) error {
+	l.blocks = blocks
+	if err := f.Bin.Acquire(fn); err != nil {
+		PutLaunch(l)
+		return err
+	}
+	l.F, l.Attr = f, cfg.flags
+	// Managed pages are faulted in ahead of the kernel; launchManaged does
+	// nothing for a stream that records (the recorder then takes the task).
+	words, word := blobWords(img)
+	if img == nil {
+		words, word = deviceWords(l.Args, l.Size)
+	}
+	if err := launchManaged(fn, s, l, words, word); err != nil {
+		f.Bin.Release()
+		PutLaunch(l)
+		return err
+	}
+	if err := s.Queue(t, fn, tsfw.KernelTask(l, *spec), Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
+		f.Bin.Release()
+		PutLaunch(l)
+		return err
+	}
+	return nil
+}
+
+// LaunchKernelN makes n launches of one kernel with one args handle and
+// configuration, resolving and checking the handles once; it returns the
+// first error (a handle that does not resolve fails all n the same way).
+// With ho not nil they never wait for ring space (HandOverLaunches). on,
+// when not nil, is stream sh already resolved for t in the same crossing
+// (ClaimForSync): it is not resolved again unless it died meanwhile (the
+// resolution then reports it as before).
+func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, attrs []LaunchAttr, ah Handle, n int, ho *Handover) error {
+	const fn = "aclrtLaunchKernelWithConfig"
+	f, err := ResolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := CheckBlocks(fn, blocks); err != nil {
+		return err
+	}
+	a, err := ResolveArgs(fn, ah)
+	if err != nil {
+		return err
+	}
+	// launchTarget without its second checkBlocks, and without the
+	// resolution when the crossing carries the stream.
+	s := on
+	if s == nil || s.H != sh || s.Dead.Load() {
+		if s, err = StreamLookup(t, fn, sh); err != nil {
+			return err
+		}
+	}
+	cfg := LaunchCfg{Engine: -1, handoff: ho}
+	if len(attrs) > 0 {
+		if cfg, err = ParseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
+			return err
+		}
+		cfg.handoff = ho
+	}
+	if a.Func != f {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x was built for kernel %s, not %s", fn, uintptr(ah), a.Func.Entry.Name, f.Entry.Name)
+	}
+	var first error
+	var run runSpec
+	var rs *runSpec
+	if n > 1 {
+		rs = &run
+	}
+	for range n {
+		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg, rs); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// launchArgs queues one launch of f with the finalized blob of args handle
+// a (handle ah) on s: the end of LaunchKernelWithConfig once the handles
+// are resolved and checked. rs, when not nil, is the run's description
+// (built on first use).
+func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec) error {
+	a.Mu.Lock()
+	if !a.Final {
+		a.Mu.Unlock()
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
+	}
+	l := GetLaunch(f.Bin.Host, a.Total)
+	img := l.Buf[LaunchHeader : LaunchHeader+a.Total]
+	a.Fill(img, l.Addr+LaunchHeader)
+	a.Mu.Unlock()
+	l.Args, l.Size = l.Addr+LaunchHeader, uint64(a.Total)
+	units := UnitsOf(f, img)
+	if rs == nil {
+		return SubmitImage(t, fn, s, f, l, img, blocks, cfg, units)
+	}
+	if !rs.ok || rs.units != units {
+		rs.ok = false
+		if err := launchSpec(t, fn, s, f, blocks, cfg, units, &rs.spec); err != nil {
+			PutLaunch(l)
+			return err
+		}
+		rs.ok, rs.units = true, units
+	}
+	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &rs.spec)
+}
+
+// PlaceHolder is one aclrtPlaceHolderInfo: the blob offset of an 8-byte
+// address slot and the blob offset of the data whose address it receives.
+type PlaceHolder struct {
+	AddrOffset, DataOffset uint32
+}
+
+// cycleProbe is a CycleHost that tells cheaply whether a launch's state
+// holds a cycle record (an Ascend C launch). Done asks it first: fetching
+// the record (KernelPipes counters by value through an interface) was ~7 %
+// of a launch loop of empty kernels.
+type cycleProbe interface {
+	HasCycles(state []byte) bool
+}
+
+// StreamLookup is core.ResolveStream, the one way this package's launches
+// and synchronisations resolve a stream argument (a variable: tests count
+// the resolutions through it).
+var StreamLookup = ResolveStream
+
+// LaunchKernelWithConfigN makes n launches LaunchKernelWithConfig(t, fh,
+// blocks, sh, nil, ah) would make one by one (the front hands over runs of
+// the same launch), resolving and checking the handles once. It returns
+// the first error; a handle that does not resolve fails all n the same way.
+func LaunchKernelWithConfigN(t *Thread, fh Handle, blocks uint32, sh Handle, ah Handle, n int) error {
+	return LaunchKernelN(t, fh, blocks, sh, nil, nil, ah, n, nil)
+}
+
+// WaitStreamRoom waits until stream sh has completed wait tasks (the wait
+// HandOverLaunches owes), or is destroyed; a stale handle needs no wait.
+func WaitStreamRoom(sh Handle, wait uint64) {
+	if s, err := Streams.Get(sh); err == nil {
+		s.SQ.WaitRoom(wait)
+	}
+}
