@@ -55,16 +55,16 @@ func checkBatchItem(fn string, i int, it core.BatchItem, kind int32) error {
 	if it.Dst == 0 || it.Src == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: item %d: dst and src must not be NULL", fn, i)
 	}
-	di, err := classify(fn, "dst", it.Dst)
+	di, err := core.Classify(fn, "dst", it.Dst)
 	if err != nil {
 		return err
 	}
-	si, err := classify(fn, "src", it.Src)
+	si, err := core.Classify(fn, "src", it.Src)
 	if err != nil {
 		return err
 	}
 	wantDevDst := kind == abi.ACL_MEMCPY_HOST_TO_DEVICE
-	if (di.class == core.Devmem) != wantDevDst || (si.class == core.Devmem) == wantDevDst {
+	if (di.Class == core.Devmem) != wantDevDst || (si.Class == core.Devmem) == wantDevDst {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: item %d: operands do not match the batch direction (kind %d)", fn, i, kind)
 	}
 	return nil

@@ -22,17 +22,17 @@ func deviceOperand(fn, what string, s *core.Stream, addr uintptr, n uint64) erro
 	if addr == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, what)
 	}
-	pi, err := classify(fn, what, addr)
+	pi, err := core.Classify(fn, what, addr)
 	if err != nil {
 		return err
 	}
-	if pi.class != core.Devmem {
+	if pi.Class != core.Devmem {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is not device memory", fn, what, addr)
 	}
-	if err := checkRoom(fn, what, addr, pi, n); err != nil {
+	if err := core.CheckRoom(fn, what, addr, pi, n); err != nil {
 		return err
 	}
-	return sameDevice(fn, s, pi)
+	return core.SameDevice(fn, s, pi)
 }
 
 // memOpStream resolves the stream of a stream memory operation, which

@@ -1,7 +1,6 @@
 package acl
 
 import (
-	"sync"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -31,92 +30,6 @@ import (
 // Lock order: cbState.mu is a leaf; no other lock is taken under it, and
 // callbacks run with no lock held.
 
-// maxReportThreads is the documented limit of subscribed threads per process.
-const maxReportThreads = 1024
-
-// Callback block types (aclrtCallbackBlockType).
-const (
-	callbackNoBlock = abi.ACL_CALLBACK_NO_BLOCK
-	callbackBlock   = abi.ACL_CALLBACK_BLOCK
-)
-
-// reporter is one thread that may run callbacks: created by the first
-// SubscribeReport naming it or by its first ProcessReport.
-type reporter struct {
-	tid    uint64
-	signal chan struct{} // buffered 1: a callback was handed over
-
-	// Guarded by cbState.mu.
-	dev     *core.Device // device of its streams; meaningful while streams is non-empty
-	streams map[*core.Stream]struct{}
-	items   []*cbItem
-	running *core.Stream // stream of the callback being run, nil between callbacks
-}
-
-// cbItem is one callback handed to a reporter.
-type cbItem struct {
-	s    *core.Stream
-	fn   func()
-	done chan struct{} // closed once fn ran or was skipped
-	san  *cbOrder      // the sanitizer's key of the callback task (nil when off)
-}
-
-// cbOrder orders, for the sanitizer, the thread that runs a callback after
-// the tasks queued before the callback (acl/sanitize.go).
-type cbOrder struct{ _ byte }
-
-var cbState struct {
-	mu         sync.Mutex
-	byTid      map[uint64]*reporter
-	byStream   map[*core.Stream]*reporter
-	nsubThread int // reporters with at least one stream
-}
-
-// reporterLocked returns the reporter of tid, creating it.
-// Precondition: cbState.mu held.
-func reporterLocked(tid uint64) *reporter {
-	if cbState.byTid == nil {
-		cbState.byTid = map[uint64]*reporter{}
-		cbState.byStream = map[*core.Stream]*reporter{}
-	}
-	r := cbState.byTid[tid]
-	if r == nil {
-		r = &reporter{tid: tid, signal: make(chan struct{}, 1), streams: map[*core.Stream]struct{}{}}
-		cbState.byTid[tid] = r
-	}
-	return r
-}
-
-// pruneLocked forgets the subscriptions of destroyed streams.
-// Precondition: cbState.mu held.
-func pruneLocked() {
-	for s, r := range cbState.byStream {
-		if s.Dead.Load() {
-			r.unbindLocked(s)
-		}
-	}
-}
-
-// unbindLocked removes s from r and skips its pending callbacks.
-// Precondition: cbState.mu held.
-func (r *reporter) unbindLocked(s *core.Stream) {
-	delete(r.streams, s)
-	delete(cbState.byStream, s)
-	if len(r.streams) == 0 {
-		cbState.nsubThread--
-	}
-	keep := r.items[:0]
-	for _, it := range r.items {
-		if it.s == s {
-			close(it.done)
-			continue
-		}
-		keep = append(keep, it)
-	}
-	clear(r.items[len(keep):])
-	r.items = keep
-}
-
 // SubscribeReport implements aclrtSubscribeReport: thread tid (a pthread
 // id) will run the callbacks of the stream.
 func SubscribeReport(t *core.Thread, tid uint64, sh core.Handle) error {
@@ -125,29 +38,29 @@ func SubscribeReport(t *core.Thread, tid uint64, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	cbState.mu.Lock()
-	defer cbState.mu.Unlock()
-	pruneLocked()
-	r := reporterLocked(tid)
-	if owner := cbState.byStream[s]; owner != nil {
+	core.CbState.Mu.Lock()
+	defer core.CbState.Mu.Unlock()
+	core.PruneLocked()
+	r := core.ReporterLocked(tid)
+	if owner := core.CbState.ByStream[s]; owner != nil {
 		if owner == r {
 			return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already subscribed by thread %#x", fn, s.ID, tid)
 		}
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already served by thread %#x (a stream has at most one thread)", fn, s.ID, owner.tid)
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is already served by thread %#x (a stream has at most one thread)", fn, s.ID, owner.Tid)
 	}
-	if len(r.streams) > 0 && r.dev != s.Ctx.Dev {
+	if len(r.Streams) > 0 && r.Dev != s.Ctx.Dev {
 		return abi.Errorf(abi.ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: thread %#x already serves streams of device %d; a thread may not serve two devices (stream %d is on device %d)",
-			fn, tid, r.dev.ID, s.ID, s.Ctx.Dev.ID)
+			fn, tid, r.Dev.ID, s.ID, s.Ctx.Dev.ID)
 	}
-	if len(r.streams) == 0 {
-		if cbState.nsubThread >= maxReportThreads {
-			return abi.Errorf(abi.ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: %d threads are subscribed already (the limit per process)", fn, maxReportThreads)
+	if len(r.Streams) == 0 {
+		if core.CbState.NsubThread >= core.MaxReportThreads {
+			return abi.Errorf(abi.ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: %d threads are subscribed already (the limit per process)", fn, core.MaxReportThreads)
 		}
-		cbState.nsubThread++
-		r.dev = s.Ctx.Dev
+		core.CbState.NsubThread++
+		r.Dev = s.Ctx.Dev
 	}
-	r.streams[s] = struct{}{}
-	cbState.byStream[s] = r
+	r.Streams[s] = struct{}{}
+	core.CbState.ByStream[s] = r
 	return nil
 }
 
@@ -158,16 +71,16 @@ func UnSubscribeReport(t *core.Thread, tid uint64, sh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	cbState.mu.Lock()
-	defer cbState.mu.Unlock()
-	r := cbState.byStream[s]
-	if r == nil || r.tid != tid {
+	core.CbState.Mu.Lock()
+	defer core.CbState.Mu.Unlock()
+	r := core.CbState.ByStream[s]
+	if r == nil || r.Tid != tid {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d is not subscribed by thread %#x", fn, s.ID, tid)
 	}
-	if r.running == s {
+	if r.Running == s {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_SUBSCRIBE, "%s: stream %d: cannot unsubscribe from inside one of its running callbacks", fn, s.ID)
 	}
-	r.unbindLocked(s)
+	r.UnbindLocked(s)
 	return nil
 }
 
@@ -179,9 +92,9 @@ func ProcessReport(t *core.Thread, tid uint64, timeoutMs int32) error {
 	if timeoutMs == 0 || timeoutMs < -1 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
 	}
-	cbState.mu.Lock()
-	r := reporterLocked(tid)
-	cbState.mu.Unlock()
+	core.CbState.Mu.Lock()
+	r := core.ReporterLocked(tid)
+	core.CbState.Mu.Unlock()
 	var expire <-chan time.Time
 	if timeoutMs > 0 {
 		tm := time.NewTimer(time.Duration(timeoutMs) * time.Millisecond)
@@ -189,36 +102,19 @@ func ProcessReport(t *core.Thread, tid uint64, timeoutMs int32) error {
 		expire = tm.C
 	}
 	for {
-		cbState.mu.Lock()
-		items := r.items
-		r.items = nil
-		cbState.mu.Unlock()
+		core.CbState.Mu.Lock()
+		items := r.Items
+		r.Items = nil
+		core.CbState.Mu.Unlock()
 		if len(items) > 0 {
-			r.run(t, items)
+			r.Run(t, items)
 			return nil
 		}
 		select {
-		case <-r.signal:
+		case <-r.Signal:
 		case <-expire:
 			return abi.Errorf(abi.ACL_ERROR_RT_REPORT_TIMEOUT, "%s: no callback arrived within %d ms", fn, timeoutMs)
 		}
-	}
-}
-
-// run runs the callbacks handed to r, in order, on the calling thread.
-func (r *reporter) run(t *core.Thread, items []*cbItem) {
-	for _, it := range items {
-		cbState.mu.Lock()
-		r.running = it.s
-		cbState.mu.Unlock()
-		if it.san != nil && core.Sanitizing {
-			sanitizeCallback(t, it.san)
-		}
-		it.fn()
-		cbState.mu.Lock()
-		r.running = nil
-		cbState.mu.Unlock()
-		close(it.done)
 	}
 }
 
@@ -229,52 +125,25 @@ func LaunchCallback(t *core.Thread, fn func(), blockType int32, sh core.Handle) 
 	if fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: fn must not be NULL", name)
 	}
-	if blockType != callbackNoBlock && blockType != callbackBlock {
+	if blockType != core.CallbackNoBlock && blockType != core.CallbackBlock {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: blockType %d: want ACL_CALLBACK_NO_BLOCK (0) or ACL_CALLBACK_BLOCK (1)", name, blockType)
 	}
 	s, err := core.ResolveStream(t, name, sh)
 	if err != nil {
 		return err
 	}
-	cbState.mu.Lock()
-	subscribed := cbState.byStream[s] != nil
-	cbState.mu.Unlock()
+	core.CbState.Mu.Lock()
+	subscribed := core.CbState.ByStream[s] != nil
+	core.CbState.Mu.Unlock()
 	if !subscribed {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "%s: stream %d has no thread subscribed with aclrtSubscribeReport", name, s.ID)
 	}
-	block := blockType == callbackBlock
-	var order *cbOrder
+	block := blockType == core.CallbackBlock
+	var order *core.CbOrder
 	if core.Sanitizing {
-		order = &cbOrder{}
+		order = &core.CbOrder{}
 	}
-	return s.Queue(t, name, tsfw.HostTask(func() error { return handOver(s, fn, block, order) }), core.Queued{Sync: order, Counted: true})
-}
-
-// handOver gives fn to the stream's subscribed thread and, when block is
-// set, waits until that thread has run it. It runs as a host task.
-func handOver(s *core.Stream, fn func(), block bool, order *cbOrder) error {
-	it := &cbItem{s: s, fn: fn, done: make(chan struct{}), san: order}
-	cbState.mu.Lock()
-	r := cbState.byStream[s]
-	if r != nil {
-		r.items = append(r.items, it)
-	}
-	cbState.mu.Unlock()
-	if r == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtLaunchCallback: stream %d was unsubscribed before its callback ran", s.ID)
-	}
-	select {
-	case r.signal <- struct{}{}:
-	default: // a wake-up is pending already
-	}
-	if !block {
-		return nil
-	}
-	select {
-	case <-it.done:
-	case <-s.SQ.Cancelled():
-	}
-	return nil
+	return s.Queue(t, name, tsfw.HostTask(func() error { return core.HandOver(s, fn, block, order) }), core.Queued{Sync: order, Counted: true})
 }
 
 // LaunchHostFunc implements aclrtLaunchHostFunc: fn runs on a runtime

@@ -81,7 +81,7 @@ func TestCallbacks(t *testing.T) {
 	s := newStream(t, th)
 	const tid = 0x1234
 
-	requireCode(t, LaunchCallback(th, func() {}, callbackBlock, s), abi.ACL_ERROR_RT_STREAM_NO_CB_REG)
+	requireCode(t, LaunchCallback(th, func() {}, core.CallbackBlock, s), abi.ACL_ERROR_RT_STREAM_NO_CB_REG)
 	requireCode(t, ProcessReport(th, tid, 0), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, ProcessReport(th, tid, -2), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, ProcessReport(th, tid, 1), abi.ACL_ERROR_RT_REPORT_TIMEOUT)
@@ -111,13 +111,13 @@ func TestCallbacks(t *testing.T) {
 	}()
 	const n = 10
 	for i := range n {
-		bt := int32(callbackBlock)
+		bt := int32(core.CallbackBlock)
 		if i%2 == 1 {
-			bt = callbackNoBlock
+			bt = core.CallbackNoBlock
 		}
 		require.NoError(t, LaunchCallback(th, func() { ran.Add(1) }, bt, s))
 	}
-	require.NoError(t, LaunchCallback(th, func() { ran.Add(1) }, callbackBlock, s))
+	require.NoError(t, LaunchCallback(th, func() { ran.Add(1) }, core.CallbackBlock, s))
 	require.NoError(t, LaunchHostFunc(th, s, func() { after.Store(ran.Load()) }))
 	require.NoError(t, SynchronizeStream(th, s, -1))
 	assert.Equal(t, int32(n+1), after.Load(), "a blocking callback holds the stream's later tasks")
@@ -125,7 +125,7 @@ func TestCallbacks(t *testing.T) {
 	<-done
 	assert.Equal(t, int32(n+1), ran.Load(), "every callback ran exactly once")
 	require.NoError(t, UnSubscribeReport(th, tid, s))
-	requireCode(t, LaunchCallback(th, func() {}, callbackBlock, s), abi.ACL_ERROR_RT_STREAM_NO_CB_REG)
+	requireCode(t, LaunchCallback(th, func() {}, core.CallbackBlock, s), abi.ACL_ERROR_RT_STREAM_NO_CB_REG)
 }
 
 func TestCallbackThreadOneDevice(t *testing.T) {
@@ -147,12 +147,12 @@ func TestUnsubscribeReleasesBlockedStream(t *testing.T) {
 	s := newStream(t, th)
 	require.NoError(t, SubscribeReport(th, 9, s))
 	var ran atomic.Bool
-	require.NoError(t, LaunchCallback(th, func() { ran.Store(true) }, callbackBlock, s))
+	require.NoError(t, LaunchCallback(th, func() { ran.Store(true) }, core.CallbackBlock, s))
 	// Nobody processes reports: the stream waits until unsubscribed.
 	for {
-		cbState.mu.Lock()
-		pending := len(cbState.byTid[9].items)
-		cbState.mu.Unlock()
+		core.CbState.Mu.Lock()
+		pending := len(core.CbState.ByTid[9].Items)
+		core.CbState.Mu.Unlock()
 		if pending > 0 {
 			break
 		}

@@ -73,7 +73,7 @@ func CaptureBegin(t *core.Thread, sh core.Handle, mode int32) error {
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d is re-issuing a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.ID)
 	}
-	ri := newModelRI(s.Ctx, true)
+	ri := core.NewModelRI(s.Ctx, true)
 	c := &core.Capture{Ri: ri, Mode: mode, Thread: t, Origin: s, Dev: s.Ctx.Dev,
 		Evmap: map[*tsfw.Event]*tsfw.Event{}, LastRec: map[*tsfw.Event]int{},
 		Grp: map[*core.Stream]*core.TaskGrp{}, Rec: map[*core.Stream]*core.Recorder{}}
@@ -188,12 +188,6 @@ func CaptureThreadExchangeMode(t *core.Thread, mode *int32) error {
 	return nil
 }
 
-// errBlocked is the error of a call a capture forbids.
-func errBlocked(fn, why string) error {
-	return abi.Errorf(abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
-		"%s: operation not permitted while %s", fn, why)
-}
-
 // unsafeGuard refuses a potentially unsafe call (aclrtMemcpy, aclrtMemset,
 // aclrtMemcpy2d) of thread t while a capture forbids it: a capture of t
 // not begun RELAXED, or, unless t's own mode is THREAD_LOCAL or RELAXED, a
@@ -218,25 +212,11 @@ func unsafeGuard(t *core.Thread, fn string) error {
 		global := tm == abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && c.Mode == abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
 		if own || global {
 			if err == nil {
-				err = errBlocked(fn, "a stream is capturing and the capture mode is not relaxed")
+				err = core.ErrBlocked(fn, "a stream is capturing and the capture mode is not relaxed")
 			}
 			c.Invalidate(err)
 		}
 	}
-	return err
-}
-
-// streamGuard refuses synchronising or querying a capturing stream, and
-// invalidates its capture.
-func streamGuard(s *core.Stream, fn string) error {
-	r := core.RecorderOf(s)
-	if r == nil || r.Kind != core.RecCapture {
-		return nil
-	}
-	err := errBlocked(fn, "the stream is capturing")
-	core.CapState.Mu.Lock()
-	r.Cap.Invalidate(err)
-	core.CapState.Mu.Unlock()
 	return err
 }
 
@@ -252,42 +232,8 @@ func eventGuard(e *core.Event, fn string) error {
 	if c == nil || c.Ended {
 		return nil
 	}
-	err := errBlocked(fn, "the event's latest record belongs to an active capture")
+	err := core.ErrBlocked(fn, "the event's latest record belongs to an active capture")
 	c.Invalidate(err)
-	return err
-}
-
-// deviceGuard refuses synchronising a device while one of its streams
-// captures, and invalidates those captures.
-func deviceGuard(d *core.Device, fn string) error {
-	if core.ActiveCaptures.Load() == 0 {
-		return nil
-	}
-	core.CapState.Mu.Lock()
-	defer core.CapState.Mu.Unlock()
-	var err error
-	for _, c := range core.CapState.List {
-		if c.Dev == d {
-			if err == nil {
-				err = errBlocked(fn, "a stream of the device is capturing")
-			}
-			c.Invalidate(err)
-		}
-	}
-	return err
-}
-
-// pageableGuard refuses an asynchronous copy with pageable host memory on
-// a capturing stream (it would have to run at once).
-func pageableGuard(s *core.Stream, fn string) error {
-	r := core.RecorderOf(s)
-	if r == nil || r.Kind != core.RecCapture {
-		return nil
-	}
-	err := errBlocked(fn, "the stream is capturing: asynchronous copies with pageable host memory cannot be captured (use aclrtMallocHost memory)")
-	core.CapState.Mu.Lock()
-	r.Cap.Invalidate(err)
-	core.CapState.Mu.Unlock()
 	return err
 }
 

@@ -40,17 +40,17 @@ func cmoRange(fn, what string, d *core.Device, src uintptr, size uint64) error {
 	if src == 0 || size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL and its size not 0", fn, what)
 	}
-	p, err := classify(fn, what, src)
+	p, err := core.Classify(fn, what, src)
 	if err != nil {
 		return err
 	}
 	switch {
-	case p.class != core.Devmem:
+	case p.Class != core.Devmem:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is not device memory", fn, what, src)
-	case p.dev != d:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is memory of device %d; only the current device %d (documented)", fn, what, src, p.dev.ID, d.ID)
-	case p.room < size:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x..+%d runs past the end of its allocation (%d bytes left)", fn, what, src, size, p.room)
+	case p.Dev != d:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x is memory of device %d; only the current device %d (documented)", fn, what, src, p.Dev.ID, d.ID)
+	case p.Room < size:
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s %#x..+%d runs past the end of its allocation (%d bytes left)", fn, what, src, size, p.Room)
 	}
 	return nil
 }

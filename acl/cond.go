@@ -53,7 +53,7 @@ func CondHandleCreate(t *core.Thread, rh core.Handle, def uint32, flag int32, ou
 	if flag != 0 && flag != abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %d: want 0 or ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT (1)", fn, flag)
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func AddCondTask(t *core.Thread, p core.CondTaskParams, sh core.Handle, flags ui
 	}
 	n := &condNode{typ: p.Type, cond: ch}
 	for range p.Size {
-		n.subs = append(n.subs, newModelRI(owner.Ctx, true))
+		n.subs = append(n.subs, core.NewModelRI(owner.Ctx, true))
 	}
 	task := tsfw.HostTask(n.run)
 	if r.Kind == core.RecCapture {
@@ -263,7 +263,7 @@ func CaptureToModelRIBegin(t *core.Thread, sh, rh core.Handle, mode int32) error
 	if err := checkCaptureMode(fn, mode); err != nil {
 		return err
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}

@@ -8,36 +8,13 @@ import (
 // CreateContext implements aclrtCreateContext: the new context becomes the
 // calling thread's current context.
 func CreateContext(t *core.Thread, out *core.Handle, id int32) error {
-	return createContext(t, out, id, true)
+	return core.CreateContext(t, out, id, true)
 }
 
 // RuntimeCreateContext is rtCtxCreateEx's context creation: without the
 // ACL's aclInit requirement (the runtime boots on its first call).
 func RuntimeCreateContext(t *core.Thread, out *core.Handle, id int32) error {
-	return createContext(t, out, id, false)
-}
-
-func createContext(t *core.Thread, out *core.Handle, id int32, needInit bool) error {
-	if out == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context must not be NULL")
-	}
-	defer core.FlushStreamStates() // after the unlock below
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	if needInit && core.Runtime.InitRefs == 0 {
-		return core.ErrUninitialized("aclrtCreateContext")
-	}
-	d, err := core.DeviceLocked("aclrtCreateContext", id)
-	if err != nil {
-		return err
-	}
-	c, err := core.NewContextLocked("aclrtCreateContext", d, false)
-	if err != nil {
-		return err
-	}
-	t.Ctx = c
-	*out = c.H
-	return nil
+	return core.CreateContext(t, out, id, false)
 }
 
 // DestroyContext implements aclrtDestroyContext (explicit contexts only).

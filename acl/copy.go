@@ -1,110 +1,12 @@
 package acl
 
 import (
-	"fmt"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
-
-// ptrInfo classifies one copy operand.
-type ptrInfo struct {
-	class core.PtrClass
-	dev   *core.Device // devmem only
-	room  uint64       // bytes from the address to the end of its allocation; 0 = unknown (pageable)
-}
-
-func (p ptrInfo) host() bool { return p.class != core.Devmem }
-
-// classify finds out what addr is; an address inside a device's HBM range
-// but outside every allocation is an error.
-func classify(fn, what string, addr uintptr) (ptrInfo, error) {
-	n := core.Runtime.Node.Load()
-	if n == nil {
-		return ptrInfo{class: core.Pageable}, nil
-	}
-	if d := core.DeviceOf(addr); d != nil {
-		base, req, ok := d.Emu.HBM.Find(addr)
-		if ok {
-			d.AllocMu.RLock()
-			a, ok2 := d.Allocs[base]
-			d.AllocMu.RUnlock()
-			if ok2 && uint64(addr-base) < a.Size {
-				return ptrInfo{class: core.Devmem, dev: d, room: a.Size - uint64(addr-base)}, nil
-			}
-			if !ok2 && !core.IsDeferred(d, base) { // a HAL (halMemAlloc) block: device memory all the same
-				return ptrInfo{class: core.Devmem, dev: d, room: req - uint64(addr-base)}, nil
-			}
-		}
-		err := deviceOOB(fn, what, addr, addr, // memprotect.go
-			fmt.Sprintf("%s %#x is in device %d's memory but not inside any live allocation", what, addr, d.ID))
-		if core.SanitizerState != nil {
-			sanitizeRefused(fn, what, addr, err)
-		}
-		return ptrInfo{}, err
-	}
-	if base, size, ok := n.Host().Find(addr); ok {
-		return ptrInfo{class: core.Pinned, room: size - uint64(addr-base)}, nil
-	}
-	if g := n.LoadedSVM(); g != nil {
-		if base, size, ok := g.Lookup(addr); ok {
-			return ptrInfo{class: core.Managedmem, room: size - uint64(addr-base)}, nil
-		}
-	}
-	return classifyMapped(fn, what, n, addr)
-}
-
-// checkRoom refuses a copy that would run past the end of an allocation.
-func checkRoom(fn, what string, addr uintptr, p ptrInfo, count uint64) error {
-	if p.room != 0 && count > p.room {
-		var err error
-		if p.class == core.Devmem {
-			err = deviceOOB(fn, what, addr, addr+uintptr(p.room), // memprotect.go
-				fmt.Sprintf("%d bytes at %s %#x overrun its allocation (%d bytes left)", count, what, addr, p.room))
-		} else {
-			err = abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-				"%s: %d bytes at %s %#x overrun its allocation (%d bytes left)", fn, count, what, addr, p.room)
-		}
-		if core.SanitizerState != nil {
-			sanitizeRefused(fn, what, addr, err)
-		}
-		return err
-	}
-	return nil
-}
-
-// peerEnabled reports whether copies between devices a and b are allowed:
-// peer access enabled in either direction (the driver's switch,
-// peer_driver.go).
-func peerEnabled(a, b *core.Device) bool { return driverPeer(a.ID, b.ID) }
-
-// copyPlan is the resolved direction of one copy.
-type copyPlan struct {
-	dir tsfw.CopyDir
-	dev *core.Device // the device whose engines do the copy
-}
-
-// plan infers the direction of a copy from its operands.
-func plan(fn string, ctx *core.Context, dst, src ptrInfo) (copyPlan, error) {
-	switch {
-	case dst.host() && src.host():
-		return copyPlan{tsfw.HostToHost, ctx.Dev}, nil
-	case dst.class == core.Devmem && src.host():
-		return copyPlan{tsfw.HostToDevice, dst.dev}, nil
-	case dst.host() && src.class == core.Devmem:
-		return copyPlan{tsfw.DeviceToHost, src.dev}, nil
-	case dst.dev == src.dev:
-		return copyPlan{tsfw.DeviceToDevice, src.dev}, nil
-	}
-	if !peerEnabled(src.dev, dst.dev) {
-		return copyPlan{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"%s: copy from device %d to device %d needs peer access (aclrtDeviceEnablePeerAccess)", fn, src.dev.ID, dst.dev.ID)
-	}
-	return copyPlan{tsfw.PeerToPeer, src.dev}, nil
-}
 
 // checkCopyArgs runs the argument checks every memcpy shares, in the
 // runtime's order. It reports done for a zero-length copy.
@@ -124,25 +26,6 @@ func checkCopyArgs(fn string, dst uintptr, destMax uint64, src uintptr, count ui
 	return false, nil
 }
 
-// operands classifies and bounds-checks both operands of a copy.
-func operands(fn string, dst, src uintptr, count uint64) (ptrInfo, ptrInfo, error) {
-	di, err := classify(fn, "dst", dst)
-	if err != nil {
-		return di, di, err
-	}
-	si, err := classify(fn, "src", src)
-	if err != nil {
-		return di, si, err
-	}
-	if err := checkRoom(fn, "dst", dst, di, count); err != nil {
-		return di, si, err
-	}
-	if err := checkRoom(fn, "src", src, si, count); err != nil {
-		return di, si, err
-	}
-	return di, si, nil
-}
-
 // Memcpy implements aclrtMemcpy: synchronous, direction inferred from the
 // pointers (kind is range-checked only), no implicit synchronisation.
 func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
@@ -157,15 +40,15 @@ func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if err != nil {
 		return err
 	}
-	di, si, err := operands(fn, dst, src, count)
+	di, si, err := core.CopyOperands(fn, dst, src, count)
 	if err != nil {
 		return err
 	}
-	p, err := plan(fn, c, di, si)
+	p, err := core.PlanCopy(fn, c, di, si)
 	if err != nil {
 		return err
 	}
-	u, err := managedSync(fn, syncEngine(p, di, si), managedOperand{"dst", dst, count, true, di}, managedOperand{"src", src, count, false, si})
+	u, err := core.ManagedSync(fn, core.SyncEngine(p, di, si), core.ManagedOperand{What: "dst", Addr: dst, N: count, Write: true, Info: di}, core.ManagedOperand{What: "src", Addr: src, N: count, Write: false, Info: si})
 	if err != nil {
 		return err
 	}
@@ -173,7 +56,7 @@ func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if core.Sanitizing {
 		sanitizeHost(t, fn, sanitize.Access{Addr: dst, Size: count, Mode: sanitize.Write}, sanitize.Access{Addr: src, Size: count, Mode: sanitize.Read})
 	}
-	if err := p.dev.Emu.TS.CopyNow(dst, src, count, p.dir); err != nil {
+	if err := p.Dev.Emu.TS.CopyNow(dst, src, count, p.Dir); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 	}
 	return nil
@@ -181,12 +64,12 @@ func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint
 
 // kindMatches checks an async copy's kind against its operands (the async
 // form trusts kind as given).
-func kindMatches(fn string, kind int32, di, si ptrInfo) error {
+func kindMatches(fn string, kind int32, di, si core.PtrInfo) error {
 	// Managed memory is reachable from both sides: it matches any kind.
 	want := func(dstDev, srcDev bool) error {
-		if (di.class != core.Managedmem && (di.class == core.Devmem) != dstDev) || (si.class != core.Managedmem && (si.class == core.Devmem) != srcDev) {
+		if (di.Class != core.Managedmem && (di.Class == core.Devmem) != dstDev) || (si.Class != core.Managedmem && (si.Class == core.Devmem) != srcDev) {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match the operands (dst %s, src %s)",
-				fn, kind, di.class, si.class)
+				fn, kind, di.Class, si.Class)
 		}
 		return nil
 	}
@@ -206,11 +89,11 @@ func kindMatches(fn string, kind int32, di, si ptrInfo) error {
 		if err := want(true, true); err != nil {
 			return err
 		}
-		if same := di.dev == si.dev; same != (kind == abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.dev.ID, di.dev.ID)
+		if same := di.Dev == si.Dev; same != (kind == abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE) {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match devices %d and %d", fn, kind, si.Dev.ID, di.Dev.ID)
 		}
 	case abi.ACL_MEMCPY_DEFAULT:
-		if di.host() && si.host() && di.class != core.Managedmem && si.class != core.Managedmem {
+		if di.Host() && si.Host() && di.Class != core.Managedmem && si.Class != core.Managedmem {
 			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: asynchronous host-to-host copies are not supported on a PCIe-attached device", fn)
 		}
 	}
@@ -230,58 +113,33 @@ func MemcpyAsync(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count
 	if err != nil {
 		return err
 	}
-	di, si, err := operands(fn, dst, src, count)
+	di, si, err := core.CopyOperands(fn, dst, src, count)
 	if handled, err := queueOOB(s, t, err); handled || err != nil { // memprotect.go
 		return err
 	}
 	if err := kindMatches(fn, kind, di, si); err != nil {
 		return err
 	}
-	p, err := plan(fn, s.Ctx, di, si)
+	p, err := core.PlanCopy(fn, s.Ctx, di, si)
 	if err != nil {
 		return err
 	}
-	if err := sameDevice(fn, s, di, si); err != nil {
+	if err := core.SameDevice(fn, s, di, si); err != nil {
 		return err
 	}
-	u, cost, err := managedOp(fn, s, managedOperand{"dst", dst, count, true, di}, managedOperand{"src", src, count, false, si})
+	u, cost, err := core.ManagedOp(fn, s, core.ManagedOperand{What: "dst", Addr: dst, N: count, Write: true, Info: di}, core.ManagedOperand{What: "src", Addr: src, N: count, Write: false, Info: si})
 	if err != nil {
 		return err
 	}
-	if err := s.SubmitTask(t, fn, tsfw.CopyTask(dst, src, count, p.dir)); err != nil {
+	if err := s.SubmitTask(t, fn, tsfw.CopyTask(dst, src, count, p.Dir)); err != nil {
 		u.Release()
 		return err
 	}
 	if err := core.ChargeManaged(s, fn, cost, u); err != nil {
 		return err
 	}
-	if di.class == core.Pageable || si.class == core.Pageable {
-		return waitPageable(s, fn)
-	}
-	return nil
-}
-
-// sameDevice refuses device operands of a device other than the stream's,
-// unless peer access connects them.
-func sameDevice(fn string, s *core.Stream, ops ...ptrInfo) error {
-	for _, o := range ops {
-		if o.class == core.Devmem && o.dev != s.Ctx.Dev && !peerEnabled(o.dev, s.Ctx.Dev) {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-				"%s: device %d memory used on a stream of device %d without peer access", fn, o.dev.ID, s.Ctx.Dev.ID)
-		}
-	}
-	return nil
-}
-
-// waitPageable waits until everything submitted to s so far (the copy just
-// queued included) has completed: pageable host memory makes an async call
-// synchronous.
-func waitPageable(s *core.Stream, fn string) error {
-	if err := pageableGuard(s, fn); err != nil {
-		return err
-	}
-	if err := s.SQ.Synchronize(-1); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: stream %d: %s", fn, s.ID, abi.MessageOf(err))
+	if di.Class == core.Pageable || si.Class == core.Pageable {
+		return core.WaitPageable(s, fn)
 	}
 	return nil
 }
@@ -314,18 +172,18 @@ func Memset(t *core.Thread, p uintptr, maxCount uint64, value int32, count uint6
 	if err != nil {
 		return err
 	}
-	pi, err := classify(fn, "devPtr", p)
+	pi, err := core.Classify(fn, "devPtr", p)
 	if err != nil {
 		return err
 	}
-	if err := checkRoom(fn, "devPtr", p, pi, count); err != nil {
+	if err := core.CheckRoom(fn, "devPtr", p, pi, count); err != nil {
 		return err
 	}
 	d := c.Dev
-	if pi.class == core.Devmem {
-		d = pi.dev
+	if pi.Class == core.Devmem {
+		d = pi.Dev
 	}
-	u, err := managedSync(fn, d, managedOperand{"devPtr", p, count, true, pi})
+	u, err := core.ManagedSync(fn, d, core.ManagedOperand{What: "devPtr", Addr: p, N: count, Write: true, Info: pi})
 	if err != nil {
 		return err
 	}
@@ -349,17 +207,17 @@ func MemsetAsync(t *core.Thread, p uintptr, maxCount uint64, value int32, count 
 	if err != nil {
 		return err
 	}
-	pi, err := classify(fn, "devPtr", p)
+	pi, err := core.Classify(fn, "devPtr", p)
 	if err == nil {
-		err = checkRoom(fn, "devPtr", p, pi, count)
+		err = core.CheckRoom(fn, "devPtr", p, pi, count)
 	}
 	if handled, err := queueOOB(s, t, err); handled || err != nil { // memprotect.go
 		return err
 	}
-	if err := sameDevice(fn, s, pi); err != nil {
+	if err := core.SameDevice(fn, s, pi); err != nil {
 		return err
 	}
-	u, cost, err := managedOp(fn, s, managedOperand{"devPtr", p, count, true, pi})
+	u, cost, err := core.ManagedOp(fn, s, core.ManagedOperand{What: "devPtr", Addr: p, N: count, Write: true, Info: pi})
 	if err != nil {
 		return err
 	}
@@ -370,8 +228,8 @@ func MemsetAsync(t *core.Thread, p uintptr, maxCount uint64, value int32, count 
 	if err := core.ChargeManaged(s, fn, cost, u); err != nil {
 		return err
 	}
-	if pi.class == core.Pageable {
-		return waitPageable(s, fn)
+	if pi.Class == core.Pageable {
+		return core.WaitPageable(s, fn)
 	}
 	return nil
 }
@@ -383,8 +241,8 @@ const (
 )
 
 // check2D validates a 2-D copy and its operands; done for an empty copy.
-func check2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, async bool) (bool, ptrInfo, ptrInfo, error) {
-	var di, si ptrInfo
+func check2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, width, height uint64, kind int32, async bool) (bool, core.PtrInfo, core.PtrInfo, error) {
+	var di, si core.PtrInfo
 	if dst == 0 || src == 0 {
 		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: dst and src must not be NULL", fn)
 	}
@@ -413,24 +271,24 @@ func check2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, width, 
 	}
 	span := func(pitch uint64) uint64 { return (height-1)*pitch + width }
 	var err error
-	if di, err = classify(fn, "dst", dst); err != nil {
+	if di, err = core.Classify(fn, "dst", dst); err != nil {
 		return false, di, si, err
 	}
-	if si, err = classify(fn, "src", src); err != nil {
+	if si, err = core.Classify(fn, "src", src); err != nil {
 		return false, di, si, err
 	}
-	if err := checkRoom(fn, "dst", dst, di, span(dpitch)); err != nil {
+	if err := core.CheckRoom(fn, "dst", dst, di, span(dpitch)); err != nil {
 		return false, di, si, err
 	}
-	if err := checkRoom(fn, "src", src, si, span(spitch)); err != nil {
+	if err := core.CheckRoom(fn, "src", src, si, span(spitch)); err != nil {
 		return false, di, si, err
 	}
 	if kind != abi.ACL_MEMCPY_DEFAULT {
 		if err := kindMatches(fn, kind, di, si); err != nil {
 			return false, di, si, err
 		}
-	} else if di.host() == si.host() && (!async || di.host()) {
-		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: operands (dst %s, src %s) are not a host/device pair", fn, di.class, si.class)
+	} else if di.Host() == si.Host() && (!async || di.Host()) {
+		return false, di, si, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: operands (dst %s, src %s) are not a host/device pair", fn, di.Class, si.Class)
 	}
 	return false, di, si, nil
 }
@@ -449,7 +307,7 @@ func Memcpy2D(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spitch, w
 	if err != nil {
 		return err
 	}
-	p, err := plan(fn, c, di, si)
+	p, err := core.PlanCopy(fn, c, di, si)
 	if err != nil {
 		return err
 	}
@@ -457,7 +315,7 @@ func Memcpy2D(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spitch, w
 		sanitizeHost(t, fn, rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read))
 	}
 	for row := uint64(0); row < height; row++ {
-		if err := p.dev.Emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.dir); err != nil {
+		if err := p.Dev.Emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.Dir); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, abi.MessageOf(err))
 		}
 	}
@@ -481,22 +339,22 @@ func Memcpy2DAsync(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spit
 	if serr != nil {
 		return serr
 	}
-	p, err := plan(fn, s.Ctx, di, si)
+	p, err := core.PlanCopy(fn, s.Ctx, di, si)
 	if err != nil {
 		return err
 	}
-	if err := sameDevice(fn, s, di, si); err != nil {
+	if err := core.SameDevice(fn, s, di, si); err != nil {
 		return err
 	}
 	x := core.Queued{Counted: true}
 	if core.Sanitizing {
 		x.Acc = []sanitize.Access{rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read)}
 	}
-	if err := s.Queue(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.dir), x); err != nil {
+	if err := s.Queue(t, fn, tsfw.Copy2DTask(dst, dpitch, src, spitch, width, height, p.Dir), x); err != nil {
 		return err
 	}
-	if di.class == core.Pageable || si.class == core.Pageable {
-		return waitPageable(s, fn)
+	if di.Class == core.Pageable || si.Class == core.Pageable {
+		return core.WaitPageable(s, fn)
 	}
 	return nil
 }

@@ -164,7 +164,7 @@ func QueryDeviceStatus(t *core.Thread, id int32, status *int32) error {
 
 // SynchronizeDevice implements aclrtSynchronizeDevice.
 func SynchronizeDevice(t *core.Thread) error {
-	return synchronizeDevice(t, "aclrtSynchronizeDevice", -1)
+	return core.SynchronizeDevice(t, "aclrtSynchronizeDevice", -1)
 }
 
 // SynchronizeDeviceWithTimeout implements
@@ -174,7 +174,7 @@ func SynchronizeDeviceWithTimeout(t *core.Thread, timeoutMs int32) error {
 	if err := checkTimeout(fn, timeoutMs); err != nil {
 		return err
 	}
-	return synchronizeDevice(t, fn, timeoutMs)
+	return core.SynchronizeDevice(t, fn, timeoutMs)
 }
 
 // checkTimeout validates a millisecond timeout: −1 (forever) or > 0.
@@ -183,24 +183,6 @@ func checkTimeout(fn string, ms int32) error {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, ms)
 	}
 	return nil
-}
-
-func synchronizeDevice(t *core.Thread, fn string, timeoutMs int32) error {
-	c, err := core.Current(t, fn)
-	if err != nil {
-		return err
-	}
-	if err := deviceGuard(c.Dev, fn); err != nil {
-		return err
-	}
-	if err := c.Dev.Emu.TS.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
-		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
-	}
-	if core.Sanitizing {
-		sanitizeSyncDevice(t, c.Dev)
-	}
-	core.PoolsSyncedDevice(c.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
-	return managedSynchronized(fn, c.Dev)
 }
 
 // DeviceGetStreamPriorityRange implements aclrtDeviceGetStreamPriorityRange.

@@ -9,60 +9,19 @@ import (
 	"github.com/npuemu/npuemu/tsfw"
 )
 
-// Flags accepted by the create calls.
-const (
-	eventFlagsWithFlag = abi.ACL_EVENT_SYNC | abi.ACL_EVENT_CAPTURE_STREAM_PROGRESS | abi.ACL_EVENT_TIME_LINE |
-		abi.ACL_EVENT_DEVICE_USE_ONLY | abi.ACL_EVENT_EXTERNAL
-	eventFlagsEx = eventFlagsWithFlag | abi.ACL_EVENT_IPC
-)
-
-func createEvent(t *core.Thread, fn string, out *core.Handle, flags uint32, kind core.EventKind) error {
-	if out == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
-	}
-	switch kind {
-	case core.EventWithFlag, core.EventEx:
-		allowed := uint32(eventFlagsWithFlag)
-		if kind == core.EventEx {
-			allowed = eventFlagsEx
-		}
-		if flags == 0 || flags&^allowed != 0 {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x is not a valid combination of ACL_EVENT_* flags", fn, flags)
-		}
-		if flags&abi.ACL_EVENT_EXTERNAL != 0 && flags != abi.ACL_EVENT_EXTERNAL {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_EXTERNAL cannot be combined with other flags", fn)
-		}
-		if flags&abi.ACL_EVENT_IPC != 0 && flags != abi.ACL_EVENT_IPC {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_IPC cannot be combined with other flags", fn)
-		}
-	}
-	c, err := core.Current(t, fn)
-	if err != nil {
-		return err
-	}
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	ev, err := core.NewEventLocked(fn, c, flags, kind)
-	if err != nil {
-		return err
-	}
-	*out = ev.H
-	return nil
-}
-
 // CreateEvent implements aclrtCreateEvent.
 func CreateEvent(t *core.Thread, out *core.Handle) error {
-	return createEvent(t, "aclrtCreateEvent", out, 0, core.EventPlain)
+	return core.CreateEvent(t, "aclrtCreateEvent", out, 0, core.EventPlain)
 }
 
 // CreateEventWithFlag implements aclrtCreateEventWithFlag.
 func CreateEventWithFlag(t *core.Thread, out *core.Handle, flags uint32) error {
-	return createEvent(t, "aclrtCreateEventWithFlag", out, flags, core.EventWithFlag)
+	return core.CreateEvent(t, "aclrtCreateEventWithFlag", out, flags, core.EventWithFlag)
 }
 
 // CreateEventExWithFlag implements aclrtCreateEventExWithFlag.
 func CreateEventExWithFlag(t *core.Thread, out *core.Handle, flags uint32) error {
-	return createEvent(t, "aclrtCreateEventExWithFlag", out, flags, core.EventEx)
+	return core.CreateEvent(t, "aclrtCreateEventExWithFlag", out, flags, core.EventEx)
 }
 
 // DestroyEvent implements aclrtDestroyEvent: non-blocking; the tsfw event
@@ -99,20 +58,20 @@ func RecordEvent(t *core.Thread, h, sh core.Handle, flag uint32) error {
 	if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
 		return captureExternal(s, "aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.TSEvent))
 	}
-	if importedNode(e) != nil {
+	if core.ImportedNode(e) != nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was opened from another process's IPC handle: only the exporting process records it", fn, uintptr(h))
 	}
 	if err := s.Queue(t, fn, tsfw.RecordTask(e.TSEvent), core.Queued{Sync: e.TSEvent}); err != nil {
 		return err
 	}
-	nodeRecorded(e)
+	core.NodeRecorded(e)
 	core.PoolEventRecorded(e, s) // memory pools' event dependencies (rt/core/mempool.go)
 	return nil
 }
 
 // StreamWaitEvent implements aclrtStreamWaitEvent.
 func StreamWaitEvent(t *core.Thread, sh, h core.Handle) error {
-	return streamWaitEvent(t, "aclrtStreamWaitEvent", sh, h, defaultWaitTimeout())
+	return core.StreamWaitEvent(t, "aclrtStreamWaitEvent", sh, h, defaultWaitTimeout())
 }
 
 // StreamWaitEventWithTimeout implements aclrtStreamWaitEventWithTimeout:
@@ -123,38 +82,7 @@ func StreamWaitEventWithTimeout(t *core.Thread, sh, h core.Handle, timeoutSec in
 	if timeoutSec < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d s: want >= 0 (0 = never)", fn, timeoutSec)
 	}
-	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
-}
-
-func streamWaitEvent(t *core.Thread, fn string, sh, h core.Handle, timeout time.Duration) error {
-	e, err := core.ResolveEvent(fn, h)
-	if err != nil {
-		return err
-	}
-	if e.Kind != core.EventPlain && e.Flags&abi.ACL_EVENT_SYNC == 0 && e.Flags != abi.ACL_EVENT_IPC {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was created without ACL_EVENT_SYNC and cannot be waited on", fn, uintptr(h))
-	}
-	s, err := core.ResolveStream(t, fn, sh)
-	if err != nil {
-		return err
-	}
-	task := waitTask(e, timeout)
-	if n := importedNode(e); n != nil {
-		task = nodeWaitTask(n, timeout)
-	}
-	if err := s.Queue(t, fn, task, core.Queued{Sync: e.TSEvent, Strict: sanitizeStrict(e)}); err != nil {
-		return err
-	}
-	core.PoolEventWaited(s, e) // memory pools' event dependencies (rt/core/mempool.go)
-	e.WaitMu.Lock()
-	defer e.WaitMu.Unlock()
-	for _, w := range e.Waiters {
-		if w == s {
-			return nil
-		}
-	}
-	e.Waiters = append(e.Waiters, s)
-	return nil
+	return core.StreamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
 
 // QueryEventWaitStatus implements aclrtQueryEventWaitStatus: COMPLETE (0)
@@ -254,8 +182,8 @@ func QueryEventStatus(t *core.Thread, h core.Handle, status *int32) error {
 	if err := eventGuard(e, fn); err != nil {
 		return err
 	}
-	if n := importedNode(e); n != nil {
-		return nodeQuery(fn, n, status)
+	if n := core.ImportedNode(e); n != nil {
+		return core.NodeQuery(fn, n, status)
 	}
 	// IPC events are queried like any other (the runtime's
 	// rtEventQueryStatus makes no exception; issue #13).
@@ -287,7 +215,7 @@ func SynchronizeEvent(t *core.Thread, h core.Handle, timeoutMs int32) error {
 	if err := eventGuard(e, fn); err != nil {
 		return err
 	}
-	if n := importedNode(e); n != nil {
+	if n := core.ImportedNode(e); n != nil {
 		target, _, _ := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
 		if err := n.Dir.NodeEventWait(n.Entry, n.Ref.Gen, target, core.MsTimeout(timeoutMs)); err != nil {
 			return abi.Wrapf(err, "%s", fn)
@@ -301,7 +229,7 @@ func SynchronizeEvent(t *core.Thread, h core.Handle, timeoutMs int32) error {
 		sanitizeSyncEvent(t, fn, e, true)
 	}
 	core.PoolsSyncedDevice(e.Ctx.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
-	return managedSynchronized(fn, e.Ctx.Dev)
+	return core.ManagedSynchronized(fn, e.Ctx.Dev)
 }
 
 // EventElapsedTime implements aclrtEventElapsedTime: milliseconds between

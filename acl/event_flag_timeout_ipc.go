@@ -53,7 +53,7 @@ func StreamWaitEventWithFlag(t *core.Thread, sh, h core.Handle, timeoutSec, flag
 		}
 		return captureExternal(s, fn, e, tsfw.WaitTask(e.TSEvent))
 	}
-	return streamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
+	return core.StreamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
 
 // opWaitTimeout is aclrtSetOpWaitTimeout's value in seconds (0 = none).
@@ -177,12 +177,4 @@ func IpcOpenEventHandle(t *core.Thread, in IpcEventHandle, out *core.Handle) err
 	src.Ctx.Dev.NEvents++
 	*out = e.H
 	return nil
-}
-
-// waitTask builds the wait of an event, with a timeout when > 0.
-func waitTask(e *core.Event, timeout time.Duration) tsfw.Task {
-	if timeout > 0 {
-		return tsfw.WaitTaskTimeout(e.TSEvent, timeout)
-	}
-	return tsfw.WaitTask(e.TSEvent)
 }

@@ -1,9 +1,6 @@
 package acl
 
 import (
-	"errors"
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
@@ -31,41 +28,19 @@ import (
 // Lock order: excState.mu is a leaf; callbacks run with no
 // lock held.
 
-func init() { tsfw.SetTaskErrorHook(onTaskError) }
-
-// KernelFault is implemented by task errors of failing kernels, so that
-// exception callbacks can report the kernel (aclrtGetArgsFromExceptionInfo,
-// aclrtGetFuncHandleFromExceptionInfo).
-type KernelFault interface {
-	KernelFault() (args uintptr, argsLen uint32, fn uintptr)
-}
-
-type excEntry struct {
-	key uintptr // the C function pointer: identity for dedup and unregister
-	fn  core.ExceptionCallback
-}
-
-var excState struct {
-	mu   sync.Mutex
-	slot excEntry   // aclrtSetExceptionInfoCallback's single slot
-	reg  []excEntry // aclrtExceptionInfoCallbackRegister's set
-	// bin holds aclrtBinarySetExceptionCallback's callbacks by binary
-	// handle; handles are never reused, so an entry of an unloaded binary
-	// never fires for another one (stale entries are dropped at each set).
-	bin map[core.Handle]core.ExceptionCallback
-}
+func init() { tsfw.SetTaskErrorHook(core.OnTaskError) }
 
 // SetExceptionInfoCallback implements the deprecated
 // aclrtSetExceptionInfoCallback: one slot, last call wins, key 0 (NULL)
 // clears it.
 func SetExceptionInfoCallback(t *core.Thread, key uintptr, fn core.ExceptionCallback) error {
-	excState.mu.Lock()
-	defer excState.mu.Unlock()
+	core.ExcState.Mu.Lock()
+	defer core.ExcState.Mu.Unlock()
 	if key == 0 {
-		excState.slot = excEntry{}
+		core.ExcState.Slot = core.ExcEntry{}
 		return nil
 	}
-	excState.slot = excEntry{key: key, fn: fn}
+	core.ExcState.Slot = core.ExcEntry{Key: key, Fn: fn}
 	return nil
 }
 
@@ -76,14 +51,14 @@ func ExceptionInfoCallbackRegister(t *core.Thread, key uintptr, fn core.Exceptio
 	if key == 0 || fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackRegister: callback must not be NULL")
 	}
-	excState.mu.Lock()
-	defer excState.mu.Unlock()
-	for _, e := range excState.reg {
-		if e.key == key {
+	core.ExcState.Mu.Lock()
+	defer core.ExcState.Mu.Unlock()
+	for _, e := range core.ExcState.Reg {
+		if e.Key == key {
 			return nil
 		}
 	}
-	excState.reg = append(excState.reg, excEntry{key: key, fn: fn})
+	core.ExcState.Reg = append(core.ExcState.Reg, core.ExcEntry{Key: key, Fn: fn})
 	return nil
 }
 
@@ -94,104 +69,15 @@ func ExceptionInfoCallbackUnregister(t *core.Thread, key uintptr) error {
 	if key == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtExceptionInfoCallbackUnregister: callback must not be NULL")
 	}
-	excState.mu.Lock()
-	defer excState.mu.Unlock()
-	for i, e := range excState.reg {
-		if e.key == key {
-			excState.reg = append(excState.reg[:i], excState.reg[i+1:]...)
+	core.ExcState.Mu.Lock()
+	defer core.ExcState.Mu.Unlock()
+	for i, e := range core.ExcState.Reg {
+		if e.Key == key {
+			core.ExcState.Reg = append(core.ExcState.Reg[:i], core.ExcState.Reg[i+1:]...)
 			break
 		}
 	}
 	return nil
-}
-
-// exceptionCallbacks returns the callbacks to call now: the slot's first,
-// then the registered ones (a function in both is called twice).
-func exceptionCallbacks() []core.ExceptionCallback {
-	excState.mu.Lock()
-	defer excState.mu.Unlock()
-	out := make([]core.ExceptionCallback, 0, len(excState.reg)+1)
-	if excState.slot.key != 0 {
-		out = append(out, excState.slot.fn)
-	}
-	for _, e := range excState.reg {
-		out = append(out, e.fn)
-	}
-	return out
-}
-
-// streamOfQueue finds the live stream that owns q; nil if none (a queue of
-// another runtime user, e.g. a test).
-func streamOfQueue(q *tsfw.Queue) *core.Stream {
-	core.Streams.Mu.RLock()
-	defer core.Streams.Mu.RUnlock()
-	for _, sl := range core.Streams.Slots {
-		if sl.Obj != nil && sl.Obj.SQ == q {
-			return sl.Obj
-		}
-	}
-	return nil
-}
-
-// contextStreams returns the live streams of c, default stream included.
-// It reads the handle table, not c.streams, because it runs where core.Runtime.Mu
-// must not be taken (a thread holding core.Runtime.Mu may be waiting for the task
-// being reported).
-func contextStreams(c *core.Context) []*core.Stream {
-	core.Streams.Mu.RLock()
-	defer core.Streams.Mu.RUnlock()
-	var out []*core.Stream
-	for _, sl := range core.Streams.Slots {
-		if sl.Obj != nil && sl.Obj.Ctx == c {
-			out = append(out, sl.Obj)
-		}
-	}
-	return out
-}
-
-// onTaskError is the tsfw task-error hook: exception callbacks, then the
-// stop-on-failure effect.
-func onTaskError(te tsfw.TaskError) {
-	s := streamOfQueue(te.Queue)
-	if s == nil {
-		return
-	}
-	info := core.ExceptionInfo{
-		TaskID:    te.TaskID,
-		StreamID:  uint32(s.ID),
-		ThreadID:  uint32(s.Submitter.Load()),
-		DeviceID:  uint32(s.Ctx.Dev.ID),
-		ErrorCode: uint32(abi.CodeOf(te.Err)),
-	}
-	var kf KernelFault
-	if errors.As(te.Err, &kf) {
-		info.Args, info.ArgsLen, info.Func = kf.KernelFault()
-	}
-	for _, cb := range exceptionCallbacks() {
-		cb(&info)
-	}
-	var fault *core.KernelFault
-	if errors.As(te.Err, &fault) {
-		if cb := binaryExceptionCallback(fault.Bin); cb != nil {
-			cb(&info)
-		}
-	}
-	all := contextStreams(s.Ctx)
-	stop := false
-	for _, x := range all {
-		x.Mu.Lock()
-		stop = stop || x.FailureMode == abi.ACL_STOP_ON_FAILURE
-		x.Mu.Unlock()
-	}
-	if !stop {
-		return
-	}
-	err := abi.Errorf(abi.ACL_ERROR_RT_STREAM_ABORT,
-		"stream %d of device %d failed (task %d: %s) and its context is in ACL_STOP_ON_FAILURE mode: no new tasks are accepted",
-		s.ID, s.Ctx.Dev.ID, te.TaskID, abi.MessageOf(te.Err))
-	for _, x := range all {
-		x.SQ.Stop(err)
-	}
 }
 
 // GetThreadLastTaskID implements aclrtGetThreadLastTaskId: the id of the
@@ -248,29 +134,22 @@ func BinarySetExceptionCallback(t *core.Thread, bh core.Handle, fn core.Exceptio
 	if _, err := core.ResolveBinary(name, bh); err != nil {
 		return err
 	}
-	excState.mu.Lock()
-	defer excState.mu.Unlock()
-	for h := range excState.bin {
+	core.ExcState.Mu.Lock()
+	defer core.ExcState.Mu.Unlock()
+	for h := range core.ExcState.Bin {
 		if _, err := core.Binaries.Get(h); err != nil {
-			delete(excState.bin, h)
+			delete(core.ExcState.Bin, h)
 		}
 	}
 	if fn == nil {
-		delete(excState.bin, bh)
+		delete(core.ExcState.Bin, bh)
 		return nil
 	}
-	if excState.bin == nil {
-		excState.bin = map[core.Handle]core.ExceptionCallback{}
+	if core.ExcState.Bin == nil {
+		core.ExcState.Bin = map[core.Handle]core.ExceptionCallback{}
 	}
-	excState.bin[bh] = fn
+	core.ExcState.Bin[bh] = fn
 	return nil
-}
-
-// binaryExceptionCallback returns the callback of binary bh, nil if none.
-func binaryExceptionCallback(bh core.Handle) core.ExceptionCallback {
-	excState.mu.Lock()
-	defer excState.mu.Unlock()
-	return excState.bin[bh]
 }
 
 // GetArgsFromExceptionInfo implements aclrtGetArgsFromExceptionInfo: the

@@ -112,7 +112,7 @@ func TestReplayedKernelFaultCarriesTheKernel(t *testing.T) {
 	err := k.RunBlock(1, 2)
 	requireCode(t, err, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	assert.Contains(t, err.Error(), "kernel k, block 1 of 2: AI Core exception")
-	var kf KernelFault
+	var kf core.KernelFault
 	require.ErrorAs(t, err, &kf)
 	args, n, fn := kf.KernelFault()
 	assert.Equal(t, []uint64{0x5000, 24, 0xF1}, []uint64{uint64(args), uint64(n), uint64(fn)})

@@ -9,7 +9,7 @@ import (
 )
 
 func TestParseFaults(t *testing.T) {
-	rules, err := parseFaults("oom:nth=3; aicore@1:kernel=vadd_f32,every=2 ;uce:addr=0x1000;sdma:p=50,seed=7")
+	rules, err := core.ParseFaults("oom:nth=3; aicore@1:kernel=vadd_f32,every=2 ;uce:addr=0x1000;sdma:p=50,seed=7")
 	require.NoError(t, err)
 	require.Len(t, rules, 4)
 	assert.Equal(t, core.FaultOOM, rules[0].Kind)
@@ -23,10 +23,10 @@ func TestParseFaults(t *testing.T) {
 	assert.Equal(t, uint64(1), rules[2].Nth, "no trigger: the first event")
 
 	for _, bad := range []string{"boom", "oom:nth", "oom:x=1", "oom@x", "sdma:kernel=k", "oom:p=200"} {
-		_, err := parseFaults(bad)
+		_, err := core.ParseFaults(bad)
 		assert.Error(t, err, bad)
 	}
-	none, err := parseFaults("")
+	none, err := core.ParseFaults("")
 	require.NoError(t, err)
 	assert.Empty(t, none)
 }
@@ -34,7 +34,7 @@ func TestParseFaults(t *testing.T) {
 // The same seed fires on the same events; nth and every count exactly.
 func TestFaultTriggers(t *testing.T) {
 	fire := func(spec string, n int) []int {
-		rules, err := parseFaults(spec)
+		rules, err := core.ParseFaults(spec)
 		require.NoError(t, err)
 		var got []int
 		for i := 1; i <= n; i++ {

@@ -1,8 +1,6 @@
 package acl
 
 import (
-	"errors"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
@@ -12,36 +10,6 @@ import (
 // memory is read and written by kernels without a copy. The device pointer
 // is the host pointer itself (the emulated devices share this process's
 // page tables); copies treat registered memory as pinned host memory.
-
-// hostRegErr converts the driver's answers to the runtime's codes for
-// registration: an overlapping registration is
-// ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, an unknown one
-// ACL_ERROR_HOST_MEMORY_NOT_REGISTERED.
-func hostRegErr(fn string, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
-	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
-	}
-	return drv(fn, err)
-}
-
-// hostRegister registers for the current device.
-func hostRegister(t *core.Thread, fn string, p uintptr, size uint64, flags uint32, mapped bool) (uintptr, error) {
-	c, err := core.Current(t, fn)
-	if err != nil {
-		return 0, err
-	}
-	_, n, err := core.SoC(fn)
-	if err != nil {
-		return 0, err
-	}
-	out, err := n.VMM().HostRegister(p, size, int(c.Dev.ID), flags, mapped)
-	return out, hostRegErr(fn, err)
-}
 
 // HostRegister implements aclrtHostRegister: ptr page aligned, type
 // ACL_HOST_REGISTER_MAPPED; *devPtr is the address kernels use.
@@ -60,7 +28,7 @@ func HostRegister(t *core.Thread, p uintptr, size uint64, typ uint32, devPtr *ui
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d is not an aclrtHostRegisterType", fn, typ)
 	}
-	dp, err := hostRegister(t, fn, p, size, typ, true)
+	dp, err := core.HostRegister(t, fn, p, size, typ, true)
 	if err != nil {
 		return err
 	}
@@ -91,7 +59,7 @@ func HostRegisterV2(t *core.Thread, p uintptr, size uint64, flag uint32) error {
 			}
 		}
 	}
-	_, err := hostRegister(t, fn, p, size, flag, flag&abi.ACL_HOST_REG_MAPPED != 0)
+	_, err := core.HostRegister(t, fn, p, size, flag, flag&abi.ACL_HOST_REG_MAPPED != 0)
 	return err
 }
 
@@ -110,7 +78,7 @@ func HostGetDevicePointer(t *core.Thread, p uintptr, out *uintptr, flag uint32) 
 	}
 	dp, err := v.HostDevPointer(p, -1)
 	if err != nil {
-		return hostRegErr(fn, err)
+		return core.HostRegErr(fn, err)
 	}
 	*out = dp
 	return nil
@@ -127,7 +95,7 @@ func HostUnregister(t *core.Thread, p uintptr) error {
 	if err != nil {
 		return err
 	}
-	return hostRegErr(fn, v.HostUnregister(p, -1))
+	return core.HostRegErr(fn, v.HostUnregister(p, -1))
 }
 
 // HostMemMapCapabilities implements aclrtHostMemMapCapabilities.

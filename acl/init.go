@@ -23,7 +23,7 @@ func Init(t *core.Thread, path string) (err error) {
 	var content []byte
 	defer func() { // runs after the deferred unlock below (initcb.go)
 		if err == nil {
-			runInitCallbacks(content)
+			core.RunInitCallbacks(content)
 		}
 	}()
 	if path != "" {
@@ -48,7 +48,7 @@ func Init(t *core.Thread, path string) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := loadFaultPlan(); err != nil { // faults.go
+	if err := core.LoadFaultPlan(); err != nil { // faults.go
 		return err
 	}
 	n, err := core.TheNode()
@@ -195,9 +195,9 @@ func FinalizeReference(t *core.Thread, refCount *uint64) error {
 // callbacks (initcb.go), then DESTROY_PRE for every stream finalization
 // releases, default streams included, as an explicit destroy would.
 func beforeFinalize() {
-	runFinalizeCallbacks()
-	noteLeakedRIs()    // rt/core/registry.go: the leak report lists them, made after they are destroyed
-	finalizeModelRIs() // mdlri.go
+	core.RunFinalizeCallbacks()
+	core.NoteLeakedRIs()    // rt/core/registry.go: the leak report lists them, made after they are destroyed
+	core.FinalizeModelRIs() // mdlri.go
 	core.FireStreamsDestroyPre(core.AllStreamsLocked)
 }
 

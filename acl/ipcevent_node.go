@@ -2,12 +2,10 @@ package acl
 
 import (
 	"encoding/binary"
-	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
-	"github.com/npuemu/npuemu/tsfw"
 )
 
 // IPC events across processes (docs/node.md, "IPC"): when the node is a
@@ -96,43 +94,4 @@ func openNodeEvent(t *core.Thread, fn string, in IpcEventHandle, out *core.Handl
 	c.Dev.NEvents++
 	*out = e.H
 	return nil
-}
-
-// importedNode returns e's node link when e was opened from another
-// process's handle.
-func importedNode(e *core.Event) *core.NodeEvent {
-	if n := e.Node; n != nil && !n.Exporter {
-		return n
-	}
-	return nil
-}
-
-// nodeWaitTask is the wait of an imported event: the records the exporter
-// had submitted when the wait was issued.
-func nodeWaitTask(n *core.NodeEvent, timeout time.Duration) tsfw.Task {
-	target, _, _ := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
-	if timeout <= 0 {
-		timeout = -1
-	}
-	return tsfw.HostTask(func() error { return n.Dir.NodeEventWait(n.Entry, n.Ref.Gen, target, timeout) })
-}
-
-// nodeQuery answers aclrtQueryEventStatus for an imported event.
-func nodeQuery(fn string, n *core.NodeEvent, status *int32) error {
-	rec, done, ok := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
-	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the IPC event was destroyed by its exporter (or the exporter died)", fn)
-	}
-	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
-	if done >= rec {
-		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
-	}
-	return nil
-}
-
-// nodeRecorded mirrors a record of an exported event into the node.
-func nodeRecorded(e *core.Event) {
-	if n := e.Node; n != nil && n.Exporter {
-		emu.NodeEventRecorded(n.Entry, e.TSEvent.LastRecord())
-	}
 }

@@ -94,7 +94,7 @@ func BinaryLoadFromFile(t *core.Thread, path string, opts []core.BinaryLoadOptio
 		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: %s is not an npuemu kernel binary (%v): %s", fn, path, err, notKernelBinary)
 	}
 	b := core.NewBinary(h, lib, path, entries)
-	registerEntries(b) // kernel_query.go
+	core.RegisterEntries(b) // kernel_query.go
 	*out = b.H
 	return nil
 }
@@ -123,7 +123,7 @@ func BinaryLoadFromData(t *core.Thread, data []byte, opts []core.BinaryLoadOptio
 		return abi.Errorf(abi.ACL_ERROR_INVALID_FILE, "%s: the %d bytes are not an npuemu kernel binary (%v): %s", fn, len(data), err, notKernelBinary)
 	}
 	b := core.NewBinary(h, lib, "", entries)
-	registerEntries(b) // kernel_query.go
+	core.RegisterEntries(b) // kernel_query.go
 	*out = b.H
 	return nil
 }
@@ -139,7 +139,7 @@ func BinaryUnLoad(t *core.Thread, h core.Handle) error {
 	if !b.Unload() {
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: binary %#x was already unloaded", fn, uintptr(h))
 	}
-	unregisterEntries(b) // kernel_query.go
+	core.UnregisterEntries(b) // kernel_query.go
 	b.MaybeClose()
 	return nil
 }

@@ -1,62 +1,12 @@
 package acl
 
 import (
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Kernel queries and the remaining binary calls: parameter layout, code
 // sizes, entry addresses, exported globals, binaries created from memory.
-
-// entries maps kernel entry addresses to their functions, for
-// aclrtGetFuncBySymbol and the calls that take a kernel symbol. One shared
-// object loaded twice is mapped once by the dynamic loader, so an address
-// may belong to several live functions: the latest load wins.
-var entries struct {
-	mu sync.Mutex
-	m  map[uintptr][]*core.Function
-}
-
-func registerEntries(b *core.Binary) {
-	entries.mu.Lock()
-	defer entries.mu.Unlock()
-	if entries.m == nil {
-		entries.m = map[uintptr][]*core.Function{}
-	}
-	for _, f := range b.Funcs {
-		entries.m[f.Entry.Fn] = append(entries.m[f.Entry.Fn], f)
-	}
-}
-
-func unregisterEntries(b *core.Binary) {
-	entries.mu.Lock()
-	defer entries.mu.Unlock()
-	for _, f := range b.Funcs {
-		list := entries.m[f.Entry.Fn]
-		for i, g := range list {
-			if g == f {
-				list = append(list[:i], list[i+1:]...)
-				break
-			}
-		}
-		if len(list) == 0 {
-			delete(entries.m, f.Entry.Fn)
-		} else {
-			entries.m[f.Entry.Fn] = list
-		}
-	}
-}
-
-func functionByEntry(addr uintptr) *core.Function {
-	entries.mu.Lock()
-	defer entries.mu.Unlock()
-	if list := entries.m[addr]; len(list) > 0 {
-		return list[len(list)-1]
-	}
-	return nil
-}
 
 // resolveFuncOrSymbol resolves the `void *func` of the calls that accept a
 // function handle or a kernel symbol (entry address).
@@ -67,7 +17,7 @@ func resolveFuncOrSymbol(fn string, p uintptr) (*core.Function, error) {
 	if k, _, _ := core.Handle(p).Parts(); k == core.KindFunction {
 		return core.ResolveFunction(fn, core.Handle(p))
 	}
-	if f := functionByEntry(p); f != nil {
+	if f := core.FunctionByEntry(p); f != nil {
 		return f, nil
 	}
 	return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %#x is neither a function handle nor the entry of a kernel of a loaded binary", fn, p)
@@ -84,7 +34,7 @@ func GetFuncBySymbol(t *core.Thread, symbol uintptr, out *core.Handle) error {
 	if symbol == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: symbol must not be NULL", fn)
 	}
-	f := functionByEntry(symbol)
+	f := core.FunctionByEntry(symbol)
 	if f == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_KERNEL_LOOKUP, "%s: %#x is not the entry of a kernel of a loaded binary (npuemu kernels are found by their npuemu_kernel_entry.fn)", fn, symbol)
 	}

@@ -39,19 +39,6 @@ import (
 // A stream being captured into a model records no managed access: replays
 // fault, if at all, through the host fault handler.
 
-// managedSVM returns the node's managed memory, creating it.
-func managedSVM(fn string) (*emu.SVM, error) {
-	n, err := core.TheNode()
-	if err != nil {
-		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
-	}
-	g, err := n.SVM()
-	if err != nil {
-		return nil, abi.Wrapf(err, "%s: managed memory", fn)
-	}
-	return g, nil
-}
-
 // AllocManaged implements aclrtMemAllocManaged: size rounded up to 2 MiB,
 // resident on the host until first touched, not initialised.
 func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error {
@@ -69,7 +56,7 @@ func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error 
 	if _, err := core.Current(t, fn); err != nil {
 		return err
 	}
-	g, err := managedSVM(fn)
+	g, err := core.ManagedSVM(fn)
 	if err != nil {
 		return err
 	}
@@ -79,22 +66,6 @@ func AllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32) error 
 	}
 	*out = p
 	return nil
-}
-
-// freeManaged frees p if it is managed memory: handled reports whether it
-// was in the managed window at all.
-func freeManaged(fn string, p uintptr) (handled bool, err error) {
-	g := core.LoadedSVM()
-	if g == nil || !g.Contains(p) {
-		return false, nil
-	}
-	if base, _, ok := g.Lookup(p); !ok || base != p {
-		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of a managed allocation (already freed?)", fn, p)
-	}
-	if o := g.Owner(p); o != "aclrtMemAllocManaged" {
-		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was allocated by %s, not aclrtMemAllocManaged: free it there", fn, p, o)
-	}
-	return true, core.WrapWithAPI(fn, g.Free(p))
 }
 
 // managedRange checks that [p, p+size) is managed memory: the window
@@ -318,120 +289,6 @@ func managedAttr(fn string, attr int32, p uintptr, size uint64, data []byte) err
 	return nil
 }
 
-// managedOp faults in the managed operands of a copy or memset queued on
-// s (device side, the stream's device) and returns their holds and cost.
-// A nil use means no managed operand.
-func managedOp(fn string, s *core.Stream, ops ...managedOperand) (*core.ManagedUse, time.Duration, error) {
-	if s.Capturing() {
-		// A captured operation faults nothing at capture time and its
-		// replays do not hold pages (docs/svm.md): a hold released by a
-		// captured charge task would be released again on every replay.
-		return nil, 0, nil
-	}
-	var u *core.ManagedUse
-	var cost time.Duration
-	for _, o := range ops {
-		if o.info.class != core.Managedmem {
-			continue
-		}
-		if u == nil {
-			u = &core.ManagedUse{G: core.LoadedSVM()}
-		}
-		c, err := u.Access(s.Ctx.Dev.ID, o.addr, o.n, o.write, false)
-		cost += c
-		if err != nil {
-			u.Release()
-			return nil, 0, abi.Wrapf(err, "%s: managed %s %#x on device %d", fn, o.what, o.addr, s.Ctx.Dev.ID)
-		}
-	}
-	return u, cost, nil
-}
-
-// managedOperand is one operand of a copy or memset.
-type managedOperand struct {
-	what  string
-	addr  uintptr
-	n     uint64
-	write bool
-	info  ptrInfo
-}
-
-// managedSync serves the managed operands of a synchronous copy or memset
-// run on the calling thread: on dev (the device whose engine runs the
-// operation, nil for a host copy) or as host accesses. The modelled time of
-// the faults is charged at once on the device clocks (tsfw ChargeNow):
-// device accesses on dev, ahead of the operation's own charge; host
-// accesses on the device each page comes back from. The returned use must
-// be released after the operation.
-func managedSync(fn string, dev *core.Device, ops ...managedOperand) (*core.ManagedUse, error) {
-	var u *core.ManagedUse
-	for _, o := range ops {
-		if o.info.class != core.Managedmem {
-			continue
-		}
-		if u == nil {
-			u = &core.ManagedUse{G: core.LoadedSVM()}
-		}
-		var err error
-		if dev == nil {
-			var by []time.Duration
-			if by, err = u.G.HostAccessByDevice(o.addr, o.n, o.write); err == nil {
-				err = chargeEach(by)
-			}
-		} else {
-			var c time.Duration
-			if c, err = u.Access(dev.ID, o.addr, o.n, o.write, false); err == nil {
-				err = dev.Emu.TS.ChargeNow(c)
-			}
-		}
-		if err != nil {
-			u.Release()
-			return nil, abi.Wrapf(err, "%s: managed %s %#x", fn, o.what, o.addr)
-		}
-	}
-	return u, nil
-}
-
-// chargeEach charges by[id] on device id's clock. A device that holds
-// managed pages is open (its HBM budget opened it).
-func chargeEach(by []time.Duration) error {
-	n := core.Runtime.Node.Load()
-	if n == nil {
-		return nil
-	}
-	for id, c := range by {
-		if c == 0 {
-			continue
-		}
-		if d := n.Opened(id); d != nil {
-			if err := d.TS.ChargeNow(c); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// managedSynchronized is the migration point of a synchronize that waited
-// for device d's work (stream, event or device, with or without a
-// timeout, once the wait has succeeded): in explicit mode the pages d
-// left dirty are written back for the host to read (emu.SVM.Synchronized)
-// and the write-back's time is charged on d's clock.
-func managedSynchronized(fn string, d *core.Device) error {
-	g := core.LoadedSVM()
-	if g == nil || d == nil {
-		return nil
-	}
-	c, err := g.Synchronized(int(d.ID))
-	if err == nil {
-		err = d.Emu.TS.ChargeNow(c)
-	}
-	if err != nil {
-		return abi.Wrapf(err, "%s: writing back managed memory of device %d", fn, d.ID)
-	}
-	return nil
-}
-
 // MemP2PMap implements aclrtMemP2PMap: it maps [p, p+size) for device
 // dstDevId, which must have peer access with the device holding the memory
 // (docs/svm.md "aclrtMemP2PMap"). Managed memory is mapped page by page in
@@ -459,19 +316,19 @@ func MemP2PMap(t *core.Thread, p uintptr, size uint64, dstDevID int32, flags uin
 	if s, _, _ := core.SoC(fn); s.Family == emu.Family310B {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s has no peer-to-peer access", fn, s.Name)
 	}
-	pi, err := classify(fn, "devPtr", p)
+	pi, err := core.Classify(fn, "devPtr", p)
 	if err != nil {
 		return err
 	}
 	owner := c.Dev
-	switch pi.class {
+	switch pi.Class {
 	case core.Managedmem:
 	case core.Devmem:
-		owner = pi.dev
+		owner = pi.Dev
 	default:
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr %#x is %s, not device or managed memory", fn, p, pi.class)
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: devPtr %#x is %s, not device or managed memory", fn, p, pi.Class)
 	}
-	if err := checkRoom(fn, "devPtr", p, pi, size); err != nil {
+	if err := core.CheckRoom(fn, "devPtr", p, pi, size); err != nil {
 		return err
 	}
 	if owner.ID == dstDevID {
@@ -481,7 +338,7 @@ func MemP2PMap(t *core.Thread, p uintptr, size uint64, dstDevID int32, flags uin
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
 			"%s: device %d and device %d have no peer access (aclrtDeviceEnablePeerAccess)", fn, owner.ID, dstDevID)
 	}
-	if pi.class != core.Managedmem {
+	if pi.Class != core.Managedmem {
 		return nil
 	}
 	return core.WrapWithAPI(fn, core.LoadedSVM().MapPeer(p, size, int(dstDevID)))
@@ -489,7 +346,7 @@ func MemP2PMap(t *core.Thread, p uintptr, size uint64, dstDevID int32, flags uin
 
 // peerWith reports whether peer access connects d and device id, enabled
 // from either side (as for copies, peerEnabled).
-func peerWith(d *core.Device, id int32) bool { return driverPeer(d.ID, id) }
+func peerWith(d *core.Device, id int32) bool { return core.DriverPeer(d.ID, id) }
 
 // managedPointer fills aclrtPointerGetAttributes for managed memory: type
 // MANAGED, the device holding the page (0 while the host does), 2 MiB
@@ -508,14 +365,4 @@ func managedPointer(p uintptr, out *PtrAttributes) bool {
 		out.Location.Id = uint32(pi.Location)
 	}
 	return true
-}
-
-// syncEngine is the device whose engine runs a synchronous copy with a
-// managed operand: the device of the device-memory operand, or nil when
-// both operands are host-side (a host copy: host accesses).
-func syncEngine(p copyPlan, di, si ptrInfo) *core.Device {
-	if di.class == core.Devmem || si.class == core.Devmem {
-		return p.dev
-	}
-	return nil
 }

@@ -1,10 +1,6 @@
 package acl
 
 import (
-	"cmp"
-	"slices"
-	"sync/atomic"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
@@ -25,68 +21,13 @@ import (
 // record of it, so executions of one RI never overlap (their recorded
 // kernel argument images and branch streams are shared).
 
-var (
-	nextRIID atomic.Uint32
-)
-
 // maxRIName is the longest name kept by aclmdlRISetName, NUL included.
 const maxRIName = 512
-
-func newModelRI(c *core.Context, captured bool) *core.ModelRI {
-	ri := &core.ModelRI{Ctx: c, Dev: c.Dev, Captured: captured, Id: nextRIID.Add(1),
-		Unbound: map[*core.Stream]bool{}, Ended: map[*core.Stream]bool{}, BindFlag: map[*core.Stream]uint32{}}
-	if captured {
-		ri.State.Store(core.RiCapturing)
-	} else {
-		ri.State.Store(core.RiBuilding)
-	}
-	ri.H = core.ModelRIs.Add(ri)
-	core.LiveRIs.Lock()
-	core.LiveRIs.M[ri] = struct{}{}
-	core.LiveRIs.Unlock()
-	return ri
-}
-
-// finalizeModelRIs destroys, at aclFinalize, the model run instances the
-// application left alive (built or captured, not sub-graphs, which go with
-// their parent), as aclmdlRIDestroy would: each waits for its last
-// execution, then its destroy callbacks run. RIs still being captured
-// end with their capture's streams.
-func finalizeModelRIs() {
-	core.LiveRIs.Lock()
-	list := make([]*core.ModelRI, 0, len(core.LiveRIs.M))
-	for ri := range core.LiveRIs.M {
-		list = append(list, ri)
-	}
-	core.LiveRIs.Unlock()
-	slices.SortFunc(list, func(a, b *core.ModelRI) int { return cmp.Compare(a.Id, b.Id) })
-	for _, ri := range list {
-		core.CapState.Mu.Lock()
-		sub := core.CondState.Parent[ri] != nil
-		st := ri.State.Load()
-		core.CapState.Mu.Unlock()
-		if sub || st == core.RiCapturing || st == core.RiDead {
-			continue
-		}
-		_ = ri.Destroy("aclmdlRIDestroy")
-	}
-}
-
-func resolveRI(fn string, h core.Handle) (*core.ModelRI, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
-	}
-	ri, err := core.ModelRIs.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
-	}
-	return ri, nil
-}
 
 // ExecuteAsync implements aclmdlRIExecuteAsync.
 func ExecuteAsync(t *core.Thread, rh, sh core.Handle) error {
 	const fn = "aclmdlRIExecuteAsync"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -124,7 +65,7 @@ func Execute(t *core.Thread, rh core.Handle, timeoutMs int32) error {
 	if err := checkTimeout(fn, timeoutMs); err != nil {
 		return err
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -149,7 +90,7 @@ func Execute(t *core.Thread, rh core.Handle, timeoutMs int32) error {
 		return abi.Wrapf(err, "%s: model run instance %d", fn, ri.Id)
 	}
 	if core.Sanitizing {
-		sanitizeSyncStream(t, s)
+		core.SanitizeSyncStream(t, s)
 	}
 	return nil
 }
@@ -159,7 +100,7 @@ func Execute(t *core.Thread, rh core.Handle, timeoutMs int32) error {
 // callbacks.
 func Destroy(t *core.Thread, rh core.Handle) error {
 	const fn = "aclmdlRIDestroy"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -173,7 +114,7 @@ func Destroy(t *core.Thread, rh core.Handle) error {
 // streams are discarded (running ones finish).
 func Abort(t *core.Thread, rh core.Handle) error {
 	const fn = "aclmdlRIAbort"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -215,7 +156,7 @@ func BuildBegin(t *core.Thread, out *core.Handle, flag uint32) error {
 	core.CapState.Mu.Lock()
 	initCapState()
 	core.CapState.Mu.Unlock()
-	*out = newModelRI(c, false).H
+	*out = core.NewModelRI(c, false).H
 	return nil
 }
 
@@ -228,7 +169,7 @@ const (
 // BindStream implements aclmdlRIBindStream.
 func BindStream(t *core.Thread, rh, sh core.Handle, flag uint32) error {
 	const fn = "aclmdlRIBindStream"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -266,7 +207,7 @@ func BindStream(t *core.Thread, rh, sh core.Handle, flag uint32) error {
 // EndTask implements aclmdlRIEndTask: the end of s's tasks in ri.
 func EndTask(t *core.Thread, rh, sh core.Handle) error {
 	const fn = "aclmdlRIEndTask"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -292,7 +233,7 @@ func EndTask(t *core.Thread, rh, sh core.Handle) error {
 // BuildEnd implements aclmdlRIBuildEnd.
 func BuildEnd(t *core.Thread, rh core.Handle, reserve uintptr) error {
 	const fn = "aclmdlRIBuildEnd"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -350,7 +291,7 @@ func BuildEnd(t *core.Thread, rh core.Handle, reserve uintptr) error {
 // the RI keeps the tasks recorded on it.
 func UnbindStream(t *core.Thread, rh, sh core.Handle) error {
 	const fn = "aclmdlRIUnbindStream"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -374,13 +315,4 @@ func UnbindStream(t *core.Thread, rh, sh core.Handle) error {
 		core.SetRecorder(s, nil)
 	}
 	return nil
-}
-
-// noteLeakedRIs remembers the model run instances the application left
-// alive; called by beforeFinalize before they are destroyed.
-func noteLeakedRIs() {
-	ris := core.ModelRIsAlive()
-	core.RiLeaks.Lock()
-	core.RiLeaks.Node, core.RiLeaks.Ris = core.Runtime.Node.Load(), ris
-	core.RiLeaks.Unlock()
 }

@@ -24,7 +24,7 @@ func GetStreams(t *core.Thread, rh core.Handle, out []core.Handle, num *uint32) 
 	if num == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: numStreams must not be NULL", fn)
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -329,7 +329,7 @@ func TaskDisable(t *core.Thread, th core.Handle) error {
 // take effect for the executions issued afterwards.
 func Update(t *core.Thread, rh core.Handle) error {
 	const fn = "aclmdlRIUpdate"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -350,7 +350,7 @@ func SetName(t *core.Thread, rh core.Handle, name string, isNull bool) error {
 	if isNull {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL", fn)
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func GetName(t *core.Thread, rh core.Handle, buf []byte) error {
 	if len(buf) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: name must not be NULL and maxLen must be > 0", fn)
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -387,7 +387,7 @@ func GetID(t *core.Thread, rh core.Handle, id *uint32) error {
 	if id == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRIId must not be NULL", fn)
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -402,7 +402,7 @@ func DestroyRegisterCallback(t *core.Thread, rh core.Handle, key uintptr, fn fun
 	if fn == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", name)
 	}
-	ri, err := resolveRI(name, rh)
+	ri, err := core.ResolveRI(name, rh)
 	if err != nil {
 		return err
 	}
@@ -424,7 +424,7 @@ func DestroyUnregisterCallback(t *core.Thread, rh core.Handle, key uintptr) erro
 	if key == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: func must not be NULL", name)
 	}
-	ri, err := resolveRI(name, rh)
+	ri, err := core.ResolveRI(name, rh)
 	if err != nil {
 		return err
 	}
@@ -618,7 +618,7 @@ func DebugJSONPrint(t *core.Thread, rh core.Handle, path string, flags uint32) e
 	if flags != abi.ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY && flags != abi.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %d: want ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY (0) or _VERBOSE (1)", fn, flags)
 	}
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}
@@ -647,7 +647,7 @@ func DebugJSONPrint(t *core.Thread, rh core.Handle, path string, flags uint32) e
 // on w (stderr from libfake).
 func DebugPrint(t *core.Thread, rh core.Handle, w io.Writer) error {
 	const fn = "aclmdlRIDebugPrint"
-	ri, err := resolveRI(fn, rh)
+	ri, err := core.ResolveRI(fn, rh)
 	if err != nil {
 		return err
 	}

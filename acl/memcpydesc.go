@@ -47,20 +47,20 @@ func GetMemcpyDescSize(t *core.Thread, kind int32, size *uint64) error {
 // devOperand classifies addr as device memory with at least n bytes from
 // it on device d (nil: any device); it returns the device.
 func devOperand(fn, what string, addr uintptr, n uint64, d *core.Device) (*core.Device, error) {
-	p, err := classify(fn, what, addr)
+	p, err := core.Classify(fn, what, addr)
 	if err != nil {
 		return nil, err
 	}
-	if p.class != core.Devmem {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s, not device memory", fn, what, addr, p.class)
+	if p.Class != core.Devmem {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s, not device memory", fn, what, addr, p.Class)
 	}
-	if d != nil && p.dev != d {
-		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, not of device %d", fn, what, addr, p.dev.ID, d.ID)
+	if d != nil && p.Dev != d {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, not of device %d", fn, what, addr, p.Dev.ID, d.ID)
 	}
-	if err := checkRoom(fn, what, addr, p, n); err != nil {
+	if err := core.CheckRoom(fn, what, addr, p, n); err != nil {
 		return nil, err
 	}
-	return p.dev, nil
+	return p.Dev, nil
 }
 
 // SetMemcpyDesc implements aclrtSetMemcpyDesc: src, dst and the
@@ -183,17 +183,17 @@ func MemcpyAsyncWithOffset(t *core.Thread, dstCell uintptr, destMax, dstOff uint
 		what string
 		addr uintptr
 	}{{"dst", dstCell}, {"src", srcCell}} {
-		p, err := classify(fn, c.what, c.addr)
+		p, err := core.Classify(fn, c.what, c.addr)
 		if err != nil {
 			return err
 		}
-		if p.class != core.Devmem && p.class != core.Pinned {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s: the address cell must be device or pinned host memory", fn, c.what, c.addr, p.class)
+		if p.Class != core.Devmem && p.Class != core.Pinned {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is %s: the address cell must be device or pinned host memory", fn, c.what, c.addr, p.Class)
 		}
-		if p.class == core.Devmem && p.dev != d {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, the stream's device is %d", fn, c.what, c.addr, p.dev.ID, d.ID)
+		if p.Class == core.Devmem && p.Dev != d {
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is memory of device %d, the stream's device is %d", fn, c.what, c.addr, p.Dev.ID, d.ID)
 		}
-		if err := checkRoom(fn, c.what, c.addr, p, 8); err != nil {
+		if err := core.CheckRoom(fn, c.what, c.addr, p, 8); err != nil {
 			return err
 		}
 	}

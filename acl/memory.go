@@ -62,7 +62,7 @@ func Malloc(t *core.Thread, out *uintptr, size uint64, policy uint32, o core.Mal
 	if soc.MallocPadding && !o.Align32 && !giant {
 		usable += 32
 	}
-	if err := faultMalloc(fn, d.ID, size); err != nil { // faults.go
+	if err := core.FaultMalloc(fn, d.ID, size); err != nil { // faults.go
 		return err
 	}
 	var addr uintptr
@@ -112,7 +112,7 @@ func Free(t *core.Thread, p uintptr, sync bool) error {
 	}
 	d := core.DeviceOf(p)
 	if d == nil {
-		if handled, err := freeManaged(fn, p); handled {
+		if handled, err := core.FreeManaged(fn, p); handled {
 			return err
 		}
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not device memory allocated by aclrtMalloc", fn, p)
@@ -128,7 +128,7 @@ func Free(t *core.Thread, p uintptr, sync bool) error {
 			return abi.Errorf(abi.CodeOf(err), "%s: device %d: %s", fn, d.ID, abi.MessageOf(err))
 		}
 		if core.Sanitizing {
-			sanitizeSyncDevice(t, d)
+			core.SanitizeSyncDevice(t, d)
 		}
 	}
 	if core.Sanitizing {
@@ -213,7 +213,7 @@ func FreeHost(t *core.Thread, p uintptr, sync bool) error {
 				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 			}
 			if core.Sanitizing {
-				sanitizeSyncDevice(t, c.Dev)
+				core.SanitizeSyncDevice(t, c.Dev)
 			}
 		}
 	}

@@ -33,16 +33,6 @@ import (
 // size, how far past its end or before its start, or the freed block it
 // lies in) and, for a kernel, the kernel: DescribeDeviceAddr.
 
-// deviceOOB builds the error of operand what at addr whose first byte out
-// of bounds is bad; why is the refusal's own wording.
-func deviceOOB(fn, what string, addr, bad uintptr, why string) error {
-	desc := core.DescribeDeviceAddr(bad)
-	return &core.OobError{
-		Err: abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s: %s", fn, why, desc),
-		Fn:  fn, What: what, Addr: addr, Desc: desc,
-	}
-}
-
 // queueOOB queues, for an asynchronous call refused by err because a device
 // operand leaves its allocation, the task that fails with the SDMA
 // exception at its turn; handled is false for any other err.

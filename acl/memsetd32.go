@@ -37,34 +37,34 @@ func d32Ops(p uintptr, value uint32, n uint64) []d32Op {
 }
 
 // checkD32 validates the arguments and the destination; done for N == 0.
-func checkD32(fn string, p uintptr, memSize uint64, n uint64) (bool, ptrInfo, error) {
+func checkD32(fn string, p uintptr, memSize uint64, n uint64) (bool, core.PtrInfo, error) {
 	if n == 0 {
-		return true, ptrInfo{}, nil
+		return true, core.PtrInfo{}, nil
 	}
 	if p == 0 {
-		return false, ptrInfo{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
+		return false, core.PtrInfo{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
 	}
 	if n > memSize/4 {
-		return false, ptrInfo{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d words need %d bytes, memSize is %d", fn, n, 4*n, memSize)
+		return false, core.PtrInfo{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d words need %d bytes, memSize is %d", fn, n, 4*n, memSize)
 	}
-	pi, err := classify(fn, "ptr", p)
+	pi, err := core.Classify(fn, "ptr", p)
 	if err != nil {
 		return false, pi, err
 	}
-	if pi.class != core.Devmem && pi.class != core.Pinned {
+	if pi.Class != core.Devmem && pi.Class != core.Pinned {
 		return false, pi, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr %#x is not aclrtMalloc or aclrtMallocHost memory", fn, p)
 	}
-	if err := checkRoom(fn, "ptr", p, pi, 4*n); err != nil {
+	if err := core.CheckRoom(fn, "ptr", p, pi, 4*n); err != nil {
 		return false, pi, err
 	}
 	return false, pi, nil
 }
 
 // d32Now fills synchronously on the calling goroutine.
-func d32Now(fn string, d *core.Device, p uintptr, value uint32, n uint64, pi ptrInfo) error {
+func d32Now(fn string, d *core.Device, p uintptr, value uint32, n uint64, pi core.PtrInfo) error {
 	dir := tsfw.HostToHost
-	if pi.class == core.Devmem {
-		d, dir = pi.dev, tsfw.DeviceToDevice
+	if pi.Class == core.Devmem {
+		d, dir = pi.Dev, tsfw.DeviceToDevice
 	}
 	for _, op := range d32Ops(p, value, n) {
 		var err error
@@ -110,10 +110,10 @@ func MemsetD32Async(t *core.Thread, p uintptr, memSize uint64, value uint32, n u
 	if handled, err := queueOOB(s, t, err); done || handled || err != nil { // memprotect.go
 		return err
 	}
-	if pi.class != core.Devmem {
+	if pi.Class != core.Devmem {
 		return d32Now(fn, s.Ctx.Dev, p, value, n, pi)
 	}
-	if err := sameDevice(fn, s, pi); err != nil {
+	if err := core.SameDevice(fn, s, pi); err != nil {
 		return err
 	}
 	for _, op := range d32Ops(p, value, n) {

@@ -62,7 +62,7 @@ func RecordNotify(t *core.Thread, h, sh core.Handle) error {
 		return err
 	}
 	if l := n.Hw.Node; l != nil {
-		return s.Queue(t, fn, nodeNotifyRecordTask(l), core.Queued{Sync: l})
+		return s.Queue(t, fn, core.NodeNotifyRecordTask(l), core.Queued{Sync: l})
 	}
 	return s.Queue(t, fn, tsfw.NotifyRecordTask(n.Hw.TSNotify), core.Queued{Sync: n.Hw.TSNotify})
 }
@@ -82,7 +82,7 @@ func WaitAndResetNotify(t *core.Thread, h, sh core.Handle, timeoutSec uint32) er
 		return err
 	}
 	if l := n.Hw.Node; l != nil {
-		return s.Queue(t, fn, nodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: l})
+		return s.Queue(t, fn, core.NodeNotifyWaitTask(l, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: l})
 	}
 	return s.Queue(t, fn, tsfw.NotifyWaitTask(n.Hw.TSNotify, time.Duration(timeoutSec)*time.Second), core.Queued{Sync: n.Hw.TSNotify})
 }
@@ -163,7 +163,7 @@ func NotifyGetExportKey(t *core.Thread, h core.Handle, key []byte, flags uint64)
 		core.NotifyKeys[n.Hw.Key] = n
 	}
 	n.Hw.PidCheck = flags != abi.ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION
-	if err := exportNodeNotify(n, n.Hw.PidCheck); err != nil { // ipcnotify_node.go
+	if err := core.ExportNodeNotify(n, n.Hw.PidCheck); err != nil { // ipcnotify_node.go
 		return abi.Wrapf(err, "%s", fn)
 	}
 	clear(key)
@@ -215,7 +215,7 @@ func NotifyImportByKey(t *core.Thread, out *core.Handle, key string, flags uint6
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %q is not a notify export key", fn, key)
 	}
 	if pid != os.Getpid() {
-		return importNodeNotify(t, fn, key, out) // ipcnotify_node.go
+		return core.ImportNodeNotify(t, fn, key, out) // ipcnotify_node.go
 	}
 	c, err := core.Current(t, fn)
 	if err != nil {

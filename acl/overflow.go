@@ -121,18 +121,18 @@ func GetOverflowStatus(t *core.Thread, out uintptr, size uint64, h core.Handle) 
 	if err != nil {
 		return err
 	}
-	pi, err := classify(fn, "outputAddr", out)
+	pi, err := core.Classify(fn, "outputAddr", out)
 	if err != nil {
 		return err
 	}
-	if pi.class != core.Devmem {
+	if pi.Class != core.Devmem {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputAddr %#x is not device memory", fn, out)
 	}
 	n := min(size, ovfStatusSize)
-	if err := checkRoom(fn, "outputAddr", out, pi, n); err != nil {
+	if err := core.CheckRoom(fn, "outputAddr", out, pi, n); err != nil {
 		return err
 	}
-	if err := sameDevice(fn, s, pi); err != nil {
+	if err := core.SameDevice(fn, s, pi); err != nil {
 		return err
 	}
 	w, err := overflowWord(fn, s.Ctx)

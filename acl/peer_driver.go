@@ -27,15 +27,6 @@ import (
 // so rtGetDevicePhyIdByIndex is the identity. The switch is the node's:
 // aclFinalize turns it off (hal.ResetP2P).
 
-// driverPeer reports whether the driver's switch connects devices a and b
-// in either direction: copies and aclrtMemP2PMap accept it as peer access.
-func driverPeer(a, b int32) bool {
-	if a < 0 || b < 0 {
-		return false
-	}
-	return hal.P2PEnabled(uint32(a), uint32(b)) || hal.P2PEnabled(uint32(b), uint32(a))
-}
-
 // driverErr is the rt error of fn for a driver call's error.
 func driverErr(fn string, err error) error {
 	if err == nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/sanitize"
 )
@@ -34,25 +33,13 @@ func sanitizeHost(t *core.Thread, fn string, acc ...sanitize.Access) {
 	core.SanitizerState.HostAccess(h, tid, &sanitize.Op{API: fn, Acc: acc})
 }
 
-// sanitizeSyncStream notes that t saw s's tasks complete.
-func sanitizeSyncStream(t *core.Thread, s *core.Stream) {
-	h, tid := core.HostOf(t)
-	core.SanitizerState.SyncStream(h, tid, s)
-}
-
-// sanitizeSyncDevice notes that t saw every task of d complete.
-func sanitizeSyncDevice(t *core.Thread, d *core.Device) {
-	h, tid := core.HostOf(t)
-	core.SanitizerState.SyncDevice(h, tid, int(d.ID))
-}
-
 // sanitizeSyncEvent notes that t synchronised with e or queried it
 // (complete: its latest record has completed); an event never recorded is
 // a synccheck report (IPC events are recorded by another process: not
 // reported).
 func sanitizeSyncEvent(t *core.Thread, fn string, e *core.Event, complete bool) {
 	h, tid := core.HostOf(t)
-	core.SanitizerState.SyncKey(h, tid, e.TSEvent, fn, int(e.Ctx.Dev.ID), sanitizeStrict(e), complete)
+	core.SanitizerState.SyncKey(h, tid, e.TSEvent, fn, int(e.Ctx.Dev.ID), core.SanitizeStrict(e), complete)
 }
 
 // sanitizeFree notes that t frees the allocation at p (before it is
@@ -60,20 +47,6 @@ func sanitizeSyncEvent(t *core.Thread, fn string, e *core.Event, complete bool) 
 func sanitizeFree(t *core.Thread, fn string, p uintptr) {
 	h, tid := core.HostOf(t)
 	core.SanitizerState.Free(h, tid, fn, p)
-}
-
-// sanitizeStrict reports whether a wait on e before any record is a
-// sanitizer report: not for IPC events, which another process records.
-func sanitizeStrict(e *core.Event) bool { return e.Flags&abi.ACL_EVENT_IPC == 0 }
-
-// sanitizeRefused reports an operand the API refused as outside every
-// live allocation or past its end (memcheck).
-func sanitizeRefused(fn, what string, addr uintptr, err error) {
-	dev := -1
-	if d := core.DeviceOf(addr); d != nil {
-		dev = int(d.ID)
-	}
-	core.SanitizerState.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: %s", fn, what, addr, abi.MessageOf(err)))
 }
 
 // sanitizeLeaks routes the leak report through the sanitizer (leakcheck):
@@ -139,11 +112,4 @@ func randomFootprint(result, counter uintptr, n uint64, countInMemory bool) []sa
 		}
 	}
 	return []sanitize.Access{{Addr: result, Size: n, Mode: sanitize.Write}, {Addr: counter, Size: 16, Mode: sanitize.Write}}
-}
-
-// sanitizeCallback orders thread t, about to run a callback, after the
-// tasks queued before the callback on its stream.
-func sanitizeCallback(t *core.Thread, order *cbOrder) {
-	h, tid := core.HostOf(t)
-	core.SanitizerState.SyncKey(h, tid, order, "aclrtProcessReport", -1, false, true)
 }

@@ -183,7 +183,7 @@ func TestSanitizeCallbackOrders(t *testing.T) {
 	copied := make(chan error, 1)
 	require.NoError(t, LaunchCallback(th, func() {
 		copied <- Memcpy(rth, hostAddr, 64, buf, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST)
-	}, callbackNoBlock, s))
+	}, core.CallbackNoBlock, s))
 	require.NoError(t, ProcessReport(rth, tid, 5000))
 	require.NoError(t, <-copied)
 	assert.Empty(t, out.String())

@@ -9,7 +9,7 @@ import (
 
 // CreateStream implements aclrtCreateStream (priority 0, no flags).
 func CreateStream(t *core.Thread, out *core.Handle) error {
-	return createStream(t, "aclrtCreateStream", out, 0, 0)
+	return core.CreateStream(t, "aclrtCreateStream", out, 0, 0)
 }
 
 // CreateStreamWithConfig implements aclrtCreateStreamWithConfig.
@@ -17,29 +17,7 @@ func CreateStreamWithConfig(t *core.Thread, out *core.Handle, priority, flags ui
 	if err := checkStreamFlags("aclrtCreateStreamWithConfig", flags); err != nil {
 		return err
 	}
-	return createStream(t, "aclrtCreateStreamWithConfig", out, core.ClampPriority(priority), flags)
-}
-
-func createStream(t *core.Thread, fn string, out *core.Handle, priority, flags uint32) error {
-	if out == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
-	}
-	c, err := core.Current(t, fn)
-	if err != nil {
-		return err
-	}
-	defer core.FlushStreamStates() // after the unlock below
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	if c.Dead.Load() {
-		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
-	}
-	s, err := core.NewStreamLocked(fn, c, priority, flags, false)
-	if err != nil {
-		return err
-	}
-	*out = s.H
-	return nil
+	return core.CreateStream(t, "aclrtCreateStreamWithConfig", out, core.ClampPriority(priority), flags)
 }
 
 // DestroyStream implements aclrtDestroyStream (wait) and
@@ -65,7 +43,7 @@ func DestroyStream(t *core.Thread, h core.Handle, force bool) error {
 	core.Runtime.Mu.Unlock()
 	if core.Sanitizing {
 		if !force { // a destroy waits for the stream's tasks
-			sanitizeSyncStream(t, s)
+			core.SanitizeSyncStream(t, s)
 			core.SanitizerState.ForgetStream(s)
 		}
 	}
@@ -75,41 +53,7 @@ func DestroyStream(t *core.Thread, h core.Handle, force bool) error {
 // SynchronizeStream implements aclrtSynchronizeStream(WithTimeout): timeout
 // in ms, −1 = forever.
 func SynchronizeStream(t *core.Thread, h core.Handle, timeoutMs int32) error {
-	return synchronizeStream(t, h, nil, timeoutMs)
-}
-
-// synchronizeStream is SynchronizeStream; on, when not nil, is stream h
-// already resolved for t in the same crossing (SynchronizeClaimed): it is
-// not resolved again unless it was destroyed meanwhile.
-func synchronizeStream(t *core.Thread, h core.Handle, on *core.Stream, timeoutMs int32) error {
-	fn := "aclrtSynchronizeStream"
-	if timeoutMs != -1 {
-		fn = "aclrtSynchronizeStreamWithTimeout"
-		if timeoutMs < -1 || timeoutMs == 0 {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
-		}
-	}
-	s := on
-	if s == nil || s.H != h || s.Dead.Load() {
-		var err error
-		if s, err = core.StreamLookup(t, fn, h); err != nil {
-			return err
-		}
-	}
-	if s.Flags&core.NoSyncFlags != 0 {
-		return nil
-	}
-	if err := streamGuard(s, fn); err != nil {
-		return err
-	}
-	if err := s.SQ.Synchronize(core.MsTimeout(timeoutMs)); err != nil {
-		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
-	}
-	if core.Sanitizing {
-		sanitizeSyncStream(t, s)
-	}
-	core.PoolsSynced(s) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
-	return managedSynchronized(fn, s.Ctx.Dev)
+	return core.SynchronizeStream(t, h, nil, timeoutMs)
 }
 
 // StreamQuery implements aclrtStreamQuery.
@@ -121,14 +65,14 @@ func StreamQuery(t *core.Thread, h core.Handle, status *int32) error {
 	if err != nil {
 		return err
 	}
-	if err := streamGuard(s, "aclrtStreamQuery"); err != nil {
+	if err := core.StreamGuard(s, "aclrtStreamQuery"); err != nil {
 		return err
 	}
 	*status = abi.ACL_STREAM_STATUS_NOT_READY
 	if s.SQ.Query() {
 		*status = abi.ACL_STREAM_STATUS_COMPLETE
 		if core.Sanitizing {
-			sanitizeSyncStream(t, s)
+			core.SanitizeSyncStream(t, s)
 		}
 	}
 	return nil

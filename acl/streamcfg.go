@@ -104,5 +104,5 @@ func CreateStreamV2(t *core.Thread, out *core.Handle, cfg *StreamConfig) error {
 	if f > 0xFFFFFFFF {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x does not fit the 32-bit stream flags", fn, f)
 	}
-	return createStream(t, fn, out, core.ClampPriority(p), uint32(f))
+	return core.CreateStream(t, fn, out, core.ClampPriority(p), uint32(f))
 }

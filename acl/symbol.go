@@ -59,11 +59,11 @@ func resolveSymbol(t *core.Thread, fn string, symbol uintptr) (*core.Context, ui
 // loadedBinaries returns the live binaries: every binary has at least one
 // kernel, so they are the binaries of the registered entry points.
 func loadedBinaries() []*core.Binary {
-	entries.mu.Lock()
-	defer entries.mu.Unlock()
+	core.Entries.Mu.Lock()
+	defer core.Entries.Mu.Unlock()
 	seen := map[*core.Binary]bool{}
 	var out []*core.Binary
-	for _, list := range entries.m {
+	for _, list := range core.Entries.M {
 		for _, f := range list {
 			if !seen[f.Bin] && !f.Bin.Unloaded.Load() {
 				seen[f.Bin] = true
@@ -118,7 +118,7 @@ type symbolCopy struct {
 // prepare validates c and returns the copy's destination, source,
 // direction and the classification of the other operand. done reports a
 // zero-length copy.
-func (c symbolCopy) prepare(t *core.Thread, symbol uintptr) (ctx *core.Context, dst, src uintptr, dir tsfw.CopyDir, oi ptrInfo, done bool, err error) {
+func (c symbolCopy) prepare(t *core.Thread, symbol uintptr) (ctx *core.Context, dst, src uintptr, dir tsfw.CopyDir, oi core.PtrInfo, done bool, err error) {
 	fn := c.fn
 	if c.count == 0 {
 		return nil, 0, 0, 0, oi, true, nil
@@ -147,19 +147,19 @@ func (c symbolCopy) prepare(t *core.Thread, symbol uintptr) (ctx *core.Context, 
 			"%s: %d bytes at offset %d overrun the %d-byte variable", fn, c.count, c.offset, size)
 	}
 	what := map[bool]string{true: "src", false: "dst"}[c.toSymbol]
-	oi, err = classify(fn, what, c.other)
+	oi, err = core.Classify(fn, what, c.other)
 	if err != nil {
 		return nil, 0, 0, 0, oi, false, err
 	}
-	if err := checkRoom(fn, what, c.other, oi, c.count); err != nil {
+	if err := core.CheckRoom(fn, what, c.other, oi, c.count); err != nil {
 		return nil, 0, 0, 0, oi, false, err
 	}
-	if oi.class == core.Managedmem {
+	if oi.Class == core.Managedmem {
 		return nil, 0, 0, 0, oi, false, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: %s %#x is managed memory: copy it through aclrtMemcpy", fn, what, c.other)
 	}
-	dev := oi.class == core.Devmem
+	dev := oi.Class == core.Devmem
 	if (c.kind == abi.ACL_MEMCPY_DEVICE_TO_DEVICE && !dev) || (c.kind == int32(want) && dev) {
-		return nil, 0, 0, 0, oi, false, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match %s (%s)", fn, c.kind, what, oi.class)
+		return nil, 0, 0, 0, oi, false, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: kind %d does not match %s (%s)", fn, c.kind, what, oi.Class)
 	}
 	sym := addr + uintptr(c.offset)
 	switch {
@@ -197,8 +197,8 @@ func (c symbolCopy) now(t *core.Thread, symbol uintptr) error {
 		return err
 	}
 	d := ctx.Dev
-	if oi.class == core.Devmem {
-		d = oi.dev
+	if oi.Class == core.Devmem {
+		d = oi.Dev
 	}
 	if err := d.Emu.TS.CopyNow(dst, src, c.count, dir); err != nil {
 		return abi.Wrapf(err, "%s", c.fn)
@@ -227,14 +227,14 @@ func (c symbolCopy) async(t *core.Thread, symbol uintptr, sh core.Handle) error 
 	if done || err != nil {
 		return err
 	}
-	if err := sameDevice(c.fn, s, oi); err != nil {
+	if err := core.SameDevice(c.fn, s, oi); err != nil {
 		return err
 	}
 	if err := s.SubmitTask(t, c.fn, tsfw.CopyTask(dst, src, c.count, dir)); err != nil {
 		return err
 	}
-	if oi.class == core.Pageable {
-		return waitPageable(s, c.fn)
+	if oi.Class == core.Pageable {
+		return core.WaitPageable(s, c.fn)
 	}
 	return nil
 }

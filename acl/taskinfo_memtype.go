@@ -77,11 +77,11 @@ func CheckMemType(t *core.Thread, addrs []uintptr, haveAddrs bool, memType uint3
 		if a == 0 {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: addrList[%d] is NULL", fn, i)
 		}
-		p, err := classify(fn, "address", a)
+		p, err := core.Classify(fn, "address", a)
 		if err != nil {
 			return err
 		}
-		if p.class != core.Devmem || memType&abi.ACL_RT_MEM_TYPE_DEV == 0 {
+		if p.Class != core.Devmem || memType&abi.ACL_RT_MEM_TYPE_DEV == 0 {
 			all = 0
 		}
 	}

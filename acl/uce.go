@@ -34,7 +34,7 @@ func GetMemUceInfo(t *core.Thread, id int32, out []core.MemUceInfo, hasArray boo
 	if err := uceDevice(fn, id); err != nil {
 		return err
 	}
-	n := copy(out, injectedUCE(id)) // faults.go: uce/ecc rules
+	n := copy(out, core.InjectedUCE(id)) // faults.go: uce/ecc rules
 	*retSize = uint64(n)
 	return nil
 }
@@ -49,9 +49,9 @@ func MemUceRepair(t *core.Thread, id int32, in []core.MemUceInfo, hasArray bool)
 	if err := uceDevice(fn, id); err != nil {
 		return err
 	}
-	if repairUCE(id, in[0]) { // faults.go: an injected error is repaired
+	if core.RepairUCE(id, in[0]) { // faults.go: an injected error is repaired
 		for _, x := range in[1:] {
-			repairUCE(id, x)
+			core.RepairUCE(id, x)
 		}
 		return nil
 	}

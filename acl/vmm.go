@@ -47,14 +47,6 @@ func theVMM(fn string) (*emu.VMM, error) {
 	return n.VMM(), nil
 }
 
-// drv converts a driver (model) error to the runtime's error, naming fn.
-func drv(fn string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return abi.Wrapf(err, "%s", fn)
-}
-
 // ReserveMemAddress implements aclrtReserveMemAddress (noUC false) and
 // aclrtReserveMemAddressNoUCMemory (noUC true: sizes in whole GiB, Atlas A3
 // only).
@@ -89,7 +81,7 @@ func ReserveMemAddress(t *core.Thread, out *uintptr, size, alignment uint64, exp
 	}
 	p, err := n.VMM().Reserve(size, alignment, expect, pageKind(uint32(flags&3)) == emu.PageGiant)
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	registerReservation(p, size)
 	*out = p
@@ -107,7 +99,7 @@ func ReleaseMemAddress(t *core.Thread, p uintptr) error {
 	if err != nil {
 		return err
 	}
-	return drv(fn, core.UnregisterIf(core.TableReservations, uint64(p), v.Free(p)))
+	return core.WrapWithAPI(fn, core.UnregisterIf(core.TableReservations, uint64(p), v.Free(p)))
 }
 
 // physPropOf checks an aclrtPhysicalMemProp and converts it.
@@ -172,7 +164,7 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemP
 	}
 	h, err := v.Create(size, p)
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	physProps.mu.Lock()
 	if physProps.m == nil {
@@ -198,7 +190,7 @@ func FreePhysical(t *core.Thread, h uint64) error {
 		return err
 	}
 	if err := v.Release(h); err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	if _, _, err := v.Prop(h); err != nil {
 		core.Unregister(core.TableVMMHandles, h)
@@ -230,7 +222,7 @@ func MapMem(t *core.Thread, va uintptr, size, offset, h, flags uint64, noAccess 
 	if err != nil {
 		return err
 	}
-	return drv(fn, v.Map(va, size, offset, h, noAccess))
+	return core.WrapWithAPI(fn, v.Map(va, size, offset, h, noAccess))
 }
 
 // UnmapMem implements aclrtUnmapMem.
@@ -243,7 +235,7 @@ func UnmapMem(t *core.Thread, va uintptr) error {
 	if err != nil {
 		return err
 	}
-	return drv(fn, v.Unmap(va))
+	return core.WrapWithAPI(fn, v.Unmap(va))
 }
 
 // locationOf converts an access location (HOST with id 0, or DEVICE).
@@ -287,7 +279,7 @@ func MemSetAccess(t *core.Thread, va uintptr, size uint64, desc []MemAccessDesc)
 	if err != nil {
 		return err
 	}
-	return drv(fn, v.SetAccess(va, size, ds))
+	return core.WrapWithAPI(fn, v.SetAccess(va, size, ds))
 }
 
 // MemGetAccess implements aclrtMemGetAccess: the access location has to
@@ -308,7 +300,7 @@ func MemGetAccess(t *core.Thread, va uintptr, loc *MemLocation, flags *uint64) e
 	}
 	a, err := v.GetAccess(va, l)
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	*flags = accessFlags(a)
 	return nil
@@ -347,7 +339,7 @@ func MemRetainAllocationHandle(t *core.Thread, va uintptr, out *uint64) error {
 	}
 	h, err := v.Retain(va)
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	*out = h
 	return nil
@@ -366,7 +358,7 @@ func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *Physica
 	}
 	p, _, err := v.Prop(h)
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	physProps.mu.Lock()
 	saved, ok := physProps.m[h]
@@ -401,31 +393,6 @@ func MemGetAddressRange(t *core.Thread, ptr uintptr, pbase *uintptr, psize *uint
 		*psize = size
 	}
 	return nil
-}
-
-// classifyMapped classifies an address outside the HBM ranges and the
-// pinned pool: mapped VMM memory or opened IPC memory is device memory (or
-// pinned host memory when host memory is mapped), registered host memory is
-// pinned, a reserved but unmapped address is an error, anything else is
-// pageable.
-func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (ptrInfo, error) {
-	v := n.VMM()
-	if r, ok := v.Find(addr); ok {
-		room := r.Size - uint64(addr-r.Base)
-		if r.Host {
-			return ptrInfo{class: core.Pinned, room: room}, nil
-		}
-		if d := core.RuntimeDevice(r.Dev); d != nil {
-			return ptrInfo{class: core.Devmem, dev: d, room: room}, nil
-		}
-	}
-	if v.Reserved(addr) {
-		return ptrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is in a reserved address range but not mapped", fn, what, addr)
-	}
-	if r, ok := v.Registered(addr); ok {
-		return ptrInfo{class: core.Pinned, room: r.Size - uint64(addr-r.Base)}, nil
-	}
-	return ptrInfo{class: core.Pageable}, nil
 }
 
 // registerPhysical records the VMM physical handle h (aclrtMallocPhysical).

@@ -1,7 +1,6 @@
 package acl
 
 import (
-	"os"
 	"sync"
 
 	"github.com/npuemu/npuemu/abi"
@@ -43,8 +42,6 @@ func ipcState(n *emu.Node) {
 	}
 }
 
-func self() int32 { return int32(os.Getpid()) }
-
 // MemExportToShareableHandle implements aclrtMemExportToShareableHandle
 // (v2 false: handleType is an aclrtMemHandleType) and the DEFAULT share
 // type of aclrtMemExportToShareableHandleV2.
@@ -63,7 +60,7 @@ func MemExportToShareableHandle(t *core.Thread, fn string, h uint64, handleType 
 	}
 	s, err := v.Export(h, flags == abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	*out = s
 	return nil
@@ -107,9 +104,9 @@ func MemImportFromShareableHandle(t *core.Thread, fn string, s uint64, deviceID 
 	if err != nil {
 		return err
 	}
-	h, err := v.Import(s, int(deviceID), self())
+	h, err := v.Import(s, int(deviceID), core.SelfPID())
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	var size uint64
 	if _, sz, err := v.Prop(h); err == nil {
@@ -129,7 +126,7 @@ func MemSetPidToShareableHandle(t *core.Thread, fn string, s uint64, pids []int3
 	if err != nil {
 		return err
 	}
-	return drv(fn, v.SetSharePids(s, pids))
+	return core.WrapWithAPI(fn, v.SetSharePids(s, pids))
 }
 
 // IpcMemGetExportKey implements aclrtIpcMemGetExportKey: size bytes of
@@ -154,12 +151,12 @@ func IpcMemGetExportKey(t *core.Thread, devPtr uintptr, size uint64, keyBuf bool
 	v := n.VMM()
 	name, err := v.ShmemCreate(devPtr, size, false)
 	if err != nil {
-		return "", drv(fn, err)
+		return "", core.WrapWithAPI(fn, err)
 	}
 	if flags == abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION {
 		if err := v.ShmemSetAttr(name, emu.ShmemNoWhitelist, emu.ShmemWhitelistOff); err != nil {
 			_ = v.ShmemDestroy(name)
-			return "", drv(fn, err)
+			return "", core.WrapWithAPI(fn, err)
 		}
 	}
 	ipc.mu.Lock()
@@ -192,7 +189,7 @@ func IpcMemSetImportPid(t *core.Thread, key string, null bool, pids []int32) err
 	if err != nil {
 		return err
 	}
-	return drv(fn, v.ShmemSetPids(key, pids))
+	return core.WrapWithAPI(fn, v.ShmemSetPids(key, pids))
 }
 
 // IpcMemSetAttr implements aclrtIpcMemSetAttr (ACCESS_LINK: the link
@@ -212,7 +209,7 @@ func IpcMemSetAttr(t *core.Thread, key string, null bool, typ uint32, attr uint6
 	if err != nil {
 		return err
 	}
-	return drv(fn, n.VMM().ShmemSetAttr(key, emu.ShmemMapRoute, accessLinkRoute(attr)))
+	return core.WrapWithAPI(fn, n.VMM().ShmemSetAttr(key, emu.ShmemMapRoute, accessLinkRoute(attr)))
 }
 
 // IpcMemImportByKey implements aclrtIpcMemImportByKey: the exported memory
@@ -232,9 +229,9 @@ func IpcMemImportByKey(t *core.Thread, out *uintptr, key string, null bool, flag
 	if err != nil {
 		return err
 	}
-	p, err := n.VMM().ShmemOpen(key, -1, self())
+	p, err := n.VMM().ShmemOpen(key, -1, core.SelfPID())
 	if err != nil {
-		return drv(fn, err)
+		return core.WrapWithAPI(fn, err)
 	}
 	ipc.mu.Lock()
 	ipcState(n)
@@ -269,7 +266,7 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 			ipc.imports[key] = list[:k-1]
 		}
 		ipc.mu.Unlock()
-		return drv(fn, v.ShmemClose(p))
+		return core.WrapWithAPI(fn, v.ShmemClose(p))
 	}
 	mine := ipc.exported[key]
 	delete(ipc.exported, key)
@@ -277,5 +274,5 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 	if !mine {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: key %q was neither exported nor imported by this process (closed already?)", fn, key)
 	}
-	return drv(fn, v.ShmemDestroy(key))
+	return core.WrapWithAPI(fn, v.ShmemDestroy(key))
 }

@@ -486,3 +486,57 @@ func recordTask(s *Stream, t *Thread, fn string, task tsfw.Task, x Queued) (bool
 	}
 	return captureSubmitOp(s, fn, task, x.Launch, x.ValueOp)
 }
+
+// ErrBlocked is the error of a call a capture forbids.
+func ErrBlocked(fn, why string) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
+		"%s: operation not permitted while %s", fn, why)
+}
+
+// StreamGuard refuses synchronising or querying a capturing stream, and
+// invalidates its capture.
+func StreamGuard(s *Stream, fn string) error {
+	r := RecorderOf(s)
+	if r == nil || r.Kind != RecCapture {
+		return nil
+	}
+	err := ErrBlocked(fn, "the stream is capturing")
+	CapState.Mu.Lock()
+	r.Cap.Invalidate(err)
+	CapState.Mu.Unlock()
+	return err
+}
+
+// deviceGuard refuses synchronising a device while one of its streams
+// captures, and invalidates those captures.
+func deviceGuard(d *Device, fn string) error {
+	if ActiveCaptures.Load() == 0 {
+		return nil
+	}
+	CapState.Mu.Lock()
+	defer CapState.Mu.Unlock()
+	var err error
+	for _, c := range CapState.List {
+		if c.Dev == d {
+			if err == nil {
+				err = ErrBlocked(fn, "a stream of the device is capturing")
+			}
+			c.Invalidate(err)
+		}
+	}
+	return err
+}
+
+// pageableGuard refuses an asynchronous copy with pageable host memory on
+// a capturing stream (it would have to run at once).
+func pageableGuard(s *Stream, fn string) error {
+	r := RecorderOf(s)
+	if r == nil || r.Kind != RecCapture {
+		return nil
+	}
+	err := ErrBlocked(fn, "the stream is capturing: asynchronous copies with pageable host memory cannot be captured (use aclrtMallocHost memory)")
+	CapState.Mu.Lock()
+	r.Cap.Invalidate(err)
+	CapState.Mu.Unlock()
+	return err
+}

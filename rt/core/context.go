@@ -112,3 +112,26 @@ func ResolveContext(fn string, h Handle) (*Context, error) {
 
 // SysParamOptCount is the number of aclSysParamOpt values.
 const SysParamOptCount = 4
+
+func CreateContext(t *Thread, out *Handle, id int32, needInit bool) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtCreateContext: context must not be NULL")
+	}
+	defer FlushStreamStates() // after the unlock below
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	if needInit && Runtime.InitRefs == 0 {
+		return ErrUninitialized("aclrtCreateContext")
+	}
+	d, err := DeviceLocked("aclrtCreateContext", id)
+	if err != nil {
+		return err
+	}
+	c, err := NewContextLocked("aclrtCreateContext", d, false)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	*out = c.H
+	return nil
+}

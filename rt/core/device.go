@@ -251,3 +251,30 @@ func (d *Device) Allocations() []Allocation {
 func (a Allocation) String() string {
 	return fmt.Sprintf("%#x (%d bytes)", a.Base, a.Size)
 }
+
+func SynchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
+	c, err := Current(t, fn)
+	if err != nil {
+		return err
+	}
+	if err := deviceGuard(c.Dev, fn); err != nil {
+		return err
+	}
+	if err := c.Dev.Emu.TS.Synchronize(MsTimeout(timeoutMs)); err != nil {
+		return abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
+	}
+	if Sanitizing {
+		SanitizeSyncDevice(t, c.Dev)
+	}
+	PoolsSyncedDevice(c.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
+	return ManagedSynchronized(fn, c.Dev)
+}
+
+// DriverPeer reports whether the driver's switch connects devices a and b
+// in either direction: copies and aclrtMemP2PMap accept it as peer access.
+func DriverPeer(a, b int32) bool {
+	if a < 0 || b < 0 {
+		return false
+	}
+	return hal.P2PEnabled(uint32(a), uint32(b)) || hal.P2PEnabled(uint32(b), uint32(a))
+}

@@ -154,3 +154,114 @@ func NewEventLocked(fn string, c *Context, flags uint32, kind EventKind) (*Event
 		Summary: fmt.Sprintf("event %#x (flags %#x)", uintptr(e.H), flags)})
 	return e, nil
 }
+
+// Flags accepted by the create calls.
+const (
+	eventFlagsWithFlag = abi.ACL_EVENT_SYNC | abi.ACL_EVENT_CAPTURE_STREAM_PROGRESS | abi.ACL_EVENT_TIME_LINE |
+		abi.ACL_EVENT_DEVICE_USE_ONLY | abi.ACL_EVENT_EXTERNAL
+	eventFlagsEx = eventFlagsWithFlag | abi.ACL_EVENT_IPC
+)
+
+func CreateEvent(t *Thread, fn string, out *Handle, flags uint32, kind EventKind) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
+	}
+	switch kind {
+	case EventWithFlag, EventEx:
+		allowed := uint32(eventFlagsWithFlag)
+		if kind == EventEx {
+			allowed = eventFlagsEx
+		}
+		if flags == 0 || flags&^allowed != 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x is not a valid combination of ACL_EVENT_* flags", fn, flags)
+		}
+		if flags&abi.ACL_EVENT_EXTERNAL != 0 && flags != abi.ACL_EVENT_EXTERNAL {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_EXTERNAL cannot be combined with other flags", fn)
+		}
+		if flags&abi.ACL_EVENT_IPC != 0 && flags != abi.ACL_EVENT_IPC {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ACL_EVENT_IPC cannot be combined with other flags", fn)
+		}
+	}
+	c, err := Current(t, fn)
+	if err != nil {
+		return err
+	}
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	ev, err := NewEventLocked(fn, c, flags, kind)
+	if err != nil {
+		return err
+	}
+	*out = ev.H
+	return nil
+}
+
+func StreamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) error {
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.Kind != EventPlain && e.Flags&abi.ACL_EVENT_SYNC == 0 && e.Flags != abi.ACL_EVENT_IPC {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was created without ACL_EVENT_SYNC and cannot be waited on", fn, uintptr(h))
+	}
+	s, err := ResolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	task := waitTask(e, timeout)
+	if n := ImportedNode(e); n != nil {
+		task = nodeWaitTask(n, timeout)
+	}
+	if err := s.Queue(t, fn, task, Queued{Sync: e.TSEvent, Strict: SanitizeStrict(e)}); err != nil {
+		return err
+	}
+	PoolEventWaited(s, e) // memory pools' event dependencies (rt/core/mempool.go)
+	e.WaitMu.Lock()
+	defer e.WaitMu.Unlock()
+	for _, w := range e.Waiters {
+		if w == s {
+			return nil
+		}
+	}
+	e.Waiters = append(e.Waiters, s)
+	return nil
+}
+
+// ImportedNode returns e's node link when e was opened from another
+// process's handle.
+func ImportedNode(e *Event) *NodeEvent {
+	if n := e.Node; n != nil && !n.Exporter {
+		return n
+	}
+	return nil
+}
+
+// nodeWaitTask is the wait of an imported event: the records the exporter
+// had submitted when the wait was issued.
+func nodeWaitTask(n *NodeEvent, timeout time.Duration) tsfw.Task {
+	target, _, _ := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
+	if timeout <= 0 {
+		timeout = -1
+	}
+	return tsfw.HostTask(func() error { return n.Dir.NodeEventWait(n.Entry, n.Ref.Gen, target, timeout) })
+}
+
+// NodeQuery answers aclrtQueryEventStatus for an imported event.
+func NodeQuery(fn string, n *NodeEvent, status *int32) error {
+	rec, done, ok := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
+	if !ok {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the IPC event was destroyed by its exporter (or the exporter died)", fn)
+	}
+	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
+	if done >= rec {
+		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
+	}
+	return nil
+}
+
+// NodeRecorded mirrors a record of an exported event into the node.
+func NodeRecorded(e *Event) {
+	if n := e.Node; n != nil && n.Exporter {
+		emu.NodeEventRecorded(n.Entry, e.TSEvent.LastRecord())
+	}
+}

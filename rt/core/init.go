@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -97,4 +98,34 @@ type FinalizeCallback struct {
 	Type int32
 	Key  uintptr
 	Call func()
+}
+
+// LifeCBs holds the registrations in order. Its own mutex, not core.Runtime.Mu:
+// callbacks run outside the runtime lock, so they may call ACL functions.
+var LifeCBs struct {
+	Mu   sync.Mutex
+	Init []InitCallback
+	Fin  []FinalizeCallback
+}
+
+// RunInitCallbacks runs after a successful aclInit, outside core.Runtime.Mu. Their
+// return codes are ignored: the runtime documents no effect for them.
+func RunInitCallbacks(config []byte) {
+	LifeCBs.Mu.Lock()
+	cbs := slices.Clone(LifeCBs.Init)
+	LifeCBs.Mu.Unlock()
+	for _, c := range cbs {
+		c.Call(config)
+	}
+}
+
+// RunFinalizeCallbacks runs at the start of aclFinalize, outside core.Runtime.Mu,
+// while the runtime is still usable.
+func RunFinalizeCallbacks() {
+	LifeCBs.Mu.Lock()
+	cbs := slices.Clone(LifeCBs.Fin)
+	LifeCBs.Mu.Unlock()
+	for _, c := range cbs {
+		c.Call()
+	}
 }

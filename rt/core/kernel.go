@@ -289,3 +289,51 @@ func LiveRawBinaries() int { return RawBinaries.Len() }
 
 // SymbolResolver is the node's symbol lookup (emu.Platform.Symbols).
 type SymbolResolver = emu.SymbolResolver
+
+// Entries maps kernel entry addresses to their functions, for
+// aclrtGetFuncBySymbol and the calls that take a kernel symbol. One shared
+// object loaded twice is mapped once by the dynamic loader, so an address
+// may belong to several live functions: the latest load wins.
+var Entries struct {
+	Mu sync.Mutex
+	M  map[uintptr][]*Function
+}
+
+func RegisterEntries(b *Binary) {
+	Entries.Mu.Lock()
+	defer Entries.Mu.Unlock()
+	if Entries.M == nil {
+		Entries.M = map[uintptr][]*Function{}
+	}
+	for _, f := range b.Funcs {
+		Entries.M[f.Entry.Fn] = append(Entries.M[f.Entry.Fn], f)
+	}
+}
+
+func UnregisterEntries(b *Binary) {
+	Entries.Mu.Lock()
+	defer Entries.Mu.Unlock()
+	for _, f := range b.Funcs {
+		list := Entries.M[f.Entry.Fn]
+		for i, g := range list {
+			if g == f {
+				list = append(list[:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(list) == 0 {
+			delete(Entries.M, f.Entry.Fn)
+		} else {
+			Entries.M[f.Entry.Fn] = list
+		}
+	}
+}
+
+func FunctionByEntry(addr uintptr) *Function {
+	Entries.Mu.Lock()
+	defer Entries.Mu.Unlock()
+	if list := Entries.M[addr]; len(list) > 0 {
+		return list[len(list)-1]
+	}
+	return nil
+}

@@ -170,3 +170,156 @@ func ManagedStats(dev int32) (svm.Stats, error) {
 	st, err := g.Stats(svm.Location(dev))
 	return st, WrapWithAPI(fn, err)
 }
+
+// ManagedSVM returns the node's managed memory, creating it.
+func ManagedSVM(fn string) (*emu.SVM, error) {
+	n, err := TheNode()
+	if err != nil {
+		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
+	}
+	g, err := n.SVM()
+	if err != nil {
+		return nil, abi.Wrapf(err, "%s: managed memory", fn)
+	}
+	return g, nil
+}
+
+// FreeManaged frees p if it is managed memory: handled reports whether it
+// was in the managed window at all.
+func FreeManaged(fn string, p uintptr) (handled bool, err error) {
+	g := LoadedSVM()
+	if g == nil || !g.Contains(p) {
+		return false, nil
+	}
+	if base, _, ok := g.Lookup(p); !ok || base != p {
+		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of a managed allocation (already freed?)", fn, p)
+	}
+	if o := g.Owner(p); o != "aclrtMemAllocManaged" {
+		return true, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was allocated by %s, not aclrtMemAllocManaged: free it there", fn, p, o)
+	}
+	return true, WrapWithAPI(fn, g.Free(p))
+}
+
+// ManagedOp faults in the managed operands of a copy or memset queued on
+// s (device side, the stream's device) and returns their holds and cost.
+// A nil use means no managed operand.
+func ManagedOp(fn string, s *Stream, ops ...ManagedOperand) (*ManagedUse, time.Duration, error) {
+	if s.Capturing() {
+		// A captured operation faults nothing at capture time and its
+		// replays do not hold pages (docs/svm.md): a hold released by a
+		// captured charge task would be released again on every replay.
+		return nil, 0, nil
+	}
+	var u *ManagedUse
+	var cost time.Duration
+	for _, o := range ops {
+		if o.Info.Class != Managedmem {
+			continue
+		}
+		if u == nil {
+			u = &ManagedUse{G: LoadedSVM()}
+		}
+		c, err := u.Access(s.Ctx.Dev.ID, o.Addr, o.N, o.Write, false)
+		cost += c
+		if err != nil {
+			u.Release()
+			return nil, 0, abi.Wrapf(err, "%s: managed %s %#x on device %d", fn, o.What, o.Addr, s.Ctx.Dev.ID)
+		}
+	}
+	return u, cost, nil
+}
+
+// ManagedOperand is one operand of a copy or memset.
+type ManagedOperand struct {
+	What  string
+	Addr  uintptr
+	N     uint64
+	Write bool
+	Info  PtrInfo
+}
+
+// ManagedSync serves the managed operands of a synchronous copy or memset
+// run on the calling thread: on dev (the device whose engine runs the
+// operation, nil for a host copy) or as host accesses. The modelled time of
+// the faults is charged at once on the device clocks (tsfw ChargeNow):
+// device accesses on dev, ahead of the operation's own charge; host
+// accesses on the device each page comes back from. The returned use must
+// be released after the operation.
+func ManagedSync(fn string, dev *Device, ops ...ManagedOperand) (*ManagedUse, error) {
+	var u *ManagedUse
+	for _, o := range ops {
+		if o.Info.Class != Managedmem {
+			continue
+		}
+		if u == nil {
+			u = &ManagedUse{G: LoadedSVM()}
+		}
+		var err error
+		if dev == nil {
+			var by []time.Duration
+			if by, err = u.G.HostAccessByDevice(o.Addr, o.N, o.Write); err == nil {
+				err = chargeEach(by)
+			}
+		} else {
+			var c time.Duration
+			if c, err = u.Access(dev.ID, o.Addr, o.N, o.Write, false); err == nil {
+				err = dev.Emu.TS.ChargeNow(c)
+			}
+		}
+		if err != nil {
+			u.Release()
+			return nil, abi.Wrapf(err, "%s: managed %s %#x", fn, o.What, o.Addr)
+		}
+	}
+	return u, nil
+}
+
+// chargeEach charges by[id] on device id's clock. A device that holds
+// managed pages is open (its HBM budget opened it).
+func chargeEach(by []time.Duration) error {
+	n := Runtime.Node.Load()
+	if n == nil {
+		return nil
+	}
+	for id, c := range by {
+		if c == 0 {
+			continue
+		}
+		if d := n.Opened(id); d != nil {
+			if err := d.TS.ChargeNow(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ManagedSynchronized is the migration point of a synchronize that waited
+// for device d's work (stream, event or device, with or without a
+// timeout, once the wait has succeeded): in explicit mode the pages d
+// left dirty are written back for the host to read (emu.SVM.Synchronized)
+// and the write-back's time is charged on d's clock.
+func ManagedSynchronized(fn string, d *Device) error {
+	g := LoadedSVM()
+	if g == nil || d == nil {
+		return nil
+	}
+	c, err := g.Synchronized(int(d.ID))
+	if err == nil {
+		err = d.Emu.TS.ChargeNow(c)
+	}
+	if err != nil {
+		return abi.Wrapf(err, "%s: writing back managed memory of device %d", fn, d.ID)
+	}
+	return nil
+}
+
+// SyncEngine is the device whose engine runs a synchronous copy with a
+// managed operand: the device of the device-memory operand, or nil when
+// both operands are host-side (a host copy: host accesses).
+func SyncEngine(p copyPlan, di, si PtrInfo) *Device {
+	if di.Class == Devmem || si.Class == Devmem {
+		return p.Dev
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -390,3 +391,30 @@ type MemUsageInfo struct {
 	Peak     uint64
 	Reserved [8]uint64
 }
+
+// classifyMapped classifies an address outside the HBM ranges and the
+// pinned pool: mapped VMM memory or opened IPC memory is device memory (or
+// pinned host memory when host memory is mapped), registered host memory is
+// pinned, a reserved but unmapped address is an error, anything else is
+// pageable.
+func classifyMapped(fn, what string, n *emu.Node, addr uintptr) (PtrInfo, error) {
+	v := n.VMM()
+	if r, ok := v.Find(addr); ok {
+		room := r.Size - uint64(addr-r.Base)
+		if r.Host {
+			return PtrInfo{Class: Pinned, Room: room}, nil
+		}
+		if d := RuntimeDevice(r.Dev); d != nil {
+			return PtrInfo{Class: Devmem, Dev: d, Room: room}, nil
+		}
+	}
+	if v.Reserved(addr) {
+		return PtrInfo{}, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s %#x is in a reserved address range but not mapped", fn, what, addr)
+	}
+	if r, ok := v.Registered(addr); ok {
+		return PtrInfo{Class: Pinned, Room: r.Size - uint64(addr-r.Base)}, nil
+	}
+	return PtrInfo{Class: Pageable}, nil
+}
+
+func SelfPID() int32 { return int32(os.Getpid()) }

@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+
+	"github.com/npuemu/npuemu/abi"
 )
 
 // DescribeDeviceAddr describes addr against the allocation tables of the
@@ -99,3 +101,13 @@ func (f *deviceFault) Unwrap() error { return f.err }
 // device's protected range, as a device memory fault (libfake's kernel
 // host builds err; launch.fault unwraps it and reports it to memcheck).
 func KernelMemoryFault(addr uintptr, err error) error { return &deviceFault{err: err, addr: addr} }
+
+// deviceOOB builds the error of operand what at addr whose first byte out
+// of bounds is bad; why is the refusal's own wording.
+func deviceOOB(fn, what string, addr, bad uintptr, why string) error {
+	desc := DescribeDeviceAddr(bad)
+	return &OobError{
+		Err: abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %s: %s", fn, why, desc),
+		Fn:  fn, What: what, Addr: addr, Desc: desc,
+	}
+}

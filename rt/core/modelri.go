@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -544,4 +545,68 @@ func liveModelRIs() []Live {
 			Summary: fmt.Sprintf("%#x: id %d, %s", uintptr(ri.H), ri.Id, how)})
 	}
 	return out
+}
+
+var (
+	nextRIID atomic.Uint32
+)
+
+func NewModelRI(c *Context, captured bool) *ModelRI {
+	ri := &ModelRI{Ctx: c, Dev: c.Dev, Captured: captured, Id: nextRIID.Add(1),
+		Unbound: map[*Stream]bool{}, Ended: map[*Stream]bool{}, BindFlag: map[*Stream]uint32{}}
+	if captured {
+		ri.State.Store(RiCapturing)
+	} else {
+		ri.State.Store(RiBuilding)
+	}
+	ri.H = ModelRIs.Add(ri)
+	LiveRIs.Lock()
+	LiveRIs.M[ri] = struct{}{}
+	LiveRIs.Unlock()
+	return ri
+}
+
+// FinalizeModelRIs destroys, at aclFinalize, the model run instances the
+// application left alive (built or captured, not sub-graphs, which go with
+// their parent), as aclmdlRIDestroy would: each waits for its last
+// execution, then its destroy callbacks run. RIs still being captured
+// end with their capture's streams.
+func FinalizeModelRIs() {
+	LiveRIs.Lock()
+	list := make([]*ModelRI, 0, len(LiveRIs.M))
+	for ri := range LiveRIs.M {
+		list = append(list, ri)
+	}
+	LiveRIs.Unlock()
+	slices.SortFunc(list, func(a, b *ModelRI) int { return cmp.Compare(a.Id, b.Id) })
+	for _, ri := range list {
+		CapState.Mu.Lock()
+		sub := CondState.Parent[ri] != nil
+		st := ri.State.Load()
+		CapState.Mu.Unlock()
+		if sub || st == RiCapturing || st == RiDead {
+			continue
+		}
+		_ = ri.Destroy("aclmdlRIDestroy")
+	}
+}
+
+func ResolveRI(fn string, h Handle) (*ModelRI, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: modelRI must not be NULL", fn)
+	}
+	ri, err := ModelRIs.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
+	}
+	return ri, nil
+}
+
+// NoteLeakedRIs remembers the model run instances the application left
+// alive; called by beforeFinalize before they are destroyed.
+func NoteLeakedRIs() {
+	ris := ModelRIsAlive()
+	RiLeaks.Lock()
+	RiLeaks.Node, RiLeaks.Ris = Runtime.Node.Load(), ris
+	RiLeaks.Unlock()
 }

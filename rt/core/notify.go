@@ -1,8 +1,13 @@
 package core
 
 import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
@@ -195,4 +200,83 @@ func DestroyContextNotifies(c *Context) {
 		n.DestroyLocked()
 	}
 	CntMu.Unlock()
+}
+
+// IPC notifies across processes (docs/node.md, "IPC"): on a shared node,
+// exporting a notify enters it in the node's notify table and the key
+// names the entry; from then on every record and wait of that notify, in
+// any process, goes through the entry's pending count (a host task on the
+// stream), so one record releases exactly one wait wherever it is.
+
+const notifyKeyPrefix = "npuemu-notify-"
+
+// ExportNodeNotify enters n in the node's table (once) and names the key
+// after the entry. No-op on a private node. Precondition: notifyMu held.
+func ExportNodeNotify(n *Notify, pidCheck bool) error {
+	dir := n.Ctx.Dev.Emu.HBM.NodeDir()
+	if dir == nil || n.Hw.Node != nil {
+		return nil
+	}
+	ref, entry, err := dir.ExportNotify(n.Ctx.Dev.Emu.PhysID(), pidCheck)
+	if err != nil {
+		return err
+	}
+	n.Hw.Node = &NodeNotify{Dir: dir, Ref: ref, Entry: entry, Gen: entry.Generation, Exporter: true}
+	if n.Hw.Key != "" {
+		delete(NotifyKeys, n.Hw.Key)
+	}
+	n.Hw.Key = fmt.Sprintf("%s%d-%x", notifyKeyPrefix, os.Getpid(), ref.Code())
+	NotifyKeys[n.Hw.Key] = n
+	return nil
+}
+
+// ImportNodeNotify opens a notify another process exported.
+func ImportNodeNotify(t *Thread, fn, key string, out *Handle) error {
+	c, err := Current(t, fn)
+	if err != nil {
+		return err
+	}
+	dir := c.Dev.Emu.HBM.NodeDir()
+	if dir == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: the key comes from another process, and this process runs a private node", fn)
+	}
+	_, hex, _ := strings.Cut(strings.TrimPrefix(key, notifyKeyPrefix), "-")
+	code, err := strconv.ParseUint(hex, 16, 64)
+	if err != nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %q is not a notify export key", fn, key)
+	}
+	ref := emu.NotifyRefOf(code)
+	entry, gen, err := dir.OpenNotify(ref, SelfPID())
+	if err != nil {
+		return abi.Wrapf(err, "%s", fn)
+	}
+	if err := CheckNotifyRoom(fn, c); err != nil {
+		dir.CloseNotify(ref, false)
+		return err
+	}
+	nt, err := c.Dev.Emu.TS.NewNotify()
+	if err != nil {
+		dir.CloseNotify(ref, false)
+		return abi.Wrapf(err, "%s", fn)
+	}
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	NotifyMu.Lock()
+	defer NotifyMu.Unlock()
+	n := &Notify{Ctx: c, Hw: &NotifyHW{TSNotify: nt, Refs: 1, Key: key, Node: &NodeNotify{Dir: dir, Ref: ref, Entry: entry, Gen: gen}}}
+	n.H = Notifies.Add(n)
+	RegisterHandle(TableNotifies, n.H, n.Ctx, "notify")
+	CtxNotifies.Add(n.Ctx, n)
+	*out = n.H
+	return nil
+}
+
+// nodeRecordTask / nodeWaitTask are the record and wait of an exported or
+// imported notify.
+func NodeNotifyRecordTask(l *NodeNotify) tsfw.Task {
+	return tsfw.HostTask(func() error { emu.NodeNotifyRecord(l.Entry); return nil })
+}
+
+func NodeNotifyWaitTask(l *NodeNotify, timeout time.Duration) tsfw.Task {
+	return tsfw.HostTask(func() error { return l.Dir.NodeNotifyWait(l.Entry, l.Gen, timeout) })
 }

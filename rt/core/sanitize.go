@@ -161,3 +161,36 @@ type valueWord uintptr
 func sanitizeQueuedOp(fn string, task tsfw.Task, x Queued) *sanitize.Op {
 	return sanitizeOp(fn, &task, &x)
 }
+
+// SanitizeSyncStream notes that t saw s's tasks complete.
+func SanitizeSyncStream(t *Thread, s *Stream) {
+	h, tid := HostOf(t)
+	SanitizerState.SyncStream(h, tid, s)
+}
+
+// SanitizeSyncDevice notes that t saw every task of d complete.
+func SanitizeSyncDevice(t *Thread, d *Device) {
+	h, tid := HostOf(t)
+	SanitizerState.SyncDevice(h, tid, int(d.ID))
+}
+
+// SanitizeStrict reports whether a wait on e before any record is a
+// sanitizer report: not for IPC events, which another process records.
+func SanitizeStrict(e *Event) bool { return e.Flags&abi.ACL_EVENT_IPC == 0 }
+
+// sanitizeRefused reports an operand the API refused as outside every
+// live allocation or past its end (memcheck).
+func sanitizeRefused(fn, what string, addr uintptr, err error) {
+	dev := -1
+	if d := DeviceOf(addr); d != nil {
+		dev = int(d.ID)
+	}
+	SanitizerState.Report(sanitize.Memcheck, dev, "", fmt.Sprintf("%s: %s %#x: %s", fn, what, addr, abi.MessageOf(err)))
+}
+
+// sanitizeCallback orders thread t, about to run a callback, after the
+// tasks queued before the callback on its stream.
+func sanitizeCallback(t *Thread, order *CbOrder) {
+	h, tid := HostOf(t)
+	SanitizerState.SyncKey(h, tid, order, "aclrtProcessReport", -1, false, true)
+}

@@ -132,3 +132,59 @@ func (s *Stream) SetFailureMode(fn string, mode uint64) error {
 // RunClaimed runs the kernels queued on s since ClaimForSync on the calling
 // thread, as far as they can start, and ends the claim.
 func (s *Stream) RunClaimed() { s.SQ.RunClaimed() }
+
+func CreateStream(t *Thread, fn string, out *Handle, priority, flags uint32) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	c, err := Current(t, fn)
+	if err != nil {
+		return err
+	}
+	defer FlushStreamStates() // after the unlock below
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	if c.Dead.Load() {
+		return abi.Errorf(abi.ACL_ERROR_RT_CONTEXT_NULL, "%s: the current context was destroyed", fn)
+	}
+	s, err := NewStreamLocked(fn, c, priority, flags, false)
+	if err != nil {
+		return err
+	}
+	*out = s.H
+	return nil
+}
+
+// SynchronizeStream is SynchronizeStream; on, when not nil, is stream h
+// already resolved for t in the same crossing (SynchronizeClaimed): it is
+// not resolved again unless it was destroyed meanwhile.
+func SynchronizeStream(t *Thread, h Handle, on *Stream, timeoutMs int32) error {
+	fn := "aclrtSynchronizeStream"
+	if timeoutMs != -1 {
+		fn = "aclrtSynchronizeStreamWithTimeout"
+		if timeoutMs < -1 || timeoutMs == 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
+		}
+	}
+	s := on
+	if s == nil || s.H != h || s.Dead.Load() {
+		var err error
+		if s, err = StreamLookup(t, fn, h); err != nil {
+			return err
+		}
+	}
+	if s.Flags&NoSyncFlags != 0 {
+		return nil
+	}
+	if err := StreamGuard(s, fn); err != nil {
+		return err
+	}
+	if err := s.SQ.Synchronize(MsTimeout(timeoutMs)); err != nil {
+		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
+	}
+	if Sanitizing {
+		SanitizeSyncStream(t, s)
+	}
+	PoolsSynced(s) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
+	return ManagedSynchronized(fn, s.Ctx.Dev)
+}

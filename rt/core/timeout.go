@@ -3,6 +3,8 @@ package core
 import (
 	"sync/atomic"
 	"time"
+
+	"github.com/npuemu/npuemu/tsfw"
 )
 
 // OpExecTimeout is aclrtSetOpExecuteTimeOut's value in seconds; 0 means
@@ -14,4 +16,12 @@ var OpExecTimeout atomic.Uint32
 // longer than any emulated kernel, applies).
 func OpExecuteTimeout() time.Duration {
 	return time.Duration(OpExecTimeout.Load()) * time.Second
+}
+
+// waitTask builds the wait of an event, with a timeout when > 0.
+func waitTask(e *Event, timeout time.Duration) tsfw.Task {
+	if timeout > 0 {
+		return tsfw.WaitTaskTimeout(e.TSEvent, timeout)
+	}
+	return tsfw.WaitTask(e.TSEvent)
 }
