@@ -18,10 +18,9 @@ package main
 */
 import "C"
 
-import (
-	"runtime/debug"
-	"unsafe"
-)
+import "runtime/debug"
+
+import "unsafe"
 
 var _ unsafe.Pointer
 

@@ -42,7 +42,7 @@ func AllocatorRegistered() int {
 }
 
 // streamGone drops the allocator registered for a destroyed stream; the
-// runtime core calls it (core.Families.StreamDestroyed) once the stream's
+// runtime core calls it (stream.go) once the stream's
 // queue is gone.
 func streamGone(s *Stream) {
 	AllocRegs.Mu.Lock()

@@ -37,7 +37,7 @@ type cbItem struct {
 }
 
 // CbOrder orders, for the sanitizer, the thread that runs a callback after
-// the tasks queued before the callback (acl/sanitize.go).
+// the tasks queued before the callback (sanitize.go).
 type CbOrder struct{ _ byte }
 
 var CbState struct {

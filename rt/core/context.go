@@ -78,7 +78,7 @@ var Contexts = NewTable[Context](KindContext)
 // the primary context of aclInit's defaultDevice, if configured.
 func Current(t *Thread, fn string) (*Context, error) {
 	if c := t.Ctx; c != nil && !c.Dead.Load() {
-		if err := deviceLost(fn, c.Dev.ID); err != nil { // acl/faults.go
+		if err := deviceLost(fn, c.Dev.ID); err != nil { // faults.go
 			return nil, err
 		}
 		return c, nil

@@ -163,7 +163,7 @@ func MsTimeout(ms int32) time.Duration {
 }
 
 // lostDevices holds the devices lost (an injected loss or heartbeat
-// failure, acl/faults.go) until they are reset: every call on such a device
+// failure, faults.go) until they are reset: every call on such a device
 // gets the error recorded here.
 var lostDevices struct {
 	mu sync.Mutex

@@ -35,7 +35,7 @@ type Event struct {
 	Waiters []*Stream  // streams that waited on e since its last reset
 
 	Share *EventShare // IPC event with opened handles (acl/event_flag_timeout_ipc.go); guarded by Runtime.Mu
-	Node  *NodeEvent  // IPC event in a shared node's table (acl/ipcevent_node.go); set under Runtime.Mu
+	Node  *NodeEvent  // IPC event in a shared node's table (event.go, below); set under Runtime.Mu
 }
 
 var Events = NewTable[Event](KindEvent)

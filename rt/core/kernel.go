@@ -49,7 +49,7 @@ type Function struct {
 	Entry KernelEntry
 	// Measured is the duration of the last completed launch of an Ascend
 	// C kernel from its cycle record (ns, 0: none yet): the block cost of
-	// its next launches (acl/kernel_ascendc.go).
+	// its next launches (launch_ascendc.go).
 	Measured atomic.Int64
 }
 

@@ -9,7 +9,7 @@ import (
 
 // Labels (aclrtLabel, aclrtLabelList) mark positions in the streams of a
 // model run instance being built; the control steps that use them and
-// their interpreter are acl's (acl/label.go, acl/mdlri_flow.go). Here: the
+// their interpreter are acl's (acl/label.go, modelri_flow.go). Here: the
 // objects, their handles, the process's limit and their release with
 // their context.
 var (

@@ -129,11 +129,11 @@ type Launch struct {
 	F      *Function
 	Args   uintptr // what the kernel sees as its blob
 	Size   uint64
-	svm    *ManagedUse       // managed pages the kernel's arguments hold (acl/managed.go)
+	svm    *ManagedUse       // managed pages the kernel's arguments hold (managed.go)
 	Attr   uint8             // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
 	blocks uint32            // numBlocks, for the cycle record
-	san    *sanitize.Pending // the sanitizer's pending check (acl/kernel_sanitize.go; nil when off)
-	trk    *kernelTrack      // the sanitizer's page tracking (acl/kernel_track.go; nil when off)
+	san    *sanitize.Pending // the sanitizer's pending check (launch_sanitize.go; nil when off)
+	trk    *kernelTrack      // the sanitizer's page tracking (launch_track.go; nil when off)
 }
 
 // launches recycles launch objects and their host buffers. A sync.Pool:

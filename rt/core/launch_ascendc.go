@@ -141,7 +141,7 @@ func SetKernelCyclesHook(fn func(KernelCycles)) {
 // recordCycles is called by launch.Done before the state is flushed.
 func (l *Launch) recordCycles() {
 	if p := l.probe; p != nil && !p.HasCycles(l.Buf[:LaunchHeader]) {
-		return // the launch path's common case (acl/kernel_launch.go)
+		return // the launch path's common case (launch_submit.go)
 	}
 	ch, ok := l.Host.(CycleHost)
 	if !ok {

@@ -19,7 +19,7 @@ func UnitsOf(f *Function, img []byte) uint64 {
 // nil when the kernel reads its arguments in place (l.args, l.size). A
 // stream that records (capture, model build) takes the task instead; the
 // managed allocations the arguments point into are faulted in ahead of the
-// kernel (acl/managed.go).
+// kernel (managed.go).
 func SubmitImage(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, units uint64) error {
 	var spec tsfw.KernelSpec
 	if err := launchSpec(t, fn, s, f, blocks, cfg, units, &spec); err != nil {

@@ -16,7 +16,7 @@ import (
 // Device allocations are NOT stored here: each device's allocation map
 // (device.allocs) is the registry of record for allocations, and the
 // pools' block map (poolPtrs) for pool blocks; model run instances are
-// listed from liveRIs (acl/mdlri.go). Both are read at report time.
+// listed from LiveRIs (modelri.go). Both are read at report time.
 //
 // Writes are batched. A memdb write transaction costs ~20 µs on this
 // machine (radix-node copies, watch channels, its own GC load), which made

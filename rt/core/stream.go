@@ -96,7 +96,7 @@ func ResolveStream(t *Thread, fn string, h Handle) (*Stream, error) {
 	if err != nil {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: %v", fn, err)
 	}
-	if err := deviceLost(fn, s.Ctx.Dev.ID); err != nil { // acl/faults.go
+	if err := deviceLost(fn, s.Ctx.Dev.ID); err != nil { // faults.go
 		return nil, err
 	}
 	if c := t.Ctx; c != nil && !c.Dead.Load() && c != s.Ctx {

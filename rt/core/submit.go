@@ -16,14 +16,14 @@ import (
 //
 //  1. asks capturing() (one atomic load when no capture is active) and, on
 //     a capturing, persistent or bound stream, hands the task to the
-//     recorder (acl/capture.go) instead of the queue;
+//     recorder (capture.go) instead of the queue;
 //  2. lets the sanitizer describe the task (only when NPUEMU_SANITIZE is
 //     set: one predictable branch otherwise, nothing allocated);
 //  3. queues it on the stream's tsfw queue;
 //  4. notes the task id for aclrtGetThreadLastTaskId when the task counts.
 //
 // The submit/submitTask/submitImage helpers are thin names for it. Model
-// execution (SubmitGraph, acl/mdlri.go) queues a whole plan at once: its tasks
+// execution (SubmitGraph, modelri.go) queues a whole plan at once: its tasks
 // were recorded through this point when they were captured or built.
 
 // Queued is what the queueing point needs besides the task.
@@ -42,7 +42,7 @@ type Queued struct {
 }
 
 // ActiveCaptures counts captures between Begin and End, process-wide
-// (acl/capture.go).
+// (capture.go).
 var ActiveCaptures atomic.Int32
 
 // Capturing reports whether a submission to s must take the recorder

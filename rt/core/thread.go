@@ -27,7 +27,7 @@ type Thread struct {
 	HasLastTask bool
 
 	// Handover: the front's hand-overs of this thread's launches
-	// (acl/kernel_launch_handover.go); here, so that none allocates.
+	// (launch_submit.go); here, so that none allocates.
 	Handover Handover
 }
 
