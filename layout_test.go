@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
@@ -290,4 +291,61 @@ func TestFileNamesSayWhatTheyHold(t *testing.T) {
 		assert.False(t, len(first) == 2 && len(first[0]) == 2 && first[0] != "rt",
 			"%s: %q abbreviates; name the family", f, first[0]+"_")
 	}
+}
+
+// aclState lists the package-level variables acl may declare: tables of
+// the API's own (enum decoding, support rules, version names) and the
+// state of what is the API's rather than the runtime's — profiling
+// collections, mstx, and two registries keyed by the vendor structs their
+// entry points receive. Everything else a program's calls create (handle
+// tables, callbacks, per-device state) is the runtime's: package rt/core
+// (docs/internals.md, "The map now").
+var aclState = map[string]string{
+	"reduceOps": "enum", "reduceTypes": "enum", "randomTypes": "enum",
+	"cntRecordModes": "enum", "cntWaitModes": "enum", "hacEngines": "enum",
+	"moduleNames": "enum", "cannAttrs": "enum", "knownPackages": "enum",
+	"packageByEnum": "enum", "ipcEventMagic": "constant", "uuidSpace": "constant",
+	"le": "constant", "castagnoli": "constant", "pipeColumns": "profiling output",
+	"areaRules": "support table", "symbolRules": "support table", "support": "support table",
+	"leakOut": "aclFinalize's leak report (tests redirect it)",
+	"prof":    "profiling", "profTx": "profiling", "subs": "profiling", "tx": "profiling", "mstx": "mstx",
+	"streamCfgs": "aclrtStreamConfigHandle contents", "physProps": "aclrtPhysicalMemProp per physical handle",
+}
+
+// TestACLKeepsNoRuntimeState: acl is the API's surface; the objects a
+// program's calls create live in rt/core. A new package variable in acl —
+// or a handle table, which is how runtime objects are registered — fails
+// here: put it in rt/core, or add it to aclState with the reason it is
+// the API's own.
+func TestACLKeepsNoRuntimeState(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, "acl", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	require.NoError(t, err)
+	var seen int
+	for _, p := range pkgs {
+		for name, f := range p.Files {
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR {
+					continue
+				}
+				for _, s := range g.Specs {
+					for _, id := range s.(*ast.ValueSpec).Names {
+						seen++
+						_, ok := aclState[id.Name]
+						assert.True(t, ok || id.Name == "_", "%s: package variable %s: runtime state belongs in rt/core (or list it in aclState with why it is the API's)", name, id.Name)
+					}
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "NewTable" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "core" {
+						t.Errorf("%s: %s: a handle table in acl; runtime objects are registered in rt/core", name, fset.Position(sel.Pos()))
+					}
+				}
+				return true
+			})
+		}
+	}
+	assert.Greater(t, seen, 10, "the parse found acl's variables")
 }

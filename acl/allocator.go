@@ -1,8 +1,6 @@
 package acl
 
 import (
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 )
@@ -14,48 +12,29 @@ import (
 // library) fetch it with aclrtAllocatorGetByStream and call the callbacks
 // themselves. npuemu has no such consumer, so nothing here calls them.
 
-// allocatorDesc is one aclrtAllocatorDesc. mu guards parts.
-type allocatorDesc struct {
-	mu    sync.Mutex
-	parts core.AllocatorParts
-}
-
-var allocDescs = core.NewTable[allocatorDesc](core.KindAllocDesc)
-
 // AllocatorCreateDesc implements aclrtAllocatorCreateDesc.
 func AllocatorCreateDesc(t *core.Thread) core.Handle {
-	d := &allocatorDesc{}
-	h := allocDescs.Add(d)
-	d.parts.Desc = h
+	d := &core.AllocatorDesc{}
+	h := core.AllocDescs.Add(d)
+	d.Parts.Desc = h
 	return h
-}
-
-func resolveAllocDesc(fn string, h core.Handle) (*allocatorDesc, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: allocatorDesc must not be NULL", fn)
-	}
-	d, err := allocDescs.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
-	}
-	return d, nil
 }
 
 // AllocatorDestroyDesc implements aclrtAllocatorDestroyDesc. Streams that
 // registered the description keep their snapshot.
 func AllocatorDestroyDesc(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtAllocatorDestroyDesc"
-	if _, err := resolveAllocDesc(fn, h); err != nil {
+	if _, err := core.ResolveAllocDesc(fn, h); err != nil {
 		return err
 	}
-	allocDescs.Remove(h)
+	core.AllocDescs.Remove(h)
 	return nil
 }
 
 // AllocatorSetPart implements the aclrtAllocatorSet*ToDesc family: part
 // is one of AllocatorObj..AllocatorGetAddrFromBlock; v must not be NULL.
 func AllocatorSetPart(t *core.Thread, fn string, h core.Handle, part int, v uintptr) error {
-	d, err := resolveAllocDesc(fn, h)
+	d, err := core.ResolveAllocDesc(fn, h)
 	if err != nil {
 		return err
 	}
@@ -66,36 +45,23 @@ func AllocatorSetPart(t *core.Thread, fn string, h core.Handle, part int, v uint
 		}
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %s must not be NULL", fn, what)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
+	d.Mu.Lock()
+	defer d.Mu.Unlock()
 	switch part {
 	case core.AllocatorObj:
-		d.parts.Obj = v
+		d.Parts.Obj = v
 	case core.AllocatorAlloc:
-		d.parts.Alloc = v
+		d.Parts.Alloc = v
 	case core.AllocatorFree:
-		d.parts.Free = v
+		d.Parts.Free = v
 	case core.AllocatorAllocAdvise:
-		d.parts.AllocAdvise = v
+		d.Parts.AllocAdvise = v
 	case core.AllocatorGetAddrFromBlock:
-		d.parts.GetAddrFromBlock = v
+		d.Parts.GetAddrFromBlock = v
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown allocator part %d", fn, part)
 	}
 	return nil
-}
-
-// allocatorStream resolves the stream argument of Register/GetByStream:
-// NULL is refused (a registration belongs to an explicit stream).
-func allocatorStream(t *core.Thread, fn string, sh core.Handle) (*core.Stream, error) {
-	if sh == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
-	}
-	s, err := core.ResolveStream(t, fn, sh)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // AllocatorRegister implements aclrtAllocatorRegister: the description
@@ -104,17 +70,17 @@ func allocatorStream(t *core.Thread, fn string, sh core.Handle) (*core.Stream, e
 // stream replaces this one.
 func AllocatorRegister(t *core.Thread, sh core.Handle, dh core.Handle) error {
 	const fn = "aclrtAllocatorRegister"
-	d, err := resolveAllocDesc(fn, dh)
+	d, err := core.ResolveAllocDesc(fn, dh)
 	if err != nil {
 		return err
 	}
-	s, err := allocatorStream(t, fn, sh)
+	s, err := core.AllocatorStream(t, fn, sh)
 	if err != nil {
 		return err
 	}
-	d.mu.Lock()
-	p := d.parts
-	d.mu.Unlock()
+	d.Mu.Lock()
+	p := d.Parts
+	d.Mu.Unlock()
 	for _, m := range []struct {
 		v    uintptr
 		what string
@@ -139,7 +105,7 @@ func AllocatorRegister(t *core.Thread, sh core.Handle, dh core.Handle) error {
 // without a registration yields zero (NULL) parts.
 func AllocatorGetByStream(t *core.Thread, sh core.Handle, out *core.AllocatorParts) error {
 	const fn = "aclrtAllocatorGetByStream"
-	s, err := allocatorStream(t, fn, sh)
+	s, err := core.AllocatorStream(t, fn, sh)
 	if err != nil {
 		return err
 	}

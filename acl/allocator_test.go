@@ -70,7 +70,7 @@ func TestAllocatorRegistration(t *testing.T) {
 	require.NoError(t, AllocatorUnregister(th, s2))
 	require.NoError(t, AllocatorDestroyDesc(th, d))
 	require.NoError(t, DestroyStream(th, s1, false))
-	assert.Zero(t, allocDescs.Len())
+	assert.Zero(t, core.AllocDescs.Len())
 }
 
 func TestAllocatorRegisterSoC(t *testing.T) {

@@ -71,7 +71,7 @@ func RecordEvent(t *core.Thread, h, sh core.Handle, flag uint32) error {
 
 // StreamWaitEvent implements aclrtStreamWaitEvent.
 func StreamWaitEvent(t *core.Thread, sh, h core.Handle) error {
-	return core.StreamWaitEvent(t, "aclrtStreamWaitEvent", sh, h, defaultWaitTimeout())
+	return core.StreamWaitEvent(t, "aclrtStreamWaitEvent", sh, h, core.DefaultWaitTimeout())
 }
 
 // StreamWaitEventWithTimeout implements aclrtStreamWaitEventWithTimeout:

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
@@ -56,15 +55,6 @@ func StreamWaitEventWithFlag(t *core.Thread, sh, h core.Handle, timeoutSec, flag
 	return core.StreamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
 
-// opWaitTimeout is aclrtSetOpWaitTimeout's value in seconds (0 = none).
-var opWaitTimeout atomic.Uint32
-
-// defaultWaitTimeout is the timeout of a plain aclrtStreamWaitEvent: the
-// one set with aclrtSetOpWaitTimeout, 0 (never) by default.
-func defaultWaitTimeout() time.Duration {
-	return time.Duration(opWaitTimeout.Load()) * time.Second
-}
-
 // SetOpWaitTimeout implements aclrtSetOpWaitTimeout: seconds, 0 = no
 // timeout; the last call wins and applies to event waits issued later with
 // aclrtStreamWaitEvent. An expired wait is the stream's asynchronous error
@@ -74,7 +64,7 @@ func SetOpWaitTimeout(t *core.Thread, sec uint32) error {
 	if c := t.Ctx; c != nil && !c.Dead.Load() && c.Dev.Emu.SoC.Family == emu.Family310P {
 		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: not supported on %s (310P family) per the documentation", fn, c.Dev.Emu.SoC.Name)
 	}
-	opWaitTimeout.Store(sec)
+	core.OpWaitTimeout.Store(sec)
 	return nil
 }
 

@@ -38,16 +38,6 @@ import (
 // EnvCoreGroups is the number of core groups each 310P device has.
 const EnvCoreGroups = "NPUEMU_CORE_GROUPS"
 
-// groupASQ is the number of streams a group runs at once.
-const groupASQ = 32
-
-// GroupInfo is one aclrtGroupInfo: room for the device's groups.
-type GroupInfo struct {
-	Groups []core.Group
-}
-
-var groupInfos = core.NewTable[GroupInfo](core.KindGroupInfo)
-
 // layoutGroups splits s's resources into n groups.
 func layoutGroups(s emu.SoC, n int) []core.Group {
 	share := func(total, i int) uint32 {
@@ -65,7 +55,7 @@ func layoutGroups(s emu.SoC, n int) []core.Group {
 			AICPUs:    share(s.AICPUs, i),
 			AIVectors: share(s.VectorCores, i),
 			SDMAs:     share(s.SDMAEngines, i),
-			ActiveASQ: groupASQ,
+			ActiveASQ: core.GroupASQ,
 		}
 	}
 	return gs
@@ -114,31 +104,16 @@ func CreateGroupInfo(t *core.Thread) (core.Handle, error) {
 	if err != nil {
 		return 0, err
 	}
-	return groupInfos.Add(&GroupInfo{Groups: make([]core.Group, len(gs))}), nil
-}
-
-// groupInfo resolves an aclrtGroupInfo handle.
-func groupInfo(fn string, h core.Handle) (*GroupInfo, error) {
-	if h == 0 {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo must not be NULL", fn)
-	}
-	if k, _, _ := h.Parts(); k != core.KindGroupInfo {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclrtGroupInfo", fn, uintptr(h))
-	}
-	g, err := groupInfos.Get(h)
-	if err != nil {
-		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclrtGroupInfo %#x was destroyed or never created", fn, uintptr(h))
-	}
-	return g, nil
+	return core.GroupInfos.Add(&core.GroupInfo{Groups: make([]core.Group, len(gs))}), nil
 }
 
 // DestroyGroupInfo implements aclrtDestroyGroupInfo.
 func DestroyGroupInfo(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtDestroyGroupInfo"
-	if _, err := groupInfo(fn, h); err != nil {
+	if _, err := core.ResolveGroupInfo(fn, h); err != nil {
 		return err
 	}
-	if !groupInfos.Remove(h) {
+	if !core.GroupInfos.Remove(h) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo %#x was destroyed concurrently", fn, uintptr(h))
 	}
 	return nil
@@ -148,7 +123,7 @@ func DestroyGroupInfo(t *core.Thread, h core.Handle) error {
 // current device into groupInfo.
 func GetAllGroupInfo(t *core.Thread, h core.Handle) error {
 	const fn = "aclrtGetAllGroupInfo"
-	info, err := groupInfo(fn, h)
+	info, err := core.ResolveGroupInfo(fn, h)
 	if err != nil {
 		return err
 	}
@@ -156,8 +131,8 @@ func GetAllGroupInfo(t *core.Thread, h core.Handle) error {
 	if err != nil {
 		return err
 	}
-	groupInfos.Mu.Lock() // the table lock also guards the infos' contents
-	defer groupInfos.Mu.Unlock()
+	core.GroupInfos.Mu.Lock() // the table lock also guards the infos' contents
+	defer core.GroupInfos.Mu.Unlock()
 	if len(info.Groups) != len(gs) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo has room for %d groups, the device has %d (create it on this device)", fn, len(info.Groups), len(gs))
 	}
@@ -169,15 +144,15 @@ func GetAllGroupInfo(t *core.Thread, h core.Handle) error {
 // group index idx, an int (4 bytes) each.
 func GetGroupInfoDetail(t *core.Thread, h core.Handle, idx int32, attr int32, value []byte, retSize *uint64) error {
 	const fn = "aclrtGetGroupInfoDetail"
-	info, err := groupInfo(fn, h)
+	info, err := core.ResolveGroupInfo(fn, h)
 	if err != nil {
 		return err
 	}
 	if value == nil || retSize == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attrValue and paramRetSize must not be NULL", fn)
 	}
-	groupInfos.Mu.RLock()
-	defer groupInfos.Mu.RUnlock()
+	core.GroupInfos.Mu.RLock()
+	defer core.GroupInfos.Mu.RUnlock()
 	if idx < 0 || int(idx) >= len(info.Groups) {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupIndex %d: want 0..%d", fn, idx, len(info.Groups)-1)
 	}

@@ -1,10 +1,7 @@
 package acl
 
 import (
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -160,29 +157,11 @@ func MallocHost(t *core.Thread, out *uintptr, size uint64, fn string) error {
 	if err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, abi.MessageOf(err))
 	}
-	hostBlocks.mu.Lock()
-	hostBlocksOf(n)[p] = true
-	hostBlocks.mu.Unlock()
+	core.HostBlocks.Mu.Lock()
+	core.HostBlocksOf(n)[p] = true
+	core.HostBlocks.Mu.Unlock()
 	*out = p
 	return nil
-}
-
-// hostBlocks are the pinned blocks aclrtMallocHost made: the node's pinned
-// pool also serves halMemAlloc(MEM_HOST), whose blocks aclrtFreeHost must
-// refuse. The set belongs to one node (dropped when another appears, after
-// aclFinalize). hostBlocks.mu is a leaf lock.
-var hostBlocks struct {
-	mu   sync.Mutex
-	node *emu.Node
-	m    map[uintptr]bool
-}
-
-// hostBlocksOf returns the set of node n. Precondition: hostBlocks.mu held.
-func hostBlocksOf(n *emu.Node) map[uintptr]bool {
-	if hostBlocks.node != n {
-		hostBlocks.node, hostBlocks.m = n, map[uintptr]bool{}
-	}
-	return hostBlocks.m
 }
 
 // FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync.
@@ -201,9 +180,9 @@ func FreeHost(t *core.Thread, p uintptr, sync bool) error {
 	if base, _, ok := n.Host().Find(p); !ok || base != p {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMallocHost block", fn, p)
 	}
-	hostBlocks.mu.Lock()
-	mine := hostBlocksOf(n)[p]
-	hostBlocks.mu.Unlock()
+	core.HostBlocks.Mu.Lock()
+	mine := core.HostBlocksOf(n)[p]
+	core.HostBlocks.Mu.Unlock()
 	if !mine {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was not allocated by aclrtMallocHost (halMemAlloc memory is freed with halMemFree)", fn, p)
 	}
@@ -223,9 +202,9 @@ func FreeHost(t *core.Thread, p uintptr, sync bool) error {
 	if err := n.Host().Free(p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, abi.MessageOf(err))
 	}
-	hostBlocks.mu.Lock()
-	delete(hostBlocksOf(n), p)
-	hostBlocks.mu.Unlock()
+	core.HostBlocks.Mu.Lock()
+	delete(core.HostBlocksOf(n), p)
+	core.HostBlocks.Mu.Unlock()
 	return nil
 }
 

@@ -2,7 +2,6 @@ package acl
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
@@ -86,53 +85,4 @@ func GetMemUsageInfo(t *core.Thread, devID int32, out []core.MemUsageInfo, n *ui
 	}
 	*n = uint64(k)
 	return nil
-}
-
-// vmmCharge is what an aclrtMallocPhysical handle charged.
-type vmmCharge struct {
-	d      *emu.Device
-	module uint16
-	size   uint64
-}
-
-// vmmUsage maps the live aclrtMallocPhysical handles of device memory to
-// their charge; handles of a closed node are dropped at the next charge.
-var vmmUsage struct {
-	mu   sync.Mutex
-	node *emu.Node
-	m    map[uint64]vmmCharge
-}
-
-// chargePhysical charges a new VMM physical allocation h of size bytes to
-// the module of its prop; host memory is not device memory.
-func chargePhysical(h, size uint64, p emu.PhysProp) {
-	n := core.Runtime.Node.Load()
-	if p.Host || n == nil {
-		return
-	}
-	d := n.Opened(p.Dev)
-	if d == nil {
-		return
-	}
-	c := vmmCharge{d: d, module: uint16(p.Module), size: size}
-	vmmUsage.mu.Lock()
-	if vmmUsage.node != n {
-		vmmUsage.node, vmmUsage.m = n, map[uint64]vmmCharge{}
-	}
-	vmmUsage.m[h] = c
-	vmmUsage.mu.Unlock()
-	c.d.NoteUsage(c.module, int64(c.size))
-}
-
-// dischargePhysical releases the charge of handle h once its last
-// reference is gone (imported handles charged nothing: the memory is the
-// exporter's).
-func dischargePhysical(h uint64) {
-	vmmUsage.mu.Lock()
-	c, ok := vmmUsage.m[h]
-	delete(vmmUsage.m, h)
-	vmmUsage.mu.Unlock()
-	if ok {
-		c.d.NoteUsage(c.module, -int64(c.size))
-	}
 }

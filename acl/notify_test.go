@@ -231,7 +231,7 @@ func TestEventPoolAndTimeouts(t *testing.T) {
 
 func TestOpTimeouts(t *testing.T) {
 	th := setup(t, nil)
-	t.Cleanup(func() { opWaitTimeout.Store(0); core.OpExecTimeout.Store(0) })
+	t.Cleanup(func() { core.OpWaitTimeout.Store(0); core.OpExecTimeout.Store(0) })
 	require.NoError(t, SetDevice(th, 0))
 	var ms uint32
 	require.NoError(t, GetOpExecuteTimeout(th, &ms))

@@ -1,8 +1,6 @@
 package acl
 
 import (
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/tsfw"
@@ -18,43 +16,6 @@ import (
 // documented outputSize).
 const ovfStatusSize = 64
 
-// ovfWordSize is the size of the per-context status word.
-const ovfWordSize = 8
-
-var ovf struct {
-	mu    sync.Mutex
-	words map[*core.Context]uintptr
-}
-
-// overflowWord returns c's status word, allocating and zeroing it on first
-// use; words of destroyed contexts are released on the way.
-func overflowWord(fn string, c *core.Context) (uintptr, error) {
-	ovf.mu.Lock()
-	defer ovf.mu.Unlock()
-	if ovf.words == nil {
-		ovf.words = map[*core.Context]uintptr{}
-	}
-	for x, a := range ovf.words {
-		if x.Dead.Load() {
-			_, _ = x.Dev.Emu.HBM.Free(a) // fails harmlessly once the device memory is closed
-			delete(ovf.words, x)
-		}
-	}
-	if a, ok := ovf.words[c]; ok {
-		return a, nil
-	}
-	a, err := c.Dev.Emu.HBM.Alloc(ovfWordSize, 0)
-	if err != nil {
-		return 0, abi.Wrapf(err, "%s: overflow status word of device %d", fn, c.Dev.ID)
-	}
-	if err := c.Dev.Emu.TS.MemsetNow(a, 0, ovfWordSize); err != nil {
-		_, _ = c.Dev.Emu.HBM.Free(a)
-		return 0, abi.Wrapf(err, "%s: device %d", fn, c.Dev.ID)
-	}
-	ovf.words[c] = a
-	return a, nil
-}
-
 // CtxGetFloatOverflowAddr implements aclrtCtxGetFloatOverflowAddr.
 func CtxGetFloatOverflowAddr(t *core.Thread, addr *uintptr) error {
 	const fn = "aclrtCtxGetFloatOverflowAddr"
@@ -65,7 +26,7 @@ func CtxGetFloatOverflowAddr(t *core.Thread, addr *uintptr) error {
 	if err != nil {
 		return err
 	}
-	a, err := overflowWord(fn, c)
+	a, err := core.OverflowWord(fn, c)
 	if err != nil {
 		return err
 	}
@@ -114,8 +75,8 @@ func GetOverflowStatus(t *core.Thread, out uintptr, size uint64, h core.Handle) 
 	if out == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputAddr must not be NULL", fn)
 	}
-	if size < ovfWordSize {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputSize %d is smaller than the %d-byte status word (the documented size is %d)", fn, size, ovfWordSize, ovfStatusSize)
+	if size < core.OvfWordSize {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: outputSize %d is smaller than the %d-byte status word (the documented size is %d)", fn, size, core.OvfWordSize, ovfStatusSize)
 	}
 	s, err := core.ResolveStream(t, fn, h)
 	if err != nil {
@@ -135,16 +96,16 @@ func GetOverflowStatus(t *core.Thread, out uintptr, size uint64, h core.Handle) 
 	if err := core.SameDevice(fn, s, pi); err != nil {
 		return err
 	}
-	w, err := overflowWord(fn, s.Ctx)
+	w, err := core.OverflowWord(fn, s.Ctx)
 	if err != nil {
 		return err
 	}
-	if n > ovfWordSize {
-		if err := s.SubmitTask(t, fn, tsfw.MemsetTask(out+ovfWordSize, 0, n-ovfWordSize)); err != nil {
+	if n > core.OvfWordSize {
+		if err := s.SubmitTask(t, fn, tsfw.MemsetTask(out+core.OvfWordSize, 0, n-core.OvfWordSize)); err != nil {
 			return err
 		}
 	}
-	return s.SubmitTask(t, fn, tsfw.CopyTask(out, w, ovfWordSize, tsfw.DeviceToDevice))
+	return s.SubmitTask(t, fn, tsfw.CopyTask(out, w, core.OvfWordSize, tsfw.DeviceToDevice))
 }
 
 // ResetOverflowStatus implements aclrtResetOverflowStatus: clears the
@@ -155,9 +116,9 @@ func ResetOverflowStatus(t *core.Thread, h core.Handle) error {
 	if err != nil {
 		return err
 	}
-	w, err := overflowWord(fn, s.Ctx)
+	w, err := core.OverflowWord(fn, s.Ctx)
 	if err != nil {
 		return err
 	}
-	return s.SubmitTask(t, fn, tsfw.MemsetTask(w, 0, ovfWordSize))
+	return s.SubmitTask(t, fn, tsfw.MemsetTask(w, 0, core.OvfWordSize))
 }

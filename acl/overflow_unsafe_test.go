@@ -38,10 +38,10 @@ func TestOverflowStatusWord(t *testing.T) {
 	}
 	b := read()
 	assert.Zero(t, binary.LittleEndian.Uint64(b), "no overflow reported")
-	assert.Equal(t, make([]byte, ovfStatusSize-ovfWordSize), b[ovfWordSize:])
+	assert.Equal(t, make([]byte, ovfStatusSize-core.OvfWordSize), b[core.OvfWordSize:])
 
 	// Something (here the test) raises the flag: the status reports it.
-	require.NoError(t, Memset(th, word, ovfWordSize, 1, 1))
+	require.NoError(t, Memset(th, word, core.OvfWordSize, 1, 1))
 	assert.Equal(t, uint64(1), binary.LittleEndian.Uint64(read()))
 
 	require.NoError(t, ResetOverflowStatus(th, s))

@@ -3,10 +3,8 @@ package acl
 import (
 	"os"
 	"slices"
-	"sync"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -32,26 +30,6 @@ import (
 //     application's promise, as the documentation asks it to stop issuing
 //     work first).
 
-type snapshotCB struct {
-	key uintptr // the C function pointer, the callback's identity
-	fn  core.SnapshotFunc
-}
-
-// snapshotBlock is the saved content of one device allocation.
-type snapshotBlock struct {
-	dev   *core.Device
-	base  uintptr
-	bytes []byte
-}
-
-var snapshot struct {
-	mu     sync.Mutex // guards the fields; never held while a callback runs
-	cbs    [abi.ACL_RT_SNAPSHOT_UNLOCK_POST + 1][]snapshotCB
-	locked bool
-	backup []snapshotBlock // the saved allocations
-	node   *emu.Node       // the node of the backup; nil before any
-}
-
 // snapshotPID checks pid and the SoC for fn.
 func snapshotPID(fn string, pid int32) error {
 	if err := CheckSoC(fn); err != nil {
@@ -59,34 +37,6 @@ func snapshotPID(fn string, pid int32) error {
 	}
 	if int(pid) != os.Getpid() {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid %d: npuemu snapshots only the calling process (%d), whose devices it emulates", fn, pid, os.Getpid())
-	}
-	return nil
-}
-
-// openedDevices returns the runtime's opened devices by id.
-func openedDevices() []*core.Device {
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	var out []*core.Device
-	for _, d := range core.Runtime.Devs {
-		if d != nil {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// runSnapshotStage calls stage's callbacks for every opened device.
-func runSnapshotStage(fn string, stage int32, devs []*core.Device) error {
-	snapshot.mu.Lock()
-	cbs := slices.Clone(snapshot.cbs[stage])
-	snapshot.mu.Unlock()
-	for _, d := range devs {
-		for _, cb := range cbs {
-			if r := cb.fn(d.ID); r != 0 {
-				return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_CALLBACK_FAILED, "%s: the callback %#x of stage %d returned %d for device %d", fn, cb.key, stage, r, d.ID)
-			}
-		}
 	}
 	return nil
 }
@@ -103,12 +53,12 @@ func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb core.
 	if key == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: callback must not be NULL", fn)
 	}
-	snapshot.mu.Lock()
-	defer snapshot.mu.Unlock()
-	if slices.ContainsFunc(snapshot.cbs[stage], func(c snapshotCB) bool { return c.key == key }) {
+	core.SnapshotState.Mu.Lock()
+	defer core.SnapshotState.Mu.Unlock()
+	if slices.ContainsFunc(core.SnapshotState.Cbs[stage], func(c core.SnapshotCB) bool { return c.Key == key }) {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED, "%s: callback %#x is already registered for stage %d", fn, key, stage)
 	}
-	snapshot.cbs[stage] = append(slices.Clone(snapshot.cbs[stage]), snapshotCB{key: key, fn: cb})
+	core.SnapshotState.Cbs[stage] = append(slices.Clone(core.SnapshotState.Cbs[stage]), core.SnapshotCB{Key: key, Fn: cb})
 	return nil
 }
 
@@ -121,13 +71,13 @@ func SnapShotCallbackUnregister(t *core.Thread, stage int32, key uintptr) error 
 	if stage < 0 || stage > abi.ACL_RT_SNAPSHOT_UNLOCK_POST {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stage %d is not an aclrtSnapShotStage (0..%d)", fn, stage, abi.ACL_RT_SNAPSHOT_UNLOCK_POST)
 	}
-	snapshot.mu.Lock()
-	defer snapshot.mu.Unlock()
-	i := slices.IndexFunc(snapshot.cbs[stage], func(c snapshotCB) bool { return c.key == key })
+	core.SnapshotState.Mu.Lock()
+	defer core.SnapshotState.Mu.Unlock()
+	i := slices.IndexFunc(core.SnapshotState.Cbs[stage], func(c core.SnapshotCB) bool { return c.Key == key })
 	if i < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: callback %#x is not registered for stage %d", fn, key, stage)
 	}
-	snapshot.cbs[stage] = slices.Delete(slices.Clone(snapshot.cbs[stage]), i, i+1)
+	core.SnapshotState.Cbs[stage] = slices.Delete(slices.Clone(core.SnapshotState.Cbs[stage]), i, i+1)
 	return nil
 }
 
@@ -138,14 +88,14 @@ func SnapShotProcessLock(t *core.Thread, pid int32) error {
 	if err := snapshotPID(fn, pid); err != nil {
 		return err
 	}
-	snapshot.mu.Lock()
-	locked := snapshot.locked
-	snapshot.mu.Unlock()
+	core.SnapshotState.Mu.Lock()
+	locked := core.SnapshotState.Locked
+	core.SnapshotState.Mu.Unlock()
 	if locked {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: the process is already locked", fn)
 	}
-	devs := openedDevices()
-	if err := runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_LOCK_PRE, devs); err != nil {
+	devs := core.OpenedDevices()
+	if err := core.RunSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_LOCK_PRE, devs); err != nil {
 		return err
 	}
 	for _, d := range devs {
@@ -153,12 +103,12 @@ func SnapShotProcessLock(t *core.Thread, pid int32) error {
 			return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: device %d: %s", fn, d.ID, abi.MessageOf(err))
 		}
 	}
-	snapshot.mu.Lock()
-	defer snapshot.mu.Unlock()
-	if snapshot.locked {
+	core.SnapshotState.Mu.Lock()
+	defer core.SnapshotState.Mu.Unlock()
+	if core.SnapshotState.Locked {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_LOCK_FAILED, "%s: the process was locked concurrently", fn)
 	}
-	snapshot.locked = true
+	core.SnapshotState.Locked = true
 	return nil
 }
 
@@ -168,24 +118,14 @@ func SnapShotProcessUnlock(t *core.Thread, pid int32) error {
 	if err := snapshotPID(fn, pid); err != nil {
 		return err
 	}
-	snapshot.mu.Lock()
-	if !snapshot.locked {
-		snapshot.mu.Unlock()
+	core.SnapshotState.Mu.Lock()
+	if !core.SnapshotState.Locked {
+		core.SnapshotState.Mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_UNLOCK_FAILED, "%s: the process is not locked", fn)
 	}
-	snapshot.locked = false
-	snapshot.mu.Unlock()
-	return runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_UNLOCK_POST, openedDevices())
-}
-
-// requireLocked fails with code unless the process is locked.
-func requireLocked(fn string, code abi.Code) error {
-	snapshot.mu.Lock()
-	defer snapshot.mu.Unlock()
-	if !snapshot.locked {
-		return abi.Errorf(code, "%s: lock the process first (aclrtSnapShotProcessLock)", fn)
-	}
-	return nil
+	core.SnapshotState.Locked = false
+	core.SnapshotState.Mu.Unlock()
+	return core.RunSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_UNLOCK_POST, core.OpenedDevices())
 }
 
 // SnapShotProcessBackup implements aclrtSnapShotProcessBackup: the content
@@ -199,25 +139,25 @@ func SnapShotProcessBackup(t *core.Thread, pid int32, haveArgs bool) error {
 	if !haveArgs {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: args must not be NULL", fn)
 	}
-	if err := requireLocked(fn, abi.ACL_ERROR_SNAPSHOT_BACKUP_FAILED); err != nil {
+	if err := core.RequireLocked(fn, abi.ACL_ERROR_SNAPSHOT_BACKUP_FAILED); err != nil {
 		return err
 	}
-	devs := openedDevices()
-	if err := runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_BACKUP_PRE, devs); err != nil {
+	devs := core.OpenedDevices()
+	if err := core.RunSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_BACKUP_PRE, devs); err != nil {
 		return err
 	}
-	var blocks []snapshotBlock
+	var blocks []core.SnapshotBlock
 	for _, d := range devs {
 		for _, a := range d.Allocations() {
 			b := make([]byte, a.Size)
 			copy(b, hostBytes(a.Base, a.Size))
-			blocks = append(blocks, snapshotBlock{dev: d, base: a.Base, bytes: b})
+			blocks = append(blocks, core.SnapshotBlock{Dev: d, Base: a.Base, Bytes: b})
 		}
 	}
-	snapshot.mu.Lock()
-	snapshot.backup, snapshot.node = blocks, core.Runtime.Node.Load()
-	snapshot.mu.Unlock()
-	return runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_BACKUP_POST, devs)
+	core.SnapshotState.Mu.Lock()
+	core.SnapshotState.Backup, core.SnapshotState.Node = blocks, core.Runtime.Node.Load()
+	core.SnapshotState.Mu.Unlock()
+	return core.RunSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_BACKUP_POST, devs)
 }
 
 // SnapShotProcessRestore implements aclrtSnapShotProcessRestore: the
@@ -231,30 +171,30 @@ func SnapShotProcessRestore(t *core.Thread, pid int32, haveArgs bool) error {
 	if !haveArgs {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: args must not be NULL", fn)
 	}
-	if err := requireLocked(fn, abi.ACL_ERROR_SNAPSHOT_RESTORE_FAILED); err != nil {
+	if err := core.RequireLocked(fn, abi.ACL_ERROR_SNAPSHOT_RESTORE_FAILED); err != nil {
 		return err
 	}
-	snapshot.mu.Lock()
-	blocks, node := snapshot.backup, snapshot.node
-	snapshot.mu.Unlock()
+	core.SnapshotState.Mu.Lock()
+	blocks, node := core.SnapshotState.Backup, core.SnapshotState.Node
+	core.SnapshotState.Mu.Unlock()
 	if node == nil || node != core.Runtime.Node.Load() {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_RESTORE_FAILED, "%s: no backup of this runtime (aclrtSnapShotProcessBackup)", fn)
 	}
-	devs := openedDevices()
-	if err := runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_RESTORE_PRE, devs); err != nil {
+	devs := core.OpenedDevices()
+	if err := core.RunSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_RESTORE_PRE, devs); err != nil {
 		return err
 	}
 	for _, b := range blocks {
 		live := false
-		for _, a := range b.dev.Allocations() {
-			if a.Base == b.base && a.Size == uint64(len(b.bytes)) {
+		for _, a := range b.Dev.Allocations() {
+			if a.Base == b.Base && a.Size == uint64(len(b.Bytes)) {
 				live = true
 				break
 			}
 		}
 		if live {
-			copy(hostBytes(b.base, uint64(len(b.bytes))), b.bytes)
+			copy(hostBytes(b.Base, uint64(len(b.Bytes))), b.Bytes)
 		}
 	}
-	return runSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_RESTORE_POST, devs)
+	return core.RunSnapshotStage(fn, abi.ACL_RT_SNAPSHOT_RESTORE_POST, devs)
 }

@@ -173,7 +173,7 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemP
 	physProps.m[h] = *prop
 	physProps.mu.Unlock()
 	registerPhysical(h, size, p)
-	chargePhysical(h, size, p) // aclrtGetMemUsageInfo (memusage.go)
+	core.ChargePhysical(h, size, p) // aclrtGetMemUsageInfo (memusage.go)
 	*out = h
 	return nil
 }
@@ -194,7 +194,7 @@ func FreePhysical(t *core.Thread, h uint64) error {
 	}
 	if _, _, err := v.Prop(h); err != nil {
 		core.Unregister(core.TableVMMHandles, h)
-		dischargePhysical(h) // aclrtGetMemUsageInfo (memusage.go)
+		core.DischargePhysical(h) // aclrtGetMemUsageInfo (memusage.go)
 		physProps.mu.Lock()
 		delete(physProps.m, h)
 		physProps.mu.Unlock()

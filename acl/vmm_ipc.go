@@ -1,8 +1,6 @@
 package acl
 
 import (
-	"sync"
-
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
@@ -25,22 +23,6 @@ import (
 
 // ipcKeyLen is the size of an IPC export key buffer.
 const ipcKeyLen = emu.ShmemNameLen
-
-// ipc records what this process did with each key: the keys it exported
-// and the addresses it imported (most recent last). ipc.mu is a leaf lock.
-var ipc struct {
-	mu       sync.Mutex
-	node     *emu.Node
-	exported map[string]bool
-	imports  map[string][]uintptr
-}
-
-// ipcState returns the tables of node n. Precondition: ipc.mu held.
-func ipcState(n *emu.Node) {
-	if ipc.node != n {
-		ipc.node, ipc.exported, ipc.imports = n, map[string]bool{}, map[string][]uintptr{}
-	}
-}
 
 // MemExportToShareableHandle implements aclrtMemExportToShareableHandle
 // (v2 false: handleType is an aclrtMemHandleType) and the DEFAULT share
@@ -159,10 +141,10 @@ func IpcMemGetExportKey(t *core.Thread, devPtr uintptr, size uint64, keyBuf bool
 			return "", core.WrapWithAPI(fn, err)
 		}
 	}
-	ipc.mu.Lock()
-	ipcState(n)
-	ipc.exported[name] = true
-	ipc.mu.Unlock()
+	core.VMMShare.Mu.Lock()
+	core.IpcState(n)
+	core.VMMShare.Exported[name] = true
+	core.VMMShare.Mu.Unlock()
 	return name, nil
 }
 
@@ -233,10 +215,10 @@ func IpcMemImportByKey(t *core.Thread, out *uintptr, key string, null bool, flag
 	if err != nil {
 		return core.WrapWithAPI(fn, err)
 	}
-	ipc.mu.Lock()
-	ipcState(n)
-	ipc.imports[key] = append(ipc.imports[key], p)
-	ipc.mu.Unlock()
+	core.VMMShare.Mu.Lock()
+	core.IpcState(n)
+	core.VMMShare.Imports[key] = append(core.VMMShare.Imports[key], p)
+	core.VMMShare.Mu.Unlock()
 	*out = p
 	return nil
 }
@@ -255,22 +237,22 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 		return err
 	}
 	v := n.VMM()
-	ipc.mu.Lock()
-	ipcState(n)
-	list := ipc.imports[key]
+	core.VMMShare.Mu.Lock()
+	core.IpcState(n)
+	list := core.VMMShare.Imports[key]
 	if k := len(list); k > 0 {
 		p := list[k-1]
 		if k == 1 {
-			delete(ipc.imports, key)
+			delete(core.VMMShare.Imports, key)
 		} else {
-			ipc.imports[key] = list[:k-1]
+			core.VMMShare.Imports[key] = list[:k-1]
 		}
-		ipc.mu.Unlock()
+		core.VMMShare.Mu.Unlock()
 		return core.WrapWithAPI(fn, v.ShmemClose(p))
 	}
-	mine := ipc.exported[key]
-	delete(ipc.exported, key)
-	ipc.mu.Unlock()
+	mine := core.VMMShare.Exported[key]
+	delete(core.VMMShare.Exported, key)
+	core.VMMShare.Mu.Unlock()
 	if !mine {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: key %q was neither exported nor imported by this process (closed already?)", fn, key)
 	}

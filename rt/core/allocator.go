@@ -2,6 +2,8 @@ package core
 
 import (
 	"sync"
+
+	"github.com/npuemu/npuemu/abi"
 )
 
 // AllocatorParts are the parts of an allocator description. Callbacks are
@@ -48,4 +50,36 @@ func streamGone(s *Stream) {
 	AllocRegs.Mu.Lock()
 	delete(AllocRegs.M, s)
 	AllocRegs.Mu.Unlock()
+}
+
+// AllocatorDesc is one aclrtAllocatorDesc. mu guards parts.
+type AllocatorDesc struct {
+	Mu    sync.Mutex
+	Parts AllocatorParts
+}
+
+var AllocDescs = NewTable[AllocatorDesc](KindAllocDesc)
+
+func ResolveAllocDesc(fn string, h Handle) (*AllocatorDesc, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: allocatorDesc must not be NULL", fn)
+	}
+	d, err := AllocDescs.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %v", fn, err)
+	}
+	return d, nil
+}
+
+// AllocatorStream resolves the stream argument of Register/GetByStream:
+// NULL is refused (a registration belongs to an explicit stream).
+func AllocatorStream(t *Thread, fn string, sh Handle) (*Stream, error) {
+	if sh == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL", fn)
+	}
+	s, err := ResolveStream(t, fn, sh)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }

@@ -20,7 +20,8 @@
 //     (launch_ascendc.go), resource limits (launch_limits.go), page tracking
 //     for the sanitizer (launch_track.go);
 //   - capture and model run instances (capture.go, modelri*.go), groups and
-//     mbufs (group.go, mbuf.go), data buffers, snapshots;
+//     mbufs (group.go, mbuf.go), data buffers, snapshots (snapshot.go),
+//     overflow words (overflow.go);
 //   - what happens when work fails: exceptions and their callbacks
 //     (exception.go), host callbacks and their reporter threads
 //     (callback.go), injected faults (faults.go), the sanitizer's wiring

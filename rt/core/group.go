@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"sync"
+
+	"github.com/npuemu/npuemu/abi"
 )
 
 // Group is one core group: the fields of rtGroupInfo_t that
@@ -50,4 +52,29 @@ func withinGroup(c *Context, cube, vector uint32) (uint32, uint32) {
 // String describes a group for messages.
 func (g Group) String() string {
 	return fmt.Sprintf("group %d (%d AI Cores, %d vector cores, %d AI CPUs, %d SDMA)", g.ID, g.AICores, g.AIVectors, g.AICPUs, g.SDMAs)
+}
+
+// GroupASQ is the number of streams a group runs at once.
+const GroupASQ = 32
+
+// GroupInfo is one aclrtGroupInfo: room for the device's groups.
+type GroupInfo struct {
+	Groups []Group
+}
+
+var GroupInfos = NewTable[GroupInfo](KindGroupInfo)
+
+// ResolveGroupInfo resolves an aclrtGroupInfo handle.
+func ResolveGroupInfo(fn string, h Handle) (*GroupInfo, error) {
+	if h == 0 {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: groupInfo must not be NULL", fn)
+	}
+	if k, _, _ := h.Parts(); k != KindGroupInfo {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %#x is not an aclrtGroupInfo", fn, uintptr(h))
+	}
+	g, err := GroupInfos.Get(h)
+	if err != nil {
+		return nil, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: aclrtGroupInfo %#x was destroyed or never created", fn, uintptr(h))
+	}
+	return g, nil
 }

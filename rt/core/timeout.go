@@ -25,3 +25,12 @@ func waitTask(e *Event, timeout time.Duration) tsfw.Task {
 	}
 	return tsfw.WaitTask(e.TSEvent)
 }
+
+// OpWaitTimeout is aclrtSetOpWaitTimeout's value in seconds (0 = none).
+var OpWaitTimeout atomic.Uint32
+
+// DefaultWaitTimeout is the timeout of a plain aclrtStreamWaitEvent: the
+// one set with aclrtSetOpWaitTimeout, 0 (never) by default.
+func DefaultWaitTimeout() time.Duration {
+	return time.Duration(OpWaitTimeout.Load()) * time.Second
+}
