@@ -65,11 +65,11 @@ func TestAllocatorRegistration(t *testing.T) {
 	assert.Equal(t, core.AllocatorParts{}, got)
 
 	// Destroying the stream drops its registration.
-	require.NoError(t, DestroyStream(th, s2, false))
+	require.NoError(t, core.DestroyStream(th, s2, false))
 	assert.Zero(t, core.AllocatorRegistered())
 	require.NoError(t, AllocatorUnregister(th, s2))
 	require.NoError(t, AllocatorDestroyDesc(th, d))
-	require.NoError(t, DestroyStream(th, s1, false))
+	require.NoError(t, core.DestroyStream(th, s1, false))
 	assert.Zero(t, core.AllocDescs.Len())
 }
 
@@ -82,7 +82,7 @@ func TestAllocatorRegisterSoC(t *testing.T) {
 	for part, v := range []uintptr{1, 2, 3, 4, 5} {
 		require.NoError(t, AllocatorSetPart(th, "set", d, part, v))
 	}
-	requireCode(t, CheckSoC("aclrtAllocatorRegister"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtAllocatorRegister"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 	require.NoError(t, AllocatorDestroyDesc(th, d))
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 }

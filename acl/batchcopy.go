@@ -86,9 +86,9 @@ func memcpyBatch(t *core.Thread, fn string, items []core.BatchItem, attrs []core
 		err := checkBatchItem(fn, i, it, kind)
 		if err == nil {
 			if sh == nil {
-				err = Memcpy(t, it.Dst, it.DestMax, it.Src, it.Count, kind)
+				err = core.Memcpy(t, it.Dst, it.DestMax, it.Src, it.Count, kind)
 			} else {
-				err = MemcpyAsync(t, it.Dst, it.DestMax, it.Src, it.Count, kind, *sh)
+				err = core.MemcpyAsync(t, it.Dst, it.DestMax, it.Src, it.Count, kind, *sh)
 			}
 		}
 		if err != nil {

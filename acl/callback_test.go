@@ -31,14 +31,14 @@ func devAlloc(t *testing.T, th *core.Thread, n uint64) uintptr {
 
 func toDev(t *testing.T, th *core.Thread, dst uintptr, b []byte) {
 	t.Helper()
-	require.NoError(t, Memcpy(th, dst, uint64(len(b)), addr(b), uint64(len(b)), abi.ACL_MEMCPY_HOST_TO_DEVICE))
+	require.NoError(t, core.Memcpy(th, dst, uint64(len(b)), addr(b), uint64(len(b)), abi.ACL_MEMCPY_HOST_TO_DEVICE))
 	runtime.KeepAlive(b)
 }
 
 func fromDev(t *testing.T, th *core.Thread, src uintptr, n int) []byte {
 	t.Helper()
 	b := make([]byte, n)
-	require.NoError(t, Memcpy(th, addr(b), uint64(n), src, uint64(n), abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, addr(b), uint64(n), src, uint64(n), abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	return b
 }
 
@@ -46,7 +46,7 @@ func newStream(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
 	var h core.Handle
 	require.NoError(t, CreateStream(th, &h))
-	t.Cleanup(func() { _ = DestroyStream(th, h, true) })
+	t.Cleanup(func() { _ = core.DestroyStream(th, h, true) })
 	return h
 }
 
@@ -61,7 +61,7 @@ func TestHostFuncOrder(t *testing.T) {
 	}
 	var id uint32
 	require.NoError(t, GetThreadLastTaskID(th, &id))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	mu.Lock()
 	assert.Len(t, got, 20)
 	for i, v := range got {
@@ -119,7 +119,7 @@ func TestCallbacks(t *testing.T) {
 	}
 	require.NoError(t, LaunchCallback(th, func() { ran.Add(1) }, core.CallbackBlock, s))
 	require.NoError(t, LaunchHostFunc(th, s, func() { after.Store(ran.Load()) }))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.Equal(t, int32(n+1), after.Load(), "a blocking callback holds the stream's later tasks")
 	close(stop)
 	<-done
@@ -159,7 +159,7 @@ func TestUnsubscribeReleasesBlockedStream(t *testing.T) {
 		runtime.Gosched()
 	}
 	require.NoError(t, UnSubscribeReport(th, 9, s))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.False(t, ran.Load())
 }
 
@@ -193,7 +193,7 @@ func TestExceptionCallbacks(t *testing.T) {
 	failTask(t, th, s, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	var last uint32
 	require.NoError(t, GetThreadLastTaskID(th, &last))
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	var sid int32
 	require.NoError(t, StreamGetID(th, s, &sid))
 	mu.Lock()
@@ -211,7 +211,7 @@ func TestExceptionCallbacks(t *testing.T) {
 	require.NoError(t, SetExceptionInfoCallback(th, 0, nil))
 	require.NoError(t, ExceptionInfoCallbackUnregister(th, 0x10))
 	failTask(t, th, s, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	mu.Lock()
 	assert.Empty(t, got, "nothing registered")
 	mu.Unlock()
@@ -223,13 +223,13 @@ func TestStopOnFailure(t *testing.T) {
 	a, b := newStream(t, th), newStream(t, th)
 	// Continue mode: a failure leaves the stream usable.
 	failTask(t, th, a, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
-	requireCode(t, SynchronizeStream(th, a, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
+	requireCode(t, core.SynchronizeStream(th, a, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	require.NoError(t, LaunchHostFunc(th, a, func() {}))
-	require.NoError(t, SynchronizeStream(th, a, -1))
+	require.NoError(t, core.SynchronizeStream(th, a, -1))
 
 	require.NoError(t, SetStreamFailureMode(th, a, abi.ACL_STOP_ON_FAILURE))
 	failTask(t, th, a, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
-	requireCode(t, SynchronizeStream(th, a, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
+	requireCode(t, core.SynchronizeStream(th, a, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	requireCode(t, LaunchHostFunc(th, a, func() {}), abi.ACL_ERROR_RT_STREAM_ABORT)
 	requireCode(t, LaunchHostFunc(th, b, func() {}), abi.ACL_ERROR_RT_STREAM_ABORT)
 	requireCode(t, LaunchHostFunc(th, 0, func() {}), abi.ACL_ERROR_RT_STREAM_ABORT)
@@ -237,9 +237,9 @@ func TestStopOnFailure(t *testing.T) {
 	// Another context is not affected.
 	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 0))
-	t.Cleanup(func() { _ = DestroyContext(th, c) })
+	t.Cleanup(func() { _ = core.DestroyContext(th, c) })
 	require.NoError(t, LaunchHostFunc(th, 0, func() {}))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 }
 
 func TestStreamAbortAndStop(t *testing.T) {
@@ -252,7 +252,7 @@ func TestStreamAbortAndStop(t *testing.T) {
 	var ran atomic.Bool
 	require.NoError(t, LaunchHostFunc(th, s, func() { ran.Store(true) }))
 	got := make(chan error)
-	go func() { got <- SynchronizeStream(core.NewThread(), s, -1) }()
+	go func() { got <- core.SynchronizeStream(core.NewThread(), s, -1) }()
 	st, _ := core.ResolveStream(th, "test", s)
 	for !st.SQ.Query() && !hasWaiter(st) {
 		runtime.Gosched()
@@ -261,7 +261,7 @@ func TestStreamAbortAndStop(t *testing.T) {
 	requireCode(t, <-got, abi.ACL_ERROR_RT_STREAM_ABORT)
 	assert.False(t, ran.Load(), "queued tasks are discarded")
 	require.NoError(t, LaunchHostFunc(th, s, func() { ran.Store(true) }), "an aborted stream accepts tasks")
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.True(t, ran.Load())
 
 	requireCode(t, StreamStop(th, 0), abi.ACL_ERROR_INVALID_PARAM)
@@ -288,13 +288,13 @@ func TestValueWaitWriteAcrossStreams(t *testing.T) {
 	require.NoError(t, LaunchHostFunc(th, waiter, note("waiter")))
 	require.NoError(t, LaunchHostFunc(th, writer, note("writer")))
 	require.NoError(t, ValueWrite(th, word, 2, 0, writer))
-	require.NoError(t, SynchronizeStream(th, waiter, -1))
+	require.NoError(t, core.SynchronizeStream(th, waiter, -1))
 	assert.Equal(t, []string{"writer", "waiter"}, order)
 
 	// A host write (aclrtMemcpy) releases a wait too.
 	require.NoError(t, ValueWait(th, word+8, 5, abi.ACL_STREAM_WAIT_VALUE_EQ, waiter))
 	toDev(t, th, word+8, binary.LittleEndian.AppendUint64(nil, 5))
-	require.NoError(t, SynchronizeStream(th, waiter, -1))
+	require.NoError(t, core.SynchronizeStream(th, waiter, -1))
 
 	for _, c := range []struct {
 		name string
@@ -339,7 +339,7 @@ func TestReduceAsync(t *testing.T) {
 		toDev(t, th, dst, a)
 		toDev(t, th, src, b)
 		require.NoError(t, ReduceAsync(th, dst, src, n, c.kind, c.dt, s, 0))
-		require.NoError(t, SynchronizeStream(th, s, -1))
+		require.NoError(t, core.SynchronizeStream(th, s, -1))
 		want := append([]byte(nil), a...)
 		tsfw.Reduce(want, b, reduceOps[c.kind], c.td)
 		assert.Equal(t, want, fromDev(t, th, dst, n), "dtype %d kind %d", c.dt, c.kind)
@@ -393,7 +393,7 @@ func TestRandomNumAsync(t *testing.T) {
 	run := func() []byte {
 		toDev(t, th, ctr, make([]byte, 16))
 		require.NoError(t, RandomNumAsync(th, &info, s, 0))
-		require.NoError(t, SynchronizeStream(th, s, -1))
+		require.NoError(t, core.SynchronizeStream(th, s, -1))
 		return fromDev(t, th, out, 4*n)
 	}
 	first := run()

@@ -34,7 +34,7 @@ func syncEvent(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
 	var e core.Handle
 	require.NoError(t, CreateEventExWithFlag(th, &e, abi.ACL_EVENT_SYNC))
-	t.Cleanup(func() { _ = DestroyEvent(th, e) })
+	t.Cleanup(func() { _ = core.DestroyEvent(th, e) })
 	return e
 }
 
@@ -53,21 +53,21 @@ func TestCaptureRecordsAndReplays(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	var status int32
 	var during core.Handle
-	require.NoError(t, CaptureGetInfo(th, s, &status, &during))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, &during))
 	assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE), status)
-	require.NoError(t, MemsetAsync(th, a, 64, 7, 32, s))
-	require.NoError(t, MemcpyAsync(th, b, 64, a, 64, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
+	require.NoError(t, core.MemsetAsync(th, a, 64, 7, 32, s))
+	require.NoError(t, core.MemcpyAsync(th, b, 64, a, 64, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	assert.Equal(t, during, ri, "GetInfo names the RI being captured")
 	defer destroyRI(t, th, ri)
 
 	// Recorded, not executed.
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.Equal(t, make([]byte, 64), fromDev(t, th, b, 64))
 
-	require.NoError(t, ExecuteAsync(th, ri, s))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, s))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	want := append(bytes.Repeat([]byte{7}, 32), bytes.Repeat([]byte{1}, 32)...)
 	assert.Equal(t, want, fromDev(t, th, b, 64))
 
@@ -77,7 +77,7 @@ func TestCaptureRecordsAndReplays(t *testing.T) {
 	require.NoError(t, Execute(th, ri, -1))
 	assert.Equal(t, append(bytes.Repeat([]byte{7}, 32), make([]byte, 32)...), fromDev(t, th, b, 64))
 
-	require.NoError(t, CaptureGetInfo(th, s, &status, nil))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, nil))
 	assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_STATUS_NONE), status)
 }
 
@@ -89,16 +89,16 @@ func TestCaptureForkJoin(t *testing.T) {
 
 	capture := func(rejoin bool) (core.Handle, error) {
 		require.NoError(t, CaptureBegin(th, s1, abi.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL))
-		require.NoError(t, MemsetAsync(th, a, 16, 3, 16, s1))
-		require.NoError(t, RecordEvent(th, fork, s1, 0))
-		require.NoError(t, StreamWaitEvent(th, s2, fork)) // s2 joins the capture
+		require.NoError(t, core.MemsetAsync(th, a, 16, 3, 16, s1))
+		require.NoError(t, core.RecordEvent(th, fork, s1, 0))
+		require.NoError(t, core.StreamWaitEvent(th, s2, fork)) // s2 joins the capture
 		var st int32
-		require.NoError(t, CaptureGetInfo(th, s2, &st, nil))
+		require.NoError(t, core.CaptureGetInfo(th, s2, &st, nil))
 		assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE), st)
-		require.NoError(t, MemcpyAsync(th, b, 16, a, 16, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s2))
+		require.NoError(t, core.MemcpyAsync(th, b, 16, a, 16, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s2))
 		if rejoin {
-			require.NoError(t, RecordEvent(th, join, s2, 0))
-			require.NoError(t, StreamWaitEvent(th, s1, join))
+			require.NoError(t, core.RecordEvent(th, join, s2, 0))
+			require.NoError(t, core.StreamWaitEvent(th, s1, join))
 		}
 		requireCode(t, CaptureEnd(th, s2, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED)
 		var ri core.Handle
@@ -117,8 +117,8 @@ func TestCaptureForkJoin(t *testing.T) {
 	assert.Equal(t, uint32(2), n)
 	for range 3 {
 		toDev(t, th, b, make([]byte, 16))
-		require.NoError(t, ExecuteAsync(th, ri, s1))
-		require.NoError(t, SynchronizeStream(th, s1, -1))
+		require.NoError(t, core.ExecuteAsync(th, ri, s1))
+		require.NoError(t, core.SynchronizeStream(th, s1, -1))
 		assert.Equal(t, bytes.Repeat([]byte{3}, 16), fromDev(t, th, b, 16), "the branch ran after the fork and before the join")
 	}
 }
@@ -140,36 +140,36 @@ func TestCaptureErrors(t *testing.T) {
 	other2.Ctx = th.Ctx
 	requireCode(t, CaptureEnd(other2, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD)
 	// GLOBAL: the unsafe call is refused in every thread whose mode is GLOBAL...
-	requireCode(t, Memcpy(other2, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
+	requireCode(t, core.Memcpy(other2, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
 	// ...but a thread switched to RELAXED may make it.
 	mode := int32(abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
 	require.NoError(t, CaptureThreadExchangeMode(other2, &mode))
 	assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), mode)
-	require.NoError(t, Memset(other2, p, 8, 0, 8))
+	require.NoError(t, core.Memset(other2, p, 8, 0, 8))
 	// The refused call invalidated the capture.
 	var status int32
-	require.NoError(t, CaptureGetInfo(th, s, &status, nil))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, nil))
 	assert.Equal(t, int32(abi.ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED), status)
-	requireCode(t, MemsetAsync(th, p, 8, 1, 8, s), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+	requireCode(t, core.MemsetAsync(th, p, 8, 1, 8, s), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 
 	// Synchronising or querying a capturing stream, device or event.
 	for _, bad := range []func() error{
-		func() error { return SynchronizeStream(th, s, -1) },
-		func() error { var st int32; return StreamQuery(th, s, &st) },
-		func() error { return SynchronizeDevice(th) },
-		func() error { return SynchronizeEvent(th, e, -1) },
+		func() error { return core.SynchronizeStream(th, s, -1) },
+		func() error { var st int32; return core.StreamQuery(th, s, &st) },
+		func() error { return core.SynchronizeDevice(th) },
+		func() error { return core.SynchronizeEvent(th, e, -1) },
 	} {
 		require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-		require.NoError(t, RecordEvent(th, e, s, 0))
+		require.NoError(t, core.RecordEvent(th, e, s, 0))
 		requireCode(t, bad(), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
 		requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 	}
 
 	// A wait for an event recorded outside the capture.
-	require.NoError(t, RecordEvent(th, e, other, 0))
+	require.NoError(t, core.RecordEvent(th, e, other, 0))
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL))
-	requireCode(t, StreamWaitEvent(th, s, e), abi.ACL_ERROR_RT_CAPTURE_DEPENDENCY)
+	requireCode(t, core.StreamWaitEvent(th, s, e), abi.ACL_ERROR_RT_CAPTURE_DEPENDENCY)
 	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 
 	// THREAD_LOCAL: other threads keep their unsafe calls; pageable async
@@ -177,11 +177,11 @@ func TestCaptureErrors(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL))
 	third := core.NewThread()
 	third.Ctx = th.Ctx
-	require.NoError(t, Memcpy(third, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST))
-	requireCode(t, Memset(th, p, 8, 0, 8), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
+	require.NoError(t, core.Memcpy(third, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	requireCode(t, core.Memset(th, p, 8, 0, 8), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
 	requireCode(t, CaptureEnd(th, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	requireCode(t, MemcpyAsync(th, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST, s), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
+	requireCode(t, core.MemcpyAsync(th, addr(host), 8, p, 8, abi.ACL_MEMCPY_DEVICE_TO_HOST, s), abi.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
 	// RELAXED: End from another thread is allowed.
 	requireCode(t, CaptureEnd(third, s, new(core.Handle)), abi.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 }
@@ -193,21 +193,21 @@ func TestCaptureExternalEvents(t *testing.T) {
 	p := devAlloc(t, th, 8)
 	toDev(t, th, p, make([]byte, 8))
 
-	requireCode(t, RecordEvent(th, out, s, abi.ACL_EVENT_RECORD_EXTERNAL), abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
+	requireCode(t, core.RecordEvent(th, out, s, abi.ACL_EVENT_RECORD_EXTERNAL), abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	require.NoError(t, s2capture(th, s, in))
-	require.NoError(t, MemsetAsync(th, p, 8, 9, 8, s))
-	require.NoError(t, RecordEvent(th, out, s, abi.ACL_EVENT_RECORD_EXTERNAL))
+	require.NoError(t, core.MemsetAsync(th, p, 8, 9, 8, s))
+	require.NoError(t, core.RecordEvent(th, out, s, abi.ACL_EVENT_RECORD_EXTERNAL))
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 
 	// The replay waits for the application's event recorded outside and
 	// records the application's event for others.
-	require.NoError(t, RecordEvent(th, in, other, 0))
-	require.NoError(t, ExecuteAsync(th, ri, s))
-	require.NoError(t, StreamWaitEvent(th, other, out))
-	require.NoError(t, SynchronizeStream(th, other, -1))
+	require.NoError(t, core.RecordEvent(th, in, other, 0))
+	require.NoError(t, core.ExecuteAsync(th, ri, s))
+	require.NoError(t, core.StreamWaitEvent(th, other, out))
+	require.NoError(t, core.SynchronizeStream(th, other, -1))
 	assert.Equal(t, bytes.Repeat([]byte{9}, 8), fromDev(t, th, p, 8))
 }
 
@@ -222,35 +222,35 @@ func s2capture(th *core.Thread, sh, eh core.Handle) error {
 	if err != nil {
 		return err
 	}
-	return captureExternal(s, "aclrtStreamWaitEventWithFlag", e, tsfw.WaitTask(e.TSEvent))
+	return core.CaptureExternal(s, "aclrtStreamWaitEventWithFlag", e, tsfw.WaitTask(e.TSEvent))
 }
 
 func TestBuildModelRI(t *testing.T) {
 	th := riSetup(t)
 	var ps, target core.Handle
-	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
-	defer func() { require.NoError(t, DestroyStream(th, ps, false)) }()
+	require.NoError(t, core.CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
+	defer func() { require.NoError(t, core.DestroyStream(th, ps, false)) }()
 	target = newStream(t, th)
 	p := devAlloc(t, th, 32)
 	toDev(t, th, p, make([]byte, 32))
 
-	requireCode(t, MemsetAsync(th, p, 32, 1, 32, ps), abi.ACL_ERROR_RT_STREAM_MODEL)
+	requireCode(t, core.MemsetAsync(th, p, 32, 1, 32, ps), abi.ACL_ERROR_RT_STREAM_MODEL)
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	requireCode(t, BindStream(th, ri, target, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	requireCode(t, BindStream(th, ri, ps, core.ModelStreamFlagHead), abi.ACL_ERROR_RT_STREAM_MODEL)
-	require.NoError(t, MemsetAsync(th, p, 32, 5, 16, ps))
-	require.NoError(t, MemsetAsync(th, p+16, 16, 6, 16, ps))
+	require.NoError(t, core.MemsetAsync(th, p, 32, 5, 16, ps))
+	require.NoError(t, core.MemsetAsync(th, p+16, 16, 6, 16, ps))
 	requireCode(t, Execute(th, ri, -1), abi.ACL_ERROR_RT_MODEL_EXECUTE)
 	requireCode(t, BuildEnd(th, ri, 0), abi.ACL_ERROR_RT_MODEL_EXECUTE)
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
-	requireCode(t, MemsetAsync(th, p, 32, 1, 32, ps), abi.ACL_ERROR_RT_STREAM_MODEL)
+	requireCode(t, core.MemsetAsync(th, p, 32, 1, 32, ps), abi.ACL_ERROR_RT_STREAM_MODEL)
 	assert.Equal(t, make([]byte, 32), fromDev(t, th, p, 32), "building runs nothing")
 
-	require.NoError(t, ExecuteAsync(th, ri, target))
-	require.NoError(t, SynchronizeStream(th, target, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, target))
+	require.NoError(t, core.SynchronizeStream(th, target, -1))
 	assert.Equal(t, append(bytes.Repeat([]byte{5}, 16), bytes.Repeat([]byte{6}, 16)...), fromDev(t, th, p, 32))
 
 	var n uint32
@@ -285,13 +285,13 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 
 	require.NoError(t, CaptureBegin(th, s1, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	require.NoError(t, CaptureTaskGrpBegin(th, s1))
-	require.NoError(t, MemsetAsync(th, p, 8, 1, 8, s1))
+	require.NoError(t, core.MemsetAsync(th, p, 8, 1, 8, s1))
 	var grp core.Handle
 	require.NoError(t, CaptureTaskGrpEnd(th, s1, &grp))
-	require.NoError(t, RecordEvent(th, fork, s1, 0))
-	require.NoError(t, StreamWaitEvent(th, s2, fork))
-	require.NoError(t, RecordEvent(th, join, s2, 0))
-	require.NoError(t, StreamWaitEvent(th, s1, join))
+	require.NoError(t, core.RecordEvent(th, fork, s1, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s2, fork))
+	require.NoError(t, core.RecordEvent(th, join, s2, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s1, join))
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s1, &ri))
 	defer destroyRI(t, th, ri)
@@ -324,10 +324,10 @@ func TestRIIntrospectionAndJSON(t *testing.T) {
 	// Update the group: re-issue the memset with another value.
 	other := newStream(t, th)
 	require.NoError(t, CaptureTaskUpdateBegin(th, other, grp))
-	require.NoError(t, MemsetAsync(th, p, 8, 4, 8, other))
+	require.NoError(t, core.MemsetAsync(th, p, 8, 4, 8, other))
 	require.NoError(t, CaptureTaskUpdateEnd(th, other))
-	require.NoError(t, ExecuteAsync(th, ri, s1))
-	require.NoError(t, SynchronizeStream(th, s1, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, s1))
+	require.NoError(t, core.SynchronizeStream(th, s1, -1))
 	assert.Equal(t, bytes.Repeat([]byte{4}, 8), fromDev(t, th, p, 8))
 	require.NoError(t, CaptureTaskUpdateBegin(th, other, grp))
 	requireCode(t, CaptureTaskUpdateEnd(th, other), abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED)

@@ -24,15 +24,15 @@ func condSetup(t *testing.T, th *core.Thread, typ int32, size uint32, flag int32
 	var ch core.Handle
 	var cap core.Handle
 	var status int32
-	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 7, flag, &ch))
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
-	require.NoError(t, MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
+	require.NoError(t, core.MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
 	subs := make([]core.Handle, size)
 	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: typ, Size: size, Subs: subs}, s, 0))
 	for i, h := range subs {
 		require.NoError(t, CaptureToModelRIBegin(th, sub, h, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-		require.NoError(t, MemsetAsync(th, out+uintptr(i), 1, int32(i+1), 1, sub))
+		require.NoError(t, core.MemsetAsync(th, out+uintptr(i), 1, int32(i+1), 1, sub))
 		var got core.Handle
 		require.NoError(t, CaptureEnd(th, sub, &got))
 		assert.Equal(t, h, got)
@@ -82,11 +82,11 @@ func TestCondWhileCountsDown(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	var cap, ch core.Handle
 	var status int32
-	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 5, abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &ch))
 	var ptr uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
-	require.NoError(t, MemsetAsync(th, iters, 8, 0, 8, s))
+	require.NoError(t, core.MemsetAsync(th, iters, 8, 0, 8, s))
 	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, sub, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
@@ -110,7 +110,7 @@ func TestCondWhileEmptyBodyFails(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	var cap, ch core.Handle
 	var status int32
-	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 1, abi.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &ch))
 	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_WHILE, Size: 1, Subs: subs}, s, 0))
@@ -128,7 +128,7 @@ func TestCondBadInput(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	var cap core.Handle
 	var status int32
-	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, &cap))
 	requireCode(t, CondHandleCreate(th, cap, 0, 2, &ch), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CondHandleCreate(th, cap, 0, 0, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CondHandleCreate(th, cap, 0, 0, &ch))
@@ -164,8 +164,8 @@ func TestCondBadInput(t *testing.T) {
 func TestCondInBuiltRI(t *testing.T) {
 	th := riSetup(t)
 	var ps core.Handle
-	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
-	defer func() { require.NoError(t, DestroyStream(th, ps, false)) }()
+	require.NoError(t, core.CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
+	defer func() { require.NoError(t, core.DestroyStream(th, ps, false)) }()
 	target, sub := newStream(t, th), newStream(t, th)
 	src, out := devAlloc(t, th, 8), devAlloc(t, th, 8)
 	var ri, ch core.Handle
@@ -175,20 +175,20 @@ func TestCondInBuiltRI(t *testing.T) {
 	require.NoError(t, CondHandleCreate(th, ri, 0, 0, &ch))
 	var ptr uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, ch, &ptr))
-	require.NoError(t, MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
+	require.NoError(t, core.MemcpyAsync(th, ptr, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
 	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: ch, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, ps, 0))
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, sub, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	require.NoError(t, MemsetAsync(th, out, 8, 9, 8, sub))
+	require.NoError(t, core.MemsetAsync(th, out, 8, 9, 8, sub))
 	var got core.Handle
 	require.NoError(t, CaptureEnd(th, sub, &got))
 	for _, w := range []uint64{0, 3} {
 		toDev(t, th, src, le64(w))
 		toDev(t, th, out, make([]byte, 8))
-		require.NoError(t, ExecuteAsync(th, ri, target))
-		require.NoError(t, SynchronizeStream(th, target, -1))
+		require.NoError(t, core.ExecuteAsync(th, ri, target))
+		require.NoError(t, core.SynchronizeStream(th, target, -1))
 		want := make([]byte, 8)
 		if w != 0 {
 			want = []byte{9, 9, 9, 9, 9, 9, 9, 9}
@@ -204,23 +204,23 @@ func TestCondNestedSubGraphs(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	var cap, outer, inner core.Handle
 	var status int32
-	require.NoError(t, CaptureGetInfo(th, s, &status, &cap))
+	require.NoError(t, core.CaptureGetInfo(th, s, &status, &cap))
 	require.NoError(t, CondHandleCreate(th, cap, 0, 0, &outer))
 	var po, pi uintptr
 	require.NoError(t, CondHandleGetCondPtr(th, outer, &po))
-	require.NoError(t, MemcpyAsync(th, po, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
+	require.NoError(t, core.MemcpyAsync(th, po, 8, src, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
 	subs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: outer, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: subs}, s, 0))
 	// The outer IF's body has its own condition word and IF.
 	require.NoError(t, CaptureToModelRIBegin(th, s1, subs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
 	require.NoError(t, CondHandleCreate(th, subs[0], 0, 0, &inner))
 	require.NoError(t, CondHandleGetCondPtr(th, inner, &pi))
-	require.NoError(t, MemcpyAsync(th, pi, 8, src+8, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s1))
-	require.NoError(t, MemsetAsync(th, out, 1, 1, 1, s1))
+	require.NoError(t, core.MemcpyAsync(th, pi, 8, src+8, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s1))
+	require.NoError(t, core.MemsetAsync(th, out, 1, 1, 1, s1))
 	innerSubs := make([]core.Handle, 1)
 	require.NoError(t, AddCondTask(th, core.CondTaskParams{Handle: inner, Type: abi.ACL_MODEL_RI_COND_TYPE_IF, Size: 1, Subs: innerSubs}, s1, 0))
 	require.NoError(t, CaptureToModelRIBegin(th, s2, innerSubs[0], abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED))
-	require.NoError(t, MemsetAsync(th, out+1, 1, 2, 1, s2))
+	require.NoError(t, core.MemsetAsync(th, out+1, 1, 2, 1, s2))
 	var got core.Handle
 	require.NoError(t, CaptureEnd(th, s2, &got))
 	require.NoError(t, CaptureEnd(th, s1, &got))

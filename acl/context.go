@@ -11,58 +11,6 @@ func CreateContext(t *core.Thread, out *core.Handle, id int32) error {
 	return core.CreateContext(t, out, id, true)
 }
 
-// RuntimeCreateContext is rtCtxCreateEx's context creation: without the
-// ACL's aclInit requirement (the runtime boots on its first call).
-func RuntimeCreateContext(t *core.Thread, out *core.Handle, id int32) error {
-	return core.CreateContext(t, out, id, false)
-}
-
-// DestroyContext implements aclrtDestroyContext (explicit contexts only).
-func DestroyContext(t *core.Thread, h core.Handle) error {
-	if c, err := core.Contexts.Get(h); err == nil && !c.Primary {
-		core.FireStreamsDestroyPre(func() []*core.Stream { return core.ContextStreamsLocked(c) })
-	}
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	c, err := core.ResolveContext("aclrtDestroyContext", h)
-	if err != nil {
-		return err
-	}
-	if c.Primary {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
-			"aclrtDestroyContext: %#x is the default context of device %d; release it with aclrtResetDevice", uintptr(h), c.Dev.ID)
-	}
-	c.DestroyLocked(true)
-	if t.Ctx == c {
-		t.Ctx = nil
-	}
-	return nil
-}
-
-// SetCurrentContext implements aclrtSetCurrentContext; it also switches
-// the thread's current device.
-func SetCurrentContext(t *core.Thread, h core.Handle) error {
-	c, err := core.ResolveContext("aclrtSetCurrentContext", h)
-	if err != nil {
-		return err
-	}
-	t.Ctx = c
-	return nil
-}
-
-// GetCurrentContext implements aclrtGetCurrentContext.
-func GetCurrentContext(t *core.Thread, out *core.Handle) error {
-	if out == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context must not be NULL")
-	}
-	c, err := core.Current(t, "aclrtGetCurrentContext")
-	if err != nil {
-		return err
-	}
-	*out = c.H
-	return nil
-}
-
 // CtxGetCurrentDefaultStream implements aclrtCtxGetCurrentDefaultStream:
 // the default stream's handle (usable wherever NULL is).
 func CtxGetCurrentDefaultStream(t *core.Thread, out *core.Handle) error {
@@ -172,3 +120,20 @@ func GetSysParamOpt(t *core.Thread, opt int32, value *int64) error {
 	*value = core.Runtime.SysOpts[opt]
 	return nil
 }
+
+// DestroyContext implements aclrtDestroyContext (explicit contexts only);
+// the runtime does the work (core.DestroyContext, which the rt* API calls
+// too).
+func DestroyContext(t *core.Thread, h core.Handle) error {
+	return core.DestroyContext(t, h)
+}
+
+// SetCurrentContext implements aclrtSetCurrentContext; the runtime does the
+// work (core.SetCurrentContext, which the rt* API calls too).
+func SetCurrentContext(t *core.Thread, h core.Handle) error {
+	return core.SetCurrentContext(t, h)
+}
+
+// GetCurrentContext implements aclrtGetCurrentContext; the runtime does the
+// work (core.GetCurrentContext, which the rt* API calls too).
+func GetCurrentContext(t *core.Thread, out *core.Handle) error { return core.GetCurrentContext(t, out) }

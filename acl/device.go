@@ -8,28 +8,6 @@ import (
 	"github.com/npuemu/npuemu/rt/core"
 )
 
-// SocName implements aclrtGetSocName (works before aclInit).
-func SocName(t *core.Thread) (string, error) {
-	s, _, err := core.SoC("aclrtGetSocName")
-	if err != nil {
-		return "", err
-	}
-	return s.Name, nil
-}
-
-// GetDeviceCount implements aclrtGetDeviceCount.
-func GetDeviceCount(t *core.Thread, count *uint32) error {
-	if count == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count must not be NULL")
-	}
-	_, n, err := core.SoC("aclrtGetDeviceCount")
-	if err != nil {
-		return err
-	}
-	*count = uint32(n.DeviceCount())
-	return nil
-}
-
 // GetRunMode implements aclrtGetRunMode: the emulated devices are always
 // host-attached.
 func GetRunMode(t *core.Thread, mode *int32) error {
@@ -41,66 +19,7 @@ func GetRunMode(t *core.Thread, mode *int32) error {
 }
 
 // SetDevice implements aclrtSetDevice.
-func SetDevice(t *core.Thread, id int32) error { return setDeviceFiring(t, id, true) }
-
-// RuntimeSetDevice is rtSetDevice: aclrtSetDevice without the ACL's
-// aclInit requirement (the runtime boots on its first call).
-func RuntimeSetDevice(t *core.Thread, id int32) error { return setDeviceFiring(t, id, false) }
-
-func setDeviceFiring(t *core.Thread, id int32, needInit bool) error {
-	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
-	err := setDevice(t, id, needInit)
-	core.FlushStreamStates()
-	if err == nil {
-		core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
-	}
-	return err
-}
-
-func setDevice(t *core.Thread, id int32, needInit bool) error {
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	if needInit && core.Runtime.InitRefs == 0 {
-		return core.ErrUninitialized("aclrtSetDevice")
-	}
-	c, err := core.SetDeviceLocked("aclrtSetDevice", id)
-	if err != nil {
-		return err
-	}
-	t.Ctx = c
-	return nil
-}
-
-// ResetDevice implements aclrtResetDevice.
-func ResetDevice(t *core.Thread, id int32) error {
-	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
-	core.FireStreamsDestroyPre(func() []*core.Stream { return core.PrimaryReleasedLocked(id, false) })
-	if err := resetDevice(t, id); err != nil {
-		return err
-	}
-	core.FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
-	return nil
-}
-
-func resetDevice(t *core.Thread, id int32) error {
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	d, err := core.DeviceLocked("aclrtResetDevice", id)
-	if err != nil {
-		return err
-	}
-	if d.Refs == 0 {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDevice: device %d is not set (no aclrtSetDevice reference left)", id)
-	}
-	d.Refs--
-	if d.Refs == 0 {
-		d.ReleasePrimaryLocked(true)
-	}
-	if t.Ctx != nil && t.Ctx.Dead.Load() {
-		t.Ctx = nil
-	}
-	return nil
-}
+func SetDevice(t *core.Thread, id int32) error { return core.SetDeviceFiring(t, id, true) }
 
 // ResetDeviceForce implements aclrtResetDeviceForce: it releases the
 // primary context whatever the reference count, once.
@@ -136,19 +55,6 @@ func resetDeviceForce(t *core.Thread, id int32) error {
 	return nil
 }
 
-// GetDevice implements aclrtGetDevice.
-func GetDevice(t *core.Thread, id *int32) error {
-	if id == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId must not be NULL")
-	}
-	c, err := core.Current(t, "aclrtGetDevice")
-	if err != nil {
-		return err
-	}
-	*id = c.Dev.ID
-	return nil
-}
-
 // QueryDeviceStatus implements aclrtQueryDeviceStatus: an emulated device
 // is always healthy.
 func QueryDeviceStatus(t *core.Thread, id int32, status *int32) error {
@@ -159,29 +65,6 @@ func QueryDeviceStatus(t *core.Thread, id int32, status *int32) error {
 		return err
 	}
 	*status = abi.ACL_RT_DEVICE_STATUS_NORMAL
-	return nil
-}
-
-// SynchronizeDevice implements aclrtSynchronizeDevice.
-func SynchronizeDevice(t *core.Thread) error {
-	return core.SynchronizeDevice(t, "aclrtSynchronizeDevice", -1)
-}
-
-// SynchronizeDeviceWithTimeout implements
-// aclrtSynchronizeDeviceWithTimeout: timeout in ms, −1 = forever.
-func SynchronizeDeviceWithTimeout(t *core.Thread, timeoutMs int32) error {
-	const fn = "aclrtSynchronizeDeviceWithTimeout"
-	if err := checkTimeout(fn, timeoutMs); err != nil {
-		return err
-	}
-	return core.SynchronizeDevice(t, fn, timeoutMs)
-}
-
-// checkTimeout validates a millisecond timeout: −1 (forever) or > 0.
-func checkTimeout(fn string, ms int32) error {
-	if ms < -1 || ms == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, ms)
-	}
 	return nil
 }
 
@@ -241,4 +124,31 @@ func GetErrorVerbose(t *core.Thread, id int32, info *ErrorInfo) error {
 	}
 	*info = ErrorInfo{ErrorType: abi.ACL_RT_NO_ERROR}
 	return nil
+}
+
+// SocName implements aclrtGetSocName (works before aclInit); the runtime
+// does the work (core.SocName, which the rt* API calls too).
+func SocName(t *core.Thread) (string, error) { return core.SocName(t) }
+
+// GetDeviceCount implements aclrtGetDeviceCount; the runtime does the work
+// (core.GetDeviceCount, which the rt* API calls too).
+func GetDeviceCount(t *core.Thread, count *uint32) error { return core.GetDeviceCount(t, count) }
+
+// ResetDevice implements aclrtResetDevice; the runtime does the work
+// (core.ResetDevice, which the rt* API calls too).
+func ResetDevice(t *core.Thread, id int32) error { return core.ResetDevice(t, id) }
+
+// GetDevice implements aclrtGetDevice; the runtime does the work
+// (core.GetDevice, which the rt* API calls too).
+func GetDevice(t *core.Thread, id *int32) error { return core.GetDevice(t, id) }
+
+// SynchronizeDevice implements aclrtSynchronizeDevice; the runtime does the
+// work (core.SynchronizeDevice, which the rt* API calls too).
+func SynchronizeDevice(t *core.Thread) error { return core.SynchronizeDevice(t) }
+
+// SynchronizeDeviceWithTimeout implements aclrtSynchronizeDeviceWithTimeout;
+// the runtime does the work (core.SynchronizeDeviceWithTimeout, which the
+// rt* API calls too).
+func SynchronizeDeviceWithTimeout(t *core.Thread, timeoutMs int32) error {
+	return core.SynchronizeDeviceWithTimeout(t, timeoutMs)
 }

@@ -61,7 +61,7 @@ func TestMemsetD32(t *testing.T) {
 	const n = 37
 	var d, h uintptr
 	require.NoError(t, Malloc(th, &d, 4*n+64, 0, core.MallocOpts{}))
-	require.NoError(t, MallocHost(th, &h, 4*n, "aclrtMallocHost"))
+	require.NoError(t, core.MallocHost(th, &h, 4*n, "aclrtMallocHost"))
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	out := make([]byte, 4*n+8)
@@ -72,27 +72,27 @@ func TestMemsetD32(t *testing.T) {
 		}
 	}
 	require.NoError(t, MemsetD32(th, d, 4*n+64, 0xdeadbeef, n))
-	require.NoError(t, Memcpy(th, bufAddr(out), uint64(len(out)), d, 4*n+8, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), uint64(len(out)), d, 4*n+8, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	check(0xdeadbeef, n)
 
 	require.NoError(t, MemsetD32Async(th, d, 4*n, 0x01020304, n-1, s))
-	require.NoError(t, SynchronizeStream(th, s, -1))
-	require.NoError(t, Memcpy(th, bufAddr(out), uint64(len(out)), d, 4*n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), uint64(len(out)), d, 4*n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	check(0x01020304, n-1)
 	assert.Equal(t, uint32(0xdeadbeef), binary.LittleEndian.Uint32(out[4*(n-1):]), "word past N untouched")
 
 	require.NoError(t, MemsetD32Async(th, h, 4*n, 7, n, s))
-	require.NoError(t, Memcpy(th, bufAddr(out), uint64(len(out)), h, 4*n, abi.ACL_MEMCPY_HOST_TO_HOST))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), uint64(len(out)), h, 4*n, abi.ACL_MEMCPY_HOST_TO_HOST))
 	check(7, n)
 
 	requireCode(t, MemsetD32(th, d, 4*n-1, 1, n), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, MemsetD32(th, bufAddr(out), uint64(len(out)), 1, 1), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, MemsetD32(th, 0, 4, 1, 1), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, MemsetD32(th, 0, 0, 1, 0))
-	require.NoError(t, DestroyStream(th, s, false))
-	require.NoError(t, FreeHost(th, h, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
+	require.NoError(t, core.FreeHost(th, h, false))
 	require.NoError(t, Free(th, d, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestMemcpyBatch(t *testing.T) {
@@ -111,7 +111,7 @@ func TestMemcpyBatch(t *testing.T) {
 	require.NoError(t, CreateStream(th, &s))
 	back := []core.BatchItem{{Dst: bufAddr(out), Src: d, DestMax: 64, Count: 64}}
 	require.NoError(t, MemcpyBatchAsync(th, "aclrtMemcpyBatchAsyncV2", back, []core.BatchAttr{d2h}, []uint64{0}, nil, s))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.Equal(t, src, out)
 
 	tests := []struct {
@@ -136,9 +136,9 @@ func TestMemcpyBatch(t *testing.T) {
 			assert.Equal(t, tc.fail, fail)
 		})
 	}
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	require.NoError(t, Free(th, d, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestInitFinalizeCallbacks(t *testing.T) {
@@ -201,5 +201,5 @@ func TestCacheLastTaskInfoAndCheckMemType(t *testing.T) {
 	requireCode(t, CheckMemType(th, []uintptr{d}, true, 0x1, &res, 0), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CheckMemType(th, []uintptr{d}, true, abi.ACL_RT_MEM_TYPE_DEV, &res, 1), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, Free(th, d, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }

@@ -312,7 +312,7 @@ func SetDeviceResLimit(t *core.Thread, id int32, typ int32, value uint32) error 
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d cores: want 1..%d", fn, value, hw)
 	}
 	d.ResLimit[typ] = value
-	noteResLimit()
+	core.NoteResLimit()
 	return nil
 }
 

@@ -23,7 +23,7 @@ func RecordEventWithFlag(t *core.Thread, h, sh core.Handle, flag uint32) error {
 	if _, err := core.ResolveStream(t, fn, sh); err != nil {
 		return err
 	}
-	return RecordEvent(t, h, sh, flag)
+	return core.RecordEvent(t, h, sh, flag)
 }
 
 // StreamWaitEventWithFlag implements aclrtStreamWaitEventWithFlag (950/A3/A2
@@ -50,9 +50,9 @@ func StreamWaitEventWithFlag(t *core.Thread, sh, h core.Handle, timeoutSec, flag
 		if err != nil {
 			return err
 		}
-		return captureExternal(s, fn, e, tsfw.WaitTask(e.TSEvent))
+		return core.CaptureExternal(s, fn, e, tsfw.WaitTask(e.TSEvent))
 	}
-	return core.StreamWaitEvent(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
+	return core.WaitEventOnStream(t, fn, sh, h, time.Duration(timeoutSec)*time.Second)
 }
 
 // SetOpWaitTimeout implements aclrtSetOpWaitTimeout: seconds, 0 = no

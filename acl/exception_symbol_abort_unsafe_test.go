@@ -45,8 +45,8 @@ func TestExceptionInfoCarriesTheKernel(t *testing.T) {
 	require.NoError(t, BinarySetExceptionCallback(th, bin, func(info *core.ExceptionInfo) { binInfos = append(binInfos, *info) }))
 
 	h.fail[2] = true
-	require.NoError(t, LaunchKernelWithConfig(th, f, 4, 0, nil, a))
-	requireCode(t, SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 4, 0, nil, a))
+	requireCode(t, core.SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 
 	infos := got()
 	require.Len(t, infos, 1)
@@ -73,8 +73,8 @@ func TestExceptionInfoCarriesTheKernel(t *testing.T) {
 
 	// The binary callback removed: only the process-wide one fires.
 	require.NoError(t, BinarySetExceptionCallback(th, bin, nil))
-	require.NoError(t, LaunchKernelWithConfig(th, f, 4, 0, nil, a))
-	requireCode(t, SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 4, 0, nil, a))
+	requireCode(t, core.SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	assert.Len(t, got(), 2)
 	assert.Len(t, binInfos, 1)
 
@@ -167,7 +167,7 @@ func TestSymbols(t *testing.T) {
 	require.NoError(t, Malloc(th, &d, 64, 0, core.MallocOpts{}))
 	require.NoError(t, MemcpyFromSymbolAsync(th, d, 64, sym, 8, 6, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, 0))
 	require.NoError(t, MemcpyToSymbolAsync(th, sym, d, 8, 0, abi.ACL_MEMCPY_DEFAULT, 0))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	assert.Equal(t, []byte{0, 0, 1, 2, 3, 4, 0, 0, 1, 2, 3, 4, 0, 0, 0, 0}, h.mem)
 	out := make([]byte, 4)
 	require.NoError(t, MemcpyFromSymbol(th, uintptr(unsafe.Pointer(&out[0])), 4, sym, 4, 2, abi.ACL_MEMCPY_DEVICE_TO_HOST))
@@ -203,11 +203,11 @@ func TestSymbols(t *testing.T) {
 
 func TestSymbolsFollowTheSoCSupportList(t *testing.T) {
 	symbolSetup(t, map[string]string{"NPUEMU_SOC": "Ascend310B1"})
-	requireCode(t, CheckSoC("aclrtGetSymbolAddress"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, CheckSoC("aclrtDeviceTaskAbort"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, CheckSoC("aclrtSetDeviceTaskAbortCallback"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, CheckSoC("aclrtRepairError"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, CheckSoC("aclrtGetMemUceInfo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtGetSymbolAddress"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtDeviceTaskAbort"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtSetDeviceTaskAbortCallback"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtRepairError"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtGetMemUceInfo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }
 
 // startHost reports when a block starts running.
@@ -259,20 +259,20 @@ func TestDeviceTaskAbort(t *testing.T) {
 	require.NoError(t, SetDeviceTaskAbortCallback(th, "kx2", record(0)))
 
 	h.gate = make(chan struct{})
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a)) // runs, held at the gate
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a)) // queued behind it
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, s, nil, a)) // runs, held at the gate
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, s, nil, a)) // queued behind it
 	<-h.started
 	require.NoError(t, DeviceTaskAbort(th, 0, 500))
 	close(h.gate)
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.Len(t, h.seen(), 1, "the queued launch was discarded")
 	assert.Equal(t, []int32{abi.ACL_RT_DEVICE_TASK_ABORT_PRE, abi.ACL_RT_DEVICE_TASK_ABORT_PRE,
 		abi.ACL_RT_DEVICE_TASK_ABORT_POST, abi.ACL_RT_DEVICE_TASK_ABORT_POST}, stages)
 
 	// The stream stays usable.
 	h.gate = nil
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, s, nil, a))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.Len(t, h.seen(), 2)
 
 	// A PRE callback that fails stops the abort before anything happens.
@@ -285,7 +285,7 @@ func TestDeviceTaskAbort(t *testing.T) {
 	require.NoError(t, SetDeviceTaskAbortCallback(th, "never", nil), "removing an unknown name is a success")
 	requireCode(t, DeviceTaskAbort(th, 9, 0), abi.ACL_ERROR_RT_INVALID_DEVICEID)
 
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 

@@ -2,11 +2,8 @@ package acl
 
 import (
 	"encoding/binary"
-	"os"
-	"strconv"
 
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -35,72 +32,10 @@ import (
 //     the runtime's choice): a handle to the group array of the context's
 //     device, filled by aclrtGetAllGroupInfo.
 
-// EnvCoreGroups is the number of core groups each 310P device has.
-const EnvCoreGroups = "NPUEMU_CORE_GROUPS"
-
-// layoutGroups splits s's resources into n groups.
-func layoutGroups(s emu.SoC, n int) []core.Group {
-	share := func(total, i int) uint32 {
-		v := total / n
-		if i < total%n {
-			v++
-		}
-		return uint32(v)
-	}
-	gs := make([]core.Group, n)
-	for i := range gs {
-		gs[i] = core.Group{
-			ID:        int32(i),
-			AICores:   share(s.AICores, i),
-			AICPUs:    share(s.AICPUs, i),
-			AIVectors: share(s.VectorCores, i),
-			SDMAs:     share(s.SDMAEngines, i),
-			ActiveASQ: core.GroupASQ,
-		}
-	}
-	return gs
-}
-
-// deviceGroups returns the group layout of the current context's device
-// for fn, refusing SoCs without core groups.
-func deviceGroups(t *core.Thread, fn string) (*core.Context, []core.Group, error) {
-	if err := CheckSoC(fn); err != nil {
-		return nil, nil, err
-	}
-	c, err := core.Current(t, fn)
-	if err != nil {
-		return nil, nil, err
-	}
-	s := c.Dev.Emu.SoC
-	n := 1
-	if v := os.Getenv(EnvCoreGroups); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > s.AICores {
-			return nil, nil, abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: %s=%q: want 1..%d (the %s's AI Cores)", fn, EnvCoreGroups, v, s.AICores, s.Name)
-		}
-		n = k
-	}
-	return c, layoutGroups(s, n), nil
-}
-
-// GetGroupCount implements aclrtGetGroupCount.
-func GetGroupCount(t *core.Thread, count *uint32) error {
-	const fn = "aclrtGetGroupCount"
-	if count == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: count must not be NULL", fn)
-	}
-	_, gs, err := deviceGroups(t, fn)
-	if err != nil {
-		return err
-	}
-	*count = uint32(len(gs))
-	return nil
-}
-
 // CreateGroupInfo implements aclrtCreateGroupInfo: room for every group of
 // the current device, zero until aclrtGetAllGroupInfo fills it.
 func CreateGroupInfo(t *core.Thread) (core.Handle, error) {
-	_, gs, err := deviceGroups(t, "aclrtCreateGroupInfo")
+	_, gs, err := core.DeviceGroups(t, "aclrtCreateGroupInfo")
 	if err != nil {
 		return 0, err
 	}
@@ -127,7 +62,7 @@ func GetAllGroupInfo(t *core.Thread, h core.Handle) error {
 	if err != nil {
 		return err
 	}
-	_, gs, err := deviceGroups(t, fn)
+	_, gs, err := core.DeviceGroups(t, fn)
 	if err != nil {
 		return err
 	}
@@ -182,40 +117,10 @@ func GetGroupInfoDetail(t *core.Thread, h core.Handle, idx int32, attr int32, va
 	return nil
 }
 
-// SetGroup implements aclrtSetGroup: the current context runs its later
-// kernels on group groupId's cores.
-func SetGroup(t *core.Thread, groupID int32) error {
-	const fn = "aclrtSetGroup"
-	c, gs, err := deviceGroups(t, fn)
-	if err != nil {
-		return err
-	}
-	if groupID < 0 || int(groupID) >= len(gs) {
-		return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist on device %d (ids 0..%d)", fn, groupID, c.Dev.ID, len(gs)-1)
-	}
-	core.GroupBinding.Mu.Lock()
-	if core.GroupBinding.Ctx == nil {
-		core.GroupBinding.Ctx = map[*core.Context]core.Group{}
-	}
-	for old := range core.GroupBinding.Ctx {
-		if old.Dead.Load() {
-			delete(core.GroupBinding.Ctx, old)
-		}
-	}
-	core.GroupBinding.Ctx[c] = gs[groupID]
-	core.GroupBinding.Mu.Unlock()
-	noteResLimit() // the launch path now reads the caps (kernel_reslimit.go)
-	return nil
-}
+// GetGroupCount implements aclrtGetGroupCount; the runtime does the work
+// (core.GetGroupCount, which the rt* API calls too).
+func GetGroupCount(t *core.Thread, count *uint32) error { return core.GetGroupCount(t, count) }
 
-// CurrentGroups returns the groups of the current context's device (the
-// rt* layer's rtGetGroupInfo).
-func CurrentGroups(t *core.Thread, fn string) ([]core.Group, error) {
-	_, gs, err := deviceGroups(t, fn)
-	return gs, err
-}
-
-// SetGroupMissing is the error of a group id the device does not have.
-func SetGroupMissing(fn string, id int32, n int) error {
-	return abi.Errorf(abi.ACL_ERROR_RT_GROUP_NOT_CREATE, "%s: group %d does not exist (ids 0..%d)", fn, id, n-1)
-}
+// SetGroup implements aclrtSetGroup; the runtime does the work
+// (core.SetGroup, which the rt* API calls too).
+func SetGroup(t *core.Thread, groupID int32) error { return core.SetGroup(t, groupID) }

@@ -40,8 +40,8 @@ func TestKernelCyclesRecord(t *testing.T) {
 	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	require.NoError(t, LaunchKernelWithConfig(th, f, 3, 0, nil, a))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 3, 0, nil, a))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 
 	rec, ok := core.LastKernelCycles()
 	require.True(t, ok)

@@ -13,24 +13,6 @@ import (
 // arguments) or read in place from device memory when the kernel runs
 // (aclrtLaunchKernel, V2 with device arguments).
 
-// launchTarget resolves and checks what every variant shares.
-func launchTarget(t *core.Thread, fn string, blocks uint32, sh core.Handle, attrs []core.LaunchAttr) (*core.Stream, core.LaunchCfg, error) {
-	cfg := core.LaunchCfg{Engine: -1}
-	if err := core.CheckBlocks(fn, blocks); err != nil {
-		return nil, cfg, err
-	}
-	s, err := core.StreamLookup(t, fn, sh)
-	if err != nil {
-		return nil, cfg, err
-	}
-	if len(attrs) > 0 {
-		if cfg, err = core.ParseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
-			return nil, cfg, err
-		}
-	}
-	return s, cfg, nil
-}
-
 // copyLaunch returns a launch holding a copy of blob as its image.
 func copyLaunch(f *core.Function, blob []byte) (*core.Launch, []byte) {
 	l := core.GetLaunch(f.Bin.Host, len(blob))
@@ -38,58 +20,6 @@ func copyLaunch(f *core.Function, blob []byte) (*core.Launch, []byte) {
 	copy(img, blob)
 	l.Args, l.Size = l.Addr+core.LaunchHeader, uint64(len(blob))
 	return l, img
-}
-
-// LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig: the
-// finalized blob of the args handle is copied, so later updates do not
-// affect this launch.
-func LaunchKernelWithConfig(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []core.LaunchAttr, ah core.Handle) error {
-	return core.LaunchKernelN(t, fh, blocks, sh, nil, attrs, ah, 1, nil)
-}
-
-// deviceArgs checks that argsData..+argsSize lies in one allocation of s's
-// device and returns the unit count it holds for f.
-func deviceArgs(fn string, s *core.Stream, f *core.Function, argsData uintptr, argsSize uint64) (uint64, bool) {
-	hbm := s.Ctx.Dev.Emu.HBM
-	base, size, ok := hbm.Find(argsData)
-	if !ok || uint64(argsData-base)+argsSize > size {
-		return 0, false
-	}
-	if f.Entry.NsPerUnit > 0 && uint64(f.Entry.SizeOffset)+8 <= argsSize {
-		return core.PeekU64(argsData + uintptr(f.Entry.SizeOffset)), true
-	}
-	return 0, true
-}
-
-// LaunchKernel implements aclrtLaunchKernel: argsData is device memory of
-// the stream's device holding the packed arguments; the kernel reads it in
-// place when it runs.
-func LaunchKernel(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, sh core.Handle) error {
-	const fn = "aclrtLaunchKernel"
-	f, err := core.ResolveFunction(fn, fh)
-	if err != nil {
-		return err
-	}
-	if err := core.CheckBlocks(fn, blocks); err != nil {
-		return err
-	}
-	if argsSize > 0 && argsData == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
-	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, nil)
-	if err != nil {
-		return err
-	}
-	var units uint64
-	if argsSize > 0 {
-		var ok bool
-		if units, ok = deviceArgs(fn, s, f, argsData, argsSize); !ok {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.Ctx.Dev.ID)
-		}
-	}
-	l := core.GetLaunch(f.Bin.Host, 0)
-	l.Args, l.Size = argsData, argsSize
-	return core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units)
 }
 
 // LaunchKernelV2 implements aclrtLaunchKernelV2: aclrtLaunchKernel with a
@@ -109,7 +39,7 @@ func LaunchKernelV2(t *core.Thread, fh core.Handle, blocks uint32, argsData uint
 	if argsSize > maxHostArgs {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsSize %d exceeds %d bytes", fn, argsSize, maxHostArgs)
 	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	s, cfg, err := core.LaunchTarget(t, fn, blocks, sh, attrs)
 	if err != nil {
 		return err
 	}
@@ -118,7 +48,7 @@ func LaunchKernelV2(t *core.Thread, fh core.Handle, blocks uint32, argsData uint
 		l.Args, l.Size = 0, 0
 		return core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, 0)
 	}
-	if units, ok := deviceArgs(fn, s, f, argsData, argsSize); ok {
+	if units, ok := core.DeviceArgs(fn, s, f, argsData, argsSize); ok {
 		l := core.GetLaunch(f.Bin.Host, 0)
 		l.Args, l.Size = argsData, argsSize
 		return core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units)
@@ -148,7 +78,7 @@ func LaunchKernelWithHostArgs(t *core.Thread, fh core.Handle, blocks uint32, sh 
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: placeholder %d (addrOffset %d, dataOffset %d) lies outside the %d-byte argument blob", fn, i, p.AddrOffset, p.DataOffset, len(blob))
 		}
 	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	s, cfg, err := core.LaunchTarget(t, fn, blocks, sh, attrs)
 	if err != nil {
 		return err
 	}
@@ -174,7 +104,7 @@ func LaunchKernelWithArgsArray(t *core.Thread, fptr uintptr, blocks uint32, sh c
 	if err != nil {
 		return err
 	}
-	s, cfg, err := launchTarget(t, fn, blocks, sh, attrs)
+	s, cfg, err := core.LaunchTarget(t, fn, blocks, sh, attrs)
 	if err != nil {
 		return err
 	}
@@ -195,4 +125,16 @@ func LaunchKernelWithArgsArray(t *core.Thread, fptr uintptr, blocks uint32, sh c
 	}
 	l.Args, l.Size = l.Addr+core.LaunchHeader, uint64(total)
 	return core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img))
+}
+
+// LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig; the runtime
+// does the work (core.LaunchKernelWithConfig, which the rt* API calls too).
+func LaunchKernelWithConfig(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []core.LaunchAttr, ah core.Handle) error {
+	return core.LaunchKernelWithConfig(t, fh, blocks, sh, attrs, ah)
+}
+
+// LaunchKernel implements aclrtLaunchKernel; the runtime does the work
+// (core.LaunchKernel, which the rt* API calls too).
+func LaunchKernel(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, sh core.Handle) error {
+	return core.LaunchKernel(t, fh, blocks, argsData, argsSize, sh)
 }

@@ -33,5 +33,5 @@ func ClaimForSync(t *core.Thread, sh core.Handle) *core.Stream {
 // again (unless it was destroyed meanwhile: the resolution then reports
 // that as SynchronizeStream does).
 func SynchronizeClaimed(t *core.Thread, s *core.Stream) error {
-	return core.SynchronizeStream(t, s.H, s, -1)
+	return core.SynchronizeStreamOn(t, s.H, s, -1)
 }

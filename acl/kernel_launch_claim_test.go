@@ -36,16 +36,16 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	require.NoError(t, CreateStream(th, &s))
-	require.NoError(t, CreateEvent(th, &e0))
-	require.NoError(t, CreateEvent(th, &e1))
+	require.NoError(t, core.CreateEvent(th, &e0))
+	require.NoError(t, core.CreateEvent(th, &e1))
 	elapsed := func(crossing func()) float32 {
-		require.NoError(t, RecordEvent(th, e0, s, 0))
-		require.NoError(t, SynchronizeStream(th, s, -1))
+		require.NoError(t, core.RecordEvent(th, e0, s, 0))
+		require.NoError(t, core.SynchronizeStream(th, s, -1))
 		crossing()
-		require.NoError(t, RecordEvent(th, e1, s, 0))
-		require.NoError(t, SynchronizeStream(th, s, -1))
+		require.NoError(t, core.RecordEvent(th, e1, s, 0))
+		require.NoError(t, core.SynchronizeStream(th, s, -1))
 		var ms float32
-		require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
+		require.NoError(t, core.EventElapsedTime(th, &ms, e0, e1))
 		return ms
 	}
 	n := countResolutions(t)
@@ -66,7 +66,7 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 		_, err := HandOverLaunches(th, slow, blocks, s, nil, a, 3)
 		require.NoError(t, err)
 		c.RunClaimed()
-		require.NoError(t, SynchronizeStream(th, s, -1))
+		require.NoError(t, core.SynchronizeStream(th, s, -1))
 		assert.Equal(t, 3, *n, "claim, launches and synchronisation each resolve")
 	})
 	assert.InDelta(t, 3*waves(int(blocks), th.Ctx.Dev.Emu.SoC.VectorCores), carried, 0.01, "three two-wave launches")
@@ -77,19 +77,19 @@ func TestClaimedCrossingResolvesOnce(t *testing.T) {
 	c := ClaimForSync(th, s)
 	require.NotNil(t, c)
 	c.RunClaimed()
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	_, errCarried := HandOverLaunches(th, slow, 1, s, c, a, 1)
 	_, errEach := HandOverLaunches(th, slow, 1, s, nil, a, 1)
 	require.Error(t, errEach)
 	assert.Equal(t, errEach.Error(), errCarried.Error())
 	assert.Equal(t, abi.Code(abi.ACL_ERROR_RT_INVALID_HANDLE), abi.CodeOf(errCarried))
-	errCarried, errEach = SynchronizeClaimed(th, c), SynchronizeStream(th, s, -1)
+	errCarried, errEach = SynchronizeClaimed(th, c), core.SynchronizeStream(th, s, -1)
 	require.Error(t, errEach)
 	assert.Equal(t, errEach.Error(), errCarried.Error())
 	assert.Equal(t, abi.Code(abi.ACL_ERROR_RT_INVALID_HANDLE), abi.CodeOf(errCarried))
 
-	require.NoError(t, DestroyEvent(th, e0))
-	require.NoError(t, DestroyEvent(th, e1))
+	require.NoError(t, core.DestroyEvent(th, e0))
+	require.NoError(t, core.DestroyEvent(th, e1))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 
@@ -119,7 +119,7 @@ func BenchmarkClaimedLaunchSync(b *testing.B) {
 				if carry {
 					err = SynchronizeClaimed(th, c)
 				} else {
-					err = SynchronizeStream(th, sh, -1)
+					err = core.SynchronizeStream(th, sh, -1)
 				}
 				if err != nil {
 					b.Fatal(err)

@@ -21,13 +21,13 @@ func TestHandOverLaunches(t *testing.T) {
 	var s, o, e core.Handle
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, CreateStream(th, &o))
-	require.NoError(t, CreateEvent(th, &e))
+	require.NoError(t, core.CreateEvent(th, &e))
 	// A record consumed by a reset: a wait queued now waits for the next.
-	require.NoError(t, RecordEvent(th, e, o, 0))
-	require.NoError(t, SynchronizeStream(th, o, -1))
-	require.NoError(t, ResetEvent(th, e, o))
-	require.NoError(t, SynchronizeStream(th, o, -1))
-	require.NoError(t, StreamWaitEvent(th, s, e))
+	require.NoError(t, core.RecordEvent(th, e, o, 0))
+	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	require.NoError(t, core.ResetEvent(th, e, o))
+	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	require.NoError(t, core.StreamWaitEvent(th, s, e))
 
 	wait, err := HandOverLaunches(th, slow, 1, s, nil, a, 1000)
 	require.NoError(t, err)
@@ -36,17 +36,17 @@ func TestHandOverLaunches(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint64(1101-1024), wait, "the 1101st task waits for 77 completions")
 
-	require.NoError(t, RecordEvent(th, e, o, 0))
+	require.NoError(t, core.RecordEvent(th, e, o, 0))
 	core.WaitStreamRoom(s, wait)
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	wait, err = HandOverLaunches(th, slow, 1, s, nil, a, 1)
 	require.NoError(t, err)
 	require.Zero(t, wait)
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	core.WaitStreamRoom(s, 1<<40) // stale: returns
-	require.NoError(t, DestroyStream(th, o, false))
-	require.NoError(t, DestroyEvent(th, e))
+	require.NoError(t, core.DestroyStream(th, o, false))
+	require.NoError(t, core.DestroyEvent(th, e))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }

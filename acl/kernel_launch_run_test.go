@@ -27,7 +27,7 @@ func TestLaunchRunSharesSpec(t *testing.T) {
 	require.NoError(t, SetDeviceResLimit(th, 0, abi.ACL_RT_DEV_RES_VECTOR_CORE, 2))
 	oneByOne := elapsed(func() {
 		for range 3 {
-			require.NoError(t, LaunchKernelWithConfig(th, slow, blocks, 0, nil, a))
+			require.NoError(t, core.LaunchKernelWithConfig(th, slow, blocks, 0, nil, a))
 		}
 	})
 	run := elapsed(func() { require.NoError(t, core.LaunchKernelWithConfigN(th, slow, blocks, 0, a, 3)) })

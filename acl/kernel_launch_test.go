@@ -19,7 +19,7 @@ func kernelMs(t *testing.T, th *core.Thread, f core.Handle, blocks uint32) float
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	return defaultStreamElapsed(t, th, func() {
-		require.NoError(t, LaunchKernelWithConfig(th, f, blocks, 0, nil, a))
+		require.NoError(t, core.LaunchKernelWithConfig(th, f, blocks, 0, nil, a))
 	})
 }
 
@@ -71,7 +71,7 @@ func TestResourceLimitsCapLaunches(t *testing.T) {
 	requireCode(t, SetStreamResLimit(th, s, abi.ACL_RT_DEV_RES_CUBE_CORE, uint32(soc.CubeCores+1)), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, SetStreamResLimit(th, s, 7, 1), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, GetStreamResLimit(th, s, 0, nil), abi.ACL_ERROR_INVALID_PARAM)
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 
@@ -87,13 +87,13 @@ func TestUtilizationFollowsRunningBlocks(t *testing.T) {
 	assert.Equal(t, int32(0), u.VectorUtilization)
 	h.gate = make(chan struct{})
 	blocks := soc.VectorCores / 2
-	require.NoError(t, LaunchKernelWithConfig(th, f, uint32(blocks), 0, nil, a))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, uint32(blocks), 0, nil, a))
 	// The cores are taken when the kernel is dispatched, inside the launch.
 	require.NoError(t, GetDeviceUtilizationRate(th, 0, &u))
 	assert.Equal(t, int32(blocks*100/soc.VectorCores), u.VectorUtilization)
 	assert.Equal(t, int32(0), u.CubeUtilization)
 	close(h.gate)
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	require.NoError(t, GetDeviceUtilizationRate(th, 0, &u))
 	assert.Equal(t, int32(0), u.VectorUtilization)
 	require.NoError(t, BinaryUnLoad(th, bin))
@@ -110,7 +110,7 @@ func TestLaunchVariants(t *testing.T) {
 	copy(blob[16:], "data")
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, 0, nil, blob, []core.PlaceHolder{{AddrOffset: 8, DataOffset: 16}}))
 	blob[0] = 1 // after the call: not seen
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	seen := h.seen()
 	require.Len(t, seen, 1)
 	assert.Equal(t, uint64(77), binary.LittleEndian.Uint64(seen[0]))
@@ -128,7 +128,7 @@ func TestLaunchVariants(t *testing.T) {
 	var dev uintptr
 	require.NoError(t, Malloc(th, &dev, 64, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	require.NoError(t, LaunchKernelV2(th, f, 1, dev, 16, nil, 0, func() []byte { t.Error("device arguments read as host memory"); return nil }))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	seen = h.seen()
 	require.Len(t, seen, 3)
 	assert.Equal(t, host, seen[1])
@@ -149,7 +149,7 @@ func TestLaunchVariants(t *testing.T) {
 	var aic, aiv uintptr
 	require.NoError(t, GetFunctionAddr(th, typed, &aic, &aiv))
 	require.NoError(t, LaunchKernelWithArgsArray(th, aic, 1, 0, nil, func(i, size int) []byte { return vals[i] }), "by entry address")
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	seen = h.seen()
 	require.Len(t, seen, 5)
 	want := append(append(append(u32(0xA1A2A3A4), 0, 0, 0, 0), u64(0x0102030405060708)...), 0xEE, 0xFF)
@@ -239,14 +239,14 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 	require.NoError(t, CreateStream(th, &s))
 	oneByOne := elapsed(func() {
 		for range 3 {
-			require.NoError(t, LaunchKernelWithConfig(th, slow, 1, 0, nil, a))
+			require.NoError(t, core.LaunchKernelWithConfig(th, slow, 1, 0, nil, a))
 		}
 	})
 	atOnce := elapsed(func() { require.NoError(t, core.LaunchKernelWithConfigN(th, slow, 1, 0, a, 3)) })
 	assert.Greater(t, oneByOne, float32(2.9), "three 1 ms kernels")
 	assert.InDelta(t, oneByOne, atOnce, 0.001)
 
-	one := LaunchKernelWithConfig(th, slow, 1, s, nil, a+1)
+	one := core.LaunchKernelWithConfig(th, slow, 1, s, nil, a+1)
 	require.Error(t, one)
 	requireCode(t, core.LaunchKernelWithConfigN(th, slow, 1, s, a+1, 4), abi.CodeOf(one))
 	var p core.Handle
@@ -257,8 +257,8 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 	requireCode(t, err, abi.ACL_ERROR_RT_PARAM_INVALID)
 	assert.Contains(t, err.Error(), "not finalized")
 	require.NoError(t, core.LaunchKernelWithConfigN(th, slow, 1, s, a, 0))
-	require.NoError(t, SynchronizeStream(th, s, -1))
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 
@@ -267,15 +267,15 @@ func TestLaunchKernelWithConfigN(t *testing.T) {
 func defaultStreamElapsed(t *testing.T, th *core.Thread, launch func()) float32 {
 	t.Helper()
 	var e0, e1 core.Handle
-	require.NoError(t, CreateEvent(th, &e0))
-	require.NoError(t, CreateEvent(th, &e1))
-	require.NoError(t, RecordEvent(th, e0, 0, 0))
+	require.NoError(t, core.CreateEvent(th, &e0))
+	require.NoError(t, core.CreateEvent(th, &e1))
+	require.NoError(t, core.RecordEvent(th, e0, 0, 0))
 	launch()
-	require.NoError(t, RecordEvent(th, e1, 0, 0))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.RecordEvent(th, e1, 0, 0))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	var ms float32
-	require.NoError(t, EventElapsedTime(th, &ms, e0, e1))
-	require.NoError(t, DestroyEvent(th, e0))
-	require.NoError(t, DestroyEvent(th, e1))
+	require.NoError(t, core.EventElapsedTime(th, &ms, e0, e1))
+	require.NoError(t, core.DestroyEvent(th, e0))
+	require.NoError(t, core.DestroyEvent(th, e1))
 	return ms
 }

@@ -20,9 +20,6 @@ import (
 // The launch path reads none of this until some limit is set
 // (limitsInUse), so unlimited launches pay one atomic load.
 
-// noteResLimit records that a limit was set (aclrtSetDeviceResLimit).
-func noteResLimit() { core.LimitsInUse.Store(true) }
-
 // checkResLimit validates a stream limit against the device's hardware.
 func checkResLimit(fn string, s *core.Stream, typ int32, value uint32) error {
 	hw, ok := hardwareCores(s.Ctx.Dev.Emu.SoC, typ)

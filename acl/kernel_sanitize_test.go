@@ -52,14 +52,14 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	require.NoError(t, CreateStream(th, &s2))
 	var buf uintptr
 	require.NoError(t, Malloc(th, &buf, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
-	require.NoError(t, Memset(th, buf, 4096, 0, 4096))
+	require.NoError(t, core.Memset(th, buf, 4096, 0, 4096))
 	args := u64(uint64(buf))
 	h.ranges[1] = []sanitize.Range{{Lo: buf, Hi: buf + 2048, Write: true}}
 	h.ranges[2] = []sanitize.Range{{Lo: buf + 2048, Hi: buf + 4096, Block: 1, Write: true}}
 
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, args, nil))
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 2, s2, nil, args, nil))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	assert.Empty(t, out.String(), "disjoint halves")
 
 	h.mu.Lock()
@@ -67,7 +67,7 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	h.mu.Unlock()
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, args, nil))
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 2, s2, nil, args, nil))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	r := reports(out, "racecheck")
 	require.Len(t, r, 1, out.String())
 	assert.Contains(t, r[0], "write-write race")
@@ -77,7 +77,7 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	// calls and streams on one allocation).
 	var buf2 uintptr
 	require.NoError(t, Malloc(th, &buf2, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
-	require.NoError(t, Memset(th, buf2, 4096, 0, 4096))
+	require.NoError(t, core.Memset(th, buf2, 4096, 0, 4096))
 	h.mu.Lock()
 	h.ranges[1] = []sanitize.Range{{Lo: buf2, Hi: buf2 + 32, Write: true}}
 	h.mu.Unlock()
@@ -85,12 +85,12 @@ func TestSanitizeExactFootprint(t *testing.T) {
 	args = u64(uint64(buf2))
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, args, nil))
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 3, s2, nil, args, nil))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	require.Len(t, reports(out, "racecheck"), 1, out.String())
 
 	require.NoError(t, Free(th, buf, false))
 	require.NoError(t, Free(th, buf2, false))
-	require.NoError(t, DestroyStream(th, s1, false))
-	require.NoError(t, DestroyStream(th, s2, false))
+	require.NoError(t, core.DestroyStream(th, s1, false))
+	require.NoError(t, core.DestroyStream(th, s2, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }

@@ -207,8 +207,8 @@ func TestArgsBlobLayout(t *testing.T) {
 	require.NoError(t, KernelArgsGetPlaceHolderBuffer(th, a, ph, 5, &buf))
 	copy(h.bufs[buf], "hello")
 	require.NoError(t, KernelArgsFinalize(th, a))
-	require.NoError(t, LaunchKernelWithConfig(th, f, 2, 0, nil, a))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 2, 0, nil, a))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 
 	seen := h.seen()
 	require.Len(t, seen, 1)
@@ -234,13 +234,13 @@ func TestLaunchCopiesArgs(t *testing.T) {
 	require.NoError(t, KernelArgsAppend(th, a, u64(1), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	h.gate = make(chan struct{})
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, 0, nil, a))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, 0, nil, a))
 	require.NoError(t, KernelArgsParaUpdate(th, a, p, u64(2)))
-	requireCode(t, LaunchKernelWithConfig(th, f, 1, 0, nil, a), abi.ACL_ERROR_RT_PARAM_INVALID) // not finalized again
+	requireCode(t, core.LaunchKernelWithConfig(th, f, 1, 0, nil, a), abi.ACL_ERROR_RT_PARAM_INVALID) // not finalized again
 	require.NoError(t, KernelArgsFinalize(th, a))
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, 0, nil, a))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, 0, nil, a))
 	close(h.gate) // both kernels run only now, after the update
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	seen := h.seen()
 	require.Len(t, seen, 2)
 	assert.Equal(t, u64(1), seen[0], "the first launch keeps the value it was launched with")
@@ -369,17 +369,17 @@ func TestLaunchValidation(t *testing.T) {
 		{"dynamic UB", f, 1, []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, 0, 1)}, a, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			requireCode(t, LaunchKernelWithConfig(th, tc.fn, tc.blocks, 0, tc.attrs, tc.args), tc.code)
+			requireCode(t, core.LaunchKernelWithConfig(th, tc.fn, tc.blocks, 0, tc.attrs, tc.args), tc.code)
 		})
 	}
 	ok := []core.LaunchAttr{attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, 1), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, 10), attr(abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, 0)}
-	require.NoError(t, LaunchKernelWithConfig(th, f, 3, 0, ok, a))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
-	requireCode(t, LaunchKernel(th, f, 1, 0, 8, 0), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, LaunchKernel(th, f, 1, 0x1000, 8, 0), abi.ACL_ERROR_INVALID_PARAM) // not device memory
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 3, 0, ok, a))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
+	requireCode(t, core.LaunchKernel(th, f, 1, 0, 8, 0), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, core.LaunchKernel(th, f, 1, 0x1000, 8, 0), abi.ACL_ERROR_INVALID_PARAM) // not device memory
 
 	require.NoError(t, BinaryUnLoad(th, bin))
-	requireCode(t, LaunchKernelWithConfig(th, f, 1, 0, nil, a), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	requireCode(t, core.LaunchKernelWithConfig(th, f, 1, 0, nil, a), abi.ACL_ERROR_RT_INVALID_HANDLE)
 }
 
 func TestKernelFaultSurfacesAtSynchronize(t *testing.T) {
@@ -389,11 +389,11 @@ func TestKernelFaultSurfacesAtSynchronize(t *testing.T) {
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	h.fail[1] = true
-	require.NoError(t, LaunchKernelWithConfig(th, f, 4, 0, nil, a), "faults are asynchronous")
-	err := SynchronizeStream(th, 0, -1)
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 4, 0, nil, a), "faults are asynchronous")
+	err := core.SynchronizeStream(th, 0, -1)
 	requireCode(t, err, abi.ACL_ERROR_RT_AICORE_EXCEPTION)
 	assert.Contains(t, abi.MessageOf(err), "kernel echo, block 1 of 4")
-	assert.NoError(t, SynchronizeStream(th, 0, -1), "reported once")
+	assert.NoError(t, core.SynchronizeStream(th, 0, -1), "reported once")
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 
@@ -404,7 +404,7 @@ func TestUnloadWaitsForQueuedLaunches(t *testing.T) {
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
 	h.gate = make(chan struct{})
-	require.NoError(t, LaunchKernelWithConfig(th, f, 2, 0, nil, a))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 2, 0, nil, a))
 	b, err := core.Binaries.Get(bin)
 	require.NoError(t, err)
 	require.NoError(t, BinaryUnLoad(th, bin))
@@ -412,7 +412,7 @@ func TestUnloadWaitsForQueuedLaunches(t *testing.T) {
 	assert.Zero(t, h.closed[b.Lib], "not closed while a launch is queued")
 	h.mu.Unlock()
 	close(h.gate)
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	h.mu.Lock()
 	assert.Equal(t, 1, h.closed[b.Lib], "closed once after the launch")
 	h.mu.Unlock()
@@ -474,15 +474,15 @@ func BenchmarkLaunchKernelWithConfig(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if err := LaunchKernelWithConfig(th, f, 1, 0, nil, a); err != nil {
+		if err := core.LaunchKernelWithConfig(th, f, 1, 0, nil, a); err != nil {
 			b.Fatal(err)
 		}
 		if i++; i%256 == 0 {
 			b.StopTimer()
-			require.NoError(b, SynchronizeStream(th, 0, -1))
+			require.NoError(b, core.SynchronizeStream(th, 0, -1))
 			b.StartTimer()
 		}
 	}
-	require.NoError(b, SynchronizeStream(th, 0, -1))
+	require.NoError(b, core.SynchronizeStream(th, 0, -1))
 	require.NoError(b, BinaryUnLoad(th, bin))
 }

@@ -69,11 +69,11 @@ func BenchmarkLaunchLoop(b *testing.B) {
 	b.ReportAllocs()
 	c0 := cpuTime()
 	for b.Loop() {
-		if err := LaunchKernelWithConfig(th, f, 1, s, nil, a); err != nil {
+		if err := core.LaunchKernelWithConfig(th, f, 1, s, nil, a); err != nil {
 			b.Fatal(err)
 		}
 	}
-	require.NoError(b, SynchronizeStream(th, s, -1))
+	require.NoError(b, core.SynchronizeStream(th, s, -1))
 	reportCPU(b, c0)
 }
 
@@ -99,12 +99,12 @@ func BenchmarkLaunchParallel4(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			for i := w; i < b.N; i += workers {
-				if err := LaunchKernelWithConfig(ths[w], f, 1, ss[w], nil, a); err != nil {
+				if err := core.LaunchKernelWithConfig(ths[w], f, 1, ss[w], nil, a); err != nil {
 					b.Error(err)
 					return
 				}
 			}
-			if err := SynchronizeStream(ths[w], ss[w], -1); err != nil {
+			if err := core.SynchronizeStream(ths[w], ss[w], -1); err != nil {
 				b.Error(err)
 			}
 		}()
@@ -121,10 +121,10 @@ func BenchmarkLaunchSync(b *testing.B) {
 	require.NoError(b, CreateStream(th, &s))
 	c0 := cpuTime()
 	for b.Loop() {
-		if err := LaunchKernelWithConfig(th, f, 1, s, nil, a); err != nil {
+		if err := core.LaunchKernelWithConfig(th, f, 1, s, nil, a); err != nil {
 			b.Fatal(err)
 		}
-		if err := SynchronizeStream(th, s, -1); err != nil {
+		if err := core.SynchronizeStream(th, s, -1); err != nil {
 			b.Fatal(err)
 		}
 	}

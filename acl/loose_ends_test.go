@@ -54,14 +54,14 @@ func TestDataBuffer(t *testing.T) {
 func TestVisibleDevicesRuntime(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_DEVICES": "4", emu.EnvVisible: "3,1"})
 	var n uint32
-	require.NoError(t, GetDeviceCount(th, &n))
+	require.NoError(t, core.GetDeviceCount(th, &n))
 	assert.Equal(t, uint32(2), n)
 	requireCode(t, SetDevice(th, 2), abi.ACL_ERROR_RT_INVALID_DEVICEID)
 	require.NoError(t, SetDevice(th, 1))
 	var cur int32
-	require.NoError(t, GetDevice(th, &cur))
+	require.NoError(t, core.GetDevice(th, &cur))
 	assert.Equal(t, int32(1), cur, "aclrtGetDevice answers in user ids")
-	require.NoError(t, ResetDevice(th, 1))
+	require.NoError(t, core.ResetDevice(th, 1))
 
 	type mapCase struct {
 		name string
@@ -115,7 +115,7 @@ func TestVisibleDevicesNoneVisibleFailsInit(t *testing.T) {
 	requireCode(t, err, abi.ACL_ERROR_RT_INVALID_DEVICEID)
 	assert.Contains(t, err.Error(), emu.EnvVisible)
 	var n uint32
-	requireCode(t, GetDeviceCount(th, &n), abi.ACL_ERROR_RT_INVALID_DEVICEID)
+	requireCode(t, core.GetDeviceCount(th, &n), abi.ACL_ERROR_RT_INVALID_DEVICEID)
 }
 
 func TestDevicesTopo(t *testing.T) {
@@ -180,7 +180,7 @@ func TestSetTsDeviceAndTaskSchedulerMemory(t *testing.T) {
 	assert.GreaterOrEqual(t, size, uint64(4096))
 	requireCode(t, MallocForTaskScheduler(th, &p, 0, 0, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, Free(th, base, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 // TestFinalizeHooks: finalize callbacks run before the last

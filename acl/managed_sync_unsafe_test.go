@@ -38,7 +38,7 @@ func syncFaultClock(t *testing.T) []time.Duration {
 	t.Cleanup(func() { _ = Free(th, p, false) })
 	// A plain synchronous memset first: from here the host has observed
 	// the device clock, so each step below starts where the last ended.
-	require.NoError(t, Memset(th, dm, 4096, 0, 4096))
+	require.NoError(t, core.Memset(th, dm, 4096, 0, 4096))
 	host := make([]byte, 64)
 	hp := hostAddr(host)
 	var moves []time.Duration
@@ -47,8 +47,8 @@ func syncFaultClock(t *testing.T) []time.Duration {
 		require.NoError(t, op())
 		moves = append(moves, clock0(t)-before)
 	}
-	memset := func() error { return Memset(th, p, mpage, 7, mpage) }
-	copyOut := func() error { return Memcpy(th, hp, 64, p, 64, abi.ACL_MEMCPY_DEFAULT) }
+	memset := func() error { return core.Memset(th, p, mpage, 7, mpage) }
+	copyOut := func() error { return core.Memcpy(th, hp, 64, p, 64, abi.ACL_MEMCPY_DEFAULT) }
 	step(memset)  // device fault: host → device 0
 	step(memset)  // resident: the memset alone
 	step(copyOut) // host fault: device 0 → host, dirty (written back)
@@ -82,27 +82,27 @@ func TestManagedSynchronizeWritesBack(t *testing.T) {
 	t.Cleanup(func() { _ = Free(th, p, false) })
 	var s, e core.Handle
 	require.NoError(t, CreateStream(th, &s))
-	t.Cleanup(func() { _ = DestroyStream(th, s, false) })
-	require.NoError(t, CreateEvent(th, &e))
-	t.Cleanup(func() { _ = DestroyEvent(th, e) })
+	t.Cleanup(func() { _ = core.DestroyStream(th, s, false) })
+	require.NoError(t, core.CreateEvent(th, &e))
+	t.Cleanup(func() { _ = core.DestroyEvent(th, e) })
 	syncs := []struct {
 		name string
 		sync func() error
 	}{
-		{"stream", func() error { return SynchronizeStream(th, s, -1) }},
-		{"stream timeout", func() error { return SynchronizeStream(th, s, 10000) }},
-		{"device", func() error { return SynchronizeDevice(th) }},
-		{"device timeout", func() error { return SynchronizeDeviceWithTimeout(th, 10000) }},
-		{"event", func() error { return SynchronizeEvent(th, e, -1) }},
-		{"event timeout", func() error { return SynchronizeEvent(th, e, 10000) }},
+		{"stream", func() error { return core.SynchronizeStream(th, s, -1) }},
+		{"stream timeout", func() error { return core.SynchronizeStream(th, s, 10000) }},
+		{"device", func() error { return core.SynchronizeDevice(th) }},
+		{"device timeout", func() error { return core.SynchronizeDeviceWithTimeout(th, 10000) }},
+		{"event", func() error { return core.SynchronizeEvent(th, e, -1) }},
+		{"event timeout", func() error { return core.SynchronizeEvent(th, e, 10000) }},
 	}
 	g := core.LoadedSVM()
 	require.NotNil(t, g)
 	for _, tc := range syncs {
 		t.Run(tc.name, func(t *testing.T) {
 			// An asynchronous memset writes the page on device 0.
-			require.NoError(t, MemsetAsync(th, p, mpage, 1, mpage, s))
-			require.NoError(t, RecordEvent(th, e, s, abi.ACL_EVENT_RECORD_DEFAULT))
+			require.NoError(t, core.MemsetAsync(th, p, mpage, 1, mpage, s))
+			require.NoError(t, core.RecordEvent(th, e, s, abi.ACL_EVENT_RECORD_DEFAULT))
 			pi, err := g.Page(p)
 			require.NoError(t, err)
 			require.True(t, pi.Dirty)
@@ -161,8 +161,8 @@ func TestMemP2PMap(t *testing.T) {
 	assert.Empty(t, pi.Peers, "nothing mapped by the failed calls")
 
 	// Map the second page for device 1; device 0 owns both pages.
-	require.NoError(t, MemsetAsync(th, p, 2*mpage, 3, 2*mpage, 0))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.MemsetAsync(th, p, 2*mpage, 3, 2*mpage, 0))
+	require.NoError(t, core.SynchronizeDevice(th))
 	require.NoError(t, MemP2PMap(th, p+mpage, mpage, 1, 0))
 	pi, err = g.Page(p + mpage)
 	require.NoError(t, err)
@@ -170,8 +170,8 @@ func TestMemP2PMap(t *testing.T) {
 
 	// Device 1 writes both pages: the mapped one is a remote access.
 	require.NoError(t, SetDevice(th, 1))
-	require.NoError(t, MemsetAsync(th, p, 2*mpage, 4, 2*mpage, 0))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.MemsetAsync(th, p, 2*mpage, 4, 2*mpage, 0))
+	require.NoError(t, core.SynchronizeDevice(th))
 	st := devStats(t, 1)
 	assert.Equal(t, uint64(1), st.Faults, "the unmapped page faults")
 	assert.Equal(t, uint64(1), st.RemoteAccesses, "the mapped page does not")

@@ -39,8 +39,8 @@ func TestManagedAllocAccessFree(t *testing.T) {
 
 	// An async memset faults the pages in on the stream's device and
 	// charges the faults on the stream; the host sees the bytes.
-	require.NoError(t, MemsetAsync(th, p, 3*mpage, 9, 3*mpage, 0))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.MemsetAsync(th, p, 3*mpage, 9, 3*mpage, 0))
+	require.NoError(t, core.SynchronizeDevice(th))
 	st := devStats(t, 0)
 	assert.Equal(t, uint64(3), st.Faults)
 	assert.Equal(t, uint64(3*mpage), st.ResidentBytes)
@@ -54,7 +54,7 @@ func TestManagedAllocAccessFree(t *testing.T) {
 
 	// A synchronous copy to host memory is a host access.
 	out := make([]byte, 16)
-	require.NoError(t, Memcpy(th, uintptr(unsafe.Pointer(&out[0])), 16, p+mpage, 16, abi.ACL_MEMCPY_DEFAULT))
+	require.NoError(t, core.Memcpy(th, uintptr(unsafe.Pointer(&out[0])), 16, p+mpage, 16, abi.ACL_MEMCPY_DEFAULT))
 	assert.Equal(t, byte(9), out[15])
 	hs := devStats(t, -1)
 	assert.Equal(t, uint64(1), hs.Faults)
@@ -77,11 +77,11 @@ func TestManagedAdvisePrefetchAttrs(t *testing.T) {
 	host := ManagedLocation{abi.ACL_MEM_LOCATIONTYPE_HOST, 0}
 
 	require.NoError(t, PrefetchAsync(th, p, 2*mpage, dev1, 0, 0))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	assert.Equal(t, uint64(2*mpage), devStats(t, 1).PrefetchedBytes)
 	require.NoError(t, PrefetchBatchAsync(th, []uintptr{p, p + mpage}, []uint64{mpage, mpage},
 		[]ManagedLocation{host, dev1}, []uint64{0, 1}, 0, 0))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	assert.Equal(t, uint64(mpage), devStats(t, 1).ResidentBytes)
 
 	require.NoError(t, ManagedAdvise(th, p, mpage, abi.ACL_MEM_ADVISE_SET_PREFERRED_LOCATION, dev1))
@@ -127,5 +127,5 @@ func TestManagedAdvisePrefetchAttrs(t *testing.T) {
 func TestManagedOnlyOnA2A3(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend310P3"})
 	require.NoError(t, SetDevice(th, 0))
-	requireCode(t, CheckSoC("aclrtMemAllocManaged"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtMemAllocManaged"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }

@@ -155,7 +155,7 @@ func GetBufUserData(t *core.Thread, h core.Handle, dst []byte, offset uint64) er
 	if err != nil {
 		return err
 	}
-	copy(dst, hostBytes(p, uint64(len(dst))))
+	copy(dst, core.HostBytes(p, uint64(len(dst))))
 	return nil
 }
 
@@ -170,7 +170,7 @@ func SetBufUserData(t *core.Thread, h core.Handle, src []byte, offset uint64) er
 	if err != nil {
 		return err
 	}
-	copy(hostBytes(p, uint64(len(src))), src)
+	copy(core.HostBytes(p, uint64(len(src))), src)
 	return nil
 }
 

@@ -24,45 +24,11 @@ import (
 // maxRIName is the longest name kept by aclmdlRISetName, NUL included.
 const maxRIName = 512
 
-// ExecuteAsync implements aclmdlRIExecuteAsync.
-func ExecuteAsync(t *core.Thread, rh, sh core.Handle) error {
-	const fn = "aclmdlRIExecuteAsync"
-	ri, err := core.ResolveRI(fn, rh)
-	if err != nil {
-		return err
-	}
-	s, err := core.ResolveStream(t, fn, sh)
-	if err != nil {
-		return err
-	}
-	if err := ri.Ready(fn); err != nil {
-		return err
-	}
-	if s.Ctx.Dev != ri.Dev {
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.Dev.ID)
-	}
-	if r := core.RecorderOf(s); r != nil || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
-		if r != nil && r.Kind == core.RecCapture {
-			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot capture the execution of a model run instance (stream %d is capturing)", fn, s.ID)
-		}
-		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d records for a model run instance and cannot run one", fn, s.ID)
-	}
-	ri.ExecMu.Lock()
-	defer ri.ExecMu.Unlock()
-	if err := ri.Ready(fn); err != nil {
-		return err
-	}
-	if core.Sanitizing {
-		sanitizeReplay(t, fn, s, ri)
-	}
-	return ri.SubmitPlan(fn, s)
-}
-
 // Execute implements aclmdlRIExecute: run on the RI's own stream and wait
 // (timeout in ms, −1 = forever).
 func Execute(t *core.Thread, rh core.Handle, timeoutMs int32) error {
 	const fn = "aclmdlRIExecute"
-	if err := checkTimeout(fn, timeoutMs); err != nil {
+	if err := core.CheckTimeout(fn, timeoutMs); err != nil {
 		return err
 	}
 	ri, err := core.ResolveRI(fn, rh)
@@ -79,7 +45,7 @@ func Execute(t *core.Thread, rh core.Handle, timeoutMs int32) error {
 	}
 	s := ri.Exec
 	if core.Sanitizing {
-		sanitizeReplay(t, fn, s, ri)
+		core.SanitizeReplay(t, fn, s, ri)
 	}
 	err = ri.SubmitPlan(fn, s)
 	ri.ExecMu.Unlock()
@@ -315,4 +281,10 @@ func UnbindStream(t *core.Thread, rh, sh core.Handle) error {
 		core.SetRecorder(s, nil)
 	}
 	return nil
+}
+
+// ExecuteAsync implements aclmdlRIExecuteAsync; the runtime does the work
+// (core.ExecuteAsync, which the rt* API calls too).
+func ExecuteAsync(t *core.Thread, rh, sh core.Handle) error {
+	return core.ExecuteAsync(t, rh, sh)
 }

@@ -19,8 +19,8 @@ import (
 func persistent(t *testing.T, th *core.Thread) core.Handle {
 	t.Helper()
 	var ps core.Handle
-	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
-	t.Cleanup(func() { _ = DestroyStream(th, ps, false) })
+	require.NoError(t, core.CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
+	t.Cleanup(func() { _ = core.DestroyStream(th, ps, false) })
 	return ps
 }
 
@@ -62,22 +62,22 @@ func TestFlowLabelLoop(t *testing.T) {
 	require.NoError(t, CreateLabelList(th, []core.Handle{exit, body}, 2, &list))
 	defer func() { require.NoError(t, DestroyLabelList(th, list)) }()
 	var e0, e1 core.Handle
-	require.NoError(t, CreateEvent(th, &e0))
-	require.NoError(t, CreateEvent(th, &e1))
-	defer func() { _ = DestroyEvent(th, e0); _ = DestroyEvent(th, e1) }()
+	require.NoError(t, core.CreateEvent(th, &e0))
+	require.NoError(t, core.CreateEvent(th, &e1))
+	defer func() { _ = core.DestroyEvent(th, e0); _ = core.DestroyEvent(th, e1) }()
 
 	var ri core.Handle
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
-	require.NoError(t, MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
-	require.NoError(t, MemsetAsync(th, iters, 8, 0, 8, ps))
-	require.NoError(t, RecordEvent(th, e0, ps, 0))
+	require.NoError(t, core.MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
+	require.NoError(t, core.MemsetAsync(th, iters, 8, 0, 8, ps))
+	require.NoError(t, core.RecordEvent(th, e0, ps, 0))
 	require.NoError(t, SetLabel(th, body, ps))
 	require.NoError(t, ReduceAsync(th, counter, consts, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, ps, 0))
 	require.NoError(t, ReduceAsync(th, iters, consts+4, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, ps, 0))
 	require.NoError(t, SwitchLabelByIndex(th, counter, 1, list, ps))
 	require.NoError(t, SetLabel(th, exit, ps))
-	require.NoError(t, RecordEvent(th, e1, ps, 0))
+	require.NoError(t, core.RecordEvent(th, e1, ps, 0))
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
 	defer destroyRI(t, th, ri)
@@ -106,12 +106,12 @@ func TestFlowLabelLoop(t *testing.T) {
 		toDev(t, th, n, le32s(want))
 		var ms []float32
 		for range 2 {
-			require.NoError(t, ExecuteAsync(th, ri, target))
-			require.NoError(t, SynchronizeStream(th, target, -1))
+			require.NoError(t, core.ExecuteAsync(th, ri, target))
+			require.NoError(t, core.SynchronizeStream(th, target, -1))
 			assert.Equal(t, want, i32(t, th, iters), "runs of the body")
 			assert.Zero(t, i32(t, th, counter))
 			var m float32
-			require.NoError(t, EventElapsedTime(th, &m, e0, e1))
+			require.NoError(t, core.EventElapsedTime(th, &m, e0, e1))
 			ms = append(ms, m)
 		}
 		assert.Positive(t, ms[0])
@@ -133,7 +133,7 @@ func TestFlowSwitchStream(t *testing.T) {
 	for _, s := range []core.Handle{yes, no, idle} {
 		require.NoError(t, BindStream(th, ri, s, modelStreamFlagDefault))
 	}
-	require.NoError(t, MemsetAsync(th, out, 24, 0, 24, main))
+	require.NoError(t, core.MemsetAsync(th, out, 24, 0, 24, main))
 	require.NoError(t, SwitchStream(th, flag, abi.ACL_RT_EQUAL, one, abi.ACL_RT_SWITCH_INT32, yes, 0, main))
 	require.NoError(t, SwitchStream(th, flag, abi.ACL_RT_NOT_EQUAL, one, abi.ACL_RT_SWITCH_INT32, no, 0, main))
 	require.NoError(t, ValueWrite(th, out, 11, 0, yes))
@@ -221,7 +221,7 @@ func TestFinalizeDestroysModelRIs(t *testing.T) {
 	var built, building core.Handle
 	require.NoError(t, BuildBegin(th, &built, 0))
 	require.NoError(t, BindStream(th, built, ps, core.ModelStreamFlagHead))
-	require.NoError(t, MemsetAsync(th, out, 8, 1, 8, ps))
+	require.NoError(t, core.MemsetAsync(th, out, 8, 1, 8, ps))
 	require.NoError(t, EndTask(th, built, ps))
 	require.NoError(t, BuildEnd(th, built, 0))
 	require.NoError(t, Execute(th, built, -1))
@@ -230,7 +230,7 @@ func TestFinalizeDestroysModelRIs(t *testing.T) {
 	for _, h := range []core.Handle{built, building} {
 		require.NoError(t, DestroyRegisterCallback(th, h, 1, func() { calls[h]++ }))
 	}
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 	require.NoError(t, Finalize(th))
 	assert.Equal(t, map[core.Handle]int{built: 1, building: 1}, calls)
 	assert.Zero(t, core.ModelRIs.Len())
@@ -246,14 +246,14 @@ func BenchmarkFlowLoop(b *testing.B) {
 	b.Cleanup(resetRuntime)
 	require.NoError(b, SetDevice(th, 0))
 	var ps core.Handle
-	require.NoError(b, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
+	require.NoError(b, core.CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	var consts, counter, n uintptr
 	for _, p := range []*uintptr{&consts, &counter, &n} {
 		require.NoError(b, Malloc(th, p, 8, 0, core.MallocOpts{}))
 	}
 	minus1, hundred := le32s(-1), le32s(100)
-	require.NoError(b, Memcpy(th, consts, 4, addr(minus1), 4, abi.ACL_MEMCPY_HOST_TO_DEVICE))
-	require.NoError(b, Memcpy(th, n, 4, addr(hundred), 4, abi.ACL_MEMCPY_HOST_TO_DEVICE))
+	require.NoError(b, core.Memcpy(th, consts, 4, addr(minus1), 4, abi.ACL_MEMCPY_HOST_TO_DEVICE))
+	require.NoError(b, core.Memcpy(th, n, 4, addr(hundred), 4, abi.ACL_MEMCPY_HOST_TO_DEVICE))
 	runtime.KeepAlive(minus1)
 	runtime.KeepAlive(hundred)
 	var body, exit, list, ri core.Handle
@@ -262,7 +262,7 @@ func BenchmarkFlowLoop(b *testing.B) {
 	require.NoError(b, CreateLabelList(th, []core.Handle{exit, body}, 2, &list))
 	require.NoError(b, BuildBegin(th, &ri, 0))
 	require.NoError(b, BindStream(th, ri, ps, core.ModelStreamFlagHead))
-	require.NoError(b, MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
+	require.NoError(b, core.MemcpyAsync(th, counter, 4, n, 4, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, ps))
 	require.NoError(b, SetLabel(th, body, ps))
 	require.NoError(b, ReduceAsync(th, counter, consts, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, ps, 0))
 	require.NoError(b, SwitchLabelByIndex(th, counter, 1, list, ps))
@@ -293,15 +293,15 @@ func TestFlowAbortEndsLoop(t *testing.T) {
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	require.NoError(t, SetLabel(th, body, ps))
-	require.NoError(t, MemsetAsync(th, word+4, 4, 7, 4, ps))
+	require.NoError(t, core.MemsetAsync(th, word+4, 4, 7, 4, ps))
 	require.NoError(t, SwitchLabelByIndex(th, word, 1, list, ps))
 	require.NoError(t, SetLabel(th, exit, ps))
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
 	target := newStream(t, th)
-	require.NoError(t, ExecuteAsync(th, ri, target))
+	require.NoError(t, core.ExecuteAsync(th, ri, target))
 	require.NoError(t, Abort(th, ri))
-	err := SynchronizeStream(th, target, -1)
+	err := core.SynchronizeStream(th, target, -1)
 	requireCode(t, err, abi.ACL_ERROR_RT_MODEL_ABORT_NORMAL)
 	require.NoError(t, Destroy(th, ri))
 }
@@ -329,7 +329,7 @@ func TestBuiltHeadStreams(t *testing.T) {
 			for i, f := range c.flags {
 				ps := persistent(t, th)
 				require.NoError(t, BindStream(th, ri, ps, f))
-				require.NoError(t, MemsetAsync(th, out+uintptr(i), 1, int32(i+1), 1, ps))
+				require.NoError(t, core.MemsetAsync(th, out+uintptr(i), 1, int32(i+1), 1, ps))
 				require.NoError(t, EndTask(th, ri, ps))
 			}
 			require.NoError(t, BuildEnd(th, ri, 0))
@@ -355,10 +355,10 @@ func TestFlowNotifyJoin(t *testing.T) {
 	require.NoError(t, BindStream(th, ri, dep, modelStreamFlagDefault))
 	require.NoError(t, ActiveStream(th, dep, main))
 	require.NoError(t, WaitAndResetNotify(th, n, main, 0))
-	require.NoError(t, MemcpyAsync(th, out2, 8, out, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, main))
-	require.NoError(t, MemsetAsync(th, out, 8, 0, 8, dep))
+	require.NoError(t, core.MemcpyAsync(th, out2, 8, out, 8, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, main))
+	require.NoError(t, core.MemsetAsync(th, out, 8, 0, 8, dep))
 	require.NoError(t, ReduceAsync(th, out, out2, 4, abi.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, abi.ACL_INT32, dep, 0))
-	require.NoError(t, MemsetAsync(th, out+4, 4, 0, 4, dep))
+	require.NoError(t, core.MemsetAsync(th, out+4, 4, 0, 4, dep))
 	require.NoError(t, RecordNotify(th, n, dep))
 	require.NoError(t, EndTask(th, ri, main))
 	require.NoError(t, BuildEnd(th, ri, 0))

@@ -257,7 +257,7 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	var nl *core.Launch
 	if host == 1 {
 		nl = core.GetLaunch(f.Bin.Host, int(size))
-		copy(nl.Buf[core.LaunchHeader:core.LaunchHeader+int(size)], hostBytes(args, size))
+		copy(nl.Buf[core.LaunchHeader:core.LaunchHeader+int(size)], core.HostBytes(args, size))
 		nl.Args, nl.Size = nl.Addr+core.LaunchHeader, size
 	} else {
 		nl = core.GetLaunch(f.Bin.Host, 0)

@@ -42,14 +42,14 @@ func TestCaptureValueTasks(t *testing.T) {
 			toDev(t, th, word, make([]byte, 16))
 
 			require.NoError(t, CaptureBegin(th, prod, mode))
-			require.NoError(t, RecordEvent(th, fork, prod, 0))
-			require.NoError(t, StreamWaitEvent(th, cons, fork))
+			require.NoError(t, core.RecordEvent(th, fork, prod, 0))
+			require.NoError(t, core.StreamWaitEvent(th, cons, fork))
 			require.NoError(t, ValueWait(th, word, 5, abi.ACL_STREAM_WAIT_VALUE_EQ, cons))
-			require.NoError(t, MemcpyAsync(th, out, 64, data, 64, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, cons))
-			require.NoError(t, RecordEvent(th, join, cons, 0))
-			require.NoError(t, MemsetAsync(th, data, 64, 0x5A, 64, prod))
+			require.NoError(t, core.MemcpyAsync(th, out, 64, data, 64, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, cons))
+			require.NoError(t, core.RecordEvent(th, join, cons, 0))
+			require.NoError(t, core.MemsetAsync(th, data, 64, 0x5A, 64, prod))
 			require.NoError(t, ValueWrite(th, word, 5, 0, prod))
-			require.NoError(t, StreamWaitEvent(th, prod, join))
+			require.NoError(t, core.StreamWaitEvent(th, prod, join))
 			var ri core.Handle
 			require.NoError(t, CaptureEnd(th, prod, &ri))
 			defer destroyRI(t, th, ri)
@@ -84,8 +84,8 @@ func TestCaptureValueTasks(t *testing.T) {
 				toDev(t, th, word, make([]byte, 8))
 				toDev(t, th, out, make([]byte, 64))
 				toDev(t, th, data, make([]byte, 64))
-				require.NoError(t, ExecuteAsync(th, ri, target))
-				require.NoError(t, SynchronizeStream(th, target, -1))
+				require.NoError(t, core.ExecuteAsync(th, ri, target))
+				require.NoError(t, core.SynchronizeStream(th, target, -1))
 				assert.Equal(t, bytes.Repeat([]byte{0x5A}, 64), fromDev(t, th, out, 64), "replay %d: the consumer copied after the producer's write", i)
 				assert.Equal(t, le64(5), fromDev(t, th, word, 8))
 			}
@@ -101,8 +101,8 @@ func TestCaptureValueTasks(t *testing.T) {
 			for range 2 {
 				toDev(t, th, word, make([]byte, 16))
 				toDev(t, th, out, make([]byte, 64))
-				require.NoError(t, ExecuteAsync(th, ri, target))
-				require.NoError(t, SynchronizeStream(th, target, -1))
+				require.NoError(t, core.ExecuteAsync(th, ri, target))
+				require.NoError(t, core.SynchronizeStream(th, target, -1))
 				assert.Equal(t, append(le64(0), le64(9)...), fromDev(t, th, word, 16), "after aclmdlRIUpdate")
 				assert.Equal(t, bytes.Repeat([]byte{0x5A}, 64), fromDev(t, th, out, 64))
 			}
@@ -122,7 +122,7 @@ func TestValueTaskSetParamsErrors(t *testing.T) {
 	require.NoError(t, CaptureBegin(th, s, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
 	require.NoError(t, ValueWrite(th, word, 1, 0, s))
 	require.NoError(t, ValueWait(th, word, 1, abi.ACL_STREAM_WAIT_VALUE_AND, s))
-	require.NoError(t, RecordEvent(th, ev, s, 0))
+	require.NoError(t, core.RecordEvent(th, ev, s, 0))
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
@@ -179,8 +179,8 @@ func builtValueTasks(t *testing.T, flow bool) {
 		require.NoError(t, SetLabel(th, newLabel(t, th), prod))
 	}
 	require.NoError(t, ValueWait(th, word, 3, abi.ACL_STREAM_WAIT_VALUE_GEQ, cons))
-	require.NoError(t, MemcpyAsync(th, out, 32, data, 32, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, cons))
-	require.NoError(t, MemsetAsync(th, data, 32, 0x33, 32, prod))
+	require.NoError(t, core.MemcpyAsync(th, out, 32, data, 32, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, cons))
+	require.NoError(t, core.MemsetAsync(th, data, 32, 0x33, 32, prod))
 	require.NoError(t, ValueWrite(th, word, 3, 0, prod))
 	require.NoError(t, EndTask(th, ri, prod))
 	require.NoError(t, BuildEnd(th, ri, 0))
@@ -250,9 +250,9 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 	require.NoError(t, EndTask(th, built, ps))
 	require.NoError(t, BuildEnd(th, built, 0))
 	target := newStream(t, th)
-	require.NoError(t, ExecuteAsync(th, built, target))
+	require.NoError(t, core.ExecuteAsync(th, built, target))
 	require.NoError(t, Abort(th, built))
-	requireCode(t, SynchronizeStream(th, target, -1), abi.ACL_ERROR_RT_MODEL_ABORT_NORMAL)
+	requireCode(t, core.SynchronizeStream(th, target, -1), abi.ACL_ERROR_RT_MODEL_ABORT_NORMAL)
 	require.NoError(t, Destroy(th, built))
 
 	s := newStream(t, th)
@@ -262,9 +262,9 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 	require.NoError(t, CaptureEnd(th, s, &ri))
 	defer destroyRI(t, th, ri)
 	target2 := newStream(t, th)
-	require.NoError(t, ExecuteAsync(th, ri, target2))
+	require.NoError(t, core.ExecuteAsync(th, ri, target2))
 	got := make(chan error)
-	go func() { got <- SynchronizeStream(core.NewThread(), target2, -1) }()
+	go func() { got <- core.SynchronizeStream(core.NewThread(), target2, -1) }()
 	st, _ := core.ResolveStream(th, "test", target2)
 	for !st.SQ.Query() && !hasWaiter(st) { // idle: the wait did not block, and the check below fails
 		runtime.Gosched()
@@ -273,8 +273,8 @@ func TestReplayedValueWaitCancelled(t *testing.T) {
 	requireCode(t, <-got, abi.ACL_ERROR_RT_STREAM_ABORT)
 	// The instance replays again once the word is set.
 	toDev(t, th, word, le64(1))
-	require.NoError(t, ExecuteAsync(th, ri, target2))
-	require.NoError(t, SynchronizeStream(th, target2, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, target2))
+	require.NoError(t, core.SynchronizeStream(th, target2, -1))
 }
 
 // BenchmarkCaptureValueReplay: one replay (and its synchronisation) of a
@@ -291,20 +291,20 @@ func BenchmarkCaptureValueReplay(b *testing.B) {
 	var word uintptr
 	require.NoError(b, Malloc(th, &word, 16, 0, core.MallocOpts{}))
 	require.NoError(b, CaptureBegin(th, prod, abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
-	require.NoError(b, RecordEvent(th, fork, prod, 0))
-	require.NoError(b, StreamWaitEvent(th, cons, fork))
+	require.NoError(b, core.RecordEvent(th, fork, prod, 0))
+	require.NoError(b, core.StreamWaitEvent(th, cons, fork))
 	require.NoError(b, ValueWait(th, word, 1, abi.ACL_STREAM_WAIT_VALUE_GEQ, cons))
-	require.NoError(b, RecordEvent(th, join, cons, 0))
+	require.NoError(b, core.RecordEvent(th, join, cons, 0))
 	require.NoError(b, ValueWrite(th, word, 1, 0, prod))
-	require.NoError(b, StreamWaitEvent(th, prod, join))
+	require.NoError(b, core.StreamWaitEvent(th, prod, join))
 	var ri core.Handle
 	require.NoError(b, CaptureEnd(th, prod, &ri))
 	for b.Loop() {
-		require.NoError(b, ExecuteAsync(th, ri, target))
-		require.NoError(b, SynchronizeStream(th, target, -1))
+		require.NoError(b, core.ExecuteAsync(th, ri, target))
+		require.NoError(b, core.SynchronizeStream(th, target, -1))
 	}
 	require.NoError(b, Destroy(th, ri))
 	require.NoError(b, Free(th, word, false))
-	require.NoError(b, DestroyEvent(th, fork))
-	require.NoError(b, DestroyEvent(th, join))
+	require.NoError(b, core.DestroyEvent(th, fork))
+	require.NoError(b, core.DestroyEvent(th, join))
 }

@@ -25,9 +25,9 @@ func TestMemcpyDesc(t *testing.T) {
 	require.NoError(t, Malloc(th, &desc, size, 0, core.MallocOpts{}))
 	require.NoError(t, Malloc(th, &src, 256, 0, core.MallocOpts{}))
 	require.NoError(t, Malloc(th, &dst, 256, 0, core.MallocOpts{}))
-	require.NoError(t, MallocHost(th, &host, 256, ""))
-	require.NoError(t, Memset(th, src, 256, 0x5A, 256))
-	require.NoError(t, Memset(th, dst, 256, 0, 256))
+	require.NoError(t, core.MallocHost(th, &host, 256, ""))
+	require.NoError(t, core.Memset(th, src, 256, 0x5A, 256))
+	require.NoError(t, core.Memset(th, dst, 256, 0, 256))
 	const inner = abi.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE
 
 	requireCode(t, SetMemcpyDesc(th, desc, inner, src, dst, 64, true), abi.ACL_ERROR_INVALID_PARAM)
@@ -37,9 +37,9 @@ func TestMemcpyDesc(t *testing.T) {
 	requireCode(t, SetMemcpyDesc(th, desc, inner, host, dst, 64, false), abi.ACL_ERROR_RT_PARAM_INVALID)
 	requireCode(t, SetMemcpyDesc(th, desc, inner, src, dst, 4096, false), abi.ACL_ERROR_RT_PARAM_INVALID)
 	// A descriptor never set fails the stream when the copy runs.
-	require.NoError(t, Memset(th, desc, size, 0, size))
+	require.NoError(t, core.Memset(th, desc, size, 0, size))
 	require.NoError(t, MemcpyAsyncWithDesc(th, desc, inner, 0))
-	requireCode(t, SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	require.NoError(t, SetMemcpyDesc(th, desc, inner, src, dst, 100, false))
 	requireCode(t, MemcpyAsyncWithDesc(th, desc, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, 0), abi.ACL_ERROR_INVALID_PARAM)
@@ -52,16 +52,16 @@ func TestMemcpyDesc(t *testing.T) {
 	require.NoError(t, MemcpyAsyncWithDesc(th, desc, inner, 0))
 	require.NoError(t, SetMemcpyDesc(th, desc, inner, src, dst, 200, false))
 	close(gate)
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	out := make([]byte, 256)
-	require.NoError(t, Memcpy(th, uintptr(unsafe.Pointer(&out[0])), 256, dst, 256, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, uintptr(unsafe.Pointer(&out[0])), 256, dst, 256, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	assert.Equal(t, byte(0x5A), out[199])
 	assert.Equal(t, byte(0), out[200])
 
 	for _, p := range []uintptr{desc, src, dst} {
 		require.NoError(t, Free(th, p, false))
 	}
-	require.NoError(t, FreeHost(th, host, false))
+	require.NoError(t, core.FreeHost(th, host, false))
 }
 
 func TestMemcpyAsyncWithOffset(t *testing.T) {
@@ -75,8 +75,8 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 	for i := range uintptr(512) {
 		pokeU64(src+i&^7, uint64(i&^7)) // word i/8 holds its own offset
 	}
-	require.NoError(t, Memset(th, dst, 512, 0xEE, 512))
-	require.NoError(t, Memset(th, other, 512, 0xEE, 512))
+	require.NoError(t, core.Memset(th, dst, 512, 0xEE, 512))
+	require.NoError(t, core.Memset(th, other, 512, 0xEE, 512))
 	dstCell, srcCell := cells, cells+8
 	pokeU64(dstCell, uint64(dst))
 	pokeU64(srcCell, uint64(src))
@@ -96,7 +96,7 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 	require.NoError(t, MemcpyAsyncWithOffset(th, dstCell, 64, 16, srcCell, 32, 128, inner, 0))
 	pokeU64(dstCell, uint64(other))
 	close(gate)
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	assert.Equal(t, uint64(128), core.PeekU64(other+16))
 	assert.Equal(t, uint64(152), core.PeekU64(other+40))
 	assert.Equal(t, uint64(0xEEEEEEEEEEEEEEEE), core.PeekU64(other+48))
@@ -105,7 +105,7 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 	// A base that is not device memory fails the stream asynchronously.
 	pokeU64(dstCell, uint64(uintptr(unsafe.Pointer(&local[0]))))
 	require.NoError(t, MemcpyAsyncWithOffset(th, dstCell, 8, 0, srcCell, 8, 0, inner, 0))
-	requireCode(t, SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.SynchronizeStream(th, 0, -1), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	for _, p := range []uintptr{cells, src, dst, other} {
 		require.NoError(t, Free(th, p, false))
@@ -115,6 +115,6 @@ func TestMemcpyAsyncWithOffset(t *testing.T) {
 func TestMemcpyDescSoC(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend310P3"})
 	require.NoError(t, SetDevice(th, 0))
-	requireCode(t, CheckSoC("aclrtGetMemcpyDescSize"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, CheckSoC("aclrtMemcpyAsyncWithOffset"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtGetMemcpyDescSize"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtMemcpyAsyncWithOffset"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }

@@ -129,82 +129,11 @@ func Free(t *core.Thread, p uintptr, sync bool) error {
 		}
 	}
 	if core.Sanitizing {
-		sanitizeFree(t, fn, p)
+		core.SanitizeFree(t, fn, p)
 	}
 	if err := below().Free(t, p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 	}
-	return nil
-}
-
-// MallocHost implements aclrtMallocHost / aclrtMallocHostWithCfg: pinned
-// host memory from the node's host pool.
-func MallocHost(t *core.Thread, out *uintptr, size uint64, fn string) error {
-	if fn == "" {
-		fn = "aclrtMallocHost"
-	}
-	if out == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
-	}
-	if size == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
-	}
-	_, n, err := core.SoC(fn)
-	if err != nil {
-		return err
-	}
-	p, err := n.Host().Alloc(size)
-	if err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, abi.MessageOf(err))
-	}
-	core.HostBlocks.Mu.Lock()
-	core.HostBlocksOf(n)[p] = true
-	core.HostBlocks.Mu.Unlock()
-	*out = p
-	return nil
-}
-
-// FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync.
-func FreeHost(t *core.Thread, p uintptr, sync bool) error {
-	fn := "aclrtFreeHost"
-	if sync {
-		fn = "aclrtFreeHostWithDevSync"
-	}
-	if p == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
-	}
-	n := core.Runtime.Node.Load()
-	if n == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not memory from aclrtMallocHost", fn, p)
-	}
-	if base, _, ok := n.Host().Find(p); !ok || base != p {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMallocHost block", fn, p)
-	}
-	core.HostBlocks.Mu.Lock()
-	mine := core.HostBlocksOf(n)[p]
-	core.HostBlocks.Mu.Unlock()
-	if !mine {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was not allocated by aclrtMallocHost (halMemAlloc memory is freed with halMemFree)", fn, p)
-	}
-	if sync {
-		if c, err := core.Current(t, fn); err == nil {
-			if err := c.Dev.Emu.TS.Synchronize(-1); err != nil {
-				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
-			}
-			if core.Sanitizing {
-				core.SanitizeSyncDevice(t, c.Dev)
-			}
-		}
-	}
-	if core.Sanitizing {
-		sanitizeFree(t, fn, p)
-	}
-	if err := n.Host().Free(p); err != nil {
-		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, abi.MessageOf(err))
-	}
-	core.HostBlocks.Mu.Lock()
-	delete(core.HostBlocksOf(n), p)
-	core.HostBlocks.Mu.Unlock()
 	return nil
 }
 
@@ -291,3 +220,13 @@ func AllocationRange(addr uintptr) (base uintptr, size uint64, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// MallocHost implements aclrtMallocHost / aclrtMallocHostWithCfg; the
+// runtime does the work (core.MallocHost, which the rt* API calls too).
+func MallocHost(t *core.Thread, out *uintptr, size uint64, fn string) error {
+	return core.MallocHost(t, out, size, fn)
+}
+
+// FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync; the runtime
+// does the work (core.FreeHost, which the rt* API calls too).
+func FreeHost(t *core.Thread, p uintptr, sync bool) error { return core.FreeHost(t, p, sync) }

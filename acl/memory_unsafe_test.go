@@ -83,7 +83,7 @@ func TestMallocAccounting(t *testing.T) {
 	require.NoError(t, PointerGetAttributes(th, bufAddr(host), &pa))
 	assert.Equal(t, uint32(abi.ACL_MEM_LOCATION_TYPE_UNREGISTERED), pa.Location.Type)
 	require.NoError(t, Free(th, p, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestMallocOutOfMemory(t *testing.T) {
@@ -96,22 +96,22 @@ func TestMallocOutOfMemory(t *testing.T) {
 	require.NoError(t, Free(th, a, false))
 	require.NoError(t, Malloc(th, &b, 32<<20, 0, core.MallocOpts{}))
 	require.NoError(t, Free(th, b, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestMemcpyRoundTrip(t *testing.T) {
 	th := setup(t, nil)
 	const n = 3 << 20
 	src, out := pattern(n, 3), make([]byte, n)
-	requireCode(t, Memcpy(th, bufAddr(out), n, bufAddr(src), n, abi.ACL_MEMCPY_HOST_TO_HOST), abi.ACL_ERROR_RT_CONTEXT_NULL)
+	requireCode(t, core.Memcpy(th, bufAddr(out), n, bufAddr(src), n, abi.ACL_MEMCPY_HOST_TO_HOST), abi.ACL_ERROR_RT_CONTEXT_NULL)
 	require.NoError(t, SetDevice(th, 0))
 	var d1, d2 uintptr
 	require.NoError(t, Malloc(th, &d1, n, 0, core.MallocOpts{}))
 	require.NoError(t, Malloc(th, &d2, n, 0, core.MallocOpts{}))
 	// kind is advisory for aclrtMemcpy: the direction comes from the pointers.
-	require.NoError(t, Memcpy(th, d1, n, bufAddr(src), n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
-	require.NoError(t, Memcpy(th, d2, n, d1, n, abi.ACL_MEMCPY_DEFAULT))
-	require.NoError(t, Memcpy(th, bufAddr(out), n, d2, n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, d1, n, bufAddr(src), n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, d2, n, d1, n, abi.ACL_MEMCPY_DEFAULT))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), n, d2, n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	assert.Equal(t, src, out)
 
 	// Refusals happen before anything is written.
@@ -135,7 +135,7 @@ func TestMemcpyRoundTrip(t *testing.T) {
 		{"overrun dst allocation", d1 + 64, n, bufAddr(src), n, abi.ACL_MEMCPY_DEFAULT, abi.ACL_ERROR_RT_PARAM_INVALID, false},
 	}
 	for _, tt := range tests {
-		err := Memcpy(th, tt.dst, tt.max, tt.src, tt.count, tt.kind)
+		err := core.Memcpy(th, tt.dst, tt.max, tt.src, tt.count, tt.kind)
 		if tt.zeroLength {
 			require.NoError(t, err, tt.name)
 			continue
@@ -144,22 +144,22 @@ func TestMemcpyRoundTrip(t *testing.T) {
 	}
 	assert.Equal(t, make([]byte, n), out, "a refused copy wrote nothing")
 	// The overrun into d1 was refused too: d1 still holds src.
-	require.NoError(t, Memcpy(th, bufAddr(out), n, d1, n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), n, d1, n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	assert.Equal(t, src, out)
 
 	// Memset (low byte of value) and its checks.
-	require.NoError(t, Memset(th, d1, n, 0x1AB, n))
-	require.NoError(t, Memcpy(th, bufAddr(out), n, d1, n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memset(th, d1, n, 0x1AB, n))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), n, d1, n, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	assert.Equal(t, byte(0xAB), out[0])
 	assert.Equal(t, byte(0xAB), out[n-1])
-	require.NoError(t, Memset(th, 0, 0, 0, 0))
-	requireCode(t, Memset(th, d1, 8, 0, 16), abi.ACL_ERROR_RT_PARAM_INVALID)
-	requireCode(t, Memset(th, d1+64, n, 0, n), abi.ACL_ERROR_RT_PARAM_INVALID)
+	require.NoError(t, core.Memset(th, 0, 0, 0, 0))
+	requireCode(t, core.Memset(th, d1, 8, 0, 16), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.Memset(th, d1+64, n, 0, n), abi.ACL_ERROR_RT_PARAM_INVALID)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(out)
 	require.NoError(t, Free(th, d1, false))
 	require.NoError(t, Free(th, d2, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestAsyncCopiesOrderedByEvent(t *testing.T) {
@@ -167,74 +167,74 @@ func TestAsyncCopiesOrderedByEvent(t *testing.T) {
 	require.NoError(t, SetDevice(th, 0))
 	const n = 1 << 20
 	var pinnedIn, pinnedOut, dev uintptr
-	require.NoError(t, MallocHost(th, &pinnedIn, n, ""))
-	require.NoError(t, MallocHost(th, &pinnedOut, n, ""))
+	require.NoError(t, core.MallocHost(th, &pinnedIn, n, ""))
+	require.NoError(t, core.MallocHost(th, &pinnedOut, n, ""))
 	require.NoError(t, Malloc(th, &dev, n, 0, core.MallocOpts{}))
 	in, outB := pattern(n, 9), make([]byte, n)
-	require.NoError(t, Memcpy(th, pinnedIn, n, bufAddr(in), n, abi.ACL_MEMCPY_HOST_TO_HOST))
+	require.NoError(t, core.Memcpy(th, pinnedIn, n, bufAddr(in), n, abi.ACL_MEMCPY_HOST_TO_HOST))
 
 	var a, b, start, done core.Handle
 	require.NoError(t, CreateStream(th, &a))
 	require.NoError(t, CreateStream(th, &b))
-	require.NoError(t, CreateEvent(th, &start))
+	require.NoError(t, core.CreateEvent(th, &start))
 	require.NoError(t, CreateEventWithFlag(th, &done, abi.ACL_EVENT_SYNC|abi.ACL_EVENT_TIME_LINE))
 
 	var st int32
-	require.NoError(t, QueryEventStatus(th, done, &st))
+	require.NoError(t, core.QueryEventStatus(th, done, &st))
 	assert.Equal(t, int32(abi.ACL_EVENT_RECORDED_STATUS_NOT_READY), st, "never recorded")
-	require.NoError(t, RecordEvent(th, start, a, 0))
-	require.NoError(t, MemcpyAsync(th, dev, n, pinnedIn, n, abi.ACL_MEMCPY_HOST_TO_DEVICE, a))
-	require.NoError(t, RecordEvent(th, done, a, 0))
-	require.NoError(t, StreamWaitEvent(th, b, done))
-	require.NoError(t, MemcpyAsync(th, pinnedOut, n, dev, n, abi.ACL_MEMCPY_DEVICE_TO_HOST, b))
-	require.NoError(t, SynchronizeStream(th, b, -1))
-	require.NoError(t, Memcpy(th, bufAddr(outB), n, pinnedOut, n, abi.ACL_MEMCPY_HOST_TO_HOST))
+	require.NoError(t, core.RecordEvent(th, start, a, 0))
+	require.NoError(t, core.MemcpyAsync(th, dev, n, pinnedIn, n, abi.ACL_MEMCPY_HOST_TO_DEVICE, a))
+	require.NoError(t, core.RecordEvent(th, done, a, 0))
+	require.NoError(t, core.StreamWaitEvent(th, b, done))
+	require.NoError(t, core.MemcpyAsync(th, pinnedOut, n, dev, n, abi.ACL_MEMCPY_DEVICE_TO_HOST, b))
+	require.NoError(t, core.SynchronizeStream(th, b, -1))
+	require.NoError(t, core.Memcpy(th, bufAddr(outB), n, pinnedOut, n, abi.ACL_MEMCPY_HOST_TO_HOST))
 	assert.Equal(t, in, outB)
 	runtime.KeepAlive(outB)
 
-	require.NoError(t, SynchronizeEvent(th, done, -1))
-	require.NoError(t, QueryEventStatus(th, done, &st))
+	require.NoError(t, core.SynchronizeEvent(th, done, -1))
+	require.NoError(t, core.QueryEventStatus(th, done, &st))
 	assert.Equal(t, int32(abi.ACL_EVENT_RECORDED_STATUS_COMPLETE), st)
-	require.NoError(t, QueryEvent(th, done, &st))
+	require.NoError(t, core.QueryEvent(th, done, &st))
 	assert.Equal(t, int32(abi.ACL_EVENT_STATUS_COMPLETE), st, "the deprecated enum is inverted")
-	require.NoError(t, QueryEventWaitStatus(th, done, &st))
+	require.NoError(t, core.QueryEventWaitStatus(th, done, &st))
 	assert.Equal(t, int32(abi.ACL_EVENT_WAIT_STATUS_COMPLETE), st)
 	var ms float32
-	require.NoError(t, EventElapsedTime(th, &ms, start, done))
+	require.NoError(t, core.EventElapsedTime(th, &ms, start, done))
 	assert.Greater(t, ms, float32(0), "a 1 MiB copy takes virtual time")
-	requireCode(t, EventElapsedTime(th, &ms, done, start), abi.ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL)
+	requireCode(t, core.EventElapsedTime(th, &ms, done, start), abi.ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL)
 	var ts uint64
 	require.NoError(t, EventGetTimestamp(th, done, &ts))
 
 	// Reset for default-flag and WithFlag(SYNC) events.
-	require.NoError(t, ResetEvent(th, start, b))
-	require.NoError(t, ResetEvent(th, done, b))
+	require.NoError(t, core.ResetEvent(th, start, b))
+	require.NoError(t, core.ResetEvent(th, done, b))
 	var ex, nosync core.Handle
 	require.NoError(t, CreateEventExWithFlag(th, &ex, abi.ACL_EVENT_SYNC))
-	require.NoError(t, QueryEventStatus(th, ex, &st))
+	require.NoError(t, core.QueryEventStatus(th, ex, &st))
 	assert.Equal(t, int32(abi.ACL_EVENT_RECORDED_STATUS_COMPLETE), st, "Ex events are complete before any record")
-	requireCode(t, ResetEvent(th, ex, b), abi.ACL_ERROR_RT_PARAM_INVALID)
-	requireCode(t, QueryEvent(th, ex, &st), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.ResetEvent(th, ex, b), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.QueryEvent(th, ex, &st), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, CreateEventWithFlag(th, &nosync, abi.ACL_EVENT_TIME_LINE))
-	requireCode(t, StreamWaitEvent(th, b, nosync), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.StreamWaitEvent(th, b, nosync), abi.ACL_ERROR_RT_PARAM_INVALID)
 	requireCode(t, CreateEventWithFlag(th, &nosync, abi.ACL_EVENT_EXTERNAL|abi.ACL_EVENT_SYNC), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateEventWithFlag(th, &nosync, abi.ACL_EVENT_IPC), abi.ACL_ERROR_INVALID_PARAM)
 
 	// Pageable host memory makes the async copy synchronous.
 	host := make([]byte, 4096)
-	require.NoError(t, MemcpyAsync(th, bufAddr(host), 4096, dev, 4096, abi.ACL_MEMCPY_DEVICE_TO_HOST, b))
+	require.NoError(t, core.MemcpyAsync(th, bufAddr(host), 4096, dev, 4096, abi.ACL_MEMCPY_DEVICE_TO_HOST, b))
 	assert.Equal(t, in[:4096], host)
 	runtime.KeepAlive(host)
-	requireCode(t, MemcpyAsync(th, dev, n, dev, 16, abi.ACL_MEMCPY_HOST_TO_DEVICE, b), abi.ACL_ERROR_RT_PARAM_INVALID)
-	requireCode(t, MemcpyAsync(th, pinnedOut, n, pinnedIn, 16, abi.ACL_MEMCPY_HOST_TO_HOST, b), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.MemcpyAsync(th, dev, n, dev, 16, abi.ACL_MEMCPY_HOST_TO_DEVICE, b), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.MemcpyAsync(th, pinnedOut, n, pinnedIn, 16, abi.ACL_MEMCPY_HOST_TO_HOST, b), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 
-	require.NoError(t, DestroyEvent(th, start))
-	requireCode(t, RecordEvent(th, start, a, 0), abi.ACL_ERROR_RT_INVALID_HANDLE)
-	require.NoError(t, FreeHost(th, pinnedIn, false))
-	require.NoError(t, FreeHost(th, pinnedOut, true))
+	require.NoError(t, core.DestroyEvent(th, start))
+	requireCode(t, core.RecordEvent(th, start, a, 0), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	require.NoError(t, core.FreeHost(th, pinnedIn, false))
+	require.NoError(t, core.FreeHost(th, pinnedOut, true))
 	require.NoError(t, Free(th, dev, false))
 	// Streams and the remaining events go with the context.
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestPeerCopy(t *testing.T) {
@@ -246,19 +246,19 @@ func TestPeerCopy(t *testing.T) {
 	var d0 uintptr
 	require.NoError(t, Malloc(th, &d0, 4096, 0, core.MallocOpts{}))
 	src := pattern(4096, 1)
-	require.NoError(t, Memcpy(th, d0, 4096, bufAddr(src), 4096, 0))
-	requireCode(t, Memcpy(th, d1, 4096, d0, 4096, abi.ACL_MEMCPY_DEVICE_TO_DEVICE), abi.ACL_ERROR_RT_PARAM_INVALID)
+	require.NoError(t, core.Memcpy(th, d0, 4096, bufAddr(src), 4096, 0))
+	requireCode(t, core.Memcpy(th, d1, 4096, d0, 4096, abi.ACL_MEMCPY_DEVICE_TO_DEVICE), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, DeviceEnablePeerAccess(th, 1, 0))
-	require.NoError(t, Memcpy(th, d1, 4096, d0, 4096, abi.ACL_MEMCPY_DEVICE_TO_DEVICE))
+	require.NoError(t, core.Memcpy(th, d1, 4096, d0, 4096, abi.ACL_MEMCPY_DEVICE_TO_DEVICE))
 	out := make([]byte, 4096)
-	require.NoError(t, Memcpy(th, bufAddr(out), 4096, d1, 4096, 0))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), 4096, d1, 4096, 0))
 	assert.Equal(t, src, out)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(out)
 	require.NoError(t, Free(th, d0, false))
 	require.NoError(t, Free(th, d1, false))
-	require.NoError(t, ResetDevice(th, 0))
-	require.NoError(t, ResetDevice(th, 1))
+	require.NoError(t, core.ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 1))
 }
 
 func TestMemcpy2D(t *testing.T) {
@@ -280,7 +280,7 @@ func TestMemcpy2D(t *testing.T) {
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(out)
 	require.NoError(t, Free(th, dev, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestFloat16(t *testing.T) {

@@ -108,14 +108,14 @@ func TestMemPoolConcurrent(t *testing.T) {
 				errs <- err
 				return
 			}
-			defer func() { _ = DestroyStream(wt, s, false) }()
+			defer func() { _ = core.DestroyStream(wt, s, false) }()
 			for i := range rounds {
 				var a uintptr
 				if err := MemPoolMallocAsync(wt, &a, uint64(512*(1+(i+w)%4)), p, s); err != nil {
 					errs <- err
 					return
 				}
-				if err := MemsetAsync(wt, a, 512, int32(w), 512, s); err != nil {
+				if err := core.MemsetAsync(wt, a, 512, int32(w), 512, s); err != nil {
 					errs <- err
 					return
 				}
@@ -124,7 +124,7 @@ func TestMemPoolConcurrent(t *testing.T) {
 					return
 				}
 			}
-			errs <- SynchronizeStream(wt, s, -1)
+			errs <- core.SynchronizeStream(wt, s, -1)
 		}()
 	}
 	wg.Wait()
@@ -144,8 +144,8 @@ func TestMemPoolConcurrent(t *testing.T) {
 func TestMemPoolNotOnOtherSoCs(t *testing.T) {
 	th := setup(t, map[string]string{"NPUEMU_SOC": "Ascend910_9362"})
 	require.NoError(t, SetDevice(th, 0))
-	requireCode(t, CheckSoC("aclrtMemPoolCreate"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
-	requireCode(t, CheckSoC("aclrtMemPoolTrimTo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtMemPoolCreate"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtMemPoolTrimTo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }
 
 func TestMemPoolReuseAndStats(t *testing.T) {
@@ -167,7 +167,7 @@ func TestMemPoolReuseAndStats(t *testing.T) {
 	assert.Equal(t, uint64(1024), poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT))
 	assert.Equal(t, used0+1024, hbm.Used(), "the reservation is charged to HBM")
 	// Pool memory is device memory to copies.
-	require.NoError(t, Memset(th, a, 1000, 7, 1000))
+	require.NoError(t, core.Memset(th, a, 1000, 7, 1000))
 	requireCode(t, Free(th, a, false), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	// Same stream: the freed block is reused at once, in stream order.
@@ -177,7 +177,7 @@ func TestMemPoolReuseAndStats(t *testing.T) {
 	assert.Equal(t, a, b)
 	assert.Equal(t, uint64(1024), poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT))
 	require.NoError(t, MemPoolFreeAsync(th, b, s1))
-	require.NoError(t, SynchronizeStream(th, s1, -1))
+	require.NoError(t, core.SynchronizeStream(th, s1, -1))
 	assert.Zero(t, poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT))
 	assert.Equal(t, uint64(1024), poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH))
 
@@ -188,7 +188,7 @@ func TestMemPoolReuseAndStats(t *testing.T) {
 	assert.NotEqual(t, a, c)
 	assert.Equal(t, uint64(1536), poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT))
 	require.NoError(t, MemPoolFreeAsync(th, c, s2))
-	require.NoError(t, SynchronizeStream(th, s2, -1))
+	require.NoError(t, core.SynchronizeStream(th, s2, -1))
 	// Opportunistic: the idle block of s1 serves s2 (closest size first).
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 1)
 	require.NoError(t, MemPoolMallocAsync(th, &b, 700, p, s2))
@@ -202,8 +202,8 @@ func TestMemPoolReuseAndStats(t *testing.T) {
 	requireCode(t, MemPoolMallocAsync(th, &big, 7<<10, p, s1), abi.ACL_ERROR_RT_MEMORY_ALLOCATION)
 	require.NoError(t, MemPoolFreeAsync(th, c, s1))
 	require.NoError(t, MemPoolFreeAsync(th, b, s2))
-	require.NoError(t, SynchronizeStream(th, s2, -1))
-	require.NoError(t, SynchronizeStream(th, s1, -1))
+	require.NoError(t, core.SynchronizeStream(th, s2, -1))
+	require.NoError(t, core.SynchronizeStream(th, s1, -1))
 	require.NoError(t, MemPoolMallocAsync(th, &big, 7<<10, p, s1))
 	// Only the 1 KiB block had to go: 512 + 7 KiB stay reserved.
 	assert.Equal(t, uint64(512+7<<10), poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT))
@@ -212,15 +212,15 @@ func TestMemPoolReuseAndStats(t *testing.T) {
 	// Watermarks reset to the current level; destroy waits for frees.
 	requireCode(t, MemPoolDestroy(th, p), abi.ACL_ERROR_RT_PARAM_INVALID)
 	require.NoError(t, MemPoolFreeAsync(th, big, s1))
-	require.NoError(t, SynchronizeStream(th, s1, -1))
+	require.NoError(t, core.SynchronizeStream(th, s1, -1))
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, 0)
 	assert.Zero(t, poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH))
 	require.NoError(t, MemPoolTrimTo(th, p, 0))
 	assert.Zero(t, poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT))
 	assert.Equal(t, used0, hbm.Used())
 	require.NoError(t, MemPoolDestroy(th, p))
-	require.NoError(t, DestroyStream(th, s1, false))
-	require.NoError(t, DestroyStream(th, s2, false))
+	require.NoError(t, core.DestroyStream(th, s1, false))
+	require.NoError(t, core.DestroyStream(th, s2, false))
 }
 
 func TestMemPoolInternalDependency(t *testing.T) {
@@ -243,14 +243,14 @@ func TestMemPoolInternalDependency(t *testing.T) {
 	require.NoError(t, MemPoolMallocAsync(th, &b, 4096, p, s2))
 	assert.Equal(t, a, b, "reused across streams through an internal dependency")
 	var status int32
-	require.NoError(t, StreamQuery(th, s2, &status))
+	require.NoError(t, core.StreamQuery(th, s2, &status))
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), status, "s2 waits for s1's free")
 	close(gate)
-	require.NoError(t, SynchronizeStream(th, s2, -1))
+	require.NoError(t, core.SynchronizeStream(th, s2, -1))
 	require.NoError(t, MemPoolFreeAsync(th, b, s2))
 
 	// RELEASE_THRESHOLD 0: idle memory goes back at the next synchronise.
-	require.NoError(t, SynchronizeStream(th, s2, -1))
+	require.NoError(t, core.SynchronizeStream(th, s2, -1))
 	assert.Zero(t, poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT))
 
 	// A destroyed stream's queued free settles; the pool can go.
@@ -259,11 +259,11 @@ func TestMemPoolInternalDependency(t *testing.T) {
 	require.NoError(t, MemPoolMallocAsync(th, &a, 100, p, s1))
 	require.NoError(t, MemPoolFreeAsync(th, a, s1))
 	close(gate2)
-	require.NoError(t, DestroyStream(th, s1, false))
+	require.NoError(t, core.DestroyStream(th, s1, false))
 	require.NoError(t, MemPoolTrimTo(th, p, 0))
 	assert.Zero(t, poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT))
 	require.NoError(t, MemPoolDestroy(th, p))
-	require.NoError(t, DestroyStream(th, s2, false))
+	require.NoError(t, core.DestroyStream(th, s2, false))
 }
 
 // BenchmarkMemPoolMallocFreeAsync measures a pool allocation and its
@@ -284,10 +284,10 @@ func BenchmarkMemPoolMallocFreeAsync(b *testing.B) {
 			b.Fatal(err)
 		}
 		if n++; n%1024 == 0 {
-			require.NoError(b, SynchronizeStream(th, 0, -1))
+			require.NoError(b, core.SynchronizeStream(th, 0, -1))
 		}
 	}
-	require.NoError(b, SynchronizeStream(th, 0, -1))
+	require.NoError(b, core.SynchronizeStream(th, 0, -1))
 	require.NoError(b, MemPoolDestroy(th, p))
 }
 
@@ -299,8 +299,8 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	for _, s := range []*core.Handle{&s1, &s2, &s3} {
 		require.NoError(t, CreateStream(th, s))
 	}
-	require.NoError(t, CreateEvent(th, &e1))
-	require.NoError(t, CreateEvent(th, &e2))
+	require.NoError(t, core.CreateEvent(th, &e1))
+	require.NoError(t, core.CreateEvent(th, &e2))
 	// Only event dependencies may move a block between streams.
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0)
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0)
@@ -313,24 +313,24 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	var a, b, c uintptr
 	require.NoError(t, MemPoolMallocAsync(th, &a, 4096, p, s1))
 	// A record made before the free does not cover it.
-	require.NoError(t, RecordEvent(th, e1, s1, 0))
+	require.NoError(t, core.RecordEvent(th, e1, s1, 0))
 	require.NoError(t, MemPoolFreeAsync(th, a, s1))
-	require.NoError(t, StreamWaitEvent(th, s2, e1))
+	require.NoError(t, core.StreamWaitEvent(th, s2, e1))
 	require.NoError(t, MemPoolMallocAsync(th, &b, 4096, p, s2))
 	assert.NotEqual(t, a, b, "the wait precedes the free")
 	require.NoError(t, MemPoolFreeAsync(th, b, s2))
 
 	// Recorded after the free and waited for: s2 reuses the block while
 	// the free is still queued, with no wait of its own.
-	require.NoError(t, RecordEvent(th, e1, s1, 0))
-	require.NoError(t, StreamWaitEvent(th, s2, e1))
+	require.NoError(t, core.RecordEvent(th, e1, s1, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s2, e1))
 	require.NoError(t, MemPoolMallocAsync(th, &c, 4096, p, s2))
 	assert.Equal(t, a, c, "reused through the application's event dependency")
 
 	// Transitively: s3 waits for a record on s2 made after s2's wait.
 	require.NoError(t, MemPoolFreeAsync(th, c, s2))
-	require.NoError(t, RecordEvent(th, e2, s2, 0))
-	require.NoError(t, StreamWaitEvent(th, s3, e2))
+	require.NoError(t, core.RecordEvent(th, e2, s2, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s3, e2))
 	var d uintptr
 	require.NoError(t, MemPoolMallocAsync(th, &d, 4096, p, s3))
 	assert.Contains(t, []uintptr{a, b}, d, "s3 is ordered after s2's frees")
@@ -339,8 +339,8 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	// Off: the same dependency adds no reuse.
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, 0)
 	require.NoError(t, MemPoolFreeAsync(th, d, s3))
-	require.NoError(t, RecordEvent(th, e2, s3, 0))
-	require.NoError(t, StreamWaitEvent(th, s1, e2))
+	require.NoError(t, core.RecordEvent(th, e2, s3, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s1, e2))
 	var x uintptr
 	require.NoError(t, MemPoolMallocAsync(th, &x, 4096, p, s1))
 	assert.NotEqual(t, a, x)
@@ -348,14 +348,14 @@ func TestMemPoolFollowEventDependencies(t *testing.T) {
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, 1)
 
 	close(gate)
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	// A destroyed event forgets its snapshot; streams keep what they waited.
-	require.NoError(t, DestroyEvent(th, e1))
-	require.NoError(t, DestroyEvent(th, e2))
+	require.NoError(t, core.DestroyEvent(th, e1))
+	require.NoError(t, core.DestroyEvent(th, e2))
 	require.NoError(t, MemPoolTrimTo(th, p, 0))
 	require.NoError(t, MemPoolDestroy(th, p))
 	for _, s := range []core.Handle{s1, s2, s3} {
-		require.NoError(t, DestroyStream(th, s, false))
+		require.NoError(t, core.DestroyStream(th, s, false))
 	}
 	core.PoolDeps.Mu.Lock()
 	for _, s := range []core.Handle{s1, s2, s3} {
@@ -372,14 +372,14 @@ func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {
 	var p, s, e core.Handle
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	require.NoError(t, CreateStream(th, &s))
-	require.NoError(t, CreateEvent(th, &e))
+	require.NoError(t, core.CreateEvent(th, &e))
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 1024)
 	reserved := func() uint64 { return poolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) }
 	for name, sync := range map[string]func() error{
-		"device":              func() error { return SynchronizeDevice(th) },
-		"device with timeout": func() error { return SynchronizeDeviceWithTimeout(th, 5000) },
-		"event":               func() error { return SynchronizeEvent(th, e, -1) },
-		"event with timeout":  func() error { return SynchronizeEvent(th, e, 5000) },
+		"device":              func() error { return core.SynchronizeDevice(th) },
+		"device with timeout": func() error { return core.SynchronizeDeviceWithTimeout(th, 5000) },
+		"event":               func() error { return core.SynchronizeEvent(th, e, -1) },
+		"event with timeout":  func() error { return core.SynchronizeEvent(th, e, 5000) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			var a, b uintptr
@@ -387,7 +387,7 @@ func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {
 			require.NoError(t, MemPoolMallocAsync(th, &b, 4096, p, s))
 			require.NoError(t, MemPoolFreeAsync(th, a, s))
 			require.NoError(t, MemPoolFreeAsync(th, b, s))
-			require.NoError(t, RecordEvent(th, e, s, 0))
+			require.NoError(t, core.RecordEvent(th, e, s, 0))
 			require.Equal(t, uint64(5120), reserved())
 			require.NoError(t, sync())
 			assert.Equal(t, uint64(1024), reserved(), "idle memory above the threshold went back")
@@ -395,8 +395,8 @@ func TestMemPoolReleaseThresholdAtEverySynchronize(t *testing.T) {
 		})
 	}
 	require.NoError(t, MemPoolDestroy(th, p))
-	require.NoError(t, DestroyEvent(th, e))
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyEvent(th, e))
+	require.NoError(t, core.DestroyStream(th, s, false))
 }
 
 // TestMemPoolRecordingStreams checks the refusal on streams that record
@@ -408,7 +408,7 @@ func TestMemPoolRecordingStreams(t *testing.T) {
 	require.NoError(t, MemPoolCreate(th, &p, poolProps(1<<20)))
 	require.NoError(t, CreateStream(th, &s))
 	require.NoError(t, CreateStream(th, &s2))
-	require.NoError(t, CreateEvent(th, &e))
+	require.NoError(t, core.CreateEvent(th, &e))
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0)
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0)
 	setPoolAttr(t, th, p, abi.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 1<<20)
@@ -421,19 +421,19 @@ func TestMemPoolRecordingStreams(t *testing.T) {
 	requireCode(t, MemPoolFreeAsync(th, a, s), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 	// Recorded into the graph, not executed: s2 is not ordered after the
 	// free by it.
-	require.NoError(t, RecordEvent(th, e, s, 0))
+	require.NoError(t, core.RecordEvent(th, e, s, 0))
 	var ri core.Handle
 	require.NoError(t, CaptureEnd(th, s, &ri))
-	require.NoError(t, StreamWaitEvent(th, s2, e))
+	require.NoError(t, core.StreamWaitEvent(th, s2, e))
 	require.NoError(t, MemPoolMallocAsync(th, &b, 512, p, s2))
 	assert.NotEqual(t, a, b)
 
 	require.NoError(t, MemPoolFreeAsync(th, b, s2))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.SynchronizeDevice(th))
 	require.NoError(t, Destroy(th, ri))
 	require.NoError(t, MemPoolTrimTo(th, p, 0))
 	require.NoError(t, MemPoolDestroy(th, p))
-	require.NoError(t, DestroyEvent(th, e))
-	require.NoError(t, DestroyStream(th, s, false))
-	require.NoError(t, DestroyStream(th, s2, false))
+	require.NoError(t, core.DestroyEvent(th, e))
+	require.NoError(t, core.DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s2, false))
 }

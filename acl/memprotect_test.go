@@ -38,24 +38,24 @@ func TestAsyncOutOfBoundsIsSDMAException(t *testing.T) {
 	require.NoError(t, CreateStream(th, &s))
 	var p uintptr
 	require.NoError(t, Malloc(th, &p, 4096, 0, core.MallocOpts{Align32: true}))
-	require.NoError(t, Memset(th, p, 4096, 7, 4096))
+	require.NoError(t, core.Memset(th, p, 4096, 7, 4096))
 
 	// Queued: the call succeeds, the task fails at its turn.
-	require.NoError(t, MemsetAsync(th, p+4000, 200, 0, 200, s))
-	err := SynchronizeStream(th, s, -1)
+	require.NoError(t, core.MemsetAsync(th, p+4000, 200, 0, 200, s))
+	err := core.SynchronizeStream(th, s, -1)
 	requireCode(t, err, abi.ACL_ERROR_RT_SYS_DMA)
 	assert.Contains(t, err.Error(), "past its end")
-	require.NoError(t, SynchronizeStream(th, s, -1), "reported once")
+	require.NoError(t, core.SynchronizeStream(th, s, -1), "reported once")
 
 	// Nothing was written; a synchronous memset is refused by the call.
 	out := make([]byte, 4096)
-	require.NoError(t, Memcpy(th, bufAddr(out), 4096, p, 4096, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	require.NoError(t, core.Memcpy(th, bufAddr(out), 4096, p, 4096, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	assert.Equal(t, byte(7), out[4000])
-	requireCode(t, Memset(th, p+4000, 200, 0, 200), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.Memset(th, p+4000, 200, 0, 200), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	// The stream goes on.
-	require.NoError(t, MemsetAsync(th, p, 4096, 1, 4096, s))
-	require.NoError(t, SynchronizeStream(th, s, -1))
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.MemsetAsync(th, p, 4096, 1, 4096, s))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	require.NoError(t, Free(th, p, false))
 }

@@ -87,7 +87,7 @@ func MemsetD32(t *core.Thread, p uintptr, memSize uint64, value uint32, n uint64
 	if done || err != nil {
 		return err
 	}
-	if err := unsafeGuard(t, fn); err != nil {
+	if err := core.UnsafeGuard(t, fn); err != nil {
 		return err
 	}
 	c, err := core.Current(t, fn)
@@ -107,7 +107,7 @@ func MemsetD32Async(t *core.Thread, p uintptr, memSize uint64, value uint32, n u
 		return err
 	}
 	done, pi, err := checkD32(fn, p, memSize, n)
-	if handled, err := queueOOB(s, t, err); done || handled || err != nil { // memprotect.go
+	if handled, err := core.QueueOOB(s, t, err); done || handled || err != nil { // memprotect.go
 		return err
 	}
 	if pi.Class != core.Devmem {

@@ -65,7 +65,7 @@ func TestGetMemUsageInfo(t *testing.T) {
 
 func TestGetMemUsageInfo950(t *testing.T) {
 	setup(t, map[string]string{"NPUEMU_SOC": "Ascend950PR_9599"})
-	requireCode(t, CheckSoC("aclrtGetMemUsageInfo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtGetMemUsageInfo"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }
 
 // usageOf returns the current and peak usage of module name on device 0.

@@ -39,10 +39,10 @@ func TestNotifyAcrossStreamsAndDevices(t *testing.T) {
 	// Same device, two streams: record on the default stream, wait on s0.
 	require.NoError(t, WaitAndResetNotify(th, n, s0, 0))
 	var st int32
-	require.NoError(t, StreamQuery(th, s0, &st))
+	require.NoError(t, core.StreamQuery(th, s0, &st))
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), st, "the wait blocks until a record")
 	require.NoError(t, RecordNotify(th, n, 0))
-	require.NoError(t, SynchronizeStream(th, s0, -1))
+	require.NoError(t, core.SynchronizeStream(th, s0, -1))
 
 	// Another device's stream waits; device 0 records.
 	th1 := core.NewThread()
@@ -50,7 +50,7 @@ func TestNotifyAcrossStreamsAndDevices(t *testing.T) {
 	s1 := newStream(t, th1)
 	require.NoError(t, WaitAndResetNotify(th1, n, s1, 0))
 	require.NoError(t, RecordNotify(th, n, s0))
-	require.NoError(t, SynchronizeStream(th1, s1, -1))
+	require.NoError(t, core.SynchronizeStream(th1, s1, -1))
 
 	require.NoError(t, DestroyNotify(th, n))
 	requireCode(t, RecordNotify(th, n, s0), abi.ACL_ERROR_RT_INVALID_HANDLE)
@@ -65,8 +65,8 @@ func TestNotifyWaitTimeout(t *testing.T) {
 	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, s, 1))
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
-	require.NoError(t, SynchronizeStream(th, s, -1), "reported once")
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
+	require.NoError(t, core.SynchronizeStream(th, s, -1), "reported once")
 }
 
 func TestNotifyLimitAndBatchReset(t *testing.T) {
@@ -84,7 +84,7 @@ func TestNotifyLimitAndBatchReset(t *testing.T) {
 	}
 	assert.Equal(t, 1024, made, "the 310P's notify table")
 	requireCode(t, err, abi.ACL_ERROR_RT_NO_NOTIFY_RESOURCE)
-	requireCode(t, CheckSoC("aclrtNotifyBatchReset"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtNotifyBatchReset"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }
 
 func TestNotifyBatchResetAndIPC(t *testing.T) {
@@ -96,12 +96,12 @@ func TestNotifyBatchResetAndIPC(t *testing.T) {
 	require.NoError(t, CreateNotify(th, &a, 0))
 	require.NoError(t, CreateNotify(th, &b, abi.ACL_NOTIFY_DEVICE_USE_ONLY))
 	require.NoError(t, RecordNotify(th, a, s))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	requireCode(t, NotifyBatchReset(th, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, NotifyBatchReset(th, []core.Handle{a, b}))
 	require.NoError(t, WaitAndResetNotify(th, a, s, 0))
 	var st int32
-	require.NoError(t, StreamQuery(th, s, &st))
+	require.NoError(t, core.StreamQuery(th, s, &st))
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), st, "the reset consumed the record")
 
 	// IPC within the process: export, whitelist, import; the imported
@@ -125,9 +125,9 @@ func TestNotifyBatchResetAndIPC(t *testing.T) {
 	s2 := newStream(t, th)
 	require.NoError(t, WaitAndResetNotify(th, imp, s2, 0))
 	require.NoError(t, RecordNotify(th, imp, 0))
-	require.NoError(t, SynchronizeStream(th, s2, -1))
+	require.NoError(t, core.SynchronizeStream(th, s2, -1))
 	require.NoError(t, RecordNotify(th, a, 0)) // releases the wait on s
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 }
 
 func clen(b []byte) int {
@@ -144,7 +144,7 @@ func TestCntNotify(t *testing.T) {
 	signalTables(t)
 	require.NoError(t, SetDevice(th, 0))
 	var c core.Handle
-	requireCode(t, CheckSoC("aclrtCntNotifyCreate"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT) // Atlas A2
+	requireCode(t, core.CheckSoC("aclrtCntNotifyCreate"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT) // Atlas A2
 	resetRuntime()
 
 	th = setup(t, map[string]string{"NPUEMU_SOC": "Ascend950PR_9599"})
@@ -161,19 +161,19 @@ func TestCntNotify(t *testing.T) {
 	// the bits in one at a time.
 	require.NoError(t, CntNotifyWaitWithTimeout(th, c, s, &CntNotifyWaitInfo{Mode: abi.ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE, Value: 0b101, IsClear: 1}))
 	require.NoError(t, CntNotifyRecord(th, c, 0, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, Value: 0b001}))
-	require.NoError(t, SynchronizeStream(th, 0, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
 	var st int32
-	require.NoError(t, StreamQuery(th, s, &st))
+	require.NoError(t, core.StreamQuery(th, s, &st))
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), st)
 	require.NoError(t, CntNotifyRecord(th, c, 0, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE, Value: 0b100}))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	n, _ := core.CntNotifies.Get(c)
 	assert.Equal(t, uint32(0), n.TSCntNotify.Count(), "isClear")
 
 	require.NoError(t, CntNotifyRecord(th, c, s, &CntNotifyRecordInfo{Mode: abi.ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE, Value: 7}))
 	require.NoError(t, CntNotifyReset(th, c, s))
 	require.NoError(t, CntNotifyWaitWithTimeout(th, c, s, &CntNotifyWaitInfo{Mode: abi.ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE, Value: 1}))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	var id uint32
 	require.NoError(t, CntNotifyGetID(th, c, &id))
 	require.NoError(t, CntNotifyDestroy(th, c))
@@ -215,16 +215,16 @@ func TestEventPoolAndTimeouts(t *testing.T) {
 	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, blocker, 0)) // holds the record back
-	require.NoError(t, RecordEvent(th, ev, blocker, 0))
+	require.NoError(t, core.RecordEvent(th, ev, blocker, 0))
 	require.NoError(t, StreamWaitEventWithTimeout(th, s, ev, 1))
 	requireCode(t, StreamWaitEventWithTimeout(th, s, ev, -1), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
-	requireCode(t, SynchronizeEvent(th, ev, 20), abi.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
+	requireCode(t, core.SynchronizeEvent(th, ev, 20), abi.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
 	require.NoError(t, RecordNotify(th, n, 0))
-	require.NoError(t, SynchronizeEvent(th, ev, -1))
+	require.NoError(t, core.SynchronizeEvent(th, ev, -1))
 
 	// StreamWaitEventWithFlag is 950/A3/A2 only.
-	requireCode(t, CheckSoC("aclrtStreamWaitEventWithFlag"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtStreamWaitEventWithFlag"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 	requireCode(t, StreamWaitEventWithFlag(th, s, ev, 0, 7), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, StreamWaitEventWithFlag(th, s, ev, 1, abi.ACL_EVENT_WAIT_EXTERNAL), abi.ACL_ERROR_INVALID_PARAM)
 }
@@ -251,13 +251,13 @@ func TestOpTimeouts(t *testing.T) {
 	require.NoError(t, CreateEventWithFlag(th, &ev, abi.ACL_EVENT_SYNC))
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, blocker, 0))
-	require.NoError(t, RecordEvent(th, ev, blocker, 0))
-	require.NoError(t, StreamWaitEvent(th, s, ev))
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
+	require.NoError(t, core.RecordEvent(th, ev, blocker, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s, ev))
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_WAIT_TIMEOUT)
 	require.NoError(t, SetOpWaitTimeout(th, 0))
-	require.NoError(t, StreamWaitEvent(th, s, ev))
+	require.NoError(t, core.StreamWaitEvent(th, s, ev))
 	require.NoError(t, RecordNotify(th, n, 0))
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 }
 
 func TestIPCEvent(t *testing.T) {
@@ -267,13 +267,13 @@ func TestIPCEvent(t *testing.T) {
 	requireCode(t, CreateEventWithFlag(th, &e, abi.ACL_EVENT_IPC), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, CreateEventExWithFlag(th, &e, abi.ACL_EVENT_IPC|abi.ACL_EVENT_SYNC), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, CreateEventExWithFlag(th, &e, abi.ACL_EVENT_IPC))
-	require.NoError(t, CreateEvent(th, &plain))
+	require.NoError(t, core.CreateEvent(th, &plain))
 	var ih IpcEventHandle
 	requireCode(t, IpcGetEventHandle(th, plain, &ih), abi.ACL_ERROR_RT_PARAM_INVALID)
 	requireCode(t, IpcGetEventHandle(th, e, nil), abi.ACL_ERROR_INVALID_PARAM)
 	require.NoError(t, IpcGetEventHandle(th, e, &ih))
 	var st int32
-	require.NoError(t, QueryEventStatus(th, e, &st), "IPC events are queried like any other")
+	require.NoError(t, core.QueryEventStatus(th, e, &st), "IPC events are queried like any other")
 	assert.Equal(t, int32(abi.ACL_EVENT_RECORDED_STATUS_COMPLETE), st, "an Ex event never recorded reads complete")
 
 	var opened core.Handle
@@ -287,16 +287,16 @@ func TestIPCEvent(t *testing.T) {
 	var n core.Handle
 	require.NoError(t, CreateNotify(th, &n, 0))
 	require.NoError(t, WaitAndResetNotify(th, n, 0, 0))
-	require.NoError(t, RecordEvent(th, e, 0, 0))
-	require.NoError(t, DestroyEvent(th, e)) // the opened handle keeps it
-	require.NoError(t, StreamWaitEvent(th, s, opened))
-	require.NoError(t, StreamQuery(th, s, &st))
+	require.NoError(t, core.RecordEvent(th, e, 0, 0))
+	require.NoError(t, core.DestroyEvent(th, e)) // the opened handle keeps it
+	require.NoError(t, core.StreamWaitEvent(th, s, opened))
+	require.NoError(t, core.StreamQuery(th, s, &st))
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_NOT_READY), st)
 	require.NoError(t, RecordNotify(th, n, s)) // behind the wait: never runs first
 	require.NoError(t, RecordNotify(th, n, newStream(t, th)))
-	require.NoError(t, SynchronizeStream(th, s, -1))
-	require.NoError(t, DestroyEvent(th, opened))
-	require.NoError(t, DestroyEvent(th, plain))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.NoError(t, core.DestroyEvent(th, opened))
+	require.NoError(t, core.DestroyEvent(th, plain))
 }
 
 func TestLabels(t *testing.T) {
@@ -332,7 +332,7 @@ func TestLabels(t *testing.T) {
 	requireCode(t, SetLabel(th, 0, s), abi.ACL_ERROR_INVALID_PARAM)
 	requireCode(t, SwitchLabelByIndex(th, 0, 1, list, s), abi.ACL_ERROR_INVALID_PARAM)
 	var ps core.Handle
-	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
+	require.NoError(t, core.CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	require.NoError(t, PersistentTaskClean(th, ps))
 	requireCode(t, PersistentTaskClean(th, s), abi.ACL_ERROR_RT_PARAM_INVALID)
 	requireCode(t, ActiveStream(th, ps, s), abi.ACL_ERROR_RT_STREAM_MODEL)

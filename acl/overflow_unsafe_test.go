@@ -29,10 +29,10 @@ func TestOverflowStatusWord(t *testing.T) {
 	require.NoError(t, Malloc(th, &out, ovfStatusSize, 0, core.MallocOpts{}))
 	host := make([]byte, ovfStatusSize)
 	read := func() []byte {
-		require.NoError(t, Memset(th, out, ovfStatusSize, 0xff, ovfStatusSize))
+		require.NoError(t, core.Memset(th, out, ovfStatusSize, 0xff, ovfStatusSize))
 		require.NoError(t, GetOverflowStatus(th, out, ovfStatusSize, s))
-		require.NoError(t, SynchronizeStream(th, s, -1))
-		require.NoError(t, Memcpy(th, bufAddr(host), ovfStatusSize, out, ovfStatusSize, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+		require.NoError(t, core.SynchronizeStream(th, s, -1))
+		require.NoError(t, core.Memcpy(th, bufAddr(host), ovfStatusSize, out, ovfStatusSize, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 		runtime.KeepAlive(host)
 		return host
 	}
@@ -41,7 +41,7 @@ func TestOverflowStatusWord(t *testing.T) {
 	assert.Equal(t, make([]byte, ovfStatusSize-core.OvfWordSize), b[core.OvfWordSize:])
 
 	// Something (here the test) raises the flag: the status reports it.
-	require.NoError(t, Memset(th, word, core.OvfWordSize, 1, 1))
+	require.NoError(t, core.Memset(th, word, core.OvfWordSize, 1, 1))
 	assert.Equal(t, uint64(1), binary.LittleEndian.Uint64(read()))
 
 	require.NoError(t, ResetOverflowStatus(th, s))
@@ -73,6 +73,6 @@ func TestOverflowStatusWord(t *testing.T) {
 	assert.Equal(t, uint32(1), v.u32())
 
 	require.NoError(t, Free(th, out, true))
-	require.NoError(t, DestroyStream(th, s, false))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.DestroyStream(th, s, false))
+	require.NoError(t, core.ResetDevice(th, 0))
 }

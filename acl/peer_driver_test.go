@@ -8,6 +8,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/hal"
+	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
@@ -27,7 +28,7 @@ func TestPeerAccessIsTheDriverSwitch(t *testing.T) {
 	require.NoError(t, DevicePeerAccessStatus(th, 1, 0, &status))
 	assert.Equal(t, int32(1), status)
 	require.NoError(t, hal.DeviceDisableP2P(1, 0, 0))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 // The driver calls go through rt/stack: an interposed definition sees
@@ -56,5 +57,5 @@ func TestPeerAccessThroughStack(t *testing.T) {
 	assert.False(t, hal.P2PEnabled(0, 1))
 	requireCode(t, DeviceEnablePeerAccess(th, 1, 3), abi.ACL_ERROR_INVALID_PARAM)
 	assert.Equal(t, 1, enables, "ACL's argument check answers before the driver")
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }

@@ -209,7 +209,7 @@ func ProfCreateConfig(t *core.Thread, devs []uint32, nilList bool, metrics int32
 		return bad("no device: only a host-only msproftx collection (ACL_PROF_MSPROFTX) may list none")
 	}
 	var count uint32
-	if err := GetDeviceCount(t, &count); err != nil {
+	if err := core.GetDeviceCount(t, &count); err != nil {
 		return 0, err
 	}
 	seen := map[uint32]bool{}

@@ -20,7 +20,7 @@ func BenchmarkStreamCreateDestroy(b *testing.B) {
 			}
 		}
 		for i := range hs {
-			if err := DestroyStream(th, hs[i], false); err != nil {
+			if err := core.DestroyStream(th, hs[i], false); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -107,7 +107,7 @@ func TestRegistryStreams(t *testing.T) {
 		require.NoError(t, CreateStream(th, &hs[i]))
 	}
 	for _, h := range hs[:5] {
-		require.NoError(t, DestroyStream(th, h, false))
+		require.NoError(t, core.DestroyStream(th, h, false))
 	}
 	streams := 0
 	for _, l := range core.LiveObjects() {
@@ -117,9 +117,9 @@ func TestRegistryStreams(t *testing.T) {
 	}
 	assert.Equal(t, 1+3, streams, "the default stream and three of ours")
 	for _, h := range hs[5:] {
-		require.NoError(t, DestroyStream(th, h, false))
+		require.NoError(t, core.DestroyStream(th, h, false))
 	}
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 // TestLeakReportPoolsImportsAndRIs covers the kinds the leak report reads

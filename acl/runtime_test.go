@@ -122,7 +122,7 @@ func TestDefaultDeviceFromConfig(t *testing.T) {
 	require.NoError(t, Finalize(th))
 	require.NoError(t, Init(th, writeTemp(t, `{"defaultDevice":{"default_device":"1"}}`)))
 	var id int32
-	require.NoError(t, GetDevice(th, &id))
+	require.NoError(t, core.GetDevice(th, &id))
 	assert.Equal(t, int32(1), id)
 }
 
@@ -165,10 +165,10 @@ func TestVersions(t *testing.T) {
 func TestDeviceRefcountAndThreads(t *testing.T) {
 	th := setup(t, nil)
 	var id int32
-	requireCode(t, GetDevice(th, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
+	requireCode(t, core.GetDevice(th, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
 	requireCode(t, SetDevice(th, 2), abi.ACL_ERROR_RT_INVALID_DEVICEID)
 	requireCode(t, SetDevice(th, -1), abi.ACL_ERROR_RT_INVALID_DEVICEID)
-	requireCode(t, ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	require.NoError(t, SetDevice(th, 0))
 	other := core.NewThread()
@@ -184,22 +184,22 @@ func TestDeviceRefcountAndThreads(t *testing.T) {
 	var active int32
 	require.NoError(t, GetPrimaryCtxState(th, 0, nil, &active))
 	assert.Equal(t, int32(1), active)
-	require.NoError(t, ResetDevice(other, 0))
-	require.NoError(t, GetDevice(th, &id))
+	require.NoError(t, core.ResetDevice(other, 0))
+	require.NoError(t, core.GetDevice(th, &id))
 	assert.Equal(t, int32(0), id)
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 	require.NoError(t, GetPrimaryCtxState(th, 0, nil, &active))
 	assert.Equal(t, int32(0), active)
-	requireCode(t, GetDevice(th, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
-	requireCode(t, GetDevice(other, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
-	requireCode(t, ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.GetDevice(th, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
+	requireCode(t, core.GetDevice(other, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
+	requireCode(t, core.ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	// Force: releases whatever the count, once.
 	require.NoError(t, SetDevice(th, 1))
 	require.NoError(t, SetDevice(th, 1))
 	require.NoError(t, ResetDeviceForce(th, 1))
 	requireCode(t, ResetDeviceForce(th, 1), abi.ACL_ERROR_RT_PARAM_INVALID)
-	requireCode(t, GetDevice(th, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
+	requireCode(t, core.GetDevice(th, &id), abi.ACL_ERROR_RT_CONTEXT_NULL)
 }
 
 func TestDeviceInfo(t *testing.T) {
@@ -259,26 +259,26 @@ func TestPeerAccess(t *testing.T) {
 	assert.Equal(t, int32(0), status, "peer access is one-directional")
 	require.NoError(t, DeviceDisablePeerAccess(th, 1))
 	requireCode(t, DeviceDisablePeerAccess(th, 1), abi.ACL_ERROR_RT_PARAM_INVALID)
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestContexts(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	primary := th.Ctx.H
-	requireCode(t, DestroyContext(th, primary), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.DestroyContext(th, primary), abi.ACL_ERROR_RT_PARAM_INVALID)
 
 	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 1))
 	var cur core.Handle
-	require.NoError(t, GetCurrentContext(th, &cur))
+	require.NoError(t, core.GetCurrentContext(th, &cur))
 	assert.Equal(t, c, cur, "a created context becomes current")
 	var id int32
-	require.NoError(t, GetDevice(th, &id))
+	require.NoError(t, core.GetDevice(th, &id))
 	assert.Equal(t, int32(1), id)
 
-	require.NoError(t, SetCurrentContext(th, primary))
-	require.NoError(t, GetDevice(th, &id))
+	require.NoError(t, core.SetCurrentContext(th, primary))
+	require.NoError(t, core.GetDevice(th, &id))
 	assert.Equal(t, int32(0), id, "selecting a context switches the device")
 
 	var val int64
@@ -287,20 +287,20 @@ func TestContexts(t *testing.T) {
 	require.NoError(t, CtxGetSysParamOpt(th, abi.ACL_OPT_DETERMINISTIC, &val))
 	assert.Equal(t, int64(1), val)
 
-	require.NoError(t, DestroyContext(th, c))
-	requireCode(t, SetCurrentContext(th, c), abi.ACL_ERROR_RT_INVALID_HANDLE)
-	requireCode(t, DestroyContext(th, c), abi.ACL_ERROR_RT_INVALID_HANDLE)
-	requireCode(t, SetCurrentContext(th, 0), abi.ACL_ERROR_INVALID_PARAM)
-	requireCode(t, SetCurrentContext(th, core.Handle(0x1234)), abi.ACL_ERROR_RT_INVALID_HANDLE)
-	require.NoError(t, ResetDevice(th, 0))
-	requireCode(t, SetCurrentContext(th, primary), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	require.NoError(t, core.DestroyContext(th, c))
+	requireCode(t, core.SetCurrentContext(th, c), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	requireCode(t, core.DestroyContext(th, c), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	requireCode(t, core.SetCurrentContext(th, 0), abi.ACL_ERROR_INVALID_PARAM)
+	requireCode(t, core.SetCurrentContext(th, core.Handle(0x1234)), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	require.NoError(t, core.ResetDevice(th, 0))
+	requireCode(t, core.SetCurrentContext(th, primary), abi.ACL_ERROR_RT_INVALID_HANDLE)
 }
 
 func TestStreams(t *testing.T) {
 	th := setup(t, nil)
 	require.NoError(t, SetDevice(th, 0))
 	var s core.Handle
-	require.NoError(t, CreateStreamWithConfig(th, &s, 42, abi.ACL_STREAM_FAST_SYNC))
+	require.NoError(t, core.CreateStreamWithConfig(th, &s, 42, abi.ACL_STREAM_FAST_SYNC))
 	var p, f uint32
 	require.NoError(t, StreamGetPriority(th, s, &p))
 	assert.Equal(t, uint32(7), p, "priority clamped silently")
@@ -310,11 +310,11 @@ func TestStreams(t *testing.T) {
 	assert.Equal(t, uint32(0), p, "the default stream has the highest priority")
 
 	var st int32
-	require.NoError(t, StreamQuery(th, s, &st))
+	require.NoError(t, core.StreamQuery(th, s, &st))
 	assert.Equal(t, int32(abi.ACL_STREAM_STATUS_COMPLETE), st)
-	require.NoError(t, SynchronizeStream(th, s, -1))
-	require.NoError(t, SynchronizeStream(th, 0, 1000))
-	requireCode(t, SynchronizeStream(th, s, 0), abi.ACL_ERROR_INVALID_PARAM)
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, 0, 1000))
+	requireCode(t, core.SynchronizeStream(th, s, 0), abi.ACL_ERROR_INVALID_PARAM)
 
 	require.NoError(t, SetStreamFailureMode(th, s, abi.ACL_STOP_ON_FAILURE))
 	requireCode(t, SetStreamFailureMode(th, s, abi.ACL_CONTINUE_ON_FAILURE), abi.ACL_ERROR_RT_PARAM_INVALID)
@@ -325,16 +325,16 @@ func TestStreams(t *testing.T) {
 	// A stream of another context is refused.
 	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 1))
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_STREAM_CONTEXT)
-	requireCode(t, DestroyStream(th, 0, false), abi.ACL_ERROR_INVALID_PARAM)
-	require.NoError(t, DestroyContext(th, c))
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_STREAM_CONTEXT)
+	requireCode(t, core.DestroyStream(th, 0, false), abi.ACL_ERROR_INVALID_PARAM)
+	require.NoError(t, core.DestroyContext(th, c))
 	th.Ctx = nil
 	require.NoError(t, SetDevice(th, 0))
 
-	require.NoError(t, DestroyStream(th, s, false))
-	requireCode(t, SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_INVALID_HANDLE)
-	requireCode(t, DestroyStream(th, s, false), abi.ACL_ERROR_RT_INVALID_HANDLE)
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.DestroyStream(th, s, false))
+	requireCode(t, core.SynchronizeStream(th, s, -1), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	requireCode(t, core.DestroyStream(th, s, false), abi.ACL_ERROR_RT_INVALID_HANDLE)
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestStreamLimitCountsDefaultStreams(t *testing.T) {
@@ -351,10 +351,10 @@ func TestStreamLimitCountsDefaultStreams(t *testing.T) {
 	requireCode(t, CreateStream(th, &extra), abi.ACL_ERROR_RT_NO_STREAM_RESOURCE)
 	require.NoError(t, GetStreamAvailableNum(th, &avail))
 	assert.Zero(t, avail)
-	require.NoError(t, DestroyStream(th, hs[0], true))
+	require.NoError(t, core.DestroyStream(th, hs[0], true))
 	require.NoError(t, CreateStream(th, &hs[0]))
 	// The rest is released by ResetDevice with the primary context.
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 }
 
 func TestLeakReport(t *testing.T) {

@@ -27,28 +27,6 @@ func rows2D(addr uintptr, pitch, width, height uint64, mode sanitize.Mode) sanit
 	return sanitize.Access{Addr: addr, Size: n, Mode: mode}
 }
 
-// sanitizeHost notes a host call that touches memory at once.
-func sanitizeHost(t *core.Thread, fn string, acc ...sanitize.Access) {
-	h, tid := core.HostOf(t)
-	core.SanitizerState.HostAccess(h, tid, &sanitize.Op{API: fn, Acc: acc})
-}
-
-// sanitizeSyncEvent notes that t synchronised with e or queried it
-// (complete: its latest record has completed); an event never recorded is
-// a synccheck report (IPC events are recorded by another process: not
-// reported).
-func sanitizeSyncEvent(t *core.Thread, fn string, e *core.Event, complete bool) {
-	h, tid := core.HostOf(t)
-	core.SanitizerState.SyncKey(h, tid, e.TSEvent, fn, int(e.Ctx.Dev.ID), core.SanitizeStrict(e), complete)
-}
-
-// sanitizeFree notes that t frees the allocation at p (before it is
-// released): unfinished work that uses it is a synccheck report.
-func sanitizeFree(t *core.Thread, fn string, p uintptr) {
-	h, tid := core.HostOf(t)
-	core.SanitizerState.Free(h, tid, fn, p)
-}
-
 // sanitizeLeaks routes the leak report through the sanitizer (leakcheck):
 // one line per object alive at aclFinalize. Precondition: core.Runtime.Mu held.
 func sanitizeLeaks() {
@@ -63,41 +41,6 @@ func sanitizeLeaks() {
 			what = l.Kind + " " + what
 		}
 		core.SanitizerState.Report(sanitize.Leakcheck, dev, "", fmt.Sprintf("%s still alive at aclFinalize (%s)", what, where))
-	}
-}
-
-// sanitizeReplay describes the tasks of one execution of ri on target to
-// the sanitizer, all as tasks of target (the order inside the RI is its
-// own business; what it touches is ordered against other streams as
-// target's tasks are). An RI with device-side control flow or value waits
-// runs work the plan does not show: it is opaque (every allocation counts
-// as written afterwards) and its steps' footprints are not checked.
-// Precondition: ri.execMu held.
-func sanitizeReplay(t *core.Thread, fn string, target *core.Stream, ri *core.ModelRI) {
-	h, tid := core.HostOf(t)
-	dev := int(target.Ctx.Dev.ID)
-	if ri.Flow != nil || len(ri.Waits) > 0 {
-		core.SanitizerState.Queue(h, tid, target, dev, target.ID, 0, &sanitize.Op{API: fn})
-		core.SanitizerState.Opaque()
-		return
-	}
-	for i := range ri.Plan {
-		task := &ri.Plan[i]
-		var x core.Queued
-		if k, ok := task.Kernel().(*core.RiKernel); ok {
-			x.Launch = k.L
-			if lv := k.Live.Load(); lv != nil {
-				x.Launch = lv.L
-			}
-		}
-		// Records and waits stay: the RI's own events order nothing more
-		// on one stream, and external ones (ACL_EVENT_RECORD_EXTERNAL /
-		// WAIT_EXTERNAL) are the application's, ordering other streams.
-		if ev := task.Event(); ev != nil {
-			x.Sync = ev
-		}
-		op := core.DescribeTask(fn, task, &x)
-		core.SanitizerState.Queue(h, tid, target, dev, target.ID, 0, op)
 	}
 }
 

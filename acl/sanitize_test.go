@@ -45,7 +45,7 @@ func TestSanitizeKernels(t *testing.T) {
 	var s1, s2, ev core.Handle
 	require.NoError(t, CreateStream(th, &s1))
 	require.NoError(t, CreateStream(th, &s2))
-	require.NoError(t, CreateEvent(th, &ev))
+	require.NoError(t, core.CreateEvent(th, &ev))
 	var buf, dead uintptr
 	require.NoError(t, Malloc(th, &buf, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
 	require.NoError(t, Malloc(th, &dead, 4096, 0, core.MallocOpts{Fn: "aclrtMalloc"}))
@@ -53,18 +53,18 @@ func TestSanitizeKernels(t *testing.T) {
 	args := u64(uint64(buf) + 64) // a pointer inside buf, 32-byte aligned
 
 	// Ordered: memset on s2, event, kernel on s1, host sync.
-	require.NoError(t, MemsetAsync(th, buf, 4096, 0, 4096, s2))
-	require.NoError(t, RecordEvent(th, ev, s2, 0))
-	require.NoError(t, StreamWaitEvent(th, s1, ev))
+	require.NoError(t, core.MemsetAsync(th, buf, 4096, 0, 4096, s2))
+	require.NoError(t, core.RecordEvent(th, ev, s2, 0))
+	require.NoError(t, core.StreamWaitEvent(th, s1, ev))
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, args, nil))
-	require.NoError(t, SynchronizeStream(th, s1, -1))
-	require.NoError(t, SynchronizeStream(th, s2, -1))
+	require.NoError(t, core.SynchronizeStream(th, s1, -1))
+	require.NoError(t, core.SynchronizeStream(th, s2, -1))
 	assert.Empty(t, out.String())
 
 	// Unordered: the kernel on s1 and a memset on s2.
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, args, nil))
-	require.NoError(t, MemsetAsync(th, buf, 4096, 1, 16, s2))
-	require.NoError(t, SynchronizeDevice(th))
+	require.NoError(t, core.MemsetAsync(th, buf, 4096, 1, 16, s2))
+	require.NoError(t, core.SynchronizeDevice(th))
 	r := reports(out, "racecheck")
 	require.Len(t, r, 1, out.String())
 	assert.Contains(t, r[0], `aclrtLaunchKernelWithHostArgs of kernel "echo"`)
@@ -73,16 +73,16 @@ func TestSanitizeKernels(t *testing.T) {
 	out.Reset()
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, u64(uint64(dead)), nil))
 	require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s1, nil, u64(uint64(buf)+4), nil))
-	require.NoError(t, SynchronizeStream(th, s1, -1))
+	require.NoError(t, core.SynchronizeStream(th, s1, -1))
 	r = reports(out, "memcheck")
 	require.Len(t, r, 2, out.String())
 	assert.Contains(t, r[0], "no live allocation covers")
 	assert.Contains(t, r[1], "not 32-byte aligned")
 
 	require.NoError(t, Free(th, buf, false))
-	require.NoError(t, DestroyEvent(th, ev))
-	require.NoError(t, DestroyStream(th, s1, false))
-	require.NoError(t, DestroyStream(th, s2, false))
+	require.NoError(t, core.DestroyEvent(th, ev))
+	require.NoError(t, core.DestroyStream(th, s1, false))
+	require.NoError(t, core.DestroyStream(th, s2, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 
@@ -107,10 +107,10 @@ func TestSanitizeOffAllocatesNothing(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		_ = st.Queue(th, "test", tsfwRecord(ev), core.Queued{Sync: ev})
 	})
-	require.NoError(t, SynchronizeStream(th, s, -1))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
 	assert.Zero(t, allocs)
 	require.NoError(t, Free(th, buf, false))
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 }
 
 func tsfwRecord(ev *tsfw.Event) tsfw.Task { return tsfw.RecordTask(ev) }
@@ -147,16 +147,16 @@ func BenchmarkSanitizedTasks(b *testing.B) {
 			for i := range b.N {
 				off := uintptr(i%100/2) * 256
 				if i%2 == 0 {
-					require.NoError(b, MemsetAsync(th, a+off, 256, int32(i), 256, s))
+					require.NoError(b, core.MemsetAsync(th, a+off, 256, int32(i), 256, s))
 				} else {
-					require.NoError(b, MemcpyAsync(th, c+off, 256, a+off, 256, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
+					require.NoError(b, core.MemcpyAsync(th, c+off, 256, a+off, 256, abi.ACL_MEMCPY_DEVICE_TO_DEVICE, s))
 				}
 				if i%100 == 99 {
-					require.NoError(b, SynchronizeStream(th, s, -1))
+					require.NoError(b, core.SynchronizeStream(th, s, -1))
 				}
 			}
 			b.StopTimer()
-			require.NoError(b, SynchronizeStream(th, s, -1))
+			require.NoError(b, core.SynchronizeStream(th, s, -1))
 		})
 	}
 }
@@ -176,13 +176,13 @@ func TestSanitizeCallbackOrders(t *testing.T) {
 	host := make([]byte, 64)
 	hostAddr := reflect.ValueOf(host).Pointer()
 	require.NoError(t, SubscribeReport(th, tid, s))
-	require.NoError(t, MemsetAsync(th, buf, 4096, 7, 4096, s))
+	require.NoError(t, core.MemsetAsync(th, buf, 4096, 7, 4096, s))
 	rth := core.NewThread()
 	require.NoError(t, SetDevice(rth, 0))
-	t.Cleanup(func() { _ = ResetDevice(rth, 0) })
+	t.Cleanup(func() { _ = core.ResetDevice(rth, 0) })
 	copied := make(chan error, 1)
 	require.NoError(t, LaunchCallback(th, func() {
-		copied <- Memcpy(rth, hostAddr, 64, buf, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST)
+		copied <- core.Memcpy(rth, hostAddr, 64, buf, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST)
 	}, core.CallbackNoBlock, s))
 	require.NoError(t, ProcessReport(rth, tid, 5000))
 	require.NoError(t, <-copied)
@@ -190,12 +190,12 @@ func TestSanitizeCallbackOrders(t *testing.T) {
 
 	// (The callback's own read and a later task of the stream race: the
 	// callback does not block the stream. Another range, then.)
-	require.NoError(t, MemsetAsync(th, buf+2048, 2048, 8, 2048, s))
+	require.NoError(t, core.MemsetAsync(th, buf+2048, 2048, 8, 2048, s))
 	other := core.NewThread()
 	require.NoError(t, SetDevice(other, 0))
-	t.Cleanup(func() { _ = ResetDevice(other, 0) })
-	require.NoError(t, SynchronizeStream(th, s, -1)) // th knows; other does not
-	require.NoError(t, Memcpy(other, hostAddr, 64, buf+2048, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST))
+	t.Cleanup(func() { _ = core.ResetDevice(other, 0) })
+	require.NoError(t, core.SynchronizeStream(th, s, -1)) // th knows; other does not
+	require.NoError(t, core.Memcpy(other, hostAddr, 64, buf+2048, 64, abi.ACL_MEMCPY_DEVICE_TO_HOST))
 	assert.Len(t, reports(out, "synccheck"), 1, out.String())
 	require.NoError(t, UnSubscribeReport(th, tid, s))
 	require.NoError(t, Free(th, buf, false))

@@ -48,7 +48,7 @@ func TestStateCallbacks(t *testing.T) {
 	}
 	deviceCB := func(dev, state int32) {
 		var c uint32
-		err := GetDeviceCount(log.th, &c)
+		err := core.GetDeviceCount(log.th, &c)
 		log.add("device %d %d err=%v", dev, state, err)
 	}
 	require.NoError(t, core.RegStreamStateCallback(th, "s", true, streamCB))
@@ -79,27 +79,27 @@ func TestStateCallbacks(t *testing.T) {
 
 	var s core.Handle
 	require.NoError(t, CreateStream(th, &s))
-	require.NoError(t, DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, s, false))
 	assert.Equal(t, []string{"stream explicit 1 err=<nil>", "stream explicit 2 err=<nil>"}, log.take())
 
 	// An explicit context brings its own default stream.
 	var c core.Handle
 	require.NoError(t, CreateContext(th, &c, 1))
 	assert.Equal(t, []string{"stream default 1 err=<nil>"}, log.take())
-	require.NoError(t, DestroyContext(th, c))
+	require.NoError(t, core.DestroyContext(th, c))
 	assert.Equal(t, []string{"stream default 2 err=<nil>"}, log.take())
 
 	// Only the last reset releases the primary context.
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 	assert.Equal(t, []string{"device 0 2 err=<nil>", "device 0 3 err=<nil>"}, log.take())
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 	assert.Equal(t, []string{"device 0 2 err=<nil>", "stream default 2 err=<nil>", "device 0 3 err=<nil>"}, log.take())
-	requireCode(t, ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.ResetDevice(th, 0), abi.ACL_ERROR_RT_PARAM_INVALID)
 	assert.Equal(t, []string{"device 0 2 err=<nil>"}, log.take(), "no RESET_POST for a failed reset")
 
 	require.NoError(t, core.RegStreamStateCallback(th, "s", true, nil))
 	require.NoError(t, core.RegDeviceStateCallback(th, "d", true, nil))
 	require.NoError(t, SetDevice(th, 0))
-	require.NoError(t, ResetDevice(th, 0))
+	require.NoError(t, core.ResetDevice(th, 0))
 	assert.Empty(t, log.take())
 }

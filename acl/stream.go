@@ -12,72 +12,6 @@ func CreateStream(t *core.Thread, out *core.Handle) error {
 	return core.CreateStream(t, "aclrtCreateStream", out, 0, 0)
 }
 
-// CreateStreamWithConfig implements aclrtCreateStreamWithConfig.
-func CreateStreamWithConfig(t *core.Thread, out *core.Handle, priority, flags uint32) error {
-	if err := checkStreamFlags("aclrtCreateStreamWithConfig", flags); err != nil {
-		return err
-	}
-	return core.CreateStream(t, "aclrtCreateStreamWithConfig", out, core.ClampPriority(priority), flags)
-}
-
-// DestroyStream implements aclrtDestroyStream (wait) and
-// aclrtDestroyStreamForce (no wait).
-func DestroyStream(t *core.Thread, h core.Handle, force bool) error {
-	fn := "aclrtDestroyStream"
-	if force {
-		fn = "aclrtDestroyStreamForce"
-	}
-	if h == 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL (the default stream cannot be destroyed)", fn)
-	}
-	s, err := core.ResolveStream(t, fn, h)
-	if err != nil {
-		return err
-	}
-	if s.IsDefault {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is a default stream, released with its context", fn, uintptr(h))
-	}
-	core.FireStreamsDestroyPre(func() []*core.Stream { return []*core.Stream{s} })
-	core.Runtime.Mu.Lock()
-	s.DestroyLocked(!force)
-	core.Runtime.Mu.Unlock()
-	if core.Sanitizing {
-		if !force { // a destroy waits for the stream's tasks
-			core.SanitizeSyncStream(t, s)
-			core.SanitizerState.ForgetStream(s)
-		}
-	}
-	return nil
-}
-
-// SynchronizeStream implements aclrtSynchronizeStream(WithTimeout): timeout
-// in ms, −1 = forever.
-func SynchronizeStream(t *core.Thread, h core.Handle, timeoutMs int32) error {
-	return core.SynchronizeStream(t, h, nil, timeoutMs)
-}
-
-// StreamQuery implements aclrtStreamQuery.
-func StreamQuery(t *core.Thread, h core.Handle, status *int32) error {
-	if status == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status must not be NULL")
-	}
-	s, err := core.ResolveStream(t, "aclrtStreamQuery", h)
-	if err != nil {
-		return err
-	}
-	if err := core.StreamGuard(s, "aclrtStreamQuery"); err != nil {
-		return err
-	}
-	*status = abi.ACL_STREAM_STATUS_NOT_READY
-	if s.SQ.Query() {
-		*status = abi.ACL_STREAM_STATUS_COMPLETE
-		if core.Sanitizing {
-			core.SanitizeSyncStream(t, s)
-		}
-	}
-	return nil
-}
-
 // StreamGetID implements aclrtStreamGetId.
 func StreamGetID(t *core.Thread, h core.Handle, id *int32) error {
 	if id == nil {
@@ -221,4 +155,30 @@ func GetStreamAttribute(t *core.Thread, h core.Handle, attr int32, v *StreamAttr
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtStreamAttr %d", fn, attr)
 	}
 	return nil
+}
+
+// CreateStreamWithConfig implements aclrtCreateStreamWithConfig; the runtime
+// does the work (core.CreateStreamWithConfig, which the rt* API calls too).
+func CreateStreamWithConfig(t *core.Thread, out *core.Handle, priority, flags uint32) error {
+	return core.CreateStreamWithConfig(t, out, priority, flags)
+}
+
+// DestroyStream implements aclrtDestroyStream (wait) and
+// aclrtDestroyStreamForce (no wait); the runtime does the work
+// (core.DestroyStream, which the rt* API calls too).
+func DestroyStream(t *core.Thread, h core.Handle, force bool) error {
+	return core.DestroyStream(t, h, force)
+}
+
+// SynchronizeStream implements aclrtSynchronizeStream(WithTimeout); the
+// runtime does the work (core.SynchronizeStream, which the rt* API calls
+// too).
+func SynchronizeStream(t *core.Thread, h core.Handle, timeoutMs int32) error {
+	return core.SynchronizeStream(t, h, timeoutMs)
+}
+
+// StreamQuery implements aclrtStreamQuery; the runtime does the work
+// (core.StreamQuery, which the rt* API calls too).
+func StreamQuery(t *core.Thread, h core.Handle, status *int32) error {
+	return core.StreamQuery(t, h, status)
 }

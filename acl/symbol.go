@@ -189,7 +189,7 @@ func MemcpyFromSymbol(t *core.Thread, dst uintptr, dstMax uint64, symbol uintptr
 }
 
 func (c symbolCopy) now(t *core.Thread, symbol uintptr) error {
-	if err := unsafeGuard(t, c.fn); err != nil {
+	if err := core.UnsafeGuard(t, c.fn); err != nil {
 		return err
 	}
 	ctx, dst, src, dir, oi, done, err := c.prepare(t, symbol)

@@ -69,21 +69,21 @@ func updateSetup(t *testing.T, env map[string]string) (th *core.Thread, h *runHo
 	require.NoError(t, KernelArgsInit(th, f, &a))
 	require.NoError(t, KernelArgsAppend(th, a, u64(7), &p))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	require.NoError(t, CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
+	require.NoError(t, core.CreateStreamWithConfig(th, &ps, 0, abi.ACL_STREAM_PERSISTENT))
 	dev = devAlloc(t, th, 64)
 	require.NoError(t, BuildBegin(th, &ri, 0))
 	require.NoError(t, BindStream(th, ri, ps, core.ModelStreamFlagHead))
 	dump := []core.LaunchAttr{{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, Value: [16]byte{1}}}
-	require.NoError(t, LaunchKernelWithConfig(th, f, 2, ps, dump, a))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 2, ps, dump, a))
 	require.NoError(t, GetThreadLastTaskID(th, &kid))
-	require.NoError(t, MemsetAsync(th, dev+32, 8, 1, 8, ps))
+	require.NoError(t, core.MemsetAsync(th, dev+32, 8, 1, 8, ps))
 	require.NoError(t, GetThreadLastTaskID(th, &mid))
 	require.NoError(t, EndTask(th, ri, ps))
 	require.NoError(t, BuildEnd(th, ri, 0))
 	t.Cleanup(func() {
 		assert.NoError(t, UnbindStream(th, ri, ps))
 		assert.NoError(t, Destroy(th, ri))
-		assert.NoError(t, DestroyStream(th, ps, false))
+		assert.NoError(t, core.DestroyStream(th, ps, false))
 		assert.NoError(t, BinaryUnLoad(th, bin))
 	})
 	return
@@ -113,8 +113,8 @@ func TestTaskUpdateAsyncRewritesKernel(t *testing.T) {
 	assert.Equal(t, seq, kid, "the task id is the sequence id")
 
 	exec := newStream(t, th)
-	require.NoError(t, ExecuteAsync(th, ri, exec))
-	require.NoError(t, SynchronizeStream(th, exec, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, exec))
+	require.NoError(t, core.SynchronizeStream(th, exec, -1))
 	assert.Equal(t, blocksOf(1, 2), h.take(), "recorded: echo on 2 blocks")
 
 	// A kernel would compute these words; the update reads them when it runs.
@@ -125,8 +125,8 @@ func TestTaskUpdateAsyncRewritesKernel(t *testing.T) {
 	require.NoError(t, TaskUpdateAsync(th, ps, kid, aicAivInfo(bin, dev, dev+8), exec))
 	var upd uint32
 	require.NoError(t, GetThreadLastTaskID(th, &upd))
-	require.NoError(t, ExecuteAsync(th, ri, exec)) // stream order: after the update
-	require.NoError(t, SynchronizeStream(th, exec, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, exec)) // stream order: after the update
+	require.NoError(t, core.SynchronizeStream(th, exec, -1))
 	assert.Equal(t, blocksOf(aic, 5), h.take(), "the update reached the execution queued behind it")
 
 	require.NoError(t, Execute(th, ri, -1))
@@ -140,14 +140,14 @@ func TestTaskUpdateAsyncRewritesKernel(t *testing.T) {
 	require.NoError(t, Update(th, ri))
 	toDev(t, th, dev+8, u32(3))
 	require.NoError(t, TaskUpdateAsync(th, ps, kid, aicAivInfo(bin, 0, dev+8), exec))
-	require.NoError(t, ExecuteAsync(th, ri, exec))
-	require.NoError(t, SynchronizeStream(th, exec, -1))
+	require.NoError(t, core.ExecuteAsync(th, ri, exec))
+	require.NoError(t, core.SynchronizeStream(th, exec, -1))
 	assert.Equal(t, blocksOf(aic, 3), h.take())
 
 	// Errors found when the update runs fail its stream.
 	toDev(t, th, dev, u64(0xDEAD))
 	require.NoError(t, TaskUpdateAsync(th, ps, kid, aicAivInfo(bin, dev, 0), exec))
-	requireCode(t, SynchronizeStream(th, exec, -1), abi.ACL_ERROR_RT_PARAM_INVALID)
+	requireCode(t, core.SynchronizeStream(th, exec, -1), abi.ACL_ERROR_RT_PARAM_INVALID)
 }
 
 func TestTaskUpdateAsyncErrors(t *testing.T) {
@@ -187,12 +187,12 @@ func TestTaskUpdateAsyncErrors(t *testing.T) {
 			requireCode(t, TaskUpdateAsync(th, tc.ts, tc.id, tc.info, tc.es), tc.code)
 		})
 	}
-	require.NoError(t, SynchronizeStream(th, exec, -1), "nothing was queued")
+	require.NoError(t, core.SynchronizeStream(th, exec, -1), "nothing was queued")
 }
 
 func TestTaskUpdateAsyncSoCSupport(t *testing.T) {
 	updateSetup(t, map[string]string{"NPUEMU_SOC": "Ascend310B1"})
-	requireCode(t, CheckSoC("aclrtTaskUpdateAsync"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+	requireCode(t, core.CheckSoC("aclrtTaskUpdateAsync"), abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 }
 
 func TestKernelTaskAttributesAsLaunched(t *testing.T) {
@@ -212,7 +212,7 @@ func TestKernelTaskAttributesAsLaunched(t *testing.T) {
 		{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING, Value: [16]byte{1}},
 		{ID: abi.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, Value: [16]byte{3}},
 	}
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, attrs, a))
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, s, attrs, a))
 	var id uint32
 	require.NoError(t, GetThreadLastTaskID(th, &id))
 	var cri core.Handle

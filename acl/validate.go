@@ -29,15 +29,3 @@ func checkMallocPolicy(fn string, policy uint32) error {
 	}
 	return nil
 }
-
-// streamFlagsKnown are the ACL_STREAM_* creation flags of acl_rt.h.
-const streamFlagsKnown = abi.ACL_STREAM_FAST_LAUNCH | abi.ACL_STREAM_FAST_SYNC | abi.ACL_STREAM_PERSISTENT |
-	abi.ACL_STREAM_HUGE | abi.ACL_STREAM_CPU_SCHEDULE | abi.ACL_STREAM_DEVICE_USE_ONLY
-
-// checkStreamFlags refuses bits that are no ACL_STREAM_* flag.
-func checkStreamFlags(fn string, flags uint32) error {
-	if flags&^streamFlagsKnown != 0 {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x has bits %#x that are no ACL_STREAM_* flag", fn, flags, flags&^streamFlagsKnown)
-	}
-	return nil
-}

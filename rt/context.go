@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -15,7 +14,7 @@ func CtxCreateEx(t *core.Thread, out *core.Handle, flags uint32, dev int32) erro
 	if flags != 0 {
 		return invalid(fn, "flags %#x: only RT_CTX_NORMAL_MODE (0) is modelled", flags)
 	}
-	return wrap(fn, acl.RuntimeCreateContext(t, out, dev))
+	return wrap(fn, core.RuntimeCreateContext(t, out, dev))
 }
 
 // CtxDestroyEx implements rtCtxDestroyEx.
@@ -23,7 +22,7 @@ func CtxDestroyEx(t *core.Thread, c core.Handle) error {
 	if c == 0 {
 		return invalid("rtCtxDestroyEx", "destroyCtx must not be NULL")
 	}
-	return wrap("rtCtxDestroyEx", acl.DestroyContext(t, c))
+	return wrap("rtCtxDestroyEx", core.DestroyContext(t, c))
 }
 
 // CtxSetCurrent implements rtCtxSetCurrent.
@@ -31,7 +30,7 @@ func CtxSetCurrent(t *core.Thread, c core.Handle) error {
 	if c == 0 {
 		return invalid("rtCtxSetCurrent", "currentCtx must not be NULL")
 	}
-	return wrap("rtCtxSetCurrent", acl.SetCurrentContext(t, c))
+	return wrap("rtCtxSetCurrent", core.SetCurrentContext(t, c))
 }
 
 // CtxGetCurrent implements rtCtxGetCurrent.
@@ -39,5 +38,5 @@ func CtxGetCurrent(t *core.Thread, out *core.Handle) error {
 	if out == nil {
 		return invalid("rtCtxGetCurrent", "currentCtx must not be NULL")
 	}
-	return wrap("rtCtxGetCurrent", acl.GetCurrentContext(t, out))
+	return wrap("rtCtxGetCurrent", core.GetCurrentContext(t, out))
 }

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -11,7 +10,7 @@ func EventCreate(t *core.Thread, out *core.Handle) error {
 	if out == nil {
 		return invalid("rtEventCreate", "evt must not be NULL")
 	}
-	return wrap("rtEventCreate", acl.CreateEvent(t, out))
+	return wrap("rtEventCreate", core.CreateEvent(t, out))
 }
 
 // EventDestroy implements rtEventDestroy.
@@ -19,7 +18,7 @@ func EventDestroy(t *core.Thread, e core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventDestroy", "evt must not be NULL")
 	}
-	return wrap("rtEventDestroy", acl.DestroyEvent(t, e))
+	return wrap("rtEventDestroy", core.DestroyEvent(t, e))
 }
 
 // EventRecord implements rtEventRecord.
@@ -27,7 +26,7 @@ func EventRecord(t *core.Thread, e, s core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventRecord", "evt must not be NULL")
 	}
-	return wrap("rtEventRecord", acl.RecordEvent(t, e, s, 0))
+	return wrap("rtEventRecord", core.RecordEvent(t, e, s, 0))
 }
 
 // EventReset implements rtEventReset.
@@ -35,7 +34,7 @@ func EventReset(t *core.Thread, e, s core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventReset", "evt must not be NULL")
 	}
-	return wrap("rtEventReset", acl.ResetEvent(t, e, s))
+	return wrap("rtEventReset", core.ResetEvent(t, e, s))
 }
 
 // EventSynchronize implements rtEventSynchronize.
@@ -43,7 +42,7 @@ func EventSynchronize(t *core.Thread, e core.Handle) error {
 	if e == 0 {
 		return invalid("rtEventSynchronize", "evt must not be NULL")
 	}
-	return wrap("rtEventSynchronize", acl.SynchronizeEvent(t, e, -1))
+	return wrap("rtEventSynchronize", core.SynchronizeEvent(t, e, -1))
 }
 
 // EventQuery implements rtEventQuery: success when the recorded work is
@@ -57,7 +56,7 @@ func EventQuery(t *core.Thread, e core.Handle) error {
 		return invalid(fn, "evt must not be NULL")
 	}
 	var st int32
-	if err := acl.QueryEvent(t, e, &st); err != nil {
+	if err := core.QueryEvent(t, e, &st); err != nil {
 		return wrap(fn, err)
 	}
 	if st != abi.ACL_EVENT_STATUS_COMPLETE {
@@ -74,7 +73,7 @@ func EventQueryStatus(t *core.Thread, e core.Handle, status *int32) error {
 		return invalid(fn, "evt and status must not be NULL")
 	}
 	var st int32
-	if err := acl.QueryEventStatus(t, e, &st); err != nil {
+	if err := core.QueryEventStatus(t, e, &st); err != nil {
 		return wrap(fn, err)
 	}
 	*status = abi.RT_EVENT_INIT
@@ -89,7 +88,7 @@ func EventElapsedTime(t *core.Thread, ms *float32, start, end core.Handle) error
 	if ms == nil || start == 0 || end == 0 {
 		return invalid("rtEventElapsedTime", "timeInterval, startEvent and endEvent must not be NULL")
 	}
-	return wrap("rtEventElapsedTime", acl.EventElapsedTime(t, ms, start, end))
+	return wrap("rtEventElapsedTime", core.EventElapsedTime(t, ms, start, end))
 }
 
 // EventQueryWaitStatus implements rtEventQueryWaitStatus (the
@@ -98,5 +97,5 @@ func EventQueryWaitStatus(t *core.Thread, e core.Handle, status *int32) error {
 	if e == 0 || status == nil {
 		return invalid("rtEventQueryWaitStatus", "evt and status must not be NULL")
 	}
-	return wrap("rtEventQueryWaitStatus", acl.QueryEventWaitStatus(t, e, status))
+	return wrap("rtEventQueryWaitStatus", core.QueryEventWaitStatus(t, e, status))
 }

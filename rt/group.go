@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -10,12 +9,12 @@ import (
 
 // GetGroupCount implements rtGetGroupCount.
 func GetGroupCount(t *core.Thread, cnt *uint32) error {
-	return wrap("rtGetGroupCount", acl.GetGroupCount(t, cnt))
+	return wrap("rtGetGroupCount", core.GetGroupCount(t, cnt))
 }
 
 // SetGroup implements rtSetGroup.
 func SetGroup(t *core.Thread, id int32) error {
-	return wrap("rtSetGroup", acl.SetGroup(t, id))
+	return wrap("rtSetGroup", core.SetGroup(t, id))
 }
 
 // GetGroupInfo implements rtGetGroupInfo: groupId -1 fills out with every
@@ -26,7 +25,7 @@ func GetGroupInfo(t *core.Thread, id int32, out []GroupInfo) error {
 	if out == nil {
 		return invalid(fn, "groupInfo must not be NULL and cnt must be > 0")
 	}
-	gs, err := acl.CurrentGroups(t, fn)
+	gs, err := core.CurrentGroups(t, fn)
 	if err != nil {
 		return wrap(fn, err)
 	}
@@ -43,7 +42,7 @@ func GetGroupInfo(t *core.Thread, id int32, out []GroupInfo) error {
 		return nil
 	}
 	if id < 0 || int(id) >= len(gs) {
-		return wrap(fn, acl.SetGroupMissing(fn, id, len(gs)))
+		return wrap(fn, core.SetGroupMissing(fn, id, len(gs)))
 	}
 	fill(&out[0], gs[id])
 	return nil

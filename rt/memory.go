@@ -2,7 +2,6 @@ package rt
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -42,7 +41,7 @@ func Memcpy(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count uint
 	if err != nil {
 		return err
 	}
-	return wrap(fn, acl.Memcpy(t, dst, destMax, src, count, k))
+	return wrap(fn, core.Memcpy(t, dst, destMax, src, count, k))
 }
 
 // MemcpyAsync implements rtMemcpyAsync.
@@ -52,7 +51,7 @@ func MemcpyAsync(t *core.Thread, dst uintptr, destMax uint64, src uintptr, count
 	if err != nil {
 		return err
 	}
-	return wrap(fn, acl.MemcpyAsync(t, dst, destMax, src, count, k, stream))
+	return wrap(fn, core.MemcpyAsync(t, dst, destMax, src, count, k, stream))
 }
 
 // MallocHost implements rtMallocHost: pinned host memory (moduleId is
@@ -62,7 +61,7 @@ func MallocHost(t *core.Thread, out *uintptr, size uint64, module uint16) error 
 	if out == nil || size == 0 {
 		return invalid(fn, "hostPtr must not be NULL and size must not be 0")
 	}
-	return wrap(fn, acl.MallocHost(t, out, size, fn))
+	return wrap(fn, core.MallocHost(t, out, size, fn))
 }
 
 // FreeHost implements rtFreeHost.
@@ -70,15 +69,15 @@ func FreeHost(t *core.Thread, p uintptr) error {
 	if p == 0 {
 		return invalid("rtFreeHost", "hostPtr must not be NULL")
 	}
-	return wrap("rtFreeHost", acl.FreeHost(t, p, false))
+	return wrap("rtFreeHost", core.FreeHost(t, p, false))
 }
 
 // Memset implements rtMemset: cnt bytes of val (its low byte) at devPtr.
 func Memset(t *core.Thread, p uintptr, destMax uint64, val uint32, cnt uint64) error {
-	return wrap("rtMemset", acl.Memset(t, p, destMax, int32(val&0xFF), cnt))
+	return wrap("rtMemset", core.Memset(t, p, destMax, int32(val&0xFF), cnt))
 }
 
 // MemsetAsync implements rtMemsetAsync.
 func MemsetAsync(t *core.Thread, p uintptr, destMax uint64, val uint32, cnt uint64, s core.Handle) error {
-	return wrap("rtMemsetAsync", acl.MemsetAsync(t, p, destMax, int32(val&0xFF), cnt, s))
+	return wrap("rtMemsetAsync", core.MemsetAsync(t, p, destMax, int32(val&0xFF), cnt, s))
 }

@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -15,5 +14,5 @@ func ModelExecute(t *core.Thread, m, s core.Handle, flag uint32) error {
 	if flag != 0 {
 		return invalid(fn, "flag %#x: only 0 is defined", flag)
 	}
-	return wrap(fn, acl.ExecuteAsync(t, m, s))
+	return wrap(fn, core.ExecuteAsync(t, m, s))
 }

@@ -3,7 +3,6 @@ package rt
 import (
 	"os"
 
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -13,30 +12,30 @@ import (
 
 // SnapShotProcessLock implements rtSnapShotProcessLock.
 func SnapShotProcessLock(t *core.Thread) error {
-	return wrap("rtSnapShotProcessLock", acl.SnapShotProcessLock(t, int32(os.Getpid())))
+	return wrap("rtSnapShotProcessLock", core.SnapShotProcessLock(t, int32(os.Getpid())))
 }
 
 // SnapShotProcessUnlock implements rtSnapShotProcessUnlock.
 func SnapShotProcessUnlock(t *core.Thread) error {
-	return wrap("rtSnapShotProcessUnlock", acl.SnapShotProcessUnlock(t, int32(os.Getpid())))
+	return wrap("rtSnapShotProcessUnlock", core.SnapShotProcessUnlock(t, int32(os.Getpid())))
 }
 
 // SnapShotProcessBackup implements rtSnapShotProcessBackup.
 func SnapShotProcessBackup(t *core.Thread) error {
-	return wrap("rtSnapShotProcessBackup", acl.SnapShotProcessBackup(t, int32(os.Getpid()), true))
+	return wrap("rtSnapShotProcessBackup", core.SnapShotProcessBackup(t, int32(os.Getpid()), true))
 }
 
 // SnapShotProcessRestore implements rtSnapShotProcessRestore.
 func SnapShotProcessRestore(t *core.Thread) error {
-	return wrap("rtSnapShotProcessRestore", acl.SnapShotProcessRestore(t, int32(os.Getpid()), true))
+	return wrap("rtSnapShotProcessRestore", core.SnapShotProcessRestore(t, int32(os.Getpid()), true))
 }
 
 // SnapShotCallbackRegister implements rtSnapShotCallbackRegister.
 func SnapShotCallbackRegister(t *core.Thread, stage int32, key uintptr, cb core.SnapshotFunc) error {
-	return wrap("rtSnapShotCallbackRegister", acl.SnapShotCallbackRegister(t, stage, key, cb))
+	return wrap("rtSnapShotCallbackRegister", core.SnapShotCallbackRegister(t, stage, key, cb))
 }
 
 // SnapShotCallbackUnregister implements rtSnapShotCallbackUnregister.
 func SnapShotCallbackUnregister(t *core.Thread, stage int32, key uintptr) error {
-	return wrap("rtSnapShotCallbackUnregister", acl.SnapShotCallbackUnregister(t, stage, key))
+	return wrap("rtSnapShotCallbackUnregister", core.SnapShotCallbackUnregister(t, stage, key))
 }

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -17,7 +16,7 @@ func StreamCreate(t *core.Thread, out *core.Handle, priority int32) error {
 	if priority < 0 {
 		return invalid(fn, "priority %d is negative", priority)
 	}
-	return wrap(fn, acl.CreateStreamWithConfig(t, out, uint32(priority), 0))
+	return wrap(fn, core.CreateStreamWithConfig(t, out, uint32(priority), 0))
 }
 
 // StreamDestroy implements rtStreamDestroy.
@@ -25,13 +24,13 @@ func StreamDestroy(t *core.Thread, s core.Handle) error {
 	if s == 0 {
 		return invalid("rtStreamDestroy", "stm must not be NULL")
 	}
-	return wrap("rtStreamDestroy", acl.DestroyStream(t, s, false))
+	return wrap("rtStreamDestroy", core.DestroyStream(t, s, false))
 }
 
 // StreamSynchronize implements rtStreamSynchronize (NULL: the default
 // stream).
 func StreamSynchronize(t *core.Thread, s core.Handle) error {
-	return wrap("rtStreamSynchronize", acl.SynchronizeStream(t, s, -1))
+	return wrap("rtStreamSynchronize", core.SynchronizeStream(t, s, -1))
 }
 
 // StreamWaitEvent implements rtStreamWaitEvent.
@@ -39,7 +38,7 @@ func StreamWaitEvent(t *core.Thread, s, e core.Handle) error {
 	if e == 0 {
 		return invalid("rtStreamWaitEvent", "evt must not be NULL")
 	}
-	return wrap("rtStreamWaitEvent", acl.StreamWaitEvent(t, s, e))
+	return wrap("rtStreamWaitEvent", core.StreamWaitEvent(t, s, e))
 }
 
 // StreamGetCaptureInfo implements rtStreamGetCaptureInfo: the capture
@@ -49,7 +48,7 @@ func StreamGetCaptureInfo(t *core.Thread, s core.Handle, status *int32, model *c
 	if status == nil {
 		return invalid("rtStreamGetCaptureInfo", "status must not be NULL")
 	}
-	return wrap("rtStreamGetCaptureInfo", acl.CaptureGetInfo(t, s, status, model))
+	return wrap("rtStreamGetCaptureInfo", core.CaptureGetInfo(t, s, status, model))
 }
 
 // StreamQuery implements rtStreamQuery: success when every task of the
@@ -57,7 +56,7 @@ func StreamGetCaptureInfo(t *core.Thread, s core.Handle, status *int32, model *c
 func StreamQuery(t *core.Thread, s core.Handle) error {
 	const fn = "rtStreamQuery"
 	var st int32
-	if err := acl.StreamQuery(t, s, &st); err != nil {
+	if err := core.StreamQuery(t, s, &st); err != nil {
 		return wrap(fn, err)
 	}
 	if st != abi.ACL_STREAM_STATUS_COMPLETE {
@@ -72,5 +71,5 @@ func StreamSynchronizeWithTimeout(t *core.Thread, s core.Handle, timeoutMs int32
 	if timeoutMs < -1 {
 		return invalid("rtStreamSynchronizeWithTimeout", "timeout %d: -1 (forever) or more", timeoutMs)
 	}
-	return wrap("rtStreamSynchronizeWithTimeout", acl.SynchronizeStream(t, s, timeoutMs))
+	return wrap("rtStreamSynchronizeWithTimeout", core.SynchronizeStream(t, s, timeoutMs))
 }

@@ -540,3 +540,109 @@ func pageableGuard(s *Stream, fn string) error {
 	CapState.Mu.Unlock()
 	return err
 }
+
+// External record/wait flags of a captured event step.
+const (
+	stepExternal = 1
+)
+
+// CaptureGetInfo implements aclmdlRICaptureGetInfo.
+func CaptureGetInfo(t *Thread, sh Handle, status *int32, out *Handle) error {
+	const fn = "aclmdlRICaptureGetInfo"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	s, err := ResolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	CapState.Mu.Lock()
+	defer CapState.Mu.Unlock()
+	*status = abi.ACL_MODEL_RI_CAPTURE_STATUS_NONE
+	r := RecorderOf(s)
+	if r == nil || r.Kind != RecCapture {
+		return nil
+	}
+	*status = abi.ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE
+	if r.Cap.Invalid != nil {
+		*status = abi.ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+	}
+	if out != nil {
+		*out = r.Cap.Ri.H
+	}
+	return nil
+}
+
+// UnsafeGuard refuses a potentially unsafe call (aclrtMemcpy, aclrtMemset,
+// aclrtMemcpy2d) of thread t while a capture forbids it: a capture of t
+// not begun RELAXED, or, unless t's own mode is THREAD_LOCAL or RELAXED, a
+// GLOBAL capture of any thread. The captures that forbid it are
+// invalidated.
+func UnsafeGuard(t *Thread, fn string) error {
+	if ActiveCaptures.Load() == 0 {
+		return nil
+	}
+	CapState.Mu.Lock()
+	defer CapState.Mu.Unlock()
+	tm, ok := CapState.Modes[t]
+	if !ok {
+		tm = abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
+	}
+	if tm == abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED {
+		return nil
+	}
+	var err error
+	for _, c := range CapState.List {
+		own := c.Thread == t && c.Mode != abi.ACL_MODEL_RI_CAPTURE_MODE_RELAXED
+		global := tm == abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && c.Mode == abi.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
+		if own || global {
+			if err == nil {
+				err = ErrBlocked(fn, "a stream is capturing and the capture mode is not relaxed")
+			}
+			c.Invalidate(err)
+		}
+	}
+	return err
+}
+
+// eventGuard refuses synchronising or querying an event whose latest
+// record was captured by an active capture, and invalidates the capture.
+func eventGuard(e *Event, fn string) error {
+	if ActiveCaptures.Load() == 0 {
+		return nil
+	}
+	CapState.Mu.Lock()
+	defer CapState.Mu.Unlock()
+	c := CapState.Events[e.TSEvent]
+	if c == nil || c.Ended {
+		return nil
+	}
+	err := ErrBlocked(fn, "the event's latest record belongs to an active capture")
+	c.Invalidate(err)
+	return err
+}
+
+// CaptureExternal records an external event record or wait (flag
+// ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL) on the capturing
+// stream s: at every replay it records or waits for the application's
+// event itself. The event must come from aclrtCreateEventExWithFlag with
+// ACL_EVENT_SYNC.
+func CaptureExternal(s *Stream, fn string, e *Event, task tsfw.Task) error {
+	r := RecorderOf(s)
+	if r == nil || r.Kind != RecCapture {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_NOT_CAPTURED, "%s: the EXTERNAL flag is only valid on a capturing stream (stream %d is not capturing)", fn, s.ID)
+	}
+	if e.Kind != EventEx || e.Flags&abi.ACL_EVENT_SYNC == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: an external record or wait needs an event from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)", fn)
+	}
+	CapState.Mu.Lock()
+	defer CapState.Mu.Unlock()
+	for _, st := range r.Cap.Ri.Steps {
+		if st.Ext != 0 && st.UserEv == e.TSEvent && st.Task.IsRecord() == task.IsRecord() {
+			err := abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the event already has an external %s in this capture (one per event per graph)", fn, task.Kind())
+			r.Cap.Invalidate(err)
+			return err
+		}
+	}
+	return r.Cap.AddLocked(s, fn, task, nil, stepExternal)
+}

@@ -135,3 +135,55 @@ func CreateContext(t *Thread, out *Handle, id int32, needInit bool) error {
 	*out = c.H
 	return nil
 }
+
+// RuntimeCreateContext is rtCtxCreateEx's context creation: without the
+// ACL's aclInit requirement (the runtime boots on its first call).
+func RuntimeCreateContext(t *Thread, out *Handle, id int32) error {
+	return CreateContext(t, out, id, false)
+}
+
+// DestroyContext implements aclrtDestroyContext (explicit contexts only).
+func DestroyContext(t *Thread, h Handle) error {
+	if c, err := Contexts.Get(h); err == nil && !c.Primary {
+		FireStreamsDestroyPre(func() []*Stream { return ContextStreamsLocked(c) })
+	}
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	c, err := ResolveContext("aclrtDestroyContext", h)
+	if err != nil {
+		return err
+	}
+	if c.Primary {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"aclrtDestroyContext: %#x is the default context of device %d; release it with aclrtResetDevice", uintptr(h), c.Dev.ID)
+	}
+	c.DestroyLocked(true)
+	if t.Ctx == c {
+		t.Ctx = nil
+	}
+	return nil
+}
+
+// SetCurrentContext implements aclrtSetCurrentContext; it also switches
+// the thread's current device.
+func SetCurrentContext(t *Thread, h Handle) error {
+	c, err := ResolveContext("aclrtSetCurrentContext", h)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	return nil
+}
+
+// GetCurrentContext implements aclrtGetCurrentContext.
+func GetCurrentContext(t *Thread, out *Handle) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetCurrentContext: context must not be NULL")
+	}
+	c, err := Current(t, "aclrtGetCurrentContext")
+	if err != nil {
+		return err
+	}
+	*out = c.H
+	return nil
+}

@@ -252,7 +252,7 @@ func (a Allocation) String() string {
 	return fmt.Sprintf("%#x (%d bytes)", a.Base, a.Size)
 }
 
-func SynchronizeDevice(t *Thread, fn string, timeoutMs int32) error {
+func SynchronizeDeviceTimeout(t *Thread, fn string, timeoutMs int32) error {
 	c, err := Current(t, fn)
 	if err != nil {
 		return err
@@ -277,4 +277,121 @@ func DriverPeer(a, b int32) bool {
 		return false
 	}
 	return hal.P2PEnabled(uint32(a), uint32(b)) || hal.P2PEnabled(uint32(b), uint32(a))
+}
+
+// SocName implements aclrtGetSocName (works before aclInit).
+func SocName(t *Thread) (string, error) {
+	s, _, err := SoC("aclrtGetSocName")
+	if err != nil {
+		return "", err
+	}
+	return s.Name, nil
+}
+
+// GetDeviceCount implements aclrtGetDeviceCount.
+func GetDeviceCount(t *Thread, count *uint32) error {
+	if count == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count must not be NULL")
+	}
+	_, n, err := SoC("aclrtGetDeviceCount")
+	if err != nil {
+		return err
+	}
+	*count = uint32(n.DeviceCount())
+	return nil
+}
+
+// RuntimeSetDevice is rtSetDevice: aclrtSetDevice without the ACL's
+// aclInit requirement (the runtime boots on its first call).
+func RuntimeSetDevice(t *Thread, id int32) error { return SetDeviceFiring(t, id, false) }
+
+func SetDeviceFiring(t *Thread, id int32, needInit bool) error {
+	FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_PRE)
+	err := setDevice(t, id, needInit)
+	FlushStreamStates()
+	if err == nil {
+		FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_SET_POST)
+	}
+	return err
+}
+
+func setDevice(t *Thread, id int32, needInit bool) error {
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	if needInit && Runtime.InitRefs == 0 {
+		return ErrUninitialized("aclrtSetDevice")
+	}
+	c, err := SetDeviceLocked("aclrtSetDevice", id)
+	if err != nil {
+		return err
+	}
+	t.Ctx = c
+	return nil
+}
+
+// ResetDevice implements aclrtResetDevice.
+func ResetDevice(t *Thread, id int32) error {
+	FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_PRE)
+	FireStreamsDestroyPre(func() []*Stream { return PrimaryReleasedLocked(id, false) })
+	if err := resetDevice(t, id); err != nil {
+		return err
+	}
+	FireDeviceState(id, abi.ACL_RT_DEVICE_STATE_RESET_POST)
+	return nil
+}
+
+func resetDevice(t *Thread, id int32) error {
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	d, err := DeviceLocked("aclrtResetDevice", id)
+	if err != nil {
+		return err
+	}
+	if d.Refs == 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "aclrtResetDevice: device %d is not set (no aclrtSetDevice reference left)", id)
+	}
+	d.Refs--
+	if d.Refs == 0 {
+		d.ReleasePrimaryLocked(true)
+	}
+	if t.Ctx != nil && t.Ctx.Dead.Load() {
+		t.Ctx = nil
+	}
+	return nil
+}
+
+// GetDevice implements aclrtGetDevice.
+func GetDevice(t *Thread, id *int32) error {
+	if id == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId must not be NULL")
+	}
+	c, err := Current(t, "aclrtGetDevice")
+	if err != nil {
+		return err
+	}
+	*id = c.Dev.ID
+	return nil
+}
+
+// SynchronizeDevice implements aclrtSynchronizeDevice.
+func SynchronizeDevice(t *Thread) error {
+	return SynchronizeDeviceTimeout(t, "aclrtSynchronizeDevice", -1)
+}
+
+// SynchronizeDeviceWithTimeout implements
+// aclrtSynchronizeDeviceWithTimeout: timeout in ms, −1 = forever.
+func SynchronizeDeviceWithTimeout(t *Thread, timeoutMs int32) error {
+	const fn = "aclrtSynchronizeDeviceWithTimeout"
+	if err := CheckTimeout(fn, timeoutMs); err != nil {
+		return err
+	}
+	return SynchronizeDeviceTimeout(t, fn, timeoutMs)
+}
+
+// CheckTimeout validates a millisecond timeout: −1 (forever) or > 0.
+func CheckTimeout(fn string, ms int32) error {
+	if ms < -1 || ms == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, ms)
+	}
+	return nil
 }

@@ -33,8 +33,9 @@
 //     task there.
 //
 // The ACL entry points (package acl) check arguments, resolve handles and
-// call these objects; the rt* API (package rt) does the same for the rt
-// layer. Names that crossed from acl when the objects moved were exported
+// call these objects; where the rt* API (package rt) makes the same call,
+// the whole call is here, argument checks included (Memcpy, CreateEvent,
+// LaunchKernel, ...), and acl's entry point is one call into it. Names that crossed from acl when the objects moved were exported
 // as they were (docs/internals.md, "The map now").
 //
 // Lock order: Runtime.Mu (the runtime lock) before the per-family tables

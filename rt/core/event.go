@@ -162,7 +162,7 @@ const (
 	eventFlagsEx = eventFlagsWithFlag | abi.ACL_EVENT_IPC
 )
 
-func CreateEvent(t *Thread, fn string, out *Handle, flags uint32, kind EventKind) error {
+func CreateEventOfKind(t *Thread, fn string, out *Handle, flags uint32, kind EventKind) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: event must not be NULL", fn)
 	}
@@ -196,7 +196,7 @@ func CreateEvent(t *Thread, fn string, out *Handle, flags uint32, kind EventKind
 	return nil
 }
 
-func StreamWaitEvent(t *Thread, fn string, sh, h Handle, timeout time.Duration) error {
+func WaitEventOnStream(t *Thread, fn string, sh, h Handle, timeout time.Duration) error {
 	e, err := ResolveEvent(fn, h)
 	if err != nil {
 		return err
@@ -264,4 +264,239 @@ func NodeRecorded(e *Event) {
 	if n := e.Node; n != nil && n.Exporter {
 		emu.NodeEventRecorded(n.Entry, e.TSEvent.LastRecord())
 	}
+}
+
+// CreateEvent implements aclrtCreateEvent.
+func CreateEvent(t *Thread, out *Handle) error {
+	return CreateEventOfKind(t, "aclrtCreateEvent", out, 0, EventPlain)
+}
+
+// DestroyEvent implements aclrtDestroyEvent: non-blocking; the tsfw event
+// is released once pending records complete.
+func DestroyEvent(t *Thread, h Handle) error {
+	e, err := ResolveEvent("aclrtDestroyEvent", h)
+	if err != nil {
+		return err
+	}
+	Runtime.Mu.Lock()
+	defer Runtime.Mu.Unlock()
+	e.DestroyLocked()
+	return nil
+}
+
+// RecordEvent implements aclrtRecordEvent / aclrtRecordEventWithFlag
+// (ACL_EVENT_RECORD_DEFAULT only; EXTERNAL belongs to capture).
+func RecordEvent(t *Thread, h, sh Handle, flag uint32) error {
+	const fn = "aclrtRecordEvent"
+	if flag != abi.ACL_EVENT_RECORD_DEFAULT && flag != abi.ACL_EVENT_RECORD_EXTERNAL {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtRecordEventWithFlag: unknown flag %d", flag)
+	}
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	s, err := ResolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if s.Ctx.Dev != e.Ctx.Dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: event of device %d recorded on a stream of device %d", fn, e.Ctx.Dev.ID, s.Ctx.Dev.ID)
+	}
+	if flag == abi.ACL_EVENT_RECORD_EXTERNAL {
+		return CaptureExternal(s, "aclrtRecordEventWithFlag", e, tsfw.RecordTask(e.TSEvent))
+	}
+	if ImportedNode(e) != nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: event %#x was opened from another process's IPC handle: only the exporting process records it", fn, uintptr(h))
+	}
+	if err := s.Queue(t, fn, tsfw.RecordTask(e.TSEvent), Queued{Sync: e.TSEvent}); err != nil {
+		return err
+	}
+	NodeRecorded(e)
+	PoolEventRecorded(e, s) // memory pools' event dependencies (rt/core/mempool.go)
+	return nil
+}
+
+// StreamWaitEvent implements aclrtStreamWaitEvent.
+func StreamWaitEvent(t *Thread, sh, h Handle) error {
+	return WaitEventOnStream(t, "aclrtStreamWaitEvent", sh, h, DefaultWaitTimeout())
+}
+
+// QueryEventWaitStatus implements aclrtQueryEventWaitStatus: COMPLETE (0)
+// once every stream that waited on e has run all its submitted tasks (a
+// conservative reading of "the tasks waiting on the event have finished").
+func QueryEventWaitStatus(t *Thread, h Handle, status *int32) error {
+	const fn = "aclrtQueryEventWaitStatus"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.Kind == EventEx {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events from aclrtCreateEventExWithFlag have no wait status", fn)
+	}
+	if err := eventGuard(e, fn); err != nil {
+		return err
+	}
+	e.WaitMu.Lock()
+	defer e.WaitMu.Unlock()
+	*status = abi.ACL_EVENT_WAIT_STATUS_COMPLETE
+	for _, w := range e.Waiters {
+		if !w.Dead.Load() && !w.SQ.Query() {
+			*status = abi.ACL_EVENT_WAIT_STATUS_NOT_READY
+		}
+	}
+	return nil
+}
+
+// ResetEvent implements aclrtResetEvent: for events created with the
+// default flags (aclrtCreateEvent) or with aclrtCreateEventWithFlag
+// (ACL_EVENT_SYNC). The runtime resets a default-flag event too
+// (rtEventReset); semantics.md §5 said otherwise and was corrected against
+// the vendor's source (issue #13).
+func ResetEvent(t *Thread, h, sh Handle) error {
+	const fn = "aclrtResetEvent"
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.Kind != EventPlain && (e.Kind != EventWithFlag || e.Flags&abi.ACL_EVENT_SYNC == 0) {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID,
+			"%s: only events from aclrtCreateEvent or aclrtCreateEventWithFlag(ACL_EVENT_SYNC) can be reset", fn)
+	}
+	s, err := ResolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := s.Submit(t, fn, tsfw.ResetTask(e.TSEvent)); err != nil {
+		return err
+	}
+	PoolEventGone(e) // memory pools' event dependencies (rt/core/mempool.go)
+	return nil
+}
+
+// QueryEvent implements the deprecated aclrtQueryEvent: COMPLETE 0,
+// NOT_READY 1.
+func QueryEvent(t *Thread, h Handle, status *int32) error {
+	const fn = "aclrtQueryEvent"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if e.Kind == EventEx {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events from aclrtCreateEventExWithFlag cannot be queried with aclrtQueryEvent (use aclrtQueryEventStatus)", fn)
+	}
+	if err := eventGuard(e, fn); err != nil {
+		return err
+	}
+	*status = abi.ACL_EVENT_STATUS_NOT_READY
+	if e.TSEvent.Complete() {
+		*status = abi.ACL_EVENT_STATUS_COMPLETE
+	}
+	if Sanitizing {
+		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_STATUS_COMPLETE)
+	}
+	return nil
+}
+
+// QueryEventStatus implements aclrtQueryEventStatus: NOT_READY 0 (also
+// when never recorded, except Ex events which report complete), COMPLETE 1;
+// IPC events included.
+func QueryEventStatus(t *Thread, h Handle, status *int32) error {
+	const fn = "aclrtQueryEventStatus"
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: status must not be NULL", fn)
+	}
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if err := eventGuard(e, fn); err != nil {
+		return err
+	}
+	if n := ImportedNode(e); n != nil {
+		return NodeQuery(fn, n, status)
+	}
+	// IPC events are queried like any other (the runtime's
+	// rtEventQueryStatus makes no exception; issue #13).
+	*status = abi.ACL_EVENT_RECORDED_STATUS_NOT_READY
+	recorded := e.TSEvent.Recorded()
+	if (recorded || e.Kind == EventEx) && e.TSEvent.Complete() {
+		*status = abi.ACL_EVENT_RECORDED_STATUS_COMPLETE
+	}
+	if Sanitizing {
+		sanitizeSyncEvent(t, fn, e, *status == abi.ACL_EVENT_RECORDED_STATUS_COMPLETE)
+	}
+	return nil
+}
+
+// SynchronizeEvent implements aclrtSynchronizeEvent(WithTimeout): timeout
+// in ms, −1 = forever.
+func SynchronizeEvent(t *Thread, h Handle, timeoutMs int32) error {
+	fn := "aclrtSynchronizeEvent"
+	if timeoutMs != -1 {
+		fn = "aclrtSynchronizeEventWithTimeout"
+		if timeoutMs < -1 || timeoutMs == 0 {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: timeout %d: want -1 (forever) or > 0 ms", fn, timeoutMs)
+		}
+	}
+	e, err := ResolveEvent(fn, h)
+	if err != nil {
+		return err
+	}
+	if err := eventGuard(e, fn); err != nil {
+		return err
+	}
+	if n := ImportedNode(e); n != nil {
+		target, _, _ := emu.NodeEventStatus(n.Entry, n.Ref.Gen)
+		if err := n.Dir.NodeEventWait(n.Entry, n.Ref.Gen, target, MsTimeout(timeoutMs)); err != nil {
+			return abi.Wrapf(err, "%s", fn)
+		}
+		return nil
+	}
+	if err := e.TSEvent.Synchronize(MsTimeout(timeoutMs)); err != nil {
+		return abi.Wrapf(err, "%s", fn)
+	}
+	if Sanitizing {
+		sanitizeSyncEvent(t, fn, e, true)
+	}
+	PoolsSyncedDevice(e.Ctx.Dev) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
+	return ManagedSynchronized(fn, e.Ctx.Dev)
+}
+
+// EventElapsedTime implements aclrtEventElapsedTime: milliseconds between
+// two completed records on the same stream, from the virtual clock.
+func EventElapsedTime(t *Thread, ms *float32, start, end Handle) error {
+	const fn = "aclrtEventElapsedTime"
+	if ms == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ms must not be NULL", fn)
+	}
+	s, err := ResolveEvent(fn, start)
+	if err != nil {
+		return err
+	}
+	e, err := ResolveEvent(fn, end)
+	if err != nil {
+		return err
+	}
+	if s.Ctx.Dev != e.Ctx.Dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: events of devices %d and %d have no common clock", fn, s.Ctx.Dev.ID, e.Ctx.Dev.ID)
+	}
+	t0, err := s.Timestamp(fn)
+	if err != nil {
+		return err
+	}
+	t1, err := e.Timestamp(fn)
+	if err != nil {
+		return err
+	}
+	if t1 < t0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, "%s: end event completed before the start event", fn)
+	}
+	*ms = float32(float64(t1-t0) / float64(time.Millisecond))
+	return nil
 }

@@ -85,3 +85,6 @@ func launchCap(t *Thread, s *Stream, spec *tsfw.KernelSpec) uint32 {
 	}
 	return cube
 }
+
+// NoteResLimit records that a limit was set (aclrtSetDeviceResLimit).
+func NoteResLimit() { LimitsInUse.Store(true) }

@@ -198,3 +198,73 @@ func WaitStreamRoom(sh Handle, wait uint64) {
 		s.SQ.WaitRoom(wait)
 	}
 }
+
+// LaunchTarget resolves and checks what every variant shares.
+func LaunchTarget(t *Thread, fn string, blocks uint32, sh Handle, attrs []LaunchAttr) (*Stream, LaunchCfg, error) {
+	cfg := LaunchCfg{Engine: -1}
+	if err := CheckBlocks(fn, blocks); err != nil {
+		return nil, cfg, err
+	}
+	s, err := StreamLookup(t, fn, sh)
+	if err != nil {
+		return nil, cfg, err
+	}
+	if len(attrs) > 0 {
+		if cfg, err = ParseLaunchAttrs(fn, attrs, s.Ctx.Dev.Emu.SoC.Name); err != nil {
+			return nil, cfg, err
+		}
+	}
+	return s, cfg, nil
+}
+
+// LaunchKernelWithConfig implements aclrtLaunchKernelWithConfig: the
+// finalized blob of the args handle is copied, so later updates do not
+// affect this launch.
+func LaunchKernelWithConfig(t *Thread, fh Handle, blocks uint32, sh Handle, attrs []LaunchAttr, ah Handle) error {
+	return LaunchKernelN(t, fh, blocks, sh, nil, attrs, ah, 1, nil)
+}
+
+// DeviceArgs checks that argsData..+argsSize lies in one allocation of s's
+// device and returns the unit count it holds for f.
+func DeviceArgs(fn string, s *Stream, f *Function, argsData uintptr, argsSize uint64) (uint64, bool) {
+	hbm := s.Ctx.Dev.Emu.HBM
+	base, size, ok := hbm.Find(argsData)
+	if !ok || uint64(argsData-base)+argsSize > size {
+		return 0, false
+	}
+	if f.Entry.NsPerUnit > 0 && uint64(f.Entry.SizeOffset)+8 <= argsSize {
+		return PeekU64(argsData + uintptr(f.Entry.SizeOffset)), true
+	}
+	return 0, true
+}
+
+// LaunchKernel implements aclrtLaunchKernel: argsData is device memory of
+// the stream's device holding the packed arguments; the kernel reads it in
+// place when it runs.
+func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle) error {
+	const fn = "aclrtLaunchKernel"
+	f, err := ResolveFunction(fn, fh)
+	if err != nil {
+		return err
+	}
+	if err := CheckBlocks(fn, blocks); err != nil {
+		return err
+	}
+	if argsSize > 0 && argsData == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
+	}
+	s, cfg, err := LaunchTarget(t, fn, blocks, sh, nil)
+	if err != nil {
+		return err
+	}
+	var units uint64
+	if argsSize > 0 {
+		var ok bool
+		if units, ok = DeviceArgs(fn, s, f, argsData, argsSize); !ok {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.Ctx.Dev.ID)
+		}
+	}
+	l := GetLaunch(f.Bin.Host, 0)
+	l.Args, l.Size = argsData, argsSize
+	return SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units)
+}

@@ -501,3 +501,86 @@ func IpcState(n *emu.Node) {
 		VMMShare.node, VMMShare.Exported, VMMShare.Imports = n, map[string]bool{}, map[string][]uintptr{}
 	}
 }
+
+// MallocHost implements aclrtMallocHost / aclrtMallocHostWithCfg: pinned
+// host memory from the node's host pool.
+func MallocHost(t *Thread, out *uintptr, size uint64, fn string) error {
+	if fn == "" {
+		fn = "aclrtMallocHost"
+	}
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
+	}
+	if size == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: size must not be 0", fn)
+	}
+	_, n, err := SoC(fn)
+	if err != nil {
+		return err
+	}
+	p, err := n.Host().Alloc(size)
+	if err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %d bytes: %s", fn, size, abi.MessageOf(err))
+	}
+	HostBlocks.Mu.Lock()
+	HostBlocksOf(n)[p] = true
+	HostBlocks.Mu.Unlock()
+	*out = p
+	return nil
+}
+
+// FreeHost implements aclrtFreeHost / aclrtFreeHostWithDevSync.
+func FreeHost(t *Thread, p uintptr, sync bool) error {
+	fn := "aclrtFreeHost"
+	if sync {
+		fn = "aclrtFreeHostWithDevSync"
+	}
+	if p == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostPtr must not be NULL", fn)
+	}
+	n := Runtime.Node.Load()
+	if n == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not memory from aclrtMallocHost", fn, p)
+	}
+	if base, _, ok := n.Host().Find(p); !ok || base != p {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not the start of an aclrtMallocHost block", fn, p)
+	}
+	HostBlocks.Mu.Lock()
+	mine := HostBlocksOf(n)[p]
+	HostBlocks.Mu.Unlock()
+	if !mine {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x was not allocated by aclrtMallocHost (halMemAlloc memory is freed with halMemFree)", fn, p)
+	}
+	if sync {
+		if c, err := Current(t, fn); err == nil {
+			if err := c.Dev.Emu.TS.Synchronize(-1); err != nil {
+				return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
+			}
+			if Sanitizing {
+				SanitizeSyncDevice(t, c.Dev)
+			}
+		}
+	}
+	if Sanitizing {
+		SanitizeFree(t, fn, p)
+	}
+	if err := n.Host().Free(p); err != nil {
+		return abi.Errorf(abi.CodeOf(err), "%s: %#x: %s", fn, p, abi.MessageOf(err))
+	}
+	HostBlocks.Mu.Lock()
+	delete(HostBlocksOf(n), p)
+	HostBlocks.Mu.Unlock()
+	return nil
+}
+
+// streamFlagsKnown are the ACL_STREAM_* creation flags of acl_rt.h.
+const streamFlagsKnown = abi.ACL_STREAM_FAST_LAUNCH | abi.ACL_STREAM_FAST_SYNC | abi.ACL_STREAM_PERSISTENT |
+	abi.ACL_STREAM_HUGE | abi.ACL_STREAM_CPU_SCHEDULE | abi.ACL_STREAM_DEVICE_USE_ONLY
+
+// checkStreamFlags refuses bits that are no ACL_STREAM_* flag.
+func checkStreamFlags(fn string, flags uint32) error {
+	if flags&^streamFlagsKnown != 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flag %#x has bits %#x that are no ACL_STREAM_* flag", fn, flags, flags&^streamFlagsKnown)
+	}
+	return nil
+}

@@ -610,3 +610,37 @@ func NoteLeakedRIs() {
 	RiLeaks.Node, RiLeaks.Ris = Runtime.Node.Load(), ris
 	RiLeaks.Unlock()
 }
+
+// ExecuteAsync implements aclmdlRIExecuteAsync.
+func ExecuteAsync(t *Thread, rh, sh Handle) error {
+	const fn = "aclmdlRIExecuteAsync"
+	ri, err := ResolveRI(fn, rh)
+	if err != nil {
+		return err
+	}
+	s, err := ResolveStream(t, fn, sh)
+	if err != nil {
+		return err
+	}
+	if err := ri.Ready(fn); err != nil {
+		return err
+	}
+	if s.Ctx.Dev != ri.Dev {
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_CONTEXT, "%s: stream %d is on device %d, the model run instance on device %d", fn, s.ID, s.Ctx.Dev.ID, ri.Dev.ID)
+	}
+	if r := RecorderOf(s); r != nil || s.Flags&abi.ACL_STREAM_PERSISTENT != 0 {
+		if r != nil && r.Kind == RecCapture {
+			return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu cannot capture the execution of a model run instance (stream %d is capturing)", fn, s.ID)
+		}
+		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d records for a model run instance and cannot run one", fn, s.ID)
+	}
+	ri.ExecMu.Lock()
+	defer ri.ExecMu.Unlock()
+	if err := ri.Ready(fn); err != nil {
+		return err
+	}
+	if Sanitizing {
+		SanitizeReplay(t, fn, s, ri)
+	}
+	return ri.SubmitPlan(fn, s)
+}

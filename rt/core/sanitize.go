@@ -194,3 +194,60 @@ func sanitizeCallback(t *Thread, order *CbOrder) {
 	h, tid := HostOf(t)
 	SanitizerState.SyncKey(h, tid, order, "aclrtProcessReport", -1, false, true)
 }
+
+// SanitizeHost notes a host call that touches memory at once.
+func SanitizeHost(t *Thread, fn string, acc ...sanitize.Access) {
+	h, tid := HostOf(t)
+	SanitizerState.HostAccess(h, tid, &sanitize.Op{API: fn, Acc: acc})
+}
+
+// sanitizeSyncEvent notes that t synchronised with e or queried it
+// (complete: its latest record has completed); an event never recorded is
+// a synccheck report (IPC events are recorded by another process: not
+// reported).
+func sanitizeSyncEvent(t *Thread, fn string, e *Event, complete bool) {
+	h, tid := HostOf(t)
+	SanitizerState.SyncKey(h, tid, e.TSEvent, fn, int(e.Ctx.Dev.ID), SanitizeStrict(e), complete)
+}
+
+// SanitizeFree notes that t frees the allocation at p (before it is
+// released): unfinished work that uses it is a synccheck report.
+func SanitizeFree(t *Thread, fn string, p uintptr) {
+	h, tid := HostOf(t)
+	SanitizerState.Free(h, tid, fn, p)
+}
+
+// SanitizeReplay describes the tasks of one execution of ri on target to
+// the sanitizer, all as tasks of target (the order inside the RI is its
+// own business; what it touches is ordered against other streams as
+// target's tasks are). An RI with device-side control flow or value waits
+// runs work the plan does not show: it is opaque (every allocation counts
+// as written afterwards) and its steps' footprints are not checked.
+// Precondition: ri.execMu held.
+func SanitizeReplay(t *Thread, fn string, target *Stream, ri *ModelRI) {
+	h, tid := HostOf(t)
+	dev := int(target.Ctx.Dev.ID)
+	if ri.Flow != nil || len(ri.Waits) > 0 {
+		SanitizerState.Queue(h, tid, target, dev, target.ID, 0, &sanitize.Op{API: fn})
+		SanitizerState.Opaque()
+		return
+	}
+	for i := range ri.Plan {
+		task := &ri.Plan[i]
+		var x Queued
+		if k, ok := task.Kernel().(*RiKernel); ok {
+			x.Launch = k.L
+			if lv := k.Live.Load(); lv != nil {
+				x.Launch = lv.L
+			}
+		}
+		// Records and waits stay: the RI's own events order nothing more
+		// on one stream, and external ones (ACL_EVENT_RECORD_EXTERNAL /
+		// WAIT_EXTERNAL) are the application's, ordering other streams.
+		if ev := task.Event(); ev != nil {
+			x.Sync = ev
+		}
+		op := DescribeTask(fn, task, &x)
+		SanitizerState.Queue(h, tid, target, dev, target.ID, 0, op)
+	}
+}

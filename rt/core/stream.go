@@ -155,10 +155,10 @@ func CreateStream(t *Thread, fn string, out *Handle, priority, flags uint32) err
 	return nil
 }
 
-// SynchronizeStream is SynchronizeStream; on, when not nil, is stream h
+// SynchronizeStreamOn is the work of aclrtSynchronizeStream(WithTimeout); on, when not nil, is stream h
 // already resolved for t in the same crossing (SynchronizeClaimed): it is
 // not resolved again unless it was destroyed meanwhile.
-func SynchronizeStream(t *Thread, h Handle, on *Stream, timeoutMs int32) error {
+func SynchronizeStreamOn(t *Thread, h Handle, on *Stream, timeoutMs int32) error {
 	fn := "aclrtSynchronizeStream"
 	if timeoutMs != -1 {
 		fn = "aclrtSynchronizeStreamWithTimeout"
@@ -187,4 +187,70 @@ func SynchronizeStream(t *Thread, h Handle, on *Stream, timeoutMs int32) error {
 	}
 	PoolsSynced(s) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
 	return ManagedSynchronized(fn, s.Ctx.Dev)
+}
+
+// CreateStreamWithConfig implements aclrtCreateStreamWithConfig.
+func CreateStreamWithConfig(t *Thread, out *Handle, priority, flags uint32) error {
+	if err := checkStreamFlags("aclrtCreateStreamWithConfig", flags); err != nil {
+		return err
+	}
+	return CreateStream(t, "aclrtCreateStreamWithConfig", out, ClampPriority(priority), flags)
+}
+
+// DestroyStream implements aclrtDestroyStream (wait) and
+// aclrtDestroyStreamForce (no wait).
+func DestroyStream(t *Thread, h Handle, force bool) error {
+	fn := "aclrtDestroyStream"
+	if force {
+		fn = "aclrtDestroyStreamForce"
+	}
+	if h == 0 {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: stream must not be NULL (the default stream cannot be destroyed)", fn)
+	}
+	s, err := ResolveStream(t, fn, h)
+	if err != nil {
+		return err
+	}
+	if s.IsDefault {
+		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is a default stream, released with its context", fn, uintptr(h))
+	}
+	FireStreamsDestroyPre(func() []*Stream { return []*Stream{s} })
+	Runtime.Mu.Lock()
+	s.DestroyLocked(!force)
+	Runtime.Mu.Unlock()
+	if Sanitizing {
+		if !force { // a destroy waits for the stream's tasks
+			SanitizeSyncStream(t, s)
+			SanitizerState.ForgetStream(s)
+		}
+	}
+	return nil
+}
+
+// SynchronizeStream implements aclrtSynchronizeStream(WithTimeout): timeout
+// in ms, −1 = forever.
+func SynchronizeStream(t *Thread, h Handle, timeoutMs int32) error {
+	return SynchronizeStreamOn(t, h, nil, timeoutMs)
+}
+
+// StreamQuery implements aclrtStreamQuery.
+func StreamQuery(t *Thread, h Handle, status *int32) error {
+	if status == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtStreamQuery: status must not be NULL")
+	}
+	s, err := ResolveStream(t, "aclrtStreamQuery", h)
+	if err != nil {
+		return err
+	}
+	if err := StreamGuard(s, "aclrtStreamQuery"); err != nil {
+		return err
+	}
+	*status = abi.ACL_STREAM_STATUS_NOT_READY
+	if s.SQ.Query() {
+		*status = abi.ACL_STREAM_STATUS_COMPLETE
+		if Sanitizing {
+			SanitizeSyncStream(t, s)
+		}
+	}
+	return nil
 }

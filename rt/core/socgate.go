@@ -1,8 +1,7 @@
-package acl
+package core
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/rt/core"
 )
 
 // CheckSoC is the one SoC gate of the ACL surface: it refuses fn with
@@ -19,7 +18,7 @@ func CheckSoC(fn string) error {
 	if !gated {
 		return nil
 	}
-	n, err := core.TheNode()
+	n, err := TheNode()
 	if err != nil {
 		return nil // the call itself reports the configuration problem
 	}
