@@ -21,7 +21,8 @@ import (
 //   - the state belongs to the node: aclFinalize (a new node) closes every
 //     agent;
 //   - no npuemu call refuses to run for want of an open agent: the one
-//     documented dependant, halMemGetAddressReserveRange, is not exported.
+//     documented dependant, halMemGetAddressReserveRange, is neither
+//     declared in our headers nor exported.
 
 // agentKey is one agent: a device and the side it serves.
 type agentKey struct {
