@@ -3,8 +3,10 @@
 // enumeration and information (device.go), plain memory (mem.go:
 // halMemAlloc of MEM_DEV / MEM_HOST, copies, memset, address queries), SVM
 // and UVM memory on the svm model (uvm.go), VMM (vmm.go), shared names and
-// shareable handles within one process (shmem.go) and host registration
-// (hostreg.go). It has its own support table. It never imports libfake or
+// shareable handles within one process (shmem.go), host registration
+// (hostreg.go), the 2-D copy (memcpy2d.go), the memory agents
+// (memagent.go) and per-module memory usage (memusage.go,
+// memusage_info.go). It has its own support table. It never imports libfake or
 // "C".
 //
 // The node is the process's one emu.Current: memory allocated here is

@@ -58,3 +58,18 @@ func TestSupportRules(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsupportedSaysWhatIsMissing holds every unsupported driver symbol
+// to a note of its own (issue #13 point 5): a call stays unsupported only
+// where the documentation gives no behaviour, and its note says what is
+// missing, never an area's default.
+func TestUnsupportedSaysWhatIsMissing(t *testing.T) {
+	for _, e := range Support() {
+		if e.Status != abi.Unsupported {
+			continue
+		}
+		_, own := symbolRules[e.Symbol]
+		assert.True(t, own, "%s is unsupported by its area's default (%q), not by a rule of its own", e.Symbol, e.Note)
+		assert.NotContains(t, e.Note, "not implemented yet", e.Symbol)
+	}
+}

@@ -51,6 +51,14 @@ type MemLocation struct {
 	Side uint32
 }
 
+// MemModuleUsage mirrors struct mem_module_usage (112 bytes).
+type MemModuleUsage struct {
+	Name          [32]byte
+	Cur_mem_size  uint64
+	Mem_peak_size uint64
+	Reserved      [8]uint64
+}
+
 // MemProp mirrors struct drv_mem_prop (32 bytes).
 type MemProp struct {
 	Side      uint32
@@ -65,6 +73,28 @@ type MemProp struct {
 // MemShareHandle mirrors struct MemShareHandle (128 bytes).
 type MemShareHandle struct {
 	Share_info [128]byte
+}
+
+// Memcpy2D mirrors struct MEMCPY2D (88 bytes).
+type Memcpy2D struct {
+	Type   uint32
+	Resv   uint32
+	Copy2d Mem2D
+	_      [8]byte
+}
+
+// Mem2D mirrors struct drvMem2D (72 bytes).
+type Mem2D struct {
+	Dst        uintptr
+	Dpitch     uint64
+	Src        uintptr
+	Spitch     uint64
+	Width      uint64
+	Height     uint64
+	Fixed_size uint64
+	Direction  uint32
+	Resv1      uint32
+	Resv2      uint64
 }
 
 // MemcpyInfo mirrors struct memcpy_info (24 bytes).

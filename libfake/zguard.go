@@ -5196,6 +5196,17 @@ func npug_halMemcpy(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dst_size C.size_t
 	return npu_halMemcpy(a_t, a_dst, a_dst_size, a_src, a_count, a_info)
 }
 
+//export npug_halMemcpy2D
+func npug_halMemcpy2D(a_t *C.npu_thread, a_p_copy *C.struct_MEMCPY2D) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemcpy2D"))
+		}
+	}()
+	return npu_halMemcpy2D(a_t, a_p_copy)
+}
+
 //export npug_halSdmaCopy
 func npug_halSdmaCopy(a_t *C.npu_thread, a_dst C.DVdeviceptr, a_dst_size C.size_t, a_src C.DVdeviceptr, a_n C.size_t) (r C.drvError_t) {
 	debug.SetPanicOnFault(true)
@@ -5504,6 +5515,28 @@ func npug_halShmemGetAttribute(a_t *C.npu_thread, a_name *C.char, a_typ C.enum_S
 	return npu_halShmemGetAttribute(a_t, a_name, a_typ, a_attr)
 }
 
+//export npug_halMemAgentOpen
+func npug_halMemAgentOpen(a_t *C.npu_thread, a_devid C.uint32_t, a_flag C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemAgentOpen"))
+		}
+	}()
+	return npu_halMemAgentOpen(a_t, a_devid, a_flag)
+}
+
+//export npug_halMemAgentClose
+func npug_halMemAgentClose(a_t *C.npu_thread, a_devid C.uint32_t, a_flag C.uint32_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halMemAgentClose"))
+		}
+	}()
+	return npu_halMemAgentClose(a_t, a_devid, a_flag)
+}
+
 //export npug_halHostRegister
 func npug_halHostRegister(a_t *C.npu_thread, a_srcPtr unsafe.Pointer, a_size C.UINT64, a_flag C.UINT32, a_devid C.UINT32, a_dstPtr *unsafe.Pointer) (r C.drvError_t) {
 	debug.SetPanicOnFault(true)
@@ -5590,6 +5623,17 @@ func npug_halMemManagedPrefetchBatch(a_t *C.npu_thread, a_ptrs *C.DVdeviceptr, a
 		}
 	}()
 	return npu_halMemManagedPrefetchBatch(a_t, a_ptrs, a_sizes, a_count, a_prefetchLocs, a_prefetchLocIdxs, a_numPrefetchLocs, a_flags)
+}
+
+//export npug_halGetMemUsageInfo
+func npug_halGetMemUsageInfo(a_t *C.npu_thread, a_dev_id C.uint32_t, a_mem_usage *C.struct_mem_module_usage, a_in_num C.size_t, a_out_num *C.size_t) (r C.drvError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.drvError_t(caughtDrv(p, a_t, "halGetMemUsageInfo"))
+		}
+	}()
+	return npu_halGetMemUsageInfo(a_t, a_dev_id, a_mem_usage, a_in_num, a_out_num)
 }
 
 //export npug_drvGetDevNum

@@ -52,6 +52,7 @@ var mirrors = []mirror{
 	{"rtDrvMemProp_t", reflect.TypeOf((*C.rtDrvMemProp_t)(nil)).Elem(), reflect.TypeOf((*rt.DrvMemProp)(nil)).Elem(), "rt_memory.go:npu_rtMallocPhysical"},
 	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},
+	{"struct_MEMCPY2D", reflect.TypeOf((*C.struct_MEMCPY2D)(nil)).Elem(), reflect.TypeOf((*hal.Memcpy2D)(nil)).Elem(), "hal_memcpy2d.go:npu_halMemcpy2D"},
 	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemInfo)(nil)).Elem(), "hal_mem.go:memInfo"},
 	{"struct_MemShareHandle", reflect.TypeOf((*C.struct_MemShareHandle)(nil)).Elem(), reflect.TypeOf((*hal.MemShareHandle)(nil)).Elem(), "vmm.go:npu_halMemExportToShareableHandleV2"},
 	{"struct_drv_mem_access_desc", reflect.TypeOf((*C.struct_drv_mem_access_desc)(nil)).Elem(), reflect.TypeOf((*hal.MemAccessDesc)(nil)).Elem(), "vmm.go:npu_halMemSetAccess"},
@@ -59,5 +60,6 @@ var mirrors = []mirror{
 	{"struct_drv_mem_prop", reflect.TypeOf((*C.struct_drv_mem_prop)(nil)).Elem(), reflect.TypeOf((*hal.MemProp)(nil)).Elem(), "vmm.go:npu_halMemCreate"},
 	{"struct_drv_uvm_location", reflect.TypeOf((*C.struct_drv_uvm_location)(nil)).Elem(), reflect.TypeOf((*hal.UVMLocation)(nil)).Elem(), "uvm.go:npu_halMemManagedPrefetchBatch"},
 	{"struct_halResourceInfo", reflect.TypeOf((*C.struct_halResourceInfo)(nil)).Elem(), reflect.TypeOf((*hal.ResourceInfo)(nil)).Elem(), "hal_device.go:npu_halResourceInfoQuery"},
+	{"struct_mem_module_usage", reflect.TypeOf((*C.struct_mem_module_usage)(nil)).Elem(), reflect.TypeOf((*hal.MemModuleUsage)(nil)).Elem(), "hal_memcpy2d.go:npu_halGetMemUsageInfo"},
 	{"struct_memcpy_info", reflect.TypeOf((*C.struct_memcpy_info)(nil)).Elem(), reflect.TypeOf((*hal.MemcpyInfo)(nil)).Elem(), "hal_mem.go:npu_halMemcpy"},
 }

@@ -15354,8 +15354,7 @@ NPU_EXPORT drvError_t halMemcpy(void *dst, size_t dst_size, void *src, size_t co
 }
 
 static inline drvError_t emu_halMemcpy2D(struct MEMCPY2D *p_copy) {
-    (void)p_copy;
-    return (drvError_t)npu_unsupported(npu_self(), 465);
+    return npug_halMemcpy2D(npu_self(), p_copy);
 }
 
 static NPU_HOOK drvError_t hook_halMemcpy2D(struct MEMCPY2D *p_copy) {
@@ -16250,9 +16249,7 @@ NPU_EXPORT DVresult halShmemGetAttribute(const char *name, enum ShmemAttrType ty
 }
 
 static inline drvError_t emu_halMemAgentOpen(uint32_t devid, uint32_t flag) {
-    (void)devid;
-    (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 494);
+    return npug_halMemAgentOpen(npu_self(), devid, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemAgentOpen(uint32_t devid, uint32_t flag) {
@@ -16282,9 +16279,7 @@ NPU_EXPORT drvError_t halMemAgentOpen(uint32_t devid, uint32_t flag) {
 }
 
 static inline drvError_t emu_halMemAgentClose(uint32_t devid, uint32_t flag) {
-    (void)devid;
-    (void)flag;
-    return (drvError_t)npu_unsupported(npu_self(), 495);
+    return npug_halMemAgentClose(npu_self(), devid, flag);
 }
 
 static NPU_HOOK drvError_t hook_halMemAgentClose(uint32_t devid, uint32_t flag) {
@@ -16569,11 +16564,7 @@ NPU_EXPORT DVresult halMemManagedPrefetchBatch(DVdeviceptr *ptrs, size_t *sizes,
 }
 
 static inline drvError_t emu_halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num) {
-    (void)dev_id;
-    (void)mem_usage;
-    (void)in_num;
-    (void)out_num;
-    return (drvError_t)npu_unsupported(npu_self(), 504);
+    return npug_halGetMemUsageInfo(npu_self(), dev_id, mem_usage, in_num, out_num);
 }
 
 static NPU_HOOK drvError_t hook_halGetMemUsageInfo(uint32_t dev_id, struct mem_module_usage *mem_usage, size_t in_num, size_t *out_num) {
