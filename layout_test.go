@@ -303,7 +303,7 @@ func TestFileNamesSayWhatTheyHold(t *testing.T) {
 var aclState = map[string]string{
 	"reduceOps": "enum", "reduceTypes": "enum", "randomTypes": "enum",
 	"cntRecordModes": "enum", "cntWaitModes": "enum", "hacEngines": "enum",
-	"moduleNames": "enum", "cannAttrs": "enum", "knownPackages": "enum",
+	"cannAttrs": "enum", "knownPackages": "enum",
 	"packageByEnum": "enum", "ipcEventMagic": "constant", "uuidSpace": "constant",
 	"le": "constant", "castagnoli": "constant", "pipeColumns": "profiling output",
 	"areaRules": "support table", "symbolRules": "support table", "support": "support table",
