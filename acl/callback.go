@@ -53,10 +53,10 @@ func SubscribeReport(t *core.Thread, tid uint64, sh core.Handle) error {
 			fn, tid, r.Dev.ID, s.ID, s.Ctx.Dev.ID)
 	}
 	if len(r.Streams) == 0 {
-		if core.CbState.NsubThread >= core.MaxReportThreads {
+		if core.CbState.SubscribedThreads >= core.MaxReportThreads {
 			return abi.Errorf(abi.ACL_ERROR_RT_THREAD_SUBSCRIBE, "%s: %d threads are subscribed already (the limit per process)", fn, core.MaxReportThreads)
 		}
-		core.CbState.NsubThread++
+		core.CbState.SubscribedThreads++
 		r.Dev = s.Ctx.Dev
 	}
 	r.Streams[s] = struct{}{}

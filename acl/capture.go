@@ -29,7 +29,7 @@ func initCapState() {
 	if core.CapState.Events == nil {
 		core.CapState.Events = map[*tsfw.Event]*core.Capture{}
 		core.CapState.Modes = map[*core.Thread]int32{}
-		core.CapState.ByStrm = map[*core.Stream]*core.ModelRI{}
+		core.CapState.ByStream = map[*core.Stream]*core.ModelRI{}
 	}
 }
 
@@ -70,7 +70,7 @@ func CaptureBegin(t *core.Thread, sh core.Handle, mode int32) error {
 	}
 	ri := core.NewModelRI(s.Ctx, true)
 	c := &core.Capture{Ri: ri, Mode: mode, Thread: t, Origin: s, Dev: s.Ctx.Dev,
-		Evmap: map[*tsfw.Event]*tsfw.Event{}, LastRec: map[*tsfw.Event]int{},
+		EventMap: map[*tsfw.Event]*tsfw.Event{}, LastRec: map[*tsfw.Event]int{},
 		Grp: map[*core.Stream]*core.TaskGrp{}, Rec: map[*core.Stream]*core.Recorder{}}
 	ri.Cap = c
 	c.JoinLocked(s)

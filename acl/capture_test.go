@@ -359,7 +359,7 @@ func userTasks(t *testing.T, th *core.Thread, sh core.Handle) []core.Handle {
 	for _, h := range all {
 		st, err := core.RiTasks.Get(h)
 		require.NoError(t, err)
-		if st.Typ == abi.ACL_MODEL_RI_TASK_KERNEL && st.Launch == nil {
+		if st.TaskType == abi.ACL_MODEL_RI_TASK_KERNEL && st.Launch == nil {
 			continue
 		}
 		out = append(out, h)

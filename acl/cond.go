@@ -300,7 +300,7 @@ func CaptureToModelRIBegin(t *core.Thread, sh, rh core.Handle, mode int32) error
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d records for another purpose", fn, s.ID)
 	}
 	c := &core.Capture{Ri: ri, Mode: mode, Thread: t, Origin: s, Dev: s.Ctx.Dev,
-		Evmap: map[*tsfw.Event]*tsfw.Event{}, LastRec: map[*tsfw.Event]int{},
+		EventMap: map[*tsfw.Event]*tsfw.Event{}, LastRec: map[*tsfw.Event]int{},
 		Grp: map[*core.Stream]*core.TaskGrp{}, Rec: map[*core.Stream]*core.Recorder{}}
 	ri.Cap = c
 	c.JoinLocked(s)

@@ -74,11 +74,11 @@ func FinalizeCallbackRegister(t *core.Thread, cb core.FinalizeCallback) error {
 	}
 	core.LifeCBs.Mu.Lock()
 	defer core.LifeCBs.Mu.Unlock()
-	i := slices.IndexFunc(core.LifeCBs.Fin, func(c core.FinalizeCallback) bool { return c.Type == cb.Type && c.Key == cb.Key })
+	i := slices.IndexFunc(core.LifeCBs.Finalize, func(c core.FinalizeCallback) bool { return c.Type == cb.Type && c.Key == cb.Key })
 	if i >= 0 {
-		core.LifeCBs.Fin[i] = cb
+		core.LifeCBs.Finalize[i] = cb
 	} else {
-		core.LifeCBs.Fin = append(core.LifeCBs.Fin, cb)
+		core.LifeCBs.Finalize = append(core.LifeCBs.Finalize, cb)
 	}
 	return nil
 }
@@ -91,10 +91,10 @@ func FinalizeCallbackUnRegister(t *core.Thread, typ int32, key uintptr) error {
 	}
 	core.LifeCBs.Mu.Lock()
 	defer core.LifeCBs.Mu.Unlock()
-	i := slices.IndexFunc(core.LifeCBs.Fin, func(c core.FinalizeCallback) bool { return c.Type == typ && c.Key == key })
+	i := slices.IndexFunc(core.LifeCBs.Finalize, func(c core.FinalizeCallback) bool { return c.Type == typ && c.Key == key })
 	if i < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: function %#x is not registered for type %d", fn, key, typ)
 	}
-	core.LifeCBs.Fin = slices.Delete(core.LifeCBs.Fin, i, i+1)
+	core.LifeCBs.Finalize = slices.Delete(core.LifeCBs.Finalize, i, i+1)
 	return nil
 }

@@ -160,13 +160,13 @@ func BindStream(t *core.Thread, rh, sh core.Handle, flag uint32) error {
 	if ri.Captured || ri.State.Load() != core.RiBuilding {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: model run instance %d is not being built (aclmdlRIBuildBegin)", fn, ri.Id)
 	}
-	if prev := core.CapState.ByStrm[s]; core.RecorderOf(s) != nil || (prev != nil && !prev.Unbound[s]) {
+	if prev := core.CapState.ByStream[s]; core.RecorderOf(s) != nil || (prev != nil && !prev.Unbound[s]) {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is already bound to a model run instance", fn, s.ID)
 	}
 	core.SetRecorder(s, &core.Recorder{Kind: core.RecBuild, Ri: ri})
 	ri.Streams = append(ri.Streams, s)
 	ri.BindFlag[s] = flag
-	core.CapState.ByStrm[s] = ri
+	core.CapState.ByStream[s] = ri
 	return nil
 }
 

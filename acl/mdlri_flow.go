@@ -49,7 +49,7 @@ func recordControl(fn string, s *core.Stream, op *core.CtlOp) error {
 	}
 	idx := ri.StreamIndexLocked(s)
 	if op.Target != nil {
-		if o := core.CapState.ByStrm[op.Target]; o != nil && o != ri {
+		if o := core.CapState.ByStream[op.Target]; o != nil && o != ri {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: stream %d belongs to model run instance %d, not %d", fn, op.Target.ID, o.Id, ri.Id)
 		}
 	}
@@ -58,7 +58,7 @@ func recordControl(fn string, s *core.Stream, op *core.CtlOp) error {
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the label is already set in model run instance %d (stream %d, task %d)", fn, ri.Id, ri.Streams[p.K].ID, p.Pos)
 		}
 	}
-	st := &core.Step{Ri: ri, Sidx: uint16(idx), Task: tsfw.HostTask(core.CtlPlaceholder), Typ: abi.ACL_MODEL_RI_TASK_DEFAULT, Ctl: op}
+	st := &core.Step{Ri: ri, StreamIndex: uint16(idx), Task: tsfw.HostTask(core.CtlPlaceholder), TaskType: abi.ACL_MODEL_RI_TASK_DEFAULT, Ctl: op}
 	ri.AppendStepLocked(st)
 	if op.Kind == core.CtlLabel {
 		if ri.Labels == nil {

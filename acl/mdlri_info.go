@@ -62,7 +62,7 @@ func GetTasksByStream(t *core.Thread, sh core.Handle, out []core.Handle, num *ui
 	}
 	core.CapState.Mu.Lock()
 	defer core.CapState.Mu.Unlock()
-	ri := core.CapState.ByStrm[s]
+	ri := core.CapState.ByStream[s]
 	if ri == nil {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d belongs to no model run instance", fn, s.ID)
 	}
@@ -77,7 +77,7 @@ func GetTasksByStream(t *core.Thread, sh core.Handle, out []core.Handle, num *ui
 	}
 	var mine []*core.Step
 	for _, st := range ri.Steps {
-		if int(st.Sidx) == idx {
+		if int(st.StreamIndex) == idx {
 			mine = append(mine, st)
 		}
 	}
@@ -118,7 +118,7 @@ func TaskGetType(t *core.Thread, th core.Handle, typ *int32) error {
 	if err != nil {
 		return err
 	}
-	*typ = st.Typ
+	*typ = st.TaskType
 	return nil
 }
 
@@ -179,12 +179,12 @@ func TaskGetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	}
 	core.CapState.Mu.Lock()
 	defer core.CapState.Mu.Unlock()
-	*p = RITaskParams{Type: uint32(st.Typ)}
+	*p = RITaskParams{Type: uint32(st.TaskType)}
 	if st.Grp != nil {
 		p.TaskGrp = uintptr(st.Grp.H)
 	}
 	u := p.Rsv2[:]
-	switch st.Typ {
+	switch st.TaskType {
 	case abi.ACL_MODEL_RI_TASK_KERNEL:
 		if l := st.Launch; l != nil {
 			_, spec := st.Task.KernelOf()
@@ -197,11 +197,11 @@ func TaskGetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 		h, flags := eventHandleOf(st.UserEv)
 		le.PutUint64(u[epEvent:], uint64(h))
 		le.PutUint32(u[epEventFlag:], flags)
-		if st.Typ != abi.ACL_MODEL_RI_TASK_EVENT_RESET {
+		if st.TaskType != abi.ACL_MODEL_RI_TASK_EVENT_RESET {
 			le.PutUint32(u[epFlag:], st.Ext)
 		}
 	case abi.ACL_MODEL_RI_TASK_VALUE_WRITE, abi.ACL_MODEL_RI_TASK_VALUE_WAIT:
-		if op := st.Vop; op != nil {
+		if op := st.ValueOp; op != nil {
 			le.PutUint64(u[vpAddr:], uint64(op.Addr))
 			le.PutUint64(u[vpValue:], op.Value)
 			if op.Wait {
@@ -226,14 +226,14 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	if err != nil {
 		return err
 	}
-	if int32(p.Type) != st.Typ {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, int32(p.Type), st.Typ)
+	if int32(p.Type) != st.TaskType {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d does not match the task's type %d", fn, int32(p.Type), st.TaskType)
 	}
-	if st.Typ == abi.ACL_MODEL_RI_TASK_VALUE_WRITE || st.Typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT {
+	if st.TaskType == abi.ACL_MODEL_RI_TASK_VALUE_WRITE || st.TaskType == abi.ACL_MODEL_RI_TASK_VALUE_WAIT {
 		return setValueParams(fn, st, p)
 	}
-	if st.Typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.Launch == nil {
-		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.Typ)
+	if st.TaskType != abi.ACL_MODEL_RI_TASK_KERNEL || st.Launch == nil {
+		return abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: npuemu updates the parameters of kernel and value write/wait tasks only (task type %d)", fn, st.TaskType)
 	}
 	u := p.Rsv2[:]
 	f, err := core.ResolveFunction(fn, core.Handle(le.Uint64(u[kpFunc:])))
@@ -279,7 +279,7 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 // checked as aclrtValueWrite / aclrtValueWait check it.
 func setValueParams(fn string, st *core.Step, p *RITaskParams) error {
 	u := p.Rsv2[:]
-	op := core.ValueOp{Wait: st.Typ == abi.ACL_MODEL_RI_TASK_VALUE_WAIT,
+	op := core.ValueOp{Wait: st.TaskType == abi.ACL_MODEL_RI_TASK_VALUE_WAIT,
 		Addr: uintptr(le.Uint64(u[vpAddr:])), Value: le.Uint64(u[vpValue:])}
 	if op.Wait {
 		op.Flag = le.Uint32(u[vpFlag:])
@@ -295,8 +295,8 @@ func setValueParams(fn string, st *core.Step, p *RITaskParams) error {
 	}
 	core.CapState.Mu.Lock()
 	var s *core.Stream
-	if int(st.Sidx) < len(st.Ri.Streams) {
-		s = st.Ri.Streams[st.Sidx]
+	if int(st.StreamIndex) < len(st.Ri.Streams) {
+		s = st.Ri.Streams[st.StreamIndex]
 	}
 	core.CapState.Mu.Unlock()
 	if s == nil {
@@ -524,7 +524,7 @@ func CaptureTaskUpdateBegin(t *core.Thread, sh, gh core.Handle) error {
 	}
 	u := &core.TaskUpdate{Grp: g, S: s}
 	g.Updating = u
-	core.SetRecorder(s, &core.Recorder{Kind: core.RecUpdate, Upd: u})
+	core.SetRecorder(s, &core.Recorder{Kind: core.RecUpdate, Update: u})
 	return nil
 }
 
@@ -544,7 +544,7 @@ func CaptureTaskUpdateEnd(t *core.Thread, sh core.Handle) error {
 		core.CapState.Mu.Unlock()
 		return abi.Errorf(abi.ACL_ERROR_STREAM_TASK_GROUP_STATUS, "%s: stream %d is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", fn, s.ID)
 	}
-	u := r.Upd
+	u := r.Update
 	core.SetRecorder(s, nil)
 	u.Grp.Updating = nil
 	g := u.Grp
@@ -554,8 +554,8 @@ func CaptureTaskUpdateEnd(t *core.Thread, sh core.Handle) error {
 	}
 	for i := 0; fail == nil && i < len(u.Tasks); i++ {
 		nt, st := &u.Tasks[i], g.Steps[i]
-		if vop := u.Vops[i]; (vop == nil) != (st.Vop == nil) || (vop != nil && vop.Wait != st.Vop.Wait) {
-			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is not of the group's task's type %d", fn, i, st.Typ)
+		if vop := u.Vops[i]; (vop == nil) != (st.ValueOp == nil) || (vop != nil && vop.Wait != st.ValueOp.Wait) {
+			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is not of the group's task's type %d", fn, i, st.TaskType)
 		} else if nt.Kind() != st.Task.Kind() {
 			fail = abi.Errorf(abi.ACL_ERROR_RT_MODEL_UPDATE_FAILED, "%s: task %d is a %s task, the group's is a %s task", fn, i, nt.Kind(), st.Task.Kind())
 		} else if ev := nt.Event(); ev != nil && ev != st.UserEv {

@@ -83,14 +83,14 @@ func TaskUpdateAsync(t *core.Thread, taskSH core.Handle, taskID uint32, info *Ta
 func updatableTask(fn string, ts *core.Stream, id uint32, es *core.Stream) (*core.Step, error) {
 	core.CapState.Mu.Lock()
 	defer core.CapState.Mu.Unlock()
-	ri := core.CapState.ByStrm[ts]
+	ri := core.CapState.ByStream[ts]
 	if ri == nil || ri.Captured || ri.Unbound[ts] {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: taskStream %d is not bound to a model run instance (aclmdlRIBindStream); captured instances are updated with aclmdlRITaskSetParams", fn, ts.ID)
 	}
 	if err := ri.Ready(fn); err != nil {
 		return nil, err
 	}
-	if x := core.CapState.ByStrm[es]; es == ts || es.Flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.Unbound[es]) {
+	if x := core.CapState.ByStream[es]; es == ts || es.Flags&abi.ACL_STREAM_PERSISTENT != 0 || (x != nil && !x.Unbound[es]) {
 		return nil, abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: execStream %d is a model stream: the update must run on an ordinary stream", fn, es.ID)
 	}
 	if core.RecorderOf(es) != nil {
@@ -98,11 +98,11 @@ func updatableTask(fn string, ts *core.Stream, id uint32, es *core.Stream) (*cor
 	}
 	sidx := ri.StreamIndexLocked(ts)
 	for _, st := range ri.Steps {
-		if int(st.Sidx) != sidx || st.Seq != id {
+		if int(st.StreamIndex) != sidx || st.Seq != id {
 			continue
 		}
-		if st.Typ != abi.ACL_MODEL_RI_TASK_KERNEL || st.Launch == nil {
-			return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d is not a kernel task (aclmdlRITaskType %d)", fn, id, ts.ID, st.Typ)
+		if st.TaskType != abi.ACL_MODEL_RI_TASK_KERNEL || st.Launch == nil {
+			return nil, abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d is not a kernel task (aclmdlRITaskType %d)", fn, id, ts.ID, st.TaskType)
 		}
 		return st, nil
 	}

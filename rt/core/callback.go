@@ -41,10 +41,10 @@ type cbItem struct {
 type CbOrder struct{ _ byte }
 
 var CbState struct {
-	Mu         sync.Mutex
-	ByTid      map[uint64]*reporter
-	ByStream   map[*Stream]*reporter
-	NsubThread int // reporters with at least one stream
+	Mu                sync.Mutex
+	ByTid             map[uint64]*reporter
+	ByStream          map[*Stream]*reporter
+	SubscribedThreads int // reporters with at least one stream
 }
 
 // ReporterLocked returns the reporter of tid, creating it.
@@ -78,7 +78,7 @@ func (r *reporter) UnbindLocked(s *Stream) {
 	delete(r.Streams, s)
 	delete(CbState.ByStream, s)
 	if len(r.Streams) == 0 {
-		CbState.NsubThread--
+		CbState.SubscribedThreads--
 	}
 	keep := r.Items[:0]
 	for _, it := range r.Items {

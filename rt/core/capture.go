@@ -18,10 +18,10 @@ const (
 
 // Recorder is what a stream records into; nil when it queues normally.
 type Recorder struct {
-	Kind recKind
-	Cap  *Capture
-	Ri   *ModelRI
-	Upd  *TaskUpdate
+	Kind   recKind
+	Cap    *Capture
+	Ri     *ModelRI
+	Update *TaskUpdate
 
 	// Guarded by capState.mu.
 	last    uint32 // sequence id of the latest task recorded from this stream
@@ -37,22 +37,22 @@ type Capture struct {
 	Dev    *Device
 
 	// Guarded by capState.mu.
-	streams []*Stream                   // joined streams; [0] is the origin
-	Invalid error                       // the error that invalidated the capture
-	Ended   bool                        // CaptureEnd ran, or the origin died
-	Evmap   map[*tsfw.Event]*tsfw.Event // application event → the RI's event
-	LastRec map[*tsfw.Event]int         // RI event → index of its latest record step
-	Grp     map[*Stream]*TaskGrp        // open task group per stream
-	Rec     map[*Stream]*Recorder       // each joined stream's recorder
+	streams  []*Stream                   // joined streams; [0] is the origin
+	Invalid  error                       // the error that invalidated the capture
+	Ended    bool                        // CaptureEnd ran, or the origin died
+	EventMap map[*tsfw.Event]*tsfw.Event // application event → the RI's event
+	LastRec  map[*tsfw.Event]int         // RI event → index of its latest record step
+	Grp      map[*Stream]*TaskGrp        // open task group per stream
+	Rec      map[*Stream]*Recorder       // each joined stream's recorder
 }
 
 var CapState struct {
 	Mu sync.Mutex
 	// Guarded by mu.
-	List   []*Capture               // active captures
-	Events map[*tsfw.Event]*Capture // application events whose latest record was captured
-	Modes  map[*Thread]int32        // aclmdlRICaptureThreadExchangeMode, default GLOBAL
-	ByStrm map[*Stream]*ModelRI     // RI streams (internal or bound) → their RI
+	List     []*Capture               // active captures
+	Events   map[*tsfw.Event]*Capture // application events whose latest record was captured
+	Modes    map[*Thread]int32        // aclmdlRICaptureThreadExchangeMode, default GLOBAL
+	ByStream map[*Stream]*ModelRI     // RI streams (internal or bound) → their RI
 }
 
 // RecorderOf returns the recorder s records into, nil when it queues
@@ -85,7 +85,7 @@ func captureSubmitOp(s *Stream, fn string, task tsfw.Task, l *Launch, op *ValueO
 	case RecBuild:
 		return true, r.Ri.addBuiltOp(s, fn, task, l, op)
 	case RecUpdate:
-		return true, r.Upd.addOp(s, fn, task, l, op)
+		return true, r.Update.addOp(s, fn, task, l, op)
 	}
 	return false, nil
 }
@@ -235,12 +235,12 @@ func (c *Capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *Launch, e
 		return err
 	}
 	ri := c.Ri
-	st := &Step{Ri: ri, Sidx: uint16(c.index(s)), Task: task, Typ: abi.ACL_MODEL_RI_TASK_DEFAULT, Ext: ext, Grp: c.Grp[s]}
+	st := &Step{Ri: ri, StreamIndex: uint16(c.index(s)), Task: task, TaskType: abi.ACL_MODEL_RI_TASK_DEFAULT, Ext: ext, Grp: c.Grp[s]}
 	switch ev := task.Event(); {
 	case op != nil:
 		st.SetValueOp(op)
 	case task.IsRecord():
-		st.Typ, st.UserEv = abi.ACL_MODEL_RI_TASK_EVENT_RECORD, ev
+		st.TaskType, st.UserEv = abi.ACL_MODEL_RI_TASK_EVENT_RECORD, ev
 		if ext == 0 {
 			in, err := c.internal(ev)
 			if err != nil {
@@ -252,10 +252,10 @@ func (c *Capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *Launch, e
 			c.LastRec[in] = len(ri.Steps)
 		}
 	case task.IsWait():
-		st.Typ, st.UserEv = abi.ACL_MODEL_RI_TASK_EVENT_WAIT, ev
+		st.TaskType, st.UserEv = abi.ACL_MODEL_RI_TASK_EVENT_WAIT, ev
 		if ext == 0 {
 			owner := CapState.Events[ev]
-			in := c.Evmap[ev]
+			in := c.EventMap[ev]
 			if owner != nil && owner != c && !owner.Ended {
 				err := abi.Errorf(abi.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
 					"%s: stream %d waits for an event recorded in another capture", fn, s.ID)
@@ -274,12 +274,12 @@ func (c *Capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *Launch, e
 			}
 		}
 	case task.IsReset():
-		st.Typ, st.UserEv = abi.ACL_MODEL_RI_TASK_EVENT_RESET, ev
-		if in := c.Evmap[ev]; in != nil {
+		st.TaskType, st.UserEv = abi.ACL_MODEL_RI_TASK_EVENT_RESET, ev
+		if in := c.EventMap[ev]; in != nil {
 			st.Task = task.WithEvent(in)
 		}
 	case task.IsKernel():
-		st.Typ = abi.ACL_MODEL_RI_TASK_KERNEL
+		st.TaskType = abi.ACL_MODEL_RI_TASK_KERNEL
 		if l != nil {
 			st.Task, st.Launch = persistentKernel(task, l), l
 		}
@@ -295,14 +295,14 @@ func (c *Capture) addLockedOp(s *Stream, fn string, task tsfw.Task, l *Launch, e
 // in this capture, creating it at the first record.
 // Precondition: capState.mu held.
 func (c *Capture) internal(ev *tsfw.Event) (*tsfw.Event, error) {
-	if in := c.Evmap[ev]; in != nil {
+	if in := c.EventMap[ev]; in != nil {
 		return in, nil
 	}
 	in, err := c.Dev.Emu.TS.NewEvent(abi.ACL_EVENT_SYNC)
 	if err != nil {
 		return nil, abi.Wrapf(err, "capture: device %d", c.Dev.ID)
 	}
-	c.Evmap[ev] = in
+	c.EventMap[ev] = in
 	c.Ri.Events = append(c.Ri.Events, in)
 	return in, nil
 }
@@ -327,11 +327,11 @@ func (c *Capture) Unjoined() *Stream {
 		prev[i] = -1
 	}
 	for i, st := range steps {
-		if p := prev[st.Sidx]; p >= 0 {
+		if p := prev[st.StreamIndex]; p >= 0 {
 			succ[p] = append(succ[p], i)
 		}
-		prev[st.Sidx] = i
-		last[st.Sidx] = i
+		prev[st.StreamIndex] = i
+		last[st.StreamIndex] = i
 		for _, d := range st.deps {
 			succ[d] = append(succ[d], i)
 		}
@@ -412,7 +412,7 @@ func dropRecorder(s *Stream) {
 			c.DetachLocked()
 		}
 	case RecUpdate:
-		r.Upd.Grp.Updating = nil
+		r.Update.Grp.Updating = nil
 	}
 	SetRecorder(s, nil)
 }
@@ -460,20 +460,20 @@ func valuePlaceholder() error {
 // Precondition: capState.mu held (or st not published yet).
 func (st *Step) SetValueOp(op *ValueOp) {
 	cp := *op
-	st.Vop = &cp
+	st.ValueOp = &cp
 	if op.Wait {
-		st.Typ = abi.ACL_MODEL_RI_TASK_VALUE_WAIT
+		st.TaskType = abi.ACL_MODEL_RI_TASK_VALUE_WAIT
 		st.Task = tsfw.HostTask(valuePlaceholder)
 		return
 	}
-	st.Typ = abi.ACL_MODEL_RI_TASK_VALUE_WRITE
+	st.TaskType = abi.ACL_MODEL_RI_TASK_VALUE_WRITE
 	st.Task = op.task(nil)
 }
 
 // replayTask is st's descriptor for a replay on q.
 func (st *Step) replayTask(q *tsfw.Queue) tsfw.Task {
-	if st.Vop != nil && st.Vop.Wait {
-		return st.Vop.task(q)
+	if st.ValueOp != nil && st.ValueOp.Wait {
+		return st.ValueOp.task(q)
 	}
 	return st.Task
 }

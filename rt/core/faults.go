@@ -56,10 +56,10 @@ type FaultRule struct {
 }
 
 var Faults struct {
-	Active atomic.Bool // a plan with rules is loaded: the hooks do work
-	Mu     sync.Mutex
-	Rules  []*FaultRule
-	Uce    map[int32][]MemUceInfo // injected UCE/ECC ranges per device
+	Active    atomic.Bool // a plan with rules is loaded: the hooks do work
+	Mu        sync.Mutex
+	Rules     []*FaultRule
+	UCERanges map[int32][]MemUceInfo // injected UCE/ECC ranges per device
 }
 
 // Hit counts one event and reports whether the rule fires on it.
@@ -84,7 +84,7 @@ func clearInjectedFaults(dev int32) {
 		return
 	}
 	Faults.Mu.Lock()
-	delete(Faults.Uce, dev)
+	delete(Faults.UCERanges, dev)
 	Faults.Mu.Unlock()
 	emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthOK, Reason: "device reset"})
 }
@@ -197,7 +197,7 @@ func LoadFaultPlan() error {
 	}
 	Faults.Mu.Lock()
 	Faults.Rules = rules
-	Faults.Uce = map[int32][]MemUceInfo{}
+	Faults.UCERanges = map[int32][]MemUceInfo{}
 	Faults.Mu.Unlock()
 	ForgetLostDevices() // device.go
 	Faults.Active.Store(len(rules) > 0)
@@ -320,7 +320,7 @@ func injected(r *FaultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel
 		what += fmt.Sprintf(", HBM address %#x (+%d bytes)", r.Addr, r.Length)
 		fire = func() {
 			Faults.Mu.Lock()
-			Faults.Uce[dev] = append(Faults.Uce[dev], info)
+			Faults.UCERanges[dev] = append(Faults.UCERanges[dev], info)
 			Faults.Mu.Unlock()
 			emu.ReportHealth(emu.HealthEvent{Device: dev, Level: emu.HealthMajor, Code: int32(code), Reason: "injected " + r.Kind.String() + " error"})
 		}
@@ -343,17 +343,17 @@ func injected(r *FaultRule, dev int32, t tsfw.Task, class tsfw.TaskClass, kernel
 func InjectedUCE(dev int32) []MemUceInfo {
 	Faults.Mu.Lock()
 	defer Faults.Mu.Unlock()
-	return append([]MemUceInfo(nil), Faults.Uce[dev]...)
+	return append([]MemUceInfo(nil), Faults.UCERanges[dev]...)
 }
 
 // RepairUCE removes a reported range; it reports whether it was one.
 func RepairUCE(dev int32, in MemUceInfo) bool {
 	Faults.Mu.Lock()
 	defer Faults.Mu.Unlock()
-	l := Faults.Uce[dev]
+	l := Faults.UCERanges[dev]
 	for i, x := range l {
 		if x == in {
-			Faults.Uce[dev] = append(l[:i], l[i+1:]...)
+			Faults.UCERanges[dev] = append(l[:i], l[i+1:]...)
 			return true
 		}
 	}

@@ -103,9 +103,9 @@ type FinalizeCallback struct {
 // LifeCBs holds the registrations in order. Its own mutex, not core.Runtime.Mu:
 // callbacks run outside the runtime lock, so they may call ACL functions.
 var LifeCBs struct {
-	Mu   sync.Mutex
-	Init []InitCallback
-	Fin  []FinalizeCallback
+	Mu       sync.Mutex
+	Init     []InitCallback
+	Finalize []FinalizeCallback
 }
 
 // RunInitCallbacks runs after a successful aclInit, outside core.Runtime.Mu. Their
@@ -123,7 +123,7 @@ func RunInitCallbacks(config []byte) {
 // while the runtime is still usable.
 func RunFinalizeCallbacks() {
 	LifeCBs.Mu.Lock()
-	cbs := slices.Clone(LifeCBs.Fin)
+	cbs := slices.Clone(LifeCBs.Finalize)
 	LifeCBs.Mu.Unlock()
 	for _, c := range cbs {
 		c.Call()

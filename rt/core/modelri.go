@@ -70,20 +70,20 @@ type ModelRI struct {
 
 // Step is one recorded task.
 type Step struct {
-	H        Handle // aclmdlRITask, 0 until asked for
-	Ri       *ModelRI
-	Sidx     uint16
-	Seq      uint32
-	Task     tsfw.Task
-	Typ      int32
-	Ext      uint32      // stepExternal for external records/waits
-	UserEv   *tsfw.Event // the application's event of a record/wait/reset
-	Launch   *Launch     // kernel steps: the launch the RI owns
-	Grp      *TaskGrp
-	deps     []int // cross-stream: index of the record step a wait waits for
-	Disabled bool
-	Ctl      *CtlOp   // control steps (labels, switches, activations)
-	Vop      *ValueOp // value write/wait steps (capture.go)
+	H           Handle // aclmdlRITask, 0 until asked for
+	Ri          *ModelRI
+	StreamIndex uint16
+	Seq         uint32
+	Task        tsfw.Task
+	TaskType    int32
+	Ext         uint32      // stepExternal for external records/waits
+	UserEv      *tsfw.Event // the application's event of a record/wait/reset
+	Launch      *Launch     // kernel steps: the launch the RI owns
+	Grp         *TaskGrp
+	deps        []int // cross-stream: index of the record step a wait waits for
+	Disabled    bool
+	Ctl         *CtlOp   // control steps (labels, switches, activations)
+	ValueOp     *ValueOp // value write/wait steps (capture.go)
 }
 
 // planWait is a value wait of a plan: plan[i] is rebuilt for the queue
@@ -187,11 +187,11 @@ var LiveRIs = struct {
 
 // AppendStepLocked adds st. Precondition: capState.mu held.
 func (ri *ModelRI) AppendStepLocked(st *Step) {
-	for int(st.Sidx) >= len(ri.PerStream) {
+	for int(st.StreamIndex) >= len(ri.PerStream) {
 		ri.PerStream = append(ri.PerStream, 0)
 	}
-	st.Seq = ri.PerStream[st.Sidx]
-	ri.PerStream[st.Sidx]++
+	st.Seq = ri.PerStream[st.StreamIndex]
+	ri.PerStream[st.StreamIndex]++
 	ri.Steps = append(ri.Steps, st)
 	if st.Grp != nil {
 		st.Grp.Steps = append(st.Grp.Steps, st)
@@ -206,8 +206,8 @@ func (ri *ModelRI) Release() {
 	steps, events, retired, groups := ri.Steps, ri.Events, ri.Retired, ri.Groups
 	ri.Steps, ri.Events, ri.Retired, ri.Groups = nil, nil, nil, nil
 	for _, s := range ri.Streams {
-		if CapState.ByStrm[s] == ri {
-			delete(CapState.ByStrm, s)
+		if CapState.ByStream[s] == ri {
+			delete(CapState.ByStream, s)
 		}
 		if r := RecorderOf(s); r != nil && r.Kind == RecBuild && r.Ri == ri {
 			SetRecorder(s, nil)
@@ -281,7 +281,7 @@ func (ri *ModelRI) FinishCapture(fn string, c *Capture) error {
 	defer CapState.Mu.Unlock()
 	ri.Streams = own
 	for _, s := range own {
-		CapState.ByStrm[s] = ri
+		CapState.ByStream[s] = ri
 	}
 	ri.Events = append(ri.Events, done)
 	ri.Done, ri.Exec = done, own[0]
@@ -324,13 +324,13 @@ func (ri *ModelRI) RebuildLocked() {
 		if st.Disabled && !st.Task.IsRecord() && !st.Task.IsWait() && !st.Task.IsReset() {
 			continue // a disabled event task still orders its streams
 		}
-		if head != nil && !head[st.Sidx] {
+		if head != nil && !head[st.StreamIndex] {
 			continue
 		}
-		if st.Vop != nil && st.Vop.Wait {
-			ri.Waits = append(ri.Waits, planWait{len(ri.Plan), *st.Vop})
+		if st.ValueOp != nil && st.ValueOp.Wait {
+			ri.Waits = append(ri.Waits, planWait{len(ri.Plan), *st.ValueOp})
 		}
-		add(int(st.Sidx)+off, st.Task)
+		add(int(st.StreamIndex)+off, st.Task)
 	}
 	if !ri.Captured {
 		for k := range ri.Streams {
@@ -450,7 +450,7 @@ func (ri *ModelRI) addBuiltOp(s *Stream, fn string, task tsfw.Task, l *Launch, o
 			idx = i
 		}
 	}
-	st := &Step{Ri: ri, Sidx: uint16(idx), Task: task, Typ: taskType(&task), UserEv: task.Event()}
+	st := &Step{Ri: ri, StreamIndex: uint16(idx), Task: task, TaskType: taskType(&task), UserEv: task.Event()}
 	if l != nil {
 		st.Task, st.Launch = persistentKernel(task, l), l
 	}
@@ -482,7 +482,7 @@ func taskType(t *tsfw.Task) int32 {
 // BoundStream checks that s is bound to ri.
 // Precondition: capState.mu held.
 func (ri *ModelRI) BoundStream(fn string, s *Stream) error {
-	if CapState.ByStrm[s] != ri || ri.Captured {
+	if CapState.ByStream[s] != ri || ri.Captured {
 		return abi.Errorf(abi.ACL_ERROR_RT_STREAM_MODEL, "%s: stream %d is not bound to model run instance %d", fn, s.ID, ri.Id)
 	}
 	return nil
@@ -494,8 +494,8 @@ func (ri *ModelRI) BoundStream(fn string, s *Stream) error {
 // them. It belongs to the runtime of node.
 var RiLeaks struct {
 	sync.Mutex
-	Node *emu.Node
-	Ris  []*ModelRI
+	Node      *emu.Node
+	Instances []*ModelRI
 }
 
 // ModelRIsAlive returns the live model run instances the application owns
@@ -524,7 +524,7 @@ func liveModelRIs() []Live {
 	ris := ModelRIsAlive()
 	RiLeaks.Lock()
 	if RiLeaks.Node == Runtime.Node.Load() {
-		for _, ri := range RiLeaks.Ris {
+		for _, ri := range RiLeaks.Instances {
 			if !slices.Contains(ris, ri) {
 				ris = append(ris, ri)
 			}
@@ -607,7 +607,7 @@ func ResolveRI(fn string, h Handle) (*ModelRI, error) {
 func NoteLeakedRIs() {
 	ris := ModelRIsAlive()
 	RiLeaks.Lock()
-	RiLeaks.Node, RiLeaks.Ris = Runtime.Node.Load(), ris
+	RiLeaks.Node, RiLeaks.Instances = Runtime.Node.Load(), ris
 	RiLeaks.Unlock()
 }
 

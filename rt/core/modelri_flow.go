@@ -61,11 +61,11 @@ func (ri *ModelRI) CheckFlowLocked(fn string) error {
 			continue
 		}
 		if op.Target != nil && ri.StreamIndexLocked(op.Target) < 0 {
-			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d activates stream %d, which is not bound to model run instance %d", fn, st.Seq, ri.Streams[st.Sidx].ID, op.Target.ID, ri.Id)
+			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d activates stream %d, which is not bound to model run instance %d", fn, st.Seq, ri.Streams[st.StreamIndex].ID, op.Target.ID, ri.Id)
 		}
 		for i, l := range op.List {
 			if _, ok := ri.Labels[l]; !ok {
-				return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d switches to labels[%d], which is not set (aclrtSetLabel) on any stream of model run instance %d", fn, st.Seq, ri.Streams[st.Sidx].ID, i, ri.Id)
+				return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: task %d of stream %d switches to labels[%d], which is not set (aclrtSetLabel) on any stream of model run instance %d", fn, st.Seq, ri.Streams[st.StreamIndex].ID, i, ri.Id)
 			}
 		}
 	}
@@ -128,7 +128,7 @@ func (ri *ModelRI) rebuildFlowLocked() {
 	fp := &flowPlan{ri: ri, dev: ri.Dev.Emu.TS, labels: ri.Labels}
 	progs := make([][]*Step, len(ri.Streams))
 	for _, st := range ri.Steps {
-		progs[st.Sidx] = append(progs[st.Sidx], st)
+		progs[st.StreamIndex] = append(progs[st.StreamIndex], st)
 	}
 	for _, s := range ri.Streams {
 		fp.queues = append(fp.queues, s.SQ)

@@ -129,16 +129,16 @@ func (ri *ModelRI) Describe(verbose bool) RiJSON {
 		out.Streams = append(out.Streams, rs)
 	}
 	for _, st := range ri.Steps {
-		if int(st.Sidx) >= len(out.Streams) {
+		if int(st.StreamIndex) >= len(out.Streams) {
 			continue // capturing: streams not created yet
 		}
-		tj := riTaskJSON{Seq: st.Seq, Type: riTypeNames[st.Typ], Disabled: st.Disabled, External: st.Ext != 0}
+		tj := riTaskJSON{Seq: st.Seq, Type: riTypeNames[st.TaskType], Disabled: st.Disabled, External: st.Ext != 0}
 		if st.Ctl != nil {
 			tj.Control = ri.describeCtl(st.Ctl)
 		}
 		if verbose {
 			in := st.Task.Info()
-			if op := st.Vop; op != nil { // the descriptor is a placeholder for waits
+			if op := st.ValueOp; op != nil { // the descriptor is a placeholder for waits
 				in = tsfw.TaskInfo{Kind: "value_write", Dst: uint64(op.Addr), Bytes: 8}
 				if op.Wait {
 					in.Kind = "value_wait"
@@ -146,18 +146,18 @@ func (ri *ModelRI) Describe(verbose bool) RiJSON {
 			}
 			tj.Detail = &in
 		}
-		out.Streams[st.Sidx].Tasks = append(out.Streams[st.Sidx].Tasks, tj)
+		out.Streams[st.StreamIndex].Tasks = append(out.Streams[st.StreamIndex].Tasks, tj)
 		for _, d := range st.deps {
 			from := ri.Steps[d]
 			out.Dependencies = append(out.Dependencies, riDepJSON{
-				From: RiRef{int(from.Sidx), from.Seq}, To: RiRef{int(st.Sidx), st.Seq}})
+				From: RiRef{int(from.StreamIndex), from.Seq}, To: RiRef{int(st.StreamIndex), st.Seq}})
 		}
 	}
 	for _, g := range ri.Groups {
 		if len(g.Steps) == 0 {
 			continue
 		}
-		gj := riGrpJSON{Stream: int(g.Steps[0].Sidx)}
+		gj := riGrpJSON{Stream: int(g.Steps[0].StreamIndex)}
 		for _, st := range g.Steps {
 			gj.Tasks = append(gj.Tasks, st.Seq)
 		}

@@ -25,11 +25,11 @@ type SnapshotBlock struct {
 }
 
 var SnapshotState struct {
-	Mu     sync.Mutex // guards the fields; never held while a callback runs
-	Cbs    [abi.ACL_RT_SNAPSHOT_UNLOCK_POST + 1][]SnapshotCB
-	Locked bool
-	Backup []SnapshotBlock // the saved allocations
-	Node   *emu.Node       // the node of the backup; nil before any
+	Mu        sync.Mutex // guards the fields; never held while a callback runs
+	Callbacks [abi.ACL_RT_SNAPSHOT_UNLOCK_POST + 1][]SnapshotCB
+	Locked    bool
+	Backup    []SnapshotBlock // the saved allocations
+	Node      *emu.Node       // the node of the backup; nil before any
 }
 
 // OpenedDevices returns the runtime's opened devices by id.
@@ -48,7 +48,7 @@ func OpenedDevices() []*Device {
 // RunSnapshotStage calls stage's callbacks for every opened device.
 func RunSnapshotStage(fn string, stage int32, devs []*Device) error {
 	SnapshotState.Mu.Lock()
-	cbs := slices.Clone(SnapshotState.Cbs[stage])
+	cbs := slices.Clone(SnapshotState.Callbacks[stage])
 	SnapshotState.Mu.Unlock()
 	for _, d := range devs {
 		for _, cb := range cbs {
@@ -117,10 +117,10 @@ func SnapShotCallbackRegister(t *Thread, stage int32, key uintptr, cb SnapshotFu
 	}
 	SnapshotState.Mu.Lock()
 	defer SnapshotState.Mu.Unlock()
-	if slices.ContainsFunc(SnapshotState.Cbs[stage], func(c SnapshotCB) bool { return c.Key == key }) {
+	if slices.ContainsFunc(SnapshotState.Callbacks[stage], func(c SnapshotCB) bool { return c.Key == key }) {
 		return abi.Errorf(abi.ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED, "%s: callback %#x is already registered for stage %d", fn, key, stage)
 	}
-	SnapshotState.Cbs[stage] = append(slices.Clone(SnapshotState.Cbs[stage]), SnapshotCB{Key: key, Fn: cb})
+	SnapshotState.Callbacks[stage] = append(slices.Clone(SnapshotState.Callbacks[stage]), SnapshotCB{Key: key, Fn: cb})
 	return nil
 }
 
@@ -135,11 +135,11 @@ func SnapShotCallbackUnregister(t *Thread, stage int32, key uintptr) error {
 	}
 	SnapshotState.Mu.Lock()
 	defer SnapshotState.Mu.Unlock()
-	i := slices.IndexFunc(SnapshotState.Cbs[stage], func(c SnapshotCB) bool { return c.Key == key })
+	i := slices.IndexFunc(SnapshotState.Callbacks[stage], func(c SnapshotCB) bool { return c.Key == key })
 	if i < 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: callback %#x is not registered for stage %d", fn, key, stage)
 	}
-	SnapshotState.Cbs[stage] = slices.Delete(slices.Clone(SnapshotState.Cbs[stage]), i, i+1)
+	SnapshotState.Callbacks[stage] = slices.Delete(slices.Clone(SnapshotState.Callbacks[stage]), i, i+1)
 	return nil
 }
 
