@@ -29,13 +29,6 @@ import (
 // spinning forever). Sub-graphs cannot be destroyed directly: they die
 // with the RI of their node.
 
-// condNode is one recorded IF / WHILE / SWITCH task.
-type condNode struct {
-	typ  int32
-	cond *core.CondHandle
-	subs []*core.ModelRI
-}
-
 func initCondState() {
 	if core.CondState.Handles == nil {
 		core.CondState.Handles = map[*core.ModelRI][]*core.CondHandle{}
@@ -155,11 +148,11 @@ func AddCondTask(t *core.Thread, p core.CondTaskParams, sh core.Handle, flags ui
 	if owner != ch.Ri {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: the condition handle belongs to model run instance %d, stream %d records for %d", fn, ch.Ri.Id, s.ID, owner.Id)
 	}
-	n := &condNode{typ: p.Type, cond: ch}
+	n := &core.CondNode{Typ: p.Type, Cond: ch}
 	for range p.Size {
-		n.subs = append(n.subs, core.NewModelRI(owner.Ctx, true))
+		n.Subs = append(n.Subs, core.NewModelRI(owner.Ctx, true))
 	}
-	task := tsfw.HostTask(n.run)
+	task := tsfw.HostTask(n.Run)
 	if r.Kind == core.RecCapture {
 		core.CapState.Mu.Lock()
 		err = r.Cap.AddLocked(s, fn, task, nil, 0)
@@ -168,80 +161,22 @@ func AddCondTask(t *core.Thread, p core.CondTaskParams, sh core.Handle, flags ui
 		err = owner.AddBuilt(s, fn, task, nil)
 	}
 	if err != nil {
-		for _, sub := range n.subs {
+		for _, sub := range n.Subs {
 			sub.Release()
 		}
 		return err
 	}
 	core.CapState.Mu.Lock()
 	initCondState()
-	for _, sub := range n.subs {
+	for _, sub := range n.Subs {
 		core.CondState.Parent[sub] = owner
 	}
-	core.CondState.Children[owner] = append(core.CondState.Children[owner], n.subs...)
+	core.CondState.Children[owner] = append(core.CondState.Children[owner], n.Subs...)
 	core.CapState.Mu.Unlock()
-	for i, sub := range n.subs {
+	for i, sub := range n.Subs {
 		p.Subs[i] = sub.H
 	}
 	return nil
-}
-
-// run evaluates the node when the replay reaches it.
-func (n *condNode) run() error {
-	v := core.PeekU64(n.cond.Addr)
-	switch n.typ {
-	case abi.ACL_MODEL_RI_COND_TYPE_IF:
-		if v != 0 {
-			_, err := runSub(n.subs[0])
-			return err
-		}
-		if len(n.subs) == 2 {
-			_, err := runSub(n.subs[1])
-			return err
-		}
-	case abi.ACL_MODEL_RI_COND_TYPE_SWITCH:
-		if v < uint64(len(n.subs)) {
-			_, err := runSub(n.subs[v])
-			return err
-		}
-	case abi.ACL_MODEL_RI_COND_TYPE_WHILE:
-		body := n.subs[0]
-		for ; v != 0; v = core.PeekU64(n.cond.Addr) {
-			ran, err := runSub(body)
-			if err != nil {
-				return err
-			}
-			if !ran {
-				return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "conditional WHILE task: the condition word is %d but the body (model run instance %d) is empty: it would never end", v, body.Id)
-			}
-		}
-	}
-	return nil
-}
-
-// runSub runs a sub-graph on its own streams and waits for it. It reports
-// whether the sub-graph had tasks: one that was never captured, or that
-// recorded nothing, is empty and runs nothing.
-func runSub(sub *core.ModelRI) (bool, error) {
-	const fn = "conditional task"
-	sub.ExecMu.Lock()
-	core.CapState.Mu.Lock()
-	empty := sub.State.Load() != core.RiReady || len(sub.Steps) == 0
-	core.CapState.Mu.Unlock()
-	if empty {
-		sub.ExecMu.Unlock()
-		return false, nil
-	}
-	s := sub.Exec
-	err := sub.SubmitPlan(fn, s)
-	sub.ExecMu.Unlock()
-	if err != nil {
-		return true, err
-	}
-	if err := s.SQ.Synchronize(-1); err != nil {
-		return true, abi.Wrapf(err, "%s: sub-graph %d", fn, sub.Id)
-	}
-	return true, nil
 }
 
 // condSubGuard refuses destroying a sub-graph directly.

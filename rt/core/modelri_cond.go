@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -83,4 +84,69 @@ func condRelease(ri *ModelRI) {
 			_, _ = d.Emu.HBM.Free(ch.Addr)
 		}
 	}
+}
+
+// CondNode is one recorded IF / WHILE / SWITCH task.
+type CondNode struct {
+	Typ  int32
+	Cond *CondHandle
+	Subs []*ModelRI
+}
+
+// Run evaluates the node when the replay reaches it.
+func (n *CondNode) Run() error {
+	v := PeekU64(n.Cond.Addr)
+	switch n.Typ {
+	case abi.ACL_MODEL_RI_COND_TYPE_IF:
+		if v != 0 {
+			_, err := RunCondSubgraph(n.Subs[0])
+			return err
+		}
+		if len(n.Subs) == 2 {
+			_, err := RunCondSubgraph(n.Subs[1])
+			return err
+		}
+	case abi.ACL_MODEL_RI_COND_TYPE_SWITCH:
+		if v < uint64(len(n.Subs)) {
+			_, err := RunCondSubgraph(n.Subs[v])
+			return err
+		}
+	case abi.ACL_MODEL_RI_COND_TYPE_WHILE:
+		body := n.Subs[0]
+		for ; v != 0; v = PeekU64(n.Cond.Addr) {
+			ran, err := RunCondSubgraph(body)
+			if err != nil {
+				return err
+			}
+			if !ran {
+				return abi.Errorf(abi.ACL_ERROR_RT_MODEL_EXECUTE, "conditional WHILE task: the condition word is %d but the body (model run instance %d) is empty: it would never end", v, body.Id)
+			}
+		}
+	}
+	return nil
+}
+
+// RunCondSubgraph runs a sub-graph on its own streams and waits for it. It reports
+// whether the sub-graph had tasks: one that was never captured, or that
+// recorded nothing, is empty and runs nothing.
+func RunCondSubgraph(sub *ModelRI) (bool, error) {
+	const fn = "conditional task"
+	sub.ExecMu.Lock()
+	CapState.Mu.Lock()
+	empty := sub.State.Load() != RiReady || len(sub.Steps) == 0
+	CapState.Mu.Unlock()
+	if empty {
+		sub.ExecMu.Unlock()
+		return false, nil
+	}
+	s := sub.Exec
+	err := sub.SubmitPlan(fn, s)
+	sub.ExecMu.Unlock()
+	if err != nil {
+		return true, err
+	}
+	if err := s.SQ.Synchronize(-1); err != nil {
+		return true, abi.Wrapf(err, "%s: sub-graph %d", fn, sub.Id)
+	}
+	return true, nil
 }
