@@ -364,9 +364,12 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
         if (!p.ifTranspose) {
             std::memmove(static_cast<void *>(d), s, 512);
         } else {
-            T tmp[256];
+            /* 16x16 of 2-byte elements (checked above), moved as bytes so
+             * that instantiations for other sizes stay well-formed. */
+            unsigned char tmp[512];
+            const unsigned char *sb = reinterpret_cast<const unsigned char *>(s);
             for (int i = 0; i < 16; i++)
-                for (int j = 0; j < 16; j++) tmp[j * 16 + i] = s[i * 16 + j];
+                for (int j = 0; j < 16; j++) std::memcpy(tmp + (j * 16 + i) * 2, sb + (i * 16 + j) * 2, 2);
             std::memcpy(static_cast<void *>(d), tmp, 512);
         }
     }
