@@ -6263,6 +6263,28 @@ func npug_rtEventCreate(a_t *C.npu_thread, a_evt *C.rtEvent_t) (r C.rtError_t) {
 	return npu_rtEventCreate(a_t, a_evt)
 }
 
+//export npug_rtEventCreateWithFlag
+func npug_rtEventCreateWithFlag(a_t *C.npu_thread, a_evt *C.rtEvent_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventCreateWithFlag"))
+		}
+	}()
+	return npu_rtEventCreateWithFlag(a_t, a_evt, a_flag)
+}
+
+//export npug_rtEventCreateExWithFlag
+func npug_rtEventCreateExWithFlag(a_t *C.npu_thread, a_evt *C.rtEvent_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventCreateExWithFlag"))
+		}
+	}()
+	return npu_rtEventCreateExWithFlag(a_t, a_evt, a_flag)
+}
+
 //export npug_rtEventDestroy
 func npug_rtEventDestroy(a_t *C.npu_thread, a_evt C.rtEvent_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6307,6 +6329,17 @@ func npug_rtEventSynchronize(a_t *C.npu_thread, a_evt C.rtEvent_t) (r C.rtError_
 	return npu_rtEventSynchronize(a_t, a_evt)
 }
 
+//export npug_rtEventSynchronizeWithTimeout
+func npug_rtEventSynchronizeWithTimeout(a_t *C.npu_thread, a_evt C.rtEvent_t, a_timeout C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventSynchronizeWithTimeout"))
+		}
+	}()
+	return npu_rtEventSynchronizeWithTimeout(a_t, a_evt, a_timeout)
+}
+
 //export npug_rtEventQuery
 func npug_rtEventQuery(a_t *C.npu_thread, a_evt C.rtEvent_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6349,6 +6382,39 @@ func npug_rtEventElapsedTime(a_t *C.npu_thread, a_timeInterval *C.float32_t, a_s
 		}
 	}()
 	return npu_rtEventElapsedTime(a_t, a_timeInterval, a_startEvent, a_endEvent)
+}
+
+//export npug_rtEventGetTimeStamp
+func npug_rtEventGetTimeStamp(a_t *C.npu_thread, a_timeStamp *C.uint64_t, a_evt C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventGetTimeStamp"))
+		}
+	}()
+	return npu_rtEventGetTimeStamp(a_t, a_timeStamp, a_evt)
+}
+
+//export npug_rtIpcGetEventHandle
+func npug_rtIpcGetEventHandle(a_t *C.npu_thread, a_event C.rtEvent_t, a_h *C.rtIpcEventHandle_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtIpcGetEventHandle"))
+		}
+	}()
+	return npu_rtIpcGetEventHandle(a_t, a_event, a_h)
+}
+
+//export npug_rtIpcOpenEventHandle
+func npug_rtIpcOpenEventHandle(a_t *C.npu_thread, a_h C.rtIpcEventHandle_t, a_event *C.rtEvent_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtIpcOpenEventHandle"))
+		}
+	}()
+	return npu_rtIpcOpenEventHandle(a_t, a_h, a_event)
 }
 
 //export npug_rtStreamCreate
@@ -6692,6 +6758,204 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
 }
 
+//export npug_rtsEventGetId
+func npug_rtsEventGetId(a_t *C.npu_thread, a_evt C.rtEvent_t, a_evtId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsEventGetId"))
+		}
+	}()
+	return npu_rtsEventGetId(a_t, a_evt, a_evtId)
+}
+
+//export npug_rtsEventWait
+func npug_rtsEventWait(a_t *C.npu_thread, a_stream C.rtStream_t, a_evt C.rtEvent_t, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsEventWait"))
+		}
+	}()
+	return npu_rtsEventWait(a_t, a_stream, a_evt, a_timeout)
+}
+
+//export npug_rtsEventGetAvailNum
+func npug_rtsEventGetAvailNum(a_t *C.npu_thread, a_eventCount *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsEventGetAvailNum"))
+		}
+	}()
+	return npu_rtsEventGetAvailNum(a_t, a_eventCount)
+}
+
+//export npug_rtsNotifyCreate
+func npug_rtsNotifyCreate(a_t *C.npu_thread, a_notify *C.rtNotify_t, a_flag C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyCreate"))
+		}
+	}()
+	return npu_rtsNotifyCreate(a_t, a_notify, a_flag)
+}
+
+//export npug_rtsNotifyDestroy
+func npug_rtsNotifyDestroy(a_t *C.npu_thread, a_notify C.rtNotify_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyDestroy"))
+		}
+	}()
+	return npu_rtsNotifyDestroy(a_t, a_notify)
+}
+
+//export npug_rtsNotifyRecord
+func npug_rtsNotifyRecord(a_t *C.npu_thread, a_notify C.rtNotify_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyRecord"))
+		}
+	}()
+	return npu_rtsNotifyRecord(a_t, a_notify, a_stm)
+}
+
+//export npug_rtsNotifyWaitAndReset
+func npug_rtsNotifyWaitAndReset(a_t *C.npu_thread, a_notify C.rtNotify_t, a_stm C.rtStream_t, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyWaitAndReset"))
+		}
+	}()
+	return npu_rtsNotifyWaitAndReset(a_t, a_notify, a_stm, a_timeout)
+}
+
+//export npug_rtsNotifyGetId
+func npug_rtsNotifyGetId(a_t *C.npu_thread, a_notify C.rtNotify_t, a_notifyId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyGetId"))
+		}
+	}()
+	return npu_rtsNotifyGetId(a_t, a_notify, a_notifyId)
+}
+
+//export npug_rtsNotifyBatchReset
+func npug_rtsNotifyBatchReset(a_t *C.npu_thread, a_notifies *C.rtNotify_t, a_num C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyBatchReset"))
+		}
+	}()
+	return npu_rtsNotifyBatchReset(a_t, a_notifies, a_num)
+}
+
+//export npug_rtsNotifyGetExportKey
+func npug_rtsNotifyGetExportKey(a_t *C.npu_thread, a_notify C.rtNotify_t, a_key *C.char_t, a_length C.uint32_t, a_flag C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyGetExportKey"))
+		}
+	}()
+	return npu_rtsNotifyGetExportKey(a_t, a_notify, a_key, a_length, a_flag)
+}
+
+//export npug_rtsNotifyImportByKey
+func npug_rtsNotifyImportByKey(a_t *C.npu_thread, a_notify *C.rtNotify_t, a_key *C.char_t, a_flag C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyImportByKey"))
+		}
+	}()
+	return npu_rtsNotifyImportByKey(a_t, a_notify, a_key, a_flag)
+}
+
+//export npug_rtsNotifySetImportPid
+func npug_rtsNotifySetImportPid(a_t *C.npu_thread, a_notify C.rtNotify_t, a_pid *C.int32_t, a_num C.int) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifySetImportPid"))
+		}
+	}()
+	return npu_rtsNotifySetImportPid(a_t, a_notify, a_pid, a_num)
+}
+
+//export npug_rtCntNotifyDestroy
+func npug_rtCntNotifyDestroy(a_t *C.npu_thread, a_inCntNotify C.rtCntNotify_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCntNotifyDestroy"))
+		}
+	}()
+	return npu_rtCntNotifyDestroy(a_t, a_inCntNotify)
+}
+
+//export npug_rtCntNotifyCreateServer
+func npug_rtCntNotifyCreateServer(a_t *C.npu_thread, a_cntNotify *C.rtCntNotify_t, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCntNotifyCreateServer"))
+		}
+	}()
+	return npu_rtCntNotifyCreateServer(a_t, a_cntNotify, a_flags)
+}
+
+//export npug_rtsCntNotifyRecord
+func npug_rtsCntNotifyRecord(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_stm C.rtStream_t, a_info *C.rtCntNotifyRecordInfo_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyRecord"))
+		}
+	}()
+	return npu_rtsCntNotifyRecord(a_t, a_cntNotify, a_stm, a_info)
+}
+
+//export npug_rtsCntNotifyWaitWithTimeout
+func npug_rtsCntNotifyWaitWithTimeout(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_stm C.rtStream_t, a_info *C.rtCntNotifyWaitInfo_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyWaitWithTimeout"))
+		}
+	}()
+	return npu_rtsCntNotifyWaitWithTimeout(a_t, a_cntNotify, a_stm, a_info)
+}
+
+//export npug_rtsCntNotifyReset
+func npug_rtsCntNotifyReset(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyReset"))
+		}
+	}()
+	return npu_rtsCntNotifyReset(a_t, a_cntNotify, a_stm)
+}
+
+//export npug_rtsCntNotifyGetId
+func npug_rtsCntNotifyGetId(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_notifyId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyGetId"))
+		}
+	}()
+	return npu_rtsCntNotifyGetId(a_t, a_cntNotify, a_notifyId)
+}
+
 //export npug_rtsGetP2PStatus
 func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_status *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6712,6 +6976,72 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 		}
 	}()
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
+}
+
+//export npug_rtsLabelCreate
+func npug_rtsLabelCreate(a_t *C.npu_thread, a_lbl *C.rtLabel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLabelCreate"))
+		}
+	}()
+	return npu_rtsLabelCreate(a_t, a_lbl)
+}
+
+//export npug_rtsLabelDestroy
+func npug_rtsLabelDestroy(a_t *C.npu_thread, a_lbl C.rtLabel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLabelDestroy"))
+		}
+	}()
+	return npu_rtsLabelDestroy(a_t, a_lbl)
+}
+
+//export npug_rtsLabelSwitchListCreate
+func npug_rtsLabelSwitchListCreate(a_t *C.npu_thread, a_labels *C.rtLabel_t, a_num C.size_t, a_labelList *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLabelSwitchListCreate"))
+		}
+	}()
+	return npu_rtsLabelSwitchListCreate(a_t, a_labels, a_num, a_labelList)
+}
+
+//export npug_rtsLabelSwitchListDestroy
+func npug_rtsLabelSwitchListDestroy(a_t *C.npu_thread, a_labelList unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLabelSwitchListDestroy"))
+		}
+	}()
+	return npu_rtsLabelSwitchListDestroy(a_t, a_labelList)
+}
+
+//export npug_rtsLabelSet
+func npug_rtsLabelSet(a_t *C.npu_thread, a_lbl C.rtLabel_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLabelSet"))
+		}
+	}()
+	return npu_rtsLabelSet(a_t, a_lbl, a_stm)
+}
+
+//export npug_rtsLabelSwitchByIndex
+func npug_rtsLabelSwitchByIndex(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_maxValue C.uint32_t, a_labelInfoPtr unsafe.Pointer, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLabelSwitchByIndex"))
+		}
+	}()
+	return npu_rtsLabelSwitchByIndex(a_t, a_ptr, a_maxValue, a_labelInfoPtr, a_stm)
 }
 
 //export npug_rtSnapShotProcessLock
@@ -6778,4 +7108,26 @@ func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotSt
 		}
 	}()
 	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
+}
+
+//export npug_rtEventRecordWithFlag
+func npug_rtEventRecordWithFlag(a_t *C.npu_thread, a_evt C.rtEvent_t, a_stm C.rtStream_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtEventRecordWithFlag"))
+		}
+	}()
+	return npu_rtEventRecordWithFlag(a_t, a_evt, a_stm, a_flag)
+}
+
+//export npug_rtStreamWaitEventWithFlag
+func npug_rtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt C.rtEvent_t, a_timeout C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamWaitEventWithFlag"))
+		}
+	}()
+	return npu_rtStreamWaitEventWithFlag(a_t, a_stm, a_evt, a_timeout, a_flag)
 }

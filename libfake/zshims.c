@@ -19611,9 +19611,7 @@ NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
 }
 
 static inline rtError_t emu_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
-    (void)evt;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 622);
+    return npug_rtEventCreateWithFlag(npu_self(), evt, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
@@ -19643,9 +19641,7 @@ NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
-    (void)evt;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 623);
+    return npug_rtEventCreateExWithFlag(npu_self(), evt, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
@@ -19793,9 +19789,7 @@ NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
-    (void)evt;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 628);
+    return npug_rtEventSynchronizeWithTimeout(npu_self(), evt, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
@@ -19945,9 +19939,7 @@ NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t start
 }
 
 static inline rtError_t emu_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
-    (void)timeStamp;
-    (void)evt;
-    return (rtError_t)npu_unsupported(npu_self(), 633);
+    return npug_rtEventGetTimeStamp(npu_self(), timeStamp, evt);
 }
 
 static NPU_HOOK rtError_t hook_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
@@ -20079,9 +20071,7 @@ NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUc
 }
 
 static inline rtError_t emu_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
-    (void)event;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 637);
+    return npug_rtIpcGetEventHandle(npu_self(), event, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
@@ -20111,9 +20101,7 @@ NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* ha
 }
 
 static inline rtError_t emu_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
-    (void)handle;
-    (void)event;
-    return (rtError_t)npu_unsupported(npu_self(), 638);
+    return npug_rtIpcOpenEventHandle(npu_self(), handle, event);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
@@ -23935,9 +23923,7 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
 }
 
 static inline rtError_t emu_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
-    (void)evt;
-    (void)evtId;
-    return (rtError_t)npu_unsupported(npu_self(), 754);
+    return npug_rtsEventGetId(npu_self(), evt, evtId);
 }
 
 static NPU_HOOK rtError_t hook_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
@@ -23967,10 +23953,7 @@ NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
 }
 
 static inline rtError_t emu_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
-    (void)stream;
-    (void)evt;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 755);
+    return npug_rtsEventWait(npu_self(), stream, evt, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
@@ -24001,8 +23984,7 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
 }
 
 static inline rtError_t emu_rtsEventGetAvailNum(uint32_t* eventCount) {
-    (void)eventCount;
-    return (rtError_t)npu_unsupported(npu_self(), 756);
+    return npug_rtsEventGetAvailNum(npu_self(), eventCount);
 }
 
 static NPU_HOOK rtError_t hook_rtsEventGetAvailNum(uint32_t* eventCount) {
@@ -24031,9 +24013,7 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
 }
 
 static inline rtError_t emu_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
-    (void)notify;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 757);
+    return npug_rtsNotifyCreate(npu_self(), notify, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
@@ -24063,8 +24043,7 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
 }
 
 static inline rtError_t emu_rtsNotifyDestroy(rtNotify_t notify) {
-    (void)notify;
-    return (rtError_t)npu_unsupported(npu_self(), 758);
+    return npug_rtsNotifyDestroy(npu_self(), notify);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyDestroy(rtNotify_t notify) {
@@ -24093,9 +24072,7 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
 }
 
 static inline rtError_t emu_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
-    (void)notify;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 759);
+    return npug_rtsNotifyRecord(npu_self(), notify, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
@@ -24125,10 +24102,7 @@ NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
-    (void)notify;
-    (void)stm;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 760);
+    return npug_rtsNotifyWaitAndReset(npu_self(), notify, stm, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
@@ -24159,9 +24133,7 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
 }
 
 static inline rtError_t emu_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
-    (void)notify;
-    (void)notifyId;
-    return (rtError_t)npu_unsupported(npu_self(), 761);
+    return npug_rtsNotifyGetId(npu_self(), notify, notifyId);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
@@ -24191,9 +24163,7 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
 }
 
 static inline rtError_t emu_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
-    (void)notifies;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 762);
+    return npug_rtsNotifyBatchReset(npu_self(), notifies, num);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
@@ -24223,11 +24193,7 @@ NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
 }
 
 static inline rtError_t emu_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
-    (void)notify;
-    (void)key;
-    (void)len;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 763);
+    return npug_rtsNotifyGetExportKey(npu_self(), notify, key, len, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
@@ -24259,10 +24225,7 @@ NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint3
 }
 
 static inline rtError_t emu_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
-    (void)notify;
-    (void)key;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 764);
+    return npug_rtsNotifyImportByKey(npu_self(), notify, (char_t*)key, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
@@ -24293,10 +24256,7 @@ NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key,
 }
 
 static inline rtError_t emu_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
-    (void)notify;
-    (void)pid;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 765);
+    return npug_rtsNotifySetImportPid(npu_self(), notify, pid, num);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
@@ -24361,8 +24321,7 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
 }
 
 static inline rtError_t emu_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
-    (void)inCntNotify;
-    return (rtError_t)npu_unsupported(npu_self(), 767);
+    return npug_rtCntNotifyDestroy(npu_self(), inCntNotify);
 }
 
 static NPU_HOOK rtError_t hook_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
@@ -24391,9 +24350,7 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
 }
 
 static inline rtError_t emu_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
-    (void)cntNotify;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 768);
+    return npug_rtCntNotifyCreateServer(npu_self(), cntNotify, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
@@ -24423,10 +24380,7 @@ NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uin
 }
 
 static inline rtError_t emu_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
-    (void)cntNotify;
-    (void)stm;
-    (void)info;
-    return (rtError_t)npu_unsupported(npu_self(), 769);
+    return npug_rtsCntNotifyRecord(npu_self(), cntNotify, stm, info);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
@@ -24457,10 +24411,7 @@ NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm,
 }
 
 static inline rtError_t emu_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
-    (void)cntNotify;
-    (void)stm;
-    (void)info;
-    return (rtError_t)npu_unsupported(npu_self(), 770);
+    return npug_rtsCntNotifyWaitWithTimeout(npu_self(), cntNotify, stm, info);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
@@ -24491,9 +24442,7 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
 }
 
 static inline rtError_t emu_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
-    (void)cntNotify;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 771);
+    return npug_rtsCntNotifyReset(npu_self(), cntNotify, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
@@ -24523,9 +24472,7 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
 }
 
 static inline rtError_t emu_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
-    (void)cntNotify;
-    (void)notifyId;
-    return (rtError_t)npu_unsupported(npu_self(), 772);
+    return npug_rtsCntNotifyGetId(npu_self(), cntNotify, notifyId);
 }
 
 static NPU_HOOK rtError_t hook_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
@@ -27228,8 +27175,7 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
 }
 
 static inline rtError_t emu_rtsLabelCreate(rtLabel_t* lbl) {
-    (void)lbl;
-    return (rtError_t)npu_unsupported(npu_self(), 852);
+    return npug_rtsLabelCreate(npu_self(), lbl);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelCreate(rtLabel_t* lbl) {
@@ -27258,8 +27204,7 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
 }
 
 static inline rtError_t emu_rtsLabelDestroy(rtLabel_t lbl) {
-    (void)lbl;
-    return (rtError_t)npu_unsupported(npu_self(), 853);
+    return npug_rtsLabelDestroy(npu_self(), lbl);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelDestroy(rtLabel_t lbl) {
@@ -27288,10 +27233,7 @@ NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
 }
 
 static inline rtError_t emu_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
-    (void)labels;
-    (void)num;
-    (void)labelList;
-    return (rtError_t)npu_unsupported(npu_self(), 854);
+    return npug_rtsLabelSwitchListCreate(npu_self(), labels, num, labelList);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
@@ -27322,8 +27264,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
 }
 
 static inline rtError_t emu_rtsLabelSwitchListDestroy(void* labelList) {
-    (void)labelList;
-    return (rtError_t)npu_unsupported(npu_self(), 855);
+    return npug_rtsLabelSwitchListDestroy(npu_self(), labelList);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSwitchListDestroy(void* labelList) {
@@ -27352,9 +27293,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
 }
 
 static inline rtError_t emu_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
-    (void)lbl;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 856);
+    return npug_rtsLabelSet(npu_self(), lbl, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
@@ -27384,11 +27323,7 @@ NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
-    (void)ptr;
-    (void)maxValue;
-    (void)labelInfoPtr;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 857);
+    return npug_rtsLabelSwitchByIndex(npu_self(), ptr, maxValue, labelInfoPtr, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
@@ -27927,10 +27862,7 @@ NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
 }
 
 static inline rtError_t emu_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
-    (void)evt;
-    (void)stm;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 874);
+    return npug_rtEventRecordWithFlag(npu_self(), evt, stm, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
@@ -28901,11 +28833,7 @@ NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uin
 }
 
 static inline rtError_t emu_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
-    (void)stm;
-    (void)evt;
-    (void)timeout;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 902);
+    return npug_rtStreamWaitEventWithFlag(npu_self(), stm, evt, timeout, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {

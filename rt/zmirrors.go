@@ -5,6 +5,21 @@ package rt
 // The Go mirrors of the vendor structs libfake casts to this package's
 // types (cmd/shimgen/mirrortypes.go says how a C type becomes a Go one).
 
+// CntNotifyRecordInfo mirrors rtCntNotifyRecordInfo_t (8 bytes).
+type CntNotifyRecordInfo struct {
+	Mode  uint32
+	Value uint32
+}
+
+// CntNotifyWaitInfo mirrors rtCntNotifyWaitInfo_t (16 bytes).
+type CntNotifyWaitInfo struct {
+	Mode    uint32
+	Value   uint32
+	Timeout uint32
+	IsClear bool
+	Rev     [3]byte
+}
+
 // DrvMemProp mirrors rtDrvMemProp_t (32 bytes).
 type DrvMemProp struct {
 	Side      uint32
@@ -31,4 +46,9 @@ type GroupInfo struct {
 	PoolID          uint32
 	PoolIDMax       uint32
 	_               [4]byte
+}
+
+// IpcEventHandle mirrors rtIpcEventHandle_t (64 bytes).
+type IpcEventHandle struct {
+	Reserved [64]byte
 }
