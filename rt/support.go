@@ -89,6 +89,21 @@ var symbolRules = map[string]rule{
 	"rtSnapShotProcessRestore":       supported("950/A3/A2: as aclrtSnapShotProcessRestore"),
 	"rtSnapShotCallbackRegister":     supported("950/A3/A2: the same callbacks as aclrtSnapShotCallbackRegister"),
 	"rtSnapShotCallbackUnregister":   supported("950/A3/A2: as aclrtSnapShotCallbackUnregister"),
+	// memcpy, memory, host-mem, managed, cmo (round 8)
+	"rtMemcpy2d":             supported("host/device pairs, as aclrtMemcpy2d"),
+	"rtMemcpy2dAsync":        supported("H2D, D2H, D2D in stream order, as aclrtMemcpy2dAsync"),
+	"rtMemsetD32":            supported("aclrtMalloc/aclrtMallocHost memory, as aclrtMemsetD32"),
+	"rtMemsetD32Async":       supported("device memory in stream order; host memory filled at the call"),
+	"rtMallocCached":         supported("as rtMalloc: emulated device memory has no cache attribute"),
+	"rtFreeWithDevSync":      supported("the owning device is synchronized, then as rtFree"),
+	"rtFreeHostWithDevSync":  supported("every device is synchronized, then as rtFreeHost"),
+	"rtGetMemUsageInfo":      supported("device memory per module, the records of aclrtGetMemUsageInfo"),
+	"rtHostRegisterV2":       supported("MAPPED and PINNED; IOMEMORY/READONLY are reserved"),
+	"rtsHostUnregister":      supported("either registration call's range, by its start"),
+	"rtHostGetDevicePointer": supported("flag 0: the device address of MAPPED host memory"),
+	"rtMemAllocManaged":      supported("RT_MEMORY_ATTACH_GLOBAL only; as aclrtMemAllocManaged (docs/svm.md)"),
+	"rtFlushCache":           partial("arguments checked; no cache to write back (emulated device memory is coherent with the host)"),
+	"rtInvalidCache":         partial("arguments checked; no cache to drop (emulated device memory is coherent with the host)"),
 }
 
 // areaNotes say why the rest of an area is not there yet.

@@ -1,0 +1,27 @@
+package main
+
+/*
+#include "runtime/rt.h"
+#include "npu.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/npuemu/npuemu/rt"
+)
+
+// Exports of the runtime's cache maintenance calls (rt/cmo.go).
+
+//export npu_rtFlushCache
+func npu_rtFlushCache(t *C.npu_thread, base unsafe.Pointer, n C.size_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.FlushCache(th, uintptr(base), uint64(n))))
+}
+
+//export npu_rtInvalidCache
+func npu_rtInvalidCache(t *C.npu_thread, base unsafe.Pointer, n C.size_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.InvalidCache(th, uintptr(base), uint64(n))))
+}
