@@ -6593,6 +6593,72 @@ func npug_rtFreeHost(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.rtError_t
 	return npu_rtFreeHost(a_t, a_hostPtr)
 }
 
+//export npug_rtFreeWithDevSync
+func npug_rtFreeWithDevSync(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFreeWithDevSync"))
+		}
+	}()
+	return npu_rtFreeWithDevSync(a_t, a_devPtr)
+}
+
+//export npug_rtFreeHostWithDevSync
+func npug_rtFreeHostWithDevSync(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFreeHostWithDevSync"))
+		}
+	}()
+	return npu_rtFreeHostWithDevSync(a_t, a_hostPtr)
+}
+
+//export npug_rtMemAllocManaged
+func npug_rtMemAllocManaged(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t, a_moduleId C.uint16_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemAllocManaged"))
+		}
+	}()
+	return npu_rtMemAllocManaged(a_t, a_ptr, a_size, a_flag, a_moduleId)
+}
+
+//export npug_rtMallocCached
+func npug_rtMallocCached(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.uint64_t, a_typ C.rtMemType_t, a_moduleId C.uint16_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMallocCached"))
+		}
+	}()
+	return npu_rtMallocCached(a_t, a_devPtr, a_size, a_typ, a_moduleId)
+}
+
+//export npug_rtFlushCache
+func npug_rtFlushCache(a_t *C.npu_thread, a_base unsafe.Pointer, a_n C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFlushCache"))
+		}
+	}()
+	return npu_rtFlushCache(a_t, a_base, a_n)
+}
+
+//export npug_rtInvalidCache
+func npug_rtInvalidCache(a_t *C.npu_thread, a_base unsafe.Pointer, a_n C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtInvalidCache"))
+		}
+	}()
+	return npu_rtInvalidCache(a_t, a_base, a_n)
+}
+
 //export npug_rtMemcpyAsync
 func npug_rtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6602,6 +6668,28 @@ func npug_rtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uin
 		}
 	}()
 	return npu_rtMemcpyAsync(a_t, a_dst, a_destMax, a_src, a_cnt, a_kind, a_stm)
+}
+
+//export npug_rtMemcpy2d
+func npug_rtMemcpy2d(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstPitch C.uint64_t, a_src unsafe.Pointer, a_srcPitch C.uint64_t, a_width C.uint64_t, a_height C.uint64_t, a_kind C.rtMemcpyKind_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpy2d"))
+		}
+	}()
+	return npu_rtMemcpy2d(a_t, a_dst, a_dstPitch, a_src, a_srcPitch, a_width, a_height, a_kind)
+}
+
+//export npug_rtMemcpy2dAsync
+func npug_rtMemcpy2dAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstPitch C.uint64_t, a_src unsafe.Pointer, a_srcPitch C.uint64_t, a_width C.uint64_t, a_height C.uint64_t, a_kind C.rtMemcpyKind_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpy2dAsync"))
+		}
+	}()
+	return npu_rtMemcpy2dAsync(a_t, a_dst, a_dstPitch, a_src, a_srcPitch, a_width, a_height, a_kind, a_stm)
 }
 
 //export npug_rtMemset
@@ -6692,6 +6780,39 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
 }
 
+//export npug_rtHostRegisterV2
+func npug_rtHostRegisterV2(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtHostRegisterV2"))
+		}
+	}()
+	return npu_rtHostRegisterV2(a_t, a_ptr, a_size, a_flag)
+}
+
+//export npug_rtsHostUnregister
+func npug_rtsHostUnregister(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsHostUnregister"))
+		}
+	}()
+	return npu_rtsHostUnregister(a_t, a_ptr)
+}
+
+//export npug_rtHostGetDevicePointer
+func npug_rtHostGetDevicePointer(a_t *C.npu_thread, a_pHost unsafe.Pointer, a_pDevice *unsafe.Pointer, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtHostGetDevicePointer"))
+		}
+	}()
+	return npu_rtHostGetDevicePointer(a_t, a_pHost, a_pDevice, a_flag)
+}
+
 //export npug_rtsGetP2PStatus
 func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_status *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6701,6 +6822,17 @@ func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C
 		}
 	}()
 	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
+}
+
+//export npug_rtGetMemUsageInfo
+func npug_rtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_infos *C.rtMemUsageInfo_t, a_inputNum C.size_t, a_outputNum *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetMemUsageInfo"))
+		}
+	}()
+	return npu_rtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
 //export npug_rtsLaunchKernelWithConfig
@@ -6778,4 +6910,26 @@ func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotSt
 		}
 	}()
 	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
+}
+
+//export npug_rtMemsetD32
+func npug_rtMemsetD32(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_value C.uint32_t, a_count C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetD32"))
+		}
+	}()
+	return npu_rtMemsetD32(a_t, a_dst, a_destMax, a_value, a_count)
+}
+
+//export npug_rtMemsetD32Async
+func npug_rtMemsetD32Async(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_value C.uint32_t, a_count C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetD32Async"))
+		}
+	}()
+	return npu_rtMemsetD32Async(a_t, a_dst, a_destMax, a_value, a_count, a_stm)
 }

@@ -21806,8 +21806,7 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtFreeWithDevSync(void* devPtr) {
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 691);
+    return npug_rtFreeWithDevSync(npu_self(), devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
@@ -21836,8 +21835,7 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreeHostWithDevSync(void* hostPtr) {
-    (void)hostPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 692);
+    return npug_rtFreeHostWithDevSync(npu_self(), hostPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
@@ -21900,11 +21898,7 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
 }
 
 static inline rtError_t emu_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
-    (void)ptr;
-    (void)size;
-    (void)flag;
-    (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 694);
+    return npug_rtMemAllocManaged(npu_self(), ptr, size, flag, moduleId);
 }
 
 static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
@@ -21936,11 +21930,7 @@ NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag,
 }
 
 static inline rtError_t emu_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
-    (void)devPtr;
-    (void)size;
-    (void)type;
-    (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 695);
+    return npug_rtMallocCached(npu_self(), devPtr, size, type, moduleId);
 }
 
 static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
@@ -21972,9 +21962,7 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
 }
 
 static inline rtError_t emu_rtFlushCache(void* base, size_t len) {
-    (void)base;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 696);
+    return npug_rtFlushCache(npu_self(), base, len);
 }
 
 static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
@@ -22004,9 +21992,7 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
 }
 
 static inline rtError_t emu_rtInvalidCache(void* base, size_t len) {
-    (void)base;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 697);
+    return npug_rtInvalidCache(npu_self(), base, len);
 }
 
 static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
@@ -22112,14 +22098,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
 }
 
 static inline rtError_t emu_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
-    (void)dst;
-    (void)dstPitch;
-    (void)src;
-    (void)srcPitch;
-    (void)width;
-    (void)height;
-    (void)kind;
-    return (rtError_t)npu_unsupported(npu_self(), 700);
+    return npug_rtMemcpy2d(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
@@ -22154,15 +22133,7 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
 }
 
 static inline rtError_t emu_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
-    (void)dst;
-    (void)dstPitch;
-    (void)src;
-    (void)srcPitch;
-    (void)width;
-    (void)height;
-    (void)kind;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 701);
+    return npug_rtMemcpy2dAsync(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
@@ -24877,10 +24848,7 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
 }
 
 static inline rtError_t emu_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    (void)ptr;
-    (void)size;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 782);
+    return npug_rtHostRegisterV2(npu_self(), ptr, size, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -24911,8 +24879,7 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsHostUnregister(void* ptr) {
-    (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 783);
+    return npug_rtsHostUnregister(npu_self(), ptr);
 }
 
 static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
@@ -24941,10 +24908,7 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
 }
 
 static inline rtError_t emu_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    (void)pHost;
-    (void)pDevice;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 784);
+    return npug_rtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -25392,11 +25356,7 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
 }
 
 static inline rtError_t emu_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    (void)deviceId;
-    (void)memUsageInfo;
-    (void)inputNum;
-    (void)outputNum;
-    return (rtError_t)npu_unsupported(npu_self(), 797);
+    return npug_rtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -28495,11 +28455,7 @@ NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, 
 }
 
 static inline rtError_t emu_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
-    (void)dst;
-    (void)destMax;
-    (void)value;
-    (void)count;
-    return (rtError_t)npu_unsupported(npu_self(), 890);
+    return npug_rtMemsetD32(npu_self(), dst, destMax, value, count);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
@@ -28531,12 +28487,7 @@ NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, ui
 }
 
 static inline rtError_t emu_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
-    (void)dst;
-    (void)destMax;
-    (void)value;
-    (void)count;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 891);
+    return npug_rtMemsetD32Async(npu_self(), dst, destMax, value, count, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
