@@ -89,7 +89,7 @@ var symbolRules = map[string]rule{
 	"rtSnapShotProcessRestore":       supported("950/A3/A2: as aclrtSnapShotProcessRestore"),
 	"rtSnapShotCallbackRegister":     supported("950/A3/A2: the same callbacks as aclrtSnapShotCallbackRegister"),
 	"rtSnapShotCallbackUnregister":   supported("950/A3/A2: as aclrtSnapShotCallbackUnregister"),
-	// memcpy, memory, host-mem, managed, cmo (round 8)
+	// memcpy, memory, host-mem, managed, mempool, cmo (round 8)
 	"rtMemcpy2d":             supported("host/device pairs, as aclrtMemcpy2d"),
 	"rtMemcpy2dAsync":        supported("H2D, D2H, D2D in stream order, as aclrtMemcpy2dAsync"),
 	"rtMemsetD32":            supported("aclrtMalloc/aclrtMallocHost memory, as aclrtMemsetD32"),
@@ -104,6 +104,13 @@ var symbolRules = map[string]rule{
 	"rtMemAllocManaged":      supported("RT_MEMORY_ATTACH_GLOBAL only; as aclrtMemAllocManaged (docs/svm.md)"),
 	"rtFlushCache":           partial("arguments checked; no cache to write back (emulated device memory is coherent with the host)"),
 	"rtInvalidCache":         partial("arguments checked; no cache to drop (emulated device memory is coherent with the host)"),
+	"rtMemPoolCreate":        supported("device pools (side MEM_DEV_SIDE, handleType NONE), as aclrtMemPoolCreate"),
+	"rtMemPoolDestroy":       supported("refused while blocks are allocated, as aclrtMemPoolDestroy"),
+	"rtMemPoolSetAttr":       supported("the aclrtMemPoolAttr values and widths (uint32_t switches, uint64_t sizes)"),
+	"rtMemPoolGetAttr":       supported("as rtMemPoolSetAttr"),
+	"rtMemPoolMallocAsync":   supported("stream-ordered allocation, as aclrtMemPoolMallocAsync"),
+	"rtMemPoolFreeAsync":     supported("the block returns to its pool when the stream reaches the free"),
+	"rtMemPoolTrimTo":        supported("as aclrtMemPoolTrimTo"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
