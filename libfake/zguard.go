@@ -6912,6 +6912,83 @@ func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotSt
 	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
 }
 
+//export npug_rtMemPoolCreate
+func npug_rtMemPoolCreate(a_t *C.npu_thread, a_memPool *C.rtMemPool_t, a_props *C.rtMemPoolProps) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolCreate"))
+		}
+	}()
+	return npu_rtMemPoolCreate(a_t, a_memPool, a_props)
+}
+
+//export npug_rtMemPoolDestroy
+func npug_rtMemPoolDestroy(a_t *C.npu_thread, a_memPool C.rtMemPool_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolDestroy"))
+		}
+	}()
+	return npu_rtMemPoolDestroy(a_t, a_memPool)
+}
+
+//export npug_rtMemPoolSetAttr
+func npug_rtMemPoolSetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.rtMemPoolAttr, a_value unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolSetAttr"))
+		}
+	}()
+	return npu_rtMemPoolSetAttr(a_t, a_memPool, a_attr, a_value)
+}
+
+//export npug_rtMemPoolGetAttr
+func npug_rtMemPoolGetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.rtMemPoolAttr, a_value unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolGetAttr"))
+		}
+	}()
+	return npu_rtMemPoolGetAttr(a_t, a_memPool, a_attr, a_value)
+}
+
+//export npug_rtMemPoolMallocAsync
+func npug_rtMemPoolMallocAsync(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_memPool C.rtMemPool_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolMallocAsync"))
+		}
+	}()
+	return npu_rtMemPoolMallocAsync(a_t, a_ptr, a_size, a_memPool, a_stm)
+}
+
+//export npug_rtMemPoolFreeAsync
+func npug_rtMemPoolFreeAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolFreeAsync"))
+		}
+	}()
+	return npu_rtMemPoolFreeAsync(a_t, a_ptr, a_stm)
+}
+
+//export npug_rtMemPoolTrimTo
+func npug_rtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_minBytesToKeep C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolTrimTo"))
+		}
+	}()
+	return npu_rtMemPoolTrimTo(a_t, a_memPool, a_minBytesToKeep)
+}
+
 //export npug_rtMemsetD32
 func npug_rtMemsetD32(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_value C.uint32_t, a_count C.uint64_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)

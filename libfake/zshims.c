@@ -27921,9 +27921,7 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
-    (void)memPool;
-    (void)poolProps;
-    return (rtError_t)npu_unsupported(npu_self(), 875);
+    return npug_rtMemPoolCreate(npu_self(), memPool, (rtMemPoolProps*)poolProps);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
@@ -27953,8 +27951,7 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
 }
 
 static inline rtError_t emu_rtMemPoolDestroy(rtMemPool_t const memPool) {
-    (void)memPool;
-    return (rtError_t)npu_unsupported(npu_self(), 876);
+    return npug_rtMemPoolDestroy(npu_self(), memPool);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
@@ -27983,10 +27980,7 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
 }
 
 static inline rtError_t emu_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    (void)memPool;
-    (void)attr;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 877);
+    return npug_rtMemPoolSetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -28017,10 +28011,7 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    (void)memPool;
-    (void)attr;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 878);
+    return npug_rtMemPoolGetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -28085,11 +28076,7 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
 }
 
 static inline rtError_t emu_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
-    (void)ptr;
-    (void)size;
-    (void)memPoolId;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 880);
+    return npug_rtMemPoolMallocAsync(npu_self(), ptr, size, memPoolId, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
@@ -28121,9 +28108,7 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
 }
 
 static inline rtError_t emu_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
-    (void)ptr;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 881);
+    return npug_rtMemPoolFreeAsync(npu_self(), ptr, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
@@ -28267,9 +28252,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
 }
 
 static inline rtError_t emu_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
-    (void)memPool;
-    (void)minBytesToKeep;
-    return (rtError_t)npu_unsupported(npu_self(), 885);
+    return npug_rtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
