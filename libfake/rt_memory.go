@@ -114,3 +114,9 @@ func npu_rtHostGetDevicePointer(t *C.npu_thread, pHost unsafe.Pointer, pDevice *
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.HostGetDevicePointer(th, uintptr(pHost), addrOut(pDevice), uint32(flag))))
 }
+
+//export npu_rtsHostRegister
+func npu_rtsHostRegister(t *C.npu_thread, ptr unsafe.Pointer, size C.uint64_t, typ C.rtHostRegisterType, devPtr *unsafe.Pointer) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.HostRegister(th, uintptr(ptr), uint64(size), uint32(typ), addrOut(devPtr))))
+}

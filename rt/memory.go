@@ -153,3 +153,11 @@ func HostUnregister(t *core.Thread, p uintptr) error {
 func HostGetDevicePointer(t *core.Thread, p uintptr, out *uintptr, flag uint32) error {
 	return wrap("rtHostGetDevicePointer", acl.HostGetDevicePointer(t, p, out, flag))
 }
+
+// HostRegister implements rtsHostRegister: page-aligned host memory mapped
+// for the device; type RT_HOST_REGISTER_MAPPED (numbered as
+// ACL_HOST_REGISTER_MAPPED), *devPtr the address kernels use, as
+// aclrtHostRegister.
+func HostRegister(t *core.Thread, p uintptr, size uint64, typ uint32, devPtr *uintptr) error {
+	return wrap("rtsHostRegister", acl.HostRegister(t, p, size, typ, devPtr))
+}

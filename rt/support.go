@@ -111,6 +111,8 @@ var symbolRules = map[string]rule{
 	"rtMemPoolMallocAsync":   supported("stream-ordered allocation, as aclrtMemPoolMallocAsync"),
 	"rtMemPoolFreeAsync":     supported("the block returns to its pool when the stream reaches the free"),
 	"rtMemPoolTrimTo":        supported("as aclrtMemPoolTrimTo"),
+	"rtCmoAsync":             partial("RT_CMO_PREFETCH only, ordered with the stream, changes no data (no cache); WRITEBACK/INVALID/FLUSH ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as aclrtCmoAsync"),
+	"rtsHostRegister":        partial("RT_HOST_REGISTER_MAPPED; the device pointer equals the host pointer; IOMEMORY/READONLY ACL_ERROR_RT_FEATURE_NOT_SUPPORT"),
 }
 
 // areaNotes say why the rest of an area is not there yet.

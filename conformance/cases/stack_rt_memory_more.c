@@ -2,9 +2,9 @@
  * directly: 2D copies and 32-bit fills (rtMemcpy2d[Async],
  * rtMemsetD32[Async]), rtMallocCached, the frees that synchronize the
  * device first, rtGetMemUsageInfo, host registration (rtHostRegisterV2,
- * rtHostGetDevicePointer, rtsHostUnregister), managed memory
- * (rtMemAllocManaged) and cache maintenance
- * (rtFlushCache, rtInvalidCache): their results and their ACL_ERROR_RT_*
+ * rtsHostRegister, rtHostGetDevicePointer, rtsHostUnregister), managed
+ * memory (rtMemAllocManaged) and cache maintenance (rtFlushCache,
+ * rtInvalidCache, rtCmoAsync): their results and their ACL_ERROR_RT_*
  * codes for bad input.
  *
  * link: -lruntime -lascendcl
@@ -96,6 +96,14 @@ int main(void) {
     CHECK_RT(rtGetMemUsageInfo(999, u, 16, &n), ACL_ERROR_RT_INVALID_DEVICEID);
     CHECK_RT(rtGetMemUsageInfo(0x80000000u, u, 16, &n), ACL_ERROR_RT_INVALID_DEVICEID);
 
+    /* rtCmoAsync: prefetch of device memory in stream order;
+     * the rt op codes are not the ACL ones (RT_CMO_PREFETCH is 6). */
+    CHECK_RT(rtCmoAsync(d, 256, RT_CMO_PREFETCH, s), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronize(s), ACL_RT_SUCCESS);
+    CHECK_RT(rtCmoAsync(d, 256, (rtCmoOpCode_t)0, s), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtCmoAsync(d, 256, RT_CMO_FLUSH, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RT(rtCmoAsync(host, 256, RT_CMO_PREFETCH, s), ACL_ERROR_RT_PARAM_INVALID); /* not device memory */
+
     /* Cache maintenance: arguments checked. */
     CHECK_RT(rtFlushCache(d, 64), ACL_RT_SUCCESS);
     CHECK_RT(rtInvalidCache(d, 64), ACL_RT_SUCCESS);
@@ -133,6 +141,15 @@ int main(void) {
     CHECK_RT(rtsHostUnregister(pg), ACL_RT_SUCCESS);
     CHECK(rtsHostUnregister(pg) != ACL_RT_SUCCESS); /* not registered any more */
     CHECK_RT(rtsHostUnregister(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    void *dp1 = NULL;
+    CHECK_RT(rtsHostRegister(pg, span, RT_HOST_REGISTER_MAPPED, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsHostRegister(pg, span, (rtHostRegisterType)99, &dp1), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsHostRegister(pg, span, RT_HOST_REGISTER_IOMEMORY, &dp1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RT(rtsHostRegister(pg, span, RT_HOST_REGISTER_MAPPED, &dp1), ACL_RT_SUCCESS);
+    CHECK(dp1 != NULL);
+    CHECK_RT(rtHostGetDevicePointer(pg, &dp, 0), ACL_RT_SUCCESS);
+    CHECK(dp == dp1);
+    CHECK_RT(rtsHostUnregister(pg), ACL_RT_SUCCESS);
     free(pg);
 
     /* Managed memory. */
