@@ -6747,6 +6747,17 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
 }
 
+//export npug_rtCmoAsync
+func npug_rtCmoAsync(a_t *C.npu_thread, a_src unsafe.Pointer, a_n C.size_t, a_op C.rtCmoOpCode_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCmoAsync"))
+		}
+	}()
+	return npu_rtCmoAsync(a_t, a_src, a_n, a_op, a_stm)
+}
+
 //export npug_rtMbufChainAppend
 func npug_rtMbufChainAppend(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t, a_memBuf C.rtMbufPtr_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6778,6 +6789,17 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 		}
 	}()
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
+}
+
+//export npug_rtsHostRegister
+func npug_rtsHostRegister(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_typ C.rtHostRegisterType, a_devPtr *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsHostRegister"))
+		}
+	}()
+	return npu_rtsHostRegister(a_t, a_ptr, a_size, a_typ, a_devPtr)
 }
 
 //export npug_rtHostRegisterV2

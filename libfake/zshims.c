@@ -23133,11 +23133,7 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
 }
 
 static inline rtError_t emu_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
-    (void)srcAddrPtr;
-    (void)srcLen;
-    (void)cmoType;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 730);
+    return npug_rtCmoAsync(npu_self(), srcAddrPtr, srcLen, cmoType, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
@@ -24812,11 +24808,7 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
 }
 
 static inline rtError_t emu_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
-    (void)ptr;
-    (void)size;
-    (void)type;
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 781);
+    return npug_rtsHostRegister(npu_self(), ptr, size, type, devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
