@@ -17,3 +17,12 @@ func MemAllocManaged(t *core.Thread, out *uintptr, size uint64, flag uint32, mod
 	}
 	return wrap(fn, acl.AllocManaged(t, out, size, flag))
 }
+
+// MemManagedPrefetchAsync implements rtMemManagedPrefetchAsync: the
+// managed range moves to location in stream order, as
+// aclrtMemManagedPrefetchAsync. rtMemManagedLocationType is numbered as
+// aclrtMemManagedLocationType (rt-types.md: invalid 0, device 1, host 2,
+// host NUMA 3, current host NUMA 4); flags must be 0.
+func MemManagedPrefetchAsync(t *core.Thread, p uintptr, size uint64, loc acl.ManagedLocation, flags uint32, stm core.Handle) error {
+	return wrap("rtMemManagedPrefetchAsync", acl.PrefetchAsync(t, p, size, loc, flags, stm))
+}

@@ -3,7 +3,7 @@
  * rtMemsetD32[Async]), rtMallocCached, the frees that synchronize the
  * device first, rtGetMemUsageInfo, host registration (rtHostRegisterV2,
  * rtsHostRegister, rtHostGetDevicePointer, rtsHostUnregister), managed
- * memory (rtMemAllocManaged) and cache maintenance (rtFlushCache,
+ * memory (rtMemAllocManaged, rtMemManagedPrefetchAsync) and cache maintenance (rtFlushCache,
  * rtInvalidCache, rtCmoAsync): their results and their ACL_ERROR_RT_*
  * codes for bad input.
  *
@@ -164,6 +164,17 @@ int main(void) {
     CHECK_RT(rtMemcpy(m, 64, host, 64, RT_MEMCPY_HOST_TO_DEVICE), ACL_RT_SUCCESS);
     CHECK_RT(rtMemcpy(mb, 64, m, 64, RT_MEMCPY_DEVICE_TO_HOST), ACL_RT_SUCCESS);
     CHECK(memcmp(mb, host, 64) == 0);
+    rtMemManagedLocation dev0 = {rtMemLocationTypeDevice, 0};
+    CHECK_RT(rtMemManagedPrefetchAsync(m, 2u << 20, dev0, 0, s), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronize(s), ACL_RT_SUCCESS);
+    memset(mb, 0, sizeof mb);
+    CHECK_RT(rtMemcpy(mb, 64, m, 64, RT_MEMCPY_DEVICE_TO_HOST), ACL_RT_SUCCESS);
+    CHECK(memcmp(mb, host, 64) == 0); /* the data moved with the page */
+    rtMemManagedLocation badloc = {rtMemLocationTypeInvalid, 0};
+    CHECK_RT(rtMemManagedPrefetchAsync(m, 2u << 20, badloc, 0, s), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtMemManagedPrefetchAsync(m, 2u << 20, dev0, 1, s), ACL_ERROR_RT_PARAM_INVALID); /* flags */
+    CHECK_RT(rtMemManagedPrefetchAsync(host, 64, dev0, 0, s), ACL_ERROR_RT_PARAM_INVALID); /* not managed */
+
     /* rtMemFreeManaged is not in npuemu's rt surface: aclrtFree frees
      * managed memory. */
     CHECK_OK(aclrtFree(m));
