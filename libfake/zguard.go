@@ -7011,6 +7011,17 @@ func npug_rtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_minBytes
 	return npu_rtMemPoolTrimTo(a_t, a_memPool, a_minBytesToKeep)
 }
 
+//export npug_rtMemManagedPrefetchAsync
+func npug_rtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_location C.rtMemManagedLocation, a_flags C.uint32_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedPrefetchAsync"))
+		}
+	}()
+	return npu_rtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stm)
+}
+
 //export npug_rtMemsetD32
 func npug_rtMemsetD32(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_value C.uint32_t, a_count C.uint64_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)

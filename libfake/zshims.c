@@ -28274,12 +28274,7 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
-    (void)ptr;
-    (void)size;
-    (void)location;
-    (void)flags;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 886);
+    return npug_rtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
