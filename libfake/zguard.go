@@ -6659,6 +6659,72 @@ func npug_rtFreeHost(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.rtError_t
 	return npu_rtFreeHost(a_t, a_hostPtr)
 }
 
+//export npug_rtFreeWithDevSync
+func npug_rtFreeWithDevSync(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFreeWithDevSync"))
+		}
+	}()
+	return npu_rtFreeWithDevSync(a_t, a_devPtr)
+}
+
+//export npug_rtFreeHostWithDevSync
+func npug_rtFreeHostWithDevSync(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFreeHostWithDevSync"))
+		}
+	}()
+	return npu_rtFreeHostWithDevSync(a_t, a_hostPtr)
+}
+
+//export npug_rtMemAllocManaged
+func npug_rtMemAllocManaged(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t, a_moduleId C.uint16_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemAllocManaged"))
+		}
+	}()
+	return npu_rtMemAllocManaged(a_t, a_ptr, a_size, a_flag, a_moduleId)
+}
+
+//export npug_rtMallocCached
+func npug_rtMallocCached(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.uint64_t, a_typ C.rtMemType_t, a_moduleId C.uint16_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMallocCached"))
+		}
+	}()
+	return npu_rtMallocCached(a_t, a_devPtr, a_size, a_typ, a_moduleId)
+}
+
+//export npug_rtFlushCache
+func npug_rtFlushCache(a_t *C.npu_thread, a_base unsafe.Pointer, a_n C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFlushCache"))
+		}
+	}()
+	return npu_rtFlushCache(a_t, a_base, a_n)
+}
+
+//export npug_rtInvalidCache
+func npug_rtInvalidCache(a_t *C.npu_thread, a_base unsafe.Pointer, a_n C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtInvalidCache"))
+		}
+	}()
+	return npu_rtInvalidCache(a_t, a_base, a_n)
+}
+
 //export npug_rtMemcpyAsync
 func npug_rtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6668,6 +6734,28 @@ func npug_rtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uin
 		}
 	}()
 	return npu_rtMemcpyAsync(a_t, a_dst, a_destMax, a_src, a_cnt, a_kind, a_stm)
+}
+
+//export npug_rtMemcpy2d
+func npug_rtMemcpy2d(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstPitch C.uint64_t, a_src unsafe.Pointer, a_srcPitch C.uint64_t, a_width C.uint64_t, a_height C.uint64_t, a_kind C.rtMemcpyKind_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpy2d"))
+		}
+	}()
+	return npu_rtMemcpy2d(a_t, a_dst, a_dstPitch, a_src, a_srcPitch, a_width, a_height, a_kind)
+}
+
+//export npug_rtMemcpy2dAsync
+func npug_rtMemcpy2dAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstPitch C.uint64_t, a_src unsafe.Pointer, a_srcPitch C.uint64_t, a_width C.uint64_t, a_height C.uint64_t, a_kind C.rtMemcpyKind_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpy2dAsync"))
+		}
+	}()
+	return npu_rtMemcpy2dAsync(a_t, a_dst, a_dstPitch, a_src, a_srcPitch, a_width, a_height, a_kind, a_stm)
 }
 
 //export npug_rtMemset
@@ -6723,6 +6811,17 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 		}
 	}()
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtCmoAsync
+func npug_rtCmoAsync(a_t *C.npu_thread, a_src unsafe.Pointer, a_n C.size_t, a_op C.rtCmoOpCode_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCmoAsync"))
+		}
+	}()
+	return npu_rtCmoAsync(a_t, a_src, a_n, a_op, a_stm)
 }
 
 //export npug_rtMbufChainAppend
@@ -6956,6 +7055,50 @@ func npug_rtsCntNotifyGetId(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_no
 	return npu_rtsCntNotifyGetId(a_t, a_cntNotify, a_notifyId)
 }
 
+//export npug_rtsHostRegister
+func npug_rtsHostRegister(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_typ C.rtHostRegisterType, a_devPtr *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsHostRegister"))
+		}
+	}()
+	return npu_rtsHostRegister(a_t, a_ptr, a_size, a_typ, a_devPtr)
+}
+
+//export npug_rtHostRegisterV2
+func npug_rtHostRegisterV2(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtHostRegisterV2"))
+		}
+	}()
+	return npu_rtHostRegisterV2(a_t, a_ptr, a_size, a_flag)
+}
+
+//export npug_rtsHostUnregister
+func npug_rtsHostUnregister(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsHostUnregister"))
+		}
+	}()
+	return npu_rtsHostUnregister(a_t, a_ptr)
+}
+
+//export npug_rtHostGetDevicePointer
+func npug_rtHostGetDevicePointer(a_t *C.npu_thread, a_pHost unsafe.Pointer, a_pDevice *unsafe.Pointer, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtHostGetDevicePointer"))
+		}
+	}()
+	return npu_rtHostGetDevicePointer(a_t, a_pHost, a_pDevice, a_flag)
+}
+
 //export npug_rtsGetP2PStatus
 func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_status *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6965,6 +7108,17 @@ func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C
 		}
 	}()
 	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
+}
+
+//export npug_rtGetMemUsageInfo
+func npug_rtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_infos *C.rtMemUsageInfo_t, a_inputNum C.size_t, a_outputNum *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetMemUsageInfo"))
+		}
+	}()
+	return npu_rtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
 //export npug_rtsLaunchKernelWithConfig
@@ -7119,6 +7273,116 @@ func npug_rtEventRecordWithFlag(a_t *C.npu_thread, a_evt C.rtEvent_t, a_stm C.rt
 		}
 	}()
 	return npu_rtEventRecordWithFlag(a_t, a_evt, a_stm, a_flag)
+}
+
+//export npug_rtMemPoolCreate
+func npug_rtMemPoolCreate(a_t *C.npu_thread, a_memPool *C.rtMemPool_t, a_props *C.rtMemPoolProps) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolCreate"))
+		}
+	}()
+	return npu_rtMemPoolCreate(a_t, a_memPool, a_props)
+}
+
+//export npug_rtMemPoolDestroy
+func npug_rtMemPoolDestroy(a_t *C.npu_thread, a_memPool C.rtMemPool_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolDestroy"))
+		}
+	}()
+	return npu_rtMemPoolDestroy(a_t, a_memPool)
+}
+
+//export npug_rtMemPoolSetAttr
+func npug_rtMemPoolSetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.rtMemPoolAttr, a_value unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolSetAttr"))
+		}
+	}()
+	return npu_rtMemPoolSetAttr(a_t, a_memPool, a_attr, a_value)
+}
+
+//export npug_rtMemPoolGetAttr
+func npug_rtMemPoolGetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.rtMemPoolAttr, a_value unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolGetAttr"))
+		}
+	}()
+	return npu_rtMemPoolGetAttr(a_t, a_memPool, a_attr, a_value)
+}
+
+//export npug_rtMemPoolMallocAsync
+func npug_rtMemPoolMallocAsync(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_memPool C.rtMemPool_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolMallocAsync"))
+		}
+	}()
+	return npu_rtMemPoolMallocAsync(a_t, a_ptr, a_size, a_memPool, a_stm)
+}
+
+//export npug_rtMemPoolFreeAsync
+func npug_rtMemPoolFreeAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolFreeAsync"))
+		}
+	}()
+	return npu_rtMemPoolFreeAsync(a_t, a_ptr, a_stm)
+}
+
+//export npug_rtMemPoolTrimTo
+func npug_rtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_minBytesToKeep C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolTrimTo"))
+		}
+	}()
+	return npu_rtMemPoolTrimTo(a_t, a_memPool, a_minBytesToKeep)
+}
+
+//export npug_rtMemManagedPrefetchAsync
+func npug_rtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_location C.rtMemManagedLocation, a_flags C.uint32_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedPrefetchAsync"))
+		}
+	}()
+	return npu_rtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stm)
+}
+
+//export npug_rtMemsetD32
+func npug_rtMemsetD32(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_value C.uint32_t, a_count C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetD32"))
+		}
+	}()
+	return npu_rtMemsetD32(a_t, a_dst, a_destMax, a_value, a_count)
+}
+
+//export npug_rtMemsetD32Async
+func npug_rtMemsetD32Async(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_value C.uint32_t, a_count C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetD32Async"))
+		}
+	}()
+	return npu_rtMemsetD32Async(a_t, a_dst, a_destMax, a_value, a_count, a_stm)
 }
 
 //export npug_rtStreamWaitEventWithFlag

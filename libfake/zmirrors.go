@@ -55,6 +55,7 @@ var mirrors = []mirror{
 	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
 	{"rtIpcEventHandle_t", reflect.TypeOf((*C.rtIpcEventHandle_t)(nil)).Elem(), reflect.TypeOf((*rt.IpcEventHandle)(nil)).Elem(), "rt_event.go:npu_rtIpcGetEventHandle"},
 	{"rtLabel_t", reflect.TypeOf((*C.rtLabel_t)(nil)).Elem(), reflect.TypeOf((*core.Handle)(nil)).Elem(), "rt_label.go:npu_rtsLabelSwitchListCreate"},
+	{"rtMemPoolProps", reflect.TypeOf((*C.rtMemPoolProps)(nil)).Elem(), reflect.TypeOf((*rt.MemPoolProps)(nil)).Elem(), "rt_mempool.go:npu_rtMemPoolCreate"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},
 	{"struct_MEMCPY2D", reflect.TypeOf((*C.struct_MEMCPY2D)(nil)).Elem(), reflect.TypeOf((*hal.Memcpy2D)(nil)).Elem(), "hal_memcpy2d.go:npu_halMemcpy2D"},
 	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemInfo)(nil)).Elem(), "hal_mem.go:memInfo"},

@@ -21794,8 +21794,7 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtFreeWithDevSync(void* devPtr) {
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 691);
+    return npug_rtFreeWithDevSync(npu_self(), devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
@@ -21824,8 +21823,7 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreeHostWithDevSync(void* hostPtr) {
-    (void)hostPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 692);
+    return npug_rtFreeHostWithDevSync(npu_self(), hostPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
@@ -21888,11 +21886,7 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
 }
 
 static inline rtError_t emu_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
-    (void)ptr;
-    (void)size;
-    (void)flag;
-    (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 694);
+    return npug_rtMemAllocManaged(npu_self(), ptr, size, flag, moduleId);
 }
 
 static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
@@ -21924,11 +21918,7 @@ NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag,
 }
 
 static inline rtError_t emu_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
-    (void)devPtr;
-    (void)size;
-    (void)type;
-    (void)moduleId;
-    return (rtError_t)npu_unsupported(npu_self(), 695);
+    return npug_rtMallocCached(npu_self(), devPtr, size, type, moduleId);
 }
 
 static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
@@ -21960,9 +21950,7 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
 }
 
 static inline rtError_t emu_rtFlushCache(void* base, size_t len) {
-    (void)base;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 696);
+    return npug_rtFlushCache(npu_self(), base, len);
 }
 
 static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
@@ -21992,9 +21980,7 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
 }
 
 static inline rtError_t emu_rtInvalidCache(void* base, size_t len) {
-    (void)base;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 697);
+    return npug_rtInvalidCache(npu_self(), base, len);
 }
 
 static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
@@ -22100,14 +22086,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
 }
 
 static inline rtError_t emu_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
-    (void)dst;
-    (void)dstPitch;
-    (void)src;
-    (void)srcPitch;
-    (void)width;
-    (void)height;
-    (void)kind;
-    return (rtError_t)npu_unsupported(npu_self(), 700);
+    return npug_rtMemcpy2d(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
@@ -22142,15 +22121,7 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
 }
 
 static inline rtError_t emu_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
-    (void)dst;
-    (void)dstPitch;
-    (void)src;
-    (void)srcPitch;
-    (void)width;
-    (void)height;
-    (void)kind;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 701);
+    return npug_rtMemcpy2dAsync(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
@@ -23150,11 +23121,7 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
 }
 
 static inline rtError_t emu_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
-    (void)srcAddrPtr;
-    (void)srcLen;
-    (void)cmoType;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 730);
+    return npug_rtCmoAsync(npu_self(), srcAddrPtr, srcLen, cmoType, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
@@ -24788,11 +24755,7 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
 }
 
 static inline rtError_t emu_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
-    (void)ptr;
-    (void)size;
-    (void)type;
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 781);
+    return npug_rtsHostRegister(npu_self(), ptr, size, type, devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
@@ -24824,10 +24787,7 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
 }
 
 static inline rtError_t emu_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    (void)ptr;
-    (void)size;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 782);
+    return npug_rtHostRegisterV2(npu_self(), ptr, size, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -24858,8 +24818,7 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsHostUnregister(void* ptr) {
-    (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 783);
+    return npug_rtsHostUnregister(npu_self(), ptr);
 }
 
 static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
@@ -24888,10 +24847,7 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
 }
 
 static inline rtError_t emu_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    (void)pHost;
-    (void)pDevice;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 784);
+    return npug_rtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -25339,11 +25295,7 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
 }
 
 static inline rtError_t emu_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    (void)deviceId;
-    (void)memUsageInfo;
-    (void)inputNum;
-    (void)outputNum;
-    return (rtError_t)npu_unsupported(npu_self(), 797);
+    return npug_rtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -27893,9 +27845,7 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
-    (void)memPool;
-    (void)poolProps;
-    return (rtError_t)npu_unsupported(npu_self(), 875);
+    return npug_rtMemPoolCreate(npu_self(), memPool, (rtMemPoolProps*)poolProps);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
@@ -27925,8 +27875,7 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
 }
 
 static inline rtError_t emu_rtMemPoolDestroy(rtMemPool_t const memPool) {
-    (void)memPool;
-    return (rtError_t)npu_unsupported(npu_self(), 876);
+    return npug_rtMemPoolDestroy(npu_self(), memPool);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
@@ -27955,10 +27904,7 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
 }
 
 static inline rtError_t emu_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    (void)memPool;
-    (void)attr;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 877);
+    return npug_rtMemPoolSetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -27989,10 +27935,7 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    (void)memPool;
-    (void)attr;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 878);
+    return npug_rtMemPoolGetAttr(npu_self(), memPool, attr, value);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
@@ -28057,11 +28000,7 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
 }
 
 static inline rtError_t emu_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
-    (void)ptr;
-    (void)size;
-    (void)memPoolId;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 880);
+    return npug_rtMemPoolMallocAsync(npu_self(), ptr, size, memPoolId, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
@@ -28093,9 +28032,7 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
 }
 
 static inline rtError_t emu_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
-    (void)ptr;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 881);
+    return npug_rtMemPoolFreeAsync(npu_self(), ptr, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
@@ -28239,9 +28176,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
 }
 
 static inline rtError_t emu_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
-    (void)memPool;
-    (void)minBytesToKeep;
-    return (rtError_t)npu_unsupported(npu_self(), 885);
+    return npug_rtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
@@ -28271,12 +28206,7 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
-    (void)ptr;
-    (void)size;
-    (void)location;
-    (void)flags;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 886);
+    return npug_rtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
@@ -28427,11 +28357,7 @@ NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, 
 }
 
 static inline rtError_t emu_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
-    (void)dst;
-    (void)destMax;
-    (void)value;
-    (void)count;
-    return (rtError_t)npu_unsupported(npu_self(), 890);
+    return npug_rtMemsetD32(npu_self(), dst, destMax, value, count);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
@@ -28463,12 +28389,7 @@ NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, ui
 }
 
 static inline rtError_t emu_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
-    (void)dst;
-    (void)destMax;
-    (void)value;
-    (void)count;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 891);
+    return npug_rtMemsetD32Async(npu_self(), dst, destMax, value, count, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {

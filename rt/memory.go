@@ -1,7 +1,10 @@
 package rt
 
 import (
+	"math"
+
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -80,4 +83,81 @@ func Memset(t *core.Thread, p uintptr, destMax uint64, val uint32, cnt uint64) e
 // MemsetAsync implements rtMemsetAsync.
 func MemsetAsync(t *core.Thread, p uintptr, destMax uint64, val uint32, cnt uint64, s core.Handle) error {
 	return wrap("rtMemsetAsync", core.MemsetAsync(t, p, destMax, int32(val&0xFF), cnt, s))
+}
+
+// MallocCached implements rtMallocCached: as rtMalloc (npuemu's device
+// memory has no cache attribute to set; aclrtMallocCached is aclrtMalloc).
+func MallocCached(t *core.Thread, out *uintptr, size uint64, typ uint32, module uint16) error {
+	return core.RuntimeMalloc(t, out, size, typ, module)
+}
+
+// FreeWithDevSync implements rtFreeWithDevSync: the device holding devPtr
+// finishes all its queued work, then devPtr is freed as by rtFree.
+func FreeWithDevSync(t *core.Thread, p uintptr) error {
+	const fn = "rtFreeWithDevSync"
+	if p == 0 {
+		return invalid(fn, "devPtr must not be NULL")
+	}
+	d := core.DeviceOf(p)
+	if d == nil {
+		return invalid(fn, "%#x is not device memory allocated by rtMalloc/aclrtMalloc", p)
+	}
+	if err := d.Emu.TS.Synchronize(-1); err != nil {
+		return wrap(fn, err)
+	}
+	if core.Sanitizing {
+		core.SanitizeSyncDevice(t, d)
+	}
+	return wrap(fn, core.RuntimeFree(t, p))
+}
+
+// FreeHostWithDevSync implements rtFreeHostWithDevSync: every device
+// finishes its queued work, then hostPtr is freed as by rtFreeHost.
+func FreeHostWithDevSync(t *core.Thread, p uintptr) error {
+	const fn = "rtFreeHostWithDevSync"
+	if p == 0 {
+		return invalid(fn, "hostPtr must not be NULL")
+	}
+	return wrap(fn, core.FreeHost(t, p, true))
+}
+
+// GetMemUsageInfo implements rtGetMemUsageInfo: the device's memory per
+// module (the records aclrtGetMemUsageInfo and hal.GetMemUsageInfo give),
+// at most len(out); *n is the number written.
+func GetMemUsageInfo(t *core.Thread, dev uint32, out []core.MemUsageInfo, n *uint64) error {
+	const fn = "rtGetMemUsageInfo"
+	if len(out) == 0 || n == nil {
+		return invalid(fn, "memUsageInfo and outputNum must not be NULL and inputNum not 0")
+	}
+	if dev > math.MaxInt32 {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range", fn, dev)
+	}
+	return wrap(fn, acl.GetMemUsageInfo(t, int32(dev), out, n))
+}
+
+// HostRegisterV2 implements rtHostRegisterV2: flag is an OR of
+// RT_MEM_HOST_REGISTER_MAPPED and RT_MEM_HOST_REGISTER_PINNED (numbered as
+// the ACL_HOST_REG_* flags), as aclrtHostRegisterV2.
+func HostRegisterV2(t *core.Thread, p uintptr, size uint64, flag uint32) error {
+	return wrap("rtHostRegisterV2", acl.HostRegisterV2(t, p, size, flag))
+}
+
+// HostUnregister implements rtsHostUnregister: ptr is the start of a
+// registration of rtsHostRegister or rtHostRegisterV2.
+func HostUnregister(t *core.Thread, p uintptr) error {
+	return wrap("rtsHostUnregister", acl.HostUnregister(t, p))
+}
+
+// HostGetDevicePointer implements rtHostGetDevicePointer (flag 0): the
+// device address of registered (MAPPED) host memory.
+func HostGetDevicePointer(t *core.Thread, p uintptr, out *uintptr, flag uint32) error {
+	return wrap("rtHostGetDevicePointer", acl.HostGetDevicePointer(t, p, out, flag))
+}
+
+// HostRegister implements rtsHostRegister: page-aligned host memory mapped
+// for the device; type RT_HOST_REGISTER_MAPPED (numbered as
+// ACL_HOST_REGISTER_MAPPED), *devPtr the address kernels use, as
+// aclrtHostRegister.
+func HostRegister(t *core.Thread, p uintptr, size uint64, typ uint32, devPtr *uintptr) error {
+	return wrap("rtsHostRegister", acl.HostRegister(t, p, size, typ, devPtr))
 }

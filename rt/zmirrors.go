@@ -52,3 +52,13 @@ type GroupInfo struct {
 type IpcEventHandle struct {
 	Reserved [64]byte
 }
+
+// MemPoolProps mirrors rtMemPoolProps (32 bytes).
+type MemPoolProps struct {
+	Side       uint32
+	DevId      uint32
+	HandleType uint32
+	_          [4]byte
+	MaxSize    uint64
+	Reserve    uint64
+}
