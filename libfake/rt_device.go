@@ -43,3 +43,39 @@ func npu_rtGetDeviceCount(t *C.npu_thread, cnt *C.int32_t) C.rtError_t {
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.GetDeviceCount(th, (*int32)(unsafe.Pointer(cnt)))))
 }
+
+//export npu_rtGetRunMode
+func npu_rtGetRunMode(t *C.npu_thread, runMode *C.rtRunMode) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetRunMode(th, (*int32)(unsafe.Pointer(runMode)))))
+}
+
+//export npu_rtDeviceStatusQuery
+func npu_rtDeviceStatusQuery(t *C.npu_thread, devId C.uint32_t, deviceStatus *C.rtDeviceStatus) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceStatusQuery(th, uint32(devId), (*int32)(unsafe.Pointer(deviceStatus)))))
+}
+
+//export npu_rtDeviceResetForce
+func npu_rtDeviceResetForce(t *C.npu_thread, devId C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceResetForce(th, int32(devId))))
+}
+
+//export npu_rtDeviceGetBareTgid
+func npu_rtDeviceGetBareTgid(t *C.npu_thread, pid *C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceGetBareTgid(th, (*uint32)(unsafe.Pointer(pid)))))
+}
+
+//export npu_rtSetSysParamOpt
+func npu_rtSetSysParamOpt(t *C.npu_thread, configOpt C.rtSysParamOpt, configVal C.int64_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.SetSysParamOpt(th, int32(configOpt), int64(configVal))))
+}
+
+//export npu_rtGetSysParamOpt
+func npu_rtGetSysParamOpt(t *C.npu_thread, configOpt C.rtSysParamOpt, configVal *C.int64_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetSysParamOpt(th, int32(configOpt), (*int64)(unsafe.Pointer(configVal)))))
+}

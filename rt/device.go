@@ -1,6 +1,10 @@
 package rt
 
 import (
+	"math"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -67,3 +71,56 @@ func GetSocVersion(t *core.Thread, maxLen uint32) (string, error) {
 
 // GetSocVersionNil is rtGetSocVersion's answer to a NULL buffer.
 func GetSocVersionNil() error { return invalid("rtGetSocVersion", "ver must not be NULL") }
+
+// GetRunMode implements rtGetRunMode: the emulated devices are attached
+// to the host, RT_RUN_MODE_ONLINE (aclrtGetRunMode's ACL_HOST; the
+// runtime's RT_RUN_MODE_OFFLINE is ACL_DEVICE).
+func GetRunMode(t *core.Thread, mode *int32) error {
+	const fn = "rtGetRunMode"
+	if mode == nil {
+		return invalid(fn, "runMode must not be NULL")
+	}
+	var m int32
+	if err := acl.GetRunMode(t, &m); err != nil {
+		return wrap(fn, err)
+	}
+	*mode = abi.RT_RUN_MODE_OFFLINE
+	if m == abi.ACL_HOST {
+		*mode = abi.RT_RUN_MODE_ONLINE
+	}
+	return nil
+}
+
+// DeviceStatusQuery implements rtDeviceStatusQuery: an emulated device is
+// RT_DEVICE_STATUS_NORMAL (numbered as aclrtDeviceStatus).
+func DeviceStatusQuery(t *core.Thread, id uint32, status *int32) error {
+	const fn = "rtDeviceStatusQuery"
+	if status == nil {
+		return invalid(fn, "deviceStatus must not be NULL")
+	}
+	if id > math.MaxInt32 {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range", fn, id)
+	}
+	return wrap(fn, acl.QueryDeviceStatus(t, int32(id), status))
+}
+
+// DeviceResetForce implements rtDeviceResetForce: release the device's
+// primary context whatever its reference count, once.
+func DeviceResetForce(t *core.Thread, id int32) error {
+	return wrap("rtDeviceResetForce", acl.ResetDeviceForce(t, id))
+}
+
+// DeviceGetBareTgid implements rtDeviceGetBareTgid: the process id as the
+// device sees it (no container namespace here).
+func DeviceGetBareTgid(t *core.Thread, pid *uint32) error {
+	const fn = "rtDeviceGetBareTgid"
+	if pid == nil {
+		return invalid(fn, "pid must not be NULL")
+	}
+	var p int32
+	if err := acl.DeviceGetBareTgid(t, &p); err != nil {
+		return wrap(fn, err)
+	}
+	*pid = uint32(p)
+	return nil
+}
