@@ -6054,6 +6054,17 @@ func npug_halQueuePeek(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint, a_bufLen
 	return npu_halQueuePeek(a_t, a_devId, a_qid, a_bufLen, a_timeout)
 }
 
+//export npug_rtStreamSetMode
+func npug_rtStreamSetMode(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmMode C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamSetMode"))
+		}
+	}()
+	return npu_rtStreamSetMode(a_t, a_stm, a_stmMode)
+}
+
 //export npug_rtEnableP2P
 func npug_rtEnableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6074,6 +6085,28 @@ func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.ui
 		}
 	}()
 	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
+}
+
+//export npug_rtSetOpWaitTimeOut
+func npug_rtSetOpWaitTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetOpWaitTimeOut"))
+		}
+	}()
+	return npu_rtSetOpWaitTimeOut(a_t, a_timeout)
+}
+
+//export npug_rtSetOpExecuteTimeOut
+func npug_rtSetOpExecuteTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetOpExecuteTimeOut"))
+		}
+	}()
+	return npu_rtSetOpExecuteTimeOut(a_t, a_timeout)
 }
 
 //export npug_rtCtxCreateEx
@@ -6153,6 +6186,28 @@ func npug_rtGetGroupCount(a_t *C.npu_thread, a_cnt *C.uint32_t) (r C.rtError_t) 
 	return npu_rtGetGroupCount(a_t, a_cnt)
 }
 
+//export npug_rtCtxSetSysParamOpt
+func npug_rtCtxSetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxSetSysParamOpt"))
+		}
+	}()
+	return npu_rtCtxSetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
+//export npug_rtCtxGetSysParamOpt
+func npug_rtCtxGetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxGetSysParamOpt"))
+		}
+	}()
+	return npu_rtCtxGetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
 //export npug_rtGetDeviceCount
 func npug_rtGetDeviceCount(a_t *C.npu_thread, a_cnt *C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6195,6 +6250,17 @@ func npug_rtDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int32_t, a
 		}
 	}()
 	return npu_rtDeviceCanAccessPeer(a_t, a_canAccessPeer, a_devId, a_peerDevice)
+}
+
+//export npug_rtDeviceGetBareTgid
+func npug_rtDeviceGetBareTgid(a_t *C.npu_thread, a_pid *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetBareTgid"))
+		}
+	}()
+	return npu_rtDeviceGetBareTgid(a_t, a_pid)
 }
 
 //export npug_rtGetDevice
@@ -6241,6 +6307,17 @@ func npug_rtDeviceSynchronizeWithTimeout(a_t *C.npu_thread, a_timeout C.int32_t)
 	return npu_rtDeviceSynchronizeWithTimeout(a_t, a_timeout)
 }
 
+//export npug_rtGetRunMode
+func npug_rtGetRunMode(a_t *C.npu_thread, a_runMode *C.rtRunMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetRunMode"))
+		}
+	}()
+	return npu_rtGetRunMode(a_t, a_runMode)
+}
+
 //export npug_rtGetSocVersion
 func npug_rtGetSocVersion(a_t *C.npu_thread, a_ver *C.char_t, a_maxLen C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6250,6 +6327,50 @@ func npug_rtGetSocVersion(a_t *C.npu_thread, a_ver *C.char_t, a_maxLen C.uint32_
 		}
 	}()
 	return npu_rtGetSocVersion(a_t, a_ver, a_maxLen)
+}
+
+//export npug_rtDeviceStatusQuery
+func npug_rtDeviceStatusQuery(a_t *C.npu_thread, a_devId C.uint32_t, a_deviceStatus *C.rtDeviceStatus) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceStatusQuery"))
+		}
+	}()
+	return npu_rtDeviceStatusQuery(a_t, a_devId, a_deviceStatus)
+}
+
+//export npug_rtDeviceResetForce
+func npug_rtDeviceResetForce(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceResetForce"))
+		}
+	}()
+	return npu_rtDeviceResetForce(a_t, a_devId)
+}
+
+//export npug_rtGetSysParamOpt
+func npug_rtGetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetSysParamOpt"))
+		}
+	}()
+	return npu_rtGetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
+//export npug_rtSetSysParamOpt
+func npug_rtSetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetSysParamOpt"))
+		}
+	}()
+	return npu_rtSetSysParamOpt(a_t, a_configOpt, a_configVal)
 }
 
 //export npug_rtEventCreate
@@ -6362,6 +6483,28 @@ func npug_rtStreamCreate(a_t *C.npu_thread, a_stm *C.rtStream_t, a_priority C.in
 	return npu_rtStreamCreate(a_t, a_stm, a_priority)
 }
 
+//export npug_rtStreamGetPriority
+func npug_rtStreamGetPriority(a_t *C.npu_thread, a_stm C.rtStream_t, a_priority *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetPriority"))
+		}
+	}()
+	return npu_rtStreamGetPriority(a_t, a_stm, a_priority)
+}
+
+//export npug_rtStreamGetFlags
+func npug_rtStreamGetFlags(a_t *C.npu_thread, a_stm C.rtStream_t, a_flags *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetFlags"))
+		}
+	}()
+	return npu_rtStreamGetFlags(a_t, a_stm, a_flags)
+}
+
 //export npug_rtStreamDestroy
 func npug_rtStreamDestroy(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6371,6 +6514,17 @@ func npug_rtStreamDestroy(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t)
 		}
 	}()
 	return npu_rtStreamDestroy(a_t, a_stm)
+}
+
+//export npug_rtStreamDestroyForce
+func npug_rtStreamDestroyForce(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamDestroyForce"))
+		}
+	}()
+	return npu_rtStreamDestroyForce(a_t, a_stm)
 }
 
 //export npug_rtStreamWaitEvent
@@ -6415,6 +6569,17 @@ func npug_rtStreamQuery(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtStreamQuery(a_t, a_stm)
+}
+
+//export npug_rtStreamAbort
+func npug_rtStreamAbort(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamAbort"))
+		}
+	}()
+	return npu_rtStreamAbort(a_t, a_stm)
 }
 
 //export npug_rtStreamGetCaptureInfo
@@ -6692,6 +6857,72 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
 }
 
+//export npug_rtsDeviceGetStreamPriorityRange
+func npug_rtsDeviceGetStreamPriorityRange(a_t *C.npu_thread, a_leastPriority *C.int32_t, a_greatestPriority *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsDeviceGetStreamPriorityRange"))
+		}
+	}()
+	return npu_rtsDeviceGetStreamPriorityRange(a_t, a_leastPriority, a_greatestPriority)
+}
+
+//export npug_rtsSetDeviceResLimit
+func npug_rtsSetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtDevResLimitType_t, a_value C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetDeviceResLimit"))
+		}
+	}()
+	return npu_rtsSetDeviceResLimit(a_t, a_devId, a_typ, a_value)
+}
+
+//export npug_rtsResetDeviceResLimit
+func npug_rtsResetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsResetDeviceResLimit"))
+		}
+	}()
+	return npu_rtsResetDeviceResLimit(a_t, a_devId)
+}
+
+//export npug_rtsGetDeviceResLimit
+func npug_rtsGetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtDevResLimitType_t, a_value *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetDeviceResLimit"))
+		}
+	}()
+	return npu_rtsGetDeviceResLimit(a_t, a_devId, a_typ, a_value)
+}
+
+//export npug_rtsCtxGetCurrentDefaultStream
+func npug_rtsCtxGetCurrentDefaultStream(a_t *C.npu_thread, a_stm *C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCtxGetCurrentDefaultStream"))
+		}
+	}()
+	return npu_rtsCtxGetCurrentDefaultStream(a_t, a_stm)
+}
+
+//export npug_rtsGetPrimaryCtxState
+func npug_rtsGetPrimaryCtxState(a_t *C.npu_thread, a_devId C.int32_t, a_flags *C.uint32_t, a_active *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetPrimaryCtxState"))
+		}
+	}()
+	return npu_rtsGetPrimaryCtxState(a_t, a_devId, a_flags, a_active)
+}
+
 //export npug_rtsGetP2PStatus
 func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_status *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6701,6 +6932,105 @@ func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C
 		}
 	}()
 	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
+}
+
+//export npug_rtsStreamGetAvailableNum
+func npug_rtsStreamGetAvailableNum(a_t *C.npu_thread, a_streamCount *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamGetAvailableNum"))
+		}
+	}()
+	return npu_rtsStreamGetAvailableNum(a_t, a_streamCount)
+}
+
+//export npug_rtsStreamGetId
+func npug_rtsStreamGetId(a_t *C.npu_thread, a_stm C.rtStream_t, a_streamId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamGetId"))
+		}
+	}()
+	return npu_rtsStreamGetId(a_t, a_stm, a_streamId)
+}
+
+//export npug_rtsSetStreamResLimit
+func npug_rtsSetStreamResLimit(a_t *C.npu_thread, a_stm C.rtStream_t, a_typ C.rtDevResLimitType_t, a_value C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetStreamResLimit"))
+		}
+	}()
+	return npu_rtsSetStreamResLimit(a_t, a_stm, a_typ, a_value)
+}
+
+//export npug_rtsResetStreamResLimit
+func npug_rtsResetStreamResLimit(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsResetStreamResLimit"))
+		}
+	}()
+	return npu_rtsResetStreamResLimit(a_t, a_stm)
+}
+
+//export npug_rtsGetStreamResLimit
+func npug_rtsGetStreamResLimit(a_t *C.npu_thread, a_stm C.rtStream_t, a_typ C.rtDevResLimitType_t, a_value *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetStreamResLimit"))
+		}
+	}()
+	return npu_rtsGetStreamResLimit(a_t, a_stm, a_typ, a_value)
+}
+
+//export npug_rtsUseStreamResInCurrentThread
+func npug_rtsUseStreamResInCurrentThread(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsUseStreamResInCurrentThread"))
+		}
+	}()
+	return npu_rtsUseStreamResInCurrentThread(a_t, a_stm)
+}
+
+//export npug_rtsNotUseStreamResInCurrentThread
+func npug_rtsNotUseStreamResInCurrentThread(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotUseStreamResInCurrentThread"))
+		}
+	}()
+	return npu_rtsNotUseStreamResInCurrentThread(a_t, a_stm)
+}
+
+//export npug_rtsGetResInCurrentThread
+func npug_rtsGetResInCurrentThread(a_t *C.npu_thread, a_typ C.rtDevResLimitType_t, a_value *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetResInCurrentThread"))
+		}
+	}()
+	return npu_rtsGetResInCurrentThread(a_t, a_typ, a_value)
+}
+
+//export npug_rtsStreamStop
+func npug_rtsStreamStop(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamStop"))
+		}
+	}()
+	return npu_rtsStreamStop(a_t, a_stm)
 }
 
 //export npug_rtsLaunchKernelWithConfig

@@ -17954,9 +17954,7 @@ NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val,
 }
 
 static inline rtError_t emu_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
-    (void)stm;
-    (void)stmMode;
-    return (rtError_t)npu_unsupported(npu_self(), 568);
+    return npug_rtStreamSetMode(npu_self(), stm, stmMode);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
@@ -18275,8 +18273,7 @@ NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
 }
 
 static inline rtError_t emu_rtSetOpWaitTimeOut(uint32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 578);
+    return npug_rtSetOpWaitTimeOut(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpWaitTimeOut(uint32_t timeout) {
@@ -18305,8 +18302,7 @@ NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtSetOpExecuteTimeOut(uint32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 579);
+    return npug_rtSetOpExecuteTimeOut(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -18724,9 +18720,7 @@ NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
 }
 
 static inline rtError_t emu_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 593);
+    return npug_rtCtxSetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -18756,9 +18750,7 @@ NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const in
 }
 
 static inline rtError_t emu_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 594);
+    return npug_rtCtxGetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -18907,8 +18899,7 @@ NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devI
 }
 
 static inline rtError_t emu_rtDeviceGetBareTgid(uint32_t* pid) {
-    (void)pid;
-    return (rtError_t)npu_unsupported(npu_self(), 599);
+    return npug_rtDeviceGetBareTgid(npu_self(), pid);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetBareTgid(uint32_t* pid) {
@@ -19148,8 +19139,7 @@ NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
 }
 
 static inline rtError_t emu_rtGetRunMode(rtRunMode* runMode) {
-    (void)runMode;
-    return (rtError_t)npu_unsupported(npu_self(), 607);
+    return npug_rtGetRunMode(npu_self(), runMode);
 }
 
 static NPU_HOOK rtError_t hook_rtGetRunMode(rtRunMode* runMode) {
@@ -19240,9 +19230,7 @@ NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_
 }
 
 static inline rtError_t emu_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
-    (void)devId;
-    (void)deviceStatus;
-    return (rtError_t)npu_unsupported(npu_self(), 610);
+    return npug_rtDeviceStatusQuery(npu_self(), devId, deviceStatus);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
@@ -19426,8 +19414,7 @@ NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
 }
 
 static inline rtError_t emu_rtDeviceResetForce(int32_t devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 616);
+    return npug_rtDeviceResetForce(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceResetForce(int32_t devId) {
@@ -19456,9 +19443,7 @@ NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
 }
 
 static inline rtError_t emu_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 617);
+    return npug_rtGetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -19488,9 +19473,7 @@ NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* co
 }
 
 static inline rtError_t emu_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 618);
+    return npug_rtSetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -20237,9 +20220,7 @@ NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHan
 }
 
 static inline rtError_t emu_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
-    (void)stm;
-    (void)priority;
-    return (rtError_t)npu_unsupported(npu_self(), 642);
+    return npug_rtStreamGetPriority(npu_self(), stm, priority);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
@@ -20269,9 +20250,7 @@ NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priorit
 }
 
 static inline rtError_t emu_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 643);
+    return npug_rtStreamGetFlags(npu_self(), stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
@@ -20330,8 +20309,7 @@ NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamDestroyForce(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 645);
+    return npug_rtStreamDestroyForce(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamDestroyForce(rtStream_t stm) {
@@ -20542,8 +20520,7 @@ NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) 
 }
 
 static inline rtError_t emu_rtStreamAbort(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 652);
+    return npug_rtStreamAbort(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAbort(rtStream_t stm) {
@@ -23485,9 +23462,7 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
 }
 
 static inline rtError_t emu_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    (void)leastPriority;
-    (void)greatestPriority;
-    return (rtError_t)npu_unsupported(npu_self(), 740);
+    return npug_rtsDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -23547,10 +23522,7 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
 }
 
 static inline rtError_t emu_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
-    (void)devId;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 742);
+    return npug_rtsSetDeviceResLimit(npu_self(), devId, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
@@ -23581,8 +23553,7 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsResetDeviceResLimit(const int32_t devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 743);
+    return npug_rtsResetDeviceResLimit(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
@@ -23611,10 +23582,7 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
 }
 
 static inline rtError_t emu_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
-    (void)devId;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 744);
+    return npug_rtsGetDeviceResLimit(npu_self(), devId, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
@@ -23841,8 +23809,7 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
 }
 
 static inline rtError_t emu_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 751);
+    return npug_rtsCtxGetCurrentDefaultStream(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
@@ -23871,10 +23838,7 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
 }
 
 static inline rtError_t emu_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
-    (void)devId;
-    (void)flags;
-    (void)active;
-    return (rtError_t)npu_unsupported(npu_self(), 752);
+    return npug_rtsGetPrimaryCtxState(npu_self(), devId, flags, active);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
@@ -25528,8 +25492,7 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAvailableNum(uint32_t* streamCount) {
-    (void)streamCount;
-    return (rtError_t)npu_unsupported(npu_self(), 801);
+    return npug_rtsStreamGetAvailableNum(npu_self(), streamCount);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
@@ -25558,9 +25521,7 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
 }
 
 static inline rtError_t emu_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
-    (void)stm;
-    (void)streamId;
-    return (rtError_t)npu_unsupported(npu_self(), 802);
+    return npug_rtsStreamGetId(npu_self(), stm, streamId);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
@@ -25788,10 +25749,7 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
-    (void)stm;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 809);
+    return npug_rtsSetStreamResLimit(npu_self(), stm, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
@@ -25822,8 +25780,7 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
 }
 
 static inline rtError_t emu_rtsResetStreamResLimit(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 810);
+    return npug_rtsResetStreamResLimit(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
@@ -25852,10 +25809,7 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
-    (void)stm;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 811);
+    return npug_rtsGetStreamResLimit(npu_self(), stm, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
@@ -25886,8 +25840,7 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
 }
 
 static inline rtError_t emu_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 812);
+    return npug_rtsUseStreamResInCurrentThread(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -25916,8 +25869,7 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 813);
+    return npug_rtsNotUseStreamResInCurrentThread(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -25946,9 +25898,7 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 814);
+    return npug_rtsGetResInCurrentThread(npu_self(), type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
@@ -26012,8 +25962,7 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
 }
 
 static inline rtError_t emu_rtsStreamStop(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 816);
+    return npug_rtsStreamStop(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
