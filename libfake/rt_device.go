@@ -79,3 +79,45 @@ func npu_rtGetSysParamOpt(t *C.npu_thread, configOpt C.rtSysParamOpt, configVal 
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.GetSysParamOpt(th, int32(configOpt), (*int64)(unsafe.Pointer(configVal)))))
 }
+
+//export npu_rtsDeviceGetInfo
+func npu_rtsDeviceGetInfo(t *C.npu_thread, deviceId C.uint32_t, attr C.rtDevAttr, val *C.int64_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceGetInfo(th, uint32(deviceId), int32(attr), (*int64)(unsafe.Pointer(val)))))
+}
+
+//export npu_rtGetAiCoreCount
+func npu_rtGetAiCoreCount(t *C.npu_thread, aiCoreCnt *C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetAiCoreCount(th, (*uint32)(unsafe.Pointer(aiCoreCnt)))))
+}
+
+//export npu_rtGetDeviceUuid
+func npu_rtGetDeviceUuid(t *C.npu_thread, devId C.int32_t, uuid *C.rtUuid_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetDeviceUUID(th, int32(devId), (*[16]byte)(unsafe.Pointer(uuid)))))
+}
+
+//export npu_rtsGetLogicDevIdByPhyDevId
+func npu_rtsGetLogicDevIdByPhyDevId(t *C.npu_thread, phyDevId C.int32_t, logicDevId *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetLogicDevIdByPhyDevId(th, int32(phyDevId), (*int32)(unsafe.Pointer(logicDevId)))))
+}
+
+//export npu_rtsGetPhyDevIdByLogicDevId
+func npu_rtsGetPhyDevIdByLogicDevId(t *C.npu_thread, logicDevId C.int32_t, phyDevId *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetPhyDevIdByLogicDevId(th, int32(logicDevId), (*int32)(unsafe.Pointer(phyDevId)))))
+}
+
+//export npu_rtsGetLogicDevIdByUserDevId
+func npu_rtsGetLogicDevIdByUserDevId(t *C.npu_thread, userDevId C.int32_t, logicDevId *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetLogicDevIdByUserDevId(th, int32(userDevId), (*int32)(unsafe.Pointer(logicDevId)))))
+}
+
+//export npu_rtsGetUserDevIdByLogicDevId
+func npu_rtsGetUserDevIdByLogicDevId(t *C.npu_thread, logicDevId C.int32_t, userDevId *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetUserDevIdByLogicDevId(th, int32(logicDevId), (*int32)(unsafe.Pointer(userDevId)))))
+}

@@ -146,3 +146,15 @@ func npu_rtsStreamStop(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.StreamStop(th, handle(unsafe.Pointer(stm)))))
 }
+
+//export npu_rtsStreamSetAttribute
+func npu_rtsStreamSetAttribute(t *C.npu_thread, stm C.rtStream_t, stmAttrId C.rtStreamAttr, attrValue *C.rtStreamAttrValue_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamSetAttribute(th, handle(unsafe.Pointer(stm)), int32(stmAttrId), (*rt.StreamAttrValue)(unsafe.Pointer(attrValue)))))
+}
+
+//export npu_rtsStreamGetAttribute
+func npu_rtsStreamGetAttribute(t *C.npu_thread, stm C.rtStream_t, stmAttrId C.rtStreamAttr, attrValue *C.rtStreamAttrValue_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetAttribute(th, handle(unsafe.Pointer(stm)), int32(stmAttrId), (*rt.StreamAttrValue)(unsafe.Pointer(attrValue)))))
+}

@@ -124,3 +124,76 @@ func DeviceGetBareTgid(t *core.Thread, pid *uint32) error {
 	*pid = uint32(p)
 	return nil
 }
+
+// DeviceGetInfo implements rtsDeviceGetInfo: rtDevAttr numbers the
+// attributes as aclrtDevAttr, and the values are aclrtGetDeviceInfo's.
+func DeviceGetInfo(t *core.Thread, id uint32, attr int32, value *int64) error {
+	const fn = "rtsDeviceGetInfo"
+	if value == nil {
+		return invalid(fn, "val must not be NULL")
+	}
+	if id > math.MaxInt32 {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range", fn, id)
+	}
+	return wrap(fn, acl.GetDeviceInfo(t, id, attr, value))
+}
+
+// GetAiCoreCount implements rtGetAiCoreCount: the AI cores of the
+// emulated SoC (every device of a node has the same SoC).
+func GetAiCoreCount(t *core.Thread, n *uint32) error {
+	const fn = "rtGetAiCoreCount"
+	if n == nil {
+		return invalid(fn, "aiCoreCnt must not be NULL")
+	}
+	s, _, err := core.SoC(fn)
+	if err != nil {
+		return wrap(fn, err)
+	}
+	*n = uint32(s.AICores)
+	return nil
+}
+
+// GetDeviceUUID implements rtGetDeviceUuid: aclrtDeviceGetUuid's
+// name-based UUID of the device (rtUuid_t is 16 bytes).
+func GetDeviceUUID(t *core.Thread, id int32, out *[16]byte) error {
+	if out == nil {
+		return invalid("rtGetDeviceUuid", "uuid must not be NULL")
+	}
+	return wrap("rtGetDeviceUuid", acl.DeviceGetUuid(t, id, out))
+}
+
+// The device id maps: a "logic" id of the rts* calls is the user id
+// (after ASCEND_RT_VISIBLE_DEVICES), as for the aclrt* calls that call
+// them; the physical id is the node's.
+
+// GetLogicDevIdByPhyDevId implements rtsGetLogicDevIdByPhyDevId.
+func GetLogicDevIdByPhyDevId(t *core.Thread, phy int32, logic *int32) error {
+	if logic == nil {
+		return invalid("rtsGetLogicDevIdByPhyDevId", "logicDevId must not be NULL")
+	}
+	return wrap("rtsGetLogicDevIdByPhyDevId", acl.GetLogicDevIdByPhyDevId(t, phy, logic))
+}
+
+// GetPhyDevIdByLogicDevId implements rtsGetPhyDevIdByLogicDevId.
+func GetPhyDevIdByLogicDevId(t *core.Thread, logic int32, phy *int32) error {
+	if phy == nil {
+		return invalid("rtsGetPhyDevIdByLogicDevId", "phyDevId must not be NULL")
+	}
+	return wrap("rtsGetPhyDevIdByLogicDevId", acl.GetPhyDevIdByLogicDevId(t, logic, phy))
+}
+
+// GetLogicDevIdByUserDevId implements rtsGetLogicDevIdByUserDevId.
+func GetLogicDevIdByUserDevId(t *core.Thread, user int32, logic *int32) error {
+	if logic == nil {
+		return invalid("rtsGetLogicDevIdByUserDevId", "logicDevId must not be NULL")
+	}
+	return wrap("rtsGetLogicDevIdByUserDevId", acl.GetLogicDevIdByUserDevId(t, user, logic))
+}
+
+// GetUserDevIdByLogicDevId implements rtsGetUserDevIdByLogicDevId.
+func GetUserDevIdByLogicDevId(t *core.Thread, logic int32, user *int32) error {
+	if user == nil {
+		return invalid("rtsGetUserDevIdByLogicDevId", "userDevId must not be NULL")
+	}
+	return wrap("rtsGetUserDevIdByLogicDevId", acl.GetUserDevIdByLogicDevId(t, logic, user))
+}

@@ -182,3 +182,29 @@ func StreamStop(t *core.Thread, s core.Handle) error {
 	}
 	return wrap("rtsStreamStop", acl.StreamStop(t, s))
 }
+
+// StreamSetAttribute implements rtsStreamSetAttribute: rtStreamAttr and
+// rtStreamAttrValue_t number and lay out the attributes as aclrtStreamAttr
+// and aclrtStreamAttrValue (16 bytes).
+func StreamSetAttribute(t *core.Thread, s core.Handle, attr int32, v *StreamAttrValue) error {
+	const fn = "rtsStreamSetAttribute"
+	if v == nil {
+		return invalid(fn, "attrValue must not be NULL")
+	}
+	if attr < abi.RT_STREAM_ATTR_FAILURE_MODE || attr >= abi.RT_STREAM_ATTR_MAX {
+		return invalid(fn, "stmAttrId %d: not an rtStreamAttr", attr)
+	}
+	return wrap(fn, acl.SetStreamAttribute(t, s, attr, (*acl.StreamAttrValue)(v)))
+}
+
+// StreamGetAttribute implements rtsStreamGetAttribute.
+func StreamGetAttribute(t *core.Thread, s core.Handle, attr int32, v *StreamAttrValue) error {
+	const fn = "rtsStreamGetAttribute"
+	if v == nil {
+		return invalid(fn, "attrValue must not be NULL")
+	}
+	if attr < abi.RT_STREAM_ATTR_FAILURE_MODE || attr >= abi.RT_STREAM_ATTR_MAX {
+		return invalid(fn, "stmAttrId %d: not an rtStreamAttr", attr)
+	}
+	return wrap(fn, acl.GetStreamAttribute(t, s, attr, (*acl.StreamAttrValue)(v)))
+}

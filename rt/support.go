@@ -120,6 +120,15 @@ var symbolRules = map[string]rule{
 	"rtsUseStreamResInCurrentThread":    supported("as aclrtUseStreamResInCurrentThread"),
 	"rtsNotUseStreamResInCurrentThread": supported("as aclrtUnuseStreamResInCurrentThread"),
 	"rtsGetResInCurrentThread":          supported("as aclrtGetResInCurrentThread"),
+	"rtsStreamSetAttribute":             supported("rtStreamAttr/rtStreamAttrValue_t as aclrtSetStreamAttribute"),
+	"rtsStreamGetAttribute":             supported("as aclrtGetStreamAttribute"),
+	"rtsDeviceGetInfo":                  supported("rtDevAttr as aclrtGetDeviceInfo"),
+	"rtGetAiCoreCount":                  supported("the emulated SoC's AI cores"),
+	"rtGetDeviceUuid":                   supported("as aclrtDeviceGetUuid (950/A3/A2)"),
+	"rtsGetLogicDevIdByPhyDevId":        supported("as aclrtGetLogicDevIdByPhyDevId"),
+	"rtsGetPhyDevIdByLogicDevId":        supported("as aclrtGetPhyDevIdByLogicDevId"),
+	"rtsGetLogicDevIdByUserDevId":       supported("as aclrtGetLogicDevIdByUserDevId"),
+	"rtsGetUserDevIdByLogicDevId":       supported("as aclrtGetUserDevIdByLogicDevId"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
