@@ -6087,6 +6087,17 @@ func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.ui
 	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
 }
 
+//export npug_rtGetAiCoreCount
+func npug_rtGetAiCoreCount(a_t *C.npu_thread, a_aiCoreCnt *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetAiCoreCount"))
+		}
+	}()
+	return npu_rtGetAiCoreCount(a_t, a_aiCoreCnt)
+}
+
 //export npug_rtSetOpWaitTimeOut
 func npug_rtSetOpWaitTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6371,6 +6382,17 @@ func npug_rtSetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_con
 		}
 	}()
 	return npu_rtSetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
+//export npug_rtGetDeviceUuid
+func npug_rtGetDeviceUuid(a_t *C.npu_thread, a_devId C.int32_t, a_uuid *C.rtUuid_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceUuid"))
+		}
+	}()
+	return npu_rtGetDeviceUuid(a_t, a_devId, a_uuid)
 }
 
 //export npug_rtEventCreate
@@ -6857,6 +6879,17 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
 }
 
+//export npug_rtsDeviceGetInfo
+func npug_rtsDeviceGetInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_attr C.rtDevAttr, a_val *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsDeviceGetInfo"))
+		}
+	}()
+	return npu_rtsDeviceGetInfo(a_t, a_deviceId, a_attr, a_val)
+}
+
 //export npug_rtsDeviceGetStreamPriorityRange
 func npug_rtsDeviceGetStreamPriorityRange(a_t *C.npu_thread, a_leastPriority *C.int32_t, a_greatestPriority *C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6901,6 +6934,50 @@ func npug_rtsGetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtD
 	return npu_rtsGetDeviceResLimit(a_t, a_devId, a_typ, a_value)
 }
 
+//export npug_rtsGetLogicDevIdByPhyDevId
+func npug_rtsGetLogicDevIdByPhyDevId(a_t *C.npu_thread, a_phyDevId C.int32_t, a_logicDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetLogicDevIdByPhyDevId"))
+		}
+	}()
+	return npu_rtsGetLogicDevIdByPhyDevId(a_t, a_phyDevId, a_logicDevId)
+}
+
+//export npug_rtsGetPhyDevIdByLogicDevId
+func npug_rtsGetPhyDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t, a_phyDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetPhyDevIdByLogicDevId"))
+		}
+	}()
+	return npu_rtsGetPhyDevIdByLogicDevId(a_t, a_logicDevId, a_phyDevId)
+}
+
+//export npug_rtsGetLogicDevIdByUserDevId
+func npug_rtsGetLogicDevIdByUserDevId(a_t *C.npu_thread, a_userDevId C.int32_t, a_logicDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetLogicDevIdByUserDevId"))
+		}
+	}()
+	return npu_rtsGetLogicDevIdByUserDevId(a_t, a_userDevId, a_logicDevId)
+}
+
+//export npug_rtsGetUserDevIdByLogicDevId
+func npug_rtsGetUserDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t, a_userDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetUserDevIdByLogicDevId"))
+		}
+	}()
+	return npu_rtsGetUserDevIdByLogicDevId(a_t, a_logicDevId, a_userDevId)
+}
+
 //export npug_rtsCtxGetCurrentDefaultStream
 func npug_rtsCtxGetCurrentDefaultStream(a_t *C.npu_thread, a_stm *C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6932,6 +7009,28 @@ func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C
 		}
 	}()
 	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
+}
+
+//export npug_rtsStreamSetAttribute
+func npug_rtsStreamSetAttribute(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmAttrId C.rtStreamAttr, a_attrValue *C.rtStreamAttrValue_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamSetAttribute"))
+		}
+	}()
+	return npu_rtsStreamSetAttribute(a_t, a_stm, a_stmAttrId, a_attrValue)
+}
+
+//export npug_rtsStreamGetAttribute
+func npug_rtsStreamGetAttribute(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmAttrId C.rtStreamAttr, a_attrValue *C.rtStreamAttrValue_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamGetAttribute"))
+		}
+	}()
+	return npu_rtsStreamGetAttribute(a_t, a_stm, a_stmAttrId, a_attrValue)
 }
 
 //export npug_rtsStreamGetAvailableNum

@@ -51,6 +51,7 @@ var mirrors = []mirror{
 	{"halChipInfo", reflect.TypeOf((*C.halChipInfo)(nil)).Elem(), reflect.TypeOf((*hal.ChipInfo)(nil)).Elem(), "hal_device.go:npu_halGetChipInfo"},
 	{"rtDrvMemProp_t", reflect.TypeOf((*C.rtDrvMemProp_t)(nil)).Elem(), reflect.TypeOf((*rt.DrvMemProp)(nil)).Elem(), "rt_memory.go:npu_rtMallocPhysical"},
 	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
+	{"rtStreamAttrValue_t", reflect.TypeOf((*C.rtStreamAttrValue_t)(nil)).Elem(), reflect.TypeOf((*rt.StreamAttrValue)(nil)).Elem(), "rt_stream.go:npu_rtsStreamSetAttribute"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},
 	{"struct_MEMCPY2D", reflect.TypeOf((*C.struct_MEMCPY2D)(nil)).Elem(), reflect.TypeOf((*hal.Memcpy2D)(nil)).Elem(), "hal_memcpy2d.go:npu_halMemcpy2D"},
 	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemInfo)(nil)).Elem(), "hal_mem.go:memInfo"},

@@ -18243,8 +18243,7 @@ NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId)
 }
 
 static inline rtError_t emu_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
-    (void)aiCoreCnt;
-    return (rtError_t)npu_unsupported(npu_self(), 577);
+    return npug_rtGetAiCoreCount(npu_self(), aiCoreCnt);
 }
 
 static NPU_HOOK rtError_t hook_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
@@ -19503,9 +19502,7 @@ NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64
 }
 
 static inline rtError_t emu_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
-    (void)devId;
-    (void)uuid;
-    return (rtError_t)npu_unsupported(npu_self(), 619);
+    return npug_rtGetDeviceUuid(npu_self(), devId, uuid);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
@@ -23428,10 +23425,7 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
 }
 
 static inline rtError_t emu_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
-    (void)deviceId;
-    (void)attr;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 739);
+    return npug_rtsDeviceGetInfo(npu_self(), deviceId, attr, val);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
@@ -23613,9 +23607,7 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
-    (void)phyDevId;
-    (void)logicDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 745);
+    return npug_rtsGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
@@ -23645,9 +23637,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
 }
 
 static inline rtError_t emu_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
-    (void)logicDevId;
-    (void)phyDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 746);
+    return npug_rtsGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
@@ -23677,9 +23667,7 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
-    (void)userDevId;
-    (void)logicDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 747);
+    return npug_rtsGetLogicDevIdByUserDevId(npu_self(), userDevId, logicDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
@@ -23709,9 +23697,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
 }
 
 static inline rtError_t emu_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
-    (void)logicDevId;
-    (void)userDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 748);
+    return npug_rtsGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
@@ -25424,10 +25410,7 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
 }
 
 static inline rtError_t emu_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    (void)stm;
-    (void)stmAttrId;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 799);
+    return npug_rtsStreamSetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -25458,10 +25441,7 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    (void)stm;
-    (void)stmAttrId;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 800);
+    return npug_rtsStreamGetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {

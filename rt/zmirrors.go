@@ -32,3 +32,6 @@ type GroupInfo struct {
 	PoolIDMax       uint32
 	_               [4]byte
 }
+
+// StreamAttrValue mirrors rtStreamAttrValue_t (16 bytes).
+type StreamAttrValue [16]byte
