@@ -67,6 +67,24 @@ static void streams(void) {
     CHECK_EQ(v.failureMode, ACL_STOP_ON_FAILURE);
     CHECK_RT(rtStreamSetMode(s, RT_STREAM_FAILURE_MODE_CONTINUE_ON_FAILURE), ACL_ERROR_RT_PARAM_INVALID);
 
+    /* Attributes: rtStreamAttr/rtStreamAttrValue_t are aclrtStreamAttr's. */
+    rtStreamAttrValue_t av;
+    memset(&av, 0, sizeof av);
+    av.userCustomTag = 0xabc;
+    CHECK_RT(rtsStreamSetAttribute(s, RT_STREAM_ATTR_USER_CUSTOM_TAG, &av), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &v));
+    CHECK_EQ(v.userCustomTag, 0xabc);
+    memset(&av, 0, sizeof av);
+    CHECK_RT(rtsStreamGetAttribute(s, RT_STREAM_ATTR_FAILURE_MODE, &av), ACL_RT_SUCCESS);
+    CHECK_EQ(av.failureMode, RT_STREAM_FAILURE_MODE_STOP_ON_FAILURE);
+    av.streamPriority = 8;
+    CHECK_RT(rtsStreamSetAttribute(s, RT_STREAM_ATTR_PRIORITY, &av), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsStreamSetAttribute(s, RT_STREAM_ATTR_MAX, &av), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsStreamGetAttribute(s, (rtStreamAttr)0, &av), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsStreamGetAttribute(s, RT_STREAM_ATTR_PRIORITY, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsStreamGetAttribute(s, RT_STREAM_ATTR_PRIORITY, &av), ACL_RT_SUCCESS);
+    CHECK_EQ(av.streamPriority, 3);
+
     /* Abort leaves the stream usable; stop refuses later work. */
     void *dev = NULL;
     CHECK_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -102,6 +120,41 @@ static void device_and_context(void) {
     CHECK_RT(rtDeviceGetBareTgid(&pid), ACL_RT_SUCCESS);
     CHECK_EQ(pid, (uint32_t)getpid());
     CHECK_RT(rtDeviceGetBareTgid(NULL), ACL_ERROR_RT_PARAM_INVALID);
+
+    /* Device attributes and ids, as the ACL calls report them. */
+    int64_t cube = -1, aclCube = -2;
+    CHECK_RT(rtsDeviceGetInfo(0, RT_DEV_ATTR_CUBE_CORE_NUM, &cube), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &aclCube));
+    CHECK_EQ(cube, aclCube);
+    CHECK(cube > 0);
+    CHECK_RT(rtsDeviceGetInfo(0, RT_DEV_ATTR_CUBE_CORE_NUM, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsDeviceGetInfo(0, RT_DEV_ATTR_MAX, &cube), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsDeviceGetInfo(1000, RT_DEV_ATTR_CUBE_CORE_NUM, &cube), ACL_ERROR_RT_INVALID_DEVICEID);
+    uint32_t aic = 0;
+    int64_t aclAic = -1;
+    CHECK_RT(rtGetAiCoreCount(&aic), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &aclAic));
+    CHECK_EQ((int64_t)aic, aclAic);
+    CHECK_RT(rtGetAiCoreCount(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    rtUuid_t u;
+    aclrtUuid au;
+    CHECK_RT(rtGetDeviceUuid(0, &u), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtDeviceGetUuid(0, &au));
+    CHECK(memcmp(&u, &au, 16) == 0);
+    CHECK_RT(rtGetDeviceUuid(0, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtGetDeviceUuid(1000, &u), ACL_ERROR_RT_INVALID_DEVICEID);
+    int32_t phy = -1, logic = -1, user = -1;
+    CHECK_RT(rtsGetPhyDevIdByLogicDevId(0, &phy), ACL_RT_SUCCESS);
+    CHECK_RT(rtsGetLogicDevIdByPhyDevId(phy, &logic), ACL_RT_SUCCESS);
+    CHECK_EQ(logic, 0);
+    CHECK_RT(rtsGetLogicDevIdByUserDevId(0, &logic), ACL_RT_SUCCESS);
+    CHECK_RT(rtsGetUserDevIdByLogicDevId(logic, &user), ACL_RT_SUCCESS);
+    CHECK_EQ(user, 0);
+    CHECK_RT(rtsGetPhyDevIdByLogicDevId(0, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsGetLogicDevIdByPhyDevId(0, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsGetLogicDevIdByUserDevId(0, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsGetUserDevIdByLogicDevId(0, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK(rtsGetPhyDevIdByLogicDevId(1000, &phy) != ACL_RT_SUCCESS);
 
     /* The current context's default stream is the one NULL means. */
     rtStream_t def = NULL;
