@@ -1,6 +1,7 @@
 package main
 
 /*
+#include <string.h>
 #include "runtime/rt.h"
 #include "npu.h"
 */
@@ -120,4 +121,37 @@ func npu_rtsGetLogicDevIdByUserDevId(t *C.npu_thread, userDevId C.int32_t, logic
 func npu_rtsGetUserDevIdByLogicDevId(t *C.npu_thread, logicDevId C.int32_t, userDevId *C.int32_t) C.rtError_t {
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.GetUserDevIdByLogicDevId(th, int32(logicDevId), (*int32)(unsafe.Pointer(userDevId)))))
+}
+
+//export npu_rtCheckArchCompatibility
+func npu_rtCheckArchCompatibility(t *C.npu_thread, omSocVersion *C.char_t, canCompatible *C.int32_t) C.rtError_t {
+	th := thread(t)
+	name := ""
+	if omSocVersion != nil {
+		name = C.GoString((*C.char)(unsafe.Pointer(omSocVersion)))
+	}
+	return C.rtError_t(ret(th, rt.CheckArchCompatibility(th, name, omSocVersion != nil, (*int32)(unsafe.Pointer(canCompatible)))))
+}
+
+//export npu_rtDeviceGetPCIBusId
+func npu_rtDeviceGetPCIBusId(t *C.npu_thread, devId C.int32_t, pciBusId *C.char, length C.int32_t) C.rtError_t {
+	th := thread(t)
+	s, err := rt.DeviceGetPCIBusID(th, int32(devId), pciBusId != nil, int32(length))
+	if err != nil {
+		return C.rtError_t(ret(th, err))
+	}
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(pciBusId)), len(s)+1)
+	copy(buf, s)
+	buf[len(s)] = 0
+	return 0
+}
+
+//export npu_rtDeviceGetByPCIBusId
+func npu_rtDeviceGetByPCIBusId(t *C.npu_thread, pciBusId *C.char, devId *C.int32_t) C.rtError_t {
+	th := thread(t)
+	var s string
+	if pciBusId != nil {
+		s = C.GoStringN(pciBusId, C.int(C.strnlen(pciBusId, 64)))
+	}
+	return C.rtError_t(ret(th, rt.DeviceGetByPCIBusID(th, s, pciBusId != nil, (*int32)(unsafe.Pointer(devId)))))
 }

@@ -197,3 +197,36 @@ func GetUserDevIdByLogicDevId(t *core.Thread, logic int32, user *int32) error {
 	}
 	return wrap("rtsGetUserDevIdByLogicDevId", acl.GetUserDevIdByLogicDevId(t, logic, user))
 }
+
+// CheckArchCompatibility implements rtCheckArchCompatibility: 1 when a
+// binary built for omSocVersion runs here (its NPU architecture is the
+// emulated SoC's); an unknown SoC name is ACL_ERROR_RT_PARAM_INVALID.
+func CheckArchCompatibility(t *core.Thread, soc string, haveSoc bool, can *int32) error {
+	const fn = "rtCheckArchCompatibility"
+	if !haveSoc || can == nil {
+		return invalid(fn, "omSocVersion and canCompatible must not be NULL")
+	}
+	return wrap(fn, acl.CheckArchCompatibility(t, soc, true, can))
+}
+
+// DeviceGetPCIBusID implements rtDeviceGetPCIBusId: the device's bus id
+// ("0000:3d:00.0" form, as aclrtDeviceGetPCIBusId), which libfake writes
+// NUL-terminated into the caller's buffer of length bytes.
+func DeviceGetPCIBusID(t *core.Thread, id int32, haveBuf bool, length int32) (string, error) {
+	const fn = "rtDeviceGetPCIBusId"
+	if !haveBuf {
+		return "", invalid(fn, "pciBusId must not be NULL")
+	}
+	s, err := acl.DeviceGetPCIBusId(t, id, true, length)
+	return s, wrap(fn, err)
+}
+
+// DeviceGetByPCIBusID implements rtDeviceGetByPCIBusId: the device whose
+// bus id is busID (case-insensitive hex).
+func DeviceGetByPCIBusID(t *core.Thread, busID string, haveBus bool, id *int32) error {
+	const fn = "rtDeviceGetByPCIBusId"
+	if !haveBus || id == nil {
+		return invalid(fn, "pciBusId and devId must not be NULL")
+	}
+	return wrap(fn, acl.DeviceGetByPCIBusId(t, busID, true, id))
+}

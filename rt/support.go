@@ -129,6 +129,9 @@ var symbolRules = map[string]rule{
 	"rtsGetPhyDevIdByLogicDevId":        supported("as aclrtGetPhyDevIdByLogicDevId"),
 	"rtsGetLogicDevIdByUserDevId":       supported("as aclrtGetLogicDevIdByUserDevId"),
 	"rtsGetUserDevIdByLogicDevId":       supported("as aclrtGetUserDevIdByLogicDevId"),
+	"rtCheckArchCompatibility":          supported("1 when omSocVersion's NPU architecture is the emulated SoC's; as aclrtCheckArchCompatibility"),
+	"rtDeviceGetPCIBusId":               supported("as aclrtDeviceGetPCIBusId (950/A3/A2)"),
+	"rtDeviceGetByPCIBusId":             supported("as aclrtDeviceGetByPCIBusId (950/A3/A2)"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
