@@ -6087,6 +6087,28 @@ func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.ui
 	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
 }
 
+//export npug_rtDeviceGetPCIBusId
+func npug_rtDeviceGetPCIBusId(a_t *C.npu_thread, a_devId C.int32_t, a_pciBusId *C.char, a_length C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetPCIBusId"))
+		}
+	}()
+	return npu_rtDeviceGetPCIBusId(a_t, a_devId, a_pciBusId, a_length)
+}
+
+//export npug_rtDeviceGetByPCIBusId
+func npug_rtDeviceGetByPCIBusId(a_t *C.npu_thread, a_pciBusId *C.char, a_devId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetByPCIBusId"))
+		}
+	}()
+	return npu_rtDeviceGetByPCIBusId(a_t, a_pciBusId, a_devId)
+}
+
 //export npug_rtGetAiCoreCount
 func npug_rtGetAiCoreCount(a_t *C.npu_thread, a_aiCoreCnt *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6338,6 +6360,17 @@ func npug_rtGetSocVersion(a_t *C.npu_thread, a_ver *C.char_t, a_maxLen C.uint32_
 		}
 	}()
 	return npu_rtGetSocVersion(a_t, a_ver, a_maxLen)
+}
+
+//export npug_rtCheckArchCompatibility
+func npug_rtCheckArchCompatibility(a_t *C.npu_thread, a_omSocVersion *C.char_t, a_canCompatible *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCheckArchCompatibility"))
+		}
+	}()
+	return npu_rtCheckArchCompatibility(a_t, a_omSocVersion, a_canCompatible)
 }
 
 //export npug_rtDeviceStatusQuery

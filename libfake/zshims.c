@@ -18177,10 +18177,7 @@ NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
 }
 
 static inline rtError_t emu_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
-    (void)devId;
-    (void)pciBusId;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 575);
+    return npug_rtDeviceGetPCIBusId(npu_self(), devId, pciBusId, len);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
@@ -18211,9 +18208,7 @@ NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, co
 }
 
 static inline rtError_t emu_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
-    (void)pciBusId;
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 576);
+    return npug_rtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, devId);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
@@ -19197,9 +19192,7 @@ NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
 }
 
 static inline rtError_t emu_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
-    (void)omSocVersion;
-    (void)canCompatible;
-    return (rtError_t)npu_unsupported(npu_self(), 609);
+    return npug_rtCheckArchCompatibility(npu_self(), (char_t*)omSocVersion, canCompatible);
 }
 
 static NPU_HOOK rtError_t hook_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
