@@ -156,6 +156,30 @@ static void device_and_context(void) {
     CHECK_RT(rtsGetUserDevIdByLogicDevId(0, NULL), ACL_ERROR_RT_PARAM_INVALID);
     CHECK(rtsGetPhyDevIdByLogicDevId(1000, &phy) != ACL_RT_SUCCESS);
 
+    /* PCI bus ids round-trip, as through ACL. */
+    char bus[16] = {0}, aclBus[16] = {0};
+    CHECK_RT(rtDeviceGetPCIBusId(0, bus, sizeof bus), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtDeviceGetPCIBusId(0, aclBus, sizeof aclBus));
+    CHECK(strcmp(bus, aclBus) == 0);
+    int32_t byBus = -1;
+    CHECK_RT(rtDeviceGetByPCIBusId(bus, &byBus), ACL_RT_SUCCESS);
+    CHECK_EQ(byBus, 0);
+    CHECK_RT(rtDeviceGetPCIBusId(0, NULL, 16), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceGetPCIBusId(0, bus, 4), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceGetByPCIBusId(NULL, &byBus), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceGetByPCIBusId(bus, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceGetByPCIBusId("ffff:ff:1f.7", &byBus), ACL_ERROR_RT_PARAM_INVALID);
+
+    /* Architecture compatibility with the SoC's own name. */
+    char soc[64] = {0};
+    CHECK_RT(rtGetSocVersion(soc, sizeof soc), ACL_RT_SUCCESS);
+    int32_t can = -1;
+    CHECK_RT(rtCheckArchCompatibility(soc, &can), ACL_RT_SUCCESS);
+    CHECK_EQ(can, 1);
+    CHECK_RT(rtCheckArchCompatibility("NoSuchSoC", &can), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtCheckArchCompatibility(NULL, &can), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtCheckArchCompatibility(soc, NULL), ACL_ERROR_RT_PARAM_INVALID);
+
     /* The current context's default stream is the one NULL means. */
     rtStream_t def = NULL;
     CHECK_RT(rtsCtxGetCurrentDefaultStream(&def), ACL_RT_SUCCESS);
