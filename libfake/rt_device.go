@@ -155,3 +155,15 @@ func npu_rtDeviceGetByPCIBusId(t *C.npu_thread, pciBusId *C.char, devId *C.int32
 	}
 	return C.rtError_t(ret(th, rt.DeviceGetByPCIBusID(th, s, pciBusId != nil, (*int32)(unsafe.Pointer(devId)))))
 }
+
+//export npu_rtDeviceSetLimit
+func npu_rtDeviceSetLimit(t *C.npu_thread, devId C.int32_t, typ C.rtLimitType_t, val C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceSetLimit(th, int32(devId), int32(typ), uint32(val))))
+}
+
+//export npu_rtDeviceGetLimit
+func npu_rtDeviceGetLimit(t *C.npu_thread, typ C.rtLimitType_t, val *C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceGetLimit(th, int32(typ), (*uint32)(unsafe.Pointer(val)))))
+}

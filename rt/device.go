@@ -230,3 +230,58 @@ func DeviceGetByPCIBusID(t *core.Thread, busID string, haveBus bool, id *int32) 
 	}
 	return wrap(fn, acl.DeviceGetByPCIBusId(t, busID, true, id))
 }
+
+// deviceLimit converts an rtLimitType_t to the aclrtDeviceLimit of the same
+// name (ACL numbers them from 0 without the low-power timeout, so the rest
+// differ by one). RT_LIMIT_TYPE_LOW_POWER_TIMEOUT has no ACL counterpart.
+func deviceLimit(fn string, typ int32) (int32, error) {
+	switch typ {
+	case abi.RT_LIMIT_TYPE_SIMT_STACK_SIZE:
+		return abi.ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, nil
+	case abi.RT_LIMIT_TYPE_SIMT_DVG_WARP_STACK_SIZE:
+		return abi.ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE, nil
+	case abi.RT_LIMIT_TYPE_STACK_SIZE:
+		return abi.ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, nil
+	case abi.RT_LIMIT_TYPE_SIMD_PRINTF_FIFO_SIZE_PER_CORE:
+		return abi.ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, nil
+	case abi.RT_LIMIT_TYPE_SIMT_PRINTF_FIFO_SIZE:
+		return abi.ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE, nil
+	case abi.RT_LIMIT_TYPE_LOW_POWER_TIMEOUT:
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "%s: RT_LIMIT_TYPE_LOW_POWER_TIMEOUT: npuemu models no device low-power state", fn)
+	}
+	return 0, invalid(fn, "type %d: not an rtLimitType_t", typ)
+}
+
+// DeviceSetLimit implements rtDeviceSetLimit: as aclrtDeviceSetLimit
+// (process-wide, the SIMD stack rounded up, SIMT limits on 950 only);
+// devId must name a device.
+func DeviceSetLimit(t *core.Thread, dev, typ int32, value uint32) error {
+	const fn = "rtDeviceSetLimit"
+	limit, err := deviceLimit(fn, typ)
+	if err != nil {
+		return err
+	}
+	if err := core.CheckDeviceID(fn, dev); err != nil {
+		return wrap(fn, err)
+	}
+	return wrap(fn, acl.DeviceSetLimit(t, limit, uint64(value)))
+}
+
+// DeviceGetLimit implements rtDeviceGetLimit: the value in force, the
+// default while unset.
+func DeviceGetLimit(t *core.Thread, typ int32, value *uint32) error {
+	const fn = "rtDeviceGetLimit"
+	if value == nil {
+		return invalid(fn, "val must not be NULL")
+	}
+	limit, err := deviceLimit(fn, typ)
+	if err != nil {
+		return err
+	}
+	var v uint64
+	if err := acl.DeviceGetLimit(t, limit, &v); err != nil {
+		return wrap(fn, err)
+	}
+	*value = uint32(min(v, math.MaxUint32))
+	return nil
+}

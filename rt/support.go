@@ -132,6 +132,8 @@ var symbolRules = map[string]rule{
 	"rtCheckArchCompatibility":          supported("1 when omSocVersion's NPU architecture is the emulated SoC's; as aclrtCheckArchCompatibility"),
 	"rtDeviceGetPCIBusId":               supported("as aclrtDeviceGetPCIBusId (950/A3/A2)"),
 	"rtDeviceGetByPCIBusId":             supported("as aclrtDeviceGetByPCIBusId (950/A3/A2)"),
+	"rtDeviceSetLimit":                  partial("rtLimitType_t converted to aclrtDeviceLimit, as aclrtDeviceSetLimit; RT_LIMIT_TYPE_LOW_POWER_TIMEOUT is not modelled (ACL_ERROR_RT_FEATURE_NOT_SUPPORT)"),
+	"rtDeviceGetLimit":                  partial("as aclrtDeviceGetLimit; RT_LIMIT_TYPE_LOW_POWER_TIMEOUT is not modelled"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
