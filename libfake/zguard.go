@@ -6318,6 +6318,17 @@ func npug_rtDeviceReset(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
 	return npu_rtDeviceReset(a_t, a_devId)
 }
 
+//export npug_rtDeviceSetLimit
+func npug_rtDeviceSetLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtLimitType_t, a_val C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceSetLimit"))
+		}
+	}()
+	return npu_rtDeviceSetLimit(a_t, a_devId, a_typ, a_val)
+}
+
 //export npug_rtDeviceSynchronize
 func npug_rtDeviceSynchronize(a_t *C.npu_thread) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7240,4 +7251,15 @@ func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotSt
 		}
 	}()
 	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
+}
+
+//export npug_rtDeviceGetLimit
+func npug_rtDeviceGetLimit(a_t *C.npu_thread, a_typ C.rtLimitType_t, a_val *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetLimit"))
+		}
+	}()
+	return npu_rtDeviceGetLimit(a_t, a_typ, a_val)
 }

@@ -18980,10 +18980,7 @@ NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
 }
 
 static inline rtError_t emu_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
-    (void)devId;
-    (void)type;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 602);
+    return npug_rtDeviceSetLimit(npu_self(), devId, type, val);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
@@ -27787,9 +27784,7 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
 }
 
 static inline rtError_t emu_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
-    (void)type;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 872);
+    return npug_rtDeviceGetLimit(npu_self(), type, val);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
