@@ -180,6 +180,26 @@ static void device_and_context(void) {
     CHECK_RT(rtCheckArchCompatibility(NULL, &can), ACL_ERROR_RT_PARAM_INVALID);
     CHECK_RT(rtCheckArchCompatibility(soc, NULL), ACL_ERROR_RT_PARAM_INVALID);
 
+    /* Device limits: rtLimitType_t numbers them one above aclrtDeviceLimit. */
+    uint32_t lim = 0;
+    CHECK_RT(rtDeviceGetLimit(RT_LIMIT_TYPE_STACK_SIZE, &lim), ACL_RT_SUCCESS);
+    CHECK_EQ(lim, 32768);
+    CHECK_RT(rtDeviceSetLimit(0, RT_LIMIT_TYPE_STACK_SIZE, 40000), ACL_RT_SUCCESS);
+    CHECK_RT(rtDeviceGetLimit(RT_LIMIT_TYPE_STACK_SIZE, &lim), ACL_RT_SUCCESS);
+    CHECK_EQ(lim, 49152); /* rounded up to 16 KiB */
+    size_t aclLim = 0;
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &aclLim));
+    CHECK_EQ(aclLim, 49152);
+    CHECK_RT(rtDeviceSetLimit(0, RT_LIMIT_TYPE_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 4096), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, &aclLim));
+    CHECK_EQ(aclLim, 4096);
+    CHECK_RT(rtDeviceSetLimit(0, RT_LIMIT_TYPE_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 4097), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceSetLimit(1000, RT_LIMIT_TYPE_STACK_SIZE, 40000), ACL_ERROR_RT_INVALID_DEVICEID);
+    CHECK_RT(rtDeviceSetLimit(0, RT_LIMIT_TYPE_LOW_POWER_TIMEOUT, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RT(rtDeviceSetLimit(0, RT_LIMIT_TYPE_RESERVED, 1), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceGetLimit(RT_LIMIT_TYPE_RESERVED, &lim), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtDeviceGetLimit(RT_LIMIT_TYPE_STACK_SIZE, NULL), ACL_ERROR_RT_PARAM_INVALID);
+
     /* The current context's default stream is the one NULL means. */
     rtStream_t def = NULL;
     CHECK_RT(rtsCtxGetCurrentDefaultStream(&def), ACL_RT_SUCCESS);
