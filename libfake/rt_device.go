@@ -167,3 +167,9 @@ func npu_rtDeviceGetLimit(t *C.npu_thread, typ C.rtLimitType_t, val *C.uint32_t)
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.DeviceGetLimit(th, int32(typ), (*uint32)(unsafe.Pointer(val)))))
 }
+
+//export npu_rtDeviceTaskAbort
+func npu_rtDeviceTaskAbort(t *C.npu_thread, devId C.int32_t, timeout C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceTaskAbort(th, int32(devId), uint32(timeout))))
+}

@@ -158,3 +158,16 @@ func npu_rtsStreamGetAttribute(t *C.npu_thread, stm C.rtStream_t, stmAttrId C.rt
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.StreamGetAttribute(th, handle(unsafe.Pointer(stm)), int32(stmAttrId), (*rt.StreamAttrValue)(unsafe.Pointer(attrValue)))))
 }
+
+//export npu_rtsActiveStream
+func npu_rtsActiveStream(t *C.npu_thread, activeStream, stream C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.ActiveStream(th, handle(unsafe.Pointer(activeStream)), handle(unsafe.Pointer(stream)))))
+}
+
+//export npu_rtsSwitchStream
+func npu_rtsSwitchStream(t *C.npu_thread, leftValue unsafe.Pointer, cond C.rtCondition_t, rightValue unsafe.Pointer, dataType C.rtSwitchDataType_t, trueStream, falseStream, stream C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.SwitchStream(th, uintptr(leftValue), int32(cond), uintptr(rightValue), int32(dataType),
+		handle(unsafe.Pointer(trueStream)), handle(unsafe.Pointer(falseStream)), handle(unsafe.Pointer(stream)))))
+}

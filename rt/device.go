@@ -285,3 +285,11 @@ func DeviceGetLimit(t *core.Thread, typ int32, value *uint32) error {
 	*value = uint32(min(v, math.MaxUint32))
 	return nil
 }
+
+// DeviceTaskAbort implements rtDeviceTaskAbort: the tasks of every stream
+// of the device are aborted between the registered abort callbacks' PRE
+// and POST calls, as aclrtDeviceTaskAbort (950/A3/A2); timeout (ms) is
+// only validated, the emulated abort takes no time.
+func DeviceTaskAbort(t *core.Thread, dev int32, timeout uint32) error {
+	return wrap("rtDeviceTaskAbort", acl.DeviceTaskAbort(t, dev, timeout))
+}

@@ -208,3 +208,30 @@ func StreamGetAttribute(t *core.Thread, s core.Handle, attr int32, v *StreamAttr
 	}
 	return wrap(fn, acl.GetStreamAttribute(t, s, attr, (*acl.StreamAttrValue)(v)))
 }
+
+// ActiveStream implements rtsActiveStream: a task of stream (bound to a
+// model run instance) that activates activeStream, as aclrtActiveStream.
+func ActiveStream(t *core.Thread, active, s core.Handle) error {
+	if active == 0 {
+		return invalid("rtsActiveStream", "activeStream must not be NULL")
+	}
+	return wrap("rtsActiveStream", acl.ActiveStream(t, active, s))
+}
+
+// SwitchStream implements rtsSwitchStream: a task of stream that compares
+// *leftValue with *rightValue (rtSwitchDataType_t wide) and activates
+// trueStream when cond holds; rtCondition_t and rtSwitchDataType_t number
+// as aclrtCondition and aclrtCompareDataType. falseStream must be NULL.
+func SwitchStream(t *core.Thread, left uintptr, cond int32, right uintptr, dataType int32, trueStream, falseStream, s core.Handle) error {
+	const fn = "rtsSwitchStream"
+	if left == 0 || right == 0 {
+		return invalid(fn, "leftValue and rightValue must not be NULL")
+	}
+	if cond < abi.RT_EQUAL || cond > abi.RT_LESS_OR_EQUAL {
+		return invalid(fn, "cond %d: not an rtCondition_t (0..5)", cond)
+	}
+	if dataType != abi.RT_SWITCH_INT32 && dataType != abi.RT_SWITCH_INT64 {
+		return invalid(fn, "dataType %d: RT_SWITCH_INT32 (0) or RT_SWITCH_INT64 (1)", dataType)
+	}
+	return wrap(fn, acl.SwitchStream(t, left, cond, right, dataType, trueStream, falseStream, s))
+}

@@ -134,6 +134,9 @@ var symbolRules = map[string]rule{
 	"rtDeviceGetByPCIBusId":             supported("as aclrtDeviceGetByPCIBusId (950/A3/A2)"),
 	"rtDeviceSetLimit":                  partial("rtLimitType_t converted to aclrtDeviceLimit, as aclrtDeviceSetLimit; RT_LIMIT_TYPE_LOW_POWER_TIMEOUT is not modelled (ACL_ERROR_RT_FEATURE_NOT_SUPPORT)"),
 	"rtDeviceGetLimit":                  partial("as aclrtDeviceGetLimit; RT_LIMIT_TYPE_LOW_POWER_TIMEOUT is not modelled"),
+	"rtsActiveStream":                   supported("streams bound to a model run instance; as aclrtActiveStream"),
+	"rtsSwitchStream":                   supported("falseStream NULL; as aclrtSwitchStream"),
+	"rtDeviceTaskAbort":                 supported("abort callbacks PRE/POST around the abort; as aclrtDeviceTaskAbort (950/A3/A2)"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
