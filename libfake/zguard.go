@@ -6351,6 +6351,17 @@ func npug_rtDeviceSynchronizeWithTimeout(a_t *C.npu_thread, a_timeout C.int32_t)
 	return npu_rtDeviceSynchronizeWithTimeout(a_t, a_timeout)
 }
 
+//export npug_rtDeviceTaskAbort
+func npug_rtDeviceTaskAbort(a_t *C.npu_thread, a_devId C.int32_t, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceTaskAbort"))
+		}
+	}()
+	return npu_rtDeviceTaskAbort(a_t, a_devId, a_timeout)
+}
+
 //export npug_rtGetRunMode
 func npug_rtGetRunMode(a_t *C.npu_thread, a_runMode *C.rtRunMode) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7097,6 +7108,28 @@ func npug_rtsStreamGetId(a_t *C.npu_thread, a_stm C.rtStream_t, a_streamId *C.in
 		}
 	}()
 	return npu_rtsStreamGetId(a_t, a_stm, a_streamId)
+}
+
+//export npug_rtsSwitchStream
+func npug_rtsSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_cond C.rtCondition_t, a_rightValue unsafe.Pointer, a_dataType C.rtSwitchDataType_t, a_trueStream C.rtStream_t, a_falseStream C.rtStream_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSwitchStream"))
+		}
+	}()
+	return npu_rtsSwitchStream(a_t, a_leftValue, a_cond, a_rightValue, a_dataType, a_trueStream, a_falseStream, a_stream)
+}
+
+//export npug_rtsActiveStream
+func npug_rtsActiveStream(a_t *C.npu_thread, a_activeStream C.rtStream_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsActiveStream"))
+		}
+	}()
+	return npu_rtsActiveStream(a_t, a_activeStream, a_stream)
 }
 
 //export npug_rtsSetStreamResLimit

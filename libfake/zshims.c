@@ -19068,9 +19068,7 @@ NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
-    (void)devId;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 605);
+    return npug_rtDeviceTaskAbort(npu_self(), devId, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
@@ -25645,14 +25643,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
-    (void)leftValue;
-    (void)cond;
-    (void)rightValue;
-    (void)dataType;
-    (void)trueStream;
-    (void)falseStream;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 807);
+    return npug_rtsSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
@@ -25687,9 +25678,7 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
 }
 
 static inline rtError_t emu_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
-    (void)activeStream;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 808);
+    return npug_rtsActiveStream(npu_self(), activeStream, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
