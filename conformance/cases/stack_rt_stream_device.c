@@ -88,6 +88,15 @@ static void streams(void) {
     /* Abort leaves the stream usable; stop refuses later work. */
     void *dev = NULL;
     CHECK_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+
+    /* Stream control belongs to streams bound to a model run instance. */
+    CHECK_RT(rtsActiveStream(NULL, s), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsActiveStream(fast, s), ACL_ERROR_RT_STREAM_MODEL);
+    CHECK_RT(rtsSwitchStream(dev, RT_EQUAL, dev, RT_SWITCH_INT32, fast, NULL, s), ACL_ERROR_RT_STREAM_MODEL);
+    CHECK_RT(rtsSwitchStream(NULL, RT_EQUAL, dev, RT_SWITCH_INT32, fast, NULL, s), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsSwitchStream(dev, (rtCondition_t)6, dev, RT_SWITCH_INT32, fast, NULL, s), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsSwitchStream(dev, RT_EQUAL, dev, (rtSwitchDataType_t)2, fast, NULL, s), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsSwitchStream(dev, RT_EQUAL, dev, RT_SWITCH_INT32, fast, s, s), ACL_ERROR_RT_PARAM_INVALID);
     CHECK_RT(rtStreamAbort(s), ACL_RT_SUCCESS);
     CHECK_RT(rtMemsetAsync(dev, 64, 1, 64, s), ACL_RT_SUCCESS);
     CHECK_RT(rtStreamSynchronize(s), ACL_RT_SUCCESS);
@@ -310,6 +319,14 @@ int main(void) {
     device_and_context();
     timeouts();
     res_limits();
+
+    /* A device-wide task abort, then the device still takes work. */
+    CHECK_RT(rtDeviceTaskAbort(1000, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+    CHECK_RT(rtDeviceTaskAbort(0, 0), ACL_RT_SUCCESS);
+    rtStream_t after = NULL;
+    CHECK_RT(rtStreamCreate(&after, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronize(after), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamDestroy(after), ACL_RT_SUCCESS);
 
     /* A forced reset releases the primary context however often it was
      * set, once. */
