@@ -103,3 +103,27 @@ func npu_rtMemsetAsync(t *C.npu_thread, ptr unsafe.Pointer, destMax C.uint64_t, 
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.MemsetAsync(th, uintptr(ptr), uint64(destMax), uint32(val), uint64(cnt), handle(unsafe.Pointer(stm)))))
 }
+
+//export npu_rtsCtxGetCurrentDefaultStream
+func npu_rtsCtxGetCurrentDefaultStream(t *C.npu_thread, stm *C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.CtxGetCurrentDefaultStream(th, handleOut(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtsGetPrimaryCtxState
+func npu_rtsGetPrimaryCtxState(t *C.npu_thread, devId C.int32_t, flags *C.uint32_t, active *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetPrimaryCtxState(th, int32(devId), (*uint32)(unsafe.Pointer(flags)), (*int32)(unsafe.Pointer(active)))))
+}
+
+//export npu_rtCtxSetSysParamOpt
+func npu_rtCtxSetSysParamOpt(t *C.npu_thread, configOpt C.rtSysParamOpt, configVal C.int64_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.CtxSetSysParamOpt(th, int32(configOpt), int64(configVal))))
+}
+
+//export npu_rtCtxGetSysParamOpt
+func npu_rtCtxGetSysParamOpt(t *C.npu_thread, configOpt C.rtSysParamOpt, configVal *C.int64_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.CtxGetSysParamOpt(th, int32(configOpt), (*int64)(unsafe.Pointer(configVal)))))
+}

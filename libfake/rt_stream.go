@@ -92,3 +92,82 @@ func npu_rtEventElapsedTime(t *C.npu_thread, timeInterval *C.float32_t, startEve
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.EventElapsedTime(th, (*float32)(unsafe.Pointer(timeInterval)), handle(unsafe.Pointer(startEvent)), handle(unsafe.Pointer(endEvent)))))
 }
+
+//export npu_rtStreamGetPriority
+func npu_rtStreamGetPriority(t *C.npu_thread, stm C.rtStream_t, priority *C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetPriority(th, handle(unsafe.Pointer(stm)), (*uint32)(unsafe.Pointer(priority)))))
+}
+
+//export npu_rtStreamGetFlags
+func npu_rtStreamGetFlags(t *C.npu_thread, stm C.rtStream_t, flags *C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetFlags(th, handle(unsafe.Pointer(stm)), (*uint32)(unsafe.Pointer(flags)))))
+}
+
+//export npu_rtsStreamGetId
+func npu_rtsStreamGetId(t *C.npu_thread, stm C.rtStream_t, streamId *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetID(th, handle(unsafe.Pointer(stm)), (*int32)(unsafe.Pointer(streamId)))))
+}
+
+//export npu_rtsStreamGetAvailableNum
+func npu_rtsStreamGetAvailableNum(t *C.npu_thread, streamCount *C.uint32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetAvailableNum(th, (*uint32)(unsafe.Pointer(streamCount)))))
+}
+
+//export npu_rtsDeviceGetStreamPriorityRange
+func npu_rtsDeviceGetStreamPriorityRange(t *C.npu_thread, leastPriority, greatestPriority *C.int32_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.DeviceGetStreamPriorityRange(th, (*int32)(unsafe.Pointer(leastPriority)), (*int32)(unsafe.Pointer(greatestPriority)))))
+}
+
+//export npu_rtStreamDestroyForce
+func npu_rtStreamDestroyForce(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamDestroyForce(th, handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtStreamSetMode
+func npu_rtStreamSetMode(t *C.npu_thread, stm C.rtStream_t, stmMode C.uint64_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamSetMode(th, handle(unsafe.Pointer(stm)), uint64(stmMode))))
+}
+
+//export npu_rtStreamAbort
+func npu_rtStreamAbort(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamAbort(th, handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtsStreamStop
+func npu_rtsStreamStop(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamStop(th, handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtsStreamSetAttribute
+func npu_rtsStreamSetAttribute(t *C.npu_thread, stm C.rtStream_t, stmAttrId C.rtStreamAttr, attrValue *C.rtStreamAttrValue_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamSetAttribute(th, handle(unsafe.Pointer(stm)), int32(stmAttrId), (*rt.StreamAttrValue)(unsafe.Pointer(attrValue)))))
+}
+
+//export npu_rtsStreamGetAttribute
+func npu_rtsStreamGetAttribute(t *C.npu_thread, stm C.rtStream_t, stmAttrId C.rtStreamAttr, attrValue *C.rtStreamAttrValue_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.StreamGetAttribute(th, handle(unsafe.Pointer(stm)), int32(stmAttrId), (*rt.StreamAttrValue)(unsafe.Pointer(attrValue)))))
+}
+
+//export npu_rtsActiveStream
+func npu_rtsActiveStream(t *C.npu_thread, activeStream, stream C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.ActiveStream(th, handle(unsafe.Pointer(activeStream)), handle(unsafe.Pointer(stream)))))
+}
+
+//export npu_rtsSwitchStream
+func npu_rtsSwitchStream(t *C.npu_thread, leftValue unsafe.Pointer, cond C.rtCondition_t, rightValue unsafe.Pointer, dataType C.rtSwitchDataType_t, trueStream, falseStream, stream C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.SwitchStream(th, uintptr(leftValue), int32(cond), uintptr(rightValue), int32(dataType),
+		handle(unsafe.Pointer(trueStream)), handle(unsafe.Pointer(falseStream)), handle(unsafe.Pointer(stream)))))
+}

@@ -6054,6 +6054,17 @@ func npug_halQueuePeek(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint, a_bufLen
 	return npu_halQueuePeek(a_t, a_devId, a_qid, a_bufLen, a_timeout)
 }
 
+//export npug_rtStreamSetMode
+func npug_rtStreamSetMode(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmMode C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamSetMode"))
+		}
+	}()
+	return npu_rtStreamSetMode(a_t, a_stm, a_stmMode)
+}
+
 //export npug_rtEnableP2P
 func npug_rtEnableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6074,6 +6085,61 @@ func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.ui
 		}
 	}()
 	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
+}
+
+//export npug_rtDeviceGetPCIBusId
+func npug_rtDeviceGetPCIBusId(a_t *C.npu_thread, a_devId C.int32_t, a_pciBusId *C.char, a_length C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetPCIBusId"))
+		}
+	}()
+	return npu_rtDeviceGetPCIBusId(a_t, a_devId, a_pciBusId, a_length)
+}
+
+//export npug_rtDeviceGetByPCIBusId
+func npug_rtDeviceGetByPCIBusId(a_t *C.npu_thread, a_pciBusId *C.char, a_devId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetByPCIBusId"))
+		}
+	}()
+	return npu_rtDeviceGetByPCIBusId(a_t, a_pciBusId, a_devId)
+}
+
+//export npug_rtGetAiCoreCount
+func npug_rtGetAiCoreCount(a_t *C.npu_thread, a_aiCoreCnt *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetAiCoreCount"))
+		}
+	}()
+	return npu_rtGetAiCoreCount(a_t, a_aiCoreCnt)
+}
+
+//export npug_rtSetOpWaitTimeOut
+func npug_rtSetOpWaitTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetOpWaitTimeOut"))
+		}
+	}()
+	return npu_rtSetOpWaitTimeOut(a_t, a_timeout)
+}
+
+//export npug_rtSetOpExecuteTimeOut
+func npug_rtSetOpExecuteTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetOpExecuteTimeOut"))
+		}
+	}()
+	return npu_rtSetOpExecuteTimeOut(a_t, a_timeout)
 }
 
 //export npug_rtCtxCreateEx
@@ -6153,6 +6219,28 @@ func npug_rtGetGroupCount(a_t *C.npu_thread, a_cnt *C.uint32_t) (r C.rtError_t) 
 	return npu_rtGetGroupCount(a_t, a_cnt)
 }
 
+//export npug_rtCtxSetSysParamOpt
+func npug_rtCtxSetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxSetSysParamOpt"))
+		}
+	}()
+	return npu_rtCtxSetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
+//export npug_rtCtxGetSysParamOpt
+func npug_rtCtxGetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCtxGetSysParamOpt"))
+		}
+	}()
+	return npu_rtCtxGetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
 //export npug_rtGetDeviceCount
 func npug_rtGetDeviceCount(a_t *C.npu_thread, a_cnt *C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6197,6 +6285,17 @@ func npug_rtDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int32_t, a
 	return npu_rtDeviceCanAccessPeer(a_t, a_canAccessPeer, a_devId, a_peerDevice)
 }
 
+//export npug_rtDeviceGetBareTgid
+func npug_rtDeviceGetBareTgid(a_t *C.npu_thread, a_pid *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetBareTgid"))
+		}
+	}()
+	return npu_rtDeviceGetBareTgid(a_t, a_pid)
+}
+
 //export npug_rtGetDevice
 func npug_rtGetDevice(a_t *C.npu_thread, a_devId *C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6217,6 +6316,17 @@ func npug_rtDeviceReset(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtDeviceReset(a_t, a_devId)
+}
+
+//export npug_rtDeviceSetLimit
+func npug_rtDeviceSetLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtLimitType_t, a_val C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceSetLimit"))
+		}
+	}()
+	return npu_rtDeviceSetLimit(a_t, a_devId, a_typ, a_val)
 }
 
 //export npug_rtDeviceSynchronize
@@ -6241,6 +6351,28 @@ func npug_rtDeviceSynchronizeWithTimeout(a_t *C.npu_thread, a_timeout C.int32_t)
 	return npu_rtDeviceSynchronizeWithTimeout(a_t, a_timeout)
 }
 
+//export npug_rtDeviceTaskAbort
+func npug_rtDeviceTaskAbort(a_t *C.npu_thread, a_devId C.int32_t, a_timeout C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceTaskAbort"))
+		}
+	}()
+	return npu_rtDeviceTaskAbort(a_t, a_devId, a_timeout)
+}
+
+//export npug_rtGetRunMode
+func npug_rtGetRunMode(a_t *C.npu_thread, a_runMode *C.rtRunMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetRunMode"))
+		}
+	}()
+	return npu_rtGetRunMode(a_t, a_runMode)
+}
+
 //export npug_rtGetSocVersion
 func npug_rtGetSocVersion(a_t *C.npu_thread, a_ver *C.char_t, a_maxLen C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6250,6 +6382,72 @@ func npug_rtGetSocVersion(a_t *C.npu_thread, a_ver *C.char_t, a_maxLen C.uint32_
 		}
 	}()
 	return npu_rtGetSocVersion(a_t, a_ver, a_maxLen)
+}
+
+//export npug_rtCheckArchCompatibility
+func npug_rtCheckArchCompatibility(a_t *C.npu_thread, a_omSocVersion *C.char_t, a_canCompatible *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCheckArchCompatibility"))
+		}
+	}()
+	return npu_rtCheckArchCompatibility(a_t, a_omSocVersion, a_canCompatible)
+}
+
+//export npug_rtDeviceStatusQuery
+func npug_rtDeviceStatusQuery(a_t *C.npu_thread, a_devId C.uint32_t, a_deviceStatus *C.rtDeviceStatus) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceStatusQuery"))
+		}
+	}()
+	return npu_rtDeviceStatusQuery(a_t, a_devId, a_deviceStatus)
+}
+
+//export npug_rtDeviceResetForce
+func npug_rtDeviceResetForce(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceResetForce"))
+		}
+	}()
+	return npu_rtDeviceResetForce(a_t, a_devId)
+}
+
+//export npug_rtGetSysParamOpt
+func npug_rtGetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetSysParamOpt"))
+		}
+	}()
+	return npu_rtGetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
+//export npug_rtSetSysParamOpt
+func npug_rtSetSysParamOpt(a_t *C.npu_thread, a_configOpt C.rtSysParamOpt, a_configVal C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetSysParamOpt"))
+		}
+	}()
+	return npu_rtSetSysParamOpt(a_t, a_configOpt, a_configVal)
+}
+
+//export npug_rtGetDeviceUuid
+func npug_rtGetDeviceUuid(a_t *C.npu_thread, a_devId C.int32_t, a_uuid *C.rtUuid_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceUuid"))
+		}
+	}()
+	return npu_rtGetDeviceUuid(a_t, a_devId, a_uuid)
 }
 
 //export npug_rtEventCreate
@@ -6428,6 +6626,28 @@ func npug_rtStreamCreate(a_t *C.npu_thread, a_stm *C.rtStream_t, a_priority C.in
 	return npu_rtStreamCreate(a_t, a_stm, a_priority)
 }
 
+//export npug_rtStreamGetPriority
+func npug_rtStreamGetPriority(a_t *C.npu_thread, a_stm C.rtStream_t, a_priority *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetPriority"))
+		}
+	}()
+	return npu_rtStreamGetPriority(a_t, a_stm, a_priority)
+}
+
+//export npug_rtStreamGetFlags
+func npug_rtStreamGetFlags(a_t *C.npu_thread, a_stm C.rtStream_t, a_flags *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetFlags"))
+		}
+	}()
+	return npu_rtStreamGetFlags(a_t, a_stm, a_flags)
+}
+
 //export npug_rtStreamDestroy
 func npug_rtStreamDestroy(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6437,6 +6657,17 @@ func npug_rtStreamDestroy(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t)
 		}
 	}()
 	return npu_rtStreamDestroy(a_t, a_stm)
+}
+
+//export npug_rtStreamDestroyForce
+func npug_rtStreamDestroyForce(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamDestroyForce"))
+		}
+	}()
+	return npu_rtStreamDestroyForce(a_t, a_stm)
 }
 
 //export npug_rtStreamWaitEvent
@@ -6481,6 +6712,17 @@ func npug_rtStreamQuery(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtStreamQuery(a_t, a_stm)
+}
+
+//export npug_rtStreamAbort
+func npug_rtStreamAbort(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamAbort"))
+		}
+	}()
+	return npu_rtStreamAbort(a_t, a_stm)
 }
 
 //export npug_rtStreamGetCaptureInfo
@@ -6857,6 +7099,127 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
 }
 
+//export npug_rtsDeviceGetInfo
+func npug_rtsDeviceGetInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_attr C.rtDevAttr, a_val *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsDeviceGetInfo"))
+		}
+	}()
+	return npu_rtsDeviceGetInfo(a_t, a_deviceId, a_attr, a_val)
+}
+
+//export npug_rtsDeviceGetStreamPriorityRange
+func npug_rtsDeviceGetStreamPriorityRange(a_t *C.npu_thread, a_leastPriority *C.int32_t, a_greatestPriority *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsDeviceGetStreamPriorityRange"))
+		}
+	}()
+	return npu_rtsDeviceGetStreamPriorityRange(a_t, a_leastPriority, a_greatestPriority)
+}
+
+//export npug_rtsSetDeviceResLimit
+func npug_rtsSetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtDevResLimitType_t, a_value C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetDeviceResLimit"))
+		}
+	}()
+	return npu_rtsSetDeviceResLimit(a_t, a_devId, a_typ, a_value)
+}
+
+//export npug_rtsResetDeviceResLimit
+func npug_rtsResetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsResetDeviceResLimit"))
+		}
+	}()
+	return npu_rtsResetDeviceResLimit(a_t, a_devId)
+}
+
+//export npug_rtsGetDeviceResLimit
+func npug_rtsGetDeviceResLimit(a_t *C.npu_thread, a_devId C.int32_t, a_typ C.rtDevResLimitType_t, a_value *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetDeviceResLimit"))
+		}
+	}()
+	return npu_rtsGetDeviceResLimit(a_t, a_devId, a_typ, a_value)
+}
+
+//export npug_rtsGetLogicDevIdByPhyDevId
+func npug_rtsGetLogicDevIdByPhyDevId(a_t *C.npu_thread, a_phyDevId C.int32_t, a_logicDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetLogicDevIdByPhyDevId"))
+		}
+	}()
+	return npu_rtsGetLogicDevIdByPhyDevId(a_t, a_phyDevId, a_logicDevId)
+}
+
+//export npug_rtsGetPhyDevIdByLogicDevId
+func npug_rtsGetPhyDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t, a_phyDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetPhyDevIdByLogicDevId"))
+		}
+	}()
+	return npu_rtsGetPhyDevIdByLogicDevId(a_t, a_logicDevId, a_phyDevId)
+}
+
+//export npug_rtsGetLogicDevIdByUserDevId
+func npug_rtsGetLogicDevIdByUserDevId(a_t *C.npu_thread, a_userDevId C.int32_t, a_logicDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetLogicDevIdByUserDevId"))
+		}
+	}()
+	return npu_rtsGetLogicDevIdByUserDevId(a_t, a_userDevId, a_logicDevId)
+}
+
+//export npug_rtsGetUserDevIdByLogicDevId
+func npug_rtsGetUserDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t, a_userDevId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetUserDevIdByLogicDevId"))
+		}
+	}()
+	return npu_rtsGetUserDevIdByLogicDevId(a_t, a_logicDevId, a_userDevId)
+}
+
+//export npug_rtsCtxGetCurrentDefaultStream
+func npug_rtsCtxGetCurrentDefaultStream(a_t *C.npu_thread, a_stm *C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCtxGetCurrentDefaultStream"))
+		}
+	}()
+	return npu_rtsCtxGetCurrentDefaultStream(a_t, a_stm)
+}
+
+//export npug_rtsGetPrimaryCtxState
+func npug_rtsGetPrimaryCtxState(a_t *C.npu_thread, a_devId C.int32_t, a_flags *C.uint32_t, a_active *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetPrimaryCtxState"))
+		}
+	}()
+	return npu_rtsGetPrimaryCtxState(a_t, a_devId, a_flags, a_active)
+}
+
 //export npug_rtsEventGetId
 func npug_rtsEventGetId(a_t *C.npu_thread, a_evt C.rtEvent_t, a_evtId *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7121,6 +7484,149 @@ func npug_rtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_infos *C
 	return npu_rtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
+//export npug_rtsStreamSetAttribute
+func npug_rtsStreamSetAttribute(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmAttrId C.rtStreamAttr, a_attrValue *C.rtStreamAttrValue_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamSetAttribute"))
+		}
+	}()
+	return npu_rtsStreamSetAttribute(a_t, a_stm, a_stmAttrId, a_attrValue)
+}
+
+//export npug_rtsStreamGetAttribute
+func npug_rtsStreamGetAttribute(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmAttrId C.rtStreamAttr, a_attrValue *C.rtStreamAttrValue_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamGetAttribute"))
+		}
+	}()
+	return npu_rtsStreamGetAttribute(a_t, a_stm, a_stmAttrId, a_attrValue)
+}
+
+//export npug_rtsStreamGetAvailableNum
+func npug_rtsStreamGetAvailableNum(a_t *C.npu_thread, a_streamCount *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamGetAvailableNum"))
+		}
+	}()
+	return npu_rtsStreamGetAvailableNum(a_t, a_streamCount)
+}
+
+//export npug_rtsStreamGetId
+func npug_rtsStreamGetId(a_t *C.npu_thread, a_stm C.rtStream_t, a_streamId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamGetId"))
+		}
+	}()
+	return npu_rtsStreamGetId(a_t, a_stm, a_streamId)
+}
+
+//export npug_rtsSwitchStream
+func npug_rtsSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_cond C.rtCondition_t, a_rightValue unsafe.Pointer, a_dataType C.rtSwitchDataType_t, a_trueStream C.rtStream_t, a_falseStream C.rtStream_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSwitchStream"))
+		}
+	}()
+	return npu_rtsSwitchStream(a_t, a_leftValue, a_cond, a_rightValue, a_dataType, a_trueStream, a_falseStream, a_stream)
+}
+
+//export npug_rtsActiveStream
+func npug_rtsActiveStream(a_t *C.npu_thread, a_activeStream C.rtStream_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsActiveStream"))
+		}
+	}()
+	return npu_rtsActiveStream(a_t, a_activeStream, a_stream)
+}
+
+//export npug_rtsSetStreamResLimit
+func npug_rtsSetStreamResLimit(a_t *C.npu_thread, a_stm C.rtStream_t, a_typ C.rtDevResLimitType_t, a_value C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetStreamResLimit"))
+		}
+	}()
+	return npu_rtsSetStreamResLimit(a_t, a_stm, a_typ, a_value)
+}
+
+//export npug_rtsResetStreamResLimit
+func npug_rtsResetStreamResLimit(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsResetStreamResLimit"))
+		}
+	}()
+	return npu_rtsResetStreamResLimit(a_t, a_stm)
+}
+
+//export npug_rtsGetStreamResLimit
+func npug_rtsGetStreamResLimit(a_t *C.npu_thread, a_stm C.rtStream_t, a_typ C.rtDevResLimitType_t, a_value *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetStreamResLimit"))
+		}
+	}()
+	return npu_rtsGetStreamResLimit(a_t, a_stm, a_typ, a_value)
+}
+
+//export npug_rtsUseStreamResInCurrentThread
+func npug_rtsUseStreamResInCurrentThread(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsUseStreamResInCurrentThread"))
+		}
+	}()
+	return npu_rtsUseStreamResInCurrentThread(a_t, a_stm)
+}
+
+//export npug_rtsNotUseStreamResInCurrentThread
+func npug_rtsNotUseStreamResInCurrentThread(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsNotUseStreamResInCurrentThread"))
+		}
+	}()
+	return npu_rtsNotUseStreamResInCurrentThread(a_t, a_stm)
+}
+
+//export npug_rtsGetResInCurrentThread
+func npug_rtsGetResInCurrentThread(a_t *C.npu_thread, a_typ C.rtDevResLimitType_t, a_value *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetResInCurrentThread"))
+		}
+	}()
+	return npu_rtsGetResInCurrentThread(a_t, a_typ, a_value)
+}
+
+//export npug_rtsStreamStop
+func npug_rtsStreamStop(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamStop"))
+		}
+	}()
+	return npu_rtsStreamStop(a_t, a_stm)
+}
+
 //export npug_rtsLaunchKernelWithConfig
 func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_argsHandle_ C.rtArgsHandle, a_reserve unsafe.Pointer) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7262,6 +7768,17 @@ func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotSt
 		}
 	}()
 	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
+}
+
+//export npug_rtDeviceGetLimit
+func npug_rtDeviceGetLimit(a_t *C.npu_thread, a_typ C.rtLimitType_t, a_val *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetLimit"))
+		}
+	}()
+	return npu_rtDeviceGetLimit(a_t, a_typ, a_val)
 }
 
 //export npug_rtEventRecordWithFlag

@@ -56,6 +56,7 @@ var mirrors = []mirror{
 	{"rtIpcEventHandle_t", reflect.TypeOf((*C.rtIpcEventHandle_t)(nil)).Elem(), reflect.TypeOf((*rt.IpcEventHandle)(nil)).Elem(), "rt_event.go:npu_rtIpcGetEventHandle"},
 	{"rtLabel_t", reflect.TypeOf((*C.rtLabel_t)(nil)).Elem(), reflect.TypeOf((*core.Handle)(nil)).Elem(), "rt_label.go:npu_rtsLabelSwitchListCreate"},
 	{"rtMemPoolProps", reflect.TypeOf((*C.rtMemPoolProps)(nil)).Elem(), reflect.TypeOf((*rt.MemPoolProps)(nil)).Elem(), "rt_mempool.go:npu_rtMemPoolCreate"},
+	{"rtStreamAttrValue_t", reflect.TypeOf((*C.rtStreamAttrValue_t)(nil)).Elem(), reflect.TypeOf((*rt.StreamAttrValue)(nil)).Elem(), "rt_stream.go:npu_rtsStreamSetAttribute"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},
 	{"struct_MEMCPY2D", reflect.TypeOf((*C.struct_MEMCPY2D)(nil)).Elem(), reflect.TypeOf((*hal.Memcpy2D)(nil)).Elem(), "hal_memcpy2d.go:npu_halMemcpy2D"},
 	{"struct_MemInfo", reflect.TypeOf((*C.struct_MemInfo)(nil)).Elem(), reflect.TypeOf((*hal.MemInfo)(nil)).Elem(), "hal_mem.go:memInfo"},

@@ -17954,9 +17954,7 @@ NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val,
 }
 
 static inline rtError_t emu_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
-    (void)stm;
-    (void)stmMode;
-    return (rtError_t)npu_unsupported(npu_self(), 568);
+    return npug_rtStreamSetMode(npu_self(), stm, stmMode);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
@@ -18179,10 +18177,7 @@ NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
 }
 
 static inline rtError_t emu_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
-    (void)devId;
-    (void)pciBusId;
-    (void)len;
-    return (rtError_t)npu_unsupported(npu_self(), 575);
+    return npug_rtDeviceGetPCIBusId(npu_self(), devId, pciBusId, len);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
@@ -18213,9 +18208,7 @@ NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, co
 }
 
 static inline rtError_t emu_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
-    (void)pciBusId;
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 576);
+    return npug_rtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, devId);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
@@ -18245,8 +18238,7 @@ NPU_EXPORT rtError_t rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId)
 }
 
 static inline rtError_t emu_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
-    (void)aiCoreCnt;
-    return (rtError_t)npu_unsupported(npu_self(), 577);
+    return npug_rtGetAiCoreCount(npu_self(), aiCoreCnt);
 }
 
 static NPU_HOOK rtError_t hook_rtGetAiCoreCount(uint32_t* aiCoreCnt) {
@@ -18275,8 +18267,7 @@ NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
 }
 
 static inline rtError_t emu_rtSetOpWaitTimeOut(uint32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 578);
+    return npug_rtSetOpWaitTimeOut(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpWaitTimeOut(uint32_t timeout) {
@@ -18305,8 +18296,7 @@ NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtSetOpExecuteTimeOut(uint32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 579);
+    return npug_rtSetOpExecuteTimeOut(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -18724,9 +18714,7 @@ NPU_EXPORT rtError_t rtGetGroupCount(uint32_t* cnt) {
 }
 
 static inline rtError_t emu_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 593);
+    return npug_rtCtxSetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -18756,9 +18744,7 @@ NPU_EXPORT rtError_t rtCtxSetSysParamOpt(const rtSysParamOpt configOpt, const in
 }
 
 static inline rtError_t emu_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 594);
+    return npug_rtCtxGetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -18907,8 +18893,7 @@ NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devI
 }
 
 static inline rtError_t emu_rtDeviceGetBareTgid(uint32_t* pid) {
-    (void)pid;
-    return (rtError_t)npu_unsupported(npu_self(), 599);
+    return npug_rtDeviceGetBareTgid(npu_self(), pid);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetBareTgid(uint32_t* pid) {
@@ -18995,10 +18980,7 @@ NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
 }
 
 static inline rtError_t emu_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
-    (void)devId;
-    (void)type;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 602);
+    return npug_rtDeviceSetLimit(npu_self(), devId, type, val);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
@@ -19086,9 +19068,7 @@ NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
-    (void)devId;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 605);
+    return npug_rtDeviceTaskAbort(npu_self(), devId, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
@@ -19148,8 +19128,7 @@ NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
 }
 
 static inline rtError_t emu_rtGetRunMode(rtRunMode* runMode) {
-    (void)runMode;
-    return (rtError_t)npu_unsupported(npu_self(), 607);
+    return npug_rtGetRunMode(npu_self(), runMode);
 }
 
 static NPU_HOOK rtError_t hook_rtGetRunMode(rtRunMode* runMode) {
@@ -19208,9 +19187,7 @@ NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
 }
 
 static inline rtError_t emu_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
-    (void)omSocVersion;
-    (void)canCompatible;
-    return (rtError_t)npu_unsupported(npu_self(), 609);
+    return npug_rtCheckArchCompatibility(npu_self(), (char_t*)omSocVersion, canCompatible);
 }
 
 static NPU_HOOK rtError_t hook_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
@@ -19240,9 +19217,7 @@ NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_
 }
 
 static inline rtError_t emu_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
-    (void)devId;
-    (void)deviceStatus;
-    return (rtError_t)npu_unsupported(npu_self(), 610);
+    return npug_rtDeviceStatusQuery(npu_self(), devId, deviceStatus);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
@@ -19426,8 +19401,7 @@ NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
 }
 
 static inline rtError_t emu_rtDeviceResetForce(int32_t devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 616);
+    return npug_rtDeviceResetForce(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceResetForce(int32_t devId) {
@@ -19456,9 +19430,7 @@ NPU_EXPORT rtError_t rtDeviceResetForce(int32_t devId) {
 }
 
 static inline rtError_t emu_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 617);
+    return npug_rtGetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* const configVal) {
@@ -19488,9 +19460,7 @@ NPU_EXPORT rtError_t rtGetSysParamOpt(const rtSysParamOpt configOpt, int64_t* co
 }
 
 static inline rtError_t emu_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
-    (void)configOpt;
-    (void)configVal;
-    return (rtError_t)npu_unsupported(npu_self(), 618);
+    return npug_rtSetSysParamOpt(npu_self(), configOpt, configVal);
 }
 
 static NPU_HOOK rtError_t hook_rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64_t configVal) {
@@ -19520,9 +19490,7 @@ NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64
 }
 
 static inline rtError_t emu_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
-    (void)devId;
-    (void)uuid;
-    return (rtError_t)npu_unsupported(npu_self(), 619);
+    return npug_rtGetDeviceUuid(npu_self(), devId, uuid);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
@@ -20225,9 +20193,7 @@ NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHan
 }
 
 static inline rtError_t emu_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
-    (void)stm;
-    (void)priority;
-    return (rtError_t)npu_unsupported(npu_self(), 642);
+    return npug_rtStreamGetPriority(npu_self(), stm, priority);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
@@ -20257,9 +20223,7 @@ NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priorit
 }
 
 static inline rtError_t emu_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 643);
+    return npug_rtStreamGetFlags(npu_self(), stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
@@ -20318,8 +20282,7 @@ NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamDestroyForce(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 645);
+    return npug_rtStreamDestroyForce(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamDestroyForce(rtStream_t stm) {
@@ -20530,8 +20493,7 @@ NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) 
 }
 
 static inline rtError_t emu_rtStreamAbort(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 652);
+    return npug_rtStreamAbort(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAbort(rtStream_t stm) {
@@ -23406,10 +23368,7 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
 }
 
 static inline rtError_t emu_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
-    (void)deviceId;
-    (void)attr;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 739);
+    return npug_rtsDeviceGetInfo(npu_self(), deviceId, attr, val);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
@@ -23440,9 +23399,7 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
 }
 
 static inline rtError_t emu_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    (void)leastPriority;
-    (void)greatestPriority;
-    return (rtError_t)npu_unsupported(npu_self(), 740);
+    return npug_rtsDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -23502,10 +23459,7 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
 }
 
 static inline rtError_t emu_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
-    (void)devId;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 742);
+    return npug_rtsSetDeviceResLimit(npu_self(), devId, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
@@ -23536,8 +23490,7 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsResetDeviceResLimit(const int32_t devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 743);
+    return npug_rtsResetDeviceResLimit(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
@@ -23566,10 +23519,7 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
 }
 
 static inline rtError_t emu_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
-    (void)devId;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 744);
+    return npug_rtsGetDeviceResLimit(npu_self(), devId, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
@@ -23600,9 +23550,7 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
-    (void)phyDevId;
-    (void)logicDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 745);
+    return npug_rtsGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
@@ -23632,9 +23580,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
 }
 
 static inline rtError_t emu_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
-    (void)logicDevId;
-    (void)phyDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 746);
+    return npug_rtsGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
@@ -23664,9 +23610,7 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
-    (void)userDevId;
-    (void)logicDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 747);
+    return npug_rtsGetLogicDevIdByUserDevId(npu_self(), userDevId, logicDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
@@ -23696,9 +23640,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
 }
 
 static inline rtError_t emu_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
-    (void)logicDevId;
-    (void)userDevId;
-    return (rtError_t)npu_unsupported(npu_self(), 748);
+    return npug_rtsGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
@@ -23796,8 +23738,7 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
 }
 
 static inline rtError_t emu_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 751);
+    return npug_rtsCtxGetCurrentDefaultStream(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
@@ -23826,10 +23767,7 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
 }
 
 static inline rtError_t emu_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
-    (void)devId;
-    (void)flags;
-    (void)active;
-    return (rtError_t)npu_unsupported(npu_self(), 752);
+    return npug_rtsGetPrimaryCtxState(npu_self(), devId, flags, active);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
@@ -25359,10 +25297,7 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
 }
 
 static inline rtError_t emu_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    (void)stm;
-    (void)stmAttrId;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 799);
+    return npug_rtsStreamSetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -25393,10 +25328,7 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    (void)stm;
-    (void)stmAttrId;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 800);
+    return npug_rtsStreamGetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
@@ -25427,8 +25359,7 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAvailableNum(uint32_t* streamCount) {
-    (void)streamCount;
-    return (rtError_t)npu_unsupported(npu_self(), 801);
+    return npug_rtsStreamGetAvailableNum(npu_self(), streamCount);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
@@ -25457,9 +25388,7 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
 }
 
 static inline rtError_t emu_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
-    (void)stm;
-    (void)streamId;
-    return (rtError_t)npu_unsupported(npu_self(), 802);
+    return npug_rtsStreamGetId(npu_self(), stm, streamId);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
@@ -25613,14 +25542,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
-    (void)leftValue;
-    (void)cond;
-    (void)rightValue;
-    (void)dataType;
-    (void)trueStream;
-    (void)falseStream;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 807);
+    return npug_rtsSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
@@ -25655,9 +25577,7 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
 }
 
 static inline rtError_t emu_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
-    (void)activeStream;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 808);
+    return npug_rtsActiveStream(npu_self(), activeStream, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
@@ -25687,10 +25607,7 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
-    (void)stm;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 809);
+    return npug_rtsSetStreamResLimit(npu_self(), stm, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
@@ -25721,8 +25638,7 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
 }
 
 static inline rtError_t emu_rtsResetStreamResLimit(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 810);
+    return npug_rtsResetStreamResLimit(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
@@ -25751,10 +25667,7 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
-    (void)stm;
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 811);
+    return npug_rtsGetStreamResLimit(npu_self(), stm, type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
@@ -25785,8 +25698,7 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
 }
 
 static inline rtError_t emu_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 812);
+    return npug_rtsUseStreamResInCurrentThread(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -25815,8 +25727,7 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 813);
+    return npug_rtsNotUseStreamResInCurrentThread(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
@@ -25845,9 +25756,7 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
-    (void)type;
-    (void)value;
-    return (rtError_t)npu_unsupported(npu_self(), 814);
+    return npug_rtsGetResInCurrentThread(npu_self(), type, value);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
@@ -25911,8 +25820,7 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
 }
 
 static inline rtError_t emu_rtsStreamStop(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 816);
+    return npug_rtsStreamStop(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
@@ -27752,9 +27660,7 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
 }
 
 static inline rtError_t emu_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
-    (void)type;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 872);
+    return npug_rtDeviceGetLimit(npu_self(), type, val);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {

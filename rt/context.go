@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -39,4 +41,77 @@ func CtxGetCurrent(t *core.Thread, out *core.Handle) error {
 		return invalid("rtCtxGetCurrent", "currentCtx must not be NULL")
 	}
 	return wrap("rtCtxGetCurrent", core.GetCurrentContext(t, out))
+}
+
+// CtxGetCurrentDefaultStream implements rtsCtxGetCurrentDefaultStream: the
+// current context's default stream (a handle usable wherever NULL is).
+func CtxGetCurrentDefaultStream(t *core.Thread, out *core.Handle) error {
+	if out == nil {
+		return invalid("rtsCtxGetCurrentDefaultStream", "stm must not be NULL")
+	}
+	return wrap("rtsCtxGetCurrentDefaultStream", acl.CtxGetCurrentDefaultStream(t, out))
+}
+
+// GetPrimaryCtxState implements rtsGetPrimaryCtxState: active is 1 while
+// the device's primary context exists; flags (may be NULL) is 0, the one
+// context mode npuemu has.
+func GetPrimaryCtxState(t *core.Thread, dev int32, flags *uint32, active *int32) error {
+	if active == nil {
+		return invalid("rtsGetPrimaryCtxState", "active must not be NULL")
+	}
+	return wrap("rtsGetPrimaryCtxState", acl.GetPrimaryCtxState(t, dev, flags, active))
+}
+
+// checkSysParamOpt refuses an rtSysParamOpt outside SYS_OPT_DETERMINISTIC
+// .. SYS_OPT_ENABLE_KERNEL_EARLY_START (numbered as aclSysParamOpt).
+func checkSysParamOpt(fn string, opt int32) error {
+	if opt < abi.SYS_OPT_DETERMINISTIC || opt >= abi.SYS_OPT_RESERVED {
+		return invalid(fn, "configOpt %d: not an rtSysParamOpt (0..%d)", opt, abi.SYS_OPT_RESERVED-1)
+	}
+	return nil
+}
+
+// CtxSetSysParamOpt implements rtCtxSetSysParamOpt: the option's value in
+// the current context.
+func CtxSetSysParamOpt(t *core.Thread, opt int32, value int64) error {
+	const fn = "rtCtxSetSysParamOpt"
+	if err := checkSysParamOpt(fn, opt); err != nil {
+		return err
+	}
+	return wrap(fn, acl.CtxSetSysParamOpt(t, opt, value))
+}
+
+// CtxGetSysParamOpt implements rtCtxGetSysParamOpt: an option never set on
+// the current context is ACL_ERROR_RT_SYSPARAMOPT_NOT_SET.
+func CtxGetSysParamOpt(t *core.Thread, opt int32, value *int64) error {
+	const fn = "rtCtxGetSysParamOpt"
+	if value == nil {
+		return invalid(fn, "configVal must not be NULL")
+	}
+	if err := checkSysParamOpt(fn, opt); err != nil {
+		return err
+	}
+	return wrap(fn, acl.CtxGetSysParamOpt(t, opt, value))
+}
+
+// SetSysParamOpt implements rtSetSysParamOpt: the process-wide value.
+func SetSysParamOpt(t *core.Thread, opt int32, value int64) error {
+	const fn = "rtSetSysParamOpt"
+	if err := checkSysParamOpt(fn, opt); err != nil {
+		return err
+	}
+	return wrap(fn, acl.SetSysParamOpt(t, opt, value))
+}
+
+// GetSysParamOpt implements rtGetSysParamOpt: the process-wide value, 0
+// while never set.
+func GetSysParamOpt(t *core.Thread, opt int32, value *int64) error {
+	const fn = "rtGetSysParamOpt"
+	if value == nil {
+		return invalid(fn, "configVal must not be NULL")
+	}
+	if err := checkSysParamOpt(fn, opt); err != nil {
+		return err
+	}
+	return wrap(fn, acl.GetSysParamOpt(t, opt, value))
 }

@@ -62,3 +62,6 @@ type MemPoolProps struct {
 	MaxSize    uint64
 	Reserve    uint64
 }
+
+// StreamAttrValue mirrors rtStreamAttrValue_t (16 bytes).
+type StreamAttrValue [16]byte
