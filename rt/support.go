@@ -195,6 +195,17 @@ var symbolRules = map[string]rule{
 	"rtsActiveStream":                   supported("streams bound to a model run instance; as aclrtActiveStream"),
 	"rtsSwitchStream":                   supported("falseStream NULL; as aclrtSwitchStream"),
 	"rtDeviceTaskAbort":                 supported("abort callbacks PRE/POST around the abort; as aclrtDeviceTaskAbort (950/A3/A2)"),
+	// capture (round 8)
+	"rtStreamBeginCapture":        supported("rtStreamCaptureMode converted to aclmdlRICaptureMode; as aclmdlRICaptureBegin"),
+	"rtStreamEndCapture":          supported("as aclmdlRICaptureEnd"),
+	"rtThreadExchangeCaptureMode": supported("as aclmdlRICaptureThreadExchangeMode"),
+	"rtsStreamBeginTaskGrp":       supported("as aclmdlRICaptureTaskGrpBegin"),
+	"rtsStreamEndTaskGrp":         supported("as aclmdlRICaptureTaskGrpEnd"),
+	"rtsStreamBeginTaskUpdate":    supported("as aclmdlRICaptureTaskUpdateBegin"),
+	"rtsStreamEndTaskUpdate":      supported("as aclmdlRICaptureTaskUpdateEnd"),
+	"rtModelGetStreams":           supported("as aclmdlRIGetStreams"),
+	"rtModelDebugJsonPrint":       supported("flags are the ACL_MDLRI_DEBUG_JSON_PRINT_* ones; npuemu's JSON, as aclmdlRIDebugJsonPrint"),
+	"rtModelUpdate":               supported("as aclmdlRIUpdate"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
