@@ -6725,6 +6725,28 @@ func npug_rtStreamAbort(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	return npu_rtStreamAbort(a_t, a_stm)
 }
 
+//export npug_rtStreamBeginCapture
+func npug_rtStreamBeginCapture(a_t *C.npu_thread, a_stm C.rtStream_t, a_mode C.rtStreamCaptureMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamBeginCapture"))
+		}
+	}()
+	return npu_rtStreamBeginCapture(a_t, a_stm, a_mode)
+}
+
+//export npug_rtStreamEndCapture
+func npug_rtStreamEndCapture(a_t *C.npu_thread, a_stm C.rtStream_t, a_captureMdl *C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamEndCapture"))
+		}
+	}()
+	return npu_rtStreamEndCapture(a_t, a_stm, a_captureMdl)
+}
+
 //export npug_rtStreamGetCaptureInfo
 func npug_rtStreamGetCaptureInfo(a_t *C.npu_thread, a_stm C.rtStream_t, a_status *C.rtStreamCaptureStatus, a_captureMdl *C.rtModel_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6734,6 +6756,17 @@ func npug_rtStreamGetCaptureInfo(a_t *C.npu_thread, a_stm C.rtStream_t, a_status
 		}
 	}()
 	return npu_rtStreamGetCaptureInfo(a_t, a_stm, a_status, a_captureMdl)
+}
+
+//export npug_rtThreadExchangeCaptureMode
+func npug_rtThreadExchangeCaptureMode(a_t *C.npu_thread, a_mode *C.rtStreamCaptureMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtThreadExchangeCaptureMode"))
+		}
+	}()
+	return npu_rtThreadExchangeCaptureMode(a_t, a_mode)
 }
 
 //export npug_rtLaunchKernelByFuncHandleV3
@@ -7053,6 +7086,17 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 		}
 	}()
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtModelDebugJsonPrint
+func npug_rtModelDebugJsonPrint(a_t *C.npu_thread, a_mdl C.rtModel_t, a_path *C.char, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDebugJsonPrint"))
+		}
+	}()
+	return npu_rtModelDebugJsonPrint(a_t, a_mdl, a_path, a_flags)
 }
 
 //export npug_rtCmoAsync
@@ -7528,6 +7572,50 @@ func npug_rtsStreamGetId(a_t *C.npu_thread, a_stm C.rtStream_t, a_streamId *C.in
 	return npu_rtsStreamGetId(a_t, a_stm, a_streamId)
 }
 
+//export npug_rtsStreamBeginTaskGrp
+func npug_rtsStreamBeginTaskGrp(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamBeginTaskGrp"))
+		}
+	}()
+	return npu_rtsStreamBeginTaskGrp(a_t, a_stm)
+}
+
+//export npug_rtsStreamEndTaskGrp
+func npug_rtsStreamEndTaskGrp(a_t *C.npu_thread, a_stm C.rtStream_t, a_grp *C.rtTaskGrp_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamEndTaskGrp"))
+		}
+	}()
+	return npu_rtsStreamEndTaskGrp(a_t, a_stm, a_grp)
+}
+
+//export npug_rtsStreamBeginTaskUpdate
+func npug_rtsStreamBeginTaskUpdate(a_t *C.npu_thread, a_stm C.rtStream_t, a_grp C.rtTaskGrp_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamBeginTaskUpdate"))
+		}
+	}()
+	return npu_rtsStreamBeginTaskUpdate(a_t, a_stm, a_grp)
+}
+
+//export npug_rtsStreamEndTaskUpdate
+func npug_rtsStreamEndTaskUpdate(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamEndTaskUpdate"))
+		}
+	}()
+	return npu_rtsStreamEndTaskUpdate(a_t, a_stm)
+}
+
 //export npug_rtsSwitchStream
 func npug_rtsSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_cond C.rtCondition_t, a_rightValue unsafe.Pointer, a_dataType C.rtSwitchDataType_t, a_trueStream C.rtStream_t, a_falseStream C.rtStream_t, a_stream C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7900,6 +7988,28 @@ func npug_rtMemsetD32Async(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.
 		}
 	}()
 	return npu_rtMemsetD32Async(a_t, a_dst, a_destMax, a_value, a_count, a_stm)
+}
+
+//export npug_rtModelGetStreams
+func npug_rtModelGetStreams(a_t *C.npu_thread, a_mdl C.rtModel_t, a_streams *C.rtStream_t, a_numStreams *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelGetStreams"))
+		}
+	}()
+	return npu_rtModelGetStreams(a_t, a_mdl, a_streams, a_numStreams)
+}
+
+//export npug_rtModelUpdate
+func npug_rtModelUpdate(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelUpdate"))
+		}
+	}()
+	return npu_rtModelUpdate(a_t, a_mdl)
 }
 
 //export npug_rtStreamWaitEventWithFlag

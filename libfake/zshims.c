@@ -20522,9 +20522,7 @@ NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
-    (void)stm;
-    (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 653);
+    return npug_rtStreamBeginCapture(npu_self(), stm, mode);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
@@ -20554,9 +20552,7 @@ NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureM
 }
 
 static inline rtError_t emu_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
-    (void)stm;
-    (void)captureMdl;
-    return (rtError_t)npu_unsupported(npu_self(), 654);
+    return npug_rtStreamEndCapture(npu_self(), stm, captureMdl);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
@@ -20617,8 +20613,7 @@ NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatu
 }
 
 static inline rtError_t emu_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
-    (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 656);
+    return npug_rtThreadExchangeCaptureMode(npu_self(), mode);
 }
 
 static NPU_HOOK rtError_t hook_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
@@ -23049,10 +23044,7 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
-    (void)mdl;
-    (void)path;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 729);
+    return npug_rtModelDebugJsonPrint(npu_self(), mdl, (char*)path, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
@@ -25418,8 +25410,7 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskGrp(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 803);
+    return npug_rtsStreamBeginTaskGrp(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
@@ -25448,9 +25439,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
-    (void)stm;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 804);
+    return npug_rtsStreamEndTaskGrp(npu_self(), stm, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
@@ -25480,9 +25469,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
-    (void)stm;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 805);
+    return npug_rtsStreamBeginTaskUpdate(npu_self(), stm, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
@@ -25512,8 +25499,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
 }
 
 static inline rtError_t emu_rtsStreamEndTaskUpdate(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 806);
+    return npug_rtsStreamEndTaskUpdate(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
@@ -28360,10 +28346,7 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
 }
 
 static inline rtError_t emu_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
-    (void)mdl;
-    (void)streams;
-    (void)numStreams;
-    return (rtError_t)npu_unsupported(npu_self(), 893);
+    return npug_rtModelGetStreams(npu_self(), mdl, streams, numStreams);
 }
 
 static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
@@ -28460,8 +28443,7 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
 }
 
 static inline rtError_t emu_rtModelUpdate(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 896);
+    return npug_rtModelUpdate(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {
