@@ -206,6 +206,18 @@ var symbolRules = map[string]rule{
 	"rtModelGetStreams":           supported("as aclmdlRIGetStreams"),
 	"rtModelDebugJsonPrint":       supported("flags are the ACL_MDLRI_DEBUG_JSON_PRINT_* ones; npuemu's JSON, as aclmdlRIDebugJsonPrint"),
 	"rtModelUpdate":               supported("as aclmdlRIUpdate"),
+	// model (round 8)
+	"rtsModelCreate":       supported("flag 0; as aclmdlRIBuildBegin"),
+	"rtsModelBindStream":   supported("RT_MODEL_STREAM_FLAG_HEAD/_DEFAULT, persistent streams; as aclmdlRIBindStream"),
+	"rtsEndGraph":          supported("as aclmdlRIEndTask"),
+	"rtsModelLoadComplete": supported("reserve NULL; as aclmdlRIBuildEnd"),
+	"rtsModelUnbindStream": supported("as aclmdlRIUnbindStream"),
+	"rtsModelExecute":      supported("as aclmdlRIExecute"),
+	"rtsModelAbort":        supported("as aclmdlRIAbort"),
+	"rtModelDestroy":       supported("as aclmdlRIDestroy"),
+	"rtsModelSetName":      supported("as aclmdlRISetName"),
+	"rtsModelGetName":      supported("as aclmdlRIGetName"),
+	"rtModelGetId":         supported("as aclmdlRIGetId"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
