@@ -6615,6 +6615,17 @@ func npug_rtIpcOpenEventHandle(a_t *C.npu_thread, a_h C.rtIpcEventHandle_t, a_ev
 	return npu_rtIpcOpenEventHandle(a_t, a_h, a_event)
 }
 
+//export npug_rtModelGetId
+func npug_rtModelGetId(a_t *C.npu_thread, a_mdl C.rtModel_t, a_modelId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelGetId"))
+		}
+	}()
+	return npu_rtModelGetId(a_t, a_mdl, a_modelId)
+}
+
 //export npug_rtStreamCreate
 func npug_rtStreamCreate(a_t *C.npu_thread, a_stm *C.rtStream_t, a_priority C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7075,6 +7086,17 @@ func npug_rtFreePhysical(a_t *C.npu_thread, a_handle C.rtDrvMemHandle) (r C.rtEr
 		}
 	}()
 	return npu_rtFreePhysical(a_t, a_handle)
+}
+
+//export npug_rtModelDestroy
+func npug_rtModelDestroy(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDestroy"))
+		}
+	}()
+	return npu_rtModelDestroy(a_t, a_mdl)
 }
 
 //export npug_rtModelExecute
@@ -7726,6 +7748,72 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
 }
 
+//export npug_rtsModelCreate
+func npug_rtsModelCreate(a_t *C.npu_thread, a_mdl *C.rtModel_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelCreate"))
+		}
+	}()
+	return npu_rtsModelCreate(a_t, a_mdl, a_flag)
+}
+
+//export npug_rtsModelBindStream
+func npug_rtsModelBindStream(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelBindStream"))
+		}
+	}()
+	return npu_rtsModelBindStream(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtsEndGraph
+func npug_rtsEndGraph(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsEndGraph"))
+		}
+	}()
+	return npu_rtsEndGraph(a_t, a_mdl, a_stm)
+}
+
+//export npug_rtsModelLoadComplete
+func npug_rtsModelLoadComplete(a_t *C.npu_thread, a_mdl C.rtModel_t, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelLoadComplete"))
+		}
+	}()
+	return npu_rtsModelLoadComplete(a_t, a_mdl, a_reserve)
+}
+
+//export npug_rtsModelUnbindStream
+func npug_rtsModelUnbindStream(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelUnbindStream"))
+		}
+	}()
+	return npu_rtsModelUnbindStream(a_t, a_mdl, a_stm)
+}
+
+//export npug_rtsModelExecute
+func npug_rtsModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_timeout C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelExecute"))
+		}
+	}()
+	return npu_rtsModelExecute(a_t, a_mdl, a_timeout)
+}
+
 //export npug_rtsLabelCreate
 func npug_rtsLabelCreate(a_t *C.npu_thread, a_lbl *C.rtLabel_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7790,6 +7878,39 @@ func npug_rtsLabelSwitchByIndex(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_maxVa
 		}
 	}()
 	return npu_rtsLabelSwitchByIndex(a_t, a_ptr, a_maxValue, a_labelInfoPtr, a_stm)
+}
+
+//export npug_rtsModelSetName
+func npug_rtsModelSetName(a_t *C.npu_thread, a_mdl C.rtModel_t, a_mdlName *C.char) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelSetName"))
+		}
+	}()
+	return npu_rtsModelSetName(a_t, a_mdl, a_mdlName)
+}
+
+//export npug_rtsModelGetName
+func npug_rtsModelGetName(a_t *C.npu_thread, a_mdl C.rtModel_t, a_maxLen C.uint32_t, a_mdlName *C.char) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelGetName"))
+		}
+	}()
+	return npu_rtsModelGetName(a_t, a_mdl, a_maxLen, a_mdlName)
+}
+
+//export npug_rtsModelAbort
+func npug_rtsModelAbort(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelAbort"))
+		}
+	}()
+	return npu_rtsModelAbort(a_t, a_mdl)
 }
 
 //export npug_rtSnapShotProcessLock

@@ -20099,9 +20099,7 @@ NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* 
 }
 
 static inline rtError_t emu_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
-    (void)mdl;
-    (void)modelId;
-    return (rtError_t)npu_unsupported(npu_self(), 639);
+    return npug_rtModelGetId(npu_self(), mdl, modelId);
 }
 
 static NPU_HOOK rtError_t hook_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
@@ -22953,8 +22951,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
 }
 
 static inline rtError_t emu_rtModelDestroy(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 726);
+    return npug_rtModelDestroy(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
@@ -26827,9 +26824,7 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
 }
 
 static inline rtError_t emu_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
-    (void)mdl;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 846);
+    return npug_rtsModelCreate(npu_self(), mdl, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
@@ -26859,10 +26854,7 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    (void)mdl;
-    (void)stm;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 847);
+    return npug_rtsModelBindStream(npu_self(), mdl, stm, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
@@ -26893,9 +26885,7 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
 }
 
 static inline rtError_t emu_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
-    (void)mdl;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 848);
+    return npug_rtsEndGraph(npu_self(), mdl, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
@@ -26925,9 +26915,7 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
-    (void)mdl;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 849);
+    return npug_rtsModelLoadComplete(npu_self(), mdl, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
@@ -26957,9 +26945,7 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
 }
 
 static inline rtError_t emu_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
-    (void)mdl;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 850);
+    return npug_rtsModelUnbindStream(npu_self(), mdl, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
@@ -26989,9 +26975,7 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
-    (void)mdl;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 851);
+    return npug_rtsModelExecute(npu_self(), mdl, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
@@ -27201,9 +27185,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
 }
 
 static inline rtError_t emu_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
-    (void)mdl;
-    (void)mdlName;
-    return (rtError_t)npu_unsupported(npu_self(), 858);
+    return npug_rtsModelSetName(npu_self(), mdl, (char_t*)mdlName);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
@@ -27233,10 +27215,7 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
 }
 
 static inline rtError_t emu_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
-    (void)mdl;
-    (void)maxLen;
-    (void)mdlName;
-    return (rtError_t)npu_unsupported(npu_self(), 859);
+    return npug_rtsModelGetName(npu_self(), mdl, maxLen, mdlName);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
@@ -27267,8 +27246,7 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
 }
 
 static inline rtError_t emu_rtsModelAbort(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 860);
+    return npug_rtsModelAbort(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
