@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"os"
 	"unsafe"
 
 	"github.com/npuemu/npuemu/rt"
@@ -77,4 +78,10 @@ func npu_rtModelDebugJsonPrint(t *C.npu_thread, mdl C.rtModel_t, path *C.char, f
 func npu_rtModelUpdate(t *C.npu_thread, mdl C.rtModel_t) C.rtError_t {
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.ModelUpdate(th, handle(unsafe.Pointer(mdl)))))
+}
+
+//export npu_rtModelDebugDotPrint
+func npu_rtModelDebugDotPrint(t *C.npu_thread, mdl C.rtModel_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.ModelDebugDotPrint(th, handle(unsafe.Pointer(mdl)), os.Stderr)))
 }

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"io"
+
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
@@ -138,4 +140,14 @@ func ModelUpdate(t *core.Thread, m core.Handle) error {
 		return invalid(fn, "mdl must not be NULL")
 	}
 	return wrap(fn, acl.Update(t, m))
+}
+
+// ModelDebugDotPrint implements rtModelDebugDotPrint: the text summary
+// aclmdlRIDebugPrint writes, on w (stderr from libfake).
+func ModelDebugDotPrint(t *core.Thread, m core.Handle, w io.Writer) error {
+	const fn = "rtModelDebugDotPrint"
+	if m == 0 {
+		return invalid(fn, "mdl must not be NULL")
+	}
+	return wrap(fn, acl.DebugPrint(t, m, w))
 }

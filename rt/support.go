@@ -206,6 +206,7 @@ var symbolRules = map[string]rule{
 	"rtModelGetStreams":           supported("as aclmdlRIGetStreams"),
 	"rtModelDebugJsonPrint":       supported("flags are the ACL_MDLRI_DEBUG_JSON_PRINT_* ones; npuemu's JSON, as aclmdlRIDebugJsonPrint"),
 	"rtModelUpdate":               supported("as aclmdlRIUpdate"),
+	"rtModelDebugDotPrint":        supported("npuemu's text summary on stderr, as aclmdlRIDebugPrint"),
 	// model (round 8)
 	"rtsModelCreate":       supported("flag 0; as aclmdlRIBuildBegin"),
 	"rtsModelBindStream":   supported("RT_MODEL_STREAM_FLAG_HEAD/_DEFAULT, persistent streams; as aclmdlRIBindStream"),

@@ -155,7 +155,11 @@ int main(void)
     CHECK(unlink(path) == 0);
     CHECK(rmdir(dir) == 0);
 
+    CHECK_RT(rtModelDebugDotPrint(NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtModelDebugDotPrint(mdl), ACL_RT_SUCCESS);
+
     CHECK_OK(aclmdlRIDestroy(mdl));
+    CHECK_RT(rtModelDebugDotPrint(mdl), ACL_ERROR_RT_INVALID_HANDLE);
     CHECK_RT(rtModelGetStreams(mdl, NULL, &n), ACL_ERROR_RT_INVALID_HANDLE);
     CHECK_RT(rtsStreamBeginTaskUpdate(upd, grp), ACL_ERROR_RT_INVALID_HANDLE);
     CHECK_OK(aclrtFree(a));
