@@ -7110,6 +7110,17 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
 }
 
+//export npug_rtModelDebugDotPrint
+func npug_rtModelDebugDotPrint(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDebugDotPrint"))
+		}
+	}()
+	return npu_rtModelDebugDotPrint(a_t, a_mdl)
+}
+
 //export npug_rtModelDebugJsonPrint
 func npug_rtModelDebugJsonPrint(a_t *C.npu_thread, a_mdl C.rtModel_t, a_path *C.char, a_flags C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)

@@ -23011,8 +23011,7 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
 }
 
 static inline rtError_t emu_rtModelDebugDotPrint(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 728);
+    return npug_rtModelDebugDotPrint(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
