@@ -6615,6 +6615,17 @@ func npug_rtIpcOpenEventHandle(a_t *C.npu_thread, a_h C.rtIpcEventHandle_t, a_ev
 	return npu_rtIpcOpenEventHandle(a_t, a_h, a_event)
 }
 
+//export npug_rtModelGetId
+func npug_rtModelGetId(a_t *C.npu_thread, a_mdl C.rtModel_t, a_modelId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelGetId"))
+		}
+	}()
+	return npu_rtModelGetId(a_t, a_mdl, a_modelId)
+}
+
 //export npug_rtStreamCreate
 func npug_rtStreamCreate(a_t *C.npu_thread, a_stm *C.rtStream_t, a_priority C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6725,6 +6736,28 @@ func npug_rtStreamAbort(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	return npu_rtStreamAbort(a_t, a_stm)
 }
 
+//export npug_rtStreamBeginCapture
+func npug_rtStreamBeginCapture(a_t *C.npu_thread, a_stm C.rtStream_t, a_mode C.rtStreamCaptureMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamBeginCapture"))
+		}
+	}()
+	return npu_rtStreamBeginCapture(a_t, a_stm, a_mode)
+}
+
+//export npug_rtStreamEndCapture
+func npug_rtStreamEndCapture(a_t *C.npu_thread, a_stm C.rtStream_t, a_captureMdl *C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamEndCapture"))
+		}
+	}()
+	return npu_rtStreamEndCapture(a_t, a_stm, a_captureMdl)
+}
+
 //export npug_rtStreamGetCaptureInfo
 func npug_rtStreamGetCaptureInfo(a_t *C.npu_thread, a_stm C.rtStream_t, a_status *C.rtStreamCaptureStatus, a_captureMdl *C.rtModel_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6734,6 +6767,17 @@ func npug_rtStreamGetCaptureInfo(a_t *C.npu_thread, a_stm C.rtStream_t, a_status
 		}
 	}()
 	return npu_rtStreamGetCaptureInfo(a_t, a_stm, a_status, a_captureMdl)
+}
+
+//export npug_rtThreadExchangeCaptureMode
+func npug_rtThreadExchangeCaptureMode(a_t *C.npu_thread, a_mode *C.rtStreamCaptureMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtThreadExchangeCaptureMode"))
+		}
+	}()
+	return npu_rtThreadExchangeCaptureMode(a_t, a_mode)
 }
 
 //export npug_rtLaunchKernelByFuncHandleV3
@@ -7044,6 +7088,17 @@ func npug_rtFreePhysical(a_t *C.npu_thread, a_handle C.rtDrvMemHandle) (r C.rtEr
 	return npu_rtFreePhysical(a_t, a_handle)
 }
 
+//export npug_rtModelDestroy
+func npug_rtModelDestroy(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDestroy"))
+		}
+	}()
+	return npu_rtModelDestroy(a_t, a_mdl)
+}
+
 //export npug_rtModelExecute
 func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t, a_flag C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7053,6 +7108,28 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 		}
 	}()
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtModelDebugDotPrint
+func npug_rtModelDebugDotPrint(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDebugDotPrint"))
+		}
+	}()
+	return npu_rtModelDebugDotPrint(a_t, a_mdl)
+}
+
+//export npug_rtModelDebugJsonPrint
+func npug_rtModelDebugJsonPrint(a_t *C.npu_thread, a_mdl C.rtModel_t, a_path *C.char, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDebugJsonPrint"))
+		}
+	}()
+	return npu_rtModelDebugJsonPrint(a_t, a_mdl, a_path, a_flags)
 }
 
 //export npug_rtCmoAsync
@@ -7528,6 +7605,50 @@ func npug_rtsStreamGetId(a_t *C.npu_thread, a_stm C.rtStream_t, a_streamId *C.in
 	return npu_rtsStreamGetId(a_t, a_stm, a_streamId)
 }
 
+//export npug_rtsStreamBeginTaskGrp
+func npug_rtsStreamBeginTaskGrp(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamBeginTaskGrp"))
+		}
+	}()
+	return npu_rtsStreamBeginTaskGrp(a_t, a_stm)
+}
+
+//export npug_rtsStreamEndTaskGrp
+func npug_rtsStreamEndTaskGrp(a_t *C.npu_thread, a_stm C.rtStream_t, a_grp *C.rtTaskGrp_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamEndTaskGrp"))
+		}
+	}()
+	return npu_rtsStreamEndTaskGrp(a_t, a_stm, a_grp)
+}
+
+//export npug_rtsStreamBeginTaskUpdate
+func npug_rtsStreamBeginTaskUpdate(a_t *C.npu_thread, a_stm C.rtStream_t, a_grp C.rtTaskGrp_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamBeginTaskUpdate"))
+		}
+	}()
+	return npu_rtsStreamBeginTaskUpdate(a_t, a_stm, a_grp)
+}
+
+//export npug_rtsStreamEndTaskUpdate
+func npug_rtsStreamEndTaskUpdate(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamEndTaskUpdate"))
+		}
+	}()
+	return npu_rtsStreamEndTaskUpdate(a_t, a_stm)
+}
+
 //export npug_rtsSwitchStream
 func npug_rtsSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_cond C.rtCondition_t, a_rightValue unsafe.Pointer, a_dataType C.rtSwitchDataType_t, a_trueStream C.rtStream_t, a_falseStream C.rtStream_t, a_stream C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7638,6 +7759,72 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
 }
 
+//export npug_rtsModelCreate
+func npug_rtsModelCreate(a_t *C.npu_thread, a_mdl *C.rtModel_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelCreate"))
+		}
+	}()
+	return npu_rtsModelCreate(a_t, a_mdl, a_flag)
+}
+
+//export npug_rtsModelBindStream
+func npug_rtsModelBindStream(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t, a_flag C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelBindStream"))
+		}
+	}()
+	return npu_rtsModelBindStream(a_t, a_mdl, a_stm, a_flag)
+}
+
+//export npug_rtsEndGraph
+func npug_rtsEndGraph(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsEndGraph"))
+		}
+	}()
+	return npu_rtsEndGraph(a_t, a_mdl, a_stm)
+}
+
+//export npug_rtsModelLoadComplete
+func npug_rtsModelLoadComplete(a_t *C.npu_thread, a_mdl C.rtModel_t, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelLoadComplete"))
+		}
+	}()
+	return npu_rtsModelLoadComplete(a_t, a_mdl, a_reserve)
+}
+
+//export npug_rtsModelUnbindStream
+func npug_rtsModelUnbindStream(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelUnbindStream"))
+		}
+	}()
+	return npu_rtsModelUnbindStream(a_t, a_mdl, a_stm)
+}
+
+//export npug_rtsModelExecute
+func npug_rtsModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_timeout C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelExecute"))
+		}
+	}()
+	return npu_rtsModelExecute(a_t, a_mdl, a_timeout)
+}
+
 //export npug_rtsLabelCreate
 func npug_rtsLabelCreate(a_t *C.npu_thread, a_lbl *C.rtLabel_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7702,6 +7889,39 @@ func npug_rtsLabelSwitchByIndex(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_maxVa
 		}
 	}()
 	return npu_rtsLabelSwitchByIndex(a_t, a_ptr, a_maxValue, a_labelInfoPtr, a_stm)
+}
+
+//export npug_rtsModelSetName
+func npug_rtsModelSetName(a_t *C.npu_thread, a_mdl C.rtModel_t, a_mdlName *C.char) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelSetName"))
+		}
+	}()
+	return npu_rtsModelSetName(a_t, a_mdl, a_mdlName)
+}
+
+//export npug_rtsModelGetName
+func npug_rtsModelGetName(a_t *C.npu_thread, a_mdl C.rtModel_t, a_maxLen C.uint32_t, a_mdlName *C.char) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelGetName"))
+		}
+	}()
+	return npu_rtsModelGetName(a_t, a_mdl, a_maxLen, a_mdlName)
+}
+
+//export npug_rtsModelAbort
+func npug_rtsModelAbort(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsModelAbort"))
+		}
+	}()
+	return npu_rtsModelAbort(a_t, a_mdl)
 }
 
 //export npug_rtSnapShotProcessLock
@@ -7900,6 +8120,28 @@ func npug_rtMemsetD32Async(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.
 		}
 	}()
 	return npu_rtMemsetD32Async(a_t, a_dst, a_destMax, a_value, a_count, a_stm)
+}
+
+//export npug_rtModelGetStreams
+func npug_rtModelGetStreams(a_t *C.npu_thread, a_mdl C.rtModel_t, a_streams *C.rtStream_t, a_numStreams *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelGetStreams"))
+		}
+	}()
+	return npu_rtModelGetStreams(a_t, a_mdl, a_streams, a_numStreams)
+}
+
+//export npug_rtModelUpdate
+func npug_rtModelUpdate(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelUpdate"))
+		}
+	}()
+	return npu_rtModelUpdate(a_t, a_mdl)
 }
 
 //export npug_rtStreamWaitEventWithFlag

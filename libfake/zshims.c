@@ -20099,9 +20099,7 @@ NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* 
 }
 
 static inline rtError_t emu_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
-    (void)mdl;
-    (void)modelId;
-    return (rtError_t)npu_unsupported(npu_self(), 639);
+    return npug_rtModelGetId(npu_self(), mdl, modelId);
 }
 
 static NPU_HOOK rtError_t hook_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
@@ -20522,9 +20520,7 @@ NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
-    (void)stm;
-    (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 653);
+    return npug_rtStreamBeginCapture(npu_self(), stm, mode);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
@@ -20554,9 +20550,7 @@ NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureM
 }
 
 static inline rtError_t emu_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
-    (void)stm;
-    (void)captureMdl;
-    return (rtError_t)npu_unsupported(npu_self(), 654);
+    return npug_rtStreamEndCapture(npu_self(), stm, captureMdl);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
@@ -20617,8 +20611,7 @@ NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatu
 }
 
 static inline rtError_t emu_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
-    (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 656);
+    return npug_rtThreadExchangeCaptureMode(npu_self(), mode);
 }
 
 static NPU_HOOK rtError_t hook_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
@@ -22958,8 +22951,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
 }
 
 static inline rtError_t emu_rtModelDestroy(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 726);
+    return npug_rtModelDestroy(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
@@ -23019,8 +23011,7 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
 }
 
 static inline rtError_t emu_rtModelDebugDotPrint(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 728);
+    return npug_rtModelDebugDotPrint(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
@@ -23049,10 +23040,7 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
-    (void)mdl;
-    (void)path;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 729);
+    return npug_rtModelDebugJsonPrint(npu_self(), mdl, (char*)path, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
@@ -25418,8 +25406,7 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskGrp(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 803);
+    return npug_rtsStreamBeginTaskGrp(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
@@ -25448,9 +25435,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
-    (void)stm;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 804);
+    return npug_rtsStreamEndTaskGrp(npu_self(), stm, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
@@ -25480,9 +25465,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
-    (void)stm;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 805);
+    return npug_rtsStreamBeginTaskUpdate(npu_self(), stm, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
@@ -25512,8 +25495,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
 }
 
 static inline rtError_t emu_rtsStreamEndTaskUpdate(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 806);
+    return npug_rtsStreamEndTaskUpdate(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
@@ -26841,9 +26823,7 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
 }
 
 static inline rtError_t emu_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
-    (void)mdl;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 846);
+    return npug_rtsModelCreate(npu_self(), mdl, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
@@ -26873,10 +26853,7 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    (void)mdl;
-    (void)stm;
-    (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 847);
+    return npug_rtsModelBindStream(npu_self(), mdl, stm, flag);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
@@ -26907,9 +26884,7 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
 }
 
 static inline rtError_t emu_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
-    (void)mdl;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 848);
+    return npug_rtsEndGraph(npu_self(), mdl, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
@@ -26939,9 +26914,7 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
-    (void)mdl;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 849);
+    return npug_rtsModelLoadComplete(npu_self(), mdl, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
@@ -26971,9 +26944,7 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
 }
 
 static inline rtError_t emu_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
-    (void)mdl;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 850);
+    return npug_rtsModelUnbindStream(npu_self(), mdl, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
@@ -27003,9 +26974,7 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
-    (void)mdl;
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 851);
+    return npug_rtsModelExecute(npu_self(), mdl, timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
@@ -27215,9 +27184,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
 }
 
 static inline rtError_t emu_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
-    (void)mdl;
-    (void)mdlName;
-    return (rtError_t)npu_unsupported(npu_self(), 858);
+    return npug_rtsModelSetName(npu_self(), mdl, (char_t*)mdlName);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
@@ -27247,10 +27214,7 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
 }
 
 static inline rtError_t emu_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
-    (void)mdl;
-    (void)maxLen;
-    (void)mdlName;
-    return (rtError_t)npu_unsupported(npu_self(), 859);
+    return npug_rtsModelGetName(npu_self(), mdl, maxLen, mdlName);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
@@ -27281,8 +27245,7 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
 }
 
 static inline rtError_t emu_rtsModelAbort(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 860);
+    return npug_rtsModelAbort(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
@@ -28360,10 +28323,7 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
 }
 
 static inline rtError_t emu_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
-    (void)mdl;
-    (void)streams;
-    (void)numStreams;
-    return (rtError_t)npu_unsupported(npu_self(), 893);
+    return npug_rtModelGetStreams(npu_self(), mdl, streams, numStreams);
 }
 
 static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
@@ -28460,8 +28420,7 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
 }
 
 static inline rtError_t emu_rtModelUpdate(rtModel_t mdl) {
-    (void)mdl;
-    return (rtError_t)npu_unsupported(npu_self(), 896);
+    return npug_rtModelUpdate(npu_self(), mdl);
 }
 
 static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {

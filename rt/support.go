@@ -195,6 +195,30 @@ var symbolRules = map[string]rule{
 	"rtsActiveStream":                   supported("streams bound to a model run instance; as aclrtActiveStream"),
 	"rtsSwitchStream":                   supported("falseStream NULL; as aclrtSwitchStream"),
 	"rtDeviceTaskAbort":                 supported("abort callbacks PRE/POST around the abort; as aclrtDeviceTaskAbort (950/A3/A2)"),
+	// capture (round 8)
+	"rtStreamBeginCapture":        supported("rtStreamCaptureMode converted to aclmdlRICaptureMode; as aclmdlRICaptureBegin"),
+	"rtStreamEndCapture":          supported("as aclmdlRICaptureEnd"),
+	"rtThreadExchangeCaptureMode": supported("as aclmdlRICaptureThreadExchangeMode"),
+	"rtsStreamBeginTaskGrp":       supported("as aclmdlRICaptureTaskGrpBegin"),
+	"rtsStreamEndTaskGrp":         supported("as aclmdlRICaptureTaskGrpEnd"),
+	"rtsStreamBeginTaskUpdate":    supported("as aclmdlRICaptureTaskUpdateBegin"),
+	"rtsStreamEndTaskUpdate":      supported("as aclmdlRICaptureTaskUpdateEnd"),
+	"rtModelGetStreams":           supported("as aclmdlRIGetStreams"),
+	"rtModelDebugJsonPrint":       supported("flags are the ACL_MDLRI_DEBUG_JSON_PRINT_* ones; npuemu's JSON, as aclmdlRIDebugJsonPrint"),
+	"rtModelUpdate":               supported("as aclmdlRIUpdate"),
+	"rtModelDebugDotPrint":        supported("npuemu's text summary on stderr, as aclmdlRIDebugPrint"),
+	// model (round 8)
+	"rtsModelCreate":       supported("flag 0; as aclmdlRIBuildBegin"),
+	"rtsModelBindStream":   supported("RT_MODEL_STREAM_FLAG_HEAD/_DEFAULT, persistent streams; as aclmdlRIBindStream"),
+	"rtsEndGraph":          supported("as aclmdlRIEndTask"),
+	"rtsModelLoadComplete": supported("reserve NULL; as aclmdlRIBuildEnd"),
+	"rtsModelUnbindStream": supported("as aclmdlRIUnbindStream"),
+	"rtsModelExecute":      supported("as aclmdlRIExecute"),
+	"rtsModelAbort":        supported("as aclmdlRIAbort"),
+	"rtModelDestroy":       supported("as aclmdlRIDestroy"),
+	"rtsModelSetName":      supported("as aclmdlRISetName"),
+	"rtsModelGetName":      supported("as aclmdlRIGetName"),
+	"rtModelGetId":         supported("as aclmdlRIGetId"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
