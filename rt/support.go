@@ -195,6 +195,17 @@ var symbolRules = map[string]rule{
 	"rtsActiveStream":                   supported("streams bound to a model run instance; as aclrtActiveStream"),
 	"rtsSwitchStream":                   supported("falseStream NULL; as aclrtSwitchStream"),
 	"rtDeviceTaskAbort":                 supported("abort callbacks PRE/POST around the abort; as aclrtDeviceTaskAbort (950/A3/A2)"),
+	// vmm (round 8)
+	"rtReserveMemAddress":           supported("the driver's flags (page type in bits 0-1); as aclrtReserveMemAddress"),
+	"rtReleaseMemAddress":           supported("every mapping must be unmapped first; as aclrtReleaseMemAddress"),
+	"rtMapMem":                      supported("flags 0; mappings of one handle alias; as aclrtMapMem"),
+	"rtMemMapNoAccess":              supported("mapped PROT_NONE until rtMemSetAccess; as aclrtMemMapNoAccess"),
+	"rtUnmapMem":                    supported("as aclrtUnmapMem"),
+	"rtMemSetAccess":                partial("RT_MEM_ACCESS_FLAGS_READWRITE for RT_MEMORY_LOC_HOST/DEVICE locations only; as aclrtMemSetAccess"),
+	"rtMemGetAccess":                partial("RT_MEMORY_LOC_HOST/DEVICE locations; one never set reads MEM_ACCESS_TYPE_MAX"),
+	"rtMemGetAllocationGranularity": supported("2 MiB, 1 GiB for giant pages, 4 KiB for host normal pages with MINIMUM"),
+	"rtMemRetainAllocationHandle":   supported("each retain needs its own rtFreePhysical"),
+	"rtMemGetAddressRange":          supported("device, pinned host and mapped VMM memory; as aclrtMemGetAddressRange"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
