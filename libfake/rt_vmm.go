@@ -14,14 +14,6 @@ import (
 
 // Exports of the runtime's rt* virtual memory family (rt/vmm.go).
 
-// rt.MemLocation and rt.MemAccessDesc have the C layouts (compile-time checks).
-var (
-	_ [unsafe.Sizeof(rt.MemLocation{}) - C.sizeof_rtMemLocation]byte
-	_ [C.sizeof_rtMemLocation - unsafe.Sizeof(rt.MemLocation{})]byte
-	_ [unsafe.Sizeof(rt.MemAccessDesc{}) - C.sizeof_rtMemAccessDesc]byte
-	_ [C.sizeof_rtMemAccessDesc - unsafe.Sizeof(rt.MemAccessDesc{})]byte
-)
-
 //export npu_rtReserveMemAddress
 func npu_rtReserveMemAddress(t *C.npu_thread, devPtr *unsafe.Pointer, size, alignment C.size_t, devAddr unsafe.Pointer, flags C.uint64_t) C.rtError_t {
 	th := thread(t)

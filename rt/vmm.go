@@ -72,19 +72,6 @@ func FreePhysical(t *core.Thread, h uint64) error {
 	return wrap("rtFreePhysical", acl.FreePhysical(t, h))
 }
 
-// MemLocation mirrors rtMemLocation (8 bytes; libfake pins the size).
-type MemLocation struct {
-	Id   uint32
-	Type uint32
-}
-
-// MemAccessDesc mirrors rtMemAccessDesc (24 bytes; libfake pins the size).
-type MemAccessDesc struct {
-	Flags    uint32
-	Location MemLocation
-	Rsv      [12]byte
-}
-
 // aclLocation converts an rtMemLocation (HOST or DEVICE; the other
 // rtMemLocationType values name no place access is granted to).
 func aclLocation(fn string, l MemLocation) (acl.MemLocation, error) {
