@@ -22283,12 +22283,7 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
 }
 
 static inline rtError_t emu_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
-    (void)devPtr;
-    (void)size;
-    (void)alignment;
-    (void)devAddr;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 707);
+    return npug_rtReserveMemAddress(npu_self(), devPtr, size, alignment, devAddr, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
@@ -22321,8 +22316,7 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
 }
 
 static inline rtError_t emu_rtReleaseMemAddress(void* devPtr) {
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 708);
+    return npug_rtReleaseMemAddress(npu_self(), devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
@@ -22380,12 +22374,7 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
 }
 
 static inline rtError_t emu_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    (void)devPtr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 710);
+    return npug_rtMapMem(npu_self(), devPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
@@ -22418,8 +22407,7 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
 }
 
 static inline rtError_t emu_rtUnmapMem(void* devPtr) {
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 711);
+    return npug_rtUnmapMem(npu_self(), devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
@@ -22448,11 +22436,7 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
-    (void)virPtr;
-    (void)size;
-    (void)desc;
-    (void)count;
-    return (rtError_t)npu_unsupported(npu_self(), 712);
+    return npug_rtMemSetAccess(npu_self(), virPtr, size, desc, count);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
@@ -22484,10 +22468,7 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
 }
 
 static inline rtError_t emu_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
-    (void)virPtr;
-    (void)location;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 713);
+    return npug_rtMemGetAccess(npu_self(), virPtr, location, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
@@ -22696,10 +22677,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
-    (void)prop;
-    (void)option;
-    (void)granularity;
-    return (rtError_t)npu_unsupported(npu_self(), 719);
+    return npug_rtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
@@ -22894,9 +22872,7 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
 }
 
 static inline rtError_t emu_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
-    (void)virPtr;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 724);
+    return npug_rtMemRetainAllocationHandle(npu_self(), virPtr, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
@@ -27872,10 +27848,7 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    (void)ptr;
-    (void)pbase;
-    (void)psize;
-    return (rtError_t)npu_unsupported(npu_self(), 879);
+    return npug_rtMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -28225,12 +28198,7 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
 }
 
 static inline rtError_t emu_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    (void)virPtr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 889);
+    return npug_rtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
