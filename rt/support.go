@@ -206,6 +206,11 @@ var symbolRules = map[string]rule{
 	"rtMemGetAllocationGranularity": supported("2 MiB, 1 GiB for giant pages, 4 KiB for host normal pages with MINIMUM"),
 	"rtMemRetainAllocationHandle":   supported("each retain needs its own rtFreePhysical"),
 	"rtMemGetAddressRange":          supported("device, pinned host and mapped VMM memory; as aclrtMemGetAddressRange"),
+	// ipc (round 8)
+	"rtsIpcMemGetExportKey": supported("a 65-byte key buffer; the processes of the node; as aclrtIpcMemGetExportKey"),
+	"rtsIpcMemClose":        supported("imports first, then the export; as aclrtIpcMemClose"),
+	"rtsIpcMemImportByKey":  supported("the exporter's pages at a new address; as aclrtIpcMemImportByKey"),
+	"rtsIpcMemSetImportPid": supported("the pids importers are checked against; as aclrtIpcMemSetImportPid"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
