@@ -7561,6 +7561,50 @@ func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C
 	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
 }
 
+//export npug_rtsIpcMemGetExportKey
+func npug_rtsIpcMemGetExportKey(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_key *C.char_t, a_length C.uint32_t, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemGetExportKey"))
+		}
+	}()
+	return npu_rtsIpcMemGetExportKey(a_t, a_ptr, a_size, a_key, a_length, a_flags)
+}
+
+//export npug_rtsIpcMemClose
+func npug_rtsIpcMemClose(a_t *C.npu_thread, a_key *C.char_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemClose"))
+		}
+	}()
+	return npu_rtsIpcMemClose(a_t, a_key)
+}
+
+//export npug_rtsIpcMemImportByKey
+func npug_rtsIpcMemImportByKey(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_key *C.char_t, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemImportByKey"))
+		}
+	}()
+	return npu_rtsIpcMemImportByKey(a_t, a_ptr, a_key, a_flags)
+}
+
+//export npug_rtsIpcMemSetImportPid
+func npug_rtsIpcMemSetImportPid(a_t *C.npu_thread, a_key *C.char_t, a_pid *C.int32_t, a_num C.int) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemSetImportPid"))
+		}
+	}()
+	return npu_rtsIpcMemSetImportPid(a_t, a_key, a_pid, a_num)
+}
+
 //export npug_rtGetMemUsageInfo
 func npug_rtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_infos *C.rtMemUsageInfo_t, a_inputNum C.size_t, a_outputNum *C.size_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)

@@ -24957,12 +24957,7 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
 }
 
 static inline rtError_t emu_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
-    (void)ptr;
-    (void)size;
-    (void)key;
-    (void)len;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 790);
+    return npug_rtsIpcMemGetExportKey(npu_self(), (void*)ptr, size, key, len, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
@@ -24995,8 +24990,7 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
 }
 
 static inline rtError_t emu_rtsIpcMemClose(const char_t* key) {
-    (void)key;
-    return (rtError_t)npu_unsupported(npu_self(), 791);
+    return npug_rtsIpcMemClose(npu_self(), (char_t*)key);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
@@ -25025,10 +25019,7 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
 }
 
 static inline rtError_t emu_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
-    (void)ptr;
-    (void)key;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 792);
+    return npug_rtsIpcMemImportByKey(npu_self(), ptr, (char_t*)key, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
@@ -25059,10 +25050,7 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
 }
 
 static inline rtError_t emu_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
-    (void)key;
-    (void)pid;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 793);
+    return npug_rtsIpcMemSetImportPid(npu_self(), (char_t*)key, pid, num);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
