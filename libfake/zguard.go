@@ -7077,6 +7077,28 @@ func npug_rtMemGetInfoEx(a_t *C.npu_thread, a_typ C.rtMemInfoType_t, a_freeSize 
 	return npu_rtMemGetInfoEx(a_t, a_typ, a_freeSize, a_totalSize)
 }
 
+//export npug_rtReserveMemAddress
+func npug_rtReserveMemAddress(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.size_t, a_alignment C.size_t, a_devAddr unsafe.Pointer, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtReserveMemAddress"))
+		}
+	}()
+	return npu_rtReserveMemAddress(a_t, a_devPtr, a_size, a_alignment, a_devAddr, a_flags)
+}
+
+//export npug_rtReleaseMemAddress
+func npug_rtReleaseMemAddress(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtReleaseMemAddress"))
+		}
+	}()
+	return npu_rtReleaseMemAddress(a_t, a_devPtr)
+}
+
 //export npug_rtFreePhysical
 func npug_rtFreePhysical(a_t *C.npu_thread, a_handle C.rtDrvMemHandle) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7086,6 +7108,72 @@ func npug_rtFreePhysical(a_t *C.npu_thread, a_handle C.rtDrvMemHandle) (r C.rtEr
 		}
 	}()
 	return npu_rtFreePhysical(a_t, a_handle)
+}
+
+//export npug_rtMapMem
+func npug_rtMapMem(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t, a_handle C.rtDrvMemHandle, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMapMem"))
+		}
+	}()
+	return npu_rtMapMem(a_t, a_devPtr, a_size, a_offset, a_handle, a_flags)
+}
+
+//export npug_rtUnmapMem
+func npug_rtUnmapMem(a_t *C.npu_thread, a_devPtr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtUnmapMem"))
+		}
+	}()
+	return npu_rtUnmapMem(a_t, a_devPtr)
+}
+
+//export npug_rtMemSetAccess
+func npug_rtMemSetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_size C.size_t, a_desc *C.rtMemAccessDesc, a_count C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemSetAccess"))
+		}
+	}()
+	return npu_rtMemSetAccess(a_t, a_virPtr, a_size, a_desc, a_count)
+}
+
+//export npug_rtMemGetAccess
+func npug_rtMemGetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_location *C.rtMemLocation, a_flags *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemGetAccess"))
+		}
+	}()
+	return npu_rtMemGetAccess(a_t, a_virPtr, a_location, a_flags)
+}
+
+//export npug_rtMemGetAllocationGranularity
+func npug_rtMemGetAllocationGranularity(a_t *C.npu_thread, a_prop *C.rtDrvMemProp_t, a_option C.rtDrvMemGranularityOptions, a_granularity *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemGetAllocationGranularity"))
+		}
+	}()
+	return npu_rtMemGetAllocationGranularity(a_t, a_prop, a_option, a_granularity)
+}
+
+//export npug_rtMemRetainAllocationHandle
+func npug_rtMemRetainAllocationHandle(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_handle *C.rtDrvMemHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemRetainAllocationHandle"))
+		}
+	}()
+	return npu_rtMemRetainAllocationHandle(a_t, a_virPtr, a_handle)
 }
 
 //export npug_rtModelDestroy
@@ -7548,6 +7636,50 @@ func npug_rtsGetP2PStatus(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C
 		}
 	}()
 	return npu_rtsGetP2PStatus(a_t, a_devIdDes, a_phyIdSrc, a_status)
+}
+
+//export npug_rtsIpcMemGetExportKey
+func npug_rtsIpcMemGetExportKey(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.size_t, a_key *C.char_t, a_length C.uint32_t, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemGetExportKey"))
+		}
+	}()
+	return npu_rtsIpcMemGetExportKey(a_t, a_ptr, a_size, a_key, a_length, a_flags)
+}
+
+//export npug_rtsIpcMemClose
+func npug_rtsIpcMemClose(a_t *C.npu_thread, a_key *C.char_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemClose"))
+		}
+	}()
+	return npu_rtsIpcMemClose(a_t, a_key)
+}
+
+//export npug_rtsIpcMemImportByKey
+func npug_rtsIpcMemImportByKey(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_key *C.char_t, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemImportByKey"))
+		}
+	}()
+	return npu_rtsIpcMemImportByKey(a_t, a_ptr, a_key, a_flags)
+}
+
+//export npug_rtsIpcMemSetImportPid
+func npug_rtsIpcMemSetImportPid(a_t *C.npu_thread, a_key *C.char_t, a_pid *C.int32_t, a_num C.int) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemSetImportPid"))
+		}
+	}()
+	return npu_rtsIpcMemSetImportPid(a_t, a_key, a_pid, a_num)
 }
 
 //export npug_rtGetMemUsageInfo
@@ -8056,6 +8188,17 @@ func npug_rtMemPoolGetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.
 	return npu_rtMemPoolGetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
+//export npug_rtMemGetAddressRange
+func npug_rtMemGetAddressRange(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_pbase *unsafe.Pointer, a_psize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemGetAddressRange"))
+		}
+	}()
+	return npu_rtMemGetAddressRange(a_t, a_ptr, a_pbase, a_psize)
+}
+
 //export npug_rtMemPoolMallocAsync
 func npug_rtMemPoolMallocAsync(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_memPool C.rtMemPool_t, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8098,6 +8241,17 @@ func npug_rtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_s
 		}
 	}()
 	return npu_rtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stm)
+}
+
+//export npug_rtMemMapNoAccess
+func npug_rtMemMapNoAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_size C.size_t, a_offset C.size_t, a_handle C.rtDrvMemHandle, a_flags C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemMapNoAccess"))
+		}
+	}()
+	return npu_rtMemMapNoAccess(a_t, a_virPtr, a_size, a_offset, a_handle, a_flags)
 }
 
 //export npug_rtMemsetD32

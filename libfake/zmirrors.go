@@ -55,6 +55,8 @@ var mirrors = []mirror{
 	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
 	{"rtIpcEventHandle_t", reflect.TypeOf((*C.rtIpcEventHandle_t)(nil)).Elem(), reflect.TypeOf((*rt.IpcEventHandle)(nil)).Elem(), "rt_event.go:npu_rtIpcGetEventHandle"},
 	{"rtLabel_t", reflect.TypeOf((*C.rtLabel_t)(nil)).Elem(), reflect.TypeOf((*core.Handle)(nil)).Elem(), "rt_label.go:npu_rtsLabelSwitchListCreate"},
+	{"rtMemAccessDesc", reflect.TypeOf((*C.rtMemAccessDesc)(nil)).Elem(), reflect.TypeOf((*rt.MemAccessDesc)(nil)).Elem(), "rt_vmm.go:npu_rtMemSetAccess"},
+	{"rtMemLocation", reflect.TypeOf((*C.rtMemLocation)(nil)).Elem(), reflect.TypeOf((*rt.MemLocation)(nil)).Elem(), "rt_vmm.go:npu_rtMemGetAccess"},
 	{"rtMemPoolProps", reflect.TypeOf((*C.rtMemPoolProps)(nil)).Elem(), reflect.TypeOf((*rt.MemPoolProps)(nil)).Elem(), "rt_mempool.go:npu_rtMemPoolCreate"},
 	{"rtStreamAttrValue_t", reflect.TypeOf((*C.rtStreamAttrValue_t)(nil)).Elem(), reflect.TypeOf((*rt.StreamAttrValue)(nil)).Elem(), "rt_stream.go:npu_rtsStreamSetAttribute"},
 	{"struct_DVattribute", reflect.TypeOf((*C.struct_DVattribute)(nil)).Elem(), reflect.TypeOf((*hal.DVAttribute)(nil)).Elem(), "hal_mem.go:npu_drvMemGetAttribute"},

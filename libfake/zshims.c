@@ -22276,12 +22276,7 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
 }
 
 static inline rtError_t emu_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
-    (void)devPtr;
-    (void)size;
-    (void)alignment;
-    (void)devAddr;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 707);
+    return npug_rtReserveMemAddress(npu_self(), devPtr, size, alignment, devAddr, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
@@ -22314,8 +22309,7 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
 }
 
 static inline rtError_t emu_rtReleaseMemAddress(void* devPtr) {
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 708);
+    return npug_rtReleaseMemAddress(npu_self(), devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
@@ -22373,12 +22367,7 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
 }
 
 static inline rtError_t emu_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    (void)devPtr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 710);
+    return npug_rtMapMem(npu_self(), devPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
@@ -22411,8 +22400,7 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
 }
 
 static inline rtError_t emu_rtUnmapMem(void* devPtr) {
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 711);
+    return npug_rtUnmapMem(npu_self(), devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
@@ -22441,11 +22429,7 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
-    (void)virPtr;
-    (void)size;
-    (void)desc;
-    (void)count;
-    return (rtError_t)npu_unsupported(npu_self(), 712);
+    return npug_rtMemSetAccess(npu_self(), virPtr, size, desc, count);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
@@ -22477,10 +22461,7 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
 }
 
 static inline rtError_t emu_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
-    (void)virPtr;
-    (void)location;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 713);
+    return npug_rtMemGetAccess(npu_self(), virPtr, location, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
@@ -22689,10 +22670,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
-    (void)prop;
-    (void)option;
-    (void)granularity;
-    return (rtError_t)npu_unsupported(npu_self(), 719);
+    return npug_rtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
@@ -22887,9 +22865,7 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
 }
 
 static inline rtError_t emu_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
-    (void)virPtr;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 724);
+    return npug_rtMemRetainAllocationHandle(npu_self(), virPtr, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
@@ -24969,12 +24945,7 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
 }
 
 static inline rtError_t emu_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
-    (void)ptr;
-    (void)size;
-    (void)key;
-    (void)len;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 790);
+    return npug_rtsIpcMemGetExportKey(npu_self(), (void*)ptr, size, key, len, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
@@ -25007,8 +24978,7 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
 }
 
 static inline rtError_t emu_rtsIpcMemClose(const char_t* key) {
-    (void)key;
-    return (rtError_t)npu_unsupported(npu_self(), 791);
+    return npug_rtsIpcMemClose(npu_self(), (char_t*)key);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
@@ -25037,10 +25007,7 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
 }
 
 static inline rtError_t emu_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
-    (void)ptr;
-    (void)key;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 792);
+    return npug_rtsIpcMemImportByKey(npu_self(), ptr, (char_t*)key, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
@@ -25071,10 +25038,7 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
 }
 
 static inline rtError_t emu_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
-    (void)key;
-    (void)pid;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 793);
+    return npug_rtsIpcMemSetImportPid(npu_self(), (char_t*)key, pid, num);
 }
 
 static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
@@ -27835,10 +27799,7 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    (void)ptr;
-    (void)pbase;
-    (void)psize;
-    return (rtError_t)npu_unsupported(npu_self(), 879);
+    return npug_rtMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -28188,12 +28149,7 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
 }
 
 static inline rtError_t emu_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    (void)virPtr;
-    (void)size;
-    (void)offset;
-    (void)handle;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 889);
+    return npug_rtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {

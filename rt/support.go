@@ -219,6 +219,22 @@ var symbolRules = map[string]rule{
 	"rtsModelSetName":      supported("as aclmdlRISetName"),
 	"rtsModelGetName":      supported("as aclmdlRIGetName"),
 	"rtModelGetId":         supported("as aclmdlRIGetId"),
+	// vmm (round 8)
+	"rtReserveMemAddress":           supported("the driver's flags (page type in bits 0-1); as aclrtReserveMemAddress"),
+	"rtReleaseMemAddress":           supported("every mapping must be unmapped first; as aclrtReleaseMemAddress"),
+	"rtMapMem":                      supported("flags 0; mappings of one handle alias; as aclrtMapMem"),
+	"rtMemMapNoAccess":              supported("mapped PROT_NONE until rtMemSetAccess; as aclrtMemMapNoAccess"),
+	"rtUnmapMem":                    supported("as aclrtUnmapMem"),
+	"rtMemSetAccess":                partial("RT_MEM_ACCESS_FLAGS_READWRITE for RT_MEMORY_LOC_HOST/DEVICE locations only; as aclrtMemSetAccess"),
+	"rtMemGetAccess":                partial("RT_MEMORY_LOC_HOST/DEVICE locations; one never set reads MEM_ACCESS_TYPE_MAX"),
+	"rtMemGetAllocationGranularity": supported("2 MiB, 1 GiB for giant pages, 4 KiB for host normal pages with MINIMUM"),
+	"rtMemRetainAllocationHandle":   supported("each retain needs its own rtFreePhysical"),
+	"rtMemGetAddressRange":          supported("device, pinned host and mapped VMM memory; as aclrtMemGetAddressRange"),
+	// ipc (round 8)
+	"rtsIpcMemGetExportKey": supported("a 65-byte key buffer; the processes of the node; as aclrtIpcMemGetExportKey"),
+	"rtsIpcMemClose":        supported("imports first, then the export; as aclrtIpcMemClose"),
+	"rtsIpcMemImportByKey":  supported("the exporter's pages at a new address; as aclrtIpcMemImportByKey"),
+	"rtsIpcMemSetImportPid": supported("the pids importers are checked against; as aclrtIpcMemSetImportPid"),
 }
 
 // areaNotes say why the rest of an area is not there yet.

@@ -53,6 +53,19 @@ type IpcEventHandle struct {
 	Reserved [64]byte
 }
 
+// MemAccessDesc mirrors rtMemAccessDesc (24 bytes).
+type MemAccessDesc struct {
+	Flags    uint32
+	Location MemLocation
+	Rsv      [12]byte
+}
+
+// MemLocation mirrors rtMemLocation (8 bytes).
+type MemLocation struct {
+	Id   uint32
+	Type uint32
+}
+
 // MemPoolProps mirrors rtMemPoolProps (32 bytes).
 type MemPoolProps struct {
 	Side       uint32
