@@ -20429,9 +20429,7 @@ NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 650);
+    return npug_rtSetStreamOverflowSwitch(npu_self(), stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
@@ -20461,9 +20459,7 @@ NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
 }
 
 static inline rtError_t emu_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 651);
+    return npug_rtGetStreamOverflowSwitch(npu_self(), stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
@@ -20879,9 +20875,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
 }
 
 static inline rtError_t emu_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    (void)threadId;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 663);
+    return npug_rtSubscribeReport(npu_self(), threadId, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -20911,11 +20905,7 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
-    (void)callBackFunc;
-    (void)fnData;
-    (void)stm;
-    (void)isBlock;
-    return (rtError_t)npu_unsupported(npu_self(), 664);
+    return npug_rtCallbackLaunch(npu_self(), callBackFunc, fnData, stm, isBlock);
 }
 
 static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
@@ -20947,8 +20937,7 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
 }
 
 static inline rtError_t emu_rtProcessReport(int32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 665);
+    return npug_rtProcessReport(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
@@ -20977,9 +20966,7 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    (void)threadId;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 666);
+    return npug_rtUnSubscribeReport(npu_self(), threadId, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -21039,10 +21026,7 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
 }
 
 static inline rtError_t emu_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    (void)outputAddrPtr;
-    (void)outputSize;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 668);
+    return npug_rtGetDeviceSatStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -21073,8 +21057,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
 }
 
 static inline rtError_t emu_rtCleanDeviceSatStatus(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 669);
+    return npug_rtCleanDeviceSatStatus(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
@@ -23798,8 +23781,7 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
 }
 
 static inline rtError_t emu_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
-    (void)overflowAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 753);
+    return npug_rtsCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
 }
 
 static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -26737,10 +26719,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
 }
 
 static inline rtError_t emu_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
-    (void)stm;
-    (void)callBackFunc;
-    (void)fnData;
-    return (rtError_t)npu_unsupported(npu_self(), 843);
+    return npug_rtsLaunchHostFunc(npu_self(), stm, callBackFunc, fnData);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
