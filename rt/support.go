@@ -213,6 +213,8 @@ var symbolRules = map[string]rule{
 	"rtSubscribeHostFunc":        unsupported("no product supports it per the documentation (as aclrtSubscribeHostFunc)"),
 	"rtProcessHostFunc":          unsupported("no product supports it per the documentation (as aclrtProcessHostFunc)"),
 	"rtUnSubscribeHostFunc":      unsupported("no product supports it per the documentation (as aclrtUnSubscribeHostFunc)"),
+	"rtGetLastError":             supported("RT_THREAD_LEVEL only (as aclrtGetLastError): the thread's last failure as an rt code, then cleared"),
+	"rtPeekAtLastError":          supported("RT_THREAD_LEVEL only (as aclrtPeekAtLastError): the thread's last failure as an rt code, kept"),
 }
 
 // areaNotes say why the rest of an area is not there yet.

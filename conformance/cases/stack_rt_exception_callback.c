@@ -2,7 +2,8 @@
  * functions and float overflow status called directly (rt-functions.tsv,
  * rt.h), with their own codes (ACL_ERROR_RT_*): callbacks run on the
  * subscribed thread inside rtProcessReport, host functions in stream
- * order, the overflow status word is the ACL one, and bad input is refused
+ * order, the overflow status word is the ACL one, the last error is the
+ * thread's last failure as an rt code, and bad input is refused
  * with ACL_ERROR_RT_PARAM_INVALID.
  *
  * link: -lruntime -lascendcl -lascend_hal
@@ -124,6 +125,31 @@ static void overflow(rtStream_t s)
     CHECK_OK(aclrtFree(out));
 }
 
+/* The thread's last failure, as an rt code: ACL failures are converted
+ * (ACL_ERROR_INVALID_PARAM is ACL_ERROR_RT_PARAM_INVALID). */
+static void last_error(rtStream_t s)
+{
+    uint32_t flags = 0;
+    (void)rtGetLastError(RT_THREAD_LEVEL); /* drop what earlier checks left */
+    CHECK_RT(rtGetLastError(RT_THREAD_LEVEL), ACL_RT_SUCCESS);
+    CHECK_RT(rtGetStreamOverflowSwitch(s, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtGetStreamOverflowSwitch(s, &flags), ACL_RT_SUCCESS);
+    CHECK_RT(rtPeekAtLastError(RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtPeekAtLastError(RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtGetLastError(RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtGetLastError(RT_THREAD_LEVEL), ACL_RT_SUCCESS);
+    CHECK_RT(rtPeekAtLastError(RT_THREAD_LEVEL), ACL_RT_SUCCESS);
+
+    CHECK_ERR(aclrtGetStreamOverflowSwitch(s, NULL), ACL_ERROR_INVALID_PARAM);
+    CHECK_RT(rtGetLastError(RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+
+    CHECK_RT(rtSubscribeHostFunc(0, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RT(rtPeekAtLastError(RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RT(rtGetLastError(RT_CONTEXT_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtGetLastError(RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtGetLastError(RT_THREAD_LEVEL), ACL_RT_SUCCESS);
+}
+
 int main(void)
 {
     CHECK_RT(rtSetDevice(0), ACL_RT_SUCCESS);
@@ -131,6 +157,7 @@ int main(void)
     CHECK_RT(rtStreamCreate(&s, 0), ACL_RT_SUCCESS);
     callbacks(s);
     overflow(s);
+    last_error(s);
     CHECK_RT(rtStreamDestroy(s), ACL_RT_SUCCESS);
     CHECK_RT(rtDeviceReset(0), ACL_RT_SUCCESS);
     return 0;
