@@ -6142,6 +6142,28 @@ func npug_rtSetOpExecuteTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rt
 	return npu_rtSetOpExecuteTimeOut(a_t, a_timeout)
 }
 
+//export npug_rtGetLastError
+func npug_rtGetLastError(a_t *C.npu_thread, a_level C.rtLastErrLevel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetLastError"))
+		}
+	}()
+	return npu_rtGetLastError(a_t, a_level)
+}
+
+//export npug_rtPeekAtLastError
+func npug_rtPeekAtLastError(a_t *C.npu_thread, a_level C.rtLastErrLevel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtPeekAtLastError"))
+		}
+	}()
+	return npu_rtPeekAtLastError(a_t, a_level)
+}
+
 //export npug_rtCtxCreateEx
 func npug_rtCtxCreateEx(a_t *C.npu_thread, a_createCtx *C.rtContext_t, a_flags C.uint32_t, a_devId C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)

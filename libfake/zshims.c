@@ -18447,8 +18447,7 @@ NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
 }
 
 static inline rtError_t emu_rtGetLastError(rtLastErrLevel_t level) {
-    (void)level;
-    return (rtError_t)npu_unsupported(npu_self(), 584);
+    return npug_rtGetLastError(npu_self(), level);
 }
 
 static NPU_HOOK rtError_t hook_rtGetLastError(rtLastErrLevel_t level) {
@@ -18477,8 +18476,7 @@ NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
 }
 
 static inline rtError_t emu_rtPeekAtLastError(rtLastErrLevel_t level) {
-    (void)level;
-    return (rtError_t)npu_unsupported(npu_self(), 585);
+    return npug_rtPeekAtLastError(npu_self(), level);
 }
 
 static NPU_HOOK rtError_t hook_rtPeekAtLastError(rtLastErrLevel_t level) {
