@@ -6142,6 +6142,28 @@ func npug_rtSetOpExecuteTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rt
 	return npu_rtSetOpExecuteTimeOut(a_t, a_timeout)
 }
 
+//export npug_rtGetLastError
+func npug_rtGetLastError(a_t *C.npu_thread, a_level C.rtLastErrLevel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetLastError"))
+		}
+	}()
+	return npu_rtGetLastError(a_t, a_level)
+}
+
+//export npug_rtPeekAtLastError
+func npug_rtPeekAtLastError(a_t *C.npu_thread, a_level C.rtLastErrLevel_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtPeekAtLastError"))
+		}
+	}()
+	return npu_rtPeekAtLastError(a_t, a_level)
+}
+
 //export npug_rtCtxCreateEx
 func npug_rtCtxCreateEx(a_t *C.npu_thread, a_createCtx *C.rtContext_t, a_flags C.uint32_t, a_devId C.int32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6725,6 +6747,28 @@ func npug_rtStreamQuery(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	return npu_rtStreamQuery(a_t, a_stm)
 }
 
+//export npug_rtSetStreamOverflowSwitch
+func npug_rtSetStreamOverflowSwitch(a_t *C.npu_thread, a_stm C.rtStream_t, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetStreamOverflowSwitch"))
+		}
+	}()
+	return npu_rtSetStreamOverflowSwitch(a_t, a_stm, a_flags)
+}
+
+//export npug_rtGetStreamOverflowSwitch
+func npug_rtGetStreamOverflowSwitch(a_t *C.npu_thread, a_stm C.rtStream_t, a_flags *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetStreamOverflowSwitch"))
+		}
+	}()
+	return npu_rtGetStreamOverflowSwitch(a_t, a_stm, a_flags)
+}
+
 //export npug_rtStreamAbort
 func npug_rtStreamAbort(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6778,6 +6822,72 @@ func npug_rtThreadExchangeCaptureMode(a_t *C.npu_thread, a_mode *C.rtStreamCaptu
 		}
 	}()
 	return npu_rtThreadExchangeCaptureMode(a_t, a_mode)
+}
+
+//export npug_rtSubscribeReport
+func npug_rtSubscribeReport(a_t *C.npu_thread, a_threadId C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSubscribeReport"))
+		}
+	}()
+	return npu_rtSubscribeReport(a_t, a_threadId, a_stm)
+}
+
+//export npug_rtCallbackLaunch
+func npug_rtCallbackLaunch(a_t *C.npu_thread, a_callBackFunc C.rtCallback_t, a_fnData unsafe.Pointer, a_stm C.rtStream_t, a_isBlock C.bool) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCallbackLaunch"))
+		}
+	}()
+	return npu_rtCallbackLaunch(a_t, a_callBackFunc, a_fnData, a_stm, a_isBlock)
+}
+
+//export npug_rtProcessReport
+func npug_rtProcessReport(a_t *C.npu_thread, a_timeout C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtProcessReport"))
+		}
+	}()
+	return npu_rtProcessReport(a_t, a_timeout)
+}
+
+//export npug_rtUnSubscribeReport
+func npug_rtUnSubscribeReport(a_t *C.npu_thread, a_threadId C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtUnSubscribeReport"))
+		}
+	}()
+	return npu_rtUnSubscribeReport(a_t, a_threadId, a_stm)
+}
+
+//export npug_rtGetDeviceSatStatus
+func npug_rtGetDeviceSatStatus(a_t *C.npu_thread, a_outputAddrPtr unsafe.Pointer, a_outputSize C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceSatStatus"))
+		}
+	}()
+	return npu_rtGetDeviceSatStatus(a_t, a_outputAddrPtr, a_outputSize, a_stm)
+}
+
+//export npug_rtCleanDeviceSatStatus
+func npug_rtCleanDeviceSatStatus(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCleanDeviceSatStatus"))
+		}
+	}()
+	return npu_rtCleanDeviceSatStatus(a_t, a_stm)
 }
 
 //export npug_rtLaunchKernelByFuncHandleV3
@@ -7385,6 +7495,17 @@ func npug_rtsGetPrimaryCtxState(a_t *C.npu_thread, a_devId C.int32_t, a_flags *C
 	return npu_rtsGetPrimaryCtxState(a_t, a_devId, a_flags, a_active)
 }
 
+//export npug_rtsCtxGetFloatOverflowAddr
+func npug_rtsCtxGetFloatOverflowAddr(a_t *C.npu_thread, a_overflowAddr *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCtxGetFloatOverflowAddr"))
+		}
+	}()
+	return npu_rtsCtxGetFloatOverflowAddr(a_t, a_overflowAddr)
+}
+
 //export npug_rtsEventGetId
 func npug_rtsEventGetId(a_t *C.npu_thread, a_evt C.rtEvent_t, a_evtId *C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7889,6 +8010,17 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 		}
 	}()
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
+}
+
+//export npug_rtsLaunchHostFunc
+func npug_rtsLaunchHostFunc(a_t *C.npu_thread, a_stm C.rtStream_t, a_callBackFunc C.rtCallback_t, a_fnData unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchHostFunc"))
+		}
+	}()
+	return npu_rtsLaunchHostFunc(a_t, a_stm, a_callBackFunc, a_fnData)
 }
 
 //export npug_rtsModelCreate

@@ -18447,8 +18447,7 @@ NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
 }
 
 static inline rtError_t emu_rtGetLastError(rtLastErrLevel_t level) {
-    (void)level;
-    return (rtError_t)npu_unsupported(npu_self(), 584);
+    return npug_rtGetLastError(npu_self(), level);
 }
 
 static NPU_HOOK rtError_t hook_rtGetLastError(rtLastErrLevel_t level) {
@@ -18477,8 +18476,7 @@ NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
 }
 
 static inline rtError_t emu_rtPeekAtLastError(rtLastErrLevel_t level) {
-    (void)level;
-    return (rtError_t)npu_unsupported(npu_self(), 585);
+    return npug_rtPeekAtLastError(npu_self(), level);
 }
 
 static NPU_HOOK rtError_t hook_rtPeekAtLastError(rtLastErrLevel_t level) {
@@ -20427,9 +20425,7 @@ NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 650);
+    return npug_rtSetStreamOverflowSwitch(npu_self(), stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
@@ -20459,9 +20455,7 @@ NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
 }
 
 static inline rtError_t emu_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 651);
+    return npug_rtGetStreamOverflowSwitch(npu_self(), stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
@@ -20872,9 +20866,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
 }
 
 static inline rtError_t emu_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    (void)threadId;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 663);
+    return npug_rtSubscribeReport(npu_self(), threadId, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -20904,11 +20896,7 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
-    (void)callBackFunc;
-    (void)fnData;
-    (void)stm;
-    (void)isBlock;
-    return (rtError_t)npu_unsupported(npu_self(), 664);
+    return npug_rtCallbackLaunch(npu_self(), callBackFunc, fnData, stm, isBlock);
 }
 
 static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
@@ -20940,8 +20928,7 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
 }
 
 static inline rtError_t emu_rtProcessReport(int32_t timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 665);
+    return npug_rtProcessReport(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
@@ -20970,9 +20957,7 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    (void)threadId;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 666);
+    return npug_rtUnSubscribeReport(npu_self(), threadId, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
@@ -21032,10 +21017,7 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
 }
 
 static inline rtError_t emu_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    (void)outputAddrPtr;
-    (void)outputSize;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 668);
+    return npug_rtGetDeviceSatStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -21066,8 +21048,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
 }
 
 static inline rtError_t emu_rtCleanDeviceSatStatus(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 669);
+    return npug_rtCleanDeviceSatStatus(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
@@ -23762,8 +23743,7 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
 }
 
 static inline rtError_t emu_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
-    (void)overflowAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 753);
+    return npug_rtsCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
 }
 
 static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -26683,10 +26663,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
 }
 
 static inline rtError_t emu_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
-    (void)stm;
-    (void)callBackFunc;
-    (void)fnData;
-    return (rtError_t)npu_unsupported(npu_self(), 843);
+    return npug_rtsLaunchHostFunc(npu_self(), stm, callBackFunc, fnData);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {

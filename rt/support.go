@@ -21,6 +21,10 @@ type rule struct {
 func supported(note string) rule { return rule{status: abi.Supported, note: note} }
 func partial(note string) rule   { return rule{status: abi.Partial, note: note} }
 
+// unsupported is a function that fails with ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+// for a reason of its own (not its area's).
+func unsupported(note string) rule { return rule{status: abi.Unsupported, note: note} }
+
 // symbolRules are the implemented rt* functions.
 var symbolRules = map[string]rule{
 	"rtMalloc":                       supported("device memory from halMemAlloc (crosses into the driver: a halMemAlloc hook sees it); pages by RT_MEMORY_POLICY_* bits"),
@@ -235,6 +239,22 @@ var symbolRules = map[string]rule{
 	"rtsIpcMemClose":        supported("imports first, then the export; as aclrtIpcMemClose"),
 	"rtsIpcMemImportByKey":  supported("the exporter's pages at a new address; as aclrtIpcMemImportByKey"),
 	"rtsIpcMemSetImportPid": supported("the pids importers are checked against; as aclrtIpcMemSetImportPid"),
+	// exception, callback, overflow (round 8)
+	"rtSubscribeReport":          supported("threads named by pthread id; one thread per stream, one device per thread; as aclrtSubscribeReport"),
+	"rtUnSubscribeReport":        supported("callbacks handed over but not yet run are skipped; as aclrtUnSubscribeReport"),
+	"rtProcessReport":            supported("serves the calling thread; timeout -1 or > 0 ms, expiry is ACL_ERROR_RT_REPORT_TIMEOUT; as aclrtProcessReport"),
+	"rtCallbackLaunch":           supported("runs on the subscribed thread inside rtProcessReport; isBlock holds the stream until it has run; as aclrtLaunchCallback"),
+	"rtsLaunchHostFunc":          supported("runs on a runtime goroutine; later tasks of the stream wait for it; as aclrtLaunchHostFunc"),
+	"rtSetStreamOverflowSwitch":  supported("flags 0 (off) or 1 (on); as aclrtSetStreamOverflowSwitch"),
+	"rtGetStreamOverflowSwitch":  supported("as aclrtGetStreamOverflowSwitch"),
+	"rtGetDeviceSatStatus":       partial("copies the context's status word in stream order, as aclrtGetOverflowStatus; emulated kernels never report float overflow, so it stays 0 unless the application writes it"),
+	"rtCleanDeviceSatStatus":     supported("clears the context's status word in stream order; as aclrtResetOverflowStatus"),
+	"rtsCtxGetFloatOverflowAddr": supported("one 8-byte word of the device's HBM per context; as aclrtCtxGetFloatOverflowAddr"),
+	"rtSubscribeHostFunc":        unsupported("no product supports it per the documentation (as aclrtSubscribeHostFunc)"),
+	"rtProcessHostFunc":          unsupported("no product supports it per the documentation (as aclrtProcessHostFunc)"),
+	"rtUnSubscribeHostFunc":      unsupported("no product supports it per the documentation (as aclrtUnSubscribeHostFunc)"),
+	"rtGetLastError":             supported("RT_THREAD_LEVEL only (as aclrtGetLastError): the thread's last failure as an rt code, then cleared"),
+	"rtPeekAtLastError":          supported("RT_THREAD_LEVEL only (as aclrtPeekAtLastError): the thread's last failure as an rt code, kept"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
@@ -253,6 +273,9 @@ var support = sync.OnceValue(func() *abi.Table {
 				note = otherNote
 			}
 			return abi.Entry{Status: abi.Unsupported, Note: note, Code: int32(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)}
+		}
+		if r.status == abi.Unsupported {
+			return abi.Entry{Status: r.status, Note: r.note, Code: int32(abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)}
 		}
 		return abi.Entry{Status: r.status, Note: r.note}
 	})
