@@ -15,16 +15,7 @@
 
 #include "check.h"
 #include "runtime/rt.h"
-
-#define CHECK_RT(call, code)                                               \
-    do {                                                                   \
-        rtError_t check_r_ = (call);                                       \
-        if (check_r_ != (rtError_t)(code)) {                               \
-            const char *check_m_ = aclGetRecentErrMsg();                   \
-            FAIL("%s: got %d, want %s (%d): %s", #call, (int)check_r_, #code, (int)(code), \
-                 check_m_ ? check_m_ : "no message");                      \
-        }                                                                  \
-    } while (0)
+#include "rt_check.h"
 
 struct hit {
     int count;

@@ -15,13 +15,7 @@
 #include "acl/acl.h"
 #include "check.h"
 #include "runtime/rt.h"
-
-#define CHECK_RT(call, code)                                               \
-    do {                                                                   \
-        rtError_t check_r_ = (call);                                       \
-        if (check_r_ != (rtError_t)(code))                                 \
-            FAIL("%s: got %d, want %s (%d)", #call, (int)check_r_, #code, (int)(code)); \
-    } while (0)
+#include "rt_check.h"
 
 int main(void) {
     CHECK_RT(rtSetDevice(0), ACL_RT_SUCCESS);

@@ -13,13 +13,7 @@
 
 #include "check.h"
 #include "runtime/rt.h"
-
-#define CHECK_RT(call, code)                                               \
-    do {                                                                   \
-        rtError_t check_r_ = (call);                                       \
-        if (check_r_ != (rtError_t)(code))                                 \
-            FAIL("%s: got %d, want %s (%d)", #call, (int)check_r_, #code, (int)(code)); \
-    } while (0)
+#include "rt_check.h"
 
 static void streams(void) {
     int32_t least = -1, greatest = -1;
