@@ -37,19 +37,7 @@ func npu_aclrtSetLabel(t *C.npu_thread, label C.aclrtLabel, stream C.aclrtStream
 //export npu_aclrtCreateLabelList
 func npu_aclrtCreateLabelList(t *C.npu_thread, labels *C.aclrtLabel, num C.size_t, labelList *C.aclrtLabelList) C.aclError {
 	th := thread(t)
-	var hs []core.Handle
-	if labels != nil {
-		// Read the array only when its length is in range; acl rejects
-		// other counts before looking at it.
-		n := 0
-		if num > 0 && num <= core.MaxLabels {
-			n = int(num)
-		}
-		hs = unsafe.Slice((*core.Handle)(unsafe.Pointer(labels)), n)
-		if n == 0 {
-			hs = []core.Handle{}
-		}
-	}
+	hs := labelHandles(unsafe.Pointer(labels), num)
 	return ret(th, acl.CreateLabelList(th, hs, uint64(num), handleOut(unsafe.Pointer(labelList))))
 }
 
@@ -82,4 +70,21 @@ func npu_aclrtSwitchStream(t *C.npu_thread, leftValue unsafe.Pointer, cond C.acl
 func npu_aclrtPersistentTaskClean(t *C.npu_thread, stream C.aclrtStream) C.aclError {
 	th := thread(t)
 	return ret(th, acl.PersistentTaskClean(th, handle(unsafe.Pointer(stream))))
+}
+
+// labelHandles is the caller's array of num labels, nil for a NULL array.
+// It is read only when num is in range; the count is refused before the
+// array is looked at otherwise (an empty, non-nil slice).
+func labelHandles(labels unsafe.Pointer, num C.size_t) []core.Handle {
+	if labels == nil {
+		return nil
+	}
+	n := 0
+	if num > 0 && num <= core.MaxLabels {
+		n = int(num)
+	}
+	if n == 0 {
+		return []core.Handle{}
+	}
+	return unsafe.Slice((*core.Handle)(labels), n)
 }

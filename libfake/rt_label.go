@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/rt"
-	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the runtime's rts* label calls (rt/label.go, round 8).
@@ -31,19 +30,7 @@ func npu_rtsLabelDestroy(t *C.npu_thread, lbl C.rtLabel_t) C.rtError_t {
 //export npu_rtsLabelSwitchListCreate
 func npu_rtsLabelSwitchListCreate(t *C.npu_thread, labels *C.rtLabel_t, num C.size_t, labelList *unsafe.Pointer) C.rtError_t {
 	th := thread(t)
-	var hs []core.Handle
-	if labels != nil {
-		// Read the array only when its length is in range; the count is
-		// refused before the array is looked at otherwise.
-		n := 0
-		if num > 0 && num <= core.MaxLabels {
-			n = int(num)
-		}
-		hs = unsafe.Slice((*core.Handle)(unsafe.Pointer(labels)), n)
-		if n == 0 {
-			hs = []core.Handle{}
-		}
-	}
+	hs := labelHandles(unsafe.Pointer(labels), num)
 	return C.rtError_t(ret(th, rt.LabelSwitchListCreate(th, hs, uint64(num), handleOut(unsafe.Pointer(labelList)))))
 }
 
