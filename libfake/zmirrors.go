@@ -24,7 +24,6 @@ import (
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt"
-	"github.com/npuemu/npuemu/rt/core"
 )
 
 // mirrors are the vendor C types the boundary reinterprets as Go types
@@ -36,7 +35,6 @@ var mirrors = []mirror{
 	{"aclrtCntNotifyWaitInfo", reflect.TypeOf((*C.aclrtCntNotifyWaitInfo)(nil)).Elem(), reflect.TypeOf((*acl.CntNotifyWaitInfo)(nil)).Elem(), "notify.go:npu_aclrtCntNotifyWaitWithTimeout"},
 	{"aclrtErrorInfo", reflect.TypeOf((*C.aclrtErrorInfo)(nil)).Elem(), reflect.TypeOf((*acl.ErrorInfo)(nil)).Elem(), "device.go:npu_aclrtGetErrorVerbose"},
 	{"aclrtIpcEventHandle", reflect.TypeOf((*C.aclrtIpcEventHandle)(nil)).Elem(), reflect.TypeOf((*acl.IpcEventHandle)(nil)).Elem(), "event_flag_timeout_ipc.go:npu_aclrtIpcGetEventHandle"},
-	{"aclrtLabel", reflect.TypeOf((*C.aclrtLabel)(nil)).Elem(), reflect.TypeOf((*core.Handle)(nil)).Elem(), "label.go:npu_aclrtCreateLabelList"},
 	{"aclrtMemAccessDesc", reflect.TypeOf((*C.aclrtMemAccessDesc)(nil)).Elem(), reflect.TypeOf((*acl.MemAccessDesc)(nil)).Elem(), "vmm.go:npu_aclrtMemSetAccess"},
 	{"aclrtMemLocation", reflect.TypeOf((*C.aclrtMemLocation)(nil)).Elem(), reflect.TypeOf((*acl.MemLocation)(nil)).Elem(), "vmm.go:npu_aclrtMemGetAccess"},
 	{"aclrtMemManagedLocation", reflect.TypeOf((*C.aclrtMemManagedLocation)(nil)).Elem(), reflect.TypeOf((*acl.ManagedLocation)(nil)).Elem(), "managed.go:npu_aclrtMemManagedPrefetchBatchAsync"},
@@ -54,7 +52,6 @@ var mirrors = []mirror{
 	{"rtDrvMemProp_t", reflect.TypeOf((*C.rtDrvMemProp_t)(nil)).Elem(), reflect.TypeOf((*rt.DrvMemProp)(nil)).Elem(), "rt_memory.go:npu_rtMallocPhysical"},
 	{"rtGroupInfo_t", reflect.TypeOf((*C.rtGroupInfo_t)(nil)).Elem(), reflect.TypeOf((*rt.GroupInfo)(nil)).Elem(), "rt_group_mbuf.go:npu_rtGetGroupInfo"},
 	{"rtIpcEventHandle_t", reflect.TypeOf((*C.rtIpcEventHandle_t)(nil)).Elem(), reflect.TypeOf((*rt.IpcEventHandle)(nil)).Elem(), "rt_event.go:npu_rtIpcGetEventHandle"},
-	{"rtLabel_t", reflect.TypeOf((*C.rtLabel_t)(nil)).Elem(), reflect.TypeOf((*core.Handle)(nil)).Elem(), "rt_label.go:npu_rtsLabelSwitchListCreate"},
 	{"rtMemAccessDesc", reflect.TypeOf((*C.rtMemAccessDesc)(nil)).Elem(), reflect.TypeOf((*rt.MemAccessDesc)(nil)).Elem(), "rt_vmm.go:npu_rtMemSetAccess"},
 	{"rtMemLocation", reflect.TypeOf((*C.rtMemLocation)(nil)).Elem(), reflect.TypeOf((*rt.MemLocation)(nil)).Elem(), "rt_vmm.go:npu_rtMemGetAccess"},
 	{"rtMemPoolProps", reflect.TypeOf((*C.rtMemPoolProps)(nil)).Elem(), reflect.TypeOf((*rt.MemPoolProps)(nil)).Elem(), "rt_mempool.go:npu_rtMemPoolCreate"},
