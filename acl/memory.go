@@ -131,7 +131,14 @@ func Free(t *core.Thread, p uintptr, sync bool) error {
 	if core.Sanitizing {
 		core.SanitizeFree(t, fn, p)
 	}
-	if err := below().Free(t, p); err != nil {
+	// aclrtFree's work is rtFree; aclrtFreeWithDevSync's is
+	// rtFreeWithDevSync, whose split-layout route is its C shim's
+	// (cmd/shimgen/route.go), so it does not cross rtFree here.
+	free := below().Free
+	if sync {
+		free = core.RuntimeFree
+	}
+	if err := free(t, p); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 	}
 	return nil

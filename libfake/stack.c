@@ -137,6 +137,7 @@ int32_t npu_route_launch_v3(void *fn, aclrtFuncHandle funcHandle, uint32_t numBl
 
 int32_t npu_route_query_event(void *fn, aclrtEvent event, aclrtEventStatus *status) {
     int32_t r = ((__typeof__(&rtEventQuery))fn)(event);
+    if (npu_routed_pending == NULL) return r; /* forwarded: aclrtQueryEvent's own work ran */
     if (r == ACL_RT_SUCCESS) {
         *status = ACL_EVENT_STATUS_COMPLETE;
     } else if (r == ACL_ERROR_RT_EVENT_NOT_COMPLETE) {
@@ -148,12 +149,29 @@ int32_t npu_route_query_event(void *fn, aclrtEvent event, aclrtEventStatus *stat
 
 int32_t npu_route_stream_query(void *fn, aclrtStream stream, aclrtStreamStatus *status) {
     int32_t r = ((__typeof__(&rtStreamQuery))fn)(stream);
+    if (npu_routed_pending == NULL) return r; /* forwarded: aclrtStreamQuery's own work ran */
     if (r == ACL_RT_SUCCESS) {
         *status = ACL_STREAM_STATUS_COMPLETE;
     } else if (r == ACL_ERROR_RT_STREAM_NOT_COMPLETE) {
         *status = ACL_STREAM_STATUS_NOT_READY;
         r = ACL_RT_SUCCESS;
     }
+    return r;
+}
+
+__thread npu_routed *npu_routed_pending __attribute__((tls_model("initial-exec")));
+
+int32_t npu_route_take(void) {
+    npu_routed *h = npu_routed_pending;
+    npu_routed_pending = NULL;
+    return h->thunk(h);
+}
+
+int32_t npu_route_run_mode(void *fn, aclrtRunMode *runMode) {
+    rtRunMode m;
+    int32_t r = ((__typeof__(&rtGetRunMode))fn)(&m);
+    if (npu_routed_pending == NULL) return r; /* forwarded: aclrtGetRunMode's own work ran */
+    if (r == ACL_RT_SUCCESS) *runMode = m == RT_RUN_MODE_OFFLINE ? ACL_DEVICE : ACL_HOST;
     return r;
 }
 

@@ -99,6 +99,26 @@ int32_t npu_route_query_event(void *fn, aclrtEvent event, aclrtEventStatus *stat
  * rtStreamQuery fn, with ACL_ERROR_RT_STREAM_NOT_COMPLETE turned into
  * ACL_STREAM_STATUS_NOT_READY the same way. */
 int32_t npu_route_stream_query(void *fn, aclrtStream stream, aclrtStreamStatus *status);
+/* A routed ACL call in flight (cmd/shimgen/route.go): rt is the index in
+ * abi.Symbols of the rt* function the route calls, thunk the ACL work over
+ * the call's saved arguments. The routed shim sets npu_routed_pending
+ * around its call of the interposed rt* definition; the rt* shim, reached
+ * when the interposer forwards, takes it (npu_route_take) and runs the
+ * thunk, so the program gets the ACL function's own results. */
+typedef struct npu_routed {
+    int rt;
+    int32_t (*thunk)(struct npu_routed *);
+} npu_routed;
+extern __thread npu_routed *npu_routed_pending __attribute__((tls_model("initial-exec")));
+/* npu_route_take clears npu_routed_pending and runs its thunk. A route's
+ * helper that converts the rt* results (npu_route_query_event, ...) reads
+ * npu_routed_pending == NULL after its call as "forwarded: the ACL work
+ * already wrote the ACL results" and returns the code unchanged. */
+int32_t npu_route_take(void);
+/* npu_route_run_mode is aclrtGetRunMode's call of an interposed
+ * rtGetRunMode: RT_RUN_MODE_OFFLINE is ACL_DEVICE, any other mode ACL_HOST
+ * (acl-to-rt.tsv). */
+int32_t npu_route_run_mode(void *fn, aclrtRunMode *runMode);
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag);
 int32_t npu_x_halMemFree(uintptr_t pp);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,

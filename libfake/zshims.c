@@ -1015,9 +1015,148 @@ const char *const npu_route_names[] = {
     "rtSnapShotCallbackRegister",
     "rtSnapShotCallbackUnregister",
     "rtStreamGetCaptureInfo",
+    "rtPeekAtLastError",
+    "rtGetLastError",
+    "rtSubscribeReport",
+    "rtCallbackLaunch",
+    "rtProcessReport",
+    "rtUnSubscribeReport",
+    "rtDeviceResetForce",
+    "rtStreamSetMode",
+    "rtGetRunMode",
+    "rtEventCreateWithFlag",
+    "rtEventCreateExWithFlag",
+    "rtEventSynchronizeWithTimeout",
+    "rtEventGetTimeStamp",
+    "rtsHostRegister",
+    "rtHostRegisterV2",
+    "rtHostGetDevicePointer",
+    "rtsHostUnregister",
+    "rtsStreamGetId",
+    "rtFlushCache",
+    "rtInvalidCache",
+    "rtMemAllocManaged",
+    "rtFreeWithDevSync",
+    "rtFreeHostWithDevSync",
+    "rtMemcpy2d",
+    "rtMemcpy2dAsync",
+    "rtReserveMemAddress",
+    "rtReleaseMemAddress",
+    "rtMapMem",
+    "rtUnmapMem",
+    "rtMemMapNoAccess",
+    "rtStreamDestroyForce",
+    "rtStreamGetPriority",
+    "rtStreamWaitEventWithFlag",
+    "rtsEventWait",
+    "rtGetMemUsageInfo",
+    "rtSetOpWaitTimeOut",
+    "rtSetOpExecuteTimeOut",
+    "rtSetStreamOverflowSwitch",
+    "rtGetStreamOverflowSwitch",
+    "rtGetDeviceSatStatus",
+    "rtCleanDeviceSatStatus",
+    "rtDeviceStatusQuery",
+    "rtMemGetAccess",
+    "rtMemGetAllocationGranularity",
+    "rtDeviceGetBareTgid",
+    "rtCmoAsync",
+    "rtDeviceTaskAbort",
+    "rtStreamAbort",
+    "rtModelUpdate",
+    "rtsStreamGetAvailableNum",
+    "rtsStreamSetAttribute",
+    "rtsStreamGetAttribute",
+    "rtsNotifyCreate",
+    "rtsNotifyDestroy",
+    "rtCntNotifyCreateServer",
+    "rtCntNotifyDestroy",
+    "rtsNotifyRecord",
+    "rtsNotifyWaitAndReset",
+    "rtsNotifyGetId",
+    "rtsEventGetId",
+    "rtsEventGetAvailNum",
+    "rtsDeviceGetInfo",
+    "rtsDeviceGetStreamPriorityRange",
+    "rtGetDeviceUuid",
+    "rtDeviceGetPCIBusId",
+    "rtDeviceGetByPCIBusId",
+    "rtsCtxGetCurrentDefaultStream",
+    "rtsGetPrimaryCtxState",
+    "rtsGetDeviceResLimit",
+    "rtsSetDeviceResLimit",
+    "rtsResetDeviceResLimit",
+    "rtsGetStreamResLimit",
+    "rtsSetStreamResLimit",
+    "rtsResetStreamResLimit",
+    "rtsUseStreamResInCurrentThread",
+    "rtsNotUseStreamResInCurrentThread",
+    "rtsGetResInCurrentThread",
+    "rtsLabelCreate",
+    "rtsLabelSet",
+    "rtsLabelDestroy",
+    "rtsLabelSwitchListCreate",
+    "rtsLabelSwitchListDestroy",
+    "rtsLabelSwitchByIndex",
+    "rtsActiveStream",
+    "rtsSwitchStream",
+    "rtsIpcMemGetExportKey",
+    "rtsIpcMemClose",
+    "rtsIpcMemImportByKey",
+    "rtsIpcMemSetImportPid",
+    "rtsNotifyBatchReset",
+    "rtsNotifyGetExportKey",
+    "rtsNotifyImportByKey",
+    "rtsNotifySetImportPid",
+    "rtsGetLogicDevIdByUserDevId",
+    "rtsGetUserDevIdByLogicDevId",
+    "rtsGetLogicDevIdByPhyDevId",
+    "rtsGetPhyDevIdByLogicDevId",
+    "rtsCtxGetFloatOverflowAddr",
+    "rtsLaunchHostFunc",
+    "rtsStreamStop",
+    "rtCheckArchCompatibility",
+    "rtsCntNotifyRecord",
+    "rtsCntNotifyWaitWithTimeout",
+    "rtsCntNotifyReset",
+    "rtsCntNotifyGetId",
+    "rtMemSetAccess",
+    "rtIpcGetEventHandle",
+    "rtIpcOpenEventHandle",
+    "rtMemRetainAllocationHandle",
+    "rtMemGetAddressRange",
+    "rtMemPoolCreate",
+    "rtMemPoolDestroy",
+    "rtMemPoolSetAttr",
+    "rtMemPoolGetAttr",
+    "rtMemPoolMallocAsync",
+    "rtMemPoolFreeAsync",
+    "rtMemPoolTrimTo",
+    "rtMemManagedPrefetchAsync",
+    "rtModelDestroy",
+    "rtStreamBeginCapture",
+    "rtStreamEndCapture",
+    "rtModelDebugDotPrint",
+    "rtModelDebugJsonPrint",
+    "rtThreadExchangeCaptureMode",
+    "rtsStreamBeginTaskGrp",
+    "rtsStreamEndTaskGrp",
+    "rtsStreamBeginTaskUpdate",
+    "rtsStreamEndTaskUpdate",
+    "rtsModelCreate",
+    "rtsModelBindStream",
+    "rtsEndGraph",
+    "rtsModelLoadComplete",
+    "rtsModelUnbindStream",
+    "rtsModelExecute",
+    "rtsModelSetName",
+    "rtsModelGetName",
+    "rtModelGetId",
+    "rtsModelAbort",
+    "rtModelGetStreams",
 };
-const int npu_route_n = 53;
-void *npu_route_fns[53];
+const int npu_route_n = 192;
+void *npu_route_fns[192];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -1608,8 +1747,29 @@ NPU_EXPORT aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
     return emu_aclsysGetVersionNum(pkgName, versionNum);
 }
 
-static inline aclError emu_aclrtPeekAtLastError(aclrtLastErrLevel level) {
+static inline aclError emu_direct_aclrtPeekAtLastError(aclrtLastErrLevel level) {
     return npug_aclrtPeekAtLastError(npu_self(), level);
+}
+
+/* The ACL work of aclrtPeekAtLastError when its route comes back through an interposer. */
+struct npu_route_args_53 {
+    npu_routed h;
+    aclrtLastErrLevel level;
+};
+static int32_t npu_route_thunk_53(npu_routed *h) {
+    struct npu_route_args_53 *a = (struct npu_route_args_53 *)h;
+    return (int32_t)emu_direct_aclrtPeekAtLastError(a->level);
+}
+
+static inline aclError emu_aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    if (__builtin_expect(npu_route_fns[53] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
+        struct npu_route_args_53 a = {{585, npu_route_thunk_53}, level};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[53])((rtLastErrLevel_t)level);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtPeekAtLastError(level);
 }
 
 static NPU_HOOK aclError hook_aclrtPeekAtLastError(aclrtLastErrLevel level) {
@@ -1637,8 +1797,29 @@ NPU_EXPORT aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
     return emu_aclrtPeekAtLastError(level);
 }
 
-static inline aclError emu_aclrtGetLastError(aclrtLastErrLevel level) {
+static inline aclError emu_direct_aclrtGetLastError(aclrtLastErrLevel level) {
     return npug_aclrtGetLastError(npu_self(), level);
+}
+
+/* The ACL work of aclrtGetLastError when its route comes back through an interposer. */
+struct npu_route_args_54 {
+    npu_routed h;
+    aclrtLastErrLevel level;
+};
+static int32_t npu_route_thunk_54(npu_routed *h) {
+    struct npu_route_args_54 *a = (struct npu_route_args_54 *)h;
+    return (int32_t)emu_direct_aclrtGetLastError(a->level);
+}
+
+static inline aclError emu_aclrtGetLastError(aclrtLastErrLevel level) {
+    if (__builtin_expect(npu_route_fns[54] != NULL, 0)) { /* split layout, rtGetLastError interposed */
+        struct npu_route_args_54 a = {{584, npu_route_thunk_54}, level};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[54])((rtLastErrLevel_t)level);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetLastError(level);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLastError(aclrtLastErrLevel level) {
@@ -1990,8 +2171,30 @@ NPU_EXPORT aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, ac
     return emu_aclrtBinarySetExceptionCallback(binHandle, callback, userData);
 }
 
-static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+static inline aclError emu_direct_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
     return npug_aclrtSubscribeReport(npu_self(), threadId, stream);
+}
+
+/* The ACL work of aclrtSubscribeReport when its route comes back through an interposer. */
+struct npu_route_args_55 {
+    npu_routed h;
+    uint64_t threadId;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_55(npu_routed *h) {
+    struct npu_route_args_55 *a = (struct npu_route_args_55 *)h;
+    return (int32_t)emu_direct_aclrtSubscribeReport(a->threadId, a->stream);
+}
+
+static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[55] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
+        struct npu_route_args_55 a = {{663, npu_route_thunk_55}, threadId, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[55])(threadId, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSubscribeReport(threadId, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -2020,8 +2223,32 @@ NPU_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) 
     return emu_aclrtSubscribeReport(threadId, stream);
 }
 
-static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
+static inline aclError emu_direct_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
     return npug_aclrtLaunchCallback(npu_self(), fn, userData, blockType, stream);
+}
+
+/* The ACL work of aclrtLaunchCallback when its route comes back through an interposer. */
+struct npu_route_args_56 {
+    npu_routed h;
+    aclrtCallback fn;
+    void* userData;
+    aclrtCallbackBlockType blockType;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_56(npu_routed *h) {
+    struct npu_route_args_56 *a = (struct npu_route_args_56 *)h;
+    return (int32_t)emu_direct_aclrtLaunchCallback(a->fn, a->userData, a->blockType, a->stream);
+}
+
+static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[56] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
+        struct npu_route_args_56 a = {{664, npu_route_thunk_56}, fn, userData, blockType, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[56])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtLaunchCallback(fn, userData, blockType, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
@@ -2052,8 +2279,29 @@ NPU_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtC
     return emu_aclrtLaunchCallback(fn, userData, blockType, stream);
 }
 
-static inline aclError emu_aclrtProcessReport(int32_t timeout) {
+static inline aclError emu_direct_aclrtProcessReport(int32_t timeout) {
     return npug_aclrtProcessReport(npu_self(), timeout);
+}
+
+/* The ACL work of aclrtProcessReport when its route comes back through an interposer. */
+struct npu_route_args_57 {
+    npu_routed h;
+    int32_t timeout;
+};
+static int32_t npu_route_thunk_57(npu_routed *h) {
+    struct npu_route_args_57 *a = (struct npu_route_args_57 *)h;
+    return (int32_t)emu_direct_aclrtProcessReport(a->timeout);
+}
+
+static inline aclError emu_aclrtProcessReport(int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[57] != NULL, 0)) { /* split layout, rtProcessReport interposed */
+        struct npu_route_args_57 a = {{665, npu_route_thunk_57}, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[57])(timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtProcessReport(timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtProcessReport(int32_t timeout) {
@@ -2081,8 +2329,30 @@ NPU_EXPORT aclError aclrtProcessReport(int32_t timeout) {
     return emu_aclrtProcessReport(timeout);
 }
 
-static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+static inline aclError emu_direct_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
     return npug_aclrtUnSubscribeReport(npu_self(), threadId, stream);
+}
+
+/* The ACL work of aclrtUnSubscribeReport when its route comes back through an interposer. */
+struct npu_route_args_58 {
+    npu_routed h;
+    uint64_t threadId;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_58(npu_routed *h) {
+    struct npu_route_args_58 *a = (struct npu_route_args_58 *)h;
+    return (int32_t)emu_direct_aclrtUnSubscribeReport(a->threadId, a->stream);
+}
+
+static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[58] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
+        struct npu_route_args_58 a = {{666, npu_route_thunk_58}, threadId, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[58])(threadId, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtUnSubscribeReport(threadId, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -2111,10 +2381,30 @@ NPU_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
     return emu_aclrtUnSubscribeReport(threadId, stream);
 }
 
-static inline aclError emu_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[20] != NULL, 0) && (context != NULL)) /* split layout, rtCtxCreateEx interposed */
-        return (aclError)((__typeof__(&rtCtxCreateEx))npu_route_fns[20])(context, 0 /* RT_CTX_NORMAL_MODE */, deviceId);
+static inline aclError emu_direct_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     return npug_aclrtCreateContext(npu_self(), context, deviceId);
+}
+
+/* The ACL work of aclrtCreateContext when its route comes back through an interposer. */
+struct npu_route_args_20 {
+    npu_routed h;
+    aclrtContext* context;
+    int32_t deviceId;
+};
+static int32_t npu_route_thunk_20(npu_routed *h) {
+    struct npu_route_args_20 *a = (struct npu_route_args_20 *)h;
+    return (int32_t)emu_direct_aclrtCreateContext(a->context, a->deviceId);
+}
+
+static inline aclError emu_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[20] != NULL, 0) && (context != NULL)) { /* split layout, rtCtxCreateEx interposed */
+        struct npu_route_args_20 a = {{586, npu_route_thunk_20}, context, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCtxCreateEx))npu_route_fns[20])(context, 0 /* RT_CTX_NORMAL_MODE */, deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateContext(context, deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
@@ -2143,10 +2433,29 @@ NPU_EXPORT aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) 
     return emu_aclrtCreateContext(context, deviceId);
 }
 
-static inline aclError emu_aclrtDestroyContext(aclrtContext context) {
-    if (__builtin_expect(npu_route_fns[21] != NULL, 0) && (context != NULL)) /* split layout, rtCtxDestroyEx interposed */
-        return (aclError)((__typeof__(&rtCtxDestroyEx))npu_route_fns[21])(context);
+static inline aclError emu_direct_aclrtDestroyContext(aclrtContext context) {
     return npug_aclrtDestroyContext(npu_self(), context);
+}
+
+/* The ACL work of aclrtDestroyContext when its route comes back through an interposer. */
+struct npu_route_args_21 {
+    npu_routed h;
+    aclrtContext context;
+};
+static int32_t npu_route_thunk_21(npu_routed *h) {
+    struct npu_route_args_21 *a = (struct npu_route_args_21 *)h;
+    return (int32_t)emu_direct_aclrtDestroyContext(a->context);
+}
+
+static inline aclError emu_aclrtDestroyContext(aclrtContext context) {
+    if (__builtin_expect(npu_route_fns[21] != NULL, 0) && (context != NULL)) { /* split layout, rtCtxDestroyEx interposed */
+        struct npu_route_args_21 a = {{587, npu_route_thunk_21}, context};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCtxDestroyEx))npu_route_fns[21])(context);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyContext(context);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyContext(aclrtContext context) {
@@ -2174,10 +2483,29 @@ NPU_EXPORT aclError aclrtDestroyContext(aclrtContext context) {
     return emu_aclrtDestroyContext(context);
 }
 
-static inline aclError emu_aclrtSetCurrentContext(aclrtContext context) {
-    if (__builtin_expect(npu_route_fns[22] != NULL, 0) && (context != NULL)) /* split layout, rtCtxSetCurrent interposed */
-        return (aclError)((__typeof__(&rtCtxSetCurrent))npu_route_fns[22])(context);
+static inline aclError emu_direct_aclrtSetCurrentContext(aclrtContext context) {
     return npug_aclrtSetCurrentContext(npu_self(), context);
+}
+
+/* The ACL work of aclrtSetCurrentContext when its route comes back through an interposer. */
+struct npu_route_args_22 {
+    npu_routed h;
+    aclrtContext context;
+};
+static int32_t npu_route_thunk_22(npu_routed *h) {
+    struct npu_route_args_22 *a = (struct npu_route_args_22 *)h;
+    return (int32_t)emu_direct_aclrtSetCurrentContext(a->context);
+}
+
+static inline aclError emu_aclrtSetCurrentContext(aclrtContext context) {
+    if (__builtin_expect(npu_route_fns[22] != NULL, 0) && (context != NULL)) { /* split layout, rtCtxSetCurrent interposed */
+        struct npu_route_args_22 a = {{588, npu_route_thunk_22}, context};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCtxSetCurrent))npu_route_fns[22])(context);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetCurrentContext(context);
 }
 
 static NPU_HOOK aclError hook_aclrtSetCurrentContext(aclrtContext context) {
@@ -2205,10 +2533,29 @@ NPU_EXPORT aclError aclrtSetCurrentContext(aclrtContext context) {
     return emu_aclrtSetCurrentContext(context);
 }
 
-static inline aclError emu_aclrtGetCurrentContext(aclrtContext* context) {
-    if (__builtin_expect(npu_route_fns[23] != NULL, 0) && (context != NULL)) /* split layout, rtCtxGetCurrent interposed */
-        return (aclError)((__typeof__(&rtCtxGetCurrent))npu_route_fns[23])(context);
+static inline aclError emu_direct_aclrtGetCurrentContext(aclrtContext* context) {
     return npug_aclrtGetCurrentContext(npu_self(), context);
+}
+
+/* The ACL work of aclrtGetCurrentContext when its route comes back through an interposer. */
+struct npu_route_args_23 {
+    npu_routed h;
+    aclrtContext* context;
+};
+static int32_t npu_route_thunk_23(npu_routed *h) {
+    struct npu_route_args_23 *a = (struct npu_route_args_23 *)h;
+    return (int32_t)emu_direct_aclrtGetCurrentContext(a->context);
+}
+
+static inline aclError emu_aclrtGetCurrentContext(aclrtContext* context) {
+    if (__builtin_expect(npu_route_fns[23] != NULL, 0) && (context != NULL)) { /* split layout, rtCtxGetCurrent interposed */
+        struct npu_route_args_23 a = {{589, npu_route_thunk_23}, context};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCtxGetCurrent))npu_route_fns[23])(context);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetCurrentContext(context);
 }
 
 static NPU_HOOK aclError hook_aclrtGetCurrentContext(aclrtContext* context) {
@@ -2356,10 +2703,29 @@ NPU_EXPORT aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
     return emu_aclrtSetSysParamOpt(opt, value);
 }
 
-static inline aclError emu_aclrtSetDevice(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[0] != NULL, 0)) /* split layout, rtSetDevice interposed */
-        return (aclError)((__typeof__(&rtSetDevice))npu_route_fns[0])(deviceId);
+static inline aclError emu_direct_aclrtSetDevice(int32_t deviceId) {
     return npug_aclrtSetDevice(npu_self(), deviceId);
+}
+
+/* The ACL work of aclrtSetDevice when its route comes back through an interposer. */
+struct npu_route_args_0 {
+    npu_routed h;
+    int32_t deviceId;
+};
+static int32_t npu_route_thunk_0(npu_routed *h) {
+    struct npu_route_args_0 *a = (struct npu_route_args_0 *)h;
+    return (int32_t)emu_direct_aclrtSetDevice(a->deviceId);
+}
+
+static inline aclError emu_aclrtSetDevice(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[0] != NULL, 0)) { /* split layout, rtSetDevice interposed */
+        struct npu_route_args_0 a = {{596, npu_route_thunk_0}, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetDevice))npu_route_fns[0])(deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetDevice(deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDevice(int32_t deviceId) {
@@ -2387,10 +2753,29 @@ NPU_EXPORT aclError aclrtSetDevice(int32_t deviceId) {
     return emu_aclrtSetDevice(deviceId);
 }
 
-static inline aclError emu_aclrtResetDevice(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[1] != NULL, 0)) /* split layout, rtDeviceReset interposed */
-        return (aclError)((__typeof__(&rtDeviceReset))npu_route_fns[1])(deviceId);
+static inline aclError emu_direct_aclrtResetDevice(int32_t deviceId) {
     return npug_aclrtResetDevice(npu_self(), deviceId);
+}
+
+/* The ACL work of aclrtResetDevice when its route comes back through an interposer. */
+struct npu_route_args_1 {
+    npu_routed h;
+    int32_t deviceId;
+};
+static int32_t npu_route_thunk_1(npu_routed *h) {
+    struct npu_route_args_1 *a = (struct npu_route_args_1 *)h;
+    return (int32_t)emu_direct_aclrtResetDevice(a->deviceId);
+}
+
+static inline aclError emu_aclrtResetDevice(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[1] != NULL, 0)) { /* split layout, rtDeviceReset interposed */
+        struct npu_route_args_1 a = {{601, npu_route_thunk_1}, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceReset))npu_route_fns[1])(deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtResetDevice(deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtResetDevice(int32_t deviceId) {
@@ -2418,8 +2803,29 @@ NPU_EXPORT aclError aclrtResetDevice(int32_t deviceId) {
     return emu_aclrtResetDevice(deviceId);
 }
 
-static inline aclError emu_aclrtResetDeviceForce(int32_t deviceId) {
+static inline aclError emu_direct_aclrtResetDeviceForce(int32_t deviceId) {
     return npug_aclrtResetDeviceForce(npu_self(), deviceId);
+}
+
+/* The ACL work of aclrtResetDeviceForce when its route comes back through an interposer. */
+struct npu_route_args_59 {
+    npu_routed h;
+    int32_t deviceId;
+};
+static int32_t npu_route_thunk_59(npu_routed *h) {
+    struct npu_route_args_59 *a = (struct npu_route_args_59 *)h;
+    return (int32_t)emu_direct_aclrtResetDeviceForce(a->deviceId);
+}
+
+static inline aclError emu_aclrtResetDeviceForce(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[59] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
+        struct npu_route_args_59 a = {{616, npu_route_thunk_59}, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[59])(deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtResetDeviceForce(deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtResetDeviceForce(int32_t deviceId) {
@@ -2447,10 +2853,29 @@ NPU_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId) {
     return emu_aclrtResetDeviceForce(deviceId);
 }
 
-static inline aclError emu_aclrtGetDevice(int32_t* deviceId) {
-    if (__builtin_expect(npu_route_fns[2] != NULL, 0) && (deviceId != NULL)) /* split layout, rtGetDevice interposed */
-        return (aclError)((__typeof__(&rtGetDevice))npu_route_fns[2])(deviceId);
+static inline aclError emu_direct_aclrtGetDevice(int32_t* deviceId) {
     return npug_aclrtGetDevice(npu_self(), deviceId);
+}
+
+/* The ACL work of aclrtGetDevice when its route comes back through an interposer. */
+struct npu_route_args_2 {
+    npu_routed h;
+    int32_t* deviceId;
+};
+static int32_t npu_route_thunk_2(npu_routed *h) {
+    struct npu_route_args_2 *a = (struct npu_route_args_2 *)h;
+    return (int32_t)emu_direct_aclrtGetDevice(a->deviceId);
+}
+
+static inline aclError emu_aclrtGetDevice(int32_t* deviceId) {
+    if (__builtin_expect(npu_route_fns[2] != NULL, 0) && (deviceId != NULL)) { /* split layout, rtGetDevice interposed */
+        struct npu_route_args_2 a = {{600, npu_route_thunk_2}, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetDevice))npu_route_fns[2])(deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDevice(deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDevice(int32_t* deviceId) {
@@ -2478,8 +2903,30 @@ NPU_EXPORT aclError aclrtGetDevice(int32_t* deviceId) {
     return emu_aclrtGetDevice(deviceId);
 }
 
-static inline aclError emu_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+static inline aclError emu_direct_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
     return npug_aclrtSetStreamFailureMode(npu_self(), stream, mode);
+}
+
+/* The ACL work of aclrtSetStreamFailureMode when its route comes back through an interposer. */
+struct npu_route_args_60 {
+    npu_routed h;
+    aclrtStream stream;
+    uint64_t mode;
+};
+static int32_t npu_route_thunk_60(npu_routed *h) {
+    struct npu_route_args_60 *a = (struct npu_route_args_60 *)h;
+    return (int32_t)emu_direct_aclrtSetStreamFailureMode(a->stream, a->mode);
+}
+
+static inline aclError emu_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+    if (__builtin_expect(npu_route_fns[60] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
+        struct npu_route_args_60 a = {{568, npu_route_thunk_60}, stream, mode};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[60])(stream, mode);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetStreamFailureMode(stream, mode);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
@@ -2508,8 +2955,29 @@ NPU_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
     return emu_aclrtSetStreamFailureMode(stream, mode);
 }
 
-static inline aclError emu_aclrtGetRunMode(aclrtRunMode* runMode) {
+static inline aclError emu_direct_aclrtGetRunMode(aclrtRunMode* runMode) {
     return npug_aclrtGetRunMode(npu_self(), runMode);
+}
+
+/* The ACL work of aclrtGetRunMode when its route comes back through an interposer. */
+struct npu_route_args_61 {
+    npu_routed h;
+    aclrtRunMode* runMode;
+};
+static int32_t npu_route_thunk_61(npu_routed *h) {
+    struct npu_route_args_61 *a = (struct npu_route_args_61 *)h;
+    return (int32_t)emu_direct_aclrtGetRunMode(a->runMode);
+}
+
+static inline aclError emu_aclrtGetRunMode(aclrtRunMode* runMode) {
+    if (__builtin_expect(npu_route_fns[61] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
+        struct npu_route_args_61 a = {{607, npu_route_thunk_61}, runMode};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_run_mode(npu_route_fns[61], runMode);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetRunMode(runMode);
 }
 
 static NPU_HOOK aclError hook_aclrtGetRunMode(aclrtRunMode* runMode) {
@@ -2537,10 +3005,28 @@ NPU_EXPORT aclError aclrtGetRunMode(aclrtRunMode* runMode) {
     return emu_aclrtGetRunMode(runMode);
 }
 
-static inline aclError emu_aclrtSynchronizeDevice(void) {
-    if (__builtin_expect(npu_route_fns[3] != NULL, 0)) /* split layout, rtDeviceSynchronize interposed */
-        return (aclError)((__typeof__(&rtDeviceSynchronize))npu_route_fns[3])();
+static inline aclError emu_direct_aclrtSynchronizeDevice(void) {
     return npug_aclrtSynchronizeDevice(npu_self());
+}
+
+/* The ACL work of aclrtSynchronizeDevice when its route comes back through an interposer. */
+struct npu_route_args_3 {
+    npu_routed h;
+};
+static int32_t npu_route_thunk_3(npu_routed *h) {
+    (void)h;
+    return (int32_t)emu_direct_aclrtSynchronizeDevice();
+}
+
+static inline aclError emu_aclrtSynchronizeDevice(void) {
+    if (__builtin_expect(npu_route_fns[3] != NULL, 0)) { /* split layout, rtDeviceSynchronize interposed */
+        struct npu_route_args_3 a = {{603, npu_route_thunk_3}};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceSynchronize))npu_route_fns[3])();
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSynchronizeDevice();
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeDevice(void) {
@@ -2567,10 +3053,29 @@ NPU_EXPORT aclError aclrtSynchronizeDevice(void) {
     return emu_aclrtSynchronizeDevice();
 }
 
-static inline aclError emu_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[24] != NULL, 0) && (timeout >= -1)) /* split layout, rtDeviceSynchronizeWithTimeout interposed */
-        return (aclError)((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_route_fns[24])(timeout);
+static inline aclError emu_direct_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     return npug_aclrtSynchronizeDeviceWithTimeout(npu_self(), timeout);
+}
+
+/* The ACL work of aclrtSynchronizeDeviceWithTimeout when its route comes back through an interposer. */
+struct npu_route_args_24 {
+    npu_routed h;
+    int32_t timeout;
+};
+static int32_t npu_route_thunk_24(npu_routed *h) {
+    struct npu_route_args_24 *a = (struct npu_route_args_24 *)h;
+    return (int32_t)emu_direct_aclrtSynchronizeDeviceWithTimeout(a->timeout);
+}
+
+static inline aclError emu_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[24] != NULL, 0) && (timeout >= -1)) { /* split layout, rtDeviceSynchronizeWithTimeout interposed */
+        struct npu_route_args_24 a = {{604, npu_route_thunk_24}, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceSynchronizeWithTimeout))npu_route_fns[24])(timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSynchronizeDeviceWithTimeout(timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
@@ -2657,10 +3162,29 @@ NPU_EXPORT aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtiliza
     return emu_aclrtGetDeviceUtilizationRate(deviceId, utilizationInfo);
 }
 
-static inline aclError emu_aclrtGetDeviceCount(uint32_t* count) {
-    if (__builtin_expect(npu_route_fns[25] != NULL, 0) && (count != NULL)) /* split layout, rtGetDeviceCount interposed */
-        return (aclError)((__typeof__(&rtGetDeviceCount))npu_route_fns[25])((int32_t *)count);
+static inline aclError emu_direct_aclrtGetDeviceCount(uint32_t* count) {
     return npug_aclrtGetDeviceCount(npu_self(), count);
+}
+
+/* The ACL work of aclrtGetDeviceCount when its route comes back through an interposer. */
+struct npu_route_args_25 {
+    npu_routed h;
+    uint32_t* count;
+};
+static int32_t npu_route_thunk_25(npu_routed *h) {
+    struct npu_route_args_25 *a = (struct npu_route_args_25 *)h;
+    return (int32_t)emu_direct_aclrtGetDeviceCount(a->count);
+}
+
+static inline aclError emu_aclrtGetDeviceCount(uint32_t* count) {
+    if (__builtin_expect(npu_route_fns[25] != NULL, 0) && (count != NULL)) { /* split layout, rtGetDeviceCount interposed */
+        struct npu_route_args_25 a = {{595, npu_route_thunk_25}, count};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetDeviceCount))npu_route_fns[25])((int32_t *)count);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDeviceCount(count);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceCount(uint32_t* count) {
@@ -2688,10 +3212,29 @@ NPU_EXPORT aclError aclrtGetDeviceCount(uint32_t* count) {
     return emu_aclrtGetDeviceCount(count);
 }
 
-static inline aclError emu_aclrtCreateEvent(aclrtEvent* event) {
-    if (__builtin_expect(npu_route_fns[8] != NULL, 0) && (event != NULL)) /* split layout, rtEventCreate interposed */
-        return (aclError)((__typeof__(&rtEventCreate))npu_route_fns[8])(event);
+static inline aclError emu_direct_aclrtCreateEvent(aclrtEvent* event) {
     return npug_aclrtCreateEvent(npu_self(), event);
+}
+
+/* The ACL work of aclrtCreateEvent when its route comes back through an interposer. */
+struct npu_route_args_8 {
+    npu_routed h;
+    aclrtEvent* event;
+};
+static int32_t npu_route_thunk_8(npu_routed *h) {
+    struct npu_route_args_8 *a = (struct npu_route_args_8 *)h;
+    return (int32_t)emu_direct_aclrtCreateEvent(a->event);
+}
+
+static inline aclError emu_aclrtCreateEvent(aclrtEvent* event) {
+    if (__builtin_expect(npu_route_fns[8] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreate interposed */
+        struct npu_route_args_8 a = {{621, npu_route_thunk_8}, event};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventCreate))npu_route_fns[8])(event);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateEvent(event);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateEvent(aclrtEvent* event) {
@@ -2719,8 +3262,30 @@ NPU_EXPORT aclError aclrtCreateEvent(aclrtEvent* event) {
     return emu_aclrtCreateEvent(event);
 }
 
-static inline aclError emu_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+static inline aclError emu_direct_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
     return npug_aclrtCreateEventWithFlag(npu_self(), event, flag);
+}
+
+/* The ACL work of aclrtCreateEventWithFlag when its route comes back through an interposer. */
+struct npu_route_args_62 {
+    npu_routed h;
+    aclrtEvent* event;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_62(npu_routed *h) {
+    struct npu_route_args_62 *a = (struct npu_route_args_62 *)h;
+    return (int32_t)emu_direct_aclrtCreateEventWithFlag(a->event, a->flag);
+}
+
+static inline aclError emu_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[62] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
+        struct npu_route_args_62 a = {{622, npu_route_thunk_62}, event, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[62])((rtEvent_t*)event, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateEventWithFlag(event, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -2749,8 +3314,30 @@ NPU_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
     return emu_aclrtCreateEventWithFlag(event, flag);
 }
 
-static inline aclError emu_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+static inline aclError emu_direct_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
     return npug_aclrtCreateEventExWithFlag(npu_self(), event, flag);
+}
+
+/* The ACL work of aclrtCreateEventExWithFlag when its route comes back through an interposer. */
+struct npu_route_args_63 {
+    npu_routed h;
+    aclrtEvent* event;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_63(npu_routed *h) {
+    struct npu_route_args_63 *a = (struct npu_route_args_63 *)h;
+    return (int32_t)emu_direct_aclrtCreateEventExWithFlag(a->event, a->flag);
+}
+
+static inline aclError emu_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[63] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
+        struct npu_route_args_63 a = {{623, npu_route_thunk_63}, event, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[63])((rtEvent_t*)event, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateEventExWithFlag(event, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
@@ -2779,10 +3366,29 @@ NPU_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag)
     return emu_aclrtCreateEventExWithFlag(event, flag);
 }
 
-static inline aclError emu_aclrtDestroyEvent(aclrtEvent event) {
-    if (__builtin_expect(npu_route_fns[9] != NULL, 0) && (event != NULL)) /* split layout, rtEventDestroy interposed */
-        return (aclError)((__typeof__(&rtEventDestroy))npu_route_fns[9])(event);
+static inline aclError emu_direct_aclrtDestroyEvent(aclrtEvent event) {
     return npug_aclrtDestroyEvent(npu_self(), event);
+}
+
+/* The ACL work of aclrtDestroyEvent when its route comes back through an interposer. */
+struct npu_route_args_9 {
+    npu_routed h;
+    aclrtEvent event;
+};
+static int32_t npu_route_thunk_9(npu_routed *h) {
+    struct npu_route_args_9 *a = (struct npu_route_args_9 *)h;
+    return (int32_t)emu_direct_aclrtDestroyEvent(a->event);
+}
+
+static inline aclError emu_aclrtDestroyEvent(aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[9] != NULL, 0) && (event != NULL)) { /* split layout, rtEventDestroy interposed */
+        struct npu_route_args_9 a = {{624, npu_route_thunk_9}, event};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventDestroy))npu_route_fns[9])(event);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyEvent(event);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyEvent(aclrtEvent event) {
@@ -2810,10 +3416,30 @@ NPU_EXPORT aclError aclrtDestroyEvent(aclrtEvent event) {
     return emu_aclrtDestroyEvent(event);
 }
 
-static inline aclError emu_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[10] != NULL, 0) && (event != NULL)) /* split layout, rtEventRecord interposed */
-        return (aclError)((__typeof__(&rtEventRecord))npu_route_fns[10])(event, stream);
+static inline aclError emu_direct_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     return npug_aclrtRecordEvent(npu_self(), event, stream);
+}
+
+/* The ACL work of aclrtRecordEvent when its route comes back through an interposer. */
+struct npu_route_args_10 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_10(npu_routed *h) {
+    struct npu_route_args_10 *a = (struct npu_route_args_10 *)h;
+    return (int32_t)emu_direct_aclrtRecordEvent(a->event, a->stream);
+}
+
+static inline aclError emu_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[10] != NULL, 0) && (event != NULL)) { /* split layout, rtEventRecord interposed */
+        struct npu_route_args_10 a = {{625, npu_route_thunk_10}, event, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventRecord))npu_route_fns[10])(event, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRecordEvent(event, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
@@ -2842,10 +3468,31 @@ NPU_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     return emu_aclrtRecordEvent(event, stream);
 }
 
-static inline aclError emu_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[26] != NULL, 0) && (event != NULL && flag == ACL_EVENT_RECORD_DEFAULT)) /* split layout, rtEventRecord interposed */
-        return (aclError)((__typeof__(&rtEventRecord))npu_route_fns[26])(event, stream);
+static inline aclError emu_direct_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
     return npug_aclrtRecordEventWithFlag(npu_self(), event, stream, flag);
+}
+
+/* The ACL work of aclrtRecordEventWithFlag when its route comes back through an interposer. */
+struct npu_route_args_26 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtStream stream;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_26(npu_routed *h) {
+    struct npu_route_args_26 *a = (struct npu_route_args_26 *)h;
+    return (int32_t)emu_direct_aclrtRecordEventWithFlag(a->event, a->stream, a->flag);
+}
+
+static inline aclError emu_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[26] != NULL, 0) && (event != NULL && flag == ACL_EVENT_RECORD_DEFAULT)) { /* split layout, rtEventRecord interposed */
+        struct npu_route_args_26 a = {{625, npu_route_thunk_26}, event, stream, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventRecord))npu_route_fns[26])(event, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRecordEventWithFlag(event, stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
@@ -2875,10 +3522,30 @@ NPU_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream strea
     return emu_aclrtRecordEventWithFlag(event, stream, flag);
 }
 
-static inline aclError emu_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[11] != NULL, 0) && (event != NULL)) /* split layout, rtEventReset interposed */
-        return (aclError)((__typeof__(&rtEventReset))npu_route_fns[11])(event, stream);
+static inline aclError emu_direct_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     return npug_aclrtResetEvent(npu_self(), event, stream);
+}
+
+/* The ACL work of aclrtResetEvent when its route comes back through an interposer. */
+struct npu_route_args_11 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_11(npu_routed *h) {
+    struct npu_route_args_11 *a = (struct npu_route_args_11 *)h;
+    return (int32_t)emu_direct_aclrtResetEvent(a->event, a->stream);
+}
+
+static inline aclError emu_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[11] != NULL, 0) && (event != NULL)) { /* split layout, rtEventReset interposed */
+        struct npu_route_args_11 a = {{626, npu_route_thunk_11}, event, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventReset))npu_route_fns[11])(event, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtResetEvent(event, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
@@ -2907,10 +3574,30 @@ NPU_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     return emu_aclrtResetEvent(event, stream);
 }
 
-static inline aclError emu_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
-    if (__builtin_expect(npu_route_fns[27] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQuery interposed */
-        return (aclError)npu_route_query_event(npu_route_fns[27], event, status);
+static inline aclError emu_direct_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
     return npug_aclrtQueryEvent(npu_self(), event, status);
+}
+
+/* The ACL work of aclrtQueryEvent when its route comes back through an interposer. */
+struct npu_route_args_27 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtEventStatus* status;
+};
+static int32_t npu_route_thunk_27(npu_routed *h) {
+    struct npu_route_args_27 *a = (struct npu_route_args_27 *)h;
+    return (int32_t)emu_direct_aclrtQueryEvent(a->event, a->status);
+}
+
+static inline aclError emu_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+    if (__builtin_expect(npu_route_fns[27] != NULL, 0) && (event != NULL && status != NULL)) { /* split layout, rtEventQuery interposed */
+        struct npu_route_args_27 a = {{629, npu_route_thunk_27}, event, status};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_query_event(npu_route_fns[27], event, status);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtQueryEvent(event, status);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
@@ -2939,10 +3626,30 @@ NPU_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) 
     return emu_aclrtQueryEvent(event, status);
 }
 
-static inline aclError emu_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
-    if (__builtin_expect(npu_route_fns[14] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQueryStatus interposed */
-        return (aclError)((__typeof__(&rtEventQueryStatus))npu_route_fns[14])(event, (rtEventStatus_t *)status);
+static inline aclError emu_direct_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
     return npug_aclrtQueryEventStatus(npu_self(), event, status);
+}
+
+/* The ACL work of aclrtQueryEventStatus when its route comes back through an interposer. */
+struct npu_route_args_14 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtEventRecordedStatus* status;
+};
+static int32_t npu_route_thunk_14(npu_routed *h) {
+    struct npu_route_args_14 *a = (struct npu_route_args_14 *)h;
+    return (int32_t)emu_direct_aclrtQueryEventStatus(a->event, a->status);
+}
+
+static inline aclError emu_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+    if (__builtin_expect(npu_route_fns[14] != NULL, 0) && (event != NULL && status != NULL)) { /* split layout, rtEventQueryStatus interposed */
+        struct npu_route_args_14 a = {{631, npu_route_thunk_14}, event, status};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventQueryStatus))npu_route_fns[14])(event, (rtEventStatus_t *)status);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtQueryEventStatus(event, status);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
@@ -2971,10 +3678,30 @@ NPU_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
     return emu_aclrtQueryEventStatus(event, status);
 }
 
-static inline aclError emu_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
-    if (__builtin_expect(npu_route_fns[28] != NULL, 0) && (event != NULL && status != NULL)) /* split layout, rtEventQueryWaitStatus interposed */
-        return (aclError)((__typeof__(&rtEventQueryWaitStatus))npu_route_fns[28])(event, (rtEventWaitStatus_t *)status);
+static inline aclError emu_direct_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
     return npug_aclrtQueryEventWaitStatus(npu_self(), event, status);
+}
+
+/* The ACL work of aclrtQueryEventWaitStatus when its route comes back through an interposer. */
+struct npu_route_args_28 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtEventWaitStatus* status;
+};
+static int32_t npu_route_thunk_28(npu_routed *h) {
+    struct npu_route_args_28 *a = (struct npu_route_args_28 *)h;
+    return (int32_t)emu_direct_aclrtQueryEventWaitStatus(a->event, a->status);
+}
+
+static inline aclError emu_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+    if (__builtin_expect(npu_route_fns[28] != NULL, 0) && (event != NULL && status != NULL)) { /* split layout, rtEventQueryWaitStatus interposed */
+        struct npu_route_args_28 a = {{630, npu_route_thunk_28}, event, status};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventQueryWaitStatus))npu_route_fns[28])(event, (rtEventWaitStatus_t *)status);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtQueryEventWaitStatus(event, status);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
@@ -3003,10 +3730,29 @@ NPU_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitSt
     return emu_aclrtQueryEventWaitStatus(event, status);
 }
 
-static inline aclError emu_aclrtSynchronizeEvent(aclrtEvent event) {
-    if (__builtin_expect(npu_route_fns[12] != NULL, 0) && (event != NULL)) /* split layout, rtEventSynchronize interposed */
-        return (aclError)((__typeof__(&rtEventSynchronize))npu_route_fns[12])(event);
+static inline aclError emu_direct_aclrtSynchronizeEvent(aclrtEvent event) {
     return npug_aclrtSynchronizeEvent(npu_self(), event);
+}
+
+/* The ACL work of aclrtSynchronizeEvent when its route comes back through an interposer. */
+struct npu_route_args_12 {
+    npu_routed h;
+    aclrtEvent event;
+};
+static int32_t npu_route_thunk_12(npu_routed *h) {
+    struct npu_route_args_12 *a = (struct npu_route_args_12 *)h;
+    return (int32_t)emu_direct_aclrtSynchronizeEvent(a->event);
+}
+
+static inline aclError emu_aclrtSynchronizeEvent(aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[12] != NULL, 0) && (event != NULL)) { /* split layout, rtEventSynchronize interposed */
+        struct npu_route_args_12 a = {{627, npu_route_thunk_12}, event};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventSynchronize))npu_route_fns[12])(event);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSynchronizeEvent(event);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeEvent(aclrtEvent event) {
@@ -3034,8 +3780,30 @@ NPU_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event) {
     return emu_aclrtSynchronizeEvent(event);
 }
 
-static inline aclError emu_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+static inline aclError emu_direct_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     return npug_aclrtSynchronizeEventWithTimeout(npu_self(), event, timeout);
+}
+
+/* The ACL work of aclrtSynchronizeEventWithTimeout when its route comes back through an interposer. */
+struct npu_route_args_64 {
+    npu_routed h;
+    aclrtEvent event;
+    int32_t timeout;
+};
+static int32_t npu_route_thunk_64(npu_routed *h) {
+    struct npu_route_args_64 *a = (struct npu_route_args_64 *)h;
+    return (int32_t)emu_direct_aclrtSynchronizeEventWithTimeout(a->event, a->timeout);
+}
+
+static inline aclError emu_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[64] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
+        struct npu_route_args_64 a = {{628, npu_route_thunk_64}, event, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[64])((rtEvent_t)event, timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSynchronizeEventWithTimeout(event, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
@@ -3064,10 +3832,31 @@ NPU_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
     return emu_aclrtSynchronizeEventWithTimeout(event, timeout);
 }
 
-static inline aclError emu_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
-    if (__builtin_expect(npu_route_fns[13] != NULL, 0) && (ms != NULL && startEvent != NULL && endEvent != NULL)) /* split layout, rtEventElapsedTime interposed */
-        return (aclError)((__typeof__(&rtEventElapsedTime))npu_route_fns[13])(ms, startEvent, endEvent);
+static inline aclError emu_direct_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
     return npug_aclrtEventElapsedTime(npu_self(), ms, startEvent, endEvent);
+}
+
+/* The ACL work of aclrtEventElapsedTime when its route comes back through an interposer. */
+struct npu_route_args_13 {
+    npu_routed h;
+    float* ms;
+    aclrtEvent startEvent;
+    aclrtEvent endEvent;
+};
+static int32_t npu_route_thunk_13(npu_routed *h) {
+    struct npu_route_args_13 *a = (struct npu_route_args_13 *)h;
+    return (int32_t)emu_direct_aclrtEventElapsedTime(a->ms, a->startEvent, a->endEvent);
+}
+
+static inline aclError emu_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    if (__builtin_expect(npu_route_fns[13] != NULL, 0) && (ms != NULL && startEvent != NULL && endEvent != NULL)) { /* split layout, rtEventElapsedTime interposed */
+        struct npu_route_args_13 a = {{632, npu_route_thunk_13}, ms, startEvent, endEvent};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventElapsedTime))npu_route_fns[13])(ms, startEvent, endEvent);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtEventElapsedTime(ms, startEvent, endEvent);
 }
 
 static NPU_HOOK aclError hook_aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
@@ -3097,8 +3886,30 @@ NPU_EXPORT aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclr
     return emu_aclrtEventElapsedTime(ms, startEvent, endEvent);
 }
 
-static inline aclError emu_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+static inline aclError emu_direct_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
     return npug_aclrtEventGetTimestamp(npu_self(), event, timestamp);
+}
+
+/* The ACL work of aclrtEventGetTimestamp when its route comes back through an interposer. */
+struct npu_route_args_65 {
+    npu_routed h;
+    aclrtEvent event;
+    uint64_t* timestamp;
+};
+static int32_t npu_route_thunk_65(npu_routed *h) {
+    struct npu_route_args_65 *a = (struct npu_route_args_65 *)h;
+    return (int32_t)emu_direct_aclrtEventGetTimestamp(a->event, a->timestamp);
+}
+
+static inline aclError emu_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+    if (__builtin_expect(npu_route_fns[65] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
+        struct npu_route_args_65 a = {{633, npu_route_thunk_65}, event, timestamp};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[65])(timestamp, event);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtEventGetTimestamp(event, timestamp);
 }
 
 static NPU_HOOK aclError hook_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
@@ -3412,8 +4223,32 @@ NPU_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attri
     return emu_aclrtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
 }
 
-static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+static inline aclError emu_direct_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
     return npug_aclrtHostRegister(npu_self(), ptr, size, type, devPtr);
+}
+
+/* The ACL work of aclrtHostRegister when its route comes back through an interposer. */
+struct npu_route_args_66 {
+    npu_routed h;
+    void* ptr;
+    uint64_t size;
+    aclrtHostRegisterType type;
+    void** devPtr;
+};
+static int32_t npu_route_thunk_66(npu_routed *h) {
+    struct npu_route_args_66 *a = (struct npu_route_args_66 *)h;
+    return (int32_t)emu_direct_aclrtHostRegister(a->ptr, a->size, a->type, a->devPtr);
+}
+
+static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+    if (__builtin_expect(npu_route_fns[66] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
+        struct npu_route_args_66 a = {{781, npu_route_thunk_66}, ptr, size, type, devPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[66])(ptr, size, (rtHostRegisterType)type, devPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtHostRegister(ptr, size, type, devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
@@ -3444,8 +4279,31 @@ NPU_EXPORT aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegiste
     return emu_aclrtHostRegister(ptr, size, type, devPtr);
 }
 
-static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+static inline aclError emu_direct_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
     return npug_aclrtHostRegisterV2(npu_self(), ptr, size, flag);
+}
+
+/* The ACL work of aclrtHostRegisterV2 when its route comes back through an interposer. */
+struct npu_route_args_67 {
+    npu_routed h;
+    void* ptr;
+    uint64_t size;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_67(npu_routed *h) {
+    struct npu_route_args_67 *a = (struct npu_route_args_67 *)h;
+    return (int32_t)emu_direct_aclrtHostRegisterV2(a->ptr, a->size, a->flag);
+}
+
+static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[67] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
+        struct npu_route_args_67 a = {{782, npu_route_thunk_67}, ptr, size, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[67])(ptr, size, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtHostRegisterV2(ptr, size, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
@@ -3475,8 +4333,31 @@ NPU_EXPORT aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag)
     return emu_aclrtHostRegisterV2(ptr, size, flag);
 }
 
-static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+static inline aclError emu_direct_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
     return npug_aclrtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
+}
+
+/* The ACL work of aclrtHostGetDevicePointer when its route comes back through an interposer. */
+struct npu_route_args_68 {
+    npu_routed h;
+    void* pHost;
+    void** pDevice;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_68(npu_routed *h) {
+    struct npu_route_args_68 *a = (struct npu_route_args_68 *)h;
+    return (int32_t)emu_direct_aclrtHostGetDevicePointer(a->pHost, a->pDevice, a->flag);
+}
+
+static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[68] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
+        struct npu_route_args_68 a = {{784, npu_route_thunk_68}, pHost, pDevice, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[68])(pHost, pDevice, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtHostGetDevicePointer(pHost, pDevice, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
@@ -3506,8 +4387,29 @@ NPU_EXPORT aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint3
     return emu_aclrtHostGetDevicePointer(pHost, pDevice, flag);
 }
 
-static inline aclError emu_aclrtHostUnregister(void* ptr) {
+static inline aclError emu_direct_aclrtHostUnregister(void* ptr) {
     return npug_aclrtHostUnregister(npu_self(), ptr);
+}
+
+/* The ACL work of aclrtHostUnregister when its route comes back through an interposer. */
+struct npu_route_args_69 {
+    npu_routed h;
+    void* ptr;
+};
+static int32_t npu_route_thunk_69(npu_routed *h) {
+    struct npu_route_args_69 *a = (struct npu_route_args_69 *)h;
+    return (int32_t)emu_direct_aclrtHostUnregister(a->ptr);
+}
+
+static inline aclError emu_aclrtHostUnregister(void* ptr) {
+    if (__builtin_expect(npu_route_fns[69] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
+        struct npu_route_args_69 a = {{783, npu_route_thunk_69}, ptr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[69])(ptr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtHostUnregister(ptr);
 }
 
 static NPU_HOOK aclError hook_aclrtHostUnregister(void* ptr) {
@@ -3595,8 +4497,30 @@ NPU_EXPORT aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
     return emu_aclrtGetThreadLastTaskId(taskId);
 }
 
-static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+static inline aclError emu_direct_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     return npug_aclrtStreamGetId(npu_self(), stream, streamId);
+}
+
+/* The ACL work of aclrtStreamGetId when its route comes back through an interposer. */
+struct npu_route_args_70 {
+    npu_routed h;
+    aclrtStream stream;
+    int32_t* streamId;
+};
+static int32_t npu_route_thunk_70(npu_routed *h) {
+    struct npu_route_args_70 *a = (struct npu_route_args_70 *)h;
+    return (int32_t)emu_direct_aclrtStreamGetId(a->stream, a->streamId);
+}
+
+static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+    if (__builtin_expect(npu_route_fns[70] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
+        struct npu_route_args_70 a = {{802, npu_route_thunk_70}, stream, streamId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[70])(stream, streamId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamGetId(stream, streamId);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
@@ -3625,8 +4549,30 @@ NPU_EXPORT aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     return emu_aclrtStreamGetId(stream, streamId);
 }
 
-static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
+static inline aclError emu_direct_aclrtMemFlush(void* devPtr, size_t size) {
     return npug_aclrtMemFlush(npu_self(), devPtr, size);
+}
+
+/* The ACL work of aclrtMemFlush when its route comes back through an interposer. */
+struct npu_route_args_71 {
+    npu_routed h;
+    void* devPtr;
+    size_t size;
+};
+static int32_t npu_route_thunk_71(npu_routed *h) {
+    struct npu_route_args_71 *a = (struct npu_route_args_71 *)h;
+    return (int32_t)emu_direct_aclrtMemFlush(a->devPtr, a->size);
+}
+
+static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
+    if (__builtin_expect(npu_route_fns[71] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
+        struct npu_route_args_71 a = {{696, npu_route_thunk_71}, devPtr, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[71])(devPtr, size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemFlush(devPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtMemFlush(void* devPtr, size_t size) {
@@ -3655,8 +4601,30 @@ NPU_EXPORT aclError aclrtMemFlush(void* devPtr, size_t size) {
     return emu_aclrtMemFlush(devPtr, size);
 }
 
-static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
+static inline aclError emu_direct_aclrtMemInvalidate(void* devPtr, size_t size) {
     return npug_aclrtMemInvalidate(npu_self(), devPtr, size);
+}
+
+/* The ACL work of aclrtMemInvalidate when its route comes back through an interposer. */
+struct npu_route_args_72 {
+    npu_routed h;
+    void* devPtr;
+    size_t size;
+};
+static int32_t npu_route_thunk_72(npu_routed *h) {
+    struct npu_route_args_72 *a = (struct npu_route_args_72 *)h;
+    return (int32_t)emu_direct_aclrtMemInvalidate(a->devPtr, a->size);
+}
+
+static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
+    if (__builtin_expect(npu_route_fns[72] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
+        struct npu_route_args_72 a = {{697, npu_route_thunk_72}, devPtr, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[72])(devPtr, size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemInvalidate(devPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtMemInvalidate(void* devPtr, size_t size) {
@@ -3714,10 +4682,30 @@ NPU_EXPORT aclError aclrtFree(void* devPtr) {
     return emu_aclrtFree(devPtr);
 }
 
-static inline aclError emu_aclrtMallocHost(void** hostPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[29] != NULL, 0) && (hostPtr != NULL && size != 0)) /* split layout, rtMallocHost interposed */
-        return (aclError)((__typeof__(&rtMallocHost))npu_route_fns[29])(hostPtr, size, NPU_RT_MODULE_APP);
+static inline aclError emu_direct_aclrtMallocHost(void** hostPtr, size_t size) {
     return npug_aclrtMallocHost(npu_self(), hostPtr, size);
+}
+
+/* The ACL work of aclrtMallocHost when its route comes back through an interposer. */
+struct npu_route_args_29 {
+    npu_routed h;
+    void** hostPtr;
+    size_t size;
+};
+static int32_t npu_route_thunk_29(npu_routed *h) {
+    struct npu_route_args_29 *a = (struct npu_route_args_29 *)h;
+    return (int32_t)emu_direct_aclrtMallocHost(a->hostPtr, a->size);
+}
+
+static inline aclError emu_aclrtMallocHost(void** hostPtr, size_t size) {
+    if (__builtin_expect(npu_route_fns[29] != NULL, 0) && (hostPtr != NULL && size != 0)) { /* split layout, rtMallocHost interposed */
+        struct npu_route_args_29 a = {{689, npu_route_thunk_29}, hostPtr, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMallocHost))npu_route_fns[29])(hostPtr, size, NPU_RT_MODULE_APP);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMallocHost(hostPtr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocHost(void** hostPtr, size_t size) {
@@ -3746,8 +4734,31 @@ NPU_EXPORT aclError aclrtMallocHost(void** hostPtr, size_t size) {
     return emu_aclrtMallocHost(hostPtr, size);
 }
 
-static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+static inline aclError emu_direct_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
     return npug_aclrtMemAllocManaged(npu_self(), ptr, size, flag);
+}
+
+/* The ACL work of aclrtMemAllocManaged when its route comes back through an interposer. */
+struct npu_route_args_73 {
+    npu_routed h;
+    void** ptr;
+    uint64_t size;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_73(npu_routed *h) {
+    struct npu_route_args_73 *a = (struct npu_route_args_73 *)h;
+    return (int32_t)emu_direct_aclrtMemAllocManaged(a->ptr, a->size, a->flag);
+}
+
+static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[73] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
+        struct npu_route_args_73 a = {{694, npu_route_thunk_73}, ptr, size, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[73])(ptr, size, flag, NPU_RT_MODULE_APP);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemAllocManaged(ptr, size, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
@@ -3777,10 +4788,29 @@ NPU_EXPORT aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t fla
     return emu_aclrtMemAllocManaged(ptr, size, flag);
 }
 
-static inline aclError emu_aclrtFreeHost(void* hostPtr) {
-    if (__builtin_expect(npu_route_fns[30] != NULL, 0) && (hostPtr != NULL)) /* split layout, rtFreeHost interposed */
-        return (aclError)((__typeof__(&rtFreeHost))npu_route_fns[30])(hostPtr);
+static inline aclError emu_direct_aclrtFreeHost(void* hostPtr) {
     return npug_aclrtFreeHost(npu_self(), hostPtr);
+}
+
+/* The ACL work of aclrtFreeHost when its route comes back through an interposer. */
+struct npu_route_args_30 {
+    npu_routed h;
+    void* hostPtr;
+};
+static int32_t npu_route_thunk_30(npu_routed *h) {
+    struct npu_route_args_30 *a = (struct npu_route_args_30 *)h;
+    return (int32_t)emu_direct_aclrtFreeHost(a->hostPtr);
+}
+
+static inline aclError emu_aclrtFreeHost(void* hostPtr) {
+    if (__builtin_expect(npu_route_fns[30] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHost interposed */
+        struct npu_route_args_30 a = {{690, npu_route_thunk_30}, hostPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFreeHost))npu_route_fns[30])(hostPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFreeHost(hostPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeHost(void* hostPtr) {
@@ -3808,8 +4838,29 @@ NPU_EXPORT aclError aclrtFreeHost(void* hostPtr) {
     return emu_aclrtFreeHost(hostPtr);
 }
 
-static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
+static inline aclError emu_direct_aclrtFreeWithDevSync(void* devPtr) {
     return npug_aclrtFreeWithDevSync(npu_self(), devPtr);
+}
+
+/* The ACL work of aclrtFreeWithDevSync when its route comes back through an interposer. */
+struct npu_route_args_74 {
+    npu_routed h;
+    void* devPtr;
+};
+static int32_t npu_route_thunk_74(npu_routed *h) {
+    struct npu_route_args_74 *a = (struct npu_route_args_74 *)h;
+    return (int32_t)emu_direct_aclrtFreeWithDevSync(a->devPtr);
+}
+
+static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
+    if (__builtin_expect(npu_route_fns[74] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
+        struct npu_route_args_74 a = {{691, npu_route_thunk_74}, devPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[74])(devPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFreeWithDevSync(devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeWithDevSync(void* devPtr) {
@@ -3837,8 +4888,29 @@ NPU_EXPORT aclError aclrtFreeWithDevSync(void* devPtr) {
     return emu_aclrtFreeWithDevSync(devPtr);
 }
 
-static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
+static inline aclError emu_direct_aclrtFreeHostWithDevSync(void* hostPtr) {
     return npug_aclrtFreeHostWithDevSync(npu_self(), hostPtr);
+}
+
+/* The ACL work of aclrtFreeHostWithDevSync when its route comes back through an interposer. */
+struct npu_route_args_75 {
+    npu_routed h;
+    void* hostPtr;
+};
+static int32_t npu_route_thunk_75(npu_routed *h) {
+    struct npu_route_args_75 *a = (struct npu_route_args_75 *)h;
+    return (int32_t)emu_direct_aclrtFreeHostWithDevSync(a->hostPtr);
+}
+
+static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
+    if (__builtin_expect(npu_route_fns[75] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
+        struct npu_route_args_75 a = {{692, npu_route_thunk_75}, hostPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[75])(hostPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFreeHostWithDevSync(hostPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeHostWithDevSync(void* hostPtr) {
@@ -3866,10 +4938,33 @@ NPU_EXPORT aclError aclrtFreeHostWithDevSync(void* hostPtr) {
     return emu_aclrtFreeHostWithDevSync(hostPtr);
 }
 
-static inline aclError emu_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-    if (__builtin_expect(npu_route_fns[18] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) /* split layout, rtMemcpy interposed */
-        return (aclError)((__typeof__(&rtMemcpy))npu_route_fns[18])(dst, destMax, src, count, (rtMemcpyKind_t)kind);
+static inline aclError emu_direct_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
     return npug_aclrtMemcpy(npu_self(), dst, destMax, (void*)src, count, kind);
+}
+
+/* The ACL work of aclrtMemcpy when its route comes back through an interposer. */
+struct npu_route_args_18 {
+    npu_routed h;
+    void* dst;
+    size_t destMax;
+    const void* src;
+    size_t count;
+    aclrtMemcpyKind kind;
+};
+static int32_t npu_route_thunk_18(npu_routed *h) {
+    struct npu_route_args_18 *a = (struct npu_route_args_18 *)h;
+    return (int32_t)emu_direct_aclrtMemcpy(a->dst, a->destMax, a->src, a->count, a->kind);
+}
+
+static inline aclError emu_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    if (__builtin_expect(npu_route_fns[18] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) { /* split layout, rtMemcpy interposed */
+        struct npu_route_args_18 a = {{685, npu_route_thunk_18}, dst, destMax, src, count, kind};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemcpy))npu_route_fns[18])(dst, destMax, src, count, (rtMemcpyKind_t)kind);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpy(dst, destMax, src, count, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
@@ -3901,10 +4996,32 @@ NPU_EXPORT aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size
     return emu_aclrtMemcpy(dst, destMax, src, count, kind);
 }
 
-static inline aclError emu_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-    if (__builtin_expect(npu_route_fns[31] != NULL, 0) && (devPtr != NULL && count != 0)) /* split layout, rtMemset interposed */
-        return (aclError)((__typeof__(&rtMemset))npu_route_fns[31])(devPtr, maxCount, (uint32_t)value, count);
+static inline aclError emu_direct_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     return npug_aclrtMemset(npu_self(), devPtr, maxCount, value, count);
+}
+
+/* The ACL work of aclrtMemset when its route comes back through an interposer. */
+struct npu_route_args_31 {
+    npu_routed h;
+    void* devPtr;
+    size_t maxCount;
+    int32_t value;
+    size_t count;
+};
+static int32_t npu_route_thunk_31(npu_routed *h) {
+    struct npu_route_args_31 *a = (struct npu_route_args_31 *)h;
+    return (int32_t)emu_direct_aclrtMemset(a->devPtr, a->maxCount, a->value, a->count);
+}
+
+static inline aclError emu_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (__builtin_expect(npu_route_fns[31] != NULL, 0) && (devPtr != NULL && count != 0)) { /* split layout, rtMemset interposed */
+        struct npu_route_args_31 a = {{702, npu_route_thunk_31}, devPtr, maxCount, value, count};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemset))npu_route_fns[31])(devPtr, maxCount, (uint32_t)value, count);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemset(devPtr, maxCount, value, count);
 }
 
 static NPU_HOOK aclError hook_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -3935,10 +5052,34 @@ NPU_EXPORT aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, si
     return emu_aclrtMemset(devPtr, maxCount, value, count);
 }
 
-static inline aclError emu_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[19] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) /* split layout, rtMemcpyAsync interposed */
-        return (aclError)((__typeof__(&rtMemcpyAsync))npu_route_fns[19])(dst, destMax, src, count, (rtMemcpyKind_t)kind, stream);
+static inline aclError emu_direct_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
     return npug_aclrtMemcpyAsync(npu_self(), dst, destMax, (void*)src, count, kind, stream);
+}
+
+/* The ACL work of aclrtMemcpyAsync when its route comes back through an interposer. */
+struct npu_route_args_19 {
+    npu_routed h;
+    void* dst;
+    size_t destMax;
+    const void* src;
+    size_t count;
+    aclrtMemcpyKind kind;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_19(npu_routed *h) {
+    struct npu_route_args_19 *a = (struct npu_route_args_19 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyAsync(a->dst, a->destMax, a->src, a->count, a->kind, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[19] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) { /* split layout, rtMemcpyAsync interposed */
+        struct npu_route_args_19 a = {{698, npu_route_thunk_19}, dst, destMax, src, count, kind, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemcpyAsync))npu_route_fns[19])(dst, destMax, src, count, (rtMemcpyKind_t)kind, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -4070,8 +5211,35 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, con
     return emu_aclrtMemcpyAsyncWithCondition(dst, destMax, src, count, kind, stream);
 }
 
-static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
+static inline aclError emu_direct_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
     return npug_aclrtMemcpy2d(npu_self(), dst, dpitch, (void*)src, spitch, width, height, kind);
+}
+
+/* The ACL work of aclrtMemcpy2d when its route comes back through an interposer. */
+struct npu_route_args_76 {
+    npu_routed h;
+    void* dst;
+    size_t dpitch;
+    const void* src;
+    size_t spitch;
+    size_t width;
+    size_t height;
+    aclrtMemcpyKind kind;
+};
+static int32_t npu_route_thunk_76(npu_routed *h) {
+    struct npu_route_args_76 *a = (struct npu_route_args_76 *)h;
+    return (int32_t)emu_direct_aclrtMemcpy2d(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind);
+}
+
+static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
+    if (__builtin_expect(npu_route_fns[76] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
+        struct npu_route_args_76 a = {{700, npu_route_thunk_76}, dst, dpitch, src, spitch, width, height, kind};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[76])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpy2d(dst, dpitch, src, spitch, width, height, kind);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
@@ -4105,8 +5273,36 @@ NPU_EXPORT aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, siz
     return emu_aclrtMemcpy2d(dst, dpitch, src, spitch, width, height, kind);
 }
 
-static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
     return npug_aclrtMemcpy2dAsync(npu_self(), dst, dpitch, (void*)src, spitch, width, height, kind, stream);
+}
+
+/* The ACL work of aclrtMemcpy2dAsync when its route comes back through an interposer. */
+struct npu_route_args_77 {
+    npu_routed h;
+    void* dst;
+    size_t dpitch;
+    const void* src;
+    size_t spitch;
+    size_t width;
+    size_t height;
+    aclrtMemcpyKind kind;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_77(npu_routed *h) {
+    struct npu_route_args_77 *a = (struct npu_route_args_77 *)h;
+    return (int32_t)emu_direct_aclrtMemcpy2dAsync(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[77] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
+        struct npu_route_args_77 a = {{701, npu_route_thunk_77}, dst, dpitch, src, spitch, width, height, kind, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[77])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpy2dAsync(dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -4337,10 +5533,33 @@ NPU_EXPORT aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src
     return emu_aclrtMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
 }
 
-static inline aclError emu_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[32] != NULL, 0) && (devPtr != NULL && count != 0)) /* split layout, rtMemsetAsync interposed */
-        return (aclError)((__typeof__(&rtMemsetAsync))npu_route_fns[32])(devPtr, maxCount, (uint32_t)value, count, stream);
+static inline aclError emu_direct_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     return npug_aclrtMemsetAsync(npu_self(), devPtr, maxCount, value, count, stream);
+}
+
+/* The ACL work of aclrtMemsetAsync when its route comes back through an interposer. */
+struct npu_route_args_32 {
+    npu_routed h;
+    void* devPtr;
+    size_t maxCount;
+    int32_t value;
+    size_t count;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_32(npu_routed *h) {
+    struct npu_route_args_32 *a = (struct npu_route_args_32 *)h;
+    return (int32_t)emu_direct_aclrtMemsetAsync(a->devPtr, a->maxCount, a->value, a->count, a->stream);
+}
+
+static inline aclError emu_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[32] != NULL, 0) && (devPtr != NULL && count != 0)) { /* split layout, rtMemsetAsync interposed */
+        struct npu_route_args_32 a = {{703, npu_route_thunk_32}, devPtr, maxCount, value, count, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemsetAsync))npu_route_fns[32])(devPtr, maxCount, (uint32_t)value, count, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemsetAsync(devPtr, maxCount, value, count, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
@@ -4404,8 +5623,33 @@ NPU_EXPORT aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, 
     return emu_aclrtMemManagedAdvise(ptr, size, advise, location);
 }
 
-static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+static inline aclError emu_direct_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
     return npug_aclrtReserveMemAddress(npu_self(), virPtr, size, alignment, expectPtr, flags);
+}
+
+/* The ACL work of aclrtReserveMemAddress when its route comes back through an interposer. */
+struct npu_route_args_78 {
+    npu_routed h;
+    void** virPtr;
+    size_t size;
+    size_t alignment;
+    void* expectPtr;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_78(npu_routed *h) {
+    struct npu_route_args_78 *a = (struct npu_route_args_78 *)h;
+    return (int32_t)emu_direct_aclrtReserveMemAddress(a->virPtr, a->size, a->alignment, a->expectPtr, a->flags);
+}
+
+static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[78] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
+        struct npu_route_args_78 a = {{707, npu_route_thunk_78}, virPtr, size, alignment, expectPtr, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[78])(virPtr, size, alignment, expectPtr, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtReserveMemAddress(virPtr, size, alignment, expectPtr, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
@@ -4437,8 +5681,29 @@ NPU_EXPORT aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t al
     return emu_aclrtReserveMemAddress(virPtr, size, alignment, expectPtr, flags);
 }
 
-static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
+static inline aclError emu_direct_aclrtReleaseMemAddress(void* virPtr) {
     return npug_aclrtReleaseMemAddress(npu_self(), virPtr);
+}
+
+/* The ACL work of aclrtReleaseMemAddress when its route comes back through an interposer. */
+struct npu_route_args_79 {
+    npu_routed h;
+    void* virPtr;
+};
+static int32_t npu_route_thunk_79(npu_routed *h) {
+    struct npu_route_args_79 *a = (struct npu_route_args_79 *)h;
+    return (int32_t)emu_direct_aclrtReleaseMemAddress(a->virPtr);
+}
+
+static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
+    if (__builtin_expect(npu_route_fns[79] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
+        struct npu_route_args_79 a = {{708, npu_route_thunk_79}, virPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[79])(virPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtReleaseMemAddress(virPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtReleaseMemAddress(void* virPtr) {
@@ -4498,10 +5763,29 @@ NPU_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, 
     return emu_aclrtMallocPhysical(handle, size, prop, flags);
 }
 
-static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
-    if (__builtin_expect(npu_route_fns[33] != NULL, 0) && (handle != NULL)) /* split layout, rtFreePhysical interposed */
-        return (aclError)((__typeof__(&rtFreePhysical))npu_route_fns[33])((rtDrvMemHandle)handle);
+static inline aclError emu_direct_aclrtFreePhysical(aclrtDrvMemHandle handle) {
     return npug_aclrtFreePhysical(npu_self(), handle);
+}
+
+/* The ACL work of aclrtFreePhysical when its route comes back through an interposer. */
+struct npu_route_args_33 {
+    npu_routed h;
+    aclrtDrvMemHandle handle;
+};
+static int32_t npu_route_thunk_33(npu_routed *h) {
+    struct npu_route_args_33 *a = (struct npu_route_args_33 *)h;
+    return (int32_t)emu_direct_aclrtFreePhysical(a->handle);
+}
+
+static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
+    if (__builtin_expect(npu_route_fns[33] != NULL, 0) && (handle != NULL)) { /* split layout, rtFreePhysical interposed */
+        struct npu_route_args_33 a = {{709, npu_route_thunk_33}, handle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFreePhysical))npu_route_fns[33])((rtDrvMemHandle)handle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFreePhysical(handle);
 }
 
 static NPU_HOOK aclError hook_aclrtFreePhysical(aclrtDrvMemHandle handle) {
@@ -4529,8 +5813,33 @@ NPU_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
     return emu_aclrtFreePhysical(handle);
 }
 
-static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+static inline aclError emu_direct_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
     return npug_aclrtMapMem(npu_self(), virPtr, size, offset, handle, flags);
+}
+
+/* The ACL work of aclrtMapMem when its route comes back through an interposer. */
+struct npu_route_args_80 {
+    npu_routed h;
+    void* virPtr;
+    size_t size;
+    size_t offset;
+    aclrtDrvMemHandle handle;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_80(npu_routed *h) {
+    struct npu_route_args_80 *a = (struct npu_route_args_80 *)h;
+    return (int32_t)emu_direct_aclrtMapMem(a->virPtr, a->size, a->offset, a->handle, a->flags);
+}
+
+static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[80] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
+        struct npu_route_args_80 a = {{710, npu_route_thunk_80}, virPtr, size, offset, handle, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[80])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMapMem(virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -4562,8 +5871,29 @@ NPU_EXPORT aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtD
     return emu_aclrtMapMem(virPtr, size, offset, handle, flags);
 }
 
-static inline aclError emu_aclrtUnmapMem(void* virPtr) {
+static inline aclError emu_direct_aclrtUnmapMem(void* virPtr) {
     return npug_aclrtUnmapMem(npu_self(), virPtr);
+}
+
+/* The ACL work of aclrtUnmapMem when its route comes back through an interposer. */
+struct npu_route_args_81 {
+    npu_routed h;
+    void* virPtr;
+};
+static int32_t npu_route_thunk_81(npu_routed *h) {
+    struct npu_route_args_81 *a = (struct npu_route_args_81 *)h;
+    return (int32_t)emu_direct_aclrtUnmapMem(a->virPtr);
+}
+
+static inline aclError emu_aclrtUnmapMem(void* virPtr) {
+    if (__builtin_expect(npu_route_fns[81] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
+        struct npu_route_args_81 a = {{711, npu_route_thunk_81}, virPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[81])(virPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtUnmapMem(virPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtUnmapMem(void* virPtr) {
@@ -4591,8 +5921,33 @@ NPU_EXPORT aclError aclrtUnmapMem(void* virPtr) {
     return emu_aclrtUnmapMem(virPtr);
 }
 
-static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+static inline aclError emu_direct_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
     return npug_aclrtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
+}
+
+/* The ACL work of aclrtMemMapNoAccess when its route comes back through an interposer. */
+struct npu_route_args_82 {
+    npu_routed h;
+    void* virPtr;
+    size_t size;
+    size_t offset;
+    aclrtDrvMemHandle handle;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_82(npu_routed *h) {
+    struct npu_route_args_82 *a = (struct npu_route_args_82 *)h;
+    return (int32_t)emu_direct_aclrtMemMapNoAccess(a->virPtr, a->size, a->offset, a->handle, a->flags);
+}
+
+static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[82] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
+        struct npu_route_args_82 a = {{889, npu_route_thunk_82}, virPtr, size, offset, handle, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[82])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemMapNoAccess(virPtr, size, offset, handle, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
@@ -4713,10 +6068,29 @@ NPU_EXPORT aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, acl
     return emu_aclrtSetStreamConfigOpt(handle, attr, attrValue, valueSize);
 }
 
-static inline aclError emu_aclrtCreateStream(aclrtStream* stream) {
-    if (__builtin_expect(npu_route_fns[4] != NULL, 0) && (stream != NULL)) /* split layout, rtStreamCreate interposed */
-        return (aclError)((__typeof__(&rtStreamCreate))npu_route_fns[4])(stream, 0);
+static inline aclError emu_direct_aclrtCreateStream(aclrtStream* stream) {
     return npug_aclrtCreateStream(npu_self(), stream);
+}
+
+/* The ACL work of aclrtCreateStream when its route comes back through an interposer. */
+struct npu_route_args_4 {
+    npu_routed h;
+    aclrtStream* stream;
+};
+static int32_t npu_route_thunk_4(npu_routed *h) {
+    struct npu_route_args_4 *a = (struct npu_route_args_4 *)h;
+    return (int32_t)emu_direct_aclrtCreateStream(a->stream);
+}
+
+static inline aclError emu_aclrtCreateStream(aclrtStream* stream) {
+    if (__builtin_expect(npu_route_fns[4] != NULL, 0) && (stream != NULL)) { /* split layout, rtStreamCreate interposed */
+        struct npu_route_args_4 a = {{640, npu_route_thunk_4}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamCreate))npu_route_fns[4])(stream, 0);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateStream(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateStream(aclrtStream* stream) {
@@ -4805,10 +6179,29 @@ NPU_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t pr
     return emu_aclrtCreateStreamWithConfig(stream, priority, flag);
 }
 
-static inline aclError emu_aclrtDestroyStream(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[5] != NULL, 0) && (stream != NULL)) /* split layout, rtStreamDestroy interposed */
-        return (aclError)((__typeof__(&rtStreamDestroy))npu_route_fns[5])(stream);
+static inline aclError emu_direct_aclrtDestroyStream(aclrtStream stream) {
     return npug_aclrtDestroyStream(npu_self(), stream);
+}
+
+/* The ACL work of aclrtDestroyStream when its route comes back through an interposer. */
+struct npu_route_args_5 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_5(npu_routed *h) {
+    struct npu_route_args_5 *a = (struct npu_route_args_5 *)h;
+    return (int32_t)emu_direct_aclrtDestroyStream(a->stream);
+}
+
+static inline aclError emu_aclrtDestroyStream(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[5] != NULL, 0) && (stream != NULL)) { /* split layout, rtStreamDestroy interposed */
+        struct npu_route_args_5 a = {{644, npu_route_thunk_5}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamDestroy))npu_route_fns[5])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyStream(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyStream(aclrtStream stream) {
@@ -4836,8 +6229,29 @@ NPU_EXPORT aclError aclrtDestroyStream(aclrtStream stream) {
     return emu_aclrtDestroyStream(stream);
 }
 
-static inline aclError emu_aclrtDestroyStreamForce(aclrtStream stream) {
+static inline aclError emu_direct_aclrtDestroyStreamForce(aclrtStream stream) {
     return npug_aclrtDestroyStreamForce(npu_self(), stream);
+}
+
+/* The ACL work of aclrtDestroyStreamForce when its route comes back through an interposer. */
+struct npu_route_args_83 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_83(npu_routed *h) {
+    struct npu_route_args_83 *a = (struct npu_route_args_83 *)h;
+    return (int32_t)emu_direct_aclrtDestroyStreamForce(a->stream);
+}
+
+static inline aclError emu_aclrtDestroyStreamForce(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[83] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
+        struct npu_route_args_83 a = {{645, npu_route_thunk_83}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[83])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyStreamForce(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyStreamForce(aclrtStream stream) {
@@ -4865,10 +6279,29 @@ NPU_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream) {
     return emu_aclrtDestroyStreamForce(stream);
 }
 
-static inline aclError emu_aclrtSynchronizeStream(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[6] != NULL, 0)) /* split layout, rtStreamSynchronize interposed */
-        return (aclError)((__typeof__(&rtStreamSynchronize))npu_route_fns[6])(stream);
+static inline aclError emu_direct_aclrtSynchronizeStream(aclrtStream stream) {
     return npug_aclrtSynchronizeStream(npu_self(), stream);
+}
+
+/* The ACL work of aclrtSynchronizeStream when its route comes back through an interposer. */
+struct npu_route_args_6 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_6(npu_routed *h) {
+    struct npu_route_args_6 *a = (struct npu_route_args_6 *)h;
+    return (int32_t)emu_direct_aclrtSynchronizeStream(a->stream);
+}
+
+static inline aclError emu_aclrtSynchronizeStream(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[6] != NULL, 0)) { /* split layout, rtStreamSynchronize interposed */
+        struct npu_route_args_6 a = {{647, npu_route_thunk_6}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamSynchronize))npu_route_fns[6])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSynchronizeStream(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeStream(aclrtStream stream) {
@@ -4896,10 +6329,30 @@ NPU_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream) {
     return emu_aclrtSynchronizeStream(stream);
 }
 
-static inline aclError emu_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[34] != NULL, 0) && (timeout == -1 || timeout > 0)) /* split layout, rtStreamSynchronizeWithTimeout interposed */
-        return (aclError)((__typeof__(&rtStreamSynchronizeWithTimeout))npu_route_fns[34])(stream, timeout);
+static inline aclError emu_direct_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
     return npug_aclrtSynchronizeStreamWithTimeout(npu_self(), stream, timeout);
+}
+
+/* The ACL work of aclrtSynchronizeStreamWithTimeout when its route comes back through an interposer. */
+struct npu_route_args_34 {
+    npu_routed h;
+    aclrtStream stream;
+    int32_t timeout;
+};
+static int32_t npu_route_thunk_34(npu_routed *h) {
+    struct npu_route_args_34 *a = (struct npu_route_args_34 *)h;
+    return (int32_t)emu_direct_aclrtSynchronizeStreamWithTimeout(a->stream, a->timeout);
+}
+
+static inline aclError emu_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[34] != NULL, 0) && (timeout == -1 || timeout > 0)) { /* split layout, rtStreamSynchronizeWithTimeout interposed */
+        struct npu_route_args_34 a = {{648, npu_route_thunk_34}, stream, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamSynchronizeWithTimeout))npu_route_fns[34])(stream, timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSynchronizeStreamWithTimeout(stream, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
@@ -4928,10 +6381,30 @@ NPU_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
     return emu_aclrtSynchronizeStreamWithTimeout(stream, timeout);
 }
 
-static inline aclError emu_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
-    if (__builtin_expect(npu_route_fns[35] != NULL, 0) && (status != NULL)) /* split layout, rtStreamQuery interposed */
-        return (aclError)npu_route_stream_query(npu_route_fns[35], stream, status);
+static inline aclError emu_direct_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     return npug_aclrtStreamQuery(npu_self(), stream, status);
+}
+
+/* The ACL work of aclrtStreamQuery when its route comes back through an interposer. */
+struct npu_route_args_35 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtStreamStatus* status;
+};
+static int32_t npu_route_thunk_35(npu_routed *h) {
+    struct npu_route_args_35 *a = (struct npu_route_args_35 *)h;
+    return (int32_t)emu_direct_aclrtStreamQuery(a->stream, a->status);
+}
+
+static inline aclError emu_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+    if (__builtin_expect(npu_route_fns[35] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamQuery interposed */
+        struct npu_route_args_35 a = {{649, npu_route_thunk_35}, stream, status};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_stream_query(npu_route_fns[35], stream, status);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamQuery(stream, status);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
@@ -4960,8 +6433,30 @@ NPU_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* stat
     return emu_aclrtStreamQuery(stream, status);
 }
 
-static inline aclError emu_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+static inline aclError emu_direct_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
     return npug_aclrtStreamGetPriority(npu_self(), stream, priority);
+}
+
+/* The ACL work of aclrtStreamGetPriority when its route comes back through an interposer. */
+struct npu_route_args_84 {
+    npu_routed h;
+    aclrtStream stream;
+    uint32_t* priority;
+};
+static int32_t npu_route_thunk_84(npu_routed *h) {
+    struct npu_route_args_84 *a = (struct npu_route_args_84 *)h;
+    return (int32_t)emu_direct_aclrtStreamGetPriority(a->stream, a->priority);
+}
+
+static inline aclError emu_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+    if (__builtin_expect(npu_route_fns[84] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
+        struct npu_route_args_84 a = {{642, npu_route_thunk_84}, stream, priority};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[84])(stream, priority);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamGetPriority(stream, priority);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
@@ -5020,10 +6515,30 @@ NPU_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
     return emu_aclrtStreamGetFlags(stream, flags);
 }
 
-static inline aclError emu_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-    if (__builtin_expect(npu_route_fns[7] != NULL, 0) && (event != NULL)) /* split layout, rtStreamWaitEvent interposed */
-        return (aclError)((__typeof__(&rtStreamWaitEvent))npu_route_fns[7])(stream, event);
+static inline aclError emu_direct_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     return npug_aclrtStreamWaitEvent(npu_self(), stream, event);
+}
+
+/* The ACL work of aclrtStreamWaitEvent when its route comes back through an interposer. */
+struct npu_route_args_7 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtEvent event;
+};
+static int32_t npu_route_thunk_7(npu_routed *h) {
+    struct npu_route_args_7 *a = (struct npu_route_args_7 *)h;
+    return (int32_t)emu_direct_aclrtStreamWaitEvent(a->stream, a->event);
+}
+
+static inline aclError emu_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    if (__builtin_expect(npu_route_fns[7] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEvent interposed */
+        struct npu_route_args_7 a = {{646, npu_route_thunk_7}, stream, event};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamWaitEvent))npu_route_fns[7])(stream, event);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamWaitEvent(stream, event);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
@@ -5052,8 +6567,32 @@ NPU_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     return emu_aclrtStreamWaitEvent(stream, event);
 }
 
-static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+static inline aclError emu_direct_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
     return npug_aclrtStreamWaitEventWithFlag(npu_self(), stream, event, timeout, flag);
+}
+
+/* The ACL work of aclrtStreamWaitEventWithFlag when its route comes back through an interposer. */
+struct npu_route_args_85 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtEvent event;
+    uint32_t timeout;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_85(npu_routed *h) {
+    struct npu_route_args_85 *a = (struct npu_route_args_85 *)h;
+    return (int32_t)emu_direct_aclrtStreamWaitEventWithFlag(a->stream, a->event, a->timeout, a->flag);
+}
+
+static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[85] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
+        struct npu_route_args_85 a = {{902, npu_route_thunk_85}, stream, event, timeout, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[85])(stream, (rtEvent_t)event, timeout, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamWaitEventWithFlag(stream, event, timeout, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
@@ -5084,8 +6623,31 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent 
     return emu_aclrtStreamWaitEventWithFlag(stream, event, timeout, flag);
 }
 
-static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+static inline aclError emu_direct_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
     return npug_aclrtStreamWaitEventWithTimeout(npu_self(), stream, event, timeout);
+}
+
+/* The ACL work of aclrtStreamWaitEventWithTimeout when its route comes back through an interposer. */
+struct npu_route_args_86 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtEvent event;
+    int32_t timeout;
+};
+static int32_t npu_route_thunk_86(npu_routed *h) {
+    struct npu_route_args_86 *a = (struct npu_route_args_86 *)h;
+    return (int32_t)emu_direct_aclrtStreamWaitEventWithTimeout(a->stream, a->event, a->timeout);
+}
+
+static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[86] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
+        struct npu_route_args_86 a = {{755, npu_route_thunk_86}, stream, event, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[86])(stream, event, (uint32_t)timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamWaitEventWithTimeout(stream, event, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
@@ -5115,10 +6677,29 @@ NPU_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
     return emu_aclrtStreamWaitEventWithTimeout(stream, event, timeout);
 }
 
-static inline aclError emu_aclrtSetGroup(int32_t groupId) {
-    if (__builtin_expect(npu_route_fns[36] != NULL, 0)) /* split layout, rtSetGroup interposed */
-        return (aclError)((__typeof__(&rtSetGroup))npu_route_fns[36])(groupId);
+static inline aclError emu_direct_aclrtSetGroup(int32_t groupId) {
     return npug_aclrtSetGroup(npu_self(), groupId);
+}
+
+/* The ACL work of aclrtSetGroup when its route comes back through an interposer. */
+struct npu_route_args_36 {
+    npu_routed h;
+    int32_t groupId;
+};
+static int32_t npu_route_thunk_36(npu_routed *h) {
+    struct npu_route_args_36 *a = (struct npu_route_args_36 *)h;
+    return (int32_t)emu_direct_aclrtSetGroup(a->groupId);
+}
+
+static inline aclError emu_aclrtSetGroup(int32_t groupId) {
+    if (__builtin_expect(npu_route_fns[36] != NULL, 0)) { /* split layout, rtSetGroup interposed */
+        struct npu_route_args_36 a = {{590, npu_route_thunk_36}, groupId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetGroup))npu_route_fns[36])(groupId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetGroup(groupId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetGroup(int32_t groupId) {
@@ -5146,10 +6727,29 @@ NPU_EXPORT aclError aclrtSetGroup(int32_t groupId) {
     return emu_aclrtSetGroup(groupId);
 }
 
-static inline aclError emu_aclrtGetGroupCount(uint32_t* count) {
-    if (__builtin_expect(npu_route_fns[37] != NULL, 0) && (count != NULL)) /* split layout, rtGetGroupCount interposed */
-        return (aclError)((__typeof__(&rtGetGroupCount))npu_route_fns[37])(count);
+static inline aclError emu_direct_aclrtGetGroupCount(uint32_t* count) {
     return npug_aclrtGetGroupCount(npu_self(), count);
+}
+
+/* The ACL work of aclrtGetGroupCount when its route comes back through an interposer. */
+struct npu_route_args_37 {
+    npu_routed h;
+    uint32_t* count;
+};
+static int32_t npu_route_thunk_37(npu_routed *h) {
+    struct npu_route_args_37 *a = (struct npu_route_args_37 *)h;
+    return (int32_t)emu_direct_aclrtGetGroupCount(a->count);
+}
+
+static inline aclError emu_aclrtGetGroupCount(uint32_t* count) {
+    if (__builtin_expect(npu_route_fns[37] != NULL, 0) && (count != NULL)) { /* split layout, rtGetGroupCount interposed */
+        struct npu_route_args_37 a = {{592, npu_route_thunk_37}, count};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetGroupCount))npu_route_fns[37])(count);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetGroupCount(count);
 }
 
 static NPU_HOOK aclError hook_aclrtGetGroupCount(uint32_t* count) {
@@ -5418,8 +7018,32 @@ NPU_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* tot
     return emu_aclrtGetMemInfo(attr, free, total);
 }
 
-static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+static inline aclError emu_direct_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
     return npug_aclrtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
+}
+
+/* The ACL work of aclrtGetMemUsageInfo when its route comes back through an interposer. */
+struct npu_route_args_87 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtMemUsageInfo* memUsageInfo;
+    size_t inputNum;
+    size_t* outputNum;
+};
+static int32_t npu_route_thunk_87(npu_routed *h) {
+    struct npu_route_args_87 *a = (struct npu_route_args_87 *)h;
+    return (int32_t)emu_direct_aclrtGetMemUsageInfo(a->deviceId, a->memUsageInfo, a->inputNum, a->outputNum);
+}
+
+static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+    if (__builtin_expect(npu_route_fns[87] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
+        struct npu_route_args_87 a = {{797, npu_route_thunk_87}, deviceId, memUsageInfo, inputNum, outputNum};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[87])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
@@ -5450,8 +7074,29 @@ NPU_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* me
     return emu_aclrtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
 }
 
-static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
+static inline aclError emu_direct_aclrtSetOpWaitTimeout(uint32_t timeout) {
     return npug_aclrtSetOpWaitTimeout(npu_self(), timeout);
+}
+
+/* The ACL work of aclrtSetOpWaitTimeout when its route comes back through an interposer. */
+struct npu_route_args_88 {
+    npu_routed h;
+    uint32_t timeout;
+};
+static int32_t npu_route_thunk_88(npu_routed *h) {
+    struct npu_route_args_88 *a = (struct npu_route_args_88 *)h;
+    return (int32_t)emu_direct_aclrtSetOpWaitTimeout(a->timeout);
+}
+
+static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
+    if (__builtin_expect(npu_route_fns[88] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
+        struct npu_route_args_88 a = {{578, npu_route_thunk_88}, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[88])(timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetOpWaitTimeout(timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSetOpWaitTimeout(uint32_t timeout) {
@@ -5479,8 +7124,29 @@ NPU_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
     return emu_aclrtSetOpWaitTimeout(timeout);
 }
 
-static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+static inline aclError emu_direct_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
     return npug_aclrtSetOpExecuteTimeOut(npu_self(), timeout);
+}
+
+/* The ACL work of aclrtSetOpExecuteTimeOut when its route comes back through an interposer. */
+struct npu_route_args_89 {
+    npu_routed h;
+    uint32_t timeout;
+};
+static int32_t npu_route_thunk_89(npu_routed *h) {
+    struct npu_route_args_89 *a = (struct npu_route_args_89 *)h;
+    return (int32_t)emu_direct_aclrtSetOpExecuteTimeOut(a->timeout);
+}
+
+static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+    if (__builtin_expect(npu_route_fns[89] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
+        struct npu_route_args_89 a = {{579, npu_route_thunk_89}, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[89])(timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetOpExecuteTimeOut(timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
@@ -5600,8 +7266,30 @@ NPU_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
     return emu_aclrtGetOpTimeOutInterval(interval);
 }
 
-static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+static inline aclError emu_direct_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
     return npug_aclrtSetStreamOverflowSwitch(npu_self(), stream, flag);
+}
+
+/* The ACL work of aclrtSetStreamOverflowSwitch when its route comes back through an interposer. */
+struct npu_route_args_90 {
+    npu_routed h;
+    aclrtStream stream;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_90(npu_routed *h) {
+    struct npu_route_args_90 *a = (struct npu_route_args_90 *)h;
+    return (int32_t)emu_direct_aclrtSetStreamOverflowSwitch(a->stream, a->flag);
+}
+
+static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[90] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
+        struct npu_route_args_90 a = {{650, npu_route_thunk_90}, stream, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[90])(stream, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetStreamOverflowSwitch(stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
@@ -5630,8 +7318,30 @@ NPU_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
     return emu_aclrtSetStreamOverflowSwitch(stream, flag);
 }
 
-static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+static inline aclError emu_direct_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
     return npug_aclrtGetStreamOverflowSwitch(npu_self(), stream, flag);
+}
+
+/* The ACL work of aclrtGetStreamOverflowSwitch when its route comes back through an interposer. */
+struct npu_route_args_91 {
+    npu_routed h;
+    aclrtStream stream;
+    uint32_t* flag;
+};
+static int32_t npu_route_thunk_91(npu_routed *h) {
+    struct npu_route_args_91 *a = (struct npu_route_args_91 *)h;
+    return (int32_t)emu_direct_aclrtGetStreamOverflowSwitch(a->stream, a->flag);
+}
+
+static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+    if (__builtin_expect(npu_route_fns[91] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
+        struct npu_route_args_91 a = {{651, npu_route_thunk_91}, stream, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[91])(stream, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetStreamOverflowSwitch(stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
@@ -5718,8 +7428,31 @@ NPU_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
     return emu_aclrtGetDeviceSatMode(mode);
 }
 
-static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
+static inline aclError emu_direct_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
     return npug_aclrtGetOverflowStatus(npu_self(), outputAddr, outputSize, stream);
+}
+
+/* The ACL work of aclrtGetOverflowStatus when its route comes back through an interposer. */
+struct npu_route_args_92 {
+    npu_routed h;
+    void* outputAddr;
+    size_t outputSize;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_92(npu_routed *h) {
+    struct npu_route_args_92 *a = (struct npu_route_args_92 *)h;
+    return (int32_t)emu_direct_aclrtGetOverflowStatus(a->outputAddr, a->outputSize, a->stream);
+}
+
+static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[92] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
+        struct npu_route_args_92 a = {{668, npu_route_thunk_92}, outputAddr, outputSize, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[92])((void* const)outputAddr, (const uint64_t)outputSize, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetOverflowStatus(outputAddr, outputSize, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
@@ -5749,8 +7482,29 @@ NPU_EXPORT aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, 
     return emu_aclrtGetOverflowStatus(outputAddr, outputSize, stream);
 }
 
-static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
+static inline aclError emu_direct_aclrtResetOverflowStatus(aclrtStream stream) {
     return npug_aclrtResetOverflowStatus(npu_self(), stream);
+}
+
+/* The ACL work of aclrtResetOverflowStatus when its route comes back through an interposer. */
+struct npu_route_args_93 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_93(npu_routed *h) {
+    struct npu_route_args_93 *a = (struct npu_route_args_93 *)h;
+    return (int32_t)emu_direct_aclrtResetOverflowStatus(a->stream);
+}
+
+static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[93] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
+        struct npu_route_args_93 a = {{669, npu_route_thunk_93}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[93])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtResetOverflowStatus(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetOverflowStatus(aclrtStream stream) {
@@ -5872,8 +7626,30 @@ NPU_EXPORT aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStr
     return emu_aclrtUnSubscribeHostFunc(hostFuncThreadId, exeStream);
 }
 
-static inline aclError emu_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
+static inline aclError emu_direct_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
     return npug_aclrtQueryDeviceStatus(npu_self(), deviceId, deviceStatus);
+}
+
+/* The ACL work of aclrtQueryDeviceStatus when its route comes back through an interposer. */
+struct npu_route_args_94 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtDeviceStatus* deviceStatus;
+};
+static int32_t npu_route_thunk_94(npu_routed *h) {
+    struct npu_route_args_94 *a = (struct npu_route_args_94 *)h;
+    return (int32_t)emu_direct_aclrtQueryDeviceStatus(a->deviceId, a->deviceStatus);
+}
+
+static inline aclError emu_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
+    if (__builtin_expect(npu_route_fns[94] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
+        struct npu_route_args_94 a = {{610, npu_route_thunk_94}, deviceId, deviceStatus};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[94])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtQueryDeviceStatus(deviceId, deviceStatus);
 }
 
 static NPU_HOOK aclError hook_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
@@ -6051,10 +7827,33 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
     return emu_aclrtBinaryGetFunction(binHandle, kernelName, funcHandle);
 }
 
-static inline aclError emu_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[16] != NULL, 0) && (argsSize <= 0xFFFFFFFFu)) /* split layout, rtLaunchKernelByFuncHandleV3 interposed */
-        return (aclError)npu_route_launch_v3(npu_route_fns[16], funcHandle, numBlocks, argsData, argsSize, stream);
+static inline aclError emu_direct_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
     return npug_aclrtLaunchKernel(npu_self(), funcHandle, numBlocks, (void*)argsData, argsSize, stream);
+}
+
+/* The ACL work of aclrtLaunchKernel when its route comes back through an interposer. */
+struct npu_route_args_16 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    uint32_t numBlocks;
+    const void* argsData;
+    size_t argsSize;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_16(npu_routed *h) {
+    struct npu_route_args_16 *a = (struct npu_route_args_16 *)h;
+    return (int32_t)emu_direct_aclrtLaunchKernel(a->funcHandle, a->numBlocks, a->argsData, a->argsSize, a->stream);
+}
+
+static inline aclError emu_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[16] != NULL, 0) && (argsSize <= 0xFFFFFFFFu)) { /* split layout, rtLaunchKernelByFuncHandleV3 interposed */
+        struct npu_route_args_16 a = {{674, npu_route_thunk_16}, funcHandle, numBlocks, argsData, argsSize, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_launch_v3(npu_route_fns[16], funcHandle, numBlocks, argsData, argsSize, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtLaunchKernel(funcHandle, numBlocks, argsData, argsSize, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
@@ -6276,8 +8075,31 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
     return emu_aclrtMemSetPidToShareableHandleV2(shareableHandle, shareType, pid, pidNum);
 }
 
-static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
+static inline aclError emu_direct_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
     return npug_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
+}
+
+/* The ACL work of aclrtMemGetAllocationGranularity when its route comes back through an interposer. */
+struct npu_route_args_96 {
+    npu_routed h;
+    aclrtPhysicalMemProp* prop;
+    aclrtMemGranularityOptions option;
+    size_t* granularity;
+};
+static int32_t npu_route_thunk_96(npu_routed *h) {
+    struct npu_route_args_96 *a = (struct npu_route_args_96 *)h;
+    return (int32_t)emu_direct_aclrtMemGetAllocationGranularity(a->prop, a->option, a->granularity);
+}
+
+static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
+    if (__builtin_expect(npu_route_fns[96] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
+        struct npu_route_args_96 a = {{719, npu_route_thunk_96}, prop, option, granularity};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[96])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemGetAllocationGranularity(prop, option, granularity);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
@@ -6307,8 +8129,29 @@ NPU_EXPORT aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
     return emu_aclrtMemGetAllocationGranularity(prop, option, granularity);
 }
 
-static inline aclError emu_aclrtDeviceGetBareTgid(int32_t* pid) {
+static inline aclError emu_direct_aclrtDeviceGetBareTgid(int32_t* pid) {
     return npug_aclrtDeviceGetBareTgid(npu_self(), pid);
+}
+
+/* The ACL work of aclrtDeviceGetBareTgid when its route comes back through an interposer. */
+struct npu_route_args_97 {
+    npu_routed h;
+    int32_t* pid;
+};
+static int32_t npu_route_thunk_97(npu_routed *h) {
+    struct npu_route_args_97 *a = (struct npu_route_args_97 *)h;
+    return (int32_t)emu_direct_aclrtDeviceGetBareTgid(a->pid);
+}
+
+static inline aclError emu_aclrtDeviceGetBareTgid(int32_t* pid) {
+    if (__builtin_expect(npu_route_fns[97] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
+        struct npu_route_args_97 a = {{599, npu_route_thunk_97}, pid};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[97])((uint32_t*)pid);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceGetBareTgid(pid);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetBareTgid(int32_t* pid) {
@@ -6336,8 +8179,32 @@ NPU_EXPORT aclError aclrtDeviceGetBareTgid(int32_t* pid) {
     return emu_aclrtDeviceGetBareTgid(pid);
 }
 
-static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+static inline aclError emu_direct_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
     return npug_aclrtCmoAsync(npu_self(), src, size, cmoType, stream);
+}
+
+/* The ACL work of aclrtCmoAsync when its route comes back through an interposer. */
+struct npu_route_args_98 {
+    npu_routed h;
+    void* src;
+    size_t size;
+    aclrtCmoType cmoType;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_98(npu_routed *h) {
+    struct npu_route_args_98 *a = (struct npu_route_args_98 *)h;
+    return (int32_t)emu_direct_aclrtCmoAsync(a->src, a->size, a->cmoType, a->stream);
+}
+
+static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[98] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
+        struct npu_route_args_98 a = {{730, npu_route_thunk_98}, src, size, cmoType, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[98])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCmoAsync(src, size, cmoType, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
@@ -6400,8 +8267,30 @@ NPU_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUce
     return emu_aclrtGetMemUceInfo(deviceId, memUceInfoArray, arraySize, retSize);
 }
 
-static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+static inline aclError emu_direct_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     return npug_aclrtDeviceTaskAbort(npu_self(), deviceId, timeout);
+}
+
+/* The ACL work of aclrtDeviceTaskAbort when its route comes back through an interposer. */
+struct npu_route_args_99 {
+    npu_routed h;
+    int32_t deviceId;
+    uint32_t timeout;
+};
+static int32_t npu_route_thunk_99(npu_routed *h) {
+    struct npu_route_args_99 *a = (struct npu_route_args_99 *)h;
+    return (int32_t)emu_direct_aclrtDeviceTaskAbort(a->deviceId, a->timeout);
+}
+
+static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+    if (__builtin_expect(npu_route_fns[99] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
+        struct npu_route_args_99 a = {{605, npu_route_thunk_99}, deviceId, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[99])(deviceId, timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceTaskAbort(deviceId, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
@@ -6461,8 +8350,29 @@ NPU_EXPORT aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceI
     return emu_aclrtMemUceRepair(deviceId, memUceInfoArray, arraySize);
 }
 
-static inline aclError emu_aclrtStreamAbort(aclrtStream stream) {
+static inline aclError emu_direct_aclrtStreamAbort(aclrtStream stream) {
     return npug_aclrtStreamAbort(npu_self(), stream);
+}
+
+/* The ACL work of aclrtStreamAbort when its route comes back through an interposer. */
+struct npu_route_args_100 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_100(npu_routed *h) {
+    struct npu_route_args_100 *a = (struct npu_route_args_100 *)h;
+    return (int32_t)emu_direct_aclrtStreamAbort(a->stream);
+}
+
+static inline aclError emu_aclrtStreamAbort(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[100] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
+        struct npu_route_args_100 a = {{652, npu_route_thunk_100}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[100])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamAbort(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamAbort(aclrtStream stream) {
@@ -7093,10 +9003,34 @@ NPU_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
     return emu_aclrtKernelArgsParaUpdate(argsHandle, paramHandle, param, paramSize);
 }
 
-static inline aclError emu_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
-    if (__builtin_expect(npu_route_fns[17] != NULL, 0)) /* split layout, rtsLaunchKernelWithConfig interposed */
-        return (aclError)((__typeof__(&rtsLaunchKernelWithConfig))npu_route_fns[17])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve);
+static inline aclError emu_direct_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
     return npug_aclrtLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+}
+
+/* The ACL work of aclrtLaunchKernelWithConfig when its route comes back through an interposer. */
+struct npu_route_args_17 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    uint32_t numBlocks;
+    aclrtStream stream;
+    aclrtLaunchKernelCfg* cfg;
+    aclrtArgsHandle argsHandle;
+    void* reserve;
+};
+static int32_t npu_route_thunk_17(npu_routed *h) {
+    struct npu_route_args_17 *a = (struct npu_route_args_17 *)h;
+    return (int32_t)emu_direct_aclrtLaunchKernelWithConfig(a->funcHandle, a->numBlocks, a->stream, a->cfg, a->argsHandle, a->reserve);
+}
+
+static inline aclError emu_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+    if (__builtin_expect(npu_route_fns[17] != NULL, 0)) { /* split layout, rtsLaunchKernelWithConfig interposed */
+        struct npu_route_args_17 a = {{828, npu_route_thunk_17}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLaunchKernelWithConfig))npu_route_fns[17])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtLaunchKernelWithConfig(funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
@@ -7220,8 +9154,29 @@ NPU_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
     return emu_aclmdlRIKernelTaskGetAttribute(task, attrId, attrValue);
 }
 
-static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
+static inline aclError emu_direct_aclmdlRIUpdate(aclmdlRI modelRI) {
     return npug_aclmdlRIUpdate(npu_self(), modelRI);
+}
+
+/* The ACL work of aclmdlRIUpdate when its route comes back through an interposer. */
+struct npu_route_args_101 {
+    npu_routed h;
+    aclmdlRI modelRI;
+};
+static int32_t npu_route_thunk_101(npu_routed *h) {
+    struct npu_route_args_101 *a = (struct npu_route_args_101 *)h;
+    return (int32_t)emu_direct_aclmdlRIUpdate(a->modelRI);
+}
+
+static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
+    if (__builtin_expect(npu_route_fns[101] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
+        struct npu_route_args_101 a = {{896, npu_route_thunk_101}, modelRI};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[101])((rtModel_t)modelRI);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIUpdate(modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIUpdate(aclmdlRI modelRI) {
@@ -7371,8 +9326,29 @@ NPU_EXPORT aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
     return emu_aclrtValueWait(devAddr, value, flag, stream);
 }
 
-static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
+static inline aclError emu_direct_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
     return npug_aclrtGetStreamAvailableNum(npu_self(), streamCount);
+}
+
+/* The ACL work of aclrtGetStreamAvailableNum when its route comes back through an interposer. */
+struct npu_route_args_102 {
+    npu_routed h;
+    uint32_t* streamCount;
+};
+static int32_t npu_route_thunk_102(npu_routed *h) {
+    struct npu_route_args_102 *a = (struct npu_route_args_102 *)h;
+    return (int32_t)emu_direct_aclrtGetStreamAvailableNum(a->streamCount);
+}
+
+static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
+    if (__builtin_expect(npu_route_fns[102] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
+        struct npu_route_args_102 a = {{801, npu_route_thunk_102}, streamCount};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[102])(streamCount);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetStreamAvailableNum(streamCount);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
@@ -7400,8 +9376,31 @@ NPU_EXPORT aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
     return emu_aclrtGetStreamAvailableNum(streamCount);
 }
 
-static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
+static inline aclError emu_direct_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     return npug_aclrtSetStreamAttribute(npu_self(), stream, stmAttrType, value);
+}
+
+/* The ACL work of aclrtSetStreamAttribute when its route comes back through an interposer. */
+struct npu_route_args_103 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtStreamAttr stmAttrType;
+    aclrtStreamAttrValue* value;
+};
+static int32_t npu_route_thunk_103(npu_routed *h) {
+    struct npu_route_args_103 *a = (struct npu_route_args_103 *)h;
+    return (int32_t)emu_direct_aclrtSetStreamAttribute(a->stream, a->stmAttrType, a->value);
+}
+
+static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
+    if (__builtin_expect(npu_route_fns[103] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
+        struct npu_route_args_103 a = {{799, npu_route_thunk_103}, stream, stmAttrType, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[103])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetStreamAttribute(stream, stmAttrType, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
@@ -7431,8 +9430,31 @@ NPU_EXPORT aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
     return emu_aclrtSetStreamAttribute(stream, stmAttrType, value);
 }
 
-static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
+static inline aclError emu_direct_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     return npug_aclrtGetStreamAttribute(npu_self(), stream, stmAttrType, value);
+}
+
+/* The ACL work of aclrtGetStreamAttribute when its route comes back through an interposer. */
+struct npu_route_args_104 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtStreamAttr stmAttrType;
+    aclrtStreamAttrValue* value;
+};
+static int32_t npu_route_thunk_104(npu_routed *h) {
+    struct npu_route_args_104 *a = (struct npu_route_args_104 *)h;
+    return (int32_t)emu_direct_aclrtGetStreamAttribute(a->stream, a->stmAttrType, a->value);
+}
+
+static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
+    if (__builtin_expect(npu_route_fns[104] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
+        struct npu_route_args_104 a = {{800, npu_route_thunk_104}, stream, stmAttrType, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[104])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetStreamAttribute(stream, stmAttrType, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
@@ -7462,8 +9484,30 @@ NPU_EXPORT aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr 
     return emu_aclrtGetStreamAttribute(stream, stmAttrType, value);
 }
 
-static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
+static inline aclError emu_direct_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
     return npug_aclrtCreateNotify(npu_self(), notify, flag);
+}
+
+/* The ACL work of aclrtCreateNotify when its route comes back through an interposer. */
+struct npu_route_args_105 {
+    npu_routed h;
+    aclrtNotify* notify;
+    uint64_t flag;
+};
+static int32_t npu_route_thunk_105(npu_routed *h) {
+    struct npu_route_args_105 *a = (struct npu_route_args_105 *)h;
+    return (int32_t)emu_direct_aclrtCreateNotify(a->notify, a->flag);
+}
+
+static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
+    if (__builtin_expect(npu_route_fns[105] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
+        struct npu_route_args_105 a = {{757, npu_route_thunk_105}, notify, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[105])((rtNotify_t*)notify, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateNotify(notify, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
@@ -7492,8 +9536,29 @@ NPU_EXPORT aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
     return emu_aclrtCreateNotify(notify, flag);
 }
 
-static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
+static inline aclError emu_direct_aclrtDestroyNotify(aclrtNotify notify) {
     return npug_aclrtDestroyNotify(npu_self(), notify);
+}
+
+/* The ACL work of aclrtDestroyNotify when its route comes back through an interposer. */
+struct npu_route_args_106 {
+    npu_routed h;
+    aclrtNotify notify;
+};
+static int32_t npu_route_thunk_106(npu_routed *h) {
+    struct npu_route_args_106 *a = (struct npu_route_args_106 *)h;
+    return (int32_t)emu_direct_aclrtDestroyNotify(a->notify);
+}
+
+static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
+    if (__builtin_expect(npu_route_fns[106] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
+        struct npu_route_args_106 a = {{758, npu_route_thunk_106}, notify};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[106])((rtNotify_t)notify);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyNotify(notify);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyNotify(aclrtNotify notify) {
@@ -7521,8 +9586,30 @@ NPU_EXPORT aclError aclrtDestroyNotify(aclrtNotify notify) {
     return emu_aclrtDestroyNotify(notify);
 }
 
-static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+static inline aclError emu_direct_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
     return npug_aclrtCntNotifyCreate(npu_self(), cntNotify, flag);
+}
+
+/* The ACL work of aclrtCntNotifyCreate when its route comes back through an interposer. */
+struct npu_route_args_107 {
+    npu_routed h;
+    aclrtCntNotify* cntNotify;
+    uint64_t flag;
+};
+static int32_t npu_route_thunk_107(npu_routed *h) {
+    struct npu_route_args_107 *a = (struct npu_route_args_107 *)h;
+    return (int32_t)emu_direct_aclrtCntNotifyCreate(a->cntNotify, a->flag);
+}
+
+static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+    if (__builtin_expect(npu_route_fns[107] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
+        struct npu_route_args_107 a = {{768, npu_route_thunk_107}, cntNotify, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[107])((rtCntNotify_t* const)cntNotify, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCntNotifyCreate(cntNotify, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
@@ -7551,8 +9638,29 @@ NPU_EXPORT aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t fla
     return emu_aclrtCntNotifyCreate(cntNotify, flag);
 }
 
-static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+static inline aclError emu_direct_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
     return npug_aclrtCntNotifyDestroy(npu_self(), cntNotify);
+}
+
+/* The ACL work of aclrtCntNotifyDestroy when its route comes back through an interposer. */
+struct npu_route_args_108 {
+    npu_routed h;
+    aclrtCntNotify cntNotify;
+};
+static int32_t npu_route_thunk_108(npu_routed *h) {
+    struct npu_route_args_108 *a = (struct npu_route_args_108 *)h;
+    return (int32_t)emu_direct_aclrtCntNotifyDestroy(a->cntNotify);
+}
+
+static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+    if (__builtin_expect(npu_route_fns[108] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
+        struct npu_route_args_108 a = {{767, npu_route_thunk_108}, cntNotify};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[108])((rtCntNotify_t const)cntNotify);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCntNotifyDestroy(cntNotify);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
@@ -7580,8 +9688,30 @@ NPU_EXPORT aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
     return emu_aclrtCntNotifyDestroy(cntNotify);
 }
 
-static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+static inline aclError emu_direct_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
     return npug_aclrtRecordNotify(npu_self(), notify, stream);
+}
+
+/* The ACL work of aclrtRecordNotify when its route comes back through an interposer. */
+struct npu_route_args_109 {
+    npu_routed h;
+    aclrtNotify notify;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_109(npu_routed *h) {
+    struct npu_route_args_109 *a = (struct npu_route_args_109 *)h;
+    return (int32_t)emu_direct_aclrtRecordNotify(a->notify, a->stream);
+}
+
+static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[109] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
+        struct npu_route_args_109 a = {{759, npu_route_thunk_109}, notify, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[109])((rtNotify_t)notify, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRecordNotify(notify, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
@@ -7610,8 +9740,31 @@ NPU_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
     return emu_aclrtRecordNotify(notify, stream);
 }
 
-static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
+static inline aclError emu_direct_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
     return npug_aclrtWaitAndResetNotify(npu_self(), notify, stream, timeout);
+}
+
+/* The ACL work of aclrtWaitAndResetNotify when its route comes back through an interposer. */
+struct npu_route_args_110 {
+    npu_routed h;
+    aclrtNotify notify;
+    aclrtStream stream;
+    uint32_t timeout;
+};
+static int32_t npu_route_thunk_110(npu_routed *h) {
+    struct npu_route_args_110 *a = (struct npu_route_args_110 *)h;
+    return (int32_t)emu_direct_aclrtWaitAndResetNotify(a->notify, a->stream, a->timeout);
+}
+
+static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
+    if (__builtin_expect(npu_route_fns[110] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
+        struct npu_route_args_110 a = {{760, npu_route_thunk_110}, notify, stream, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[110])((rtNotify_t)notify, stream, timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtWaitAndResetNotify(notify, stream, timeout);
 }
 
 static NPU_HOOK aclError hook_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
@@ -7641,8 +9794,30 @@ NPU_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stre
     return emu_aclrtWaitAndResetNotify(notify, stream, timeout);
 }
 
-static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
+static inline aclError emu_direct_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
     return npug_aclrtGetNotifyId(npu_self(), notify, notifyId);
+}
+
+/* The ACL work of aclrtGetNotifyId when its route comes back through an interposer. */
+struct npu_route_args_111 {
+    npu_routed h;
+    aclrtNotify notify;
+    uint32_t* notifyId;
+};
+static int32_t npu_route_thunk_111(npu_routed *h) {
+    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
+    return (int32_t)emu_direct_aclrtGetNotifyId(a->notify, a->notifyId);
+}
+
+static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
+    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
+        struct npu_route_args_111 a = {{761, npu_route_thunk_111}, notify, notifyId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[111])((rtNotify_t)notify, notifyId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetNotifyId(notify, notifyId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
@@ -7671,8 +9846,30 @@ NPU_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
     return emu_aclrtGetNotifyId(notify, notifyId);
 }
 
-static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+static inline aclError emu_direct_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     return npug_aclrtGetEventId(npu_self(), event, eventId);
+}
+
+/* The ACL work of aclrtGetEventId when its route comes back through an interposer. */
+struct npu_route_args_112 {
+    npu_routed h;
+    aclrtEvent event;
+    uint32_t* eventId;
+};
+static int32_t npu_route_thunk_112(npu_routed *h) {
+    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
+    return (int32_t)emu_direct_aclrtGetEventId(a->event, a->eventId);
+}
+
+static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+    if (__builtin_expect(npu_route_fns[112] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
+        struct npu_route_args_112 a = {{754, npu_route_thunk_112}, event, eventId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[112])((rtEvent_t)event, eventId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetEventId(event, eventId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
@@ -7701,8 +9898,29 @@ NPU_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     return emu_aclrtGetEventId(event, eventId);
 }
 
-static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
+static inline aclError emu_direct_aclrtGetEventAvailNum(uint32_t* eventCount) {
     return npug_aclrtGetEventAvailNum(npu_self(), eventCount);
+}
+
+/* The ACL work of aclrtGetEventAvailNum when its route comes back through an interposer. */
+struct npu_route_args_113 {
+    npu_routed h;
+    uint32_t* eventCount;
+};
+static int32_t npu_route_thunk_113(npu_routed *h) {
+    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
+    return (int32_t)emu_direct_aclrtGetEventAvailNum(a->eventCount);
+}
+
+static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
+    if (__builtin_expect(npu_route_fns[113] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
+        struct npu_route_args_113 a = {{756, npu_route_thunk_113}, eventCount};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[113])(eventCount);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetEventAvailNum(eventCount);
 }
 
 static NPU_HOOK aclError hook_aclrtGetEventAvailNum(uint32_t* eventCount) {
@@ -7730,8 +9948,31 @@ NPU_EXPORT aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
     return emu_aclrtGetEventAvailNum(eventCount);
 }
 
-static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+static inline aclError emu_direct_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
     return npug_aclrtGetDeviceInfo(npu_self(), deviceId, attr, value);
+}
+
+/* The ACL work of aclrtGetDeviceInfo when its route comes back through an interposer. */
+struct npu_route_args_114 {
+    npu_routed h;
+    uint32_t deviceId;
+    aclrtDevAttr attr;
+    int64_t* value;
+};
+static int32_t npu_route_thunk_114(npu_routed *h) {
+    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
+    return (int32_t)emu_direct_aclrtGetDeviceInfo(a->deviceId, a->attr, a->value);
+}
+
+static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+    if (__builtin_expect(npu_route_fns[114] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
+        struct npu_route_args_114 a = {{739, npu_route_thunk_114}, deviceId, attr, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[114])(deviceId, (rtDevAttr)attr, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDeviceInfo(deviceId, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
@@ -7761,8 +10002,30 @@ NPU_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
     return emu_aclrtGetDeviceInfo(deviceId, attr, value);
 }
 
-static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+static inline aclError emu_direct_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
     return npug_aclrtDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
+}
+
+/* The ACL work of aclrtDeviceGetStreamPriorityRange when its route comes back through an interposer. */
+struct npu_route_args_115 {
+    npu_routed h;
+    int32_t* leastPriority;
+    int32_t* greatestPriority;
+};
+static int32_t npu_route_thunk_115(npu_routed *h) {
+    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
+    return (int32_t)emu_direct_aclrtDeviceGetStreamPriorityRange(a->leastPriority, a->greatestPriority);
+}
+
+static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
+        struct npu_route_args_115 a = {{740, npu_route_thunk_115}, leastPriority, greatestPriority};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[115])(leastPriority, greatestPriority);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
@@ -7822,8 +10085,30 @@ NPU_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureTy
     return emu_aclrtGetDeviceCapability(deviceId, devFeatureType, value);
 }
 
-static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+static inline aclError emu_direct_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
     return npug_aclrtDeviceGetUuid(npu_self(), deviceId, uuid);
+}
+
+/* The ACL work of aclrtDeviceGetUuid when its route comes back through an interposer. */
+struct npu_route_args_116 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtUuid* uuid;
+};
+static int32_t npu_route_thunk_116(npu_routed *h) {
+    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
+    return (int32_t)emu_direct_aclrtDeviceGetUuid(a->deviceId, a->uuid);
+}
+
+static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+    if (__builtin_expect(npu_route_fns[116] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
+        struct npu_route_args_116 a = {{619, npu_route_thunk_116}, deviceId, uuid};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[116])(deviceId, (rtUuid_t*)uuid);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceGetUuid(deviceId, uuid);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
@@ -7912,8 +10197,31 @@ NPU_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
     return emu_aclrtDeviceGetLimit(limit, value);
 }
 
-static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
+static inline aclError emu_direct_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
     return npug_aclrtDeviceGetPCIBusId(npu_self(), deviceId, pciBusId, len);
+}
+
+/* The ACL work of aclrtDeviceGetPCIBusId when its route comes back through an interposer. */
+struct npu_route_args_117 {
+    npu_routed h;
+    int32_t deviceId;
+    char * pciBusId;
+    int32_t len;
+};
+static int32_t npu_route_thunk_117(npu_routed *h) {
+    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
+    return (int32_t)emu_direct_aclrtDeviceGetPCIBusId(a->deviceId, a->pciBusId, a->len);
+}
+
+static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
+    if (__builtin_expect(npu_route_fns[117] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
+        struct npu_route_args_117 a = {{575, npu_route_thunk_117}, deviceId, pciBusId, len};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[117])(deviceId, pciBusId, len);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceGetPCIBusId(deviceId, pciBusId, len);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
@@ -7943,8 +10251,30 @@ NPU_EXPORT aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int
     return emu_aclrtDeviceGetPCIBusId(deviceId, pciBusId, len);
 }
 
-static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
+static inline aclError emu_direct_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
     return npug_aclrtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, deviceId);
+}
+
+/* The ACL work of aclrtDeviceGetByPCIBusId when its route comes back through an interposer. */
+struct npu_route_args_118 {
+    npu_routed h;
+    const char * pciBusId;
+    int32_t * deviceId;
+};
+static int32_t npu_route_thunk_118(npu_routed *h) {
+    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
+    return (int32_t)emu_direct_aclrtDeviceGetByPCIBusId(a->pciBusId, a->deviceId);
+}
+
+static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
+    if (__builtin_expect(npu_route_fns[118] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
+        struct npu_route_args_118 a = {{576, npu_route_thunk_118}, pciBusId, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[118])(pciBusId, deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceGetByPCIBusId(pciBusId, deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
@@ -8047,8 +10377,29 @@ NPU_EXPORT aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, 
     return emu_aclrtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
 }
 
-static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+static inline aclError emu_direct_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     return npug_aclrtCtxGetCurrentDefaultStream(npu_self(), stream);
+}
+
+/* The ACL work of aclrtCtxGetCurrentDefaultStream when its route comes back through an interposer. */
+struct npu_route_args_119 {
+    npu_routed h;
+    aclrtStream* stream;
+};
+static int32_t npu_route_thunk_119(npu_routed *h) {
+    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
+    return (int32_t)emu_direct_aclrtCtxGetCurrentDefaultStream(a->stream);
+}
+
+static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+    if (__builtin_expect(npu_route_fns[119] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
+        struct npu_route_args_119 a = {{751, npu_route_thunk_119}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[119])((rtStream_t*)stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCtxGetCurrentDefaultStream(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
@@ -8076,8 +10427,31 @@ NPU_EXPORT aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     return emu_aclrtCtxGetCurrentDefaultStream(stream);
 }
 
-static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+static inline aclError emu_direct_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
     return npug_aclrtGetPrimaryCtxState(npu_self(), deviceId, flags, active);
+}
+
+/* The ACL work of aclrtGetPrimaryCtxState when its route comes back through an interposer. */
+struct npu_route_args_120 {
+    npu_routed h;
+    int32_t deviceId;
+    uint32_t* flags;
+    int32_t* active;
+};
+static int32_t npu_route_thunk_120(npu_routed *h) {
+    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
+    return (int32_t)emu_direct_aclrtGetPrimaryCtxState(a->deviceId, a->flags, a->active);
+}
+
+static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+    if (__builtin_expect(npu_route_fns[120] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
+        struct npu_route_args_120 a = {{752, npu_route_thunk_120}, deviceId, flags, active};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[120])(deviceId, flags, active);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetPrimaryCtxState(deviceId, flags, active);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
@@ -8142,8 +10516,31 @@ NPU_EXPORT aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
     return emu_aclrtReduceAsync(dst, src, count, kind, type, stream, reserve);
 }
 
-static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+static inline aclError emu_direct_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
     return npug_aclrtGetDeviceResLimit(npu_self(), deviceId, type, value);
+}
+
+/* The ACL work of aclrtGetDeviceResLimit when its route comes back through an interposer. */
+struct npu_route_args_121 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtDevResLimitType type;
+    uint32_t* value;
+};
+static int32_t npu_route_thunk_121(npu_routed *h) {
+    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
+    return (int32_t)emu_direct_aclrtGetDeviceResLimit(a->deviceId, a->type, a->value);
+}
+
+static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+    if (__builtin_expect(npu_route_fns[121] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
+        struct npu_route_args_121 a = {{744, npu_route_thunk_121}, deviceId, type, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[121])(deviceId, (const rtDevResLimitType_t)type, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDeviceResLimit(deviceId, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
@@ -8173,8 +10570,31 @@ NPU_EXPORT aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
     return emu_aclrtGetDeviceResLimit(deviceId, type, value);
 }
 
-static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+static inline aclError emu_direct_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
     return npug_aclrtSetDeviceResLimit(npu_self(), deviceId, type, value);
+}
+
+/* The ACL work of aclrtSetDeviceResLimit when its route comes back through an interposer. */
+struct npu_route_args_122 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtDevResLimitType type;
+    uint32_t value;
+};
+static int32_t npu_route_thunk_122(npu_routed *h) {
+    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
+    return (int32_t)emu_direct_aclrtSetDeviceResLimit(a->deviceId, a->type, a->value);
+}
+
+static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+    if (__builtin_expect(npu_route_fns[122] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
+        struct npu_route_args_122 a = {{742, npu_route_thunk_122}, deviceId, type, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[122])(deviceId, (const rtDevResLimitType_t)type, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetDeviceResLimit(deviceId, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
@@ -8204,8 +10624,29 @@ NPU_EXPORT aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
     return emu_aclrtSetDeviceResLimit(deviceId, type, value);
 }
 
-static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
+static inline aclError emu_direct_aclrtResetDeviceResLimit(int32_t deviceId) {
     return npug_aclrtResetDeviceResLimit(npu_self(), deviceId);
+}
+
+/* The ACL work of aclrtResetDeviceResLimit when its route comes back through an interposer. */
+struct npu_route_args_123 {
+    npu_routed h;
+    int32_t deviceId;
+};
+static int32_t npu_route_thunk_123(npu_routed *h) {
+    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
+    return (int32_t)emu_direct_aclrtResetDeviceResLimit(a->deviceId);
+}
+
+static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
+    if (__builtin_expect(npu_route_fns[123] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
+        struct npu_route_args_123 a = {{743, npu_route_thunk_123}, deviceId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[123])(deviceId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtResetDeviceResLimit(deviceId);
 }
 
 static NPU_HOOK aclError hook_aclrtResetDeviceResLimit(int32_t deviceId) {
@@ -8233,8 +10674,31 @@ NPU_EXPORT aclError aclrtResetDeviceResLimit(int32_t deviceId) {
     return emu_aclrtResetDeviceResLimit(deviceId);
 }
 
-static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
+static inline aclError emu_direct_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
     return npug_aclrtGetStreamResLimit(npu_self(), stream, type, value);
+}
+
+/* The ACL work of aclrtGetStreamResLimit when its route comes back through an interposer. */
+struct npu_route_args_124 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtDevResLimitType type;
+    uint32_t* value;
+};
+static int32_t npu_route_thunk_124(npu_routed *h) {
+    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
+    return (int32_t)emu_direct_aclrtGetStreamResLimit(a->stream, a->type, a->value);
+}
+
+static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
+    if (__builtin_expect(npu_route_fns[124] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
+        struct npu_route_args_124 a = {{811, npu_route_thunk_124}, stream, type, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[124])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetStreamResLimit(stream, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
@@ -8264,8 +10728,31 @@ NPU_EXPORT aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
     return emu_aclrtGetStreamResLimit(stream, type, value);
 }
 
-static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+static inline aclError emu_direct_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
     return npug_aclrtSetStreamResLimit(npu_self(), stream, type, value);
+}
+
+/* The ACL work of aclrtSetStreamResLimit when its route comes back through an interposer. */
+struct npu_route_args_125 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtDevResLimitType type;
+    uint32_t value;
+};
+static int32_t npu_route_thunk_125(npu_routed *h) {
+    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
+    return (int32_t)emu_direct_aclrtSetStreamResLimit(a->stream, a->type, a->value);
+}
+
+static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+    if (__builtin_expect(npu_route_fns[125] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
+        struct npu_route_args_125 a = {{809, npu_route_thunk_125}, stream, type, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[125])(stream, (const rtDevResLimitType_t)type, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetStreamResLimit(stream, type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
@@ -8295,8 +10782,29 @@ NPU_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
     return emu_aclrtSetStreamResLimit(stream, type, value);
 }
 
-static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
+static inline aclError emu_direct_aclrtResetStreamResLimit(aclrtStream stream) {
     return npug_aclrtResetStreamResLimit(npu_self(), stream);
+}
+
+/* The ACL work of aclrtResetStreamResLimit when its route comes back through an interposer. */
+struct npu_route_args_126 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_126(npu_routed *h) {
+    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
+    return (int32_t)emu_direct_aclrtResetStreamResLimit(a->stream);
+}
+
+static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[126] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
+        struct npu_route_args_126 a = {{810, npu_route_thunk_126}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[126])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtResetStreamResLimit(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtResetStreamResLimit(aclrtStream stream) {
@@ -8324,8 +10832,29 @@ NPU_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream) {
     return emu_aclrtResetStreamResLimit(stream);
 }
 
-static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+static inline aclError emu_direct_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
     return npug_aclrtUseStreamResInCurrentThread(npu_self(), stream);
+}
+
+/* The ACL work of aclrtUseStreamResInCurrentThread when its route comes back through an interposer. */
+struct npu_route_args_127 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_127(npu_routed *h) {
+    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
+    return (int32_t)emu_direct_aclrtUseStreamResInCurrentThread(a->stream);
+}
+
+static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[127] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
+        struct npu_route_args_127 a = {{812, npu_route_thunk_127}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[127])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtUseStreamResInCurrentThread(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
@@ -8353,8 +10882,29 @@ NPU_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
     return emu_aclrtUseStreamResInCurrentThread(stream);
 }
 
-static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+static inline aclError emu_direct_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
     return npug_aclrtUnuseStreamResInCurrentThread(npu_self(), stream);
+}
+
+/* The ACL work of aclrtUnuseStreamResInCurrentThread when its route comes back through an interposer. */
+struct npu_route_args_128 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_128(npu_routed *h) {
+    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
+    return (int32_t)emu_direct_aclrtUnuseStreamResInCurrentThread(a->stream);
+}
+
+static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[128] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
+        struct npu_route_args_128 a = {{813, npu_route_thunk_128}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[128])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtUnuseStreamResInCurrentThread(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
@@ -8382,8 +10932,30 @@ NPU_EXPORT aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
     return emu_aclrtUnuseStreamResInCurrentThread(stream);
 }
 
-static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+static inline aclError emu_direct_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
     return npug_aclrtGetResInCurrentThread(npu_self(), type, value);
+}
+
+/* The ACL work of aclrtGetResInCurrentThread when its route comes back through an interposer. */
+struct npu_route_args_129 {
+    npu_routed h;
+    aclrtDevResLimitType type;
+    uint32_t* value;
+};
+static int32_t npu_route_thunk_129(npu_routed *h) {
+    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
+    return (int32_t)emu_direct_aclrtGetResInCurrentThread(a->type, a->value);
+}
+
+static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
+        struct npu_route_args_129 a = {{814, npu_route_thunk_129}, type, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[129])((const rtDevResLimitType_t)type, (uint32_t* const)value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetResInCurrentThread(type, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
@@ -8412,8 +10984,29 @@ NPU_EXPORT aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32
     return emu_aclrtGetResInCurrentThread(type, value);
 }
 
-static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
+static inline aclError emu_direct_aclrtCreateLabel(aclrtLabel* label) {
     return npug_aclrtCreateLabel(npu_self(), label);
+}
+
+/* The ACL work of aclrtCreateLabel when its route comes back through an interposer. */
+struct npu_route_args_130 {
+    npu_routed h;
+    aclrtLabel* label;
+};
+static int32_t npu_route_thunk_130(npu_routed *h) {
+    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
+    return (int32_t)emu_direct_aclrtCreateLabel(a->label);
+}
+
+static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
+    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
+        struct npu_route_args_130 a = {{852, npu_route_thunk_130}, label};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[130])((rtLabel_t*)label);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateLabel(label);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateLabel(aclrtLabel* label) {
@@ -8441,8 +11034,30 @@ NPU_EXPORT aclError aclrtCreateLabel(aclrtLabel* label) {
     return emu_aclrtCreateLabel(label);
 }
 
-static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+static inline aclError emu_direct_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     return npug_aclrtSetLabel(npu_self(), label, stream);
+}
+
+/* The ACL work of aclrtSetLabel when its route comes back through an interposer. */
+struct npu_route_args_131 {
+    npu_routed h;
+    aclrtLabel label;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_131(npu_routed *h) {
+    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
+    return (int32_t)emu_direct_aclrtSetLabel(a->label, a->stream);
+}
+
+static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[131] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
+        struct npu_route_args_131 a = {{856, npu_route_thunk_131}, label, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[131])((rtLabel_t)label, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetLabel(label, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
@@ -8471,8 +11086,29 @@ NPU_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     return emu_aclrtSetLabel(label, stream);
 }
 
-static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
+static inline aclError emu_direct_aclrtDestroyLabel(aclrtLabel label) {
     return npug_aclrtDestroyLabel(npu_self(), label);
+}
+
+/* The ACL work of aclrtDestroyLabel when its route comes back through an interposer. */
+struct npu_route_args_132 {
+    npu_routed h;
+    aclrtLabel label;
+};
+static int32_t npu_route_thunk_132(npu_routed *h) {
+    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
+    return (int32_t)emu_direct_aclrtDestroyLabel(a->label);
+}
+
+static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
+    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
+        struct npu_route_args_132 a = {{853, npu_route_thunk_132}, label};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[132])((rtLabel_t)label);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyLabel(label);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyLabel(aclrtLabel label) {
@@ -8500,8 +11136,31 @@ NPU_EXPORT aclError aclrtDestroyLabel(aclrtLabel label) {
     return emu_aclrtDestroyLabel(label);
 }
 
-static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
+static inline aclError emu_direct_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
     return npug_aclrtCreateLabelList(npu_self(), labels, num, labelList);
+}
+
+/* The ACL work of aclrtCreateLabelList when its route comes back through an interposer. */
+struct npu_route_args_133 {
+    npu_routed h;
+    aclrtLabel* labels;
+    size_t num;
+    aclrtLabelList* labelList;
+};
+static int32_t npu_route_thunk_133(npu_routed *h) {
+    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
+    return (int32_t)emu_direct_aclrtCreateLabelList(a->labels, a->num, a->labelList);
+}
+
+static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
+    if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
+        struct npu_route_args_133 a = {{854, npu_route_thunk_133}, labels, num, labelList};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[133])((rtLabel_t*)labels, num, (void* *)labelList);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateLabelList(labels, num, labelList);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
@@ -8531,8 +11190,29 @@ NPU_EXPORT aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLa
     return emu_aclrtCreateLabelList(labels, num, labelList);
 }
 
-static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
+static inline aclError emu_direct_aclrtDestroyLabelList(aclrtLabelList labelList) {
     return npug_aclrtDestroyLabelList(npu_self(), labelList);
+}
+
+/* The ACL work of aclrtDestroyLabelList when its route comes back through an interposer. */
+struct npu_route_args_134 {
+    npu_routed h;
+    aclrtLabelList labelList;
+};
+static int32_t npu_route_thunk_134(npu_routed *h) {
+    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
+    return (int32_t)emu_direct_aclrtDestroyLabelList(a->labelList);
+}
+
+static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
+    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
+        struct npu_route_args_134 a = {{855, npu_route_thunk_134}, labelList};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[134])((void*)labelList);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDestroyLabelList(labelList);
 }
 
 static NPU_HOOK aclError hook_aclrtDestroyLabelList(aclrtLabelList labelList) {
@@ -8560,8 +11240,32 @@ NPU_EXPORT aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
     return emu_aclrtDestroyLabelList(labelList);
 }
 
-static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
+static inline aclError emu_direct_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
     return npug_aclrtSwitchLabelByIndex(npu_self(), ptr, maxValue, labelList, stream);
+}
+
+/* The ACL work of aclrtSwitchLabelByIndex when its route comes back through an interposer. */
+struct npu_route_args_135 {
+    npu_routed h;
+    void* ptr;
+    uint32_t maxValue;
+    aclrtLabelList labelList;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_135(npu_routed *h) {
+    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
+    return (int32_t)emu_direct_aclrtSwitchLabelByIndex(a->ptr, a->maxValue, a->labelList, a->stream);
+}
+
+static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
+        struct npu_route_args_135 a = {{857, npu_route_thunk_135}, ptr, maxValue, labelList, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[135])(ptr, maxValue, (void*)labelList, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSwitchLabelByIndex(ptr, maxValue, labelList, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
@@ -8592,8 +11296,30 @@ NPU_EXPORT aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtL
     return emu_aclrtSwitchLabelByIndex(ptr, maxValue, labelList, stream);
 }
 
-static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+static inline aclError emu_direct_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
     return npug_aclrtActiveStream(npu_self(), activeStream, stream);
+}
+
+/* The ACL work of aclrtActiveStream when its route comes back through an interposer. */
+struct npu_route_args_136 {
+    npu_routed h;
+    aclrtStream activeStream;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_136(npu_routed *h) {
+    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
+    return (int32_t)emu_direct_aclrtActiveStream(a->activeStream, a->stream);
+}
+
+static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[136] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
+        struct npu_route_args_136 a = {{808, npu_route_thunk_136}, activeStream, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[136])(activeStream, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtActiveStream(activeStream, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
@@ -8622,8 +11348,35 @@ NPU_EXPORT aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stre
     return emu_aclrtActiveStream(activeStream, stream);
 }
 
-static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
+static inline aclError emu_direct_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
     return npug_aclrtSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+}
+
+/* The ACL work of aclrtSwitchStream when its route comes back through an interposer. */
+struct npu_route_args_137 {
+    npu_routed h;
+    void* leftValue;
+    aclrtCondition cond;
+    void* rightValue;
+    aclrtCompareDataType dataType;
+    aclrtStream trueStream;
+    aclrtStream falseStream;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_137(npu_routed *h) {
+    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
+    return (int32_t)emu_direct_aclrtSwitchStream(a->leftValue, a->cond, a->rightValue, a->dataType, a->trueStream, a->falseStream, a->stream);
+}
+
+static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
+        struct npu_route_args_137 a = {{807, npu_route_thunk_137}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[137])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
@@ -8688,10 +11441,31 @@ NPU_EXPORT aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t ma
     return emu_aclrtGetFunctionName(funcHandle, maxLen, name);
 }
 
-static inline aclError emu_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
-    if (__builtin_expect(npu_route_fns[45] != NULL, 0) && (headBuf != NULL && buf != NULL)) /* split layout, rtMbufChainGetMbuf interposed */
-        return (aclError)((__typeof__(&rtMbufChainGetMbuf))npu_route_fns[45])(headBuf, index, (rtMbufPtr_t *)buf);
+static inline aclError emu_direct_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
     return npug_aclrtGetBufFromChain(npu_self(), headBuf, index, buf);
+}
+
+/* The ACL work of aclrtGetBufFromChain when its route comes back through an interposer. */
+struct npu_route_args_45 {
+    npu_routed h;
+    aclrtMbuf headBuf;
+    uint32_t index;
+    aclrtMbuf* buf;
+};
+static int32_t npu_route_thunk_45(npu_routed *h) {
+    struct npu_route_args_45 *a = (struct npu_route_args_45 *)h;
+    return (int32_t)emu_direct_aclrtGetBufFromChain(a->headBuf, a->index, a->buf);
+}
+
+static inline aclError emu_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
+    if (__builtin_expect(npu_route_fns[45] != NULL, 0) && (headBuf != NULL && buf != NULL)) { /* split layout, rtMbufChainGetMbuf interposed */
+        struct npu_route_args_45 a = {{733, npu_route_thunk_45}, headBuf, index, buf};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufChainGetMbuf))npu_route_fns[45])(headBuf, index, (rtMbufPtr_t *)buf);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetBufFromChain(headBuf, index, buf);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
@@ -8721,10 +11495,30 @@ NPU_EXPORT aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclr
     return emu_aclrtGetBufFromChain(headBuf, index, buf);
 }
 
-static inline aclError emu_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
-    if (__builtin_expect(npu_route_fns[44] != NULL, 0) && (headBuf != NULL && num != NULL)) /* split layout, rtMbufChainGetMbufNum interposed */
-        return (aclError)((__typeof__(&rtMbufChainGetMbufNum))npu_route_fns[44])(headBuf, num);
+static inline aclError emu_direct_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
     return npug_aclrtGetBufChainNum(npu_self(), headBuf, num);
+}
+
+/* The ACL work of aclrtGetBufChainNum when its route comes back through an interposer. */
+struct npu_route_args_44 {
+    npu_routed h;
+    aclrtMbuf headBuf;
+    uint32_t* num;
+};
+static int32_t npu_route_thunk_44(npu_routed *h) {
+    struct npu_route_args_44 *a = (struct npu_route_args_44 *)h;
+    return (int32_t)emu_direct_aclrtGetBufChainNum(a->headBuf, a->num);
+}
+
+static inline aclError emu_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+    if (__builtin_expect(npu_route_fns[44] != NULL, 0) && (headBuf != NULL && num != NULL)) { /* split layout, rtMbufChainGetMbufNum interposed */
+        struct npu_route_args_44 a = {{732, npu_route_thunk_44}, headBuf, num};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufChainGetMbufNum))npu_route_fns[44])(headBuf, num);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetBufChainNum(headBuf, num);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
@@ -8753,10 +11547,30 @@ NPU_EXPORT aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
     return emu_aclrtGetBufChainNum(headBuf, num);
 }
 
-static inline aclError emu_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
-    if (__builtin_expect(npu_route_fns[43] != NULL, 0) && (headBuf != NULL && buf != NULL && headBuf != buf)) /* split layout, rtMbufChainAppend interposed */
-        return (aclError)((__typeof__(&rtMbufChainAppend))npu_route_fns[43])(headBuf, buf);
+static inline aclError emu_direct_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
     return npug_aclrtAppendBufChain(npu_self(), headBuf, buf);
+}
+
+/* The ACL work of aclrtAppendBufChain when its route comes back through an interposer. */
+struct npu_route_args_43 {
+    npu_routed h;
+    aclrtMbuf headBuf;
+    aclrtMbuf buf;
+};
+static int32_t npu_route_thunk_43(npu_routed *h) {
+    struct npu_route_args_43 *a = (struct npu_route_args_43 *)h;
+    return (int32_t)emu_direct_aclrtAppendBufChain(a->headBuf, a->buf);
+}
+
+static inline aclError emu_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+    if (__builtin_expect(npu_route_fns[43] != NULL, 0) && (headBuf != NULL && buf != NULL && headBuf != buf)) { /* split layout, rtMbufChainAppend interposed */
+        struct npu_route_args_43 a = {{731, npu_route_thunk_43}, headBuf, buf};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufChainAppend))npu_route_fns[43])(headBuf, buf);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtAppendBufChain(headBuf, buf);
 }
 
 static NPU_HOOK aclError hook_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
@@ -8785,10 +11599,30 @@ NPU_EXPORT aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
     return emu_aclrtAppendBufChain(headBuf, buf);
 }
 
-static inline aclError emu_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
-    if (__builtin_expect(npu_route_fns[42] != NULL, 0) && (buf != NULL && newBuf != NULL)) /* split layout, rtMbufCopyBufRef interposed */
-        return (aclError)((__typeof__(&rtMbufCopyBufRef))npu_route_fns[42])(buf, (rtMbufPtr_t *)newBuf);
+static inline aclError emu_direct_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     return npug_aclrtCopyBufRef(npu_self(), buf, newBuf);
+}
+
+/* The ACL work of aclrtCopyBufRef when its route comes back through an interposer. */
+struct npu_route_args_42 {
+    npu_routed h;
+    const aclrtMbuf buf;
+    aclrtMbuf* newBuf;
+};
+static int32_t npu_route_thunk_42(npu_routed *h) {
+    struct npu_route_args_42 *a = (struct npu_route_args_42 *)h;
+    return (int32_t)emu_direct_aclrtCopyBufRef(a->buf, a->newBuf);
+}
+
+static inline aclError emu_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+    if (__builtin_expect(npu_route_fns[42] != NULL, 0) && (buf != NULL && newBuf != NULL)) { /* split layout, rtMbufCopyBufRef interposed */
+        struct npu_route_args_42 a = {{684, npu_route_thunk_42}, buf, newBuf};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufCopyBufRef))npu_route_fns[42])(buf, (rtMbufPtr_t *)newBuf);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCopyBufRef(buf, newBuf);
 }
 
 static NPU_HOOK aclError hook_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
@@ -8912,10 +11746,30 @@ NPU_EXPORT aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t*
     return emu_aclrtGetBufData(buf, dataPtr, size);
 }
 
-static inline aclError emu_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
-    if (__builtin_expect(npu_route_fns[41] != NULL, 0) && (buf != NULL && len != NULL)) /* split layout, rtMbufGetDataLen interposed */
-        return (aclError)((__typeof__(&rtMbufGetDataLen))npu_route_fns[41])(buf, (uint64_t *)len);
+static inline aclError emu_direct_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
     return npug_aclrtGetBufDataLen(npu_self(), buf, len);
+}
+
+/* The ACL work of aclrtGetBufDataLen when its route comes back through an interposer. */
+struct npu_route_args_41 {
+    npu_routed h;
+    aclrtMbuf buf;
+    size_t* len;
+};
+static int32_t npu_route_thunk_41(npu_routed *h) {
+    struct npu_route_args_41 *a = (struct npu_route_args_41 *)h;
+    return (int32_t)emu_direct_aclrtGetBufDataLen(a->buf, a->len);
+}
+
+static inline aclError emu_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+    if (__builtin_expect(npu_route_fns[41] != NULL, 0) && (buf != NULL && len != NULL)) { /* split layout, rtMbufGetDataLen interposed */
+        struct npu_route_args_41 a = {{680, npu_route_thunk_41}, buf, len};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufGetDataLen))npu_route_fns[41])(buf, (uint64_t *)len);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetBufDataLen(buf, len);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
@@ -8944,10 +11798,30 @@ NPU_EXPORT aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
     return emu_aclrtGetBufDataLen(buf, len);
 }
 
-static inline aclError emu_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
-    if (__builtin_expect(npu_route_fns[40] != NULL, 0) && (buf != NULL)) /* split layout, rtMbufSetDataLen interposed */
-        return (aclError)((__typeof__(&rtMbufSetDataLen))npu_route_fns[40])(buf, len);
+static inline aclError emu_direct_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
     return npug_aclrtSetBufDataLen(npu_self(), buf, len);
+}
+
+/* The ACL work of aclrtSetBufDataLen when its route comes back through an interposer. */
+struct npu_route_args_40 {
+    npu_routed h;
+    aclrtMbuf buf;
+    size_t len;
+};
+static int32_t npu_route_thunk_40(npu_routed *h) {
+    struct npu_route_args_40 *a = (struct npu_route_args_40 *)h;
+    return (int32_t)emu_direct_aclrtSetBufDataLen(a->buf, a->len);
+}
+
+static inline aclError emu_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+    if (__builtin_expect(npu_route_fns[40] != NULL, 0) && (buf != NULL)) { /* split layout, rtMbufSetDataLen interposed */
+        struct npu_route_args_40 a = {{679, npu_route_thunk_40}, buf, len};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufSetDataLen))npu_route_fns[40])(buf, len);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetBufDataLen(buf, len);
 }
 
 static NPU_HOOK aclError hook_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
@@ -8976,10 +11850,29 @@ NPU_EXPORT aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
     return emu_aclrtSetBufDataLen(buf, len);
 }
 
-static inline aclError emu_aclrtFreeBuf(aclrtMbuf buf) {
-    if (__builtin_expect(npu_route_fns[39] != NULL, 0) && (buf != NULL)) /* split layout, rtMbufFree interposed */
-        return (aclError)((__typeof__(&rtMbufFree))npu_route_fns[39])(buf);
+static inline aclError emu_direct_aclrtFreeBuf(aclrtMbuf buf) {
     return npug_aclrtFreeBuf(npu_self(), buf);
+}
+
+/* The ACL work of aclrtFreeBuf when its route comes back through an interposer. */
+struct npu_route_args_39 {
+    npu_routed h;
+    aclrtMbuf buf;
+};
+static int32_t npu_route_thunk_39(npu_routed *h) {
+    struct npu_route_args_39 *a = (struct npu_route_args_39 *)h;
+    return (int32_t)emu_direct_aclrtFreeBuf(a->buf);
+}
+
+static inline aclError emu_aclrtFreeBuf(aclrtMbuf buf) {
+    if (__builtin_expect(npu_route_fns[39] != NULL, 0) && (buf != NULL)) { /* split layout, rtMbufFree interposed */
+        struct npu_route_args_39 a = {{678, npu_route_thunk_39}, buf};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufFree))npu_route_fns[39])(buf);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFreeBuf(buf);
 }
 
 static NPU_HOOK aclError hook_aclrtFreeBuf(aclrtMbuf buf) {
@@ -9007,10 +11900,30 @@ NPU_EXPORT aclError aclrtFreeBuf(aclrtMbuf buf) {
     return emu_aclrtFreeBuf(buf);
 }
 
-static inline aclError emu_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
-    if (__builtin_expect(npu_route_fns[38] != NULL, 0) && (buf != NULL && size != 0)) /* split layout, rtMbufAlloc interposed */
-        return (aclError)((__typeof__(&rtMbufAlloc))npu_route_fns[38])((rtMbufPtr_t *)buf, size);
+static inline aclError emu_direct_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     return npug_aclrtAllocBuf(npu_self(), buf, size);
+}
+
+/* The ACL work of aclrtAllocBuf when its route comes back through an interposer. */
+struct npu_route_args_38 {
+    npu_routed h;
+    aclrtMbuf* buf;
+    size_t size;
+};
+static int32_t npu_route_thunk_38(npu_routed *h) {
+    struct npu_route_args_38 *a = (struct npu_route_args_38 *)h;
+    return (int32_t)emu_direct_aclrtAllocBuf(a->buf, a->size);
+}
+
+static inline aclError emu_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+    if (__builtin_expect(npu_route_fns[38] != NULL, 0) && (buf != NULL && size != 0)) { /* split layout, rtMbufAlloc interposed */
+        struct npu_route_args_38 a = {{677, npu_route_thunk_38}, buf, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMbufAlloc))npu_route_fns[38])((rtMbufPtr_t *)buf, size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtAllocBuf(buf, size);
 }
 
 static NPU_HOOK aclError hook_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
@@ -9354,8 +12267,33 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void*
     return emu_aclrtMemcpyBatchAsyncV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
 }
 
-static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+static inline aclError emu_direct_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
     return npug_aclrtIpcMemGetExportKey(npu_self(), devPtr, size, key, len, flags);
+}
+
+/* The ACL work of aclrtIpcMemGetExportKey when its route comes back through an interposer. */
+struct npu_route_args_138 {
+    npu_routed h;
+    void* devPtr;
+    size_t size;
+    char* key;
+    size_t len;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_138(npu_routed *h) {
+    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
+    return (int32_t)emu_direct_aclrtIpcMemGetExportKey(a->devPtr, a->size, a->key, a->len, a->flags);
+}
+
+static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
+        struct npu_route_args_138 a = {{790, npu_route_thunk_138}, devPtr, size, key, len, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[138])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcMemGetExportKey(devPtr, size, key, len, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
@@ -9387,8 +12325,29 @@ NPU_EXPORT aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key
     return emu_aclrtIpcMemGetExportKey(devPtr, size, key, len, flags);
 }
 
-static inline aclError emu_aclrtIpcMemClose(const char* key) {
+static inline aclError emu_direct_aclrtIpcMemClose(const char* key) {
     return npug_aclrtIpcMemClose(npu_self(), (char*)key);
+}
+
+/* The ACL work of aclrtIpcMemClose when its route comes back through an interposer. */
+struct npu_route_args_139 {
+    npu_routed h;
+    const char* key;
+};
+static int32_t npu_route_thunk_139(npu_routed *h) {
+    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
+    return (int32_t)emu_direct_aclrtIpcMemClose(a->key);
+}
+
+static inline aclError emu_aclrtIpcMemClose(const char* key) {
+    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
+        struct npu_route_args_139 a = {{791, npu_route_thunk_139}, key};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[139])((const char_t*)key);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcMemClose(key);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemClose(const char* key) {
@@ -9416,8 +12375,31 @@ NPU_EXPORT aclError aclrtIpcMemClose(const char* key) {
     return emu_aclrtIpcMemClose(key);
 }
 
-static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+static inline aclError emu_direct_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
     return npug_aclrtIpcMemImportByKey(npu_self(), devPtr, (char*)key, flags);
+}
+
+/* The ACL work of aclrtIpcMemImportByKey when its route comes back through an interposer. */
+struct npu_route_args_140 {
+    npu_routed h;
+    void** devPtr;
+    const char* key;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_140(npu_routed *h) {
+    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
+    return (int32_t)emu_direct_aclrtIpcMemImportByKey(a->devPtr, a->key, a->flags);
+}
+
+static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
+        struct npu_route_args_140 a = {{792, npu_route_thunk_140}, devPtr, key, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[140])(devPtr, (const char_t*)key, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcMemImportByKey(devPtr, key, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
@@ -9447,8 +12429,31 @@ NPU_EXPORT aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint6
     return emu_aclrtIpcMemImportByKey(devPtr, key, flags);
 }
 
-static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+static inline aclError emu_direct_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
     return npug_aclrtIpcMemSetImportPid(npu_self(), (char*)key, pid, num);
+}
+
+/* The ACL work of aclrtIpcMemSetImportPid when its route comes back through an interposer. */
+struct npu_route_args_141 {
+    npu_routed h;
+    const char* key;
+    int32_t* pid;
+    size_t num;
+};
+static int32_t npu_route_thunk_141(npu_routed *h) {
+    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
+    return (int32_t)emu_direct_aclrtIpcMemSetImportPid(a->key, a->pid, a->num);
+}
+
+static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
+        struct npu_route_args_141 a = {{793, npu_route_thunk_141}, key, pid, num};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[141])((const char_t*)key, pid, (int)num);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcMemSetImportPid(key, pid, num);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
@@ -9543,8 +12548,30 @@ NPU_EXPORT aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServer
     return emu_aclrtIpcMemImportPidInterServer(key, serverPids, num);
 }
 
-static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+static inline aclError emu_direct_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     return npug_aclrtNotifyBatchReset(npu_self(), notifies, num);
+}
+
+/* The ACL work of aclrtNotifyBatchReset when its route comes back through an interposer. */
+struct npu_route_args_142 {
+    npu_routed h;
+    aclrtNotify* notifies;
+    size_t num;
+};
+static int32_t npu_route_thunk_142(npu_routed *h) {
+    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
+    return (int32_t)emu_direct_aclrtNotifyBatchReset(a->notifies, a->num);
+}
+
+static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+    if (__builtin_expect(npu_route_fns[142] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
+        struct npu_route_args_142 a = {{762, npu_route_thunk_142}, notifies, num};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[142])((rtNotify_t*)notifies, (uint32_t)num);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtNotifyBatchReset(notifies, num);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
@@ -9573,8 +12600,32 @@ NPU_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     return emu_aclrtNotifyBatchReset(notifies, num);
 }
 
-static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
+static inline aclError emu_direct_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
     return npug_aclrtNotifyGetExportKey(npu_self(), notify, key, len, flags);
+}
+
+/* The ACL work of aclrtNotifyGetExportKey when its route comes back through an interposer. */
+struct npu_route_args_143 {
+    npu_routed h;
+    aclrtNotify notify;
+    char* key;
+    size_t len;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_143(npu_routed *h) {
+    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
+    return (int32_t)emu_direct_aclrtNotifyGetExportKey(a->notify, a->key, a->len, a->flags);
+}
+
+static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
+        struct npu_route_args_143 a = {{763, npu_route_thunk_143}, notify, key, len, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[143])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtNotifyGetExportKey(notify, key, len, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
@@ -9605,8 +12656,31 @@ NPU_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_
     return emu_aclrtNotifyGetExportKey(notify, key, len, flags);
 }
 
-static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
+static inline aclError emu_direct_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
     return npug_aclrtNotifyImportByKey(npu_self(), notify, (char*)key, flags);
+}
+
+/* The ACL work of aclrtNotifyImportByKey when its route comes back through an interposer. */
+struct npu_route_args_144 {
+    npu_routed h;
+    aclrtNotify* notify;
+    const char* key;
+    uint64_t flags;
+};
+static int32_t npu_route_thunk_144(npu_routed *h) {
+    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
+    return (int32_t)emu_direct_aclrtNotifyImportByKey(a->notify, a->key, a->flags);
+}
+
+static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
+    if (__builtin_expect(npu_route_fns[144] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
+        struct npu_route_args_144 a = {{764, npu_route_thunk_144}, notify, key, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[144])((rtNotify_t*)notify, (const char_t*)key, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtNotifyImportByKey(notify, key, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
@@ -9636,8 +12710,31 @@ NPU_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
     return emu_aclrtNotifyImportByKey(notify, key, flags);
 }
 
-static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+static inline aclError emu_direct_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
     return npug_aclrtNotifySetImportPid(npu_self(), notify, pid, num);
+}
+
+/* The ACL work of aclrtNotifySetImportPid when its route comes back through an interposer. */
+struct npu_route_args_145 {
+    npu_routed h;
+    aclrtNotify notify;
+    int32_t* pid;
+    size_t num;
+};
+static int32_t npu_route_thunk_145(npu_routed *h) {
+    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
+    return (int32_t)emu_direct_aclrtNotifySetImportPid(a->notify, a->pid, a->num);
+}
+
+static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+    if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
+        struct npu_route_args_145 a = {{765, npu_route_thunk_145}, notify, pid, num};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[145])((rtNotify_t)notify, pid, (int)num);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtNotifySetImportPid(notify, pid, num);
 }
 
 static NPU_HOOK aclError hook_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
@@ -9701,8 +12798,30 @@ NPU_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrt
     return emu_aclrtNotifySetImportPidInterServer(notify, serverPids, num);
 }
 
-static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+static inline aclError emu_direct_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
     return npug_aclmdlRICaptureBegin(npu_self(), stream, mode);
+}
+
+/* The ACL work of aclmdlRICaptureBegin when its route comes back through an interposer. */
+struct npu_route_args_172 {
+    npu_routed h;
+    aclrtStream stream;
+    aclmdlRICaptureMode mode;
+};
+static int32_t npu_route_thunk_172(npu_routed *h) {
+    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureBegin(a->stream, a->mode);
+}
+
+static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+    if (__builtin_expect(npu_route_fns[172] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
+        struct npu_route_args_172 a = {{653, npu_route_thunk_172}, stream, mode};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[172])(stream, (const rtStreamCaptureMode)mode);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureBegin(stream, mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
@@ -9731,10 +12850,31 @@ NPU_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
     return emu_aclmdlRICaptureBegin(stream, mode);
 }
 
-static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[52] != NULL, 0) && (status != NULL)) /* split layout, rtStreamGetCaptureInfo interposed */
-        return (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[52])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
+static inline aclError emu_direct_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
     return npug_aclmdlRICaptureGetInfo(npu_self(), stream, status, modelRI);
+}
+
+/* The ACL work of aclmdlRICaptureGetInfo when its route comes back through an interposer. */
+struct npu_route_args_52 {
+    npu_routed h;
+    aclrtStream stream;
+    aclmdlRICaptureStatus* status;
+    aclmdlRI* modelRI;
+};
+static int32_t npu_route_thunk_52(npu_routed *h) {
+    struct npu_route_args_52 *a = (struct npu_route_args_52 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureGetInfo(a->stream, a->status, a->modelRI);
+}
+
+static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+    if (__builtin_expect(npu_route_fns[52] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
+        struct npu_route_args_52 a = {{655, npu_route_thunk_52}, stream, status, modelRI};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[52])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureGetInfo(stream, status, modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
@@ -9764,8 +12904,30 @@ NPU_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
     return emu_aclmdlRICaptureGetInfo(stream, status, modelRI);
 }
 
-static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+static inline aclError emu_direct_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
     return npug_aclmdlRICaptureEnd(npu_self(), stream, modelRI);
+}
+
+/* The ACL work of aclmdlRICaptureEnd when its route comes back through an interposer. */
+struct npu_route_args_173 {
+    npu_routed h;
+    aclrtStream stream;
+    aclmdlRI* modelRI;
+};
+static int32_t npu_route_thunk_173(npu_routed *h) {
+    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureEnd(a->stream, a->modelRI);
+}
+
+static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
+        struct npu_route_args_173 a = {{654, npu_route_thunk_173}, stream, modelRI};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[173])(stream, (rtModel_t*)modelRI);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureEnd(stream, modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
@@ -9794,8 +12956,29 @@ NPU_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
     return emu_aclmdlRICaptureEnd(stream, modelRI);
 }
 
-static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
+static inline aclError emu_direct_aclmdlRIDebugPrint(aclmdlRI modelRI) {
     return npug_aclmdlRIDebugPrint(npu_self(), modelRI);
+}
+
+/* The ACL work of aclmdlRIDebugPrint when its route comes back through an interposer. */
+struct npu_route_args_174 {
+    npu_routed h;
+    aclmdlRI modelRI;
+};
+static int32_t npu_route_thunk_174(npu_routed *h) {
+    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
+    return (int32_t)emu_direct_aclmdlRIDebugPrint(a->modelRI);
+}
+
+static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
+    if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
+        struct npu_route_args_174 a = {{728, npu_route_thunk_174}, modelRI};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[174])((rtModel_t)modelRI);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIDebugPrint(modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDebugPrint(aclmdlRI modelRI) {
@@ -9823,8 +13006,31 @@ NPU_EXPORT aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
     return emu_aclmdlRIDebugPrint(modelRI);
 }
 
-static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
+static inline aclError emu_direct_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
     return npug_aclmdlRIDebugJsonPrint(npu_self(), modelRI, (char*)path, flags);
+}
+
+/* The ACL work of aclmdlRIDebugJsonPrint when its route comes back through an interposer. */
+struct npu_route_args_175 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    const char* path;
+    uint32_t flags;
+};
+static int32_t npu_route_thunk_175(npu_routed *h) {
+    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
+    return (int32_t)emu_direct_aclmdlRIDebugJsonPrint(a->modelRI, a->path, a->flags);
+}
+
+static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
+    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
+        struct npu_route_args_175 a = {{729, npu_route_thunk_175}, modelRI, path, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[175])((rtModel_t)modelRI, path, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIDebugJsonPrint(modelRI, path, flags);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
@@ -9854,8 +13060,29 @@ NPU_EXPORT aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, u
     return emu_aclmdlRIDebugJsonPrint(modelRI, path, flags);
 }
 
-static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+static inline aclError emu_direct_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
     return npug_aclmdlRICaptureThreadExchangeMode(npu_self(), mode);
+}
+
+/* The ACL work of aclmdlRICaptureThreadExchangeMode when its route comes back through an interposer. */
+struct npu_route_args_176 {
+    npu_routed h;
+    aclmdlRICaptureMode* mode;
+};
+static int32_t npu_route_thunk_176(npu_routed *h) {
+    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureThreadExchangeMode(a->mode);
+}
+
+static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
+        struct npu_route_args_176 a = {{656, npu_route_thunk_176}, mode};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[176])((rtStreamCaptureMode*)mode);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureThreadExchangeMode(mode);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
@@ -9883,10 +13110,30 @@ NPU_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode)
     return emu_aclmdlRICaptureThreadExchangeMode(mode);
 }
 
-static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[15] != NULL, 0) && (modelRI != NULL)) /* split layout, rtModelExecute interposed */
-        return (aclError)((__typeof__(&rtModelExecute))npu_route_fns[15])(modelRI, stream, 0);
+static inline aclError emu_direct_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     return npug_aclmdlRIExecuteAsync(npu_self(), modelRI, stream);
+}
+
+/* The ACL work of aclmdlRIExecuteAsync when its route comes back through an interposer. */
+struct npu_route_args_15 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_15(npu_routed *h) {
+    struct npu_route_args_15 *a = (struct npu_route_args_15 *)h;
+    return (int32_t)emu_direct_aclmdlRIExecuteAsync(a->modelRI, a->stream);
+}
+
+static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[15] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelExecute interposed */
+        struct npu_route_args_15 a = {{727, npu_route_thunk_15}, modelRI, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelExecute))npu_route_fns[15])(modelRI, stream, 0);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIExecuteAsync(modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
@@ -9915,8 +13162,30 @@ NPU_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     return emu_aclmdlRIExecuteAsync(modelRI, stream);
 }
 
-static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+static inline aclError emu_direct_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
     return npug_aclmdlRIExecute(npu_self(), modelRI, timeout);
+}
+
+/* The ACL work of aclmdlRIExecute when its route comes back through an interposer. */
+struct npu_route_args_186 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    int32_t timeout;
+};
+static int32_t npu_route_thunk_186(npu_routed *h) {
+    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
+    return (int32_t)emu_direct_aclmdlRIExecute(a->modelRI, a->timeout);
+}
+
+static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+    if (__builtin_expect(npu_route_fns[186] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
+        struct npu_route_args_186 a = {{851, npu_route_thunk_186}, modelRI, timeout};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[186])((rtModel_t)modelRI, timeout);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIExecute(modelRI, timeout);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
@@ -9945,8 +13214,29 @@ NPU_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
     return emu_aclmdlRIExecute(modelRI, timeout);
 }
 
-static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
+static inline aclError emu_direct_aclmdlRIDestroy(aclmdlRI modelRI) {
     return npug_aclmdlRIDestroy(npu_self(), modelRI);
+}
+
+/* The ACL work of aclmdlRIDestroy when its route comes back through an interposer. */
+struct npu_route_args_171 {
+    npu_routed h;
+    aclmdlRI modelRI;
+};
+static int32_t npu_route_thunk_171(npu_routed *h) {
+    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
+    return (int32_t)emu_direct_aclmdlRIDestroy(a->modelRI);
+}
+
+static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
+    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
+        struct npu_route_args_171 a = {{726, npu_route_thunk_171}, modelRI};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[171])((rtModel_t)modelRI);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIDestroy(modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIDestroy(aclmdlRI modelRI) {
@@ -9974,8 +13264,29 @@ NPU_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI) {
     return emu_aclmdlRIDestroy(modelRI);
 }
 
-static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+static inline aclError emu_direct_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     return npug_aclmdlRICaptureTaskGrpBegin(npu_self(), stream);
+}
+
+/* The ACL work of aclmdlRICaptureTaskGrpBegin when its route comes back through an interposer. */
+struct npu_route_args_177 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_177(npu_routed *h) {
+    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureTaskGrpBegin(a->stream);
+}
+
+static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[177] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
+        struct npu_route_args_177 a = {{803, npu_route_thunk_177}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[177])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureTaskGrpBegin(stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
@@ -10003,8 +13314,30 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     return emu_aclmdlRICaptureTaskGrpBegin(stream);
 }
 
-static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+static inline aclError emu_direct_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
     return npug_aclmdlRICaptureTaskGrpEnd(npu_self(), stream, handle);
+}
+
+/* The ACL work of aclmdlRICaptureTaskGrpEnd when its route comes back through an interposer. */
+struct npu_route_args_178 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtTaskGrp* handle;
+};
+static int32_t npu_route_thunk_178(npu_routed *h) {
+    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureTaskGrpEnd(a->stream, a->handle);
+}
+
+static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+    if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
+        struct npu_route_args_178 a = {{804, npu_route_thunk_178}, stream, handle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[178])(stream, (rtTaskGrp_t*)handle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureTaskGrpEnd(stream, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
@@ -10033,8 +13366,30 @@ NPU_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* 
     return emu_aclmdlRICaptureTaskGrpEnd(stream, handle);
 }
 
-static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+static inline aclError emu_direct_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
     return npug_aclmdlRICaptureTaskUpdateBegin(npu_self(), stream, handle);
+}
+
+/* The ACL work of aclmdlRICaptureTaskUpdateBegin when its route comes back through an interposer. */
+struct npu_route_args_179 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtTaskGrp handle;
+};
+static int32_t npu_route_thunk_179(npu_routed *h) {
+    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateBegin(a->stream, a->handle);
+}
+
+static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+    if (__builtin_expect(npu_route_fns[179] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
+        struct npu_route_args_179 a = {{805, npu_route_thunk_179}, stream, handle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[179])(stream, (rtTaskGrp_t)handle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureTaskUpdateBegin(stream, handle);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
@@ -10063,8 +13418,29 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTask
     return emu_aclmdlRICaptureTaskUpdateBegin(stream, handle);
 }
 
-static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+static inline aclError emu_direct_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     return npug_aclmdlRICaptureTaskUpdateEnd(npu_self(), stream);
+}
+
+/* The ACL work of aclmdlRICaptureTaskUpdateEnd when its route comes back through an interposer. */
+struct npu_route_args_180 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_180(npu_routed *h) {
+    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
+    return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateEnd(a->stream);
+}
+
+static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[180] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
+        struct npu_route_args_180 a = {{806, npu_route_thunk_180}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[180])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRICaptureTaskUpdateEnd(stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
@@ -10092,8 +13468,30 @@ NPU_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     return emu_aclmdlRICaptureTaskUpdateEnd(stream);
 }
 
-static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+static inline aclError emu_direct_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
     return npug_aclmdlRIBuildBegin(npu_self(), modelRI, flag);
+}
+
+/* The ACL work of aclmdlRIBuildBegin when its route comes back through an interposer. */
+struct npu_route_args_181 {
+    npu_routed h;
+    aclmdlRI* modelRI;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_181(npu_routed *h) {
+    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
+    return (int32_t)emu_direct_aclmdlRIBuildBegin(a->modelRI, a->flag);
+}
+
+static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[181] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
+        struct npu_route_args_181 a = {{846, npu_route_thunk_181}, modelRI, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[181])((rtModel_t*)modelRI, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIBuildBegin(modelRI, flag);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
@@ -10122,8 +13520,31 @@ NPU_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
     return emu_aclmdlRIBuildBegin(modelRI, flag);
 }
 
-static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
+static inline aclError emu_direct_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
     return npug_aclmdlRIBindStream(npu_self(), modelRI, stream, flag);
+}
+
+/* The ACL work of aclmdlRIBindStream when its route comes back through an interposer. */
+struct npu_route_args_182 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    aclrtStream stream;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_182(npu_routed *h) {
+    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
+    return (int32_t)emu_direct_aclmdlRIBindStream(a->modelRI, a->stream, a->flag);
+}
+
+static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[182] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
+        struct npu_route_args_182 a = {{847, npu_route_thunk_182}, modelRI, stream, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[182])((rtModel_t)modelRI, stream, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIBindStream(modelRI, stream, flag);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
@@ -10153,8 +13574,30 @@ NPU_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
     return emu_aclmdlRIBindStream(modelRI, stream, flag);
 }
 
-static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+static inline aclError emu_direct_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     return npug_aclmdlRIEndTask(npu_self(), modelRI, stream);
+}
+
+/* The ACL work of aclmdlRIEndTask when its route comes back through an interposer. */
+struct npu_route_args_183 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_183(npu_routed *h) {
+    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
+    return (int32_t)emu_direct_aclmdlRIEndTask(a->modelRI, a->stream);
+}
+
+static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
+        struct npu_route_args_183 a = {{848, npu_route_thunk_183}, modelRI, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[183])((rtModel_t)modelRI, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIEndTask(modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
@@ -10183,8 +13626,30 @@ NPU_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     return emu_aclmdlRIEndTask(modelRI, stream);
 }
 
-static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+static inline aclError emu_direct_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
     return npug_aclmdlRIBuildEnd(npu_self(), modelRI, reserve);
+}
+
+/* The ACL work of aclmdlRIBuildEnd when its route comes back through an interposer. */
+struct npu_route_args_184 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    void* reserve;
+};
+static int32_t npu_route_thunk_184(npu_routed *h) {
+    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
+    return (int32_t)emu_direct_aclmdlRIBuildEnd(a->modelRI, a->reserve);
+}
+
+static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+    if (__builtin_expect(npu_route_fns[184] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
+        struct npu_route_args_184 a = {{849, npu_route_thunk_184}, modelRI, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[184])((rtModel_t)modelRI, reserve);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIBuildEnd(modelRI, reserve);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
@@ -10213,8 +13678,30 @@ NPU_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
     return emu_aclmdlRIBuildEnd(modelRI, reserve);
 }
 
-static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+static inline aclError emu_direct_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     return npug_aclmdlRIUnbindStream(npu_self(), modelRI, stream);
+}
+
+/* The ACL work of aclmdlRIUnbindStream when its route comes back through an interposer. */
+struct npu_route_args_185 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_185(npu_routed *h) {
+    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
+    return (int32_t)emu_direct_aclmdlRIUnbindStream(a->modelRI, a->stream);
+}
+
+static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[185] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
+        struct npu_route_args_185 a = {{850, npu_route_thunk_185}, modelRI, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[185])((rtModel_t)modelRI, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIUnbindStream(modelRI, stream);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
@@ -10243,8 +13730,30 @@ NPU_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     return emu_aclmdlRIUnbindStream(modelRI, stream);
 }
 
-static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+static inline aclError emu_direct_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
     return npug_aclmdlRISetName(npu_self(), modelRI, (char*)name);
+}
+
+/* The ACL work of aclmdlRISetName when its route comes back through an interposer. */
+struct npu_route_args_187 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    const char* name;
+};
+static int32_t npu_route_thunk_187(npu_routed *h) {
+    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
+    return (int32_t)emu_direct_aclmdlRISetName(a->modelRI, a->name);
+}
+
+static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+    if (__builtin_expect(npu_route_fns[187] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
+        struct npu_route_args_187 a = {{858, npu_route_thunk_187}, modelRI, name};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[187])((rtModel_t)modelRI, (const char_t*)name);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRISetName(modelRI, name);
 }
 
 static NPU_HOOK aclError hook_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
@@ -10273,8 +13782,31 @@ NPU_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
     return emu_aclmdlRISetName(modelRI, name);
 }
 
-static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+static inline aclError emu_direct_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
     return npug_aclmdlRIGetName(npu_self(), modelRI, maxLen, name);
+}
+
+/* The ACL work of aclmdlRIGetName when its route comes back through an interposer. */
+struct npu_route_args_188 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    uint32_t maxLen;
+    char* name;
+};
+static int32_t npu_route_thunk_188(npu_routed *h) {
+    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
+    return (int32_t)emu_direct_aclmdlRIGetName(a->modelRI, a->maxLen, a->name);
+}
+
+static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+    if (__builtin_expect(npu_route_fns[188] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
+        struct npu_route_args_188 a = {{859, npu_route_thunk_188}, modelRI, maxLen, name};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[188])((rtModel_t)modelRI, maxLen, (char_t* const)name);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIGetName(modelRI, maxLen, name);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
@@ -10304,8 +13836,30 @@ NPU_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* nam
     return emu_aclmdlRIGetName(modelRI, maxLen, name);
 }
 
-static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+static inline aclError emu_direct_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
     return npug_aclmdlRIGetId(npu_self(), modelRI, modelRIId);
+}
+
+/* The ACL work of aclmdlRIGetId when its route comes back through an interposer. */
+struct npu_route_args_189 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    uint32_t* modelRIId;
+};
+static int32_t npu_route_thunk_189(npu_routed *h) {
+    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
+    return (int32_t)emu_direct_aclmdlRIGetId(a->modelRI, a->modelRIId);
+}
+
+static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+    if (__builtin_expect(npu_route_fns[189] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
+        struct npu_route_args_189 a = {{639, npu_route_thunk_189}, modelRI, modelRIId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[189])((rtModel_t)modelRI, modelRIId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIGetId(modelRI, modelRIId);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
@@ -10481,8 +14035,31 @@ NPU_EXPORT aclError aclmdlFinalizeDump(void) {
     return emu_aclmdlFinalizeDump();
 }
 
-static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
+static inline aclError emu_direct_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
     return npug_aclmdlRIGetStreams(npu_self(), modelRI, streams, numStreams);
+}
+
+/* The ACL work of aclmdlRIGetStreams when its route comes back through an interposer. */
+struct npu_route_args_191 {
+    npu_routed h;
+    aclmdlRI modelRI;
+    aclrtStream* streams;
+    uint32_t* numStreams;
+};
+static int32_t npu_route_thunk_191(npu_routed *h) {
+    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
+    return (int32_t)emu_direct_aclmdlRIGetStreams(a->modelRI, a->streams, a->numStreams);
+}
+
+static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
+    if (__builtin_expect(npu_route_fns[191] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
+        struct npu_route_args_191 a = {{893, npu_route_thunk_191}, modelRI, streams, numStreams};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[191])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIGetStreams(modelRI, streams, numStreams);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
@@ -10789,8 +14366,30 @@ NPU_EXPORT aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t m
     return emu_aclrtCheckMemType(addrList, size, memType, checkResult, reserve);
 }
 
-static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
+static inline aclError emu_direct_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
     return npug_aclrtGetLogicDevIdByUserDevId(npu_self(), userDevid, logicDevId);
+}
+
+/* The ACL work of aclrtGetLogicDevIdByUserDevId when its route comes back through an interposer. */
+struct npu_route_args_146 {
+    npu_routed h;
+    const int32_t userDevid;
+    int32_t* const logicDevId;
+};
+static int32_t npu_route_thunk_146(npu_routed *h) {
+    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
+    return (int32_t)emu_direct_aclrtGetLogicDevIdByUserDevId(a->userDevid, a->logicDevId);
+}
+
+static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
+    if (__builtin_expect(npu_route_fns[146] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
+        struct npu_route_args_146 a = {{747, npu_route_thunk_146}, userDevid, logicDevId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[146])(userDevid, logicDevId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetLogicDevIdByUserDevId(userDevid, logicDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
@@ -10819,8 +14418,30 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32
     return emu_aclrtGetLogicDevIdByUserDevId(userDevid, logicDevId);
 }
 
-static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
+static inline aclError emu_direct_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
     return npug_aclrtGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevid);
+}
+
+/* The ACL work of aclrtGetUserDevIdByLogicDevId when its route comes back through an interposer. */
+struct npu_route_args_147 {
+    npu_routed h;
+    const int32_t logicDevId;
+    int32_t* const userDevid;
+};
+static int32_t npu_route_thunk_147(npu_routed *h) {
+    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
+    return (int32_t)emu_direct_aclrtGetUserDevIdByLogicDevId(a->logicDevId, a->userDevid);
+}
+
+static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
+    if (__builtin_expect(npu_route_fns[147] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
+        struct npu_route_args_147 a = {{748, npu_route_thunk_147}, logicDevId, userDevid};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[147])(logicDevId, userDevid);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetUserDevIdByLogicDevId(logicDevId, userDevid);
 }
 
 static NPU_HOOK aclError hook_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
@@ -10849,8 +14470,30 @@ NPU_EXPORT aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int3
     return emu_aclrtGetUserDevIdByLogicDevId(logicDevId, userDevid);
 }
 
-static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
+static inline aclError emu_direct_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
     return npug_aclrtGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
+}
+
+/* The ACL work of aclrtGetLogicDevIdByPhyDevId when its route comes back through an interposer. */
+struct npu_route_args_148 {
+    npu_routed h;
+    const int32_t phyDevId;
+    int32_t* const logicDevId;
+};
+static int32_t npu_route_thunk_148(npu_routed *h) {
+    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
+    return (int32_t)emu_direct_aclrtGetLogicDevIdByPhyDevId(a->phyDevId, a->logicDevId);
+}
+
+static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
+    if (__builtin_expect(npu_route_fns[148] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
+        struct npu_route_args_148 a = {{745, npu_route_thunk_148}, phyDevId, logicDevId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[148])(phyDevId, logicDevId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
@@ -10879,8 +14522,30 @@ NPU_EXPORT aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t
     return emu_aclrtGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
 }
 
-static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
+static inline aclError emu_direct_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
     return npug_aclrtGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
+}
+
+/* The ACL work of aclrtGetPhyDevIdByLogicDevId when its route comes back through an interposer. */
+struct npu_route_args_149 {
+    npu_routed h;
+    const int32_t logicDevId;
+    int32_t* const phyDevId;
+};
+static int32_t npu_route_thunk_149(npu_routed *h) {
+    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
+    return (int32_t)emu_direct_aclrtGetPhyDevIdByLogicDevId(a->logicDevId, a->phyDevId);
+}
+
+static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
+    if (__builtin_expect(npu_route_fns[149] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
+        struct npu_route_args_149 a = {{746, npu_route_thunk_149}, logicDevId, phyDevId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[149])(logicDevId, phyDevId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
@@ -11196,8 +14861,29 @@ NPU_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, 
     return emu_aclrtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
-static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
+static inline aclError emu_direct_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
     return npug_aclrtCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
+}
+
+/* The ACL work of aclrtCtxGetFloatOverflowAddr when its route comes back through an interposer. */
+struct npu_route_args_150 {
+    npu_routed h;
+    void** overflowAddr;
+};
+static int32_t npu_route_thunk_150(npu_routed *h) {
+    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
+    return (int32_t)emu_direct_aclrtCtxGetFloatOverflowAddr(a->overflowAddr);
+}
+
+static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
+    if (__builtin_expect(npu_route_fns[150] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
+        struct npu_route_args_150 a = {{753, npu_route_thunk_150}, overflowAddr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[150])(overflowAddr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCtxGetFloatOverflowAddr(overflowAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
@@ -11357,8 +15043,31 @@ NPU_EXPORT aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtSt
     return emu_aclrtNpuClearFloatOverFlowStatus(checkMode, stream);
 }
 
-static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+static inline aclError emu_direct_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     return npug_aclrtLaunchHostFunc(npu_self(), stream, fn, args);
+}
+
+/* The ACL work of aclrtLaunchHostFunc when its route comes back through an interposer. */
+struct npu_route_args_151 {
+    npu_routed h;
+    aclrtStream stream;
+    aclrtHostFunc fn;
+    void* args;
+};
+static int32_t npu_route_thunk_151(npu_routed *h) {
+    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
+    return (int32_t)emu_direct_aclrtLaunchHostFunc(a->stream, a->fn, a->args);
+}
+
+static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+    if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
+        struct npu_route_args_151 a = {{843, npu_route_thunk_151}, stream, fn, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[151])(stream, (const rtCallback_t)fn, (void* const)args);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtLaunchHostFunc(stream, fn, args);
 }
 
 static NPU_HOOK aclError hook_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
@@ -11602,8 +15311,29 @@ NPU_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDe
     return emu_aclrtDevicePeerAccessStatus(deviceId, peerDeviceId, status);
 }
 
-static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
+static inline aclError emu_direct_aclrtStreamStop(aclrtStream stream) {
     return npug_aclrtStreamStop(npu_self(), stream);
+}
+
+/* The ACL work of aclrtStreamStop when its route comes back through an interposer. */
+struct npu_route_args_152 {
+    npu_routed h;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_152(npu_routed *h) {
+    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
+    return (int32_t)emu_direct_aclrtStreamStop(a->stream);
+}
+
+static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[152] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
+        struct npu_route_args_152 a = {{816, npu_route_thunk_152}, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[152])(stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamStop(stream);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamStop(aclrtStream stream) {
@@ -11755,8 +15485,30 @@ NPU_EXPORT aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, a
     return emu_aclrtCmoAsyncWithDesc(cmoDesc, cmoType, stream, reserve);
 }
 
-static inline aclError emu_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
+static inline aclError emu_direct_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
     return npug_aclrtCheckArchCompatibility(npu_self(), (char*)socVersion, canCompatible);
+}
+
+/* The ACL work of aclrtCheckArchCompatibility when its route comes back through an interposer. */
+struct npu_route_args_153 {
+    npu_routed h;
+    const char* socVersion;
+    int32_t* canCompatible;
+};
+static int32_t npu_route_thunk_153(npu_routed *h) {
+    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
+    return (int32_t)emu_direct_aclrtCheckArchCompatibility(a->socVersion, a->canCompatible);
+}
+
+static inline aclError emu_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
+    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
+        struct npu_route_args_153 a = {{609, npu_route_thunk_153}, socVersion, canCompatible};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[153])((const char_t*)socVersion, canCompatible);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCheckArchCompatibility(socVersion, canCompatible);
 }
 
 static NPU_HOOK aclError hook_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
@@ -11785,8 +15537,29 @@ NPU_EXPORT aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t*
     return emu_aclrtCheckArchCompatibility(socVersion, canCompatible);
 }
 
-static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
+static inline aclError emu_direct_aclmdlRIAbort(aclmdlRI modelRI) {
     return npug_aclmdlRIAbort(npu_self(), modelRI);
+}
+
+/* The ACL work of aclmdlRIAbort when its route comes back through an interposer. */
+struct npu_route_args_190 {
+    npu_routed h;
+    aclmdlRI modelRI;
+};
+static int32_t npu_route_thunk_190(npu_routed *h) {
+    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
+    return (int32_t)emu_direct_aclmdlRIAbort(a->modelRI);
+}
+
+static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
+    if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
+        struct npu_route_args_190 a = {{860, npu_route_thunk_190}, modelRI};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[190])((rtModel_t)modelRI);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclmdlRIAbort(modelRI);
 }
 
 static NPU_HOOK aclError hook_aclmdlRIAbort(aclmdlRI modelRI) {
@@ -11938,8 +15711,31 @@ NPU_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI m
     return emu_aclmdlRICaptureToModelRIBegin(stream, modelRI, mode);
 }
 
-static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
+static inline aclError emu_direct_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
     return npug_aclrtCntNotifyRecord(npu_self(), cntNotify, stream, info);
+}
+
+/* The ACL work of aclrtCntNotifyRecord when its route comes back through an interposer. */
+struct npu_route_args_154 {
+    npu_routed h;
+    aclrtCntNotify cntNotify;
+    aclrtStream stream;
+    aclrtCntNotifyRecordInfo* info;
+};
+static int32_t npu_route_thunk_154(npu_routed *h) {
+    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
+    return (int32_t)emu_direct_aclrtCntNotifyRecord(a->cntNotify, a->stream, a->info);
+}
+
+static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
+    if (__builtin_expect(npu_route_fns[154] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
+        struct npu_route_args_154 a = {{769, npu_route_thunk_154}, cntNotify, stream, info};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[154])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCntNotifyRecord(cntNotify, stream, info);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
@@ -11969,8 +15765,31 @@ NPU_EXPORT aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream s
     return emu_aclrtCntNotifyRecord(cntNotify, stream, info);
 }
 
-static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
+static inline aclError emu_direct_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
     return npug_aclrtCntNotifyWaitWithTimeout(npu_self(), cntNotify, stream, info);
+}
+
+/* The ACL work of aclrtCntNotifyWaitWithTimeout when its route comes back through an interposer. */
+struct npu_route_args_155 {
+    npu_routed h;
+    aclrtCntNotify cntNotify;
+    aclrtStream stream;
+    aclrtCntNotifyWaitInfo* info;
+};
+static int32_t npu_route_thunk_155(npu_routed *h) {
+    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
+    return (int32_t)emu_direct_aclrtCntNotifyWaitWithTimeout(a->cntNotify, a->stream, a->info);
+}
+
+static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
+    if (__builtin_expect(npu_route_fns[155] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
+        struct npu_route_args_155 a = {{770, npu_route_thunk_155}, cntNotify, stream, info};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[155])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCntNotifyWaitWithTimeout(cntNotify, stream, info);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
@@ -12000,8 +15819,30 @@ NPU_EXPORT aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclr
     return emu_aclrtCntNotifyWaitWithTimeout(cntNotify, stream, info);
 }
 
-static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+static inline aclError emu_direct_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
     return npug_aclrtCntNotifyReset(npu_self(), cntNotify, stream);
+}
+
+/* The ACL work of aclrtCntNotifyReset when its route comes back through an interposer. */
+struct npu_route_args_156 {
+    npu_routed h;
+    aclrtCntNotify cntNotify;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_156(npu_routed *h) {
+    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
+    return (int32_t)emu_direct_aclrtCntNotifyReset(a->cntNotify, a->stream);
+}
+
+static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[156] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
+        struct npu_route_args_156 a = {{771, npu_route_thunk_156}, cntNotify, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[156])((rtCntNotify_t)cntNotify, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCntNotifyReset(cntNotify, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
@@ -12030,8 +15871,30 @@ NPU_EXPORT aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream st
     return emu_aclrtCntNotifyReset(cntNotify, stream);
 }
 
-static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+static inline aclError emu_direct_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
     return npug_aclrtCntNotifyGetId(npu_self(), cntNotify, notifyId);
+}
+
+/* The ACL work of aclrtCntNotifyGetId when its route comes back through an interposer. */
+struct npu_route_args_157 {
+    npu_routed h;
+    aclrtCntNotify cntNotify;
+    uint32_t* notifyId;
+};
+static int32_t npu_route_thunk_157(npu_routed *h) {
+    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
+    return (int32_t)emu_direct_aclrtCntNotifyGetId(a->cntNotify, a->notifyId);
+}
+
+static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
+        struct npu_route_args_157 a = {{772, npu_route_thunk_157}, cntNotify, notifyId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[157])((rtCntNotify_t)cntNotify, notifyId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCntNotifyGetId(cntNotify, notifyId);
 }
 
 static NPU_HOOK aclError hook_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
@@ -12149,8 +16012,32 @@ NPU_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* err
     return emu_aclrtRepairError(deviceId, errorInfo);
 }
 
-static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
+static inline aclError emu_direct_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
     return npug_aclrtMemSetAccess(npu_self(), virPtr, size, desc, count);
+}
+
+/* The ACL work of aclrtMemSetAccess when its route comes back through an interposer. */
+struct npu_route_args_158 {
+    npu_routed h;
+    void* virPtr;
+    size_t size;
+    aclrtMemAccessDesc* desc;
+    size_t count;
+};
+static int32_t npu_route_thunk_158(npu_routed *h) {
+    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
+    return (int32_t)emu_direct_aclrtMemSetAccess(a->virPtr, a->size, a->desc, a->count);
+}
+
+static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
+    if (__builtin_expect(npu_route_fns[158] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
+        struct npu_route_args_158 a = {{712, npu_route_thunk_158}, virPtr, size, desc, count};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[158])(virPtr, size, (rtMemAccessDesc*)desc, count);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemSetAccess(virPtr, size, desc, count);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
@@ -12181,8 +16068,31 @@ NPU_EXPORT aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessD
     return emu_aclrtMemSetAccess(virPtr, size, desc, count);
 }
 
-static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
+static inline aclError emu_direct_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
     return npug_aclrtMemGetAccess(npu_self(), virPtr, location, flag);
+}
+
+/* The ACL work of aclrtMemGetAccess when its route comes back through an interposer. */
+struct npu_route_args_95 {
+    npu_routed h;
+    void* virPtr;
+    aclrtMemLocation* location;
+    uint64_t* flag;
+};
+static int32_t npu_route_thunk_95(npu_routed *h) {
+    struct npu_route_args_95 *a = (struct npu_route_args_95 *)h;
+    return (int32_t)emu_direct_aclrtMemGetAccess(a->virPtr, a->location, a->flag);
+}
+
+static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
+    if (__builtin_expect(npu_route_fns[95] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
+        struct npu_route_args_95 a = {{713, npu_route_thunk_95}, virPtr, location, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[95])(virPtr, (rtMemLocation*)location, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemGetAccess(virPtr, location, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
@@ -12212,10 +16122,30 @@ NPU_EXPORT aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, 
     return emu_aclrtMemGetAccess(virPtr, location, flag);
 }
 
-static inline aclError emu_aclrtSnapShotProcessLock(int pid, void* reserve) {
-    if (__builtin_expect(npu_route_fns[46] != NULL, 0) && (pid == getpid())) /* split layout, rtSnapShotProcessLock interposed */
-        return (aclError)((__typeof__(&rtSnapShotProcessLock))npu_route_fns[46])();
+static inline aclError emu_direct_aclrtSnapShotProcessLock(int pid, void* reserve) {
     return npug_aclrtSnapShotProcessLock(npu_self(), pid, reserve);
+}
+
+/* The ACL work of aclrtSnapShotProcessLock when its route comes back through an interposer. */
+struct npu_route_args_46 {
+    npu_routed h;
+    int pid;
+    void* reserve;
+};
+static int32_t npu_route_thunk_46(npu_routed *h) {
+    struct npu_route_args_46 *a = (struct npu_route_args_46 *)h;
+    return (int32_t)emu_direct_aclrtSnapShotProcessLock(a->pid, a->reserve);
+}
+
+static inline aclError emu_aclrtSnapShotProcessLock(int pid, void* reserve) {
+    if (__builtin_expect(npu_route_fns[46] != NULL, 0) && (pid == getpid())) { /* split layout, rtSnapShotProcessLock interposed */
+        struct npu_route_args_46 a = {{864, npu_route_thunk_46}, pid, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSnapShotProcessLock))npu_route_fns[46])();
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSnapShotProcessLock(pid, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessLock(int pid, void* reserve) {
@@ -12244,10 +16174,30 @@ NPU_EXPORT aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
     return emu_aclrtSnapShotProcessLock(pid, reserve);
 }
 
-static inline aclError emu_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
-    if (__builtin_expect(npu_route_fns[47] != NULL, 0) && (pid == getpid())) /* split layout, rtSnapShotProcessUnlock interposed */
-        return (aclError)((__typeof__(&rtSnapShotProcessUnlock))npu_route_fns[47])();
+static inline aclError emu_direct_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
     return npug_aclrtSnapShotProcessUnlock(npu_self(), pid, reserve);
+}
+
+/* The ACL work of aclrtSnapShotProcessUnlock when its route comes back through an interposer. */
+struct npu_route_args_47 {
+    npu_routed h;
+    int pid;
+    void* reserve;
+};
+static int32_t npu_route_thunk_47(npu_routed *h) {
+    struct npu_route_args_47 *a = (struct npu_route_args_47 *)h;
+    return (int32_t)emu_direct_aclrtSnapShotProcessUnlock(a->pid, a->reserve);
+}
+
+static inline aclError emu_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
+    if (__builtin_expect(npu_route_fns[47] != NULL, 0) && (pid == getpid())) { /* split layout, rtSnapShotProcessUnlock interposed */
+        struct npu_route_args_47 a = {{865, npu_route_thunk_47}, pid, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSnapShotProcessUnlock))npu_route_fns[47])();
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSnapShotProcessUnlock(pid, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
@@ -12276,10 +16226,30 @@ NPU_EXPORT aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
     return emu_aclrtSnapShotProcessUnlock(pid, reserve);
 }
 
-static inline aclError emu_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
-    if (__builtin_expect(npu_route_fns[48] != NULL, 0) && (pid == getpid() && args != NULL)) /* split layout, rtSnapShotProcessBackup interposed */
-        return (aclError)((__typeof__(&rtSnapShotProcessBackup))npu_route_fns[48])();
+static inline aclError emu_direct_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
     return npug_aclrtSnapShotProcessBackup(npu_self(), pid, args);
+}
+
+/* The ACL work of aclrtSnapShotProcessBackup when its route comes back through an interposer. */
+struct npu_route_args_48 {
+    npu_routed h;
+    int pid;
+    aclrtSnapShotBackupArgs* args;
+};
+static int32_t npu_route_thunk_48(npu_routed *h) {
+    struct npu_route_args_48 *a = (struct npu_route_args_48 *)h;
+    return (int32_t)emu_direct_aclrtSnapShotProcessBackup(a->pid, a->args);
+}
+
+static inline aclError emu_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
+    if (__builtin_expect(npu_route_fns[48] != NULL, 0) && (pid == getpid() && args != NULL)) { /* split layout, rtSnapShotProcessBackup interposed */
+        struct npu_route_args_48 a = {{866, npu_route_thunk_48}, pid, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSnapShotProcessBackup))npu_route_fns[48])();
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSnapShotProcessBackup(pid, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
@@ -12308,10 +16278,30 @@ NPU_EXPORT aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs*
     return emu_aclrtSnapShotProcessBackup(pid, args);
 }
 
-static inline aclError emu_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
-    if (__builtin_expect(npu_route_fns[49] != NULL, 0) && (pid == getpid() && args != NULL)) /* split layout, rtSnapShotProcessRestore interposed */
-        return (aclError)((__typeof__(&rtSnapShotProcessRestore))npu_route_fns[49])();
+static inline aclError emu_direct_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
     return npug_aclrtSnapShotProcessRestore(npu_self(), pid, args);
+}
+
+/* The ACL work of aclrtSnapShotProcessRestore when its route comes back through an interposer. */
+struct npu_route_args_49 {
+    npu_routed h;
+    int pid;
+    aclrtSnapShotRestoreArgs* args;
+};
+static int32_t npu_route_thunk_49(npu_routed *h) {
+    struct npu_route_args_49 *a = (struct npu_route_args_49 *)h;
+    return (int32_t)emu_direct_aclrtSnapShotProcessRestore(a->pid, a->args);
+}
+
+static inline aclError emu_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
+    if (__builtin_expect(npu_route_fns[49] != NULL, 0) && (pid == getpid() && args != NULL)) { /* split layout, rtSnapShotProcessRestore interposed */
+        struct npu_route_args_49 a = {{867, npu_route_thunk_49}, pid, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSnapShotProcessRestore))npu_route_fns[49])();
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSnapShotProcessRestore(pid, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
@@ -12340,10 +16330,31 @@ NPU_EXPORT aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArg
     return emu_aclrtSnapShotProcessRestore(pid, args);
 }
 
-static inline aclError emu_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
-    if (__builtin_expect(npu_route_fns[50] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) /* split layout, rtSnapShotCallbackRegister interposed */
-        return (aclError)((__typeof__(&rtSnapShotCallbackRegister))npu_route_fns[50])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback, args);
+static inline aclError emu_direct_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
     return npug_aclrtSnapShotCallbackRegister(npu_self(), stage, callback, args);
+}
+
+/* The ACL work of aclrtSnapShotCallbackRegister when its route comes back through an interposer. */
+struct npu_route_args_50 {
+    npu_routed h;
+    aclrtSnapShotStage stage;
+    aclrtSnapShotCallBack callback;
+    void* args;
+};
+static int32_t npu_route_thunk_50(npu_routed *h) {
+    struct npu_route_args_50 *a = (struct npu_route_args_50 *)h;
+    return (int32_t)emu_direct_aclrtSnapShotCallbackRegister(a->stage, a->callback, a->args);
+}
+
+static inline aclError emu_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
+    if (__builtin_expect(npu_route_fns[50] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) { /* split layout, rtSnapShotCallbackRegister interposed */
+        struct npu_route_args_50 a = {{868, npu_route_thunk_50}, stage, callback, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSnapShotCallbackRegister))npu_route_fns[50])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback, args);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSnapShotCallbackRegister(stage, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
@@ -12373,10 +16384,30 @@ NPU_EXPORT aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclr
     return emu_aclrtSnapShotCallbackRegister(stage, callback, args);
 }
 
-static inline aclError emu_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
-    if (__builtin_expect(npu_route_fns[51] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) /* split layout, rtSnapShotCallbackUnregister interposed */
-        return (aclError)((__typeof__(&rtSnapShotCallbackUnregister))npu_route_fns[51])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback);
+static inline aclError emu_direct_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
     return npug_aclrtSnapShotCallbackUnregister(npu_self(), stage, callback);
+}
+
+/* The ACL work of aclrtSnapShotCallbackUnregister when its route comes back through an interposer. */
+struct npu_route_args_51 {
+    npu_routed h;
+    aclrtSnapShotStage stage;
+    aclrtSnapShotCallBack callback;
+};
+static int32_t npu_route_thunk_51(npu_routed *h) {
+    struct npu_route_args_51 *a = (struct npu_route_args_51 *)h;
+    return (int32_t)emu_direct_aclrtSnapShotCallbackUnregister(a->stage, a->callback);
+}
+
+static inline aclError emu_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
+    if (__builtin_expect(npu_route_fns[51] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) { /* split layout, rtSnapShotCallbackUnregister interposed */
+        struct npu_route_args_51 a = {{869, npu_route_thunk_51}, stage, callback};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSnapShotCallbackUnregister))npu_route_fns[51])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSnapShotCallbackUnregister(stage, callback);
 }
 
 static NPU_HOOK aclError hook_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
@@ -12619,8 +16650,30 @@ NPU_EXPORT aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t fl
     return emu_aclrtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
 }
 
-static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+static inline aclError emu_direct_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
     return npug_aclrtIpcGetEventHandle(npu_self(), event, handle);
+}
+
+/* The ACL work of aclrtIpcGetEventHandle when its route comes back through an interposer. */
+struct npu_route_args_159 {
+    npu_routed h;
+    aclrtEvent event;
+    aclrtIpcEventHandle* handle;
+};
+static int32_t npu_route_thunk_159(npu_routed *h) {
+    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
+    return (int32_t)emu_direct_aclrtIpcGetEventHandle(a->event, a->handle);
+}
+
+static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+    if (__builtin_expect(npu_route_fns[159] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
+        struct npu_route_args_159 a = {{637, npu_route_thunk_159}, event, handle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[159])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcGetEventHandle(event, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
@@ -12649,8 +16702,30 @@ NPU_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle
     return emu_aclrtIpcGetEventHandle(event, handle);
 }
 
-static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
+static inline aclError emu_direct_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
     return npug_aclrtIpcOpenEventHandle(npu_self(), handle, event);
+}
+
+/* The ACL work of aclrtIpcOpenEventHandle when its route comes back through an interposer. */
+struct npu_route_args_160 {
+    npu_routed h;
+    aclrtIpcEventHandle handle;
+    aclrtEvent* event;
+};
+static int32_t npu_route_thunk_160(npu_routed *h) {
+    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
+    return (int32_t)emu_direct_aclrtIpcOpenEventHandle(a->handle, a->event);
+}
+
+static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
+    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
+        struct npu_route_args_160 a = {{638, npu_route_thunk_160}, handle, event};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[160])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcOpenEventHandle(handle, event);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
@@ -12679,8 +16754,30 @@ NPU_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEve
     return emu_aclrtIpcOpenEventHandle(handle, event);
 }
 
-static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
+static inline aclError emu_direct_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
     return npug_aclrtMemRetainAllocationHandle(npu_self(), virPtr, handle);
+}
+
+/* The ACL work of aclrtMemRetainAllocationHandle when its route comes back through an interposer. */
+struct npu_route_args_161 {
+    npu_routed h;
+    void* virPtr;
+    aclrtDrvMemHandle* handle;
+};
+static int32_t npu_route_thunk_161(npu_routed *h) {
+    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
+    return (int32_t)emu_direct_aclrtMemRetainAllocationHandle(a->virPtr, a->handle);
+}
+
+static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
+        struct npu_route_args_161 a = {{724, npu_route_thunk_161}, virPtr, handle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[161])(virPtr, (rtDrvMemHandle*)handle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemRetainAllocationHandle(virPtr, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
@@ -12772,8 +16869,31 @@ NPU_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
     return emu_aclrtReserveMemAddressNoUCMemory(virPtr, size, alignment, expectPtr, flags);
 }
 
-static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+static inline aclError emu_direct_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
     return npug_aclrtMemGetAddressRange(npu_self(), ptr, pbase, psize);
+}
+
+/* The ACL work of aclrtMemGetAddressRange when its route comes back through an interposer. */
+struct npu_route_args_162 {
+    npu_routed h;
+    void* ptr;
+    void** pbase;
+    size_t* psize;
+};
+static int32_t npu_route_thunk_162(npu_routed *h) {
+    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
+    return (int32_t)emu_direct_aclrtMemGetAddressRange(a->ptr, a->pbase, a->psize);
+}
+
+static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
+        struct npu_route_args_162 a = {{879, npu_route_thunk_162}, ptr, pbase, psize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[162])(ptr, pbase, psize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemGetAddressRange(ptr, pbase, psize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
@@ -12835,8 +16955,33 @@ NPU_EXPORT aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, 
     return emu_aclrtMemP2PMap(devPtr, size, dstDevId, flags);
 }
 
-static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
     return npug_aclrtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
+}
+
+/* The ACL work of aclrtMemManagedPrefetchAsync when its route comes back through an interposer. */
+struct npu_route_args_170 {
+    npu_routed h;
+    const void* ptr;
+    size_t size;
+    aclrtMemManagedLocation location;
+    uint32_t flags;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_170(npu_routed *h) {
+    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
+    return (int32_t)emu_direct_aclrtMemManagedPrefetchAsync(a->ptr, a->size, a->location, a->flags, a->stream);
+}
+
+static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
+        struct npu_route_args_170 a = {{886, npu_route_thunk_170}, ptr, size, location, flags, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[170])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
@@ -13303,8 +17448,30 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
     return emu_aclrtAllocatorUnregister(stream);
 }
 
-static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
     return npug_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
+}
+
+/* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
+struct npu_route_args_163 {
+    npu_routed h;
+    aclrtMemPool* memPool;
+    const aclrtMemPoolProps* poolProps;
+};
+static int32_t npu_route_thunk_163(npu_routed *h) {
+    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
+}
+
+static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_163 a = {{875, npu_route_thunk_163}, memPool, poolProps};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[163])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolCreate(memPool, poolProps);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
@@ -13333,8 +17500,29 @@ NPU_EXPORT aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPool
     return emu_aclrtMemPoolCreate(memPool, poolProps);
 }
 
-static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
+static inline aclError emu_direct_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
     return npug_aclrtMemPoolDestroy(npu_self(), memPool);
+}
+
+/* The ACL work of aclrtMemPoolDestroy when its route comes back through an interposer. */
+struct npu_route_args_164 {
+    npu_routed h;
+    const aclrtMemPool memPool;
+};
+static int32_t npu_route_thunk_164(npu_routed *h) {
+    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolDestroy(a->memPool);
+}
+
+static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
+    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
+        struct npu_route_args_164 a = {{876, npu_route_thunk_164}, memPool};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[164])((rtMemPool_t const)memPool);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolDestroy(memPool);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
@@ -13362,8 +17550,31 @@ NPU_EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
     return emu_aclrtMemPoolDestroy(memPool);
 }
 
-static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+static inline aclError emu_direct_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
     return npug_aclrtMemPoolSetAttr(npu_self(), memPool, attr, value);
+}
+
+/* The ACL work of aclrtMemPoolSetAttr when its route comes back through an interposer. */
+struct npu_route_args_165 {
+    npu_routed h;
+    aclrtMemPool memPool;
+    aclrtMemPoolAttr attr;
+    void* value;
+};
+static int32_t npu_route_thunk_165(npu_routed *h) {
+    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolSetAttr(a->memPool, a->attr, a->value);
+}
+
+static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+    if (__builtin_expect(npu_route_fns[165] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
+        struct npu_route_args_165 a = {{877, npu_route_thunk_165}, memPool, attr, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[165])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolSetAttr(memPool, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -13393,8 +17604,31 @@ NPU_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
     return emu_aclrtMemPoolSetAttr(memPool, attr, value);
 }
 
-static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+static inline aclError emu_direct_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
     return npug_aclrtMemPoolGetAttr(npu_self(), memPool, attr, value);
+}
+
+/* The ACL work of aclrtMemPoolGetAttr when its route comes back through an interposer. */
+struct npu_route_args_166 {
+    npu_routed h;
+    aclrtMemPool memPool;
+    aclrtMemPoolAttr attr;
+    void* value;
+};
+static int32_t npu_route_thunk_166(npu_routed *h) {
+    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolGetAttr(a->memPool, a->attr, a->value);
+}
+
+static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+    if (__builtin_expect(npu_route_fns[166] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
+        struct npu_route_args_166 a = {{878, npu_route_thunk_166}, memPool, attr, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[166])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolGetAttr(memPool, attr, value);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
@@ -13424,8 +17658,32 @@ NPU_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
     return emu_aclrtMemPoolGetAttr(memPool, attr, value);
 }
 
-static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
     return npug_aclrtMemPoolMallocAsync(npu_self(), ptr, size, memPool, stream);
+}
+
+/* The ACL work of aclrtMemPoolMallocAsync when its route comes back through an interposer. */
+struct npu_route_args_167 {
+    npu_routed h;
+    void** ptr;
+    size_t size;
+    aclrtMemPool memPool;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_167(npu_routed *h) {
+    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolMallocAsync(a->ptr, a->size, a->memPool, a->stream);
+}
+
+static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
+        struct npu_route_args_167 a = {{880, npu_route_thunk_167}, ptr, size, memPool, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[167])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolMallocAsync(ptr, size, memPool, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
@@ -13456,8 +17714,30 @@ NPU_EXPORT aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPoo
     return emu_aclrtMemPoolMallocAsync(ptr, size, memPool, stream);
 }
 
-static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     return npug_aclrtMemPoolFreeAsync(npu_self(), ptr, stream);
+}
+
+/* The ACL work of aclrtMemPoolFreeAsync when its route comes back through an interposer. */
+struct npu_route_args_168 {
+    npu_routed h;
+    void* ptr;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_168(npu_routed *h) {
+    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolFreeAsync(a->ptr, a->stream);
+}
+
+static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
+        struct npu_route_args_168 a = {{881, npu_route_thunk_168}, ptr, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[168])(ptr, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolFreeAsync(ptr, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
@@ -13486,8 +17766,30 @@ NPU_EXPORT aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     return emu_aclrtMemPoolFreeAsync(ptr, stream);
 }
 
-static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
+static inline aclError emu_direct_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
     return npug_aclrtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
+}
+
+/* The ACL work of aclrtMemPoolTrimTo when its route comes back through an interposer. */
+struct npu_route_args_169 {
+    npu_routed h;
+    aclrtMemPool memPool;
+    size_t minBytesToKeep;
+};
+static int32_t npu_route_thunk_169(npu_routed *h) {
+    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolTrimTo(a->memPool, a->minBytesToKeep);
+}
+
+static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
+    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
+        struct npu_route_args_169 a = {{885, npu_route_thunk_169}, memPool, minBytesToKeep};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[169])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolTrimTo(memPool, minBytesToKeep);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
@@ -17954,6 +22256,8 @@ NPU_EXPORT rtError_t rtGetSocSpec(const char* label, const char* key, char* val,
 }
 
 static inline rtError_t emu_rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 568) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamSetMode(npu_self(), stm, stmMode);
 }
 
@@ -18177,6 +22481,8 @@ NPU_EXPORT rtError_t rtDisableP2P(uint32_t devIdDes, uint32_t phyIdSrc) {
 }
 
 static inline rtError_t emu_rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, const int32_t len) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 575) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceGetPCIBusId(npu_self(), devId, pciBusId, len);
 }
 
@@ -18208,6 +22514,8 @@ NPU_EXPORT rtError_t rtDeviceGetPCIBusId(const int32_t devId, char* pciBusId, co
 }
 
 static inline rtError_t emu_rtDeviceGetByPCIBusId(const char* pciBusId, int32_t* devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 576) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceGetByPCIBusId(npu_self(), (char*)pciBusId, devId);
 }
 
@@ -18267,6 +22575,8 @@ NPU_EXPORT rtError_t rtGetAiCoreCount(uint32_t* aiCoreCnt) {
 }
 
 static inline rtError_t emu_rtSetOpWaitTimeOut(uint32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 578) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetOpWaitTimeOut(npu_self(), timeout);
 }
 
@@ -18296,6 +22606,8 @@ NPU_EXPORT rtError_t rtSetOpWaitTimeOut(uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtSetOpExecuteTimeOut(uint32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 579) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetOpExecuteTimeOut(npu_self(), timeout);
 }
 
@@ -18447,6 +22759,8 @@ NPU_EXPORT rtError_t rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
 }
 
 static inline rtError_t emu_rtGetLastError(rtLastErrLevel_t level) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 584) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetLastError(npu_self(), level);
 }
 
@@ -18476,6 +22790,8 @@ NPU_EXPORT rtError_t rtGetLastError(rtLastErrLevel_t level) {
 }
 
 static inline rtError_t emu_rtPeekAtLastError(rtLastErrLevel_t level) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 585) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtPeekAtLastError(npu_self(), level);
 }
 
@@ -18505,6 +22821,8 @@ NPU_EXPORT rtError_t rtPeekAtLastError(rtLastErrLevel_t level) {
 }
 
 static inline rtError_t emu_rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32_t devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 586) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCtxCreateEx(npu_self(), createCtx, flags, devId);
 }
 
@@ -18536,6 +22854,8 @@ NPU_EXPORT rtError_t rtCtxCreateEx(rtContext_t* createCtx, uint32_t flags, int32
 }
 
 static inline rtError_t emu_rtCtxDestroyEx(rtContext_t destroyCtx) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 587) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCtxDestroyEx(npu_self(), destroyCtx);
 }
 
@@ -18565,6 +22885,8 @@ NPU_EXPORT rtError_t rtCtxDestroyEx(rtContext_t destroyCtx) {
 }
 
 static inline rtError_t emu_rtCtxSetCurrent(rtContext_t currentCtx) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 588) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCtxSetCurrent(npu_self(), currentCtx);
 }
 
@@ -18594,6 +22916,8 @@ NPU_EXPORT rtError_t rtCtxSetCurrent(rtContext_t currentCtx) {
 }
 
 static inline rtError_t emu_rtCtxGetCurrent(rtContext_t* currentCtx) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 589) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCtxGetCurrent(npu_self(), currentCtx);
 }
 
@@ -18623,6 +22947,8 @@ NPU_EXPORT rtError_t rtCtxGetCurrent(rtContext_t* currentCtx) {
 }
 
 static inline rtError_t emu_rtSetGroup(int32_t groupId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 590) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetGroup(npu_self(), groupId);
 }
 
@@ -18683,6 +23009,8 @@ NPU_EXPORT rtError_t rtGetGroupInfo(int32_t groupId, rtGroupInfo_t* groupInfo, u
 }
 
 static inline rtError_t emu_rtGetGroupCount(uint32_t* cnt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 592) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetGroupCount(npu_self(), cnt);
 }
 
@@ -18772,6 +23100,8 @@ NPU_EXPORT rtError_t rtCtxGetSysParamOpt(const rtSysParamOpt configOpt, int64_t*
 }
 
 static inline rtError_t emu_rtGetDeviceCount(int32_t* cnt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 595) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetDeviceCount(npu_self(), cnt);
 }
 
@@ -18801,6 +23131,8 @@ NPU_EXPORT rtError_t rtGetDeviceCount(int32_t* cnt) {
 }
 
 static inline rtError_t emu_rtSetDevice(int32_t devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 596) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetDevice(npu_self(), devId);
 }
 
@@ -18891,6 +23223,8 @@ NPU_EXPORT rtError_t rtDeviceCanAccessPeer(int32_t* canAccessPeer, uint32_t devI
 }
 
 static inline rtError_t emu_rtDeviceGetBareTgid(uint32_t* pid) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 599) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceGetBareTgid(npu_self(), pid);
 }
 
@@ -18920,6 +23254,8 @@ NPU_EXPORT rtError_t rtDeviceGetBareTgid(uint32_t* pid) {
 }
 
 static inline rtError_t emu_rtGetDevice(int32_t* devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 600) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetDevice(npu_self(), devId);
 }
 
@@ -18949,6 +23285,8 @@ NPU_EXPORT rtError_t rtGetDevice(int32_t* devId) {
 }
 
 static inline rtError_t emu_rtDeviceReset(int32_t devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 601) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceReset(npu_self(), devId);
 }
 
@@ -19009,6 +23347,8 @@ NPU_EXPORT rtError_t rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_
 }
 
 static inline rtError_t emu_rtDeviceSynchronize(void) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 603) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceSynchronize(npu_self());
 }
 
@@ -19037,6 +23377,8 @@ NPU_EXPORT rtError_t rtDeviceSynchronize(void) {
 }
 
 static inline rtError_t emu_rtDeviceSynchronizeWithTimeout(int32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 604) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceSynchronizeWithTimeout(npu_self(), timeout);
 }
 
@@ -19066,6 +23408,8 @@ NPU_EXPORT rtError_t rtDeviceSynchronizeWithTimeout(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 605) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceTaskAbort(npu_self(), devId, timeout);
 }
 
@@ -19126,6 +23470,8 @@ NPU_EXPORT rtError_t rtSetTSDevice(uint32_t tsId) {
 }
 
 static inline rtError_t emu_rtGetRunMode(rtRunMode* runMode) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 607) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetRunMode(npu_self(), runMode);
 }
 
@@ -19185,6 +23531,8 @@ NPU_EXPORT rtError_t rtGetSocVersion(char_t* ver, const uint32_t maxLen) {
 }
 
 static inline rtError_t emu_rtCheckArchCompatibility(const char_t* omSocVersion, int32_t* canCompatible) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 609) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCheckArchCompatibility(npu_self(), (char_t*)omSocVersion, canCompatible);
 }
 
@@ -19215,6 +23563,8 @@ NPU_EXPORT rtError_t rtCheckArchCompatibility(const char_t* omSocVersion, int32_
 }
 
 static inline rtError_t emu_rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* deviceStatus) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 610) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceStatusQuery(npu_self(), devId, deviceStatus);
 }
 
@@ -19399,6 +23749,8 @@ NPU_EXPORT rtError_t rtSetDefaultDeviceId(const int32_t deviceId) {
 }
 
 static inline rtError_t emu_rtDeviceResetForce(int32_t devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 616) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceResetForce(npu_self(), devId);
 }
 
@@ -19488,6 +23840,8 @@ NPU_EXPORT rtError_t rtSetSysParamOpt(const rtSysParamOpt configOpt, const int64
 }
 
 static inline rtError_t emu_rtGetDeviceUuid(const int32_t devId, rtUuid_t* uuid) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 619) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetDeviceUuid(npu_self(), devId, uuid);
 }
 
@@ -19548,6 +23902,8 @@ NPU_EXPORT rtError_t rtEventWorkModeSet(uint8_t mode) {
 }
 
 static inline rtError_t emu_rtEventCreate(rtEvent_t* evt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 621) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventCreate(npu_self(), evt);
 }
 
@@ -19577,6 +23933,8 @@ NPU_EXPORT rtError_t rtEventCreate(rtEvent_t* evt) {
 }
 
 static inline rtError_t emu_rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 622) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventCreateWithFlag(npu_self(), evt, flag);
 }
 
@@ -19607,6 +23965,8 @@ NPU_EXPORT rtError_t rtEventCreateWithFlag(rtEvent_t* evt, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 623) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventCreateExWithFlag(npu_self(), evt, flag);
 }
 
@@ -19637,6 +23997,8 @@ NPU_EXPORT rtError_t rtEventCreateExWithFlag(rtEvent_t* evt, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtEventDestroy(rtEvent_t evt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 624) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventDestroy(npu_self(), evt);
 }
 
@@ -19666,6 +24028,8 @@ NPU_EXPORT rtError_t rtEventDestroy(rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtEventRecord(rtEvent_t evt, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 625) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventRecord(npu_self(), evt, stm);
 }
 
@@ -19696,6 +24060,8 @@ NPU_EXPORT rtError_t rtEventRecord(rtEvent_t evt, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtEventReset(rtEvent_t evt, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 626) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventReset(npu_self(), evt, stm);
 }
 
@@ -19726,6 +24092,8 @@ NPU_EXPORT rtError_t rtEventReset(rtEvent_t evt, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtEventSynchronize(rtEvent_t evt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 627) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventSynchronize(npu_self(), evt);
 }
 
@@ -19755,6 +24123,8 @@ NPU_EXPORT rtError_t rtEventSynchronize(rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 628) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventSynchronizeWithTimeout(npu_self(), evt, timeout);
 }
 
@@ -19785,6 +24155,8 @@ NPU_EXPORT rtError_t rtEventSynchronizeWithTimeout(rtEvent_t evt, const int32_t 
 }
 
 static inline rtError_t emu_rtEventQuery(rtEvent_t evt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 629) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventQuery(npu_self(), evt);
 }
 
@@ -19814,6 +24186,8 @@ NPU_EXPORT rtError_t rtEventQuery(rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* status) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 630) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventQueryWaitStatus(npu_self(), evt, status);
 }
 
@@ -19844,6 +24218,8 @@ NPU_EXPORT rtError_t rtEventQueryWaitStatus(rtEvent_t evt, rtEventWaitStatus_t* 
 }
 
 static inline rtError_t emu_rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 631) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventQueryStatus(npu_self(), evt, status);
 }
 
@@ -19874,6 +24250,8 @@ NPU_EXPORT rtError_t rtEventQueryStatus(rtEvent_t evt, rtEventStatus_t* status) 
 }
 
 static inline rtError_t emu_rtEventElapsedTime(float32_t* timeInterval, rtEvent_t startEvent, rtEvent_t endEvent) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 632) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventElapsedTime(npu_self(), timeInterval, startEvent, endEvent);
 }
 
@@ -19905,6 +24283,8 @@ NPU_EXPORT rtError_t rtEventElapsedTime(float32_t* timeInterval, rtEvent_t start
 }
 
 static inline rtError_t emu_rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 633) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtEventGetTimeStamp(npu_self(), timeStamp, evt);
 }
 
@@ -20037,6 +24417,8 @@ NPU_EXPORT rtError_t rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUc
 }
 
 static inline rtError_t emu_rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 637) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtIpcGetEventHandle(npu_self(), event, handle);
 }
 
@@ -20067,6 +24449,8 @@ NPU_EXPORT rtError_t rtIpcGetEventHandle(rtEvent_t event, rtIpcEventHandle_t* ha
 }
 
 static inline rtError_t emu_rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* event) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 638) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtIpcOpenEventHandle(npu_self(), handle, event);
 }
 
@@ -20097,6 +24481,8 @@ NPU_EXPORT rtError_t rtIpcOpenEventHandle(rtIpcEventHandle_t handle, rtEvent_t* 
 }
 
 static inline rtError_t emu_rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 639) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelGetId(npu_self(), mdl, modelId);
 }
 
@@ -20127,6 +24513,8 @@ NPU_EXPORT rtError_t rtModelGetId(rtModel_t mdl, uint32_t* modelId) {
 }
 
 static inline rtError_t emu_rtStreamCreate(rtStream_t* stm, int32_t priority) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 640) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamCreate(npu_self(), stm, priority);
 }
 
@@ -20189,6 +24577,8 @@ NPU_EXPORT rtError_t rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHan
 }
 
 static inline rtError_t emu_rtStreamGetPriority(const rtStream_t stm, uint32_t* priority) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 642) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamGetPriority(npu_self(), stm, priority);
 }
 
@@ -20249,6 +24639,8 @@ NPU_EXPORT rtError_t rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
 }
 
 static inline rtError_t emu_rtStreamDestroy(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 644) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamDestroy(npu_self(), stm);
 }
 
@@ -20278,6 +24670,8 @@ NPU_EXPORT rtError_t rtStreamDestroy(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamDestroyForce(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 645) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamDestroyForce(npu_self(), stm);
 }
 
@@ -20307,6 +24701,8 @@ NPU_EXPORT rtError_t rtStreamDestroyForce(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 646) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamWaitEvent(npu_self(), stm, evt);
 }
 
@@ -20337,6 +24733,8 @@ NPU_EXPORT rtError_t rtStreamWaitEvent(rtStream_t stm, rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtStreamSynchronize(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 647) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamSynchronize(npu_self(), stm);
 }
 
@@ -20366,6 +24764,8 @@ NPU_EXPORT rtError_t rtStreamSynchronize(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 648) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamSynchronizeWithTimeout(npu_self(), stm, timeout);
 }
 
@@ -20396,6 +24796,8 @@ NPU_EXPORT rtError_t rtStreamSynchronizeWithTimeout(rtStream_t stm, int32_t time
 }
 
 static inline rtError_t emu_rtStreamQuery(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 649) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamQuery(npu_self(), stm);
 }
 
@@ -20425,6 +24827,8 @@ NPU_EXPORT rtError_t rtStreamQuery(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 650) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetStreamOverflowSwitch(npu_self(), stm, flags);
 }
 
@@ -20455,6 +24859,8 @@ NPU_EXPORT rtError_t rtSetStreamOverflowSwitch(rtStream_t stm, uint32_t flags) {
 }
 
 static inline rtError_t emu_rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 651) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetStreamOverflowSwitch(npu_self(), stm, flags);
 }
 
@@ -20485,6 +24891,8 @@ NPU_EXPORT rtError_t rtGetStreamOverflowSwitch(rtStream_t stm, uint32_t* flags) 
 }
 
 static inline rtError_t emu_rtStreamAbort(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 652) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamAbort(npu_self(), stm);
 }
 
@@ -20514,6 +24922,8 @@ NPU_EXPORT rtError_t rtStreamAbort(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureMode mode) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 653) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamBeginCapture(npu_self(), stm, mode);
 }
 
@@ -20544,6 +24954,8 @@ NPU_EXPORT rtError_t rtStreamBeginCapture(rtStream_t stm, const rtStreamCaptureM
 }
 
 static inline rtError_t emu_rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 654) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamEndCapture(npu_self(), stm, captureMdl);
 }
 
@@ -20574,6 +24986,8 @@ NPU_EXPORT rtError_t rtStreamEndCapture(rtStream_t stm, rtModel_t* captureMdl) {
 }
 
 static inline rtError_t emu_rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatus* const status, rtModel_t* captureMdl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 655) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamGetCaptureInfo(npu_self(), stm, status, captureMdl);
 }
 
@@ -20605,6 +25019,8 @@ NPU_EXPORT rtError_t rtStreamGetCaptureInfo(rtStream_t stm, rtStreamCaptureStatu
 }
 
 static inline rtError_t emu_rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 656) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtThreadExchangeCaptureMode(npu_self(), mode);
 }
 
@@ -20866,6 +25282,8 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
 }
 
 static inline rtError_t emu_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 663) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSubscribeReport(npu_self(), threadId, stm);
 }
 
@@ -20896,6 +25314,8 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 664) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCallbackLaunch(npu_self(), callBackFunc, fnData, stm, isBlock);
 }
 
@@ -20928,6 +25348,8 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
 }
 
 static inline rtError_t emu_rtProcessReport(int32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 665) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtProcessReport(npu_self(), timeout);
 }
 
@@ -20957,6 +25379,8 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 666) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtUnSubscribeReport(npu_self(), threadId, stm);
 }
 
@@ -21017,6 +25441,8 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
 }
 
 static inline rtError_t emu_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 668) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetDeviceSatStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
 
@@ -21048,6 +25474,8 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
 }
 
 static inline rtError_t emu_rtCleanDeviceSatStatus(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 669) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCleanDeviceSatStatus(npu_self(), stm);
 }
 
@@ -21205,6 +25633,8 @@ NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64
 }
 
 static inline rtError_t emu_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 674) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtLaunchKernelByFuncHandleV3(npu_self(), funcHandle, numBlocks, (rtArgsEx_t*)argsInfo, stm, (rtTaskCfgInfo_t*)cfgInfo);
 }
 
@@ -21304,6 +25734,8 @@ NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttri
 }
 
 static inline rtError_t emu_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 677) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufAlloc(npu_self(), memBuf, size);
 }
 
@@ -21334,6 +25766,8 @@ NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
 }
 
 static inline rtError_t emu_rtMbufFree(rtMbufPtr_t memBuf) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 678) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufFree(npu_self(), memBuf);
 }
 
@@ -21363,6 +25797,8 @@ NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
 }
 
 static inline rtError_t emu_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 679) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufSetDataLen(npu_self(), memBuf, len);
 }
 
@@ -21393,6 +25829,8 @@ NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
 }
 
 static inline rtError_t emu_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 680) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufGetDataLen(npu_self(), memBuf, len);
 }
 
@@ -21514,6 +25952,8 @@ NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t
 }
 
 static inline rtError_t emu_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 684) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufCopyBufRef(npu_self(), memBuf, newMemBuf);
 }
 
@@ -21544,6 +25984,8 @@ NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf
 }
 
 static inline rtError_t emu_rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 685) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemcpy(npu_self(), dst, destMax, (void*)src, cnt, kind);
 }
 
@@ -21670,6 +26112,8 @@ NPU_EXPORT rtError_t rtFree(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 689) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMallocHost(npu_self(), hostPtr, size, moduleId);
 }
 
@@ -21701,6 +26145,8 @@ NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t 
 }
 
 static inline rtError_t emu_rtFreeHost(void* hostPtr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 690) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFreeHost(npu_self(), hostPtr);
 }
 
@@ -21730,6 +26176,8 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtFreeWithDevSync(void* devPtr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 691) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFreeWithDevSync(npu_self(), devPtr);
 }
 
@@ -21759,6 +26207,8 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreeHostWithDevSync(void* hostPtr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 692) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFreeHostWithDevSync(npu_self(), hostPtr);
 }
 
@@ -21822,6 +26272,8 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
 }
 
 static inline rtError_t emu_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 694) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemAllocManaged(npu_self(), ptr, size, flag, moduleId);
 }
 
@@ -21886,6 +26338,8 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
 }
 
 static inline rtError_t emu_rtFlushCache(void* base, size_t len) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 696) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFlushCache(npu_self(), base, len);
 }
 
@@ -21916,6 +26370,8 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
 }
 
 static inline rtError_t emu_rtInvalidCache(void* base, size_t len) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 697) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtInvalidCache(npu_self(), base, len);
 }
 
@@ -21946,6 +26402,8 @@ NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
 }
 
 static inline rtError_t emu_rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 698) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemcpyAsync(npu_self(), dst, destMax, (void*)src, cnt, kind, stm);
 }
 
@@ -22022,6 +26480,8 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
 }
 
 static inline rtError_t emu_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 700) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemcpy2d(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind);
 }
 
@@ -22057,6 +26517,8 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
 }
 
 static inline rtError_t emu_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 701) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemcpy2dAsync(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind, stm);
 }
 
@@ -22093,6 +26555,8 @@ NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* s
 }
 
 static inline rtError_t emu_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 702) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemset(npu_self(), devPtr, destMax, val, cnt);
 }
 
@@ -22125,6 +26589,8 @@ NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint
 }
 
 static inline rtError_t emu_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 703) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemsetAsync(npu_self(), ptr, destMax, val, cnt, stm);
 }
 
@@ -22257,6 +26723,8 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
 }
 
 static inline rtError_t emu_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 707) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtReserveMemAddress(npu_self(), devPtr, size, alignment, devAddr, flags);
 }
 
@@ -22290,6 +26758,8 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
 }
 
 static inline rtError_t emu_rtReleaseMemAddress(void* devPtr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 708) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtReleaseMemAddress(npu_self(), devPtr);
 }
 
@@ -22319,6 +26789,8 @@ NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreePhysical(rtDrvMemHandle handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 709) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFreePhysical(npu_self(), handle);
 }
 
@@ -22348,6 +26820,8 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
 }
 
 static inline rtError_t emu_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 710) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMapMem(npu_self(), devPtr, size, offset, handle, flags);
 }
 
@@ -22381,6 +26855,8 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
 }
 
 static inline rtError_t emu_rtUnmapMem(void* devPtr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 711) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtUnmapMem(npu_self(), devPtr);
 }
 
@@ -22410,6 +26886,8 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 712) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemSetAccess(npu_self(), virPtr, size, desc, count);
 }
 
@@ -22442,6 +26920,8 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
 }
 
 static inline rtError_t emu_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 713) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemGetAccess(npu_self(), virPtr, location, flags);
 }
 
@@ -22651,6 +27131,8 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 719) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
@@ -22846,6 +27328,8 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
 }
 
 static inline rtError_t emu_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 724) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemRetainAllocationHandle(npu_self(), virPtr, handle);
 }
 
@@ -22908,6 +27392,8 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
 }
 
 static inline rtError_t emu_rtModelDestroy(rtModel_t mdl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 726) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelDestroy(npu_self(), mdl);
 }
 
@@ -22937,6 +27423,8 @@ NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 727) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelExecute(npu_self(), mdl, stm, flag);
 }
 
@@ -22968,6 +27456,8 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
 }
 
 static inline rtError_t emu_rtModelDebugDotPrint(rtModel_t mdl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 728) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelDebugDotPrint(npu_self(), mdl);
 }
 
@@ -22997,6 +27487,8 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 729) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelDebugJsonPrint(npu_self(), mdl, (char*)path, flags);
 }
 
@@ -23028,6 +27520,8 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
 }
 
 static inline rtError_t emu_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 730) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCmoAsync(npu_self(), srcAddrPtr, srcLen, cmoType, stm);
 }
 
@@ -23060,6 +27554,8 @@ NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t c
 }
 
 static inline rtError_t emu_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 731) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufChainAppend(npu_self(), memBufChainHead, memBuf);
 }
 
@@ -23090,6 +27586,8 @@ NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t 
 }
 
 static inline rtError_t emu_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 732) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufChainGetMbufNum(npu_self(), memBufChainHead, num);
 }
 
@@ -23120,6 +27618,8 @@ NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t
 }
 
 static inline rtError_t emu_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 733) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufChainGetMbuf(npu_self(), memBufChainHead, index, memBuf);
 }
 
@@ -23313,6 +27813,8 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
 }
 
 static inline rtError_t emu_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 739) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsDeviceGetInfo(npu_self(), deviceId, attr, val);
 }
 
@@ -23344,6 +27846,8 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
 }
 
 static inline rtError_t emu_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 740) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
 }
 
@@ -23404,6 +27908,8 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
 }
 
 static inline rtError_t emu_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 742) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsSetDeviceResLimit(npu_self(), devId, type, value);
 }
 
@@ -23435,6 +27941,8 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsResetDeviceResLimit(const int32_t devId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 743) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsResetDeviceResLimit(npu_self(), devId);
 }
 
@@ -23464,6 +27972,8 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
 }
 
 static inline rtError_t emu_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 744) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetDeviceResLimit(npu_self(), devId, type, value);
 }
 
@@ -23495,6 +28005,8 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 745) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
 }
 
@@ -23525,6 +28037,8 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
 }
 
 static inline rtError_t emu_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 746) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
 }
 
@@ -23555,6 +28069,8 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 747) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetLogicDevIdByUserDevId(npu_self(), userDevId, logicDevId);
 }
 
@@ -23585,6 +28101,8 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
 }
 
 static inline rtError_t emu_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 748) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevId);
 }
 
@@ -23683,6 +28201,8 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
 }
 
 static inline rtError_t emu_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 751) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCtxGetCurrentDefaultStream(npu_self(), stm);
 }
 
@@ -23712,6 +28232,8 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
 }
 
 static inline rtError_t emu_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 752) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetPrimaryCtxState(npu_self(), devId, flags, active);
 }
 
@@ -23743,6 +28265,8 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
 }
 
 static inline rtError_t emu_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 753) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
 }
 
@@ -23772,6 +28296,8 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
 }
 
 static inline rtError_t emu_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 754) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsEventGetId(npu_self(), evt, evtId);
 }
 
@@ -23802,6 +28328,8 @@ NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
 }
 
 static inline rtError_t emu_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 755) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsEventWait(npu_self(), stream, evt, timeout);
 }
 
@@ -23833,6 +28361,8 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
 }
 
 static inline rtError_t emu_rtsEventGetAvailNum(uint32_t* eventCount) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 756) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsEventGetAvailNum(npu_self(), eventCount);
 }
 
@@ -23862,6 +28392,8 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
 }
 
 static inline rtError_t emu_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 757) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyCreate(npu_self(), notify, flag);
 }
 
@@ -23892,6 +28424,8 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
 }
 
 static inline rtError_t emu_rtsNotifyDestroy(rtNotify_t notify) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 758) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyDestroy(npu_self(), notify);
 }
 
@@ -23921,6 +28455,8 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
 }
 
 static inline rtError_t emu_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 759) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyRecord(npu_self(), notify, stm);
 }
 
@@ -23951,6 +28487,8 @@ NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 760) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyWaitAndReset(npu_self(), notify, stm, timeout);
 }
 
@@ -23982,6 +28520,8 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
 }
 
 static inline rtError_t emu_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 761) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyGetId(npu_self(), notify, notifyId);
 }
 
@@ -24012,6 +28552,8 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
 }
 
 static inline rtError_t emu_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 762) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyBatchReset(npu_self(), notifies, num);
 }
 
@@ -24042,6 +28584,8 @@ NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
 }
 
 static inline rtError_t emu_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 763) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyGetExportKey(npu_self(), notify, key, len, flag);
 }
 
@@ -24074,6 +28618,8 @@ NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint3
 }
 
 static inline rtError_t emu_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 764) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifyImportByKey(npu_self(), notify, (char_t*)key, flag);
 }
 
@@ -24105,6 +28651,8 @@ NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key,
 }
 
 static inline rtError_t emu_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 765) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotifySetImportPid(npu_self(), notify, pid, num);
 }
 
@@ -24170,6 +28718,8 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
 }
 
 static inline rtError_t emu_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 767) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCntNotifyDestroy(npu_self(), inCntNotify);
 }
 
@@ -24199,6 +28749,8 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
 }
 
 static inline rtError_t emu_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 768) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtCntNotifyCreateServer(npu_self(), cntNotify, flags);
 }
 
@@ -24229,6 +28781,8 @@ NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uin
 }
 
 static inline rtError_t emu_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 769) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyRecord(npu_self(), cntNotify, stm, info);
 }
 
@@ -24260,6 +28814,8 @@ NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm,
 }
 
 static inline rtError_t emu_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 770) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyWaitWithTimeout(npu_self(), cntNotify, stm, info);
 }
 
@@ -24291,6 +28847,8 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
 }
 
 static inline rtError_t emu_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 771) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyReset(npu_self(), cntNotify, stm);
 }
 
@@ -24321,6 +28879,8 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
 }
 
 static inline rtError_t emu_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 772) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyGetId(npu_self(), cntNotify, notifyId);
 }
 
@@ -24637,6 +29197,8 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
 }
 
 static inline rtError_t emu_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 781) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsHostRegister(npu_self(), ptr, size, type, devPtr);
 }
 
@@ -24669,6 +29231,8 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
 }
 
 static inline rtError_t emu_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 782) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtHostRegisterV2(npu_self(), ptr, size, flag);
 }
 
@@ -24700,6 +29264,8 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsHostUnregister(void* ptr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 783) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsHostUnregister(npu_self(), ptr);
 }
 
@@ -24729,6 +29295,8 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
 }
 
 static inline rtError_t emu_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 784) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
 }
 
@@ -24925,6 +29493,8 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
 }
 
 static inline rtError_t emu_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 790) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsIpcMemGetExportKey(npu_self(), (void*)ptr, size, key, len, flags);
 }
 
@@ -24958,6 +29528,8 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
 }
 
 static inline rtError_t emu_rtsIpcMemClose(const char_t* key) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 791) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsIpcMemClose(npu_self(), (char_t*)key);
 }
 
@@ -24987,6 +29559,8 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
 }
 
 static inline rtError_t emu_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 792) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsIpcMemImportByKey(npu_self(), ptr, (char_t*)key, flags);
 }
 
@@ -25018,6 +29592,8 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
 }
 
 static inline rtError_t emu_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 793) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsIpcMemSetImportPid(npu_self(), (char_t*)key, pid, num);
 }
 
@@ -25165,6 +29741,8 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
 }
 
 static inline rtError_t emu_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 797) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
 }
 
@@ -25229,6 +29807,8 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
 }
 
 static inline rtError_t emu_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 799) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamSetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
 
@@ -25260,6 +29840,8 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 800) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamGetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
 
@@ -25291,6 +29873,8 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAvailableNum(uint32_t* streamCount) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 801) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamGetAvailableNum(npu_self(), streamCount);
 }
 
@@ -25320,6 +29904,8 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
 }
 
 static inline rtError_t emu_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 802) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamGetId(npu_self(), stm, streamId);
 }
 
@@ -25350,6 +29936,8 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskGrp(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 803) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamBeginTaskGrp(npu_self(), stm);
 }
 
@@ -25379,6 +29967,8 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 804) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamEndTaskGrp(npu_self(), stm, handle);
 }
 
@@ -25409,6 +29999,8 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 805) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamBeginTaskUpdate(npu_self(), stm, handle);
 }
 
@@ -25439,6 +30031,8 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
 }
 
 static inline rtError_t emu_rtsStreamEndTaskUpdate(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 806) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamEndTaskUpdate(npu_self(), stm);
 }
 
@@ -25468,6 +30062,8 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 807) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
@@ -25503,6 +30099,8 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
 }
 
 static inline rtError_t emu_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 808) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsActiveStream(npu_self(), activeStream, stream);
 }
 
@@ -25533,6 +30131,8 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 809) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsSetStreamResLimit(npu_self(), stm, type, value);
 }
 
@@ -25564,6 +30164,8 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
 }
 
 static inline rtError_t emu_rtsResetStreamResLimit(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 810) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsResetStreamResLimit(npu_self(), stm);
 }
 
@@ -25593,6 +30195,8 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 811) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetStreamResLimit(npu_self(), stm, type, value);
 }
 
@@ -25624,6 +30228,8 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
 }
 
 static inline rtError_t emu_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 812) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsUseStreamResInCurrentThread(npu_self(), stm);
 }
 
@@ -25653,6 +30259,8 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 813) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsNotUseStreamResInCurrentThread(npu_self(), stm);
 }
 
@@ -25682,6 +30290,8 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 814) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetResInCurrentThread(npu_self(), type, value);
 }
 
@@ -25746,6 +30356,8 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
 }
 
 static inline rtError_t emu_rtsStreamStop(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 816) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamStop(npu_self(), stm);
 }
 
@@ -26155,6 +30767,8 @@ NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t 
 }
 
 static inline rtError_t emu_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 828) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
 }
 
@@ -26663,6 +31277,8 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
 }
 
 static inline rtError_t emu_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 843) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLaunchHostFunc(npu_self(), stm, callBackFunc, fnData);
 }
 
@@ -26764,6 +31380,8 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
 }
 
 static inline rtError_t emu_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 846) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelCreate(npu_self(), mdl, flag);
 }
 
@@ -26794,6 +31412,8 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 847) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelBindStream(npu_self(), mdl, stm, flag);
 }
 
@@ -26825,6 +31445,8 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
 }
 
 static inline rtError_t emu_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 848) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsEndGraph(npu_self(), mdl, stm);
 }
 
@@ -26855,6 +31477,8 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 849) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelLoadComplete(npu_self(), mdl, reserve);
 }
 
@@ -26885,6 +31509,8 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
 }
 
 static inline rtError_t emu_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 850) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelUnbindStream(npu_self(), mdl, stm);
 }
 
@@ -26915,6 +31541,8 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 851) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelExecute(npu_self(), mdl, timeout);
 }
 
@@ -26945,6 +31573,8 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
 }
 
 static inline rtError_t emu_rtsLabelCreate(rtLabel_t* lbl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 852) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLabelCreate(npu_self(), lbl);
 }
 
@@ -26974,6 +31604,8 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
 }
 
 static inline rtError_t emu_rtsLabelDestroy(rtLabel_t lbl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 853) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLabelDestroy(npu_self(), lbl);
 }
 
@@ -27003,6 +31635,8 @@ NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
 }
 
 static inline rtError_t emu_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 854) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLabelSwitchListCreate(npu_self(), labels, num, labelList);
 }
 
@@ -27034,6 +31668,8 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
 }
 
 static inline rtError_t emu_rtsLabelSwitchListDestroy(void* labelList) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 855) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLabelSwitchListDestroy(npu_self(), labelList);
 }
 
@@ -27063,6 +31699,8 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
 }
 
 static inline rtError_t emu_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 856) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLabelSet(npu_self(), lbl, stm);
 }
 
@@ -27093,6 +31731,8 @@ NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 857) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLabelSwitchByIndex(npu_self(), ptr, maxValue, labelInfoPtr, stm);
 }
 
@@ -27125,6 +31765,8 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
 }
 
 static inline rtError_t emu_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 858) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelSetName(npu_self(), mdl, (char_t*)mdlName);
 }
 
@@ -27155,6 +31797,8 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
 }
 
 static inline rtError_t emu_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 859) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelGetName(npu_self(), mdl, maxLen, mdlName);
 }
 
@@ -27186,6 +31830,8 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
 }
 
 static inline rtError_t emu_rtsModelAbort(rtModel_t mdl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 860) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsModelAbort(npu_self(), mdl);
 }
 
@@ -27317,6 +31963,8 @@ NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t str
 }
 
 static inline rtError_t emu_rtSnapShotProcessLock(void) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 864) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessLock(npu_self());
 }
 
@@ -27345,6 +31993,8 @@ NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessUnlock(void) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 865) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessUnlock(npu_self());
 }
 
@@ -27373,6 +32023,8 @@ NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessBackup(void) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 866) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessBackup(npu_self());
 }
 
@@ -27401,6 +32053,8 @@ NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessRestore(void) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 867) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessRestore(npu_self());
 }
 
@@ -27429,6 +32083,8 @@ NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
 }
 
 static inline rtError_t emu_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 868) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSnapShotCallbackRegister(npu_self(), stage, callback, args);
 }
 
@@ -27460,6 +32116,8 @@ NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapSho
 }
 
 static inline rtError_t emu_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 869) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSnapShotCallbackUnregister(npu_self(), stage, callback);
 }
 
@@ -27655,6 +32313,8 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 875) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolCreate(npu_self(), memPool, (rtMemPoolProps*)poolProps);
 }
 
@@ -27685,6 +32345,8 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
 }
 
 static inline rtError_t emu_rtMemPoolDestroy(rtMemPool_t const memPool) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 876) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolDestroy(npu_self(), memPool);
 }
 
@@ -27714,6 +32376,8 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
 }
 
 static inline rtError_t emu_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 877) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolSetAttr(npu_self(), memPool, attr, value);
 }
 
@@ -27745,6 +32409,8 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 878) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolGetAttr(npu_self(), memPool, attr, value);
 }
 
@@ -27776,6 +32442,8 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 879) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
 
@@ -27807,6 +32475,8 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
 }
 
 static inline rtError_t emu_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 880) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolMallocAsync(npu_self(), ptr, size, memPoolId, stm);
 }
 
@@ -27839,6 +32509,8 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
 }
 
 static inline rtError_t emu_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 881) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolFreeAsync(npu_self(), ptr, stm);
 }
 
@@ -27983,6 +32655,8 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
 }
 
 static inline rtError_t emu_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 885) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
 }
 
@@ -28013,6 +32687,8 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 886) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
 }
 
@@ -28126,6 +32802,8 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
 }
 
 static inline rtError_t emu_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 889) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
 }
 
@@ -28256,6 +32934,8 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
 }
 
 static inline rtError_t emu_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 893) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelGetStreams(npu_self(), mdl, streams, numStreams);
 }
 
@@ -28353,6 +33033,8 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
 }
 
 static inline rtError_t emu_rtModelUpdate(rtModel_t mdl) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 896) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtModelUpdate(npu_self(), mdl);
 }
 
@@ -28552,6 +33234,8 @@ NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uin
 }
 
 static inline rtError_t emu_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 902) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamWaitEventWithFlag(npu_self(), stm, evt, timeout, flag);
 }
 

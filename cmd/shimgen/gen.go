@@ -378,10 +378,18 @@ func genShim(b *bytes.Buffer, idx int, s abi.Symbol, exported bool) error {
 	}
 	args := strings.Join(names, ", ")
 
-	// emu_: what the shim did before passthrough existed.
-	fmt.Fprintf(b, "\nstatic inline %s emu_%s(%s) {\n", ret, s.Name, params)
-	if r, slot, ok := routeOf(s.Name); ok {
-		b.WriteString(routeCheck(r, slot, ps))
+	// emu_: what the shim did before passthrough existed. A routed ACL
+	// symbol's body is emu_direct_, called by emu_ when the route is not
+	// taken and by the route's thunk when it comes back (route.go).
+	r, slot, routed := routeOf(s.Name)
+	routed = routed && exported
+	emu := "emu_" + s.Name
+	if routed {
+		emu = "emu_direct_" + s.Name
+	}
+	fmt.Fprintf(b, "\nstatic inline %s %s(%s) {\n", ret, emu, params)
+	if routeTarget(s.Name) {
+		b.WriteString(routeTake(idx))
 	}
 	if exported {
 		fwd := []string{"npu_self()"}
@@ -405,6 +413,13 @@ func genShim(b *bytes.Buffer, idx int, s abi.Symbol, exported bool) error {
 		}
 		b.WriteString(body)
 		b.WriteString("}\n")
+	}
+
+	if routed {
+		b.WriteString(routeThunk(s, slot, ps))
+		fmt.Fprintf(b, "\nstatic inline %s emu_%s(%s) {\n", ret, s.Name, params)
+		b.WriteString(routeCheck(r, slot, ps))
+		fmt.Fprintf(b, "    return emu_direct_%s(%s);\n}\n", s.Name, args)
 	}
 
 	// hook_: passthrough or emulator, then the trace line.

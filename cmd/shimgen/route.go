@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/npuemu/npuemu/abi"
 )
 
 // route is an ACL function whose implementation is one call of an rt*
@@ -98,6 +100,153 @@ var routes = []route{
 		guard: "(unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL"},
 	// Either output may be NULL for the ACL call, not for rtStreamGetCaptureInfo's status.
 	{acl: "aclmdlRICaptureGetInfo", rt: "rtStreamGetCaptureInfo", args: "stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI", guard: "status != NULL"},
+	// The remaining one-call rows of acl-to-rt.tsv whose rt* function npuemu
+	// implements (ninth session). The guard is the ACL function's own NULL
+	// checks (handles and out-pointers; a stream may be NULL); other argument
+	// errors reach the rt* function and carry its code, as through the
+	// vendor's pass-through. Enum arguments are cast where acl-to-rt.tsv says
+	// the numbering agrees and translated where it does not (cache
+	// maintenance, 2-D copy kinds, the run mode); TestEveryRoutableCallIsRouted
+	// holds the list to the spec.
+	{acl: "aclrtPeekAtLastError", rt: "rtPeekAtLastError", args: "(rtLastErrLevel_t)level"},
+	{acl: "aclrtGetLastError", rt: "rtGetLastError", args: "(rtLastErrLevel_t)level"},
+	{acl: "aclrtSubscribeReport", rt: "rtSubscribeReport"},
+	{acl: "aclrtLaunchCallback", rt: "rtCallbackLaunch", args: "fn, userData, stream, blockType == ACL_CALLBACK_BLOCK", guard: "fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK"},
+	{acl: "aclrtProcessReport", rt: "rtProcessReport"},
+	{acl: "aclrtUnSubscribeReport", rt: "rtUnSubscribeReport"},
+	{acl: "aclrtResetDeviceForce", rt: "rtDeviceResetForce"},
+	{acl: "aclrtSetStreamFailureMode", rt: "rtStreamSetMode"},
+	{acl: "aclrtGetRunMode", rt: "rtGetRunMode", helper: "npu_route_run_mode", guard: "runMode != NULL"},
+	{acl: "aclrtCreateEventWithFlag", rt: "rtEventCreateWithFlag", args: "(rtEvent_t*)event, flag", guard: "event != NULL"},
+	{acl: "aclrtCreateEventExWithFlag", rt: "rtEventCreateExWithFlag", args: "(rtEvent_t*)event, flag", guard: "event != NULL"},
+	{acl: "aclrtSynchronizeEventWithTimeout", rt: "rtEventSynchronizeWithTimeout", args: "(rtEvent_t)event, timeout", guard: "event != NULL && timeout >= -1"},
+	{acl: "aclrtEventGetTimestamp", rt: "rtEventGetTimeStamp", args: "timestamp, event", guard: "event != NULL && timestamp != NULL"},
+	{acl: "aclrtHostRegister", rt: "rtsHostRegister", args: "ptr, size, (rtHostRegisterType)type, devPtr", guard: "ptr != NULL && devPtr != NULL"},
+	{acl: "aclrtHostRegisterV2", rt: "rtHostRegisterV2", guard: "ptr != NULL"},
+	{acl: "aclrtHostGetDevicePointer", rt: "rtHostGetDevicePointer", guard: "pHost != NULL && pDevice != NULL"},
+	{acl: "aclrtHostUnregister", rt: "rtsHostUnregister", guard: "ptr != NULL"},
+	{acl: "aclrtStreamGetId", rt: "rtsStreamGetId", guard: "streamId != NULL"},
+	{acl: "aclrtMemFlush", rt: "rtFlushCache", guard: "devPtr != NULL"},
+	{acl: "aclrtMemInvalidate", rt: "rtInvalidCache", guard: "devPtr != NULL"},
+	{acl: "aclrtMemAllocManaged", rt: "rtMemAllocManaged", args: "ptr, size, flag, NPU_RT_MODULE_APP", guard: "ptr != NULL && size != 0"},
+	{acl: "aclrtFreeWithDevSync", rt: "rtFreeWithDevSync", guard: "devPtr != NULL"},
+	{acl: "aclrtFreeHostWithDevSync", rt: "rtFreeHostWithDevSync", guard: "hostPtr != NULL"},
+	{acl: "aclrtMemcpy2d", rt: "rtMemcpy2d", args: "dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind)", guard: "dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT"},
+	{acl: "aclrtMemcpy2dAsync", rt: "rtMemcpy2dAsync", args: "dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream", guard: "dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT"},
+	{acl: "aclrtReserveMemAddress", rt: "rtReserveMemAddress", guard: "virPtr != NULL"},
+	{acl: "aclrtReleaseMemAddress", rt: "rtReleaseMemAddress", guard: "virPtr != NULL"},
+	{acl: "aclrtMapMem", rt: "rtMapMem", args: "virPtr, size, offset, (rtDrvMemHandle)handle, flags", guard: "virPtr != NULL && handle != NULL"},
+	{acl: "aclrtUnmapMem", rt: "rtUnmapMem", guard: "virPtr != NULL"},
+	{acl: "aclrtMemMapNoAccess", rt: "rtMemMapNoAccess", args: "virPtr, size, offset, (rtDrvMemHandle)handle, flags", guard: "virPtr != NULL && handle != NULL"},
+	{acl: "aclrtDestroyStreamForce", rt: "rtStreamDestroyForce"},
+	{acl: "aclrtStreamGetPriority", rt: "rtStreamGetPriority", guard: "priority != NULL"},
+	{acl: "aclrtStreamWaitEventWithFlag", rt: "rtStreamWaitEventWithFlag", args: "stream, (rtEvent_t)event, timeout, flag", guard: "event != NULL"},
+	{acl: "aclrtStreamWaitEventWithTimeout", rt: "rtsEventWait", args: "stream, event, (uint32_t)timeout", guard: "event != NULL && timeout >= 0"},
+	{acl: "aclrtGetMemUsageInfo", rt: "rtGetMemUsageInfo", args: "(uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum", guard: "memUsageInfo != NULL && outputNum != NULL"},
+	{acl: "aclrtSetOpWaitTimeout", rt: "rtSetOpWaitTimeOut"},
+	{acl: "aclrtSetOpExecuteTimeOut", rt: "rtSetOpExecuteTimeOut"},
+	{acl: "aclrtSetStreamOverflowSwitch", rt: "rtSetStreamOverflowSwitch"},
+	{acl: "aclrtGetStreamOverflowSwitch", rt: "rtGetStreamOverflowSwitch", guard: "flag != NULL"},
+	{acl: "aclrtGetOverflowStatus", rt: "rtGetDeviceSatStatus", args: "(void* const)outputAddr, (const uint64_t)outputSize, stream", guard: "outputAddr != NULL"},
+	{acl: "aclrtResetOverflowStatus", rt: "rtCleanDeviceSatStatus"},
+	{acl: "aclrtQueryDeviceStatus", rt: "rtDeviceStatusQuery", args: "(const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus", guard: "deviceStatus != NULL"},
+	{acl: "aclrtMemGetAccess", rt: "rtMemGetAccess", args: "virPtr, (rtMemLocation*)location, flag", guard: "virPtr != NULL && location != NULL && flag != NULL"},
+	{acl: "aclrtMemGetAllocationGranularity", rt: "rtMemGetAllocationGranularity", args: "(rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity", guard: "prop != NULL && granularity != NULL"},
+	{acl: "aclrtDeviceGetBareTgid", rt: "rtDeviceGetBareTgid", args: "(uint32_t*)pid", guard: "pid != NULL"},
+	{acl: "aclrtCmoAsync", rt: "rtCmoAsync", args: "src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream", guard: "src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH"},
+	{acl: "aclrtDeviceTaskAbort", rt: "rtDeviceTaskAbort"},
+	{acl: "aclrtStreamAbort", rt: "rtStreamAbort"},
+	{acl: "aclmdlRIUpdate", rt: "rtModelUpdate", args: "(rtModel_t)modelRI", guard: "modelRI != NULL"},
+	{acl: "aclrtGetStreamAvailableNum", rt: "rtsStreamGetAvailableNum", guard: "streamCount != NULL"},
+	{acl: "aclrtSetStreamAttribute", rt: "rtsStreamSetAttribute", args: "stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value", guard: "value != NULL"},
+	{acl: "aclrtGetStreamAttribute", rt: "rtsStreamGetAttribute", args: "stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value", guard: "value != NULL"},
+	{acl: "aclrtCreateNotify", rt: "rtsNotifyCreate", args: "(rtNotify_t*)notify, flag", guard: "notify != NULL"},
+	{acl: "aclrtDestroyNotify", rt: "rtsNotifyDestroy", args: "(rtNotify_t)notify", guard: "notify != NULL"},
+	{acl: "aclrtCntNotifyCreate", rt: "rtCntNotifyCreateServer", args: "(rtCntNotify_t* const)cntNotify, flag", guard: "cntNotify != NULL"},
+	{acl: "aclrtCntNotifyDestroy", rt: "rtCntNotifyDestroy", args: "(rtCntNotify_t const)cntNotify", guard: "cntNotify != NULL"},
+	{acl: "aclrtRecordNotify", rt: "rtsNotifyRecord", args: "(rtNotify_t)notify, stream", guard: "notify != NULL"},
+	{acl: "aclrtWaitAndResetNotify", rt: "rtsNotifyWaitAndReset", args: "(rtNotify_t)notify, stream, timeout", guard: "notify != NULL"},
+	{acl: "aclrtGetNotifyId", rt: "rtsNotifyGetId", args: "(rtNotify_t)notify, notifyId", guard: "notify != NULL && notifyId != NULL"},
+	{acl: "aclrtGetEventId", rt: "rtsEventGetId", args: "(rtEvent_t)event, eventId", guard: "event != NULL && eventId != NULL"},
+	{acl: "aclrtGetEventAvailNum", rt: "rtsEventGetAvailNum", guard: "eventCount != NULL"},
+	{acl: "aclrtGetDeviceInfo", rt: "rtsDeviceGetInfo", args: "deviceId, (rtDevAttr)attr, value", guard: "value != NULL"},
+	{acl: "aclrtDeviceGetStreamPriorityRange", rt: "rtsDeviceGetStreamPriorityRange", guard: "leastPriority != NULL && greatestPriority != NULL"},
+	{acl: "aclrtDeviceGetUuid", rt: "rtGetDeviceUuid", args: "deviceId, (rtUuid_t*)uuid", guard: "uuid != NULL"},
+	{acl: "aclrtDeviceGetPCIBusId", rt: "rtDeviceGetPCIBusId", guard: "pciBusId != NULL"},
+	{acl: "aclrtDeviceGetByPCIBusId", rt: "rtDeviceGetByPCIBusId", guard: "pciBusId != NULL && deviceId != NULL"},
+	{acl: "aclrtCtxGetCurrentDefaultStream", rt: "rtsCtxGetCurrentDefaultStream", args: "(rtStream_t*)stream", guard: "stream != NULL"},
+	{acl: "aclrtGetPrimaryCtxState", rt: "rtsGetPrimaryCtxState", guard: "flags != NULL && active != NULL"},
+	{acl: "aclrtGetDeviceResLimit", rt: "rtsGetDeviceResLimit", args: "deviceId, (const rtDevResLimitType_t)type, value", guard: "value != NULL"},
+	{acl: "aclrtSetDeviceResLimit", rt: "rtsSetDeviceResLimit", args: "deviceId, (const rtDevResLimitType_t)type, value"},
+	{acl: "aclrtResetDeviceResLimit", rt: "rtsResetDeviceResLimit"},
+	{acl: "aclrtGetStreamResLimit", rt: "rtsGetStreamResLimit", args: "stream, (const rtDevResLimitType_t)type, (uint32_t* const)value", guard: "value != NULL"},
+	{acl: "aclrtSetStreamResLimit", rt: "rtsSetStreamResLimit", args: "stream, (const rtDevResLimitType_t)type, value"},
+	{acl: "aclrtResetStreamResLimit", rt: "rtsResetStreamResLimit"},
+	{acl: "aclrtUseStreamResInCurrentThread", rt: "rtsUseStreamResInCurrentThread"},
+	{acl: "aclrtUnuseStreamResInCurrentThread", rt: "rtsNotUseStreamResInCurrentThread"},
+	{acl: "aclrtGetResInCurrentThread", rt: "rtsGetResInCurrentThread", args: "(const rtDevResLimitType_t)type, (uint32_t* const)value", guard: "value != NULL"},
+	{acl: "aclrtCreateLabel", rt: "rtsLabelCreate", args: "(rtLabel_t*)label", guard: "label != NULL"},
+	{acl: "aclrtSetLabel", rt: "rtsLabelSet", args: "(rtLabel_t)label, stream", guard: "label != NULL"},
+	{acl: "aclrtDestroyLabel", rt: "rtsLabelDestroy", args: "(rtLabel_t)label", guard: "label != NULL"},
+	{acl: "aclrtCreateLabelList", rt: "rtsLabelSwitchListCreate", args: "(rtLabel_t*)labels, num, (void* *)labelList", guard: "labels != NULL && labelList != NULL"},
+	{acl: "aclrtDestroyLabelList", rt: "rtsLabelSwitchListDestroy", args: "(void*)labelList", guard: "labelList != NULL"},
+	{acl: "aclrtSwitchLabelByIndex", rt: "rtsLabelSwitchByIndex", args: "ptr, maxValue, (void*)labelList, stream", guard: "ptr != NULL && labelList != NULL"},
+	{acl: "aclrtActiveStream", rt: "rtsActiveStream"},
+	{acl: "aclrtSwitchStream", rt: "rtsSwitchStream", args: "leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream", guard: "leftValue != NULL && rightValue != NULL"},
+	{acl: "aclrtIpcMemGetExportKey", rt: "rtsIpcMemGetExportKey", args: "devPtr, size, (char_t*)key, (uint32_t)len, flags", guard: "devPtr != NULL && key != NULL"},
+	{acl: "aclrtIpcMemClose", rt: "rtsIpcMemClose", args: "(const char_t*)key", guard: "key != NULL"},
+	{acl: "aclrtIpcMemImportByKey", rt: "rtsIpcMemImportByKey", args: "devPtr, (const char_t*)key, flags", guard: "devPtr != NULL && key != NULL"},
+	{acl: "aclrtIpcMemSetImportPid", rt: "rtsIpcMemSetImportPid", args: "(const char_t*)key, pid, (int)num", guard: "key != NULL && pid != NULL"},
+	{acl: "aclrtNotifyBatchReset", rt: "rtsNotifyBatchReset", args: "(rtNotify_t*)notifies, (uint32_t)num", guard: "notifies != NULL"},
+	{acl: "aclrtNotifyGetExportKey", rt: "rtsNotifyGetExportKey", args: "(rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags", guard: "notify != NULL && key != NULL"},
+	{acl: "aclrtNotifyImportByKey", rt: "rtsNotifyImportByKey", args: "(rtNotify_t*)notify, (const char_t*)key, flags", guard: "notify != NULL && key != NULL"},
+	{acl: "aclrtNotifySetImportPid", rt: "rtsNotifySetImportPid", args: "(rtNotify_t)notify, pid, (int)num", guard: "notify != NULL && pid != NULL"},
+	{acl: "aclrtGetLogicDevIdByUserDevId", rt: "rtsGetLogicDevIdByUserDevId", guard: "logicDevId != NULL"},
+	{acl: "aclrtGetUserDevIdByLogicDevId", rt: "rtsGetUserDevIdByLogicDevId", guard: "userDevid != NULL"},
+	{acl: "aclrtGetLogicDevIdByPhyDevId", rt: "rtsGetLogicDevIdByPhyDevId", guard: "logicDevId != NULL"},
+	{acl: "aclrtGetPhyDevIdByLogicDevId", rt: "rtsGetPhyDevIdByLogicDevId", guard: "phyDevId != NULL"},
+	{acl: "aclrtCtxGetFloatOverflowAddr", rt: "rtsCtxGetFloatOverflowAddr", guard: "overflowAddr != NULL"},
+	{acl: "aclrtLaunchHostFunc", rt: "rtsLaunchHostFunc", args: "stream, (const rtCallback_t)fn, (void* const)args", guard: "fn != NULL"},
+	{acl: "aclrtStreamStop", rt: "rtsStreamStop"},
+	{acl: "aclrtCheckArchCompatibility", rt: "rtCheckArchCompatibility", args: "(const char_t*)socVersion, canCompatible", guard: "socVersion != NULL && canCompatible != NULL"},
+	{acl: "aclrtCntNotifyRecord", rt: "rtsCntNotifyRecord", args: "(rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info", guard: "cntNotify != NULL && info != NULL"},
+	{acl: "aclrtCntNotifyWaitWithTimeout", rt: "rtsCntNotifyWaitWithTimeout", args: "(rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info", guard: "cntNotify != NULL && info != NULL"},
+	{acl: "aclrtCntNotifyReset", rt: "rtsCntNotifyReset", args: "(rtCntNotify_t)cntNotify, stream", guard: "cntNotify != NULL"},
+	{acl: "aclrtCntNotifyGetId", rt: "rtsCntNotifyGetId", args: "(rtCntNotify_t)cntNotify, notifyId", guard: "cntNotify != NULL && notifyId != NULL"},
+	{acl: "aclrtMemSetAccess", rt: "rtMemSetAccess", args: "virPtr, size, (rtMemAccessDesc*)desc, count", guard: "virPtr != NULL && desc != NULL"},
+	{acl: "aclrtIpcGetEventHandle", rt: "rtIpcGetEventHandle", args: "(rtEvent_t)event, (rtIpcEventHandle_t*)handle", guard: "event != NULL && handle != NULL"},
+	{acl: "aclrtIpcOpenEventHandle", rt: "rtIpcOpenEventHandle", args: "*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event", guard: "event != NULL"},
+	{acl: "aclrtMemRetainAllocationHandle", rt: "rtMemRetainAllocationHandle", args: "virPtr, (rtDrvMemHandle*)handle", guard: "virPtr != NULL && handle != NULL"},
+	{acl: "aclrtMemGetAddressRange", rt: "rtMemGetAddressRange", guard: "ptr != NULL && pbase != NULL && psize != NULL"},
+	{acl: "aclrtMemPoolCreate", rt: "rtMemPoolCreate", args: "(rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps", guard: "memPool != NULL && poolProps != NULL"},
+	{acl: "aclrtMemPoolDestroy", rt: "rtMemPoolDestroy", args: "(rtMemPool_t const)memPool", guard: "memPool != NULL"},
+	{acl: "aclrtMemPoolSetAttr", rt: "rtMemPoolSetAttr", args: "(rtMemPool_t)memPool, (rtMemPoolAttr)attr, value", guard: "memPool != NULL && value != NULL"},
+	{acl: "aclrtMemPoolGetAttr", rt: "rtMemPoolGetAttr", args: "(rtMemPool_t)memPool, (rtMemPoolAttr)attr, value", guard: "memPool != NULL && value != NULL"},
+	{acl: "aclrtMemPoolMallocAsync", rt: "rtMemPoolMallocAsync", args: "ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream", guard: "ptr != NULL && memPool != NULL"},
+	{acl: "aclrtMemPoolFreeAsync", rt: "rtMemPoolFreeAsync", guard: "ptr != NULL"},
+	{acl: "aclrtMemPoolTrimTo", rt: "rtMemPoolTrimTo", args: "(rtMemPool_t)memPool, (uint64_t)minBytesToKeep", guard: "memPool != NULL"},
+	{acl: "aclrtMemManagedPrefetchAsync", rt: "rtMemManagedPrefetchAsync", args: "ptr, size, *(rtMemManagedLocation *)&location, flags, stream", guard: "ptr != NULL"},
+	{acl: "aclmdlRIDestroy", rt: "rtModelDestroy", args: "(rtModel_t)modelRI", guard: "modelRI != NULL"},
+	{acl: "aclmdlRICaptureBegin", rt: "rtStreamBeginCapture", args: "stream, (const rtStreamCaptureMode)mode"},
+	{acl: "aclmdlRICaptureEnd", rt: "rtStreamEndCapture", args: "stream, (rtModel_t*)modelRI", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIDebugPrint", rt: "rtModelDebugDotPrint", args: "(rtModel_t)modelRI", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIDebugJsonPrint", rt: "rtModelDebugJsonPrint", args: "(rtModel_t)modelRI, path, flags", guard: "modelRI != NULL && path != NULL"},
+	{acl: "aclmdlRICaptureThreadExchangeMode", rt: "rtThreadExchangeCaptureMode", args: "(rtStreamCaptureMode*)mode", guard: "mode != NULL"},
+	{acl: "aclmdlRICaptureTaskGrpBegin", rt: "rtsStreamBeginTaskGrp"},
+	{acl: "aclmdlRICaptureTaskGrpEnd", rt: "rtsStreamEndTaskGrp", args: "stream, (rtTaskGrp_t*)handle", guard: "handle != NULL"},
+	{acl: "aclmdlRICaptureTaskUpdateBegin", rt: "rtsStreamBeginTaskUpdate", args: "stream, (rtTaskGrp_t)handle", guard: "handle != NULL"},
+	{acl: "aclmdlRICaptureTaskUpdateEnd", rt: "rtsStreamEndTaskUpdate"},
+	{acl: "aclmdlRIBuildBegin", rt: "rtsModelCreate", args: "(rtModel_t*)modelRI, flag", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIBindStream", rt: "rtsModelBindStream", args: "(rtModel_t)modelRI, stream, flag", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIEndTask", rt: "rtsEndGraph", args: "(rtModel_t)modelRI, stream", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIBuildEnd", rt: "rtsModelLoadComplete", args: "(rtModel_t)modelRI, reserve", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIUnbindStream", rt: "rtsModelUnbindStream", args: "(rtModel_t)modelRI, stream", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIExecute", rt: "rtsModelExecute", args: "(rtModel_t)modelRI, timeout", guard: "modelRI != NULL"},
+	{acl: "aclmdlRISetName", rt: "rtsModelSetName", args: "(rtModel_t)modelRI, (const char_t*)name", guard: "modelRI != NULL && name != NULL"},
+	{acl: "aclmdlRIGetName", rt: "rtsModelGetName", args: "(rtModel_t)modelRI, maxLen, (char_t* const)name", guard: "modelRI != NULL && name != NULL"},
+	{acl: "aclmdlRIGetId", rt: "rtModelGetId", args: "(rtModel_t)modelRI, modelRIId", guard: "modelRI != NULL && modelRIId != NULL"},
+	{acl: "aclmdlRIAbort", rt: "rtsModelAbort", args: "(rtModel_t)modelRI", guard: "modelRI != NULL"},
+	{acl: "aclmdlRIGetStreams", rt: "rtModelGetStreams", args: "(rtModel_t const)modelRI, (rtStream_t*)streams, numStreams", guard: "modelRI != NULL && streams != NULL && numStreams != NULL"},
 }
 
 // routeOf returns the route of an ACL symbol and its slot.
@@ -124,7 +273,63 @@ func genRouteTable(b *bytes.Buffer) {
 	fmt.Fprintf(b, "void *npu_route_fns[%d];\n", len(routes))
 }
 
-// routeCheck is the first statement of the emu_ body of a routed symbol.
+// A taken route hands the ACL work to the rt* side: the emu_ body of a
+// routed ACL symbol stores its arguments and a thunk (the ACL function's
+// own body, emu_direct_) in npu_routed_pending (stack.h) and calls the
+// interposed rt* definition; when the interposer forwards, the rt* shim
+// that the route targets finds the pending call and runs the thunk instead
+// of its own rt* work. So a forwarding interposer changes nothing the
+// program sees (the ACL function's results, codes and messages are its
+// own), while one that refuses returns its own answer, as on the real
+// split stack, where the ACL implementation's work is this rt* call.
+
+// routeThunk writes the argument record and the thunk of a routed symbol.
+func routeThunk(s abi.Symbol, slot int, ps []param) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n/* The ACL work of %s when its route comes back through an interposer. */\n", s.Name)
+	fmt.Fprintf(&b, "struct npu_route_args_%d {\n    npu_routed h;\n", slot)
+	for _, p := range ps {
+		t := p.typ
+		if p.array {
+			t += "*"
+		}
+		fmt.Fprintf(&b, "    %s %s;\n", t, p.name)
+	}
+	b.WriteString("};\n")
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = "a->" + p.name
+	}
+	fmt.Fprintf(&b, "static int32_t npu_route_thunk_%d(npu_routed *h) {\n", slot)
+	if len(ps) > 0 {
+		fmt.Fprintf(&b, "    struct npu_route_args_%d *a = (struct npu_route_args_%d *)h;\n", slot, slot)
+	} else {
+		b.WriteString("    (void)h;\n")
+	}
+	fmt.Fprintf(&b, "    return (int32_t)emu_direct_%s(%s);\n}\n", s.Name, strings.Join(names, ", "))
+	return b.String()
+}
+
+// routeTarget reports whether an rt* symbol is the target of a route.
+func routeTarget(name string) bool {
+	for _, r := range routes {
+		if r.rt == name {
+			return true
+		}
+	}
+	return false
+}
+
+// routeTake is the first statement of the emu_ body of a route's rt* target
+// (idx: its index in abi.Symbols).
+func routeTake(idx int) string {
+	return fmt.Sprintf("    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == %d) /* a routed ACL call, forwarded */\n"+
+		"        return (rtError_t)npu_route_take();\n", idx)
+}
+
+// routeCheck is the first statement of the emu_ body of a routed symbol:
+// with the route set and the guard true, the call goes to the interposed
+// rt* definition with the ACL arguments and thunk pending.
 func routeCheck(r route, slot int, ps []param) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
@@ -142,5 +347,16 @@ func routeCheck(r route, slot int, ps []param) string {
 	if r.helper != "" {
 		call = fmt.Sprintf("%s(npu_route_fns[%d], %s)", r.helper, slot, args)
 	}
-	return fmt.Sprintf("    if (%s) /* split layout, %s interposed */\n        return (aclError)%s;\n", cond, r.rt, call)
+	rec := fmt.Sprintf("{{%d, npu_route_thunk_%d}", abi.SymbolIndex(r.rt), slot)
+	for _, n := range names {
+		rec += ", " + n
+	}
+	rec += "}"
+	return fmt.Sprintf("    if (%s) { /* split layout, %s interposed */\n"+
+		"        struct npu_route_args_%d a = %s;\n"+
+		"        npu_routed_pending = &a.h;\n"+
+		"        aclError r = (aclError)%s;\n"+
+		"        npu_routed_pending = NULL;\n"+
+		"        return r;\n"+
+		"    }\n", cond, r.rt, slot, rec, call)
 }

@@ -1,0 +1,118 @@
+/* misc_rest_calls: ACL calls no other case makes, each with valid
+ * arguments and a result that could be wrong — the force variants of
+ * stream destruction and device reset, the synchronising frees, device
+ * status and architecture compatibility, stream failure mode, attributes
+ * and stop, event ids, the op wait timeout, and capture task groups
+ * (captured, then updated from another stream) and the abort of a built
+ * model run instance.
+ * TestSplitLayoutForwardingHook also runs it in the split layout under an
+ * interposer, so each of these routed calls is seen there. */
+#include <string.h>
+
+#include "rt_util.h"
+
+int main(void)
+{
+    CHECK_OK(aclInit(NULL));
+    CHECK_OK(aclrtSetDevice(0));
+
+    const char *soc = aclrtGetSocName();
+    CHECK(soc != NULL);
+    int32_t compatible = -1;
+    CHECK_OK(aclrtCheckArchCompatibility(soc, &compatible));
+    CHECK_EQ(compatible, 1);
+
+    aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_END;
+    CHECK_OK(aclrtQueryDeviceStatus(0, &status));
+    CHECK_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
+
+    CHECK_OK(aclrtSetOpWaitTimeout(5));
+
+    /* Synchronising frees: the memory is gone afterwards. */
+    void *dev = NULL, *host = NULL;
+    CHECK_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMallocHost(&host, 4096));
+    CHECK_OK(aclrtMemsetAsync(dev, 4096, 7, 4096, NULL));
+    CHECK_OK(aclrtFreeWithDevSync(dev));
+    CHECK_OK(aclrtFreeHostWithDevSync(host));
+    CHECK_FAILS(aclrtFree(dev));
+
+    /* Failure mode and attributes of a stream. */
+    aclrtStream s = NULL, s2 = NULL;
+    CHECK_OK(aclrtCreateStream(&s));
+    CHECK_OK(aclrtCreateStream(&s2));
+    CHECK_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    aclrtStreamAttrValue v;
+    memset(&v, 0, sizeof v);
+    CHECK_OK(aclrtGetStreamAttribute(s, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    CHECK_EQ(v.failureMode, ACL_STOP_ON_FAILURE);
+    /* The mode is set once per stream (a second setting is refused). */
+    CHECK_ERR(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE), ACL_ERROR_RT_PARAM_INVALID);
+    v.failureMode = ACL_STOP_ON_FAILURE;
+    CHECK_OK(aclrtSetStreamAttribute(s2, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    memset(&v, 0, sizeof v);
+    CHECK_OK(aclrtGetStreamAttribute(s2, ACL_STREAM_ATTR_FAILURE_MODE, &v));
+    CHECK_EQ(v.failureMode, ACL_STOP_ON_FAILURE);
+
+    /* Event ids are distinct. */
+    aclrtEvent e1 = NULL, e2 = NULL;
+    CHECK_OK(aclrtCreateEvent(&e1));
+    CHECK_OK(aclrtCreateEvent(&e2));
+    uint32_t id1 = 0, id2 = 0;
+    CHECK_OK(aclrtGetEventId(e1, &id1));
+    CHECK_OK(aclrtGetEventId(e2, &id2));
+    CHECK(id1 != id2);
+
+    /* A task group captured on s, then updated from s2. */
+    void *buf = NULL;
+    CHECK_OK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK_OK(aclmdlRICaptureTaskGrpBegin(s));
+    CHECK_OK(aclrtMemsetAsync(buf, 4096, 1, 4096, s));
+    aclrtTaskGrp grp = NULL;
+    CHECK_OK(aclmdlRICaptureTaskGrpEnd(s, &grp));
+    CHECK(grp != NULL);
+    aclmdlRI ri = NULL;
+    CHECK_OK(aclmdlRICaptureEnd(s, &ri));
+    CHECK(ri != NULL);
+    CHECK_OK(aclmdlRICaptureTaskUpdateBegin(s2, grp));
+    CHECK_OK(aclrtMemsetAsync(buf, 4096, 2, 4096, s2));
+    CHECK_OK(aclmdlRICaptureTaskUpdateEnd(s2));
+    CHECK_OK(aclmdlRIExecuteAsync(ri, s));
+    CHECK_OK(aclrtSynchronizeStream(s));
+    unsigned char back[16];
+    CHECK_OK(aclrtMemcpy(back, sizeof back, buf, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK_EQ(back[0], 2); /* the updated memset ran */
+    CHECK_OK(aclmdlRIDestroy(ri));
+
+    /* A built instance can be aborted (here: one that is not running). */
+    aclrtStream bs = NULL;
+    CHECK_OK(aclrtCreateStreamWithConfig(&bs, 0, ACL_STREAM_PERSISTENT));
+    aclmdlRI built = NULL;
+    CHECK_OK(aclmdlRIBuildBegin(&built, 0));
+    CHECK_OK(aclmdlRIBindStream(built, bs, ACL_MODEL_STREAM_FLAG_HEAD));
+    CHECK_OK(aclrtMemsetAsync(buf, 4096, 3, 4096, bs));
+    CHECK_OK(aclmdlRIEndTask(built, bs));
+    CHECK_OK(aclmdlRIBuildEnd(built, NULL));
+    CHECK_OK(aclmdlRIExecute(built, -1));
+    CHECK_OK(aclmdlRIAbort(built));
+    CHECK_OK(aclmdlRIUnbindStream(built, bs));
+    CHECK_OK(aclmdlRIDestroy(built));
+    CHECK_OK(aclrtDestroyStream(bs));
+    CHECK_OK(aclrtFree(buf));
+
+    /* A stopped stream takes no more tasks; force destruction works on it. */
+    CHECK_OK(aclrtStreamStop(s2));
+    CHECK_FAILS(aclrtRecordEvent(e1, s2));
+    CHECK_OK(aclrtDestroyStreamForce(s2));
+    CHECK_OK(aclrtDestroyEvent(e1));
+    CHECK_OK(aclrtDestroyEvent(e2));
+    CHECK_OK(aclrtDestroyStream(s));
+
+    CHECK_OK(aclrtSetDevice(0)); /* a second reference */
+    CHECK_OK(aclrtResetDeviceForce(0));
+    int32_t cur = -1;
+    CHECK_FAILS(aclrtGetDevice(&cur)); /* every reference is gone */
+    CHECK_OK(aclFinalize());
+    return 0;
+}

@@ -1,0 +1,229 @@
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSplitLayoutForwardingHook runs the ACL cases that call a routed
+// aclrt*/aclmdlRI* function (docs/stack.md, "What binds where today")
+// in the split layout under an LD_PRELOAD library that defines every
+// routed rt* function as "count, then forward to the next definition" —
+// the smallest sharing layer there is. Two things must hold:
+//   - every such case still passes: each route hands the rt* function the
+//     arguments it needs (a wrong cast, order or enum translation shows as
+//     a failing case);
+//   - every routed rt* function is seen by the hook in at least one case
+//     (routeNotExercised lists the few no case reaches), so the routes are
+//     taken, not just compiled.
+func TestSplitLayoutForwardingHook(t *testing.T) {
+	if *realFlag {
+		t.Skip("the split layout is npuemu's (NPUEMU_STACK); nothing to forward on a real machine")
+	}
+	tg := target(t)
+	repo, err := filepath.Abs("..")
+	require.NoError(t, err)
+	routes := routedCalls(t, filepath.Join(repo, "libfake", "zshims.c"))
+	require.NotEmpty(t, routes)
+
+	dir := t.TempDir()
+	hook := buildForwardHook(t, tg, routes, dir)
+
+	cases, err := Discover("cases")
+	require.NoError(t, err)
+	var chosen []Case
+	for _, c := range cases {
+		if strings.HasPrefix(c.Name, "stack_") || strings.HasPrefix(c.Name, "ascendc_") || splitCaseExcluded[c.Name] != "" {
+			continue // stack_*: their own layouts and rt* calls; ascendc_*: kernel builds, no route of their own
+		}
+		src, err := os.ReadFile(c.Path)
+		require.NoError(t, err)
+		for acl := range routes {
+			if regexp.MustCompile(`\b` + acl + `\(`).Match(src) {
+				chosen = append(chosen, c)
+				break
+			}
+		}
+	}
+	require.NotEmpty(t, chosen)
+
+	counts := map[string]int{}
+	var mu sync.Mutex
+	compilers := make(chan struct{}, runtime.GOMAXPROCS(0))
+	t.Run("cases", func(t *testing.T) {
+		for _, c := range chosen {
+			t.Run(c.Name, func(t *testing.T) {
+				t.Parallel()
+				reason, err := tg.Unmet(c)
+				require.NoError(t, err)
+				if reason != "" {
+					t.Skip(reason)
+				}
+				compilers <- struct{}{}
+				exe, log, err := tg.Build(c, dir)
+				<-compilers
+				require.NoError(t, err, "%s", log)
+				out := filepath.Join(dir, c.Name+".counts")
+				c.Env = append(append([]string{}, c.Env...),
+					"NPUEMU_STACK=split", "LD_PRELOAD="+hook, "FORWARD_HOOK_OUT="+out)
+				ctx, cancel := context.WithTimeout(context.Background(), *caseTimeout)
+				defer cancel()
+				r := tg.Run(ctx, c, exe)
+				switch r.Outcome {
+				case Pass:
+				case Skip:
+					t.Skip(r.Reason)
+				default:
+					t.Fatalf("%s under the forwarding hook (split layout): %s\n--- stdout\n%s--- stderr\n%s", c.Name, r.Reason, r.Stdout, r.Stderr)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				readCounts(t, out, counts)
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	var missing []string
+	for _, rt := range uniqueRT(routes) {
+		if counts[rt] == 0 && routeNotExercised[rt] == "" {
+			missing = append(missing, rt)
+		}
+		if counts[rt] > 0 && routeNotExercised[rt] != "" {
+			t.Errorf("%s is listed in routeNotExercised but a case reached it: remove it from the list", rt)
+		}
+	}
+	sort.Strings(missing)
+	require.Empty(t, missing, "routed rt* functions no ACL case reached through the forwarding hook: "+
+		"add a case that calls their aclrt* function, or list them in routeNotExercised with why")
+	t.Logf("%d routed rt* functions, %d reached by %d cases", len(uniqueRT(routes)), len(counts), len(chosen))
+}
+
+// splitCaseExcluded: cases that check what only the merged layout does, and why.
+var splitCaseExcluded = map[string]string{
+	"kernel_launch_batch": "checks the front's deferred (batched) launches, whose failures surface at the next synchronisation; a routed launch is made when called, so an interposer sees each one, and fails immediately",
+}
+
+// routeNotExercised: routed rt* functions no plain ACL case calls through
+// their ACL function, and why.
+var routeNotExercised = map[string]string{}
+
+// routedCalls reads the generated shims: ACL function -> the rt* function
+// its split-layout route calls.
+func routedCalls(t *testing.T, zshims string) map[string]string {
+	data, err := os.ReadFile(zshims)
+	require.NoError(t, err)
+	fnRe := regexp.MustCompile(`^static inline \w+ emu_(\w+)\(`)
+	routeRe := regexp.MustCompile(`/\* split layout, (\w+) interposed \*/`)
+	routes := map[string]string{}
+	cur := ""
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := fnRe.FindStringSubmatch(line); m != nil {
+			cur = m[1]
+		} else if m := routeRe.FindStringSubmatch(line); m != nil && cur != "" {
+			routes[cur] = m[1]
+		}
+	}
+	return routes
+}
+
+func uniqueRT(routes map[string]string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, rt := range routes {
+		if !seen[rt] {
+			seen[rt] = true
+			out = append(out, rt)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// buildForwardHook writes and compiles the forwarding hook: each rt* function
+// with the prototype of runtime/rt.h counts its calls and calls the next
+// definition; at exit the counts go to $FORWARD_HOOK_OUT, one "name count"
+// line each.
+func buildForwardHook(t *testing.T, tg *Target, routes map[string]string, dir string) string {
+	rts := uniqueRT(routes)
+	var b strings.Builder
+	b.WriteString("#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include \"runtime/rt.h\"\n\n")
+	fmt.Fprintf(&b, "static long counts[%d];\nstatic const char *const names[%d] = {\n", len(rts), len(rts))
+	for _, rt := range rts {
+		fmt.Fprintf(&b, "    %q,\n", rt)
+	}
+	b.WriteString("};\n")
+	b.WriteString(`static void *next(const char *name) {
+    void *p = dlsym(RTLD_NEXT, name);
+    if (p == NULL) { fprintf(stderr, "forward hook: no next %s\n", name); abort(); }
+    return p;
+}
+__attribute__((destructor)) static void dump(void) {
+    const char *out = getenv("FORWARD_HOOK_OUT");
+    if (out == NULL) return;
+    FILE *f = fopen(out, "a");
+    if (f == NULL) return;
+    for (unsigned i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (counts[i] != 0) fprintf(f, "%s %ld\n", names[i], counts[i]);
+    fclose(f);
+}
+`)
+	for i, rt := range rts {
+		s, ok := abi.SymbolByName(rt)
+		require.True(t, ok, rt)
+		params, names := s.Params, []string{}
+		if params == "(empty)" || params == "void" || params == "" {
+			params = "void"
+		} else {
+			for _, p := range strings.Split(params, ",") {
+				f := strings.FieldsFunc(p, func(r rune) bool { return strings.ContainsRune(" *&[]", r) })
+				names = append(names, f[len(f)-1])
+			}
+		}
+		fmt.Fprintf(&b, "%s %s(%s) {\n    __atomic_add_fetch(&counts[%d], 1, __ATOMIC_SEQ_CST);\n    return ((__typeof__(&%s))next(%q))(%s);\n}\n",
+			s.Return, rt, params, i, rt, rt, strings.Join(names, ", "))
+	}
+	src := filepath.Join(dir, "forward_hook.c")
+	require.NoError(t, os.WriteFile(src, []byte(b.String()), 0o644))
+	so := filepath.Join(dir, "forward_hook.so")
+	args := append(append([]string{}, tg.CC[1:]...), "-shared", "-fPIC", "-O1", "-Wall", "-Werror",
+		"-Wno-deprecated-declarations", "-I", tg.Include, "-o", so, src, "-ldl")
+	out, err := exec.Command(tg.CC[0], args...).CombinedOutput()
+	require.NoError(t, err, "compiling the forwarding hook: %s", out)
+	return so
+}
+
+func readCounts(t *testing.T, path string, into map[string]int) {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return
+	}
+	require.NoError(t, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		n, err := strconv.Atoi(f[1])
+		require.NoError(t, err)
+		into[f[0]] += n
+	}
+}
