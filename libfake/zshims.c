@@ -21788,10 +21788,7 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
-    (void)deviceId;
-    (void)hacType;
-    (void)capabilities;
-    return (rtError_t)npu_unsupported(npu_self(), 693);
+    return npug_rtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
 }
 
 static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
@@ -21980,14 +21977,7 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
 }
 
 static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
-    (void)dst;
-    (void)destMax;
-    (void)src;
-    (void)cnt;
-    (void)kind;
-    (void)stm;
-    (void)memcpyConfig;
-    return (rtError_t)npu_unsupported(npu_self(), 699);
+    return npug_rtMemcpyAsyncEx(npu_self(), dst, destMax, (void*)src, cnt, kind, stm, memcpyConfig);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
@@ -22189,10 +22179,7 @@ NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSiz
 }
 
 static inline rtError_t emu_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
-    (void)devPtr;
-    (void)len;
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 705);
+    return npug_rtMemPrefetchToDevice(npu_self(), devPtr, len, devId);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
@@ -22223,10 +22210,7 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
 }
 
 static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
-    (void)name;
-    (void)type;
-    (void)attr;
-    return (rtError_t)npu_unsupported(npu_self(), 706);
+    return npug_rtIpcSetMemoryAttr(npu_self(), (char*)name, type, attr);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
@@ -22473,11 +22457,7 @@ NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint6
 }
 
 static inline rtError_t emu_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
-    (void)handle;
-    (void)handleType;
-    (void)flags;
-    (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 714);
+    return npug_rtMemExportToShareableHandleV2(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
@@ -22509,10 +22489,7 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
 }
 
 static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
-    (void)shareableHandle;
-    (void)devId;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 715);
+    return npug_rtMemImportFromShareableHandle(npu_self(), shareableHandle, devId, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
@@ -22543,12 +22520,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, in
 }
 
 static inline rtError_t emu_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
-    (void)shareableHandle;
-    (void)handleType;
-    (void)flags;
-    (void)devId;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 716);
+    return npug_rtMemImportFromShareableHandleV2(npu_self(), (void*)shareableHandle, handleType, flags, devId, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
@@ -22581,10 +22553,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
-    (void)shareableHandle;
-    (void)pid;
-    (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 717);
+    return npug_rtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
@@ -22615,11 +22584,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int 
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
-    (void)shareableHandle;
-    (void)handleType;
-    (void)pid;
-    (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 718);
+    return npug_rtMemSetPidToShareableHandleV2(npu_self(), (void*)shareableHandle, handleType, pid, pidNum);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
@@ -22682,15 +22647,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
 }
 
 static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
-    (void)dsts;
-    (void)srcs;
-    (void)sizes;
-    (void)count;
-    (void)attrs;
-    (void)attrsIdxs;
-    (void)numAttrs;
-    (void)failIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 720);
+    return npug_rtsMemcpyBatch(npu_self(), dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
@@ -22726,17 +22683,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
 }
 
 static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
-    (void)dsts;
-    (void)destMaxs;
-    (void)srcs;
-    (void)sizes;
-    (void)count;
-    (void)attrs;
-    (void)attrsIdxs;
-    (void)numAttrs;
-    (void)failIdx;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 721);
+    return npug_rtsMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
@@ -22876,9 +22823,7 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 }
 
 static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
-    (void)handle;
-    (void)prop;
-    return (rtError_t)npu_unsupported(npu_self(), 725);
+    return npug_rtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
@@ -24136,10 +24081,7 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
-    (void)notify;
-    (void)serverPids;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 766);
+    return npug_rtNotifySetImportPidInterServer(npu_self(), notify, (rtServerPid*)serverPids, num);
 }
 
 static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
@@ -24351,9 +24293,7 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 }
 
 static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
-    (void)kind;
-    (void)descSize;
-    return (rtError_t)npu_unsupported(npu_self(), 773);
+    return npug_rtsGetMemcpyDescSize(npu_self(), kind, descSize);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
@@ -24383,13 +24323,7 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
 }
 
 static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
-    (void)desc;
-    (void)kind;
-    (void)srcAddr;
-    (void)dstAddr;
-    (void)count;
-    (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 774);
+    return npug_rtsSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
@@ -24423,11 +24357,7 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
 }
 
 static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
-    (void)desc;
-    (void)kind;
-    (void)config;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 775);
+    return npug_rtsMemcpyAsyncWithDesc(npu_self(), desc, kind, config, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
@@ -24497,12 +24427,7 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
 }
 
 static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
-    (void)devPtr;
-    (void)size;
-    (void)policy;
-    (void)advise;
-    (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 777);
+    return npug_rtsMalloc(npu_self(), devPtr, size, policy, advise, cfg);
 }
 
 static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
@@ -24535,11 +24460,7 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
 }
 
 static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    (void)handle;
-    (void)handleType;
-    (void)flags;
-    (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 778);
+    return npug_rtsMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -24571,10 +24492,7 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
 }
 
 static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
-    (void)hostPtr;
-    (void)size;
-    (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 779);
+    return npug_rtsMallocHost(npu_self(), hostPtr, size, (rtMallocConfig_t*)cfg);
 }
 
 static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
@@ -24605,9 +24523,7 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 }
 
 static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
-    (void)ptr;
-    (void)attributes;
-    return (rtError_t)npu_unsupported(npu_self(), 780);
+    return npug_rtsPointerGetAttributes(npu_self(), (void*)ptr, attributes);
 }
 
 static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
@@ -24760,8 +24676,7 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 }
 
 static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
-    (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 785);
+    return npug_rtsGetCmoDescSize(npu_self(), size);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
@@ -24790,10 +24705,7 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
 }
 
 static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
-    (void)cmoDesc;
-    (void)srcAddr;
-    (void)srcLen;
-    return (rtError_t)npu_unsupported(npu_self(), 786);
+    return npug_rtsSetCmoDesc(npu_self(), cmoDesc, srcAddr, srcLen);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
@@ -24824,11 +24736,7 @@ NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t sr
 }
 
 static inline rtError_t emu_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
-    (void)cmoDesc;
-    (void)stm;
-    (void)cmoOpCode;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 787);
+    return npug_rtsLaunchCmoAddrTask(npu_self(), cmoDesc, stm, cmoOpCode, (void*)reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
@@ -24860,10 +24768,7 @@ NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, r
 }
 
 static inline rtError_t emu_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
-    (void)reduceInfo;
-    (void)stm;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 788);
+    return npug_rtsLaunchReduceAsyncTask(npu_self(), (rtReduceInfo_t*)reduceInfo, stm, (void*)reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
@@ -25049,12 +24954,7 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    (void)addrs;
-    (void)size;
-    (void)memType;
-    (void)checkResult;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 794);
+    return npug_rtsCheckMemType(npu_self(), addrs, size, memType, checkResult, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -25087,15 +24987,7 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
 }
 
 static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
-    (void)dst;
-    (void)dstMax;
-    (void)dstDataOffset;
-    (void)src;
-    (void)cnt;
-    (void)srcDataOffset;
-    (void)kind;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 795);
+    return npug_rtMemcpyAsyncWithOffset(npu_self(), dst, dstMax, dstDataOffset, (void**)src, cnt, srcDataOffset, kind, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
@@ -25131,10 +25023,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
 }
 
 static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
-    (void)key;
-    (void)serverPids;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 796);
+    return npug_rtIpcMemImportPidInterServer(npu_self(), (char*)key, (rtServerPid*)serverPids, num);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
@@ -27594,8 +27483,7 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 }
 
 static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
-    (void)rsv;
-    return (rtError_t)npu_unsupported(npu_self(), 873);
+    return npug_rtDeviceL2CacheFlush(npu_self(), rsv);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
@@ -27869,11 +27757,7 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
-    (void)ptr;
-    (void)size;
-    (void)advise;
-    (void)location;
-    return (rtError_t)npu_unsupported(npu_self(), 882);
+    return npug_rtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
@@ -27905,12 +27789,7 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
 }
 
 static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    (void)attribute;
-    (void)ptr;
-    (void)size;
-    (void)data;
-    (void)dataSize;
-    return (rtError_t)npu_unsupported(npu_self(), 883);
+    return npug_rtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -27943,13 +27822,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
 }
 
 static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    (void)attributes;
-    (void)numAttributes;
-    (void)ptr;
-    (void)size;
-    (void)data;
-    (void)dataSizes;
-    return (rtError_t)npu_unsupported(npu_self(), 884);
+    return npug_rtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -28046,15 +27919,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
-    (void)ptrs;
-    (void)sizes;
-    (void)count;
-    (void)prefetchLocs;
-    (void)prefetchLocIdxs;
-    (void)numPrefetchLocs;
-    (void)flags;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 887);
+    return npug_rtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
@@ -28090,11 +27955,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
 }
 
 static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
-    (void)virPtrDst;
-    (void)size;
-    (void)virPtrSrc;
-    (void)linkIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 888);
+    return npug_rtMemMapSelectedLink(npu_self(), virPtrDst, size, virPtrSrc, linkIdx);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
