@@ -6,8 +6,8 @@
  * managed memory (rtMemManagedAdvise, rtMemManagedGetAttr[s],
  * rtMemManagedPrefetchBatchAsync, rtMemPrefetchToDevice); the CMO
  * descriptor calls and rtDeviceL2CacheFlush; the refusals of the 310B-only
- * CMO barriers and of inter-server IPC on an A2: results, and the
- * ACL_ERROR_RT_* codes for bad input.
+ * CMO barriers, of link selection and of inter-server IPC on an A2:
+ * results, and the ACL_ERROR_RT_* codes for bad input.
  *
  * link: -lruntime -lascendcl
  * needs: emulator, devices=2
@@ -310,6 +310,10 @@ int main(void) {
     bt.cmoInfo[0].cmoType = RT_CMO_INVALID;
     bt.cmoInfo[0].logicId = 1;
     CHECK_RT(rtsLaunchBarrierTask(&bt, s, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+
+    /* Link selection is Atlas A3's: an A2 refuses it. */
+    CHECK_RT(rtMemMapSelectedLink(d2, 2 * MiB, d, RT_MEM_LINK_IDX_1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_RT(rtMemMapSelectedLink(d2, 2 * MiB, d, 7), ACL_ERROR_RT_PARAM_INVALID);
 
     /* Inter-server IPC: Atlas A3 only, refused here. */
     int32_t pids[1] = {(int32_t)getpid()};

@@ -127,6 +127,32 @@ int main(void) {
     CHECK_RT(rtUnmapMem(vl), ACL_RT_SUCCESS);
     CHECK_RT(rtReleaseMemAddress(vl), ACL_RT_SUCCESS);
 
+    /* Several mappings under virPtrSrc: each is mapped at the same offset;
+     * a source with a hole maps nothing. */
+    void *src4 = NULL, *dst4 = NULL;
+    CHECK_RT(rtReserveMemAddress(&src4, 4 * MiB, 0, NULL, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtReserveMemAddress(&dst4, 4 * MiB, 0, NULL, 0), ACL_RT_SUCCESS);
+    rtDrvMemHandle ha = physical(), hb = physical();
+    CHECK_RT(rtMapMem(src4, 2 * MiB, 0, ha, 0), ACL_RT_SUCCESS);
+    CHECK(rtMemMapSelectedLink(dst4, 4 * MiB, src4, RT_MEM_LINK_IDX_0) != ACL_RT_SUCCESS); /* second half unmapped */
+    CHECK(rtUnmapMem(dst4) != ACL_RT_SUCCESS);                                             /* the first half was undone */
+    CHECK_RT(rtMapMem((char *)src4 + 2 * MiB, 2 * MiB, 0, hb, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtMemcpy(src4, 16, in, 16, RT_MEMCPY_HOST_TO_DEVICE), ACL_RT_SUCCESS);
+    CHECK_RT(rtMemcpy((char *)src4 + 2 * MiB, 16, in + 16, 16, RT_MEMCPY_HOST_TO_DEVICE), ACL_RT_SUCCESS);
+    CHECK_RT(rtMemMapSelectedLink(dst4, 4 * MiB, src4, RT_MEM_LINK_IDX_0), ACL_RT_SUCCESS);
+    CHECK_RT(rtMemcpy(out, 16, dst4, 16, RT_MEMCPY_DEVICE_TO_HOST), ACL_RT_SUCCESS);
+    CHECK(memcmp(out, in, 16) == 0);
+    CHECK_RT(rtMemcpy(out, 16, (char *)dst4 + 2 * MiB, 16, RT_MEMCPY_DEVICE_TO_HOST), ACL_RT_SUCCESS);
+    CHECK(memcmp(out, in + 16, 16) == 0);
+    CHECK_RT(rtUnmapMem(dst4), ACL_RT_SUCCESS);
+    CHECK_RT(rtUnmapMem((char *)dst4 + 2 * MiB), ACL_RT_SUCCESS); /* one unmap per mapping */
+    CHECK_RT(rtUnmapMem(src4), ACL_RT_SUCCESS);
+    CHECK_RT(rtUnmapMem((char *)src4 + 2 * MiB), ACL_RT_SUCCESS);
+    CHECK_RT(rtReleaseMemAddress(dst4), ACL_RT_SUCCESS);
+    CHECK_RT(rtReleaseMemAddress(src4), ACL_RT_SUCCESS);
+    CHECK_RT(rtFreePhysical(ha), ACL_RT_SUCCESS);
+    CHECK_RT(rtFreePhysical(hb), ACL_RT_SUCCESS);
+
     /* rtMemMapSetLink is documented by no one: refused. */
     CHECK_RT(rtMemMapSetLink(h, RT_MEM_ACCESS_LINK_HCCS), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 
