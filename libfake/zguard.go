@@ -7077,6 +7077,17 @@ func npug_rtFreeHostWithDevSync(a_t *C.npu_thread, a_hostPtr unsafe.Pointer) (r 
 	return npu_rtFreeHostWithDevSync(a_t, a_hostPtr)
 }
 
+//export npug_rtHostMemMapCapabilities
+func npug_rtHostMemMapCapabilities(a_t *C.npu_thread, a_deviceId C.uint32_t, a_hacType C.rtHacType, a_capabilities *C.rtHostMemMapCapability) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtHostMemMapCapabilities"))
+		}
+	}()
+	return npu_rtHostMemMapCapabilities(a_t, a_deviceId, a_hacType, a_capabilities)
+}
+
 //export npug_rtMemAllocManaged
 func npug_rtMemAllocManaged(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.uint64_t, a_flag C.uint32_t, a_moduleId C.uint16_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7132,6 +7143,17 @@ func npug_rtMemcpyAsync(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uin
 	return npu_rtMemcpyAsync(a_t, a_dst, a_destMax, a_src, a_cnt, a_kind, a_stm)
 }
 
+//export npug_rtMemcpyAsyncEx
+func npug_rtMemcpyAsyncEx(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint64_t, a_src unsafe.Pointer, a_cnt C.uint64_t, a_kind C.rtMemcpyKind_t, a_stm C.rtStream_t, a_memcpyConfig *C.rtMemcpyConfig_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpyAsyncEx"))
+		}
+	}()
+	return npu_rtMemcpyAsyncEx(a_t, a_dst, a_destMax, a_src, a_cnt, a_kind, a_stm, a_memcpyConfig)
+}
+
 //export npug_rtMemcpy2d
 func npug_rtMemcpy2d(a_t *C.npu_thread, a_dst unsafe.Pointer, a_dstPitch C.uint64_t, a_src unsafe.Pointer, a_srcPitch C.uint64_t, a_width C.uint64_t, a_height C.uint64_t, a_kind C.rtMemcpyKind_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7185,6 +7207,28 @@ func npug_rtMemGetInfoEx(a_t *C.npu_thread, a_typ C.rtMemInfoType_t, a_freeSize 
 		}
 	}()
 	return npu_rtMemGetInfoEx(a_t, a_typ, a_freeSize, a_totalSize)
+}
+
+//export npug_rtMemPrefetchToDevice
+func npug_rtMemPrefetchToDevice(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_len C.uint64_t, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemPrefetchToDevice"))
+		}
+	}()
+	return npu_rtMemPrefetchToDevice(a_t, a_devPtr, a_len, a_devId)
+}
+
+//export npug_rtIpcSetMemoryAttr
+func npug_rtIpcSetMemoryAttr(a_t *C.npu_thread, a_name *C.char_t, a_typ C.uint32_t, a_attr C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtIpcSetMemoryAttr"))
+		}
+	}()
+	return npu_rtIpcSetMemoryAttr(a_t, a_name, a_typ, a_attr)
 }
 
 //export npug_rtReserveMemAddress
@@ -7264,6 +7308,61 @@ func npug_rtMemGetAccess(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_location 
 	return npu_rtMemGetAccess(a_t, a_virPtr, a_location, a_flags)
 }
 
+//export npug_rtMemExportToShareableHandleV2
+func npug_rtMemExportToShareableHandleV2(a_t *C.npu_thread, a_handle C.rtDrvMemHandle, a_handleType C.rtMemSharedHandleType, a_flags C.uint64_t, a_shareableHandle unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemExportToShareableHandleV2"))
+		}
+	}()
+	return npu_rtMemExportToShareableHandleV2(a_t, a_handle, a_handleType, a_flags, a_shareableHandle)
+}
+
+//export npug_rtMemImportFromShareableHandle
+func npug_rtMemImportFromShareableHandle(a_t *C.npu_thread, a_shareableHandle C.uint64_t, a_devId C.int32_t, a_handle *C.rtDrvMemHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemImportFromShareableHandle"))
+		}
+	}()
+	return npu_rtMemImportFromShareableHandle(a_t, a_shareableHandle, a_devId, a_handle)
+}
+
+//export npug_rtMemImportFromShareableHandleV2
+func npug_rtMemImportFromShareableHandleV2(a_t *C.npu_thread, a_shareableHandle unsafe.Pointer, a_handleType C.rtMemSharedHandleType, a_flags C.uint64_t, a_devId C.int32_t, a_handle *C.rtDrvMemHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemImportFromShareableHandleV2"))
+		}
+	}()
+	return npu_rtMemImportFromShareableHandleV2(a_t, a_shareableHandle, a_handleType, a_flags, a_devId, a_handle)
+}
+
+//export npug_rtMemSetPidToShareableHandle
+func npug_rtMemSetPidToShareableHandle(a_t *C.npu_thread, a_shareableHandle C.uint64_t, a_pid *C.int, a_pidNum C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemSetPidToShareableHandle"))
+		}
+	}()
+	return npu_rtMemSetPidToShareableHandle(a_t, a_shareableHandle, a_pid, a_pidNum)
+}
+
+//export npug_rtMemSetPidToShareableHandleV2
+func npug_rtMemSetPidToShareableHandleV2(a_t *C.npu_thread, a_shareableHandle unsafe.Pointer, a_handleType C.rtMemSharedHandleType, a_pid *C.int, a_pidNum C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemSetPidToShareableHandleV2"))
+		}
+	}()
+	return npu_rtMemSetPidToShareableHandleV2(a_t, a_shareableHandle, a_handleType, a_pid, a_pidNum)
+}
+
 //export npug_rtMemGetAllocationGranularity
 func npug_rtMemGetAllocationGranularity(a_t *C.npu_thread, a_prop *C.rtDrvMemProp_t, a_option C.rtDrvMemGranularityOptions, a_granularity *C.size_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7275,6 +7374,28 @@ func npug_rtMemGetAllocationGranularity(a_t *C.npu_thread, a_prop *C.rtDrvMemPro
 	return npu_rtMemGetAllocationGranularity(a_t, a_prop, a_option, a_granularity)
 }
 
+//export npug_rtsMemcpyBatch
+func npug_rtsMemcpyBatch(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_srcs *unsafe.Pointer, a_sizes *C.size_t, a_count C.size_t, a_attrs *C.rtMemcpyBatchAttr, a_attrsIdxs *C.size_t, a_numAttrs C.size_t, a_failIdx *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsMemcpyBatch"))
+		}
+	}()
+	return npu_rtsMemcpyBatch(a_t, a_dsts, a_srcs, a_sizes, a_count, a_attrs, a_attrsIdxs, a_numAttrs, a_failIdx)
+}
+
+//export npug_rtsMemcpyBatchAsync
+func npug_rtsMemcpyBatchAsync(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destMaxs *C.size_t, a_srcs *unsafe.Pointer, a_sizes *C.size_t, a_count C.size_t, a_attrs *C.rtMemcpyBatchAttr, a_attrsIdxs *C.size_t, a_numAttrs C.size_t, a_failIdx *C.size_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsMemcpyBatchAsync"))
+		}
+	}()
+	return npu_rtsMemcpyBatchAsync(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_count, a_attrs, a_attrsIdxs, a_numAttrs, a_failIdx, a_stream)
+}
+
 //export npug_rtMemRetainAllocationHandle
 func npug_rtMemRetainAllocationHandle(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_handle *C.rtDrvMemHandle) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7284,6 +7405,17 @@ func npug_rtMemRetainAllocationHandle(a_t *C.npu_thread, a_virPtr unsafe.Pointer
 		}
 	}()
 	return npu_rtMemRetainAllocationHandle(a_t, a_virPtr, a_handle)
+}
+
+//export npug_rtMemGetAllocationPropertiesFromHandle
+func npug_rtMemGetAllocationPropertiesFromHandle(a_t *C.npu_thread, a_handle C.rtDrvMemHandle, a_prop *C.rtDrvMemProp_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemGetAllocationPropertiesFromHandle"))
+		}
+	}()
+	return npu_rtMemGetAllocationPropertiesFromHandle(a_t, a_handle, a_prop)
 }
 
 //export npug_rtModelDestroy
@@ -7638,6 +7770,17 @@ func npug_rtsNotifySetImportPid(a_t *C.npu_thread, a_notify C.rtNotify_t, a_pid 
 	return npu_rtsNotifySetImportPid(a_t, a_notify, a_pid, a_num)
 }
 
+//export npug_rtNotifySetImportPidInterServer
+func npug_rtNotifySetImportPidInterServer(a_t *C.npu_thread, a_notify C.rtNotify_t, a_serverPidsArg *C.rtServerPid, a_num C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtNotifySetImportPidInterServer"))
+		}
+	}()
+	return npu_rtNotifySetImportPidInterServer(a_t, a_notify, a_serverPidsArg, a_num)
+}
+
 //export npug_rtCntNotifyDestroy
 func npug_rtCntNotifyDestroy(a_t *C.npu_thread, a_inCntNotify C.rtCntNotify_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7704,6 +7847,83 @@ func npug_rtsCntNotifyGetId(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_no
 	return npu_rtsCntNotifyGetId(a_t, a_cntNotify, a_notifyId)
 }
 
+//export npug_rtsGetMemcpyDescSize
+func npug_rtsGetMemcpyDescSize(a_t *C.npu_thread, a_kind C.rtMemcpyKind, a_descSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetMemcpyDescSize"))
+		}
+	}()
+	return npu_rtsGetMemcpyDescSize(a_t, a_kind, a_descSize)
+}
+
+//export npug_rtsSetMemcpyDesc
+func npug_rtsSetMemcpyDesc(a_t *C.npu_thread, a_desc C.rtMemcpyDesc_t, a_kind C.rtMemcpyKind, a_srcAddr unsafe.Pointer, a_dstAddr unsafe.Pointer, a_count C.size_t, a_config *C.rtMemcpyConfig_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetMemcpyDesc"))
+		}
+	}()
+	return npu_rtsSetMemcpyDesc(a_t, a_desc, a_kind, a_srcAddr, a_dstAddr, a_count, a_config)
+}
+
+//export npug_rtsMemcpyAsyncWithDesc
+func npug_rtsMemcpyAsyncWithDesc(a_t *C.npu_thread, a_desc C.rtMemcpyDesc_t, a_kind C.rtMemcpyKind, a_config *C.rtMemcpyConfig_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsMemcpyAsyncWithDesc"))
+		}
+	}()
+	return npu_rtsMemcpyAsyncWithDesc(a_t, a_desc, a_kind, a_config, a_stream)
+}
+
+//export npug_rtsMalloc
+func npug_rtsMalloc(a_t *C.npu_thread, a_devPtr *unsafe.Pointer, a_size C.uint64_t, a_policy C.rtMallocPolicy, a_advise C.rtMallocAdvise, a_cfg *C.rtMallocConfig_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsMalloc"))
+		}
+	}()
+	return npu_rtsMalloc(a_t, a_devPtr, a_size, a_policy, a_advise, a_cfg)
+}
+
+//export npug_rtsMemExportToShareableHandle
+func npug_rtsMemExportToShareableHandle(a_t *C.npu_thread, a_handle C.rtDrvMemHandle, a_handleType C.rtDrvMemHandleType, a_flags C.uint64_t, a_shareableHandle *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsMemExportToShareableHandle"))
+		}
+	}()
+	return npu_rtsMemExportToShareableHandle(a_t, a_handle, a_handleType, a_flags, a_shareableHandle)
+}
+
+//export npug_rtsMallocHost
+func npug_rtsMallocHost(a_t *C.npu_thread, a_hostPtr *unsafe.Pointer, a_size C.uint64_t, a_cfg *C.rtMallocConfig_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsMallocHost"))
+		}
+	}()
+	return npu_rtsMallocHost(a_t, a_hostPtr, a_size, a_cfg)
+}
+
+//export npug_rtsPointerGetAttributes
+func npug_rtsPointerGetAttributes(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_attributes *C.rtPtrAttributes_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsPointerGetAttributes"))
+		}
+	}()
+	return npu_rtsPointerGetAttributes(a_t, a_ptr, a_attributes)
+}
+
 //export npug_rtsHostRegister
 func npug_rtsHostRegister(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_typ C.rtHostRegisterType, a_devPtr *unsafe.Pointer) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7746,6 +7966,50 @@ func npug_rtHostGetDevicePointer(a_t *C.npu_thread, a_pHost unsafe.Pointer, a_pD
 		}
 	}()
 	return npu_rtHostGetDevicePointer(a_t, a_pHost, a_pDevice, a_flag)
+}
+
+//export npug_rtsGetCmoDescSize
+func npug_rtsGetCmoDescSize(a_t *C.npu_thread, a_size *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetCmoDescSize"))
+		}
+	}()
+	return npu_rtsGetCmoDescSize(a_t, a_size)
+}
+
+//export npug_rtsSetCmoDesc
+func npug_rtsSetCmoDesc(a_t *C.npu_thread, a_cmoDesc C.rtCmoDesc_t, a_srcAddr unsafe.Pointer, a_srcLen C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetCmoDesc"))
+		}
+	}()
+	return npu_rtsSetCmoDesc(a_t, a_cmoDesc, a_srcAddr, a_srcLen)
+}
+
+//export npug_rtsLaunchCmoAddrTask
+func npug_rtsLaunchCmoAddrTask(a_t *C.npu_thread, a_cmoDesc C.rtCmoDesc_t, a_stm C.rtStream_t, a_cmoOpCode C.rtCmoOpCode, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchCmoAddrTask"))
+		}
+	}()
+	return npu_rtsLaunchCmoAddrTask(a_t, a_cmoDesc, a_stm, a_cmoOpCode, a_reserve)
+}
+
+//export npug_rtsLaunchReduceAsyncTask
+func npug_rtsLaunchReduceAsyncTask(a_t *C.npu_thread, a_reduceInfo *C.rtReduceInfo_t, a_stm C.rtStream_t, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchReduceAsyncTask"))
+		}
+	}()
+	return npu_rtsLaunchReduceAsyncTask(a_t, a_reduceInfo, a_stm, a_reserve)
 }
 
 //export npug_rtsGetP2PStatus
@@ -7801,6 +8065,39 @@ func npug_rtsIpcMemSetImportPid(a_t *C.npu_thread, a_key *C.char_t, a_pid *C.int
 		}
 	}()
 	return npu_rtsIpcMemSetImportPid(a_t, a_key, a_pid, a_num)
+}
+
+//export npug_rtsCheckMemType
+func npug_rtsCheckMemType(a_t *C.npu_thread, a_addrs *unsafe.Pointer, a_size C.uint32_t, a_memType C.uint32_t, a_checkResult *C.uint32_t, a_reserve C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsCheckMemType"))
+		}
+	}()
+	return npu_rtsCheckMemType(a_t, a_addrs, a_size, a_memType, a_checkResult, a_reserve)
+}
+
+//export npug_rtMemcpyAsyncWithOffset
+func npug_rtMemcpyAsyncWithOffset(a_t *C.npu_thread, a_dst *unsafe.Pointer, a_dstMax C.uint64_t, a_dstDataOffset C.uint64_t, a_src *unsafe.Pointer, a_cnt C.uint64_t, a_srcDataOffset C.uint64_t, a_kind C.rtMemcpyKind, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpyAsyncWithOffset"))
+		}
+	}()
+	return npu_rtMemcpyAsyncWithOffset(a_t, a_dst, a_dstMax, a_dstDataOffset, a_src, a_cnt, a_srcDataOffset, a_kind, a_stm)
+}
+
+//export npug_rtIpcMemImportPidInterServer
+func npug_rtIpcMemImportPidInterServer(a_t *C.npu_thread, a_key *C.char_t, a_serverPidsArg *C.rtServerPid, a_num C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtIpcMemImportPidInterServer"))
+		}
+	}()
+	return npu_rtIpcMemImportPidInterServer(a_t, a_key, a_serverPidsArg, a_num)
 }
 
 //export npug_rtGetMemUsageInfo
@@ -8265,6 +8562,17 @@ func npug_rtDeviceGetLimit(a_t *C.npu_thread, a_typ C.rtLimitType_t, a_val *C.ui
 	return npu_rtDeviceGetLimit(a_t, a_typ, a_val)
 }
 
+//export npug_rtDeviceL2CacheFlush
+func npug_rtDeviceL2CacheFlush(a_t *C.npu_thread, a_rsv unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceL2CacheFlush"))
+		}
+	}()
+	return npu_rtDeviceL2CacheFlush(a_t, a_rsv)
+}
+
 //export npug_rtEventRecordWithFlag
 func npug_rtEventRecordWithFlag(a_t *C.npu_thread, a_evt C.rtEvent_t, a_stm C.rtStream_t, a_flag C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8353,6 +8661,39 @@ func npug_rtMemPoolFreeAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_stm C.rt
 	return npu_rtMemPoolFreeAsync(a_t, a_ptr, a_stm)
 }
 
+//export npug_rtMemManagedAdvise
+func npug_rtMemManagedAdvise(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint64_t, a_advise C.uint16_t, a_location C.rtMemManagedLocation) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedAdvise"))
+		}
+	}()
+	return npu_rtMemManagedAdvise(a_t, a_ptr, a_size, a_advise, a_location)
+}
+
+//export npug_rtMemManagedGetAttr
+func npug_rtMemManagedGetAttr(a_t *C.npu_thread, a_attribute C.rtMemManagedRangeAttribute, a_ptr unsafe.Pointer, a_size C.size_t, a_data unsafe.Pointer, a_dataSize C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedGetAttr"))
+		}
+	}()
+	return npu_rtMemManagedGetAttr(a_t, a_attribute, a_ptr, a_size, a_data, a_dataSize)
+}
+
+//export npug_rtMemManagedGetAttrs
+func npug_rtMemManagedGetAttrs(a_t *C.npu_thread, a_attributes *C.rtMemManagedRangeAttribute, a_numAttributes C.size_t, a_ptr unsafe.Pointer, a_size C.size_t, a_data *unsafe.Pointer, a_dataSizes *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedGetAttrs"))
+		}
+	}()
+	return npu_rtMemManagedGetAttrs(a_t, a_attributes, a_numAttributes, a_ptr, a_size, a_data, a_dataSizes)
+}
+
 //export npug_rtMemPoolTrimTo
 func npug_rtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_minBytesToKeep C.uint64_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8373,6 +8714,28 @@ func npug_rtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_s
 		}
 	}()
 	return npu_rtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stm)
+}
+
+//export npug_rtMemManagedPrefetchBatchAsync
+func npug_rtMemManagedPrefetchBatchAsync(a_t *C.npu_thread, a_ptrs *unsafe.Pointer, a_sizes *C.size_t, a_count C.size_t, a_prefetchLocs *C.rtMemManagedLocation, a_prefetchLocIdxs *C.size_t, a_numPrefetchLocs C.size_t, a_flags C.uint64_t, a_stream C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedPrefetchBatchAsync"))
+		}
+	}()
+	return npu_rtMemManagedPrefetchBatchAsync(a_t, a_ptrs, a_sizes, a_count, a_prefetchLocs, a_prefetchLocIdxs, a_numPrefetchLocs, a_flags, a_stream)
+}
+
+//export npug_rtMemMapSelectedLink
+func npug_rtMemMapSelectedLink(a_t *C.npu_thread, a_virPtrDst unsafe.Pointer, a_size C.size_t, a_virPtrSrc unsafe.Pointer, a_linkIdx C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemMapSelectedLink"))
+		}
+	}()
+	return npu_rtMemMapSelectedLink(a_t, a_virPtrDst, a_size, a_virPtrSrc, a_linkIdx)
 }
 
 //export npug_rtMemMapNoAccess

@@ -26238,10 +26238,7 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
-    (void)deviceId;
-    (void)hacType;
-    (void)capabilities;
-    return (rtError_t)npu_unsupported(npu_self(), 693);
+    return npug_rtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
 }
 
 static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
@@ -26438,14 +26435,7 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
 }
 
 static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
-    (void)dst;
-    (void)destMax;
-    (void)src;
-    (void)cnt;
-    (void)kind;
-    (void)stm;
-    (void)memcpyConfig;
-    return (rtError_t)npu_unsupported(npu_self(), 699);
+    return npug_rtMemcpyAsyncEx(npu_self(), dst, destMax, (void*)src, cnt, kind, stm, memcpyConfig);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
@@ -26655,10 +26645,7 @@ NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSiz
 }
 
 static inline rtError_t emu_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
-    (void)devPtr;
-    (void)len;
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 705);
+    return npug_rtMemPrefetchToDevice(npu_self(), devPtr, len, devId);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
@@ -26689,10 +26676,7 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
 }
 
 static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
-    (void)name;
-    (void)type;
-    (void)attr;
-    return (rtError_t)npu_unsupported(npu_self(), 706);
+    return npug_rtIpcSetMemoryAttr(npu_self(), (char*)name, type, attr);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
@@ -26953,11 +26937,7 @@ NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint6
 }
 
 static inline rtError_t emu_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
-    (void)handle;
-    (void)handleType;
-    (void)flags;
-    (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 714);
+    return npug_rtMemExportToShareableHandleV2(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
@@ -26989,10 +26969,7 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
 }
 
 static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
-    (void)shareableHandle;
-    (void)devId;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 715);
+    return npug_rtMemImportFromShareableHandle(npu_self(), shareableHandle, devId, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
@@ -27023,12 +27000,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, in
 }
 
 static inline rtError_t emu_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
-    (void)shareableHandle;
-    (void)handleType;
-    (void)flags;
-    (void)devId;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 716);
+    return npug_rtMemImportFromShareableHandleV2(npu_self(), (void*)shareableHandle, handleType, flags, devId, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
@@ -27061,10 +27033,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
-    (void)shareableHandle;
-    (void)pid;
-    (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 717);
+    return npug_rtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
@@ -27095,11 +27064,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int 
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
-    (void)shareableHandle;
-    (void)handleType;
-    (void)pid;
-    (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 718);
+    return npug_rtMemSetPidToShareableHandleV2(npu_self(), (void*)shareableHandle, handleType, pid, pidNum);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
@@ -27164,15 +27129,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
 }
 
 static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
-    (void)dsts;
-    (void)srcs;
-    (void)sizes;
-    (void)count;
-    (void)attrs;
-    (void)attrsIdxs;
-    (void)numAttrs;
-    (void)failIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 720);
+    return npug_rtsMemcpyBatch(npu_self(), dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
@@ -27208,17 +27165,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
 }
 
 static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
-    (void)dsts;
-    (void)destMaxs;
-    (void)srcs;
-    (void)sizes;
-    (void)count;
-    (void)attrs;
-    (void)attrsIdxs;
-    (void)numAttrs;
-    (void)failIdx;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 721);
+    return npug_rtsMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
@@ -27360,9 +27307,7 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 }
 
 static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
-    (void)handle;
-    (void)prop;
-    return (rtError_t)npu_unsupported(npu_self(), 725);
+    return npug_rtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
@@ -28684,10 +28629,7 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
-    (void)notify;
-    (void)serverPids;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 766);
+    return npug_rtNotifySetImportPidInterServer(npu_self(), notify, (rtServerPid*)serverPids, num);
 }
 
 static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
@@ -28911,9 +28853,7 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 }
 
 static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
-    (void)kind;
-    (void)descSize;
-    return (rtError_t)npu_unsupported(npu_self(), 773);
+    return npug_rtsGetMemcpyDescSize(npu_self(), kind, descSize);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
@@ -28943,13 +28883,7 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
 }
 
 static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
-    (void)desc;
-    (void)kind;
-    (void)srcAddr;
-    (void)dstAddr;
-    (void)count;
-    (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 774);
+    return npug_rtsSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
@@ -28983,11 +28917,7 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
 }
 
 static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
-    (void)desc;
-    (void)kind;
-    (void)config;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 775);
+    return npug_rtsMemcpyAsyncWithDesc(npu_self(), desc, kind, config, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
@@ -29057,12 +28987,7 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
 }
 
 static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
-    (void)devPtr;
-    (void)size;
-    (void)policy;
-    (void)advise;
-    (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 777);
+    return npug_rtsMalloc(npu_self(), devPtr, size, policy, advise, cfg);
 }
 
 static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
@@ -29095,11 +29020,7 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
 }
 
 static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    (void)handle;
-    (void)handleType;
-    (void)flags;
-    (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 778);
+    return npug_rtsMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -29131,10 +29052,7 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
 }
 
 static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
-    (void)hostPtr;
-    (void)size;
-    (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 779);
+    return npug_rtsMallocHost(npu_self(), hostPtr, size, (rtMallocConfig_t*)cfg);
 }
 
 static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
@@ -29165,9 +29083,7 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 }
 
 static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
-    (void)ptr;
-    (void)attributes;
-    return (rtError_t)npu_unsupported(npu_self(), 780);
+    return npug_rtsPointerGetAttributes(npu_self(), (void*)ptr, attributes);
 }
 
 static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
@@ -29328,8 +29244,7 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 }
 
 static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
-    (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 785);
+    return npug_rtsGetCmoDescSize(npu_self(), size);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
@@ -29358,10 +29273,7 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
 }
 
 static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
-    (void)cmoDesc;
-    (void)srcAddr;
-    (void)srcLen;
-    return (rtError_t)npu_unsupported(npu_self(), 786);
+    return npug_rtsSetCmoDesc(npu_self(), cmoDesc, srcAddr, srcLen);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
@@ -29392,11 +29304,7 @@ NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t sr
 }
 
 static inline rtError_t emu_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
-    (void)cmoDesc;
-    (void)stm;
-    (void)cmoOpCode;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 787);
+    return npug_rtsLaunchCmoAddrTask(npu_self(), cmoDesc, stm, cmoOpCode, (void*)reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
@@ -29428,10 +29336,7 @@ NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, r
 }
 
 static inline rtError_t emu_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
-    (void)reduceInfo;
-    (void)stm;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 788);
+    return npug_rtsLaunchReduceAsyncTask(npu_self(), (rtReduceInfo_t*)reduceInfo, stm, (void*)reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
@@ -29625,12 +29530,7 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    (void)addrs;
-    (void)size;
-    (void)memType;
-    (void)checkResult;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 794);
+    return npug_rtsCheckMemType(npu_self(), addrs, size, memType, checkResult, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -29663,15 +29563,7 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
 }
 
 static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
-    (void)dst;
-    (void)dstMax;
-    (void)dstDataOffset;
-    (void)src;
-    (void)cnt;
-    (void)srcDataOffset;
-    (void)kind;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 795);
+    return npug_rtMemcpyAsyncWithOffset(npu_self(), dst, dstMax, dstDataOffset, (void**)src, cnt, srcDataOffset, kind, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
@@ -29707,10 +29599,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
 }
 
 static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
-    (void)key;
-    (void)serverPids;
-    (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 796);
+    return npug_rtIpcMemImportPidInterServer(npu_self(), (char*)key, (rtServerPid*)serverPids, num);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
@@ -32252,8 +32141,7 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 }
 
 static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
-    (void)rsv;
-    return (rtError_t)npu_unsupported(npu_self(), 873);
+    return npug_rtDeviceL2CacheFlush(npu_self(), rsv);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
@@ -32541,11 +32429,7 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
-    (void)ptr;
-    (void)size;
-    (void)advise;
-    (void)location;
-    return (rtError_t)npu_unsupported(npu_self(), 882);
+    return npug_rtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
@@ -32577,12 +32461,7 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
 }
 
 static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    (void)attribute;
-    (void)ptr;
-    (void)size;
-    (void)data;
-    (void)dataSize;
-    return (rtError_t)npu_unsupported(npu_self(), 883);
+    return npug_rtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -32615,13 +32494,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
 }
 
 static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    (void)attributes;
-    (void)numAttributes;
-    (void)ptr;
-    (void)size;
-    (void)data;
-    (void)dataSizes;
-    return (rtError_t)npu_unsupported(npu_self(), 884);
+    return npug_rtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -32722,15 +32595,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
-    (void)ptrs;
-    (void)sizes;
-    (void)count;
-    (void)prefetchLocs;
-    (void)prefetchLocIdxs;
-    (void)numPrefetchLocs;
-    (void)flags;
-    (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 887);
+    return npug_rtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
@@ -32766,11 +32631,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
 }
 
 static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
-    (void)virPtrDst;
-    (void)size;
-    (void)virPtrSrc;
-    (void)linkIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 888);
+    return npug_rtMemMapSelectedLink(npu_self(), virPtrDst, size, virPtrSrc, linkIdx);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {

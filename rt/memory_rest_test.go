@@ -1,0 +1,74 @@
+package rt
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/rt/core"
+)
+
+// The properties rtMemGetAllocationPropertiesFromHandle reads back are
+// the ones rtMallocPhysical was given: drvKinds inverts memAttr.
+func TestDrvKindsInvertMemAttr(t *testing.T) {
+	for _, mem := range []uint32{abi.MEM_HBM_TYPE, abi.MEM_DDR_TYPE, abi.MEM_P2P_HBM_TYPE, abi.MEM_P2P_DDR_TYPE} {
+		for _, pg := range []uint32{abi.MEM_NORMAL_PAGE_TYPE, abi.MEM_HUGE_PAGE_TYPE, abi.MEM_GIANT_PAGE_TYPE} {
+			a, err := memAttr("test", &DrvMemProp{Mem_type: mem, Pg_type: pg})
+			if err != nil {
+				continue // a kind npuemu does not model
+			}
+			k, ok := drvKinds[a]
+			require.True(t, ok, "attr %d of mem %d pg %d has no driver kind", a, mem, pg)
+			assert.Equal(t, [2]uint32{mem, pg}, k, "attr %d", a)
+		}
+	}
+}
+
+// The round trip through the runtime: a physical allocation's driver
+// properties come back from its handle.
+func TestAllocationPropertiesRoundTrip(t *testing.T) {
+	th := setup(t)
+	require.NoError(t, SetDevice(th, 0))
+	in := DrvMemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_HUGE_PAGE_TYPE, Mem_type: abi.MEM_HBM_TYPE}
+	var h uint64
+	require.NoError(t, MallocPhysical(th, &h, 2<<20, &in, 0))
+	var out DrvMemProp
+	require.NoError(t, MemGetAllocationPropertiesFromHandle(th, h, &out))
+	assert.Equal(t, in, out)
+	require.NoError(t, FreePhysical(th, h))
+	err := MemGetAllocationPropertiesFromHandle(th, h, &out)
+	assert.NotEqual(t, abi.ACL_SUCCESS, abi.CodeOf(err), "a freed handle")
+}
+
+// rtsMalloc answers with rt codes: DVPP memory is a feature npuemu does
+// not have, an unknown advice or attribute a bad argument.
+func TestSMallocCodes(t *testing.T) {
+	th := setup(t)
+	require.NoError(t, SetDevice(th, 0))
+	var p uintptr
+	assert.Equal(t, abi.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, abi.CodeOf(SMalloc(th, &p, 4096, 0, abi.RT_MEM_ADVISE_DVPP, nil)))
+	assert.Equal(t, abi.ACL_ERROR_RT_PARAM_INVALID, abi.CodeOf(SMalloc(th, &p, 4096, 0, 4, nil)))
+	assert.Equal(t, abi.ACL_ERROR_RT_PARAM_INVALID, abi.CodeOf(SMalloc(th, &p, 4096, 0, 0, []MallocAttr{{Attr: abi.RT_MEM_MALLOC_ATTR_MAX}})))
+	assert.Zero(t, p)
+	require.NoError(t, SMalloc(th, &p, 4096, 0, abi.RT_MEM_ADVISE_TS, []MallocAttr{{Attr: abi.RT_MEM_MALLOC_ATTR_MODULE_ID, Value: 3}}))
+	var a acl.PtrAttributes
+	require.NoError(t, PointerGetAttributes(th, p, &a))
+	assert.Equal(t, uint32(abi.RT_MEMORY_LOC_DEVICE), a.Location.Type)
+	require.NoError(t, Free(th, p))
+}
+
+// rtDataType is not aclDataType: the reduce task gets the ACL type of the
+// same element.
+func TestReduceTypes(t *testing.T) {
+	assert.Equal(t, int32(abi.ACL_INT32), reduceTypes[abi.RT_DATA_TYPE_INT32])
+	assert.Equal(t, int32(abi.ACL_INT8), reduceTypes[abi.RT_DATA_TYPE_INT8])
+	assert.Equal(t, int32(abi.ACL_BF16), reduceTypes[abi.RT_DATA_TYPE_BFP16])
+	_, ok := reduceTypes[abi.RT_DATA_TYPE_UINT8]
+	assert.False(t, ok)
+	th := core.NewThread()
+	err := LaunchReduceAsyncTask(th, &ReduceInfo{Kind: abi.RT_MEMCPY_SDMA_AUTOMATIC_ADD, Type: abi.RT_DATA_TYPE_UINT32}, 0, 0)
+	assert.Equal(t, abi.ACL_ERROR_RT_PARAM_INVALID, abi.CodeOf(err))
+}
