@@ -85,7 +85,7 @@ static void devices(void)
     CHECK_RT(rtsGetPairDevicesInfo(0, 1, 0, &topo), ACL_RT_SUCCESS);
     CHECK_OK(aclrtGetDevicesTopo(0, 1, &aclTopo));
     CHECK_EQ(topo, aclTopo);
-    CHECK(topo == RT_DEVS_TOPOLOGY_HCCS || topo == RT_DEVS_TOPOLOGY_PIX || topo == RT_DEVS_TOPOLOGY_SYS);
+    CHECK(topo >= RT_DEVS_TOPOLOGY_HCCS && topo <= RT_DEVS_TOPOLOGY_HCCS_SW && (topo & (topo - 1)) == 0); /* one RT_DEVS_TOPOLOGY_* bit */
 
     uint8_t util = 200;
     CHECK_RT(rtGetAllUtilizations(0, RT_UTIL_TYPE_AICORE, NULL), ACL_ERROR_RT_PARAM_INVALID);
