@@ -43,3 +43,27 @@ func npu_rtsCtxGetFloatOverflowAddr(t *C.npu_thread, overflowAddr *unsafe.Pointe
 	th := thread(t)
 	return C.rtError_t(ret(th, rt.CtxGetFloatOverflowAddr(th, addrOut(overflowAddr))))
 }
+
+//export npu_rtSetDeviceSatMode
+func npu_rtSetDeviceSatMode(t *C.npu_thread, floatOverflowMode C.rtFloatOverflowMode_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.SetDeviceSatMode(th, int32(floatOverflowMode))))
+}
+
+//export npu_rtGetDeviceSatMode
+func npu_rtGetDeviceSatMode(t *C.npu_thread, floatOverflowMode *C.rtFloatOverflowMode_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetDeviceSatMode(th, (*int32)(unsafe.Pointer(floatOverflowMode)))))
+}
+
+//export npu_rtsGetFloatOverflowStatus
+func npu_rtsGetFloatOverflowStatus(t *C.npu_thread, outputAddrPtr unsafe.Pointer, outputSize C.uint64_t, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.GetFloatOverflowStatus(th, uintptr(outputAddrPtr), uint64(outputSize), handle(unsafe.Pointer(stm)))))
+}
+
+//export npu_rtsResetFloatOverflowStatus
+func npu_rtsResetFloatOverflowStatus(t *C.npu_thread, stm C.rtStream_t) C.rtError_t {
+	th := thread(t)
+	return C.rtError_t(ret(th, rt.ResetFloatOverflowStatus(th, handle(unsafe.Pointer(stm)))))
+}

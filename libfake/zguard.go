@@ -6054,6 +6054,17 @@ func npug_halQueuePeek(a_t *C.npu_thread, a_devId C.uint, a_qid C.uint, a_bufLen
 	return npu_halQueuePeek(a_t, a_devId, a_qid, a_bufLen, a_timeout)
 }
 
+//export npug_rtRegTaskFailCallbackByModule
+func npug_rtRegTaskFailCallbackByModule(a_t *C.npu_thread, a_moduleName *C.char_t, a_callback C.rtTaskFailCallback) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtRegTaskFailCallbackByModule"))
+		}
+	}()
+	return npu_rtRegTaskFailCallbackByModule(a_t, a_moduleName, a_callback)
+}
+
 //export npug_rtStreamSetMode
 func npug_rtStreamSetMode(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmMode C.uint64_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6063,6 +6074,39 @@ func npug_rtStreamSetMode(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmMode C.uin
 		}
 	}()
 	return npu_rtStreamSetMode(a_t, a_stm, a_stmMode)
+}
+
+//export npug_rtSetDeviceWithoutTsd
+func npug_rtSetDeviceWithoutTsd(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetDeviceWithoutTsd"))
+		}
+	}()
+	return npu_rtSetDeviceWithoutTsd(a_t, a_devId)
+}
+
+//export npug_rtGetDeviceInfo
+func npug_rtGetDeviceInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_moduleType C.int32_t, a_infoType C.int32_t, a_val *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceInfo"))
+		}
+	}()
+	return npu_rtGetDeviceInfo(a_t, a_deviceId, a_moduleType, a_infoType, a_val)
+}
+
+//export npug_rtsDeviceGetCapability
+func npug_rtsDeviceGetCapability(a_t *C.npu_thread, a_deviceId C.int32_t, a_devFeatureType C.int32_t, a_val *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsDeviceGetCapability"))
+		}
+	}()
+	return npu_rtsDeviceGetCapability(a_t, a_deviceId, a_devFeatureType, a_val)
 }
 
 //export npug_rtEnableP2P
@@ -6140,6 +6184,39 @@ func npug_rtSetOpExecuteTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rt
 		}
 	}()
 	return npu_rtSetOpExecuteTimeOut(a_t, a_timeout)
+}
+
+//export npug_rtGetOpTimeOutInterval
+func npug_rtGetOpTimeOutInterval(a_t *C.npu_thread, a_interval *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetOpTimeOutInterval"))
+		}
+	}()
+	return npu_rtGetOpTimeOutInterval(a_t, a_interval)
+}
+
+//export npug_rtSetOpExecuteTimeOutV2
+func npug_rtSetOpExecuteTimeOutV2(a_t *C.npu_thread, a_timeout C.uint64_t, a_actualTimeout *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetOpExecuteTimeOutV2"))
+		}
+	}()
+	return npu_rtSetOpExecuteTimeOutV2(a_t, a_timeout, a_actualTimeout)
+}
+
+//export npug_rtGetOpExecuteTimeoutV2
+func npug_rtGetOpExecuteTimeoutV2(a_t *C.npu_thread, a_timeout *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetOpExecuteTimeoutV2"))
+		}
+	}()
+	return npu_rtGetOpExecuteTimeoutV2(a_t, a_timeout)
 }
 
 //export npug_rtGetLastError
@@ -6384,6 +6461,17 @@ func npug_rtDeviceTaskAbort(a_t *C.npu_thread, a_devId C.int32_t, a_timeout C.ui
 	return npu_rtDeviceTaskAbort(a_t, a_devId, a_timeout)
 }
 
+//export npug_rtSetTSDevice
+func npug_rtSetTSDevice(a_t *C.npu_thread, a_tsId C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetTSDevice"))
+		}
+	}()
+	return npu_rtSetTSDevice(a_t, a_tsId)
+}
+
 //export npug_rtGetRunMode
 func npug_rtGetRunMode(a_t *C.npu_thread, a_runMode *C.rtRunMode) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6426,6 +6514,61 @@ func npug_rtDeviceStatusQuery(a_t *C.npu_thread, a_devId C.uint32_t, a_deviceSta
 		}
 	}()
 	return npu_rtDeviceStatusQuery(a_t, a_devId, a_deviceStatus)
+}
+
+//export npug_rtDeviceResetWithoutTsd
+func npug_rtDeviceResetWithoutTsd(a_t *C.npu_thread, a_devId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceResetWithoutTsd"))
+		}
+	}()
+	return npu_rtDeviceResetWithoutTsd(a_t, a_devId)
+}
+
+//export npug_rtSetDeviceSatMode
+func npug_rtSetDeviceSatMode(a_t *C.npu_thread, a_floatOverflowMode C.rtFloatOverflowMode_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetDeviceSatMode"))
+		}
+	}()
+	return npu_rtSetDeviceSatMode(a_t, a_floatOverflowMode)
+}
+
+//export npug_rtGetDeviceSatMode
+func npug_rtGetDeviceSatMode(a_t *C.npu_thread, a_floatOverflowMode *C.rtFloatOverflowMode_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceSatMode"))
+		}
+	}()
+	return npu_rtGetDeviceSatMode(a_t, a_floatOverflowMode)
+}
+
+//export npug_rtGetAllUtilizations
+func npug_rtGetAllUtilizations(a_t *C.npu_thread, a_devId C.int32_t, a_kind C.rtTypeUtil_t, a_util *C.uint8_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetAllUtilizations"))
+		}
+	}()
+	return npu_rtGetAllUtilizations(a_t, a_devId, a_kind, a_util)
+}
+
+//export npug_rtSetDefaultDeviceId
+func npug_rtSetDefaultDeviceId(a_t *C.npu_thread, a_deviceId C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSetDefaultDeviceId"))
+		}
+	}()
+	return npu_rtSetDefaultDeviceId(a_t, a_deviceId)
 }
 
 //export npug_rtDeviceResetForce
@@ -6613,6 +6756,28 @@ func npug_rtEventGetTimeStamp(a_t *C.npu_thread, a_timeStamp *C.uint64_t, a_evt 
 		}
 	}()
 	return npu_rtEventGetTimeStamp(a_t, a_timeStamp, a_evt)
+}
+
+//export npug_rtGetMemUceInfo
+func npug_rtGetMemUceInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_memUceInfo *C.rtMemUceInfo) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetMemUceInfo"))
+		}
+	}()
+	return npu_rtGetMemUceInfo(a_t, a_deviceId, a_memUceInfo)
+}
+
+//export npug_rtMemUceRepair
+func npug_rtMemUceRepair(a_t *C.npu_thread, a_deviceId C.uint32_t, a_memUceInfo *C.rtMemUceInfo) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtMemUceRepair"))
+		}
+	}()
+	return npu_rtMemUceRepair(a_t, a_deviceId, a_memUceInfo)
 }
 
 //export npug_rtIpcGetEventHandle
@@ -6822,6 +6987,28 @@ func npug_rtThreadExchangeCaptureMode(a_t *C.npu_thread, a_mode *C.rtStreamCaptu
 		}
 	}()
 	return npu_rtThreadExchangeCaptureMode(a_t, a_mode)
+}
+
+//export npug_rtBinarySetExceptionCallback
+func npug_rtBinarySetExceptionCallback(a_t *C.npu_thread, a_binHandle C.rtBinHandle, a_callback C.rtOpExceptionCallback, a_userData unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtBinarySetExceptionCallback"))
+		}
+	}()
+	return npu_rtBinarySetExceptionCallback(a_t, a_binHandle, a_callback, a_userData)
+}
+
+//export npug_rtGetFuncHandleFromExceptionInfo
+func npug_rtGetFuncHandleFromExceptionInfo(a_t *C.npu_thread, a_info *C.rtExceptionInfo_t, a_fn *C.rtFuncHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetFuncHandleFromExceptionInfo"))
+		}
+	}()
+	return npu_rtGetFuncHandleFromExceptionInfo(a_t, a_info, a_fn)
 }
 
 //export npug_rtSubscribeReport
@@ -7506,6 +7693,39 @@ func npug_rtMbufChainGetMbuf(a_t *C.npu_thread, a_memBufChainHead C.rtMbufPtr_t,
 	return npu_rtMbufChainGetMbuf(a_t, a_memBufChainHead, a_index, a_memBuf)
 }
 
+//export npug_rtsGetErrorVerbose
+func npug_rtsGetErrorVerbose(a_t *C.npu_thread, a_deviceId C.uint32_t, a_errorInfo *C.rtErrorInfo) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetErrorVerbose"))
+		}
+	}()
+	return npu_rtsGetErrorVerbose(a_t, a_deviceId, a_errorInfo)
+}
+
+//export npug_rtsRepairError
+func npug_rtsRepairError(a_t *C.npu_thread, a_deviceId C.uint32_t, a_errorInfo *C.rtErrorInfo) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsRepairError"))
+		}
+	}()
+	return npu_rtsRepairError(a_t, a_deviceId, a_errorInfo)
+}
+
+//export npug_rtsGetPairDevicesInfo
+func npug_rtsGetPairDevicesInfo(a_t *C.npu_thread, a_devId C.uint32_t, a_otherDevId C.uint32_t, a_infoType C.int32_t, a_val *C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetPairDevicesInfo"))
+		}
+	}()
+	return npu_rtsGetPairDevicesInfo(a_t, a_devId, a_otherDevId, a_infoType, a_val)
+}
+
 //export npug_rtsDeviceGetInfo
 func npug_rtsDeviceGetInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_attr C.rtDevAttr, a_val *C.int64_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7526,6 +7746,17 @@ func npug_rtsDeviceGetStreamPriorityRange(a_t *C.npu_thread, a_leastPriority *C.
 		}
 	}()
 	return npu_rtsDeviceGetStreamPriorityRange(a_t, a_leastPriority, a_greatestPriority)
+}
+
+//export npug_rtsGetDevice
+func npug_rtsGetDevice(a_t *C.npu_thread, a_devId *C.int32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetDevice"))
+		}
+	}()
+	return npu_rtsGetDevice(a_t, a_devId)
 }
 
 //export npug_rtsSetDeviceResLimit
@@ -7603,6 +7834,28 @@ func npug_rtsGetUserDevIdByLogicDevId(a_t *C.npu_thread, a_logicDevId C.int32_t,
 		}
 	}()
 	return npu_rtsGetUserDevIdByLogicDevId(a_t, a_logicDevId, a_userDevId)
+}
+
+//export npug_rtsRegDeviceStateCallback
+func npug_rtsRegDeviceStateCallback(a_t *C.npu_thread, a_regName *C.char_t, a_callback C.rtsDeviceStateCallback, a_args unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsRegDeviceStateCallback"))
+		}
+	}()
+	return npu_rtsRegDeviceStateCallback(a_t, a_regName, a_callback, a_args)
+}
+
+//export npug_rtsSetDeviceTaskAbortCallback
+func npug_rtsSetDeviceTaskAbortCallback(a_t *C.npu_thread, a_regName *C.char_t, a_callback C.rtsDeviceTaskAbortCallback, a_args unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsSetDeviceTaskAbortCallback"))
+		}
+	}()
+	return npu_rtsSetDeviceTaskAbortCallback(a_t, a_regName, a_callback, a_args)
 }
 
 //export npug_rtsCtxGetCurrentDefaultStream
@@ -8287,6 +8540,17 @@ func npug_rtsGetResInCurrentThread(a_t *C.npu_thread, a_typ C.rtDevResLimitType_
 	return npu_rtsGetResInCurrentThread(a_t, a_typ, a_value)
 }
 
+//export npug_rtsRegStreamStateCallback
+func npug_rtsRegStreamStateCallback(a_t *C.npu_thread, a_regName *C.char_t, a_callback C.rtsStreamStateCallback, a_args unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsRegStreamStateCallback"))
+		}
+	}()
+	return npu_rtsRegStreamStateCallback(a_t, a_regName, a_callback, a_args)
+}
+
 //export npug_rtsStreamStop
 func npug_rtsStreamStop(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8307,6 +8571,28 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 		}
 	}()
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
+}
+
+//export npug_rtsGetFloatOverflowStatus
+func npug_rtsGetFloatOverflowStatus(a_t *C.npu_thread, a_outputAddrPtr unsafe.Pointer, a_outputSize C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetFloatOverflowStatus"))
+		}
+	}()
+	return npu_rtsGetFloatOverflowStatus(a_t, a_outputAddrPtr, a_outputSize, a_stm)
+}
+
+//export npug_rtsResetFloatOverflowStatus
+func npug_rtsResetFloatOverflowStatus(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsResetFloatOverflowStatus"))
+		}
+	}()
+	return npu_rtsResetFloatOverflowStatus(a_t, a_stm)
 }
 
 //export npug_rtsLaunchHostFunc

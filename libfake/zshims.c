@@ -22188,9 +22188,7 @@ NPU_EXPORT drvError_t halQueuePeek(unsigned int devId, unsigned int qid, uint64_
 }
 
 static inline rtError_t emu_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
-    (void)moduleName;
-    (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 566);
+    return npug_rtRegTaskFailCallbackByModule(npu_self(), (char_t*)moduleName, callback);
 }
 
 static NPU_HOOK rtError_t hook_rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback) {
@@ -22288,8 +22286,7 @@ NPU_EXPORT rtError_t rtStreamSetMode(rtStream_t stm, const uint64_t stmMode) {
 }
 
 static inline rtError_t emu_rtSetDeviceWithoutTsd(int32_t devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 569);
+    return npug_rtSetDeviceWithoutTsd(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtSetDeviceWithoutTsd(int32_t devId) {
@@ -22350,11 +22347,7 @@ NPU_EXPORT rtError_t rtGetDevMsg(rtGetDevMsgType_t getMsgType, rtGetMsgCallback 
 }
 
 static inline rtError_t emu_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
-    (void)deviceId;
-    (void)moduleType;
-    (void)infoType;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 571);
+    return npug_rtGetDeviceInfo(npu_self(), deviceId, moduleType, infoType, val);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int32_t infoType, int64_t* val) {
@@ -22386,10 +22379,7 @@ NPU_EXPORT rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int3
 }
 
 static inline rtError_t emu_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
-    (void)deviceId;
-    (void)devFeatureType;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 572);
+    return npug_rtsDeviceGetCapability(npu_self(), deviceId, devFeatureType, val);
 }
 
 static NPU_HOOK rtError_t hook_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
@@ -22667,8 +22657,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtGetOpTimeOutInterval(uint64_t* interval) {
-    (void)interval;
-    return (rtError_t)npu_unsupported(npu_self(), 581);
+    return npug_rtGetOpTimeOutInterval(npu_self(), interval);
 }
 
 static NPU_HOOK rtError_t hook_rtGetOpTimeOutInterval(uint64_t* interval) {
@@ -22697,9 +22686,7 @@ NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
 }
 
 static inline rtError_t emu_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
-    (void)timeout;
-    (void)actualTimeout;
-    return (rtError_t)npu_unsupported(npu_self(), 582);
+    return npug_rtSetOpExecuteTimeOutV2(npu_self(), timeout, actualTimeout);
 }
 
 static NPU_HOOK rtError_t hook_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
@@ -22729,8 +22716,7 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualT
 }
 
 static inline rtError_t emu_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
-    (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 583);
+    return npug_rtGetOpExecuteTimeoutV2(npu_self(), timeout);
 }
 
 static NPU_HOOK rtError_t hook_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
@@ -23440,8 +23426,7 @@ NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtSetTSDevice(uint32_t tsId) {
-    (void)tsId;
-    return (rtError_t)npu_unsupported(npu_self(), 606);
+    return npug_rtSetTSDevice(npu_self(), tsId);
 }
 
 static NPU_HOOK rtError_t hook_rtSetTSDevice(uint32_t tsId) {
@@ -23595,8 +23580,7 @@ NPU_EXPORT rtError_t rtDeviceStatusQuery(const uint32_t devId, rtDeviceStatus* d
 }
 
 static inline rtError_t emu_rtDeviceResetWithoutTsd(int32_t devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 611);
+    return npug_rtDeviceResetWithoutTsd(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceResetWithoutTsd(int32_t devId) {
@@ -23625,8 +23609,7 @@ NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
 }
 
 static inline rtError_t emu_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
-    (void)floatOverflowMode;
-    return (rtError_t)npu_unsupported(npu_self(), 612);
+    return npug_rtSetDeviceSatMode(npu_self(), floatOverflowMode);
 }
 
 static NPU_HOOK rtError_t hook_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
@@ -23655,8 +23638,7 @@ NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode)
 }
 
 static inline rtError_t emu_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
-    (void)floatOverflowMode;
-    return (rtError_t)npu_unsupported(npu_self(), 613);
+    return npug_rtGetDeviceSatMode(npu_self(), floatOverflowMode);
 }
 
 static NPU_HOOK rtError_t hook_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
@@ -23685,10 +23667,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode
 }
 
 static inline rtError_t emu_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
-    (void)devId;
-    (void)kind;
-    (void)util;
-    return (rtError_t)npu_unsupported(npu_self(), 614);
+    return npug_rtGetAllUtilizations(npu_self(), devId, kind, util);
 }
 
 static NPU_HOOK rtError_t hook_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
@@ -23719,8 +23698,7 @@ NPU_EXPORT rtError_t rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_
 }
 
 static inline rtError_t emu_rtSetDefaultDeviceId(const int32_t deviceId) {
-    (void)deviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 615);
+    return npug_rtSetDefaultDeviceId(npu_self(), deviceId);
 }
 
 static NPU_HOOK rtError_t hook_rtSetDefaultDeviceId(const int32_t deviceId) {
@@ -24353,9 +24331,7 @@ NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* f
 }
 
 static inline rtError_t emu_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
-    (void)deviceId;
-    (void)memUceInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 635);
+    return npug_rtGetMemUceInfo(npu_self(), deviceId, memUceInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
@@ -24385,9 +24361,7 @@ NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memU
 }
 
 static inline rtError_t emu_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
-    (void)deviceId;
-    (void)memUceInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 636);
+    return npug_rtMemUceRepair(npu_self(), deviceId, memUceInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
@@ -25092,10 +25066,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, co
 }
 
 static inline rtError_t emu_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
-    (void)binHandle;
-    (void)callback;
-    (void)userData;
-    return (rtError_t)npu_unsupported(npu_self(), 658);
+    return npug_rtBinarySetExceptionCallback(npu_self(), binHandle, callback, userData);
 }
 
 static NPU_HOOK rtError_t hook_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
@@ -25126,9 +25097,7 @@ NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExc
 }
 
 static inline rtError_t emu_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
-    (void)info;
-    (void)func;
-    return (rtError_t)npu_unsupported(npu_self(), 659);
+    return npug_rtGetFuncHandleFromExceptionInfo(npu_self(), (rtExceptionInfo_t*)info, func);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
@@ -27596,9 +27565,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 }
 
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
-    (void)deviceId;
-    (void)errorInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 734);
+    return npug_rtsGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
@@ -27628,9 +27595,7 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 }
 
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
-    (void)deviceId;
-    (void)errorInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 735);
+    return npug_rtsRepairError(npu_self(), deviceId, (rtErrorInfo*)errorInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
@@ -27722,11 +27687,7 @@ NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
 }
 
 static inline rtError_t emu_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
-    (void)devId;
-    (void)otherDevId;
-    (void)infoType;
-    (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 738);
+    return npug_rtsGetPairDevicesInfo(npu_self(), devId, otherDevId, infoType, val);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
@@ -27823,8 +27784,7 @@ NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int
 }
 
 static inline rtError_t emu_rtsGetDevice(int32_t* devId) {
-    (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 741);
+    return npug_rtsGetDevice(npu_self(), devId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
@@ -28078,10 +28038,7 @@ NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32
 }
 
 static inline rtError_t emu_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
-    (void)regName;
-    (void)callback;
-    (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 749);
+    return npug_rtsRegDeviceStateCallback(npu_self(), (char_t*)regName, callback, args);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
@@ -28112,10 +28069,7 @@ NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceS
 }
 
 static inline rtError_t emu_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
-    (void)regName;
-    (void)callback;
-    (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 750);
+    return npug_rtsSetDeviceTaskAbortCallback(npu_self(), (char_t*)regName, callback, args);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
@@ -30211,10 +30165,7 @@ NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, ui
 }
 
 static inline rtError_t emu_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
-    (void)regName;
-    (void)callback;
-    (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 815);
+    return npug_rtsRegStreamStateCallback(npu_self(), (char_t*)regName, callback, args);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
@@ -31060,10 +31011,7 @@ NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
 }
 
 static inline rtError_t emu_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    (void)outputAddrPtr;
-    (void)outputSize;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 840);
+    return npug_rtsGetFloatOverflowStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -31094,8 +31042,7 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
 }
 
 static inline rtError_t emu_rtsResetFloatOverflowStatus(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 841);
+    return npug_rtsResetFloatOverflowStatus(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {

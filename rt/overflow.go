@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
 )
@@ -54,4 +55,71 @@ func CtxGetFloatOverflowAddr(t *core.Thread, addr *uintptr) error {
 		return invalid(fn, "overflowAddr must not be NULL")
 	}
 	return wrap(fn, acl.CtxGetFloatOverflowAddr(t, addr))
+}
+
+// Saturation mode and the float-overflow status calls, round 9. The
+// rtFloatOverflowMode_t values are converted to aclrtFloatOverflowMode by
+// name. rtsGetFloatOverflowStatus and rtsResetFloatOverflowStatus have no
+// documentation of their own (nor have their aclrt* callers); with the
+// prototypes of rtGetDeviceSatStatus and rtCleanDeviceSatStatus they act on
+// the same status word, which is what a CANN user would expect.
+
+// satModeToACL converts an rtFloatOverflowMode_t.
+func satModeToACL(fn string, mode int32) (int32, error) {
+	switch mode {
+	case abi.RT_OVERFLOW_MODE_SATURATION:
+		return abi.ACL_RT_OVERFLOW_MODE_SATURATION, nil
+	case abi.RT_OVERFLOW_MODE_INFNAN:
+		return abi.ACL_RT_OVERFLOW_MODE_INFNAN, nil
+	}
+	return 0, invalid(fn, "floatOverflowMode %d: want RT_OVERFLOW_MODE_SATURATION (0) or RT_OVERFLOW_MODE_INFNAN (1)", mode)
+}
+
+// SetDeviceSatMode implements rtSetDeviceSatMode: as aclrtSetDeviceSatMode
+// (process-wide; INF/NAN only on A2/A3/950, saturation refused on 950).
+func SetDeviceSatMode(t *core.Thread, mode int32) error {
+	const fn = "rtSetDeviceSatMode"
+	m, err := satModeToACL(fn, mode)
+	if err != nil {
+		return err
+	}
+	return wrap(fn, acl.SetDeviceSatMode(t, m))
+}
+
+// GetDeviceSatMode implements rtGetDeviceSatMode: the mode in force (INF/NAN
+// by default on A2/A3/950, saturation elsewhere).
+func GetDeviceSatMode(t *core.Thread, mode *int32) error {
+	const fn = "rtGetDeviceSatMode"
+	if mode == nil {
+		return invalid(fn, "floatOverflowMode must not be NULL")
+	}
+	var m int32
+	if err := acl.GetDeviceSatMode(t, &m); err != nil {
+		return wrap(fn, err)
+	}
+	switch m {
+	case abi.ACL_RT_OVERFLOW_MODE_SATURATION:
+		*mode = abi.RT_OVERFLOW_MODE_SATURATION
+	case abi.ACL_RT_OVERFLOW_MODE_INFNAN:
+		*mode = abi.RT_OVERFLOW_MODE_INFNAN
+	default:
+		*mode = abi.RT_OVERFLOW_MODE_UNDEF
+	}
+	return nil
+}
+
+// GetFloatOverflowStatus implements rtsGetFloatOverflowStatus: as
+// rtGetDeviceSatStatus.
+func GetFloatOverflowStatus(t *core.Thread, out uintptr, size uint64, s core.Handle) error {
+	const fn = "rtsGetFloatOverflowStatus"
+	if out == 0 {
+		return invalid(fn, "outputAddrPtr must not be NULL")
+	}
+	return wrap(fn, acl.GetOverflowStatus(t, out, size, s))
+}
+
+// ResetFloatOverflowStatus implements rtsResetFloatOverflowStatus: as
+// rtCleanDeviceSatStatus.
+func ResetFloatOverflowStatus(t *core.Thread, s core.Handle) error {
+	return wrap("rtsResetFloatOverflowStatus", acl.ResetOverflowStatus(t, s))
 }
