@@ -21,7 +21,7 @@ func KernelArgsInit(t *core.Thread, fh core.Handle, out *core.Handle) error {
 	if out == nil {
 		return invalid(fn, "argsHandle must not be NULL")
 	}
-	return wrap(fn, acl.KernelArgsInit(t, fh, out))
+	return wrapACL(fn, "aclrtKernelArgsInit", acl.KernelArgsInit(t, fh, out))
 }
 
 // KernelArgsInitByUserMem implements rtsKernelArgsInitByUserMem: the
@@ -35,7 +35,7 @@ func KernelArgsInitByUserMem(t *core.Thread, fh core.Handle, userMem []byte) (co
 		return 0, invalid(fn, "userHostMem must not be NULL and actualArgsSize must be > 0")
 	}
 	h, err := acl.KernelArgsInitByUserMem(t, fh, userMem)
-	return h, wrap(fn, err)
+	return h, wrapACL(fn, "aclrtKernelArgsInitByUserMem", err)
 }
 
 // KernelArgsAppend implements rtsKernelArgsAppend: para is copied at the
@@ -45,7 +45,7 @@ func KernelArgsAppend(t *core.Thread, h core.Handle, para []byte, out *core.Hand
 	if len(para) == 0 || out == nil {
 		return invalid(fn, "para must not be NULL, paraSize must be > 0 and paraHandle must not be NULL")
 	}
-	return wrap(fn, acl.KernelArgsAppend(t, h, para, out))
+	return wrapACL(fn, "aclrtKernelArgsAppend", acl.KernelArgsAppend(t, h, para, out))
 }
 
 // KernelArgsAppendPlaceHolder implements rtsKernelArgsAppendPlaceHolder:
@@ -56,7 +56,7 @@ func KernelArgsAppendPlaceHolder(t *core.Thread, h core.Handle, out *core.Handle
 	if out == nil {
 		return invalid(fn, "paraHandle must not be NULL")
 	}
-	return wrap(fn, acl.KernelArgsAppendPlaceHolder(t, h, out))
+	return wrapACL(fn, "aclrtKernelArgsAppendPlaceHolder", acl.KernelArgsAppendPlaceHolder(t, h, out))
 }
 
 // KernelArgsGetPlaceHolderBuffer implements
@@ -67,13 +67,13 @@ func KernelArgsGetPlaceHolderBuffer(t *core.Thread, h, p core.Handle, size uint6
 	if out == nil || size == 0 {
 		return invalid(fn, "bufferAddr must not be NULL and dataSize must be > 0")
 	}
-	return wrap(fn, acl.KernelArgsGetPlaceHolderBuffer(t, h, p, size, out))
+	return wrapACL(fn, "aclrtKernelArgsGetPlaceHolderBuffer", acl.KernelArgsGetPlaceHolderBuffer(t, h, p, size, out))
 }
 
 // KernelArgsFinalize implements rtsKernelArgsFinalize: the layout is fixed
 // for the next launches (every placeholder needs its buffer first).
 func KernelArgsFinalize(t *core.Thread, h core.Handle) error {
-	return wrap("rtsKernelArgsFinalize", acl.KernelArgsFinalize(t, h))
+	return wrapACL("rtsKernelArgsFinalize", "aclrtKernelArgsFinalize", acl.KernelArgsFinalize(t, h))
 }
 
 // KernelArgsParaUpdate implements rtsKernelArgsParaUpdate: a new value of
@@ -84,7 +84,7 @@ func KernelArgsParaUpdate(t *core.Thread, h, p core.Handle, para []byte) error {
 	if len(para) == 0 {
 		return invalid(fn, "para must not be NULL and paraSize must be > 0")
 	}
-	return wrap(fn, acl.KernelArgsParaUpdate(t, h, p, para))
+	return wrapACL(fn, "aclrtKernelArgsParaUpdate", acl.KernelArgsParaUpdate(t, h, p, para))
 }
 
 // KernelArgsGetMemSize implements rtsKernelArgsGetMemSize: the
@@ -95,7 +95,7 @@ func KernelArgsGetMemSize(t *core.Thread, fh core.Handle, userSize uint64, actua
 	if actual == nil {
 		return invalid(fn, "actualArgsSize must not be NULL")
 	}
-	return wrap(fn, acl.KernelArgsGetMemSize(t, fh, userSize, actual))
+	return wrapACL(fn, "aclrtKernelArgsGetMemSize", acl.KernelArgsGetMemSize(t, fh, userSize, actual))
 }
 
 // KernelArgsGetHandleMemSize implements rtsKernelArgsGetHandleMemSize: the
@@ -105,5 +105,5 @@ func KernelArgsGetHandleMemSize(t *core.Thread, fh core.Handle, size *uint64) er
 	if size == nil {
 		return invalid(fn, "memSize must not be NULL")
 	}
-	return wrap(fn, acl.KernelArgsGetHandleMemSize(t, fh, size))
+	return wrapACL(fn, "aclrtKernelArgsGetHandleMemSize", acl.KernelArgsGetHandleMemSize(t, fh, size))
 }

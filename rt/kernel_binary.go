@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"strings"
+
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/rt/core"
@@ -28,6 +30,16 @@ import (
 //   - rtSymbolLookup reports both the address and the size of a device
 //     variable (aclrtGetSymbolAddress and aclrtGetSymbolSize call it); both
 //     out-pointers must be given.
+
+// wrapACL is wrap for an error of the ACL entry point aclFn doing the
+// work: the message, which starts with aclFn's name, names the rt function
+// instead.
+func wrapACL(fn, aclFn string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, strings.TrimPrefix(message(err), aclFn+": "))
+}
 
 // loadOptions converts the options of an rtLoadBinaryConfig_t (rt ids) to
 // the ACL options the loader checks.
@@ -63,7 +75,7 @@ func BinaryLoadFromFile(t *core.Thread, path string, opts []core.BinaryLoadOptio
 	if err != nil {
 		return err
 	}
-	return wrap(fn, acl.BinaryLoadFromFile(t, path, o, out))
+	return wrapACL(fn, "aclrtBinaryLoadFromFile", acl.BinaryLoadFromFile(t, path, o, out))
 }
 
 // BinaryLoadFromData implements rtsBinaryLoadFromData: the binary's bytes
@@ -77,7 +89,7 @@ func BinaryLoadFromData(t *core.Thread, data []byte, opts []core.BinaryLoadOptio
 	if err != nil {
 		return err
 	}
-	return wrap(fn, acl.BinaryLoadFromData(t, data, o, out))
+	return wrapACL(fn, "aclrtBinaryLoadFromData", acl.BinaryLoadFromData(t, data, o, out))
 }
 
 // BinaryLoadWithoutTilingKey implements rtBinaryLoadWithoutTilingKey: a
@@ -88,7 +100,7 @@ func BinaryLoadWithoutTilingKey(t *core.Thread, data []byte, out *core.Handle) e
 	if out == nil || len(data) == 0 {
 		return invalid(fn, "data must not be NULL, length must be > 0 and binHandle must not be NULL")
 	}
-	return wrap(fn, acl.BinaryLoadFromData(t, data, nil, out))
+	return wrapACL(fn, "aclrtBinaryLoadFromData", acl.BinaryLoadFromData(t, data, nil, out))
 }
 
 // BinaryUnLoad implements rtBinaryUnLoad: the binary's function and
@@ -99,7 +111,7 @@ func BinaryUnLoad(t *core.Thread, h core.Handle) error {
 	if h == 0 {
 		return invalid(fn, "binHandle must not be NULL")
 	}
-	return wrap(fn, acl.BinaryUnLoad(t, h))
+	return wrapACL(fn, "aclrtBinaryUnLoad", acl.BinaryUnLoad(t, h))
 }
 
 // BinaryGetGlobal implements rtBinaryGetGlobal: a variable the kernel
@@ -110,7 +122,7 @@ func BinaryGetGlobal(t *core.Thread, bh core.Handle, name string, dptr *uintptr,
 	if name == "" || (dptr == nil && size == nil) {
 		return invalid(fn, "name must not be NULL or empty, and dptr and size must not both be NULL")
 	}
-	return wrap(fn, acl.BinaryGetGlobal(t, bh, name, dptr, size))
+	return wrapACL(fn, "aclrtBinaryGetGlobal", acl.BinaryGetGlobal(t, bh, name, dptr, size))
 }
 
 // GetFuncBySymbol implements rtGetFuncBySymbol: the symbol of an npuemu
@@ -121,7 +133,7 @@ func GetFuncBySymbol(t *core.Thread, symbol uintptr, out *core.Handle) error {
 	if symbol == 0 || out == nil {
 		return invalid(fn, "symbol and funcHandle must not be NULL")
 	}
-	return wrap(fn, acl.GetFuncBySymbol(t, symbol, out))
+	return wrapACL(fn, "aclrtGetFuncBySymbol", acl.GetFuncBySymbol(t, symbol, out))
 }
 
 // SymbolLookup implements rtSymbolLookup: the device address (the
@@ -134,11 +146,11 @@ func SymbolLookup(t *core.Thread, hostVar uintptr, devPtr *uintptr, size *uint64
 	}
 	var p uintptr
 	if err := acl.GetSymbolAddress(t, hostVar, &p); err != nil {
-		return wrap(fn, err)
+		return wrapACL(fn, "aclrtGetSymbolAddress", err)
 	}
 	var n uint64
 	if err := acl.GetSymbolSize(t, hostVar, &n); err != nil {
-		return wrap(fn, err)
+		return wrapACL(fn, "aclrtGetSymbolSize", err)
 	}
 	*devPtr, *size = p, n
 	return nil
@@ -151,7 +163,7 @@ func FuncGetByName(t *core.Thread, bh core.Handle, name string, out *core.Handle
 	if name == "" || out == nil {
 		return invalid(fn, "kernelName must not be NULL or empty and funcHandle must not be NULL")
 	}
-	return wrap(fn, acl.BinaryGetFunction(t, bh, name, out))
+	return wrapACL(fn, "aclrtBinaryGetFunction", acl.BinaryGetFunction(t, bh, name, out))
 }
 
 // FuncGetAddr implements rtsFuncGetAddr: the host entry point stands for
@@ -162,7 +174,7 @@ func FuncGetAddr(t *core.Thread, fh core.Handle, aic, aiv *uintptr) error {
 	if aic == nil || aiv == nil {
 		return invalid(fn, "aicAddr and aivAddr must not be NULL")
 	}
-	return wrap(fn, acl.GetFunctionAddr(t, fh, aic, aiv))
+	return wrapACL(fn, "aclrtGetFunctionAddr", acl.GetFunctionAddr(t, fh, aic, aiv))
 }
 
 // FuncGetName implements rtsFuncGetName: the kernel's name and its NUL in
@@ -174,7 +186,7 @@ func FuncGetName(t *core.Thread, fh core.Handle, buf []byte) error {
 	}
 	s, err := acl.FunctionName(t, fh)
 	if err != nil {
-		return wrap(fn, err)
+		return wrapACL(fn, "aclrtGetFunctionName", err)
 	}
 	if len(s)+1 > len(buf) {
 		return invalid(fn, "the name %q needs %d bytes, maxLen is %d", s, len(s)+1, len(buf))
@@ -192,7 +204,7 @@ func FuncGetSize(t *core.Thread, fh core.Handle, aic, aiv *uint64) error {
 	if aic == nil || aiv == nil {
 		return invalid(fn, "aicSize and aivSize must not be NULL")
 	}
-	return wrap(fn, acl.GetFunctionSize(t, fh, aic, aiv))
+	return wrapACL(fn, "aclrtGetFunctionSize", acl.GetFunctionSize(t, fh, aic, aiv))
 }
 
 // funcAttribute maps an rtFuncAttribute to the aclrtFuncAttribute with the
@@ -221,7 +233,7 @@ func FunctionGetAttribute(t *core.Thread, fh core.Handle, attr int32, v *int64) 
 	if err != nil {
 		return err
 	}
-	return wrap(fn, acl.GetFunctionAttribute(t, fh, a, v))
+	return wrapACL(fn, "aclrtGetFunctionAttribute", acl.GetFunctionAttribute(t, fh, a, v))
 }
 
 // FunctionGetBinary implements rtFunctionGetBinary.
@@ -230,7 +242,7 @@ func FunctionGetBinary(t *core.Thread, fh core.Handle, out *core.Handle) error {
 	if out == nil {
 		return invalid(fn, "binHandle must not be NULL")
 	}
-	return wrap(fn, acl.FunctionGetBinary(t, fh, out))
+	return wrapACL(fn, "aclrtFunctionGetBinary", acl.FunctionGetBinary(t, fh, out))
 }
 
 // FunctionGetParamCount implements rtFunctionGetParamCount: func is a
@@ -242,7 +254,7 @@ func FunctionGetParamCount(t *core.Thread, fptr uintptr, count *uint64) error {
 	if fptr == 0 || count == nil {
 		return invalid(fn, "func and paramCount must not be NULL")
 	}
-	return wrap(fn, acl.FunctionGetParamCount(t, fptr, count))
+	return wrapACL(fn, "aclrtFunctionGetParamCount", acl.FunctionGetParamCount(t, fptr, count))
 }
 
 // FunctionGetParamInfo implements rtFunctionGetParamInfo: the offset and
@@ -253,7 +265,7 @@ func FunctionGetParamInfo(t *core.Thread, fptr uintptr, i uint64, off, size *uin
 	if fptr == 0 || off == nil || size == nil {
 		return invalid(fn, "func, paramOffset and paramSize must not be NULL")
 	}
-	return wrap(fn, acl.FunctionGetParamInfo(t, fptr, i, off, size))
+	return wrapACL(fn, "aclrtFunctionGetParamInfo", acl.FunctionGetParamInfo(t, fptr, i, off, size))
 }
 
 // FunctionGetAvailDynUbufPerBlock implements
@@ -264,7 +276,7 @@ func FunctionGetAvailDynUbufPerBlock(t *core.Thread, fptr uintptr, flags uint32,
 	if fptr == 0 || size == nil {
 		return invalid(fn, "func and dynamicUbufSize must not be NULL")
 	}
-	return wrap(fn, acl.FunctionGetAvailDynUbufPerBlock(t, fptr, flags, size))
+	return wrapACL(fn, "aclrtFunctionGetAvailDynUbufPerBlock", acl.FunctionGetAvailDynUbufPerBlock(t, fptr, flags, size))
 }
 
 // RegisterCpuFunc implements rtsRegisterCpuFunc: it registers AI CPU
@@ -276,5 +288,5 @@ func RegisterCpuFunc(t *core.Thread, bh core.Handle, funcName, kernelName string
 	if funcName == "" || kernelName == "" || out == nil {
 		return invalid(fn, "funcName and kernelName must not be NULL or empty and funcHandle must not be NULL")
 	}
-	return wrap(fn, acl.RegisterCpuFunc(t, bh, funcName, kernelName, out))
+	return wrapACL(fn, "aclrtRegisterCpuFunc", acl.RegisterCpuFunc(t, bh, funcName, kernelName, out))
 }
