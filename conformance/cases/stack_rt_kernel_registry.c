@@ -186,6 +186,7 @@ int main(void) {
     rtBinHandle ebin = NULL;
     CHECK_RT(rtsBinaryLoadFromData(NULL, elen, NULL, &ebin), ACL_ERROR_RT_PARAM_INVALID);
     CHECK_RT(rtsBinaryLoadFromData(edata, 0, NULL, &ebin), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsBinaryLoadFromData(edata, UINT64_MAX, NULL, &ebin), ACL_ERROR_RT_PARAM_INVALID); /* no buffer is that long */
     CHECK_RT(rtsBinaryLoadFromData(edata, elen, &cfg, &ebin), ACL_RT_SUCCESS);
     rtFuncHandle echo = NULL;
     CHECK_RT(rtsFuncGetByName(ebin, "echo_args", &echo), ACL_RT_SUCCESS);
