@@ -7055,6 +7055,17 @@ func npug_rtUnSubscribeReport(a_t *C.npu_thread, a_threadId C.uint64_t, a_stm C.
 	return npu_rtUnSubscribeReport(a_t, a_threadId, a_stm)
 }
 
+//export npug_rtBinaryUnLoad
+func npug_rtBinaryUnLoad(a_t *C.npu_thread, a_binHandle C.rtBinHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtBinaryUnLoad"))
+		}
+	}()
+	return npu_rtBinaryUnLoad(a_t, a_binHandle)
+}
+
 //export npug_rtGetDeviceSatStatus
 func npug_rtGetDeviceSatStatus(a_t *C.npu_thread, a_outputAddrPtr unsafe.Pointer, a_outputSize C.uint64_t, a_stm C.rtStream_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7077,6 +7088,17 @@ func npug_rtCleanDeviceSatStatus(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtE
 	return npu_rtCleanDeviceSatStatus(a_t, a_stm)
 }
 
+//export npug_rtBinaryLoadWithoutTilingKey
+func npug_rtBinaryLoadWithoutTilingKey(a_t *C.npu_thread, a_data unsafe.Pointer, a_length C.uint64_t, a_binHandle *C.rtBinHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtBinaryLoadWithoutTilingKey"))
+		}
+	}()
+	return npu_rtBinaryLoadWithoutTilingKey(a_t, a_data, a_length, a_binHandle)
+}
+
 //export npug_rtLaunchKernelByFuncHandleV3
 func npug_rtLaunchKernelByFuncHandleV3(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_stm C.rtStream_t, a_cfgInfo *C.rtTaskCfgInfo_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7086,6 +7108,17 @@ func npug_rtLaunchKernelByFuncHandleV3(a_t *C.npu_thread, a_funcHandle C.rtFuncH
 		}
 	}()
 	return npu_rtLaunchKernelByFuncHandleV3(a_t, a_funcHandle, a_numBlocks, a_argsInfo, a_stm, a_cfgInfo)
+}
+
+//export npug_rtFunctionGetAttribute
+func npug_rtFunctionGetAttribute(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_attrType C.rtFuncAttribute, a_attrValue *C.int64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFunctionGetAttribute"))
+		}
+	}()
+	return npu_rtFunctionGetAttribute(a_t, a_funcHandle, a_attrType, a_attrValue)
 }
 
 //export npug_rtMbufAlloc
@@ -8562,6 +8595,61 @@ func npug_rtsStreamStop(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 	return npu_rtsStreamStop(a_t, a_stm)
 }
 
+//export npug_rtsBinaryLoadFromFile
+func npug_rtsBinaryLoadFromFile(a_t *C.npu_thread, a_binPath *C.char_t, a_optionalCfg *C.rtLoadBinaryConfig_t, a_h *C.rtBinHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsBinaryLoadFromFile"))
+		}
+	}()
+	return npu_rtsBinaryLoadFromFile(a_t, a_binPath, a_optionalCfg, a_h)
+}
+
+//export npug_rtsBinaryLoadFromData
+func npug_rtsBinaryLoadFromData(a_t *C.npu_thread, a_data unsafe.Pointer, a_length C.uint64_t, a_optionalCfg *C.rtLoadBinaryConfig_t, a_h *C.rtBinHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsBinaryLoadFromData"))
+		}
+	}()
+	return npu_rtsBinaryLoadFromData(a_t, a_data, a_length, a_optionalCfg, a_h)
+}
+
+//export npug_rtsFuncGetByName
+func npug_rtsFuncGetByName(a_t *C.npu_thread, a_binHandle C.rtBinHandle, a_kernelName *C.char_t, a_funcHandle *C.rtFuncHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsFuncGetByName"))
+		}
+	}()
+	return npu_rtsFuncGetByName(a_t, a_binHandle, a_kernelName, a_funcHandle)
+}
+
+//export npug_rtsFuncGetAddr
+func npug_rtsFuncGetAddr(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_aicAddr *unsafe.Pointer, a_aivAddr *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsFuncGetAddr"))
+		}
+	}()
+	return npu_rtsFuncGetAddr(a_t, a_funcHandle, a_aicAddr, a_aivAddr)
+}
+
+//export npug_rtsRegisterCpuFunc
+func npug_rtsRegisterCpuFunc(a_t *C.npu_thread, a_binHandle C.rtBinHandle, a_funcName *C.char_t, a_kernelName *C.char_t, a_funcHandle *C.rtFuncHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsRegisterCpuFunc"))
+		}
+	}()
+	return npu_rtsRegisterCpuFunc(a_t, a_binHandle, a_funcName, a_kernelName, a_funcHandle)
+}
+
 //export npug_rtsLaunchKernelWithConfig
 func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_argsHandle_ C.rtArgsHandle, a_reserve unsafe.Pointer) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8571,6 +8659,116 @@ func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHand
 		}
 	}()
 	return npu_rtsLaunchKernelWithConfig(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_argsHandle_, a_reserve)
+}
+
+//export npug_rtsKernelArgsInit
+func npug_rtsKernelArgsInit(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_args *C.rtArgsHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsInit"))
+		}
+	}()
+	return npu_rtsKernelArgsInit(a_t, a_funcHandle, a_args)
+}
+
+//export npug_rtsKernelArgsAppend
+func npug_rtsKernelArgsAppend(a_t *C.npu_thread, a_args C.rtArgsHandle, a_para unsafe.Pointer, a_paraSize C.size_t, a_paraHandle *C.rtParaHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsAppend"))
+		}
+	}()
+	return npu_rtsKernelArgsAppend(a_t, a_args, a_para, a_paraSize, a_paraHandle)
+}
+
+//export npug_rtsKernelArgsAppendPlaceHolder
+func npug_rtsKernelArgsAppendPlaceHolder(a_t *C.npu_thread, a_args C.rtArgsHandle, a_paraHandle *C.rtParaHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsAppendPlaceHolder"))
+		}
+	}()
+	return npu_rtsKernelArgsAppendPlaceHolder(a_t, a_args, a_paraHandle)
+}
+
+//export npug_rtsKernelArgsFinalize
+func npug_rtsKernelArgsFinalize(a_t *C.npu_thread, a_args C.rtArgsHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsFinalize"))
+		}
+	}()
+	return npu_rtsKernelArgsFinalize(a_t, a_args)
+}
+
+//export npug_rtsKernelArgsParaUpdate
+func npug_rtsKernelArgsParaUpdate(a_t *C.npu_thread, a_args C.rtArgsHandle, a_paraHandle C.rtParaHandle, a_para unsafe.Pointer, a_paraSize C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsParaUpdate"))
+		}
+	}()
+	return npu_rtsKernelArgsParaUpdate(a_t, a_args, a_paraHandle, a_para, a_paraSize)
+}
+
+//export npug_rtsKernelArgsInitByUserMem
+func npug_rtsKernelArgsInitByUserMem(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_args C.rtArgsHandle, a_userHostMem unsafe.Pointer, a_actualArgsSize C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsInitByUserMem"))
+		}
+	}()
+	return npu_rtsKernelArgsInitByUserMem(a_t, a_funcHandle, a_args, a_userHostMem, a_actualArgsSize)
+}
+
+//export npug_rtsKernelArgsGetMemSize
+func npug_rtsKernelArgsGetMemSize(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_userArgsSize C.size_t, a_actualArgsSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsGetMemSize"))
+		}
+	}()
+	return npu_rtsKernelArgsGetMemSize(a_t, a_funcHandle, a_userArgsSize, a_actualArgsSize)
+}
+
+//export npug_rtsKernelArgsGetHandleMemSize
+func npug_rtsKernelArgsGetHandleMemSize(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_memSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsGetHandleMemSize"))
+		}
+	}()
+	return npu_rtsKernelArgsGetHandleMemSize(a_t, a_funcHandle, a_memSize)
+}
+
+//export npug_rtsKernelArgsGetPlaceHolderBuffer
+func npug_rtsKernelArgsGetPlaceHolderBuffer(a_t *C.npu_thread, a_args C.rtArgsHandle, a_paraHandle C.rtParaHandle, a_dataSize C.size_t, a_bufferAddr *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsKernelArgsGetPlaceHolderBuffer"))
+		}
+	}()
+	return npu_rtsKernelArgsGetPlaceHolderBuffer(a_t, a_args, a_paraHandle, a_dataSize, a_bufferAddr)
+}
+
+//export npug_rtsFuncGetName
+func npug_rtsFuncGetName(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_maxLen C.uint32_t, a_name *C.char_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsFuncGetName"))
+		}
+	}()
+	return npu_rtsFuncGetName(a_t, a_funcHandle, a_maxLen, a_name)
 }
 
 //export npug_rtsGetFloatOverflowStatus
@@ -9088,4 +9286,92 @@ func npug_rtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt
 		}
 	}()
 	return npu_rtStreamWaitEventWithFlag(a_t, a_stm, a_evt, a_timeout, a_flag)
+}
+
+//export npug_rtFuncGetSize
+func npug_rtFuncGetSize(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_aicSize *C.size_t, a_aivSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFuncGetSize"))
+		}
+	}()
+	return npu_rtFuncGetSize(a_t, a_funcHandle, a_aicSize, a_aivSize)
+}
+
+//export npug_rtFunctionGetBinary
+func npug_rtFunctionGetBinary(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_binHandle *C.rtBinHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFunctionGetBinary"))
+		}
+	}()
+	return npu_rtFunctionGetBinary(a_t, a_funcHandle, a_binHandle)
+}
+
+//export npug_rtFunctionGetParamCount
+func npug_rtFunctionGetParamCount(a_t *C.npu_thread, a_fn unsafe.Pointer, a_paramCount *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFunctionGetParamCount"))
+		}
+	}()
+	return npu_rtFunctionGetParamCount(a_t, a_fn, a_paramCount)
+}
+
+//export npug_rtFunctionGetParamInfo
+func npug_rtFunctionGetParamInfo(a_t *C.npu_thread, a_fn unsafe.Pointer, a_paramIndex C.size_t, a_paramOffset *C.size_t, a_paramSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFunctionGetParamInfo"))
+		}
+	}()
+	return npu_rtFunctionGetParamInfo(a_t, a_fn, a_paramIndex, a_paramOffset, a_paramSize)
+}
+
+//export npug_rtFunctionGetAvailDynUbufPerBlock
+func npug_rtFunctionGetAvailDynUbufPerBlock(a_t *C.npu_thread, a_fn unsafe.Pointer, a_flags C.uint32_t, a_dynamicUbufSize *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFunctionGetAvailDynUbufPerBlock"))
+		}
+	}()
+	return npu_rtFunctionGetAvailDynUbufPerBlock(a_t, a_fn, a_flags, a_dynamicUbufSize)
+}
+
+//export npug_rtSymbolLookup
+func npug_rtSymbolLookup(a_t *C.npu_thread, a_hostVar unsafe.Pointer, a_devPtr *unsafe.Pointer, a_size *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtSymbolLookup"))
+		}
+	}()
+	return npu_rtSymbolLookup(a_t, a_hostVar, a_devPtr, a_size)
+}
+
+//export npug_rtBinaryGetGlobal
+func npug_rtBinaryGetGlobal(a_t *C.npu_thread, a_binHandle C.rtBinHandle, a_name *C.char, a_dptr *unsafe.Pointer, a_size *C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtBinaryGetGlobal"))
+		}
+	}()
+	return npu_rtBinaryGetGlobal(a_t, a_binHandle, a_name, a_dptr, a_size)
+}
+
+//export npug_rtGetFuncBySymbol
+func npug_rtGetFuncBySymbol(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_funcHandle *C.rtFuncHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetFuncBySymbol"))
+		}
+	}()
+	return npu_rtGetFuncBySymbol(a_t, a_symbol, a_funcHandle)
 }

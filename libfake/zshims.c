@@ -25380,8 +25380,7 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtBinaryUnLoad(rtBinHandle binHandle) {
-    (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 667);
+    return npug_rtBinaryUnLoad(npu_self(), binHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
@@ -25568,10 +25567,7 @@ NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
-    (void)data;
-    (void)length;
-    (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 673);
+    return npug_rtBinaryLoadWithoutTilingKey(npu_self(), (void*)data, length, binHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
@@ -25669,10 +25665,7 @@ NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size
 }
 
 static inline rtError_t emu_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
-    (void)funcHandle;
-    (void)attrType;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 676);
+    return npug_rtFunctionGetAttribute(npu_self(), funcHandle, attrType, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
@@ -30257,10 +30250,7 @@ NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
-    (void)binPath;
-    (void)optionalCfg;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 818);
+    return npug_rtsBinaryLoadFromFile(npu_self(), (char_t*)binPath, (rtLoadBinaryConfig_t*)optionalCfg, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -30291,11 +30281,7 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rt
 }
 
 static inline rtError_t emu_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
-    (void)data;
-    (void)length;
-    (void)optionalCfg;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 819);
+    return npug_rtsBinaryLoadFromData(npu_self(), (void*)data, length, (rtLoadBinaryConfig_t*)optionalCfg, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -30327,10 +30313,7 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_
 }
 
 static inline rtError_t emu_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
-    (void)binHandle;
-    (void)kernelName;
-    (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 820);
+    return npug_rtsFuncGetByName(npu_self(), binHandle, (char_t*)kernelName, funcHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
@@ -30395,10 +30378,7 @@ NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64
 }
 
 static inline rtError_t emu_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
-    (void)funcHandle;
-    (void)aicAddr;
-    (void)aivAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 822);
+    return npug_rtsFuncGetAddr(npu_self(), funcHandle, aicAddr, aivAddr);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -30429,11 +30409,7 @@ NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAdd
 }
 
 static inline rtError_t emu_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
-    (void)binHandle;
-    (void)funcName;
-    (void)kernelName;
-    (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 823);
+    return npug_rtsRegisterCpuFunc(npu_self(), binHandle, (char_t*)funcName, (char_t*)kernelName, funcHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
@@ -30643,9 +30619,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
 }
 
 static inline rtError_t emu_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
-    (void)funcHandle;
-    (void)argsHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 829);
+    return npug_rtsKernelArgsInit(npu_self(), funcHandle, argsHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
@@ -30675,11 +30649,7 @@ NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* ar
 }
 
 static inline rtError_t emu_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
-    (void)argsHandle;
-    (void)para;
-    (void)paraSize;
-    (void)paraHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 830);
+    return npug_rtsKernelArgsAppend(npu_self(), argsHandle, para, paraSize, paraHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
@@ -30711,9 +30681,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
 }
 
 static inline rtError_t emu_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
-    (void)argsHandle;
-    (void)paraHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 831);
+    return npug_rtsKernelArgsAppendPlaceHolder(npu_self(), argsHandle, paraHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
@@ -30743,8 +30711,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
 }
 
 static inline rtError_t emu_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
-    (void)argsHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 832);
+    return npug_rtsKernelArgsFinalize(npu_self(), argsHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
@@ -30773,11 +30740,7 @@ NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
 }
 
 static inline rtError_t emu_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
-    (void)argsHandle;
-    (void)paraHandle;
-    (void)para;
-    (void)paraSize;
-    return (rtError_t)npu_unsupported(npu_self(), 833);
+    return npug_rtsKernelArgsParaUpdate(npu_self(), argsHandle, paraHandle, para, paraSize);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
@@ -30809,11 +30772,7 @@ NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHand
 }
 
 static inline rtError_t emu_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
-    (void)funcHandle;
-    (void)argsHandle;
-    (void)userHostMem;
-    (void)actualArgsSize;
-    return (rtError_t)npu_unsupported(npu_self(), 834);
+    return npug_rtsKernelArgsInitByUserMem(npu_self(), funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -30845,10 +30804,7 @@ NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsH
 }
 
 static inline rtError_t emu_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
-    (void)funcHandle;
-    (void)userArgsSize;
-    (void)actualArgsSize;
-    return (rtError_t)npu_unsupported(npu_self(), 835);
+    return npug_rtsKernelArgsGetMemSize(npu_self(), funcHandle, userArgsSize, actualArgsSize);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -30879,9 +30835,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
 }
 
 static inline rtError_t emu_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
-    (void)funcHandle;
-    (void)memSize;
-    return (rtError_t)npu_unsupported(npu_self(), 836);
+    return npug_rtsKernelArgsGetHandleMemSize(npu_self(), funcHandle, memSize);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
@@ -30911,11 +30865,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size
 }
 
 static inline rtError_t emu_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
-    (void)argsHandle;
-    (void)paraHandle;
-    (void)dataSize;
-    (void)bufferAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 837);
+    return npug_rtsKernelArgsGetPlaceHolderBuffer(npu_self(), argsHandle, paraHandle, dataSize, bufferAddr);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
@@ -30947,10 +30897,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, 
 }
 
 static inline rtError_t emu_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
-    (void)funcHandle;
-    (void)maxLen;
-    (void)name;
-    return (rtError_t)npu_unsupported(npu_self(), 838);
+    return npug_rtsFuncGetName(npu_self(), funcHandle, maxLen, name);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
@@ -33428,10 +33375,7 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, 
 }
 
 static inline rtError_t emu_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
-    (void)funcHandle;
-    (void)aicSize;
-    (void)aivSize;
-    return (rtError_t)npu_unsupported(npu_self(), 913);
+    return npug_rtFuncGetSize(npu_self(), funcHandle, aicSize, aivSize);
 }
 
 static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -33462,9 +33406,7 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
 }
 
 static inline rtError_t emu_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
-    (void)funcHandle;
-    (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 914);
+    return npug_rtFunctionGetBinary(npu_self(), funcHandle, binHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
@@ -33494,9 +33436,7 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
 }
 
 static inline rtError_t emu_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    (void)func;
-    (void)paramCount;
-    return (rtError_t)npu_unsupported(npu_self(), 915);
+    return npug_rtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -33526,11 +33466,7 @@ NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCoun
 }
 
 static inline rtError_t emu_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    (void)func;
-    (void)paramIndex;
-    (void)paramOffset;
-    (void)paramSize;
-    return (rtError_t)npu_unsupported(npu_self(), 916);
+    return npug_rtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -33562,10 +33498,7 @@ NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex,
 }
 
 static inline rtError_t emu_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    (void)func;
-    (void)flags;
-    (void)dynamicUbufSize;
-    return (rtError_t)npu_unsupported(npu_self(), 917);
+    return npug_rtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -33596,10 +33529,7 @@ NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flag
 }
 
 static inline rtError_t emu_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
-    (void)hostVar;
-    (void)devPtr;
-    (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 918);
+    return npug_rtSymbolLookup(npu_self(), (void*)hostVar, devPtr, size);
 }
 
 static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
@@ -33630,11 +33560,7 @@ NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* 
 }
 
 static inline rtError_t emu_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
-    (void)binHandle;
-    (void)name;
-    (void)dptr;
-    (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 919);
+    return npug_rtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -33666,9 +33592,7 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
 }
 
 static inline rtError_t emu_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
-    (void)symbol;
-    (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 920);
+    return npug_rtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
