@@ -1014,6 +1014,65 @@ const char *const npu_route_names[] = {
     "rtSnapShotProcessRestore",
     "rtSnapShotCallbackRegister",
     "rtSnapShotCallbackUnregister",
+    "rtGetFuncHandleFromExceptionInfo",
+    "rtBinarySetExceptionCallback",
+    "rtSetTSDevice",
+    "rtsMallocHost",
+    "rtsPointerGetAttributes",
+    "rtHostMemMapCapabilities",
+    "rtSetOpExecuteTimeOutV2",
+    "rtGetOpTimeOutInterval",
+    "rtBinaryUnLoad",
+    "rtsFuncGetByName",
+    "rtsMemExportToShareableHandle",
+    "rtMemImportFromShareableHandle",
+    "rtMemSetPidToShareableHandle",
+    "rtBinaryGetGlobal",
+    "rtGetFuncBySymbol",
+    "rtsFuncGetAddr",
+    "rtFuncGetSize",
+    "rtsGetMemcpyDescSize",
+    "rtsSetMemcpyDesc",
+    "rtMemcpyAsyncWithOffset",
+    "rtsKernelArgsGetHandleMemSize",
+    "rtsKernelArgsGetMemSize",
+    "rtsKernelArgsInit",
+    "rtsKernelArgsInitByUserMem",
+    "rtsKernelArgsAppend",
+    "rtsKernelArgsAppendPlaceHolder",
+    "rtsKernelArgsGetPlaceHolderBuffer",
+    "rtsKernelArgsParaUpdate",
+    "rtsKernelArgsFinalize",
+    "rtsDeviceGetCapability",
+    "rtsFuncGetName",
+    "rtsRegisterCpuFunc",
+    "rtsMemcpyBatchAsync",
+    "rtIpcSetMemoryAttr",
+    "rtIpcMemImportPidInterServer",
+    "rtNotifySetImportPidInterServer",
+    "rtsCheckMemType",
+    "rtsGetFloatOverflowStatus",
+    "rtsResetFloatOverflowStatus",
+    "rtsRegStreamStateCallback",
+    "rtsRegDeviceStateCallback",
+    "rtsSetDeviceTaskAbortCallback",
+    "rtGetOpExecuteTimeoutV2",
+    "rtsGetCmoDescSize",
+    "rtsSetCmoDesc",
+    "rtsGetErrorVerbose",
+    "rtsRepairError",
+    "rtFunctionGetAttribute",
+    "rtFunctionGetBinary",
+    "rtFunctionGetParamCount",
+    "rtFunctionGetParamInfo",
+    "rtFunctionGetAvailDynUbufPerBlock",
+    "rtMemGetAllocationPropertiesFromHandle",
+    "rtMemManagedGetAttr",
+    "rtMemManagedGetAttrs",
+    "rtMemManagedAdvise",
+    "rtMemManagedPrefetchBatchAsync",
+    "rtMemMapSelectedLink",
+    "rtDeviceL2CacheFlush",
     "rtStreamGetCaptureInfo",
     "rtPeekAtLastError",
     "rtGetLastError",
@@ -1155,8 +1214,8 @@ const char *const npu_route_names[] = {
     "rtsModelAbort",
     "rtModelGetStreams",
 };
-const int npu_route_n = 192;
-void *npu_route_fns[192];
+const int npu_route_n = 251;
+void *npu_route_fns[251];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -1752,20 +1811,20 @@ static inline aclError emu_direct_aclrtPeekAtLastError(aclrtLastErrLevel level) 
 }
 
 /* The ACL work of aclrtPeekAtLastError when its route comes back through an interposer. */
-struct npu_route_args_53 {
+struct npu_route_args_112 {
     npu_routed h;
     aclrtLastErrLevel level;
 };
-static int32_t npu_route_thunk_53(npu_routed *h) {
-    struct npu_route_args_53 *a = (struct npu_route_args_53 *)h;
+static int32_t npu_route_thunk_112(npu_routed *h) {
+    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
     return (int32_t)emu_direct_aclrtPeekAtLastError(a->level);
 }
 
 static inline aclError emu_aclrtPeekAtLastError(aclrtLastErrLevel level) {
-    if (__builtin_expect(npu_route_fns[53] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
-        struct npu_route_args_53 a = {{585, npu_route_thunk_53}, level};
+    if (__builtin_expect(npu_route_fns[112] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
+        struct npu_route_args_112 a = {{585, npu_route_thunk_112}, level};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[53])((rtLastErrLevel_t)level);
+        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[112])((rtLastErrLevel_t)level);
         npu_routed_pending = NULL;
         return r;
     }
@@ -1802,20 +1861,20 @@ static inline aclError emu_direct_aclrtGetLastError(aclrtLastErrLevel level) {
 }
 
 /* The ACL work of aclrtGetLastError when its route comes back through an interposer. */
-struct npu_route_args_54 {
+struct npu_route_args_113 {
     npu_routed h;
     aclrtLastErrLevel level;
 };
-static int32_t npu_route_thunk_54(npu_routed *h) {
-    struct npu_route_args_54 *a = (struct npu_route_args_54 *)h;
+static int32_t npu_route_thunk_113(npu_routed *h) {
+    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
     return (int32_t)emu_direct_aclrtGetLastError(a->level);
 }
 
 static inline aclError emu_aclrtGetLastError(aclrtLastErrLevel level) {
-    if (__builtin_expect(npu_route_fns[54] != NULL, 0)) { /* split layout, rtGetLastError interposed */
-        struct npu_route_args_54 a = {{584, npu_route_thunk_54}, level};
+    if (__builtin_expect(npu_route_fns[113] != NULL, 0)) { /* split layout, rtGetLastError interposed */
+        struct npu_route_args_113 a = {{584, npu_route_thunk_113}, level};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[54])((rtLastErrLevel_t)level);
+        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[113])((rtLastErrLevel_t)level);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2110,8 +2169,30 @@ NPU_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info
     return emu_aclrtGetArgsFromExceptionInfo(info, devArgsPtr, devArgsLen);
 }
 
-static inline aclError emu_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+static inline aclError emu_direct_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
     return npug_aclrtGetFuncHandleFromExceptionInfo(npu_self(), (aclrtExceptionInfo*)info, func);
+}
+
+/* The ACL work of aclrtGetFuncHandleFromExceptionInfo when its route comes back through an interposer. */
+struct npu_route_args_52 {
+    npu_routed h;
+    const aclrtExceptionInfo* info;
+    aclrtFuncHandle* func;
+};
+static int32_t npu_route_thunk_52(npu_routed *h) {
+    struct npu_route_args_52 *a = (struct npu_route_args_52 *)h;
+    return (int32_t)emu_direct_aclrtGetFuncHandleFromExceptionInfo(a->info, a->func);
+}
+
+static inline aclError emu_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+    if (__builtin_expect(npu_route_fns[52] != NULL, 0) && (info != NULL && func != NULL)) { /* split layout, rtGetFuncHandleFromExceptionInfo interposed */
+        struct npu_route_args_52 a = {{659, npu_route_thunk_52}, info, func};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetFuncHandleFromExceptionInfo))npu_route_fns[52])((const rtExceptionInfo_t*)info, (rtFuncHandle*)func);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetFuncHandleFromExceptionInfo(info, func);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
@@ -2140,8 +2221,31 @@ NPU_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo
     return emu_aclrtGetFuncHandleFromExceptionInfo(info, func);
 }
 
-static inline aclError emu_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
+static inline aclError emu_direct_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
     return npug_aclrtBinarySetExceptionCallback(npu_self(), binHandle, callback, userData);
+}
+
+/* The ACL work of aclrtBinarySetExceptionCallback when its route comes back through an interposer. */
+struct npu_route_args_53 {
+    npu_routed h;
+    aclrtBinHandle binHandle;
+    aclrtOpExceptionCallback callback;
+    void* userData;
+};
+static int32_t npu_route_thunk_53(npu_routed *h) {
+    struct npu_route_args_53 *a = (struct npu_route_args_53 *)h;
+    return (int32_t)emu_direct_aclrtBinarySetExceptionCallback(a->binHandle, a->callback, a->userData);
+}
+
+static inline aclError emu_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
+    if (__builtin_expect(npu_route_fns[53] != NULL, 0) && (binHandle != NULL)) { /* split layout, rtBinarySetExceptionCallback interposed */
+        struct npu_route_args_53 a = {{658, npu_route_thunk_53}, binHandle, callback, userData};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtBinarySetExceptionCallback))npu_route_fns[53])((rtBinHandle)binHandle, (rtOpExceptionCallback)callback, userData);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinarySetExceptionCallback(binHandle, callback, userData);
 }
 
 static NPU_HOOK aclError hook_aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
@@ -2176,21 +2280,21 @@ static inline aclError emu_direct_aclrtSubscribeReport(uint64_t threadId, aclrtS
 }
 
 /* The ACL work of aclrtSubscribeReport when its route comes back through an interposer. */
-struct npu_route_args_55 {
+struct npu_route_args_114 {
     npu_routed h;
     uint64_t threadId;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_55(npu_routed *h) {
-    struct npu_route_args_55 *a = (struct npu_route_args_55 *)h;
+static int32_t npu_route_thunk_114(npu_routed *h) {
+    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
     return (int32_t)emu_direct_aclrtSubscribeReport(a->threadId, a->stream);
 }
 
 static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[55] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
-        struct npu_route_args_55 a = {{663, npu_route_thunk_55}, threadId, stream};
+    if (__builtin_expect(npu_route_fns[114] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
+        struct npu_route_args_114 a = {{663, npu_route_thunk_114}, threadId, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[55])(threadId, stream);
+        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[114])(threadId, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2228,23 +2332,23 @@ static inline aclError emu_direct_aclrtLaunchCallback(aclrtCallback fn, void* us
 }
 
 /* The ACL work of aclrtLaunchCallback when its route comes back through an interposer. */
-struct npu_route_args_56 {
+struct npu_route_args_115 {
     npu_routed h;
     aclrtCallback fn;
     void* userData;
     aclrtCallbackBlockType blockType;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_56(npu_routed *h) {
-    struct npu_route_args_56 *a = (struct npu_route_args_56 *)h;
+static int32_t npu_route_thunk_115(npu_routed *h) {
+    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
     return (int32_t)emu_direct_aclrtLaunchCallback(a->fn, a->userData, a->blockType, a->stream);
 }
 
 static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[56] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
-        struct npu_route_args_56 a = {{664, npu_route_thunk_56}, fn, userData, blockType, stream};
+    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
+        struct npu_route_args_115 a = {{664, npu_route_thunk_115}, fn, userData, blockType, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[56])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
+        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[115])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2284,20 +2388,20 @@ static inline aclError emu_direct_aclrtProcessReport(int32_t timeout) {
 }
 
 /* The ACL work of aclrtProcessReport when its route comes back through an interposer. */
-struct npu_route_args_57 {
+struct npu_route_args_116 {
     npu_routed h;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_57(npu_routed *h) {
-    struct npu_route_args_57 *a = (struct npu_route_args_57 *)h;
+static int32_t npu_route_thunk_116(npu_routed *h) {
+    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
     return (int32_t)emu_direct_aclrtProcessReport(a->timeout);
 }
 
 static inline aclError emu_aclrtProcessReport(int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[57] != NULL, 0)) { /* split layout, rtProcessReport interposed */
-        struct npu_route_args_57 a = {{665, npu_route_thunk_57}, timeout};
+    if (__builtin_expect(npu_route_fns[116] != NULL, 0)) { /* split layout, rtProcessReport interposed */
+        struct npu_route_args_116 a = {{665, npu_route_thunk_116}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[57])(timeout);
+        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[116])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2334,21 +2438,21 @@ static inline aclError emu_direct_aclrtUnSubscribeReport(uint64_t threadId, aclr
 }
 
 /* The ACL work of aclrtUnSubscribeReport when its route comes back through an interposer. */
-struct npu_route_args_58 {
+struct npu_route_args_117 {
     npu_routed h;
     uint64_t threadId;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_58(npu_routed *h) {
-    struct npu_route_args_58 *a = (struct npu_route_args_58 *)h;
+static int32_t npu_route_thunk_117(npu_routed *h) {
+    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
     return (int32_t)emu_direct_aclrtUnSubscribeReport(a->threadId, a->stream);
 }
 
 static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[58] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
-        struct npu_route_args_58 a = {{666, npu_route_thunk_58}, threadId, stream};
+    if (__builtin_expect(npu_route_fns[117] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
+        struct npu_route_args_117 a = {{666, npu_route_thunk_117}, threadId, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[58])(threadId, stream);
+        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[117])(threadId, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2808,20 +2912,20 @@ static inline aclError emu_direct_aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 /* The ACL work of aclrtResetDeviceForce when its route comes back through an interposer. */
-struct npu_route_args_59 {
+struct npu_route_args_118 {
     npu_routed h;
     int32_t deviceId;
 };
-static int32_t npu_route_thunk_59(npu_routed *h) {
-    struct npu_route_args_59 *a = (struct npu_route_args_59 *)h;
+static int32_t npu_route_thunk_118(npu_routed *h) {
+    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
     return (int32_t)emu_direct_aclrtResetDeviceForce(a->deviceId);
 }
 
 static inline aclError emu_aclrtResetDeviceForce(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[59] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
-        struct npu_route_args_59 a = {{616, npu_route_thunk_59}, deviceId};
+    if (__builtin_expect(npu_route_fns[118] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
+        struct npu_route_args_118 a = {{616, npu_route_thunk_118}, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[59])(deviceId);
+        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[118])(deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2908,21 +3012,21 @@ static inline aclError emu_direct_aclrtSetStreamFailureMode(aclrtStream stream, 
 }
 
 /* The ACL work of aclrtSetStreamFailureMode when its route comes back through an interposer. */
-struct npu_route_args_60 {
+struct npu_route_args_119 {
     npu_routed h;
     aclrtStream stream;
     uint64_t mode;
 };
-static int32_t npu_route_thunk_60(npu_routed *h) {
-    struct npu_route_args_60 *a = (struct npu_route_args_60 *)h;
+static int32_t npu_route_thunk_119(npu_routed *h) {
+    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
     return (int32_t)emu_direct_aclrtSetStreamFailureMode(a->stream, a->mode);
 }
 
 static inline aclError emu_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
-    if (__builtin_expect(npu_route_fns[60] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
-        struct npu_route_args_60 a = {{568, npu_route_thunk_60}, stream, mode};
+    if (__builtin_expect(npu_route_fns[119] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
+        struct npu_route_args_119 a = {{568, npu_route_thunk_119}, stream, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[60])(stream, mode);
+        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[119])(stream, mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2960,20 +3064,20 @@ static inline aclError emu_direct_aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 /* The ACL work of aclrtGetRunMode when its route comes back through an interposer. */
-struct npu_route_args_61 {
+struct npu_route_args_120 {
     npu_routed h;
     aclrtRunMode* runMode;
 };
-static int32_t npu_route_thunk_61(npu_routed *h) {
-    struct npu_route_args_61 *a = (struct npu_route_args_61 *)h;
+static int32_t npu_route_thunk_120(npu_routed *h) {
+    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
     return (int32_t)emu_direct_aclrtGetRunMode(a->runMode);
 }
 
 static inline aclError emu_aclrtGetRunMode(aclrtRunMode* runMode) {
-    if (__builtin_expect(npu_route_fns[61] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
-        struct npu_route_args_61 a = {{607, npu_route_thunk_61}, runMode};
+    if (__builtin_expect(npu_route_fns[120] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
+        struct npu_route_args_120 a = {{607, npu_route_thunk_120}, runMode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_run_mode(npu_route_fns[61], runMode);
+        aclError r = (aclError)npu_route_run_mode(npu_route_fns[120], runMode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3103,8 +3207,29 @@ NPU_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     return emu_aclrtSynchronizeDeviceWithTimeout(timeout);
 }
 
-static inline aclError emu_aclrtSetTsDevice(aclrtTsId tsId) {
+static inline aclError emu_direct_aclrtSetTsDevice(aclrtTsId tsId) {
     return npug_aclrtSetTsDevice(npu_self(), tsId);
+}
+
+/* The ACL work of aclrtSetTsDevice when its route comes back through an interposer. */
+struct npu_route_args_54 {
+    npu_routed h;
+    aclrtTsId tsId;
+};
+static int32_t npu_route_thunk_54(npu_routed *h) {
+    struct npu_route_args_54 *a = (struct npu_route_args_54 *)h;
+    return (int32_t)emu_direct_aclrtSetTsDevice(a->tsId);
+}
+
+static inline aclError emu_aclrtSetTsDevice(aclrtTsId tsId) {
+    if (__builtin_expect(npu_route_fns[54] != NULL, 0)) { /* split layout, rtSetTSDevice interposed */
+        struct npu_route_args_54 a = {{606, npu_route_thunk_54}, tsId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetTSDevice))npu_route_fns[54])((uint32_t)tsId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetTsDevice(tsId);
 }
 
 static NPU_HOOK aclError hook_aclrtSetTsDevice(aclrtTsId tsId) {
@@ -3267,21 +3392,21 @@ static inline aclError emu_direct_aclrtCreateEventWithFlag(aclrtEvent* event, ui
 }
 
 /* The ACL work of aclrtCreateEventWithFlag when its route comes back through an interposer. */
-struct npu_route_args_62 {
+struct npu_route_args_121 {
     npu_routed h;
     aclrtEvent* event;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_62(npu_routed *h) {
-    struct npu_route_args_62 *a = (struct npu_route_args_62 *)h;
+static int32_t npu_route_thunk_121(npu_routed *h) {
+    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
     return (int32_t)emu_direct_aclrtCreateEventWithFlag(a->event, a->flag);
 }
 
 static inline aclError emu_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[62] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
-        struct npu_route_args_62 a = {{622, npu_route_thunk_62}, event, flag};
+    if (__builtin_expect(npu_route_fns[121] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
+        struct npu_route_args_121 a = {{622, npu_route_thunk_121}, event, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[62])((rtEvent_t*)event, flag);
+        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[121])((rtEvent_t*)event, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3319,21 +3444,21 @@ static inline aclError emu_direct_aclrtCreateEventExWithFlag(aclrtEvent* event, 
 }
 
 /* The ACL work of aclrtCreateEventExWithFlag when its route comes back through an interposer. */
-struct npu_route_args_63 {
+struct npu_route_args_122 {
     npu_routed h;
     aclrtEvent* event;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_63(npu_routed *h) {
-    struct npu_route_args_63 *a = (struct npu_route_args_63 *)h;
+static int32_t npu_route_thunk_122(npu_routed *h) {
+    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
     return (int32_t)emu_direct_aclrtCreateEventExWithFlag(a->event, a->flag);
 }
 
 static inline aclError emu_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[63] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
-        struct npu_route_args_63 a = {{623, npu_route_thunk_63}, event, flag};
+    if (__builtin_expect(npu_route_fns[122] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
+        struct npu_route_args_122 a = {{623, npu_route_thunk_122}, event, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[63])((rtEvent_t*)event, flag);
+        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[122])((rtEvent_t*)event, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3785,21 +3910,21 @@ static inline aclError emu_direct_aclrtSynchronizeEventWithTimeout(aclrtEvent ev
 }
 
 /* The ACL work of aclrtSynchronizeEventWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_64 {
+struct npu_route_args_123 {
     npu_routed h;
     aclrtEvent event;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_64(npu_routed *h) {
-    struct npu_route_args_64 *a = (struct npu_route_args_64 *)h;
+static int32_t npu_route_thunk_123(npu_routed *h) {
+    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
     return (int32_t)emu_direct_aclrtSynchronizeEventWithTimeout(a->event, a->timeout);
 }
 
 static inline aclError emu_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[64] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
-        struct npu_route_args_64 a = {{628, npu_route_thunk_64}, event, timeout};
+    if (__builtin_expect(npu_route_fns[123] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
+        struct npu_route_args_123 a = {{628, npu_route_thunk_123}, event, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[64])((rtEvent_t)event, timeout);
+        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[123])((rtEvent_t)event, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3891,21 +4016,21 @@ static inline aclError emu_direct_aclrtEventGetTimestamp(aclrtEvent event, uint6
 }
 
 /* The ACL work of aclrtEventGetTimestamp when its route comes back through an interposer. */
-struct npu_route_args_65 {
+struct npu_route_args_124 {
     npu_routed h;
     aclrtEvent event;
     uint64_t* timestamp;
 };
-static int32_t npu_route_thunk_65(npu_routed *h) {
-    struct npu_route_args_65 *a = (struct npu_route_args_65 *)h;
+static int32_t npu_route_thunk_124(npu_routed *h) {
+    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
     return (int32_t)emu_direct_aclrtEventGetTimestamp(a->event, a->timestamp);
 }
 
 static inline aclError emu_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
-    if (__builtin_expect(npu_route_fns[65] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
-        struct npu_route_args_65 a = {{633, npu_route_thunk_65}, event, timestamp};
+    if (__builtin_expect(npu_route_fns[124] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
+        struct npu_route_args_124 a = {{633, npu_route_thunk_124}, event, timestamp};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[65])(timestamp, event);
+        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[124])(timestamp, event);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4095,8 +4220,31 @@ NPU_EXPORT aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclr
     return emu_aclrtMallocForTaskScheduler(devPtr, size, policy, cfg);
 }
 
-static inline aclError emu_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+static inline aclError emu_direct_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
     return npug_aclrtMallocHostWithCfg(npu_self(), ptr, size, cfg);
+}
+
+/* The ACL work of aclrtMallocHostWithCfg when its route comes back through an interposer. */
+struct npu_route_args_55 {
+    npu_routed h;
+    void** ptr;
+    uint64_t size;
+    aclrtMallocConfig* cfg;
+};
+static int32_t npu_route_thunk_55(npu_routed *h) {
+    struct npu_route_args_55 *a = (struct npu_route_args_55 *)h;
+    return (int32_t)emu_direct_aclrtMallocHostWithCfg(a->ptr, a->size, a->cfg);
+}
+
+static inline aclError emu_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+    if (__builtin_expect(npu_route_fns[55] != NULL, 0) && (ptr != NULL && cfg != NULL)) { /* split layout, rtsMallocHost interposed */
+        struct npu_route_args_55 a = {{779, npu_route_thunk_55}, ptr, size, cfg};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsMallocHost))npu_route_fns[55])(ptr, size, (const rtMallocConfig_t*)cfg);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMallocHostWithCfg(ptr, size, cfg);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
@@ -4126,8 +4274,30 @@ NPU_EXPORT aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallo
     return emu_aclrtMallocHostWithCfg(ptr, size, cfg);
 }
 
-static inline aclError emu_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+static inline aclError emu_direct_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
     return npug_aclrtPointerGetAttributes(npu_self(), (void*)ptr, attributes);
+}
+
+/* The ACL work of aclrtPointerGetAttributes when its route comes back through an interposer. */
+struct npu_route_args_56 {
+    npu_routed h;
+    const void* ptr;
+    aclrtPtrAttributes* attributes;
+};
+static int32_t npu_route_thunk_56(npu_routed *h) {
+    struct npu_route_args_56 *a = (struct npu_route_args_56 *)h;
+    return (int32_t)emu_direct_aclrtPointerGetAttributes(a->ptr, a->attributes);
+}
+
+static inline aclError emu_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+    if (__builtin_expect(npu_route_fns[56] != NULL, 0) && (ptr != NULL && attributes != NULL)) { /* split layout, rtsPointerGetAttributes interposed */
+        struct npu_route_args_56 a = {{780, npu_route_thunk_56}, ptr, attributes};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsPointerGetAttributes))npu_route_fns[56])(ptr, (rtPtrAttributes_t*)attributes);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtPointerGetAttributes(ptr, attributes);
 }
 
 static NPU_HOOK aclError hook_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
@@ -4156,8 +4326,33 @@ NPU_EXPORT aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttribute
     return emu_aclrtPointerGetAttributes(ptr, attributes);
 }
 
-static inline aclError emu_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+static inline aclError emu_direct_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
     return npug_aclrtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
+}
+
+/* The ACL work of aclrtMemManagedGetAttr when its route comes back through an interposer. */
+struct npu_route_args_105 {
+    npu_routed h;
+    aclrtMemManagedRangeAttribute attribute;
+    const void* ptr;
+    size_t size;
+    void* data;
+    size_t dataSize;
+};
+static int32_t npu_route_thunk_105(npu_routed *h) {
+    struct npu_route_args_105 *a = (struct npu_route_args_105 *)h;
+    return (int32_t)emu_direct_aclrtMemManagedGetAttr(a->attribute, a->ptr, a->size, a->data, a->dataSize);
+}
+
+static inline aclError emu_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+    if (__builtin_expect(npu_route_fns[105] != NULL, 0) && (ptr != NULL && data != NULL)) { /* split layout, rtMemManagedGetAttr interposed */
+        struct npu_route_args_105 a = {{883, npu_route_thunk_105}, attribute, ptr, size, data, dataSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemManagedGetAttr))npu_route_fns[105])((rtMemManagedRangeAttribute)attribute, ptr, size, data, dataSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -4189,8 +4384,34 @@ NPU_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
     return emu_aclrtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
 }
 
-static inline aclError emu_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+static inline aclError emu_direct_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
     return npug_aclrtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
+}
+
+/* The ACL work of aclrtMemManagedGetAttrs when its route comes back through an interposer. */
+struct npu_route_args_106 {
+    npu_routed h;
+    aclrtMemManagedRangeAttribute* attributes;
+    size_t numAttributes;
+    const void* ptr;
+    size_t size;
+    void** data;
+    size_t* dataSizes;
+};
+static int32_t npu_route_thunk_106(npu_routed *h) {
+    struct npu_route_args_106 *a = (struct npu_route_args_106 *)h;
+    return (int32_t)emu_direct_aclrtMemManagedGetAttrs(a->attributes, a->numAttributes, a->ptr, a->size, a->data, a->dataSizes);
+}
+
+static inline aclError emu_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+    if (__builtin_expect(npu_route_fns[106] != NULL, 0) && (attributes != NULL && ptr != NULL && data != NULL && dataSizes != NULL)) { /* split layout, rtMemManagedGetAttrs interposed */
+        struct npu_route_args_106 a = {{884, npu_route_thunk_106}, attributes, numAttributes, ptr, size, data, dataSizes};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemManagedGetAttrs))npu_route_fns[106])((rtMemManagedRangeAttribute*)attributes, numAttributes, ptr, size, data, dataSizes);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -4228,23 +4449,23 @@ static inline aclError emu_direct_aclrtHostRegister(void* ptr, uint64_t size, ac
 }
 
 /* The ACL work of aclrtHostRegister when its route comes back through an interposer. */
-struct npu_route_args_66 {
+struct npu_route_args_125 {
     npu_routed h;
     void* ptr;
     uint64_t size;
     aclrtHostRegisterType type;
     void** devPtr;
 };
-static int32_t npu_route_thunk_66(npu_routed *h) {
-    struct npu_route_args_66 *a = (struct npu_route_args_66 *)h;
+static int32_t npu_route_thunk_125(npu_routed *h) {
+    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
     return (int32_t)emu_direct_aclrtHostRegister(a->ptr, a->size, a->type, a->devPtr);
 }
 
 static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
-    if (__builtin_expect(npu_route_fns[66] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
-        struct npu_route_args_66 a = {{781, npu_route_thunk_66}, ptr, size, type, devPtr};
+    if (__builtin_expect(npu_route_fns[125] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
+        struct npu_route_args_125 a = {{781, npu_route_thunk_125}, ptr, size, type, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[66])(ptr, size, (rtHostRegisterType)type, devPtr);
+        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[125])(ptr, size, (rtHostRegisterType)type, devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4284,22 +4505,22 @@ static inline aclError emu_direct_aclrtHostRegisterV2(void* ptr, uint64_t size, 
 }
 
 /* The ACL work of aclrtHostRegisterV2 when its route comes back through an interposer. */
-struct npu_route_args_67 {
+struct npu_route_args_126 {
     npu_routed h;
     void* ptr;
     uint64_t size;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_67(npu_routed *h) {
-    struct npu_route_args_67 *a = (struct npu_route_args_67 *)h;
+static int32_t npu_route_thunk_126(npu_routed *h) {
+    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
     return (int32_t)emu_direct_aclrtHostRegisterV2(a->ptr, a->size, a->flag);
 }
 
 static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[67] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
-        struct npu_route_args_67 a = {{782, npu_route_thunk_67}, ptr, size, flag};
+    if (__builtin_expect(npu_route_fns[126] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
+        struct npu_route_args_126 a = {{782, npu_route_thunk_126}, ptr, size, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[67])(ptr, size, flag);
+        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[126])(ptr, size, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4338,22 +4559,22 @@ static inline aclError emu_direct_aclrtHostGetDevicePointer(void* pHost, void** 
 }
 
 /* The ACL work of aclrtHostGetDevicePointer when its route comes back through an interposer. */
-struct npu_route_args_68 {
+struct npu_route_args_127 {
     npu_routed h;
     void* pHost;
     void** pDevice;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_68(npu_routed *h) {
-    struct npu_route_args_68 *a = (struct npu_route_args_68 *)h;
+static int32_t npu_route_thunk_127(npu_routed *h) {
+    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
     return (int32_t)emu_direct_aclrtHostGetDevicePointer(a->pHost, a->pDevice, a->flag);
 }
 
 static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[68] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
-        struct npu_route_args_68 a = {{784, npu_route_thunk_68}, pHost, pDevice, flag};
+    if (__builtin_expect(npu_route_fns[127] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
+        struct npu_route_args_127 a = {{784, npu_route_thunk_127}, pHost, pDevice, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[68])(pHost, pDevice, flag);
+        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[127])(pHost, pDevice, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4392,20 +4613,20 @@ static inline aclError emu_direct_aclrtHostUnregister(void* ptr) {
 }
 
 /* The ACL work of aclrtHostUnregister when its route comes back through an interposer. */
-struct npu_route_args_69 {
+struct npu_route_args_128 {
     npu_routed h;
     void* ptr;
 };
-static int32_t npu_route_thunk_69(npu_routed *h) {
-    struct npu_route_args_69 *a = (struct npu_route_args_69 *)h;
+static int32_t npu_route_thunk_128(npu_routed *h) {
+    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
     return (int32_t)emu_direct_aclrtHostUnregister(a->ptr);
 }
 
 static inline aclError emu_aclrtHostUnregister(void* ptr) {
-    if (__builtin_expect(npu_route_fns[69] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
-        struct npu_route_args_69 a = {{783, npu_route_thunk_69}, ptr};
+    if (__builtin_expect(npu_route_fns[128] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
+        struct npu_route_args_128 a = {{783, npu_route_thunk_128}, ptr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[69])(ptr);
+        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[128])(ptr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4437,8 +4658,31 @@ NPU_EXPORT aclError aclrtHostUnregister(void* ptr) {
     return emu_aclrtHostUnregister(ptr);
 }
 
-static inline aclError emu_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
+static inline aclError emu_direct_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
     return npug_aclrtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
+}
+
+/* The ACL work of aclrtHostMemMapCapabilities when its route comes back through an interposer. */
+struct npu_route_args_57 {
+    npu_routed h;
+    uint32_t deviceId;
+    aclrtHacType hacType;
+    aclrtHostMemMapCapability* capabilities;
+};
+static int32_t npu_route_thunk_57(npu_routed *h) {
+    struct npu_route_args_57 *a = (struct npu_route_args_57 *)h;
+    return (int32_t)emu_direct_aclrtHostMemMapCapabilities(a->deviceId, a->hacType, a->capabilities);
+}
+
+static inline aclError emu_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
+    if (__builtin_expect(npu_route_fns[57] != NULL, 0) && (capabilities != NULL)) { /* split layout, rtHostMemMapCapabilities interposed */
+        struct npu_route_args_57 a = {{693, npu_route_thunk_57}, deviceId, hacType, capabilities};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtHostMemMapCapabilities))npu_route_fns[57])(deviceId, (rtHacType)hacType, (rtHostMemMapCapability*)capabilities);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtHostMemMapCapabilities(deviceId, hacType, capabilities);
 }
 
 static NPU_HOOK aclError hook_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
@@ -4502,21 +4746,21 @@ static inline aclError emu_direct_aclrtStreamGetId(aclrtStream stream, int32_t* 
 }
 
 /* The ACL work of aclrtStreamGetId when its route comes back through an interposer. */
-struct npu_route_args_70 {
+struct npu_route_args_129 {
     npu_routed h;
     aclrtStream stream;
     int32_t* streamId;
 };
-static int32_t npu_route_thunk_70(npu_routed *h) {
-    struct npu_route_args_70 *a = (struct npu_route_args_70 *)h;
+static int32_t npu_route_thunk_129(npu_routed *h) {
+    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
     return (int32_t)emu_direct_aclrtStreamGetId(a->stream, a->streamId);
 }
 
 static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
-    if (__builtin_expect(npu_route_fns[70] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
-        struct npu_route_args_70 a = {{802, npu_route_thunk_70}, stream, streamId};
+    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
+        struct npu_route_args_129 a = {{802, npu_route_thunk_129}, stream, streamId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[70])(stream, streamId);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[129])(stream, streamId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4554,21 +4798,21 @@ static inline aclError emu_direct_aclrtMemFlush(void* devPtr, size_t size) {
 }
 
 /* The ACL work of aclrtMemFlush when its route comes back through an interposer. */
-struct npu_route_args_71 {
+struct npu_route_args_130 {
     npu_routed h;
     void* devPtr;
     size_t size;
 };
-static int32_t npu_route_thunk_71(npu_routed *h) {
-    struct npu_route_args_71 *a = (struct npu_route_args_71 *)h;
+static int32_t npu_route_thunk_130(npu_routed *h) {
+    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
     return (int32_t)emu_direct_aclrtMemFlush(a->devPtr, a->size);
 }
 
 static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[71] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
-        struct npu_route_args_71 a = {{696, npu_route_thunk_71}, devPtr, size};
+    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
+        struct npu_route_args_130 a = {{696, npu_route_thunk_130}, devPtr, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[71])(devPtr, size);
+        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[130])(devPtr, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4606,21 +4850,21 @@ static inline aclError emu_direct_aclrtMemInvalidate(void* devPtr, size_t size) 
 }
 
 /* The ACL work of aclrtMemInvalidate when its route comes back through an interposer. */
-struct npu_route_args_72 {
+struct npu_route_args_131 {
     npu_routed h;
     void* devPtr;
     size_t size;
 };
-static int32_t npu_route_thunk_72(npu_routed *h) {
-    struct npu_route_args_72 *a = (struct npu_route_args_72 *)h;
+static int32_t npu_route_thunk_131(npu_routed *h) {
+    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
     return (int32_t)emu_direct_aclrtMemInvalidate(a->devPtr, a->size);
 }
 
 static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[72] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
-        struct npu_route_args_72 a = {{697, npu_route_thunk_72}, devPtr, size};
+    if (__builtin_expect(npu_route_fns[131] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
+        struct npu_route_args_131 a = {{697, npu_route_thunk_131}, devPtr, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[72])(devPtr, size);
+        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[131])(devPtr, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4739,22 +4983,22 @@ static inline aclError emu_direct_aclrtMemAllocManaged(void** ptr, uint64_t size
 }
 
 /* The ACL work of aclrtMemAllocManaged when its route comes back through an interposer. */
-struct npu_route_args_73 {
+struct npu_route_args_132 {
     npu_routed h;
     void** ptr;
     uint64_t size;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_73(npu_routed *h) {
-    struct npu_route_args_73 *a = (struct npu_route_args_73 *)h;
+static int32_t npu_route_thunk_132(npu_routed *h) {
+    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
     return (int32_t)emu_direct_aclrtMemAllocManaged(a->ptr, a->size, a->flag);
 }
 
 static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[73] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
-        struct npu_route_args_73 a = {{694, npu_route_thunk_73}, ptr, size, flag};
+    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
+        struct npu_route_args_132 a = {{694, npu_route_thunk_132}, ptr, size, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[73])(ptr, size, flag, NPU_RT_MODULE_APP);
+        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[132])(ptr, size, flag, NPU_RT_MODULE_APP);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4843,20 +5087,20 @@ static inline aclError emu_direct_aclrtFreeWithDevSync(void* devPtr) {
 }
 
 /* The ACL work of aclrtFreeWithDevSync when its route comes back through an interposer. */
-struct npu_route_args_74 {
+struct npu_route_args_133 {
     npu_routed h;
     void* devPtr;
 };
-static int32_t npu_route_thunk_74(npu_routed *h) {
-    struct npu_route_args_74 *a = (struct npu_route_args_74 *)h;
+static int32_t npu_route_thunk_133(npu_routed *h) {
+    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
     return (int32_t)emu_direct_aclrtFreeWithDevSync(a->devPtr);
 }
 
 static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
-    if (__builtin_expect(npu_route_fns[74] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
-        struct npu_route_args_74 a = {{691, npu_route_thunk_74}, devPtr};
+    if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
+        struct npu_route_args_133 a = {{691, npu_route_thunk_133}, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[74])(devPtr);
+        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[133])(devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4893,20 +5137,20 @@ static inline aclError emu_direct_aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 /* The ACL work of aclrtFreeHostWithDevSync when its route comes back through an interposer. */
-struct npu_route_args_75 {
+struct npu_route_args_134 {
     npu_routed h;
     void* hostPtr;
 };
-static int32_t npu_route_thunk_75(npu_routed *h) {
-    struct npu_route_args_75 *a = (struct npu_route_args_75 *)h;
+static int32_t npu_route_thunk_134(npu_routed *h) {
+    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
     return (int32_t)emu_direct_aclrtFreeHostWithDevSync(a->hostPtr);
 }
 
 static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
-    if (__builtin_expect(npu_route_fns[75] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
-        struct npu_route_args_75 a = {{692, npu_route_thunk_75}, hostPtr};
+    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
+        struct npu_route_args_134 a = {{692, npu_route_thunk_134}, hostPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[75])(hostPtr);
+        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[134])(hostPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5216,7 +5460,7 @@ static inline aclError emu_direct_aclrtMemcpy2d(void* dst, size_t dpitch, const 
 }
 
 /* The ACL work of aclrtMemcpy2d when its route comes back through an interposer. */
-struct npu_route_args_76 {
+struct npu_route_args_135 {
     npu_routed h;
     void* dst;
     size_t dpitch;
@@ -5226,16 +5470,16 @@ struct npu_route_args_76 {
     size_t height;
     aclrtMemcpyKind kind;
 };
-static int32_t npu_route_thunk_76(npu_routed *h) {
-    struct npu_route_args_76 *a = (struct npu_route_args_76 *)h;
+static int32_t npu_route_thunk_135(npu_routed *h) {
+    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
     return (int32_t)emu_direct_aclrtMemcpy2d(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind);
 }
 
 static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
-    if (__builtin_expect(npu_route_fns[76] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
-        struct npu_route_args_76 a = {{700, npu_route_thunk_76}, dst, dpitch, src, spitch, width, height, kind};
+    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
+        struct npu_route_args_135 a = {{700, npu_route_thunk_135}, dst, dpitch, src, spitch, width, height, kind};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[76])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
+        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[135])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
         npu_routed_pending = NULL;
         return r;
     }
@@ -5278,7 +5522,7 @@ static inline aclError emu_direct_aclrtMemcpy2dAsync(void* dst, size_t dpitch, c
 }
 
 /* The ACL work of aclrtMemcpy2dAsync when its route comes back through an interposer. */
-struct npu_route_args_77 {
+struct npu_route_args_136 {
     npu_routed h;
     void* dst;
     size_t dpitch;
@@ -5289,16 +5533,16 @@ struct npu_route_args_77 {
     aclrtMemcpyKind kind;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_77(npu_routed *h) {
-    struct npu_route_args_77 *a = (struct npu_route_args_77 *)h;
+static int32_t npu_route_thunk_136(npu_routed *h) {
+    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
     return (int32_t)emu_direct_aclrtMemcpy2dAsync(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind, a->stream);
 }
 
 static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[77] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
-        struct npu_route_args_77 a = {{701, npu_route_thunk_77}, dst, dpitch, src, spitch, width, height, kind, stream};
+    if (__builtin_expect(npu_route_fns[136] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
+        struct npu_route_args_136 a = {{701, npu_route_thunk_136}, dst, dpitch, src, spitch, width, height, kind, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[77])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
+        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[136])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5591,8 +5835,32 @@ NPU_EXPORT aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t valu
     return emu_aclrtMemsetAsync(devPtr, maxCount, value, count, stream);
 }
 
-static inline aclError emu_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
+static inline aclError emu_direct_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
     return npug_aclrtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
+}
+
+/* The ACL work of aclrtMemManagedAdvise when its route comes back through an interposer. */
+struct npu_route_args_107 {
+    npu_routed h;
+    const void* const ptr;
+    uint64_t size;
+    aclrtMemManagedAdviseType advise;
+    aclrtMemManagedLocation location;
+};
+static int32_t npu_route_thunk_107(npu_routed *h) {
+    struct npu_route_args_107 *a = (struct npu_route_args_107 *)h;
+    return (int32_t)emu_direct_aclrtMemManagedAdvise(a->ptr, a->size, a->advise, a->location);
+}
+
+static inline aclError emu_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
+    if (__builtin_expect(npu_route_fns[107] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedAdvise interposed */
+        struct npu_route_args_107 a = {{882, npu_route_thunk_107}, ptr, size, advise, location};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemManagedAdvise))npu_route_fns[107])(ptr, size, (uint16_t)advise, *(rtMemManagedLocation *)&location);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemManagedAdvise(ptr, size, advise, location);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
@@ -5628,7 +5896,7 @@ static inline aclError emu_direct_aclrtReserveMemAddress(void** virPtr, size_t s
 }
 
 /* The ACL work of aclrtReserveMemAddress when its route comes back through an interposer. */
-struct npu_route_args_78 {
+struct npu_route_args_137 {
     npu_routed h;
     void** virPtr;
     size_t size;
@@ -5636,16 +5904,16 @@ struct npu_route_args_78 {
     void* expectPtr;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_78(npu_routed *h) {
-    struct npu_route_args_78 *a = (struct npu_route_args_78 *)h;
+static int32_t npu_route_thunk_137(npu_routed *h) {
+    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
     return (int32_t)emu_direct_aclrtReserveMemAddress(a->virPtr, a->size, a->alignment, a->expectPtr, a->flags);
 }
 
 static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[78] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
-        struct npu_route_args_78 a = {{707, npu_route_thunk_78}, virPtr, size, alignment, expectPtr, flags};
+    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
+        struct npu_route_args_137 a = {{707, npu_route_thunk_137}, virPtr, size, alignment, expectPtr, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[78])(virPtr, size, alignment, expectPtr, flags);
+        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[137])(virPtr, size, alignment, expectPtr, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5686,20 +5954,20 @@ static inline aclError emu_direct_aclrtReleaseMemAddress(void* virPtr) {
 }
 
 /* The ACL work of aclrtReleaseMemAddress when its route comes back through an interposer. */
-struct npu_route_args_79 {
+struct npu_route_args_138 {
     npu_routed h;
     void* virPtr;
 };
-static int32_t npu_route_thunk_79(npu_routed *h) {
-    struct npu_route_args_79 *a = (struct npu_route_args_79 *)h;
+static int32_t npu_route_thunk_138(npu_routed *h) {
+    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
     return (int32_t)emu_direct_aclrtReleaseMemAddress(a->virPtr);
 }
 
 static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
-    if (__builtin_expect(npu_route_fns[79] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
-        struct npu_route_args_79 a = {{708, npu_route_thunk_79}, virPtr};
+    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
+        struct npu_route_args_138 a = {{708, npu_route_thunk_138}, virPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[79])(virPtr);
+        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[138])(virPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5818,7 +6086,7 @@ static inline aclError emu_direct_aclrtMapMem(void* virPtr, size_t size, size_t 
 }
 
 /* The ACL work of aclrtMapMem when its route comes back through an interposer. */
-struct npu_route_args_80 {
+struct npu_route_args_139 {
     npu_routed h;
     void* virPtr;
     size_t size;
@@ -5826,16 +6094,16 @@ struct npu_route_args_80 {
     aclrtDrvMemHandle handle;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_80(npu_routed *h) {
-    struct npu_route_args_80 *a = (struct npu_route_args_80 *)h;
+static int32_t npu_route_thunk_139(npu_routed *h) {
+    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
     return (int32_t)emu_direct_aclrtMapMem(a->virPtr, a->size, a->offset, a->handle, a->flags);
 }
 
 static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[80] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
-        struct npu_route_args_80 a = {{710, npu_route_thunk_80}, virPtr, size, offset, handle, flags};
+    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
+        struct npu_route_args_139 a = {{710, npu_route_thunk_139}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[80])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[139])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5876,20 +6144,20 @@ static inline aclError emu_direct_aclrtUnmapMem(void* virPtr) {
 }
 
 /* The ACL work of aclrtUnmapMem when its route comes back through an interposer. */
-struct npu_route_args_81 {
+struct npu_route_args_140 {
     npu_routed h;
     void* virPtr;
 };
-static int32_t npu_route_thunk_81(npu_routed *h) {
-    struct npu_route_args_81 *a = (struct npu_route_args_81 *)h;
+static int32_t npu_route_thunk_140(npu_routed *h) {
+    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
     return (int32_t)emu_direct_aclrtUnmapMem(a->virPtr);
 }
 
 static inline aclError emu_aclrtUnmapMem(void* virPtr) {
-    if (__builtin_expect(npu_route_fns[81] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
-        struct npu_route_args_81 a = {{711, npu_route_thunk_81}, virPtr};
+    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
+        struct npu_route_args_140 a = {{711, npu_route_thunk_140}, virPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[81])(virPtr);
+        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[140])(virPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5926,7 +6194,7 @@ static inline aclError emu_direct_aclrtMemMapNoAccess(void* virPtr, size_t size,
 }
 
 /* The ACL work of aclrtMemMapNoAccess when its route comes back through an interposer. */
-struct npu_route_args_82 {
+struct npu_route_args_141 {
     npu_routed h;
     void* virPtr;
     size_t size;
@@ -5934,16 +6202,16 @@ struct npu_route_args_82 {
     aclrtDrvMemHandle handle;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_82(npu_routed *h) {
-    struct npu_route_args_82 *a = (struct npu_route_args_82 *)h;
+static int32_t npu_route_thunk_141(npu_routed *h) {
+    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
     return (int32_t)emu_direct_aclrtMemMapNoAccess(a->virPtr, a->size, a->offset, a->handle, a->flags);
 }
 
 static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[82] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
-        struct npu_route_args_82 a = {{889, npu_route_thunk_82}, virPtr, size, offset, handle, flags};
+    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
+        struct npu_route_args_141 a = {{889, npu_route_thunk_141}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[82])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[141])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6234,20 +6502,20 @@ static inline aclError emu_direct_aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtDestroyStreamForce when its route comes back through an interposer. */
-struct npu_route_args_83 {
+struct npu_route_args_142 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_83(npu_routed *h) {
-    struct npu_route_args_83 *a = (struct npu_route_args_83 *)h;
+static int32_t npu_route_thunk_142(npu_routed *h) {
+    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
     return (int32_t)emu_direct_aclrtDestroyStreamForce(a->stream);
 }
 
 static inline aclError emu_aclrtDestroyStreamForce(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[83] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
-        struct npu_route_args_83 a = {{645, npu_route_thunk_83}, stream};
+    if (__builtin_expect(npu_route_fns[142] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
+        struct npu_route_args_142 a = {{645, npu_route_thunk_142}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[83])(stream);
+        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[142])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6438,21 +6706,21 @@ static inline aclError emu_direct_aclrtStreamGetPriority(aclrtStream stream, uin
 }
 
 /* The ACL work of aclrtStreamGetPriority when its route comes back through an interposer. */
-struct npu_route_args_84 {
+struct npu_route_args_143 {
     npu_routed h;
     aclrtStream stream;
     uint32_t* priority;
 };
-static int32_t npu_route_thunk_84(npu_routed *h) {
-    struct npu_route_args_84 *a = (struct npu_route_args_84 *)h;
+static int32_t npu_route_thunk_143(npu_routed *h) {
+    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
     return (int32_t)emu_direct_aclrtStreamGetPriority(a->stream, a->priority);
 }
 
 static inline aclError emu_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
-    if (__builtin_expect(npu_route_fns[84] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
-        struct npu_route_args_84 a = {{642, npu_route_thunk_84}, stream, priority};
+    if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
+        struct npu_route_args_143 a = {{642, npu_route_thunk_143}, stream, priority};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[84])(stream, priority);
+        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[143])(stream, priority);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6572,23 +6840,23 @@ static inline aclError emu_direct_aclrtStreamWaitEventWithFlag(aclrtStream strea
 }
 
 /* The ACL work of aclrtStreamWaitEventWithFlag when its route comes back through an interposer. */
-struct npu_route_args_85 {
+struct npu_route_args_144 {
     npu_routed h;
     aclrtStream stream;
     aclrtEvent event;
     uint32_t timeout;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_85(npu_routed *h) {
-    struct npu_route_args_85 *a = (struct npu_route_args_85 *)h;
+static int32_t npu_route_thunk_144(npu_routed *h) {
+    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
     return (int32_t)emu_direct_aclrtStreamWaitEventWithFlag(a->stream, a->event, a->timeout, a->flag);
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[85] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
-        struct npu_route_args_85 a = {{902, npu_route_thunk_85}, stream, event, timeout, flag};
+    if (__builtin_expect(npu_route_fns[144] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
+        struct npu_route_args_144 a = {{902, npu_route_thunk_144}, stream, event, timeout, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[85])(stream, (rtEvent_t)event, timeout, flag);
+        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[144])(stream, (rtEvent_t)event, timeout, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6628,22 +6896,22 @@ static inline aclError emu_direct_aclrtStreamWaitEventWithTimeout(aclrtStream st
 }
 
 /* The ACL work of aclrtStreamWaitEventWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_86 {
+struct npu_route_args_145 {
     npu_routed h;
     aclrtStream stream;
     aclrtEvent event;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_86(npu_routed *h) {
-    struct npu_route_args_86 *a = (struct npu_route_args_86 *)h;
+static int32_t npu_route_thunk_145(npu_routed *h) {
+    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
     return (int32_t)emu_direct_aclrtStreamWaitEventWithTimeout(a->stream, a->event, a->timeout);
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[86] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
-        struct npu_route_args_86 a = {{755, npu_route_thunk_86}, stream, event, timeout};
+    if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
+        struct npu_route_args_145 a = {{755, npu_route_thunk_145}, stream, event, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[86])(stream, event, (uint32_t)timeout);
+        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[145])(stream, event, (uint32_t)timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7023,23 +7291,23 @@ static inline aclError emu_direct_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMe
 }
 
 /* The ACL work of aclrtGetMemUsageInfo when its route comes back through an interposer. */
-struct npu_route_args_87 {
+struct npu_route_args_146 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUsageInfo* memUsageInfo;
     size_t inputNum;
     size_t* outputNum;
 };
-static int32_t npu_route_thunk_87(npu_routed *h) {
-    struct npu_route_args_87 *a = (struct npu_route_args_87 *)h;
+static int32_t npu_route_thunk_146(npu_routed *h) {
+    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
     return (int32_t)emu_direct_aclrtGetMemUsageInfo(a->deviceId, a->memUsageInfo, a->inputNum, a->outputNum);
 }
 
 static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    if (__builtin_expect(npu_route_fns[87] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
-        struct npu_route_args_87 a = {{797, npu_route_thunk_87}, deviceId, memUsageInfo, inputNum, outputNum};
+    if (__builtin_expect(npu_route_fns[146] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
+        struct npu_route_args_146 a = {{797, npu_route_thunk_146}, deviceId, memUsageInfo, inputNum, outputNum};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[87])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
+        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[146])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7079,20 +7347,20 @@ static inline aclError emu_direct_aclrtSetOpWaitTimeout(uint32_t timeout) {
 }
 
 /* The ACL work of aclrtSetOpWaitTimeout when its route comes back through an interposer. */
-struct npu_route_args_88 {
+struct npu_route_args_147 {
     npu_routed h;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_88(npu_routed *h) {
-    struct npu_route_args_88 *a = (struct npu_route_args_88 *)h;
+static int32_t npu_route_thunk_147(npu_routed *h) {
+    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
     return (int32_t)emu_direct_aclrtSetOpWaitTimeout(a->timeout);
 }
 
 static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[88] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
-        struct npu_route_args_88 a = {{578, npu_route_thunk_88}, timeout};
+    if (__builtin_expect(npu_route_fns[147] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
+        struct npu_route_args_147 a = {{578, npu_route_thunk_147}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[88])(timeout);
+        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[147])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7129,20 +7397,20 @@ static inline aclError emu_direct_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
 }
 
 /* The ACL work of aclrtSetOpExecuteTimeOut when its route comes back through an interposer. */
-struct npu_route_args_89 {
+struct npu_route_args_148 {
     npu_routed h;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_89(npu_routed *h) {
-    struct npu_route_args_89 *a = (struct npu_route_args_89 *)h;
+static int32_t npu_route_thunk_148(npu_routed *h) {
+    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
     return (int32_t)emu_direct_aclrtSetOpExecuteTimeOut(a->timeout);
 }
 
 static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[89] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
-        struct npu_route_args_89 a = {{579, npu_route_thunk_89}, timeout};
+    if (__builtin_expect(npu_route_fns[148] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
+        struct npu_route_args_148 a = {{579, npu_route_thunk_148}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[89])(timeout);
+        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[148])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7271,21 +7539,21 @@ static inline aclError emu_direct_aclrtSetStreamOverflowSwitch(aclrtStream strea
 }
 
 /* The ACL work of aclrtSetStreamOverflowSwitch when its route comes back through an interposer. */
-struct npu_route_args_90 {
+struct npu_route_args_149 {
     npu_routed h;
     aclrtStream stream;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_90(npu_routed *h) {
-    struct npu_route_args_90 *a = (struct npu_route_args_90 *)h;
+static int32_t npu_route_thunk_149(npu_routed *h) {
+    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
     return (int32_t)emu_direct_aclrtSetStreamOverflowSwitch(a->stream, a->flag);
 }
 
 static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[90] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
-        struct npu_route_args_90 a = {{650, npu_route_thunk_90}, stream, flag};
+    if (__builtin_expect(npu_route_fns[149] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
+        struct npu_route_args_149 a = {{650, npu_route_thunk_149}, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[90])(stream, flag);
+        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[149])(stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7323,21 +7591,21 @@ static inline aclError emu_direct_aclrtGetStreamOverflowSwitch(aclrtStream strea
 }
 
 /* The ACL work of aclrtGetStreamOverflowSwitch when its route comes back through an interposer. */
-struct npu_route_args_91 {
+struct npu_route_args_150 {
     npu_routed h;
     aclrtStream stream;
     uint32_t* flag;
 };
-static int32_t npu_route_thunk_91(npu_routed *h) {
-    struct npu_route_args_91 *a = (struct npu_route_args_91 *)h;
+static int32_t npu_route_thunk_150(npu_routed *h) {
+    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
     return (int32_t)emu_direct_aclrtGetStreamOverflowSwitch(a->stream, a->flag);
 }
 
 static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-    if (__builtin_expect(npu_route_fns[91] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
-        struct npu_route_args_91 a = {{651, npu_route_thunk_91}, stream, flag};
+    if (__builtin_expect(npu_route_fns[150] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
+        struct npu_route_args_150 a = {{651, npu_route_thunk_150}, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[91])(stream, flag);
+        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[150])(stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7433,22 +7701,22 @@ static inline aclError emu_direct_aclrtGetOverflowStatus(void* outputAddr, size_
 }
 
 /* The ACL work of aclrtGetOverflowStatus when its route comes back through an interposer. */
-struct npu_route_args_92 {
+struct npu_route_args_151 {
     npu_routed h;
     void* outputAddr;
     size_t outputSize;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_92(npu_routed *h) {
-    struct npu_route_args_92 *a = (struct npu_route_args_92 *)h;
+static int32_t npu_route_thunk_151(npu_routed *h) {
+    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
     return (int32_t)emu_direct_aclrtGetOverflowStatus(a->outputAddr, a->outputSize, a->stream);
 }
 
 static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[92] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
-        struct npu_route_args_92 a = {{668, npu_route_thunk_92}, outputAddr, outputSize, stream};
+    if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
+        struct npu_route_args_151 a = {{668, npu_route_thunk_151}, outputAddr, outputSize, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[92])((void* const)outputAddr, (const uint64_t)outputSize, stream);
+        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[151])((void* const)outputAddr, (const uint64_t)outputSize, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7487,20 +7755,20 @@ static inline aclError emu_direct_aclrtResetOverflowStatus(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtResetOverflowStatus when its route comes back through an interposer. */
-struct npu_route_args_93 {
+struct npu_route_args_152 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_93(npu_routed *h) {
-    struct npu_route_args_93 *a = (struct npu_route_args_93 *)h;
+static int32_t npu_route_thunk_152(npu_routed *h) {
+    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
     return (int32_t)emu_direct_aclrtResetOverflowStatus(a->stream);
 }
 
 static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[93] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
-        struct npu_route_args_93 a = {{669, npu_route_thunk_93}, stream};
+    if (__builtin_expect(npu_route_fns[152] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
+        struct npu_route_args_152 a = {{669, npu_route_thunk_152}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[93])(stream);
+        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[152])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7631,21 +7899,21 @@ static inline aclError emu_direct_aclrtQueryDeviceStatus(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtQueryDeviceStatus when its route comes back through an interposer. */
-struct npu_route_args_94 {
+struct npu_route_args_153 {
     npu_routed h;
     int32_t deviceId;
     aclrtDeviceStatus* deviceStatus;
 };
-static int32_t npu_route_thunk_94(npu_routed *h) {
-    struct npu_route_args_94 *a = (struct npu_route_args_94 *)h;
+static int32_t npu_route_thunk_153(npu_routed *h) {
+    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
     return (int32_t)emu_direct_aclrtQueryDeviceStatus(a->deviceId, a->deviceStatus);
 }
 
 static inline aclError emu_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
-    if (__builtin_expect(npu_route_fns[94] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
-        struct npu_route_args_94 a = {{610, npu_route_thunk_94}, deviceId, deviceStatus};
+    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
+        struct npu_route_args_153 a = {{610, npu_route_thunk_153}, deviceId, deviceStatus};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[94])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
+        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[153])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7767,8 +8035,29 @@ NPU_EXPORT aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* bi
     return emu_aclrtBinaryLoad(binary, binHandle);
 }
 
-static inline aclError emu_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+static inline aclError emu_direct_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     return npug_aclrtBinaryUnLoad(npu_self(), binHandle);
+}
+
+/* The ACL work of aclrtBinaryUnLoad when its route comes back through an interposer. */
+struct npu_route_args_60 {
+    npu_routed h;
+    aclrtBinHandle binHandle;
+};
+static int32_t npu_route_thunk_60(npu_routed *h) {
+    struct npu_route_args_60 *a = (struct npu_route_args_60 *)h;
+    return (int32_t)emu_direct_aclrtBinaryUnLoad(a->binHandle);
+}
+
+static inline aclError emu_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+    if (__builtin_expect(npu_route_fns[60] != NULL, 0) && (binHandle != NULL)) { /* split layout, rtBinaryUnLoad interposed */
+        struct npu_route_args_60 a = {{667, npu_route_thunk_60}, binHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtBinaryUnLoad))npu_route_fns[60])((rtBinHandle)binHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryUnLoad(binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
@@ -7796,8 +8085,31 @@ NPU_EXPORT aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     return emu_aclrtBinaryUnLoad(binHandle);
 }
 
-static inline aclError emu_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
+static inline aclError emu_direct_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
     return npug_aclrtBinaryGetFunction(npu_self(), binHandle, (char*)kernelName, funcHandle);
+}
+
+/* The ACL work of aclrtBinaryGetFunction when its route comes back through an interposer. */
+struct npu_route_args_61 {
+    npu_routed h;
+    const aclrtBinHandle binHandle;
+    const char* kernelName;
+    aclrtFuncHandle* funcHandle;
+};
+static int32_t npu_route_thunk_61(npu_routed *h) {
+    struct npu_route_args_61 *a = (struct npu_route_args_61 *)h;
+    return (int32_t)emu_direct_aclrtBinaryGetFunction(a->binHandle, a->kernelName, a->funcHandle);
+}
+
+static inline aclError emu_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_route_fns[61] != NULL, 0) && (binHandle != NULL && kernelName != NULL && funcHandle != NULL)) { /* split layout, rtsFuncGetByName interposed */
+        struct npu_route_args_61 a = {{820, npu_route_thunk_61}, binHandle, kernelName, funcHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsFuncGetByName))npu_route_fns[61])((const rtBinHandle)binHandle, (const char_t*)kernelName, (rtFuncHandle*)funcHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryGetFunction(binHandle, kernelName, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -7885,8 +8197,32 @@ NPU_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBl
     return emu_aclrtLaunchKernel(funcHandle, numBlocks, argsData, argsSize, stream);
 }
 
-static inline aclError emu_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+static inline aclError emu_direct_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
     return npug_aclrtMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
+}
+
+/* The ACL work of aclrtMemExportToShareableHandle when its route comes back through an interposer. */
+struct npu_route_args_62 {
+    npu_routed h;
+    aclrtDrvMemHandle handle;
+    aclrtMemHandleType handleType;
+    uint64_t flags;
+    uint64_t* shareableHandle;
+};
+static int32_t npu_route_thunk_62(npu_routed *h) {
+    struct npu_route_args_62 *a = (struct npu_route_args_62 *)h;
+    return (int32_t)emu_direct_aclrtMemExportToShareableHandle(a->handle, a->handleType, a->flags, a->shareableHandle);
+}
+
+static inline aclError emu_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+    if (__builtin_expect(npu_route_fns[62] != NULL, 0) && (handle != NULL && shareableHandle != NULL)) { /* split layout, rtsMemExportToShareableHandle interposed */
+        struct npu_route_args_62 a = {{778, npu_route_thunk_62}, handle, handleType, flags, shareableHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsMemExportToShareableHandle))npu_route_fns[62])((rtDrvMemHandle)handle, (rtDrvMemHandleType)handleType, flags, shareableHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -7949,8 +8285,31 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
     return emu_aclrtMemExportToShareableHandleV2(handle, flags, shareType, shareableHandle);
 }
 
-static inline aclError emu_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
+static inline aclError emu_direct_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
     return npug_aclrtMemImportFromShareableHandle(npu_self(), shareableHandle, deviceId, handle);
+}
+
+/* The ACL work of aclrtMemImportFromShareableHandle when its route comes back through an interposer. */
+struct npu_route_args_63 {
+    npu_routed h;
+    uint64_t shareableHandle;
+    int32_t deviceId;
+    aclrtDrvMemHandle* handle;
+};
+static int32_t npu_route_thunk_63(npu_routed *h) {
+    struct npu_route_args_63 *a = (struct npu_route_args_63 *)h;
+    return (int32_t)emu_direct_aclrtMemImportFromShareableHandle(a->shareableHandle, a->deviceId, a->handle);
+}
+
+static inline aclError emu_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_route_fns[63] != NULL, 0) && (handle != NULL)) { /* split layout, rtMemImportFromShareableHandle interposed */
+        struct npu_route_args_63 a = {{715, npu_route_thunk_63}, shareableHandle, deviceId, handle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemImportFromShareableHandle))npu_route_fns[63])(shareableHandle, deviceId, (rtDrvMemHandle*)handle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemImportFromShareableHandle(shareableHandle, deviceId, handle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
@@ -8012,8 +8371,31 @@ NPU_EXPORT aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, a
     return emu_aclrtMemImportFromShareableHandleV2(shareableHandle, shareType, flags, handle);
 }
 
-static inline aclError emu_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+static inline aclError emu_direct_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
     return npug_aclrtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
+}
+
+/* The ACL work of aclrtMemSetPidToShareableHandle when its route comes back through an interposer. */
+struct npu_route_args_64 {
+    npu_routed h;
+    uint64_t shareableHandle;
+    int32_t* pid;
+    size_t pidNum;
+};
+static int32_t npu_route_thunk_64(npu_routed *h) {
+    struct npu_route_args_64 *a = (struct npu_route_args_64 *)h;
+    return (int32_t)emu_direct_aclrtMemSetPidToShareableHandle(a->shareableHandle, a->pid, a->pidNum);
+}
+
+static inline aclError emu_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+    if (__builtin_expect(npu_route_fns[64] != NULL, 0) && (pid != NULL)) { /* split layout, rtMemSetPidToShareableHandle interposed */
+        struct npu_route_args_64 a = {{717, npu_route_thunk_64}, shareableHandle, pid, pidNum};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemSetPidToShareableHandle))npu_route_fns[64])(shareableHandle, (int*)pid, (uint32_t)pidNum);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
@@ -8080,22 +8462,22 @@ static inline aclError emu_direct_aclrtMemGetAllocationGranularity(aclrtPhysical
 }
 
 /* The ACL work of aclrtMemGetAllocationGranularity when its route comes back through an interposer. */
-struct npu_route_args_96 {
+struct npu_route_args_155 {
     npu_routed h;
     aclrtPhysicalMemProp* prop;
     aclrtMemGranularityOptions option;
     size_t* granularity;
 };
-static int32_t npu_route_thunk_96(npu_routed *h) {
-    struct npu_route_args_96 *a = (struct npu_route_args_96 *)h;
+static int32_t npu_route_thunk_155(npu_routed *h) {
+    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
     return (int32_t)emu_direct_aclrtMemGetAllocationGranularity(a->prop, a->option, a->granularity);
 }
 
 static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
-    if (__builtin_expect(npu_route_fns[96] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
-        struct npu_route_args_96 a = {{719, npu_route_thunk_96}, prop, option, granularity};
+    if (__builtin_expect(npu_route_fns[155] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
+        struct npu_route_args_155 a = {{719, npu_route_thunk_155}, prop, option, granularity};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[96])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
+        aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[155])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8134,20 +8516,20 @@ static inline aclError emu_direct_aclrtDeviceGetBareTgid(int32_t* pid) {
 }
 
 /* The ACL work of aclrtDeviceGetBareTgid when its route comes back through an interposer. */
-struct npu_route_args_97 {
+struct npu_route_args_156 {
     npu_routed h;
     int32_t* pid;
 };
-static int32_t npu_route_thunk_97(npu_routed *h) {
-    struct npu_route_args_97 *a = (struct npu_route_args_97 *)h;
+static int32_t npu_route_thunk_156(npu_routed *h) {
+    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetBareTgid(a->pid);
 }
 
 static inline aclError emu_aclrtDeviceGetBareTgid(int32_t* pid) {
-    if (__builtin_expect(npu_route_fns[97] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
-        struct npu_route_args_97 a = {{599, npu_route_thunk_97}, pid};
+    if (__builtin_expect(npu_route_fns[156] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
+        struct npu_route_args_156 a = {{599, npu_route_thunk_156}, pid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[97])((uint32_t*)pid);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[156])((uint32_t*)pid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8184,23 +8566,23 @@ static inline aclError emu_direct_aclrtCmoAsync(void* src, size_t size, aclrtCmo
 }
 
 /* The ACL work of aclrtCmoAsync when its route comes back through an interposer. */
-struct npu_route_args_98 {
+struct npu_route_args_157 {
     npu_routed h;
     void* src;
     size_t size;
     aclrtCmoType cmoType;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_98(npu_routed *h) {
-    struct npu_route_args_98 *a = (struct npu_route_args_98 *)h;
+static int32_t npu_route_thunk_157(npu_routed *h) {
+    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
     return (int32_t)emu_direct_aclrtCmoAsync(a->src, a->size, a->cmoType, a->stream);
 }
 
 static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[98] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
-        struct npu_route_args_98 a = {{730, npu_route_thunk_98}, src, size, cmoType, stream};
+    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
+        struct npu_route_args_157 a = {{730, npu_route_thunk_157}, src, size, cmoType, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[98])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
+        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[157])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8272,21 +8654,21 @@ static inline aclError emu_direct_aclrtDeviceTaskAbort(int32_t deviceId, uint32_
 }
 
 /* The ACL work of aclrtDeviceTaskAbort when its route comes back through an interposer. */
-struct npu_route_args_99 {
+struct npu_route_args_158 {
     npu_routed h;
     int32_t deviceId;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_99(npu_routed *h) {
-    struct npu_route_args_99 *a = (struct npu_route_args_99 *)h;
+static int32_t npu_route_thunk_158(npu_routed *h) {
+    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
     return (int32_t)emu_direct_aclrtDeviceTaskAbort(a->deviceId, a->timeout);
 }
 
 static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[99] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
-        struct npu_route_args_99 a = {{605, npu_route_thunk_99}, deviceId, timeout};
+    if (__builtin_expect(npu_route_fns[158] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
+        struct npu_route_args_158 a = {{605, npu_route_thunk_158}, deviceId, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[99])(deviceId, timeout);
+        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[158])(deviceId, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8355,20 +8737,20 @@ static inline aclError emu_direct_aclrtStreamAbort(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtStreamAbort when its route comes back through an interposer. */
-struct npu_route_args_100 {
+struct npu_route_args_159 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_100(npu_routed *h) {
-    struct npu_route_args_100 *a = (struct npu_route_args_100 *)h;
+static int32_t npu_route_thunk_159(npu_routed *h) {
+    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
     return (int32_t)emu_direct_aclrtStreamAbort(a->stream);
 }
 
 static inline aclError emu_aclrtStreamAbort(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[100] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
-        struct npu_route_args_100 a = {{652, npu_route_thunk_100}, stream};
+    if (__builtin_expect(npu_route_fns[159] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
+        struct npu_route_args_159 a = {{652, npu_route_thunk_159}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[100])(stream);
+        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[159])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8499,8 +8881,32 @@ NPU_EXPORT aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint
     return emu_aclrtBinaryGetFunctionByEntry(binHandle, funcEntry, funcHandle);
 }
 
-static inline aclError emu_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+static inline aclError emu_direct_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
     return npug_aclrtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
+}
+
+/* The ACL work of aclrtBinaryGetGlobal when its route comes back through an interposer. */
+struct npu_route_args_65 {
+    npu_routed h;
+    aclrtBinHandle binHandle;
+    const char* name;
+    void** dptr;
+    size_t* size;
+};
+static int32_t npu_route_thunk_65(npu_routed *h) {
+    struct npu_route_args_65 *a = (struct npu_route_args_65 *)h;
+    return (int32_t)emu_direct_aclrtBinaryGetGlobal(a->binHandle, a->name, a->dptr, a->size);
+}
+
+static inline aclError emu_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+    if (__builtin_expect(npu_route_fns[65] != NULL, 0) && (binHandle != NULL && name != NULL && dptr != NULL && size != NULL)) { /* split layout, rtBinaryGetGlobal interposed */
+        struct npu_route_args_65 a = {{919, npu_route_thunk_65}, binHandle, name, dptr, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtBinaryGetGlobal))npu_route_fns[65])((const rtBinHandle)binHandle, name, dptr, size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryGetGlobal(binHandle, name, dptr, size);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -8531,8 +8937,30 @@ NPU_EXPORT aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* n
     return emu_aclrtBinaryGetGlobal(binHandle, name, dptr, size);
 }
 
-static inline aclError emu_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+static inline aclError emu_direct_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
     return npug_aclrtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
+}
+
+/* The ACL work of aclrtGetFuncBySymbol when its route comes back through an interposer. */
+struct npu_route_args_66 {
+    npu_routed h;
+    const void* symbol;
+    aclrtFuncHandle* funcHandle;
+};
+static int32_t npu_route_thunk_66(npu_routed *h) {
+    struct npu_route_args_66 *a = (struct npu_route_args_66 *)h;
+    return (int32_t)emu_direct_aclrtGetFuncBySymbol(a->symbol, a->funcHandle);
+}
+
+static inline aclError emu_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_route_fns[66] != NULL, 0) && (symbol != NULL && funcHandle != NULL)) { /* split layout, rtGetFuncBySymbol interposed */
+        struct npu_route_args_66 a = {{920, npu_route_thunk_66}, symbol, funcHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetFuncBySymbol))npu_route_fns[66])(symbol, (rtFuncHandle*)funcHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetFuncBySymbol(symbol, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
@@ -8561,8 +8989,31 @@ NPU_EXPORT aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* fu
     return emu_aclrtGetFuncBySymbol(symbol, funcHandle);
 }
 
-static inline aclError emu_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+static inline aclError emu_direct_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
     return npug_aclrtGetFunctionAddr(npu_self(), funcHandle, aicAddr, aivAddr);
+}
+
+/* The ACL work of aclrtGetFunctionAddr when its route comes back through an interposer. */
+struct npu_route_args_67 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    void** aicAddr;
+    void** aivAddr;
+};
+static int32_t npu_route_thunk_67(npu_routed *h) {
+    struct npu_route_args_67 *a = (struct npu_route_args_67 *)h;
+    return (int32_t)emu_direct_aclrtGetFunctionAddr(a->funcHandle, a->aicAddr, a->aivAddr);
+}
+
+static inline aclError emu_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+    if (__builtin_expect(npu_route_fns[67] != NULL, 0) && (funcHandle != NULL && aicAddr != NULL && aivAddr != NULL)) { /* split layout, rtsFuncGetAddr interposed */
+        struct npu_route_args_67 a = {{822, npu_route_thunk_67}, funcHandle, aicAddr, aivAddr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsFuncGetAddr))npu_route_fns[67])((const rtFuncHandle)funcHandle, aicAddr, aivAddr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetFunctionAddr(funcHandle, aicAddr, aivAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -8592,8 +9043,31 @@ NPU_EXPORT aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicA
     return emu_aclrtGetFunctionAddr(funcHandle, aicAddr, aivAddr);
 }
 
-static inline aclError emu_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+static inline aclError emu_direct_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
     return npug_aclrtGetFunctionSize(npu_self(), funcHandle, aicSize, aivSize);
+}
+
+/* The ACL work of aclrtGetFunctionSize when its route comes back through an interposer. */
+struct npu_route_args_68 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    size_t* aicSize;
+    size_t* aivSize;
+};
+static int32_t npu_route_thunk_68(npu_routed *h) {
+    struct npu_route_args_68 *a = (struct npu_route_args_68 *)h;
+    return (int32_t)emu_direct_aclrtGetFunctionSize(a->funcHandle, a->aicSize, a->aivSize);
+}
+
+static inline aclError emu_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+    if (__builtin_expect(npu_route_fns[68] != NULL, 0) && (funcHandle != NULL && aicSize != NULL && aivSize != NULL)) { /* split layout, rtFuncGetSize interposed */
+        struct npu_route_args_68 a = {{913, npu_route_thunk_68}, funcHandle, aicSize, aivSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFuncGetSize))npu_route_fns[68])((const rtFuncHandle)funcHandle, aicSize, aivSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetFunctionSize(funcHandle, aicSize, aivSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -8623,8 +9097,30 @@ NPU_EXPORT aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aic
     return emu_aclrtGetFunctionSize(funcHandle, aicSize, aivSize);
 }
 
-static inline aclError emu_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+static inline aclError emu_direct_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
     return npug_aclrtGetMemcpyDescSize(npu_self(), kind, descSize);
+}
+
+/* The ACL work of aclrtGetMemcpyDescSize when its route comes back through an interposer. */
+struct npu_route_args_69 {
+    npu_routed h;
+    aclrtMemcpyKind kind;
+    size_t* descSize;
+};
+static int32_t npu_route_thunk_69(npu_routed *h) {
+    struct npu_route_args_69 *a = (struct npu_route_args_69 *)h;
+    return (int32_t)emu_direct_aclrtGetMemcpyDescSize(a->kind, a->descSize);
+}
+
+static inline aclError emu_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+    if (__builtin_expect(npu_route_fns[69] != NULL, 0) && (descSize != NULL)) { /* split layout, rtsGetMemcpyDescSize interposed */
+        struct npu_route_args_69 a = {{773, npu_route_thunk_69}, kind, descSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetMemcpyDescSize))npu_route_fns[69])((rtMemcpyKind)kind, descSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetMemcpyDescSize(kind, descSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
@@ -8653,8 +9149,34 @@ NPU_EXPORT aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSiz
     return emu_aclrtGetMemcpyDescSize(kind, descSize);
 }
 
-static inline aclError emu_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
+static inline aclError emu_direct_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
     return npug_aclrtSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
+}
+
+/* The ACL work of aclrtSetMemcpyDesc when its route comes back through an interposer. */
+struct npu_route_args_70 {
+    npu_routed h;
+    void* desc;
+    aclrtMemcpyKind kind;
+    void* srcAddr;
+    void* dstAddr;
+    size_t count;
+    void* config;
+};
+static int32_t npu_route_thunk_70(npu_routed *h) {
+    struct npu_route_args_70 *a = (struct npu_route_args_70 *)h;
+    return (int32_t)emu_direct_aclrtSetMemcpyDesc(a->desc, a->kind, a->srcAddr, a->dstAddr, a->count, a->config);
+}
+
+static inline aclError emu_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
+    if (__builtin_expect(npu_route_fns[70] != NULL, 0) && (desc != NULL && srcAddr != NULL && dstAddr != NULL && config != NULL)) { /* split layout, rtsSetMemcpyDesc interposed */
+        struct npu_route_args_70 a = {{774, npu_route_thunk_70}, desc, kind, srcAddr, dstAddr, count, config};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsSetMemcpyDesc))npu_route_fns[70])((rtMemcpyDesc_t)desc, (rtMemcpyKind)kind, srcAddr, dstAddr, count, (rtMemcpyConfig_t*)config);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
 }
 
 static NPU_HOOK aclError hook_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
@@ -8687,8 +9209,36 @@ NPU_EXPORT aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* s
     return emu_aclrtSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
 }
 
-static inline aclError emu_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
     return npug_aclrtMemcpyAsyncWithOffset(npu_self(), dst, destMax, dstDataOffset, (void**)src, count, srcDataOffset, kind, stream);
+}
+
+/* The ACL work of aclrtMemcpyAsyncWithOffset when its route comes back through an interposer. */
+struct npu_route_args_71 {
+    npu_routed h;
+    void** dst;
+    size_t destMax;
+    size_t dstDataOffset;
+    const void** src;
+    size_t count;
+    size_t srcDataOffset;
+    aclrtMemcpyKind kind;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_71(npu_routed *h) {
+    struct npu_route_args_71 *a = (struct npu_route_args_71 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyAsyncWithOffset(a->dst, a->destMax, a->dstDataOffset, a->src, a->count, a->srcDataOffset, a->kind, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[71] != NULL, 0) && (dst != NULL && src != NULL)) { /* split layout, rtMemcpyAsyncWithOffset interposed */
+        struct npu_route_args_71 a = {{795, npu_route_thunk_71}, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemcpyAsyncWithOffset))npu_route_fns[71])(dst, (uint64_t)destMax, (uint64_t)dstDataOffset, src, (uint64_t)count, (uint64_t)srcDataOffset, (rtMemcpyKind)kind, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyAsyncWithOffset(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -8754,8 +9304,30 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, a
     return emu_aclrtMemcpyAsyncWithDesc(desc, kind, stream);
 }
 
-static inline aclError emu_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
+static inline aclError emu_direct_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
     return npug_aclrtKernelArgsGetHandleMemSize(npu_self(), funcHandle, memSize);
+}
+
+/* The ACL work of aclrtKernelArgsGetHandleMemSize when its route comes back through an interposer. */
+struct npu_route_args_72 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    size_t* memSize;
+};
+static int32_t npu_route_thunk_72(npu_routed *h) {
+    struct npu_route_args_72 *a = (struct npu_route_args_72 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsGetHandleMemSize(a->funcHandle, a->memSize);
+}
+
+static inline aclError emu_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
+    if (__builtin_expect(npu_route_fns[72] != NULL, 0) && (funcHandle != NULL && memSize != NULL)) { /* split layout, rtsKernelArgsGetHandleMemSize interposed */
+        struct npu_route_args_72 a = {{836, npu_route_thunk_72}, funcHandle, memSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_route_fns[72])((rtFuncHandle)funcHandle, memSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsGetHandleMemSize(funcHandle, memSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
@@ -8784,8 +9356,31 @@ NPU_EXPORT aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, 
     return emu_aclrtKernelArgsGetHandleMemSize(funcHandle, memSize);
 }
 
-static inline aclError emu_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+static inline aclError emu_direct_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
     return npug_aclrtKernelArgsGetMemSize(npu_self(), funcHandle, userArgsSize, actualArgsSize);
+}
+
+/* The ACL work of aclrtKernelArgsGetMemSize when its route comes back through an interposer. */
+struct npu_route_args_73 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    size_t userArgsSize;
+    size_t* actualArgsSize;
+};
+static int32_t npu_route_thunk_73(npu_routed *h) {
+    struct npu_route_args_73 *a = (struct npu_route_args_73 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsGetMemSize(a->funcHandle, a->userArgsSize, a->actualArgsSize);
+}
+
+static inline aclError emu_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+    if (__builtin_expect(npu_route_fns[73] != NULL, 0) && (funcHandle != NULL && actualArgsSize != NULL)) { /* split layout, rtsKernelArgsGetMemSize interposed */
+        struct npu_route_args_73 a = {{835, npu_route_thunk_73}, funcHandle, userArgsSize, actualArgsSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsGetMemSize))npu_route_fns[73])((rtFuncHandle)funcHandle, userArgsSize, actualArgsSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -8815,8 +9410,30 @@ NPU_EXPORT aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t
     return emu_aclrtKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
 }
 
-static inline aclError emu_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
+static inline aclError emu_direct_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
     return npug_aclrtKernelArgsInit(npu_self(), funcHandle, argsHandle);
+}
+
+/* The ACL work of aclrtKernelArgsInit when its route comes back through an interposer. */
+struct npu_route_args_74 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    aclrtArgsHandle* argsHandle;
+};
+static int32_t npu_route_thunk_74(npu_routed *h) {
+    struct npu_route_args_74 *a = (struct npu_route_args_74 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsInit(a->funcHandle, a->argsHandle);
+}
+
+static inline aclError emu_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
+    if (__builtin_expect(npu_route_fns[74] != NULL, 0) && (funcHandle != NULL && argsHandle != NULL)) { /* split layout, rtsKernelArgsInit interposed */
+        struct npu_route_args_74 a = {{829, npu_route_thunk_74}, funcHandle, argsHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsInit))npu_route_fns[74])((rtFuncHandle)funcHandle, (rtArgsHandle*)argsHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsInit(funcHandle, argsHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
@@ -8845,8 +9462,32 @@ NPU_EXPORT aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHan
     return emu_aclrtKernelArgsInit(funcHandle, argsHandle);
 }
 
-static inline aclError emu_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
+static inline aclError emu_direct_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
     return npug_aclrtKernelArgsInitByUserMem(npu_self(), funcHandle, argsHandle, userHostMem, actualArgsSize);
+}
+
+/* The ACL work of aclrtKernelArgsInitByUserMem when its route comes back through an interposer. */
+struct npu_route_args_75 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    aclrtArgsHandle argsHandle;
+    void* userHostMem;
+    size_t actualArgsSize;
+};
+static int32_t npu_route_thunk_75(npu_routed *h) {
+    struct npu_route_args_75 *a = (struct npu_route_args_75 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsInitByUserMem(a->funcHandle, a->argsHandle, a->userHostMem, a->actualArgsSize);
+}
+
+static inline aclError emu_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
+    if (__builtin_expect(npu_route_fns[75] != NULL, 0) && (funcHandle != NULL && argsHandle != NULL && userHostMem != NULL)) { /* split layout, rtsKernelArgsInitByUserMem interposed */
+        struct npu_route_args_75 a = {{834, npu_route_thunk_75}, funcHandle, argsHandle, userHostMem, actualArgsSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsInitByUserMem))npu_route_fns[75])((rtFuncHandle)funcHandle, (rtArgsHandle)argsHandle, userHostMem, actualArgsSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -8877,8 +9518,32 @@ NPU_EXPORT aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, acl
     return emu_aclrtKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
-static inline aclError emu_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
+static inline aclError emu_direct_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
     return npug_aclrtKernelArgsAppend(npu_self(), argsHandle, param, paramSize, paramHandle);
+}
+
+/* The ACL work of aclrtKernelArgsAppend when its route comes back through an interposer. */
+struct npu_route_args_76 {
+    npu_routed h;
+    aclrtArgsHandle argsHandle;
+    void* param;
+    size_t paramSize;
+    aclrtParamHandle* paramHandle;
+};
+static int32_t npu_route_thunk_76(npu_routed *h) {
+    struct npu_route_args_76 *a = (struct npu_route_args_76 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsAppend(a->argsHandle, a->param, a->paramSize, a->paramHandle);
+}
+
+static inline aclError emu_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
+    if (__builtin_expect(npu_route_fns[76] != NULL, 0) && (argsHandle != NULL && param != NULL && paramHandle != NULL)) { /* split layout, rtsKernelArgsAppend interposed */
+        struct npu_route_args_76 a = {{830, npu_route_thunk_76}, argsHandle, param, paramSize, paramHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsAppend))npu_route_fns[76])((rtArgsHandle)argsHandle, param, paramSize, (rtParaHandle*)paramHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsAppend(argsHandle, param, paramSize, paramHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
@@ -8909,8 +9574,30 @@ NPU_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* para
     return emu_aclrtKernelArgsAppend(argsHandle, param, paramSize, paramHandle);
 }
 
-static inline aclError emu_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
+static inline aclError emu_direct_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
     return npug_aclrtKernelArgsAppendPlaceHolder(npu_self(), argsHandle, paramHandle);
+}
+
+/* The ACL work of aclrtKernelArgsAppendPlaceHolder when its route comes back through an interposer. */
+struct npu_route_args_77 {
+    npu_routed h;
+    aclrtArgsHandle argsHandle;
+    aclrtParamHandle* paramHandle;
+};
+static int32_t npu_route_thunk_77(npu_routed *h) {
+    struct npu_route_args_77 *a = (struct npu_route_args_77 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsAppendPlaceHolder(a->argsHandle, a->paramHandle);
+}
+
+static inline aclError emu_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
+    if (__builtin_expect(npu_route_fns[77] != NULL, 0) && (argsHandle != NULL && paramHandle != NULL)) { /* split layout, rtsKernelArgsAppendPlaceHolder interposed */
+        struct npu_route_args_77 a = {{831, npu_route_thunk_77}, argsHandle, paramHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_route_fns[77])((rtArgsHandle)argsHandle, (rtParaHandle*)paramHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsAppendPlaceHolder(argsHandle, paramHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
@@ -8939,8 +9626,32 @@ NPU_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
     return emu_aclrtKernelArgsAppendPlaceHolder(argsHandle, paramHandle);
 }
 
-static inline aclError emu_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
+static inline aclError emu_direct_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
     return npug_aclrtKernelArgsGetPlaceHolderBuffer(npu_self(), argsHandle, paramHandle, dataSize, bufferAddr);
+}
+
+/* The ACL work of aclrtKernelArgsGetPlaceHolderBuffer when its route comes back through an interposer. */
+struct npu_route_args_78 {
+    npu_routed h;
+    aclrtArgsHandle argsHandle;
+    aclrtParamHandle paramHandle;
+    size_t dataSize;
+    void** bufferAddr;
+};
+static int32_t npu_route_thunk_78(npu_routed *h) {
+    struct npu_route_args_78 *a = (struct npu_route_args_78 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsGetPlaceHolderBuffer(a->argsHandle, a->paramHandle, a->dataSize, a->bufferAddr);
+}
+
+static inline aclError emu_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
+    if (__builtin_expect(npu_route_fns[78] != NULL, 0) && (argsHandle != NULL && paramHandle != NULL && bufferAddr != NULL)) { /* split layout, rtsKernelArgsGetPlaceHolderBuffer interposed */
+        struct npu_route_args_78 a = {{837, npu_route_thunk_78}, argsHandle, paramHandle, dataSize, bufferAddr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_route_fns[78])((rtArgsHandle)argsHandle, (rtParaHandle)paramHandle, dataSize, bufferAddr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsGetPlaceHolderBuffer(argsHandle, paramHandle, dataSize, bufferAddr);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
@@ -8971,8 +9682,32 @@ NPU_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHand
     return emu_aclrtKernelArgsGetPlaceHolderBuffer(argsHandle, paramHandle, dataSize, bufferAddr);
 }
 
-static inline aclError emu_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
+static inline aclError emu_direct_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
     return npug_aclrtKernelArgsParaUpdate(npu_self(), argsHandle, paramHandle, param, paramSize);
+}
+
+/* The ACL work of aclrtKernelArgsParaUpdate when its route comes back through an interposer. */
+struct npu_route_args_79 {
+    npu_routed h;
+    aclrtArgsHandle argsHandle;
+    aclrtParamHandle paramHandle;
+    void* param;
+    size_t paramSize;
+};
+static int32_t npu_route_thunk_79(npu_routed *h) {
+    struct npu_route_args_79 *a = (struct npu_route_args_79 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsParaUpdate(a->argsHandle, a->paramHandle, a->param, a->paramSize);
+}
+
+static inline aclError emu_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
+    if (__builtin_expect(npu_route_fns[79] != NULL, 0) && (argsHandle != NULL && paramHandle != NULL && param != NULL)) { /* split layout, rtsKernelArgsParaUpdate interposed */
+        struct npu_route_args_79 a = {{833, npu_route_thunk_79}, argsHandle, paramHandle, param, paramSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsParaUpdate))npu_route_fns[79])((rtArgsHandle)argsHandle, (rtParaHandle)paramHandle, param, paramSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsParaUpdate(argsHandle, paramHandle, param, paramSize);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
@@ -9159,20 +9894,20 @@ static inline aclError emu_direct_aclmdlRIUpdate(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIUpdate when its route comes back through an interposer. */
-struct npu_route_args_101 {
+struct npu_route_args_160 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_101(npu_routed *h) {
-    struct npu_route_args_101 *a = (struct npu_route_args_101 *)h;
+static int32_t npu_route_thunk_160(npu_routed *h) {
+    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
     return (int32_t)emu_direct_aclmdlRIUpdate(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[101] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
-        struct npu_route_args_101 a = {{896, npu_route_thunk_101}, modelRI};
+    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
+        struct npu_route_args_160 a = {{896, npu_route_thunk_160}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[101])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[160])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9233,8 +9968,29 @@ NPU_EXPORT aclError aclmdlRITaskDisable(aclmdlRITask task) {
     return emu_aclmdlRITaskDisable(task);
 }
 
-static inline aclError emu_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+static inline aclError emu_direct_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     return npug_aclrtKernelArgsFinalize(npu_self(), argsHandle);
+}
+
+/* The ACL work of aclrtKernelArgsFinalize when its route comes back through an interposer. */
+struct npu_route_args_80 {
+    npu_routed h;
+    aclrtArgsHandle argsHandle;
+};
+static int32_t npu_route_thunk_80(npu_routed *h) {
+    struct npu_route_args_80 *a = (struct npu_route_args_80 *)h;
+    return (int32_t)emu_direct_aclrtKernelArgsFinalize(a->argsHandle);
+}
+
+static inline aclError emu_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+    if (__builtin_expect(npu_route_fns[80] != NULL, 0) && (argsHandle != NULL)) { /* split layout, rtsKernelArgsFinalize interposed */
+        struct npu_route_args_80 a = {{832, npu_route_thunk_80}, argsHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsKernelArgsFinalize))npu_route_fns[80])((rtArgsHandle)argsHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtKernelArgsFinalize(argsHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
@@ -9331,20 +10087,20 @@ static inline aclError emu_direct_aclrtGetStreamAvailableNum(uint32_t* streamCou
 }
 
 /* The ACL work of aclrtGetStreamAvailableNum when its route comes back through an interposer. */
-struct npu_route_args_102 {
+struct npu_route_args_161 {
     npu_routed h;
     uint32_t* streamCount;
 };
-static int32_t npu_route_thunk_102(npu_routed *h) {
-    struct npu_route_args_102 *a = (struct npu_route_args_102 *)h;
+static int32_t npu_route_thunk_161(npu_routed *h) {
+    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
     return (int32_t)emu_direct_aclrtGetStreamAvailableNum(a->streamCount);
 }
 
 static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-    if (__builtin_expect(npu_route_fns[102] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
-        struct npu_route_args_102 a = {{801, npu_route_thunk_102}, streamCount};
+    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
+        struct npu_route_args_161 a = {{801, npu_route_thunk_161}, streamCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[102])(streamCount);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[161])(streamCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9381,22 +10137,22 @@ static inline aclError emu_direct_aclrtSetStreamAttribute(aclrtStream stream, ac
 }
 
 /* The ACL work of aclrtSetStreamAttribute when its route comes back through an interposer. */
-struct npu_route_args_103 {
+struct npu_route_args_162 {
     npu_routed h;
     aclrtStream stream;
     aclrtStreamAttr stmAttrType;
     aclrtStreamAttrValue* value;
 };
-static int32_t npu_route_thunk_103(npu_routed *h) {
-    struct npu_route_args_103 *a = (struct npu_route_args_103 *)h;
+static int32_t npu_route_thunk_162(npu_routed *h) {
+    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
     return (int32_t)emu_direct_aclrtSetStreamAttribute(a->stream, a->stmAttrType, a->value);
 }
 
 static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    if (__builtin_expect(npu_route_fns[103] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
-        struct npu_route_args_103 a = {{799, npu_route_thunk_103}, stream, stmAttrType, value};
+    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
+        struct npu_route_args_162 a = {{799, npu_route_thunk_162}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[103])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[162])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9435,22 +10191,22 @@ static inline aclError emu_direct_aclrtGetStreamAttribute(aclrtStream stream, ac
 }
 
 /* The ACL work of aclrtGetStreamAttribute when its route comes back through an interposer. */
-struct npu_route_args_104 {
+struct npu_route_args_163 {
     npu_routed h;
     aclrtStream stream;
     aclrtStreamAttr stmAttrType;
     aclrtStreamAttrValue* value;
 };
-static int32_t npu_route_thunk_104(npu_routed *h) {
-    struct npu_route_args_104 *a = (struct npu_route_args_104 *)h;
+static int32_t npu_route_thunk_163(npu_routed *h) {
+    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
     return (int32_t)emu_direct_aclrtGetStreamAttribute(a->stream, a->stmAttrType, a->value);
 }
 
 static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    if (__builtin_expect(npu_route_fns[104] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
-        struct npu_route_args_104 a = {{800, npu_route_thunk_104}, stream, stmAttrType, value};
+    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
+        struct npu_route_args_163 a = {{800, npu_route_thunk_163}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[104])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[163])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9489,21 +10245,21 @@ static inline aclError emu_direct_aclrtCreateNotify(aclrtNotify* notify, uint64_
 }
 
 /* The ACL work of aclrtCreateNotify when its route comes back through an interposer. */
-struct npu_route_args_105 {
+struct npu_route_args_164 {
     npu_routed h;
     aclrtNotify* notify;
     uint64_t flag;
 };
-static int32_t npu_route_thunk_105(npu_routed *h) {
-    struct npu_route_args_105 *a = (struct npu_route_args_105 *)h;
+static int32_t npu_route_thunk_164(npu_routed *h) {
+    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
     return (int32_t)emu_direct_aclrtCreateNotify(a->notify, a->flag);
 }
 
 static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
-    if (__builtin_expect(npu_route_fns[105] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
-        struct npu_route_args_105 a = {{757, npu_route_thunk_105}, notify, flag};
+    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
+        struct npu_route_args_164 a = {{757, npu_route_thunk_164}, notify, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[105])((rtNotify_t*)notify, flag);
+        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[164])((rtNotify_t*)notify, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9541,20 +10297,20 @@ static inline aclError emu_direct_aclrtDestroyNotify(aclrtNotify notify) {
 }
 
 /* The ACL work of aclrtDestroyNotify when its route comes back through an interposer. */
-struct npu_route_args_106 {
+struct npu_route_args_165 {
     npu_routed h;
     aclrtNotify notify;
 };
-static int32_t npu_route_thunk_106(npu_routed *h) {
-    struct npu_route_args_106 *a = (struct npu_route_args_106 *)h;
+static int32_t npu_route_thunk_165(npu_routed *h) {
+    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
     return (int32_t)emu_direct_aclrtDestroyNotify(a->notify);
 }
 
 static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
-    if (__builtin_expect(npu_route_fns[106] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
-        struct npu_route_args_106 a = {{758, npu_route_thunk_106}, notify};
+    if (__builtin_expect(npu_route_fns[165] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
+        struct npu_route_args_165 a = {{758, npu_route_thunk_165}, notify};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[106])((rtNotify_t)notify);
+        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[165])((rtNotify_t)notify);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9591,21 +10347,21 @@ static inline aclError emu_direct_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify
 }
 
 /* The ACL work of aclrtCntNotifyCreate when its route comes back through an interposer. */
-struct npu_route_args_107 {
+struct npu_route_args_166 {
     npu_routed h;
     aclrtCntNotify* cntNotify;
     uint64_t flag;
 };
-static int32_t npu_route_thunk_107(npu_routed *h) {
-    struct npu_route_args_107 *a = (struct npu_route_args_107 *)h;
+static int32_t npu_route_thunk_166(npu_routed *h) {
+    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyCreate(a->cntNotify, a->flag);
 }
 
 static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
-    if (__builtin_expect(npu_route_fns[107] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
-        struct npu_route_args_107 a = {{768, npu_route_thunk_107}, cntNotify, flag};
+    if (__builtin_expect(npu_route_fns[166] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
+        struct npu_route_args_166 a = {{768, npu_route_thunk_166}, cntNotify, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[107])((rtCntNotify_t* const)cntNotify, flag);
+        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[166])((rtCntNotify_t* const)cntNotify, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9643,20 +10399,20 @@ static inline aclError emu_direct_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify
 }
 
 /* The ACL work of aclrtCntNotifyDestroy when its route comes back through an interposer. */
-struct npu_route_args_108 {
+struct npu_route_args_167 {
     npu_routed h;
     aclrtCntNotify cntNotify;
 };
-static int32_t npu_route_thunk_108(npu_routed *h) {
-    struct npu_route_args_108 *a = (struct npu_route_args_108 *)h;
+static int32_t npu_route_thunk_167(npu_routed *h) {
+    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyDestroy(a->cntNotify);
 }
 
 static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
-    if (__builtin_expect(npu_route_fns[108] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
-        struct npu_route_args_108 a = {{767, npu_route_thunk_108}, cntNotify};
+    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
+        struct npu_route_args_167 a = {{767, npu_route_thunk_167}, cntNotify};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[108])((rtCntNotify_t const)cntNotify);
+        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[167])((rtCntNotify_t const)cntNotify);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9693,21 +10449,21 @@ static inline aclError emu_direct_aclrtRecordNotify(aclrtNotify notify, aclrtStr
 }
 
 /* The ACL work of aclrtRecordNotify when its route comes back through an interposer. */
-struct npu_route_args_109 {
+struct npu_route_args_168 {
     npu_routed h;
     aclrtNotify notify;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_109(npu_routed *h) {
-    struct npu_route_args_109 *a = (struct npu_route_args_109 *)h;
+static int32_t npu_route_thunk_168(npu_routed *h) {
+    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
     return (int32_t)emu_direct_aclrtRecordNotify(a->notify, a->stream);
 }
 
 static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[109] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
-        struct npu_route_args_109 a = {{759, npu_route_thunk_109}, notify, stream};
+    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
+        struct npu_route_args_168 a = {{759, npu_route_thunk_168}, notify, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[109])((rtNotify_t)notify, stream);
+        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[168])((rtNotify_t)notify, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9745,22 +10501,22 @@ static inline aclError emu_direct_aclrtWaitAndResetNotify(aclrtNotify notify, ac
 }
 
 /* The ACL work of aclrtWaitAndResetNotify when its route comes back through an interposer. */
-struct npu_route_args_110 {
+struct npu_route_args_169 {
     npu_routed h;
     aclrtNotify notify;
     aclrtStream stream;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_110(npu_routed *h) {
-    struct npu_route_args_110 *a = (struct npu_route_args_110 *)h;
+static int32_t npu_route_thunk_169(npu_routed *h) {
+    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
     return (int32_t)emu_direct_aclrtWaitAndResetNotify(a->notify, a->stream, a->timeout);
 }
 
 static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[110] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
-        struct npu_route_args_110 a = {{760, npu_route_thunk_110}, notify, stream, timeout};
+    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
+        struct npu_route_args_169 a = {{760, npu_route_thunk_169}, notify, stream, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[110])((rtNotify_t)notify, stream, timeout);
+        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[169])((rtNotify_t)notify, stream, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9799,21 +10555,21 @@ static inline aclError emu_direct_aclrtGetNotifyId(aclrtNotify notify, uint32_t*
 }
 
 /* The ACL work of aclrtGetNotifyId when its route comes back through an interposer. */
-struct npu_route_args_111 {
+struct npu_route_args_170 {
     npu_routed h;
     aclrtNotify notify;
     uint32_t* notifyId;
 };
-static int32_t npu_route_thunk_111(npu_routed *h) {
-    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
+static int32_t npu_route_thunk_170(npu_routed *h) {
+    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
     return (int32_t)emu_direct_aclrtGetNotifyId(a->notify, a->notifyId);
 }
 
 static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
-        struct npu_route_args_111 a = {{761, npu_route_thunk_111}, notify, notifyId};
+    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
+        struct npu_route_args_170 a = {{761, npu_route_thunk_170}, notify, notifyId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[111])((rtNotify_t)notify, notifyId);
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[170])((rtNotify_t)notify, notifyId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9851,21 +10607,21 @@ static inline aclError emu_direct_aclrtGetEventId(aclrtEvent event, uint32_t* ev
 }
 
 /* The ACL work of aclrtGetEventId when its route comes back through an interposer. */
-struct npu_route_args_112 {
+struct npu_route_args_171 {
     npu_routed h;
     aclrtEvent event;
     uint32_t* eventId;
 };
-static int32_t npu_route_thunk_112(npu_routed *h) {
-    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
+static int32_t npu_route_thunk_171(npu_routed *h) {
+    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
     return (int32_t)emu_direct_aclrtGetEventId(a->event, a->eventId);
 }
 
 static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
-    if (__builtin_expect(npu_route_fns[112] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
-        struct npu_route_args_112 a = {{754, npu_route_thunk_112}, event, eventId};
+    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
+        struct npu_route_args_171 a = {{754, npu_route_thunk_171}, event, eventId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[112])((rtEvent_t)event, eventId);
+        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[171])((rtEvent_t)event, eventId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9903,20 +10659,20 @@ static inline aclError emu_direct_aclrtGetEventAvailNum(uint32_t* eventCount) {
 }
 
 /* The ACL work of aclrtGetEventAvailNum when its route comes back through an interposer. */
-struct npu_route_args_113 {
+struct npu_route_args_172 {
     npu_routed h;
     uint32_t* eventCount;
 };
-static int32_t npu_route_thunk_113(npu_routed *h) {
-    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
+static int32_t npu_route_thunk_172(npu_routed *h) {
+    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
     return (int32_t)emu_direct_aclrtGetEventAvailNum(a->eventCount);
 }
 
 static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
-    if (__builtin_expect(npu_route_fns[113] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
-        struct npu_route_args_113 a = {{756, npu_route_thunk_113}, eventCount};
+    if (__builtin_expect(npu_route_fns[172] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
+        struct npu_route_args_172 a = {{756, npu_route_thunk_172}, eventCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[113])(eventCount);
+        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[172])(eventCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9953,22 +10709,22 @@ static inline aclError emu_direct_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDev
 }
 
 /* The ACL work of aclrtGetDeviceInfo when its route comes back through an interposer. */
-struct npu_route_args_114 {
+struct npu_route_args_173 {
     npu_routed h;
     uint32_t deviceId;
     aclrtDevAttr attr;
     int64_t* value;
 };
-static int32_t npu_route_thunk_114(npu_routed *h) {
-    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
+static int32_t npu_route_thunk_173(npu_routed *h) {
+    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceInfo(a->deviceId, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
-    if (__builtin_expect(npu_route_fns[114] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
-        struct npu_route_args_114 a = {{739, npu_route_thunk_114}, deviceId, attr, value};
+    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
+        struct npu_route_args_173 a = {{739, npu_route_thunk_173}, deviceId, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[114])(deviceId, (rtDevAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[173])(deviceId, (rtDevAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10007,21 +10763,21 @@ static inline aclError emu_direct_aclrtDeviceGetStreamPriorityRange(int32_t* lea
 }
 
 /* The ACL work of aclrtDeviceGetStreamPriorityRange when its route comes back through an interposer. */
-struct npu_route_args_115 {
+struct npu_route_args_174 {
     npu_routed h;
     int32_t* leastPriority;
     int32_t* greatestPriority;
 };
-static int32_t npu_route_thunk_115(npu_routed *h) {
-    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
+static int32_t npu_route_thunk_174(npu_routed *h) {
+    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetStreamPriorityRange(a->leastPriority, a->greatestPriority);
 }
 
 static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
-        struct npu_route_args_115 a = {{740, npu_route_thunk_115}, leastPriority, greatestPriority};
+    if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
+        struct npu_route_args_174 a = {{740, npu_route_thunk_174}, leastPriority, greatestPriority};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[115])(leastPriority, greatestPriority);
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[174])(leastPriority, greatestPriority);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10054,8 +10810,31 @@ NPU_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, in
     return emu_aclrtDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
 }
 
-static inline aclError emu_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
+static inline aclError emu_direct_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
     return npug_aclrtGetDeviceCapability(npu_self(), deviceId, devFeatureType, value);
+}
+
+/* The ACL work of aclrtGetDeviceCapability when its route comes back through an interposer. */
+struct npu_route_args_81 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtDevFeatureType devFeatureType;
+    int32_t* value;
+};
+static int32_t npu_route_thunk_81(npu_routed *h) {
+    struct npu_route_args_81 *a = (struct npu_route_args_81 *)h;
+    return (int32_t)emu_direct_aclrtGetDeviceCapability(a->deviceId, a->devFeatureType, a->value);
+}
+
+static inline aclError emu_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
+    if (__builtin_expect(npu_route_fns[81] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetCapability interposed */
+        struct npu_route_args_81 a = {{572, npu_route_thunk_81}, deviceId, devFeatureType, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetCapability))npu_route_fns[81])(deviceId, (int32_t)devFeatureType, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDeviceCapability(deviceId, devFeatureType, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
@@ -10090,21 +10869,21 @@ static inline aclError emu_direct_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid
 }
 
 /* The ACL work of aclrtDeviceGetUuid when its route comes back through an interposer. */
-struct npu_route_args_116 {
+struct npu_route_args_175 {
     npu_routed h;
     int32_t deviceId;
     aclrtUuid* uuid;
 };
-static int32_t npu_route_thunk_116(npu_routed *h) {
-    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
+static int32_t npu_route_thunk_175(npu_routed *h) {
+    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetUuid(a->deviceId, a->uuid);
 }
 
 static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
-    if (__builtin_expect(npu_route_fns[116] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
-        struct npu_route_args_116 a = {{619, npu_route_thunk_116}, deviceId, uuid};
+    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
+        struct npu_route_args_175 a = {{619, npu_route_thunk_175}, deviceId, uuid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[116])(deviceId, (rtUuid_t*)uuid);
+        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[175])(deviceId, (rtUuid_t*)uuid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10202,22 +10981,22 @@ static inline aclError emu_direct_aclrtDeviceGetPCIBusId(int32_t deviceId, char 
 }
 
 /* The ACL work of aclrtDeviceGetPCIBusId when its route comes back through an interposer. */
-struct npu_route_args_117 {
+struct npu_route_args_176 {
     npu_routed h;
     int32_t deviceId;
     char * pciBusId;
     int32_t len;
 };
-static int32_t npu_route_thunk_117(npu_routed *h) {
-    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
+static int32_t npu_route_thunk_176(npu_routed *h) {
+    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetPCIBusId(a->deviceId, a->pciBusId, a->len);
 }
 
 static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
-    if (__builtin_expect(npu_route_fns[117] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
-        struct npu_route_args_117 a = {{575, npu_route_thunk_117}, deviceId, pciBusId, len};
+    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
+        struct npu_route_args_176 a = {{575, npu_route_thunk_176}, deviceId, pciBusId, len};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[117])(deviceId, pciBusId, len);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[176])(deviceId, pciBusId, len);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10256,21 +11035,21 @@ static inline aclError emu_direct_aclrtDeviceGetByPCIBusId(const char *pciBusId,
 }
 
 /* The ACL work of aclrtDeviceGetByPCIBusId when its route comes back through an interposer. */
-struct npu_route_args_118 {
+struct npu_route_args_177 {
     npu_routed h;
     const char * pciBusId;
     int32_t * deviceId;
 };
-static int32_t npu_route_thunk_118(npu_routed *h) {
-    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
+static int32_t npu_route_thunk_177(npu_routed *h) {
+    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetByPCIBusId(a->pciBusId, a->deviceId);
 }
 
 static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
-    if (__builtin_expect(npu_route_fns[118] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
-        struct npu_route_args_118 a = {{576, npu_route_thunk_118}, pciBusId, deviceId};
+    if (__builtin_expect(npu_route_fns[177] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
+        struct npu_route_args_177 a = {{576, npu_route_thunk_177}, pciBusId, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[118])(pciBusId, deviceId);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[177])(pciBusId, deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10382,20 +11161,20 @@ static inline aclError emu_direct_aclrtCtxGetCurrentDefaultStream(aclrtStream* s
 }
 
 /* The ACL work of aclrtCtxGetCurrentDefaultStream when its route comes back through an interposer. */
-struct npu_route_args_119 {
+struct npu_route_args_178 {
     npu_routed h;
     aclrtStream* stream;
 };
-static int32_t npu_route_thunk_119(npu_routed *h) {
-    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
+static int32_t npu_route_thunk_178(npu_routed *h) {
+    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
     return (int32_t)emu_direct_aclrtCtxGetCurrentDefaultStream(a->stream);
 }
 
 static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
-    if (__builtin_expect(npu_route_fns[119] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
-        struct npu_route_args_119 a = {{751, npu_route_thunk_119}, stream};
+    if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
+        struct npu_route_args_178 a = {{751, npu_route_thunk_178}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[119])((rtStream_t*)stream);
+        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[178])((rtStream_t*)stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10432,22 +11211,22 @@ static inline aclError emu_direct_aclrtGetPrimaryCtxState(int32_t deviceId, uint
 }
 
 /* The ACL work of aclrtGetPrimaryCtxState when its route comes back through an interposer. */
-struct npu_route_args_120 {
+struct npu_route_args_179 {
     npu_routed h;
     int32_t deviceId;
     uint32_t* flags;
     int32_t* active;
 };
-static int32_t npu_route_thunk_120(npu_routed *h) {
-    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
+static int32_t npu_route_thunk_179(npu_routed *h) {
+    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
     return (int32_t)emu_direct_aclrtGetPrimaryCtxState(a->deviceId, a->flags, a->active);
 }
 
 static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
-    if (__builtin_expect(npu_route_fns[120] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
-        struct npu_route_args_120 a = {{752, npu_route_thunk_120}, deviceId, flags, active};
+    if (__builtin_expect(npu_route_fns[179] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
+        struct npu_route_args_179 a = {{752, npu_route_thunk_179}, deviceId, flags, active};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[120])(deviceId, flags, active);
+        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[179])(deviceId, flags, active);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10521,22 +11300,22 @@ static inline aclError emu_direct_aclrtGetDeviceResLimit(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtGetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_121 {
+struct npu_route_args_180 {
     npu_routed h;
     int32_t deviceId;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_121(npu_routed *h) {
-    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
+static int32_t npu_route_thunk_180(npu_routed *h) {
+    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceResLimit(a->deviceId, a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[121] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
-        struct npu_route_args_121 a = {{744, npu_route_thunk_121}, deviceId, type, value};
+    if (__builtin_expect(npu_route_fns[180] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
+        struct npu_route_args_180 a = {{744, npu_route_thunk_180}, deviceId, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[121])(deviceId, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[180])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10575,22 +11354,22 @@ static inline aclError emu_direct_aclrtSetDeviceResLimit(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtSetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_122 {
+struct npu_route_args_181 {
     npu_routed h;
     int32_t deviceId;
     aclrtDevResLimitType type;
     uint32_t value;
 };
-static int32_t npu_route_thunk_122(npu_routed *h) {
-    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
+static int32_t npu_route_thunk_181(npu_routed *h) {
+    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
     return (int32_t)emu_direct_aclrtSetDeviceResLimit(a->deviceId, a->type, a->value);
 }
 
 static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
-    if (__builtin_expect(npu_route_fns[122] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
-        struct npu_route_args_122 a = {{742, npu_route_thunk_122}, deviceId, type, value};
+    if (__builtin_expect(npu_route_fns[181] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
+        struct npu_route_args_181 a = {{742, npu_route_thunk_181}, deviceId, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[122])(deviceId, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[181])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10629,20 +11408,20 @@ static inline aclError emu_direct_aclrtResetDeviceResLimit(int32_t deviceId) {
 }
 
 /* The ACL work of aclrtResetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_123 {
+struct npu_route_args_182 {
     npu_routed h;
     int32_t deviceId;
 };
-static int32_t npu_route_thunk_123(npu_routed *h) {
-    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
+static int32_t npu_route_thunk_182(npu_routed *h) {
+    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
     return (int32_t)emu_direct_aclrtResetDeviceResLimit(a->deviceId);
 }
 
 static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[123] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
-        struct npu_route_args_123 a = {{743, npu_route_thunk_123}, deviceId};
+    if (__builtin_expect(npu_route_fns[182] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
+        struct npu_route_args_182 a = {{743, npu_route_thunk_182}, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[123])(deviceId);
+        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[182])(deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10679,22 +11458,22 @@ static inline aclError emu_direct_aclrtGetStreamResLimit(aclrtStream stream, acl
 }
 
 /* The ACL work of aclrtGetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_124 {
+struct npu_route_args_183 {
     npu_routed h;
     aclrtStream stream;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_124(npu_routed *h) {
-    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
+static int32_t npu_route_thunk_183(npu_routed *h) {
+    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
     return (int32_t)emu_direct_aclrtGetStreamResLimit(a->stream, a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[124] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
-        struct npu_route_args_124 a = {{811, npu_route_thunk_124}, stream, type, value};
+    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
+        struct npu_route_args_183 a = {{811, npu_route_thunk_183}, stream, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[124])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
+        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[183])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10733,22 +11512,22 @@ static inline aclError emu_direct_aclrtSetStreamResLimit(aclrtStream stream, acl
 }
 
 /* The ACL work of aclrtSetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_125 {
+struct npu_route_args_184 {
     npu_routed h;
     aclrtStream stream;
     aclrtDevResLimitType type;
     uint32_t value;
 };
-static int32_t npu_route_thunk_125(npu_routed *h) {
-    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
+static int32_t npu_route_thunk_184(npu_routed *h) {
+    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
     return (int32_t)emu_direct_aclrtSetStreamResLimit(a->stream, a->type, a->value);
 }
 
 static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
-    if (__builtin_expect(npu_route_fns[125] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
-        struct npu_route_args_125 a = {{809, npu_route_thunk_125}, stream, type, value};
+    if (__builtin_expect(npu_route_fns[184] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
+        struct npu_route_args_184 a = {{809, npu_route_thunk_184}, stream, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[125])(stream, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[184])(stream, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10787,20 +11566,20 @@ static inline aclError emu_direct_aclrtResetStreamResLimit(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtResetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_126 {
+struct npu_route_args_185 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_126(npu_routed *h) {
-    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
+static int32_t npu_route_thunk_185(npu_routed *h) {
+    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
     return (int32_t)emu_direct_aclrtResetStreamResLimit(a->stream);
 }
 
 static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[126] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
-        struct npu_route_args_126 a = {{810, npu_route_thunk_126}, stream};
+    if (__builtin_expect(npu_route_fns[185] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
+        struct npu_route_args_185 a = {{810, npu_route_thunk_185}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[126])(stream);
+        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[185])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10837,20 +11616,20 @@ static inline aclError emu_direct_aclrtUseStreamResInCurrentThread(aclrtStream s
 }
 
 /* The ACL work of aclrtUseStreamResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_127 {
+struct npu_route_args_186 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_127(npu_routed *h) {
-    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
+static int32_t npu_route_thunk_186(npu_routed *h) {
+    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
     return (int32_t)emu_direct_aclrtUseStreamResInCurrentThread(a->stream);
 }
 
 static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[127] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
-        struct npu_route_args_127 a = {{812, npu_route_thunk_127}, stream};
+    if (__builtin_expect(npu_route_fns[186] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
+        struct npu_route_args_186 a = {{812, npu_route_thunk_186}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[127])(stream);
+        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[186])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10887,20 +11666,20 @@ static inline aclError emu_direct_aclrtUnuseStreamResInCurrentThread(aclrtStream
 }
 
 /* The ACL work of aclrtUnuseStreamResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_128 {
+struct npu_route_args_187 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_128(npu_routed *h) {
-    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
+static int32_t npu_route_thunk_187(npu_routed *h) {
+    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
     return (int32_t)emu_direct_aclrtUnuseStreamResInCurrentThread(a->stream);
 }
 
 static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[128] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
-        struct npu_route_args_128 a = {{813, npu_route_thunk_128}, stream};
+    if (__builtin_expect(npu_route_fns[187] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
+        struct npu_route_args_187 a = {{813, npu_route_thunk_187}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[128])(stream);
+        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[187])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10937,21 +11716,21 @@ static inline aclError emu_direct_aclrtGetResInCurrentThread(aclrtDevResLimitTyp
 }
 
 /* The ACL work of aclrtGetResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_129 {
+struct npu_route_args_188 {
     npu_routed h;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_129(npu_routed *h) {
-    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
+static int32_t npu_route_thunk_188(npu_routed *h) {
+    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
     return (int32_t)emu_direct_aclrtGetResInCurrentThread(a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
-        struct npu_route_args_129 a = {{814, npu_route_thunk_129}, type, value};
+    if (__builtin_expect(npu_route_fns[188] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
+        struct npu_route_args_188 a = {{814, npu_route_thunk_188}, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[129])((const rtDevResLimitType_t)type, (uint32_t* const)value);
+        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[188])((const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10989,20 +11768,20 @@ static inline aclError emu_direct_aclrtCreateLabel(aclrtLabel* label) {
 }
 
 /* The ACL work of aclrtCreateLabel when its route comes back through an interposer. */
-struct npu_route_args_130 {
+struct npu_route_args_189 {
     npu_routed h;
     aclrtLabel* label;
 };
-static int32_t npu_route_thunk_130(npu_routed *h) {
-    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
+static int32_t npu_route_thunk_189(npu_routed *h) {
+    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
     return (int32_t)emu_direct_aclrtCreateLabel(a->label);
 }
 
 static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
-    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
-        struct npu_route_args_130 a = {{852, npu_route_thunk_130}, label};
+    if (__builtin_expect(npu_route_fns[189] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
+        struct npu_route_args_189 a = {{852, npu_route_thunk_189}, label};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[130])((rtLabel_t*)label);
+        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[189])((rtLabel_t*)label);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11039,21 +11818,21 @@ static inline aclError emu_direct_aclrtSetLabel(aclrtLabel label, aclrtStream st
 }
 
 /* The ACL work of aclrtSetLabel when its route comes back through an interposer. */
-struct npu_route_args_131 {
+struct npu_route_args_190 {
     npu_routed h;
     aclrtLabel label;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_131(npu_routed *h) {
-    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
+static int32_t npu_route_thunk_190(npu_routed *h) {
+    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
     return (int32_t)emu_direct_aclrtSetLabel(a->label, a->stream);
 }
 
 static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[131] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
-        struct npu_route_args_131 a = {{856, npu_route_thunk_131}, label, stream};
+    if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
+        struct npu_route_args_190 a = {{856, npu_route_thunk_190}, label, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[131])((rtLabel_t)label, stream);
+        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[190])((rtLabel_t)label, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11091,20 +11870,20 @@ static inline aclError emu_direct_aclrtDestroyLabel(aclrtLabel label) {
 }
 
 /* The ACL work of aclrtDestroyLabel when its route comes back through an interposer. */
-struct npu_route_args_132 {
+struct npu_route_args_191 {
     npu_routed h;
     aclrtLabel label;
 };
-static int32_t npu_route_thunk_132(npu_routed *h) {
-    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
+static int32_t npu_route_thunk_191(npu_routed *h) {
+    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
     return (int32_t)emu_direct_aclrtDestroyLabel(a->label);
 }
 
 static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
-    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
-        struct npu_route_args_132 a = {{853, npu_route_thunk_132}, label};
+    if (__builtin_expect(npu_route_fns[191] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
+        struct npu_route_args_191 a = {{853, npu_route_thunk_191}, label};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[132])((rtLabel_t)label);
+        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[191])((rtLabel_t)label);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11141,22 +11920,22 @@ static inline aclError emu_direct_aclrtCreateLabelList(aclrtLabel* labels, size_
 }
 
 /* The ACL work of aclrtCreateLabelList when its route comes back through an interposer. */
-struct npu_route_args_133 {
+struct npu_route_args_192 {
     npu_routed h;
     aclrtLabel* labels;
     size_t num;
     aclrtLabelList* labelList;
 };
-static int32_t npu_route_thunk_133(npu_routed *h) {
-    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
+static int32_t npu_route_thunk_192(npu_routed *h) {
+    struct npu_route_args_192 *a = (struct npu_route_args_192 *)h;
     return (int32_t)emu_direct_aclrtCreateLabelList(a->labels, a->num, a->labelList);
 }
 
 static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-    if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
-        struct npu_route_args_133 a = {{854, npu_route_thunk_133}, labels, num, labelList};
+    if (__builtin_expect(npu_route_fns[192] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
+        struct npu_route_args_192 a = {{854, npu_route_thunk_192}, labels, num, labelList};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[133])((rtLabel_t*)labels, num, (void* *)labelList);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[192])((rtLabel_t*)labels, num, (void* *)labelList);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11195,20 +11974,20 @@ static inline aclError emu_direct_aclrtDestroyLabelList(aclrtLabelList labelList
 }
 
 /* The ACL work of aclrtDestroyLabelList when its route comes back through an interposer. */
-struct npu_route_args_134 {
+struct npu_route_args_193 {
     npu_routed h;
     aclrtLabelList labelList;
 };
-static int32_t npu_route_thunk_134(npu_routed *h) {
-    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
+static int32_t npu_route_thunk_193(npu_routed *h) {
+    struct npu_route_args_193 *a = (struct npu_route_args_193 *)h;
     return (int32_t)emu_direct_aclrtDestroyLabelList(a->labelList);
 }
 
 static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
-    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
-        struct npu_route_args_134 a = {{855, npu_route_thunk_134}, labelList};
+    if (__builtin_expect(npu_route_fns[193] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
+        struct npu_route_args_193 a = {{855, npu_route_thunk_193}, labelList};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[134])((void*)labelList);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[193])((void*)labelList);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11245,23 +12024,23 @@ static inline aclError emu_direct_aclrtSwitchLabelByIndex(void* ptr, uint32_t ma
 }
 
 /* The ACL work of aclrtSwitchLabelByIndex when its route comes back through an interposer. */
-struct npu_route_args_135 {
+struct npu_route_args_194 {
     npu_routed h;
     void* ptr;
     uint32_t maxValue;
     aclrtLabelList labelList;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_135(npu_routed *h) {
-    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
+static int32_t npu_route_thunk_194(npu_routed *h) {
+    struct npu_route_args_194 *a = (struct npu_route_args_194 *)h;
     return (int32_t)emu_direct_aclrtSwitchLabelByIndex(a->ptr, a->maxValue, a->labelList, a->stream);
 }
 
 static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
-        struct npu_route_args_135 a = {{857, npu_route_thunk_135}, ptr, maxValue, labelList, stream};
+    if (__builtin_expect(npu_route_fns[194] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
+        struct npu_route_args_194 a = {{857, npu_route_thunk_194}, ptr, maxValue, labelList, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[135])(ptr, maxValue, (void*)labelList, stream);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[194])(ptr, maxValue, (void*)labelList, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11301,21 +12080,21 @@ static inline aclError emu_direct_aclrtActiveStream(aclrtStream activeStream, ac
 }
 
 /* The ACL work of aclrtActiveStream when its route comes back through an interposer. */
-struct npu_route_args_136 {
+struct npu_route_args_195 {
     npu_routed h;
     aclrtStream activeStream;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_136(npu_routed *h) {
-    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
+static int32_t npu_route_thunk_195(npu_routed *h) {
+    struct npu_route_args_195 *a = (struct npu_route_args_195 *)h;
     return (int32_t)emu_direct_aclrtActiveStream(a->activeStream, a->stream);
 }
 
 static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[136] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
-        struct npu_route_args_136 a = {{808, npu_route_thunk_136}, activeStream, stream};
+    if (__builtin_expect(npu_route_fns[195] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
+        struct npu_route_args_195 a = {{808, npu_route_thunk_195}, activeStream, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[136])(activeStream, stream);
+        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[195])(activeStream, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11353,7 +12132,7 @@ static inline aclError emu_direct_aclrtSwitchStream(void* leftValue, aclrtCondit
 }
 
 /* The ACL work of aclrtSwitchStream when its route comes back through an interposer. */
-struct npu_route_args_137 {
+struct npu_route_args_196 {
     npu_routed h;
     void* leftValue;
     aclrtCondition cond;
@@ -11363,16 +12142,16 @@ struct npu_route_args_137 {
     aclrtStream falseStream;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_137(npu_routed *h) {
-    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
+static int32_t npu_route_thunk_196(npu_routed *h) {
+    struct npu_route_args_196 *a = (struct npu_route_args_196 *)h;
     return (int32_t)emu_direct_aclrtSwitchStream(a->leftValue, a->cond, a->rightValue, a->dataType, a->trueStream, a->falseStream, a->stream);
 }
 
 static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
-        struct npu_route_args_137 a = {{807, npu_route_thunk_137}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
+    if (__builtin_expect(npu_route_fns[196] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
+        struct npu_route_args_196 a = {{807, npu_route_thunk_196}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[137])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
+        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[196])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11410,8 +12189,31 @@ NPU_EXPORT aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void
     return emu_aclrtSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
-static inline aclError emu_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
+static inline aclError emu_direct_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
     return npug_aclrtGetFunctionName(npu_self(), funcHandle, maxLen, name);
+}
+
+/* The ACL work of aclrtGetFunctionName when its route comes back through an interposer. */
+struct npu_route_args_82 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    uint32_t maxLen;
+    char* name;
+};
+static int32_t npu_route_thunk_82(npu_routed *h) {
+    struct npu_route_args_82 *a = (struct npu_route_args_82 *)h;
+    return (int32_t)emu_direct_aclrtGetFunctionName(a->funcHandle, a->maxLen, a->name);
+}
+
+static inline aclError emu_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
+    if (__builtin_expect(npu_route_fns[82] != NULL, 0) && (funcHandle != NULL && name != NULL)) { /* split layout, rtsFuncGetName interposed */
+        struct npu_route_args_82 a = {{838, npu_route_thunk_82}, funcHandle, maxLen, name};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsFuncGetName))npu_route_fns[82])((const rtFuncHandle)funcHandle, maxLen, (char_t* const)name);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetFunctionName(funcHandle, maxLen, name);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
@@ -11984,8 +12786,32 @@ NPU_EXPORT aclError aclrtBinaryLoadFromData(const void* data, size_t length, con
     return emu_aclrtBinaryLoadFromData(data, length, options, binHandle);
 }
 
-static inline aclError emu_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
+static inline aclError emu_direct_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
     return npug_aclrtRegisterCpuFunc(npu_self(), handle, (char*)funcName, (char*)kernelName, funcHandle);
+}
+
+/* The ACL work of aclrtRegisterCpuFunc when its route comes back through an interposer. */
+struct npu_route_args_83 {
+    npu_routed h;
+    const aclrtBinHandle handle;
+    const char* funcName;
+    const char* kernelName;
+    aclrtFuncHandle* funcHandle;
+};
+static int32_t npu_route_thunk_83(npu_routed *h) {
+    struct npu_route_args_83 *a = (struct npu_route_args_83 *)h;
+    return (int32_t)emu_direct_aclrtRegisterCpuFunc(a->handle, a->funcName, a->kernelName, a->funcHandle);
+}
+
+static inline aclError emu_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_route_fns[83] != NULL, 0) && (handle != NULL && funcName != NULL && kernelName != NULL && funcHandle != NULL)) { /* split layout, rtsRegisterCpuFunc interposed */
+        struct npu_route_args_83 a = {{823, npu_route_thunk_83}, handle, funcName, kernelName, funcHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsRegisterCpuFunc))npu_route_fns[83])((rtBinHandle)handle, (const char_t* const)funcName, (const char_t* const)kernelName, (rtFuncHandle*)funcHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRegisterCpuFunc(handle, funcName, kernelName, funcHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
@@ -12192,8 +13018,38 @@ NPU_EXPORT aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** src
     return emu_aclrtMemcpyBatchV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
 }
 
-static inline aclError emu_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
     return npug_aclrtMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+}
+
+/* The ACL work of aclrtMemcpyBatchAsync when its route comes back through an interposer. */
+struct npu_route_args_84 {
+    npu_routed h;
+    void** dsts;
+    size_t* destMaxs;
+    void** srcs;
+    size_t* sizes;
+    size_t numBatches;
+    aclrtMemcpyBatchAttr* attrs;
+    size_t* attrsIndexes;
+    size_t numAttrs;
+    size_t* failIndex;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_84(npu_routed *h) {
+    struct npu_route_args_84 *a = (struct npu_route_args_84 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyBatchAsync(a->dsts, a->destMaxs, a->srcs, a->sizes, a->numBatches, a->attrs, a->attrsIndexes, a->numAttrs, a->failIndex, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[84] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL)) { /* split layout, rtsMemcpyBatchAsync interposed */
+        struct npu_route_args_84 a = {{721, npu_route_thunk_84}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsMemcpyBatchAsync))npu_route_fns[84])(dsts, destMaxs, srcs, sizes, numBatches, (rtMemcpyBatchAttr*)attrs, attrsIndexes, numAttrs, failIndex, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
@@ -12272,7 +13128,7 @@ static inline aclError emu_direct_aclrtIpcMemGetExportKey(void* devPtr, size_t s
 }
 
 /* The ACL work of aclrtIpcMemGetExportKey when its route comes back through an interposer. */
-struct npu_route_args_138 {
+struct npu_route_args_197 {
     npu_routed h;
     void* devPtr;
     size_t size;
@@ -12280,16 +13136,16 @@ struct npu_route_args_138 {
     size_t len;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_138(npu_routed *h) {
-    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
+static int32_t npu_route_thunk_197(npu_routed *h) {
+    struct npu_route_args_197 *a = (struct npu_route_args_197 *)h;
     return (int32_t)emu_direct_aclrtIpcMemGetExportKey(a->devPtr, a->size, a->key, a->len, a->flags);
 }
 
 static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
-        struct npu_route_args_138 a = {{790, npu_route_thunk_138}, devPtr, size, key, len, flags};
+    if (__builtin_expect(npu_route_fns[197] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
+        struct npu_route_args_197 a = {{790, npu_route_thunk_197}, devPtr, size, key, len, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[138])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[197])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12330,20 +13186,20 @@ static inline aclError emu_direct_aclrtIpcMemClose(const char* key) {
 }
 
 /* The ACL work of aclrtIpcMemClose when its route comes back through an interposer. */
-struct npu_route_args_139 {
+struct npu_route_args_198 {
     npu_routed h;
     const char* key;
 };
-static int32_t npu_route_thunk_139(npu_routed *h) {
-    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
+static int32_t npu_route_thunk_198(npu_routed *h) {
+    struct npu_route_args_198 *a = (struct npu_route_args_198 *)h;
     return (int32_t)emu_direct_aclrtIpcMemClose(a->key);
 }
 
 static inline aclError emu_aclrtIpcMemClose(const char* key) {
-    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
-        struct npu_route_args_139 a = {{791, npu_route_thunk_139}, key};
+    if (__builtin_expect(npu_route_fns[198] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
+        struct npu_route_args_198 a = {{791, npu_route_thunk_198}, key};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[139])((const char_t*)key);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[198])((const char_t*)key);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12380,22 +13236,22 @@ static inline aclError emu_direct_aclrtIpcMemImportByKey(void** devPtr, const ch
 }
 
 /* The ACL work of aclrtIpcMemImportByKey when its route comes back through an interposer. */
-struct npu_route_args_140 {
+struct npu_route_args_199 {
     npu_routed h;
     void** devPtr;
     const char* key;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_140(npu_routed *h) {
-    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
+static int32_t npu_route_thunk_199(npu_routed *h) {
+    struct npu_route_args_199 *a = (struct npu_route_args_199 *)h;
     return (int32_t)emu_direct_aclrtIpcMemImportByKey(a->devPtr, a->key, a->flags);
 }
 
 static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
-        struct npu_route_args_140 a = {{792, npu_route_thunk_140}, devPtr, key, flags};
+    if (__builtin_expect(npu_route_fns[199] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
+        struct npu_route_args_199 a = {{792, npu_route_thunk_199}, devPtr, key, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[140])(devPtr, (const char_t*)key, flags);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[199])(devPtr, (const char_t*)key, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12434,22 +13290,22 @@ static inline aclError emu_direct_aclrtIpcMemSetImportPid(const char* key, int32
 }
 
 /* The ACL work of aclrtIpcMemSetImportPid when its route comes back through an interposer. */
-struct npu_route_args_141 {
+struct npu_route_args_200 {
     npu_routed h;
     const char* key;
     int32_t* pid;
     size_t num;
 };
-static int32_t npu_route_thunk_141(npu_routed *h) {
-    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
+static int32_t npu_route_thunk_200(npu_routed *h) {
+    struct npu_route_args_200 *a = (struct npu_route_args_200 *)h;
     return (int32_t)emu_direct_aclrtIpcMemSetImportPid(a->key, a->pid, a->num);
 }
 
 static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
-        struct npu_route_args_141 a = {{793, npu_route_thunk_141}, key, pid, num};
+    if (__builtin_expect(npu_route_fns[200] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
+        struct npu_route_args_200 a = {{793, npu_route_thunk_200}, key, pid, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[141])((const char_t*)key, pid, (int)num);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[200])((const char_t*)key, pid, (int)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12483,8 +13339,31 @@ NPU_EXPORT aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_
     return emu_aclrtIpcMemSetImportPid(key, pid, num);
 }
 
-static inline aclError emu_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
+static inline aclError emu_direct_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
     return npug_aclrtIpcMemSetAttr(npu_self(), (char*)key, type, attr);
+}
+
+/* The ACL work of aclrtIpcMemSetAttr when its route comes back through an interposer. */
+struct npu_route_args_85 {
+    npu_routed h;
+    const char* key;
+    aclrtIpcMemAttrType type;
+    uint64_t attr;
+};
+static int32_t npu_route_thunk_85(npu_routed *h) {
+    struct npu_route_args_85 *a = (struct npu_route_args_85 *)h;
+    return (int32_t)emu_direct_aclrtIpcMemSetAttr(a->key, a->type, a->attr);
+}
+
+static inline aclError emu_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
+    if (__builtin_expect(npu_route_fns[85] != NULL, 0) && (key != NULL)) { /* split layout, rtIpcSetMemoryAttr interposed */
+        struct npu_route_args_85 a = {{706, npu_route_thunk_85}, key, type, attr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtIpcSetMemoryAttr))npu_route_fns[85])(key, (uint32_t)type, attr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtIpcMemSetAttr(key, type, attr);
 }
 
 static NPU_HOOK aclError hook_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
@@ -12553,21 +13432,21 @@ static inline aclError emu_direct_aclrtNotifyBatchReset(aclrtNotify* notifies, s
 }
 
 /* The ACL work of aclrtNotifyBatchReset when its route comes back through an interposer. */
-struct npu_route_args_142 {
+struct npu_route_args_201 {
     npu_routed h;
     aclrtNotify* notifies;
     size_t num;
 };
-static int32_t npu_route_thunk_142(npu_routed *h) {
-    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
+static int32_t npu_route_thunk_201(npu_routed *h) {
+    struct npu_route_args_201 *a = (struct npu_route_args_201 *)h;
     return (int32_t)emu_direct_aclrtNotifyBatchReset(a->notifies, a->num);
 }
 
 static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
-    if (__builtin_expect(npu_route_fns[142] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
-        struct npu_route_args_142 a = {{762, npu_route_thunk_142}, notifies, num};
+    if (__builtin_expect(npu_route_fns[201] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
+        struct npu_route_args_201 a = {{762, npu_route_thunk_201}, notifies, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[142])((rtNotify_t*)notifies, (uint32_t)num);
+        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[201])((rtNotify_t*)notifies, (uint32_t)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12605,23 +13484,23 @@ static inline aclError emu_direct_aclrtNotifyGetExportKey(aclrtNotify notify, ch
 }
 
 /* The ACL work of aclrtNotifyGetExportKey when its route comes back through an interposer. */
-struct npu_route_args_143 {
+struct npu_route_args_202 {
     npu_routed h;
     aclrtNotify notify;
     char* key;
     size_t len;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_143(npu_routed *h) {
-    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
+static int32_t npu_route_thunk_202(npu_routed *h) {
+    struct npu_route_args_202 *a = (struct npu_route_args_202 *)h;
     return (int32_t)emu_direct_aclrtNotifyGetExportKey(a->notify, a->key, a->len, a->flags);
 }
 
 static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
-        struct npu_route_args_143 a = {{763, npu_route_thunk_143}, notify, key, len, flags};
+    if (__builtin_expect(npu_route_fns[202] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
+        struct npu_route_args_202 a = {{763, npu_route_thunk_202}, notify, key, len, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[143])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[202])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12661,22 +13540,22 @@ static inline aclError emu_direct_aclrtNotifyImportByKey(aclrtNotify* notify, co
 }
 
 /* The ACL work of aclrtNotifyImportByKey when its route comes back through an interposer. */
-struct npu_route_args_144 {
+struct npu_route_args_203 {
     npu_routed h;
     aclrtNotify* notify;
     const char* key;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_144(npu_routed *h) {
-    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
+static int32_t npu_route_thunk_203(npu_routed *h) {
+    struct npu_route_args_203 *a = (struct npu_route_args_203 *)h;
     return (int32_t)emu_direct_aclrtNotifyImportByKey(a->notify, a->key, a->flags);
 }
 
 static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[144] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
-        struct npu_route_args_144 a = {{764, npu_route_thunk_144}, notify, key, flags};
+    if (__builtin_expect(npu_route_fns[203] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
+        struct npu_route_args_203 a = {{764, npu_route_thunk_203}, notify, key, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[144])((rtNotify_t*)notify, (const char_t*)key, flags);
+        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[203])((rtNotify_t*)notify, (const char_t*)key, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12715,22 +13594,22 @@ static inline aclError emu_direct_aclrtNotifySetImportPid(aclrtNotify notify, in
 }
 
 /* The ACL work of aclrtNotifySetImportPid when its route comes back through an interposer. */
-struct npu_route_args_145 {
+struct npu_route_args_204 {
     npu_routed h;
     aclrtNotify notify;
     int32_t* pid;
     size_t num;
 };
-static int32_t npu_route_thunk_145(npu_routed *h) {
-    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
+static int32_t npu_route_thunk_204(npu_routed *h) {
+    struct npu_route_args_204 *a = (struct npu_route_args_204 *)h;
     return (int32_t)emu_direct_aclrtNotifySetImportPid(a->notify, a->pid, a->num);
 }
 
 static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-    if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
-        struct npu_route_args_145 a = {{765, npu_route_thunk_145}, notify, pid, num};
+    if (__builtin_expect(npu_route_fns[204] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
+        struct npu_route_args_204 a = {{765, npu_route_thunk_204}, notify, pid, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[145])((rtNotify_t)notify, pid, (int)num);
+        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[204])((rtNotify_t)notify, pid, (int)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12803,21 +13682,21 @@ static inline aclError emu_direct_aclmdlRICaptureBegin(aclrtStream stream, aclmd
 }
 
 /* The ACL work of aclmdlRICaptureBegin when its route comes back through an interposer. */
-struct npu_route_args_172 {
+struct npu_route_args_231 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRICaptureMode mode;
 };
-static int32_t npu_route_thunk_172(npu_routed *h) {
-    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
+static int32_t npu_route_thunk_231(npu_routed *h) {
+    struct npu_route_args_231 *a = (struct npu_route_args_231 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureBegin(a->stream, a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-    if (__builtin_expect(npu_route_fns[172] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
-        struct npu_route_args_172 a = {{653, npu_route_thunk_172}, stream, mode};
+    if (__builtin_expect(npu_route_fns[231] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
+        struct npu_route_args_231 a = {{653, npu_route_thunk_231}, stream, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[172])(stream, (const rtStreamCaptureMode)mode);
+        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[231])(stream, (const rtStreamCaptureMode)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12855,22 +13734,22 @@ static inline aclError emu_direct_aclmdlRICaptureGetInfo(aclrtStream stream, acl
 }
 
 /* The ACL work of aclmdlRICaptureGetInfo when its route comes back through an interposer. */
-struct npu_route_args_52 {
+struct npu_route_args_111 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRICaptureStatus* status;
     aclmdlRI* modelRI;
 };
-static int32_t npu_route_thunk_52(npu_routed *h) {
-    struct npu_route_args_52 *a = (struct npu_route_args_52 *)h;
+static int32_t npu_route_thunk_111(npu_routed *h) {
+    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureGetInfo(a->stream, a->status, a->modelRI);
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[52] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
-        struct npu_route_args_52 a = {{655, npu_route_thunk_52}, stream, status, modelRI};
+    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
+        struct npu_route_args_111 a = {{655, npu_route_thunk_111}, stream, status, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[52])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
+        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[111])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12909,21 +13788,21 @@ static inline aclError emu_direct_aclmdlRICaptureEnd(aclrtStream stream, aclmdlR
 }
 
 /* The ACL work of aclmdlRICaptureEnd when its route comes back through an interposer. */
-struct npu_route_args_173 {
+struct npu_route_args_232 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRI* modelRI;
 };
-static int32_t npu_route_thunk_173(npu_routed *h) {
-    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
+static int32_t npu_route_thunk_232(npu_routed *h) {
+    struct npu_route_args_232 *a = (struct npu_route_args_232 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureEnd(a->stream, a->modelRI);
 }
 
 static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
-        struct npu_route_args_173 a = {{654, npu_route_thunk_173}, stream, modelRI};
+    if (__builtin_expect(npu_route_fns[232] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
+        struct npu_route_args_232 a = {{654, npu_route_thunk_232}, stream, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[173])(stream, (rtModel_t*)modelRI);
+        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[232])(stream, (rtModel_t*)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12961,20 +13840,20 @@ static inline aclError emu_direct_aclmdlRIDebugPrint(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIDebugPrint when its route comes back through an interposer. */
-struct npu_route_args_174 {
+struct npu_route_args_233 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_174(npu_routed *h) {
-    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
+static int32_t npu_route_thunk_233(npu_routed *h) {
+    struct npu_route_args_233 *a = (struct npu_route_args_233 *)h;
     return (int32_t)emu_direct_aclmdlRIDebugPrint(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
-        struct npu_route_args_174 a = {{728, npu_route_thunk_174}, modelRI};
+    if (__builtin_expect(npu_route_fns[233] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
+        struct npu_route_args_233 a = {{728, npu_route_thunk_233}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[174])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[233])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13011,22 +13890,22 @@ static inline aclError emu_direct_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const
 }
 
 /* The ACL work of aclmdlRIDebugJsonPrint when its route comes back through an interposer. */
-struct npu_route_args_175 {
+struct npu_route_args_234 {
     npu_routed h;
     aclmdlRI modelRI;
     const char* path;
     uint32_t flags;
 };
-static int32_t npu_route_thunk_175(npu_routed *h) {
-    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
+static int32_t npu_route_thunk_234(npu_routed *h) {
+    struct npu_route_args_234 *a = (struct npu_route_args_234 *)h;
     return (int32_t)emu_direct_aclmdlRIDebugJsonPrint(a->modelRI, a->path, a->flags);
 }
 
 static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
-    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
-        struct npu_route_args_175 a = {{729, npu_route_thunk_175}, modelRI, path, flags};
+    if (__builtin_expect(npu_route_fns[234] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
+        struct npu_route_args_234 a = {{729, npu_route_thunk_234}, modelRI, path, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[175])((rtModel_t)modelRI, path, flags);
+        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[234])((rtModel_t)modelRI, path, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13065,20 +13944,20 @@ static inline aclError emu_direct_aclmdlRICaptureThreadExchangeMode(aclmdlRICapt
 }
 
 /* The ACL work of aclmdlRICaptureThreadExchangeMode when its route comes back through an interposer. */
-struct npu_route_args_176 {
+struct npu_route_args_235 {
     npu_routed h;
     aclmdlRICaptureMode* mode;
 };
-static int32_t npu_route_thunk_176(npu_routed *h) {
-    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
+static int32_t npu_route_thunk_235(npu_routed *h) {
+    struct npu_route_args_235 *a = (struct npu_route_args_235 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureThreadExchangeMode(a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
-        struct npu_route_args_176 a = {{656, npu_route_thunk_176}, mode};
+    if (__builtin_expect(npu_route_fns[235] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
+        struct npu_route_args_235 a = {{656, npu_route_thunk_235}, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[176])((rtStreamCaptureMode*)mode);
+        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[235])((rtStreamCaptureMode*)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13167,21 +14046,21 @@ static inline aclError emu_direct_aclmdlRIExecute(aclmdlRI modelRI, int32_t time
 }
 
 /* The ACL work of aclmdlRIExecute when its route comes back through an interposer. */
-struct npu_route_args_186 {
+struct npu_route_args_245 {
     npu_routed h;
     aclmdlRI modelRI;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_186(npu_routed *h) {
-    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
+static int32_t npu_route_thunk_245(npu_routed *h) {
+    struct npu_route_args_245 *a = (struct npu_route_args_245 *)h;
     return (int32_t)emu_direct_aclmdlRIExecute(a->modelRI, a->timeout);
 }
 
 static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[186] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
-        struct npu_route_args_186 a = {{851, npu_route_thunk_186}, modelRI, timeout};
+    if (__builtin_expect(npu_route_fns[245] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
+        struct npu_route_args_245 a = {{851, npu_route_thunk_245}, modelRI, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[186])((rtModel_t)modelRI, timeout);
+        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[245])((rtModel_t)modelRI, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13219,20 +14098,20 @@ static inline aclError emu_direct_aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIDestroy when its route comes back through an interposer. */
-struct npu_route_args_171 {
+struct npu_route_args_230 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_171(npu_routed *h) {
-    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
+static int32_t npu_route_thunk_230(npu_routed *h) {
+    struct npu_route_args_230 *a = (struct npu_route_args_230 *)h;
     return (int32_t)emu_direct_aclmdlRIDestroy(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
-        struct npu_route_args_171 a = {{726, npu_route_thunk_171}, modelRI};
+    if (__builtin_expect(npu_route_fns[230] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
+        struct npu_route_args_230 a = {{726, npu_route_thunk_230}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[171])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[230])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13269,20 +14148,20 @@ static inline aclError emu_direct_aclmdlRICaptureTaskGrpBegin(aclrtStream stream
 }
 
 /* The ACL work of aclmdlRICaptureTaskGrpBegin when its route comes back through an interposer. */
-struct npu_route_args_177 {
+struct npu_route_args_236 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_177(npu_routed *h) {
-    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
+static int32_t npu_route_thunk_236(npu_routed *h) {
+    struct npu_route_args_236 *a = (struct npu_route_args_236 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskGrpBegin(a->stream);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[177] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
-        struct npu_route_args_177 a = {{803, npu_route_thunk_177}, stream};
+    if (__builtin_expect(npu_route_fns[236] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
+        struct npu_route_args_236 a = {{803, npu_route_thunk_236}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[177])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[236])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13319,21 +14198,21 @@ static inline aclError emu_direct_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, 
 }
 
 /* The ACL work of aclmdlRICaptureTaskGrpEnd when its route comes back through an interposer. */
-struct npu_route_args_178 {
+struct npu_route_args_237 {
     npu_routed h;
     aclrtStream stream;
     aclrtTaskGrp* handle;
 };
-static int32_t npu_route_thunk_178(npu_routed *h) {
-    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
+static int32_t npu_route_thunk_237(npu_routed *h) {
+    struct npu_route_args_237 *a = (struct npu_route_args_237 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskGrpEnd(a->stream, a->handle);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-    if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
-        struct npu_route_args_178 a = {{804, npu_route_thunk_178}, stream, handle};
+    if (__builtin_expect(npu_route_fns[237] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
+        struct npu_route_args_237 a = {{804, npu_route_thunk_237}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[178])(stream, (rtTaskGrp_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[237])(stream, (rtTaskGrp_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13371,21 +14250,21 @@ static inline aclError emu_direct_aclmdlRICaptureTaskUpdateBegin(aclrtStream str
 }
 
 /* The ACL work of aclmdlRICaptureTaskUpdateBegin when its route comes back through an interposer. */
-struct npu_route_args_179 {
+struct npu_route_args_238 {
     npu_routed h;
     aclrtStream stream;
     aclrtTaskGrp handle;
 };
-static int32_t npu_route_thunk_179(npu_routed *h) {
-    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
+static int32_t npu_route_thunk_238(npu_routed *h) {
+    struct npu_route_args_238 *a = (struct npu_route_args_238 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateBegin(a->stream, a->handle);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-    if (__builtin_expect(npu_route_fns[179] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
-        struct npu_route_args_179 a = {{805, npu_route_thunk_179}, stream, handle};
+    if (__builtin_expect(npu_route_fns[238] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
+        struct npu_route_args_238 a = {{805, npu_route_thunk_238}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[179])(stream, (rtTaskGrp_t)handle);
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[238])(stream, (rtTaskGrp_t)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13423,20 +14302,20 @@ static inline aclError emu_direct_aclmdlRICaptureTaskUpdateEnd(aclrtStream strea
 }
 
 /* The ACL work of aclmdlRICaptureTaskUpdateEnd when its route comes back through an interposer. */
-struct npu_route_args_180 {
+struct npu_route_args_239 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_180(npu_routed *h) {
-    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
+static int32_t npu_route_thunk_239(npu_routed *h) {
+    struct npu_route_args_239 *a = (struct npu_route_args_239 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateEnd(a->stream);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[180] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
-        struct npu_route_args_180 a = {{806, npu_route_thunk_180}, stream};
+    if (__builtin_expect(npu_route_fns[239] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
+        struct npu_route_args_239 a = {{806, npu_route_thunk_239}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[180])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[239])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13473,21 +14352,21 @@ static inline aclError emu_direct_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t
 }
 
 /* The ACL work of aclmdlRIBuildBegin when its route comes back through an interposer. */
-struct npu_route_args_181 {
+struct npu_route_args_240 {
     npu_routed h;
     aclmdlRI* modelRI;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_181(npu_routed *h) {
-    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
+static int32_t npu_route_thunk_240(npu_routed *h) {
+    struct npu_route_args_240 *a = (struct npu_route_args_240 *)h;
     return (int32_t)emu_direct_aclmdlRIBuildBegin(a->modelRI, a->flag);
 }
 
 static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[181] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
-        struct npu_route_args_181 a = {{846, npu_route_thunk_181}, modelRI, flag};
+    if (__builtin_expect(npu_route_fns[240] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
+        struct npu_route_args_240 a = {{846, npu_route_thunk_240}, modelRI, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[181])((rtModel_t*)modelRI, flag);
+        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[240])((rtModel_t*)modelRI, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13525,22 +14404,22 @@ static inline aclError emu_direct_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStre
 }
 
 /* The ACL work of aclmdlRIBindStream when its route comes back through an interposer. */
-struct npu_route_args_182 {
+struct npu_route_args_241 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_182(npu_routed *h) {
-    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
+static int32_t npu_route_thunk_241(npu_routed *h) {
+    struct npu_route_args_241 *a = (struct npu_route_args_241 *)h;
     return (int32_t)emu_direct_aclmdlRIBindStream(a->modelRI, a->stream, a->flag);
 }
 
 static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[182] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
-        struct npu_route_args_182 a = {{847, npu_route_thunk_182}, modelRI, stream, flag};
+    if (__builtin_expect(npu_route_fns[241] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
+        struct npu_route_args_241 a = {{847, npu_route_thunk_241}, modelRI, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[182])((rtModel_t)modelRI, stream, flag);
+        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[241])((rtModel_t)modelRI, stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13579,21 +14458,21 @@ static inline aclError emu_direct_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream 
 }
 
 /* The ACL work of aclmdlRIEndTask when its route comes back through an interposer. */
-struct npu_route_args_183 {
+struct npu_route_args_242 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_183(npu_routed *h) {
-    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
+static int32_t npu_route_thunk_242(npu_routed *h) {
+    struct npu_route_args_242 *a = (struct npu_route_args_242 *)h;
     return (int32_t)emu_direct_aclmdlRIEndTask(a->modelRI, a->stream);
 }
 
 static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
-        struct npu_route_args_183 a = {{848, npu_route_thunk_183}, modelRI, stream};
+    if (__builtin_expect(npu_route_fns[242] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
+        struct npu_route_args_242 a = {{848, npu_route_thunk_242}, modelRI, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[183])((rtModel_t)modelRI, stream);
+        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[242])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13631,21 +14510,21 @@ static inline aclError emu_direct_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reser
 }
 
 /* The ACL work of aclmdlRIBuildEnd when its route comes back through an interposer. */
-struct npu_route_args_184 {
+struct npu_route_args_243 {
     npu_routed h;
     aclmdlRI modelRI;
     void* reserve;
 };
-static int32_t npu_route_thunk_184(npu_routed *h) {
-    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
+static int32_t npu_route_thunk_243(npu_routed *h) {
+    struct npu_route_args_243 *a = (struct npu_route_args_243 *)h;
     return (int32_t)emu_direct_aclmdlRIBuildEnd(a->modelRI, a->reserve);
 }
 
 static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-    if (__builtin_expect(npu_route_fns[184] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
-        struct npu_route_args_184 a = {{849, npu_route_thunk_184}, modelRI, reserve};
+    if (__builtin_expect(npu_route_fns[243] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
+        struct npu_route_args_243 a = {{849, npu_route_thunk_243}, modelRI, reserve};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[184])((rtModel_t)modelRI, reserve);
+        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[243])((rtModel_t)modelRI, reserve);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13683,21 +14562,21 @@ static inline aclError emu_direct_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtSt
 }
 
 /* The ACL work of aclmdlRIUnbindStream when its route comes back through an interposer. */
-struct npu_route_args_185 {
+struct npu_route_args_244 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_185(npu_routed *h) {
-    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
+static int32_t npu_route_thunk_244(npu_routed *h) {
+    struct npu_route_args_244 *a = (struct npu_route_args_244 *)h;
     return (int32_t)emu_direct_aclmdlRIUnbindStream(a->modelRI, a->stream);
 }
 
 static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[185] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
-        struct npu_route_args_185 a = {{850, npu_route_thunk_185}, modelRI, stream};
+    if (__builtin_expect(npu_route_fns[244] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
+        struct npu_route_args_244 a = {{850, npu_route_thunk_244}, modelRI, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[185])((rtModel_t)modelRI, stream);
+        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[244])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13735,21 +14614,21 @@ static inline aclError emu_direct_aclmdlRISetName(aclmdlRI modelRI, const char* 
 }
 
 /* The ACL work of aclmdlRISetName when its route comes back through an interposer. */
-struct npu_route_args_187 {
+struct npu_route_args_246 {
     npu_routed h;
     aclmdlRI modelRI;
     const char* name;
 };
-static int32_t npu_route_thunk_187(npu_routed *h) {
-    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
+static int32_t npu_route_thunk_246(npu_routed *h) {
+    struct npu_route_args_246 *a = (struct npu_route_args_246 *)h;
     return (int32_t)emu_direct_aclmdlRISetName(a->modelRI, a->name);
 }
 
 static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-    if (__builtin_expect(npu_route_fns[187] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
-        struct npu_route_args_187 a = {{858, npu_route_thunk_187}, modelRI, name};
+    if (__builtin_expect(npu_route_fns[246] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
+        struct npu_route_args_246 a = {{858, npu_route_thunk_246}, modelRI, name};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[187])((rtModel_t)modelRI, (const char_t*)name);
+        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[246])((rtModel_t)modelRI, (const char_t*)name);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13787,22 +14666,22 @@ static inline aclError emu_direct_aclmdlRIGetName(aclmdlRI modelRI, uint32_t max
 }
 
 /* The ACL work of aclmdlRIGetName when its route comes back through an interposer. */
-struct npu_route_args_188 {
+struct npu_route_args_247 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t maxLen;
     char* name;
 };
-static int32_t npu_route_thunk_188(npu_routed *h) {
-    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
+static int32_t npu_route_thunk_247(npu_routed *h) {
+    struct npu_route_args_247 *a = (struct npu_route_args_247 *)h;
     return (int32_t)emu_direct_aclmdlRIGetName(a->modelRI, a->maxLen, a->name);
 }
 
 static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-    if (__builtin_expect(npu_route_fns[188] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
-        struct npu_route_args_188 a = {{859, npu_route_thunk_188}, modelRI, maxLen, name};
+    if (__builtin_expect(npu_route_fns[247] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
+        struct npu_route_args_247 a = {{859, npu_route_thunk_247}, modelRI, maxLen, name};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[188])((rtModel_t)modelRI, maxLen, (char_t* const)name);
+        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[247])((rtModel_t)modelRI, maxLen, (char_t* const)name);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13841,21 +14720,21 @@ static inline aclError emu_direct_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* mode
 }
 
 /* The ACL work of aclmdlRIGetId when its route comes back through an interposer. */
-struct npu_route_args_189 {
+struct npu_route_args_248 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t* modelRIId;
 };
-static int32_t npu_route_thunk_189(npu_routed *h) {
-    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
+static int32_t npu_route_thunk_248(npu_routed *h) {
+    struct npu_route_args_248 *a = (struct npu_route_args_248 *)h;
     return (int32_t)emu_direct_aclmdlRIGetId(a->modelRI, a->modelRIId);
 }
 
 static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-    if (__builtin_expect(npu_route_fns[189] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
-        struct npu_route_args_189 a = {{639, npu_route_thunk_189}, modelRI, modelRIId};
+    if (__builtin_expect(npu_route_fns[248] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
+        struct npu_route_args_248 a = {{639, npu_route_thunk_248}, modelRI, modelRIId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[189])((rtModel_t)modelRI, modelRIId);
+        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[248])((rtModel_t)modelRI, modelRIId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14040,22 +14919,22 @@ static inline aclError emu_direct_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStre
 }
 
 /* The ACL work of aclmdlRIGetStreams when its route comes back through an interposer. */
-struct npu_route_args_191 {
+struct npu_route_args_250 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream* streams;
     uint32_t* numStreams;
 };
-static int32_t npu_route_thunk_191(npu_routed *h) {
-    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
+static int32_t npu_route_thunk_250(npu_routed *h) {
+    struct npu_route_args_250 *a = (struct npu_route_args_250 *)h;
     return (int32_t)emu_direct_aclmdlRIGetStreams(a->modelRI, a->streams, a->numStreams);
 }
 
 static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
-    if (__builtin_expect(npu_route_fns[191] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
-        struct npu_route_args_191 a = {{893, npu_route_thunk_191}, modelRI, streams, numStreams};
+    if (__builtin_expect(npu_route_fns[250] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
+        struct npu_route_args_250 a = {{893, npu_route_thunk_250}, modelRI, streams, numStreams};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[191])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
+        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[250])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14333,8 +15212,33 @@ NPU_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, 
     return emu_aclFinalizeCallbackUnRegister(type, cbFunc);
 }
 
-static inline aclError emu_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+static inline aclError emu_direct_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
     return npug_aclrtCheckMemType(npu_self(), addrList, size, memType, checkResult, reserve);
+}
+
+/* The ACL work of aclrtCheckMemType when its route comes back through an interposer. */
+struct npu_route_args_88 {
+    npu_routed h;
+    void** addrList;
+    uint32_t size;
+    uint32_t memType;
+    uint32_t* checkResult;
+    uint32_t reserve;
+};
+static int32_t npu_route_thunk_88(npu_routed *h) {
+    struct npu_route_args_88 *a = (struct npu_route_args_88 *)h;
+    return (int32_t)emu_direct_aclrtCheckMemType(a->addrList, a->size, a->memType, a->checkResult, a->reserve);
+}
+
+static inline aclError emu_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+    if (__builtin_expect(npu_route_fns[88] != NULL, 0) && (addrList != NULL && checkResult != NULL)) { /* split layout, rtsCheckMemType interposed */
+        struct npu_route_args_88 a = {{794, npu_route_thunk_88}, addrList, size, memType, checkResult, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsCheckMemType))npu_route_fns[88])(addrList, size, memType, checkResult, reserve);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCheckMemType(addrList, size, memType, checkResult, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -14371,21 +15275,21 @@ static inline aclError emu_direct_aclrtGetLogicDevIdByUserDevId(const int32_t us
 }
 
 /* The ACL work of aclrtGetLogicDevIdByUserDevId when its route comes back through an interposer. */
-struct npu_route_args_146 {
+struct npu_route_args_205 {
     npu_routed h;
     const int32_t userDevid;
     int32_t* const logicDevId;
 };
-static int32_t npu_route_thunk_146(npu_routed *h) {
-    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
+static int32_t npu_route_thunk_205(npu_routed *h) {
+    struct npu_route_args_205 *a = (struct npu_route_args_205 *)h;
     return (int32_t)emu_direct_aclrtGetLogicDevIdByUserDevId(a->userDevid, a->logicDevId);
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_route_fns[146] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
-        struct npu_route_args_146 a = {{747, npu_route_thunk_146}, userDevid, logicDevId};
+    if (__builtin_expect(npu_route_fns[205] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
+        struct npu_route_args_205 a = {{747, npu_route_thunk_205}, userDevid, logicDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[146])(userDevid, logicDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[205])(userDevid, logicDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14423,21 +15327,21 @@ static inline aclError emu_direct_aclrtGetUserDevIdByLogicDevId(const int32_t lo
 }
 
 /* The ACL work of aclrtGetUserDevIdByLogicDevId when its route comes back through an interposer. */
-struct npu_route_args_147 {
+struct npu_route_args_206 {
     npu_routed h;
     const int32_t logicDevId;
     int32_t* const userDevid;
 };
-static int32_t npu_route_thunk_147(npu_routed *h) {
-    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
+static int32_t npu_route_thunk_206(npu_routed *h) {
+    struct npu_route_args_206 *a = (struct npu_route_args_206 *)h;
     return (int32_t)emu_direct_aclrtGetUserDevIdByLogicDevId(a->logicDevId, a->userDevid);
 }
 
 static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
-    if (__builtin_expect(npu_route_fns[147] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
-        struct npu_route_args_147 a = {{748, npu_route_thunk_147}, logicDevId, userDevid};
+    if (__builtin_expect(npu_route_fns[206] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
+        struct npu_route_args_206 a = {{748, npu_route_thunk_206}, logicDevId, userDevid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[147])(logicDevId, userDevid);
+        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[206])(logicDevId, userDevid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14475,21 +15379,21 @@ static inline aclError emu_direct_aclrtGetLogicDevIdByPhyDevId(const int32_t phy
 }
 
 /* The ACL work of aclrtGetLogicDevIdByPhyDevId when its route comes back through an interposer. */
-struct npu_route_args_148 {
+struct npu_route_args_207 {
     npu_routed h;
     const int32_t phyDevId;
     int32_t* const logicDevId;
 };
-static int32_t npu_route_thunk_148(npu_routed *h) {
-    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
+static int32_t npu_route_thunk_207(npu_routed *h) {
+    struct npu_route_args_207 *a = (struct npu_route_args_207 *)h;
     return (int32_t)emu_direct_aclrtGetLogicDevIdByPhyDevId(a->phyDevId, a->logicDevId);
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_route_fns[148] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
-        struct npu_route_args_148 a = {{745, npu_route_thunk_148}, phyDevId, logicDevId};
+    if (__builtin_expect(npu_route_fns[207] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
+        struct npu_route_args_207 a = {{745, npu_route_thunk_207}, phyDevId, logicDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[148])(phyDevId, logicDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[207])(phyDevId, logicDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14527,21 +15431,21 @@ static inline aclError emu_direct_aclrtGetPhyDevIdByLogicDevId(const int32_t log
 }
 
 /* The ACL work of aclrtGetPhyDevIdByLogicDevId when its route comes back through an interposer. */
-struct npu_route_args_149 {
+struct npu_route_args_208 {
     npu_routed h;
     const int32_t logicDevId;
     int32_t* const phyDevId;
 };
-static int32_t npu_route_thunk_149(npu_routed *h) {
-    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
+static int32_t npu_route_thunk_208(npu_routed *h) {
+    struct npu_route_args_208 *a = (struct npu_route_args_208 *)h;
     return (int32_t)emu_direct_aclrtGetPhyDevIdByLogicDevId(a->logicDevId, a->phyDevId);
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
-    if (__builtin_expect(npu_route_fns[149] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
-        struct npu_route_args_149 a = {{746, npu_route_thunk_149}, logicDevId, phyDevId};
+    if (__builtin_expect(npu_route_fns[208] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
+        struct npu_route_args_208 a = {{746, npu_route_thunk_208}, logicDevId, phyDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[149])(logicDevId, phyDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[208])(logicDevId, phyDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14866,20 +15770,20 @@ static inline aclError emu_direct_aclrtCtxGetFloatOverflowAddr(void** overflowAd
 }
 
 /* The ACL work of aclrtCtxGetFloatOverflowAddr when its route comes back through an interposer. */
-struct npu_route_args_150 {
+struct npu_route_args_209 {
     npu_routed h;
     void** overflowAddr;
 };
-static int32_t npu_route_thunk_150(npu_routed *h) {
-    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
+static int32_t npu_route_thunk_209(npu_routed *h) {
+    struct npu_route_args_209 *a = (struct npu_route_args_209 *)h;
     return (int32_t)emu_direct_aclrtCtxGetFloatOverflowAddr(a->overflowAddr);
 }
 
 static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-    if (__builtin_expect(npu_route_fns[150] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
-        struct npu_route_args_150 a = {{753, npu_route_thunk_150}, overflowAddr};
+    if (__builtin_expect(npu_route_fns[209] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
+        struct npu_route_args_209 a = {{753, npu_route_thunk_209}, overflowAddr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[150])(overflowAddr);
+        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[209])(overflowAddr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15048,22 +15952,22 @@ static inline aclError emu_direct_aclrtLaunchHostFunc(aclrtStream stream, aclrtH
 }
 
 /* The ACL work of aclrtLaunchHostFunc when its route comes back through an interposer. */
-struct npu_route_args_151 {
+struct npu_route_args_210 {
     npu_routed h;
     aclrtStream stream;
     aclrtHostFunc fn;
     void* args;
 };
-static int32_t npu_route_thunk_151(npu_routed *h) {
-    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
+static int32_t npu_route_thunk_210(npu_routed *h) {
+    struct npu_route_args_210 *a = (struct npu_route_args_210 *)h;
     return (int32_t)emu_direct_aclrtLaunchHostFunc(a->stream, a->fn, a->args);
 }
 
 static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
-    if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
-        struct npu_route_args_151 a = {{843, npu_route_thunk_151}, stream, fn, args};
+    if (__builtin_expect(npu_route_fns[210] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
+        struct npu_route_args_210 a = {{843, npu_route_thunk_210}, stream, fn, args};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[151])(stream, (const rtCallback_t)fn, (void* const)args);
+        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[210])(stream, (const rtCallback_t)fn, (void* const)args);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15158,8 +16062,31 @@ NPU_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, 
     return emu_aclrtRandomNumAsync(taskInfo, stream, reserve);
 }
 
-static inline aclError emu_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+static inline aclError emu_direct_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
     return npug_aclrtRegStreamStateCallback(npu_self(), (char*)regName, callback, args);
+}
+
+/* The ACL work of aclrtRegStreamStateCallback when its route comes back through an interposer. */
+struct npu_route_args_91 {
+    npu_routed h;
+    const char* regName;
+    aclrtStreamStateCallback callback;
+    void* args;
+};
+static int32_t npu_route_thunk_91(npu_routed *h) {
+    struct npu_route_args_91 *a = (struct npu_route_args_91 *)h;
+    return (int32_t)emu_direct_aclrtRegStreamStateCallback(a->regName, a->callback, a->args);
+}
+
+static inline aclError emu_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+    if (__builtin_expect(npu_route_fns[91] != NULL, 0) && (regName != NULL)) { /* split layout, rtsRegStreamStateCallback interposed */
+        struct npu_route_args_91 a = {{815, npu_route_thunk_91}, regName, callback, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsRegStreamStateCallback))npu_route_fns[91])((const char_t*)regName, (rtsStreamStateCallback)callback, args);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRegStreamStateCallback(regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
@@ -15189,8 +16116,31 @@ NPU_EXPORT aclError aclrtRegStreamStateCallback(const char* regName, aclrtStream
     return emu_aclrtRegStreamStateCallback(regName, callback, args);
 }
 
-static inline aclError emu_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
+static inline aclError emu_direct_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
     return npug_aclrtRegDeviceStateCallback(npu_self(), (char*)regName, callback, args);
+}
+
+/* The ACL work of aclrtRegDeviceStateCallback when its route comes back through an interposer. */
+struct npu_route_args_92 {
+    npu_routed h;
+    const char* regName;
+    aclrtDeviceStateCallback callback;
+    void* args;
+};
+static int32_t npu_route_thunk_92(npu_routed *h) {
+    struct npu_route_args_92 *a = (struct npu_route_args_92 *)h;
+    return (int32_t)emu_direct_aclrtRegDeviceStateCallback(a->regName, a->callback, a->args);
+}
+
+static inline aclError emu_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
+    if (__builtin_expect(npu_route_fns[92] != NULL, 0) && (regName != NULL)) { /* split layout, rtsRegDeviceStateCallback interposed */
+        struct npu_route_args_92 a = {{749, npu_route_thunk_92}, regName, callback, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsRegDeviceStateCallback))npu_route_fns[92])((const char_t*)regName, (rtsDeviceStateCallback)callback, args);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRegDeviceStateCallback(regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
@@ -15220,8 +16170,31 @@ NPU_EXPORT aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDevice
     return emu_aclrtRegDeviceStateCallback(regName, callback, args);
 }
 
-static inline aclError emu_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
+static inline aclError emu_direct_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
     return npug_aclrtSetDeviceTaskAbortCallback(npu_self(), (char*)regName, callback, args);
+}
+
+/* The ACL work of aclrtSetDeviceTaskAbortCallback when its route comes back through an interposer. */
+struct npu_route_args_93 {
+    npu_routed h;
+    const char* regName;
+    aclrtDeviceTaskAbortCallback callback;
+    void* args;
+};
+static int32_t npu_route_thunk_93(npu_routed *h) {
+    struct npu_route_args_93 *a = (struct npu_route_args_93 *)h;
+    return (int32_t)emu_direct_aclrtSetDeviceTaskAbortCallback(a->regName, a->callback, a->args);
+}
+
+static inline aclError emu_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
+    if (__builtin_expect(npu_route_fns[93] != NULL, 0) && (regName != NULL)) { /* split layout, rtsSetDeviceTaskAbortCallback interposed */
+        struct npu_route_args_93 a = {{750, npu_route_thunk_93}, regName, callback, args};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_route_fns[93])((const char_t*)regName, (rtsDeviceTaskAbortCallback)callback, args);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetDeviceTaskAbortCallback(regName, callback, args);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
@@ -15251,8 +16224,29 @@ NPU_EXPORT aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDe
     return emu_aclrtSetDeviceTaskAbortCallback(regName, callback, args);
 }
 
-static inline aclError emu_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+static inline aclError emu_direct_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
     return npug_aclrtGetOpExecuteTimeout(npu_self(), timeoutMs);
+}
+
+/* The ACL work of aclrtGetOpExecuteTimeout when its route comes back through an interposer. */
+struct npu_route_args_94 {
+    npu_routed h;
+    uint32_t* const timeoutMs;
+};
+static int32_t npu_route_thunk_94(npu_routed *h) {
+    struct npu_route_args_94 *a = (struct npu_route_args_94 *)h;
+    return (int32_t)emu_direct_aclrtGetOpExecuteTimeout(a->timeoutMs);
+}
+
+static inline aclError emu_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+    if (__builtin_expect(npu_route_fns[94] != NULL, 0) && (timeoutMs != NULL)) { /* split layout, rtGetOpExecuteTimeoutV2 interposed */
+        struct npu_route_args_94 a = {{583, npu_route_thunk_94}, timeoutMs};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetOpExecuteTimeoutV2))npu_route_fns[94])(timeoutMs);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetOpExecuteTimeout(timeoutMs);
 }
 
 static NPU_HOOK aclError hook_aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
@@ -15316,20 +16310,20 @@ static inline aclError emu_direct_aclrtStreamStop(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtStreamStop when its route comes back through an interposer. */
-struct npu_route_args_152 {
+struct npu_route_args_211 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_152(npu_routed *h) {
-    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
+static int32_t npu_route_thunk_211(npu_routed *h) {
+    struct npu_route_args_211 *a = (struct npu_route_args_211 *)h;
     return (int32_t)emu_direct_aclrtStreamStop(a->stream);
 }
 
 static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[152] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
-        struct npu_route_args_152 a = {{816, npu_route_thunk_152}, stream};
+    if (__builtin_expect(npu_route_fns[211] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
+        struct npu_route_args_211 a = {{816, npu_route_thunk_211}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[152])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[211])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15393,8 +16387,29 @@ NPU_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId
     return emu_aclrtTaskUpdateAsync(taskStream, taskId, info, execStream);
 }
 
-static inline aclError emu_aclrtCmoGetDescSize(size_t* size) {
+static inline aclError emu_direct_aclrtCmoGetDescSize(size_t* size) {
     return npug_aclrtCmoGetDescSize(npu_self(), size);
+}
+
+/* The ACL work of aclrtCmoGetDescSize when its route comes back through an interposer. */
+struct npu_route_args_95 {
+    npu_routed h;
+    size_t* size;
+};
+static int32_t npu_route_thunk_95(npu_routed *h) {
+    struct npu_route_args_95 *a = (struct npu_route_args_95 *)h;
+    return (int32_t)emu_direct_aclrtCmoGetDescSize(a->size);
+}
+
+static inline aclError emu_aclrtCmoGetDescSize(size_t* size) {
+    if (__builtin_expect(npu_route_fns[95] != NULL, 0) && (size != NULL)) { /* split layout, rtsGetCmoDescSize interposed */
+        struct npu_route_args_95 a = {{785, npu_route_thunk_95}, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetCmoDescSize))npu_route_fns[95])(size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCmoGetDescSize(size);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoGetDescSize(size_t* size) {
@@ -15422,8 +16437,31 @@ NPU_EXPORT aclError aclrtCmoGetDescSize(size_t* size) {
     return emu_aclrtCmoGetDescSize(size);
 }
 
-static inline aclError emu_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+static inline aclError emu_direct_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
     return npug_aclrtCmoSetDesc(npu_self(), cmoDesc, src, size);
+}
+
+/* The ACL work of aclrtCmoSetDesc when its route comes back through an interposer. */
+struct npu_route_args_96 {
+    npu_routed h;
+    void* cmoDesc;
+    void* src;
+    size_t size;
+};
+static int32_t npu_route_thunk_96(npu_routed *h) {
+    struct npu_route_args_96 *a = (struct npu_route_args_96 *)h;
+    return (int32_t)emu_direct_aclrtCmoSetDesc(a->cmoDesc, a->src, a->size);
+}
+
+static inline aclError emu_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+    if (__builtin_expect(npu_route_fns[96] != NULL, 0) && (cmoDesc != NULL && src != NULL)) { /* split layout, rtsSetCmoDesc interposed */
+        struct npu_route_args_96 a = {{786, npu_route_thunk_96}, cmoDesc, src, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsSetCmoDesc))npu_route_fns[96])((rtCmoDesc_t)cmoDesc, src, size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCmoSetDesc(cmoDesc, src, size);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
@@ -15490,21 +16528,21 @@ static inline aclError emu_direct_aclrtCheckArchCompatibility(const char* socVer
 }
 
 /* The ACL work of aclrtCheckArchCompatibility when its route comes back through an interposer. */
-struct npu_route_args_153 {
+struct npu_route_args_212 {
     npu_routed h;
     const char* socVersion;
     int32_t* canCompatible;
 };
-static int32_t npu_route_thunk_153(npu_routed *h) {
-    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
+static int32_t npu_route_thunk_212(npu_routed *h) {
+    struct npu_route_args_212 *a = (struct npu_route_args_212 *)h;
     return (int32_t)emu_direct_aclrtCheckArchCompatibility(a->socVersion, a->canCompatible);
 }
 
 static inline aclError emu_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
-    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
-        struct npu_route_args_153 a = {{609, npu_route_thunk_153}, socVersion, canCompatible};
+    if (__builtin_expect(npu_route_fns[212] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
+        struct npu_route_args_212 a = {{609, npu_route_thunk_212}, socVersion, canCompatible};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[153])((const char_t*)socVersion, canCompatible);
+        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[212])((const char_t*)socVersion, canCompatible);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15542,20 +16580,20 @@ static inline aclError emu_direct_aclmdlRIAbort(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIAbort when its route comes back through an interposer. */
-struct npu_route_args_190 {
+struct npu_route_args_249 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_190(npu_routed *h) {
-    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
+static int32_t npu_route_thunk_249(npu_routed *h) {
+    struct npu_route_args_249 *a = (struct npu_route_args_249 *)h;
     return (int32_t)emu_direct_aclmdlRIAbort(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
-        struct npu_route_args_190 a = {{860, npu_route_thunk_190}, modelRI};
+    if (__builtin_expect(npu_route_fns[249] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
+        struct npu_route_args_249 a = {{860, npu_route_thunk_249}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[190])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[249])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15716,22 +16754,22 @@ static inline aclError emu_direct_aclrtCntNotifyRecord(aclrtCntNotify cntNotify,
 }
 
 /* The ACL work of aclrtCntNotifyRecord when its route comes back through an interposer. */
-struct npu_route_args_154 {
+struct npu_route_args_213 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
     aclrtCntNotifyRecordInfo* info;
 };
-static int32_t npu_route_thunk_154(npu_routed *h) {
-    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
+static int32_t npu_route_thunk_213(npu_routed *h) {
+    struct npu_route_args_213 *a = (struct npu_route_args_213 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyRecord(a->cntNotify, a->stream, a->info);
 }
 
 static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
-    if (__builtin_expect(npu_route_fns[154] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
-        struct npu_route_args_154 a = {{769, npu_route_thunk_154}, cntNotify, stream, info};
+    if (__builtin_expect(npu_route_fns[213] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
+        struct npu_route_args_213 a = {{769, npu_route_thunk_213}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[154])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[213])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15770,22 +16808,22 @@ static inline aclError emu_direct_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify c
 }
 
 /* The ACL work of aclrtCntNotifyWaitWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_155 {
+struct npu_route_args_214 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
     aclrtCntNotifyWaitInfo* info;
 };
-static int32_t npu_route_thunk_155(npu_routed *h) {
-    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
+static int32_t npu_route_thunk_214(npu_routed *h) {
+    struct npu_route_args_214 *a = (struct npu_route_args_214 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyWaitWithTimeout(a->cntNotify, a->stream, a->info);
 }
 
 static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
-    if (__builtin_expect(npu_route_fns[155] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
-        struct npu_route_args_155 a = {{770, npu_route_thunk_155}, cntNotify, stream, info};
+    if (__builtin_expect(npu_route_fns[214] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
+        struct npu_route_args_214 a = {{770, npu_route_thunk_214}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[155])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[214])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15824,21 +16862,21 @@ static inline aclError emu_direct_aclrtCntNotifyReset(aclrtCntNotify cntNotify, 
 }
 
 /* The ACL work of aclrtCntNotifyReset when its route comes back through an interposer. */
-struct npu_route_args_156 {
+struct npu_route_args_215 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_156(npu_routed *h) {
-    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
+static int32_t npu_route_thunk_215(npu_routed *h) {
+    struct npu_route_args_215 *a = (struct npu_route_args_215 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyReset(a->cntNotify, a->stream);
 }
 
 static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[156] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
-        struct npu_route_args_156 a = {{771, npu_route_thunk_156}, cntNotify, stream};
+    if (__builtin_expect(npu_route_fns[215] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
+        struct npu_route_args_215 a = {{771, npu_route_thunk_215}, cntNotify, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[156])((rtCntNotify_t)cntNotify, stream);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[215])((rtCntNotify_t)cntNotify, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15876,21 +16914,21 @@ static inline aclError emu_direct_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, 
 }
 
 /* The ACL work of aclrtCntNotifyGetId when its route comes back through an interposer. */
-struct npu_route_args_157 {
+struct npu_route_args_216 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     uint32_t* notifyId;
 };
-static int32_t npu_route_thunk_157(npu_routed *h) {
-    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
+static int32_t npu_route_thunk_216(npu_routed *h) {
+    struct npu_route_args_216 *a = (struct npu_route_args_216 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyGetId(a->cntNotify, a->notifyId);
 }
 
 static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
-        struct npu_route_args_157 a = {{772, npu_route_thunk_157}, cntNotify, notifyId};
+    if (__builtin_expect(npu_route_fns[216] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
+        struct npu_route_args_216 a = {{772, npu_route_thunk_216}, cntNotify, notifyId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[157])((rtCntNotify_t)cntNotify, notifyId);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[216])((rtCntNotify_t)cntNotify, notifyId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15952,8 +16990,30 @@ NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
     return emu_aclrtPersistentTaskClean(stream);
 }
 
-static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+static inline aclError emu_direct_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
     return npug_aclrtGetErrorVerbose(npu_self(), deviceId, errorInfo);
+}
+
+/* The ACL work of aclrtGetErrorVerbose when its route comes back through an interposer. */
+struct npu_route_args_97 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtErrorInfo* errorInfo;
+};
+static int32_t npu_route_thunk_97(npu_routed *h) {
+    struct npu_route_args_97 *a = (struct npu_route_args_97 *)h;
+    return (int32_t)emu_direct_aclrtGetErrorVerbose(a->deviceId, a->errorInfo);
+}
+
+static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+    if (__builtin_expect(npu_route_fns[97] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
+        struct npu_route_args_97 a = {{734, npu_route_thunk_97}, deviceId, errorInfo};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetErrorVerbose))npu_route_fns[97])((const uint32_t)deviceId, (rtErrorInfo* const)errorInfo);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetErrorVerbose(deviceId, errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
@@ -15982,8 +17042,30 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
     return emu_aclrtGetErrorVerbose(deviceId, errorInfo);
 }
 
-static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+static inline aclError emu_direct_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
     return npug_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
+}
+
+/* The ACL work of aclrtRepairError when its route comes back through an interposer. */
+struct npu_route_args_98 {
+    npu_routed h;
+    int32_t deviceId;
+    const aclrtErrorInfo* errorInfo;
+};
+static int32_t npu_route_thunk_98(npu_routed *h) {
+    struct npu_route_args_98 *a = (struct npu_route_args_98 *)h;
+    return (int32_t)emu_direct_aclrtRepairError(a->deviceId, a->errorInfo);
+}
+
+static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+    if (__builtin_expect(npu_route_fns[98] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
+        struct npu_route_args_98 a = {{735, npu_route_thunk_98}, deviceId, errorInfo};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsRepairError))npu_route_fns[98])((const uint32_t)deviceId, (const rtErrorInfo* const)errorInfo);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRepairError(deviceId, errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
@@ -16017,23 +17099,23 @@ static inline aclError emu_direct_aclrtMemSetAccess(void* virPtr, size_t size, a
 }
 
 /* The ACL work of aclrtMemSetAccess when its route comes back through an interposer. */
-struct npu_route_args_158 {
+struct npu_route_args_217 {
     npu_routed h;
     void* virPtr;
     size_t size;
     aclrtMemAccessDesc* desc;
     size_t count;
 };
-static int32_t npu_route_thunk_158(npu_routed *h) {
-    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
+static int32_t npu_route_thunk_217(npu_routed *h) {
+    struct npu_route_args_217 *a = (struct npu_route_args_217 *)h;
     return (int32_t)emu_direct_aclrtMemSetAccess(a->virPtr, a->size, a->desc, a->count);
 }
 
 static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
-    if (__builtin_expect(npu_route_fns[158] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
-        struct npu_route_args_158 a = {{712, npu_route_thunk_158}, virPtr, size, desc, count};
+    if (__builtin_expect(npu_route_fns[217] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
+        struct npu_route_args_217 a = {{712, npu_route_thunk_217}, virPtr, size, desc, count};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[158])(virPtr, size, (rtMemAccessDesc*)desc, count);
+        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[217])(virPtr, size, (rtMemAccessDesc*)desc, count);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16073,22 +17155,22 @@ static inline aclError emu_direct_aclrtMemGetAccess(void* virPtr, aclrtMemLocati
 }
 
 /* The ACL work of aclrtMemGetAccess when its route comes back through an interposer. */
-struct npu_route_args_95 {
+struct npu_route_args_154 {
     npu_routed h;
     void* virPtr;
     aclrtMemLocation* location;
     uint64_t* flag;
 };
-static int32_t npu_route_thunk_95(npu_routed *h) {
-    struct npu_route_args_95 *a = (struct npu_route_args_95 *)h;
+static int32_t npu_route_thunk_154(npu_routed *h) {
+    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
     return (int32_t)emu_direct_aclrtMemGetAccess(a->virPtr, a->location, a->flag);
 }
 
 static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
-    if (__builtin_expect(npu_route_fns[95] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
-        struct npu_route_args_95 a = {{713, npu_route_thunk_95}, virPtr, location, flag};
+    if (__builtin_expect(npu_route_fns[154] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
+        struct npu_route_args_154 a = {{713, npu_route_thunk_154}, virPtr, location, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[95])(virPtr, (rtMemLocation*)location, flag);
+        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[154])(virPtr, (rtMemLocation*)location, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16496,8 +17578,31 @@ NPU_EXPORT aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr
     return emu_aclrtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
 }
 
-static inline aclError emu_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
+static inline aclError emu_direct_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
     return npug_aclrtGetFunctionAttribute(npu_self(), funcHandle, attrType, attrValue);
+}
+
+/* The ACL work of aclrtGetFunctionAttribute when its route comes back through an interposer. */
+struct npu_route_args_99 {
+    npu_routed h;
+    aclrtFuncHandle funcHandle;
+    aclrtFuncAttribute attrType;
+    int64_t* attrValue;
+};
+static int32_t npu_route_thunk_99(npu_routed *h) {
+    struct npu_route_args_99 *a = (struct npu_route_args_99 *)h;
+    return (int32_t)emu_direct_aclrtGetFunctionAttribute(a->funcHandle, a->attrType, a->attrValue);
+}
+
+static inline aclError emu_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
+    if (__builtin_expect(npu_route_fns[99] != NULL, 0) && (funcHandle != NULL)) { /* split layout, rtFunctionGetAttribute interposed */
+        struct npu_route_args_99 a = {{676, npu_route_thunk_99}, funcHandle, attrType, attrValue};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFunctionGetAttribute))npu_route_fns[99])((rtFuncHandle)funcHandle, (rtFuncAttribute)attrType, attrValue);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetFunctionAttribute(funcHandle, attrType, attrValue);
 }
 
 static NPU_HOOK aclError hook_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
@@ -16527,8 +17632,30 @@ NPU_EXPORT aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtF
     return emu_aclrtGetFunctionAttribute(funcHandle, attrType, attrValue);
 }
 
-static inline aclError emu_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
+static inline aclError emu_direct_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
     return npug_aclrtFunctionGetBinary(npu_self(), funcHandle, binHandle);
+}
+
+/* The ACL work of aclrtFunctionGetBinary when its route comes back through an interposer. */
+struct npu_route_args_100 {
+    npu_routed h;
+    const aclrtFuncHandle funcHandle;
+    aclrtBinHandle* binHandle;
+};
+static int32_t npu_route_thunk_100(npu_routed *h) {
+    struct npu_route_args_100 *a = (struct npu_route_args_100 *)h;
+    return (int32_t)emu_direct_aclrtFunctionGetBinary(a->funcHandle, a->binHandle);
+}
+
+static inline aclError emu_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
+    if (__builtin_expect(npu_route_fns[100] != NULL, 0) && (funcHandle != NULL && binHandle != NULL)) { /* split layout, rtFunctionGetBinary interposed */
+        struct npu_route_args_100 a = {{914, npu_route_thunk_100}, funcHandle, binHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFunctionGetBinary))npu_route_fns[100])((const rtFuncHandle)funcHandle, (rtBinHandle*)binHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFunctionGetBinary(funcHandle, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
@@ -16557,8 +17684,30 @@ NPU_EXPORT aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, acl
     return emu_aclrtFunctionGetBinary(funcHandle, binHandle);
 }
 
-static inline aclError emu_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+static inline aclError emu_direct_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
     return npug_aclrtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
+}
+
+/* The ACL work of aclrtFunctionGetParamCount when its route comes back through an interposer. */
+struct npu_route_args_101 {
+    npu_routed h;
+    const void* func;
+    size_t* paramCount;
+};
+static int32_t npu_route_thunk_101(npu_routed *h) {
+    struct npu_route_args_101 *a = (struct npu_route_args_101 *)h;
+    return (int32_t)emu_direct_aclrtFunctionGetParamCount(a->func, a->paramCount);
+}
+
+static inline aclError emu_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+    if (__builtin_expect(npu_route_fns[101] != NULL, 0) && (func != NULL && paramCount != NULL)) { /* split layout, rtFunctionGetParamCount interposed */
+        struct npu_route_args_101 a = {{915, npu_route_thunk_101}, func, paramCount};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFunctionGetParamCount))npu_route_fns[101])(func, paramCount);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFunctionGetParamCount(func, paramCount);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -16587,8 +17736,32 @@ NPU_EXPORT aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCo
     return emu_aclrtFunctionGetParamCount(func, paramCount);
 }
 
-static inline aclError emu_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+static inline aclError emu_direct_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
     return npug_aclrtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
+}
+
+/* The ACL work of aclrtFunctionGetParamInfo when its route comes back through an interposer. */
+struct npu_route_args_102 {
+    npu_routed h;
+    const void* func;
+    size_t paramIndex;
+    size_t* paramOffset;
+    size_t* paramSize;
+};
+static int32_t npu_route_thunk_102(npu_routed *h) {
+    struct npu_route_args_102 *a = (struct npu_route_args_102 *)h;
+    return (int32_t)emu_direct_aclrtFunctionGetParamInfo(a->func, a->paramIndex, a->paramOffset, a->paramSize);
+}
+
+static inline aclError emu_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+    if (__builtin_expect(npu_route_fns[102] != NULL, 0) && (func != NULL && paramOffset != NULL && paramSize != NULL)) { /* split layout, rtFunctionGetParamInfo interposed */
+        struct npu_route_args_102 a = {{916, npu_route_thunk_102}, func, paramIndex, paramOffset, paramSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFunctionGetParamInfo))npu_route_fns[102])(func, paramIndex, paramOffset, paramSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -16619,8 +17792,31 @@ NPU_EXPORT aclError aclrtFunctionGetParamInfo(const void* func, size_t paramInde
     return emu_aclrtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
 }
 
-static inline aclError emu_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+static inline aclError emu_direct_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
     return npug_aclrtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
+}
+
+/* The ACL work of aclrtFunctionGetAvailDynUbufPerBlock when its route comes back through an interposer. */
+struct npu_route_args_103 {
+    npu_routed h;
+    void* func;
+    uint32_t flags;
+    size_t* dynamicUbufSize;
+};
+static int32_t npu_route_thunk_103(npu_routed *h) {
+    struct npu_route_args_103 *a = (struct npu_route_args_103 *)h;
+    return (int32_t)emu_direct_aclrtFunctionGetAvailDynUbufPerBlock(a->func, a->flags, a->dynamicUbufSize);
+}
+
+static inline aclError emu_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+    if (__builtin_expect(npu_route_fns[103] != NULL, 0) && (func != NULL && dynamicUbufSize != NULL)) { /* split layout, rtFunctionGetAvailDynUbufPerBlock interposed */
+        struct npu_route_args_103 a = {{917, npu_route_thunk_103}, func, flags, dynamicUbufSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_route_fns[103])(func, flags, dynamicUbufSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
 }
 
 static NPU_HOOK aclError hook_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -16655,21 +17851,21 @@ static inline aclError emu_direct_aclrtIpcGetEventHandle(aclrtEvent event, aclrt
 }
 
 /* The ACL work of aclrtIpcGetEventHandle when its route comes back through an interposer. */
-struct npu_route_args_159 {
+struct npu_route_args_218 {
     npu_routed h;
     aclrtEvent event;
     aclrtIpcEventHandle* handle;
 };
-static int32_t npu_route_thunk_159(npu_routed *h) {
-    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
+static int32_t npu_route_thunk_218(npu_routed *h) {
+    struct npu_route_args_218 *a = (struct npu_route_args_218 *)h;
     return (int32_t)emu_direct_aclrtIpcGetEventHandle(a->event, a->handle);
 }
 
 static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-    if (__builtin_expect(npu_route_fns[159] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
-        struct npu_route_args_159 a = {{637, npu_route_thunk_159}, event, handle};
+    if (__builtin_expect(npu_route_fns[218] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
+        struct npu_route_args_218 a = {{637, npu_route_thunk_218}, event, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[159])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[218])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16707,21 +17903,21 @@ static inline aclError emu_direct_aclrtIpcOpenEventHandle(aclrtIpcEventHandle ha
 }
 
 /* The ACL work of aclrtIpcOpenEventHandle when its route comes back through an interposer. */
-struct npu_route_args_160 {
+struct npu_route_args_219 {
     npu_routed h;
     aclrtIpcEventHandle handle;
     aclrtEvent* event;
 };
-static int32_t npu_route_thunk_160(npu_routed *h) {
-    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
+static int32_t npu_route_thunk_219(npu_routed *h) {
+    struct npu_route_args_219 *a = (struct npu_route_args_219 *)h;
     return (int32_t)emu_direct_aclrtIpcOpenEventHandle(a->handle, a->event);
 }
 
 static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
-        struct npu_route_args_160 a = {{638, npu_route_thunk_160}, handle, event};
+    if (__builtin_expect(npu_route_fns[219] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
+        struct npu_route_args_219 a = {{638, npu_route_thunk_219}, handle, event};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[160])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
+        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[219])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16759,21 +17955,21 @@ static inline aclError emu_direct_aclrtMemRetainAllocationHandle(void* virPtr, a
 }
 
 /* The ACL work of aclrtMemRetainAllocationHandle when its route comes back through an interposer. */
-struct npu_route_args_161 {
+struct npu_route_args_220 {
     npu_routed h;
     void* virPtr;
     aclrtDrvMemHandle* handle;
 };
-static int32_t npu_route_thunk_161(npu_routed *h) {
-    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
+static int32_t npu_route_thunk_220(npu_routed *h) {
+    struct npu_route_args_220 *a = (struct npu_route_args_220 *)h;
     return (int32_t)emu_direct_aclrtMemRetainAllocationHandle(a->virPtr, a->handle);
 }
 
 static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
-        struct npu_route_args_161 a = {{724, npu_route_thunk_161}, virPtr, handle};
+    if (__builtin_expect(npu_route_fns[220] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
+        struct npu_route_args_220 a = {{724, npu_route_thunk_220}, virPtr, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[161])(virPtr, (rtDrvMemHandle*)handle);
+        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[220])(virPtr, (rtDrvMemHandle*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16806,8 +18002,30 @@ NPU_EXPORT aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHand
     return emu_aclrtMemRetainAllocationHandle(virPtr, handle);
 }
 
-static inline aclError emu_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
+static inline aclError emu_direct_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
     return npug_aclrtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
+}
+
+/* The ACL work of aclrtMemGetAllocationPropertiesFromHandle when its route comes back through an interposer. */
+struct npu_route_args_104 {
+    npu_routed h;
+    aclrtDrvMemHandle handle;
+    aclrtPhysicalMemProp* prop;
+};
+static int32_t npu_route_thunk_104(npu_routed *h) {
+    struct npu_route_args_104 *a = (struct npu_route_args_104 *)h;
+    return (int32_t)emu_direct_aclrtMemGetAllocationPropertiesFromHandle(a->handle, a->prop);
+}
+
+static inline aclError emu_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
+    if (__builtin_expect(npu_route_fns[104] != NULL, 0) && (handle != NULL && prop != NULL)) { /* split layout, rtMemGetAllocationPropertiesFromHandle interposed */
+        struct npu_route_args_104 a = {{725, npu_route_thunk_104}, handle, prop};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_route_fns[104])((rtDrvMemHandle)handle, (rtDrvMemProp_t*)prop);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemGetAllocationPropertiesFromHandle(handle, prop);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
@@ -16874,22 +18092,22 @@ static inline aclError emu_direct_aclrtMemGetAddressRange(void* ptr, void** pbas
 }
 
 /* The ACL work of aclrtMemGetAddressRange when its route comes back through an interposer. */
-struct npu_route_args_162 {
+struct npu_route_args_221 {
     npu_routed h;
     void* ptr;
     void** pbase;
     size_t* psize;
 };
-static int32_t npu_route_thunk_162(npu_routed *h) {
-    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
+static int32_t npu_route_thunk_221(npu_routed *h) {
+    struct npu_route_args_221 *a = (struct npu_route_args_221 *)h;
     return (int32_t)emu_direct_aclrtMemGetAddressRange(a->ptr, a->pbase, a->psize);
 }
 
 static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
-        struct npu_route_args_162 a = {{879, npu_route_thunk_162}, ptr, pbase, psize};
+    if (__builtin_expect(npu_route_fns[221] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
+        struct npu_route_args_221 a = {{879, npu_route_thunk_221}, ptr, pbase, psize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[162])(ptr, pbase, psize);
+        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[221])(ptr, pbase, psize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16960,7 +18178,7 @@ static inline aclError emu_direct_aclrtMemManagedPrefetchAsync(const void* ptr, 
 }
 
 /* The ACL work of aclrtMemManagedPrefetchAsync when its route comes back through an interposer. */
-struct npu_route_args_170 {
+struct npu_route_args_229 {
     npu_routed h;
     const void* ptr;
     size_t size;
@@ -16968,16 +18186,16 @@ struct npu_route_args_170 {
     uint32_t flags;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_170(npu_routed *h) {
-    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
+static int32_t npu_route_thunk_229(npu_routed *h) {
+    struct npu_route_args_229 *a = (struct npu_route_args_229 *)h;
     return (int32_t)emu_direct_aclrtMemManagedPrefetchAsync(a->ptr, a->size, a->location, a->flags, a->stream);
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
-        struct npu_route_args_170 a = {{886, npu_route_thunk_170}, ptr, size, location, flags, stream};
+    if (__builtin_expect(npu_route_fns[229] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
+        struct npu_route_args_229 a = {{886, npu_route_thunk_229}, ptr, size, location, flags, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[170])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
+        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[229])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17013,8 +18231,36 @@ NPU_EXPORT aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, a
     return emu_aclrtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
 }
 
-static inline aclError emu_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
     return npug_aclrtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+}
+
+/* The ACL work of aclrtMemManagedPrefetchBatchAsync when its route comes back through an interposer. */
+struct npu_route_args_108 {
+    npu_routed h;
+    const void** ptrs;
+    size_t* sizes;
+    size_t count;
+    aclrtMemManagedLocation* prefetchLocs;
+    size_t* prefetchLocIdxs;
+    size_t numPrefetchLocs;
+    uint64_t flags;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_108(npu_routed *h) {
+    struct npu_route_args_108 *a = (struct npu_route_args_108 *)h;
+    return (int32_t)emu_direct_aclrtMemManagedPrefetchBatchAsync(a->ptrs, a->sizes, a->count, a->prefetchLocs, a->prefetchLocIdxs, a->numPrefetchLocs, a->flags, a->stream);
+}
+
+static inline aclError emu_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[108] != NULL, 0) && (ptrs != NULL && sizes != NULL && prefetchLocs != NULL && prefetchLocIdxs != NULL)) { /* split layout, rtMemManagedPrefetchBatchAsync interposed */
+        struct npu_route_args_108 a = {{887, npu_route_thunk_108}, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_route_fns[108])(ptrs, sizes, count, (rtMemManagedLocation*)prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
@@ -17453,21 +18699,21 @@ static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, cons
 }
 
 /* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
-struct npu_route_args_163 {
+struct npu_route_args_222 {
     npu_routed h;
     aclrtMemPool* memPool;
     const aclrtMemPoolProps* poolProps;
 };
-static int32_t npu_route_thunk_163(npu_routed *h) {
-    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
+static int32_t npu_route_thunk_222(npu_routed *h) {
+    struct npu_route_args_222 *a = (struct npu_route_args_222 *)h;
     return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_163 a = {{875, npu_route_thunk_163}, memPool, poolProps};
+    if (__builtin_expect(npu_route_fns[222] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_222 a = {{875, npu_route_thunk_222}, memPool, poolProps};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[163])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
+        aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[222])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17505,20 +18751,20 @@ static inline aclError emu_direct_aclrtMemPoolDestroy(const aclrtMemPool memPool
 }
 
 /* The ACL work of aclrtMemPoolDestroy when its route comes back through an interposer. */
-struct npu_route_args_164 {
+struct npu_route_args_223 {
     npu_routed h;
     const aclrtMemPool memPool;
 };
-static int32_t npu_route_thunk_164(npu_routed *h) {
-    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
+static int32_t npu_route_thunk_223(npu_routed *h) {
+    struct npu_route_args_223 *a = (struct npu_route_args_223 *)h;
     return (int32_t)emu_direct_aclrtMemPoolDestroy(a->memPool);
 }
 
 static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
-    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
-        struct npu_route_args_164 a = {{876, npu_route_thunk_164}, memPool};
+    if (__builtin_expect(npu_route_fns[223] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
+        struct npu_route_args_223 a = {{876, npu_route_thunk_223}, memPool};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[164])((rtMemPool_t const)memPool);
+        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[223])((rtMemPool_t const)memPool);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17555,22 +18801,22 @@ static inline aclError emu_direct_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclr
 }
 
 /* The ACL work of aclrtMemPoolSetAttr when its route comes back through an interposer. */
-struct npu_route_args_165 {
+struct npu_route_args_224 {
     npu_routed h;
     aclrtMemPool memPool;
     aclrtMemPoolAttr attr;
     void* value;
 };
-static int32_t npu_route_thunk_165(npu_routed *h) {
-    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
+static int32_t npu_route_thunk_224(npu_routed *h) {
+    struct npu_route_args_224 *a = (struct npu_route_args_224 *)h;
     return (int32_t)emu_direct_aclrtMemPoolSetAttr(a->memPool, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_route_fns[165] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
-        struct npu_route_args_165 a = {{877, npu_route_thunk_165}, memPool, attr, value};
+    if (__builtin_expect(npu_route_fns[224] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
+        struct npu_route_args_224 a = {{877, npu_route_thunk_224}, memPool, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[165])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[224])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17609,22 +18855,22 @@ static inline aclError emu_direct_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclr
 }
 
 /* The ACL work of aclrtMemPoolGetAttr when its route comes back through an interposer. */
-struct npu_route_args_166 {
+struct npu_route_args_225 {
     npu_routed h;
     aclrtMemPool memPool;
     aclrtMemPoolAttr attr;
     void* value;
 };
-static int32_t npu_route_thunk_166(npu_routed *h) {
-    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
+static int32_t npu_route_thunk_225(npu_routed *h) {
+    struct npu_route_args_225 *a = (struct npu_route_args_225 *)h;
     return (int32_t)emu_direct_aclrtMemPoolGetAttr(a->memPool, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_route_fns[166] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
-        struct npu_route_args_166 a = {{878, npu_route_thunk_166}, memPool, attr, value};
+    if (__builtin_expect(npu_route_fns[225] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
+        struct npu_route_args_225 a = {{878, npu_route_thunk_225}, memPool, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[166])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[225])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17663,23 +18909,23 @@ static inline aclError emu_direct_aclrtMemPoolMallocAsync(void** ptr, size_t siz
 }
 
 /* The ACL work of aclrtMemPoolMallocAsync when its route comes back through an interposer. */
-struct npu_route_args_167 {
+struct npu_route_args_226 {
     npu_routed h;
     void** ptr;
     size_t size;
     aclrtMemPool memPool;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_167(npu_routed *h) {
-    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
+static int32_t npu_route_thunk_226(npu_routed *h) {
+    struct npu_route_args_226 *a = (struct npu_route_args_226 *)h;
     return (int32_t)emu_direct_aclrtMemPoolMallocAsync(a->ptr, a->size, a->memPool, a->stream);
 }
 
 static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
-        struct npu_route_args_167 a = {{880, npu_route_thunk_167}, ptr, size, memPool, stream};
+    if (__builtin_expect(npu_route_fns[226] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
+        struct npu_route_args_226 a = {{880, npu_route_thunk_226}, ptr, size, memPool, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[167])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
+        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[226])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17719,21 +18965,21 @@ static inline aclError emu_direct_aclrtMemPoolFreeAsync(void* ptr, aclrtStream s
 }
 
 /* The ACL work of aclrtMemPoolFreeAsync when its route comes back through an interposer. */
-struct npu_route_args_168 {
+struct npu_route_args_227 {
     npu_routed h;
     void* ptr;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_168(npu_routed *h) {
-    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
+static int32_t npu_route_thunk_227(npu_routed *h) {
+    struct npu_route_args_227 *a = (struct npu_route_args_227 *)h;
     return (int32_t)emu_direct_aclrtMemPoolFreeAsync(a->ptr, a->stream);
 }
 
 static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
-        struct npu_route_args_168 a = {{881, npu_route_thunk_168}, ptr, stream};
+    if (__builtin_expect(npu_route_fns[227] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
+        struct npu_route_args_227 a = {{881, npu_route_thunk_227}, ptr, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[168])(ptr, stream);
+        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[227])(ptr, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17771,21 +19017,21 @@ static inline aclError emu_direct_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_
 }
 
 /* The ACL work of aclrtMemPoolTrimTo when its route comes back through an interposer. */
-struct npu_route_args_169 {
+struct npu_route_args_228 {
     npu_routed h;
     aclrtMemPool memPool;
     size_t minBytesToKeep;
 };
-static int32_t npu_route_thunk_169(npu_routed *h) {
-    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
+static int32_t npu_route_thunk_228(npu_routed *h) {
+    struct npu_route_args_228 *a = (struct npu_route_args_228 *)h;
     return (int32_t)emu_direct_aclrtMemPoolTrimTo(a->memPool, a->minBytesToKeep);
 }
 
 static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
-    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
-        struct npu_route_args_169 a = {{885, npu_route_thunk_169}, memPool, minBytesToKeep};
+    if (__builtin_expect(npu_route_fns[228] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
+        struct npu_route_args_228 a = {{885, npu_route_thunk_228}, memPool, minBytesToKeep};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[169])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
+        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[228])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
         npu_routed_pending = NULL;
         return r;
     }
@@ -22379,6 +23625,8 @@ NPU_EXPORT rtError_t rtGetDeviceInfo(uint32_t deviceId, int32_t moduleType, int3
 }
 
 static inline rtError_t emu_rtsDeviceGetCapability(int32_t deviceId, int32_t devFeatureType, int32_t* val) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 572) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsDeviceGetCapability(npu_self(), deviceId, devFeatureType, val);
 }
 
@@ -22657,6 +23905,8 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtGetOpTimeOutInterval(uint64_t* interval) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 581) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetOpTimeOutInterval(npu_self(), interval);
 }
 
@@ -22686,6 +23936,8 @@ NPU_EXPORT rtError_t rtGetOpTimeOutInterval(uint64_t* interval) {
 }
 
 static inline rtError_t emu_rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 582) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetOpExecuteTimeOutV2(npu_self(), timeout, actualTimeout);
 }
 
@@ -22716,6 +23968,8 @@ NPU_EXPORT rtError_t rtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualT
 }
 
 static inline rtError_t emu_rtGetOpExecuteTimeoutV2(uint32_t* const timeout) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 583) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetOpExecuteTimeoutV2(npu_self(), timeout);
 }
 
@@ -23426,6 +24680,8 @@ NPU_EXPORT rtError_t rtDeviceTaskAbort(int32_t devId, uint32_t timeout) {
 }
 
 static inline rtError_t emu_rtSetTSDevice(uint32_t tsId) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 606) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetTSDevice(npu_self(), tsId);
 }
 
@@ -25066,6 +26322,8 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, co
 }
 
 static inline rtError_t emu_rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 658) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtBinarySetExceptionCallback(npu_self(), binHandle, callback, userData);
 }
 
@@ -25097,6 +26355,8 @@ NPU_EXPORT rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExc
 }
 
 static inline rtError_t emu_rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 659) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetFuncHandleFromExceptionInfo(npu_self(), (rtExceptionInfo_t*)info, func);
 }
 
@@ -25380,6 +26640,8 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtBinaryUnLoad(rtBinHandle binHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 667) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtBinaryUnLoad(npu_self(), binHandle);
 }
 
@@ -25665,6 +26927,8 @@ NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size
 }
 
 static inline rtError_t emu_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 676) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFunctionGetAttribute(npu_self(), funcHandle, attrType, attrValue);
 }
 
@@ -26200,6 +27464,8 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 693) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
 }
 
@@ -26638,6 +27904,8 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
 }
 
 static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 706) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtIpcSetMemoryAttr(npu_self(), (char*)name, type, attr);
 }
 
@@ -26931,6 +28199,8 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
 }
 
 static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 715) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemImportFromShareableHandle(npu_self(), shareableHandle, devId, handle);
 }
 
@@ -26995,6 +28265,8 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 717) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
 }
 
@@ -27127,6 +28399,8 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
 }
 
 static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 721) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
 
@@ -27269,6 +28543,8 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 }
 
 static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 725) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
 }
 
@@ -27558,6 +28834,8 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 }
 
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 734) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
 
@@ -27588,6 +28866,8 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 }
 
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 735) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsRepairError(npu_self(), deviceId, (rtErrorInfo*)errorInfo);
 }
 
@@ -28031,6 +29311,8 @@ NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32
 }
 
 static inline rtError_t emu_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 749) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsRegDeviceStateCallback(npu_self(), (char_t*)regName, callback, args);
 }
 
@@ -28062,6 +29344,8 @@ NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceS
 }
 
 static inline rtError_t emu_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 750) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsSetDeviceTaskAbortCallback(npu_self(), (char_t*)regName, callback, args);
 }
 
@@ -28576,6 +29860,8 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 766) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtNotifySetImportPidInterServer(npu_self(), notify, (rtServerPid*)serverPids, num);
 }
 
@@ -28800,6 +30086,8 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 }
 
 static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 773) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetMemcpyDescSize(npu_self(), kind, descSize);
 }
 
@@ -28830,6 +30118,8 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
 }
 
 static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 774) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
 }
 
@@ -28967,6 +30257,8 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
 }
 
 static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 778) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
@@ -28999,6 +30291,8 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
 }
 
 static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 779) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsMallocHost(npu_self(), hostPtr, size, (rtMallocConfig_t*)cfg);
 }
 
@@ -29030,6 +30324,8 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 }
 
 static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 780) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsPointerGetAttributes(npu_self(), (void*)ptr, attributes);
 }
 
@@ -29191,6 +30487,8 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 }
 
 static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 785) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetCmoDescSize(npu_self(), size);
 }
 
@@ -29220,6 +30518,8 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
 }
 
 static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 786) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsSetCmoDesc(npu_self(), cmoDesc, srcAddr, srcLen);
 }
 
@@ -29477,6 +30777,8 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 794) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsCheckMemType(npu_self(), addrs, size, memType, checkResult, reserve);
 }
 
@@ -29510,6 +30812,8 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
 }
 
 static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 795) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemcpyAsyncWithOffset(npu_self(), dst, dstMax, dstDataOffset, (void**)src, cnt, srcDataOffset, kind, stm);
 }
 
@@ -29546,6 +30850,8 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
 }
 
 static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 796) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtIpcMemImportPidInterServer(npu_self(), (char*)key, (rtServerPid*)serverPids, num);
 }
 
@@ -30158,6 +31464,8 @@ NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, ui
 }
 
 static inline rtError_t emu_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 815) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsRegStreamStateCallback(npu_self(), (char_t*)regName, callback, args);
 }
 
@@ -30313,6 +31621,8 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_
 }
 
 static inline rtError_t emu_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 820) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsFuncGetByName(npu_self(), binHandle, (char_t*)kernelName, funcHandle);
 }
 
@@ -30378,6 +31688,8 @@ NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64
 }
 
 static inline rtError_t emu_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 822) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsFuncGetAddr(npu_self(), funcHandle, aicAddr, aivAddr);
 }
 
@@ -30409,6 +31721,8 @@ NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAdd
 }
 
 static inline rtError_t emu_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 823) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsRegisterCpuFunc(npu_self(), binHandle, (char_t*)funcName, (char_t*)kernelName, funcHandle);
 }
 
@@ -30619,6 +31933,8 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
 }
 
 static inline rtError_t emu_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 829) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsInit(npu_self(), funcHandle, argsHandle);
 }
 
@@ -30649,6 +31965,8 @@ NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* ar
 }
 
 static inline rtError_t emu_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 830) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsAppend(npu_self(), argsHandle, para, paraSize, paraHandle);
 }
 
@@ -30681,6 +31999,8 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
 }
 
 static inline rtError_t emu_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 831) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsAppendPlaceHolder(npu_self(), argsHandle, paraHandle);
 }
 
@@ -30711,6 +32031,8 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
 }
 
 static inline rtError_t emu_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 832) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsFinalize(npu_self(), argsHandle);
 }
 
@@ -30740,6 +32062,8 @@ NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
 }
 
 static inline rtError_t emu_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 833) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsParaUpdate(npu_self(), argsHandle, paraHandle, para, paraSize);
 }
 
@@ -30772,6 +32096,8 @@ NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHand
 }
 
 static inline rtError_t emu_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 834) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsInitByUserMem(npu_self(), funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
@@ -30804,6 +32130,8 @@ NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsH
 }
 
 static inline rtError_t emu_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 835) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsGetMemSize(npu_self(), funcHandle, userArgsSize, actualArgsSize);
 }
 
@@ -30835,6 +32163,8 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
 }
 
 static inline rtError_t emu_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 836) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsGetHandleMemSize(npu_self(), funcHandle, memSize);
 }
 
@@ -30865,6 +32195,8 @@ NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size
 }
 
 static inline rtError_t emu_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 837) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsGetPlaceHolderBuffer(npu_self(), argsHandle, paraHandle, dataSize, bufferAddr);
 }
 
@@ -30897,6 +32229,8 @@ NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, 
 }
 
 static inline rtError_t emu_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 838) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsFuncGetName(npu_self(), funcHandle, maxLen, name);
 }
 
@@ -30958,6 +32292,8 @@ NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
 }
 
 static inline rtError_t emu_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 840) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetFloatOverflowStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
 
@@ -30989,6 +32325,8 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
 }
 
 static inline rtError_t emu_rtsResetFloatOverflowStatus(rtStream_t stm) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 841) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsResetFloatOverflowStatus(npu_self(), stm);
 }
 
@@ -32035,6 +33373,8 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 }
 
 static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 873) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceL2CacheFlush(npu_self(), rsv);
 }
 
@@ -32323,6 +33663,8 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 882) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
 }
 
@@ -32355,6 +33697,8 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
 }
 
 static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 883) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
 }
 
@@ -32388,6 +33732,8 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
 }
 
 static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 884) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
 }
 
@@ -32489,6 +33835,8 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 887) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
@@ -32525,6 +33873,8 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
 }
 
 static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 888) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemMapSelectedLink(npu_self(), virPtrDst, size, virPtrSrc, linkIdx);
 }
 
@@ -33375,6 +34725,8 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, 
 }
 
 static inline rtError_t emu_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 913) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFuncGetSize(npu_self(), funcHandle, aicSize, aivSize);
 }
 
@@ -33406,6 +34758,8 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
 }
 
 static inline rtError_t emu_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 914) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFunctionGetBinary(npu_self(), funcHandle, binHandle);
 }
 
@@ -33436,6 +34790,8 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
 }
 
 static inline rtError_t emu_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 915) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
 }
 
@@ -33466,6 +34822,8 @@ NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCoun
 }
 
 static inline rtError_t emu_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 916) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
 }
 
@@ -33498,6 +34856,8 @@ NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex,
 }
 
 static inline rtError_t emu_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 917) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
 }
 
@@ -33560,6 +34920,8 @@ NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* 
 }
 
 static inline rtError_t emu_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 919) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
 }
 
@@ -33592,6 +34954,8 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
 }
 
 static inline rtError_t emu_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 920) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
 }
 

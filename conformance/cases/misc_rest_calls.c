@@ -1,7 +1,8 @@
 /* misc_rest_calls: ACL calls no other case makes, each with valid
  * arguments and a result that could be wrong — the force variants of
  * stream destruction and device reset, the synchronising frees, device
- * status and architecture compatibility, stream failure mode, attributes
+ * status and capability, architecture compatibility, host memory with a
+ * configuration, an IPC access-link attribute (refused off A3), stream failure mode, attributes
  * and stop, event ids, the op wait timeout, and capture task groups
  * (captured, then updated from another stream) and the abort of a built
  * model run instance.
@@ -36,6 +37,29 @@ int main(void)
     CHECK_OK(aclrtFreeWithDevSync(dev));
     CHECK_OK(aclrtFreeHostWithDevSync(host));
     CHECK_FAILS(aclrtFree(dev));
+
+    /* Host memory with an (empty) configuration is ordinary host memory. */
+    aclrtMallocConfig cfg = {NULL, 0};
+    void *hp = NULL;
+    CHECK_OK(aclrtMallocHostWithCfg(&hp, 4096, &cfg));
+    CHECK(hp != NULL);
+    memset(hp, 1, 4096);
+    CHECK_OK(aclrtFreeHost(hp));
+
+    int32_t cap = -1;
+    CHECK_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, &cap));
+    CHECK(cap == 0 || cap == 1);
+
+    /* An exported IPC allocation's access-link attribute is an Atlas A3
+     * feature: this A2 (the default SoC) refuses it. */
+    void *shared = NULL;
+    CHECK_OK(aclrtMalloc(&shared, 2 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    char key[65] = {0};
+    CHECK_OK(aclrtIpcMemGetExportKey(shared, 2 << 20, key, sizeof key, 0));
+    CHECK_ERR(aclrtIpcMemSetAttr(key, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS),
+              ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    CHECK_OK(aclrtIpcMemClose(key));
+    CHECK_OK(aclrtFree(shared));
 
     /* Failure mode and attributes of a stream. */
     aclrtStream s = NULL, s2 = NULL;
