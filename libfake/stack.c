@@ -175,6 +175,16 @@ int32_t npu_route_run_mode(void *fn, aclrtRunMode *runMode) {
     return r;
 }
 
+int32_t npu_route_symbol_address(void *fn, const void *symbol, void **devPtr) {
+    size_t size;
+    return ((__typeof__(&rtSymbolLookup))fn)(symbol, devPtr, &size);
+}
+
+int32_t npu_route_symbol_size(void *fn, const void *symbol, size_t *size) {
+    void *devPtr;
+    return ((__typeof__(&rtSymbolLookup))fn)(symbol, &devPtr, size);
+}
+
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag) {
     return ((__typeof__(&halMemAlloc))npu_cross[NPU_X_halMemAlloc])(pp, size, flag);
 }

@@ -119,6 +119,11 @@ int32_t npu_route_take(void);
  * rtGetRunMode: RT_RUN_MODE_OFFLINE is ACL_DEVICE, any other mode ACL_HOST
  * (acl-to-rt.tsv). */
 int32_t npu_route_run_mode(void *fn, aclrtRunMode *runMode);
+/* npu_route_symbol_address and npu_route_symbol_size are
+ * aclrtGetSymbolAddress's and aclrtGetSymbolSize's call of an interposed
+ * rtSymbolLookup, which gives both. */
+int32_t npu_route_symbol_address(void *fn, const void *symbol, void **devPtr);
+int32_t npu_route_symbol_size(void *fn, const void *symbol, size_t *size);
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag);
 int32_t npu_x_halMemFree(uintptr_t pp);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,

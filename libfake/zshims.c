@@ -1073,6 +1073,13 @@ const char *const npu_route_names[] = {
     "rtMemManagedPrefetchBatchAsync",
     "rtMemMapSelectedLink",
     "rtDeviceL2CacheFlush",
+    "rtsMemcpyAsyncWithDesc",
+    "rtMemcpyAsyncEx",
+    "rtsMemcpyBatch",
+    "rtsGetPairDevicesInfo",
+    "rtsMalloc",
+    "rtSymbolLookup",
+    "rtSymbolLookup",
     "rtStreamGetCaptureInfo",
     "rtPeekAtLastError",
     "rtGetLastError",
@@ -1214,8 +1221,8 @@ const char *const npu_route_names[] = {
     "rtsModelAbort",
     "rtModelGetStreams",
 };
-const int npu_route_n = 251;
-void *npu_route_fns[251];
+const int npu_route_n = 258;
+void *npu_route_fns[258];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -1811,20 +1818,20 @@ static inline aclError emu_direct_aclrtPeekAtLastError(aclrtLastErrLevel level) 
 }
 
 /* The ACL work of aclrtPeekAtLastError when its route comes back through an interposer. */
-struct npu_route_args_112 {
+struct npu_route_args_119 {
     npu_routed h;
     aclrtLastErrLevel level;
 };
-static int32_t npu_route_thunk_112(npu_routed *h) {
-    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
+static int32_t npu_route_thunk_119(npu_routed *h) {
+    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
     return (int32_t)emu_direct_aclrtPeekAtLastError(a->level);
 }
 
 static inline aclError emu_aclrtPeekAtLastError(aclrtLastErrLevel level) {
-    if (__builtin_expect(npu_route_fns[112] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
-        struct npu_route_args_112 a = {{585, npu_route_thunk_112}, level};
+    if (__builtin_expect(npu_route_fns[119] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
+        struct npu_route_args_119 a = {{585, npu_route_thunk_119}, level};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[112])((rtLastErrLevel_t)level);
+        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[119])((rtLastErrLevel_t)level);
         npu_routed_pending = NULL;
         return r;
     }
@@ -1861,20 +1868,20 @@ static inline aclError emu_direct_aclrtGetLastError(aclrtLastErrLevel level) {
 }
 
 /* The ACL work of aclrtGetLastError when its route comes back through an interposer. */
-struct npu_route_args_113 {
+struct npu_route_args_120 {
     npu_routed h;
     aclrtLastErrLevel level;
 };
-static int32_t npu_route_thunk_113(npu_routed *h) {
-    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
+static int32_t npu_route_thunk_120(npu_routed *h) {
+    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
     return (int32_t)emu_direct_aclrtGetLastError(a->level);
 }
 
 static inline aclError emu_aclrtGetLastError(aclrtLastErrLevel level) {
-    if (__builtin_expect(npu_route_fns[113] != NULL, 0)) { /* split layout, rtGetLastError interposed */
-        struct npu_route_args_113 a = {{584, npu_route_thunk_113}, level};
+    if (__builtin_expect(npu_route_fns[120] != NULL, 0)) { /* split layout, rtGetLastError interposed */
+        struct npu_route_args_120 a = {{584, npu_route_thunk_120}, level};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[113])((rtLastErrLevel_t)level);
+        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[120])((rtLastErrLevel_t)level);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2280,21 +2287,21 @@ static inline aclError emu_direct_aclrtSubscribeReport(uint64_t threadId, aclrtS
 }
 
 /* The ACL work of aclrtSubscribeReport when its route comes back through an interposer. */
-struct npu_route_args_114 {
+struct npu_route_args_121 {
     npu_routed h;
     uint64_t threadId;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_114(npu_routed *h) {
-    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
+static int32_t npu_route_thunk_121(npu_routed *h) {
+    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
     return (int32_t)emu_direct_aclrtSubscribeReport(a->threadId, a->stream);
 }
 
 static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[114] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
-        struct npu_route_args_114 a = {{663, npu_route_thunk_114}, threadId, stream};
+    if (__builtin_expect(npu_route_fns[121] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
+        struct npu_route_args_121 a = {{663, npu_route_thunk_121}, threadId, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[114])(threadId, stream);
+        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[121])(threadId, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2332,23 +2339,23 @@ static inline aclError emu_direct_aclrtLaunchCallback(aclrtCallback fn, void* us
 }
 
 /* The ACL work of aclrtLaunchCallback when its route comes back through an interposer. */
-struct npu_route_args_115 {
+struct npu_route_args_122 {
     npu_routed h;
     aclrtCallback fn;
     void* userData;
     aclrtCallbackBlockType blockType;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_115(npu_routed *h) {
-    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
+static int32_t npu_route_thunk_122(npu_routed *h) {
+    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
     return (int32_t)emu_direct_aclrtLaunchCallback(a->fn, a->userData, a->blockType, a->stream);
 }
 
 static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
-        struct npu_route_args_115 a = {{664, npu_route_thunk_115}, fn, userData, blockType, stream};
+    if (__builtin_expect(npu_route_fns[122] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
+        struct npu_route_args_122 a = {{664, npu_route_thunk_122}, fn, userData, blockType, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[115])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
+        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[122])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2388,20 +2395,20 @@ static inline aclError emu_direct_aclrtProcessReport(int32_t timeout) {
 }
 
 /* The ACL work of aclrtProcessReport when its route comes back through an interposer. */
-struct npu_route_args_116 {
+struct npu_route_args_123 {
     npu_routed h;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_116(npu_routed *h) {
-    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
+static int32_t npu_route_thunk_123(npu_routed *h) {
+    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
     return (int32_t)emu_direct_aclrtProcessReport(a->timeout);
 }
 
 static inline aclError emu_aclrtProcessReport(int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[116] != NULL, 0)) { /* split layout, rtProcessReport interposed */
-        struct npu_route_args_116 a = {{665, npu_route_thunk_116}, timeout};
+    if (__builtin_expect(npu_route_fns[123] != NULL, 0)) { /* split layout, rtProcessReport interposed */
+        struct npu_route_args_123 a = {{665, npu_route_thunk_123}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[116])(timeout);
+        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[123])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2438,21 +2445,21 @@ static inline aclError emu_direct_aclrtUnSubscribeReport(uint64_t threadId, aclr
 }
 
 /* The ACL work of aclrtUnSubscribeReport when its route comes back through an interposer. */
-struct npu_route_args_117 {
+struct npu_route_args_124 {
     npu_routed h;
     uint64_t threadId;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_117(npu_routed *h) {
-    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
+static int32_t npu_route_thunk_124(npu_routed *h) {
+    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
     return (int32_t)emu_direct_aclrtUnSubscribeReport(a->threadId, a->stream);
 }
 
 static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[117] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
-        struct npu_route_args_117 a = {{666, npu_route_thunk_117}, threadId, stream};
+    if (__builtin_expect(npu_route_fns[124] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
+        struct npu_route_args_124 a = {{666, npu_route_thunk_124}, threadId, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[117])(threadId, stream);
+        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[124])(threadId, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2912,20 +2919,20 @@ static inline aclError emu_direct_aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 /* The ACL work of aclrtResetDeviceForce when its route comes back through an interposer. */
-struct npu_route_args_118 {
+struct npu_route_args_125 {
     npu_routed h;
     int32_t deviceId;
 };
-static int32_t npu_route_thunk_118(npu_routed *h) {
-    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
+static int32_t npu_route_thunk_125(npu_routed *h) {
+    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
     return (int32_t)emu_direct_aclrtResetDeviceForce(a->deviceId);
 }
 
 static inline aclError emu_aclrtResetDeviceForce(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[118] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
-        struct npu_route_args_118 a = {{616, npu_route_thunk_118}, deviceId};
+    if (__builtin_expect(npu_route_fns[125] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
+        struct npu_route_args_125 a = {{616, npu_route_thunk_125}, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[118])(deviceId);
+        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[125])(deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3012,21 +3019,21 @@ static inline aclError emu_direct_aclrtSetStreamFailureMode(aclrtStream stream, 
 }
 
 /* The ACL work of aclrtSetStreamFailureMode when its route comes back through an interposer. */
-struct npu_route_args_119 {
+struct npu_route_args_126 {
     npu_routed h;
     aclrtStream stream;
     uint64_t mode;
 };
-static int32_t npu_route_thunk_119(npu_routed *h) {
-    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
+static int32_t npu_route_thunk_126(npu_routed *h) {
+    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
     return (int32_t)emu_direct_aclrtSetStreamFailureMode(a->stream, a->mode);
 }
 
 static inline aclError emu_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
-    if (__builtin_expect(npu_route_fns[119] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
-        struct npu_route_args_119 a = {{568, npu_route_thunk_119}, stream, mode};
+    if (__builtin_expect(npu_route_fns[126] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
+        struct npu_route_args_126 a = {{568, npu_route_thunk_126}, stream, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[119])(stream, mode);
+        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[126])(stream, mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3064,20 +3071,20 @@ static inline aclError emu_direct_aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 /* The ACL work of aclrtGetRunMode when its route comes back through an interposer. */
-struct npu_route_args_120 {
+struct npu_route_args_127 {
     npu_routed h;
     aclrtRunMode* runMode;
 };
-static int32_t npu_route_thunk_120(npu_routed *h) {
-    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
+static int32_t npu_route_thunk_127(npu_routed *h) {
+    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
     return (int32_t)emu_direct_aclrtGetRunMode(a->runMode);
 }
 
 static inline aclError emu_aclrtGetRunMode(aclrtRunMode* runMode) {
-    if (__builtin_expect(npu_route_fns[120] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
-        struct npu_route_args_120 a = {{607, npu_route_thunk_120}, runMode};
+    if (__builtin_expect(npu_route_fns[127] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
+        struct npu_route_args_127 a = {{607, npu_route_thunk_127}, runMode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_run_mode(npu_route_fns[120], runMode);
+        aclError r = (aclError)npu_route_run_mode(npu_route_fns[127], runMode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3392,21 +3399,21 @@ static inline aclError emu_direct_aclrtCreateEventWithFlag(aclrtEvent* event, ui
 }
 
 /* The ACL work of aclrtCreateEventWithFlag when its route comes back through an interposer. */
-struct npu_route_args_121 {
+struct npu_route_args_128 {
     npu_routed h;
     aclrtEvent* event;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_121(npu_routed *h) {
-    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
+static int32_t npu_route_thunk_128(npu_routed *h) {
+    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
     return (int32_t)emu_direct_aclrtCreateEventWithFlag(a->event, a->flag);
 }
 
 static inline aclError emu_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[121] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
-        struct npu_route_args_121 a = {{622, npu_route_thunk_121}, event, flag};
+    if (__builtin_expect(npu_route_fns[128] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
+        struct npu_route_args_128 a = {{622, npu_route_thunk_128}, event, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[121])((rtEvent_t*)event, flag);
+        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[128])((rtEvent_t*)event, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3444,21 +3451,21 @@ static inline aclError emu_direct_aclrtCreateEventExWithFlag(aclrtEvent* event, 
 }
 
 /* The ACL work of aclrtCreateEventExWithFlag when its route comes back through an interposer. */
-struct npu_route_args_122 {
+struct npu_route_args_129 {
     npu_routed h;
     aclrtEvent* event;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_122(npu_routed *h) {
-    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
+static int32_t npu_route_thunk_129(npu_routed *h) {
+    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
     return (int32_t)emu_direct_aclrtCreateEventExWithFlag(a->event, a->flag);
 }
 
 static inline aclError emu_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[122] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
-        struct npu_route_args_122 a = {{623, npu_route_thunk_122}, event, flag};
+    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
+        struct npu_route_args_129 a = {{623, npu_route_thunk_129}, event, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[122])((rtEvent_t*)event, flag);
+        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[129])((rtEvent_t*)event, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3910,21 +3917,21 @@ static inline aclError emu_direct_aclrtSynchronizeEventWithTimeout(aclrtEvent ev
 }
 
 /* The ACL work of aclrtSynchronizeEventWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_123 {
+struct npu_route_args_130 {
     npu_routed h;
     aclrtEvent event;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_123(npu_routed *h) {
-    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
+static int32_t npu_route_thunk_130(npu_routed *h) {
+    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
     return (int32_t)emu_direct_aclrtSynchronizeEventWithTimeout(a->event, a->timeout);
 }
 
 static inline aclError emu_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[123] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
-        struct npu_route_args_123 a = {{628, npu_route_thunk_123}, event, timeout};
+    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
+        struct npu_route_args_130 a = {{628, npu_route_thunk_130}, event, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[123])((rtEvent_t)event, timeout);
+        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[130])((rtEvent_t)event, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4016,21 +4023,21 @@ static inline aclError emu_direct_aclrtEventGetTimestamp(aclrtEvent event, uint6
 }
 
 /* The ACL work of aclrtEventGetTimestamp when its route comes back through an interposer. */
-struct npu_route_args_124 {
+struct npu_route_args_131 {
     npu_routed h;
     aclrtEvent event;
     uint64_t* timestamp;
 };
-static int32_t npu_route_thunk_124(npu_routed *h) {
-    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
+static int32_t npu_route_thunk_131(npu_routed *h) {
+    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
     return (int32_t)emu_direct_aclrtEventGetTimestamp(a->event, a->timestamp);
 }
 
 static inline aclError emu_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
-    if (__builtin_expect(npu_route_fns[124] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
-        struct npu_route_args_124 a = {{633, npu_route_thunk_124}, event, timestamp};
+    if (__builtin_expect(npu_route_fns[131] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
+        struct npu_route_args_131 a = {{633, npu_route_thunk_131}, event, timestamp};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[124])(timestamp, event);
+        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[131])(timestamp, event);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4188,8 +4195,32 @@ NPU_EXPORT aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallo
     return emu_aclrtMallocWithCfg(devPtr, size, policy, cfg);
 }
 
-static inline aclError emu_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+static inline aclError emu_direct_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
     return npug_aclrtMallocForTaskScheduler(npu_self(), devPtr, size, policy, cfg);
+}
+
+/* The ACL work of aclrtMallocForTaskScheduler when its route comes back through an interposer. */
+struct npu_route_args_115 {
+    npu_routed h;
+    void** devPtr;
+    size_t size;
+    aclrtMemMallocPolicy policy;
+    aclrtMallocConfig* cfg;
+};
+static int32_t npu_route_thunk_115(npu_routed *h) {
+    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
+    return (int32_t)emu_direct_aclrtMallocForTaskScheduler(a->devPtr, a->size, a->policy, a->cfg);
+}
+
+static inline aclError emu_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (devPtr != NULL && size != 0)) { /* split layout, rtsMalloc interposed */
+        struct npu_route_args_115 a = {{777, npu_route_thunk_115}, devPtr, size, policy, cfg};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsMalloc))npu_route_fns[115])(devPtr, size, (rtMallocPolicy)policy, RT_MEM_ADVISE_TS, (rtMallocConfig_t *)cfg);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMallocForTaskScheduler(devPtr, size, policy, cfg);
 }
 
 static NPU_HOOK aclError hook_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
@@ -4449,23 +4480,23 @@ static inline aclError emu_direct_aclrtHostRegister(void* ptr, uint64_t size, ac
 }
 
 /* The ACL work of aclrtHostRegister when its route comes back through an interposer. */
-struct npu_route_args_125 {
+struct npu_route_args_132 {
     npu_routed h;
     void* ptr;
     uint64_t size;
     aclrtHostRegisterType type;
     void** devPtr;
 };
-static int32_t npu_route_thunk_125(npu_routed *h) {
-    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
+static int32_t npu_route_thunk_132(npu_routed *h) {
+    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
     return (int32_t)emu_direct_aclrtHostRegister(a->ptr, a->size, a->type, a->devPtr);
 }
 
 static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
-    if (__builtin_expect(npu_route_fns[125] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
-        struct npu_route_args_125 a = {{781, npu_route_thunk_125}, ptr, size, type, devPtr};
+    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
+        struct npu_route_args_132 a = {{781, npu_route_thunk_132}, ptr, size, type, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[125])(ptr, size, (rtHostRegisterType)type, devPtr);
+        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[132])(ptr, size, (rtHostRegisterType)type, devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4505,22 +4536,22 @@ static inline aclError emu_direct_aclrtHostRegisterV2(void* ptr, uint64_t size, 
 }
 
 /* The ACL work of aclrtHostRegisterV2 when its route comes back through an interposer. */
-struct npu_route_args_126 {
+struct npu_route_args_133 {
     npu_routed h;
     void* ptr;
     uint64_t size;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_126(npu_routed *h) {
-    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
+static int32_t npu_route_thunk_133(npu_routed *h) {
+    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
     return (int32_t)emu_direct_aclrtHostRegisterV2(a->ptr, a->size, a->flag);
 }
 
 static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[126] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
-        struct npu_route_args_126 a = {{782, npu_route_thunk_126}, ptr, size, flag};
+    if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
+        struct npu_route_args_133 a = {{782, npu_route_thunk_133}, ptr, size, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[126])(ptr, size, flag);
+        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[133])(ptr, size, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4559,22 +4590,22 @@ static inline aclError emu_direct_aclrtHostGetDevicePointer(void* pHost, void** 
 }
 
 /* The ACL work of aclrtHostGetDevicePointer when its route comes back through an interposer. */
-struct npu_route_args_127 {
+struct npu_route_args_134 {
     npu_routed h;
     void* pHost;
     void** pDevice;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_127(npu_routed *h) {
-    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
+static int32_t npu_route_thunk_134(npu_routed *h) {
+    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
     return (int32_t)emu_direct_aclrtHostGetDevicePointer(a->pHost, a->pDevice, a->flag);
 }
 
 static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[127] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
-        struct npu_route_args_127 a = {{784, npu_route_thunk_127}, pHost, pDevice, flag};
+    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
+        struct npu_route_args_134 a = {{784, npu_route_thunk_134}, pHost, pDevice, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[127])(pHost, pDevice, flag);
+        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[134])(pHost, pDevice, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4613,20 +4644,20 @@ static inline aclError emu_direct_aclrtHostUnregister(void* ptr) {
 }
 
 /* The ACL work of aclrtHostUnregister when its route comes back through an interposer. */
-struct npu_route_args_128 {
+struct npu_route_args_135 {
     npu_routed h;
     void* ptr;
 };
-static int32_t npu_route_thunk_128(npu_routed *h) {
-    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
+static int32_t npu_route_thunk_135(npu_routed *h) {
+    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
     return (int32_t)emu_direct_aclrtHostUnregister(a->ptr);
 }
 
 static inline aclError emu_aclrtHostUnregister(void* ptr) {
-    if (__builtin_expect(npu_route_fns[128] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
-        struct npu_route_args_128 a = {{783, npu_route_thunk_128}, ptr};
+    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
+        struct npu_route_args_135 a = {{783, npu_route_thunk_135}, ptr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[128])(ptr);
+        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[135])(ptr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4746,21 +4777,21 @@ static inline aclError emu_direct_aclrtStreamGetId(aclrtStream stream, int32_t* 
 }
 
 /* The ACL work of aclrtStreamGetId when its route comes back through an interposer. */
-struct npu_route_args_129 {
+struct npu_route_args_136 {
     npu_routed h;
     aclrtStream stream;
     int32_t* streamId;
 };
-static int32_t npu_route_thunk_129(npu_routed *h) {
-    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
+static int32_t npu_route_thunk_136(npu_routed *h) {
+    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
     return (int32_t)emu_direct_aclrtStreamGetId(a->stream, a->streamId);
 }
 
 static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
-    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
-        struct npu_route_args_129 a = {{802, npu_route_thunk_129}, stream, streamId};
+    if (__builtin_expect(npu_route_fns[136] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
+        struct npu_route_args_136 a = {{802, npu_route_thunk_136}, stream, streamId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[129])(stream, streamId);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[136])(stream, streamId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4798,21 +4829,21 @@ static inline aclError emu_direct_aclrtMemFlush(void* devPtr, size_t size) {
 }
 
 /* The ACL work of aclrtMemFlush when its route comes back through an interposer. */
-struct npu_route_args_130 {
+struct npu_route_args_137 {
     npu_routed h;
     void* devPtr;
     size_t size;
 };
-static int32_t npu_route_thunk_130(npu_routed *h) {
-    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
+static int32_t npu_route_thunk_137(npu_routed *h) {
+    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
     return (int32_t)emu_direct_aclrtMemFlush(a->devPtr, a->size);
 }
 
 static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
-        struct npu_route_args_130 a = {{696, npu_route_thunk_130}, devPtr, size};
+    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
+        struct npu_route_args_137 a = {{696, npu_route_thunk_137}, devPtr, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[130])(devPtr, size);
+        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[137])(devPtr, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4850,21 +4881,21 @@ static inline aclError emu_direct_aclrtMemInvalidate(void* devPtr, size_t size) 
 }
 
 /* The ACL work of aclrtMemInvalidate when its route comes back through an interposer. */
-struct npu_route_args_131 {
+struct npu_route_args_138 {
     npu_routed h;
     void* devPtr;
     size_t size;
 };
-static int32_t npu_route_thunk_131(npu_routed *h) {
-    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
+static int32_t npu_route_thunk_138(npu_routed *h) {
+    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
     return (int32_t)emu_direct_aclrtMemInvalidate(a->devPtr, a->size);
 }
 
 static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[131] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
-        struct npu_route_args_131 a = {{697, npu_route_thunk_131}, devPtr, size};
+    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
+        struct npu_route_args_138 a = {{697, npu_route_thunk_138}, devPtr, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[131])(devPtr, size);
+        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[138])(devPtr, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4983,22 +5014,22 @@ static inline aclError emu_direct_aclrtMemAllocManaged(void** ptr, uint64_t size
 }
 
 /* The ACL work of aclrtMemAllocManaged when its route comes back through an interposer. */
-struct npu_route_args_132 {
+struct npu_route_args_139 {
     npu_routed h;
     void** ptr;
     uint64_t size;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_132(npu_routed *h) {
-    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
+static int32_t npu_route_thunk_139(npu_routed *h) {
+    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
     return (int32_t)emu_direct_aclrtMemAllocManaged(a->ptr, a->size, a->flag);
 }
 
 static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
-        struct npu_route_args_132 a = {{694, npu_route_thunk_132}, ptr, size, flag};
+    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
+        struct npu_route_args_139 a = {{694, npu_route_thunk_139}, ptr, size, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[132])(ptr, size, flag, NPU_RT_MODULE_APP);
+        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[139])(ptr, size, flag, NPU_RT_MODULE_APP);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5087,20 +5118,20 @@ static inline aclError emu_direct_aclrtFreeWithDevSync(void* devPtr) {
 }
 
 /* The ACL work of aclrtFreeWithDevSync when its route comes back through an interposer. */
-struct npu_route_args_133 {
+struct npu_route_args_140 {
     npu_routed h;
     void* devPtr;
 };
-static int32_t npu_route_thunk_133(npu_routed *h) {
-    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
+static int32_t npu_route_thunk_140(npu_routed *h) {
+    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
     return (int32_t)emu_direct_aclrtFreeWithDevSync(a->devPtr);
 }
 
 static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
-    if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
-        struct npu_route_args_133 a = {{691, npu_route_thunk_133}, devPtr};
+    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
+        struct npu_route_args_140 a = {{691, npu_route_thunk_140}, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[133])(devPtr);
+        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[140])(devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5137,20 +5168,20 @@ static inline aclError emu_direct_aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 /* The ACL work of aclrtFreeHostWithDevSync when its route comes back through an interposer. */
-struct npu_route_args_134 {
+struct npu_route_args_141 {
     npu_routed h;
     void* hostPtr;
 };
-static int32_t npu_route_thunk_134(npu_routed *h) {
-    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
+static int32_t npu_route_thunk_141(npu_routed *h) {
+    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
     return (int32_t)emu_direct_aclrtFreeHostWithDevSync(a->hostPtr);
 }
 
 static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
-    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
-        struct npu_route_args_134 a = {{692, npu_route_thunk_134}, hostPtr};
+    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
+        struct npu_route_args_141 a = {{692, npu_route_thunk_141}, hostPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[134])(hostPtr);
+        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[141])(hostPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5421,8 +5452,34 @@ NPU_EXPORT aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t valu
     return emu_aclrtMemsetD32Async(ptr, memSize, value, N, stream);
 }
 
-static inline aclError emu_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
     return npug_aclrtMemcpyAsyncWithCondition(npu_self(), dst, destMax, (void*)src, count, kind, stream);
+}
+
+/* The ACL work of aclrtMemcpyAsyncWithCondition when its route comes back through an interposer. */
+struct npu_route_args_112 {
+    npu_routed h;
+    void* dst;
+    size_t destMax;
+    const void* src;
+    size_t count;
+    aclrtMemcpyKind kind;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_112(npu_routed *h) {
+    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyAsyncWithCondition(a->dst, a->destMax, a->src, a->count, a->kind, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[112] != NULL, 0) && (dst != NULL && src != NULL && (unsigned)kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)) { /* split layout, rtMemcpyAsyncEx interposed */
+        struct npu_route_args_112 a = {{699, npu_route_thunk_112}, dst, destMax, src, count, kind, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemcpyAsyncEx))npu_route_fns[112])(dst, destMax, src, count, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? RT_MEMCPY_HOST_TO_DEVICE_EX : (int)kind), stream, NULL);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyAsyncWithCondition(dst, destMax, src, count, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -5460,7 +5517,7 @@ static inline aclError emu_direct_aclrtMemcpy2d(void* dst, size_t dpitch, const 
 }
 
 /* The ACL work of aclrtMemcpy2d when its route comes back through an interposer. */
-struct npu_route_args_135 {
+struct npu_route_args_142 {
     npu_routed h;
     void* dst;
     size_t dpitch;
@@ -5470,16 +5527,16 @@ struct npu_route_args_135 {
     size_t height;
     aclrtMemcpyKind kind;
 };
-static int32_t npu_route_thunk_135(npu_routed *h) {
-    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
+static int32_t npu_route_thunk_142(npu_routed *h) {
+    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
     return (int32_t)emu_direct_aclrtMemcpy2d(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind);
 }
 
 static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
-    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
-        struct npu_route_args_135 a = {{700, npu_route_thunk_135}, dst, dpitch, src, spitch, width, height, kind};
+    if (__builtin_expect(npu_route_fns[142] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
+        struct npu_route_args_142 a = {{700, npu_route_thunk_142}, dst, dpitch, src, spitch, width, height, kind};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[135])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
+        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[142])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
         npu_routed_pending = NULL;
         return r;
     }
@@ -5522,7 +5579,7 @@ static inline aclError emu_direct_aclrtMemcpy2dAsync(void* dst, size_t dpitch, c
 }
 
 /* The ACL work of aclrtMemcpy2dAsync when its route comes back through an interposer. */
-struct npu_route_args_136 {
+struct npu_route_args_143 {
     npu_routed h;
     void* dst;
     size_t dpitch;
@@ -5533,16 +5590,16 @@ struct npu_route_args_136 {
     aclrtMemcpyKind kind;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_136(npu_routed *h) {
-    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
+static int32_t npu_route_thunk_143(npu_routed *h) {
+    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
     return (int32_t)emu_direct_aclrtMemcpy2dAsync(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind, a->stream);
 }
 
 static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[136] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
-        struct npu_route_args_136 a = {{701, npu_route_thunk_136}, dst, dpitch, src, spitch, width, height, kind, stream};
+    if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
+        struct npu_route_args_143 a = {{701, npu_route_thunk_143}, dst, dpitch, src, spitch, width, height, kind, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[136])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
+        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[143])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5581,8 +5638,30 @@ NPU_EXPORT aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src
     return emu_aclrtMemcpy2dAsync(dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
-static inline aclError emu_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+static inline aclError emu_direct_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
     return npug_aclrtGetSymbolAddress(npu_self(), (void*)symbol, devPtr);
+}
+
+/* The ACL work of aclrtGetSymbolAddress when its route comes back through an interposer. */
+struct npu_route_args_116 {
+    npu_routed h;
+    const void* symbol;
+    void** devPtr;
+};
+static int32_t npu_route_thunk_116(npu_routed *h) {
+    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
+    return (int32_t)emu_direct_aclrtGetSymbolAddress(a->symbol, a->devPtr);
+}
+
+static inline aclError emu_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+    if (__builtin_expect(npu_route_fns[116] != NULL, 0) && (symbol != NULL && devPtr != NULL)) { /* split layout, rtSymbolLookup interposed */
+        struct npu_route_args_116 a = {{918, npu_route_thunk_116}, symbol, devPtr};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_symbol_address(npu_route_fns[116], symbol, devPtr);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetSymbolAddress(symbol, devPtr);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
@@ -5611,8 +5690,30 @@ NPU_EXPORT aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
     return emu_aclrtGetSymbolAddress(symbol, devPtr);
 }
 
-static inline aclError emu_aclrtGetSymbolSize(const void* symbol, size_t* size) {
+static inline aclError emu_direct_aclrtGetSymbolSize(const void* symbol, size_t* size) {
     return npug_aclrtGetSymbolSize(npu_self(), (void*)symbol, size);
+}
+
+/* The ACL work of aclrtGetSymbolSize when its route comes back through an interposer. */
+struct npu_route_args_117 {
+    npu_routed h;
+    const void* symbol;
+    size_t* size;
+};
+static int32_t npu_route_thunk_117(npu_routed *h) {
+    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
+    return (int32_t)emu_direct_aclrtGetSymbolSize(a->symbol, a->size);
+}
+
+static inline aclError emu_aclrtGetSymbolSize(const void* symbol, size_t* size) {
+    if (__builtin_expect(npu_route_fns[117] != NULL, 0) && (symbol != NULL && size != NULL)) { /* split layout, rtSymbolLookup interposed */
+        struct npu_route_args_117 a = {{918, npu_route_thunk_117}, symbol, size};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_symbol_size(npu_route_fns[117], symbol, size);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetSymbolSize(symbol, size);
 }
 
 static NPU_HOOK aclError hook_aclrtGetSymbolSize(const void* symbol, size_t* size) {
@@ -5896,7 +5997,7 @@ static inline aclError emu_direct_aclrtReserveMemAddress(void** virPtr, size_t s
 }
 
 /* The ACL work of aclrtReserveMemAddress when its route comes back through an interposer. */
-struct npu_route_args_137 {
+struct npu_route_args_144 {
     npu_routed h;
     void** virPtr;
     size_t size;
@@ -5904,16 +6005,16 @@ struct npu_route_args_137 {
     void* expectPtr;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_137(npu_routed *h) {
-    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
+static int32_t npu_route_thunk_144(npu_routed *h) {
+    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
     return (int32_t)emu_direct_aclrtReserveMemAddress(a->virPtr, a->size, a->alignment, a->expectPtr, a->flags);
 }
 
 static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
-        struct npu_route_args_137 a = {{707, npu_route_thunk_137}, virPtr, size, alignment, expectPtr, flags};
+    if (__builtin_expect(npu_route_fns[144] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
+        struct npu_route_args_144 a = {{707, npu_route_thunk_144}, virPtr, size, alignment, expectPtr, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[137])(virPtr, size, alignment, expectPtr, flags);
+        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[144])(virPtr, size, alignment, expectPtr, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5954,20 +6055,20 @@ static inline aclError emu_direct_aclrtReleaseMemAddress(void* virPtr) {
 }
 
 /* The ACL work of aclrtReleaseMemAddress when its route comes back through an interposer. */
-struct npu_route_args_138 {
+struct npu_route_args_145 {
     npu_routed h;
     void* virPtr;
 };
-static int32_t npu_route_thunk_138(npu_routed *h) {
-    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
+static int32_t npu_route_thunk_145(npu_routed *h) {
+    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
     return (int32_t)emu_direct_aclrtReleaseMemAddress(a->virPtr);
 }
 
 static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
-    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
-        struct npu_route_args_138 a = {{708, npu_route_thunk_138}, virPtr};
+    if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
+        struct npu_route_args_145 a = {{708, npu_route_thunk_145}, virPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[138])(virPtr);
+        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[145])(virPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6086,7 +6187,7 @@ static inline aclError emu_direct_aclrtMapMem(void* virPtr, size_t size, size_t 
 }
 
 /* The ACL work of aclrtMapMem when its route comes back through an interposer. */
-struct npu_route_args_139 {
+struct npu_route_args_146 {
     npu_routed h;
     void* virPtr;
     size_t size;
@@ -6094,16 +6195,16 @@ struct npu_route_args_139 {
     aclrtDrvMemHandle handle;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_139(npu_routed *h) {
-    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
+static int32_t npu_route_thunk_146(npu_routed *h) {
+    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
     return (int32_t)emu_direct_aclrtMapMem(a->virPtr, a->size, a->offset, a->handle, a->flags);
 }
 
 static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
-        struct npu_route_args_139 a = {{710, npu_route_thunk_139}, virPtr, size, offset, handle, flags};
+    if (__builtin_expect(npu_route_fns[146] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
+        struct npu_route_args_146 a = {{710, npu_route_thunk_146}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[139])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[146])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6144,20 +6245,20 @@ static inline aclError emu_direct_aclrtUnmapMem(void* virPtr) {
 }
 
 /* The ACL work of aclrtUnmapMem when its route comes back through an interposer. */
-struct npu_route_args_140 {
+struct npu_route_args_147 {
     npu_routed h;
     void* virPtr;
 };
-static int32_t npu_route_thunk_140(npu_routed *h) {
-    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
+static int32_t npu_route_thunk_147(npu_routed *h) {
+    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
     return (int32_t)emu_direct_aclrtUnmapMem(a->virPtr);
 }
 
 static inline aclError emu_aclrtUnmapMem(void* virPtr) {
-    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
-        struct npu_route_args_140 a = {{711, npu_route_thunk_140}, virPtr};
+    if (__builtin_expect(npu_route_fns[147] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
+        struct npu_route_args_147 a = {{711, npu_route_thunk_147}, virPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[140])(virPtr);
+        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[147])(virPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6194,7 +6295,7 @@ static inline aclError emu_direct_aclrtMemMapNoAccess(void* virPtr, size_t size,
 }
 
 /* The ACL work of aclrtMemMapNoAccess when its route comes back through an interposer. */
-struct npu_route_args_141 {
+struct npu_route_args_148 {
     npu_routed h;
     void* virPtr;
     size_t size;
@@ -6202,16 +6303,16 @@ struct npu_route_args_141 {
     aclrtDrvMemHandle handle;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_141(npu_routed *h) {
-    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
+static int32_t npu_route_thunk_148(npu_routed *h) {
+    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
     return (int32_t)emu_direct_aclrtMemMapNoAccess(a->virPtr, a->size, a->offset, a->handle, a->flags);
 }
 
 static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
-        struct npu_route_args_141 a = {{889, npu_route_thunk_141}, virPtr, size, offset, handle, flags};
+    if (__builtin_expect(npu_route_fns[148] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
+        struct npu_route_args_148 a = {{889, npu_route_thunk_148}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[141])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[148])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6502,20 +6603,20 @@ static inline aclError emu_direct_aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtDestroyStreamForce when its route comes back through an interposer. */
-struct npu_route_args_142 {
+struct npu_route_args_149 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_142(npu_routed *h) {
-    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
+static int32_t npu_route_thunk_149(npu_routed *h) {
+    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
     return (int32_t)emu_direct_aclrtDestroyStreamForce(a->stream);
 }
 
 static inline aclError emu_aclrtDestroyStreamForce(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[142] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
-        struct npu_route_args_142 a = {{645, npu_route_thunk_142}, stream};
+    if (__builtin_expect(npu_route_fns[149] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
+        struct npu_route_args_149 a = {{645, npu_route_thunk_149}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[142])(stream);
+        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[149])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6706,21 +6807,21 @@ static inline aclError emu_direct_aclrtStreamGetPriority(aclrtStream stream, uin
 }
 
 /* The ACL work of aclrtStreamGetPriority when its route comes back through an interposer. */
-struct npu_route_args_143 {
+struct npu_route_args_150 {
     npu_routed h;
     aclrtStream stream;
     uint32_t* priority;
 };
-static int32_t npu_route_thunk_143(npu_routed *h) {
-    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
+static int32_t npu_route_thunk_150(npu_routed *h) {
+    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
     return (int32_t)emu_direct_aclrtStreamGetPriority(a->stream, a->priority);
 }
 
 static inline aclError emu_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
-    if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
-        struct npu_route_args_143 a = {{642, npu_route_thunk_143}, stream, priority};
+    if (__builtin_expect(npu_route_fns[150] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
+        struct npu_route_args_150 a = {{642, npu_route_thunk_150}, stream, priority};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[143])(stream, priority);
+        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[150])(stream, priority);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6840,23 +6941,23 @@ static inline aclError emu_direct_aclrtStreamWaitEventWithFlag(aclrtStream strea
 }
 
 /* The ACL work of aclrtStreamWaitEventWithFlag when its route comes back through an interposer. */
-struct npu_route_args_144 {
+struct npu_route_args_151 {
     npu_routed h;
     aclrtStream stream;
     aclrtEvent event;
     uint32_t timeout;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_144(npu_routed *h) {
-    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
+static int32_t npu_route_thunk_151(npu_routed *h) {
+    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
     return (int32_t)emu_direct_aclrtStreamWaitEventWithFlag(a->stream, a->event, a->timeout, a->flag);
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[144] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
-        struct npu_route_args_144 a = {{902, npu_route_thunk_144}, stream, event, timeout, flag};
+    if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
+        struct npu_route_args_151 a = {{902, npu_route_thunk_151}, stream, event, timeout, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[144])(stream, (rtEvent_t)event, timeout, flag);
+        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[151])(stream, (rtEvent_t)event, timeout, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6896,22 +6997,22 @@ static inline aclError emu_direct_aclrtStreamWaitEventWithTimeout(aclrtStream st
 }
 
 /* The ACL work of aclrtStreamWaitEventWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_145 {
+struct npu_route_args_152 {
     npu_routed h;
     aclrtStream stream;
     aclrtEvent event;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_145(npu_routed *h) {
-    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
+static int32_t npu_route_thunk_152(npu_routed *h) {
+    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
     return (int32_t)emu_direct_aclrtStreamWaitEventWithTimeout(a->stream, a->event, a->timeout);
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
-        struct npu_route_args_145 a = {{755, npu_route_thunk_145}, stream, event, timeout};
+    if (__builtin_expect(npu_route_fns[152] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
+        struct npu_route_args_152 a = {{755, npu_route_thunk_152}, stream, event, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[145])(stream, event, (uint32_t)timeout);
+        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[152])(stream, event, (uint32_t)timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7291,23 +7392,23 @@ static inline aclError emu_direct_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMe
 }
 
 /* The ACL work of aclrtGetMemUsageInfo when its route comes back through an interposer. */
-struct npu_route_args_146 {
+struct npu_route_args_153 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUsageInfo* memUsageInfo;
     size_t inputNum;
     size_t* outputNum;
 };
-static int32_t npu_route_thunk_146(npu_routed *h) {
-    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
+static int32_t npu_route_thunk_153(npu_routed *h) {
+    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
     return (int32_t)emu_direct_aclrtGetMemUsageInfo(a->deviceId, a->memUsageInfo, a->inputNum, a->outputNum);
 }
 
 static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    if (__builtin_expect(npu_route_fns[146] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
-        struct npu_route_args_146 a = {{797, npu_route_thunk_146}, deviceId, memUsageInfo, inputNum, outputNum};
+    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
+        struct npu_route_args_153 a = {{797, npu_route_thunk_153}, deviceId, memUsageInfo, inputNum, outputNum};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[146])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
+        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[153])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7347,20 +7448,20 @@ static inline aclError emu_direct_aclrtSetOpWaitTimeout(uint32_t timeout) {
 }
 
 /* The ACL work of aclrtSetOpWaitTimeout when its route comes back through an interposer. */
-struct npu_route_args_147 {
+struct npu_route_args_154 {
     npu_routed h;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_147(npu_routed *h) {
-    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
+static int32_t npu_route_thunk_154(npu_routed *h) {
+    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
     return (int32_t)emu_direct_aclrtSetOpWaitTimeout(a->timeout);
 }
 
 static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[147] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
-        struct npu_route_args_147 a = {{578, npu_route_thunk_147}, timeout};
+    if (__builtin_expect(npu_route_fns[154] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
+        struct npu_route_args_154 a = {{578, npu_route_thunk_154}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[147])(timeout);
+        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[154])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7397,20 +7498,20 @@ static inline aclError emu_direct_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
 }
 
 /* The ACL work of aclrtSetOpExecuteTimeOut when its route comes back through an interposer. */
-struct npu_route_args_148 {
+struct npu_route_args_155 {
     npu_routed h;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_148(npu_routed *h) {
-    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
+static int32_t npu_route_thunk_155(npu_routed *h) {
+    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
     return (int32_t)emu_direct_aclrtSetOpExecuteTimeOut(a->timeout);
 }
 
 static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[148] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
-        struct npu_route_args_148 a = {{579, npu_route_thunk_148}, timeout};
+    if (__builtin_expect(npu_route_fns[155] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
+        struct npu_route_args_155 a = {{579, npu_route_thunk_155}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[148])(timeout);
+        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[155])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7539,21 +7640,21 @@ static inline aclError emu_direct_aclrtSetStreamOverflowSwitch(aclrtStream strea
 }
 
 /* The ACL work of aclrtSetStreamOverflowSwitch when its route comes back through an interposer. */
-struct npu_route_args_149 {
+struct npu_route_args_156 {
     npu_routed h;
     aclrtStream stream;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_149(npu_routed *h) {
-    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
+static int32_t npu_route_thunk_156(npu_routed *h) {
+    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
     return (int32_t)emu_direct_aclrtSetStreamOverflowSwitch(a->stream, a->flag);
 }
 
 static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[149] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
-        struct npu_route_args_149 a = {{650, npu_route_thunk_149}, stream, flag};
+    if (__builtin_expect(npu_route_fns[156] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
+        struct npu_route_args_156 a = {{650, npu_route_thunk_156}, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[149])(stream, flag);
+        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[156])(stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7591,21 +7692,21 @@ static inline aclError emu_direct_aclrtGetStreamOverflowSwitch(aclrtStream strea
 }
 
 /* The ACL work of aclrtGetStreamOverflowSwitch when its route comes back through an interposer. */
-struct npu_route_args_150 {
+struct npu_route_args_157 {
     npu_routed h;
     aclrtStream stream;
     uint32_t* flag;
 };
-static int32_t npu_route_thunk_150(npu_routed *h) {
-    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
+static int32_t npu_route_thunk_157(npu_routed *h) {
+    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
     return (int32_t)emu_direct_aclrtGetStreamOverflowSwitch(a->stream, a->flag);
 }
 
 static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-    if (__builtin_expect(npu_route_fns[150] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
-        struct npu_route_args_150 a = {{651, npu_route_thunk_150}, stream, flag};
+    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
+        struct npu_route_args_157 a = {{651, npu_route_thunk_157}, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[150])(stream, flag);
+        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[157])(stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7701,22 +7802,22 @@ static inline aclError emu_direct_aclrtGetOverflowStatus(void* outputAddr, size_
 }
 
 /* The ACL work of aclrtGetOverflowStatus when its route comes back through an interposer. */
-struct npu_route_args_151 {
+struct npu_route_args_158 {
     npu_routed h;
     void* outputAddr;
     size_t outputSize;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_151(npu_routed *h) {
-    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
+static int32_t npu_route_thunk_158(npu_routed *h) {
+    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
     return (int32_t)emu_direct_aclrtGetOverflowStatus(a->outputAddr, a->outputSize, a->stream);
 }
 
 static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
-        struct npu_route_args_151 a = {{668, npu_route_thunk_151}, outputAddr, outputSize, stream};
+    if (__builtin_expect(npu_route_fns[158] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
+        struct npu_route_args_158 a = {{668, npu_route_thunk_158}, outputAddr, outputSize, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[151])((void* const)outputAddr, (const uint64_t)outputSize, stream);
+        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[158])((void* const)outputAddr, (const uint64_t)outputSize, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7755,20 +7856,20 @@ static inline aclError emu_direct_aclrtResetOverflowStatus(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtResetOverflowStatus when its route comes back through an interposer. */
-struct npu_route_args_152 {
+struct npu_route_args_159 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_152(npu_routed *h) {
-    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
+static int32_t npu_route_thunk_159(npu_routed *h) {
+    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
     return (int32_t)emu_direct_aclrtResetOverflowStatus(a->stream);
 }
 
 static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[152] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
-        struct npu_route_args_152 a = {{669, npu_route_thunk_152}, stream};
+    if (__builtin_expect(npu_route_fns[159] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
+        struct npu_route_args_159 a = {{669, npu_route_thunk_159}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[152])(stream);
+        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[159])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7899,21 +8000,21 @@ static inline aclError emu_direct_aclrtQueryDeviceStatus(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtQueryDeviceStatus when its route comes back through an interposer. */
-struct npu_route_args_153 {
+struct npu_route_args_160 {
     npu_routed h;
     int32_t deviceId;
     aclrtDeviceStatus* deviceStatus;
 };
-static int32_t npu_route_thunk_153(npu_routed *h) {
-    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
+static int32_t npu_route_thunk_160(npu_routed *h) {
+    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
     return (int32_t)emu_direct_aclrtQueryDeviceStatus(a->deviceId, a->deviceStatus);
 }
 
 static inline aclError emu_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
-    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
-        struct npu_route_args_153 a = {{610, npu_route_thunk_153}, deviceId, deviceStatus};
+    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
+        struct npu_route_args_160 a = {{610, npu_route_thunk_160}, deviceId, deviceStatus};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[153])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
+        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[160])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8462,22 +8563,22 @@ static inline aclError emu_direct_aclrtMemGetAllocationGranularity(aclrtPhysical
 }
 
 /* The ACL work of aclrtMemGetAllocationGranularity when its route comes back through an interposer. */
-struct npu_route_args_155 {
+struct npu_route_args_162 {
     npu_routed h;
     aclrtPhysicalMemProp* prop;
     aclrtMemGranularityOptions option;
     size_t* granularity;
 };
-static int32_t npu_route_thunk_155(npu_routed *h) {
-    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
+static int32_t npu_route_thunk_162(npu_routed *h) {
+    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
     return (int32_t)emu_direct_aclrtMemGetAllocationGranularity(a->prop, a->option, a->granularity);
 }
 
 static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
-    if (__builtin_expect(npu_route_fns[155] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
-        struct npu_route_args_155 a = {{719, npu_route_thunk_155}, prop, option, granularity};
+    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
+        struct npu_route_args_162 a = {{719, npu_route_thunk_162}, prop, option, granularity};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[155])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
+        aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[162])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8516,20 +8617,20 @@ static inline aclError emu_direct_aclrtDeviceGetBareTgid(int32_t* pid) {
 }
 
 /* The ACL work of aclrtDeviceGetBareTgid when its route comes back through an interposer. */
-struct npu_route_args_156 {
+struct npu_route_args_163 {
     npu_routed h;
     int32_t* pid;
 };
-static int32_t npu_route_thunk_156(npu_routed *h) {
-    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
+static int32_t npu_route_thunk_163(npu_routed *h) {
+    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetBareTgid(a->pid);
 }
 
 static inline aclError emu_aclrtDeviceGetBareTgid(int32_t* pid) {
-    if (__builtin_expect(npu_route_fns[156] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
-        struct npu_route_args_156 a = {{599, npu_route_thunk_156}, pid};
+    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
+        struct npu_route_args_163 a = {{599, npu_route_thunk_163}, pid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[156])((uint32_t*)pid);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[163])((uint32_t*)pid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8566,23 +8667,23 @@ static inline aclError emu_direct_aclrtCmoAsync(void* src, size_t size, aclrtCmo
 }
 
 /* The ACL work of aclrtCmoAsync when its route comes back through an interposer. */
-struct npu_route_args_157 {
+struct npu_route_args_164 {
     npu_routed h;
     void* src;
     size_t size;
     aclrtCmoType cmoType;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_157(npu_routed *h) {
-    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
+static int32_t npu_route_thunk_164(npu_routed *h) {
+    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
     return (int32_t)emu_direct_aclrtCmoAsync(a->src, a->size, a->cmoType, a->stream);
 }
 
 static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
-        struct npu_route_args_157 a = {{730, npu_route_thunk_157}, src, size, cmoType, stream};
+    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
+        struct npu_route_args_164 a = {{730, npu_route_thunk_164}, src, size, cmoType, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[157])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
+        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[164])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8654,21 +8755,21 @@ static inline aclError emu_direct_aclrtDeviceTaskAbort(int32_t deviceId, uint32_
 }
 
 /* The ACL work of aclrtDeviceTaskAbort when its route comes back through an interposer. */
-struct npu_route_args_158 {
+struct npu_route_args_165 {
     npu_routed h;
     int32_t deviceId;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_158(npu_routed *h) {
-    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
+static int32_t npu_route_thunk_165(npu_routed *h) {
+    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
     return (int32_t)emu_direct_aclrtDeviceTaskAbort(a->deviceId, a->timeout);
 }
 
 static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[158] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
-        struct npu_route_args_158 a = {{605, npu_route_thunk_158}, deviceId, timeout};
+    if (__builtin_expect(npu_route_fns[165] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
+        struct npu_route_args_165 a = {{605, npu_route_thunk_165}, deviceId, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[158])(deviceId, timeout);
+        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[165])(deviceId, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8737,20 +8838,20 @@ static inline aclError emu_direct_aclrtStreamAbort(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtStreamAbort when its route comes back through an interposer. */
-struct npu_route_args_159 {
+struct npu_route_args_166 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_159(npu_routed *h) {
-    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
+static int32_t npu_route_thunk_166(npu_routed *h) {
+    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
     return (int32_t)emu_direct_aclrtStreamAbort(a->stream);
 }
 
 static inline aclError emu_aclrtStreamAbort(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[159] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
-        struct npu_route_args_159 a = {{652, npu_route_thunk_159}, stream};
+    if (__builtin_expect(npu_route_fns[166] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
+        struct npu_route_args_166 a = {{652, npu_route_thunk_166}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[159])(stream);
+        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[166])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9273,8 +9374,31 @@ NPU_EXPORT aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_
     return emu_aclrtMemcpyAsyncWithOffset(dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
 }
 
-static inline aclError emu_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
     return npug_aclrtMemcpyAsyncWithDesc(npu_self(), desc, kind, stream);
+}
+
+/* The ACL work of aclrtMemcpyAsyncWithDesc when its route comes back through an interposer. */
+struct npu_route_args_111 {
+    npu_routed h;
+    void* desc;
+    aclrtMemcpyKind kind;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_111(npu_routed *h) {
+    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyAsyncWithDesc(a->desc, a->kind, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (desc != NULL)) { /* split layout, rtsMemcpyAsyncWithDesc interposed */
+        struct npu_route_args_111 a = {{775, npu_route_thunk_111}, desc, kind, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsMemcpyAsyncWithDesc))npu_route_fns[111])(desc, (rtMemcpyKind)kind, NULL, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyAsyncWithDesc(desc, kind, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
@@ -9894,20 +10018,20 @@ static inline aclError emu_direct_aclmdlRIUpdate(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIUpdate when its route comes back through an interposer. */
-struct npu_route_args_160 {
+struct npu_route_args_167 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_160(npu_routed *h) {
-    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
+static int32_t npu_route_thunk_167(npu_routed *h) {
+    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
     return (int32_t)emu_direct_aclmdlRIUpdate(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
-        struct npu_route_args_160 a = {{896, npu_route_thunk_160}, modelRI};
+    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
+        struct npu_route_args_167 a = {{896, npu_route_thunk_167}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[160])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[167])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10087,20 +10211,20 @@ static inline aclError emu_direct_aclrtGetStreamAvailableNum(uint32_t* streamCou
 }
 
 /* The ACL work of aclrtGetStreamAvailableNum when its route comes back through an interposer. */
-struct npu_route_args_161 {
+struct npu_route_args_168 {
     npu_routed h;
     uint32_t* streamCount;
 };
-static int32_t npu_route_thunk_161(npu_routed *h) {
-    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
+static int32_t npu_route_thunk_168(npu_routed *h) {
+    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
     return (int32_t)emu_direct_aclrtGetStreamAvailableNum(a->streamCount);
 }
 
 static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
-        struct npu_route_args_161 a = {{801, npu_route_thunk_161}, streamCount};
+    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
+        struct npu_route_args_168 a = {{801, npu_route_thunk_168}, streamCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[161])(streamCount);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[168])(streamCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10137,22 +10261,22 @@ static inline aclError emu_direct_aclrtSetStreamAttribute(aclrtStream stream, ac
 }
 
 /* The ACL work of aclrtSetStreamAttribute when its route comes back through an interposer. */
-struct npu_route_args_162 {
+struct npu_route_args_169 {
     npu_routed h;
     aclrtStream stream;
     aclrtStreamAttr stmAttrType;
     aclrtStreamAttrValue* value;
 };
-static int32_t npu_route_thunk_162(npu_routed *h) {
-    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
+static int32_t npu_route_thunk_169(npu_routed *h) {
+    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
     return (int32_t)emu_direct_aclrtSetStreamAttribute(a->stream, a->stmAttrType, a->value);
 }
 
 static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
-        struct npu_route_args_162 a = {{799, npu_route_thunk_162}, stream, stmAttrType, value};
+    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
+        struct npu_route_args_169 a = {{799, npu_route_thunk_169}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[162])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[169])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10191,22 +10315,22 @@ static inline aclError emu_direct_aclrtGetStreamAttribute(aclrtStream stream, ac
 }
 
 /* The ACL work of aclrtGetStreamAttribute when its route comes back through an interposer. */
-struct npu_route_args_163 {
+struct npu_route_args_170 {
     npu_routed h;
     aclrtStream stream;
     aclrtStreamAttr stmAttrType;
     aclrtStreamAttrValue* value;
 };
-static int32_t npu_route_thunk_163(npu_routed *h) {
-    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
+static int32_t npu_route_thunk_170(npu_routed *h) {
+    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
     return (int32_t)emu_direct_aclrtGetStreamAttribute(a->stream, a->stmAttrType, a->value);
 }
 
 static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
-        struct npu_route_args_163 a = {{800, npu_route_thunk_163}, stream, stmAttrType, value};
+    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
+        struct npu_route_args_170 a = {{800, npu_route_thunk_170}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[163])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[170])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10245,21 +10369,21 @@ static inline aclError emu_direct_aclrtCreateNotify(aclrtNotify* notify, uint64_
 }
 
 /* The ACL work of aclrtCreateNotify when its route comes back through an interposer. */
-struct npu_route_args_164 {
+struct npu_route_args_171 {
     npu_routed h;
     aclrtNotify* notify;
     uint64_t flag;
 };
-static int32_t npu_route_thunk_164(npu_routed *h) {
-    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
+static int32_t npu_route_thunk_171(npu_routed *h) {
+    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
     return (int32_t)emu_direct_aclrtCreateNotify(a->notify, a->flag);
 }
 
 static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
-    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
-        struct npu_route_args_164 a = {{757, npu_route_thunk_164}, notify, flag};
+    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
+        struct npu_route_args_171 a = {{757, npu_route_thunk_171}, notify, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[164])((rtNotify_t*)notify, flag);
+        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[171])((rtNotify_t*)notify, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10297,20 +10421,20 @@ static inline aclError emu_direct_aclrtDestroyNotify(aclrtNotify notify) {
 }
 
 /* The ACL work of aclrtDestroyNotify when its route comes back through an interposer. */
-struct npu_route_args_165 {
+struct npu_route_args_172 {
     npu_routed h;
     aclrtNotify notify;
 };
-static int32_t npu_route_thunk_165(npu_routed *h) {
-    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
+static int32_t npu_route_thunk_172(npu_routed *h) {
+    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
     return (int32_t)emu_direct_aclrtDestroyNotify(a->notify);
 }
 
 static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
-    if (__builtin_expect(npu_route_fns[165] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
-        struct npu_route_args_165 a = {{758, npu_route_thunk_165}, notify};
+    if (__builtin_expect(npu_route_fns[172] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
+        struct npu_route_args_172 a = {{758, npu_route_thunk_172}, notify};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[165])((rtNotify_t)notify);
+        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[172])((rtNotify_t)notify);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10347,21 +10471,21 @@ static inline aclError emu_direct_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify
 }
 
 /* The ACL work of aclrtCntNotifyCreate when its route comes back through an interposer. */
-struct npu_route_args_166 {
+struct npu_route_args_173 {
     npu_routed h;
     aclrtCntNotify* cntNotify;
     uint64_t flag;
 };
-static int32_t npu_route_thunk_166(npu_routed *h) {
-    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
+static int32_t npu_route_thunk_173(npu_routed *h) {
+    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyCreate(a->cntNotify, a->flag);
 }
 
 static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
-    if (__builtin_expect(npu_route_fns[166] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
-        struct npu_route_args_166 a = {{768, npu_route_thunk_166}, cntNotify, flag};
+    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
+        struct npu_route_args_173 a = {{768, npu_route_thunk_173}, cntNotify, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[166])((rtCntNotify_t* const)cntNotify, flag);
+        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[173])((rtCntNotify_t* const)cntNotify, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10399,20 +10523,20 @@ static inline aclError emu_direct_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify
 }
 
 /* The ACL work of aclrtCntNotifyDestroy when its route comes back through an interposer. */
-struct npu_route_args_167 {
+struct npu_route_args_174 {
     npu_routed h;
     aclrtCntNotify cntNotify;
 };
-static int32_t npu_route_thunk_167(npu_routed *h) {
-    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
+static int32_t npu_route_thunk_174(npu_routed *h) {
+    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyDestroy(a->cntNotify);
 }
 
 static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
-    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
-        struct npu_route_args_167 a = {{767, npu_route_thunk_167}, cntNotify};
+    if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
+        struct npu_route_args_174 a = {{767, npu_route_thunk_174}, cntNotify};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[167])((rtCntNotify_t const)cntNotify);
+        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[174])((rtCntNotify_t const)cntNotify);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10449,21 +10573,21 @@ static inline aclError emu_direct_aclrtRecordNotify(aclrtNotify notify, aclrtStr
 }
 
 /* The ACL work of aclrtRecordNotify when its route comes back through an interposer. */
-struct npu_route_args_168 {
+struct npu_route_args_175 {
     npu_routed h;
     aclrtNotify notify;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_168(npu_routed *h) {
-    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
+static int32_t npu_route_thunk_175(npu_routed *h) {
+    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
     return (int32_t)emu_direct_aclrtRecordNotify(a->notify, a->stream);
 }
 
 static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
-        struct npu_route_args_168 a = {{759, npu_route_thunk_168}, notify, stream};
+    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
+        struct npu_route_args_175 a = {{759, npu_route_thunk_175}, notify, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[168])((rtNotify_t)notify, stream);
+        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[175])((rtNotify_t)notify, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10501,22 +10625,22 @@ static inline aclError emu_direct_aclrtWaitAndResetNotify(aclrtNotify notify, ac
 }
 
 /* The ACL work of aclrtWaitAndResetNotify when its route comes back through an interposer. */
-struct npu_route_args_169 {
+struct npu_route_args_176 {
     npu_routed h;
     aclrtNotify notify;
     aclrtStream stream;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_169(npu_routed *h) {
-    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
+static int32_t npu_route_thunk_176(npu_routed *h) {
+    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
     return (int32_t)emu_direct_aclrtWaitAndResetNotify(a->notify, a->stream, a->timeout);
 }
 
 static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
-        struct npu_route_args_169 a = {{760, npu_route_thunk_169}, notify, stream, timeout};
+    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
+        struct npu_route_args_176 a = {{760, npu_route_thunk_176}, notify, stream, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[169])((rtNotify_t)notify, stream, timeout);
+        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[176])((rtNotify_t)notify, stream, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10555,21 +10679,21 @@ static inline aclError emu_direct_aclrtGetNotifyId(aclrtNotify notify, uint32_t*
 }
 
 /* The ACL work of aclrtGetNotifyId when its route comes back through an interposer. */
-struct npu_route_args_170 {
+struct npu_route_args_177 {
     npu_routed h;
     aclrtNotify notify;
     uint32_t* notifyId;
 };
-static int32_t npu_route_thunk_170(npu_routed *h) {
-    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
+static int32_t npu_route_thunk_177(npu_routed *h) {
+    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
     return (int32_t)emu_direct_aclrtGetNotifyId(a->notify, a->notifyId);
 }
 
 static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
-        struct npu_route_args_170 a = {{761, npu_route_thunk_170}, notify, notifyId};
+    if (__builtin_expect(npu_route_fns[177] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
+        struct npu_route_args_177 a = {{761, npu_route_thunk_177}, notify, notifyId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[170])((rtNotify_t)notify, notifyId);
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[177])((rtNotify_t)notify, notifyId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10607,21 +10731,21 @@ static inline aclError emu_direct_aclrtGetEventId(aclrtEvent event, uint32_t* ev
 }
 
 /* The ACL work of aclrtGetEventId when its route comes back through an interposer. */
-struct npu_route_args_171 {
+struct npu_route_args_178 {
     npu_routed h;
     aclrtEvent event;
     uint32_t* eventId;
 };
-static int32_t npu_route_thunk_171(npu_routed *h) {
-    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
+static int32_t npu_route_thunk_178(npu_routed *h) {
+    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
     return (int32_t)emu_direct_aclrtGetEventId(a->event, a->eventId);
 }
 
 static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
-    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
-        struct npu_route_args_171 a = {{754, npu_route_thunk_171}, event, eventId};
+    if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
+        struct npu_route_args_178 a = {{754, npu_route_thunk_178}, event, eventId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[171])((rtEvent_t)event, eventId);
+        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[178])((rtEvent_t)event, eventId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10659,20 +10783,20 @@ static inline aclError emu_direct_aclrtGetEventAvailNum(uint32_t* eventCount) {
 }
 
 /* The ACL work of aclrtGetEventAvailNum when its route comes back through an interposer. */
-struct npu_route_args_172 {
+struct npu_route_args_179 {
     npu_routed h;
     uint32_t* eventCount;
 };
-static int32_t npu_route_thunk_172(npu_routed *h) {
-    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
+static int32_t npu_route_thunk_179(npu_routed *h) {
+    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
     return (int32_t)emu_direct_aclrtGetEventAvailNum(a->eventCount);
 }
 
 static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
-    if (__builtin_expect(npu_route_fns[172] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
-        struct npu_route_args_172 a = {{756, npu_route_thunk_172}, eventCount};
+    if (__builtin_expect(npu_route_fns[179] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
+        struct npu_route_args_179 a = {{756, npu_route_thunk_179}, eventCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[172])(eventCount);
+        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[179])(eventCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10709,22 +10833,22 @@ static inline aclError emu_direct_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDev
 }
 
 /* The ACL work of aclrtGetDeviceInfo when its route comes back through an interposer. */
-struct npu_route_args_173 {
+struct npu_route_args_180 {
     npu_routed h;
     uint32_t deviceId;
     aclrtDevAttr attr;
     int64_t* value;
 };
-static int32_t npu_route_thunk_173(npu_routed *h) {
-    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
+static int32_t npu_route_thunk_180(npu_routed *h) {
+    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceInfo(a->deviceId, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
-    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
-        struct npu_route_args_173 a = {{739, npu_route_thunk_173}, deviceId, attr, value};
+    if (__builtin_expect(npu_route_fns[180] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
+        struct npu_route_args_180 a = {{739, npu_route_thunk_180}, deviceId, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[173])(deviceId, (rtDevAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[180])(deviceId, (rtDevAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10763,21 +10887,21 @@ static inline aclError emu_direct_aclrtDeviceGetStreamPriorityRange(int32_t* lea
 }
 
 /* The ACL work of aclrtDeviceGetStreamPriorityRange when its route comes back through an interposer. */
-struct npu_route_args_174 {
+struct npu_route_args_181 {
     npu_routed h;
     int32_t* leastPriority;
     int32_t* greatestPriority;
 };
-static int32_t npu_route_thunk_174(npu_routed *h) {
-    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
+static int32_t npu_route_thunk_181(npu_routed *h) {
+    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetStreamPriorityRange(a->leastPriority, a->greatestPriority);
 }
 
 static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
-        struct npu_route_args_174 a = {{740, npu_route_thunk_174}, leastPriority, greatestPriority};
+    if (__builtin_expect(npu_route_fns[181] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
+        struct npu_route_args_181 a = {{740, npu_route_thunk_181}, leastPriority, greatestPriority};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[174])(leastPriority, greatestPriority);
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[181])(leastPriority, greatestPriority);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10869,21 +10993,21 @@ static inline aclError emu_direct_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid
 }
 
 /* The ACL work of aclrtDeviceGetUuid when its route comes back through an interposer. */
-struct npu_route_args_175 {
+struct npu_route_args_182 {
     npu_routed h;
     int32_t deviceId;
     aclrtUuid* uuid;
 };
-static int32_t npu_route_thunk_175(npu_routed *h) {
-    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
+static int32_t npu_route_thunk_182(npu_routed *h) {
+    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetUuid(a->deviceId, a->uuid);
 }
 
 static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
-    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
-        struct npu_route_args_175 a = {{619, npu_route_thunk_175}, deviceId, uuid};
+    if (__builtin_expect(npu_route_fns[182] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
+        struct npu_route_args_182 a = {{619, npu_route_thunk_182}, deviceId, uuid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[175])(deviceId, (rtUuid_t*)uuid);
+        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[182])(deviceId, (rtUuid_t*)uuid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10981,22 +11105,22 @@ static inline aclError emu_direct_aclrtDeviceGetPCIBusId(int32_t deviceId, char 
 }
 
 /* The ACL work of aclrtDeviceGetPCIBusId when its route comes back through an interposer. */
-struct npu_route_args_176 {
+struct npu_route_args_183 {
     npu_routed h;
     int32_t deviceId;
     char * pciBusId;
     int32_t len;
 };
-static int32_t npu_route_thunk_176(npu_routed *h) {
-    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
+static int32_t npu_route_thunk_183(npu_routed *h) {
+    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetPCIBusId(a->deviceId, a->pciBusId, a->len);
 }
 
 static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
-    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
-        struct npu_route_args_176 a = {{575, npu_route_thunk_176}, deviceId, pciBusId, len};
+    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
+        struct npu_route_args_183 a = {{575, npu_route_thunk_183}, deviceId, pciBusId, len};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[176])(deviceId, pciBusId, len);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[183])(deviceId, pciBusId, len);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11035,21 +11159,21 @@ static inline aclError emu_direct_aclrtDeviceGetByPCIBusId(const char *pciBusId,
 }
 
 /* The ACL work of aclrtDeviceGetByPCIBusId when its route comes back through an interposer. */
-struct npu_route_args_177 {
+struct npu_route_args_184 {
     npu_routed h;
     const char * pciBusId;
     int32_t * deviceId;
 };
-static int32_t npu_route_thunk_177(npu_routed *h) {
-    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
+static int32_t npu_route_thunk_184(npu_routed *h) {
+    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetByPCIBusId(a->pciBusId, a->deviceId);
 }
 
 static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
-    if (__builtin_expect(npu_route_fns[177] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
-        struct npu_route_args_177 a = {{576, npu_route_thunk_177}, pciBusId, deviceId};
+    if (__builtin_expect(npu_route_fns[184] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
+        struct npu_route_args_184 a = {{576, npu_route_thunk_184}, pciBusId, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[177])(pciBusId, deviceId);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[184])(pciBusId, deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11161,20 +11285,20 @@ static inline aclError emu_direct_aclrtCtxGetCurrentDefaultStream(aclrtStream* s
 }
 
 /* The ACL work of aclrtCtxGetCurrentDefaultStream when its route comes back through an interposer. */
-struct npu_route_args_178 {
+struct npu_route_args_185 {
     npu_routed h;
     aclrtStream* stream;
 };
-static int32_t npu_route_thunk_178(npu_routed *h) {
-    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
+static int32_t npu_route_thunk_185(npu_routed *h) {
+    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
     return (int32_t)emu_direct_aclrtCtxGetCurrentDefaultStream(a->stream);
 }
 
 static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
-    if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
-        struct npu_route_args_178 a = {{751, npu_route_thunk_178}, stream};
+    if (__builtin_expect(npu_route_fns[185] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
+        struct npu_route_args_185 a = {{751, npu_route_thunk_185}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[178])((rtStream_t*)stream);
+        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[185])((rtStream_t*)stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11211,22 +11335,22 @@ static inline aclError emu_direct_aclrtGetPrimaryCtxState(int32_t deviceId, uint
 }
 
 /* The ACL work of aclrtGetPrimaryCtxState when its route comes back through an interposer. */
-struct npu_route_args_179 {
+struct npu_route_args_186 {
     npu_routed h;
     int32_t deviceId;
     uint32_t* flags;
     int32_t* active;
 };
-static int32_t npu_route_thunk_179(npu_routed *h) {
-    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
+static int32_t npu_route_thunk_186(npu_routed *h) {
+    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
     return (int32_t)emu_direct_aclrtGetPrimaryCtxState(a->deviceId, a->flags, a->active);
 }
 
 static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
-    if (__builtin_expect(npu_route_fns[179] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
-        struct npu_route_args_179 a = {{752, npu_route_thunk_179}, deviceId, flags, active};
+    if (__builtin_expect(npu_route_fns[186] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
+        struct npu_route_args_186 a = {{752, npu_route_thunk_186}, deviceId, flags, active};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[179])(deviceId, flags, active);
+        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[186])(deviceId, flags, active);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11300,22 +11424,22 @@ static inline aclError emu_direct_aclrtGetDeviceResLimit(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtGetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_180 {
+struct npu_route_args_187 {
     npu_routed h;
     int32_t deviceId;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_180(npu_routed *h) {
-    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
+static int32_t npu_route_thunk_187(npu_routed *h) {
+    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceResLimit(a->deviceId, a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[180] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
-        struct npu_route_args_180 a = {{744, npu_route_thunk_180}, deviceId, type, value};
+    if (__builtin_expect(npu_route_fns[187] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
+        struct npu_route_args_187 a = {{744, npu_route_thunk_187}, deviceId, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[180])(deviceId, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[187])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11354,22 +11478,22 @@ static inline aclError emu_direct_aclrtSetDeviceResLimit(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtSetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_181 {
+struct npu_route_args_188 {
     npu_routed h;
     int32_t deviceId;
     aclrtDevResLimitType type;
     uint32_t value;
 };
-static int32_t npu_route_thunk_181(npu_routed *h) {
-    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
+static int32_t npu_route_thunk_188(npu_routed *h) {
+    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
     return (int32_t)emu_direct_aclrtSetDeviceResLimit(a->deviceId, a->type, a->value);
 }
 
 static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
-    if (__builtin_expect(npu_route_fns[181] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
-        struct npu_route_args_181 a = {{742, npu_route_thunk_181}, deviceId, type, value};
+    if (__builtin_expect(npu_route_fns[188] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
+        struct npu_route_args_188 a = {{742, npu_route_thunk_188}, deviceId, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[181])(deviceId, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[188])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11408,20 +11532,20 @@ static inline aclError emu_direct_aclrtResetDeviceResLimit(int32_t deviceId) {
 }
 
 /* The ACL work of aclrtResetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_182 {
+struct npu_route_args_189 {
     npu_routed h;
     int32_t deviceId;
 };
-static int32_t npu_route_thunk_182(npu_routed *h) {
-    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
+static int32_t npu_route_thunk_189(npu_routed *h) {
+    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
     return (int32_t)emu_direct_aclrtResetDeviceResLimit(a->deviceId);
 }
 
 static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[182] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
-        struct npu_route_args_182 a = {{743, npu_route_thunk_182}, deviceId};
+    if (__builtin_expect(npu_route_fns[189] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
+        struct npu_route_args_189 a = {{743, npu_route_thunk_189}, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[182])(deviceId);
+        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[189])(deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11458,22 +11582,22 @@ static inline aclError emu_direct_aclrtGetStreamResLimit(aclrtStream stream, acl
 }
 
 /* The ACL work of aclrtGetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_183 {
+struct npu_route_args_190 {
     npu_routed h;
     aclrtStream stream;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_183(npu_routed *h) {
-    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
+static int32_t npu_route_thunk_190(npu_routed *h) {
+    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
     return (int32_t)emu_direct_aclrtGetStreamResLimit(a->stream, a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
-        struct npu_route_args_183 a = {{811, npu_route_thunk_183}, stream, type, value};
+    if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
+        struct npu_route_args_190 a = {{811, npu_route_thunk_190}, stream, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[183])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
+        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[190])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11512,22 +11636,22 @@ static inline aclError emu_direct_aclrtSetStreamResLimit(aclrtStream stream, acl
 }
 
 /* The ACL work of aclrtSetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_184 {
+struct npu_route_args_191 {
     npu_routed h;
     aclrtStream stream;
     aclrtDevResLimitType type;
     uint32_t value;
 };
-static int32_t npu_route_thunk_184(npu_routed *h) {
-    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
+static int32_t npu_route_thunk_191(npu_routed *h) {
+    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
     return (int32_t)emu_direct_aclrtSetStreamResLimit(a->stream, a->type, a->value);
 }
 
 static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
-    if (__builtin_expect(npu_route_fns[184] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
-        struct npu_route_args_184 a = {{809, npu_route_thunk_184}, stream, type, value};
+    if (__builtin_expect(npu_route_fns[191] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
+        struct npu_route_args_191 a = {{809, npu_route_thunk_191}, stream, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[184])(stream, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[191])(stream, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11566,20 +11690,20 @@ static inline aclError emu_direct_aclrtResetStreamResLimit(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtResetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_185 {
+struct npu_route_args_192 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_185(npu_routed *h) {
-    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
+static int32_t npu_route_thunk_192(npu_routed *h) {
+    struct npu_route_args_192 *a = (struct npu_route_args_192 *)h;
     return (int32_t)emu_direct_aclrtResetStreamResLimit(a->stream);
 }
 
 static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[185] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
-        struct npu_route_args_185 a = {{810, npu_route_thunk_185}, stream};
+    if (__builtin_expect(npu_route_fns[192] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
+        struct npu_route_args_192 a = {{810, npu_route_thunk_192}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[185])(stream);
+        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[192])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11616,20 +11740,20 @@ static inline aclError emu_direct_aclrtUseStreamResInCurrentThread(aclrtStream s
 }
 
 /* The ACL work of aclrtUseStreamResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_186 {
+struct npu_route_args_193 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_186(npu_routed *h) {
-    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
+static int32_t npu_route_thunk_193(npu_routed *h) {
+    struct npu_route_args_193 *a = (struct npu_route_args_193 *)h;
     return (int32_t)emu_direct_aclrtUseStreamResInCurrentThread(a->stream);
 }
 
 static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[186] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
-        struct npu_route_args_186 a = {{812, npu_route_thunk_186}, stream};
+    if (__builtin_expect(npu_route_fns[193] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
+        struct npu_route_args_193 a = {{812, npu_route_thunk_193}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[186])(stream);
+        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[193])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11666,20 +11790,20 @@ static inline aclError emu_direct_aclrtUnuseStreamResInCurrentThread(aclrtStream
 }
 
 /* The ACL work of aclrtUnuseStreamResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_187 {
+struct npu_route_args_194 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_187(npu_routed *h) {
-    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
+static int32_t npu_route_thunk_194(npu_routed *h) {
+    struct npu_route_args_194 *a = (struct npu_route_args_194 *)h;
     return (int32_t)emu_direct_aclrtUnuseStreamResInCurrentThread(a->stream);
 }
 
 static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[187] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
-        struct npu_route_args_187 a = {{813, npu_route_thunk_187}, stream};
+    if (__builtin_expect(npu_route_fns[194] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
+        struct npu_route_args_194 a = {{813, npu_route_thunk_194}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[187])(stream);
+        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[194])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11716,21 +11840,21 @@ static inline aclError emu_direct_aclrtGetResInCurrentThread(aclrtDevResLimitTyp
 }
 
 /* The ACL work of aclrtGetResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_188 {
+struct npu_route_args_195 {
     npu_routed h;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_188(npu_routed *h) {
-    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
+static int32_t npu_route_thunk_195(npu_routed *h) {
+    struct npu_route_args_195 *a = (struct npu_route_args_195 *)h;
     return (int32_t)emu_direct_aclrtGetResInCurrentThread(a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[188] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
-        struct npu_route_args_188 a = {{814, npu_route_thunk_188}, type, value};
+    if (__builtin_expect(npu_route_fns[195] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
+        struct npu_route_args_195 a = {{814, npu_route_thunk_195}, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[188])((const rtDevResLimitType_t)type, (uint32_t* const)value);
+        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[195])((const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11768,20 +11892,20 @@ static inline aclError emu_direct_aclrtCreateLabel(aclrtLabel* label) {
 }
 
 /* The ACL work of aclrtCreateLabel when its route comes back through an interposer. */
-struct npu_route_args_189 {
+struct npu_route_args_196 {
     npu_routed h;
     aclrtLabel* label;
 };
-static int32_t npu_route_thunk_189(npu_routed *h) {
-    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
+static int32_t npu_route_thunk_196(npu_routed *h) {
+    struct npu_route_args_196 *a = (struct npu_route_args_196 *)h;
     return (int32_t)emu_direct_aclrtCreateLabel(a->label);
 }
 
 static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
-    if (__builtin_expect(npu_route_fns[189] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
-        struct npu_route_args_189 a = {{852, npu_route_thunk_189}, label};
+    if (__builtin_expect(npu_route_fns[196] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
+        struct npu_route_args_196 a = {{852, npu_route_thunk_196}, label};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[189])((rtLabel_t*)label);
+        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[196])((rtLabel_t*)label);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11818,21 +11942,21 @@ static inline aclError emu_direct_aclrtSetLabel(aclrtLabel label, aclrtStream st
 }
 
 /* The ACL work of aclrtSetLabel when its route comes back through an interposer. */
-struct npu_route_args_190 {
+struct npu_route_args_197 {
     npu_routed h;
     aclrtLabel label;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_190(npu_routed *h) {
-    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
+static int32_t npu_route_thunk_197(npu_routed *h) {
+    struct npu_route_args_197 *a = (struct npu_route_args_197 *)h;
     return (int32_t)emu_direct_aclrtSetLabel(a->label, a->stream);
 }
 
 static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
-        struct npu_route_args_190 a = {{856, npu_route_thunk_190}, label, stream};
+    if (__builtin_expect(npu_route_fns[197] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
+        struct npu_route_args_197 a = {{856, npu_route_thunk_197}, label, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[190])((rtLabel_t)label, stream);
+        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[197])((rtLabel_t)label, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11870,20 +11994,20 @@ static inline aclError emu_direct_aclrtDestroyLabel(aclrtLabel label) {
 }
 
 /* The ACL work of aclrtDestroyLabel when its route comes back through an interposer. */
-struct npu_route_args_191 {
+struct npu_route_args_198 {
     npu_routed h;
     aclrtLabel label;
 };
-static int32_t npu_route_thunk_191(npu_routed *h) {
-    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
+static int32_t npu_route_thunk_198(npu_routed *h) {
+    struct npu_route_args_198 *a = (struct npu_route_args_198 *)h;
     return (int32_t)emu_direct_aclrtDestroyLabel(a->label);
 }
 
 static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
-    if (__builtin_expect(npu_route_fns[191] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
-        struct npu_route_args_191 a = {{853, npu_route_thunk_191}, label};
+    if (__builtin_expect(npu_route_fns[198] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
+        struct npu_route_args_198 a = {{853, npu_route_thunk_198}, label};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[191])((rtLabel_t)label);
+        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[198])((rtLabel_t)label);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11920,22 +12044,22 @@ static inline aclError emu_direct_aclrtCreateLabelList(aclrtLabel* labels, size_
 }
 
 /* The ACL work of aclrtCreateLabelList when its route comes back through an interposer. */
-struct npu_route_args_192 {
+struct npu_route_args_199 {
     npu_routed h;
     aclrtLabel* labels;
     size_t num;
     aclrtLabelList* labelList;
 };
-static int32_t npu_route_thunk_192(npu_routed *h) {
-    struct npu_route_args_192 *a = (struct npu_route_args_192 *)h;
+static int32_t npu_route_thunk_199(npu_routed *h) {
+    struct npu_route_args_199 *a = (struct npu_route_args_199 *)h;
     return (int32_t)emu_direct_aclrtCreateLabelList(a->labels, a->num, a->labelList);
 }
 
 static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-    if (__builtin_expect(npu_route_fns[192] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
-        struct npu_route_args_192 a = {{854, npu_route_thunk_192}, labels, num, labelList};
+    if (__builtin_expect(npu_route_fns[199] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
+        struct npu_route_args_199 a = {{854, npu_route_thunk_199}, labels, num, labelList};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[192])((rtLabel_t*)labels, num, (void* *)labelList);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[199])((rtLabel_t*)labels, num, (void* *)labelList);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11974,20 +12098,20 @@ static inline aclError emu_direct_aclrtDestroyLabelList(aclrtLabelList labelList
 }
 
 /* The ACL work of aclrtDestroyLabelList when its route comes back through an interposer. */
-struct npu_route_args_193 {
+struct npu_route_args_200 {
     npu_routed h;
     aclrtLabelList labelList;
 };
-static int32_t npu_route_thunk_193(npu_routed *h) {
-    struct npu_route_args_193 *a = (struct npu_route_args_193 *)h;
+static int32_t npu_route_thunk_200(npu_routed *h) {
+    struct npu_route_args_200 *a = (struct npu_route_args_200 *)h;
     return (int32_t)emu_direct_aclrtDestroyLabelList(a->labelList);
 }
 
 static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
-    if (__builtin_expect(npu_route_fns[193] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
-        struct npu_route_args_193 a = {{855, npu_route_thunk_193}, labelList};
+    if (__builtin_expect(npu_route_fns[200] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
+        struct npu_route_args_200 a = {{855, npu_route_thunk_200}, labelList};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[193])((void*)labelList);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[200])((void*)labelList);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12024,23 +12148,23 @@ static inline aclError emu_direct_aclrtSwitchLabelByIndex(void* ptr, uint32_t ma
 }
 
 /* The ACL work of aclrtSwitchLabelByIndex when its route comes back through an interposer. */
-struct npu_route_args_194 {
+struct npu_route_args_201 {
     npu_routed h;
     void* ptr;
     uint32_t maxValue;
     aclrtLabelList labelList;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_194(npu_routed *h) {
-    struct npu_route_args_194 *a = (struct npu_route_args_194 *)h;
+static int32_t npu_route_thunk_201(npu_routed *h) {
+    struct npu_route_args_201 *a = (struct npu_route_args_201 *)h;
     return (int32_t)emu_direct_aclrtSwitchLabelByIndex(a->ptr, a->maxValue, a->labelList, a->stream);
 }
 
 static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[194] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
-        struct npu_route_args_194 a = {{857, npu_route_thunk_194}, ptr, maxValue, labelList, stream};
+    if (__builtin_expect(npu_route_fns[201] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
+        struct npu_route_args_201 a = {{857, npu_route_thunk_201}, ptr, maxValue, labelList, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[194])(ptr, maxValue, (void*)labelList, stream);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[201])(ptr, maxValue, (void*)labelList, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12080,21 +12204,21 @@ static inline aclError emu_direct_aclrtActiveStream(aclrtStream activeStream, ac
 }
 
 /* The ACL work of aclrtActiveStream when its route comes back through an interposer. */
-struct npu_route_args_195 {
+struct npu_route_args_202 {
     npu_routed h;
     aclrtStream activeStream;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_195(npu_routed *h) {
-    struct npu_route_args_195 *a = (struct npu_route_args_195 *)h;
+static int32_t npu_route_thunk_202(npu_routed *h) {
+    struct npu_route_args_202 *a = (struct npu_route_args_202 *)h;
     return (int32_t)emu_direct_aclrtActiveStream(a->activeStream, a->stream);
 }
 
 static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[195] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
-        struct npu_route_args_195 a = {{808, npu_route_thunk_195}, activeStream, stream};
+    if (__builtin_expect(npu_route_fns[202] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
+        struct npu_route_args_202 a = {{808, npu_route_thunk_202}, activeStream, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[195])(activeStream, stream);
+        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[202])(activeStream, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12132,7 +12256,7 @@ static inline aclError emu_direct_aclrtSwitchStream(void* leftValue, aclrtCondit
 }
 
 /* The ACL work of aclrtSwitchStream when its route comes back through an interposer. */
-struct npu_route_args_196 {
+struct npu_route_args_203 {
     npu_routed h;
     void* leftValue;
     aclrtCondition cond;
@@ -12142,16 +12266,16 @@ struct npu_route_args_196 {
     aclrtStream falseStream;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_196(npu_routed *h) {
-    struct npu_route_args_196 *a = (struct npu_route_args_196 *)h;
+static int32_t npu_route_thunk_203(npu_routed *h) {
+    struct npu_route_args_203 *a = (struct npu_route_args_203 *)h;
     return (int32_t)emu_direct_aclrtSwitchStream(a->leftValue, a->cond, a->rightValue, a->dataType, a->trueStream, a->falseStream, a->stream);
 }
 
 static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[196] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
-        struct npu_route_args_196 a = {{807, npu_route_thunk_196}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
+    if (__builtin_expect(npu_route_fns[203] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
+        struct npu_route_args_203 a = {{807, npu_route_thunk_203}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[196])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
+        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[203])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12914,8 +13038,31 @@ NPU_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStr
     return emu_aclrtCmoWaitBarrier(taskInfo, stream, flag);
 }
 
-static inline aclError emu_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+static inline aclError emu_direct_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
     return npug_aclrtGetDevicesTopo(npu_self(), deviceId, otherDeviceId, value);
+}
+
+/* The ACL work of aclrtGetDevicesTopo when its route comes back through an interposer. */
+struct npu_route_args_114 {
+    npu_routed h;
+    uint32_t deviceId;
+    uint32_t otherDeviceId;
+    uint64_t* value;
+};
+static int32_t npu_route_thunk_114(npu_routed *h) {
+    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
+    return (int32_t)emu_direct_aclrtGetDevicesTopo(a->deviceId, a->otherDeviceId, a->value);
+}
+
+static inline aclError emu_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+    if (__builtin_expect(npu_route_fns[114] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetPairDevicesInfo interposed */
+        struct npu_route_args_114 a = {{738, npu_route_thunk_114}, deviceId, otherDeviceId, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetPairDevicesInfo))npu_route_fns[114])(deviceId, otherDeviceId, 0 /* RT_DEVS_INFO_TYPE_TOPOLOGY */, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDevicesTopo(deviceId, otherDeviceId, value);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
@@ -12945,8 +13092,37 @@ NPU_EXPORT aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceI
     return emu_aclrtGetDevicesTopo(deviceId, otherDeviceId, value);
 }
 
-static inline aclError emu_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
+static inline aclError emu_direct_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
     return npug_aclrtMemcpyBatch(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+}
+
+/* The ACL work of aclrtMemcpyBatch when its route comes back through an interposer. */
+struct npu_route_args_113 {
+    npu_routed h;
+    void** dsts;
+    size_t* destMaxs;
+    void** srcs;
+    size_t* sizes;
+    size_t numBatches;
+    aclrtMemcpyBatchAttr* attrs;
+    size_t* attrsIndexes;
+    size_t numAttrs;
+    size_t* failIndex;
+};
+static int32_t npu_route_thunk_113(npu_routed *h) {
+    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyBatch(a->dsts, a->destMaxs, a->srcs, a->sizes, a->numBatches, a->attrs, a->attrsIndexes, a->numAttrs, a->failIndex);
+}
+
+static inline aclError emu_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
+    if (__builtin_expect(npu_route_fns[113] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL)) { /* split layout, rtsMemcpyBatch interposed */
+        struct npu_route_args_113 a = {{720, npu_route_thunk_113}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsMemcpyBatch))npu_route_fns[113])(dsts, srcs, sizes, numBatches, (rtMemcpyBatchAttr *)attrs, attrsIndexes, numAttrs, failIndex);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
@@ -13128,7 +13304,7 @@ static inline aclError emu_direct_aclrtIpcMemGetExportKey(void* devPtr, size_t s
 }
 
 /* The ACL work of aclrtIpcMemGetExportKey when its route comes back through an interposer. */
-struct npu_route_args_197 {
+struct npu_route_args_204 {
     npu_routed h;
     void* devPtr;
     size_t size;
@@ -13136,16 +13312,16 @@ struct npu_route_args_197 {
     size_t len;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_197(npu_routed *h) {
-    struct npu_route_args_197 *a = (struct npu_route_args_197 *)h;
+static int32_t npu_route_thunk_204(npu_routed *h) {
+    struct npu_route_args_204 *a = (struct npu_route_args_204 *)h;
     return (int32_t)emu_direct_aclrtIpcMemGetExportKey(a->devPtr, a->size, a->key, a->len, a->flags);
 }
 
 static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[197] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
-        struct npu_route_args_197 a = {{790, npu_route_thunk_197}, devPtr, size, key, len, flags};
+    if (__builtin_expect(npu_route_fns[204] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
+        struct npu_route_args_204 a = {{790, npu_route_thunk_204}, devPtr, size, key, len, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[197])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[204])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13186,20 +13362,20 @@ static inline aclError emu_direct_aclrtIpcMemClose(const char* key) {
 }
 
 /* The ACL work of aclrtIpcMemClose when its route comes back through an interposer. */
-struct npu_route_args_198 {
+struct npu_route_args_205 {
     npu_routed h;
     const char* key;
 };
-static int32_t npu_route_thunk_198(npu_routed *h) {
-    struct npu_route_args_198 *a = (struct npu_route_args_198 *)h;
+static int32_t npu_route_thunk_205(npu_routed *h) {
+    struct npu_route_args_205 *a = (struct npu_route_args_205 *)h;
     return (int32_t)emu_direct_aclrtIpcMemClose(a->key);
 }
 
 static inline aclError emu_aclrtIpcMemClose(const char* key) {
-    if (__builtin_expect(npu_route_fns[198] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
-        struct npu_route_args_198 a = {{791, npu_route_thunk_198}, key};
+    if (__builtin_expect(npu_route_fns[205] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
+        struct npu_route_args_205 a = {{791, npu_route_thunk_205}, key};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[198])((const char_t*)key);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[205])((const char_t*)key);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13236,22 +13412,22 @@ static inline aclError emu_direct_aclrtIpcMemImportByKey(void** devPtr, const ch
 }
 
 /* The ACL work of aclrtIpcMemImportByKey when its route comes back through an interposer. */
-struct npu_route_args_199 {
+struct npu_route_args_206 {
     npu_routed h;
     void** devPtr;
     const char* key;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_199(npu_routed *h) {
-    struct npu_route_args_199 *a = (struct npu_route_args_199 *)h;
+static int32_t npu_route_thunk_206(npu_routed *h) {
+    struct npu_route_args_206 *a = (struct npu_route_args_206 *)h;
     return (int32_t)emu_direct_aclrtIpcMemImportByKey(a->devPtr, a->key, a->flags);
 }
 
 static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[199] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
-        struct npu_route_args_199 a = {{792, npu_route_thunk_199}, devPtr, key, flags};
+    if (__builtin_expect(npu_route_fns[206] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
+        struct npu_route_args_206 a = {{792, npu_route_thunk_206}, devPtr, key, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[199])(devPtr, (const char_t*)key, flags);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[206])(devPtr, (const char_t*)key, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13290,22 +13466,22 @@ static inline aclError emu_direct_aclrtIpcMemSetImportPid(const char* key, int32
 }
 
 /* The ACL work of aclrtIpcMemSetImportPid when its route comes back through an interposer. */
-struct npu_route_args_200 {
+struct npu_route_args_207 {
     npu_routed h;
     const char* key;
     int32_t* pid;
     size_t num;
 };
-static int32_t npu_route_thunk_200(npu_routed *h) {
-    struct npu_route_args_200 *a = (struct npu_route_args_200 *)h;
+static int32_t npu_route_thunk_207(npu_routed *h) {
+    struct npu_route_args_207 *a = (struct npu_route_args_207 *)h;
     return (int32_t)emu_direct_aclrtIpcMemSetImportPid(a->key, a->pid, a->num);
 }
 
 static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-    if (__builtin_expect(npu_route_fns[200] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
-        struct npu_route_args_200 a = {{793, npu_route_thunk_200}, key, pid, num};
+    if (__builtin_expect(npu_route_fns[207] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
+        struct npu_route_args_207 a = {{793, npu_route_thunk_207}, key, pid, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[200])((const char_t*)key, pid, (int)num);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[207])((const char_t*)key, pid, (int)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13432,21 +13608,21 @@ static inline aclError emu_direct_aclrtNotifyBatchReset(aclrtNotify* notifies, s
 }
 
 /* The ACL work of aclrtNotifyBatchReset when its route comes back through an interposer. */
-struct npu_route_args_201 {
+struct npu_route_args_208 {
     npu_routed h;
     aclrtNotify* notifies;
     size_t num;
 };
-static int32_t npu_route_thunk_201(npu_routed *h) {
-    struct npu_route_args_201 *a = (struct npu_route_args_201 *)h;
+static int32_t npu_route_thunk_208(npu_routed *h) {
+    struct npu_route_args_208 *a = (struct npu_route_args_208 *)h;
     return (int32_t)emu_direct_aclrtNotifyBatchReset(a->notifies, a->num);
 }
 
 static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
-    if (__builtin_expect(npu_route_fns[201] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
-        struct npu_route_args_201 a = {{762, npu_route_thunk_201}, notifies, num};
+    if (__builtin_expect(npu_route_fns[208] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
+        struct npu_route_args_208 a = {{762, npu_route_thunk_208}, notifies, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[201])((rtNotify_t*)notifies, (uint32_t)num);
+        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[208])((rtNotify_t*)notifies, (uint32_t)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13484,23 +13660,23 @@ static inline aclError emu_direct_aclrtNotifyGetExportKey(aclrtNotify notify, ch
 }
 
 /* The ACL work of aclrtNotifyGetExportKey when its route comes back through an interposer. */
-struct npu_route_args_202 {
+struct npu_route_args_209 {
     npu_routed h;
     aclrtNotify notify;
     char* key;
     size_t len;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_202(npu_routed *h) {
-    struct npu_route_args_202 *a = (struct npu_route_args_202 *)h;
+static int32_t npu_route_thunk_209(npu_routed *h) {
+    struct npu_route_args_209 *a = (struct npu_route_args_209 *)h;
     return (int32_t)emu_direct_aclrtNotifyGetExportKey(a->notify, a->key, a->len, a->flags);
 }
 
 static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[202] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
-        struct npu_route_args_202 a = {{763, npu_route_thunk_202}, notify, key, len, flags};
+    if (__builtin_expect(npu_route_fns[209] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
+        struct npu_route_args_209 a = {{763, npu_route_thunk_209}, notify, key, len, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[202])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[209])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13540,22 +13716,22 @@ static inline aclError emu_direct_aclrtNotifyImportByKey(aclrtNotify* notify, co
 }
 
 /* The ACL work of aclrtNotifyImportByKey when its route comes back through an interposer. */
-struct npu_route_args_203 {
+struct npu_route_args_210 {
     npu_routed h;
     aclrtNotify* notify;
     const char* key;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_203(npu_routed *h) {
-    struct npu_route_args_203 *a = (struct npu_route_args_203 *)h;
+static int32_t npu_route_thunk_210(npu_routed *h) {
+    struct npu_route_args_210 *a = (struct npu_route_args_210 *)h;
     return (int32_t)emu_direct_aclrtNotifyImportByKey(a->notify, a->key, a->flags);
 }
 
 static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[203] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
-        struct npu_route_args_203 a = {{764, npu_route_thunk_203}, notify, key, flags};
+    if (__builtin_expect(npu_route_fns[210] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
+        struct npu_route_args_210 a = {{764, npu_route_thunk_210}, notify, key, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[203])((rtNotify_t*)notify, (const char_t*)key, flags);
+        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[210])((rtNotify_t*)notify, (const char_t*)key, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13594,22 +13770,22 @@ static inline aclError emu_direct_aclrtNotifySetImportPid(aclrtNotify notify, in
 }
 
 /* The ACL work of aclrtNotifySetImportPid when its route comes back through an interposer. */
-struct npu_route_args_204 {
+struct npu_route_args_211 {
     npu_routed h;
     aclrtNotify notify;
     int32_t* pid;
     size_t num;
 };
-static int32_t npu_route_thunk_204(npu_routed *h) {
-    struct npu_route_args_204 *a = (struct npu_route_args_204 *)h;
+static int32_t npu_route_thunk_211(npu_routed *h) {
+    struct npu_route_args_211 *a = (struct npu_route_args_211 *)h;
     return (int32_t)emu_direct_aclrtNotifySetImportPid(a->notify, a->pid, a->num);
 }
 
 static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-    if (__builtin_expect(npu_route_fns[204] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
-        struct npu_route_args_204 a = {{765, npu_route_thunk_204}, notify, pid, num};
+    if (__builtin_expect(npu_route_fns[211] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
+        struct npu_route_args_211 a = {{765, npu_route_thunk_211}, notify, pid, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[204])((rtNotify_t)notify, pid, (int)num);
+        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[211])((rtNotify_t)notify, pid, (int)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13682,21 +13858,21 @@ static inline aclError emu_direct_aclmdlRICaptureBegin(aclrtStream stream, aclmd
 }
 
 /* The ACL work of aclmdlRICaptureBegin when its route comes back through an interposer. */
-struct npu_route_args_231 {
+struct npu_route_args_238 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRICaptureMode mode;
 };
-static int32_t npu_route_thunk_231(npu_routed *h) {
-    struct npu_route_args_231 *a = (struct npu_route_args_231 *)h;
+static int32_t npu_route_thunk_238(npu_routed *h) {
+    struct npu_route_args_238 *a = (struct npu_route_args_238 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureBegin(a->stream, a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-    if (__builtin_expect(npu_route_fns[231] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
-        struct npu_route_args_231 a = {{653, npu_route_thunk_231}, stream, mode};
+    if (__builtin_expect(npu_route_fns[238] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
+        struct npu_route_args_238 a = {{653, npu_route_thunk_238}, stream, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[231])(stream, (const rtStreamCaptureMode)mode);
+        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[238])(stream, (const rtStreamCaptureMode)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13734,22 +13910,22 @@ static inline aclError emu_direct_aclmdlRICaptureGetInfo(aclrtStream stream, acl
 }
 
 /* The ACL work of aclmdlRICaptureGetInfo when its route comes back through an interposer. */
-struct npu_route_args_111 {
+struct npu_route_args_118 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRICaptureStatus* status;
     aclmdlRI* modelRI;
 };
-static int32_t npu_route_thunk_111(npu_routed *h) {
-    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
+static int32_t npu_route_thunk_118(npu_routed *h) {
+    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureGetInfo(a->stream, a->status, a->modelRI);
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
-        struct npu_route_args_111 a = {{655, npu_route_thunk_111}, stream, status, modelRI};
+    if (__builtin_expect(npu_route_fns[118] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
+        struct npu_route_args_118 a = {{655, npu_route_thunk_118}, stream, status, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[111])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
+        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[118])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13788,21 +13964,21 @@ static inline aclError emu_direct_aclmdlRICaptureEnd(aclrtStream stream, aclmdlR
 }
 
 /* The ACL work of aclmdlRICaptureEnd when its route comes back through an interposer. */
-struct npu_route_args_232 {
+struct npu_route_args_239 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRI* modelRI;
 };
-static int32_t npu_route_thunk_232(npu_routed *h) {
-    struct npu_route_args_232 *a = (struct npu_route_args_232 *)h;
+static int32_t npu_route_thunk_239(npu_routed *h) {
+    struct npu_route_args_239 *a = (struct npu_route_args_239 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureEnd(a->stream, a->modelRI);
 }
 
 static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[232] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
-        struct npu_route_args_232 a = {{654, npu_route_thunk_232}, stream, modelRI};
+    if (__builtin_expect(npu_route_fns[239] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
+        struct npu_route_args_239 a = {{654, npu_route_thunk_239}, stream, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[232])(stream, (rtModel_t*)modelRI);
+        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[239])(stream, (rtModel_t*)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13840,20 +14016,20 @@ static inline aclError emu_direct_aclmdlRIDebugPrint(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIDebugPrint when its route comes back through an interposer. */
-struct npu_route_args_233 {
+struct npu_route_args_240 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_233(npu_routed *h) {
-    struct npu_route_args_233 *a = (struct npu_route_args_233 *)h;
+static int32_t npu_route_thunk_240(npu_routed *h) {
+    struct npu_route_args_240 *a = (struct npu_route_args_240 *)h;
     return (int32_t)emu_direct_aclmdlRIDebugPrint(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[233] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
-        struct npu_route_args_233 a = {{728, npu_route_thunk_233}, modelRI};
+    if (__builtin_expect(npu_route_fns[240] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
+        struct npu_route_args_240 a = {{728, npu_route_thunk_240}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[233])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[240])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13890,22 +14066,22 @@ static inline aclError emu_direct_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const
 }
 
 /* The ACL work of aclmdlRIDebugJsonPrint when its route comes back through an interposer. */
-struct npu_route_args_234 {
+struct npu_route_args_241 {
     npu_routed h;
     aclmdlRI modelRI;
     const char* path;
     uint32_t flags;
 };
-static int32_t npu_route_thunk_234(npu_routed *h) {
-    struct npu_route_args_234 *a = (struct npu_route_args_234 *)h;
+static int32_t npu_route_thunk_241(npu_routed *h) {
+    struct npu_route_args_241 *a = (struct npu_route_args_241 *)h;
     return (int32_t)emu_direct_aclmdlRIDebugJsonPrint(a->modelRI, a->path, a->flags);
 }
 
 static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
-    if (__builtin_expect(npu_route_fns[234] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
-        struct npu_route_args_234 a = {{729, npu_route_thunk_234}, modelRI, path, flags};
+    if (__builtin_expect(npu_route_fns[241] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
+        struct npu_route_args_241 a = {{729, npu_route_thunk_241}, modelRI, path, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[234])((rtModel_t)modelRI, path, flags);
+        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[241])((rtModel_t)modelRI, path, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13944,20 +14120,20 @@ static inline aclError emu_direct_aclmdlRICaptureThreadExchangeMode(aclmdlRICapt
 }
 
 /* The ACL work of aclmdlRICaptureThreadExchangeMode when its route comes back through an interposer. */
-struct npu_route_args_235 {
+struct npu_route_args_242 {
     npu_routed h;
     aclmdlRICaptureMode* mode;
 };
-static int32_t npu_route_thunk_235(npu_routed *h) {
-    struct npu_route_args_235 *a = (struct npu_route_args_235 *)h;
+static int32_t npu_route_thunk_242(npu_routed *h) {
+    struct npu_route_args_242 *a = (struct npu_route_args_242 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureThreadExchangeMode(a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-    if (__builtin_expect(npu_route_fns[235] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
-        struct npu_route_args_235 a = {{656, npu_route_thunk_235}, mode};
+    if (__builtin_expect(npu_route_fns[242] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
+        struct npu_route_args_242 a = {{656, npu_route_thunk_242}, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[235])((rtStreamCaptureMode*)mode);
+        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[242])((rtStreamCaptureMode*)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14046,21 +14222,21 @@ static inline aclError emu_direct_aclmdlRIExecute(aclmdlRI modelRI, int32_t time
 }
 
 /* The ACL work of aclmdlRIExecute when its route comes back through an interposer. */
-struct npu_route_args_245 {
+struct npu_route_args_252 {
     npu_routed h;
     aclmdlRI modelRI;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_245(npu_routed *h) {
-    struct npu_route_args_245 *a = (struct npu_route_args_245 *)h;
+static int32_t npu_route_thunk_252(npu_routed *h) {
+    struct npu_route_args_252 *a = (struct npu_route_args_252 *)h;
     return (int32_t)emu_direct_aclmdlRIExecute(a->modelRI, a->timeout);
 }
 
 static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[245] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
-        struct npu_route_args_245 a = {{851, npu_route_thunk_245}, modelRI, timeout};
+    if (__builtin_expect(npu_route_fns[252] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
+        struct npu_route_args_252 a = {{851, npu_route_thunk_252}, modelRI, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[245])((rtModel_t)modelRI, timeout);
+        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[252])((rtModel_t)modelRI, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14098,20 +14274,20 @@ static inline aclError emu_direct_aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIDestroy when its route comes back through an interposer. */
-struct npu_route_args_230 {
+struct npu_route_args_237 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_230(npu_routed *h) {
-    struct npu_route_args_230 *a = (struct npu_route_args_230 *)h;
+static int32_t npu_route_thunk_237(npu_routed *h) {
+    struct npu_route_args_237 *a = (struct npu_route_args_237 *)h;
     return (int32_t)emu_direct_aclmdlRIDestroy(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[230] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
-        struct npu_route_args_230 a = {{726, npu_route_thunk_230}, modelRI};
+    if (__builtin_expect(npu_route_fns[237] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
+        struct npu_route_args_237 a = {{726, npu_route_thunk_237}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[230])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[237])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14148,20 +14324,20 @@ static inline aclError emu_direct_aclmdlRICaptureTaskGrpBegin(aclrtStream stream
 }
 
 /* The ACL work of aclmdlRICaptureTaskGrpBegin when its route comes back through an interposer. */
-struct npu_route_args_236 {
+struct npu_route_args_243 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_236(npu_routed *h) {
-    struct npu_route_args_236 *a = (struct npu_route_args_236 *)h;
+static int32_t npu_route_thunk_243(npu_routed *h) {
+    struct npu_route_args_243 *a = (struct npu_route_args_243 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskGrpBegin(a->stream);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[236] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
-        struct npu_route_args_236 a = {{803, npu_route_thunk_236}, stream};
+    if (__builtin_expect(npu_route_fns[243] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
+        struct npu_route_args_243 a = {{803, npu_route_thunk_243}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[236])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[243])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14198,21 +14374,21 @@ static inline aclError emu_direct_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, 
 }
 
 /* The ACL work of aclmdlRICaptureTaskGrpEnd when its route comes back through an interposer. */
-struct npu_route_args_237 {
+struct npu_route_args_244 {
     npu_routed h;
     aclrtStream stream;
     aclrtTaskGrp* handle;
 };
-static int32_t npu_route_thunk_237(npu_routed *h) {
-    struct npu_route_args_237 *a = (struct npu_route_args_237 *)h;
+static int32_t npu_route_thunk_244(npu_routed *h) {
+    struct npu_route_args_244 *a = (struct npu_route_args_244 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskGrpEnd(a->stream, a->handle);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-    if (__builtin_expect(npu_route_fns[237] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
-        struct npu_route_args_237 a = {{804, npu_route_thunk_237}, stream, handle};
+    if (__builtin_expect(npu_route_fns[244] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
+        struct npu_route_args_244 a = {{804, npu_route_thunk_244}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[237])(stream, (rtTaskGrp_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[244])(stream, (rtTaskGrp_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14250,21 +14426,21 @@ static inline aclError emu_direct_aclmdlRICaptureTaskUpdateBegin(aclrtStream str
 }
 
 /* The ACL work of aclmdlRICaptureTaskUpdateBegin when its route comes back through an interposer. */
-struct npu_route_args_238 {
+struct npu_route_args_245 {
     npu_routed h;
     aclrtStream stream;
     aclrtTaskGrp handle;
 };
-static int32_t npu_route_thunk_238(npu_routed *h) {
-    struct npu_route_args_238 *a = (struct npu_route_args_238 *)h;
+static int32_t npu_route_thunk_245(npu_routed *h) {
+    struct npu_route_args_245 *a = (struct npu_route_args_245 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateBegin(a->stream, a->handle);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-    if (__builtin_expect(npu_route_fns[238] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
-        struct npu_route_args_238 a = {{805, npu_route_thunk_238}, stream, handle};
+    if (__builtin_expect(npu_route_fns[245] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
+        struct npu_route_args_245 a = {{805, npu_route_thunk_245}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[238])(stream, (rtTaskGrp_t)handle);
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[245])(stream, (rtTaskGrp_t)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14302,20 +14478,20 @@ static inline aclError emu_direct_aclmdlRICaptureTaskUpdateEnd(aclrtStream strea
 }
 
 /* The ACL work of aclmdlRICaptureTaskUpdateEnd when its route comes back through an interposer. */
-struct npu_route_args_239 {
+struct npu_route_args_246 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_239(npu_routed *h) {
-    struct npu_route_args_239 *a = (struct npu_route_args_239 *)h;
+static int32_t npu_route_thunk_246(npu_routed *h) {
+    struct npu_route_args_246 *a = (struct npu_route_args_246 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateEnd(a->stream);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[239] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
-        struct npu_route_args_239 a = {{806, npu_route_thunk_239}, stream};
+    if (__builtin_expect(npu_route_fns[246] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
+        struct npu_route_args_246 a = {{806, npu_route_thunk_246}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[239])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[246])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14352,21 +14528,21 @@ static inline aclError emu_direct_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t
 }
 
 /* The ACL work of aclmdlRIBuildBegin when its route comes back through an interposer. */
-struct npu_route_args_240 {
+struct npu_route_args_247 {
     npu_routed h;
     aclmdlRI* modelRI;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_240(npu_routed *h) {
-    struct npu_route_args_240 *a = (struct npu_route_args_240 *)h;
+static int32_t npu_route_thunk_247(npu_routed *h) {
+    struct npu_route_args_247 *a = (struct npu_route_args_247 *)h;
     return (int32_t)emu_direct_aclmdlRIBuildBegin(a->modelRI, a->flag);
 }
 
 static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[240] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
-        struct npu_route_args_240 a = {{846, npu_route_thunk_240}, modelRI, flag};
+    if (__builtin_expect(npu_route_fns[247] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
+        struct npu_route_args_247 a = {{846, npu_route_thunk_247}, modelRI, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[240])((rtModel_t*)modelRI, flag);
+        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[247])((rtModel_t*)modelRI, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14404,22 +14580,22 @@ static inline aclError emu_direct_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStre
 }
 
 /* The ACL work of aclmdlRIBindStream when its route comes back through an interposer. */
-struct npu_route_args_241 {
+struct npu_route_args_248 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_241(npu_routed *h) {
-    struct npu_route_args_241 *a = (struct npu_route_args_241 *)h;
+static int32_t npu_route_thunk_248(npu_routed *h) {
+    struct npu_route_args_248 *a = (struct npu_route_args_248 *)h;
     return (int32_t)emu_direct_aclmdlRIBindStream(a->modelRI, a->stream, a->flag);
 }
 
 static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[241] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
-        struct npu_route_args_241 a = {{847, npu_route_thunk_241}, modelRI, stream, flag};
+    if (__builtin_expect(npu_route_fns[248] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
+        struct npu_route_args_248 a = {{847, npu_route_thunk_248}, modelRI, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[241])((rtModel_t)modelRI, stream, flag);
+        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[248])((rtModel_t)modelRI, stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14458,21 +14634,21 @@ static inline aclError emu_direct_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream 
 }
 
 /* The ACL work of aclmdlRIEndTask when its route comes back through an interposer. */
-struct npu_route_args_242 {
+struct npu_route_args_249 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_242(npu_routed *h) {
-    struct npu_route_args_242 *a = (struct npu_route_args_242 *)h;
+static int32_t npu_route_thunk_249(npu_routed *h) {
+    struct npu_route_args_249 *a = (struct npu_route_args_249 *)h;
     return (int32_t)emu_direct_aclmdlRIEndTask(a->modelRI, a->stream);
 }
 
 static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[242] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
-        struct npu_route_args_242 a = {{848, npu_route_thunk_242}, modelRI, stream};
+    if (__builtin_expect(npu_route_fns[249] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
+        struct npu_route_args_249 a = {{848, npu_route_thunk_249}, modelRI, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[242])((rtModel_t)modelRI, stream);
+        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[249])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14510,21 +14686,21 @@ static inline aclError emu_direct_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reser
 }
 
 /* The ACL work of aclmdlRIBuildEnd when its route comes back through an interposer. */
-struct npu_route_args_243 {
+struct npu_route_args_250 {
     npu_routed h;
     aclmdlRI modelRI;
     void* reserve;
 };
-static int32_t npu_route_thunk_243(npu_routed *h) {
-    struct npu_route_args_243 *a = (struct npu_route_args_243 *)h;
+static int32_t npu_route_thunk_250(npu_routed *h) {
+    struct npu_route_args_250 *a = (struct npu_route_args_250 *)h;
     return (int32_t)emu_direct_aclmdlRIBuildEnd(a->modelRI, a->reserve);
 }
 
 static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-    if (__builtin_expect(npu_route_fns[243] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
-        struct npu_route_args_243 a = {{849, npu_route_thunk_243}, modelRI, reserve};
+    if (__builtin_expect(npu_route_fns[250] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
+        struct npu_route_args_250 a = {{849, npu_route_thunk_250}, modelRI, reserve};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[243])((rtModel_t)modelRI, reserve);
+        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[250])((rtModel_t)modelRI, reserve);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14562,21 +14738,21 @@ static inline aclError emu_direct_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtSt
 }
 
 /* The ACL work of aclmdlRIUnbindStream when its route comes back through an interposer. */
-struct npu_route_args_244 {
+struct npu_route_args_251 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_244(npu_routed *h) {
-    struct npu_route_args_244 *a = (struct npu_route_args_244 *)h;
+static int32_t npu_route_thunk_251(npu_routed *h) {
+    struct npu_route_args_251 *a = (struct npu_route_args_251 *)h;
     return (int32_t)emu_direct_aclmdlRIUnbindStream(a->modelRI, a->stream);
 }
 
 static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[244] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
-        struct npu_route_args_244 a = {{850, npu_route_thunk_244}, modelRI, stream};
+    if (__builtin_expect(npu_route_fns[251] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
+        struct npu_route_args_251 a = {{850, npu_route_thunk_251}, modelRI, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[244])((rtModel_t)modelRI, stream);
+        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[251])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14614,21 +14790,21 @@ static inline aclError emu_direct_aclmdlRISetName(aclmdlRI modelRI, const char* 
 }
 
 /* The ACL work of aclmdlRISetName when its route comes back through an interposer. */
-struct npu_route_args_246 {
+struct npu_route_args_253 {
     npu_routed h;
     aclmdlRI modelRI;
     const char* name;
 };
-static int32_t npu_route_thunk_246(npu_routed *h) {
-    struct npu_route_args_246 *a = (struct npu_route_args_246 *)h;
+static int32_t npu_route_thunk_253(npu_routed *h) {
+    struct npu_route_args_253 *a = (struct npu_route_args_253 *)h;
     return (int32_t)emu_direct_aclmdlRISetName(a->modelRI, a->name);
 }
 
 static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-    if (__builtin_expect(npu_route_fns[246] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
-        struct npu_route_args_246 a = {{858, npu_route_thunk_246}, modelRI, name};
+    if (__builtin_expect(npu_route_fns[253] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
+        struct npu_route_args_253 a = {{858, npu_route_thunk_253}, modelRI, name};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[246])((rtModel_t)modelRI, (const char_t*)name);
+        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[253])((rtModel_t)modelRI, (const char_t*)name);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14666,22 +14842,22 @@ static inline aclError emu_direct_aclmdlRIGetName(aclmdlRI modelRI, uint32_t max
 }
 
 /* The ACL work of aclmdlRIGetName when its route comes back through an interposer. */
-struct npu_route_args_247 {
+struct npu_route_args_254 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t maxLen;
     char* name;
 };
-static int32_t npu_route_thunk_247(npu_routed *h) {
-    struct npu_route_args_247 *a = (struct npu_route_args_247 *)h;
+static int32_t npu_route_thunk_254(npu_routed *h) {
+    struct npu_route_args_254 *a = (struct npu_route_args_254 *)h;
     return (int32_t)emu_direct_aclmdlRIGetName(a->modelRI, a->maxLen, a->name);
 }
 
 static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-    if (__builtin_expect(npu_route_fns[247] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
-        struct npu_route_args_247 a = {{859, npu_route_thunk_247}, modelRI, maxLen, name};
+    if (__builtin_expect(npu_route_fns[254] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
+        struct npu_route_args_254 a = {{859, npu_route_thunk_254}, modelRI, maxLen, name};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[247])((rtModel_t)modelRI, maxLen, (char_t* const)name);
+        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[254])((rtModel_t)modelRI, maxLen, (char_t* const)name);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14720,21 +14896,21 @@ static inline aclError emu_direct_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* mode
 }
 
 /* The ACL work of aclmdlRIGetId when its route comes back through an interposer. */
-struct npu_route_args_248 {
+struct npu_route_args_255 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t* modelRIId;
 };
-static int32_t npu_route_thunk_248(npu_routed *h) {
-    struct npu_route_args_248 *a = (struct npu_route_args_248 *)h;
+static int32_t npu_route_thunk_255(npu_routed *h) {
+    struct npu_route_args_255 *a = (struct npu_route_args_255 *)h;
     return (int32_t)emu_direct_aclmdlRIGetId(a->modelRI, a->modelRIId);
 }
 
 static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-    if (__builtin_expect(npu_route_fns[248] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
-        struct npu_route_args_248 a = {{639, npu_route_thunk_248}, modelRI, modelRIId};
+    if (__builtin_expect(npu_route_fns[255] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
+        struct npu_route_args_255 a = {{639, npu_route_thunk_255}, modelRI, modelRIId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[248])((rtModel_t)modelRI, modelRIId);
+        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[255])((rtModel_t)modelRI, modelRIId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14919,22 +15095,22 @@ static inline aclError emu_direct_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStre
 }
 
 /* The ACL work of aclmdlRIGetStreams when its route comes back through an interposer. */
-struct npu_route_args_250 {
+struct npu_route_args_257 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream* streams;
     uint32_t* numStreams;
 };
-static int32_t npu_route_thunk_250(npu_routed *h) {
-    struct npu_route_args_250 *a = (struct npu_route_args_250 *)h;
+static int32_t npu_route_thunk_257(npu_routed *h) {
+    struct npu_route_args_257 *a = (struct npu_route_args_257 *)h;
     return (int32_t)emu_direct_aclmdlRIGetStreams(a->modelRI, a->streams, a->numStreams);
 }
 
 static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
-    if (__builtin_expect(npu_route_fns[250] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
-        struct npu_route_args_250 a = {{893, npu_route_thunk_250}, modelRI, streams, numStreams};
+    if (__builtin_expect(npu_route_fns[257] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
+        struct npu_route_args_257 a = {{893, npu_route_thunk_257}, modelRI, streams, numStreams};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[250])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
+        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[257])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15275,21 +15451,21 @@ static inline aclError emu_direct_aclrtGetLogicDevIdByUserDevId(const int32_t us
 }
 
 /* The ACL work of aclrtGetLogicDevIdByUserDevId when its route comes back through an interposer. */
-struct npu_route_args_205 {
+struct npu_route_args_212 {
     npu_routed h;
     const int32_t userDevid;
     int32_t* const logicDevId;
 };
-static int32_t npu_route_thunk_205(npu_routed *h) {
-    struct npu_route_args_205 *a = (struct npu_route_args_205 *)h;
+static int32_t npu_route_thunk_212(npu_routed *h) {
+    struct npu_route_args_212 *a = (struct npu_route_args_212 *)h;
     return (int32_t)emu_direct_aclrtGetLogicDevIdByUserDevId(a->userDevid, a->logicDevId);
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_route_fns[205] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
-        struct npu_route_args_205 a = {{747, npu_route_thunk_205}, userDevid, logicDevId};
+    if (__builtin_expect(npu_route_fns[212] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
+        struct npu_route_args_212 a = {{747, npu_route_thunk_212}, userDevid, logicDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[205])(userDevid, logicDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[212])(userDevid, logicDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15327,21 +15503,21 @@ static inline aclError emu_direct_aclrtGetUserDevIdByLogicDevId(const int32_t lo
 }
 
 /* The ACL work of aclrtGetUserDevIdByLogicDevId when its route comes back through an interposer. */
-struct npu_route_args_206 {
+struct npu_route_args_213 {
     npu_routed h;
     const int32_t logicDevId;
     int32_t* const userDevid;
 };
-static int32_t npu_route_thunk_206(npu_routed *h) {
-    struct npu_route_args_206 *a = (struct npu_route_args_206 *)h;
+static int32_t npu_route_thunk_213(npu_routed *h) {
+    struct npu_route_args_213 *a = (struct npu_route_args_213 *)h;
     return (int32_t)emu_direct_aclrtGetUserDevIdByLogicDevId(a->logicDevId, a->userDevid);
 }
 
 static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
-    if (__builtin_expect(npu_route_fns[206] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
-        struct npu_route_args_206 a = {{748, npu_route_thunk_206}, logicDevId, userDevid};
+    if (__builtin_expect(npu_route_fns[213] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
+        struct npu_route_args_213 a = {{748, npu_route_thunk_213}, logicDevId, userDevid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[206])(logicDevId, userDevid);
+        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[213])(logicDevId, userDevid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15379,21 +15555,21 @@ static inline aclError emu_direct_aclrtGetLogicDevIdByPhyDevId(const int32_t phy
 }
 
 /* The ACL work of aclrtGetLogicDevIdByPhyDevId when its route comes back through an interposer. */
-struct npu_route_args_207 {
+struct npu_route_args_214 {
     npu_routed h;
     const int32_t phyDevId;
     int32_t* const logicDevId;
 };
-static int32_t npu_route_thunk_207(npu_routed *h) {
-    struct npu_route_args_207 *a = (struct npu_route_args_207 *)h;
+static int32_t npu_route_thunk_214(npu_routed *h) {
+    struct npu_route_args_214 *a = (struct npu_route_args_214 *)h;
     return (int32_t)emu_direct_aclrtGetLogicDevIdByPhyDevId(a->phyDevId, a->logicDevId);
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_route_fns[207] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
-        struct npu_route_args_207 a = {{745, npu_route_thunk_207}, phyDevId, logicDevId};
+    if (__builtin_expect(npu_route_fns[214] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
+        struct npu_route_args_214 a = {{745, npu_route_thunk_214}, phyDevId, logicDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[207])(phyDevId, logicDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[214])(phyDevId, logicDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15431,21 +15607,21 @@ static inline aclError emu_direct_aclrtGetPhyDevIdByLogicDevId(const int32_t log
 }
 
 /* The ACL work of aclrtGetPhyDevIdByLogicDevId when its route comes back through an interposer. */
-struct npu_route_args_208 {
+struct npu_route_args_215 {
     npu_routed h;
     const int32_t logicDevId;
     int32_t* const phyDevId;
 };
-static int32_t npu_route_thunk_208(npu_routed *h) {
-    struct npu_route_args_208 *a = (struct npu_route_args_208 *)h;
+static int32_t npu_route_thunk_215(npu_routed *h) {
+    struct npu_route_args_215 *a = (struct npu_route_args_215 *)h;
     return (int32_t)emu_direct_aclrtGetPhyDevIdByLogicDevId(a->logicDevId, a->phyDevId);
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
-    if (__builtin_expect(npu_route_fns[208] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
-        struct npu_route_args_208 a = {{746, npu_route_thunk_208}, logicDevId, phyDevId};
+    if (__builtin_expect(npu_route_fns[215] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
+        struct npu_route_args_215 a = {{746, npu_route_thunk_215}, logicDevId, phyDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[208])(logicDevId, phyDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[215])(logicDevId, phyDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15770,20 +15946,20 @@ static inline aclError emu_direct_aclrtCtxGetFloatOverflowAddr(void** overflowAd
 }
 
 /* The ACL work of aclrtCtxGetFloatOverflowAddr when its route comes back through an interposer. */
-struct npu_route_args_209 {
+struct npu_route_args_216 {
     npu_routed h;
     void** overflowAddr;
 };
-static int32_t npu_route_thunk_209(npu_routed *h) {
-    struct npu_route_args_209 *a = (struct npu_route_args_209 *)h;
+static int32_t npu_route_thunk_216(npu_routed *h) {
+    struct npu_route_args_216 *a = (struct npu_route_args_216 *)h;
     return (int32_t)emu_direct_aclrtCtxGetFloatOverflowAddr(a->overflowAddr);
 }
 
 static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-    if (__builtin_expect(npu_route_fns[209] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
-        struct npu_route_args_209 a = {{753, npu_route_thunk_209}, overflowAddr};
+    if (__builtin_expect(npu_route_fns[216] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
+        struct npu_route_args_216 a = {{753, npu_route_thunk_216}, overflowAddr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[209])(overflowAddr);
+        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[216])(overflowAddr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15952,22 +16128,22 @@ static inline aclError emu_direct_aclrtLaunchHostFunc(aclrtStream stream, aclrtH
 }
 
 /* The ACL work of aclrtLaunchHostFunc when its route comes back through an interposer. */
-struct npu_route_args_210 {
+struct npu_route_args_217 {
     npu_routed h;
     aclrtStream stream;
     aclrtHostFunc fn;
     void* args;
 };
-static int32_t npu_route_thunk_210(npu_routed *h) {
-    struct npu_route_args_210 *a = (struct npu_route_args_210 *)h;
+static int32_t npu_route_thunk_217(npu_routed *h) {
+    struct npu_route_args_217 *a = (struct npu_route_args_217 *)h;
     return (int32_t)emu_direct_aclrtLaunchHostFunc(a->stream, a->fn, a->args);
 }
 
 static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
-    if (__builtin_expect(npu_route_fns[210] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
-        struct npu_route_args_210 a = {{843, npu_route_thunk_210}, stream, fn, args};
+    if (__builtin_expect(npu_route_fns[217] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
+        struct npu_route_args_217 a = {{843, npu_route_thunk_217}, stream, fn, args};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[210])(stream, (const rtCallback_t)fn, (void* const)args);
+        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[217])(stream, (const rtCallback_t)fn, (void* const)args);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16310,20 +16486,20 @@ static inline aclError emu_direct_aclrtStreamStop(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtStreamStop when its route comes back through an interposer. */
-struct npu_route_args_211 {
+struct npu_route_args_218 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_211(npu_routed *h) {
-    struct npu_route_args_211 *a = (struct npu_route_args_211 *)h;
+static int32_t npu_route_thunk_218(npu_routed *h) {
+    struct npu_route_args_218 *a = (struct npu_route_args_218 *)h;
     return (int32_t)emu_direct_aclrtStreamStop(a->stream);
 }
 
 static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[211] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
-        struct npu_route_args_211 a = {{816, npu_route_thunk_211}, stream};
+    if (__builtin_expect(npu_route_fns[218] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
+        struct npu_route_args_218 a = {{816, npu_route_thunk_218}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[211])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[218])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16528,21 +16704,21 @@ static inline aclError emu_direct_aclrtCheckArchCompatibility(const char* socVer
 }
 
 /* The ACL work of aclrtCheckArchCompatibility when its route comes back through an interposer. */
-struct npu_route_args_212 {
+struct npu_route_args_219 {
     npu_routed h;
     const char* socVersion;
     int32_t* canCompatible;
 };
-static int32_t npu_route_thunk_212(npu_routed *h) {
-    struct npu_route_args_212 *a = (struct npu_route_args_212 *)h;
+static int32_t npu_route_thunk_219(npu_routed *h) {
+    struct npu_route_args_219 *a = (struct npu_route_args_219 *)h;
     return (int32_t)emu_direct_aclrtCheckArchCompatibility(a->socVersion, a->canCompatible);
 }
 
 static inline aclError emu_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
-    if (__builtin_expect(npu_route_fns[212] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
-        struct npu_route_args_212 a = {{609, npu_route_thunk_212}, socVersion, canCompatible};
+    if (__builtin_expect(npu_route_fns[219] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
+        struct npu_route_args_219 a = {{609, npu_route_thunk_219}, socVersion, canCompatible};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[212])((const char_t*)socVersion, canCompatible);
+        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[219])((const char_t*)socVersion, canCompatible);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16580,20 +16756,20 @@ static inline aclError emu_direct_aclmdlRIAbort(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIAbort when its route comes back through an interposer. */
-struct npu_route_args_249 {
+struct npu_route_args_256 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_249(npu_routed *h) {
-    struct npu_route_args_249 *a = (struct npu_route_args_249 *)h;
+static int32_t npu_route_thunk_256(npu_routed *h) {
+    struct npu_route_args_256 *a = (struct npu_route_args_256 *)h;
     return (int32_t)emu_direct_aclmdlRIAbort(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[249] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
-        struct npu_route_args_249 a = {{860, npu_route_thunk_249}, modelRI};
+    if (__builtin_expect(npu_route_fns[256] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
+        struct npu_route_args_256 a = {{860, npu_route_thunk_256}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[249])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[256])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16754,22 +16930,22 @@ static inline aclError emu_direct_aclrtCntNotifyRecord(aclrtCntNotify cntNotify,
 }
 
 /* The ACL work of aclrtCntNotifyRecord when its route comes back through an interposer. */
-struct npu_route_args_213 {
+struct npu_route_args_220 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
     aclrtCntNotifyRecordInfo* info;
 };
-static int32_t npu_route_thunk_213(npu_routed *h) {
-    struct npu_route_args_213 *a = (struct npu_route_args_213 *)h;
+static int32_t npu_route_thunk_220(npu_routed *h) {
+    struct npu_route_args_220 *a = (struct npu_route_args_220 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyRecord(a->cntNotify, a->stream, a->info);
 }
 
 static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
-    if (__builtin_expect(npu_route_fns[213] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
-        struct npu_route_args_213 a = {{769, npu_route_thunk_213}, cntNotify, stream, info};
+    if (__builtin_expect(npu_route_fns[220] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
+        struct npu_route_args_220 a = {{769, npu_route_thunk_220}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[213])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[220])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16808,22 +16984,22 @@ static inline aclError emu_direct_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify c
 }
 
 /* The ACL work of aclrtCntNotifyWaitWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_214 {
+struct npu_route_args_221 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
     aclrtCntNotifyWaitInfo* info;
 };
-static int32_t npu_route_thunk_214(npu_routed *h) {
-    struct npu_route_args_214 *a = (struct npu_route_args_214 *)h;
+static int32_t npu_route_thunk_221(npu_routed *h) {
+    struct npu_route_args_221 *a = (struct npu_route_args_221 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyWaitWithTimeout(a->cntNotify, a->stream, a->info);
 }
 
 static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
-    if (__builtin_expect(npu_route_fns[214] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
-        struct npu_route_args_214 a = {{770, npu_route_thunk_214}, cntNotify, stream, info};
+    if (__builtin_expect(npu_route_fns[221] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
+        struct npu_route_args_221 a = {{770, npu_route_thunk_221}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[214])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[221])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16862,21 +17038,21 @@ static inline aclError emu_direct_aclrtCntNotifyReset(aclrtCntNotify cntNotify, 
 }
 
 /* The ACL work of aclrtCntNotifyReset when its route comes back through an interposer. */
-struct npu_route_args_215 {
+struct npu_route_args_222 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_215(npu_routed *h) {
-    struct npu_route_args_215 *a = (struct npu_route_args_215 *)h;
+static int32_t npu_route_thunk_222(npu_routed *h) {
+    struct npu_route_args_222 *a = (struct npu_route_args_222 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyReset(a->cntNotify, a->stream);
 }
 
 static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[215] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
-        struct npu_route_args_215 a = {{771, npu_route_thunk_215}, cntNotify, stream};
+    if (__builtin_expect(npu_route_fns[222] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
+        struct npu_route_args_222 a = {{771, npu_route_thunk_222}, cntNotify, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[215])((rtCntNotify_t)cntNotify, stream);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[222])((rtCntNotify_t)cntNotify, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16914,21 +17090,21 @@ static inline aclError emu_direct_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, 
 }
 
 /* The ACL work of aclrtCntNotifyGetId when its route comes back through an interposer. */
-struct npu_route_args_216 {
+struct npu_route_args_223 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     uint32_t* notifyId;
 };
-static int32_t npu_route_thunk_216(npu_routed *h) {
-    struct npu_route_args_216 *a = (struct npu_route_args_216 *)h;
+static int32_t npu_route_thunk_223(npu_routed *h) {
+    struct npu_route_args_223 *a = (struct npu_route_args_223 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyGetId(a->cntNotify, a->notifyId);
 }
 
 static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_route_fns[216] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
-        struct npu_route_args_216 a = {{772, npu_route_thunk_216}, cntNotify, notifyId};
+    if (__builtin_expect(npu_route_fns[223] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
+        struct npu_route_args_223 a = {{772, npu_route_thunk_223}, cntNotify, notifyId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[216])((rtCntNotify_t)cntNotify, notifyId);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[223])((rtCntNotify_t)cntNotify, notifyId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17099,23 +17275,23 @@ static inline aclError emu_direct_aclrtMemSetAccess(void* virPtr, size_t size, a
 }
 
 /* The ACL work of aclrtMemSetAccess when its route comes back through an interposer. */
-struct npu_route_args_217 {
+struct npu_route_args_224 {
     npu_routed h;
     void* virPtr;
     size_t size;
     aclrtMemAccessDesc* desc;
     size_t count;
 };
-static int32_t npu_route_thunk_217(npu_routed *h) {
-    struct npu_route_args_217 *a = (struct npu_route_args_217 *)h;
+static int32_t npu_route_thunk_224(npu_routed *h) {
+    struct npu_route_args_224 *a = (struct npu_route_args_224 *)h;
     return (int32_t)emu_direct_aclrtMemSetAccess(a->virPtr, a->size, a->desc, a->count);
 }
 
 static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
-    if (__builtin_expect(npu_route_fns[217] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
-        struct npu_route_args_217 a = {{712, npu_route_thunk_217}, virPtr, size, desc, count};
+    if (__builtin_expect(npu_route_fns[224] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
+        struct npu_route_args_224 a = {{712, npu_route_thunk_224}, virPtr, size, desc, count};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[217])(virPtr, size, (rtMemAccessDesc*)desc, count);
+        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[224])(virPtr, size, (rtMemAccessDesc*)desc, count);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17155,22 +17331,22 @@ static inline aclError emu_direct_aclrtMemGetAccess(void* virPtr, aclrtMemLocati
 }
 
 /* The ACL work of aclrtMemGetAccess when its route comes back through an interposer. */
-struct npu_route_args_154 {
+struct npu_route_args_161 {
     npu_routed h;
     void* virPtr;
     aclrtMemLocation* location;
     uint64_t* flag;
 };
-static int32_t npu_route_thunk_154(npu_routed *h) {
-    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
+static int32_t npu_route_thunk_161(npu_routed *h) {
+    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
     return (int32_t)emu_direct_aclrtMemGetAccess(a->virPtr, a->location, a->flag);
 }
 
 static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
-    if (__builtin_expect(npu_route_fns[154] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
-        struct npu_route_args_154 a = {{713, npu_route_thunk_154}, virPtr, location, flag};
+    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
+        struct npu_route_args_161 a = {{713, npu_route_thunk_161}, virPtr, location, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[154])(virPtr, (rtMemLocation*)location, flag);
+        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[161])(virPtr, (rtMemLocation*)location, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17851,21 +18027,21 @@ static inline aclError emu_direct_aclrtIpcGetEventHandle(aclrtEvent event, aclrt
 }
 
 /* The ACL work of aclrtIpcGetEventHandle when its route comes back through an interposer. */
-struct npu_route_args_218 {
+struct npu_route_args_225 {
     npu_routed h;
     aclrtEvent event;
     aclrtIpcEventHandle* handle;
 };
-static int32_t npu_route_thunk_218(npu_routed *h) {
-    struct npu_route_args_218 *a = (struct npu_route_args_218 *)h;
+static int32_t npu_route_thunk_225(npu_routed *h) {
+    struct npu_route_args_225 *a = (struct npu_route_args_225 *)h;
     return (int32_t)emu_direct_aclrtIpcGetEventHandle(a->event, a->handle);
 }
 
 static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-    if (__builtin_expect(npu_route_fns[218] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
-        struct npu_route_args_218 a = {{637, npu_route_thunk_218}, event, handle};
+    if (__builtin_expect(npu_route_fns[225] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
+        struct npu_route_args_225 a = {{637, npu_route_thunk_225}, event, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[218])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[225])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17903,21 +18079,21 @@ static inline aclError emu_direct_aclrtIpcOpenEventHandle(aclrtIpcEventHandle ha
 }
 
 /* The ACL work of aclrtIpcOpenEventHandle when its route comes back through an interposer. */
-struct npu_route_args_219 {
+struct npu_route_args_226 {
     npu_routed h;
     aclrtIpcEventHandle handle;
     aclrtEvent* event;
 };
-static int32_t npu_route_thunk_219(npu_routed *h) {
-    struct npu_route_args_219 *a = (struct npu_route_args_219 *)h;
+static int32_t npu_route_thunk_226(npu_routed *h) {
+    struct npu_route_args_226 *a = (struct npu_route_args_226 *)h;
     return (int32_t)emu_direct_aclrtIpcOpenEventHandle(a->handle, a->event);
 }
 
 static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-    if (__builtin_expect(npu_route_fns[219] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
-        struct npu_route_args_219 a = {{638, npu_route_thunk_219}, handle, event};
+    if (__builtin_expect(npu_route_fns[226] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
+        struct npu_route_args_226 a = {{638, npu_route_thunk_226}, handle, event};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[219])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
+        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[226])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17955,21 +18131,21 @@ static inline aclError emu_direct_aclrtMemRetainAllocationHandle(void* virPtr, a
 }
 
 /* The ACL work of aclrtMemRetainAllocationHandle when its route comes back through an interposer. */
-struct npu_route_args_220 {
+struct npu_route_args_227 {
     npu_routed h;
     void* virPtr;
     aclrtDrvMemHandle* handle;
 };
-static int32_t npu_route_thunk_220(npu_routed *h) {
-    struct npu_route_args_220 *a = (struct npu_route_args_220 *)h;
+static int32_t npu_route_thunk_227(npu_routed *h) {
+    struct npu_route_args_227 *a = (struct npu_route_args_227 *)h;
     return (int32_t)emu_direct_aclrtMemRetainAllocationHandle(a->virPtr, a->handle);
 }
 
 static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-    if (__builtin_expect(npu_route_fns[220] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
-        struct npu_route_args_220 a = {{724, npu_route_thunk_220}, virPtr, handle};
+    if (__builtin_expect(npu_route_fns[227] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
+        struct npu_route_args_227 a = {{724, npu_route_thunk_227}, virPtr, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[220])(virPtr, (rtDrvMemHandle*)handle);
+        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[227])(virPtr, (rtDrvMemHandle*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18092,22 +18268,22 @@ static inline aclError emu_direct_aclrtMemGetAddressRange(void* ptr, void** pbas
 }
 
 /* The ACL work of aclrtMemGetAddressRange when its route comes back through an interposer. */
-struct npu_route_args_221 {
+struct npu_route_args_228 {
     npu_routed h;
     void* ptr;
     void** pbase;
     size_t* psize;
 };
-static int32_t npu_route_thunk_221(npu_routed *h) {
-    struct npu_route_args_221 *a = (struct npu_route_args_221 *)h;
+static int32_t npu_route_thunk_228(npu_routed *h) {
+    struct npu_route_args_228 *a = (struct npu_route_args_228 *)h;
     return (int32_t)emu_direct_aclrtMemGetAddressRange(a->ptr, a->pbase, a->psize);
 }
 
 static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    if (__builtin_expect(npu_route_fns[221] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
-        struct npu_route_args_221 a = {{879, npu_route_thunk_221}, ptr, pbase, psize};
+    if (__builtin_expect(npu_route_fns[228] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
+        struct npu_route_args_228 a = {{879, npu_route_thunk_228}, ptr, pbase, psize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[221])(ptr, pbase, psize);
+        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[228])(ptr, pbase, psize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18178,7 +18354,7 @@ static inline aclError emu_direct_aclrtMemManagedPrefetchAsync(const void* ptr, 
 }
 
 /* The ACL work of aclrtMemManagedPrefetchAsync when its route comes back through an interposer. */
-struct npu_route_args_229 {
+struct npu_route_args_236 {
     npu_routed h;
     const void* ptr;
     size_t size;
@@ -18186,16 +18362,16 @@ struct npu_route_args_229 {
     uint32_t flags;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_229(npu_routed *h) {
-    struct npu_route_args_229 *a = (struct npu_route_args_229 *)h;
+static int32_t npu_route_thunk_236(npu_routed *h) {
+    struct npu_route_args_236 *a = (struct npu_route_args_236 *)h;
     return (int32_t)emu_direct_aclrtMemManagedPrefetchAsync(a->ptr, a->size, a->location, a->flags, a->stream);
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[229] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
-        struct npu_route_args_229 a = {{886, npu_route_thunk_229}, ptr, size, location, flags, stream};
+    if (__builtin_expect(npu_route_fns[236] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
+        struct npu_route_args_236 a = {{886, npu_route_thunk_236}, ptr, size, location, flags, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[229])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
+        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[236])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18699,21 +18875,21 @@ static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, cons
 }
 
 /* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
-struct npu_route_args_222 {
+struct npu_route_args_229 {
     npu_routed h;
     aclrtMemPool* memPool;
     const aclrtMemPoolProps* poolProps;
 };
-static int32_t npu_route_thunk_222(npu_routed *h) {
-    struct npu_route_args_222 *a = (struct npu_route_args_222 *)h;
+static int32_t npu_route_thunk_229(npu_routed *h) {
+    struct npu_route_args_229 *a = (struct npu_route_args_229 *)h;
     return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_route_fns[222] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_222 a = {{875, npu_route_thunk_222}, memPool, poolProps};
+    if (__builtin_expect(npu_route_fns[229] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_229 a = {{875, npu_route_thunk_229}, memPool, poolProps};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[222])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
+        aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[229])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18751,20 +18927,20 @@ static inline aclError emu_direct_aclrtMemPoolDestroy(const aclrtMemPool memPool
 }
 
 /* The ACL work of aclrtMemPoolDestroy when its route comes back through an interposer. */
-struct npu_route_args_223 {
+struct npu_route_args_230 {
     npu_routed h;
     const aclrtMemPool memPool;
 };
-static int32_t npu_route_thunk_223(npu_routed *h) {
-    struct npu_route_args_223 *a = (struct npu_route_args_223 *)h;
+static int32_t npu_route_thunk_230(npu_routed *h) {
+    struct npu_route_args_230 *a = (struct npu_route_args_230 *)h;
     return (int32_t)emu_direct_aclrtMemPoolDestroy(a->memPool);
 }
 
 static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
-    if (__builtin_expect(npu_route_fns[223] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
-        struct npu_route_args_223 a = {{876, npu_route_thunk_223}, memPool};
+    if (__builtin_expect(npu_route_fns[230] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
+        struct npu_route_args_230 a = {{876, npu_route_thunk_230}, memPool};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[223])((rtMemPool_t const)memPool);
+        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[230])((rtMemPool_t const)memPool);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18801,22 +18977,22 @@ static inline aclError emu_direct_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclr
 }
 
 /* The ACL work of aclrtMemPoolSetAttr when its route comes back through an interposer. */
-struct npu_route_args_224 {
+struct npu_route_args_231 {
     npu_routed h;
     aclrtMemPool memPool;
     aclrtMemPoolAttr attr;
     void* value;
 };
-static int32_t npu_route_thunk_224(npu_routed *h) {
-    struct npu_route_args_224 *a = (struct npu_route_args_224 *)h;
+static int32_t npu_route_thunk_231(npu_routed *h) {
+    struct npu_route_args_231 *a = (struct npu_route_args_231 *)h;
     return (int32_t)emu_direct_aclrtMemPoolSetAttr(a->memPool, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_route_fns[224] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
-        struct npu_route_args_224 a = {{877, npu_route_thunk_224}, memPool, attr, value};
+    if (__builtin_expect(npu_route_fns[231] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
+        struct npu_route_args_231 a = {{877, npu_route_thunk_231}, memPool, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[224])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[231])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18855,22 +19031,22 @@ static inline aclError emu_direct_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclr
 }
 
 /* The ACL work of aclrtMemPoolGetAttr when its route comes back through an interposer. */
-struct npu_route_args_225 {
+struct npu_route_args_232 {
     npu_routed h;
     aclrtMemPool memPool;
     aclrtMemPoolAttr attr;
     void* value;
 };
-static int32_t npu_route_thunk_225(npu_routed *h) {
-    struct npu_route_args_225 *a = (struct npu_route_args_225 *)h;
+static int32_t npu_route_thunk_232(npu_routed *h) {
+    struct npu_route_args_232 *a = (struct npu_route_args_232 *)h;
     return (int32_t)emu_direct_aclrtMemPoolGetAttr(a->memPool, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_route_fns[225] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
-        struct npu_route_args_225 a = {{878, npu_route_thunk_225}, memPool, attr, value};
+    if (__builtin_expect(npu_route_fns[232] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
+        struct npu_route_args_232 a = {{878, npu_route_thunk_232}, memPool, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[225])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[232])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18909,23 +19085,23 @@ static inline aclError emu_direct_aclrtMemPoolMallocAsync(void** ptr, size_t siz
 }
 
 /* The ACL work of aclrtMemPoolMallocAsync when its route comes back through an interposer. */
-struct npu_route_args_226 {
+struct npu_route_args_233 {
     npu_routed h;
     void** ptr;
     size_t size;
     aclrtMemPool memPool;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_226(npu_routed *h) {
-    struct npu_route_args_226 *a = (struct npu_route_args_226 *)h;
+static int32_t npu_route_thunk_233(npu_routed *h) {
+    struct npu_route_args_233 *a = (struct npu_route_args_233 *)h;
     return (int32_t)emu_direct_aclrtMemPoolMallocAsync(a->ptr, a->size, a->memPool, a->stream);
 }
 
 static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[226] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
-        struct npu_route_args_226 a = {{880, npu_route_thunk_226}, ptr, size, memPool, stream};
+    if (__builtin_expect(npu_route_fns[233] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
+        struct npu_route_args_233 a = {{880, npu_route_thunk_233}, ptr, size, memPool, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[226])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
+        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[233])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18965,21 +19141,21 @@ static inline aclError emu_direct_aclrtMemPoolFreeAsync(void* ptr, aclrtStream s
 }
 
 /* The ACL work of aclrtMemPoolFreeAsync when its route comes back through an interposer. */
-struct npu_route_args_227 {
+struct npu_route_args_234 {
     npu_routed h;
     void* ptr;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_227(npu_routed *h) {
-    struct npu_route_args_227 *a = (struct npu_route_args_227 *)h;
+static int32_t npu_route_thunk_234(npu_routed *h) {
+    struct npu_route_args_234 *a = (struct npu_route_args_234 *)h;
     return (int32_t)emu_direct_aclrtMemPoolFreeAsync(a->ptr, a->stream);
 }
 
 static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[227] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
-        struct npu_route_args_227 a = {{881, npu_route_thunk_227}, ptr, stream};
+    if (__builtin_expect(npu_route_fns[234] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
+        struct npu_route_args_234 a = {{881, npu_route_thunk_234}, ptr, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[227])(ptr, stream);
+        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[234])(ptr, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19017,21 +19193,21 @@ static inline aclError emu_direct_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_
 }
 
 /* The ACL work of aclrtMemPoolTrimTo when its route comes back through an interposer. */
-struct npu_route_args_228 {
+struct npu_route_args_235 {
     npu_routed h;
     aclrtMemPool memPool;
     size_t minBytesToKeep;
 };
-static int32_t npu_route_thunk_228(npu_routed *h) {
-    struct npu_route_args_228 *a = (struct npu_route_args_228 *)h;
+static int32_t npu_route_thunk_235(npu_routed *h) {
+    struct npu_route_args_235 *a = (struct npu_route_args_235 *)h;
     return (int32_t)emu_direct_aclrtMemPoolTrimTo(a->memPool, a->minBytesToKeep);
 }
 
 static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
-    if (__builtin_expect(npu_route_fns[228] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
-        struct npu_route_args_228 a = {{885, npu_route_thunk_228}, memPool, minBytesToKeep};
+    if (__builtin_expect(npu_route_fns[235] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
+        struct npu_route_args_235 a = {{885, npu_route_thunk_235}, memPool, minBytesToKeep};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[228])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
+        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[235])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
         npu_routed_pending = NULL;
         return r;
     }
@@ -27663,6 +27839,8 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
 }
 
 static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 699) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemcpyAsyncEx(npu_self(), dst, destMax, (void*)src, cnt, kind, stm, memcpyConfig);
 }
 
@@ -28363,6 +28541,8 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
 }
 
 static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 720) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsMemcpyBatch(npu_self(), dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
 }
 
@@ -28960,6 +29140,8 @@ NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
 }
 
 static inline rtError_t emu_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 738) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetPairDevicesInfo(npu_self(), devId, otherDevId, infoType, val);
 }
 
@@ -30154,6 +30336,8 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
 }
 
 static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 775) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsMemcpyAsyncWithDesc(npu_self(), desc, kind, config, stream);
 }
 
@@ -30224,6 +30408,8 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
 }
 
 static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 777) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsMalloc(npu_self(), devPtr, size, policy, advise, cfg);
 }
 
@@ -34889,6 +35075,8 @@ NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flag
 }
 
 static inline rtError_t emu_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 918) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSymbolLookup(npu_self(), (void*)hostVar, devPtr, size);
 }
 

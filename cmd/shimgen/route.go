@@ -158,6 +158,18 @@ var routes = []route{
 	{acl: "aclrtMemManagedPrefetchBatchAsync", rt: "rtMemManagedPrefetchBatchAsync", args: "ptrs, sizes, count, (rtMemManagedLocation*)prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream", guard: "ptrs != NULL && sizes != NULL && prefetchLocs != NULL && prefetchLocIdxs != NULL"},
 	{acl: "aclrtMemMapSelectedLink", rt: "rtMemMapSelectedLink", guard: "virPtrDst != NULL && virPtrSrc != NULL"},
 	{acl: "aclrtDeviceL2CacheFlush", rt: "rtDeviceL2CacheFlush"},
+	// Rows whose rt* call takes other arguments than the ACL call (the
+	// values acl-to-rt.tsv gives).
+	{acl: "aclrtMemcpyAsyncWithDesc", rt: "rtsMemcpyAsyncWithDesc", args: "desc, (rtMemcpyKind)kind, NULL, stream", guard: "desc != NULL"},
+	{acl: "aclrtMemcpyAsyncWithCondition", rt: "rtMemcpyAsyncEx",
+		args:  "dst, destMax, src, count, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? RT_MEMCPY_HOST_TO_DEVICE_EX : (int)kind), stream, NULL",
+		guard: "dst != NULL && src != NULL && (unsigned)kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE"},
+	{acl: "aclrtMemcpyBatch", rt: "rtsMemcpyBatch", args: "dsts, srcs, sizes, numBatches, (rtMemcpyBatchAttr *)attrs, attrsIndexes, numAttrs, failIndex",
+		guard: "dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL"},
+	{acl: "aclrtGetDevicesTopo", rt: "rtsGetPairDevicesInfo", args: "deviceId, otherDeviceId, 0 /* RT_DEVS_INFO_TYPE_TOPOLOGY */, value", guard: "value != NULL"},
+	{acl: "aclrtMallocForTaskScheduler", rt: "rtsMalloc", args: "devPtr, size, (rtMallocPolicy)policy, RT_MEM_ADVISE_TS, (rtMallocConfig_t *)cfg", guard: "devPtr != NULL && size != 0"},
+	{acl: "aclrtGetSymbolAddress", rt: "rtSymbolLookup", helper: "npu_route_symbol_address", guard: "symbol != NULL && devPtr != NULL"},
+	{acl: "aclrtGetSymbolSize", rt: "rtSymbolLookup", helper: "npu_route_symbol_size", guard: "symbol != NULL && size != NULL"},
 	// Either output may be NULL for the ACL call, not for rtStreamGetCaptureInfo's status.
 	{acl: "aclmdlRICaptureGetInfo", rt: "rtStreamGetCaptureInfo", args: "stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI", guard: "status != NULL"},
 	// The remaining one-call rows of acl-to-rt.tsv whose rt* function npuemu
@@ -419,4 +431,48 @@ func routeCheck(r route, slot int, ps []param) string {
 		"        npu_routed_pending = NULL;\n"+
 		"        return r;\n"+
 		"    }\n", cond, r.rt, slot, rec, call)
+}
+
+// goRouted are the ACL functions whose rt* call is made in Go (acl/stack.go,
+// acl/peer_driver.go, rt/stack): they do work of their own around it.
+var goRouted = map[string]bool{
+	"aclrtMalloc": true, "aclrtMallocAlign32": true, "aclrtMallocCached": true, "aclrtMallocWithCfg": true,
+	"aclrtFree": true, "aclrtGetMemInfo": true,
+	"aclrtDeviceCanAccessPeer": true, "aclrtDeviceEnablePeerAccess": true, "aclrtDeviceDisablePeerAccess": true,
+	"aclrtDevicePeerAccessStatus": true,
+}
+
+// unrouted are the one-call rows of acl-to-rt.tsv whose rt* function npuemu
+// implements but whose ACL call still binds inside npuemu in the split
+// layout, and why (docs/stack.md, "What binds where today").
+var unrouted = map[string]string{
+	"aclrtMallocPhysical":                  "ACL builds an rtDrvMemProp_t from aclrtPhysicalMemProp (location, module 33): that translation is not written at the boundary",
+	"aclrtCreateGroupInfo":                 "fills ACL's own aclrtGroupInfo object and returns a pointer: no code to carry a hook's answer",
+	"aclrtGetGroupInfoDetail":              "reads ACL's own aclrtGroupInfo object",
+	"aclrtGetBufUserData":                  "rtMbufGetPrivInfo followed by ACL's own copy of the user data",
+	"aclrtSetBufUserData":                  "rtMbufGetPrivInfo followed by ACL's own copy of the user data",
+	"aclrtGetSocName":                      "returns a string cached once per process: no code to carry a hook's answer",
+	"aclrtDeviceSetLimit":                  "rtLimitType_t is numbered differently from aclrtDeviceLimit and the value narrows to uint32_t (rt/reslimit.go converts)",
+	"aclrtDeviceGetLimit":                  "rtLimitType_t is numbered differently from aclrtDeviceLimit and the value widens from uint32_t",
+	"aclrtGetUserDevIdByPhyDevId":          "ACL converts between user and logical device ids around the rt* call",
+	"aclrtGetPhyDevIdByUserDevId":          "ACL converts between user and logical device ids around the rt* call",
+	"aclrtReserveMemAddressNoUCMemory":     "ACL checks the whole-GiB size and the SoC first; how it marks the reservation no-UC for rtReserveMemAddress is not in the spec",
+	"aclrtStreamGetFlags":                  "ACL converts the rt flag bits (RT_STREAM_*) into ACL's (numbered differently)",
+	"aclrtSetDeviceSatMode":                "rtFloatOverflowMode_t is numbered differently from aclrtFloatOverflowMode (rt/overflow.go converts)",
+	"aclrtGetDeviceSatMode":                "rtFloatOverflowMode_t is numbered differently from aclrtFloatOverflowMode",
+	"aclrtBinaryLoadFromFile":              "the RT_LOAD_BINARY_OPT_* ids are numbered differently from ACL's option ids (rt/kernel_binary.go converts)",
+	"aclrtBinaryLoadFromData":              "the RT_LOAD_BINARY_OPT_* ids are numbered differently from ACL's option ids",
+	"aclrtBinaryLoad":                      "aclrtBinary is ACL's own object: the data and length the rt* call takes are inside it",
+	"aclrtMemExportToShareableHandleV2":    "the rt* call orders the share type and flags differently; the translation is not written at the boundary",
+	"aclrtMemSetPidToShareableHandleV2":    "the rt* call takes the share type as an rtMemSharedHandleType; the translation is not written at the boundary",
+	"aclrtMemcpyBatchV2":                   "the rt* call has no destMaxs and returns a failIdx ACL's V2 call does not have",
+	"aclrtMemcpyBatchAsyncV2":              "the rt* call returns a failIdx ACL's V2 call does not have",
+	"aclrtCmoAsyncWithDesc":                "the rt* call takes the stream before the operation code (rtsLaunchCmoAddrTask); the translation is not written at the boundary",
+	"aclrtReduceAsync":                     "rtDataType is numbered differently from aclDataType (rt/memcpy_rest.go converts)",
+	"aclrtGetMemUceInfo":                   "ACL fills an array of aclrtMemUceInfo from the rt* call's single rtMemUceInfo record",
+	"aclrtMemUceRepair":                    "ACL passes an array; the rt* call takes one rtMemUceInfo record",
+	"aclrtGetDeviceUtilizationRate":        "one rtGetAllUtilizations call per utilization type, with an rt error turned into a rate of -1",
+	"aclrtSetExceptionInfoCallback":        "the module name ACL registers its callback under with rtRegTaskFailCallbackByModule is not in the spec",
+	"aclrtExceptionInfoCallbackRegister":   "the module name ACL registers its callback under with rtRegTaskFailCallbackByModule is not in the spec",
+	"aclrtExceptionInfoCallbackUnregister": "the module name ACL registers its callback under with rtRegTaskFailCallbackByModule is not in the spec",
 }

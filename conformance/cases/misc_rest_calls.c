@@ -1,6 +1,7 @@
 /* misc_rest_calls: ACL calls no other case makes, each with valid
  * arguments and a result that could be wrong — the force variants of
- * stream destruction and device reset, the synchronising frees, device
+ * stream destruction and device reset, the synchronising frees, the
+ * deprecated conditional copy, device
  * status and capability, architecture compatibility, host memory with a
  * configuration, an IPC access-link attribute (refused off A3), stream failure mode, attributes
  * and stop, event ids, the op wait timeout, and capture task groups
@@ -37,6 +38,16 @@ int main(void)
     CHECK_OK(aclrtFreeWithDevSync(dev));
     CHECK_OK(aclrtFreeHostWithDevSync(host));
     CHECK_FAILS(aclrtFree(dev));
+
+    /* The deprecated conditional copy is an ordinary asynchronous copy. */
+    uint32_t src4[4] = {1, 2, 3, 4}, dst4[4] = {0};
+    void *d4 = NULL;
+    CHECK_OK(aclrtMalloc(&d4, sizeof src4, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMemcpyAsyncWithCondition(d4, sizeof src4, src4, sizeof src4, ACL_MEMCPY_HOST_TO_DEVICE, NULL));
+    CHECK_OK(aclrtSynchronizeStream(NULL));
+    CHECK_OK(aclrtMemcpy(dst4, sizeof dst4, d4, sizeof dst4, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(memcmp(src4, dst4, sizeof src4) == 0);
+    CHECK_OK(aclrtFree(d4));
 
     /* Host memory with an (empty) configuration is ordinary host memory. */
     aclrtMallocConfig cfg = {NULL, 0};
