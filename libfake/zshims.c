@@ -693,7 +693,14 @@ const npu_pt_sym npu_pt_syms[] = {
     {"rtAicpuKernelLaunchExWithArgs", NPU_LIB_ACL},
     {"rtBinarySetExceptionCallback", NPU_LIB_ACL},
     {"rtGetFuncHandleFromExceptionInfo", NPU_LIB_ACL},
+    {"rtRegisterAllKernel", NPU_LIB_ACL},
+    {"rtDevBinaryRegister", NPU_LIB_ACL},
+    {"rtDevBinaryUnRegister", NPU_LIB_ACL},
+    {"rtFunctionRegister", NPU_LIB_ACL},
+    {"rtKernelLaunch", NPU_LIB_ACL},
+    {"rtKernelLaunchWithHandle", NPU_LIB_ACL},
     {"rtKernelLaunchWithHandleV2", NPU_LIB_ACL},
+    {"rtKernelLaunchWithFlag", NPU_LIB_ACL},
     {"rtKernelLaunchWithFlagV2", NPU_LIB_ACL},
     {"rtAicpuKernelLaunchWithFlag", NPU_LIB_ACL},
     {"rtSubscribeReport", NPU_LIB_ACL},
@@ -955,8 +962,8 @@ const npu_pt_sym npu_pt_syms[] = {
     {"rtBinaryGetGlobal", NPU_LIB_ACL},
     {"rtGetFuncBySymbol", NPU_LIB_ACL},
 };
-const int npu_pt_nsyms = 921;
-void *npu_pt_fns[921];
+const int npu_pt_nsyms = 928;
+void *npu_pt_fns[928];
 
 /* The rt* calls of ACL functions that cross into libruntime.so in the
  * split layout (shimgen's routes); stack.c fills npu_route_fns with the
@@ -20634,14 +20641,7 @@ NPU_EXPORT rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
 }
 
 static inline rtError_t emu_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
-    (void)kernelType;
-    (void)opName;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 657);
+    return npug_rtAicpuKernelLaunchExWithArgs(npu_self(), kernelType, (char_t*)opName, numBlocks, (rtAicpuArgsEx_t*)argsInfo, smDesc, stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
@@ -20741,15 +20741,199 @@ NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* i
     return emu_rtGetFuncHandleFromExceptionInfo(info, func);
 }
 
+static inline rtError_t emu_rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    return npug_rtRegisterAllKernel(npu_self(), (rtDevBinary_t*)bin, hdl);
+}
+
+static NPU_HOOK rtError_t hook_rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtRegisterAllKernel(bin, hdl);
+    else if (npu_pt_fns[660] != NULL)
+        r = ((__typeof__(&rtRegisterAllKernel))npu_pt_fns[660])(bin, hdl);
+    else
+        r = (rtError_t)npu_pt_fail(660);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 660);
+        NPU_TR_ARG(t, "bin", bin);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtRegisterAllKernel(bin, hdl);
+    return emu_rtRegisterAllKernel(bin, hdl);
+}
+
+static inline rtError_t emu_rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    return npug_rtDevBinaryRegister(npu_self(), (rtDevBinary_t*)bin, hdl);
+}
+
+static NPU_HOOK rtError_t hook_rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDevBinaryRegister(bin, hdl);
+    else if (npu_pt_fns[661] != NULL)
+        r = ((__typeof__(&rtDevBinaryRegister))npu_pt_fns[661])(bin, hdl);
+    else
+        r = (rtError_t)npu_pt_fail(661);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 661);
+        NPU_TR_ARG(t, "bin", bin);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDevBinaryRegister(bin, hdl);
+    return emu_rtDevBinaryRegister(bin, hdl);
+}
+
+static inline rtError_t emu_rtDevBinaryUnRegister(void* hdl) {
+    return npug_rtDevBinaryUnRegister(npu_self(), hdl);
+}
+
+static NPU_HOOK rtError_t hook_rtDevBinaryUnRegister(void* hdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDevBinaryUnRegister(hdl);
+    else if (npu_pt_fns[662] != NULL)
+        r = ((__typeof__(&rtDevBinaryUnRegister))npu_pt_fns[662])(hdl);
+    else
+        r = (rtError_t)npu_pt_fail(662);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 662);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDevBinaryUnRegister(void* hdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDevBinaryUnRegister(hdl);
+    return emu_rtDevBinaryUnRegister(hdl);
+}
+
+static inline rtError_t emu_rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    return npug_rtFunctionRegister(npu_self(), binHandle, (void*)stubFunc, (char_t*)stubName, (void*)kernelInfoExt, funcMode);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    else if (npu_pt_fns[663] != NULL)
+        r = ((__typeof__(&rtFunctionRegister))npu_pt_fns[663])(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    else
+        r = (rtError_t)npu_pt_fail(663);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 663);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "stubName", stubName);
+        NPU_TR_ARG(t, "kernelInfoExt", kernelInfoExt);
+        NPU_TR_ARG(t, "funcMode", funcMode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    return emu_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+}
+
+static inline rtError_t emu_rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    return npug_rtKernelLaunch(npu_self(), (void*)stubFunc, numBlocks, args, argsSize, smDesc, stm);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    else if (npu_pt_fns[664] != NULL)
+        r = ((__typeof__(&rtKernelLaunch))npu_pt_fns[664])(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    else
+        r = (rtError_t)npu_pt_fail(664);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 664);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_ARG(t, "argsSize", argsSize);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    return emu_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+}
+
+static inline rtError_t emu_rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    return npug_rtKernelLaunchWithHandle(npu_self(), hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, (void*)kernelInfo);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    else if (npu_pt_fns[665] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithHandle))npu_pt_fns[665])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    else
+        r = (rtError_t)npu_pt_fail(665);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 665);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_ARG(t, "tilingKey", tilingKey);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "kernelInfo", kernelInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    return emu_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+}
+
 static inline rtError_t emu_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
-    (void)hdl;
-    (void)tilingKey;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)cfgInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 660);
+    return npug_rtKernelLaunchWithHandleV2(npu_self(), hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, (rtTaskCfgInfo_t*)cfgInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
@@ -20758,12 +20942,12 @@ static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint6
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
-    else if (npu_pt_fns[660] != NULL)
-        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[660])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    else if (npu_pt_fns[666] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[666])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(660);
+        r = (rtError_t)npu_pt_fail(666);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 660);
+        npu_tr *t = npu_tr_start(&c, 666);
         NPU_TR_ARG(t, "hdl", hdl);
         NPU_TR_ARG(t, "tilingKey", tilingKey);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
@@ -20783,15 +20967,42 @@ NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tiling
     return emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
 }
 
+static inline rtError_t emu_rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    return npug_rtKernelLaunchWithFlag(npu_self(), (void*)stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[667] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithFlag))npu_pt_fns[667])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(667);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 667);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    return emu_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
 static inline rtError_t emu_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
-    (void)stubFunc;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)flags;
-    (void)cfgInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 661);
+    return npug_rtKernelLaunchWithFlagV2(npu_self(), (void*)stubFunc, numBlocks, argsInfo, smDesc, stm, flags, (rtTaskCfgInfo_t*)cfgInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
@@ -20800,12 +21011,12 @@ static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
-    else if (npu_pt_fns[661] != NULL)
-        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[661])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    else if (npu_pt_fns[668] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[668])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(661);
+        r = (rtError_t)npu_pt_fail(668);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 661);
+        npu_tr *t = npu_tr_start(&c, 668);
         NPU_TR_ARG(t, "stubFunc", stubFunc);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -20826,13 +21037,7 @@ NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t num
 }
 
 static inline rtError_t emu_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
-    (void)launchNames;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 662);
+    return npug_rtAicpuKernelLaunchWithFlag(npu_self(), (rtKernelLaunchNames_t*)launchNames, numBlocks, (rtArgsEx_t*)argsInfo, smDesc, stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
@@ -20841,12 +21046,12 @@ static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
-    else if (npu_pt_fns[662] != NULL)
-        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[662])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[669] != NULL)
+        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[669])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(662);
+        r = (rtError_t)npu_pt_fail(669);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 662);
+        npu_tr *t = npu_tr_start(&c, 669);
         NPU_TR_ARG(t, "launchNames", launchNames);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -20875,12 +21080,12 @@ static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSubscribeReport(threadId, stm);
-    else if (npu_pt_fns[663] != NULL)
-        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[663])(threadId, stm);
+    else if (npu_pt_fns[670] != NULL)
+        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[670])(threadId, stm);
     else
-        r = (rtError_t)npu_pt_fail(663);
+        r = (rtError_t)npu_pt_fail(670);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 663);
+        npu_tr *t = npu_tr_start(&c, 670);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -20905,12 +21110,12 @@ static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
-    else if (npu_pt_fns[664] != NULL)
-        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[664])(callBackFunc, fnData, stm, isBlock);
+    else if (npu_pt_fns[671] != NULL)
+        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[671])(callBackFunc, fnData, stm, isBlock);
     else
-        r = (rtError_t)npu_pt_fail(664);
+        r = (rtError_t)npu_pt_fail(671);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 664);
+        npu_tr *t = npu_tr_start(&c, 671);
         NPU_TR_ARG(t, "callBackFunc", callBackFunc);
         NPU_TR_ARG(t, "fnData", fnData);
         NPU_TR_ARG(t, "stm", stm);
@@ -20937,12 +21142,12 @@ static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtProcessReport(timeout);
-    else if (npu_pt_fns[665] != NULL)
-        r = ((__typeof__(&rtProcessReport))npu_pt_fns[665])(timeout);
+    else if (npu_pt_fns[672] != NULL)
+        r = ((__typeof__(&rtProcessReport))npu_pt_fns[672])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(665);
+        r = (rtError_t)npu_pt_fail(672);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 665);
+        npu_tr *t = npu_tr_start(&c, 672);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -20966,12 +21171,12 @@ static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnSubscribeReport(threadId, stm);
-    else if (npu_pt_fns[666] != NULL)
-        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[666])(threadId, stm);
+    else if (npu_pt_fns[673] != NULL)
+        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[673])(threadId, stm);
     else
-        r = (rtError_t)npu_pt_fail(666);
+        r = (rtError_t)npu_pt_fail(673);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 666);
+        npu_tr *t = npu_tr_start(&c, 673);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -20988,7 +21193,7 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
 
 static inline rtError_t emu_rtBinaryUnLoad(rtBinHandle binHandle) {
     (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 667);
+    return (rtError_t)npu_unsupported(npu_self(), 674);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
@@ -20997,12 +21202,12 @@ static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryUnLoad(binHandle);
-    else if (npu_pt_fns[667] != NULL)
-        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[667])(binHandle);
+    else if (npu_pt_fns[674] != NULL)
+        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[674])(binHandle);
     else
-        r = (rtError_t)npu_pt_fail(667);
+        r = (rtError_t)npu_pt_fail(674);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 667);
+        npu_tr *t = npu_tr_start(&c, 674);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21026,12 +21231,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
-    else if (npu_pt_fns[668] != NULL)
-        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[668])(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[675] != NULL)
+        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[675])(outputAddrPtr, outputSize, stm);
     else
-        r = (rtError_t)npu_pt_fail(668);
+        r = (rtError_t)npu_pt_fail(675);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 668);
+        npu_tr *t = npu_tr_start(&c, 675);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "stm", stm);
@@ -21057,12 +21262,12 @@ static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCleanDeviceSatStatus(stm);
-    else if (npu_pt_fns[669] != NULL)
-        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[669])(stm);
+    else if (npu_pt_fns[676] != NULL)
+        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[676])(stm);
     else
-        r = (rtError_t)npu_pt_fail(669);
+        r = (rtError_t)npu_pt_fail(676);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 669);
+        npu_tr *t = npu_tr_start(&c, 676);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21079,7 +21284,7 @@ NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
 static inline rtError_t emu_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     (void)threadId;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 670);
+    return (rtError_t)npu_unsupported(npu_self(), 677);
 }
 
 static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -21088,12 +21293,12 @@ static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSubscribeHostFunc(threadId, stream);
-    else if (npu_pt_fns[670] != NULL)
-        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[670])(threadId, stream);
+    else if (npu_pt_fns[677] != NULL)
+        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[677])(threadId, stream);
     else
-        r = (rtError_t)npu_pt_fail(670);
+        r = (rtError_t)npu_pt_fail(677);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 670);
+        npu_tr *t = npu_tr_start(&c, 677);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -21110,7 +21315,7 @@ NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
 
 static inline rtError_t emu_rtProcessHostFunc(int32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 671);
+    return (rtError_t)npu_unsupported(npu_self(), 678);
 }
 
 static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
@@ -21119,12 +21324,12 @@ static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtProcessHostFunc(timeout);
-    else if (npu_pt_fns[671] != NULL)
-        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[671])(timeout);
+    else if (npu_pt_fns[678] != NULL)
+        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[678])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(671);
+        r = (rtError_t)npu_pt_fail(678);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 671);
+        npu_tr *t = npu_tr_start(&c, 678);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21141,7 +21346,7 @@ NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
 static inline rtError_t emu_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     (void)threadId;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 672);
+    return (rtError_t)npu_unsupported(npu_self(), 679);
 }
 
 static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -21150,12 +21355,12 @@ static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnSubscribeHostFunc(threadId, stream);
-    else if (npu_pt_fns[672] != NULL)
-        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[672])(threadId, stream);
+    else if (npu_pt_fns[679] != NULL)
+        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[679])(threadId, stream);
     else
-        r = (rtError_t)npu_pt_fail(672);
+        r = (rtError_t)npu_pt_fail(679);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 672);
+        npu_tr *t = npu_tr_start(&c, 679);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -21174,7 +21379,7 @@ static inline rtError_t emu_rtBinaryLoadWithoutTilingKey(const void* data, const
     (void)data;
     (void)length;
     (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 673);
+    return (rtError_t)npu_unsupported(npu_self(), 680);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
@@ -21183,12 +21388,12 @@ static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
-    else if (npu_pt_fns[673] != NULL)
-        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[673])(data, length, binHandle);
+    else if (npu_pt_fns[680] != NULL)
+        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[680])(data, length, binHandle);
     else
-        r = (rtError_t)npu_pt_fail(673);
+        r = (rtError_t)npu_pt_fail(680);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 673);
+        npu_tr *t = npu_tr_start(&c, 680);
         NPU_TR_ARG(t, "data", data);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "binHandle", binHandle);
@@ -21214,12 +21419,12 @@ static NPU_HOOK rtError_t hook_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHan
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
-    else if (npu_pt_fns[674] != NULL)
-        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[674])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    else if (npu_pt_fns[681] != NULL)
+        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[681])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(674);
+        r = (rtError_t)npu_pt_fail(681);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 674);
+        npu_tr *t = npu_tr_start(&c, 681);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -21238,9 +21443,7 @@ NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint3
 }
 
 static inline rtError_t emu_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    (void)infoPtr;
-    (void)infoSize;
-    return (rtError_t)npu_unsupported(npu_self(), 675);
+    return npug_rtCacheLastTaskOpInfo(npu_self(), (void*)infoPtr, infoSize);
 }
 
 static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -21249,12 +21452,12 @@ static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCacheLastTaskOpInfo(infoPtr, infoSize);
-    else if (npu_pt_fns[675] != NULL)
-        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[675])(infoPtr, infoSize);
+    else if (npu_pt_fns[682] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[682])(infoPtr, infoSize);
     else
-        r = (rtError_t)npu_pt_fail(675);
+        r = (rtError_t)npu_pt_fail(682);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 675);
+        npu_tr *t = npu_tr_start(&c, 682);
         NPU_TR_ARG(t, "infoPtr", infoPtr);
         NPU_TR_ARG(t, "infoSize", infoSize);
         NPU_TR_RET(t, r);
@@ -21273,7 +21476,7 @@ static inline rtError_t emu_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFu
     (void)funcHandle;
     (void)attrType;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 676);
+    return (rtError_t)npu_unsupported(npu_self(), 683);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
@@ -21282,12 +21485,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
-    else if (npu_pt_fns[676] != NULL)
-        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[676])(funcHandle, attrType, attrValue);
+    else if (npu_pt_fns[683] != NULL)
+        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[683])(funcHandle, attrType, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(676);
+        r = (rtError_t)npu_pt_fail(683);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 676);
+        npu_tr *t = npu_tr_start(&c, 683);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "attrType", attrType);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -21313,12 +21516,12 @@ static NPU_HOOK rtError_t hook_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufAlloc(memBuf, size);
-    else if (npu_pt_fns[677] != NULL)
-        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[677])(memBuf, size);
+    else if (npu_pt_fns[684] != NULL)
+        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[684])(memBuf, size);
     else
-        r = (rtError_t)npu_pt_fail(677);
+        r = (rtError_t)npu_pt_fail(684);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 677);
+        npu_tr *t = npu_tr_start(&c, 684);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_RET(t, r);
@@ -21343,12 +21546,12 @@ static NPU_HOOK rtError_t hook_rtMbufFree(rtMbufPtr_t memBuf) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufFree(memBuf);
-    else if (npu_pt_fns[678] != NULL)
-        r = ((__typeof__(&rtMbufFree))npu_pt_fns[678])(memBuf);
+    else if (npu_pt_fns[685] != NULL)
+        r = ((__typeof__(&rtMbufFree))npu_pt_fns[685])(memBuf);
     else
-        r = (rtError_t)npu_pt_fail(678);
+        r = (rtError_t)npu_pt_fail(685);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 678);
+        npu_tr *t = npu_tr_start(&c, 685);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21372,12 +21575,12 @@ static NPU_HOOK rtError_t hook_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufSetDataLen(memBuf, len);
-    else if (npu_pt_fns[679] != NULL)
-        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[679])(memBuf, len);
+    else if (npu_pt_fns[686] != NULL)
+        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[686])(memBuf, len);
     else
-        r = (rtError_t)npu_pt_fail(679);
+        r = (rtError_t)npu_pt_fail(686);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 679);
+        npu_tr *t = npu_tr_start(&c, 686);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -21402,12 +21605,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* le
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetDataLen(memBuf, len);
-    else if (npu_pt_fns[680] != NULL)
-        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[680])(memBuf, len);
+    else if (npu_pt_fns[687] != NULL)
+        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[687])(memBuf, len);
     else
-        r = (rtError_t)npu_pt_fail(680);
+        r = (rtError_t)npu_pt_fail(687);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 680);
+        npu_tr *t = npu_tr_start(&c, 687);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -21432,12 +21635,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetBuffAddr(memBuf, buf);
-    else if (npu_pt_fns[681] != NULL)
-        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[681])(memBuf, buf);
+    else if (npu_pt_fns[688] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[688])(memBuf, buf);
     else
-        r = (rtError_t)npu_pt_fail(681);
+        r = (rtError_t)npu_pt_fail(688);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 681);
+        npu_tr *t = npu_tr_start(&c, 688);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "buf", buf);
         NPU_TR_RET(t, r);
@@ -21462,12 +21665,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetBuffSize(memBuf, totalSize);
-    else if (npu_pt_fns[682] != NULL)
-        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[682])(memBuf, totalSize);
+    else if (npu_pt_fns[689] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[689])(memBuf, totalSize);
     else
-        r = (rtError_t)npu_pt_fail(682);
+        r = (rtError_t)npu_pt_fail(689);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 682);
+        npu_tr *t = npu_tr_start(&c, 689);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "totalSize", totalSize);
         NPU_TR_RET(t, r);
@@ -21492,12 +21695,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetPrivInfo(memBuf, priv, size);
-    else if (npu_pt_fns[683] != NULL)
-        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[683])(memBuf, priv, size);
+    else if (npu_pt_fns[690] != NULL)
+        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[690])(memBuf, priv, size);
     else
-        r = (rtError_t)npu_pt_fail(683);
+        r = (rtError_t)npu_pt_fail(690);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 683);
+        npu_tr *t = npu_tr_start(&c, 690);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "priv", priv);
         NPU_TR_ARG(t, "size", size);
@@ -21523,12 +21726,12 @@ static NPU_HOOK rtError_t hook_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufCopyBufRef(memBuf, newMemBuf);
-    else if (npu_pt_fns[684] != NULL)
-        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[684])(memBuf, newMemBuf);
+    else if (npu_pt_fns[691] != NULL)
+        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[691])(memBuf, newMemBuf);
     else
-        r = (rtError_t)npu_pt_fail(684);
+        r = (rtError_t)npu_pt_fail(691);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 684);
+        npu_tr *t = npu_tr_start(&c, 691);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "newMemBuf", newMemBuf);
         NPU_TR_RET(t, r);
@@ -21553,12 +21756,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy(void* dst, uint64_t destMax, const void*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy(dst, destMax, src, cnt, kind);
-    else if (npu_pt_fns[685] != NULL)
-        r = ((__typeof__(&rtMemcpy))npu_pt_fns[685])(dst, destMax, src, cnt, kind);
+    else if (npu_pt_fns[692] != NULL)
+        r = ((__typeof__(&rtMemcpy))npu_pt_fns[692])(dst, destMax, src, cnt, kind);
     else
-        r = (rtError_t)npu_pt_fail(685);
+        r = (rtError_t)npu_pt_fail(692);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 685);
+        npu_tr *t = npu_tr_start(&c, 692);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -21586,12 +21789,12 @@ static NPU_HOOK rtError_t hook_rtMallocPhysical(rtDrvMemHandle* handle, size_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocPhysical(handle, size, prop, flags);
-    else if (npu_pt_fns[686] != NULL)
-        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[686])(handle, size, prop, flags);
+    else if (npu_pt_fns[693] != NULL)
+        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[693])(handle, size, prop, flags);
     else
-        r = (rtError_t)npu_pt_fail(686);
+        r = (rtError_t)npu_pt_fail(693);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 686);
+        npu_tr *t = npu_tr_start(&c, 693);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "prop", prop);
@@ -21618,12 +21821,12 @@ static NPU_HOOK rtError_t hook_rtMalloc(void** devPtr, uint64_t size, rtMemType_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMalloc(devPtr, size, type, moduleId);
-    else if (npu_pt_fns[687] != NULL)
-        r = ((__typeof__(&rtMalloc))npu_pt_fns[687])(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[694] != NULL)
+        r = ((__typeof__(&rtMalloc))npu_pt_fns[694])(devPtr, size, type, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(687);
+        r = (rtError_t)npu_pt_fail(694);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 687);
+        npu_tr *t = npu_tr_start(&c, 694);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -21650,12 +21853,12 @@ static NPU_HOOK rtError_t hook_rtFree(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFree(devPtr);
-    else if (npu_pt_fns[688] != NULL)
-        r = ((__typeof__(&rtFree))npu_pt_fns[688])(devPtr);
+    else if (npu_pt_fns[695] != NULL)
+        r = ((__typeof__(&rtFree))npu_pt_fns[695])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(688);
+        r = (rtError_t)npu_pt_fail(695);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 688);
+        npu_tr *t = npu_tr_start(&c, 695);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21679,12 +21882,12 @@ static NPU_HOOK rtError_t hook_rtMallocHost(void** hostPtr, uint64_t size, const
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocHost(hostPtr, size, moduleId);
-    else if (npu_pt_fns[689] != NULL)
-        r = ((__typeof__(&rtMallocHost))npu_pt_fns[689])(hostPtr, size, moduleId);
+    else if (npu_pt_fns[696] != NULL)
+        r = ((__typeof__(&rtMallocHost))npu_pt_fns[696])(hostPtr, size, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(689);
+        r = (rtError_t)npu_pt_fail(696);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 689);
+        npu_tr *t = npu_tr_start(&c, 696);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "moduleId", moduleId);
@@ -21710,12 +21913,12 @@ static NPU_HOOK rtError_t hook_rtFreeHost(void* hostPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeHost(hostPtr);
-    else if (npu_pt_fns[690] != NULL)
-        r = ((__typeof__(&rtFreeHost))npu_pt_fns[690])(hostPtr);
+    else if (npu_pt_fns[697] != NULL)
+        r = ((__typeof__(&rtFreeHost))npu_pt_fns[697])(hostPtr);
     else
-        r = (rtError_t)npu_pt_fail(690);
+        r = (rtError_t)npu_pt_fail(697);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 690);
+        npu_tr *t = npu_tr_start(&c, 697);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21739,12 +21942,12 @@ static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeWithDevSync(devPtr);
-    else if (npu_pt_fns[691] != NULL)
-        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[691])(devPtr);
+    else if (npu_pt_fns[698] != NULL)
+        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[698])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(691);
+        r = (rtError_t)npu_pt_fail(698);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 691);
+        npu_tr *t = npu_tr_start(&c, 698);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21768,12 +21971,12 @@ static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeHostWithDevSync(hostPtr);
-    else if (npu_pt_fns[692] != NULL)
-        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[692])(hostPtr);
+    else if (npu_pt_fns[699] != NULL)
+        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[699])(hostPtr);
     else
-        r = (rtError_t)npu_pt_fail(692);
+        r = (rtError_t)npu_pt_fail(699);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 692);
+        npu_tr *t = npu_tr_start(&c, 699);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -21791,7 +21994,7 @@ static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacTyp
     (void)deviceId;
     (void)hacType;
     (void)capabilities;
-    return (rtError_t)npu_unsupported(npu_self(), 693);
+    return (rtError_t)npu_unsupported(npu_self(), 700);
 }
 
 static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
@@ -21800,12 +22003,12 @@ static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHac
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
-    else if (npu_pt_fns[693] != NULL)
-        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[693])(deviceId, hacType, capabilities);
+    else if (npu_pt_fns[700] != NULL)
+        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[700])(deviceId, hacType, capabilities);
     else
-        r = (rtError_t)npu_pt_fail(693);
+        r = (rtError_t)npu_pt_fail(700);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 693);
+        npu_tr *t = npu_tr_start(&c, 700);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "hacType", hacType);
         NPU_TR_ARG(t, "capabilities", capabilities);
@@ -21831,12 +22034,12 @@ static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemAllocManaged(ptr, size, flag, moduleId);
-    else if (npu_pt_fns[694] != NULL)
-        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[694])(ptr, size, flag, moduleId);
+    else if (npu_pt_fns[701] != NULL)
+        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[701])(ptr, size, flag, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(694);
+        r = (rtError_t)npu_pt_fail(701);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 694);
+        npu_tr *t = npu_tr_start(&c, 701);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -21863,12 +22066,12 @@ static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocCached(devPtr, size, type, moduleId);
-    else if (npu_pt_fns[695] != NULL)
-        r = ((__typeof__(&rtMallocCached))npu_pt_fns[695])(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[702] != NULL)
+        r = ((__typeof__(&rtMallocCached))npu_pt_fns[702])(devPtr, size, type, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(695);
+        r = (rtError_t)npu_pt_fail(702);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 695);
+        npu_tr *t = npu_tr_start(&c, 702);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -21895,12 +22098,12 @@ static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFlushCache(base, len);
-    else if (npu_pt_fns[696] != NULL)
-        r = ((__typeof__(&rtFlushCache))npu_pt_fns[696])(base, len);
+    else if (npu_pt_fns[703] != NULL)
+        r = ((__typeof__(&rtFlushCache))npu_pt_fns[703])(base, len);
     else
-        r = (rtError_t)npu_pt_fail(696);
+        r = (rtError_t)npu_pt_fail(703);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 696);
+        npu_tr *t = npu_tr_start(&c, 703);
         NPU_TR_ARG(t, "base", base);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -21925,12 +22128,12 @@ static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtInvalidCache(base, len);
-    else if (npu_pt_fns[697] != NULL)
-        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[697])(base, len);
+    else if (npu_pt_fns[704] != NULL)
+        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[704])(base, len);
     else
-        r = (rtError_t)npu_pt_fail(697);
+        r = (rtError_t)npu_pt_fail(704);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 697);
+        npu_tr *t = npu_tr_start(&c, 704);
         NPU_TR_ARG(t, "base", base);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -21955,12 +22158,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsync(void* dst, uint64_t destMax, const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
-    else if (npu_pt_fns[698] != NULL)
-        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[698])(dst, destMax, src, cnt, kind, stm);
+    else if (npu_pt_fns[705] != NULL)
+        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[705])(dst, destMax, src, cnt, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(698);
+        r = (rtError_t)npu_pt_fail(705);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 698);
+        npu_tr *t = npu_tr_start(&c, 705);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -21987,7 +22190,7 @@ static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const v
     (void)kind;
     (void)stm;
     (void)memcpyConfig;
-    return (rtError_t)npu_unsupported(npu_self(), 699);
+    return (rtError_t)npu_unsupported(npu_self(), 706);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
@@ -21996,12 +22199,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
-    else if (npu_pt_fns[699] != NULL)
-        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[699])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    else if (npu_pt_fns[706] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[706])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
     else
-        r = (rtError_t)npu_pt_fail(699);
+        r = (rtError_t)npu_pt_fail(706);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 699);
+        npu_tr *t = npu_tr_start(&c, 706);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -22031,12 +22234,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const vo
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
-    else if (npu_pt_fns[700] != NULL)
-        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[700])(dst, dstPitch, src, srcPitch, width, height, kind);
+    else if (npu_pt_fns[707] != NULL)
+        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[707])(dst, dstPitch, src, srcPitch, width, height, kind);
     else
-        r = (rtError_t)npu_pt_fail(700);
+        r = (rtError_t)npu_pt_fail(707);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 700);
+        npu_tr *t = npu_tr_start(&c, 707);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstPitch", dstPitch);
         NPU_TR_ARG(t, "src", src);
@@ -22066,12 +22269,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
-    else if (npu_pt_fns[701] != NULL)
-        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[701])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    else if (npu_pt_fns[708] != NULL)
+        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[708])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(701);
+        r = (rtError_t)npu_pt_fail(708);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 701);
+        npu_tr *t = npu_tr_start(&c, 708);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstPitch", dstPitch);
         NPU_TR_ARG(t, "src", src);
@@ -22102,12 +22305,12 @@ static NPU_HOOK rtError_t hook_rtMemset(void* devPtr, uint64_t destMax, uint32_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemset(devPtr, destMax, val, cnt);
-    else if (npu_pt_fns[702] != NULL)
-        r = ((__typeof__(&rtMemset))npu_pt_fns[702])(devPtr, destMax, val, cnt);
+    else if (npu_pt_fns[709] != NULL)
+        r = ((__typeof__(&rtMemset))npu_pt_fns[709])(devPtr, destMax, val, cnt);
     else
-        r = (rtError_t)npu_pt_fail(702);
+        r = (rtError_t)npu_pt_fail(709);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 702);
+        npu_tr *t = npu_tr_start(&c, 709);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "val", val);
@@ -22134,12 +22337,12 @@ static NPU_HOOK rtError_t hook_rtMemsetAsync(void* ptr, uint64_t destMax, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetAsync(ptr, destMax, val, cnt, stm);
-    else if (npu_pt_fns[703] != NULL)
-        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[703])(ptr, destMax, val, cnt, stm);
+    else if (npu_pt_fns[710] != NULL)
+        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[710])(ptr, destMax, val, cnt, stm);
     else
-        r = (rtError_t)npu_pt_fail(703);
+        r = (rtError_t)npu_pt_fail(710);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 703);
+        npu_tr *t = npu_tr_start(&c, 710);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "val", val);
@@ -22167,12 +22370,12 @@ static NPU_HOOK rtError_t hook_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
-    else if (npu_pt_fns[704] != NULL)
-        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[704])(memInfoType, freeSize, totalSize);
+    else if (npu_pt_fns[711] != NULL)
+        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[711])(memInfoType, freeSize, totalSize);
     else
-        r = (rtError_t)npu_pt_fail(704);
+        r = (rtError_t)npu_pt_fail(711);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 704);
+        npu_tr *t = npu_tr_start(&c, 711);
         NPU_TR_ARG(t, "memInfoType", memInfoType);
         NPU_TR_ARG(t, "freeSize", freeSize);
         NPU_TR_ARG(t, "totalSize", totalSize);
@@ -22192,7 +22395,7 @@ static inline rtError_t emu_rtMemPrefetchToDevice(void* devPtr, uint64_t len, in
     (void)devPtr;
     (void)len;
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 705);
+    return (rtError_t)npu_unsupported(npu_self(), 712);
 }
 
 static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
@@ -22201,12 +22404,12 @@ static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPrefetchToDevice(devPtr, len, devId);
-    else if (npu_pt_fns[705] != NULL)
-        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[705])(devPtr, len, devId);
+    else if (npu_pt_fns[712] != NULL)
+        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[712])(devPtr, len, devId);
     else
-        r = (rtError_t)npu_pt_fail(705);
+        r = (rtError_t)npu_pt_fail(712);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 705);
+        npu_tr *t = npu_tr_start(&c, 712);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_ARG(t, "devId", devId);
@@ -22226,7 +22429,7 @@ static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, 
     (void)name;
     (void)type;
     (void)attr;
-    return (rtError_t)npu_unsupported(npu_self(), 706);
+    return (rtError_t)npu_unsupported(npu_self(), 713);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
@@ -22235,12 +22438,12 @@ static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t typ
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcSetMemoryAttr(name, type, attr);
-    else if (npu_pt_fns[706] != NULL)
-        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[706])(name, type, attr);
+    else if (npu_pt_fns[713] != NULL)
+        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[713])(name, type, attr);
     else
-        r = (rtError_t)npu_pt_fail(706);
+        r = (rtError_t)npu_pt_fail(713);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 706);
+        npu_tr *t = npu_tr_start(&c, 713);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "attr", attr);
@@ -22266,12 +22469,12 @@ static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
-    else if (npu_pt_fns[707] != NULL)
-        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[707])(devPtr, size, alignment, devAddr, flags);
+    else if (npu_pt_fns[714] != NULL)
+        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[714])(devPtr, size, alignment, devAddr, flags);
     else
-        r = (rtError_t)npu_pt_fail(707);
+        r = (rtError_t)npu_pt_fail(714);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 707);
+        npu_tr *t = npu_tr_start(&c, 714);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "alignment", alignment);
@@ -22299,12 +22502,12 @@ static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtReleaseMemAddress(devPtr);
-    else if (npu_pt_fns[708] != NULL)
-        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[708])(devPtr);
+    else if (npu_pt_fns[715] != NULL)
+        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[715])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(708);
+        r = (rtError_t)npu_pt_fail(715);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 708);
+        npu_tr *t = npu_tr_start(&c, 715);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22328,12 +22531,12 @@ static NPU_HOOK rtError_t hook_rtFreePhysical(rtDrvMemHandle handle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreePhysical(handle);
-    else if (npu_pt_fns[709] != NULL)
-        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[709])(handle);
+    else if (npu_pt_fns[716] != NULL)
+        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[716])(handle);
     else
-        r = (rtError_t)npu_pt_fail(709);
+        r = (rtError_t)npu_pt_fail(716);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 709);
+        npu_tr *t = npu_tr_start(&c, 716);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22357,12 +22560,12 @@ static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMapMem(devPtr, size, offset, handle, flags);
-    else if (npu_pt_fns[710] != NULL)
-        r = ((__typeof__(&rtMapMem))npu_pt_fns[710])(devPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[717] != NULL)
+        r = ((__typeof__(&rtMapMem))npu_pt_fns[717])(devPtr, size, offset, handle, flags);
     else
-        r = (rtError_t)npu_pt_fail(710);
+        r = (rtError_t)npu_pt_fail(717);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 710);
+        npu_tr *t = npu_tr_start(&c, 717);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -22390,12 +22593,12 @@ static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnmapMem(devPtr);
-    else if (npu_pt_fns[711] != NULL)
-        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[711])(devPtr);
+    else if (npu_pt_fns[718] != NULL)
+        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[718])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(711);
+        r = (rtError_t)npu_pt_fail(718);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 711);
+        npu_tr *t = npu_tr_start(&c, 718);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22419,12 +22622,12 @@ static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAc
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetAccess(virPtr, size, desc, count);
-    else if (npu_pt_fns[712] != NULL)
-        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[712])(virPtr, size, desc, count);
+    else if (npu_pt_fns[719] != NULL)
+        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[719])(virPtr, size, desc, count);
     else
-        r = (rtError_t)npu_pt_fail(712);
+        r = (rtError_t)npu_pt_fail(719);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 712);
+        npu_tr *t = npu_tr_start(&c, 719);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "desc", desc);
@@ -22451,12 +22654,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* locat
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAccess(virPtr, location, flags);
-    else if (npu_pt_fns[713] != NULL)
-        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[713])(virPtr, location, flags);
+    else if (npu_pt_fns[720] != NULL)
+        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[720])(virPtr, location, flags);
     else
-        r = (rtError_t)npu_pt_fail(713);
+        r = (rtError_t)npu_pt_fail(720);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 713);
+        npu_tr *t = npu_tr_start(&c, 720);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "location", location);
         NPU_TR_ARG(t, "flags", flags);
@@ -22477,7 +22680,7 @@ static inline rtError_t emu_rtMemExportToShareableHandleV2(rtDrvMemHandle handle
     (void)handleType;
     (void)flags;
     (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 714);
+    return (rtError_t)npu_unsupported(npu_self(), 721);
 }
 
 static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
@@ -22486,12 +22689,12 @@ static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle han
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
-    else if (npu_pt_fns[714] != NULL)
-        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[714])(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[721] != NULL)
+        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[721])(handle, handleType, flags, shareableHandle);
     else
-        r = (rtError_t)npu_pt_fail(714);
+        r = (rtError_t)npu_pt_fail(721);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 714);
+        npu_tr *t = npu_tr_start(&c, 721);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -22512,7 +22715,7 @@ static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHan
     (void)shareableHandle;
     (void)devId;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 715);
+    return (rtError_t)npu_unsupported(npu_self(), 722);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
@@ -22521,12 +22724,12 @@ static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareable
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
-    else if (npu_pt_fns[715] != NULL)
-        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[715])(shareableHandle, devId, handle);
+    else if (npu_pt_fns[722] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[722])(shareableHandle, devId, handle);
     else
-        r = (rtError_t)npu_pt_fail(715);
+        r = (rtError_t)npu_pt_fail(722);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 715);
+        npu_tr *t = npu_tr_start(&c, 722);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "handle", handle);
@@ -22548,7 +22751,7 @@ static inline rtError_t emu_rtMemImportFromShareableHandleV2(const void* shareab
     (void)flags;
     (void)devId;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 716);
+    return (rtError_t)npu_unsupported(npu_self(), 723);
 }
 
 static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
@@ -22557,12 +22760,12 @@ static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shar
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
-    else if (npu_pt_fns[716] != NULL)
-        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[716])(shareableHandle, handleType, flags, devId, handle);
+    else if (npu_pt_fns[723] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[723])(shareableHandle, handleType, flags, devId, handle);
     else
-        r = (rtError_t)npu_pt_fail(716);
+        r = (rtError_t)npu_pt_fail(723);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 716);
+        npu_tr *t = npu_tr_start(&c, 723);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -22584,7 +22787,7 @@ static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandl
     (void)shareableHandle;
     (void)pid;
     (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 717);
+    return (rtError_t)npu_unsupported(npu_self(), 724);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
@@ -22593,12 +22796,12 @@ static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
-    else if (npu_pt_fns[717] != NULL)
-        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[717])(shareableHandle, pid, pidNum);
+    else if (npu_pt_fns[724] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[724])(shareableHandle, pid, pidNum);
     else
-        r = (rtError_t)npu_pt_fail(717);
+        r = (rtError_t)npu_pt_fail(724);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 717);
+        npu_tr *t = npu_tr_start(&c, 724);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "pidNum", pidNum);
@@ -22619,7 +22822,7 @@ static inline rtError_t emu_rtMemSetPidToShareableHandleV2(const void* shareable
     (void)handleType;
     (void)pid;
     (void)pidNum;
-    return (rtError_t)npu_unsupported(npu_self(), 718);
+    return (rtError_t)npu_unsupported(npu_self(), 725);
 }
 
 static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
@@ -22628,12 +22831,12 @@ static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* sharea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
-    else if (npu_pt_fns[718] != NULL)
-        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[718])(shareableHandle, handleType, pid, pidNum);
+    else if (npu_pt_fns[725] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[725])(shareableHandle, handleType, pid, pidNum);
     else
-        r = (rtError_t)npu_pt_fail(718);
+        r = (rtError_t)npu_pt_fail(725);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 718);
+        npu_tr *t = npu_tr_start(&c, 725);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "handleType", handleType);
         npu_tr_ptr(t, "pid", pid);
@@ -22660,12 +22863,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* pro
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAllocationGranularity(prop, option, granularity);
-    else if (npu_pt_fns[719] != NULL)
-        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[719])(prop, option, granularity);
+    else if (npu_pt_fns[726] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[726])(prop, option, granularity);
     else
-        r = (rtError_t)npu_pt_fail(719);
+        r = (rtError_t)npu_pt_fail(726);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 719);
+        npu_tr *t = npu_tr_start(&c, 726);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_ARG(t, "option", option);
         NPU_TR_ARG(t, "granularity", granularity);
@@ -22690,7 +22893,7 @@ static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* siz
     (void)attrsIdxs;
     (void)numAttrs;
     (void)failIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 720);
+    return (rtError_t)npu_unsupported(npu_self(), 727);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
@@ -22699,12 +22902,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
-    else if (npu_pt_fns[720] != NULL)
-        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[720])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    else if (npu_pt_fns[727] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[727])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
     else
-        r = (rtError_t)npu_pt_fail(720);
+        r = (rtError_t)npu_pt_fail(727);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 720);
+        npu_tr *t = npu_tr_start(&c, 727);
         NPU_TR_ARG(t, "dsts", dsts);
         NPU_TR_ARG(t, "srcs", srcs);
         NPU_TR_ARG(t, "sizes", sizes);
@@ -22736,7 +22939,7 @@ static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, v
     (void)numAttrs;
     (void)failIdx;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 721);
+    return (rtError_t)npu_unsupported(npu_self(), 728);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
@@ -22745,12 +22948,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
-    else if (npu_pt_fns[721] != NULL)
-        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[721])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    else if (npu_pt_fns[728] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[728])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
     else
-        r = (rtError_t)npu_pt_fail(721);
+        r = (rtError_t)npu_pt_fail(728);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 721);
+        npu_tr *t = npu_tr_start(&c, 728);
         NPU_TR_ARG(t, "dsts", dsts);
         NPU_TR_ARG(t, "destMaxs", destMaxs);
         NPU_TR_ARG(t, "srcs", srcs);
@@ -22778,7 +22981,7 @@ static inline rtError_t emu_rtsValueWrite(const void* const devAddr, const uint6
     (void)value;
     (void)flag;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 722);
+    return (rtError_t)npu_unsupported(npu_self(), 729);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -22787,12 +22990,12 @@ static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsValueWrite(devAddr, value, flag, stm);
-    else if (npu_pt_fns[722] != NULL)
-        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[722])(devAddr, value, flag, stm);
+    else if (npu_pt_fns[729] != NULL)
+        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[729])(devAddr, value, flag, stm);
     else
-        r = (rtError_t)npu_pt_fail(722);
+        r = (rtError_t)npu_pt_fail(729);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 722);
+        npu_tr *t = npu_tr_start(&c, 729);
         NPU_TR_ARG(t, "devAddr", devAddr);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_ARG(t, "flag", flag);
@@ -22814,7 +23017,7 @@ static inline rtError_t emu_rtsValueWait(const void* const devAddr, const uint64
     (void)value;
     (void)flag;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 723);
+    return (rtError_t)npu_unsupported(npu_self(), 730);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -22823,12 +23026,12 @@ static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsValueWait(devAddr, value, flag, stm);
-    else if (npu_pt_fns[723] != NULL)
-        r = ((__typeof__(&rtsValueWait))npu_pt_fns[723])(devAddr, value, flag, stm);
+    else if (npu_pt_fns[730] != NULL)
+        r = ((__typeof__(&rtsValueWait))npu_pt_fns[730])(devAddr, value, flag, stm);
     else
-        r = (rtError_t)npu_pt_fail(723);
+        r = (rtError_t)npu_pt_fail(730);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 723);
+        npu_tr *t = npu_tr_start(&c, 730);
         NPU_TR_ARG(t, "devAddr", devAddr);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_ARG(t, "flag", flag);
@@ -22855,12 +23058,12 @@ static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemRetainAllocationHandle(virPtr, handle);
-    else if (npu_pt_fns[724] != NULL)
-        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[724])(virPtr, handle);
+    else if (npu_pt_fns[731] != NULL)
+        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[731])(virPtr, handle);
     else
-        r = (rtError_t)npu_pt_fail(724);
+        r = (rtError_t)npu_pt_fail(731);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 724);
+        npu_tr *t = npu_tr_start(&c, 731);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -22878,7 +23081,7 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
     (void)handle;
     (void)prop;
-    return (rtError_t)npu_unsupported(npu_self(), 725);
+    return (rtError_t)npu_unsupported(npu_self(), 732);
 }
 
 static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
@@ -22887,12 +23090,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAllocationPropertiesFromHandle(handle, prop);
-    else if (npu_pt_fns[725] != NULL)
-        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[725])(handle, prop);
+    else if (npu_pt_fns[732] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[732])(handle, prop);
     else
-        r = (rtError_t)npu_pt_fail(725);
+        r = (rtError_t)npu_pt_fail(732);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 725);
+        npu_tr *t = npu_tr_start(&c, 732);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_RET(t, r);
@@ -22917,12 +23120,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroy(mdl);
-    else if (npu_pt_fns[726] != NULL)
-        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[726])(mdl);
+    else if (npu_pt_fns[733] != NULL)
+        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[733])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(726);
+        r = (rtError_t)npu_pt_fail(733);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 726);
+        npu_tr *t = npu_tr_start(&c, 733);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -22946,12 +23149,12 @@ static NPU_HOOK rtError_t hook_rtModelExecute(rtModel_t mdl, rtStream_t stm, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelExecute(mdl, stm, flag);
-    else if (npu_pt_fns[727] != NULL)
-        r = ((__typeof__(&rtModelExecute))npu_pt_fns[727])(mdl, stm, flag);
+    else if (npu_pt_fns[734] != NULL)
+        r = ((__typeof__(&rtModelExecute))npu_pt_fns[734])(mdl, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(727);
+        r = (rtError_t)npu_pt_fail(734);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 727);
+        npu_tr *t = npu_tr_start(&c, 734);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -22977,12 +23180,12 @@ static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDebugDotPrint(mdl);
-    else if (npu_pt_fns[728] != NULL)
-        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[728])(mdl);
+    else if (npu_pt_fns[735] != NULL)
+        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[735])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(728);
+        r = (rtError_t)npu_pt_fail(735);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 728);
+        npu_tr *t = npu_tr_start(&c, 735);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23006,12 +23209,12 @@ static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDebugJsonPrint(mdl, path, flags);
-    else if (npu_pt_fns[729] != NULL)
-        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[729])(mdl, path, flags);
+    else if (npu_pt_fns[736] != NULL)
+        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[736])(mdl, path, flags);
     else
-        r = (rtError_t)npu_pt_fail(729);
+        r = (rtError_t)npu_pt_fail(736);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 729);
+        npu_tr *t = npu_tr_start(&c, 736);
         NPU_TR_ARG(t, "mdl", mdl);
         npu_tr_str(t, "path", path);
         NPU_TR_ARG(t, "flags", flags);
@@ -23037,12 +23240,12 @@ static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmo
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
-    else if (npu_pt_fns[730] != NULL)
-        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[730])(srcAddrPtr, srcLen, cmoType, stm);
+    else if (npu_pt_fns[737] != NULL)
+        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[737])(srcAddrPtr, srcLen, cmoType, stm);
     else
-        r = (rtError_t)npu_pt_fail(730);
+        r = (rtError_t)npu_pt_fail(737);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 730);
+        npu_tr *t = npu_tr_start(&c, 737);
         NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
         NPU_TR_ARG(t, "srcLen", srcLen);
         NPU_TR_ARG(t, "cmoType", cmoType);
@@ -23069,12 +23272,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainAppend(memBufChainHead, memBuf);
-    else if (npu_pt_fns[731] != NULL)
-        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[731])(memBufChainHead, memBuf);
+    else if (npu_pt_fns[738] != NULL)
+        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[738])(memBufChainHead, memBuf);
     else
-        r = (rtError_t)npu_pt_fail(731);
+        r = (rtError_t)npu_pt_fail(738);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 731);
+        npu_tr *t = npu_tr_start(&c, 738);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_RET(t, r);
@@ -23099,12 +23302,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainGetMbufNum(memBufChainHead, num);
-    else if (npu_pt_fns[732] != NULL)
-        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[732])(memBufChainHead, num);
+    else if (npu_pt_fns[739] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[739])(memBufChainHead, num);
     else
-        r = (rtError_t)npu_pt_fail(732);
+        r = (rtError_t)npu_pt_fail(739);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 732);
+        npu_tr *t = npu_tr_start(&c, 739);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_RET(t, r);
@@ -23129,12 +23332,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, u
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
-    else if (npu_pt_fns[733] != NULL)
-        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[733])(memBufChainHead, index, memBuf);
+    else if (npu_pt_fns[740] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[740])(memBufChainHead, index, memBuf);
     else
-        r = (rtError_t)npu_pt_fail(733);
+        r = (rtError_t)npu_pt_fail(740);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 733);
+        npu_tr *t = npu_tr_start(&c, 740);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "index", index);
         NPU_TR_ARG(t, "memBuf", memBuf);
@@ -23153,7 +23356,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
     (void)deviceId;
     (void)errorInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 734);
+    return (rtError_t)npu_unsupported(npu_self(), 741);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
@@ -23162,12 +23365,12 @@ static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetErrorVerbose(deviceId, errorInfo);
-    else if (npu_pt_fns[734] != NULL)
-        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[734])(deviceId, errorInfo);
+    else if (npu_pt_fns[741] != NULL)
+        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[741])(deviceId, errorInfo);
     else
-        r = (rtError_t)npu_pt_fail(734);
+        r = (rtError_t)npu_pt_fail(741);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 734);
+        npu_tr *t = npu_tr_start(&c, 741);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "errorInfo", errorInfo);
         NPU_TR_RET(t, r);
@@ -23185,7 +23388,7 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
     (void)deviceId;
     (void)errorInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 735);
+    return (rtError_t)npu_unsupported(npu_self(), 742);
 }
 
 static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
@@ -23194,12 +23397,12 @@ static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtE
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRepairError(deviceId, errorInfo);
-    else if (npu_pt_fns[735] != NULL)
-        r = ((__typeof__(&rtsRepairError))npu_pt_fns[735])(deviceId, errorInfo);
+    else if (npu_pt_fns[742] != NULL)
+        r = ((__typeof__(&rtsRepairError))npu_pt_fns[742])(deviceId, errorInfo);
     else
-        r = (rtError_t)npu_pt_fail(735);
+        r = (rtError_t)npu_pt_fail(742);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 735);
+        npu_tr *t = npu_tr_start(&c, 742);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "errorInfo", errorInfo);
         NPU_TR_RET(t, r);
@@ -23215,9 +23418,7 @@ NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* 
 }
 
 static inline rtError_t emu_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
-    (void)symbol;
-    (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 736);
+    return npug_rtRegKernelLaunchFillFunc(npu_self(), (char*)symbol, callback);
 }
 
 static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
@@ -23226,12 +23427,12 @@ static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtK
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtRegKernelLaunchFillFunc(symbol, callback);
-    else if (npu_pt_fns[736] != NULL)
-        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[736])(symbol, callback);
+    else if (npu_pt_fns[743] != NULL)
+        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[743])(symbol, callback);
     else
-        r = (rtError_t)npu_pt_fail(736);
+        r = (rtError_t)npu_pt_fail(743);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 736);
+        npu_tr *t = npu_tr_start(&c, 743);
         npu_tr_str(t, "symbol", symbol);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -23247,8 +23448,7 @@ NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunc
 }
 
 static inline rtError_t emu_rtUnRegKernelLaunchFillFunc(const char* symbol) {
-    (void)symbol;
-    return (rtError_t)npu_unsupported(npu_self(), 737);
+    return npug_rtUnRegKernelLaunchFillFunc(npu_self(), (char*)symbol);
 }
 
 static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
@@ -23257,12 +23457,12 @@ static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnRegKernelLaunchFillFunc(symbol);
-    else if (npu_pt_fns[737] != NULL)
-        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[737])(symbol);
+    else if (npu_pt_fns[744] != NULL)
+        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[744])(symbol);
     else
-        r = (rtError_t)npu_pt_fail(737);
+        r = (rtError_t)npu_pt_fail(744);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 737);
+        npu_tr *t = npu_tr_start(&c, 744);
         npu_tr_str(t, "symbol", symbol);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23281,7 +23481,7 @@ static inline rtError_t emu_rtsGetPairDevicesInfo(uint32_t devId, uint32_t other
     (void)otherDevId;
     (void)infoType;
     (void)val;
-    return (rtError_t)npu_unsupported(npu_self(), 738);
+    return (rtError_t)npu_unsupported(npu_self(), 745);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
@@ -23290,12 +23490,12 @@ static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t ot
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
-    else if (npu_pt_fns[738] != NULL)
-        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[738])(devId, otherDevId, infoType, val);
+    else if (npu_pt_fns[745] != NULL)
+        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[745])(devId, otherDevId, infoType, val);
     else
-        r = (rtError_t)npu_pt_fail(738);
+        r = (rtError_t)npu_pt_fail(745);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 738);
+        npu_tr *t = npu_tr_start(&c, 745);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "otherDevId", otherDevId);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -23322,12 +23522,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr att
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetInfo(deviceId, attr, val);
-    else if (npu_pt_fns[739] != NULL)
-        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[739])(deviceId, attr, val);
+    else if (npu_pt_fns[746] != NULL)
+        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[746])(deviceId, attr, val);
     else
-        r = (rtError_t)npu_pt_fail(739);
+        r = (rtError_t)npu_pt_fail(746);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 739);
+        npu_tr *t = npu_tr_start(&c, 746);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "val", val);
@@ -23353,12 +23553,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPri
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
-    else if (npu_pt_fns[740] != NULL)
-        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[740])(leastPriority, greatestPriority);
+    else if (npu_pt_fns[747] != NULL)
+        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[747])(leastPriority, greatestPriority);
     else
-        r = (rtError_t)npu_pt_fail(740);
+        r = (rtError_t)npu_pt_fail(747);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 740);
+        npu_tr *t = npu_tr_start(&c, 747);
         NPU_TR_ARG(t, "leastPriority", leastPriority);
         NPU_TR_ARG(t, "greatestPriority", greatestPriority);
         NPU_TR_RET(t, r);
@@ -23375,7 +23575,7 @@ NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int
 
 static inline rtError_t emu_rtsGetDevice(int32_t* devId) {
     (void)devId;
-    return (rtError_t)npu_unsupported(npu_self(), 741);
+    return (rtError_t)npu_unsupported(npu_self(), 748);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
@@ -23384,12 +23584,12 @@ static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetDevice(devId);
-    else if (npu_pt_fns[741] != NULL)
-        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[741])(devId);
+    else if (npu_pt_fns[748] != NULL)
+        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[748])(devId);
     else
-        r = (rtError_t)npu_pt_fail(741);
+        r = (rtError_t)npu_pt_fail(748);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 741);
+        npu_tr *t = npu_tr_start(&c, 748);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23413,12 +23613,12 @@ static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetDeviceResLimit(devId, type, value);
-    else if (npu_pt_fns[742] != NULL)
-        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[742])(devId, type, value);
+    else if (npu_pt_fns[749] != NULL)
+        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[749])(devId, type, value);
     else
-        r = (rtError_t)npu_pt_fail(742);
+        r = (rtError_t)npu_pt_fail(749);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 742);
+        npu_tr *t = npu_tr_start(&c, 749);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -23444,12 +23644,12 @@ static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetDeviceResLimit(devId);
-    else if (npu_pt_fns[743] != NULL)
-        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[743])(devId);
+    else if (npu_pt_fns[750] != NULL)
+        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[750])(devId);
     else
-        r = (rtError_t)npu_pt_fail(743);
+        r = (rtError_t)npu_pt_fail(750);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 743);
+        npu_tr *t = npu_tr_start(&c, 750);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23473,12 +23673,12 @@ static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetDeviceResLimit(devId, type, value);
-    else if (npu_pt_fns[744] != NULL)
-        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[744])(devId, type, value);
+    else if (npu_pt_fns[751] != NULL)
+        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[751])(devId, type, value);
     else
-        r = (rtError_t)npu_pt_fail(744);
+        r = (rtError_t)npu_pt_fail(751);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 744);
+        npu_tr *t = npu_tr_start(&c, 751);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -23504,12 +23704,12 @@ static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int3
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
-    else if (npu_pt_fns[745] != NULL)
-        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[745])(phyDevId, logicDevId);
+    else if (npu_pt_fns[752] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[752])(phyDevId, logicDevId);
     else
-        r = (rtError_t)npu_pt_fail(745);
+        r = (rtError_t)npu_pt_fail(752);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 745);
+        npu_tr *t = npu_tr_start(&c, 752);
         NPU_TR_ARG(t, "phyDevId", phyDevId);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_RET(t, r);
@@ -23534,12 +23734,12 @@ static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, in
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
-    else if (npu_pt_fns[746] != NULL)
-        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[746])(logicDevId, phyDevId);
+    else if (npu_pt_fns[753] != NULL)
+        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[753])(logicDevId, phyDevId);
     else
-        r = (rtError_t)npu_pt_fail(746);
+        r = (rtError_t)npu_pt_fail(753);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 746);
+        npu_tr *t = npu_tr_start(&c, 753);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_ARG(t, "phyDevId", phyDevId);
         NPU_TR_RET(t, r);
@@ -23564,12 +23764,12 @@ static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDev
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
-    else if (npu_pt_fns[747] != NULL)
-        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[747])(userDevId, logicDevId);
+    else if (npu_pt_fns[754] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[754])(userDevId, logicDevId);
     else
-        r = (rtError_t)npu_pt_fail(747);
+        r = (rtError_t)npu_pt_fail(754);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 747);
+        npu_tr *t = npu_tr_start(&c, 754);
         NPU_TR_ARG(t, "userDevId", userDevId);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_RET(t, r);
@@ -23594,12 +23794,12 @@ static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
-    else if (npu_pt_fns[748] != NULL)
-        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[748])(logicDevId, userDevId);
+    else if (npu_pt_fns[755] != NULL)
+        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[755])(logicDevId, userDevId);
     else
-        r = (rtError_t)npu_pt_fail(748);
+        r = (rtError_t)npu_pt_fail(755);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 748);
+        npu_tr *t = npu_tr_start(&c, 755);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_ARG(t, "userDevId", userDevId);
         NPU_TR_RET(t, r);
@@ -23618,7 +23818,7 @@ static inline rtError_t emu_rtsRegDeviceStateCallback(const char_t* regName, rts
     (void)regName;
     (void)callback;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 749);
+    return (rtError_t)npu_unsupported(npu_self(), 756);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
@@ -23627,12 +23827,12 @@ static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegDeviceStateCallback(regName, callback, args);
-    else if (npu_pt_fns[749] != NULL)
-        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[749])(regName, callback, args);
+    else if (npu_pt_fns[756] != NULL)
+        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[756])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(749);
+        r = (rtError_t)npu_pt_fail(756);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 749);
+        npu_tr *t = npu_tr_start(&c, 756);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -23652,7 +23852,7 @@ static inline rtError_t emu_rtsSetDeviceTaskAbortCallback(const char_t* regName,
     (void)regName;
     (void)callback;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 750);
+    return (rtError_t)npu_unsupported(npu_self(), 757);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
@@ -23661,12 +23861,12 @@ static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regNa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetDeviceTaskAbortCallback(regName, callback, args);
-    else if (npu_pt_fns[750] != NULL)
-        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[750])(regName, callback, args);
+    else if (npu_pt_fns[757] != NULL)
+        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[757])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(750);
+        r = (rtError_t)npu_pt_fail(757);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 750);
+        npu_tr *t = npu_tr_start(&c, 757);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -23692,12 +23892,12 @@ static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCtxGetCurrentDefaultStream(stm);
-    else if (npu_pt_fns[751] != NULL)
-        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[751])(stm);
+    else if (npu_pt_fns[758] != NULL)
+        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[758])(stm);
     else
-        r = (rtError_t)npu_pt_fail(751);
+        r = (rtError_t)npu_pt_fail(758);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 751);
+        npu_tr *t = npu_tr_start(&c, 758);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23721,12 +23921,12 @@ static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPrimaryCtxState(devId, flags, active);
-    else if (npu_pt_fns[752] != NULL)
-        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[752])(devId, flags, active);
+    else if (npu_pt_fns[759] != NULL)
+        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[759])(devId, flags, active);
     else
-        r = (rtError_t)npu_pt_fail(752);
+        r = (rtError_t)npu_pt_fail(759);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 752);
+        npu_tr *t = npu_tr_start(&c, 759);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "active", active);
@@ -23752,12 +23952,12 @@ static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCtxGetFloatOverflowAddr(overflowAddr);
-    else if (npu_pt_fns[753] != NULL)
-        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[753])(overflowAddr);
+    else if (npu_pt_fns[760] != NULL)
+        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[760])(overflowAddr);
     else
-        r = (rtError_t)npu_pt_fail(753);
+        r = (rtError_t)npu_pt_fail(760);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 753);
+        npu_tr *t = npu_tr_start(&c, 760);
         NPU_TR_ARG(t, "overflowAddr", overflowAddr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23781,12 +23981,12 @@ static NPU_HOOK rtError_t hook_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventGetId(evt, evtId);
-    else if (npu_pt_fns[754] != NULL)
-        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[754])(evt, evtId);
+    else if (npu_pt_fns[761] != NULL)
+        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[761])(evt, evtId);
     else
-        r = (rtError_t)npu_pt_fail(754);
+        r = (rtError_t)npu_pt_fail(761);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 754);
+        npu_tr *t = npu_tr_start(&c, 761);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "evtId", evtId);
         NPU_TR_RET(t, r);
@@ -23811,12 +24011,12 @@ static NPU_HOOK rtError_t hook_rtsEventWait(rtStream_t stream, rtEvent_t evt, ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventWait(stream, evt, timeout);
-    else if (npu_pt_fns[755] != NULL)
-        r = ((__typeof__(&rtsEventWait))npu_pt_fns[755])(stream, evt, timeout);
+    else if (npu_pt_fns[762] != NULL)
+        r = ((__typeof__(&rtsEventWait))npu_pt_fns[762])(stream, evt, timeout);
     else
-        r = (rtError_t)npu_pt_fail(755);
+        r = (rtError_t)npu_pt_fail(762);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 755);
+        npu_tr *t = npu_tr_start(&c, 762);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -23842,12 +24042,12 @@ static NPU_HOOK rtError_t hook_rtsEventGetAvailNum(uint32_t* eventCount) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventGetAvailNum(eventCount);
-    else if (npu_pt_fns[756] != NULL)
-        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[756])(eventCount);
+    else if (npu_pt_fns[763] != NULL)
+        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[763])(eventCount);
     else
-        r = (rtError_t)npu_pt_fail(756);
+        r = (rtError_t)npu_pt_fail(763);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 756);
+        npu_tr *t = npu_tr_start(&c, 763);
         NPU_TR_ARG(t, "eventCount", eventCount);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23871,12 +24071,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyCreate(notify, flag);
-    else if (npu_pt_fns[757] != NULL)
-        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[757])(notify, flag);
+    else if (npu_pt_fns[764] != NULL)
+        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[764])(notify, flag);
     else
-        r = (rtError_t)npu_pt_fail(757);
+        r = (rtError_t)npu_pt_fail(764);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 757);
+        npu_tr *t = npu_tr_start(&c, 764);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -23901,12 +24101,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyDestroy(rtNotify_t notify) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyDestroy(notify);
-    else if (npu_pt_fns[758] != NULL)
-        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[758])(notify);
+    else if (npu_pt_fns[765] != NULL)
+        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[765])(notify);
     else
-        r = (rtError_t)npu_pt_fail(758);
+        r = (rtError_t)npu_pt_fail(765);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 758);
+        npu_tr *t = npu_tr_start(&c, 765);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -23930,12 +24130,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyRecord(notify, stm);
-    else if (npu_pt_fns[759] != NULL)
-        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[759])(notify, stm);
+    else if (npu_pt_fns[766] != NULL)
+        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[766])(notify, stm);
     else
-        r = (rtError_t)npu_pt_fail(759);
+        r = (rtError_t)npu_pt_fail(766);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 759);
+        npu_tr *t = npu_tr_start(&c, 766);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -23960,12 +24160,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyWaitAndReset(notify, stm, timeout);
-    else if (npu_pt_fns[760] != NULL)
-        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[760])(notify, stm, timeout);
+    else if (npu_pt_fns[767] != NULL)
+        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[767])(notify, stm, timeout);
     else
-        r = (rtError_t)npu_pt_fail(760);
+        r = (rtError_t)npu_pt_fail(767);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 760);
+        npu_tr *t = npu_tr_start(&c, 767);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -23991,12 +24191,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyGetId(rtNotify_t notify, uint32_t* notif
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyGetId(notify, notifyId);
-    else if (npu_pt_fns[761] != NULL)
-        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[761])(notify, notifyId);
+    else if (npu_pt_fns[768] != NULL)
+        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[768])(notify, notifyId);
     else
-        r = (rtError_t)npu_pt_fail(761);
+        r = (rtError_t)npu_pt_fail(768);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 761);
+        npu_tr *t = npu_tr_start(&c, 768);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "notifyId", notifyId);
         NPU_TR_RET(t, r);
@@ -24021,12 +24221,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyBatchReset(notifies, num);
-    else if (npu_pt_fns[762] != NULL)
-        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[762])(notifies, num);
+    else if (npu_pt_fns[769] != NULL)
+        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[769])(notifies, num);
     else
-        r = (rtError_t)npu_pt_fail(762);
+        r = (rtError_t)npu_pt_fail(769);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 762);
+        npu_tr *t = npu_tr_start(&c, 769);
         NPU_TR_ARG(t, "notifies", notifies);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_RET(t, r);
@@ -24051,12 +24251,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyGetExportKey(rtNotify_t notify, char_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyGetExportKey(notify, key, len, flag);
-    else if (npu_pt_fns[763] != NULL)
-        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[763])(notify, key, len, flag);
+    else if (npu_pt_fns[770] != NULL)
+        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[770])(notify, key, len, flag);
     else
-        r = (rtError_t)npu_pt_fail(763);
+        r = (rtError_t)npu_pt_fail(770);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 763);
+        npu_tr *t = npu_tr_start(&c, 770);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "len", len);
@@ -24083,12 +24283,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyImportByKey(rtNotify_t* notify, const ch
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyImportByKey(notify, key, flag);
-    else if (npu_pt_fns[764] != NULL)
-        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[764])(notify, key, flag);
+    else if (npu_pt_fns[771] != NULL)
+        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[771])(notify, key, flag);
     else
-        r = (rtError_t)npu_pt_fail(764);
+        r = (rtError_t)npu_pt_fail(771);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 764);
+        npu_tr *t = npu_tr_start(&c, 771);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "flag", flag);
@@ -24114,12 +24314,12 @@ static NPU_HOOK rtError_t hook_rtsNotifySetImportPid(rtNotify_t notify, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifySetImportPid(notify, pid, num);
-    else if (npu_pt_fns[765] != NULL)
-        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[765])(notify, pid, num);
+    else if (npu_pt_fns[772] != NULL)
+        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[772])(notify, pid, num);
     else
-        r = (rtError_t)npu_pt_fail(765);
+        r = (rtError_t)npu_pt_fail(772);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 765);
+        npu_tr *t = npu_tr_start(&c, 772);
         NPU_TR_ARG(t, "notify", notify);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -24139,7 +24339,7 @@ static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, c
     (void)notify;
     (void)serverPids;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 766);
+    return (rtError_t)npu_unsupported(npu_self(), 773);
 }
 
 static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
@@ -24148,12 +24348,12 @@ static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtNotifySetImportPidInterServer(notify, serverPids, num);
-    else if (npu_pt_fns[766] != NULL)
-        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[766])(notify, serverPids, num);
+    else if (npu_pt_fns[773] != NULL)
+        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[773])(notify, serverPids, num);
     else
-        r = (rtError_t)npu_pt_fail(766);
+        r = (rtError_t)npu_pt_fail(773);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 766);
+        npu_tr *t = npu_tr_start(&c, 773);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "serverPids", serverPids);
         NPU_TR_ARG(t, "num", num);
@@ -24179,12 +24379,12 @@ static NPU_HOOK rtError_t hook_rtCntNotifyDestroy(rtCntNotify_t const inCntNotif
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCntNotifyDestroy(inCntNotify);
-    else if (npu_pt_fns[767] != NULL)
-        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[767])(inCntNotify);
+    else if (npu_pt_fns[774] != NULL)
+        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[774])(inCntNotify);
     else
-        r = (rtError_t)npu_pt_fail(767);
+        r = (rtError_t)npu_pt_fail(774);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 767);
+        npu_tr *t = npu_tr_start(&c, 774);
         NPU_TR_ARG(t, "inCntNotify", inCntNotify);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24208,12 +24408,12 @@ static NPU_HOOK rtError_t hook_rtCntNotifyCreateServer(rtCntNotify_t* const cntN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCntNotifyCreateServer(cntNotify, flags);
-    else if (npu_pt_fns[768] != NULL)
-        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[768])(cntNotify, flags);
+    else if (npu_pt_fns[775] != NULL)
+        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[775])(cntNotify, flags);
     else
-        r = (rtError_t)npu_pt_fail(768);
+        r = (rtError_t)npu_pt_fail(775);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 768);
+        npu_tr *t = npu_tr_start(&c, 775);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_RET(t, r);
@@ -24238,12 +24438,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyRecord(cntNotify, stm, info);
-    else if (npu_pt_fns[769] != NULL)
-        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[769])(cntNotify, stm, info);
+    else if (npu_pt_fns[776] != NULL)
+        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[776])(cntNotify, stm, info);
     else
-        r = (rtError_t)npu_pt_fail(769);
+        r = (rtError_t)npu_pt_fail(776);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 769);
+        npu_tr *t = npu_tr_start(&c, 776);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "info", info);
@@ -24269,12 +24469,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNoti
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
-    else if (npu_pt_fns[770] != NULL)
-        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[770])(cntNotify, stm, info);
+    else if (npu_pt_fns[777] != NULL)
+        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[777])(cntNotify, stm, info);
     else
-        r = (rtError_t)npu_pt_fail(770);
+        r = (rtError_t)npu_pt_fail(777);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 770);
+        npu_tr *t = npu_tr_start(&c, 777);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "info", info);
@@ -24300,12 +24500,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStre
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyReset(cntNotify, stm);
-    else if (npu_pt_fns[771] != NULL)
-        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[771])(cntNotify, stm);
+    else if (npu_pt_fns[778] != NULL)
+        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[778])(cntNotify, stm);
     else
-        r = (rtError_t)npu_pt_fail(771);
+        r = (rtError_t)npu_pt_fail(778);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 771);
+        npu_tr *t = npu_tr_start(&c, 778);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -24330,12 +24530,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyGetId(cntNotify, notifyId);
-    else if (npu_pt_fns[772] != NULL)
-        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[772])(cntNotify, notifyId);
+    else if (npu_pt_fns[779] != NULL)
+        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[779])(cntNotify, notifyId);
     else
-        r = (rtError_t)npu_pt_fail(772);
+        r = (rtError_t)npu_pt_fail(779);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 772);
+        npu_tr *t = npu_tr_start(&c, 779);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "notifyId", notifyId);
         NPU_TR_RET(t, r);
@@ -24353,7 +24553,7 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
     (void)kind;
     (void)descSize;
-    return (rtError_t)npu_unsupported(npu_self(), 773);
+    return (rtError_t)npu_unsupported(npu_self(), 780);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
@@ -24362,12 +24562,12 @@ static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* d
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetMemcpyDescSize(kind, descSize);
-    else if (npu_pt_fns[773] != NULL)
-        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[773])(kind, descSize);
+    else if (npu_pt_fns[780] != NULL)
+        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[780])(kind, descSize);
     else
-        r = (rtError_t)npu_pt_fail(773);
+        r = (rtError_t)npu_pt_fail(780);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 773);
+        npu_tr *t = npu_tr_start(&c, 780);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "descSize", descSize);
         NPU_TR_RET(t, r);
@@ -24389,7 +24589,7 @@ static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind k
     (void)dstAddr;
     (void)count;
     (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 774);
+    return (rtError_t)npu_unsupported(npu_self(), 781);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
@@ -24398,12 +24598,12 @@ static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
-    else if (npu_pt_fns[774] != NULL)
-        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[774])(desc, kind, srcAddr, dstAddr, count, config);
+    else if (npu_pt_fns[781] != NULL)
+        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[781])(desc, kind, srcAddr, dstAddr, count, config);
     else
-        r = (rtError_t)npu_pt_fail(774);
+        r = (rtError_t)npu_pt_fail(781);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 774);
+        npu_tr *t = npu_tr_start(&c, 781);
         NPU_TR_ARG(t, "desc", desc);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "srcAddr", srcAddr);
@@ -24427,7 +24627,7 @@ static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpy
     (void)kind;
     (void)config;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 775);
+    return (rtError_t)npu_unsupported(npu_self(), 782);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
@@ -24436,12 +24636,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMem
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
-    else if (npu_pt_fns[775] != NULL)
-        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[775])(desc, kind, config, stream);
+    else if (npu_pt_fns[782] != NULL)
+        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[782])(desc, kind, config, stream);
     else
-        r = (rtError_t)npu_pt_fail(775);
+        r = (rtError_t)npu_pt_fail(782);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 775);
+        npu_tr *t = npu_tr_start(&c, 782);
         NPU_TR_ARG(t, "desc", desc);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "config", config);
@@ -24464,7 +24664,7 @@ static inline rtError_t emu_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcL
     (void)cmoType;
     (void)logicId;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 776);
+    return (rtError_t)npu_unsupported(npu_self(), 783);
 }
 
 static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
@@ -24473,12 +24673,12 @@ static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
-    else if (npu_pt_fns[776] != NULL)
-        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[776])(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    else if (npu_pt_fns[783] != NULL)
+        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[783])(srcAddrPtr, srcLen, cmoType, logicId, stm);
     else
-        r = (rtError_t)npu_pt_fail(776);
+        r = (rtError_t)npu_pt_fail(783);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 776);
+        npu_tr *t = npu_tr_start(&c, 783);
         NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
         NPU_TR_ARG(t, "srcLen", srcLen);
         NPU_TR_ARG(t, "cmoType", cmoType);
@@ -24502,7 +24702,7 @@ static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPoli
     (void)policy;
     (void)advise;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 777);
+    return (rtError_t)npu_unsupported(npu_self(), 784);
 }
 
 static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
@@ -24511,12 +24711,12 @@ static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocP
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMalloc(devPtr, size, policy, advise, cfg);
-    else if (npu_pt_fns[777] != NULL)
-        r = ((__typeof__(&rtsMalloc))npu_pt_fns[777])(devPtr, size, policy, advise, cfg);
+    else if (npu_pt_fns[784] != NULL)
+        r = ((__typeof__(&rtsMalloc))npu_pt_fns[784])(devPtr, size, policy, advise, cfg);
     else
-        r = (rtError_t)npu_pt_fail(777);
+        r = (rtError_t)npu_pt_fail(784);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 777);
+        npu_tr *t = npu_tr_start(&c, 784);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "policy", policy);
@@ -24539,7 +24739,7 @@ static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle,
     (void)handleType;
     (void)flags;
     (void)shareableHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 778);
+    return (rtError_t)npu_unsupported(npu_self(), 785);
 }
 
 static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
@@ -24548,12 +24748,12 @@ static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle hand
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
-    else if (npu_pt_fns[778] != NULL)
-        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[778])(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[785] != NULL)
+        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[785])(handle, handleType, flags, shareableHandle);
     else
-        r = (rtError_t)npu_pt_fail(778);
+        r = (rtError_t)npu_pt_fail(785);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 778);
+        npu_tr *t = npu_tr_start(&c, 785);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -24574,7 +24774,7 @@ static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const r
     (void)hostPtr;
     (void)size;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 779);
+    return (rtError_t)npu_unsupported(npu_self(), 786);
 }
 
 static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
@@ -24583,12 +24783,12 @@ static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMallocHost(hostPtr, size, cfg);
-    else if (npu_pt_fns[779] != NULL)
-        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[779])(hostPtr, size, cfg);
+    else if (npu_pt_fns[786] != NULL)
+        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[786])(hostPtr, size, cfg);
     else
-        r = (rtError_t)npu_pt_fail(779);
+        r = (rtError_t)npu_pt_fail(786);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 779);
+        npu_tr *t = npu_tr_start(&c, 786);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "cfg", cfg);
@@ -24607,7 +24807,7 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
     (void)ptr;
     (void)attributes;
-    return (rtError_t)npu_unsupported(npu_self(), 780);
+    return (rtError_t)npu_unsupported(npu_self(), 787);
 }
 
 static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
@@ -24616,12 +24816,12 @@ static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsPointerGetAttributes(ptr, attributes);
-    else if (npu_pt_fns[780] != NULL)
-        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[780])(ptr, attributes);
+    else if (npu_pt_fns[787] != NULL)
+        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[787])(ptr, attributes);
     else
-        r = (rtError_t)npu_pt_fail(780);
+        r = (rtError_t)npu_pt_fail(787);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 780);
+        npu_tr *t = npu_tr_start(&c, 787);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "attributes", attributes);
         NPU_TR_RET(t, r);
@@ -24646,12 +24846,12 @@ static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostR
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsHostRegister(ptr, size, type, devPtr);
-    else if (npu_pt_fns[781] != NULL)
-        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[781])(ptr, size, type, devPtr);
+    else if (npu_pt_fns[788] != NULL)
+        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[788])(ptr, size, type, devPtr);
     else
-        r = (rtError_t)npu_pt_fail(781);
+        r = (rtError_t)npu_pt_fail(788);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 781);
+        npu_tr *t = npu_tr_start(&c, 788);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -24678,12 +24878,12 @@ static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostRegisterV2(ptr, size, flag);
-    else if (npu_pt_fns[782] != NULL)
-        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[782])(ptr, size, flag);
+    else if (npu_pt_fns[789] != NULL)
+        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[789])(ptr, size, flag);
     else
-        r = (rtError_t)npu_pt_fail(782);
+        r = (rtError_t)npu_pt_fail(789);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 782);
+        npu_tr *t = npu_tr_start(&c, 789);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -24709,12 +24909,12 @@ static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsHostUnregister(ptr);
-    else if (npu_pt_fns[783] != NULL)
-        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[783])(ptr);
+    else if (npu_pt_fns[790] != NULL)
+        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[790])(ptr);
     else
-        r = (rtError_t)npu_pt_fail(783);
+        r = (rtError_t)npu_pt_fail(790);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 783);
+        npu_tr *t = npu_tr_start(&c, 790);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24738,12 +24938,12 @@ static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevic
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostGetDevicePointer(pHost, pDevice, flag);
-    else if (npu_pt_fns[784] != NULL)
-        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[784])(pHost, pDevice, flag);
+    else if (npu_pt_fns[791] != NULL)
+        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[791])(pHost, pDevice, flag);
     else
-        r = (rtError_t)npu_pt_fail(784);
+        r = (rtError_t)npu_pt_fail(791);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 784);
+        npu_tr *t = npu_tr_start(&c, 791);
         NPU_TR_ARG(t, "pHost", pHost);
         NPU_TR_ARG(t, "pDevice", pDevice);
         NPU_TR_ARG(t, "flag", flag);
@@ -24761,7 +24961,7 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 
 static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
     (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 785);
+    return (rtError_t)npu_unsupported(npu_self(), 792);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
@@ -24770,12 +24970,12 @@ static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetCmoDescSize(size);
-    else if (npu_pt_fns[785] != NULL)
-        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[785])(size);
+    else if (npu_pt_fns[792] != NULL)
+        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[792])(size);
     else
-        r = (rtError_t)npu_pt_fail(785);
+        r = (rtError_t)npu_pt_fail(792);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 785);
+        npu_tr *t = npu_tr_start(&c, 792);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24793,7 +24993,7 @@ static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, si
     (void)cmoDesc;
     (void)srcAddr;
     (void)srcLen;
-    return (rtError_t)npu_unsupported(npu_self(), 786);
+    return (rtError_t)npu_unsupported(npu_self(), 793);
 }
 
 static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
@@ -24802,12 +25002,12 @@ static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
-    else if (npu_pt_fns[786] != NULL)
-        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[786])(cmoDesc, srcAddr, srcLen);
+    else if (npu_pt_fns[793] != NULL)
+        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[793])(cmoDesc, srcAddr, srcLen);
     else
-        r = (rtError_t)npu_pt_fail(786);
+        r = (rtError_t)npu_pt_fail(793);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 786);
+        npu_tr *t = npu_tr_start(&c, 793);
         NPU_TR_ARG(t, "cmoDesc", cmoDesc);
         NPU_TR_ARG(t, "srcAddr", srcAddr);
         NPU_TR_ARG(t, "srcLen", srcLen);
@@ -24828,7 +25028,7 @@ static inline rtError_t emu_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t
     (void)stm;
     (void)cmoOpCode;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 787);
+    return (rtError_t)npu_unsupported(npu_self(), 794);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
@@ -24837,12 +25037,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStrea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
-    else if (npu_pt_fns[787] != NULL)
-        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[787])(cmoDesc, stm, cmoOpCode, reserve);
+    else if (npu_pt_fns[794] != NULL)
+        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[794])(cmoDesc, stm, cmoOpCode, reserve);
     else
-        r = (rtError_t)npu_pt_fail(787);
+        r = (rtError_t)npu_pt_fail(794);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 787);
+        npu_tr *t = npu_tr_start(&c, 794);
         NPU_TR_ARG(t, "cmoDesc", cmoDesc);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "cmoOpCode", cmoOpCode);
@@ -24863,7 +25063,7 @@ static inline rtError_t emu_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduc
     (void)reduceInfo;
     (void)stm;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 788);
+    return (rtError_t)npu_unsupported(npu_self(), 795);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
@@ -24872,12 +25072,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* re
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
-    else if (npu_pt_fns[788] != NULL)
-        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[788])(reduceInfo, stm, reserve);
+    else if (npu_pt_fns[795] != NULL)
+        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[795])(reduceInfo, stm, reserve);
     else
-        r = (rtError_t)npu_pt_fail(788);
+        r = (rtError_t)npu_pt_fail(795);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 788);
+        npu_tr *t = npu_tr_start(&c, 795);
         NPU_TR_ARG(t, "reduceInfo", reduceInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "reserve", reserve);
@@ -24903,12 +25103,12 @@ static NPU_HOOK rtError_t hook_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyId
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
-    else if (npu_pt_fns[789] != NULL)
-        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[789])(devIdDes, phyIdSrc, status);
+    else if (npu_pt_fns[796] != NULL)
+        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[796])(devIdDes, phyIdSrc, status);
     else
-        r = (rtError_t)npu_pt_fail(789);
+        r = (rtError_t)npu_pt_fail(796);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 789);
+        npu_tr *t = npu_tr_start(&c, 796);
         NPU_TR_ARG(t, "devIdDes", devIdDes);
         NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
         NPU_TR_ARG(t, "status", status);
@@ -24934,12 +25134,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t siz
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
-    else if (npu_pt_fns[790] != NULL)
-        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[790])(ptr, size, key, len, flags);
+    else if (npu_pt_fns[797] != NULL)
+        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[797])(ptr, size, key, len, flags);
     else
-        r = (rtError_t)npu_pt_fail(790);
+        r = (rtError_t)npu_pt_fail(797);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 790);
+        npu_tr *t = npu_tr_start(&c, 797);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "key", key);
@@ -24967,12 +25167,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemClose(key);
-    else if (npu_pt_fns[791] != NULL)
-        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[791])(key);
+    else if (npu_pt_fns[798] != NULL)
+        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[798])(key);
     else
-        r = (rtError_t)npu_pt_fail(791);
+        r = (rtError_t)npu_pt_fail(798);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 791);
+        npu_tr *t = npu_tr_start(&c, 798);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -24996,12 +25196,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* ke
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemImportByKey(ptr, key, flags);
-    else if (npu_pt_fns[792] != NULL)
-        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[792])(ptr, key, flags);
+    else if (npu_pt_fns[799] != NULL)
+        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[799])(ptr, key, flags);
     else
-        r = (rtError_t)npu_pt_fail(792);
+        r = (rtError_t)npu_pt_fail(799);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 792);
+        npu_tr *t = npu_tr_start(&c, 799);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "flags", flags);
@@ -25027,12 +25227,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemSetImportPid(key, pid, num);
-    else if (npu_pt_fns[793] != NULL)
-        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[793])(key, pid, num);
+    else if (npu_pt_fns[800] != NULL)
+        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[800])(key, pid, num);
     else
-        r = (rtError_t)npu_pt_fail(793);
+        r = (rtError_t)npu_pt_fail(800);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 793);
+        npu_tr *t = npu_tr_start(&c, 800);
         NPU_TR_ARG(t, "key", key);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -25054,7 +25254,7 @@ static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_
     (void)memType;
     (void)checkResult;
     (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 794);
+    return (rtError_t)npu_unsupported(npu_self(), 801);
 }
 
 static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
@@ -25063,12 +25263,12 @@ static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
-    else if (npu_pt_fns[794] != NULL)
-        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[794])(addrs, size, memType, checkResult, reserve);
+    else if (npu_pt_fns[801] != NULL)
+        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[801])(addrs, size, memType, checkResult, reserve);
     else
-        r = (rtError_t)npu_pt_fail(794);
+        r = (rtError_t)npu_pt_fail(801);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 794);
+        npu_tr *t = npu_tr_start(&c, 801);
         NPU_TR_ARG(t, "addrs", addrs);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "memType", memType);
@@ -25095,7 +25295,7 @@ static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax,
     (void)srcDataOffset;
     (void)kind;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 795);
+    return (rtError_t)npu_unsupported(npu_self(), 802);
 }
 
 static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
@@ -25104,12 +25304,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstM
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
-    else if (npu_pt_fns[795] != NULL)
-        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[795])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    else if (npu_pt_fns[802] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[802])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(795);
+        r = (rtError_t)npu_pt_fail(802);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 795);
+        npu_tr *t = npu_tr_start(&c, 802);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstMax", dstMax);
         NPU_TR_ARG(t, "dstDataOffset", dstDataOffset);
@@ -25134,7 +25334,7 @@ static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const 
     (void)key;
     (void)serverPids;
     (void)num;
-    return (rtError_t)npu_unsupported(npu_self(), 796);
+    return (rtError_t)npu_unsupported(npu_self(), 803);
 }
 
 static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
@@ -25143,12 +25343,12 @@ static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcMemImportPidInterServer(key, serverPids, num);
-    else if (npu_pt_fns[796] != NULL)
-        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[796])(key, serverPids, num);
+    else if (npu_pt_fns[803] != NULL)
+        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[803])(key, serverPids, num);
     else
-        r = (rtError_t)npu_pt_fail(796);
+        r = (rtError_t)npu_pt_fail(803);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 796);
+        npu_tr *t = npu_tr_start(&c, 803);
         npu_tr_str(t, "key", key);
         NPU_TR_ARG(t, "serverPids", serverPids);
         NPU_TR_ARG(t, "num", num);
@@ -25174,12 +25374,12 @@ static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageIn
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
-    else if (npu_pt_fns[797] != NULL)
-        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[797])(deviceId, memUsageInfo, inputNum, outputNum);
+    else if (npu_pt_fns[804] != NULL)
+        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[804])(deviceId, memUsageInfo, inputNum, outputNum);
     else
-        r = (rtError_t)npu_pt_fail(797);
+        r = (rtError_t)npu_pt_fail(804);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 797);
+        npu_tr *t = npu_tr_start(&c, 804);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "memUsageInfo", memUsageInfo);
         NPU_TR_ARG(t, "inputNum", inputNum);
@@ -25199,7 +25399,7 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
     (void)stream;
     (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 798);
+    return (rtError_t)npu_unsupported(npu_self(), 805);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
@@ -25208,12 +25408,12 @@ static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreat
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamCreate(stream, config);
-    else if (npu_pt_fns[798] != NULL)
-        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[798])(stream, config);
+    else if (npu_pt_fns[805] != NULL)
+        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[805])(stream, config);
     else
-        r = (rtError_t)npu_pt_fail(798);
+        r = (rtError_t)npu_pt_fail(805);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 798);
+        npu_tr *t = npu_tr_start(&c, 805);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_ARG(t, "config", config);
         NPU_TR_RET(t, r);
@@ -25238,12 +25438,12 @@ static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
-    else if (npu_pt_fns[799] != NULL)
-        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[799])(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[806] != NULL)
+        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[806])(stm, stmAttrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(799);
+        r = (rtError_t)npu_pt_fail(806);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 799);
+        npu_tr *t = npu_tr_start(&c, 806);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmAttrId", stmAttrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -25269,12 +25469,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
-    else if (npu_pt_fns[800] != NULL)
-        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[800])(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[807] != NULL)
+        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[807])(stm, stmAttrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(800);
+        r = (rtError_t)npu_pt_fail(807);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 800);
+        npu_tr *t = npu_tr_start(&c, 807);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmAttrId", stmAttrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -25300,12 +25500,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetAvailableNum(streamCount);
-    else if (npu_pt_fns[801] != NULL)
-        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[801])(streamCount);
+    else if (npu_pt_fns[808] != NULL)
+        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[808])(streamCount);
     else
-        r = (rtError_t)npu_pt_fail(801);
+        r = (rtError_t)npu_pt_fail(808);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 801);
+        npu_tr *t = npu_tr_start(&c, 808);
         NPU_TR_ARG(t, "streamCount", streamCount);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25329,12 +25529,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetId(stm, streamId);
-    else if (npu_pt_fns[802] != NULL)
-        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[802])(stm, streamId);
+    else if (npu_pt_fns[809] != NULL)
+        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[809])(stm, streamId);
     else
-        r = (rtError_t)npu_pt_fail(802);
+        r = (rtError_t)npu_pt_fail(809);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 802);
+        npu_tr *t = npu_tr_start(&c, 809);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "streamId", streamId);
         NPU_TR_RET(t, r);
@@ -25359,12 +25559,12 @@ static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamBeginTaskGrp(stm);
-    else if (npu_pt_fns[803] != NULL)
-        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[803])(stm);
+    else if (npu_pt_fns[810] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[810])(stm);
     else
-        r = (rtError_t)npu_pt_fail(803);
+        r = (rtError_t)npu_pt_fail(810);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 803);
+        npu_tr *t = npu_tr_start(&c, 810);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25388,12 +25588,12 @@ static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamEndTaskGrp(stm, handle);
-    else if (npu_pt_fns[804] != NULL)
-        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[804])(stm, handle);
+    else if (npu_pt_fns[811] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[811])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(804);
+        r = (rtError_t)npu_pt_fail(811);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 804);
+        npu_tr *t = npu_tr_start(&c, 811);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -25418,12 +25618,12 @@ static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamBeginTaskUpdate(stm, handle);
-    else if (npu_pt_fns[805] != NULL)
-        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[805])(stm, handle);
+    else if (npu_pt_fns[812] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[812])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(805);
+        r = (rtError_t)npu_pt_fail(812);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 805);
+        npu_tr *t = npu_tr_start(&c, 812);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -25448,12 +25648,12 @@ static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamEndTaskUpdate(stm);
-    else if (npu_pt_fns[806] != NULL)
-        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[806])(stm);
+    else if (npu_pt_fns[813] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[813])(stm);
     else
-        r = (rtError_t)npu_pt_fail(806);
+        r = (rtError_t)npu_pt_fail(813);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 806);
+        npu_tr *t = npu_tr_start(&c, 813);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25477,12 +25677,12 @@ static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
-    else if (npu_pt_fns[807] != NULL)
-        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[807])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    else if (npu_pt_fns[814] != NULL)
+        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[814])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
     else
-        r = (rtError_t)npu_pt_fail(807);
+        r = (rtError_t)npu_pt_fail(814);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 807);
+        npu_tr *t = npu_tr_start(&c, 814);
         NPU_TR_ARG(t, "leftValue", leftValue);
         NPU_TR_ARG(t, "cond", cond);
         NPU_TR_ARG(t, "rightValue", rightValue);
@@ -25512,12 +25712,12 @@ static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsActiveStream(activeStream, stream);
-    else if (npu_pt_fns[808] != NULL)
-        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[808])(activeStream, stream);
+    else if (npu_pt_fns[815] != NULL)
+        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[815])(activeStream, stream);
     else
-        r = (rtError_t)npu_pt_fail(808);
+        r = (rtError_t)npu_pt_fail(815);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 808);
+        npu_tr *t = npu_tr_start(&c, 815);
         NPU_TR_ARG(t, "activeStream", activeStream);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -25542,12 +25742,12 @@ static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevR
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetStreamResLimit(stm, type, value);
-    else if (npu_pt_fns[809] != NULL)
-        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[809])(stm, type, value);
+    else if (npu_pt_fns[816] != NULL)
+        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[816])(stm, type, value);
     else
-        r = (rtError_t)npu_pt_fail(809);
+        r = (rtError_t)npu_pt_fail(816);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 809);
+        npu_tr *t = npu_tr_start(&c, 816);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -25573,12 +25773,12 @@ static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetStreamResLimit(stm);
-    else if (npu_pt_fns[810] != NULL)
-        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[810])(stm);
+    else if (npu_pt_fns[817] != NULL)
+        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[817])(stm);
     else
-        r = (rtError_t)npu_pt_fail(810);
+        r = (rtError_t)npu_pt_fail(817);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 810);
+        npu_tr *t = npu_tr_start(&c, 817);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25602,12 +25802,12 @@ static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetStreamResLimit(stm, type, value);
-    else if (npu_pt_fns[811] != NULL)
-        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[811])(stm, type, value);
+    else if (npu_pt_fns[818] != NULL)
+        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[818])(stm, type, value);
     else
-        r = (rtError_t)npu_pt_fail(811);
+        r = (rtError_t)npu_pt_fail(818);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 811);
+        npu_tr *t = npu_tr_start(&c, 818);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -25633,12 +25833,12 @@ static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsUseStreamResInCurrentThread(stm);
-    else if (npu_pt_fns[812] != NULL)
-        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[812])(stm);
+    else if (npu_pt_fns[819] != NULL)
+        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[819])(stm);
     else
-        r = (rtError_t)npu_pt_fail(812);
+        r = (rtError_t)npu_pt_fail(819);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 812);
+        npu_tr *t = npu_tr_start(&c, 819);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25662,12 +25862,12 @@ static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotUseStreamResInCurrentThread(stm);
-    else if (npu_pt_fns[813] != NULL)
-        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[813])(stm);
+    else if (npu_pt_fns[820] != NULL)
+        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[820])(stm);
     else
-        r = (rtError_t)npu_pt_fail(813);
+        r = (rtError_t)npu_pt_fail(820);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 813);
+        npu_tr *t = npu_tr_start(&c, 820);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25691,12 +25891,12 @@ static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetResInCurrentThread(type, value);
-    else if (npu_pt_fns[814] != NULL)
-        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[814])(type, value);
+    else if (npu_pt_fns[821] != NULL)
+        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[821])(type, value);
     else
-        r = (rtError_t)npu_pt_fail(814);
+        r = (rtError_t)npu_pt_fail(821);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 814);
+        npu_tr *t = npu_tr_start(&c, 821);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_RET(t, r);
@@ -25715,7 +25915,7 @@ static inline rtError_t emu_rtsRegStreamStateCallback(const char_t* regName, rts
     (void)regName;
     (void)callback;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 815);
+    return (rtError_t)npu_unsupported(npu_self(), 822);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
@@ -25724,12 +25924,12 @@ static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegStreamStateCallback(regName, callback, args);
-    else if (npu_pt_fns[815] != NULL)
-        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[815])(regName, callback, args);
+    else if (npu_pt_fns[822] != NULL)
+        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[822])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(815);
+        r = (rtError_t)npu_pt_fail(822);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 815);
+        npu_tr *t = npu_tr_start(&c, 822);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -25755,12 +25955,12 @@ static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamStop(stm);
-    else if (npu_pt_fns[816] != NULL)
-        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[816])(stm);
+    else if (npu_pt_fns[823] != NULL)
+        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[823])(stm);
     else
-        r = (rtError_t)npu_pt_fail(816);
+        r = (rtError_t)npu_pt_fail(823);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 816);
+        npu_tr *t = npu_tr_start(&c, 823);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25776,7 +25976,7 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
 
 static inline rtError_t emu_rtsPersistentTaskClean(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 817);
+    return (rtError_t)npu_unsupported(npu_self(), 824);
 }
 
 static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
@@ -25785,12 +25985,12 @@ static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsPersistentTaskClean(stm);
-    else if (npu_pt_fns[817] != NULL)
-        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[817])(stm);
+    else if (npu_pt_fns[824] != NULL)
+        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[824])(stm);
     else
-        r = (rtError_t)npu_pt_fail(817);
+        r = (rtError_t)npu_pt_fail(824);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 817);
+        npu_tr *t = npu_tr_start(&c, 824);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -25808,7 +26008,7 @@ static inline rtError_t emu_rtsBinaryLoadFromFile(const char_t* const binPath, c
     (void)binPath;
     (void)optionalCfg;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 818);
+    return (rtError_t)npu_unsupported(npu_self(), 825);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -25817,12 +26017,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
-    else if (npu_pt_fns[818] != NULL)
-        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[818])(binPath, optionalCfg, handle);
+    else if (npu_pt_fns[825] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[825])(binPath, optionalCfg, handle);
     else
-        r = (rtError_t)npu_pt_fail(818);
+        r = (rtError_t)npu_pt_fail(825);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 818);
+        npu_tr *t = npu_tr_start(&c, 825);
         NPU_TR_ARG(t, "binPath", binPath);
         NPU_TR_ARG(t, "optionalCfg", optionalCfg);
         NPU_TR_ARG(t, "handle", handle);
@@ -25843,7 +26043,7 @@ static inline rtError_t emu_rtsBinaryLoadFromData(const void* const data, const 
     (void)length;
     (void)optionalCfg;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 819);
+    return (rtError_t)npu_unsupported(npu_self(), 826);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
@@ -25852,12 +26052,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
-    else if (npu_pt_fns[819] != NULL)
-        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[819])(data, length, optionalCfg, handle);
+    else if (npu_pt_fns[826] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[826])(data, length, optionalCfg, handle);
     else
-        r = (rtError_t)npu_pt_fail(819);
+        r = (rtError_t)npu_pt_fail(826);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 819);
+        npu_tr *t = npu_tr_start(&c, 826);
         NPU_TR_ARG(t, "data", data);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "optionalCfg", optionalCfg);
@@ -25878,7 +26078,7 @@ static inline rtError_t emu_rtsFuncGetByName(const rtBinHandle binHandle, const 
     (void)binHandle;
     (void)kernelName;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 820);
+    return (rtError_t)npu_unsupported(npu_self(), 827);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
@@ -25887,12 +26087,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetByName(binHandle, kernelName, funcHandle);
-    else if (npu_pt_fns[820] != NULL)
-        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[820])(binHandle, kernelName, funcHandle);
+    else if (npu_pt_fns[827] != NULL)
+        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[827])(binHandle, kernelName, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(820);
+        r = (rtError_t)npu_pt_fail(827);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 820);
+        npu_tr *t = npu_tr_start(&c, 827);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "kernelName", kernelName);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
@@ -25912,7 +26112,7 @@ static inline rtError_t emu_rtsFuncGetByEntry(const rtBinHandle binHandle, const
     (void)binHandle;
     (void)funcEntry;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 821);
+    return (rtError_t)npu_unsupported(npu_self(), 828);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
@@ -25921,12 +26121,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
-    else if (npu_pt_fns[821] != NULL)
-        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[821])(binHandle, funcEntry, funcHandle);
+    else if (npu_pt_fns[828] != NULL)
+        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[828])(binHandle, funcEntry, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(821);
+        r = (rtError_t)npu_pt_fail(828);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 821);
+        npu_tr *t = npu_tr_start(&c, 828);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "funcEntry", funcEntry);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
@@ -25946,7 +26146,7 @@ static inline rtError_t emu_rtsFuncGetAddr(const rtFuncHandle funcHandle, void**
     (void)funcHandle;
     (void)aicAddr;
     (void)aivAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 822);
+    return (rtError_t)npu_unsupported(npu_self(), 829);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -25955,12 +26155,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, voi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
-    else if (npu_pt_fns[822] != NULL)
-        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[822])(funcHandle, aicAddr, aivAddr);
+    else if (npu_pt_fns[829] != NULL)
+        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[829])(funcHandle, aicAddr, aivAddr);
     else
-        r = (rtError_t)npu_pt_fail(822);
+        r = (rtError_t)npu_pt_fail(829);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 822);
+        npu_tr *t = npu_tr_start(&c, 829);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "aicAddr", aicAddr);
         NPU_TR_ARG(t, "aivAddr", aivAddr);
@@ -25981,7 +26181,7 @@ static inline rtError_t emu_rtsRegisterCpuFunc(rtBinHandle binHandle, const char
     (void)funcName;
     (void)kernelName;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 823);
+    return (rtError_t)npu_unsupported(npu_self(), 830);
 }
 
 static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
@@ -25990,12 +26190,12 @@ static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
-    else if (npu_pt_fns[823] != NULL)
-        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[823])(binHandle, funcName, kernelName, funcHandle);
+    else if (npu_pt_fns[830] != NULL)
+        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[830])(binHandle, funcName, kernelName, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(823);
+        r = (rtError_t)npu_pt_fail(830);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 823);
+        npu_tr *t = npu_tr_start(&c, 830);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "funcName", funcName);
         NPU_TR_ARG(t, "kernelName", kernelName);
@@ -26013,15 +26213,7 @@ NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* con
 }
 
 static inline rtError_t emu_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
-    (void)funcHandle;
-    (void)numBlocks;
-    (void)stm;
-    (void)cfg;
-    (void)hostArgs;
-    (void)argsSize;
-    (void)placeHolderArray;
-    (void)placeHolderNum;
-    return (rtError_t)npu_unsupported(npu_self(), 824);
+    return npug_rtsLaunchKernelWithHostArgs(npu_self(), funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -26030,12 +26222,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHand
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    else if (npu_pt_fns[824] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[824])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[831] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[831])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     else
-        r = (rtError_t)npu_pt_fail(824);
+        r = (rtError_t)npu_pt_fail(831);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 824);
+        npu_tr *t = npu_tr_start(&c, 831);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -26057,8 +26249,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32
 }
 
 static inline rtError_t emu_rtsGetThreadLastTaskId(uint32_t* taskId) {
-    (void)taskId;
-    return (rtError_t)npu_unsupported(npu_self(), 825);
+    return npug_rtsGetThreadLastTaskId(npu_self(), taskId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
@@ -26067,12 +26258,12 @@ static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetThreadLastTaskId(taskId);
-    else if (npu_pt_fns[825] != NULL)
-        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[825])(taskId);
+    else if (npu_pt_fns[832] != NULL)
+        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[832])(taskId);
     else
-        r = (rtError_t)npu_pt_fail(825);
+        r = (rtError_t)npu_pt_fail(832);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 825);
+        npu_tr *t = npu_tr_start(&c, 832);
         NPU_TR_ARG(t, "taskId", taskId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26089,7 +26280,7 @@ NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
 static inline rtError_t emu_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
     (void)checkMode;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 826);
+    return (rtError_t)npu_unsupported(npu_self(), 833);
 }
 
 static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
@@ -26098,12 +26289,12 @@ static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
-    else if (npu_pt_fns[826] != NULL)
-        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[826])(checkMode, stm);
+    else if (npu_pt_fns[833] != NULL)
+        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[833])(checkMode, stm);
     else
-        r = (rtError_t)npu_pt_fail(826);
+        r = (rtError_t)npu_pt_fail(833);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 826);
+        npu_tr *t = npu_tr_start(&c, 833);
         NPU_TR_ARG(t, "checkMode", checkMode);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26123,7 +26314,7 @@ static inline rtError_t emu_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, ui
     (void)outputSize;
     (void)checkMode;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 827);
+    return (rtError_t)npu_unsupported(npu_self(), 834);
 }
 
 static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
@@ -26132,12 +26323,12 @@ static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
-    else if (npu_pt_fns[827] != NULL)
-        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[827])(outputAddrPtr, outputSize, checkMode, stm);
+    else if (npu_pt_fns[834] != NULL)
+        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[834])(outputAddrPtr, outputSize, checkMode, stm);
     else
-        r = (rtError_t)npu_pt_fail(827);
+        r = (rtError_t)npu_pt_fail(834);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 827);
+        npu_tr *t = npu_tr_start(&c, 834);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "checkMode", checkMode);
@@ -26164,12 +26355,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
-    else if (npu_pt_fns[828] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[828])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    else if (npu_pt_fns[835] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[835])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
     else
-        r = (rtError_t)npu_pt_fail(828);
+        r = (rtError_t)npu_pt_fail(835);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 828);
+        npu_tr *t = npu_tr_start(&c, 835);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -26191,7 +26382,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
 static inline rtError_t emu_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
     (void)funcHandle;
     (void)argsHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 829);
+    return (rtError_t)npu_unsupported(npu_self(), 836);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
@@ -26200,12 +26391,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsInit(funcHandle, argsHandle);
-    else if (npu_pt_fns[829] != NULL)
-        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[829])(funcHandle, argsHandle);
+    else if (npu_pt_fns[836] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[836])(funcHandle, argsHandle);
     else
-        r = (rtError_t)npu_pt_fail(829);
+        r = (rtError_t)npu_pt_fail(836);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 829);
+        npu_tr *t = npu_tr_start(&c, 836);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_RET(t, r);
@@ -26225,7 +26416,7 @@ static inline rtError_t emu_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* p
     (void)para;
     (void)paraSize;
     (void)paraHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 830);
+    return (rtError_t)npu_unsupported(npu_self(), 837);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
@@ -26234,12 +26425,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
-    else if (npu_pt_fns[830] != NULL)
-        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[830])(argsHandle, para, paraSize, paraHandle);
+    else if (npu_pt_fns[837] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[837])(argsHandle, para, paraSize, paraHandle);
     else
-        r = (rtError_t)npu_pt_fail(830);
+        r = (rtError_t)npu_pt_fail(837);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 830);
+        npu_tr *t = npu_tr_start(&c, 837);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "para", para);
         NPU_TR_ARG(t, "paraSize", paraSize);
@@ -26259,7 +26450,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
 static inline rtError_t emu_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
     (void)argsHandle;
     (void)paraHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 831);
+    return (rtError_t)npu_unsupported(npu_self(), 838);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
@@ -26268,12 +26459,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsH
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
-    else if (npu_pt_fns[831] != NULL)
-        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[831])(argsHandle, paraHandle);
+    else if (npu_pt_fns[838] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[838])(argsHandle, paraHandle);
     else
-        r = (rtError_t)npu_pt_fail(831);
+        r = (rtError_t)npu_pt_fail(838);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 831);
+        npu_tr *t = npu_tr_start(&c, 838);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_RET(t, r);
@@ -26290,7 +26481,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
 
 static inline rtError_t emu_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     (void)argsHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 832);
+    return (rtError_t)npu_unsupported(npu_self(), 839);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
@@ -26299,12 +26490,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsFinalize(argsHandle);
-    else if (npu_pt_fns[832] != NULL)
-        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[832])(argsHandle);
+    else if (npu_pt_fns[839] != NULL)
+        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[839])(argsHandle);
     else
-        r = (rtError_t)npu_pt_fail(832);
+        r = (rtError_t)npu_pt_fail(839);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 832);
+        npu_tr *t = npu_tr_start(&c, 839);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26323,7 +26514,7 @@ static inline rtError_t emu_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtP
     (void)paraHandle;
     (void)para;
     (void)paraSize;
-    return (rtError_t)npu_unsupported(npu_self(), 833);
+    return (rtError_t)npu_unsupported(npu_self(), 840);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
@@ -26332,12 +26523,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
-    else if (npu_pt_fns[833] != NULL)
-        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[833])(argsHandle, paraHandle, para, paraSize);
+    else if (npu_pt_fns[840] != NULL)
+        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[840])(argsHandle, paraHandle, para, paraSize);
     else
-        r = (rtError_t)npu_pt_fail(833);
+        r = (rtError_t)npu_pt_fail(840);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 833);
+        npu_tr *t = npu_tr_start(&c, 840);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_ARG(t, "para", para);
@@ -26359,7 +26550,7 @@ static inline rtError_t emu_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, 
     (void)argsHandle;
     (void)userHostMem;
     (void)actualArgsSize;
-    return (rtError_t)npu_unsupported(npu_self(), 834);
+    return (rtError_t)npu_unsupported(npu_self(), 841);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
@@ -26368,12 +26559,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
-    else if (npu_pt_fns[834] != NULL)
-        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[834])(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    else if (npu_pt_fns[841] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[841])(funcHandle, argsHandle, userHostMem, actualArgsSize);
     else
-        r = (rtError_t)npu_pt_fail(834);
+        r = (rtError_t)npu_pt_fail(841);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 834);
+        npu_tr *t = npu_tr_start(&c, 841);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "userHostMem", userHostMem);
@@ -26394,7 +26585,7 @@ static inline rtError_t emu_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, siz
     (void)funcHandle;
     (void)userArgsSize;
     (void)actualArgsSize;
-    return (rtError_t)npu_unsupported(npu_self(), 835);
+    return (rtError_t)npu_unsupported(npu_self(), 842);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
@@ -26403,12 +26594,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
-    else if (npu_pt_fns[835] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[835])(funcHandle, userArgsSize, actualArgsSize);
+    else if (npu_pt_fns[842] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[842])(funcHandle, userArgsSize, actualArgsSize);
     else
-        r = (rtError_t)npu_pt_fail(835);
+        r = (rtError_t)npu_pt_fail(842);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 835);
+        npu_tr *t = npu_tr_start(&c, 842);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "userArgsSize", userArgsSize);
         NPU_TR_ARG(t, "actualArgsSize", actualArgsSize);
@@ -26427,7 +26618,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
 static inline rtError_t emu_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
     (void)funcHandle;
     (void)memSize;
-    return (rtError_t)npu_unsupported(npu_self(), 836);
+    return (rtError_t)npu_unsupported(npu_self(), 843);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
@@ -26436,12 +26627,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
-    else if (npu_pt_fns[836] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[836])(funcHandle, memSize);
+    else if (npu_pt_fns[843] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[843])(funcHandle, memSize);
     else
-        r = (rtError_t)npu_pt_fail(836);
+        r = (rtError_t)npu_pt_fail(843);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 836);
+        npu_tr *t = npu_tr_start(&c, 843);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "memSize", memSize);
         NPU_TR_RET(t, r);
@@ -26461,7 +26652,7 @@ static inline rtError_t emu_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsH
     (void)paraHandle;
     (void)dataSize;
     (void)bufferAddr;
-    return (rtError_t)npu_unsupported(npu_self(), 837);
+    return (rtError_t)npu_unsupported(npu_self(), 844);
 }
 
 static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
@@ -26470,12 +26661,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle ar
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
-    else if (npu_pt_fns[837] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[837])(argsHandle, paraHandle, dataSize, bufferAddr);
+    else if (npu_pt_fns[844] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[844])(argsHandle, paraHandle, dataSize, bufferAddr);
     else
-        r = (rtError_t)npu_pt_fail(837);
+        r = (rtError_t)npu_pt_fail(844);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 837);
+        npu_tr *t = npu_tr_start(&c, 844);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_ARG(t, "dataSize", dataSize);
@@ -26496,7 +26687,7 @@ static inline rtError_t emu_rtsFuncGetName(const rtFuncHandle funcHandle, const 
     (void)funcHandle;
     (void)maxLen;
     (void)name;
-    return (rtError_t)npu_unsupported(npu_self(), 838);
+    return (rtError_t)npu_unsupported(npu_self(), 845);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
@@ -26505,12 +26696,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetName(funcHandle, maxLen, name);
-    else if (npu_pt_fns[838] != NULL)
-        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[838])(funcHandle, maxLen, name);
+    else if (npu_pt_fns[845] != NULL)
+        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[845])(funcHandle, maxLen, name);
     else
-        r = (rtError_t)npu_pt_fail(838);
+        r = (rtError_t)npu_pt_fail(845);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 838);
+        npu_tr *t = npu_tr_start(&c, 845);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_ARG(t, "name", name);
@@ -26528,7 +26719,7 @@ NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_
 
 static inline rtError_t emu_rtsGetHardwareSyncAddr(void** addr) {
     (void)addr;
-    return (rtError_t)npu_unsupported(npu_self(), 839);
+    return (rtError_t)npu_unsupported(npu_self(), 846);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
@@ -26537,12 +26728,12 @@ static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetHardwareSyncAddr(addr);
-    else if (npu_pt_fns[839] != NULL)
-        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[839])(addr);
+    else if (npu_pt_fns[846] != NULL)
+        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[846])(addr);
     else
-        r = (rtError_t)npu_pt_fail(839);
+        r = (rtError_t)npu_pt_fail(846);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 839);
+        npu_tr *t = npu_tr_start(&c, 846);
         NPU_TR_ARG(t, "addr", addr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26560,7 +26751,7 @@ static inline rtError_t emu_rtsGetFloatOverflowStatus(void* const outputAddrPtr,
     (void)outputAddrPtr;
     (void)outputSize;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 840);
+    return (rtError_t)npu_unsupported(npu_self(), 847);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
@@ -26569,12 +26760,12 @@ static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrP
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
-    else if (npu_pt_fns[840] != NULL)
-        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[840])(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[847] != NULL)
+        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[847])(outputAddrPtr, outputSize, stm);
     else
-        r = (rtError_t)npu_pt_fail(840);
+        r = (rtError_t)npu_pt_fail(847);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 840);
+        npu_tr *t = npu_tr_start(&c, 847);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "stm", stm);
@@ -26592,7 +26783,7 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
 
 static inline rtError_t emu_rtsResetFloatOverflowStatus(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 841);
+    return (rtError_t)npu_unsupported(npu_self(), 848);
 }
 
 static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {
@@ -26601,12 +26792,12 @@ static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetFloatOverflowStatus(stm);
-    else if (npu_pt_fns[841] != NULL)
-        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[841])(stm);
+    else if (npu_pt_fns[848] != NULL)
+        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[848])(stm);
     else
-        r = (rtError_t)npu_pt_fail(841);
+        r = (rtError_t)npu_pt_fail(848);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 841);
+        npu_tr *t = npu_tr_start(&c, 848);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26621,14 +26812,7 @@ NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
-    (void)funcHandle;
-    (void)numBlocks;
-    (void)stm;
-    (void)cfg;
-    (void)args;
-    (void)argsSize;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 842);
+    return npug_rtsLaunchKernelWithDevArgs(npu_self(), funcHandle, numBlocks, stm, cfg, (void*)args, argsSize, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
@@ -26637,12 +26821,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
-    else if (npu_pt_fns[842] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[842])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    else if (npu_pt_fns[849] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[849])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
     else
-        r = (rtError_t)npu_pt_fail(842);
+        r = (rtError_t)npu_pt_fail(849);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 842);
+        npu_tr *t = npu_tr_start(&c, 849);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -26672,12 +26856,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallbac
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchHostFunc(stm, callBackFunc, fnData);
-    else if (npu_pt_fns[843] != NULL)
-        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[843])(stm, callBackFunc, fnData);
+    else if (npu_pt_fns[850] != NULL)
+        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[850])(stm, callBackFunc, fnData);
     else
-        r = (rtError_t)npu_pt_fail(843);
+        r = (rtError_t)npu_pt_fail(850);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 843);
+        npu_tr *t = npu_tr_start(&c, 850);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "callBackFunc", callBackFunc);
         NPU_TR_ARG(t, "fnData", fnData);
@@ -26697,7 +26881,7 @@ static inline rtError_t emu_rtsBinaryGetDevAddress(const rtBinHandle binHandle, 
     (void)binHandle;
     (void)bin;
     (void)binSize;
-    return (rtError_t)npu_unsupported(npu_self(), 844);
+    return (rtError_t)npu_unsupported(npu_self(), 851);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
@@ -26706,12 +26890,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryGetDevAddress(binHandle, bin, binSize);
-    else if (npu_pt_fns[844] != NULL)
-        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[844])(binHandle, bin, binSize);
+    else if (npu_pt_fns[851] != NULL)
+        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[851])(binHandle, bin, binSize);
     else
-        r = (rtError_t)npu_pt_fail(844);
+        r = (rtError_t)npu_pt_fail(851);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 844);
+        npu_tr *t = npu_tr_start(&c, 851);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "bin", bin);
         NPU_TR_ARG(t, "binSize", binSize);
@@ -26732,7 +26916,7 @@ static inline rtError_t emu_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t des
     (void)destTaskId;
     (void)stm;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 845);
+    return (rtError_t)npu_unsupported(npu_self(), 852);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
@@ -26741,12 +26925,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
-    else if (npu_pt_fns[845] != NULL)
-        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[845])(destStm, destTaskId, stm, cfg);
+    else if (npu_pt_fns[852] != NULL)
+        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[852])(destStm, destTaskId, stm, cfg);
     else
-        r = (rtError_t)npu_pt_fail(845);
+        r = (rtError_t)npu_pt_fail(852);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 845);
+        npu_tr *t = npu_tr_start(&c, 852);
         NPU_TR_ARG(t, "destStm", destStm);
         NPU_TR_ARG(t, "destTaskId", destTaskId);
         NPU_TR_ARG(t, "stm", stm);
@@ -26773,12 +26957,12 @@ static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelCreate(mdl, flag);
-    else if (npu_pt_fns[846] != NULL)
-        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[846])(mdl, flag);
+    else if (npu_pt_fns[853] != NULL)
+        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[853])(mdl, flag);
     else
-        r = (rtError_t)npu_pt_fail(846);
+        r = (rtError_t)npu_pt_fail(853);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 846);
+        npu_tr *t = npu_tr_start(&c, 853);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -26803,12 +26987,12 @@ static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelBindStream(mdl, stm, flag);
-    else if (npu_pt_fns[847] != NULL)
-        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[847])(mdl, stm, flag);
+    else if (npu_pt_fns[854] != NULL)
+        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[854])(mdl, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(847);
+        r = (rtError_t)npu_pt_fail(854);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 847);
+        npu_tr *t = npu_tr_start(&c, 854);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -26834,12 +27018,12 @@ static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEndGraph(mdl, stm);
-    else if (npu_pt_fns[848] != NULL)
-        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[848])(mdl, stm);
+    else if (npu_pt_fns[855] != NULL)
+        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[855])(mdl, stm);
     else
-        r = (rtError_t)npu_pt_fail(848);
+        r = (rtError_t)npu_pt_fail(855);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 848);
+        npu_tr *t = npu_tr_start(&c, 855);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26864,12 +27048,12 @@ static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelLoadComplete(mdl, reserve);
-    else if (npu_pt_fns[849] != NULL)
-        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[849])(mdl, reserve);
+    else if (npu_pt_fns[856] != NULL)
+        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[856])(mdl, reserve);
     else
-        r = (rtError_t)npu_pt_fail(849);
+        r = (rtError_t)npu_pt_fail(856);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 849);
+        npu_tr *t = npu_tr_start(&c, 856);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "reserve", reserve);
         NPU_TR_RET(t, r);
@@ -26894,12 +27078,12 @@ static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t st
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelUnbindStream(mdl, stm);
-    else if (npu_pt_fns[850] != NULL)
-        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[850])(mdl, stm);
+    else if (npu_pt_fns[857] != NULL)
+        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[857])(mdl, stm);
     else
-        r = (rtError_t)npu_pt_fail(850);
+        r = (rtError_t)npu_pt_fail(857);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 850);
+        npu_tr *t = npu_tr_start(&c, 857);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26924,12 +27108,12 @@ static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelExecute(mdl, timeout);
-    else if (npu_pt_fns[851] != NULL)
-        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[851])(mdl, timeout);
+    else if (npu_pt_fns[858] != NULL)
+        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[858])(mdl, timeout);
     else
-        r = (rtError_t)npu_pt_fail(851);
+        r = (rtError_t)npu_pt_fail(858);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 851);
+        npu_tr *t = npu_tr_start(&c, 858);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
@@ -26954,12 +27138,12 @@ static NPU_HOOK rtError_t hook_rtsLabelCreate(rtLabel_t* lbl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelCreate(lbl);
-    else if (npu_pt_fns[852] != NULL)
-        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[852])(lbl);
+    else if (npu_pt_fns[859] != NULL)
+        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[859])(lbl);
     else
-        r = (rtError_t)npu_pt_fail(852);
+        r = (rtError_t)npu_pt_fail(859);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 852);
+        npu_tr *t = npu_tr_start(&c, 859);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26983,12 +27167,12 @@ static NPU_HOOK rtError_t hook_rtsLabelDestroy(rtLabel_t lbl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelDestroy(lbl);
-    else if (npu_pt_fns[853] != NULL)
-        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[853])(lbl);
+    else if (npu_pt_fns[860] != NULL)
+        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[860])(lbl);
     else
-        r = (rtError_t)npu_pt_fail(853);
+        r = (rtError_t)npu_pt_fail(860);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 853);
+        npu_tr *t = npu_tr_start(&c, 860);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27012,12 +27196,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchListCreate(rtLabel_t* labels, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchListCreate(labels, num, labelList);
-    else if (npu_pt_fns[854] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[854])(labels, num, labelList);
+    else if (npu_pt_fns[861] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[861])(labels, num, labelList);
     else
-        r = (rtError_t)npu_pt_fail(854);
+        r = (rtError_t)npu_pt_fail(861);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 854);
+        npu_tr *t = npu_tr_start(&c, 861);
         NPU_TR_ARG(t, "labels", labels);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_ARG(t, "labelList", labelList);
@@ -27043,12 +27227,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchListDestroy(void* labelList) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchListDestroy(labelList);
-    else if (npu_pt_fns[855] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[855])(labelList);
+    else if (npu_pt_fns[862] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[862])(labelList);
     else
-        r = (rtError_t)npu_pt_fail(855);
+        r = (rtError_t)npu_pt_fail(862);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 855);
+        npu_tr *t = npu_tr_start(&c, 862);
         NPU_TR_ARG(t, "labelList", labelList);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27072,12 +27256,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSet(lbl, stm);
-    else if (npu_pt_fns[856] != NULL)
-        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[856])(lbl, stm);
+    else if (npu_pt_fns[863] != NULL)
+        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[863])(lbl, stm);
     else
-        r = (rtError_t)npu_pt_fail(856);
+        r = (rtError_t)npu_pt_fail(863);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 856);
+        npu_tr *t = npu_tr_start(&c, 863);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -27102,12 +27286,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValu
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
-    else if (npu_pt_fns[857] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[857])(ptr, maxValue, labelInfoPtr, stm);
+    else if (npu_pt_fns[864] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[864])(ptr, maxValue, labelInfoPtr, stm);
     else
-        r = (rtError_t)npu_pt_fail(857);
+        r = (rtError_t)npu_pt_fail(864);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 857);
+        npu_tr *t = npu_tr_start(&c, 864);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "maxValue", maxValue);
         NPU_TR_ARG(t, "labelInfoPtr", labelInfoPtr);
@@ -27134,12 +27318,12 @@ static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelSetName(mdl, mdlName);
-    else if (npu_pt_fns[858] != NULL)
-        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[858])(mdl, mdlName);
+    else if (npu_pt_fns[865] != NULL)
+        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[865])(mdl, mdlName);
     else
-        r = (rtError_t)npu_pt_fail(858);
+        r = (rtError_t)npu_pt_fail(865);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 858);
+        npu_tr *t = npu_tr_start(&c, 865);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "mdlName", mdlName);
         NPU_TR_RET(t, r);
@@ -27164,12 +27348,12 @@ static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t max
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelGetName(mdl, maxLen, mdlName);
-    else if (npu_pt_fns[859] != NULL)
-        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[859])(mdl, maxLen, mdlName);
+    else if (npu_pt_fns[866] != NULL)
+        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[866])(mdl, maxLen, mdlName);
     else
-        r = (rtError_t)npu_pt_fail(859);
+        r = (rtError_t)npu_pt_fail(866);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 859);
+        npu_tr *t = npu_tr_start(&c, 866);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_ARG(t, "mdlName", mdlName);
@@ -27195,12 +27379,12 @@ static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelAbort(mdl);
-    else if (npu_pt_fns[860] != NULL)
-        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[860])(mdl);
+    else if (npu_pt_fns[867] != NULL)
+        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[867])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(860);
+        r = (rtError_t)npu_pt_fail(867);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 860);
+        npu_tr *t = npu_tr_start(&c, 867);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27215,10 +27399,7 @@ NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
-    (void)taskInfo;
-    (void)stm;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 861);
+    return npug_rtsLaunchRandomNumTask(npu_self(), (rtRandomNumTaskInfo_t*)taskInfo, stm, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
@@ -27227,12 +27408,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
-    else if (npu_pt_fns[861] != NULL)
-        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[861])(taskInfo, stm, reserve);
+    else if (npu_pt_fns[868] != NULL)
+        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[868])(taskInfo, stm, reserve);
     else
-        r = (rtError_t)npu_pt_fail(861);
+        r = (rtError_t)npu_pt_fail(868);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 861);
+        npu_tr *t = npu_tr_start(&c, 868);
         NPU_TR_ARG(t, "taskInfo", taskInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "reserve", reserve);
@@ -27252,7 +27433,7 @@ static inline rtError_t emu_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, 
     (void)taskInfo;
     (void)stm;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 862);
+    return (rtError_t)npu_unsupported(npu_self(), 869);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
@@ -27261,12 +27442,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInf
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchBarrierTask(taskInfo, stm, flag);
-    else if (npu_pt_fns[862] != NULL)
-        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[862])(taskInfo, stm, flag);
+    else if (npu_pt_fns[869] != NULL)
+        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[869])(taskInfo, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(862);
+        r = (rtError_t)npu_pt_fail(869);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 862);
+        npu_tr *t = npu_tr_start(&c, 869);
         NPU_TR_ARG(t, "taskInfo", taskInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -27286,7 +27467,7 @@ static inline rtError_t emu_rtsProfTrace(void* userdata, int32_t length, rtStrea
     (void)userdata;
     (void)length;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 863);
+    return (rtError_t)npu_unsupported(npu_self(), 870);
 }
 
 static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
@@ -27295,12 +27476,12 @@ static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtSt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsProfTrace(userdata, length, stream);
-    else if (npu_pt_fns[863] != NULL)
-        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[863])(userdata, length, stream);
+    else if (npu_pt_fns[870] != NULL)
+        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[870])(userdata, length, stream);
     else
-        r = (rtError_t)npu_pt_fail(863);
+        r = (rtError_t)npu_pt_fail(870);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 863);
+        npu_tr *t = npu_tr_start(&c, 870);
         NPU_TR_ARG(t, "userdata", userdata);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "stream", stream);
@@ -27326,12 +27507,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessLock(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessLock();
-    else if (npu_pt_fns[864] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[864])();
+    else if (npu_pt_fns[871] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[871])();
     else
-        r = (rtError_t)npu_pt_fail(864);
+        r = (rtError_t)npu_pt_fail(871);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 864);
+        npu_tr *t = npu_tr_start(&c, 871);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27354,12 +27535,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessUnlock(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessUnlock();
-    else if (npu_pt_fns[865] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[865])();
+    else if (npu_pt_fns[872] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[872])();
     else
-        r = (rtError_t)npu_pt_fail(865);
+        r = (rtError_t)npu_pt_fail(872);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 865);
+        npu_tr *t = npu_tr_start(&c, 872);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27382,12 +27563,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessBackup(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessBackup();
-    else if (npu_pt_fns[866] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[866])();
+    else if (npu_pt_fns[873] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[873])();
     else
-        r = (rtError_t)npu_pt_fail(866);
+        r = (rtError_t)npu_pt_fail(873);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 866);
+        npu_tr *t = npu_tr_start(&c, 873);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27410,12 +27591,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessRestore(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessRestore();
-    else if (npu_pt_fns[867] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[867])();
+    else if (npu_pt_fns[874] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[874])();
     else
-        r = (rtError_t)npu_pt_fail(867);
+        r = (rtError_t)npu_pt_fail(874);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 867);
+        npu_tr *t = npu_tr_start(&c, 874);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -27438,12 +27619,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotCallbackRegister(rtSnapShotStage stage,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotCallbackRegister(stage, callback, args);
-    else if (npu_pt_fns[868] != NULL)
-        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[868])(stage, callback, args);
+    else if (npu_pt_fns[875] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[875])(stage, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(868);
+        r = (rtError_t)npu_pt_fail(875);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 868);
+        npu_tr *t = npu_tr_start(&c, 875);
         NPU_TR_ARG(t, "stage", stage);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -27469,12 +27650,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotCallbackUnregister(rtSnapShotStage stag
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotCallbackUnregister(stage, callback);
-    else if (npu_pt_fns[869] != NULL)
-        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[869])(stage, callback);
+    else if (npu_pt_fns[876] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[876])(stage, callback);
     else
-        r = (rtError_t)npu_pt_fail(869);
+        r = (rtError_t)npu_pt_fail(876);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 869);
+        npu_tr *t = npu_tr_start(&c, 876);
         NPU_TR_ARG(t, "stage", stage);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -27494,7 +27675,7 @@ static inline rtError_t emu_rtDeviceGetHostAtomicCapabilities(uint32_t* capabili
     (void)operations;
     (void)count;
     (void)deviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 870);
+    return (rtError_t)npu_unsupported(npu_self(), 877);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
@@ -27503,12 +27684,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capab
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
-    else if (npu_pt_fns[870] != NULL)
-        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[870])(capabilities, operations, count, deviceId);
+    else if (npu_pt_fns[877] != NULL)
+        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[877])(capabilities, operations, count, deviceId);
     else
-        r = (rtError_t)npu_pt_fail(870);
+        r = (rtError_t)npu_pt_fail(877);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 870);
+        npu_tr *t = npu_tr_start(&c, 877);
         NPU_TR_ARG(t, "capabilities", capabilities);
         NPU_TR_ARG(t, "operations", operations);
         NPU_TR_ARG(t, "count", count);
@@ -27531,7 +27712,7 @@ static inline rtError_t emu_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilit
     (void)count;
     (void)srcDeviceId;
     (void)dstDeviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 871);
+    return (rtError_t)npu_unsupported(npu_self(), 878);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
@@ -27540,12 +27721,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
-    else if (npu_pt_fns[871] != NULL)
-        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[871])(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    else if (npu_pt_fns[878] != NULL)
+        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[878])(capabilities, operations, count, srcDeviceId, dstDeviceId);
     else
-        r = (rtError_t)npu_pt_fail(871);
+        r = (rtError_t)npu_pt_fail(878);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 871);
+        npu_tr *t = npu_tr_start(&c, 878);
         NPU_TR_ARG(t, "capabilities", capabilities);
         NPU_TR_ARG(t, "operations", operations);
         NPU_TR_ARG(t, "count", count);
@@ -27573,12 +27754,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* va
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetLimit(type, val);
-    else if (npu_pt_fns[872] != NULL)
-        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[872])(type, val);
+    else if (npu_pt_fns[879] != NULL)
+        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[879])(type, val);
     else
-        r = (rtError_t)npu_pt_fail(872);
+        r = (rtError_t)npu_pt_fail(879);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 872);
+        npu_tr *t = npu_tr_start(&c, 879);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "val", val);
         NPU_TR_RET(t, r);
@@ -27595,7 +27776,7 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 
 static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
     (void)rsv;
-    return (rtError_t)npu_unsupported(npu_self(), 873);
+    return (rtError_t)npu_unsupported(npu_self(), 880);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
@@ -27604,12 +27785,12 @@ static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceL2CacheFlush(rsv);
-    else if (npu_pt_fns[873] != NULL)
-        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[873])(rsv);
+    else if (npu_pt_fns[880] != NULL)
+        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[880])(rsv);
     else
-        r = (rtError_t)npu_pt_fail(873);
+        r = (rtError_t)npu_pt_fail(880);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 873);
+        npu_tr *t = npu_tr_start(&c, 880);
         NPU_TR_ARG(t, "rsv", rsv);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27633,12 +27814,12 @@ static NPU_HOOK rtError_t hook_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventRecordWithFlag(evt, stm, flag);
-    else if (npu_pt_fns[874] != NULL)
-        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[874])(evt, stm, flag);
+    else if (npu_pt_fns[881] != NULL)
+        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[881])(evt, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(874);
+        r = (rtError_t)npu_pt_fail(881);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 874);
+        npu_tr *t = npu_tr_start(&c, 881);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -27664,12 +27845,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMem
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolCreate(memPool, poolProps);
-    else if (npu_pt_fns[875] != NULL)
-        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[875])(memPool, poolProps);
+    else if (npu_pt_fns[882] != NULL)
+        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[882])(memPool, poolProps);
     else
-        r = (rtError_t)npu_pt_fail(875);
+        r = (rtError_t)npu_pt_fail(882);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 875);
+        npu_tr *t = npu_tr_start(&c, 882);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "poolProps", poolProps);
         NPU_TR_RET(t, r);
@@ -27694,12 +27875,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolDestroy(memPool);
-    else if (npu_pt_fns[876] != NULL)
-        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[876])(memPool);
+    else if (npu_pt_fns[883] != NULL)
+        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[883])(memPool);
     else
-        r = (rtError_t)npu_pt_fail(876);
+        r = (rtError_t)npu_pt_fail(883);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 876);
+        npu_tr *t = npu_tr_start(&c, 883);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27723,12 +27904,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolSetAttr(memPool, attr, value);
-    else if (npu_pt_fns[877] != NULL)
-        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[877])(memPool, attr, value);
+    else if (npu_pt_fns[884] != NULL)
+        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[884])(memPool, attr, value);
     else
-        r = (rtError_t)npu_pt_fail(877);
+        r = (rtError_t)npu_pt_fail(884);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 877);
+        npu_tr *t = npu_tr_start(&c, 884);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "value", value);
@@ -27754,12 +27935,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolGetAttr(memPool, attr, value);
-    else if (npu_pt_fns[878] != NULL)
-        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[878])(memPool, attr, value);
+    else if (npu_pt_fns[885] != NULL)
+        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[885])(memPool, attr, value);
     else
-        r = (rtError_t)npu_pt_fail(878);
+        r = (rtError_t)npu_pt_fail(885);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 878);
+        npu_tr *t = npu_tr_start(&c, 885);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "value", value);
@@ -27785,12 +27966,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, siz
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAddressRange(ptr, pbase, psize);
-    else if (npu_pt_fns[879] != NULL)
-        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[879])(ptr, pbase, psize);
+    else if (npu_pt_fns[886] != NULL)
+        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[886])(ptr, pbase, psize);
     else
-        r = (rtError_t)npu_pt_fail(879);
+        r = (rtError_t)npu_pt_fail(886);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 879);
+        npu_tr *t = npu_tr_start(&c, 886);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "pbase", pbase);
         NPU_TR_ARG(t, "psize", psize);
@@ -27816,12 +27997,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
-    else if (npu_pt_fns[880] != NULL)
-        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[880])(ptr, size, memPoolId, stm);
+    else if (npu_pt_fns[887] != NULL)
+        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[887])(ptr, size, memPoolId, stm);
     else
-        r = (rtError_t)npu_pt_fail(880);
+        r = (rtError_t)npu_pt_fail(887);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 880);
+        npu_tr *t = npu_tr_start(&c, 887);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "memPoolId", memPoolId);
@@ -27848,12 +28029,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolFreeAsync(ptr, stm);
-    else if (npu_pt_fns[881] != NULL)
-        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[881])(ptr, stm);
+    else if (npu_pt_fns[888] != NULL)
+        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[888])(ptr, stm);
     else
-        r = (rtError_t)npu_pt_fail(881);
+        r = (rtError_t)npu_pt_fail(888);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 881);
+        npu_tr *t = npu_tr_start(&c, 888);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -27873,7 +28054,7 @@ static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t s
     (void)size;
     (void)advise;
     (void)location;
-    return (rtError_t)npu_unsupported(npu_self(), 882);
+    return (rtError_t)npu_unsupported(npu_self(), 889);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
@@ -27882,12 +28063,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedAdvise(ptr, size, advise, location);
-    else if (npu_pt_fns[882] != NULL)
-        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[882])(ptr, size, advise, location);
+    else if (npu_pt_fns[889] != NULL)
+        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[889])(ptr, size, advise, location);
     else
-        r = (rtError_t)npu_pt_fail(882);
+        r = (rtError_t)npu_pt_fail(889);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 882);
+        npu_tr *t = npu_tr_start(&c, 889);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "advise", advise);
@@ -27910,7 +28091,7 @@ static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attri
     (void)size;
     (void)data;
     (void)dataSize;
-    return (rtError_t)npu_unsupported(npu_self(), 883);
+    return (rtError_t)npu_unsupported(npu_self(), 890);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
@@ -27919,12 +28100,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute at
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
-    else if (npu_pt_fns[883] != NULL)
-        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[883])(attribute, ptr, size, data, dataSize);
+    else if (npu_pt_fns[890] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[890])(attribute, ptr, size, data, dataSize);
     else
-        r = (rtError_t)npu_pt_fail(883);
+        r = (rtError_t)npu_pt_fail(890);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 883);
+        npu_tr *t = npu_tr_start(&c, 890);
         NPU_TR_ARG(t, "attribute", attribute);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
@@ -27949,7 +28130,7 @@ static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* att
     (void)size;
     (void)data;
     (void)dataSizes;
-    return (rtError_t)npu_unsupported(npu_self(), 884);
+    return (rtError_t)npu_unsupported(npu_self(), 891);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
@@ -27958,12 +28139,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
-    else if (npu_pt_fns[884] != NULL)
-        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[884])(attributes, numAttributes, ptr, size, data, dataSizes);
+    else if (npu_pt_fns[891] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[891])(attributes, numAttributes, ptr, size, data, dataSizes);
     else
-        r = (rtError_t)npu_pt_fail(884);
+        r = (rtError_t)npu_pt_fail(891);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 884);
+        npu_tr *t = npu_tr_start(&c, 891);
         NPU_TR_ARG(t, "attributes", attributes);
         NPU_TR_ARG(t, "numAttributes", numAttributes);
         NPU_TR_ARG(t, "ptr", ptr);
@@ -27992,12 +28173,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t min
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolTrimTo(memPool, minBytesToKeep);
-    else if (npu_pt_fns[885] != NULL)
-        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[885])(memPool, minBytesToKeep);
+    else if (npu_pt_fns[892] != NULL)
+        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[892])(memPool, minBytesToKeep);
     else
-        r = (rtError_t)npu_pt_fail(885);
+        r = (rtError_t)npu_pt_fail(892);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 885);
+        npu_tr *t = npu_tr_start(&c, 892);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "minBytesToKeep", minBytesToKeep);
         NPU_TR_RET(t, r);
@@ -28022,12 +28203,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
-    else if (npu_pt_fns[886] != NULL)
-        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[886])(ptr, size, location, flags, stream);
+    else if (npu_pt_fns[893] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[893])(ptr, size, location, flags, stream);
     else
-        r = (rtError_t)npu_pt_fail(886);
+        r = (rtError_t)npu_pt_fail(893);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 886);
+        npu_tr *t = npu_tr_start(&c, 893);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "location", location);
@@ -28054,7 +28235,7 @@ static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, si
     (void)numPrefetchLocs;
     (void)flags;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 887);
+    return (rtError_t)npu_unsupported(npu_self(), 894);
 }
 
 static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
@@ -28063,12 +28244,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
-    else if (npu_pt_fns[887] != NULL)
-        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[887])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    else if (npu_pt_fns[894] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[894])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
     else
-        r = (rtError_t)npu_pt_fail(887);
+        r = (rtError_t)npu_pt_fail(894);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 887);
+        npu_tr *t = npu_tr_start(&c, 894);
         NPU_TR_ARG(t, "ptrs", ptrs);
         NPU_TR_ARG(t, "sizes", sizes);
         NPU_TR_ARG(t, "count", count);
@@ -28094,7 +28275,7 @@ static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, v
     (void)size;
     (void)virPtrSrc;
     (void)linkIdx;
-    return (rtError_t)npu_unsupported(npu_self(), 888);
+    return (rtError_t)npu_unsupported(npu_self(), 895);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
@@ -28103,12 +28284,12 @@ static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
-    else if (npu_pt_fns[888] != NULL)
-        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[888])(virPtrDst, size, virPtrSrc, linkIdx);
+    else if (npu_pt_fns[895] != NULL)
+        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[895])(virPtrDst, size, virPtrSrc, linkIdx);
     else
-        r = (rtError_t)npu_pt_fail(888);
+        r = (rtError_t)npu_pt_fail(895);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 888);
+        npu_tr *t = npu_tr_start(&c, 895);
         NPU_TR_ARG(t, "virPtrDst", virPtrDst);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "virPtrSrc", virPtrSrc);
@@ -28135,12 +28316,12 @@ static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
-    else if (npu_pt_fns[889] != NULL)
-        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[889])(virPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[896] != NULL)
+        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[896])(virPtr, size, offset, handle, flags);
     else
-        r = (rtError_t)npu_pt_fail(889);
+        r = (rtError_t)npu_pt_fail(896);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 889);
+        npu_tr *t = npu_tr_start(&c, 896);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -28168,12 +28349,12 @@ static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetD32(dst, destMax, value, count);
-    else if (npu_pt_fns[890] != NULL)
-        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[890])(dst, destMax, value, count);
+    else if (npu_pt_fns[897] != NULL)
+        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[897])(dst, destMax, value, count);
     else
-        r = (rtError_t)npu_pt_fail(890);
+        r = (rtError_t)npu_pt_fail(897);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 890);
+        npu_tr *t = npu_tr_start(&c, 897);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -28200,12 +28381,12 @@ static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetD32Async(dst, destMax, value, count, stm);
-    else if (npu_pt_fns[891] != NULL)
-        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[891])(dst, destMax, value, count, stm);
+    else if (npu_pt_fns[898] != NULL)
+        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[898])(dst, destMax, value, count, stm);
     else
-        r = (rtError_t)npu_pt_fail(891);
+        r = (rtError_t)npu_pt_fail(898);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 891);
+        npu_tr *t = npu_tr_start(&c, 898);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -28226,7 +28407,7 @@ NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t valu
 static inline rtError_t emu_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
     (void)handle;
     (void)adviceLink;
-    return (rtError_t)npu_unsupported(npu_self(), 892);
+    return (rtError_t)npu_unsupported(npu_self(), 899);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
@@ -28235,12 +28416,12 @@ static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkT
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapSetLink(handle, adviceLink);
-    else if (npu_pt_fns[892] != NULL)
-        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[892])(handle, adviceLink);
+    else if (npu_pt_fns[899] != NULL)
+        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[899])(handle, adviceLink);
     else
-        r = (rtError_t)npu_pt_fail(892);
+        r = (rtError_t)npu_pt_fail(899);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 892);
+        npu_tr *t = npu_tr_start(&c, 899);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "adviceLink", adviceLink);
         NPU_TR_RET(t, r);
@@ -28265,12 +28446,12 @@ static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelGetStreams(mdl, streams, numStreams);
-    else if (npu_pt_fns[893] != NULL)
-        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[893])(mdl, streams, numStreams);
+    else if (npu_pt_fns[900] != NULL)
+        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[900])(mdl, streams, numStreams);
     else
-        r = (rtError_t)npu_pt_fail(893);
+        r = (rtError_t)npu_pt_fail(900);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 893);
+        npu_tr *t = npu_tr_start(&c, 900);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "streams", streams);
         NPU_TR_ARG(t, "numStreams", numStreams);
@@ -28290,7 +28471,7 @@ static inline rtError_t emu_rtModelDestroyRegisterCallback(rtModel_t const mdl, 
     (void)mdl;
     (void)fn;
     (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 894);
+    return (rtError_t)npu_unsupported(npu_self(), 901);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
@@ -28299,12 +28480,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const md
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroyRegisterCallback(mdl, fn, ptr);
-    else if (npu_pt_fns[894] != NULL)
-        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[894])(mdl, fn, ptr);
+    else if (npu_pt_fns[901] != NULL)
+        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[901])(mdl, fn, ptr);
     else
-        r = (rtError_t)npu_pt_fail(894);
+        r = (rtError_t)npu_pt_fail(901);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 894);
+        npu_tr *t = npu_tr_start(&c, 901);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "fn", fn);
         NPU_TR_ARG(t, "ptr", ptr);
@@ -28323,7 +28504,7 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
 static inline rtError_t emu_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
     (void)mdl;
     (void)fn;
-    return (rtError_t)npu_unsupported(npu_self(), 895);
+    return (rtError_t)npu_unsupported(npu_self(), 902);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
@@ -28332,12 +28513,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroyUnregisterCallback(mdl, fn);
-    else if (npu_pt_fns[895] != NULL)
-        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[895])(mdl, fn);
+    else if (npu_pt_fns[902] != NULL)
+        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[902])(mdl, fn);
     else
-        r = (rtError_t)npu_pt_fail(895);
+        r = (rtError_t)npu_pt_fail(902);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 895);
+        npu_tr *t = npu_tr_start(&c, 902);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "fn", fn);
         NPU_TR_RET(t, r);
@@ -28362,12 +28543,12 @@ static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelUpdate(mdl);
-    else if (npu_pt_fns[896] != NULL)
-        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[896])(mdl);
+    else if (npu_pt_fns[903] != NULL)
+        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[903])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(896);
+        r = (rtError_t)npu_pt_fail(903);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 896);
+        npu_tr *t = npu_tr_start(&c, 903);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28386,7 +28567,7 @@ static inline rtError_t emu_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defa
     (void)defaultLaunchValue;
     (void)flag;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 897);
+    return (rtError_t)npu_unsupported(npu_self(), 904);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
@@ -28395,12 +28576,12 @@ static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t d
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
-    else if (npu_pt_fns[897] != NULL)
-        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[897])(mdl, defaultLaunchValue, flag, handle);
+    else if (npu_pt_fns[904] != NULL)
+        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[904])(mdl, defaultLaunchValue, flag, handle);
     else
-        r = (rtError_t)npu_pt_fail(897);
+        r = (rtError_t)npu_pt_fail(904);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 897);
+        npu_tr *t = npu_tr_start(&c, 904);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "defaultLaunchValue", defaultLaunchValue);
         NPU_TR_ARG(t, "flag", flag);
@@ -28420,7 +28601,7 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
 static inline rtError_t emu_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
     (void)handle;
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 898);
+    return (rtError_t)npu_unsupported(npu_self(), 905);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
@@ -28429,12 +28610,12 @@ static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelCondHandleGetCondPtr(handle, devPtr);
-    else if (npu_pt_fns[898] != NULL)
-        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[898])(handle, devPtr);
+    else if (npu_pt_fns[905] != NULL)
+        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[905])(handle, devPtr);
     else
-        r = (rtError_t)npu_pt_fail(898);
+        r = (rtError_t)npu_pt_fail(905);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 898);
+        npu_tr *t = npu_tr_start(&c, 905);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
@@ -28453,7 +28634,7 @@ static inline rtError_t emu_rtStreamAddCondTask(rtCondTaskParams params, rtStrea
     (void)params;
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 899);
+    return (rtError_t)npu_unsupported(npu_self(), 906);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
@@ -28462,12 +28643,12 @@ static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtSt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamAddCondTask(params, stm, flags);
-    else if (npu_pt_fns[899] != NULL)
-        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[899])(params, stm, flags);
+    else if (npu_pt_fns[906] != NULL)
+        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[906])(params, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(899);
+        r = (rtError_t)npu_pt_fail(906);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 899);
+        npu_tr *t = npu_tr_start(&c, 906);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flags", flags);
@@ -28487,7 +28668,7 @@ static inline rtError_t emu_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_
     (void)stm;
     (void)mdl;
     (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 900);
+    return (rtError_t)npu_unsupported(npu_self(), 907);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
@@ -28496,12 +28677,12 @@ static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtMod
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamBeginCaptureToModel(stm, mdl, mode);
-    else if (npu_pt_fns[900] != NULL)
-        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[900])(stm, mdl, mode);
+    else if (npu_pt_fns[907] != NULL)
+        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[907])(stm, mdl, mode);
     else
-        r = (rtError_t)npu_pt_fail(900);
+        r = (rtError_t)npu_pt_fail(907);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 900);
+        npu_tr *t = npu_tr_start(&c, 907);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "mode", mode);
@@ -28521,7 +28702,7 @@ static inline rtError_t emu_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tas
     (void)stm;
     (void)tasks;
     (void)numTasks;
-    return (rtError_t)npu_unsupported(npu_self(), 901);
+    return (rtError_t)npu_unsupported(npu_self(), 908);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
@@ -28530,12 +28711,12 @@ static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamGetTasks(stm, tasks, numTasks);
-    else if (npu_pt_fns[901] != NULL)
-        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[901])(stm, tasks, numTasks);
+    else if (npu_pt_fns[908] != NULL)
+        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[908])(stm, tasks, numTasks);
     else
-        r = (rtError_t)npu_pt_fail(901);
+        r = (rtError_t)npu_pt_fail(908);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 901);
+        npu_tr *t = npu_tr_start(&c, 908);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "tasks", tasks);
         NPU_TR_ARG(t, "numTasks", numTasks);
@@ -28561,12 +28742,12 @@ static NPU_HOOK rtError_t hook_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
-    else if (npu_pt_fns[902] != NULL)
-        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[902])(stm, evt, timeout, flag);
+    else if (npu_pt_fns[909] != NULL)
+        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[909])(stm, evt, timeout, flag);
     else
-        r = (rtError_t)npu_pt_fail(902);
+        r = (rtError_t)npu_pt_fail(909);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 902);
+        npu_tr *t = npu_tr_start(&c, 909);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -28586,7 +28767,7 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
 static inline rtError_t emu_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     (void)task;
     (void)type;
-    return (rtError_t)npu_unsupported(npu_self(), 903);
+    return (rtError_t)npu_unsupported(npu_self(), 910);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
@@ -28595,12 +28776,12 @@ static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtTaskGetType(task, type);
-    else if (npu_pt_fns[903] != NULL)
-        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[903])(task, type);
+    else if (npu_pt_fns[910] != NULL)
+        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[910])(task, type);
     else
-        r = (rtError_t)npu_pt_fail(903);
+        r = (rtError_t)npu_pt_fail(910);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 903);
+        npu_tr *t = npu_tr_start(&c, 910);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_RET(t, r);
@@ -28618,7 +28799,7 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
 static inline rtError_t emu_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     (void)task;
     (void)id;
-    return (rtError_t)npu_unsupported(npu_self(), 904);
+    return (rtError_t)npu_unsupported(npu_self(), 911);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
@@ -28627,12 +28808,12 @@ static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtTaskGetSeqId(task, id);
-    else if (npu_pt_fns[904] != NULL)
-        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[904])(task, id);
+    else if (npu_pt_fns[911] != NULL)
+        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[911])(task, id);
     else
-        r = (rtError_t)npu_pt_fail(904);
+        r = (rtError_t)npu_pt_fail(911);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 904);
+        npu_tr *t = npu_tr_start(&c, 911);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "id", id);
         NPU_TR_RET(t, r);
@@ -28650,7 +28831,7 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
 static inline rtError_t emu_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
     (void)task;
     (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 905);
+    return (rtError_t)npu_unsupported(npu_self(), 912);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
@@ -28659,12 +28840,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskGetParams(task, params);
-    else if (npu_pt_fns[905] != NULL)
-        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[905])(task, params);
+    else if (npu_pt_fns[912] != NULL)
+        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[912])(task, params);
     else
-        r = (rtError_t)npu_pt_fail(905);
+        r = (rtError_t)npu_pt_fail(912);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 905);
+        npu_tr *t = npu_tr_start(&c, 912);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_RET(t, r);
@@ -28682,7 +28863,7 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
 static inline rtError_t emu_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
     (void)task;
     (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 906);
+    return (rtError_t)npu_unsupported(npu_self(), 913);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
@@ -28691,12 +28872,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskSetParams(task, params);
-    else if (npu_pt_fns[906] != NULL)
-        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[906])(task, params);
+    else if (npu_pt_fns[913] != NULL)
+        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[913])(task, params);
     else
-        r = (rtError_t)npu_pt_fail(906);
+        r = (rtError_t)npu_pt_fail(913);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 906);
+        npu_tr *t = npu_tr_start(&c, 913);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_RET(t, r);
@@ -28715,7 +28896,7 @@ static inline rtError_t emu_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunc
     (void)task;
     (void)attrId;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 907);
+    return (rtError_t)npu_unsupported(npu_self(), 914);
 }
 
 static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
@@ -28724,12 +28905,12 @@ static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
-    else if (npu_pt_fns[907] != NULL)
-        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[907])(task, attrId, attrValue);
+    else if (npu_pt_fns[914] != NULL)
+        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[914])(task, attrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(907);
+        r = (rtError_t)npu_pt_fail(914);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 907);
+        npu_tr *t = npu_tr_start(&c, 914);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "attrId", attrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -28747,7 +28928,7 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
 
 static inline rtError_t emu_rtModelTaskDisable(rtTask_t task) {
     (void)task;
-    return (rtError_t)npu_unsupported(npu_self(), 908);
+    return (rtError_t)npu_unsupported(npu_self(), 915);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
@@ -28756,12 +28937,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskDisable(task);
-    else if (npu_pt_fns[908] != NULL)
-        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[908])(task);
+    else if (npu_pt_fns[915] != NULL)
+        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[915])(task);
     else
-        r = (rtError_t)npu_pt_fail(908);
+        r = (rtError_t)npu_pt_fail(915);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 908);
+        npu_tr *t = npu_tr_start(&c, 915);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28776,9 +28957,7 @@ NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
 }
 
 static inline rtError_t emu_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    (void)extendInfoPtr;
-    (void)infoSize;
-    return (rtError_t)npu_unsupported(npu_self(), 909);
+    return npug_rtCacheLastTaskExtendInfo(npu_self(), (char*)extendInfoPtr, infoSize);
 }
 
 static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -28787,12 +28966,12 @@ static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const exten
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
-    else if (npu_pt_fns[909] != NULL)
-        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[909])(extendInfoPtr, infoSize);
+    else if (npu_pt_fns[916] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[916])(extendInfoPtr, infoSize);
     else
-        r = (rtError_t)npu_pt_fail(909);
+        r = (rtError_t)npu_pt_fail(916);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 909);
+        npu_tr *t = npu_tr_start(&c, 916);
         npu_tr_str(t, "extendInfoPtr", extendInfoPtr);
         NPU_TR_ARG(t, "infoSize", infoSize);
         NPU_TR_RET(t, r);
@@ -28808,12 +28987,7 @@ NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, 
 }
 
 static inline rtError_t emu_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
-    (void)func;
-    (void)numBlocks;
-    (void)stm;
-    (void)cfg;
-    (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 910);
+    return npug_rtLaunchKernelWithArgsArray(npu_self(), func, numBlocks, stm, cfg, args);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -28822,12 +28996,12 @@ static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
-    else if (npu_pt_fns[910] != NULL)
-        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[910])(func, numBlocks, stm, cfg, args);
+    else if (npu_pt_fns[917] != NULL)
+        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[917])(func, numBlocks, stm, cfg, args);
     else
-        r = (rtError_t)npu_pt_fail(910);
+        r = (rtError_t)npu_pt_fail(917);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 910);
+        npu_tr *t = npu_tr_start(&c, 917);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -28853,7 +29027,7 @@ static inline rtError_t emu_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 g
     (void)stm;
     (void)cfg;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 911);
+    return (rtError_t)npu_unsupported(npu_self(), 918);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -28862,12 +29036,12 @@ static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
-    else if (npu_pt_fns[911] != NULL)
-        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[911])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    else if (npu_pt_fns[918] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[918])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
     else
-        r = (rtError_t)npu_pt_fail(911);
+        r = (rtError_t)npu_pt_fail(918);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 911);
+        npu_tr *t = npu_tr_start(&c, 918);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "gridDim", gridDim);
         NPU_TR_ARG(t, "blockDim", blockDim);
@@ -28898,7 +29072,7 @@ static inline rtError_t emu_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gr
     (void)argsSize;
     (void)placeHolderArray;
     (void)placeHolderNum;
-    return (rtError_t)npu_unsupported(npu_self(), 912);
+    return (rtError_t)npu_unsupported(npu_self(), 919);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -28907,12 +29081,12 @@ static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    else if (npu_pt_fns[912] != NULL)
-        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[912])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[919] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[919])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     else
-        r = (rtError_t)npu_pt_fail(912);
+        r = (rtError_t)npu_pt_fail(919);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 912);
+        npu_tr *t = npu_tr_start(&c, 919);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "gridDim", gridDim);
         NPU_TR_ARG(t, "blockDim", blockDim);
@@ -28939,7 +29113,7 @@ static inline rtError_t emu_rtFuncGetSize(const rtFuncHandle funcHandle, size_t*
     (void)funcHandle;
     (void)aicSize;
     (void)aivSize;
-    return (rtError_t)npu_unsupported(npu_self(), 913);
+    return (rtError_t)npu_unsupported(npu_self(), 920);
 }
 
 static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -28948,12 +29122,12 @@ static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFuncGetSize(funcHandle, aicSize, aivSize);
-    else if (npu_pt_fns[913] != NULL)
-        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[913])(funcHandle, aicSize, aivSize);
+    else if (npu_pt_fns[920] != NULL)
+        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[920])(funcHandle, aicSize, aivSize);
     else
-        r = (rtError_t)npu_pt_fail(913);
+        r = (rtError_t)npu_pt_fail(920);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 913);
+        npu_tr *t = npu_tr_start(&c, 920);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "aicSize", aicSize);
         NPU_TR_ARG(t, "aivSize", aivSize);
@@ -28972,7 +29146,7 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
 static inline rtError_t emu_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
     (void)funcHandle;
     (void)binHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 914);
+    return (rtError_t)npu_unsupported(npu_self(), 921);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
@@ -28981,12 +29155,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetBinary(funcHandle, binHandle);
-    else if (npu_pt_fns[914] != NULL)
-        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[914])(funcHandle, binHandle);
+    else if (npu_pt_fns[921] != NULL)
+        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[921])(funcHandle, binHandle);
     else
-        r = (rtError_t)npu_pt_fail(914);
+        r = (rtError_t)npu_pt_fail(921);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 914);
+        npu_tr *t = npu_tr_start(&c, 921);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_RET(t, r);
@@ -29004,7 +29178,7 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
 static inline rtError_t emu_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
     (void)func;
     (void)paramCount;
-    return (rtError_t)npu_unsupported(npu_self(), 915);
+    return (rtError_t)npu_unsupported(npu_self(), 922);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
@@ -29013,12 +29187,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetParamCount(func, paramCount);
-    else if (npu_pt_fns[915] != NULL)
-        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[915])(func, paramCount);
+    else if (npu_pt_fns[922] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[922])(func, paramCount);
     else
-        r = (rtError_t)npu_pt_fail(915);
+        r = (rtError_t)npu_pt_fail(922);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 915);
+        npu_tr *t = npu_tr_start(&c, 922);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "paramCount", paramCount);
         NPU_TR_RET(t, r);
@@ -29038,7 +29212,7 @@ static inline rtError_t emu_rtFunctionGetParamInfo(const void* func, size_t para
     (void)paramIndex;
     (void)paramOffset;
     (void)paramSize;
-    return (rtError_t)npu_unsupported(npu_self(), 916);
+    return (rtError_t)npu_unsupported(npu_self(), 923);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
@@ -29047,12 +29221,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t p
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
-    else if (npu_pt_fns[916] != NULL)
-        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[916])(func, paramIndex, paramOffset, paramSize);
+    else if (npu_pt_fns[923] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[923])(func, paramIndex, paramOffset, paramSize);
     else
-        r = (rtError_t)npu_pt_fail(916);
+        r = (rtError_t)npu_pt_fail(923);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 916);
+        npu_tr *t = npu_tr_start(&c, 923);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "paramIndex", paramIndex);
         NPU_TR_ARG(t, "paramOffset", paramOffset);
@@ -29073,7 +29247,7 @@ static inline rtError_t emu_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32
     (void)func;
     (void)flags;
     (void)dynamicUbufSize;
-    return (rtError_t)npu_unsupported(npu_self(), 917);
+    return (rtError_t)npu_unsupported(npu_self(), 924);
 }
 
 static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -29082,12 +29256,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
-    else if (npu_pt_fns[917] != NULL)
-        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[917])(func, flags, dynamicUbufSize);
+    else if (npu_pt_fns[924] != NULL)
+        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[924])(func, flags, dynamicUbufSize);
     else
-        r = (rtError_t)npu_pt_fail(917);
+        r = (rtError_t)npu_pt_fail(924);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 917);
+        npu_tr *t = npu_tr_start(&c, 924);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "dynamicUbufSize", dynamicUbufSize);
@@ -29107,7 +29281,7 @@ static inline rtError_t emu_rtSymbolLookup(const void* hostVar, void** devPtr, s
     (void)hostVar;
     (void)devPtr;
     (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 918);
+    return (rtError_t)npu_unsupported(npu_self(), 925);
 }
 
 static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
@@ -29116,12 +29290,12 @@ static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSymbolLookup(hostVar, devPtr, size);
-    else if (npu_pt_fns[918] != NULL)
-        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[918])(hostVar, devPtr, size);
+    else if (npu_pt_fns[925] != NULL)
+        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[925])(hostVar, devPtr, size);
     else
-        r = (rtError_t)npu_pt_fail(918);
+        r = (rtError_t)npu_pt_fail(925);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 918);
+        npu_tr *t = npu_tr_start(&c, 925);
         NPU_TR_ARG(t, "hostVar", hostVar);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
@@ -29142,7 +29316,7 @@ static inline rtError_t emu_rtBinaryGetGlobal(const rtBinHandle binHandle, const
     (void)name;
     (void)dptr;
     (void)size;
-    return (rtError_t)npu_unsupported(npu_self(), 919);
+    return (rtError_t)npu_unsupported(npu_self(), 926);
 }
 
 static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
@@ -29151,12 +29325,12 @@ static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryGetGlobal(binHandle, name, dptr, size);
-    else if (npu_pt_fns[919] != NULL)
-        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[919])(binHandle, name, dptr, size);
+    else if (npu_pt_fns[926] != NULL)
+        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[926])(binHandle, name, dptr, size);
     else
-        r = (rtError_t)npu_pt_fail(919);
+        r = (rtError_t)npu_pt_fail(926);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 919);
+        npu_tr *t = npu_tr_start(&c, 926);
         NPU_TR_ARG(t, "binHandle", binHandle);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "dptr", dptr);
@@ -29176,7 +29350,7 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
 static inline rtError_t emu_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
     (void)symbol;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 920);
+    return (rtError_t)npu_unsupported(npu_self(), 927);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
@@ -29185,12 +29359,12 @@ static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetFuncBySymbol(symbol, funcHandle);
-    else if (npu_pt_fns[920] != NULL)
-        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[920])(symbol, funcHandle);
+    else if (npu_pt_fns[927] != NULL)
+        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[927])(symbol, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(920);
+        r = (rtError_t)npu_pt_fail(927);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 920);
+        npu_tr *t = npu_tr_start(&c, 927);
         NPU_TR_ARG(t, "symbol", symbol);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_RET(t, r);
