@@ -104,6 +104,15 @@ func (a *ArgsEx) placeholders() []core.PlaceHolder {
 	return append(a.HostInput[:len(a.HostInput):len(a.HostInput)], core.PlaceHolder{AddrOffset: a.TilingAddrOffset, DataOffset: a.TilingDataOffset})
 }
 
+// recode gives err, an error of rt/core whose message already names the
+// rt function (core takes fn), the rt code.
+func recode(err error) error {
+	if err == nil {
+		return nil
+	}
+	return abi.Errorf(abi.RTCodeOf(err), "%s", message(err))
+}
+
 // launchArgsEx launches f with the argument block a describes.
 func launchArgsEx(t *core.Thread, fn string, f *core.Function, blocks uint32, a *ArgsEx, attrs []core.LaunchAttr, sh core.Handle) error {
 	if a == nil {
@@ -123,13 +132,13 @@ func launchArgsEx(t *core.Thread, fn string, f *core.Function, blocks uint32, a 
 	}
 	s, cfg, err := core.LaunchTarget(t, fn, blocks, sh, attrs)
 	if err != nil {
-		return wrap(fn, err)
+		return recode(err)
 	}
 	switch {
 	case a.Size == 0:
 		l := core.GetLaunch(f.Bin.Host, 0)
 		l.Args, l.Size = 0, 0
-		return wrap(fn, core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, 0))
+		return recode(core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, 0))
 	case a.NoCopy:
 		units, ok := core.DeviceArgs(fn, s, f, a.Args, uint64(a.Size))
 		if !ok {
@@ -137,7 +146,7 @@ func launchArgsEx(t *core.Thread, fn string, f *core.Function, blocks uint32, a 
 		}
 		l := core.GetLaunch(f.Bin.Host, 0)
 		l.Args, l.Size = a.Args, uint64(a.Size)
-		return wrap(fn, core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units))
+		return recode(core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units))
 	}
 	l := core.GetLaunch(f.Bin.Host, int(a.Size))
 	img := l.Buf[core.LaunchHeader : core.LaunchHeader+int(a.Size)]
@@ -146,7 +155,7 @@ func launchArgsEx(t *core.Thread, fn string, f *core.Function, blocks uint32, a 
 	for _, p := range phs {
 		binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
 	}
-	return wrap(fn, core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img)))
+	return recode(core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img)))
 }
 
 // LaunchKernelByFuncHandleV3 implements rtLaunchKernelByFuncHandleV3: the
@@ -156,7 +165,7 @@ func LaunchKernelByFuncHandleV3(t *core.Thread, fh core.Handle, blocks uint32, a
 	const fn = "rtLaunchKernelByFuncHandleV3"
 	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
-		return wrap(fn, err)
+		return recode(err)
 	}
 	attrs, err := taskCfgAttrs(fn, c)
 	if err != nil {

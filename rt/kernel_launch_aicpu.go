@@ -95,7 +95,7 @@ func AicpuKernelLaunchExWithArgs(t *core.Thread, kernelType uint32, l *AicpuLaun
 	if a.NoCopy {
 		s, err := core.ResolveStream(t, fn, sh)
 		if err != nil {
-			return wrap(fn, err)
+			return recode(err)
 		}
 		if !inDevice(s, a.Args, a.Size) {
 			return invalid(fn, "argsInfo->args %#x..+%d (isNoNeedH2DCopy = 1) is not inside one allocation of device %d's memory", a.Args, a.Size, s.Ctx.Dev.ID)
@@ -129,7 +129,7 @@ func aicpuLaunch(t *core.Thread, fn string, l *AicpuLaunch, blocks uint32, sh co
 		return invalid(fn, "flags %#x: unknown bits %#x (RT_KERNEL_* are 0..%#x)", flags, flags&^kernelFlags, kernelFlags)
 	}
 	if err := core.CheckBlocks(fn, blocks); err != nil {
-		return wrap(fn, err)
+		return recode(err)
 	}
 	if a.Size > 0 && a.Args == 0 {
 		return invalid(fn, "argsInfo->args must not be NULL when argsSize is %d", a.Size)
@@ -144,7 +144,7 @@ func aicpuLaunch(t *core.Thread, fn string, l *AicpuLaunch, blocks uint32, sh co
 	}
 	s, err := core.ResolveStream(t, fn, sh)
 	if err != nil {
-		return wrap(fn, err)
+		return recode(err)
 	}
 	k, err := l.Resolve(l.So, l.Kernel)
 	if err != nil {
@@ -177,5 +177,5 @@ func aicpuLaunch(t *core.Thread, fn string, l *AicpuLaunch, blocks uint32, sh co
 		runtime.KeepAlive(keep)
 		return nil
 	})
-	return wrap(fn, s.SubmitTask(t, fn, task))
+	return recode(s.SubmitTask(t, fn, task))
 }

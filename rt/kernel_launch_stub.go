@@ -134,7 +134,7 @@ func FunctionRegister(t *core.Thread, bh core.Handle, stubFunc uintptr, stubName
 	}
 	b, err := core.ResolveBinary(fn, bh)
 	if err != nil {
-		return wrap(fn, err)
+		return recode(err)
 	}
 	names := make([]string, 0, len(b.Funcs))
 	for _, f := range b.Funcs {
@@ -165,7 +165,7 @@ func stubFunction(fn string, stubFunc uintptr) (*core.Function, error) {
 	}
 	f, err := core.ResolveFunction(fn, s.f)
 	if err != nil {
-		return nil, wrap(fn, err)
+		return nil, recode(err)
 	}
 	return f, nil
 }
@@ -177,7 +177,7 @@ func tilingFunction(fn string, bh core.Handle, key uint64) (*core.Function, erro
 	}
 	b, err := core.ResolveBinary(fn, bh)
 	if err != nil {
-		return nil, wrap(fn, err)
+		return nil, recode(err)
 	}
 	sfx := "_" + strconv.FormatUint(key, 10)
 	names := make([]string, 0, len(b.Funcs))
