@@ -6989,6 +6989,17 @@ func npug_rtThreadExchangeCaptureMode(a_t *C.npu_thread, a_mode *C.rtStreamCaptu
 	return npu_rtThreadExchangeCaptureMode(a_t, a_mode)
 }
 
+//export npug_rtAicpuKernelLaunchExWithArgs
+func npug_rtAicpuKernelLaunchExWithArgs(a_t *C.npu_thread, a_kernelType C.uint32_t, a_opName *C.char_t, a_numBlocks C.uint32_t, a_argsInfo *C.rtAicpuArgsEx_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtAicpuKernelLaunchExWithArgs"))
+		}
+	}()
+	return npu_rtAicpuKernelLaunchExWithArgs(a_t, a_kernelType, a_opName, a_numBlocks, a_argsInfo, a_smDesc, a_stm, a_flags)
+}
+
 //export npug_rtBinarySetExceptionCallback
 func npug_rtBinarySetExceptionCallback(a_t *C.npu_thread, a_binHandle C.rtBinHandle, a_callback C.rtOpExceptionCallback, a_userData unsafe.Pointer) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -7009,6 +7020,116 @@ func npug_rtGetFuncHandleFromExceptionInfo(a_t *C.npu_thread, a_info *C.rtExcept
 		}
 	}()
 	return npu_rtGetFuncHandleFromExceptionInfo(a_t, a_info, a_fn)
+}
+
+//export npug_rtRegisterAllKernel
+func npug_rtRegisterAllKernel(a_t *C.npu_thread, a_bin *C.rtDevBinary_t, a_hdl *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtRegisterAllKernel"))
+		}
+	}()
+	return npu_rtRegisterAllKernel(a_t, a_bin, a_hdl)
+}
+
+//export npug_rtDevBinaryRegister
+func npug_rtDevBinaryRegister(a_t *C.npu_thread, a_bin *C.rtDevBinary_t, a_hdl *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDevBinaryRegister"))
+		}
+	}()
+	return npu_rtDevBinaryRegister(a_t, a_bin, a_hdl)
+}
+
+//export npug_rtDevBinaryUnRegister
+func npug_rtDevBinaryUnRegister(a_t *C.npu_thread, a_hdl unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtDevBinaryUnRegister"))
+		}
+	}()
+	return npu_rtDevBinaryUnRegister(a_t, a_hdl)
+}
+
+//export npug_rtFunctionRegister
+func npug_rtFunctionRegister(a_t *C.npu_thread, a_binHandle unsafe.Pointer, a_stubFunc unsafe.Pointer, a_stubName *C.char_t, a_kernelInfoExt unsafe.Pointer, a_funcMode C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtFunctionRegister"))
+		}
+	}()
+	return npu_rtFunctionRegister(a_t, a_binHandle, a_stubFunc, a_stubName, a_kernelInfoExt, a_funcMode)
+}
+
+//export npug_rtKernelLaunch
+func npug_rtKernelLaunch(a_t *C.npu_thread, a_stubFunc unsafe.Pointer, a_numBlocks C.uint32_t, a_args unsafe.Pointer, a_argsSize C.uint32_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtKernelLaunch"))
+		}
+	}()
+	return npu_rtKernelLaunch(a_t, a_stubFunc, a_numBlocks, a_args, a_argsSize, a_smDesc, a_stm)
+}
+
+//export npug_rtKernelLaunchWithHandle
+func npug_rtKernelLaunchWithHandle(a_t *C.npu_thread, a_hdl unsafe.Pointer, a_tilingKey C.uint64_t, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t, a_kernelInfo unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtKernelLaunchWithHandle"))
+		}
+	}()
+	return npu_rtKernelLaunchWithHandle(a_t, a_hdl, a_tilingKey, a_numBlocks, a_argsInfo, a_smDesc, a_stm, a_kernelInfo)
+}
+
+//export npug_rtKernelLaunchWithHandleV2
+func npug_rtKernelLaunchWithHandleV2(a_t *C.npu_thread, a_hdl unsafe.Pointer, a_tilingKey C.uint64_t, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t, a_cfgInfo *C.rtTaskCfgInfo_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtKernelLaunchWithHandleV2"))
+		}
+	}()
+	return npu_rtKernelLaunchWithHandleV2(a_t, a_hdl, a_tilingKey, a_numBlocks, a_argsInfo, a_smDesc, a_stm, a_cfgInfo)
+}
+
+//export npug_rtKernelLaunchWithFlag
+func npug_rtKernelLaunchWithFlag(a_t *C.npu_thread, a_stubFunc unsafe.Pointer, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtKernelLaunchWithFlag"))
+		}
+	}()
+	return npu_rtKernelLaunchWithFlag(a_t, a_stubFunc, a_numBlocks, a_argsInfo, a_smDesc, a_stm, a_flags)
+}
+
+//export npug_rtKernelLaunchWithFlagV2
+func npug_rtKernelLaunchWithFlagV2(a_t *C.npu_thread, a_stubFunc unsafe.Pointer, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t, a_flags C.uint32_t, a_cfgInfo *C.rtTaskCfgInfo_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtKernelLaunchWithFlagV2"))
+		}
+	}()
+	return npu_rtKernelLaunchWithFlagV2(a_t, a_stubFunc, a_numBlocks, a_argsInfo, a_smDesc, a_stm, a_flags, a_cfgInfo)
+}
+
+//export npug_rtAicpuKernelLaunchWithFlag
+func npug_rtAicpuKernelLaunchWithFlag(a_t *C.npu_thread, a_launchNames *C.rtKernelLaunchNames_t, a_numBlocks C.uint32_t, a_argsInfo *C.rtArgsEx_t, a_smDesc *C.rtSmDesc_t, a_stm C.rtStream_t, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtAicpuKernelLaunchWithFlag"))
+		}
+	}()
+	return npu_rtAicpuKernelLaunchWithFlag(a_t, a_launchNames, a_numBlocks, a_argsInfo, a_smDesc, a_stm, a_flags)
 }
 
 //export npug_rtSubscribeReport
@@ -7108,6 +7229,17 @@ func npug_rtLaunchKernelByFuncHandleV3(a_t *C.npu_thread, a_funcHandle C.rtFuncH
 		}
 	}()
 	return npu_rtLaunchKernelByFuncHandleV3(a_t, a_funcHandle, a_numBlocks, a_argsInfo, a_stm, a_cfgInfo)
+}
+
+//export npug_rtCacheLastTaskOpInfo
+func npug_rtCacheLastTaskOpInfo(a_t *C.npu_thread, a_infoPtr unsafe.Pointer, a_infoSize C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCacheLastTaskOpInfo"))
+		}
+	}()
+	return npu_rtCacheLastTaskOpInfo(a_t, a_infoPtr, a_infoSize)
 }
 
 //export npug_rtFunctionGetAttribute
@@ -7746,6 +7878,28 @@ func npug_rtsRepairError(a_t *C.npu_thread, a_deviceId C.uint32_t, a_errorInfo *
 		}
 	}()
 	return npu_rtsRepairError(a_t, a_deviceId, a_errorInfo)
+}
+
+//export npug_rtRegKernelLaunchFillFunc
+func npug_rtRegKernelLaunchFillFunc(a_t *C.npu_thread, a_symbol *C.char, a_callback C.rtKernelLaunchFillFunc) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtRegKernelLaunchFillFunc"))
+		}
+	}()
+	return npu_rtRegKernelLaunchFillFunc(a_t, a_symbol, a_callback)
+}
+
+//export npug_rtUnRegKernelLaunchFillFunc
+func npug_rtUnRegKernelLaunchFillFunc(a_t *C.npu_thread, a_symbol *C.char) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtUnRegKernelLaunchFillFunc"))
+		}
+	}()
+	return npu_rtUnRegKernelLaunchFillFunc(a_t, a_symbol)
 }
 
 //export npug_rtsGetPairDevicesInfo
@@ -8650,6 +8804,28 @@ func npug_rtsRegisterCpuFunc(a_t *C.npu_thread, a_binHandle C.rtBinHandle, a_fun
 	return npu_rtsRegisterCpuFunc(a_t, a_binHandle, a_funcName, a_kernelName, a_funcHandle)
 }
 
+//export npug_rtsLaunchKernelWithHostArgs
+func npug_rtsLaunchKernelWithHostArgs(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_hostArgs unsafe.Pointer, a_argsSize C.uint32_t, a_placeHolderArray *C.rtPlaceHolderInfo_t, a_placeHolderNum C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchKernelWithHostArgs"))
+		}
+	}()
+	return npu_rtsLaunchKernelWithHostArgs(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_hostArgs, a_argsSize, a_placeHolderArray, a_placeHolderNum)
+}
+
+//export npug_rtsGetThreadLastTaskId
+func npug_rtsGetThreadLastTaskId(a_t *C.npu_thread, a_taskId *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsGetThreadLastTaskId"))
+		}
+	}()
+	return npu_rtsGetThreadLastTaskId(a_t, a_taskId)
+}
+
 //export npug_rtsLaunchKernelWithConfig
 func npug_rtsLaunchKernelWithConfig(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_argsHandle_ C.rtArgsHandle, a_reserve unsafe.Pointer) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8791,6 +8967,17 @@ func npug_rtsResetFloatOverflowStatus(a_t *C.npu_thread, a_stm C.rtStream_t) (r 
 		}
 	}()
 	return npu_rtsResetFloatOverflowStatus(a_t, a_stm)
+}
+
+//export npug_rtsLaunchKernelWithDevArgs
+func npug_rtsLaunchKernelWithDevArgs(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_args unsafe.Pointer, a_argsSize C.uint32_t, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchKernelWithDevArgs"))
+		}
+	}()
+	return npu_rtsLaunchKernelWithDevArgs(a_t, a_funcHandle, a_numBlocks, a_stm, a_cfg, a_args, a_argsSize, a_reserve)
 }
 
 //export npug_rtsLaunchHostFunc
@@ -8967,6 +9154,17 @@ func npug_rtsModelAbort(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtsModelAbort(a_t, a_mdl)
+}
+
+//export npug_rtsLaunchRandomNumTask
+func npug_rtsLaunchRandomNumTask(a_t *C.npu_thread, a_taskInfo *C.rtRandomNumTaskInfo_t, a_stm C.rtStream_t, a_reserve unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchRandomNumTask"))
+		}
+	}()
+	return npu_rtsLaunchRandomNumTask(a_t, a_taskInfo, a_stm, a_reserve)
 }
 
 //export npug_rtSnapShotProcessLock
@@ -9286,6 +9484,28 @@ func npug_rtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt
 		}
 	}()
 	return npu_rtStreamWaitEventWithFlag(a_t, a_stm, a_evt, a_timeout, a_flag)
+}
+
+//export npug_rtCacheLastTaskExtendInfo
+func npug_rtCacheLastTaskExtendInfo(a_t *C.npu_thread, a_extendInfoPtr *C.char, a_infoSize C.size_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtCacheLastTaskExtendInfo"))
+		}
+	}()
+	return npu_rtCacheLastTaskExtendInfo(a_t, a_extendInfoPtr, a_infoSize)
+}
+
+//export npug_rtLaunchKernelWithArgsArray
+func npug_rtLaunchKernelWithArgsArray(a_t *C.npu_thread, a_fn unsafe.Pointer, a_numBlocks C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtKernelLaunchCfg_t, a_args *unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtLaunchKernelWithArgsArray"))
+		}
+	}()
+	return npu_rtLaunchKernelWithArgsArray(a_t, a_fn, a_numBlocks, a_stm, a_cfg, a_args)
 }
 
 //export npug_rtFuncGetSize

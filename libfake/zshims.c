@@ -693,7 +693,14 @@ const npu_pt_sym npu_pt_syms[] = {
     {"rtAicpuKernelLaunchExWithArgs", NPU_LIB_ACL},
     {"rtBinarySetExceptionCallback", NPU_LIB_ACL},
     {"rtGetFuncHandleFromExceptionInfo", NPU_LIB_ACL},
+    {"rtRegisterAllKernel", NPU_LIB_ACL},
+    {"rtDevBinaryRegister", NPU_LIB_ACL},
+    {"rtDevBinaryUnRegister", NPU_LIB_ACL},
+    {"rtFunctionRegister", NPU_LIB_ACL},
+    {"rtKernelLaunch", NPU_LIB_ACL},
+    {"rtKernelLaunchWithHandle", NPU_LIB_ACL},
     {"rtKernelLaunchWithHandleV2", NPU_LIB_ACL},
+    {"rtKernelLaunchWithFlag", NPU_LIB_ACL},
     {"rtKernelLaunchWithFlagV2", NPU_LIB_ACL},
     {"rtAicpuKernelLaunchWithFlag", NPU_LIB_ACL},
     {"rtSubscribeReport", NPU_LIB_ACL},
@@ -955,8 +962,8 @@ const npu_pt_sym npu_pt_syms[] = {
     {"rtBinaryGetGlobal", NPU_LIB_ACL},
     {"rtGetFuncBySymbol", NPU_LIB_ACL},
 };
-const int npu_pt_nsyms = 921;
-void *npu_pt_fns[921];
+const int npu_pt_nsyms = 928;
+void *npu_pt_fns[928];
 
 /* The rt* calls of ACL functions that cross into libruntime.so in the
  * split layout (shimgen's routes); stack.c fills npu_route_fns with the
@@ -2299,7 +2306,7 @@ static int32_t npu_route_thunk_121(npu_routed *h) {
 
 static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[121] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
-        struct npu_route_args_121 a = {{663, npu_route_thunk_121}, threadId, stream};
+        struct npu_route_args_121 a = {{670, npu_route_thunk_121}, threadId, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[121])(threadId, stream);
         npu_routed_pending = NULL;
@@ -2353,7 +2360,7 @@ static int32_t npu_route_thunk_122(npu_routed *h) {
 
 static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[122] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
-        struct npu_route_args_122 a = {{664, npu_route_thunk_122}, fn, userData, blockType, stream};
+        struct npu_route_args_122 a = {{671, npu_route_thunk_122}, fn, userData, blockType, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[122])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
         npu_routed_pending = NULL;
@@ -2406,7 +2413,7 @@ static int32_t npu_route_thunk_123(npu_routed *h) {
 
 static inline aclError emu_aclrtProcessReport(int32_t timeout) {
     if (__builtin_expect(npu_route_fns[123] != NULL, 0)) { /* split layout, rtProcessReport interposed */
-        struct npu_route_args_123 a = {{665, npu_route_thunk_123}, timeout};
+        struct npu_route_args_123 a = {{672, npu_route_thunk_123}, timeout};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[123])(timeout);
         npu_routed_pending = NULL;
@@ -2457,7 +2464,7 @@ static int32_t npu_route_thunk_124(npu_routed *h) {
 
 static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[124] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
-        struct npu_route_args_124 a = {{666, npu_route_thunk_124}, threadId, stream};
+        struct npu_route_args_124 a = {{673, npu_route_thunk_124}, threadId, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[124])(threadId, stream);
         npu_routed_pending = NULL;
@@ -4214,7 +4221,7 @@ static int32_t npu_route_thunk_115(npu_routed *h) {
 
 static inline aclError emu_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
     if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (devPtr != NULL && size != 0)) { /* split layout, rtsMalloc interposed */
-        struct npu_route_args_115 a = {{777, npu_route_thunk_115}, devPtr, size, policy, cfg};
+        struct npu_route_args_115 a = {{784, npu_route_thunk_115}, devPtr, size, policy, cfg};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsMalloc))npu_route_fns[115])(devPtr, size, (rtMallocPolicy)policy, RT_MEM_ADVISE_TS, (rtMallocConfig_t *)cfg);
         npu_routed_pending = NULL;
@@ -4269,7 +4276,7 @@ static int32_t npu_route_thunk_55(npu_routed *h) {
 
 static inline aclError emu_aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
     if (__builtin_expect(npu_route_fns[55] != NULL, 0) && (ptr != NULL && cfg != NULL)) { /* split layout, rtsMallocHost interposed */
-        struct npu_route_args_55 a = {{779, npu_route_thunk_55}, ptr, size, cfg};
+        struct npu_route_args_55 a = {{786, npu_route_thunk_55}, ptr, size, cfg};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsMallocHost))npu_route_fns[55])(ptr, size, (const rtMallocConfig_t*)cfg);
         npu_routed_pending = NULL;
@@ -4322,7 +4329,7 @@ static int32_t npu_route_thunk_56(npu_routed *h) {
 
 static inline aclError emu_aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
     if (__builtin_expect(npu_route_fns[56] != NULL, 0) && (ptr != NULL && attributes != NULL)) { /* split layout, rtsPointerGetAttributes interposed */
-        struct npu_route_args_56 a = {{780, npu_route_thunk_56}, ptr, attributes};
+        struct npu_route_args_56 a = {{787, npu_route_thunk_56}, ptr, attributes};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsPointerGetAttributes))npu_route_fns[56])(ptr, (rtPtrAttributes_t*)attributes);
         npu_routed_pending = NULL;
@@ -4377,7 +4384,7 @@ static int32_t npu_route_thunk_105(npu_routed *h) {
 
 static inline aclError emu_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
     if (__builtin_expect(npu_route_fns[105] != NULL, 0) && (ptr != NULL && data != NULL)) { /* split layout, rtMemManagedGetAttr interposed */
-        struct npu_route_args_105 a = {{883, npu_route_thunk_105}, attribute, ptr, size, data, dataSize};
+        struct npu_route_args_105 a = {{890, npu_route_thunk_105}, attribute, ptr, size, data, dataSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemManagedGetAttr))npu_route_fns[105])((rtMemManagedRangeAttribute)attribute, ptr, size, data, dataSize);
         npu_routed_pending = NULL;
@@ -4436,7 +4443,7 @@ static int32_t npu_route_thunk_106(npu_routed *h) {
 
 static inline aclError emu_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
     if (__builtin_expect(npu_route_fns[106] != NULL, 0) && (attributes != NULL && ptr != NULL && data != NULL && dataSizes != NULL)) { /* split layout, rtMemManagedGetAttrs interposed */
-        struct npu_route_args_106 a = {{884, npu_route_thunk_106}, attributes, numAttributes, ptr, size, data, dataSizes};
+        struct npu_route_args_106 a = {{891, npu_route_thunk_106}, attributes, numAttributes, ptr, size, data, dataSizes};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemManagedGetAttrs))npu_route_fns[106])((rtMemManagedRangeAttribute*)attributes, numAttributes, ptr, size, data, dataSizes);
         npu_routed_pending = NULL;
@@ -4494,7 +4501,7 @@ static int32_t npu_route_thunk_132(npu_routed *h) {
 
 static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
     if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
-        struct npu_route_args_132 a = {{781, npu_route_thunk_132}, ptr, size, type, devPtr};
+        struct npu_route_args_132 a = {{788, npu_route_thunk_132}, ptr, size, type, devPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[132])(ptr, size, (rtHostRegisterType)type, devPtr);
         npu_routed_pending = NULL;
@@ -4549,7 +4556,7 @@ static int32_t npu_route_thunk_133(npu_routed *h) {
 
 static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
     if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
-        struct npu_route_args_133 a = {{782, npu_route_thunk_133}, ptr, size, flag};
+        struct npu_route_args_133 a = {{789, npu_route_thunk_133}, ptr, size, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[133])(ptr, size, flag);
         npu_routed_pending = NULL;
@@ -4603,7 +4610,7 @@ static int32_t npu_route_thunk_134(npu_routed *h) {
 
 static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
     if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
-        struct npu_route_args_134 a = {{784, npu_route_thunk_134}, pHost, pDevice, flag};
+        struct npu_route_args_134 a = {{791, npu_route_thunk_134}, pHost, pDevice, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[134])(pHost, pDevice, flag);
         npu_routed_pending = NULL;
@@ -4655,7 +4662,7 @@ static int32_t npu_route_thunk_135(npu_routed *h) {
 
 static inline aclError emu_aclrtHostUnregister(void* ptr) {
     if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
-        struct npu_route_args_135 a = {{783, npu_route_thunk_135}, ptr};
+        struct npu_route_args_135 a = {{790, npu_route_thunk_135}, ptr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[135])(ptr);
         npu_routed_pending = NULL;
@@ -4707,7 +4714,7 @@ static int32_t npu_route_thunk_57(npu_routed *h) {
 
 static inline aclError emu_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
     if (__builtin_expect(npu_route_fns[57] != NULL, 0) && (capabilities != NULL)) { /* split layout, rtHostMemMapCapabilities interposed */
-        struct npu_route_args_57 a = {{693, npu_route_thunk_57}, deviceId, hacType, capabilities};
+        struct npu_route_args_57 a = {{700, npu_route_thunk_57}, deviceId, hacType, capabilities};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtHostMemMapCapabilities))npu_route_fns[57])(deviceId, (rtHacType)hacType, (rtHostMemMapCapability*)capabilities);
         npu_routed_pending = NULL;
@@ -4789,7 +4796,7 @@ static int32_t npu_route_thunk_136(npu_routed *h) {
 
 static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
     if (__builtin_expect(npu_route_fns[136] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
-        struct npu_route_args_136 a = {{802, npu_route_thunk_136}, stream, streamId};
+        struct npu_route_args_136 a = {{809, npu_route_thunk_136}, stream, streamId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[136])(stream, streamId);
         npu_routed_pending = NULL;
@@ -4841,7 +4848,7 @@ static int32_t npu_route_thunk_137(npu_routed *h) {
 
 static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
     if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
-        struct npu_route_args_137 a = {{696, npu_route_thunk_137}, devPtr, size};
+        struct npu_route_args_137 a = {{703, npu_route_thunk_137}, devPtr, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[137])(devPtr, size);
         npu_routed_pending = NULL;
@@ -4893,7 +4900,7 @@ static int32_t npu_route_thunk_138(npu_routed *h) {
 
 static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
     if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
-        struct npu_route_args_138 a = {{697, npu_route_thunk_138}, devPtr, size};
+        struct npu_route_args_138 a = {{704, npu_route_thunk_138}, devPtr, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[138])(devPtr, size);
         npu_routed_pending = NULL;
@@ -4974,7 +4981,7 @@ static int32_t npu_route_thunk_29(npu_routed *h) {
 
 static inline aclError emu_aclrtMallocHost(void** hostPtr, size_t size) {
     if (__builtin_expect(npu_route_fns[29] != NULL, 0) && (hostPtr != NULL && size != 0)) { /* split layout, rtMallocHost interposed */
-        struct npu_route_args_29 a = {{689, npu_route_thunk_29}, hostPtr, size};
+        struct npu_route_args_29 a = {{696, npu_route_thunk_29}, hostPtr, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMallocHost))npu_route_fns[29])(hostPtr, size, NPU_RT_MODULE_APP);
         npu_routed_pending = NULL;
@@ -5027,7 +5034,7 @@ static int32_t npu_route_thunk_139(npu_routed *h) {
 
 static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
     if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
-        struct npu_route_args_139 a = {{694, npu_route_thunk_139}, ptr, size, flag};
+        struct npu_route_args_139 a = {{701, npu_route_thunk_139}, ptr, size, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[139])(ptr, size, flag, NPU_RT_MODULE_APP);
         npu_routed_pending = NULL;
@@ -5079,7 +5086,7 @@ static int32_t npu_route_thunk_30(npu_routed *h) {
 
 static inline aclError emu_aclrtFreeHost(void* hostPtr) {
     if (__builtin_expect(npu_route_fns[30] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHost interposed */
-        struct npu_route_args_30 a = {{690, npu_route_thunk_30}, hostPtr};
+        struct npu_route_args_30 a = {{697, npu_route_thunk_30}, hostPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFreeHost))npu_route_fns[30])(hostPtr);
         npu_routed_pending = NULL;
@@ -5129,7 +5136,7 @@ static int32_t npu_route_thunk_140(npu_routed *h) {
 
 static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
     if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
-        struct npu_route_args_140 a = {{691, npu_route_thunk_140}, devPtr};
+        struct npu_route_args_140 a = {{698, npu_route_thunk_140}, devPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[140])(devPtr);
         npu_routed_pending = NULL;
@@ -5179,7 +5186,7 @@ static int32_t npu_route_thunk_141(npu_routed *h) {
 
 static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
     if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
-        struct npu_route_args_141 a = {{692, npu_route_thunk_141}, hostPtr};
+        struct npu_route_args_141 a = {{699, npu_route_thunk_141}, hostPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[141])(hostPtr);
         npu_routed_pending = NULL;
@@ -5233,7 +5240,7 @@ static int32_t npu_route_thunk_18(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
     if (__builtin_expect(npu_route_fns[18] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) { /* split layout, rtMemcpy interposed */
-        struct npu_route_args_18 a = {{685, npu_route_thunk_18}, dst, destMax, src, count, kind};
+        struct npu_route_args_18 a = {{692, npu_route_thunk_18}, dst, destMax, src, count, kind};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemcpy))npu_route_fns[18])(dst, destMax, src, count, (rtMemcpyKind_t)kind);
         npu_routed_pending = NULL;
@@ -5290,7 +5297,7 @@ static int32_t npu_route_thunk_31(npu_routed *h) {
 
 static inline aclError emu_aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     if (__builtin_expect(npu_route_fns[31] != NULL, 0) && (devPtr != NULL && count != 0)) { /* split layout, rtMemset interposed */
-        struct npu_route_args_31 a = {{702, npu_route_thunk_31}, devPtr, maxCount, value, count};
+        struct npu_route_args_31 a = {{709, npu_route_thunk_31}, devPtr, maxCount, value, count};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemset))npu_route_fns[31])(devPtr, maxCount, (uint32_t)value, count);
         npu_routed_pending = NULL;
@@ -5348,7 +5355,7 @@ static int32_t npu_route_thunk_19(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[19] != NULL, 0) && (dst != NULL && src != NULL && count != 0 && (unsigned)kind <= ACL_MEMCPY_DEVICE_TO_DEVICE)) { /* split layout, rtMemcpyAsync interposed */
-        struct npu_route_args_19 a = {{698, npu_route_thunk_19}, dst, destMax, src, count, kind, stream};
+        struct npu_route_args_19 a = {{705, npu_route_thunk_19}, dst, destMax, src, count, kind, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemcpyAsync))npu_route_fns[19])(dst, destMax, src, count, (rtMemcpyKind_t)kind, stream);
         npu_routed_pending = NULL;
@@ -5473,7 +5480,7 @@ static int32_t npu_route_thunk_112(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[112] != NULL, 0) && (dst != NULL && src != NULL && (unsigned)kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)) { /* split layout, rtMemcpyAsyncEx interposed */
-        struct npu_route_args_112 a = {{699, npu_route_thunk_112}, dst, destMax, src, count, kind, stream};
+        struct npu_route_args_112 a = {{706, npu_route_thunk_112}, dst, destMax, src, count, kind, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemcpyAsyncEx))npu_route_fns[112])(dst, destMax, src, count, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? RT_MEMCPY_HOST_TO_DEVICE_EX : (int)kind), stream, NULL);
         npu_routed_pending = NULL;
@@ -5534,7 +5541,7 @@ static int32_t npu_route_thunk_142(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
     if (__builtin_expect(npu_route_fns[142] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
-        struct npu_route_args_142 a = {{700, npu_route_thunk_142}, dst, dpitch, src, spitch, width, height, kind};
+        struct npu_route_args_142 a = {{707, npu_route_thunk_142}, dst, dpitch, src, spitch, width, height, kind};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[142])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
         npu_routed_pending = NULL;
@@ -5597,7 +5604,7 @@ static int32_t npu_route_thunk_143(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
-        struct npu_route_args_143 a = {{701, npu_route_thunk_143}, dst, dpitch, src, spitch, width, height, kind, stream};
+        struct npu_route_args_143 a = {{708, npu_route_thunk_143}, dst, dpitch, src, spitch, width, height, kind, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[143])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
         npu_routed_pending = NULL;
@@ -5655,7 +5662,7 @@ static int32_t npu_route_thunk_116(npu_routed *h) {
 
 static inline aclError emu_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
     if (__builtin_expect(npu_route_fns[116] != NULL, 0) && (symbol != NULL && devPtr != NULL)) { /* split layout, rtSymbolLookup interposed */
-        struct npu_route_args_116 a = {{918, npu_route_thunk_116}, symbol, devPtr};
+        struct npu_route_args_116 a = {{925, npu_route_thunk_116}, symbol, devPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)npu_route_symbol_address(npu_route_fns[116], symbol, devPtr);
         npu_routed_pending = NULL;
@@ -5707,7 +5714,7 @@ static int32_t npu_route_thunk_117(npu_routed *h) {
 
 static inline aclError emu_aclrtGetSymbolSize(const void* symbol, size_t* size) {
     if (__builtin_expect(npu_route_fns[117] != NULL, 0) && (symbol != NULL && size != NULL)) { /* split layout, rtSymbolLookup interposed */
-        struct npu_route_args_117 a = {{918, npu_route_thunk_117}, symbol, size};
+        struct npu_route_args_117 a = {{925, npu_route_thunk_117}, symbol, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)npu_route_symbol_size(npu_route_fns[117], symbol, size);
         npu_routed_pending = NULL;
@@ -5898,7 +5905,7 @@ static int32_t npu_route_thunk_32(npu_routed *h) {
 
 static inline aclError emu_aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[32] != NULL, 0) && (devPtr != NULL && count != 0)) { /* split layout, rtMemsetAsync interposed */
-        struct npu_route_args_32 a = {{703, npu_route_thunk_32}, devPtr, maxCount, value, count, stream};
+        struct npu_route_args_32 a = {{710, npu_route_thunk_32}, devPtr, maxCount, value, count, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemsetAsync))npu_route_fns[32])(devPtr, maxCount, (uint32_t)value, count, stream);
         npu_routed_pending = NULL;
@@ -5955,7 +5962,7 @@ static int32_t npu_route_thunk_107(npu_routed *h) {
 
 static inline aclError emu_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
     if (__builtin_expect(npu_route_fns[107] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedAdvise interposed */
-        struct npu_route_args_107 a = {{882, npu_route_thunk_107}, ptr, size, advise, location};
+        struct npu_route_args_107 a = {{889, npu_route_thunk_107}, ptr, size, advise, location};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemManagedAdvise))npu_route_fns[107])(ptr, size, (uint16_t)advise, *(rtMemManagedLocation *)&location);
         npu_routed_pending = NULL;
@@ -6012,7 +6019,7 @@ static int32_t npu_route_thunk_144(npu_routed *h) {
 
 static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[144] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
-        struct npu_route_args_144 a = {{707, npu_route_thunk_144}, virPtr, size, alignment, expectPtr, flags};
+        struct npu_route_args_144 a = {{714, npu_route_thunk_144}, virPtr, size, alignment, expectPtr, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[144])(virPtr, size, alignment, expectPtr, flags);
         npu_routed_pending = NULL;
@@ -6066,7 +6073,7 @@ static int32_t npu_route_thunk_145(npu_routed *h) {
 
 static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
     if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
-        struct npu_route_args_145 a = {{708, npu_route_thunk_145}, virPtr};
+        struct npu_route_args_145 a = {{715, npu_route_thunk_145}, virPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[145])(virPtr);
         npu_routed_pending = NULL;
@@ -6148,7 +6155,7 @@ static int32_t npu_route_thunk_33(npu_routed *h) {
 
 static inline aclError emu_aclrtFreePhysical(aclrtDrvMemHandle handle) {
     if (__builtin_expect(npu_route_fns[33] != NULL, 0) && (handle != NULL)) { /* split layout, rtFreePhysical interposed */
-        struct npu_route_args_33 a = {{709, npu_route_thunk_33}, handle};
+        struct npu_route_args_33 a = {{716, npu_route_thunk_33}, handle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFreePhysical))npu_route_fns[33])((rtDrvMemHandle)handle);
         npu_routed_pending = NULL;
@@ -6202,7 +6209,7 @@ static int32_t npu_route_thunk_146(npu_routed *h) {
 
 static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[146] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
-        struct npu_route_args_146 a = {{710, npu_route_thunk_146}, virPtr, size, offset, handle, flags};
+        struct npu_route_args_146 a = {{717, npu_route_thunk_146}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[146])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
@@ -6256,7 +6263,7 @@ static int32_t npu_route_thunk_147(npu_routed *h) {
 
 static inline aclError emu_aclrtUnmapMem(void* virPtr) {
     if (__builtin_expect(npu_route_fns[147] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
-        struct npu_route_args_147 a = {{711, npu_route_thunk_147}, virPtr};
+        struct npu_route_args_147 a = {{718, npu_route_thunk_147}, virPtr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[147])(virPtr);
         npu_routed_pending = NULL;
@@ -6310,7 +6317,7 @@ static int32_t npu_route_thunk_148(npu_routed *h) {
 
 static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[148] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
-        struct npu_route_args_148 a = {{889, npu_route_thunk_148}, virPtr, size, offset, handle, flags};
+        struct npu_route_args_148 a = {{896, npu_route_thunk_148}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[148])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
@@ -6955,7 +6962,7 @@ static int32_t npu_route_thunk_151(npu_routed *h) {
 
 static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
     if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
-        struct npu_route_args_151 a = {{902, npu_route_thunk_151}, stream, event, timeout, flag};
+        struct npu_route_args_151 a = {{909, npu_route_thunk_151}, stream, event, timeout, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[151])(stream, (rtEvent_t)event, timeout, flag);
         npu_routed_pending = NULL;
@@ -7010,7 +7017,7 @@ static int32_t npu_route_thunk_152(npu_routed *h) {
 
 static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
     if (__builtin_expect(npu_route_fns[152] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
-        struct npu_route_args_152 a = {{755, npu_route_thunk_152}, stream, event, timeout};
+        struct npu_route_args_152 a = {{762, npu_route_thunk_152}, stream, event, timeout};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[152])(stream, event, (uint32_t)timeout);
         npu_routed_pending = NULL;
@@ -7406,7 +7413,7 @@ static int32_t npu_route_thunk_153(npu_routed *h) {
 
 static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
     if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
-        struct npu_route_args_153 a = {{797, npu_route_thunk_153}, deviceId, memUsageInfo, inputNum, outputNum};
+        struct npu_route_args_153 a = {{804, npu_route_thunk_153}, deviceId, memUsageInfo, inputNum, outputNum};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[153])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
         npu_routed_pending = NULL;
@@ -7815,7 +7822,7 @@ static int32_t npu_route_thunk_158(npu_routed *h) {
 
 static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[158] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
-        struct npu_route_args_158 a = {{668, npu_route_thunk_158}, outputAddr, outputSize, stream};
+        struct npu_route_args_158 a = {{675, npu_route_thunk_158}, outputAddr, outputSize, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[158])((void* const)outputAddr, (const uint64_t)outputSize, stream);
         npu_routed_pending = NULL;
@@ -7867,7 +7874,7 @@ static int32_t npu_route_thunk_159(npu_routed *h) {
 
 static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[159] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
-        struct npu_route_args_159 a = {{669, npu_route_thunk_159}, stream};
+        struct npu_route_args_159 a = {{676, npu_route_thunk_159}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[159])(stream);
         npu_routed_pending = NULL;
@@ -8152,7 +8159,7 @@ static int32_t npu_route_thunk_60(npu_routed *h) {
 
 static inline aclError emu_aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
     if (__builtin_expect(npu_route_fns[60] != NULL, 0) && (binHandle != NULL)) { /* split layout, rtBinaryUnLoad interposed */
-        struct npu_route_args_60 a = {{667, npu_route_thunk_60}, binHandle};
+        struct npu_route_args_60 a = {{674, npu_route_thunk_60}, binHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtBinaryUnLoad))npu_route_fns[60])((rtBinHandle)binHandle);
         npu_routed_pending = NULL;
@@ -8204,7 +8211,7 @@ static int32_t npu_route_thunk_61(npu_routed *h) {
 
 static inline aclError emu_aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
     if (__builtin_expect(npu_route_fns[61] != NULL, 0) && (binHandle != NULL && kernelName != NULL && funcHandle != NULL)) { /* split layout, rtsFuncGetByName interposed */
-        struct npu_route_args_61 a = {{820, npu_route_thunk_61}, binHandle, kernelName, funcHandle};
+        struct npu_route_args_61 a = {{827, npu_route_thunk_61}, binHandle, kernelName, funcHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsFuncGetByName))npu_route_fns[61])((const rtBinHandle)binHandle, (const char_t*)kernelName, (rtFuncHandle*)funcHandle);
         npu_routed_pending = NULL;
@@ -8260,7 +8267,7 @@ static int32_t npu_route_thunk_16(npu_routed *h) {
 
 static inline aclError emu_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[16] != NULL, 0) && (argsSize <= 0xFFFFFFFFu)) { /* split layout, rtLaunchKernelByFuncHandleV3 interposed */
-        struct npu_route_args_16 a = {{674, npu_route_thunk_16}, funcHandle, numBlocks, argsData, argsSize, stream};
+        struct npu_route_args_16 a = {{681, npu_route_thunk_16}, funcHandle, numBlocks, argsData, argsSize, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)npu_route_launch_v3(npu_route_fns[16], funcHandle, numBlocks, argsData, argsSize, stream);
         npu_routed_pending = NULL;
@@ -8317,7 +8324,7 @@ static int32_t npu_route_thunk_62(npu_routed *h) {
 
 static inline aclError emu_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
     if (__builtin_expect(npu_route_fns[62] != NULL, 0) && (handle != NULL && shareableHandle != NULL)) { /* split layout, rtsMemExportToShareableHandle interposed */
-        struct npu_route_args_62 a = {{778, npu_route_thunk_62}, handle, handleType, flags, shareableHandle};
+        struct npu_route_args_62 a = {{785, npu_route_thunk_62}, handle, handleType, flags, shareableHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsMemExportToShareableHandle))npu_route_fns[62])((rtDrvMemHandle)handle, (rtDrvMemHandleType)handleType, flags, shareableHandle);
         npu_routed_pending = NULL;
@@ -8404,7 +8411,7 @@ static int32_t npu_route_thunk_63(npu_routed *h) {
 
 static inline aclError emu_aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
     if (__builtin_expect(npu_route_fns[63] != NULL, 0) && (handle != NULL)) { /* split layout, rtMemImportFromShareableHandle interposed */
-        struct npu_route_args_63 a = {{715, npu_route_thunk_63}, shareableHandle, deviceId, handle};
+        struct npu_route_args_63 a = {{722, npu_route_thunk_63}, shareableHandle, deviceId, handle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemImportFromShareableHandle))npu_route_fns[63])(shareableHandle, deviceId, (rtDrvMemHandle*)handle);
         npu_routed_pending = NULL;
@@ -8490,7 +8497,7 @@ static int32_t npu_route_thunk_64(npu_routed *h) {
 
 static inline aclError emu_aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
     if (__builtin_expect(npu_route_fns[64] != NULL, 0) && (pid != NULL)) { /* split layout, rtMemSetPidToShareableHandle interposed */
-        struct npu_route_args_64 a = {{717, npu_route_thunk_64}, shareableHandle, pid, pidNum};
+        struct npu_route_args_64 a = {{724, npu_route_thunk_64}, shareableHandle, pid, pidNum};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemSetPidToShareableHandle))npu_route_fns[64])(shareableHandle, (int*)pid, (uint32_t)pidNum);
         npu_routed_pending = NULL;
@@ -8576,7 +8583,7 @@ static int32_t npu_route_thunk_162(npu_routed *h) {
 
 static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
     if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
-        struct npu_route_args_162 a = {{719, npu_route_thunk_162}, prop, option, granularity};
+        struct npu_route_args_162 a = {{726, npu_route_thunk_162}, prop, option, granularity};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[162])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
         npu_routed_pending = NULL;
@@ -8681,7 +8688,7 @@ static int32_t npu_route_thunk_164(npu_routed *h) {
 
 static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
-        struct npu_route_args_164 a = {{730, npu_route_thunk_164}, src, size, cmoType, stream};
+        struct npu_route_args_164 a = {{737, npu_route_thunk_164}, src, size, cmoType, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[164])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
         npu_routed_pending = NULL;
@@ -9001,7 +9008,7 @@ static int32_t npu_route_thunk_65(npu_routed *h) {
 
 static inline aclError emu_aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
     if (__builtin_expect(npu_route_fns[65] != NULL, 0) && (binHandle != NULL && name != NULL && dptr != NULL && size != NULL)) { /* split layout, rtBinaryGetGlobal interposed */
-        struct npu_route_args_65 a = {{919, npu_route_thunk_65}, binHandle, name, dptr, size};
+        struct npu_route_args_65 a = {{926, npu_route_thunk_65}, binHandle, name, dptr, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtBinaryGetGlobal))npu_route_fns[65])((const rtBinHandle)binHandle, name, dptr, size);
         npu_routed_pending = NULL;
@@ -9055,7 +9062,7 @@ static int32_t npu_route_thunk_66(npu_routed *h) {
 
 static inline aclError emu_aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
     if (__builtin_expect(npu_route_fns[66] != NULL, 0) && (symbol != NULL && funcHandle != NULL)) { /* split layout, rtGetFuncBySymbol interposed */
-        struct npu_route_args_66 a = {{920, npu_route_thunk_66}, symbol, funcHandle};
+        struct npu_route_args_66 a = {{927, npu_route_thunk_66}, symbol, funcHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtGetFuncBySymbol))npu_route_fns[66])(symbol, (rtFuncHandle*)funcHandle);
         npu_routed_pending = NULL;
@@ -9108,7 +9115,7 @@ static int32_t npu_route_thunk_67(npu_routed *h) {
 
 static inline aclError emu_aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
     if (__builtin_expect(npu_route_fns[67] != NULL, 0) && (funcHandle != NULL && aicAddr != NULL && aivAddr != NULL)) { /* split layout, rtsFuncGetAddr interposed */
-        struct npu_route_args_67 a = {{822, npu_route_thunk_67}, funcHandle, aicAddr, aivAddr};
+        struct npu_route_args_67 a = {{829, npu_route_thunk_67}, funcHandle, aicAddr, aivAddr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsFuncGetAddr))npu_route_fns[67])((const rtFuncHandle)funcHandle, aicAddr, aivAddr);
         npu_routed_pending = NULL;
@@ -9162,7 +9169,7 @@ static int32_t npu_route_thunk_68(npu_routed *h) {
 
 static inline aclError emu_aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
     if (__builtin_expect(npu_route_fns[68] != NULL, 0) && (funcHandle != NULL && aicSize != NULL && aivSize != NULL)) { /* split layout, rtFuncGetSize interposed */
-        struct npu_route_args_68 a = {{913, npu_route_thunk_68}, funcHandle, aicSize, aivSize};
+        struct npu_route_args_68 a = {{920, npu_route_thunk_68}, funcHandle, aicSize, aivSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFuncGetSize))npu_route_fns[68])((const rtFuncHandle)funcHandle, aicSize, aivSize);
         npu_routed_pending = NULL;
@@ -9215,7 +9222,7 @@ static int32_t npu_route_thunk_69(npu_routed *h) {
 
 static inline aclError emu_aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
     if (__builtin_expect(npu_route_fns[69] != NULL, 0) && (descSize != NULL)) { /* split layout, rtsGetMemcpyDescSize interposed */
-        struct npu_route_args_69 a = {{773, npu_route_thunk_69}, kind, descSize};
+        struct npu_route_args_69 a = {{780, npu_route_thunk_69}, kind, descSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetMemcpyDescSize))npu_route_fns[69])((rtMemcpyKind)kind, descSize);
         npu_routed_pending = NULL;
@@ -9271,7 +9278,7 @@ static int32_t npu_route_thunk_70(npu_routed *h) {
 
 static inline aclError emu_aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
     if (__builtin_expect(npu_route_fns[70] != NULL, 0) && (desc != NULL && srcAddr != NULL && dstAddr != NULL && config != NULL)) { /* split layout, rtsSetMemcpyDesc interposed */
-        struct npu_route_args_70 a = {{774, npu_route_thunk_70}, desc, kind, srcAddr, dstAddr, count, config};
+        struct npu_route_args_70 a = {{781, npu_route_thunk_70}, desc, kind, srcAddr, dstAddr, count, config};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsSetMemcpyDesc))npu_route_fns[70])((rtMemcpyDesc_t)desc, (rtMemcpyKind)kind, srcAddr, dstAddr, count, (rtMemcpyConfig_t*)config);
         npu_routed_pending = NULL;
@@ -9333,7 +9340,7 @@ static int32_t npu_route_thunk_71(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[71] != NULL, 0) && (dst != NULL && src != NULL)) { /* split layout, rtMemcpyAsyncWithOffset interposed */
-        struct npu_route_args_71 a = {{795, npu_route_thunk_71}, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream};
+        struct npu_route_args_71 a = {{802, npu_route_thunk_71}, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemcpyAsyncWithOffset))npu_route_fns[71])(dst, (uint64_t)destMax, (uint64_t)dstDataOffset, src, (uint64_t)count, (uint64_t)srcDataOffset, (rtMemcpyKind)kind, stream);
         npu_routed_pending = NULL;
@@ -9392,7 +9399,7 @@ static int32_t npu_route_thunk_111(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (desc != NULL)) { /* split layout, rtsMemcpyAsyncWithDesc interposed */
-        struct npu_route_args_111 a = {{775, npu_route_thunk_111}, desc, kind, stream};
+        struct npu_route_args_111 a = {{782, npu_route_thunk_111}, desc, kind, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsMemcpyAsyncWithDesc))npu_route_fns[111])(desc, (rtMemcpyKind)kind, NULL, stream);
         npu_routed_pending = NULL;
@@ -9445,7 +9452,7 @@ static int32_t npu_route_thunk_72(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
     if (__builtin_expect(npu_route_fns[72] != NULL, 0) && (funcHandle != NULL && memSize != NULL)) { /* split layout, rtsKernelArgsGetHandleMemSize interposed */
-        struct npu_route_args_72 a = {{836, npu_route_thunk_72}, funcHandle, memSize};
+        struct npu_route_args_72 a = {{843, npu_route_thunk_72}, funcHandle, memSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_route_fns[72])((rtFuncHandle)funcHandle, memSize);
         npu_routed_pending = NULL;
@@ -9498,7 +9505,7 @@ static int32_t npu_route_thunk_73(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
     if (__builtin_expect(npu_route_fns[73] != NULL, 0) && (funcHandle != NULL && actualArgsSize != NULL)) { /* split layout, rtsKernelArgsGetMemSize interposed */
-        struct npu_route_args_73 a = {{835, npu_route_thunk_73}, funcHandle, userArgsSize, actualArgsSize};
+        struct npu_route_args_73 a = {{842, npu_route_thunk_73}, funcHandle, userArgsSize, actualArgsSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsGetMemSize))npu_route_fns[73])((rtFuncHandle)funcHandle, userArgsSize, actualArgsSize);
         npu_routed_pending = NULL;
@@ -9551,7 +9558,7 @@ static int32_t npu_route_thunk_74(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
     if (__builtin_expect(npu_route_fns[74] != NULL, 0) && (funcHandle != NULL && argsHandle != NULL)) { /* split layout, rtsKernelArgsInit interposed */
-        struct npu_route_args_74 a = {{829, npu_route_thunk_74}, funcHandle, argsHandle};
+        struct npu_route_args_74 a = {{836, npu_route_thunk_74}, funcHandle, argsHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsInit))npu_route_fns[74])((rtFuncHandle)funcHandle, (rtArgsHandle*)argsHandle);
         npu_routed_pending = NULL;
@@ -9605,7 +9612,7 @@ static int32_t npu_route_thunk_75(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
     if (__builtin_expect(npu_route_fns[75] != NULL, 0) && (funcHandle != NULL && argsHandle != NULL && userHostMem != NULL)) { /* split layout, rtsKernelArgsInitByUserMem interposed */
-        struct npu_route_args_75 a = {{834, npu_route_thunk_75}, funcHandle, argsHandle, userHostMem, actualArgsSize};
+        struct npu_route_args_75 a = {{841, npu_route_thunk_75}, funcHandle, argsHandle, userHostMem, actualArgsSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsInitByUserMem))npu_route_fns[75])((rtFuncHandle)funcHandle, (rtArgsHandle)argsHandle, userHostMem, actualArgsSize);
         npu_routed_pending = NULL;
@@ -9661,7 +9668,7 @@ static int32_t npu_route_thunk_76(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
     if (__builtin_expect(npu_route_fns[76] != NULL, 0) && (argsHandle != NULL && param != NULL && paramHandle != NULL)) { /* split layout, rtsKernelArgsAppend interposed */
-        struct npu_route_args_76 a = {{830, npu_route_thunk_76}, argsHandle, param, paramSize, paramHandle};
+        struct npu_route_args_76 a = {{837, npu_route_thunk_76}, argsHandle, param, paramSize, paramHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsAppend))npu_route_fns[76])((rtArgsHandle)argsHandle, param, paramSize, (rtParaHandle*)paramHandle);
         npu_routed_pending = NULL;
@@ -9715,7 +9722,7 @@ static int32_t npu_route_thunk_77(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
     if (__builtin_expect(npu_route_fns[77] != NULL, 0) && (argsHandle != NULL && paramHandle != NULL)) { /* split layout, rtsKernelArgsAppendPlaceHolder interposed */
-        struct npu_route_args_77 a = {{831, npu_route_thunk_77}, argsHandle, paramHandle};
+        struct npu_route_args_77 a = {{838, npu_route_thunk_77}, argsHandle, paramHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_route_fns[77])((rtArgsHandle)argsHandle, (rtParaHandle*)paramHandle);
         npu_routed_pending = NULL;
@@ -9769,7 +9776,7 @@ static int32_t npu_route_thunk_78(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
     if (__builtin_expect(npu_route_fns[78] != NULL, 0) && (argsHandle != NULL && paramHandle != NULL && bufferAddr != NULL)) { /* split layout, rtsKernelArgsGetPlaceHolderBuffer interposed */
-        struct npu_route_args_78 a = {{837, npu_route_thunk_78}, argsHandle, paramHandle, dataSize, bufferAddr};
+        struct npu_route_args_78 a = {{844, npu_route_thunk_78}, argsHandle, paramHandle, dataSize, bufferAddr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_route_fns[78])((rtArgsHandle)argsHandle, (rtParaHandle)paramHandle, dataSize, bufferAddr);
         npu_routed_pending = NULL;
@@ -9825,7 +9832,7 @@ static int32_t npu_route_thunk_79(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
     if (__builtin_expect(npu_route_fns[79] != NULL, 0) && (argsHandle != NULL && paramHandle != NULL && param != NULL)) { /* split layout, rtsKernelArgsParaUpdate interposed */
-        struct npu_route_args_79 a = {{833, npu_route_thunk_79}, argsHandle, paramHandle, param, paramSize};
+        struct npu_route_args_79 a = {{840, npu_route_thunk_79}, argsHandle, paramHandle, param, paramSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsParaUpdate))npu_route_fns[79])((rtArgsHandle)argsHandle, (rtParaHandle)paramHandle, param, paramSize);
         npu_routed_pending = NULL;
@@ -9883,7 +9890,7 @@ static int32_t npu_route_thunk_17(npu_routed *h) {
 
 static inline aclError emu_aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
     if (__builtin_expect(npu_route_fns[17] != NULL, 0)) { /* split layout, rtsLaunchKernelWithConfig interposed */
-        struct npu_route_args_17 a = {{828, npu_route_thunk_17}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
+        struct npu_route_args_17 a = {{835, npu_route_thunk_17}, funcHandle, numBlocks, stream, cfg, argsHandle, reserve};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLaunchKernelWithConfig))npu_route_fns[17])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsHandle, reserve);
         npu_routed_pending = NULL;
@@ -10029,7 +10036,7 @@ static int32_t npu_route_thunk_167(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
     if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
-        struct npu_route_args_167 a = {{896, npu_route_thunk_167}, modelRI};
+        struct npu_route_args_167 a = {{903, npu_route_thunk_167}, modelRI};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[167])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
@@ -10108,7 +10115,7 @@ static int32_t npu_route_thunk_80(npu_routed *h) {
 
 static inline aclError emu_aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
     if (__builtin_expect(npu_route_fns[80] != NULL, 0) && (argsHandle != NULL)) { /* split layout, rtsKernelArgsFinalize interposed */
-        struct npu_route_args_80 a = {{832, npu_route_thunk_80}, argsHandle};
+        struct npu_route_args_80 a = {{839, npu_route_thunk_80}, argsHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsKernelArgsFinalize))npu_route_fns[80])((rtArgsHandle)argsHandle);
         npu_routed_pending = NULL;
@@ -10222,7 +10229,7 @@ static int32_t npu_route_thunk_168(npu_routed *h) {
 
 static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
     if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
-        struct npu_route_args_168 a = {{801, npu_route_thunk_168}, streamCount};
+        struct npu_route_args_168 a = {{808, npu_route_thunk_168}, streamCount};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[168])(streamCount);
         npu_routed_pending = NULL;
@@ -10274,7 +10281,7 @@ static int32_t npu_route_thunk_169(npu_routed *h) {
 
 static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
-        struct npu_route_args_169 a = {{799, npu_route_thunk_169}, stream, stmAttrType, value};
+        struct npu_route_args_169 a = {{806, npu_route_thunk_169}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[169])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
@@ -10328,7 +10335,7 @@ static int32_t npu_route_thunk_170(npu_routed *h) {
 
 static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
     if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
-        struct npu_route_args_170 a = {{800, npu_route_thunk_170}, stream, stmAttrType, value};
+        struct npu_route_args_170 a = {{807, npu_route_thunk_170}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[170])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
@@ -10381,7 +10388,7 @@ static int32_t npu_route_thunk_171(npu_routed *h) {
 
 static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
     if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
-        struct npu_route_args_171 a = {{757, npu_route_thunk_171}, notify, flag};
+        struct npu_route_args_171 a = {{764, npu_route_thunk_171}, notify, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[171])((rtNotify_t*)notify, flag);
         npu_routed_pending = NULL;
@@ -10432,7 +10439,7 @@ static int32_t npu_route_thunk_172(npu_routed *h) {
 
 static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
     if (__builtin_expect(npu_route_fns[172] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
-        struct npu_route_args_172 a = {{758, npu_route_thunk_172}, notify};
+        struct npu_route_args_172 a = {{765, npu_route_thunk_172}, notify};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[172])((rtNotify_t)notify);
         npu_routed_pending = NULL;
@@ -10483,7 +10490,7 @@ static int32_t npu_route_thunk_173(npu_routed *h) {
 
 static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
     if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
-        struct npu_route_args_173 a = {{768, npu_route_thunk_173}, cntNotify, flag};
+        struct npu_route_args_173 a = {{775, npu_route_thunk_173}, cntNotify, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[173])((rtCntNotify_t* const)cntNotify, flag);
         npu_routed_pending = NULL;
@@ -10534,7 +10541,7 @@ static int32_t npu_route_thunk_174(npu_routed *h) {
 
 static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
     if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
-        struct npu_route_args_174 a = {{767, npu_route_thunk_174}, cntNotify};
+        struct npu_route_args_174 a = {{774, npu_route_thunk_174}, cntNotify};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[174])((rtCntNotify_t const)cntNotify);
         npu_routed_pending = NULL;
@@ -10585,7 +10592,7 @@ static int32_t npu_route_thunk_175(npu_routed *h) {
 
 static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
-        struct npu_route_args_175 a = {{759, npu_route_thunk_175}, notify, stream};
+        struct npu_route_args_175 a = {{766, npu_route_thunk_175}, notify, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[175])((rtNotify_t)notify, stream);
         npu_routed_pending = NULL;
@@ -10638,7 +10645,7 @@ static int32_t npu_route_thunk_176(npu_routed *h) {
 
 static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
     if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
-        struct npu_route_args_176 a = {{760, npu_route_thunk_176}, notify, stream, timeout};
+        struct npu_route_args_176 a = {{767, npu_route_thunk_176}, notify, stream, timeout};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[176])((rtNotify_t)notify, stream, timeout);
         npu_routed_pending = NULL;
@@ -10691,7 +10698,7 @@ static int32_t npu_route_thunk_177(npu_routed *h) {
 
 static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
     if (__builtin_expect(npu_route_fns[177] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
-        struct npu_route_args_177 a = {{761, npu_route_thunk_177}, notify, notifyId};
+        struct npu_route_args_177 a = {{768, npu_route_thunk_177}, notify, notifyId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[177])((rtNotify_t)notify, notifyId);
         npu_routed_pending = NULL;
@@ -10743,7 +10750,7 @@ static int32_t npu_route_thunk_178(npu_routed *h) {
 
 static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
     if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
-        struct npu_route_args_178 a = {{754, npu_route_thunk_178}, event, eventId};
+        struct npu_route_args_178 a = {{761, npu_route_thunk_178}, event, eventId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[178])((rtEvent_t)event, eventId);
         npu_routed_pending = NULL;
@@ -10794,7 +10801,7 @@ static int32_t npu_route_thunk_179(npu_routed *h) {
 
 static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
     if (__builtin_expect(npu_route_fns[179] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
-        struct npu_route_args_179 a = {{756, npu_route_thunk_179}, eventCount};
+        struct npu_route_args_179 a = {{763, npu_route_thunk_179}, eventCount};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[179])(eventCount);
         npu_routed_pending = NULL;
@@ -10846,7 +10853,7 @@ static int32_t npu_route_thunk_180(npu_routed *h) {
 
 static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
     if (__builtin_expect(npu_route_fns[180] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
-        struct npu_route_args_180 a = {{739, npu_route_thunk_180}, deviceId, attr, value};
+        struct npu_route_args_180 a = {{746, npu_route_thunk_180}, deviceId, attr, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[180])(deviceId, (rtDevAttr)attr, value);
         npu_routed_pending = NULL;
@@ -10899,7 +10906,7 @@ static int32_t npu_route_thunk_181(npu_routed *h) {
 
 static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
     if (__builtin_expect(npu_route_fns[181] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
-        struct npu_route_args_181 a = {{740, npu_route_thunk_181}, leastPriority, greatestPriority};
+        struct npu_route_args_181 a = {{747, npu_route_thunk_181}, leastPriority, greatestPriority};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[181])(leastPriority, greatestPriority);
         npu_routed_pending = NULL;
@@ -11296,7 +11303,7 @@ static int32_t npu_route_thunk_185(npu_routed *h) {
 
 static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     if (__builtin_expect(npu_route_fns[185] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
-        struct npu_route_args_185 a = {{751, npu_route_thunk_185}, stream};
+        struct npu_route_args_185 a = {{758, npu_route_thunk_185}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[185])((rtStream_t*)stream);
         npu_routed_pending = NULL;
@@ -11348,7 +11355,7 @@ static int32_t npu_route_thunk_186(npu_routed *h) {
 
 static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
     if (__builtin_expect(npu_route_fns[186] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
-        struct npu_route_args_186 a = {{752, npu_route_thunk_186}, deviceId, flags, active};
+        struct npu_route_args_186 a = {{759, npu_route_thunk_186}, deviceId, flags, active};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[186])(deviceId, flags, active);
         npu_routed_pending = NULL;
@@ -11437,7 +11444,7 @@ static int32_t npu_route_thunk_187(npu_routed *h) {
 
 static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
     if (__builtin_expect(npu_route_fns[187] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
-        struct npu_route_args_187 a = {{744, npu_route_thunk_187}, deviceId, type, value};
+        struct npu_route_args_187 a = {{751, npu_route_thunk_187}, deviceId, type, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[187])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
@@ -11491,7 +11498,7 @@ static int32_t npu_route_thunk_188(npu_routed *h) {
 
 static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
     if (__builtin_expect(npu_route_fns[188] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
-        struct npu_route_args_188 a = {{742, npu_route_thunk_188}, deviceId, type, value};
+        struct npu_route_args_188 a = {{749, npu_route_thunk_188}, deviceId, type, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[188])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
@@ -11543,7 +11550,7 @@ static int32_t npu_route_thunk_189(npu_routed *h) {
 
 static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
     if (__builtin_expect(npu_route_fns[189] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
-        struct npu_route_args_189 a = {{743, npu_route_thunk_189}, deviceId};
+        struct npu_route_args_189 a = {{750, npu_route_thunk_189}, deviceId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[189])(deviceId);
         npu_routed_pending = NULL;
@@ -11595,7 +11602,7 @@ static int32_t npu_route_thunk_190(npu_routed *h) {
 
 static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
     if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
-        struct npu_route_args_190 a = {{811, npu_route_thunk_190}, stream, type, value};
+        struct npu_route_args_190 a = {{818, npu_route_thunk_190}, stream, type, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[190])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
@@ -11649,7 +11656,7 @@ static int32_t npu_route_thunk_191(npu_routed *h) {
 
 static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
     if (__builtin_expect(npu_route_fns[191] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
-        struct npu_route_args_191 a = {{809, npu_route_thunk_191}, stream, type, value};
+        struct npu_route_args_191 a = {{816, npu_route_thunk_191}, stream, type, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[191])(stream, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
@@ -11701,7 +11708,7 @@ static int32_t npu_route_thunk_192(npu_routed *h) {
 
 static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[192] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
-        struct npu_route_args_192 a = {{810, npu_route_thunk_192}, stream};
+        struct npu_route_args_192 a = {{817, npu_route_thunk_192}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[192])(stream);
         npu_routed_pending = NULL;
@@ -11751,7 +11758,7 @@ static int32_t npu_route_thunk_193(npu_routed *h) {
 
 static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[193] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
-        struct npu_route_args_193 a = {{812, npu_route_thunk_193}, stream};
+        struct npu_route_args_193 a = {{819, npu_route_thunk_193}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[193])(stream);
         npu_routed_pending = NULL;
@@ -11801,7 +11808,7 @@ static int32_t npu_route_thunk_194(npu_routed *h) {
 
 static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[194] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
-        struct npu_route_args_194 a = {{813, npu_route_thunk_194}, stream};
+        struct npu_route_args_194 a = {{820, npu_route_thunk_194}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[194])(stream);
         npu_routed_pending = NULL;
@@ -11852,7 +11859,7 @@ static int32_t npu_route_thunk_195(npu_routed *h) {
 
 static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
     if (__builtin_expect(npu_route_fns[195] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
-        struct npu_route_args_195 a = {{814, npu_route_thunk_195}, type, value};
+        struct npu_route_args_195 a = {{821, npu_route_thunk_195}, type, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[195])((const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
@@ -11903,7 +11910,7 @@ static int32_t npu_route_thunk_196(npu_routed *h) {
 
 static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
     if (__builtin_expect(npu_route_fns[196] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
-        struct npu_route_args_196 a = {{852, npu_route_thunk_196}, label};
+        struct npu_route_args_196 a = {{859, npu_route_thunk_196}, label};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[196])((rtLabel_t*)label);
         npu_routed_pending = NULL;
@@ -11954,7 +11961,7 @@ static int32_t npu_route_thunk_197(npu_routed *h) {
 
 static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[197] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
-        struct npu_route_args_197 a = {{856, npu_route_thunk_197}, label, stream};
+        struct npu_route_args_197 a = {{863, npu_route_thunk_197}, label, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[197])((rtLabel_t)label, stream);
         npu_routed_pending = NULL;
@@ -12005,7 +12012,7 @@ static int32_t npu_route_thunk_198(npu_routed *h) {
 
 static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
     if (__builtin_expect(npu_route_fns[198] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
-        struct npu_route_args_198 a = {{853, npu_route_thunk_198}, label};
+        struct npu_route_args_198 a = {{860, npu_route_thunk_198}, label};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[198])((rtLabel_t)label);
         npu_routed_pending = NULL;
@@ -12057,7 +12064,7 @@ static int32_t npu_route_thunk_199(npu_routed *h) {
 
 static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
     if (__builtin_expect(npu_route_fns[199] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
-        struct npu_route_args_199 a = {{854, npu_route_thunk_199}, labels, num, labelList};
+        struct npu_route_args_199 a = {{861, npu_route_thunk_199}, labels, num, labelList};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[199])((rtLabel_t*)labels, num, (void* *)labelList);
         npu_routed_pending = NULL;
@@ -12109,7 +12116,7 @@ static int32_t npu_route_thunk_200(npu_routed *h) {
 
 static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
     if (__builtin_expect(npu_route_fns[200] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
-        struct npu_route_args_200 a = {{855, npu_route_thunk_200}, labelList};
+        struct npu_route_args_200 a = {{862, npu_route_thunk_200}, labelList};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[200])((void*)labelList);
         npu_routed_pending = NULL;
@@ -12162,7 +12169,7 @@ static int32_t npu_route_thunk_201(npu_routed *h) {
 
 static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[201] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
-        struct npu_route_args_201 a = {{857, npu_route_thunk_201}, ptr, maxValue, labelList, stream};
+        struct npu_route_args_201 a = {{864, npu_route_thunk_201}, ptr, maxValue, labelList, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[201])(ptr, maxValue, (void*)labelList, stream);
         npu_routed_pending = NULL;
@@ -12216,7 +12223,7 @@ static int32_t npu_route_thunk_202(npu_routed *h) {
 
 static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[202] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
-        struct npu_route_args_202 a = {{808, npu_route_thunk_202}, activeStream, stream};
+        struct npu_route_args_202 a = {{815, npu_route_thunk_202}, activeStream, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[202])(activeStream, stream);
         npu_routed_pending = NULL;
@@ -12273,7 +12280,7 @@ static int32_t npu_route_thunk_203(npu_routed *h) {
 
 static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[203] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
-        struct npu_route_args_203 a = {{807, npu_route_thunk_203}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
+        struct npu_route_args_203 a = {{814, npu_route_thunk_203}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[203])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
         npu_routed_pending = NULL;
@@ -12331,7 +12338,7 @@ static int32_t npu_route_thunk_82(npu_routed *h) {
 
 static inline aclError emu_aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
     if (__builtin_expect(npu_route_fns[82] != NULL, 0) && (funcHandle != NULL && name != NULL)) { /* split layout, rtsFuncGetName interposed */
-        struct npu_route_args_82 a = {{838, npu_route_thunk_82}, funcHandle, maxLen, name};
+        struct npu_route_args_82 a = {{845, npu_route_thunk_82}, funcHandle, maxLen, name};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsFuncGetName))npu_route_fns[82])((const rtFuncHandle)funcHandle, maxLen, (char_t* const)name);
         npu_routed_pending = NULL;
@@ -12385,7 +12392,7 @@ static int32_t npu_route_thunk_45(npu_routed *h) {
 
 static inline aclError emu_aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
     if (__builtin_expect(npu_route_fns[45] != NULL, 0) && (headBuf != NULL && buf != NULL)) { /* split layout, rtMbufChainGetMbuf interposed */
-        struct npu_route_args_45 a = {{733, npu_route_thunk_45}, headBuf, index, buf};
+        struct npu_route_args_45 a = {{740, npu_route_thunk_45}, headBuf, index, buf};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufChainGetMbuf))npu_route_fns[45])(headBuf, index, (rtMbufPtr_t *)buf);
         npu_routed_pending = NULL;
@@ -12438,7 +12445,7 @@ static int32_t npu_route_thunk_44(npu_routed *h) {
 
 static inline aclError emu_aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
     if (__builtin_expect(npu_route_fns[44] != NULL, 0) && (headBuf != NULL && num != NULL)) { /* split layout, rtMbufChainGetMbufNum interposed */
-        struct npu_route_args_44 a = {{732, npu_route_thunk_44}, headBuf, num};
+        struct npu_route_args_44 a = {{739, npu_route_thunk_44}, headBuf, num};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufChainGetMbufNum))npu_route_fns[44])(headBuf, num);
         npu_routed_pending = NULL;
@@ -12490,7 +12497,7 @@ static int32_t npu_route_thunk_43(npu_routed *h) {
 
 static inline aclError emu_aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
     if (__builtin_expect(npu_route_fns[43] != NULL, 0) && (headBuf != NULL && buf != NULL && headBuf != buf)) { /* split layout, rtMbufChainAppend interposed */
-        struct npu_route_args_43 a = {{731, npu_route_thunk_43}, headBuf, buf};
+        struct npu_route_args_43 a = {{738, npu_route_thunk_43}, headBuf, buf};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufChainAppend))npu_route_fns[43])(headBuf, buf);
         npu_routed_pending = NULL;
@@ -12542,7 +12549,7 @@ static int32_t npu_route_thunk_42(npu_routed *h) {
 
 static inline aclError emu_aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     if (__builtin_expect(npu_route_fns[42] != NULL, 0) && (buf != NULL && newBuf != NULL)) { /* split layout, rtMbufCopyBufRef interposed */
-        struct npu_route_args_42 a = {{684, npu_route_thunk_42}, buf, newBuf};
+        struct npu_route_args_42 a = {{691, npu_route_thunk_42}, buf, newBuf};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufCopyBufRef))npu_route_fns[42])(buf, (rtMbufPtr_t *)newBuf);
         npu_routed_pending = NULL;
@@ -12689,7 +12696,7 @@ static int32_t npu_route_thunk_41(npu_routed *h) {
 
 static inline aclError emu_aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
     if (__builtin_expect(npu_route_fns[41] != NULL, 0) && (buf != NULL && len != NULL)) { /* split layout, rtMbufGetDataLen interposed */
-        struct npu_route_args_41 a = {{680, npu_route_thunk_41}, buf, len};
+        struct npu_route_args_41 a = {{687, npu_route_thunk_41}, buf, len};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufGetDataLen))npu_route_fns[41])(buf, (uint64_t *)len);
         npu_routed_pending = NULL;
@@ -12741,7 +12748,7 @@ static int32_t npu_route_thunk_40(npu_routed *h) {
 
 static inline aclError emu_aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
     if (__builtin_expect(npu_route_fns[40] != NULL, 0) && (buf != NULL)) { /* split layout, rtMbufSetDataLen interposed */
-        struct npu_route_args_40 a = {{679, npu_route_thunk_40}, buf, len};
+        struct npu_route_args_40 a = {{686, npu_route_thunk_40}, buf, len};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufSetDataLen))npu_route_fns[40])(buf, len);
         npu_routed_pending = NULL;
@@ -12792,7 +12799,7 @@ static int32_t npu_route_thunk_39(npu_routed *h) {
 
 static inline aclError emu_aclrtFreeBuf(aclrtMbuf buf) {
     if (__builtin_expect(npu_route_fns[39] != NULL, 0) && (buf != NULL)) { /* split layout, rtMbufFree interposed */
-        struct npu_route_args_39 a = {{678, npu_route_thunk_39}, buf};
+        struct npu_route_args_39 a = {{685, npu_route_thunk_39}, buf};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufFree))npu_route_fns[39])(buf);
         npu_routed_pending = NULL;
@@ -12843,7 +12850,7 @@ static int32_t npu_route_thunk_38(npu_routed *h) {
 
 static inline aclError emu_aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     if (__builtin_expect(npu_route_fns[38] != NULL, 0) && (buf != NULL && size != 0)) { /* split layout, rtMbufAlloc interposed */
-        struct npu_route_args_38 a = {{677, npu_route_thunk_38}, buf, size};
+        struct npu_route_args_38 a = {{684, npu_route_thunk_38}, buf, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMbufAlloc))npu_route_fns[38])((rtMbufPtr_t *)buf, size);
         npu_routed_pending = NULL;
@@ -12929,7 +12936,7 @@ static int32_t npu_route_thunk_83(npu_routed *h) {
 
 static inline aclError emu_aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
     if (__builtin_expect(npu_route_fns[83] != NULL, 0) && (handle != NULL && funcName != NULL && kernelName != NULL && funcHandle != NULL)) { /* split layout, rtsRegisterCpuFunc interposed */
-        struct npu_route_args_83 a = {{823, npu_route_thunk_83}, handle, funcName, kernelName, funcHandle};
+        struct npu_route_args_83 a = {{830, npu_route_thunk_83}, handle, funcName, kernelName, funcHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsRegisterCpuFunc))npu_route_fns[83])((rtBinHandle)handle, (const char_t* const)funcName, (const char_t* const)kernelName, (rtFuncHandle*)funcHandle);
         npu_routed_pending = NULL;
@@ -13056,7 +13063,7 @@ static int32_t npu_route_thunk_114(npu_routed *h) {
 
 static inline aclError emu_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
     if (__builtin_expect(npu_route_fns[114] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetPairDevicesInfo interposed */
-        struct npu_route_args_114 a = {{738, npu_route_thunk_114}, deviceId, otherDeviceId, value};
+        struct npu_route_args_114 a = {{745, npu_route_thunk_114}, deviceId, otherDeviceId, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetPairDevicesInfo))npu_route_fns[114])(deviceId, otherDeviceId, 0 /* RT_DEVS_INFO_TYPE_TOPOLOGY */, value);
         npu_routed_pending = NULL;
@@ -13116,7 +13123,7 @@ static int32_t npu_route_thunk_113(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
     if (__builtin_expect(npu_route_fns[113] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL)) { /* split layout, rtsMemcpyBatch interposed */
-        struct npu_route_args_113 a = {{720, npu_route_thunk_113}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex};
+        struct npu_route_args_113 a = {{727, npu_route_thunk_113}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsMemcpyBatch))npu_route_fns[113])(dsts, srcs, sizes, numBatches, (rtMemcpyBatchAttr *)attrs, attrsIndexes, numAttrs, failIndex);
         npu_routed_pending = NULL;
@@ -13219,7 +13226,7 @@ static int32_t npu_route_thunk_84(npu_routed *h) {
 
 static inline aclError emu_aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[84] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL)) { /* split layout, rtsMemcpyBatchAsync interposed */
-        struct npu_route_args_84 a = {{721, npu_route_thunk_84}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream};
+        struct npu_route_args_84 a = {{728, npu_route_thunk_84}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsMemcpyBatchAsync))npu_route_fns[84])(dsts, destMaxs, srcs, sizes, numBatches, (rtMemcpyBatchAttr*)attrs, attrsIndexes, numAttrs, failIndex, stream);
         npu_routed_pending = NULL;
@@ -13319,7 +13326,7 @@ static int32_t npu_route_thunk_204(npu_routed *h) {
 
 static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[204] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
-        struct npu_route_args_204 a = {{790, npu_route_thunk_204}, devPtr, size, key, len, flags};
+        struct npu_route_args_204 a = {{797, npu_route_thunk_204}, devPtr, size, key, len, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[204])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
@@ -13373,7 +13380,7 @@ static int32_t npu_route_thunk_205(npu_routed *h) {
 
 static inline aclError emu_aclrtIpcMemClose(const char* key) {
     if (__builtin_expect(npu_route_fns[205] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
-        struct npu_route_args_205 a = {{791, npu_route_thunk_205}, key};
+        struct npu_route_args_205 a = {{798, npu_route_thunk_205}, key};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[205])((const char_t*)key);
         npu_routed_pending = NULL;
@@ -13425,7 +13432,7 @@ static int32_t npu_route_thunk_206(npu_routed *h) {
 
 static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[206] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
-        struct npu_route_args_206 a = {{792, npu_route_thunk_206}, devPtr, key, flags};
+        struct npu_route_args_206 a = {{799, npu_route_thunk_206}, devPtr, key, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[206])(devPtr, (const char_t*)key, flags);
         npu_routed_pending = NULL;
@@ -13479,7 +13486,7 @@ static int32_t npu_route_thunk_207(npu_routed *h) {
 
 static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
     if (__builtin_expect(npu_route_fns[207] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
-        struct npu_route_args_207 a = {{793, npu_route_thunk_207}, key, pid, num};
+        struct npu_route_args_207 a = {{800, npu_route_thunk_207}, key, pid, num};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[207])((const char_t*)key, pid, (int)num);
         npu_routed_pending = NULL;
@@ -13533,7 +13540,7 @@ static int32_t npu_route_thunk_85(npu_routed *h) {
 
 static inline aclError emu_aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
     if (__builtin_expect(npu_route_fns[85] != NULL, 0) && (key != NULL)) { /* split layout, rtIpcSetMemoryAttr interposed */
-        struct npu_route_args_85 a = {{706, npu_route_thunk_85}, key, type, attr};
+        struct npu_route_args_85 a = {{713, npu_route_thunk_85}, key, type, attr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtIpcSetMemoryAttr))npu_route_fns[85])(key, (uint32_t)type, attr);
         npu_routed_pending = NULL;
@@ -13620,7 +13627,7 @@ static int32_t npu_route_thunk_208(npu_routed *h) {
 
 static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
     if (__builtin_expect(npu_route_fns[208] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
-        struct npu_route_args_208 a = {{762, npu_route_thunk_208}, notifies, num};
+        struct npu_route_args_208 a = {{769, npu_route_thunk_208}, notifies, num};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[208])((rtNotify_t*)notifies, (uint32_t)num);
         npu_routed_pending = NULL;
@@ -13674,7 +13681,7 @@ static int32_t npu_route_thunk_209(npu_routed *h) {
 
 static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[209] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
-        struct npu_route_args_209 a = {{763, npu_route_thunk_209}, notify, key, len, flags};
+        struct npu_route_args_209 a = {{770, npu_route_thunk_209}, notify, key, len, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[209])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
@@ -13729,7 +13736,7 @@ static int32_t npu_route_thunk_210(npu_routed *h) {
 
 static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
     if (__builtin_expect(npu_route_fns[210] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
-        struct npu_route_args_210 a = {{764, npu_route_thunk_210}, notify, key, flags};
+        struct npu_route_args_210 a = {{771, npu_route_thunk_210}, notify, key, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[210])((rtNotify_t*)notify, (const char_t*)key, flags);
         npu_routed_pending = NULL;
@@ -13783,7 +13790,7 @@ static int32_t npu_route_thunk_211(npu_routed *h) {
 
 static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
     if (__builtin_expect(npu_route_fns[211] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
-        struct npu_route_args_211 a = {{765, npu_route_thunk_211}, notify, pid, num};
+        struct npu_route_args_211 a = {{772, npu_route_thunk_211}, notify, pid, num};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[211])((rtNotify_t)notify, pid, (int)num);
         npu_routed_pending = NULL;
@@ -14027,7 +14034,7 @@ static int32_t npu_route_thunk_240(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
     if (__builtin_expect(npu_route_fns[240] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
-        struct npu_route_args_240 a = {{728, npu_route_thunk_240}, modelRI};
+        struct npu_route_args_240 a = {{735, npu_route_thunk_240}, modelRI};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[240])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
@@ -14079,7 +14086,7 @@ static int32_t npu_route_thunk_241(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
     if (__builtin_expect(npu_route_fns[241] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
-        struct npu_route_args_241 a = {{729, npu_route_thunk_241}, modelRI, path, flags};
+        struct npu_route_args_241 a = {{736, npu_route_thunk_241}, modelRI, path, flags};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[241])((rtModel_t)modelRI, path, flags);
         npu_routed_pending = NULL;
@@ -14182,7 +14189,7 @@ static int32_t npu_route_thunk_15(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[15] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelExecute interposed */
-        struct npu_route_args_15 a = {{727, npu_route_thunk_15}, modelRI, stream};
+        struct npu_route_args_15 a = {{734, npu_route_thunk_15}, modelRI, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtModelExecute))npu_route_fns[15])(modelRI, stream, 0);
         npu_routed_pending = NULL;
@@ -14234,7 +14241,7 @@ static int32_t npu_route_thunk_252(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
     if (__builtin_expect(npu_route_fns[252] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
-        struct npu_route_args_252 a = {{851, npu_route_thunk_252}, modelRI, timeout};
+        struct npu_route_args_252 a = {{858, npu_route_thunk_252}, modelRI, timeout};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[252])((rtModel_t)modelRI, timeout);
         npu_routed_pending = NULL;
@@ -14285,7 +14292,7 @@ static int32_t npu_route_thunk_237(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
     if (__builtin_expect(npu_route_fns[237] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
-        struct npu_route_args_237 a = {{726, npu_route_thunk_237}, modelRI};
+        struct npu_route_args_237 a = {{733, npu_route_thunk_237}, modelRI};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[237])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
@@ -14335,7 +14342,7 @@ static int32_t npu_route_thunk_243(npu_routed *h) {
 
 static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[243] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
-        struct npu_route_args_243 a = {{803, npu_route_thunk_243}, stream};
+        struct npu_route_args_243 a = {{810, npu_route_thunk_243}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[243])(stream);
         npu_routed_pending = NULL;
@@ -14386,7 +14393,7 @@ static int32_t npu_route_thunk_244(npu_routed *h) {
 
 static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
     if (__builtin_expect(npu_route_fns[244] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
-        struct npu_route_args_244 a = {{804, npu_route_thunk_244}, stream, handle};
+        struct npu_route_args_244 a = {{811, npu_route_thunk_244}, stream, handle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[244])(stream, (rtTaskGrp_t*)handle);
         npu_routed_pending = NULL;
@@ -14438,7 +14445,7 @@ static int32_t npu_route_thunk_245(npu_routed *h) {
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
     if (__builtin_expect(npu_route_fns[245] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
-        struct npu_route_args_245 a = {{805, npu_route_thunk_245}, stream, handle};
+        struct npu_route_args_245 a = {{812, npu_route_thunk_245}, stream, handle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[245])(stream, (rtTaskGrp_t)handle);
         npu_routed_pending = NULL;
@@ -14489,7 +14496,7 @@ static int32_t npu_route_thunk_246(npu_routed *h) {
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[246] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
-        struct npu_route_args_246 a = {{806, npu_route_thunk_246}, stream};
+        struct npu_route_args_246 a = {{813, npu_route_thunk_246}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[246])(stream);
         npu_routed_pending = NULL;
@@ -14540,7 +14547,7 @@ static int32_t npu_route_thunk_247(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
     if (__builtin_expect(npu_route_fns[247] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
-        struct npu_route_args_247 a = {{846, npu_route_thunk_247}, modelRI, flag};
+        struct npu_route_args_247 a = {{853, npu_route_thunk_247}, modelRI, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[247])((rtModel_t*)modelRI, flag);
         npu_routed_pending = NULL;
@@ -14593,7 +14600,7 @@ static int32_t npu_route_thunk_248(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
     if (__builtin_expect(npu_route_fns[248] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
-        struct npu_route_args_248 a = {{847, npu_route_thunk_248}, modelRI, stream, flag};
+        struct npu_route_args_248 a = {{854, npu_route_thunk_248}, modelRI, stream, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[248])((rtModel_t)modelRI, stream, flag);
         npu_routed_pending = NULL;
@@ -14646,7 +14653,7 @@ static int32_t npu_route_thunk_249(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[249] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
-        struct npu_route_args_249 a = {{848, npu_route_thunk_249}, modelRI, stream};
+        struct npu_route_args_249 a = {{855, npu_route_thunk_249}, modelRI, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[249])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
@@ -14698,7 +14705,7 @@ static int32_t npu_route_thunk_250(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
     if (__builtin_expect(npu_route_fns[250] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
-        struct npu_route_args_250 a = {{849, npu_route_thunk_250}, modelRI, reserve};
+        struct npu_route_args_250 a = {{856, npu_route_thunk_250}, modelRI, reserve};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[250])((rtModel_t)modelRI, reserve);
         npu_routed_pending = NULL;
@@ -14750,7 +14757,7 @@ static int32_t npu_route_thunk_251(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[251] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
-        struct npu_route_args_251 a = {{850, npu_route_thunk_251}, modelRI, stream};
+        struct npu_route_args_251 a = {{857, npu_route_thunk_251}, modelRI, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[251])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
@@ -14802,7 +14809,7 @@ static int32_t npu_route_thunk_253(npu_routed *h) {
 
 static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
     if (__builtin_expect(npu_route_fns[253] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
-        struct npu_route_args_253 a = {{858, npu_route_thunk_253}, modelRI, name};
+        struct npu_route_args_253 a = {{865, npu_route_thunk_253}, modelRI, name};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[253])((rtModel_t)modelRI, (const char_t*)name);
         npu_routed_pending = NULL;
@@ -14855,7 +14862,7 @@ static int32_t npu_route_thunk_254(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
     if (__builtin_expect(npu_route_fns[254] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
-        struct npu_route_args_254 a = {{859, npu_route_thunk_254}, modelRI, maxLen, name};
+        struct npu_route_args_254 a = {{866, npu_route_thunk_254}, modelRI, maxLen, name};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[254])((rtModel_t)modelRI, maxLen, (char_t* const)name);
         npu_routed_pending = NULL;
@@ -15108,7 +15115,7 @@ static int32_t npu_route_thunk_257(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
     if (__builtin_expect(npu_route_fns[257] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
-        struct npu_route_args_257 a = {{893, npu_route_thunk_257}, modelRI, streams, numStreams};
+        struct npu_route_args_257 a = {{900, npu_route_thunk_257}, modelRI, streams, numStreams};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[257])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
         npu_routed_pending = NULL;
@@ -15408,7 +15415,7 @@ static int32_t npu_route_thunk_88(npu_routed *h) {
 
 static inline aclError emu_aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
     if (__builtin_expect(npu_route_fns[88] != NULL, 0) && (addrList != NULL && checkResult != NULL)) { /* split layout, rtsCheckMemType interposed */
-        struct npu_route_args_88 a = {{794, npu_route_thunk_88}, addrList, size, memType, checkResult, reserve};
+        struct npu_route_args_88 a = {{801, npu_route_thunk_88}, addrList, size, memType, checkResult, reserve};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCheckMemType))npu_route_fns[88])(addrList, size, memType, checkResult, reserve);
         npu_routed_pending = NULL;
@@ -15463,7 +15470,7 @@ static int32_t npu_route_thunk_212(npu_routed *h) {
 
 static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
     if (__builtin_expect(npu_route_fns[212] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
-        struct npu_route_args_212 a = {{747, npu_route_thunk_212}, userDevid, logicDevId};
+        struct npu_route_args_212 a = {{754, npu_route_thunk_212}, userDevid, logicDevId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[212])(userDevid, logicDevId);
         npu_routed_pending = NULL;
@@ -15515,7 +15522,7 @@ static int32_t npu_route_thunk_213(npu_routed *h) {
 
 static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
     if (__builtin_expect(npu_route_fns[213] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
-        struct npu_route_args_213 a = {{748, npu_route_thunk_213}, logicDevId, userDevid};
+        struct npu_route_args_213 a = {{755, npu_route_thunk_213}, logicDevId, userDevid};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[213])(logicDevId, userDevid);
         npu_routed_pending = NULL;
@@ -15567,7 +15574,7 @@ static int32_t npu_route_thunk_214(npu_routed *h) {
 
 static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
     if (__builtin_expect(npu_route_fns[214] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
-        struct npu_route_args_214 a = {{745, npu_route_thunk_214}, phyDevId, logicDevId};
+        struct npu_route_args_214 a = {{752, npu_route_thunk_214}, phyDevId, logicDevId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[214])(phyDevId, logicDevId);
         npu_routed_pending = NULL;
@@ -15619,7 +15626,7 @@ static int32_t npu_route_thunk_215(npu_routed *h) {
 
 static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
     if (__builtin_expect(npu_route_fns[215] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
-        struct npu_route_args_215 a = {{746, npu_route_thunk_215}, logicDevId, phyDevId};
+        struct npu_route_args_215 a = {{753, npu_route_thunk_215}, logicDevId, phyDevId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[215])(logicDevId, phyDevId);
         npu_routed_pending = NULL;
@@ -15957,7 +15964,7 @@ static int32_t npu_route_thunk_216(npu_routed *h) {
 
 static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
     if (__builtin_expect(npu_route_fns[216] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
-        struct npu_route_args_216 a = {{753, npu_route_thunk_216}, overflowAddr};
+        struct npu_route_args_216 a = {{760, npu_route_thunk_216}, overflowAddr};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[216])(overflowAddr);
         npu_routed_pending = NULL;
@@ -16141,7 +16148,7 @@ static int32_t npu_route_thunk_217(npu_routed *h) {
 
 static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     if (__builtin_expect(npu_route_fns[217] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
-        struct npu_route_args_217 a = {{843, npu_route_thunk_217}, stream, fn, args};
+        struct npu_route_args_217 a = {{850, npu_route_thunk_217}, stream, fn, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[217])(stream, (const rtCallback_t)fn, (void* const)args);
         npu_routed_pending = NULL;
@@ -16256,7 +16263,7 @@ static int32_t npu_route_thunk_91(npu_routed *h) {
 
 static inline aclError emu_aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
     if (__builtin_expect(npu_route_fns[91] != NULL, 0) && (regName != NULL)) { /* split layout, rtsRegStreamStateCallback interposed */
-        struct npu_route_args_91 a = {{815, npu_route_thunk_91}, regName, callback, args};
+        struct npu_route_args_91 a = {{822, npu_route_thunk_91}, regName, callback, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsRegStreamStateCallback))npu_route_fns[91])((const char_t*)regName, (rtsStreamStateCallback)callback, args);
         npu_routed_pending = NULL;
@@ -16310,7 +16317,7 @@ static int32_t npu_route_thunk_92(npu_routed *h) {
 
 static inline aclError emu_aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
     if (__builtin_expect(npu_route_fns[92] != NULL, 0) && (regName != NULL)) { /* split layout, rtsRegDeviceStateCallback interposed */
-        struct npu_route_args_92 a = {{749, npu_route_thunk_92}, regName, callback, args};
+        struct npu_route_args_92 a = {{756, npu_route_thunk_92}, regName, callback, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsRegDeviceStateCallback))npu_route_fns[92])((const char_t*)regName, (rtsDeviceStateCallback)callback, args);
         npu_routed_pending = NULL;
@@ -16364,7 +16371,7 @@ static int32_t npu_route_thunk_93(npu_routed *h) {
 
 static inline aclError emu_aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
     if (__builtin_expect(npu_route_fns[93] != NULL, 0) && (regName != NULL)) { /* split layout, rtsSetDeviceTaskAbortCallback interposed */
-        struct npu_route_args_93 a = {{750, npu_route_thunk_93}, regName, callback, args};
+        struct npu_route_args_93 a = {{757, npu_route_thunk_93}, regName, callback, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_route_fns[93])((const char_t*)regName, (rtsDeviceTaskAbortCallback)callback, args);
         npu_routed_pending = NULL;
@@ -16497,7 +16504,7 @@ static int32_t npu_route_thunk_218(npu_routed *h) {
 
 static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[218] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
-        struct npu_route_args_218 a = {{816, npu_route_thunk_218}, stream};
+        struct npu_route_args_218 a = {{823, npu_route_thunk_218}, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[218])(stream);
         npu_routed_pending = NULL;
@@ -16579,7 +16586,7 @@ static int32_t npu_route_thunk_95(npu_routed *h) {
 
 static inline aclError emu_aclrtCmoGetDescSize(size_t* size) {
     if (__builtin_expect(npu_route_fns[95] != NULL, 0) && (size != NULL)) { /* split layout, rtsGetCmoDescSize interposed */
-        struct npu_route_args_95 a = {{785, npu_route_thunk_95}, size};
+        struct npu_route_args_95 a = {{792, npu_route_thunk_95}, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetCmoDescSize))npu_route_fns[95])(size);
         npu_routed_pending = NULL;
@@ -16631,7 +16638,7 @@ static int32_t npu_route_thunk_96(npu_routed *h) {
 
 static inline aclError emu_aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
     if (__builtin_expect(npu_route_fns[96] != NULL, 0) && (cmoDesc != NULL && src != NULL)) { /* split layout, rtsSetCmoDesc interposed */
-        struct npu_route_args_96 a = {{786, npu_route_thunk_96}, cmoDesc, src, size};
+        struct npu_route_args_96 a = {{793, npu_route_thunk_96}, cmoDesc, src, size};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsSetCmoDesc))npu_route_fns[96])((rtCmoDesc_t)cmoDesc, src, size);
         npu_routed_pending = NULL;
@@ -16767,7 +16774,7 @@ static int32_t npu_route_thunk_256(npu_routed *h) {
 
 static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
     if (__builtin_expect(npu_route_fns[256] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
-        struct npu_route_args_256 a = {{860, npu_route_thunk_256}, modelRI};
+        struct npu_route_args_256 a = {{867, npu_route_thunk_256}, modelRI};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[256])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
@@ -16943,7 +16950,7 @@ static int32_t npu_route_thunk_220(npu_routed *h) {
 
 static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
     if (__builtin_expect(npu_route_fns[220] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
-        struct npu_route_args_220 a = {{769, npu_route_thunk_220}, cntNotify, stream, info};
+        struct npu_route_args_220 a = {{776, npu_route_thunk_220}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[220])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
         npu_routed_pending = NULL;
@@ -16997,7 +17004,7 @@ static int32_t npu_route_thunk_221(npu_routed *h) {
 
 static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
     if (__builtin_expect(npu_route_fns[221] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
-        struct npu_route_args_221 a = {{770, npu_route_thunk_221}, cntNotify, stream, info};
+        struct npu_route_args_221 a = {{777, npu_route_thunk_221}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[221])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
         npu_routed_pending = NULL;
@@ -17050,7 +17057,7 @@ static int32_t npu_route_thunk_222(npu_routed *h) {
 
 static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[222] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
-        struct npu_route_args_222 a = {{771, npu_route_thunk_222}, cntNotify, stream};
+        struct npu_route_args_222 a = {{778, npu_route_thunk_222}, cntNotify, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[222])((rtCntNotify_t)cntNotify, stream);
         npu_routed_pending = NULL;
@@ -17102,7 +17109,7 @@ static int32_t npu_route_thunk_223(npu_routed *h) {
 
 static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
     if (__builtin_expect(npu_route_fns[223] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
-        struct npu_route_args_223 a = {{772, npu_route_thunk_223}, cntNotify, notifyId};
+        struct npu_route_args_223 a = {{779, npu_route_thunk_223}, cntNotify, notifyId};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[223])((rtCntNotify_t)cntNotify, notifyId);
         npu_routed_pending = NULL;
@@ -17183,7 +17190,7 @@ static int32_t npu_route_thunk_97(npu_routed *h) {
 
 static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
     if (__builtin_expect(npu_route_fns[97] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
-        struct npu_route_args_97 a = {{734, npu_route_thunk_97}, deviceId, errorInfo};
+        struct npu_route_args_97 a = {{741, npu_route_thunk_97}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsGetErrorVerbose))npu_route_fns[97])((const uint32_t)deviceId, (rtErrorInfo* const)errorInfo);
         npu_routed_pending = NULL;
@@ -17235,7 +17242,7 @@ static int32_t npu_route_thunk_98(npu_routed *h) {
 
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
     if (__builtin_expect(npu_route_fns[98] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
-        struct npu_route_args_98 a = {{735, npu_route_thunk_98}, deviceId, errorInfo};
+        struct npu_route_args_98 a = {{742, npu_route_thunk_98}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtsRepairError))npu_route_fns[98])((const uint32_t)deviceId, (const rtErrorInfo* const)errorInfo);
         npu_routed_pending = NULL;
@@ -17289,7 +17296,7 @@ static int32_t npu_route_thunk_224(npu_routed *h) {
 
 static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
     if (__builtin_expect(npu_route_fns[224] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
-        struct npu_route_args_224 a = {{712, npu_route_thunk_224}, virPtr, size, desc, count};
+        struct npu_route_args_224 a = {{719, npu_route_thunk_224}, virPtr, size, desc, count};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[224])(virPtr, size, (rtMemAccessDesc*)desc, count);
         npu_routed_pending = NULL;
@@ -17344,7 +17351,7 @@ static int32_t npu_route_thunk_161(npu_routed *h) {
 
 static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
     if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
-        struct npu_route_args_161 a = {{713, npu_route_thunk_161}, virPtr, location, flag};
+        struct npu_route_args_161 a = {{720, npu_route_thunk_161}, virPtr, location, flag};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[161])(virPtr, (rtMemLocation*)location, flag);
         npu_routed_pending = NULL;
@@ -17397,7 +17404,7 @@ static int32_t npu_route_thunk_46(npu_routed *h) {
 
 static inline aclError emu_aclrtSnapShotProcessLock(int pid, void* reserve) {
     if (__builtin_expect(npu_route_fns[46] != NULL, 0) && (pid == getpid())) { /* split layout, rtSnapShotProcessLock interposed */
-        struct npu_route_args_46 a = {{864, npu_route_thunk_46}, pid, reserve};
+        struct npu_route_args_46 a = {{871, npu_route_thunk_46}, pid, reserve};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSnapShotProcessLock))npu_route_fns[46])();
         npu_routed_pending = NULL;
@@ -17449,7 +17456,7 @@ static int32_t npu_route_thunk_47(npu_routed *h) {
 
 static inline aclError emu_aclrtSnapShotProcessUnlock(int pid, void* reserve) {
     if (__builtin_expect(npu_route_fns[47] != NULL, 0) && (pid == getpid())) { /* split layout, rtSnapShotProcessUnlock interposed */
-        struct npu_route_args_47 a = {{865, npu_route_thunk_47}, pid, reserve};
+        struct npu_route_args_47 a = {{872, npu_route_thunk_47}, pid, reserve};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSnapShotProcessUnlock))npu_route_fns[47])();
         npu_routed_pending = NULL;
@@ -17501,7 +17508,7 @@ static int32_t npu_route_thunk_48(npu_routed *h) {
 
 static inline aclError emu_aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
     if (__builtin_expect(npu_route_fns[48] != NULL, 0) && (pid == getpid() && args != NULL)) { /* split layout, rtSnapShotProcessBackup interposed */
-        struct npu_route_args_48 a = {{866, npu_route_thunk_48}, pid, args};
+        struct npu_route_args_48 a = {{873, npu_route_thunk_48}, pid, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSnapShotProcessBackup))npu_route_fns[48])();
         npu_routed_pending = NULL;
@@ -17553,7 +17560,7 @@ static int32_t npu_route_thunk_49(npu_routed *h) {
 
 static inline aclError emu_aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
     if (__builtin_expect(npu_route_fns[49] != NULL, 0) && (pid == getpid() && args != NULL)) { /* split layout, rtSnapShotProcessRestore interposed */
-        struct npu_route_args_49 a = {{867, npu_route_thunk_49}, pid, args};
+        struct npu_route_args_49 a = {{874, npu_route_thunk_49}, pid, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSnapShotProcessRestore))npu_route_fns[49])();
         npu_routed_pending = NULL;
@@ -17606,7 +17613,7 @@ static int32_t npu_route_thunk_50(npu_routed *h) {
 
 static inline aclError emu_aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
     if (__builtin_expect(npu_route_fns[50] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) { /* split layout, rtSnapShotCallbackRegister interposed */
-        struct npu_route_args_50 a = {{868, npu_route_thunk_50}, stage, callback, args};
+        struct npu_route_args_50 a = {{875, npu_route_thunk_50}, stage, callback, args};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSnapShotCallbackRegister))npu_route_fns[50])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback, args);
         npu_routed_pending = NULL;
@@ -17659,7 +17666,7 @@ static int32_t npu_route_thunk_51(npu_routed *h) {
 
 static inline aclError emu_aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
     if (__builtin_expect(npu_route_fns[51] != NULL, 0) && ((unsigned)stage <= ACL_RT_SNAPSHOT_UNLOCK_POST && callback != NULL)) { /* split layout, rtSnapShotCallbackUnregister interposed */
-        struct npu_route_args_51 a = {{869, npu_route_thunk_51}, stage, callback};
+        struct npu_route_args_51 a = {{876, npu_route_thunk_51}, stage, callback};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtSnapShotCallbackUnregister))npu_route_fns[51])((rtSnapShotStage)stage, (rtSnapShotCallBack)callback);
         npu_routed_pending = NULL;
@@ -17772,7 +17779,7 @@ static int32_t npu_route_thunk_99(npu_routed *h) {
 
 static inline aclError emu_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
     if (__builtin_expect(npu_route_fns[99] != NULL, 0) && (funcHandle != NULL)) { /* split layout, rtFunctionGetAttribute interposed */
-        struct npu_route_args_99 a = {{676, npu_route_thunk_99}, funcHandle, attrType, attrValue};
+        struct npu_route_args_99 a = {{683, npu_route_thunk_99}, funcHandle, attrType, attrValue};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFunctionGetAttribute))npu_route_fns[99])((rtFuncHandle)funcHandle, (rtFuncAttribute)attrType, attrValue);
         npu_routed_pending = NULL;
@@ -17825,7 +17832,7 @@ static int32_t npu_route_thunk_100(npu_routed *h) {
 
 static inline aclError emu_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
     if (__builtin_expect(npu_route_fns[100] != NULL, 0) && (funcHandle != NULL && binHandle != NULL)) { /* split layout, rtFunctionGetBinary interposed */
-        struct npu_route_args_100 a = {{914, npu_route_thunk_100}, funcHandle, binHandle};
+        struct npu_route_args_100 a = {{921, npu_route_thunk_100}, funcHandle, binHandle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFunctionGetBinary))npu_route_fns[100])((const rtFuncHandle)funcHandle, (rtBinHandle*)binHandle);
         npu_routed_pending = NULL;
@@ -17877,7 +17884,7 @@ static int32_t npu_route_thunk_101(npu_routed *h) {
 
 static inline aclError emu_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
     if (__builtin_expect(npu_route_fns[101] != NULL, 0) && (func != NULL && paramCount != NULL)) { /* split layout, rtFunctionGetParamCount interposed */
-        struct npu_route_args_101 a = {{915, npu_route_thunk_101}, func, paramCount};
+        struct npu_route_args_101 a = {{922, npu_route_thunk_101}, func, paramCount};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFunctionGetParamCount))npu_route_fns[101])(func, paramCount);
         npu_routed_pending = NULL;
@@ -17931,7 +17938,7 @@ static int32_t npu_route_thunk_102(npu_routed *h) {
 
 static inline aclError emu_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
     if (__builtin_expect(npu_route_fns[102] != NULL, 0) && (func != NULL && paramOffset != NULL && paramSize != NULL)) { /* split layout, rtFunctionGetParamInfo interposed */
-        struct npu_route_args_102 a = {{916, npu_route_thunk_102}, func, paramIndex, paramOffset, paramSize};
+        struct npu_route_args_102 a = {{923, npu_route_thunk_102}, func, paramIndex, paramOffset, paramSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFunctionGetParamInfo))npu_route_fns[102])(func, paramIndex, paramOffset, paramSize);
         npu_routed_pending = NULL;
@@ -17986,7 +17993,7 @@ static int32_t npu_route_thunk_103(npu_routed *h) {
 
 static inline aclError emu_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
     if (__builtin_expect(npu_route_fns[103] != NULL, 0) && (func != NULL && dynamicUbufSize != NULL)) { /* split layout, rtFunctionGetAvailDynUbufPerBlock interposed */
-        struct npu_route_args_103 a = {{917, npu_route_thunk_103}, func, flags, dynamicUbufSize};
+        struct npu_route_args_103 a = {{924, npu_route_thunk_103}, func, flags, dynamicUbufSize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_route_fns[103])(func, flags, dynamicUbufSize);
         npu_routed_pending = NULL;
@@ -18143,7 +18150,7 @@ static int32_t npu_route_thunk_227(npu_routed *h) {
 
 static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
     if (__builtin_expect(npu_route_fns[227] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
-        struct npu_route_args_227 a = {{724, npu_route_thunk_227}, virPtr, handle};
+        struct npu_route_args_227 a = {{731, npu_route_thunk_227}, virPtr, handle};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[227])(virPtr, (rtDrvMemHandle*)handle);
         npu_routed_pending = NULL;
@@ -18195,7 +18202,7 @@ static int32_t npu_route_thunk_104(npu_routed *h) {
 
 static inline aclError emu_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
     if (__builtin_expect(npu_route_fns[104] != NULL, 0) && (handle != NULL && prop != NULL)) { /* split layout, rtMemGetAllocationPropertiesFromHandle interposed */
-        struct npu_route_args_104 a = {{725, npu_route_thunk_104}, handle, prop};
+        struct npu_route_args_104 a = {{732, npu_route_thunk_104}, handle, prop};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_route_fns[104])((rtDrvMemHandle)handle, (rtDrvMemProp_t*)prop);
         npu_routed_pending = NULL;
@@ -18281,7 +18288,7 @@ static int32_t npu_route_thunk_228(npu_routed *h) {
 
 static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
     if (__builtin_expect(npu_route_fns[228] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
-        struct npu_route_args_228 a = {{879, npu_route_thunk_228}, ptr, pbase, psize};
+        struct npu_route_args_228 a = {{886, npu_route_thunk_228}, ptr, pbase, psize};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[228])(ptr, pbase, psize);
         npu_routed_pending = NULL;
@@ -18369,7 +18376,7 @@ static int32_t npu_route_thunk_236(npu_routed *h) {
 
 static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[236] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
-        struct npu_route_args_236 a = {{886, npu_route_thunk_236}, ptr, size, location, flags, stream};
+        struct npu_route_args_236 a = {{893, npu_route_thunk_236}, ptr, size, location, flags, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[236])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
         npu_routed_pending = NULL;
@@ -18430,7 +18437,7 @@ static int32_t npu_route_thunk_108(npu_routed *h) {
 
 static inline aclError emu_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[108] != NULL, 0) && (ptrs != NULL && sizes != NULL && prefetchLocs != NULL && prefetchLocIdxs != NULL)) { /* split layout, rtMemManagedPrefetchBatchAsync interposed */
-        struct npu_route_args_108 a = {{887, npu_route_thunk_108}, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream};
+        struct npu_route_args_108 a = {{894, npu_route_thunk_108}, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_route_fns[108])(ptrs, sizes, count, (rtMemManagedLocation*)prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
         npu_routed_pending = NULL;
@@ -18887,7 +18894,7 @@ static int32_t npu_route_thunk_229(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
     if (__builtin_expect(npu_route_fns[229] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_229 a = {{875, npu_route_thunk_229}, memPool, poolProps};
+        struct npu_route_args_229 a = {{882, npu_route_thunk_229}, memPool, poolProps};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[229])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
         npu_routed_pending = NULL;
@@ -18938,7 +18945,7 @@ static int32_t npu_route_thunk_230(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
     if (__builtin_expect(npu_route_fns[230] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
-        struct npu_route_args_230 a = {{876, npu_route_thunk_230}, memPool};
+        struct npu_route_args_230 a = {{883, npu_route_thunk_230}, memPool};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[230])((rtMemPool_t const)memPool);
         npu_routed_pending = NULL;
@@ -18990,7 +18997,7 @@ static int32_t npu_route_thunk_231(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
     if (__builtin_expect(npu_route_fns[231] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
-        struct npu_route_args_231 a = {{877, npu_route_thunk_231}, memPool, attr, value};
+        struct npu_route_args_231 a = {{884, npu_route_thunk_231}, memPool, attr, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[231])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
@@ -19044,7 +19051,7 @@ static int32_t npu_route_thunk_232(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
     if (__builtin_expect(npu_route_fns[232] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
-        struct npu_route_args_232 a = {{878, npu_route_thunk_232}, memPool, attr, value};
+        struct npu_route_args_232 a = {{885, npu_route_thunk_232}, memPool, attr, value};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[232])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
@@ -19099,7 +19106,7 @@ static int32_t npu_route_thunk_233(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[233] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
-        struct npu_route_args_233 a = {{880, npu_route_thunk_233}, ptr, size, memPool, stream};
+        struct npu_route_args_233 a = {{887, npu_route_thunk_233}, ptr, size, memPool, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[233])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
         npu_routed_pending = NULL;
@@ -19153,7 +19160,7 @@ static int32_t npu_route_thunk_234(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
     if (__builtin_expect(npu_route_fns[234] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
-        struct npu_route_args_234 a = {{881, npu_route_thunk_234}, ptr, stream};
+        struct npu_route_args_234 a = {{888, npu_route_thunk_234}, ptr, stream};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[234])(ptr, stream);
         npu_routed_pending = NULL;
@@ -19205,7 +19212,7 @@ static int32_t npu_route_thunk_235(npu_routed *h) {
 
 static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
     if (__builtin_expect(npu_route_fns[235] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
-        struct npu_route_args_235 a = {{885, npu_route_thunk_235}, memPool, minBytesToKeep};
+        struct npu_route_args_235 a = {{892, npu_route_thunk_235}, memPool, minBytesToKeep};
         npu_routed_pending = &a.h;
         aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[235])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
         npu_routed_pending = NULL;
@@ -26456,14 +26463,7 @@ NPU_EXPORT rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode) {
 }
 
 static inline rtError_t emu_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
-    (void)kernelType;
-    (void)opName;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 657);
+    return npug_rtAicpuKernelLaunchExWithArgs(npu_self(), kernelType, (char_t*)opName, numBlocks, (rtAicpuArgsEx_t*)argsInfo, smDesc, stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags) {
@@ -26562,15 +26562,199 @@ NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* i
     return emu_rtGetFuncHandleFromExceptionInfo(info, func);
 }
 
+static inline rtError_t emu_rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    return npug_rtRegisterAllKernel(npu_self(), (rtDevBinary_t*)bin, hdl);
+}
+
+static NPU_HOOK rtError_t hook_rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtRegisterAllKernel(bin, hdl);
+    else if (npu_pt_fns[660] != NULL)
+        r = ((__typeof__(&rtRegisterAllKernel))npu_pt_fns[660])(bin, hdl);
+    else
+        r = (rtError_t)npu_pt_fail(660);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 660);
+        NPU_TR_ARG(t, "bin", bin);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtRegisterAllKernel(bin, hdl);
+    return emu_rtRegisterAllKernel(bin, hdl);
+}
+
+static inline rtError_t emu_rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    return npug_rtDevBinaryRegister(npu_self(), (rtDevBinary_t*)bin, hdl);
+}
+
+static NPU_HOOK rtError_t hook_rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDevBinaryRegister(bin, hdl);
+    else if (npu_pt_fns[661] != NULL)
+        r = ((__typeof__(&rtDevBinaryRegister))npu_pt_fns[661])(bin, hdl);
+    else
+        r = (rtError_t)npu_pt_fail(661);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 661);
+        NPU_TR_ARG(t, "bin", bin);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDevBinaryRegister(bin, hdl);
+    return emu_rtDevBinaryRegister(bin, hdl);
+}
+
+static inline rtError_t emu_rtDevBinaryUnRegister(void* hdl) {
+    return npug_rtDevBinaryUnRegister(npu_self(), hdl);
+}
+
+static NPU_HOOK rtError_t hook_rtDevBinaryUnRegister(void* hdl) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtDevBinaryUnRegister(hdl);
+    else if (npu_pt_fns[662] != NULL)
+        r = ((__typeof__(&rtDevBinaryUnRegister))npu_pt_fns[662])(hdl);
+    else
+        r = (rtError_t)npu_pt_fail(662);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 662);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtDevBinaryUnRegister(void* hdl) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtDevBinaryUnRegister(hdl);
+    return emu_rtDevBinaryUnRegister(hdl);
+}
+
+static inline rtError_t emu_rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    return npug_rtFunctionRegister(npu_self(), binHandle, (void*)stubFunc, (char_t*)stubName, (void*)kernelInfoExt, funcMode);
+}
+
+static NPU_HOOK rtError_t hook_rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    else if (npu_pt_fns[663] != NULL)
+        r = ((__typeof__(&rtFunctionRegister))npu_pt_fns[663])(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    else
+        r = (rtError_t)npu_pt_fail(663);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 663);
+        NPU_TR_ARG(t, "binHandle", binHandle);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "stubName", stubName);
+        NPU_TR_ARG(t, "kernelInfoExt", kernelInfoExt);
+        NPU_TR_ARG(t, "funcMode", funcMode);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    return emu_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+}
+
+static inline rtError_t emu_rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    return npug_rtKernelLaunch(npu_self(), (void*)stubFunc, numBlocks, args, argsSize, smDesc, stm);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    else if (npu_pt_fns[664] != NULL)
+        r = ((__typeof__(&rtKernelLaunch))npu_pt_fns[664])(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    else
+        r = (rtError_t)npu_pt_fail(664);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 664);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "args", args);
+        NPU_TR_ARG(t, "argsSize", argsSize);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    return emu_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+}
+
+static inline rtError_t emu_rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    return npug_rtKernelLaunchWithHandle(npu_self(), hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, (void*)kernelInfo);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    else if (npu_pt_fns[665] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithHandle))npu_pt_fns[665])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    else
+        r = (rtError_t)npu_pt_fail(665);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 665);
+        NPU_TR_ARG(t, "hdl", hdl);
+        NPU_TR_ARG(t, "tilingKey", tilingKey);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "kernelInfo", kernelInfo);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    return emu_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+}
+
 static inline rtError_t emu_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
-    (void)hdl;
-    (void)tilingKey;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)cfgInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 660);
+    return npug_rtKernelLaunchWithHandleV2(npu_self(), hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, (rtTaskCfgInfo_t*)cfgInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
@@ -26579,12 +26763,12 @@ static NPU_HOOK rtError_t hook_rtKernelLaunchWithHandleV2(void* hdl, const uint6
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
-    else if (npu_pt_fns[660] != NULL)
-        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[660])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
+    else if (npu_pt_fns[666] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithHandleV2))npu_pt_fns[666])(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(660);
+        r = (rtError_t)npu_pt_fail(666);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 660);
+        npu_tr *t = npu_tr_start(&c, 666);
         NPU_TR_ARG(t, "hdl", hdl);
         NPU_TR_ARG(t, "tilingKey", tilingKey);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
@@ -26604,15 +26788,42 @@ NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tiling
     return emu_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
 }
 
+static inline rtError_t emu_rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    return npug_rtKernelLaunchWithFlag(npu_self(), (void*)stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
+static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    npu_call c;
+    npu_call_begin(&c);
+    rtError_t r;
+    if (!npu_pt_on)
+        r = emu_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[667] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithFlag))npu_pt_fns[667])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    else
+        r = (rtError_t)npu_pt_fail(667);
+    if (c.trace) {
+        npu_tr *t = npu_tr_start(&c, 667);
+        NPU_TR_ARG(t, "stubFunc", stubFunc);
+        NPU_TR_ARG(t, "numBlocks", numBlocks);
+        NPU_TR_ARG(t, "argsInfo", argsInfo);
+        NPU_TR_ARG(t, "smDesc", smDesc);
+        NPU_TR_ARG(t, "stm", stm);
+        NPU_TR_ARG(t, "flags", flags);
+        NPU_TR_RET(t, r);
+        npu_tr_finish(t, &c);
+    }
+    return r;
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    if (__builtin_expect(npu_hooks != 0, 0))
+        return hook_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    return emu_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
 static inline rtError_t emu_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
-    (void)stubFunc;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)flags;
-    (void)cfgInfo;
-    return (rtError_t)npu_unsupported(npu_self(), 661);
+    return npug_rtKernelLaunchWithFlagV2(npu_self(), (void*)stubFunc, numBlocks, argsInfo, smDesc, stm, flags, (rtTaskCfgInfo_t*)cfgInfo);
 }
 
 static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
@@ -26621,12 +26832,12 @@ static NPU_HOOK rtError_t hook_rtKernelLaunchWithFlagV2(const void* stubFunc, ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
-    else if (npu_pt_fns[661] != NULL)
-        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[661])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
+    else if (npu_pt_fns[668] != NULL)
+        r = ((__typeof__(&rtKernelLaunchWithFlagV2))npu_pt_fns[668])(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(661);
+        r = (rtError_t)npu_pt_fail(668);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 661);
+        npu_tr *t = npu_tr_start(&c, 668);
         NPU_TR_ARG(t, "stubFunc", stubFunc);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -26647,13 +26858,7 @@ NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t num
 }
 
 static inline rtError_t emu_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
-    (void)launchNames;
-    (void)numBlocks;
-    (void)argsInfo;
-    (void)smDesc;
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 662);
+    return npug_rtAicpuKernelLaunchWithFlag(npu_self(), (rtKernelLaunchNames_t*)launchNames, numBlocks, (rtArgsEx_t*)argsInfo, smDesc, stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
@@ -26662,12 +26867,12 @@ static NPU_HOOK rtError_t hook_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
-    else if (npu_pt_fns[662] != NULL)
-        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[662])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
+    else if (npu_pt_fns[669] != NULL)
+        r = ((__typeof__(&rtAicpuKernelLaunchWithFlag))npu_pt_fns[669])(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(662);
+        r = (rtError_t)npu_pt_fail(669);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 662);
+        npu_tr *t = npu_tr_start(&c, 669);
         NPU_TR_ARG(t, "launchNames", launchNames);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -26687,7 +26892,7 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
 }
 
 static inline rtError_t emu_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 663) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 670) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSubscribeReport(npu_self(), threadId, stm);
 }
@@ -26698,12 +26903,12 @@ static NPU_HOOK rtError_t hook_rtSubscribeReport(uint64_t threadId, rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSubscribeReport(threadId, stm);
-    else if (npu_pt_fns[663] != NULL)
-        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[663])(threadId, stm);
+    else if (npu_pt_fns[670] != NULL)
+        r = ((__typeof__(&rtSubscribeReport))npu_pt_fns[670])(threadId, stm);
     else
-        r = (rtError_t)npu_pt_fail(663);
+        r = (rtError_t)npu_pt_fail(670);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 663);
+        npu_tr *t = npu_tr_start(&c, 670);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26719,7 +26924,7 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 664) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 671) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtCallbackLaunch(npu_self(), callBackFunc, fnData, stm, isBlock);
 }
@@ -26730,12 +26935,12 @@ static NPU_HOOK rtError_t hook_rtCallbackLaunch(rtCallback_t callBackFunc, void*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
-    else if (npu_pt_fns[664] != NULL)
-        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[664])(callBackFunc, fnData, stm, isBlock);
+    else if (npu_pt_fns[671] != NULL)
+        r = ((__typeof__(&rtCallbackLaunch))npu_pt_fns[671])(callBackFunc, fnData, stm, isBlock);
     else
-        r = (rtError_t)npu_pt_fail(664);
+        r = (rtError_t)npu_pt_fail(671);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 664);
+        npu_tr *t = npu_tr_start(&c, 671);
         NPU_TR_ARG(t, "callBackFunc", callBackFunc);
         NPU_TR_ARG(t, "fnData", fnData);
         NPU_TR_ARG(t, "stm", stm);
@@ -26753,7 +26958,7 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
 }
 
 static inline rtError_t emu_rtProcessReport(int32_t timeout) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 665) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 672) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtProcessReport(npu_self(), timeout);
 }
@@ -26764,12 +26969,12 @@ static NPU_HOOK rtError_t hook_rtProcessReport(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtProcessReport(timeout);
-    else if (npu_pt_fns[665] != NULL)
-        r = ((__typeof__(&rtProcessReport))npu_pt_fns[665])(timeout);
+    else if (npu_pt_fns[672] != NULL)
+        r = ((__typeof__(&rtProcessReport))npu_pt_fns[672])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(665);
+        r = (rtError_t)npu_pt_fail(672);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 665);
+        npu_tr *t = npu_tr_start(&c, 672);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26784,7 +26989,7 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
 }
 
 static inline rtError_t emu_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 666) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 673) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtUnSubscribeReport(npu_self(), threadId, stm);
 }
@@ -26795,12 +27000,12 @@ static NPU_HOOK rtError_t hook_rtUnSubscribeReport(uint64_t threadId, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnSubscribeReport(threadId, stm);
-    else if (npu_pt_fns[666] != NULL)
-        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[666])(threadId, stm);
+    else if (npu_pt_fns[673] != NULL)
+        r = ((__typeof__(&rtUnSubscribeReport))npu_pt_fns[673])(threadId, stm);
     else
-        r = (rtError_t)npu_pt_fail(666);
+        r = (rtError_t)npu_pt_fail(673);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 666);
+        npu_tr *t = npu_tr_start(&c, 673);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -26816,7 +27021,7 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtBinaryUnLoad(rtBinHandle binHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 667) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 674) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtBinaryUnLoad(npu_self(), binHandle);
 }
@@ -26827,12 +27032,12 @@ static NPU_HOOK rtError_t hook_rtBinaryUnLoad(rtBinHandle binHandle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryUnLoad(binHandle);
-    else if (npu_pt_fns[667] != NULL)
-        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[667])(binHandle);
+    else if (npu_pt_fns[674] != NULL)
+        r = ((__typeof__(&rtBinaryUnLoad))npu_pt_fns[674])(binHandle);
     else
-        r = (rtError_t)npu_pt_fail(667);
+        r = (rtError_t)npu_pt_fail(674);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 667);
+        npu_tr *t = npu_tr_start(&c, 674);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26847,7 +27052,7 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
 }
 
 static inline rtError_t emu_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 668) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 675) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtGetDeviceSatStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
@@ -26858,12 +27063,12 @@ static NPU_HOOK rtError_t hook_rtGetDeviceSatStatus(void* const outputAddrPtr, c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
-    else if (npu_pt_fns[668] != NULL)
-        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[668])(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[675] != NULL)
+        r = ((__typeof__(&rtGetDeviceSatStatus))npu_pt_fns[675])(outputAddrPtr, outputSize, stm);
     else
-        r = (rtError_t)npu_pt_fail(668);
+        r = (rtError_t)npu_pt_fail(675);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 668);
+        npu_tr *t = npu_tr_start(&c, 675);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "stm", stm);
@@ -26880,7 +27085,7 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
 }
 
 static inline rtError_t emu_rtCleanDeviceSatStatus(rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 669) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 676) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtCleanDeviceSatStatus(npu_self(), stm);
 }
@@ -26891,12 +27096,12 @@ static NPU_HOOK rtError_t hook_rtCleanDeviceSatStatus(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCleanDeviceSatStatus(stm);
-    else if (npu_pt_fns[669] != NULL)
-        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[669])(stm);
+    else if (npu_pt_fns[676] != NULL)
+        r = ((__typeof__(&rtCleanDeviceSatStatus))npu_pt_fns[676])(stm);
     else
-        r = (rtError_t)npu_pt_fail(669);
+        r = (rtError_t)npu_pt_fail(676);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 669);
+        npu_tr *t = npu_tr_start(&c, 676);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26913,7 +27118,7 @@ NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
 static inline rtError_t emu_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     (void)threadId;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 670);
+    return (rtError_t)npu_unsupported(npu_self(), 677);
 }
 
 static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -26922,12 +27127,12 @@ static NPU_HOOK rtError_t hook_rtSubscribeHostFunc(uint64_t threadId, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSubscribeHostFunc(threadId, stream);
-    else if (npu_pt_fns[670] != NULL)
-        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[670])(threadId, stream);
+    else if (npu_pt_fns[677] != NULL)
+        r = ((__typeof__(&rtSubscribeHostFunc))npu_pt_fns[677])(threadId, stream);
     else
-        r = (rtError_t)npu_pt_fail(670);
+        r = (rtError_t)npu_pt_fail(677);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 670);
+        npu_tr *t = npu_tr_start(&c, 677);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -26944,7 +27149,7 @@ NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
 
 static inline rtError_t emu_rtProcessHostFunc(int32_t timeout) {
     (void)timeout;
-    return (rtError_t)npu_unsupported(npu_self(), 671);
+    return (rtError_t)npu_unsupported(npu_self(), 678);
 }
 
 static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
@@ -26953,12 +27158,12 @@ static NPU_HOOK rtError_t hook_rtProcessHostFunc(int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtProcessHostFunc(timeout);
-    else if (npu_pt_fns[671] != NULL)
-        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[671])(timeout);
+    else if (npu_pt_fns[678] != NULL)
+        r = ((__typeof__(&rtProcessHostFunc))npu_pt_fns[678])(timeout);
     else
-        r = (rtError_t)npu_pt_fail(671);
+        r = (rtError_t)npu_pt_fail(678);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 671);
+        npu_tr *t = npu_tr_start(&c, 678);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -26975,7 +27180,7 @@ NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
 static inline rtError_t emu_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
     (void)threadId;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 672);
+    return (rtError_t)npu_unsupported(npu_self(), 679);
 }
 
 static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
@@ -26984,12 +27189,12 @@ static NPU_HOOK rtError_t hook_rtUnSubscribeHostFunc(uint64_t threadId, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnSubscribeHostFunc(threadId, stream);
-    else if (npu_pt_fns[672] != NULL)
-        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[672])(threadId, stream);
+    else if (npu_pt_fns[679] != NULL)
+        r = ((__typeof__(&rtUnSubscribeHostFunc))npu_pt_fns[679])(threadId, stream);
     else
-        r = (rtError_t)npu_pt_fail(672);
+        r = (rtError_t)npu_pt_fail(679);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 672);
+        npu_tr *t = npu_tr_start(&c, 679);
         NPU_TR_ARG(t, "threadId", threadId);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -27014,12 +27219,12 @@ static NPU_HOOK rtError_t hook_rtBinaryLoadWithoutTilingKey(const void* data, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
-    else if (npu_pt_fns[673] != NULL)
-        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[673])(data, length, binHandle);
+    else if (npu_pt_fns[680] != NULL)
+        r = ((__typeof__(&rtBinaryLoadWithoutTilingKey))npu_pt_fns[680])(data, length, binHandle);
     else
-        r = (rtError_t)npu_pt_fail(673);
+        r = (rtError_t)npu_pt_fail(680);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 673);
+        npu_tr *t = npu_tr_start(&c, 680);
         NPU_TR_ARG(t, "data", data);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "binHandle", binHandle);
@@ -27036,7 +27241,7 @@ NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64
 }
 
 static inline rtError_t emu_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 674) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 681) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtLaunchKernelByFuncHandleV3(npu_self(), funcHandle, numBlocks, (rtArgsEx_t*)argsInfo, stm, (rtTaskCfgInfo_t*)cfgInfo);
 }
@@ -27047,12 +27252,12 @@ static NPU_HOOK rtError_t hook_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHan
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
-    else if (npu_pt_fns[674] != NULL)
-        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[674])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
+    else if (npu_pt_fns[681] != NULL)
+        r = ((__typeof__(&rtLaunchKernelByFuncHandleV3))npu_pt_fns[681])(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
     else
-        r = (rtError_t)npu_pt_fail(674);
+        r = (rtError_t)npu_pt_fail(681);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 674);
+        npu_tr *t = npu_tr_start(&c, 681);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "argsInfo", argsInfo);
@@ -27071,9 +27276,7 @@ NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint3
 }
 
 static inline rtError_t emu_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    (void)infoPtr;
-    (void)infoSize;
-    return (rtError_t)npu_unsupported(npu_self(), 675);
+    return npug_rtCacheLastTaskOpInfo(npu_self(), (void*)infoPtr, infoSize);
 }
 
 static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
@@ -27082,12 +27285,12 @@ static NPU_HOOK rtError_t hook_rtCacheLastTaskOpInfo(const void* const infoPtr, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCacheLastTaskOpInfo(infoPtr, infoSize);
-    else if (npu_pt_fns[675] != NULL)
-        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[675])(infoPtr, infoSize);
+    else if (npu_pt_fns[682] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskOpInfo))npu_pt_fns[682])(infoPtr, infoSize);
     else
-        r = (rtError_t)npu_pt_fail(675);
+        r = (rtError_t)npu_pt_fail(682);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 675);
+        npu_tr *t = npu_tr_start(&c, 682);
         NPU_TR_ARG(t, "infoPtr", infoPtr);
         NPU_TR_ARG(t, "infoSize", infoSize);
         NPU_TR_RET(t, r);
@@ -27103,7 +27306,7 @@ NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size
 }
 
 static inline rtError_t emu_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 676) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 683) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFunctionGetAttribute(npu_self(), funcHandle, attrType, attrValue);
 }
@@ -27114,12 +27317,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetAttribute(rtFuncHandle funcHandle, r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
-    else if (npu_pt_fns[676] != NULL)
-        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[676])(funcHandle, attrType, attrValue);
+    else if (npu_pt_fns[683] != NULL)
+        r = ((__typeof__(&rtFunctionGetAttribute))npu_pt_fns[683])(funcHandle, attrType, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(676);
+        r = (rtError_t)npu_pt_fail(683);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 676);
+        npu_tr *t = npu_tr_start(&c, 683);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "attrType", attrType);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -27136,7 +27339,7 @@ NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttri
 }
 
 static inline rtError_t emu_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 677) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 684) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufAlloc(npu_self(), memBuf, size);
 }
@@ -27147,12 +27350,12 @@ static NPU_HOOK rtError_t hook_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufAlloc(memBuf, size);
-    else if (npu_pt_fns[677] != NULL)
-        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[677])(memBuf, size);
+    else if (npu_pt_fns[684] != NULL)
+        r = ((__typeof__(&rtMbufAlloc))npu_pt_fns[684])(memBuf, size);
     else
-        r = (rtError_t)npu_pt_fail(677);
+        r = (rtError_t)npu_pt_fail(684);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 677);
+        npu_tr *t = npu_tr_start(&c, 684);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_RET(t, r);
@@ -27168,7 +27371,7 @@ NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
 }
 
 static inline rtError_t emu_rtMbufFree(rtMbufPtr_t memBuf) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 678) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 685) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufFree(npu_self(), memBuf);
 }
@@ -27179,12 +27382,12 @@ static NPU_HOOK rtError_t hook_rtMbufFree(rtMbufPtr_t memBuf) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufFree(memBuf);
-    else if (npu_pt_fns[678] != NULL)
-        r = ((__typeof__(&rtMbufFree))npu_pt_fns[678])(memBuf);
+    else if (npu_pt_fns[685] != NULL)
+        r = ((__typeof__(&rtMbufFree))npu_pt_fns[685])(memBuf);
     else
-        r = (rtError_t)npu_pt_fail(678);
+        r = (rtError_t)npu_pt_fail(685);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 678);
+        npu_tr *t = npu_tr_start(&c, 685);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27199,7 +27402,7 @@ NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
 }
 
 static inline rtError_t emu_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 679) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 686) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufSetDataLen(npu_self(), memBuf, len);
 }
@@ -27210,12 +27413,12 @@ static NPU_HOOK rtError_t hook_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufSetDataLen(memBuf, len);
-    else if (npu_pt_fns[679] != NULL)
-        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[679])(memBuf, len);
+    else if (npu_pt_fns[686] != NULL)
+        r = ((__typeof__(&rtMbufSetDataLen))npu_pt_fns[686])(memBuf, len);
     else
-        r = (rtError_t)npu_pt_fail(679);
+        r = (rtError_t)npu_pt_fail(686);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 679);
+        npu_tr *t = npu_tr_start(&c, 686);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -27231,7 +27434,7 @@ NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
 }
 
 static inline rtError_t emu_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 680) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 687) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufGetDataLen(npu_self(), memBuf, len);
 }
@@ -27242,12 +27445,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* le
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetDataLen(memBuf, len);
-    else if (npu_pt_fns[680] != NULL)
-        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[680])(memBuf, len);
+    else if (npu_pt_fns[687] != NULL)
+        r = ((__typeof__(&rtMbufGetDataLen))npu_pt_fns[687])(memBuf, len);
     else
-        r = (rtError_t)npu_pt_fail(680);
+        r = (rtError_t)npu_pt_fail(687);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 680);
+        npu_tr *t = npu_tr_start(&c, 687);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -27272,12 +27475,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetBuffAddr(memBuf, buf);
-    else if (npu_pt_fns[681] != NULL)
-        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[681])(memBuf, buf);
+    else if (npu_pt_fns[688] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffAddr))npu_pt_fns[688])(memBuf, buf);
     else
-        r = (rtError_t)npu_pt_fail(681);
+        r = (rtError_t)npu_pt_fail(688);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 681);
+        npu_tr *t = npu_tr_start(&c, 688);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "buf", buf);
         NPU_TR_RET(t, r);
@@ -27302,12 +27505,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetBuffSize(memBuf, totalSize);
-    else if (npu_pt_fns[682] != NULL)
-        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[682])(memBuf, totalSize);
+    else if (npu_pt_fns[689] != NULL)
+        r = ((__typeof__(&rtMbufGetBuffSize))npu_pt_fns[689])(memBuf, totalSize);
     else
-        r = (rtError_t)npu_pt_fail(682);
+        r = (rtError_t)npu_pt_fail(689);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 682);
+        npu_tr *t = npu_tr_start(&c, 689);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "totalSize", totalSize);
         NPU_TR_RET(t, r);
@@ -27332,12 +27535,12 @@ static NPU_HOOK rtError_t hook_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufGetPrivInfo(memBuf, priv, size);
-    else if (npu_pt_fns[683] != NULL)
-        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[683])(memBuf, priv, size);
+    else if (npu_pt_fns[690] != NULL)
+        r = ((__typeof__(&rtMbufGetPrivInfo))npu_pt_fns[690])(memBuf, priv, size);
     else
-        r = (rtError_t)npu_pt_fail(683);
+        r = (rtError_t)npu_pt_fail(690);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 683);
+        npu_tr *t = npu_tr_start(&c, 690);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "priv", priv);
         NPU_TR_ARG(t, "size", size);
@@ -27354,7 +27557,7 @@ NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t
 }
 
 static inline rtError_t emu_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 684) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 691) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufCopyBufRef(npu_self(), memBuf, newMemBuf);
 }
@@ -27365,12 +27568,12 @@ static NPU_HOOK rtError_t hook_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufCopyBufRef(memBuf, newMemBuf);
-    else if (npu_pt_fns[684] != NULL)
-        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[684])(memBuf, newMemBuf);
+    else if (npu_pt_fns[691] != NULL)
+        r = ((__typeof__(&rtMbufCopyBufRef))npu_pt_fns[691])(memBuf, newMemBuf);
     else
-        r = (rtError_t)npu_pt_fail(684);
+        r = (rtError_t)npu_pt_fail(691);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 684);
+        npu_tr *t = npu_tr_start(&c, 691);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_ARG(t, "newMemBuf", newMemBuf);
         NPU_TR_RET(t, r);
@@ -27386,7 +27589,7 @@ NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf
 }
 
 static inline rtError_t emu_rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 685) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 692) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemcpy(npu_self(), dst, destMax, (void*)src, cnt, kind);
 }
@@ -27397,12 +27600,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy(void* dst, uint64_t destMax, const void*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy(dst, destMax, src, cnt, kind);
-    else if (npu_pt_fns[685] != NULL)
-        r = ((__typeof__(&rtMemcpy))npu_pt_fns[685])(dst, destMax, src, cnt, kind);
+    else if (npu_pt_fns[692] != NULL)
+        r = ((__typeof__(&rtMemcpy))npu_pt_fns[692])(dst, destMax, src, cnt, kind);
     else
-        r = (rtError_t)npu_pt_fail(685);
+        r = (rtError_t)npu_pt_fail(692);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 685);
+        npu_tr *t = npu_tr_start(&c, 692);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -27430,12 +27633,12 @@ static NPU_HOOK rtError_t hook_rtMallocPhysical(rtDrvMemHandle* handle, size_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocPhysical(handle, size, prop, flags);
-    else if (npu_pt_fns[686] != NULL)
-        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[686])(handle, size, prop, flags);
+    else if (npu_pt_fns[693] != NULL)
+        r = ((__typeof__(&rtMallocPhysical))npu_pt_fns[693])(handle, size, prop, flags);
     else
-        r = (rtError_t)npu_pt_fail(686);
+        r = (rtError_t)npu_pt_fail(693);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 686);
+        npu_tr *t = npu_tr_start(&c, 693);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "prop", prop);
@@ -27462,12 +27665,12 @@ static NPU_HOOK rtError_t hook_rtMalloc(void** devPtr, uint64_t size, rtMemType_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMalloc(devPtr, size, type, moduleId);
-    else if (npu_pt_fns[687] != NULL)
-        r = ((__typeof__(&rtMalloc))npu_pt_fns[687])(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[694] != NULL)
+        r = ((__typeof__(&rtMalloc))npu_pt_fns[694])(devPtr, size, type, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(687);
+        r = (rtError_t)npu_pt_fail(694);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 687);
+        npu_tr *t = npu_tr_start(&c, 694);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -27494,12 +27697,12 @@ static NPU_HOOK rtError_t hook_rtFree(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFree(devPtr);
-    else if (npu_pt_fns[688] != NULL)
-        r = ((__typeof__(&rtFree))npu_pt_fns[688])(devPtr);
+    else if (npu_pt_fns[695] != NULL)
+        r = ((__typeof__(&rtFree))npu_pt_fns[695])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(688);
+        r = (rtError_t)npu_pt_fail(695);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 688);
+        npu_tr *t = npu_tr_start(&c, 695);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27514,7 +27717,7 @@ NPU_EXPORT rtError_t rtFree(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 689) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 696) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMallocHost(npu_self(), hostPtr, size, moduleId);
 }
@@ -27525,12 +27728,12 @@ static NPU_HOOK rtError_t hook_rtMallocHost(void** hostPtr, uint64_t size, const
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocHost(hostPtr, size, moduleId);
-    else if (npu_pt_fns[689] != NULL)
-        r = ((__typeof__(&rtMallocHost))npu_pt_fns[689])(hostPtr, size, moduleId);
+    else if (npu_pt_fns[696] != NULL)
+        r = ((__typeof__(&rtMallocHost))npu_pt_fns[696])(hostPtr, size, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(689);
+        r = (rtError_t)npu_pt_fail(696);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 689);
+        npu_tr *t = npu_tr_start(&c, 696);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "moduleId", moduleId);
@@ -27547,7 +27750,7 @@ NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t 
 }
 
 static inline rtError_t emu_rtFreeHost(void* hostPtr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 690) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 697) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFreeHost(npu_self(), hostPtr);
 }
@@ -27558,12 +27761,12 @@ static NPU_HOOK rtError_t hook_rtFreeHost(void* hostPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeHost(hostPtr);
-    else if (npu_pt_fns[690] != NULL)
-        r = ((__typeof__(&rtFreeHost))npu_pt_fns[690])(hostPtr);
+    else if (npu_pt_fns[697] != NULL)
+        r = ((__typeof__(&rtFreeHost))npu_pt_fns[697])(hostPtr);
     else
-        r = (rtError_t)npu_pt_fail(690);
+        r = (rtError_t)npu_pt_fail(697);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 690);
+        npu_tr *t = npu_tr_start(&c, 697);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27578,7 +27781,7 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtFreeWithDevSync(void* devPtr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 691) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 698) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFreeWithDevSync(npu_self(), devPtr);
 }
@@ -27589,12 +27792,12 @@ static NPU_HOOK rtError_t hook_rtFreeWithDevSync(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeWithDevSync(devPtr);
-    else if (npu_pt_fns[691] != NULL)
-        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[691])(devPtr);
+    else if (npu_pt_fns[698] != NULL)
+        r = ((__typeof__(&rtFreeWithDevSync))npu_pt_fns[698])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(691);
+        r = (rtError_t)npu_pt_fail(698);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 691);
+        npu_tr *t = npu_tr_start(&c, 698);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27609,7 +27812,7 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreeHostWithDevSync(void* hostPtr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 692) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 699) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFreeHostWithDevSync(npu_self(), hostPtr);
 }
@@ -27620,12 +27823,12 @@ static NPU_HOOK rtError_t hook_rtFreeHostWithDevSync(void* hostPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreeHostWithDevSync(hostPtr);
-    else if (npu_pt_fns[692] != NULL)
-        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[692])(hostPtr);
+    else if (npu_pt_fns[699] != NULL)
+        r = ((__typeof__(&rtFreeHostWithDevSync))npu_pt_fns[699])(hostPtr);
     else
-        r = (rtError_t)npu_pt_fail(692);
+        r = (rtError_t)npu_pt_fail(699);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 692);
+        npu_tr *t = npu_tr_start(&c, 699);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -27640,7 +27843,7 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static inline rtError_t emu_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 693) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 700) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtHostMemMapCapabilities(npu_self(), deviceId, hacType, capabilities);
 }
@@ -27651,12 +27854,12 @@ static NPU_HOOK rtError_t hook_rtHostMemMapCapabilities(uint32_t deviceId, rtHac
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
-    else if (npu_pt_fns[693] != NULL)
-        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[693])(deviceId, hacType, capabilities);
+    else if (npu_pt_fns[700] != NULL)
+        r = ((__typeof__(&rtHostMemMapCapabilities))npu_pt_fns[700])(deviceId, hacType, capabilities);
     else
-        r = (rtError_t)npu_pt_fail(693);
+        r = (rtError_t)npu_pt_fail(700);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 693);
+        npu_tr *t = npu_tr_start(&c, 700);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "hacType", hacType);
         NPU_TR_ARG(t, "capabilities", capabilities);
@@ -27673,7 +27876,7 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
 }
 
 static inline rtError_t emu_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 694) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 701) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemAllocManaged(npu_self(), ptr, size, flag, moduleId);
 }
@@ -27684,12 +27887,12 @@ static NPU_HOOK rtError_t hook_rtMemAllocManaged(void** ptr, uint64_t size, uint
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemAllocManaged(ptr, size, flag, moduleId);
-    else if (npu_pt_fns[694] != NULL)
-        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[694])(ptr, size, flag, moduleId);
+    else if (npu_pt_fns[701] != NULL)
+        r = ((__typeof__(&rtMemAllocManaged))npu_pt_fns[701])(ptr, size, flag, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(694);
+        r = (rtError_t)npu_pt_fail(701);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 694);
+        npu_tr *t = npu_tr_start(&c, 701);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -27716,12 +27919,12 @@ static NPU_HOOK rtError_t hook_rtMallocCached(void** devPtr, uint64_t size, rtMe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMallocCached(devPtr, size, type, moduleId);
-    else if (npu_pt_fns[695] != NULL)
-        r = ((__typeof__(&rtMallocCached))npu_pt_fns[695])(devPtr, size, type, moduleId);
+    else if (npu_pt_fns[702] != NULL)
+        r = ((__typeof__(&rtMallocCached))npu_pt_fns[702])(devPtr, size, type, moduleId);
     else
-        r = (rtError_t)npu_pt_fail(695);
+        r = (rtError_t)npu_pt_fail(702);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 695);
+        npu_tr *t = npu_tr_start(&c, 702);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -27739,7 +27942,7 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
 }
 
 static inline rtError_t emu_rtFlushCache(void* base, size_t len) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 696) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 703) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFlushCache(npu_self(), base, len);
 }
@@ -27750,12 +27953,12 @@ static NPU_HOOK rtError_t hook_rtFlushCache(void* base, size_t len) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFlushCache(base, len);
-    else if (npu_pt_fns[696] != NULL)
-        r = ((__typeof__(&rtFlushCache))npu_pt_fns[696])(base, len);
+    else if (npu_pt_fns[703] != NULL)
+        r = ((__typeof__(&rtFlushCache))npu_pt_fns[703])(base, len);
     else
-        r = (rtError_t)npu_pt_fail(696);
+        r = (rtError_t)npu_pt_fail(703);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 696);
+        npu_tr *t = npu_tr_start(&c, 703);
         NPU_TR_ARG(t, "base", base);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -27771,7 +27974,7 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
 }
 
 static inline rtError_t emu_rtInvalidCache(void* base, size_t len) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 697) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 704) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtInvalidCache(npu_self(), base, len);
 }
@@ -27782,12 +27985,12 @@ static NPU_HOOK rtError_t hook_rtInvalidCache(void* base, size_t len) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtInvalidCache(base, len);
-    else if (npu_pt_fns[697] != NULL)
-        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[697])(base, len);
+    else if (npu_pt_fns[704] != NULL)
+        r = ((__typeof__(&rtInvalidCache))npu_pt_fns[704])(base, len);
     else
-        r = (rtError_t)npu_pt_fail(697);
+        r = (rtError_t)npu_pt_fail(704);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 697);
+        npu_tr *t = npu_tr_start(&c, 704);
         NPU_TR_ARG(t, "base", base);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_RET(t, r);
@@ -27803,7 +28006,7 @@ NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
 }
 
 static inline rtError_t emu_rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 698) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 705) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemcpyAsync(npu_self(), dst, destMax, (void*)src, cnt, kind, stm);
 }
@@ -27814,12 +28017,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsync(void* dst, uint64_t destMax, const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
-    else if (npu_pt_fns[698] != NULL)
-        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[698])(dst, destMax, src, cnt, kind, stm);
+    else if (npu_pt_fns[705] != NULL)
+        r = ((__typeof__(&rtMemcpyAsync))npu_pt_fns[705])(dst, destMax, src, cnt, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(698);
+        r = (rtError_t)npu_pt_fail(705);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 698);
+        npu_tr *t = npu_tr_start(&c, 705);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -27839,7 +28042,7 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
 }
 
 static inline rtError_t emu_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 699) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 706) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemcpyAsyncEx(npu_self(), dst, destMax, (void*)src, cnt, kind, stm, memcpyConfig);
 }
@@ -27850,12 +28053,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsyncEx(void* dst, uint64_t destMax, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
-    else if (npu_pt_fns[699] != NULL)
-        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[699])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
+    else if (npu_pt_fns[706] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncEx))npu_pt_fns[706])(dst, destMax, src, cnt, kind, stm, memcpyConfig);
     else
-        r = (rtError_t)npu_pt_fail(699);
+        r = (rtError_t)npu_pt_fail(706);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 699);
+        npu_tr *t = npu_tr_start(&c, 706);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "src", src);
@@ -27876,7 +28079,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
 }
 
 static inline rtError_t emu_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 700) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 707) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemcpy2d(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind);
 }
@@ -27887,12 +28090,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy2d(void* dst, uint64_t dstPitch, const vo
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
-    else if (npu_pt_fns[700] != NULL)
-        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[700])(dst, dstPitch, src, srcPitch, width, height, kind);
+    else if (npu_pt_fns[707] != NULL)
+        r = ((__typeof__(&rtMemcpy2d))npu_pt_fns[707])(dst, dstPitch, src, srcPitch, width, height, kind);
     else
-        r = (rtError_t)npu_pt_fail(700);
+        r = (rtError_t)npu_pt_fail(707);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 700);
+        npu_tr *t = npu_tr_start(&c, 707);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstPitch", dstPitch);
         NPU_TR_ARG(t, "src", src);
@@ -27913,7 +28116,7 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
 }
 
 static inline rtError_t emu_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 701) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 708) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemcpy2dAsync(npu_self(), dst, dstPitch, (void*)src, srcPitch, width, height, kind, stm);
 }
@@ -27924,12 +28127,12 @@ static NPU_HOOK rtError_t hook_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
-    else if (npu_pt_fns[701] != NULL)
-        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[701])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
+    else if (npu_pt_fns[708] != NULL)
+        r = ((__typeof__(&rtMemcpy2dAsync))npu_pt_fns[708])(dst, dstPitch, src, srcPitch, width, height, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(701);
+        r = (rtError_t)npu_pt_fail(708);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 701);
+        npu_tr *t = npu_tr_start(&c, 708);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstPitch", dstPitch);
         NPU_TR_ARG(t, "src", src);
@@ -27951,7 +28154,7 @@ NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* s
 }
 
 static inline rtError_t emu_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 702) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 709) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemset(npu_self(), devPtr, destMax, val, cnt);
 }
@@ -27962,12 +28165,12 @@ static NPU_HOOK rtError_t hook_rtMemset(void* devPtr, uint64_t destMax, uint32_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemset(devPtr, destMax, val, cnt);
-    else if (npu_pt_fns[702] != NULL)
-        r = ((__typeof__(&rtMemset))npu_pt_fns[702])(devPtr, destMax, val, cnt);
+    else if (npu_pt_fns[709] != NULL)
+        r = ((__typeof__(&rtMemset))npu_pt_fns[709])(devPtr, destMax, val, cnt);
     else
-        r = (rtError_t)npu_pt_fail(702);
+        r = (rtError_t)npu_pt_fail(709);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 702);
+        npu_tr *t = npu_tr_start(&c, 709);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "val", val);
@@ -27985,7 +28188,7 @@ NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint
 }
 
 static inline rtError_t emu_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 703) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 710) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemsetAsync(npu_self(), ptr, destMax, val, cnt, stm);
 }
@@ -27996,12 +28199,12 @@ static NPU_HOOK rtError_t hook_rtMemsetAsync(void* ptr, uint64_t destMax, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetAsync(ptr, destMax, val, cnt, stm);
-    else if (npu_pt_fns[703] != NULL)
-        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[703])(ptr, destMax, val, cnt, stm);
+    else if (npu_pt_fns[710] != NULL)
+        r = ((__typeof__(&rtMemsetAsync))npu_pt_fns[710])(ptr, destMax, val, cnt, stm);
     else
-        r = (rtError_t)npu_pt_fail(703);
+        r = (rtError_t)npu_pt_fail(710);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 703);
+        npu_tr *t = npu_tr_start(&c, 710);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "val", val);
@@ -28029,12 +28232,12 @@ static NPU_HOOK rtError_t hook_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
-    else if (npu_pt_fns[704] != NULL)
-        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[704])(memInfoType, freeSize, totalSize);
+    else if (npu_pt_fns[711] != NULL)
+        r = ((__typeof__(&rtMemGetInfoEx))npu_pt_fns[711])(memInfoType, freeSize, totalSize);
     else
-        r = (rtError_t)npu_pt_fail(704);
+        r = (rtError_t)npu_pt_fail(711);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 704);
+        npu_tr *t = npu_tr_start(&c, 711);
         NPU_TR_ARG(t, "memInfoType", memInfoType);
         NPU_TR_ARG(t, "freeSize", freeSize);
         NPU_TR_ARG(t, "totalSize", totalSize);
@@ -28060,12 +28263,12 @@ static NPU_HOOK rtError_t hook_rtMemPrefetchToDevice(void* devPtr, uint64_t len,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPrefetchToDevice(devPtr, len, devId);
-    else if (npu_pt_fns[705] != NULL)
-        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[705])(devPtr, len, devId);
+    else if (npu_pt_fns[712] != NULL)
+        r = ((__typeof__(&rtMemPrefetchToDevice))npu_pt_fns[712])(devPtr, len, devId);
     else
-        r = (rtError_t)npu_pt_fail(705);
+        r = (rtError_t)npu_pt_fail(712);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 705);
+        npu_tr *t = npu_tr_start(&c, 712);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "len", len);
         NPU_TR_ARG(t, "devId", devId);
@@ -28082,7 +28285,7 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
 }
 
 static inline rtError_t emu_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 706) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 713) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtIpcSetMemoryAttr(npu_self(), (char*)name, type, attr);
 }
@@ -28093,12 +28296,12 @@ static NPU_HOOK rtError_t hook_rtIpcSetMemoryAttr(const char* name, uint32_t typ
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcSetMemoryAttr(name, type, attr);
-    else if (npu_pt_fns[706] != NULL)
-        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[706])(name, type, attr);
+    else if (npu_pt_fns[713] != NULL)
+        r = ((__typeof__(&rtIpcSetMemoryAttr))npu_pt_fns[713])(name, type, attr);
     else
-        r = (rtError_t)npu_pt_fail(706);
+        r = (rtError_t)npu_pt_fail(713);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 706);
+        npu_tr *t = npu_tr_start(&c, 713);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "attr", attr);
@@ -28115,7 +28318,7 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
 }
 
 static inline rtError_t emu_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 707) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 714) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtReserveMemAddress(npu_self(), devPtr, size, alignment, devAddr, flags);
 }
@@ -28126,12 +28329,12 @@ static NPU_HOOK rtError_t hook_rtReserveMemAddress(void** devPtr, size_t size, s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
-    else if (npu_pt_fns[707] != NULL)
-        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[707])(devPtr, size, alignment, devAddr, flags);
+    else if (npu_pt_fns[714] != NULL)
+        r = ((__typeof__(&rtReserveMemAddress))npu_pt_fns[714])(devPtr, size, alignment, devAddr, flags);
     else
-        r = (rtError_t)npu_pt_fail(707);
+        r = (rtError_t)npu_pt_fail(714);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 707);
+        npu_tr *t = npu_tr_start(&c, 714);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "alignment", alignment);
@@ -28150,7 +28353,7 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
 }
 
 static inline rtError_t emu_rtReleaseMemAddress(void* devPtr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 708) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 715) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtReleaseMemAddress(npu_self(), devPtr);
 }
@@ -28161,12 +28364,12 @@ static NPU_HOOK rtError_t hook_rtReleaseMemAddress(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtReleaseMemAddress(devPtr);
-    else if (npu_pt_fns[708] != NULL)
-        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[708])(devPtr);
+    else if (npu_pt_fns[715] != NULL)
+        r = ((__typeof__(&rtReleaseMemAddress))npu_pt_fns[715])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(708);
+        r = (rtError_t)npu_pt_fail(715);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 708);
+        npu_tr *t = npu_tr_start(&c, 715);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28181,7 +28384,7 @@ NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
 }
 
 static inline rtError_t emu_rtFreePhysical(rtDrvMemHandle handle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 709) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 716) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFreePhysical(npu_self(), handle);
 }
@@ -28192,12 +28395,12 @@ static NPU_HOOK rtError_t hook_rtFreePhysical(rtDrvMemHandle handle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFreePhysical(handle);
-    else if (npu_pt_fns[709] != NULL)
-        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[709])(handle);
+    else if (npu_pt_fns[716] != NULL)
+        r = ((__typeof__(&rtFreePhysical))npu_pt_fns[716])(handle);
     else
-        r = (rtError_t)npu_pt_fail(709);
+        r = (rtError_t)npu_pt_fail(716);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 709);
+        npu_tr *t = npu_tr_start(&c, 716);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28212,7 +28415,7 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
 }
 
 static inline rtError_t emu_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 710) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 717) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMapMem(npu_self(), devPtr, size, offset, handle, flags);
 }
@@ -28223,12 +28426,12 @@ static NPU_HOOK rtError_t hook_rtMapMem(void* devPtr, size_t size, size_t offset
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMapMem(devPtr, size, offset, handle, flags);
-    else if (npu_pt_fns[710] != NULL)
-        r = ((__typeof__(&rtMapMem))npu_pt_fns[710])(devPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[717] != NULL)
+        r = ((__typeof__(&rtMapMem))npu_pt_fns[717])(devPtr, size, offset, handle, flags);
     else
-        r = (rtError_t)npu_pt_fail(710);
+        r = (rtError_t)npu_pt_fail(717);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 710);
+        npu_tr *t = npu_tr_start(&c, 717);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -28247,7 +28450,7 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
 }
 
 static inline rtError_t emu_rtUnmapMem(void* devPtr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 711) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 718) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtUnmapMem(npu_self(), devPtr);
 }
@@ -28258,12 +28461,12 @@ static NPU_HOOK rtError_t hook_rtUnmapMem(void* devPtr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnmapMem(devPtr);
-    else if (npu_pt_fns[711] != NULL)
-        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[711])(devPtr);
+    else if (npu_pt_fns[718] != NULL)
+        r = ((__typeof__(&rtUnmapMem))npu_pt_fns[718])(devPtr);
     else
-        r = (rtError_t)npu_pt_fail(711);
+        r = (rtError_t)npu_pt_fail(718);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 711);
+        npu_tr *t = npu_tr_start(&c, 718);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28278,7 +28481,7 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
 }
 
 static inline rtError_t emu_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 712) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 719) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemSetAccess(npu_self(), virPtr, size, desc, count);
 }
@@ -28289,12 +28492,12 @@ static NPU_HOOK rtError_t hook_rtMemSetAccess(void* virPtr, size_t size, rtMemAc
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetAccess(virPtr, size, desc, count);
-    else if (npu_pt_fns[712] != NULL)
-        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[712])(virPtr, size, desc, count);
+    else if (npu_pt_fns[719] != NULL)
+        r = ((__typeof__(&rtMemSetAccess))npu_pt_fns[719])(virPtr, size, desc, count);
     else
-        r = (rtError_t)npu_pt_fail(712);
+        r = (rtError_t)npu_pt_fail(719);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 712);
+        npu_tr *t = npu_tr_start(&c, 719);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "desc", desc);
@@ -28312,7 +28515,7 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
 }
 
 static inline rtError_t emu_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 713) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 720) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemGetAccess(npu_self(), virPtr, location, flags);
 }
@@ -28323,12 +28526,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAccess(void* virPtr, rtMemLocation* locat
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAccess(virPtr, location, flags);
-    else if (npu_pt_fns[713] != NULL)
-        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[713])(virPtr, location, flags);
+    else if (npu_pt_fns[720] != NULL)
+        r = ((__typeof__(&rtMemGetAccess))npu_pt_fns[720])(virPtr, location, flags);
     else
-        r = (rtError_t)npu_pt_fail(713);
+        r = (rtError_t)npu_pt_fail(720);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 713);
+        npu_tr *t = npu_tr_start(&c, 720);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "location", location);
         NPU_TR_ARG(t, "flags", flags);
@@ -28354,12 +28557,12 @@ static NPU_HOOK rtError_t hook_rtMemExportToShareableHandleV2(rtDrvMemHandle han
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
-    else if (npu_pt_fns[714] != NULL)
-        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[714])(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[721] != NULL)
+        r = ((__typeof__(&rtMemExportToShareableHandleV2))npu_pt_fns[721])(handle, handleType, flags, shareableHandle);
     else
-        r = (rtError_t)npu_pt_fail(714);
+        r = (rtError_t)npu_pt_fail(721);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 714);
+        npu_tr *t = npu_tr_start(&c, 721);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -28377,7 +28580,7 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
 }
 
 static inline rtError_t emu_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 715) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 722) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemImportFromShareableHandle(npu_self(), shareableHandle, devId, handle);
 }
@@ -28388,12 +28591,12 @@ static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandle(uint64_t shareable
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
-    else if (npu_pt_fns[715] != NULL)
-        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[715])(shareableHandle, devId, handle);
+    else if (npu_pt_fns[722] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandle))npu_pt_fns[722])(shareableHandle, devId, handle);
     else
-        r = (rtError_t)npu_pt_fail(715);
+        r = (rtError_t)npu_pt_fail(722);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 715);
+        npu_tr *t = npu_tr_start(&c, 722);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "handle", handle);
@@ -28419,12 +28622,12 @@ static NPU_HOOK rtError_t hook_rtMemImportFromShareableHandleV2(const void* shar
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
-    else if (npu_pt_fns[716] != NULL)
-        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[716])(shareableHandle, handleType, flags, devId, handle);
+    else if (npu_pt_fns[723] != NULL)
+        r = ((__typeof__(&rtMemImportFromShareableHandleV2))npu_pt_fns[723])(shareableHandle, handleType, flags, devId, handle);
     else
-        r = (rtError_t)npu_pt_fail(716);
+        r = (rtError_t)npu_pt_fail(723);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 716);
+        npu_tr *t = npu_tr_start(&c, 723);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -28443,7 +28646,7 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 717) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 724) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemSetPidToShareableHandle(npu_self(), shareableHandle, pid, pidNum);
 }
@@ -28454,12 +28657,12 @@ static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandle(uint64_t shareableHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
-    else if (npu_pt_fns[717] != NULL)
-        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[717])(shareableHandle, pid, pidNum);
+    else if (npu_pt_fns[724] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandle))npu_pt_fns[724])(shareableHandle, pid, pidNum);
     else
-        r = (rtError_t)npu_pt_fail(717);
+        r = (rtError_t)npu_pt_fail(724);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 717);
+        npu_tr *t = npu_tr_start(&c, 724);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "pidNum", pidNum);
@@ -28485,12 +28688,12 @@ static NPU_HOOK rtError_t hook_rtMemSetPidToShareableHandleV2(const void* sharea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
-    else if (npu_pt_fns[718] != NULL)
-        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[718])(shareableHandle, handleType, pid, pidNum);
+    else if (npu_pt_fns[725] != NULL)
+        r = ((__typeof__(&rtMemSetPidToShareableHandleV2))npu_pt_fns[725])(shareableHandle, handleType, pid, pidNum);
     else
-        r = (rtError_t)npu_pt_fail(718);
+        r = (rtError_t)npu_pt_fail(725);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 718);
+        npu_tr *t = npu_tr_start(&c, 725);
         NPU_TR_ARG(t, "shareableHandle", shareableHandle);
         NPU_TR_ARG(t, "handleType", handleType);
         npu_tr_ptr(t, "pid", pid);
@@ -28508,7 +28711,7 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 719) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 726) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
@@ -28519,12 +28722,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAllocationGranularity(rtDrvMemProp_t* pro
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAllocationGranularity(prop, option, granularity);
-    else if (npu_pt_fns[719] != NULL)
-        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[719])(prop, option, granularity);
+    else if (npu_pt_fns[726] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationGranularity))npu_pt_fns[726])(prop, option, granularity);
     else
-        r = (rtError_t)npu_pt_fail(719);
+        r = (rtError_t)npu_pt_fail(726);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 719);
+        npu_tr *t = npu_tr_start(&c, 726);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_ARG(t, "option", option);
         NPU_TR_ARG(t, "granularity", granularity);
@@ -28541,7 +28744,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
 }
 
 static inline rtError_t emu_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 720) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 727) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsMemcpyBatch(npu_self(), dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
 }
@@ -28552,12 +28755,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyBatch(void** dsts, void** srcs, size_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
-    else if (npu_pt_fns[720] != NULL)
-        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[720])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
+    else if (npu_pt_fns[727] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatch))npu_pt_fns[727])(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
     else
-        r = (rtError_t)npu_pt_fail(720);
+        r = (rtError_t)npu_pt_fail(727);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 720);
+        npu_tr *t = npu_tr_start(&c, 727);
         NPU_TR_ARG(t, "dsts", dsts);
         NPU_TR_ARG(t, "srcs", srcs);
         NPU_TR_ARG(t, "sizes", sizes);
@@ -28579,7 +28782,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
 }
 
 static inline rtError_t emu_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 721) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 728) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsMemcpyBatchAsync(npu_self(), dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
@@ -28590,12 +28793,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
-    else if (npu_pt_fns[721] != NULL)
-        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[721])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+    else if (npu_pt_fns[728] != NULL)
+        r = ((__typeof__(&rtsMemcpyBatchAsync))npu_pt_fns[728])(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
     else
-        r = (rtError_t)npu_pt_fail(721);
+        r = (rtError_t)npu_pt_fail(728);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 721);
+        npu_tr *t = npu_tr_start(&c, 728);
         NPU_TR_ARG(t, "dsts", dsts);
         NPU_TR_ARG(t, "destMaxs", destMaxs);
         NPU_TR_ARG(t, "srcs", srcs);
@@ -28623,7 +28826,7 @@ static inline rtError_t emu_rtsValueWrite(const void* const devAddr, const uint6
     (void)value;
     (void)flag;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 722);
+    return (rtError_t)npu_unsupported(npu_self(), 729);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -28632,12 +28835,12 @@ static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsValueWrite(devAddr, value, flag, stm);
-    else if (npu_pt_fns[722] != NULL)
-        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[722])(devAddr, value, flag, stm);
+    else if (npu_pt_fns[729] != NULL)
+        r = ((__typeof__(&rtsValueWrite))npu_pt_fns[729])(devAddr, value, flag, stm);
     else
-        r = (rtError_t)npu_pt_fail(722);
+        r = (rtError_t)npu_pt_fail(729);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 722);
+        npu_tr *t = npu_tr_start(&c, 729);
         NPU_TR_ARG(t, "devAddr", devAddr);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_ARG(t, "flag", flag);
@@ -28659,7 +28862,7 @@ static inline rtError_t emu_rtsValueWait(const void* const devAddr, const uint64
     (void)value;
     (void)flag;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 723);
+    return (rtError_t)npu_unsupported(npu_self(), 730);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -28668,12 +28871,12 @@ static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsValueWait(devAddr, value, flag, stm);
-    else if (npu_pt_fns[723] != NULL)
-        r = ((__typeof__(&rtsValueWait))npu_pt_fns[723])(devAddr, value, flag, stm);
+    else if (npu_pt_fns[730] != NULL)
+        r = ((__typeof__(&rtsValueWait))npu_pt_fns[730])(devAddr, value, flag, stm);
     else
-        r = (rtError_t)npu_pt_fail(723);
+        r = (rtError_t)npu_pt_fail(730);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 723);
+        npu_tr *t = npu_tr_start(&c, 730);
         NPU_TR_ARG(t, "devAddr", devAddr);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_ARG(t, "flag", flag);
@@ -28691,7 +28894,7 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
 }
 
 static inline rtError_t emu_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 724) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 731) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemRetainAllocationHandle(npu_self(), virPtr, handle);
 }
@@ -28702,12 +28905,12 @@ static NPU_HOOK rtError_t hook_rtMemRetainAllocationHandle(void* virPtr, rtDrvMe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemRetainAllocationHandle(virPtr, handle);
-    else if (npu_pt_fns[724] != NULL)
-        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[724])(virPtr, handle);
+    else if (npu_pt_fns[731] != NULL)
+        r = ((__typeof__(&rtMemRetainAllocationHandle))npu_pt_fns[731])(virPtr, handle);
     else
-        r = (rtError_t)npu_pt_fail(724);
+        r = (rtError_t)npu_pt_fail(731);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 724);
+        npu_tr *t = npu_tr_start(&c, 731);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -28723,7 +28926,7 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 }
 
 static inline rtError_t emu_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 725) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 732) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemGetAllocationPropertiesFromHandle(npu_self(), handle, prop);
 }
@@ -28734,12 +28937,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAllocationPropertiesFromHandle(handle, prop);
-    else if (npu_pt_fns[725] != NULL)
-        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[725])(handle, prop);
+    else if (npu_pt_fns[732] != NULL)
+        r = ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_pt_fns[732])(handle, prop);
     else
-        r = (rtError_t)npu_pt_fail(725);
+        r = (rtError_t)npu_pt_fail(732);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 725);
+        npu_tr *t = npu_tr_start(&c, 732);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "prop", prop);
         NPU_TR_RET(t, r);
@@ -28755,7 +28958,7 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
 }
 
 static inline rtError_t emu_rtModelDestroy(rtModel_t mdl) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 726) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 733) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtModelDestroy(npu_self(), mdl);
 }
@@ -28766,12 +28969,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroy(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroy(mdl);
-    else if (npu_pt_fns[726] != NULL)
-        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[726])(mdl);
+    else if (npu_pt_fns[733] != NULL)
+        r = ((__typeof__(&rtModelDestroy))npu_pt_fns[733])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(726);
+        r = (rtError_t)npu_pt_fail(733);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 726);
+        npu_tr *t = npu_tr_start(&c, 733);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28786,7 +28989,7 @@ NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 727) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 734) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtModelExecute(npu_self(), mdl, stm, flag);
 }
@@ -28797,12 +29000,12 @@ static NPU_HOOK rtError_t hook_rtModelExecute(rtModel_t mdl, rtStream_t stm, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelExecute(mdl, stm, flag);
-    else if (npu_pt_fns[727] != NULL)
-        r = ((__typeof__(&rtModelExecute))npu_pt_fns[727])(mdl, stm, flag);
+    else if (npu_pt_fns[734] != NULL)
+        r = ((__typeof__(&rtModelExecute))npu_pt_fns[734])(mdl, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(727);
+        r = (rtError_t)npu_pt_fail(734);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 727);
+        npu_tr *t = npu_tr_start(&c, 734);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -28819,7 +29022,7 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
 }
 
 static inline rtError_t emu_rtModelDebugDotPrint(rtModel_t mdl) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 728) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 735) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtModelDebugDotPrint(npu_self(), mdl);
 }
@@ -28830,12 +29033,12 @@ static NPU_HOOK rtError_t hook_rtModelDebugDotPrint(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDebugDotPrint(mdl);
-    else if (npu_pt_fns[728] != NULL)
-        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[728])(mdl);
+    else if (npu_pt_fns[735] != NULL)
+        r = ((__typeof__(&rtModelDebugDotPrint))npu_pt_fns[735])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(728);
+        r = (rtError_t)npu_pt_fail(735);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 728);
+        npu_tr *t = npu_tr_start(&c, 735);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -28850,7 +29053,7 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 729) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 736) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtModelDebugJsonPrint(npu_self(), mdl, (char*)path, flags);
 }
@@ -28861,12 +29064,12 @@ static NPU_HOOK rtError_t hook_rtModelDebugJsonPrint(rtModel_t mdl, const char* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDebugJsonPrint(mdl, path, flags);
-    else if (npu_pt_fns[729] != NULL)
-        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[729])(mdl, path, flags);
+    else if (npu_pt_fns[736] != NULL)
+        r = ((__typeof__(&rtModelDebugJsonPrint))npu_pt_fns[736])(mdl, path, flags);
     else
-        r = (rtError_t)npu_pt_fail(729);
+        r = (rtError_t)npu_pt_fail(736);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 729);
+        npu_tr *t = npu_tr_start(&c, 736);
         NPU_TR_ARG(t, "mdl", mdl);
         npu_tr_str(t, "path", path);
         NPU_TR_ARG(t, "flags", flags);
@@ -28883,7 +29086,7 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
 }
 
 static inline rtError_t emu_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 730) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 737) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtCmoAsync(npu_self(), srcAddrPtr, srcLen, cmoType, stm);
 }
@@ -28894,12 +29097,12 @@ static NPU_HOOK rtError_t hook_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmo
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
-    else if (npu_pt_fns[730] != NULL)
-        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[730])(srcAddrPtr, srcLen, cmoType, stm);
+    else if (npu_pt_fns[737] != NULL)
+        r = ((__typeof__(&rtCmoAsync))npu_pt_fns[737])(srcAddrPtr, srcLen, cmoType, stm);
     else
-        r = (rtError_t)npu_pt_fail(730);
+        r = (rtError_t)npu_pt_fail(737);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 730);
+        npu_tr *t = npu_tr_start(&c, 737);
         NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
         NPU_TR_ARG(t, "srcLen", srcLen);
         NPU_TR_ARG(t, "cmoType", cmoType);
@@ -28917,7 +29120,7 @@ NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t c
 }
 
 static inline rtError_t emu_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 731) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 738) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufChainAppend(npu_self(), memBufChainHead, memBuf);
 }
@@ -28928,12 +29131,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainAppend(memBufChainHead, memBuf);
-    else if (npu_pt_fns[731] != NULL)
-        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[731])(memBufChainHead, memBuf);
+    else if (npu_pt_fns[738] != NULL)
+        r = ((__typeof__(&rtMbufChainAppend))npu_pt_fns[738])(memBufChainHead, memBuf);
     else
-        r = (rtError_t)npu_pt_fail(731);
+        r = (rtError_t)npu_pt_fail(738);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 731);
+        npu_tr *t = npu_tr_start(&c, 738);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "memBuf", memBuf);
         NPU_TR_RET(t, r);
@@ -28949,7 +29152,7 @@ NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t 
 }
 
 static inline rtError_t emu_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 732) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 739) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufChainGetMbufNum(npu_self(), memBufChainHead, num);
 }
@@ -28960,12 +29163,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainGetMbufNum(memBufChainHead, num);
-    else if (npu_pt_fns[732] != NULL)
-        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[732])(memBufChainHead, num);
+    else if (npu_pt_fns[739] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbufNum))npu_pt_fns[739])(memBufChainHead, num);
     else
-        r = (rtError_t)npu_pt_fail(732);
+        r = (rtError_t)npu_pt_fail(739);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 732);
+        npu_tr *t = npu_tr_start(&c, 739);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_RET(t, r);
@@ -28981,7 +29184,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t
 }
 
 static inline rtError_t emu_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 733) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 740) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMbufChainGetMbuf(npu_self(), memBufChainHead, index, memBuf);
 }
@@ -28992,12 +29195,12 @@ static NPU_HOOK rtError_t hook_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, u
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
-    else if (npu_pt_fns[733] != NULL)
-        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[733])(memBufChainHead, index, memBuf);
+    else if (npu_pt_fns[740] != NULL)
+        r = ((__typeof__(&rtMbufChainGetMbuf))npu_pt_fns[740])(memBufChainHead, index, memBuf);
     else
-        r = (rtError_t)npu_pt_fail(733);
+        r = (rtError_t)npu_pt_fail(740);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 733);
+        npu_tr *t = npu_tr_start(&c, 740);
         NPU_TR_ARG(t, "memBufChainHead", memBufChainHead);
         NPU_TR_ARG(t, "index", index);
         NPU_TR_ARG(t, "memBuf", memBuf);
@@ -29014,7 +29217,7 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 }
 
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 734) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 741) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
@@ -29025,12 +29228,12 @@ static NPU_HOOK rtError_t hook_rtsGetErrorVerbose(const uint32_t deviceId, rtErr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetErrorVerbose(deviceId, errorInfo);
-    else if (npu_pt_fns[734] != NULL)
-        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[734])(deviceId, errorInfo);
+    else if (npu_pt_fns[741] != NULL)
+        r = ((__typeof__(&rtsGetErrorVerbose))npu_pt_fns[741])(deviceId, errorInfo);
     else
-        r = (rtError_t)npu_pt_fail(734);
+        r = (rtError_t)npu_pt_fail(741);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 734);
+        npu_tr *t = npu_tr_start(&c, 741);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "errorInfo", errorInfo);
         NPU_TR_RET(t, r);
@@ -29046,7 +29249,7 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 }
 
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 735) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 742) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsRepairError(npu_self(), deviceId, (rtErrorInfo*)errorInfo);
 }
@@ -29057,12 +29260,12 @@ static NPU_HOOK rtError_t hook_rtsRepairError(const uint32_t deviceId, const rtE
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRepairError(deviceId, errorInfo);
-    else if (npu_pt_fns[735] != NULL)
-        r = ((__typeof__(&rtsRepairError))npu_pt_fns[735])(deviceId, errorInfo);
+    else if (npu_pt_fns[742] != NULL)
+        r = ((__typeof__(&rtsRepairError))npu_pt_fns[742])(deviceId, errorInfo);
     else
-        r = (rtError_t)npu_pt_fail(735);
+        r = (rtError_t)npu_pt_fail(742);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 735);
+        npu_tr *t = npu_tr_start(&c, 742);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "errorInfo", errorInfo);
         NPU_TR_RET(t, r);
@@ -29078,9 +29281,7 @@ NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* 
 }
 
 static inline rtError_t emu_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
-    (void)symbol;
-    (void)callback;
-    return (rtError_t)npu_unsupported(npu_self(), 736);
+    return npug_rtRegKernelLaunchFillFunc(npu_self(), (char*)symbol, callback);
 }
 
 static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
@@ -29089,12 +29290,12 @@ static NPU_HOOK rtError_t hook_rtRegKernelLaunchFillFunc(const char* symbol, rtK
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtRegKernelLaunchFillFunc(symbol, callback);
-    else if (npu_pt_fns[736] != NULL)
-        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[736])(symbol, callback);
+    else if (npu_pt_fns[743] != NULL)
+        r = ((__typeof__(&rtRegKernelLaunchFillFunc))npu_pt_fns[743])(symbol, callback);
     else
-        r = (rtError_t)npu_pt_fail(736);
+        r = (rtError_t)npu_pt_fail(743);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 736);
+        npu_tr *t = npu_tr_start(&c, 743);
         npu_tr_str(t, "symbol", symbol);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -29110,8 +29311,7 @@ NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunc
 }
 
 static inline rtError_t emu_rtUnRegKernelLaunchFillFunc(const char* symbol) {
-    (void)symbol;
-    return (rtError_t)npu_unsupported(npu_self(), 737);
+    return npug_rtUnRegKernelLaunchFillFunc(npu_self(), (char*)symbol);
 }
 
 static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
@@ -29120,12 +29320,12 @@ static NPU_HOOK rtError_t hook_rtUnRegKernelLaunchFillFunc(const char* symbol) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtUnRegKernelLaunchFillFunc(symbol);
-    else if (npu_pt_fns[737] != NULL)
-        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[737])(symbol);
+    else if (npu_pt_fns[744] != NULL)
+        r = ((__typeof__(&rtUnRegKernelLaunchFillFunc))npu_pt_fns[744])(symbol);
     else
-        r = (rtError_t)npu_pt_fail(737);
+        r = (rtError_t)npu_pt_fail(744);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 737);
+        npu_tr *t = npu_tr_start(&c, 744);
         npu_tr_str(t, "symbol", symbol);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29140,7 +29340,7 @@ NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
 }
 
 static inline rtError_t emu_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 738) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 745) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetPairDevicesInfo(npu_self(), devId, otherDevId, infoType, val);
 }
@@ -29151,12 +29351,12 @@ static NPU_HOOK rtError_t hook_rtsGetPairDevicesInfo(uint32_t devId, uint32_t ot
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
-    else if (npu_pt_fns[738] != NULL)
-        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[738])(devId, otherDevId, infoType, val);
+    else if (npu_pt_fns[745] != NULL)
+        r = ((__typeof__(&rtsGetPairDevicesInfo))npu_pt_fns[745])(devId, otherDevId, infoType, val);
     else
-        r = (rtError_t)npu_pt_fail(738);
+        r = (rtError_t)npu_pt_fail(745);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 738);
+        npu_tr *t = npu_tr_start(&c, 745);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "otherDevId", otherDevId);
         NPU_TR_ARG(t, "infoType", infoType);
@@ -29174,7 +29374,7 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
 }
 
 static inline rtError_t emu_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 739) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 746) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsDeviceGetInfo(npu_self(), deviceId, attr, val);
 }
@@ -29185,12 +29385,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr att
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetInfo(deviceId, attr, val);
-    else if (npu_pt_fns[739] != NULL)
-        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[739])(deviceId, attr, val);
+    else if (npu_pt_fns[746] != NULL)
+        r = ((__typeof__(&rtsDeviceGetInfo))npu_pt_fns[746])(deviceId, attr, val);
     else
-        r = (rtError_t)npu_pt_fail(739);
+        r = (rtError_t)npu_pt_fail(746);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 739);
+        npu_tr *t = npu_tr_start(&c, 746);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "val", val);
@@ -29207,7 +29407,7 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
 }
 
 static inline rtError_t emu_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 740) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 747) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsDeviceGetStreamPriorityRange(npu_self(), leastPriority, greatestPriority);
 }
@@ -29218,12 +29418,12 @@ static NPU_HOOK rtError_t hook_rtsDeviceGetStreamPriorityRange(int32_t* leastPri
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
-    else if (npu_pt_fns[740] != NULL)
-        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[740])(leastPriority, greatestPriority);
+    else if (npu_pt_fns[747] != NULL)
+        r = ((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_pt_fns[747])(leastPriority, greatestPriority);
     else
-        r = (rtError_t)npu_pt_fail(740);
+        r = (rtError_t)npu_pt_fail(747);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 740);
+        npu_tr *t = npu_tr_start(&c, 747);
         NPU_TR_ARG(t, "leastPriority", leastPriority);
         NPU_TR_ARG(t, "greatestPriority", greatestPriority);
         NPU_TR_RET(t, r);
@@ -29248,12 +29448,12 @@ static NPU_HOOK rtError_t hook_rtsGetDevice(int32_t* devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetDevice(devId);
-    else if (npu_pt_fns[741] != NULL)
-        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[741])(devId);
+    else if (npu_pt_fns[748] != NULL)
+        r = ((__typeof__(&rtsGetDevice))npu_pt_fns[748])(devId);
     else
-        r = (rtError_t)npu_pt_fail(741);
+        r = (rtError_t)npu_pt_fail(748);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 741);
+        npu_tr *t = npu_tr_start(&c, 748);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29268,7 +29468,7 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
 }
 
 static inline rtError_t emu_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 742) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 749) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsSetDeviceResLimit(npu_self(), devId, type, value);
 }
@@ -29279,12 +29479,12 @@ static NPU_HOOK rtError_t hook_rtsSetDeviceResLimit(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetDeviceResLimit(devId, type, value);
-    else if (npu_pt_fns[742] != NULL)
-        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[742])(devId, type, value);
+    else if (npu_pt_fns[749] != NULL)
+        r = ((__typeof__(&rtsSetDeviceResLimit))npu_pt_fns[749])(devId, type, value);
     else
-        r = (rtError_t)npu_pt_fail(742);
+        r = (rtError_t)npu_pt_fail(749);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 742);
+        npu_tr *t = npu_tr_start(&c, 749);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -29301,7 +29501,7 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsResetDeviceResLimit(const int32_t devId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 743) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 750) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsResetDeviceResLimit(npu_self(), devId);
 }
@@ -29312,12 +29512,12 @@ static NPU_HOOK rtError_t hook_rtsResetDeviceResLimit(const int32_t devId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetDeviceResLimit(devId);
-    else if (npu_pt_fns[743] != NULL)
-        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[743])(devId);
+    else if (npu_pt_fns[750] != NULL)
+        r = ((__typeof__(&rtsResetDeviceResLimit))npu_pt_fns[750])(devId);
     else
-        r = (rtError_t)npu_pt_fail(743);
+        r = (rtError_t)npu_pt_fail(750);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 743);
+        npu_tr *t = npu_tr_start(&c, 750);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29332,7 +29532,7 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
 }
 
 static inline rtError_t emu_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 744) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 751) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetDeviceResLimit(npu_self(), devId, type, value);
 }
@@ -29343,12 +29543,12 @@ static NPU_HOOK rtError_t hook_rtsGetDeviceResLimit(const int32_t devId, const r
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetDeviceResLimit(devId, type, value);
-    else if (npu_pt_fns[744] != NULL)
-        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[744])(devId, type, value);
+    else if (npu_pt_fns[751] != NULL)
+        r = ((__typeof__(&rtsGetDeviceResLimit))npu_pt_fns[751])(devId, type, value);
     else
-        r = (rtError_t)npu_pt_fail(744);
+        r = (rtError_t)npu_pt_fail(751);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 744);
+        npu_tr *t = npu_tr_start(&c, 751);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -29365,7 +29565,7 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 745) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 752) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetLogicDevIdByPhyDevId(npu_self(), phyDevId, logicDevId);
 }
@@ -29376,12 +29576,12 @@ static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int3
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
-    else if (npu_pt_fns[745] != NULL)
-        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[745])(phyDevId, logicDevId);
+    else if (npu_pt_fns[752] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_pt_fns[752])(phyDevId, logicDevId);
     else
-        r = (rtError_t)npu_pt_fail(745);
+        r = (rtError_t)npu_pt_fail(752);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 745);
+        npu_tr *t = npu_tr_start(&c, 752);
         NPU_TR_ARG(t, "phyDevId", phyDevId);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_RET(t, r);
@@ -29397,7 +29597,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
 }
 
 static inline rtError_t emu_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 746) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 753) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetPhyDevIdByLogicDevId(npu_self(), logicDevId, phyDevId);
 }
@@ -29408,12 +29608,12 @@ static NPU_HOOK rtError_t hook_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, in
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
-    else if (npu_pt_fns[746] != NULL)
-        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[746])(logicDevId, phyDevId);
+    else if (npu_pt_fns[753] != NULL)
+        r = ((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_pt_fns[753])(logicDevId, phyDevId);
     else
-        r = (rtError_t)npu_pt_fail(746);
+        r = (rtError_t)npu_pt_fail(753);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 746);
+        npu_tr *t = npu_tr_start(&c, 753);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_ARG(t, "phyDevId", phyDevId);
         NPU_TR_RET(t, r);
@@ -29429,7 +29629,7 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
 }
 
 static inline rtError_t emu_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 747) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 754) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetLogicDevIdByUserDevId(npu_self(), userDevId, logicDevId);
 }
@@ -29440,12 +29640,12 @@ static NPU_HOOK rtError_t hook_rtsGetLogicDevIdByUserDevId(const int32_t userDev
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
-    else if (npu_pt_fns[747] != NULL)
-        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[747])(userDevId, logicDevId);
+    else if (npu_pt_fns[754] != NULL)
+        r = ((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_pt_fns[754])(userDevId, logicDevId);
     else
-        r = (rtError_t)npu_pt_fail(747);
+        r = (rtError_t)npu_pt_fail(754);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 747);
+        npu_tr *t = npu_tr_start(&c, 754);
         NPU_TR_ARG(t, "userDevId", userDevId);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_RET(t, r);
@@ -29461,7 +29661,7 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
 }
 
 static inline rtError_t emu_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 748) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 755) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetUserDevIdByLogicDevId(npu_self(), logicDevId, userDevId);
 }
@@ -29472,12 +29672,12 @@ static NPU_HOOK rtError_t hook_rtsGetUserDevIdByLogicDevId(const int32_t logicDe
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
-    else if (npu_pt_fns[748] != NULL)
-        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[748])(logicDevId, userDevId);
+    else if (npu_pt_fns[755] != NULL)
+        r = ((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_pt_fns[755])(logicDevId, userDevId);
     else
-        r = (rtError_t)npu_pt_fail(748);
+        r = (rtError_t)npu_pt_fail(755);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 748);
+        npu_tr *t = npu_tr_start(&c, 755);
         NPU_TR_ARG(t, "logicDevId", logicDevId);
         NPU_TR_ARG(t, "userDevId", userDevId);
         NPU_TR_RET(t, r);
@@ -29493,7 +29693,7 @@ NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32
 }
 
 static inline rtError_t emu_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 749) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 756) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsRegDeviceStateCallback(npu_self(), (char_t*)regName, callback, args);
 }
@@ -29504,12 +29704,12 @@ static NPU_HOOK rtError_t hook_rtsRegDeviceStateCallback(const char_t* regName, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegDeviceStateCallback(regName, callback, args);
-    else if (npu_pt_fns[749] != NULL)
-        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[749])(regName, callback, args);
+    else if (npu_pt_fns[756] != NULL)
+        r = ((__typeof__(&rtsRegDeviceStateCallback))npu_pt_fns[756])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(749);
+        r = (rtError_t)npu_pt_fail(756);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 749);
+        npu_tr *t = npu_tr_start(&c, 756);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -29526,7 +29726,7 @@ NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceS
 }
 
 static inline rtError_t emu_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 750) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 757) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsSetDeviceTaskAbortCallback(npu_self(), (char_t*)regName, callback, args);
 }
@@ -29537,12 +29737,12 @@ static NPU_HOOK rtError_t hook_rtsSetDeviceTaskAbortCallback(const char_t* regNa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetDeviceTaskAbortCallback(regName, callback, args);
-    else if (npu_pt_fns[750] != NULL)
-        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[750])(regName, callback, args);
+    else if (npu_pt_fns[757] != NULL)
+        r = ((__typeof__(&rtsSetDeviceTaskAbortCallback))npu_pt_fns[757])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(750);
+        r = (rtError_t)npu_pt_fail(757);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 750);
+        npu_tr *t = npu_tr_start(&c, 757);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -29559,7 +29759,7 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
 }
 
 static inline rtError_t emu_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 751) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 758) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCtxGetCurrentDefaultStream(npu_self(), stm);
 }
@@ -29570,12 +29770,12 @@ static NPU_HOOK rtError_t hook_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCtxGetCurrentDefaultStream(stm);
-    else if (npu_pt_fns[751] != NULL)
-        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[751])(stm);
+    else if (npu_pt_fns[758] != NULL)
+        r = ((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_pt_fns[758])(stm);
     else
-        r = (rtError_t)npu_pt_fail(751);
+        r = (rtError_t)npu_pt_fail(758);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 751);
+        npu_tr *t = npu_tr_start(&c, 758);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29590,7 +29790,7 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
 }
 
 static inline rtError_t emu_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 752) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 759) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetPrimaryCtxState(npu_self(), devId, flags, active);
 }
@@ -29601,12 +29801,12 @@ static NPU_HOOK rtError_t hook_rtsGetPrimaryCtxState(const int32_t devId, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetPrimaryCtxState(devId, flags, active);
-    else if (npu_pt_fns[752] != NULL)
-        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[752])(devId, flags, active);
+    else if (npu_pt_fns[759] != NULL)
+        r = ((__typeof__(&rtsGetPrimaryCtxState))npu_pt_fns[759])(devId, flags, active);
     else
-        r = (rtError_t)npu_pt_fail(752);
+        r = (rtError_t)npu_pt_fail(759);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 752);
+        npu_tr *t = npu_tr_start(&c, 759);
         NPU_TR_ARG(t, "devId", devId);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "active", active);
@@ -29623,7 +29823,7 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
 }
 
 static inline rtError_t emu_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 753) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 760) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCtxGetFloatOverflowAddr(npu_self(), overflowAddr);
 }
@@ -29634,12 +29834,12 @@ static NPU_HOOK rtError_t hook_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCtxGetFloatOverflowAddr(overflowAddr);
-    else if (npu_pt_fns[753] != NULL)
-        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[753])(overflowAddr);
+    else if (npu_pt_fns[760] != NULL)
+        r = ((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_pt_fns[760])(overflowAddr);
     else
-        r = (rtError_t)npu_pt_fail(753);
+        r = (rtError_t)npu_pt_fail(760);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 753);
+        npu_tr *t = npu_tr_start(&c, 760);
         NPU_TR_ARG(t, "overflowAddr", overflowAddr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29654,7 +29854,7 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
 }
 
 static inline rtError_t emu_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 754) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 761) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsEventGetId(npu_self(), evt, evtId);
 }
@@ -29665,12 +29865,12 @@ static NPU_HOOK rtError_t hook_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventGetId(evt, evtId);
-    else if (npu_pt_fns[754] != NULL)
-        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[754])(evt, evtId);
+    else if (npu_pt_fns[761] != NULL)
+        r = ((__typeof__(&rtsEventGetId))npu_pt_fns[761])(evt, evtId);
     else
-        r = (rtError_t)npu_pt_fail(754);
+        r = (rtError_t)npu_pt_fail(761);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 754);
+        npu_tr *t = npu_tr_start(&c, 761);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "evtId", evtId);
         NPU_TR_RET(t, r);
@@ -29686,7 +29886,7 @@ NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
 }
 
 static inline rtError_t emu_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 755) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 762) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsEventWait(npu_self(), stream, evt, timeout);
 }
@@ -29697,12 +29897,12 @@ static NPU_HOOK rtError_t hook_rtsEventWait(rtStream_t stream, rtEvent_t evt, ui
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventWait(stream, evt, timeout);
-    else if (npu_pt_fns[755] != NULL)
-        r = ((__typeof__(&rtsEventWait))npu_pt_fns[755])(stream, evt, timeout);
+    else if (npu_pt_fns[762] != NULL)
+        r = ((__typeof__(&rtsEventWait))npu_pt_fns[762])(stream, evt, timeout);
     else
-        r = (rtError_t)npu_pt_fail(755);
+        r = (rtError_t)npu_pt_fail(762);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 755);
+        npu_tr *t = npu_tr_start(&c, 762);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -29719,7 +29919,7 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
 }
 
 static inline rtError_t emu_rtsEventGetAvailNum(uint32_t* eventCount) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 756) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 763) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsEventGetAvailNum(npu_self(), eventCount);
 }
@@ -29730,12 +29930,12 @@ static NPU_HOOK rtError_t hook_rtsEventGetAvailNum(uint32_t* eventCount) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEventGetAvailNum(eventCount);
-    else if (npu_pt_fns[756] != NULL)
-        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[756])(eventCount);
+    else if (npu_pt_fns[763] != NULL)
+        r = ((__typeof__(&rtsEventGetAvailNum))npu_pt_fns[763])(eventCount);
     else
-        r = (rtError_t)npu_pt_fail(756);
+        r = (rtError_t)npu_pt_fail(763);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 756);
+        npu_tr *t = npu_tr_start(&c, 763);
         NPU_TR_ARG(t, "eventCount", eventCount);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29750,7 +29950,7 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
 }
 
 static inline rtError_t emu_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 757) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 764) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyCreate(npu_self(), notify, flag);
 }
@@ -29761,12 +29961,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyCreate(notify, flag);
-    else if (npu_pt_fns[757] != NULL)
-        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[757])(notify, flag);
+    else if (npu_pt_fns[764] != NULL)
+        r = ((__typeof__(&rtsNotifyCreate))npu_pt_fns[764])(notify, flag);
     else
-        r = (rtError_t)npu_pt_fail(757);
+        r = (rtError_t)npu_pt_fail(764);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 757);
+        npu_tr *t = npu_tr_start(&c, 764);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -29782,7 +29982,7 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
 }
 
 static inline rtError_t emu_rtsNotifyDestroy(rtNotify_t notify) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 758) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 765) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyDestroy(npu_self(), notify);
 }
@@ -29793,12 +29993,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyDestroy(rtNotify_t notify) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyDestroy(notify);
-    else if (npu_pt_fns[758] != NULL)
-        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[758])(notify);
+    else if (npu_pt_fns[765] != NULL)
+        r = ((__typeof__(&rtsNotifyDestroy))npu_pt_fns[765])(notify);
     else
-        r = (rtError_t)npu_pt_fail(758);
+        r = (rtError_t)npu_pt_fail(765);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 758);
+        npu_tr *t = npu_tr_start(&c, 765);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -29813,7 +30013,7 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
 }
 
 static inline rtError_t emu_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 759) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 766) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyRecord(npu_self(), notify, stm);
 }
@@ -29824,12 +30024,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyRecord(notify, stm);
-    else if (npu_pt_fns[759] != NULL)
-        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[759])(notify, stm);
+    else if (npu_pt_fns[766] != NULL)
+        r = ((__typeof__(&rtsNotifyRecord))npu_pt_fns[766])(notify, stm);
     else
-        r = (rtError_t)npu_pt_fail(759);
+        r = (rtError_t)npu_pt_fail(766);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 759);
+        npu_tr *t = npu_tr_start(&c, 766);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -29845,7 +30045,7 @@ NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 760) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 767) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyWaitAndReset(npu_self(), notify, stm, timeout);
 }
@@ -29856,12 +30056,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyWaitAndReset(notify, stm, timeout);
-    else if (npu_pt_fns[760] != NULL)
-        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[760])(notify, stm, timeout);
+    else if (npu_pt_fns[767] != NULL)
+        r = ((__typeof__(&rtsNotifyWaitAndReset))npu_pt_fns[767])(notify, stm, timeout);
     else
-        r = (rtError_t)npu_pt_fail(760);
+        r = (rtError_t)npu_pt_fail(767);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 760);
+        npu_tr *t = npu_tr_start(&c, 767);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -29878,7 +30078,7 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
 }
 
 static inline rtError_t emu_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 761) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 768) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyGetId(npu_self(), notify, notifyId);
 }
@@ -29889,12 +30089,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyGetId(rtNotify_t notify, uint32_t* notif
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyGetId(notify, notifyId);
-    else if (npu_pt_fns[761] != NULL)
-        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[761])(notify, notifyId);
+    else if (npu_pt_fns[768] != NULL)
+        r = ((__typeof__(&rtsNotifyGetId))npu_pt_fns[768])(notify, notifyId);
     else
-        r = (rtError_t)npu_pt_fail(761);
+        r = (rtError_t)npu_pt_fail(768);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 761);
+        npu_tr *t = npu_tr_start(&c, 768);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "notifyId", notifyId);
         NPU_TR_RET(t, r);
@@ -29910,7 +30110,7 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
 }
 
 static inline rtError_t emu_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 762) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 769) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyBatchReset(npu_self(), notifies, num);
 }
@@ -29921,12 +30121,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyBatchReset(notifies, num);
-    else if (npu_pt_fns[762] != NULL)
-        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[762])(notifies, num);
+    else if (npu_pt_fns[769] != NULL)
+        r = ((__typeof__(&rtsNotifyBatchReset))npu_pt_fns[769])(notifies, num);
     else
-        r = (rtError_t)npu_pt_fail(762);
+        r = (rtError_t)npu_pt_fail(769);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 762);
+        npu_tr *t = npu_tr_start(&c, 769);
         NPU_TR_ARG(t, "notifies", notifies);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_RET(t, r);
@@ -29942,7 +30142,7 @@ NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
 }
 
 static inline rtError_t emu_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 763) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 770) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyGetExportKey(npu_self(), notify, key, len, flag);
 }
@@ -29953,12 +30153,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyGetExportKey(rtNotify_t notify, char_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyGetExportKey(notify, key, len, flag);
-    else if (npu_pt_fns[763] != NULL)
-        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[763])(notify, key, len, flag);
+    else if (npu_pt_fns[770] != NULL)
+        r = ((__typeof__(&rtsNotifyGetExportKey))npu_pt_fns[770])(notify, key, len, flag);
     else
-        r = (rtError_t)npu_pt_fail(763);
+        r = (rtError_t)npu_pt_fail(770);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 763);
+        npu_tr *t = npu_tr_start(&c, 770);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "len", len);
@@ -29976,7 +30176,7 @@ NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint3
 }
 
 static inline rtError_t emu_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 764) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 771) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifyImportByKey(npu_self(), notify, (char_t*)key, flag);
 }
@@ -29987,12 +30187,12 @@ static NPU_HOOK rtError_t hook_rtsNotifyImportByKey(rtNotify_t* notify, const ch
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifyImportByKey(notify, key, flag);
-    else if (npu_pt_fns[764] != NULL)
-        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[764])(notify, key, flag);
+    else if (npu_pt_fns[771] != NULL)
+        r = ((__typeof__(&rtsNotifyImportByKey))npu_pt_fns[771])(notify, key, flag);
     else
-        r = (rtError_t)npu_pt_fail(764);
+        r = (rtError_t)npu_pt_fail(771);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 764);
+        npu_tr *t = npu_tr_start(&c, 771);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "flag", flag);
@@ -30009,7 +30209,7 @@ NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key,
 }
 
 static inline rtError_t emu_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 765) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 772) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotifySetImportPid(npu_self(), notify, pid, num);
 }
@@ -30020,12 +30220,12 @@ static NPU_HOOK rtError_t hook_rtsNotifySetImportPid(rtNotify_t notify, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotifySetImportPid(notify, pid, num);
-    else if (npu_pt_fns[765] != NULL)
-        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[765])(notify, pid, num);
+    else if (npu_pt_fns[772] != NULL)
+        r = ((__typeof__(&rtsNotifySetImportPid))npu_pt_fns[772])(notify, pid, num);
     else
-        r = (rtError_t)npu_pt_fail(765);
+        r = (rtError_t)npu_pt_fail(772);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 765);
+        npu_tr *t = npu_tr_start(&c, 772);
         NPU_TR_ARG(t, "notify", notify);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -30042,7 +30242,7 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 766) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 773) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtNotifySetImportPidInterServer(npu_self(), notify, (rtServerPid*)serverPids, num);
 }
@@ -30053,12 +30253,12 @@ static NPU_HOOK rtError_t hook_rtNotifySetImportPidInterServer(rtNotify_t notify
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtNotifySetImportPidInterServer(notify, serverPids, num);
-    else if (npu_pt_fns[766] != NULL)
-        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[766])(notify, serverPids, num);
+    else if (npu_pt_fns[773] != NULL)
+        r = ((__typeof__(&rtNotifySetImportPidInterServer))npu_pt_fns[773])(notify, serverPids, num);
     else
-        r = (rtError_t)npu_pt_fail(766);
+        r = (rtError_t)npu_pt_fail(773);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 766);
+        npu_tr *t = npu_tr_start(&c, 773);
         NPU_TR_ARG(t, "notify", notify);
         NPU_TR_ARG(t, "serverPids", serverPids);
         NPU_TR_ARG(t, "num", num);
@@ -30075,7 +30275,7 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
 }
 
 static inline rtError_t emu_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 767) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 774) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtCntNotifyDestroy(npu_self(), inCntNotify);
 }
@@ -30086,12 +30286,12 @@ static NPU_HOOK rtError_t hook_rtCntNotifyDestroy(rtCntNotify_t const inCntNotif
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCntNotifyDestroy(inCntNotify);
-    else if (npu_pt_fns[767] != NULL)
-        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[767])(inCntNotify);
+    else if (npu_pt_fns[774] != NULL)
+        r = ((__typeof__(&rtCntNotifyDestroy))npu_pt_fns[774])(inCntNotify);
     else
-        r = (rtError_t)npu_pt_fail(767);
+        r = (rtError_t)npu_pt_fail(774);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 767);
+        npu_tr *t = npu_tr_start(&c, 774);
         NPU_TR_ARG(t, "inCntNotify", inCntNotify);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -30106,7 +30306,7 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
 }
 
 static inline rtError_t emu_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 768) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 775) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtCntNotifyCreateServer(npu_self(), cntNotify, flags);
 }
@@ -30117,12 +30317,12 @@ static NPU_HOOK rtError_t hook_rtCntNotifyCreateServer(rtCntNotify_t* const cntN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCntNotifyCreateServer(cntNotify, flags);
-    else if (npu_pt_fns[768] != NULL)
-        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[768])(cntNotify, flags);
+    else if (npu_pt_fns[775] != NULL)
+        r = ((__typeof__(&rtCntNotifyCreateServer))npu_pt_fns[775])(cntNotify, flags);
     else
-        r = (rtError_t)npu_pt_fail(768);
+        r = (rtError_t)npu_pt_fail(775);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 768);
+        npu_tr *t = npu_tr_start(&c, 775);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_RET(t, r);
@@ -30138,7 +30338,7 @@ NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uin
 }
 
 static inline rtError_t emu_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 769) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 776) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyRecord(npu_self(), cntNotify, stm, info);
 }
@@ -30149,12 +30349,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyRecord(cntNotify, stm, info);
-    else if (npu_pt_fns[769] != NULL)
-        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[769])(cntNotify, stm, info);
+    else if (npu_pt_fns[776] != NULL)
+        r = ((__typeof__(&rtsCntNotifyRecord))npu_pt_fns[776])(cntNotify, stm, info);
     else
-        r = (rtError_t)npu_pt_fail(769);
+        r = (rtError_t)npu_pt_fail(776);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 769);
+        npu_tr *t = npu_tr_start(&c, 776);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "info", info);
@@ -30171,7 +30371,7 @@ NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm,
 }
 
 static inline rtError_t emu_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 770) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 777) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyWaitWithTimeout(npu_self(), cntNotify, stm, info);
 }
@@ -30182,12 +30382,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNoti
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
-    else if (npu_pt_fns[770] != NULL)
-        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[770])(cntNotify, stm, info);
+    else if (npu_pt_fns[777] != NULL)
+        r = ((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_pt_fns[777])(cntNotify, stm, info);
     else
-        r = (rtError_t)npu_pt_fail(770);
+        r = (rtError_t)npu_pt_fail(777);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 770);
+        npu_tr *t = npu_tr_start(&c, 777);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "info", info);
@@ -30204,7 +30404,7 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
 }
 
 static inline rtError_t emu_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 771) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 778) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyReset(npu_self(), cntNotify, stm);
 }
@@ -30215,12 +30415,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStre
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyReset(cntNotify, stm);
-    else if (npu_pt_fns[771] != NULL)
-        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[771])(cntNotify, stm);
+    else if (npu_pt_fns[778] != NULL)
+        r = ((__typeof__(&rtsCntNotifyReset))npu_pt_fns[778])(cntNotify, stm);
     else
-        r = (rtError_t)npu_pt_fail(771);
+        r = (rtError_t)npu_pt_fail(778);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 771);
+        npu_tr *t = npu_tr_start(&c, 778);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -30236,7 +30436,7 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
 }
 
 static inline rtError_t emu_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 772) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 779) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCntNotifyGetId(npu_self(), cntNotify, notifyId);
 }
@@ -30247,12 +30447,12 @@ static NPU_HOOK rtError_t hook_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCntNotifyGetId(cntNotify, notifyId);
-    else if (npu_pt_fns[772] != NULL)
-        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[772])(cntNotify, notifyId);
+    else if (npu_pt_fns[779] != NULL)
+        r = ((__typeof__(&rtsCntNotifyGetId))npu_pt_fns[779])(cntNotify, notifyId);
     else
-        r = (rtError_t)npu_pt_fail(772);
+        r = (rtError_t)npu_pt_fail(779);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 772);
+        npu_tr *t = npu_tr_start(&c, 779);
         NPU_TR_ARG(t, "cntNotify", cntNotify);
         NPU_TR_ARG(t, "notifyId", notifyId);
         NPU_TR_RET(t, r);
@@ -30268,7 +30468,7 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 }
 
 static inline rtError_t emu_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 773) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 780) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetMemcpyDescSize(npu_self(), kind, descSize);
 }
@@ -30279,12 +30479,12 @@ static NPU_HOOK rtError_t hook_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* d
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetMemcpyDescSize(kind, descSize);
-    else if (npu_pt_fns[773] != NULL)
-        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[773])(kind, descSize);
+    else if (npu_pt_fns[780] != NULL)
+        r = ((__typeof__(&rtsGetMemcpyDescSize))npu_pt_fns[780])(kind, descSize);
     else
-        r = (rtError_t)npu_pt_fail(773);
+        r = (rtError_t)npu_pt_fail(780);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 773);
+        npu_tr *t = npu_tr_start(&c, 780);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "descSize", descSize);
         NPU_TR_RET(t, r);
@@ -30300,7 +30500,7 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
 }
 
 static inline rtError_t emu_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 774) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 781) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsSetMemcpyDesc(npu_self(), desc, kind, srcAddr, dstAddr, count, config);
 }
@@ -30311,12 +30511,12 @@ static NPU_HOOK rtError_t hook_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
-    else if (npu_pt_fns[774] != NULL)
-        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[774])(desc, kind, srcAddr, dstAddr, count, config);
+    else if (npu_pt_fns[781] != NULL)
+        r = ((__typeof__(&rtsSetMemcpyDesc))npu_pt_fns[781])(desc, kind, srcAddr, dstAddr, count, config);
     else
-        r = (rtError_t)npu_pt_fail(774);
+        r = (rtError_t)npu_pt_fail(781);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 774);
+        npu_tr *t = npu_tr_start(&c, 781);
         NPU_TR_ARG(t, "desc", desc);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "srcAddr", srcAddr);
@@ -30336,7 +30536,7 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
 }
 
 static inline rtError_t emu_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 775) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 782) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsMemcpyAsyncWithDesc(npu_self(), desc, kind, config, stream);
 }
@@ -30347,12 +30547,12 @@ static NPU_HOOK rtError_t hook_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMem
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
-    else if (npu_pt_fns[775] != NULL)
-        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[775])(desc, kind, config, stream);
+    else if (npu_pt_fns[782] != NULL)
+        r = ((__typeof__(&rtsMemcpyAsyncWithDesc))npu_pt_fns[782])(desc, kind, config, stream);
     else
-        r = (rtError_t)npu_pt_fail(775);
+        r = (rtError_t)npu_pt_fail(782);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 775);
+        npu_tr *t = npu_tr_start(&c, 782);
         NPU_TR_ARG(t, "desc", desc);
         NPU_TR_ARG(t, "kind", kind);
         NPU_TR_ARG(t, "config", config);
@@ -30375,7 +30575,7 @@ static inline rtError_t emu_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcL
     (void)cmoType;
     (void)logicId;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 776);
+    return (rtError_t)npu_unsupported(npu_self(), 783);
 }
 
 static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
@@ -30384,12 +30584,12 @@ static NPU_HOOK rtError_t hook_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
-    else if (npu_pt_fns[776] != NULL)
-        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[776])(srcAddrPtr, srcLen, cmoType, logicId, stm);
+    else if (npu_pt_fns[783] != NULL)
+        r = ((__typeof__(&rtsCmoAsyncWithBarrier))npu_pt_fns[783])(srcAddrPtr, srcLen, cmoType, logicId, stm);
     else
-        r = (rtError_t)npu_pt_fail(776);
+        r = (rtError_t)npu_pt_fail(783);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 776);
+        npu_tr *t = npu_tr_start(&c, 783);
         NPU_TR_ARG(t, "srcAddrPtr", srcAddrPtr);
         NPU_TR_ARG(t, "srcLen", srcLen);
         NPU_TR_ARG(t, "cmoType", cmoType);
@@ -30408,7 +30608,7 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
 }
 
 static inline rtError_t emu_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 777) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 784) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsMalloc(npu_self(), devPtr, size, policy, advise, cfg);
 }
@@ -30419,12 +30619,12 @@ static NPU_HOOK rtError_t hook_rtsMalloc(void** devPtr, uint64_t size, rtMallocP
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMalloc(devPtr, size, policy, advise, cfg);
-    else if (npu_pt_fns[777] != NULL)
-        r = ((__typeof__(&rtsMalloc))npu_pt_fns[777])(devPtr, size, policy, advise, cfg);
+    else if (npu_pt_fns[784] != NULL)
+        r = ((__typeof__(&rtsMalloc))npu_pt_fns[784])(devPtr, size, policy, advise, cfg);
     else
-        r = (rtError_t)npu_pt_fail(777);
+        r = (rtError_t)npu_pt_fail(784);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 777);
+        npu_tr *t = npu_tr_start(&c, 784);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "policy", policy);
@@ -30443,7 +30643,7 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
 }
 
 static inline rtError_t emu_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 778) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 785) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsMemExportToShareableHandle(npu_self(), handle, handleType, flags, shareableHandle);
 }
@@ -30454,12 +30654,12 @@ static NPU_HOOK rtError_t hook_rtsMemExportToShareableHandle(rtDrvMemHandle hand
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
-    else if (npu_pt_fns[778] != NULL)
-        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[778])(handle, handleType, flags, shareableHandle);
+    else if (npu_pt_fns[785] != NULL)
+        r = ((__typeof__(&rtsMemExportToShareableHandle))npu_pt_fns[785])(handle, handleType, flags, shareableHandle);
     else
-        r = (rtError_t)npu_pt_fail(778);
+        r = (rtError_t)npu_pt_fail(785);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 778);
+        npu_tr *t = npu_tr_start(&c, 785);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "handleType", handleType);
         NPU_TR_ARG(t, "flags", flags);
@@ -30477,7 +30677,7 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
 }
 
 static inline rtError_t emu_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 779) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 786) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsMallocHost(npu_self(), hostPtr, size, (rtMallocConfig_t*)cfg);
 }
@@ -30488,12 +30688,12 @@ static NPU_HOOK rtError_t hook_rtsMallocHost(void** hostPtr, uint64_t size, cons
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsMallocHost(hostPtr, size, cfg);
-    else if (npu_pt_fns[779] != NULL)
-        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[779])(hostPtr, size, cfg);
+    else if (npu_pt_fns[786] != NULL)
+        r = ((__typeof__(&rtsMallocHost))npu_pt_fns[786])(hostPtr, size, cfg);
     else
-        r = (rtError_t)npu_pt_fail(779);
+        r = (rtError_t)npu_pt_fail(786);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 779);
+        npu_tr *t = npu_tr_start(&c, 786);
         NPU_TR_ARG(t, "hostPtr", hostPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "cfg", cfg);
@@ -30510,7 +30710,7 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 }
 
 static inline rtError_t emu_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 780) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 787) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsPointerGetAttributes(npu_self(), (void*)ptr, attributes);
 }
@@ -30521,12 +30721,12 @@ static NPU_HOOK rtError_t hook_rtsPointerGetAttributes(const void* ptr, rtPtrAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsPointerGetAttributes(ptr, attributes);
-    else if (npu_pt_fns[780] != NULL)
-        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[780])(ptr, attributes);
+    else if (npu_pt_fns[787] != NULL)
+        r = ((__typeof__(&rtsPointerGetAttributes))npu_pt_fns[787])(ptr, attributes);
     else
-        r = (rtError_t)npu_pt_fail(780);
+        r = (rtError_t)npu_pt_fail(787);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 780);
+        npu_tr *t = npu_tr_start(&c, 787);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "attributes", attributes);
         NPU_TR_RET(t, r);
@@ -30542,7 +30742,7 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
 }
 
 static inline rtError_t emu_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 781) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 788) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsHostRegister(npu_self(), ptr, size, type, devPtr);
 }
@@ -30553,12 +30753,12 @@ static NPU_HOOK rtError_t hook_rtsHostRegister(void* ptr, uint64_t size, rtHostR
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsHostRegister(ptr, size, type, devPtr);
-    else if (npu_pt_fns[781] != NULL)
-        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[781])(ptr, size, type, devPtr);
+    else if (npu_pt_fns[788] != NULL)
+        r = ((__typeof__(&rtsHostRegister))npu_pt_fns[788])(ptr, size, type, devPtr);
     else
-        r = (rtError_t)npu_pt_fail(781);
+        r = (rtError_t)npu_pt_fail(788);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 781);
+        npu_tr *t = npu_tr_start(&c, 788);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "type", type);
@@ -30576,7 +30776,7 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
 }
 
 static inline rtError_t emu_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 782) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 789) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtHostRegisterV2(npu_self(), ptr, size, flag);
 }
@@ -30587,12 +30787,12 @@ static NPU_HOOK rtError_t hook_rtHostRegisterV2(void* ptr, uint64_t size, uint32
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostRegisterV2(ptr, size, flag);
-    else if (npu_pt_fns[782] != NULL)
-        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[782])(ptr, size, flag);
+    else if (npu_pt_fns[789] != NULL)
+        r = ((__typeof__(&rtHostRegisterV2))npu_pt_fns[789])(ptr, size, flag);
     else
-        r = (rtError_t)npu_pt_fail(782);
+        r = (rtError_t)npu_pt_fail(789);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 782);
+        npu_tr *t = npu_tr_start(&c, 789);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "flag", flag);
@@ -30609,7 +30809,7 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsHostUnregister(void* ptr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 783) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 790) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsHostUnregister(npu_self(), ptr);
 }
@@ -30620,12 +30820,12 @@ static NPU_HOOK rtError_t hook_rtsHostUnregister(void* ptr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsHostUnregister(ptr);
-    else if (npu_pt_fns[783] != NULL)
-        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[783])(ptr);
+    else if (npu_pt_fns[790] != NULL)
+        r = ((__typeof__(&rtsHostUnregister))npu_pt_fns[790])(ptr);
     else
-        r = (rtError_t)npu_pt_fail(783);
+        r = (rtError_t)npu_pt_fail(790);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 783);
+        npu_tr *t = npu_tr_start(&c, 790);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -30640,7 +30840,7 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
 }
 
 static inline rtError_t emu_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 784) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 791) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtHostGetDevicePointer(npu_self(), pHost, pDevice, flag);
 }
@@ -30651,12 +30851,12 @@ static NPU_HOOK rtError_t hook_rtHostGetDevicePointer(void* pHost, void** pDevic
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtHostGetDevicePointer(pHost, pDevice, flag);
-    else if (npu_pt_fns[784] != NULL)
-        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[784])(pHost, pDevice, flag);
+    else if (npu_pt_fns[791] != NULL)
+        r = ((__typeof__(&rtHostGetDevicePointer))npu_pt_fns[791])(pHost, pDevice, flag);
     else
-        r = (rtError_t)npu_pt_fail(784);
+        r = (rtError_t)npu_pt_fail(791);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 784);
+        npu_tr *t = npu_tr_start(&c, 791);
         NPU_TR_ARG(t, "pHost", pHost);
         NPU_TR_ARG(t, "pDevice", pDevice);
         NPU_TR_ARG(t, "flag", flag);
@@ -30673,7 +30873,7 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 }
 
 static inline rtError_t emu_rtsGetCmoDescSize(size_t* size) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 785) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 792) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetCmoDescSize(npu_self(), size);
 }
@@ -30684,12 +30884,12 @@ static NPU_HOOK rtError_t hook_rtsGetCmoDescSize(size_t* size) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetCmoDescSize(size);
-    else if (npu_pt_fns[785] != NULL)
-        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[785])(size);
+    else if (npu_pt_fns[792] != NULL)
+        r = ((__typeof__(&rtsGetCmoDescSize))npu_pt_fns[792])(size);
     else
-        r = (rtError_t)npu_pt_fail(785);
+        r = (rtError_t)npu_pt_fail(792);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 785);
+        npu_tr *t = npu_tr_start(&c, 792);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -30704,7 +30904,7 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
 }
 
 static inline rtError_t emu_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 786) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 793) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsSetCmoDesc(npu_self(), cmoDesc, srcAddr, srcLen);
 }
@@ -30715,12 +30915,12 @@ static NPU_HOOK rtError_t hook_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
-    else if (npu_pt_fns[786] != NULL)
-        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[786])(cmoDesc, srcAddr, srcLen);
+    else if (npu_pt_fns[793] != NULL)
+        r = ((__typeof__(&rtsSetCmoDesc))npu_pt_fns[793])(cmoDesc, srcAddr, srcLen);
     else
-        r = (rtError_t)npu_pt_fail(786);
+        r = (rtError_t)npu_pt_fail(793);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 786);
+        npu_tr *t = npu_tr_start(&c, 793);
         NPU_TR_ARG(t, "cmoDesc", cmoDesc);
         NPU_TR_ARG(t, "srcAddr", srcAddr);
         NPU_TR_ARG(t, "srcLen", srcLen);
@@ -30746,12 +30946,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStrea
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
-    else if (npu_pt_fns[787] != NULL)
-        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[787])(cmoDesc, stm, cmoOpCode, reserve);
+    else if (npu_pt_fns[794] != NULL)
+        r = ((__typeof__(&rtsLaunchCmoAddrTask))npu_pt_fns[794])(cmoDesc, stm, cmoOpCode, reserve);
     else
-        r = (rtError_t)npu_pt_fail(787);
+        r = (rtError_t)npu_pt_fail(794);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 787);
+        npu_tr *t = npu_tr_start(&c, 794);
         NPU_TR_ARG(t, "cmoDesc", cmoDesc);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "cmoOpCode", cmoOpCode);
@@ -30778,12 +30978,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* re
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
-    else if (npu_pt_fns[788] != NULL)
-        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[788])(reduceInfo, stm, reserve);
+    else if (npu_pt_fns[795] != NULL)
+        r = ((__typeof__(&rtsLaunchReduceAsyncTask))npu_pt_fns[795])(reduceInfo, stm, reserve);
     else
-        r = (rtError_t)npu_pt_fail(788);
+        r = (rtError_t)npu_pt_fail(795);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 788);
+        npu_tr *t = npu_tr_start(&c, 795);
         NPU_TR_ARG(t, "reduceInfo", reduceInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "reserve", reserve);
@@ -30809,12 +31009,12 @@ static NPU_HOOK rtError_t hook_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyId
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
-    else if (npu_pt_fns[789] != NULL)
-        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[789])(devIdDes, phyIdSrc, status);
+    else if (npu_pt_fns[796] != NULL)
+        r = ((__typeof__(&rtsGetP2PStatus))npu_pt_fns[796])(devIdDes, phyIdSrc, status);
     else
-        r = (rtError_t)npu_pt_fail(789);
+        r = (rtError_t)npu_pt_fail(796);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 789);
+        npu_tr *t = npu_tr_start(&c, 796);
         NPU_TR_ARG(t, "devIdDes", devIdDes);
         NPU_TR_ARG(t, "phyIdSrc", phyIdSrc);
         NPU_TR_ARG(t, "status", status);
@@ -30831,7 +31031,7 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
 }
 
 static inline rtError_t emu_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 790) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 797) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsIpcMemGetExportKey(npu_self(), (void*)ptr, size, key, len, flags);
 }
@@ -30842,12 +31042,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemGetExportKey(const void* ptr, size_t siz
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
-    else if (npu_pt_fns[790] != NULL)
-        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[790])(ptr, size, key, len, flags);
+    else if (npu_pt_fns[797] != NULL)
+        r = ((__typeof__(&rtsIpcMemGetExportKey))npu_pt_fns[797])(ptr, size, key, len, flags);
     else
-        r = (rtError_t)npu_pt_fail(790);
+        r = (rtError_t)npu_pt_fail(797);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 790);
+        npu_tr *t = npu_tr_start(&c, 797);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "key", key);
@@ -30866,7 +31066,7 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
 }
 
 static inline rtError_t emu_rtsIpcMemClose(const char_t* key) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 791) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 798) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsIpcMemClose(npu_self(), (char_t*)key);
 }
@@ -30877,12 +31077,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemClose(const char_t* key) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemClose(key);
-    else if (npu_pt_fns[791] != NULL)
-        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[791])(key);
+    else if (npu_pt_fns[798] != NULL)
+        r = ((__typeof__(&rtsIpcMemClose))npu_pt_fns[798])(key);
     else
-        r = (rtError_t)npu_pt_fail(791);
+        r = (rtError_t)npu_pt_fail(798);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 791);
+        npu_tr *t = npu_tr_start(&c, 798);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -30897,7 +31097,7 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
 }
 
 static inline rtError_t emu_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 792) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 799) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsIpcMemImportByKey(npu_self(), ptr, (char_t*)key, flags);
 }
@@ -30908,12 +31108,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemImportByKey(void** ptr, const char_t* ke
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemImportByKey(ptr, key, flags);
-    else if (npu_pt_fns[792] != NULL)
-        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[792])(ptr, key, flags);
+    else if (npu_pt_fns[799] != NULL)
+        r = ((__typeof__(&rtsIpcMemImportByKey))npu_pt_fns[799])(ptr, key, flags);
     else
-        r = (rtError_t)npu_pt_fail(792);
+        r = (rtError_t)npu_pt_fail(799);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 792);
+        npu_tr *t = npu_tr_start(&c, 799);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "key", key);
         NPU_TR_ARG(t, "flags", flags);
@@ -30930,7 +31130,7 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
 }
 
 static inline rtError_t emu_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 793) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 800) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsIpcMemSetImportPid(npu_self(), (char_t*)key, pid, num);
 }
@@ -30941,12 +31141,12 @@ static NPU_HOOK rtError_t hook_rtsIpcMemSetImportPid(const char_t* key, int32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsIpcMemSetImportPid(key, pid, num);
-    else if (npu_pt_fns[793] != NULL)
-        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[793])(key, pid, num);
+    else if (npu_pt_fns[800] != NULL)
+        r = ((__typeof__(&rtsIpcMemSetImportPid))npu_pt_fns[800])(key, pid, num);
     else
-        r = (rtError_t)npu_pt_fail(793);
+        r = (rtError_t)npu_pt_fail(800);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 793);
+        npu_tr *t = npu_tr_start(&c, 800);
         NPU_TR_ARG(t, "key", key);
         npu_tr_ptr(t, "pid", pid);
         NPU_TR_ARG(t, "num", num);
@@ -30963,7 +31163,7 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
 }
 
 static inline rtError_t emu_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 794) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 801) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsCheckMemType(npu_self(), addrs, size, memType, checkResult, reserve);
 }
@@ -30974,12 +31174,12 @@ static NPU_HOOK rtError_t hook_rtsCheckMemType(void** addrs, uint32_t size, uint
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
-    else if (npu_pt_fns[794] != NULL)
-        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[794])(addrs, size, memType, checkResult, reserve);
+    else if (npu_pt_fns[801] != NULL)
+        r = ((__typeof__(&rtsCheckMemType))npu_pt_fns[801])(addrs, size, memType, checkResult, reserve);
     else
-        r = (rtError_t)npu_pt_fail(794);
+        r = (rtError_t)npu_pt_fail(801);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 794);
+        npu_tr *t = npu_tr_start(&c, 801);
         NPU_TR_ARG(t, "addrs", addrs);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "memType", memType);
@@ -30998,7 +31198,7 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
 }
 
 static inline rtError_t emu_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 795) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 802) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemcpyAsyncWithOffset(npu_self(), dst, dstMax, dstDataOffset, (void**)src, cnt, srcDataOffset, kind, stm);
 }
@@ -31009,12 +31209,12 @@ static NPU_HOOK rtError_t hook_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstM
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
-    else if (npu_pt_fns[795] != NULL)
-        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[795])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
+    else if (npu_pt_fns[802] != NULL)
+        r = ((__typeof__(&rtMemcpyAsyncWithOffset))npu_pt_fns[802])(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
     else
-        r = (rtError_t)npu_pt_fail(795);
+        r = (rtError_t)npu_pt_fail(802);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 795);
+        npu_tr *t = npu_tr_start(&c, 802);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "dstMax", dstMax);
         NPU_TR_ARG(t, "dstDataOffset", dstDataOffset);
@@ -31036,7 +31236,7 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
 }
 
 static inline rtError_t emu_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 796) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 803) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtIpcMemImportPidInterServer(npu_self(), (char*)key, (rtServerPid*)serverPids, num);
 }
@@ -31047,12 +31247,12 @@ static NPU_HOOK rtError_t hook_rtIpcMemImportPidInterServer(const char* key, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtIpcMemImportPidInterServer(key, serverPids, num);
-    else if (npu_pt_fns[796] != NULL)
-        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[796])(key, serverPids, num);
+    else if (npu_pt_fns[803] != NULL)
+        r = ((__typeof__(&rtIpcMemImportPidInterServer))npu_pt_fns[803])(key, serverPids, num);
     else
-        r = (rtError_t)npu_pt_fail(796);
+        r = (rtError_t)npu_pt_fail(803);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 796);
+        npu_tr *t = npu_tr_start(&c, 803);
         npu_tr_str(t, "key", key);
         NPU_TR_ARG(t, "serverPids", serverPids);
         NPU_TR_ARG(t, "num", num);
@@ -31069,7 +31269,7 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
 }
 
 static inline rtError_t emu_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 797) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 804) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtGetMemUsageInfo(npu_self(), deviceId, memUsageInfo, inputNum, outputNum);
 }
@@ -31080,12 +31280,12 @@ static NPU_HOOK rtError_t hook_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageIn
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
-    else if (npu_pt_fns[797] != NULL)
-        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[797])(deviceId, memUsageInfo, inputNum, outputNum);
+    else if (npu_pt_fns[804] != NULL)
+        r = ((__typeof__(&rtGetMemUsageInfo))npu_pt_fns[804])(deviceId, memUsageInfo, inputNum, outputNum);
     else
-        r = (rtError_t)npu_pt_fail(797);
+        r = (rtError_t)npu_pt_fail(804);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 797);
+        npu_tr *t = npu_tr_start(&c, 804);
         NPU_TR_ARG(t, "deviceId", deviceId);
         NPU_TR_ARG(t, "memUsageInfo", memUsageInfo);
         NPU_TR_ARG(t, "inputNum", inputNum);
@@ -31105,7 +31305,7 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
     (void)stream;
     (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 798);
+    return (rtError_t)npu_unsupported(npu_self(), 805);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
@@ -31114,12 +31314,12 @@ static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreat
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamCreate(stream, config);
-    else if (npu_pt_fns[798] != NULL)
-        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[798])(stream, config);
+    else if (npu_pt_fns[805] != NULL)
+        r = ((__typeof__(&rtsStreamCreate))npu_pt_fns[805])(stream, config);
     else
-        r = (rtError_t)npu_pt_fail(798);
+        r = (rtError_t)npu_pt_fail(805);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 798);
+        npu_tr *t = npu_tr_start(&c, 805);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_ARG(t, "config", config);
         NPU_TR_RET(t, r);
@@ -31135,7 +31335,7 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
 }
 
 static inline rtError_t emu_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 799) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 806) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamSetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
@@ -31146,12 +31346,12 @@ static NPU_HOOK rtError_t hook_rtsStreamSetAttribute(rtStream_t stm, rtStreamAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
-    else if (npu_pt_fns[799] != NULL)
-        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[799])(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[806] != NULL)
+        r = ((__typeof__(&rtsStreamSetAttribute))npu_pt_fns[806])(stm, stmAttrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(799);
+        r = (rtError_t)npu_pt_fail(806);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 799);
+        npu_tr *t = npu_tr_start(&c, 806);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmAttrId", stmAttrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -31168,7 +31368,7 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 800) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 807) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamGetAttribute(npu_self(), stm, stmAttrId, attrValue);
 }
@@ -31179,12 +31379,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetAttribute(rtStream_t stm, rtStreamAtt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
-    else if (npu_pt_fns[800] != NULL)
-        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[800])(stm, stmAttrId, attrValue);
+    else if (npu_pt_fns[807] != NULL)
+        r = ((__typeof__(&rtsStreamGetAttribute))npu_pt_fns[807])(stm, stmAttrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(800);
+        r = (rtError_t)npu_pt_fail(807);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 800);
+        npu_tr *t = npu_tr_start(&c, 807);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "stmAttrId", stmAttrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -31201,7 +31401,7 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static inline rtError_t emu_rtsStreamGetAvailableNum(uint32_t* streamCount) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 801) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 808) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamGetAvailableNum(npu_self(), streamCount);
 }
@@ -31212,12 +31412,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetAvailableNum(uint32_t* streamCount) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetAvailableNum(streamCount);
-    else if (npu_pt_fns[801] != NULL)
-        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[801])(streamCount);
+    else if (npu_pt_fns[808] != NULL)
+        r = ((__typeof__(&rtsStreamGetAvailableNum))npu_pt_fns[808])(streamCount);
     else
-        r = (rtError_t)npu_pt_fail(801);
+        r = (rtError_t)npu_pt_fail(808);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 801);
+        npu_tr *t = npu_tr_start(&c, 808);
         NPU_TR_ARG(t, "streamCount", streamCount);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31232,7 +31432,7 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
 }
 
 static inline rtError_t emu_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 802) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 809) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamGetId(npu_self(), stm, streamId);
 }
@@ -31243,12 +31443,12 @@ static NPU_HOOK rtError_t hook_rtsStreamGetId(rtStream_t stm, int32_t* streamId)
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamGetId(stm, streamId);
-    else if (npu_pt_fns[802] != NULL)
-        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[802])(stm, streamId);
+    else if (npu_pt_fns[809] != NULL)
+        r = ((__typeof__(&rtsStreamGetId))npu_pt_fns[809])(stm, streamId);
     else
-        r = (rtError_t)npu_pt_fail(802);
+        r = (rtError_t)npu_pt_fail(809);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 802);
+        npu_tr *t = npu_tr_start(&c, 809);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "streamId", streamId);
         NPU_TR_RET(t, r);
@@ -31264,7 +31464,7 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskGrp(rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 803) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 810) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamBeginTaskGrp(npu_self(), stm);
 }
@@ -31275,12 +31475,12 @@ static NPU_HOOK rtError_t hook_rtsStreamBeginTaskGrp(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamBeginTaskGrp(stm);
-    else if (npu_pt_fns[803] != NULL)
-        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[803])(stm);
+    else if (npu_pt_fns[810] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskGrp))npu_pt_fns[810])(stm);
     else
-        r = (rtError_t)npu_pt_fail(803);
+        r = (rtError_t)npu_pt_fail(810);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 803);
+        npu_tr *t = npu_tr_start(&c, 810);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31295,7 +31495,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 804) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 811) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamEndTaskGrp(npu_self(), stm, handle);
 }
@@ -31306,12 +31506,12 @@ static NPU_HOOK rtError_t hook_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamEndTaskGrp(stm, handle);
-    else if (npu_pt_fns[804] != NULL)
-        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[804])(stm, handle);
+    else if (npu_pt_fns[811] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskGrp))npu_pt_fns[811])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(804);
+        r = (rtError_t)npu_pt_fail(811);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 804);
+        npu_tr *t = npu_tr_start(&c, 811);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -31327,7 +31527,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
 }
 
 static inline rtError_t emu_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 805) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 812) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamBeginTaskUpdate(npu_self(), stm, handle);
 }
@@ -31338,12 +31538,12 @@ static NPU_HOOK rtError_t hook_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamBeginTaskUpdate(stm, handle);
-    else if (npu_pt_fns[805] != NULL)
-        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[805])(stm, handle);
+    else if (npu_pt_fns[812] != NULL)
+        r = ((__typeof__(&rtsStreamBeginTaskUpdate))npu_pt_fns[812])(stm, handle);
     else
-        r = (rtError_t)npu_pt_fail(805);
+        r = (rtError_t)npu_pt_fail(812);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 805);
+        npu_tr *t = npu_tr_start(&c, 812);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_RET(t, r);
@@ -31359,7 +31559,7 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
 }
 
 static inline rtError_t emu_rtsStreamEndTaskUpdate(rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 806) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 813) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamEndTaskUpdate(npu_self(), stm);
 }
@@ -31370,12 +31570,12 @@ static NPU_HOOK rtError_t hook_rtsStreamEndTaskUpdate(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamEndTaskUpdate(stm);
-    else if (npu_pt_fns[806] != NULL)
-        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[806])(stm);
+    else if (npu_pt_fns[813] != NULL)
+        r = ((__typeof__(&rtsStreamEndTaskUpdate))npu_pt_fns[813])(stm);
     else
-        r = (rtError_t)npu_pt_fail(806);
+        r = (rtError_t)npu_pt_fail(813);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 806);
+        npu_tr *t = npu_tr_start(&c, 813);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31390,7 +31590,7 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 807) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 814) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsSwitchStream(npu_self(), leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
@@ -31401,12 +31601,12 @@ static NPU_HOOK rtError_t hook_rtsSwitchStream(void* leftValue, rtCondition_t co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
-    else if (npu_pt_fns[807] != NULL)
-        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[807])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+    else if (npu_pt_fns[814] != NULL)
+        r = ((__typeof__(&rtsSwitchStream))npu_pt_fns[814])(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
     else
-        r = (rtError_t)npu_pt_fail(807);
+        r = (rtError_t)npu_pt_fail(814);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 807);
+        npu_tr *t = npu_tr_start(&c, 814);
         NPU_TR_ARG(t, "leftValue", leftValue);
         NPU_TR_ARG(t, "cond", cond);
         NPU_TR_ARG(t, "rightValue", rightValue);
@@ -31427,7 +31627,7 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
 }
 
 static inline rtError_t emu_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 808) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 815) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsActiveStream(npu_self(), activeStream, stream);
 }
@@ -31438,12 +31638,12 @@ static NPU_HOOK rtError_t hook_rtsActiveStream(rtStream_t activeStream, rtStream
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsActiveStream(activeStream, stream);
-    else if (npu_pt_fns[808] != NULL)
-        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[808])(activeStream, stream);
+    else if (npu_pt_fns[815] != NULL)
+        r = ((__typeof__(&rtsActiveStream))npu_pt_fns[815])(activeStream, stream);
     else
-        r = (rtError_t)npu_pt_fail(808);
+        r = (rtError_t)npu_pt_fail(815);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 808);
+        npu_tr *t = npu_tr_start(&c, 815);
         NPU_TR_ARG(t, "activeStream", activeStream);
         NPU_TR_ARG(t, "stream", stream);
         NPU_TR_RET(t, r);
@@ -31459,7 +31659,7 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 809) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 816) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsSetStreamResLimit(npu_self(), stm, type, value);
 }
@@ -31470,12 +31670,12 @@ static NPU_HOOK rtError_t hook_rtsSetStreamResLimit(rtStream_t stm, const rtDevR
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsSetStreamResLimit(stm, type, value);
-    else if (npu_pt_fns[809] != NULL)
-        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[809])(stm, type, value);
+    else if (npu_pt_fns[816] != NULL)
+        r = ((__typeof__(&rtsSetStreamResLimit))npu_pt_fns[816])(stm, type, value);
     else
-        r = (rtError_t)npu_pt_fail(809);
+        r = (rtError_t)npu_pt_fail(816);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 809);
+        npu_tr *t = npu_tr_start(&c, 816);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -31492,7 +31692,7 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
 }
 
 static inline rtError_t emu_rtsResetStreamResLimit(rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 810) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 817) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsResetStreamResLimit(npu_self(), stm);
 }
@@ -31503,12 +31703,12 @@ static NPU_HOOK rtError_t hook_rtsResetStreamResLimit(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetStreamResLimit(stm);
-    else if (npu_pt_fns[810] != NULL)
-        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[810])(stm);
+    else if (npu_pt_fns[817] != NULL)
+        r = ((__typeof__(&rtsResetStreamResLimit))npu_pt_fns[817])(stm);
     else
-        r = (rtError_t)npu_pt_fail(810);
+        r = (rtError_t)npu_pt_fail(817);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 810);
+        npu_tr *t = npu_tr_start(&c, 817);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31523,7 +31723,7 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 811) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 818) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetStreamResLimit(npu_self(), stm, type, value);
 }
@@ -31534,12 +31734,12 @@ static NPU_HOOK rtError_t hook_rtsGetStreamResLimit(const rtStream_t stm, const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetStreamResLimit(stm, type, value);
-    else if (npu_pt_fns[811] != NULL)
-        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[811])(stm, type, value);
+    else if (npu_pt_fns[818] != NULL)
+        r = ((__typeof__(&rtsGetStreamResLimit))npu_pt_fns[818])(stm, type, value);
     else
-        r = (rtError_t)npu_pt_fail(811);
+        r = (rtError_t)npu_pt_fail(818);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 811);
+        npu_tr *t = npu_tr_start(&c, 818);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
@@ -31556,7 +31756,7 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
 }
 
 static inline rtError_t emu_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 812) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 819) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsUseStreamResInCurrentThread(npu_self(), stm);
 }
@@ -31567,12 +31767,12 @@ static NPU_HOOK rtError_t hook_rtsUseStreamResInCurrentThread(const rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsUseStreamResInCurrentThread(stm);
-    else if (npu_pt_fns[812] != NULL)
-        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[812])(stm);
+    else if (npu_pt_fns[819] != NULL)
+        r = ((__typeof__(&rtsUseStreamResInCurrentThread))npu_pt_fns[819])(stm);
     else
-        r = (rtError_t)npu_pt_fail(812);
+        r = (rtError_t)npu_pt_fail(819);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 812);
+        npu_tr *t = npu_tr_start(&c, 819);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31587,7 +31787,7 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 813) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 820) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsNotUseStreamResInCurrentThread(npu_self(), stm);
 }
@@ -31598,12 +31798,12 @@ static NPU_HOOK rtError_t hook_rtsNotUseStreamResInCurrentThread(const rtStream_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNotUseStreamResInCurrentThread(stm);
-    else if (npu_pt_fns[813] != NULL)
-        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[813])(stm);
+    else if (npu_pt_fns[820] != NULL)
+        r = ((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_pt_fns[820])(stm);
     else
-        r = (rtError_t)npu_pt_fail(813);
+        r = (rtError_t)npu_pt_fail(820);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 813);
+        npu_tr *t = npu_tr_start(&c, 820);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31618,7 +31818,7 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 814) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 821) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetResInCurrentThread(npu_self(), type, value);
 }
@@ -31629,12 +31829,12 @@ static NPU_HOOK rtError_t hook_rtsGetResInCurrentThread(const rtDevResLimitType_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetResInCurrentThread(type, value);
-    else if (npu_pt_fns[814] != NULL)
-        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[814])(type, value);
+    else if (npu_pt_fns[821] != NULL)
+        r = ((__typeof__(&rtsGetResInCurrentThread))npu_pt_fns[821])(type, value);
     else
-        r = (rtError_t)npu_pt_fail(814);
+        r = (rtError_t)npu_pt_fail(821);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 814);
+        npu_tr *t = npu_tr_start(&c, 821);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "value", value);
         NPU_TR_RET(t, r);
@@ -31650,7 +31850,7 @@ NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, ui
 }
 
 static inline rtError_t emu_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 815) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 822) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsRegStreamStateCallback(npu_self(), (char_t*)regName, callback, args);
 }
@@ -31661,12 +31861,12 @@ static NPU_HOOK rtError_t hook_rtsRegStreamStateCallback(const char_t* regName, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegStreamStateCallback(regName, callback, args);
-    else if (npu_pt_fns[815] != NULL)
-        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[815])(regName, callback, args);
+    else if (npu_pt_fns[822] != NULL)
+        r = ((__typeof__(&rtsRegStreamStateCallback))npu_pt_fns[822])(regName, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(815);
+        r = (rtError_t)npu_pt_fail(822);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 815);
+        npu_tr *t = npu_tr_start(&c, 822);
         NPU_TR_ARG(t, "regName", regName);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -31683,7 +31883,7 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
 }
 
 static inline rtError_t emu_rtsStreamStop(rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 816) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 823) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsStreamStop(npu_self(), stm);
 }
@@ -31694,12 +31894,12 @@ static NPU_HOOK rtError_t hook_rtsStreamStop(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsStreamStop(stm);
-    else if (npu_pt_fns[816] != NULL)
-        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[816])(stm);
+    else if (npu_pt_fns[823] != NULL)
+        r = ((__typeof__(&rtsStreamStop))npu_pt_fns[823])(stm);
     else
-        r = (rtError_t)npu_pt_fail(816);
+        r = (rtError_t)npu_pt_fail(823);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 816);
+        npu_tr *t = npu_tr_start(&c, 823);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31715,7 +31915,7 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
 
 static inline rtError_t emu_rtsPersistentTaskClean(rtStream_t stm) {
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 817);
+    return (rtError_t)npu_unsupported(npu_self(), 824);
 }
 
 static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
@@ -31724,12 +31924,12 @@ static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsPersistentTaskClean(stm);
-    else if (npu_pt_fns[817] != NULL)
-        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[817])(stm);
+    else if (npu_pt_fns[824] != NULL)
+        r = ((__typeof__(&rtsPersistentTaskClean))npu_pt_fns[824])(stm);
     else
-        r = (rtError_t)npu_pt_fail(817);
+        r = (rtError_t)npu_pt_fail(824);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 817);
+        npu_tr *t = npu_tr_start(&c, 824);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -31753,12 +31953,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryLoadFromFile(const char_t* const binPath
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
-    else if (npu_pt_fns[818] != NULL)
-        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[818])(binPath, optionalCfg, handle);
+    else if (npu_pt_fns[825] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromFile))npu_pt_fns[825])(binPath, optionalCfg, handle);
     else
-        r = (rtError_t)npu_pt_fail(818);
+        r = (rtError_t)npu_pt_fail(825);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 818);
+        npu_tr *t = npu_tr_start(&c, 825);
         NPU_TR_ARG(t, "binPath", binPath);
         NPU_TR_ARG(t, "optionalCfg", optionalCfg);
         NPU_TR_ARG(t, "handle", handle);
@@ -31784,12 +31984,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryLoadFromData(const void* const data, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
-    else if (npu_pt_fns[819] != NULL)
-        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[819])(data, length, optionalCfg, handle);
+    else if (npu_pt_fns[826] != NULL)
+        r = ((__typeof__(&rtsBinaryLoadFromData))npu_pt_fns[826])(data, length, optionalCfg, handle);
     else
-        r = (rtError_t)npu_pt_fail(819);
+        r = (rtError_t)npu_pt_fail(826);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 819);
+        npu_tr *t = npu_tr_start(&c, 826);
         NPU_TR_ARG(t, "data", data);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "optionalCfg", optionalCfg);
@@ -31807,7 +32007,7 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_
 }
 
 static inline rtError_t emu_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 820) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 827) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsFuncGetByName(npu_self(), binHandle, (char_t*)kernelName, funcHandle);
 }
@@ -31818,12 +32018,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetByName(const rtBinHandle binHandle, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetByName(binHandle, kernelName, funcHandle);
-    else if (npu_pt_fns[820] != NULL)
-        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[820])(binHandle, kernelName, funcHandle);
+    else if (npu_pt_fns[827] != NULL)
+        r = ((__typeof__(&rtsFuncGetByName))npu_pt_fns[827])(binHandle, kernelName, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(820);
+        r = (rtError_t)npu_pt_fail(827);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 820);
+        npu_tr *t = npu_tr_start(&c, 827);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "kernelName", kernelName);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
@@ -31843,7 +32043,7 @@ static inline rtError_t emu_rtsFuncGetByEntry(const rtBinHandle binHandle, const
     (void)binHandle;
     (void)funcEntry;
     (void)funcHandle;
-    return (rtError_t)npu_unsupported(npu_self(), 821);
+    return (rtError_t)npu_unsupported(npu_self(), 828);
 }
 
 static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
@@ -31852,12 +32052,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetByEntry(const rtBinHandle binHandle, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
-    else if (npu_pt_fns[821] != NULL)
-        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[821])(binHandle, funcEntry, funcHandle);
+    else if (npu_pt_fns[828] != NULL)
+        r = ((__typeof__(&rtsFuncGetByEntry))npu_pt_fns[828])(binHandle, funcEntry, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(821);
+        r = (rtError_t)npu_pt_fail(828);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 821);
+        npu_tr *t = npu_tr_start(&c, 828);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "funcEntry", funcEntry);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
@@ -31874,7 +32074,7 @@ NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64
 }
 
 static inline rtError_t emu_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 822) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 829) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsFuncGetAddr(npu_self(), funcHandle, aicAddr, aivAddr);
 }
@@ -31885,12 +32085,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetAddr(const rtFuncHandle funcHandle, voi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
-    else if (npu_pt_fns[822] != NULL)
-        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[822])(funcHandle, aicAddr, aivAddr);
+    else if (npu_pt_fns[829] != NULL)
+        r = ((__typeof__(&rtsFuncGetAddr))npu_pt_fns[829])(funcHandle, aicAddr, aivAddr);
     else
-        r = (rtError_t)npu_pt_fail(822);
+        r = (rtError_t)npu_pt_fail(829);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 822);
+        npu_tr *t = npu_tr_start(&c, 829);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "aicAddr", aicAddr);
         NPU_TR_ARG(t, "aivAddr", aivAddr);
@@ -31907,7 +32107,7 @@ NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAdd
 }
 
 static inline rtError_t emu_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 823) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 830) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsRegisterCpuFunc(npu_self(), binHandle, (char_t*)funcName, (char_t*)kernelName, funcHandle);
 }
@@ -31918,12 +32118,12 @@ static NPU_HOOK rtError_t hook_rtsRegisterCpuFunc(rtBinHandle binHandle, const c
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
-    else if (npu_pt_fns[823] != NULL)
-        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[823])(binHandle, funcName, kernelName, funcHandle);
+    else if (npu_pt_fns[830] != NULL)
+        r = ((__typeof__(&rtsRegisterCpuFunc))npu_pt_fns[830])(binHandle, funcName, kernelName, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(823);
+        r = (rtError_t)npu_pt_fail(830);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 823);
+        npu_tr *t = npu_tr_start(&c, 830);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "funcName", funcName);
         NPU_TR_ARG(t, "kernelName", kernelName);
@@ -31941,15 +32141,7 @@ NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* con
 }
 
 static inline rtError_t emu_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
-    (void)funcHandle;
-    (void)numBlocks;
-    (void)stm;
-    (void)cfg;
-    (void)hostArgs;
-    (void)argsSize;
-    (void)placeHolderArray;
-    (void)placeHolderNum;
-    return (rtError_t)npu_unsupported(npu_self(), 824);
+    return npug_rtsLaunchKernelWithHostArgs(npu_self(), funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -31958,12 +32150,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHand
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    else if (npu_pt_fns[824] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[824])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[831] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithHostArgs))npu_pt_fns[831])(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     else
-        r = (rtError_t)npu_pt_fail(824);
+        r = (rtError_t)npu_pt_fail(831);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 824);
+        npu_tr *t = npu_tr_start(&c, 831);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -31985,8 +32177,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32
 }
 
 static inline rtError_t emu_rtsGetThreadLastTaskId(uint32_t* taskId) {
-    (void)taskId;
-    return (rtError_t)npu_unsupported(npu_self(), 825);
+    return npug_rtsGetThreadLastTaskId(npu_self(), taskId);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
@@ -31995,12 +32186,12 @@ static NPU_HOOK rtError_t hook_rtsGetThreadLastTaskId(uint32_t* taskId) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetThreadLastTaskId(taskId);
-    else if (npu_pt_fns[825] != NULL)
-        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[825])(taskId);
+    else if (npu_pt_fns[832] != NULL)
+        r = ((__typeof__(&rtsGetThreadLastTaskId))npu_pt_fns[832])(taskId);
     else
-        r = (rtError_t)npu_pt_fail(825);
+        r = (rtError_t)npu_pt_fail(832);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 825);
+        npu_tr *t = npu_tr_start(&c, 832);
         NPU_TR_ARG(t, "taskId", taskId);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -32017,7 +32208,7 @@ NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
 static inline rtError_t emu_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
     (void)checkMode;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 826);
+    return (rtError_t)npu_unsupported(npu_self(), 833);
 }
 
 static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
@@ -32026,12 +32217,12 @@ static NPU_HOOK rtError_t hook_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
-    else if (npu_pt_fns[826] != NULL)
-        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[826])(checkMode, stm);
+    else if (npu_pt_fns[833] != NULL)
+        r = ((__typeof__(&rtsNpuClearFloatOverFlowStatus))npu_pt_fns[833])(checkMode, stm);
     else
-        r = (rtError_t)npu_pt_fail(826);
+        r = (rtError_t)npu_pt_fail(833);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 826);
+        npu_tr *t = npu_tr_start(&c, 833);
         NPU_TR_ARG(t, "checkMode", checkMode);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -32051,7 +32242,7 @@ static inline rtError_t emu_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, ui
     (void)outputSize;
     (void)checkMode;
     (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 827);
+    return (rtError_t)npu_unsupported(npu_self(), 834);
 }
 
 static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
@@ -32060,12 +32251,12 @@ static NPU_HOOK rtError_t hook_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
-    else if (npu_pt_fns[827] != NULL)
-        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[827])(outputAddrPtr, outputSize, checkMode, stm);
+    else if (npu_pt_fns[834] != NULL)
+        r = ((__typeof__(&rtsNpuGetFloatOverFlowStatus))npu_pt_fns[834])(outputAddrPtr, outputSize, checkMode, stm);
     else
-        r = (rtError_t)npu_pt_fail(827);
+        r = (rtError_t)npu_pt_fail(834);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 827);
+        npu_tr *t = npu_tr_start(&c, 834);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "checkMode", checkMode);
@@ -32083,7 +32274,7 @@ NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t 
 }
 
 static inline rtError_t emu_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 828) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 835) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLaunchKernelWithConfig(npu_self(), funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
 }
@@ -32094,12 +32285,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
-    else if (npu_pt_fns[828] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[828])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
+    else if (npu_pt_fns[835] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithConfig))npu_pt_fns[835])(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
     else
-        r = (rtError_t)npu_pt_fail(828);
+        r = (rtError_t)npu_pt_fail(835);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 828);
+        npu_tr *t = npu_tr_start(&c, 835);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -32119,7 +32310,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
 }
 
 static inline rtError_t emu_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 829) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 836) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsInit(npu_self(), funcHandle, argsHandle);
 }
@@ -32130,12 +32321,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgs
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsInit(funcHandle, argsHandle);
-    else if (npu_pt_fns[829] != NULL)
-        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[829])(funcHandle, argsHandle);
+    else if (npu_pt_fns[836] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInit))npu_pt_fns[836])(funcHandle, argsHandle);
     else
-        r = (rtError_t)npu_pt_fail(829);
+        r = (rtError_t)npu_pt_fail(836);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 829);
+        npu_tr *t = npu_tr_start(&c, 836);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_RET(t, r);
@@ -32151,7 +32342,7 @@ NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* ar
 }
 
 static inline rtError_t emu_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 830) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 837) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsAppend(npu_self(), argsHandle, para, paraSize, paraHandle);
 }
@@ -32162,12 +32353,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsAppend(rtArgsHandle argsHandle, void
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
-    else if (npu_pt_fns[830] != NULL)
-        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[830])(argsHandle, para, paraSize, paraHandle);
+    else if (npu_pt_fns[837] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppend))npu_pt_fns[837])(argsHandle, para, paraSize, paraHandle);
     else
-        r = (rtError_t)npu_pt_fail(830);
+        r = (rtError_t)npu_pt_fail(837);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 830);
+        npu_tr *t = npu_tr_start(&c, 837);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "para", para);
         NPU_TR_ARG(t, "paraSize", paraSize);
@@ -32185,7 +32376,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
 }
 
 static inline rtError_t emu_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 831) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 838) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsAppendPlaceHolder(npu_self(), argsHandle, paraHandle);
 }
@@ -32196,12 +32387,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsH
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
-    else if (npu_pt_fns[831] != NULL)
-        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[831])(argsHandle, paraHandle);
+    else if (npu_pt_fns[838] != NULL)
+        r = ((__typeof__(&rtsKernelArgsAppendPlaceHolder))npu_pt_fns[838])(argsHandle, paraHandle);
     else
-        r = (rtError_t)npu_pt_fail(831);
+        r = (rtError_t)npu_pt_fail(838);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 831);
+        npu_tr *t = npu_tr_start(&c, 838);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_RET(t, r);
@@ -32217,7 +32408,7 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
 }
 
 static inline rtError_t emu_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 832) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 839) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsFinalize(npu_self(), argsHandle);
 }
@@ -32228,12 +32419,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsFinalize(argsHandle);
-    else if (npu_pt_fns[832] != NULL)
-        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[832])(argsHandle);
+    else if (npu_pt_fns[839] != NULL)
+        r = ((__typeof__(&rtsKernelArgsFinalize))npu_pt_fns[839])(argsHandle);
     else
-        r = (rtError_t)npu_pt_fail(832);
+        r = (rtError_t)npu_pt_fail(839);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 832);
+        npu_tr *t = npu_tr_start(&c, 839);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -32248,7 +32439,7 @@ NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
 }
 
 static inline rtError_t emu_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 833) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 840) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsParaUpdate(npu_self(), argsHandle, paraHandle, para, paraSize);
 }
@@ -32259,12 +32450,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
-    else if (npu_pt_fns[833] != NULL)
-        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[833])(argsHandle, paraHandle, para, paraSize);
+    else if (npu_pt_fns[840] != NULL)
+        r = ((__typeof__(&rtsKernelArgsParaUpdate))npu_pt_fns[840])(argsHandle, paraHandle, para, paraSize);
     else
-        r = (rtError_t)npu_pt_fail(833);
+        r = (rtError_t)npu_pt_fail(840);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 833);
+        npu_tr *t = npu_tr_start(&c, 840);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_ARG(t, "para", para);
@@ -32282,7 +32473,7 @@ NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHand
 }
 
 static inline rtError_t emu_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 834) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 841) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsInitByUserMem(npu_self(), funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
@@ -32293,12 +32484,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
-    else if (npu_pt_fns[834] != NULL)
-        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[834])(funcHandle, argsHandle, userHostMem, actualArgsSize);
+    else if (npu_pt_fns[841] != NULL)
+        r = ((__typeof__(&rtsKernelArgsInitByUserMem))npu_pt_fns[841])(funcHandle, argsHandle, userHostMem, actualArgsSize);
     else
-        r = (rtError_t)npu_pt_fail(834);
+        r = (rtError_t)npu_pt_fail(841);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 834);
+        npu_tr *t = npu_tr_start(&c, 841);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "userHostMem", userHostMem);
@@ -32316,7 +32507,7 @@ NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsH
 }
 
 static inline rtError_t emu_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 835) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 842) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsGetMemSize(npu_self(), funcHandle, userArgsSize, actualArgsSize);
 }
@@ -32327,12 +32518,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
-    else if (npu_pt_fns[835] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[835])(funcHandle, userArgsSize, actualArgsSize);
+    else if (npu_pt_fns[842] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetMemSize))npu_pt_fns[842])(funcHandle, userArgsSize, actualArgsSize);
     else
-        r = (rtError_t)npu_pt_fail(835);
+        r = (rtError_t)npu_pt_fail(842);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 835);
+        npu_tr *t = npu_tr_start(&c, 842);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "userArgsSize", userArgsSize);
         NPU_TR_ARG(t, "actualArgsSize", actualArgsSize);
@@ -32349,7 +32540,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
 }
 
 static inline rtError_t emu_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 836) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 843) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsGetHandleMemSize(npu_self(), funcHandle, memSize);
 }
@@ -32360,12 +32551,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
-    else if (npu_pt_fns[836] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[836])(funcHandle, memSize);
+    else if (npu_pt_fns[843] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetHandleMemSize))npu_pt_fns[843])(funcHandle, memSize);
     else
-        r = (rtError_t)npu_pt_fail(836);
+        r = (rtError_t)npu_pt_fail(843);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 836);
+        npu_tr *t = npu_tr_start(&c, 843);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "memSize", memSize);
         NPU_TR_RET(t, r);
@@ -32381,7 +32572,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size
 }
 
 static inline rtError_t emu_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 837) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 844) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsKernelArgsGetPlaceHolderBuffer(npu_self(), argsHandle, paraHandle, dataSize, bufferAddr);
 }
@@ -32392,12 +32583,12 @@ static NPU_HOOK rtError_t hook_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle ar
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
-    else if (npu_pt_fns[837] != NULL)
-        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[837])(argsHandle, paraHandle, dataSize, bufferAddr);
+    else if (npu_pt_fns[844] != NULL)
+        r = ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))npu_pt_fns[844])(argsHandle, paraHandle, dataSize, bufferAddr);
     else
-        r = (rtError_t)npu_pt_fail(837);
+        r = (rtError_t)npu_pt_fail(844);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 837);
+        npu_tr *t = npu_tr_start(&c, 844);
         NPU_TR_ARG(t, "argsHandle", argsHandle);
         NPU_TR_ARG(t, "paraHandle", paraHandle);
         NPU_TR_ARG(t, "dataSize", dataSize);
@@ -32415,7 +32606,7 @@ NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, 
 }
 
 static inline rtError_t emu_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 838) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 845) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsFuncGetName(npu_self(), funcHandle, maxLen, name);
 }
@@ -32426,12 +32617,12 @@ static NPU_HOOK rtError_t hook_rtsFuncGetName(const rtFuncHandle funcHandle, con
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsFuncGetName(funcHandle, maxLen, name);
-    else if (npu_pt_fns[838] != NULL)
-        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[838])(funcHandle, maxLen, name);
+    else if (npu_pt_fns[845] != NULL)
+        r = ((__typeof__(&rtsFuncGetName))npu_pt_fns[845])(funcHandle, maxLen, name);
     else
-        r = (rtError_t)npu_pt_fail(838);
+        r = (rtError_t)npu_pt_fail(845);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 838);
+        npu_tr *t = npu_tr_start(&c, 845);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_ARG(t, "name", name);
@@ -32449,7 +32640,7 @@ NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_
 
 static inline rtError_t emu_rtsGetHardwareSyncAddr(void** addr) {
     (void)addr;
-    return (rtError_t)npu_unsupported(npu_self(), 839);
+    return (rtError_t)npu_unsupported(npu_self(), 846);
 }
 
 static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
@@ -32458,12 +32649,12 @@ static NPU_HOOK rtError_t hook_rtsGetHardwareSyncAddr(void** addr) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetHardwareSyncAddr(addr);
-    else if (npu_pt_fns[839] != NULL)
-        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[839])(addr);
+    else if (npu_pt_fns[846] != NULL)
+        r = ((__typeof__(&rtsGetHardwareSyncAddr))npu_pt_fns[846])(addr);
     else
-        r = (rtError_t)npu_pt_fail(839);
+        r = (rtError_t)npu_pt_fail(846);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 839);
+        npu_tr *t = npu_tr_start(&c, 846);
         NPU_TR_ARG(t, "addr", addr);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -32478,7 +32669,7 @@ NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
 }
 
 static inline rtError_t emu_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 840) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 847) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsGetFloatOverflowStatus(npu_self(), outputAddrPtr, outputSize, stm);
 }
@@ -32489,12 +32680,12 @@ static NPU_HOOK rtError_t hook_rtsGetFloatOverflowStatus(void* const outputAddrP
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
-    else if (npu_pt_fns[840] != NULL)
-        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[840])(outputAddrPtr, outputSize, stm);
+    else if (npu_pt_fns[847] != NULL)
+        r = ((__typeof__(&rtsGetFloatOverflowStatus))npu_pt_fns[847])(outputAddrPtr, outputSize, stm);
     else
-        r = (rtError_t)npu_pt_fail(840);
+        r = (rtError_t)npu_pt_fail(847);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 840);
+        npu_tr *t = npu_tr_start(&c, 847);
         NPU_TR_ARG(t, "outputAddrPtr", outputAddrPtr);
         NPU_TR_ARG(t, "outputSize", outputSize);
         NPU_TR_ARG(t, "stm", stm);
@@ -32511,7 +32702,7 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
 }
 
 static inline rtError_t emu_rtsResetFloatOverflowStatus(rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 841) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 848) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsResetFloatOverflowStatus(npu_self(), stm);
 }
@@ -32522,12 +32713,12 @@ static NPU_HOOK rtError_t hook_rtsResetFloatOverflowStatus(rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsResetFloatOverflowStatus(stm);
-    else if (npu_pt_fns[841] != NULL)
-        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[841])(stm);
+    else if (npu_pt_fns[848] != NULL)
+        r = ((__typeof__(&rtsResetFloatOverflowStatus))npu_pt_fns[848])(stm);
     else
-        r = (rtError_t)npu_pt_fail(841);
+        r = (rtError_t)npu_pt_fail(848);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 841);
+        npu_tr *t = npu_tr_start(&c, 848);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -32542,14 +32733,7 @@ NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
-    (void)funcHandle;
-    (void)numBlocks;
-    (void)stm;
-    (void)cfg;
-    (void)args;
-    (void)argsSize;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 842);
+    return npug_rtsLaunchKernelWithDevArgs(npu_self(), funcHandle, numBlocks, stm, cfg, (void*)args, argsSize, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
@@ -32558,12 +32742,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
-    else if (npu_pt_fns[842] != NULL)
-        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[842])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
+    else if (npu_pt_fns[849] != NULL)
+        r = ((__typeof__(&rtsLaunchKernelWithDevArgs))npu_pt_fns[849])(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
     else
-        r = (rtError_t)npu_pt_fail(842);
+        r = (rtError_t)npu_pt_fail(849);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 842);
+        npu_tr *t = npu_tr_start(&c, 849);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -32584,7 +32768,7 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
 }
 
 static inline rtError_t emu_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 843) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 850) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLaunchHostFunc(npu_self(), stm, callBackFunc, fnData);
 }
@@ -32595,12 +32779,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchHostFunc(rtStream_t stm, const rtCallbac
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchHostFunc(stm, callBackFunc, fnData);
-    else if (npu_pt_fns[843] != NULL)
-        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[843])(stm, callBackFunc, fnData);
+    else if (npu_pt_fns[850] != NULL)
+        r = ((__typeof__(&rtsLaunchHostFunc))npu_pt_fns[850])(stm, callBackFunc, fnData);
     else
-        r = (rtError_t)npu_pt_fail(843);
+        r = (rtError_t)npu_pt_fail(850);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 843);
+        npu_tr *t = npu_tr_start(&c, 850);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "callBackFunc", callBackFunc);
         NPU_TR_ARG(t, "fnData", fnData);
@@ -32620,7 +32804,7 @@ static inline rtError_t emu_rtsBinaryGetDevAddress(const rtBinHandle binHandle, 
     (void)binHandle;
     (void)bin;
     (void)binSize;
-    return (rtError_t)npu_unsupported(npu_self(), 844);
+    return (rtError_t)npu_unsupported(npu_self(), 851);
 }
 
 static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
@@ -32629,12 +32813,12 @@ static NPU_HOOK rtError_t hook_rtsBinaryGetDevAddress(const rtBinHandle binHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsBinaryGetDevAddress(binHandle, bin, binSize);
-    else if (npu_pt_fns[844] != NULL)
-        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[844])(binHandle, bin, binSize);
+    else if (npu_pt_fns[851] != NULL)
+        r = ((__typeof__(&rtsBinaryGetDevAddress))npu_pt_fns[851])(binHandle, bin, binSize);
     else
-        r = (rtError_t)npu_pt_fail(844);
+        r = (rtError_t)npu_pt_fail(851);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 844);
+        npu_tr *t = npu_tr_start(&c, 851);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_ARG(t, "bin", bin);
         NPU_TR_ARG(t, "binSize", binSize);
@@ -32655,7 +32839,7 @@ static inline rtError_t emu_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t des
     (void)destTaskId;
     (void)stm;
     (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 845);
+    return (rtError_t)npu_unsupported(npu_self(), 852);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
@@ -32664,12 +32848,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
-    else if (npu_pt_fns[845] != NULL)
-        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[845])(destStm, destTaskId, stm, cfg);
+    else if (npu_pt_fns[852] != NULL)
+        r = ((__typeof__(&rtsLaunchUpdateTask))npu_pt_fns[852])(destStm, destTaskId, stm, cfg);
     else
-        r = (rtError_t)npu_pt_fail(845);
+        r = (rtError_t)npu_pt_fail(852);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 845);
+        npu_tr *t = npu_tr_start(&c, 852);
         NPU_TR_ARG(t, "destStm", destStm);
         NPU_TR_ARG(t, "destTaskId", destTaskId);
         NPU_TR_ARG(t, "stm", stm);
@@ -32687,7 +32871,7 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
 }
 
 static inline rtError_t emu_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 846) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 853) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelCreate(npu_self(), mdl, flag);
 }
@@ -32698,12 +32882,12 @@ static NPU_HOOK rtError_t hook_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelCreate(mdl, flag);
-    else if (npu_pt_fns[846] != NULL)
-        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[846])(mdl, flag);
+    else if (npu_pt_fns[853] != NULL)
+        r = ((__typeof__(&rtsModelCreate))npu_pt_fns[853])(mdl, flag);
     else
-        r = (rtError_t)npu_pt_fail(846);
+        r = (rtError_t)npu_pt_fail(853);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 846);
+        npu_tr *t = npu_tr_start(&c, 853);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "flag", flag);
         NPU_TR_RET(t, r);
@@ -32719,7 +32903,7 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
 }
 
 static inline rtError_t emu_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 847) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 854) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelBindStream(npu_self(), mdl, stm, flag);
 }
@@ -32730,12 +32914,12 @@ static NPU_HOOK rtError_t hook_rtsModelBindStream(rtModel_t mdl, rtStream_t stm,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelBindStream(mdl, stm, flag);
-    else if (npu_pt_fns[847] != NULL)
-        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[847])(mdl, stm, flag);
+    else if (npu_pt_fns[854] != NULL)
+        r = ((__typeof__(&rtsModelBindStream))npu_pt_fns[854])(mdl, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(847);
+        r = (rtError_t)npu_pt_fail(854);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 847);
+        npu_tr *t = npu_tr_start(&c, 854);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -32752,7 +32936,7 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
 }
 
 static inline rtError_t emu_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 848) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 855) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsEndGraph(npu_self(), mdl, stm);
 }
@@ -32763,12 +32947,12 @@ static NPU_HOOK rtError_t hook_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsEndGraph(mdl, stm);
-    else if (npu_pt_fns[848] != NULL)
-        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[848])(mdl, stm);
+    else if (npu_pt_fns[855] != NULL)
+        r = ((__typeof__(&rtsEndGraph))npu_pt_fns[855])(mdl, stm);
     else
-        r = (rtError_t)npu_pt_fail(848);
+        r = (rtError_t)npu_pt_fail(855);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 848);
+        npu_tr *t = npu_tr_start(&c, 855);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -32784,7 +32968,7 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 849) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 856) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelLoadComplete(npu_self(), mdl, reserve);
 }
@@ -32795,12 +32979,12 @@ static NPU_HOOK rtError_t hook_rtsModelLoadComplete(rtModel_t mdl, void* reserve
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelLoadComplete(mdl, reserve);
-    else if (npu_pt_fns[849] != NULL)
-        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[849])(mdl, reserve);
+    else if (npu_pt_fns[856] != NULL)
+        r = ((__typeof__(&rtsModelLoadComplete))npu_pt_fns[856])(mdl, reserve);
     else
-        r = (rtError_t)npu_pt_fail(849);
+        r = (rtError_t)npu_pt_fail(856);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 849);
+        npu_tr *t = npu_tr_start(&c, 856);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "reserve", reserve);
         NPU_TR_RET(t, r);
@@ -32816,7 +33000,7 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
 }
 
 static inline rtError_t emu_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 850) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 857) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelUnbindStream(npu_self(), mdl, stm);
 }
@@ -32827,12 +33011,12 @@ static NPU_HOOK rtError_t hook_rtsModelUnbindStream(rtModel_t mdl, rtStream_t st
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelUnbindStream(mdl, stm);
-    else if (npu_pt_fns[850] != NULL)
-        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[850])(mdl, stm);
+    else if (npu_pt_fns[857] != NULL)
+        r = ((__typeof__(&rtsModelUnbindStream))npu_pt_fns[857])(mdl, stm);
     else
-        r = (rtError_t)npu_pt_fail(850);
+        r = (rtError_t)npu_pt_fail(857);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 850);
+        npu_tr *t = npu_tr_start(&c, 857);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -32848,7 +33032,7 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 851) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 858) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelExecute(npu_self(), mdl, timeout);
 }
@@ -32859,12 +33043,12 @@ static NPU_HOOK rtError_t hook_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelExecute(mdl, timeout);
-    else if (npu_pt_fns[851] != NULL)
-        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[851])(mdl, timeout);
+    else if (npu_pt_fns[858] != NULL)
+        r = ((__typeof__(&rtsModelExecute))npu_pt_fns[858])(mdl, timeout);
     else
-        r = (rtError_t)npu_pt_fail(851);
+        r = (rtError_t)npu_pt_fail(858);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 851);
+        npu_tr *t = npu_tr_start(&c, 858);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "timeout", timeout);
         NPU_TR_RET(t, r);
@@ -32880,7 +33064,7 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
 }
 
 static inline rtError_t emu_rtsLabelCreate(rtLabel_t* lbl) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 852) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 859) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLabelCreate(npu_self(), lbl);
 }
@@ -32891,12 +33075,12 @@ static NPU_HOOK rtError_t hook_rtsLabelCreate(rtLabel_t* lbl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelCreate(lbl);
-    else if (npu_pt_fns[852] != NULL)
-        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[852])(lbl);
+    else if (npu_pt_fns[859] != NULL)
+        r = ((__typeof__(&rtsLabelCreate))npu_pt_fns[859])(lbl);
     else
-        r = (rtError_t)npu_pt_fail(852);
+        r = (rtError_t)npu_pt_fail(859);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 852);
+        npu_tr *t = npu_tr_start(&c, 859);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -32911,7 +33095,7 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
 }
 
 static inline rtError_t emu_rtsLabelDestroy(rtLabel_t lbl) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 853) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 860) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLabelDestroy(npu_self(), lbl);
 }
@@ -32922,12 +33106,12 @@ static NPU_HOOK rtError_t hook_rtsLabelDestroy(rtLabel_t lbl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelDestroy(lbl);
-    else if (npu_pt_fns[853] != NULL)
-        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[853])(lbl);
+    else if (npu_pt_fns[860] != NULL)
+        r = ((__typeof__(&rtsLabelDestroy))npu_pt_fns[860])(lbl);
     else
-        r = (rtError_t)npu_pt_fail(853);
+        r = (rtError_t)npu_pt_fail(860);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 853);
+        npu_tr *t = npu_tr_start(&c, 860);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -32942,7 +33126,7 @@ NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
 }
 
 static inline rtError_t emu_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 854) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 861) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLabelSwitchListCreate(npu_self(), labels, num, labelList);
 }
@@ -32953,12 +33137,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchListCreate(rtLabel_t* labels, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchListCreate(labels, num, labelList);
-    else if (npu_pt_fns[854] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[854])(labels, num, labelList);
+    else if (npu_pt_fns[861] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListCreate))npu_pt_fns[861])(labels, num, labelList);
     else
-        r = (rtError_t)npu_pt_fail(854);
+        r = (rtError_t)npu_pt_fail(861);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 854);
+        npu_tr *t = npu_tr_start(&c, 861);
         NPU_TR_ARG(t, "labels", labels);
         NPU_TR_ARG(t, "num", num);
         NPU_TR_ARG(t, "labelList", labelList);
@@ -32975,7 +33159,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
 }
 
 static inline rtError_t emu_rtsLabelSwitchListDestroy(void* labelList) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 855) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 862) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLabelSwitchListDestroy(npu_self(), labelList);
 }
@@ -32986,12 +33170,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchListDestroy(void* labelList) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchListDestroy(labelList);
-    else if (npu_pt_fns[855] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[855])(labelList);
+    else if (npu_pt_fns[862] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchListDestroy))npu_pt_fns[862])(labelList);
     else
-        r = (rtError_t)npu_pt_fail(855);
+        r = (rtError_t)npu_pt_fail(862);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 855);
+        npu_tr *t = npu_tr_start(&c, 862);
         NPU_TR_ARG(t, "labelList", labelList);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -33006,7 +33190,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
 }
 
 static inline rtError_t emu_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 856) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 863) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLabelSet(npu_self(), lbl, stm);
 }
@@ -33017,12 +33201,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSet(lbl, stm);
-    else if (npu_pt_fns[856] != NULL)
-        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[856])(lbl, stm);
+    else if (npu_pt_fns[863] != NULL)
+        r = ((__typeof__(&rtsLabelSet))npu_pt_fns[863])(lbl, stm);
     else
-        r = (rtError_t)npu_pt_fail(856);
+        r = (rtError_t)npu_pt_fail(863);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 856);
+        npu_tr *t = npu_tr_start(&c, 863);
         NPU_TR_ARG(t, "lbl", lbl);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -33038,7 +33222,7 @@ NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 857) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 864) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsLabelSwitchByIndex(npu_self(), ptr, maxValue, labelInfoPtr, stm);
 }
@@ -33049,12 +33233,12 @@ static NPU_HOOK rtError_t hook_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValu
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
-    else if (npu_pt_fns[857] != NULL)
-        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[857])(ptr, maxValue, labelInfoPtr, stm);
+    else if (npu_pt_fns[864] != NULL)
+        r = ((__typeof__(&rtsLabelSwitchByIndex))npu_pt_fns[864])(ptr, maxValue, labelInfoPtr, stm);
     else
-        r = (rtError_t)npu_pt_fail(857);
+        r = (rtError_t)npu_pt_fail(864);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 857);
+        npu_tr *t = npu_tr_start(&c, 864);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "maxValue", maxValue);
         NPU_TR_ARG(t, "labelInfoPtr", labelInfoPtr);
@@ -33072,7 +33256,7 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
 }
 
 static inline rtError_t emu_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 858) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 865) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelSetName(npu_self(), mdl, (char_t*)mdlName);
 }
@@ -33083,12 +33267,12 @@ static NPU_HOOK rtError_t hook_rtsModelSetName(rtModel_t mdl, const char_t* mdlN
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelSetName(mdl, mdlName);
-    else if (npu_pt_fns[858] != NULL)
-        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[858])(mdl, mdlName);
+    else if (npu_pt_fns[865] != NULL)
+        r = ((__typeof__(&rtsModelSetName))npu_pt_fns[865])(mdl, mdlName);
     else
-        r = (rtError_t)npu_pt_fail(858);
+        r = (rtError_t)npu_pt_fail(865);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 858);
+        npu_tr *t = npu_tr_start(&c, 865);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "mdlName", mdlName);
         NPU_TR_RET(t, r);
@@ -33104,7 +33288,7 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
 }
 
 static inline rtError_t emu_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 859) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 866) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelGetName(npu_self(), mdl, maxLen, mdlName);
 }
@@ -33115,12 +33299,12 @@ static NPU_HOOK rtError_t hook_rtsModelGetName(rtModel_t mdl, const uint32_t max
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelGetName(mdl, maxLen, mdlName);
-    else if (npu_pt_fns[859] != NULL)
-        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[859])(mdl, maxLen, mdlName);
+    else if (npu_pt_fns[866] != NULL)
+        r = ((__typeof__(&rtsModelGetName))npu_pt_fns[866])(mdl, maxLen, mdlName);
     else
-        r = (rtError_t)npu_pt_fail(859);
+        r = (rtError_t)npu_pt_fail(866);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 859);
+        npu_tr *t = npu_tr_start(&c, 866);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "maxLen", maxLen);
         NPU_TR_ARG(t, "mdlName", mdlName);
@@ -33137,7 +33321,7 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
 }
 
 static inline rtError_t emu_rtsModelAbort(rtModel_t mdl) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 860) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 867) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtsModelAbort(npu_self(), mdl);
 }
@@ -33148,12 +33332,12 @@ static NPU_HOOK rtError_t hook_rtsModelAbort(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsModelAbort(mdl);
-    else if (npu_pt_fns[860] != NULL)
-        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[860])(mdl);
+    else if (npu_pt_fns[867] != NULL)
+        r = ((__typeof__(&rtsModelAbort))npu_pt_fns[867])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(860);
+        r = (rtError_t)npu_pt_fail(867);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 860);
+        npu_tr *t = npu_tr_start(&c, 867);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -33168,10 +33352,7 @@ NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
-    (void)taskInfo;
-    (void)stm;
-    (void)reserve;
-    return (rtError_t)npu_unsupported(npu_self(), 861);
+    return npug_rtsLaunchRandomNumTask(npu_self(), (rtRandomNumTaskInfo_t*)taskInfo, stm, reserve);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
@@ -33180,12 +33361,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
-    else if (npu_pt_fns[861] != NULL)
-        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[861])(taskInfo, stm, reserve);
+    else if (npu_pt_fns[868] != NULL)
+        r = ((__typeof__(&rtsLaunchRandomNumTask))npu_pt_fns[868])(taskInfo, stm, reserve);
     else
-        r = (rtError_t)npu_pt_fail(861);
+        r = (rtError_t)npu_pt_fail(868);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 861);
+        npu_tr *t = npu_tr_start(&c, 868);
         NPU_TR_ARG(t, "taskInfo", taskInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "reserve", reserve);
@@ -33205,7 +33386,7 @@ static inline rtError_t emu_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, 
     (void)taskInfo;
     (void)stm;
     (void)flag;
-    return (rtError_t)npu_unsupported(npu_self(), 862);
+    return (rtError_t)npu_unsupported(npu_self(), 869);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
@@ -33214,12 +33395,12 @@ static NPU_HOOK rtError_t hook_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInf
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsLaunchBarrierTask(taskInfo, stm, flag);
-    else if (npu_pt_fns[862] != NULL)
-        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[862])(taskInfo, stm, flag);
+    else if (npu_pt_fns[869] != NULL)
+        r = ((__typeof__(&rtsLaunchBarrierTask))npu_pt_fns[869])(taskInfo, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(862);
+        r = (rtError_t)npu_pt_fail(869);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 862);
+        npu_tr *t = npu_tr_start(&c, 869);
         NPU_TR_ARG(t, "taskInfo", taskInfo);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -33239,7 +33420,7 @@ static inline rtError_t emu_rtsProfTrace(void* userdata, int32_t length, rtStrea
     (void)userdata;
     (void)length;
     (void)stream;
-    return (rtError_t)npu_unsupported(npu_self(), 863);
+    return (rtError_t)npu_unsupported(npu_self(), 870);
 }
 
 static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
@@ -33248,12 +33429,12 @@ static NPU_HOOK rtError_t hook_rtsProfTrace(void* userdata, int32_t length, rtSt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtsProfTrace(userdata, length, stream);
-    else if (npu_pt_fns[863] != NULL)
-        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[863])(userdata, length, stream);
+    else if (npu_pt_fns[870] != NULL)
+        r = ((__typeof__(&rtsProfTrace))npu_pt_fns[870])(userdata, length, stream);
     else
-        r = (rtError_t)npu_pt_fail(863);
+        r = (rtError_t)npu_pt_fail(870);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 863);
+        npu_tr *t = npu_tr_start(&c, 870);
         NPU_TR_ARG(t, "userdata", userdata);
         NPU_TR_ARG(t, "length", length);
         NPU_TR_ARG(t, "stream", stream);
@@ -33270,7 +33451,7 @@ NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t str
 }
 
 static inline rtError_t emu_rtSnapShotProcessLock(void) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 864) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 871) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessLock(npu_self());
 }
@@ -33281,12 +33462,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessLock(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessLock();
-    else if (npu_pt_fns[864] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[864])();
+    else if (npu_pt_fns[871] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessLock))npu_pt_fns[871])();
     else
-        r = (rtError_t)npu_pt_fail(864);
+        r = (rtError_t)npu_pt_fail(871);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 864);
+        npu_tr *t = npu_tr_start(&c, 871);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -33300,7 +33481,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessUnlock(void) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 865) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 872) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessUnlock(npu_self());
 }
@@ -33311,12 +33492,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessUnlock(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessUnlock();
-    else if (npu_pt_fns[865] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[865])();
+    else if (npu_pt_fns[872] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessUnlock))npu_pt_fns[872])();
     else
-        r = (rtError_t)npu_pt_fail(865);
+        r = (rtError_t)npu_pt_fail(872);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 865);
+        npu_tr *t = npu_tr_start(&c, 872);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -33330,7 +33511,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessBackup(void) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 866) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 873) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessBackup(npu_self());
 }
@@ -33341,12 +33522,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessBackup(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessBackup();
-    else if (npu_pt_fns[866] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[866])();
+    else if (npu_pt_fns[873] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessBackup))npu_pt_fns[873])();
     else
-        r = (rtError_t)npu_pt_fail(866);
+        r = (rtError_t)npu_pt_fail(873);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 866);
+        npu_tr *t = npu_tr_start(&c, 873);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -33360,7 +33541,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
 }
 
 static inline rtError_t emu_rtSnapShotProcessRestore(void) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 867) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 874) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSnapShotProcessRestore(npu_self());
 }
@@ -33371,12 +33552,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotProcessRestore(void) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotProcessRestore();
-    else if (npu_pt_fns[867] != NULL)
-        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[867])();
+    else if (npu_pt_fns[874] != NULL)
+        r = ((__typeof__(&rtSnapShotProcessRestore))npu_pt_fns[874])();
     else
-        r = (rtError_t)npu_pt_fail(867);
+        r = (rtError_t)npu_pt_fail(874);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 867);
+        npu_tr *t = npu_tr_start(&c, 874);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
     }
@@ -33390,7 +33571,7 @@ NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
 }
 
 static inline rtError_t emu_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 868) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 875) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSnapShotCallbackRegister(npu_self(), stage, callback, args);
 }
@@ -33401,12 +33582,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotCallbackRegister(rtSnapShotStage stage,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotCallbackRegister(stage, callback, args);
-    else if (npu_pt_fns[868] != NULL)
-        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[868])(stage, callback, args);
+    else if (npu_pt_fns[875] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackRegister))npu_pt_fns[875])(stage, callback, args);
     else
-        r = (rtError_t)npu_pt_fail(868);
+        r = (rtError_t)npu_pt_fail(875);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 868);
+        npu_tr *t = npu_tr_start(&c, 875);
         NPU_TR_ARG(t, "stage", stage);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_ARG(t, "args", args);
@@ -33423,7 +33604,7 @@ NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapSho
 }
 
 static inline rtError_t emu_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 869) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 876) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSnapShotCallbackUnregister(npu_self(), stage, callback);
 }
@@ -33434,12 +33615,12 @@ static NPU_HOOK rtError_t hook_rtSnapShotCallbackUnregister(rtSnapShotStage stag
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSnapShotCallbackUnregister(stage, callback);
-    else if (npu_pt_fns[869] != NULL)
-        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[869])(stage, callback);
+    else if (npu_pt_fns[876] != NULL)
+        r = ((__typeof__(&rtSnapShotCallbackUnregister))npu_pt_fns[876])(stage, callback);
     else
-        r = (rtError_t)npu_pt_fail(869);
+        r = (rtError_t)npu_pt_fail(876);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 869);
+        npu_tr *t = npu_tr_start(&c, 876);
         NPU_TR_ARG(t, "stage", stage);
         NPU_TR_ARG(t, "callback", callback);
         NPU_TR_RET(t, r);
@@ -33459,7 +33640,7 @@ static inline rtError_t emu_rtDeviceGetHostAtomicCapabilities(uint32_t* capabili
     (void)operations;
     (void)count;
     (void)deviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 870);
+    return (rtError_t)npu_unsupported(npu_self(), 877);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
@@ -33468,12 +33649,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetHostAtomicCapabilities(uint32_t* capab
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
-    else if (npu_pt_fns[870] != NULL)
-        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[870])(capabilities, operations, count, deviceId);
+    else if (npu_pt_fns[877] != NULL)
+        r = ((__typeof__(&rtDeviceGetHostAtomicCapabilities))npu_pt_fns[877])(capabilities, operations, count, deviceId);
     else
-        r = (rtError_t)npu_pt_fail(870);
+        r = (rtError_t)npu_pt_fail(877);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 870);
+        npu_tr *t = npu_tr_start(&c, 877);
         NPU_TR_ARG(t, "capabilities", capabilities);
         NPU_TR_ARG(t, "operations", operations);
         NPU_TR_ARG(t, "count", count);
@@ -33496,7 +33677,7 @@ static inline rtError_t emu_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilit
     (void)count;
     (void)srcDeviceId;
     (void)dstDeviceId;
-    return (rtError_t)npu_unsupported(npu_self(), 871);
+    return (rtError_t)npu_unsupported(npu_self(), 878);
 }
 
 static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
@@ -33505,12 +33686,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabi
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
-    else if (npu_pt_fns[871] != NULL)
-        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[871])(capabilities, operations, count, srcDeviceId, dstDeviceId);
+    else if (npu_pt_fns[878] != NULL)
+        r = ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))npu_pt_fns[878])(capabilities, operations, count, srcDeviceId, dstDeviceId);
     else
-        r = (rtError_t)npu_pt_fail(871);
+        r = (rtError_t)npu_pt_fail(878);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 871);
+        npu_tr *t = npu_tr_start(&c, 878);
         NPU_TR_ARG(t, "capabilities", capabilities);
         NPU_TR_ARG(t, "operations", operations);
         NPU_TR_ARG(t, "count", count);
@@ -33538,12 +33719,12 @@ static NPU_HOOK rtError_t hook_rtDeviceGetLimit(rtLimitType_t type, uint32_t* va
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceGetLimit(type, val);
-    else if (npu_pt_fns[872] != NULL)
-        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[872])(type, val);
+    else if (npu_pt_fns[879] != NULL)
+        r = ((__typeof__(&rtDeviceGetLimit))npu_pt_fns[879])(type, val);
     else
-        r = (rtError_t)npu_pt_fail(872);
+        r = (rtError_t)npu_pt_fail(879);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 872);
+        npu_tr *t = npu_tr_start(&c, 879);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_ARG(t, "val", val);
         NPU_TR_RET(t, r);
@@ -33559,7 +33740,7 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 }
 
 static inline rtError_t emu_rtDeviceL2CacheFlush(void* rsv) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 873) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 880) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtDeviceL2CacheFlush(npu_self(), rsv);
 }
@@ -33570,12 +33751,12 @@ static NPU_HOOK rtError_t hook_rtDeviceL2CacheFlush(void* rsv) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtDeviceL2CacheFlush(rsv);
-    else if (npu_pt_fns[873] != NULL)
-        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[873])(rsv);
+    else if (npu_pt_fns[880] != NULL)
+        r = ((__typeof__(&rtDeviceL2CacheFlush))npu_pt_fns[880])(rsv);
     else
-        r = (rtError_t)npu_pt_fail(873);
+        r = (rtError_t)npu_pt_fail(880);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 873);
+        npu_tr *t = npu_tr_start(&c, 880);
         NPU_TR_ARG(t, "rsv", rsv);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -33599,12 +33780,12 @@ static NPU_HOOK rtError_t hook_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtEventRecordWithFlag(evt, stm, flag);
-    else if (npu_pt_fns[874] != NULL)
-        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[874])(evt, stm, flag);
+    else if (npu_pt_fns[881] != NULL)
+        r = ((__typeof__(&rtEventRecordWithFlag))npu_pt_fns[881])(evt, stm, flag);
     else
-        r = (rtError_t)npu_pt_fail(874);
+        r = (rtError_t)npu_pt_fail(881);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 874);
+        npu_tr *t = npu_tr_start(&c, 881);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flag", flag);
@@ -33621,7 +33802,7 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 875) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 882) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolCreate(npu_self(), memPool, (rtMemPoolProps*)poolProps);
 }
@@ -33632,12 +33813,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolCreate(rtMemPool_t* memPool, const rtMem
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolCreate(memPool, poolProps);
-    else if (npu_pt_fns[875] != NULL)
-        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[875])(memPool, poolProps);
+    else if (npu_pt_fns[882] != NULL)
+        r = ((__typeof__(&rtMemPoolCreate))npu_pt_fns[882])(memPool, poolProps);
     else
-        r = (rtError_t)npu_pt_fail(875);
+        r = (rtError_t)npu_pt_fail(882);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 875);
+        npu_tr *t = npu_tr_start(&c, 882);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "poolProps", poolProps);
         NPU_TR_RET(t, r);
@@ -33653,7 +33834,7 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
 }
 
 static inline rtError_t emu_rtMemPoolDestroy(rtMemPool_t const memPool) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 876) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 883) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolDestroy(npu_self(), memPool);
 }
@@ -33664,12 +33845,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolDestroy(rtMemPool_t const memPool) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolDestroy(memPool);
-    else if (npu_pt_fns[876] != NULL)
-        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[876])(memPool);
+    else if (npu_pt_fns[883] != NULL)
+        r = ((__typeof__(&rtMemPoolDestroy))npu_pt_fns[883])(memPool);
     else
-        r = (rtError_t)npu_pt_fail(876);
+        r = (rtError_t)npu_pt_fail(883);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 876);
+        npu_tr *t = npu_tr_start(&c, 883);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -33684,7 +33865,7 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
 }
 
 static inline rtError_t emu_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 877) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 884) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolSetAttr(npu_self(), memPool, attr, value);
 }
@@ -33695,12 +33876,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolSetAttr(memPool, attr, value);
-    else if (npu_pt_fns[877] != NULL)
-        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[877])(memPool, attr, value);
+    else if (npu_pt_fns[884] != NULL)
+        r = ((__typeof__(&rtMemPoolSetAttr))npu_pt_fns[884])(memPool, attr, value);
     else
-        r = (rtError_t)npu_pt_fail(877);
+        r = (rtError_t)npu_pt_fail(884);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 877);
+        npu_tr *t = npu_tr_start(&c, 884);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "value", value);
@@ -33717,7 +33898,7 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 878) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 885) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolGetAttr(npu_self(), memPool, attr, value);
 }
@@ -33728,12 +33909,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolGetAttr(memPool, attr, value);
-    else if (npu_pt_fns[878] != NULL)
-        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[878])(memPool, attr, value);
+    else if (npu_pt_fns[885] != NULL)
+        r = ((__typeof__(&rtMemPoolGetAttr))npu_pt_fns[885])(memPool, attr, value);
     else
-        r = (rtError_t)npu_pt_fail(878);
+        r = (rtError_t)npu_pt_fail(885);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 878);
+        npu_tr *t = npu_tr_start(&c, 885);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "attr", attr);
         NPU_TR_ARG(t, "value", value);
@@ -33750,7 +33931,7 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static inline rtError_t emu_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 879) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 886) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemGetAddressRange(npu_self(), ptr, pbase, psize);
 }
@@ -33761,12 +33942,12 @@ static NPU_HOOK rtError_t hook_rtMemGetAddressRange(void* ptr, void** pbase, siz
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemGetAddressRange(ptr, pbase, psize);
-    else if (npu_pt_fns[879] != NULL)
-        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[879])(ptr, pbase, psize);
+    else if (npu_pt_fns[886] != NULL)
+        r = ((__typeof__(&rtMemGetAddressRange))npu_pt_fns[886])(ptr, pbase, psize);
     else
-        r = (rtError_t)npu_pt_fail(879);
+        r = (rtError_t)npu_pt_fail(886);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 879);
+        npu_tr *t = npu_tr_start(&c, 886);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "pbase", pbase);
         NPU_TR_ARG(t, "psize", psize);
@@ -33783,7 +33964,7 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
 }
 
 static inline rtError_t emu_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 880) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 887) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolMallocAsync(npu_self(), ptr, size, memPoolId, stm);
 }
@@ -33794,12 +33975,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolMallocAsync(void** ptr, const uint64_t s
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
-    else if (npu_pt_fns[880] != NULL)
-        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[880])(ptr, size, memPoolId, stm);
+    else if (npu_pt_fns[887] != NULL)
+        r = ((__typeof__(&rtMemPoolMallocAsync))npu_pt_fns[887])(ptr, size, memPoolId, stm);
     else
-        r = (rtError_t)npu_pt_fail(880);
+        r = (rtError_t)npu_pt_fail(887);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 880);
+        npu_tr *t = npu_tr_start(&c, 887);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "memPoolId", memPoolId);
@@ -33817,7 +33998,7 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
 }
 
 static inline rtError_t emu_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 881) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 888) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolFreeAsync(npu_self(), ptr, stm);
 }
@@ -33828,12 +34009,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolFreeAsync(ptr, stm);
-    else if (npu_pt_fns[881] != NULL)
-        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[881])(ptr, stm);
+    else if (npu_pt_fns[888] != NULL)
+        r = ((__typeof__(&rtMemPoolFreeAsync))npu_pt_fns[888])(ptr, stm);
     else
-        r = (rtError_t)npu_pt_fail(881);
+        r = (rtError_t)npu_pt_fail(888);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 881);
+        npu_tr *t = npu_tr_start(&c, 888);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_RET(t, r);
@@ -33849,7 +34030,7 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 882) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 889) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemManagedAdvise(npu_self(), (void*)ptr, size, advise, location);
 }
@@ -33860,12 +34041,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedAdvise(const void* const ptr, uint64_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedAdvise(ptr, size, advise, location);
-    else if (npu_pt_fns[882] != NULL)
-        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[882])(ptr, size, advise, location);
+    else if (npu_pt_fns[889] != NULL)
+        r = ((__typeof__(&rtMemManagedAdvise))npu_pt_fns[889])(ptr, size, advise, location);
     else
-        r = (rtError_t)npu_pt_fail(882);
+        r = (rtError_t)npu_pt_fail(889);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 882);
+        npu_tr *t = npu_tr_start(&c, 889);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "advise", advise);
@@ -33883,7 +34064,7 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
 }
 
 static inline rtError_t emu_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 883) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 890) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemManagedGetAttr(npu_self(), attribute, (void*)ptr, size, data, dataSize);
 }
@@ -33894,12 +34075,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedGetAttr(rtMemManagedRangeAttribute at
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
-    else if (npu_pt_fns[883] != NULL)
-        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[883])(attribute, ptr, size, data, dataSize);
+    else if (npu_pt_fns[890] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttr))npu_pt_fns[890])(attribute, ptr, size, data, dataSize);
     else
-        r = (rtError_t)npu_pt_fail(883);
+        r = (rtError_t)npu_pt_fail(890);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 883);
+        npu_tr *t = npu_tr_start(&c, 890);
         NPU_TR_ARG(t, "attribute", attribute);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
@@ -33918,7 +34099,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
 }
 
 static inline rtError_t emu_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 884) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 891) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemManagedGetAttrs(npu_self(), attributes, numAttributes, (void*)ptr, size, data, dataSizes);
 }
@@ -33929,12 +34110,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
-    else if (npu_pt_fns[884] != NULL)
-        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[884])(attributes, numAttributes, ptr, size, data, dataSizes);
+    else if (npu_pt_fns[891] != NULL)
+        r = ((__typeof__(&rtMemManagedGetAttrs))npu_pt_fns[891])(attributes, numAttributes, ptr, size, data, dataSizes);
     else
-        r = (rtError_t)npu_pt_fail(884);
+        r = (rtError_t)npu_pt_fail(891);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 884);
+        npu_tr *t = npu_tr_start(&c, 891);
         NPU_TR_ARG(t, "attributes", attributes);
         NPU_TR_ARG(t, "numAttributes", numAttributes);
         NPU_TR_ARG(t, "ptr", ptr);
@@ -33954,7 +34135,7 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
 }
 
 static inline rtError_t emu_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 885) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 892) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemPoolTrimTo(npu_self(), memPool, minBytesToKeep);
 }
@@ -33965,12 +34146,12 @@ static NPU_HOOK rtError_t hook_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t min
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemPoolTrimTo(memPool, minBytesToKeep);
-    else if (npu_pt_fns[885] != NULL)
-        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[885])(memPool, minBytesToKeep);
+    else if (npu_pt_fns[892] != NULL)
+        r = ((__typeof__(&rtMemPoolTrimTo))npu_pt_fns[892])(memPool, minBytesToKeep);
     else
-        r = (rtError_t)npu_pt_fail(885);
+        r = (rtError_t)npu_pt_fail(892);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 885);
+        npu_tr *t = npu_tr_start(&c, 892);
         NPU_TR_ARG(t, "memPool", memPool);
         NPU_TR_ARG(t, "minBytesToKeep", minBytesToKeep);
         NPU_TR_RET(t, r);
@@ -33986,7 +34167,7 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 886) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 893) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemManagedPrefetchAsync(npu_self(), (void*)ptr, size, location, flags, stream);
 }
@@ -33997,12 +34178,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedPrefetchAsync(const void* ptr, size_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
-    else if (npu_pt_fns[886] != NULL)
-        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[886])(ptr, size, location, flags, stream);
+    else if (npu_pt_fns[893] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchAsync))npu_pt_fns[893])(ptr, size, location, flags, stream);
     else
-        r = (rtError_t)npu_pt_fail(886);
+        r = (rtError_t)npu_pt_fail(893);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 886);
+        npu_tr *t = npu_tr_start(&c, 893);
         NPU_TR_ARG(t, "ptr", ptr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "location", location);
@@ -34021,7 +34202,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
 }
 
 static inline rtError_t emu_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 887) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 894) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemManagedPrefetchBatchAsync(npu_self(), (void**)ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
@@ -34032,12 +34213,12 @@ static NPU_HOOK rtError_t hook_rtMemManagedPrefetchBatchAsync(const void** ptrs,
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
-    else if (npu_pt_fns[887] != NULL)
-        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[887])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+    else if (npu_pt_fns[894] != NULL)
+        r = ((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_pt_fns[894])(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
     else
-        r = (rtError_t)npu_pt_fail(887);
+        r = (rtError_t)npu_pt_fail(894);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 887);
+        npu_tr *t = npu_tr_start(&c, 894);
         NPU_TR_ARG(t, "ptrs", ptrs);
         NPU_TR_ARG(t, "sizes", sizes);
         NPU_TR_ARG(t, "count", count);
@@ -34059,7 +34240,7 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
 }
 
 static inline rtError_t emu_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 888) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 895) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemMapSelectedLink(npu_self(), virPtrDst, size, virPtrSrc, linkIdx);
 }
@@ -34070,12 +34251,12 @@ static NPU_HOOK rtError_t hook_rtMemMapSelectedLink(void* virPtrDst, size_t size
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
-    else if (npu_pt_fns[888] != NULL)
-        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[888])(virPtrDst, size, virPtrSrc, linkIdx);
+    else if (npu_pt_fns[895] != NULL)
+        r = ((__typeof__(&rtMemMapSelectedLink))npu_pt_fns[895])(virPtrDst, size, virPtrSrc, linkIdx);
     else
-        r = (rtError_t)npu_pt_fail(888);
+        r = (rtError_t)npu_pt_fail(895);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 888);
+        npu_tr *t = npu_tr_start(&c, 895);
         NPU_TR_ARG(t, "virPtrDst", virPtrDst);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "virPtrSrc", virPtrSrc);
@@ -34093,7 +34274,7 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
 }
 
 static inline rtError_t emu_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 889) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 896) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtMemMapNoAccess(npu_self(), virPtr, size, offset, handle, flags);
 }
@@ -34104,12 +34285,12 @@ static NPU_HOOK rtError_t hook_rtMemMapNoAccess(void* virPtr, size_t size, size_
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
-    else if (npu_pt_fns[889] != NULL)
-        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[889])(virPtr, size, offset, handle, flags);
+    else if (npu_pt_fns[896] != NULL)
+        r = ((__typeof__(&rtMemMapNoAccess))npu_pt_fns[896])(virPtr, size, offset, handle, flags);
     else
-        r = (rtError_t)npu_pt_fail(889);
+        r = (rtError_t)npu_pt_fail(896);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 889);
+        npu_tr *t = npu_tr_start(&c, 896);
         NPU_TR_ARG(t, "virPtr", virPtr);
         NPU_TR_ARG(t, "size", size);
         NPU_TR_ARG(t, "offset", offset);
@@ -34137,12 +34318,12 @@ static NPU_HOOK rtError_t hook_rtMemsetD32(void* dst, uint64_t destMax, uint32_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetD32(dst, destMax, value, count);
-    else if (npu_pt_fns[890] != NULL)
-        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[890])(dst, destMax, value, count);
+    else if (npu_pt_fns[897] != NULL)
+        r = ((__typeof__(&rtMemsetD32))npu_pt_fns[897])(dst, destMax, value, count);
     else
-        r = (rtError_t)npu_pt_fail(890);
+        r = (rtError_t)npu_pt_fail(897);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 890);
+        npu_tr *t = npu_tr_start(&c, 897);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -34169,12 +34350,12 @@ static NPU_HOOK rtError_t hook_rtMemsetD32Async(void* dst, uint64_t destMax, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemsetD32Async(dst, destMax, value, count, stm);
-    else if (npu_pt_fns[891] != NULL)
-        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[891])(dst, destMax, value, count, stm);
+    else if (npu_pt_fns[898] != NULL)
+        r = ((__typeof__(&rtMemsetD32Async))npu_pt_fns[898])(dst, destMax, value, count, stm);
     else
-        r = (rtError_t)npu_pt_fail(891);
+        r = (rtError_t)npu_pt_fail(898);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 891);
+        npu_tr *t = npu_tr_start(&c, 898);
         NPU_TR_ARG(t, "dst", dst);
         NPU_TR_ARG(t, "destMax", destMax);
         NPU_TR_ARG(t, "value", value);
@@ -34195,7 +34376,7 @@ NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t valu
 static inline rtError_t emu_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
     (void)handle;
     (void)adviceLink;
-    return (rtError_t)npu_unsupported(npu_self(), 892);
+    return (rtError_t)npu_unsupported(npu_self(), 899);
 }
 
 static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
@@ -34204,12 +34385,12 @@ static NPU_HOOK rtError_t hook_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkT
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtMemMapSetLink(handle, adviceLink);
-    else if (npu_pt_fns[892] != NULL)
-        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[892])(handle, adviceLink);
+    else if (npu_pt_fns[899] != NULL)
+        r = ((__typeof__(&rtMemMapSetLink))npu_pt_fns[899])(handle, adviceLink);
     else
-        r = (rtError_t)npu_pt_fail(892);
+        r = (rtError_t)npu_pt_fail(899);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 892);
+        npu_tr *t = npu_tr_start(&c, 899);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "adviceLink", adviceLink);
         NPU_TR_RET(t, r);
@@ -34225,7 +34406,7 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
 }
 
 static inline rtError_t emu_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 893) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 900) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtModelGetStreams(npu_self(), mdl, streams, numStreams);
 }
@@ -34236,12 +34417,12 @@ static NPU_HOOK rtError_t hook_rtModelGetStreams(rtModel_t const mdl, rtStream_t
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelGetStreams(mdl, streams, numStreams);
-    else if (npu_pt_fns[893] != NULL)
-        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[893])(mdl, streams, numStreams);
+    else if (npu_pt_fns[900] != NULL)
+        r = ((__typeof__(&rtModelGetStreams))npu_pt_fns[900])(mdl, streams, numStreams);
     else
-        r = (rtError_t)npu_pt_fail(893);
+        r = (rtError_t)npu_pt_fail(900);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 893);
+        npu_tr *t = npu_tr_start(&c, 900);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "streams", streams);
         NPU_TR_ARG(t, "numStreams", numStreams);
@@ -34261,7 +34442,7 @@ static inline rtError_t emu_rtModelDestroyRegisterCallback(rtModel_t const mdl, 
     (void)mdl;
     (void)fn;
     (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 894);
+    return (rtError_t)npu_unsupported(npu_self(), 901);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
@@ -34270,12 +34451,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const md
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroyRegisterCallback(mdl, fn, ptr);
-    else if (npu_pt_fns[894] != NULL)
-        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[894])(mdl, fn, ptr);
+    else if (npu_pt_fns[901] != NULL)
+        r = ((__typeof__(&rtModelDestroyRegisterCallback))npu_pt_fns[901])(mdl, fn, ptr);
     else
-        r = (rtError_t)npu_pt_fail(894);
+        r = (rtError_t)npu_pt_fail(901);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 894);
+        npu_tr *t = npu_tr_start(&c, 901);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "fn", fn);
         NPU_TR_ARG(t, "ptr", ptr);
@@ -34294,7 +34475,7 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
 static inline rtError_t emu_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
     (void)mdl;
     (void)fn;
-    return (rtError_t)npu_unsupported(npu_self(), 895);
+    return (rtError_t)npu_unsupported(npu_self(), 902);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
@@ -34303,12 +34484,12 @@ static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelDestroyUnregisterCallback(mdl, fn);
-    else if (npu_pt_fns[895] != NULL)
-        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[895])(mdl, fn);
+    else if (npu_pt_fns[902] != NULL)
+        r = ((__typeof__(&rtModelDestroyUnregisterCallback))npu_pt_fns[902])(mdl, fn);
     else
-        r = (rtError_t)npu_pt_fail(895);
+        r = (rtError_t)npu_pt_fail(902);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 895);
+        npu_tr *t = npu_tr_start(&c, 902);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "fn", fn);
         NPU_TR_RET(t, r);
@@ -34324,7 +34505,7 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
 }
 
 static inline rtError_t emu_rtModelUpdate(rtModel_t mdl) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 896) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 903) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtModelUpdate(npu_self(), mdl);
 }
@@ -34335,12 +34516,12 @@ static NPU_HOOK rtError_t hook_rtModelUpdate(rtModel_t mdl) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelUpdate(mdl);
-    else if (npu_pt_fns[896] != NULL)
-        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[896])(mdl);
+    else if (npu_pt_fns[903] != NULL)
+        r = ((__typeof__(&rtModelUpdate))npu_pt_fns[903])(mdl);
     else
-        r = (rtError_t)npu_pt_fail(896);
+        r = (rtError_t)npu_pt_fail(903);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 896);
+        npu_tr *t = npu_tr_start(&c, 903);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -34359,7 +34540,7 @@ static inline rtError_t emu_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defa
     (void)defaultLaunchValue;
     (void)flag;
     (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 897);
+    return (rtError_t)npu_unsupported(npu_self(), 904);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
@@ -34368,12 +34549,12 @@ static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t d
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
-    else if (npu_pt_fns[897] != NULL)
-        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[897])(mdl, defaultLaunchValue, flag, handle);
+    else if (npu_pt_fns[904] != NULL)
+        r = ((__typeof__(&rtModelCondHandleCreate))npu_pt_fns[904])(mdl, defaultLaunchValue, flag, handle);
     else
-        r = (rtError_t)npu_pt_fail(897);
+        r = (rtError_t)npu_pt_fail(904);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 897);
+        npu_tr *t = npu_tr_start(&c, 904);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "defaultLaunchValue", defaultLaunchValue);
         NPU_TR_ARG(t, "flag", flag);
@@ -34393,7 +34574,7 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
 static inline rtError_t emu_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
     (void)handle;
     (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 898);
+    return (rtError_t)npu_unsupported(npu_self(), 905);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
@@ -34402,12 +34583,12 @@ static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelCondHandleGetCondPtr(handle, devPtr);
-    else if (npu_pt_fns[898] != NULL)
-        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[898])(handle, devPtr);
+    else if (npu_pt_fns[905] != NULL)
+        r = ((__typeof__(&rtModelCondHandleGetCondPtr))npu_pt_fns[905])(handle, devPtr);
     else
-        r = (rtError_t)npu_pt_fail(898);
+        r = (rtError_t)npu_pt_fail(905);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 898);
+        npu_tr *t = npu_tr_start(&c, 905);
         NPU_TR_ARG(t, "handle", handle);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_RET(t, r);
@@ -34426,7 +34607,7 @@ static inline rtError_t emu_rtStreamAddCondTask(rtCondTaskParams params, rtStrea
     (void)params;
     (void)stm;
     (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 899);
+    return (rtError_t)npu_unsupported(npu_self(), 906);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
@@ -34435,12 +34616,12 @@ static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtSt
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamAddCondTask(params, stm, flags);
-    else if (npu_pt_fns[899] != NULL)
-        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[899])(params, stm, flags);
+    else if (npu_pt_fns[906] != NULL)
+        r = ((__typeof__(&rtStreamAddCondTask))npu_pt_fns[906])(params, stm, flags);
     else
-        r = (rtError_t)npu_pt_fail(899);
+        r = (rtError_t)npu_pt_fail(906);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 899);
+        npu_tr *t = npu_tr_start(&c, 906);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "flags", flags);
@@ -34460,7 +34641,7 @@ static inline rtError_t emu_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_
     (void)stm;
     (void)mdl;
     (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 900);
+    return (rtError_t)npu_unsupported(npu_self(), 907);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
@@ -34469,12 +34650,12 @@ static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtMod
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamBeginCaptureToModel(stm, mdl, mode);
-    else if (npu_pt_fns[900] != NULL)
-        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[900])(stm, mdl, mode);
+    else if (npu_pt_fns[907] != NULL)
+        r = ((__typeof__(&rtStreamBeginCaptureToModel))npu_pt_fns[907])(stm, mdl, mode);
     else
-        r = (rtError_t)npu_pt_fail(900);
+        r = (rtError_t)npu_pt_fail(907);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 900);
+        npu_tr *t = npu_tr_start(&c, 907);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "mdl", mdl);
         NPU_TR_ARG(t, "mode", mode);
@@ -34494,7 +34675,7 @@ static inline rtError_t emu_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tas
     (void)stm;
     (void)tasks;
     (void)numTasks;
-    return (rtError_t)npu_unsupported(npu_self(), 901);
+    return (rtError_t)npu_unsupported(npu_self(), 908);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
@@ -34503,12 +34684,12 @@ static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamGetTasks(stm, tasks, numTasks);
-    else if (npu_pt_fns[901] != NULL)
-        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[901])(stm, tasks, numTasks);
+    else if (npu_pt_fns[908] != NULL)
+        r = ((__typeof__(&rtStreamGetTasks))npu_pt_fns[908])(stm, tasks, numTasks);
     else
-        r = (rtError_t)npu_pt_fail(901);
+        r = (rtError_t)npu_pt_fail(908);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 901);
+        npu_tr *t = npu_tr_start(&c, 908);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "tasks", tasks);
         NPU_TR_ARG(t, "numTasks", numTasks);
@@ -34525,7 +34706,7 @@ NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uin
 }
 
 static inline rtError_t emu_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 902) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 909) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtStreamWaitEventWithFlag(npu_self(), stm, evt, timeout, flag);
 }
@@ -34536,12 +34717,12 @@ static NPU_HOOK rtError_t hook_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
-    else if (npu_pt_fns[902] != NULL)
-        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[902])(stm, evt, timeout, flag);
+    else if (npu_pt_fns[909] != NULL)
+        r = ((__typeof__(&rtStreamWaitEventWithFlag))npu_pt_fns[909])(stm, evt, timeout, flag);
     else
-        r = (rtError_t)npu_pt_fail(902);
+        r = (rtError_t)npu_pt_fail(909);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 902);
+        npu_tr *t = npu_tr_start(&c, 909);
         NPU_TR_ARG(t, "stm", stm);
         NPU_TR_ARG(t, "evt", evt);
         NPU_TR_ARG(t, "timeout", timeout);
@@ -34561,7 +34742,7 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
 static inline rtError_t emu_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     (void)task;
     (void)type;
-    return (rtError_t)npu_unsupported(npu_self(), 903);
+    return (rtError_t)npu_unsupported(npu_self(), 910);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
@@ -34570,12 +34751,12 @@ static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtTaskGetType(task, type);
-    else if (npu_pt_fns[903] != NULL)
-        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[903])(task, type);
+    else if (npu_pt_fns[910] != NULL)
+        r = ((__typeof__(&rtTaskGetType))npu_pt_fns[910])(task, type);
     else
-        r = (rtError_t)npu_pt_fail(903);
+        r = (rtError_t)npu_pt_fail(910);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 903);
+        npu_tr *t = npu_tr_start(&c, 910);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "type", type);
         NPU_TR_RET(t, r);
@@ -34593,7 +34774,7 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
 static inline rtError_t emu_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     (void)task;
     (void)id;
-    return (rtError_t)npu_unsupported(npu_self(), 904);
+    return (rtError_t)npu_unsupported(npu_self(), 911);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
@@ -34602,12 +34783,12 @@ static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtTaskGetSeqId(task, id);
-    else if (npu_pt_fns[904] != NULL)
-        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[904])(task, id);
+    else if (npu_pt_fns[911] != NULL)
+        r = ((__typeof__(&rtTaskGetSeqId))npu_pt_fns[911])(task, id);
     else
-        r = (rtError_t)npu_pt_fail(904);
+        r = (rtError_t)npu_pt_fail(911);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 904);
+        npu_tr *t = npu_tr_start(&c, 911);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "id", id);
         NPU_TR_RET(t, r);
@@ -34625,7 +34806,7 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
 static inline rtError_t emu_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
     (void)task;
     (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 905);
+    return (rtError_t)npu_unsupported(npu_self(), 912);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
@@ -34634,12 +34815,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskGetParams(task, params);
-    else if (npu_pt_fns[905] != NULL)
-        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[905])(task, params);
+    else if (npu_pt_fns[912] != NULL)
+        r = ((__typeof__(&rtModelTaskGetParams))npu_pt_fns[912])(task, params);
     else
-        r = (rtError_t)npu_pt_fail(905);
+        r = (rtError_t)npu_pt_fail(912);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 905);
+        npu_tr *t = npu_tr_start(&c, 912);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_RET(t, r);
@@ -34657,7 +34838,7 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
 static inline rtError_t emu_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
     (void)task;
     (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 906);
+    return (rtError_t)npu_unsupported(npu_self(), 913);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
@@ -34666,12 +34847,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskSetParams(task, params);
-    else if (npu_pt_fns[906] != NULL)
-        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[906])(task, params);
+    else if (npu_pt_fns[913] != NULL)
+        r = ((__typeof__(&rtModelTaskSetParams))npu_pt_fns[913])(task, params);
     else
-        r = (rtError_t)npu_pt_fail(906);
+        r = (rtError_t)npu_pt_fail(913);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 906);
+        npu_tr *t = npu_tr_start(&c, 913);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "params", params);
         NPU_TR_RET(t, r);
@@ -34690,7 +34871,7 @@ static inline rtError_t emu_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunc
     (void)task;
     (void)attrId;
     (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 907);
+    return (rtError_t)npu_unsupported(npu_self(), 914);
 }
 
 static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
@@ -34699,12 +34880,12 @@ static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLa
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
-    else if (npu_pt_fns[907] != NULL)
-        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[907])(task, attrId, attrValue);
+    else if (npu_pt_fns[914] != NULL)
+        r = ((__typeof__(&rtModelKernelTaskGetAttribute))npu_pt_fns[914])(task, attrId, attrValue);
     else
-        r = (rtError_t)npu_pt_fail(907);
+        r = (rtError_t)npu_pt_fail(914);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 907);
+        npu_tr *t = npu_tr_start(&c, 914);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_ARG(t, "attrId", attrId);
         NPU_TR_ARG(t, "attrValue", attrValue);
@@ -34722,7 +34903,7 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
 
 static inline rtError_t emu_rtModelTaskDisable(rtTask_t task) {
     (void)task;
-    return (rtError_t)npu_unsupported(npu_self(), 908);
+    return (rtError_t)npu_unsupported(npu_self(), 915);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
@@ -34731,12 +34912,12 @@ static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtModelTaskDisable(task);
-    else if (npu_pt_fns[908] != NULL)
-        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[908])(task);
+    else if (npu_pt_fns[915] != NULL)
+        r = ((__typeof__(&rtModelTaskDisable))npu_pt_fns[915])(task);
     else
-        r = (rtError_t)npu_pt_fail(908);
+        r = (rtError_t)npu_pt_fail(915);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 908);
+        npu_tr *t = npu_tr_start(&c, 915);
         NPU_TR_ARG(t, "task", task);
         NPU_TR_RET(t, r);
         npu_tr_finish(t, &c);
@@ -34751,9 +34932,7 @@ NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
 }
 
 static inline rtError_t emu_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    (void)extendInfoPtr;
-    (void)infoSize;
-    return (rtError_t)npu_unsupported(npu_self(), 909);
+    return npug_rtCacheLastTaskExtendInfo(npu_self(), (char*)extendInfoPtr, infoSize);
 }
 
 static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -34762,12 +34941,12 @@ static NPU_HOOK rtError_t hook_rtCacheLastTaskExtendInfo(const char* const exten
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
-    else if (npu_pt_fns[909] != NULL)
-        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[909])(extendInfoPtr, infoSize);
+    else if (npu_pt_fns[916] != NULL)
+        r = ((__typeof__(&rtCacheLastTaskExtendInfo))npu_pt_fns[916])(extendInfoPtr, infoSize);
     else
-        r = (rtError_t)npu_pt_fail(909);
+        r = (rtError_t)npu_pt_fail(916);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 909);
+        npu_tr *t = npu_tr_start(&c, 916);
         npu_tr_str(t, "extendInfoPtr", extendInfoPtr);
         NPU_TR_ARG(t, "infoSize", infoSize);
         NPU_TR_RET(t, r);
@@ -34783,12 +34962,7 @@ NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, 
 }
 
 static inline rtError_t emu_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
-    (void)func;
-    (void)numBlocks;
-    (void)stm;
-    (void)cfg;
-    (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 910);
+    return npug_rtLaunchKernelWithArgsArray(npu_self(), func, numBlocks, stm, cfg, args);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -34797,12 +34971,12 @@ static NPU_HOOK rtError_t hook_rtLaunchKernelWithArgsArray(void* func, uint32_t 
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
-    else if (npu_pt_fns[910] != NULL)
-        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[910])(func, numBlocks, stm, cfg, args);
+    else if (npu_pt_fns[917] != NULL)
+        r = ((__typeof__(&rtLaunchKernelWithArgsArray))npu_pt_fns[917])(func, numBlocks, stm, cfg, args);
     else
-        r = (rtError_t)npu_pt_fail(910);
+        r = (rtError_t)npu_pt_fail(917);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 910);
+        npu_tr *t = npu_tr_start(&c, 917);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "numBlocks", numBlocks);
         NPU_TR_ARG(t, "stm", stm);
@@ -34828,7 +35002,7 @@ static inline rtError_t emu_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 g
     (void)stm;
     (void)cfg;
     (void)args;
-    return (rtError_t)npu_unsupported(npu_self(), 911);
+    return (rtError_t)npu_unsupported(npu_self(), 918);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
@@ -34837,12 +35011,12 @@ static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
-    else if (npu_pt_fns[911] != NULL)
-        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[911])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
+    else if (npu_pt_fns[918] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))npu_pt_fns[918])(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
     else
-        r = (rtError_t)npu_pt_fail(911);
+        r = (rtError_t)npu_pt_fail(918);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 911);
+        npu_tr *t = npu_tr_start(&c, 918);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "gridDim", gridDim);
         NPU_TR_ARG(t, "blockDim", blockDim);
@@ -34873,7 +35047,7 @@ static inline rtError_t emu_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gr
     (void)argsSize;
     (void)placeHolderArray;
     (void)placeHolderNum;
-    return (rtError_t)npu_unsupported(npu_self(), 912);
+    return (rtError_t)npu_unsupported(npu_self(), 919);
 }
 
 static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
@@ -34882,12 +35056,12 @@ static NPU_HOOK rtError_t hook_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    else if (npu_pt_fns[912] != NULL)
-        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[912])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+    else if (npu_pt_fns[919] != NULL)
+        r = ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))npu_pt_fns[919])(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     else
-        r = (rtError_t)npu_pt_fail(912);
+        r = (rtError_t)npu_pt_fail(919);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 912);
+        npu_tr *t = npu_tr_start(&c, 919);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "gridDim", gridDim);
         NPU_TR_ARG(t, "blockDim", blockDim);
@@ -34911,7 +35085,7 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, 
 }
 
 static inline rtError_t emu_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 913) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 920) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFuncGetSize(npu_self(), funcHandle, aicSize, aivSize);
 }
@@ -34922,12 +35096,12 @@ static NPU_HOOK rtError_t hook_rtFuncGetSize(const rtFuncHandle funcHandle, size
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFuncGetSize(funcHandle, aicSize, aivSize);
-    else if (npu_pt_fns[913] != NULL)
-        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[913])(funcHandle, aicSize, aivSize);
+    else if (npu_pt_fns[920] != NULL)
+        r = ((__typeof__(&rtFuncGetSize))npu_pt_fns[920])(funcHandle, aicSize, aivSize);
     else
-        r = (rtError_t)npu_pt_fail(913);
+        r = (rtError_t)npu_pt_fail(920);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 913);
+        npu_tr *t = npu_tr_start(&c, 920);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "aicSize", aicSize);
         NPU_TR_ARG(t, "aivSize", aivSize);
@@ -34944,7 +35118,7 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
 }
 
 static inline rtError_t emu_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 914) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 921) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFunctionGetBinary(npu_self(), funcHandle, binHandle);
 }
@@ -34955,12 +35129,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetBinary(const rtFuncHandle funcHandle
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetBinary(funcHandle, binHandle);
-    else if (npu_pt_fns[914] != NULL)
-        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[914])(funcHandle, binHandle);
+    else if (npu_pt_fns[921] != NULL)
+        r = ((__typeof__(&rtFunctionGetBinary))npu_pt_fns[921])(funcHandle, binHandle);
     else
-        r = (rtError_t)npu_pt_fail(914);
+        r = (rtError_t)npu_pt_fail(921);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 914);
+        npu_tr *t = npu_tr_start(&c, 921);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_ARG(t, "binHandle", binHandle);
         NPU_TR_RET(t, r);
@@ -34976,7 +35150,7 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
 }
 
 static inline rtError_t emu_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 915) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 922) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFunctionGetParamCount(npu_self(), (void*)func, paramCount);
 }
@@ -34987,12 +35161,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetParamCount(const void* func, size_t*
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetParamCount(func, paramCount);
-    else if (npu_pt_fns[915] != NULL)
-        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[915])(func, paramCount);
+    else if (npu_pt_fns[922] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamCount))npu_pt_fns[922])(func, paramCount);
     else
-        r = (rtError_t)npu_pt_fail(915);
+        r = (rtError_t)npu_pt_fail(922);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 915);
+        npu_tr *t = npu_tr_start(&c, 922);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "paramCount", paramCount);
         NPU_TR_RET(t, r);
@@ -35008,7 +35182,7 @@ NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCoun
 }
 
 static inline rtError_t emu_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 916) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 923) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFunctionGetParamInfo(npu_self(), (void*)func, paramIndex, paramOffset, paramSize);
 }
@@ -35019,12 +35193,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetParamInfo(const void* func, size_t p
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
-    else if (npu_pt_fns[916] != NULL)
-        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[916])(func, paramIndex, paramOffset, paramSize);
+    else if (npu_pt_fns[923] != NULL)
+        r = ((__typeof__(&rtFunctionGetParamInfo))npu_pt_fns[923])(func, paramIndex, paramOffset, paramSize);
     else
-        r = (rtError_t)npu_pt_fail(916);
+        r = (rtError_t)npu_pt_fail(923);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 916);
+        npu_tr *t = npu_tr_start(&c, 923);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "paramIndex", paramIndex);
         NPU_TR_ARG(t, "paramOffset", paramOffset);
@@ -35042,7 +35216,7 @@ NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex,
 }
 
 static inline rtError_t emu_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 917) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 924) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtFunctionGetAvailDynUbufPerBlock(npu_self(), func, flags, dynamicUbufSize);
 }
@@ -35053,12 +35227,12 @@ static NPU_HOOK rtError_t hook_rtFunctionGetAvailDynUbufPerBlock(void* func, uin
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
-    else if (npu_pt_fns[917] != NULL)
-        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[917])(func, flags, dynamicUbufSize);
+    else if (npu_pt_fns[924] != NULL)
+        r = ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_pt_fns[924])(func, flags, dynamicUbufSize);
     else
-        r = (rtError_t)npu_pt_fail(917);
+        r = (rtError_t)npu_pt_fail(924);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 917);
+        npu_tr *t = npu_tr_start(&c, 924);
         NPU_TR_ARG(t, "func", func);
         NPU_TR_ARG(t, "flags", flags);
         NPU_TR_ARG(t, "dynamicUbufSize", dynamicUbufSize);
@@ -35075,7 +35249,7 @@ NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flag
 }
 
 static inline rtError_t emu_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 918) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 925) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtSymbolLookup(npu_self(), (void*)hostVar, devPtr, size);
 }
@@ -35086,12 +35260,12 @@ static NPU_HOOK rtError_t hook_rtSymbolLookup(const void* hostVar, void** devPtr
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtSymbolLookup(hostVar, devPtr, size);
-    else if (npu_pt_fns[918] != NULL)
-        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[918])(hostVar, devPtr, size);
+    else if (npu_pt_fns[925] != NULL)
+        r = ((__typeof__(&rtSymbolLookup))npu_pt_fns[925])(hostVar, devPtr, size);
     else
-        r = (rtError_t)npu_pt_fail(918);
+        r = (rtError_t)npu_pt_fail(925);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 918);
+        npu_tr *t = npu_tr_start(&c, 925);
         NPU_TR_ARG(t, "hostVar", hostVar);
         NPU_TR_ARG(t, "devPtr", devPtr);
         NPU_TR_ARG(t, "size", size);
@@ -35108,7 +35282,7 @@ NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* 
 }
 
 static inline rtError_t emu_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 919) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 926) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtBinaryGetGlobal(npu_self(), binHandle, (char*)name, dptr, size);
 }
@@ -35119,12 +35293,12 @@ static NPU_HOOK rtError_t hook_rtBinaryGetGlobal(const rtBinHandle binHandle, co
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtBinaryGetGlobal(binHandle, name, dptr, size);
-    else if (npu_pt_fns[919] != NULL)
-        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[919])(binHandle, name, dptr, size);
+    else if (npu_pt_fns[926] != NULL)
+        r = ((__typeof__(&rtBinaryGetGlobal))npu_pt_fns[926])(binHandle, name, dptr, size);
     else
-        r = (rtError_t)npu_pt_fail(919);
+        r = (rtError_t)npu_pt_fail(926);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 919);
+        npu_tr *t = npu_tr_start(&c, 926);
         NPU_TR_ARG(t, "binHandle", binHandle);
         npu_tr_str(t, "name", name);
         NPU_TR_ARG(t, "dptr", dptr);
@@ -35142,7 +35316,7 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
 }
 
 static inline rtError_t emu_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 920) /* a routed ACL call, forwarded */
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 927) /* a routed ACL call, forwarded */
         return (rtError_t)npu_route_take();
     return npug_rtGetFuncBySymbol(npu_self(), (void*)symbol, funcHandle);
 }
@@ -35153,12 +35327,12 @@ static NPU_HOOK rtError_t hook_rtGetFuncBySymbol(const void* symbol, rtFuncHandl
     rtError_t r;
     if (!npu_pt_on)
         r = emu_rtGetFuncBySymbol(symbol, funcHandle);
-    else if (npu_pt_fns[920] != NULL)
-        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[920])(symbol, funcHandle);
+    else if (npu_pt_fns[927] != NULL)
+        r = ((__typeof__(&rtGetFuncBySymbol))npu_pt_fns[927])(symbol, funcHandle);
     else
-        r = (rtError_t)npu_pt_fail(920);
+        r = (rtError_t)npu_pt_fail(927);
     if (c.trace) {
-        npu_tr *t = npu_tr_start(&c, 920);
+        npu_tr *t = npu_tr_start(&c, 927);
         NPU_TR_ARG(t, "symbol", symbol);
         NPU_TR_ARG(t, "funcHandle", funcHandle);
         NPU_TR_RET(t, r);

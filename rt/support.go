@@ -50,7 +50,6 @@ var symbolRules = map[string]rule{
 	"rtEventQuery":                   supported("ACL_ERROR_RT_EVENT_NOT_COMPLETE until the recorded work completes; as aclrtQueryEvent (an event never recorded is complete)"),
 	"rtEventQueryStatus":             supported("RT_EVENT_INIT / RT_EVENT_RECORDED"),
 	"rtEventElapsedTime":             supported("as aclrtEventElapsedTime (virtual clock)"),
-	"rtLaunchKernelByFuncHandleV3":   partial("argument blocks in device memory (isNoNeedH2DCopy = 1, as aclrtLaunchKernel passes) without tiling or host-input info; cfgInfo must be NULL"),
 	"rtsLaunchKernelWithConfig":      supported("as aclrtLaunchKernelWithConfig (rtKernelLaunchCfg_t has its layout)"),
 	"rtModelExecute":                 supported("flag 0; as aclmdlRIExecuteAsync"),
 	"rtMallocPhysical":               partial("HBM/DDR (and P2P) memory on the device, host or host-NUMA side, as aclrtMallocPhysical; module_id is not charged separately"),
@@ -355,11 +354,35 @@ var symbolRules = map[string]rule{
 	"rtsKernelArgsParaUpdate":           supported("the parameter's size; the handle must be finalized again"),
 	"rtsKernelArgsGetMemSize":           supported("the 8-byte-rounded parameter size: placeholder data lives in runtime buffers"),
 	"rtsKernelArgsGetHandleMemSize":     supported("16 bytes"),
+	// kernel launches (round 9)
+	"rtKernelLaunchWithFlagV2":        supported("a stub registered with rtFunctionRegister; rtArgsEx_t host blocks copied with their address slots patched, device blocks read in place; flags RT_KERNEL_* (DUMPFLAG marks data dump); rtTaskCfgInfo_t as launch attributes; smDesc (L2 control) has no effect"),
+	"rtKernelLaunchWithHandleV2":      supported("the kernel of the binary named *_<tilingKey> (Ascend C's tiling-key variants); arguments and cfgInfo as rtKernelLaunchWithFlagV2"),
+	"rtAicpuKernelLaunchWithFlag":     supported("the host CPU is the AI CPU: kernelName of soName (dlopen; LD_LIBRARY_PATH applies) is called as uint32_t kernel(void *args) in stream order, numBlocks times; non-zero fails the task with ACL_ERROR_RT_AICPU_EXCEPTION; unknown so/kernel ACL_ERROR_RT_KERNEL_LOOKUP at the call"),
+	"rtAicpuKernelLaunchExWithArgs":   partial("as rtAicpuKernelLaunchWithFlag, names read from the block at soNameAddrOffset/kernelNameAddrOffset; kernel types AICPU, AICPU_CUSTOM, AICPU_KFC, CUSTOM_KFC; KERNEL_TYPE_FWK (TensorFlow framework kernels) is refused; the per-task timeout is not applied"),
+	"rtLaunchKernelByFuncHandleV3":    supported("rtArgsEx_t host blocks copied with their address slots (hostInputInfo, tiling) patched, device blocks (isNoNeedH2DCopy = 1) read in place; rtTaskCfgInfo_t as launch attributes (qos, partId, d2dCrossFlag have no effect; localMemorySize is SIMT-only)"),
+	"rtsLaunchKernelWithHostArgs":     supported("as aclrtLaunchKernelWithHostArgs"),
+	"rtsLaunchKernelWithDevArgs":      supported("as aclrtLaunchKernelV2: device memory read in place, host memory copied at the call"),
+	"rtLaunchKernelWithArgsArray":     partial("as aclrtLaunchKernelWithArgsArray: the kernel table must declare its parameters"),
+	"rtLaunchSIMTKernelWithArgsArray": unsupported("SIMT kernels (Ascend 950 only) are not modelled: npuemu kernels are block kernels; as aclrtLaunchSIMTKernelWithArgsArray"),
+	"rtLaunchSIMTKernelWithHostArgs":  unsupported("SIMT kernels (Ascend 950 only) are not modelled: npuemu kernels are block kernels; as aclrtLaunchSIMTKernelWithHostArgs"),
+	"rtsLaunchRandomNumTask":          partial("rtRandomNumDataType converted; as aclrtRandomNumAsync (Philox4x32-10, npuemu's value conversions)"),
+	"rtCacheLastTaskOpInfo":           partial("as aclrtCacheLastTaskOpInfo: kept per thread; no profiler or error report reads it"),
+	"rtCacheLastTaskExtendInfo":       partial("as aclrtCacheLastTaskExtendInfo: truncated to 4 KiB, kept per thread; no profiler or error report reads it"),
+	"rtsGetThreadLastTaskId":          supported("as aclrtGetThreadLastTaskId"),
+	"rtRegKernelLaunchFillFunc":       partial("kept per symbol (a later registration replaces it); never called: no emulated kernel reads the auto-UC system configuration (g_opSystemRunCfg) it fills"),
+	"rtUnRegKernelLaunchFillFunc":     supported("a symbol without a callback is ACL_ERROR_RT_PARAM_INVALID"),
+	"rtDevBinaryRegister":             supported("bin->data is an npuemu kernel binary, as aclrtBinaryLoadFromData takes (docs/kernels.md); AI Core magics; AI CPU magics ACL_ERROR_RT_FEATURE_NOT_SUPPORT"),
+	"rtRegisterAllKernel":             supported("as rtDevBinaryRegister; the kernels are launched by tiling key (rtKernelLaunchWithHandle*)"),
+	"rtDevBinaryUnRegister":           supported("as aclrtBinaryUnLoad; the binary's stubs are forgotten"),
+	"rtFunctionRegister":              supported("binds stubFunc to the kernel named by kernelInfoExt (a C string), else stubName; the latest registration of a stub wins; funcMode not checked"),
+	"rtKernelLaunch":                  supported("a registered stub; args (host memory) copied at the call"),
+	"rtKernelLaunchWithFlag":          supported("rtKernelLaunchWithFlagV2 without cfgInfo"),
+	"rtKernelLaunchWithHandle":        supported("rtKernelLaunchWithHandleV2 without cfgInfo; kernelInfo is not read"),
 }
 
 // areaNotes say why the rest of an area is not there yet.
 var areaNotes = map[string]string{
-	"kernel": "not implemented yet by npuemu's rt layer: kernels are launched by function handle (rtLaunchKernelByFuncHandleV3, rtsLaunchKernelWithConfig); stub registration (rtFunctionRegister, rtKernelLaunchWithFlagV2), tiling-key entries (rtKernelLaunchWithHandleV2) and AI CPU kernels by name (rtAicpuKernelLaunch*) are not modelled",
+	"kernel": "not provided by npuemu's rt layer (docs/stack.md lists the rt* kernel calls that are: launches by function handle, stub, tiling key and AI CPU name); the aclrt* kernel function of the same family works",
 }
 
 const otherNote = "not implemented yet by npuemu's rt layer (docs/stack.md lists what is); the aclrt* function of the same family works"

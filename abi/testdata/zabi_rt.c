@@ -2045,6 +2045,16 @@ ABI_ASSERT(offsetof(union rtStreamAttrValue_t, streamPriority) == 0, "offsetof u
 ABI_ASSERT(sizeof(((union rtStreamAttrValue_t *)0)->streamPriority) == 4, "sizeof union rtStreamAttrValue_t.streamPriority");
 ABI_ASSERT(offsetof(union rtStreamAttrValue_t, rsv) == 0, "offsetof union rtStreamAttrValue_t.rsv");
 ABI_ASSERT(sizeof(((union rtStreamAttrValue_t *)0)->rsv) == 16, "sizeof union rtStreamAttrValue_t.rsv");
+ABI_ASSERT(sizeof(struct tagRtDevBinary) == 24, "sizeof struct tagRtDevBinary");
+ABI_ASSERT(ABI_ALIGNOF(struct tagRtDevBinary) == 8, "alignof struct tagRtDevBinary");
+ABI_ASSERT(offsetof(struct tagRtDevBinary, magic) == 0, "offsetof struct tagRtDevBinary.magic");
+ABI_ASSERT(sizeof(((struct tagRtDevBinary *)0)->magic) == 4, "sizeof struct tagRtDevBinary.magic");
+ABI_ASSERT(offsetof(struct tagRtDevBinary, version) == 4, "offsetof struct tagRtDevBinary.version");
+ABI_ASSERT(sizeof(((struct tagRtDevBinary *)0)->version) == 4, "sizeof struct tagRtDevBinary.version");
+ABI_ASSERT(offsetof(struct tagRtDevBinary, data) == 8, "offsetof struct tagRtDevBinary.data");
+ABI_ASSERT(sizeof(((struct tagRtDevBinary *)0)->data) == 8, "sizeof struct tagRtDevBinary.data");
+ABI_ASSERT(offsetof(struct tagRtDevBinary, length) == 16, "offsetof struct tagRtDevBinary.length");
+ABI_ASSERT(sizeof(((struct tagRtDevBinary *)0)->length) == 8, "sizeof struct tagRtDevBinary.length");
 
 /* Prototypes. */
 #ifdef __cplusplus
@@ -2142,7 +2152,14 @@ ABI_ASSERT((std::is_same<decltype(&rtThreadExchangeCaptureMode), rtError_t (*)(r
 ABI_ASSERT((std::is_same<decltype(&rtAicpuKernelLaunchExWithArgs), rtError_t (*)(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags)>::value), "rtAicpuKernelLaunchExWithArgs");
 ABI_ASSERT((std::is_same<decltype(&rtBinarySetExceptionCallback), rtError_t (*)(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData)>::value), "rtBinarySetExceptionCallback");
 ABI_ASSERT((std::is_same<decltype(&rtGetFuncHandleFromExceptionInfo), rtError_t (*)(const rtExceptionInfo_t* info, rtFuncHandle* func)>::value), "rtGetFuncHandleFromExceptionInfo");
+ABI_ASSERT((std::is_same<decltype(&rtRegisterAllKernel), rtError_t (*)(const rtDevBinary_t* bin, void** hdl)>::value), "rtRegisterAllKernel");
+ABI_ASSERT((std::is_same<decltype(&rtDevBinaryRegister), rtError_t (*)(const rtDevBinary_t* bin, void** hdl)>::value), "rtDevBinaryRegister");
+ABI_ASSERT((std::is_same<decltype(&rtDevBinaryUnRegister), rtError_t (*)(void* hdl)>::value), "rtDevBinaryUnRegister");
+ABI_ASSERT((std::is_same<decltype(&rtFunctionRegister), rtError_t (*)(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode)>::value), "rtFunctionRegister");
+ABI_ASSERT((std::is_same<decltype(&rtKernelLaunch), rtError_t (*)(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm)>::value), "rtKernelLaunch");
+ABI_ASSERT((std::is_same<decltype(&rtKernelLaunchWithHandle), rtError_t (*)(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo)>::value), "rtKernelLaunchWithHandle");
 ABI_ASSERT((std::is_same<decltype(&rtKernelLaunchWithHandleV2), rtError_t (*)(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo)>::value), "rtKernelLaunchWithHandleV2");
+ABI_ASSERT((std::is_same<decltype(&rtKernelLaunchWithFlag), rtError_t (*)(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags)>::value), "rtKernelLaunchWithFlag");
 ABI_ASSERT((std::is_same<decltype(&rtKernelLaunchWithFlagV2), rtError_t (*)(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo)>::value), "rtKernelLaunchWithFlagV2");
 ABI_ASSERT((std::is_same<decltype(&rtAicpuKernelLaunchWithFlag), rtError_t (*)(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags)>::value), "rtAicpuKernelLaunchWithFlag");
 ABI_ASSERT((std::is_same<decltype(&rtSubscribeReport), rtError_t (*)(uint64_t threadId, rtStream_t stm)>::value), "rtSubscribeReport");
@@ -2498,7 +2515,14 @@ rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode);
 rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags);
 rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData);
 rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func);
+rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl);
+rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl);
+rtError_t rtDevBinaryUnRegister(void* hdl);
+rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode);
+rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm);
+rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo);
 rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo);
+rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags);
 rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo);
 rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags);
 rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm);

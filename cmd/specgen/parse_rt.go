@@ -45,7 +45,7 @@ func parseRTFunctions(specDir string) ([]function, error) {
 	var fns []function
 	seen := map[string]bool{}
 	for _, r := range rows {
-		if r[8] != "A" || seen[r[3]] {
+		if (r[8] != "A" && !rtExtraFunctions[r[3]]) || seen[r[3]] {
 			continue
 		}
 		seen[r[3]] = true
@@ -60,6 +60,38 @@ func parseRTFunctions(specDir string) ([]function, error) {
 	}
 	return fns, nil
 }
+
+// rtExtraFunctions are priority-B rows exported with the priority-A ones:
+// the registration side of the launches NPU-sharing layers hook. HAMi's
+// vNPU limiter hooks rtKernelLaunchWithFlagV2 (a stub function registered
+// with rtDevBinaryRegister + rtFunctionRegister) and
+// rtKernelLaunchWithHandleV2 (a tiling-key entry of a binary registered
+// with rtRegisterAllKernel); without these a program cannot make the
+// launches the hooks are written for. rtKernelLaunch,
+// rtKernelLaunchWithFlag and rtKernelLaunchWithHandle are the same
+// launches in their older forms (rt/kernel_launch_stub.go).
+var rtExtraFunctions = map[string]bool{
+	"rtDevBinaryRegister":      true,
+	"rtDevBinaryUnRegister":    true,
+	"rtFunctionRegister":       true,
+	"rtRegisterAllKernel":      true,
+	"rtKernelLaunch":           true,
+	"rtKernelLaunchWithFlag":   true,
+	"rtKernelLaunchWithHandle": true,
+}
+
+// rtExtraLayouts are the records of rtExtraFunctions that rt-types.md (the
+// priority-A types) does not list: rtDevBinary_t of
+// pkg_inc/runtime/runtime/kernel.h (magic, version, data, length).
+var rtExtraLayouts = []layout{{
+	Kind: "struct", Tag: "tagRtDevBinary", Header: "pkg_inc/runtime/runtime/kernel.h", Size: 24, Align: 8,
+	Fields: []field{
+		{Decl: "uint32_t magic;", Name: "magic", Offset: 0, Size: 4},
+		{Decl: "uint32_t version;", Name: "version", Offset: 4, Size: 4},
+		{Decl: "const void *data;", Name: "data", Offset: 8, Size: 8},
+		{Decl: "uint64_t length;", Name: "length", Offset: 16, Size: 8},
+	},
+}}
 
 // parseRTSpec reads the whole rt-layer specification.
 func parseRTSpec(specDir string) (*rtSpec, error) {
@@ -112,6 +144,8 @@ func parseRTSpec(specDir string) (*rtSpec, error) {
 	if err := s.parseLayouts(sec["6"]); err != nil {
 		return nil, err
 	}
+	s.Layouts = append(s.Layouts, rtExtraLayouts...)
+	s.Typedefs = append(s.Typedefs, typedef{Name: "rtDevBinary_t", Decl: "typedef struct tagRtDevBinary rtDevBinary_t;"})
 	rows, err := readTSV(filepath.Join(specDir, "rt-constants.tsv"), 5)
 	if err != nil {
 		return nil, err

@@ -137,10 +137,9 @@ int main(void) {
     CHECK_RT(rtGetSocVersion(soc, 2), ACL_ERROR_RT_PARAM_INVALID);
     CHECK_RT(rtCtxDestroyEx(ctx), ACL_RT_SUCCESS);
 
-    /* What npuemu does not implement fails with the runtime's code. */
-    rtArgsEx_t args;
-    memset(&args, 0, sizeof args);
-    CHECK_RT(rtKernelLaunchWithFlagV2(NULL, 1, &args, NULL, NULL, 0, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    /* What npuemu does not model (SIMT kernels) fails with the runtime's code. */
+    rtDim3 dim = {1, 1, 1};
+    CHECK_RT(rtLaunchSIMTKernelWithArgsArray(NULL, dim, dim, 0, NULL, NULL, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     const char *msg = aclGetRecentErrMsg();
     CHECK(msg != NULL && msg[0] != '\0');
 

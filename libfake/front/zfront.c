@@ -687,7 +687,14 @@ const npu_front_sym npu_front_syms[] = {
     {"rtAicpuKernelLaunchExWithArgs", NPU_FRONT_RT},
     {"rtBinarySetExceptionCallback", NPU_FRONT_RT},
     {"rtGetFuncHandleFromExceptionInfo", NPU_FRONT_RT},
+    {"rtRegisterAllKernel", NPU_FRONT_RT},
+    {"rtDevBinaryRegister", NPU_FRONT_RT},
+    {"rtDevBinaryUnRegister", NPU_FRONT_RT},
+    {"rtFunctionRegister", NPU_FRONT_RT},
+    {"rtKernelLaunch", NPU_FRONT_RT},
+    {"rtKernelLaunchWithHandle", NPU_FRONT_RT},
     {"rtKernelLaunchWithHandleV2", NPU_FRONT_RT},
+    {"rtKernelLaunchWithFlag", NPU_FRONT_RT},
     {"rtKernelLaunchWithFlagV2", NPU_FRONT_RT},
     {"rtAicpuKernelLaunchWithFlag", NPU_FRONT_RT},
     {"rtSubscribeReport", NPU_FRONT_RT},
@@ -949,8 +956,8 @@ const npu_front_sym npu_front_syms[] = {
     {"rtBinaryGetGlobal", NPU_FRONT_RT},
     {"rtGetFuncBySymbol", NPU_FRONT_RT},
 };
-const int npu_front_nsyms = 921;
-void *npu_front_fns[921];
+const int npu_front_nsyms = 928;
+void *npu_front_fns[928];
 
 static NPU_FRONT_COLD float load_aclFloat16ToFloat(aclFloat16 value) {
     void *f = npu_front_load(0);
@@ -10576,30 +10583,135 @@ NPU_EXPORT rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* i
     return ((__typeof__(&rtGetFuncHandleFromExceptionInfo))f)(info, func);
 }
 
-static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
+static NPU_FRONT_COLD rtError_t load_rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
     void *f = npu_front_load(660);
     if (f == NULL)
         return (rtError_t)npu_front_fail(660);
+    return ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl);
+}
+
+NPU_EXPORT rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl) {
+    void *f = npu_front_slot(660);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtRegisterAllKernel(bin, hdl);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtRegisterAllKernel))f)(bin, hdl);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    void *f = npu_front_load(661);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(661);
+    return ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl);
+}
+
+NPU_EXPORT rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl) {
+    void *f = npu_front_slot(661);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtDevBinaryRegister(bin, hdl);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtDevBinaryRegister))f)(bin, hdl);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtDevBinaryUnRegister(void* hdl) {
+    void *f = npu_front_load(662);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(662);
+    return ((__typeof__(&rtDevBinaryUnRegister))f)(hdl);
+}
+
+NPU_EXPORT rtError_t rtDevBinaryUnRegister(void* hdl) {
+    void *f = npu_front_slot(662);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtDevBinaryUnRegister(hdl);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtDevBinaryUnRegister))f)(hdl);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    void *f = npu_front_load(663);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(663);
+    return ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+}
+
+NPU_EXPORT rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode) {
+    void *f = npu_front_slot(663);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtFunctionRegister(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtFunctionRegister))f)(binHandle, stubFunc, stubName, kernelInfoExt, funcMode);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    void *f = npu_front_load(664);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(664);
+    return ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+}
+
+NPU_EXPORT rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm) {
+    void *f = npu_front_slot(664);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtKernelLaunch(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtKernelLaunch))f)(stubFunc, numBlocks, args, argsSize, smDesc, stm);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    void *f = npu_front_load(665);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(665);
+    return ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo) {
+    void *f = npu_front_slot(665);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtKernelLaunchWithHandle(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtKernelLaunchWithHandle))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, kernelInfo);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
+    void *f = npu_front_load(666);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(666);
     return ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
 }
 
 NPU_EXPORT rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo) {
-    void *f = npu_front_slot(660);
+    void *f = npu_front_slot(666);
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithHandleV2(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
     NPU_LQ_BEFORE(0);
     return ((__typeof__(&rtKernelLaunchWithHandleV2))f)(hdl, tilingKey, numBlocks, argsInfo, smDesc, stm, cfgInfo);
 }
 
-static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
-    void *f = npu_front_load(661);
+static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    void *f = npu_front_load(667);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(661);
+        return (rtError_t)npu_front_fail(667);
+    return ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
+NPU_EXPORT rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
+    void *f = npu_front_slot(667);
+    if (__builtin_expect(f == NULL, 0))
+        return load_rtKernelLaunchWithFlag(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+    NPU_LQ_BEFORE(0);
+    return ((__typeof__(&rtKernelLaunchWithFlag))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags);
+}
+
+static NPU_FRONT_COLD rtError_t load_rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
+    void *f = npu_front_load(668);
+    if (f == NULL)
+        return (rtError_t)npu_front_fail(668);
     return ((__typeof__(&rtKernelLaunchWithFlagV2))f)(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
 }
 
 NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo) {
-    void *f = npu_front_slot(661);
+    void *f = npu_front_slot(668);
     if (__builtin_expect(f == NULL, 0))
         return load_rtKernelLaunchWithFlagV2(stubFunc, numBlocks, argsInfo, smDesc, stm, flags, cfgInfo);
     NPU_LQ_BEFORE(0);
@@ -10607,14 +10719,14 @@ NPU_EXPORT rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t num
 }
 
 static NPU_FRONT_COLD rtError_t load_rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
-    void *f = npu_front_load(662);
+    void *f = npu_front_load(669);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(662);
+        return (rtError_t)npu_front_fail(669);
     return ((__typeof__(&rtAicpuKernelLaunchWithFlag))f)(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
 }
 
 NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags) {
-    void *f = npu_front_slot(662);
+    void *f = npu_front_slot(669);
     if (__builtin_expect(f == NULL, 0))
         return load_rtAicpuKernelLaunchWithFlag(launchNames, numBlocks, argsInfo, smDesc, stm, flags);
     NPU_LQ_BEFORE(0);
@@ -10622,14 +10734,14 @@ NPU_EXPORT rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* la
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    void *f = npu_front_load(663);
+    void *f = npu_front_load(670);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(663);
+        return (rtError_t)npu_front_fail(670);
     return ((__typeof__(&rtSubscribeReport))f)(threadId, stm);
 }
 
 NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    void *f = npu_front_slot(663);
+    void *f = npu_front_slot(670);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSubscribeReport(threadId, stm);
     NPU_LQ_BEFORE(0);
@@ -10637,14 +10749,14 @@ NPU_EXPORT rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
-    void *f = npu_front_load(664);
+    void *f = npu_front_load(671);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(664);
+        return (rtError_t)npu_front_fail(671);
     return ((__typeof__(&rtCallbackLaunch))f)(callBackFunc, fnData, stm, isBlock);
 }
 
 NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, rtStream_t stm, bool isBlock) {
-    void *f = npu_front_slot(664);
+    void *f = npu_front_slot(671);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCallbackLaunch(callBackFunc, fnData, stm, isBlock);
     NPU_LQ_BEFORE(0);
@@ -10652,14 +10764,14 @@ NPU_EXPORT rtError_t rtCallbackLaunch(rtCallback_t callBackFunc, void* fnData, r
 }
 
 static NPU_FRONT_COLD rtError_t load_rtProcessReport(int32_t timeout) {
-    void *f = npu_front_load(665);
+    void *f = npu_front_load(672);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(665);
+        return (rtError_t)npu_front_fail(672);
     return ((__typeof__(&rtProcessReport))f)(timeout);
 }
 
 NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
-    void *f = npu_front_slot(665);
+    void *f = npu_front_slot(672);
     if (__builtin_expect(f == NULL, 0))
         return load_rtProcessReport(timeout);
     NPU_LQ_BEFORE(0);
@@ -10667,14 +10779,14 @@ NPU_EXPORT rtError_t rtProcessReport(int32_t timeout) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    void *f = npu_front_load(666);
+    void *f = npu_front_load(673);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(666);
+        return (rtError_t)npu_front_fail(673);
     return ((__typeof__(&rtUnSubscribeReport))f)(threadId, stm);
 }
 
 NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
-    void *f = npu_front_slot(666);
+    void *f = npu_front_slot(673);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnSubscribeReport(threadId, stm);
     NPU_LQ_BEFORE(0);
@@ -10682,14 +10794,14 @@ NPU_EXPORT rtError_t rtUnSubscribeReport(uint64_t threadId, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinaryUnLoad(rtBinHandle binHandle) {
-    void *f = npu_front_load(667);
+    void *f = npu_front_load(674);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(667);
+        return (rtError_t)npu_front_fail(674);
     return ((__typeof__(&rtBinaryUnLoad))f)(binHandle);
 }
 
 NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
-    void *f = npu_front_slot(667);
+    void *f = npu_front_slot(674);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryUnLoad(binHandle);
     NPU_LQ_BEFORE(0);
@@ -10697,14 +10809,14 @@ NPU_EXPORT rtError_t rtBinaryUnLoad(rtBinHandle binHandle) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    void *f = npu_front_load(668);
+    void *f = npu_front_load(675);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(668);
+        return (rtError_t)npu_front_fail(675);
     return ((__typeof__(&rtGetDeviceSatStatus))f)(outputAddrPtr, outputSize, stm);
 }
 
 NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    void *f = npu_front_slot(668);
+    void *f = npu_front_slot(675);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetDeviceSatStatus(outputAddrPtr, outputSize, stm);
     NPU_LQ_BEFORE(0);
@@ -10712,14 +10824,14 @@ NPU_EXPORT rtError_t rtGetDeviceSatStatus(void* const outputAddrPtr, const uint6
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCleanDeviceSatStatus(rtStream_t stm) {
-    void *f = npu_front_load(669);
+    void *f = npu_front_load(676);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(669);
+        return (rtError_t)npu_front_fail(676);
     return ((__typeof__(&rtCleanDeviceSatStatus))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
-    void *f = npu_front_slot(669);
+    void *f = npu_front_slot(676);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCleanDeviceSatStatus(stm);
     NPU_LQ_BEFORE(0);
@@ -10727,14 +10839,14 @@ NPU_EXPORT rtError_t rtCleanDeviceSatStatus(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
-    void *f = npu_front_load(670);
+    void *f = npu_front_load(677);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(670);
+        return (rtError_t)npu_front_fail(677);
     return ((__typeof__(&rtSubscribeHostFunc))f)(threadId, stream);
 }
 
 NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
-    void *f = npu_front_slot(670);
+    void *f = npu_front_slot(677);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSubscribeHostFunc(threadId, stream);
     NPU_LQ_BEFORE(0);
@@ -10742,14 +10854,14 @@ NPU_EXPORT rtError_t rtSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtProcessHostFunc(int32_t timeout) {
-    void *f = npu_front_load(671);
+    void *f = npu_front_load(678);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(671);
+        return (rtError_t)npu_front_fail(678);
     return ((__typeof__(&rtProcessHostFunc))f)(timeout);
 }
 
 NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
-    void *f = npu_front_slot(671);
+    void *f = npu_front_slot(678);
     if (__builtin_expect(f == NULL, 0))
         return load_rtProcessHostFunc(timeout);
     NPU_LQ_BEFORE(0);
@@ -10757,14 +10869,14 @@ NPU_EXPORT rtError_t rtProcessHostFunc(int32_t timeout) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
-    void *f = npu_front_load(672);
+    void *f = npu_front_load(679);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(672);
+        return (rtError_t)npu_front_fail(679);
     return ((__typeof__(&rtUnSubscribeHostFunc))f)(threadId, stream);
 }
 
 NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream) {
-    void *f = npu_front_slot(672);
+    void *f = npu_front_slot(679);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnSubscribeHostFunc(threadId, stream);
     NPU_LQ_BEFORE(0);
@@ -10772,14 +10884,14 @@ NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream)
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
-    void *f = npu_front_load(673);
+    void *f = npu_front_load(680);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(673);
+        return (rtError_t)npu_front_fail(680);
     return ((__typeof__(&rtBinaryLoadWithoutTilingKey))f)(data, length, binHandle);
 }
 
 NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
-    void *f = npu_front_slot(673);
+    void *f = npu_front_slot(680);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryLoadWithoutTilingKey(data, length, binHandle);
     NPU_LQ_BEFORE(0);
@@ -10787,14 +10899,14 @@ NPU_EXPORT rtError_t rtBinaryLoadWithoutTilingKey(const void* data, const uint64
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
-    void *f = npu_front_load(674);
+    void *f = npu_front_load(681);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(674);
+        return (rtError_t)npu_front_fail(681);
     return ((__typeof__(&rtLaunchKernelByFuncHandleV3))f)(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
 }
 
 NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint32_t numBlocks, const rtArgsEx_t* const argsInfo, rtStream_t stm, const rtTaskCfgInfo_t* const cfgInfo) {
-    void *f = npu_front_slot(674);
+    void *f = npu_front_slot(681);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchKernelByFuncHandleV3(funcHandle, numBlocks, argsInfo, stm, cfgInfo);
     NPU_LQ_BEFORE(0);
@@ -10802,14 +10914,14 @@ NPU_EXPORT rtError_t rtLaunchKernelByFuncHandleV3(rtFuncHandle funcHandle, uint3
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    void *f = npu_front_load(675);
+    void *f = npu_front_load(682);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(675);
+        return (rtError_t)npu_front_fail(682);
     return ((__typeof__(&rtCacheLastTaskOpInfo))f)(infoPtr, infoSize);
 }
 
 NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    void *f = npu_front_slot(675);
+    void *f = npu_front_slot(682);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCacheLastTaskOpInfo(infoPtr, infoSize);
     NPU_LQ_BEFORE(0);
@@ -10817,14 +10929,14 @@ NPU_EXPORT rtError_t rtCacheLastTaskOpInfo(const void* const infoPtr, const size
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
-    void *f = npu_front_load(676);
+    void *f = npu_front_load(683);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(676);
+        return (rtError_t)npu_front_fail(683);
     return ((__typeof__(&rtFunctionGetAttribute))f)(funcHandle, attrType, attrValue);
 }
 
 NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttribute attrType, int64_t* attrValue) {
-    void *f = npu_front_slot(676);
+    void *f = npu_front_slot(683);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetAttribute(funcHandle, attrType, attrValue);
     NPU_LQ_BEFORE(0);
@@ -10832,14 +10944,14 @@ NPU_EXPORT rtError_t rtFunctionGetAttribute(rtFuncHandle funcHandle, rtFuncAttri
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
-    void *f = npu_front_load(677);
+    void *f = npu_front_load(684);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(677);
+        return (rtError_t)npu_front_fail(684);
     return ((__typeof__(&rtMbufAlloc))f)(memBuf, size);
 }
 
 NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
-    void *f = npu_front_slot(677);
+    void *f = npu_front_slot(684);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufAlloc(memBuf, size);
     NPU_LQ_BEFORE(0);
@@ -10847,14 +10959,14 @@ NPU_EXPORT rtError_t rtMbufAlloc(rtMbufPtr_t* memBuf, uint64_t size) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufFree(rtMbufPtr_t memBuf) {
-    void *f = npu_front_load(678);
+    void *f = npu_front_load(685);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(678);
+        return (rtError_t)npu_front_fail(685);
     return ((__typeof__(&rtMbufFree))f)(memBuf);
 }
 
 NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
-    void *f = npu_front_slot(678);
+    void *f = npu_front_slot(685);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufFree(memBuf);
     NPU_LQ_BEFORE(0);
@@ -10862,14 +10974,14 @@ NPU_EXPORT rtError_t rtMbufFree(rtMbufPtr_t memBuf) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
-    void *f = npu_front_load(679);
+    void *f = npu_front_load(686);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(679);
+        return (rtError_t)npu_front_fail(686);
     return ((__typeof__(&rtMbufSetDataLen))f)(memBuf, len);
 }
 
 NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
-    void *f = npu_front_slot(679);
+    void *f = npu_front_slot(686);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufSetDataLen(memBuf, len);
     NPU_LQ_BEFORE(0);
@@ -10877,14 +10989,14 @@ NPU_EXPORT rtError_t rtMbufSetDataLen(rtMbufPtr_t memBuf, uint64_t len) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
-    void *f = npu_front_load(680);
+    void *f = npu_front_load(687);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(680);
+        return (rtError_t)npu_front_fail(687);
     return ((__typeof__(&rtMbufGetDataLen))f)(memBuf, len);
 }
 
 NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
-    void *f = npu_front_slot(680);
+    void *f = npu_front_slot(687);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetDataLen(memBuf, len);
     NPU_LQ_BEFORE(0);
@@ -10892,14 +11004,14 @@ NPU_EXPORT rtError_t rtMbufGetDataLen(rtMbufPtr_t memBuf, uint64_t* len) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
-    void *f = npu_front_load(681);
+    void *f = npu_front_load(688);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(681);
+        return (rtError_t)npu_front_fail(688);
     return ((__typeof__(&rtMbufGetBuffAddr))f)(memBuf, buf);
 }
 
 NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
-    void *f = npu_front_slot(681);
+    void *f = npu_front_slot(688);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetBuffAddr(memBuf, buf);
     NPU_LQ_BEFORE(0);
@@ -10907,14 +11019,14 @@ NPU_EXPORT rtError_t rtMbufGetBuffAddr(rtMbufPtr_t memBuf, void** buf) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
-    void *f = npu_front_load(682);
+    void *f = npu_front_load(689);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(682);
+        return (rtError_t)npu_front_fail(689);
     return ((__typeof__(&rtMbufGetBuffSize))f)(memBuf, totalSize);
 }
 
 NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) {
-    void *f = npu_front_slot(682);
+    void *f = npu_front_slot(689);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetBuffSize(memBuf, totalSize);
     NPU_LQ_BEFORE(0);
@@ -10922,14 +11034,14 @@ NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
-    void *f = npu_front_load(683);
+    void *f = npu_front_load(690);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(683);
+        return (rtError_t)npu_front_fail(690);
     return ((__typeof__(&rtMbufGetPrivInfo))f)(memBuf, priv, size);
 }
 
 NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
-    void *f = npu_front_slot(683);
+    void *f = npu_front_slot(690);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufGetPrivInfo(memBuf, priv, size);
     NPU_LQ_BEFORE(0);
@@ -10937,14 +11049,14 @@ NPU_EXPORT rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
-    void *f = npu_front_load(684);
+    void *f = npu_front_load(691);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(684);
+        return (rtError_t)npu_front_fail(691);
     return ((__typeof__(&rtMbufCopyBufRef))f)(memBuf, newMemBuf);
 }
 
 NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf) {
-    void *f = npu_front_slot(684);
+    void *f = npu_front_slot(691);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufCopyBufRef(memBuf, newMemBuf);
     NPU_LQ_BEFORE(0);
@@ -10952,14 +11064,14 @@ NPU_EXPORT rtError_t rtMbufCopyBufRef(rtMbufPtr_t memBuf, rtMbufPtr_t* newMemBuf
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
-    void *f = npu_front_load(685);
+    void *f = npu_front_load(692);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(685);
+        return (rtError_t)npu_front_fail(692);
     return ((__typeof__(&rtMemcpy))f)(dst, destMax, src, cnt, kind);
 }
 
 NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind) {
-    void *f = npu_front_slot(685);
+    void *f = npu_front_slot(692);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy(dst, destMax, src, cnt, kind);
     NPU_LQ_BEFORE(0);
@@ -10967,14 +11079,14 @@ NPU_EXPORT rtError_t rtMemcpy(void* dst, uint64_t destMax, const void* src, uint
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
-    void *f = npu_front_load(686);
+    void *f = npu_front_load(693);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(686);
+        return (rtError_t)npu_front_fail(693);
     return ((__typeof__(&rtMallocPhysical))f)(handle, size, prop, flags);
 }
 
 NPU_EXPORT rtError_t rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrvMemProp_t* prop, uint64_t flags) {
-    void *f = npu_front_slot(686);
+    void *f = npu_front_slot(693);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocPhysical(handle, size, prop, flags);
     NPU_LQ_BEFORE(0);
@@ -10982,14 +11094,14 @@ NPU_EXPORT rtError_t rtMallocPhysical(rtDrvMemHandle* handle, size_t size, rtDrv
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
-    void *f = npu_front_load(687);
+    void *f = npu_front_load(694);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(687);
+        return (rtError_t)npu_front_fail(694);
     return ((__typeof__(&rtMalloc))f)(devPtr, size, type, moduleId);
 }
 
 NPU_EXPORT rtError_t rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
-    void *f = npu_front_slot(687);
+    void *f = npu_front_slot(694);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMalloc(devPtr, size, type, moduleId);
     NPU_LQ_BEFORE(0);
@@ -10997,14 +11109,14 @@ NPU_EXPORT rtError_t rtMalloc(void** devPtr, uint64_t size, rtMemType_t type, co
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFree(void* devPtr) {
-    void *f = npu_front_load(688);
+    void *f = npu_front_load(695);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(688);
+        return (rtError_t)npu_front_fail(695);
     return ((__typeof__(&rtFree))f)(devPtr);
 }
 
 NPU_EXPORT rtError_t rtFree(void* devPtr) {
-    void *f = npu_front_slot(688);
+    void *f = npu_front_slot(695);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFree(devPtr);
     NPU_LQ_BEFORE(0);
@@ -11012,14 +11124,14 @@ NPU_EXPORT rtError_t rtFree(void* devPtr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
-    void *f = npu_front_load(689);
+    void *f = npu_front_load(696);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(689);
+        return (rtError_t)npu_front_fail(696);
     return ((__typeof__(&rtMallocHost))f)(hostPtr, size, moduleId);
 }
 
 NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t moduleId) {
-    void *f = npu_front_slot(689);
+    void *f = npu_front_slot(696);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocHost(hostPtr, size, moduleId);
     NPU_LQ_BEFORE(0);
@@ -11027,14 +11139,14 @@ NPU_EXPORT rtError_t rtMallocHost(void** hostPtr, uint64_t size, const uint16_t 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreeHost(void* hostPtr) {
-    void *f = npu_front_load(690);
+    void *f = npu_front_load(697);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(690);
+        return (rtError_t)npu_front_fail(697);
     return ((__typeof__(&rtFreeHost))f)(hostPtr);
 }
 
 NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
-    void *f = npu_front_slot(690);
+    void *f = npu_front_slot(697);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeHost(hostPtr);
     NPU_LQ_BEFORE(0);
@@ -11042,14 +11154,14 @@ NPU_EXPORT rtError_t rtFreeHost(void* hostPtr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreeWithDevSync(void* devPtr) {
-    void *f = npu_front_load(691);
+    void *f = npu_front_load(698);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(691);
+        return (rtError_t)npu_front_fail(698);
     return ((__typeof__(&rtFreeWithDevSync))f)(devPtr);
 }
 
 NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
-    void *f = npu_front_slot(691);
+    void *f = npu_front_slot(698);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeWithDevSync(devPtr);
     NPU_LQ_BEFORE(0);
@@ -11057,14 +11169,14 @@ NPU_EXPORT rtError_t rtFreeWithDevSync(void* devPtr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreeHostWithDevSync(void* hostPtr) {
-    void *f = npu_front_load(692);
+    void *f = npu_front_load(699);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(692);
+        return (rtError_t)npu_front_fail(699);
     return ((__typeof__(&rtFreeHostWithDevSync))f)(hostPtr);
 }
 
 NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
-    void *f = npu_front_slot(692);
+    void *f = npu_front_slot(699);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreeHostWithDevSync(hostPtr);
     NPU_LQ_BEFORE(0);
@@ -11072,14 +11184,14 @@ NPU_EXPORT rtError_t rtFreeHostWithDevSync(void* hostPtr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
-    void *f = npu_front_load(693);
+    void *f = npu_front_load(700);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(693);
+        return (rtError_t)npu_front_fail(700);
     return ((__typeof__(&rtHostMemMapCapabilities))f)(deviceId, hacType, capabilities);
 }
 
 NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacType, rtHostMemMapCapability* capabilities) {
-    void *f = npu_front_slot(693);
+    void *f = npu_front_slot(700);
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostMemMapCapabilities(deviceId, hacType, capabilities);
     NPU_LQ_BEFORE(0);
@@ -11087,14 +11199,14 @@ NPU_EXPORT rtError_t rtHostMemMapCapabilities(uint32_t deviceId, rtHacType hacTy
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
-    void *f = npu_front_load(694);
+    void *f = npu_front_load(701);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(694);
+        return (rtError_t)npu_front_fail(701);
     return ((__typeof__(&rtMemAllocManaged))f)(ptr, size, flag, moduleId);
 }
 
 NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag, const uint16_t moduleId) {
-    void *f = npu_front_slot(694);
+    void *f = npu_front_slot(701);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemAllocManaged(ptr, size, flag, moduleId);
     NPU_LQ_BEFORE(0);
@@ -11102,14 +11214,14 @@ NPU_EXPORT rtError_t rtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
-    void *f = npu_front_load(695);
+    void *f = npu_front_load(702);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(695);
+        return (rtError_t)npu_front_fail(702);
     return ((__typeof__(&rtMallocCached))f)(devPtr, size, type, moduleId);
 }
 
 NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t type, const uint16_t moduleId) {
-    void *f = npu_front_slot(695);
+    void *f = npu_front_slot(702);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMallocCached(devPtr, size, type, moduleId);
     NPU_LQ_BEFORE(0);
@@ -11117,14 +11229,14 @@ NPU_EXPORT rtError_t rtMallocCached(void** devPtr, uint64_t size, rtMemType_t ty
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFlushCache(void* base, size_t len) {
-    void *f = npu_front_load(696);
+    void *f = npu_front_load(703);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(696);
+        return (rtError_t)npu_front_fail(703);
     return ((__typeof__(&rtFlushCache))f)(base, len);
 }
 
 NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
-    void *f = npu_front_slot(696);
+    void *f = npu_front_slot(703);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFlushCache(base, len);
     NPU_LQ_BEFORE(0);
@@ -11132,14 +11244,14 @@ NPU_EXPORT rtError_t rtFlushCache(void* base, size_t len) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtInvalidCache(void* base, size_t len) {
-    void *f = npu_front_load(697);
+    void *f = npu_front_load(704);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(697);
+        return (rtError_t)npu_front_fail(704);
     return ((__typeof__(&rtInvalidCache))f)(base, len);
 }
 
 NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
-    void *f = npu_front_slot(697);
+    void *f = npu_front_slot(704);
     if (__builtin_expect(f == NULL, 0))
         return load_rtInvalidCache(base, len);
     NPU_LQ_BEFORE(0);
@@ -11147,14 +11259,14 @@ NPU_EXPORT rtError_t rtInvalidCache(void* base, size_t len) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
-    void *f = npu_front_load(698);
+    void *f = npu_front_load(705);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(698);
+        return (rtError_t)npu_front_fail(705);
     return ((__typeof__(&rtMemcpyAsync))f)(dst, destMax, src, cnt, kind, stm);
 }
 
 NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm) {
-    void *f = npu_front_slot(698);
+    void *f = npu_front_slot(705);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsync(dst, destMax, src, cnt, kind, stm);
     NPU_LQ_BEFORE(0);
@@ -11162,14 +11274,14 @@ NPU_EXPORT rtError_t rtMemcpyAsync(void* dst, uint64_t destMax, const void* src,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
-    void *f = npu_front_load(699);
+    void *f = npu_front_load(706);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(699);
+        return (rtError_t)npu_front_fail(706);
     return ((__typeof__(&rtMemcpyAsyncEx))f)(dst, destMax, src, cnt, kind, stm, memcpyConfig);
 }
 
 NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* src, uint64_t cnt, rtMemcpyKind_t kind, rtStream_t stm, rtMemcpyConfig_t* memcpyConfig) {
-    void *f = npu_front_slot(699);
+    void *f = npu_front_slot(706);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsyncEx(dst, destMax, src, cnt, kind, stm, memcpyConfig);
     NPU_LQ_BEFORE(0);
@@ -11177,14 +11289,14 @@ NPU_EXPORT rtError_t rtMemcpyAsyncEx(void* dst, uint64_t destMax, const void* sr
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
-    void *f = npu_front_load(700);
+    void *f = npu_front_load(707);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(700);
+        return (rtError_t)npu_front_fail(707);
     return ((__typeof__(&rtMemcpy2d))f)(dst, dstPitch, src, srcPitch, width, height, kind);
 }
 
 NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind) {
-    void *f = npu_front_slot(700);
+    void *f = npu_front_slot(707);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy2d(dst, dstPitch, src, srcPitch, width, height, kind);
     NPU_LQ_BEFORE(0);
@@ -11192,14 +11304,14 @@ NPU_EXPORT rtError_t rtMemcpy2d(void* dst, uint64_t dstPitch, const void* src, u
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
-    void *f = npu_front_load(701);
+    void *f = npu_front_load(708);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(701);
+        return (rtError_t)npu_front_fail(708);
     return ((__typeof__(&rtMemcpy2dAsync))f)(dst, dstPitch, src, srcPitch, width, height, kind, stm);
 }
 
 NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* src, uint64_t srcPitch, uint64_t width, uint64_t height, rtMemcpyKind_t kind, rtStream_t stm) {
-    void *f = npu_front_slot(701);
+    void *f = npu_front_slot(708);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpy2dAsync(dst, dstPitch, src, srcPitch, width, height, kind, stm);
     NPU_LQ_BEFORE(0);
@@ -11207,14 +11319,14 @@ NPU_EXPORT rtError_t rtMemcpy2dAsync(void* dst, uint64_t dstPitch, const void* s
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
-    void *f = npu_front_load(702);
+    void *f = npu_front_load(709);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(702);
+        return (rtError_t)npu_front_fail(709);
     return ((__typeof__(&rtMemset))f)(devPtr, destMax, val, cnt);
 }
 
 NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint64_t cnt) {
-    void *f = npu_front_slot(702);
+    void *f = npu_front_slot(709);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemset(devPtr, destMax, val, cnt);
     NPU_LQ_BEFORE(0);
@@ -11222,14 +11334,14 @@ NPU_EXPORT rtError_t rtMemset(void* devPtr, uint64_t destMax, uint32_t val, uint
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
-    void *f = npu_front_load(703);
+    void *f = npu_front_load(710);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(703);
+        return (rtError_t)npu_front_fail(710);
     return ((__typeof__(&rtMemsetAsync))f)(ptr, destMax, val, cnt, stm);
 }
 
 NPU_EXPORT rtError_t rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, uint64_t cnt, rtStream_t stm) {
-    void *f = npu_front_slot(703);
+    void *f = npu_front_slot(710);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetAsync(ptr, destMax, val, cnt, stm);
     NPU_LQ_BEFORE(0);
@@ -11237,14 +11349,14 @@ NPU_EXPORT rtError_t rtMemsetAsync(void* ptr, uint64_t destMax, uint32_t val, ui
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
-    void *f = npu_front_load(704);
+    void *f = npu_front_load(711);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(704);
+        return (rtError_t)npu_front_fail(711);
     return ((__typeof__(&rtMemGetInfoEx))f)(memInfoType, freeSize, totalSize);
 }
 
 NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSize, size_t* totalSize) {
-    void *f = npu_front_slot(704);
+    void *f = npu_front_slot(711);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetInfoEx(memInfoType, freeSize, totalSize);
     NPU_LQ_BEFORE(0);
@@ -11252,14 +11364,14 @@ NPU_EXPORT rtError_t rtMemGetInfoEx(rtMemInfoType_t memInfoType, size_t* freeSiz
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
-    void *f = npu_front_load(705);
+    void *f = npu_front_load(712);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(705);
+        return (rtError_t)npu_front_fail(712);
     return ((__typeof__(&rtMemPrefetchToDevice))f)(devPtr, len, devId);
 }
 
 NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t devId) {
-    void *f = npu_front_slot(705);
+    void *f = npu_front_slot(712);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPrefetchToDevice(devPtr, len, devId);
     NPU_LQ_BEFORE(0);
@@ -11267,14 +11379,14 @@ NPU_EXPORT rtError_t rtMemPrefetchToDevice(void* devPtr, uint64_t len, int32_t d
 }
 
 static NPU_FRONT_COLD rtError_t load_rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
-    void *f = npu_front_load(706);
+    void *f = npu_front_load(713);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(706);
+        return (rtError_t)npu_front_fail(713);
     return ((__typeof__(&rtIpcSetMemoryAttr))f)(name, type, attr);
 }
 
 NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_t attr) {
-    void *f = npu_front_slot(706);
+    void *f = npu_front_slot(713);
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcSetMemoryAttr(name, type, attr);
     NPU_LQ_BEFORE(0);
@@ -11282,14 +11394,14 @@ NPU_EXPORT rtError_t rtIpcSetMemoryAttr(const char* name, uint32_t type, uint64_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
-    void *f = npu_front_load(707);
+    void *f = npu_front_load(714);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(707);
+        return (rtError_t)npu_front_fail(714);
     return ((__typeof__(&rtReserveMemAddress))f)(devPtr, size, alignment, devAddr, flags);
 }
 
 NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alignment, void* devAddr, uint64_t flags) {
-    void *f = npu_front_slot(707);
+    void *f = npu_front_slot(714);
     if (__builtin_expect(f == NULL, 0))
         return load_rtReserveMemAddress(devPtr, size, alignment, devAddr, flags);
     NPU_LQ_BEFORE(0);
@@ -11297,14 +11409,14 @@ NPU_EXPORT rtError_t rtReserveMemAddress(void** devPtr, size_t size, size_t alig
 }
 
 static NPU_FRONT_COLD rtError_t load_rtReleaseMemAddress(void* devPtr) {
-    void *f = npu_front_load(708);
+    void *f = npu_front_load(715);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(708);
+        return (rtError_t)npu_front_fail(715);
     return ((__typeof__(&rtReleaseMemAddress))f)(devPtr);
 }
 
 NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
-    void *f = npu_front_slot(708);
+    void *f = npu_front_slot(715);
     if (__builtin_expect(f == NULL, 0))
         return load_rtReleaseMemAddress(devPtr);
     NPU_LQ_BEFORE(0);
@@ -11312,14 +11424,14 @@ NPU_EXPORT rtError_t rtReleaseMemAddress(void* devPtr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFreePhysical(rtDrvMemHandle handle) {
-    void *f = npu_front_load(709);
+    void *f = npu_front_load(716);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(709);
+        return (rtError_t)npu_front_fail(716);
     return ((__typeof__(&rtFreePhysical))f)(handle);
 }
 
 NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
-    void *f = npu_front_slot(709);
+    void *f = npu_front_slot(716);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFreePhysical(handle);
     NPU_LQ_BEFORE(0);
@@ -11327,14 +11439,14 @@ NPU_EXPORT rtError_t rtFreePhysical(rtDrvMemHandle handle) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    void *f = npu_front_load(710);
+    void *f = npu_front_load(717);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(710);
+        return (rtError_t)npu_front_fail(717);
     return ((__typeof__(&rtMapMem))f)(devPtr, size, offset, handle, flags);
 }
 
 NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    void *f = npu_front_slot(710);
+    void *f = npu_front_slot(717);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMapMem(devPtr, size, offset, handle, flags);
     NPU_LQ_BEFORE(0);
@@ -11342,14 +11454,14 @@ NPU_EXPORT rtError_t rtMapMem(void* devPtr, size_t size, size_t offset, rtDrvMem
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnmapMem(void* devPtr) {
-    void *f = npu_front_load(711);
+    void *f = npu_front_load(718);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(711);
+        return (rtError_t)npu_front_fail(718);
     return ((__typeof__(&rtUnmapMem))f)(devPtr);
 }
 
 NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
-    void *f = npu_front_slot(711);
+    void *f = npu_front_slot(718);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnmapMem(devPtr);
     NPU_LQ_BEFORE(0);
@@ -11357,14 +11469,14 @@ NPU_EXPORT rtError_t rtUnmapMem(void* devPtr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
-    void *f = npu_front_load(712);
+    void *f = npu_front_load(719);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(712);
+        return (rtError_t)npu_front_fail(719);
     return ((__typeof__(&rtMemSetAccess))f)(virPtr, size, desc, count);
 }
 
 NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* desc, size_t count) {
-    void *f = npu_front_slot(712);
+    void *f = npu_front_slot(719);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetAccess(virPtr, size, desc, count);
     NPU_LQ_BEFORE(0);
@@ -11372,14 +11484,14 @@ NPU_EXPORT rtError_t rtMemSetAccess(void* virPtr, size_t size, rtMemAccessDesc* 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
-    void *f = npu_front_load(713);
+    void *f = npu_front_load(720);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(713);
+        return (rtError_t)npu_front_fail(720);
     return ((__typeof__(&rtMemGetAccess))f)(virPtr, location, flags);
 }
 
 NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint64_t* flags) {
-    void *f = npu_front_slot(713);
+    void *f = npu_front_slot(720);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAccess(virPtr, location, flags);
     NPU_LQ_BEFORE(0);
@@ -11387,14 +11499,14 @@ NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint6
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
-    void *f = npu_front_load(714);
+    void *f = npu_front_load(721);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(714);
+        return (rtError_t)npu_front_fail(721);
     return ((__typeof__(&rtMemExportToShareableHandleV2))f)(handle, handleType, flags, shareableHandle);
 }
 
 NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
-    void *f = npu_front_slot(714);
+    void *f = npu_front_slot(721);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemExportToShareableHandleV2(handle, handleType, flags, shareableHandle);
     NPU_LQ_BEFORE(0);
@@ -11402,14 +11514,14 @@ NPU_EXPORT rtError_t rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMem
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
-    void *f = npu_front_load(715);
+    void *f = npu_front_load(722);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(715);
+        return (rtError_t)npu_front_fail(722);
     return ((__typeof__(&rtMemImportFromShareableHandle))f)(shareableHandle, devId, handle);
 }
 
 NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t devId, rtDrvMemHandle* handle) {
-    void *f = npu_front_slot(715);
+    void *f = npu_front_slot(722);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemImportFromShareableHandle(shareableHandle, devId, handle);
     NPU_LQ_BEFORE(0);
@@ -11417,14 +11529,14 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandle(uint64_t shareableHandle, in
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
-    void *f = npu_front_load(716);
+    void *f = npu_front_load(723);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(716);
+        return (rtError_t)npu_front_fail(723);
     return ((__typeof__(&rtMemImportFromShareableHandleV2))f)(shareableHandle, handleType, flags, devId, handle);
 }
 
 NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, uint64_t flags, int32_t devId, rtDrvMemHandle* handle) {
-    void *f = npu_front_slot(716);
+    void *f = npu_front_slot(723);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemImportFromShareableHandleV2(shareableHandle, handleType, flags, devId, handle);
     NPU_LQ_BEFORE(0);
@@ -11432,14 +11544,14 @@ NPU_EXPORT rtError_t rtMemImportFromShareableHandleV2(const void* shareableHandl
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
-    void *f = npu_front_load(717);
+    void *f = npu_front_load(724);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(717);
+        return (rtError_t)npu_front_fail(724);
     return ((__typeof__(&rtMemSetPidToShareableHandle))f)(shareableHandle, pid, pidNum);
 }
 
 NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int pid[], uint32_t pidNum) {
-    void *f = npu_front_slot(717);
+    void *f = npu_front_slot(724);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
     NPU_LQ_BEFORE(0);
@@ -11447,14 +11559,14 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
-    void *f = npu_front_load(718);
+    void *f = npu_front_load(725);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(718);
+        return (rtError_t)npu_front_fail(725);
     return ((__typeof__(&rtMemSetPidToShareableHandleV2))f)(shareableHandle, handleType, pid, pidNum);
 }
 
 NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
-    void *f = npu_front_slot(718);
+    void *f = npu_front_slot(725);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemSetPidToShareableHandleV2(shareableHandle, handleType, pid, pidNum);
     NPU_LQ_BEFORE(0);
@@ -11462,14 +11574,14 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
-    void *f = npu_front_load(719);
+    void *f = npu_front_load(726);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(719);
+        return (rtError_t)npu_front_fail(726);
     return ((__typeof__(&rtMemGetAllocationGranularity))f)(prop, option, granularity);
 }
 
 NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
-    void *f = npu_front_slot(719);
+    void *f = npu_front_slot(726);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAllocationGranularity(prop, option, granularity);
     NPU_LQ_BEFORE(0);
@@ -11477,14 +11589,14 @@ NPU_EXPORT rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMe
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
-    void *f = npu_front_load(720);
+    void *f = npu_front_load(727);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(720);
+        return (rtError_t)npu_front_fail(727);
     return ((__typeof__(&rtsMemcpyBatch))f)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
 }
 
 NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx) {
-    void *f = npu_front_slot(720);
+    void *f = npu_front_slot(727);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyBatch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx);
     NPU_LQ_BEFORE(0);
@@ -11492,14 +11604,14 @@ NPU_EXPORT rtError_t rtsMemcpyBatch(void** dsts, void** srcs, size_t* sizes, siz
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
-    void *f = npu_front_load(721);
+    void *f = npu_front_load(728);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(721);
+        return (rtError_t)npu_front_fail(728);
     return ((__typeof__(&rtsMemcpyBatchAsync))f)(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
 
 NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t count, rtMemcpyBatchAttr* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx, rtStream_t stream) {
-    void *f = npu_front_slot(721);
+    void *f = npu_front_slot(728);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
     NPU_LQ_BEFORE(0);
@@ -11507,14 +11619,14 @@ NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** s
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    void *f = npu_front_load(722);
+    void *f = npu_front_load(729);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(722);
+        return (rtError_t)npu_front_fail(729);
     return ((__typeof__(&rtsValueWrite))f)(devAddr, value, flag, stm);
 }
 
 NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    void *f = npu_front_slot(722);
+    void *f = npu_front_slot(729);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsValueWrite(devAddr, value, flag, stm);
     NPU_LQ_BEFORE(0);
@@ -11522,14 +11634,14 @@ NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t val
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    void *f = npu_front_load(723);
+    void *f = npu_front_load(730);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(723);
+        return (rtError_t)npu_front_fail(730);
     return ((__typeof__(&rtsValueWait))f)(devAddr, value, flag, stm);
 }
 
 NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    void *f = npu_front_slot(723);
+    void *f = npu_front_slot(730);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsValueWait(devAddr, value, flag, stm);
     NPU_LQ_BEFORE(0);
@@ -11537,14 +11649,14 @@ NPU_EXPORT rtError_t rtsValueWait(const void* const devAddr, const uint64_t valu
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
-    void *f = npu_front_load(724);
+    void *f = npu_front_load(731);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(724);
+        return (rtError_t)npu_front_fail(731);
     return ((__typeof__(&rtMemRetainAllocationHandle))f)(virPtr, handle);
 }
 
 NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* handle) {
-    void *f = npu_front_slot(724);
+    void *f = npu_front_slot(731);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemRetainAllocationHandle(virPtr, handle);
     NPU_LQ_BEFORE(0);
@@ -11552,14 +11664,14 @@ NPU_EXPORT rtError_t rtMemRetainAllocationHandle(void* virPtr, rtDrvMemHandle* h
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
-    void *f = npu_front_load(725);
+    void *f = npu_front_load(732);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(725);
+        return (rtError_t)npu_front_fail(732);
     return ((__typeof__(&rtMemGetAllocationPropertiesFromHandle))f)(handle, prop);
 }
 
 NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handle, rtDrvMemProp_t* prop) {
-    void *f = npu_front_slot(725);
+    void *f = npu_front_slot(732);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAllocationPropertiesFromHandle(handle, prop);
     NPU_LQ_BEFORE(0);
@@ -11567,14 +11679,14 @@ NPU_EXPORT rtError_t rtMemGetAllocationPropertiesFromHandle(rtDrvMemHandle handl
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDestroy(rtModel_t mdl) {
-    void *f = npu_front_load(726);
+    void *f = npu_front_load(733);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(726);
+        return (rtError_t)npu_front_fail(733);
     return ((__typeof__(&rtModelDestroy))f)(mdl);
 }
 
 NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
-    void *f = npu_front_slot(726);
+    void *f = npu_front_slot(733);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroy(mdl);
     NPU_LQ_BEFORE(0);
@@ -11582,14 +11694,14 @@ NPU_EXPORT rtError_t rtModelDestroy(rtModel_t mdl) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_load(727);
+    void *f = npu_front_load(734);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(727);
+        return (rtError_t)npu_front_fail(734);
     return ((__typeof__(&rtModelExecute))f)(mdl, stm, flag);
 }
 
 NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_slot(727);
+    void *f = npu_front_slot(734);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelExecute(mdl, stm, flag);
     NPU_LQ_BEFORE(0);
@@ -11597,14 +11709,14 @@ NPU_EXPORT rtError_t rtModelExecute(rtModel_t mdl, rtStream_t stm, uint32_t flag
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDebugDotPrint(rtModel_t mdl) {
-    void *f = npu_front_load(728);
+    void *f = npu_front_load(735);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(728);
+        return (rtError_t)npu_front_fail(735);
     return ((__typeof__(&rtModelDebugDotPrint))f)(mdl);
 }
 
 NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
-    void *f = npu_front_slot(728);
+    void *f = npu_front_slot(735);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDebugDotPrint(mdl);
     NPU_LQ_BEFORE(0);
@@ -11612,14 +11724,14 @@ NPU_EXPORT rtError_t rtModelDebugDotPrint(rtModel_t mdl) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
-    void *f = npu_front_load(729);
+    void *f = npu_front_load(736);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(729);
+        return (rtError_t)npu_front_fail(736);
     return ((__typeof__(&rtModelDebugJsonPrint))f)(mdl, path, flags);
 }
 
 NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint32_t flags) {
-    void *f = npu_front_slot(729);
+    void *f = npu_front_slot(736);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDebugJsonPrint(mdl, path, flags);
     NPU_LQ_BEFORE(0);
@@ -11627,14 +11739,14 @@ NPU_EXPORT rtError_t rtModelDebugJsonPrint(rtModel_t mdl, const char* path, uint
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
-    void *f = npu_front_load(730);
+    void *f = npu_front_load(737);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(730);
+        return (rtError_t)npu_front_fail(737);
     return ((__typeof__(&rtCmoAsync))f)(srcAddrPtr, srcLen, cmoType, stm);
 }
 
 NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t cmoType, rtStream_t stm) {
-    void *f = npu_front_slot(730);
+    void *f = npu_front_slot(737);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCmoAsync(srcAddrPtr, srcLen, cmoType, stm);
     NPU_LQ_BEFORE(0);
@@ -11642,14 +11754,14 @@ NPU_EXPORT rtError_t rtCmoAsync(void* srcAddrPtr, size_t srcLen, rtCmoOpCode_t c
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
-    void *f = npu_front_load(731);
+    void *f = npu_front_load(738);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(731);
+        return (rtError_t)npu_front_fail(738);
     return ((__typeof__(&rtMbufChainAppend))f)(memBufChainHead, memBuf);
 }
 
 NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t memBuf) {
-    void *f = npu_front_slot(731);
+    void *f = npu_front_slot(738);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainAppend(memBufChainHead, memBuf);
     NPU_LQ_BEFORE(0);
@@ -11657,14 +11769,14 @@ NPU_EXPORT rtError_t rtMbufChainAppend(rtMbufPtr_t memBufChainHead, rtMbufPtr_t 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
-    void *f = npu_front_load(732);
+    void *f = npu_front_load(739);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(732);
+        return (rtError_t)npu_front_fail(739);
     return ((__typeof__(&rtMbufChainGetMbufNum))f)(memBufChainHead, num);
 }
 
 NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t* num) {
-    void *f = npu_front_slot(732);
+    void *f = npu_front_slot(739);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainGetMbufNum(memBufChainHead, num);
     NPU_LQ_BEFORE(0);
@@ -11672,14 +11784,14 @@ NPU_EXPORT rtError_t rtMbufChainGetMbufNum(rtMbufPtr_t memBufChainHead, uint32_t
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
-    void *f = npu_front_load(733);
+    void *f = npu_front_load(740);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(733);
+        return (rtError_t)npu_front_fail(740);
     return ((__typeof__(&rtMbufChainGetMbuf))f)(memBufChainHead, index, memBuf);
 }
 
 NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t index, rtMbufPtr_t* memBuf) {
-    void *f = npu_front_slot(733);
+    void *f = npu_front_slot(740);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMbufChainGetMbuf(memBufChainHead, index, memBuf);
     NPU_LQ_BEFORE(0);
@@ -11687,14 +11799,14 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
-    void *f = npu_front_load(734);
+    void *f = npu_front_load(741);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(734);
+        return (rtError_t)npu_front_fail(741);
     return ((__typeof__(&rtsGetErrorVerbose))f)(deviceId, errorInfo);
 }
 
 NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
-    void *f = npu_front_slot(734);
+    void *f = npu_front_slot(741);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetErrorVerbose(deviceId, errorInfo);
     NPU_LQ_BEFORE(0);
@@ -11702,14 +11814,14 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
-    void *f = npu_front_load(735);
+    void *f = npu_front_load(742);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(735);
+        return (rtError_t)npu_front_fail(742);
     return ((__typeof__(&rtsRepairError))f)(deviceId, errorInfo);
 }
 
 NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
-    void *f = npu_front_slot(735);
+    void *f = npu_front_slot(742);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRepairError(deviceId, errorInfo);
     NPU_LQ_BEFORE(0);
@@ -11717,14 +11829,14 @@ NPU_EXPORT rtError_t rtsRepairError(const uint32_t deviceId, const rtErrorInfo* 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
-    void *f = npu_front_load(736);
+    void *f = npu_front_load(743);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(736);
+        return (rtError_t)npu_front_fail(743);
     return ((__typeof__(&rtRegKernelLaunchFillFunc))f)(symbol, callback);
 }
 
 NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunchFillFunc callback) {
-    void *f = npu_front_slot(736);
+    void *f = npu_front_slot(743);
     if (__builtin_expect(f == NULL, 0))
         return load_rtRegKernelLaunchFillFunc(symbol, callback);
     NPU_LQ_BEFORE(0);
@@ -11732,14 +11844,14 @@ NPU_EXPORT rtError_t rtRegKernelLaunchFillFunc(const char* symbol, rtKernelLaunc
 }
 
 static NPU_FRONT_COLD rtError_t load_rtUnRegKernelLaunchFillFunc(const char* symbol) {
-    void *f = npu_front_load(737);
+    void *f = npu_front_load(744);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(737);
+        return (rtError_t)npu_front_fail(744);
     return ((__typeof__(&rtUnRegKernelLaunchFillFunc))f)(symbol);
 }
 
 NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
-    void *f = npu_front_slot(737);
+    void *f = npu_front_slot(744);
     if (__builtin_expect(f == NULL, 0))
         return load_rtUnRegKernelLaunchFillFunc(symbol);
     NPU_LQ_BEFORE(0);
@@ -11747,14 +11859,14 @@ NPU_EXPORT rtError_t rtUnRegKernelLaunchFillFunc(const char* symbol) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
-    void *f = npu_front_load(738);
+    void *f = npu_front_load(745);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(738);
+        return (rtError_t)npu_front_fail(745);
     return ((__typeof__(&rtsGetPairDevicesInfo))f)(devId, otherDevId, infoType, val);
 }
 
 NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, int32_t infoType, uint64_t* val) {
-    void *f = npu_front_slot(738);
+    void *f = npu_front_slot(745);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPairDevicesInfo(devId, otherDevId, infoType, val);
     NPU_LQ_BEFORE(0);
@@ -11762,14 +11874,14 @@ NPU_EXPORT rtError_t rtsGetPairDevicesInfo(uint32_t devId, uint32_t otherDevId, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
-    void *f = npu_front_load(739);
+    void *f = npu_front_load(746);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(739);
+        return (rtError_t)npu_front_fail(746);
     return ((__typeof__(&rtsDeviceGetInfo))f)(deviceId, attr, val);
 }
 
 NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t* val) {
-    void *f = npu_front_slot(739);
+    void *f = npu_front_slot(746);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetInfo(deviceId, attr, val);
     NPU_LQ_BEFORE(0);
@@ -11777,14 +11889,14 @@ NPU_EXPORT rtError_t rtsDeviceGetInfo(uint32_t deviceId, rtDevAttr attr, int64_t
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    void *f = npu_front_load(740);
+    void *f = npu_front_load(747);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(740);
+        return (rtError_t)npu_front_fail(747);
     return ((__typeof__(&rtsDeviceGetStreamPriorityRange))f)(leastPriority, greatestPriority);
 }
 
 NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    void *f = npu_front_slot(740);
+    void *f = npu_front_slot(747);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsDeviceGetStreamPriorityRange(leastPriority, greatestPriority);
     NPU_LQ_BEFORE(0);
@@ -11792,14 +11904,14 @@ NPU_EXPORT rtError_t rtsDeviceGetStreamPriorityRange(int32_t* leastPriority, int
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetDevice(int32_t* devId) {
-    void *f = npu_front_load(741);
+    void *f = npu_front_load(748);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(741);
+        return (rtError_t)npu_front_fail(748);
     return ((__typeof__(&rtsGetDevice))f)(devId);
 }
 
 NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
-    void *f = npu_front_slot(741);
+    void *f = npu_front_slot(748);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetDevice(devId);
     NPU_LQ_BEFORE(0);
@@ -11807,14 +11919,14 @@ NPU_EXPORT rtError_t rtsGetDevice(int32_t* devId) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
-    void *f = npu_front_load(742);
+    void *f = npu_front_load(749);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(742);
+        return (rtError_t)npu_front_fail(749);
     return ((__typeof__(&rtsSetDeviceResLimit))f)(devId, type, value);
 }
 
 NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t value) {
-    void *f = npu_front_slot(742);
+    void *f = npu_front_slot(749);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetDeviceResLimit(devId, type, value);
     NPU_LQ_BEFORE(0);
@@ -11822,14 +11934,14 @@ NPU_EXPORT rtError_t rtsSetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsResetDeviceResLimit(const int32_t devId) {
-    void *f = npu_front_load(743);
+    void *f = npu_front_load(750);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(743);
+        return (rtError_t)npu_front_fail(750);
     return ((__typeof__(&rtsResetDeviceResLimit))f)(devId);
 }
 
 NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
-    void *f = npu_front_slot(743);
+    void *f = npu_front_slot(750);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetDeviceResLimit(devId);
     NPU_LQ_BEFORE(0);
@@ -11837,14 +11949,14 @@ NPU_EXPORT rtError_t rtsResetDeviceResLimit(const int32_t devId) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
-    void *f = npu_front_load(744);
+    void *f = npu_front_load(751);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(744);
+        return (rtError_t)npu_front_fail(751);
     return ((__typeof__(&rtsGetDeviceResLimit))f)(devId, type, value);
 }
 
 NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLimitType_t type, uint32_t* value) {
-    void *f = npu_front_slot(744);
+    void *f = npu_front_slot(751);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetDeviceResLimit(devId, type, value);
     NPU_LQ_BEFORE(0);
@@ -11852,14 +11964,14 @@ NPU_EXPORT rtError_t rtsGetDeviceResLimit(const int32_t devId, const rtDevResLim
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
-    void *f = npu_front_load(745);
+    void *f = npu_front_load(752);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(745);
+        return (rtError_t)npu_front_fail(752);
     return ((__typeof__(&rtsGetLogicDevIdByPhyDevId))f)(phyDevId, logicDevId);
 }
 
 NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const logicDevId) {
-    void *f = npu_front_slot(745);
+    void *f = npu_front_slot(752);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetLogicDevIdByPhyDevId(phyDevId, logicDevId);
     NPU_LQ_BEFORE(0);
@@ -11867,14 +11979,14 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByPhyDevId(int32_t phyDevId, int32_t* const
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
-    void *f = npu_front_load(746);
+    void *f = npu_front_load(753);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(746);
+        return (rtError_t)npu_front_fail(753);
     return ((__typeof__(&rtsGetPhyDevIdByLogicDevId))f)(logicDevId, phyDevId);
 }
 
 NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* const phyDevId) {
-    void *f = npu_front_slot(746);
+    void *f = npu_front_slot(753);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
     NPU_LQ_BEFORE(0);
@@ -11882,14 +11994,14 @@ NPU_EXPORT rtError_t rtsGetPhyDevIdByLogicDevId(int32_t logicDevId, int32_t* con
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
-    void *f = npu_front_load(747);
+    void *f = npu_front_load(754);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(747);
+        return (rtError_t)npu_front_fail(754);
     return ((__typeof__(&rtsGetLogicDevIdByUserDevId))f)(userDevId, logicDevId);
 }
 
 NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_t* const logicDevId) {
-    void *f = npu_front_slot(747);
+    void *f = npu_front_slot(754);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetLogicDevIdByUserDevId(userDevId, logicDevId);
     NPU_LQ_BEFORE(0);
@@ -11897,14 +12009,14 @@ NPU_EXPORT rtError_t rtsGetLogicDevIdByUserDevId(const int32_t userDevId, int32_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
-    void *f = npu_front_load(748);
+    void *f = npu_front_load(755);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(748);
+        return (rtError_t)npu_front_fail(755);
     return ((__typeof__(&rtsGetUserDevIdByLogicDevId))f)(logicDevId, userDevId);
 }
 
 NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevId) {
-    void *f = npu_front_slot(748);
+    void *f = npu_front_slot(755);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetUserDevIdByLogicDevId(logicDevId, userDevId);
     NPU_LQ_BEFORE(0);
@@ -11912,14 +12024,14 @@ NPU_EXPORT rtError_t rtsGetUserDevIdByLogicDevId(const int32_t logicDevId, int32
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
-    void *f = npu_front_load(749);
+    void *f = npu_front_load(756);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(749);
+        return (rtError_t)npu_front_fail(756);
     return ((__typeof__(&rtsRegDeviceStateCallback))f)(regName, callback, args);
 }
 
 NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceStateCallback callback, void* args) {
-    void *f = npu_front_slot(749);
+    void *f = npu_front_slot(756);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegDeviceStateCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
@@ -11927,14 +12039,14 @@ NPU_EXPORT rtError_t rtsRegDeviceStateCallback(const char_t* regName, rtsDeviceS
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
-    void *f = npu_front_load(750);
+    void *f = npu_front_load(757);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(750);
+        return (rtError_t)npu_front_fail(757);
     return ((__typeof__(&rtsSetDeviceTaskAbortCallback))f)(regName, callback, args);
 }
 
 NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDeviceTaskAbortCallback callback, void* args) {
-    void *f = npu_front_slot(750);
+    void *f = npu_front_slot(757);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetDeviceTaskAbortCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
@@ -11942,14 +12054,14 @@ NPU_EXPORT rtError_t rtsSetDeviceTaskAbortCallback(const char_t* regName, rtsDev
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
-    void *f = npu_front_load(751);
+    void *f = npu_front_load(758);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(751);
+        return (rtError_t)npu_front_fail(758);
     return ((__typeof__(&rtsCtxGetCurrentDefaultStream))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
-    void *f = npu_front_slot(751);
+    void *f = npu_front_slot(758);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCtxGetCurrentDefaultStream(stm);
     NPU_LQ_BEFORE(0);
@@ -11957,14 +12069,14 @@ NPU_EXPORT rtError_t rtsCtxGetCurrentDefaultStream(rtStream_t* stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
-    void *f = npu_front_load(752);
+    void *f = npu_front_load(759);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(752);
+        return (rtError_t)npu_front_fail(759);
     return ((__typeof__(&rtsGetPrimaryCtxState))f)(devId, flags, active);
 }
 
 NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags, int32_t* active) {
-    void *f = npu_front_slot(752);
+    void *f = npu_front_slot(759);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetPrimaryCtxState(devId, flags, active);
     NPU_LQ_BEFORE(0);
@@ -11972,14 +12084,14 @@ NPU_EXPORT rtError_t rtsGetPrimaryCtxState(const int32_t devId, uint32_t* flags,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
-    void *f = npu_front_load(753);
+    void *f = npu_front_load(760);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(753);
+        return (rtError_t)npu_front_fail(760);
     return ((__typeof__(&rtsCtxGetFloatOverflowAddr))f)(overflowAddr);
 }
 
 NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
-    void *f = npu_front_slot(753);
+    void *f = npu_front_slot(760);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCtxGetFloatOverflowAddr(overflowAddr);
     NPU_LQ_BEFORE(0);
@@ -11987,14 +12099,14 @@ NPU_EXPORT rtError_t rtsCtxGetFloatOverflowAddr(void** overflowAddr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
-    void *f = npu_front_load(754);
+    void *f = npu_front_load(761);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(754);
+        return (rtError_t)npu_front_fail(761);
     return ((__typeof__(&rtsEventGetId))f)(evt, evtId);
 }
 
 NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
-    void *f = npu_front_slot(754);
+    void *f = npu_front_slot(761);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventGetId(evt, evtId);
     NPU_LQ_BEFORE(0);
@@ -12002,14 +12114,14 @@ NPU_EXPORT rtError_t rtsEventGetId(rtEvent_t evt, uint32_t* evtId) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
-    void *f = npu_front_load(755);
+    void *f = npu_front_load(762);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(755);
+        return (rtError_t)npu_front_fail(762);
     return ((__typeof__(&rtsEventWait))f)(stream, evt, timeout);
 }
 
 NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t timeout) {
-    void *f = npu_front_slot(755);
+    void *f = npu_front_slot(762);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventWait(stream, evt, timeout);
     NPU_LQ_BEFORE(0);
@@ -12017,14 +12129,14 @@ NPU_EXPORT rtError_t rtsEventWait(rtStream_t stream, rtEvent_t evt, uint32_t tim
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEventGetAvailNum(uint32_t* eventCount) {
-    void *f = npu_front_load(756);
+    void *f = npu_front_load(763);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(756);
+        return (rtError_t)npu_front_fail(763);
     return ((__typeof__(&rtsEventGetAvailNum))f)(eventCount);
 }
 
 NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
-    void *f = npu_front_slot(756);
+    void *f = npu_front_slot(763);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEventGetAvailNum(eventCount);
     NPU_LQ_BEFORE(0);
@@ -12032,14 +12144,14 @@ NPU_EXPORT rtError_t rtsEventGetAvailNum(uint32_t* eventCount) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
-    void *f = npu_front_load(757);
+    void *f = npu_front_load(764);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(757);
+        return (rtError_t)npu_front_fail(764);
     return ((__typeof__(&rtsNotifyCreate))f)(notify, flag);
 }
 
 NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
-    void *f = npu_front_slot(757);
+    void *f = npu_front_slot(764);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyCreate(notify, flag);
     NPU_LQ_BEFORE(0);
@@ -12047,14 +12159,14 @@ NPU_EXPORT rtError_t rtsNotifyCreate(rtNotify_t* notify, uint64_t flag) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyDestroy(rtNotify_t notify) {
-    void *f = npu_front_load(758);
+    void *f = npu_front_load(765);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(758);
+        return (rtError_t)npu_front_fail(765);
     return ((__typeof__(&rtsNotifyDestroy))f)(notify);
 }
 
 NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
-    void *f = npu_front_slot(758);
+    void *f = npu_front_slot(765);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyDestroy(notify);
     NPU_LQ_BEFORE(0);
@@ -12062,14 +12174,14 @@ NPU_EXPORT rtError_t rtsNotifyDestroy(rtNotify_t notify) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
-    void *f = npu_front_load(759);
+    void *f = npu_front_load(766);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(759);
+        return (rtError_t)npu_front_fail(766);
     return ((__typeof__(&rtsNotifyRecord))f)(notify, stm);
 }
 
 NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
-    void *f = npu_front_slot(759);
+    void *f = npu_front_slot(766);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyRecord(notify, stm);
     NPU_LQ_BEFORE(0);
@@ -12077,14 +12189,14 @@ NPU_EXPORT rtError_t rtsNotifyRecord(rtNotify_t notify, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
-    void *f = npu_front_load(760);
+    void *f = npu_front_load(767);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(760);
+        return (rtError_t)npu_front_fail(767);
     return ((__typeof__(&rtsNotifyWaitAndReset))f)(notify, stm, timeout);
 }
 
 NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, uint32_t timeout) {
-    void *f = npu_front_slot(760);
+    void *f = npu_front_slot(767);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyWaitAndReset(notify, stm, timeout);
     NPU_LQ_BEFORE(0);
@@ -12092,14 +12204,14 @@ NPU_EXPORT rtError_t rtsNotifyWaitAndReset(rtNotify_t notify, rtStream_t stm, ui
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
-    void *f = npu_front_load(761);
+    void *f = npu_front_load(768);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(761);
+        return (rtError_t)npu_front_fail(768);
     return ((__typeof__(&rtsNotifyGetId))f)(notify, notifyId);
 }
 
 NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
-    void *f = npu_front_slot(761);
+    void *f = npu_front_slot(768);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyGetId(notify, notifyId);
     NPU_LQ_BEFORE(0);
@@ -12107,14 +12219,14 @@ NPU_EXPORT rtError_t rtsNotifyGetId(rtNotify_t notify, uint32_t* notifyId) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
-    void *f = npu_front_load(762);
+    void *f = npu_front_load(769);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(762);
+        return (rtError_t)npu_front_fail(769);
     return ((__typeof__(&rtsNotifyBatchReset))f)(notifies, num);
 }
 
 NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
-    void *f = npu_front_slot(762);
+    void *f = npu_front_slot(769);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyBatchReset(notifies, num);
     NPU_LQ_BEFORE(0);
@@ -12122,14 +12234,14 @@ NPU_EXPORT rtError_t rtsNotifyBatchReset(rtNotify_t* notifies, uint32_t num) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
-    void *f = npu_front_load(763);
+    void *f = npu_front_load(770);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(763);
+        return (rtError_t)npu_front_fail(770);
     return ((__typeof__(&rtsNotifyGetExportKey))f)(notify, key, len, flag);
 }
 
 NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint32_t len, uint64_t flag) {
-    void *f = npu_front_slot(763);
+    void *f = npu_front_slot(770);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyGetExportKey(notify, key, len, flag);
     NPU_LQ_BEFORE(0);
@@ -12137,14 +12249,14 @@ NPU_EXPORT rtError_t rtsNotifyGetExportKey(rtNotify_t notify, char_t* key, uint3
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
-    void *f = npu_front_load(764);
+    void *f = npu_front_load(771);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(764);
+        return (rtError_t)npu_front_fail(771);
     return ((__typeof__(&rtsNotifyImportByKey))f)(notify, key, flag);
 }
 
 NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key, uint64_t flag) {
-    void *f = npu_front_slot(764);
+    void *f = npu_front_slot(771);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifyImportByKey(notify, key, flag);
     NPU_LQ_BEFORE(0);
@@ -12152,14 +12264,14 @@ NPU_EXPORT rtError_t rtsNotifyImportByKey(rtNotify_t* notify, const char_t* key,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
-    void *f = npu_front_load(765);
+    void *f = npu_front_load(772);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(765);
+        return (rtError_t)npu_front_fail(772);
     return ((__typeof__(&rtsNotifySetImportPid))f)(notify, pid, num);
 }
 
 NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int num) {
-    void *f = npu_front_slot(765);
+    void *f = npu_front_slot(772);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotifySetImportPid(notify, pid, num);
     NPU_LQ_BEFORE(0);
@@ -12167,14 +12279,14 @@ NPU_EXPORT rtError_t rtsNotifySetImportPid(rtNotify_t notify, int32_t pid[], int
 }
 
 static NPU_FRONT_COLD rtError_t load_rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
-    void *f = npu_front_load(766);
+    void *f = npu_front_load(773);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(766);
+        return (rtError_t)npu_front_fail(773);
     return ((__typeof__(&rtNotifySetImportPidInterServer))f)(notify, serverPids, num);
 }
 
 NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rtServerPid* serverPids, size_t num) {
-    void *f = npu_front_slot(766);
+    void *f = npu_front_slot(773);
     if (__builtin_expect(f == NULL, 0))
         return load_rtNotifySetImportPidInterServer(notify, serverPids, num);
     NPU_LQ_BEFORE(0);
@@ -12182,14 +12294,14 @@ NPU_EXPORT rtError_t rtNotifySetImportPidInterServer(rtNotify_t notify, const rt
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
-    void *f = npu_front_load(767);
+    void *f = npu_front_load(774);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(767);
+        return (rtError_t)npu_front_fail(774);
     return ((__typeof__(&rtCntNotifyDestroy))f)(inCntNotify);
 }
 
 NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
-    void *f = npu_front_slot(767);
+    void *f = npu_front_slot(774);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCntNotifyDestroy(inCntNotify);
     NPU_LQ_BEFORE(0);
@@ -12197,14 +12309,14 @@ NPU_EXPORT rtError_t rtCntNotifyDestroy(rtCntNotify_t const inCntNotify) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
-    void *f = npu_front_load(768);
+    void *f = npu_front_load(775);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(768);
+        return (rtError_t)npu_front_fail(775);
     return ((__typeof__(&rtCntNotifyCreateServer))f)(cntNotify, flags);
 }
 
 NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uint64_t flags) {
-    void *f = npu_front_slot(768);
+    void *f = npu_front_slot(775);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCntNotifyCreateServer(cntNotify, flags);
     NPU_LQ_BEFORE(0);
@@ -12212,14 +12324,14 @@ NPU_EXPORT rtError_t rtCntNotifyCreateServer(rtCntNotify_t* const cntNotify, uin
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
-    void *f = npu_front_load(769);
+    void *f = npu_front_load(776);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(769);
+        return (rtError_t)npu_front_fail(776);
     return ((__typeof__(&rtsCntNotifyRecord))f)(cntNotify, stm, info);
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyRecordInfo_t* info) {
-    void *f = npu_front_slot(769);
+    void *f = npu_front_slot(776);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyRecord(cntNotify, stm, info);
     NPU_LQ_BEFORE(0);
@@ -12227,14 +12339,14 @@ NPU_EXPORT rtError_t rtsCntNotifyRecord(rtCntNotify_t cntNotify, rtStream_t stm,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
-    void *f = npu_front_load(770);
+    void *f = npu_front_load(777);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(770);
+        return (rtError_t)npu_front_fail(777);
     return ((__typeof__(&rtsCntNotifyWaitWithTimeout))f)(cntNotify, stm, info);
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStream_t stm, rtCntNotifyWaitInfo_t* info) {
-    void *f = npu_front_slot(770);
+    void *f = npu_front_slot(777);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyWaitWithTimeout(cntNotify, stm, info);
     NPU_LQ_BEFORE(0);
@@ -12242,14 +12354,14 @@ NPU_EXPORT rtError_t rtsCntNotifyWaitWithTimeout(rtCntNotify_t cntNotify, rtStre
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
-    void *f = npu_front_load(771);
+    void *f = npu_front_load(778);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(771);
+        return (rtError_t)npu_front_fail(778);
     return ((__typeof__(&rtsCntNotifyReset))f)(cntNotify, stm);
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) {
-    void *f = npu_front_slot(771);
+    void *f = npu_front_slot(778);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyReset(cntNotify, stm);
     NPU_LQ_BEFORE(0);
@@ -12257,14 +12369,14 @@ NPU_EXPORT rtError_t rtsCntNotifyReset(rtCntNotify_t cntNotify, rtStream_t stm) 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
-    void *f = npu_front_load(772);
+    void *f = npu_front_load(779);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(772);
+        return (rtError_t)npu_front_fail(779);
     return ((__typeof__(&rtsCntNotifyGetId))f)(cntNotify, notifyId);
 }
 
 NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notifyId) {
-    void *f = npu_front_slot(772);
+    void *f = npu_front_slot(779);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCntNotifyGetId(cntNotify, notifyId);
     NPU_LQ_BEFORE(0);
@@ -12272,14 +12384,14 @@ NPU_EXPORT rtError_t rtsCntNotifyGetId(rtCntNotify_t cntNotify, uint32_t* notify
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
-    void *f = npu_front_load(773);
+    void *f = npu_front_load(780);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(773);
+        return (rtError_t)npu_front_fail(780);
     return ((__typeof__(&rtsGetMemcpyDescSize))f)(kind, descSize);
 }
 
 NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
-    void *f = npu_front_slot(773);
+    void *f = npu_front_slot(780);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetMemcpyDescSize(kind, descSize);
     NPU_LQ_BEFORE(0);
@@ -12287,14 +12399,14 @@ NPU_EXPORT rtError_t rtsGetMemcpyDescSize(rtMemcpyKind kind, size_t* descSize) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
-    void *f = npu_front_load(774);
+    void *f = npu_front_load(781);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(774);
+        return (rtError_t)npu_front_fail(781);
     return ((__typeof__(&rtsSetMemcpyDesc))f)(desc, kind, srcAddr, dstAddr, count, config);
 }
 
 NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, rtMemcpyConfig_t* config) {
-    void *f = npu_front_slot(774);
+    void *f = npu_front_slot(781);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetMemcpyDesc(desc, kind, srcAddr, dstAddr, count, config);
     NPU_LQ_BEFORE(0);
@@ -12302,14 +12414,14 @@ NPU_EXPORT rtError_t rtsSetMemcpyDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, vo
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
-    void *f = npu_front_load(775);
+    void *f = npu_front_load(782);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(775);
+        return (rtError_t)npu_front_fail(782);
     return ((__typeof__(&rtsMemcpyAsyncWithDesc))f)(desc, kind, config, stream);
 }
 
 NPU_EXPORT rtError_t rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind kind, rtMemcpyConfig_t* config, rtStream_t stream) {
-    void *f = npu_front_slot(775);
+    void *f = npu_front_slot(782);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemcpyAsyncWithDesc(desc, kind, config, stream);
     NPU_LQ_BEFORE(0);
@@ -12317,14 +12429,14 @@ NPU_EXPORT rtError_t rtsMemcpyAsyncWithDesc(rtMemcpyDesc_t desc, rtMemcpyKind ki
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
-    void *f = npu_front_load(776);
+    void *f = npu_front_load(783);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(776);
+        return (rtError_t)npu_front_fail(783);
     return ((__typeof__(&rtsCmoAsyncWithBarrier))f)(srcAddrPtr, srcLen, cmoType, logicId, stm);
 }
 
 NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtCmoOpCode cmoType, uint32_t logicId, rtStream_t stm) {
-    void *f = npu_front_slot(776);
+    void *f = npu_front_slot(783);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCmoAsyncWithBarrier(srcAddrPtr, srcLen, cmoType, logicId, stm);
     NPU_LQ_BEFORE(0);
@@ -12332,14 +12444,14 @@ NPU_EXPORT rtError_t rtsCmoAsyncWithBarrier(void* srcAddrPtr, size_t srcLen, rtC
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
-    void *f = npu_front_load(777);
+    void *f = npu_front_load(784);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(777);
+        return (rtError_t)npu_front_fail(784);
     return ((__typeof__(&rtsMalloc))f)(devPtr, size, policy, advise, cfg);
 }
 
 NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy policy, rtMallocAdvise advise, rtMallocConfig_t* cfg) {
-    void *f = npu_front_slot(777);
+    void *f = npu_front_slot(784);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMalloc(devPtr, size, policy, advise, cfg);
     NPU_LQ_BEFORE(0);
@@ -12347,14 +12459,14 @@ NPU_EXPORT rtError_t rtsMalloc(void** devPtr, uint64_t size, rtMallocPolicy poli
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    void *f = npu_front_load(778);
+    void *f = npu_front_load(785);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(778);
+        return (rtError_t)npu_front_fail(785);
     return ((__typeof__(&rtsMemExportToShareableHandle))f)(handle, handleType, flags, shareableHandle);
 }
 
 NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
-    void *f = npu_front_slot(778);
+    void *f = npu_front_slot(785);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
     NPU_LQ_BEFORE(0);
@@ -12362,14 +12474,14 @@ NPU_EXPORT rtError_t rtsMemExportToShareableHandle(rtDrvMemHandle handle, rtDrvM
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
-    void *f = npu_front_load(779);
+    void *f = npu_front_load(786);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(779);
+        return (rtError_t)npu_front_fail(786);
     return ((__typeof__(&rtsMallocHost))f)(hostPtr, size, cfg);
 }
 
 NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMallocConfig_t* cfg) {
-    void *f = npu_front_slot(779);
+    void *f = npu_front_slot(786);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsMallocHost(hostPtr, size, cfg);
     NPU_LQ_BEFORE(0);
@@ -12377,14 +12489,14 @@ NPU_EXPORT rtError_t rtsMallocHost(void** hostPtr, uint64_t size, const rtMalloc
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
-    void *f = npu_front_load(780);
+    void *f = npu_front_load(787);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(780);
+        return (rtError_t)npu_front_fail(787);
     return ((__typeof__(&rtsPointerGetAttributes))f)(ptr, attributes);
 }
 
 NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t* attributes) {
-    void *f = npu_front_slot(780);
+    void *f = npu_front_slot(787);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsPointerGetAttributes(ptr, attributes);
     NPU_LQ_BEFORE(0);
@@ -12392,14 +12504,14 @@ NPU_EXPORT rtError_t rtsPointerGetAttributes(const void* ptr, rtPtrAttributes_t*
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
-    void *f = npu_front_load(781);
+    void *f = npu_front_load(788);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(781);
+        return (rtError_t)npu_front_fail(788);
     return ((__typeof__(&rtsHostRegister))f)(ptr, size, type, devPtr);
 }
 
 NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterType type, void** devPtr) {
-    void *f = npu_front_slot(781);
+    void *f = npu_front_slot(788);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsHostRegister(ptr, size, type, devPtr);
     NPU_LQ_BEFORE(0);
@@ -12407,14 +12519,14 @@ NPU_EXPORT rtError_t rtsHostRegister(void* ptr, uint64_t size, rtHostRegisterTyp
 }
 
 static NPU_FRONT_COLD rtError_t load_rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    void *f = npu_front_load(782);
+    void *f = npu_front_load(789);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(782);
+        return (rtError_t)npu_front_fail(789);
     return ((__typeof__(&rtHostRegisterV2))f)(ptr, size, flag);
 }
 
 NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    void *f = npu_front_slot(782);
+    void *f = npu_front_slot(789);
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostRegisterV2(ptr, size, flag);
     NPU_LQ_BEFORE(0);
@@ -12422,14 +12534,14 @@ NPU_EXPORT rtError_t rtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsHostUnregister(void* ptr) {
-    void *f = npu_front_load(783);
+    void *f = npu_front_load(790);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(783);
+        return (rtError_t)npu_front_fail(790);
     return ((__typeof__(&rtsHostUnregister))f)(ptr);
 }
 
 NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
-    void *f = npu_front_slot(783);
+    void *f = npu_front_slot(790);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsHostUnregister(ptr);
     NPU_LQ_BEFORE(0);
@@ -12437,14 +12549,14 @@ NPU_EXPORT rtError_t rtsHostUnregister(void* ptr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    void *f = npu_front_load(784);
+    void *f = npu_front_load(791);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(784);
+        return (rtError_t)npu_front_fail(791);
     return ((__typeof__(&rtHostGetDevicePointer))f)(pHost, pDevice, flag);
 }
 
 NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    void *f = npu_front_slot(784);
+    void *f = npu_front_slot(791);
     if (__builtin_expect(f == NULL, 0))
         return load_rtHostGetDevicePointer(pHost, pDevice, flag);
     NPU_LQ_BEFORE(0);
@@ -12452,14 +12564,14 @@ NPU_EXPORT rtError_t rtHostGetDevicePointer(void* pHost, void** pDevice, uint32_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetCmoDescSize(size_t* size) {
-    void *f = npu_front_load(785);
+    void *f = npu_front_load(792);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(785);
+        return (rtError_t)npu_front_fail(792);
     return ((__typeof__(&rtsGetCmoDescSize))f)(size);
 }
 
 NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
-    void *f = npu_front_slot(785);
+    void *f = npu_front_slot(792);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetCmoDescSize(size);
     NPU_LQ_BEFORE(0);
@@ -12467,14 +12579,14 @@ NPU_EXPORT rtError_t rtsGetCmoDescSize(size_t* size) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
-    void *f = npu_front_load(786);
+    void *f = npu_front_load(793);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(786);
+        return (rtError_t)npu_front_fail(793);
     return ((__typeof__(&rtsSetCmoDesc))f)(cmoDesc, srcAddr, srcLen);
 }
 
 NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t srcLen) {
-    void *f = npu_front_slot(786);
+    void *f = npu_front_slot(793);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetCmoDesc(cmoDesc, srcAddr, srcLen);
     NPU_LQ_BEFORE(0);
@@ -12482,14 +12594,14 @@ NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t sr
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
-    void *f = npu_front_load(787);
+    void *f = npu_front_load(794);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(787);
+        return (rtError_t)npu_front_fail(794);
     return ((__typeof__(&rtsLaunchCmoAddrTask))f)(cmoDesc, stm, cmoOpCode, reserve);
 }
 
 NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
-    void *f = npu_front_slot(787);
+    void *f = npu_front_slot(794);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchCmoAddrTask(cmoDesc, stm, cmoOpCode, reserve);
     NPU_LQ_BEFORE(0);
@@ -12497,14 +12609,14 @@ NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, r
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
-    void *f = npu_front_load(788);
+    void *f = npu_front_load(795);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(788);
+        return (rtError_t)npu_front_fail(795);
     return ((__typeof__(&rtsLaunchReduceAsyncTask))f)(reduceInfo, stm, reserve);
 }
 
 NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
-    void *f = npu_front_slot(788);
+    void *f = npu_front_slot(795);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchReduceAsyncTask(reduceInfo, stm, reserve);
     NPU_LQ_BEFORE(0);
@@ -12512,14 +12624,14 @@ NPU_EXPORT rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
-    void *f = npu_front_load(789);
+    void *f = npu_front_load(796);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(789);
+        return (rtError_t)npu_front_fail(796);
     return ((__typeof__(&rtsGetP2PStatus))f)(devIdDes, phyIdSrc, status);
 }
 
 NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint32_t* status) {
-    void *f = npu_front_slot(789);
+    void *f = npu_front_slot(796);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetP2PStatus(devIdDes, phyIdSrc, status);
     NPU_LQ_BEFORE(0);
@@ -12527,14 +12639,14 @@ NPU_EXPORT rtError_t rtsGetP2PStatus(uint32_t devIdDes, uint32_t phyIdSrc, uint3
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
-    void *f = npu_front_load(790);
+    void *f = npu_front_load(797);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(790);
+        return (rtError_t)npu_front_fail(797);
     return ((__typeof__(&rtsIpcMemGetExportKey))f)(ptr, size, key, len, flags);
 }
 
 NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t* key, uint32_t len, uint64_t flags) {
-    void *f = npu_front_slot(790);
+    void *f = npu_front_slot(797);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemGetExportKey(ptr, size, key, len, flags);
     NPU_LQ_BEFORE(0);
@@ -12542,14 +12654,14 @@ NPU_EXPORT rtError_t rtsIpcMemGetExportKey(const void* ptr, size_t size, char_t*
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemClose(const char_t* key) {
-    void *f = npu_front_load(791);
+    void *f = npu_front_load(798);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(791);
+        return (rtError_t)npu_front_fail(798);
     return ((__typeof__(&rtsIpcMemClose))f)(key);
 }
 
 NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
-    void *f = npu_front_slot(791);
+    void *f = npu_front_slot(798);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemClose(key);
     NPU_LQ_BEFORE(0);
@@ -12557,14 +12669,14 @@ NPU_EXPORT rtError_t rtsIpcMemClose(const char_t* key) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
-    void *f = npu_front_load(792);
+    void *f = npu_front_load(799);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(792);
+        return (rtError_t)npu_front_fail(799);
     return ((__typeof__(&rtsIpcMemImportByKey))f)(ptr, key, flags);
 }
 
 NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_t flags) {
-    void *f = npu_front_slot(792);
+    void *f = npu_front_slot(799);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemImportByKey(ptr, key, flags);
     NPU_LQ_BEFORE(0);
@@ -12572,14 +12684,14 @@ NPU_EXPORT rtError_t rtsIpcMemImportByKey(void** ptr, const char_t* key, uint64_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
-    void *f = npu_front_load(793);
+    void *f = npu_front_load(800);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(793);
+        return (rtError_t)npu_front_fail(800);
     return ((__typeof__(&rtsIpcMemSetImportPid))f)(key, pid, num);
 }
 
 NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int num) {
-    void *f = npu_front_slot(793);
+    void *f = npu_front_slot(800);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsIpcMemSetImportPid(key, pid, num);
     NPU_LQ_BEFORE(0);
@@ -12587,14 +12699,14 @@ NPU_EXPORT rtError_t rtsIpcMemSetImportPid(const char_t* key, int32_t pid[], int
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    void *f = npu_front_load(794);
+    void *f = npu_front_load(801);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(794);
+        return (rtError_t)npu_front_fail(801);
     return ((__typeof__(&rtsCheckMemType))f)(addrs, size, memType, checkResult, reserve);
 }
 
 NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
-    void *f = npu_front_slot(794);
+    void *f = npu_front_slot(801);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsCheckMemType(addrs, size, memType, checkResult, reserve);
     NPU_LQ_BEFORE(0);
@@ -12602,14 +12714,14 @@ NPU_EXPORT rtError_t rtsCheckMemType(void** addrs, uint32_t size, uint32_t memTy
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
-    void *f = npu_front_load(795);
+    void *f = npu_front_load(802);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(795);
+        return (rtError_t)npu_front_fail(802);
     return ((__typeof__(&rtMemcpyAsyncWithOffset))f)(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
 }
 
 NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64_t dstDataOffset, const void** src, uint64_t cnt, uint64_t srcDataOffset, rtMemcpyKind kind, rtStream_t stm) {
-    void *f = npu_front_slot(795);
+    void *f = npu_front_slot(802);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemcpyAsyncWithOffset(dst, dstMax, dstDataOffset, src, cnt, srcDataOffset, kind, stm);
     NPU_LQ_BEFORE(0);
@@ -12617,14 +12729,14 @@ NPU_EXPORT rtError_t rtMemcpyAsyncWithOffset(void** dst, uint64_t dstMax, uint64
 }
 
 static NPU_FRONT_COLD rtError_t load_rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
-    void *f = npu_front_load(796);
+    void *f = npu_front_load(803);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(796);
+        return (rtError_t)npu_front_fail(803);
     return ((__typeof__(&rtIpcMemImportPidInterServer))f)(key, serverPids, num);
 }
 
 NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServerPid* serverPids, size_t num) {
-    void *f = npu_front_slot(796);
+    void *f = npu_front_slot(803);
     if (__builtin_expect(f == NULL, 0))
         return load_rtIpcMemImportPidInterServer(key, serverPids, num);
     NPU_LQ_BEFORE(0);
@@ -12632,14 +12744,14 @@ NPU_EXPORT rtError_t rtIpcMemImportPidInterServer(const char* key, const rtServe
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    void *f = npu_front_load(797);
+    void *f = npu_front_load(804);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(797);
+        return (rtError_t)npu_front_fail(804);
     return ((__typeof__(&rtGetMemUsageInfo))f)(deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    void *f = npu_front_slot(797);
+    void *f = npu_front_slot(804);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetMemUsageInfo(deviceId, memUsageInfo, inputNum, outputNum);
     NPU_LQ_BEFORE(0);
@@ -12647,14 +12759,14 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
-    void *f = npu_front_load(798);
+    void *f = npu_front_load(805);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(798);
+        return (rtError_t)npu_front_fail(805);
     return ((__typeof__(&rtsStreamCreate))f)(stream, config);
 }
 
 NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
-    void *f = npu_front_slot(798);
+    void *f = npu_front_slot(805);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamCreate(stream, config);
     NPU_LQ_BEFORE(0);
@@ -12662,14 +12774,14 @@ NPU_EXPORT rtError_t rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t*
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    void *f = npu_front_load(799);
+    void *f = npu_front_load(806);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(799);
+        return (rtError_t)npu_front_fail(806);
     return ((__typeof__(&rtsStreamSetAttribute))f)(stm, stmAttrId, attrValue);
 }
 
 NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    void *f = npu_front_slot(799);
+    void *f = npu_front_slot(806);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamSetAttribute(stm, stmAttrId, attrValue);
     NPU_LQ_BEFORE(0);
@@ -12677,14 +12789,14 @@ NPU_EXPORT rtError_t rtsStreamSetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    void *f = npu_front_load(800);
+    void *f = npu_front_load(807);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(800);
+        return (rtError_t)npu_front_fail(807);
     return ((__typeof__(&rtsStreamGetAttribute))f)(stm, stmAttrId, attrValue);
 }
 
 NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId, rtStreamAttrValue_t* attrValue) {
-    void *f = npu_front_slot(800);
+    void *f = npu_front_slot(807);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetAttribute(stm, stmAttrId, attrValue);
     NPU_LQ_BEFORE(0);
@@ -12692,14 +12804,14 @@ NPU_EXPORT rtError_t rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrI
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamGetAvailableNum(uint32_t* streamCount) {
-    void *f = npu_front_load(801);
+    void *f = npu_front_load(808);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(801);
+        return (rtError_t)npu_front_fail(808);
     return ((__typeof__(&rtsStreamGetAvailableNum))f)(streamCount);
 }
 
 NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
-    void *f = npu_front_slot(801);
+    void *f = npu_front_slot(808);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetAvailableNum(streamCount);
     NPU_LQ_BEFORE(0);
@@ -12707,14 +12819,14 @@ NPU_EXPORT rtError_t rtsStreamGetAvailableNum(uint32_t* streamCount) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
-    void *f = npu_front_load(802);
+    void *f = npu_front_load(809);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(802);
+        return (rtError_t)npu_front_fail(809);
     return ((__typeof__(&rtsStreamGetId))f)(stm, streamId);
 }
 
 NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
-    void *f = npu_front_slot(802);
+    void *f = npu_front_slot(809);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamGetId(stm, streamId);
     NPU_LQ_BEFORE(0);
@@ -12722,14 +12834,14 @@ NPU_EXPORT rtError_t rtsStreamGetId(rtStream_t stm, int32_t* streamId) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamBeginTaskGrp(rtStream_t stm) {
-    void *f = npu_front_load(803);
+    void *f = npu_front_load(810);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(803);
+        return (rtError_t)npu_front_fail(810);
     return ((__typeof__(&rtsStreamBeginTaskGrp))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
-    void *f = npu_front_slot(803);
+    void *f = npu_front_slot(810);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamBeginTaskGrp(stm);
     NPU_LQ_BEFORE(0);
@@ -12737,14 +12849,14 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskGrp(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
-    void *f = npu_front_load(804);
+    void *f = npu_front_load(811);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(804);
+        return (rtError_t)npu_front_fail(811);
     return ((__typeof__(&rtsStreamEndTaskGrp))f)(stm, handle);
 }
 
 NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
-    void *f = npu_front_slot(804);
+    void *f = npu_front_slot(811);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamEndTaskGrp(stm, handle);
     NPU_LQ_BEFORE(0);
@@ -12752,14 +12864,14 @@ NPU_EXPORT rtError_t rtsStreamEndTaskGrp(rtStream_t stm, rtTaskGrp_t* handle) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
-    void *f = npu_front_load(805);
+    void *f = npu_front_load(812);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(805);
+        return (rtError_t)npu_front_fail(812);
     return ((__typeof__(&rtsStreamBeginTaskUpdate))f)(stm, handle);
 }
 
 NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle) {
-    void *f = npu_front_slot(805);
+    void *f = npu_front_slot(812);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamBeginTaskUpdate(stm, handle);
     NPU_LQ_BEFORE(0);
@@ -12767,14 +12879,14 @@ NPU_EXPORT rtError_t rtsStreamBeginTaskUpdate(rtStream_t stm, rtTaskGrp_t handle
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamEndTaskUpdate(rtStream_t stm) {
-    void *f = npu_front_load(806);
+    void *f = npu_front_load(813);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(806);
+        return (rtError_t)npu_front_fail(813);
     return ((__typeof__(&rtsStreamEndTaskUpdate))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
-    void *f = npu_front_slot(806);
+    void *f = npu_front_slot(813);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamEndTaskUpdate(stm);
     NPU_LQ_BEFORE(0);
@@ -12782,14 +12894,14 @@ NPU_EXPORT rtError_t rtsStreamEndTaskUpdate(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
-    void *f = npu_front_load(807);
+    void *f = npu_front_load(814);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(807);
+        return (rtError_t)npu_front_fail(814);
     return ((__typeof__(&rtsSwitchStream))f)(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 
 NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* rightValue, rtSwitchDataType_t dataType, rtStream_t trueStream, rtStream_t falseStream, rtStream_t stream) {
-    void *f = npu_front_slot(807);
+    void *f = npu_front_slot(814);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSwitchStream(leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
     NPU_LQ_BEFORE(0);
@@ -12797,14 +12909,14 @@ NPU_EXPORT rtError_t rtsSwitchStream(void* leftValue, rtCondition_t cond, void* 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
-    void *f = npu_front_load(808);
+    void *f = npu_front_load(815);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(808);
+        return (rtError_t)npu_front_fail(815);
     return ((__typeof__(&rtsActiveStream))f)(activeStream, stream);
 }
 
 NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream) {
-    void *f = npu_front_slot(808);
+    void *f = npu_front_slot(815);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsActiveStream(activeStream, stream);
     NPU_LQ_BEFORE(0);
@@ -12812,14 +12924,14 @@ NPU_EXPORT rtError_t rtsActiveStream(rtStream_t activeStream, rtStream_t stream)
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
-    void *f = npu_front_load(809);
+    void *f = npu_front_load(816);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(809);
+        return (rtError_t)npu_front_fail(816);
     return ((__typeof__(&rtsSetStreamResLimit))f)(stm, type, value);
 }
 
 NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitType_t type, const uint32_t value) {
-    void *f = npu_front_slot(809);
+    void *f = npu_front_slot(816);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsSetStreamResLimit(stm, type, value);
     NPU_LQ_BEFORE(0);
@@ -12827,14 +12939,14 @@ NPU_EXPORT rtError_t rtsSetStreamResLimit(rtStream_t stm, const rtDevResLimitTyp
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsResetStreamResLimit(rtStream_t stm) {
-    void *f = npu_front_load(810);
+    void *f = npu_front_load(817);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(810);
+        return (rtError_t)npu_front_fail(817);
     return ((__typeof__(&rtsResetStreamResLimit))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
-    void *f = npu_front_slot(810);
+    void *f = npu_front_slot(817);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetStreamResLimit(stm);
     NPU_LQ_BEFORE(0);
@@ -12842,14 +12954,14 @@ NPU_EXPORT rtError_t rtsResetStreamResLimit(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
-    void *f = npu_front_load(811);
+    void *f = npu_front_load(818);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(811);
+        return (rtError_t)npu_front_fail(818);
     return ((__typeof__(&rtsGetStreamResLimit))f)(stm, type, value);
 }
 
 NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLimitType_t type, uint32_t* const value) {
-    void *f = npu_front_slot(811);
+    void *f = npu_front_slot(818);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetStreamResLimit(stm, type, value);
     NPU_LQ_BEFORE(0);
@@ -12857,14 +12969,14 @@ NPU_EXPORT rtError_t rtsGetStreamResLimit(const rtStream_t stm, const rtDevResLi
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsUseStreamResInCurrentThread(const rtStream_t stm) {
-    void *f = npu_front_load(812);
+    void *f = npu_front_load(819);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(812);
+        return (rtError_t)npu_front_fail(819);
     return ((__typeof__(&rtsUseStreamResInCurrentThread))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
-    void *f = npu_front_slot(812);
+    void *f = npu_front_slot(819);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsUseStreamResInCurrentThread(stm);
     NPU_LQ_BEFORE(0);
@@ -12872,14 +12984,14 @@ NPU_EXPORT rtError_t rtsUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
-    void *f = npu_front_load(813);
+    void *f = npu_front_load(820);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(813);
+        return (rtError_t)npu_front_fail(820);
     return ((__typeof__(&rtsNotUseStreamResInCurrentThread))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
-    void *f = npu_front_slot(813);
+    void *f = npu_front_slot(820);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNotUseStreamResInCurrentThread(stm);
     NPU_LQ_BEFORE(0);
@@ -12887,14 +12999,14 @@ NPU_EXPORT rtError_t rtsNotUseStreamResInCurrentThread(const rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
-    void *f = npu_front_load(814);
+    void *f = npu_front_load(821);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(814);
+        return (rtError_t)npu_front_fail(821);
     return ((__typeof__(&rtsGetResInCurrentThread))f)(type, value);
 }
 
 NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, uint32_t* const value) {
-    void *f = npu_front_slot(814);
+    void *f = npu_front_slot(821);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetResInCurrentThread(type, value);
     NPU_LQ_BEFORE(0);
@@ -12902,14 +13014,14 @@ NPU_EXPORT rtError_t rtsGetResInCurrentThread(const rtDevResLimitType_t type, ui
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
-    void *f = npu_front_load(815);
+    void *f = npu_front_load(822);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(815);
+        return (rtError_t)npu_front_fail(822);
     return ((__typeof__(&rtsRegStreamStateCallback))f)(regName, callback, args);
 }
 
 NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamStateCallback callback, void* args) {
-    void *f = npu_front_slot(815);
+    void *f = npu_front_slot(822);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegStreamStateCallback(regName, callback, args);
     NPU_LQ_BEFORE(0);
@@ -12917,14 +13029,14 @@ NPU_EXPORT rtError_t rtsRegStreamStateCallback(const char_t* regName, rtsStreamS
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsStreamStop(rtStream_t stm) {
-    void *f = npu_front_load(816);
+    void *f = npu_front_load(823);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(816);
+        return (rtError_t)npu_front_fail(823);
     return ((__typeof__(&rtsStreamStop))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
-    void *f = npu_front_slot(816);
+    void *f = npu_front_slot(823);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsStreamStop(stm);
     NPU_LQ_BEFORE(0);
@@ -12932,14 +13044,14 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsPersistentTaskClean(rtStream_t stm) {
-    void *f = npu_front_load(817);
+    void *f = npu_front_load(824);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(817);
+        return (rtError_t)npu_front_fail(824);
     return ((__typeof__(&rtsPersistentTaskClean))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
-    void *f = npu_front_slot(817);
+    void *f = npu_front_slot(824);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsPersistentTaskClean(stm);
     NPU_LQ_BEFORE(0);
@@ -12947,14 +13059,14 @@ NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
-    void *f = npu_front_load(818);
+    void *f = npu_front_load(825);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(818);
+        return (rtError_t)npu_front_fail(825);
     return ((__typeof__(&rtsBinaryLoadFromFile))f)(binPath, optionalCfg, handle);
 }
 
 NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
-    void *f = npu_front_slot(818);
+    void *f = npu_front_slot(825);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryLoadFromFile(binPath, optionalCfg, handle);
     NPU_LQ_BEFORE(0);
@@ -12962,14 +13074,14 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rt
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
-    void *f = npu_front_load(819);
+    void *f = npu_front_load(826);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(819);
+        return (rtError_t)npu_front_fail(826);
     return ((__typeof__(&rtsBinaryLoadFromData))f)(data, length, optionalCfg, handle);
 }
 
 NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
-    void *f = npu_front_slot(819);
+    void *f = npu_front_slot(826);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryLoadFromData(data, length, optionalCfg, handle);
     NPU_LQ_BEFORE(0);
@@ -12977,14 +13089,14 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromData(const void* const data, const uint64_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
-    void *f = npu_front_load(820);
+    void *f = npu_front_load(827);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(820);
+        return (rtError_t)npu_front_fail(827);
     return ((__typeof__(&rtsFuncGetByName))f)(binHandle, kernelName, funcHandle);
 }
 
 NPU_EXPORT rtError_t rtsFuncGetByName(const rtBinHandle binHandle, const char_t* kernelName, rtFuncHandle* funcHandle) {
-    void *f = npu_front_slot(820);
+    void *f = npu_front_slot(827);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetByName(binHandle, kernelName, funcHandle);
     NPU_LQ_BEFORE(0);
@@ -12992,14 +13104,14 @@ NPU_EXPORT rtError_t rtsFuncGetByName(const rtBinHandle binHandle, const char_t*
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
-    void *f = npu_front_load(821);
+    void *f = npu_front_load(828);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(821);
+        return (rtError_t)npu_front_fail(828);
     return ((__typeof__(&rtsFuncGetByEntry))f)(binHandle, funcEntry, funcHandle);
 }
 
 NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64_t funcEntry, rtFuncHandle* funcHandle) {
-    void *f = npu_front_slot(821);
+    void *f = npu_front_slot(828);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetByEntry(binHandle, funcEntry, funcHandle);
     NPU_LQ_BEFORE(0);
@@ -13007,14 +13119,14 @@ NPU_EXPORT rtError_t rtsFuncGetByEntry(const rtBinHandle binHandle, const uint64
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
-    void *f = npu_front_load(822);
+    void *f = npu_front_load(829);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(822);
+        return (rtError_t)npu_front_fail(829);
     return ((__typeof__(&rtsFuncGetAddr))f)(funcHandle, aicAddr, aivAddr);
 }
 
 NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
-    void *f = npu_front_slot(822);
+    void *f = npu_front_slot(829);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetAddr(funcHandle, aicAddr, aivAddr);
     NPU_LQ_BEFORE(0);
@@ -13022,14 +13134,14 @@ NPU_EXPORT rtError_t rtsFuncGetAddr(const rtFuncHandle funcHandle, void** aicAdd
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
-    void *f = npu_front_load(823);
+    void *f = npu_front_load(830);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(823);
+        return (rtError_t)npu_front_fail(830);
     return ((__typeof__(&rtsRegisterCpuFunc))f)(binHandle, funcName, kernelName, funcHandle);
 }
 
 NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* const funcName, const char_t* const kernelName, rtFuncHandle* funcHandle) {
-    void *f = npu_front_slot(823);
+    void *f = npu_front_slot(830);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsRegisterCpuFunc(binHandle, funcName, kernelName, funcHandle);
     NPU_LQ_BEFORE(0);
@@ -13037,14 +13149,14 @@ NPU_EXPORT rtError_t rtsRegisterCpuFunc(rtBinHandle binHandle, const char_t* con
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
-    void *f = npu_front_load(824);
+    void *f = npu_front_load(831);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(824);
+        return (rtError_t)npu_front_fail(831);
     return ((__typeof__(&rtsLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
-    void *f = npu_front_slot(824);
+    void *f = npu_front_slot(831);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithHostArgs(funcHandle, numBlocks, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     NPU_LQ_BEFORE(0);
@@ -13052,14 +13164,14 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithHostArgs(rtFuncHandle funcHandle, uint32
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetThreadLastTaskId(uint32_t* taskId) {
-    void *f = npu_front_load(825);
+    void *f = npu_front_load(832);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(825);
+        return (rtError_t)npu_front_fail(832);
     return ((__typeof__(&rtsGetThreadLastTaskId))f)(taskId);
 }
 
 NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
-    void *f = npu_front_slot(825);
+    void *f = npu_front_slot(832);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetThreadLastTaskId(taskId);
     NPU_LQ_BEFORE(0);
@@ -13067,14 +13179,14 @@ NPU_EXPORT rtError_t rtsGetThreadLastTaskId(uint32_t* taskId) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
-    void *f = npu_front_load(826);
+    void *f = npu_front_load(833);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(826);
+        return (rtError_t)npu_front_fail(833);
     return ((__typeof__(&rtsNpuClearFloatOverFlowStatus))f)(checkMode, stm);
 }
 
 NPU_EXPORT rtError_t rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream_t stm) {
-    void *f = npu_front_slot(826);
+    void *f = npu_front_slot(833);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNpuClearFloatOverFlowStatus(checkMode, stm);
     NPU_LQ_BEFORE(0);
@@ -13082,14 +13194,14 @@ NPU_EXPORT rtError_t rtsNpuClearFloatOverFlowStatus(uint32_t checkMode, rtStream
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
-    void *f = npu_front_load(827);
+    void *f = npu_front_load(834);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(827);
+        return (rtError_t)npu_front_fail(834);
     return ((__typeof__(&rtsNpuGetFloatOverFlowStatus))f)(outputAddrPtr, outputSize, checkMode, stm);
 }
 
 NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t outputSize, uint32_t checkMode, rtStream_t stm) {
-    void *f = npu_front_slot(827);
+    void *f = npu_front_slot(834);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsNpuGetFloatOverFlowStatus(outputAddrPtr, outputSize, checkMode, stm);
     NPU_LQ_BEFORE(0);
@@ -13097,14 +13209,14 @@ NPU_EXPORT rtError_t rtsNpuGetFloatOverFlowStatus(void* outputAddrPtr, uint64_t 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
-    void *f = npu_front_load(828);
+    void *f = npu_front_load(835);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(828);
+        return (rtError_t)npu_front_fail(835);
     return ((__typeof__(&rtsLaunchKernelWithConfig))f)(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
 }
 
 NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, rtArgsHandle argsHandle, void* reserve) {
-    void *f = npu_front_slot(828);
+    void *f = npu_front_slot(835);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithConfig(funcHandle, numBlocks, stm, cfg, argsHandle, reserve);
     NPU_LQ_BEFORE(0);
@@ -13112,14 +13224,14 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithConfig(rtFuncHandle funcHandle, uint32_t
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
-    void *f = npu_front_load(829);
+    void *f = npu_front_load(836);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(829);
+        return (rtError_t)npu_front_fail(836);
     return ((__typeof__(&rtsKernelArgsInit))f)(funcHandle, argsHandle);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* argsHandle) {
-    void *f = npu_front_slot(829);
+    void *f = npu_front_slot(836);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsInit(funcHandle, argsHandle);
     NPU_LQ_BEFORE(0);
@@ -13127,14 +13239,14 @@ NPU_EXPORT rtError_t rtsKernelArgsInit(rtFuncHandle funcHandle, rtArgsHandle* ar
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
-    void *f = npu_front_load(830);
+    void *f = npu_front_load(837);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(830);
+        return (rtError_t)npu_front_fail(837);
     return ((__typeof__(&rtsKernelArgsAppend))f)(argsHandle, para, paraSize, paraHandle);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, size_t paraSize, rtParaHandle* paraHandle) {
-    void *f = npu_front_slot(830);
+    void *f = npu_front_slot(837);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsAppend(argsHandle, para, paraSize, paraHandle);
     NPU_LQ_BEFORE(0);
@@ -13142,14 +13254,14 @@ NPU_EXPORT rtError_t rtsKernelArgsAppend(rtArgsHandle argsHandle, void* para, si
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
-    void *f = npu_front_load(831);
+    void *f = npu_front_load(838);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(831);
+        return (rtError_t)npu_front_fail(838);
     return ((__typeof__(&rtsKernelArgsAppendPlaceHolder))f)(argsHandle, paraHandle);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtParaHandle* paraHandle) {
-    void *f = npu_front_slot(831);
+    void *f = npu_front_slot(838);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsAppendPlaceHolder(argsHandle, paraHandle);
     NPU_LQ_BEFORE(0);
@@ -13157,14 +13269,14 @@ NPU_EXPORT rtError_t rtsKernelArgsAppendPlaceHolder(rtArgsHandle argsHandle, rtP
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
-    void *f = npu_front_load(832);
+    void *f = npu_front_load(839);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(832);
+        return (rtError_t)npu_front_fail(839);
     return ((__typeof__(&rtsKernelArgsFinalize))f)(argsHandle);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
-    void *f = npu_front_slot(832);
+    void *f = npu_front_slot(839);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsFinalize(argsHandle);
     NPU_LQ_BEFORE(0);
@@ -13172,14 +13284,14 @@ NPU_EXPORT rtError_t rtsKernelArgsFinalize(rtArgsHandle argsHandle) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
-    void *f = npu_front_load(833);
+    void *f = npu_front_load(840);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(833);
+        return (rtError_t)npu_front_fail(840);
     return ((__typeof__(&rtsKernelArgsParaUpdate))f)(argsHandle, paraHandle, para, paraSize);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHandle paraHandle, void* para, size_t paraSize) {
-    void *f = npu_front_slot(833);
+    void *f = npu_front_slot(840);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsParaUpdate(argsHandle, paraHandle, para, paraSize);
     NPU_LQ_BEFORE(0);
@@ -13187,14 +13299,14 @@ NPU_EXPORT rtError_t rtsKernelArgsParaUpdate(rtArgsHandle argsHandle, rtParaHand
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
-    void *f = npu_front_load(834);
+    void *f = npu_front_load(841);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(834);
+        return (rtError_t)npu_front_fail(841);
     return ((__typeof__(&rtsKernelArgsInitByUserMem))f)(funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
-    void *f = npu_front_slot(834);
+    void *f = npu_front_slot(841);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsInitByUserMem(funcHandle, argsHandle, userHostMem, actualArgsSize);
     NPU_LQ_BEFORE(0);
@@ -13202,14 +13314,14 @@ NPU_EXPORT rtError_t rtsKernelArgsInitByUserMem(rtFuncHandle funcHandle, rtArgsH
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
-    void *f = npu_front_load(835);
+    void *f = npu_front_load(842);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(835);
+        return (rtError_t)npu_front_fail(842);
     return ((__typeof__(&rtsKernelArgsGetMemSize))f)(funcHandle, userArgsSize, actualArgsSize);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
-    void *f = npu_front_slot(835);
+    void *f = npu_front_slot(842);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetMemSize(funcHandle, userArgsSize, actualArgsSize);
     NPU_LQ_BEFORE(0);
@@ -13217,14 +13329,14 @@ NPU_EXPORT rtError_t rtsKernelArgsGetMemSize(rtFuncHandle funcHandle, size_t use
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
-    void *f = npu_front_load(836);
+    void *f = npu_front_load(843);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(836);
+        return (rtError_t)npu_front_fail(843);
     return ((__typeof__(&rtsKernelArgsGetHandleMemSize))f)(funcHandle, memSize);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size_t* memSize) {
-    void *f = npu_front_slot(836);
+    void *f = npu_front_slot(843);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetHandleMemSize(funcHandle, memSize);
     NPU_LQ_BEFORE(0);
@@ -13232,14 +13344,14 @@ NPU_EXPORT rtError_t rtsKernelArgsGetHandleMemSize(rtFuncHandle funcHandle, size
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
-    void *f = npu_front_load(837);
+    void *f = npu_front_load(844);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(837);
+        return (rtError_t)npu_front_fail(844);
     return ((__typeof__(&rtsKernelArgsGetPlaceHolderBuffer))f)(argsHandle, paraHandle, dataSize, bufferAddr);
 }
 
 NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, rtParaHandle paraHandle, size_t dataSize, void** bufferAddr) {
-    void *f = npu_front_slot(837);
+    void *f = npu_front_slot(844);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsKernelArgsGetPlaceHolderBuffer(argsHandle, paraHandle, dataSize, bufferAddr);
     NPU_LQ_BEFORE(0);
@@ -13247,14 +13359,14 @@ NPU_EXPORT rtError_t rtsKernelArgsGetPlaceHolderBuffer(rtArgsHandle argsHandle, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
-    void *f = npu_front_load(838);
+    void *f = npu_front_load(845);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(838);
+        return (rtError_t)npu_front_fail(845);
     return ((__typeof__(&rtsFuncGetName))f)(funcHandle, maxLen, name);
 }
 
 NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_t maxLen, char_t* const name) {
-    void *f = npu_front_slot(838);
+    void *f = npu_front_slot(845);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsFuncGetName(funcHandle, maxLen, name);
     NPU_LQ_BEFORE(0);
@@ -13262,14 +13374,14 @@ NPU_EXPORT rtError_t rtsFuncGetName(const rtFuncHandle funcHandle, const uint32_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetHardwareSyncAddr(void** addr) {
-    void *f = npu_front_load(839);
+    void *f = npu_front_load(846);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(839);
+        return (rtError_t)npu_front_fail(846);
     return ((__typeof__(&rtsGetHardwareSyncAddr))f)(addr);
 }
 
 NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
-    void *f = npu_front_slot(839);
+    void *f = npu_front_slot(846);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetHardwareSyncAddr(addr);
     NPU_LQ_BEFORE(0);
@@ -13277,14 +13389,14 @@ NPU_EXPORT rtError_t rtsGetHardwareSyncAddr(void** addr) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    void *f = npu_front_load(840);
+    void *f = npu_front_load(847);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(840);
+        return (rtError_t)npu_front_fail(847);
     return ((__typeof__(&rtsGetFloatOverflowStatus))f)(outputAddrPtr, outputSize, stm);
 }
 
 NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const uint64_t outputSize, rtStream_t stm) {
-    void *f = npu_front_slot(840);
+    void *f = npu_front_slot(847);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsGetFloatOverflowStatus(outputAddrPtr, outputSize, stm);
     NPU_LQ_BEFORE(0);
@@ -13292,14 +13404,14 @@ NPU_EXPORT rtError_t rtsGetFloatOverflowStatus(void* const outputAddrPtr, const 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsResetFloatOverflowStatus(rtStream_t stm) {
-    void *f = npu_front_load(841);
+    void *f = npu_front_load(848);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(841);
+        return (rtError_t)npu_front_fail(848);
     return ((__typeof__(&rtsResetFloatOverflowStatus))f)(stm);
 }
 
 NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
-    void *f = npu_front_slot(841);
+    void *f = npu_front_slot(848);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsResetFloatOverflowStatus(stm);
     NPU_LQ_BEFORE(0);
@@ -13307,14 +13419,14 @@ NPU_EXPORT rtError_t rtsResetFloatOverflowStatus(rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
-    void *f = npu_front_load(842);
+    void *f = npu_front_load(849);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(842);
+        return (rtError_t)npu_front_fail(849);
     return ((__typeof__(&rtsLaunchKernelWithDevArgs))f)(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
 }
 
 NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, const void* args, uint32_t argsSize, void* reserve) {
-    void *f = npu_front_slot(842);
+    void *f = npu_front_slot(849);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchKernelWithDevArgs(funcHandle, numBlocks, stm, cfg, args, argsSize, reserve);
     NPU_LQ_BEFORE(0);
@@ -13322,14 +13434,14 @@ NPU_EXPORT rtError_t rtsLaunchKernelWithDevArgs(rtFuncHandle funcHandle, uint32_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
-    void *f = npu_front_load(843);
+    void *f = npu_front_load(850);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(843);
+        return (rtError_t)npu_front_fail(850);
     return ((__typeof__(&rtsLaunchHostFunc))f)(stm, callBackFunc, fnData);
 }
 
 NPU_EXPORT rtError_t rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBackFunc, void* const fnData) {
-    void *f = npu_front_slot(843);
+    void *f = npu_front_slot(850);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchHostFunc(stm, callBackFunc, fnData);
     NPU_LQ_BEFORE(0);
@@ -13337,14 +13449,14 @@ NPU_EXPORT rtError_t rtsLaunchHostFunc(rtStream_t stm, const rtCallback_t callBa
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
-    void *f = npu_front_load(844);
+    void *f = npu_front_load(851);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(844);
+        return (rtError_t)npu_front_fail(851);
     return ((__typeof__(&rtsBinaryGetDevAddress))f)(binHandle, bin, binSize);
 }
 
 NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** bin, uint32_t* binSize) {
-    void *f = npu_front_slot(844);
+    void *f = npu_front_slot(851);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsBinaryGetDevAddress(binHandle, bin, binSize);
     NPU_LQ_BEFORE(0);
@@ -13352,14 +13464,14 @@ NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
-    void *f = npu_front_load(845);
+    void *f = npu_front_load(852);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(845);
+        return (rtError_t)npu_front_fail(852);
     return ((__typeof__(&rtsLaunchUpdateTask))f)(destStm, destTaskId, stm, cfg);
 }
 
 NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
-    void *f = npu_front_slot(845);
+    void *f = npu_front_slot(852);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchUpdateTask(destStm, destTaskId, stm, cfg);
     NPU_LQ_BEFORE(0);
@@ -13367,14 +13479,14 @@ NPU_EXPORT rtError_t rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
-    void *f = npu_front_load(846);
+    void *f = npu_front_load(853);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(846);
+        return (rtError_t)npu_front_fail(853);
     return ((__typeof__(&rtsModelCreate))f)(mdl, flag);
 }
 
 NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
-    void *f = npu_front_slot(846);
+    void *f = npu_front_slot(853);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelCreate(mdl, flag);
     NPU_LQ_BEFORE(0);
@@ -13382,14 +13494,14 @@ NPU_EXPORT rtError_t rtsModelCreate(rtModel_t* mdl, uint32_t flag) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_load(847);
+    void *f = npu_front_load(854);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(847);
+        return (rtError_t)npu_front_fail(854);
     return ((__typeof__(&rtsModelBindStream))f)(mdl, stm, flag);
 }
 
 NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_slot(847);
+    void *f = npu_front_slot(854);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelBindStream(mdl, stm, flag);
     NPU_LQ_BEFORE(0);
@@ -13397,14 +13509,14 @@ NPU_EXPORT rtError_t rtsModelBindStream(rtModel_t mdl, rtStream_t stm, uint32_t 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
-    void *f = npu_front_load(848);
+    void *f = npu_front_load(855);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(848);
+        return (rtError_t)npu_front_fail(855);
     return ((__typeof__(&rtsEndGraph))f)(mdl, stm);
 }
 
 NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
-    void *f = npu_front_slot(848);
+    void *f = npu_front_slot(855);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsEndGraph(mdl, stm);
     NPU_LQ_BEFORE(0);
@@ -13412,14 +13524,14 @@ NPU_EXPORT rtError_t rtsEndGraph(rtModel_t mdl, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
-    void *f = npu_front_load(849);
+    void *f = npu_front_load(856);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(849);
+        return (rtError_t)npu_front_fail(856);
     return ((__typeof__(&rtsModelLoadComplete))f)(mdl, reserve);
 }
 
 NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
-    void *f = npu_front_slot(849);
+    void *f = npu_front_slot(856);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelLoadComplete(mdl, reserve);
     NPU_LQ_BEFORE(0);
@@ -13427,14 +13539,14 @@ NPU_EXPORT rtError_t rtsModelLoadComplete(rtModel_t mdl, void* reserve) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
-    void *f = npu_front_load(850);
+    void *f = npu_front_load(857);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(850);
+        return (rtError_t)npu_front_fail(857);
     return ((__typeof__(&rtsModelUnbindStream))f)(mdl, stm);
 }
 
 NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
-    void *f = npu_front_slot(850);
+    void *f = npu_front_slot(857);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelUnbindStream(mdl, stm);
     NPU_LQ_BEFORE(0);
@@ -13442,14 +13554,14 @@ NPU_EXPORT rtError_t rtsModelUnbindStream(rtModel_t mdl, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelExecute(rtModel_t mdl, int32_t timeout) {
-    void *f = npu_front_load(851);
+    void *f = npu_front_load(858);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(851);
+        return (rtError_t)npu_front_fail(858);
     return ((__typeof__(&rtsModelExecute))f)(mdl, timeout);
 }
 
 NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
-    void *f = npu_front_slot(851);
+    void *f = npu_front_slot(858);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelExecute(mdl, timeout);
     NPU_LQ_BEFORE(0);
@@ -13457,14 +13569,14 @@ NPU_EXPORT rtError_t rtsModelExecute(rtModel_t mdl, int32_t timeout) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelCreate(rtLabel_t* lbl) {
-    void *f = npu_front_load(852);
+    void *f = npu_front_load(859);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(852);
+        return (rtError_t)npu_front_fail(859);
     return ((__typeof__(&rtsLabelCreate))f)(lbl);
 }
 
 NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
-    void *f = npu_front_slot(852);
+    void *f = npu_front_slot(859);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelCreate(lbl);
     NPU_LQ_BEFORE(0);
@@ -13472,14 +13584,14 @@ NPU_EXPORT rtError_t rtsLabelCreate(rtLabel_t* lbl) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelDestroy(rtLabel_t lbl) {
-    void *f = npu_front_load(853);
+    void *f = npu_front_load(860);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(853);
+        return (rtError_t)npu_front_fail(860);
     return ((__typeof__(&rtsLabelDestroy))f)(lbl);
 }
 
 NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
-    void *f = npu_front_slot(853);
+    void *f = npu_front_slot(860);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelDestroy(lbl);
     NPU_LQ_BEFORE(0);
@@ -13487,14 +13599,14 @@ NPU_EXPORT rtError_t rtsLabelDestroy(rtLabel_t lbl) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
-    void *f = npu_front_load(854);
+    void *f = npu_front_load(861);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(854);
+        return (rtError_t)npu_front_fail(861);
     return ((__typeof__(&rtsLabelSwitchListCreate))f)(labels, num, labelList);
 }
 
 NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, void** labelList) {
-    void *f = npu_front_slot(854);
+    void *f = npu_front_slot(861);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchListCreate(labels, num, labelList);
     NPU_LQ_BEFORE(0);
@@ -13502,14 +13614,14 @@ NPU_EXPORT rtError_t rtsLabelSwitchListCreate(rtLabel_t* labels, size_t num, voi
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchListDestroy(void* labelList) {
-    void *f = npu_front_load(855);
+    void *f = npu_front_load(862);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(855);
+        return (rtError_t)npu_front_fail(862);
     return ((__typeof__(&rtsLabelSwitchListDestroy))f)(labelList);
 }
 
 NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
-    void *f = npu_front_slot(855);
+    void *f = npu_front_slot(862);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchListDestroy(labelList);
     NPU_LQ_BEFORE(0);
@@ -13517,14 +13629,14 @@ NPU_EXPORT rtError_t rtsLabelSwitchListDestroy(void* labelList) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
-    void *f = npu_front_load(856);
+    void *f = npu_front_load(863);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(856);
+        return (rtError_t)npu_front_fail(863);
     return ((__typeof__(&rtsLabelSet))f)(lbl, stm);
 }
 
 NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
-    void *f = npu_front_slot(856);
+    void *f = npu_front_slot(863);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSet(lbl, stm);
     NPU_LQ_BEFORE(0);
@@ -13532,14 +13644,14 @@ NPU_EXPORT rtError_t rtsLabelSet(rtLabel_t lbl, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
-    void *f = npu_front_load(857);
+    void *f = npu_front_load(864);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(857);
+        return (rtError_t)npu_front_fail(864);
     return ((__typeof__(&rtsLabelSwitchByIndex))f)(ptr, maxValue, labelInfoPtr, stm);
 }
 
 NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* labelInfoPtr, rtStream_t stm) {
-    void *f = npu_front_slot(857);
+    void *f = npu_front_slot(864);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLabelSwitchByIndex(ptr, maxValue, labelInfoPtr, stm);
     NPU_LQ_BEFORE(0);
@@ -13547,14 +13659,14 @@ NPU_EXPORT rtError_t rtsLabelSwitchByIndex(void* ptr, uint32_t maxValue, void* l
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
-    void *f = npu_front_load(858);
+    void *f = npu_front_load(865);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(858);
+        return (rtError_t)npu_front_fail(865);
     return ((__typeof__(&rtsModelSetName))f)(mdl, mdlName);
 }
 
 NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
-    void *f = npu_front_slot(858);
+    void *f = npu_front_slot(865);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelSetName(mdl, mdlName);
     NPU_LQ_BEFORE(0);
@@ -13562,14 +13674,14 @@ NPU_EXPORT rtError_t rtsModelSetName(rtModel_t mdl, const char_t* mdlName) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
-    void *f = npu_front_load(859);
+    void *f = npu_front_load(866);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(859);
+        return (rtError_t)npu_front_fail(866);
     return ((__typeof__(&rtsModelGetName))f)(mdl, maxLen, mdlName);
 }
 
 NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_t* const mdlName) {
-    void *f = npu_front_slot(859);
+    void *f = npu_front_slot(866);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelGetName(mdl, maxLen, mdlName);
     NPU_LQ_BEFORE(0);
@@ -13577,14 +13689,14 @@ NPU_EXPORT rtError_t rtsModelGetName(rtModel_t mdl, const uint32_t maxLen, char_
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsModelAbort(rtModel_t mdl) {
-    void *f = npu_front_load(860);
+    void *f = npu_front_load(867);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(860);
+        return (rtError_t)npu_front_fail(867);
     return ((__typeof__(&rtsModelAbort))f)(mdl);
 }
 
 NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
-    void *f = npu_front_slot(860);
+    void *f = npu_front_slot(867);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsModelAbort(mdl);
     NPU_LQ_BEFORE(0);
@@ -13592,14 +13704,14 @@ NPU_EXPORT rtError_t rtsModelAbort(rtModel_t mdl) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
-    void *f = npu_front_load(861);
+    void *f = npu_front_load(868);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(861);
+        return (rtError_t)npu_front_fail(868);
     return ((__typeof__(&rtsLaunchRandomNumTask))f)(taskInfo, stm, reserve);
 }
 
 NPU_EXPORT rtError_t rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInfo, const rtStream_t stm, void* reserve) {
-    void *f = npu_front_slot(861);
+    void *f = npu_front_slot(868);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchRandomNumTask(taskInfo, stm, reserve);
     NPU_LQ_BEFORE(0);
@@ -13607,14 +13719,14 @@ NPU_EXPORT rtError_t rtsLaunchRandomNumTask(const rtRandomNumTaskInfo_t* taskInf
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_load(862);
+    void *f = npu_front_load(869);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(862);
+        return (rtError_t)npu_front_fail(869);
     return ((__typeof__(&rtsLaunchBarrierTask))f)(taskInfo, stm, flag);
 }
 
 NPU_EXPORT rtError_t rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_slot(862);
+    void *f = npu_front_slot(869);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsLaunchBarrierTask(taskInfo, stm, flag);
     NPU_LQ_BEFORE(0);
@@ -13622,14 +13734,14 @@ NPU_EXPORT rtError_t rtsLaunchBarrierTask(rtBarrierTaskInfo_t* taskInfo, rtStrea
 }
 
 static NPU_FRONT_COLD rtError_t load_rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
-    void *f = npu_front_load(863);
+    void *f = npu_front_load(870);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(863);
+        return (rtError_t)npu_front_fail(870);
     return ((__typeof__(&rtsProfTrace))f)(userdata, length, stream);
 }
 
 NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t stream) {
-    void *f = npu_front_slot(863);
+    void *f = npu_front_slot(870);
     if (__builtin_expect(f == NULL, 0))
         return load_rtsProfTrace(userdata, length, stream);
     NPU_LQ_BEFORE(0);
@@ -13637,14 +13749,14 @@ NPU_EXPORT rtError_t rtsProfTrace(void* userdata, int32_t length, rtStream_t str
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessLock(void) {
-    void *f = npu_front_load(864);
+    void *f = npu_front_load(871);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(864);
+        return (rtError_t)npu_front_fail(871);
     return ((__typeof__(&rtSnapShotProcessLock))f)();
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
-    void *f = npu_front_slot(864);
+    void *f = npu_front_slot(871);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessLock();
     NPU_LQ_BEFORE(0);
@@ -13652,14 +13764,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessLock(void) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessUnlock(void) {
-    void *f = npu_front_load(865);
+    void *f = npu_front_load(872);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(865);
+        return (rtError_t)npu_front_fail(872);
     return ((__typeof__(&rtSnapShotProcessUnlock))f)();
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
-    void *f = npu_front_slot(865);
+    void *f = npu_front_slot(872);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessUnlock();
     NPU_LQ_BEFORE(0);
@@ -13667,14 +13779,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessUnlock(void) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessBackup(void) {
-    void *f = npu_front_load(866);
+    void *f = npu_front_load(873);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(866);
+        return (rtError_t)npu_front_fail(873);
     return ((__typeof__(&rtSnapShotProcessBackup))f)();
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
-    void *f = npu_front_slot(866);
+    void *f = npu_front_slot(873);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessBackup();
     NPU_LQ_BEFORE(0);
@@ -13682,14 +13794,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessBackup(void) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotProcessRestore(void) {
-    void *f = npu_front_load(867);
+    void *f = npu_front_load(874);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(867);
+        return (rtError_t)npu_front_fail(874);
     return ((__typeof__(&rtSnapShotProcessRestore))f)();
 }
 
 NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
-    void *f = npu_front_slot(867);
+    void *f = npu_front_slot(874);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotProcessRestore();
     NPU_LQ_BEFORE(0);
@@ -13697,14 +13809,14 @@ NPU_EXPORT rtError_t rtSnapShotProcessRestore(void) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
-    void *f = npu_front_load(868);
+    void *f = npu_front_load(875);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(868);
+        return (rtError_t)npu_front_fail(875);
     return ((__typeof__(&rtSnapShotCallbackRegister))f)(stage, callback, args);
 }
 
 NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapShotCallBack callback, void* args) {
-    void *f = npu_front_slot(868);
+    void *f = npu_front_slot(875);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotCallbackRegister(stage, callback, args);
     NPU_LQ_BEFORE(0);
@@ -13712,14 +13824,14 @@ NPU_EXPORT rtError_t rtSnapShotCallbackRegister(rtSnapShotStage stage, rtSnapSho
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
-    void *f = npu_front_load(869);
+    void *f = npu_front_load(876);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(869);
+        return (rtError_t)npu_front_fail(876);
     return ((__typeof__(&rtSnapShotCallbackUnregister))f)(stage, callback);
 }
 
 NPU_EXPORT rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapShotCallBack callback) {
-    void *f = npu_front_slot(869);
+    void *f = npu_front_slot(876);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSnapShotCallbackUnregister(stage, callback);
     NPU_LQ_BEFORE(0);
@@ -13727,14 +13839,14 @@ NPU_EXPORT rtError_t rtSnapShotCallbackUnregister(rtSnapShotStage stage, rtSnapS
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
-    void *f = npu_front_load(870);
+    void *f = npu_front_load(877);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(870);
+        return (rtError_t)npu_front_fail(877);
     return ((__typeof__(&rtDeviceGetHostAtomicCapabilities))f)(capabilities, operations, count, deviceId);
 }
 
 NPU_EXPORT rtError_t rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
-    void *f = npu_front_slot(870);
+    void *f = npu_front_slot(877);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetHostAtomicCapabilities(capabilities, operations, count, deviceId);
     NPU_LQ_BEFORE(0);
@@ -13742,14 +13854,14 @@ NPU_EXPORT rtError_t rtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, c
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
-    void *f = npu_front_load(871);
+    void *f = npu_front_load(878);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(871);
+        return (rtError_t)npu_front_fail(878);
     return ((__typeof__(&rtDeviceGetP2PAtomicCapabilities))f)(capabilities, operations, count, srcDeviceId, dstDeviceId);
 }
 
 NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const rtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
-    void *f = npu_front_slot(871);
+    void *f = npu_front_slot(878);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDeviceId, dstDeviceId);
     NPU_LQ_BEFORE(0);
@@ -13757,14 +13869,14 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
-    void *f = npu_front_load(872);
+    void *f = npu_front_load(879);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(872);
+        return (rtError_t)npu_front_fail(879);
     return ((__typeof__(&rtDeviceGetLimit))f)(type, val);
 }
 
 NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
-    void *f = npu_front_slot(872);
+    void *f = npu_front_slot(879);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceGetLimit(type, val);
     NPU_LQ_BEFORE(0);
@@ -13772,14 +13884,14 @@ NPU_EXPORT rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtDeviceL2CacheFlush(void* rsv) {
-    void *f = npu_front_load(873);
+    void *f = npu_front_load(880);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(873);
+        return (rtError_t)npu_front_fail(880);
     return ((__typeof__(&rtDeviceL2CacheFlush))f)(rsv);
 }
 
 NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
-    void *f = npu_front_slot(873);
+    void *f = npu_front_slot(880);
     if (__builtin_expect(f == NULL, 0))
         return load_rtDeviceL2CacheFlush(rsv);
     NPU_LQ_BEFORE(0);
@@ -13787,14 +13899,14 @@ NPU_EXPORT rtError_t rtDeviceL2CacheFlush(void* rsv) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_load(874);
+    void *f = npu_front_load(881);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(874);
+        return (rtError_t)npu_front_fail(881);
     return ((__typeof__(&rtEventRecordWithFlag))f)(evt, stm, flag);
 }
 
 NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32_t flag) {
-    void *f = npu_front_slot(874);
+    void *f = npu_front_slot(881);
     if (__builtin_expect(f == NULL, 0))
         return load_rtEventRecordWithFlag(evt, stm, flag);
     NPU_LQ_BEFORE(0);
@@ -13802,14 +13914,14 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
-    void *f = npu_front_load(875);
+    void *f = npu_front_load(882);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(875);
+        return (rtError_t)npu_front_fail(882);
     return ((__typeof__(&rtMemPoolCreate))f)(memPool, poolProps);
 }
 
 NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
-    void *f = npu_front_slot(875);
+    void *f = npu_front_slot(882);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolCreate(memPool, poolProps);
     NPU_LQ_BEFORE(0);
@@ -13817,14 +13929,14 @@ NPU_EXPORT rtError_t rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps*
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolDestroy(rtMemPool_t const memPool) {
-    void *f = npu_front_load(876);
+    void *f = npu_front_load(883);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(876);
+        return (rtError_t)npu_front_fail(883);
     return ((__typeof__(&rtMemPoolDestroy))f)(memPool);
 }
 
 NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
-    void *f = npu_front_slot(876);
+    void *f = npu_front_slot(883);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolDestroy(memPool);
     NPU_LQ_BEFORE(0);
@@ -13832,14 +13944,14 @@ NPU_EXPORT rtError_t rtMemPoolDestroy(rtMemPool_t const memPool) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    void *f = npu_front_load(877);
+    void *f = npu_front_load(884);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(877);
+        return (rtError_t)npu_front_fail(884);
     return ((__typeof__(&rtMemPoolSetAttr))f)(memPool, attr, value);
 }
 
 NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    void *f = npu_front_slot(877);
+    void *f = npu_front_slot(884);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolSetAttr(memPool, attr, value);
     NPU_LQ_BEFORE(0);
@@ -13847,14 +13959,14 @@ NPU_EXPORT rtError_t rtMemPoolSetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    void *f = npu_front_load(878);
+    void *f = npu_front_load(885);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(878);
+        return (rtError_t)npu_front_fail(885);
     return ((__typeof__(&rtMemPoolGetAttr))f)(memPool, attr, value);
 }
 
 NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, void* value) {
-    void *f = npu_front_slot(878);
+    void *f = npu_front_slot(885);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolGetAttr(memPool, attr, value);
     NPU_LQ_BEFORE(0);
@@ -13862,14 +13974,14 @@ NPU_EXPORT rtError_t rtMemPoolGetAttr(rtMemPool_t memPool, rtMemPoolAttr attr, v
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    void *f = npu_front_load(879);
+    void *f = npu_front_load(886);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(879);
+        return (rtError_t)npu_front_fail(886);
     return ((__typeof__(&rtMemGetAddressRange))f)(ptr, pbase, psize);
 }
 
 NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    void *f = npu_front_slot(879);
+    void *f = npu_front_slot(886);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemGetAddressRange(ptr, pbase, psize);
     NPU_LQ_BEFORE(0);
@@ -13877,14 +13989,14 @@ NPU_EXPORT rtError_t rtMemGetAddressRange(void* ptr, void** pbase, size_t* psize
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
-    void *f = npu_front_load(880);
+    void *f = npu_front_load(887);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(880);
+        return (rtError_t)npu_front_fail(887);
     return ((__typeof__(&rtMemPoolMallocAsync))f)(ptr, size, memPoolId, stm);
 }
 
 NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const rtMemPool_t memPoolId, const rtStream_t stm) {
-    void *f = npu_front_slot(880);
+    void *f = npu_front_slot(887);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolMallocAsync(ptr, size, memPoolId, stm);
     NPU_LQ_BEFORE(0);
@@ -13892,14 +14004,14 @@ NPU_EXPORT rtError_t rtMemPoolMallocAsync(void** ptr, const uint64_t size, const
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
-    void *f = npu_front_load(881);
+    void *f = npu_front_load(888);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(881);
+        return (rtError_t)npu_front_fail(888);
     return ((__typeof__(&rtMemPoolFreeAsync))f)(ptr, stm);
 }
 
 NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
-    void *f = npu_front_slot(881);
+    void *f = npu_front_slot(888);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolFreeAsync(ptr, stm);
     NPU_LQ_BEFORE(0);
@@ -13907,14 +14019,14 @@ NPU_EXPORT rtError_t rtMemPoolFreeAsync(void* ptr, rtStream_t stm) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
-    void *f = npu_front_load(882);
+    void *f = npu_front_load(889);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(882);
+        return (rtError_t)npu_front_fail(889);
     return ((__typeof__(&rtMemManagedAdvise))f)(ptr, size, advise, location);
 }
 
 NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, uint16_t advise, rtMemManagedLocation location) {
-    void *f = npu_front_slot(882);
+    void *f = npu_front_slot(889);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedAdvise(ptr, size, advise, location);
     NPU_LQ_BEFORE(0);
@@ -13922,14 +14034,14 @@ NPU_EXPORT rtError_t rtMemManagedAdvise(const void* const ptr, uint64_t size, ui
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    void *f = npu_front_load(883);
+    void *f = npu_front_load(890);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(883);
+        return (rtError_t)npu_front_fail(890);
     return ((__typeof__(&rtMemManagedGetAttr))f)(attribute, ptr, size, data, dataSize);
 }
 
 NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    void *f = npu_front_slot(883);
+    void *f = npu_front_slot(890);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedGetAttr(attribute, ptr, size, data, dataSize);
     NPU_LQ_BEFORE(0);
@@ -13937,14 +14049,14 @@ NPU_EXPORT rtError_t rtMemManagedGetAttr(rtMemManagedRangeAttribute attribute, c
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    void *f = npu_front_load(884);
+    void *f = npu_front_load(891);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(884);
+        return (rtError_t)npu_front_fail(891);
     return ((__typeof__(&rtMemManagedGetAttrs))f)(attributes, numAttributes, ptr, size, data, dataSizes);
 }
 
 NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    void *f = npu_front_slot(884);
+    void *f = npu_front_slot(891);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedGetAttrs(attributes, numAttributes, ptr, size, data, dataSizes);
     NPU_LQ_BEFORE(0);
@@ -13952,14 +14064,14 @@ NPU_EXPORT rtError_t rtMemManagedGetAttrs(rtMemManagedRangeAttribute* attributes
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
-    void *f = npu_front_load(885);
+    void *f = npu_front_load(892);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(885);
+        return (rtError_t)npu_front_fail(892);
     return ((__typeof__(&rtMemPoolTrimTo))f)(memPool, minBytesToKeep);
 }
 
 NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKeep) {
-    void *f = npu_front_slot(885);
+    void *f = npu_front_slot(892);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemPoolTrimTo(memPool, minBytesToKeep);
     NPU_LQ_BEFORE(0);
@@ -13967,14 +14079,14 @@ NPU_EXPORT rtError_t rtMemPoolTrimTo(rtMemPool_t memPool, uint64_t minBytesToKee
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
-    void *f = npu_front_load(886);
+    void *f = npu_front_load(893);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(886);
+        return (rtError_t)npu_front_fail(893);
     return ((__typeof__(&rtMemManagedPrefetchAsync))f)(ptr, size, location, flags, stream);
 }
 
 NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtMemManagedLocation location, uint32_t flags, rtStream_t stream) {
-    void *f = npu_front_slot(886);
+    void *f = npu_front_slot(893);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedPrefetchAsync(ptr, size, location, flags, stream);
     NPU_LQ_BEFORE(0);
@@ -13982,14 +14094,14 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchAsync(const void* ptr, size_t size, rtM
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
-    void *f = npu_front_load(887);
+    void *f = npu_front_load(894);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(887);
+        return (rtError_t)npu_front_fail(894);
     return ((__typeof__(&rtMemManagedPrefetchBatchAsync))f)(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, rtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, rtStream_t stream) {
-    void *f = npu_front_slot(887);
+    void *f = npu_front_slot(894);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemManagedPrefetchBatchAsync(ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
     NPU_LQ_BEFORE(0);
@@ -13997,14 +14109,14 @@ NPU_EXPORT rtError_t rtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* s
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
-    void *f = npu_front_load(888);
+    void *f = npu_front_load(895);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(888);
+        return (rtError_t)npu_front_fail(895);
     return ((__typeof__(&rtMemMapSelectedLink))f)(virPtrDst, size, virPtrSrc, linkIdx);
 }
 
 NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
-    void *f = npu_front_slot(888);
+    void *f = npu_front_slot(895);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapSelectedLink(virPtrDst, size, virPtrSrc, linkIdx);
     NPU_LQ_BEFORE(0);
@@ -14012,14 +14124,14 @@ NPU_EXPORT rtError_t rtMemMapSelectedLink(void* virPtrDst, size_t size, void* vi
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    void *f = npu_front_load(889);
+    void *f = npu_front_load(896);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(889);
+        return (rtError_t)npu_front_fail(896);
     return ((__typeof__(&rtMemMapNoAccess))f)(virPtr, size, offset, handle, flags);
 }
 
 NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, rtDrvMemHandle handle, uint64_t flags) {
-    void *f = npu_front_slot(889);
+    void *f = npu_front_slot(896);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapNoAccess(virPtr, size, offset, handle, flags);
     NPU_LQ_BEFORE(0);
@@ -14027,14 +14139,14 @@ NPU_EXPORT rtError_t rtMemMapNoAccess(void* virPtr, size_t size, size_t offset, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
-    void *f = npu_front_load(890);
+    void *f = npu_front_load(897);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(890);
+        return (rtError_t)npu_front_fail(897);
     return ((__typeof__(&rtMemsetD32))f)(dst, destMax, value, count);
 }
 
 NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, uint64_t count) {
-    void *f = npu_front_slot(890);
+    void *f = npu_front_slot(897);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetD32(dst, destMax, value, count);
     NPU_LQ_BEFORE(0);
@@ -14042,14 +14154,14 @@ NPU_EXPORT rtError_t rtMemsetD32(void* dst, uint64_t destMax, uint32_t value, ui
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
-    void *f = npu_front_load(891);
+    void *f = npu_front_load(898);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(891);
+        return (rtError_t)npu_front_fail(898);
     return ((__typeof__(&rtMemsetD32Async))f)(dst, destMax, value, count, stm);
 }
 
 NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t value, uint64_t count, rtStream_t stm) {
-    void *f = npu_front_slot(891);
+    void *f = npu_front_slot(898);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemsetD32Async(dst, destMax, value, count, stm);
     NPU_LQ_BEFORE(0);
@@ -14057,14 +14169,14 @@ NPU_EXPORT rtError_t rtMemsetD32Async(void* dst, uint64_t destMax, uint32_t valu
 }
 
 static NPU_FRONT_COLD rtError_t load_rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
-    void *f = npu_front_load(892);
+    void *f = npu_front_load(899);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(892);
+        return (rtError_t)npu_front_fail(899);
     return ((__typeof__(&rtMemMapSetLink))f)(handle, adviceLink);
 }
 
 NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType adviceLink) {
-    void *f = npu_front_slot(892);
+    void *f = npu_front_slot(899);
     if (__builtin_expect(f == NULL, 0))
         return load_rtMemMapSetLink(handle, adviceLink);
     NPU_LQ_BEFORE(0);
@@ -14072,14 +14184,14 @@ NPU_EXPORT rtError_t rtMemMapSetLink(rtDrvMemHandle handle, rtMemLinkType advice
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
-    void *f = npu_front_load(893);
+    void *f = npu_front_load(900);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(893);
+        return (rtError_t)npu_front_fail(900);
     return ((__typeof__(&rtModelGetStreams))f)(mdl, streams, numStreams);
 }
 
 NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams, uint32_t* numStreams) {
-    void *f = npu_front_slot(893);
+    void *f = npu_front_slot(900);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelGetStreams(mdl, streams, numStreams);
     NPU_LQ_BEFORE(0);
@@ -14087,14 +14199,14 @@ NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
-    void *f = npu_front_load(894);
+    void *f = npu_front_load(901);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(894);
+        return (rtError_t)npu_front_fail(901);
     return ((__typeof__(&rtModelDestroyRegisterCallback))f)(mdl, fn, ptr);
 }
 
 NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
-    void *f = npu_front_slot(894);
+    void *f = npu_front_slot(901);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroyRegisterCallback(mdl, fn, ptr);
     NPU_LQ_BEFORE(0);
@@ -14102,14 +14214,14 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
-    void *f = npu_front_load(895);
+    void *f = npu_front_load(902);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(895);
+        return (rtError_t)npu_front_fail(902);
     return ((__typeof__(&rtModelDestroyUnregisterCallback))f)(mdl, fn);
 }
 
 NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
-    void *f = npu_front_slot(895);
+    void *f = npu_front_slot(902);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelDestroyUnregisterCallback(mdl, fn);
     NPU_LQ_BEFORE(0);
@@ -14117,14 +14229,14 @@ NPU_EXPORT rtError_t rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCal
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelUpdate(rtModel_t mdl) {
-    void *f = npu_front_load(896);
+    void *f = npu_front_load(903);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(896);
+        return (rtError_t)npu_front_fail(903);
     return ((__typeof__(&rtModelUpdate))f)(mdl);
 }
 
 NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
-    void *f = npu_front_slot(896);
+    void *f = npu_front_slot(903);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelUpdate(mdl);
     NPU_LQ_BEFORE(0);
@@ -14132,14 +14244,14 @@ NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
-    void *f = npu_front_load(897);
+    void *f = npu_front_load(904);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(897);
+        return (rtError_t)npu_front_fail(904);
     return ((__typeof__(&rtModelCondHandleCreate))f)(mdl, defaultLaunchValue, flag, handle);
 }
 
 NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
-    void *f = npu_front_slot(897);
+    void *f = npu_front_slot(904);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelCondHandleCreate(mdl, defaultLaunchValue, flag, handle);
     NPU_LQ_BEFORE(0);
@@ -14147,14 +14259,14 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
-    void *f = npu_front_load(898);
+    void *f = npu_front_load(905);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(898);
+        return (rtError_t)npu_front_fail(905);
     return ((__typeof__(&rtModelCondHandleGetCondPtr))f)(handle, devPtr);
 }
 
 NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
-    void *f = npu_front_slot(898);
+    void *f = npu_front_slot(905);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelCondHandleGetCondPtr(handle, devPtr);
     NPU_LQ_BEFORE(0);
@@ -14162,14 +14274,14 @@ NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
-    void *f = npu_front_load(899);
+    void *f = npu_front_load(906);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(899);
+        return (rtError_t)npu_front_fail(906);
     return ((__typeof__(&rtStreamAddCondTask))f)(params, stm, flags);
 }
 
 NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
-    void *f = npu_front_slot(899);
+    void *f = npu_front_slot(906);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamAddCondTask(params, stm, flags);
     NPU_LQ_BEFORE(0);
@@ -14177,14 +14289,14 @@ NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
-    void *f = npu_front_load(900);
+    void *f = npu_front_load(907);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(900);
+        return (rtError_t)npu_front_fail(907);
     return ((__typeof__(&rtStreamBeginCaptureToModel))f)(stm, mdl, mode);
 }
 
 NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
-    void *f = npu_front_slot(900);
+    void *f = npu_front_slot(907);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamBeginCaptureToModel(stm, mdl, mode);
     NPU_LQ_BEFORE(0);
@@ -14192,14 +14304,14 @@ NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
-    void *f = npu_front_load(901);
+    void *f = npu_front_load(908);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(901);
+        return (rtError_t)npu_front_fail(908);
     return ((__typeof__(&rtStreamGetTasks))f)(stm, tasks, numTasks);
 }
 
 NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
-    void *f = npu_front_slot(901);
+    void *f = npu_front_slot(908);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamGetTasks(stm, tasks, numTasks);
     NPU_LQ_BEFORE(0);
@@ -14207,14 +14319,14 @@ NPU_EXPORT rtError_t rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uin
 }
 
 static NPU_FRONT_COLD rtError_t load_rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
-    void *f = npu_front_load(902);
+    void *f = npu_front_load(909);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(902);
+        return (rtError_t)npu_front_fail(909);
     return ((__typeof__(&rtStreamWaitEventWithFlag))f)(stm, evt, timeout, flag);
 }
 
 NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, uint32_t timeout, uint32_t flag) {
-    void *f = npu_front_slot(902);
+    void *f = npu_front_slot(909);
     if (__builtin_expect(f == NULL, 0))
         return load_rtStreamWaitEventWithFlag(stm, evt, timeout, flag);
     NPU_LQ_BEFORE(0);
@@ -14222,14 +14334,14 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
 }
 
 static NPU_FRONT_COLD rtError_t load_rtTaskGetType(rtTask_t task, rtTaskType* type) {
-    void *f = npu_front_load(903);
+    void *f = npu_front_load(910);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(903);
+        return (rtError_t)npu_front_fail(910);
     return ((__typeof__(&rtTaskGetType))f)(task, type);
 }
 
 NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
-    void *f = npu_front_slot(903);
+    void *f = npu_front_slot(910);
     if (__builtin_expect(f == NULL, 0))
         return load_rtTaskGetType(task, type);
     NPU_LQ_BEFORE(0);
@@ -14237,14 +14349,14 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
-    void *f = npu_front_load(904);
+    void *f = npu_front_load(911);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(904);
+        return (rtError_t)npu_front_fail(911);
     return ((__typeof__(&rtTaskGetSeqId))f)(task, id);
 }
 
 NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
-    void *f = npu_front_slot(904);
+    void *f = npu_front_slot(911);
     if (__builtin_expect(f == NULL, 0))
         return load_rtTaskGetSeqId(task, id);
     NPU_LQ_BEFORE(0);
@@ -14252,14 +14364,14 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
-    void *f = npu_front_load(905);
+    void *f = npu_front_load(912);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(905);
+        return (rtError_t)npu_front_fail(912);
     return ((__typeof__(&rtModelTaskGetParams))f)(task, params);
 }
 
 NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
-    void *f = npu_front_slot(905);
+    void *f = npu_front_slot(912);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskGetParams(task, params);
     NPU_LQ_BEFORE(0);
@@ -14267,14 +14379,14 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
-    void *f = npu_front_load(906);
+    void *f = npu_front_load(913);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(906);
+        return (rtError_t)npu_front_fail(913);
     return ((__typeof__(&rtModelTaskSetParams))f)(task, params);
 }
 
 NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
-    void *f = npu_front_slot(906);
+    void *f = npu_front_slot(913);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskSetParams(task, params);
     NPU_LQ_BEFORE(0);
@@ -14282,14 +14394,14 @@ NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
-    void *f = npu_front_load(907);
+    void *f = npu_front_load(914);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(907);
+        return (rtError_t)npu_front_fail(914);
     return ((__typeof__(&rtModelKernelTaskGetAttribute))f)(task, attrId, attrValue);
 }
 
 NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
-    void *f = npu_front_slot(907);
+    void *f = npu_front_slot(914);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelKernelTaskGetAttribute(task, attrId, attrValue);
     NPU_LQ_BEFORE(0);
@@ -14297,14 +14409,14 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
 }
 
 static NPU_FRONT_COLD rtError_t load_rtModelTaskDisable(rtTask_t task) {
-    void *f = npu_front_load(908);
+    void *f = npu_front_load(915);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(908);
+        return (rtError_t)npu_front_fail(915);
     return ((__typeof__(&rtModelTaskDisable))f)(task);
 }
 
 NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
-    void *f = npu_front_slot(908);
+    void *f = npu_front_slot(915);
     if (__builtin_expect(f == NULL, 0))
         return load_rtModelTaskDisable(task);
     NPU_LQ_BEFORE(0);
@@ -14312,14 +14424,14 @@ NPU_EXPORT rtError_t rtModelTaskDisable(rtTask_t task) {
 }
 
 static NPU_FRONT_COLD rtError_t load_rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    void *f = npu_front_load(909);
+    void *f = npu_front_load(916);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(909);
+        return (rtError_t)npu_front_fail(916);
     return ((__typeof__(&rtCacheLastTaskExtendInfo))f)(extendInfoPtr, infoSize);
 }
 
 NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    void *f = npu_front_slot(909);
+    void *f = npu_front_slot(916);
     if (__builtin_expect(f == NULL, 0))
         return load_rtCacheLastTaskExtendInfo(extendInfoPtr, infoSize);
     NPU_LQ_BEFORE(0);
@@ -14327,14 +14439,14 @@ NPU_EXPORT rtError_t rtCacheLastTaskExtendInfo(const char* const extendInfoPtr, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
-    void *f = npu_front_load(910);
+    void *f = npu_front_load(917);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(910);
+        return (rtError_t)npu_front_fail(917);
     return ((__typeof__(&rtLaunchKernelWithArgsArray))f)(func, numBlocks, stm, cfg, args);
 }
 
 NPU_EXPORT rtError_t rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
-    void *f = npu_front_slot(910);
+    void *f = npu_front_slot(917);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchKernelWithArgsArray(func, numBlocks, stm, cfg, args);
     NPU_LQ_BEFORE(0);
@@ -14342,14 +14454,14 @@ NPU_EXPORT rtError_t rtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
-    void *f = npu_front_load(911);
+    void *f = npu_front_load(918);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(911);
+        return (rtError_t)npu_front_fail(918);
     return ((__typeof__(&rtLaunchSIMTKernelWithArgsArray))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
 }
 
 NPU_EXPORT rtError_t rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void** args) {
-    void *f = npu_front_slot(911);
+    void *f = npu_front_slot(918);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchSIMTKernelWithArgsArray(func, gridDim, blockDim, dynUbufSize, stm, cfg, args);
     NPU_LQ_BEFORE(0);
@@ -14357,14 +14469,14 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithArgsArray(void* func, rtDim3 gridDim,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
-    void *f = npu_front_load(912);
+    void *f = npu_front_load(919);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(912);
+        return (rtError_t)npu_front_fail(919);
     return ((__typeof__(&rtLaunchSIMTKernelWithHostArgs))f)(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 
 NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, rtDim3 blockDim, size_t dynUbufSize, rtStream_t stm, rtKernelLaunchCfg_t* cfg, void* hostArgs, uint32_t argsSize, rtPlaceHolderInfo_t* placeHolderArray, uint32_t placeHolderNum) {
-    void *f = npu_front_slot(912);
+    void *f = npu_front_slot(919);
     if (__builtin_expect(f == NULL, 0))
         return load_rtLaunchSIMTKernelWithHostArgs(func, gridDim, blockDim, dynUbufSize, stm, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
     NPU_LQ_BEFORE(0);
@@ -14372,14 +14484,14 @@ NPU_EXPORT rtError_t rtLaunchSIMTKernelWithHostArgs(void* func, rtDim3 gridDim, 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
-    void *f = npu_front_load(913);
+    void *f = npu_front_load(920);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(913);
+        return (rtError_t)npu_front_fail(920);
     return ((__typeof__(&rtFuncGetSize))f)(funcHandle, aicSize, aivSize);
 }
 
 NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
-    void *f = npu_front_slot(913);
+    void *f = npu_front_slot(920);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFuncGetSize(funcHandle, aicSize, aivSize);
     NPU_LQ_BEFORE(0);
@@ -14387,14 +14499,14 @@ NPU_EXPORT rtError_t rtFuncGetSize(const rtFuncHandle funcHandle, size_t* aicSiz
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
-    void *f = npu_front_load(914);
+    void *f = npu_front_load(921);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(914);
+        return (rtError_t)npu_front_fail(921);
     return ((__typeof__(&rtFunctionGetBinary))f)(funcHandle, binHandle);
 }
 
 NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHandle* binHandle) {
-    void *f = npu_front_slot(914);
+    void *f = npu_front_slot(921);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetBinary(funcHandle, binHandle);
     NPU_LQ_BEFORE(0);
@@ -14402,14 +14514,14 @@ NPU_EXPORT rtError_t rtFunctionGetBinary(const rtFuncHandle funcHandle, rtBinHan
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    void *f = npu_front_load(915);
+    void *f = npu_front_load(922);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(915);
+        return (rtError_t)npu_front_fail(922);
     return ((__typeof__(&rtFunctionGetParamCount))f)(func, paramCount);
 }
 
 NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    void *f = npu_front_slot(915);
+    void *f = npu_front_slot(922);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetParamCount(func, paramCount);
     NPU_LQ_BEFORE(0);
@@ -14417,14 +14529,14 @@ NPU_EXPORT rtError_t rtFunctionGetParamCount(const void* func, size_t* paramCoun
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    void *f = npu_front_load(916);
+    void *f = npu_front_load(923);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(916);
+        return (rtError_t)npu_front_fail(923);
     return ((__typeof__(&rtFunctionGetParamInfo))f)(func, paramIndex, paramOffset, paramSize);
 }
 
 NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    void *f = npu_front_slot(916);
+    void *f = npu_front_slot(923);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetParamInfo(func, paramIndex, paramOffset, paramSize);
     NPU_LQ_BEFORE(0);
@@ -14432,14 +14544,14 @@ NPU_EXPORT rtError_t rtFunctionGetParamInfo(const void* func, size_t paramIndex,
 }
 
 static NPU_FRONT_COLD rtError_t load_rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    void *f = npu_front_load(917);
+    void *f = npu_front_load(924);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(917);
+        return (rtError_t)npu_front_fail(924);
     return ((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))f)(func, flags, dynamicUbufSize);
 }
 
 NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    void *f = npu_front_slot(917);
+    void *f = npu_front_slot(924);
     if (__builtin_expect(f == NULL, 0))
         return load_rtFunctionGetAvailDynUbufPerBlock(func, flags, dynamicUbufSize);
     NPU_LQ_BEFORE(0);
@@ -14447,14 +14559,14 @@ NPU_EXPORT rtError_t rtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flag
 }
 
 static NPU_FRONT_COLD rtError_t load_rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
-    void *f = npu_front_load(918);
+    void *f = npu_front_load(925);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(918);
+        return (rtError_t)npu_front_fail(925);
     return ((__typeof__(&rtSymbolLookup))f)(hostVar, devPtr, size);
 }
 
 NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* size) {
-    void *f = npu_front_slot(918);
+    void *f = npu_front_slot(925);
     if (__builtin_expect(f == NULL, 0))
         return load_rtSymbolLookup(hostVar, devPtr, size);
     NPU_LQ_BEFORE(0);
@@ -14462,14 +14574,14 @@ NPU_EXPORT rtError_t rtSymbolLookup(const void* hostVar, void** devPtr, size_t* 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
-    void *f = npu_front_load(919);
+    void *f = npu_front_load(926);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(919);
+        return (rtError_t)npu_front_fail(926);
     return ((__typeof__(&rtBinaryGetGlobal))f)(binHandle, name, dptr, size);
 }
 
 NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
-    void *f = npu_front_slot(919);
+    void *f = npu_front_slot(926);
     if (__builtin_expect(f == NULL, 0))
         return load_rtBinaryGetGlobal(binHandle, name, dptr, size);
     NPU_LQ_BEFORE(0);
@@ -14477,14 +14589,14 @@ NPU_EXPORT rtError_t rtBinaryGetGlobal(const rtBinHandle binHandle, const char* 
 }
 
 static NPU_FRONT_COLD rtError_t load_rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
-    void *f = npu_front_load(920);
+    void *f = npu_front_load(927);
     if (f == NULL)
-        return (rtError_t)npu_front_fail(920);
+        return (rtError_t)npu_front_fail(927);
     return ((__typeof__(&rtGetFuncBySymbol))f)(symbol, funcHandle);
 }
 
 NPU_EXPORT rtError_t rtGetFuncBySymbol(const void* symbol, rtFuncHandle* funcHandle) {
-    void *f = npu_front_slot(920);
+    void *f = npu_front_slot(927);
     if (__builtin_expect(f == NULL, 0))
         return load_rtGetFuncBySymbol(symbol, funcHandle);
     NPU_LQ_BEFORE(0);

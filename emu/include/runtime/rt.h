@@ -1979,6 +1979,14 @@ union rtStreamAttrValue_t {
 };
 typedef union rtStreamAttrValue_t rtStreamAttrValue_t;
 
+struct tagRtDevBinary {
+    uint32_t magic;
+    uint32_t version;
+    const void *data;
+    uint64_t length;
+};
+typedef struct tagRtDevBinary rtDevBinary_t;
+
 static const int32_t RT_ERROR_NONE = 0;
 
 RTS_API rtError_t rtRegTaskFailCallbackByModule(const char_t* moduleName, rtTaskFailCallback callback);
@@ -2075,7 +2083,14 @@ RTS_API rtError_t rtThreadExchangeCaptureMode(rtStreamCaptureMode* mode);
 RTS_API rtError_t rtAicpuKernelLaunchExWithArgs(const uint32_t kernelType, const char_t* const opName, const uint32_t numBlocks, const rtAicpuArgsEx_t* argsInfo, rtSmDesc_t* const smDesc, const rtStream_t stm, const uint32_t flags);
 RTS_API rtError_t rtBinarySetExceptionCallback(rtBinHandle binHandle, rtOpExceptionCallback callback, void* userData);
 RTS_API rtError_t rtGetFuncHandleFromExceptionInfo(const rtExceptionInfo_t* info, rtFuncHandle* func);
+RTS_API rtError_t rtRegisterAllKernel(const rtDevBinary_t* bin, void** hdl);
+RTS_API rtError_t rtDevBinaryRegister(const rtDevBinary_t* bin, void** hdl);
+RTS_API rtError_t rtDevBinaryUnRegister(void* hdl);
+RTS_API rtError_t rtFunctionRegister(void* binHandle, const void* stubFunc, const char_t* stubName, const void* kernelInfoExt, uint32_t funcMode);
+RTS_API rtError_t rtKernelLaunch(const void* stubFunc, uint32_t numBlocks, void* args, uint32_t argsSize, rtSmDesc_t* smDesc, rtStream_t stm);
+RTS_API rtError_t rtKernelLaunchWithHandle(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const void* kernelInfo);
 RTS_API rtError_t rtKernelLaunchWithHandleV2(void* hdl, const uint64_t tilingKey, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, const rtTaskCfgInfo_t* cfgInfo);
+RTS_API rtError_t rtKernelLaunchWithFlag(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags);
 RTS_API rtError_t rtKernelLaunchWithFlagV2(const void* stubFunc, uint32_t numBlocks, rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags, const rtTaskCfgInfo_t* cfgInfo);
 RTS_API rtError_t rtAicpuKernelLaunchWithFlag(const rtKernelLaunchNames_t* launchNames, uint32_t numBlocks, const rtArgsEx_t* argsInfo, rtSmDesc_t* smDesc, rtStream_t stm, uint32_t flags);
 RTS_API rtError_t rtSubscribeReport(uint64_t threadId, rtStream_t stm);
