@@ -19935,12 +19935,7 @@ NPU_EXPORT rtError_t rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
-    (void)deviceId;
-    (void)filter;
-    (void)dmsEvent;
-    (void)len;
-    (void)eventCount;
-    return (rtError_t)npu_unsupported(npu_self(), 634);
+    return npug_rtGetFaultEvent(npu_self(), deviceId, filter, dmsEvent, len, eventCount);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
@@ -20157,9 +20152,7 @@ NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
 }
 
 static inline rtError_t emu_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
-    (void)stm;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 641);
+    return npug_rtStreamCreateWithConfig(npu_self(), stm, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
@@ -22774,11 +22767,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** s
 }
 
 static inline rtError_t emu_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    (void)devAddr;
-    (void)value;
-    (void)flag;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 722);
+    return npug_rtsValueWrite(npu_self(), (void*)devAddr, value, flag, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -22810,11 +22799,7 @@ NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t val
 }
 
 static inline rtError_t emu_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    (void)devAddr;
-    (void)value;
-    (void)flag;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 723);
+    return npug_rtsValueWait(npu_self(), (void*)devAddr, value, flag, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -25197,9 +25182,7 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 }
 
 static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
-    (void)stream;
-    (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 798);
+    return npug_rtsStreamCreate(npu_self(), stream, config);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
@@ -25775,8 +25758,7 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsPersistentTaskClean(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 817);
+    return npug_rtsPersistentTaskClean(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
@@ -26728,11 +26710,7 @@ NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** 
 }
 
 static inline rtError_t emu_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
-    (void)destStm;
-    (void)destTaskId;
-    (void)stm;
-    (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 845);
+    return npug_rtsLaunchUpdateTask(npu_self(), destStm, destTaskId, stm, cfg);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
@@ -28287,10 +28265,7 @@ NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams,
 }
 
 static inline rtError_t emu_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
-    (void)mdl;
-    (void)fn;
-    (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 894);
+    return npug_rtModelDestroyRegisterCallback(npu_self(), mdl, fn, ptr);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
@@ -28321,9 +28296,7 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
 }
 
 static inline rtError_t emu_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
-    (void)mdl;
-    (void)fn;
-    return (rtError_t)npu_unsupported(npu_self(), 895);
+    return npug_rtModelDestroyUnregisterCallback(npu_self(), mdl, fn);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
@@ -28382,11 +28355,7 @@ NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
-    (void)mdl;
-    (void)defaultLaunchValue;
-    (void)flag;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 897);
+    return npug_rtModelCondHandleCreate(npu_self(), mdl, defaultLaunchValue, flag, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
@@ -28418,9 +28387,7 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
 }
 
 static inline rtError_t emu_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
-    (void)handle;
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 898);
+    return npug_rtModelCondHandleGetCondPtr(npu_self(), handle, devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
@@ -28450,10 +28417,7 @@ NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t
 }
 
 static inline rtError_t emu_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
-    (void)params;
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 899);
+    return npug_rtStreamAddCondTask(npu_self(), params, stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
@@ -28484,10 +28448,7 @@ NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm
 }
 
 static inline rtError_t emu_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
-    (void)stm;
-    (void)mdl;
-    (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 900);
+    return npug_rtStreamBeginCaptureToModel(npu_self(), stm, mdl, mode);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
@@ -28518,10 +28479,7 @@ NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, 
 }
 
 static inline rtError_t emu_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
-    (void)stm;
-    (void)tasks;
-    (void)numTasks;
-    return (rtError_t)npu_unsupported(npu_self(), 901);
+    return npug_rtStreamGetTasks(npu_self(), stm, tasks, numTasks);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
@@ -28584,9 +28542,7 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
 }
 
 static inline rtError_t emu_rtTaskGetType(rtTask_t task, rtTaskType* type) {
-    (void)task;
-    (void)type;
-    return (rtError_t)npu_unsupported(npu_self(), 903);
+    return npug_rtTaskGetType(npu_self(), task, type);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
@@ -28616,9 +28572,7 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
 }
 
 static inline rtError_t emu_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
-    (void)task;
-    (void)id;
-    return (rtError_t)npu_unsupported(npu_self(), 904);
+    return npug_rtTaskGetSeqId(npu_self(), task, id);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
@@ -28648,9 +28602,7 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
 }
 
 static inline rtError_t emu_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
-    (void)task;
-    (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 905);
+    return npug_rtModelTaskGetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
@@ -28680,9 +28632,7 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
 }
 
 static inline rtError_t emu_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
-    (void)task;
-    (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 906);
+    return npug_rtModelTaskSetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
@@ -28712,10 +28662,7 @@ NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
 }
 
 static inline rtError_t emu_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
-    (void)task;
-    (void)attrId;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 907);
+    return npug_rtModelKernelTaskGetAttribute(npu_self(), task, attrId, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
@@ -28746,8 +28693,7 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
 }
 
 static inline rtError_t emu_rtModelTaskDisable(rtTask_t task) {
-    (void)task;
-    return (rtError_t)npu_unsupported(npu_self(), 908);
+    return npug_rtModelTaskDisable(npu_self(), task);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {
