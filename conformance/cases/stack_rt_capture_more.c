@@ -8,7 +8,11 @@
  * aclmdlRITaskGetParams gives, with an rtTaskType), changed with
  * rtModelTaskSetParams and switched off with rtModelTaskDisable, both
  * effective at rtModelUpdate; rtModelDestroyRegisterCallback runs at
- * rtModelDestroy. Bad input gets the runtime's codes (ACL_ERROR_RT_*).
+ * rtModelDestroy. On a model built on a bound stream, a kernel task's
+ * launch attribute (rtModelKernelTaskGetAttribute) and parameters read as
+ * ACL reads them, and rtsLaunchUpdateTask gives it a new block count for
+ * the executions behind it. Bad input gets the runtime's codes
+ * (ACL_ERROR_RT_*).
  *
  * link: -lruntime -lascendcl -lascend_hal
  * needs: emulator
@@ -21,6 +25,9 @@
 #include "check.h"
 #include "runtime/rt.h"
 #include "rt_check.h"
+#include "../../examples/kernels/build_kernel.h"
+
+#define SLOTS 16u
 
 /* Offsets in rtTaskParams: the union after rsv1 (aclmdlRITaskParams'). */
 #define TP_UNION 72
@@ -62,9 +69,131 @@ static void run(rtModel_t mdl, rtStream_t stm)
     CHECK_RT(rtStreamSynchronize(stm), ACL_RT_SUCCESS);
 }
 
+/* kernel_tasks builds a model on a bound persistent stream with one
+ * block-indexed kernel (trap.c's trap_block, which writes slot i in block
+ * i), launched with RT-side attribute DATA_DUMP, and re-issues it with 5
+ * blocks through rtsLaunchUpdateTask. */
+static void kernel_tasks(const char *so)
+{
+    rtStream_t ps = NULL, exe = NULL;
+    rtStreamCreateAttr_t fa = {RT_STREAM_CREATE_ATTR_FLAGS, {RT_STREAM_PERSISTENT}};
+    rtStreamCreateConfig_t fc = {&fa, 1};
+    CHECK_RT(rtsStreamCreate(&ps, &fc), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamCreate(&exe, 0), ACL_RT_SUCCESS);
+    aclrtBinHandle bin = NULL;
+    CHECK_OK(aclrtBinaryLoadFromFile(so, NULL, &bin));
+    aclrtFuncHandle f;
+    CHECK_OK(aclrtBinaryGetFunction(bin, "trap_block", &f));
+    uint32_t *slots = NULL;
+    void *words = NULL;
+    CHECK_OK(aclrtMalloc((void **)&slots, SLOTS * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&words, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    uint32_t never = 0xFFFFFFFFu;
+    aclrtArgsHandle args;
+    aclrtParamHandle ph;
+    CHECK_OK(aclrtKernelArgsInit(f, &args));
+    CHECK_OK(aclrtKernelArgsAppend(args, &never, sizeof never, &ph));
+    CHECK_OK(aclrtKernelArgsAppend(args, &slots, sizeof slots, &ph));
+    CHECK_OK(aclrtKernelArgsFinalize(args));
+
+    rtModel_t mdl = NULL;
+    CHECK_RT(rtsModelCreate(&mdl, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtsModelBindStream(mdl, ps, RT_MODEL_STREAM_FLAG_HEAD), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtMemsetAsync(slots, SLOTS * 4, 0xFF, SLOTS * 4, ps));
+    aclrtLaunchKernelAttr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP;
+    attr.value.isDataDump = 1;
+    aclrtLaunchKernelCfg cfg = {.attrs = &attr, .numAttrs = 1};
+    CHECK_OK(aclrtLaunchKernelWithConfig(f, 2, ps, &cfg, args, NULL));
+    uint32_t tk = 0;
+    CHECK_OK(aclrtGetThreadLastTaskId(&tk));
+    CHECK_RT(rtsEndGraph(mdl, ps), ACL_RT_SUCCESS);
+    CHECK_RT(rtsModelLoadComplete(mdl, NULL), ACL_RT_SUCCESS);
+
+    rtTask_t tasks[2];
+    uint32_t nt = 2;
+    CHECK_RT(rtStreamGetTasks(ps, tasks, &nt), ACL_RT_SUCCESS);
+    CHECK_EQ(nt, 2);
+    rtTaskType ty;
+    CHECK_RT(rtTaskGetType(tasks[1], &ty), ACL_RT_SUCCESS);
+    CHECK_EQ(ty, RT_TASK_KERNEL);
+    uint32_t seq = 0;
+    CHECK_RT(rtTaskGetSeqId(tasks[1], &seq), ACL_RT_SUCCESS);
+    CHECK_EQ(seq, tk);
+
+    /* Attributes: the ACL call's value; the memset is no kernel. */
+    rtLaunchKernelAttrVal_t v;
+    aclrtLaunchKernelAttrValue av;
+    memset(&v, 0xAB, sizeof v);
+    memset(&av, 0xAB, sizeof av);
+    CHECK_EQ(sizeof v, sizeof av);
+    CHECK_RT(rtModelKernelTaskGetAttribute(tasks[1], RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, &v), ACL_RT_SUCCESS);
+    CHECK_EQ(v.isDataDump, 1);
+    CHECK_OK(aclmdlRIKernelTaskGetAttribute(tasks[1], ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, &av));
+    CHECK(memcmp(&v, &av, sizeof v) == 0);
+    CHECK_RT(rtModelKernelTaskGetAttribute(tasks[1], RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING, &v), ACL_RT_SUCCESS);
+    CHECK_EQ(v.enableProfiling, 0);
+    CHECK_RT(rtModelKernelTaskGetAttribute(tasks[0], RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, &v), ACL_ERROR_RT_PARAM_INVALID);
+
+    /* Parameters: ACL's bytes with RT_TASK_KERNEL; numBlocks 2. */
+    rtTaskParams tp;
+    aclmdlRITaskParams ap;
+    CHECK_RT(rtModelTaskGetParams(tasks[1], &tp), ACL_RT_SUCCESS);
+    CHECK_OK(aclmdlRITaskGetParams(tasks[1], &ap));
+    CHECK(memcmp(&tp, &ap, sizeof tp) == 0);
+    CHECK_EQ(tp.type, RT_TASK_KERNEL);
+    CHECK_EQ(ap.kernelTaskParams.numBlocks, 2);
+
+    uint32_t hs[SLOTS];
+    run(mdl, exe);
+    CHECK_OK(aclrtMemcpy(hs, sizeof hs, slots, sizeof hs, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < SLOTS; i++)
+        CHECK_EQ(hs[i], i < 2 ? i : 0xFFFFFFFFu);
+
+    /* rtsLaunchUpdateTask: 5 blocks, read from device memory when the
+     * update runs on exe; the execution behind it uses them. */
+    uint32_t blocks = 5;
+    CHECK_OK(aclrtMemcpy(words, 4, &blocks, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    rtTaskUpdateCfg_t uc;
+    memset(&uc, 0, sizeof uc);
+    uc.id = RT_UPDATE_AIC_AIV_TASK;
+    uc.val.aicAivTaskAttr.binHandle = bin;
+    uc.val.aicAivTaskAttr.blockDimAddr = words;
+    CHECK_RT(rtsLaunchUpdateTask(ps, tk + 7, exe, &uc), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsLaunchUpdateTask(exe, tk, exe, &uc), ACL_ERROR_RT_STREAM_MODEL);
+    rtTaskUpdateCfg_t dsa = uc;
+    dsa.id = RT_UPDATE_DSA_TASK; /* the task is no DSA task */
+    CHECK_RT(rtsLaunchUpdateTask(ps, tk, exe, &dsa), ACL_ERROR_RT_PARAM_INVALID);
+    CHECK_RT(rtsLaunchUpdateTask(ps, tk, exe, &uc), ACL_RT_SUCCESS);
+    CHECK_RT(rtModelExecute(mdl, exe, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronize(exe), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtMemcpy(hs, sizeof hs, slots, sizeof hs, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < SLOTS; i++)
+        CHECK_EQ(hs[i], i < 5 ? i : 0xFFFFFFFFu);
+
+    CHECK_RT(rtsModelUnbindStream(mdl, ps), ACL_RT_SUCCESS);
+    CHECK_RT(rtModelDestroy(mdl), ACL_RT_SUCCESS);
+    CHECK_OK(aclrtBinaryUnLoad(bin));
+    CHECK_OK(aclrtFree(slots));
+    CHECK_OK(aclrtFree(words));
+    CHECK_RT(rtStreamDestroy(ps), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamDestroy(exe), ACL_RT_SUCCESS);
+}
+
 int main(void)
 {
+    char repo[4096], so[4096];
+    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
+    if (npuemu_build_kernel(repo, "examples/kernels/trap.c", so, sizeof so) != 0) FAIL("cannot build trap.c");
     CHECK_RT(rtSetDevice(0), ACL_RT_SUCCESS);
+    const char *soc = aclrtGetSocName();
+    CHECK(soc != NULL);
+    if (strncmp(soc, "Ascend910B", 10) != 0 && strncmp(soc, "Ascend910_93", 12) != 0 && strncmp(soc, "Ascend950", 9) != 0) {
+        (void)rtDeviceReset(0);
+        SKIP("model task introspection is documented for 950/A3/A2 only (%s)", soc);
+    }
+    kernel_tasks(so);
     rtStream_t s = NULL, sub = NULL, exe = NULL;
     CHECK_RT(rtStreamCreate(&s, 0), ACL_RT_SUCCESS);
     CHECK_RT(rtStreamCreate(&sub, 0), ACL_RT_SUCCESS);
