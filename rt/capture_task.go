@@ -13,10 +13,12 @@ import (
 // (acl/cond.go, acl/mdlri_info.go, acl/taskupdate.go).
 //
 // The vendor's ACL casts its structures to the runtime's (acl-to-rt.tsv:
-// "casts to: rtTaskParams", "rtTaskUpdateCfg_t", "rtLaunchKernelAttrVal_t",
-// "rtCondTaskParams"), so their layouts are the same; the enum fields in
-// them are converted here by name (taskTypeFromACL, ...), so that a
-// numbering difference would show.
+// "casts to: rtTaskParams", "rtTaskUpdateCfg_t", "rtLaunchKernelAttrVal_t";
+// rtCondTaskParams is filled from aclmdlRICondTaskParams' fields), so
+// their layouts are the same (TaskParams and TaskUpdateCfg are generated
+// from rt.h in zmirrors.go); the enum fields in them are converted here
+// by name (taskTypeFromACL, ...), so that a numbering difference would
+// show.
 
 // socGate refuses fn on an emulated SoC that the documentation does not
 // list for fn's ACL counterpart aclFn (the feature is the runtime's: it is

@@ -84,7 +84,7 @@ func StreamCreateWithConfig(t *core.Thread, out *core.Handle, cfg *StreamConfigH
 	if cfg.Flag > 0xFFFFFFFF {
 		return invalid(fn, "handle->flag %#x does not fit the 32-bit stream flags", cfg.Flag)
 	}
-	return wrap(fn, core.CreateStream(t, fn, out, core.ClampPriority(cfg.Priority), uint32(cfg.Flag)))
+	return named(core.CreateStream(t, fn, out, core.ClampPriority(cfg.Priority), uint32(cfg.Flag)))
 }
 
 // PersistentTaskClean implements rtsPersistentTaskClean, as
