@@ -6758,6 +6758,17 @@ func npug_rtEventGetTimeStamp(a_t *C.npu_thread, a_timeStamp *C.uint64_t, a_evt 
 	return npu_rtEventGetTimeStamp(a_t, a_timeStamp, a_evt)
 }
 
+//export npug_rtGetFaultEvent
+func npug_rtGetFaultEvent(a_t *C.npu_thread, a_deviceID C.int32_t, a_filter *C.rtDmsEventFilter, a_dmsEvent *C.rtDmsFaultEvent, a_n C.uint32_t, a_eventCount *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtGetFaultEvent"))
+		}
+	}()
+	return npu_rtGetFaultEvent(a_t, a_deviceID, a_filter, a_dmsEvent, a_n, a_eventCount)
+}
+
 //export npug_rtGetMemUceInfo
 func npug_rtGetMemUceInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_memUceInfo *C.rtMemUceInfo) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -6822,6 +6833,17 @@ func npug_rtStreamCreate(a_t *C.npu_thread, a_stm *C.rtStream_t, a_priority C.in
 		}
 	}()
 	return npu_rtStreamCreate(a_t, a_stm, a_priority)
+}
+
+//export npug_rtStreamCreateWithConfig
+func npug_rtStreamCreateWithConfig(a_t *C.npu_thread, a_stm *C.rtStream_t, a_cfg *C.rtStreamConfigHandle) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamCreateWithConfig"))
+		}
+	}()
+	return npu_rtStreamCreateWithConfig(a_t, a_stm, a_cfg)
 }
 
 //export npug_rtStreamGetPriority
@@ -7748,6 +7770,28 @@ func npug_rtsMemcpyBatchAsync(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destM
 	return npu_rtsMemcpyBatchAsync(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_count, a_attrs, a_attrsIdxs, a_numAttrs, a_failIdx, a_stream)
 }
 
+//export npug_rtsValueWrite
+func npug_rtsValueWrite(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.uint64_t, a_flag C.uint32_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsValueWrite"))
+		}
+	}()
+	return npu_rtsValueWrite(a_t, a_devAddr, a_value, a_flag, a_stm)
+}
+
+//export npug_rtsValueWait
+func npug_rtsValueWait(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.uint64_t, a_flag C.uint32_t, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsValueWait"))
+		}
+	}()
+	return npu_rtsValueWait(a_t, a_devAddr, a_value, a_flag, a_stm)
+}
+
 //export npug_rtMemRetainAllocationHandle
 func npug_rtMemRetainAllocationHandle(a_t *C.npu_thread, a_virPtr unsafe.Pointer, a_handle *C.rtDrvMemHandle) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8551,6 +8595,17 @@ func npug_rtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_infos *C
 	return npu_rtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
+//export npug_rtsStreamCreate
+func npug_rtsStreamCreate(a_t *C.npu_thread, a_stream *C.rtStream_t, a_config *C.rtStreamCreateConfig_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamCreate"))
+		}
+	}()
+	return npu_rtsStreamCreate(a_t, a_stream, a_config)
+}
+
 //export npug_rtsStreamSetAttribute
 func npug_rtsStreamSetAttribute(a_t *C.npu_thread, a_stm C.rtStream_t, a_stmAttrId C.rtStreamAttr, a_attrValue *C.rtStreamAttrValue_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -8747,6 +8802,17 @@ func npug_rtsStreamStop(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 		}
 	}()
 	return npu_rtsStreamStop(a_t, a_stm)
+}
+
+//export npug_rtsPersistentTaskClean
+func npug_rtsPersistentTaskClean(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsPersistentTaskClean"))
+		}
+	}()
+	return npu_rtsPersistentTaskClean(a_t, a_stm)
 }
 
 //export npug_rtsBinaryLoadFromFile
@@ -8989,6 +9055,17 @@ func npug_rtsLaunchHostFunc(a_t *C.npu_thread, a_stm C.rtStream_t, a_callBackFun
 		}
 	}()
 	return npu_rtsLaunchHostFunc(a_t, a_stm, a_callBackFunc, a_fnData)
+}
+
+//export npug_rtsLaunchUpdateTask
+func npug_rtsLaunchUpdateTask(a_t *C.npu_thread, a_destStm C.rtStream_t, a_destTaskID C.uint32_t, a_stm C.rtStream_t, a_cfg *C.rtTaskUpdateCfg_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchUpdateTask"))
+		}
+	}()
+	return npu_rtsLaunchUpdateTask(a_t, a_destStm, a_destTaskID, a_stm, a_cfg)
 }
 
 //export npug_rtsModelCreate
@@ -9464,6 +9541,28 @@ func npug_rtModelGetStreams(a_t *C.npu_thread, a_mdl C.rtModel_t, a_streams *C.r
 	return npu_rtModelGetStreams(a_t, a_mdl, a_streams, a_numStreams)
 }
 
+//export npug_rtModelDestroyRegisterCallback
+func npug_rtModelDestroyRegisterCallback(a_t *C.npu_thread, a_mdl C.rtModel_t, a_fn C.rtCallback_t, a_ptr unsafe.Pointer) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDestroyRegisterCallback"))
+		}
+	}()
+	return npu_rtModelDestroyRegisterCallback(a_t, a_mdl, a_fn, a_ptr)
+}
+
+//export npug_rtModelDestroyUnregisterCallback
+func npug_rtModelDestroyUnregisterCallback(a_t *C.npu_thread, a_mdl C.rtModel_t, a_fn C.rtCallback_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelDestroyUnregisterCallback"))
+		}
+	}()
+	return npu_rtModelDestroyUnregisterCallback(a_t, a_mdl, a_fn)
+}
+
 //export npug_rtModelUpdate
 func npug_rtModelUpdate(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -9475,6 +9574,61 @@ func npug_rtModelUpdate(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
 	return npu_rtModelUpdate(a_t, a_mdl)
 }
 
+//export npug_rtModelCondHandleCreate
+func npug_rtModelCondHandleCreate(a_t *C.npu_thread, a_mdl C.rtModel_t, a_defaultLaunchValue C.uint32_t, a_flag C.rtCondHandleFlag_t, a_h *C.rtCondHandle_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelCondHandleCreate"))
+		}
+	}()
+	return npu_rtModelCondHandleCreate(a_t, a_mdl, a_defaultLaunchValue, a_flag, a_h)
+}
+
+//export npug_rtModelCondHandleGetCondPtr
+func npug_rtModelCondHandleGetCondPtr(a_t *C.npu_thread, a_h C.rtCondHandle_t, a_devPtr **C.uint64_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelCondHandleGetCondPtr"))
+		}
+	}()
+	return npu_rtModelCondHandleGetCondPtr(a_t, a_h, a_devPtr)
+}
+
+//export npug_rtStreamAddCondTask
+func npug_rtStreamAddCondTask(a_t *C.npu_thread, a_params C.rtCondTaskParams, a_stm C.rtStream_t, a_flags C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamAddCondTask"))
+		}
+	}()
+	return npu_rtStreamAddCondTask(a_t, a_params, a_stm, a_flags)
+}
+
+//export npug_rtStreamBeginCaptureToModel
+func npug_rtStreamBeginCaptureToModel(a_t *C.npu_thread, a_stm C.rtStream_t, a_mdl C.rtModel_t, a_mode C.rtStreamCaptureMode) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamBeginCaptureToModel"))
+		}
+	}()
+	return npu_rtStreamBeginCaptureToModel(a_t, a_stm, a_mdl, a_mode)
+}
+
+//export npug_rtStreamGetTasks
+func npug_rtStreamGetTasks(a_t *C.npu_thread, a_stm C.rtStream_t, a_tasks *C.rtTask_t, a_numTasks *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetTasks"))
+		}
+	}()
+	return npu_rtStreamGetTasks(a_t, a_stm, a_tasks, a_numTasks)
+}
+
 //export npug_rtStreamWaitEventWithFlag
 func npug_rtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt C.rtEvent_t, a_timeout C.uint32_t, a_flag C.uint32_t) (r C.rtError_t) {
 	debug.SetPanicOnFault(true)
@@ -9484,6 +9638,72 @@ func npug_rtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt
 		}
 	}()
 	return npu_rtStreamWaitEventWithFlag(a_t, a_stm, a_evt, a_timeout, a_flag)
+}
+
+//export npug_rtTaskGetType
+func npug_rtTaskGetType(a_t *C.npu_thread, a_task C.rtTask_t, a_typ *C.rtTaskType) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtTaskGetType"))
+		}
+	}()
+	return npu_rtTaskGetType(a_t, a_task, a_typ)
+}
+
+//export npug_rtTaskGetSeqId
+func npug_rtTaskGetSeqId(a_t *C.npu_thread, a_task C.rtTask_t, a_id *C.uint32_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtTaskGetSeqId"))
+		}
+	}()
+	return npu_rtTaskGetSeqId(a_t, a_task, a_id)
+}
+
+//export npug_rtModelTaskGetParams
+func npug_rtModelTaskGetParams(a_t *C.npu_thread, a_task C.rtTask_t, a_params *C.rtTaskParams) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelTaskGetParams"))
+		}
+	}()
+	return npu_rtModelTaskGetParams(a_t, a_task, a_params)
+}
+
+//export npug_rtModelTaskSetParams
+func npug_rtModelTaskSetParams(a_t *C.npu_thread, a_task C.rtTask_t, a_params *C.rtTaskParams) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelTaskSetParams"))
+		}
+	}()
+	return npu_rtModelTaskSetParams(a_t, a_task, a_params)
+}
+
+//export npug_rtModelKernelTaskGetAttribute
+func npug_rtModelKernelTaskGetAttribute(a_t *C.npu_thread, a_task C.rtTask_t, a_attrID C.rtLaunchKernelAttrId, a_attrValue *C.rtLaunchKernelAttrVal_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelKernelTaskGetAttribute"))
+		}
+	}()
+	return npu_rtModelKernelTaskGetAttribute(a_t, a_task, a_attrID, a_attrValue)
+}
+
+//export npug_rtModelTaskDisable
+func npug_rtModelTaskDisable(a_t *C.npu_thread, a_task C.rtTask_t) (r C.rtError_t) {
+	debug.SetPanicOnFault(true)
+	defer func() {
+		if p := recover(); p != nil {
+			r = C.rtError_t(caughtRT(p, a_t, "rtModelTaskDisable"))
+		}
+	}()
+	return npu_rtModelTaskDisable(a_t, a_task)
 }
 
 //export npug_rtCacheLastTaskExtendInfo

@@ -25732,12 +25732,7 @@ NPU_EXPORT rtError_t rtEventGetTimeStamp(uint64_t* timeStamp, rtEvent_t evt) {
 }
 
 static inline rtError_t emu_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
-    (void)deviceId;
-    (void)filter;
-    (void)dmsEvent;
-    (void)len;
-    (void)eventCount;
-    return (rtError_t)npu_unsupported(npu_self(), 634);
+    return npug_rtGetFaultEvent(npu_self(), deviceId, filter, dmsEvent, len, eventCount);
 }
 
 static NPU_HOOK rtError_t hook_rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* filter, rtDmsFaultEvent* dmsEvent, uint32_t len, uint32_t* eventCount) {
@@ -25958,9 +25953,7 @@ NPU_EXPORT rtError_t rtStreamCreate(rtStream_t* stm, int32_t priority) {
 }
 
 static inline rtError_t emu_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
-    (void)stm;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 641);
+    return npug_rtStreamCreateWithConfig(npu_self(), stm, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamCreateWithConfig(rtStream_t* stm, rtStreamConfigHandle* handle) {
@@ -28822,11 +28815,7 @@ NPU_EXPORT rtError_t rtsMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** s
 }
 
 static inline rtError_t emu_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    (void)devAddr;
-    (void)value;
-    (void)flag;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 729);
+    return npug_rtsValueWrite(npu_self(), (void*)devAddr, value, flag, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWrite(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -28858,11 +28847,7 @@ NPU_EXPORT rtError_t rtsValueWrite(const void* const devAddr, const uint64_t val
 }
 
 static inline rtError_t emu_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
-    (void)devAddr;
-    (void)value;
-    (void)flag;
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 730);
+    return npug_rtsValueWait(npu_self(), (void*)devAddr, value, flag, stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsValueWait(const void* const devAddr, const uint64_t value, const uint32_t flag, rtStream_t stm) {
@@ -31303,9 +31288,7 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 }
 
 static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
-    (void)stream;
-    (void)config;
-    return (rtError_t)npu_unsupported(npu_self(), 805);
+    return npug_rtsStreamCreate(npu_self(), stream, config);
 }
 
 static NPU_HOOK rtError_t hook_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
@@ -31914,8 +31897,7 @@ NPU_EXPORT rtError_t rtsStreamStop(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsPersistentTaskClean(rtStream_t stm) {
-    (void)stm;
-    return (rtError_t)npu_unsupported(npu_self(), 824);
+    return npug_rtsPersistentTaskClean(npu_self(), stm);
 }
 
 static NPU_HOOK rtError_t hook_rtsPersistentTaskClean(rtStream_t stm) {
@@ -32835,11 +32817,7 @@ NPU_EXPORT rtError_t rtsBinaryGetDevAddress(const rtBinHandle binHandle, void** 
 }
 
 static inline rtError_t emu_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
-    (void)destStm;
-    (void)destTaskId;
-    (void)stm;
-    (void)cfg;
-    return (rtError_t)npu_unsupported(npu_self(), 852);
+    return npug_rtsLaunchUpdateTask(npu_self(), destStm, destTaskId, stm, cfg);
 }
 
 static NPU_HOOK rtError_t hook_rtsLaunchUpdateTask(rtStream_t destStm, uint32_t destTaskId, rtStream_t stm, rtTaskUpdateCfg_t* cfg) {
@@ -34439,10 +34417,7 @@ NPU_EXPORT rtError_t rtModelGetStreams(rtModel_t const mdl, rtStream_t* streams,
 }
 
 static inline rtError_t emu_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
-    (void)mdl;
-    (void)fn;
-    (void)ptr;
-    return (rtError_t)npu_unsupported(npu_self(), 901);
+    return npug_rtModelDestroyRegisterCallback(npu_self(), mdl, fn, ptr);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallback_t fn, void* ptr) {
@@ -34473,9 +34448,7 @@ NPU_EXPORT rtError_t rtModelDestroyRegisterCallback(rtModel_t const mdl, rtCallb
 }
 
 static inline rtError_t emu_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
-    (void)mdl;
-    (void)fn;
-    return (rtError_t)npu_unsupported(npu_self(), 902);
+    return npug_rtModelDestroyUnregisterCallback(npu_self(), mdl, fn);
 }
 
 static NPU_HOOK rtError_t hook_rtModelDestroyUnregisterCallback(rtModel_t const mdl, rtCallback_t fn) {
@@ -34536,11 +34509,7 @@ NPU_EXPORT rtError_t rtModelUpdate(rtModel_t mdl) {
 }
 
 static inline rtError_t emu_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
-    (void)mdl;
-    (void)defaultLaunchValue;
-    (void)flag;
-    (void)handle;
-    return (rtError_t)npu_unsupported(npu_self(), 904);
+    return npug_rtModelCondHandleCreate(npu_self(), mdl, defaultLaunchValue, flag, handle);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaunchValue, rtCondHandleFlag_t flag, rtCondHandle_t* handle) {
@@ -34572,9 +34541,7 @@ NPU_EXPORT rtError_t rtModelCondHandleCreate(rtModel_t mdl, uint32_t defaultLaun
 }
 
 static inline rtError_t emu_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
-    (void)handle;
-    (void)devPtr;
-    return (rtError_t)npu_unsupported(npu_self(), 905);
+    return npug_rtModelCondHandleGetCondPtr(npu_self(), handle, devPtr);
 }
 
 static NPU_HOOK rtError_t hook_rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t** devPtr) {
@@ -34604,10 +34571,7 @@ NPU_EXPORT rtError_t rtModelCondHandleGetCondPtr(rtCondHandle_t handle, uint64_t
 }
 
 static inline rtError_t emu_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
-    (void)params;
-    (void)stm;
-    (void)flags;
-    return (rtError_t)npu_unsupported(npu_self(), 906);
+    return npug_rtStreamAddCondTask(npu_self(), params, stm, flags);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm, uint32_t flags) {
@@ -34638,10 +34602,7 @@ NPU_EXPORT rtError_t rtStreamAddCondTask(rtCondTaskParams params, rtStream_t stm
 }
 
 static inline rtError_t emu_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
-    (void)stm;
-    (void)mdl;
-    (void)mode;
-    return (rtError_t)npu_unsupported(npu_self(), 907);
+    return npug_rtStreamBeginCaptureToModel(npu_self(), stm, mdl, mode);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, const rtStreamCaptureMode mode) {
@@ -34672,10 +34633,7 @@ NPU_EXPORT rtError_t rtStreamBeginCaptureToModel(rtStream_t stm, rtModel_t mdl, 
 }
 
 static inline rtError_t emu_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
-    (void)stm;
-    (void)tasks;
-    (void)numTasks;
-    return (rtError_t)npu_unsupported(npu_self(), 908);
+    return npug_rtStreamGetTasks(npu_self(), stm, tasks, numTasks);
 }
 
 static NPU_HOOK rtError_t hook_rtStreamGetTasks(rtStream_t const stm, rtTask_t* tasks, uint32_t* numTasks) {
@@ -34740,9 +34698,7 @@ NPU_EXPORT rtError_t rtStreamWaitEventWithFlag(rtStream_t stm, rtEvent_t evt, ui
 }
 
 static inline rtError_t emu_rtTaskGetType(rtTask_t task, rtTaskType* type) {
-    (void)task;
-    (void)type;
-    return (rtError_t)npu_unsupported(npu_self(), 910);
+    return npug_rtTaskGetType(npu_self(), task, type);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetType(rtTask_t task, rtTaskType* type) {
@@ -34772,9 +34728,7 @@ NPU_EXPORT rtError_t rtTaskGetType(rtTask_t task, rtTaskType* type) {
 }
 
 static inline rtError_t emu_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
-    (void)task;
-    (void)id;
-    return (rtError_t)npu_unsupported(npu_self(), 911);
+    return npug_rtTaskGetSeqId(npu_self(), task, id);
 }
 
 static NPU_HOOK rtError_t hook_rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
@@ -34804,9 +34758,7 @@ NPU_EXPORT rtError_t rtTaskGetSeqId(rtTask_t task, uint32_t* id) {
 }
 
 static inline rtError_t emu_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
-    (void)task;
-    (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 912);
+    return npug_rtModelTaskGetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
@@ -34836,9 +34788,7 @@ NPU_EXPORT rtError_t rtModelTaskGetParams(rtTask_t task, rtTaskParams* params) {
 }
 
 static inline rtError_t emu_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
-    (void)task;
-    (void)params;
-    return (rtError_t)npu_unsupported(npu_self(), 913);
+    return npug_rtModelTaskSetParams(npu_self(), task, params);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
@@ -34868,10 +34818,7 @@ NPU_EXPORT rtError_t rtModelTaskSetParams(rtTask_t task, rtTaskParams* params) {
 }
 
 static inline rtError_t emu_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
-    (void)task;
-    (void)attrId;
-    (void)attrValue;
-    return (rtError_t)npu_unsupported(npu_self(), 914);
+    return npug_rtModelKernelTaskGetAttribute(npu_self(), task, attrId, attrValue);
 }
 
 static NPU_HOOK rtError_t hook_rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernelAttrId attrId, rtLaunchKernelAttrVal_t* attrValue) {
@@ -34902,8 +34849,7 @@ NPU_EXPORT rtError_t rtModelKernelTaskGetAttribute(rtTask_t task, rtLaunchKernel
 }
 
 static inline rtError_t emu_rtModelTaskDisable(rtTask_t task) {
-    (void)task;
-    return (rtError_t)npu_unsupported(npu_self(), 915);
+    return npug_rtModelTaskDisable(npu_self(), task);
 }
 
 static NPU_HOOK rtError_t hook_rtModelTaskDisable(rtTask_t task) {

@@ -75,20 +75,25 @@ func StreamSynchronizeWithTimeout(t *core.Thread, s core.Handle, timeoutMs int32
 	return wrap("rtStreamSynchronizeWithTimeout", core.SynchronizeStream(t, s, timeoutMs))
 }
 
-// streamFlags converts the ACL stream flags a stream was created with
-// (aclrtCreateStreamWithConfig) to the runtime's RT_STREAM_* bits, which
-// number them differently (rt-constants.tsv). ACL_STREAM_DEVICE_USE_ONLY
-// has no RT_STREAM_* bit and is not reported.
+// streamFlagPairs pairs the ACL stream flags with the runtime's RT_STREAM_*
+// bits, which number them differently (rt-constants.tsv); the pairing is
+// the one aclrtCreateStreamWithConfig makes before rtsStreamCreate and
+// aclrtStreamGetFlags undoes after rtStreamGetFlags (acl-to-rt.tsv:
+// ACL_STREAM_DEVICE_USE_ONLY is RT_STREAM_CP_PROCESS_USE).
+var streamFlagPairs = [...]struct{ acl, rt uint32 }{
+	{abi.ACL_STREAM_FAST_LAUNCH, abi.RT_STREAM_FAST_LAUNCH},
+	{abi.ACL_STREAM_FAST_SYNC, abi.RT_STREAM_FAST_SYNC},
+	{abi.ACL_STREAM_PERSISTENT, abi.RT_STREAM_PERSISTENT},
+	{abi.ACL_STREAM_HUGE, abi.RT_STREAM_HUGE},
+	{abi.ACL_STREAM_CPU_SCHEDULE, abi.RT_STREAM_CPU_SCHEDULE},
+	{abi.ACL_STREAM_DEVICE_USE_ONLY, abi.RT_STREAM_CP_PROCESS_USE},
+}
+
+// streamFlags converts the ACL stream flags a stream was created with to
+// the runtime's RT_STREAM_* bits.
 func streamFlags(acl uint32) uint32 {
-	pairs := [...]struct{ acl, rt uint32 }{
-		{abi.ACL_STREAM_FAST_LAUNCH, abi.RT_STREAM_FAST_LAUNCH},
-		{abi.ACL_STREAM_FAST_SYNC, abi.RT_STREAM_FAST_SYNC},
-		{abi.ACL_STREAM_PERSISTENT, abi.RT_STREAM_PERSISTENT},
-		{abi.ACL_STREAM_HUGE, abi.RT_STREAM_HUGE},
-		{abi.ACL_STREAM_CPU_SCHEDULE, abi.RT_STREAM_CPU_SCHEDULE},
-	}
 	var f uint32
-	for _, p := range pairs {
+	for _, p := range streamFlagPairs {
 		if acl&p.acl != 0 {
 			f |= p.rt
 		}
@@ -106,7 +111,7 @@ func StreamGetPriority(t *core.Thread, s core.Handle, priority *uint32) error {
 }
 
 // StreamGetFlags implements rtStreamGetFlags: the RT_STREAM_* bits of the
-// flags the stream was created with.
+// flags the stream was created with (streamFlagPairs).
 func StreamGetFlags(t *core.Thread, s core.Handle, flags *uint32) error {
 	const fn = "rtStreamGetFlags"
 	if flags == nil {

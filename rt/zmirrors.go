@@ -78,3 +78,30 @@ type MemPoolProps struct {
 
 // StreamAttrValue mirrors rtStreamAttrValue_t (16 bytes).
 type StreamAttrValue [16]byte
+
+// StreamConfigHandle mirrors rtStreamConfigHandle (32 bytes).
+type StreamConfigHandle struct {
+	WorkPtr  uintptr
+	WorkSize uint64
+	Flag     uint64
+	Priority uint32
+	_        [4]byte
+}
+
+// TaskParams mirrors rtTaskParams (200 bytes).
+type TaskParams struct {
+	Type        uint32
+	Rsv0        [3]uint32
+	TaskGrp     uintptr
+	OpInfoPtr   uintptr
+	OpInfoSize  uint64
+	Rsv1        [32]byte
+	NpuUnlisted [128]byte
+}
+
+// TaskUpdateCfg mirrors rtTaskUpdateCfg_t (48 bytes).
+type TaskUpdateCfg struct {
+	Id  uint32
+	_   [4]byte
+	Val [40]byte
+}
