@@ -6,12 +6,15 @@
  * configuration, an IPC access-link attribute (refused off A3), stream failure mode, attributes
  * and stop, event ids, the op wait timeout, and capture task groups
  * (captured, then updated from another stream) and the abort of a built
- * model run instance.
+ * model run instance (its destroy callback unregistered, its stream's
+ * persistent tasks cleaned).
  * TestSplitLayoutForwardingHook also runs it in the split layout under an
  * interposer, so each of these routed calls is seen there. */
 #include <string.h>
 
 #include "rt_util.h"
+
+static void on_destroy(void *arg) { *(int *)arg += 1; }
 
 int main(void)
 {
@@ -129,10 +132,15 @@ int main(void)
     CHECK_OK(aclrtMemsetAsync(buf, 4096, 3, 4096, bs));
     CHECK_OK(aclmdlRIEndTask(built, bs));
     CHECK_OK(aclmdlRIBuildEnd(built, NULL));
+    int destroyed = 0;
+    CHECK_OK(aclmdlRIDestroyRegisterCallback(built, on_destroy, &destroyed));
+    CHECK_OK(aclmdlRIDestroyUnregisterCallback(built, on_destroy));
     CHECK_OK(aclmdlRIExecute(built, -1));
     CHECK_OK(aclmdlRIAbort(built));
     CHECK_OK(aclmdlRIUnbindStream(built, bs));
     CHECK_OK(aclmdlRIDestroy(built));
+    CHECK_EQ(destroyed, 0); /* unregistered before the destruction */
+    CHECK_OK(aclrtPersistentTaskClean(bs)); /* unbound now */
     CHECK_OK(aclrtDestroyStream(bs));
     CHECK_OK(aclrtFree(buf));
 
