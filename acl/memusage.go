@@ -2,9 +2,9 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // Per-module device-memory accounting for aclrtGetMemUsageInfo, kept by
@@ -44,15 +44,17 @@ func GetMemUsageInfo(t *core.Thread, devID int32, out []core.MemUsageInfo, n *ui
 	if err := core.CheckDeviceID(fn, devID); err != nil {
 		return err
 	}
-	var recs []emu.ModuleUsage
-	if node := core.Runtime.Node.Load(); node != nil {
-		recs = node.Opened(int(devID)).MemUsage() // nil device: nothing used
+	// The records come from the driver (rtGetMemUsageInfo calls
+	// halGetMemUsageInfo across the library boundary: rt/stack).
+	recs := make([]hal.MemModuleUsage, len(out))
+	var k uint64
+	if err := stack.GetMemUsageInfo(uint32(devID), recs, &k); err != nil {
+		return abi.Errorf(abi.RTCodeOf(err), "%s: halGetMemUsageInfo: %s", fn, abi.MessageOf(err))
 	}
-	k := min(len(recs), len(out))
+	k = min(k, uint64(len(out)))
 	for i := range k {
-		out[i] = core.MemUsageInfo{Cur: recs[i].Cur, Peak: recs[i].Peak}
-		copy(out[i].Name[:len(out[i].Name)-1], hal.ModuleName(recs[i].Module))
+		out[i] = core.MemUsageInfo{Name: recs[i].Name, Cur: recs[i].Cur_mem_size, Peak: recs[i].Mem_peak_size}
 	}
-	*n = uint64(k)
+	*n = k
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,9 @@ import (
 // TestSplitLayoutForwardingHook runs the ACL cases that call a routed
 // aclrt*/aclmdlRI* function (docs/stack.md, "What binds where today")
 // in the split layout under an LD_PRELOAD library that defines every
-// routed rt* function as "count, then forward to the next definition" —
+// routed rt* function, and every rt*/hal* symbol the runtime calls across
+// the boundary in Go (rt/stack), as "count, then forward to the next
+// definition" —
 // the smallest sharing layer there is. Two things must hold:
 //   - every such case still passes: each route hands the rt* function the
 //     arguments it needs (a wrong cast, order or enum translation shows as
@@ -39,9 +42,18 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 	require.NoError(t, err)
 	routes := routedCalls(t, filepath.Join(repo, "libfake", "zshims.c"))
 	require.NotEmpty(t, routes)
+	crossings := crossingNames(t, filepath.Join(repo, "libfake", "stack.c"))
+	require.NotEmpty(t, crossings)
 
 	dir := t.TempDir()
-	hook := buildForwardHook(t, tg, routes, dir)
+	hooked := uniqueRT(routes)
+	for _, name := range crossings {
+		if !slices.Contains(hooked, name) {
+			hooked = append(hooked, name)
+		}
+	}
+	sort.Strings(hooked)
+	hook := buildForwardHook(t, tg, hooked, dir)
 
 	cases, err := Discover("cases")
 	require.NoError(t, err)
@@ -100,7 +112,7 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 		return
 	}
 	var missing []string
-	for _, rt := range uniqueRT(routes) {
+	for _, rt := range hooked {
 		if counts[rt] == 0 && routeNotExercised[rt] == "" {
 			missing = append(missing, rt)
 		}
@@ -111,7 +123,7 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 	sort.Strings(missing)
 	require.Empty(t, missing, "routed rt* functions no ACL case reached through the forwarding hook: "+
 		"add a case that calls their aclrt* function, or list them in routeNotExercised with why")
-	t.Logf("%d routed rt* functions, %d reached by %d cases", len(uniqueRT(routes)), len(counts), len(chosen))
+	t.Logf("%d hooked rt*/hal* functions, %d reached by %d cases", len(hooked), len(counts), len(chosen))
 }
 
 // splitCaseExcluded: cases that check what only the merged layout does, and why.
@@ -119,9 +131,22 @@ var splitCaseExcluded = map[string]string{
 	"kernel_launch_batch": "checks the front's deferred (batched) launches, whose failures surface at the next synchronisation; a routed launch is made when called, so an interposer sees each one, and fails immediately",
 }
 
-// routeNotExercised: routed rt* functions no plain ACL case calls through
-// their ACL function, and why.
+// routeNotExercised: hooked functions no plain ACL case reaches through an
+// ACL function, and why.
 var routeNotExercised = map[string]string{}
+
+// crossingNames reads the rt*/hal* symbols the runtime calls through the
+// library boundary in Go (libfake/stack.c's cross_names: the Go-routed ACL
+// rows and the rt* -> hal* calls).
+func crossingNames(t *testing.T, stackC string) []string {
+	data, err := os.ReadFile(stackC)
+	require.NoError(t, err)
+	var out []string
+	for _, m := range regexp.MustCompile(`\[NPU_X_\w+\] = "(\w+)"`).FindAllStringSubmatch(string(data), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
 
 // routedCalls reads the generated shims: ACL function -> the rt* function
 // its split-layout route calls.
@@ -162,10 +187,9 @@ func uniqueRT(routes map[string]string) []string {
 // with the prototype of runtime/rt.h counts its calls and calls the next
 // definition; at exit the counts go to $FORWARD_HOOK_OUT, one "name count"
 // line each.
-func buildForwardHook(t *testing.T, tg *Target, routes map[string]string, dir string) string {
-	rts := uniqueRT(routes)
+func buildForwardHook(t *testing.T, tg *Target, rts []string, dir string) string {
 	var b strings.Builder
-	b.WriteString("#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include \"runtime/rt.h\"\n\n")
+	b.WriteString("#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include \"runtime/rt.h\"\n#include \"ascend_hal.h\"\n\n")
 	fmt.Fprintf(&b, "static long counts[%d];\nstatic const char *const names[%d] = {\n", len(rts), len(rts))
 	for _, rt := range rts {
 		fmt.Fprintf(&b, "    %q,\n", rt)
@@ -205,7 +229,7 @@ __attribute__((destructor)) static void dump(void) {
 	require.NoError(t, os.WriteFile(src, []byte(b.String()), 0o644))
 	so := filepath.Join(dir, "forward_hook.so")
 	args := append(append([]string{}, tg.CC[1:]...), "-shared", "-fPIC", "-O1", "-Wall", "-Werror",
-		"-Wno-deprecated-declarations", "-I", tg.Include, "-o", so, src, "-ldl")
+		"-Wno-deprecated-declarations", "-I", tg.Include, "-I", filepath.Join(tg.Include, "driver"), "-o", so, src, "-ldl")
 	out, err := exec.Command(tg.CC[0], args...).CombinedOutput()
 	require.NoError(t, err, "compiling the forwarding hook: %s", out)
 	return so

@@ -38,6 +38,8 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halMbufChainAppend] = "halMbufChainAppend",
     [NPU_X_halMbufChainGetMbufNum] = "halMbufChainGetMbufNum",
     [NPU_X_halMbufChainGetMbuf] = "halMbufChainGetMbuf",
+    [NPU_X_halGetMemUsageInfo] = "halGetMemUsageInfo",
+    [NPU_X_halGetDeviceInfo] = "halGetDeviceInfo",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }
@@ -257,4 +259,13 @@ int32_t npu_x_halMbufChainGetMbufNum(uintptr_t head, uint32_t *num) {
 
 int32_t npu_x_halMbufChainGetMbuf(uintptr_t head, uint32_t index, uintptr_t *mbuf) {
     return NPU_X_MBUF(halMbufChainGetMbuf)((Mbuf *)head, index, (Mbuf **)mbuf);
+}
+
+int32_t npu_x_halGetMemUsageInfo(uint32_t dev, void *out, size_t in_num, size_t *out_num) {
+    return ((__typeof__(&halGetMemUsageInfo))npu_cross[NPU_X_halGetMemUsageInfo])(dev, (struct mem_module_usage *)out, in_num,
+                                                                                    out_num);
+}
+
+int32_t npu_x_halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64_t *value) {
+    return ((__typeof__(&halGetDeviceInfo))npu_cross[NPU_X_halGetDeviceInfo])(dev, module, info, value);
 }

@@ -66,6 +66,26 @@ func wireStack() {
 			return crossedDrv(C.NPU_X_halMemGetInfo, r)
 		}
 	}
+	if set(C.NPU_X_halGetMemUsageInfo) {
+		stack.HAL.GetMemUsageInfo = func(dev uint32, out []hal.MemModuleUsage, n *uint64) error {
+			var got C.size_t
+			var p unsafe.Pointer
+			if len(out) > 0 {
+				p = unsafe.Pointer(&out[0])
+			}
+			r := int32(C.npu_x_halGetMemUsageInfo(C.uint32_t(dev), p, C.size_t(len(out)), &got))
+			*n = uint64(got)
+			return crossedDrv(C.NPU_X_halGetMemUsageInfo, r)
+		}
+	}
+	if set(C.NPU_X_halGetDeviceInfo) {
+		stack.HAL.GetDeviceInfo = func(dev uint32, module, info int32, val *int64) error {
+			var v C.int64_t
+			r := int32(C.npu_x_halGetDeviceInfo(C.uint32_t(dev), C.int32_t(module), C.int32_t(info), &v))
+			*val = int64(v)
+			return crossedDrv(C.NPU_X_halGetDeviceInfo, r)
+		}
+	}
 	if set(C.NPU_X_halDeviceEnableP2P) {
 		stack.HAL.DeviceEnableP2P = func(dev, peer, flag uint32) error {
 			return crossedDrv(C.NPU_X_halDeviceEnableP2P, int32(C.npu_x_halDeviceEnableP2P(C.uint32_t(dev), C.uint32_t(peer), C.uint32_t(flag))))

@@ -52,6 +52,10 @@ enum {
     NPU_X_halMbufChainAppend,
     NPU_X_halMbufChainGetMbufNum,
     NPU_X_halMbufChainGetMbuf,
+    /* The runtime's information queries (rtGetMemUsageInfo and
+     * aclrtGetMemUsageInfo, rtGetDeviceInfo). */
+    NPU_X_halGetMemUsageInfo,
+    NPU_X_halGetDeviceInfo,
     NPU_X_COUNT
 };
 
@@ -126,6 +130,9 @@ int32_t npu_route_symbol_address(void *fn, const void *symbol, void **devPtr);
 int32_t npu_route_symbol_size(void *fn, const void *symbol, size_t *size);
 int32_t npu_x_halMemAlloc(void **pp, uint64_t size, uint64_t flag);
 int32_t npu_x_halMemFree(uintptr_t pp);
+/* out: in_num struct mem_module_usage records (hal.MemModuleUsage). */
+int32_t npu_x_halGetMemUsageInfo(uint32_t dev, void *out, size_t in_num, size_t *out_num);
+int32_t npu_x_halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64_t *value);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,
  * huge_free, giant_total, giant_free. */
 int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]);

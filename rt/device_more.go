@@ -6,8 +6,8 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
-	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // The device family, round 9: the rest of the priority-A device calls.
@@ -129,11 +129,12 @@ func GetAllUtilizations(t *core.Thread, dev, kind int32, util *uint8) error {
 }
 
 // GetDeviceInfo implements rtGetDeviceInfo: halGetDeviceInfo's value for
-// (moduleType, infoType) of device id.
+// (moduleType, infoType) of device id, asked through the driver's exported
+// symbol (rt/stack), as the runtime does.
 func GetDeviceInfo(t *core.Thread, id uint32, module, info int32, val *int64) error {
 	const fn = "rtGetDeviceInfo"
 	if val == nil {
 		return invalid(fn, "val must not be NULL")
 	}
-	return wrap(fn, hal.DeviceInfo(id, module, info, val))
+	return wrap(fn, stack.GetDeviceInfo(id, module, info, val))
 }

@@ -36,22 +36,21 @@ func RegTaskFailCallbackByModule(t *core.Thread, module string, haveModule bool,
 	if !haveModule {
 		return invalid(name, "moduleName must not be NULL")
 	}
-	m := &taskFailModules
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	key, ok := m.keys[module]
+	taskFailModules.mu.Lock()
+	defer taskFailModules.mu.Unlock()
+	key, ok := taskFailModules.keys[module]
 	if !ok {
 		if fn == nil {
 			return nil
 		}
-		if len(m.keys) >= maxTaskFailModules {
-			return invalid(name, "%d modules already registered a callback", len(m.keys))
+		if len(taskFailModules.keys) >= maxTaskFailModules {
+			return invalid(name, "%d modules already registered a callback", len(taskFailModules.keys))
 		}
-		if m.keys == nil {
-			m.keys = map[string]uintptr{}
+		if taskFailModules.keys == nil {
+			taskFailModules.keys = map[string]uintptr{}
 		}
-		key = uintptr(len(m.keys) + 1)
-		m.keys[module] = key
+		key = uintptr(len(taskFailModules.keys) + 1)
+		taskFailModules.keys[module] = key
 	}
 	if err := acl.ExceptionInfoCallbackUnregister(t, key); err != nil {
 		return wrap(name, err)

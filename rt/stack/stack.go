@@ -86,6 +86,10 @@ type HALCalls struct {
 	DeviceEnableP2P     func(dev, peer, flag uint32) error
 	DeviceDisableP2P    func(dev, peer, flag uint32) error
 	DeviceCanAccessPeer func(can *int32, dev, peer uint32) error
+	// The information queries (rtGetMemUsageInfo and aclrtGetMemUsageInfo
+	// under it; rtGetDeviceInfo).
+	GetMemUsageInfo func(dev uint32, out []hal.MemModuleUsage, n *uint64) error
+	GetDeviceInfo   func(dev uint32, module, info int32, val *int64) error
 }
 
 // HAL is set once at load; see HALCalls.
@@ -137,4 +141,20 @@ func DeviceCanAccessPeer(can *int32, dev, peer uint32) error {
 		return f(can, dev, peer)
 	}
 	return hal.DeviceCanAccessPeer(can, dev, peer)
+}
+
+// GetMemUsageInfo is halGetMemUsageInfo as the runtime calls it.
+func GetMemUsageInfo(dev uint32, out []hal.MemModuleUsage, n *uint64) error {
+	if f := HAL.GetMemUsageInfo; f != nil {
+		return f(dev, out, n)
+	}
+	return hal.GetMemUsageInfo(dev, out, n)
+}
+
+// GetDeviceInfo is halGetDeviceInfo as the runtime calls it.
+func GetDeviceInfo(dev uint32, module, info int32, val *int64) error {
+	if f := HAL.GetDeviceInfo; f != nil {
+		return f(dev, module, info, val)
+	}
+	return hal.DeviceInfo(dev, module, info, val)
 }
