@@ -6,7 +6,9 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical,
@@ -158,13 +160,16 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemP
 	if err != nil {
 		return err
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	h, err := v.Create(size, p)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	// The runtime's work is the driver's halMemCreate (rtMallocPhysical
+	// builds the drv_mem_prop), across the library boundary (rt/stack);
+	// the driver charges the allocation to the module (hal/memusage.go).
+	hp := hal.PropOf(p)
+	var h uint64
+	if err := stack.MemCreate(&h, size, &hp, 0); err != nil {
+		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemCreate: %s", fn, abi.MessageOf(err))
 	}
 	physProps.mu.Lock()
 	if physProps.m == nil {
@@ -173,7 +178,6 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemP
 	physProps.m[h] = *prop
 	physProps.mu.Unlock()
 	registerPhysical(h, size, p)
-	core.ChargePhysical(h, size, p) // aclrtGetMemUsageInfo (memusage.go)
 	*out = h
 	return nil
 }
@@ -189,12 +193,16 @@ func FreePhysical(t *core.Thread, h uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := v.Release(h); err != nil {
-		return core.WrapWithAPI(fn, err)
+	if _, _, err := v.Prop(h); err != nil {
+		return core.WrapWithAPI(fn, err) // not a handle: refused before the driver call
+	}
+	// halMemRelease across the library boundary (rt/stack), which also
+	// drops the driver's charge once the last reference goes.
+	if err := stack.MemRelease(h); err != nil {
+		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemRelease: %s", fn, abi.MessageOf(err))
 	}
 	if _, _, err := v.Prop(h); err != nil {
 		core.Unregister(core.TableVMMHandles, h)
-		core.DischargePhysical(h) // aclrtGetMemUsageInfo (memusage.go)
 		physProps.mu.Lock()
 		delete(physProps.m, h)
 		physProps.mu.Unlock()

@@ -263,8 +263,9 @@ func AllocationGranularity(prop *MemProp, option uint32, g *uint64) error {
 	return nil
 }
 
-// PropFromProps converts a model property back to drv_mem_prop.
-func propOf(p emu.PhysProp) MemProp {
+// PropOf converts a model property back to drv_mem_prop (what the runtime
+// passes to halMemCreate for aclrtMallocPhysical/rtMallocPhysical).
+func PropOf(p emu.PhysProp) MemProp {
 	out := MemProp{Side: abi.MEM_DEV_SIDE, Devid: uint32(p.Dev), Module_id: p.Module, Pg_type: pgType(p.PageType), Mem_type: memType(p.MemType)}
 	switch {
 	case p.NUMA:
@@ -290,7 +291,7 @@ func AllocationPropertiesFromHandle(prop *MemProp, h uint64) error {
 	if err != nil {
 		return wrap(fn, err)
 	}
-	*prop = propOf(p)
+	*prop = PropOf(p)
 	return nil
 }
 

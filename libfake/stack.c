@@ -40,6 +40,8 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halMbufChainGetMbuf] = "halMbufChainGetMbuf",
     [NPU_X_halGetMemUsageInfo] = "halGetMemUsageInfo",
     [NPU_X_halGetDeviceInfo] = "halGetDeviceInfo",
+    [NPU_X_halMemCreate] = "halMemCreate",
+    [NPU_X_halMemRelease] = "halMemRelease",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }
@@ -268,4 +270,15 @@ int32_t npu_x_halGetMemUsageInfo(uint32_t dev, void *out, size_t in_num, size_t 
 
 int32_t npu_x_halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64_t *value) {
     return ((__typeof__(&halGetDeviceInfo))npu_cross[NPU_X_halGetDeviceInfo])(dev, module, info, value);
+}
+
+int32_t npu_x_halMemCreate(uint64_t *handle, size_t size, const void *prop, uint64_t flag) {
+    drv_mem_handle_t *h = NULL;
+    int32_t r = ((__typeof__(&halMemCreate))npu_cross[NPU_X_halMemCreate])(&h, size, (const struct drv_mem_prop *)prop, flag);
+    *handle = (uint64_t)(uintptr_t)h;
+    return r;
+}
+
+int32_t npu_x_halMemRelease(uint64_t handle) {
+    return ((__typeof__(&halMemRelease))npu_cross[NPU_X_halMemRelease])((drv_mem_handle_t *)(uintptr_t)handle);
 }

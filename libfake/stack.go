@@ -86,6 +86,19 @@ func wireStack() {
 			return crossedDrv(C.NPU_X_halGetDeviceInfo, r)
 		}
 	}
+	if set(C.NPU_X_halMemCreate) {
+		stack.HAL.MemCreate = func(ph *uint64, size uint64, prop *hal.MemProp, flag uint64) error {
+			var h C.uint64_t
+			r := int32(C.npu_x_halMemCreate(&h, C.size_t(size), unsafe.Pointer(prop), C.uint64_t(flag)))
+			*ph = uint64(h)
+			return crossedDrv(C.NPU_X_halMemCreate, r)
+		}
+	}
+	if set(C.NPU_X_halMemRelease) {
+		stack.HAL.MemRelease = func(h uint64) error {
+			return crossedDrv(C.NPU_X_halMemRelease, int32(C.npu_x_halMemRelease(C.uint64_t(h))))
+		}
+	}
 	if set(C.NPU_X_halDeviceEnableP2P) {
 		stack.HAL.DeviceEnableP2P = func(dev, peer, flag uint32) error {
 			return crossedDrv(C.NPU_X_halDeviceEnableP2P, int32(C.npu_x_halDeviceEnableP2P(C.uint32_t(dev), C.uint32_t(peer), C.uint32_t(flag))))

@@ -56,6 +56,10 @@ enum {
      * aclrtGetMemUsageInfo, rtGetDeviceInfo). */
     NPU_X_halGetMemUsageInfo,
     NPU_X_halGetDeviceInfo,
+    /* The physical memory of the VMM calls (rtMallocPhysical and
+     * aclrtMallocPhysical, rtFreePhysical and aclrtFreePhysical). */
+    NPU_X_halMemCreate,
+    NPU_X_halMemRelease,
     NPU_X_COUNT
 };
 
@@ -133,6 +137,9 @@ int32_t npu_x_halMemFree(uintptr_t pp);
 /* out: in_num struct mem_module_usage records (hal.MemModuleUsage). */
 int32_t npu_x_halGetMemUsageInfo(uint32_t dev, void *out, size_t in_num, size_t *out_num);
 int32_t npu_x_halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64_t *value);
+/* prop: a struct drv_mem_prop (hal.MemProp); handles are uint64_t. */
+int32_t npu_x_halMemCreate(uint64_t *handle, size_t size, const void *prop, uint64_t flag);
+int32_t npu_x_halMemRelease(uint64_t handle);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,
  * huge_free, giant_total, giant_free. */
 int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]);

@@ -437,55 +437,6 @@ func HostBlocksOf(n *emu.Node) map[uintptr]bool {
 	return HostBlocks.m
 }
 
-// vmmCharge is what an aclrtMallocPhysical handle charged.
-type vmmCharge struct {
-	d      *emu.Device
-	module uint16
-	size   uint64
-}
-
-// vmmUsage maps the live aclrtMallocPhysical handles of device memory to
-// their charge; handles of a closed node are dropped at the next charge.
-var vmmUsage struct {
-	mu   sync.Mutex
-	node *emu.Node
-	m    map[uint64]vmmCharge
-}
-
-// ChargePhysical charges a new VMM physical allocation h of size bytes to
-// the module of its prop; host memory is not device memory.
-func ChargePhysical(h, size uint64, p emu.PhysProp) {
-	n := Runtime.Node.Load()
-	if p.Host || n == nil {
-		return
-	}
-	d := n.Opened(p.Dev)
-	if d == nil {
-		return
-	}
-	c := vmmCharge{d: d, module: uint16(p.Module), size: size}
-	vmmUsage.mu.Lock()
-	if vmmUsage.node != n {
-		vmmUsage.node, vmmUsage.m = n, map[uint64]vmmCharge{}
-	}
-	vmmUsage.m[h] = c
-	vmmUsage.mu.Unlock()
-	c.d.NoteUsage(c.module, int64(c.size))
-}
-
-// DischargePhysical releases the charge of handle h once its last
-// reference is gone (imported handles charged nothing: the memory is the
-// exporter's).
-func DischargePhysical(h uint64) {
-	vmmUsage.mu.Lock()
-	c, ok := vmmUsage.m[h]
-	delete(vmmUsage.m, h)
-	vmmUsage.mu.Unlock()
-	if ok {
-		c.d.NoteUsage(c.module, -int64(c.size))
-	}
-}
-
 // VMMShare records what this process did with each key: the keys it exported
 // and the addresses it imported (most recent last). ipc.mu is a leaf lock.
 var VMMShare struct {

@@ -90,6 +90,10 @@ type HALCalls struct {
 	// under it; rtGetDeviceInfo).
 	GetMemUsageInfo func(dev uint32, out []hal.MemModuleUsage, n *uint64) error
 	GetDeviceInfo   func(dev uint32, module, info int32, val *int64) error
+	// Physical memory (rtMallocPhysical, rtFreePhysical and the aclrt*
+	// calls over them).
+	MemCreate  func(ph *uint64, size uint64, prop *hal.MemProp, flag uint64) error
+	MemRelease func(h uint64) error
 }
 
 // HAL is set once at load; see HALCalls.
@@ -157,4 +161,20 @@ func GetDeviceInfo(dev uint32, module, info int32, val *int64) error {
 		return f(dev, module, info, val)
 	}
 	return hal.DeviceInfo(dev, module, info, val)
+}
+
+// MemCreate is halMemCreate as the runtime calls it.
+func MemCreate(ph *uint64, size uint64, prop *hal.MemProp, flag uint64) error {
+	if f := HAL.MemCreate; f != nil {
+		return f(ph, size, prop, flag)
+	}
+	return hal.MemCreate(ph, size, prop, flag)
+}
+
+// MemRelease is halMemRelease as the runtime calls it.
+func MemRelease(h uint64) error {
+	if f := HAL.MemRelease; f != nil {
+		return f(h)
+	}
+	return hal.MemRelease(h)
 }
