@@ -65,7 +65,7 @@ func ReserveMemAddress(t *core.Thread, out *uintptr, size, alignment uint64, exp
 	case flags&^reserveFlags != 0 || flags&3 >= abi.MEM_MAX_PAGE_TYPE:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: unknown bits or page type", fn, flags)
 	}
-	s, n, err := core.SoC(fn)
+	s, _, err := core.SoC(fn)
 	if err != nil {
 		return err
 	}
@@ -81,9 +81,11 @@ func ReserveMemAddress(t *core.Thread, out *uintptr, size, alignment uint64, exp
 			return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: expectPtr %#x (%#x bytes) is outside the user window 16 TB..24 TB", fn, expect, size)
 		}
 	}
-	p, err := n.VMM().Reserve(size, alignment, expect, pageKind(uint32(flags&3)) == emu.PageGiant)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	// rtReserveMemAddress's work is the driver's halMemAddressReserve
+	// (the flags are its flag word), across the library boundary.
+	var p uintptr
+	if err := stack.AddressReserve(&p, size, alignment, expect, flags); err != nil {
+		return driverErr(fn, err)
 	}
 	registerReservation(p, size)
 	*out = p
@@ -97,11 +99,11 @@ func ReleaseMemAddress(t *core.Thread, p uintptr) error {
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, core.UnregisterIf(core.TableReservations, uint64(p), v.Free(p)))
+	// halMemAddressFree across the library boundary (rtReleaseMemAddress).
+	return driverErr(fn, core.UnregisterIf(core.TableReservations, uint64(p), stack.AddressFree(p)))
 }
 
 // physPropOf checks an aclrtPhysicalMemProp and converts it.
@@ -169,7 +171,7 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemP
 	hp := hal.PropOf(p)
 	var h uint64
 	if err := stack.MemCreate(&h, size, &hp, 0); err != nil {
-		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemCreate: %s", fn, abi.MessageOf(err))
+		return driverErr(fn, err)
 	}
 	physProps.mu.Lock()
 	if physProps.m == nil {
@@ -199,7 +201,7 @@ func FreePhysical(t *core.Thread, h uint64) error {
 	// halMemRelease across the library boundary (rt/stack), which also
 	// drops the driver's charge once the last reference goes.
 	if err := stack.MemRelease(h); err != nil {
-		return abi.Errorf(abi.RTCodeOf(err), "%s: halMemRelease: %s", fn, abi.MessageOf(err))
+		return driverErr(fn, err)
 	}
 	if _, _, err := v.Prop(h); err != nil {
 		core.Unregister(core.TableVMMHandles, h)
@@ -230,7 +232,11 @@ func MapMem(t *core.Thread, va uintptr, size, offset, h, flags uint64, noAccess 
 	if err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, v.Map(va, size, offset, h, noAccess))
+	if noAccess { // no driver call maps without access: the model's own
+		return core.WrapWithAPI(fn, v.Map(va, size, offset, h, true))
+	}
+	// halMemMap across the library boundary (rtMapMem).
+	return driverErr(fn, stack.MemMap(va, size, offset, h, 0))
 }
 
 // UnmapMem implements aclrtUnmapMem.
@@ -239,11 +245,11 @@ func UnmapMem(t *core.Thread, va uintptr) error {
 	if va == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr must not be NULL", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, v.Unmap(va))
+	// halMemUnmap across the library boundary (rtUnmapMem).
+	return driverErr(fn, stack.MemUnmap(va))
 }
 
 // locationOf converts an access location (HOST with id 0, or DEVICE).

@@ -42,6 +42,10 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halGetDeviceInfo] = "halGetDeviceInfo",
     [NPU_X_halMemCreate] = "halMemCreate",
     [NPU_X_halMemRelease] = "halMemRelease",
+    [NPU_X_halMemAddressReserve] = "halMemAddressReserve",
+    [NPU_X_halMemAddressFree] = "halMemAddressFree",
+    [NPU_X_halMemMap] = "halMemMap",
+    [NPU_X_halMemUnmap] = "halMemUnmap",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }
@@ -281,4 +285,25 @@ int32_t npu_x_halMemCreate(uint64_t *handle, size_t size, const void *prop, uint
 
 int32_t npu_x_halMemRelease(uint64_t handle) {
     return ((__typeof__(&halMemRelease))npu_cross[NPU_X_halMemRelease])((drv_mem_handle_t *)(uintptr_t)handle);
+}
+
+int32_t npu_x_halMemAddressReserve(uintptr_t *ptr, size_t size, size_t alignment, uintptr_t addr, uint64_t flag) {
+    void *p = NULL;
+    int32_t r = ((__typeof__(&halMemAddressReserve))npu_cross[NPU_X_halMemAddressReserve])(&p, size, alignment, (void *)addr,
+                                                                                          flag);
+    *ptr = (uintptr_t)p;
+    return r;
+}
+
+int32_t npu_x_halMemAddressFree(uintptr_t ptr) {
+    return ((__typeof__(&halMemAddressFree))npu_cross[NPU_X_halMemAddressFree])((void *)ptr);
+}
+
+int32_t npu_x_halMemMap(uintptr_t ptr, size_t size, size_t offset, uint64_t handle, uint64_t flag) {
+    return ((__typeof__(&halMemMap))npu_cross[NPU_X_halMemMap])((void *)ptr, size, offset,
+                                                                (drv_mem_handle_t *)(uintptr_t)handle, flag);
+}
+
+int32_t npu_x_halMemUnmap(uintptr_t ptr) {
+    return ((__typeof__(&halMemUnmap))npu_cross[NPU_X_halMemUnmap])((void *)ptr);
 }

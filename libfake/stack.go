@@ -99,6 +99,29 @@ func wireStack() {
 			return crossedDrv(C.NPU_X_halMemRelease, int32(C.npu_x_halMemRelease(C.uint64_t(h))))
 		}
 	}
+	if set(C.NPU_X_halMemAddressReserve) {
+		stack.HAL.AddressReserve = func(pp *uintptr, size, alignment uint64, addr uintptr, flag uint64) error {
+			var p C.uintptr_t
+			r := int32(C.npu_x_halMemAddressReserve(&p, C.size_t(size), C.size_t(alignment), C.uintptr_t(addr), C.uint64_t(flag)))
+			*pp = uintptr(p)
+			return crossedDrv(C.NPU_X_halMemAddressReserve, r)
+		}
+	}
+	if set(C.NPU_X_halMemAddressFree) {
+		stack.HAL.AddressFree = func(p uintptr) error {
+			return crossedDrv(C.NPU_X_halMemAddressFree, int32(C.npu_x_halMemAddressFree(C.uintptr_t(p))))
+		}
+	}
+	if set(C.NPU_X_halMemMap) {
+		stack.HAL.MemMap = func(p uintptr, size, offset, h, flag uint64) error {
+			return crossedDrv(C.NPU_X_halMemMap, int32(C.npu_x_halMemMap(C.uintptr_t(p), C.size_t(size), C.size_t(offset), C.uint64_t(h), C.uint64_t(flag))))
+		}
+	}
+	if set(C.NPU_X_halMemUnmap) {
+		stack.HAL.MemUnmap = func(p uintptr) error {
+			return crossedDrv(C.NPU_X_halMemUnmap, int32(C.npu_x_halMemUnmap(C.uintptr_t(p))))
+		}
+	}
 	if set(C.NPU_X_halDeviceEnableP2P) {
 		stack.HAL.DeviceEnableP2P = func(dev, peer, flag uint32) error {
 			return crossedDrv(C.NPU_X_halDeviceEnableP2P, int32(C.npu_x_halDeviceEnableP2P(C.uint32_t(dev), C.uint32_t(peer), C.uint32_t(flag))))

@@ -60,6 +60,13 @@ enum {
      * aclrtMallocPhysical, rtFreePhysical and aclrtFreePhysical). */
     NPU_X_halMemCreate,
     NPU_X_halMemRelease,
+    /* Address reservations and mappings (rtReserveMemAddress,
+     * rtReleaseMemAddress, rtMapMem, rtUnmapMem and the aclrt* calls over
+     * them). */
+    NPU_X_halMemAddressReserve,
+    NPU_X_halMemAddressFree,
+    NPU_X_halMemMap,
+    NPU_X_halMemUnmap,
     NPU_X_COUNT
 };
 
@@ -140,6 +147,10 @@ int32_t npu_x_halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64
 /* prop: a struct drv_mem_prop (hal.MemProp); handles are uint64_t. */
 int32_t npu_x_halMemCreate(uint64_t *handle, size_t size, const void *prop, uint64_t flag);
 int32_t npu_x_halMemRelease(uint64_t handle);
+int32_t npu_x_halMemAddressReserve(uintptr_t *ptr, size_t size, size_t alignment, uintptr_t addr, uint64_t flag);
+int32_t npu_x_halMemAddressFree(uintptr_t ptr);
+int32_t npu_x_halMemMap(uintptr_t ptr, size_t size, size_t offset, uint64_t handle, uint64_t flag);
+int32_t npu_x_halMemUnmap(uintptr_t ptr);
 /* The size fields of struct MemPhyInfo: total, free, huge_total,
  * huge_free, giant_total, giant_free. */
 int32_t npu_x_halMemGetInfo(uint32_t devId, uint32_t type, uint64_t phy[6]);

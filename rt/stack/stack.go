@@ -94,6 +94,12 @@ type HALCalls struct {
 	// calls over them).
 	MemCreate  func(ph *uint64, size uint64, prop *hal.MemProp, flag uint64) error
 	MemRelease func(h uint64) error
+	// Address reservations and mappings (rtReserveMemAddress,
+	// rtReleaseMemAddress, rtMapMem, rtUnmapMem and the aclrt* calls).
+	AddressReserve func(pp *uintptr, size, alignment uint64, addr uintptr, flag uint64) error
+	AddressFree    func(p uintptr) error
+	MemMap         func(p uintptr, size, offset, h, flag uint64) error
+	MemUnmap       func(p uintptr) error
 }
 
 // HAL is set once at load; see HALCalls.
@@ -177,4 +183,36 @@ func MemRelease(h uint64) error {
 		return f(h)
 	}
 	return hal.MemRelease(h)
+}
+
+// AddressReserve is halMemAddressReserve as the runtime calls it.
+func AddressReserve(pp *uintptr, size, alignment uint64, addr uintptr, flag uint64) error {
+	if f := HAL.AddressReserve; f != nil {
+		return f(pp, size, alignment, addr, flag)
+	}
+	return hal.AddressReserve(pp, size, alignment, addr, flag)
+}
+
+// AddressFree is halMemAddressFree as the runtime calls it.
+func AddressFree(p uintptr) error {
+	if f := HAL.AddressFree; f != nil {
+		return f(p)
+	}
+	return hal.AddressFree(p)
+}
+
+// MemMap is halMemMap as the runtime calls it.
+func MemMap(p uintptr, size, offset, h, flag uint64) error {
+	if f := HAL.MemMap; f != nil {
+		return f(p, size, offset, h, flag)
+	}
+	return hal.MemMap(p, size, offset, h, flag)
+}
+
+// MemUnmap is halMemUnmap as the runtime calls it.
+func MemUnmap(p uintptr) error {
+	if f := HAL.MemUnmap; f != nil {
+		return f(p)
+	}
+	return hal.MemUnmap(p)
 }
