@@ -30,16 +30,7 @@ func npu_aclmdlRICondHandleGetCondPtr(t *C.npu_thread, h C.aclmdlRICondHandle, p
 //export npu_aclmdlRIAddCondTask
 func npu_aclmdlRIAddCondTask(t *C.npu_thread, params C.aclmdlRICondTaskParams, stream C.aclrtStream, flags C.uint32_t) C.aclError {
 	th := thread(t)
-	p := core.CondTaskParams{
-		Handle: handle(unsafe.Pointer(params.handle)),
-		Type:   int32(params._type),
-		Size:   uint32(params.size),
-	}
-	// The array receives the sub-graphs; its length is the declared size
-	// (bounded so that a wild size cannot make a huge view).
-	if params.modelRIArray != nil && p.Size > 0 && p.Size <= 1<<16 {
-		p.Subs = unsafe.Slice((*core.Handle)(unsafe.Pointer(params.modelRIArray)), int(p.Size))
-	}
+	p := condTaskParams(unsafe.Pointer(params.handle), int32(params._type), uint32(params.size), unsafe.Pointer(params.modelRIArray))
 	return ret(th, acl.AddCondTask(th, p, handle(unsafe.Pointer(stream)), uint32(flags)))
 }
 
@@ -47,4 +38,16 @@ func npu_aclmdlRIAddCondTask(t *C.npu_thread, params C.aclmdlRICondTaskParams, s
 func npu_aclmdlRICaptureToModelRIBegin(t *C.npu_thread, stream C.aclrtStream, modelRI C.aclmdlRI, mode C.aclmdlRICaptureMode) C.aclError {
 	th := thread(t)
 	return ret(th, acl.CaptureToModelRIBegin(th, handle(unsafe.Pointer(stream)), handle(unsafe.Pointer(modelRI)), int32(mode)))
+}
+
+// condTaskParams reads a condition task's parameters (aclmdlRICondTaskParams
+// and rtCondTaskParams have the same fields). The array receives the
+// sub-graphs; its length is the declared size (bounded so that a wild size
+// cannot make a huge view).
+func condTaskParams(h unsafe.Pointer, typ int32, size uint32, subs unsafe.Pointer) core.CondTaskParams {
+	p := core.CondTaskParams{Handle: handle(h), Type: typ, Size: size}
+	if subs != nil && size > 0 && size <= 1<<16 {
+		p.Subs = unsafe.Slice((*core.Handle)(subs), int(size))
+	}
+	return p
 }

@@ -54,16 +54,7 @@ func npu_aclrtLaunchKernelWithHostArgs(t *C.npu_thread, funcHandle C.aclrtFuncHa
 //export npu_aclrtLaunchKernelWithArgsArray
 func npu_aclrtLaunchKernelWithArgsArray(t *C.npu_thread, fn unsafe.Pointer, numBlocks C.uint32_t, stream C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args *unsafe.Pointer) C.aclError {
 	th := thread(t)
-	param := func(i, size int) []byte {
-		if args == nil {
-			return nil
-		}
-		p := unsafe.Slice(args, i+1)[i]
-		if p == nil {
-			return nil
-		}
-		return unsafe.Slice((*byte)(p), size)
-	}
+	param := argsArrayParam(args)
 	var buf [4]core.LaunchAttr
 	return ret(th, acl.LaunchKernelWithArgsArray(th, uintptr(fn), uint32(numBlocks), handle(unsafe.Pointer(stream)), launchAttrs(cfg, &buf), param))
 }
@@ -167,3 +158,19 @@ func npu_aclrtUnuseStreamResInCurrentThread(t *C.npu_thread, stream C.aclrtStrea
 // HasCycles implements acl's cycleProbe: only Ascend C launches create the
 // shared state that holds cycle counters (kernel_gm.go, Cycles).
 func (cHost) HasCycles(state []byte) bool { return kstate(state).shared != 0 }
+
+// argsArrayParam reads parameter i (size bytes) of an argument array: the
+// addresses of the kernel's parameters, as aclrtLaunchKernelWithArgsArray
+// and rtLaunchKernelWithArgsArray take them; nil for a NULL array or entry.
+func argsArrayParam(args *unsafe.Pointer) func(i, size int) []byte {
+	return func(i, size int) []byte {
+		if args == nil {
+			return nil
+		}
+		p := unsafe.Slice(args, i+1)[i]
+		if p == nil {
+			return nil
+		}
+		return unsafe.Slice((*byte)(p), size)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/npuemu/npuemu/rt"
-	"github.com/npuemu/npuemu/rt/core"
 )
 
 // Exports of the rest of the runtime's capture family (rt/capture_task.go,
@@ -33,16 +32,7 @@ func npu_rtModelCondHandleGetCondPtr(t *C.npu_thread, h C.rtCondHandle_t, devPtr
 //export npu_rtStreamAddCondTask
 func npu_rtStreamAddCondTask(t *C.npu_thread, params C.rtCondTaskParams, stm C.rtStream_t, flags C.uint32_t) C.rtError_t {
 	th := thread(t)
-	p := core.CondTaskParams{
-		Handle: handle(unsafe.Pointer(params.handle)),
-		Type:   int32(params._type),
-		Size:   uint32(params.size),
-	}
-	// The array receives the sub-graphs; its length is the declared size
-	// (bounded so that a wild size cannot make a huge view).
-	if params.modelRIArray != nil && p.Size > 0 && p.Size <= 1<<16 {
-		p.Subs = unsafe.Slice((*core.Handle)(unsafe.Pointer(params.modelRIArray)), int(p.Size))
-	}
+	p := condTaskParams(unsafe.Pointer(params.handle), int32(params._type), uint32(params.size), unsafe.Pointer(params.modelRIArray))
 	return C.rtError_t(ret(th, rt.StreamAddCondTask(th, p, handle(unsafe.Pointer(stm)), uint32(flags))))
 }
 

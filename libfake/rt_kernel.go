@@ -137,16 +137,7 @@ func npu_rtsLaunchKernelWithDevArgs(t *C.npu_thread, funcHandle C.rtFuncHandle, 
 //export npu_rtLaunchKernelWithArgsArray
 func npu_rtLaunchKernelWithArgsArray(t *C.npu_thread, fn unsafe.Pointer, numBlocks C.uint32_t, stm C.rtStream_t, cfg *C.rtKernelLaunchCfg_t, args *unsafe.Pointer) C.rtError_t {
 	th := thread(t)
-	param := func(i, size int) []byte {
-		if args == nil {
-			return nil
-		}
-		p := unsafe.Slice(args, i+1)[i]
-		if p == nil {
-			return nil
-		}
-		return unsafe.Slice((*byte)(p), size)
-	}
+	param := argsArrayParam(args)
 	var buf [4]core.LaunchAttr
 	return C.rtError_t(ret(th, rt.LaunchKernelWithArgsArray(th, uintptr(fn), uint32(numBlocks), handle(unsafe.Pointer(stm)), kernelLaunchCfg(cfg, &buf), param)))
 }
