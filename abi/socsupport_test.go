@@ -20,3 +20,19 @@ func TestSoCSupport(t *testing.T) {
 	assert.False(t, set.Has("no such family"))
 	assert.Equal(t, "none", SoCSet(0).String())
 }
+
+// TestRTSoCSupportFollowsACLCallers: an rt* function is gated where all its
+// ACL callers (acl-to-rt.tsv) are, with the union of their sets.
+func TestRTSoCSupportFollowsACLCallers(t *testing.T) {
+	rt, gated := SoCSupport("rtCmoAsync")
+	assert.True(t, gated, "aclrtCmoAsync, its only caller, is Y/Y/Y/N/N/N")
+	acl, _ := SoCSupport("aclrtCmoAsync")
+	assert.Equal(t, acl, rt)
+	rt, _ = SoCSupport("rtCntNotifyCreateServer")
+	acl, _ = SoCSupport("aclrtCntNotifyCreate")
+	assert.Equal(t, acl, rt)
+	_, gated = SoCSupport("rtMalloc")
+	assert.False(t, gated, "its callers (aclrtMalloc, ...) are documented for every family")
+	_, gated = SoCSupport("rtSetDevice")
+	assert.False(t, gated)
+}

@@ -6117,6 +6117,9 @@ func npug_rtEnableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.uin
 			r = C.rtError_t(caughtRT(p, a_t, "rtEnableP2P"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtEnableP2P"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtEnableP2P(a_t, a_devIdDes, a_phyIdSrc, a_flag)
 }
 
@@ -6128,6 +6131,9 @@ func npug_rtDisableP2P(a_t *C.npu_thread, a_devIdDes C.uint32_t, a_phyIdSrc C.ui
 			r = C.rtError_t(caughtRT(p, a_t, "rtDisableP2P"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtDisableP2P"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtDisableP2P(a_t, a_devIdDes, a_phyIdSrc)
 }
 
@@ -6139,6 +6145,9 @@ func npug_rtDeviceGetPCIBusId(a_t *C.npu_thread, a_devId C.int32_t, a_pciBusId *
 			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetPCIBusId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtDeviceGetPCIBusId"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtDeviceGetPCIBusId(a_t, a_devId, a_pciBusId, a_length)
 }
 
@@ -6150,6 +6159,9 @@ func npug_rtDeviceGetByPCIBusId(a_t *C.npu_thread, a_pciBusId *C.char, a_devId *
 			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetByPCIBusId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtDeviceGetByPCIBusId"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtDeviceGetByPCIBusId(a_t, a_pciBusId, a_devId)
 }
 
@@ -6172,6 +6184,9 @@ func npug_rtSetOpWaitTimeOut(a_t *C.npu_thread, a_timeout C.uint32_t) (r C.rtErr
 			r = C.rtError_t(caughtRT(p, a_t, "rtSetOpWaitTimeOut"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSetOpWaitTimeOut"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSetOpWaitTimeOut(a_t, a_timeout)
 }
 
@@ -6293,6 +6308,9 @@ func npug_rtSetGroup(a_t *C.npu_thread, a_groupId C.int32_t) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtSetGroup"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSetGroup"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSetGroup(a_t, a_groupId)
 }
 
@@ -6304,6 +6322,9 @@ func npug_rtGetGroupInfo(a_t *C.npu_thread, a_groupId C.int32_t, a_groupInfo *C.
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetGroupInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetGroupInfo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetGroupInfo(a_t, a_groupId, a_groupInfo, a_cnt)
 }
 
@@ -6315,6 +6336,9 @@ func npug_rtGetGroupCount(a_t *C.npu_thread, a_cnt *C.uint32_t) (r C.rtError_t) 
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetGroupCount"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetGroupCount"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetGroupCount(a_t, a_cnt)
 }
 
@@ -6370,6 +6394,9 @@ func npug_rtGetDevicePhyIdByIndex(a_t *C.npu_thread, a_devIndex C.uint32_t, a_ph
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetDevicePhyIdByIndex"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetDevicePhyIdByIndex"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetDevicePhyIdByIndex(a_t, a_devIndex, a_phyId)
 }
 
@@ -6381,6 +6408,9 @@ func npug_rtDeviceCanAccessPeer(a_t *C.npu_thread, a_canAccessPeer *C.int32_t, a
 			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceCanAccessPeer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtDeviceCanAccessPeer"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtDeviceCanAccessPeer(a_t, a_canAccessPeer, a_devId, a_peerDevice)
 }
 
@@ -6458,6 +6488,9 @@ func npug_rtDeviceTaskAbort(a_t *C.npu_thread, a_devId C.int32_t, a_timeout C.ui
 			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceTaskAbort"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtDeviceTaskAbort"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtDeviceTaskAbort(a_t, a_devId, a_timeout)
 }
 
@@ -6612,6 +6645,9 @@ func npug_rtGetDeviceUuid(a_t *C.npu_thread, a_devId C.int32_t, a_uuid *C.rtUuid
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetDeviceUuid"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetDeviceUuid"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetDeviceUuid(a_t, a_devId, a_uuid)
 }
 
@@ -6777,6 +6813,9 @@ func npug_rtGetMemUceInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_memUceInfo
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetMemUceInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetMemUceInfo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetMemUceInfo(a_t, a_deviceId, a_memUceInfo)
 }
 
@@ -6788,6 +6827,9 @@ func npug_rtMemUceRepair(a_t *C.npu_thread, a_deviceId C.uint32_t, a_memUceInfo 
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemUceRepair"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemUceRepair"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemUceRepair(a_t, a_deviceId, a_memUceInfo)
 }
 
@@ -6799,6 +6841,9 @@ func npug_rtIpcGetEventHandle(a_t *C.npu_thread, a_event C.rtEvent_t, a_h *C.rtI
 			r = C.rtError_t(caughtRT(p, a_t, "rtIpcGetEventHandle"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtIpcGetEventHandle"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtIpcGetEventHandle(a_t, a_event, a_h)
 }
 
@@ -6810,6 +6855,9 @@ func npug_rtIpcOpenEventHandle(a_t *C.npu_thread, a_h C.rtIpcEventHandle_t, a_ev
 			r = C.rtError_t(caughtRT(p, a_t, "rtIpcOpenEventHandle"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtIpcOpenEventHandle"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtIpcOpenEventHandle(a_t, a_h, a_event)
 }
 
@@ -6821,6 +6869,9 @@ func npug_rtModelGetId(a_t *C.npu_thread, a_mdl C.rtModel_t, a_modelId *C.uint32
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelGetId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelGetId"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelGetId(a_t, a_mdl, a_modelId)
 }
 
@@ -6942,6 +6993,9 @@ func npug_rtSetStreamOverflowSwitch(a_t *C.npu_thread, a_stm C.rtStream_t, a_fla
 			r = C.rtError_t(caughtRT(p, a_t, "rtSetStreamOverflowSwitch"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSetStreamOverflowSwitch"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSetStreamOverflowSwitch(a_t, a_stm, a_flags)
 }
 
@@ -6953,6 +7007,9 @@ func npug_rtGetStreamOverflowSwitch(a_t *C.npu_thread, a_stm C.rtStream_t, a_fla
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetStreamOverflowSwitch"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetStreamOverflowSwitch"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetStreamOverflowSwitch(a_t, a_stm, a_flags)
 }
 
@@ -6964,6 +7021,9 @@ func npug_rtStreamAbort(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamAbort"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamAbort"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamAbort(a_t, a_stm)
 }
 
@@ -6975,6 +7035,9 @@ func npug_rtStreamBeginCapture(a_t *C.npu_thread, a_stm C.rtStream_t, a_mode C.r
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamBeginCapture"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamBeginCapture"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamBeginCapture(a_t, a_stm, a_mode)
 }
 
@@ -6986,6 +7049,9 @@ func npug_rtStreamEndCapture(a_t *C.npu_thread, a_stm C.rtStream_t, a_captureMdl
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamEndCapture"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamEndCapture"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamEndCapture(a_t, a_stm, a_captureMdl)
 }
 
@@ -6997,6 +7063,9 @@ func npug_rtStreamGetCaptureInfo(a_t *C.npu_thread, a_stm C.rtStream_t, a_status
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetCaptureInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamGetCaptureInfo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamGetCaptureInfo(a_t, a_stm, a_status, a_captureMdl)
 }
 
@@ -7008,6 +7077,9 @@ func npug_rtThreadExchangeCaptureMode(a_t *C.npu_thread, a_mode *C.rtStreamCaptu
 			r = C.rtError_t(caughtRT(p, a_t, "rtThreadExchangeCaptureMode"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtThreadExchangeCaptureMode"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtThreadExchangeCaptureMode(a_t, a_mode)
 }
 
@@ -7261,6 +7333,9 @@ func npug_rtCacheLastTaskOpInfo(a_t *C.npu_thread, a_infoPtr unsafe.Pointer, a_i
 			r = C.rtError_t(caughtRT(p, a_t, "rtCacheLastTaskOpInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtCacheLastTaskOpInfo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtCacheLastTaskOpInfo(a_t, a_infoPtr, a_infoSize)
 }
 
@@ -7470,6 +7545,9 @@ func npug_rtMemAllocManaged(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size C.u
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemAllocManaged"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemAllocManaged"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemAllocManaged(a_t, a_ptr, a_size, a_flag, a_moduleId)
 }
 
@@ -7591,6 +7669,9 @@ func npug_rtMemPrefetchToDevice(a_t *C.npu_thread, a_devPtr unsafe.Pointer, a_le
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPrefetchToDevice"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPrefetchToDevice"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPrefetchToDevice(a_t, a_devPtr, a_len, a_devId)
 }
 
@@ -7602,6 +7683,9 @@ func npug_rtIpcSetMemoryAttr(a_t *C.npu_thread, a_name *C.char_t, a_typ C.uint32
 			r = C.rtError_t(caughtRT(p, a_t, "rtIpcSetMemoryAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtIpcSetMemoryAttr"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtIpcSetMemoryAttr(a_t, a_name, a_typ, a_attr)
 }
 
@@ -7756,6 +7840,9 @@ func npug_rtsMemcpyBatch(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_srcs *unsa
 			r = C.rtError_t(caughtRT(p, a_t, "rtsMemcpyBatch"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsMemcpyBatch"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsMemcpyBatch(a_t, a_dsts, a_srcs, a_sizes, a_count, a_attrs, a_attrsIdxs, a_numAttrs, a_failIdx)
 }
 
@@ -7767,6 +7854,9 @@ func npug_rtsMemcpyBatchAsync(a_t *C.npu_thread, a_dsts *unsafe.Pointer, a_destM
 			r = C.rtError_t(caughtRT(p, a_t, "rtsMemcpyBatchAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsMemcpyBatchAsync"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsMemcpyBatchAsync(a_t, a_dsts, a_destMaxs, a_srcs, a_sizes, a_count, a_attrs, a_attrsIdxs, a_numAttrs, a_failIdx, a_stream)
 }
 
@@ -7778,6 +7868,9 @@ func npug_rtsValueWrite(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.u
 			r = C.rtError_t(caughtRT(p, a_t, "rtsValueWrite"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsValueWrite"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsValueWrite(a_t, a_devAddr, a_value, a_flag, a_stm)
 }
 
@@ -7789,6 +7882,9 @@ func npug_rtsValueWait(a_t *C.npu_thread, a_devAddr unsafe.Pointer, a_value C.ui
 			r = C.rtError_t(caughtRT(p, a_t, "rtsValueWait"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsValueWait"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsValueWait(a_t, a_devAddr, a_value, a_flag, a_stm)
 }
 
@@ -7833,6 +7929,9 @@ func npug_rtModelExecute(a_t *C.npu_thread, a_mdl C.rtModel_t, a_stm C.rtStream_
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelExecute"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelExecute"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelExecute(a_t, a_mdl, a_stm, a_flag)
 }
 
@@ -7844,6 +7943,9 @@ func npug_rtModelDebugDotPrint(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtErro
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelDebugDotPrint"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelDebugDotPrint"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelDebugDotPrint(a_t, a_mdl)
 }
 
@@ -7855,6 +7957,9 @@ func npug_rtModelDebugJsonPrint(a_t *C.npu_thread, a_mdl C.rtModel_t, a_path *C.
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelDebugJsonPrint"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelDebugJsonPrint"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelDebugJsonPrint(a_t, a_mdl, a_path, a_flags)
 }
 
@@ -7866,6 +7971,9 @@ func npug_rtCmoAsync(a_t *C.npu_thread, a_src unsafe.Pointer, a_n C.size_t, a_op
 			r = C.rtError_t(caughtRT(p, a_t, "rtCmoAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtCmoAsync"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtCmoAsync(a_t, a_src, a_n, a_op, a_stm)
 }
 
@@ -7910,6 +8018,9 @@ func npug_rtsGetErrorVerbose(a_t *C.npu_thread, a_deviceId C.uint32_t, a_errorIn
 			r = C.rtError_t(caughtRT(p, a_t, "rtsGetErrorVerbose"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsGetErrorVerbose"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsGetErrorVerbose(a_t, a_deviceId, a_errorInfo)
 }
 
@@ -7921,6 +8032,9 @@ func npug_rtsRepairError(a_t *C.npu_thread, a_deviceId C.uint32_t, a_errorInfo *
 			r = C.rtError_t(caughtRT(p, a_t, "rtsRepairError"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsRepairError"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsRepairError(a_t, a_deviceId, a_errorInfo)
 }
 
@@ -8086,6 +8200,9 @@ func npug_rtsSetDeviceTaskAbortCallback(a_t *C.npu_thread, a_regName *C.char_t, 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsSetDeviceTaskAbortCallback"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsSetDeviceTaskAbortCallback"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsSetDeviceTaskAbortCallback(a_t, a_regName, a_callback, a_args)
 }
 
@@ -8218,6 +8335,9 @@ func npug_rtsNotifyBatchReset(a_t *C.npu_thread, a_notifies *C.rtNotify_t, a_num
 			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyBatchReset"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsNotifyBatchReset"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsNotifyBatchReset(a_t, a_notifies, a_num)
 }
 
@@ -8229,6 +8349,9 @@ func npug_rtsNotifyGetExportKey(a_t *C.npu_thread, a_notify C.rtNotify_t, a_key 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyGetExportKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsNotifyGetExportKey"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsNotifyGetExportKey(a_t, a_notify, a_key, a_length, a_flag)
 }
 
@@ -8240,6 +8363,9 @@ func npug_rtsNotifyImportByKey(a_t *C.npu_thread, a_notify *C.rtNotify_t, a_key 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifyImportByKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsNotifyImportByKey"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsNotifyImportByKey(a_t, a_notify, a_key, a_flag)
 }
 
@@ -8251,6 +8377,9 @@ func npug_rtsNotifySetImportPid(a_t *C.npu_thread, a_notify C.rtNotify_t, a_pid 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsNotifySetImportPid"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsNotifySetImportPid"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsNotifySetImportPid(a_t, a_notify, a_pid, a_num)
 }
 
@@ -8262,6 +8391,9 @@ func npug_rtNotifySetImportPidInterServer(a_t *C.npu_thread, a_notify C.rtNotify
 			r = C.rtError_t(caughtRT(p, a_t, "rtNotifySetImportPidInterServer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtNotifySetImportPidInterServer"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtNotifySetImportPidInterServer(a_t, a_notify, a_serverPidsArg, a_num)
 }
 
@@ -8273,6 +8405,9 @@ func npug_rtCntNotifyDestroy(a_t *C.npu_thread, a_inCntNotify C.rtCntNotify_t) (
 			r = C.rtError_t(caughtRT(p, a_t, "rtCntNotifyDestroy"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtCntNotifyDestroy"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtCntNotifyDestroy(a_t, a_inCntNotify)
 }
 
@@ -8284,6 +8419,9 @@ func npug_rtCntNotifyCreateServer(a_t *C.npu_thread, a_cntNotify *C.rtCntNotify_
 			r = C.rtError_t(caughtRT(p, a_t, "rtCntNotifyCreateServer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtCntNotifyCreateServer"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtCntNotifyCreateServer(a_t, a_cntNotify, a_flags)
 }
 
@@ -8295,6 +8433,9 @@ func npug_rtsCntNotifyRecord(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_s
 			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyRecord"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsCntNotifyRecord"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsCntNotifyRecord(a_t, a_cntNotify, a_stm, a_info)
 }
 
@@ -8306,6 +8447,9 @@ func npug_rtsCntNotifyWaitWithTimeout(a_t *C.npu_thread, a_cntNotify C.rtCntNoti
 			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyWaitWithTimeout"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsCntNotifyWaitWithTimeout"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsCntNotifyWaitWithTimeout(a_t, a_cntNotify, a_stm, a_info)
 }
 
@@ -8317,6 +8461,9 @@ func npug_rtsCntNotifyReset(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_st
 			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyReset"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsCntNotifyReset"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsCntNotifyReset(a_t, a_cntNotify, a_stm)
 }
 
@@ -8328,6 +8475,9 @@ func npug_rtsCntNotifyGetId(a_t *C.npu_thread, a_cntNotify C.rtCntNotify_t, a_no
 			r = C.rtError_t(caughtRT(p, a_t, "rtsCntNotifyGetId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsCntNotifyGetId"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsCntNotifyGetId(a_t, a_cntNotify, a_notifyId)
 }
 
@@ -8339,6 +8489,9 @@ func npug_rtsGetMemcpyDescSize(a_t *C.npu_thread, a_kind C.rtMemcpyKind, a_descS
 			r = C.rtError_t(caughtRT(p, a_t, "rtsGetMemcpyDescSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsGetMemcpyDescSize"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsGetMemcpyDescSize(a_t, a_kind, a_descSize)
 }
 
@@ -8350,6 +8503,9 @@ func npug_rtsSetMemcpyDesc(a_t *C.npu_thread, a_desc C.rtMemcpyDesc_t, a_kind C.
 			r = C.rtError_t(caughtRT(p, a_t, "rtsSetMemcpyDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsSetMemcpyDesc"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsSetMemcpyDesc(a_t, a_desc, a_kind, a_srcAddr, a_dstAddr, a_count, a_config)
 }
 
@@ -8361,6 +8517,9 @@ func npug_rtsMemcpyAsyncWithDesc(a_t *C.npu_thread, a_desc C.rtMemcpyDesc_t, a_k
 			r = C.rtError_t(caughtRT(p, a_t, "rtsMemcpyAsyncWithDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsMemcpyAsyncWithDesc"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsMemcpyAsyncWithDesc(a_t, a_desc, a_kind, a_config, a_stream)
 }
 
@@ -8416,6 +8575,9 @@ func npug_rtsHostRegister(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uint
 			r = C.rtError_t(caughtRT(p, a_t, "rtsHostRegister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsHostRegister"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsHostRegister(a_t, a_ptr, a_size, a_typ, a_devPtr)
 }
 
@@ -8427,6 +8589,9 @@ func npug_rtHostRegisterV2(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.uin
 			r = C.rtError_t(caughtRT(p, a_t, "rtHostRegisterV2"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtHostRegisterV2"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtHostRegisterV2(a_t, a_ptr, a_size, a_flag)
 }
 
@@ -8438,6 +8603,9 @@ func npug_rtsHostUnregister(a_t *C.npu_thread, a_ptr unsafe.Pointer) (r C.rtErro
 			r = C.rtError_t(caughtRT(p, a_t, "rtsHostUnregister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsHostUnregister"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsHostUnregister(a_t, a_ptr)
 }
 
@@ -8449,6 +8617,9 @@ func npug_rtHostGetDevicePointer(a_t *C.npu_thread, a_pHost unsafe.Pointer, a_pD
 			r = C.rtError_t(caughtRT(p, a_t, "rtHostGetDevicePointer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtHostGetDevicePointer"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtHostGetDevicePointer(a_t, a_pHost, a_pDevice, a_flag)
 }
 
@@ -8460,6 +8631,9 @@ func npug_rtsGetCmoDescSize(a_t *C.npu_thread, a_size *C.size_t) (r C.rtError_t)
 			r = C.rtError_t(caughtRT(p, a_t, "rtsGetCmoDescSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsGetCmoDescSize"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsGetCmoDescSize(a_t, a_size)
 }
 
@@ -8471,6 +8645,9 @@ func npug_rtsSetCmoDesc(a_t *C.npu_thread, a_cmoDesc C.rtCmoDesc_t, a_srcAddr un
 			r = C.rtError_t(caughtRT(p, a_t, "rtsSetCmoDesc"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsSetCmoDesc"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsSetCmoDesc(a_t, a_cmoDesc, a_srcAddr, a_srcLen)
 }
 
@@ -8482,6 +8659,9 @@ func npug_rtsLaunchCmoAddrTask(a_t *C.npu_thread, a_cmoDesc C.rtCmoDesc_t, a_stm
 			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchCmoAddrTask"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsLaunchCmoAddrTask"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsLaunchCmoAddrTask(a_t, a_cmoDesc, a_stm, a_cmoOpCode, a_reserve)
 }
 
@@ -8515,6 +8695,9 @@ func npug_rtsIpcMemGetExportKey(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemGetExportKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsIpcMemGetExportKey"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsIpcMemGetExportKey(a_t, a_ptr, a_size, a_key, a_length, a_flags)
 }
 
@@ -8526,6 +8709,9 @@ func npug_rtsIpcMemClose(a_t *C.npu_thread, a_key *C.char_t) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemClose"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsIpcMemClose"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsIpcMemClose(a_t, a_key)
 }
 
@@ -8537,6 +8723,9 @@ func npug_rtsIpcMemImportByKey(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_key *
 			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemImportByKey"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsIpcMemImportByKey"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsIpcMemImportByKey(a_t, a_ptr, a_key, a_flags)
 }
 
@@ -8548,6 +8737,9 @@ func npug_rtsIpcMemSetImportPid(a_t *C.npu_thread, a_key *C.char_t, a_pid *C.int
 			r = C.rtError_t(caughtRT(p, a_t, "rtsIpcMemSetImportPid"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsIpcMemSetImportPid"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsIpcMemSetImportPid(a_t, a_key, a_pid, a_num)
 }
 
@@ -8570,6 +8762,9 @@ func npug_rtMemcpyAsyncWithOffset(a_t *C.npu_thread, a_dst *unsafe.Pointer, a_ds
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemcpyAsyncWithOffset"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemcpyAsyncWithOffset"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemcpyAsyncWithOffset(a_t, a_dst, a_dstMax, a_dstDataOffset, a_src, a_cnt, a_srcDataOffset, a_kind, a_stm)
 }
 
@@ -8581,6 +8776,9 @@ func npug_rtIpcMemImportPidInterServer(a_t *C.npu_thread, a_key *C.char_t, a_ser
 			r = C.rtError_t(caughtRT(p, a_t, "rtIpcMemImportPidInterServer"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtIpcMemImportPidInterServer"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtIpcMemImportPidInterServer(a_t, a_key, a_serverPidsArg, a_num)
 }
 
@@ -8592,6 +8790,9 @@ func npug_rtGetMemUsageInfo(a_t *C.npu_thread, a_deviceId C.uint32_t, a_infos *C
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetMemUsageInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetMemUsageInfo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetMemUsageInfo(a_t, a_deviceId, a_infos, a_inputNum, a_outputNum)
 }
 
@@ -8658,6 +8859,9 @@ func npug_rtsStreamBeginTaskGrp(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtEr
 			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamBeginTaskGrp"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsStreamBeginTaskGrp"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsStreamBeginTaskGrp(a_t, a_stm)
 }
 
@@ -8669,6 +8873,9 @@ func npug_rtsStreamEndTaskGrp(a_t *C.npu_thread, a_stm C.rtStream_t, a_grp *C.rt
 			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamEndTaskGrp"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsStreamEndTaskGrp"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsStreamEndTaskGrp(a_t, a_stm, a_grp)
 }
 
@@ -8680,6 +8887,9 @@ func npug_rtsStreamBeginTaskUpdate(a_t *C.npu_thread, a_stm C.rtStream_t, a_grp 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamBeginTaskUpdate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsStreamBeginTaskUpdate"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsStreamBeginTaskUpdate(a_t, a_stm, a_grp)
 }
 
@@ -8691,6 +8901,9 @@ func npug_rtsStreamEndTaskUpdate(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtE
 			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamEndTaskUpdate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsStreamEndTaskUpdate"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsStreamEndTaskUpdate(a_t, a_stm)
 }
 
@@ -8702,6 +8915,9 @@ func npug_rtsSwitchStream(a_t *C.npu_thread, a_leftValue unsafe.Pointer, a_cond 
 			r = C.rtError_t(caughtRT(p, a_t, "rtsSwitchStream"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsSwitchStream"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsSwitchStream(a_t, a_leftValue, a_cond, a_rightValue, a_dataType, a_trueStream, a_falseStream, a_stream)
 }
 
@@ -8713,6 +8929,9 @@ func npug_rtsActiveStream(a_t *C.npu_thread, a_activeStream C.rtStream_t, a_stre
 			r = C.rtError_t(caughtRT(p, a_t, "rtsActiveStream"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsActiveStream"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsActiveStream(a_t, a_activeStream, a_stream)
 }
 
@@ -8801,6 +9020,9 @@ func npug_rtsStreamStop(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtsStreamStop"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsStreamStop"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsStreamStop(a_t, a_stm)
 }
 
@@ -8812,6 +9034,9 @@ func npug_rtsPersistentTaskClean(a_t *C.npu_thread, a_stm C.rtStream_t) (r C.rtE
 			r = C.rtError_t(caughtRT(p, a_t, "rtsPersistentTaskClean"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsPersistentTaskClean"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsPersistentTaskClean(a_t, a_stm)
 }
 
@@ -9065,6 +9290,9 @@ func npug_rtsLaunchUpdateTask(a_t *C.npu_thread, a_destStm C.rtStream_t, a_destT
 			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchUpdateTask"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsLaunchUpdateTask"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsLaunchUpdateTask(a_t, a_destStm, a_destTaskID, a_stm, a_cfg)
 }
 
@@ -9241,6 +9469,9 @@ func npug_rtsLaunchRandomNumTask(a_t *C.npu_thread, a_taskInfo *C.rtRandomNumTas
 			r = C.rtError_t(caughtRT(p, a_t, "rtsLaunchRandomNumTask"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtsLaunchRandomNumTask"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtsLaunchRandomNumTask(a_t, a_taskInfo, a_stm, a_reserve)
 }
 
@@ -9252,6 +9483,9 @@ func npug_rtSnapShotProcessLock(a_t *C.npu_thread) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessLock"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSnapShotProcessLock"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSnapShotProcessLock(a_t)
 }
 
@@ -9263,6 +9497,9 @@ func npug_rtSnapShotProcessUnlock(a_t *C.npu_thread) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessUnlock"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSnapShotProcessUnlock"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSnapShotProcessUnlock(a_t)
 }
 
@@ -9274,6 +9511,9 @@ func npug_rtSnapShotProcessBackup(a_t *C.npu_thread) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessBackup"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSnapShotProcessBackup"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSnapShotProcessBackup(a_t)
 }
 
@@ -9285,6 +9525,9 @@ func npug_rtSnapShotProcessRestore(a_t *C.npu_thread) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotProcessRestore"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSnapShotProcessRestore"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSnapShotProcessRestore(a_t)
 }
 
@@ -9296,6 +9539,9 @@ func npug_rtSnapShotCallbackRegister(a_t *C.npu_thread, a_stage C.rtSnapShotStag
 			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotCallbackRegister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSnapShotCallbackRegister"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSnapShotCallbackRegister(a_t, a_stage, a_callback, a_args)
 }
 
@@ -9307,6 +9553,9 @@ func npug_rtSnapShotCallbackUnregister(a_t *C.npu_thread, a_stage C.rtSnapShotSt
 			r = C.rtError_t(caughtRT(p, a_t, "rtSnapShotCallbackUnregister"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSnapShotCallbackUnregister"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSnapShotCallbackUnregister(a_t, a_stage, a_callback)
 }
 
@@ -9318,6 +9567,9 @@ func npug_rtDeviceGetLimit(a_t *C.npu_thread, a_typ C.rtLimitType_t, a_val *C.ui
 			r = C.rtError_t(caughtRT(p, a_t, "rtDeviceGetLimit"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtDeviceGetLimit"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtDeviceGetLimit(a_t, a_typ, a_val)
 }
 
@@ -9340,6 +9592,9 @@ func npug_rtEventRecordWithFlag(a_t *C.npu_thread, a_evt C.rtEvent_t, a_stm C.rt
 			r = C.rtError_t(caughtRT(p, a_t, "rtEventRecordWithFlag"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtEventRecordWithFlag"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtEventRecordWithFlag(a_t, a_evt, a_stm, a_flag)
 }
 
@@ -9351,6 +9606,9 @@ func npug_rtMemPoolCreate(a_t *C.npu_thread, a_memPool *C.rtMemPool_t, a_props *
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolCreate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolCreate"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolCreate(a_t, a_memPool, a_props)
 }
 
@@ -9362,6 +9620,9 @@ func npug_rtMemPoolDestroy(a_t *C.npu_thread, a_memPool C.rtMemPool_t) (r C.rtEr
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolDestroy"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolDestroy"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolDestroy(a_t, a_memPool)
 }
 
@@ -9373,6 +9634,9 @@ func npug_rtMemPoolSetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolSetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolSetAttr"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolSetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
@@ -9384,6 +9648,9 @@ func npug_rtMemPoolGetAttr(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_attr C.
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolGetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolGetAttr"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolGetAttr(a_t, a_memPool, a_attr, a_value)
 }
 
@@ -9406,6 +9673,9 @@ func npug_rtMemPoolMallocAsync(a_t *C.npu_thread, a_ptr *unsafe.Pointer, a_size 
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolMallocAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolMallocAsync"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolMallocAsync(a_t, a_ptr, a_size, a_memPool, a_stm)
 }
 
@@ -9417,6 +9687,9 @@ func npug_rtMemPoolFreeAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_stm C.rt
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolFreeAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolFreeAsync"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolFreeAsync(a_t, a_ptr, a_stm)
 }
 
@@ -9428,6 +9701,9 @@ func npug_rtMemManagedAdvise(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_size C.u
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedAdvise"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemManagedAdvise"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemManagedAdvise(a_t, a_ptr, a_size, a_advise, a_location)
 }
 
@@ -9439,6 +9715,9 @@ func npug_rtMemManagedGetAttr(a_t *C.npu_thread, a_attribute C.rtMemManagedRange
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedGetAttr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemManagedGetAttr"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemManagedGetAttr(a_t, a_attribute, a_ptr, a_size, a_data, a_dataSize)
 }
 
@@ -9450,6 +9729,9 @@ func npug_rtMemManagedGetAttrs(a_t *C.npu_thread, a_attributes *C.rtMemManagedRa
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedGetAttrs"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemManagedGetAttrs"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemManagedGetAttrs(a_t, a_attributes, a_numAttributes, a_ptr, a_size, a_data, a_dataSizes)
 }
 
@@ -9461,6 +9743,9 @@ func npug_rtMemPoolTrimTo(a_t *C.npu_thread, a_memPool C.rtMemPool_t, a_minBytes
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemPoolTrimTo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemPoolTrimTo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemPoolTrimTo(a_t, a_memPool, a_minBytesToKeep)
 }
 
@@ -9472,6 +9757,9 @@ func npug_rtMemManagedPrefetchAsync(a_t *C.npu_thread, a_ptr unsafe.Pointer, a_s
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedPrefetchAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemManagedPrefetchAsync"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemManagedPrefetchAsync(a_t, a_ptr, a_size, a_location, a_flags, a_stm)
 }
 
@@ -9483,6 +9771,9 @@ func npug_rtMemManagedPrefetchBatchAsync(a_t *C.npu_thread, a_ptrs *unsafe.Point
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemManagedPrefetchBatchAsync"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemManagedPrefetchBatchAsync"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemManagedPrefetchBatchAsync(a_t, a_ptrs, a_sizes, a_count, a_prefetchLocs, a_prefetchLocIdxs, a_numPrefetchLocs, a_flags, a_stream)
 }
 
@@ -9494,6 +9785,9 @@ func npug_rtMemMapSelectedLink(a_t *C.npu_thread, a_virPtrDst unsafe.Pointer, a_
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemMapSelectedLink"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemMapSelectedLink"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemMapSelectedLink(a_t, a_virPtrDst, a_size, a_virPtrSrc, a_linkIdx)
 }
 
@@ -9516,6 +9810,9 @@ func npug_rtMemsetD32(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.uint6
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetD32"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemsetD32"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemsetD32(a_t, a_dst, a_destMax, a_value, a_count)
 }
 
@@ -9527,6 +9824,9 @@ func npug_rtMemsetD32Async(a_t *C.npu_thread, a_dst unsafe.Pointer, a_destMax C.
 			r = C.rtError_t(caughtRT(p, a_t, "rtMemsetD32Async"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtMemsetD32Async"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtMemsetD32Async(a_t, a_dst, a_destMax, a_value, a_count, a_stm)
 }
 
@@ -9538,6 +9838,9 @@ func npug_rtModelGetStreams(a_t *C.npu_thread, a_mdl C.rtModel_t, a_streams *C.r
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelGetStreams"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelGetStreams"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelGetStreams(a_t, a_mdl, a_streams, a_numStreams)
 }
 
@@ -9571,6 +9874,9 @@ func npug_rtModelUpdate(a_t *C.npu_thread, a_mdl C.rtModel_t) (r C.rtError_t) {
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelUpdate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelUpdate"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelUpdate(a_t, a_mdl)
 }
 
@@ -9582,6 +9888,9 @@ func npug_rtModelCondHandleCreate(a_t *C.npu_thread, a_mdl C.rtModel_t, a_defaul
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelCondHandleCreate"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelCondHandleCreate"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelCondHandleCreate(a_t, a_mdl, a_defaultLaunchValue, a_flag, a_h)
 }
 
@@ -9593,6 +9902,9 @@ func npug_rtModelCondHandleGetCondPtr(a_t *C.npu_thread, a_h C.rtCondHandle_t, a
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelCondHandleGetCondPtr"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelCondHandleGetCondPtr"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelCondHandleGetCondPtr(a_t, a_h, a_devPtr)
 }
 
@@ -9604,6 +9916,9 @@ func npug_rtStreamAddCondTask(a_t *C.npu_thread, a_params C.rtCondTaskParams, a_
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamAddCondTask"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamAddCondTask"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamAddCondTask(a_t, a_params, a_stm, a_flags)
 }
 
@@ -9615,6 +9930,9 @@ func npug_rtStreamBeginCaptureToModel(a_t *C.npu_thread, a_stm C.rtStream_t, a_m
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamBeginCaptureToModel"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamBeginCaptureToModel"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamBeginCaptureToModel(a_t, a_stm, a_mdl, a_mode)
 }
 
@@ -9626,6 +9944,9 @@ func npug_rtStreamGetTasks(a_t *C.npu_thread, a_stm C.rtStream_t, a_tasks *C.rtT
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamGetTasks"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamGetTasks"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamGetTasks(a_t, a_stm, a_tasks, a_numTasks)
 }
 
@@ -9637,6 +9958,9 @@ func npug_rtStreamWaitEventWithFlag(a_t *C.npu_thread, a_stm C.rtStream_t, a_evt
 			r = C.rtError_t(caughtRT(p, a_t, "rtStreamWaitEventWithFlag"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtStreamWaitEventWithFlag"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtStreamWaitEventWithFlag(a_t, a_stm, a_evt, a_timeout, a_flag)
 }
 
@@ -9648,6 +9972,9 @@ func npug_rtTaskGetType(a_t *C.npu_thread, a_task C.rtTask_t, a_typ *C.rtTaskTyp
 			r = C.rtError_t(caughtRT(p, a_t, "rtTaskGetType"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtTaskGetType"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtTaskGetType(a_t, a_task, a_typ)
 }
 
@@ -9659,6 +9986,9 @@ func npug_rtTaskGetSeqId(a_t *C.npu_thread, a_task C.rtTask_t, a_id *C.uint32_t)
 			r = C.rtError_t(caughtRT(p, a_t, "rtTaskGetSeqId"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtTaskGetSeqId"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtTaskGetSeqId(a_t, a_task, a_id)
 }
 
@@ -9670,6 +10000,9 @@ func npug_rtModelTaskGetParams(a_t *C.npu_thread, a_task C.rtTask_t, a_params *C
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelTaskGetParams"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelTaskGetParams"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelTaskGetParams(a_t, a_task, a_params)
 }
 
@@ -9681,6 +10014,9 @@ func npug_rtModelTaskSetParams(a_t *C.npu_thread, a_task C.rtTask_t, a_params *C
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelTaskSetParams"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelTaskSetParams"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelTaskSetParams(a_t, a_task, a_params)
 }
 
@@ -9692,6 +10028,9 @@ func npug_rtModelKernelTaskGetAttribute(a_t *C.npu_thread, a_task C.rtTask_t, a_
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelKernelTaskGetAttribute"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelKernelTaskGetAttribute"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelKernelTaskGetAttribute(a_t, a_task, a_attrID, a_attrValue)
 }
 
@@ -9703,6 +10042,9 @@ func npug_rtModelTaskDisable(a_t *C.npu_thread, a_task C.rtTask_t) (r C.rtError_
 			r = C.rtError_t(caughtRT(p, a_t, "rtModelTaskDisable"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtModelTaskDisable"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtModelTaskDisable(a_t, a_task)
 }
 
@@ -9714,6 +10056,9 @@ func npug_rtCacheLastTaskExtendInfo(a_t *C.npu_thread, a_extendInfoPtr *C.char, 
 			r = C.rtError_t(caughtRT(p, a_t, "rtCacheLastTaskExtendInfo"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtCacheLastTaskExtendInfo"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtCacheLastTaskExtendInfo(a_t, a_extendInfoPtr, a_infoSize)
 }
 
@@ -9736,6 +10081,9 @@ func npug_rtFuncGetSize(a_t *C.npu_thread, a_funcHandle C.rtFuncHandle, a_aicSiz
 			r = C.rtError_t(caughtRT(p, a_t, "rtFuncGetSize"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtFuncGetSize"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtFuncGetSize(a_t, a_funcHandle, a_aicSize, a_aivSize)
 }
 
@@ -9791,6 +10139,9 @@ func npug_rtSymbolLookup(a_t *C.npu_thread, a_hostVar unsafe.Pointer, a_devPtr *
 			r = C.rtError_t(caughtRT(p, a_t, "rtSymbolLookup"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtSymbolLookup"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtSymbolLookup(a_t, a_hostVar, a_devPtr, a_size)
 }
 
@@ -9813,5 +10164,8 @@ func npug_rtGetFuncBySymbol(a_t *C.npu_thread, a_symbol unsafe.Pointer, a_funcHa
 			r = C.rtError_t(caughtRT(p, a_t, "rtGetFuncBySymbol"))
 		}
 	}()
+	if code, refused := socRefused(a_t, "rtGetFuncBySymbol"); refused {
+		return C.rtError_t(code)
+	}
 	return npu_rtGetFuncBySymbol(a_t, a_symbol, a_funcHandle)
 }

@@ -1066,8 +1066,6 @@ const char *const npu_route_names[] = {
     "rtGetOpExecuteTimeoutV2",
     "rtsGetCmoDescSize",
     "rtsSetCmoDesc",
-    "rtsGetErrorVerbose",
-    "rtsRepairError",
     "rtFunctionGetAttribute",
     "rtFunctionGetBinary",
     "rtFunctionGetParamCount",
@@ -1156,7 +1154,6 @@ const char *const npu_route_names[] = {
     "rtCleanDeviceSatStatus",
     "rtDeviceStatusQuery",
     "rtMemGetAccess",
-    "rtMemGetAllocationGranularity",
     "rtDeviceGetBareTgid",
     "rtCmoAsync",
     "rtDeviceTaskAbort",
@@ -1223,7 +1220,6 @@ const char *const npu_route_names[] = {
     "rtIpcOpenEventHandle",
     "rtMemRetainAllocationHandle",
     "rtMemGetAddressRange",
-    "rtMemPoolCreate",
     "rtMemPoolDestroy",
     "rtMemPoolSetAttr",
     "rtMemPoolGetAttr",
@@ -1253,8 +1249,8 @@ const char *const npu_route_names[] = {
     "rtsModelAbort",
     "rtModelGetStreams",
 };
-const int npu_route_n = 283;
-void *npu_route_fns[283];
+const int npu_route_n = 279;
+void *npu_route_fns[279];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -1850,20 +1846,20 @@ static inline aclError emu_direct_aclrtPeekAtLastError(aclrtLastErrLevel level) 
 }
 
 /* The ACL work of aclrtPeekAtLastError when its route comes back through an interposer. */
-struct npu_route_args_144 {
+struct npu_route_args_142 {
     npu_routed h;
     aclrtLastErrLevel level;
 };
-static int32_t npu_route_thunk_144(npu_routed *h) {
-    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
+static int32_t npu_route_thunk_142(npu_routed *h) {
+    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
     return (int32_t)emu_direct_aclrtPeekAtLastError(a->level);
 }
 
 static inline aclError emu_aclrtPeekAtLastError(aclrtLastErrLevel level) {
-    if (__builtin_expect(npu_route_fns[144] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
-        struct npu_route_args_144 a = {{585, npu_route_thunk_144}, level};
+    if (__builtin_expect(npu_route_fns[142] != NULL, 0)) { /* split layout, rtPeekAtLastError interposed */
+        struct npu_route_args_142 a = {{585, npu_route_thunk_142}, level};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[144])((rtLastErrLevel_t)level);
+        aclError r = (aclError)((__typeof__(&rtPeekAtLastError))npu_route_fns[142])((rtLastErrLevel_t)level);
         npu_routed_pending = NULL;
         return r;
     }
@@ -1900,20 +1896,20 @@ static inline aclError emu_direct_aclrtGetLastError(aclrtLastErrLevel level) {
 }
 
 /* The ACL work of aclrtGetLastError when its route comes back through an interposer. */
-struct npu_route_args_145 {
+struct npu_route_args_143 {
     npu_routed h;
     aclrtLastErrLevel level;
 };
-static int32_t npu_route_thunk_145(npu_routed *h) {
-    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
+static int32_t npu_route_thunk_143(npu_routed *h) {
+    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
     return (int32_t)emu_direct_aclrtGetLastError(a->level);
 }
 
 static inline aclError emu_aclrtGetLastError(aclrtLastErrLevel level) {
-    if (__builtin_expect(npu_route_fns[145] != NULL, 0)) { /* split layout, rtGetLastError interposed */
-        struct npu_route_args_145 a = {{584, npu_route_thunk_145}, level};
+    if (__builtin_expect(npu_route_fns[143] != NULL, 0)) { /* split layout, rtGetLastError interposed */
+        struct npu_route_args_143 a = {{584, npu_route_thunk_143}, level};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[145])((rtLastErrLevel_t)level);
+        aclError r = (aclError)((__typeof__(&rtGetLastError))npu_route_fns[143])((rtLastErrLevel_t)level);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2319,21 +2315,21 @@ static inline aclError emu_direct_aclrtSubscribeReport(uint64_t threadId, aclrtS
 }
 
 /* The ACL work of aclrtSubscribeReport when its route comes back through an interposer. */
-struct npu_route_args_146 {
+struct npu_route_args_144 {
     npu_routed h;
     uint64_t threadId;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_146(npu_routed *h) {
-    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
+static int32_t npu_route_thunk_144(npu_routed *h) {
+    struct npu_route_args_144 *a = (struct npu_route_args_144 *)h;
     return (int32_t)emu_direct_aclrtSubscribeReport(a->threadId, a->stream);
 }
 
 static inline aclError emu_aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[146] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
-        struct npu_route_args_146 a = {{670, npu_route_thunk_146}, threadId, stream};
+    if (__builtin_expect(npu_route_fns[144] != NULL, 0)) { /* split layout, rtSubscribeReport interposed */
+        struct npu_route_args_144 a = {{670, npu_route_thunk_144}, threadId, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[146])(threadId, stream);
+        aclError r = (aclError)((__typeof__(&rtSubscribeReport))npu_route_fns[144])(threadId, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2371,23 +2367,23 @@ static inline aclError emu_direct_aclrtLaunchCallback(aclrtCallback fn, void* us
 }
 
 /* The ACL work of aclrtLaunchCallback when its route comes back through an interposer. */
-struct npu_route_args_147 {
+struct npu_route_args_145 {
     npu_routed h;
     aclrtCallback fn;
     void* userData;
     aclrtCallbackBlockType blockType;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_147(npu_routed *h) {
-    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
+static int32_t npu_route_thunk_145(npu_routed *h) {
+    struct npu_route_args_145 *a = (struct npu_route_args_145 *)h;
     return (int32_t)emu_direct_aclrtLaunchCallback(a->fn, a->userData, a->blockType, a->stream);
 }
 
 static inline aclError emu_aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[147] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
-        struct npu_route_args_147 a = {{671, npu_route_thunk_147}, fn, userData, blockType, stream};
+    if (__builtin_expect(npu_route_fns[145] != NULL, 0) && (fn != NULL && (unsigned)blockType <= ACL_CALLBACK_BLOCK)) { /* split layout, rtCallbackLaunch interposed */
+        struct npu_route_args_145 a = {{671, npu_route_thunk_145}, fn, userData, blockType, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[147])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
+        aclError r = (aclError)((__typeof__(&rtCallbackLaunch))npu_route_fns[145])(fn, userData, stream, blockType == ACL_CALLBACK_BLOCK);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2427,20 +2423,20 @@ static inline aclError emu_direct_aclrtProcessReport(int32_t timeout) {
 }
 
 /* The ACL work of aclrtProcessReport when its route comes back through an interposer. */
-struct npu_route_args_148 {
+struct npu_route_args_146 {
     npu_routed h;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_148(npu_routed *h) {
-    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
+static int32_t npu_route_thunk_146(npu_routed *h) {
+    struct npu_route_args_146 *a = (struct npu_route_args_146 *)h;
     return (int32_t)emu_direct_aclrtProcessReport(a->timeout);
 }
 
 static inline aclError emu_aclrtProcessReport(int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[148] != NULL, 0)) { /* split layout, rtProcessReport interposed */
-        struct npu_route_args_148 a = {{672, npu_route_thunk_148}, timeout};
+    if (__builtin_expect(npu_route_fns[146] != NULL, 0)) { /* split layout, rtProcessReport interposed */
+        struct npu_route_args_146 a = {{672, npu_route_thunk_146}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[148])(timeout);
+        aclError r = (aclError)((__typeof__(&rtProcessReport))npu_route_fns[146])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2477,21 +2473,21 @@ static inline aclError emu_direct_aclrtUnSubscribeReport(uint64_t threadId, aclr
 }
 
 /* The ACL work of aclrtUnSubscribeReport when its route comes back through an interposer. */
-struct npu_route_args_149 {
+struct npu_route_args_147 {
     npu_routed h;
     uint64_t threadId;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_149(npu_routed *h) {
-    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
+static int32_t npu_route_thunk_147(npu_routed *h) {
+    struct npu_route_args_147 *a = (struct npu_route_args_147 *)h;
     return (int32_t)emu_direct_aclrtUnSubscribeReport(a->threadId, a->stream);
 }
 
 static inline aclError emu_aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[149] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
-        struct npu_route_args_149 a = {{673, npu_route_thunk_149}, threadId, stream};
+    if (__builtin_expect(npu_route_fns[147] != NULL, 0)) { /* split layout, rtUnSubscribeReport interposed */
+        struct npu_route_args_147 a = {{673, npu_route_thunk_147}, threadId, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[149])(threadId, stream);
+        aclError r = (aclError)((__typeof__(&rtUnSubscribeReport))npu_route_fns[147])(threadId, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -2951,20 +2947,20 @@ static inline aclError emu_direct_aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 /* The ACL work of aclrtResetDeviceForce when its route comes back through an interposer. */
-struct npu_route_args_150 {
+struct npu_route_args_148 {
     npu_routed h;
     int32_t deviceId;
 };
-static int32_t npu_route_thunk_150(npu_routed *h) {
-    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
+static int32_t npu_route_thunk_148(npu_routed *h) {
+    struct npu_route_args_148 *a = (struct npu_route_args_148 *)h;
     return (int32_t)emu_direct_aclrtResetDeviceForce(a->deviceId);
 }
 
 static inline aclError emu_aclrtResetDeviceForce(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[150] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
-        struct npu_route_args_150 a = {{616, npu_route_thunk_150}, deviceId};
+    if (__builtin_expect(npu_route_fns[148] != NULL, 0)) { /* split layout, rtDeviceResetForce interposed */
+        struct npu_route_args_148 a = {{616, npu_route_thunk_148}, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[150])(deviceId);
+        aclError r = (aclError)((__typeof__(&rtDeviceResetForce))npu_route_fns[148])(deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3051,21 +3047,21 @@ static inline aclError emu_direct_aclrtSetStreamFailureMode(aclrtStream stream, 
 }
 
 /* The ACL work of aclrtSetStreamFailureMode when its route comes back through an interposer. */
-struct npu_route_args_151 {
+struct npu_route_args_149 {
     npu_routed h;
     aclrtStream stream;
     uint64_t mode;
 };
-static int32_t npu_route_thunk_151(npu_routed *h) {
-    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
+static int32_t npu_route_thunk_149(npu_routed *h) {
+    struct npu_route_args_149 *a = (struct npu_route_args_149 *)h;
     return (int32_t)emu_direct_aclrtSetStreamFailureMode(a->stream, a->mode);
 }
 
 static inline aclError emu_aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
-    if (__builtin_expect(npu_route_fns[151] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
-        struct npu_route_args_151 a = {{568, npu_route_thunk_151}, stream, mode};
+    if (__builtin_expect(npu_route_fns[149] != NULL, 0)) { /* split layout, rtStreamSetMode interposed */
+        struct npu_route_args_149 a = {{568, npu_route_thunk_149}, stream, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[151])(stream, mode);
+        aclError r = (aclError)((__typeof__(&rtStreamSetMode))npu_route_fns[149])(stream, mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3103,20 +3099,20 @@ static inline aclError emu_direct_aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 /* The ACL work of aclrtGetRunMode when its route comes back through an interposer. */
-struct npu_route_args_152 {
+struct npu_route_args_150 {
     npu_routed h;
     aclrtRunMode* runMode;
 };
-static int32_t npu_route_thunk_152(npu_routed *h) {
-    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
+static int32_t npu_route_thunk_150(npu_routed *h) {
+    struct npu_route_args_150 *a = (struct npu_route_args_150 *)h;
     return (int32_t)emu_direct_aclrtGetRunMode(a->runMode);
 }
 
 static inline aclError emu_aclrtGetRunMode(aclrtRunMode* runMode) {
-    if (__builtin_expect(npu_route_fns[152] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
-        struct npu_route_args_152 a = {{607, npu_route_thunk_152}, runMode};
+    if (__builtin_expect(npu_route_fns[150] != NULL, 0) && (runMode != NULL)) { /* split layout, rtGetRunMode interposed */
+        struct npu_route_args_150 a = {{607, npu_route_thunk_150}, runMode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_run_mode(npu_route_fns[152], runMode);
+        aclError r = (aclError)npu_route_run_mode(npu_route_fns[150], runMode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3431,21 +3427,21 @@ static inline aclError emu_direct_aclrtCreateEventWithFlag(aclrtEvent* event, ui
 }
 
 /* The ACL work of aclrtCreateEventWithFlag when its route comes back through an interposer. */
-struct npu_route_args_153 {
+struct npu_route_args_151 {
     npu_routed h;
     aclrtEvent* event;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_153(npu_routed *h) {
-    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
+static int32_t npu_route_thunk_151(npu_routed *h) {
+    struct npu_route_args_151 *a = (struct npu_route_args_151 *)h;
     return (int32_t)emu_direct_aclrtCreateEventWithFlag(a->event, a->flag);
 }
 
 static inline aclError emu_aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
-        struct npu_route_args_153 a = {{622, npu_route_thunk_153}, event, flag};
+    if (__builtin_expect(npu_route_fns[151] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateWithFlag interposed */
+        struct npu_route_args_151 a = {{622, npu_route_thunk_151}, event, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[153])((rtEvent_t*)event, flag);
+        aclError r = (aclError)((__typeof__(&rtEventCreateWithFlag))npu_route_fns[151])((rtEvent_t*)event, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3483,21 +3479,21 @@ static inline aclError emu_direct_aclrtCreateEventExWithFlag(aclrtEvent* event, 
 }
 
 /* The ACL work of aclrtCreateEventExWithFlag when its route comes back through an interposer. */
-struct npu_route_args_154 {
+struct npu_route_args_152 {
     npu_routed h;
     aclrtEvent* event;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_154(npu_routed *h) {
-    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
+static int32_t npu_route_thunk_152(npu_routed *h) {
+    struct npu_route_args_152 *a = (struct npu_route_args_152 *)h;
     return (int32_t)emu_direct_aclrtCreateEventExWithFlag(a->event, a->flag);
 }
 
 static inline aclError emu_aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[154] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
-        struct npu_route_args_154 a = {{623, npu_route_thunk_154}, event, flag};
+    if (__builtin_expect(npu_route_fns[152] != NULL, 0) && (event != NULL)) { /* split layout, rtEventCreateExWithFlag interposed */
+        struct npu_route_args_152 a = {{623, npu_route_thunk_152}, event, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[154])((rtEvent_t*)event, flag);
+        aclError r = (aclError)((__typeof__(&rtEventCreateExWithFlag))npu_route_fns[152])((rtEvent_t*)event, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -3949,21 +3945,21 @@ static inline aclError emu_direct_aclrtSynchronizeEventWithTimeout(aclrtEvent ev
 }
 
 /* The ACL work of aclrtSynchronizeEventWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_155 {
+struct npu_route_args_153 {
     npu_routed h;
     aclrtEvent event;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_155(npu_routed *h) {
-    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
+static int32_t npu_route_thunk_153(npu_routed *h) {
+    struct npu_route_args_153 *a = (struct npu_route_args_153 *)h;
     return (int32_t)emu_direct_aclrtSynchronizeEventWithTimeout(a->event, a->timeout);
 }
 
 static inline aclError emu_aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[155] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
-        struct npu_route_args_155 a = {{628, npu_route_thunk_155}, event, timeout};
+    if (__builtin_expect(npu_route_fns[153] != NULL, 0) && (event != NULL && timeout >= -1)) { /* split layout, rtEventSynchronizeWithTimeout interposed */
+        struct npu_route_args_153 a = {{628, npu_route_thunk_153}, event, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[155])((rtEvent_t)event, timeout);
+        aclError r = (aclError)((__typeof__(&rtEventSynchronizeWithTimeout))npu_route_fns[153])((rtEvent_t)event, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4055,21 +4051,21 @@ static inline aclError emu_direct_aclrtEventGetTimestamp(aclrtEvent event, uint6
 }
 
 /* The ACL work of aclrtEventGetTimestamp when its route comes back through an interposer. */
-struct npu_route_args_156 {
+struct npu_route_args_154 {
     npu_routed h;
     aclrtEvent event;
     uint64_t* timestamp;
 };
-static int32_t npu_route_thunk_156(npu_routed *h) {
-    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
+static int32_t npu_route_thunk_154(npu_routed *h) {
+    struct npu_route_args_154 *a = (struct npu_route_args_154 *)h;
     return (int32_t)emu_direct_aclrtEventGetTimestamp(a->event, a->timestamp);
 }
 
 static inline aclError emu_aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
-    if (__builtin_expect(npu_route_fns[156] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
-        struct npu_route_args_156 a = {{633, npu_route_thunk_156}, event, timestamp};
+    if (__builtin_expect(npu_route_fns[154] != NULL, 0) && (event != NULL && timestamp != NULL)) { /* split layout, rtEventGetTimeStamp interposed */
+        struct npu_route_args_154 a = {{633, npu_route_thunk_154}, event, timestamp};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[156])(timestamp, event);
+        aclError r = (aclError)((__typeof__(&rtEventGetTimeStamp))npu_route_fns[154])(timestamp, event);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4232,23 +4228,23 @@ static inline aclError emu_direct_aclrtMallocForTaskScheduler(void** devPtr, siz
 }
 
 /* The ACL work of aclrtMallocForTaskScheduler when its route comes back through an interposer. */
-struct npu_route_args_140 {
+struct npu_route_args_138 {
     npu_routed h;
     void** devPtr;
     size_t size;
     aclrtMemMallocPolicy policy;
     aclrtMallocConfig* cfg;
 };
-static int32_t npu_route_thunk_140(npu_routed *h) {
-    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
+static int32_t npu_route_thunk_138(npu_routed *h) {
+    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
     return (int32_t)emu_direct_aclrtMallocForTaskScheduler(a->devPtr, a->size, a->policy, a->cfg);
 }
 
 static inline aclError emu_aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
-    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (devPtr != NULL && size != 0)) { /* split layout, rtsMalloc interposed */
-        struct npu_route_args_140 a = {{784, npu_route_thunk_140}, devPtr, size, policy, cfg};
+    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (devPtr != NULL && size != 0)) { /* split layout, rtsMalloc interposed */
+        struct npu_route_args_138 a = {{784, npu_route_thunk_138}, devPtr, size, policy, cfg};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsMalloc))npu_route_fns[140])(devPtr, size, (rtMallocPolicy)policy, RT_MEM_ADVISE_TS, (rtMallocConfig_t *)cfg);
+        aclError r = (aclError)((__typeof__(&rtsMalloc))npu_route_fns[138])(devPtr, size, (rtMallocPolicy)policy, RT_MEM_ADVISE_TS, (rtMallocConfig_t *)cfg);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4394,7 +4390,7 @@ static inline aclError emu_direct_aclrtMemManagedGetAttr(aclrtMemManagedRangeAtt
 }
 
 /* The ACL work of aclrtMemManagedGetAttr when its route comes back through an interposer. */
-struct npu_route_args_105 {
+struct npu_route_args_103 {
     npu_routed h;
     aclrtMemManagedRangeAttribute attribute;
     const void* ptr;
@@ -4402,16 +4398,16 @@ struct npu_route_args_105 {
     void* data;
     size_t dataSize;
 };
-static int32_t npu_route_thunk_105(npu_routed *h) {
-    struct npu_route_args_105 *a = (struct npu_route_args_105 *)h;
+static int32_t npu_route_thunk_103(npu_routed *h) {
+    struct npu_route_args_103 *a = (struct npu_route_args_103 *)h;
     return (int32_t)emu_direct_aclrtMemManagedGetAttr(a->attribute, a->ptr, a->size, a->data, a->dataSize);
 }
 
 static inline aclError emu_aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
-    if (__builtin_expect(npu_route_fns[105] != NULL, 0) && (ptr != NULL && data != NULL)) { /* split layout, rtMemManagedGetAttr interposed */
-        struct npu_route_args_105 a = {{890, npu_route_thunk_105}, attribute, ptr, size, data, dataSize};
+    if (__builtin_expect(npu_route_fns[103] != NULL, 0) && (ptr != NULL && data != NULL)) { /* split layout, rtMemManagedGetAttr interposed */
+        struct npu_route_args_103 a = {{890, npu_route_thunk_103}, attribute, ptr, size, data, dataSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedGetAttr))npu_route_fns[105])((rtMemManagedRangeAttribute)attribute, ptr, size, data, dataSize);
+        aclError r = (aclError)((__typeof__(&rtMemManagedGetAttr))npu_route_fns[103])((rtMemManagedRangeAttribute)attribute, ptr, size, data, dataSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4452,7 +4448,7 @@ static inline aclError emu_direct_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAt
 }
 
 /* The ACL work of aclrtMemManagedGetAttrs when its route comes back through an interposer. */
-struct npu_route_args_106 {
+struct npu_route_args_104 {
     npu_routed h;
     aclrtMemManagedRangeAttribute* attributes;
     size_t numAttributes;
@@ -4461,16 +4457,16 @@ struct npu_route_args_106 {
     void** data;
     size_t* dataSizes;
 };
-static int32_t npu_route_thunk_106(npu_routed *h) {
-    struct npu_route_args_106 *a = (struct npu_route_args_106 *)h;
+static int32_t npu_route_thunk_104(npu_routed *h) {
+    struct npu_route_args_104 *a = (struct npu_route_args_104 *)h;
     return (int32_t)emu_direct_aclrtMemManagedGetAttrs(a->attributes, a->numAttributes, a->ptr, a->size, a->data, a->dataSizes);
 }
 
 static inline aclError emu_aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
-    if (__builtin_expect(npu_route_fns[106] != NULL, 0) && (attributes != NULL && ptr != NULL && data != NULL && dataSizes != NULL)) { /* split layout, rtMemManagedGetAttrs interposed */
-        struct npu_route_args_106 a = {{891, npu_route_thunk_106}, attributes, numAttributes, ptr, size, data, dataSizes};
+    if (__builtin_expect(npu_route_fns[104] != NULL, 0) && (attributes != NULL && ptr != NULL && data != NULL && dataSizes != NULL)) { /* split layout, rtMemManagedGetAttrs interposed */
+        struct npu_route_args_104 a = {{891, npu_route_thunk_104}, attributes, numAttributes, ptr, size, data, dataSizes};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedGetAttrs))npu_route_fns[106])((rtMemManagedRangeAttribute*)attributes, numAttributes, ptr, size, data, dataSizes);
+        aclError r = (aclError)((__typeof__(&rtMemManagedGetAttrs))npu_route_fns[104])((rtMemManagedRangeAttribute*)attributes, numAttributes, ptr, size, data, dataSizes);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4512,23 +4508,23 @@ static inline aclError emu_direct_aclrtHostRegister(void* ptr, uint64_t size, ac
 }
 
 /* The ACL work of aclrtHostRegister when its route comes back through an interposer. */
-struct npu_route_args_157 {
+struct npu_route_args_155 {
     npu_routed h;
     void* ptr;
     uint64_t size;
     aclrtHostRegisterType type;
     void** devPtr;
 };
-static int32_t npu_route_thunk_157(npu_routed *h) {
-    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
+static int32_t npu_route_thunk_155(npu_routed *h) {
+    struct npu_route_args_155 *a = (struct npu_route_args_155 *)h;
     return (int32_t)emu_direct_aclrtHostRegister(a->ptr, a->size, a->type, a->devPtr);
 }
 
 static inline aclError emu_aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
-    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
-        struct npu_route_args_157 a = {{788, npu_route_thunk_157}, ptr, size, type, devPtr};
+    if (__builtin_expect(npu_route_fns[155] != NULL, 0) && (ptr != NULL && devPtr != NULL)) { /* split layout, rtsHostRegister interposed */
+        struct npu_route_args_155 a = {{788, npu_route_thunk_155}, ptr, size, type, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[157])(ptr, size, (rtHostRegisterType)type, devPtr);
+        aclError r = (aclError)((__typeof__(&rtsHostRegister))npu_route_fns[155])(ptr, size, (rtHostRegisterType)type, devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4568,22 +4564,22 @@ static inline aclError emu_direct_aclrtHostRegisterV2(void* ptr, uint64_t size, 
 }
 
 /* The ACL work of aclrtHostRegisterV2 when its route comes back through an interposer. */
-struct npu_route_args_158 {
+struct npu_route_args_156 {
     npu_routed h;
     void* ptr;
     uint64_t size;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_158(npu_routed *h) {
-    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
+static int32_t npu_route_thunk_156(npu_routed *h) {
+    struct npu_route_args_156 *a = (struct npu_route_args_156 *)h;
     return (int32_t)emu_direct_aclrtHostRegisterV2(a->ptr, a->size, a->flag);
 }
 
 static inline aclError emu_aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[158] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
-        struct npu_route_args_158 a = {{789, npu_route_thunk_158}, ptr, size, flag};
+    if (__builtin_expect(npu_route_fns[156] != NULL, 0) && (ptr != NULL)) { /* split layout, rtHostRegisterV2 interposed */
+        struct npu_route_args_156 a = {{789, npu_route_thunk_156}, ptr, size, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[158])(ptr, size, flag);
+        aclError r = (aclError)((__typeof__(&rtHostRegisterV2))npu_route_fns[156])(ptr, size, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4622,22 +4618,22 @@ static inline aclError emu_direct_aclrtHostGetDevicePointer(void* pHost, void** 
 }
 
 /* The ACL work of aclrtHostGetDevicePointer when its route comes back through an interposer. */
-struct npu_route_args_159 {
+struct npu_route_args_157 {
     npu_routed h;
     void* pHost;
     void** pDevice;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_159(npu_routed *h) {
-    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
+static int32_t npu_route_thunk_157(npu_routed *h) {
+    struct npu_route_args_157 *a = (struct npu_route_args_157 *)h;
     return (int32_t)emu_direct_aclrtHostGetDevicePointer(a->pHost, a->pDevice, a->flag);
 }
 
 static inline aclError emu_aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[159] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
-        struct npu_route_args_159 a = {{791, npu_route_thunk_159}, pHost, pDevice, flag};
+    if (__builtin_expect(npu_route_fns[157] != NULL, 0) && (pHost != NULL && pDevice != NULL)) { /* split layout, rtHostGetDevicePointer interposed */
+        struct npu_route_args_157 a = {{791, npu_route_thunk_157}, pHost, pDevice, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[159])(pHost, pDevice, flag);
+        aclError r = (aclError)((__typeof__(&rtHostGetDevicePointer))npu_route_fns[157])(pHost, pDevice, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4676,20 +4672,20 @@ static inline aclError emu_direct_aclrtHostUnregister(void* ptr) {
 }
 
 /* The ACL work of aclrtHostUnregister when its route comes back through an interposer. */
-struct npu_route_args_160 {
+struct npu_route_args_158 {
     npu_routed h;
     void* ptr;
 };
-static int32_t npu_route_thunk_160(npu_routed *h) {
-    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
+static int32_t npu_route_thunk_158(npu_routed *h) {
+    struct npu_route_args_158 *a = (struct npu_route_args_158 *)h;
     return (int32_t)emu_direct_aclrtHostUnregister(a->ptr);
 }
 
 static inline aclError emu_aclrtHostUnregister(void* ptr) {
-    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
-        struct npu_route_args_160 a = {{790, npu_route_thunk_160}, ptr};
+    if (__builtin_expect(npu_route_fns[158] != NULL, 0) && (ptr != NULL)) { /* split layout, rtsHostUnregister interposed */
+        struct npu_route_args_158 a = {{790, npu_route_thunk_158}, ptr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[160])(ptr);
+        aclError r = (aclError)((__typeof__(&rtsHostUnregister))npu_route_fns[158])(ptr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4780,20 +4776,20 @@ static inline aclError emu_direct_aclrtGetThreadLastTaskId(uint32_t* taskId) {
 }
 
 /* The ACL work of aclrtGetThreadLastTaskId when its route comes back through an interposer. */
-struct npu_route_args_111 {
+struct npu_route_args_109 {
     npu_routed h;
     uint32_t* taskId;
 };
-static int32_t npu_route_thunk_111(npu_routed *h) {
-    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
+static int32_t npu_route_thunk_109(npu_routed *h) {
+    struct npu_route_args_109 *a = (struct npu_route_args_109 *)h;
     return (int32_t)emu_direct_aclrtGetThreadLastTaskId(a->taskId);
 }
 
 static inline aclError emu_aclrtGetThreadLastTaskId(uint32_t* taskId) {
-    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (taskId != NULL)) { /* split layout, rtsGetThreadLastTaskId interposed */
-        struct npu_route_args_111 a = {{832, npu_route_thunk_111}, taskId};
+    if (__builtin_expect(npu_route_fns[109] != NULL, 0) && (taskId != NULL)) { /* split layout, rtsGetThreadLastTaskId interposed */
+        struct npu_route_args_109 a = {{832, npu_route_thunk_109}, taskId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetThreadLastTaskId))npu_route_fns[111])(taskId);
+        aclError r = (aclError)((__typeof__(&rtsGetThreadLastTaskId))npu_route_fns[109])(taskId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4830,21 +4826,21 @@ static inline aclError emu_direct_aclrtStreamGetId(aclrtStream stream, int32_t* 
 }
 
 /* The ACL work of aclrtStreamGetId when its route comes back through an interposer. */
-struct npu_route_args_161 {
+struct npu_route_args_159 {
     npu_routed h;
     aclrtStream stream;
     int32_t* streamId;
 };
-static int32_t npu_route_thunk_161(npu_routed *h) {
-    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
+static int32_t npu_route_thunk_159(npu_routed *h) {
+    struct npu_route_args_159 *a = (struct npu_route_args_159 *)h;
     return (int32_t)emu_direct_aclrtStreamGetId(a->stream, a->streamId);
 }
 
 static inline aclError emu_aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
-    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
-        struct npu_route_args_161 a = {{809, npu_route_thunk_161}, stream, streamId};
+    if (__builtin_expect(npu_route_fns[159] != NULL, 0) && (streamId != NULL)) { /* split layout, rtsStreamGetId interposed */
+        struct npu_route_args_159 a = {{809, npu_route_thunk_159}, stream, streamId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[161])(stream, streamId);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetId))npu_route_fns[159])(stream, streamId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4882,21 +4878,21 @@ static inline aclError emu_direct_aclrtMemFlush(void* devPtr, size_t size) {
 }
 
 /* The ACL work of aclrtMemFlush when its route comes back through an interposer. */
-struct npu_route_args_162 {
+struct npu_route_args_160 {
     npu_routed h;
     void* devPtr;
     size_t size;
 };
-static int32_t npu_route_thunk_162(npu_routed *h) {
-    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
+static int32_t npu_route_thunk_160(npu_routed *h) {
+    struct npu_route_args_160 *a = (struct npu_route_args_160 *)h;
     return (int32_t)emu_direct_aclrtMemFlush(a->devPtr, a->size);
 }
 
 static inline aclError emu_aclrtMemFlush(void* devPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
-        struct npu_route_args_162 a = {{703, npu_route_thunk_162}, devPtr, size};
+    if (__builtin_expect(npu_route_fns[160] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFlushCache interposed */
+        struct npu_route_args_160 a = {{703, npu_route_thunk_160}, devPtr, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[162])(devPtr, size);
+        aclError r = (aclError)((__typeof__(&rtFlushCache))npu_route_fns[160])(devPtr, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -4934,21 +4930,21 @@ static inline aclError emu_direct_aclrtMemInvalidate(void* devPtr, size_t size) 
 }
 
 /* The ACL work of aclrtMemInvalidate when its route comes back through an interposer. */
-struct npu_route_args_163 {
+struct npu_route_args_161 {
     npu_routed h;
     void* devPtr;
     size_t size;
 };
-static int32_t npu_route_thunk_163(npu_routed *h) {
-    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
+static int32_t npu_route_thunk_161(npu_routed *h) {
+    struct npu_route_args_161 *a = (struct npu_route_args_161 *)h;
     return (int32_t)emu_direct_aclrtMemInvalidate(a->devPtr, a->size);
 }
 
 static inline aclError emu_aclrtMemInvalidate(void* devPtr, size_t size) {
-    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
-        struct npu_route_args_163 a = {{704, npu_route_thunk_163}, devPtr, size};
+    if (__builtin_expect(npu_route_fns[161] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtInvalidCache interposed */
+        struct npu_route_args_161 a = {{704, npu_route_thunk_161}, devPtr, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[163])(devPtr, size);
+        aclError r = (aclError)((__typeof__(&rtInvalidCache))npu_route_fns[161])(devPtr, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5067,22 +5063,22 @@ static inline aclError emu_direct_aclrtMemAllocManaged(void** ptr, uint64_t size
 }
 
 /* The ACL work of aclrtMemAllocManaged when its route comes back through an interposer. */
-struct npu_route_args_164 {
+struct npu_route_args_162 {
     npu_routed h;
     void** ptr;
     uint64_t size;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_164(npu_routed *h) {
-    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
+static int32_t npu_route_thunk_162(npu_routed *h) {
+    struct npu_route_args_162 *a = (struct npu_route_args_162 *)h;
     return (int32_t)emu_direct_aclrtMemAllocManaged(a->ptr, a->size, a->flag);
 }
 
 static inline aclError emu_aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
-        struct npu_route_args_164 a = {{701, npu_route_thunk_164}, ptr, size, flag};
+    if (__builtin_expect(npu_route_fns[162] != NULL, 0) && (ptr != NULL && size != 0)) { /* split layout, rtMemAllocManaged interposed */
+        struct npu_route_args_162 a = {{701, npu_route_thunk_162}, ptr, size, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[164])(ptr, size, flag, NPU_RT_MODULE_APP);
+        aclError r = (aclError)((__typeof__(&rtMemAllocManaged))npu_route_fns[162])(ptr, size, flag, NPU_RT_MODULE_APP);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5171,20 +5167,20 @@ static inline aclError emu_direct_aclrtFreeWithDevSync(void* devPtr) {
 }
 
 /* The ACL work of aclrtFreeWithDevSync when its route comes back through an interposer. */
-struct npu_route_args_165 {
+struct npu_route_args_163 {
     npu_routed h;
     void* devPtr;
 };
-static int32_t npu_route_thunk_165(npu_routed *h) {
-    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
+static int32_t npu_route_thunk_163(npu_routed *h) {
+    struct npu_route_args_163 *a = (struct npu_route_args_163 *)h;
     return (int32_t)emu_direct_aclrtFreeWithDevSync(a->devPtr);
 }
 
 static inline aclError emu_aclrtFreeWithDevSync(void* devPtr) {
-    if (__builtin_expect(npu_route_fns[165] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
-        struct npu_route_args_165 a = {{698, npu_route_thunk_165}, devPtr};
+    if (__builtin_expect(npu_route_fns[163] != NULL, 0) && (devPtr != NULL)) { /* split layout, rtFreeWithDevSync interposed */
+        struct npu_route_args_163 a = {{698, npu_route_thunk_163}, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[165])(devPtr);
+        aclError r = (aclError)((__typeof__(&rtFreeWithDevSync))npu_route_fns[163])(devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5221,20 +5217,20 @@ static inline aclError emu_direct_aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 /* The ACL work of aclrtFreeHostWithDevSync when its route comes back through an interposer. */
-struct npu_route_args_166 {
+struct npu_route_args_164 {
     npu_routed h;
     void* hostPtr;
 };
-static int32_t npu_route_thunk_166(npu_routed *h) {
-    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
+static int32_t npu_route_thunk_164(npu_routed *h) {
+    struct npu_route_args_164 *a = (struct npu_route_args_164 *)h;
     return (int32_t)emu_direct_aclrtFreeHostWithDevSync(a->hostPtr);
 }
 
 static inline aclError emu_aclrtFreeHostWithDevSync(void* hostPtr) {
-    if (__builtin_expect(npu_route_fns[166] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
-        struct npu_route_args_166 a = {{699, npu_route_thunk_166}, hostPtr};
+    if (__builtin_expect(npu_route_fns[164] != NULL, 0) && (hostPtr != NULL)) { /* split layout, rtFreeHostWithDevSync interposed */
+        struct npu_route_args_164 a = {{699, npu_route_thunk_164}, hostPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[166])(hostPtr);
+        aclError r = (aclError)((__typeof__(&rtFreeHostWithDevSync))npu_route_fns[164])(hostPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5510,7 +5506,7 @@ static inline aclError emu_direct_aclrtMemcpyAsyncWithCondition(void* dst, size_
 }
 
 /* The ACL work of aclrtMemcpyAsyncWithCondition when its route comes back through an interposer. */
-struct npu_route_args_137 {
+struct npu_route_args_135 {
     npu_routed h;
     void* dst;
     size_t destMax;
@@ -5519,16 +5515,16 @@ struct npu_route_args_137 {
     aclrtMemcpyKind kind;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_137(npu_routed *h) {
-    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
+static int32_t npu_route_thunk_135(npu_routed *h) {
+    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
     return (int32_t)emu_direct_aclrtMemcpyAsyncWithCondition(a->dst, a->destMax, a->src, a->count, a->kind, a->stream);
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (dst != NULL && src != NULL && (unsigned)kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)) { /* split layout, rtMemcpyAsyncEx interposed */
-        struct npu_route_args_137 a = {{706, npu_route_thunk_137}, dst, destMax, src, count, kind, stream};
+    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (dst != NULL && src != NULL && (unsigned)kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)) { /* split layout, rtMemcpyAsyncEx interposed */
+        struct npu_route_args_135 a = {{706, npu_route_thunk_135}, dst, destMax, src, count, kind, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpyAsyncEx))npu_route_fns[137])(dst, destMax, src, count, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? RT_MEMCPY_HOST_TO_DEVICE_EX : (int)kind), stream, NULL);
+        aclError r = (aclError)((__typeof__(&rtMemcpyAsyncEx))npu_route_fns[135])(dst, destMax, src, count, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE ? RT_MEMCPY_HOST_TO_DEVICE_EX : (int)kind), stream, NULL);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5570,7 +5566,7 @@ static inline aclError emu_direct_aclrtMemcpy2d(void* dst, size_t dpitch, const 
 }
 
 /* The ACL work of aclrtMemcpy2d when its route comes back through an interposer. */
-struct npu_route_args_167 {
+struct npu_route_args_165 {
     npu_routed h;
     void* dst;
     size_t dpitch;
@@ -5580,16 +5576,16 @@ struct npu_route_args_167 {
     size_t height;
     aclrtMemcpyKind kind;
 };
-static int32_t npu_route_thunk_167(npu_routed *h) {
-    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
+static int32_t npu_route_thunk_165(npu_routed *h) {
+    struct npu_route_args_165 *a = (struct npu_route_args_165 *)h;
     return (int32_t)emu_direct_aclrtMemcpy2d(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind);
 }
 
 static inline aclError emu_aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
-    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
-        struct npu_route_args_167 a = {{707, npu_route_thunk_167}, dst, dpitch, src, spitch, width, height, kind};
+    if (__builtin_expect(npu_route_fns[165] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2d interposed */
+        struct npu_route_args_165 a = {{707, npu_route_thunk_165}, dst, dpitch, src, spitch, width, height, kind};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[167])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
+        aclError r = (aclError)((__typeof__(&rtMemcpy2d))npu_route_fns[165])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind));
         npu_routed_pending = NULL;
         return r;
     }
@@ -5632,7 +5628,7 @@ static inline aclError emu_direct_aclrtMemcpy2dAsync(void* dst, size_t dpitch, c
 }
 
 /* The ACL work of aclrtMemcpy2dAsync when its route comes back through an interposer. */
-struct npu_route_args_168 {
+struct npu_route_args_166 {
     npu_routed h;
     void* dst;
     size_t dpitch;
@@ -5643,16 +5639,16 @@ struct npu_route_args_168 {
     aclrtMemcpyKind kind;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_168(npu_routed *h) {
-    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
+static int32_t npu_route_thunk_166(npu_routed *h) {
+    struct npu_route_args_166 *a = (struct npu_route_args_166 *)h;
     return (int32_t)emu_direct_aclrtMemcpy2dAsync(a->dst, a->dpitch, a->src, a->spitch, a->width, a->height, a->kind, a->stream);
 }
 
 static inline aclError emu_aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
-        struct npu_route_args_168 a = {{708, npu_route_thunk_168}, dst, dpitch, src, spitch, width, height, kind, stream};
+    if (__builtin_expect(npu_route_fns[166] != NULL, 0) && (dst != NULL && src != NULL && kind >= ACL_MEMCPY_HOST_TO_DEVICE && kind <= ACL_MEMCPY_DEFAULT)) { /* split layout, rtMemcpy2dAsync interposed */
+        struct npu_route_args_166 a = {{708, npu_route_thunk_166}, dst, dpitch, src, spitch, width, height, kind, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[168])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
+        aclError r = (aclError)((__typeof__(&rtMemcpy2dAsync))npu_route_fns[166])(dst, dpitch, src, spitch, width, height, (rtMemcpyKind_t)(kind == ACL_MEMCPY_DEFAULT ? RT_MEMCPY_DEFAULT : kind), stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5696,21 +5692,21 @@ static inline aclError emu_direct_aclrtGetSymbolAddress(const void* symbol, void
 }
 
 /* The ACL work of aclrtGetSymbolAddress when its route comes back through an interposer. */
-struct npu_route_args_141 {
+struct npu_route_args_139 {
     npu_routed h;
     const void* symbol;
     void** devPtr;
 };
-static int32_t npu_route_thunk_141(npu_routed *h) {
-    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
+static int32_t npu_route_thunk_139(npu_routed *h) {
+    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
     return (int32_t)emu_direct_aclrtGetSymbolAddress(a->symbol, a->devPtr);
 }
 
 static inline aclError emu_aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
-    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (symbol != NULL && devPtr != NULL)) { /* split layout, rtSymbolLookup interposed */
-        struct npu_route_args_141 a = {{925, npu_route_thunk_141}, symbol, devPtr};
+    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (symbol != NULL && devPtr != NULL)) { /* split layout, rtSymbolLookup interposed */
+        struct npu_route_args_139 a = {{925, npu_route_thunk_139}, symbol, devPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_symbol_address(npu_route_fns[141], symbol, devPtr);
+        aclError r = (aclError)npu_route_symbol_address(npu_route_fns[139], symbol, devPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5748,21 +5744,21 @@ static inline aclError emu_direct_aclrtGetSymbolSize(const void* symbol, size_t*
 }
 
 /* The ACL work of aclrtGetSymbolSize when its route comes back through an interposer. */
-struct npu_route_args_142 {
+struct npu_route_args_140 {
     npu_routed h;
     const void* symbol;
     size_t* size;
 };
-static int32_t npu_route_thunk_142(npu_routed *h) {
-    struct npu_route_args_142 *a = (struct npu_route_args_142 *)h;
+static int32_t npu_route_thunk_140(npu_routed *h) {
+    struct npu_route_args_140 *a = (struct npu_route_args_140 *)h;
     return (int32_t)emu_direct_aclrtGetSymbolSize(a->symbol, a->size);
 }
 
 static inline aclError emu_aclrtGetSymbolSize(const void* symbol, size_t* size) {
-    if (__builtin_expect(npu_route_fns[142] != NULL, 0) && (symbol != NULL && size != NULL)) { /* split layout, rtSymbolLookup interposed */
-        struct npu_route_args_142 a = {{925, npu_route_thunk_142}, symbol, size};
+    if (__builtin_expect(npu_route_fns[140] != NULL, 0) && (symbol != NULL && size != NULL)) { /* split layout, rtSymbolLookup interposed */
+        struct npu_route_args_140 a = {{925, npu_route_thunk_140}, symbol, size};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_symbol_size(npu_route_fns[142], symbol, size);
+        aclError r = (aclError)npu_route_symbol_size(npu_route_fns[140], symbol, size);
         npu_routed_pending = NULL;
         return r;
     }
@@ -5994,23 +5990,23 @@ static inline aclError emu_direct_aclrtMemManagedAdvise(const void* const ptr, u
 }
 
 /* The ACL work of aclrtMemManagedAdvise when its route comes back through an interposer. */
-struct npu_route_args_107 {
+struct npu_route_args_105 {
     npu_routed h;
     const void* const ptr;
     uint64_t size;
     aclrtMemManagedAdviseType advise;
     aclrtMemManagedLocation location;
 };
-static int32_t npu_route_thunk_107(npu_routed *h) {
-    struct npu_route_args_107 *a = (struct npu_route_args_107 *)h;
+static int32_t npu_route_thunk_105(npu_routed *h) {
+    struct npu_route_args_105 *a = (struct npu_route_args_105 *)h;
     return (int32_t)emu_direct_aclrtMemManagedAdvise(a->ptr, a->size, a->advise, a->location);
 }
 
 static inline aclError emu_aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
-    if (__builtin_expect(npu_route_fns[107] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedAdvise interposed */
-        struct npu_route_args_107 a = {{889, npu_route_thunk_107}, ptr, size, advise, location};
+    if (__builtin_expect(npu_route_fns[105] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedAdvise interposed */
+        struct npu_route_args_105 a = {{889, npu_route_thunk_105}, ptr, size, advise, location};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedAdvise))npu_route_fns[107])(ptr, size, (uint16_t)advise, *(rtMemManagedLocation *)&location);
+        aclError r = (aclError)((__typeof__(&rtMemManagedAdvise))npu_route_fns[105])(ptr, size, (uint16_t)advise, *(rtMemManagedLocation *)&location);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6050,7 +6046,7 @@ static inline aclError emu_direct_aclrtReserveMemAddress(void** virPtr, size_t s
 }
 
 /* The ACL work of aclrtReserveMemAddress when its route comes back through an interposer. */
-struct npu_route_args_169 {
+struct npu_route_args_167 {
     npu_routed h;
     void** virPtr;
     size_t size;
@@ -6058,16 +6054,16 @@ struct npu_route_args_169 {
     void* expectPtr;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_169(npu_routed *h) {
-    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
+static int32_t npu_route_thunk_167(npu_routed *h) {
+    struct npu_route_args_167 *a = (struct npu_route_args_167 *)h;
     return (int32_t)emu_direct_aclrtReserveMemAddress(a->virPtr, a->size, a->alignment, a->expectPtr, a->flags);
 }
 
 static inline aclError emu_aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
-        struct npu_route_args_169 a = {{714, npu_route_thunk_169}, virPtr, size, alignment, expectPtr, flags};
+    if (__builtin_expect(npu_route_fns[167] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReserveMemAddress interposed */
+        struct npu_route_args_167 a = {{714, npu_route_thunk_167}, virPtr, size, alignment, expectPtr, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[169])(virPtr, size, alignment, expectPtr, flags);
+        aclError r = (aclError)((__typeof__(&rtReserveMemAddress))npu_route_fns[167])(virPtr, size, alignment, expectPtr, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6108,20 +6104,20 @@ static inline aclError emu_direct_aclrtReleaseMemAddress(void* virPtr) {
 }
 
 /* The ACL work of aclrtReleaseMemAddress when its route comes back through an interposer. */
-struct npu_route_args_170 {
+struct npu_route_args_168 {
     npu_routed h;
     void* virPtr;
 };
-static int32_t npu_route_thunk_170(npu_routed *h) {
-    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
+static int32_t npu_route_thunk_168(npu_routed *h) {
+    struct npu_route_args_168 *a = (struct npu_route_args_168 *)h;
     return (int32_t)emu_direct_aclrtReleaseMemAddress(a->virPtr);
 }
 
 static inline aclError emu_aclrtReleaseMemAddress(void* virPtr) {
-    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
-        struct npu_route_args_170 a = {{715, npu_route_thunk_170}, virPtr};
+    if (__builtin_expect(npu_route_fns[168] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtReleaseMemAddress interposed */
+        struct npu_route_args_168 a = {{715, npu_route_thunk_168}, virPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[170])(virPtr);
+        aclError r = (aclError)((__typeof__(&rtReleaseMemAddress))npu_route_fns[168])(virPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6240,7 +6236,7 @@ static inline aclError emu_direct_aclrtMapMem(void* virPtr, size_t size, size_t 
 }
 
 /* The ACL work of aclrtMapMem when its route comes back through an interposer. */
-struct npu_route_args_171 {
+struct npu_route_args_169 {
     npu_routed h;
     void* virPtr;
     size_t size;
@@ -6248,16 +6244,16 @@ struct npu_route_args_171 {
     aclrtDrvMemHandle handle;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_171(npu_routed *h) {
-    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
+static int32_t npu_route_thunk_169(npu_routed *h) {
+    struct npu_route_args_169 *a = (struct npu_route_args_169 *)h;
     return (int32_t)emu_direct_aclrtMapMem(a->virPtr, a->size, a->offset, a->handle, a->flags);
 }
 
 static inline aclError emu_aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
-        struct npu_route_args_171 a = {{717, npu_route_thunk_171}, virPtr, size, offset, handle, flags};
+    if (__builtin_expect(npu_route_fns[169] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMapMem interposed */
+        struct npu_route_args_169 a = {{717, npu_route_thunk_169}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[171])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        aclError r = (aclError)((__typeof__(&rtMapMem))npu_route_fns[169])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6298,20 +6294,20 @@ static inline aclError emu_direct_aclrtUnmapMem(void* virPtr) {
 }
 
 /* The ACL work of aclrtUnmapMem when its route comes back through an interposer. */
-struct npu_route_args_172 {
+struct npu_route_args_170 {
     npu_routed h;
     void* virPtr;
 };
-static int32_t npu_route_thunk_172(npu_routed *h) {
-    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
+static int32_t npu_route_thunk_170(npu_routed *h) {
+    struct npu_route_args_170 *a = (struct npu_route_args_170 *)h;
     return (int32_t)emu_direct_aclrtUnmapMem(a->virPtr);
 }
 
 static inline aclError emu_aclrtUnmapMem(void* virPtr) {
-    if (__builtin_expect(npu_route_fns[172] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
-        struct npu_route_args_172 a = {{718, npu_route_thunk_172}, virPtr};
+    if (__builtin_expect(npu_route_fns[170] != NULL, 0) && (virPtr != NULL)) { /* split layout, rtUnmapMem interposed */
+        struct npu_route_args_170 a = {{718, npu_route_thunk_170}, virPtr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[172])(virPtr);
+        aclError r = (aclError)((__typeof__(&rtUnmapMem))npu_route_fns[170])(virPtr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6348,7 +6344,7 @@ static inline aclError emu_direct_aclrtMemMapNoAccess(void* virPtr, size_t size,
 }
 
 /* The ACL work of aclrtMemMapNoAccess when its route comes back through an interposer. */
-struct npu_route_args_173 {
+struct npu_route_args_171 {
     npu_routed h;
     void* virPtr;
     size_t size;
@@ -6356,16 +6352,16 @@ struct npu_route_args_173 {
     aclrtDrvMemHandle handle;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_173(npu_routed *h) {
-    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
+static int32_t npu_route_thunk_171(npu_routed *h) {
+    struct npu_route_args_171 *a = (struct npu_route_args_171 *)h;
     return (int32_t)emu_direct_aclrtMemMapNoAccess(a->virPtr, a->size, a->offset, a->handle, a->flags);
 }
 
 static inline aclError emu_aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
-        struct npu_route_args_173 a = {{896, npu_route_thunk_173}, virPtr, size, offset, handle, flags};
+    if (__builtin_expect(npu_route_fns[171] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemMapNoAccess interposed */
+        struct npu_route_args_171 a = {{896, npu_route_thunk_171}, virPtr, size, offset, handle, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[173])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
+        aclError r = (aclError)((__typeof__(&rtMemMapNoAccess))npu_route_fns[171])(virPtr, size, offset, (rtDrvMemHandle)handle, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6545,21 +6541,21 @@ static inline aclError emu_direct_aclrtCreateStreamV2(aclrtStream* stream, const
 }
 
 /* The ACL work of aclrtCreateStreamV2 when its route comes back through an interposer. */
-struct npu_route_args_135 {
+struct npu_route_args_133 {
     npu_routed h;
     aclrtStream* stream;
     const aclrtStreamConfigHandle* handle;
 };
-static int32_t npu_route_thunk_135(npu_routed *h) {
-    struct npu_route_args_135 *a = (struct npu_route_args_135 *)h;
+static int32_t npu_route_thunk_133(npu_routed *h) {
+    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
     return (int32_t)emu_direct_aclrtCreateStreamV2(a->stream, a->handle);
 }
 
 static inline aclError emu_aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
-    if (__builtin_expect(npu_route_fns[135] != NULL, 0) && (stream != NULL && handle != NULL)) { /* split layout, rtStreamCreateWithConfig interposed */
-        struct npu_route_args_135 a = {{641, npu_route_thunk_135}, stream, handle};
+    if (__builtin_expect(npu_route_fns[133] != NULL, 0) && (stream != NULL && handle != NULL)) { /* split layout, rtStreamCreateWithConfig interposed */
+        struct npu_route_args_133 a = {{641, npu_route_thunk_133}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamCreateWithConfig))npu_route_fns[135])((rtStream_t*)stream, (rtStreamConfigHandle*)handle);
+        aclError r = (aclError)((__typeof__(&rtStreamCreateWithConfig))npu_route_fns[133])((rtStream_t*)stream, (rtStreamConfigHandle*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6678,20 +6674,20 @@ static inline aclError emu_direct_aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtDestroyStreamForce when its route comes back through an interposer. */
-struct npu_route_args_174 {
+struct npu_route_args_172 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_174(npu_routed *h) {
-    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
+static int32_t npu_route_thunk_172(npu_routed *h) {
+    struct npu_route_args_172 *a = (struct npu_route_args_172 *)h;
     return (int32_t)emu_direct_aclrtDestroyStreamForce(a->stream);
 }
 
 static inline aclError emu_aclrtDestroyStreamForce(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[174] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
-        struct npu_route_args_174 a = {{645, npu_route_thunk_174}, stream};
+    if (__builtin_expect(npu_route_fns[172] != NULL, 0)) { /* split layout, rtStreamDestroyForce interposed */
+        struct npu_route_args_172 a = {{645, npu_route_thunk_172}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[174])(stream);
+        aclError r = (aclError)((__typeof__(&rtStreamDestroyForce))npu_route_fns[172])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -6882,21 +6878,21 @@ static inline aclError emu_direct_aclrtStreamGetPriority(aclrtStream stream, uin
 }
 
 /* The ACL work of aclrtStreamGetPriority when its route comes back through an interposer. */
-struct npu_route_args_175 {
+struct npu_route_args_173 {
     npu_routed h;
     aclrtStream stream;
     uint32_t* priority;
 };
-static int32_t npu_route_thunk_175(npu_routed *h) {
-    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
+static int32_t npu_route_thunk_173(npu_routed *h) {
+    struct npu_route_args_173 *a = (struct npu_route_args_173 *)h;
     return (int32_t)emu_direct_aclrtStreamGetPriority(a->stream, a->priority);
 }
 
 static inline aclError emu_aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
-    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
-        struct npu_route_args_175 a = {{642, npu_route_thunk_175}, stream, priority};
+    if (__builtin_expect(npu_route_fns[173] != NULL, 0) && (priority != NULL)) { /* split layout, rtStreamGetPriority interposed */
+        struct npu_route_args_173 a = {{642, npu_route_thunk_173}, stream, priority};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[175])(stream, priority);
+        aclError r = (aclError)((__typeof__(&rtStreamGetPriority))npu_route_fns[173])(stream, priority);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7016,23 +7012,23 @@ static inline aclError emu_direct_aclrtStreamWaitEventWithFlag(aclrtStream strea
 }
 
 /* The ACL work of aclrtStreamWaitEventWithFlag when its route comes back through an interposer. */
-struct npu_route_args_176 {
+struct npu_route_args_174 {
     npu_routed h;
     aclrtStream stream;
     aclrtEvent event;
     uint32_t timeout;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_176(npu_routed *h) {
-    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
+static int32_t npu_route_thunk_174(npu_routed *h) {
+    struct npu_route_args_174 *a = (struct npu_route_args_174 *)h;
     return (int32_t)emu_direct_aclrtStreamWaitEventWithFlag(a->stream, a->event, a->timeout, a->flag);
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
-        struct npu_route_args_176 a = {{909, npu_route_thunk_176}, stream, event, timeout, flag};
+    if (__builtin_expect(npu_route_fns[174] != NULL, 0) && (event != NULL)) { /* split layout, rtStreamWaitEventWithFlag interposed */
+        struct npu_route_args_174 a = {{909, npu_route_thunk_174}, stream, event, timeout, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[176])(stream, (rtEvent_t)event, timeout, flag);
+        aclError r = (aclError)((__typeof__(&rtStreamWaitEventWithFlag))npu_route_fns[174])(stream, (rtEvent_t)event, timeout, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7072,22 +7068,22 @@ static inline aclError emu_direct_aclrtStreamWaitEventWithTimeout(aclrtStream st
 }
 
 /* The ACL work of aclrtStreamWaitEventWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_177 {
+struct npu_route_args_175 {
     npu_routed h;
     aclrtStream stream;
     aclrtEvent event;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_177(npu_routed *h) {
-    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
+static int32_t npu_route_thunk_175(npu_routed *h) {
+    struct npu_route_args_175 *a = (struct npu_route_args_175 *)h;
     return (int32_t)emu_direct_aclrtStreamWaitEventWithTimeout(a->stream, a->event, a->timeout);
 }
 
 static inline aclError emu_aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[177] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
-        struct npu_route_args_177 a = {{762, npu_route_thunk_177}, stream, event, timeout};
+    if (__builtin_expect(npu_route_fns[175] != NULL, 0) && (event != NULL && timeout >= 0)) { /* split layout, rtsEventWait interposed */
+        struct npu_route_args_175 a = {{762, npu_route_thunk_175}, stream, event, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[177])(stream, event, (uint32_t)timeout);
+        aclError r = (aclError)((__typeof__(&rtsEventWait))npu_route_fns[175])(stream, event, (uint32_t)timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7467,23 +7463,23 @@ static inline aclError emu_direct_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMe
 }
 
 /* The ACL work of aclrtGetMemUsageInfo when its route comes back through an interposer. */
-struct npu_route_args_178 {
+struct npu_route_args_176 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUsageInfo* memUsageInfo;
     size_t inputNum;
     size_t* outputNum;
 };
-static int32_t npu_route_thunk_178(npu_routed *h) {
-    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
+static int32_t npu_route_thunk_176(npu_routed *h) {
+    struct npu_route_args_176 *a = (struct npu_route_args_176 *)h;
     return (int32_t)emu_direct_aclrtGetMemUsageInfo(a->deviceId, a->memUsageInfo, a->inputNum, a->outputNum);
 }
 
 static inline aclError emu_aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
-    if (__builtin_expect(npu_route_fns[178] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
-        struct npu_route_args_178 a = {{804, npu_route_thunk_178}, deviceId, memUsageInfo, inputNum, outputNum};
+    if (__builtin_expect(npu_route_fns[176] != NULL, 0) && (memUsageInfo != NULL && outputNum != NULL)) { /* split layout, rtGetMemUsageInfo interposed */
+        struct npu_route_args_176 a = {{804, npu_route_thunk_176}, deviceId, memUsageInfo, inputNum, outputNum};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[178])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
+        aclError r = (aclError)((__typeof__(&rtGetMemUsageInfo))npu_route_fns[176])((uint32_t)deviceId, (rtMemUsageInfo_t*)memUsageInfo, inputNum, outputNum);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7523,20 +7519,20 @@ static inline aclError emu_direct_aclrtSetOpWaitTimeout(uint32_t timeout) {
 }
 
 /* The ACL work of aclrtSetOpWaitTimeout when its route comes back through an interposer. */
-struct npu_route_args_179 {
+struct npu_route_args_177 {
     npu_routed h;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_179(npu_routed *h) {
-    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
+static int32_t npu_route_thunk_177(npu_routed *h) {
+    struct npu_route_args_177 *a = (struct npu_route_args_177 *)h;
     return (int32_t)emu_direct_aclrtSetOpWaitTimeout(a->timeout);
 }
 
 static inline aclError emu_aclrtSetOpWaitTimeout(uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[179] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
-        struct npu_route_args_179 a = {{578, npu_route_thunk_179}, timeout};
+    if (__builtin_expect(npu_route_fns[177] != NULL, 0)) { /* split layout, rtSetOpWaitTimeOut interposed */
+        struct npu_route_args_177 a = {{578, npu_route_thunk_177}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[179])(timeout);
+        aclError r = (aclError)((__typeof__(&rtSetOpWaitTimeOut))npu_route_fns[177])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7573,20 +7569,20 @@ static inline aclError emu_direct_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
 }
 
 /* The ACL work of aclrtSetOpExecuteTimeOut when its route comes back through an interposer. */
-struct npu_route_args_180 {
+struct npu_route_args_178 {
     npu_routed h;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_180(npu_routed *h) {
-    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
+static int32_t npu_route_thunk_178(npu_routed *h) {
+    struct npu_route_args_178 *a = (struct npu_route_args_178 *)h;
     return (int32_t)emu_direct_aclrtSetOpExecuteTimeOut(a->timeout);
 }
 
 static inline aclError emu_aclrtSetOpExecuteTimeOut(uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[180] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
-        struct npu_route_args_180 a = {{579, npu_route_thunk_180}, timeout};
+    if (__builtin_expect(npu_route_fns[178] != NULL, 0)) { /* split layout, rtSetOpExecuteTimeOut interposed */
+        struct npu_route_args_178 a = {{579, npu_route_thunk_178}, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[180])(timeout);
+        aclError r = (aclError)((__typeof__(&rtSetOpExecuteTimeOut))npu_route_fns[178])(timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7715,21 +7711,21 @@ static inline aclError emu_direct_aclrtSetStreamOverflowSwitch(aclrtStream strea
 }
 
 /* The ACL work of aclrtSetStreamOverflowSwitch when its route comes back through an interposer. */
-struct npu_route_args_181 {
+struct npu_route_args_179 {
     npu_routed h;
     aclrtStream stream;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_181(npu_routed *h) {
-    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
+static int32_t npu_route_thunk_179(npu_routed *h) {
+    struct npu_route_args_179 *a = (struct npu_route_args_179 *)h;
     return (int32_t)emu_direct_aclrtSetStreamOverflowSwitch(a->stream, a->flag);
 }
 
 static inline aclError emu_aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[181] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
-        struct npu_route_args_181 a = {{650, npu_route_thunk_181}, stream, flag};
+    if (__builtin_expect(npu_route_fns[179] != NULL, 0)) { /* split layout, rtSetStreamOverflowSwitch interposed */
+        struct npu_route_args_179 a = {{650, npu_route_thunk_179}, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[181])(stream, flag);
+        aclError r = (aclError)((__typeof__(&rtSetStreamOverflowSwitch))npu_route_fns[179])(stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7767,21 +7763,21 @@ static inline aclError emu_direct_aclrtGetStreamOverflowSwitch(aclrtStream strea
 }
 
 /* The ACL work of aclrtGetStreamOverflowSwitch when its route comes back through an interposer. */
-struct npu_route_args_182 {
+struct npu_route_args_180 {
     npu_routed h;
     aclrtStream stream;
     uint32_t* flag;
 };
-static int32_t npu_route_thunk_182(npu_routed *h) {
-    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
+static int32_t npu_route_thunk_180(npu_routed *h) {
+    struct npu_route_args_180 *a = (struct npu_route_args_180 *)h;
     return (int32_t)emu_direct_aclrtGetStreamOverflowSwitch(a->stream, a->flag);
 }
 
 static inline aclError emu_aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-    if (__builtin_expect(npu_route_fns[182] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
-        struct npu_route_args_182 a = {{651, npu_route_thunk_182}, stream, flag};
+    if (__builtin_expect(npu_route_fns[180] != NULL, 0) && (flag != NULL)) { /* split layout, rtGetStreamOverflowSwitch interposed */
+        struct npu_route_args_180 a = {{651, npu_route_thunk_180}, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[182])(stream, flag);
+        aclError r = (aclError)((__typeof__(&rtGetStreamOverflowSwitch))npu_route_fns[180])(stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7877,22 +7873,22 @@ static inline aclError emu_direct_aclrtGetOverflowStatus(void* outputAddr, size_
 }
 
 /* The ACL work of aclrtGetOverflowStatus when its route comes back through an interposer. */
-struct npu_route_args_183 {
+struct npu_route_args_181 {
     npu_routed h;
     void* outputAddr;
     size_t outputSize;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_183(npu_routed *h) {
-    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
+static int32_t npu_route_thunk_181(npu_routed *h) {
+    struct npu_route_args_181 *a = (struct npu_route_args_181 *)h;
     return (int32_t)emu_direct_aclrtGetOverflowStatus(a->outputAddr, a->outputSize, a->stream);
 }
 
 static inline aclError emu_aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
-        struct npu_route_args_183 a = {{675, npu_route_thunk_183}, outputAddr, outputSize, stream};
+    if (__builtin_expect(npu_route_fns[181] != NULL, 0) && (outputAddr != NULL)) { /* split layout, rtGetDeviceSatStatus interposed */
+        struct npu_route_args_181 a = {{675, npu_route_thunk_181}, outputAddr, outputSize, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[183])((void* const)outputAddr, (const uint64_t)outputSize, stream);
+        aclError r = (aclError)((__typeof__(&rtGetDeviceSatStatus))npu_route_fns[181])((void* const)outputAddr, (const uint64_t)outputSize, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7931,20 +7927,20 @@ static inline aclError emu_direct_aclrtResetOverflowStatus(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtResetOverflowStatus when its route comes back through an interposer. */
-struct npu_route_args_184 {
+struct npu_route_args_182 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_184(npu_routed *h) {
-    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
+static int32_t npu_route_thunk_182(npu_routed *h) {
+    struct npu_route_args_182 *a = (struct npu_route_args_182 *)h;
     return (int32_t)emu_direct_aclrtResetOverflowStatus(a->stream);
 }
 
 static inline aclError emu_aclrtResetOverflowStatus(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[184] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
-        struct npu_route_args_184 a = {{676, npu_route_thunk_184}, stream};
+    if (__builtin_expect(npu_route_fns[182] != NULL, 0)) { /* split layout, rtCleanDeviceSatStatus interposed */
+        struct npu_route_args_182 a = {{676, npu_route_thunk_182}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[184])(stream);
+        aclError r = (aclError)((__typeof__(&rtCleanDeviceSatStatus))npu_route_fns[182])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8075,21 +8071,21 @@ static inline aclError emu_direct_aclrtQueryDeviceStatus(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtQueryDeviceStatus when its route comes back through an interposer. */
-struct npu_route_args_185 {
+struct npu_route_args_183 {
     npu_routed h;
     int32_t deviceId;
     aclrtDeviceStatus* deviceStatus;
 };
-static int32_t npu_route_thunk_185(npu_routed *h) {
-    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
+static int32_t npu_route_thunk_183(npu_routed *h) {
+    struct npu_route_args_183 *a = (struct npu_route_args_183 *)h;
     return (int32_t)emu_direct_aclrtQueryDeviceStatus(a->deviceId, a->deviceStatus);
 }
 
 static inline aclError emu_aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
-    if (__builtin_expect(npu_route_fns[185] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
-        struct npu_route_args_185 a = {{610, npu_route_thunk_185}, deviceId, deviceStatus};
+    if (__builtin_expect(npu_route_fns[183] != NULL, 0) && (deviceStatus != NULL)) { /* split layout, rtDeviceStatusQuery interposed */
+        struct npu_route_args_183 a = {{610, npu_route_thunk_183}, deviceId, deviceStatus};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[185])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
+        aclError r = (aclError)((__typeof__(&rtDeviceStatusQuery))npu_route_fns[183])((const uint32_t)deviceId, (rtDeviceStatus*)deviceStatus);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8633,31 +8629,8 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
     return emu_aclrtMemSetPidToShareableHandleV2(shareableHandle, shareType, pid, pidNum);
 }
 
-static inline aclError emu_direct_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
-    return npug_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
-}
-
-/* The ACL work of aclrtMemGetAllocationGranularity when its route comes back through an interposer. */
-struct npu_route_args_187 {
-    npu_routed h;
-    aclrtPhysicalMemProp* prop;
-    aclrtMemGranularityOptions option;
-    size_t* granularity;
-};
-static int32_t npu_route_thunk_187(npu_routed *h) {
-    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
-    return (int32_t)emu_direct_aclrtMemGetAllocationGranularity(a->prop, a->option, a->granularity);
-}
-
 static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
-    if (__builtin_expect(npu_route_fns[187] != NULL, 0) && (prop != NULL && granularity != NULL)) { /* split layout, rtMemGetAllocationGranularity interposed */
-        struct npu_route_args_187 a = {{726, npu_route_thunk_187}, prop, option, granularity};
-        npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAllocationGranularity))npu_route_fns[187])((rtDrvMemProp_t*)prop, (rtDrvMemGranularityOptions)option, granularity);
-        npu_routed_pending = NULL;
-        return r;
-    }
-    return emu_direct_aclrtMemGetAllocationGranularity(prop, option, granularity);
+    return npug_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
@@ -8692,20 +8665,20 @@ static inline aclError emu_direct_aclrtDeviceGetBareTgid(int32_t* pid) {
 }
 
 /* The ACL work of aclrtDeviceGetBareTgid when its route comes back through an interposer. */
-struct npu_route_args_188 {
+struct npu_route_args_185 {
     npu_routed h;
     int32_t* pid;
 };
-static int32_t npu_route_thunk_188(npu_routed *h) {
-    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
+static int32_t npu_route_thunk_185(npu_routed *h) {
+    struct npu_route_args_185 *a = (struct npu_route_args_185 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetBareTgid(a->pid);
 }
 
 static inline aclError emu_aclrtDeviceGetBareTgid(int32_t* pid) {
-    if (__builtin_expect(npu_route_fns[188] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
-        struct npu_route_args_188 a = {{599, npu_route_thunk_188}, pid};
+    if (__builtin_expect(npu_route_fns[185] != NULL, 0) && (pid != NULL)) { /* split layout, rtDeviceGetBareTgid interposed */
+        struct npu_route_args_185 a = {{599, npu_route_thunk_185}, pid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[188])((uint32_t*)pid);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetBareTgid))npu_route_fns[185])((uint32_t*)pid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8742,23 +8715,23 @@ static inline aclError emu_direct_aclrtCmoAsync(void* src, size_t size, aclrtCmo
 }
 
 /* The ACL work of aclrtCmoAsync when its route comes back through an interposer. */
-struct npu_route_args_189 {
+struct npu_route_args_186 {
     npu_routed h;
     void* src;
     size_t size;
     aclrtCmoType cmoType;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_189(npu_routed *h) {
-    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
+static int32_t npu_route_thunk_186(npu_routed *h) {
+    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
     return (int32_t)emu_direct_aclrtCmoAsync(a->src, a->size, a->cmoType, a->stream);
 }
 
 static inline aclError emu_aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[189] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
-        struct npu_route_args_189 a = {{737, npu_route_thunk_189}, src, size, cmoType, stream};
+    if (__builtin_expect(npu_route_fns[186] != NULL, 0) && (src != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtCmoAsync interposed */
+        struct npu_route_args_186 a = {{737, npu_route_thunk_186}, src, size, cmoType, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[189])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
+        aclError r = (aclError)((__typeof__(&rtCmoAsync))npu_route_fns[186])(src, size, (rtCmoOpCode_t)(cmoType + RT_CMO_PREFETCH), stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8830,21 +8803,21 @@ static inline aclError emu_direct_aclrtDeviceTaskAbort(int32_t deviceId, uint32_
 }
 
 /* The ACL work of aclrtDeviceTaskAbort when its route comes back through an interposer. */
-struct npu_route_args_190 {
+struct npu_route_args_187 {
     npu_routed h;
     int32_t deviceId;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_190(npu_routed *h) {
-    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
+static int32_t npu_route_thunk_187(npu_routed *h) {
+    struct npu_route_args_187 *a = (struct npu_route_args_187 *)h;
     return (int32_t)emu_direct_aclrtDeviceTaskAbort(a->deviceId, a->timeout);
 }
 
 static inline aclError emu_aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[190] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
-        struct npu_route_args_190 a = {{605, npu_route_thunk_190}, deviceId, timeout};
+    if (__builtin_expect(npu_route_fns[187] != NULL, 0)) { /* split layout, rtDeviceTaskAbort interposed */
+        struct npu_route_args_187 a = {{605, npu_route_thunk_187}, deviceId, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[190])(deviceId, timeout);
+        aclError r = (aclError)((__typeof__(&rtDeviceTaskAbort))npu_route_fns[187])(deviceId, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8913,20 +8886,20 @@ static inline aclError emu_direct_aclrtStreamAbort(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtStreamAbort when its route comes back through an interposer. */
-struct npu_route_args_191 {
+struct npu_route_args_188 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_191(npu_routed *h) {
-    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
+static int32_t npu_route_thunk_188(npu_routed *h) {
+    struct npu_route_args_188 *a = (struct npu_route_args_188 *)h;
     return (int32_t)emu_direct_aclrtStreamAbort(a->stream);
 }
 
 static inline aclError emu_aclrtStreamAbort(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[191] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
-        struct npu_route_args_191 a = {{652, npu_route_thunk_191}, stream};
+    if (__builtin_expect(npu_route_fns[188] != NULL, 0)) { /* split layout, rtStreamAbort interposed */
+        struct npu_route_args_188 a = {{652, npu_route_thunk_188}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[191])(stream);
+        aclError r = (aclError)((__typeof__(&rtStreamAbort))npu_route_fns[188])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9454,22 +9427,22 @@ static inline aclError emu_direct_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemc
 }
 
 /* The ACL work of aclrtMemcpyAsyncWithDesc when its route comes back through an interposer. */
-struct npu_route_args_136 {
+struct npu_route_args_134 {
     npu_routed h;
     void* desc;
     aclrtMemcpyKind kind;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_136(npu_routed *h) {
-    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
+static int32_t npu_route_thunk_134(npu_routed *h) {
+    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
     return (int32_t)emu_direct_aclrtMemcpyAsyncWithDesc(a->desc, a->kind, a->stream);
 }
 
 static inline aclError emu_aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[136] != NULL, 0) && (desc != NULL)) { /* split layout, rtsMemcpyAsyncWithDesc interposed */
-        struct npu_route_args_136 a = {{782, npu_route_thunk_136}, desc, kind, stream};
+    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (desc != NULL)) { /* split layout, rtsMemcpyAsyncWithDesc interposed */
+        struct npu_route_args_134 a = {{782, npu_route_thunk_134}, desc, kind, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsMemcpyAsyncWithDesc))npu_route_fns[136])(desc, (rtMemcpyKind)kind, NULL, stream);
+        aclError r = (aclError)((__typeof__(&rtsMemcpyAsyncWithDesc))npu_route_fns[134])(desc, (rtMemcpyKind)kind, NULL, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10002,21 +9975,21 @@ static inline aclError emu_direct_aclmdlRITaskGetParams(aclmdlRITask task, aclmd
 }
 
 /* The ACL work of aclmdlRITaskGetParams when its route comes back through an interposer. */
-struct npu_route_args_112 {
+struct npu_route_args_110 {
     npu_routed h;
     aclmdlRITask task;
     aclmdlRITaskParams* params;
 };
-static int32_t npu_route_thunk_112(npu_routed *h) {
-    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
+static int32_t npu_route_thunk_110(npu_routed *h) {
+    struct npu_route_args_110 *a = (struct npu_route_args_110 *)h;
     return (int32_t)emu_direct_aclmdlRITaskGetParams(a->task, a->params);
 }
 
 static inline aclError emu_aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-    if (__builtin_expect(npu_route_fns[112] != NULL, 0) && (task != NULL && params != NULL)) { /* split layout, rtModelTaskGetParams interposed */
-        struct npu_route_args_112 a = {{912, npu_route_thunk_112}, task, params};
+    if (__builtin_expect(npu_route_fns[110] != NULL, 0) && (task != NULL && params != NULL)) { /* split layout, rtModelTaskGetParams interposed */
+        struct npu_route_args_110 a = {{912, npu_route_thunk_110}, task, params};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelTaskGetParams))npu_route_fns[112])((rtTask_t)task, (rtTaskParams *)params);
+        aclError r = (aclError)((__typeof__(&rtModelTaskGetParams))npu_route_fns[110])((rtTask_t)task, (rtTaskParams *)params);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10054,21 +10027,21 @@ static inline aclError emu_direct_aclmdlRITaskSetParams(aclmdlRITask task, aclmd
 }
 
 /* The ACL work of aclmdlRITaskSetParams when its route comes back through an interposer. */
-struct npu_route_args_113 {
+struct npu_route_args_111 {
     npu_routed h;
     aclmdlRITask task;
     aclmdlRITaskParams* params;
 };
-static int32_t npu_route_thunk_113(npu_routed *h) {
-    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
+static int32_t npu_route_thunk_111(npu_routed *h) {
+    struct npu_route_args_111 *a = (struct npu_route_args_111 *)h;
     return (int32_t)emu_direct_aclmdlRITaskSetParams(a->task, a->params);
 }
 
 static inline aclError emu_aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
-    if (__builtin_expect(npu_route_fns[113] != NULL, 0) && (task != NULL && params != NULL)) { /* split layout, rtModelTaskSetParams interposed */
-        struct npu_route_args_113 a = {{913, npu_route_thunk_113}, task, params};
+    if (__builtin_expect(npu_route_fns[111] != NULL, 0) && (task != NULL && params != NULL)) { /* split layout, rtModelTaskSetParams interposed */
+        struct npu_route_args_111 a = {{913, npu_route_thunk_111}, task, params};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelTaskSetParams))npu_route_fns[113])((rtTask_t)task, (rtTaskParams *)params);
+        aclError r = (aclError)((__typeof__(&rtModelTaskSetParams))npu_route_fns[111])((rtTask_t)task, (rtTaskParams *)params);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10106,22 +10079,22 @@ static inline aclError emu_direct_aclmdlRIKernelTaskGetAttribute(aclmdlRITask ta
 }
 
 /* The ACL work of aclmdlRIKernelTaskGetAttribute when its route comes back through an interposer. */
-struct npu_route_args_114 {
+struct npu_route_args_112 {
     npu_routed h;
     aclmdlRITask task;
     aclrtLaunchKernelAttrId attrId;
     aclrtLaunchKernelAttrValue* attrValue;
 };
-static int32_t npu_route_thunk_114(npu_routed *h) {
-    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
+static int32_t npu_route_thunk_112(npu_routed *h) {
+    struct npu_route_args_112 *a = (struct npu_route_args_112 *)h;
     return (int32_t)emu_direct_aclmdlRIKernelTaskGetAttribute(a->task, a->attrId, a->attrValue);
 }
 
 static inline aclError emu_aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
-    if (__builtin_expect(npu_route_fns[114] != NULL, 0) && (task != NULL && attrValue != NULL)) { /* split layout, rtModelKernelTaskGetAttribute interposed */
-        struct npu_route_args_114 a = {{914, npu_route_thunk_114}, task, attrId, attrValue};
+    if (__builtin_expect(npu_route_fns[112] != NULL, 0) && (task != NULL && attrValue != NULL)) { /* split layout, rtModelKernelTaskGetAttribute interposed */
+        struct npu_route_args_112 a = {{914, npu_route_thunk_112}, task, attrId, attrValue};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelKernelTaskGetAttribute))npu_route_fns[114])((rtTask_t)task, (rtLaunchKernelAttrId)attrId, (rtLaunchKernelAttrVal_t *)attrValue);
+        aclError r = (aclError)((__typeof__(&rtModelKernelTaskGetAttribute))npu_route_fns[112])((rtTask_t)task, (rtLaunchKernelAttrId)attrId, (rtLaunchKernelAttrVal_t *)attrValue);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10160,20 +10133,20 @@ static inline aclError emu_direct_aclmdlRIUpdate(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIUpdate when its route comes back through an interposer. */
-struct npu_route_args_192 {
+struct npu_route_args_189 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_192(npu_routed *h) {
-    struct npu_route_args_192 *a = (struct npu_route_args_192 *)h;
+static int32_t npu_route_thunk_189(npu_routed *h) {
+    struct npu_route_args_189 *a = (struct npu_route_args_189 *)h;
     return (int32_t)emu_direct_aclmdlRIUpdate(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIUpdate(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[192] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
-        struct npu_route_args_192 a = {{903, npu_route_thunk_192}, modelRI};
+    if (__builtin_expect(npu_route_fns[189] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelUpdate interposed */
+        struct npu_route_args_189 a = {{903, npu_route_thunk_189}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[192])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelUpdate))npu_route_fns[189])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10210,20 +10183,20 @@ static inline aclError emu_direct_aclmdlRITaskDisable(aclmdlRITask task) {
 }
 
 /* The ACL work of aclmdlRITaskDisable when its route comes back through an interposer. */
-struct npu_route_args_128 {
+struct npu_route_args_126 {
     npu_routed h;
     aclmdlRITask task;
 };
-static int32_t npu_route_thunk_128(npu_routed *h) {
-    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
+static int32_t npu_route_thunk_126(npu_routed *h) {
+    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
     return (int32_t)emu_direct_aclmdlRITaskDisable(a->task);
 }
 
 static inline aclError emu_aclmdlRITaskDisable(aclmdlRITask task) {
-    if (__builtin_expect(npu_route_fns[128] != NULL, 0) && (task != NULL)) { /* split layout, rtModelTaskDisable interposed */
-        struct npu_route_args_128 a = {{915, npu_route_thunk_128}, task};
+    if (__builtin_expect(npu_route_fns[126] != NULL, 0) && (task != NULL)) { /* split layout, rtModelTaskDisable interposed */
+        struct npu_route_args_126 a = {{915, npu_route_thunk_126}, task};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelTaskDisable))npu_route_fns[128])((rtTask_t)task);
+        aclError r = (aclError)((__typeof__(&rtModelTaskDisable))npu_route_fns[126])((rtTask_t)task);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10310,23 +10283,23 @@ static inline aclError emu_direct_aclrtValueWrite(void* devAddr, uint64_t value,
 }
 
 /* The ACL work of aclrtValueWrite when its route comes back through an interposer. */
-struct npu_route_args_115 {
+struct npu_route_args_113 {
     npu_routed h;
     void* devAddr;
     uint64_t value;
     uint32_t flag;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_115(npu_routed *h) {
-    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
+static int32_t npu_route_thunk_113(npu_routed *h) {
+    struct npu_route_args_113 *a = (struct npu_route_args_113 *)h;
     return (int32_t)emu_direct_aclrtValueWrite(a->devAddr, a->value, a->flag, a->stream);
 }
 
 static inline aclError emu_aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (devAddr != NULL)) { /* split layout, rtsValueWrite interposed */
-        struct npu_route_args_115 a = {{729, npu_route_thunk_115}, devAddr, value, flag, stream};
+    if (__builtin_expect(npu_route_fns[113] != NULL, 0) && (devAddr != NULL)) { /* split layout, rtsValueWrite interposed */
+        struct npu_route_args_113 a = {{729, npu_route_thunk_113}, devAddr, value, flag, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsValueWrite))npu_route_fns[115])(devAddr, value, flag, stream);
+        aclError r = (aclError)((__typeof__(&rtsValueWrite))npu_route_fns[113])(devAddr, value, flag, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10366,23 +10339,23 @@ static inline aclError emu_direct_aclrtValueWait(void* devAddr, uint64_t value, 
 }
 
 /* The ACL work of aclrtValueWait when its route comes back through an interposer. */
-struct npu_route_args_116 {
+struct npu_route_args_114 {
     npu_routed h;
     void* devAddr;
     uint64_t value;
     uint32_t flag;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_116(npu_routed *h) {
-    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
+static int32_t npu_route_thunk_114(npu_routed *h) {
+    struct npu_route_args_114 *a = (struct npu_route_args_114 *)h;
     return (int32_t)emu_direct_aclrtValueWait(a->devAddr, a->value, a->flag, a->stream);
 }
 
 static inline aclError emu_aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[116] != NULL, 0) && (devAddr != NULL)) { /* split layout, rtsValueWait interposed */
-        struct npu_route_args_116 a = {{730, npu_route_thunk_116}, devAddr, value, flag, stream};
+    if (__builtin_expect(npu_route_fns[114] != NULL, 0) && (devAddr != NULL)) { /* split layout, rtsValueWait interposed */
+        struct npu_route_args_114 a = {{730, npu_route_thunk_114}, devAddr, value, flag, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsValueWait))npu_route_fns[116])(devAddr, value, flag, stream);
+        aclError r = (aclError)((__typeof__(&rtsValueWait))npu_route_fns[114])(devAddr, value, flag, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10422,20 +10395,20 @@ static inline aclError emu_direct_aclrtGetStreamAvailableNum(uint32_t* streamCou
 }
 
 /* The ACL work of aclrtGetStreamAvailableNum when its route comes back through an interposer. */
-struct npu_route_args_193 {
+struct npu_route_args_190 {
     npu_routed h;
     uint32_t* streamCount;
 };
-static int32_t npu_route_thunk_193(npu_routed *h) {
-    struct npu_route_args_193 *a = (struct npu_route_args_193 *)h;
+static int32_t npu_route_thunk_190(npu_routed *h) {
+    struct npu_route_args_190 *a = (struct npu_route_args_190 *)h;
     return (int32_t)emu_direct_aclrtGetStreamAvailableNum(a->streamCount);
 }
 
 static inline aclError emu_aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-    if (__builtin_expect(npu_route_fns[193] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
-        struct npu_route_args_193 a = {{808, npu_route_thunk_193}, streamCount};
+    if (__builtin_expect(npu_route_fns[190] != NULL, 0) && (streamCount != NULL)) { /* split layout, rtsStreamGetAvailableNum interposed */
+        struct npu_route_args_190 a = {{808, npu_route_thunk_190}, streamCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[193])(streamCount);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAvailableNum))npu_route_fns[190])(streamCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10472,22 +10445,22 @@ static inline aclError emu_direct_aclrtSetStreamAttribute(aclrtStream stream, ac
 }
 
 /* The ACL work of aclrtSetStreamAttribute when its route comes back through an interposer. */
-struct npu_route_args_194 {
+struct npu_route_args_191 {
     npu_routed h;
     aclrtStream stream;
     aclrtStreamAttr stmAttrType;
     aclrtStreamAttrValue* value;
 };
-static int32_t npu_route_thunk_194(npu_routed *h) {
-    struct npu_route_args_194 *a = (struct npu_route_args_194 *)h;
+static int32_t npu_route_thunk_191(npu_routed *h) {
+    struct npu_route_args_191 *a = (struct npu_route_args_191 *)h;
     return (int32_t)emu_direct_aclrtSetStreamAttribute(a->stream, a->stmAttrType, a->value);
 }
 
 static inline aclError emu_aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    if (__builtin_expect(npu_route_fns[194] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
-        struct npu_route_args_194 a = {{806, npu_route_thunk_194}, stream, stmAttrType, value};
+    if (__builtin_expect(npu_route_fns[191] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamSetAttribute interposed */
+        struct npu_route_args_191 a = {{806, npu_route_thunk_191}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[194])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        aclError r = (aclError)((__typeof__(&rtsStreamSetAttribute))npu_route_fns[191])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10526,22 +10499,22 @@ static inline aclError emu_direct_aclrtGetStreamAttribute(aclrtStream stream, ac
 }
 
 /* The ACL work of aclrtGetStreamAttribute when its route comes back through an interposer. */
-struct npu_route_args_195 {
+struct npu_route_args_192 {
     npu_routed h;
     aclrtStream stream;
     aclrtStreamAttr stmAttrType;
     aclrtStreamAttrValue* value;
 };
-static int32_t npu_route_thunk_195(npu_routed *h) {
-    struct npu_route_args_195 *a = (struct npu_route_args_195 *)h;
+static int32_t npu_route_thunk_192(npu_routed *h) {
+    struct npu_route_args_192 *a = (struct npu_route_args_192 *)h;
     return (int32_t)emu_direct_aclrtGetStreamAttribute(a->stream, a->stmAttrType, a->value);
 }
 
 static inline aclError emu_aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
-    if (__builtin_expect(npu_route_fns[195] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
-        struct npu_route_args_195 a = {{807, npu_route_thunk_195}, stream, stmAttrType, value};
+    if (__builtin_expect(npu_route_fns[192] != NULL, 0) && (value != NULL)) { /* split layout, rtsStreamGetAttribute interposed */
+        struct npu_route_args_192 a = {{807, npu_route_thunk_192}, stream, stmAttrType, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[195])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
+        aclError r = (aclError)((__typeof__(&rtsStreamGetAttribute))npu_route_fns[192])(stream, (rtStreamAttr)stmAttrType, (rtStreamAttrValue_t*)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10580,21 +10553,21 @@ static inline aclError emu_direct_aclrtCreateNotify(aclrtNotify* notify, uint64_
 }
 
 /* The ACL work of aclrtCreateNotify when its route comes back through an interposer. */
-struct npu_route_args_196 {
+struct npu_route_args_193 {
     npu_routed h;
     aclrtNotify* notify;
     uint64_t flag;
 };
-static int32_t npu_route_thunk_196(npu_routed *h) {
-    struct npu_route_args_196 *a = (struct npu_route_args_196 *)h;
+static int32_t npu_route_thunk_193(npu_routed *h) {
+    struct npu_route_args_193 *a = (struct npu_route_args_193 *)h;
     return (int32_t)emu_direct_aclrtCreateNotify(a->notify, a->flag);
 }
 
 static inline aclError emu_aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
-    if (__builtin_expect(npu_route_fns[196] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
-        struct npu_route_args_196 a = {{764, npu_route_thunk_196}, notify, flag};
+    if (__builtin_expect(npu_route_fns[193] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyCreate interposed */
+        struct npu_route_args_193 a = {{764, npu_route_thunk_193}, notify, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[196])((rtNotify_t*)notify, flag);
+        aclError r = (aclError)((__typeof__(&rtsNotifyCreate))npu_route_fns[193])((rtNotify_t*)notify, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10632,20 +10605,20 @@ static inline aclError emu_direct_aclrtDestroyNotify(aclrtNotify notify) {
 }
 
 /* The ACL work of aclrtDestroyNotify when its route comes back through an interposer. */
-struct npu_route_args_197 {
+struct npu_route_args_194 {
     npu_routed h;
     aclrtNotify notify;
 };
-static int32_t npu_route_thunk_197(npu_routed *h) {
-    struct npu_route_args_197 *a = (struct npu_route_args_197 *)h;
+static int32_t npu_route_thunk_194(npu_routed *h) {
+    struct npu_route_args_194 *a = (struct npu_route_args_194 *)h;
     return (int32_t)emu_direct_aclrtDestroyNotify(a->notify);
 }
 
 static inline aclError emu_aclrtDestroyNotify(aclrtNotify notify) {
-    if (__builtin_expect(npu_route_fns[197] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
-        struct npu_route_args_197 a = {{765, npu_route_thunk_197}, notify};
+    if (__builtin_expect(npu_route_fns[194] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyDestroy interposed */
+        struct npu_route_args_194 a = {{765, npu_route_thunk_194}, notify};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[197])((rtNotify_t)notify);
+        aclError r = (aclError)((__typeof__(&rtsNotifyDestroy))npu_route_fns[194])((rtNotify_t)notify);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10682,21 +10655,21 @@ static inline aclError emu_direct_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify
 }
 
 /* The ACL work of aclrtCntNotifyCreate when its route comes back through an interposer. */
-struct npu_route_args_198 {
+struct npu_route_args_195 {
     npu_routed h;
     aclrtCntNotify* cntNotify;
     uint64_t flag;
 };
-static int32_t npu_route_thunk_198(npu_routed *h) {
-    struct npu_route_args_198 *a = (struct npu_route_args_198 *)h;
+static int32_t npu_route_thunk_195(npu_routed *h) {
+    struct npu_route_args_195 *a = (struct npu_route_args_195 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyCreate(a->cntNotify, a->flag);
 }
 
 static inline aclError emu_aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
-    if (__builtin_expect(npu_route_fns[198] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
-        struct npu_route_args_198 a = {{775, npu_route_thunk_198}, cntNotify, flag};
+    if (__builtin_expect(npu_route_fns[195] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyCreateServer interposed */
+        struct npu_route_args_195 a = {{775, npu_route_thunk_195}, cntNotify, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[198])((rtCntNotify_t* const)cntNotify, flag);
+        aclError r = (aclError)((__typeof__(&rtCntNotifyCreateServer))npu_route_fns[195])((rtCntNotify_t* const)cntNotify, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10734,20 +10707,20 @@ static inline aclError emu_direct_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify
 }
 
 /* The ACL work of aclrtCntNotifyDestroy when its route comes back through an interposer. */
-struct npu_route_args_199 {
+struct npu_route_args_196 {
     npu_routed h;
     aclrtCntNotify cntNotify;
 };
-static int32_t npu_route_thunk_199(npu_routed *h) {
-    struct npu_route_args_199 *a = (struct npu_route_args_199 *)h;
+static int32_t npu_route_thunk_196(npu_routed *h) {
+    struct npu_route_args_196 *a = (struct npu_route_args_196 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyDestroy(a->cntNotify);
 }
 
 static inline aclError emu_aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
-    if (__builtin_expect(npu_route_fns[199] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
-        struct npu_route_args_199 a = {{774, npu_route_thunk_199}, cntNotify};
+    if (__builtin_expect(npu_route_fns[196] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtCntNotifyDestroy interposed */
+        struct npu_route_args_196 a = {{774, npu_route_thunk_196}, cntNotify};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[199])((rtCntNotify_t const)cntNotify);
+        aclError r = (aclError)((__typeof__(&rtCntNotifyDestroy))npu_route_fns[196])((rtCntNotify_t const)cntNotify);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10784,21 +10757,21 @@ static inline aclError emu_direct_aclrtRecordNotify(aclrtNotify notify, aclrtStr
 }
 
 /* The ACL work of aclrtRecordNotify when its route comes back through an interposer. */
-struct npu_route_args_200 {
+struct npu_route_args_197 {
     npu_routed h;
     aclrtNotify notify;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_200(npu_routed *h) {
-    struct npu_route_args_200 *a = (struct npu_route_args_200 *)h;
+static int32_t npu_route_thunk_197(npu_routed *h) {
+    struct npu_route_args_197 *a = (struct npu_route_args_197 *)h;
     return (int32_t)emu_direct_aclrtRecordNotify(a->notify, a->stream);
 }
 
 static inline aclError emu_aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[200] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
-        struct npu_route_args_200 a = {{766, npu_route_thunk_200}, notify, stream};
+    if (__builtin_expect(npu_route_fns[197] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyRecord interposed */
+        struct npu_route_args_197 a = {{766, npu_route_thunk_197}, notify, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[200])((rtNotify_t)notify, stream);
+        aclError r = (aclError)((__typeof__(&rtsNotifyRecord))npu_route_fns[197])((rtNotify_t)notify, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10836,22 +10809,22 @@ static inline aclError emu_direct_aclrtWaitAndResetNotify(aclrtNotify notify, ac
 }
 
 /* The ACL work of aclrtWaitAndResetNotify when its route comes back through an interposer. */
-struct npu_route_args_201 {
+struct npu_route_args_198 {
     npu_routed h;
     aclrtNotify notify;
     aclrtStream stream;
     uint32_t timeout;
 };
-static int32_t npu_route_thunk_201(npu_routed *h) {
-    struct npu_route_args_201 *a = (struct npu_route_args_201 *)h;
+static int32_t npu_route_thunk_198(npu_routed *h) {
+    struct npu_route_args_198 *a = (struct npu_route_args_198 *)h;
     return (int32_t)emu_direct_aclrtWaitAndResetNotify(a->notify, a->stream, a->timeout);
 }
 
 static inline aclError emu_aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
-    if (__builtin_expect(npu_route_fns[201] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
-        struct npu_route_args_201 a = {{767, npu_route_thunk_201}, notify, stream, timeout};
+    if (__builtin_expect(npu_route_fns[198] != NULL, 0) && (notify != NULL)) { /* split layout, rtsNotifyWaitAndReset interposed */
+        struct npu_route_args_198 a = {{767, npu_route_thunk_198}, notify, stream, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[201])((rtNotify_t)notify, stream, timeout);
+        aclError r = (aclError)((__typeof__(&rtsNotifyWaitAndReset))npu_route_fns[198])((rtNotify_t)notify, stream, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10890,21 +10863,21 @@ static inline aclError emu_direct_aclrtGetNotifyId(aclrtNotify notify, uint32_t*
 }
 
 /* The ACL work of aclrtGetNotifyId when its route comes back through an interposer. */
-struct npu_route_args_202 {
+struct npu_route_args_199 {
     npu_routed h;
     aclrtNotify notify;
     uint32_t* notifyId;
 };
-static int32_t npu_route_thunk_202(npu_routed *h) {
-    struct npu_route_args_202 *a = (struct npu_route_args_202 *)h;
+static int32_t npu_route_thunk_199(npu_routed *h) {
+    struct npu_route_args_199 *a = (struct npu_route_args_199 *)h;
     return (int32_t)emu_direct_aclrtGetNotifyId(a->notify, a->notifyId);
 }
 
 static inline aclError emu_aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_route_fns[202] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
-        struct npu_route_args_202 a = {{768, npu_route_thunk_202}, notify, notifyId};
+    if (__builtin_expect(npu_route_fns[199] != NULL, 0) && (notify != NULL && notifyId != NULL)) { /* split layout, rtsNotifyGetId interposed */
+        struct npu_route_args_199 a = {{768, npu_route_thunk_199}, notify, notifyId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[202])((rtNotify_t)notify, notifyId);
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetId))npu_route_fns[199])((rtNotify_t)notify, notifyId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10942,21 +10915,21 @@ static inline aclError emu_direct_aclrtGetEventId(aclrtEvent event, uint32_t* ev
 }
 
 /* The ACL work of aclrtGetEventId when its route comes back through an interposer. */
-struct npu_route_args_203 {
+struct npu_route_args_200 {
     npu_routed h;
     aclrtEvent event;
     uint32_t* eventId;
 };
-static int32_t npu_route_thunk_203(npu_routed *h) {
-    struct npu_route_args_203 *a = (struct npu_route_args_203 *)h;
+static int32_t npu_route_thunk_200(npu_routed *h) {
+    struct npu_route_args_200 *a = (struct npu_route_args_200 *)h;
     return (int32_t)emu_direct_aclrtGetEventId(a->event, a->eventId);
 }
 
 static inline aclError emu_aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
-    if (__builtin_expect(npu_route_fns[203] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
-        struct npu_route_args_203 a = {{761, npu_route_thunk_203}, event, eventId};
+    if (__builtin_expect(npu_route_fns[200] != NULL, 0) && (event != NULL && eventId != NULL)) { /* split layout, rtsEventGetId interposed */
+        struct npu_route_args_200 a = {{761, npu_route_thunk_200}, event, eventId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[203])((rtEvent_t)event, eventId);
+        aclError r = (aclError)((__typeof__(&rtsEventGetId))npu_route_fns[200])((rtEvent_t)event, eventId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -10994,20 +10967,20 @@ static inline aclError emu_direct_aclrtGetEventAvailNum(uint32_t* eventCount) {
 }
 
 /* The ACL work of aclrtGetEventAvailNum when its route comes back through an interposer. */
-struct npu_route_args_204 {
+struct npu_route_args_201 {
     npu_routed h;
     uint32_t* eventCount;
 };
-static int32_t npu_route_thunk_204(npu_routed *h) {
-    struct npu_route_args_204 *a = (struct npu_route_args_204 *)h;
+static int32_t npu_route_thunk_201(npu_routed *h) {
+    struct npu_route_args_201 *a = (struct npu_route_args_201 *)h;
     return (int32_t)emu_direct_aclrtGetEventAvailNum(a->eventCount);
 }
 
 static inline aclError emu_aclrtGetEventAvailNum(uint32_t* eventCount) {
-    if (__builtin_expect(npu_route_fns[204] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
-        struct npu_route_args_204 a = {{763, npu_route_thunk_204}, eventCount};
+    if (__builtin_expect(npu_route_fns[201] != NULL, 0) && (eventCount != NULL)) { /* split layout, rtsEventGetAvailNum interposed */
+        struct npu_route_args_201 a = {{763, npu_route_thunk_201}, eventCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[204])(eventCount);
+        aclError r = (aclError)((__typeof__(&rtsEventGetAvailNum))npu_route_fns[201])(eventCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11044,22 +11017,22 @@ static inline aclError emu_direct_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDev
 }
 
 /* The ACL work of aclrtGetDeviceInfo when its route comes back through an interposer. */
-struct npu_route_args_205 {
+struct npu_route_args_202 {
     npu_routed h;
     uint32_t deviceId;
     aclrtDevAttr attr;
     int64_t* value;
 };
-static int32_t npu_route_thunk_205(npu_routed *h) {
-    struct npu_route_args_205 *a = (struct npu_route_args_205 *)h;
+static int32_t npu_route_thunk_202(npu_routed *h) {
+    struct npu_route_args_202 *a = (struct npu_route_args_202 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceInfo(a->deviceId, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
-    if (__builtin_expect(npu_route_fns[205] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
-        struct npu_route_args_205 a = {{746, npu_route_thunk_205}, deviceId, attr, value};
+    if (__builtin_expect(npu_route_fns[202] != NULL, 0) && (value != NULL)) { /* split layout, rtsDeviceGetInfo interposed */
+        struct npu_route_args_202 a = {{746, npu_route_thunk_202}, deviceId, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[205])(deviceId, (rtDevAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetInfo))npu_route_fns[202])(deviceId, (rtDevAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11098,21 +11071,21 @@ static inline aclError emu_direct_aclrtDeviceGetStreamPriorityRange(int32_t* lea
 }
 
 /* The ACL work of aclrtDeviceGetStreamPriorityRange when its route comes back through an interposer. */
-struct npu_route_args_206 {
+struct npu_route_args_203 {
     npu_routed h;
     int32_t* leastPriority;
     int32_t* greatestPriority;
 };
-static int32_t npu_route_thunk_206(npu_routed *h) {
-    struct npu_route_args_206 *a = (struct npu_route_args_206 *)h;
+static int32_t npu_route_thunk_203(npu_routed *h) {
+    struct npu_route_args_203 *a = (struct npu_route_args_203 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetStreamPriorityRange(a->leastPriority, a->greatestPriority);
 }
 
 static inline aclError emu_aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
-    if (__builtin_expect(npu_route_fns[206] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
-        struct npu_route_args_206 a = {{747, npu_route_thunk_206}, leastPriority, greatestPriority};
+    if (__builtin_expect(npu_route_fns[203] != NULL, 0) && (leastPriority != NULL && greatestPriority != NULL)) { /* split layout, rtsDeviceGetStreamPriorityRange interposed */
+        struct npu_route_args_203 a = {{747, npu_route_thunk_203}, leastPriority, greatestPriority};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[206])(leastPriority, greatestPriority);
+        aclError r = (aclError)((__typeof__(&rtsDeviceGetStreamPriorityRange))npu_route_fns[203])(leastPriority, greatestPriority);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11204,21 +11177,21 @@ static inline aclError emu_direct_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid
 }
 
 /* The ACL work of aclrtDeviceGetUuid when its route comes back through an interposer. */
-struct npu_route_args_207 {
+struct npu_route_args_204 {
     npu_routed h;
     int32_t deviceId;
     aclrtUuid* uuid;
 };
-static int32_t npu_route_thunk_207(npu_routed *h) {
-    struct npu_route_args_207 *a = (struct npu_route_args_207 *)h;
+static int32_t npu_route_thunk_204(npu_routed *h) {
+    struct npu_route_args_204 *a = (struct npu_route_args_204 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetUuid(a->deviceId, a->uuid);
 }
 
 static inline aclError emu_aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
-    if (__builtin_expect(npu_route_fns[207] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
-        struct npu_route_args_207 a = {{619, npu_route_thunk_207}, deviceId, uuid};
+    if (__builtin_expect(npu_route_fns[204] != NULL, 0) && (uuid != NULL)) { /* split layout, rtGetDeviceUuid interposed */
+        struct npu_route_args_204 a = {{619, npu_route_thunk_204}, deviceId, uuid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[207])(deviceId, (rtUuid_t*)uuid);
+        aclError r = (aclError)((__typeof__(&rtGetDeviceUuid))npu_route_fns[204])(deviceId, (rtUuid_t*)uuid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11316,22 +11289,22 @@ static inline aclError emu_direct_aclrtDeviceGetPCIBusId(int32_t deviceId, char 
 }
 
 /* The ACL work of aclrtDeviceGetPCIBusId when its route comes back through an interposer. */
-struct npu_route_args_208 {
+struct npu_route_args_205 {
     npu_routed h;
     int32_t deviceId;
     char * pciBusId;
     int32_t len;
 };
-static int32_t npu_route_thunk_208(npu_routed *h) {
-    struct npu_route_args_208 *a = (struct npu_route_args_208 *)h;
+static int32_t npu_route_thunk_205(npu_routed *h) {
+    struct npu_route_args_205 *a = (struct npu_route_args_205 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetPCIBusId(a->deviceId, a->pciBusId, a->len);
 }
 
 static inline aclError emu_aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len) {
-    if (__builtin_expect(npu_route_fns[208] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
-        struct npu_route_args_208 a = {{575, npu_route_thunk_208}, deviceId, pciBusId, len};
+    if (__builtin_expect(npu_route_fns[205] != NULL, 0) && (pciBusId != NULL)) { /* split layout, rtDeviceGetPCIBusId interposed */
+        struct npu_route_args_205 a = {{575, npu_route_thunk_205}, deviceId, pciBusId, len};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[208])(deviceId, pciBusId, len);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetPCIBusId))npu_route_fns[205])(deviceId, pciBusId, len);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11370,21 +11343,21 @@ static inline aclError emu_direct_aclrtDeviceGetByPCIBusId(const char *pciBusId,
 }
 
 /* The ACL work of aclrtDeviceGetByPCIBusId when its route comes back through an interposer. */
-struct npu_route_args_209 {
+struct npu_route_args_206 {
     npu_routed h;
     const char * pciBusId;
     int32_t * deviceId;
 };
-static int32_t npu_route_thunk_209(npu_routed *h) {
-    struct npu_route_args_209 *a = (struct npu_route_args_209 *)h;
+static int32_t npu_route_thunk_206(npu_routed *h) {
+    struct npu_route_args_206 *a = (struct npu_route_args_206 *)h;
     return (int32_t)emu_direct_aclrtDeviceGetByPCIBusId(a->pciBusId, a->deviceId);
 }
 
 static inline aclError emu_aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId) {
-    if (__builtin_expect(npu_route_fns[209] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
-        struct npu_route_args_209 a = {{576, npu_route_thunk_209}, pciBusId, deviceId};
+    if (__builtin_expect(npu_route_fns[206] != NULL, 0) && (pciBusId != NULL && deviceId != NULL)) { /* split layout, rtDeviceGetByPCIBusId interposed */
+        struct npu_route_args_206 a = {{576, npu_route_thunk_206}, pciBusId, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[209])(pciBusId, deviceId);
+        aclError r = (aclError)((__typeof__(&rtDeviceGetByPCIBusId))npu_route_fns[206])(pciBusId, deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11496,20 +11469,20 @@ static inline aclError emu_direct_aclrtCtxGetCurrentDefaultStream(aclrtStream* s
 }
 
 /* The ACL work of aclrtCtxGetCurrentDefaultStream when its route comes back through an interposer. */
-struct npu_route_args_210 {
+struct npu_route_args_207 {
     npu_routed h;
     aclrtStream* stream;
 };
-static int32_t npu_route_thunk_210(npu_routed *h) {
-    struct npu_route_args_210 *a = (struct npu_route_args_210 *)h;
+static int32_t npu_route_thunk_207(npu_routed *h) {
+    struct npu_route_args_207 *a = (struct npu_route_args_207 *)h;
     return (int32_t)emu_direct_aclrtCtxGetCurrentDefaultStream(a->stream);
 }
 
 static inline aclError emu_aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
-    if (__builtin_expect(npu_route_fns[210] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
-        struct npu_route_args_210 a = {{758, npu_route_thunk_210}, stream};
+    if (__builtin_expect(npu_route_fns[207] != NULL, 0) && (stream != NULL)) { /* split layout, rtsCtxGetCurrentDefaultStream interposed */
+        struct npu_route_args_207 a = {{758, npu_route_thunk_207}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[210])((rtStream_t*)stream);
+        aclError r = (aclError)((__typeof__(&rtsCtxGetCurrentDefaultStream))npu_route_fns[207])((rtStream_t*)stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11546,22 +11519,22 @@ static inline aclError emu_direct_aclrtGetPrimaryCtxState(int32_t deviceId, uint
 }
 
 /* The ACL work of aclrtGetPrimaryCtxState when its route comes back through an interposer. */
-struct npu_route_args_211 {
+struct npu_route_args_208 {
     npu_routed h;
     int32_t deviceId;
     uint32_t* flags;
     int32_t* active;
 };
-static int32_t npu_route_thunk_211(npu_routed *h) {
-    struct npu_route_args_211 *a = (struct npu_route_args_211 *)h;
+static int32_t npu_route_thunk_208(npu_routed *h) {
+    struct npu_route_args_208 *a = (struct npu_route_args_208 *)h;
     return (int32_t)emu_direct_aclrtGetPrimaryCtxState(a->deviceId, a->flags, a->active);
 }
 
 static inline aclError emu_aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
-    if (__builtin_expect(npu_route_fns[211] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
-        struct npu_route_args_211 a = {{759, npu_route_thunk_211}, deviceId, flags, active};
+    if (__builtin_expect(npu_route_fns[208] != NULL, 0) && (flags != NULL && active != NULL)) { /* split layout, rtsGetPrimaryCtxState interposed */
+        struct npu_route_args_208 a = {{759, npu_route_thunk_208}, deviceId, flags, active};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[211])(deviceId, flags, active);
+        aclError r = (aclError)((__typeof__(&rtsGetPrimaryCtxState))npu_route_fns[208])(deviceId, flags, active);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11635,22 +11608,22 @@ static inline aclError emu_direct_aclrtGetDeviceResLimit(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtGetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_212 {
+struct npu_route_args_209 {
     npu_routed h;
     int32_t deviceId;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_212(npu_routed *h) {
-    struct npu_route_args_212 *a = (struct npu_route_args_212 *)h;
+static int32_t npu_route_thunk_209(npu_routed *h) {
+    struct npu_route_args_209 *a = (struct npu_route_args_209 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceResLimit(a->deviceId, a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[212] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
-        struct npu_route_args_212 a = {{751, npu_route_thunk_212}, deviceId, type, value};
+    if (__builtin_expect(npu_route_fns[209] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetDeviceResLimit interposed */
+        struct npu_route_args_209 a = {{751, npu_route_thunk_209}, deviceId, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[212])(deviceId, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsGetDeviceResLimit))npu_route_fns[209])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11689,22 +11662,22 @@ static inline aclError emu_direct_aclrtSetDeviceResLimit(int32_t deviceId, aclrt
 }
 
 /* The ACL work of aclrtSetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_213 {
+struct npu_route_args_210 {
     npu_routed h;
     int32_t deviceId;
     aclrtDevResLimitType type;
     uint32_t value;
 };
-static int32_t npu_route_thunk_213(npu_routed *h) {
-    struct npu_route_args_213 *a = (struct npu_route_args_213 *)h;
+static int32_t npu_route_thunk_210(npu_routed *h) {
+    struct npu_route_args_210 *a = (struct npu_route_args_210 *)h;
     return (int32_t)emu_direct_aclrtSetDeviceResLimit(a->deviceId, a->type, a->value);
 }
 
 static inline aclError emu_aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
-    if (__builtin_expect(npu_route_fns[213] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
-        struct npu_route_args_213 a = {{749, npu_route_thunk_213}, deviceId, type, value};
+    if (__builtin_expect(npu_route_fns[210] != NULL, 0)) { /* split layout, rtsSetDeviceResLimit interposed */
+        struct npu_route_args_210 a = {{749, npu_route_thunk_210}, deviceId, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[213])(deviceId, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsSetDeviceResLimit))npu_route_fns[210])(deviceId, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11743,20 +11716,20 @@ static inline aclError emu_direct_aclrtResetDeviceResLimit(int32_t deviceId) {
 }
 
 /* The ACL work of aclrtResetDeviceResLimit when its route comes back through an interposer. */
-struct npu_route_args_214 {
+struct npu_route_args_211 {
     npu_routed h;
     int32_t deviceId;
 };
-static int32_t npu_route_thunk_214(npu_routed *h) {
-    struct npu_route_args_214 *a = (struct npu_route_args_214 *)h;
+static int32_t npu_route_thunk_211(npu_routed *h) {
+    struct npu_route_args_211 *a = (struct npu_route_args_211 *)h;
     return (int32_t)emu_direct_aclrtResetDeviceResLimit(a->deviceId);
 }
 
 static inline aclError emu_aclrtResetDeviceResLimit(int32_t deviceId) {
-    if (__builtin_expect(npu_route_fns[214] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
-        struct npu_route_args_214 a = {{750, npu_route_thunk_214}, deviceId};
+    if (__builtin_expect(npu_route_fns[211] != NULL, 0)) { /* split layout, rtsResetDeviceResLimit interposed */
+        struct npu_route_args_211 a = {{750, npu_route_thunk_211}, deviceId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[214])(deviceId);
+        aclError r = (aclError)((__typeof__(&rtsResetDeviceResLimit))npu_route_fns[211])(deviceId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11793,22 +11766,22 @@ static inline aclError emu_direct_aclrtGetStreamResLimit(aclrtStream stream, acl
 }
 
 /* The ACL work of aclrtGetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_215 {
+struct npu_route_args_212 {
     npu_routed h;
     aclrtStream stream;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_215(npu_routed *h) {
-    struct npu_route_args_215 *a = (struct npu_route_args_215 *)h;
+static int32_t npu_route_thunk_212(npu_routed *h) {
+    struct npu_route_args_212 *a = (struct npu_route_args_212 *)h;
     return (int32_t)emu_direct_aclrtGetStreamResLimit(a->stream, a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[215] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
-        struct npu_route_args_215 a = {{818, npu_route_thunk_215}, stream, type, value};
+    if (__builtin_expect(npu_route_fns[212] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetStreamResLimit interposed */
+        struct npu_route_args_212 a = {{818, npu_route_thunk_212}, stream, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[215])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
+        aclError r = (aclError)((__typeof__(&rtsGetStreamResLimit))npu_route_fns[212])(stream, (const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11847,22 +11820,22 @@ static inline aclError emu_direct_aclrtSetStreamResLimit(aclrtStream stream, acl
 }
 
 /* The ACL work of aclrtSetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_216 {
+struct npu_route_args_213 {
     npu_routed h;
     aclrtStream stream;
     aclrtDevResLimitType type;
     uint32_t value;
 };
-static int32_t npu_route_thunk_216(npu_routed *h) {
-    struct npu_route_args_216 *a = (struct npu_route_args_216 *)h;
+static int32_t npu_route_thunk_213(npu_routed *h) {
+    struct npu_route_args_213 *a = (struct npu_route_args_213 *)h;
     return (int32_t)emu_direct_aclrtSetStreamResLimit(a->stream, a->type, a->value);
 }
 
 static inline aclError emu_aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
-    if (__builtin_expect(npu_route_fns[216] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
-        struct npu_route_args_216 a = {{816, npu_route_thunk_216}, stream, type, value};
+    if (__builtin_expect(npu_route_fns[213] != NULL, 0)) { /* split layout, rtsSetStreamResLimit interposed */
+        struct npu_route_args_213 a = {{816, npu_route_thunk_213}, stream, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[216])(stream, (const rtDevResLimitType_t)type, value);
+        aclError r = (aclError)((__typeof__(&rtsSetStreamResLimit))npu_route_fns[213])(stream, (const rtDevResLimitType_t)type, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11901,20 +11874,20 @@ static inline aclError emu_direct_aclrtResetStreamResLimit(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtResetStreamResLimit when its route comes back through an interposer. */
-struct npu_route_args_217 {
+struct npu_route_args_214 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_217(npu_routed *h) {
-    struct npu_route_args_217 *a = (struct npu_route_args_217 *)h;
+static int32_t npu_route_thunk_214(npu_routed *h) {
+    struct npu_route_args_214 *a = (struct npu_route_args_214 *)h;
     return (int32_t)emu_direct_aclrtResetStreamResLimit(a->stream);
 }
 
 static inline aclError emu_aclrtResetStreamResLimit(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[217] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
-        struct npu_route_args_217 a = {{817, npu_route_thunk_217}, stream};
+    if (__builtin_expect(npu_route_fns[214] != NULL, 0)) { /* split layout, rtsResetStreamResLimit interposed */
+        struct npu_route_args_214 a = {{817, npu_route_thunk_214}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[217])(stream);
+        aclError r = (aclError)((__typeof__(&rtsResetStreamResLimit))npu_route_fns[214])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -11951,20 +11924,20 @@ static inline aclError emu_direct_aclrtUseStreamResInCurrentThread(aclrtStream s
 }
 
 /* The ACL work of aclrtUseStreamResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_218 {
+struct npu_route_args_215 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_218(npu_routed *h) {
-    struct npu_route_args_218 *a = (struct npu_route_args_218 *)h;
+static int32_t npu_route_thunk_215(npu_routed *h) {
+    struct npu_route_args_215 *a = (struct npu_route_args_215 *)h;
     return (int32_t)emu_direct_aclrtUseStreamResInCurrentThread(a->stream);
 }
 
 static inline aclError emu_aclrtUseStreamResInCurrentThread(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[218] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
-        struct npu_route_args_218 a = {{819, npu_route_thunk_218}, stream};
+    if (__builtin_expect(npu_route_fns[215] != NULL, 0)) { /* split layout, rtsUseStreamResInCurrentThread interposed */
+        struct npu_route_args_215 a = {{819, npu_route_thunk_215}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[218])(stream);
+        aclError r = (aclError)((__typeof__(&rtsUseStreamResInCurrentThread))npu_route_fns[215])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12001,20 +11974,20 @@ static inline aclError emu_direct_aclrtUnuseStreamResInCurrentThread(aclrtStream
 }
 
 /* The ACL work of aclrtUnuseStreamResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_219 {
+struct npu_route_args_216 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_219(npu_routed *h) {
-    struct npu_route_args_219 *a = (struct npu_route_args_219 *)h;
+static int32_t npu_route_thunk_216(npu_routed *h) {
+    struct npu_route_args_216 *a = (struct npu_route_args_216 *)h;
     return (int32_t)emu_direct_aclrtUnuseStreamResInCurrentThread(a->stream);
 }
 
 static inline aclError emu_aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[219] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
-        struct npu_route_args_219 a = {{820, npu_route_thunk_219}, stream};
+    if (__builtin_expect(npu_route_fns[216] != NULL, 0)) { /* split layout, rtsNotUseStreamResInCurrentThread interposed */
+        struct npu_route_args_216 a = {{820, npu_route_thunk_216}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[219])(stream);
+        aclError r = (aclError)((__typeof__(&rtsNotUseStreamResInCurrentThread))npu_route_fns[216])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12051,21 +12024,21 @@ static inline aclError emu_direct_aclrtGetResInCurrentThread(aclrtDevResLimitTyp
 }
 
 /* The ACL work of aclrtGetResInCurrentThread when its route comes back through an interposer. */
-struct npu_route_args_220 {
+struct npu_route_args_217 {
     npu_routed h;
     aclrtDevResLimitType type;
     uint32_t* value;
 };
-static int32_t npu_route_thunk_220(npu_routed *h) {
-    struct npu_route_args_220 *a = (struct npu_route_args_220 *)h;
+static int32_t npu_route_thunk_217(npu_routed *h) {
+    struct npu_route_args_217 *a = (struct npu_route_args_217 *)h;
     return (int32_t)emu_direct_aclrtGetResInCurrentThread(a->type, a->value);
 }
 
 static inline aclError emu_aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
-    if (__builtin_expect(npu_route_fns[220] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
-        struct npu_route_args_220 a = {{821, npu_route_thunk_220}, type, value};
+    if (__builtin_expect(npu_route_fns[217] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetResInCurrentThread interposed */
+        struct npu_route_args_217 a = {{821, npu_route_thunk_217}, type, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[220])((const rtDevResLimitType_t)type, (uint32_t* const)value);
+        aclError r = (aclError)((__typeof__(&rtsGetResInCurrentThread))npu_route_fns[217])((const rtDevResLimitType_t)type, (uint32_t* const)value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12103,20 +12076,20 @@ static inline aclError emu_direct_aclrtCreateLabel(aclrtLabel* label) {
 }
 
 /* The ACL work of aclrtCreateLabel when its route comes back through an interposer. */
-struct npu_route_args_221 {
+struct npu_route_args_218 {
     npu_routed h;
     aclrtLabel* label;
 };
-static int32_t npu_route_thunk_221(npu_routed *h) {
-    struct npu_route_args_221 *a = (struct npu_route_args_221 *)h;
+static int32_t npu_route_thunk_218(npu_routed *h) {
+    struct npu_route_args_218 *a = (struct npu_route_args_218 *)h;
     return (int32_t)emu_direct_aclrtCreateLabel(a->label);
 }
 
 static inline aclError emu_aclrtCreateLabel(aclrtLabel* label) {
-    if (__builtin_expect(npu_route_fns[221] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
-        struct npu_route_args_221 a = {{859, npu_route_thunk_221}, label};
+    if (__builtin_expect(npu_route_fns[218] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelCreate interposed */
+        struct npu_route_args_218 a = {{859, npu_route_thunk_218}, label};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[221])((rtLabel_t*)label);
+        aclError r = (aclError)((__typeof__(&rtsLabelCreate))npu_route_fns[218])((rtLabel_t*)label);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12153,21 +12126,21 @@ static inline aclError emu_direct_aclrtSetLabel(aclrtLabel label, aclrtStream st
 }
 
 /* The ACL work of aclrtSetLabel when its route comes back through an interposer. */
-struct npu_route_args_222 {
+struct npu_route_args_219 {
     npu_routed h;
     aclrtLabel label;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_222(npu_routed *h) {
-    struct npu_route_args_222 *a = (struct npu_route_args_222 *)h;
+static int32_t npu_route_thunk_219(npu_routed *h) {
+    struct npu_route_args_219 *a = (struct npu_route_args_219 *)h;
     return (int32_t)emu_direct_aclrtSetLabel(a->label, a->stream);
 }
 
 static inline aclError emu_aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[222] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
-        struct npu_route_args_222 a = {{863, npu_route_thunk_222}, label, stream};
+    if (__builtin_expect(npu_route_fns[219] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelSet interposed */
+        struct npu_route_args_219 a = {{863, npu_route_thunk_219}, label, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[222])((rtLabel_t)label, stream);
+        aclError r = (aclError)((__typeof__(&rtsLabelSet))npu_route_fns[219])((rtLabel_t)label, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12205,20 +12178,20 @@ static inline aclError emu_direct_aclrtDestroyLabel(aclrtLabel label) {
 }
 
 /* The ACL work of aclrtDestroyLabel when its route comes back through an interposer. */
-struct npu_route_args_223 {
+struct npu_route_args_220 {
     npu_routed h;
     aclrtLabel label;
 };
-static int32_t npu_route_thunk_223(npu_routed *h) {
-    struct npu_route_args_223 *a = (struct npu_route_args_223 *)h;
+static int32_t npu_route_thunk_220(npu_routed *h) {
+    struct npu_route_args_220 *a = (struct npu_route_args_220 *)h;
     return (int32_t)emu_direct_aclrtDestroyLabel(a->label);
 }
 
 static inline aclError emu_aclrtDestroyLabel(aclrtLabel label) {
-    if (__builtin_expect(npu_route_fns[223] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
-        struct npu_route_args_223 a = {{860, npu_route_thunk_223}, label};
+    if (__builtin_expect(npu_route_fns[220] != NULL, 0) && (label != NULL)) { /* split layout, rtsLabelDestroy interposed */
+        struct npu_route_args_220 a = {{860, npu_route_thunk_220}, label};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[223])((rtLabel_t)label);
+        aclError r = (aclError)((__typeof__(&rtsLabelDestroy))npu_route_fns[220])((rtLabel_t)label);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12255,22 +12228,22 @@ static inline aclError emu_direct_aclrtCreateLabelList(aclrtLabel* labels, size_
 }
 
 /* The ACL work of aclrtCreateLabelList when its route comes back through an interposer. */
-struct npu_route_args_224 {
+struct npu_route_args_221 {
     npu_routed h;
     aclrtLabel* labels;
     size_t num;
     aclrtLabelList* labelList;
 };
-static int32_t npu_route_thunk_224(npu_routed *h) {
-    struct npu_route_args_224 *a = (struct npu_route_args_224 *)h;
+static int32_t npu_route_thunk_221(npu_routed *h) {
+    struct npu_route_args_221 *a = (struct npu_route_args_221 *)h;
     return (int32_t)emu_direct_aclrtCreateLabelList(a->labels, a->num, a->labelList);
 }
 
 static inline aclError emu_aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-    if (__builtin_expect(npu_route_fns[224] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
-        struct npu_route_args_224 a = {{861, npu_route_thunk_224}, labels, num, labelList};
+    if (__builtin_expect(npu_route_fns[221] != NULL, 0) && (labels != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchListCreate interposed */
+        struct npu_route_args_221 a = {{861, npu_route_thunk_221}, labels, num, labelList};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[224])((rtLabel_t*)labels, num, (void* *)labelList);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListCreate))npu_route_fns[221])((rtLabel_t*)labels, num, (void* *)labelList);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12309,20 +12282,20 @@ static inline aclError emu_direct_aclrtDestroyLabelList(aclrtLabelList labelList
 }
 
 /* The ACL work of aclrtDestroyLabelList when its route comes back through an interposer. */
-struct npu_route_args_225 {
+struct npu_route_args_222 {
     npu_routed h;
     aclrtLabelList labelList;
 };
-static int32_t npu_route_thunk_225(npu_routed *h) {
-    struct npu_route_args_225 *a = (struct npu_route_args_225 *)h;
+static int32_t npu_route_thunk_222(npu_routed *h) {
+    struct npu_route_args_222 *a = (struct npu_route_args_222 *)h;
     return (int32_t)emu_direct_aclrtDestroyLabelList(a->labelList);
 }
 
 static inline aclError emu_aclrtDestroyLabelList(aclrtLabelList labelList) {
-    if (__builtin_expect(npu_route_fns[225] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
-        struct npu_route_args_225 a = {{862, npu_route_thunk_225}, labelList};
+    if (__builtin_expect(npu_route_fns[222] != NULL, 0) && (labelList != NULL)) { /* split layout, rtsLabelSwitchListDestroy interposed */
+        struct npu_route_args_222 a = {{862, npu_route_thunk_222}, labelList};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[225])((void*)labelList);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchListDestroy))npu_route_fns[222])((void*)labelList);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12359,23 +12332,23 @@ static inline aclError emu_direct_aclrtSwitchLabelByIndex(void* ptr, uint32_t ma
 }
 
 /* The ACL work of aclrtSwitchLabelByIndex when its route comes back through an interposer. */
-struct npu_route_args_226 {
+struct npu_route_args_223 {
     npu_routed h;
     void* ptr;
     uint32_t maxValue;
     aclrtLabelList labelList;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_226(npu_routed *h) {
-    struct npu_route_args_226 *a = (struct npu_route_args_226 *)h;
+static int32_t npu_route_thunk_223(npu_routed *h) {
+    struct npu_route_args_223 *a = (struct npu_route_args_223 *)h;
     return (int32_t)emu_direct_aclrtSwitchLabelByIndex(a->ptr, a->maxValue, a->labelList, a->stream);
 }
 
 static inline aclError emu_aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[226] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
-        struct npu_route_args_226 a = {{864, npu_route_thunk_226}, ptr, maxValue, labelList, stream};
+    if (__builtin_expect(npu_route_fns[223] != NULL, 0) && (ptr != NULL && labelList != NULL)) { /* split layout, rtsLabelSwitchByIndex interposed */
+        struct npu_route_args_223 a = {{864, npu_route_thunk_223}, ptr, maxValue, labelList, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[226])(ptr, maxValue, (void*)labelList, stream);
+        aclError r = (aclError)((__typeof__(&rtsLabelSwitchByIndex))npu_route_fns[223])(ptr, maxValue, (void*)labelList, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12415,21 +12388,21 @@ static inline aclError emu_direct_aclrtActiveStream(aclrtStream activeStream, ac
 }
 
 /* The ACL work of aclrtActiveStream when its route comes back through an interposer. */
-struct npu_route_args_227 {
+struct npu_route_args_224 {
     npu_routed h;
     aclrtStream activeStream;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_227(npu_routed *h) {
-    struct npu_route_args_227 *a = (struct npu_route_args_227 *)h;
+static int32_t npu_route_thunk_224(npu_routed *h) {
+    struct npu_route_args_224 *a = (struct npu_route_args_224 *)h;
     return (int32_t)emu_direct_aclrtActiveStream(a->activeStream, a->stream);
 }
 
 static inline aclError emu_aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[227] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
-        struct npu_route_args_227 a = {{815, npu_route_thunk_227}, activeStream, stream};
+    if (__builtin_expect(npu_route_fns[224] != NULL, 0)) { /* split layout, rtsActiveStream interposed */
+        struct npu_route_args_224 a = {{815, npu_route_thunk_224}, activeStream, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[227])(activeStream, stream);
+        aclError r = (aclError)((__typeof__(&rtsActiveStream))npu_route_fns[224])(activeStream, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -12467,7 +12440,7 @@ static inline aclError emu_direct_aclrtSwitchStream(void* leftValue, aclrtCondit
 }
 
 /* The ACL work of aclrtSwitchStream when its route comes back through an interposer. */
-struct npu_route_args_228 {
+struct npu_route_args_225 {
     npu_routed h;
     void* leftValue;
     aclrtCondition cond;
@@ -12477,16 +12450,16 @@ struct npu_route_args_228 {
     aclrtStream falseStream;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_228(npu_routed *h) {
-    struct npu_route_args_228 *a = (struct npu_route_args_228 *)h;
+static int32_t npu_route_thunk_225(npu_routed *h) {
+    struct npu_route_args_225 *a = (struct npu_route_args_225 *)h;
     return (int32_t)emu_direct_aclrtSwitchStream(a->leftValue, a->cond, a->rightValue, a->dataType, a->trueStream, a->falseStream, a->stream);
 }
 
 static inline aclError emu_aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[228] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
-        struct npu_route_args_228 a = {{814, npu_route_thunk_228}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
+    if (__builtin_expect(npu_route_fns[225] != NULL, 0) && (leftValue != NULL && rightValue != NULL)) { /* split layout, rtsSwitchStream interposed */
+        struct npu_route_args_225 a = {{814, npu_route_thunk_225}, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[228])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
+        aclError r = (aclError)((__typeof__(&rtsSwitchStream))npu_route_fns[225])(leftValue, (rtCondition_t)cond, rightValue, (rtSwitchDataType_t)dataType, trueStream, falseStream, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13254,22 +13227,22 @@ static inline aclError emu_direct_aclrtGetDevicesTopo(uint32_t deviceId, uint32_
 }
 
 /* The ACL work of aclrtGetDevicesTopo when its route comes back through an interposer. */
-struct npu_route_args_139 {
+struct npu_route_args_137 {
     npu_routed h;
     uint32_t deviceId;
     uint32_t otherDeviceId;
     uint64_t* value;
 };
-static int32_t npu_route_thunk_139(npu_routed *h) {
-    struct npu_route_args_139 *a = (struct npu_route_args_139 *)h;
+static int32_t npu_route_thunk_137(npu_routed *h) {
+    struct npu_route_args_137 *a = (struct npu_route_args_137 *)h;
     return (int32_t)emu_direct_aclrtGetDevicesTopo(a->deviceId, a->otherDeviceId, a->value);
 }
 
 static inline aclError emu_aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
-    if (__builtin_expect(npu_route_fns[139] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetPairDevicesInfo interposed */
-        struct npu_route_args_139 a = {{745, npu_route_thunk_139}, deviceId, otherDeviceId, value};
+    if (__builtin_expect(npu_route_fns[137] != NULL, 0) && (value != NULL)) { /* split layout, rtsGetPairDevicesInfo interposed */
+        struct npu_route_args_137 a = {{745, npu_route_thunk_137}, deviceId, otherDeviceId, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPairDevicesInfo))npu_route_fns[139])(deviceId, otherDeviceId, 0 /* RT_DEVS_INFO_TYPE_TOPOLOGY */, value);
+        aclError r = (aclError)((__typeof__(&rtsGetPairDevicesInfo))npu_route_fns[137])(deviceId, otherDeviceId, 0 /* RT_DEVS_INFO_TYPE_TOPOLOGY */, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13308,7 +13281,7 @@ static inline aclError emu_direct_aclrtMemcpyBatch(void** dsts, size_t* destMaxs
 }
 
 /* The ACL work of aclrtMemcpyBatch when its route comes back through an interposer. */
-struct npu_route_args_138 {
+struct npu_route_args_136 {
     npu_routed h;
     void** dsts;
     size_t* destMaxs;
@@ -13320,16 +13293,16 @@ struct npu_route_args_138 {
     size_t numAttrs;
     size_t* failIndex;
 };
-static int32_t npu_route_thunk_138(npu_routed *h) {
-    struct npu_route_args_138 *a = (struct npu_route_args_138 *)h;
+static int32_t npu_route_thunk_136(npu_routed *h) {
+    struct npu_route_args_136 *a = (struct npu_route_args_136 *)h;
     return (int32_t)emu_direct_aclrtMemcpyBatch(a->dsts, a->destMaxs, a->srcs, a->sizes, a->numBatches, a->attrs, a->attrsIndexes, a->numAttrs, a->failIndex);
 }
 
 static inline aclError emu_aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
-    if (__builtin_expect(npu_route_fns[138] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL)) { /* split layout, rtsMemcpyBatch interposed */
-        struct npu_route_args_138 a = {{727, npu_route_thunk_138}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex};
+    if (__builtin_expect(npu_route_fns[136] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL && failIndex != NULL)) { /* split layout, rtsMemcpyBatch interposed */
+        struct npu_route_args_136 a = {{727, npu_route_thunk_136}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsMemcpyBatch))npu_route_fns[138])(dsts, srcs, sizes, numBatches, (rtMemcpyBatchAttr *)attrs, attrsIndexes, numAttrs, failIndex);
+        aclError r = (aclError)((__typeof__(&rtsMemcpyBatch))npu_route_fns[136])(dsts, srcs, sizes, numBatches, (rtMemcpyBatchAttr *)attrs, attrsIndexes, numAttrs, failIndex);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13515,7 +13488,7 @@ static inline aclError emu_direct_aclrtIpcMemGetExportKey(void* devPtr, size_t s
 }
 
 /* The ACL work of aclrtIpcMemGetExportKey when its route comes back through an interposer. */
-struct npu_route_args_229 {
+struct npu_route_args_226 {
     npu_routed h;
     void* devPtr;
     size_t size;
@@ -13523,16 +13496,16 @@ struct npu_route_args_229 {
     size_t len;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_229(npu_routed *h) {
-    struct npu_route_args_229 *a = (struct npu_route_args_229 *)h;
+static int32_t npu_route_thunk_226(npu_routed *h) {
+    struct npu_route_args_226 *a = (struct npu_route_args_226 *)h;
     return (int32_t)emu_direct_aclrtIpcMemGetExportKey(a->devPtr, a->size, a->key, a->len, a->flags);
 }
 
 static inline aclError emu_aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[229] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
-        struct npu_route_args_229 a = {{797, npu_route_thunk_229}, devPtr, size, key, len, flags};
+    if (__builtin_expect(npu_route_fns[226] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemGetExportKey interposed */
+        struct npu_route_args_226 a = {{797, npu_route_thunk_226}, devPtr, size, key, len, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[229])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemGetExportKey))npu_route_fns[226])(devPtr, size, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13573,20 +13546,20 @@ static inline aclError emu_direct_aclrtIpcMemClose(const char* key) {
 }
 
 /* The ACL work of aclrtIpcMemClose when its route comes back through an interposer. */
-struct npu_route_args_230 {
+struct npu_route_args_227 {
     npu_routed h;
     const char* key;
 };
-static int32_t npu_route_thunk_230(npu_routed *h) {
-    struct npu_route_args_230 *a = (struct npu_route_args_230 *)h;
+static int32_t npu_route_thunk_227(npu_routed *h) {
+    struct npu_route_args_227 *a = (struct npu_route_args_227 *)h;
     return (int32_t)emu_direct_aclrtIpcMemClose(a->key);
 }
 
 static inline aclError emu_aclrtIpcMemClose(const char* key) {
-    if (__builtin_expect(npu_route_fns[230] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
-        struct npu_route_args_230 a = {{798, npu_route_thunk_230}, key};
+    if (__builtin_expect(npu_route_fns[227] != NULL, 0) && (key != NULL)) { /* split layout, rtsIpcMemClose interposed */
+        struct npu_route_args_227 a = {{798, npu_route_thunk_227}, key};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[230])((const char_t*)key);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemClose))npu_route_fns[227])((const char_t*)key);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13623,22 +13596,22 @@ static inline aclError emu_direct_aclrtIpcMemImportByKey(void** devPtr, const ch
 }
 
 /* The ACL work of aclrtIpcMemImportByKey when its route comes back through an interposer. */
-struct npu_route_args_231 {
+struct npu_route_args_228 {
     npu_routed h;
     void** devPtr;
     const char* key;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_231(npu_routed *h) {
-    struct npu_route_args_231 *a = (struct npu_route_args_231 *)h;
+static int32_t npu_route_thunk_228(npu_routed *h) {
+    struct npu_route_args_228 *a = (struct npu_route_args_228 *)h;
     return (int32_t)emu_direct_aclrtIpcMemImportByKey(a->devPtr, a->key, a->flags);
 }
 
 static inline aclError emu_aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[231] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
-        struct npu_route_args_231 a = {{799, npu_route_thunk_231}, devPtr, key, flags};
+    if (__builtin_expect(npu_route_fns[228] != NULL, 0) && (devPtr != NULL && key != NULL)) { /* split layout, rtsIpcMemImportByKey interposed */
+        struct npu_route_args_228 a = {{799, npu_route_thunk_228}, devPtr, key, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[231])(devPtr, (const char_t*)key, flags);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemImportByKey))npu_route_fns[228])(devPtr, (const char_t*)key, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13677,22 +13650,22 @@ static inline aclError emu_direct_aclrtIpcMemSetImportPid(const char* key, int32
 }
 
 /* The ACL work of aclrtIpcMemSetImportPid when its route comes back through an interposer. */
-struct npu_route_args_232 {
+struct npu_route_args_229 {
     npu_routed h;
     const char* key;
     int32_t* pid;
     size_t num;
 };
-static int32_t npu_route_thunk_232(npu_routed *h) {
-    struct npu_route_args_232 *a = (struct npu_route_args_232 *)h;
+static int32_t npu_route_thunk_229(npu_routed *h) {
+    struct npu_route_args_229 *a = (struct npu_route_args_229 *)h;
     return (int32_t)emu_direct_aclrtIpcMemSetImportPid(a->key, a->pid, a->num);
 }
 
 static inline aclError emu_aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-    if (__builtin_expect(npu_route_fns[232] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
-        struct npu_route_args_232 a = {{800, npu_route_thunk_232}, key, pid, num};
+    if (__builtin_expect(npu_route_fns[229] != NULL, 0) && (key != NULL && pid != NULL)) { /* split layout, rtsIpcMemSetImportPid interposed */
+        struct npu_route_args_229 a = {{800, npu_route_thunk_229}, key, pid, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[232])((const char_t*)key, pid, (int)num);
+        aclError r = (aclError)((__typeof__(&rtsIpcMemSetImportPid))npu_route_fns[229])((const char_t*)key, pid, (int)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13819,21 +13792,21 @@ static inline aclError emu_direct_aclrtNotifyBatchReset(aclrtNotify* notifies, s
 }
 
 /* The ACL work of aclrtNotifyBatchReset when its route comes back through an interposer. */
-struct npu_route_args_233 {
+struct npu_route_args_230 {
     npu_routed h;
     aclrtNotify* notifies;
     size_t num;
 };
-static int32_t npu_route_thunk_233(npu_routed *h) {
-    struct npu_route_args_233 *a = (struct npu_route_args_233 *)h;
+static int32_t npu_route_thunk_230(npu_routed *h) {
+    struct npu_route_args_230 *a = (struct npu_route_args_230 *)h;
     return (int32_t)emu_direct_aclrtNotifyBatchReset(a->notifies, a->num);
 }
 
 static inline aclError emu_aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
-    if (__builtin_expect(npu_route_fns[233] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
-        struct npu_route_args_233 a = {{769, npu_route_thunk_233}, notifies, num};
+    if (__builtin_expect(npu_route_fns[230] != NULL, 0) && (notifies != NULL)) { /* split layout, rtsNotifyBatchReset interposed */
+        struct npu_route_args_230 a = {{769, npu_route_thunk_230}, notifies, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[233])((rtNotify_t*)notifies, (uint32_t)num);
+        aclError r = (aclError)((__typeof__(&rtsNotifyBatchReset))npu_route_fns[230])((rtNotify_t*)notifies, (uint32_t)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13871,23 +13844,23 @@ static inline aclError emu_direct_aclrtNotifyGetExportKey(aclrtNotify notify, ch
 }
 
 /* The ACL work of aclrtNotifyGetExportKey when its route comes back through an interposer. */
-struct npu_route_args_234 {
+struct npu_route_args_231 {
     npu_routed h;
     aclrtNotify notify;
     char* key;
     size_t len;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_234(npu_routed *h) {
-    struct npu_route_args_234 *a = (struct npu_route_args_234 *)h;
+static int32_t npu_route_thunk_231(npu_routed *h) {
+    struct npu_route_args_231 *a = (struct npu_route_args_231 *)h;
     return (int32_t)emu_direct_aclrtNotifyGetExportKey(a->notify, a->key, a->len, a->flags);
 }
 
 static inline aclError emu_aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[234] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
-        struct npu_route_args_234 a = {{770, npu_route_thunk_234}, notify, key, len, flags};
+    if (__builtin_expect(npu_route_fns[231] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyGetExportKey interposed */
+        struct npu_route_args_231 a = {{770, npu_route_thunk_231}, notify, key, len, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[234])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
+        aclError r = (aclError)((__typeof__(&rtsNotifyGetExportKey))npu_route_fns[231])((rtNotify_t)notify, (char_t*)key, (uint32_t)len, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13927,22 +13900,22 @@ static inline aclError emu_direct_aclrtNotifyImportByKey(aclrtNotify* notify, co
 }
 
 /* The ACL work of aclrtNotifyImportByKey when its route comes back through an interposer. */
-struct npu_route_args_235 {
+struct npu_route_args_232 {
     npu_routed h;
     aclrtNotify* notify;
     const char* key;
     uint64_t flags;
 };
-static int32_t npu_route_thunk_235(npu_routed *h) {
-    struct npu_route_args_235 *a = (struct npu_route_args_235 *)h;
+static int32_t npu_route_thunk_232(npu_routed *h) {
+    struct npu_route_args_232 *a = (struct npu_route_args_232 *)h;
     return (int32_t)emu_direct_aclrtNotifyImportByKey(a->notify, a->key, a->flags);
 }
 
 static inline aclError emu_aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-    if (__builtin_expect(npu_route_fns[235] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
-        struct npu_route_args_235 a = {{771, npu_route_thunk_235}, notify, key, flags};
+    if (__builtin_expect(npu_route_fns[232] != NULL, 0) && (notify != NULL && key != NULL)) { /* split layout, rtsNotifyImportByKey interposed */
+        struct npu_route_args_232 a = {{771, npu_route_thunk_232}, notify, key, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[235])((rtNotify_t*)notify, (const char_t*)key, flags);
+        aclError r = (aclError)((__typeof__(&rtsNotifyImportByKey))npu_route_fns[232])((rtNotify_t*)notify, (const char_t*)key, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13981,22 +13954,22 @@ static inline aclError emu_direct_aclrtNotifySetImportPid(aclrtNotify notify, in
 }
 
 /* The ACL work of aclrtNotifySetImportPid when its route comes back through an interposer. */
-struct npu_route_args_236 {
+struct npu_route_args_233 {
     npu_routed h;
     aclrtNotify notify;
     int32_t* pid;
     size_t num;
 };
-static int32_t npu_route_thunk_236(npu_routed *h) {
-    struct npu_route_args_236 *a = (struct npu_route_args_236 *)h;
+static int32_t npu_route_thunk_233(npu_routed *h) {
+    struct npu_route_args_233 *a = (struct npu_route_args_233 *)h;
     return (int32_t)emu_direct_aclrtNotifySetImportPid(a->notify, a->pid, a->num);
 }
 
 static inline aclError emu_aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-    if (__builtin_expect(npu_route_fns[236] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
-        struct npu_route_args_236 a = {{772, npu_route_thunk_236}, notify, pid, num};
+    if (__builtin_expect(npu_route_fns[233] != NULL, 0) && (notify != NULL && pid != NULL)) { /* split layout, rtsNotifySetImportPid interposed */
+        struct npu_route_args_233 a = {{772, npu_route_thunk_233}, notify, pid, num};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[236])((rtNotify_t)notify, pid, (int)num);
+        aclError r = (aclError)((__typeof__(&rtsNotifySetImportPid))npu_route_fns[233])((rtNotify_t)notify, pid, (int)num);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14069,21 +14042,21 @@ static inline aclError emu_direct_aclmdlRICaptureBegin(aclrtStream stream, aclmd
 }
 
 /* The ACL work of aclmdlRICaptureBegin when its route comes back through an interposer. */
-struct npu_route_args_263 {
+struct npu_route_args_259 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRICaptureMode mode;
 };
-static int32_t npu_route_thunk_263(npu_routed *h) {
-    struct npu_route_args_263 *a = (struct npu_route_args_263 *)h;
+static int32_t npu_route_thunk_259(npu_routed *h) {
+    struct npu_route_args_259 *a = (struct npu_route_args_259 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureBegin(a->stream, a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-    if (__builtin_expect(npu_route_fns[263] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
-        struct npu_route_args_263 a = {{653, npu_route_thunk_263}, stream, mode};
+    if (__builtin_expect(npu_route_fns[259] != NULL, 0)) { /* split layout, rtStreamBeginCapture interposed */
+        struct npu_route_args_259 a = {{653, npu_route_thunk_259}, stream, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[263])(stream, (const rtStreamCaptureMode)mode);
+        aclError r = (aclError)((__typeof__(&rtStreamBeginCapture))npu_route_fns[259])(stream, (const rtStreamCaptureMode)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14121,22 +14094,22 @@ static inline aclError emu_direct_aclmdlRICaptureGetInfo(aclrtStream stream, acl
 }
 
 /* The ACL work of aclmdlRICaptureGetInfo when its route comes back through an interposer. */
-struct npu_route_args_143 {
+struct npu_route_args_141 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRICaptureStatus* status;
     aclmdlRI* modelRI;
 };
-static int32_t npu_route_thunk_143(npu_routed *h) {
-    struct npu_route_args_143 *a = (struct npu_route_args_143 *)h;
+static int32_t npu_route_thunk_141(npu_routed *h) {
+    struct npu_route_args_141 *a = (struct npu_route_args_141 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureGetInfo(a->stream, a->status, a->modelRI);
 }
 
 static inline aclError emu_aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[143] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
-        struct npu_route_args_143 a = {{655, npu_route_thunk_143}, stream, status, modelRI};
+    if (__builtin_expect(npu_route_fns[141] != NULL, 0) && (status != NULL)) { /* split layout, rtStreamGetCaptureInfo interposed */
+        struct npu_route_args_141 a = {{655, npu_route_thunk_141}, stream, status, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[143])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
+        aclError r = (aclError)((__typeof__(&rtStreamGetCaptureInfo))npu_route_fns[141])(stream, (rtStreamCaptureStatus *)status, (rtModel_t *)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14175,21 +14148,21 @@ static inline aclError emu_direct_aclmdlRICaptureEnd(aclrtStream stream, aclmdlR
 }
 
 /* The ACL work of aclmdlRICaptureEnd when its route comes back through an interposer. */
-struct npu_route_args_264 {
+struct npu_route_args_260 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRI* modelRI;
 };
-static int32_t npu_route_thunk_264(npu_routed *h) {
-    struct npu_route_args_264 *a = (struct npu_route_args_264 *)h;
+static int32_t npu_route_thunk_260(npu_routed *h) {
+    struct npu_route_args_260 *a = (struct npu_route_args_260 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureEnd(a->stream, a->modelRI);
 }
 
 static inline aclError emu_aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-    if (__builtin_expect(npu_route_fns[264] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
-        struct npu_route_args_264 a = {{654, npu_route_thunk_264}, stream, modelRI};
+    if (__builtin_expect(npu_route_fns[260] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamEndCapture interposed */
+        struct npu_route_args_260 a = {{654, npu_route_thunk_260}, stream, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[264])(stream, (rtModel_t*)modelRI);
+        aclError r = (aclError)((__typeof__(&rtStreamEndCapture))npu_route_fns[260])(stream, (rtModel_t*)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14227,20 +14200,20 @@ static inline aclError emu_direct_aclmdlRIDebugPrint(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIDebugPrint when its route comes back through an interposer. */
-struct npu_route_args_265 {
+struct npu_route_args_261 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_265(npu_routed *h) {
-    struct npu_route_args_265 *a = (struct npu_route_args_265 *)h;
+static int32_t npu_route_thunk_261(npu_routed *h) {
+    struct npu_route_args_261 *a = (struct npu_route_args_261 *)h;
     return (int32_t)emu_direct_aclmdlRIDebugPrint(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIDebugPrint(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[265] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
-        struct npu_route_args_265 a = {{735, npu_route_thunk_265}, modelRI};
+    if (__builtin_expect(npu_route_fns[261] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDebugDotPrint interposed */
+        struct npu_route_args_261 a = {{735, npu_route_thunk_261}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[265])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelDebugDotPrint))npu_route_fns[261])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14277,22 +14250,22 @@ static inline aclError emu_direct_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const
 }
 
 /* The ACL work of aclmdlRIDebugJsonPrint when its route comes back through an interposer. */
-struct npu_route_args_266 {
+struct npu_route_args_262 {
     npu_routed h;
     aclmdlRI modelRI;
     const char* path;
     uint32_t flags;
 };
-static int32_t npu_route_thunk_266(npu_routed *h) {
-    struct npu_route_args_266 *a = (struct npu_route_args_266 *)h;
+static int32_t npu_route_thunk_262(npu_routed *h) {
+    struct npu_route_args_262 *a = (struct npu_route_args_262 *)h;
     return (int32_t)emu_direct_aclmdlRIDebugJsonPrint(a->modelRI, a->path, a->flags);
 }
 
 static inline aclError emu_aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
-    if (__builtin_expect(npu_route_fns[266] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
-        struct npu_route_args_266 a = {{736, npu_route_thunk_266}, modelRI, path, flags};
+    if (__builtin_expect(npu_route_fns[262] != NULL, 0) && (modelRI != NULL && path != NULL)) { /* split layout, rtModelDebugJsonPrint interposed */
+        struct npu_route_args_262 a = {{736, npu_route_thunk_262}, modelRI, path, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[266])((rtModel_t)modelRI, path, flags);
+        aclError r = (aclError)((__typeof__(&rtModelDebugJsonPrint))npu_route_fns[262])((rtModel_t)modelRI, path, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14331,20 +14304,20 @@ static inline aclError emu_direct_aclmdlRICaptureThreadExchangeMode(aclmdlRICapt
 }
 
 /* The ACL work of aclmdlRICaptureThreadExchangeMode when its route comes back through an interposer. */
-struct npu_route_args_267 {
+struct npu_route_args_263 {
     npu_routed h;
     aclmdlRICaptureMode* mode;
 };
-static int32_t npu_route_thunk_267(npu_routed *h) {
-    struct npu_route_args_267 *a = (struct npu_route_args_267 *)h;
+static int32_t npu_route_thunk_263(npu_routed *h) {
+    struct npu_route_args_263 *a = (struct npu_route_args_263 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureThreadExchangeMode(a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-    if (__builtin_expect(npu_route_fns[267] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
-        struct npu_route_args_267 a = {{656, npu_route_thunk_267}, mode};
+    if (__builtin_expect(npu_route_fns[263] != NULL, 0) && (mode != NULL)) { /* split layout, rtThreadExchangeCaptureMode interposed */
+        struct npu_route_args_263 a = {{656, npu_route_thunk_263}, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[267])((rtStreamCaptureMode*)mode);
+        aclError r = (aclError)((__typeof__(&rtThreadExchangeCaptureMode))npu_route_fns[263])((rtStreamCaptureMode*)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14433,21 +14406,21 @@ static inline aclError emu_direct_aclmdlRIExecute(aclmdlRI modelRI, int32_t time
 }
 
 /* The ACL work of aclmdlRIExecute when its route comes back through an interposer. */
-struct npu_route_args_277 {
+struct npu_route_args_273 {
     npu_routed h;
     aclmdlRI modelRI;
     int32_t timeout;
 };
-static int32_t npu_route_thunk_277(npu_routed *h) {
-    struct npu_route_args_277 *a = (struct npu_route_args_277 *)h;
+static int32_t npu_route_thunk_273(npu_routed *h) {
+    struct npu_route_args_273 *a = (struct npu_route_args_273 *)h;
     return (int32_t)emu_direct_aclmdlRIExecute(a->modelRI, a->timeout);
 }
 
 static inline aclError emu_aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-    if (__builtin_expect(npu_route_fns[277] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
-        struct npu_route_args_277 a = {{858, npu_route_thunk_277}, modelRI, timeout};
+    if (__builtin_expect(npu_route_fns[273] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelExecute interposed */
+        struct npu_route_args_273 a = {{858, npu_route_thunk_273}, modelRI, timeout};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[277])((rtModel_t)modelRI, timeout);
+        aclError r = (aclError)((__typeof__(&rtsModelExecute))npu_route_fns[273])((rtModel_t)modelRI, timeout);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14485,20 +14458,20 @@ static inline aclError emu_direct_aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIDestroy when its route comes back through an interposer. */
-struct npu_route_args_262 {
+struct npu_route_args_258 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_262(npu_routed *h) {
-    struct npu_route_args_262 *a = (struct npu_route_args_262 *)h;
+static int32_t npu_route_thunk_258(npu_routed *h) {
+    struct npu_route_args_258 *a = (struct npu_route_args_258 *)h;
     return (int32_t)emu_direct_aclmdlRIDestroy(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIDestroy(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[262] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
-        struct npu_route_args_262 a = {{733, npu_route_thunk_262}, modelRI};
+    if (__builtin_expect(npu_route_fns[258] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroy interposed */
+        struct npu_route_args_258 a = {{733, npu_route_thunk_258}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[262])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtModelDestroy))npu_route_fns[258])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14535,20 +14508,20 @@ static inline aclError emu_direct_aclmdlRICaptureTaskGrpBegin(aclrtStream stream
 }
 
 /* The ACL work of aclmdlRICaptureTaskGrpBegin when its route comes back through an interposer. */
-struct npu_route_args_268 {
+struct npu_route_args_264 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_268(npu_routed *h) {
-    struct npu_route_args_268 *a = (struct npu_route_args_268 *)h;
+static int32_t npu_route_thunk_264(npu_routed *h) {
+    struct npu_route_args_264 *a = (struct npu_route_args_264 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskGrpBegin(a->stream);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[268] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
-        struct npu_route_args_268 a = {{810, npu_route_thunk_268}, stream};
+    if (__builtin_expect(npu_route_fns[264] != NULL, 0)) { /* split layout, rtsStreamBeginTaskGrp interposed */
+        struct npu_route_args_264 a = {{810, npu_route_thunk_264}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[268])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskGrp))npu_route_fns[264])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14585,21 +14558,21 @@ static inline aclError emu_direct_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, 
 }
 
 /* The ACL work of aclmdlRICaptureTaskGrpEnd when its route comes back through an interposer. */
-struct npu_route_args_269 {
+struct npu_route_args_265 {
     npu_routed h;
     aclrtStream stream;
     aclrtTaskGrp* handle;
 };
-static int32_t npu_route_thunk_269(npu_routed *h) {
-    struct npu_route_args_269 *a = (struct npu_route_args_269 *)h;
+static int32_t npu_route_thunk_265(npu_routed *h) {
+    struct npu_route_args_265 *a = (struct npu_route_args_265 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskGrpEnd(a->stream, a->handle);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-    if (__builtin_expect(npu_route_fns[269] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
-        struct npu_route_args_269 a = {{811, npu_route_thunk_269}, stream, handle};
+    if (__builtin_expect(npu_route_fns[265] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamEndTaskGrp interposed */
+        struct npu_route_args_265 a = {{811, npu_route_thunk_265}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[269])(stream, (rtTaskGrp_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskGrp))npu_route_fns[265])(stream, (rtTaskGrp_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14637,21 +14610,21 @@ static inline aclError emu_direct_aclmdlRICaptureTaskUpdateBegin(aclrtStream str
 }
 
 /* The ACL work of aclmdlRICaptureTaskUpdateBegin when its route comes back through an interposer. */
-struct npu_route_args_270 {
+struct npu_route_args_266 {
     npu_routed h;
     aclrtStream stream;
     aclrtTaskGrp handle;
 };
-static int32_t npu_route_thunk_270(npu_routed *h) {
-    struct npu_route_args_270 *a = (struct npu_route_args_270 *)h;
+static int32_t npu_route_thunk_266(npu_routed *h) {
+    struct npu_route_args_266 *a = (struct npu_route_args_266 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateBegin(a->stream, a->handle);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-    if (__builtin_expect(npu_route_fns[270] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
-        struct npu_route_args_270 a = {{812, npu_route_thunk_270}, stream, handle};
+    if (__builtin_expect(npu_route_fns[266] != NULL, 0) && (handle != NULL)) { /* split layout, rtsStreamBeginTaskUpdate interposed */
+        struct npu_route_args_266 a = {{812, npu_route_thunk_266}, stream, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[270])(stream, (rtTaskGrp_t)handle);
+        aclError r = (aclError)((__typeof__(&rtsStreamBeginTaskUpdate))npu_route_fns[266])(stream, (rtTaskGrp_t)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14689,20 +14662,20 @@ static inline aclError emu_direct_aclmdlRICaptureTaskUpdateEnd(aclrtStream strea
 }
 
 /* The ACL work of aclmdlRICaptureTaskUpdateEnd when its route comes back through an interposer. */
-struct npu_route_args_271 {
+struct npu_route_args_267 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_271(npu_routed *h) {
-    struct npu_route_args_271 *a = (struct npu_route_args_271 *)h;
+static int32_t npu_route_thunk_267(npu_routed *h) {
+    struct npu_route_args_267 *a = (struct npu_route_args_267 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureTaskUpdateEnd(a->stream);
 }
 
 static inline aclError emu_aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[271] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
-        struct npu_route_args_271 a = {{813, npu_route_thunk_271}, stream};
+    if (__builtin_expect(npu_route_fns[267] != NULL, 0)) { /* split layout, rtsStreamEndTaskUpdate interposed */
+        struct npu_route_args_267 a = {{813, npu_route_thunk_267}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[271])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamEndTaskUpdate))npu_route_fns[267])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14739,21 +14712,21 @@ static inline aclError emu_direct_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t
 }
 
 /* The ACL work of aclmdlRIBuildBegin when its route comes back through an interposer. */
-struct npu_route_args_272 {
+struct npu_route_args_268 {
     npu_routed h;
     aclmdlRI* modelRI;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_272(npu_routed *h) {
-    struct npu_route_args_272 *a = (struct npu_route_args_272 *)h;
+static int32_t npu_route_thunk_268(npu_routed *h) {
+    struct npu_route_args_268 *a = (struct npu_route_args_268 *)h;
     return (int32_t)emu_direct_aclmdlRIBuildBegin(a->modelRI, a->flag);
 }
 
 static inline aclError emu_aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[272] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
-        struct npu_route_args_272 a = {{853, npu_route_thunk_272}, modelRI, flag};
+    if (__builtin_expect(npu_route_fns[268] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelCreate interposed */
+        struct npu_route_args_268 a = {{853, npu_route_thunk_268}, modelRI, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[272])((rtModel_t*)modelRI, flag);
+        aclError r = (aclError)((__typeof__(&rtsModelCreate))npu_route_fns[268])((rtModel_t*)modelRI, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14791,22 +14764,22 @@ static inline aclError emu_direct_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStre
 }
 
 /* The ACL work of aclmdlRIBindStream when its route comes back through an interposer. */
-struct npu_route_args_273 {
+struct npu_route_args_269 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
     uint32_t flag;
 };
-static int32_t npu_route_thunk_273(npu_routed *h) {
-    struct npu_route_args_273 *a = (struct npu_route_args_273 *)h;
+static int32_t npu_route_thunk_269(npu_routed *h) {
+    struct npu_route_args_269 *a = (struct npu_route_args_269 *)h;
     return (int32_t)emu_direct_aclmdlRIBindStream(a->modelRI, a->stream, a->flag);
 }
 
 static inline aclError emu_aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
-    if (__builtin_expect(npu_route_fns[273] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
-        struct npu_route_args_273 a = {{854, npu_route_thunk_273}, modelRI, stream, flag};
+    if (__builtin_expect(npu_route_fns[269] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelBindStream interposed */
+        struct npu_route_args_269 a = {{854, npu_route_thunk_269}, modelRI, stream, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[273])((rtModel_t)modelRI, stream, flag);
+        aclError r = (aclError)((__typeof__(&rtsModelBindStream))npu_route_fns[269])((rtModel_t)modelRI, stream, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14845,21 +14818,21 @@ static inline aclError emu_direct_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream 
 }
 
 /* The ACL work of aclmdlRIEndTask when its route comes back through an interposer. */
-struct npu_route_args_274 {
+struct npu_route_args_270 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_274(npu_routed *h) {
-    struct npu_route_args_274 *a = (struct npu_route_args_274 *)h;
+static int32_t npu_route_thunk_270(npu_routed *h) {
+    struct npu_route_args_270 *a = (struct npu_route_args_270 *)h;
     return (int32_t)emu_direct_aclmdlRIEndTask(a->modelRI, a->stream);
 }
 
 static inline aclError emu_aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[274] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
-        struct npu_route_args_274 a = {{855, npu_route_thunk_274}, modelRI, stream};
+    if (__builtin_expect(npu_route_fns[270] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsEndGraph interposed */
+        struct npu_route_args_270 a = {{855, npu_route_thunk_270}, modelRI, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[274])((rtModel_t)modelRI, stream);
+        aclError r = (aclError)((__typeof__(&rtsEndGraph))npu_route_fns[270])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14897,21 +14870,21 @@ static inline aclError emu_direct_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reser
 }
 
 /* The ACL work of aclmdlRIBuildEnd when its route comes back through an interposer. */
-struct npu_route_args_275 {
+struct npu_route_args_271 {
     npu_routed h;
     aclmdlRI modelRI;
     void* reserve;
 };
-static int32_t npu_route_thunk_275(npu_routed *h) {
-    struct npu_route_args_275 *a = (struct npu_route_args_275 *)h;
+static int32_t npu_route_thunk_271(npu_routed *h) {
+    struct npu_route_args_271 *a = (struct npu_route_args_271 *)h;
     return (int32_t)emu_direct_aclmdlRIBuildEnd(a->modelRI, a->reserve);
 }
 
 static inline aclError emu_aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-    if (__builtin_expect(npu_route_fns[275] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
-        struct npu_route_args_275 a = {{856, npu_route_thunk_275}, modelRI, reserve};
+    if (__builtin_expect(npu_route_fns[271] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelLoadComplete interposed */
+        struct npu_route_args_271 a = {{856, npu_route_thunk_271}, modelRI, reserve};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[275])((rtModel_t)modelRI, reserve);
+        aclError r = (aclError)((__typeof__(&rtsModelLoadComplete))npu_route_fns[271])((rtModel_t)modelRI, reserve);
         npu_routed_pending = NULL;
         return r;
     }
@@ -14949,21 +14922,21 @@ static inline aclError emu_direct_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtSt
 }
 
 /* The ACL work of aclmdlRIUnbindStream when its route comes back through an interposer. */
-struct npu_route_args_276 {
+struct npu_route_args_272 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_276(npu_routed *h) {
-    struct npu_route_args_276 *a = (struct npu_route_args_276 *)h;
+static int32_t npu_route_thunk_272(npu_routed *h) {
+    struct npu_route_args_272 *a = (struct npu_route_args_272 *)h;
     return (int32_t)emu_direct_aclmdlRIUnbindStream(a->modelRI, a->stream);
 }
 
 static inline aclError emu_aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[276] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
-        struct npu_route_args_276 a = {{857, npu_route_thunk_276}, modelRI, stream};
+    if (__builtin_expect(npu_route_fns[272] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelUnbindStream interposed */
+        struct npu_route_args_272 a = {{857, npu_route_thunk_272}, modelRI, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[276])((rtModel_t)modelRI, stream);
+        aclError r = (aclError)((__typeof__(&rtsModelUnbindStream))npu_route_fns[272])((rtModel_t)modelRI, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15001,21 +14974,21 @@ static inline aclError emu_direct_aclmdlRISetName(aclmdlRI modelRI, const char* 
 }
 
 /* The ACL work of aclmdlRISetName when its route comes back through an interposer. */
-struct npu_route_args_278 {
+struct npu_route_args_274 {
     npu_routed h;
     aclmdlRI modelRI;
     const char* name;
 };
-static int32_t npu_route_thunk_278(npu_routed *h) {
-    struct npu_route_args_278 *a = (struct npu_route_args_278 *)h;
+static int32_t npu_route_thunk_274(npu_routed *h) {
+    struct npu_route_args_274 *a = (struct npu_route_args_274 *)h;
     return (int32_t)emu_direct_aclmdlRISetName(a->modelRI, a->name);
 }
 
 static inline aclError emu_aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-    if (__builtin_expect(npu_route_fns[278] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
-        struct npu_route_args_278 a = {{865, npu_route_thunk_278}, modelRI, name};
+    if (__builtin_expect(npu_route_fns[274] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelSetName interposed */
+        struct npu_route_args_274 a = {{865, npu_route_thunk_274}, modelRI, name};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[278])((rtModel_t)modelRI, (const char_t*)name);
+        aclError r = (aclError)((__typeof__(&rtsModelSetName))npu_route_fns[274])((rtModel_t)modelRI, (const char_t*)name);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15053,22 +15026,22 @@ static inline aclError emu_direct_aclmdlRIGetName(aclmdlRI modelRI, uint32_t max
 }
 
 /* The ACL work of aclmdlRIGetName when its route comes back through an interposer. */
-struct npu_route_args_279 {
+struct npu_route_args_275 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t maxLen;
     char* name;
 };
-static int32_t npu_route_thunk_279(npu_routed *h) {
-    struct npu_route_args_279 *a = (struct npu_route_args_279 *)h;
+static int32_t npu_route_thunk_275(npu_routed *h) {
+    struct npu_route_args_275 *a = (struct npu_route_args_275 *)h;
     return (int32_t)emu_direct_aclmdlRIGetName(a->modelRI, a->maxLen, a->name);
 }
 
 static inline aclError emu_aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-    if (__builtin_expect(npu_route_fns[279] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
-        struct npu_route_args_279 a = {{866, npu_route_thunk_279}, modelRI, maxLen, name};
+    if (__builtin_expect(npu_route_fns[275] != NULL, 0) && (modelRI != NULL && name != NULL)) { /* split layout, rtsModelGetName interposed */
+        struct npu_route_args_275 a = {{866, npu_route_thunk_275}, modelRI, maxLen, name};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[279])((rtModel_t)modelRI, maxLen, (char_t* const)name);
+        aclError r = (aclError)((__typeof__(&rtsModelGetName))npu_route_fns[275])((rtModel_t)modelRI, maxLen, (char_t* const)name);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15107,21 +15080,21 @@ static inline aclError emu_direct_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* mode
 }
 
 /* The ACL work of aclmdlRIGetId when its route comes back through an interposer. */
-struct npu_route_args_280 {
+struct npu_route_args_276 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t* modelRIId;
 };
-static int32_t npu_route_thunk_280(npu_routed *h) {
-    struct npu_route_args_280 *a = (struct npu_route_args_280 *)h;
+static int32_t npu_route_thunk_276(npu_routed *h) {
+    struct npu_route_args_276 *a = (struct npu_route_args_276 *)h;
     return (int32_t)emu_direct_aclmdlRIGetId(a->modelRI, a->modelRIId);
 }
 
 static inline aclError emu_aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-    if (__builtin_expect(npu_route_fns[280] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
-        struct npu_route_args_280 a = {{639, npu_route_thunk_280}, modelRI, modelRIId};
+    if (__builtin_expect(npu_route_fns[276] != NULL, 0) && (modelRI != NULL && modelRIId != NULL)) { /* split layout, rtModelGetId interposed */
+        struct npu_route_args_276 a = {{639, npu_route_thunk_276}, modelRI, modelRIId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[280])((rtModel_t)modelRI, modelRIId);
+        aclError r = (aclError)((__typeof__(&rtModelGetId))npu_route_fns[276])((rtModel_t)modelRI, modelRIId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15159,22 +15132,22 @@ static inline aclError emu_direct_aclmdlRIDestroyRegisterCallback(aclmdlRI model
 }
 
 /* The ACL work of aclmdlRIDestroyRegisterCallback when its route comes back through an interposer. */
-struct npu_route_args_129 {
+struct npu_route_args_127 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtCallback func;
     void* userData;
 };
-static int32_t npu_route_thunk_129(npu_routed *h) {
-    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
+static int32_t npu_route_thunk_127(npu_routed *h) {
+    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
     return (int32_t)emu_direct_aclmdlRIDestroyRegisterCallback(a->modelRI, a->func, a->userData);
 }
 
 static inline aclError emu_aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
-    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroyRegisterCallback interposed */
-        struct npu_route_args_129 a = {{901, npu_route_thunk_129}, modelRI, func, userData};
+    if (__builtin_expect(npu_route_fns[127] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroyRegisterCallback interposed */
+        struct npu_route_args_127 a = {{901, npu_route_thunk_127}, modelRI, func, userData};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDestroyRegisterCallback))npu_route_fns[129])((rtModel_t const)modelRI, (rtCallback_t)func, userData);
+        aclError r = (aclError)((__typeof__(&rtModelDestroyRegisterCallback))npu_route_fns[127])((rtModel_t const)modelRI, (rtCallback_t)func, userData);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15213,21 +15186,21 @@ static inline aclError emu_direct_aclmdlRIDestroyUnregisterCallback(aclmdlRI mod
 }
 
 /* The ACL work of aclmdlRIDestroyUnregisterCallback when its route comes back through an interposer. */
-struct npu_route_args_130 {
+struct npu_route_args_128 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtCallback func;
 };
-static int32_t npu_route_thunk_130(npu_routed *h) {
-    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
+static int32_t npu_route_thunk_128(npu_routed *h) {
+    struct npu_route_args_128 *a = (struct npu_route_args_128 *)h;
     return (int32_t)emu_direct_aclmdlRIDestroyUnregisterCallback(a->modelRI, a->func);
 }
 
 static inline aclError emu_aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
-    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroyUnregisterCallback interposed */
-        struct npu_route_args_130 a = {{902, npu_route_thunk_130}, modelRI, func};
+    if (__builtin_expect(npu_route_fns[128] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtModelDestroyUnregisterCallback interposed */
+        struct npu_route_args_128 a = {{902, npu_route_thunk_128}, modelRI, func};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelDestroyUnregisterCallback))npu_route_fns[130])((rtModel_t const)modelRI, (rtCallback_t)func);
+        aclError r = (aclError)((__typeof__(&rtModelDestroyUnregisterCallback))npu_route_fns[128])((rtModel_t const)modelRI, (rtCallback_t)func);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15351,22 +15324,22 @@ static inline aclError emu_direct_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStre
 }
 
 /* The ACL work of aclmdlRIGetStreams when its route comes back through an interposer. */
-struct npu_route_args_282 {
+struct npu_route_args_278 {
     npu_routed h;
     aclmdlRI modelRI;
     aclrtStream* streams;
     uint32_t* numStreams;
 };
-static int32_t npu_route_thunk_282(npu_routed *h) {
-    struct npu_route_args_282 *a = (struct npu_route_args_282 *)h;
+static int32_t npu_route_thunk_278(npu_routed *h) {
+    struct npu_route_args_278 *a = (struct npu_route_args_278 *)h;
     return (int32_t)emu_direct_aclmdlRIGetStreams(a->modelRI, a->streams, a->numStreams);
 }
 
 static inline aclError emu_aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
-    if (__builtin_expect(npu_route_fns[282] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
-        struct npu_route_args_282 a = {{900, npu_route_thunk_282}, modelRI, streams, numStreams};
+    if (__builtin_expect(npu_route_fns[278] != NULL, 0) && (modelRI != NULL && streams != NULL && numStreams != NULL)) { /* split layout, rtModelGetStreams interposed */
+        struct npu_route_args_278 a = {{900, npu_route_thunk_278}, modelRI, streams, numStreams};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[282])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
+        aclError r = (aclError)((__typeof__(&rtModelGetStreams))npu_route_fns[278])((rtModel_t const)modelRI, (rtStream_t*)streams, numStreams);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15405,22 +15378,22 @@ static inline aclError emu_direct_aclmdlRIGetTasksByStream(aclrtStream stream, a
 }
 
 /* The ACL work of aclmdlRIGetTasksByStream when its route comes back through an interposer. */
-struct npu_route_args_126 {
+struct npu_route_args_124 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRITask* tasks;
     uint32_t* numTasks;
 };
-static int32_t npu_route_thunk_126(npu_routed *h) {
-    struct npu_route_args_126 *a = (struct npu_route_args_126 *)h;
+static int32_t npu_route_thunk_124(npu_routed *h) {
+    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
     return (int32_t)emu_direct_aclmdlRIGetTasksByStream(a->stream, a->tasks, a->numTasks);
 }
 
 static inline aclError emu_aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
-    if (__builtin_expect(npu_route_fns[126] != NULL, 0) && (tasks != NULL && numTasks != NULL)) { /* split layout, rtStreamGetTasks interposed */
-        struct npu_route_args_126 a = {{908, npu_route_thunk_126}, stream, tasks, numTasks};
+    if (__builtin_expect(npu_route_fns[124] != NULL, 0) && (tasks != NULL && numTasks != NULL)) { /* split layout, rtStreamGetTasks interposed */
+        struct npu_route_args_124 a = {{908, npu_route_thunk_124}, stream, tasks, numTasks};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamGetTasks))npu_route_fns[126])((rtStream_t const)stream, (rtTask_t*)tasks, numTasks);
+        aclError r = (aclError)((__typeof__(&rtStreamGetTasks))npu_route_fns[124])((rtStream_t const)stream, (rtTask_t*)tasks, numTasks);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15459,21 +15432,21 @@ static inline aclError emu_direct_aclmdlRITaskGetType(aclmdlRITask task, aclmdlR
 }
 
 /* The ACL work of aclmdlRITaskGetType when its route comes back through an interposer. */
-struct npu_route_args_127 {
+struct npu_route_args_125 {
     npu_routed h;
     aclmdlRITask task;
     aclmdlRITaskType* type;
 };
-static int32_t npu_route_thunk_127(npu_routed *h) {
-    struct npu_route_args_127 *a = (struct npu_route_args_127 *)h;
+static int32_t npu_route_thunk_125(npu_routed *h) {
+    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
     return (int32_t)emu_direct_aclmdlRITaskGetType(a->task, a->type);
 }
 
 static inline aclError emu_aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
-    if (__builtin_expect(npu_route_fns[127] != NULL, 0) && (task != NULL && type != NULL)) { /* split layout, rtTaskGetType interposed */
-        struct npu_route_args_127 a = {{910, npu_route_thunk_127}, task, type};
+    if (__builtin_expect(npu_route_fns[125] != NULL, 0) && (task != NULL && type != NULL)) { /* split layout, rtTaskGetType interposed */
+        struct npu_route_args_125 a = {{910, npu_route_thunk_125}, task, type};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtTaskGetType))npu_route_fns[127])((rtTask_t)task, (rtTaskType*)type);
+        aclError r = (aclError)((__typeof__(&rtTaskGetType))npu_route_fns[125])((rtTask_t)task, (rtTaskType*)type);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15511,21 +15484,21 @@ static inline aclError emu_direct_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32
 }
 
 /* The ACL work of aclmdlRITaskGetSeqId when its route comes back through an interposer. */
-struct npu_route_args_125 {
+struct npu_route_args_123 {
     npu_routed h;
     aclmdlRITask task;
     uint32_t* id;
 };
-static int32_t npu_route_thunk_125(npu_routed *h) {
-    struct npu_route_args_125 *a = (struct npu_route_args_125 *)h;
+static int32_t npu_route_thunk_123(npu_routed *h) {
+    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
     return (int32_t)emu_direct_aclmdlRITaskGetSeqId(a->task, a->id);
 }
 
 static inline aclError emu_aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
-    if (__builtin_expect(npu_route_fns[125] != NULL, 0) && (task != NULL && id != NULL)) { /* split layout, rtTaskGetSeqId interposed */
-        struct npu_route_args_125 a = {{911, npu_route_thunk_125}, task, id};
+    if (__builtin_expect(npu_route_fns[123] != NULL, 0) && (task != NULL && id != NULL)) { /* split layout, rtTaskGetSeqId interposed */
+        struct npu_route_args_123 a = {{911, npu_route_thunk_123}, task, id};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtTaskGetSeqId))npu_route_fns[125])((rtTask_t)task, id);
+        aclError r = (aclError)((__typeof__(&rtTaskGetSeqId))npu_route_fns[123])((rtTask_t)task, id);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15774,21 +15747,21 @@ static inline aclError emu_direct_aclrtGetLogicDevIdByUserDevId(const int32_t us
 }
 
 /* The ACL work of aclrtGetLogicDevIdByUserDevId when its route comes back through an interposer. */
-struct npu_route_args_237 {
+struct npu_route_args_234 {
     npu_routed h;
     const int32_t userDevid;
     int32_t* const logicDevId;
 };
-static int32_t npu_route_thunk_237(npu_routed *h) {
-    struct npu_route_args_237 *a = (struct npu_route_args_237 *)h;
+static int32_t npu_route_thunk_234(npu_routed *h) {
+    struct npu_route_args_234 *a = (struct npu_route_args_234 *)h;
     return (int32_t)emu_direct_aclrtGetLogicDevIdByUserDevId(a->userDevid, a->logicDevId);
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_route_fns[237] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
-        struct npu_route_args_237 a = {{754, npu_route_thunk_237}, userDevid, logicDevId};
+    if (__builtin_expect(npu_route_fns[234] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByUserDevId interposed */
+        struct npu_route_args_234 a = {{754, npu_route_thunk_234}, userDevid, logicDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[237])(userDevid, logicDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByUserDevId))npu_route_fns[234])(userDevid, logicDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15826,21 +15799,21 @@ static inline aclError emu_direct_aclrtGetUserDevIdByLogicDevId(const int32_t lo
 }
 
 /* The ACL work of aclrtGetUserDevIdByLogicDevId when its route comes back through an interposer. */
-struct npu_route_args_238 {
+struct npu_route_args_235 {
     npu_routed h;
     const int32_t logicDevId;
     int32_t* const userDevid;
 };
-static int32_t npu_route_thunk_238(npu_routed *h) {
-    struct npu_route_args_238 *a = (struct npu_route_args_238 *)h;
+static int32_t npu_route_thunk_235(npu_routed *h) {
+    struct npu_route_args_235 *a = (struct npu_route_args_235 *)h;
     return (int32_t)emu_direct_aclrtGetUserDevIdByLogicDevId(a->logicDevId, a->userDevid);
 }
 
 static inline aclError emu_aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
-    if (__builtin_expect(npu_route_fns[238] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
-        struct npu_route_args_238 a = {{755, npu_route_thunk_238}, logicDevId, userDevid};
+    if (__builtin_expect(npu_route_fns[235] != NULL, 0) && (userDevid != NULL)) { /* split layout, rtsGetUserDevIdByLogicDevId interposed */
+        struct npu_route_args_235 a = {{755, npu_route_thunk_235}, logicDevId, userDevid};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[238])(logicDevId, userDevid);
+        aclError r = (aclError)((__typeof__(&rtsGetUserDevIdByLogicDevId))npu_route_fns[235])(logicDevId, userDevid);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15878,21 +15851,21 @@ static inline aclError emu_direct_aclrtGetLogicDevIdByPhyDevId(const int32_t phy
 }
 
 /* The ACL work of aclrtGetLogicDevIdByPhyDevId when its route comes back through an interposer. */
-struct npu_route_args_239 {
+struct npu_route_args_236 {
     npu_routed h;
     const int32_t phyDevId;
     int32_t* const logicDevId;
 };
-static int32_t npu_route_thunk_239(npu_routed *h) {
-    struct npu_route_args_239 *a = (struct npu_route_args_239 *)h;
+static int32_t npu_route_thunk_236(npu_routed *h) {
+    struct npu_route_args_236 *a = (struct npu_route_args_236 *)h;
     return (int32_t)emu_direct_aclrtGetLogicDevIdByPhyDevId(a->phyDevId, a->logicDevId);
 }
 
 static inline aclError emu_aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
-    if (__builtin_expect(npu_route_fns[239] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
-        struct npu_route_args_239 a = {{752, npu_route_thunk_239}, phyDevId, logicDevId};
+    if (__builtin_expect(npu_route_fns[236] != NULL, 0) && (logicDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
+        struct npu_route_args_236 a = {{752, npu_route_thunk_236}, phyDevId, logicDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[239])(phyDevId, logicDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[236])(phyDevId, logicDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -15930,21 +15903,21 @@ static inline aclError emu_direct_aclrtGetPhyDevIdByLogicDevId(const int32_t log
 }
 
 /* The ACL work of aclrtGetPhyDevIdByLogicDevId when its route comes back through an interposer. */
-struct npu_route_args_240 {
+struct npu_route_args_237 {
     npu_routed h;
     const int32_t logicDevId;
     int32_t* const phyDevId;
 };
-static int32_t npu_route_thunk_240(npu_routed *h) {
-    struct npu_route_args_240 *a = (struct npu_route_args_240 *)h;
+static int32_t npu_route_thunk_237(npu_routed *h) {
+    struct npu_route_args_237 *a = (struct npu_route_args_237 *)h;
     return (int32_t)emu_direct_aclrtGetPhyDevIdByLogicDevId(a->logicDevId, a->phyDevId);
 }
 
 static inline aclError emu_aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
-    if (__builtin_expect(npu_route_fns[240] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
-        struct npu_route_args_240 a = {{753, npu_route_thunk_240}, logicDevId, phyDevId};
+    if (__builtin_expect(npu_route_fns[237] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
+        struct npu_route_args_237 a = {{753, npu_route_thunk_237}, logicDevId, phyDevId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[240])(logicDevId, phyDevId);
+        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[237])(logicDevId, phyDevId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16076,7 +16049,7 @@ static inline aclError emu_direct_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle
 }
 
 /* The ACL work of aclrtLaunchKernelV2 when its route comes back through an interposer. */
-struct npu_route_args_117 {
+struct npu_route_args_115 {
     npu_routed h;
     aclrtFuncHandle funcHandle;
     uint32_t numBlocks;
@@ -16085,16 +16058,16 @@ struct npu_route_args_117 {
     aclrtLaunchKernelCfg* cfg;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_117(npu_routed *h) {
-    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
+static int32_t npu_route_thunk_115(npu_routed *h) {
+    struct npu_route_args_115 *a = (struct npu_route_args_115 *)h;
     return (int32_t)emu_direct_aclrtLaunchKernelV2(a->funcHandle, a->numBlocks, a->argsData, a->argsSize, a->cfg, a->stream);
 }
 
 static inline aclError emu_aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[117] != NULL, 0) && (funcHandle != NULL && argsSize <= 0xFFFFFFFFu)) { /* split layout, rtsLaunchKernelWithDevArgs interposed */
-        struct npu_route_args_117 a = {{849, npu_route_thunk_117}, funcHandle, numBlocks, argsData, argsSize, cfg, stream};
+    if (__builtin_expect(npu_route_fns[115] != NULL, 0) && (funcHandle != NULL && argsSize <= 0xFFFFFFFFu)) { /* split layout, rtsLaunchKernelWithDevArgs interposed */
+        struct npu_route_args_115 a = {{849, npu_route_thunk_115}, funcHandle, numBlocks, argsData, argsSize, cfg, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchKernelWithDevArgs))npu_route_fns[117])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsData, (uint32_t)argsSize, NULL);
+        aclError r = (aclError)((__typeof__(&rtsLaunchKernelWithDevArgs))npu_route_fns[115])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, argsData, (uint32_t)argsSize, NULL);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16136,7 +16109,7 @@ static inline aclError emu_direct_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle 
 }
 
 /* The ACL work of aclrtLaunchKernelWithHostArgs when its route comes back through an interposer. */
-struct npu_route_args_118 {
+struct npu_route_args_116 {
     npu_routed h;
     aclrtFuncHandle funcHandle;
     uint32_t numBlocks;
@@ -16147,16 +16120,16 @@ struct npu_route_args_118 {
     aclrtPlaceHolderInfo* placeHolderArray;
     size_t placeHolderNum;
 };
-static int32_t npu_route_thunk_118(npu_routed *h) {
-    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
+static int32_t npu_route_thunk_116(npu_routed *h) {
+    struct npu_route_args_116 *a = (struct npu_route_args_116 *)h;
     return (int32_t)emu_direct_aclrtLaunchKernelWithHostArgs(a->funcHandle, a->numBlocks, a->stream, a->cfg, a->hostArgs, a->argsSize, a->placeHolderArray, a->placeHolderNum);
 }
 
 static inline aclError emu_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    if (__builtin_expect(npu_route_fns[118] != NULL, 0) && (funcHandle != NULL && hostArgs != NULL && argsSize <= 0xFFFFFFFFu && placeHolderNum <= 0xFFFFFFFFu)) { /* split layout, rtsLaunchKernelWithHostArgs interposed */
-        struct npu_route_args_118 a = {{831, npu_route_thunk_118}, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum};
+    if (__builtin_expect(npu_route_fns[116] != NULL, 0) && (funcHandle != NULL && hostArgs != NULL && argsSize <= 0xFFFFFFFFu && placeHolderNum <= 0xFFFFFFFFu)) { /* split layout, rtsLaunchKernelWithHostArgs interposed */
+        struct npu_route_args_116 a = {{831, npu_route_thunk_116}, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchKernelWithHostArgs))npu_route_fns[118])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, hostArgs, (uint32_t)argsSize, (rtPlaceHolderInfo_t *)placeHolderArray, (uint32_t)placeHolderNum);
+        aclError r = (aclError)((__typeof__(&rtsLaunchKernelWithHostArgs))npu_route_fns[116])(funcHandle, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, hostArgs, (uint32_t)argsSize, (rtPlaceHolderInfo_t *)placeHolderArray, (uint32_t)placeHolderNum);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16200,7 +16173,7 @@ static inline aclError emu_direct_aclrtLaunchKernelWithArgsArray(void* func, uin
 }
 
 /* The ACL work of aclrtLaunchKernelWithArgsArray when its route comes back through an interposer. */
-struct npu_route_args_119 {
+struct npu_route_args_117 {
     npu_routed h;
     void* func;
     uint32_t numBlocks;
@@ -16208,16 +16181,16 @@ struct npu_route_args_119 {
     aclrtLaunchKernelCfg* cfg;
     void** args;
 };
-static int32_t npu_route_thunk_119(npu_routed *h) {
-    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
+static int32_t npu_route_thunk_117(npu_routed *h) {
+    struct npu_route_args_117 *a = (struct npu_route_args_117 *)h;
     return (int32_t)emu_direct_aclrtLaunchKernelWithArgsArray(a->func, a->numBlocks, a->stream, a->cfg, a->args);
 }
 
 static inline aclError emu_aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
-    if (__builtin_expect(npu_route_fns[119] != NULL, 0) && (func != NULL && args != NULL)) { /* split layout, rtLaunchKernelWithArgsArray interposed */
-        struct npu_route_args_119 a = {{917, npu_route_thunk_119}, func, numBlocks, stream, cfg, args};
+    if (__builtin_expect(npu_route_fns[117] != NULL, 0) && (func != NULL && args != NULL)) { /* split layout, rtLaunchKernelWithArgsArray interposed */
+        struct npu_route_args_117 a = {{917, npu_route_thunk_117}, func, numBlocks, stream, cfg, args};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtLaunchKernelWithArgsArray))npu_route_fns[119])(func, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, args);
+        aclError r = (aclError)((__typeof__(&rtLaunchKernelWithArgsArray))npu_route_fns[117])(func, numBlocks, stream, (rtKernelLaunchCfg_t *)cfg, args);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16348,20 +16321,20 @@ static inline aclError emu_direct_aclrtCtxGetFloatOverflowAddr(void** overflowAd
 }
 
 /* The ACL work of aclrtCtxGetFloatOverflowAddr when its route comes back through an interposer. */
-struct npu_route_args_241 {
+struct npu_route_args_238 {
     npu_routed h;
     void** overflowAddr;
 };
-static int32_t npu_route_thunk_241(npu_routed *h) {
-    struct npu_route_args_241 *a = (struct npu_route_args_241 *)h;
+static int32_t npu_route_thunk_238(npu_routed *h) {
+    struct npu_route_args_238 *a = (struct npu_route_args_238 *)h;
     return (int32_t)emu_direct_aclrtCtxGetFloatOverflowAddr(a->overflowAddr);
 }
 
 static inline aclError emu_aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
-    if (__builtin_expect(npu_route_fns[241] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
-        struct npu_route_args_241 a = {{760, npu_route_thunk_241}, overflowAddr};
+    if (__builtin_expect(npu_route_fns[238] != NULL, 0) && (overflowAddr != NULL)) { /* split layout, rtsCtxGetFloatOverflowAddr interposed */
+        struct npu_route_args_238 a = {{760, npu_route_thunk_238}, overflowAddr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[241])(overflowAddr);
+        aclError r = (aclError)((__typeof__(&rtsCtxGetFloatOverflowAddr))npu_route_fns[238])(overflowAddr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16530,22 +16503,22 @@ static inline aclError emu_direct_aclrtLaunchHostFunc(aclrtStream stream, aclrtH
 }
 
 /* The ACL work of aclrtLaunchHostFunc when its route comes back through an interposer. */
-struct npu_route_args_242 {
+struct npu_route_args_239 {
     npu_routed h;
     aclrtStream stream;
     aclrtHostFunc fn;
     void* args;
 };
-static int32_t npu_route_thunk_242(npu_routed *h) {
-    struct npu_route_args_242 *a = (struct npu_route_args_242 *)h;
+static int32_t npu_route_thunk_239(npu_routed *h) {
+    struct npu_route_args_239 *a = (struct npu_route_args_239 *)h;
     return (int32_t)emu_direct_aclrtLaunchHostFunc(a->stream, a->fn, a->args);
 }
 
 static inline aclError emu_aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
-    if (__builtin_expect(npu_route_fns[242] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
-        struct npu_route_args_242 a = {{850, npu_route_thunk_242}, stream, fn, args};
+    if (__builtin_expect(npu_route_fns[239] != NULL, 0) && (fn != NULL)) { /* split layout, rtsLaunchHostFunc interposed */
+        struct npu_route_args_239 a = {{850, npu_route_thunk_239}, stream, fn, args};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[242])(stream, (const rtCallback_t)fn, (void* const)args);
+        aclError r = (aclError)((__typeof__(&rtsLaunchHostFunc))npu_route_fns[239])(stream, (const rtCallback_t)fn, (void* const)args);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16614,22 +16587,22 @@ static inline aclError emu_direct_aclrtRandomNumAsync(const aclrtRandomNumTaskIn
 }
 
 /* The ACL work of aclrtRandomNumAsync when its route comes back through an interposer. */
-struct npu_route_args_120 {
+struct npu_route_args_118 {
     npu_routed h;
     const aclrtRandomNumTaskInfo* taskInfo;
     const aclrtStream stream;
     void* reserve;
 };
-static int32_t npu_route_thunk_120(npu_routed *h) {
-    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
+static int32_t npu_route_thunk_118(npu_routed *h) {
+    struct npu_route_args_118 *a = (struct npu_route_args_118 *)h;
     return (int32_t)emu_direct_aclrtRandomNumAsync(a->taskInfo, a->stream, a->reserve);
 }
 
 static inline aclError emu_aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
-    if (__builtin_expect(npu_route_fns[120] != NULL, 0) && (taskInfo != NULL)) { /* split layout, rtsLaunchRandomNumTask interposed */
-        struct npu_route_args_120 a = {{868, npu_route_thunk_120}, taskInfo, stream, reserve};
+    if (__builtin_expect(npu_route_fns[118] != NULL, 0) && (taskInfo != NULL)) { /* split layout, rtsLaunchRandomNumTask interposed */
+        struct npu_route_args_118 a = {{868, npu_route_thunk_118}, taskInfo, stream, reserve};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchRandomNumTask))npu_route_fns[120])((const rtRandomNumTaskInfo_t*)taskInfo, stream, reserve);
+        aclError r = (aclError)((__typeof__(&rtsLaunchRandomNumTask))npu_route_fns[118])((const rtRandomNumTaskInfo_t*)taskInfo, stream, reserve);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16911,20 +16884,20 @@ static inline aclError emu_direct_aclrtStreamStop(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtStreamStop when its route comes back through an interposer. */
-struct npu_route_args_243 {
+struct npu_route_args_240 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_243(npu_routed *h) {
-    struct npu_route_args_243 *a = (struct npu_route_args_243 *)h;
+static int32_t npu_route_thunk_240(npu_routed *h) {
+    struct npu_route_args_240 *a = (struct npu_route_args_240 *)h;
     return (int32_t)emu_direct_aclrtStreamStop(a->stream);
 }
 
 static inline aclError emu_aclrtStreamStop(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[243] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
-        struct npu_route_args_243 a = {{823, npu_route_thunk_243}, stream};
+    if (__builtin_expect(npu_route_fns[240] != NULL, 0)) { /* split layout, rtsStreamStop interposed */
+        struct npu_route_args_240 a = {{823, npu_route_thunk_240}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[243])(stream);
+        aclError r = (aclError)((__typeof__(&rtsStreamStop))npu_route_fns[240])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -16961,23 +16934,23 @@ static inline aclError emu_direct_aclrtTaskUpdateAsync(aclrtStream taskStream, u
 }
 
 /* The ACL work of aclrtTaskUpdateAsync when its route comes back through an interposer. */
-struct npu_route_args_121 {
+struct npu_route_args_119 {
     npu_routed h;
     aclrtStream taskStream;
     uint32_t taskId;
     aclrtTaskUpdateInfo* info;
     aclrtStream execStream;
 };
-static int32_t npu_route_thunk_121(npu_routed *h) {
-    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
+static int32_t npu_route_thunk_119(npu_routed *h) {
+    struct npu_route_args_119 *a = (struct npu_route_args_119 *)h;
     return (int32_t)emu_direct_aclrtTaskUpdateAsync(a->taskStream, a->taskId, a->info, a->execStream);
 }
 
 static inline aclError emu_aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
-    if (__builtin_expect(npu_route_fns[121] != NULL, 0) && (info != NULL)) { /* split layout, rtsLaunchUpdateTask interposed */
-        struct npu_route_args_121 a = {{852, npu_route_thunk_121}, taskStream, taskId, info, execStream};
+    if (__builtin_expect(npu_route_fns[119] != NULL, 0) && (info != NULL)) { /* split layout, rtsLaunchUpdateTask interposed */
+        struct npu_route_args_119 a = {{852, npu_route_thunk_119}, taskStream, taskId, info, execStream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsLaunchUpdateTask))npu_route_fns[121])(taskStream, taskId, execStream, (rtTaskUpdateCfg_t *)info);
+        aclError r = (aclError)((__typeof__(&rtsLaunchUpdateTask))npu_route_fns[119])(taskStream, taskId, execStream, (rtTaskUpdateCfg_t *)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17153,21 +17126,21 @@ static inline aclError emu_direct_aclrtCheckArchCompatibility(const char* socVer
 }
 
 /* The ACL work of aclrtCheckArchCompatibility when its route comes back through an interposer. */
-struct npu_route_args_244 {
+struct npu_route_args_241 {
     npu_routed h;
     const char* socVersion;
     int32_t* canCompatible;
 };
-static int32_t npu_route_thunk_244(npu_routed *h) {
-    struct npu_route_args_244 *a = (struct npu_route_args_244 *)h;
+static int32_t npu_route_thunk_241(npu_routed *h) {
+    struct npu_route_args_241 *a = (struct npu_route_args_241 *)h;
     return (int32_t)emu_direct_aclrtCheckArchCompatibility(a->socVersion, a->canCompatible);
 }
 
 static inline aclError emu_aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
-    if (__builtin_expect(npu_route_fns[244] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
-        struct npu_route_args_244 a = {{609, npu_route_thunk_244}, socVersion, canCompatible};
+    if (__builtin_expect(npu_route_fns[241] != NULL, 0) && (socVersion != NULL && canCompatible != NULL)) { /* split layout, rtCheckArchCompatibility interposed */
+        struct npu_route_args_241 a = {{609, npu_route_thunk_241}, socVersion, canCompatible};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[244])((const char_t*)socVersion, canCompatible);
+        aclError r = (aclError)((__typeof__(&rtCheckArchCompatibility))npu_route_fns[241])((const char_t*)socVersion, canCompatible);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17205,20 +17178,20 @@ static inline aclError emu_direct_aclmdlRIAbort(aclmdlRI modelRI) {
 }
 
 /* The ACL work of aclmdlRIAbort when its route comes back through an interposer. */
-struct npu_route_args_281 {
+struct npu_route_args_277 {
     npu_routed h;
     aclmdlRI modelRI;
 };
-static int32_t npu_route_thunk_281(npu_routed *h) {
-    struct npu_route_args_281 *a = (struct npu_route_args_281 *)h;
+static int32_t npu_route_thunk_277(npu_routed *h) {
+    struct npu_route_args_277 *a = (struct npu_route_args_277 *)h;
     return (int32_t)emu_direct_aclmdlRIAbort(a->modelRI);
 }
 
 static inline aclError emu_aclmdlRIAbort(aclmdlRI modelRI) {
-    if (__builtin_expect(npu_route_fns[281] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
-        struct npu_route_args_281 a = {{867, npu_route_thunk_281}, modelRI};
+    if (__builtin_expect(npu_route_fns[277] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtsModelAbort interposed */
+        struct npu_route_args_277 a = {{867, npu_route_thunk_277}, modelRI};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[281])((rtModel_t)modelRI);
+        aclError r = (aclError)((__typeof__(&rtsModelAbort))npu_route_fns[277])((rtModel_t)modelRI);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17255,23 +17228,23 @@ static inline aclError emu_direct_aclmdlRICondHandleCreate(aclmdlRI modelRI, uin
 }
 
 /* The ACL work of aclmdlRICondHandleCreate when its route comes back through an interposer. */
-struct npu_route_args_131 {
+struct npu_route_args_129 {
     npu_routed h;
     aclmdlRI modelRI;
     uint32_t defaultLaunchValue;
     aclmdlRICondHandleFlag flag;
     aclmdlRICondHandle* handle;
 };
-static int32_t npu_route_thunk_131(npu_routed *h) {
-    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
+static int32_t npu_route_thunk_129(npu_routed *h) {
+    struct npu_route_args_129 *a = (struct npu_route_args_129 *)h;
     return (int32_t)emu_direct_aclmdlRICondHandleCreate(a->modelRI, a->defaultLaunchValue, a->flag, a->handle);
 }
 
 static inline aclError emu_aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
-    if (__builtin_expect(npu_route_fns[131] != NULL, 0) && (modelRI != NULL && handle != NULL)) { /* split layout, rtModelCondHandleCreate interposed */
-        struct npu_route_args_131 a = {{904, npu_route_thunk_131}, modelRI, defaultLaunchValue, flag, handle};
+    if (__builtin_expect(npu_route_fns[129] != NULL, 0) && (modelRI != NULL && handle != NULL)) { /* split layout, rtModelCondHandleCreate interposed */
+        struct npu_route_args_129 a = {{904, npu_route_thunk_129}, modelRI, defaultLaunchValue, flag, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelCondHandleCreate))npu_route_fns[131])((rtModel_t)modelRI, defaultLaunchValue, (rtCondHandleFlag_t)flag, (rtCondHandle_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtModelCondHandleCreate))npu_route_fns[129])((rtModel_t)modelRI, defaultLaunchValue, (rtCondHandleFlag_t)flag, (rtCondHandle_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17311,21 +17284,21 @@ static inline aclError emu_direct_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandl
 }
 
 /* The ACL work of aclmdlRICondHandleGetCondPtr when its route comes back through an interposer. */
-struct npu_route_args_132 {
+struct npu_route_args_130 {
     npu_routed h;
     aclmdlRICondHandle handle;
     uint64_t** ptr;
 };
-static int32_t npu_route_thunk_132(npu_routed *h) {
-    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
+static int32_t npu_route_thunk_130(npu_routed *h) {
+    struct npu_route_args_130 *a = (struct npu_route_args_130 *)h;
     return (int32_t)emu_direct_aclmdlRICondHandleGetCondPtr(a->handle, a->ptr);
 }
 
 static inline aclError emu_aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
-    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (handle != NULL && ptr != NULL)) { /* split layout, rtModelCondHandleGetCondPtr interposed */
-        struct npu_route_args_132 a = {{905, npu_route_thunk_132}, handle, ptr};
+    if (__builtin_expect(npu_route_fns[130] != NULL, 0) && (handle != NULL && ptr != NULL)) { /* split layout, rtModelCondHandleGetCondPtr interposed */
+        struct npu_route_args_130 a = {{905, npu_route_thunk_130}, handle, ptr};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtModelCondHandleGetCondPtr))npu_route_fns[132])((rtCondHandle_t)handle, ptr);
+        aclError r = (aclError)((__typeof__(&rtModelCondHandleGetCondPtr))npu_route_fns[130])((rtCondHandle_t)handle, ptr);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17363,22 +17336,22 @@ static inline aclError emu_direct_aclmdlRIAddCondTask(aclmdlRICondTaskParams par
 }
 
 /* The ACL work of aclmdlRIAddCondTask when its route comes back through an interposer. */
-struct npu_route_args_133 {
+struct npu_route_args_131 {
     npu_routed h;
     aclmdlRICondTaskParams params;
     aclrtStream stream;
     uint32_t flags;
 };
-static int32_t npu_route_thunk_133(npu_routed *h) {
-    struct npu_route_args_133 *a = (struct npu_route_args_133 *)h;
+static int32_t npu_route_thunk_131(npu_routed *h) {
+    struct npu_route_args_131 *a = (struct npu_route_args_131 *)h;
     return (int32_t)emu_direct_aclmdlRIAddCondTask(a->params, a->stream, a->flags);
 }
 
 static inline aclError emu_aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
-    if (__builtin_expect(npu_route_fns[133] != NULL, 0)) { /* split layout, rtStreamAddCondTask interposed */
-        struct npu_route_args_133 a = {{906, npu_route_thunk_133}, params, stream, flags};
+    if (__builtin_expect(npu_route_fns[131] != NULL, 0)) { /* split layout, rtStreamAddCondTask interposed */
+        struct npu_route_args_131 a = {{906, npu_route_thunk_131}, params, stream, flags};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamAddCondTask))npu_route_fns[133])(*(rtCondTaskParams *)&params, stream, flags);
+        aclError r = (aclError)((__typeof__(&rtStreamAddCondTask))npu_route_fns[131])(*(rtCondTaskParams *)&params, stream, flags);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17417,22 +17390,22 @@ static inline aclError emu_direct_aclmdlRICaptureToModelRIBegin(aclrtStream stre
 }
 
 /* The ACL work of aclmdlRICaptureToModelRIBegin when its route comes back through an interposer. */
-struct npu_route_args_134 {
+struct npu_route_args_132 {
     npu_routed h;
     aclrtStream stream;
     aclmdlRI modelRI;
     aclmdlRICaptureMode mode;
 };
-static int32_t npu_route_thunk_134(npu_routed *h) {
-    struct npu_route_args_134 *a = (struct npu_route_args_134 *)h;
+static int32_t npu_route_thunk_132(npu_routed *h) {
+    struct npu_route_args_132 *a = (struct npu_route_args_132 *)h;
     return (int32_t)emu_direct_aclmdlRICaptureToModelRIBegin(a->stream, a->modelRI, a->mode);
 }
 
 static inline aclError emu_aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
-    if (__builtin_expect(npu_route_fns[134] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamBeginCaptureToModel interposed */
-        struct npu_route_args_134 a = {{907, npu_route_thunk_134}, stream, modelRI, mode};
+    if (__builtin_expect(npu_route_fns[132] != NULL, 0) && (modelRI != NULL)) { /* split layout, rtStreamBeginCaptureToModel interposed */
+        struct npu_route_args_132 a = {{907, npu_route_thunk_132}, stream, modelRI, mode};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtStreamBeginCaptureToModel))npu_route_fns[134])(stream, (rtModel_t)modelRI, (const rtStreamCaptureMode)mode);
+        aclError r = (aclError)((__typeof__(&rtStreamBeginCaptureToModel))npu_route_fns[132])(stream, (rtModel_t)modelRI, (const rtStreamCaptureMode)mode);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17471,22 +17444,22 @@ static inline aclError emu_direct_aclrtCntNotifyRecord(aclrtCntNotify cntNotify,
 }
 
 /* The ACL work of aclrtCntNotifyRecord when its route comes back through an interposer. */
-struct npu_route_args_245 {
+struct npu_route_args_242 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
     aclrtCntNotifyRecordInfo* info;
 };
-static int32_t npu_route_thunk_245(npu_routed *h) {
-    struct npu_route_args_245 *a = (struct npu_route_args_245 *)h;
+static int32_t npu_route_thunk_242(npu_routed *h) {
+    struct npu_route_args_242 *a = (struct npu_route_args_242 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyRecord(a->cntNotify, a->stream, a->info);
 }
 
 static inline aclError emu_aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
-    if (__builtin_expect(npu_route_fns[245] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
-        struct npu_route_args_245 a = {{776, npu_route_thunk_245}, cntNotify, stream, info};
+    if (__builtin_expect(npu_route_fns[242] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyRecord interposed */
+        struct npu_route_args_242 a = {{776, npu_route_thunk_242}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[245])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyRecord))npu_route_fns[242])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyRecordInfo_t*)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17525,22 +17498,22 @@ static inline aclError emu_direct_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify c
 }
 
 /* The ACL work of aclrtCntNotifyWaitWithTimeout when its route comes back through an interposer. */
-struct npu_route_args_246 {
+struct npu_route_args_243 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
     aclrtCntNotifyWaitInfo* info;
 };
-static int32_t npu_route_thunk_246(npu_routed *h) {
-    struct npu_route_args_246 *a = (struct npu_route_args_246 *)h;
+static int32_t npu_route_thunk_243(npu_routed *h) {
+    struct npu_route_args_243 *a = (struct npu_route_args_243 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyWaitWithTimeout(a->cntNotify, a->stream, a->info);
 }
 
 static inline aclError emu_aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
-    if (__builtin_expect(npu_route_fns[246] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
-        struct npu_route_args_246 a = {{777, npu_route_thunk_246}, cntNotify, stream, info};
+    if (__builtin_expect(npu_route_fns[243] != NULL, 0) && (cntNotify != NULL && info != NULL)) { /* split layout, rtsCntNotifyWaitWithTimeout interposed */
+        struct npu_route_args_243 a = {{777, npu_route_thunk_243}, cntNotify, stream, info};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[246])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyWaitWithTimeout))npu_route_fns[243])((rtCntNotify_t)cntNotify, stream, (rtCntNotifyWaitInfo_t*)info);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17579,21 +17552,21 @@ static inline aclError emu_direct_aclrtCntNotifyReset(aclrtCntNotify cntNotify, 
 }
 
 /* The ACL work of aclrtCntNotifyReset when its route comes back through an interposer. */
-struct npu_route_args_247 {
+struct npu_route_args_244 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_247(npu_routed *h) {
-    struct npu_route_args_247 *a = (struct npu_route_args_247 *)h;
+static int32_t npu_route_thunk_244(npu_routed *h) {
+    struct npu_route_args_244 *a = (struct npu_route_args_244 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyReset(a->cntNotify, a->stream);
 }
 
 static inline aclError emu_aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[247] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
-        struct npu_route_args_247 a = {{778, npu_route_thunk_247}, cntNotify, stream};
+    if (__builtin_expect(npu_route_fns[244] != NULL, 0) && (cntNotify != NULL)) { /* split layout, rtsCntNotifyReset interposed */
+        struct npu_route_args_244 a = {{778, npu_route_thunk_244}, cntNotify, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[247])((rtCntNotify_t)cntNotify, stream);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyReset))npu_route_fns[244])((rtCntNotify_t)cntNotify, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17631,21 +17604,21 @@ static inline aclError emu_direct_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, 
 }
 
 /* The ACL work of aclrtCntNotifyGetId when its route comes back through an interposer. */
-struct npu_route_args_248 {
+struct npu_route_args_245 {
     npu_routed h;
     aclrtCntNotify cntNotify;
     uint32_t* notifyId;
 };
-static int32_t npu_route_thunk_248(npu_routed *h) {
-    struct npu_route_args_248 *a = (struct npu_route_args_248 *)h;
+static int32_t npu_route_thunk_245(npu_routed *h) {
+    struct npu_route_args_245 *a = (struct npu_route_args_245 *)h;
     return (int32_t)emu_direct_aclrtCntNotifyGetId(a->cntNotify, a->notifyId);
 }
 
 static inline aclError emu_aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
-    if (__builtin_expect(npu_route_fns[248] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
-        struct npu_route_args_248 a = {{779, npu_route_thunk_248}, cntNotify, notifyId};
+    if (__builtin_expect(npu_route_fns[245] != NULL, 0) && (cntNotify != NULL && notifyId != NULL)) { /* split layout, rtsCntNotifyGetId interposed */
+        struct npu_route_args_245 a = {{779, npu_route_thunk_245}, cntNotify, notifyId};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[248])((rtCntNotify_t)cntNotify, notifyId);
+        aclError r = (aclError)((__typeof__(&rtsCntNotifyGetId))npu_route_fns[245])((rtCntNotify_t)cntNotify, notifyId);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17683,20 +17656,20 @@ static inline aclError emu_direct_aclrtPersistentTaskClean(aclrtStream stream) {
 }
 
 /* The ACL work of aclrtPersistentTaskClean when its route comes back through an interposer. */
-struct npu_route_args_122 {
+struct npu_route_args_120 {
     npu_routed h;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_122(npu_routed *h) {
-    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
+static int32_t npu_route_thunk_120(npu_routed *h) {
+    struct npu_route_args_120 *a = (struct npu_route_args_120 *)h;
     return (int32_t)emu_direct_aclrtPersistentTaskClean(a->stream);
 }
 
 static inline aclError emu_aclrtPersistentTaskClean(aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[122] != NULL, 0)) { /* split layout, rtsPersistentTaskClean interposed */
-        struct npu_route_args_122 a = {{824, npu_route_thunk_122}, stream};
+    if (__builtin_expect(npu_route_fns[120] != NULL, 0)) { /* split layout, rtsPersistentTaskClean interposed */
+        struct npu_route_args_120 a = {{824, npu_route_thunk_120}, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsPersistentTaskClean))npu_route_fns[122])(stream);
+        aclError r = (aclError)((__typeof__(&rtsPersistentTaskClean))npu_route_fns[120])(stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17728,30 +17701,8 @@ NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
     return emu_aclrtPersistentTaskClean(stream);
 }
 
-static inline aclError emu_direct_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-    return npug_aclrtGetErrorVerbose(npu_self(), deviceId, errorInfo);
-}
-
-/* The ACL work of aclrtGetErrorVerbose when its route comes back through an interposer. */
-struct npu_route_args_97 {
-    npu_routed h;
-    int32_t deviceId;
-    aclrtErrorInfo* errorInfo;
-};
-static int32_t npu_route_thunk_97(npu_routed *h) {
-    struct npu_route_args_97 *a = (struct npu_route_args_97 *)h;
-    return (int32_t)emu_direct_aclrtGetErrorVerbose(a->deviceId, a->errorInfo);
-}
-
 static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[97] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
-        struct npu_route_args_97 a = {{741, npu_route_thunk_97}, deviceId, errorInfo};
-        npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsGetErrorVerbose))npu_route_fns[97])((const uint32_t)deviceId, (rtErrorInfo* const)errorInfo);
-        npu_routed_pending = NULL;
-        return r;
-    }
-    return emu_direct_aclrtGetErrorVerbose(deviceId, errorInfo);
+    return npug_aclrtGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
@@ -17780,30 +17731,8 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
     return emu_aclrtGetErrorVerbose(deviceId, errorInfo);
 }
 
-static inline aclError emu_direct_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    return npug_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
-}
-
-/* The ACL work of aclrtRepairError when its route comes back through an interposer. */
-struct npu_route_args_98 {
-    npu_routed h;
-    int32_t deviceId;
-    const aclrtErrorInfo* errorInfo;
-};
-static int32_t npu_route_thunk_98(npu_routed *h) {
-    struct npu_route_args_98 *a = (struct npu_route_args_98 *)h;
-    return (int32_t)emu_direct_aclrtRepairError(a->deviceId, a->errorInfo);
-}
-
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[98] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
-        struct npu_route_args_98 a = {{742, npu_route_thunk_98}, deviceId, errorInfo};
-        npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtsRepairError))npu_route_fns[98])((const uint32_t)deviceId, (const rtErrorInfo* const)errorInfo);
-        npu_routed_pending = NULL;
-        return r;
-    }
-    return emu_direct_aclrtRepairError(deviceId, errorInfo);
+    return npug_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
@@ -17837,23 +17766,23 @@ static inline aclError emu_direct_aclrtMemSetAccess(void* virPtr, size_t size, a
 }
 
 /* The ACL work of aclrtMemSetAccess when its route comes back through an interposer. */
-struct npu_route_args_249 {
+struct npu_route_args_246 {
     npu_routed h;
     void* virPtr;
     size_t size;
     aclrtMemAccessDesc* desc;
     size_t count;
 };
-static int32_t npu_route_thunk_249(npu_routed *h) {
-    struct npu_route_args_249 *a = (struct npu_route_args_249 *)h;
+static int32_t npu_route_thunk_246(npu_routed *h) {
+    struct npu_route_args_246 *a = (struct npu_route_args_246 *)h;
     return (int32_t)emu_direct_aclrtMemSetAccess(a->virPtr, a->size, a->desc, a->count);
 }
 
 static inline aclError emu_aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
-    if (__builtin_expect(npu_route_fns[249] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
-        struct npu_route_args_249 a = {{719, npu_route_thunk_249}, virPtr, size, desc, count};
+    if (__builtin_expect(npu_route_fns[246] != NULL, 0) && (virPtr != NULL && desc != NULL)) { /* split layout, rtMemSetAccess interposed */
+        struct npu_route_args_246 a = {{719, npu_route_thunk_246}, virPtr, size, desc, count};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[249])(virPtr, size, (rtMemAccessDesc*)desc, count);
+        aclError r = (aclError)((__typeof__(&rtMemSetAccess))npu_route_fns[246])(virPtr, size, (rtMemAccessDesc*)desc, count);
         npu_routed_pending = NULL;
         return r;
     }
@@ -17893,22 +17822,22 @@ static inline aclError emu_direct_aclrtMemGetAccess(void* virPtr, aclrtMemLocati
 }
 
 /* The ACL work of aclrtMemGetAccess when its route comes back through an interposer. */
-struct npu_route_args_186 {
+struct npu_route_args_184 {
     npu_routed h;
     void* virPtr;
     aclrtMemLocation* location;
     uint64_t* flag;
 };
-static int32_t npu_route_thunk_186(npu_routed *h) {
-    struct npu_route_args_186 *a = (struct npu_route_args_186 *)h;
+static int32_t npu_route_thunk_184(npu_routed *h) {
+    struct npu_route_args_184 *a = (struct npu_route_args_184 *)h;
     return (int32_t)emu_direct_aclrtMemGetAccess(a->virPtr, a->location, a->flag);
 }
 
 static inline aclError emu_aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
-    if (__builtin_expect(npu_route_fns[186] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
-        struct npu_route_args_186 a = {{720, npu_route_thunk_186}, virPtr, location, flag};
+    if (__builtin_expect(npu_route_fns[184] != NULL, 0) && (virPtr != NULL && location != NULL && flag != NULL)) { /* split layout, rtMemGetAccess interposed */
+        struct npu_route_args_184 a = {{720, npu_route_thunk_184}, virPtr, location, flag};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[186])(virPtr, (rtMemLocation*)location, flag);
+        aclError r = (aclError)((__typeof__(&rtMemGetAccess))npu_route_fns[184])(virPtr, (rtMemLocation*)location, flag);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18261,21 +18190,21 @@ static inline aclError emu_direct_aclrtCacheLastTaskOpInfo(const void* const inf
 }
 
 /* The ACL work of aclrtCacheLastTaskOpInfo when its route comes back through an interposer. */
-struct npu_route_args_123 {
+struct npu_route_args_121 {
     npu_routed h;
     const void* const infoPtr;
     const size_t infoSize;
 };
-static int32_t npu_route_thunk_123(npu_routed *h) {
-    struct npu_route_args_123 *a = (struct npu_route_args_123 *)h;
+static int32_t npu_route_thunk_121(npu_routed *h) {
+    struct npu_route_args_121 *a = (struct npu_route_args_121 *)h;
     return (int32_t)emu_direct_aclrtCacheLastTaskOpInfo(a->infoPtr, a->infoSize);
 }
 
 static inline aclError emu_aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
-    if (__builtin_expect(npu_route_fns[123] != NULL, 0) && (infoPtr != NULL)) { /* split layout, rtCacheLastTaskOpInfo interposed */
-        struct npu_route_args_123 a = {{682, npu_route_thunk_123}, infoPtr, infoSize};
+    if (__builtin_expect(npu_route_fns[121] != NULL, 0) && (infoPtr != NULL)) { /* split layout, rtCacheLastTaskOpInfo interposed */
+        struct npu_route_args_121 a = {{682, npu_route_thunk_121}, infoPtr, infoSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCacheLastTaskOpInfo))npu_route_fns[123])(infoPtr, infoSize);
+        aclError r = (aclError)((__typeof__(&rtCacheLastTaskOpInfo))npu_route_fns[121])(infoPtr, infoSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18313,21 +18242,21 @@ static inline aclError emu_direct_aclrtCacheLastTaskExtendInfo(const char* const
 }
 
 /* The ACL work of aclrtCacheLastTaskExtendInfo when its route comes back through an interposer. */
-struct npu_route_args_124 {
+struct npu_route_args_122 {
     npu_routed h;
     const char* const extendInfoPtr;
     const size_t infoSize;
 };
-static int32_t npu_route_thunk_124(npu_routed *h) {
-    struct npu_route_args_124 *a = (struct npu_route_args_124 *)h;
+static int32_t npu_route_thunk_122(npu_routed *h) {
+    struct npu_route_args_122 *a = (struct npu_route_args_122 *)h;
     return (int32_t)emu_direct_aclrtCacheLastTaskExtendInfo(a->extendInfoPtr, a->infoSize);
 }
 
 static inline aclError emu_aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
-    if (__builtin_expect(npu_route_fns[124] != NULL, 0) && (extendInfoPtr != NULL)) { /* split layout, rtCacheLastTaskExtendInfo interposed */
-        struct npu_route_args_124 a = {{916, npu_route_thunk_124}, extendInfoPtr, infoSize};
+    if (__builtin_expect(npu_route_fns[122] != NULL, 0) && (extendInfoPtr != NULL)) { /* split layout, rtCacheLastTaskExtendInfo interposed */
+        struct npu_route_args_122 a = {{916, npu_route_thunk_122}, extendInfoPtr, infoSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtCacheLastTaskExtendInfo))npu_route_fns[124])(extendInfoPtr, infoSize);
+        aclError r = (aclError)((__typeof__(&rtCacheLastTaskExtendInfo))npu_route_fns[122])(extendInfoPtr, infoSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18365,22 +18294,22 @@ static inline aclError emu_direct_aclrtGetFunctionAttribute(aclrtFuncHandle func
 }
 
 /* The ACL work of aclrtGetFunctionAttribute when its route comes back through an interposer. */
-struct npu_route_args_99 {
+struct npu_route_args_97 {
     npu_routed h;
     aclrtFuncHandle funcHandle;
     aclrtFuncAttribute attrType;
     int64_t* attrValue;
 };
-static int32_t npu_route_thunk_99(npu_routed *h) {
-    struct npu_route_args_99 *a = (struct npu_route_args_99 *)h;
+static int32_t npu_route_thunk_97(npu_routed *h) {
+    struct npu_route_args_97 *a = (struct npu_route_args_97 *)h;
     return (int32_t)emu_direct_aclrtGetFunctionAttribute(a->funcHandle, a->attrType, a->attrValue);
 }
 
 static inline aclError emu_aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
-    if (__builtin_expect(npu_route_fns[99] != NULL, 0) && (funcHandle != NULL)) { /* split layout, rtFunctionGetAttribute interposed */
-        struct npu_route_args_99 a = {{683, npu_route_thunk_99}, funcHandle, attrType, attrValue};
+    if (__builtin_expect(npu_route_fns[97] != NULL, 0) && (funcHandle != NULL)) { /* split layout, rtFunctionGetAttribute interposed */
+        struct npu_route_args_97 a = {{683, npu_route_thunk_97}, funcHandle, attrType, attrValue};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFunctionGetAttribute))npu_route_fns[99])((rtFuncHandle)funcHandle, (rtFuncAttribute)attrType, attrValue);
+        aclError r = (aclError)((__typeof__(&rtFunctionGetAttribute))npu_route_fns[97])((rtFuncHandle)funcHandle, (rtFuncAttribute)attrType, attrValue);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18419,21 +18348,21 @@ static inline aclError emu_direct_aclrtFunctionGetBinary(const aclrtFuncHandle f
 }
 
 /* The ACL work of aclrtFunctionGetBinary when its route comes back through an interposer. */
-struct npu_route_args_100 {
+struct npu_route_args_98 {
     npu_routed h;
     const aclrtFuncHandle funcHandle;
     aclrtBinHandle* binHandle;
 };
-static int32_t npu_route_thunk_100(npu_routed *h) {
-    struct npu_route_args_100 *a = (struct npu_route_args_100 *)h;
+static int32_t npu_route_thunk_98(npu_routed *h) {
+    struct npu_route_args_98 *a = (struct npu_route_args_98 *)h;
     return (int32_t)emu_direct_aclrtFunctionGetBinary(a->funcHandle, a->binHandle);
 }
 
 static inline aclError emu_aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
-    if (__builtin_expect(npu_route_fns[100] != NULL, 0) && (funcHandle != NULL && binHandle != NULL)) { /* split layout, rtFunctionGetBinary interposed */
-        struct npu_route_args_100 a = {{921, npu_route_thunk_100}, funcHandle, binHandle};
+    if (__builtin_expect(npu_route_fns[98] != NULL, 0) && (funcHandle != NULL && binHandle != NULL)) { /* split layout, rtFunctionGetBinary interposed */
+        struct npu_route_args_98 a = {{921, npu_route_thunk_98}, funcHandle, binHandle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFunctionGetBinary))npu_route_fns[100])((const rtFuncHandle)funcHandle, (rtBinHandle*)binHandle);
+        aclError r = (aclError)((__typeof__(&rtFunctionGetBinary))npu_route_fns[98])((const rtFuncHandle)funcHandle, (rtBinHandle*)binHandle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18471,21 +18400,21 @@ static inline aclError emu_direct_aclrtFunctionGetParamCount(const void* func, s
 }
 
 /* The ACL work of aclrtFunctionGetParamCount when its route comes back through an interposer. */
-struct npu_route_args_101 {
+struct npu_route_args_99 {
     npu_routed h;
     const void* func;
     size_t* paramCount;
 };
-static int32_t npu_route_thunk_101(npu_routed *h) {
-    struct npu_route_args_101 *a = (struct npu_route_args_101 *)h;
+static int32_t npu_route_thunk_99(npu_routed *h) {
+    struct npu_route_args_99 *a = (struct npu_route_args_99 *)h;
     return (int32_t)emu_direct_aclrtFunctionGetParamCount(a->func, a->paramCount);
 }
 
 static inline aclError emu_aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
-    if (__builtin_expect(npu_route_fns[101] != NULL, 0) && (func != NULL && paramCount != NULL)) { /* split layout, rtFunctionGetParamCount interposed */
-        struct npu_route_args_101 a = {{922, npu_route_thunk_101}, func, paramCount};
+    if (__builtin_expect(npu_route_fns[99] != NULL, 0) && (func != NULL && paramCount != NULL)) { /* split layout, rtFunctionGetParamCount interposed */
+        struct npu_route_args_99 a = {{922, npu_route_thunk_99}, func, paramCount};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFunctionGetParamCount))npu_route_fns[101])(func, paramCount);
+        aclError r = (aclError)((__typeof__(&rtFunctionGetParamCount))npu_route_fns[99])(func, paramCount);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18523,23 +18452,23 @@ static inline aclError emu_direct_aclrtFunctionGetParamInfo(const void* func, si
 }
 
 /* The ACL work of aclrtFunctionGetParamInfo when its route comes back through an interposer. */
-struct npu_route_args_102 {
+struct npu_route_args_100 {
     npu_routed h;
     const void* func;
     size_t paramIndex;
     size_t* paramOffset;
     size_t* paramSize;
 };
-static int32_t npu_route_thunk_102(npu_routed *h) {
-    struct npu_route_args_102 *a = (struct npu_route_args_102 *)h;
+static int32_t npu_route_thunk_100(npu_routed *h) {
+    struct npu_route_args_100 *a = (struct npu_route_args_100 *)h;
     return (int32_t)emu_direct_aclrtFunctionGetParamInfo(a->func, a->paramIndex, a->paramOffset, a->paramSize);
 }
 
 static inline aclError emu_aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
-    if (__builtin_expect(npu_route_fns[102] != NULL, 0) && (func != NULL && paramOffset != NULL && paramSize != NULL)) { /* split layout, rtFunctionGetParamInfo interposed */
-        struct npu_route_args_102 a = {{923, npu_route_thunk_102}, func, paramIndex, paramOffset, paramSize};
+    if (__builtin_expect(npu_route_fns[100] != NULL, 0) && (func != NULL && paramOffset != NULL && paramSize != NULL)) { /* split layout, rtFunctionGetParamInfo interposed */
+        struct npu_route_args_100 a = {{923, npu_route_thunk_100}, func, paramIndex, paramOffset, paramSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFunctionGetParamInfo))npu_route_fns[102])(func, paramIndex, paramOffset, paramSize);
+        aclError r = (aclError)((__typeof__(&rtFunctionGetParamInfo))npu_route_fns[100])(func, paramIndex, paramOffset, paramSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18579,22 +18508,22 @@ static inline aclError emu_direct_aclrtFunctionGetAvailDynUbufPerBlock(void* fun
 }
 
 /* The ACL work of aclrtFunctionGetAvailDynUbufPerBlock when its route comes back through an interposer. */
-struct npu_route_args_103 {
+struct npu_route_args_101 {
     npu_routed h;
     void* func;
     uint32_t flags;
     size_t* dynamicUbufSize;
 };
-static int32_t npu_route_thunk_103(npu_routed *h) {
-    struct npu_route_args_103 *a = (struct npu_route_args_103 *)h;
+static int32_t npu_route_thunk_101(npu_routed *h) {
+    struct npu_route_args_101 *a = (struct npu_route_args_101 *)h;
     return (int32_t)emu_direct_aclrtFunctionGetAvailDynUbufPerBlock(a->func, a->flags, a->dynamicUbufSize);
 }
 
 static inline aclError emu_aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
-    if (__builtin_expect(npu_route_fns[103] != NULL, 0) && (func != NULL && dynamicUbufSize != NULL)) { /* split layout, rtFunctionGetAvailDynUbufPerBlock interposed */
-        struct npu_route_args_103 a = {{924, npu_route_thunk_103}, func, flags, dynamicUbufSize};
+    if (__builtin_expect(npu_route_fns[101] != NULL, 0) && (func != NULL && dynamicUbufSize != NULL)) { /* split layout, rtFunctionGetAvailDynUbufPerBlock interposed */
+        struct npu_route_args_101 a = {{924, npu_route_thunk_101}, func, flags, dynamicUbufSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_route_fns[103])(func, flags, dynamicUbufSize);
+        aclError r = (aclError)((__typeof__(&rtFunctionGetAvailDynUbufPerBlock))npu_route_fns[101])(func, flags, dynamicUbufSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18633,21 +18562,21 @@ static inline aclError emu_direct_aclrtIpcGetEventHandle(aclrtEvent event, aclrt
 }
 
 /* The ACL work of aclrtIpcGetEventHandle when its route comes back through an interposer. */
-struct npu_route_args_250 {
+struct npu_route_args_247 {
     npu_routed h;
     aclrtEvent event;
     aclrtIpcEventHandle* handle;
 };
-static int32_t npu_route_thunk_250(npu_routed *h) {
-    struct npu_route_args_250 *a = (struct npu_route_args_250 *)h;
+static int32_t npu_route_thunk_247(npu_routed *h) {
+    struct npu_route_args_247 *a = (struct npu_route_args_247 *)h;
     return (int32_t)emu_direct_aclrtIpcGetEventHandle(a->event, a->handle);
 }
 
 static inline aclError emu_aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-    if (__builtin_expect(npu_route_fns[250] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
-        struct npu_route_args_250 a = {{637, npu_route_thunk_250}, event, handle};
+    if (__builtin_expect(npu_route_fns[247] != NULL, 0) && (event != NULL && handle != NULL)) { /* split layout, rtIpcGetEventHandle interposed */
+        struct npu_route_args_247 a = {{637, npu_route_thunk_247}, event, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[250])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
+        aclError r = (aclError)((__typeof__(&rtIpcGetEventHandle))npu_route_fns[247])((rtEvent_t)event, (rtIpcEventHandle_t*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18685,21 +18614,21 @@ static inline aclError emu_direct_aclrtIpcOpenEventHandle(aclrtIpcEventHandle ha
 }
 
 /* The ACL work of aclrtIpcOpenEventHandle when its route comes back through an interposer. */
-struct npu_route_args_251 {
+struct npu_route_args_248 {
     npu_routed h;
     aclrtIpcEventHandle handle;
     aclrtEvent* event;
 };
-static int32_t npu_route_thunk_251(npu_routed *h) {
-    struct npu_route_args_251 *a = (struct npu_route_args_251 *)h;
+static int32_t npu_route_thunk_248(npu_routed *h) {
+    struct npu_route_args_248 *a = (struct npu_route_args_248 *)h;
     return (int32_t)emu_direct_aclrtIpcOpenEventHandle(a->handle, a->event);
 }
 
 static inline aclError emu_aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-    if (__builtin_expect(npu_route_fns[251] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
-        struct npu_route_args_251 a = {{638, npu_route_thunk_251}, handle, event};
+    if (__builtin_expect(npu_route_fns[248] != NULL, 0) && (event != NULL)) { /* split layout, rtIpcOpenEventHandle interposed */
+        struct npu_route_args_248 a = {{638, npu_route_thunk_248}, handle, event};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[251])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
+        aclError r = (aclError)((__typeof__(&rtIpcOpenEventHandle))npu_route_fns[248])(*(rtIpcEventHandle_t *)&handle, (rtEvent_t *)event);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18737,21 +18666,21 @@ static inline aclError emu_direct_aclrtMemRetainAllocationHandle(void* virPtr, a
 }
 
 /* The ACL work of aclrtMemRetainAllocationHandle when its route comes back through an interposer. */
-struct npu_route_args_252 {
+struct npu_route_args_249 {
     npu_routed h;
     void* virPtr;
     aclrtDrvMemHandle* handle;
 };
-static int32_t npu_route_thunk_252(npu_routed *h) {
-    struct npu_route_args_252 *a = (struct npu_route_args_252 *)h;
+static int32_t npu_route_thunk_249(npu_routed *h) {
+    struct npu_route_args_249 *a = (struct npu_route_args_249 *)h;
     return (int32_t)emu_direct_aclrtMemRetainAllocationHandle(a->virPtr, a->handle);
 }
 
 static inline aclError emu_aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-    if (__builtin_expect(npu_route_fns[252] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
-        struct npu_route_args_252 a = {{731, npu_route_thunk_252}, virPtr, handle};
+    if (__builtin_expect(npu_route_fns[249] != NULL, 0) && (virPtr != NULL && handle != NULL)) { /* split layout, rtMemRetainAllocationHandle interposed */
+        struct npu_route_args_249 a = {{731, npu_route_thunk_249}, virPtr, handle};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[252])(virPtr, (rtDrvMemHandle*)handle);
+        aclError r = (aclError)((__typeof__(&rtMemRetainAllocationHandle))npu_route_fns[249])(virPtr, (rtDrvMemHandle*)handle);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18789,21 +18718,21 @@ static inline aclError emu_direct_aclrtMemGetAllocationPropertiesFromHandle(aclr
 }
 
 /* The ACL work of aclrtMemGetAllocationPropertiesFromHandle when its route comes back through an interposer. */
-struct npu_route_args_104 {
+struct npu_route_args_102 {
     npu_routed h;
     aclrtDrvMemHandle handle;
     aclrtPhysicalMemProp* prop;
 };
-static int32_t npu_route_thunk_104(npu_routed *h) {
-    struct npu_route_args_104 *a = (struct npu_route_args_104 *)h;
+static int32_t npu_route_thunk_102(npu_routed *h) {
+    struct npu_route_args_102 *a = (struct npu_route_args_102 *)h;
     return (int32_t)emu_direct_aclrtMemGetAllocationPropertiesFromHandle(a->handle, a->prop);
 }
 
 static inline aclError emu_aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
-    if (__builtin_expect(npu_route_fns[104] != NULL, 0) && (handle != NULL && prop != NULL)) { /* split layout, rtMemGetAllocationPropertiesFromHandle interposed */
-        struct npu_route_args_104 a = {{732, npu_route_thunk_104}, handle, prop};
+    if (__builtin_expect(npu_route_fns[102] != NULL, 0) && (handle != NULL && prop != NULL)) { /* split layout, rtMemGetAllocationPropertiesFromHandle interposed */
+        struct npu_route_args_102 a = {{732, npu_route_thunk_102}, handle, prop};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_route_fns[104])((rtDrvMemHandle)handle, (rtDrvMemProp_t*)prop);
+        aclError r = (aclError)((__typeof__(&rtMemGetAllocationPropertiesFromHandle))npu_route_fns[102])((rtDrvMemHandle)handle, (rtDrvMemProp_t*)prop);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18874,22 +18803,22 @@ static inline aclError emu_direct_aclrtMemGetAddressRange(void* ptr, void** pbas
 }
 
 /* The ACL work of aclrtMemGetAddressRange when its route comes back through an interposer. */
-struct npu_route_args_253 {
+struct npu_route_args_250 {
     npu_routed h;
     void* ptr;
     void** pbase;
     size_t* psize;
 };
-static int32_t npu_route_thunk_253(npu_routed *h) {
-    struct npu_route_args_253 *a = (struct npu_route_args_253 *)h;
+static int32_t npu_route_thunk_250(npu_routed *h) {
+    struct npu_route_args_250 *a = (struct npu_route_args_250 *)h;
     return (int32_t)emu_direct_aclrtMemGetAddressRange(a->ptr, a->pbase, a->psize);
 }
 
 static inline aclError emu_aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
-    if (__builtin_expect(npu_route_fns[253] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
-        struct npu_route_args_253 a = {{886, npu_route_thunk_253}, ptr, pbase, psize};
+    if (__builtin_expect(npu_route_fns[250] != NULL, 0) && (ptr != NULL && pbase != NULL && psize != NULL)) { /* split layout, rtMemGetAddressRange interposed */
+        struct npu_route_args_250 a = {{886, npu_route_thunk_250}, ptr, pbase, psize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[253])(ptr, pbase, psize);
+        aclError r = (aclError)((__typeof__(&rtMemGetAddressRange))npu_route_fns[250])(ptr, pbase, psize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18960,7 +18889,7 @@ static inline aclError emu_direct_aclrtMemManagedPrefetchAsync(const void* ptr, 
 }
 
 /* The ACL work of aclrtMemManagedPrefetchAsync when its route comes back through an interposer. */
-struct npu_route_args_261 {
+struct npu_route_args_257 {
     npu_routed h;
     const void* ptr;
     size_t size;
@@ -18968,16 +18897,16 @@ struct npu_route_args_261 {
     uint32_t flags;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_261(npu_routed *h) {
-    struct npu_route_args_261 *a = (struct npu_route_args_261 *)h;
+static int32_t npu_route_thunk_257(npu_routed *h) {
+    struct npu_route_args_257 *a = (struct npu_route_args_257 *)h;
     return (int32_t)emu_direct_aclrtMemManagedPrefetchAsync(a->ptr, a->size, a->location, a->flags, a->stream);
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[261] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
-        struct npu_route_args_261 a = {{893, npu_route_thunk_261}, ptr, size, location, flags, stream};
+    if (__builtin_expect(npu_route_fns[257] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemManagedPrefetchAsync interposed */
+        struct npu_route_args_257 a = {{893, npu_route_thunk_257}, ptr, size, location, flags, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[261])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
+        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchAsync))npu_route_fns[257])(ptr, size, *(rtMemManagedLocation *)&location, flags, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19018,7 +18947,7 @@ static inline aclError emu_direct_aclrtMemManagedPrefetchBatchAsync(const void**
 }
 
 /* The ACL work of aclrtMemManagedPrefetchBatchAsync when its route comes back through an interposer. */
-struct npu_route_args_108 {
+struct npu_route_args_106 {
     npu_routed h;
     const void** ptrs;
     size_t* sizes;
@@ -19029,16 +18958,16 @@ struct npu_route_args_108 {
     uint64_t flags;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_108(npu_routed *h) {
-    struct npu_route_args_108 *a = (struct npu_route_args_108 *)h;
+static int32_t npu_route_thunk_106(npu_routed *h) {
+    struct npu_route_args_106 *a = (struct npu_route_args_106 *)h;
     return (int32_t)emu_direct_aclrtMemManagedPrefetchBatchAsync(a->ptrs, a->sizes, a->count, a->prefetchLocs, a->prefetchLocIdxs, a->numPrefetchLocs, a->flags, a->stream);
 }
 
 static inline aclError emu_aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[108] != NULL, 0) && (ptrs != NULL && sizes != NULL && prefetchLocs != NULL && prefetchLocIdxs != NULL)) { /* split layout, rtMemManagedPrefetchBatchAsync interposed */
-        struct npu_route_args_108 a = {{894, npu_route_thunk_108}, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream};
+    if (__builtin_expect(npu_route_fns[106] != NULL, 0) && (ptrs != NULL && sizes != NULL && prefetchLocs != NULL && prefetchLocIdxs != NULL)) { /* split layout, rtMemManagedPrefetchBatchAsync interposed */
+        struct npu_route_args_106 a = {{894, npu_route_thunk_106}, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_route_fns[108])(ptrs, sizes, count, (rtMemManagedLocation*)prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+        aclError r = (aclError)((__typeof__(&rtMemManagedPrefetchBatchAsync))npu_route_fns[106])(ptrs, sizes, count, (rtMemManagedLocation*)prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19476,30 +19405,8 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
     return emu_aclrtAllocatorUnregister(stream);
 }
 
-static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    return npug_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
-}
-
-/* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
-struct npu_route_args_254 {
-    npu_routed h;
-    aclrtMemPool* memPool;
-    const aclrtMemPoolProps* poolProps;
-};
-static int32_t npu_route_thunk_254(npu_routed *h) {
-    struct npu_route_args_254 *a = (struct npu_route_args_254 *)h;
-    return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
-}
-
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_route_fns[254] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_254 a = {{882, npu_route_thunk_254}, memPool, poolProps};
-        npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolCreate))npu_route_fns[254])((rtMemPool_t*)memPool, (const rtMemPoolProps*)poolProps);
-        npu_routed_pending = NULL;
-        return r;
-    }
-    return emu_direct_aclrtMemPoolCreate(memPool, poolProps);
+    return npug_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
@@ -19533,20 +19440,20 @@ static inline aclError emu_direct_aclrtMemPoolDestroy(const aclrtMemPool memPool
 }
 
 /* The ACL work of aclrtMemPoolDestroy when its route comes back through an interposer. */
-struct npu_route_args_255 {
+struct npu_route_args_251 {
     npu_routed h;
     const aclrtMemPool memPool;
 };
-static int32_t npu_route_thunk_255(npu_routed *h) {
-    struct npu_route_args_255 *a = (struct npu_route_args_255 *)h;
+static int32_t npu_route_thunk_251(npu_routed *h) {
+    struct npu_route_args_251 *a = (struct npu_route_args_251 *)h;
     return (int32_t)emu_direct_aclrtMemPoolDestroy(a->memPool);
 }
 
 static inline aclError emu_aclrtMemPoolDestroy(const aclrtMemPool memPool) {
-    if (__builtin_expect(npu_route_fns[255] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
-        struct npu_route_args_255 a = {{883, npu_route_thunk_255}, memPool};
+    if (__builtin_expect(npu_route_fns[251] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolDestroy interposed */
+        struct npu_route_args_251 a = {{883, npu_route_thunk_251}, memPool};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[255])((rtMemPool_t const)memPool);
+        aclError r = (aclError)((__typeof__(&rtMemPoolDestroy))npu_route_fns[251])((rtMemPool_t const)memPool);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19583,22 +19490,22 @@ static inline aclError emu_direct_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclr
 }
 
 /* The ACL work of aclrtMemPoolSetAttr when its route comes back through an interposer. */
-struct npu_route_args_256 {
+struct npu_route_args_252 {
     npu_routed h;
     aclrtMemPool memPool;
     aclrtMemPoolAttr attr;
     void* value;
 };
-static int32_t npu_route_thunk_256(npu_routed *h) {
-    struct npu_route_args_256 *a = (struct npu_route_args_256 *)h;
+static int32_t npu_route_thunk_252(npu_routed *h) {
+    struct npu_route_args_252 *a = (struct npu_route_args_252 *)h;
     return (int32_t)emu_direct_aclrtMemPoolSetAttr(a->memPool, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_route_fns[256] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
-        struct npu_route_args_256 a = {{884, npu_route_thunk_256}, memPool, attr, value};
+    if (__builtin_expect(npu_route_fns[252] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolSetAttr interposed */
+        struct npu_route_args_252 a = {{884, npu_route_thunk_252}, memPool, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[256])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtMemPoolSetAttr))npu_route_fns[252])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19637,22 +19544,22 @@ static inline aclError emu_direct_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclr
 }
 
 /* The ACL work of aclrtMemPoolGetAttr when its route comes back through an interposer. */
-struct npu_route_args_257 {
+struct npu_route_args_253 {
     npu_routed h;
     aclrtMemPool memPool;
     aclrtMemPoolAttr attr;
     void* value;
 };
-static int32_t npu_route_thunk_257(npu_routed *h) {
-    struct npu_route_args_257 *a = (struct npu_route_args_257 *)h;
+static int32_t npu_route_thunk_253(npu_routed *h) {
+    struct npu_route_args_253 *a = (struct npu_route_args_253 *)h;
     return (int32_t)emu_direct_aclrtMemPoolGetAttr(a->memPool, a->attr, a->value);
 }
 
 static inline aclError emu_aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
-    if (__builtin_expect(npu_route_fns[257] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
-        struct npu_route_args_257 a = {{885, npu_route_thunk_257}, memPool, attr, value};
+    if (__builtin_expect(npu_route_fns[253] != NULL, 0) && (memPool != NULL && value != NULL)) { /* split layout, rtMemPoolGetAttr interposed */
+        struct npu_route_args_253 a = {{885, npu_route_thunk_253}, memPool, attr, value};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[257])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
+        aclError r = (aclError)((__typeof__(&rtMemPoolGetAttr))npu_route_fns[253])((rtMemPool_t)memPool, (rtMemPoolAttr)attr, value);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19691,23 +19598,23 @@ static inline aclError emu_direct_aclrtMemPoolMallocAsync(void** ptr, size_t siz
 }
 
 /* The ACL work of aclrtMemPoolMallocAsync when its route comes back through an interposer. */
-struct npu_route_args_258 {
+struct npu_route_args_254 {
     npu_routed h;
     void** ptr;
     size_t size;
     aclrtMemPool memPool;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_258(npu_routed *h) {
-    struct npu_route_args_258 *a = (struct npu_route_args_258 *)h;
+static int32_t npu_route_thunk_254(npu_routed *h) {
+    struct npu_route_args_254 *a = (struct npu_route_args_254 *)h;
     return (int32_t)emu_direct_aclrtMemPoolMallocAsync(a->ptr, a->size, a->memPool, a->stream);
 }
 
 static inline aclError emu_aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[258] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
-        struct npu_route_args_258 a = {{887, npu_route_thunk_258}, ptr, size, memPool, stream};
+    if (__builtin_expect(npu_route_fns[254] != NULL, 0) && (ptr != NULL && memPool != NULL)) { /* split layout, rtMemPoolMallocAsync interposed */
+        struct npu_route_args_254 a = {{887, npu_route_thunk_254}, ptr, size, memPool, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[258])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
+        aclError r = (aclError)((__typeof__(&rtMemPoolMallocAsync))npu_route_fns[254])(ptr, (const uint64_t)size, (const rtMemPool_t)memPool, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19747,21 +19654,21 @@ static inline aclError emu_direct_aclrtMemPoolFreeAsync(void* ptr, aclrtStream s
 }
 
 /* The ACL work of aclrtMemPoolFreeAsync when its route comes back through an interposer. */
-struct npu_route_args_259 {
+struct npu_route_args_255 {
     npu_routed h;
     void* ptr;
     aclrtStream stream;
 };
-static int32_t npu_route_thunk_259(npu_routed *h) {
-    struct npu_route_args_259 *a = (struct npu_route_args_259 *)h;
+static int32_t npu_route_thunk_255(npu_routed *h) {
+    struct npu_route_args_255 *a = (struct npu_route_args_255 *)h;
     return (int32_t)emu_direct_aclrtMemPoolFreeAsync(a->ptr, a->stream);
 }
 
 static inline aclError emu_aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
-    if (__builtin_expect(npu_route_fns[259] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
-        struct npu_route_args_259 a = {{888, npu_route_thunk_259}, ptr, stream};
+    if (__builtin_expect(npu_route_fns[255] != NULL, 0) && (ptr != NULL)) { /* split layout, rtMemPoolFreeAsync interposed */
+        struct npu_route_args_255 a = {{888, npu_route_thunk_255}, ptr, stream};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[259])(ptr, stream);
+        aclError r = (aclError)((__typeof__(&rtMemPoolFreeAsync))npu_route_fns[255])(ptr, stream);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19799,21 +19706,21 @@ static inline aclError emu_direct_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_
 }
 
 /* The ACL work of aclrtMemPoolTrimTo when its route comes back through an interposer. */
-struct npu_route_args_260 {
+struct npu_route_args_256 {
     npu_routed h;
     aclrtMemPool memPool;
     size_t minBytesToKeep;
 };
-static int32_t npu_route_thunk_260(npu_routed *h) {
-    struct npu_route_args_260 *a = (struct npu_route_args_260 *)h;
+static int32_t npu_route_thunk_256(npu_routed *h) {
+    struct npu_route_args_256 *a = (struct npu_route_args_256 *)h;
     return (int32_t)emu_direct_aclrtMemPoolTrimTo(a->memPool, a->minBytesToKeep);
 }
 
 static inline aclError emu_aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
-    if (__builtin_expect(npu_route_fns[260] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
-        struct npu_route_args_260 a = {{892, npu_route_thunk_260}, memPool, minBytesToKeep};
+    if (__builtin_expect(npu_route_fns[256] != NULL, 0) && (memPool != NULL)) { /* split layout, rtMemPoolTrimTo interposed */
+        struct npu_route_args_256 a = {{892, npu_route_thunk_256}, memPool, minBytesToKeep};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[260])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
+        aclError r = (aclError)((__typeof__(&rtMemPoolTrimTo))npu_route_fns[256])((rtMemPool_t)memPool, (uint64_t)minBytesToKeep);
         npu_routed_pending = NULL;
         return r;
     }
@@ -29307,8 +29214,6 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 726) /* a routed ACL call, forwarded */
-        return (rtError_t)npu_route_take();
     return npug_rtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
@@ -29809,8 +29714,6 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 }
 
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 741) /* a routed ACL call, forwarded */
-        return (rtError_t)npu_route_take();
     return npug_rtsGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
 
@@ -29841,8 +29744,6 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 }
 
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 742) /* a routed ACL call, forwarded */
-        return (rtError_t)npu_route_take();
     return npug_rtsRepairError(npu_self(), deviceId, (rtErrorInfo*)errorInfo);
 }
 
@@ -34399,8 +34300,6 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 882) /* a routed ACL call, forwarded */
-        return (rtError_t)npu_route_take();
     return npug_rtMemPoolCreate(npu_self(), memPool, (rtMemPoolProps*)poolProps);
 }
 

@@ -173,16 +173,19 @@ func genGuards(syms []abi.Symbol, goExp map[string]goExport) ([]byte, error) {
 }
 
 // socGate is the SoC check a guard makes before calling npu_X: for an ACL
-// function the documentation lists for some SoC families only
-// (abi.SoCSupport), the call is refused on the other families with
+// function the documentation lists for some SoC families only, or an rt*
+// function all of whose ACL callers are (abi.SoCSupport), the call is refused on the other families with
 // ACL_ERROR_RT_FEATURE_NOT_SUPPORT before any argument is looked at. It is
 // the one place the per-SoC support column is enforced (libfake/socgate.go).
 func socGate(name, thread, result string) string {
 	if _, gated := abi.SoCSupport(name); !gated {
 		return ""
 	}
-	if result == "C.aclError" {
+	switch result {
+	case "C.aclError":
 		return fmt.Sprintf("\tif code, refused := socRefused(%s, %q); refused {\n\t\treturn code\n\t}\n", thread, name)
+	case "C.rtError_t": // an rt* function gated by its ACL callers (abi.SoCSupport)
+		return fmt.Sprintf("\tif code, refused := socRefused(%s, %q); refused {\n\t\treturn C.rtError_t(code)\n\t}\n", thread, name)
 	}
 	return fmt.Sprintf("\tif _, refused := socRefused(%s, %q); refused {\n\t\treturn\n\t}\n", thread, name)
 }
