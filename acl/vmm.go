@@ -145,9 +145,26 @@ func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
 
 // MallocPhysical implements aclrtMallocPhysical: size must be a multiple
 // of the granularity (aclrtMemGetAllocationGranularity); device memory
-// counts against the device's capacity like aclrtMalloc.
+// counts against the device's capacity like aclrtMalloc. Its work is
+// rtMallocPhysical over the rtDrvMemProp_t built from prop (acl-to-rt.tsv):
+// in the split layout with rtMallocPhysical interposed, the call goes there
+// (rt/stack); otherwise it is MallocPhysicalWork.
 func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64) error {
 	const fn = "aclrtMallocPhysical"
+	if f := stack.RT.MallocPhysical; f != nil && out != nil && prop != nil && size != 0 && flags == 0 {
+		p, err := physPropOf(fn, prop)
+		if err != nil {
+			return err
+		}
+		hp := hal.PropOf(p) // rtDrvMemProp_t has drv_mem_prop's layout
+		return f(out, size, &hp, flags)
+	}
+	return MallocPhysicalWork(t, fn, out, size, prop, flags)
+}
+
+// MallocPhysicalWork is aclrtMallocPhysical's work, which rtMallocPhysical
+// shares (fn names the API called).
+func MallocPhysicalWork(t *core.Thread, fn string, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64) error {
 	switch {
 	case out == nil:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)

@@ -21,6 +21,7 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_rtEnableP2P] = "rtEnableP2P",
     [NPU_X_rtDisableP2P] = "rtDisableP2P",
     [NPU_X_rtsGetP2PStatus] = "rtsGetP2PStatus",
+    [NPU_X_rtMallocPhysical] = "rtMallocPhysical",
     [NPU_X_halMemAlloc] = "halMemAlloc",
     [NPU_X_halMemFree] = "halMemFree",
     [NPU_X_halMemGetInfo] = "halMemGetInfo",
@@ -306,4 +307,11 @@ int32_t npu_x_halMemMap(uintptr_t ptr, size_t size, size_t offset, uint64_t hand
 
 int32_t npu_x_halMemUnmap(uintptr_t ptr) {
     return ((__typeof__(&halMemUnmap))npu_cross[NPU_X_halMemUnmap])((void *)ptr);
+}
+
+int32_t npu_x_rtMallocPhysical(uint64_t *handle, size_t size, void *prop, uint64_t flags) {
+    rtDrvMemHandle h = NULL;
+    int32_t r = ((__typeof__(&rtMallocPhysical))npu_cross[NPU_X_rtMallocPhysical])(&h, size, (rtDrvMemProp_t *)prop, flags);
+    if (r == ACL_RT_SUCCESS) *handle = (uint64_t)(uintptr_t)h;
+    return r;
 }

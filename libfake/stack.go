@@ -196,6 +196,16 @@ func wirePeerCalls(set func(C.int) bool) {
 			return crossed(C.NPU_X_rtDisableP2P, int32(C.npu_x_rtDisableP2P(C.uint32_t(dev), C.uint32_t(peer))))
 		}
 	}
+	if set(C.NPU_X_rtMallocPhysical) {
+		stack.RT.MallocPhysical = func(out *uint64, size uint64, prop *hal.MemProp, flags uint64) error {
+			var h C.uint64_t
+			r := int32(C.npu_x_rtMallocPhysical(&h, C.size_t(size), unsafe.Pointer(prop), C.uint64_t(flags)))
+			if r == 0 {
+				*out = uint64(h)
+			}
+			return crossed(C.NPU_X_rtMallocPhysical, r)
+		}
+	}
 	if set(C.NPU_X_rtsGetP2PStatus) {
 		stack.RT.GetP2PStatus = func(dev, peer uint32, status *uint32) error {
 			var st C.uint32_t

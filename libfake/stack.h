@@ -33,6 +33,7 @@ enum {
     NPU_X_rtEnableP2P,
     NPU_X_rtDisableP2P,
     NPU_X_rtsGetP2PStatus,
+    NPU_X_rtMallocPhysical,
     NPU_X_FIRST_HAL,
     NPU_X_halMemAlloc = NPU_X_FIRST_HAL,
     NPU_X_halMemFree,
@@ -147,6 +148,8 @@ int32_t npu_x_halGetDeviceInfo(uint32_t dev, int32_t module, int32_t info, int64
 /* prop: a struct drv_mem_prop (hal.MemProp); handles are uint64_t. */
 int32_t npu_x_halMemCreate(uint64_t *handle, size_t size, const void *prop, uint64_t flag);
 int32_t npu_x_halMemRelease(uint64_t handle);
+/* prop: an rtDrvMemProp_t (hal.MemProp's layout). */
+int32_t npu_x_rtMallocPhysical(uint64_t *handle, size_t size, void *prop, uint64_t flags);
 int32_t npu_x_halMemAddressReserve(uintptr_t *ptr, size_t size, size_t alignment, uintptr_t addr, uint64_t flag);
 int32_t npu_x_halMemAddressFree(uintptr_t ptr);
 int32_t npu_x_halMemMap(uintptr_t ptr, size_t size, size_t offset, uint64_t handle, uint64_t flag);

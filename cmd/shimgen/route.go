@@ -466,13 +466,13 @@ var goRouted = map[string]bool{
 	"aclrtFree": true, "aclrtGetMemInfo": true,
 	"aclrtDeviceCanAccessPeer": true, "aclrtDeviceEnablePeerAccess": true, "aclrtDeviceDisablePeerAccess": true,
 	"aclrtDevicePeerAccessStatus": true,
+	"aclrtMallocPhysical":         true,
 }
 
 // unrouted are the one-call rows of acl-to-rt.tsv whose rt* function npuemu
 // implements but whose ACL call still binds inside npuemu in the split
 // layout, and why (docs/stack.md, "What binds where today").
 var unrouted = map[string]string{
-	"aclrtMallocPhysical":                  "ACL builds an rtDrvMemProp_t from aclrtPhysicalMemProp (location, module 33): that translation is not written at the boundary",
 	"aclrtCreateGroupInfo":                 "fills ACL's own aclrtGroupInfo object and returns a pointer: no code to carry a hook's answer",
 	"aclrtGetGroupInfoDetail":              "reads ACL's own aclrtGroupInfo object",
 	"aclrtGetBufUserData":                  "rtMbufGetPrivInfo followed by ACL's own copy of the user data",

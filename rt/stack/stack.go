@@ -68,6 +68,9 @@ type RTCalls struct {
 	EnableP2P             func(dev, peerPhy, flag uint32) error
 	DisableP2P            func(dev, peerPhy uint32) error
 	GetP2PStatus          func(dev, peerPhy uint32, status *uint32) error
+	// aclrtMallocPhysical is rtMallocPhysical over the rtDrvMemProp_t it
+	// builds (drv_mem_prop's layout: hal.MemProp).
+	MallocPhysical func(out *uint64, size uint64, prop *hal.MemProp, flags uint64) error
 }
 
 // RT is set once at load; see RTCalls.
