@@ -126,7 +126,7 @@ func physPropOf(fn string, p *PhysicalMemProp) (emu.PhysProp, error) {
 	if err != nil {
 		return emu.PhysProp{}, err
 	}
-	out := emu.PhysProp{PageType: pg, MemType: mt, Module: 33}
+	out := emu.PhysProp{PageType: pg, MemType: mt, Module: appModule}
 	switch p.Location.Type {
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
 		if err := core.CheckDeviceID(fn, int32(p.Location.Id)); err != nil {
@@ -159,12 +159,17 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, prop *PhysicalMemP
 		hp := hal.PropOf(p) // rtDrvMemProp_t has drv_mem_prop's layout
 		return f(out, size, &hp, flags)
 	}
-	return MallocPhysicalWork(t, fn, out, size, prop, flags)
+	return MallocPhysicalWork(t, fn, out, size, prop, flags, appModule)
 }
 
+// appModule is the module ACL's allocations are charged to (APP): the ACL
+// prop has no module field.
+const appModule = 33
+
 // MallocPhysicalWork is aclrtMallocPhysical's work, which rtMallocPhysical
-// shares (fn names the API called).
-func MallocPhysicalWork(t *core.Thread, fn string, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64) error {
+// shares (fn names the API called; module is the one charged: APP for ACL,
+// the rtDrvMemProp_t's module_id for rtMallocPhysical).
+func MallocPhysicalWork(t *core.Thread, fn string, out *uint64, size uint64, prop *PhysicalMemProp, flags uint64, module uint32) error {
 	switch {
 	case out == nil:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle must not be NULL", fn)
@@ -179,6 +184,7 @@ func MallocPhysicalWork(t *core.Thread, fn string, out *uint64, size uint64, pro
 	if err != nil {
 		return err
 	}
+	p.Module = module
 	if _, err := theVMM(fn); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -71,4 +73,28 @@ func TestReduceTypes(t *testing.T) {
 	th := core.NewThread()
 	err := LaunchReduceAsyncTask(th, &ReduceInfo{Kind: abi.RT_MEMCPY_SDMA_AUTOMATIC_ADD, Type: abi.RT_DATA_TYPE_UINT32}, 0, 0)
 	assert.Equal(t, abi.ACL_ERROR_RT_PARAM_INVALID, abi.CodeOf(err))
+}
+
+// rtMallocPhysical charges its prop's module_id (aclrtMallocPhysical,
+// whose prop has none, charges APP): the driver's usage records list it.
+func TestMallocPhysicalChargesModule(t *testing.T) {
+	th := setup(t)
+	require.NoError(t, SetDevice(th, 0))
+	in := DrvMemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_HUGE_PAGE_TYPE, Mem_type: abi.MEM_HBM_TYPE, Module_id: 3}
+	var h uint64
+	require.NoError(t, MallocPhysical(th, &h, 2<<20, &in, 0))
+	usage := func() uint64 {
+		out := make([]core.MemUsageInfo, 64)
+		var n uint64
+		require.NoError(t, GetMemUsageInfo(th, 0, out, &n))
+		for _, r := range out[:n] {
+			if string(bytes.TrimRight(r.Name[:], "\x00")) == hal.ModuleName(3) {
+				return r.Cur
+			}
+		}
+		return 0
+	}
+	assert.Equal(t, uint64(2<<20), usage())
+	require.NoError(t, FreePhysical(th, h))
+	assert.Zero(t, usage())
 }

@@ -52,7 +52,7 @@ var symbolRules = map[string]rule{
 	"rtEventElapsedTime":             supported("as aclrtEventElapsedTime (virtual clock)"),
 	"rtsLaunchKernelWithConfig":      supported("as aclrtLaunchKernelWithConfig (rtKernelLaunchCfg_t has its layout)"),
 	"rtModelExecute":                 supported("flag 0; as aclmdlRIExecuteAsync"),
-	"rtMallocPhysical":               partial("HBM/DDR (and P2P) memory on the device, host or host-NUMA side, as aclrtMallocPhysical; module_id is not charged separately"),
+	"rtMallocPhysical":               supported("HBM/DDR (and P2P) memory on the device, host or host-NUMA side, as aclrtMallocPhysical (halMemCreate underneath); module_id is the module charged"),
 	"rtFreePhysical":                 supported("as aclrtFreePhysical"),
 	"rtCtxCreateEx":                  partial("flags 0 (RT_CTX_NORMAL_MODE) only; as aclrtCreateContext"),
 	"rtCtxDestroyEx":                 supported("as aclrtDestroyContext"),

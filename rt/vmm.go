@@ -40,7 +40,7 @@ func MallocPhysical(t *core.Thread, out *uint64, size uint64, p *DrvMemProp, fla
 	if err != nil {
 		return err
 	}
-	return wrap(fn, acl.MallocPhysicalWork(t, fn, out, size, &ap, flags))
+	return wrap(fn, acl.MallocPhysicalWork(t, fn, out, size, &ap, flags, p.Module_id))
 }
 
 // physProp converts a driver memory property to aclrtPhysicalMemProp.
