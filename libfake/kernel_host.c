@@ -509,6 +509,37 @@ int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, ui
     }
 }
 
+/* AI CPU kernels (rtAicpuKernelLaunch*): uint32_t kernel(void *args), run
+ * under a guard of their own, so that a kernel that faults fails its task
+ * instead of taking the process down. */
+typedef struct npu_aicpu_job {
+    uintptr_t fn, args;
+    uint32_t ret;
+} npu_aicpu_job;
+
+static void aicpu_sub(const npuemu_kernel_ctx *ctx, void *arg, uint32_t i) {
+    (void)ctx;
+    (void)i;
+    npu_aicpu_job *j = arg;
+    j->ret = ((uint32_t (*)(void *))j->fn)((void *)j->args);
+}
+
+int npu_kcall_aicpu(uintptr_t fn, uintptr_t args, uint32_t *ret, int *sig, uintptr_t *addr) {
+    npu_guard g;
+    npu_kstate st;
+    memset(&st, 0, sizeof st);
+    npuemu_kernel_ctx ctx = {0, 1, (const void *)args, 0, &rt, &g};
+    g.st = &st;
+    g.block = 0;
+    npu_aicpu_job j = {fn, args, 0};
+    int r = guarded(&g, &ctx, NULL, aicpu_sub, &j, 0);
+    npu_kflush(&st); /* the shared state a failure made */
+    *ret = j.ret;
+    *sig = g.sig;
+    *addr = (uintptr_t)g.addr;
+    return r;
+}
+
 /* Sub-blocks (the AIC and AIVs of a MIX block): threads of their own, each
  * under its own guard; the first failure (by sub-block index) becomes the
  * block's. */

@@ -87,4 +87,9 @@ int npu_kfootprint(npu_kstate *st, const npuemu_gm_range **r, uint32_t *n);
  * order and frees it and the shared state. */
 void npu_kflush(npu_kstate *st);
 
+/* npu_kcall_aicpu calls an AI CPU kernel, uint32_t fn(void *args), under a
+ * fault guard: NPU_KRUN_OK with *ret its result, or NPU_KRUN_SIGNAL with
+ * the signal in *sig and the faulting address in *addr. */
+int npu_kcall_aicpu(uintptr_t fn, uintptr_t args, uint32_t *ret, int *sig, uintptr_t *addr);
+
 #endif

@@ -7,6 +7,7 @@ package main
 #include <stdlib.h>
 #include "runtime/rt.h"
 #include "npu.h"
+#include "kernel_host.h"
 
 // npu_aicpu_sym opens so (kept open: the AI CPU keeps its kernels loaded)
 // and finds kernel in it; NULL with err set when either is missing.
@@ -27,16 +28,12 @@ static void *npu_aicpu_sym(const char *so, const char *kernel, char *err, size_t
     }
     return f;
 }
-
-// npu_aicpu_call is one AI CPU kernel call: uint32_t kernel(void *args).
-static uint32_t npu_aicpu_call(void *f, void *args) {
-    return ((uint32_t (*)(void *))f)(args);
-}
 */
 import "C"
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"unsafe"
 
@@ -71,8 +68,16 @@ func aicpuResolve(so, kernel string) (rt.AicpuKernel, error) {
 		}
 		aicpuSyms.m[key] = f
 	}
-	return func(args uintptr) uint32 {
-		return uint32(C.npu_aicpu_call(f, *(*unsafe.Pointer)(unsafe.Pointer(&args))))
+	return func(args uintptr) (uint32, error) {
+		// Under the kernel host's fault guard (kernel_host.c): a kernel
+		// that faults fails its task instead of the process.
+		var r C.uint32_t
+		var sig C.int
+		var addr C.uintptr_t
+		if C.npu_kcall_aicpu(C.uintptr_t(uintptr(f)), C.uintptr_t(args), &r, &sig, &addr) != C.NPU_KRUN_OK {
+			return 0, fmt.Errorf("faulted (signal %d at %#x)", int(sig), uintptr(addr))
+		}
+		return uint32(r), nil
 	}, nil
 }
 

@@ -29,11 +29,12 @@ import (
 // rtAicpuArgsEx_t as AI Core launches do (kernel_launch.go): host memory is
 // copied at the call and its address slots (hostInputInfo,
 // kernelOffsetInfo) receive addresses inside the copy; device memory is
-// passed in place. No fault guard runs around an AI CPU kernel: a kernel
-// that faults takes the process down, as a host function would.
+// passed in place. An AI CPU kernel runs under the kernel host's fault
+// guard: one that faults fails its task with ACL_ERROR_RT_AICPU_EXCEPTION.
 
-// AicpuKernel calls one AI CPU kernel with its argument block.
-type AicpuKernel func(args uintptr) uint32
+// AicpuKernel calls one AI CPU kernel with its argument block: its result,
+// or an error when it faulted.
+type AicpuKernel func(args uintptr) (uint32, error)
 
 // AicpuResolver finds kernel in the shared object so (libfake: dlopen and
 // dlsym, cached).
@@ -170,7 +171,11 @@ func aicpuLaunch(t *core.Thread, fn string, l *AicpuLaunch, blocks uint32, sh co
 	so, name := l.So, l.Kernel
 	task := tsfw.HostTask(func() error {
 		for b := uint32(0); b < blocks; b++ {
-			if r := k(ptr); r != 0 {
+			r, err := k(ptr)
+			if err != nil {
+				return abi.Errorf(abi.ACL_ERROR_RT_AICPU_EXCEPTION, "AI CPU kernel %s of %s %v (block %d of %d)", name, so, err, b, blocks)
+			}
+			if r != 0 {
 				return abi.Errorf(abi.ACL_ERROR_RT_AICPU_EXCEPTION, "AI CPU kernel %s of %s returned %d (block %d of %d)", name, so, r, b, blocks)
 			}
 		}

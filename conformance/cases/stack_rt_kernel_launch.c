@@ -47,7 +47,8 @@ static const char *kernel_src =
 static const char *aicpu_src =
     "#include <stdint.h>\n"
     "uint32_t cpu_add(void *args) { int32_t *out = *(int32_t **)args; *out += *(int32_t *)((char *)args + 8); return 0; }\n"
-    "uint32_t cpu_fail(void *args) { (void)args; return 7; }\n";
+    "uint32_t cpu_fail(void *args) { (void)args; return 7; }\n"
+    "uint32_t cpu_crash(void *args) { (void)args; *(volatile int *)16 = 1; return 0; }\n";
 
 /* The program's own count of the hooked launches. */
 static long calls[4];
@@ -285,6 +286,16 @@ static int child(void) {
     CHECK_RT(rtStreamSynchronize(s), ACL_ERROR_RT_AICPU_EXCEPTION);
     (void)rtStreamDestroy(s);
     CHECK_RT(rtStreamCreate(&s, 0), ACL_RT_SUCCESS);
+    /* A kernel that faults fails its task; the process goes on. */
+    rtKernelLaunchNames_t crashing = {cpu, "cpu_crash", "CrashOp"};
+    CHECK_RT(AICPU(&crashing, 1, &ax, NULL, s, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronize(s), ACL_ERROR_RT_AICPU_EXCEPTION);
+    (void)rtStreamDestroy(s);
+    CHECK_RT(rtStreamCreate(&s, 0), ACL_RT_SUCCESS);
+    CHECK_RT(AICPU(&names, 1, &ax, NULL, s, 0), ACL_RT_SUCCESS);
+    CHECK_RT(rtStreamSynchronize(s), ACL_RT_SUCCESS);
+    CHECK_EQ(readOut(d), 95 + 5);
+    setOut(d, 95); /* as before the crash check, for what follows */
 
     /* rtAicpuKernelLaunchExWithArgs: the names live in the block. */
     struct {
