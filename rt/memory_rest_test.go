@@ -34,7 +34,7 @@ func TestDrvKindsInvertMemAttr(t *testing.T) {
 func TestAllocationPropertiesRoundTrip(t *testing.T) {
 	th := setup(t)
 	require.NoError(t, SetDevice(th, 0))
-	in := DrvMemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_HUGE_PAGE_TYPE, Mem_type: abi.MEM_HBM_TYPE}
+	in := DrvMemProp{Side: abi.MEM_DEV_SIDE, Pg_type: abi.MEM_HUGE_PAGE_TYPE, Mem_type: abi.MEM_HBM_TYPE, Module_id: 3}
 	var h uint64
 	require.NoError(t, MallocPhysical(th, &h, 2<<20, &in, 0))
 	var out DrvMemProp

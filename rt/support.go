@@ -284,7 +284,7 @@ var symbolRules = map[string]rule{
 	"rtMemImportFromShareableHandleV2":       partial("DEFAULT share type, any process of the node, on devId; FABRIC ACL_ERROR_RT_FEATURE_NOT_SUPPORT"),
 	"rtMemSetPidToShareableHandle":           supported("the whitelist importers are checked against"),
 	"rtMemSetPidToShareableHandleV2":         partial("DEFAULT share type; FABRIC ACL_ERROR_RT_FEATURE_NOT_SUPPORT"),
-	"rtMemGetAllocationPropertiesFromHandle": partial("side, devid, mem_type and pg_type the handle was created with; module_id reads 0 (not kept)"),
+	"rtMemGetAllocationPropertiesFromHandle": supported("side, devid, module_id, mem_type and pg_type the handle was created with"),
 	"rtMemMapSelectedLink":                   supported("Atlas A3: virPtrDst maps the physical memory mapped at virPtrSrc (every mapping, same offsets); the link (SIO/HCCS) is checked, every link reaches the same memory; other SoCs ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as the runtime"),
 	"rtMemMapSetLink":                        unsupported("documented by neither the runtime nor ACL (aclrtMemMapSetLink) beyond its prototype: what a link advised on a physical handle changes is not published, and npuemu keeps no per-handle link"),
 	"rtIpcSetMemoryAttr":                     supported("type 0 (access link SIO/HCCS/UB one-port/UB multi-port) recorded for importers, every link reaches the same memory; as aclrtIpcMemSetAttr"),

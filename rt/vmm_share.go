@@ -4,6 +4,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -119,9 +120,9 @@ var drvKinds = map[uint32][2]uint32{
 
 // MemGetAllocationPropertiesFromHandle implements
 // rtMemGetAllocationPropertiesFromHandle: the driver properties h was
-// created (or imported) with: side, device, memory and page type.
-// module_id reads 0: npuemu does not keep it (rtMallocPhysical does not
-// charge modules).
+// created (or imported) with: side, device, memory and page type, and the
+// module it is charged to (rtMallocPhysical's module_id, APP for
+// aclrtMallocPhysical).
 func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *DrvMemProp) error {
 	const fn = "rtMemGetAllocationPropertiesFromHandle"
 	if h == 0 || out == nil {
@@ -146,6 +147,13 @@ func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *DrvMemP
 	default:
 		return abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "%s: handle %#x has location type %d", fn, h, ap.Location.Type)
 	}
+	// The module the handle was charged to is the driver's to say (the ACL
+	// prop has no module field).
+	var hp hal.MemProp
+	if err := hal.AllocationPropertiesFromHandle(&hp, h); err != nil {
+		return wrap(fn, err)
+	}
+	p.Module_id = hp.Module_id
 	*out = p
 	return nil
 }
