@@ -57,6 +57,12 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 
 	cases, err := Discover("cases")
 	require.NoError(t, err)
+	// A case is chosen when it calls a routed ACL function.
+	names := make([]string, 0, len(routes))
+	for acl := range routes {
+		names = append(names, regexp.QuoteMeta(acl))
+	}
+	callsRouted := regexp.MustCompile(`\b(?:` + strings.Join(names, "|") + `)\(`)
 	var chosen []Case
 	for _, c := range cases {
 		if strings.HasPrefix(c.Name, "stack_") || strings.HasPrefix(c.Name, "ascendc_") || splitCaseExcluded[c.Name] != "" {
@@ -64,11 +70,8 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 		}
 		src, err := os.ReadFile(c.Path)
 		require.NoError(t, err)
-		for acl := range routes {
-			if regexp.MustCompile(`\b` + acl + `\(`).Match(src) {
-				chosen = append(chosen, c)
-				break
-			}
+		if callsRouted.Match(src) {
+			chosen = append(chosen, c)
 		}
 	}
 	require.NotEmpty(t, chosen)
