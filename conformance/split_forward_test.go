@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -17,22 +18,27 @@ import (
 	"testing"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/stack"
 	"github.com/stretchr/testify/require"
 )
 
 // TestSplitLayoutForwardingHook runs the ACL cases that call a routed
-// aclrt*/aclmdlRI* function (docs/stack.md, "What binds where today")
-// in the split layout under an LD_PRELOAD library that defines every
-// routed rt* function, and every rt*/hal* symbol the runtime calls across
-// the boundary in Go (rt/stack), as "count, then forward to the next
-// definition" —
-// the smallest sharing layer there is. Two things must hold:
+// aclrt*/aclmdlRI* function (docs/stack.md, "What binds where today"),
+// and the stack_* cases that call rt* functions directly without a layout
+// or hook of their own, in the split layout under an LD_PRELOAD library
+// that defines every routed rt* function, every rt*/hal* symbol the
+// runtime calls across the boundary in Go (rt/stack) and every rt*
+// function of rt/stack's Crossings as "count, then forward to the next
+// definition" — the smallest sharing layer there is. Three things must
+// hold:
 //   - every such case still passes: each route hands the rt* function the
 //     arguments it needs (a wrong cast, order or enum translation shows as
 //     a failing case);
-//   - every routed rt* function is seen by the hook in at least one case
-//     (routeNotExercised lists the few no case reaches), so the routes are
-//     taken, not just compiled.
+//   - every hooked function is seen by the hook in at least one case
+//     (routeNotExercised lists the few no case reaches), so the routes and
+//     crossings are taken, not just compiled;
+//   - the driver calls each hooked rt* function is seen making are
+//     exactly those rt/stack's Crossings lists for it (checkCrossings).
 func TestSplitLayoutForwardingHook(t *testing.T) {
 	if *realFlag {
 		t.Skip("the split layout is npuemu's (NPUEMU_STACK); nothing to forward on a real machine")
@@ -47,6 +53,9 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 
 	dir := t.TempDir()
 	hooked := uniqueRT(routes)
+	for fn := range stack.Crossings { // the rt* functions whose driver calls are checked
+		crossings = append(crossings, fn)
+	}
 	for _, name := range crossings {
 		if !slices.Contains(hooked, name) {
 			hooked = append(hooked, name)
@@ -65,11 +74,19 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 	callsRouted := regexp.MustCompile(`\b(?:` + strings.Join(names, "|") + `)\(`)
 	var chosen []Case
 	for _, c := range cases {
-		if strings.HasPrefix(c.Name, "stack_") || strings.HasPrefix(c.Name, "ascendc_") || splitCaseExcluded[c.Name] != "" {
-			continue // stack_*: their own layouts and rt* calls; ascendc_*: kernel builds, no route of their own
+		if strings.HasPrefix(c.Name, "ascendc_") || splitCaseExcluded[c.Name] != "" {
+			continue // ascendc_*: kernel builds, no route of their own
 		}
 		src, err := os.ReadFile(c.Path)
 		require.NoError(t, err)
+		if strings.HasPrefix(c.Name, "stack_") {
+			// The cases that call rt* functions directly, unless they
+			// choose a layout or preload a hook of their own.
+			if !bytes.Contains(src, []byte("NPUEMU_STACK")) && !bytes.Contains(src, []byte("LD_PRELOAD")) {
+				chosen = append(chosen, c)
+			}
+			continue
+		}
 		if callsRouted.Match(src) {
 			chosen = append(chosen, c)
 		}
@@ -126,8 +143,49 @@ func TestSplitLayoutForwardingHook(t *testing.T) {
 	sort.Strings(missing)
 	require.Empty(t, missing, "routed rt* functions no ACL case reached through the forwarding hook: "+
 		"add a case that calls their aclrt* function, or list them in routeNotExercised with why")
+	checkCrossings(t, counts)
 	t.Logf("%d hooked rt*/hal* functions, %d reached by %d cases", len(hooked), len(counts), len(chosen))
 }
+
+// checkCrossings compares the driver calls the hook saw each hooked rt*
+// function make (counts' "rtX>halY" keys) with stack.Crossings: a call
+// seen must be listed there, and a listed call of an rt* function some
+// case reached must be seen (unless crossingNotObserved says why not).
+func checkCrossings(t *testing.T, counts map[string]int) {
+	seen := map[string]bool{}
+	var unlisted, unseen []string
+	for k := range counts {
+		fn, call, ok := strings.Cut(k, ">")
+		if !ok || !(strings.HasPrefix(call, "hal") || strings.HasPrefix(call, "drv")) {
+			continue
+		}
+		seen[fn+" "+call] = true
+		if !slices.Contains(stack.Crossings[fn], call) && crossingOfAnother[fn+" "+call] == "" {
+			unlisted = append(unlisted, fn+" → "+call)
+		}
+	}
+	for fn, calls := range stack.Crossings {
+		for _, call := range calls {
+			if !seen[fn+" "+call] && crossingNotObserved[fn+" "+call] == "" {
+				unseen = append(unseen, fn+" → "+call)
+			}
+		}
+	}
+	sort.Strings(unlisted)
+	sort.Strings(unseen)
+	require.Empty(t, unlisted, "driver calls hooked rt* functions were seen making that rt/stack's Crossings does not list")
+	require.Empty(t, unseen, "driver calls rt/stack's Crossings lists that no case saw the rt* function make")
+}
+
+// crossingOfAnother: driver calls seen inside an rt* function that belong
+// to an earlier call, and why.
+var crossingOfAnother = map[string]string{
+	"rtMalloc halMemFree": "the release of memory an earlier rtFree/aclrtFree freed while queued work still used it, made at the next allocation (docs/hardening.md, section 5); the halMemFree is that rtFree's",
+}
+
+// crossingNotObserved: pairs of stack.Crossings whose rt* function the
+// cases reach but never on the path that makes the driver call, and why.
+var crossingNotObserved = map[string]string{}
 
 // splitCaseExcluded: cases that check what only the merged layout does, and why.
 var splitCaseExcluded = map[string]string{
@@ -193,7 +251,11 @@ func uniqueRT(routes map[string]string) []string {
 func buildForwardHook(t *testing.T, tg *Target, rts []string, dir string) string {
 	var b strings.Builder
 	b.WriteString("#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include \"runtime/rt.h\"\n#include \"ascend_hal.h\"\n\n")
-	fmt.Fprintf(&b, "static long counts[%d];\nstatic const char *const names[%d] = {\n", len(rts), len(rts))
+	// counts[i]: calls of names[i]; pairs[i][j]: calls of the driver
+	// function j made while the rt* function i (the innermost hooked rt*
+	// call on this thread) was running.
+	fmt.Fprintf(&b, "static long counts[%d];\nstatic long pairs[%d][%d];\nstatic __thread int cur = -1;\nstatic const char *const names[%d] = {\n",
+		len(rts), len(rts), len(rts), len(rts))
 	for _, rt := range rts {
 		fmt.Fprintf(&b, "    %q,\n", rt)
 	}
@@ -210,6 +272,9 @@ __attribute__((destructor)) static void dump(void) {
     if (f == NULL) return;
     for (unsigned i = 0; i < sizeof counts / sizeof counts[0]; i++)
         if (counts[i] != 0) fprintf(f, "%s %ld\n", names[i], counts[i]);
+    for (unsigned i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        for (unsigned j = 0; j < sizeof counts / sizeof counts[0]; j++)
+            if (pairs[i][j] != 0) fprintf(f, "%s>%s %ld\n", names[i], names[j], pairs[i][j]);
     fclose(f);
 }
 `)
@@ -225,8 +290,13 @@ __attribute__((destructor)) static void dump(void) {
 				names = append(names, f[len(f)-1])
 			}
 		}
-		fmt.Fprintf(&b, "%s %s(%s) {\n    __atomic_add_fetch(&counts[%d], 1, __ATOMIC_SEQ_CST);\n    return ((__typeof__(&%s))next(%q))(%s);\n}\n",
-			s.Return, rt, params, i, rt, rt, strings.Join(names, ", "))
+		fmt.Fprintf(&b, "%s %s(%s) {\n    __atomic_add_fetch(&counts[%d], 1, __ATOMIC_SEQ_CST);\n", s.Return, rt, params, i)
+		call := fmt.Sprintf("((__typeof__(&%s))next(%q))(%s)", rt, rt, strings.Join(names, ", "))
+		if strings.HasPrefix(rt, "rt") {
+			fmt.Fprintf(&b, "    int prev = cur;\n    cur = %d;\n    %s r = %s;\n    cur = prev;\n    return r;\n}\n", i, s.Return, call)
+		} else {
+			fmt.Fprintf(&b, "    if (cur >= 0) __atomic_add_fetch(&pairs[cur][%d], 1, __ATOMIC_SEQ_CST);\n    return %s;\n}\n", i, call)
+		}
 	}
 	src := filepath.Join(dir, "forward_hook.c")
 	require.NoError(t, os.WriteFile(src, []byte(b.String()), 0o644))

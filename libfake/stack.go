@@ -80,7 +80,7 @@ func wireStack() {
 	}
 	if set(C.NPU_X_halGetDeviceInfo) {
 		stack.HAL.GetDeviceInfo = func(dev uint32, module, info int32, val *int64) error {
-			var v C.int64_t
+			v := C.int64_t(*val) // a driver that refuses leaves the caller's value as it was
 			r := int32(C.npu_x_halGetDeviceInfo(C.uint32_t(dev), C.int32_t(module), C.int32_t(info), &v))
 			*val = int64(v)
 			return crossedDrv(C.NPU_X_halGetDeviceInfo, r)
