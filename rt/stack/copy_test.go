@@ -29,7 +29,9 @@ func TestCopyWrappersCallTheInterposedDefinition(t *testing.T) {
 	var got []string
 	rec := func(name string) error { got = append(got, name); return nil }
 	HAL.SdmaCopy = func(dst uintptr, size uint64, src uintptr, n uint64) error { return rec("halSdmaCopy") }
-	HAL.HalMemcpy = func(dst uintptr, size uint64, src uintptr, n uint64, info *hal.MemcpyInfo) error { return rec("halMemcpy") }
+	HAL.HalMemcpy = func(dst uintptr, size uint64, src uintptr, n uint64, info *hal.MemcpyInfo) error {
+		return rec("halMemcpy")
+	}
 	HAL.DrvMemcpy = func(dst uintptr, destMax uint64, src uintptr, n uint64) error { return rec("drvMemcpy") }
 	HAL.MemsetD8 = func(dst uintptr, destMax uint64, v byte, n uint64) error { return rec("drvMemsetD8") }
 	HAL.Memcpy2D = func(p *hal.Memcpy2D) error { return rec("halMemcpy2D") }
