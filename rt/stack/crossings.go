@@ -41,7 +41,7 @@ var Crossings = map[string][]string{
 // alone (NotCrossedPairs).
 var NotCrossed = map[string]string{
 	// The pointer-kind query before copies (rt/stack/copy.go).
-	"drvMemGetAttribute": "npuemu's runtime classifies pointers from its own allocation records, which also give the bytes left in the allocation, tell pinned from managed memory and refuse a freed device address (none of which drvMemGetAttribute answers); it never asks the driver",
+	"drvMemGetAttribute": "npuemu's runtime classifies pointers from its own allocation records, which also give the bytes left in the allocation, tell pinned from managed memory and refuse a freed device address (none of which drvMemGetAttribute answers), before copies, fills and in rtsPointerGetAttributes alike; it never asks the driver",
 }
 
 // NotCrossedPairs excuses one (rt* function, driver call) pair of
