@@ -86,7 +86,7 @@ func memcpyBatch(t *core.Thread, fn string, items []core.BatchItem, attrs []core
 		err := checkBatchItem(fn, i, it, kind)
 		if err == nil {
 			if sh == nil {
-				err = core.Memcpy(t, it.Dst, it.DestMax, it.Src, it.Count, kind)
+				err = core.MemcpyBatchItem(t, it.Dst, it.DestMax, it.Src, it.Count, kind)
 			} else {
 				err = core.MemcpyAsync(t, it.Dst, it.DestMax, it.Src, it.Count, kind, *sh)
 			}

@@ -88,6 +88,9 @@ func Memcpy2D(t *core.Thread, dst uintptr, dpitch uint64, src uintptr, spitch, w
 	if core.Sanitizing {
 		core.SanitizeHost(t, fn, rows2D(dst, dpitch, width, height, sanitize.Write), rows2D(src, spitch, width, height, sanitize.Read))
 	}
+	if core.Copy2DThroughDriver() { // an interposed halMemcpy2D makes the copy
+		return core.DriverCopy2D(fn, dst, dpitch, src, spitch, width, height, p.Dir)
+	}
 	for row := uint64(0); row < height; row++ {
 		if err := p.Dev.Emu.TS.CopyNow(dst+uintptr(row*dpitch), src+uintptr(row*spitch), width, p.Dir); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s: row %d: %s", fn, row, abi.MessageOf(err))

@@ -47,6 +47,12 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halMemAddressFree] = "halMemAddressFree",
     [NPU_X_halMemMap] = "halMemMap",
     [NPU_X_halMemUnmap] = "halMemUnmap",
+    /* The synchronous copies and fill (libfake/stack_copy.c). */
+    [NPU_X_halSdmaCopy] = "halSdmaCopy",
+    [NPU_X_halMemcpy] = "halMemcpy",
+    [NPU_X_drvMemcpy] = "drvMemcpy",
+    [NPU_X_drvMemsetD8] = "drvMemsetD8",
+    [NPU_X_halMemcpy2D] = "halMemcpy2D",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }

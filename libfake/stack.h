@@ -68,6 +68,13 @@ enum {
     NPU_X_halMemAddressFree,
     NPU_X_halMemMap,
     NPU_X_halMemUnmap,
+    /* The driver's synchronous copies and fill (rtMemcpy, rtMemset,
+     * rtMemcpy2d and the aclrt* calls over them; libfake/stack_copy.c). */
+    NPU_X_halSdmaCopy,
+    NPU_X_halMemcpy,
+    NPU_X_drvMemcpy,
+    NPU_X_drvMemsetD8,
+    NPU_X_halMemcpy2D,
     NPU_X_COUNT
 };
 
@@ -172,5 +179,13 @@ int32_t npu_x_halMbufCopyRef(uintptr_t mbuf, uintptr_t *newMbuf);
 int32_t npu_x_halMbufChainAppend(uintptr_t head, uintptr_t mbuf);
 int32_t npu_x_halMbufChainGetMbufNum(uintptr_t head, uint32_t *num);
 int32_t npu_x_halMbufChainGetMbuf(uintptr_t head, uint32_t index, uintptr_t *mbuf);
+/* The synchronous copy family (libfake/stack_copy.c): addresses travel as
+ * uintptr_t; halMemcpy's struct memcpy_info is built from dir and devid;
+ * p_copy is a struct MEMCPY2D (hal.Memcpy2D). */
+int32_t npu_x_halSdmaCopy(uintptr_t dst, size_t dst_size, uintptr_t src, size_t len);
+int32_t npu_x_halMemcpy(uintptr_t dst, size_t dst_size, uintptr_t src, size_t count, uint32_t dir, uint32_t devid);
+int32_t npu_x_drvMemcpy(uintptr_t dst, size_t dest_max, uintptr_t src, size_t byte_count);
+int32_t npu_x_drvMemsetD8(uintptr_t dst, size_t dest_max, uint8_t value, size_t num);
+int32_t npu_x_halMemcpy2D(void *p_copy);
 
 #endif

@@ -5,6 +5,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/rt/sanitize"
+	"github.com/npuemu/npuemu/rt/stack"
 	"github.com/npuemu/npuemu/tsfw"
 )
 
@@ -203,8 +204,23 @@ func checkCopyArgs(fn string, dst uintptr, destMax uint64, src uintptr, count ui
 }
 
 // Memcpy implements aclrtMemcpy: synchronous, direction inferred from the
-// pointers (kind is range-checked only), no implicit synchronisation.
+// pointers (kind is range-checked only), no implicit synchronisation. The
+// copy itself is the driver's synchronous copy when a library interposed
+// it (copy_driver.go), else the device model's directly.
 func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
+	return memcpySync(t, dst, destMax, src, count, kind, true)
+}
+
+// MemcpyBatchItem is Memcpy for one item of a synchronous batch: the
+// copy is always the device model's (the vendor's batch is one
+// halMemcpyBatch, not a synchronous driver copy per item).
+func MemcpyBatchItem(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32) error {
+	return memcpySync(t, dst, destMax, src, count, kind, false)
+}
+
+// memcpySync is Memcpy; viaDriver lets the copy go through the driver's
+// interposed copy calls.
+func memcpySync(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, kind int32, viaDriver bool) error {
 	const fn = "aclrtMemcpy"
 	if done, err := checkCopyArgs(fn, dst, destMax, src, count, kind, false); done || err != nil {
 		return err
@@ -231,6 +247,9 @@ func Memcpy(t *Thread, dst uintptr, destMax uint64, src uintptr, count uint64, k
 	defer u.Release()
 	if Sanitizing {
 		SanitizeHost(t, fn, sanitize.Access{Addr: dst, Size: count, Mode: sanitize.Write}, sanitize.Access{Addr: src, Size: count, Mode: sanitize.Read})
+	}
+	if stack.HAL.SyncCopy && viaDriver {
+		return driverCopy(fn, dst, destMax, src, count, p) // copy_driver.go
 	}
 	if err := p.Dev.Emu.TS.CopyNow(dst, src, count, p.Dir); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))
@@ -335,7 +354,8 @@ func checkMemsetArgs(fn string, p uintptr, maxCount, count uint64) (bool, error)
 }
 
 // Memset implements aclrtMemset: a synchronous byte fill (low 8 bits of
-// value) of device or host memory.
+// value) of device or host memory; drvMemsetD8's when a library
+// interposed it (copy_driver.go), else the device model's directly.
 func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) error {
 	const fn = "aclrtMemset"
 	if done, err := checkMemsetArgs(fn, p, maxCount, count); done || err != nil {
@@ -366,6 +386,9 @@ func Memset(t *Thread, p uintptr, maxCount uint64, value int32, count uint64) er
 	defer u.Release()
 	if Sanitizing {
 		SanitizeHost(t, fn, sanitize.Access{Addr: p, Size: count, Mode: sanitize.Write})
+	}
+	if stack.HAL.MemsetD8 != nil {
+		return driverMemset(fn, p, maxCount, byte(value), count) // copy_driver.go
 	}
 	if err := d.Emu.TS.MemsetNow(p, byte(value), count); err != nil {
 		return abi.Errorf(abi.CodeOf(err), "%s: %s", fn, abi.MessageOf(err))

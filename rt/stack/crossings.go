@@ -41,6 +41,11 @@ var Crossings = map[string][]string{
 	"rtMbufChainAppend":     {"halMbufChainAppend"},
 	"rtMbufChainGetMbufNum": {"halMbufChainGetMbufNum"},
 	"rtMbufChainGetMbuf":    {"halMbufChainGetMbuf"},
+	// The synchronous copies and fill (rt/stack/copy.go; rtMemcpy's
+	// driver call depends on the direction, docs/stack.md).
+	"rtMemcpy":   {"halSdmaCopy", "halMemcpy", "drvMemcpy"},
+	"rtMemset":   {"drvMemsetD8"},
+	"rtMemcpy2d": {"halMemcpy2D"},
 }
 
 // NotCrossed says, per driver function, why npuemu's runtime does not
@@ -70,6 +75,12 @@ var NotCrossed = map[string]string{
 	"halMemUnmap":       "made where Crossings lists it; see halMemCreate",
 	"halDeviceEnableP2P": "made where Crossings lists it (the peer-access switch the program turns on); the vendor's import rows also open " +
 		"the link to the exporting device, npuemu's imports map the exporter's memory without changing the switch",
+	// The synchronous copy family (rt/stack/copy.go).
+	"halSdmaCopy": whyCopyCall, "halMemcpy": whyCopyCall, "drvMemcpy": whyCopyCall,
+	"drvMemsetD8": "made where Crossings lists it (rtMemset, the synchronous fill); in the other rows " + whyInternalClear,
+	"halMemcpy2D": "made where Crossings lists it (rtMemcpy2d); rtMemcpy2dAsync: " + whyQueuedCopy,
+	// The pointer-kind query before copies (rt/stack/copy.go).
+	"drvMemGetAttribute": "npuemu's runtime classifies pointers from its own allocation records, which also give the bytes left in the allocation, tell pinned from managed memory and refuse a freed device address (none of which drvMemGetAttribute answers), before copies, fills and in rtsPointerGetAttributes alike; it never asks the driver",
 }
 
 // NotCrossedPairs excuses one (rt* function, driver call) pair of

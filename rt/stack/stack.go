@@ -103,6 +103,18 @@ type HALCalls struct {
 	AddressFree    func(p uintptr) error
 	MemMap         func(p uintptr, size, offset, h, flag uint64) error
 	MemUnmap       func(p uintptr) error
+	// The driver's synchronous copies and fill (rt/stack/copy.go):
+	// rtMemcpy's halSdmaCopy, halMemcpy and drvMemcpy, rtMemset's
+	// drvMemsetD8, rtMemcpy2d's halMemcpy2D, and the aclrt* calls over
+	// them. SyncCopy is set when any of the three copy calls is
+	// interposed: the synchronous copy then goes through the driver's
+	// calls; otherwise it stays on the device model directly.
+	SdmaCopy  func(dst uintptr, dstSize uint64, src uintptr, n uint64) error
+	HalMemcpy func(dst uintptr, dstSize uint64, src uintptr, n uint64, info *hal.MemcpyInfo) error
+	DrvMemcpy func(dst uintptr, destMax uint64, src uintptr, n uint64) error
+	MemsetD8  func(dst uintptr, destMax uint64, value byte, n uint64) error
+	Memcpy2D  func(p *hal.Memcpy2D) error
+	SyncCopy  bool
 }
 
 // HAL is set once at load; see HALCalls.
