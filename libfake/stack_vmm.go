@@ -138,7 +138,7 @@ func wireStackManaged(set func(C.int) bool) {
 
 // rangeAttrsCrossed calls an interposed halMemManagedRangeGetAttributes
 // with C copies of the buffers (C may not keep Go pointers in C memory)
-// and copies the answers back.
+// and copies the answers back when it succeeds.
 func rangeAttrsCrossed(data [][]byte, attrs []uint32, p uintptr, count uint64) error {
 	n := len(attrs)
 	if n == 0 || len(data) != n {
@@ -165,7 +165,7 @@ func rangeAttrsCrossed(data [][]byte, attrs []uint32, p uintptr, count uint64) e
 	}
 	r := int32(C.npu_x_halMemManagedRangeGetAttributes(&ptrs[0], &sizes[0], &as[0], C.size_t(n), C.uintptr_t(p), C.size_t(count)))
 	for i := range n {
-		if ptrs[i] != nil {
+		if ptrs[i] != nil && r == 0 { // a refusal leaves the program's buffers alone
 			copy(data[i], unsafe.Slice((*byte)(ptrs[i]), len(data[i])))
 		}
 	}
