@@ -144,10 +144,9 @@ func rangeAttrsCrossed(data [][]byte, attrs []uint32, p uintptr, count uint64) e
 	if n == 0 || len(data) != n {
 		return crossedDrv(C.NPU_X_halMemManagedRangeGetAttributes, int32(C.npu_x_halMemManagedRangeGetAttributes(nil, nil, nil, 0, C.uintptr_t(p), C.size_t(count))))
 	}
-	word := C.size_t(unsafe.Sizeof(uintptr(0)))
-	ptrs := (*[1 << 20]unsafe.Pointer)(C.calloc(C.size_t(n), word))[:n:n]
-	sizes := (*[1 << 20]C.size_t)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.size_t(0)))))[:n:n]
-	as := (*[1 << 20]C.uint32_t)(C.calloc(C.size_t(n), 4))[:n:n]
+	ptrs := unsafe.Slice((*unsafe.Pointer)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(unsafe.Pointer(nil))))), n)
+	sizes := unsafe.Slice((*C.size_t)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.size_t(0))))), n)
+	as := unsafe.Slice((*C.uint32_t)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.uint32_t(0))))), n)
 	defer func() {
 		for _, q := range ptrs {
 			C.free(q)
