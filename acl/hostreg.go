@@ -4,6 +4,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // Host memory registration (semantics.md §9) over emu.VMM: registered host
@@ -76,8 +77,16 @@ func HostGetDevicePointer(t *core.Thread, p uintptr, out *uintptr, flag uint32) 
 	if err != nil {
 		return err
 	}
-	dp, err := v.HostDevPointer(p, -1)
-	if err != nil {
+	// halMemHostGetDevPointer across the library boundary
+	// (rtHostGetDevicePointer), for the device the memory was registered
+	// for (the runtime's own record; device 0 for memory it never
+	// registered, which the driver refuses as not registered).
+	var dev uint32
+	if r, ok := v.Registered(p); ok {
+		dev = uint32(r.Dev)
+	}
+	var dp uintptr
+	if err := stack.HostGetDevPointer(p, dev, &dp); err != nil {
 		return core.HostRegErr(fn, err)
 	}
 	*out = dp

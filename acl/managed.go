@@ -1,12 +1,13 @@
 package acl
 
 import (
-	"encoding/binary"
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 	"github.com/npuemu/npuemu/svm"
 )
 
@@ -109,22 +110,37 @@ func location(fn string, l ManagedLocation) (svm.Location, error) {
 // ManagedAdvise implements aclrtMemManagedAdvise.
 func ManagedAdvise(t *core.Thread, p uintptr, size uint64, advise int32, l ManagedLocation) error {
 	const fn = "aclrtMemManagedAdvise"
-	g, err := managedRange(fn, p, size)
-	if err != nil {
+	if _, err := managedRange(fn, p, size); err != nil {
 		return err
 	}
 	a, err := managedAdvice(fn, advise)
 	if err != nil {
 		return err
 	}
-	loc := svm.NoLocation
+	var dl hal.UVMLocation
 	switch a {
 	case svm.AdviseSetPreferredLocation, svm.AdviseSetAccessedBy, svm.AdviseUnsetAccessedBy:
-		if loc, err = location(fn, l); err != nil {
+		loc, err := location(fn, l)
+		if err != nil {
 			return err
 		}
+		dl = uvmLocation(loc)
 	}
-	return core.WrapWithAPI(fn, g.Advise(p, size, a, loc))
+	// halMemManagedAdvise across the library boundary (rtMemManagedAdvise);
+	// the aclrtMemManagedAdviseType values are the driver's
+	// uvmMemAdviseType.
+	return driverErr(fn, stack.ManagedAdvise(p, size, uint32(advise), dl))
+}
+
+// uvmLocation is the driver's drv_uvm_location of a checked location.
+func uvmLocation(l svm.Location) hal.UVMLocation {
+	switch {
+	case l == svm.Host:
+		return hal.UVMLocation{Type: abi.DRV_UVM_LOCATION_TYPE_HOST}
+	case l >= 0:
+		return hal.UVMLocation{Type: abi.DRV_UVM_LOCATION_TYPE_DEVICE, Id: int32(l)}
+	}
+	return hal.UVMLocation{Type: abi.DRV_UVM_LOCATION_TYPE_INVALID}
 }
 
 // PrefetchAsync implements aclrtMemManagedPrefetchAsync: the range moves to
@@ -211,7 +227,11 @@ const attrWord = 4
 // ManagedGetAttr implements aclrtMemManagedGetAttr: data holds dataSize
 // bytes.
 func ManagedGetAttr(t *core.Thread, attr int32, p uintptr, size uint64, data []byte) error {
-	return managedAttr("aclrtMemManagedGetAttr", attr, p, size, data)
+	const fn = "aclrtMemManagedGetAttr"
+	if err := checkManagedAttr(fn, attr, data); err != nil {
+		return err
+	}
+	return managedAttrs(fn, []int32{attr}, p, size, [][]byte{data})
 }
 
 // ManagedGetAttrs implements aclrtMemManagedGetAttrs: data[i] holds
@@ -222,14 +242,16 @@ func ManagedGetAttrs(t *core.Thread, attrs []int32, p uintptr, size uint64, data
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: attributes, data and dataSizes must not be NULL and numAttributes must be > 0", fn)
 	}
 	for i, a := range attrs {
-		if err := managedAttr(fn, a, p, size, data[i]); err != nil {
+		if err := checkManagedAttr(fn, a, data[i]); err != nil {
 			return abi.Errorf(abi.CodeOf(err), "%s (attribute %d)", abi.MessageOf(err), i)
 		}
 	}
-	return nil
+	return managedAttrs(fn, attrs, p, size, data)
 }
 
-func managedAttr(fn string, attr int32, p uintptr, size uint64, data []byte) error {
+// checkManagedAttr checks one attribute and its buffer as the ACL call
+// does (the LAST_PREFETCH_* attributes are reserved by its documentation).
+func checkManagedAttr(fn string, attr int32, data []byte) error {
 	if data == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: data must not be NULL", fn)
 	}
@@ -250,43 +272,23 @@ func managedAttr(fn string, attr int32, p uintptr, size uint64, data []byte) err
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: %d is not an aclrtMemManagedRangeAttribute", fn, attr)
 	}
-	g, err := managedRange(fn, p, size)
-	if err != nil {
+	return nil
+}
+
+// managedAttrs answers checked attributes with one
+// halMemManagedRangeGetAttributes across the library boundary
+// (rtMemManagedGetAttr, rtMemManagedGetAttrs): the aclrtMemManagedRangeAttribute
+// and aclrtMemManagedLocationType values are the driver's, so its answer
+// is the program's.
+func managedAttrs(fn string, attrs []int32, p uintptr, size uint64, data [][]byte) error {
+	if _, err := managedRange(fn, p, size); err != nil {
 		return err
 	}
-	a, err := g.RangeAttrs(p, size)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	da := make([]uint32, len(attrs))
+	for i, a := range attrs {
+		da[i] = uint32(a)
 	}
-	put := func(i int, v int32) { binary.LittleEndian.PutUint32(data[i*attrWord:], uint32(v)) }
-	switch attr {
-	case abi.ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-		v := int32(0)
-		if a.ReadMostly {
-			v = 1
-		}
-		put(0, v)
-	case abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-		put(0, int32(a.Preferred))
-	case abi.ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-		switch {
-		case a.Preferred == svm.Host:
-			put(0, abi.ACL_MEM_LOCATIONTYPE_HOST)
-		case a.Preferred >= 0:
-			put(0, abi.ACL_MEM_LOCATIONTYPE_DEVICE)
-		default:
-			put(0, abi.ACL_MEM_LOCATIONTYPE_INVALID)
-		}
-	case abi.ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
-		for i := range len(data) / attrWord {
-			v := int32(svm.NoLocation)
-			if i < len(a.AccessedBy) {
-				v = int32(a.AccessedBy[i])
-			}
-			put(i, v)
-		}
-	}
-	return nil
+	return driverErr(fn, stack.ManagedRangeGetAttributes(data, da, p, size))
 }
 
 // MemP2PMap implements aclrtMemP2PMap: it maps [p, p+size) for device

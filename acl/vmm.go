@@ -275,18 +275,38 @@ func UnmapMem(t *core.Thread, va uintptr) error {
 	return driverErr(fn, stack.MemUnmap(va))
 }
 
-// locationOf converts an access location (HOST with id 0, or DEVICE).
-func locationOf(fn string, l MemLocation) (emu.Location, error) {
+// driverLocation converts an access location (HOST, or DEVICE with its id
+// checked) to the driver's drv_mem_location.
+func driverLocation(fn string, l MemLocation) (hal.MemLocation, error) {
 	switch l.Type {
 	case abi.ACL_MEM_LOCATION_TYPE_HOST:
-		return emu.Location{Host: true, ID: int(l.Id)}, nil
+		return hal.MemLocation{Id: l.Id, Side: abi.MEM_HOST_SIDE}, nil
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
 		if err := core.CheckDeviceID(fn, int32(l.Id)); err != nil {
-			return emu.Location{}, err
+			return hal.MemLocation{}, err
 		}
-		return emu.Location{ID: int(l.Id)}, nil
+		return hal.MemLocation{Id: l.Id, Side: abi.MEM_DEV_SIDE}, nil
 	}
-	return emu.Location{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: HOST or DEVICE", fn, l.Type)
+	return hal.MemLocation{}, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: location type %d: HOST or DEVICE", fn, l.Type)
+}
+
+// aclPropOfDriver converts the driver's drv_mem_prop of a handle to the
+// aclrtPhysicalMemProp aclrtMemGetAllocationPropertiesFromHandle reports
+// for a handle it has no creation record of.
+func aclPropOfDriver(p hal.MemProp) PhysicalMemProp {
+	e := emu.PhysProp{Dev: int(p.Devid), Host: p.Side != abi.MEM_DEV_SIDE, NUMA: p.Side == abi.MEM_HOST_NUMA_SIDE, MemType: emu.MemHBM}
+	switch p.Pg_type {
+	case abi.MEM_GIANT_PAGE_TYPE:
+		e.PageType = emu.PageGiant
+	case abi.MEM_HUGE_PAGE_TYPE:
+		e.PageType = emu.PageHuge
+	default:
+		e.PageType = emu.PageNormal
+	}
+	if p.Mem_type == abi.MEM_P2P_HBM_TYPE || p.Mem_type == abi.MEM_P2P_DDR_TYPE {
+		e.MemType = emu.MemP2PHBM
+	}
+	return aclPropOf(e)
 }
 
 // MemSetAccess implements aclrtMemSetAccess: va and size are one whole
@@ -301,22 +321,22 @@ func MemSetAccess(t *core.Thread, va uintptr, size uint64, desc []MemAccessDesc)
 	case len(desc) == 0:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc must not be NULL and count not 0", fn)
 	}
-	ds := make([]emu.AccessDesc, len(desc))
+	ds := make([]hal.MemAccessDesc, len(desc))
 	for i, d := range desc {
 		if d.Flags != abi.ACL_RT_MEM_ACCESS_FLAGS_READWRITE {
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: desc[%d].flags %d: only ACL_RT_MEM_ACCESS_FLAGS_READWRITE", fn, i, d.Flags)
 		}
-		l, err := locationOf(fn, d.Location)
+		l, err := driverLocation(fn, d.Location)
 		if err != nil {
 			return err
 		}
-		ds[i] = emu.AccessDesc{Flags: emu.AccessReadWrite, Loc: l}
+		ds[i] = hal.MemAccessDesc{Type: abi.MEM_ACCESS_TYPE_READWRITE, Location: l}
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, v.SetAccess(va, size, ds))
+	// halMemSetAccess across the library boundary (rtMemSetAccess).
+	return driverErr(fn, stack.SetAccess(va, size, ds))
 }
 
 // MemGetAccess implements aclrtMemGetAccess: the access location has to
@@ -327,19 +347,21 @@ func MemGetAccess(t *core.Thread, va uintptr, loc *MemLocation, flags *uint64) e
 	if va == 0 || loc == nil || flags == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr, location and flag must not be NULL", fn)
 	}
-	l, err := locationOf(fn, *loc)
+	l, err := driverLocation(fn, *loc)
 	if err != nil {
 		return err
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	a, err := v.GetAccess(va, l)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	// halMemGetAccess across the library boundary (rtMemGetAccess); the
+	// driver's drv_mem_access_type values are the aclrtMemAccessFlags
+	// (MEM_ACCESS_TYPE_MAX for a location never granted access).
+	var f uint64
+	if err := stack.GetAccess(va, &l, &f); err != nil {
+		return driverErr(fn, err)
 	}
-	*flags = accessFlags(a)
+	*flags = f
 	return nil
 }
 
@@ -358,7 +380,14 @@ func MemGetAllocationGranularity(t *core.Thread, prop *PhysicalMemProp, option u
 	if err != nil {
 		return err
 	}
-	*g = p.Granularity(option == abi.ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM)
+	// halMemGetAllocationGranularity across the library boundary
+	// (rtMemGetAllocationGranularity); the option values are the driver's.
+	hp := hal.PropOf(p)
+	var v uint64
+	if err := stack.AllocationGranularity(&hp, option, &v); err != nil {
+		return driverErr(fn, err)
+	}
+	*g = v
 	return nil
 }
 
@@ -370,13 +399,14 @@ func MemRetainAllocationHandle(t *core.Thread, va uintptr, out *uint64) error {
 	if va == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: virPtr and handle must not be NULL", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	h, err := v.Retain(va)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	// halMemRetainAllocationHandle across the library boundary
+	// (rtMemRetainAllocationHandle).
+	var h uint64
+	if err := stack.RetainAllocationHandle(&h, va); err != nil {
+		return driverErr(fn, err)
 	}
 	*out = h
 	return nil
@@ -389,13 +419,16 @@ func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *Physica
 	if h == 0 || out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: handle and prop must not be NULL", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	p, _, err := v.Prop(h)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	// halMemGetAllocationPropertiesFromHandle across the library boundary
+	// (rtMemGetAllocationPropertiesFromHandle): the driver says whether h
+	// is a live handle and, for one this process did not create (an
+	// imported handle), what it is.
+	var hp hal.MemProp
+	if err := stack.AllocationPropertiesFromHandle(&hp, h); err != nil {
+		return driverErr(fn, err)
 	}
 	physProps.mu.Lock()
 	saved, ok := physProps.m[h]
@@ -404,7 +437,7 @@ func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *Physica
 		*out = saved
 		return nil
 	}
-	*out = aclPropOf(p)
+	*out = aclPropOfDriver(hp)
 	return nil
 }
 
@@ -419,17 +452,9 @@ func MemGetAddressRange(t *core.Thread, ptr uintptr, pbase *uintptr, psize *uint
 	if _, _, err := core.SoC(fn); err != nil {
 		return err
 	}
-	base, size, ok := AllocationRange(ptr)
-	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: %#x is not inside device memory, pinned host memory or a mapped virtual range", fn, ptr)
-	}
-	if pbase != nil {
-		*pbase = base
-	}
-	if psize != nil {
-		*psize = size
-	}
-	return nil
+	// halMemGetAddressRange across the library boundary
+	// (rtMemGetAddressRange): the driver's block, page-rounded.
+	return driverErr(fn, stack.AddressRange(ptr, pbase, psize))
 }
 
 // registerPhysical records the VMM physical handle h (aclrtMallocPhysical).

@@ -1,9 +1,14 @@
 package acl
 
 import (
+	"encoding/binary"
+	"strings"
+
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // Memory sharing between processes, modelled inside one process
@@ -24,9 +29,20 @@ import (
 // ipcKeyLen is the size of an IPC export key buffer.
 const ipcKeyLen = emu.ShmemNameLen
 
+// The shareable-handle calls do their work through the driver's
+// halMem{Export,Import}*ShareableHandle* and halMemSetPidToShareableHandle
+// (rt/stack: an interposed definition sees them). The V2 ACL and rt calls
+// (fn ending in "V2") make the V2 driver calls, which carry the DEFAULT
+// handle in the first 8 bytes of a struct MemShareHandle; the others the
+// uint64_t ones. The ACL export flags are the driver's (0: pid whitelist,
+// 1: no pid validation).
+
+// isV2 reports whether fn is one of the V2 sharing calls.
+func isV2(fn string) bool { return strings.HasSuffix(fn, "V2") }
+
 // MemExportToShareableHandle implements aclrtMemExportToShareableHandle
-// (v2 false: handleType is an aclrtMemHandleType) and the DEFAULT share
-// type of aclrtMemExportToShareableHandleV2.
+// (handleType is an aclrtMemHandleType) and the DEFAULT share type of
+// aclrtMemExportToShareableHandleV2 (fn names which, see isV2).
 func MemExportToShareableHandle(t *core.Thread, fn string, h uint64, handleType uint32, flags uint64, out *uint64) error {
 	switch {
 	case h == 0 || out == nil:
@@ -36,13 +52,18 @@ func MemExportToShareableHandle(t *core.Thread, fn string, h uint64, handleType 
 	case flags != abi.ACL_RT_VMM_EXPORT_FLAG_DEFAULT && flags != abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: flags %#x: DEFAULT (0) or DISABLE_PID_VALIDATION (1)", fn, flags)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	s, err := v.Export(h, flags == abi.ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	var s uint64
+	if isV2(fn) {
+		var sh hal.MemShareHandle
+		if err := stack.ExportToShareableHandleV2(h, abi.MEM_HANDLE_TYPE_NONE, flags, &sh); err != nil {
+			return driverErr(fn, err)
+		}
+		s = binary.LittleEndian.Uint64(sh.Share_info[:8])
+	} else if err := stack.ExportToShareableHandle(h, abi.MEM_HANDLE_TYPE_NONE, flags, &s); err != nil {
+		return driverErr(fn, err)
 	}
 	*out = s
 	return nil
@@ -86,9 +107,16 @@ func MemImportFromShareableHandle(t *core.Thread, fn string, s uint64, deviceID 
 	if err != nil {
 		return err
 	}
-	h, err := v.Import(s, int(deviceID), core.SelfPID())
+	var h uint64
+	if isV2(fn) {
+		var sh hal.MemShareHandle
+		binary.LittleEndian.PutUint64(sh.Share_info[:8], s)
+		err = stack.ImportFromShareableHandleV2(abi.MEM_HANDLE_TYPE_NONE, &sh, uint32(deviceID), &h)
+	} else {
+		err = stack.ImportFromShareableHandle(s, uint32(deviceID), &h)
+	}
 	if err != nil {
-		return core.WrapWithAPI(fn, err)
+		return driverErr(fn, err)
 	}
 	var size uint64
 	if _, sz, err := v.Prop(h); err == nil {
@@ -104,11 +132,12 @@ func MemSetPidToShareableHandle(t *core.Thread, fn string, s uint64, pids []int3
 	if len(pids) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and pidNum not 0", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, v.SetSharePids(s, pids))
+	// halMemSetPidToShareableHandle across the library boundary (both
+	// rtMemSetPidToShareableHandle and its V2 make it).
+	return driverErr(fn, stack.SetPidToShareableHandle(s, pids))
 }
 
 // IpcMemGetExportKey implements aclrtIpcMemGetExportKey: size bytes of

@@ -53,6 +53,21 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_drvMemcpy] = "drvMemcpy",
     [NPU_X_drvMemsetD8] = "drvMemsetD8",
     [NPU_X_halMemcpy2D] = "halMemcpy2D",
+    /* VMM queries, sharing, managed memory, host pointers (stack_vmm.c). */
+    [NPU_X_halMemSetAccess] = "halMemSetAccess",
+    [NPU_X_halMemGetAccess] = "halMemGetAccess",
+    [NPU_X_halMemGetAllocationGranularity] = "halMemGetAllocationGranularity",
+    [NPU_X_halMemRetainAllocationHandle] = "halMemRetainAllocationHandle",
+    [NPU_X_halMemGetAddressRange] = "halMemGetAddressRange",
+    [NPU_X_halMemGetAllocationPropertiesFromHandle] = "halMemGetAllocationPropertiesFromHandle",
+    [NPU_X_halMemExportToShareableHandle] = "halMemExportToShareableHandle",
+    [NPU_X_halMemExportToShareableHandleV2] = "halMemExportToShareableHandleV2",
+    [NPU_X_halMemImportFromShareableHandle] = "halMemImportFromShareableHandle",
+    [NPU_X_halMemImportFromShareableHandleV2] = "halMemImportFromShareableHandleV2",
+    [NPU_X_halMemSetPidToShareableHandle] = "halMemSetPidToShareableHandle",
+    [NPU_X_halMemManagedAdvise] = "halMemManagedAdvise",
+    [NPU_X_halMemManagedRangeGetAttributes] = "halMemManagedRangeGetAttributes",
+    [NPU_X_halMemHostGetDevPointer] = "halMemHostGetDevPointer",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }

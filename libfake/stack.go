@@ -142,6 +142,7 @@ func wireStack() {
 	}
 	wireHALMbuf() // libfake/hal_mbuf.go
 	wireStackCopy()
+	wireStackVMM()
 }
 
 // crossed is the error of an interposed rt* call's result.

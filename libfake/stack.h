@@ -75,6 +75,27 @@ enum {
     NPU_X_drvMemcpy,
     NPU_X_drvMemsetD8,
     NPU_X_halMemcpy2D,
+    /* VMM queries, sharing, managed memory and host pointers (helper
+     * halvmm; libfake/stack_vmm.c, rt/stack/vmm.go): rtMemSetAccess,
+     * rtMemGetAccess, rtMemGetAllocationGranularity,
+     * rtMemRetainAllocationHandle, rtMemGetAddressRange,
+     * rtMemGetAllocationPropertiesFromHandle, the shareable-handle calls,
+     * rtMemManagedAdvise, rtMemManagedGetAttr(s), rtHostGetDevicePointer
+     * and the aclrt* calls over them. */
+    NPU_X_halMemSetAccess,
+    NPU_X_halMemGetAccess,
+    NPU_X_halMemGetAllocationGranularity,
+    NPU_X_halMemRetainAllocationHandle,
+    NPU_X_halMemGetAddressRange,
+    NPU_X_halMemGetAllocationPropertiesFromHandle,
+    NPU_X_halMemExportToShareableHandle,
+    NPU_X_halMemExportToShareableHandleV2,
+    NPU_X_halMemImportFromShareableHandle,
+    NPU_X_halMemImportFromShareableHandleV2,
+    NPU_X_halMemSetPidToShareableHandle,
+    NPU_X_halMemManagedAdvise,
+    NPU_X_halMemManagedRangeGetAttributes,
+    NPU_X_halMemHostGetDevPointer,
     NPU_X_COUNT
 };
 
@@ -187,5 +208,26 @@ int32_t npu_x_halMemcpy(uintptr_t dst, size_t dst_size, uintptr_t src, size_t co
 int32_t npu_x_drvMemcpy(uintptr_t dst, size_t dest_max, uintptr_t src, size_t byte_count);
 int32_t npu_x_drvMemsetD8(uintptr_t dst, size_t dest_max, uint8_t value, size_t num);
 int32_t npu_x_halMemcpy2D(void *p_copy);
+
+/* VMM queries, sharing, managed memory, host pointers (stack_vmm.c).
+ * desc: struct drv_mem_access_desc[count] (hal.MemAccessDesc); location:
+ * struct drv_mem_location; prop: struct drv_mem_prop; share: struct
+ * MemShareHandle. halMemGetAddressRange gets NULL for base/size when
+ * want_base/want_size is 0. */
+int32_t npu_x_halMemSetAccess(uintptr_t ptr, size_t size, void *desc, size_t count);
+int32_t npu_x_halMemGetAccess(uintptr_t ptr, void *location, uint64_t *flags);
+int32_t npu_x_halMemGetAllocationGranularity(const void *prop, uint32_t option, uint64_t *granularity);
+int32_t npu_x_halMemRetainAllocationHandle(uint64_t *handle, uintptr_t ptr);
+int32_t npu_x_halMemGetAddressRange(uintptr_t ptr, uintptr_t *base, uint64_t *size, int want_base, int want_size);
+int32_t npu_x_halMemGetAllocationPropertiesFromHandle(void *prop, uint64_t handle);
+int32_t npu_x_halMemExportToShareableHandle(uint64_t handle, uint32_t type, uint64_t flags, uint64_t *share);
+int32_t npu_x_halMemExportToShareableHandleV2(uint64_t handle, uint32_t type, uint64_t flags, void *share);
+int32_t npu_x_halMemImportFromShareableHandle(uint64_t share, uint32_t devid, uint64_t *handle);
+int32_t npu_x_halMemImportFromShareableHandleV2(uint32_t type, void *share, uint32_t devid, uint64_t *handle);
+int32_t npu_x_halMemSetPidToShareableHandle(uint64_t share, int32_t *pids, uint32_t n);
+int32_t npu_x_halMemManagedAdvise(uintptr_t ptr, size_t size, uint32_t advise, uint32_t loc_type, int32_t loc_id);
+int32_t npu_x_halMemManagedRangeGetAttributes(void **data, size_t *sizes, uint32_t *attrs, size_t n, uintptr_t ptr,
+                                              size_t count);
+int32_t npu_x_halMemHostGetDevPointer(uintptr_t src, uint32_t devid, uintptr_t *dst);
 
 #endif

@@ -6,6 +6,7 @@ import (
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // Sharing physical allocations between the processes of the node (the
@@ -97,64 +98,24 @@ func MemSetPidToShareableHandleV2(t *core.Thread, share *uint64, shareType uint3
 	return wrap(fn, acl.MemSetPidToShareableHandle(t, fn, *share, pids))
 }
 
-// drvKinds is memAttr's table read backwards: the aclrtMemAttr of a
-// handle as the driver's memory and page types.
-var drvKinds = map[uint32][2]uint32{
-	abi.ACL_HBM_MEM_NORMAL:     {abi.MEM_HBM_TYPE, abi.MEM_NORMAL_PAGE_TYPE},
-	abi.ACL_HBM_MEM_HUGE:       {abi.MEM_HBM_TYPE, abi.MEM_HUGE_PAGE_TYPE},
-	abi.ACL_HBM_MEM_HUGE1G:     {abi.MEM_HBM_TYPE, abi.MEM_GIANT_PAGE_TYPE},
-	abi.ACL_DDR_MEM_NORMAL:     {abi.MEM_DDR_TYPE, abi.MEM_NORMAL_PAGE_TYPE},
-	abi.ACL_DDR_MEM_HUGE:       {abi.MEM_DDR_TYPE, abi.MEM_HUGE_PAGE_TYPE},
-	abi.ACL_HBM_MEM_P2P_NORMAL: {abi.MEM_P2P_HBM_TYPE, abi.MEM_NORMAL_PAGE_TYPE},
-	abi.ACL_HBM_MEM_P2P_HUGE:   {abi.MEM_P2P_HBM_TYPE, abi.MEM_HUGE_PAGE_TYPE},
-	abi.ACL_HBM_MEM_P2P_HUGE1G: {abi.MEM_P2P_HBM_TYPE, abi.MEM_GIANT_PAGE_TYPE},
-	abi.ACL_DDR_MEM_P2P_NORMAL: {abi.MEM_P2P_DDR_TYPE, abi.MEM_NORMAL_PAGE_TYPE},
-	abi.ACL_DDR_MEM_P2P_HUGE:   {abi.MEM_P2P_DDR_TYPE, abi.MEM_HUGE_PAGE_TYPE},
-	abi.ACL_MEM_NORMAL:         {abi.MEM_HBM_TYPE, abi.MEM_NORMAL_PAGE_TYPE},
-	abi.ACL_MEM_HUGE:           {abi.MEM_HBM_TYPE, abi.MEM_HUGE_PAGE_TYPE},
-	abi.ACL_MEM_HUGE1G:         {abi.MEM_HBM_TYPE, abi.MEM_GIANT_PAGE_TYPE},
-	abi.ACL_MEM_P2P_NORMAL:     {abi.MEM_P2P_HBM_TYPE, abi.MEM_NORMAL_PAGE_TYPE},
-	abi.ACL_MEM_P2P_HUGE:       {abi.MEM_P2P_HBM_TYPE, abi.MEM_HUGE_PAGE_TYPE},
-	abi.ACL_MEM_P2P_HUGE1G:     {abi.MEM_P2P_HBM_TYPE, abi.MEM_GIANT_PAGE_TYPE},
-}
-
 // MemGetAllocationPropertiesFromHandle implements
-// rtMemGetAllocationPropertiesFromHandle: the driver properties h was
-// created (or imported) with: side, device, memory and page type, and the
-// module it is charged to (rtMallocPhysical's module_id, APP for
-// aclrtMallocPhysical).
+// rtMemGetAllocationPropertiesFromHandle: the driver's properties of h
+// (halMemGetAllocationPropertiesFromHandle across the library boundary):
+// side, device, memory and page type, and the module it is charged to
+// (rtMallocPhysical's module_id, APP for aclrtMallocPhysical).
 func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *DrvMemProp) error {
 	const fn = "rtMemGetAllocationPropertiesFromHandle"
 	if h == 0 || out == nil {
 		return invalid(fn, "handle and prop must not be NULL")
 	}
-	var ap acl.PhysicalMemProp
-	if err := acl.MemGetAllocationPropertiesFromHandle(t, h, &ap); err != nil {
+	if _, _, err := core.SoC(fn); err != nil {
 		return wrap(fn, err)
 	}
-	kind, ok := drvKinds[ap.MemAttr]
-	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "%s: handle %#x has memory attribute %d, which has no driver memory type", fn, h, ap.MemAttr)
-	}
-	p := DrvMemProp{Devid: ap.Location.Id, Mem_type: kind[0], Pg_type: kind[1]}
-	switch ap.Location.Type {
-	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		p.Side = abi.MEM_DEV_SIDE
-	case abi.ACL_MEM_LOCATION_TYPE_HOST:
-		p.Side = abi.MEM_HOST_SIDE
-	case abi.ACL_MEM_LOCATION_TYPE_HOST_NUMA:
-		p.Side = abi.MEM_HOST_NUMA_SIDE
-	default:
-		return abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "%s: handle %#x has location type %d", fn, h, ap.Location.Type)
-	}
-	// The module the handle was charged to is the driver's to say (the ACL
-	// prop has no module field).
 	var hp hal.MemProp
-	if err := hal.AllocationPropertiesFromHandle(&hp, h); err != nil {
+	if err := stack.AllocationPropertiesFromHandle(&hp, h); err != nil {
 		return wrap(fn, err)
 	}
-	p.Module_id = hp.Module_id
-	*out = p
+	*out = DrvMemProp{Side: hp.Side, Devid: hp.Devid, Module_id: hp.Module_id, Pg_type: hp.Pg_type, Mem_type: hp.Mem_type, Reserve: hp.Reserve}
 	return nil
 }
 

@@ -46,6 +46,24 @@ var Crossings = map[string][]string{
 	"rtMemcpy":   {"halSdmaCopy", "halMemcpy", "drvMemcpy"},
 	"rtMemset":   {"drvMemsetD8"},
 	"rtMemcpy2d": {"halMemcpy2D"},
+	// VMM queries, sharing, managed memory, host pointers (rt/stack/vmm.go).
+	"rtMemSetAccess":                         {"halMemSetAccess"},
+	"rtMemGetAccess":                         {"halMemGetAccess"},
+	"rtMemGetAllocationGranularity":          {"halMemGetAllocationGranularity"},
+	"rtMemRetainAllocationHandle":            {"halMemRetainAllocationHandle"},
+	"rtMemGetAddressRange":                   {"halMemGetAddressRange"},
+	"rtMemGetAllocationPropertiesFromHandle": {"halMemGetAllocationPropertiesFromHandle"},
+	"rtMemMapSelectedLink":                   {"halMemGetAddressRange", "halMemRetainAllocationHandle", "halMemMap", "halMemRelease"},
+	"rtsMemExportToShareableHandle":          {"halMemExportToShareableHandle"},
+	"rtMemExportToShareableHandleV2":         {"halMemExportToShareableHandleV2"},
+	"rtMemImportFromShareableHandle":         {"halMemImportFromShareableHandle"},
+	"rtMemImportFromShareableHandleV2":       {"halMemImportFromShareableHandleV2"},
+	"rtMemSetPidToShareableHandle":           {"halMemSetPidToShareableHandle"},
+	"rtMemSetPidToShareableHandleV2":         {"halMemSetPidToShareableHandle"},
+	"rtMemManagedAdvise":                     {"halMemManagedAdvise"},
+	"rtMemManagedGetAttr":                    {"halMemManagedRangeGetAttributes"},
+	"rtMemManagedGetAttrs":                   {"halMemManagedRangeGetAttributes"},
+	"rtHostGetDevicePointer":                 {"halMemHostGetDevPointer"},
 }
 
 // NotCrossed says, per driver function, why npuemu's runtime does not
@@ -67,11 +85,11 @@ var NotCrossed = map[string]string{
 	"halMemCreate": "made where Crossings lists it (physical memory the program asks for); the vendor's rtEventCreateExWithFlag backs " +
 		"inter-process events with VMM memory of its own, npuemu's events are model objects",
 	"halMemRelease": "made where Crossings lists it; in the event, callback, host-function and subscription rows the vendor releases VMM " +
-		"memory of its own (see halMemCreate); rtMemMapSelectedLink is refused off A3 before any driver call",
+		"memory of its own (see halMemCreate)",
 	"halMemAddressReserve": "made where Crossings lists it; the event rows back events with VMM memory of the vendor runtime's own (see halMemCreate), " +
 		"and npuemu's memory pools reserve nothing up front (acl/mempool.go): their blocks come from the allocator as aclrtMalloc's",
 	"halMemAddressFree": "made where Crossings lists it; see halMemAddressReserve",
-	"halMemMap":         "made where Crossings lists it; see halMemCreate (events) and halMemRelease (rtMemMapSelectedLink)",
+	"halMemMap":         "made where Crossings lists it; see halMemCreate (events)",
 	"halMemUnmap":       "made where Crossings lists it; see halMemCreate",
 	"halDeviceEnableP2P": "made where Crossings lists it (the peer-access switch the program turns on); the vendor's import rows also open " +
 		"the link to the exporting device, npuemu's imports map the exporter's memory without changing the switch",
@@ -81,8 +99,28 @@ var NotCrossed = map[string]string{
 	"halMemcpy2D": "made where Crossings lists it (rtMemcpy2d); rtMemcpy2dAsync: " + whyQueuedCopy,
 	// The pointer-kind query before copies (rt/stack/copy.go).
 	"drvMemGetAttribute": "npuemu's runtime classifies pointers from its own allocation records, which also give the bytes left in the allocation, tell pinned from managed memory and refuse a freed device address (none of which drvMemGetAttribute answers), before copies, fills and in rtsPointerGetAttributes alike; it never asks the driver",
+	// VMM queries, sharing, managed memory, host pointers (rt/stack/vmm.go).
+	"halMemShareHandleSetAttribute": "not in npuemu's driver (no libascend_hal.so symbol; hal-api.md names it only as the NO_WLIST alternative to a pid whitelist): DISABLE_PID_VALIDATION is the export's own flag, which halMemExportToShareableHandle(V2) takes",
+	"halMemTransShareableHandle":    "not in npuemu's driver (hal-api.md lists no such symbol): it converts FABRIC handles between servers, which npuemu refuses (ACL_ERROR_RT_FEATURE_NOT_SUPPORT) before any driver call",
+	"halMemShareHandleInfoGet":      "not in npuemu's driver (hal-api.md lists no such symbol): the exporter's physical device of a handle; npuemu's import takes devId as given (physical ids are logical ids)",
+	"halGetHostID":                  "not in npuemu's driver (hal-api.md lists no such symbol): a host id for FABRIC handles across servers, which npuemu refuses",
+	"drvMemPrefetchToDevice":        "npuemu's rtMemPrefetchToDevice (aclrtMemP2PMap's step) gives the peer device a mapping of managed pages (svm MapPeer, docs/svm.md) and only checks device memory; the driver call migrates the pages to the device (hal-api.md), different work, so it is not made",
 }
 
 // NotCrossedPairs excuses one (rt* function, driver call) pair of
 // rt-to-hal.tsv, keyed "rtX halY", with why.
-var NotCrossedPairs = map[string]string{}
+var NotCrossedPairs = map[string]string{
+	// VMM queries, sharing, managed memory, host pointers (rt/stack/vmm.go).
+	"rtMemExportToShareableHandleV2 halMemExportToShareableHandle":     "npuemu's V2 export makes halMemExportToShareableHandleV2 for the DEFAULT share type (the handle in a struct MemShareHandle)",
+	"rtMemImportFromShareableHandleV2 halMemImportFromShareableHandle": "npuemu's V2 import makes halMemImportFromShareableHandleV2 for the DEFAULT share type",
+	"rtEventCreateExWithFlag halMemGetAllocationGranularity":           "npuemu's IPC events are shared through the node's event table (acl/ipcevent_node.go), not through VMM memory exported by the driver",
+	"rtEventCreateExWithFlag halMemExportToShareableHandle":            "npuemu's IPC events are not built on shareable VMM memory (see rtEventCreateExWithFlag halMemGetAllocationGranularity)",
+	"rtEventCreateExWithFlag halMemSetAccess":                          "npuemu's IPC events are not built on shareable VMM memory (see rtEventCreateExWithFlag halMemGetAllocationGranularity)",
+	"rtIpcOpenEventHandle halMemGetAllocationGranularity":              "npuemu's IPC events are not built on shareable VMM memory (see rtEventCreateExWithFlag halMemGetAllocationGranularity)",
+	"rtIpcOpenEventHandle halMemImportFromShareableHandle":             "npuemu's IPC events are not built on shareable VMM memory (see rtEventCreateExWithFlag halMemGetAllocationGranularity)",
+	"rtMemPoolCreate halMemGetAllocationGranularity":                   "npuemu's pools reserve nothing at creation (maxSize only bounds later allocations), so no reservation granularity is needed",
+	"rtMemcpyAsync halMemHostGetDevPointer":                            "npuemu's devices reach registered host memory at its host address (the device pointer is the host pointer): a copy needs no translation",
+	"rtMemcpyAsyncEx halMemHostGetDevPointer":                          "as rtMemcpyAsync: no address translation for registered host memory",
+	"rtMemcpyAsyncWithOffset halMemHostGetDevPointer":                  "as rtMemcpyAsync: no address translation for registered host memory",
+	"rtsMemcpyBatchAsync halMemHostGetDevPointer":                      "as rtMemcpyAsync: no address translation for registered host memory",
+}

@@ -115,6 +115,26 @@ type HALCalls struct {
 	MemsetD8  func(dst uintptr, destMax uint64, value byte, n uint64) error
 	Memcpy2D  func(p *hal.Memcpy2D) error
 	SyncCopy  bool
+	// VMM queries, sharing, managed memory and host pointers (rt/stack/vmm.go:
+	// rtMemSetAccess, rtMemGetAccess, rtMemGetAllocationGranularity,
+	// rtMemRetainAllocationHandle, rtMemGetAddressRange,
+	// rtMemGetAllocationPropertiesFromHandle, the shareable-handle calls,
+	// rtMemManagedAdvise, rtMemManagedGetAttr(s), rtHostGetDevicePointer and
+	// the aclrt* calls over them).
+	SetAccess                      func(p uintptr, size uint64, desc []hal.MemAccessDesc) error
+	GetAccess                      func(p uintptr, loc *hal.MemLocation, flags *uint64) error
+	AllocationGranularity          func(prop *hal.MemProp, option uint32, g *uint64) error
+	RetainAllocationHandle         func(ph *uint64, p uintptr) error
+	AddressRange                   func(p uintptr, pbase *uintptr, psize *uint64) error
+	AllocationPropertiesFromHandle func(prop *hal.MemProp, h uint64) error
+	ExportToShareableHandle        func(h uint64, typ uint32, flags uint64, out *uint64) error
+	ExportToShareableHandleV2      func(h uint64, typ uint32, flags uint64, out *hal.MemShareHandle) error
+	ImportFromShareableHandle      func(s uint64, dev uint32, out *uint64) error
+	ImportFromShareableHandleV2    func(typ uint32, sh *hal.MemShareHandle, dev uint32, out *uint64) error
+	SetPidToShareableHandle        func(s uint64, pids []int32) error
+	ManagedAdvise                  func(p uintptr, size uint64, advise uint32, l hal.UVMLocation) error
+	ManagedRangeGetAttributes      func(data [][]byte, attrs []uint32, p uintptr, count uint64) error
+	HostGetDevPointer              func(src uintptr, dev uint32, dst *uintptr) error
 }
 
 // HAL is set once at load; see HALCalls.
