@@ -281,7 +281,7 @@ func locationOf(fn string, l MemLocation) (emu.Location, error) {
 	case abi.ACL_MEM_LOCATION_TYPE_HOST:
 		return emu.Location{Host: true, ID: int(l.Id)}, nil
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		if err := core.CheckDeviceID(fn, int32(l.Id)); err != nil {
+		if err := core.CheckKnownDeviceID(fn, int32(l.Id)); err != nil { // rtMemSetAccess/GetAccess do not ask the driver's count
 			return emu.Location{}, err
 		}
 		return emu.Location{ID: int(l.Id)}, nil

@@ -68,6 +68,16 @@ enum {
     NPU_X_halMemAddressFree,
     NPU_X_halMemMap,
     NPU_X_halMemUnmap,
+    /* The driver's information calls (libfake/stack_info.{c,go}): the
+     * device count, the id maps, the platform, the SoC name, resource
+     * capacities, the split mode. */
+    NPU_X_drvGetDevNum,
+    NPU_X_drvDeviceGetPhyIdByIndex,
+    NPU_X_drvDeviceGetIndexByPhyId,
+    NPU_X_drvGetPlatformInfo,
+    NPU_X_halGetSocVersion,
+    NPU_X_halResourceInfoQuery,
+    NPU_X_halGetDeviceSplitMode,
     NPU_X_COUNT
 };
 
@@ -172,5 +182,14 @@ int32_t npu_x_halMbufCopyRef(uintptr_t mbuf, uintptr_t *newMbuf);
 int32_t npu_x_halMbufChainAppend(uintptr_t head, uintptr_t mbuf);
 int32_t npu_x_halMbufChainGetMbufNum(uintptr_t head, uint32_t *num);
 int32_t npu_x_halMbufChainGetMbuf(uintptr_t head, uint32_t index, uintptr_t *mbuf);
+/* The information calls (libfake/stack_info.c). info: a struct
+ * halResourceInfo (hal.ResourceInfo). */
+int32_t npu_x_drvGetDevNum(uint32_t *num);
+int32_t npu_x_drvDeviceGetPhyIdByIndex(uint32_t index, uint32_t *phy);
+int32_t npu_x_drvDeviceGetIndexByPhyId(uint32_t phy, uint32_t *index);
+int32_t npu_x_drvGetPlatformInfo(uint32_t *info);
+int32_t npu_x_halGetSocVersion(uint32_t dev, char *buf, uint32_t len);
+int32_t npu_x_halResourceInfoQuery(uint32_t dev, uint32_t ts, int32_t type, void *info);
+int32_t npu_x_halGetDeviceSplitMode(uint32_t dev, uint32_t *mode);
 
 #endif
