@@ -17,7 +17,8 @@ import (
 // keeps the answer. The few rt* functions whose rows do not list
 // drvGetDevNum (the vendor checks their device id against the count its
 // runtime learned at boot) check against that kept answer instead
-// (KnownDeviceCount; the first ask on a node is the boot's).
+// (KnownDeviceCount: aclInit with a default device, npuemu's boot, asks,
+// and so does any earlier call; one that finds nothing learned asks).
 
 // learned is the driver's last answer, for the node it was asked on.
 type learned struct {
