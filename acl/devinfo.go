@@ -346,6 +346,22 @@ func GetDeviceResLimit(t *core.Thread, id int32, typ int32, value *uint32) error
 	if err != nil {
 		return err
 	}
+	return deviceResLimitLocked(fn, d, typ, value)
+}
+
+// deviceResLimit is the device-level limit of d, a device the caller
+// already holds (its current context's or its stream's): no device-id
+// check, so no driver call (rtsGetResInCurrentThread and
+// rtsGetStreamResLimit ask none, rt-to-hal.tsv).
+func deviceResLimit(fn string, d *core.Device, typ int32, value *uint32) error {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	return deviceResLimitLocked(fn, d, typ, value)
+}
+
+// deviceResLimitLocked reads d's limit of typ. Precondition: Runtime.Mu
+// held.
+func deviceResLimitLocked(fn string, d *core.Device, typ int32, value *uint32) error {
 	hw, ok := hardwareCores(d.Emu.SoC, typ)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
@@ -385,5 +401,5 @@ func GetResInCurrentThread(t *core.Thread, typ int32, value *uint32) error {
 		*value = v
 		return nil
 	}
-	return GetDeviceResLimit(t, c.Dev.ID, typ, value)
+	return deviceResLimit(fn, c.Dev, typ, value)
 }
