@@ -6,17 +6,38 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
-// GetRunMode implements aclrtGetRunMode: the emulated devices are always
-// host-attached.
+// GetRunMode implements aclrtGetRunMode (and rtGetRunMode over it): the
+// run mode is the driver's platform (drvGetPlatformInfo, asked through its
+// exported symbol, rt/stack): 1, the host side, is ACL_HOST; 0, the device
+// side, is ACL_DEVICE. npuemu's driver always answers 1.
 func GetRunMode(t *core.Thread, mode *int32) error {
+	const fn = "aclrtGetRunMode"
 	if mode == nil {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode must not be NULL")
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: runMode must not be NULL", fn)
 	}
-	*mode = abi.ACL_HOST
+	var platform uint32
+	if err := stack.GetPlatformInfo(&platform); err != nil {
+		return driverErr(fn, err)
+	}
+	switch platform {
+	case platformDevice:
+		*mode = abi.ACL_DEVICE
+	case platformHost:
+		*mode = abi.ACL_HOST
+	default:
+		return abi.Errorf(abi.ACL_ERROR_RT_INTERNAL_ERROR, "%s: drvGetPlatformInfo answered %d: neither 0 (device side) nor 1 (host side)", fn, platform)
+	}
 	return nil
 }
+
+// drvGetPlatformInfo's answers (hal-api.md).
+const (
+	platformDevice = 0
+	platformHost   = 1
+)
 
 // SetDevice implements aclrtSetDevice.
 func SetDevice(t *core.Thread, id int32) error { return core.SetDeviceFiring(t, id, true) }

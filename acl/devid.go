@@ -9,6 +9,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // Device-id mapping, PCI bus ids and UUIDs.
@@ -21,7 +22,38 @@ import (
 // like the user/physical pair. A physical (or logical) id that is not
 // visible is ACL_ERROR_RT_INVALID_DEVICEID.
 
-// userToPhy maps a user id to its physical (== logical) id.
+// The maps ask the driver where the vendor's runtime does (rt-to-hal.tsv):
+// npuemu's driver numbers the node's devices 0..n−1 and gives each its
+// own number as physical id (hal/device.go), because ASCEND_RT_VISIBLE_DEVICES
+// is applied below it, when the node is built. So a physical id of these
+// calls is the driver's physical id mapped to the machine's by the node's
+// table (emu.Config.PhysicalID / NodeID): the driver's answer (or an
+// interposed driver's) decides, the table only renames.
+
+// userToLogic maps a user id to its logical (== physical) id
+// (rtsGetLogicDevIdByUserDevId): the id is checked against the driver's
+// device count (drvGetDevNum), the runtime's table renames it.
+func userToLogic(fn, inName string, user int32, out *int32) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
+	}
+	_, n, err := core.SoC(fn)
+	if err != nil {
+		return err
+	}
+	c, err := core.DeviceCount(fn)
+	if err != nil {
+		return err
+	}
+	if user < 0 || int(user) >= c {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (%d devices are visible)", fn, inName, user, c)
+	}
+	*out = int32(n.Config().PhysicalID(int(user)))
+	return nil
+}
+
+// userToPhy maps a user id to its physical id (rtsGetPhyDevIdByLogicDevId):
+// the driver's drvDeviceGetPhyIdByIndex, renamed by the node's table.
 func userToPhy(fn, inName string, user int32, out *int32) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
@@ -30,51 +62,75 @@ func userToPhy(fn, inName string, user int32, out *int32) error {
 	if err != nil {
 		return err
 	}
-	if user < 0 || int(user) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (%d devices are visible)", fn, inName, user, n.DeviceCount())
+	if user < 0 {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range", fn, inName, user)
 	}
-	*out = int32(n.Config().PhysicalID(int(user)))
+	var p uint32
+	if err := stack.DeviceGetPhyIDByIndex(uint32(user), &p); err != nil {
+		return driverErr(fn, err)
+	}
+	*out = int32(n.Config().PhysicalID(int(p)))
 	return nil
 }
 
-// phyToUser maps a physical (== logical) id to its user id.
+// phyToUser maps a physical id to its user id (rtsGetLogicDevIdByPhyDevId):
+// the node's table gives the driver's physical id, the driver's
+// drvDeviceGetIndexByPhyId the device index (the user id).
 func phyToUser(fn, inName string, phy int32, out *int32) error {
 	if out == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
 	}
-	_, n, err := core.SoC(fn)
+	u, err := phyInTable(fn, inName, phy)
 	if err != nil {
 		return err
 	}
-	cfg := n.Config()
-	u, ok := cfg.NodeID(int(phy))
-	if !ok {
-		if cfg.Visible != nil && phy >= 0 && int(phy) < cfg.PhysicalCount() {
-			return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d is not in %s=%v", fn, inName, phy, emu.EnvVisible, cfg.Visible)
-		}
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (the node has %d devices)", fn, inName, phy, cfg.PhysicalCount())
+	var index uint32
+	if err := stack.DeviceGetIndexByPhyID(uint32(u), &index); err != nil {
+		return driverErr(fn, err)
+	}
+	*out = int32(index)
+	return nil
+}
+
+// logicToUser maps a logical (== physical) id to its user id
+// (rtsGetUserDevIdByLogicDevId): the runtime's table alone.
+func logicToUser(fn, inName string, logic int32, out *int32) error {
+	if out == nil {
+		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: output pointer must not be NULL", fn)
+	}
+	u, err := phyInTable(fn, inName, logic)
+	if err != nil {
+		return err
 	}
 	*out = int32(u)
 	return nil
 }
 
-// physicalID returns the physical id of user device id (aclrtGetDeviceInfo's
-// PHY_CHIP_ID), id itself when the node is not built.
-func physicalID(id int32) int64 {
-	if n := core.Runtime.Node.Load(); n != nil {
-		return int64(n.Config().PhysicalID(int(id)))
+// phyInTable is the node id of machine physical id phy (the node's table).
+func phyInTable(fn, inName string, phy int32) (int, error) {
+	_, n, err := core.SoC(fn)
+	if err != nil {
+		return 0, err
 	}
-	return int64(id)
+	cfg := n.Config()
+	u, ok := cfg.NodeID(int(phy))
+	if !ok {
+		if cfg.Visible != nil && phy >= 0 && int(phy) < cfg.PhysicalCount() {
+			return 0, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d is not in %s=%v", fn, inName, phy, emu.EnvVisible, cfg.Visible)
+		}
+		return 0, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: %s %d out of range (the node has %d devices)", fn, inName, phy, cfg.PhysicalCount())
+	}
+	return u, nil
 }
 
 // GetLogicDevIdByUserDevId implements aclrtGetLogicDevIdByUserDevId.
 func GetLogicDevIdByUserDevId(t *core.Thread, user int32, logic *int32) error {
-	return userToPhy("aclrtGetLogicDevIdByUserDevId", "userDevid", user, logic)
+	return userToLogic("aclrtGetLogicDevIdByUserDevId", "userDevid", user, logic)
 }
 
 // GetUserDevIdByLogicDevId implements aclrtGetUserDevIdByLogicDevId.
 func GetUserDevIdByLogicDevId(t *core.Thread, logic int32, user *int32) error {
-	return phyToUser("aclrtGetUserDevIdByLogicDevId", "logicDevId", logic, user)
+	return logicToUser("aclrtGetUserDevIdByLogicDevId", "logicDevId", logic, user)
 }
 
 // GetLogicDevIdByPhyDevId implements aclrtGetLogicDevIdByPhyDevId (its
@@ -158,8 +214,12 @@ func DeviceGetByPCIBusId(t *core.Thread, busID string, haveBus bool, id *int32) 
 	if err != nil {
 		return err
 	}
+	c, err := core.DeviceCount(fn) // the driver's count (drvGetDevNum)
+	if err != nil {
+		return err
+	}
 	want := strings.ToLower(busID)
-	for i := 0; i < n.DeviceCount(); i++ {
+	for i := 0; i < min(c, n.DeviceCount()); i++ {
 		if pciBusID(n, int32(i)) == want {
 			*id = int32(i)
 			return nil
@@ -187,8 +247,8 @@ func DeviceGetUuid(t *core.Thread, id int32, out *[16]byte) error {
 	if _, err := needPCI(fn); err != nil {
 		return err
 	}
-	if id < 0 || int(id) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (%d devices are visible)", fn, id, n.DeviceCount())
+	if err := core.CheckDeviceID(fn, id); err != nil { // the driver's count
+		return err
 	}
 	u := uuid.NewSHA1(uuidSpace, fmt.Appendf(nil, "%s/%d", s.Name, n.Config().PhysicalID(int(id))))
 	*out = u

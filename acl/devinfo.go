@@ -4,6 +4,7 @@ import (
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // GetDeviceInfo implements aclrtGetDeviceInfo. SIMT attributes (202–212)
@@ -46,10 +47,26 @@ func GetDeviceInfo(t *core.Thread, id uint32, attr int32, value *int64) error {
 		v = int64(d.Emu.HBM.Total())
 	case abi.ACL_DEV_ATTR_L2_CACHE_SIZE:
 		v = int64(s.L2Bytes)
-	case abi.ACL_DEV_ATTR_SMP_ID, abi.ACL_DEV_ATTR_MAINBOARD_ID, abi.ACL_DEV_ATTR_IS_VIRTUAL:
+	case abi.ACL_DEV_ATTR_SMP_ID, abi.ACL_DEV_ATTR_MAINBOARD_ID:
 		v = 0
+	case abi.ACL_DEV_ATTR_IS_VIRTUAL:
+		// A device split into virtual ones is virtual: the driver's
+		// halGetDeviceSplitMode (through its exported symbol, rt/stack).
+		var mode uint32
+		if err := stack.GetDeviceSplitMode(id, &mode); err != nil {
+			return driverErr(fn, err)
+		}
+		if mode != abi.VMNG_NORMAL_NONE_SPLIT_MODE {
+			v = 1
+		}
 	case abi.ACL_DEV_ATTR_PHY_CHIP_ID:
-		v = physicalID(int32(id))
+		// The driver's physical id (drvDeviceGetPhyIdByIndex), renamed by
+		// the node's table (devid.go).
+		var p int32
+		if err := userToPhy(fn, "deviceId", int32(id), &p); err != nil {
+			return err
+		}
+		v = int64(p)
 	case abi.ACL_DEV_ATTR_SUPER_POD_DEVICE_ID, abi.ACL_DEV_ATTR_SUPER_POD_SERVER_ID, abi.ACL_DEV_ATTR_SUPER_POD_ID:
 		if s.Family != emu.FamilyA3 {
 			return notHere()
@@ -140,7 +157,7 @@ func GetDeviceUtilizationRate(t *core.Thread, id int32, u *UtilizationInfo) erro
 	if u.UtilizationExtend != 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: utilizationExtend must be NULL", fn)
 	}
-	d, err := core.OpenDevice(fn, id)
+	d, err := core.OpenKnownDevice(fn, id) // rtGetAllUtilizations does not ask the driver's count
 	if err != nil {
 		return err
 	}
@@ -329,6 +346,22 @@ func GetDeviceResLimit(t *core.Thread, id int32, typ int32, value *uint32) error
 	if err != nil {
 		return err
 	}
+	return deviceResLimitLocked(fn, d, typ, value)
+}
+
+// deviceResLimit is the device-level limit of d, a device the caller
+// already holds (its current context's or its stream's): no device-id
+// check, so no driver call (rtsGetResInCurrentThread and
+// rtsGetStreamResLimit ask none, rt-to-hal.tsv).
+func deviceResLimit(fn string, d *core.Device, typ int32, value *uint32) error {
+	core.Runtime.Mu.Lock()
+	defer core.Runtime.Mu.Unlock()
+	return deviceResLimitLocked(fn, d, typ, value)
+}
+
+// deviceResLimitLocked reads d's limit of typ. Precondition: Runtime.Mu
+// held.
+func deviceResLimitLocked(fn string, d *core.Device, typ int32, value *uint32) error {
 	hw, ok := hardwareCores(d.Emu.SoC, typ)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: unknown aclrtDevResLimitType %d", fn, typ)
@@ -368,5 +401,5 @@ func GetResInCurrentThread(t *core.Thread, typ int32, value *uint32) error {
 		*value = v
 		return nil
 	}
-	return GetDeviceResLimit(t, c.Dev.ID, typ, value)
+	return deviceResLimit(fn, c.Dev, typ, value)
 }

@@ -4,7 +4,9 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // CreateEventWithFlag implements aclrtCreateEventWithFlag.
@@ -56,9 +58,13 @@ func GetEventAvailNum(t *core.Thread, n *uint32) error {
 	if err != nil {
 		return err
 	}
-	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	*n = uint32(max(c.Dev.Emu.SoC.MaxEvents-c.Dev.Emu.TS.EventsInUse(), 0))
+	// The driver's event ids of the device's scheduler (halResourceInfoQuery
+	// through its exported symbol, rt/stack): capacity less those in use.
+	var r hal.ResourceInfo
+	if err := stack.ResourceInfoQuery(uint32(c.Dev.ID), 0, abi.DRV_RESOURCE_EVENT_ID, &r); err != nil {
+		return driverErr("aclrtGetEventAvailNum", err)
+	}
+	*n = r.Capacity - min(r.UsedNum, r.Capacity)
 	return nil
 }
 

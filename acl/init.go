@@ -51,13 +51,21 @@ func Init(t *core.Thread, path string) (err error) {
 	if err := core.LoadFaultPlan(); err != nil { // faults.go
 		return err
 	}
-	n, err := core.TheNode()
-	if err != nil {
+	if _, err := core.TheNode(); err != nil {
 		return abi.Wrapf(err, "aclInit: emulator configuration")
 	}
-	if cfg.defaultDevice >= 0 && int(cfg.defaultDevice) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
-			"aclInit: %s: defaultDevice.default_device %d: %d devices are visible", path, cfg.defaultDevice, n.DeviceCount())
+	if cfg.defaultDevice >= 0 {
+		// The driver's count (drvGetDevNum), learned here as at the
+		// runtime's boot: the default device's lazy open checks against it
+		// (rt/core/devcount.go).
+		c, err := core.DeviceCount("aclInit")
+		if err != nil {
+			return err
+		}
+		if int(cfg.defaultDevice) >= c {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM,
+				"aclInit: %s: defaultDevice.default_device %d: %d devices are visible", path, cfg.defaultDevice, c)
+		}
 	}
 	core.Runtime.InitRefs = 1
 	core.Runtime.InitConfig = content

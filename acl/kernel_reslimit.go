@@ -79,7 +79,7 @@ func GetStreamResLimit(t *core.Thread, sh core.Handle, typ int32, value *uint32)
 		*value = v
 		return nil
 	}
-	return GetDeviceResLimit(t, s.Ctx.Dev.ID, typ, value)
+	return deviceResLimit(fn, s.Ctx.Dev, typ, value)
 }
 
 // ResetStreamResLimit implements aclrtResetStreamResLimit.

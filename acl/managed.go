@@ -89,19 +89,19 @@ func managedRange(fn string, p uintptr, size uint64) (*emu.SVM, error) {
 }
 
 // location converts an aclrtMemManagedLocation and checks a device id
-// against the node.
+// against the driver's device count.
 func location(fn string, l ManagedLocation) (svm.Location, error) {
 	loc, err := managedLocation(fn, int32(l.Type), l.Id)
 	if err != nil {
 		return loc, err
 	}
 	if loc >= 0 {
-		n, err := core.TheNode()
+		c, err := core.DeviceCount(fn) // the driver's count (drvGetDevNum)
 		if err != nil {
-			return loc, core.WrapWithAPI(fn, err)
+			return loc, err
 		}
-		if int(loc) >= n.DeviceCount() {
-			return loc, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: location device %d: the node has %d devices", fn, loc, n.DeviceCount())
+		if int(loc) >= c {
+			return loc, abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: location device %d: the driver reports %d devices", fn, loc, c)
 		}
 	}
 	return loc, nil

@@ -27,10 +27,10 @@ func MemPoolCreate(t *core.Thread, out *core.Handle, props *MemPoolProps) error 
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: reserved bytes must be zero", fn)
 		}
 	}
-	if err := core.CheckDeviceID(fn, int32(props.Location.Id)); err != nil {
+	if err := core.CheckKnownDeviceID(fn, int32(props.Location.Id)); err != nil { // rtMemPoolCreate does not ask the driver's count
 		return err
 	}
-	d, err := core.OpenDevice(fn, int32(props.Location.Id))
+	d, err := core.OpenKnownDevice(fn, int32(props.Location.Id))
 	if err != nil {
 		return err
 	}

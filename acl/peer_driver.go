@@ -178,7 +178,7 @@ func (runtimeCalls) phyID(fn string, id int32) (uint32, error) {
 	if f := stack.RT.GetDevicePhyIDByIndex; f != nil {
 		return phy, f(uint32(id), &phy)
 	}
-	return phy, driverErr(fn, hal.PhyIDByIndex(uint32(id), &phy))
+	return phy, driverErr(fn, stack.DeviceGetPhyIDByIndex(uint32(id), &phy))
 }
 
 // canAccessPeer is rtDeviceCanAccessPeer.

@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // CreateStream implements aclrtCreateStream (priority 0, no flags).
@@ -64,9 +66,18 @@ func GetStreamAvailableNum(t *core.Thread, n *uint32) error {
 	if err != nil {
 		return err
 	}
+	// The driver's stream ids of the device's scheduler (halResourceInfoQuery
+	// through its exported symbol, rt/stack): capacity less those in use.
+	// npuemu's driver does not see the runtime's streams (it reads 0 used),
+	// so the runtime's own count stands in when the driver counts fewer.
+	var r hal.ResourceInfo
+	if err := stack.ResourceInfoQuery(uint32(c.Dev.ID), 0, abi.DRV_RESOURCE_STREAM_ID, &r); err != nil {
+		return driverErr("aclrtGetStreamAvailableNum", err)
+	}
 	core.Runtime.Mu.Lock()
-	defer core.Runtime.Mu.Unlock()
-	*n = uint32(c.Dev.Emu.SoC.MaxStreams - c.Dev.NStreams)
+	used := max(int(r.UsedNum), c.Dev.NStreams)
+	core.Runtime.Mu.Unlock()
+	*n = uint32(max(int(r.Capacity)-used, 0))
 	return nil
 }
 

@@ -282,7 +282,7 @@ func driverLocation(fn string, l MemLocation) (hal.MemLocation, error) {
 	case abi.ACL_MEM_LOCATION_TYPE_HOST:
 		return hal.MemLocation{Id: l.Id, Side: abi.MEM_HOST_SIDE}, nil
 	case abi.ACL_MEM_LOCATION_TYPE_DEVICE:
-		if err := core.CheckDeviceID(fn, int32(l.Id)); err != nil {
+		if err := core.CheckKnownDeviceID(fn, int32(l.Id)); err != nil { // rtMemSetAccess/GetAccess do not ask the driver's count
 			return hal.MemLocation{}, err
 		}
 		return hal.MemLocation{Id: l.Id, Side: abi.MEM_DEV_SIDE}, nil

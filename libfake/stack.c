@@ -68,6 +68,14 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halMemManagedAdvise] = "halMemManagedAdvise",
     [NPU_X_halMemManagedRangeGetAttributes] = "halMemManagedRangeGetAttributes",
     [NPU_X_halMemHostGetDevPointer] = "halMemHostGetDevPointer",
+    /* The information calls (libfake/stack_info.c). */
+    [NPU_X_drvGetDevNum] = "drvGetDevNum",
+    [NPU_X_drvDeviceGetPhyIdByIndex] = "drvDeviceGetPhyIdByIndex",
+    [NPU_X_drvDeviceGetIndexByPhyId] = "drvDeviceGetIndexByPhyId",
+    [NPU_X_drvGetPlatformInfo] = "drvGetPlatformInfo",
+    [NPU_X_halGetSocVersion] = "halGetSocVersion",
+    [NPU_X_halResourceInfoQuery] = "halResourceInfoQuery",
+    [NPU_X_halGetDeviceSplitMode] = "halGetDeviceSplitMode",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }

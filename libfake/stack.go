@@ -143,6 +143,7 @@ func wireStack() {
 	wireHALMbuf() // libfake/hal_mbuf.go
 	wireStackCopy()
 	wireStackVMM()
+	wireStackInfo()
 }
 
 // crossed is the error of an interposed rt* call's result.

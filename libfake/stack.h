@@ -96,6 +96,16 @@ enum {
     NPU_X_halMemManagedAdvise,
     NPU_X_halMemManagedRangeGetAttributes,
     NPU_X_halMemHostGetDevPointer,
+    /* The driver's information calls (libfake/stack_info.{c,go}): the
+     * device count, the id maps, the platform, the SoC name, resource
+     * capacities, the split mode. */
+    NPU_X_drvGetDevNum,
+    NPU_X_drvDeviceGetPhyIdByIndex,
+    NPU_X_drvDeviceGetIndexByPhyId,
+    NPU_X_drvGetPlatformInfo,
+    NPU_X_halGetSocVersion,
+    NPU_X_halResourceInfoQuery,
+    NPU_X_halGetDeviceSplitMode,
     NPU_X_COUNT
 };
 
@@ -229,5 +239,14 @@ int32_t npu_x_halMemManagedAdvise(uintptr_t ptr, size_t size, uint32_t advise, u
 int32_t npu_x_halMemManagedRangeGetAttributes(void **data, size_t *sizes, uint32_t *attrs, size_t n, uintptr_t ptr,
                                               size_t count);
 int32_t npu_x_halMemHostGetDevPointer(uintptr_t src, uint32_t devid, uintptr_t *dst);
+/* The information calls (libfake/stack_info.c). info: a struct
+ * halResourceInfo (hal.ResourceInfo). */
+int32_t npu_x_drvGetDevNum(uint32_t *num);
+int32_t npu_x_drvDeviceGetPhyIdByIndex(uint32_t index, uint32_t *phy);
+int32_t npu_x_drvDeviceGetIndexByPhyId(uint32_t phy, uint32_t *index);
+int32_t npu_x_drvGetPlatformInfo(uint32_t *info);
+int32_t npu_x_halGetSocVersion(uint32_t dev, char *buf, uint32_t len);
+int32_t npu_x_halResourceInfoQuery(uint32_t dev, uint32_t ts, int32_t type, void *info);
+int32_t npu_x_halGetDeviceSplitMode(uint32_t dev, uint32_t *mode);
 
 #endif

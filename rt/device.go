@@ -261,7 +261,7 @@ func DeviceSetLimit(t *core.Thread, dev, typ int32, value uint32) error {
 	if err != nil {
 		return err
 	}
-	if err := core.CheckDeviceID(fn, dev); err != nil {
+	if err := core.CheckKnownDeviceID(fn, dev); err != nil { // the vendor's rtDeviceSetLimit asks no driver
 		return wrap(fn, err)
 	}
 	return wrap(fn, acl.DeviceSetLimit(t, limit, uint64(value)))

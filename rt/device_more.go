@@ -19,8 +19,8 @@ import (
 //   - rtSetDefaultDeviceId sets the device a thread without a current
 //     context gets (what aclInit's "defaultDevice" sets); -1 clears it.
 //   - rtGetDeviceInfo is the driver's answer (halGetDeviceInfo's table,
-//     hal/device.go), its code converted to the runtime's; the call is not
-//     routed through rt/stack, so a halGetDeviceInfo hook does not see it.
+//     hal/device.go), its code converted to the runtime's; the call goes
+//     through rt/stack, so a halGetDeviceInfo hook sees it.
 //   - rtGetAllUtilizations is one field of aclrtGetDeviceUtilizationRate;
 //     a kind the SoC lacks (AI Vector on SoCs without separate vector
 //     cores) is ACL_ERROR_RT_FEATURE_NOT_SUPPORT, which the vendor's ACL
@@ -130,11 +130,18 @@ func GetAllUtilizations(t *core.Thread, dev, kind int32, util *uint8) error {
 
 // GetDeviceInfo implements rtGetDeviceInfo: halGetDeviceInfo's value for
 // (moduleType, infoType) of device id, asked through the driver's exported
-// symbol (rt/stack), as the runtime does.
+// symbol (rt/stack), as the runtime does, after checking id against the
+// driver's device count (drvGetDevNum, core.CheckDeviceID).
 func GetDeviceInfo(t *core.Thread, id uint32, module, info int32, val *int64) error {
 	const fn = "rtGetDeviceInfo"
 	if val == nil {
 		return invalid(fn, "val must not be NULL")
+	}
+	if id > math.MaxInt32 {
+		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range", fn, id)
+	}
+	if err := core.CheckDeviceID(fn, int32(id)); err != nil {
+		return wrap(fn, err)
 	}
 	return wrap(fn, stack.GetDeviceInfo(id, module, info, val))
 }

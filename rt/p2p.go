@@ -56,5 +56,5 @@ func PhyIDByIndex(t *core.Thread, index uint32, phy *uint32) error {
 	if phy == nil {
 		return invalid("rtGetDevicePhyIdByIndex", "phyId must not be NULL")
 	}
-	return wrap("rtGetDevicePhyIdByIndex", hal.PhyIDByIndex(index, phy))
+	return wrap("rtGetDevicePhyIdByIndex", stack.DeviceGetPhyIDByIndex(index, phy))
 }

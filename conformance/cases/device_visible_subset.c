@@ -16,6 +16,9 @@ int main(void)
     CHECK_EQ(out, 3);
     CHECK_OK(aclrtGetPhyDevIdByUserDevId(1, &out));
     CHECK_EQ(out, 1);
+    int64_t chip = -1; /* aclrtGetDeviceInfo's physical chip id is the same */
+    CHECK_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_PHY_CHIP_ID, &chip));
+    CHECK_EQ(chip, 3);
     /* Hidden physical devices have no user id. */
     CHECK_ERR(aclrtGetUserDevIdByPhyDevId(2, &out), ACL_ERROR_RT_INVALID_DEVICEID);
     CHECK_ERR(aclrtGetUserDevIdByPhyDevId(0, &out), ACL_ERROR_RT_INVALID_DEVICEID);

@@ -86,7 +86,7 @@ func Current(t *Thread, fn string) (*Context, error) {
 	t.Ctx = nil
 	if dd := atomic.LoadInt32(&Runtime.DefaultDevice); dd >= 0 {
 		Runtime.Mu.Lock()
-		c, err := SetDeviceLocked(fn, dd)
+		c, err := setDeviceLocked(fn, dd, KnownDeviceLocked) // lazy open: no driver ask (devcount.go)
 		Runtime.Mu.Unlock()
 		if err != nil {
 			return nil, err

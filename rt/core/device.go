@@ -34,9 +34,10 @@ type Device struct {
 // MaxPeers is the driver's limit of enabled peers per device (A1/A2/A3/310P).
 const MaxPeers = 8
 
-// DeviceLocked returns the runtime device id, opening it on first use.
-// Precondition: Runtime.Mu held.
-func DeviceLocked(fn string, id int32) (*Device, error) {
+// openDeviceLocked returns the runtime device id (already checked against
+// the device count), opening it on first use. Precondition: Runtime.Mu
+// held.
+func openDeviceLocked(fn string, id int32) (*Device, error) {
 	n, err := TheNode()
 	if err != nil {
 		return nil, abi.Wrapf(err, "%s: emulator configuration", fn)
@@ -73,7 +74,13 @@ func SoC(fn string) (emu.SoC, *emu.Node, error) {
 // context, creating it (and its default stream) on the first reference.
 // Precondition: Runtime.Mu held.
 func SetDeviceLocked(fn string, id int32) (*Context, error) {
-	d, err := DeviceLocked(fn, id)
+	return setDeviceLocked(fn, id, DeviceLocked)
+}
+
+// setDeviceLocked is SetDeviceLocked over a device lookup (DeviceLocked,
+// or KnownDeviceLocked for the lazy open of a default device).
+func setDeviceLocked(fn string, id int32, lookup func(string, int32) (*Device, error)) (*Context, error) {
+	d, err := lookup(fn, id)
 	if err != nil {
 		return nil, err
 	}
@@ -133,18 +140,6 @@ func (d *Device) ReleaseAllLocked() {
 	d.Allocs = map[uintptr]Allocation{}
 	d.AllocMu.Unlock()
 	Unregister(tableDevices, uint64(d.ID))
-}
-
-// CheckDeviceID validates id against the node without opening the device.
-func CheckDeviceID(fn string, id int32) error {
-	_, n, err := SoC(fn)
-	if err != nil {
-		return err
-	}
-	if id < 0 || int(id) >= n.DeviceCount() {
-		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_DEVICEID, "%s: device id %d out of range (the node has %d devices)", fn, id, n.DeviceCount())
-	}
-	return nil
 }
 
 // OpenDevice returns device id, opened (for calls that read its state).
@@ -279,25 +274,16 @@ func DriverPeer(a, b int32) bool {
 	return hal.P2PEnabled(uint32(a), uint32(b)) || hal.P2PEnabled(uint32(b), uint32(a))
 }
 
-// SocName implements aclrtGetSocName (works before aclInit).
-func SocName(t *Thread) (string, error) {
-	s, _, err := SoC("aclrtGetSocName")
-	if err != nil {
-		return "", err
-	}
-	return s.Name, nil
-}
-
 // GetDeviceCount implements aclrtGetDeviceCount.
 func GetDeviceCount(t *Thread, count *uint32) error {
 	if count == nil {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count must not be NULL")
 	}
-	_, n, err := SoC("aclrtGetDeviceCount")
+	c, err := DeviceCount("aclrtGetDeviceCount")
 	if err != nil {
 		return err
 	}
-	*count = uint32(n.DeviceCount())
+	*count = uint32(c)
 	return nil
 }
 

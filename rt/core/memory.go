@@ -339,7 +339,7 @@ func RuntimeDevice(ed *emu.Device) *Device {
 	if int(ed.ID) < len(Runtime.Devs) && Runtime.Devs[ed.ID] != nil {
 		return Runtime.Devs[ed.ID]
 	}
-	d, err := DeviceLocked("npuemu", int32(ed.ID))
+	d, err := openDeviceLocked("npuemu", int32(ed.ID))
 	if err != nil {
 		return nil
 	}

@@ -135,6 +135,15 @@ type HALCalls struct {
 	ManagedAdvise                  func(p uintptr, size uint64, advise uint32, l hal.UVMLocation) error
 	ManagedRangeGetAttributes      func(data [][]byte, attrs []uint32, p uintptr, count uint64) error
 	HostGetDevPointer              func(src uintptr, dev uint32, dst *uintptr) error
+	// The driver's information calls (rt/stack/info.go): the device count,
+	// the id maps, the platform, the SoC name, resource capacities.
+	GetDevNum             func(num *uint32) error
+	DeviceGetPhyIDByIndex func(index uint32, phy *uint32) error
+	DeviceGetIndexByPhyID func(phy uint32, index *uint32) error
+	GetPlatformInfo       func(info *uint32) error
+	GetSocVersion         func(dev uint32, buf []byte) error
+	ResourceInfoQuery     func(dev, ts uint32, typ int32, out *hal.ResourceInfo) error
+	GetDeviceSplitMode    func(dev uint32, mode *uint32) error
 }
 
 // HAL is set once at load; see HALCalls.
