@@ -141,6 +141,7 @@ func wireStack() {
 		}
 	}
 	wireHALMbuf() // libfake/hal_mbuf.go
+	wireStackHost(set)
 }
 
 // crossed is the error of an interposed rt* call's result.

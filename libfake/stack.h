@@ -68,6 +68,19 @@ enum {
     NPU_X_halMemAddressFree,
     NPU_X_halMemMap,
     NPU_X_halMemUnmap,
+    /* Host memory registration and IPC shared memory (libfake/stack_host.c):
+     * rtsHostRegister, rtHostRegisterV2, rtsHostUnregister,
+     * rtHostMemMapCapabilities, the rtsIpcMem* calls and rtIpcSetMemoryAttr,
+     * and the aclrt* calls over them. */
+    NPU_X_halHostRegister,
+    NPU_X_halHostUnregisterEx,
+    NPU_X_halHostRegisterCapabilities,
+    NPU_X_halShmemCreateHandle,
+    NPU_X_halShmemSetAttribute,
+    NPU_X_halShmemSetPidHandle,
+    NPU_X_halShmemOpenHandle,
+    NPU_X_halShmemCloseHandle,
+    NPU_X_halShmemDestroyHandle,
     NPU_X_COUNT
 };
 
@@ -172,5 +185,17 @@ int32_t npu_x_halMbufCopyRef(uintptr_t mbuf, uintptr_t *newMbuf);
 int32_t npu_x_halMbufChainAppend(uintptr_t head, uintptr_t mbuf);
 int32_t npu_x_halMbufChainGetMbufNum(uintptr_t head, uint32_t *num);
 int32_t npu_x_halMbufChainGetMbuf(uintptr_t head, uint32_t index, uintptr_t *mbuf);
+/* Host memory registration and IPC shared memory (stack_host.c). Addresses
+ * travel as uintptr_t; a name is NUL-terminated, and CreateHandle writes
+ * at most name_len bytes into name. */
+int32_t npu_x_halHostRegister(uintptr_t src, uint64_t size, uint32_t flag, uint32_t devid, uintptr_t *dst);
+int32_t npu_x_halHostUnregisterEx(uintptr_t src, uint32_t devid, uint32_t flag);
+int32_t npu_x_halHostRegisterCapabilities(uint32_t devid, uint32_t acc, uint32_t *cap);
+int32_t npu_x_halShmemCreateHandle(uintptr_t vptr, size_t size, char *name, uint32_t name_len);
+int32_t npu_x_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr);
+int32_t npu_x_halShmemSetPidHandle(const char *name, int32_t *pid, int num);
+int32_t npu_x_halShmemOpenHandle(const char *name, uintptr_t *vptr);
+int32_t npu_x_halShmemCloseHandle(uintptr_t vptr);
+int32_t npu_x_halShmemDestroyHandle(const char *name);
 
 #endif

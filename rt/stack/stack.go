@@ -103,6 +103,19 @@ type HALCalls struct {
 	AddressFree    func(p uintptr) error
 	MemMap         func(p uintptr, size, offset, h, flag uint64) error
 	MemUnmap       func(p uintptr) error
+	// Host memory registration and IPC shared memory (rt/stack/host.go:
+	// rtsHostRegister, rtHostRegisterV2, rtsHostUnregister,
+	// rtHostMemMapCapabilities, the rtsIpcMem* calls, rtIpcSetMemoryAttr
+	// and the aclrt* calls over them).
+	HostRegister             func(src uintptr, size uint64, flag, dev uint32, dst *uintptr) error
+	HostUnregisterEx         func(src uintptr, dev, flag uint32) error
+	HostRegisterCapabilities func(dev, acc uint32, out *uint32) error
+	ShmemCreateHandle        func(vptr uintptr, size uint64, nameLen uint32) (string, error)
+	ShmemSetAttribute        func(name string, typ uint32, attr uint64) error
+	ShmemSetPidHandle        func(name string, pids []int32) error
+	ShmemOpenHandle          func(name string, out *uintptr) error
+	ShmemCloseHandle         func(vptr uintptr) error
+	ShmemDestroyHandle       func(name string) error
 }
 
 // HAL is set once at load; see HALCalls.
