@@ -46,7 +46,9 @@ func wireStackHost(set func(C.int) bool) {
 			if err := crossedDrv(C.NPU_X_halShmemCreateHandle, r); err != nil {
 				return "", err
 			}
-			return C.GoStringN(buf, C.int(C.strnlen(buf, C.size_t(nameLen)))), nil
+			// At most nameLen-1 characters: the caller's buffer of
+			// nameLen bytes keeps its NUL.
+			return C.GoStringN(buf, C.int(C.strnlen(buf, C.size_t(max(nameLen, 1)-1)))), nil
 		}
 	}
 	if set(C.NPU_X_halShmemSetAttribute) {
