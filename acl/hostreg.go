@@ -6,8 +6,10 @@ import (
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
-// Host memory registration (semantics.md §9) over emu.VMM: registered host
-// memory is read and written by kernels without a copy. The device pointer
+// Host memory registration (semantics.md §9) through the driver's
+// halHostRegister family, across the library boundary (rt/core/hostreg.go,
+// rt/stack): registered host memory is read and written by kernels without
+// a copy. The device pointer
 // is the host pointer itself (the emulated devices share this process's
 // page tables); copies treat registered memory as pinned host memory.
 
