@@ -44,7 +44,13 @@ func GetDeviceInfo(t *core.Thread, id uint32, attr int32, value *int64) error {
 		}
 		v = 0
 	case abi.ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
-		v = int64(d.Emu.HBM.Total())
+		// The driver's answer (halMemGetInfo through its exported
+		// symbol): a quota hook's total is what the program reads.
+		total, err := core.DeviceMemTotal(fn, d)
+		if err != nil {
+			return err
+		}
+		v = int64(total)
 	case abi.ACL_DEV_ATTR_L2_CACHE_SIZE:
 		v = int64(s.L2Bytes)
 	case abi.ACL_DEV_ATTR_SMP_ID, abi.ACL_DEV_ATTR_MAINBOARD_ID:

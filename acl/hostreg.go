@@ -2,13 +2,14 @@ package acl
 
 import (
 	"github.com/npuemu/npuemu/abi"
-	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 	"github.com/npuemu/npuemu/rt/stack"
 )
 
-// Host memory registration (semantics.md §9) over emu.VMM: registered host
-// memory is read and written by kernels without a copy. The device pointer
+// Host memory registration (semantics.md §9) through the driver's
+// halHostRegister family, across the library boundary (rt/core/hostreg.go,
+// rt/stack): registered host memory is read and written by kernels without
+// a copy. The device pointer
 // is the host pointer itself (the emulated devices share this process's
 // page tables); copies treat registered memory as pinned host memory.
 
@@ -29,7 +30,7 @@ func HostRegister(t *core.Thread, p uintptr, size uint64, typ uint32, devPtr *ui
 	default:
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: type %d is not an aclrtHostRegisterType", fn, typ)
 	}
-	dp, err := core.HostRegister(t, fn, p, size, typ, true)
+	dp, err := core.HostRegister(t, fn, p, size, true)
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func HostRegisterV2(t *core.Thread, p uintptr, size uint64, flag uint32) error {
 			}
 		}
 	}
-	_, err := core.HostRegister(t, fn, p, size, flag, flag&abi.ACL_HOST_REG_MAPPED != 0)
+	_, err := core.HostRegister(t, fn, p, size, flag&abi.ACL_HOST_REG_MAPPED != 0)
 	return err
 }
 
@@ -100,11 +101,8 @@ func HostUnregister(t *core.Thread, p uintptr) error {
 	if p == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: ptr must not be NULL", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
-		return err
-	}
-	return core.HostRegErr(fn, v.HostUnregister(p, -1))
+	// halHostUnregisterEx across the library boundary (rtsHostUnregister).
+	return core.HostUnregister(t, fn, p)
 }
 
 // HostMemMapCapabilities implements aclrtHostMemMapCapabilities.
@@ -119,23 +117,14 @@ func HostMemMapCapabilities(t *core.Thread, dev uint32, hac uint32, out *uint32)
 	if err := core.CheckDeviceID(fn, int32(dev)); err != nil {
 		return err
 	}
-	*out = abi.ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED
-	if hacEngines[hac].ReachesHostMemory() {
-		*out = abi.ACL_RT_HOST_MEM_MAP_SUPPORTED
+	// The driver answers (rtHostMemMapCapabilities →
+	// halHostRegisterCapabilities, across the library boundary):
+	// drvAccModuleType is numbered as aclrtHacType, and
+	// HOST_MEM_MAP_(NOT_)SUPPORTED as ACL_RT_HOST_MEM_MAP_(NOT_)SUPPORTED.
+	var c uint32
+	if err := stack.HostRegisterCapabilities(dev, hac, &c); err != nil {
+		return driverErr(fn, err)
 	}
+	*out = c
 	return nil
-}
-
-// hacEngines decodes aclrtHacType into the model's engines.
-var hacEngines = [abi.ACL_RT_HAC_TYPE_CCU + 1]emu.Engine{
-	abi.ACL_RT_HAC_TYPE_STARS:   emu.EngineTaskScheduler,
-	abi.ACL_RT_HAC_TYPE_AICPU:   emu.EngineAICPU,
-	abi.ACL_RT_HAC_TYPE_AIC:     emu.EngineAICore,
-	abi.ACL_RT_HAC_TYPE_AIV:     emu.EngineVectorCore,
-	abi.ACL_RT_HAC_TYPE_PCIEDMA: emu.EnginePCIeDMA,
-	abi.ACL_RT_HAC_TYPE_RDMA:    emu.EngineRDMA,
-	abi.ACL_RT_HAC_TYPE_SDMA:    emu.EngineSDMA,
-	abi.ACL_RT_HAC_TYPE_DVPP:    emu.EngineDVPP,
-	abi.ACL_RT_HAC_TYPE_UDMA:    emu.EngineUDMA,
-	abi.ACL_RT_HAC_TYPE_CCU:     emu.EngineCCU,
 }

@@ -131,19 +131,18 @@ func accessFlags(a emu.Access) uint64 {
 	return abi.MEM_ACCESS_TYPE_MAX
 }
 
-// accessLinkRoute decodes an ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_* value
-// (checked in range) into the model's memory-map route. Link n is route n,
-// as aclrtIpcMemSetAttr has always passed it down (the driver's MEM_MAP_*
-// routes have the same numbers), so a halShmemGetAttribute of MEM_MAP
-// reads back the number the ACL call set.
-func accessLinkRoute(link uint64) uint64 {
+// accessLinkMapPath converts an ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_* value
+// (checked in range) into the driver's MEM_MAP_* path, the value of
+// halShmemSetAttribute(SHMEM_ATTR_TYPE_MEM_MAP). Link n is path n, so a
+// halShmemGetAttribute of MEM_MAP reads back the number the ACL call set.
+func accessLinkMapPath(link uint64) uint64 {
 	switch link {
 	case abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO:
-		return emu.RouteDefault
+		return abi.MEM_MAP_DEFAULT_PATH
 	case abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS:
-		return emu.RouteExbus
+		return abi.MEM_MAP_EXBUS
 	case abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH:
-		return emu.RouteUBOnePort
+		return abi.MEM_MAP_UB_ONE_PORT_PATH
 	}
-	return emu.RouteUBMultiPort
+	return abi.MEM_MAP_UB_MULTI_PORT_PATH
 }

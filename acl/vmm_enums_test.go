@@ -49,13 +49,13 @@ func TestVMMEnumDecoding(t *testing.T) {
 	assert.Equal(t, uint64(abi.ACL_RT_MEM_ACCESS_FLAGS_NONE), accessFlags(emu.AccessNone))
 	assert.Equal(t, uint64(abi.MEM_ACCESS_TYPE_MAX), accessFlags(emu.AccessUnset))
 
-	for link, route := range map[uint64]uint64{
-		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO:                emu.RouteDefault,
-		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS:               emu.RouteExbus,
-		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH:   emu.RouteUBOnePort,
-		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH: emu.RouteUBMultiPort,
+	for link, path := range map[uint64]uint64{
+		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO:                abi.MEM_MAP_DEFAULT_PATH,
+		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS:               abi.MEM_MAP_EXBUS,
+		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH:   abi.MEM_MAP_UB_ONE_PORT_PATH,
+		abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH: abi.MEM_MAP_UB_MULTI_PORT_PATH,
 	} {
-		assert.Equal(t, route, accessLinkRoute(link))
-		assert.Equal(t, link, route, "link n is route n, as before")
+		assert.Equal(t, path, accessLinkMapPath(link))
+		assert.Equal(t, link, path, "link n is path n, as before")
 	}
 }

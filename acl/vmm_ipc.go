@@ -141,8 +141,12 @@ func MemSetPidToShareableHandle(t *core.Thread, fn string, s uint64, pids []int3
 }
 
 // IpcMemGetExportKey implements aclrtIpcMemGetExportKey: size bytes of
-// device memory starting on a page boundary are exported under a key of
-// at most 64 characters, returned NUL-terminated in a 65-byte buffer.
+// device memory from the start of an allocation are exported under a key
+// of at most 64 characters, returned NUL-terminated in a 65-byte buffer.
+// The work is the driver's (rtsIpcMemGetExportKey → halShmemCreateHandle,
+// and halShmemSetAttribute(SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER) for
+// DISABLE_PID_VALIDATION, across the library boundary), so the driver's
+// rule applies: the address is the start of a device allocation.
 func IpcMemGetExportKey(t *core.Thread, devPtr uintptr, size uint64, keyBuf bool, keyLen uint64, flags uint64) (string, error) {
 	const fn = "aclrtIpcMemGetExportKey"
 	switch {
@@ -159,15 +163,14 @@ func IpcMemGetExportKey(t *core.Thread, devPtr uintptr, size uint64, keyBuf bool
 	if err != nil {
 		return "", err
 	}
-	v := n.VMM()
-	name, err := v.ShmemCreate(devPtr, size, false)
+	name, err := stack.ShmemCreateHandle(devPtr, size, ipcKeyLen)
 	if err != nil {
-		return "", core.WrapWithAPI(fn, err)
+		return "", driverErr(fn, err)
 	}
 	if flags == abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION {
-		if err := v.ShmemSetAttr(name, emu.ShmemNoWhitelist, emu.ShmemWhitelistOff); err != nil {
-			_ = v.ShmemDestroy(name)
-			return "", core.WrapWithAPI(fn, err)
+		if err := stack.ShmemSetAttribute(name, abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER, abi.SHMEM_NO_WLIST_ENABLE); err != nil {
+			_ = stack.ShmemDestroyHandle(name) // the export is withdrawn: the call failed
+			return "", driverErr(fn, err)
 		}
 	}
 	core.VMMShare.Mu.Lock()
@@ -196,11 +199,11 @@ func IpcMemSetImportPid(t *core.Thread, key string, null bool, pids []int32) err
 	if len(pids) == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: pid must not be NULL and num not 0", fn)
 	}
-	v, err := theVMM(fn)
-	if err != nil {
+	if _, err := theVMM(fn); err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, v.ShmemSetPids(key, pids))
+	// halShmemSetPidHandle across the library boundary (rtsIpcMemSetImportPid).
+	return driverErr(fn, stack.ShmemSetPidHandle(key, pids))
 }
 
 // IpcMemSetAttr implements aclrtIpcMemSetAttr (ACCESS_LINK: the link
@@ -216,11 +219,12 @@ func IpcMemSetAttr(t *core.Thread, key string, null bool, typ uint32, attr uint6
 	if attr > abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: access link %d out of range (0..%d)", fn, attr, abi.ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH)
 	}
-	_, n, err := core.SoC(fn)
-	if err != nil {
+	if _, _, err := core.SoC(fn); err != nil {
 		return err
 	}
-	return core.WrapWithAPI(fn, n.VMM().ShmemSetAttr(key, emu.ShmemMapRoute, accessLinkRoute(attr)))
+	// halShmemSetAttribute(SHMEM_ATTR_TYPE_MEM_MAP) across the library
+	// boundary (rtIpcSetMemoryAttr).
+	return driverErr(fn, stack.ShmemSetAttribute(key, abi.SHMEM_ATTR_TYPE_MEM_MAP, accessLinkMapPath(attr)))
 }
 
 // IpcMemImportByKey implements aclrtIpcMemImportByKey: the exported memory
@@ -240,9 +244,12 @@ func IpcMemImportByKey(t *core.Thread, out *uintptr, key string, null bool, flag
 	if err != nil {
 		return err
 	}
-	p, err := n.VMM().ShmemOpen(key, -1, core.SelfPID())
-	if err != nil {
-		return core.WrapWithAPI(fn, err)
+	// halShmemOpenHandle across the library boundary
+	// (rtsIpcMemImportByKey): the memory is opened for the exporter's
+	// device, which every emulated device reaches.
+	var p uintptr
+	if err := stack.ShmemOpenHandle(key, &p); err != nil {
+		return driverErr(fn, err)
 	}
 	core.VMMShare.Mu.Lock()
 	core.IpcState(n)
@@ -265,7 +272,6 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 	if err != nil {
 		return err
 	}
-	v := n.VMM()
 	core.VMMShare.Mu.Lock()
 	core.IpcState(n)
 	list := core.VMMShare.Imports[key]
@@ -277,7 +283,8 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 			core.VMMShare.Imports[key] = list[:k-1]
 		}
 		core.VMMShare.Mu.Unlock()
-		return core.WrapWithAPI(fn, v.ShmemClose(p))
+		// halShmemCloseHandle across the library boundary (rtsIpcMemClose).
+		return driverErr(fn, stack.ShmemCloseHandle(p))
 	}
 	mine := core.VMMShare.Exported[key]
 	delete(core.VMMShare.Exported, key)
@@ -285,5 +292,6 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 	if !mine {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: key %q was neither exported nor imported by this process (closed already?)", fn, key)
 	}
-	return core.WrapWithAPI(fn, v.ShmemDestroy(key))
+	// halShmemDestroyHandle across the library boundary (rtsIpcMemClose).
+	return driverErr(fn, stack.ShmemDestroyHandle(key))
 }

@@ -46,7 +46,10 @@ func HostRegister(src uintptr, size uint64, flag, dev uint32, dst *uintptr) erro
 	if err != nil {
 		return err
 	}
-	p, err := v.HostRegister(src, size, int(dev), flag, true)
+	// HOST_MEM_MAP_DMA page-locks the memory for the copy engines without
+	// giving it a device address (halMemHostGetDevPointer refuses it); the
+	// other map types map it for the device.
+	p, err := v.HostRegister(src, size, int(dev), flag, flag&regTypeMask != abi.HOST_MEM_MAP_DMA)
 	if err != nil {
 		return wrap(fn, err)
 	}

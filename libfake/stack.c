@@ -76,6 +76,16 @@ static const char *const cross_names[NPU_X_COUNT] = {
     [NPU_X_halGetSocVersion] = "halGetSocVersion",
     [NPU_X_halResourceInfoQuery] = "halResourceInfoQuery",
     [NPU_X_halGetDeviceSplitMode] = "halGetDeviceSplitMode",
+    /* Host memory registration and IPC shared memory (stack_host.c). */
+    [NPU_X_halHostRegister] = "halHostRegister",
+    [NPU_X_halHostUnregisterEx] = "halHostUnregisterEx",
+    [NPU_X_halHostRegisterCapabilities] = "halHostRegisterCapabilities",
+    [NPU_X_halShmemCreateHandle] = "halShmemCreateHandle",
+    [NPU_X_halShmemSetAttribute] = "halShmemSetAttribute",
+    [NPU_X_halShmemSetPidHandle] = "halShmemSetPidHandle",
+    [NPU_X_halShmemOpenHandle] = "halShmemOpenHandle",
+    [NPU_X_halShmemCloseHandle] = "halShmemCloseHandle",
+    [NPU_X_halShmemDestroyHandle] = "halShmemDestroyHandle",
 };
 
 const char *npu_stack_name(int i) { return (i >= 0 && i < NPU_X_COUNT) ? cross_names[i] : "?"; }

@@ -144,6 +144,7 @@ func wireStack() {
 	wireStackCopy()
 	wireStackVMM()
 	wireStackInfo()
+	wireStackHost(set)
 }
 
 // crossed is the error of an interposed rt* call's result.

@@ -106,6 +106,19 @@ enum {
     NPU_X_halGetSocVersion,
     NPU_X_halResourceInfoQuery,
     NPU_X_halGetDeviceSplitMode,
+    /* Host memory registration and IPC shared memory (libfake/stack_host.c):
+     * rtsHostRegister, rtHostRegisterV2, rtsHostUnregister,
+     * rtHostMemMapCapabilities, the rtsIpcMem* calls and rtIpcSetMemoryAttr,
+     * and the aclrt* calls over them. */
+    NPU_X_halHostRegister,
+    NPU_X_halHostUnregisterEx,
+    NPU_X_halHostRegisterCapabilities,
+    NPU_X_halShmemCreateHandle,
+    NPU_X_halShmemSetAttribute,
+    NPU_X_halShmemSetPidHandle,
+    NPU_X_halShmemOpenHandle,
+    NPU_X_halShmemCloseHandle,
+    NPU_X_halShmemDestroyHandle,
     NPU_X_COUNT
 };
 
@@ -248,5 +261,17 @@ int32_t npu_x_drvGetPlatformInfo(uint32_t *info);
 int32_t npu_x_halGetSocVersion(uint32_t dev, char *buf, uint32_t len);
 int32_t npu_x_halResourceInfoQuery(uint32_t dev, uint32_t ts, int32_t type, void *info);
 int32_t npu_x_halGetDeviceSplitMode(uint32_t dev, uint32_t *mode);
+/* Host memory registration and IPC shared memory (stack_host.c). Addresses
+ * travel as uintptr_t; a name is NUL-terminated, and CreateHandle writes
+ * at most name_len bytes into name. */
+int32_t npu_x_halHostRegister(uintptr_t src, uint64_t size, uint32_t flag, uint32_t devid, uintptr_t *dst);
+int32_t npu_x_halHostUnregisterEx(uintptr_t src, uint32_t devid, uint32_t flag);
+int32_t npu_x_halHostRegisterCapabilities(uint32_t devid, uint32_t acc, uint32_t *cap);
+int32_t npu_x_halShmemCreateHandle(uintptr_t vptr, size_t size, char *name, uint32_t name_len);
+int32_t npu_x_halShmemSetAttribute(const char *name, uint32_t type, uint64_t attr);
+int32_t npu_x_halShmemSetPidHandle(const char *name, int32_t *pid, int num);
+int32_t npu_x_halShmemOpenHandle(const char *name, uintptr_t *vptr);
+int32_t npu_x_halShmemCloseHandle(uintptr_t vptr);
+int32_t npu_x_halShmemDestroyHandle(const char *name);
 
 #endif

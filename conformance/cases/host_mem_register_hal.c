@@ -2,7 +2,8 @@
  * (hal-api.md §3.4): halHostRegister with HOST_MEM_MAP_DEV returns a
  * device pointer that halMemHostGetDevPointer finds again (inside the
  * range too), registration must be page aligned and not overlap, and
- * unregistering needs the registered start.
+ * unregistering needs the registered start; HOST_MEM_MAP_DMA registers
+ * without a device address.
  *
  * link: -lascendcl -lascend_hal
  * needs: emulator
@@ -45,6 +46,12 @@ int main(void)
     CHECK_DRV(halHostUnregisterEx(p, 0, HOST_MEM_MAP_DEV), DRV_ERROR_NONE);
     CHECK_DRV(halHostUnregister(p, 0), DRV_ERROR_NOT_EXIST);
     CHECK_DRV(halMemHostGetDevPointer(p, 0, &q), DRV_ERROR_NOT_EXIST);
+
+    /* HOST_MEM_MAP_DMA page-locks the memory for the copy engines: no
+     * device address. */
+    CHECK_DRV(halHostRegister(p, 4096, HOST_MEM_MAP_DMA, 0, &q), DRV_ERROR_NONE);
+    CHECK_DRV(halMemHostGetDevPointer(p, 0, &q), DRV_ERROR_INVALID_VALUE);
+    CHECK_DRV(halHostUnregisterEx(p, 0, HOST_MEM_MAP_DMA), DRV_ERROR_NONE);
     free(raw);
     return 0;
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/rt/stack"
 )
 
 // HostRegErr converts the driver's answers to the runtime's codes for
@@ -22,16 +23,62 @@ func HostRegErr(fn string, err error) error {
 	return WrapWithAPI(fn, err)
 }
 
-// HostRegister registers for the current device.
-func HostRegister(t *Thread, fn string, p uintptr, size uint64, flags uint32, mapped bool) (uintptr, error) {
+// HostRegister registers for the current device through the driver's
+// halHostRegister (rt/stack: an interposed definition decides): mapped
+// memory is HOST_MEM_MAP_DEV, which gives the device address; pinned-only
+// memory is HOST_MEM_MAP_DMA (page-locked for the copy engines, no device
+// address).
+func HostRegister(t *Thread, fn string, p uintptr, size uint64, mapped bool) (uintptr, error) {
 	c, err := Current(t, fn)
 	if err != nil {
 		return 0, err
 	}
-	_, n, err := SoC(fn)
-	if err != nil {
+	if _, _, err := SoC(fn); err != nil {
 		return 0, err
 	}
-	out, err := n.VMM().HostRegister(p, size, int(c.Dev.ID), flags, mapped)
-	return out, HostRegErr(fn, err)
+	flag := uint32(abi.HOST_MEM_MAP_DMA)
+	if mapped {
+		flag = abi.HOST_MEM_MAP_DEV
+	}
+	var out uintptr
+	if err := stack.HostRegister(p, size, flag, uint32(c.Dev.ID), &out); err != nil {
+		return 0, hostRegDriverErr(fn, err)
+	}
+	return out, nil
+}
+
+// HostUnregister ends the registration that starts at p through the
+// driver's halHostUnregisterEx, for the device and with the map type it
+// was registered with (the runtime's record of it: the model's
+// registration). An address no registration holds is asked for the current
+// device (device 0 without one), and the driver refuses it.
+func HostUnregister(t *Thread, fn string, p uintptr) error {
+	_, n, err := SoC(fn)
+	if err != nil {
+		return err
+	}
+	dev, flag := uint32(0), uint32(abi.HOST_MEM_MAP_DEV)
+	if r, ok := n.VMM().Registered(p); ok {
+		dev, flag = uint32(r.Dev), r.Flags&(1<<abi.MEM_PROC_TYPE_BIT-1)
+	} else if c, err := Current(t, fn); err == nil {
+		dev = uint32(c.Dev.ID)
+	}
+	return hostRegDriverErr(fn, stack.HostUnregisterEx(p, dev, flag))
+}
+
+// hostRegDriverErr converts the driver's answer to registration to the
+// runtime's code: an overlapping registration
+// (DRV_ERROR_REPEATED_USERD) is ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+// an unknown one (DRV_ERROR_NOT_EXIST) ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+// any other driver code as rt-types.md §8.4 says.
+func hostRegDriverErr(fn string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
+		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
+	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
+		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
+	}
+	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, abi.MessageOf(err))
 }

@@ -179,6 +179,21 @@ func RuntimeMemGetInfoEx(t *Thread, typ uint32, free, total *uint64) error {
 	return nil
 }
 
+// DeviceMemTotal is the device memory the driver reports for d
+// (halMemGetInfo: its normal plus huge pages), as rtsDeviceGetInfo's
+// total-memory attribute reads it.
+func DeviceMemTotal(fn string, d *Device) (uint64, error) {
+	kind := uint32(abi.MEM_INFO_TYPE_HBM_SIZE)
+	if ddrDevice(d.Emu) {
+		kind = abi.MEM_INFO_TYPE_DDR_SIZE
+	}
+	var info hal.MemPhyInfo
+	if err := stack.MemGetInfo(uint32(d.ID), kind, &info); err != nil {
+		return 0, abi.Errorf(abi.RTCodeOf(err), "%s: halMemGetInfo: %s", fn, abi.MessageOf(err))
+	}
+	return info.Total + info.Huge_total, nil
+}
+
 // rtErr turns an error of the ACL objects into one with the rt code.
 func rtErr(err error) error {
 	if err == nil {

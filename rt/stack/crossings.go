@@ -1,7 +1,5 @@
 package stack
 
-import "slices"
-
 // Crossings lists, per rt* function, the driver calls (hal*/drv*) its
 // npuemu implementation makes through the driver's exported symbols — the
 // calls a hook on libascend_hal.so sees, in both layouts. Every pair is a
@@ -22,10 +20,10 @@ var Crossings = map[string][]string{
 	"rtDisableP2P":          {"halDeviceDisableP2P"},
 	"rtDeviceCanAccessPeer": {"halDeviceCanAccessPeer"},
 	// Information.
-	"rtGetMemUsageInfo": {"halGetMemUsageInfo"},
-	"rtGetDeviceInfo":   {"halGetDeviceInfo"},
+	"rtGetMemUsageInfo": {"halGetMemUsageInfo", "drvGetDevNum"},
+	"rtGetDeviceInfo":   {"halGetDeviceInfo", "drvGetDevNum"},
 	// Physical memory, reservations and mappings.
-	"rtMallocPhysical":    {"halMemCreate"},
+	"rtMallocPhysical":    {"halMemCreate", "drvGetDevNum"},
 	"rtFreePhysical":      {"halMemRelease"},
 	"rtReserveMemAddress": {"halMemAddressReserve"},
 	"rtReleaseMemAddress": {"halMemAddressFree"},
@@ -51,21 +49,70 @@ var Crossings = map[string][]string{
 	// VMM queries, sharing, managed memory, host pointers (rt/stack/vmm.go).
 	"rtMemSetAccess":                         {"halMemSetAccess"},
 	"rtMemGetAccess":                         {"halMemGetAccess"},
-	"rtMemGetAllocationGranularity":          {"halMemGetAllocationGranularity"},
+	"rtMemGetAllocationGranularity":          {"halMemGetAllocationGranularity", "drvGetDevNum"},
 	"rtMemRetainAllocationHandle":            {"halMemRetainAllocationHandle"},
 	"rtMemGetAddressRange":                   {"halMemGetAddressRange"},
 	"rtMemGetAllocationPropertiesFromHandle": {"halMemGetAllocationPropertiesFromHandle"},
 	"rtMemMapSelectedLink":                   {"halMemGetAddressRange", "halMemRetainAllocationHandle", "halMemMap", "halMemRelease"},
 	"rtsMemExportToShareableHandle":          {"halMemExportToShareableHandle"},
 	"rtMemExportToShareableHandleV2":         {"halMemExportToShareableHandleV2"},
-	"rtMemImportFromShareableHandle":         {"halMemImportFromShareableHandle"},
-	"rtMemImportFromShareableHandleV2":       {"halMemImportFromShareableHandleV2"},
+	"rtMemImportFromShareableHandle":         {"halMemImportFromShareableHandle", "drvGetDevNum"},
+	"rtMemImportFromShareableHandleV2":       {"halMemImportFromShareableHandleV2", "drvGetDevNum"},
 	"rtMemSetPidToShareableHandle":           {"halMemSetPidToShareableHandle"},
 	"rtMemSetPidToShareableHandleV2":         {"halMemSetPidToShareableHandle"},
-	"rtMemManagedAdvise":                     {"halMemManagedAdvise"},
+	"rtMemManagedAdvise":                     {"halMemManagedAdvise", "drvGetDevNum"},
 	"rtMemManagedGetAttr":                    {"halMemManagedRangeGetAttributes"},
 	"rtMemManagedGetAttrs":                   {"halMemManagedRangeGetAttributes"},
 	"rtHostGetDevicePointer":                 {"halMemHostGetDevPointer"},
+	// Host memory registration and IPC shared memory (rt/stack/host.go).
+	"rtsHostRegister":          {"halHostRegister"},
+	"rtHostRegisterV2":         {"halHostRegister"},
+	"rtsHostUnregister":        {"halHostUnregisterEx"},
+	"rtHostMemMapCapabilities": {"halHostRegisterCapabilities", "drvGetDevNum"},
+	"rtsIpcMemGetExportKey":    {"halShmemCreateHandle", "halShmemSetAttribute"},
+	"rtsIpcMemSetImportPid":    {"halShmemSetPidHandle"},
+	"rtsIpcMemImportByKey":     {"halShmemOpenHandle"},
+	"rtsIpcMemClose":           {"halShmemCloseHandle", "halShmemDestroyHandle"},
+	"rtIpcSetMemoryAttr":       {"halShmemSetAttribute"},
+	// The driver's information calls (rt/stack/info.go): the device count
+	// is asked in one place (core.DeviceCount), by every device-id check of
+	// the functions whose rows list drvGetDevNum; the SoC name once per
+	// process (core.SocName).
+	"rtGetDeviceCount":               {"drvGetDevNum"},
+	"rtSetDevice":                    {"drvGetDevNum"},
+	"rtSetDeviceWithoutTsd":          {"drvGetDevNum"},
+	"rtDeviceReset":                  {"drvGetDevNum"},
+	"rtDeviceResetWithoutTsd":        {"drvGetDevNum"},
+	"rtDeviceResetForce":             {"drvGetDevNum"},
+	"rtCtxCreateEx":                  {"drvGetDevNum"},
+	"rtsGetPrimaryCtxState":          {"drvGetDevNum"},
+	"rtDeviceStatusQuery":            {"drvGetDevNum"},
+	"rtDeviceTaskAbort":              {"drvGetDevNum"},
+	"rtSetDefaultDeviceId":           {"drvGetDevNum"},
+	"rtGetFaultEvent":                {"drvGetDevNum"},
+	"rtsGetErrorVerbose":             {"drvGetDevNum"},
+	"rtsRepairError":                 {"drvGetDevNum"},
+	"rtGetMemUceInfo":                {"drvGetDevNum"},
+	"rtMemUceRepair":                 {"drvGetDevNum"},
+	"rtsSetDeviceResLimit":           {"drvGetDevNum"},
+	"rtsGetDeviceResLimit":           {"drvGetDevNum"},
+	"rtsResetDeviceResLimit":         {"drvGetDevNum"},
+	"rtsDeviceGetCapability":         {"drvGetDevNum"},
+	"rtsDeviceGetInfo":               {"drvGetDevNum", "drvDeviceGetPhyIdByIndex", "halGetDeviceSplitMode", "halMemGetInfo"},
+	"rtDeviceGetPCIBusId":            {"drvGetDevNum"},
+	"rtDeviceGetByPCIBusId":          {"drvGetDevNum"},
+	"rtGetDeviceUuid":                {"drvGetDevNum"},
+	"rtMemManagedPrefetchAsync":      {"drvGetDevNum"},
+	"rtMemManagedPrefetchBatchAsync": {"drvGetDevNum"},
+	"rtMemPrefetchToDevice":          {"drvGetDevNum"},
+	"rtsGetLogicDevIdByUserDevId":    {"drvGetDevNum"},
+	"rtGetDevicePhyIdByIndex":        {"drvDeviceGetPhyIdByIndex"},
+	"rtsGetPhyDevIdByLogicDevId":     {"drvDeviceGetPhyIdByIndex"},
+	"rtsGetLogicDevIdByPhyDevId":     {"drvDeviceGetIndexByPhyId"},
+	"rtGetRunMode":                   {"drvGetPlatformInfo"},
+	"rtGetSocVersion":                {"halGetSocVersion"},
+	"rtsEventGetAvailNum":            {"halResourceInfoQuery"},
+	"rtsStreamGetAvailableNum":       {"halResourceInfoQuery"},
 }
 
 // NotCrossed says, per driver function, why npuemu's runtime does not
@@ -93,6 +140,11 @@ var NotCrossed = map[string]string{
 	"halMemAddressFree": "made where Crossings lists it; see halMemAddressReserve",
 	"halMemMap":         "made where Crossings lists it; see halMemCreate (events)",
 	"halMemUnmap":       "made where Crossings lists it; see halMemCreate",
+	"halMemGetInfo": "made where Crossings lists it (rtMemGetInfoEx, rtsDeviceGetInfo's total memory); npuemu's memory pools reserve nothing " +
+		"when created (rtMemPoolCreate) and rtsCheckMemType classifies addresses from npuemu's own allocation records",
+	"halGetDeviceInfo": "made where Crossings lists it (rtGetDeviceInfo, whose answer is the driver's (module, info) value); in the other rows " +
+		"the vendor runtime reads device facts while opening a device or context, or for utilization, sharing, UCE repair and capabilities, " +
+		"which npuemu's runtime answers from its SoC catalogue and device model",
 	"halDeviceEnableP2P": "made where Crossings lists it (the peer-access switch the program turns on); the vendor's import rows also open " +
 		"the link to the exporting device, npuemu's imports map the exporter's memory without changing the switch",
 	// The synchronous copy family (rt/stack/copy.go).
@@ -107,6 +159,24 @@ var NotCrossed = map[string]string{
 	"halMemShareHandleInfoGet":      "not in npuemu's driver (hal-api.md lists no such symbol): the exporter's physical device of a handle; npuemu's import takes devId as given (physical ids are logical ids)",
 	"halGetHostID":                  "not in npuemu's driver (hal-api.md lists no such symbol): a host id for FABRIC handles across servers, which npuemu refuses",
 	"drvMemPrefetchToDevice":        "npuemu's rtMemPrefetchToDevice (aclrtMemP2PMap's step) gives the peer device a mapping of managed pages (svm MapPeer, docs/svm.md) and only checks device memory; the driver call migrates the pages to the device (hal-api.md), different work, so it is not made",
+	// The driver's information calls (rt/stack/info.go).
+	"drvGetPlatformInfo":       "made where Crossings lists it (rtGetRunMode); in the other rows " + whyNoDeviceSide,
+	"drvDeviceGetPhyIdByIndex": "made where Crossings lists it; in the other rows " + whyDriverIndex,
+	"drvDeviceGetIndexByPhyId": "made where Crossings lists it; in the other rows " + whyDriverIndex,
+	"halGetAPIVersion":         "rtsDeviceGetCapability answers from the SoC catalogue (neither documented feature is modelled); no path of npuemu's runtime depends on the driver's API version",
+	"halGetDeviceInfoByBuff":   "npuemu's driver does not implement it (hal/support.go: no documented (module, info) pair or buffer layout), so rtGetDeviceUuid, rtDeviceGetPCIBusId, rtDeviceGetByPCIBusId, rtsGetErrorVerbose and rtGetMemUceInfo stay answered by the runtime (commit f4d6fbb): a driver that cannot answer cannot carry the work",
+	"halSetDeviceInfoByBuff":   "npuemu's driver does not implement it (no settable pair is documented); rtDeviceL2CacheFlush has no L2 to flush and checks its arguments only",
+	"halGetChipCapability":     "npuemu's driver does not implement it (hal/support.go: struct halCapabilityInfo's fields are not explained), so npuemu's runtime has no answer to ask for",
+	"drvMemDeviceOpen":         whyNoDriverOpen,
+	"drvMemDeviceClose":        whyNoDriverOpen,
+	"halSupportFeature":        "npuemu's driver answers false for every feature (hal/device.go) and npuemu's runtime takes no branch on any of them: a probe whose answer is not used is not made",
+	// Host memory registration and IPC shared memory (rt/stack/host.go).
+	"halHostRegister":           "made where Crossings lists it (the program's registrations); in the other rows " + whyRuntimeHostQueues,
+	"halHostUnregister":         "rtsHostUnregister unregisters with halHostUnregisterEx, naming the map type the range was registered with (HOST_MEM_MAP_DEV or HOST_MEM_MAP_DMA), which halHostUnregister cannot; in the teardown rows " + whyRuntimeHostQueues,
+	"halShmemOpenHandleByDevId": "rtsIpcMemImportByKey opens the memory for the exporter's device (halShmemOpenHandle): every emulated device reaches it, so no per-device open is needed, with or without ENABLE_PEER_ACCESS",
+	"halShmemOpenHandleV2":      "not in npuemu's HAL; halShmemOpenHandle already opens one name as often as asked",
+	"halShmemInfoGet":           "not in npuemu's HAL; the import needs no exporter's device id (see halShmemOpenHandleByDevId)",
+	"halShmemSetPodPid":         "not in npuemu's HAL; rtIpcMemImportPidInterServer refuses before the driver (one server is modelled, no super-pod device ids)",
 }
 
 // NotCrossedPairs excuses one (rt* function, driver call) pair of
@@ -125,144 +195,9 @@ var NotCrossedPairs = map[string]string{
 	"rtMemcpyAsyncEx halMemHostGetDevPointer":                          "as rtMemcpyAsync: no address translation for registered host memory",
 	"rtMemcpyAsyncWithOffset halMemHostGetDevPointer":                  "as rtMemcpyAsync: no address translation for registered host memory",
 	"rtsMemcpyBatchAsync halMemHostGetDevPointer":                      "as rtMemcpyAsync: no address translation for registered host memory",
-}
-
-// The driver's information calls (rt/stack/info.go; helper halinfo).
-// Decisions: the device count is asked in one place, core.DeviceCount
-// (rt/core/devcount.go), by every device-id check of the functions whose
-// rows list drvGetDevNum; the SoC name is asked once per process (per
-// node) and kept (rt/core/socname.go), so only the first of rtGetSocVersion
-// / aclrtGetSocName in a process makes the call.
-func init() {
-	for rt, drv := range map[string][]string{
-		"rtGetDeviceCount":                 {"drvGetDevNum"},
-		"rtSetDevice":                      {"drvGetDevNum"},
-		"rtSetDeviceWithoutTsd":            {"drvGetDevNum"},
-		"rtDeviceReset":                    {"drvGetDevNum"},
-		"rtDeviceResetWithoutTsd":          {"drvGetDevNum"},
-		"rtDeviceResetForce":               {"drvGetDevNum"},
-		"rtCtxCreateEx":                    {"drvGetDevNum"},
-		"rtsGetPrimaryCtxState":            {"drvGetDevNum"},
-		"rtDeviceStatusQuery":              {"drvGetDevNum"},
-		"rtDeviceTaskAbort":                {"drvGetDevNum"},
-		"rtSetDefaultDeviceId":             {"drvGetDevNum"},
-		"rtGetFaultEvent":                  {"drvGetDevNum"},
-		"rtsGetErrorVerbose":               {"drvGetDevNum"},
-		"rtsRepairError":                   {"drvGetDevNum"},
-		"rtGetMemUceInfo":                  {"drvGetDevNum"},
-		"rtMemUceRepair":                   {"drvGetDevNum"},
-		"rtsSetDeviceResLimit":             {"drvGetDevNum"},
-		"rtsGetDeviceResLimit":             {"drvGetDevNum"},
-		"rtsResetDeviceResLimit":           {"drvGetDevNum"},
-		"rtsDeviceGetCapability":           {"drvGetDevNum"},
-		"rtsDeviceGetInfo":                 {"drvGetDevNum", "drvDeviceGetPhyIdByIndex", "halGetDeviceSplitMode"},
-		"rtDeviceGetPCIBusId":              {"drvGetDevNum"},
-		"rtDeviceGetByPCIBusId":            {"drvGetDevNum"},
-		"rtGetDeviceUuid":                  {"drvGetDevNum"},
-		"rtHostMemMapCapabilities":         {"drvGetDevNum"},
-		"rtMallocPhysical":                 {"drvGetDevNum"},
-		"rtMemGetAllocationGranularity":    {"drvGetDevNum"},
-		"rtMemImportFromShareableHandle":   {"drvGetDevNum"},
-		"rtMemImportFromShareableHandleV2": {"drvGetDevNum"},
-		"rtMemManagedAdvise":               {"drvGetDevNum"},
-		"rtMemManagedPrefetchAsync":        {"drvGetDevNum"},
-		"rtMemManagedPrefetchBatchAsync":   {"drvGetDevNum"},
-		"rtMemPrefetchToDevice":            {"drvGetDevNum"},
-		"rtsGetLogicDevIdByUserDevId":      {"drvGetDevNum"},
-		"rtGetMemUsageInfo":                {"drvGetDevNum"},
-		"rtGetDeviceInfo":                  {"drvGetDevNum"},
-		"rtGetDevicePhyIdByIndex":          {"drvDeviceGetPhyIdByIndex"},
-		"rtsGetPhyDevIdByLogicDevId":       {"drvDeviceGetPhyIdByIndex"},
-		"rtsGetLogicDevIdByPhyDevId":       {"drvDeviceGetIndexByPhyId"},
-		"rtGetRunMode":                     {"drvGetPlatformInfo"},
-		"rtGetSocVersion":                  {"halGetSocVersion"},
-		"rtsEventGetAvailNum":              {"halResourceInfoQuery"},
-		"rtsStreamGetAvailableNum":         {"halResourceInfoQuery"},
-	} {
-		Crossings[rt] = addDrv(Crossings[rt], drv...)
-	}
-	const (
-		noDeviceSide = "npuemu runs on the host side only (drvGetPlatformInfo answers 1): no path of npuemu's runtime branches on the platform, so it asks only where it reports it (rtGetRunMode)"
-		noChipCap    = "npuemu's driver does not implement halGetChipCapability (hal/support.go: struct halCapabilityInfo's fields are not explained), so npuemu's runtime has no answer to ask for"
-		driverIndex  = "npuemu's driver takes the device index where the vendor's takes the physical id, and its physical ids are its indexes (hal/device.go), so no translation is asked"
-		noOpen       = "the driver's open/close pair (drvMemDeviceOpen/drvMemDeviceClose) has no counterpart in npuemu's runtime: its device open is the node's (rt/core openDeviceLocked), which needs no driver handle"
-	)
-	for drv, why := range map[string]string{
-		"halGetAPIVersion":       "rtsDeviceGetCapability answers from the SoC catalogue (neither documented feature is modelled); no path of npuemu's runtime depends on the driver's API version",
-		"halGetDeviceInfoByBuff": "npuemu's driver does not implement it (hal/support.go: no documented (module, info) pair or buffer layout), so rtGetDeviceUuid, rtDeviceGetPCIBusId, rtDeviceGetByPCIBusId, rtsGetErrorVerbose and rtGetMemUceInfo stay answered by the runtime (commit f4d6fbb): a driver that cannot answer cannot carry the work",
-		"halSetDeviceInfoByBuff": "npuemu's driver does not implement it (no settable pair is documented); rtDeviceL2CacheFlush has no L2 to flush and checks its arguments only",
-		"halGetChipCapability":   noChipCap,
-		"drvMemDeviceOpen":       noOpen,
-		"drvMemDeviceClose":      noOpen,
-		"halSupportFeature":      "npuemu's driver answers false for every feature (hal/device.go) and npuemu's runtime takes no branch on any of them: a probe whose answer is not used is not made",
-	} {
-		NotCrossed[drv] = why
-	}
-	for pair, why := range map[string]string{
-		"rtCheckArchCompatibility drvGetDevNum":                     "compares NPU architectures from the SoC catalogue: no device is named, no count is needed",
-		"rtCheckArchCompatibility halGetSocVersion":                 "compares NPU architectures from the SoC catalogue, not the reported name",
-		"rtGetSocVersion drvGetDevNum":                              "asks the SoC name of device 0, which every node has",
-		"rtsGetUserDevIdByLogicDevId drvGetDevNum":                  "the runtime's ASCEND_RT_VISIBLE_DEVICES table alone maps a physical id to a user id (acl/devid.go logicToUser); no count is needed",
-		"rtGetDeviceInfo drvDeviceGetPhyIdByIndex":                  driverIndex,
-		"rtsDeviceGetCapability drvDeviceGetPhyIdByIndex":           driverIndex,
-		"rtSetDevice drvDeviceGetPhyIdByIndex":                      driverIndex,
-		"rtSetDeviceWithoutTsd drvDeviceGetPhyIdByIndex":            driverIndex,
-		"rtCtxCreateEx drvDeviceGetPhyIdByIndex":                    driverIndex,
-		"rtMemUceRepair drvDeviceGetPhyIdByIndex":                   driverIndex,
-		"rtsRepairError drvDeviceGetPhyIdByIndex":                   driverIndex,
-		"rtIpcOpenEventHandle drvDeviceGetPhyIdByIndex":             driverIndex,
-		"rtIpcOpenEventHandle drvDeviceGetIndexByPhyId":             driverIndex,
-		"rtMemImportFromShareableHandle drvDeviceGetPhyIdByIndex":   driverIndex,
-		"rtMemImportFromShareableHandle drvDeviceGetIndexByPhyId":   driverIndex,
-		"rtMemImportFromShareableHandleV2 drvDeviceGetPhyIdByIndex": driverIndex,
-		"rtMemImportFromShareableHandleV2 drvDeviceGetIndexByPhyId": driverIndex,
-		"rtMemPrefetchToDevice drvDeviceGetIndexByPhyId":            driverIndex,
-		"rtsIpcMemImportByKey drvDeviceGetPhyIdByIndex":             driverIndex,
-		"rtsIpcMemImportByKey drvDeviceGetIndexByPhyId":             driverIndex,
-		"rtsNotifyImportByKey drvDeviceGetPhyIdByIndex":             driverIndex,
-		"rtsNotifyImportByKey drvDeviceGetIndexByPhyId":             driverIndex,
-		"rtsNotifyCreate drvDeviceGetPhyIdByIndex":                  driverIndex,
-		"rtsNotifyWaitAndReset drvDeviceGetPhyIdByIndex":            driverIndex,
-		"rtModelExecute drvDeviceGetPhyIdByIndex":                   driverIndex,
-		"rtSnapShotProcessRestore drvDeviceGetPhyIdByIndex":         driverIndex,
-		"rtStreamAddCondTask drvDeviceGetPhyIdByIndex":              driverIndex,
-		"rtStreamEndCapture drvDeviceGetPhyIdByIndex":               driverIndex,
-		"rtsActiveStream drvDeviceGetPhyIdByIndex":                  driverIndex,
-		"rtsEndGraph drvDeviceGetPhyIdByIndex":                      driverIndex,
-		"rtBinaryUnLoad drvGetPlatformInfo":                         noDeviceSide,
-		"rtCtxCreateEx drvGetPlatformInfo":                          noDeviceSide,
-		"rtDeviceCanAccessPeer drvGetPlatformInfo":                  noDeviceSide,
-		"rtGetFuncBySymbol drvGetPlatformInfo":                      noDeviceSide,
-		"rtGetFuncHandleFromExceptionInfo drvGetPlatformInfo":       noDeviceSide,
-		"rtGetGroupCount drvGetPlatformInfo":                        noDeviceSide,
-		"rtGetGroupInfo drvGetPlatformInfo":                         noDeviceSide,
-		"rtSetGroup drvGetPlatformInfo":                             noDeviceSide,
-		"rtLaunchKernelWithArgsArray drvGetPlatformInfo":            noDeviceSide,
-		"rtModelExecute drvGetPlatformInfo":                         noDeviceSide,
-		"rtSetDevice drvGetPlatformInfo":                            noDeviceSide,
-		"rtSetDeviceWithoutTsd drvGetPlatformInfo":                  noDeviceSide,
-		"rtSnapShotProcessRestore drvGetPlatformInfo":               noDeviceSide,
-		"rtStreamBeginCapture drvGetPlatformInfo":                   noDeviceSide,
-		"rtStreamBeginCaptureToModel drvGetPlatformInfo":            noDeviceSide,
-		"rtStreamCreate drvGetPlatformInfo":                         noDeviceSide,
-		"rtStreamEndCapture drvGetPlatformInfo":                     noDeviceSide,
-		"rtsFuncGetByName drvGetPlatformInfo":                       noDeviceSide,
-		"rtsModelAbort drvGetPlatformInfo":                          noDeviceSide,
-		"rtsModelExecute drvGetPlatformInfo":                        noDeviceSide,
-		"rtsModelLoadComplete drvGetPlatformInfo":                   noDeviceSide,
-		"rtsRegisterCpuFunc drvGetPlatformInfo":                     noDeviceSide,
-		"rtsStreamCreate drvGetPlatformInfo":                        noDeviceSide,
-	} {
-		NotCrossedPairs[pair] = why
-	}
-}
-
-// addDrv appends the driver calls of more that list lacks.
-func addDrv(list []string, more ...string) []string {
-	for _, d := range more {
-		if !slices.Contains(list, d) {
-			list = append(list, d)
-		}
-	}
-	return list
+	// The driver's information calls (rt/stack/info.go).
+	"rtCheckArchCompatibility drvGetDevNum":     "compares NPU architectures from the SoC catalogue: no device is named, no count is needed",
+	"rtCheckArchCompatibility halGetSocVersion": "compares NPU architectures from the SoC catalogue, not the reported name",
+	"rtGetSocVersion drvGetDevNum":              "asks the SoC name of device 0, which every node has",
+	"rtsGetUserDevIdByLogicDevId drvGetDevNum":  "the runtime's ASCEND_RT_VISIBLE_DEVICES table alone maps a physical id to a user id (acl/devid.go logicToUser); no count is needed",
 }

@@ -63,3 +63,11 @@ func GetDeviceSplitMode(dev uint32, mode *uint32) error {
 	}
 	return hal.DeviceSplitMode(dev, mode)
 }
+
+// Why the information calls are not made in the other rows of their
+// driver functions (NotCrossed).
+const (
+	whyNoDeviceSide = "npuemu runs on the host side only (drvGetPlatformInfo answers 1): no path of npuemu's runtime branches on the platform, so it asks only where it reports it (rtGetRunMode)"
+	whyDriverIndex  = "npuemu's driver takes the device index where the vendor's takes the physical id, and its physical ids are its indexes (hal/device.go), so no translation is asked"
+	whyNoDriverOpen = "the driver's open/close pair (drvMemDeviceOpen/drvMemDeviceClose) has no counterpart in npuemu's runtime: its device open is the node's (rt/core openDeviceLocked), which needs no driver handle"
+)

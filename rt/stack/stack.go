@@ -144,6 +144,19 @@ type HALCalls struct {
 	GetSocVersion         func(dev uint32, buf []byte) error
 	ResourceInfoQuery     func(dev, ts uint32, typ int32, out *hal.ResourceInfo) error
 	GetDeviceSplitMode    func(dev uint32, mode *uint32) error
+	// Host memory registration and IPC shared memory (rt/stack/host.go:
+	// rtsHostRegister, rtHostRegisterV2, rtsHostUnregister,
+	// rtHostMemMapCapabilities, the rtsIpcMem* calls, rtIpcSetMemoryAttr
+	// and the aclrt* calls over them).
+	HostRegister             func(src uintptr, size uint64, flag, dev uint32, dst *uintptr) error
+	HostUnregisterEx         func(src uintptr, dev, flag uint32) error
+	HostRegisterCapabilities func(dev, acc uint32, out *uint32) error
+	ShmemCreateHandle        func(vptr uintptr, size uint64, nameLen uint32) (string, error)
+	ShmemSetAttribute        func(name string, typ uint32, attr uint64) error
+	ShmemSetPidHandle        func(name string, pids []int32) error
+	ShmemOpenHandle          func(name string, out *uintptr) error
+	ShmemCloseHandle         func(vptr uintptr) error
+	ShmemDestroyHandle       func(name string) error
 }
 
 // HAL is set once at load; see HALCalls.
