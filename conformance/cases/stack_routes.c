@@ -7,7 +7,9 @@
  * hiding a device) is what the ACL program gets in split; in merged the
  * program is unaffected, while a library calling rt* itself still meets it.
  * docs/stack.md lists the routed rows; all are checked here (the core-group
- * rows in a second child on a 310P with two groups).
+ * rows in a second child on a 310P with two groups), and a few of those
+ * whose arguments ACL translates (stream flags, device limit, error
+ * record) under a hook that changes their answers.
  *
  * link: -lruntime -lascendcl
  * env: NPUEMU_DEVICES=2
@@ -36,6 +38,13 @@ static long count(const char *name) {
 }
 
 static int split;
+
+/* The RT_STREAM_* bits the hook's rtsStreamCreate last saw. */
+static uint32_t hookCreateFlags(void) {
+    uint32_t *p = (uint32_t *)dlsym(RTLD_DEFAULT, "route_hook_create_flags");
+    if (p == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    return *p;
+}
 
 /* SEEN: the hook on name saw n calls of the ACL program in split, none in
  * merged. */
@@ -130,6 +139,38 @@ static int child(void) {
     SEEN("rtStreamGetCaptureInfo", 1);
     CHECK_OK(aclrtSynchronizeDeviceWithTimeout(-1));
     SEEN("rtDeviceSynchronizeWithTimeout", 1);
+
+    /* Routes whose arguments ACL translates (libfake/stack_route.c): the
+     * hook gets the rt* form, the program the ACL form of the hook's
+     * answer. */
+    aclrtStream fs = NULL;
+    CHECK_OK(aclrtCreateStreamWithConfig(&fs, 0, ACL_STREAM_FAST_LAUNCH));
+    SEEN("rtsStreamCreate", 1);
+    if (split) CHECK_EQ(hookCreateFlags(), RT_STREAM_FAST_LAUNCH);
+    uint32_t sf = 0;
+    CHECK_OK(aclrtStreamGetFlags(fs, &sf));
+    CHECK_EQ(sf, (refuse && split) ? (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_HUGE) : ACL_STREAM_FAST_LAUNCH);
+    SEEN("rtStreamGetFlags", 1);
+    CHECK_ERR(aclrtStreamGetFlags(fs, NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtStreamGetFlags", 1);
+    CHECK_OK(aclrtDestroyStream(fs));
+    size_t lim = 0;
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &lim));
+    CHECK_EQ(lim, (refuse && split) ? 65536u : 32768u);
+    SEEN("rtDeviceGetLimit", 1);
+    aclrtErrorInfo ei;
+    memset(&ei, 0xff, sizeof ei);
+    CHECK_OK(aclrtGetErrorVerbose(0, &ei));
+    if (refuse && split) {
+        CHECK_EQ(ei.errorType, ACL_RT_ERROR_MEMORY);
+        CHECK(ei.tryRepair == 1 && ei.hasDetail == 1);
+        CHECK_EQ(ei.detail.uceInfo.arraySize, 1u);
+        CHECK(ei.detail.uceInfo.memUceInfoArray[0].addr == (void *)0x1000);
+        CHECK_EQ(ei.detail.uceInfo.memUceInfoArray[0].len, 4096u);
+    } else {
+        CHECK_EQ(ei.errorType, ACL_RT_NO_ERROR);
+    }
+    SEEN("rtsGetErrorVerbose", 1);
 
     uint8_t out[N];
     CHECK_OK(aclrtMemcpy(out, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST));

@@ -3,7 +3,11 @@
  * counts its calls and forwards to the next definition (dlsym(RTLD_NEXT)).
  * With ROUTE_HOOK_REFUSE=1 it is a sharing layer that limits the host
  * side: rtMallocHost fails with ACL_ERROR_RT_MEMORY_ALLOCATION without
- * reaching the runtime, and rtGetDeviceCount reports one device fewer.
+ * reaching the runtime, and rtGetDeviceCount reports one device fewer;
+ * on the routes whose arguments ACL translates, rtStreamGetFlags adds
+ * RT_STREAM_HUGE to what it forwards, rtDeviceGetLimit answers 65536 for
+ * RT_LIMIT_TYPE_STACK_SIZE itself (and refuses other types), and
+ * rtsGetErrorVerbose reports a memory error at 0x1000 + device, 4096 bytes.
  * The program reads the counts through route_hook_count(name).
  */
 #define _GNU_SOURCE
@@ -18,13 +22,15 @@
 enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, C_freeHost, C_memset,
        C_memsetAsync, C_streamQuery, C_streamSyncTimeout, C_devSyncTimeout, C_eventQuery, C_eventWaitStatus,
        C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
-       C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount, C_N };
+       C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount,
+       C_streamCreate, C_streamFlags, C_getLimit, C_errVerbose, C_N };
 static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
     "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
     "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
     "rtEventRecord", "rtStreamGetCaptureInfo", "rtMbufAlloc", "rtMbufFree", "rtMbufSetDataLen", "rtMbufGetDataLen",
     "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
-    "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount"};
+    "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount",
+    "rtsStreamCreate", "rtStreamGetFlags", "rtDeviceGetLimit", "rtsGetErrorVerbose"};
 #define HOOK_NAME "route_hook"
 #include "hook.h"
 
@@ -159,4 +165,40 @@ rtError_t rtSetGroup(int32_t groupId) {
 rtError_t rtGetGroupCount(uint32_t *cnt) {
     count(C_groupCount);
     return FORWARD(rtGetGroupCount, cnt);
+}
+
+/* The RT_STREAM_* bits of the last rtsStreamCreate's
+ * RT_STREAM_CREATE_ATTR_FLAGS (the program reads it with dlsym). */
+uint32_t route_hook_create_flags = 0xFFFFFFFFu;
+
+rtError_t rtsStreamCreate(rtStream_t *stream, rtStreamCreateConfig_t *config) {
+    count(C_streamCreate);
+    for (size_t i = 0; config != NULL && i < config->numAttrs; i++)
+        if (config->attrs[i].id == RT_STREAM_CREATE_ATTR_FLAGS) route_hook_create_flags = config->attrs[i].value.flags;
+    return FORWARD(rtsStreamCreate, stream, config);
+}
+rtError_t rtStreamGetFlags(const rtStream_t stm, uint32_t *flags) {
+    count(C_streamFlags);
+    rtError_t r = FORWARD(rtStreamGetFlags, stm, flags);
+    if (r == ACL_RT_SUCCESS && refuse()) *flags |= RT_STREAM_HUGE;
+    return r;
+}
+rtError_t rtDeviceGetLimit(rtLimitType_t type, uint32_t *val) {
+    count(C_getLimit);
+    if (!refuse()) return FORWARD(rtDeviceGetLimit, type, val);
+    if (type != RT_LIMIT_TYPE_STACK_SIZE) return ACL_ERROR_RT_PARAM_INVALID;
+    *val = 65536;
+    return ACL_RT_SUCCESS;
+}
+rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo *const errorInfo) {
+    count(C_errVerbose);
+    if (!refuse()) return FORWARD(rtsGetErrorVerbose, deviceId, errorInfo);
+    memset(errorInfo, 0, sizeof *errorInfo);
+    errorInfo->tryRepair = 1;
+    errorInfo->hasDetail = 1;
+    errorInfo->errorType = RT_ERROR_MEMORY;
+    errorInfo->detail.uceInfo.arraySize = 1;
+    errorInfo->detail.uceInfo.repairAddrArray[0].ptr = 0x1000 + deviceId;
+    errorInfo->detail.uceInfo.repairAddrArray[0].len = 4096;
+    return ACL_RT_SUCCESS;
 }
