@@ -9,7 +9,8 @@
  * docs/stack.md lists the routed rows; all are checked here (the core-group
  * rows in a second child on a 310P with two groups), and a few of those
  * whose arguments ACL translates (stream flags, device limit, error
- * record) under a hook that changes their answers.
+ * record) under a hook that changes their answers, and the rt* arguments
+ * of others (limit type, reduce record, memory prop, pool properties).
  *
  * link: -lruntime -lascendcl
  * env: NPUEMU_DEVICES=2
@@ -24,6 +25,7 @@
 #include "check.h"
 #include "stack/harness.h"
 #include "../../examples/kernels/build_kernel.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "runtime/rt.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclrtQueryEvent */
@@ -38,6 +40,15 @@ static long count(const char *name) {
 }
 
 static int split;
+
+/* The arguments of the last call of name the hook saw (route_hook.c). */
+static const uint64_t *hookArgs(const char *name) {
+    const uint64_t *(*f)(const char *) = (const uint64_t *(*)(const char *))dlsym(RTLD_DEFAULT, "route_hook_args");
+    if (f == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    const uint64_t *a = f(name);
+    if (a == NULL) FAIL("the hook does not record %s", name);
+    return a;
+}
 
 /* The RT_STREAM_* bits the hook's rtsStreamCreate last saw. */
 static uint32_t hookCreateFlags(void) {
@@ -158,6 +169,68 @@ static int child(void) {
     CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &lim));
     CHECK_EQ(lim, (refuse && split) ? 65536u : 32768u);
     SEEN("rtDeviceGetLimit", 1);
+    CHECK_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 40000));
+    SEEN("rtDeviceSetLimit", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtDeviceSetLimit");
+        CHECK(a[0] == 0 && a[1] == RT_LIMIT_TYPE_STACK_SIZE && a[2] == 40000);
+    }
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &lim));
+    CHECK_EQ(lim, (refuse && split) ? 65536u : 49152u); /* rounded up to 16 KiB */
+    SEEN("rtDeviceGetLimit", 2);
+    CHECK_ERR(aclrtDeviceSetLimit((aclrtDeviceLimit)99, 40000), ACL_ERROR_INVALID_PARAM); /* no rt type: ACL refuses */
+    SEEN("rtDeviceSetLimit", 1);
+
+    /* The records and enums the hook gets: an rtReduceInfo_t with the
+     * rtDataType of the ACL type, the rtDrvMemProp_t of a physical-memory
+     * prop (module APP, 33), an rtMemPoolProps of the pool properties. */
+    void *ra = NULL, *rb = NULL;
+    CHECK_OK(aclrtMalloc(&ra, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&rb, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtReduceAsync(ra, rb, 64, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, s, NULL));
+    SEEN("rtsLaunchReduceAsyncTask", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtsLaunchReduceAsyncTask");
+        CHECK(a[0] == RT_MEMCPY_SDMA_AUTOMATIC_ADD && a[1] == RT_DATA_TYPE_INT32 && a[2] == 64);
+    }
+    CHECK_ERR(aclrtReduceAsync(ra, rb, 64, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_UINT8, s, NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtsLaunchReduceAsyncTask", 1);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtFree(ra));
+    CHECK_OK(aclrtFree(rb));
+    aclrtPhysicalMemProp pp;
+    memset(&pp, 0, sizeof pp);
+    pp.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    pp.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    pp.memAttr = ACL_HBM_MEM_HUGE;
+    pp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    pp.location.id = 1;
+    size_t g = 0;
+    CHECK_OK(aclrtMemGetAllocationGranularity(&pp, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g));
+    CHECK_EQ(g, (size_t)2 << 20);
+    SEEN("rtMemGetAllocationGranularity", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtMemGetAllocationGranularity");
+        CHECK(a[0] == 1 /* MEM_DEV_SIDE */ && a[1] == 1 && a[2] == 33 && a[3] == RT_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+    }
+    pp.allocationType = (aclrtMemAllocationType)7; /* ACL refuses the prop: no rt call */
+    CHECK_ERR(aclrtMemGetAllocationGranularity(&pp, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtMemGetAllocationGranularity", 1);
+    aclrtMemPoolProps mp;
+    memset(&mp, 0, sizeof mp);
+    mp.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    mp.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    mp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    mp.location.id = 1;
+    mp.maxSize = 64u << 20;
+    aclrtMemPool pool = NULL;
+    CHECK_OK(aclrtMemPoolCreate(&pool, &mp));
+    SEEN("rtMemPoolCreate", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtMemPoolCreate");
+        CHECK(a[0] == 1 /* MEM_DEV_SIDE */ && a[1] == 1 && a[2] == RT_MEM_HANDLE_TYPE_NONE && a[3] == (64u << 20));
+    }
+    CHECK_OK(aclrtMemPoolDestroy(pool));
     aclrtErrorInfo ei;
     memset(&ei, 0xff, sizeof ei);
     CHECK_OK(aclrtGetErrorVerbose(0, &ei));

@@ -23,14 +23,15 @@ enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, 
        C_memsetAsync, C_streamQuery, C_streamSyncTimeout, C_devSyncTimeout, C_eventQuery, C_eventWaitStatus,
        C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
        C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount,
-       C_streamCreate, C_streamFlags, C_getLimit, C_errVerbose, C_N };
+       C_streamCreate, C_streamFlags, C_getLimit, C_errVerbose, C_setLimit, C_reduce, C_granularity, C_poolCreate, C_N };
 static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
     "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
     "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
     "rtEventRecord", "rtStreamGetCaptureInfo", "rtMbufAlloc", "rtMbufFree", "rtMbufSetDataLen", "rtMbufGetDataLen",
     "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
     "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount",
-    "rtsStreamCreate", "rtStreamGetFlags", "rtDeviceGetLimit", "rtsGetErrorVerbose"};
+    "rtsStreamCreate", "rtStreamGetFlags", "rtDeviceGetLimit", "rtsGetErrorVerbose", "rtDeviceSetLimit",
+    "rtsLaunchReduceAsyncTask", "rtMemGetAllocationGranularity", "rtMemPoolCreate"};
 #define HOOK_NAME "route_hook"
 #include "hook.h"
 
@@ -201,4 +202,55 @@ rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo *const errorIn
     errorInfo->detail.uceInfo.repairAddrArray[0].ptr = 0x1000 + deviceId;
     errorInfo->detail.uceInfo.repairAddrArray[0].len = 4096;
     return ACL_RT_SUCCESS;
+}
+
+/* The arguments the last call of a translated route's rt* function
+ * carried, as the hook saw them (the program reads them with
+ * route_hook_args): rtDeviceSetLimit (devId, type, val),
+ * rtsLaunchReduceAsyncTask (kind, type, count), rtMemGetAllocationGranularity
+ * (side, devid, module_id, option), rtMemPoolCreate (side, devId,
+ * handleType, maxSize). */
+static uint64_t seen[C_N][4];
+
+const uint64_t *route_hook_args(const char *name) {
+    for (int i = 0; i < C_N; i++)
+        if (strcmp(names[i], name) == 0) return seen[i];
+    return NULL;
+}
+
+rtError_t rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
+    count(C_setLimit);
+    seen[C_setLimit][0] = (uint64_t)devId;
+    seen[C_setLimit][1] = (uint64_t)type;
+    seen[C_setLimit][2] = val;
+    return FORWARD(rtDeviceSetLimit, devId, type, val);
+}
+rtError_t rtsLaunchReduceAsyncTask(const rtReduceInfo_t *reduceInfo, const rtStream_t stm, const void *reserve) {
+    count(C_reduce);
+    if (reduceInfo != NULL) {
+        seen[C_reduce][0] = (uint64_t)reduceInfo->kind;
+        seen[C_reduce][1] = (uint64_t)reduceInfo->type;
+        seen[C_reduce][2] = reduceInfo->count;
+    }
+    return FORWARD(rtsLaunchReduceAsyncTask, reduceInfo, stm, reserve);
+}
+rtError_t rtMemGetAllocationGranularity(rtDrvMemProp_t *prop, rtDrvMemGranularityOptions option, size_t *granularity) {
+    count(C_granularity);
+    if (prop != NULL) {
+        seen[C_granularity][0] = prop->side;
+        seen[C_granularity][1] = prop->devid;
+        seen[C_granularity][2] = prop->module_id;
+        seen[C_granularity][3] = (uint64_t)option;
+    }
+    return FORWARD(rtMemGetAllocationGranularity, prop, option, granularity);
+}
+rtError_t rtMemPoolCreate(rtMemPool_t *memPool, const rtMemPoolProps *poolProps) {
+    count(C_poolCreate);
+    if (poolProps != NULL) {
+        seen[C_poolCreate][0] = poolProps->side;
+        seen[C_poolCreate][1] = poolProps->devId;
+        seen[C_poolCreate][2] = (uint64_t)poolProps->handleType;
+        seen[C_poolCreate][3] = poolProps->maxSize;
+    }
+    return FORWARD(rtMemPoolCreate, memPool, poolProps);
 }
