@@ -154,6 +154,13 @@ int32_t npu_route_mem_granularity(void *fn, aclrtPhysicalMemProp *prop, aclrtMem
     return ((__typeof__(&rtMemGetAllocationGranularity))fn)(&p, (rtDrvMemGranularityOptions)option, granularity);
 }
 
+int32_t npu_route_binary_load(void *fn, const aclrtBinary binary, aclrtBinHandle *binHandle) {
+    void *data = NULL;
+    uint64_t length = 0;
+    if (!npuRouteRawBinary(binary, &data, &length)) return npu_route_take(); /* ACL refuses the handle */
+    return ((__typeof__(&rtBinaryLoadWithoutTilingKey))fn)(data, length, (rtBinHandle *)binHandle);
+}
+
 int32_t npu_route_mem_pool_create(void *fn, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps) {
     rtMemPoolProps p;
     memset(&p, 0, sizeof p);

@@ -28,3 +28,17 @@ func npuRouteDrvMemProp(prop *C.aclrtPhysicalMemProp, out unsafe.Pointer) C.int 
 	*(*hal.MemProp)(out) = p
 	return 1
 }
+
+// npuRouteRawBinary writes where the bytes of the aclrtBinary binary are
+// and their length (acl.RawBinaryBytes: the caller's own memory, never Go
+// memory) and returns 1, or returns 0 for a handle ACL refuses.
+//
+//export npuRouteRawBinary
+func npuRouteRawBinary(binary unsafe.Pointer, data *unsafe.Pointer, length *C.uint64_t) C.int {
+	p, n, ok := acl.RawBinaryBytes(handle(binary))
+	if !ok {
+		return 0
+	}
+	*data, *length = p, C.uint64_t(n)
+	return 1
+}

@@ -70,6 +70,10 @@ int32_t npu_route_memcpy_batch_async_v2(void *fn, void **dsts, size_t *destMaxs,
  * ACL work runs and refuses it. */
 int32_t npu_route_mem_granularity(void *fn, aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option,
                                   size_t *granularity);
+/* aclrtBinaryLoad: rtBinaryLoadWithoutTilingKey over the bytes the
+ * aclrtBinary holds (npuRouteRawBinary, Go: the memory given to
+ * aclrtCreateBinary); a handle ACL refuses makes no rt* call. */
+int32_t npu_route_binary_load(void *fn, const aclrtBinary binary, aclrtBinHandle *binHandle);
 /* aclrtMemPoolCreate: rtMemPoolCreate over an rtMemPoolProps (side from the
  * location type, devId from its id, handleType cast, maxSize). */
 int32_t npu_route_mem_pool_create(void *fn, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps);

@@ -10,7 +10,8 @@
  * rows in a second child on a 310P with two groups), and a few of those
  * whose arguments ACL translates (stream flags, device limit, error
  * record) under a hook that changes their answers, and the rt* arguments
- * of others (limit type, reduce record, memory prop, pool properties).
+ * of others (limit type, reduce record, memory prop, pool properties,
+ * the bytes of an aclrtBinary).
  *
  * link: -lruntime -lascendcl
  * env: NPUEMU_DEVICES=2
@@ -231,6 +232,24 @@ static int child(void) {
         CHECK(a[0] == 1 /* MEM_DEV_SIDE */ && a[1] == 1 && a[2] == RT_MEM_HANDLE_TYPE_NONE && a[3] == (64u << 20));
     }
     CHECK_OK(aclrtMemPoolDestroy(pool));
+    /* aclrtBinaryLoad hands the runtime the bytes its aclrtBinary holds
+     * (here no kernel binary: the load fails, or the hook refuses it). */
+    static const char junk[16] = "not a kernel";
+    aclrtBinary bin = aclrtCreateBinary(junk, sizeof junk);
+    CHECK(bin != NULL);
+    aclrtBinHandle bh = NULL;
+    if (refuse && split)
+        CHECK_RT(aclrtBinaryLoad(bin, &bh), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    else
+        CHECK_FAILS(aclrtBinaryLoad(bin, &bh));
+    SEEN("rtBinaryLoadWithoutTilingKey", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtBinaryLoadWithoutTilingKey");
+        CHECK(a[0] == (uint64_t)(uintptr_t)junk && a[1] == sizeof junk);
+    }
+    CHECK_ERR(aclrtBinaryLoad(bin, NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtBinaryLoadWithoutTilingKey", 1);
+    CHECK_OK(aclrtDestroyBinary(bin));
     aclrtErrorInfo ei;
     memset(&ei, 0xff, sizeof ei);
     CHECK_OK(aclrtGetErrorVerbose(0, &ei));

@@ -23,7 +23,8 @@ enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, 
        C_memsetAsync, C_streamQuery, C_streamSyncTimeout, C_devSyncTimeout, C_eventQuery, C_eventWaitStatus,
        C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
        C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount,
-       C_streamCreate, C_streamFlags, C_getLimit, C_errVerbose, C_setLimit, C_reduce, C_granularity, C_poolCreate, C_N };
+       C_streamCreate, C_streamFlags, C_getLimit, C_errVerbose, C_setLimit, C_reduce, C_granularity, C_poolCreate,
+       C_binaryLoad, C_N };
 static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
     "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
     "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
@@ -31,7 +32,7 @@ static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtx
     "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
     "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount",
     "rtsStreamCreate", "rtStreamGetFlags", "rtDeviceGetLimit", "rtsGetErrorVerbose", "rtDeviceSetLimit",
-    "rtsLaunchReduceAsyncTask", "rtMemGetAllocationGranularity", "rtMemPoolCreate"};
+    "rtsLaunchReduceAsyncTask", "rtMemGetAllocationGranularity", "rtMemPoolCreate", "rtBinaryLoadWithoutTilingKey"};
 #define HOOK_NAME "route_hook"
 #include "hook.h"
 
@@ -209,7 +210,8 @@ rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo *const errorIn
  * route_hook_args): rtDeviceSetLimit (devId, type, val),
  * rtsLaunchReduceAsyncTask (kind, type, count), rtMemGetAllocationGranularity
  * (side, devid, module_id, option), rtMemPoolCreate (side, devId,
- * handleType, maxSize). */
+ * handleType, maxSize), rtBinaryLoadWithoutTilingKey (data, length; with
+ * ROUTE_HOOK_REFUSE=1 it answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT itself). */
 static uint64_t seen[C_N][4];
 
 const uint64_t *route_hook_args(const char *name) {
@@ -253,4 +255,11 @@ rtError_t rtMemPoolCreate(rtMemPool_t *memPool, const rtMemPoolProps *poolProps)
         seen[C_poolCreate][3] = poolProps->maxSize;
     }
     return FORWARD(rtMemPoolCreate, memPool, poolProps);
+}
+rtError_t rtBinaryLoadWithoutTilingKey(const void *data, const uint64_t length, rtBinHandle *binHandle) {
+    count(C_binaryLoad);
+    seen[C_binaryLoad][0] = (uint64_t)(uintptr_t)data;
+    seen[C_binaryLoad][1] = length;
+    if (refuse()) return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    return FORWARD(rtBinaryLoadWithoutTilingKey, data, length, binHandle);
 }
