@@ -1266,6 +1266,7 @@ const char *const npu_route_names[] = {
     "rtsGetLogicDevIdByPhyDevId",
     "rtsGetPhyDevIdByLogicDevId",
     "rtMemGetAllocationGranularity",
+    "rtBinaryLoadWithoutTilingKey",
     "rtMemPoolCreate",
     "rtsGetErrorVerbose",
     "rtsRepairError",
@@ -1273,8 +1274,8 @@ const char *const npu_route_names[] = {
     "rtMemUceRepair",
     "rtGetAllUtilizations",
 };
-const int npu_route_n = 302;
-void *npu_route_fns[302];
+const int npu_route_n = 303;
+void *npu_route_fns[303];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -3321,21 +3322,21 @@ static inline aclError emu_direct_aclrtGetDeviceUtilizationRate(int32_t deviceId
 }
 
 /* The ACL work of aclrtGetDeviceUtilizationRate when its route comes back through an interposer. */
-struct npu_route_args_301 {
+struct npu_route_args_302 {
     npu_routed h;
     int32_t deviceId;
     aclrtUtilizationInfo* utilizationInfo;
 };
-static int32_t npu_route_thunk_301(npu_routed *h) {
-    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
+static int32_t npu_route_thunk_302(npu_routed *h) {
+    struct npu_route_args_302 *a = (struct npu_route_args_302 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceUtilizationRate(a->deviceId, a->utilizationInfo);
 }
 
 static inline aclError emu_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
-    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
-        struct npu_route_args_301 a = {{614, npu_route_thunk_301}, deviceId, utilizationInfo};
+    if (__builtin_expect(npu_route_fns[302] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
+        struct npu_route_args_302 a = {{614, npu_route_thunk_302}, deviceId, utilizationInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[301], deviceId, utilizationInfo);
+        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[302], deviceId, utilizationInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8310,8 +8311,30 @@ NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
     return emu_aclrtDestroyBinary(binary);
 }
 
-static inline aclError emu_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+static inline aclError emu_direct_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
     return npug_aclrtBinaryLoad(npu_self(), binary, binHandle);
+}
+
+/* The ACL work of aclrtBinaryLoad when its route comes back through an interposer. */
+struct npu_route_args_296 {
+    npu_routed h;
+    const aclrtBinary binary;
+    aclrtBinHandle* binHandle;
+};
+static int32_t npu_route_thunk_296(npu_routed *h) {
+    struct npu_route_args_296 *a = (struct npu_route_args_296 *)h;
+    return (int32_t)emu_direct_aclrtBinaryLoad(a->binary, a->binHandle);
+}
+
+static inline aclError emu_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+    if (__builtin_expect(npu_route_fns[296] != NULL, 0) && (binary != NULL && binHandle != NULL)) { /* split layout, rtBinaryLoadWithoutTilingKey interposed */
+        struct npu_route_args_296 a = {{680, npu_route_thunk_296}, binary, binHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_binary_load(npu_route_fns[296], binary, binHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryLoad(binary, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
@@ -8975,23 +8998,23 @@ static inline aclError emu_direct_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemU
 }
 
 /* The ACL work of aclrtGetMemUceInfo when its route comes back through an interposer. */
-struct npu_route_args_299 {
+struct npu_route_args_300 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUceInfo* memUceInfoArray;
     size_t arraySize;
     size_t* retSize;
 };
-static int32_t npu_route_thunk_299(npu_routed *h) {
-    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
+static int32_t npu_route_thunk_300(npu_routed *h) {
+    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
     return (int32_t)emu_direct_aclrtGetMemUceInfo(a->deviceId, a->memUceInfoArray, a->arraySize, a->retSize);
 }
 
 static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
-    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
-        struct npu_route_args_299 a = {{635, npu_route_thunk_299}, deviceId, memUceInfoArray, arraySize, retSize};
+    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
+        struct npu_route_args_300 a = {{635, npu_route_thunk_300}, deviceId, memUceInfoArray, arraySize, retSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[299], deviceId, memUceInfoArray, arraySize, retSize);
+        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[300], deviceId, memUceInfoArray, arraySize, retSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9083,22 +9106,22 @@ static inline aclError emu_direct_aclrtMemUceRepair(int32_t deviceId, aclrtMemUc
 }
 
 /* The ACL work of aclrtMemUceRepair when its route comes back through an interposer. */
-struct npu_route_args_300 {
+struct npu_route_args_301 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUceInfo* memUceInfoArray;
     size_t arraySize;
 };
-static int32_t npu_route_thunk_300(npu_routed *h) {
-    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
+static int32_t npu_route_thunk_301(npu_routed *h) {
+    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
     return (int32_t)emu_direct_aclrtMemUceRepair(a->deviceId, a->memUceInfoArray, a->arraySize);
 }
 
 static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
-    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
-        struct npu_route_args_300 a = {{636, npu_route_thunk_300}, deviceId, memUceInfoArray, arraySize};
+    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
+        struct npu_route_args_301 a = {{636, npu_route_thunk_301}, deviceId, memUceInfoArray, arraySize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[300], deviceId, memUceInfoArray, arraySize);
+        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[301], deviceId, memUceInfoArray, arraySize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18200,21 +18223,21 @@ static inline aclError emu_direct_aclrtGetErrorVerbose(int32_t deviceId, aclrtEr
 }
 
 /* The ACL work of aclrtGetErrorVerbose when its route comes back through an interposer. */
-struct npu_route_args_297 {
+struct npu_route_args_298 {
     npu_routed h;
     int32_t deviceId;
     aclrtErrorInfo* errorInfo;
 };
-static int32_t npu_route_thunk_297(npu_routed *h) {
-    struct npu_route_args_297 *a = (struct npu_route_args_297 *)h;
+static int32_t npu_route_thunk_298(npu_routed *h) {
+    struct npu_route_args_298 *a = (struct npu_route_args_298 *)h;
     return (int32_t)emu_direct_aclrtGetErrorVerbose(a->deviceId, a->errorInfo);
 }
 
 static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[297] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
-        struct npu_route_args_297 a = {{741, npu_route_thunk_297}, deviceId, errorInfo};
+    if (__builtin_expect(npu_route_fns[298] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
+        struct npu_route_args_298 a = {{741, npu_route_thunk_298}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[297], deviceId, errorInfo);
+        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[298], deviceId, errorInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18252,21 +18275,21 @@ static inline aclError emu_direct_aclrtRepairError(int32_t deviceId, const aclrt
 }
 
 /* The ACL work of aclrtRepairError when its route comes back through an interposer. */
-struct npu_route_args_298 {
+struct npu_route_args_299 {
     npu_routed h;
     int32_t deviceId;
     const aclrtErrorInfo* errorInfo;
 };
-static int32_t npu_route_thunk_298(npu_routed *h) {
-    struct npu_route_args_298 *a = (struct npu_route_args_298 *)h;
+static int32_t npu_route_thunk_299(npu_routed *h) {
+    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
     return (int32_t)emu_direct_aclrtRepairError(a->deviceId, a->errorInfo);
 }
 
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[298] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
-        struct npu_route_args_298 a = {{742, npu_route_thunk_298}, deviceId, errorInfo};
+    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
+        struct npu_route_args_299 a = {{742, npu_route_thunk_299}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_repair_error(npu_route_fns[298], deviceId, errorInfo);
+        aclError r = (aclError)npu_route_repair_error(npu_route_fns[299], deviceId, errorInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19948,21 +19971,21 @@ static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, cons
 }
 
 /* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
-struct npu_route_args_296 {
+struct npu_route_args_297 {
     npu_routed h;
     aclrtMemPool* memPool;
     const aclrtMemPoolProps* poolProps;
 };
-static int32_t npu_route_thunk_296(npu_routed *h) {
-    struct npu_route_args_296 *a = (struct npu_route_args_296 *)h;
+static int32_t npu_route_thunk_297(npu_routed *h) {
+    struct npu_route_args_297 *a = (struct npu_route_args_297 *)h;
     return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_route_fns[296] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_296 a = {{882, npu_route_thunk_296}, memPool, poolProps};
+    if (__builtin_expect(npu_route_fns[297] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_297 a = {{882, npu_route_thunk_297}, memPool, poolProps};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[296], memPool, poolProps);
+        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[297], memPool, poolProps);
         npu_routed_pending = NULL;
         return r;
     }
@@ -28285,6 +28308,8 @@ NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 680) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtBinaryLoadWithoutTilingKey(npu_self(), (void*)data, length, binHandle);
 }
 
