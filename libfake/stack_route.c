@@ -1,4 +1,5 @@
 /* stack_route.c: the translations of the routed ACL calls of stack_route.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "_cgo_export.h"
@@ -159,6 +160,45 @@ int32_t npu_route_binary_load(void *fn, const aclrtBinary binary, aclrtBinHandle
     uint64_t length = 0;
     if (!npuRouteRawBinary(binary, &data, &length)) return npu_route_take(); /* ACL refuses the handle */
     return ((__typeof__(&rtBinaryLoadWithoutTilingKey))fn)(data, length, (rtBinHandle *)binHandle);
+}
+
+/* fill_done marks a forward whose ACL work succeeded (p[0]: an int). */
+static void fill_done(route_out *o) { *(int *)o->p[0] = 1; }
+
+/* buf_user_area is the mbuf's user-data area as the interposed
+ * rtMbufGetPrivInfo reports it, checked as ACL checks it; *area NULL:
+ * the call was forwarded and the ACL work did the copy (or r failed). */
+static int32_t buf_user_area(const char *api, void *fn, aclrtMbuf buf, size_t size, size_t offset, char **area) {
+    int done = 0;
+    void *priv = NULL;
+    uint64_t n = 0;
+    route_out o = {.p = {&done}};
+    route_out_begin(&o, fill_done);
+    *area = NULL;
+    int32_t r = ((__typeof__(&rtMbufGetPrivInfo))fn)((rtMbufPtr_t)buf, &priv, &n);
+    if (r != ACL_RT_SUCCESS || done) return r;
+    if (priv == NULL || size > n || offset > n - size) {
+        char msg[192];
+        snprintf(msg, sizeof msg, "%s: %zu bytes at offset %zu: the user-data area rtMbufGetPrivInfo reports is %llu bytes",
+                 api, size, offset, (unsigned long long)n);
+        return npuRouteInvalid(msg);
+    }
+    *area = (char *)priv + offset;
+    return r;
+}
+
+int32_t npu_route_get_buf_user_data(void *fn, const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset) {
+    char *area;
+    int32_t r = buf_user_area("aclrtGetBufUserData", fn, buf, size, offset, &area);
+    if (r == ACL_RT_SUCCESS && area != NULL) memcpy(dataPtr, area, size);
+    return r;
+}
+
+int32_t npu_route_set_buf_user_data(void *fn, aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset) {
+    char *area;
+    int32_t r = buf_user_area("aclrtSetBufUserData", fn, buf, size, offset, &area);
+    if (r == ACL_RT_SUCCESS && area != NULL) memcpy(area, dataPtr, size);
+    return r;
 }
 
 int32_t npu_route_mem_pool_create(void *fn, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps) {

@@ -2,12 +2,14 @@ package main
 
 /*
 #include "acl/acl.h"
+#include "npu.h"
 */
 import "C"
 
 import (
 	"unsafe"
 
+	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
 	"github.com/npuemu/npuemu/hal"
 )
@@ -41,4 +43,13 @@ func npuRouteRawBinary(binary unsafe.Pointer, data *unsafe.Pointer, length *C.ui
 	}
 	*data, *length = p, C.uint64_t(n)
 	return 1
+}
+
+// npuRouteInvalid records msg as the calling thread's failure with
+// ACL_ERROR_INVALID_PARAM (aclGetRecentErrMsg) and returns that code: ACL's
+// own check of what an interposed rt* function answered.
+//
+//export npuRouteInvalid
+func npuRouteInvalid(msg *C.char) C.int32_t {
+	return C.int32_t(thread(C.npu_self()).Fail(abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s", C.GoString(msg))))
 }

@@ -74,6 +74,12 @@ int32_t npu_route_mem_granularity(void *fn, aclrtPhysicalMemProp *prop, aclrtMem
  * aclrtBinary holds (npuRouteRawBinary, Go: the memory given to
  * aclrtCreateBinary); a handle ACL refuses makes no rt* call. */
 int32_t npu_route_binary_load(void *fn, const aclrtBinary binary, aclrtBinHandle *binHandle);
+/* aclrtGetBufUserData / aclrtSetBufUserData: rtMbufGetPrivInfo, then ACL's
+ * own copy from / into the user-data area it reports (size > 0 and
+ * size + offset within the area, else ACL_ERROR_INVALID_PARAM). A forward
+ * runs the whole ACL call (the copy included). */
+int32_t npu_route_get_buf_user_data(void *fn, const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
+int32_t npu_route_set_buf_user_data(void *fn, aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
 /* aclrtMemPoolCreate: rtMemPoolCreate over an rtMemPoolProps (side from the
  * location type, devId from its id, handleType cast, maxSize). */
 int32_t npu_route_mem_pool_create(void *fn, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps);

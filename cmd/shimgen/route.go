@@ -383,6 +383,8 @@ var routes = []route{
 	{acl: "aclrtMemGetAllocationGranularity", rt: "rtMemGetAllocationGranularity", helper: "npu_route_mem_granularity",
 		guard: "prop != NULL && granularity != NULL && (option == ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM || option == ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED)"},
 	{acl: "aclrtBinaryLoad", rt: "rtBinaryLoadWithoutTilingKey", helper: "npu_route_binary_load", guard: "binary != NULL && binHandle != NULL"},
+	{acl: "aclrtGetBufUserData", rt: "rtMbufGetPrivInfo", helper: "npu_route_get_buf_user_data", guard: "buf != NULL && dataPtr != NULL && size != 0"},
+	{acl: "aclrtSetBufUserData", rt: "rtMbufGetPrivInfo", helper: "npu_route_set_buf_user_data", guard: "buf != NULL && dataPtr != NULL && size != 0"},
 	{acl: "aclrtMemPoolCreate", rt: "rtMemPoolCreate", helper: "npu_route_mem_pool_create", guard: "memPool != NULL && poolProps != NULL"},
 	{acl: "aclrtGetErrorVerbose", rt: "rtsGetErrorVerbose", helper: "npu_route_get_error_verbose", guard: "errorInfo != NULL"},
 	{acl: "aclrtRepairError", rt: "rtsRepairError", helper: "npu_route_repair_error", guard: "errorInfo != NULL"},
@@ -521,8 +523,6 @@ var goRouted = map[string]bool{
 var unrouted = map[string]string{
 	"aclrtCreateGroupInfo":                 "fills ACL's own aclrtGroupInfo object and returns a pointer: no code to carry a hook's answer",
 	"aclrtGetGroupInfoDetail":              "reads ACL's own aclrtGroupInfo object",
-	"aclrtGetBufUserData":                  "rtMbufGetPrivInfo followed by ACL's own copy of the user data",
-	"aclrtSetBufUserData":                  "rtMbufGetPrivInfo followed by ACL's own copy of the user data",
 	"aclrtGetSocName":                      "returns a string cached once per process: no code to carry a hook's answer",
 	"aclrtReserveMemAddressNoUCMemory":     "ACL checks the whole-GiB size and the SoC first; how it marks the reservation no-UC for rtReserveMemAddress is not in the spec",
 	"aclrtSetExceptionInfoCallback":        "the module name ACL registers its callback under with rtRegTaskFailCallbackByModule is not in the spec",

@@ -11,7 +11,8 @@
  * whose arguments ACL translates (stream flags, device limit, error
  * record) under a hook that changes their answers, and the rt* arguments
  * of others (limit type, reduce record, memory prop, pool properties,
- * the bytes of an aclrtBinary).
+ * the bytes of an aclrtBinary), and the user-data copies of an mbuf over
+ * the area the hook reports.
  *
  * link: -lruntime -lascendcl
  * env: NPUEMU_DEVICES=2
@@ -292,6 +293,22 @@ static int child(void) {
     CHECK_OK(aclrtGetBufDataLen(m, &len));
     CHECK_EQ(len, 10);
     SEEN("rtMbufGetDataLen", 1);
+    /* The user-data copies are rtMbufGetPrivInfo and ACL's copy of the
+     * area it reports: the refusing hook's own area in split. */
+    char ud[8] = {0};
+    CHECK_OK(aclrtSetBufUserData(m, "abcdefg", 8, 4));
+    SEEN("rtMbufGetPrivInfo", 1);
+    CHECK_OK(aclrtGetBufUserData(m, ud, sizeof ud, 4));
+    SEEN("rtMbufGetPrivInfo", 2);
+    CHECK(memcmp(ud, "abcdefg", 8) == 0);
+    if (refuse && split) {
+        const char *area = (const char *)dlsym(RTLD_DEFAULT, "route_hook_priv");
+        CHECK(area != NULL && memcmp(area + 4, "abcdefg", 8) == 0);
+        CHECK_ERR(aclrtGetBufUserData(m, ud, 8, 9), ACL_ERROR_INVALID_PARAM); /* past the hook's 16 bytes */
+        SEEN("rtMbufGetPrivInfo", 3);
+    }
+    CHECK_ERR(aclrtGetBufUserData(m, ud, 0, 0), ACL_ERROR_INVALID_PARAM); /* ACL's own check: no rt call */
+    SEEN("rtMbufGetPrivInfo", (refuse && split) ? 3 : 2);
     CHECK_OK(aclrtAppendBufChain(h, m));
     SEEN("rtMbufChainAppend", 1);
     uint32_t num = 0;

@@ -24,7 +24,7 @@ enum { C_ctxCreate, C_ctxDestroy, C_ctxSet, C_ctxGet, C_devCount, C_mallocHost, 
        C_eventRecord, C_captureInfo, C_mbufAlloc, C_mbufFree, C_mbufSetLen, C_mbufGetLen, C_mbufCopyRef,
        C_mbufAppend, C_mbufNum, C_mbufGet, C_snapReg, C_snapUnreg, C_snapLock, C_snapUnlock, C_setGroup, C_groupCount,
        C_streamCreate, C_streamFlags, C_getLimit, C_errVerbose, C_setLimit, C_reduce, C_granularity, C_poolCreate,
-       C_binaryLoad, C_N };
+       C_binaryLoad, C_privInfo, C_N };
 static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtxSetCurrent", "rtCtxGetCurrent",
     "rtGetDeviceCount", "rtMallocHost", "rtFreeHost", "rtMemset", "rtMemsetAsync", "rtStreamQuery",
     "rtStreamSynchronizeWithTimeout", "rtDeviceSynchronizeWithTimeout", "rtEventQuery", "rtEventQueryWaitStatus",
@@ -32,7 +32,8 @@ static const char *const names[C_N] = {"rtCtxCreateEx", "rtCtxDestroyEx", "rtCtx
     "rtMbufCopyBufRef", "rtMbufChainAppend", "rtMbufChainGetMbufNum", "rtMbufChainGetMbuf",
     "rtSnapShotCallbackRegister", "rtSnapShotCallbackUnregister", "rtSnapShotProcessLock", "rtSnapShotProcessUnlock", "rtSetGroup", "rtGetGroupCount",
     "rtsStreamCreate", "rtStreamGetFlags", "rtDeviceGetLimit", "rtsGetErrorVerbose", "rtDeviceSetLimit",
-    "rtsLaunchReduceAsyncTask", "rtMemGetAllocationGranularity", "rtMemPoolCreate", "rtBinaryLoadWithoutTilingKey"};
+    "rtsLaunchReduceAsyncTask", "rtMemGetAllocationGranularity", "rtMemPoolCreate", "rtBinaryLoadWithoutTilingKey",
+    "rtMbufGetPrivInfo"};
 #define HOOK_NAME "route_hook"
 #include "hook.h"
 
@@ -262,4 +263,16 @@ rtError_t rtBinaryLoadWithoutTilingKey(const void *data, const uint64_t length, 
     seen[C_binaryLoad][1] = length;
     if (refuse()) return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     return FORWARD(rtBinaryLoadWithoutTilingKey, data, length, binHandle);
+}
+
+/* With ROUTE_HOOK_REFUSE=1, rtMbufGetPrivInfo answers with this area
+ * instead of the mbuf's (the program reads it with dlsym). */
+char route_hook_priv[16];
+
+rtError_t rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void **priv, uint64_t *size) {
+    count(C_privInfo);
+    if (!refuse()) return FORWARD(rtMbufGetPrivInfo, memBuf, priv, size);
+    *priv = route_hook_priv;
+    *size = sizeof route_hook_priv;
+    return ACL_RT_SUCCESS;
 }
