@@ -1267,6 +1267,8 @@ const char *const npu_route_names[] = {
     "rtsGetPhyDevIdByLogicDevId",
     "rtMemGetAllocationGranularity",
     "rtBinaryLoadWithoutTilingKey",
+    "rtMbufGetPrivInfo",
+    "rtMbufGetPrivInfo",
     "rtMemPoolCreate",
     "rtsGetErrorVerbose",
     "rtsRepairError",
@@ -1274,8 +1276,8 @@ const char *const npu_route_names[] = {
     "rtMemUceRepair",
     "rtGetAllUtilizations",
 };
-const int npu_route_n = 303;
-void *npu_route_fns[303];
+const int npu_route_n = 305;
+void *npu_route_fns[305];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -3322,21 +3324,21 @@ static inline aclError emu_direct_aclrtGetDeviceUtilizationRate(int32_t deviceId
 }
 
 /* The ACL work of aclrtGetDeviceUtilizationRate when its route comes back through an interposer. */
-struct npu_route_args_302 {
+struct npu_route_args_304 {
     npu_routed h;
     int32_t deviceId;
     aclrtUtilizationInfo* utilizationInfo;
 };
-static int32_t npu_route_thunk_302(npu_routed *h) {
-    struct npu_route_args_302 *a = (struct npu_route_args_302 *)h;
+static int32_t npu_route_thunk_304(npu_routed *h) {
+    struct npu_route_args_304 *a = (struct npu_route_args_304 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceUtilizationRate(a->deviceId, a->utilizationInfo);
 }
 
 static inline aclError emu_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
-    if (__builtin_expect(npu_route_fns[302] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
-        struct npu_route_args_302 a = {{614, npu_route_thunk_302}, deviceId, utilizationInfo};
+    if (__builtin_expect(npu_route_fns[304] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
+        struct npu_route_args_304 a = {{614, npu_route_thunk_304}, deviceId, utilizationInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[302], deviceId, utilizationInfo);
+        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[304], deviceId, utilizationInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -8998,23 +9000,23 @@ static inline aclError emu_direct_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemU
 }
 
 /* The ACL work of aclrtGetMemUceInfo when its route comes back through an interposer. */
-struct npu_route_args_300 {
+struct npu_route_args_302 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUceInfo* memUceInfoArray;
     size_t arraySize;
     size_t* retSize;
 };
-static int32_t npu_route_thunk_300(npu_routed *h) {
-    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
+static int32_t npu_route_thunk_302(npu_routed *h) {
+    struct npu_route_args_302 *a = (struct npu_route_args_302 *)h;
     return (int32_t)emu_direct_aclrtGetMemUceInfo(a->deviceId, a->memUceInfoArray, a->arraySize, a->retSize);
 }
 
 static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
-    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
-        struct npu_route_args_300 a = {{635, npu_route_thunk_300}, deviceId, memUceInfoArray, arraySize, retSize};
+    if (__builtin_expect(npu_route_fns[302] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
+        struct npu_route_args_302 a = {{635, npu_route_thunk_302}, deviceId, memUceInfoArray, arraySize, retSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[300], deviceId, memUceInfoArray, arraySize, retSize);
+        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[302], deviceId, memUceInfoArray, arraySize, retSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9106,22 +9108,22 @@ static inline aclError emu_direct_aclrtMemUceRepair(int32_t deviceId, aclrtMemUc
 }
 
 /* The ACL work of aclrtMemUceRepair when its route comes back through an interposer. */
-struct npu_route_args_301 {
+struct npu_route_args_303 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUceInfo* memUceInfoArray;
     size_t arraySize;
 };
-static int32_t npu_route_thunk_301(npu_routed *h) {
-    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
+static int32_t npu_route_thunk_303(npu_routed *h) {
+    struct npu_route_args_303 *a = (struct npu_route_args_303 *)h;
     return (int32_t)emu_direct_aclrtMemUceRepair(a->deviceId, a->memUceInfoArray, a->arraySize);
 }
 
 static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
-    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
-        struct npu_route_args_301 a = {{636, npu_route_thunk_301}, deviceId, memUceInfoArray, arraySize};
+    if (__builtin_expect(npu_route_fns[303] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
+        struct npu_route_args_303 a = {{636, npu_route_thunk_303}, deviceId, memUceInfoArray, arraySize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[301], deviceId, memUceInfoArray, arraySize);
+        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[303], deviceId, memUceInfoArray, arraySize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -13129,8 +13131,32 @@ NPU_EXPORT aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     return emu_aclrtCopyBufRef(buf, newBuf);
 }
 
-static inline aclError emu_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
+static inline aclError emu_direct_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
     return npug_aclrtGetBufUserData(npu_self(), buf, dataPtr, size, offset);
+}
+
+/* The ACL work of aclrtGetBufUserData when its route comes back through an interposer. */
+struct npu_route_args_297 {
+    npu_routed h;
+    const aclrtMbuf buf;
+    void* dataPtr;
+    size_t size;
+    size_t offset;
+};
+static int32_t npu_route_thunk_297(npu_routed *h) {
+    struct npu_route_args_297 *a = (struct npu_route_args_297 *)h;
+    return (int32_t)emu_direct_aclrtGetBufUserData(a->buf, a->dataPtr, a->size, a->offset);
+}
+
+static inline aclError emu_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
+    if (__builtin_expect(npu_route_fns[297] != NULL, 0) && (buf != NULL && dataPtr != NULL && size != 0)) { /* split layout, rtMbufGetPrivInfo interposed */
+        struct npu_route_args_297 a = {{690, npu_route_thunk_297}, buf, dataPtr, size, offset};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_get_buf_user_data(npu_route_fns[297], buf, dataPtr, size, offset);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetBufUserData(buf, dataPtr, size, offset);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
@@ -13161,8 +13187,32 @@ NPU_EXPORT aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size
     return emu_aclrtGetBufUserData(buf, dataPtr, size, offset);
 }
 
-static inline aclError emu_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
+static inline aclError emu_direct_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
     return npug_aclrtSetBufUserData(npu_self(), buf, (void*)dataPtr, size, offset);
+}
+
+/* The ACL work of aclrtSetBufUserData when its route comes back through an interposer. */
+struct npu_route_args_298 {
+    npu_routed h;
+    aclrtMbuf buf;
+    const void* dataPtr;
+    size_t size;
+    size_t offset;
+};
+static int32_t npu_route_thunk_298(npu_routed *h) {
+    struct npu_route_args_298 *a = (struct npu_route_args_298 *)h;
+    return (int32_t)emu_direct_aclrtSetBufUserData(a->buf, a->dataPtr, a->size, a->offset);
+}
+
+static inline aclError emu_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
+    if (__builtin_expect(npu_route_fns[298] != NULL, 0) && (buf != NULL && dataPtr != NULL && size != 0)) { /* split layout, rtMbufGetPrivInfo interposed */
+        struct npu_route_args_298 a = {{690, npu_route_thunk_298}, buf, dataPtr, size, offset};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_set_buf_user_data(npu_route_fns[298], buf, dataPtr, size, offset);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetBufUserData(buf, dataPtr, size, offset);
 }
 
 static NPU_HOOK aclError hook_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
@@ -18223,21 +18273,21 @@ static inline aclError emu_direct_aclrtGetErrorVerbose(int32_t deviceId, aclrtEr
 }
 
 /* The ACL work of aclrtGetErrorVerbose when its route comes back through an interposer. */
-struct npu_route_args_298 {
+struct npu_route_args_300 {
     npu_routed h;
     int32_t deviceId;
     aclrtErrorInfo* errorInfo;
 };
-static int32_t npu_route_thunk_298(npu_routed *h) {
-    struct npu_route_args_298 *a = (struct npu_route_args_298 *)h;
+static int32_t npu_route_thunk_300(npu_routed *h) {
+    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
     return (int32_t)emu_direct_aclrtGetErrorVerbose(a->deviceId, a->errorInfo);
 }
 
 static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[298] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
-        struct npu_route_args_298 a = {{741, npu_route_thunk_298}, deviceId, errorInfo};
+    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
+        struct npu_route_args_300 a = {{741, npu_route_thunk_300}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[298], deviceId, errorInfo);
+        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[300], deviceId, errorInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18275,21 +18325,21 @@ static inline aclError emu_direct_aclrtRepairError(int32_t deviceId, const aclrt
 }
 
 /* The ACL work of aclrtRepairError when its route comes back through an interposer. */
-struct npu_route_args_299 {
+struct npu_route_args_301 {
     npu_routed h;
     int32_t deviceId;
     const aclrtErrorInfo* errorInfo;
 };
-static int32_t npu_route_thunk_299(npu_routed *h) {
-    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
+static int32_t npu_route_thunk_301(npu_routed *h) {
+    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
     return (int32_t)emu_direct_aclrtRepairError(a->deviceId, a->errorInfo);
 }
 
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
-        struct npu_route_args_299 a = {{742, npu_route_thunk_299}, deviceId, errorInfo};
+    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
+        struct npu_route_args_301 a = {{742, npu_route_thunk_301}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_repair_error(npu_route_fns[299], deviceId, errorInfo);
+        aclError r = (aclError)npu_route_repair_error(npu_route_fns[301], deviceId, errorInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -19971,21 +20021,21 @@ static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, cons
 }
 
 /* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
-struct npu_route_args_297 {
+struct npu_route_args_299 {
     npu_routed h;
     aclrtMemPool* memPool;
     const aclrtMemPoolProps* poolProps;
 };
-static int32_t npu_route_thunk_297(npu_routed *h) {
-    struct npu_route_args_297 *a = (struct npu_route_args_297 *)h;
+static int32_t npu_route_thunk_299(npu_routed *h) {
+    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
     return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_route_fns[297] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_297 a = {{882, npu_route_thunk_297}, memPool, poolProps};
+    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_299 a = {{882, npu_route_thunk_299}, memPool, poolProps};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[297], memPool, poolProps);
+        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[299], memPool, poolProps);
         npu_routed_pending = NULL;
         return r;
     }
@@ -28628,6 +28678,8 @@ NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) 
 }
 
 static inline rtError_t emu_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 690) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufGetPrivInfo(npu_self(), memBuf, priv, size);
 }
 
