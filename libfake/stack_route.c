@@ -201,6 +201,23 @@ int32_t npu_route_set_buf_user_data(void *fn, aclrtMbuf buf, const void *dataPtr
     return r;
 }
 
+int32_t npu_route_group_info_detail(void *fn, const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
+                                    void *attrValue, size_t valueLen, size_t *paramRetSize) {
+    (void)groupInfo, (void)attr, (void)attrValue, (void)valueLen, (void)paramRetSize; /* the ACL work's */
+    int done = 0;
+    uint32_t n = 0;
+    route_out o = {.p = {&done}};
+    route_out_begin(&o, fill_done);
+    int32_t r = ((__typeof__(&rtGetGroupCount))fn)(&n);
+    if (r != ACL_RT_SUCCESS || done) return r;
+    if (groupIndex < 0 || (uint32_t)groupIndex >= n) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "aclrtGetGroupInfoDetail: groupIndex %d: rtGetGroupCount reports %u groups", groupIndex, n);
+        return npuRouteInvalid(msg);
+    }
+    return npu_route_take(); /* ACL's own read of the object */
+}
+
 int32_t npu_route_mem_pool_create(void *fn, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps) {
     rtMemPoolProps p;
     memset(&p, 0, sizeof p);

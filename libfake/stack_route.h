@@ -80,6 +80,10 @@ int32_t npu_route_binary_load(void *fn, const aclrtBinary binary, aclrtBinHandle
  * runs the whole ACL call (the copy included). */
 int32_t npu_route_get_buf_user_data(void *fn, const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
 int32_t npu_route_set_buf_user_data(void *fn, aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
+/* aclrtGetGroupInfoDetail: rtGetGroupCount, groupIndex checked against
+ * the count it reports, then ACL's own read of the aclrtGroupInfo. */
+int32_t npu_route_group_info_detail(void *fn, const aclrtGroupInfo *groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
+                                    void *attrValue, size_t valueLen, size_t *paramRetSize);
 /* aclrtMemPoolCreate: rtMemPoolCreate over an rtMemPoolProps (side from the
  * location type, devId from its id, handleType cast, maxSize). */
 int32_t npu_route_mem_pool_create(void *fn, aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps);

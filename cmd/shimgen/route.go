@@ -385,6 +385,7 @@ var routes = []route{
 	{acl: "aclrtBinaryLoad", rt: "rtBinaryLoadWithoutTilingKey", helper: "npu_route_binary_load", guard: "binary != NULL && binHandle != NULL"},
 	{acl: "aclrtGetBufUserData", rt: "rtMbufGetPrivInfo", helper: "npu_route_get_buf_user_data", guard: "buf != NULL && dataPtr != NULL && size != 0"},
 	{acl: "aclrtSetBufUserData", rt: "rtMbufGetPrivInfo", helper: "npu_route_set_buf_user_data", guard: "buf != NULL && dataPtr != NULL && size != 0"},
+	{acl: "aclrtGetGroupInfoDetail", rt: "rtGetGroupCount", helper: "npu_route_group_info_detail", guard: "groupInfo != NULL && attrValue != NULL && paramRetSize != NULL"},
 	{acl: "aclrtMemPoolCreate", rt: "rtMemPoolCreate", helper: "npu_route_mem_pool_create", guard: "memPool != NULL && poolProps != NULL"},
 	{acl: "aclrtGetErrorVerbose", rt: "rtsGetErrorVerbose", helper: "npu_route_get_error_verbose", guard: "errorInfo != NULL"},
 	{acl: "aclrtRepairError", rt: "rtsRepairError", helper: "npu_route_repair_error", guard: "errorInfo != NULL"},
@@ -522,7 +523,6 @@ var goRouted = map[string]bool{
 // layout, and why (docs/stack.md, "What binds where today").
 var unrouted = map[string]string{
 	"aclrtCreateGroupInfo":                 "fills ACL's own aclrtGroupInfo object and returns a pointer: no code to carry a hook's answer",
-	"aclrtGetGroupInfoDetail":              "reads ACL's own aclrtGroupInfo object",
 	"aclrtGetSocName":                      "returns a string cached once per process: no code to carry a hook's answer",
 	"aclrtReserveMemAddressNoUCMemory":     "ACL checks the whole-GiB size and the SoC first; how it marks the reservation no-UC for rtReserveMemAddress is not in the spec",
 	"aclrtSetExceptionInfoCallback":        "the module name ACL registers its callback under with rtRegTaskFailCallbackByModule is not in the spec",

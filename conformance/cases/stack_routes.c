@@ -363,6 +363,28 @@ static int groupChild(void) {
     SEEN("rtGetGroupCount", 1);
     CHECK_ERR(aclrtGetGroupCount(NULL), ACL_ERROR_INVALID_PARAM);
     SEEN("rtGetGroupCount", 1);
+    /* aclrtGetGroupInfoDetail checks the index against rtGetGroupCount's
+     * answer, then reads ACL's object: a hook showing one group hides the
+     * second in split. */
+    aclrtGroupInfo *gi = aclrtCreateGroupInfo();
+    CHECK(gi != NULL);
+    CHECK_OK(aclrtGetAllGroupInfo(gi));
+    int32_t gid = -1;
+    size_t gsz = 0;
+    CHECK_OK(aclrtGetGroupInfoDetail(gi, 1, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz));
+    CHECK(gid == 1 && gsz == sizeof gid);
+    SEEN("rtGetGroupCount", 2);
+    setenv("ROUTE_HOOK_GROUP_COUNT", "1", 1);
+    if (split)
+        CHECK_ERR(aclrtGetGroupInfoDetail(gi, 1, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz), ACL_ERROR_INVALID_PARAM);
+    else
+        CHECK_OK(aclrtGetGroupInfoDetail(gi, 1, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz));
+    SEEN("rtGetGroupCount", 3);
+    CHECK_OK(aclrtGetGroupInfoDetail(gi, 0, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz));
+    CHECK_EQ(gid, 0);
+    SEEN("rtGetGroupCount", 4);
+    unsetenv("ROUTE_HOOK_GROUP_COUNT");
+    CHECK_OK(aclrtDestroyGroupInfo(gi));
     CHECK_OK(aclrtSetGroup(1));
     SEEN("rtSetGroup", 1);
     CHECK_ERR(aclrtSetGroup(2), ACL_ERROR_RT_GROUP_NOT_CREATE);

@@ -167,6 +167,11 @@ rtError_t rtSetGroup(int32_t groupId) {
 }
 rtError_t rtGetGroupCount(uint32_t *cnt) {
     count(C_groupCount);
+    const char *n = getenv("ROUTE_HOOK_GROUP_COUNT"); /* a layer that shows fewer groups */
+    if (n != NULL) {
+        *cnt = (uint32_t)atoi(n);
+        return ACL_RT_SUCCESS;
+    }
     return FORWARD(rtGetGroupCount, cnt);
 }
 
