@@ -1269,6 +1269,7 @@ const char *const npu_route_names[] = {
     "rtBinaryLoadWithoutTilingKey",
     "rtMbufGetPrivInfo",
     "rtMbufGetPrivInfo",
+    "rtGetGroupCount",
     "rtMemPoolCreate",
     "rtsGetErrorVerbose",
     "rtsRepairError",
@@ -1276,8 +1277,8 @@ const char *const npu_route_names[] = {
     "rtMemUceRepair",
     "rtGetAllUtilizations",
 };
-const int npu_route_n = 305;
-void *npu_route_fns[305];
+const int npu_route_n = 306;
+void *npu_route_fns[306];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -3324,21 +3325,21 @@ static inline aclError emu_direct_aclrtGetDeviceUtilizationRate(int32_t deviceId
 }
 
 /* The ACL work of aclrtGetDeviceUtilizationRate when its route comes back through an interposer. */
-struct npu_route_args_304 {
+struct npu_route_args_305 {
     npu_routed h;
     int32_t deviceId;
     aclrtUtilizationInfo* utilizationInfo;
 };
-static int32_t npu_route_thunk_304(npu_routed *h) {
-    struct npu_route_args_304 *a = (struct npu_route_args_304 *)h;
+static int32_t npu_route_thunk_305(npu_routed *h) {
+    struct npu_route_args_305 *a = (struct npu_route_args_305 *)h;
     return (int32_t)emu_direct_aclrtGetDeviceUtilizationRate(a->deviceId, a->utilizationInfo);
 }
 
 static inline aclError emu_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
-    if (__builtin_expect(npu_route_fns[304] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
-        struct npu_route_args_304 a = {{614, npu_route_thunk_304}, deviceId, utilizationInfo};
+    if (__builtin_expect(npu_route_fns[305] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
+        struct npu_route_args_305 a = {{614, npu_route_thunk_305}, deviceId, utilizationInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[304], deviceId, utilizationInfo);
+        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[305], deviceId, utilizationInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -7397,8 +7398,34 @@ NPU_EXPORT aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
     return emu_aclrtGetAllGroupInfo(groupInfo);
 }
 
-static inline aclError emu_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
+static inline aclError emu_direct_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
     return npug_aclrtGetGroupInfoDetail(npu_self(), (aclrtGroupInfo*)groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+}
+
+/* The ACL work of aclrtGetGroupInfoDetail when its route comes back through an interposer. */
+struct npu_route_args_299 {
+    npu_routed h;
+    const aclrtGroupInfo* groupInfo;
+    int32_t groupIndex;
+    aclrtGroupAttr attr;
+    void* attrValue;
+    size_t valueLen;
+    size_t* paramRetSize;
+};
+static int32_t npu_route_thunk_299(npu_routed *h) {
+    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
+    return (int32_t)emu_direct_aclrtGetGroupInfoDetail(a->groupInfo, a->groupIndex, a->attr, a->attrValue, a->valueLen, a->paramRetSize);
+}
+
+static inline aclError emu_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
+    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (groupInfo != NULL && attrValue != NULL && paramRetSize != NULL)) { /* split layout, rtGetGroupCount interposed */
+        struct npu_route_args_299 a = {{592, npu_route_thunk_299}, groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_group_info_detail(npu_route_fns[299], groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetGroupInfoDetail(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
@@ -9000,23 +9027,23 @@ static inline aclError emu_direct_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemU
 }
 
 /* The ACL work of aclrtGetMemUceInfo when its route comes back through an interposer. */
-struct npu_route_args_302 {
+struct npu_route_args_303 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUceInfo* memUceInfoArray;
     size_t arraySize;
     size_t* retSize;
 };
-static int32_t npu_route_thunk_302(npu_routed *h) {
-    struct npu_route_args_302 *a = (struct npu_route_args_302 *)h;
+static int32_t npu_route_thunk_303(npu_routed *h) {
+    struct npu_route_args_303 *a = (struct npu_route_args_303 *)h;
     return (int32_t)emu_direct_aclrtGetMemUceInfo(a->deviceId, a->memUceInfoArray, a->arraySize, a->retSize);
 }
 
 static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
-    if (__builtin_expect(npu_route_fns[302] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
-        struct npu_route_args_302 a = {{635, npu_route_thunk_302}, deviceId, memUceInfoArray, arraySize, retSize};
+    if (__builtin_expect(npu_route_fns[303] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
+        struct npu_route_args_303 a = {{635, npu_route_thunk_303}, deviceId, memUceInfoArray, arraySize, retSize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[302], deviceId, memUceInfoArray, arraySize, retSize);
+        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[303], deviceId, memUceInfoArray, arraySize, retSize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -9108,22 +9135,22 @@ static inline aclError emu_direct_aclrtMemUceRepair(int32_t deviceId, aclrtMemUc
 }
 
 /* The ACL work of aclrtMemUceRepair when its route comes back through an interposer. */
-struct npu_route_args_303 {
+struct npu_route_args_304 {
     npu_routed h;
     int32_t deviceId;
     aclrtMemUceInfo* memUceInfoArray;
     size_t arraySize;
 };
-static int32_t npu_route_thunk_303(npu_routed *h) {
-    struct npu_route_args_303 *a = (struct npu_route_args_303 *)h;
+static int32_t npu_route_thunk_304(npu_routed *h) {
+    struct npu_route_args_304 *a = (struct npu_route_args_304 *)h;
     return (int32_t)emu_direct_aclrtMemUceRepair(a->deviceId, a->memUceInfoArray, a->arraySize);
 }
 
 static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
-    if (__builtin_expect(npu_route_fns[303] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
-        struct npu_route_args_303 a = {{636, npu_route_thunk_303}, deviceId, memUceInfoArray, arraySize};
+    if (__builtin_expect(npu_route_fns[304] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
+        struct npu_route_args_304 a = {{636, npu_route_thunk_304}, deviceId, memUceInfoArray, arraySize};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[303], deviceId, memUceInfoArray, arraySize);
+        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[304], deviceId, memUceInfoArray, arraySize);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18273,21 +18300,21 @@ static inline aclError emu_direct_aclrtGetErrorVerbose(int32_t deviceId, aclrtEr
 }
 
 /* The ACL work of aclrtGetErrorVerbose when its route comes back through an interposer. */
-struct npu_route_args_300 {
+struct npu_route_args_301 {
     npu_routed h;
     int32_t deviceId;
     aclrtErrorInfo* errorInfo;
 };
-static int32_t npu_route_thunk_300(npu_routed *h) {
-    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
+static int32_t npu_route_thunk_301(npu_routed *h) {
+    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
     return (int32_t)emu_direct_aclrtGetErrorVerbose(a->deviceId, a->errorInfo);
 }
 
 static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
-        struct npu_route_args_300 a = {{741, npu_route_thunk_300}, deviceId, errorInfo};
+    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
+        struct npu_route_args_301 a = {{741, npu_route_thunk_301}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[300], deviceId, errorInfo);
+        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[301], deviceId, errorInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -18325,21 +18352,21 @@ static inline aclError emu_direct_aclrtRepairError(int32_t deviceId, const aclrt
 }
 
 /* The ACL work of aclrtRepairError when its route comes back through an interposer. */
-struct npu_route_args_301 {
+struct npu_route_args_302 {
     npu_routed h;
     int32_t deviceId;
     const aclrtErrorInfo* errorInfo;
 };
-static int32_t npu_route_thunk_301(npu_routed *h) {
-    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
+static int32_t npu_route_thunk_302(npu_routed *h) {
+    struct npu_route_args_302 *a = (struct npu_route_args_302 *)h;
     return (int32_t)emu_direct_aclrtRepairError(a->deviceId, a->errorInfo);
 }
 
 static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
-    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
-        struct npu_route_args_301 a = {{742, npu_route_thunk_301}, deviceId, errorInfo};
+    if (__builtin_expect(npu_route_fns[302] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
+        struct npu_route_args_302 a = {{742, npu_route_thunk_302}, deviceId, errorInfo};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_repair_error(npu_route_fns[301], deviceId, errorInfo);
+        aclError r = (aclError)npu_route_repair_error(npu_route_fns[302], deviceId, errorInfo);
         npu_routed_pending = NULL;
         return r;
     }
@@ -20021,21 +20048,21 @@ static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, cons
 }
 
 /* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
-struct npu_route_args_299 {
+struct npu_route_args_300 {
     npu_routed h;
     aclrtMemPool* memPool;
     const aclrtMemPoolProps* poolProps;
 };
-static int32_t npu_route_thunk_299(npu_routed *h) {
-    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
+static int32_t npu_route_thunk_300(npu_routed *h) {
+    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
     return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
 }
 
 static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
-    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
-        struct npu_route_args_299 a = {{882, npu_route_thunk_299}, memPool, poolProps};
+    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_300 a = {{882, npu_route_thunk_300}, memPool, poolProps};
         npu_routed_pending = &a.h;
-        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[299], memPool, poolProps);
+        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[300], memPool, poolProps);
         npu_routed_pending = NULL;
         return r;
     }
