@@ -1,8 +1,6 @@
 package acl
 
 import (
-	"unsafe"
-
 	"github.com/npuemu/npuemu/hal"
 	"github.com/npuemu/npuemu/rt/core"
 )
@@ -28,14 +26,14 @@ func DrvMemPropOf(prop *PhysicalMemProp) (hal.MemProp, bool) {
 	return hal.PropOf(p), true
 }
 
-// RawBinaryBytes returns where the bytes of the aclrtBinary h are (the
+// RawBinaryBytes returns the bytes of the aclrtBinary h (a view of the
 // caller's memory given to aclrtCreateBinary, which the object keeps: no
-// copy is made) and their length, which aclrtBinaryLoad passes to
+// copy is made), which aclrtBinaryLoad passes to
 // rtBinaryLoadWithoutTilingKey.
-func RawBinaryBytes(h core.Handle) (unsafe.Pointer, uint64, bool) {
+func RawBinaryBytes(h core.Handle) ([]byte, bool) {
 	r, err := resolveRawBinary("aclrtBinaryLoad", h)
 	if err != nil || len(r.Data) == 0 {
-		return nil, 0, false
+		return nil, false
 	}
-	return unsafe.Pointer(unsafe.SliceData(r.Data)), uint64(len(r.Data)), true
+	return r.Data, true
 }

@@ -37,11 +37,11 @@ func npuRouteDrvMemProp(prop *C.aclrtPhysicalMemProp, out unsafe.Pointer) C.int 
 //
 //export npuRouteRawBinary
 func npuRouteRawBinary(binary unsafe.Pointer, data *unsafe.Pointer, length *C.uint64_t) C.int {
-	p, n, ok := acl.RawBinaryBytes(handle(binary))
+	b, ok := acl.RawBinaryBytes(handle(binary))
 	if !ok {
 		return 0
 	}
-	*data, *length = p, C.uint64_t(n)
+	*data, *length = unsafe.Pointer(unsafe.SliceData(b)), C.uint64_t(len(b))
 	return 1
 }
 
