@@ -39,7 +39,7 @@ var mirrors = []mirror{
 	{"aclrtMemLocation", reflect.TypeOf((*C.aclrtMemLocation)(nil)).Elem(), reflect.TypeOf((*acl.MemLocation)(nil)).Elem(), "vmm.go:npu_aclrtMemGetAccess"},
 	{"aclrtMemManagedLocation", reflect.TypeOf((*C.aclrtMemManagedLocation)(nil)).Elem(), reflect.TypeOf((*acl.ManagedLocation)(nil)).Elem(), "managed.go:npu_aclrtMemManagedPrefetchBatchAsync"},
 	{"aclrtMemPoolProps", reflect.TypeOf((*C.aclrtMemPoolProps)(nil)).Elem(), reflect.TypeOf((*acl.MemPoolProps)(nil)).Elem(), "mempool.go:npu_aclrtMemPoolCreate"},
-	{"aclrtPhysicalMemProp", reflect.TypeOf((*C.aclrtPhysicalMemProp)(nil)).Elem(), reflect.TypeOf((*acl.PhysicalMemProp)(nil)).Elem(), "vmm.go:npu_aclrtMallocPhysical"},
+	{"aclrtPhysicalMemProp", reflect.TypeOf((*C.aclrtPhysicalMemProp)(nil)).Elem(), reflect.TypeOf((*acl.PhysicalMemProp)(nil)).Elem(), "stack_route.go:npuRouteDrvMemProp"},
 	{"aclrtPtrAttributes", reflect.TypeOf((*C.aclrtPtrAttributes)(nil)).Elem(), reflect.TypeOf((*acl.PtrAttributes)(nil)).Elem(), "memory.go:npu_aclrtPointerGetAttributes"},
 	{"aclrtRandomNumTaskInfo", reflect.TypeOf((*C.aclrtRandomNumTaskInfo)(nil)).Elem(), reflect.TypeOf((*acl.RandomNumTaskInfo)(nil)).Elem(), "callback_builtin.go:npu_aclrtRandomNumAsync"},
 	{"aclrtStreamAttrValue", reflect.TypeOf((*C.aclrtStreamAttrValue)(nil)).Elem(), reflect.TypeOf((*acl.StreamAttrValue)(nil)).Elem(), "stream.go:npu_aclrtSetStreamAttribute"},

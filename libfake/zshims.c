@@ -24,6 +24,7 @@
 #include "npu.h"
 #include "passthrough.h"
 #include "stack.h"
+#include "stack_route.h"
 #include "trace.h"
 #include "_cgo_export.h"
 
@@ -1248,9 +1249,36 @@ const char *const npu_route_names[] = {
     "rtModelGetId",
     "rtsModelAbort",
     "rtModelGetStreams",
+    "rtSetDeviceSatMode",
+    "rtGetDeviceSatMode",
+    "rtDeviceSetLimit",
+    "rtDeviceGetLimit",
+    "rtsBinaryLoadFromFile",
+    "rtsBinaryLoadFromData",
+    "rtMemExportToShareableHandleV2",
+    "rtMemSetPidToShareableHandleV2",
+    "rtsLaunchCmoAddrTask",
+    "rtsLaunchReduceAsyncTask",
+    "rtsMemcpyBatch",
+    "rtsMemcpyBatchAsync",
+    "rtsStreamCreate",
+    "rtStreamGetFlags",
+    "rtsGetLogicDevIdByPhyDevId",
+    "rtsGetPhyDevIdByLogicDevId",
+    "rtMemGetAllocationGranularity",
+    "rtBinaryLoadWithoutTilingKey",
+    "rtMbufGetPrivInfo",
+    "rtMbufGetPrivInfo",
+    "rtGetGroupCount",
+    "rtMemPoolCreate",
+    "rtsGetErrorVerbose",
+    "rtsRepairError",
+    "rtGetMemUceInfo",
+    "rtMemUceRepair",
+    "rtGetAllUtilizations",
 };
-const int npu_route_n = 279;
-void *npu_route_fns[279];
+const int npu_route_n = 306;
+void *npu_route_fns[306];
 
 static inline float emu_aclFloat16ToFloat(aclFloat16 value) {
     return npug_aclFloat16ToFloat(npu_self(), value);
@@ -3292,8 +3320,30 @@ NPU_EXPORT aclError aclrtSetTsDevice(aclrtTsId tsId) {
     return emu_aclrtSetTsDevice(tsId);
 }
 
-static inline aclError emu_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+static inline aclError emu_direct_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
     return npug_aclrtGetDeviceUtilizationRate(npu_self(), deviceId, utilizationInfo);
+}
+
+/* The ACL work of aclrtGetDeviceUtilizationRate when its route comes back through an interposer. */
+struct npu_route_args_305 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtUtilizationInfo* utilizationInfo;
+};
+static int32_t npu_route_thunk_305(npu_routed *h) {
+    struct npu_route_args_305 *a = (struct npu_route_args_305 *)h;
+    return (int32_t)emu_direct_aclrtGetDeviceUtilizationRate(a->deviceId, a->utilizationInfo);
+}
+
+static inline aclError emu_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+    if (__builtin_expect(npu_route_fns[305] != NULL, 0) && (utilizationInfo != NULL)) { /* split layout, rtGetAllUtilizations interposed */
+        struct npu_route_args_305 a = {{614, npu_route_thunk_305}, deviceId, utilizationInfo};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_device_utilization(npu_route_fns[305], deviceId, utilizationInfo);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDeviceUtilizationRate(deviceId, utilizationInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
@@ -6588,8 +6638,31 @@ NPU_EXPORT aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamCo
     return emu_aclrtCreateStreamV2(stream, handle);
 }
 
-static inline aclError emu_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+static inline aclError emu_direct_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
     return npug_aclrtCreateStreamWithConfig(npu_self(), stream, priority, flag);
+}
+
+/* The ACL work of aclrtCreateStreamWithConfig when its route comes back through an interposer. */
+struct npu_route_args_291 {
+    npu_routed h;
+    aclrtStream* stream;
+    uint32_t priority;
+    uint32_t flag;
+};
+static int32_t npu_route_thunk_291(npu_routed *h) {
+    struct npu_route_args_291 *a = (struct npu_route_args_291 *)h;
+    return (int32_t)emu_direct_aclrtCreateStreamWithConfig(a->stream, a->priority, a->flag);
+}
+
+static inline aclError emu_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+    if (__builtin_expect(npu_route_fns[291] != NULL, 0) && (stream != NULL && (flag & ~NPU_ACL_STREAM_FLAGS_KNOWN) == 0)) { /* split layout, rtsStreamCreate interposed */
+        struct npu_route_args_291 a = {{805, npu_route_thunk_291}, stream, priority, flag};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_create_stream_with_config(npu_route_fns[291], stream, priority, flag);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCreateStreamWithConfig(stream, priority, flag);
 }
 
 static NPU_HOOK aclError hook_aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
@@ -6925,8 +6998,30 @@ NPU_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priorit
     return emu_aclrtStreamGetPriority(stream, priority);
 }
 
-static inline aclError emu_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+static inline aclError emu_direct_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
     return npug_aclrtStreamGetFlags(npu_self(), stream, flags);
+}
+
+/* The ACL work of aclrtStreamGetFlags when its route comes back through an interposer. */
+struct npu_route_args_292 {
+    npu_routed h;
+    aclrtStream stream;
+    uint32_t* flags;
+};
+static int32_t npu_route_thunk_292(npu_routed *h) {
+    struct npu_route_args_292 *a = (struct npu_route_args_292 *)h;
+    return (int32_t)emu_direct_aclrtStreamGetFlags(a->stream, a->flags);
+}
+
+static inline aclError emu_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+    if (__builtin_expect(npu_route_fns[292] != NULL, 0) && (flags != NULL)) { /* split layout, rtStreamGetFlags interposed */
+        struct npu_route_args_292 a = {{643, npu_route_thunk_292}, stream, flags};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_stream_get_flags(npu_route_fns[292], stream, flags);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtStreamGetFlags(stream, flags);
 }
 
 static NPU_HOOK aclError hook_aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
@@ -7303,8 +7398,34 @@ NPU_EXPORT aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
     return emu_aclrtGetAllGroupInfo(groupInfo);
 }
 
-static inline aclError emu_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
+static inline aclError emu_direct_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
     return npug_aclrtGetGroupInfoDetail(npu_self(), (aclrtGroupInfo*)groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+}
+
+/* The ACL work of aclrtGetGroupInfoDetail when its route comes back through an interposer. */
+struct npu_route_args_299 {
+    npu_routed h;
+    const aclrtGroupInfo* groupInfo;
+    int32_t groupIndex;
+    aclrtGroupAttr attr;
+    void* attrValue;
+    size_t valueLen;
+    size_t* paramRetSize;
+};
+static int32_t npu_route_thunk_299(npu_routed *h) {
+    struct npu_route_args_299 *a = (struct npu_route_args_299 *)h;
+    return (int32_t)emu_direct_aclrtGetGroupInfoDetail(a->groupInfo, a->groupIndex, a->attr, a->attrValue, a->valueLen, a->paramRetSize);
+}
+
+static inline aclError emu_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
+    if (__builtin_expect(npu_route_fns[299] != NULL, 0) && (groupInfo != NULL && attrValue != NULL && paramRetSize != NULL)) { /* split layout, rtGetGroupCount interposed */
+        struct npu_route_args_299 a = {{592, npu_route_thunk_299}, groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_group_info_detail(npu_route_fns[299], groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetGroupInfoDetail(groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
@@ -7810,8 +7931,29 @@ NPU_EXPORT aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* f
     return emu_aclrtGetStreamOverflowSwitch(stream, flag);
 }
 
-static inline aclError emu_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+static inline aclError emu_direct_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
     return npug_aclrtSetDeviceSatMode(npu_self(), mode);
+}
+
+/* The ACL work of aclrtSetDeviceSatMode when its route comes back through an interposer. */
+struct npu_route_args_279 {
+    npu_routed h;
+    aclrtFloatOverflowMode mode;
+};
+static int32_t npu_route_thunk_279(npu_routed *h) {
+    struct npu_route_args_279 *a = (struct npu_route_args_279 *)h;
+    return (int32_t)emu_direct_aclrtSetDeviceSatMode(a->mode);
+}
+
+static inline aclError emu_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+    if (__builtin_expect(npu_route_fns[279] != NULL, 0)) { /* split layout, rtSetDeviceSatMode interposed */
+        struct npu_route_args_279 a = {{612, npu_route_thunk_279}, mode};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtSetDeviceSatMode))npu_route_fns[279])((rtFloatOverflowMode_t)mode);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetDeviceSatMode(mode);
 }
 
 static NPU_HOOK aclError hook_aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
@@ -7839,8 +7981,29 @@ NPU_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
     return emu_aclrtSetDeviceSatMode(mode);
 }
 
-static inline aclError emu_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+static inline aclError emu_direct_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
     return npug_aclrtGetDeviceSatMode(npu_self(), mode);
+}
+
+/* The ACL work of aclrtGetDeviceSatMode when its route comes back through an interposer. */
+struct npu_route_args_280 {
+    npu_routed h;
+    aclrtFloatOverflowMode* mode;
+};
+static int32_t npu_route_thunk_280(npu_routed *h) {
+    struct npu_route_args_280 *a = (struct npu_route_args_280 *)h;
+    return (int32_t)emu_direct_aclrtGetDeviceSatMode(a->mode);
+}
+
+static inline aclError emu_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+    if (__builtin_expect(npu_route_fns[280] != NULL, 0) && (mode != NULL)) { /* split layout, rtGetDeviceSatMode interposed */
+        struct npu_route_args_280 a = {{613, npu_route_thunk_280}, mode};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtGetDeviceSatMode))npu_route_fns[280])((rtFloatOverflowMode_t *)mode);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetDeviceSatMode(mode);
 }
 
 static NPU_HOOK aclError hook_aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
@@ -8177,8 +8340,30 @@ NPU_EXPORT aclError aclrtDestroyBinary(aclrtBinary binary) {
     return emu_aclrtDestroyBinary(binary);
 }
 
-static inline aclError emu_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+static inline aclError emu_direct_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
     return npug_aclrtBinaryLoad(npu_self(), binary, binHandle);
+}
+
+/* The ACL work of aclrtBinaryLoad when its route comes back through an interposer. */
+struct npu_route_args_296 {
+    npu_routed h;
+    const aclrtBinary binary;
+    aclrtBinHandle* binHandle;
+};
+static int32_t npu_route_thunk_296(npu_routed *h) {
+    struct npu_route_args_296 *a = (struct npu_route_args_296 *)h;
+    return (int32_t)emu_direct_aclrtBinaryLoad(a->binary, a->binHandle);
+}
+
+static inline aclError emu_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+    if (__builtin_expect(npu_route_fns[296] != NULL, 0) && (binary != NULL && binHandle != NULL)) { /* split layout, rtBinaryLoadWithoutTilingKey interposed */
+        struct npu_route_args_296 a = {{680, npu_route_thunk_296}, binary, binHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_binary_load(npu_route_fns[296], binary, binHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryLoad(binary, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
@@ -8425,8 +8610,32 @@ NPU_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
     return emu_aclrtMemExportToShareableHandle(handle, handleType, flags, shareableHandle);
 }
 
-static inline aclError emu_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
+static inline aclError emu_direct_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
     return npug_aclrtMemExportToShareableHandleV2(npu_self(), handle, flags, shareType, shareableHandle);
+}
+
+/* The ACL work of aclrtMemExportToShareableHandleV2 when its route comes back through an interposer. */
+struct npu_route_args_285 {
+    npu_routed h;
+    aclrtDrvMemHandle handle;
+    uint64_t flags;
+    aclrtMemSharedHandleType shareType;
+    void* shareableHandle;
+};
+static int32_t npu_route_thunk_285(npu_routed *h) {
+    struct npu_route_args_285 *a = (struct npu_route_args_285 *)h;
+    return (int32_t)emu_direct_aclrtMemExportToShareableHandleV2(a->handle, a->flags, a->shareType, a->shareableHandle);
+}
+
+static inline aclError emu_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
+    if (__builtin_expect(npu_route_fns[285] != NULL, 0) && (handle != NULL && shareableHandle != NULL)) { /* split layout, rtMemExportToShareableHandleV2 interposed */
+        struct npu_route_args_285 a = {{721, npu_route_thunk_285}, handle, flags, shareType, shareableHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemExportToShareableHandleV2))npu_route_fns[285])((rtDrvMemHandle)handle, (rtMemSharedHandleType)shareType, flags, shareableHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemExportToShareableHandleV2(handle, flags, shareType, shareableHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
@@ -8597,8 +8806,32 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
     return emu_aclrtMemSetPidToShareableHandle(shareableHandle, pid, pidNum);
 }
 
-static inline aclError emu_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
+static inline aclError emu_direct_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
     return npug_aclrtMemSetPidToShareableHandleV2(npu_self(), shareableHandle, shareType, pid, pidNum);
+}
+
+/* The ACL work of aclrtMemSetPidToShareableHandleV2 when its route comes back through an interposer. */
+struct npu_route_args_286 {
+    npu_routed h;
+    void* shareableHandle;
+    aclrtMemSharedHandleType shareType;
+    int32_t* pid;
+    size_t pidNum;
+};
+static int32_t npu_route_thunk_286(npu_routed *h) {
+    struct npu_route_args_286 *a = (struct npu_route_args_286 *)h;
+    return (int32_t)emu_direct_aclrtMemSetPidToShareableHandleV2(a->shareableHandle, a->shareType, a->pid, a->pidNum);
+}
+
+static inline aclError emu_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
+    if (__builtin_expect(npu_route_fns[286] != NULL, 0) && (shareableHandle != NULL && pid != NULL && pidNum <= 0xFFFFFFFFu)) { /* split layout, rtMemSetPidToShareableHandleV2 interposed */
+        struct npu_route_args_286 a = {{725, npu_route_thunk_286}, shareableHandle, shareType, pid, pidNum};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtMemSetPidToShareableHandleV2))npu_route_fns[286])(shareableHandle, (rtMemSharedHandleType)shareType, (int *)pid, (uint32_t)pidNum);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemSetPidToShareableHandleV2(shareableHandle, shareType, pid, pidNum);
 }
 
 static NPU_HOOK aclError hook_aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
@@ -8629,8 +8862,31 @@ NPU_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, acl
     return emu_aclrtMemSetPidToShareableHandleV2(shareableHandle, shareType, pid, pidNum);
 }
 
-static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
+static inline aclError emu_direct_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
     return npug_aclrtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
+}
+
+/* The ACL work of aclrtMemGetAllocationGranularity when its route comes back through an interposer. */
+struct npu_route_args_295 {
+    npu_routed h;
+    aclrtPhysicalMemProp* prop;
+    aclrtMemGranularityOptions option;
+    size_t* granularity;
+};
+static int32_t npu_route_thunk_295(npu_routed *h) {
+    struct npu_route_args_295 *a = (struct npu_route_args_295 *)h;
+    return (int32_t)emu_direct_aclrtMemGetAllocationGranularity(a->prop, a->option, a->granularity);
+}
+
+static inline aclError emu_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
+    if (__builtin_expect(npu_route_fns[295] != NULL, 0) && (prop != NULL && granularity != NULL && (option == ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM || option == ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED))) { /* split layout, rtMemGetAllocationGranularity interposed */
+        struct npu_route_args_295 a = {{726, npu_route_thunk_295}, prop, option, granularity};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_mem_granularity(npu_route_fns[295], prop, option, granularity);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemGetAllocationGranularity(prop, option, granularity);
 }
 
 static NPU_HOOK aclError hook_aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
@@ -8766,8 +9022,32 @@ NPU_EXPORT aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, 
     return emu_aclrtCmoAsync(src, size, cmoType, stream);
 }
 
-static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
+static inline aclError emu_direct_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
     return npug_aclrtGetMemUceInfo(npu_self(), deviceId, memUceInfoArray, arraySize, retSize);
+}
+
+/* The ACL work of aclrtGetMemUceInfo when its route comes back through an interposer. */
+struct npu_route_args_303 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtMemUceInfo* memUceInfoArray;
+    size_t arraySize;
+    size_t* retSize;
+};
+static int32_t npu_route_thunk_303(npu_routed *h) {
+    struct npu_route_args_303 *a = (struct npu_route_args_303 *)h;
+    return (int32_t)emu_direct_aclrtGetMemUceInfo(a->deviceId, a->memUceInfoArray, a->arraySize, a->retSize);
+}
+
+static inline aclError emu_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
+    if (__builtin_expect(npu_route_fns[303] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && retSize != NULL)) { /* split layout, rtGetMemUceInfo interposed */
+        struct npu_route_args_303 a = {{635, npu_route_thunk_303}, deviceId, memUceInfoArray, arraySize, retSize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_get_mem_uce_info(npu_route_fns[303], deviceId, memUceInfoArray, arraySize, retSize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetMemUceInfo(deviceId, memUceInfoArray, arraySize, retSize);
 }
 
 static NPU_HOOK aclError hook_aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
@@ -8850,8 +9130,31 @@ NPU_EXPORT aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
     return emu_aclrtDeviceTaskAbort(deviceId, timeout);
 }
 
-static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
+static inline aclError emu_direct_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
     return npug_aclrtMemUceRepair(npu_self(), deviceId, memUceInfoArray, arraySize);
+}
+
+/* The ACL work of aclrtMemUceRepair when its route comes back through an interposer. */
+struct npu_route_args_304 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtMemUceInfo* memUceInfoArray;
+    size_t arraySize;
+};
+static int32_t npu_route_thunk_304(npu_routed *h) {
+    struct npu_route_args_304 *a = (struct npu_route_args_304 *)h;
+    return (int32_t)emu_direct_aclrtMemUceRepair(a->deviceId, a->memUceInfoArray, a->arraySize);
+}
+
+static inline aclError emu_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
+    if (__builtin_expect(npu_route_fns[304] != NULL, 0) && (memUceInfoArray != NULL && arraySize != 0 && arraySize <= RT_MAX_RECORD_PA_NUM_PER_DEV)) { /* split layout, rtMemUceRepair interposed */
+        struct npu_route_args_304 a = {{636, npu_route_thunk_304}, deviceId, memUceInfoArray, arraySize};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_mem_uce_repair(npu_route_fns[304], deviceId, memUceInfoArray, arraySize);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemUceRepair(deviceId, memUceInfoArray, arraySize);
 }
 
 static NPU_HOOK aclError hook_aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
@@ -8931,8 +9234,31 @@ NPU_EXPORT aclError aclrtStreamAbort(aclrtStream stream) {
     return emu_aclrtStreamAbort(stream);
 }
 
-static inline aclError emu_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+static inline aclError emu_direct_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
     return npug_aclrtBinaryLoadFromFile(npu_self(), (char*)binPath, options, binHandle);
+}
+
+/* The ACL work of aclrtBinaryLoadFromFile when its route comes back through an interposer. */
+struct npu_route_args_283 {
+    npu_routed h;
+    const char* binPath;
+    aclrtBinaryLoadOptions* options;
+    aclrtBinHandle* binHandle;
+};
+static int32_t npu_route_thunk_283(npu_routed *h) {
+    struct npu_route_args_283 *a = (struct npu_route_args_283 *)h;
+    return (int32_t)emu_direct_aclrtBinaryLoadFromFile(a->binPath, a->options, a->binHandle);
+}
+
+static inline aclError emu_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+    if (__builtin_expect(npu_route_fns[283] != NULL, 0) && (binPath != NULL && binHandle != NULL)) { /* split layout, rtsBinaryLoadFromFile interposed */
+        struct npu_route_args_283 a = {{825, npu_route_thunk_283}, binPath, options, binHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsBinaryLoadFromFile))npu_route_fns[283])(binPath, (const rtLoadBinaryConfig_t *)options, (rtBinHandle *)binHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryLoadFromFile(binPath, options, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -11224,8 +11550,30 @@ NPU_EXPORT aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
     return emu_aclrtDeviceGetUuid(deviceId, uuid);
 }
 
-static inline aclError emu_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+static inline aclError emu_direct_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
     return npug_aclrtDeviceSetLimit(npu_self(), limit, value);
+}
+
+/* The ACL work of aclrtDeviceSetLimit when its route comes back through an interposer. */
+struct npu_route_args_281 {
+    npu_routed h;
+    aclrtDeviceLimit limit;
+    size_t value;
+};
+static int32_t npu_route_thunk_281(npu_routed *h) {
+    struct npu_route_args_281 *a = (struct npu_route_args_281 *)h;
+    return (int32_t)emu_direct_aclrtDeviceSetLimit(a->limit, a->value);
+}
+
+static inline aclError emu_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+    if (__builtin_expect(npu_route_fns[281] != NULL, 0) && (npu_rt_limit_type(limit) >= 0 && value <= 0xFFFFFFFFu)) { /* split layout, rtDeviceSetLimit interposed */
+        struct npu_route_args_281 a = {{602, npu_route_thunk_281}, limit, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_device_set_limit(npu_route_fns[281], limit, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceSetLimit(limit, value);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
@@ -11254,8 +11602,30 @@ NPU_EXPORT aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
     return emu_aclrtDeviceSetLimit(limit, value);
 }
 
-static inline aclError emu_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+static inline aclError emu_direct_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
     return npug_aclrtDeviceGetLimit(npu_self(), limit, value);
+}
+
+/* The ACL work of aclrtDeviceGetLimit when its route comes back through an interposer. */
+struct npu_route_args_282 {
+    npu_routed h;
+    aclrtDeviceLimit limit;
+    size_t* value;
+};
+static int32_t npu_route_thunk_282(npu_routed *h) {
+    struct npu_route_args_282 *a = (struct npu_route_args_282 *)h;
+    return (int32_t)emu_direct_aclrtDeviceGetLimit(a->limit, a->value);
+}
+
+static inline aclError emu_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+    if (__builtin_expect(npu_route_fns[282] != NULL, 0) && (value != NULL && npu_rt_limit_type(limit) >= 0)) { /* split layout, rtDeviceGetLimit interposed */
+        struct npu_route_args_282 a = {{879, npu_route_thunk_282}, limit, value};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_device_get_limit(npu_route_fns[282], limit, value);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtDeviceGetLimit(limit, value);
 }
 
 static NPU_HOOK aclError hook_aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
@@ -11568,8 +11938,35 @@ NPU_EXPORT aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, i
     return emu_aclrtGetPrimaryCtxState(deviceId, flags, active);
 }
 
-static inline aclError emu_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
+static inline aclError emu_direct_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
     return npug_aclrtReduceAsync(npu_self(), dst, (void*)src, count, kind, type, stream, reserve);
+}
+
+/* The ACL work of aclrtReduceAsync when its route comes back through an interposer. */
+struct npu_route_args_288 {
+    npu_routed h;
+    void* dst;
+    const void* src;
+    uint64_t count;
+    aclrtReduceKind kind;
+    aclDataType type;
+    aclrtStream stream;
+    void* reserve;
+};
+static int32_t npu_route_thunk_288(npu_routed *h) {
+    struct npu_route_args_288 *a = (struct npu_route_args_288 *)h;
+    return (int32_t)emu_direct_aclrtReduceAsync(a->dst, a->src, a->count, a->kind, a->type, a->stream, a->reserve);
+}
+
+static inline aclError emu_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
+    if (__builtin_expect(npu_route_fns[288] != NULL, 0) && (dst != NULL && src != NULL && npu_rt_data_type(type) >= 0)) { /* split layout, rtsLaunchReduceAsyncTask interposed */
+        struct npu_route_args_288 a = {{795, npu_route_thunk_288}, dst, src, count, kind, type, stream, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_reduce_async(npu_route_fns[288], dst, src, count, kind, type, stream, reserve);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtReduceAsync(dst, src, count, kind, type, stream, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
@@ -12761,8 +13158,32 @@ NPU_EXPORT aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
     return emu_aclrtCopyBufRef(buf, newBuf);
 }
 
-static inline aclError emu_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
+static inline aclError emu_direct_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
     return npug_aclrtGetBufUserData(npu_self(), buf, dataPtr, size, offset);
+}
+
+/* The ACL work of aclrtGetBufUserData when its route comes back through an interposer. */
+struct npu_route_args_297 {
+    npu_routed h;
+    const aclrtMbuf buf;
+    void* dataPtr;
+    size_t size;
+    size_t offset;
+};
+static int32_t npu_route_thunk_297(npu_routed *h) {
+    struct npu_route_args_297 *a = (struct npu_route_args_297 *)h;
+    return (int32_t)emu_direct_aclrtGetBufUserData(a->buf, a->dataPtr, a->size, a->offset);
+}
+
+static inline aclError emu_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
+    if (__builtin_expect(npu_route_fns[297] != NULL, 0) && (buf != NULL && dataPtr != NULL && size != 0)) { /* split layout, rtMbufGetPrivInfo interposed */
+        struct npu_route_args_297 a = {{690, npu_route_thunk_297}, buf, dataPtr, size, offset};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_get_buf_user_data(npu_route_fns[297], buf, dataPtr, size, offset);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetBufUserData(buf, dataPtr, size, offset);
 }
 
 static NPU_HOOK aclError hook_aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
@@ -12793,8 +13214,32 @@ NPU_EXPORT aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size
     return emu_aclrtGetBufUserData(buf, dataPtr, size, offset);
 }
 
-static inline aclError emu_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
+static inline aclError emu_direct_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
     return npug_aclrtSetBufUserData(npu_self(), buf, (void*)dataPtr, size, offset);
+}
+
+/* The ACL work of aclrtSetBufUserData when its route comes back through an interposer. */
+struct npu_route_args_298 {
+    npu_routed h;
+    aclrtMbuf buf;
+    const void* dataPtr;
+    size_t size;
+    size_t offset;
+};
+static int32_t npu_route_thunk_298(npu_routed *h) {
+    struct npu_route_args_298 *a = (struct npu_route_args_298 *)h;
+    return (int32_t)emu_direct_aclrtSetBufUserData(a->buf, a->dataPtr, a->size, a->offset);
+}
+
+static inline aclError emu_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
+    if (__builtin_expect(npu_route_fns[298] != NULL, 0) && (buf != NULL && dataPtr != NULL && size != 0)) { /* split layout, rtMbufGetPrivInfo interposed */
+        struct npu_route_args_298 a = {{690, npu_route_thunk_298}, buf, dataPtr, size, offset};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_set_buf_user_data(npu_route_fns[298], buf, dataPtr, size, offset);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtSetBufUserData(buf, dataPtr, size, offset);
 }
 
 static NPU_HOOK aclError hook_aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
@@ -13062,8 +13507,32 @@ NPU_EXPORT aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
     return emu_aclrtAllocBuf(buf, size);
 }
 
-static inline aclError emu_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+static inline aclError emu_direct_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
     return npug_aclrtBinaryLoadFromData(npu_self(), (void*)data, length, (aclrtBinaryLoadOptions*)options, binHandle);
+}
+
+/* The ACL work of aclrtBinaryLoadFromData when its route comes back through an interposer. */
+struct npu_route_args_284 {
+    npu_routed h;
+    const void* data;
+    size_t length;
+    const aclrtBinaryLoadOptions* options;
+    aclrtBinHandle* binHandle;
+};
+static int32_t npu_route_thunk_284(npu_routed *h) {
+    struct npu_route_args_284 *a = (struct npu_route_args_284 *)h;
+    return (int32_t)emu_direct_aclrtBinaryLoadFromData(a->data, a->length, a->options, a->binHandle);
+}
+
+static inline aclError emu_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+    if (__builtin_expect(npu_route_fns[284] != NULL, 0) && (data != NULL && binHandle != NULL)) { /* split layout, rtsBinaryLoadFromData interposed */
+        struct npu_route_args_284 a = {{826, npu_route_thunk_284}, data, length, options, binHandle};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsBinaryLoadFromData))npu_route_fns[284])(data, (uint64_t)length, (const rtLoadBinaryConfig_t *)options, (rtBinHandle *)binHandle);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtBinaryLoadFromData(data, length, options, binHandle);
 }
 
 static NPU_HOOK aclError hook_aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -13342,8 +13811,36 @@ NPU_EXPORT aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
     return emu_aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
 }
 
-static inline aclError emu_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
+static inline aclError emu_direct_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
     return npug_aclrtMemcpyBatchV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+}
+
+/* The ACL work of aclrtMemcpyBatchV2 when its route comes back through an interposer. */
+struct npu_route_args_289 {
+    npu_routed h;
+    void** dsts;
+    size_t* destMaxs;
+    void** srcs;
+    size_t* sizes;
+    size_t numBatches;
+    aclrtMemcpyBatchAttr* attrs;
+    size_t* attrsIndexes;
+    size_t numAttrs;
+};
+static int32_t npu_route_thunk_289(npu_routed *h) {
+    struct npu_route_args_289 *a = (struct npu_route_args_289 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyBatchV2(a->dsts, a->destMaxs, a->srcs, a->sizes, a->numBatches, a->attrs, a->attrsIndexes, a->numAttrs);
+}
+
+static inline aclError emu_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
+    if (__builtin_expect(npu_route_fns[289] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL)) { /* split layout, rtsMemcpyBatch interposed */
+        struct npu_route_args_289 a = {{727, npu_route_thunk_289}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_memcpy_batch_v2(npu_route_fns[289], dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyBatchV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
@@ -13446,8 +13943,37 @@ NPU_EXPORT aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** 
     return emu_aclrtMemcpyBatchAsync(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
-static inline aclError emu_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
+static inline aclError emu_direct_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
     return npug_aclrtMemcpyBatchAsyncV2(npu_self(), dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+}
+
+/* The ACL work of aclrtMemcpyBatchAsyncV2 when its route comes back through an interposer. */
+struct npu_route_args_290 {
+    npu_routed h;
+    void** dsts;
+    size_t* destMaxs;
+    void** srcs;
+    size_t* sizes;
+    size_t numBatches;
+    aclrtMemcpyBatchAttr* attrs;
+    size_t* attrsIndexes;
+    size_t numAttrs;
+    aclrtStream stream;
+};
+static int32_t npu_route_thunk_290(npu_routed *h) {
+    struct npu_route_args_290 *a = (struct npu_route_args_290 *)h;
+    return (int32_t)emu_direct_aclrtMemcpyBatchAsyncV2(a->dsts, a->destMaxs, a->srcs, a->sizes, a->numBatches, a->attrs, a->attrsIndexes, a->numAttrs, a->stream);
+}
+
+static inline aclError emu_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
+    if (__builtin_expect(npu_route_fns[290] != NULL, 0) && (dsts != NULL && destMaxs != NULL && srcs != NULL && sizes != NULL && attrs != NULL && attrsIndexes != NULL)) { /* split layout, rtsMemcpyBatchAsync interposed */
+        struct npu_route_args_290 a = {{728, npu_route_thunk_290}, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_memcpy_batch_async_v2(npu_route_fns[290], dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemcpyBatchAsyncV2(dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
 }
 
 static NPU_HOOK aclError hook_aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
@@ -15950,8 +16476,30 @@ NPU_EXPORT aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32
     return emu_aclrtGetPhyDevIdByLogicDevId(logicDevId, phyDevId);
 }
 
-static inline aclError emu_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
+static inline aclError emu_direct_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
     return npug_aclrtGetUserDevIdByPhyDevId(npu_self(), phyDevId, userDevId);
+}
+
+/* The ACL work of aclrtGetUserDevIdByPhyDevId when its route comes back through an interposer. */
+struct npu_route_args_293 {
+    npu_routed h;
+    const int32_t phyDevId;
+    int32_t* const userDevId;
+};
+static int32_t npu_route_thunk_293(npu_routed *h) {
+    struct npu_route_args_293 *a = (struct npu_route_args_293 *)h;
+    return (int32_t)emu_direct_aclrtGetUserDevIdByPhyDevId(a->phyDevId, a->userDevId);
+}
+
+static inline aclError emu_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
+    if (__builtin_expect(npu_route_fns[293] != NULL, 0) && (userDevId != NULL)) { /* split layout, rtsGetLogicDevIdByPhyDevId interposed */
+        struct npu_route_args_293 a = {{752, npu_route_thunk_293}, phyDevId, userDevId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetLogicDevIdByPhyDevId))npu_route_fns[293])(phyDevId, userDevId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetUserDevIdByPhyDevId(phyDevId, userDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
@@ -15980,8 +16528,30 @@ NPU_EXPORT aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t*
     return emu_aclrtGetUserDevIdByPhyDevId(phyDevId, userDevId);
 }
 
-static inline aclError emu_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
+static inline aclError emu_direct_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
     return npug_aclrtGetPhyDevIdByUserDevId(npu_self(), userDevId, phyDevId);
+}
+
+/* The ACL work of aclrtGetPhyDevIdByUserDevId when its route comes back through an interposer. */
+struct npu_route_args_294 {
+    npu_routed h;
+    const int32_t userDevId;
+    int32_t* const phyDevId;
+};
+static int32_t npu_route_thunk_294(npu_routed *h) {
+    struct npu_route_args_294 *a = (struct npu_route_args_294 *)h;
+    return (int32_t)emu_direct_aclrtGetPhyDevIdByUserDevId(a->userDevId, a->phyDevId);
+}
+
+static inline aclError emu_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
+    if (__builtin_expect(npu_route_fns[294] != NULL, 0) && (phyDevId != NULL)) { /* split layout, rtsGetPhyDevIdByLogicDevId interposed */
+        struct npu_route_args_294 a = {{753, npu_route_thunk_294}, userDevId, phyDevId};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsGetPhyDevIdByLogicDevId))npu_route_fns[294])(userDevId, phyDevId);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetPhyDevIdByUserDevId(userDevId, phyDevId);
 }
 
 static NPU_HOOK aclError hook_aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
@@ -17089,8 +17659,32 @@ NPU_EXPORT aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
     return emu_aclrtCmoSetDesc(cmoDesc, src, size);
 }
 
-static inline aclError emu_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
+static inline aclError emu_direct_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
     return npug_aclrtCmoAsyncWithDesc(npu_self(), cmoDesc, cmoType, stream, (void*)reserve);
+}
+
+/* The ACL work of aclrtCmoAsyncWithDesc when its route comes back through an interposer. */
+struct npu_route_args_287 {
+    npu_routed h;
+    void* cmoDesc;
+    aclrtCmoType cmoType;
+    aclrtStream stream;
+    const void* reserve;
+};
+static int32_t npu_route_thunk_287(npu_routed *h) {
+    struct npu_route_args_287 *a = (struct npu_route_args_287 *)h;
+    return (int32_t)emu_direct_aclrtCmoAsyncWithDesc(a->cmoDesc, a->cmoType, a->stream, a->reserve);
+}
+
+static inline aclError emu_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
+    if (__builtin_expect(npu_route_fns[287] != NULL, 0) && (cmoDesc != NULL && (unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH)) { /* split layout, rtsLaunchCmoAddrTask interposed */
+        struct npu_route_args_287 a = {{794, npu_route_thunk_287}, cmoDesc, cmoType, stream, reserve};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)((__typeof__(&rtsLaunchCmoAddrTask))npu_route_fns[287])(cmoDesc, stream, (rtCmoOpCode)(cmoType + RT_CMO_PREFETCH), reserve);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtCmoAsyncWithDesc(cmoDesc, cmoType, stream, reserve);
 }
 
 static NPU_HOOK aclError hook_aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
@@ -17701,8 +18295,30 @@ NPU_EXPORT aclError aclrtPersistentTaskClean(aclrtStream stream) {
     return emu_aclrtPersistentTaskClean(stream);
 }
 
-static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+static inline aclError emu_direct_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
     return npug_aclrtGetErrorVerbose(npu_self(), deviceId, errorInfo);
+}
+
+/* The ACL work of aclrtGetErrorVerbose when its route comes back through an interposer. */
+struct npu_route_args_301 {
+    npu_routed h;
+    int32_t deviceId;
+    aclrtErrorInfo* errorInfo;
+};
+static int32_t npu_route_thunk_301(npu_routed *h) {
+    struct npu_route_args_301 *a = (struct npu_route_args_301 *)h;
+    return (int32_t)emu_direct_aclrtGetErrorVerbose(a->deviceId, a->errorInfo);
+}
+
+static inline aclError emu_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+    if (__builtin_expect(npu_route_fns[301] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsGetErrorVerbose interposed */
+        struct npu_route_args_301 a = {{741, npu_route_thunk_301}, deviceId, errorInfo};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_get_error_verbose(npu_route_fns[301], deviceId, errorInfo);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtGetErrorVerbose(deviceId, errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
@@ -17731,8 +18347,30 @@ NPU_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* error
     return emu_aclrtGetErrorVerbose(deviceId, errorInfo);
 }
 
-static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+static inline aclError emu_direct_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
     return npug_aclrtRepairError(npu_self(), deviceId, (aclrtErrorInfo*)errorInfo);
+}
+
+/* The ACL work of aclrtRepairError when its route comes back through an interposer. */
+struct npu_route_args_302 {
+    npu_routed h;
+    int32_t deviceId;
+    const aclrtErrorInfo* errorInfo;
+};
+static int32_t npu_route_thunk_302(npu_routed *h) {
+    struct npu_route_args_302 *a = (struct npu_route_args_302 *)h;
+    return (int32_t)emu_direct_aclrtRepairError(a->deviceId, a->errorInfo);
+}
+
+static inline aclError emu_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+    if (__builtin_expect(npu_route_fns[302] != NULL, 0) && (errorInfo != NULL)) { /* split layout, rtsRepairError interposed */
+        struct npu_route_args_302 a = {{742, npu_route_thunk_302}, deviceId, errorInfo};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_repair_error(npu_route_fns[302], deviceId, errorInfo);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtRepairError(deviceId, errorInfo);
 }
 
 static NPU_HOOK aclError hook_aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
@@ -19405,8 +20043,30 @@ NPU_EXPORT aclError aclrtAllocatorUnregister(aclrtStream stream) {
     return emu_aclrtAllocatorUnregister(stream);
 }
 
-static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+static inline aclError emu_direct_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
     return npug_aclrtMemPoolCreate(npu_self(), memPool, (aclrtMemPoolProps*)poolProps);
+}
+
+/* The ACL work of aclrtMemPoolCreate when its route comes back through an interposer. */
+struct npu_route_args_300 {
+    npu_routed h;
+    aclrtMemPool* memPool;
+    const aclrtMemPoolProps* poolProps;
+};
+static int32_t npu_route_thunk_300(npu_routed *h) {
+    struct npu_route_args_300 *a = (struct npu_route_args_300 *)h;
+    return (int32_t)emu_direct_aclrtMemPoolCreate(a->memPool, a->poolProps);
+}
+
+static inline aclError emu_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+    if (__builtin_expect(npu_route_fns[300] != NULL, 0) && (memPool != NULL && poolProps != NULL)) { /* split layout, rtMemPoolCreate interposed */
+        struct npu_route_args_300 a = {{882, npu_route_thunk_300}, memPool, poolProps};
+        npu_routed_pending = &a.h;
+        aclError r = (aclError)npu_route_mem_pool_create(npu_route_fns[300], memPool, poolProps);
+        npu_routed_pending = NULL;
+        return r;
+    }
+    return emu_direct_aclrtMemPoolCreate(memPool, poolProps);
 }
 
 static NPU_HOOK aclError hook_aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
@@ -25245,6 +25905,8 @@ NPU_EXPORT rtError_t rtDeviceReset(int32_t devId) {
 }
 
 static inline rtError_t emu_rtDeviceSetLimit(int32_t devId, rtLimitType_t type, uint32_t val) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 602) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceSetLimit(npu_self(), devId, type, val);
 }
 
@@ -25554,6 +26216,8 @@ NPU_EXPORT rtError_t rtDeviceResetWithoutTsd(int32_t devId) {
 }
 
 static inline rtError_t emu_rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 612) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtSetDeviceSatMode(npu_self(), floatOverflowMode);
 }
 
@@ -25583,6 +26247,8 @@ NPU_EXPORT rtError_t rtSetDeviceSatMode(rtFloatOverflowMode_t floatOverflowMode)
 }
 
 static inline rtError_t emu_rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 613) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetDeviceSatMode(npu_self(), floatOverflowMode);
 }
 
@@ -25612,6 +26278,8 @@ NPU_EXPORT rtError_t rtGetDeviceSatMode(rtFloatOverflowMode_t* floatOverflowMode
 }
 
 static inline rtError_t emu_rtGetAllUtilizations(const int32_t devId, const rtTypeUtil_t kind, uint8_t* const util) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 614) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetAllUtilizations(npu_self(), devId, kind, util);
 }
 
@@ -26271,6 +26939,8 @@ NPU_EXPORT rtError_t rtGetFaultEvent(const int32_t deviceId, rtDmsEventFilter* f
 }
 
 static inline rtError_t emu_rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 635) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtGetMemUceInfo(npu_self(), deviceId, memUceInfo);
 }
 
@@ -26301,6 +26971,8 @@ NPU_EXPORT rtError_t rtGetMemUceInfo(const uint32_t deviceId, rtMemUceInfo* memU
 }
 
 static inline rtError_t emu_rtMemUceRepair(const uint32_t deviceId, rtMemUceInfo* memUceInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 636) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemUceRepair(npu_self(), deviceId, memUceInfo);
 }
 
@@ -26523,6 +27195,8 @@ NPU_EXPORT rtError_t rtStreamGetPriority(const rtStream_t stm, uint32_t* priorit
 }
 
 static inline rtError_t emu_rtStreamGetFlags(const rtStream_t stm, uint32_t* flags) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 643) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtStreamGetFlags(npu_self(), stm, flags);
 }
 
@@ -27711,6 +28385,8 @@ NPU_EXPORT rtError_t rtUnSubscribeHostFunc(uint64_t threadId, rtStream_t stream)
 }
 
 static inline rtError_t emu_rtBinaryLoadWithoutTilingKey(const void* data, const uint64_t length, rtBinHandle* binHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 680) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtBinaryLoadWithoutTilingKey(npu_self(), (void*)data, length, binHandle);
 }
 
@@ -28029,6 +28705,8 @@ NPU_EXPORT rtError_t rtMbufGetBuffSize(rtMbufPtr_t memBuf, uint64_t* totalSize) 
 }
 
 static inline rtError_t emu_rtMbufGetPrivInfo(rtMbufPtr_t memBuf, void** priv, uint64_t* size) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 690) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMbufGetPrivInfo(npu_self(), memBuf, priv, size);
 }
 
@@ -29051,6 +29729,8 @@ NPU_EXPORT rtError_t rtMemGetAccess(void* virPtr, rtMemLocation* location, uint6
 }
 
 static inline rtError_t emu_rtMemExportToShareableHandleV2(rtDrvMemHandle handle, rtMemSharedHandleType handleType, uint64_t flags, void* shareableHandle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 721) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemExportToShareableHandleV2(npu_self(), handle, handleType, flags, shareableHandle);
 }
 
@@ -29182,6 +29862,8 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandle(uint64_t shareableHandle, int 
 }
 
 static inline rtError_t emu_rtMemSetPidToShareableHandleV2(const void* shareableHandle, rtMemSharedHandleType handleType, int pid[], uint32_t pidNum) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 725) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemSetPidToShareableHandleV2(npu_self(), (void*)shareableHandle, handleType, pid, pidNum);
 }
 
@@ -29214,6 +29896,8 @@ NPU_EXPORT rtError_t rtMemSetPidToShareableHandleV2(const void* shareableHandle,
 }
 
 static inline rtError_t emu_rtMemGetAllocationGranularity(rtDrvMemProp_t* prop, rtDrvMemGranularityOptions option, size_t* granularity) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 726) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemGetAllocationGranularity(npu_self(), prop, option, granularity);
 }
 
@@ -29714,6 +30398,8 @@ NPU_EXPORT rtError_t rtMbufChainGetMbuf(rtMbufPtr_t memBufChainHead, uint32_t in
 }
 
 static inline rtError_t emu_rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* const errorInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 741) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsGetErrorVerbose(npu_self(), deviceId, errorInfo);
 }
 
@@ -29744,6 +30430,8 @@ NPU_EXPORT rtError_t rtsGetErrorVerbose(const uint32_t deviceId, rtErrorInfo* co
 }
 
 static inline rtError_t emu_rtsRepairError(const uint32_t deviceId, const rtErrorInfo* const errorInfo) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 742) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsRepairError(npu_self(), deviceId, (rtErrorInfo*)errorInfo);
 }
 
@@ -31430,6 +32118,8 @@ NPU_EXPORT rtError_t rtsSetCmoDesc(rtCmoDesc_t cmoDesc, void* srcAddr, size_t sr
 }
 
 static inline rtError_t emu_rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, rtCmoOpCode cmoOpCode, const void* reserve) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 794) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLaunchCmoAddrTask(npu_self(), cmoDesc, stm, cmoOpCode, (void*)reserve);
 }
 
@@ -31462,6 +32152,8 @@ NPU_EXPORT rtError_t rtsLaunchCmoAddrTask(rtCmoDesc_t cmoDesc, rtStream_t stm, r
 }
 
 static inline rtError_t emu_rtsLaunchReduceAsyncTask(const rtReduceInfo_t* reduceInfo, const rtStream_t stm, const void* reserve) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 795) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsLaunchReduceAsyncTask(npu_self(), (rtReduceInfo_t*)reduceInfo, stm, (void*)reserve);
 }
 
@@ -31796,6 +32488,8 @@ NPU_EXPORT rtError_t rtGetMemUsageInfo(uint32_t deviceId, rtMemUsageInfo_t* memU
 }
 
 static inline rtError_t emu_rtsStreamCreate(rtStream_t* stream, rtStreamCreateConfig_t* config) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 805) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsStreamCreate(npu_self(), stream, config);
 }
 
@@ -32436,6 +33130,8 @@ NPU_EXPORT rtError_t rtsPersistentTaskClean(rtStream_t stm) {
 }
 
 static inline rtError_t emu_rtsBinaryLoadFromFile(const char_t* const binPath, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 825) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsBinaryLoadFromFile(npu_self(), (char_t*)binPath, (rtLoadBinaryConfig_t*)optionalCfg, handle);
 }
 
@@ -32467,6 +33163,8 @@ NPU_EXPORT rtError_t rtsBinaryLoadFromFile(const char_t* const binPath, const rt
 }
 
 static inline rtError_t emu_rtsBinaryLoadFromData(const void* const data, const uint64_t length, const rtLoadBinaryConfig_t* const optionalCfg, rtBinHandle* handle) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 826) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtsBinaryLoadFromData(npu_self(), (void*)data, length, (rtLoadBinaryConfig_t*)optionalCfg, handle);
 }
 
@@ -34208,6 +34906,8 @@ NPU_EXPORT rtError_t rtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, co
 }
 
 static inline rtError_t emu_rtDeviceGetLimit(rtLimitType_t type, uint32_t* val) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 879) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtDeviceGetLimit(npu_self(), type, val);
 }
 
@@ -34300,6 +35000,8 @@ NPU_EXPORT rtError_t rtEventRecordWithFlag(rtEvent_t evt, rtStream_t stm, uint32
 }
 
 static inline rtError_t emu_rtMemPoolCreate(rtMemPool_t* memPool, const rtMemPoolProps* poolProps) {
+    if (__builtin_expect(npu_routed_pending != NULL, 0) && npu_routed_pending->rt == 882) /* a routed ACL call, forwarded */
+        return (rtError_t)npu_route_take();
     return npug_rtMemPoolCreate(npu_self(), memPool, (rtMemPoolProps*)poolProps);
 }
 

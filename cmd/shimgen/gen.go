@@ -276,7 +276,7 @@ func genShims(syms []abi.Symbol, exp map[string]bool) ([]byte, error) {
 	for _, h := range headers(picked) {
 		fmt.Fprintf(&b, "#include %q\n", h)
 	}
-	b.WriteString("\n#include \"npu.h\"\n#include \"passthrough.h\"\n#include \"stack.h\"\n#include \"trace.h\"\n#include \"_cgo_export.h\"\n\n")
+	b.WriteString("\n#include \"npu.h\"\n#include \"passthrough.h\"\n#include \"stack.h\"\n#include \"stack_route.h\"\n#include \"trace.h\"\n#include \"_cgo_export.h\"\n\n")
 	b.WriteString("/* The forwarders name deprecated functions too. */\n")
 	b.WriteString("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n")
 	if err := genTable(&b, syms); err != nil {

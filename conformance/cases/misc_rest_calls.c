@@ -1,6 +1,6 @@
 /* misc_rest_calls: ACL calls no other case makes, each with valid
  * arguments and a result that could be wrong — the force variants of
- * stream destruction and device reset, the synchronising frees, the
+ * stream destruction and device reset, the device limits, the synchronising frees, the
  * deprecated conditional copy, device
  * status and capability, architecture compatibility, host memory with a
  * configuration, an IPC access-link attribute (refused off A3), stream failure mode, attributes
@@ -19,6 +19,14 @@ static void on_destroy(void *arg) { *(int *)arg += 1; }
 int main(void)
 {
     CHECK_OK(aclInit(NULL));
+    /* The process-wide device limits, set before the device: a SIMD stack
+     * above 32 KiB rounds up to 16 KiB multiples. */
+    size_t limit = 0;
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &limit));
+    CHECK_EQ(limit, 32768u);
+    CHECK_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 40000));
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &limit));
+    CHECK_EQ(limit, 49152u);
     CHECK_OK(aclrtSetDevice(0));
 
     const char *soc = aclrtGetSocName();

@@ -7,7 +7,12 @@
  * hiding a device) is what the ACL program gets in split; in merged the
  * program is unaffected, while a library calling rt* itself still meets it.
  * docs/stack.md lists the routed rows; all are checked here (the core-group
- * rows in a second child on a 310P with two groups).
+ * rows in a second child on a 310P with two groups), and a few of those
+ * whose arguments ACL translates (stream flags, device limit, error
+ * record) under a hook that changes their answers, and the rt* arguments
+ * of others (limit type, reduce record, memory prop, pool properties,
+ * the bytes of an aclrtBinary), and the user-data copies of an mbuf over
+ * the area the hook reports.
  *
  * link: -lruntime -lascendcl
  * env: NPUEMU_DEVICES=2
@@ -22,6 +27,7 @@
 #include "check.h"
 #include "stack/harness.h"
 #include "../../examples/kernels/build_kernel.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "runtime/rt.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* aclrtQueryEvent */
@@ -36,6 +42,22 @@ static long count(const char *name) {
 }
 
 static int split;
+
+/* The arguments of the last call of name the hook saw (route_hook.c). */
+static const uint64_t *hookArgs(const char *name) {
+    const uint64_t *(*f)(const char *) = (const uint64_t *(*)(const char *))dlsym(RTLD_DEFAULT, "route_hook_args");
+    if (f == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    const uint64_t *a = f(name);
+    if (a == NULL) FAIL("the hook does not record %s", name);
+    return a;
+}
+
+/* The RT_STREAM_* bits the hook's rtsStreamCreate last saw. */
+static uint32_t hookCreateFlags(void) {
+    uint32_t *p = (uint32_t *)dlsym(RTLD_DEFAULT, "route_hook_create_flags");
+    if (p == NULL) FAIL("the hook is not loaded (LD_PRELOAD)");
+    return *p;
+}
 
 /* SEEN: the hook on name saw n calls of the ACL program in split, none in
  * merged. */
@@ -131,6 +153,118 @@ static int child(void) {
     CHECK_OK(aclrtSynchronizeDeviceWithTimeout(-1));
     SEEN("rtDeviceSynchronizeWithTimeout", 1);
 
+    /* Routes whose arguments ACL translates (libfake/stack_route.c): the
+     * hook gets the rt* form, the program the ACL form of the hook's
+     * answer. */
+    aclrtStream fs = NULL;
+    CHECK_OK(aclrtCreateStreamWithConfig(&fs, 0, ACL_STREAM_FAST_LAUNCH));
+    SEEN("rtsStreamCreate", 1);
+    if (split) CHECK_EQ(hookCreateFlags(), RT_STREAM_FAST_LAUNCH);
+    uint32_t sf = 0;
+    CHECK_OK(aclrtStreamGetFlags(fs, &sf));
+    CHECK_EQ(sf, (refuse && split) ? (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_HUGE) : ACL_STREAM_FAST_LAUNCH);
+    SEEN("rtStreamGetFlags", 1);
+    CHECK_ERR(aclrtStreamGetFlags(fs, NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtStreamGetFlags", 1);
+    CHECK_OK(aclrtDestroyStream(fs));
+    size_t lim = 0;
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &lim));
+    CHECK_EQ(lim, (refuse && split) ? 65536u : 32768u);
+    SEEN("rtDeviceGetLimit", 1);
+    CHECK_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 40000));
+    SEEN("rtDeviceSetLimit", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtDeviceSetLimit");
+        CHECK(a[0] == 0 && a[1] == RT_LIMIT_TYPE_STACK_SIZE && a[2] == 40000);
+    }
+    CHECK_OK(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &lim));
+    CHECK_EQ(lim, (refuse && split) ? 65536u : 49152u); /* rounded up to 16 KiB */
+    SEEN("rtDeviceGetLimit", 2);
+    CHECK_ERR(aclrtDeviceSetLimit((aclrtDeviceLimit)99, 40000), ACL_ERROR_INVALID_PARAM); /* no rt type: ACL refuses */
+    SEEN("rtDeviceSetLimit", 1);
+
+    /* The records and enums the hook gets: an rtReduceInfo_t with the
+     * rtDataType of the ACL type, the rtDrvMemProp_t of a physical-memory
+     * prop (module APP, 33), an rtMemPoolProps of the pool properties. */
+    void *ra = NULL, *rb = NULL;
+    CHECK_OK(aclrtMalloc(&ra, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&rb, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtReduceAsync(ra, rb, 64, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, s, NULL));
+    SEEN("rtsLaunchReduceAsyncTask", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtsLaunchReduceAsyncTask");
+        CHECK(a[0] == RT_MEMCPY_SDMA_AUTOMATIC_ADD && a[1] == RT_DATA_TYPE_INT32 && a[2] == 64);
+    }
+    CHECK_ERR(aclrtReduceAsync(ra, rb, 64, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_UINT8, s, NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtsLaunchReduceAsyncTask", 1);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_OK(aclrtFree(ra));
+    CHECK_OK(aclrtFree(rb));
+    aclrtPhysicalMemProp pp;
+    memset(&pp, 0, sizeof pp);
+    pp.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    pp.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    pp.memAttr = ACL_HBM_MEM_HUGE;
+    pp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    pp.location.id = 1;
+    size_t g = 0;
+    CHECK_OK(aclrtMemGetAllocationGranularity(&pp, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g));
+    CHECK_EQ(g, (size_t)2 << 20);
+    SEEN("rtMemGetAllocationGranularity", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtMemGetAllocationGranularity");
+        CHECK(a[0] == 1 /* MEM_DEV_SIDE */ && a[1] == 1 && a[2] == 33 && a[3] == RT_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+    }
+    pp.allocationType = (aclrtMemAllocationType)7; /* ACL refuses the prop: no rt call */
+    CHECK_ERR(aclrtMemGetAllocationGranularity(&pp, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED, &g), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtMemGetAllocationGranularity", 1);
+    aclrtMemPoolProps mp;
+    memset(&mp, 0, sizeof mp);
+    mp.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    mp.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    mp.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    mp.location.id = 1;
+    mp.maxSize = 64u << 20;
+    aclrtMemPool pool = NULL;
+    CHECK_OK(aclrtMemPoolCreate(&pool, &mp));
+    SEEN("rtMemPoolCreate", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtMemPoolCreate");
+        CHECK(a[0] == 1 /* MEM_DEV_SIDE */ && a[1] == 1 && a[2] == RT_MEM_HANDLE_TYPE_NONE && a[3] == (64u << 20));
+    }
+    CHECK_OK(aclrtMemPoolDestroy(pool));
+    /* aclrtBinaryLoad hands the runtime the bytes its aclrtBinary holds
+     * (here no kernel binary: the load fails, or the hook refuses it). */
+    static const char junk[16] = "not a kernel";
+    aclrtBinary bin = aclrtCreateBinary(junk, sizeof junk);
+    CHECK(bin != NULL);
+    aclrtBinHandle bh = NULL;
+    if (refuse && split)
+        CHECK_RT(aclrtBinaryLoad(bin, &bh), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    else
+        CHECK_FAILS(aclrtBinaryLoad(bin, &bh));
+    SEEN("rtBinaryLoadWithoutTilingKey", 1);
+    if (split) {
+        const uint64_t *a = hookArgs("rtBinaryLoadWithoutTilingKey");
+        CHECK(a[0] == (uint64_t)(uintptr_t)junk && a[1] == sizeof junk);
+    }
+    CHECK_ERR(aclrtBinaryLoad(bin, NULL), ACL_ERROR_INVALID_PARAM);
+    SEEN("rtBinaryLoadWithoutTilingKey", 1);
+    CHECK_OK(aclrtDestroyBinary(bin));
+    aclrtErrorInfo ei;
+    memset(&ei, 0xff, sizeof ei);
+    CHECK_OK(aclrtGetErrorVerbose(0, &ei));
+    if (refuse && split) {
+        CHECK_EQ(ei.errorType, ACL_RT_ERROR_MEMORY);
+        CHECK(ei.tryRepair == 1 && ei.hasDetail == 1);
+        CHECK_EQ(ei.detail.uceInfo.arraySize, 1u);
+        CHECK(ei.detail.uceInfo.memUceInfoArray[0].addr == (void *)0x1000);
+        CHECK_EQ(ei.detail.uceInfo.memUceInfoArray[0].len, 4096u);
+    } else {
+        CHECK_EQ(ei.errorType, ACL_RT_NO_ERROR);
+    }
+    SEEN("rtsGetErrorVerbose", 1);
+
     uint8_t out[N];
     CHECK_OK(aclrtMemcpy(out, N, dev, N, ACL_MEMCPY_DEVICE_TO_HOST));
     CHECK(out[0] == 0x33 && out[N / 2 - 1] == 0x33 && out[N / 2] == 0x5a && out[N - 1] == 0x5a);
@@ -159,6 +293,22 @@ static int child(void) {
     CHECK_OK(aclrtGetBufDataLen(m, &len));
     CHECK_EQ(len, 10);
     SEEN("rtMbufGetDataLen", 1);
+    /* The user-data copies are rtMbufGetPrivInfo and ACL's copy of the
+     * area it reports: the refusing hook's own area in split. */
+    char ud[8] = {0};
+    CHECK_OK(aclrtSetBufUserData(m, "abcdefg", 8, 4));
+    SEEN("rtMbufGetPrivInfo", 1);
+    CHECK_OK(aclrtGetBufUserData(m, ud, sizeof ud, 4));
+    SEEN("rtMbufGetPrivInfo", 2);
+    CHECK(memcmp(ud, "abcdefg", 8) == 0);
+    if (refuse && split) {
+        const char *area = (const char *)dlsym(RTLD_DEFAULT, "route_hook_priv");
+        CHECK(area != NULL && memcmp(area + 4, "abcdefg", 8) == 0);
+        CHECK_ERR(aclrtGetBufUserData(m, ud, 8, 9), ACL_ERROR_INVALID_PARAM); /* past the hook's 16 bytes */
+        SEEN("rtMbufGetPrivInfo", 3);
+    }
+    CHECK_ERR(aclrtGetBufUserData(m, ud, 0, 0), ACL_ERROR_INVALID_PARAM); /* ACL's own check: no rt call */
+    SEEN("rtMbufGetPrivInfo", (refuse && split) ? 3 : 2);
     CHECK_OK(aclrtAppendBufChain(h, m));
     SEEN("rtMbufChainAppend", 1);
     uint32_t num = 0;
@@ -213,6 +363,28 @@ static int groupChild(void) {
     SEEN("rtGetGroupCount", 1);
     CHECK_ERR(aclrtGetGroupCount(NULL), ACL_ERROR_INVALID_PARAM);
     SEEN("rtGetGroupCount", 1);
+    /* aclrtGetGroupInfoDetail checks the index against rtGetGroupCount's
+     * answer, then reads ACL's object: a hook showing one group hides the
+     * second in split. */
+    aclrtGroupInfo *gi = aclrtCreateGroupInfo();
+    CHECK(gi != NULL);
+    CHECK_OK(aclrtGetAllGroupInfo(gi));
+    int32_t gid = -1;
+    size_t gsz = 0;
+    CHECK_OK(aclrtGetGroupInfoDetail(gi, 1, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz));
+    CHECK(gid == 1 && gsz == sizeof gid);
+    SEEN("rtGetGroupCount", 2);
+    setenv("ROUTE_HOOK_GROUP_COUNT", "1", 1);
+    if (split)
+        CHECK_ERR(aclrtGetGroupInfoDetail(gi, 1, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz), ACL_ERROR_INVALID_PARAM);
+    else
+        CHECK_OK(aclrtGetGroupInfoDetail(gi, 1, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz));
+    SEEN("rtGetGroupCount", 3);
+    CHECK_OK(aclrtGetGroupInfoDetail(gi, 0, ACL_GROUP_GROUPID_INT, &gid, sizeof gid, &gsz));
+    CHECK_EQ(gid, 0);
+    SEEN("rtGetGroupCount", 4);
+    unsetenv("ROUTE_HOOK_GROUP_COUNT");
+    CHECK_OK(aclrtDestroyGroupInfo(gi));
     CHECK_OK(aclrtSetGroup(1));
     SEEN("rtSetGroup", 1);
     CHECK_ERR(aclrtSetGroup(2), ACL_ERROR_RT_GROUP_NOT_CREATE);
