@@ -160,7 +160,7 @@ func checkCrossings(t *testing.T, counts map[string]int) {
 			continue
 		}
 		seen[fn+" "+call] = true
-		if !slices.Contains(stack.Crossings[fn], call) && crossingOfAnother[fn+" "+call] == "" {
+		if !slices.Contains(stack.Crossings[fn], call) && crossingBeyondRow[fn+" "+call] == "" {
 			unlisted = append(unlisted, fn+" → "+call)
 		}
 	}
@@ -177,10 +177,11 @@ func checkCrossings(t *testing.T, counts map[string]int) {
 	require.Empty(t, unseen, "driver calls rt/stack's Crossings lists that no case saw the rt* function make")
 }
 
-// crossingOfAnother: driver calls seen inside an rt* function that belong
-// to an earlier call, and why.
-var crossingOfAnother = map[string]string{
-	"rtMalloc halMemFree": "the release of memory an earlier rtFree/aclrtFree freed while queued work still used it, made at the next allocation (docs/hardening.md, section 5); the halMemFree is that rtFree's",
+// crossingBeyondRow: driver calls seen inside an rt* function that are not
+// its own work in rt-to-hal.tsv's sense (so not in stack.Crossings), and why.
+var crossingBeyondRow = map[string]string{
+	"rtMemMapSelectedLink halMemUnmap": "the undo of the mappings it made when a later block fails (npuemu leaves no half-made mapping; stack_rt_vmm_more makes it fail)",
+	"rtMalloc halMemFree":              "the release of memory an earlier rtFree/aclrtFree freed while queued work still used it, made at the next allocation (docs/hardening.md, section 5); the halMemFree is that rtFree's",
 }
 
 // crossingNotObserved: pairs of stack.Crossings whose rt* function the
