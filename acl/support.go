@@ -435,7 +435,7 @@ var symbolRules = map[string]rule{
 	"aclrtMemImportFromShareableHandleV2":       partial("DEFAULT share type, any process of the node, on the current device"),
 	"aclrtMemSetPidToShareableHandle":           supported("the whitelist importers are checked against"),
 	"aclrtMemSetPidToShareableHandleV2":         supported("DEFAULT share type"),
-	"aclrtIpcMemGetExportKey":                   supported("65-byte keys of page-aligned device memory, in the node's table: any process of the node imports (docs/node.md)"),
+	"aclrtIpcMemGetExportKey":                   supported("65-byte keys of a device allocation (its start address, as halShmemCreateHandle requires), in the node's table: any process of the node imports (docs/node.md)"),
 	"aclrtIpcMemSetImportPid":                   supported("the whitelist importers are checked against"),
 	"aclrtIpcMemSetAttr":                        supported("Atlas A3 only; ACCESS_LINK recorded, every link reaches the same memory"),
 	"aclrtIpcMemImportByKey":                    supported("any process of the node: the exporter's very pages mapped at a new address; whitelist checked against the importer's pid"),
