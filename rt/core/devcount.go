@@ -38,7 +38,9 @@ func DeviceCount(fn string) (int, error) {
 	if err := stack.GetDevNum(&c); err != nil {
 		return 0, abi.Errorf(abi.RTCodeOf(err), "%s: drvGetDevNum: %s", fn, abi.MessageOf(err))
 	}
-	lastCount.Store(&learned{node: n, count: int(c)})
+	if l := lastCount.Load(); l == nil || l.node != n || l.count != int(c) {
+		lastCount.Store(&learned{node: n, count: int(c)})
+	}
 	return int(c), nil
 }
 
