@@ -181,26 +181,10 @@ static int child(void) {
     return 0;
 }
 
-/* runChild runs this program's ACL half under the hook. */
-static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
-    setenv("NPUEMU_STACK", layout, 1);
-    setenv("COPY_HOOK_REFUSE", refuse, 1);
-    int st = stack_spawn(self, preload, "--child");
-    if (!stack_ok(st))
-        FAIL("%s layout, COPY_HOOK_REFUSE=%s: the ACL program failed (status %#x)", layout, refuse, st);
-}
-
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
-    char repo[4096], preload[4096], self[4096];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    stack_build(repo, "conformance/cases/stack/copy_hook.c", preload, sizeof preload);
-    stack_self(self, sizeof self);
-    runChild(self, preload, "merged", "0");
-    runChild(self, preload, "merged", "1");
-    runChild(self, preload, "split", "0");
-    runChild(self, preload, "split", "1");
-    unlink(preload);
+    static const char *const runs[] = STACK_BOTH_LAYOUTS;
+    stack_run_under(__FILE__, "conformance/cases/stack/copy_hook.c", "COPY_HOOK_REFUSE", runs);
     printf("a hook on the driver's synchronous copy calls sees and decides ACL copies in both layouts\n");
     return 0;
 }

@@ -135,28 +135,10 @@ static int child(void) {
     return 0;
 }
 
-/* runChild runs this program's ACL half under the hook. */
-static void runChild(const char *self, const char *preload, const char *layout, const char *refuse) {
-    setenv("NPUEMU_STACK", layout, 1);
-    setenv("P2P_HOOK_REFUSE", refuse, 1);
-    int st = stack_spawn(self, preload, "--child");
-    if (!stack_ok(st))
-        FAIL("%s layout, P2P_HOOK_REFUSE=%s: the ACL program failed (status %#x)", layout, refuse, st);
-}
-
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--child") == 0) return child();
-    char repo[4096], preload[4096], self[4096];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    stack_build(repo, "conformance/cases/stack/p2p_hook.c", preload, sizeof preload);
-    stack_self(self, sizeof self);
-    runChild(self, preload, "merged", "0");
-    runChild(self, preload, "merged", "1");
-    runChild(self, preload, "split", "0");
-    runChild(self, preload, "split", "1");
-    runChild(self, preload, "merged", "rt");
-    runChild(self, preload, "split", "rt");
-    unlink(preload);
+    static const char *const runs[] = {"merged", "0", "merged", "1", "split", "0", "split", "1", "merged", "rt", "split", "rt", NULL};
+    stack_run_under(__FILE__, "conformance/cases/stack/p2p_hook.c", "P2P_HOOK_REFUSE", runs);
     printf("a hook on the driver's P2P calls sees and decides ACL peer access in both layouts, a hook on the rt calls in split\n");
     return 0;
 }

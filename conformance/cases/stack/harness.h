@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../../examples/kernels/build_kernel.h" /* npuemu_repo_of */
+
 extern char **environ;
 
 /* stack_build compiles repo/src into a fresh temporary folder; out is the
@@ -50,5 +52,27 @@ static int stack_spawn(const char *self, const char *preload, const char *arg) {
 
 /* stack_ok says whether a wait status is a clean exit 0. */
 static int stack_ok(int st) { return WIFEXITED(st) && WEXITSTATUS(st) == 0; }
+
+/* stack_run_under builds the hook hook_src (a path of the repository) and
+ * runs this program again with "--child" under it once per pair of runs, a
+ * NULL-terminated list "layout", "value", ...: NPUEMU_STACK=layout and the
+ * hook's switch sw=value. A child that fails fails the case. case_file is
+ * the case's __FILE__. */
+static inline void stack_run_under(const char *case_file, const char *hook_src, const char *sw, const char *const *runs) {
+    char repo[4096], preload[4096], self[4096];
+    npuemu_repo_of(case_file, 2, repo, sizeof repo);
+    stack_build(repo, hook_src, preload, sizeof preload);
+    stack_self(self, sizeof self);
+    for (const char *const *r = runs; r[0] != NULL && r[1] != NULL; r += 2) {
+        setenv("NPUEMU_STACK", r[0], 1);
+        setenv(sw, r[1], 1);
+        int st = stack_spawn(self, preload, "--child");
+        if (!stack_ok(st)) FAIL("%s layout, %s=%s: the ACL program failed (status %#x)", r[0], sw, r[1], st);
+    }
+    unlink(preload);
+}
+
+/* STACK_BOTH_LAYOUTS: the switch off and on, in merged and split. */
+#define STACK_BOTH_LAYOUTS {"merged", "0", "merged", "1", "split", "0", "split", "1", NULL}
 
 #endif
