@@ -2,7 +2,9 @@
 // between the ACL surface, the runtime's rt* layer and the driver HAL cross
 // a library boundary on the real CANN stack, and, for each such call, the
 // definition it reaches when another library interposed the symbol
-// (LD_PRELOAD). It holds no behaviour of its own.
+// (LD_PRELOAD). It holds no behaviour of its own. crossings.go accounts
+// for every driver call of the vendor's runtime (rt-to-hal.tsv): made
+// through the driver's symbols here, or why not.
 //
 // Layouts (NPUEMU_STACK):
 //
