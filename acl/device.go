@@ -20,7 +20,7 @@ func GetRunMode(t *core.Thread, mode *int32) error {
 	}
 	var platform uint32
 	if err := stack.GetPlatformInfo(&platform); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	switch platform {
 	case platformDevice:

@@ -67,7 +67,7 @@ func userToPhy(fn, inName string, user int32, out *int32) error {
 	}
 	var p uint32
 	if err := stack.DeviceGetPhyIDByIndex(uint32(user), &p); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*out = int32(n.Config().PhysicalID(int(p)))
 	return nil
@@ -86,7 +86,7 @@ func phyToUser(fn, inName string, phy int32, out *int32) error {
 	}
 	var index uint32
 	if err := stack.DeviceGetIndexByPhyID(uint32(u), &index); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*out = int32(index)
 	return nil

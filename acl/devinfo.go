@@ -60,7 +60,7 @@ func GetDeviceInfo(t *core.Thread, id uint32, attr int32, value *int64) error {
 		// halGetDeviceSplitMode (through its exported symbol, rt/stack).
 		var mode uint32
 		if err := stack.GetDeviceSplitMode(id, &mode); err != nil {
-			return driverErr(fn, err)
+			return core.DriverErr(fn, err)
 		}
 		if mode != abi.VMNG_NORMAL_NONE_SPLIT_MODE {
 			v = 1

@@ -62,7 +62,7 @@ func GetEventAvailNum(t *core.Thread, n *uint32) error {
 	// through its exported symbol, rt/stack): capacity less those in use.
 	var r hal.ResourceInfo
 	if err := stack.ResourceInfoQuery(uint32(c.Dev.ID), 0, abi.DRV_RESOURCE_EVENT_ID, &r); err != nil {
-		return driverErr("aclrtGetEventAvailNum", err)
+		return core.DriverErr("aclrtGetEventAvailNum", err)
 	}
 	*n = r.Capacity - min(r.UsedNum, r.Capacity)
 	return nil

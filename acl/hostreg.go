@@ -123,7 +123,7 @@ func HostMemMapCapabilities(t *core.Thread, dev uint32, hac uint32, out *uint32)
 	// HOST_MEM_MAP_(NOT_)SUPPORTED as ACL_RT_HOST_MEM_MAP_(NOT_)SUPPORTED.
 	var c uint32
 	if err := stack.HostRegisterCapabilities(dev, hac, &c); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*out = c
 	return nil

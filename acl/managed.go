@@ -129,7 +129,7 @@ func ManagedAdvise(t *core.Thread, p uintptr, size uint64, advise int32, l Manag
 	// halMemManagedAdvise across the library boundary (rtMemManagedAdvise);
 	// the aclrtMemManagedAdviseType values are the driver's
 	// uvmMemAdviseType.
-	return driverErr(fn, stack.ManagedAdvise(p, size, uint32(advise), dl))
+	return core.DriverErr(fn, stack.ManagedAdvise(p, size, uint32(advise), dl))
 }
 
 // uvmLocation is the driver's drv_uvm_location of a checked location.
@@ -288,7 +288,7 @@ func managedAttrs(fn string, attrs []int32, p uintptr, size uint64, data [][]byt
 	for i, a := range attrs {
 		da[i] = uint32(a)
 	}
-	return driverErr(fn, stack.ManagedRangeGetAttributes(data, da, p, size))
+	return core.DriverErr(fn, stack.ManagedRangeGetAttributes(data, da, p, size))
 }
 
 // MemP2PMap implements aclrtMemP2PMap: it maps [p, p+size) for device

@@ -27,14 +27,6 @@ import (
 // so rtGetDevicePhyIdByIndex is the identity. The switch is the node's:
 // aclFinalize turns it off (hal.ResetP2P).
 
-// driverErr is the rt error of fn for a driver call's error.
-func driverErr(fn string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, abi.MessageOf(err))
-}
-
 // DeviceCanAccessPeer implements aclrtDeviceCanAccessPeer: any two distinct
 // devices of the node, except on 310B (no P2P); the driver answers.
 func DeviceCanAccessPeer(t *core.Thread, can *int32, id, peer int32) error {
@@ -178,7 +170,7 @@ func (runtimeCalls) phyID(fn string, id int32) (uint32, error) {
 	if f := stack.RT.GetDevicePhyIDByIndex; f != nil {
 		return phy, f(uint32(id), &phy)
 	}
-	return phy, driverErr(fn, stack.DeviceGetPhyIDByIndex(uint32(id), &phy))
+	return phy, core.DriverErr(fn, stack.DeviceGetPhyIDByIndex(uint32(id), &phy))
 }
 
 // canAccessPeer is rtDeviceCanAccessPeer.
@@ -186,7 +178,7 @@ func (runtimeCalls) canAccessPeer(fn string, can *int32, dev, phy uint32) error 
 	if f := stack.RT.DeviceCanAccessPeer; f != nil {
 		return f(can, dev, phy)
 	}
-	return driverErr(fn, stack.DeviceCanAccessPeer(can, dev, phy))
+	return core.DriverErr(fn, stack.DeviceCanAccessPeer(can, dev, phy))
 }
 
 // enableP2P is rtEnableP2P.
@@ -194,7 +186,7 @@ func (runtimeCalls) enableP2P(fn string, dev, phy, flags uint32) error {
 	if f := stack.RT.EnableP2P; f != nil {
 		return f(dev, phy, flags)
 	}
-	return driverErr(fn, stack.DeviceEnableP2P(dev, phy, flags))
+	return core.DriverErr(fn, stack.DeviceEnableP2P(dev, phy, flags))
 }
 
 // disableP2P is rtDisableP2P.
@@ -202,5 +194,5 @@ func (runtimeCalls) disableP2P(fn string, dev, phy uint32) error {
 	if f := stack.RT.DisableP2P; f != nil {
 		return f(dev, phy)
 	}
-	return driverErr(fn, stack.DeviceDisableP2P(dev, phy, 0))
+	return core.DriverErr(fn, stack.DeviceDisableP2P(dev, phy, 0))
 }

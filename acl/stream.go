@@ -72,7 +72,7 @@ func GetStreamAvailableNum(t *core.Thread, n *uint32) error {
 	// so the runtime's own count stands in when the driver counts fewer.
 	var r hal.ResourceInfo
 	if err := stack.ResourceInfoQuery(uint32(c.Dev.ID), 0, abi.DRV_RESOURCE_STREAM_ID, &r); err != nil {
-		return driverErr("aclrtGetStreamAvailableNum", err)
+		return core.DriverErr("aclrtGetStreamAvailableNum", err)
 	}
 	core.Runtime.Mu.Lock()
 	used := max(int(r.UsedNum), c.Dev.NStreams)

@@ -85,7 +85,7 @@ func ReserveMemAddress(t *core.Thread, out *uintptr, size, alignment uint64, exp
 	// (the flags are its flag word), across the library boundary.
 	var p uintptr
 	if err := stack.AddressReserve(&p, size, alignment, expect, flags); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	registerReservation(p, size)
 	*out = p
@@ -103,7 +103,7 @@ func ReleaseMemAddress(t *core.Thread, p uintptr) error {
 		return err
 	}
 	// halMemAddressFree across the library boundary (rtReleaseMemAddress).
-	return driverErr(fn, core.UnregisterIf(core.TableReservations, uint64(p), stack.AddressFree(p)))
+	return core.DriverErr(fn, core.UnregisterIf(core.TableReservations, uint64(p), stack.AddressFree(p)))
 }
 
 // physPropOf checks an aclrtPhysicalMemProp and converts it.
@@ -194,7 +194,7 @@ func MallocPhysicalWork(t *core.Thread, fn string, out *uint64, size uint64, pro
 	hp := hal.PropOf(p)
 	var h uint64
 	if err := stack.MemCreate(&h, size, &hp, 0); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	physProps.mu.Lock()
 	if physProps.m == nil {
@@ -224,7 +224,7 @@ func FreePhysical(t *core.Thread, h uint64) error {
 	// halMemRelease across the library boundary (rt/stack), which also
 	// drops the driver's charge once the last reference goes.
 	if err := stack.MemRelease(h); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	if _, _, err := v.Prop(h); err != nil {
 		core.Unregister(core.TableVMMHandles, h)
@@ -259,7 +259,7 @@ func MapMem(t *core.Thread, va uintptr, size, offset, h, flags uint64, noAccess 
 		return core.WrapWithAPI(fn, v.Map(va, size, offset, h, true))
 	}
 	// halMemMap across the library boundary (rtMapMem).
-	return driverErr(fn, stack.MemMap(va, size, offset, h, 0))
+	return core.DriverErr(fn, stack.MemMap(va, size, offset, h, 0))
 }
 
 // UnmapMem implements aclrtUnmapMem.
@@ -272,7 +272,7 @@ func UnmapMem(t *core.Thread, va uintptr) error {
 		return err
 	}
 	// halMemUnmap across the library boundary (rtUnmapMem).
-	return driverErr(fn, stack.MemUnmap(va))
+	return core.DriverErr(fn, stack.MemUnmap(va))
 }
 
 // driverLocation converts an access location (HOST, or DEVICE with its id
@@ -336,7 +336,7 @@ func MemSetAccess(t *core.Thread, va uintptr, size uint64, desc []MemAccessDesc)
 		return err
 	}
 	// halMemSetAccess across the library boundary (rtMemSetAccess).
-	return driverErr(fn, stack.SetAccess(va, size, ds))
+	return core.DriverErr(fn, stack.SetAccess(va, size, ds))
 }
 
 // MemGetAccess implements aclrtMemGetAccess: the access location has to
@@ -359,7 +359,7 @@ func MemGetAccess(t *core.Thread, va uintptr, loc *MemLocation, flags *uint64) e
 	// (MEM_ACCESS_TYPE_MAX for a location never granted access).
 	var f uint64
 	if err := stack.GetAccess(va, &l, &f); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*flags = f
 	return nil
@@ -385,7 +385,7 @@ func MemGetAllocationGranularity(t *core.Thread, prop *PhysicalMemProp, option u
 	hp := hal.PropOf(p)
 	var v uint64
 	if err := stack.AllocationGranularity(&hp, option, &v); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*g = v
 	return nil
@@ -406,7 +406,7 @@ func MemRetainAllocationHandle(t *core.Thread, va uintptr, out *uint64) error {
 	// (rtMemRetainAllocationHandle).
 	var h uint64
 	if err := stack.RetainAllocationHandle(&h, va); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*out = h
 	return nil
@@ -428,7 +428,7 @@ func MemGetAllocationPropertiesFromHandle(t *core.Thread, h uint64, out *Physica
 	// imported handle), what it is.
 	var hp hal.MemProp
 	if err := stack.AllocationPropertiesFromHandle(&hp, h); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	physProps.mu.Lock()
 	saved, ok := physProps.m[h]
@@ -454,7 +454,7 @@ func MemGetAddressRange(t *core.Thread, ptr uintptr, pbase *uintptr, psize *uint
 	}
 	// halMemGetAddressRange across the library boundary
 	// (rtMemGetAddressRange): the driver's block, page-rounded.
-	return driverErr(fn, stack.AddressRange(ptr, pbase, psize))
+	return core.DriverErr(fn, stack.AddressRange(ptr, pbase, psize))
 }
 
 // registerPhysical records the VMM physical handle h (aclrtMallocPhysical).

@@ -59,11 +59,11 @@ func MemExportToShareableHandle(t *core.Thread, fn string, h uint64, handleType 
 	if isV2(fn) {
 		var sh hal.MemShareHandle
 		if err := stack.ExportToShareableHandleV2(h, abi.MEM_HANDLE_TYPE_NONE, flags, &sh); err != nil {
-			return driverErr(fn, err)
+			return core.DriverErr(fn, err)
 		}
 		s = binary.LittleEndian.Uint64(sh.Share_info[:8])
 	} else if err := stack.ExportToShareableHandle(h, abi.MEM_HANDLE_TYPE_NONE, flags, &s); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	*out = s
 	return nil
@@ -116,7 +116,7 @@ func MemImportFromShareableHandle(t *core.Thread, fn string, s uint64, deviceID 
 		err = stack.ImportFromShareableHandle(s, uint32(deviceID), &h)
 	}
 	if err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	var size uint64
 	if _, sz, err := v.Prop(h); err == nil {
@@ -137,7 +137,7 @@ func MemSetPidToShareableHandle(t *core.Thread, fn string, s uint64, pids []int3
 	}
 	// halMemSetPidToShareableHandle across the library boundary (both
 	// rtMemSetPidToShareableHandle and its V2 make it).
-	return driverErr(fn, stack.SetPidToShareableHandle(s, pids))
+	return core.DriverErr(fn, stack.SetPidToShareableHandle(s, pids))
 }
 
 // IpcMemGetExportKey implements aclrtIpcMemGetExportKey: size bytes of
@@ -165,12 +165,12 @@ func IpcMemGetExportKey(t *core.Thread, devPtr uintptr, size uint64, keyBuf bool
 	}
 	name, err := stack.ShmemCreateHandle(devPtr, size, ipcKeyLen)
 	if err != nil {
-		return "", driverErr(fn, err)
+		return "", core.DriverErr(fn, err)
 	}
 	if flags == abi.ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION {
 		if err := stack.ShmemSetAttribute(name, abi.SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER, abi.SHMEM_NO_WLIST_ENABLE); err != nil {
 			_ = stack.ShmemDestroyHandle(name) // the export is withdrawn: the call failed
-			return "", driverErr(fn, err)
+			return "", core.DriverErr(fn, err)
 		}
 	}
 	core.VMMShare.Mu.Lock()
@@ -203,7 +203,7 @@ func IpcMemSetImportPid(t *core.Thread, key string, null bool, pids []int32) err
 		return err
 	}
 	// halShmemSetPidHandle across the library boundary (rtsIpcMemSetImportPid).
-	return driverErr(fn, stack.ShmemSetPidHandle(key, pids))
+	return core.DriverErr(fn, stack.ShmemSetPidHandle(key, pids))
 }
 
 // IpcMemSetAttr implements aclrtIpcMemSetAttr (ACCESS_LINK: the link
@@ -224,7 +224,7 @@ func IpcMemSetAttr(t *core.Thread, key string, null bool, typ uint32, attr uint6
 	}
 	// halShmemSetAttribute(SHMEM_ATTR_TYPE_MEM_MAP) across the library
 	// boundary (rtIpcSetMemoryAttr).
-	return driverErr(fn, stack.ShmemSetAttribute(key, abi.SHMEM_ATTR_TYPE_MEM_MAP, accessLinkMapPath(attr)))
+	return core.DriverErr(fn, stack.ShmemSetAttribute(key, abi.SHMEM_ATTR_TYPE_MEM_MAP, accessLinkMapPath(attr)))
 }
 
 // IpcMemImportByKey implements aclrtIpcMemImportByKey: the exported memory
@@ -249,7 +249,7 @@ func IpcMemImportByKey(t *core.Thread, out *uintptr, key string, null bool, flag
 	// device, which every emulated device reaches.
 	var p uintptr
 	if err := stack.ShmemOpenHandle(key, &p); err != nil {
-		return driverErr(fn, err)
+		return core.DriverErr(fn, err)
 	}
 	core.VMMShare.Mu.Lock()
 	core.IpcState(n)
@@ -284,7 +284,7 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 		}
 		core.VMMShare.Mu.Unlock()
 		// halShmemCloseHandle across the library boundary (rtsIpcMemClose).
-		return driverErr(fn, stack.ShmemCloseHandle(p))
+		return core.DriverErr(fn, stack.ShmemCloseHandle(p))
 	}
 	mine := core.VMMShare.Exported[key]
 	delete(core.VMMShare.Exported, key)
@@ -293,5 +293,5 @@ func IpcMemClose(t *core.Thread, key string, null bool) error {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: key %q was neither exported nor imported by this process (closed already?)", fn, key)
 	}
 	// halShmemDestroyHandle across the library boundary (rtsIpcMemClose).
-	return driverErr(fn, stack.ShmemDestroyHandle(key))
+	return core.DriverErr(fn, stack.ShmemDestroyHandle(key))
 }

@@ -34,7 +34,11 @@ func GetStreamOverflowSwitch(t *core.Thread, s core.Handle, flags *uint32) error
 // status word (then zeros up to outputSize, at most 64 bytes) into device
 // memory at out in stream order; 0 means no overflow.
 func GetDeviceSatStatus(t *core.Thread, out uintptr, size uint64, s core.Handle) error {
-	const fn = "rtGetDeviceSatStatus"
+	return satStatus(t, "rtGetDeviceSatStatus", out, size, s)
+}
+
+// satStatus is rtGetDeviceSatStatus's work, for fn.
+func satStatus(t *core.Thread, fn string, out uintptr, size uint64, s core.Handle) error {
 	if out == 0 {
 		return invalid(fn, "outputAddrPtr must not be NULL")
 	}
@@ -111,11 +115,7 @@ func GetDeviceSatMode(t *core.Thread, mode *int32) error {
 // GetFloatOverflowStatus implements rtsGetFloatOverflowStatus: as
 // rtGetDeviceSatStatus.
 func GetFloatOverflowStatus(t *core.Thread, out uintptr, size uint64, s core.Handle) error {
-	const fn = "rtsGetFloatOverflowStatus"
-	if out == 0 {
-		return invalid(fn, "outputAddrPtr must not be NULL")
-	}
-	return wrap(fn, acl.GetOverflowStatus(t, out, size, s))
+	return satStatus(t, "rtsGetFloatOverflowStatus", out, size, s)
 }
 
 // ResetFloatOverflowStatus implements rtsResetFloatOverflowStatus: as

@@ -38,12 +38,12 @@ func driverCopy(fn string, dst uintptr, destMax uint64, src uintptr, count uint6
 	default:
 		err = stack.DrvMemcpy(dst, destMax, src, count)
 	}
-	return driverErr(fn, err)
+	return DriverErr(fn, err)
 }
 
 // driverMemset is the synchronous fill through drvMemsetD8.
 func driverMemset(fn string, p uintptr, destMax uint64, value byte, count uint64) error {
-	return driverErr(fn, stack.MemsetD8(p, destMax, value, count))
+	return DriverErr(fn, stack.MemsetD8(p, destMax, value, count))
 }
 
 // Copy2DThroughDriver reports whether the synchronous 2-D copy goes
@@ -60,7 +60,7 @@ func DriverCopy2D(fn string, dst uintptr, dpitch uint64, src uintptr, spitch, wi
 	for m.Copy2d.Fixed_size < total {
 		before := m.Copy2d.Fixed_size
 		if err := stack.Memcpy2D(&m); err != nil {
-			return driverErr(fn, err)
+			return DriverErr(fn, err)
 		}
 		if m.Copy2d.Fixed_size <= before {
 			return abi.Errorf(abi.ACL_ERROR_RT_DRV_INTERNAL_ERROR,
@@ -83,8 +83,9 @@ func drvKind(dir tsfw.CopyDir) uint32 {
 	return abi.DRV_MEMCPY_DEVICE_TO_DEVICE
 }
 
-// driverErr is the rt error of a driver call's error (nil stays nil).
-func driverErr(fn string, err error) error {
+// DriverErr is the rt error of fn for a driver call's error (nil stays
+// nil): the driver's code converted as rt-types.md §8.4 says.
+func DriverErr(fn string, err error) error {
 	if err == nil {
 		return nil
 	}

@@ -8,17 +8,11 @@ import (
 )
 
 // HostRegErr converts the driver's answers to the runtime's codes for
-// registration: an overlapping registration is
-// ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, an unknown one
-// ACL_ERROR_HOST_MEMORY_NOT_REGISTERED.
+// registration (registrationCode); other errors keep their own code
+// (an ACL entry point's).
 func HostRegErr(fn string, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
-	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
+	if c, ok := registrationCode(err); ok {
+		return abi.Errorf(c, "%s: %s", fn, abi.MessageOf(err))
 	}
 	return WrapWithAPI(fn, err)
 }
@@ -66,19 +60,25 @@ func HostUnregister(t *Thread, fn string, p uintptr) error {
 	return hostRegDriverErr(fn, stack.HostUnregisterEx(p, dev, flag))
 }
 
-// hostRegDriverErr converts the driver's answer to registration to the
-// runtime's code: an overlapping registration
-// (DRV_ERROR_REPEATED_USERD) is ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-// an unknown one (DRV_ERROR_NOT_EXIST) ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
-// any other driver code as rt-types.md §8.4 says.
+// hostRegDriverErr is HostRegErr for the rt* calls: any other driver
+// code is converted as rt-types.md §8.4 says.
 func hostRegDriverErr(fn string, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
-	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
-		return abi.Errorf(abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "%s: %s", fn, abi.MessageOf(err))
+	if c, ok := registrationCode(err); ok {
+		return abi.Errorf(c, "%s: %s", fn, abi.MessageOf(err))
 	}
-	return abi.Errorf(abi.RTCodeOf(err), "%s: %s", fn, abi.MessageOf(err))
+	return DriverErr(fn, err)
+}
+
+// registrationCode is the runtime's code for the driver's answers to
+// registration: an overlapping registration (DRV_ERROR_REPEATED_USERD) is
+// ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, an unknown one
+// (DRV_ERROR_NOT_EXIST) ACL_ERROR_HOST_MEMORY_NOT_REGISTERED.
+func registrationCode(err error) (abi.Code, bool) {
+	switch {
+	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_REPEATED_USERD)):
+		return abi.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, true
+	case errors.Is(err, abi.DrvErr(abi.DRV_ERROR_NOT_EXIST)):
+		return abi.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, true
+	}
+	return 0, false
 }
