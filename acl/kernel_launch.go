@@ -65,28 +65,50 @@ const maxHostArgs = 1 << 30
 // address of its data in the copy (where the real runtime patches in the
 // device address of the data it copied).
 func LaunchKernelWithHostArgs(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, attrs []core.LaunchAttr, blob []byte, phs []core.PlaceHolder) error {
+	return hostArgsN(t, fh, blocks, sh, nil, attrs, 1, func(int) []byte { return blob }, phs, nil)
+}
+
+// hostArgsN makes n launches LaunchKernelWithHostArgs(t, fh, blocks, sh,
+// attrs, blob(i), phs) would make one by one, resolving and checking the
+// handles once (every blob(i) has the size of blob(0)); it returns the
+// first error. on and ho are HandOverHostLaunches': the stream as the
+// crossing resolved it (nil: resolve sh) and the hand-over's record (nil:
+// a launch made at its call).
+func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, attrs []core.LaunchAttr, n int, blob func(int) []byte, phs []core.PlaceHolder, ho *core.Handover) error {
 	const fn = "aclrtLaunchKernelWithHostArgs"
 	f, err := core.ResolveFunction(fn, fh)
 	if err != nil {
 		return err
 	}
-	if len(blob) == 0 {
+	size := len(blob(0))
+	if size == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: hostArgs must not be NULL and argsSize must be > 0", fn)
 	}
 	for i, p := range phs {
-		if uint64(p.AddrOffset)+8 > uint64(len(blob)) || uint64(p.DataOffset) >= uint64(len(blob)) {
-			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: placeholder %d (addrOffset %d, dataOffset %d) lies outside the %d-byte argument blob", fn, i, p.AddrOffset, p.DataOffset, len(blob))
+		if uint64(p.AddrOffset)+8 > uint64(size) || uint64(p.DataOffset) >= uint64(size) {
+			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: placeholder %d (addrOffset %d, dataOffset %d) lies outside the %d-byte argument blob", fn, i, p.AddrOffset, p.DataOffset, size)
 		}
 	}
-	s, cfg, err := core.LaunchTarget(t, fn, blocks, sh, attrs)
-	if err != nil {
+	s, cfg := on, core.LaunchCfg{Engine: -1}
+	if s == nil || s.H != sh || s.Dead.Load() || len(attrs) > 0 {
+		if s, cfg, err = core.LaunchTarget(t, fn, blocks, sh, attrs); err != nil {
+			return err
+		}
+	} else if err := core.CheckBlocks(fn, blocks); err != nil {
 		return err
 	}
-	l, img := copyLaunch(f, blob)
-	for _, p := range phs {
-		binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
+	cfg = cfg.HandedOver(ho)
+	var first error
+	for i := range n {
+		l, img := copyLaunch(f, blob(i))
+		for _, p := range phs {
+			binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
+		}
+		if err := core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img)); err != nil && first == nil {
+			first = err
+		}
 	}
-	return core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img))
+	return first
 }
 
 // LaunchKernelWithArgsArray implements aclrtLaunchKernelWithArgsArray: func

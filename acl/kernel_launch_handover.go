@@ -18,9 +18,28 @@ import "github.com/npuemu/npuemu/rt/core"
 // not nil, is sh as ClaimForSync resolved it for t in the same crossing:
 // it is not resolved again.
 func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, ah core.Handle, n int) (wait uint64, err error) {
+	return handOver(t, func(ho *core.Handover) error {
+		return core.LaunchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
+	})
+}
+
+// HandOverHostLaunches is HandOverLaunches for n launches
+// LaunchKernelWithHostArgs(t, fh, blocks, sh, nil, blob(i), nil) would make
+// one by one (the front defers those with no configuration and no
+// placeholders; every blob has the same size).
+func HandOverHostLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, n int, blob func(int) []byte) (wait uint64, err error) {
+	return handOver(t, func(ho *core.Handover) error {
+		return hostArgsN(t, fh, blocks, sh, on, nil, n, blob, nil, ho)
+	})
+}
+
+// handOver makes a hand-over's launches (launch, given the thread's
+// hand-over record) and returns the wait for room they leave the
+// launching thread.
+func handOver(t *core.Thread, launch func(ho *core.Handover) error) (wait uint64, err error) {
 	ho := &t.Handover // the thread's hand-overs are made one at a time (the front's queue lock)
 	*ho = core.Handover{}
-	err = core.LaunchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
+	err = launch(ho)
 	if ho.Past { // (RoomFor reads the lanes' completion count: only then)
 		wait = ho.Queue.RoomFor(ho.Last)
 	}

@@ -50,3 +50,41 @@ func TestHandOverLaunches(t *testing.T) {
 	require.NoError(t, core.DestroyEvent(th, e))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
+
+// TestHandOverHostLaunches: host-argument launches handed over in one run
+// each run with their own bytes, in order, with the task ids the same
+// launches get one by one; a run that does not resolve fails as one launch
+// made at its call does.
+func TestHandOverHostLaunches(t *testing.T) {
+	th, h, bin := kernelSetup(t)
+	f := function(t, th, bin, "echo")
+	var s core.Handle
+	require.NoError(t, CreateStream(th, &s))
+	blobs := [][]byte{u64(11), u64(22), u64(33)}
+	for _, b := range blobs {
+		require.NoError(t, LaunchKernelWithHostArgs(th, f, 1, s, nil, b, nil))
+	}
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	oneByOne := th.LastTask
+	wait, err := HandOverHostLaunches(th, f, 1, s, nil, len(blobs), func(i int) []byte { return blobs[i] })
+	require.NoError(t, err)
+	require.Zero(t, wait)
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.Equal(t, oneByOne+uint32(len(blobs)), th.LastTask, "one task id per launch")
+	h.mu.Lock()
+	seen := h.blobs[len(h.blobs)-2*len(blobs):]
+	h.mu.Unlock()
+	require.Equal(t, append(append([][]byte{}, blobs...), blobs...), seen, "each launch ran with its own bytes, in order")
+
+	for _, c := range []struct {
+		fh     core.Handle
+		blocks uint32
+	}{{f, 0}, {f + 4096, 1}} {
+		want := LaunchKernelWithHostArgs(th, c.fh, c.blocks, s, nil, blobs[0], nil)
+		require.Error(t, want)
+		_, got := HandOverHostLaunches(th, c.fh, c.blocks, s, nil, 2, func(i int) []byte { return blobs[i] })
+		require.Equal(t, want.Error(), got.Error())
+	}
+	require.NoError(t, core.DestroyStream(th, s, false))
+	require.NoError(t, BinaryUnLoad(th, bin))
+}

@@ -10,7 +10,8 @@
 # moves by a few percent from one run to the next; the emulator's own code
 # on the launching thread does not.
 #   bench/count-launch-instr.sh BASE_LIB_DIR NEW_LIB_DIR [MODES]
-# MODES defaults to "s e" (launch + synchronize, launch loop); "y" is an
+# MODES defaults to "s e" (launch + synchronize, launch loop); "h" and "l"
+# are the same with aclrtLaunchKernelWithHostArgs; "y" is an
 # empty stream synchronisation, "c" a 4 KiB synchronous host-to-device copy. Run from the
 # repository root after `make lib`; needs valgrind.
 set -e

@@ -190,6 +190,10 @@ var catalogue = []Row{
 	// cores of an Atlas A2), no resource limit; the blocks run on the
 	// host's threads (NPUEMU_THREADS, docs/kernels.md).
 	{Metric: "vector_add_40blk_16Mi_GBps", Unit: "GB/s", Peer: "vector_add_16Mi_GBps", Target: &Target{SpeedupAtLeast, 0.8, fromPerf}},
+	// The launch workloads with the arguments as host bytes
+	// (aclrtLaunchKernelWithHostArgs: Ascend C's <<<>>> launch).
+	{Metric: "launch_hostargs_enqueue_ns", Unit: "ns/launch"},
+	{Metric: "launch_hostargs_sync_roundtrip_us", Unit: "us"},
 	// 4 threads launching the empty kernel, each into its own stream.
 	{Metric: "launch_mt4_throughput", Unit: "launches/s", Target: &Target{AtLeast, 2e6, fromPerf}},
 	{Metric: "stream_limit_create_destroy_ms", Unit: "ms", Target: &Target{AtMost, 50, fromIssue}},

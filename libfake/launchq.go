@@ -66,10 +66,19 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 	for i := 0; i < len(recs); {
 		// A run of the same launch resolves its handles once.
 		rec, j := recs[i], i+1
-		for j < len(recs) && recs[j].f == rec.f && recs[j].s == rec.s && recs[j].args == rec.args && recs[j].blocks == rec.blocks {
+		for j < len(recs) && sameLaunch(&recs[j], &rec) {
 			j++
 		}
-		wait, err := acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), claimed, argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
+		var wait uint64
+		var err error
+		if rec.kind == C.NPU_LQ_HOST {
+			run := recs[i:j]
+			wait, err = acl.HandOverHostLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), claimed, len(run), func(k int) []byte {
+				return unsafe.Slice((*byte)(run[k].args), int(run[k].size))
+			})
+		} else {
+			wait, err = acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), claimed, argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
+		}
 		if code := ret(th, err); code != 0 && r == 0 {
 			r = C.int32_t(code)
 		}
@@ -109,6 +118,19 @@ func released(launched C.uintptr_t, handing *C.int32_t) {
 	if atomic.SwapInt32(w, 0) == 2 {
 		C.npu_lq_call(launched, C.uintptr_t(uintptr(unsafe.Pointer(handing))))
 	}
+}
+
+// sameLaunch reports whether a and b are the same launch but for an
+// NPU_LQ_HOST launch's argument bytes of the same size: a run the core
+// resolves once.
+func sameLaunch(a, b *C.npu_lq_rec) bool {
+	if a.f != b.f || a.s != b.s || a.blocks != b.blocks || a.kind != b.kind {
+		return false
+	}
+	if a.kind == C.NPU_LQ_HOST {
+		return a.size == b.size
+	}
+	return a.args == b.args
 }
 
 // sameStream reports whether every launch of recs goes to stream.

@@ -8,6 +8,8 @@
  *   launch_ab MODE N [REPS]   with KSO=path/bench_kernels.so
  *   MODE e: N launches of the empty kernel in a row, then a synchronisation
  *        s: N times launch + aclrtSynchronizeStream
+ *        h: N times aclrtLaunchKernelWithHostArgs + aclrtSynchronizeStream
+ *        l: N aclrtLaunchKernelWithHostArgs in a row, then a synchronisation
  *        y: N synchronisations of an idle stream
  *        c: N 4 KiB synchronous host-to-device copies (aclrtMemcpy)
  *        m: 4 threads, each N launches into a stream of its own
@@ -58,7 +60,7 @@ static void *mt(void *p) {
 
 int main(int argc, char **argv) {
     if (argc < 3 || getenv("KSO") == NULL) {
-        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|y|c|m N [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|h|l|y|c|m N [REPS]\n", argv[0]);
         return 2;
     }
     char mode = argv[1][0];
@@ -93,6 +95,18 @@ int main(int argc, char **argv) {
                 CK(aclrtSynchronizeStream(s));
             }
             printf("s wall %.3f us", (now_ns() - t0) / n / 1e3);
+            break;
+        case 'h':
+            for (int i = 0; i < n; i++) {
+                CK(aclrtLaunchKernelWithHostArgs(f, 1, s, NULL, &dev, sizeof dev, NULL, 0));
+                CK(aclrtSynchronizeStream(s));
+            }
+            printf("h wall %.3f us", (now_ns() - t0) / n / 1e3);
+            break;
+        case 'l':
+            for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithHostArgs(f, 1, s, NULL, &dev, sizeof dev, NULL, 0));
+            printf("l wall %.0f ns/launch", (now_ns() - t0) / n);
+            CK(aclrtSynchronizeStream(s));
             break;
         case 'y':
             for (int i = 0; i < n; i++) CK(aclrtSynchronizeStream(s));

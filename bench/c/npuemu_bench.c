@@ -322,6 +322,22 @@ static void bench_launch(struct bench *b, aclrtBinHandle bin) {
     }
     t1 = now_ns();
     metric("launch_sync_roundtrip_us", (t1 - t0) / r / 1e3, "us");
+    // npuemu only: the same two workloads launched as Ascend C's <<<>>>
+    // launches, the arguments passed as host bytes
+    // (aclrtLaunchKernelWithHostArgs, copied at the call).
+    void *hargs[1] = {b->dev};
+    t0 = now_ns();
+    for (int i = 0; i < n; i++) CK(aclrtLaunchKernelWithHostArgs(f, 1, s, NULL, hargs, sizeof hargs, NULL, 0));
+    t1 = now_ns();
+    CK(aclrtSynchronizeStream(s));
+    metric("launch_hostargs_enqueue_ns", (t1 - t0) / n, "ns/launch");
+    t0 = now_ns();
+    for (int i = 0; i < r; i++) {
+        CK(aclrtLaunchKernelWithHostArgs(f, 1, s, NULL, hargs, sizeof hargs, NULL, 0));
+        CK(aclrtSynchronizeStream(s));
+    }
+    t1 = now_ns();
+    metric("launch_hostargs_sync_roundtrip_us", (t1 - t0) / r / 1e3, "us");
     CK(aclrtDestroyStream(s));
 }
 

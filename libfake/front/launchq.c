@@ -6,8 +6,12 @@
  * with no configuration and an explicit stream, whose function, stream,
  * args handle and block count the core accepted in an earlier launch of
  * this thread (an armed launch), is not handed to the core at once: it is
- * appended to the thread's queue here and returns ACL_SUCCESS. The core
- * gets the queue in one crossing (npu_lq_run) when:
+ * appended to the thread's queue here and returns ACL_SUCCESS. So is
+ * aclrtLaunchKernelWithHostArgs with no configuration and no placeholders
+ * (the launch Ascend C's <<<>>> makes), armed by function, stream, block
+ * count and argument size (up to NPU_LQ_ARGMAX bytes): its argument bytes
+ * are copied into the queue's arena at the call. The core gets the queue
+ * in one crossing (npu_lq_run) when:
  *
  *  - the queue holds NPU_LQ_BATCH launches;
  *  - this or any other thread makes any other call (NPU_LQ_BEFORE in every
@@ -75,6 +79,8 @@ enum {
     NPU_LQ_BUCKETS = 1024,    /* stream ownership buckets */
     NPU_LQ_IDLE_TICKS = 16,   /* ticks without a deferral before the timer parks */
     NPU_LQ_OWE = 8,           /* streams a queue's owner may owe a wait for room in */
+    NPU_LQ_ARGMAX = 1024,     /* the largest host argument blob deferred */
+    NPU_LQ_ARENA = 16384,     /* a queue's copies of host argument blobs */
 };
 _Static_assert(NPU_LQ_BATCH <= 64, "npu_lq_run's over has a bit per record");
 #define NPU_LQ_TICK_NS 200000L      /* the flush timer's first period: 200 µs */
@@ -93,6 +99,8 @@ typedef struct npu_lq {
     _Atomic int handing;
     int unbooked;
     npu_lq_rec v[NPU_LQ_BATCH];
+    size_t used;                     /* bytes of arena the records of v hold */
+    unsigned char arena[NPU_LQ_ARENA]; /* NPU_LQ_HOST records' argument bytes */
     int nclaim;
     uint16_t claim[NPU_LQ_BATCH]; /* the buckets this queue owns */
     int32_t err;                  /* first failure of a deferred launch not reported yet */
@@ -138,6 +146,7 @@ static _Atomic int parked;
 static int timer_started; /* under tmu */
 
 extern const int npu_front_idx_aclrtLaunchKernelWithConfig;
+extern const int npu_front_idx_aclrtLaunchKernelWithHostArgs;
 extern const int npu_front_idx_aclrtSynchronizeStream;
 
 static unsigned bucket(const void *s) {
@@ -171,6 +180,7 @@ static void note_over(npu_lq *q) {
 static void finish_handover(npu_lq *q) {
     note_over(q);
     q->n = 0;
+    q->used = 0;
     for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
     q->nclaim = 0;
     q->unbooked = 0;
@@ -202,6 +212,7 @@ static void flush_locked(npu_lq *q) {
     if (r != 0 && q->err == 0) q->err = r;
     note_over(q);
     q->n = 0;
+    q->used = 0;
     for (int i = 0; i < q->nclaim; i++) atomic_store(&owner[q->claim[i]], NULL);
     q->nclaim = 0;
     atomic_fetch_sub(&npending, 1);
@@ -356,7 +367,9 @@ static npu_lq *self(void) {
 static int is_armed(const npu_lq *q, const npu_lq_rec *r) {
     for (int i = q->narmed - 1; i >= 0; i--) {
         const npu_lq_rec *a = &q->armed[i];
-        if (a->f == r->f && a->s == r->s && a->args == r->args && a->blocks == r->blocks) return 1;
+        if (a->f == r->f && a->s == r->s && a->args == r->args && a->blocks == r->blocks && a->kind == r->kind &&
+            a->size == r->size)
+            return 1;
     }
     return 0;
 }
@@ -392,11 +405,14 @@ static void arm(const npu_lq_rec *r) {
     __atomic_store_n(&npu_lq_active, 1, __ATOMIC_RELAXED);
 }
 
-/* defer_launch queues r on q; 0 when the stream's bucket belongs to another
- * queue (handed to the core first: the caller then launches at once). */
-static int defer_launch(npu_lq *q, const npu_lq_rec *r) {
+/* defer_launch queues r on q, with a copy of r->size bytes at bytes for an
+ * NPU_LQ_HOST launch (NULL otherwise); 0 when the stream's bucket belongs to
+ * another queue (handed to the core first: the caller then launches at
+ * once). */
+static int defer_launch(npu_lq *q, const npu_lq_rec *r, const void *bytes) {
     unsigned b = bucket(r->s);
     pthread_mutex_lock(&q->mu);
+    if (bytes != NULL && q->used + r->size > NPU_LQ_ARENA) flush_locked(q); /* (before the bucket: a flush frees it) */
     npu_lq *cur = atomic_load(&owner[b]);
     if (cur != q) {
         if (cur != NULL || !atomic_compare_exchange_strong(&owner[b], &cur, q)) {
@@ -406,7 +422,12 @@ static int defer_launch(npu_lq *q, const npu_lq_rec *r) {
         }
         q->claim[q->nclaim++] = (uint16_t)b;
     }
-    q->v[q->n++] = *r;
+    q->v[q->n] = *r;
+    if (bytes != NULL) {
+        q->v[q->n].args = memcpy(q->arena + q->used, bytes, r->size);
+        q->used += (r->size + 7) & ~(size_t)7;
+    }
+    q->n++;
     if (q->n == 1) atomic_fetch_add(&npending, 1);
     atomic_store_explicit(&q->deferred, atomic_load_explicit(&q->deferred, memory_order_relaxed) + 1,
                           memory_order_relaxed);
@@ -427,7 +448,7 @@ static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, ac
     if (r != ACL_SUCCESS || cfg != NULL || reserve != NULL || s == NULL) return r;
     pthread_once(&init_once, init);
     if (enabled) {
-        npu_lq_rec rec = {f, s, args, blocks, 0};
+        npu_lq_rec rec = {f, s, args, blocks, NPU_LQ_CONFIG, 0, 0};
         arm(&rec);
     }
     return r;
@@ -439,11 +460,47 @@ NPU_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle f, uint32_t bloc
      * off): the common path reads no thread-local. */
     npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
     if (q != NULL && q->narmed != 0 && cfg == NULL && reserve == NULL) {
-        npu_lq_rec r = {f, s, args, blocks, 0};
+        npu_lq_rec r = {f, s, args, blocks, NPU_LQ_CONFIG, 0, 0};
         pay_if_owing(q); /* an earlier hand-over found a stream full */
-        if (is_armed(q, &r) && defer_launch(q, &r)) return ACL_SUCCESS;
+        if (is_armed(q, &r) && defer_launch(q, &r, NULL)) return ACL_SUCCESS;
     }
     return launch_now(f, blocks, s, cfg, args, reserve);
+}
+
+/* host_deferrable: the aclrtLaunchKernelWithHostArgs calls the front may
+ * defer (once armed). */
+static inline int host_deferrable(aclrtStream s, aclrtLaunchKernelCfg *cfg, const void *bytes, size_t size,
+                                  size_t nph) {
+    return s != NULL && cfg == NULL && nph == 0 && bytes != NULL && size != 0 && size <= NPU_LQ_ARGMAX;
+}
+
+static NPU_FRONT_COLD aclError launch_host_now(aclrtFuncHandle f, uint32_t blocks, aclrtStream s,
+                                               aclrtLaunchKernelCfg *cfg, void *bytes, size_t size,
+                                               aclrtPlaceHolderInfo *ph, size_t nph) {
+    int idx = npu_front_idx_aclrtLaunchKernelWithHostArgs;
+    void *fn = npu_front_slot(idx);
+    if (fn == NULL && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
+    NPU_LQ_BEFORE(1);
+    aclError r = ((__typeof__(&aclrtLaunchKernelWithHostArgs))fn)(f, blocks, s, cfg, bytes, size, ph, nph);
+    if (r != ACL_SUCCESS || !host_deferrable(s, cfg, bytes, size, nph)) return r;
+    pthread_once(&init_once, init);
+    if (enabled) {
+        npu_lq_rec rec = {f, s, NULL, blocks, NPU_LQ_HOST, size, 0};
+        arm(&rec);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle f, uint32_t blocks, aclrtStream s,
+                                                  aclrtLaunchKernelCfg *cfg, void *bytes, size_t size,
+                                                  aclrtPlaceHolderInfo *ph, size_t nph) {
+    npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
+    if (q != NULL && q->narmed != 0 && host_deferrable(s, cfg, bytes, size, nph)) {
+        npu_lq_rec r = {f, s, NULL, blocks, NPU_LQ_HOST, size, 0};
+        pay_if_owing(q);
+        if (is_armed(q, &r) && defer_launch(q, &r, bytes)) return ACL_SUCCESS;
+    }
+    return launch_host_now(f, blocks, s, cfg, bytes, size, ph, nph);
 }
 
 /* aclrtSynchronizeStream hands this thread's queued launches and the

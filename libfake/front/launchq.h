@@ -2,7 +2,7 @@
  * (not installed; internal). docs/kernels.md "Batched launches".
  *
  * Shared by the front (launchq.c here) and the core (libfake/launchq.c):
- * the record of one deferred aclrtLaunchKernelWithConfig and the core's
+ * the record of one deferred launch and the core's
  * entry points the front resolves by name.
  */
 #ifndef NPUEMU_LIBFAKE_FRONT_LAUNCHQ_H
@@ -10,13 +10,23 @@
 
 #include <stdint.h>
 
-/* npu_lq_rec is one aclrtLaunchKernelWithConfig(f, blocks, s, NULL, args,
- * NULL) that the front deferred; wait is the core's answer (npu_lq_run). */
+/* The launches the front defers (kind of npu_lq_rec). */
+enum {
+    NPU_LQ_CONFIG = 0, /* aclrtLaunchKernelWithConfig(f, blocks, s, NULL, args, NULL) */
+    NPU_LQ_HOST = 1,   /* aclrtLaunchKernelWithHostArgs(f, blocks, s, NULL, bytes, size, NULL, 0) */
+};
+
+/* npu_lq_rec is one launch the front deferred; wait is the core's answer
+ * (npu_lq_run). args is the args handle of an NPU_LQ_CONFIG launch, and
+ * the front's copy of the size argument bytes of an NPU_LQ_HOST one (made
+ * at the call: the program may reuse its buffer as soon as it returns). */
 typedef struct npu_lq_rec {
     void *f;
     void *s;
     void *args;
     uint32_t blocks;
+    uint32_t kind;
+    uint64_t size;
     uint64_t wait;
 } npu_lq_rec;
 

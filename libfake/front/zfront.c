@@ -5795,20 +5795,8 @@ NPU_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t num
     return ((__typeof__(&aclrtLaunchKernelV2))f)(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
 }
 
-static NPU_FRONT_COLD aclError load_aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    void *f = npu_front_load(325);
-    if (f == NULL)
-        return (aclError)npu_front_fail(325);
-    return ((__typeof__(&aclrtLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-}
-
-NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
-    void *f = npu_front_slot(325);
-    if (__builtin_expect(f == NULL, 0))
-        return load_aclrtLaunchKernelWithHostArgs(funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-    NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchKernelWithHostArgs))f)(funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
-}
+/* Written in launchq.c. */
+const int npu_front_idx_aclrtLaunchKernelWithHostArgs = 325;
 
 static NPU_FRONT_COLD aclError load_aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
     void *f = npu_front_load(326);

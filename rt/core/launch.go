@@ -37,6 +37,14 @@ type LaunchCfg struct {
 	handoff *Handover
 }
 
+// HandedOver returns cfg for a launch of a front hand-over (ho: the
+// hand-over's record; nil for a launch made at its call): it never waits
+// for ring space (Stream.Queue, tsfw.Queue.SubmitIDPast).
+func (cfg LaunchCfg) HandedOver(ho *Handover) LaunchCfg {
+	cfg.handoff = ho
+	return cfg
+}
+
 func ParseLaunchAttrs(fn string, attrs []LaunchAttr, soc string) (LaunchCfg, error) {
 	cfg := LaunchCfg{Engine: -1}
 	var haveT, haveUs bool
