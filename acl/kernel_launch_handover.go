@@ -18,9 +18,9 @@ import "github.com/npuemu/npuemu/rt/core"
 // not nil, is sh as ClaimForSync resolved it for t in the same crossing:
 // it is not resolved again.
 func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, ah core.Handle, n int) (wait uint64, err error) {
-	return handOver(t, func(ho *core.Handover) error {
-		return core.LaunchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
-	})
+	ho := beginHandover(t)
+	err = core.LaunchKernelN(t, fh, blocks, sh, on, nil, ah, n, ho)
+	return endHandover(ho), err
 }
 
 // HandOverHostLaunches is HandOverLaunches for n launches
@@ -28,21 +28,25 @@ func HandOverLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Han
 // one by one (the front defers those with no configuration and no
 // placeholders; every blob has the same size).
 func HandOverHostLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on *core.Stream, n int, blob func(int) []byte) (wait uint64, err error) {
-	return handOver(t, func(ho *core.Handover) error {
-		return hostArgsN(t, fh, blocks, sh, on, nil, n, blob, nil, ho)
-	})
+	ho := beginHandover(t)
+	err = hostArgsN(t, fh, blocks, sh, on, nil, n, blob, nil, ho)
+	return endHandover(ho), err
 }
 
-// handOver makes a hand-over's launches (launch, given the thread's
-// hand-over record) and returns the wait for room they leave the
-// launching thread.
-func handOver(t *core.Thread, launch func(ho *core.Handover) error) (wait uint64, err error) {
-	ho := &t.Handover // the thread's hand-overs are made one at a time (the front's queue lock)
+// beginHandover returns t's hand-over record, cleared: the thread's
+// hand-overs are made one at a time (the front's queue lock).
+func beginHandover(t *core.Thread) *core.Handover {
+	ho := &t.Handover
 	*ho = core.Handover{}
-	err = launch(ho)
+	return ho
+}
+
+// endHandover clears ho after its launches were made and returns the wait
+// for room they leave the launching thread.
+func endHandover(ho *core.Handover) (wait uint64) {
 	if ho.Past { // (RoomFor reads the lanes' completion count: only then)
 		wait = ho.Queue.RoomFor(ho.Last)
 	}
 	*ho = core.Handover{}
-	return wait, err
+	return wait
 }

@@ -65,8 +65,8 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 	}
 	for i := 0; i < len(recs); {
 		// A run of the same launch resolves its handles once.
-		rec, j := recs[i], i+1
-		for j < len(recs) && sameLaunch(&recs[j], &rec) {
+		rec, j := &recs[i], i+1
+		for j < len(recs) && sameLaunch(&recs[j], rec) {
 			j++
 		}
 		var wait uint64
