@@ -33,6 +33,14 @@ func HandOverHostLaunches(t *core.Thread, fh core.Handle, blocks uint32, sh core
 	return endHandover(ho), err
 }
 
+// HandOverDeviceLaunches is HandOverLaunches for n launches
+// LaunchKernel(t, fh, blocks, argsData, argsSize, sh) would make one by one.
+func HandOverDeviceLaunches(t *core.Thread, fh core.Handle, blocks uint32, argsData uintptr, argsSize uint64, sh core.Handle, on *core.Stream, n int) (wait uint64, err error) {
+	ho := beginHandover(t)
+	err = core.LaunchKernelDeviceN(t, fh, blocks, argsData, argsSize, sh, on, n, ho)
+	return endHandover(ho), err
+}
+
 // beginHandover returns t's hand-over record, cleared: the thread's
 // hand-overs are made one at a time (the front's queue lock).
 func beginHandover(t *core.Thread) *core.Handover {

@@ -11,7 +11,8 @@
 # on the launching thread does not.
 #   bench/count-launch-instr.sh BASE_LIB_DIR NEW_LIB_DIR [MODES]
 # MODES defaults to "s e" (launch + synchronize, launch loop); "h" and "l"
-# are the same with aclrtLaunchKernelWithHostArgs; "y" is an
+# are the same with aclrtLaunchKernelWithHostArgs, "d" and "n" with
+# aclrtLaunchKernel; "y" is an
 # empty stream synchronisation, "c" a 4 KiB synchronous host-to-device copy. Run from the
 # repository root after `make lib`; needs valgrind.
 set -e

@@ -71,12 +71,15 @@ func npulq_run(t *C.npu_thread, tid C.uint64_t, v *C.npu_lq_rec, n C.int, stream
 		}
 		var wait uint64
 		var err error
-		if rec.kind == C.NPU_LQ_HOST {
+		switch rec.kind {
+		case C.NPU_LQ_HOST:
 			run := recs[i:j]
 			wait, err = acl.HandOverHostLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), claimed, len(run), func(k int) []byte {
 				return unsafe.Slice((*byte)(run[k].args), int(run[k].size))
 			})
-		} else {
+		case C.NPU_LQ_DEVICE:
+			wait, err = acl.HandOverDeviceLaunches(th, handle(rec.f), uint32(rec.blocks), uintptr(rec.args), uint64(rec.size), handle(rec.s), claimed, j-i)
+		default:
 			wait, err = acl.HandOverLaunches(th, handle(rec.f), uint32(rec.blocks), handle(rec.s), claimed, argsHandle(C.aclrtArgsHandle(rec.args)), j-i)
 		}
 		if code := ret(th, err); code != 0 && r == 0 {
@@ -130,7 +133,7 @@ func sameLaunch(a, b *C.npu_lq_rec) bool {
 	if a.kind == C.NPU_LQ_HOST {
 		return a.size == b.size
 	}
-	return a.args == b.args
+	return a.args == b.args && a.size == b.size
 }
 
 // sameStream reports whether every launch of recs goes to stream.

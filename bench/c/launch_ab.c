@@ -10,6 +10,8 @@
  *        s: N times launch + aclrtSynchronizeStream
  *        h: N times aclrtLaunchKernelWithHostArgs + aclrtSynchronizeStream
  *        l: N aclrtLaunchKernelWithHostArgs in a row, then a synchronisation
+ *        d: N times aclrtLaunchKernel (arguments in device memory) + synchronize
+ *        n: N aclrtLaunchKernel in a row, then a synchronisation
  *        y: N synchronisations of an idle stream
  *        c: N 4 KiB synchronous host-to-device copies (aclrtMemcpy)
  *        m: 4 threads, each N launches into a stream of its own
@@ -60,7 +62,7 @@ static void *mt(void *p) {
 
 int main(int argc, char **argv) {
     if (argc < 3 || getenv("KSO") == NULL) {
-        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|h|l|y|c|m N [REPS]\n", argv[0]);
+        fprintf(stderr, "usage: KSO=bench_kernels.so %s e|s|h|l|d|n|y|c|m N [REPS]\n", argv[0]);
         return 2;
     }
     char mode = argv[1][0];
@@ -79,6 +81,9 @@ int main(int argc, char **argv) {
     CK(aclrtKernelArgsFinalize(a));
     void *host;
     CK(aclrtMallocHost(&host, 4096));
+    void *dargs; /* the argument block of aclrtLaunchKernel: dev, in device memory */
+    CK(aclrtMalloc(&dargs, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CK(aclrtMemcpy(dargs, 64, &dev, sizeof dev, ACL_MEMCPY_HOST_TO_DEVICE));
     aclrtStream s;
     CK(aclrtCreateStream(&s));
     for (int r = 0; r < reps; r++) {
@@ -108,6 +113,18 @@ int main(int argc, char **argv) {
             printf("l wall %.0f ns/launch", (now_ns() - t0) / n);
             CK(aclrtSynchronizeStream(s));
             break;
+        case 'd':
+            for (int i = 0; i < n; i++) {
+                CK(aclrtLaunchKernel(f, 1, dargs, sizeof dev, s));
+                CK(aclrtSynchronizeStream(s));
+            }
+            printf("d wall %.3f us", (now_ns() - t0) / n / 1e3);
+            break;
+        case 'n':
+            for (int i = 0; i < n; i++) CK(aclrtLaunchKernel(f, 1, dargs, sizeof dev, s));
+            printf("n wall %.0f ns/launch", (now_ns() - t0) / n);
+            CK(aclrtSynchronizeStream(s));
+            break;
         case 'y':
             for (int i = 0; i < n; i++) CK(aclrtSynchronizeStream(s));
             printf("y wall %.3f us", (now_ns() - t0) / n / 1e3);
@@ -134,6 +151,7 @@ int main(int argc, char **argv) {
     }
     CK(aclrtDestroyStream(s));
     CK(aclrtFree(dev));
+    CK(aclrtFree(dargs));
     CK(aclrtFreeHost(host));
     CK(aclrtBinaryUnLoad(bin));
     CK(aclrtResetDevice(0));

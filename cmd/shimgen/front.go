@@ -30,7 +30,10 @@ var frontKinds = map[string]string{"acl": "NPU_FRONT_ACL", "hal": "NPU_FRONT_HAL
 // (NPU_LQ_BEFORE); frontKeep calls change no handle, so the thread keeps
 // its validated launches; frontAsyncErr calls also return the first
 // failure of a queued launch when they succeed themselves.
-var frontOwn = map[string]bool{"aclrtLaunchKernelWithConfig": true, "aclrtLaunchKernelWithHostArgs": true, "aclrtSynchronizeStream": true}
+var frontOwn = map[string]bool{
+	"aclrtLaunchKernelWithConfig": true, "aclrtLaunchKernelWithHostArgs": true, "aclrtLaunchKernel": true,
+	"aclrtSynchronizeStream": true,
+}
 
 var frontKeep = map[string]bool{
 	"aclrtSynchronizeStreamWithTimeout": true, "aclrtSynchronizeDevice": true,

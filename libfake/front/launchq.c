@@ -10,7 +10,9 @@
  * aclrtLaunchKernelWithHostArgs with no configuration and no placeholders
  * (the launch Ascend C's <<<>>> makes), armed by function, stream, block
  * count and argument size (up to NPU_LQ_ARGMAX bytes): its argument bytes
- * are copied into the queue's arena at the call. The core gets the queue
+ * are copied into the queue's arena at the call; and aclrtLaunchKernel
+ * into an explicit stream, armed by all its arguments (the kernel reads
+ * its device arguments when it runs either way). The core gets the queue
  * in one crossing (npu_lq_run) when:
  *
  *  - the queue holds NPU_LQ_BATCH launches;
@@ -147,6 +149,7 @@ static int timer_started; /* under tmu */
 
 extern const int npu_front_idx_aclrtLaunchKernelWithConfig;
 extern const int npu_front_idx_aclrtLaunchKernelWithHostArgs;
+extern const int npu_front_idx_aclrtLaunchKernel;
 extern const int npu_front_idx_aclrtSynchronizeStream;
 
 static unsigned bucket(const void *s) {
@@ -501,6 +504,32 @@ NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle f, uint32_t bl
         if (is_armed(q, &r) && defer_launch(q, &r, bytes)) return ACL_SUCCESS;
     }
     return launch_host_now(f, blocks, s, cfg, bytes, size, ph, nph);
+}
+
+static NPU_FRONT_COLD aclError launch_device_now(aclrtFuncHandle f, uint32_t blocks, const void *args, size_t size,
+                                                 aclrtStream s) {
+    int idx = npu_front_idx_aclrtLaunchKernel;
+    void *fn = npu_front_slot(idx);
+    if (fn == NULL && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
+    NPU_LQ_BEFORE(1);
+    aclError r = ((__typeof__(&aclrtLaunchKernel))fn)(f, blocks, args, size, s);
+    if (r != ACL_SUCCESS || s == NULL) return r;
+    pthread_once(&init_once, init);
+    if (enabled) {
+        npu_lq_rec rec = {f, s, (void *)args, blocks, NPU_LQ_DEVICE, size, 0};
+        arm(&rec);
+    }
+    return r;
+}
+
+NPU_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle f, uint32_t blocks, const void *args, size_t size, aclrtStream s) {
+    npu_lq *q = __atomic_load_n(&npu_lq_active, __ATOMIC_RELAXED) ? me : NULL;
+    if (q != NULL && q->narmed != 0 && s != NULL) {
+        npu_lq_rec r = {f, s, (void *)args, blocks, NPU_LQ_DEVICE, size, 0};
+        pay_if_owing(q);
+        if (is_armed(q, &r) && defer_launch(q, &r, NULL)) return ACL_SUCCESS;
+    }
+    return launch_device_now(f, blocks, args, size, s);
 }
 
 /* aclrtSynchronizeStream hands this thread's queued launches and the

@@ -14,12 +14,15 @@
 enum {
     NPU_LQ_CONFIG = 0, /* aclrtLaunchKernelWithConfig(f, blocks, s, NULL, args, NULL) */
     NPU_LQ_HOST = 1,   /* aclrtLaunchKernelWithHostArgs(f, blocks, s, NULL, bytes, size, NULL, 0) */
+    NPU_LQ_DEVICE = 2, /* aclrtLaunchKernel(f, blocks, args, size, s) */
 };
 
 /* npu_lq_rec is one launch the front deferred; wait is the core's answer
- * (npu_lq_run). args is the args handle of an NPU_LQ_CONFIG launch, and
- * the front's copy of the size argument bytes of an NPU_LQ_HOST one (made
- * at the call: the program may reuse its buffer as soon as it returns). */
+ * (npu_lq_run). args is the args handle of an NPU_LQ_CONFIG launch, the
+ * front's copy of the size argument bytes of an NPU_LQ_HOST one (made at
+ * the call: the program may reuse its buffer as soon as it returns), and
+ * the device address of the size argument bytes of an NPU_LQ_DEVICE one
+ * (read when the kernel runs, as at once). */
 typedef struct npu_lq_rec {
     void *f;
     void *s;

@@ -3407,20 +3407,8 @@ NPU_EXPORT aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const
     return ((__typeof__(&aclrtBinaryGetFunction))f)(binHandle, kernelName, funcHandle);
 }
 
-static NPU_FRONT_COLD aclError load_aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
-    void *f = npu_front_load(165);
-    if (f == NULL)
-        return (aclError)npu_front_fail(165);
-    return ((__typeof__(&aclrtLaunchKernel))f)(funcHandle, numBlocks, argsData, argsSize, stream);
-}
-
-NPU_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
-    void *f = npu_front_slot(165);
-    if (__builtin_expect(f == NULL, 0))
-        return load_aclrtLaunchKernel(funcHandle, numBlocks, argsData, argsSize, stream);
-    NPU_LQ_BEFORE(0);
-    return ((__typeof__(&aclrtLaunchKernel))f)(funcHandle, numBlocks, argsData, argsSize, stream);
-}
+/* Written in launchq.c. */
+const int npu_front_idx_aclrtLaunchKernel = 165;
 
 static NPU_FRONT_COLD aclError load_aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
     void *f = npu_front_load(166);

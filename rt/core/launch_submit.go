@@ -242,6 +242,14 @@ func DeviceArgs(fn string, s *Stream, f *Function, argsData uintptr, argsSize ui
 // the stream's device holding the packed arguments; the kernel reads it in
 // place when it runs.
 func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle) error {
+	return LaunchKernelDeviceN(t, fh, blocks, argsData, argsSize, sh, nil, 1, nil)
+}
+
+// LaunchKernelDeviceN makes n launches LaunchKernel(t, fh, blocks,
+// argsData, argsSize, sh) would make one by one, resolving and checking
+// the handles and the arguments' place once; it returns the first error.
+// on and ho are LaunchKernelN's (a front hand-over).
+func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSize uint64, sh Handle, on *Stream, n int, ho *Handover) error {
 	const fn = "aclrtLaunchKernel"
 	f, err := ResolveFunction(fn, fh)
 	if err != nil {
@@ -253,9 +261,12 @@ func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSiz
 	if argsSize > 0 && argsData == 0 {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData must not be NULL when argsSize is %d", fn, argsSize)
 	}
-	s, cfg, err := LaunchTarget(t, fn, blocks, sh, nil)
-	if err != nil {
-		return err
+	s, cfg := on, LaunchCfg{Engine: -1, handoff: ho}
+	if s == nil || s.H != sh || s.Dead.Load() {
+		if s, cfg, err = LaunchTarget(t, fn, blocks, sh, nil); err != nil {
+			return err
+		}
+		cfg.handoff = ho
 	}
 	var units uint64
 	if argsSize > 0 {
@@ -264,7 +275,13 @@ func LaunchKernel(t *Thread, fh Handle, blocks uint32, argsData uintptr, argsSiz
 			return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: argsData %#x..+%d is not inside one allocation of device %d's memory", fn, argsData, argsSize, s.Ctx.Dev.ID)
 		}
 	}
-	l := GetLaunch(f.Bin.Host, 0)
-	l.Args, l.Size = argsData, argsSize
-	return SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units)
+	var first error
+	for range n {
+		l := GetLaunch(f.Bin.Host, 0)
+		l.Args, l.Size = argsData, argsSize
+		if err := SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }

@@ -1,6 +1,7 @@
-/* kernel_launch_batch_hostargs: aclrtLaunchKernelWithHostArgs launches the
- * library batches (docs/kernels.md "Batched launches"; the launch Ascend C's
- * <<<>>> makes): each deferred launch runs with the argument bytes it was
+/* kernel_launch_batch_variants: the launches the library batches besides
+ * aclrtLaunchKernelWithConfig (docs/kernels.md "Batched launches").
+ * aclrtLaunchKernelWithHostArgs (the launch Ascend C's <<<>>> makes):
+ * each deferred launch runs with the argument bytes it was
  * given, though the program overwrites its buffer as soon as the call
  * returns; they run in call order with aclrtLaunchKernelWithConfig launches
  * between them, over many batches and arena refills; a launch + synchronize
@@ -8,7 +9,9 @@
  * to defer and of odd sizes run right; an armed launch whose function's
  * binary another thread unloaded returns success and its error comes back
  * from the next aclrtSynchronizeStream, with the code the same launch made
- * at once gets.
+ * at once gets. aclrtLaunchKernel (arguments in device memory): deferred
+ * launches of two argument blocks and of the other variants run in call
+ * order, and in a launch + synchronize loop.
  *
  * needs: emulator
  * env: NPUEMU_LAUNCH_BATCH=1
@@ -157,6 +160,46 @@ int main(void) {
     CHECK_OK(aclrtSynchronizeStream(s)); /* reported once */
     CHECK_OK(aclrtMemset(dev, 8, 0, 8)); /* another call: nothing armed any more */
     CHECK_EQ(aclrtLaunchKernelWithHostArgs(fgone, 1, s, NULL, blob, 16, NULL, 0), late);
+
+    /* 5. aclrtLaunchKernel with two argument blocks in device memory (each
+     * an armed launch of its own), between host-argument and WithConfig
+     * launches; then launch + synchronize. */
+    void *da, *db;
+    CHECK_OK(aclrtMalloc(&da, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_OK(aclrtMalloc(&db, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    fill(8, 3);
+    CHECK_OK(aclrtMemcpy(da, 16, blob, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+    fill(8, 5);
+    CHECK_OK(aclrtMemcpy(db, 16, blob, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+    put(2);
+    want = 2;
+    for (int i = 0; i < 600; i++) {
+        switch (i % 4) {
+        case 0:
+        case 1:
+            CHECK_OK(aclrtLaunchKernel(fmix, 1, i % 4 ? db : da, 16, s));
+            want = step(want, i % 4 ? 5 : 3);
+            break;
+        case 2:
+            fill(8, (uint64_t)i);
+            CHECK_OK(aclrtLaunchKernelWithHostArgs(fmix, 1, s, NULL, blob, 16, NULL, 0));
+            want = step(want, (uint64_t)i);
+            break;
+        default:
+            CHECK_OK(aclrtLaunchKernelWithConfig(finc, 1, s, NULL, ainc, NULL));
+            want++;
+        }
+    }
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_EQ(get(), want);
+    for (int i = 0; i < 300; i++) {
+        CHECK_OK(aclrtLaunchKernel(fmix, 1, da, 16, s));
+        CHECK_OK(aclrtSynchronizeStream(s));
+        want = step(want, 3);
+    }
+    CHECK_EQ(get(), want);
+    CHECK_OK(aclrtFree(da));
+    CHECK_OK(aclrtFree(db));
 
     CHECK_OK(aclrtDestroyStream(s));
     CHECK_OK(aclrtFree(dev));
