@@ -6,6 +6,7 @@
 # CPU time per operation of each (the CPU time of every thread of the
 # process: what a loaded machine does not inflate).
 #   bench/compare-launch.sh BASE_LIB_DIR NEW_LIB_DIR
+# MODES (default "e s y m") picks launch_ab modes, N (20000) their operations.
 # Run from the repository root after `make lib` (headers from emu/include).
 set -e
 [ $# -eq 2 ] || { echo "usage: $0 BASE_LIB_DIR NEW_LIB_DIR" >&2; exit 2; }
@@ -19,9 +20,9 @@ $CC -shared -fPIC -O3 -march=native -Wall -Werror -I emu/include bench/c/bench_k
 export KSO=$B/k.so
 raw=$B/raw.txt
 for i in $(seq 1 "${ROUNDS:-11}"); do
-  for m in "e 20000" "s 20000" "y 20000" "m 20000"; do
-    LD_LIBRARY_PATH=$1 "$B/launch_ab" $m | sed 's/^/base /' >> "$raw"
-    LD_LIBRARY_PATH=$2 "$B/launch_ab" $m | sed 's/^/new /' >> "$raw"
+  for m in ${MODES:-e s y m}; do
+    LD_LIBRARY_PATH=$1 "$B/launch_ab" $m ${N:-20000} | sed 's/^/base /' >> "$raw"
+    LD_LIBRARY_PATH=$2 "$B/launch_ab" $m ${N:-20000} | sed 's/^/new /' >> "$raw"
   done
 done
 # lines: VARIANT MODE wall VALUE UNIT cpu_ns NS
