@@ -536,23 +536,31 @@ func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0) }
 // the caller as its lane in the same critical section, and that lane is
 // returned (nil otherwise).
 func (d *Device) runInline(l *lane, next *Queue, limit uint64) *lane {
+	mine, _ := d.runInlineEnd(l, next, limit, false)
+	return mine
+}
+
+// runInlineEnd is runInline for the thread that claimed next (RunClaimed)
+// when endClaim is set: if no kernel of next starts, the claim ends in the
+// same critical section and ended is set (one lock less per claimed run).
+func (d *Device) runInlineEnd(l *lane, next *Queue, limit uint64, endClaim bool) (mine *lane, ended bool) {
 	// Setting the token published l.run.
 	r := l.run
 	runLane(r)
 	if r.left.Add(-1) == 0 {
 		if r.abandoned.Load() {
 			d.finishAbandoned(r, l)
-			return nil
+			return nil, false
 		}
 		// The last lane goes idle inside finishKernel's critical section:
 		// one lock instead of two on the path of every small kernel.
-		return d.finishKernel(r, l, next, limit)
+		return d.finishKernel(r, l, next, limit, endClaim)
 	}
 	d.mu.Lock()
 	l.run = nil
 	d.aic.idle = append(d.aic.idle, l)
 	d.mu.Unlock()
-	return nil
+	return nil, false
 }
 
 // maxHelp bounds the lanes one HelpQueue pass looks at.
@@ -639,8 +647,10 @@ func (r *krun) fail(err error) {
 
 // finishKernel completes r's task once its last lane, l, has returned; l
 // goes back to the idle list. With next set it then starts next's head
-// kernel inline if next holds more than limit tasks (see runInline).
-func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane {
+// kernel inline if next holds more than limit tasks (see runInline), and,
+// with endClaim set, ends the caller's claim of next when none starts
+// (runInlineEnd).
+func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64, endClaim bool) (mine *lane, ended bool) {
 	err := r.err // every lane has returned: no concurrent writer
 	if err == nil && r.ks.Timeout > 0 {
 		if ran := time.Since(r.start); ran > r.ks.Timeout {
@@ -676,7 +686,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 		r.recycle()
 		a.runs = append(a.runs, r)
 		d.mu.Unlock()
-		return nil
+		return nil, false
 	}
 	a.freeCube += r.cube
 	a.freeVector += r.vector
@@ -691,12 +701,15 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64) *lane
 	d.inflight--
 	d.complete(q, err)
 	d.schedule()
-	var mine *lane
 	if next != nil && next.submitted.Load()-next.completed.Load() > limit {
 		mine = d.startInline(next)
 	}
+	if endClaim && mine == nil {
+		next.endClaim()
+		ended = true
+	}
 	d.mu.Unlock()
-	return mine
+	return mine, ended
 }
 
 func callDone(k Kernel, err error) (out error) {

@@ -36,18 +36,29 @@ func (q *Queue) RunClaimed() {
 		d.mu.Lock()
 		l := d.startInline(q)
 		if l == nil {
-			q.helpWanted.Add(-1)
-			if q.helping--; q.helping == 0 {
-				d.schedule() // the arbiter may hand q's head to a lane again
-			}
+			q.endClaim()
 			d.mu.Unlock()
 			return
 		}
 		d.mu.Unlock()
 		// Each kernel that ends here starts q's next one in the same
-		// critical section while q holds tasks.
+		// critical section while q holds tasks, and ends the claim there
+		// when none starts.
 		for l != nil {
-			l = d.runInline(l, q, 0)
+			var ended bool
+			if l, ended = d.runInlineEnd(l, q, 0, true); ended {
+				return
+			}
 		}
+	}
+}
+
+// endClaim ends one claim of q: the arbiter may hand q's kernels to lanes
+// again once no claim or waiting submitter holds q.
+// Precondition: q.d.mu held.
+func (q *Queue) endClaim() {
+	q.helpWanted.Add(-1)
+	if q.helping--; q.helping == 0 {
+		q.d.schedule()
 	}
 }

@@ -199,10 +199,7 @@ func (q *Queue) helpSpin() {
 	d.mu.Unlock()
 	q.spinSpace()
 	d.mu.Lock()
-	q.helpWanted.Add(-1)
-	if q.helping--; q.helping == 0 {
-		d.schedule() // hand q's next kernel to a lane again
-	}
+	q.endClaim() // the arbiter hands q's next kernel to a lane again
 }
 
 // spinSpace waits, for at most submitSpin without progress, until q's ring
