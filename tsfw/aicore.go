@@ -528,22 +528,17 @@ func (l *lane) grace() {
 
 // runAsLane runs l's kernel after the caller took l's token: the lane's
 // goroutine, or a thread helping (HelpQueue).
-func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0) }
+func (d *Device) runAsLane(l *lane) { d.runInline(l, nil, 0, false) }
 
 // runInline is runAsLane for a submitter waiting for space in next's ring
 // (spinSpace; nil for others): if l's kernel ends here and next still has
 // more than limit tasks queued, next's following kernel is started with
 // the caller as its lane in the same critical section, and that lane is
-// returned (nil otherwise).
-func (d *Device) runInline(l *lane, next *Queue, limit uint64) *lane {
-	mine, _ := d.runInlineEnd(l, next, limit, false)
-	return mine
-}
-
-// runInlineEnd is runInline for the thread that claimed next (RunClaimed)
-// when endClaim is set: if no kernel of next starts, the claim ends in the
-// same critical section and ended is set (one lock less per claimed run).
-func (d *Device) runInlineEnd(l *lane, next *Queue, limit uint64, endClaim bool) (mine *lane, ended bool) {
+// returned (nil otherwise). With endClaim set the caller is the thread
+// that claimed next (RunClaimed): if no kernel of next starts, the claim
+// ends in the same critical section and ended is set (one lock less per
+// claimed run).
+func (d *Device) runInline(l *lane, next *Queue, limit uint64, endClaim bool) (mine *lane, ended bool) {
 	// Setting the token published l.run.
 	r := l.run
 	runLane(r)
@@ -648,8 +643,7 @@ func (r *krun) fail(err error) {
 // finishKernel completes r's task once its last lane, l, has returned; l
 // goes back to the idle list. With next set it then starts next's head
 // kernel inline if next holds more than limit tasks (see runInline), and,
-// with endClaim set, ends the caller's claim of next when none starts
-// (runInlineEnd).
+// with endClaim set, ends the caller's claim of next when none starts.
 func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64, endClaim bool) (mine *lane, ended bool) {
 	err := r.err // every lane has returned: no concurrent writer
 	if err == nil && r.ks.Timeout > 0 {

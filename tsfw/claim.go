@@ -46,7 +46,7 @@ func (q *Queue) RunClaimed() {
 		// when none starts.
 		for l != nil {
 			var ended bool
-			if l, ended = d.runInlineEnd(l, q, 0, true); ended {
+			if l, ended = d.runInline(l, q, 0, true); ended {
 				return
 			}
 		}

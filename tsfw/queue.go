@@ -229,7 +229,7 @@ func (q *Queue) spinSpace() {
 			// Each kernel that ends here starts the next one in the
 			// same critical section.
 			for l != nil {
-				l = d.runInline(l, q, limit)
+				l, _ = d.runInline(l, q, limit, false)
 			}
 			until = time.Time{}
 			continue

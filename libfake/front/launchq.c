@@ -411,8 +411,8 @@ static void arm(const npu_lq_rec *r) {
 /* defer_launch queues r on q, with a copy of r->size bytes at bytes for an
  * NPU_LQ_HOST launch (NULL otherwise); 0 when the stream's bucket belongs to
  * another queue (handed to the core first: the caller then launches at
- * once). */
-static int defer_launch(npu_lq *q, const npu_lq_rec *r, const void *bytes) {
+ * once). Inlined in each launch: bytes is a constant NULL in two of them. */
+static inline __attribute__((always_inline)) int defer_launch(npu_lq *q, const npu_lq_rec *r, const void *bytes) {
     unsigned b = bucket(r->s);
     pthread_mutex_lock(&q->mu);
     if (bytes != NULL && q->used + r->size > NPU_LQ_ARENA) flush_locked(q); /* (before the bucket: a flush frees it) */
