@@ -30,7 +30,8 @@ awk '{w[$2" "$1]=w[$2" "$1]" "$4; c[$2" "$1]=c[$2" "$1]" "$7; u[$2]=$5}
 function med(s,  x, n, p, q, t) { n = split(s, x, " ")
   for (p = 1; p <= n; p++) for (q = p + 1; q <= n; q++) if (x[q] < x[p]) { t = x[p]; x[p] = x[q]; x[q] = t }
   return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
-END { split("e s y m", ms, " "); split("launch_enqueue launch_sync sync_empty launch_mt4", nm, " ")
+END { split("e s h l d n y c m", ms, " ")
+  split("launch_enqueue launch_sync hostargs_sync hostargs_enqueue devargs_sync devargs_enqueue sync_empty h2d_4KiB launch_mt4", nm, " ")
   printf "%-16s %14s %14s %12s %12s  (medians of %d)\n", "workload", "wall base", "wall new", "cpu ns base", "cpu ns new", '"${ROUNDS:-11}"'
-  for (i = 1; i <= 4; i++) { m = ms[i]
+  for (i = 1; i <= 9; i++) { m = ms[i]; if (!(m" base" in w)) continue
     printf "%-16s %9.3f %-4s %9.3f %-4s %12.0f %12.0f\n", nm[i], med(w[m" base"]), substr(u[m], 1, 4), med(w[m" new"]), substr(u[m], 1, 4), med(c[m" base"]), med(c[m" new"]) } }' "$raw"

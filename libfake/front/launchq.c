@@ -101,8 +101,8 @@ typedef struct npu_lq {
     _Atomic int handing;
     int unbooked;
     npu_lq_rec v[NPU_LQ_BATCH];
-    size_t used;                     /* bytes of arena the records of v hold */
-    unsigned char arena[NPU_LQ_ARENA]; /* NPU_LQ_HOST records' argument bytes */
+    size_t used;          /* bytes of arena the records of v hold */
+    unsigned char *arena; /* NPU_LQ_HOST records' argument bytes (NPU_LQ_ARENA; made on first use, kept) */
     int nclaim;
     uint16_t claim[NPU_LQ_BATCH]; /* the buckets this queue owns */
     int32_t err;                  /* first failure of a deferred launch not reported yet */
@@ -411,11 +411,18 @@ static void arm(const npu_lq_rec *r) {
 /* defer_launch queues r on q, with a copy of r->size bytes at bytes for an
  * NPU_LQ_HOST launch (NULL otherwise); 0 when the stream's bucket belongs to
  * another queue (handed to the core first: the caller then launches at
- * once). Inlined in each launch: bytes is a constant NULL in two of them. */
+ * once, as when its arena cannot be allocated). Inlined in each launch:
+ * bytes is a constant NULL in two of them. */
 static inline __attribute__((always_inline)) int defer_launch(npu_lq *q, const npu_lq_rec *r, const void *bytes) {
     unsigned b = bucket(r->s);
     pthread_mutex_lock(&q->mu);
-    if (bytes != NULL && q->used + r->size > NPU_LQ_ARENA) flush_locked(q); /* (before the bucket: a flush frees it) */
+    if (bytes != NULL) {
+        if (q->arena == NULL && (q->arena = malloc(NPU_LQ_ARENA)) == NULL) {
+            pthread_mutex_unlock(&q->mu);
+            return 0;
+        }
+        if (q->used + r->size > NPU_LQ_ARENA) flush_locked(q); /* (before the bucket: a flush frees it) */
+    }
     npu_lq *cur = atomic_load(&owner[b]);
     if (cur != q) {
         if (cur != NULL || !atomic_compare_exchange_strong(&owner[b], &cur, q)) {
