@@ -190,7 +190,8 @@ var crossingNotObserved = map[string]string{}
 
 // splitCaseExcluded: cases that check what only the merged layout does, and why.
 var splitCaseExcluded = map[string]string{
-	"kernel_launch_batch": "checks the front's deferred (batched) launches, whose failures surface at the next synchronisation; a routed launch is made when called, so an interposer sees each one, and fails immediately",
+	"kernel_launch_batch":          "checks the front's deferred (batched) launches, whose failures surface at the next synchronisation; a routed launch is made when called, so an interposer sees each one, and fails immediately",
+	"kernel_launch_batch_variants": "the same for the deferred aclrtLaunchKernelWithHostArgs and aclrtLaunchKernel launches",
 }
 
 // routeNotExercised: hooked functions no plain ACL case reaches through an

@@ -34,10 +34,13 @@
         }                                                            \
     } while (0)
 
-/* The fake front: two symbols, the core's functions always loaded. */
+/* The fake front: two symbols, the core's functions always loaded (the
+ * other launches the front defers are not made here: no function). */
 const int npu_front_idx_aclrtLaunchKernelWithConfig = 0;
 const int npu_front_idx_aclrtSynchronizeStream = 1;
-void *npu_front_fns[2];
+const int npu_front_idx_aclrtLaunchKernelWithHostArgs = 2;
+const int npu_front_idx_aclrtLaunchKernel = 3;
+void *npu_front_fns[4];
 void *npu_front_load(int idx) { return npu_front_fns[idx]; }
 int32_t npu_front_fail(int idx) { (void)idx; return 1; }
 
