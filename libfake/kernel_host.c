@@ -107,6 +107,26 @@ int npu_kguarded(void) { return cur_guard != NULL; }
  * faults). */
 uintptr_t npu_kguard_owner(void) { return cur_guard ? (uintptr_t)cur_guard->st : 0; }
 
+/* npu_kcopy copies n bytes from src to dst under a guard (kernel_host.h):
+ * 0, or -1 when reading src faults. */
+int npu_kcopy(void *dst, const void *src, size_t n) {
+    npu_guard g;
+    npu_guard *outer = cur_guard;
+    if (sigsetjmp(g.jb, 0) == 0) {
+        cur_guard = &g;
+        /* Barriers: the compiler knows memcpy touches nothing else, and
+         * would drop the store above as dead. */
+        __asm__ volatile("" ::: "memory");
+        memcpy(dst, src, n);
+        __asm__ volatile("" ::: "memory");
+        cur_guard = outer;
+        return 0;
+    }
+    pthread_sigmask(SIG_SETMASK, &g.mask, NULL); /* the handler's mask, left by the jump */
+    cur_guard = outer;
+    return -1;
+}
+
 /* npu_kfault is sigchain.c's third step: a fault on a thread that runs a
  * guarded block jumps back to its guard; otherwise it returns. */
 void npu_kfault(int sig, siginfo_t *si, void *uc) {

@@ -92,4 +92,9 @@ void npu_kflush(npu_kstate *st);
  * the signal in *sig and the faulting address in *addr. */
 int npu_kcall_aicpu(uintptr_t fn, uintptr_t args, uint32_t *ret, int *sig, uintptr_t *addr);
 
+/* npu_kcopy copies n bytes from src to dst under a fault guard, as a
+ * kernel block runs: 0, or -1 when reading src (or writing dst) faults
+ * (the front's deferred host-argument launches, launchq.c's npu_lq_copy). */
+int npu_kcopy(void *dst, const void *src, size_t n);
+
 #endif

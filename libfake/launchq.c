@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "front/launchq.h"
+#include "kernel_host.h"
 #include "npu.h"
 #include "passthrough.h"
 #include "stack.h"
@@ -23,6 +24,12 @@ NPU_EXPORT int32_t npu_lq_run(uint64_t tid, const npu_lq_rec *v, int n, void *st
 }
 
 NPU_EXPORT void npu_lq_room(void *stream, uint64_t wait) { npulq_room(npu_self(), stream, wait); }
+
+/* npu_lq_copy: the front copies the bytes of a host-argument launch it
+ * defers at the call; a bad pointer must give the launch's error, as made
+ * at once, not a crash. The fault handler is installed by then (a
+ * deferred launch needs a loaded kernel). */
+NPU_EXPORT int npu_lq_copy(void *dst, const void *src, size_t n) { return npu_kcopy(dst, src, n); }
 
 /* npu_lq_call calls the front's launched callback (launchq.go); integers,
  * so that cgo does not check them as pointers. */

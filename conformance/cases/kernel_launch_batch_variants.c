@@ -6,7 +6,8 @@
  * returns; they run in call order with aclrtLaunchKernelWithConfig launches
  * between them, over many batches and arena refills; a launch + synchronize
  * loop gives the result of the same launches made one by one; blobs too big
- * to defer and of odd sizes run right; an armed launch whose function's
+ * to defer and of odd sizes run right; bytes that cannot be read fail as
+ * the same launch made at once does, without a crash; an armed launch whose function's
  * binary another thread unloaded returns success and its error comes back
  * from the next aclrtSynchronizeStream, with the code the same launch made
  * at once gets. aclrtLaunchKernel (arguments in device memory): deferred
@@ -139,6 +140,23 @@ int main(void) {
         CHECK_OK(aclrtLaunchKernelWithHostArgs(fmix, 1, s, NULL, blob, 20, NULL, 0));
         want = step(want, (uint64_t)i + 55);
     }
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_EQ(get(), want);
+
+    /* 3b. Bytes that cannot be read (an armed launch: the front copies
+     * them at the call): the error of the same launch made at once, no
+     * crash, and the next launch runs. */
+    fill(8, 77);
+    CHECK_OK(aclrtLaunchKernelWithHostArgs(fmix, 1, s, NULL, blob, 16, NULL, 0)); /* armed */
+    want = step(want, 77);
+    aclError bad = aclrtLaunchKernelWithHostArgs(fmix, 1, s, NULL, (void *)64, 16, NULL, 0);
+    CHECK(bad != ACL_SUCCESS);
+    CHECK_OK(aclrtSynchronizeStream(s));
+    CHECK_EQ(get(), want); /* (a call: nothing armed any more) */
+    CHECK_EQ(aclrtLaunchKernelWithHostArgs(fmix, 1, s, NULL, (void *)64, 16, NULL, 0), bad);
+    fill(8, 78);
+    CHECK_OK(aclrtLaunchKernelWithHostArgs(fmix, 1, s, NULL, blob, 16, NULL, 0));
+    want = step(want, 78);
     CHECK_OK(aclrtSynchronizeStream(s));
     CHECK_EQ(get(), want);
 

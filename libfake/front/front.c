@@ -58,13 +58,14 @@ enum {
     X_LQ_TID = NPU_FRONT_X_LQ_TID,
     X_LQ_RUN = NPU_FRONT_X_LQ_RUN,
     X_LQ_ROOM = NPU_FRONT_X_LQ_ROOM,
+    X_LQ_COPY = NPU_FRONT_X_LQ_COPY,
     X_COUNT
 };
-_Static_assert(X_SVM_MODE + 1 == X_LQ_BATCHABLE && X_LQ_ROOM + 1 == X_COUNT,
+_Static_assert(X_SVM_MODE + 1 == X_LQ_BATCHABLE && X_LQ_COPY + 1 == X_COUNT,
                "front.h's NPU_FRONT_X_* follow front.c's own names");
-static const char *const extra_names[X_COUNT] = {"npu_applog_v", "npu_unsupported", "npuemuSvmGetStats",
+static const char *const extra_names[X_COUNT] = {"npu_applog_v",           "npu_unsupported", "npuemuSvmGetStats",
                                                  "npuemuSvmHostFaultMode", "npu_lq_batchable", "npu_lq_tid",
-                                                 "npu_lq_run",        "npu_lq_room"};
+                                                 "npu_lq_run",             "npu_lq_room",      "npu_lq_copy"};
 static void *extra[X_COUNT];
 
 /* child runs in a forked child: the load lock may be held by a thread that

@@ -54,7 +54,13 @@ const char *npu_front_errmsg(int idx);
 /* npu_front_extra is the core's function behind a hand-written name of
  * front.c (NPU_FRONT_X_*), loading the core on the first call; NULL when
  * the core or the name is missing. */
-enum { NPU_FRONT_X_LQ_BATCHABLE = 4, NPU_FRONT_X_LQ_TID = 5, NPU_FRONT_X_LQ_RUN = 6, NPU_FRONT_X_LQ_ROOM = 7 };
+enum {
+    NPU_FRONT_X_LQ_BATCHABLE = 4,
+    NPU_FRONT_X_LQ_TID = 5,
+    NPU_FRONT_X_LQ_RUN = 6,
+    NPU_FRONT_X_LQ_ROOM = 7,
+    NPU_FRONT_X_LQ_COPY = 8
+};
 void *npu_front_extra(int i);
 
 /* NPU_EXPORT: every exported name is in the dynamic table whatever

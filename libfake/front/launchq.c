@@ -140,6 +140,7 @@ static int enabled; /* set by init: batching allowed in this process */
 static npu_lq_tid_fn core_tid;
 static npu_lq_run_fn core_run;
 static npu_lq_room_fn core_room;
+static npu_lq_copy_fn core_copy;
 
 /* The flush timer. */
 static pthread_mutex_t tmu = PTHREAD_MUTEX_INITIALIZER;
@@ -330,6 +331,7 @@ static void init(void) {
     core_tid = (npu_lq_tid_fn)npu_front_extra(NPU_FRONT_X_LQ_TID);
     core_run = (npu_lq_run_fn)npu_front_extra(NPU_FRONT_X_LQ_RUN);
     core_room = (npu_lq_room_fn)npu_front_extra(NPU_FRONT_X_LQ_ROOM);
+    core_copy = (npu_lq_copy_fn)npu_front_extra(NPU_FRONT_X_LQ_COPY);
     /* A core without npu_lq_room would wait for ring space in a hand-over:
      * no batching with it. */
     if (ok == NULL || core_tid == NULL || core_run == NULL || core_room == NULL || !ok()) return;
@@ -422,6 +424,13 @@ static inline __attribute__((always_inline)) int defer_launch(npu_lq *q, const n
             return 0;
         }
         if (q->used + r->size > NPU_LQ_ARENA) flush_locked(q); /* (before the bucket: a flush frees it) */
+        /* Guarded (the core's fault handler jumps back): bytes that do not
+         * read are launched at once by the caller, and fail there as they
+         * would have, without a crash. Kept only if the launch is queued. */
+        if (core_copy == NULL || core_copy(q->arena + q->used, bytes, r->size) != 0) {
+            pthread_mutex_unlock(&q->mu);
+            return 0;
+        }
     }
     npu_lq *cur = atomic_load(&owner[b]);
     if (cur != q) {
@@ -434,7 +443,7 @@ static inline __attribute__((always_inline)) int defer_launch(npu_lq *q, const n
     }
     q->v[q->n] = *r;
     if (bytes != NULL) {
-        q->v[q->n].args = memcpy(q->arena + q->used, bytes, r->size);
+        q->v[q->n].args = q->arena + q->used;
         q->used += (r->size + 7) & ~(size_t)7;
     }
     q->n++;

@@ -8,6 +8,7 @@
 #ifndef NPUEMU_LIBFAKE_FRONT_LAUNCHQ_H
 #define NPUEMU_LIBFAKE_FRONT_LAUNCHQ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The launches the front defers (kind of npu_lq_rec). */
@@ -58,12 +59,17 @@ typedef struct npu_lq_rec {
  * void npu_lq_room(void *stream, uint64_t wait): waits until the stream
  *   has completed wait tasks (returns at once for a destroyed stream): the
  *   slot the launch made past the depth would have waited for, made one by
- *   one. */
+ *   one.
+ * int npu_lq_copy(void *dst, const void *src, size_t n): copies n bytes,
+ *   returning 0, or -1 when reading src faults (the process's fault
+ *   handler jumps back): the front copies a host-argument launch's bytes
+ *   with it, so a bad pointer gets the launch's error, not a crash. */
 typedef int (*npu_lq_batchable_fn)(void);
 typedef uint64_t (*npu_lq_tid_fn)(void);
 typedef int32_t (*npu_lq_run_fn)(uint64_t tid, const npu_lq_rec *v, int n, void *stream, int32_t *sync,
                                  void (*launched)(void *), int32_t *handing, uint64_t *over);
 typedef void (*npu_lq_room_fn)(void *stream, uint64_t wait);
+typedef int (*npu_lq_copy_fn)(void *dst, const void *src, size_t n);
 
 /* Front side (launchq.c). npu_lq_active is nonzero once some thread of the
  * process deferred a launch; the generated front functions (zfront.c) then
