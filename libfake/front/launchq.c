@@ -457,19 +457,30 @@ static inline __attribute__((always_inline)) int defer_launch(npu_lq *q, const n
     return 1;
 }
 
+/* core_fn returns the core's function of front symbol idx, loading the
+ * core on first use; NULL when it cannot be loaded. A launch made at once
+ * goes through it, after the thread's queued launches (NPU_LQ_BEFORE). */
+static void *core_fn(int idx) {
+    void *fn = npu_front_slot(idx);
+    if (fn == NULL) fn = npu_front_load(idx);
+    if (fn != NULL) NPU_LQ_BEFORE(1);
+    return fn;
+}
+
+/* made arms the launch rec the core just accepted, if batching is on. */
+static void made(const npu_lq_rec *rec) {
+    pthread_once(&init_once, init);
+    if (enabled) arm(rec);
+}
+
 static NPU_FRONT_COLD aclError launch_now(aclrtFuncHandle f, uint32_t blocks, aclrtStream s, aclrtLaunchKernelCfg *cfg,
                                           aclrtArgsHandle args, void *reserve) {
     int idx = npu_front_idx_aclrtLaunchKernelWithConfig;
-    void *fn = npu_front_slot(idx);
-    if (fn == NULL && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
-    NPU_LQ_BEFORE(1);
+    void *fn = core_fn(idx);
+    if (fn == NULL) return (aclError)npu_front_fail(idx);
     aclError r = ((__typeof__(&aclrtLaunchKernelWithConfig))fn)(f, blocks, s, cfg, args, reserve);
-    if (r != ACL_SUCCESS || cfg != NULL || reserve != NULL || s == NULL) return r;
-    pthread_once(&init_once, init);
-    if (enabled) {
-        npu_lq_rec rec = {f, s, args, blocks, NPU_LQ_CONFIG, 0, 0};
-        arm(&rec);
-    }
+    if (r == ACL_SUCCESS && cfg == NULL && reserve == NULL && s != NULL)
+        made(&(npu_lq_rec){f, s, args, blocks, NPU_LQ_CONFIG, 0, 0});
     return r;
 }
 
@@ -497,16 +508,11 @@ static NPU_FRONT_COLD aclError launch_host_now(aclrtFuncHandle f, uint32_t block
                                                aclrtLaunchKernelCfg *cfg, void *bytes, size_t size,
                                                aclrtPlaceHolderInfo *ph, size_t nph) {
     int idx = npu_front_idx_aclrtLaunchKernelWithHostArgs;
-    void *fn = npu_front_slot(idx);
-    if (fn == NULL && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
-    NPU_LQ_BEFORE(1);
+    void *fn = core_fn(idx);
+    if (fn == NULL) return (aclError)npu_front_fail(idx);
     aclError r = ((__typeof__(&aclrtLaunchKernelWithHostArgs))fn)(f, blocks, s, cfg, bytes, size, ph, nph);
-    if (r != ACL_SUCCESS || !host_deferrable(s, cfg, bytes, size, nph)) return r;
-    pthread_once(&init_once, init);
-    if (enabled) {
-        npu_lq_rec rec = {f, s, NULL, blocks, NPU_LQ_HOST, size, 0};
-        arm(&rec);
-    }
+    if (r == ACL_SUCCESS && host_deferrable(s, cfg, bytes, size, nph))
+        made(&(npu_lq_rec){f, s, NULL, blocks, NPU_LQ_HOST, size, 0});
     return r;
 }
 
@@ -525,16 +531,10 @@ NPU_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle f, uint32_t bl
 static NPU_FRONT_COLD aclError launch_device_now(aclrtFuncHandle f, uint32_t blocks, const void *args, size_t size,
                                                  aclrtStream s) {
     int idx = npu_front_idx_aclrtLaunchKernel;
-    void *fn = npu_front_slot(idx);
-    if (fn == NULL && (fn = npu_front_load(idx)) == NULL) return (aclError)npu_front_fail(idx);
-    NPU_LQ_BEFORE(1);
+    void *fn = core_fn(idx);
+    if (fn == NULL) return (aclError)npu_front_fail(idx);
     aclError r = ((__typeof__(&aclrtLaunchKernel))fn)(f, blocks, args, size, s);
-    if (r != ACL_SUCCESS || s == NULL) return r;
-    pthread_once(&init_once, init);
-    if (enabled) {
-        npu_lq_rec rec = {f, s, (void *)args, blocks, NPU_LQ_DEVICE, size, 0};
-        arm(&rec);
-    }
+    if (r == ACL_SUCCESS && s != NULL) made(&(npu_lq_rec){f, s, (void *)args, blocks, NPU_LQ_DEVICE, size, 0});
     return r;
 }
 

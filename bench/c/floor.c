@@ -1,6 +1,6 @@
-/* floor.c: the crossing floor (bench/floor.sh). Prints the median of 7
- * runs of 2 000 000 calls: a C→Go call, and a C→Go call that calls one C
- * function back from Go. */
+/* floor.c: the crossing floor (bench/floor.sh builds it against its Go
+ * library). Prints the median of 7 runs of 2 000 000 calls: a C→Go call,
+ * and a C→Go call that calls one C function back from Go. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
