@@ -17,6 +17,11 @@ package tsfw
 // did (the task owes a wait: RoomFor). Task ids, virtual times and order
 // are those SubmitID gives.
 func (q *Queue) SubmitIDPast(t Task) (id uint32, past bool, err error) {
+	return q.SubmitTaskPast(&t)
+}
+
+// SubmitTaskPast is SubmitIDPast with the task by pointer (SubmitTask).
+func (q *Queue) SubmitTaskPast(t *Task) (id uint32, past bool, err error) {
 	id, err = q.submitID(t, &past)
 	return id, past, err
 }

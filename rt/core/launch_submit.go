@@ -74,7 +74,8 @@ func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []b
 		PutLaunch(l)
 		return err
 	}
-	if err := s.Queue(t, fn, tsfw.KernelTask(l, *spec), Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
+	task := tsfw.KernelTask(l, *spec)
+	if err := s.QueueTask(t, fn, &task, Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
 		f.Bin.Release()
 		PutLaunch(l)
 		return err

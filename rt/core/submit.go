@@ -54,8 +54,15 @@ func (s *Stream) Capturing() bool {
 // Queue is the one place where a task is queued on s by thread t (nil for
 // a task the runtime issues on its own).
 func (s *Stream) Queue(t *Thread, fn string, task tsfw.Task, x Queued) error {
+	return s.QueueTask(t, fn, &task, x)
+}
+
+// QueueTask is Queue with the task by pointer (the launch path builds a
+// 224-byte task once rather than copying it at every layer); *task is the
+// caller's again when it returns.
+func (s *Stream) QueueTask(t *Thread, fn string, task *tsfw.Task, x Queued) error {
 	if !x.Internal && s.Capturing() {
-		if done, err := recordTask(s, t, fn, task, x); done { // capture.go
+		if done, err := recordTask(s, t, fn, *task, x); done { // capture.go
 			return err
 		}
 	}
@@ -64,19 +71,19 @@ func (s *Stream) Queue(t *Thread, fn string, task tsfw.Task, x Queued) error {
 	}
 	var op *sanitize.Op
 	if Sanitizing {
-		op = sanitizeQueuedOp(fn, task, x) // before SubmitID: a launch may be recycled once queued
+		op = sanitizeQueuedOp(fn, *task, x) // before SubmitID: a launch may be recycled once queued
 	}
 	var id uint32
 	var err error
 	if x.Handover != nil {
 		var past bool
-		id, past, err = s.SQ.SubmitIDPast(task)
+		id, past, err = s.SQ.SubmitTaskPast(task)
 		if err == nil {
 			h := x.Handover
 			h.Queue, h.Last, h.Past = s.SQ, id, h.Past || past
 		}
 	} else {
-		id, err = s.SQ.SubmitID(task)
+		id, err = s.SQ.SubmitTask(task)
 	}
 	if op != nil && err == nil {
 		sanitizeQueued(t, s, id, op)
