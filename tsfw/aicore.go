@@ -684,12 +684,7 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64, endCl
 	}
 	a.freeCube += r.cube
 	a.freeVector += r.vector
-	for i, x := range a.running {
-		if x == r {
-			a.running = append(a.running[:i], a.running[i+1:]...)
-			break
-		}
-	}
+	a.running = dropRun(a.running, r)
 	r.recycle()
 	a.runs = append(a.runs, r)
 	d.inflight--
@@ -704,6 +699,21 @@ func (d *Device) finishKernel(r *krun, l *lane, next *Queue, limit uint64, endCl
 	}
 	d.mu.Unlock()
 	return mine, ended
+}
+
+// dropRun removes r from rs (its order does not matter: the arbiter never
+// reads it) and clears the slot it leaves, so the run is not kept
+// reachable there: the last run moves into r's place.
+func dropRun(rs []*krun, r *krun) []*krun {
+	for i, x := range rs {
+		if x == r {
+			last := len(rs) - 1
+			rs[i] = rs[last]
+			rs[last] = nil
+			return rs[:last]
+		}
+	}
+	return rs
 }
 
 func callDone(k Kernel, err error) (out error) {

@@ -99,12 +99,7 @@ func (d *Device) abandon(r *krun, err error) {
 	a := &d.aic
 	r.abandoned.Store(true)
 	r.fail(err)
-	for i, x := range a.running {
-		if x == r {
-			a.running = append(a.running[:i], a.running[i+1:]...)
-			break
-		}
-	}
+	a.running = dropRun(a.running, r)
 	a.abandoned = append(a.abandoned, r)
 	d.busy.Add(1)
 	a.freeCube += r.cube
