@@ -12,7 +12,9 @@ import (
 // The queueing point (docs/internals.md, "Queueing"). Every task the ACL
 // layer puts on a stream — copies, memsets, kernels, event and notify
 // records and waits, host functions and callbacks, value writes and waits,
-// built-in and model-internal tasks — goes through Stream.queue. It
+// built-in and model-internal tasks — goes through Stream.Queue (or
+// QueueTask, its body, which the launch path calls with its task by
+// pointer). It
 //
 //  1. asks capturing() (one atomic load when no capture is active) and, on
 //     a capturing, persistent or bound stream, hands the task to the
