@@ -39,7 +39,7 @@ type LaunchCfg struct {
 
 // HandedOver returns cfg for a launch of a front hand-over (ho: the
 // hand-over's record; nil for a launch made at its call): it never waits
-// for ring space (Stream.Queue, tsfw.Queue.SubmitIDPast).
+// for ring space (Stream.QueueTask, tsfw.Queue.SubmitTaskPast).
 func (cfg LaunchCfg) HandedOver(ho *Handover) LaunchCfg {
 	cfg.handoff = ho
 	return cfg
