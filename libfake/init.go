@@ -33,6 +33,7 @@ func npu_aclFinalize(t *C.npu_thread) C.aclError {
 	th := thread(t)
 	err := acl.Finalize(th)
 	flushTimeline()
+	stopCPUProfile()
 	return ret(th, err)
 }
 
