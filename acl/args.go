@@ -90,11 +90,11 @@ func KernelArgsGetPlaceHolderBuffer(t *core.Thread, h, p core.Handle, size uint6
 		if err != nil {
 			return err
 		}
+		a.Unfinalize()
 		if pp.Buf != nil {
 			host.Free(pp.Buf)
 		}
 		pp.Buf, pp.BufAddr = host.Alloc(int(size))
-		a.Final = false
 	}
 	*out = pp.BufAddr
 	return nil
@@ -123,8 +123,8 @@ func KernelArgsParaUpdate(t *core.Thread, h, p core.Handle, value []byte) error 
 	if len(value) != pp.Size {
 		return abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: paramSize %d differs from the %d bytes appended", fn, len(value), pp.Size)
 	}
+	a.Unfinalize()
 	copy(a.Blob[pp.Off:], value)
-	a.Final = false
 	return nil
 }
 
@@ -150,8 +150,7 @@ func KernelArgsFinalize(t *core.Thread, h core.Handle) error {
 		pp.DataOff = total
 		total += core.Align8(len(pp.Buf))
 	}
-	a.Total = total
-	a.Final = true
+	a.Publish(total)
 	return nil
 }
 

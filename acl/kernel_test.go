@@ -1,6 +1,7 @@
 package acl
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -139,7 +140,7 @@ func TestLaunchSlabs(t *testing.T) {
 		if i%50 == 7 {
 			n = 4 * core.LaunchSlot // outgrows a slot
 		}
-		l := core.GetLaunch(h, n)
+		l := core.GetLaunch(nil, h, n)
 		got = append(got, l)
 		require.GreaterOrEqual(t, len(l.Buf), core.LaunchHeader+n)
 		require.Equal(t, reflect.ValueOf(l.Buf).Pointer(), l.Addr, "launch %d", i)
@@ -245,6 +246,92 @@ func TestLaunchCopiesArgs(t *testing.T) {
 	require.Len(t, seen, 2)
 	assert.Equal(t, u64(1), seen[0], "the first launch keeps the value it was launched with")
 	assert.Equal(t, u64(2), seen[1])
+	require.NoError(t, BinaryUnLoad(th, bin))
+}
+
+// TestSharedArgsFromThreads: four threads launch with one args handle
+// (launches read its finalized image without its lock) while a fifth
+// updates and finalizes it again and again. Every launch either fails as
+// not finalized or runs with one whole value the handle held, never a mix,
+// and the race detector sees no unguarded access.
+func TestSharedArgsFromThreads(t *testing.T) {
+	th, h, bin := kernelSetup(t)
+	f := function(t, th, bin, "echo")
+	var a, p core.Handle
+	require.NoError(t, KernelArgsInit(th, f, &a))
+	require.NoError(t, KernelArgsAppend(th, a, bytes.Repeat([]byte{1}, 64), &p))
+	require.NoError(t, KernelArgsFinalize(th, a))
+	const workers, launches = 4, 200
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() { // the updater
+		defer wg.Done()
+		for v := byte(2); ; v++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			assert.NoError(t, KernelArgsParaUpdate(th, a, p, bytes.Repeat([]byte{v}, 64)))
+			assert.NoError(t, KernelArgsFinalize(th, a))
+		}
+	}()
+	var launchers sync.WaitGroup
+	ok := make([]int, workers)
+	for w := range workers {
+		launchers.Add(1)
+		go func() {
+			defer launchers.Done()
+			wt := core.NewThread()
+			assert.NoError(t, SetDevice(wt, 0))
+			var s core.Handle
+			assert.NoError(t, CreateStream(wt, &s))
+			for range launches {
+				err := core.LaunchKernelWithConfig(wt, f, 1, s, nil, a)
+				if err == nil {
+					ok[w]++
+				} else if !assert.Equal(t, abi.ACL_ERROR_RT_PARAM_INVALID, abi.CodeOf(err), "%v", err) {
+					return
+				}
+			}
+			assert.NoError(t, core.SynchronizeStream(wt, s, -1))
+			assert.NoError(t, DestroyStream(wt, s, false))
+		}()
+	}
+	launchers.Wait()
+	close(stop)
+	wg.Wait()
+	seen := h.seen()
+	total := 0
+	for _, n := range ok {
+		total += n
+	}
+	require.Len(t, seen, total, "one kernel per successful launch")
+	for i, b := range seen {
+		require.Len(t, b, 64)
+		require.Equal(t, bytes.Repeat(b[:1], 64), b, "launch %d ran with a torn image", i)
+	}
+	require.NoError(t, BinaryUnLoad(th, bin))
+}
+
+// TestFailedAppendKeepsFinalized: an append that fails changes nothing, so
+// the handle stays finalized and launches as before.
+func TestFailedAppendKeepsFinalized(t *testing.T) {
+	th, h, bin := kernelSetup(t)
+	f := function(t, th, bin, "echo")
+	var a, p core.Handle
+	require.NoError(t, KernelArgsInit(th, f, &a))
+	for i := range core.MaxKernelParams {
+		require.NoError(t, KernelArgsAppend(th, a, u64(uint64(i)), &p))
+	}
+	require.NoError(t, KernelArgsFinalize(th, a))
+	requireCode(t, KernelArgsAppend(th, a, u64(1), &p), abi.ACL_ERROR_INVALID_PARAM)
+	require.NoError(t, core.LaunchKernelWithConfig(th, f, 1, 0, nil, a))
+	require.NoError(t, core.SynchronizeStream(th, 0, -1))
+	seen := h.seen()
+	require.Len(t, seen, 1)
+	assert.Equal(t, u64(127), seen[0][8*127:])
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 

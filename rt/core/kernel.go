@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -30,11 +31,13 @@ type Binary struct {
 	path  string // "" when loaded from memory
 	Funcs []*Function
 
-	// Launches count themselves in inflight without a lock (the launch
-	// path and the lane completing a kernel would contend for one); unload
-	// sets unloaded, and whoever sees inflight reach 0 after it wins the
+	// Launches count themselves in inflight without a lock, each in the
+	// shard of its thread: the launching threads and the lanes completing
+	// their kernels would otherwise all write one cache line (four threads
+	// launching on a 16-CPU host spent 12 % of their time on it). Unload
+	// sets Unloaded, and whoever sees the shards sum to 0 after it wins the
 	// closed flag and closes the object.
-	inflight atomic.Int64 // launches queued or running
+	inflight [binShards]binShard // launches queued or running
 	Unloaded atomic.Bool
 	closed   atomic.Bool
 
@@ -86,28 +89,54 @@ func ResolveFunction(fn string, h Handle) (*Function, error) {
 	return f, nil
 }
 
-// Acquire counts a launch of b; it fails once b is unloaded. The count is
-// raised before unloaded is read, so an unload that does not see it is
-// seen by it.
-func (b *Binary) Acquire(fn string) error {
-	b.inflight.Add(1)
+// binShards is the number of shards of a binary's launch count; a
+// thread counts its launches in shard ID % binShards (Thread.shard).
+const binShards = 16
+
+// binShard is one shard of a binary's launch count, a cache line of its own.
+type binShard struct {
+	n atomic.Int64
+	_ [56]byte
+}
+
+// Acquire counts a launch of b in shard 0 (AcquireIn).
+func (b *Binary) Acquire(fn string) error { return b.AcquireIn(fn, 0) }
+
+// Release ends a launch counted in shard 0 (ReleaseIn).
+func (b *Binary) Release() { b.ReleaseIn(0) }
+
+// AcquireIn counts a launch of b in shard i; it fails once b is unloaded.
+// The count is raised before unloaded is read, so an unload that does not
+// see it is seen by it (MaybeClose reads every shard after Unloaded is set).
+func (b *Binary) AcquireIn(fn string, i uint8) error {
+	b.inflight[i%binShards].n.Add(1)
 	if b.Unloaded.Load() {
-		b.Release()
+		b.ReleaseIn(i)
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
 	}
 	return nil
 }
 
-// Release ends a launch of b, closing an unloaded binary after its last.
-func (b *Binary) Release() {
-	if b.inflight.Add(-1) == 0 {
+// ReleaseIn ends a launch of b counted in shard i, closing an unloaded
+// binary after its last launch.
+func (b *Binary) ReleaseIn(i uint8) {
+	if b.inflight[i%binShards].n.Add(-1) == 0 {
 		b.MaybeClose()
 	}
 }
 
+// inflightLaunches is the sum of the shards.
+func (b *Binary) inflightLaunches() int64 {
+	var n int64
+	for i := range b.inflight {
+		n += b.inflight[i].n.Load()
+	}
+	return n
+}
+
 // MaybeClose closes b's object once it is unloaded and no launch is left.
 func (b *Binary) MaybeClose() {
-	if b.Unloaded.Load() && b.inflight.Load() == 0 && b.closed.CompareAndSwap(false, true) {
+	if b.Unloaded.Load() && b.inflightLaunches() == 0 && b.closed.CompareAndSwap(false, true) {
 		b.Host.Close(b.Lib)
 	}
 }
@@ -158,13 +187,66 @@ const ArgsUserMagic uint64 = 0x3153475241555054
 type Args struct {
 	H    Handle
 	Func *Function
+	view atomic.Pointer[argsView] // the finalized image; nil until Finalize and after any change
 
-	Mu     sync.Mutex // guards everything below
+	Mu     sync.Mutex // guards everything below, and the writing of view
 	Blob   []byte     // parameter area; len = end of the last parameter
 	user   bool       // blob is the caller's memory (InitByUserMem): cap is its size
 	Params []param
-	Final  bool // finalized and not changed since
-	Total  int  // finalized blob size, placeholder data included
+}
+
+// argsView is a finalized args handle as launches read it: published by
+// Finalize, withdrawn by every change before the change is made, and never
+// written once published, so launches read it without the handle's lock.
+// (Four threads launching with one handle on a 16-CPU host spent 40 % of
+// their time queueing on that lock, and the throughput did not grow past
+// two CPUs: docs/benchmarks.md, "Twelfth session".)
+type argsView struct {
+	blob  []byte // the parameters: a copy taken at Finalize; the caller's memory itself for InitByUserMem
+	total int    // launch image size, placeholder data included
+	ph    bool   // has placeholders: their data is copied at launch, under Mu
+}
+
+// Finalized reports whether a is finalized and unchanged since.
+func (a *Args) Finalized() bool { return a.view.Load() != nil }
+
+// Unfinalize withdraws a's finalized image: every change to the blob or
+// the parameters calls it first. Precondition: a.Mu held.
+func (a *Args) Unfinalize() { a.view.Store(nil) }
+
+// Publish finalizes a with a launch image of total bytes (placeholder
+// data laid out). Precondition: a.Mu held.
+func (a *Args) Publish(total int) {
+	v := &argsView{blob: a.Blob, total: total}
+	if !a.user {
+		v.blob = slices.Clone(a.Blob)
+	}
+	for i := range a.Params {
+		v.ph = v.ph || a.Params[i].Ph
+	}
+	a.view.Store(v)
+}
+
+// launchImage takes a launch buffer of t for host and writes a's
+// finalized image into it; ok is false when a is not finalized.
+func (a *Args) launchImage(t *Thread, host KernelHost) (l *Launch, img []byte, ok bool) {
+	v := a.view.Load()
+	if v != nil && v.ph {
+		a.Mu.Lock()
+		defer a.Mu.Unlock()
+		v = a.view.Load()
+	}
+	if v == nil {
+		return nil, nil, false
+	}
+	l = GetLaunch(t, host, v.total)
+	img = l.Buf[LaunchHeader : LaunchHeader+v.total]
+	n := copy(img, v.blob)
+	clear(img[n:])
+	if v.ph {
+		a.fillPlaceholders(img, l.Addr+LaunchHeader)
+	}
+	return l, img, true
 }
 
 var argsTable = NewTable[Args](KindArgs)
@@ -173,8 +255,8 @@ func Align8(n int) int { return (n + 7) &^ 7 }
 
 func ParamHandle(i int) Handle { return MakeHandle(KindParam, 0, uint32(i+1)) }
 
-// AppendSlot reserves size bytes at the next multiple of 8.
-// Precondition: a.mu held.
+// AppendSlot reserves size bytes at the next multiple of 8; a must be
+// finalized again. Precondition: a.Mu held.
 func (a *Args) AppendSlot(fn string, size int, ph bool) (int, error) {
 	if len(a.Params) >= MaxKernelParams {
 		return 0, abi.Errorf(abi.ACL_ERROR_INVALID_PARAM, "%s: an args handle takes at most %d parameters", fn, MaxKernelParams)
@@ -190,19 +272,17 @@ func (a *Args) AppendSlot(fn string, size int, ph bool) (int, error) {
 		copy(nb, a.Blob)
 		a.Blob = nb
 	}
+	a.Unfinalize()
 	clear(a.Blob[len(a.Blob):end])
 	a.Blob = a.Blob[:end]
 	a.Params = append(a.Params, param{Off: off, Size: size, Ph: ph})
-	a.Final = false
 	return len(a.Params) - 1, nil
 }
 
-// Fill writes the launch image of a into dst (len ≥ a.total), whose first
-// byte is at address base: parameters, placeholder data, patched slots.
-// Precondition: a.mu held, a.final.
-func (a *Args) Fill(dst []byte, base uintptr) {
-	n := copy(dst, a.Blob)
-	clear(dst[n:a.Total])
+// fillPlaceholders copies the placeholder data into the launch image dst,
+// whose first byte is at address base, and patches their slots.
+// Precondition: a.Mu held, a finalized.
+func (a *Args) fillPlaceholders(dst []byte, base uintptr) {
 	for i := range a.Params {
 		pp := &a.Params[i]
 		if pp.Ph {
@@ -216,6 +296,7 @@ func (a *Args) Fill(dst []byte, base uintptr) {
 func (a *Args) release(host KernelHost) {
 	a.Mu.Lock()
 	defer a.Mu.Unlock()
+	a.Unfinalize()
 	for i := range a.Params {
 		if b := a.Params[i].Buf; b != nil && host != nil {
 			host.Free(b)

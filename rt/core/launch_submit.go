@@ -58,10 +58,12 @@ type runSpec struct {
 // submitSpec is submitImage with the description built.
 func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, spec *tsfw.KernelSpec) error {
 	l.blocks = blocks
-	if err := f.Bin.Acquire(fn); err != nil {
+	sh := t.shard()
+	if err := f.Bin.AcquireIn(fn, sh); err != nil {
 		PutLaunch(l)
 		return err
 	}
+	l.shard = sh
 	l.F, l.Attr = f, cfg.flags
 	// Managed pages are faulted in ahead of the kernel; launchManaged does
 	// nothing for a stream that records (the recorder then takes the task).
@@ -70,13 +72,13 @@ func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []b
 		words, word = deviceWords(l.Args, l.Size)
 	}
 	if err := launchManaged(fn, s, l, words, word); err != nil {
-		f.Bin.Release()
+		f.Bin.ReleaseIn(sh)
 		PutLaunch(l)
 		return err
 	}
 	task := tsfw.KernelTask(l, *spec)
 	if err := s.QueueTask(t, fn, &task, Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
-		f.Bin.Release()
+		f.Bin.ReleaseIn(sh)
 		PutLaunch(l)
 		return err
 	}
@@ -140,16 +142,11 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 // are resolved and checked. rs, when not nil, is the run's description
 // (built on first use).
 func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec) error {
-	a.Mu.Lock()
-	if !a.Final {
-		a.Mu.Unlock()
+	l, img, ok := a.launchImage(t, f.Bin.Host)
+	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
 	}
-	l := GetLaunch(f.Bin.Host, a.Total)
-	img := l.Buf[LaunchHeader : LaunchHeader+a.Total]
-	a.Fill(img, l.Addr+LaunchHeader)
-	a.Mu.Unlock()
-	l.Args, l.Size = l.Addr+LaunchHeader, uint64(a.Total)
+	l.Args, l.Size = l.Addr+LaunchHeader, uint64(len(img))
 	units := UnitsOf(f, img)
 	if rs == nil {
 		return SubmitImage(t, fn, s, f, l, img, blocks, cfg, units)
@@ -278,7 +275,7 @@ func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, 
 	}
 	var first error
 	for range n {
-		l := GetLaunch(f.Bin.Host, 0)
+		l := GetLaunch(t, f.Bin.Host, 0)
 		l.Args, l.Size = argsData, argsSize
 		if err := SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units); err != nil && first == nil {
 			first = err

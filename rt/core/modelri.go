@@ -175,7 +175,7 @@ func persistentKernel(task tsfw.Task, l *Launch) tsfw.Task {
 
 // FreeLaunch ends a launch the RI owned.
 func FreeLaunch(l *Launch) {
-	l.F.Bin.Release()
+	l.F.Bin.ReleaseIn(l.shard)
 	PutLaunch(l)
 }
 

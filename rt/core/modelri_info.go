@@ -210,7 +210,7 @@ func (st *Step) ApplyUpdate(fn string, b *Binary, entryAt, blocksAt uintptr) err
 		}
 		// The new launch sees the recorded arguments: a copied image
 		// stays in the retired launch, which lives until the RI does.
-		nl := GetLaunch(f.Bin.Host, 0)
+		nl := GetLaunch(nil, f.Bin.Host, 0)
 		nl.F, nl.Args, nl.Size, nl.Attr = f, l.Args, l.Size, l.Attr
 		ri.Retired = append(ri.Retired, l)
 		st.Launch, l = nl, nl
