@@ -31,11 +31,14 @@ type Binary struct {
 	path  string // "" when loaded from memory
 	Funcs []*Function
 
-	// Launches count themselves in inflight without a lock, each in the
-	// shard of its thread: the launching threads and the lanes completing
-	// their kernels would otherwise all write one cache line (four threads
-	// launching on a 16-CPU host spent 12 % of their time on it). Unload
-	// sets Unloaded, and whoever sees the shards sum to 0 after it wins the
+	// Launches count themselves without a lock, in the shard of their
+	// thread: the launching thread raises the shard's acquired count,
+	// whoever completes the kernel its released count, each a cache line
+	// of its own (four threads launching on a 16-CPU host spent 12 % of
+	// their time on one shared count, and half of that on one count per
+	// thread that launcher and lane both wrote). Unload sets Unloaded;
+	// after it every release, and unload itself, sum the shards
+	// (MaybeClose), and the one that sees none left in flight wins the
 	// closed flag and closes the object.
 	inflight [binShards]binShard // launches queued or running
 	Unloaded atomic.Bool
@@ -93,10 +96,14 @@ func ResolveFunction(fn string, h Handle) (*Function, error) {
 // thread counts its launches in shard ID % binShards (Thread.shard).
 const binShards = 16
 
-// binShard is one shard of a binary's launch count, a cache line of its own.
+// binShard is one shard of a binary's launch count: launches acquired
+// and released, each alone in 128 bytes (a pair of cache lines, which
+// x86 processors fetch together).
 type binShard struct {
-	n atomic.Int64
-	_ [56]byte
+	acq atomic.Int64
+	_   [120]byte
+	rel atomic.Int64
+	_   [120]byte
 }
 
 // Acquire counts a launch of b in shard 0 (AcquireIn).
@@ -109,7 +116,7 @@ func (b *Binary) Release() { b.ReleaseIn(0) }
 // The count is raised before unloaded is read, so an unload that does not
 // see it is seen by it (MaybeClose reads every shard after Unloaded is set).
 func (b *Binary) AcquireIn(fn string, i uint8) error {
-	b.inflight[i%binShards].n.Add(1)
+	b.inflight[i%binShards].acq.Add(1)
 	if b.Unloaded.Load() {
 		b.ReleaseIn(i)
 		return abi.Errorf(abi.ACL_ERROR_RT_INVALID_HANDLE, "%s: the function's binary was unloaded", fn)
@@ -120,18 +127,26 @@ func (b *Binary) AcquireIn(fn string, i uint8) error {
 // ReleaseIn ends a launch of b counted in shard i, closing an unloaded
 // binary after its last launch.
 func (b *Binary) ReleaseIn(i uint8) {
-	if b.inflight[i%binShards].n.Add(-1) == 0 {
+	b.inflight[i%binShards].rel.Add(1)
+	if b.Unloaded.Load() {
 		b.MaybeClose()
 	}
 }
 
-// inflightLaunches is the sum of the shards.
+// inflightLaunches is the launches acquired and not released. The
+// released counts are read first: a launch released while the shards are
+// read is then counted as still in flight, never the other way round, and
+// the release itself sums again. (Launches acquired after Unloaded was
+// set back out and never run.)
 func (b *Binary) inflightLaunches() int64 {
-	var n int64
+	var rel, acq int64
 	for i := range b.inflight {
-		n += b.inflight[i].n.Load()
+		rel += b.inflight[i].rel.Load()
 	}
-	return n
+	for i := range b.inflight {
+		acq += b.inflight[i].acq.Load()
+	}
+	return acq - rel
 }
 
 // MaybeClose closes b's object once it is unloaded and no launch is left.
