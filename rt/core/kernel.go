@@ -243,25 +243,33 @@ func (a *Args) Publish(total int) {
 }
 
 // launchImage takes a launch buffer of t for host and writes a's
-// finalized image into it; ok is false when a is not finalized.
+// finalized image into it; ok is false when a is not finalized. Placeholder
+// data is copied under a.Mu, the buffer taken before it (Mu is a leaf:
+// docs/internals.md "Lock order").
 func (a *Args) launchImage(t *Thread, host KernelHost) (l *Launch, img []byte, ok bool) {
-	v := a.view.Load()
-	if v != nil && v.ph {
+	for {
+		v := a.view.Load()
+		if v == nil {
+			return nil, nil, false
+		}
+		l = GetLaunch(t, host, v.total)
+		img = l.Buf[LaunchHeader : LaunchHeader+v.total]
+		n := copy(img, v.blob)
+		clear(img[n:])
+		if !v.ph {
+			return l, img, true
+		}
 		a.Mu.Lock()
-		defer a.Mu.Unlock()
-		v = a.view.Load()
+		same := a.view.Load() == v
+		if same {
+			a.fillPlaceholders(img, l.Addr+LaunchHeader)
+		}
+		a.Mu.Unlock()
+		if same {
+			return l, img, true
+		}
+		PutLaunch(l) // changed meanwhile: again with what it is now
 	}
-	if v == nil {
-		return nil, nil, false
-	}
-	l = GetLaunch(t, host, v.total)
-	img = l.Buf[LaunchHeader : LaunchHeader+v.total]
-	n := copy(img, v.blob)
-	clear(img[n:])
-	if v.ph {
-		a.fillPlaceholders(img, l.Addr+LaunchHeader)
-	}
-	return l, img, true
 }
 
 var argsTable = NewTable[Args](KindArgs)
