@@ -13,9 +13,9 @@ import (
 // arguments) or read in place from device memory when the kernel runs
 // (aclrtLaunchKernel, V2 with device arguments).
 
-// copyLaunch returns a launch of t holding a copy of blob as its image.
-func copyLaunch(t *core.Thread, f *core.Function, blob []byte) (*core.Launch, []byte) {
-	l := core.GetLaunch(t, f.Bin.Host, len(blob))
+// copyLaunch returns a launch into s holding a copy of blob as its image.
+func copyLaunch(s *core.Stream, f *core.Function, blob []byte) (*core.Launch, []byte) {
+	l := core.GetLaunch(s, f.Bin.Host, len(blob))
 	img := l.Buf[core.LaunchHeader : core.LaunchHeader+len(blob)]
 	copy(img, blob)
 	l.Args, l.Size = l.Addr+core.LaunchHeader, uint64(len(blob))
@@ -44,16 +44,16 @@ func LaunchKernelV2(t *core.Thread, fh core.Handle, blocks uint32, argsData uint
 		return err
 	}
 	if argsSize == 0 {
-		l := core.GetLaunch(t, f.Bin.Host, 0)
+		l := core.GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = 0, 0
 		return core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, 0)
 	}
 	if units, ok := core.DeviceArgs(fn, s, f, argsData, argsSize); ok {
-		l := core.GetLaunch(t, f.Bin.Host, 0)
+		l := core.GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = argsData, argsSize
 		return core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units)
 	}
-	l, img := copyLaunch(t, f, hostArgs())
+	l, img := copyLaunch(s, f, hostArgs())
 	return core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img))
 }
 
@@ -100,7 +100,7 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 	cfg = cfg.HandedOver(ho)
 	var first error
 	for i := range n {
-		l, img := copyLaunch(t, f, blob(i))
+		l, img := copyLaunch(s, f, blob(i))
 		for _, p := range phs {
 			binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
 		}
@@ -134,7 +134,7 @@ func LaunchKernelWithArgsArray(t *core.Thread, fptr uintptr, blocks uint32, sh c
 	if n := len(layout); n > 0 {
 		total = layout[n-1].off + layout[n-1].size
 	}
-	l := core.GetLaunch(t, f.Bin.Host, total)
+	l := core.GetLaunch(s, f.Bin.Host, total)
 	img := l.Buf[core.LaunchHeader : core.LaunchHeader+total]
 	clear(img)
 	for i, p := range layout {

@@ -256,11 +256,11 @@ func TaskSetParams(t *core.Thread, th core.Handle, p *RITaskParams) error {
 	}
 	var nl *core.Launch
 	if host == 1 {
-		nl = core.GetLaunch(t, f.Bin.Host, int(size))
+		nl = core.GetLaunch(nil, f.Bin.Host, int(size))
 		copy(nl.Buf[core.LaunchHeader:core.LaunchHeader+int(size)], core.HostBytes(args, size))
 		nl.Args, nl.Size = nl.Addr+core.LaunchHeader, size
 	} else {
-		nl = core.GetLaunch(t, f.Bin.Host, 0)
+		nl = core.GetLaunch(nil, f.Bin.Host, 0)
 		nl.Args, nl.Size = args, size
 	}
 	nl.F = f

@@ -136,7 +136,7 @@ func launchArgsEx(t *core.Thread, fn string, f *core.Function, blocks uint32, a 
 	}
 	switch {
 	case a.Size == 0:
-		l := core.GetLaunch(t, f.Bin.Host, 0)
+		l := core.GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = 0, 0
 		return recode(core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, 0))
 	case a.NoCopy:
@@ -144,11 +144,11 @@ func launchArgsEx(t *core.Thread, fn string, f *core.Function, blocks uint32, a 
 		if !ok {
 			return invalid(fn, "argsInfo->args %#x..+%d (isNoNeedH2DCopy = 1) is not inside one allocation of device %d's memory", a.Args, a.Size, s.Ctx.Dev.ID)
 		}
-		l := core.GetLaunch(t, f.Bin.Host, 0)
+		l := core.GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = a.Args, uint64(a.Size)
 		return recode(core.SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units))
 	}
-	l := core.GetLaunch(t, f.Bin.Host, int(a.Size))
+	l := core.GetLaunch(s, f.Bin.Host, int(a.Size))
 	img := l.Buf[core.LaunchHeader : core.LaunchHeader+int(a.Size)]
 	copy(img, a.Host())
 	l.Args, l.Size = l.Addr+core.LaunchHeader, uint64(a.Size)

@@ -33,10 +33,9 @@ type Binary struct {
 
 	// Launches count themselves without a lock, in the shard of their
 	// thread: the launching thread raises the shard's acquired count,
-	// whoever completes the kernel its released count, each a cache line
-	// of its own (four threads launching on a 16-CPU host spent 12 % of
-	// their time on one shared count, and half of that on one count per
-	// thread that launcher and lane both wrote). Unload sets Unloaded;
+	// whoever completes the kernel its released count, each on lines of
+	// its own (one count for every launch was ~8 % of the samples of four
+	// threads launching on a 16-CPU host). Unload sets Unloaded;
 	// after it every release, and unload itself, sum the shards
 	// (MaybeClose), and the one that sees none left in flight wins the
 	// closed flag and closes the object.
@@ -213,9 +212,10 @@ type Args struct {
 // argsView is a finalized args handle as launches read it: published by
 // Finalize, withdrawn by every change before the change is made, and never
 // written once published, so launches read it without the handle's lock.
-// (Four threads launching with one handle on a 16-CPU host spent 40 % of
-// their time queueing on that lock, and the throughput did not grow past
-// two CPUs: docs/benchmarks.md, "Twelfth session".)
+// (Four threads launching with one handle on a 16-CPU host spent a sixth
+// of their samples on that lock, parking and waking on it, and the
+// throughput did not grow past two CPUs: docs/benchmarks.md, "Twelfth
+// session".)
 type argsView struct {
 	blob  []byte // the parameters: a copy taken at Finalize; the caller's memory itself for InitByUserMem
 	total int    // launch image size, placeholder data included
@@ -242,17 +242,17 @@ func (a *Args) Publish(total int) {
 	a.view.Store(v)
 }
 
-// launchImage takes a launch buffer of t for host and writes a's
+// launchImage takes a launch buffer of stream s for host and writes a's
 // finalized image into it; ok is false when a is not finalized. Placeholder
 // data is copied under a.Mu, the buffer taken before it (Mu is a leaf:
 // docs/internals.md "Lock order").
-func (a *Args) launchImage(t *Thread, host KernelHost) (l *Launch, img []byte, ok bool) {
+func (a *Args) launchImage(s *Stream, host KernelHost) (l *Launch, img []byte, ok bool) {
 	for {
 		v := a.view.Load()
 		if v == nil {
 			return nil, nil, false
 		}
-		l = GetLaunch(t, host, v.total)
+		l = GetLaunch(s, host, v.total)
 		img = l.Buf[LaunchHeader : LaunchHeader+v.total]
 		n := copy(img, v.blob)
 		clear(img[n:])

@@ -141,29 +141,44 @@ type Launch struct {
 	Attr   uint8             // launchCfg.flags, for aclmdlRIKernelTaskGetAttribute
 	blocks uint32            // numBlocks, for the cycle record
 	shard  uint8             // the shard of F.Bin's launch count this launch is in (Binary.AcquireIn)
-	owner  *Thread           // the thread it returns to (GetLaunch); nil: the pool
+	owner  *Stream           // the stream whose stock it returns to (GetLaunch); nil: the pool
 	san    *sanitize.Pending // the sanitizer's pending check (launch_sanitize.go; nil when off)
 	trk    *kernelTrack      // the sanitizer's page tracking (launch_track.go; nil when off)
 }
 
-// launches recycles launch objects and their host buffers. A thread takes
-// launch objects from its own spares (Thread.spare) and gets back those of
-// its kernels the lanes complete (Thread.back, moved to its spares in one
-// swap when they run out); launches of no thread, and those beyond a
-// thread's threadLaunches, go to this sync.Pool. (The pool alone had the
-// lanes put every object back where the launching thread then had to steal
-// it from another processor's share: 16 % of four threads' launch time on
-// a 16-CPU host.) An empty pool is refilled a slab at a time
-// (newLaunches), so a launch loop that fills a ring (~1000 launches in
-// flight) makes a few slabs instead of paying a Go allocation, a C
-// allocation and a page fault on each of its first thousand launches.
+// launches recycles launch objects and their host buffers. A launch takes
+// its object from its stream's stock (Stream.launches), to which the
+// object returns when the kernel completes; objects of no stream, and
+// those beyond a stock's bound, go to this sync.Pool. (The pool alone had
+// the lanes put every object back where the launching thread then had to
+// take it from another processor's share: 16 % of the samples of four
+// threads launching on a 16-CPU host.) An empty pool is refilled a slab at
+// a time (newLaunches), so a launch loop that fills a ring (~1000
+// launches in flight) makes a few slabs instead of paying a Go
+// allocation, a C allocation and a page fault on each of its first
+// thousand launches.
 var launches sync.Pool
 
-// threadLaunches bounds the launch objects a thread keeps back.
-const threadLaunches = 1024
+// stockLaunches bounds the launch objects a stream keeps given back: what
+// a launch loop that fills the ring (1024 tasks) takes between two swaps
+// (launchStock.take), so that its objects go round within the stream (256
+// sent a quarter of them through the pool: +5 % instructions per launch).
+// A stream then keeps about as many objects as it once had in flight, as
+// its ring keeps its size; they go with the stream.
+const stockLaunches = 1024
 
-// launchReturns is the launch objects a thread's completed kernels gave
-// back, written by the lanes.
+// launchStock is a stream's launch objects: spares that its launches take
+// (under spareMu, which only launching threads take) and those its
+// completed kernels gave back (back, written by whoever completes them),
+// moved to the spares in one swap when they run out.
+type launchStock struct {
+	spareMu sync.Mutex
+	spare   []*Launch
+	back    launchReturns
+}
+
+// launchReturns is the launch objects a stream's completed kernels gave
+// back.
 type launchReturns struct {
 	mu sync.Mutex
 	l  []*Launch
@@ -172,7 +187,7 @@ type launchReturns struct {
 // put keeps l unless the list is full.
 func (r *launchReturns) put(l *Launch) bool {
 	r.mu.Lock()
-	ok := len(r.l) < threadLaunches
+	ok := len(r.l) < stockLaunches
 	if ok {
 		r.l = append(r.l, l)
 	}
@@ -180,21 +195,22 @@ func (r *launchReturns) put(l *Launch) bool {
 	return ok
 }
 
-// take pops one of t's spare launch objects, moving the returned ones to
-// the spares when there are none; nil when t has none at all.
-func (t *Thread) take() *Launch {
-	if len(t.spare) == 0 {
-		t.back.mu.Lock()
-		t.spare, t.back.l = t.back.l, t.spare
-		t.back.mu.Unlock()
+// take pops a spare launch object, moving the given-back ones to the
+// spares when there are none; nil when the stock is empty.
+func (k *launchStock) take() *Launch {
+	k.spareMu.Lock()
+	if len(k.spare) == 0 {
+		k.back.mu.Lock()
+		k.spare, k.back.l = k.back.l, k.spare
+		k.back.mu.Unlock()
 	}
-	k := len(t.spare)
-	if k == 0 {
-		return nil
+	var l *Launch
+	if n := len(k.spare); n > 0 {
+		l = k.spare[n-1]
+		k.spare[n-1] = nil
+		k.spare = k.spare[:n-1]
 	}
-	l := t.spare[k-1]
-	t.spare[k-1] = nil
-	t.spare = t.spare[:k-1]
+	k.spareMu.Unlock()
 	return l
 }
 
@@ -257,12 +273,12 @@ func newLaunches(h KernelHost) *Launch {
 }
 
 // GetLaunch returns a launch object with a buffer for an image of n bytes
-// on host h, the header cleared; t, when not nil, is the launching thread,
-// whose spares come first and to which the object returns (PutLaunch).
-func GetLaunch(t *Thread, h KernelHost, n int) *Launch {
+// on host h, the header cleared; s, when not nil, is the launch's stream,
+// whose stock comes first and to which the object returns (PutLaunch).
+func GetLaunch(s *Stream, h KernelHost, n int) *Launch {
 	var l *Launch
-	if t != nil {
-		l = t.take()
+	if s != nil {
+		l = s.launches.take()
 	}
 	if l == nil {
 		l, _ = launches.Get().(*Launch)
@@ -270,7 +286,7 @@ func GetLaunch(t *Thread, h KernelHost, n int) *Launch {
 			l = newLaunches(h)
 		}
 	}
-	l.owner = t
+	l.owner = s
 	need := LaunchHeader + n
 	if l.Host != h || cap(l.Buf) < need {
 		m := &LaunchMem{Host: h}
@@ -292,9 +308,9 @@ func PutLaunch(l *Launch) {
 		l.svm.Release()
 		l.svm = nil
 	}
-	if t := l.owner; t != nil {
+	if s := l.owner; s != nil {
 		l.owner = nil
-		if t.back.put(l) {
+		if !s.Dead.Load() && s.launches.back.put(l) {
 			return
 		}
 	}

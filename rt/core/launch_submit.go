@@ -142,7 +142,7 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 // are resolved and checked. rs, when not nil, is the run's description
 // (built on first use).
 func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec) error {
-	l, img, ok := a.launchImage(t, f.Bin.Host)
+	l, img, ok := a.launchImage(s, f.Bin.Host)
 	if !ok {
 		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
 	}
@@ -275,7 +275,7 @@ func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, 
 	}
 	var first error
 	for range n {
-		l := GetLaunch(t, f.Bin.Host, 0)
+		l := GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = argsData, argsSize
 		if err := SubmitImage(t, fn, s, f, l, nil, blocks, cfg, units); err != nil && first == nil {
 			first = err

@@ -20,6 +20,7 @@ type Stream struct {
 	Dead      atomic.Bool
 	Rec       atomic.Pointer[Recorder] // the stream's recorder (capture / model build / task update, capture.go); nil: queue normally
 	Submitter atomic.Uint64            // id of the Thread that issued the last tracked task (exception info)
+	launches  launchStock              // launch objects of the stream's launches (GetLaunch, launch.go)
 
 	Mu          sync.Mutex // guards the attributes below
 	Priority    uint32

@@ -29,11 +29,6 @@ type Thread struct {
 	// Handover: the front's hand-overs of this thread's launches
 	// (launch_submit.go); here, so that none allocates.
 	Handover Handover
-
-	// spare and back: the launch objects this thread takes first, and
-	// those its completed kernels gave back (GetLaunch, launch.go).
-	spare []*Launch
-	back  launchReturns
 }
 
 // shard is the shard of a binary's launch count t's launches go in.
