@@ -1,0 +1,50 @@
+package core
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/npuemu/npuemu/emu"
+)
+
+// goHost is a KernelHost whose memory is Go memory; nothing else is used.
+type goHost struct{ emu.KernelHost }
+
+func (goHost) Alloc(n int) ([]byte, uintptr) {
+	b := make([]byte, n)
+	return b, reflect.ValueOf(b).Pointer()
+}
+
+func (goHost) Free([]byte) {}
+
+// TestLaunchStock: a launch object returns to its stream's stock and the
+// stream's next launch takes it again; the stock keeps at most
+// stockLaunches; a dead stream's objects go to the pool.
+func TestLaunchStock(t *testing.T) {
+	var h goHost
+	s := &Stream{}
+	l := GetLaunch(s, h, 8)
+	require.Same(t, s, l.owner)
+	PutLaunch(l)
+	assert.Nil(t, l.owner, "a returned object belongs to nobody")
+	assert.Len(t, s.launches.back.l, 1)
+	l2 := GetLaunch(s, h, 8)
+	assert.Same(t, l, l2, "the stream's object, taken back")
+	assert.Empty(t, s.launches.back.l)
+
+	ls := make([]*Launch, stockLaunches+10)
+	for i := range ls {
+		ls[i] = GetLaunch(s, h, 8)
+	}
+	for _, x := range ls {
+		PutLaunch(x)
+	}
+	assert.Len(t, s.launches.back.l, stockLaunches, "the rest went to the pool")
+
+	s.Dead.Store(true)
+	PutLaunch(l2)
+	assert.Len(t, s.launches.back.l, stockLaunches, "a dead stream keeps nothing more")
+}
