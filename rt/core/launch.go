@@ -214,6 +214,22 @@ func (k *launchStock) take() *Launch {
 	return l
 }
 
+// drain moves the stock to the shared pool (the stream is destroyed: its
+// launches put nothing back any more).
+func (k *launchStock) drain() {
+	k.spareMu.Lock()
+	k.back.mu.Lock()
+	for _, l := range k.spare {
+		launches.Put(l)
+	}
+	for _, l := range k.back.l {
+		launches.Put(l)
+	}
+	k.spare, k.back.l = nil, nil
+	k.back.mu.Unlock()
+	k.spareMu.Unlock()
+}
+
 const (
 	// SlabLaunches is the launch objects one slab holds.
 	SlabLaunches = 128

@@ -47,4 +47,7 @@ func TestLaunchStock(t *testing.T) {
 	s.Dead.Store(true)
 	PutLaunch(l2)
 	assert.Len(t, s.launches.back.l, stockLaunches, "a dead stream keeps nothing more")
+	s.launches.drain()
+	assert.Empty(t, s.launches.back.l, "a destroyed stream's stock goes to the pool")
+	assert.Empty(t, s.launches.spare)
 }

@@ -74,7 +74,8 @@ func (s *Stream) DestroyLocked(wait bool) {
 	}
 	dropRecorder(s) // capture.go
 	s.SQ.Destroy(wait)
-	PoolStreamGone(s) // memory pools (mempool.go)
+	s.launches.drain() // its launch objects, to the next streams (launch.go)
+	PoolStreamGone(s)  // memory pools (mempool.go)
 	streamGone(s)     // allocator.go: allocator registrations
 	Streams.Remove(s.H)
 	s.Ctx.Dev.NStreams--
