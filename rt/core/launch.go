@@ -160,9 +160,9 @@ type Launch struct {
 var launches sync.Pool
 
 // stockLaunches bounds the launch objects a stream keeps given back: what
-// a launch loop that fills the ring (1024 tasks) takes between two swaps
-// (launchStock.take), so that its objects go round within the stream (256
-// sent a quarter of them through the pool: +5 % instructions per launch).
+// a launch loop that fills the ring (1024 tasks) has in flight, so that its
+// objects go round within the stream (256 sent a quarter of them through
+// the pool: +5 % instructions per launch).
 // A stream then keeps about as many objects as it once had in flight, as
 // its ring keeps its size; they go with the stream.
 const stockLaunches = 1024
@@ -170,7 +170,7 @@ const stockLaunches = 1024
 // launchStock is a stream's launch objects: spares that its launches take
 // (under spareMu, which only launching threads take) and those its
 // completed kernels gave back (back, written by whoever completes them),
-// moved to the spares in one swap when they run out.
+// the most recent of which are moved to the spares when they run out.
 type launchStock struct {
 	spareMu sync.Mutex
 	spare   []*Launch
@@ -195,13 +195,23 @@ func (r *launchReturns) put(l *Launch) bool {
 	return ok
 }
 
-// take pops a spare launch object, moving the given-back ones to the
-// spares when there are none; nil when the stock is empty.
+// take pops a spare launch object, moving the most recently given-back
+// ones (at most takeBatch) to the spares when there are none; nil when the
+// stock is empty. The most recent first: a launch + synchronize loop then
+// reuses the object (and argument buffer) its last kernel gave back, still
+// in the cache, instead of going round all the objects an earlier launch
+// loop left in the stock (that made it ~40 % slower on a 16-CPU host).
 func (k *launchStock) take() *Launch {
 	k.spareMu.Lock()
 	if len(k.spare) == 0 {
 		k.back.mu.Lock()
-		k.spare, k.back.l = k.back.l, k.spare
+		if n := len(k.back.l); n <= takeBatch {
+			k.spare, k.back.l = k.back.l, k.spare // all of them: a swap
+		} else {
+			k.spare = append(k.spare, k.back.l[n-takeBatch:]...)
+			clear(k.back.l[n-takeBatch:])
+			k.back.l = k.back.l[:n-takeBatch]
+		}
 		k.back.mu.Unlock()
 	}
 	var l *Launch
@@ -213,6 +223,10 @@ func (k *launchStock) take() *Launch {
 	k.spareMu.Unlock()
 	return l
 }
+
+// takeBatch is the given-back launch objects take moves at once: one lock
+// of the list the lanes write per takeBatch launches of a loop.
+const takeBatch = 64
 
 // drain moves the stock to the shared pool (the stream is destroyed: its
 // launches put nothing back any more).

@@ -21,8 +21,9 @@ func (goHost) Alloc(n int) ([]byte, uintptr) {
 func (goHost) Free([]byte) {}
 
 // TestLaunchStock: a launch object returns to its stream's stock and the
-// stream's next launch takes it again; the stock keeps at most
-// stockLaunches; a dead stream's objects go to the pool.
+// stream's next launch takes it again, the most recently given back
+// first; the stock keeps at most stockLaunches; a dead stream's objects go
+// to the pool.
 func TestLaunchStock(t *testing.T) {
 	var h goHost
 	s := &Stream{}
@@ -30,7 +31,7 @@ func TestLaunchStock(t *testing.T) {
 	require.Same(t, s, l.owner)
 	PutLaunch(l)
 	assert.Nil(t, l.owner, "a returned object belongs to nobody")
-	assert.Len(t, s.launches.back.l, 1)
+	assert.Equal(t, 1, len(s.launches.back.l))
 	l2 := GetLaunch(s, h, 8)
 	assert.Same(t, l, l2, "the stream's object, taken back")
 	assert.Empty(t, s.launches.back.l)
@@ -42,11 +43,17 @@ func TestLaunchStock(t *testing.T) {
 	for _, x := range ls {
 		PutLaunch(x)
 	}
-	assert.Len(t, s.launches.back.l, stockLaunches, "the rest went to the pool")
+	assert.Equal(t, stockLaunches, len(s.launches.back.l), "the rest went to the pool")
+	x := GetLaunch(s, h, 8)
+	assert.Same(t, ls[stockLaunches-1], x, "the most recently given back first (still in the cache)")
+	assert.Equal(t, stockLaunches-takeBatch, len(s.launches.back.l), "one batch moved to the spares")
+	assert.Equal(t, takeBatch-1, len(s.launches.spare))
+	PutLaunch(x)
 
+	n := len(s.launches.back.l)
 	s.Dead.Store(true)
 	PutLaunch(l2)
-	assert.Len(t, s.launches.back.l, stockLaunches, "a dead stream keeps nothing more")
+	assert.Equal(t, n, len(s.launches.back.l), "a dead stream keeps nothing more")
 	s.launches.drain()
 	assert.Empty(t, s.launches.back.l, "a destroyed stream's stock goes to the pool")
 	assert.Empty(t, s.launches.spare)
