@@ -76,7 +76,7 @@ func (s *Stream) DestroyLocked(wait bool) {
 	s.SQ.Destroy(wait)
 	s.launches.drain() // its launch objects, to the next streams (launch.go)
 	PoolStreamGone(s)  // memory pools (mempool.go)
-	streamGone(s)     // allocator.go: allocator registrations
+	streamGone(s)      // allocator.go: allocator registrations
 	Streams.Remove(s.H)
 	s.Ctx.Dev.NStreams--
 	delete(s.Ctx.streams, s)
