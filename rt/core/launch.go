@@ -164,7 +164,7 @@ var launches sync.Pool
 // objects go round within the stream (256 sent a quarter of them through
 // the pool: +5 % instructions per launch).
 // A stream then keeps about as many objects as it once had in flight, as
-// its ring keeps its size; they go with the stream.
+// its ring keeps its size; its destruction hands them to the pool (drain).
 const stockLaunches = 1024
 
 // launchStock is a stream's launch objects: spares that its launches take
