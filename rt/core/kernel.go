@@ -222,9 +222,6 @@ type argsView struct {
 	ph    bool   // has placeholders: their data is copied at launch, under Mu
 }
 
-// Finalized reports whether a is finalized and unchanged since.
-func (a *Args) Finalized() bool { return a.view.Load() != nil }
-
 // Unfinalize withdraws a's finalized image: every change to the blob or
 // the parameters calls it first. Precondition: a.Mu held.
 func (a *Args) Unfinalize() { a.view.Store(nil) }
