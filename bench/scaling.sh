@@ -9,7 +9,8 @@
 #   OUT=DIR bench/scaling.sh NAME=LIBDIR [NAME=LIBDIR ...]
 # ENV_NAME="VAR=value ..." runs build NAME's programs with those variables
 # (e.g. two names for one folder, one with NPUEMU_THREADS=4); CPUSETS
-# overrides the list of CPU counts.
+# overrides the list of CPU counts, N (50000) launch_ab's operations, and
+# NOCC=1 uses $PREBUILT even where there is a compiler.
 # Run from the repository root. The programs are built with cc when the
 # host has one, else taken from $PREBUILT (npuemu_bench launch_ab memcpy_mt
 # limits bench_kernels.so, built elsewhere). Each LIBDIR holds libnpuemu.so
