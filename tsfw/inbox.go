@@ -69,6 +69,11 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 		in.mu.Unlock()
 		return 0, false
 	}
+	if len(in.tasks) == cap(in.tasks) { // grown in the ring's steps (ringSize)
+		b := make([]Task, len(in.tasks), ringSize(cap(in.tasks), len(in.tasks)+1, q.depth))
+		copy(b, in.tasks)
+		in.tasks = b
+	}
 	in.tasks = append(in.tasks, *t)
 	in.n.Store(int32(len(in.tasks)))
 	id = uint32(q.submitted.Add(1))
@@ -146,11 +151,7 @@ func (q *Queue) moveInbox(b []Task) {
 		return
 	}
 	if need := q.count + k; need > len(q.ring) {
-		n := max(len(q.ring), initialRing)
-		for n < need {
-			n *= 2
-		}
-		q.growInto(newRing(n))
+		q.growInto(newRing(ringSize(len(q.ring), need, q.depth)))
 	}
 	for i := range b {
 		j := q.head + q.count

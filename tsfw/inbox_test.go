@@ -303,3 +303,23 @@ func TestResidentKernel(t *testing.T) {
 	require.NoError(t, q.Synchronize(-1))
 	k.each(t, 1)
 }
+
+// TestRingSize: rings and inbox buffers grow in ×4 steps from
+// initialRing, never past the depth unless a submission past it needs
+// more.
+func TestRingSize(t *testing.T) {
+	for _, c := range []struct{ cur, need, depth, want int }{
+		{0, 1, 1024, 16},
+		{16, 17, 1024, 64},
+		{64, 65, 1024, 256},
+		{256, 257, 1024, 1024},
+		{16, 300, 1024, 1024},
+		{16, 17, 100, 64},
+		{64, 65, 100, 100},
+		{1024, 1025, 1024, 2048}, // past the depth (overfill.go): doubled
+		{16, 2000, 1024, 2000},
+		{0, 1, 8, 8},
+	} {
+		assert.Equal(t, c.want, ringSize(c.cur, c.need, c.depth), "cur %d need %d depth %d", c.cur, c.need, c.depth)
+	}
+}

@@ -133,7 +133,7 @@ func (q *Queue) submitID(t *Task, past *bool) (uint32, error) {
 			// without the lock (a launch loop's ring reaches ~200 KiB;
 			// a lane waiting for the lock meanwhile would park), then
 			// look again.
-			n := min(max(2*len(q.ring), initialRing), q.depth)
+			n := ringSize(len(q.ring), len(q.ring)+1, q.depth)
 			d.mu.Unlock()
 			r := newRing(n)
 			d.mu.Lock()
@@ -265,7 +265,7 @@ const (
 // grow doubles the ring (up to depth), unrolling it to start at 0.
 // Precondition: d.mu held, q.count == len(q.ring) < q.depth.
 func (q *Queue) grow() {
-	q.growInto(make([]Task, min(max(2*len(q.ring), initialRing), q.depth)))
+	q.growInto(make([]Task, ringSize(len(q.ring), len(q.ring)+1, q.depth)))
 }
 
 // growInto moves the ring's tasks to r, unrolled to start at 0.
@@ -276,6 +276,25 @@ func (q *Queue) growInto(r []Task) {
 		copy(r[k:], q.ring[:q.count-k])
 	}
 	q.ring, q.head = r, 0
+}
+
+// ringSize is the size a ring (or an inbox buffer) of cur tasks grows to
+// for need: ×4 steps from initialRing, not past depth unless need is.
+// Fewer steps than doubling mean fewer sizes allocated, copied and faulted
+// in: a process's first launch loop paid ~560 page faults of ~7 µs each
+// in a VM, most of them in the ring and the inbox growing
+// (docs/benchmarks.md, "Twelfth session").
+func ringSize(cur, need, depth int) int {
+	if need > depth {
+		// Past the depth (overfill.go: by one hand-over at most): double,
+		// as before (×4 would make a 1024-task ring one of 4096, 917 KiB).
+		return max(need, 2*cur)
+	}
+	n := max(cur, initialRing)
+	for n < need {
+		n *= 4
+	}
+	return min(n, depth)
 }
 
 // newRing returns a ring of n empty tasks whose pages are faulted in.
