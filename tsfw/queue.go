@@ -262,7 +262,7 @@ const (
 	helpEvery = 5 * time.Microsecond
 )
 
-// grow doubles the ring (up to depth), unrolling it to start at 0.
+// grow enlarges the ring (ringSize), unrolling it to start at 0.
 // Precondition: d.mu held, q.count == len(q.ring) < q.depth.
 func (q *Queue) grow() {
 	q.growInto(make([]Task, ringSize(len(q.ring), len(q.ring)+1, q.depth)))
