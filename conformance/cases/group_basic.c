@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "../../examples/kernels/build_kernel.h"
+#include "case_kernel.h"
 
 static const char *kernel_src =
     "#include \"%s/emu/include/npuemu/kernel.h\"\n"
@@ -52,11 +52,8 @@ static int32_t detail(const aclrtGroupInfo *info, int32_t idx, aclrtGroupAttr at
 
 int main(void)
 {
-    char repo[4096], so[4096], code[8192];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    snprintf(code, sizeof code, kernel_src, repo);
-    if (npuemu_build_source(code, so, sizeof so) != 0)
-        FAIL("cannot build the kernel");
+    char so[4096];
+    build_case_kernel(__FILE__, kernel_src, so, sizeof so);
 
     CHECK_OK(aclInit(NULL));
     /* No current context yet. */

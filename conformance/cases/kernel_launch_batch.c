@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "../../examples/kernels/build_kernel.h"
+#include "case_kernel.h"
 
 /* dbl doubles the device word it is given, inc adds one: a sequence of both
  * tells the order they ran in. flag stores 1 into the (host) word. */
@@ -158,10 +158,8 @@ static void threads_case(void) {
 }
 
 int main(void) {
-    char repo[4096], so[4096], code[8192];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    snprintf(code, sizeof code, kernel_src, repo);
-    if (npuemu_build_source(code, so, sizeof so) != 0) FAIL("cannot build the kernel");
+    char so[4096];
+    build_case_kernel(__FILE__, kernel_src, so, sizeof so);
 
     CHECK_OK(aclInit(NULL));
     CHECK_OK(aclrtSetDevice(0));

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "../../examples/kernels/build_kernel.h"
+#include "case_kernel.h"
 
 /* The tasks a stream's ring holds (tsfw's default queue depth). */
 #define FULL_DEPTH 1024
@@ -72,10 +72,8 @@ static aclrtArgsHandle full_args_of(aclrtFuncHandle f, void *p) {
 /* full_setup initialises device 0, builds the kernels and sets the device
  * word to 1. */
 static void full_setup(void) {
-    char repo[4096], so[4096], code[8192];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    snprintf(code, sizeof code, full_kernel_src, repo);
-    if (npuemu_build_source(code, so, sizeof so) != 0) FAIL("cannot build the kernels");
+    char so[4096];
+    build_case_kernel(__FILE__, full_kernel_src, so, sizeof so);
     CHECK_OK(aclInit(NULL));
     CHECK_OK(aclrtSetDevice(0));
     CHECK_OK(aclrtGetCurrentContext(&full_ctx));

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../examples/kernels/build_kernel.h"
+#include "case_kernel.h"
 
 /* mix: *p = (*p * 31 + v) mod P with v at byte 8 of its arguments; far
  * reads v at byte 1016 (a 1 KiB blob), huge at byte 2040 (2 KiB: more than
@@ -73,10 +73,8 @@ static void *unload(void *arg) {
 }
 
 int main(void) {
-    char repo[4096], so[4096], code[8192];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    snprintf(code, sizeof code, kernel_src, repo);
-    if (npuemu_build_source(code, so, sizeof so) != 0) FAIL("cannot build the kernel");
+    char so[4096];
+    build_case_kernel(__FILE__, kernel_src, so, sizeof so);
 
     CHECK_OK(aclInit(NULL));
     CHECK_OK(aclrtSetDevice(0));

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "../../examples/kernels/build_kernel.h"
+#include "case_kernel.h"
 
 /* tick and tickc: no work, 1 ms of virtual time per block; hold: every
  * block waits until the host sets the flag its argument points to. */
@@ -60,10 +60,8 @@ static uint32_t waves(uint32_t blocks, uint32_t width) { return (blocks + width 
     } while (0)
 
 int main(void) {
-    char repo[4096], so[4096], code[8192];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    snprintf(code, sizeof code, kernel_src, repo);
-    if (npuemu_build_source(code, so, sizeof so) != 0) FAIL("cannot build the kernel");
+    char so[4096];
+    build_case_kernel(__FILE__, kernel_src, so, sizeof so);
 
     CHECK_OK(aclInit(NULL));
     CHECK_OK(aclrtSetDevice(0));

@@ -21,7 +21,7 @@
 
 #include "node_proc.h"
 #include "npuemu/node_format.h"
-#include "../../examples/kernels/build_kernel.h"
+#include "case_kernel.h"
 
 /* tickc: no work, 1 ms of virtual time per block on a cube core. */
 static const char *kernel_src =
@@ -39,10 +39,8 @@ static uint32_t cubes;
 
 /* setup initialises the runtime, device 0, a stream and the kernel. */
 static void setup(void) {
-    char repo[4096], so[4096], code[8192];
-    npuemu_repo_of(__FILE__, 2, repo, sizeof repo);
-    snprintf(code, sizeof code, kernel_src, repo);
-    if (npuemu_build_source(code, so, sizeof so) != 0) FAIL("cannot build the kernel");
+    char so[4096];
+    build_case_kernel(__FILE__, kernel_src, so, sizeof so);
     CHECK_OK(aclInit(NULL));
     CHECK_OK(aclrtSetDevice(0));
     CHECK_OK(aclrtCreateStream(&stream));
