@@ -9,11 +9,13 @@
 #   OUT=DIR bench/scaling.sh NAME=LIBDIR [NAME=LIBDIR ...]
 # ENV_NAME="VAR=value ..." runs build NAME's programs with those variables
 # (e.g. two names for one folder, one with NPUEMU_THREADS=4); CPUSETS
-# overrides the list of CPU counts, N (50000) launch_ab's operations, and
-# NOCC=1 uses $PREBUILT even where there is a compiler.
+# overrides the list of CPU counts (CPUSETS="16 2": the first round's
+# two columns), N (50000) launch_ab's operations, EXTRA=1 adds
+# replay_bench and svm_bench once per build and set, and NOCC=1 uses
+# $PREBUILT even where there is a compiler.
 # Run from the repository root. The programs are built with cc when the
 # host has one, else taken from $PREBUILT (npuemu_bench launch_ab memcpy_mt
-# limits bench_kernels.so, built elsewhere). Each LIBDIR holds libnpuemu.so
+# replay_bench svm_bench limits bench_kernels.so, built elsewhere). Each LIBDIR holds libnpuemu.so
 # and libnpuemu_core.so; the vendor names are linked here.
 # Output: $OUT/raw.txt "cpus build program metric value unit [cpu_ns N]",
 # $OUT/table.txt the median of each, $OUT/info.txt the host.
@@ -32,7 +34,7 @@ BUILDS=""; for b in "$@"; do BUILDS="$BUILDS ${b%%=*}=$(cd "${b#*=}" && pwd)"; d
 CC=$(command -v cc || command -v gcc || true); [ -n "${NOCC:-}" ] && CC=
 if [ -n "$CC" ]; then
   $CC -O2 -Wall -Werror -o $B/memcpy_mt bench/c/memcpy_mt.c -lpthread
-  for p in npuemu_bench launch_ab; do
+  for p in npuemu_bench launch_ab replay_bench svm_bench; do
     $CC -O2 -Wall -Werror -I emu/include -o $B/$p bench/c/$p.c -L "${1#*=}" -lascendcl -lpthread 2>>"$OUT/err.txt" || echo "build $p failed" >> "$OUT/err.txt"
   done
   $CC -shared -fPIC -O3 -march=native -I emu/include bench/c/bench_kernels.c -o $B/bench_kernels.so
@@ -65,6 +67,9 @@ for c in $sets; do
     [ -x $B/limits ] && run $c none limits
     echo "c$c round $i at $(el)s"
   done
+  if [ -n "${EXTRA:-}" ]; then # the replay and SVM benchmarks, once per build
+    for b in $BUILDS; do run $c ${b%%=*} replay_bench; run $c ${b%%=*} svm_bench; done
+  fi
 done
 if [ -n "${PROFILE:-}" ]; then
   for b in $BUILDS; do
