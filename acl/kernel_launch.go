@@ -99,6 +99,8 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 	}
 	cfg = cfg.HandedOver(ho)
 	var first error
+	t.BeginRun(s, n)
+	defer t.EndRun()
 	for i := range n {
 		l, img := copyLaunch(s, f, blob(i))
 		for _, p := range phs {

@@ -26,15 +26,18 @@ type Config struct {
 	VectorCores int       // AI Core vector pool (0: vector kernels share the cube pool)
 	HostThreads int       // lanes one kernel's blocks run on at most (0: HostThreads(), threads.go)
 
-	// OnBusy, when set, is told at submission the busy time each task
-	// will add to an engine and the task's virtual end (utilization
-	// counters and device clock of a shared node):
-	// kernels in core-nanoseconds (blocks × block cost) on BusyCube or
-	// BusyVector, copies and memsets on BusySDMA. Called where the
-	// task is stamped: under the device's submission lock, or under the
-	// queue's inbox lock for a kernel launched into a busy stream
-	// (inbox.go), so calls for different streams may run at once: it
-	// must be safe for concurrent use, and must not block or call back.
+	// OnBusy, when set, is told the busy time tasks will add to an
+	// engine and a virtual end (utilization counters and device clock
+	// of a shared node): kernels in core-nanoseconds (blocks × block
+	// cost) on BusyCube or BusyVector, copies and memsets on BusySDMA.
+	// Each queue sums its tasks' busy time and reports it at most
+	// busyLag of device time late, and when it is destroyed or the
+	// device closed (busy.go); every task's stamp tells its end (busy
+	// 0 when nothing is due). Called where the task is stamped: under
+	// the device's submission lock, or under the queue's inbox lock for
+	// a kernel launched into a busy stream (inbox.go), so calls for
+	// different streams may run at once: it must be safe for concurrent
+	// use, and must not block or call back.
 	OnBusy func(engine BusyEngine, busy, end time.Duration)
 
 	// Cores, when set, shares the AI Cores with kernels outside this
@@ -75,7 +78,6 @@ type Device struct {
 	cost  CostModel
 	epoch time.Time // wall-clock origin of virtual time, for pacing
 
-	now   atomic.Int64  // virtual end of the latest completed task
 	vHost atomic.Int64  // virtual time the host has observed (syncs, sync copies)
 	seq   atomic.Uint64 // submission order of tasks (stamp), across queues
 
@@ -84,6 +86,10 @@ type Device struct {
 	wg       sync.WaitGroup
 
 	mu sync.Mutex
+	// now is the virtual end of the latest completed task: written at
+	// every completion, mostly under mu, so here with what mu guards,
+	// not beside vHost, which every stamp reads.
+	now atomic.Int64
 	// Guarded by mu.
 	queues     []*Queue
 	active     [numPriorities][]*Queue // queues holding tasks, per priority
@@ -718,6 +724,7 @@ func (d *Device) Close() {
 	d.closed = true
 	for _, q := range d.queues {
 		q.destroyed = true
+		q.reportHeld() // busy.go
 	}
 	d.queues = nil
 	if d.paceT != nil {

@@ -19,10 +19,12 @@ type Queue struct {
 	depth int
 
 	// Read without the lock by Synchronize and Query. submitted is
-	// written by launching threads, completed by lanes: apart.
+	// written by launching threads, completed by lanes: apart. busy is
+	// the launching side's too (stamp; guarded as vEnd).
 	submitted  atomic.Uint64
 	lastVEnd   atomic.Int64 // virtual end of the latest submitted task
-	_          [48]byte
+	busy       busyAcc      // busy time stamped and not yet reported (busy.go)
+	_          [56]byte     // completed a line away from what launchers write
 	completed  atomic.Uint64
 	hasErr     atomic.Bool
 	helpWanted atomic.Int32         // q.helping, read by running chains without d.mu
@@ -351,9 +353,11 @@ func (d *Device) stamp(q *Queue, t *Task) error {
 		start = s
 	}
 	if d.cfg.OnBusy != nil {
-		d.reportBusy(t, cost, start+cost)
+		d.reportBusy(q, t, cost, start+cost)
 	}
-	t.seq = d.seq.Add(1)
+	if t.seq == 0 { // else numbered ahead, in a run (Device.ReserveSeq)
+		t.seq = d.seq.Add(1)
+	}
 	t.vStart, t.vEnd = start, start+cost
 	q.vEnd = t.vEnd
 	q.lastVEnd.Store(int64(t.vEnd))
@@ -501,6 +505,7 @@ func (q *Queue) Destroy(wait bool) {
 	q.destroyed = true
 	q.cancelWait()
 	q.drop()
+	q.reportHeld()
 	for i, x := range d.queues {
 		if x == q {
 			d.queues = slices.Delete(d.queues, i, i+1)
@@ -539,27 +544,18 @@ func (q *Queue) drop() {
 	}
 }
 
-// reportBusy tells cfg.OnBusy what t, ending at end, adds to its engine.
-// Precondition: d.mu held, or q.in.mu for a kernel stamped through the
-// inbox (stamp).
-func (d *Device) reportBusy(t *Task, cost, end time.Duration) {
-	switch t.kind {
-	case kindCopy, kindCopy2D, kindMemset, kindEngine:
-		d.cfg.OnBusy(BusySDMA, cost, end)
-	case kindKernel:
-		busy := time.Duration(t.ks.Blocks) * t.ks.BlockCost
-		switch t.ks.Kind {
-		case CoreVector:
-			d.cfg.OnBusy(BusyVector, busy, end)
-		case CoreMix:
-			d.cfg.OnBusy(BusyCube, busy, end)
-			mv := t.ks.MixVector
-			if mv == 0 {
-				mv = 2
-			}
-			d.cfg.OnBusy(BusyVector, busy*time.Duration(mv), end)
-		default:
-			d.cfg.OnBusy(BusyCube, busy, end)
-		}
-	}
+// ReserveSeq reserves n consecutive submission numbers (n ≥ 1) and
+// returns the first: a thread handing over a run of launches numbers them
+// with one write of the device's counter instead of one each (Task.Number).
+// The run then ranks among other queues' tasks as if submitted at once, at
+// the reservation; a number left unused (a launch that failed) is skipped.
+func (d *Device) ReserveSeq(n int) uint64 {
+	return d.seq.Add(uint64(n)) - uint64(n) + 1
 }
+
+// Number gives t submission number seq, reserved with ReserveSeq on the
+// device it is submitted to; a task without one is numbered when stamped.
+func (t *Task) Number(seq uint64) { t.seq = seq }
+
+// Seq returns t's submission number: 0 until it is numbered or stamped.
+func (t *Task) Seq() uint64 { return t.seq }

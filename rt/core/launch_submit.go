@@ -129,6 +129,8 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 	if n > 1 {
 		rs = &run
 	}
+	t.BeginRun(s, n)
+	defer t.EndRun()
 	for range n {
 		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg, rs); err != nil && first == nil {
 			first = err
@@ -274,6 +276,8 @@ func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, 
 		}
 	}
 	var first error
+	t.BeginRun(s, n)
+	defer t.EndRun()
 	for range n {
 		l := GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = argsData, argsSize

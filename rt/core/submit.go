@@ -71,6 +71,9 @@ func (s *Stream) QueueTask(t *Thread, fn string, task *tsfw.Task, x Queued) erro
 	if emu.SealPending() {
 		emu.SealAll() // freed device pages become inaccessible before any task runs (emu/hbm_protect.go)
 	}
+	if t != nil {
+		t.numberTask(s.SQ, task) // launch_seq.go
+	}
 	var op *sanitize.Op
 	if Sanitizing {
 		op = sanitizeQueuedOp(fn, *task, x) // before SubmitID: a launch may be recycled once queued

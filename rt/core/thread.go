@@ -29,6 +29,10 @@ type Thread struct {
 	// Handover: the front's hand-overs of this thread's launches
 	// (launch_submit.go); here, so that none allocates.
 	Handover Handover
+
+	// run: submission numbers reserved for the run of launches the
+	// thread is making (launch_seq.go).
+	run seqRun
 }
 
 // shard is the shard of a binary's launch count t's launches go in.
