@@ -92,3 +92,22 @@ type KernelHost interface {
 	// state; called once after the last block.
 	Flush(state []byte)
 }
+
+// BatchKernelHost is a KernelHost that runs the one block of several
+// launches in one call (a chain of one-block kernels, tsfw chain.go:
+// libfake's C runner, one crossing into C instead of one per kernel).
+type BatchKernelHost interface {
+	// RunOnes runs block 0 of 1 of each job, in order, as Run would, and
+	// stops after the first that fails; it returns how many ran (at least
+	// one) and the failing one's error.
+	RunOnes(jobs []KernelJob) (int, error)
+}
+
+// KernelJob is one one-block launch of RunOnes: Run's arguments, the
+// scratch by its address (host memory from Alloc). It holds no Go
+// pointer, so a list of them can be handed to C as it is.
+type KernelJob struct {
+	Fn, Args uintptr
+	Size     uint64
+	State    uintptr
+}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/npuemu/npuemu/abi"
 	"github.com/npuemu/npuemu/acl"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/core"
 )
 
@@ -205,8 +206,33 @@ func kstate(state []byte) *C.npu_kstate {
 }
 
 func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []byte) error {
-	res := C.npu_krun_r(C.uintptr_t(fn), C.uintptr_t(args), C.uint64_t(size), C.uint32_t(block), C.uint32_t(blocks), kstate(state))
-	r, msg := int64(res.r), res.msg
+	st := kstate(state)
+	res := C.npu_krun_r(C.uintptr_t(fn), C.uintptr_t(args), C.uint64_t(size), C.uint32_t(block), C.uint32_t(blocks), st)
+	return krunErr(int64(res.r), res.msg, uint64(st.fault_addr))
+}
+
+// RunOnes implements emu.BatchKernelHost with one call of npu_krun_n: jobs
+// go to C as they are (npu_kjob is emu.KernelJob's layout: four 8-byte
+// words in the same order, sizes checked below; no Go pointer in it).
+func (cHost) RunOnes(jobs []emu.KernelJob) (int, error) {
+	if len(jobs) == 0 {
+		return 0, nil
+	}
+	res := C.npu_krun_n((*C.npu_kjob)(unsafe.Pointer(unsafe.SliceData(jobs))), C.int(len(jobs)))
+	n := min(max(int(res.n), 1), len(jobs))
+	return n, krunErr(int64(res.r), res.msg, uint64(res.fault_addr))
+}
+
+// The sizes of npu_kjob and emu.KernelJob are equal (each constant below
+// is negative, a compile error, where they are not).
+var (
+	_ [unsafe.Sizeof(emu.KernelJob{}) - C.sizeof_npu_kjob]byte
+	_ [C.sizeof_npu_kjob - unsafe.Sizeof(emu.KernelJob{})]byte
+)
+
+// krunErr is the error of npu_krun's result r (message msg, freed here;
+// the fault address from the launch's state).
+func krunErr(r int64, msg *C.char, faultAddr uint64) error {
 	switch r >> 32 {
 	case C.NPU_KRUN_OK:
 		return nil
@@ -219,7 +245,7 @@ func (cHost) Run(fn, args uintptr, size uint64, block, blocks uint32, state []by
 		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %s", text)
 	case C.NPU_KRUN_SIGNAL:
 		sig := syscall.Signal(int32(r))
-		addr := uint64(kstate(state).fault_addr)
+		addr := faultAddr
 		if where := core.DescribeDeviceAddr(uintptr(addr)); where != "" { // device memory protection (acl/memprotect.go)
 			return core.KernelMemoryFault(uintptr(addr), abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "AI Core exception: %v (%s) at address %#x: %s", sig, unix(sig), addr, where))
 		}

@@ -529,6 +529,20 @@ int64_t npu_krun(uintptr_t fn, uintptr_t args, uint64_t size, uint32_t block, ui
     }
 }
 
+npu_krun_n_ret npu_krun_n(const npu_kjob *jobs, int n) {
+    npu_krun_n_ret o = {0, NPU_KRUN_OK, NULL, 0};
+    while (o.n < n) {
+        const npu_kjob *j = &jobs[o.n++];
+        npu_kstate *st = (npu_kstate *)j->st;
+        o.r = npu_krun(j->fn, j->args, j->size, 0, 1, st, &o.msg);
+        if (o.r != NPU_KRUN_OK) {
+            o.fault_addr = st->fault_addr;
+            break;
+        }
+    }
+    return o;
+}
+
 /* AI CPU kernels (rtAicpuKernelLaunch*): uint32_t kernel(void *args), run
  * under a guard of their own, so that a kernel that faults fails its task
  * instead of taking the process down. */

@@ -68,6 +68,26 @@ static inline npu_krun_ret npu_krun_r(uintptr_t fn, uintptr_t args, uint64_t siz
     return o;
 }
 
+/* One one-block launch of npu_krun_n. */
+typedef struct npu_kjob {
+    uintptr_t fn, args;
+    uint64_t size;
+    uintptr_t st; /* npu_kstate *: the layout of Go's emu.KernelJob, which has no pointer */
+} npu_kjob;
+
+/* npu_krun_n runs block 0 of 1 of each of the n jobs in order, as
+ * npu_krun, stopping after the first that does not succeed: n is how many
+ * ran, r and msg the last one's npu_krun result, fault_addr its state's
+ * (a chain of one-block kernels in one call from Go instead of one call
+ * each). */
+typedef struct npu_krun_n_ret {
+    int n;
+    int64_t r;
+    char *msg;
+    uintptr_t fault_addr;
+} npu_krun_n_ret;
+npu_krun_n_ret npu_krun_n(const npu_kjob *jobs, int n);
+
 /* npu_kcycles copies the launch's per-pipe busy cycles (NPU_KPIPES,
  * summed over its blocks) and its length in cycles (the slowest block);
  * it returns the number of blocks that reported, 0 when none did. */

@@ -249,6 +249,8 @@ type krun struct {
 
 	abandoned atomic.Bool   // failed by the watchdog while its blocks ran (watchdog.go)
 	gen       atomic.Uint64 // moves on when the run is recycled (Mark)
+
+	batch [maxBatch]Kernel // a chain's batch (runChained)
 }
 
 // dispatchKernel starts q's head kernel on free cores, or leaves it queued

@@ -1,5 +1,7 @@
 package tsfw
 
+import "github.com/npuemu/npuemu/abi"
+
 // Chained kernels. A lane that ends a one-block kernel and finds more
 // one-block kernels of the same kind queued right behind it in the same
 // queue (a launch loop's, typically moved there from the inbox in one
@@ -23,6 +25,10 @@ package tsfw
 
 // maxChain bounds the kernels one chain claims.
 const maxChain = 64
+
+// maxBatch bounds the kernels of a chain run in one call (BatchKernel): a
+// submitter waiting for ring space (helpWanted) is heard between calls.
+const maxBatch = 16
 
 // chained is what a chain needs of one claimed task.
 type chained struct {
@@ -90,14 +96,12 @@ func (d *Device) runChain(q *Queue, r *krun, k int, own bool) error {
 	n := 0
 	var err error
 	for n < k {
-		x := &c[n]
-		r.kern, r.ks = x.kern, x.ks
-		r.next.Store(0)
-		r.failed.Store(false)
-		r.err = nil
-		runLane(r)
-		err = callDone(r.kern, r.err)
-		n++
+		ran, runErr := runChained(r, c[n:min(k, n+maxBatch)])
+		for i := n; i < n+ran-1; i++ {
+			_ = callDone(c[i].kern, nil) // nil for a block RunBatch ran (BatchKernel)
+		}
+		err = callDone(r.kern, runErr)
+		n += ran
 		if err != nil || (!own && q.helpWanted.Load() > 0) {
 			break // a submitter waits for ring space: it runs the rest (spinSpace)
 		}
@@ -125,4 +129,56 @@ func ownChain(next *Queue, limit uint64) int {
 		return 0
 	}
 	return int(min(left-limit-1, maxChain))
+}
+
+// BatchKernel is a Kernel whose one block a chain runs together with the
+// one blocks of the kernels behind it that the same call can run (C
+// kernels of one host: one crossing into C for up to maxChain of them
+// instead of one each, the cost of a launch loop's lane).
+type BatchKernel interface {
+	Kernel
+	// RunBatch runs the single block of ks[0], the receiver, and of as
+	// many of the kernels after it as it can, in order, stopping after
+	// the first that fails; it returns how many it ran (at least one)
+	// and the failing one's error. Done(nil) of a kernel it ran without
+	// error must return nil.
+	RunBatch(ks []Kernel) (int, error)
+}
+
+// runChained runs the next kernels of a chain on r's lane: c[0] alone, or
+// with those after it that RunBatch takes; it leaves the last one run in
+// r and returns how many ran and that one's error.
+func runChained(r *krun, c []chained) (int, error) {
+	r.kern, r.ks = c[0].kern, c[0].ks
+	b, ok := r.kern.(BatchKernel)
+	if !ok || len(c) == 1 {
+		r.next.Store(0)
+		r.failed.Store(false)
+		r.err = nil
+		runLane(r)
+		return 1, r.err
+	}
+	ks := r.batch[:len(c)] // r's, not the stack's: RunBatch's argument escapes
+	for i := range c {
+		ks[i] = c[i].kern
+	}
+	n, err := runBatch(b, ks)
+	clear(ks)
+	r.kern, r.ks = c[n-1].kern, c[n-1].ks
+	return n, err
+}
+
+// runBatch is b.RunBatch(ks) with a panic reported as runLane reports
+// one (of the first kernel: how many ran is not known).
+func runBatch(b BatchKernel, ks []Kernel) (n int, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			n, err = 1, abi.DevErrorf(abi.DevAICoreException, "kernel block 0/1 panicked: %v", p)
+		}
+	}()
+	n, err = b.RunBatch(ks)
+	if n < 1 || n > len(ks) {
+		return 1, abi.DevErrorf(abi.DevInternal, "batch of %d kernels: %d reported run", len(ks), n)
+	}
+	return n, err
 }

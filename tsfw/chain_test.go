@@ -1,6 +1,7 @@
 package tsfw
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -70,4 +71,89 @@ func TestOwnChainOnFullRing(t *testing.T) {
 	assert.Equal(t, want, log.get())
 	assert.Positive(t, inOwn.Load(), "no kernel ran in a chain of the helping submitter")
 	assert.Equal(t, time.Duration(n)*(DefaultCost.TaskOverhead+cost), d.Now())
+}
+
+// batchKernel is a one-block kernel a chain may run in batches
+// (BatchKernel), logging runs, completions and the size of each batch.
+type batchKernel struct {
+	n    int
+	log  *batchLog
+	fail bool
+}
+
+type batchLog struct {
+	mu      sync.Mutex
+	ran     []int
+	done    []int
+	failed  []int // kernels whose Done got an error
+	batches []int // kernels handed to each RunBatch
+}
+
+func (k *batchKernel) run() error {
+	k.log.mu.Lock()
+	k.log.ran = append(k.log.ran, k.n)
+	k.log.mu.Unlock()
+	if k.fail {
+		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "kernel %d failed", k.n)
+	}
+	return nil
+}
+
+func (k *batchKernel) RunBlock(b, n uint32) error { return k.run() }
+
+func (k *batchKernel) Done(err error) error {
+	k.log.mu.Lock()
+	k.log.done = append(k.log.done, k.n)
+	if err != nil {
+		k.log.failed = append(k.log.failed, k.n)
+	}
+	k.log.mu.Unlock()
+	return err
+}
+
+func (k *batchKernel) RunBatch(ks []Kernel) (int, error) {
+	k.log.mu.Lock()
+	k.log.batches = append(k.log.batches, len(ks))
+	k.log.mu.Unlock()
+	for i, x := range ks {
+		if err := x.(*batchKernel).run(); err != nil {
+			return i + 1, err
+		}
+	}
+	return len(ks), nil
+}
+
+// TestChainBatches: kernels queued behind a running one run as a chain in
+// batches of at most maxBatch (BatchKernel), each once and in order, each
+// completed in order; a failing kernel ends its batch and its chain with
+// its error, and the kernels behind it still run, as without batches.
+func TestChainBatches(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1})
+	q := newQ(t, d, 0)
+	gate := make(chan struct{})
+	first := &orderKernel{n: -1, log: &orderLog{}, gate: gate}
+	spec := KernelSpec{Blocks: 1, BlockCost: time.Microsecond}
+	require.NoError(t, q.Submit(KernelTask(first, spec)))
+	log := &batchLog{}
+	const n, bad = 100, 37
+	for i := range n {
+		require.NoError(t, q.Submit(KernelTask(&batchKernel{n: i, log: log, fail: i == bad}, spec)))
+	}
+	close(gate)
+	err := q.Synchronize(-1)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "kernel 37 failed")
+	want := make([]int, n)
+	for i := range want {
+		want[i] = i
+	}
+	assert.Equal(t, want, log.ran, "each kernel ran once, in order")
+	assert.Equal(t, want, log.done, "each completed once, in order")
+	assert.Equal(t, []int{bad}, log.failed)
+	batched := false
+	for _, b := range log.batches {
+		assert.LessOrEqual(t, b, maxBatch)
+		batched = batched || b > 1
+	}
+	assert.True(t, batched, "the queued kernels ran in batches: %v", log.batches)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/npuemu/npuemu/abi"
+	"github.com/npuemu/npuemu/emu"
 	"github.com/npuemu/npuemu/rt/sanitize"
 	"github.com/npuemu/npuemu/tsfw"
 )
@@ -356,6 +357,40 @@ func (l *Launch) RunBlock(b, n uint32) error {
 		return l.fault(b, n, err) // carries the launch for the exception info
 	}
 	return nil
+}
+
+// batchLaunches bounds a batch (RunBatch): tsfw's chains are no longer.
+const batchLaunches = 64
+
+// jobBufs holds RunBatch's job lists (an interface call's argument, and
+// handed on to C: on the stack it would be allocated at every batch).
+var jobBufs = sync.Pool{New: func() any { return new([batchLaunches]emu.KernelJob) }}
+
+// RunBatch implements tsfw.BatchKernel: the one block of l and of the
+// launches after it in ks on the same host, in one call of the host
+// (emu.BatchKernelHost). A launch the sanitizer watches, and one of
+// another host, is not batched: it runs alone.
+func (l *Launch) RunBatch(ks []tsfw.Kernel) (int, error) {
+	bh, ok := l.Host.(emu.BatchKernelHost)
+	if !ok || l.trk != nil || l.san != nil {
+		return 1, l.RunBlock(0, 1)
+	}
+	jobs := jobBufs.Get().(*[batchLaunches]emu.KernelJob)
+	defer jobBufs.Put(jobs)
+	n := 0
+	for _, k := range ks[:min(len(ks), len(jobs))] {
+		x, ok := k.(*Launch)
+		if !ok || x.Host != l.Host || x.trk != nil || x.san != nil {
+			break
+		}
+		jobs[n] = emu.KernelJob{Fn: x.F.Entry.Fn, Args: x.Args, Size: x.Size, State: x.Addr}
+		n++
+	}
+	ran, err := bh.RunOnes(jobs[:n])
+	if err != nil && ran >= 1 && ran <= n {
+		err = ks[ran-1].(*Launch).fault(0, 1, err)
+	}
+	return ran, err
 }
 
 // Done implements tsfw.Kernel: the kernel's output is written, the binary
