@@ -133,8 +133,8 @@ func ownChain(next *Queue, limit uint64) int {
 
 // BatchKernel is a Kernel whose one block a chain runs together with the
 // one blocks of the kernels behind it that the same call can run (C
-// kernels of one host: one crossing into C for up to maxChain of them
-// instead of one each, the cost of a launch loop's lane).
+// kernels of one host: one crossing into C for up to maxBatch of them
+// instead of one each, a third of a launch loop's lane work).
 type BatchKernel interface {
 	Kernel
 	// RunBatch runs the single block of ks[0], the receiver, and of as
