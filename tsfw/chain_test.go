@@ -73,50 +73,36 @@ func TestOwnChainOnFullRing(t *testing.T) {
 	assert.Equal(t, time.Duration(n)*(DefaultCost.TaskOverhead+cost), d.Now())
 }
 
-// batchKernel is a one-block kernel a chain may run in batches
-// (BatchKernel), logging runs, completions and the size of each batch.
+// batchKernel is an orderKernel a chain may run in batches (BatchKernel),
+// logging completions and the size of each batch in blog.
 type batchKernel struct {
-	n    int
-	log  *batchLog
-	fail bool
+	orderKernel
+	blog *batchLog
 }
 
 type batchLog struct {
 	mu      sync.Mutex
-	ran     []int
 	done    []int
 	failed  []int // kernels whose Done got an error
 	batches []int // kernels handed to each RunBatch
 }
 
-func (k *batchKernel) run() error {
-	k.log.mu.Lock()
-	k.log.ran = append(k.log.ran, k.n)
-	k.log.mu.Unlock()
-	if k.fail {
-		return abi.Errorf(abi.ACL_ERROR_RT_AICORE_EXCEPTION, "kernel %d failed", k.n)
-	}
-	return nil
-}
-
-func (k *batchKernel) RunBlock(b, n uint32) error { return k.run() }
-
 func (k *batchKernel) Done(err error) error {
-	k.log.mu.Lock()
-	k.log.done = append(k.log.done, k.n)
+	k.blog.mu.Lock()
+	k.blog.done = append(k.blog.done, k.n)
 	if err != nil {
-		k.log.failed = append(k.log.failed, k.n)
+		k.blog.failed = append(k.blog.failed, k.n)
 	}
-	k.log.mu.Unlock()
+	k.blog.mu.Unlock()
 	return err
 }
 
 func (k *batchKernel) RunBatch(ks []Kernel) (int, error) {
-	k.log.mu.Lock()
-	k.log.batches = append(k.log.batches, len(ks))
-	k.log.mu.Unlock()
+	k.blog.mu.Lock()
+	k.blog.batches = append(k.blog.batches, len(ks))
+	k.blog.mu.Unlock()
 	for i, x := range ks {
-		if err := x.(*batchKernel).run(); err != nil {
+		if err := x.(*batchKernel).RunBlock(0, 1); err != nil {
 			return i + 1, err
 		}
 	}
@@ -134,10 +120,11 @@ func TestChainBatches(t *testing.T) {
 	first := &orderKernel{n: -1, log: &orderLog{}, gate: gate}
 	spec := KernelSpec{Blocks: 1, BlockCost: time.Microsecond}
 	require.NoError(t, q.Submit(KernelTask(first, spec)))
-	log := &batchLog{}
+	log, blog := &orderLog{}, &batchLog{}
 	const n, bad = 100, 37
 	for i := range n {
-		require.NoError(t, q.Submit(KernelTask(&batchKernel{n: i, log: log, fail: i == bad}, spec)))
+		k := &batchKernel{orderKernel: orderKernel{n: i, log: log, fail: i == bad}, blog: blog}
+		require.NoError(t, q.Submit(KernelTask(k, spec)))
 	}
 	close(gate)
 	err := q.Synchronize(-1)
@@ -147,13 +134,13 @@ func TestChainBatches(t *testing.T) {
 	for i := range want {
 		want[i] = i
 	}
-	assert.Equal(t, want, log.ran, "each kernel ran once, in order")
-	assert.Equal(t, want, log.done, "each completed once, in order")
-	assert.Equal(t, []int{bad}, log.failed)
+	assert.Equal(t, want, log.get(), "each kernel ran once, in order")
+	assert.Equal(t, want, blog.done, "each completed once, in order")
+	assert.Equal(t, []int{bad}, blog.failed)
 	batched := false
-	for _, b := range log.batches {
+	for _, b := range blog.batches {
 		assert.LessOrEqual(t, b, maxBatch)
 		batched = batched || b > 1
 	}
-	assert.True(t, batched, "the queued kernels ran in batches: %v", log.batches)
+	assert.True(t, batched, "the queued kernels ran in batches: %v", blog.batches)
 }
