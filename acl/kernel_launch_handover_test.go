@@ -88,3 +88,51 @@ func TestHandOverHostLaunches(t *testing.T) {
 	require.NoError(t, core.DestroyStream(th, s, false))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
+
+// TestHandOverRunChunks: a run handed over while its stream waits is
+// queued in chunks through the inbox (core's launchRun, tsfw's SubmitRun)
+// and gets the task ids the same launches get one by one, the last one
+// the thread's last task; every launch runs once, in order, with its
+// arguments, after the wait.
+func TestHandOverRunChunks(t *testing.T) {
+	th, h, bin := kernelSetup(t)
+	f := function(t, th, bin, "echo")
+	var a, p core.Handle
+	require.NoError(t, KernelArgsInit(th, f, &a))
+	require.NoError(t, KernelArgsAppend(th, a, u64(77), &p))
+	require.NoError(t, KernelArgsFinalize(th, a))
+	var s, o, e core.Handle
+	require.NoError(t, CreateStream(th, &s))
+	require.NoError(t, CreateStream(th, &o))
+	require.NoError(t, core.CreateEvent(th, &e))
+	require.NoError(t, core.RecordEvent(th, e, o, 0))
+	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	require.NoError(t, core.ResetEvent(th, e, o))
+	require.NoError(t, core.SynchronizeStream(th, o, -1))
+
+	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a))
+	first := th.LastTask
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	require.NoError(t, core.StreamWaitEvent(th, s, e)) // s waits for e's next record
+	const n = 50
+	wait, err := HandOverLaunches(th, f, 1, s, nil, a, n)
+	require.NoError(t, err)
+	require.Zero(t, wait)
+	require.Equal(t, first+1+n, th.LastTask, "one id per launch, after the wait's")
+	h.mu.Lock()
+	ran := len(h.blobs)
+	h.mu.Unlock()
+	require.NoError(t, core.RecordEvent(th, e, o, 0))
+	require.NoError(t, core.SynchronizeStream(th, s, -1))
+	h.mu.Lock()
+	after := h.blobs[ran:]
+	h.mu.Unlock()
+	require.Len(t, after, n, "each launch ran once, after the wait")
+	for _, b := range after {
+		require.Equal(t, u64(77), b)
+	}
+	require.NoError(t, core.DestroyStream(th, s, false))
+	require.NoError(t, core.DestroyStream(th, o, false))
+	require.NoError(t, core.DestroyEvent(th, e))
+	require.NoError(t, BinaryUnLoad(th, bin))
+}

@@ -81,6 +81,49 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 	return id, true
 }
 
+// SubmitRun queues kernel tasks ts, in order, through the inbox in one
+// pass (one lock, one count update: a run of launches one thread hands
+// over at once, core's queueRun) as far as the fast path and the ring's
+// room allow, and returns the id of the last one queued and how many
+// were (0: none). The caller submits the rest one by one (SubmitTask,
+// SubmitTaskPast), which takes them as they would have been taken alone.
+func (q *Queue) SubmitRun(ts []Task) (last uint32, n int) {
+	if submitHook.Load() != nil || !q.in.live.Load() {
+		return 0, 0 // fault injection looks at each task (submitID)
+	}
+	k := 0
+	for k < len(ts) && ts[k].kind == kindKernel && ts[k].validate() == nil {
+		k++
+	}
+	in := &q.in
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !in.live.Load() || k == 0 {
+		return 0, 0
+	}
+	if free := uint64(q.depth) - min(q.submitted.Load()-in.done, uint64(q.depth)); free < uint64(k) {
+		in.done = q.completed.Load() // the lane's line: read only when short of room
+		k = int(min(uint64(k), uint64(q.depth)-min(q.submitted.Load()-in.done, uint64(q.depth))))
+	}
+	for i := range k {
+		if q.d.stamp(q, &ts[i]) != nil {
+			k = i
+			break
+		}
+	}
+	if k == 0 {
+		return 0, 0
+	}
+	if need := len(in.tasks) + k; need > cap(in.tasks) { // grown in the ring's steps (ringSize)
+		b := make([]Task, len(in.tasks), ringSize(cap(in.tasks), need, q.depth))
+		copy(b, in.tasks)
+		in.tasks = b
+	}
+	in.tasks = append(in.tasks, ts[:k]...)
+	in.n.Store(int32(len(in.tasks)))
+	return uint32(q.submitted.Add(uint64(k))), k
+}
+
 // pull moves the inbox into the ring after q's head completed, and turns
 // the fast path off when q is left empty.
 // Precondition: d.mu held.

@@ -323,3 +323,66 @@ func TestRingSize(t *testing.T) {
 		assert.Equal(t, c.want, ringSize(c.cur, c.need, c.depth), "cur %d need %d depth %d", c.cur, c.need, c.depth)
 	}
 }
+
+// TestSubmitRun: a run submitted in one pass of the inbox gets the ids,
+// order and virtual times the same tasks get one by one; it takes no more
+// than the ring's room (the caller submits the rest), nothing when the
+// inbox is closed (an idle queue) or a task is not a kernel, and the
+// tasks it took run once each, in order.
+func TestSubmitRun(t *testing.T) {
+	const cost = 3 * time.Microsecond
+	spec := KernelSpec{Blocks: 1, BlockCost: cost}
+	run := func(byRun bool) ([]uint32, []int, time.Duration) {
+		d := newDev(t, Config{CubeCores: 2, QueueDepth: 16})
+		q := newQ(t, d, 0)
+		log := &orderLog{}
+		gate := make(chan struct{})
+		var ids []uint32
+		id, err := q.SubmitID(KernelTask(&orderKernel{n: 0, log: log, gate: gate}, spec))
+		require.NoError(t, err)
+		ids = append(ids, id)
+		id, err = q.SubmitID(KernelTask(&orderKernel{n: 1, log: log}, spec)) // opens the inbox
+		require.NoError(t, err)
+		ids = append(ids, id)
+		ts := make([]Task, 20)
+		for i := range ts {
+			ts[i] = KernelTask(&orderKernel{n: 2 + i, log: log}, spec)
+		}
+		rest := ts
+		if byRun {
+			last, n := q.SubmitRun(ts)
+			require.Equal(t, 14, n, "the room of a 16-task ring holding 2")
+			for i := range n {
+				ids = append(ids, last-uint32(n-1-i))
+			}
+			rest = ts[n:]
+		}
+		close(gate) // the rest wait for room, as one by one
+		for i := range rest {
+			id, err := q.SubmitID(rest[i])
+			require.NoError(t, err)
+			ids = append(ids, id)
+		}
+		require.NoError(t, q.Synchronize(-1))
+		return ids, log.get(), d.Now()
+	}
+	ids, order, now := run(false)
+	rids, rorder, rnow := run(true)
+	assert.Equal(t, ids, rids, "task ids")
+	assert.Equal(t, order, rorder, "each ran once, in order")
+	assert.Equal(t, now, rnow, "virtual times")
+	assert.Len(t, rorder, 22)
+
+	d := newDev(t, Config{CubeCores: 2})
+	q := newQ(t, d, 0)
+	_, n := q.SubmitRun([]Task{KernelTask(emptyKernel{}, spec)})
+	assert.Zero(t, n, "an idle queue's inbox is closed: one by one")
+	gate := make(chan struct{})
+	require.NoError(t, q.Submit(KernelTask(&orderKernel{log: &orderLog{}, gate: gate}, spec)))
+	require.NoError(t, q.Submit(KernelTask(emptyKernel{}, spec)))
+	e := newEv(t, d)
+	_, n = q.SubmitRun([]Task{KernelTask(emptyKernel{}, spec), RecordTask(e), KernelTask(emptyKernel{}, spec)})
+	assert.Equal(t, 1, n, "not past a task that is not a kernel")
+	close(gate)
+	require.NoError(t, q.Synchronize(-1))
+}

@@ -37,9 +37,9 @@ func (t *Thread) BeginRun(s *Stream, n int) {
 func (t *Thread) EndRun() { t.run = seqRun{} }
 
 // numberTask gives task the run's next number when the run is on q's
-// device.
+// device and task has none yet (queueRun numbers a chunk ahead).
 func (t *Thread) numberTask(q *tsfw.Queue, task *tsfw.Task) {
-	if r := &t.run; r.next < r.end && r.dev == q.Device() {
+	if r := &t.run; r.next < r.end && r.dev == q.Device() && task.Seq() == 0 {
 		task.Number(r.next)
 		r.next++
 	}

@@ -57,6 +57,20 @@ type runSpec struct {
 
 // submitSpec is submitImage with the description built.
 func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, spec *tsfw.KernelSpec) error {
+	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg); err != nil {
+		return err
+	}
+	task := tsfw.KernelTask(l, *spec)
+	err := s.QueueTask(t, fn, &task, Queued{Launch: l, Counted: true, Handover: cfg.handoff})
+	if err != nil {
+		dropLaunch(l)
+	}
+	return err
+}
+
+// prepareLaunch readies launch l of f on s by t (image img) for the
+// queue; on failure l is recycled.
+func prepareLaunch(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg) error {
 	l.blocks = blocks
 	sh := t.shard()
 	if err := f.Bin.AcquireIn(fn, sh); err != nil {
@@ -76,13 +90,23 @@ func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []b
 		PutLaunch(l)
 		return err
 	}
-	task := tsfw.KernelTask(l, *spec)
-	if err := s.QueueTask(t, fn, &task, Queued{Launch: l, Counted: true, Handover: cfg.handoff}); err != nil {
-		f.Bin.ReleaseIn(sh)
-		PutLaunch(l)
-		return err
-	}
 	return nil
+}
+
+// queueLaunch queues a prepared launch's task (ho: cfg.handoff); on
+// failure the launch is released and recycled.
+func queueLaunch(t *Thread, fn string, s *Stream, l *Launch, task *tsfw.Task, ho *Handover) error {
+	err := s.QueueTask(t, fn, task, Queued{Launch: l, Counted: true, Handover: ho})
+	if err != nil {
+		dropLaunch(l)
+	}
+	return err
+}
+
+// dropLaunch releases and recycles a prepared launch that was not queued.
+func dropLaunch(l *Launch) {
+	l.F.Bin.ReleaseIn(l.shard)
+	PutLaunch(l)
 }
 
 // LaunchKernelN makes n launches of one kernel with one args handle and
@@ -131,6 +155,9 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 	}
 	t.BeginRun(s, n)
 	defer t.EndRun()
+	if rs != nil && runQueueable(s) {
+		return launchRun(t, fn, s, f, a, ah, blocks, cfg, rs, n)
+	}
 	for range n {
 		if err := launchArgs(t, fn, s, f, a, ah, blocks, cfg, rs); err != nil && first == nil {
 			first = err
@@ -144,24 +171,57 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 // are resolved and checked. rs, when not nil, is the run's description
 // (built on first use).
 func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec) error {
+	if rs == nil {
+		l, img, ok := a.launchImage(s, f.Bin.Host)
+		if !ok {
+			return notFinalized(fn, ah)
+		}
+		l.Args, l.Size = l.Addr+LaunchHeader, uint64(len(img))
+		return SubmitImage(t, fn, s, f, l, img, blocks, cfg, UnitsOf(f, img))
+	}
+	var task tsfw.Task
+	l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, &task)
+	if err != nil {
+		return err
+	}
+	return queueLaunch(t, fn, s, l, &task, cfg.handoff)
+}
+
+// argsImage takes a launch object holding the finalized blob of args
+// handle a (handle ah).
+func argsImage(fn string, s *Stream, f *Function, a *Args, ah Handle) (*Launch, []byte, error) {
 	l, img, ok := a.launchImage(s, f.Bin.Host)
 	if !ok {
-		return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
+		return nil, nil, notFinalized(fn, ah)
 	}
 	l.Args, l.Size = l.Addr+LaunchHeader, uint64(len(img))
-	units := UnitsOf(f, img)
-	if rs == nil {
-		return SubmitImage(t, fn, s, f, l, img, blocks, cfg, units)
+	return l, img, nil
+}
+
+func notFinalized(fn string, ah Handle) error {
+	return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
+}
+
+// prepareRunLaunch prepares one launch of a run (rs: its description,
+// built on first use) and writes its task to task.
+func prepareRunLaunch(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, task *tsfw.Task) (*Launch, error) {
+	l, img, err := argsImage(fn, s, f, a, ah)
+	if err != nil {
+		return nil, err
 	}
-	if !rs.ok || rs.units != units {
+	if units := UnitsOf(f, img); !rs.ok || rs.units != units {
 		rs.ok = false
 		if err := launchSpec(t, fn, s, f, blocks, cfg, units, &rs.spec); err != nil {
 			PutLaunch(l)
-			return err
+			return nil, err
 		}
 		rs.ok, rs.units = true, units
 	}
-	return submitSpec(t, fn, s, f, l, img, blocks, cfg, &rs.spec)
+	if err := prepareLaunch(t, fn, s, f, l, img, blocks, cfg); err != nil {
+		return nil, err
+	}
+	*task = tsfw.KernelTask(l, rs.spec)
+	return l, nil
 }
 
 // PlaceHolder is one aclrtPlaceHolderInfo: the blob offset of an 8-byte
