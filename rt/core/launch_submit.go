@@ -61,6 +61,7 @@ func submitSpec(t *Thread, fn string, s *Stream, f *Function, l *Launch, img []b
 		return err
 	}
 	task := tsfw.KernelTask(l, *spec)
+	// queueLaunch's body: a call less on launch + synchronize's path.
 	err := s.QueueTask(t, fn, &task, Queued{Launch: l, Counted: true, Handover: cfg.handoff})
 	if err != nil {
 		dropLaunch(l)
@@ -198,6 +199,8 @@ func argsImage(fn string, s *Stream, f *Function, a *Args, ah Handle) (*Launch, 
 	return l, img, nil
 }
 
+// notFinalized is the error of a launch with an args handle that is not
+// finalized.
 func notFinalized(fn string, ah Handle) error {
 	return abi.Errorf(abi.ACL_ERROR_RT_PARAM_INVALID, "%s: args handle %#x is not finalized: call aclrtKernelArgsFinalize after appending or updating", fn, uintptr(ah))
 }
