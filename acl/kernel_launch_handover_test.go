@@ -18,15 +18,7 @@ func TestHandOverLaunches(t *testing.T) {
 	var a core.Handle
 	require.NoError(t, KernelArgsInit(th, slow, &a))
 	require.NoError(t, KernelArgsFinalize(th, a))
-	var s, o, e core.Handle
-	require.NoError(t, CreateStream(th, &s))
-	require.NoError(t, CreateStream(th, &o))
-	require.NoError(t, core.CreateEvent(th, &e))
-	// A record consumed by a reset: a wait queued now waits for the next.
-	require.NoError(t, core.RecordEvent(th, e, o, 0))
-	require.NoError(t, core.SynchronizeStream(th, o, -1))
-	require.NoError(t, core.ResetEvent(th, e, o))
-	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	s, o, e := waitSetup(t, th)
 	require.NoError(t, core.StreamWaitEvent(th, s, e))
 
 	wait, err := HandOverLaunches(th, slow, 1, s, nil, a, 1000)
@@ -97,18 +89,8 @@ func TestHandOverHostLaunches(t *testing.T) {
 func TestHandOverRunChunks(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
-	var a, p core.Handle
-	require.NoError(t, KernelArgsInit(th, f, &a))
-	require.NoError(t, KernelArgsAppend(th, a, u64(77), &p))
-	require.NoError(t, KernelArgsFinalize(th, a))
-	var s, o, e core.Handle
-	require.NoError(t, CreateStream(th, &s))
-	require.NoError(t, CreateStream(th, &o))
-	require.NoError(t, core.CreateEvent(th, &e))
-	require.NoError(t, core.RecordEvent(th, e, o, 0))
-	require.NoError(t, core.SynchronizeStream(th, o, -1))
-	require.NoError(t, core.ResetEvent(th, e, o))
-	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	a := finalizedArgs(t, th, f, u64(77))
+	s, o, e := waitSetup(t, th)
 
 	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a))
 	first := th.LastTask
@@ -135,4 +117,30 @@ func TestHandOverRunChunks(t *testing.T) {
 	require.NoError(t, core.DestroyStream(th, o, false))
 	require.NoError(t, core.DestroyEvent(th, e))
 	require.NoError(t, BinaryUnLoad(th, bin))
+}
+
+// waitSetup creates streams s and o and an event e whose record o made
+// and a reset consumed: a wait for e queued on s now waits for e's next
+// record.
+func waitSetup(t *testing.T, th *core.Thread) (s, o, e core.Handle) {
+	t.Helper()
+	require.NoError(t, CreateStream(th, &s))
+	require.NoError(t, CreateStream(th, &o))
+	require.NoError(t, core.CreateEvent(th, &e))
+	require.NoError(t, core.RecordEvent(th, e, o, 0))
+	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	require.NoError(t, core.ResetEvent(th, e, o))
+	require.NoError(t, core.SynchronizeStream(th, o, -1))
+	return s, o, e
+}
+
+// finalizedArgs returns a finalized args handle of f holding one
+// parameter, value.
+func finalizedArgs(t *testing.T, th *core.Thread, f core.Handle, value []byte) core.Handle {
+	t.Helper()
+	var a, p core.Handle
+	require.NoError(t, KernelArgsInit(th, f, &a))
+	require.NoError(t, KernelArgsAppend(th, a, value, &p))
+	require.NoError(t, KernelArgsFinalize(th, a))
+	return a
 }
