@@ -98,14 +98,27 @@ func hostArgsN(t *core.Thread, fh core.Handle, blocks uint32, sh core.Handle, on
 		return err
 	}
 	cfg = cfg.HandedOver(ho)
-	var first error
 	t.BeginRun(s, n)
 	defer t.EndRun()
-	for i := range n {
+	image := func(i int) (*core.Launch, []byte) {
 		l, img := copyLaunch(s, f, blob(i))
 		for _, p := range phs {
 			binary.LittleEndian.PutUint64(img[p.AddrOffset:], uint64(l.Args)+uint64(p.DataOffset))
 		}
+		return l, img
+	}
+	if n > 1 && core.RunQueueable(s) { // queued in chunks (rt/core/launch_run.go)
+		var q core.RunQueue
+		q.Begin(t, fn, s, cfg)
+		for i := range n {
+			l, img := image(i)
+			q.AddImage(f, l, img, blocks, cfg, core.UnitsOf(f, img))
+		}
+		return q.Flush()
+	}
+	var first error
+	for i := range n {
+		l, img := image(i)
 		if err := core.SubmitImage(t, fn, s, f, l, img, blocks, cfg, core.UnitsOf(f, img)); err != nil && first == nil {
 			first = err
 		}

@@ -82,40 +82,53 @@ func TestHandOverHostLaunches(t *testing.T) {
 }
 
 // TestHandOverRunChunks: a run handed over while its stream waits is
-// queued in chunks through the inbox (core's launchRun, tsfw's SubmitRun)
-// and gets the task ids the same launches get one by one, the last one
-// the thread's last task; every launch runs once, in order, with its
-// arguments, after the wait.
+// queued in chunks through the inbox (core.RunQueue, tsfw's SubmitRun),
+// args-handle and host-argument runs alike, and gets the task ids the same
+// launches get one by one, the last one the thread's last task; every
+// launch runs once, in order, with its own arguments, after the wait.
 func TestHandOverRunChunks(t *testing.T) {
 	th, h, bin := kernelSetup(t)
 	f := function(t, th, bin, "echo")
 	a := finalizedArgs(t, th, f, u64(77))
-	s, o, e := waitSetup(t, th)
-
-	require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a))
-	first := th.LastTask
-	require.NoError(t, core.SynchronizeStream(th, s, -1))
-	require.NoError(t, core.StreamWaitEvent(th, s, e)) // s waits for e's next record
 	const n = 50
-	wait, err := HandOverLaunches(th, f, 1, s, nil, a, n)
-	require.NoError(t, err)
-	require.Zero(t, wait)
-	require.Equal(t, first+1+n, th.LastTask, "one id per launch, after the wait's")
-	h.mu.Lock()
-	ran := len(h.blobs)
-	h.mu.Unlock()
-	require.NoError(t, core.RecordEvent(th, e, o, 0))
-	require.NoError(t, core.SynchronizeStream(th, s, -1))
-	h.mu.Lock()
-	after := h.blobs[ran:]
-	h.mu.Unlock()
-	require.Len(t, after, n, "each launch ran once, after the wait")
-	for _, b := range after {
-		require.Equal(t, u64(77), b)
+	for _, tc := range []struct {
+		name     string
+		handOver func(s core.Handle) (uint64, error)
+		blob     func(i int) []byte
+	}{
+		{"args handle", func(s core.Handle) (uint64, error) { return HandOverLaunches(th, f, 1, s, nil, a, n) },
+			func(int) []byte { return u64(77) }},
+		{"host args", func(s core.Handle) (uint64, error) {
+			return HandOverHostLaunches(th, f, 1, s, nil, n, func(i int) []byte { return u64(uint64(1000 + i)) })
+		}, func(i int) []byte { return u64(uint64(1000 + i)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, o, e := waitSetup(t, th)
+			require.NoError(t, LaunchKernelWithConfig(th, f, 1, s, nil, a))
+			first := th.LastTask
+			require.NoError(t, core.SynchronizeStream(th, s, -1))
+			require.NoError(t, core.StreamWaitEvent(th, s, e)) // s waits for e's next record
+			wait, err := tc.handOver(s)
+			require.NoError(t, err)
+			require.Zero(t, wait)
+			require.Equal(t, first+1+n, th.LastTask, "one id per launch, after the wait's")
+			h.mu.Lock()
+			ran := len(h.blobs)
+			h.mu.Unlock()
+			require.NoError(t, core.RecordEvent(th, e, o, 0))
+			require.NoError(t, core.SynchronizeStream(th, s, -1))
+			h.mu.Lock()
+			after := h.blobs[ran:]
+			h.mu.Unlock()
+			require.Len(t, after, n, "each launch ran once, after the wait")
+			for i, b := range after {
+				require.Equal(t, tc.blob(i), b, "launch %d's arguments, in order", i)
+			}
+			require.NoError(t, core.DestroyStream(th, s, false))
+			require.NoError(t, core.DestroyStream(th, o, false))
+			require.NoError(t, core.DestroyEvent(th, e))
+		})
 	}
-	require.NoError(t, core.DestroyStream(th, s, false))
-	require.NoError(t, core.DestroyStream(th, o, false))
-	require.NoError(t, core.DestroyEvent(th, e))
 	require.NoError(t, BinaryUnLoad(th, bin))
 }
 

@@ -14,48 +14,104 @@ import (
 // still gets its own task id, in order, and fails or succeeds as it would
 // alone. Not for a stream that captures, a sanitized process, or one
 // using managed memory (launchManaged's work then stays in launch order
-// with the queueing); nor for launches other than aclrtLaunchKernel-
-// WithConfig's runs.
+// with the queueing). Runs of aclrtLaunchKernelWithConfig (launchRun),
+// aclrtLaunchKernel (LaunchKernelDeviceN) and aclrtLaunchKernelWith-
+// HostArgs (acl's hostArgsN: Ascend C's <<<>>>) are queued so.
 
 // runChunk is the launches queued in one pass: the lane waits for the
 // inbox's lock while a pass stamps them, so a pass is kept short.
 const runChunk = 16
 
-// runQueueable reports whether a run on s may be queued in chunks.
-func runQueueable(s *Stream) bool {
+// RunQueueable reports whether a run on s may be queued in chunks.
+func RunQueueable(s *Stream) bool {
 	return !Sanitizing && LoadedSVM() == nil && s.SQ != nil && !s.Capturing()
+}
+
+// RunQueue gathers the prepared launches of a run and queues them
+// runChunk at a time (queueRun). Begin it, add the launches (AddImage, or
+// slot and add), then Flush.
+type RunQueue struct {
+	t     *Thread
+	fn    string
+	s     *Stream
+	ho    *Handover
+	k     int
+	first error
+	tasks [runChunk]tsfw.Task
+	ls    [runChunk]*Launch
+}
+
+// Begin starts a run of launches t makes on s with configuration cfg.
+func (q *RunQueue) Begin(t *Thread, fn string, s *Stream, cfg LaunchCfg) {
+	q.t, q.fn, q.s, q.ho, q.k, q.first = t, fn, s, cfg.handoff, 0, nil
+}
+
+// AddImage prepares launch l of f with image img (as SubmitImage) and
+// gathers it; a failure is kept as the run's error if it is the first.
+func (q *RunQueue) AddImage(f *Function, l *Launch, img []byte, blocks uint32, cfg LaunchCfg, units uint64) {
+	var spec tsfw.KernelSpec
+	if err := launchSpec(q.t, q.fn, q.s, f, blocks, cfg, units, &spec); err != nil {
+		PutLaunch(l)
+		q.fail(err)
+		return
+	}
+	if err := prepareLaunch(q.t, q.fn, q.s, f, l, img, blocks, cfg); err != nil {
+		q.fail(err)
+		return
+	}
+	q.tasks[q.k] = tsfw.KernelTask(l, spec)
+	q.add(l)
+}
+
+// Flush queues what is gathered and returns the run's first error.
+func (q *RunQueue) Flush() error {
+	q.flush()
+	return q.first
+}
+
+// slot is the task slot of the next launch gathered.
+func (q *RunQueue) slot() *tsfw.Task { return &q.tasks[q.k] }
+
+// add gathers prepared launch l, whose task is in slot, and queues the
+// chunk when it is full.
+func (q *RunQueue) add(l *Launch) {
+	q.ls[q.k] = l
+	if q.k++; q.k == runChunk {
+		q.flush()
+	}
+}
+
+func (q *RunQueue) flush() {
+	q.fail(q.s.queueRun(q.t, q.fn, q.tasks[:q.k], q.ls[:q.k], q.ho))
+	q.k = 0
+}
+
+func (q *RunQueue) fail(err error) {
+	if err != nil && q.first == nil {
+		q.first = err
+	}
 }
 
 // launchRun makes the n launches of run rs (LaunchKernelN) in chunks;
 // it returns the first error.
 func launchRun(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec, n int) error {
-	var first error
-	var tasks [runChunk]tsfw.Task
-	var ls [runChunk]*Launch
-	for done := 0; done < n; {
-		k := 0
-		for ; k < runChunk && done < n; done++ {
-			l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, &tasks[k])
-			if err != nil {
-				if first == nil {
-					first = err
-				}
-				continue
-			}
-			ls[k] = l
-			k++
+	var q RunQueue
+	q.Begin(t, fn, s, cfg)
+	for range n {
+		l, err := prepareRunLaunch(t, fn, s, f, a, ah, blocks, cfg, rs, q.slot())
+		if err != nil {
+			q.fail(err)
+			continue
 		}
-		if err := s.queueRun(t, fn, tasks[:k], ls[:k], cfg); err != nil && first == nil {
-			first = err
-		}
+		q.add(l)
 	}
-	return first
+	return q.Flush()
 }
 
 // queueRun queues the prepared launches ls (tasks: their tasks, in order):
 // as many as the inbox takes in one pass, the rest one by one
 // (queueLaunch). It returns the first error.
-func (s *Stream) queueRun(t *Thread, fn string, tasks []tsfw.Task, ls []*Launch, cfg LaunchCfg) error {
+func (s *Stream) queueRun(t *Thread, fn string, tasks []tsfw.Task, ls []*Launch, ho *Handover) error {
 	if len(tasks) == 0 {
 		return nil
 	}
@@ -67,14 +123,14 @@ func (s *Stream) queueRun(t *Thread, fn string, tasks []tsfw.Task, ls []*Launch,
 	}
 	last, m := s.SQ.SubmitRun(tasks)
 	if m > 0 {
-		if h := cfg.handoff; h != nil {
-			h.Queue, h.Last = s.SQ, last
+		if ho != nil {
+			ho.Queue, ho.Last = s.SQ, last
 		}
 		_ = s.noteSubmit(t, fn, last, nil)
 	}
 	var first error
 	for i := m; i < len(tasks); i++ {
-		if err := queueLaunch(t, fn, s, ls[i], &tasks[i], cfg.handoff); err != nil && first == nil {
+		if err := queueLaunch(t, fn, s, ls[i], &tasks[i], ho); err != nil && first == nil {
 			first = err
 		}
 	}

@@ -156,7 +156,7 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 	}
 	t.BeginRun(s, n)
 	defer t.EndRun()
-	if rs != nil && runQueueable(s) {
+	if rs != nil && RunQueueable(s) {
 		return launchRun(t, fn, s, f, a, ah, blocks, cfg, rs, n)
 	}
 	for range n {
@@ -341,6 +341,16 @@ func LaunchKernelDeviceN(t *Thread, fh Handle, blocks uint32, argsData uintptr, 
 	var first error
 	t.BeginRun(s, n)
 	defer t.EndRun()
+	if n > 1 && RunQueueable(s) {
+		var q RunQueue
+		q.Begin(t, fn, s, cfg)
+		for range n {
+			l := GetLaunch(s, f.Bin.Host, 0)
+			l.Args, l.Size = argsData, argsSize
+			q.AddImage(f, l, nil, blocks, cfg, units)
+		}
+		return q.Flush()
+	}
 	for range n {
 		l := GetLaunch(s, f.Bin.Host, 0)
 		l.Args, l.Size = argsData, argsSize
