@@ -81,11 +81,13 @@ func (q *RunQueue) add(l *Launch) {
 	}
 }
 
+// flush queues the gathered chunk.
 func (q *RunQueue) flush() {
 	q.fail(q.s.queueRun(q.t, q.fn, q.tasks[:q.k], q.ls[:q.k], q.ho))
 	q.k = 0
 }
 
+// fail keeps err if it is the run's first.
 func (q *RunQueue) fail(err error) {
 	if err != nil && q.first == nil {
 		q.first = err
