@@ -54,14 +54,9 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 		in.mu.Unlock()
 		return 0, false
 	}
-	// Room: read the lane's completion count (a cache line it writes)
-	// only when the count read last says the ring may be full.
-	if q.submitted.Load()-in.done >= uint64(q.depth) {
-		in.done = q.completed.Load()
-		if q.submitted.Load()-in.done >= uint64(q.depth) {
-			in.mu.Unlock()
-			return 0, false
-		}
+	if q.room(1) == 0 {
+		in.mu.Unlock()
+		return 0, false
 	}
 	// A kernel's stamp reads q.vEnd (guarded by in.mu while live) and
 	// the device's atomics only.
@@ -69,11 +64,7 @@ func (q *Queue) submitFast(t *Task) (id uint32, ok bool) {
 		in.mu.Unlock()
 		return 0, false
 	}
-	if len(in.tasks) == cap(in.tasks) { // grown in the ring's steps (ringSize)
-		b := make([]Task, len(in.tasks), ringSize(cap(in.tasks), len(in.tasks)+1, q.depth))
-		copy(b, in.tasks)
-		in.tasks = b
-	}
+	in.grow(1, q.depth)
 	in.tasks = append(in.tasks, *t)
 	in.n.Store(int32(len(in.tasks)))
 	id = uint32(q.submitted.Add(1))
@@ -101,10 +92,7 @@ func (q *Queue) SubmitRun(ts []Task) (last uint32, n int) {
 	if !in.live.Load() || k == 0 {
 		return 0, 0
 	}
-	if free := uint64(q.depth) - min(q.submitted.Load()-in.done, uint64(q.depth)); free < uint64(k) {
-		in.done = q.completed.Load() // the lane's line: read only when short of room
-		k = int(min(uint64(k), uint64(q.depth)-min(q.submitted.Load()-in.done, uint64(q.depth))))
-	}
+	k = q.room(k)
 	for i := range k {
 		if q.d.stamp(q, &ts[i]) != nil {
 			k = i
@@ -114,14 +102,35 @@ func (q *Queue) SubmitRun(ts []Task) (last uint32, n int) {
 	if k == 0 {
 		return 0, 0
 	}
-	if need := len(in.tasks) + k; need > cap(in.tasks) { // grown in the ring's steps (ringSize)
-		b := make([]Task, len(in.tasks), ringSize(cap(in.tasks), need, q.depth))
-		copy(b, in.tasks)
-		in.tasks = b
-	}
+	in.grow(k, q.depth)
 	in.tasks = append(in.tasks, ts[:k]...)
 	in.n.Store(int32(len(in.tasks)))
 	return uint32(q.submitted.Add(uint64(k))), k
+}
+
+// room returns how many of want tasks the ring (with the inbox) takes
+// now. It reads the lane's completion count (a line the lane writes) only
+// when the count read last says there is less room than wanted.
+// Precondition: q.in.mu held.
+func (q *Queue) room(want int) int {
+	in := &q.in
+	depth := uint64(q.depth)
+	used := min(q.submitted.Load()-in.done, depth)
+	if depth-used < uint64(want) {
+		in.done = q.completed.Load()
+		used = min(q.submitted.Load()-in.done, depth)
+	}
+	return int(min(uint64(want), depth-used))
+}
+
+// grow makes room for k more tasks in the inbox's buffer, growing it in
+// the ring's steps (ringSize). Precondition: in.mu held.
+func (in *inbox) grow(k, depth int) {
+	if need := len(in.tasks) + k; need > cap(in.tasks) {
+		b := make([]Task, len(in.tasks), ringSize(cap(in.tasks), need, depth))
+		copy(b, in.tasks)
+		in.tasks = b
+	}
 }
 
 // pull moves the inbox into the ring after q's head completed, and turns

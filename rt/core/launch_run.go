@@ -1,9 +1,6 @@
 package core
 
-import (
-	"github.com/npuemu/npuemu/emu"
-	"github.com/npuemu/npuemu/tsfw"
-)
+import "github.com/npuemu/npuemu/tsfw"
 
 // Runs of launches queued together. A run of identical launches one
 // thread hands over at once (LaunchKernelN: the front's batches of up to
@@ -108,33 +105,4 @@ func launchRun(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle,
 		q.add(l)
 	}
 	return q.Flush()
-}
-
-// queueRun queues the prepared launches ls (tasks: their tasks, in order):
-// as many as the inbox takes in one pass, the rest one by one
-// (queueLaunch). It returns the first error.
-func (s *Stream) queueRun(t *Thread, fn string, tasks []tsfw.Task, ls []*Launch, ho *Handover) error {
-	if len(tasks) == 0 {
-		return nil
-	}
-	if emu.SealPending() {
-		emu.SealAll() // as QueueTask
-	}
-	for i := range tasks {
-		t.numberTask(s.SQ, &tasks[i])
-	}
-	last, m := s.SQ.SubmitRun(tasks)
-	if m > 0 {
-		if ho != nil {
-			ho.Queue, ho.Last = s.SQ, last
-		}
-		_ = s.noteSubmit(t, fn, last, nil)
-	}
-	var first error
-	for i := m; i < len(tasks); i++ {
-		if err := queueLaunch(t, fn, s, ls[i], &tasks[i], ho); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
 }

@@ -68,9 +68,7 @@ func (s *Stream) QueueTask(t *Thread, fn string, task *tsfw.Task, x Queued) erro
 			return err
 		}
 	}
-	if emu.SealPending() {
-		emu.SealAll() // freed device pages become inaccessible before any task runs (emu/hbm_protect.go)
-	}
+	sealFreed()
 	if t != nil {
 		t.numberTask(s.SQ, task) // launch_seq.go
 	}
@@ -84,8 +82,7 @@ func (s *Stream) QueueTask(t *Thread, fn string, task *tsfw.Task, x Queued) erro
 		var past bool
 		id, past, err = s.SQ.SubmitTaskPast(task)
 		if err == nil {
-			h := x.Handover
-			h.Queue, h.Last, h.Past = s.SQ, id, h.Past || past
+			x.Handover.queued(s.SQ, id, past)
 		}
 	} else {
 		id, err = s.SQ.SubmitTask(task)
@@ -100,6 +97,43 @@ func (s *Stream) QueueTask(t *Thread, fn string, task *tsfw.Task, x Queued) erro
 		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
 	}
 	return nil
+}
+
+// queueRun is QueueTask for the prepared launches ls of a run (tasks:
+// theirs, in order; a capturing stream's or a sanitized process's runs
+// never come here, RunQueueable): as many as the stream's inbox takes in
+// one pass (tsfw.Queue.SubmitRun), the rest one by one. It returns the
+// first error.
+func (s *Stream) queueRun(t *Thread, fn string, tasks []tsfw.Task, ls []*Launch, ho *Handover) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	sealFreed()
+	for i := range tasks {
+		t.numberTask(s.SQ, &tasks[i])
+	}
+	last, m := s.SQ.SubmitRun(tasks)
+	if m > 0 {
+		if ho != nil {
+			ho.queued(s.SQ, last, false)
+		}
+		_ = s.noteSubmit(t, fn, last, nil)
+	}
+	var first error
+	for i := m; i < len(tasks); i++ {
+		if err := queueLaunch(t, fn, s, ls[i], &tasks[i], ho); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// sealFreed makes freed device pages inaccessible before any task runs
+// (emu/hbm_protect.go).
+func sealFreed() {
+	if emu.SealPending() {
+		emu.SealAll()
+	}
 }
 
 // Submit queues a task that does not count as the thread's last task
@@ -120,6 +154,12 @@ type Handover struct {
 	Queue *tsfw.Queue
 	Last  uint32
 	Past  bool
+}
+
+// queued notes a hand-over's launches queued on q up to task id, past
+// when one went past the ring's depth.
+func (h *Handover) queued(q *tsfw.Queue, id uint32, past bool) {
+	h.Queue, h.Last, h.Past = q, id, h.Past || past
 }
 
 // noteSubmit records a submission's id, or wraps its error.
