@@ -172,7 +172,7 @@ func LaunchKernelN(t *Thread, fh Handle, blocks uint32, sh Handle, on *Stream, a
 // are resolved and checked. rs, when not nil, is the run's description
 // (built on first use).
 func launchArgs(t *Thread, fn string, s *Stream, f *Function, a *Args, ah Handle, blocks uint32, cfg LaunchCfg, rs *runSpec) error {
-	if rs == nil {
+	if rs == nil { // argsImage's body: a call less on launch + synchronize's path
 		l, img, ok := a.launchImage(s, f.Bin.Host)
 		if !ok {
 			return notFinalized(fn, ah)
