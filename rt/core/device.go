@@ -182,11 +182,15 @@ func MarkDeviceLost(dev int32, err error) {
 }
 
 // deviceLost returns the error every call on device dev gets after it was
-// lost, nil otherwise. One atomic load when none is lost.
+// lost, nil otherwise. One atomic load when none is lost (inlined).
 func deviceLost(fn string, dev int32) error {
 	if lostDevices.n.Load() == 0 {
 		return nil
 	}
+	return lostError(fn, dev)
+}
+
+func lostError(fn string, dev int32) error {
 	lostDevices.mu.Lock()
 	err := lostDevices.m[dev]
 	lostDevices.mu.Unlock()

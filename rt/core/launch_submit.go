@@ -82,14 +82,17 @@ func prepareLaunch(t *Thread, fn string, s *Stream, f *Function, l *Launch, img 
 	l.F, l.Attr = f, cfg.flags
 	// Managed pages are faulted in ahead of the kernel; launchManaged does
 	// nothing for a stream that records (the recorder then takes the task).
-	words, word := blobWords(img)
-	if img == nil {
-		words, word = deviceWords(l.Args, l.Size)
-	}
-	if err := launchManaged(fn, s, l, words, word); err != nil {
-		f.Bin.ReleaseIn(sh)
-		PutLaunch(l)
-		return err
+	// A process without managed memory pays one load here.
+	if g := LoadedSVM(); g != nil {
+		words, word := blobWords(img)
+		if img == nil {
+			words, word = deviceWords(l.Args, l.Size)
+		}
+		if err := launchManaged(g, fn, s, l, words, word); err != nil {
+			f.Bin.ReleaseIn(sh)
+			PutLaunch(l)
+			return err
+		}
 	}
 	return nil
 }

@@ -89,9 +89,9 @@ func ChargeManaged(s *Stream, fn string, cost time.Duration, u *ManagedUse) erro
 // argument blob has words 8-byte words read by word(i): every managed
 // allocation a word points into. The faults' time is charged on s ahead of
 // the kernel; the holds go with the launch (released when it is recycled).
-func launchManaged(fn string, s *Stream, l *Launch, words int, word func(i int) uint64) error {
-	g := LoadedSVM()
-	if g == nil || words == 0 || s.Capturing() {
+// g is the loaded SVM window.
+func launchManaged(g *emu.SVM, fn string, s *Stream, l *Launch, words int, word func(i int) uint64) error {
+	if words == 0 || s.Capturing() {
 		return nil
 	}
 	var u *ManagedUse

@@ -263,8 +263,15 @@ func PoolsSynced(s *Stream) { PoolsSyncedDevice(s.Ctx.Dev) }
 // PoolsSyncedDevice applies RELEASE_THRESHOLD to the pools of d after a
 // synchronise that involved it: aclrtSynchronizeStream, -Device and
 // -Event (and their WithTimeout forms) all make frees that were reached
-// idle, and the threshold caps what the pool keeps of them.
+// idle, and the threshold caps what the pool keeps of them. Inlined: a
+// process that never made a pool pays one load.
 func PoolsSyncedDevice(d *Device) {
+	if pools.ever.Load() {
+		poolsSynced(d)
+	}
+}
+
+func poolsSynced(d *Device) {
 	for _, p := range livePools(d) {
 		p.Mu.Lock()
 		if p.Reserved > p.Threshold {

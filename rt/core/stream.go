@@ -178,8 +178,10 @@ func SynchronizeStreamOn(t *Thread, h Handle, on *Stream, timeoutMs int32) error
 	if s.Flags&NoSyncFlags != 0 {
 		return nil
 	}
-	if err := StreamGuard(s, fn); err != nil {
-		return err
+	if RecorderOf(s) != nil { // (the common case pays a load, not a call)
+		if err := StreamGuard(s, fn); err != nil {
+			return err
+		}
 	}
 	if err := s.SQ.Synchronize(MsTimeout(timeoutMs)); err != nil {
 		return abi.Wrapf(err, "%s: stream %d", fn, s.ID)
@@ -188,6 +190,9 @@ func SynchronizeStreamOn(t *Thread, h Handle, on *Stream, timeoutMs int32) error
 		SanitizeSyncStream(t, s)
 	}
 	PoolsSynced(s) // memory pools' RELEASE_THRESHOLD (rt/core/mempool.go)
+	if LoadedSVM() == nil {
+		return nil
+	}
 	return ManagedSynchronized(fn, s.Ctx.Dev)
 }
 
