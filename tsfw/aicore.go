@@ -238,6 +238,7 @@ type krun struct {
 	start  time.Time
 	lanes  []*lane       // the host lanes handed the kernel; guarded by Device.mu
 	solo   bool          // one host lane (laneGrace)
+	alone  bool          // one lane on one granted core: next, ended and left unused (short.go)
 	extra  int           // granted cores without a lane yet (watchResidency); guarded by Device.mu
 	ended  atomic.Uint32 // blocks that have returned
 
@@ -249,6 +250,7 @@ type krun struct {
 
 	abandoned atomic.Bool   // failed by the watchdog while its blocks ran (watchdog.go)
 	gen       atomic.Uint64 // moves on when the run is recycled (Mark)
+	watched   bool          // a Mark or watchResidency holds gen; guarded by Device.mu
 
 	batch [maxBatch]Kernel // a chain's batch (runChained)
 }
@@ -292,9 +294,15 @@ func (d *Device) dispatchKernel(q *Queue, t *Task, self bool) *lane {
 		h = min(n, a.threads)
 	}
 	r.solo = h == 1
-	r.next.Store(0)
-	r.ended.Store(0)
-	r.left.Store(int32(h))
+	// A run alone on its core never shares its blocks: no lane joins it
+	// (watchResidency is for granted cores without a lane), so it needs
+	// no block counter, ended count or lane count (short.go).
+	r.alone = h == 1 && n == 1 && shortOK()
+	if !r.alone {
+		r.next.Store(0)
+		r.ended.Store(0)
+		r.left.Store(int32(h))
+	}
 	if r.failed.Load() { // a store is an exchange: skip it when already clear
 		r.failed.Store(false)
 	}
@@ -365,6 +373,7 @@ var stallAfter = 2 * time.Millisecond
 // Precondition: d.mu held, r just dispatched.
 func (d *Device) watchResidency(r *krun) {
 	gen, seen := r.gen.Load(), r.ended.Load()
+	r.watched = true
 	var check func()
 	check = func() {
 		d.mu.Lock()
@@ -544,7 +553,7 @@ func (d *Device) runInline(l *lane, next *Queue, limit uint64, endClaim bool) (m
 	// Setting the token published l.run.
 	r := l.run
 	runLane(r)
-	if r.left.Add(-1) == 0 {
+	if r.alone || r.left.Add(-1) == 0 {
 		if r.abandoned.Load() {
 			d.finishAbandoned(r, l)
 			return nil, false
@@ -619,6 +628,15 @@ func runLane(r *krun) {
 			r.fail(abi.DevErrorf(abi.DevAICoreException, "kernel block %d/%d panicked: %v", b, blocks, p))
 		}
 	}()
+	if r.alone { // the blocks in order on this lane, counted here
+		for ; b < blocks && !r.failed.Load(); b++ { // (failed: the watchdog abandoned it)
+			if err := r.kern.RunBlock(b, blocks); err != nil {
+				r.fail(err)
+				return
+			}
+		}
+		return
+	}
 	for !r.failed.Load() {
 		b = r.next.Add(1) - 1
 		if b >= blocks {

@@ -152,8 +152,12 @@ func runChained(r *krun, c []chained) (int, error) {
 	r.kern, r.ks = c[0].kern, c[0].ks
 	b, ok := r.kern.(BatchKernel)
 	if !ok || len(c) == 1 {
-		r.next.Store(0)
-		r.failed.Store(false)
+		if !r.alone { // (a chain's runs are alone, short.go: a store is an exchange)
+			r.next.Store(0)
+		}
+		if r.failed.Load() {
+			r.failed.Store(false)
+		}
 		r.err = nil
 		runLane(r)
 		return 1, r.err

@@ -44,6 +44,7 @@ func (d *Device) Mark() Mark {
 	}
 	for _, rs := range [][]*krun{d.aic.running, d.aic.abandoned} {
 		for _, r := range rs {
+			r.watched = true // its recycle moves gen on
 			m.runs = append(m.runs, markRun{r, r.gen.Load()})
 		}
 	}

@@ -34,8 +34,18 @@ import "sync/atomic"
 //     lane now runs another queue's kernel is found out once its token
 //     is taken (l.run was published before the token) and the token is
 //     handed back. The general scan of the running kernels follows.
-//   - Stores that would not change a value (a run's failed flag, a lane's
-//     solo flag, the hint) are skipped: on x86 each is an exchange.
+//   - Stores that would not change a value (a run's failed flag and
+//     abandoned flag, a lane's solo flag, the hint) are skipped: on x86
+//     each is an exchange.
+//   - A kernel alone on its core (one granted core, one lane: krun.alone)
+//     never shares its blocks, and no lane joins it (watchResidency is
+//     for granted cores without a lane): its lane runs the blocks in
+//     order with a local counter and is its last lane, so the run's block
+//     counter, ended count and lane count (three exchanges at dispatch,
+//     three locked adds on the lane) are not touched.
+//   - A run's generation moves on at its recycle only when a Mark or
+//     watchResidency took it (krun.watched, under Device.mu): nobody
+//     else compares it.
 //   - One-element lists (the arbiter's candidates, a run's lanes) are
 //     cleared element by element, not with a bulk clear.
 //

@@ -250,3 +250,57 @@ func cpuTime() int64 {
 // queue drains whenever the lane catches up, opens the inbox one launch
 // later on the short path.
 func BenchmarkKernelLaunchStreamPaths(b *testing.B) { benchPaths(b, launchStreamLoop) }
+
+// orderedKernel logs the blocks it runs; block 0 waits for gate.
+type orderedKernel struct {
+	gate chan struct{}
+	mu   sync.Mutex
+	ran  []uint32
+	done chan error
+}
+
+func (k *orderedKernel) RunBlock(b, n uint32) error {
+	if b == 0 {
+		<-k.gate
+	}
+	k.mu.Lock()
+	k.ran = append(k.ran, b)
+	k.mu.Unlock()
+	return nil
+}
+
+func (k *orderedKernel) Done(err error) error { k.done <- err; return err }
+
+func (k *orderedKernel) blocks() []uint32 {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]uint32(nil), k.ran...)
+}
+
+// TestAloneRun: a kernel alone on its one core (a run with no block
+// counter, short.go) runs its blocks in order, holds a mark until its
+// run is recycled, and starts no block once the watchdog failed it.
+func TestAloneRun(t *testing.T) {
+	d := newDev(t, Config{CubeCores: 1})
+	q := newQ(t, d, 0)
+	k := &orderedKernel{gate: make(chan struct{}), done: make(chan error, 1)}
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4})))
+	require.Eventually(t, func() bool { c, _ := d.CoresInUse(); return c == 1 }, time.Minute, time.Millisecond)
+	m := d.Mark()
+	assert.False(t, m.Passed(), "the kernel runs")
+	close(k.gate)
+	require.NoError(t, q.Synchronize(-1))
+	require.NoError(t, <-k.done)
+	assert.Equal(t, []uint32{0, 1, 2, 3}, k.blocks())
+	assert.True(t, m.Passed(), "the run was recycled")
+
+	// Failed by the watchdog while block 0 runs: blocks 1..3 never start.
+	k = &orderedKernel{gate: make(chan struct{}), done: make(chan error, 1)}
+	require.NoError(t, q.Submit(KernelTask(k, KernelSpec{Blocks: 4, Timeout: 20 * time.Millisecond})))
+	require.Error(t, q.Synchronize(time.Minute))
+	m = d.Mark()
+	close(k.gate)
+	assert.Error(t, <-k.done)
+	assert.Equal(t, []uint32{0}, k.blocks())
+	require.Eventually(t, m.Passed, time.Minute, time.Millisecond)
+}

@@ -136,15 +136,21 @@ func (d *Device) finishAbandoned(r *krun, l *lane) {
 }
 
 // recycle clears r for reuse and moves its generation on, which tells a
-// Mark that the run is over.
+// Mark that the run is over, when one took it (watched).
+// Precondition: d.mu held.
 func (r *krun) recycle() {
 	r.q, r.kern, r.err = nil, nil, nil
 	for i := range r.lanes { // usually one: cheaper than a bulk clear
 		r.lanes[i] = nil
 	}
 	r.lanes = r.lanes[:0]
-	r.abandoned.Store(false)
-	r.gen.Add(1)
+	if r.abandoned.Load() { // (a store is an exchange)
+		r.abandoned.Store(false)
+	}
+	if r.watched { // only a holder of the generation looks for the move
+		r.watched = false
+		r.gen.Add(1)
+	}
 }
 
 // Abandoned returns how many kernels of d were abandoned and have not
